@@ -1,0 +1,34 @@
+// What every Portal API handler receives: the database and the verified caller.
+import { type } from 'arktype';
+import type { Context } from 'hono';
+import type { PermissionName } from '../../src/contract/permissions.ts';
+import type { Database } from '../db/client.ts';
+import type { Principal } from '../policy/principal.ts';
+import { badRequest, forbidden } from './errors.ts';
+
+export type AppEnv = { Variables: { principal: Principal; timeZone: string } };
+export type Deps = { database: Database };
+
+/** Parses a JSON body with a contract schema; anything else is a 400 saying what is wrong. */
+export async function readBody<T>(c: Context<AppEnv>, schema: (input: unknown) => T | InstanceType<typeof type.errors>): Promise<T> {
+  const contentType = c.req.header('content-type') ?? '';
+  if (!/^application\/json\b/i.test(contentType)) throw badRequest('The request body must be application/json.');
+  let input: unknown;
+  try {
+    input = await c.req.json();
+  } catch {
+    throw badRequest('The request body is not valid JSON.');
+  }
+  const parsed = schema(input);
+  if (parsed instanceof type.errors) throw badRequest(parsed.map((error) => error.message));
+  return parsed;
+}
+
+export function requirePermission(granted: Set<PermissionName>, permission: PermissionName): void {
+  if (!granted.has(permission)) throw forbidden();
+}
+
+/** Query parameters as a flat map (the last value wins on repeats). */
+export function queryMap(c: Context<AppEnv>): Record<string, string> {
+  return c.req.query();
+}

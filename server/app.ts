@@ -1,0 +1,127 @@
+// The Hono app: Portal API under /api/portal, gateway base under /api/gateway, the built client elsewhere.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Database } from './db/client.ts';
+import { loadPrincipal } from './policy/principal.ts';
+import { ApiError, errorReport } from './api/errors.ts';
+import type { AppEnv } from './api/env.ts';
+import { userRoutes } from './api/user.ts';
+import { userSettingRoutes } from './api/user-settings.ts';
+import { enumerationRoutes } from './api/enumerations.ts';
+import { auditEventRoutes } from './api/audit-events.ts';
+import { contextRoutes } from './api/context.ts';
+
+export type AppOptions = {
+  database: Database;
+  verifyAccessToken: (token: string) => Promise<{ userId: string; scopes: string[] }>;
+  /** folder of the built browser app; omitted in API tests */
+  staticDir?: string;
+  publicUrl?: string;
+};
+
+export const maxBodyBytes = 1024 * 1024;
+
+/** Connection-level failures of the database become 503s: the request can be retried, nothing was half-written. */
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  const message = error instanceof Error ? error.message : '';
+  return ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', '08003'].includes(code)
+    || /Connection terminated|connect ECONNREFUSED|database system is (shutting down|starting up)/.test(message);
+}
+
+export function validTimeZone(value: string | undefined): string {
+  if (!value) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: value });
+    return value;
+  } catch {
+    throw new ApiError(400, `Time-Zone '${value.slice(0, 64)}' is not an IANA time zone.`);
+  }
+}
+
+export function createApp(options: AppOptions): Hono<AppEnv> {
+  const { database } = options;
+  const app = new Hono<AppEnv>();
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return c.json(errorReport(error.messages), error.status);
+    if (error instanceof HTTPException) {
+      const status = error.status;
+      return c.json(errorReport([error.message || 'The request could not be handled.']), status);
+    }
+    if (isDatabaseUnavailable(error)) {
+      c.header('Retry-After', '2');
+      return c.json(errorReport(['The service is temporarily unavailable. Please try again shortly.']), 503);
+    }
+    console.error('[api] unhandled error', c.req.method, c.req.path, error);
+    return c.json(errorReport(['Whoops! Something went wrong.']), 500);
+  });
+
+  const api = new Hono<AppEnv>();
+  api.use('*', async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    await next();
+  });
+  api.use('*', bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: (c) => c.json(errorReport([`The request body may have ${maxBodyBytes} bytes maximum.`]), 413),
+  }));
+  api.use('*', async (c, next) => {
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
+    if (!match?.[1]) throw new ApiError(401, 'Authentication is required.');
+    let userId: string;
+    try {
+      ({ userId } = await options.verifyAccessToken(match[1]));
+    } catch {
+      throw new ApiError(401, 'The access token is invalid or has expired.');
+    }
+    const principal = await loadPrincipal(database, userId);
+    if (!principal) throw new ApiError(401, 'The access token is invalid or has expired.');
+    c.set('principal', principal);
+    c.set('timeZone', validTimeZone(c.req.header('time-zone')));
+    await next();
+  });
+
+  const deps = { database };
+  api.route('/', userRoutes(deps));
+  api.route('/', userSettingRoutes(deps));
+  api.route('/', enumerationRoutes(deps));
+  api.route('/', auditEventRoutes(deps));
+  api.route('/', contextRoutes(deps));
+  api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
+
+  const gateway = new Hono<AppEnv>();
+  gateway.all('*', (c) => c.json(errorReport(['The payment gateway API has no public operations in this portal yet.']), 404));
+
+  app.route('/api/portal', api);
+  app.route('/api/gateway', gateway);
+  app.all('/api/*', (c) => c.json(errorReport(['The requested record was not found.']), 404));
+
+  if (options.staticDir && existsSync(join(options.staticDir, 'index.html'))) {
+    const staticDir = options.staticDir;
+    const indexHtml = readFileSync(join(staticDir, 'index.html'), 'utf8');
+    const csp = [
+      "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
+      "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'", "object-src 'none'",
+    ].join('; ');
+    app.use('*', async (c, next) => {
+      await next();
+      c.header('Content-Security-Policy', csp);
+      c.header('X-Content-Type-Options', 'nosniff');
+      c.header('Referrer-Policy', 'same-origin');
+    });
+    app.use('/assets/*', async (c, next) => {
+      await next();
+      if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+    });
+    app.use('*', serveStatic({ root: staticDir, precompressed: true }));
+    // Every other path is a client route: the app decides between a screen and not-found.
+    app.get('*', (c) => c.html(indexHtml));
+  }
+  return app;
+}

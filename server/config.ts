@@ -1,0 +1,30 @@
+// Runtime configuration from the environment, read once at start.
+import { resolve } from 'node:path';
+
+export type Config = {
+  port: number;
+  publicUrl: string;
+  issuer: string;
+  apiAudience: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  clientId: string;
+  seedTransactions: number;
+};
+
+export const portalClientId = 'portal';
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  return {
+    port,
+    publicUrl,
+    issuer: `${publicUrl}/connect`,
+    apiAudience: `${publicUrl}/api/portal`,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    clientId: portalClientId,
+    seedTransactions: Number(env.SEED_TRANSACTIONS ?? 200_000),
+  };
+}

@@ -1,0 +1,59 @@
+// Starts the portal: database (migrated, seeded on first start), identity provider, Portal API and the app.
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { readConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { isSeeded, seedDatabase } from './db/seed.ts';
+import { createIdentity } from './identity/provider.ts';
+
+const config = readConfig();
+const started = Date.now();
+const log = (line: string) => console.log(`[portal] ${line}`);
+
+const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
+log(`database ready (${database.kind}${database.kind === 'pglite' ? ` at ${config.dataDir}` : ''})`);
+if (!(await isSeeded(database))) {
+  log(`first start: seeding demo data with ${config.seedTransactions.toLocaleString('en-GB')} transactions…`);
+  await seedDatabase(database, { transactions: config.seedTransactions, log });
+}
+
+const identity = await createIdentity({
+  database,
+  publicUrl: config.publicUrl,
+  clientId: config.clientId,
+  issuer: config.issuer,
+  apiAudience: config.apiAudience,
+});
+
+const app = createApp({
+  database,
+  verifyAccessToken: identity.verifyAccessToken,
+  staticDir: fileURLToPath(new URL('../dist', import.meta.url)),
+  publicUrl: config.publicUrl,
+});
+const apiListener = getRequestListener(app.fetch);
+
+const server = createServer((request, response) => {
+  const url = request.url ?? '/';
+  if (url.startsWith('/connect') || url.startsWith('/.well-known/')) identity.handle(request, response);
+  else void apiListener(request, response);
+});
+
+server.listen(config.port, () => {
+  log(`ready on ${config.publicUrl} (port ${config.port}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+});
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log(`${signal}: stopping`);
+  server.close();
+  server.closeAllConnections();
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

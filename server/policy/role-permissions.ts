@@ -1,0 +1,41 @@
+// The one role → permission table. The server enforces it on every call; the client only mirrors it.
+import { permissionNames, type PermissionName, type RoleName } from '../../src/contract/permissions.ts';
+
+const businessRead: PermissionName[] = ['Mapi.Business.Read', 'Mapi.Merchant.Read', 'Portal.Notifications.Read', 'Portal.Tickets.Read', 'Portal.Tickets.Create'];
+const transactionRead: PermissionName[] = ['Mapi.Transactions.Read', 'Mapi.Transaction.Read', 'Portal.PaymentJobs.Read', 'Portal.Traces.Read', 'Mapi.MerchantDashboardReport.Read', 'Portal.Reports.Create'];
+const financeRead: PermissionName[] = ['Mapi.MerchantAccountGroups.Read', 'Mapi.MerchantAccountPricingPlan.Read', 'Mapi.GatewayFees.Read'];
+const internalRead: PermissionName[] = [
+  ...businessRead, ...transactionRead, ...financeRead,
+  'Mapi.Partners.Read', 'Mapi.Partner.Read', 'Mapi.Users.Read', 'Mapi.Beneficiary.Read', 'Portal.Terminals.Read',
+  'Mapi.BagsExternal.Read', 'Mapi.InternalMerchantAccounts.Read', 'Portal.Tickets.Read.Internal', 'Portal.Settings.Read',
+  'Mapi.Configurations.Read',
+];
+
+export const rolePermissions: Record<RoleName, readonly PermissionName[]> = {
+  TechnicalAdmin: permissionNames,
+  CustomerService: [...internalRead, 'Portal.Notifications.Create', 'Mapi.Users.Create', 'Mapi.Users.Update'],
+  InternalReadOnly: [...internalRead, 'Mapi.AccountWatchList.Read'],
+  RiskAnalyst: [...internalRead, 'Mapi.AccountWatchList.Read', 'Mapi.Transaction.CardNumber.Read'],
+  Implementations: [...internalRead, 'Mapi.Configurations.Update', 'Portal.Settings.Update'],
+  FinanceAdmin: [...internalRead, 'Billing.Invoices.Create'],
+  OperationalSupervisor: [...internalRead, 'Portal.PaymentJobs.Cancel'],
+  Owner: [
+    ...businessRead, ...transactionRead, ...financeRead,
+    'Mapi.Beneficiary.Read', 'Portal.Terminals.Read', 'Portal.Moto.Create', 'Mapi.Users.Read', 'Mapi.Users.Create',
+    'Mapi.Users.Update', 'Mapi.Users.Delete', 'Portal.Settings.Read', 'Portal.Settings.Update', 'Mapi.Configurations.Read',
+    'Mapi.Configurations.Update', 'Portal.PaymentJobs.Cancel',
+  ],
+  Finance: [...businessRead, ...transactionRead, ...financeRead],
+  ExternalDeveloper: [...businessRead, ...transactionRead, 'Mapi.Configurations.Read', 'Mapi.Configurations.Update', 'Portal.Settings.Read', 'Portal.Settings.Update'],
+  Sales: [...businessRead, ...transactionRead, 'Portal.PaymentJobs.Cancel'],
+  VirtualTerminal: ['Portal.Moto.Create', 'Portal.Terminals.Read', 'Portal.Notifications.Read', 'Portal.Settings.Read', 'Mapi.Configurations.Read'],
+};
+
+/** Granted at partner level, a role also reads the partner itself. */
+export const partnerLevelExtras: readonly PermissionName[] = ['Mapi.Partner.Read'];
+
+export function permissionsOfRoles(roles: readonly string[]): Set<PermissionName> {
+  const granted = new Set<PermissionName>();
+  for (const role of roles) for (const permission of rolePermissions[role as RoleName] ?? []) granted.add(permission);
+  return granted;
+}

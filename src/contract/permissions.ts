@@ -1,0 +1,92 @@
+// Permission and role names shared by the server (enforcement) and the client (hiding what would be refused).
+
+export const permissionNames = [
+  'Mapi.AccountWatchList.Read',
+  'Billing.Invoices.Create',
+  'Mapi.Business.Read',
+  'Mapi.Merchant.Read',
+  'Mapi.GatewayFees.Read',
+  'Mapi.MerchantAccountGroups.Read',
+  'Mapi.MerchantAccountPricingPlan.Read',
+  'Mapi.Beneficiary.Read',
+  'Portal.Terminals.Read',
+  'Mapi.MerchantDashboardReport.Read',
+  'Portal.Notifications.Create',
+  'Portal.Notifications.Read',
+  'Mapi.Partners.Read',
+  'Mapi.Partner.Read',
+  'Mapi.Users.Read',
+  'Mapi.Users.Create',
+  'Mapi.Transactions.Read',
+  'Mapi.Transaction.Read',
+  'Portal.PaymentJobs.Read',
+  'Portal.Traces.Read',
+  'Mapi.BagsExternal.Read',
+  'Mapi.InternalMerchantAccounts.Read',
+  'Portal.Tickets.Read.Internal',
+  'Portal.Tickets.Create',
+  'Portal.Moto.Create',
+  'Portal.Settings.Read',
+  'Portal.Settings.Update',
+  // Needed by capabilities the spec names without a permission (our decision, see README).
+  'Portal.Tickets.Read',
+  'Mapi.Transaction.CardNumber.Read',
+  'Mapi.Configurations.Read',
+  'Mapi.Configurations.Update',
+  'Portal.Reports.Create',
+  'Mapi.Users.Update',
+  'Mapi.Users.Delete',
+  'Portal.PaymentJobs.Cancel',
+] as const;
+
+export type PermissionName = (typeof permissionNames)[number];
+
+export const roleNames = [
+  'CustomerService',
+  'Finance',
+  'ExternalDeveloper',
+  'FinanceAdmin',
+  'Owner',
+  'Sales',
+  'TechnicalAdmin',
+  'Implementations',
+  'VirtualTerminal',
+  'InternalReadOnly',
+  'RiskAnalyst',
+  'OperationalSupervisor',
+] as const;
+
+export type RoleName = (typeof roleNames)[number];
+
+export type RoleKind = 'internal' | 'business' | 'merchant';
+
+/** Section 6 of the shell document: which levels a role may be granted at. */
+export const roleKinds: Record<RoleName, readonly RoleKind[]> = {
+  CustomerService: ['internal'],
+  Finance: ['business', 'merchant'],
+  ExternalDeveloper: ['business', 'merchant'],
+  FinanceAdmin: ['internal'],
+  Owner: ['business'],
+  Sales: ['business', 'merchant'],
+  TechnicalAdmin: ['internal'],
+  Implementations: ['internal'],
+  VirtualTerminal: ['business', 'merchant'],
+  InternalReadOnly: ['internal'],
+  RiskAnalyst: ['internal'],
+  OperationalSupervisor: ['internal'],
+};
+
+export const roleLabels: Record<RoleName, string> = {
+  CustomerService: 'Customer service',
+  Finance: 'Finance',
+  ExternalDeveloper: 'External developer',
+  FinanceAdmin: 'Finance admin',
+  Owner: 'Owner',
+  Sales: 'Sales',
+  TechnicalAdmin: 'Technical admin',
+  Implementations: 'Implementations',
+  VirtualTerminal: 'Virtual terminal',
+  InternalReadOnly: 'Internal read only',
+  RiskAnalyst: 'Risk analyst',
+  OperationalSupervisor: 'Operational supervisor',
+};
