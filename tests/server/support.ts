@@ -1,0 +1,131 @@
+// Shared by the API integration suites: a fresh database per suite (PGlite always, PostgreSQL when
+// TEST_DATABASE_URL is set), a small fixture world, and an app whose verifier maps 'user:<id>' tokens.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createApp } from '../../server/app.ts';
+import { openDatabase, type Database } from '../../server/db/client.ts';
+import * as schema from '../../server/db/schema.ts';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+/** A fresh, migrated database; close() also drops the PostgreSQL scratch database. */
+export async function createTestDatabase(kind: DatabaseKind): Promise<Database> {
+  if (kind === 'pglite') return openDatabase({});
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `portal_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const database = await openDatabase({ url: withDatabase(adminUrl, name), poolSize: 5 });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+export const tokenFor = (userId: string) => `user.${userId}`;
+
+export function createTestApp(database: Database) {
+  const app = createApp({
+    database,
+    verifyAccessToken: async (token) => {
+      if (!token.startsWith('user.')) throw new Error('bad token');
+      return { userId: token.slice(5), scopes: ['portal'] };
+    },
+  });
+  return {
+    app,
+    /** Sends a request as a user; body objects are sent as JSON. */
+    call: (userId: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      app.request(`/api/portal${path}`, {
+        method,
+        headers: {
+          ...(userId ? { authorization: `Bearer ${tokenFor(userId)}` } : {}),
+          ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+  };
+}
+
+/**
+ * Two partners' worth of tenants:
+ * P1 owns B1 (merchants M1a, M1b) and B2 (M2a); B3 (M3a, M3b) has no partner; B4 (M4a) is not live.
+ */
+export const fixture = {
+  users: {
+    admin: 'u-admin', readonly: 'u-readonly', partner: 'u-partner', owner: 'u-owner', finance: 'u-finance',
+    merchantOnly: 'u-vt', nobody: 'u-nobody',
+  },
+} as const;
+
+export async function insertFixtureWorld(database: Database): Promise<void> {
+  const { db } = database;
+  await db.insert(schema.partners).values([{ id: 'P1', name: 'Northwind Partners' }, { id: 'P2', name: 'Southwind Partners' }]);
+  await db.insert(schema.businesses).values([
+    { id: 'B1', name: 'Alpha Trading Ltd', partnerId: 'P1' },
+    { id: 'B2', name: 'Beta Retail Ltd', partnerId: 'P1', camAutoRemittance: false },
+    { id: 'B3', name: 'Gamma Foods plc' },
+    { id: 'B4', name: 'Delta Dormant Ltd', live: false },
+  ]);
+  await db.insert(schema.merchants).values([
+    { id: 'M1a', businessId: 'B1', name: 'Alpha Online', currencies: ['GBP', 'EUR'] },
+    { id: 'M1b', businessId: 'B1', name: 'Alpha Stores', currencies: ['GBP'], grossSettlement: true },
+    { id: 'M2a', businessId: 'B2', name: 'Beta Web', currencies: ['EUR'] },
+    { id: 'M3a', businessId: 'B3', name: 'Gamma Deli', currencies: ['GBP'] },
+    { id: 'M3b', businessId: 'B3', name: 'Gamma Bakery', currencies: ['JPY'] },
+    { id: 'M4a', businessId: 'B4', name: 'Delta Shop', currencies: ['USD'], live: false },
+  ]);
+  const user = (id: string, email: string, internal = false) => ({
+    id, email, givenName: id, familyName: 'Test', passwordHash: 'scrypt$1$1$1$x$y', internal,
+    passwordExpiresUtc: new Date(Date.now() + 3 * 86_400_000 + 3_600_000),
+  });
+  const { users } = fixture;
+  await db.insert(schema.users).values([
+    user(users.admin, 'admin@fixture.test', true), user(users.readonly, 'readonly@fixture.test', true),
+    user(users.partner, 'partner@fixture.test'), user(users.owner, 'owner@fixture.test'), user(users.finance, 'finance@fixture.test'),
+    user(users.merchantOnly, 'vt@fixture.test'), user(users.nobody, 'nobody@fixture.test'),
+  ]);
+  await db.insert(schema.userRoles).values([
+    { userId: users.admin, role: 'TechnicalAdmin', level: 'root' },
+    { userId: users.readonly, role: 'InternalReadOnly', level: 'root' },
+    { userId: users.partner, role: 'Owner', level: 'partner', partnerId: 'P1' },
+    { userId: users.owner, role: 'Owner', level: 'business', businessId: 'B3' },
+    { userId: users.finance, role: 'Finance', level: 'business', businessId: 'B2' },
+    { userId: users.merchantOnly, role: 'VirtualTerminal', level: 'merchant', businessId: 'B1', merchantId: 'M1b' },
+  ]);
+  await db.insert(schema.notifications).values([
+    { reference: 'N1', title: 'Maintenance window', content: '{}', status: 'published', viewRestriction: 'allUsers', publishedUtc: new Date('2026-01-01') },
+    { reference: 'N2', title: 'Internal memo', content: '{}', status: 'published', viewRestriction: 'internalUsers', publishedUtc: new Date('2026-02-01') },
+    { reference: 'N3', title: 'Draft', content: '{}', status: 'draft', viewRestriction: 'allUsers' },
+  ]);
+}
+
+/** Every row of every table, for 'the database is unchanged' checks. */
+export async function snapshot(database: Database): Promise<string> {
+  const tables = ['partners', 'businesses', 'merchants', 'configurations', 'users', 'user_roles', 'user_settings', 'notifications',
+    'notification_reads', 'tickets', 'queued_reports', 'audit_events', 'transactions', 'payment_jobs'];
+  const parts: string[] = [];
+  for (const table of tables) {
+    const rows = await database.query(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`);
+    parts.push(`${table}:${String(rows[0]?.digest)}`);
+  }
+  return parts.join('\n');
+}
