@@ -14,6 +14,7 @@ import { userSettingRoutes } from './api/user-settings.ts';
 import { enumerationRoutes } from './api/enumerations.ts';
 import { auditEventRoutes } from './api/audit-events.ts';
 import { contextRoutes } from './api/context.ts';
+import { searchRoutes } from './api/search.ts';
 
 export type AppOptions = {
   database: Database;
@@ -93,6 +94,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', enumerationRoutes(deps));
   api.route('/', auditEventRoutes(deps));
   api.route('/', contextRoutes(deps));
+  api.route('/', searchRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

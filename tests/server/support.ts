@@ -111,6 +111,23 @@ export async function insertFixtureWorld(database: Database): Promise<void> {
     { userId: users.finance, role: 'Finance', level: 'business', businessId: 'B2' },
     { userId: users.merchantOnly, role: 'VirtualTerminal', level: 'merchant', businessId: 'B1', merchantId: 'M1b' },
   ]);
+  const job = (reference: string, businessId: string, merchantId: string) => ({
+    reference, businessId, merchantId, configurationId: `C-${merchantId}`, createDateTimeUtc: new Date('2026-11-01T10:00:00Z'),
+    orderNumber: `ORD-${reference}`, amountMinor: 1250, currency: 'GBP', status: 'paid', order: {},
+  });
+  await db.insert(schema.configurations).values(['M1a', 'M1b', 'M2a', 'M3a', 'M3b', 'M4a'].map((merchantId) => ({
+    id: `C-${merchantId}`, merchantId, businessId: `B${merchantId.slice(1, 2)}`, tradeName: `${merchantId} shop`, switches: { virtualTerminalMenuEnabled: merchantId !== 'M3b' },
+  })));
+  await db.insert(schema.paymentJobs).values([job('PJ1A0001', 'B1', 'M1a'), job('PJ3A0001', 'B3', 'M3a')]);
+  const transaction = (reference: string, businessId: string, merchantId: string, partnerId: string | null, paymentJobReference: string) => ({
+    reference, kind: 'payment' as const, businessId, merchantId, partnerId, configurationId: `C-${merchantId}`, paymentJobReference,
+    createdAt: new Date('2026-11-01T10:00:00Z'), amountMinor: 1250, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway',
+    cardMasked: '411111******1111', cardNumber: '4111111111111111',
+  });
+  await db.insert(schema.transactions).values([
+    transaction('TX1A0001', 'B1', 'M1a', 'P1', 'PJ1A0001'),
+    transaction('TX3A0001', 'B3', 'M3a', null, 'PJ3A0001'),
+  ]);
   await db.insert(schema.notifications).values([
     { reference: 'N1', title: 'Maintenance window', content: '{}', status: 'published', viewRestriction: 'allUsers', publishedUtc: new Date('2026-01-01') },
     { reference: 'N2', title: 'Internal memo', content: '{}', status: 'published', viewRestriction: 'internalUsers', publishedUtc: new Date('2026-02-01') },
