@@ -54,6 +54,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       const status = error.status;
       return c.json(errorReport([error.message || 'The request could not be handled.']), status);
     }
+    // Input the database cannot represent (a NUL or an invalid byte sequence that slipped past validation).
+    const code = (error as { code?: string } | null)?.code;
+    if (code === '22021' || code === '22P05' || code === '22P02') return c.json(errorReport(['The request contains characters or values that cannot be stored.']), 400);
     if (isDatabaseUnavailable(error)) {
       c.header('Retry-After', '2');
       return c.json(errorReport(['The service is temporarily unavailable. Please try again shortly.']), 503);
@@ -71,6 +74,17 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     maxSize: maxBodyBytes,
     onError: (c) => c.json(errorReport([`The request body may have ${maxBodyBytes} bytes maximum.`]), 413),
   }));
+  api.use('*', async (c, next) => {
+    // PostgreSQL text cannot hold NUL; refuse it at the door rather than deep in a query.
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(c.req.url);
+    } catch {
+      throw new ApiError(400, 'The request address is not valid UTF-8.');
+    }
+    if (decoded.includes('\u0000')) throw new ApiError(400, 'The request address may not contain NUL characters.');
+    await next();
+  });
   api.use('*', async (c, next) => {
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);

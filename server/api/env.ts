@@ -19,9 +19,17 @@ export async function readBody<T>(c: Context<AppEnv>, schema: (input: unknown) =
   } catch {
     throw badRequest('The request body is not valid JSON.');
   }
+  if (containsNul(input)) throw badRequest('The request body may not contain NUL characters.');
   const parsed = schema(input);
   if (parsed instanceof type.errors) throw badRequest(parsed.map((error) => error.message));
   return parsed;
+}
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || containsNul(inner));
+  return false;
 }
 
 export function requirePermission(granted: Set<PermissionName>, permission: PermissionName): void {

@@ -1,0 +1,86 @@
+// oidc-provider's storage Adapter over the `oidc_payloads` table (drizzle, parameterised queries only).
+// One row per (id, model name); sessions, interactions, grants, codes and refresh tokens of every node live here.
+// JWT access tokens are self-contained and never stored. Expired rows are ignored on read and can be purged.
+import { and, eq, gt, isNull, lte, or } from 'drizzle-orm';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Database } from '../db/client.ts';
+import { oidcPayloads } from '../db/schema.ts';
+
+export type AdapterClass = new (modelName: string) => Adapter;
+
+const notExpired = (now: Date) => or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, now));
+
+function toPayload(row: { payload: unknown; consumedAt: Date | null }): AdapterPayload {
+  const payload = row.payload as AdapterPayload;
+  // oidc-provider only looks at truthiness; epoch seconds mirror its own payload fields.
+  return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
+}
+
+/** The Adapter class for one database; oidc-provider constructs one instance per model name. */
+export function createAdapterClass(database: Database): AdapterClass {
+  const { db } = database;
+
+  return class DatabaseAdapter implements Adapter {
+    readonly name: string;
+
+    constructor(modelName: string) {
+      this.name = modelName;
+    }
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+      const columns = {
+        payload,
+        grantId: payload.grantId ?? null,
+        userCode: payload.userCode ?? null,
+        uid: payload.uid ?? null,
+        expiresAt,
+      };
+      await db
+        .insert(oidcPayloads)
+        .values({ id, type: this.name, ...columns })
+        .onConflictDoUpdate({ target: [oidcPayloads.id, oidcPayloads.type], set: columns });
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      return this.#findOne(eq(oidcPayloads.id, id));
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return this.#findOne(eq(oidcPayloads.uid, uid));
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return this.#findOne(eq(oidcPayloads.userCode, userCode));
+    }
+
+    async consume(id: string): Promise<void> {
+      await db
+        .update(oidcPayloads)
+        .set({ consumedAt: new Date() })
+        .where(and(eq(oidcPayloads.id, id), eq(oidcPayloads.type, this.name)));
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db.delete(oidcPayloads).where(and(eq(oidcPayloads.id, id), eq(oidcPayloads.type, this.name)));
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db.delete(oidcPayloads).where(and(eq(oidcPayloads.grantId, grantId), eq(oidcPayloads.type, this.name)));
+    }
+
+    async #findOne(condition: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {
+      const [row] = await db
+        .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
+        .from(oidcPayloads)
+        .where(and(condition, eq(oidcPayloads.type, this.name), notExpired(new Date())))
+        .limit(1);
+      return row ? toPayload(row) : undefined;
+    }
+  };
+}
+
+/** Deletes rows whose lifetime has ended (any model). Safe to call from any node at any time. */
+export async function purgeExpiredPayloads(database: Database, now = new Date()): Promise<void> {
+  await database.db.delete(oidcPayloads).where(lte(oidcPayloads.expiresAt, now));
+}

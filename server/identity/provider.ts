@@ -1,0 +1,458 @@
+// The OpenID Connect provider of the portal: certified oidc-provider v9 mounted under /connect, its state in
+// PostgreSQL/PGlite (adapter.ts), our own sign-in page (pages.ts) and the Portal API's token verifier.
+//
+// Decisions worth knowing:
+// - Endpoints: /connect/authorize, /connect/token, /connect/userinfo, /connect/endsession, /connect/jwks,
+//   /connect/revocation; discovery at /connect/.well-known/openid-configuration (the root /.well-known forms
+//   answer the same document). The issuer is `${publicUrl}/connect`.
+// - Proxy: every URL the provider builds comes from PUBLIC_URL, never from the request. `proxy` is on and the
+//   X-Forwarded-Proto/Host headers are overwritten from PUBLIC_URL before the provider sees a request, so a
+//   TLS-terminating load balancer works (secure cookies when PUBLIC_URL is https) and a forged Host is ignored.
+// - Cookie keys are derived (HMAC-SHA256) from the signing keys stored in the database: every node agrees.
+// - Access tokens: resource indicators with `defaultResource` = apiAudience and `useGrantedResource` = true, so
+//   every token response carries a JWT access token for the Portal API (aud = apiAudience, typ at+jwt, 15 min),
+//   whether or not the client sends `resource` at the token endpoint.
+// - Userinfo (STACK.md: oidc-provider refuses a JWT issued for an API at userinfo): /connect/userinfo accepts
+//   that same Portal API access token. A bearer JWT is verified here (verifyAccessToken: signature, issuer,
+//   audience, at+jwt, expiry), must carry `openid`, and the claims released are those of the token's scopes
+//   (same scope → claims table as the provider). Opaque tokens still go to oidc-provider's own userinfo.
+//   In addition `conformIdTokenClaims: false` puts the same claims in the ID token, so the browser can show
+//   the user's name without a call.
+// - offline_access is only kept by oidc-provider when prompt=consent. For the first-party client an authorize
+//   request asking for offline_access without prompt gets prompt=consent added, and the interaction handler
+//   grants consent automatically (creates the Grant with the requested OIDC and resource scopes).
+// - Refresh tokens rotate on every use (1 day each, sliding); presenting an already-used one makes
+//   oidc-provider revoke the whole grant (every refresh token of the family). All tokens are bound to the
+//   sign-in session (`expiresWithSession`), so sign-out at /connect/endsession ends them too; the session and
+//   grant live 1 day.
+// - DPoP and PAR are off: the API accepts bearer tokens only.
+import { createHmac } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Database } from '../db/client.ts';
+import { createAccounts, type UserClaims } from './accounts.ts';
+import { createAdapterClass } from './adapter.ts';
+import { loadSigningKeys } from './keys.ts';
+import {
+  contentSecurityPolicy, errorPage, formatLockoutEnd, messagePage, messages, signInCss, signInPage, signOutPage,
+  stylesheetPath,
+} from './pages.ts';
+
+export type Identity = {
+  /** Node request listener for every path under /connect and /.well-known (mounted by the lead's main.ts before Hono) */
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /** verifies a bearer access token for the Portal API: signature (jose, local JWKS), issuer, audience = apiAudience, expiry, typ at+jwt. Returns the user id (sub) and scopes, throws on anything wrong */
+  verifyAccessToken: (token: string) => Promise<{ userId: string; scopes: string[] }>;
+};
+
+export type IdentityOptions = {
+  database: Database;
+  publicUrl: string;
+  clientId: string;
+  issuer: string;
+  apiAudience: string;
+};
+
+export const supportedScopes = ['openid', 'profile', 'email', 'identity', 'portal', 'offline_access'] as const;
+
+/** Which claims each scope releases (ID token and userinfo alike). */
+export const claimsByScope: Record<string, (keyof UserClaims)[]> = {
+  openid: ['sub'],
+  email: ['email'],
+  profile: ['name', 'given_name', 'family_name'],
+  identity: ['email', 'name', 'given_name', 'family_name'],
+  portal: [],
+};
+
+const ttl = {
+  AccessToken: 15 * 60,
+  AuthorizationCode: 60,
+  IdToken: 60 * 60,
+  RefreshToken: 24 * 60 * 60,
+  Session: 24 * 60 * 60,
+  Grant: 24 * 60 * 60,
+  Interaction: 60 * 60,
+};
+
+const maxFormBytes = 16 * 1024;
+
+class HttpError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Cookie signing keys from the signing keys in the database, so every node signs and checks cookies alike. */
+function deriveCookieKeys(privateKeys: JWK[]): string[] {
+  return [...privateKeys]
+    .sort((a, b) => String(a.kid).localeCompare(String(b.kid)))
+    .map((jwk) => {
+      if (!jwk.d) throw new Error('signing key without private part');
+      return createHmac('sha256', Buffer.from(jwk.d, 'base64url'))
+        .update('payments-portal/oidc-provider/cookie-keys/v1')
+        .digest('base64url');
+    });
+}
+
+function releasedClaims(claims: UserClaims, scopes: Iterable<string>): Partial<UserClaims> {
+  const released: Partial<UserClaims> = { sub: claims.sub };
+  for (const scope of scopes) {
+    for (const name of claimsByScope[scope] ?? []) released[name] = claims[name];
+  }
+  return released;
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') throw new HttpError(415, 'unsupported content type');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > maxFormBytes) throw new HttpError(413, 'form too large');
+    chunks.push(buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+export async function createIdentity(options: IdentityOptions): Promise<Identity> {
+  const { database, publicUrl, clientId, issuer, apiAudience } = options;
+  const publicOrigin = new URL(publicUrl);
+  const mount = new URL(issuer).pathname.replace(/\/$/, '');
+  const csp = contentSecurityPolicy(publicUrl);
+  const homeHref = `${publicUrl}/`;
+
+  const [{ privateJwks, publicJwks }, accounts] = await Promise.all([
+    loadSigningKeys(database),
+    createAccounts(database),
+  ]);
+  const jwks = createLocalJWKSet(publicJwks);
+  const algorithms = [...new Set(publicJwks.keys.map((key) => key.alg ?? 'RS256'))];
+
+  async function verifyAccessToken(token: string): Promise<{ userId: string; scopes: string[] }> {
+    const { payload } = await jwtVerify(token, jwks, {
+      issuer,
+      audience: apiAudience,
+      typ: 'at+jwt',
+      algorithms,
+      requiredClaims: ['sub', 'exp', 'iat'],
+      clockTolerance: 5,
+    });
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new Error('access token without subject');
+    const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+    return { userId: payload.sub, scopes };
+  }
+
+  const scope = supportedScopes.join(' ');
+
+  const configuration: Configuration = {
+    adapter: createAdapterClass(database),
+    clients: [
+      {
+        client_id: clientId,
+        client_name: 'Payments portal',
+        application_type: 'web',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: [`${publicUrl}/sign-in`],
+        post_logout_redirect_uris: [`${publicUrl}/`, `${publicUrl}/sign-out`, `${publicUrl}/signed-out`],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        scope,
+      },
+    ],
+    clientBasedCORS: (_ctx, origin) => origin === publicOrigin.origin,
+    jwks: privateJwks as Configuration['jwks'],
+    cookies: {
+      keys: deriveCookieKeys(privateJwks.keys),
+      long: { httpOnly: true, sameSite: 'lax' },
+      short: { httpOnly: true, sameSite: 'lax' },
+    },
+    routes: {
+      authorization: '/authorize',
+      token: '/token',
+      userinfo: '/userinfo',
+      end_session: '/endsession',
+      jwks: '/jwks',
+      revocation: '/revocation',
+    },
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    scopes: [...supportedScopes],
+    claims: claimsByScope,
+    conformIdTokenClaims: false,
+    findAccount: async (_ctx, sub) => {
+      const claims = await accounts.claimsFor(sub);
+      if (!claims) return undefined;
+      return { accountId: sub, claims: () => claims };
+    },
+    interactions: {
+      url: (_ctx, interaction) => `${mount}/interaction/${interaction.uid}`,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      userinfo: { enabled: true },
+      revocation: {
+        enabled: true,
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => {
+          ctx.type = 'html';
+          ctx.body = signOutPage({ form, cancelHref: homeHref });
+        },
+        postLogoutSuccessSource: (ctx) => {
+          ctx.type = 'html';
+          ctx.body = messagePage({
+            title: 'Signed out',
+            message: 'You have signed out of the payments portal.',
+            link: { href: homeHref, text: 'Sign in again' },
+          });
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => apiAudience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resourceIndicator) => {
+          if (resourceIndicator !== apiAudience) throw new errors.InvalidTarget();
+          return { scope, audience: apiAudience, accessTokenFormat: 'jwt', accessTokenTTL: ttl.AccessToken };
+        },
+      },
+    },
+    rotateRefreshToken: true,
+    expiresWithSession: () => true,
+    ttl,
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = errorPage({ description: out.error_description ?? out.error, homeHref });
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = true;
+  provider.on('server_error', (_ctx: unknown, error: Error) => console.error('[identity] server error:', error));
+  // Every response of the provider carries the CSP; its own auto-submitting forms add their script hash to it.
+  provider.use(async (ctx, next) => {
+    ctx.set('Content-Security-Policy', csp);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
+  const providerCallback = provider.callback();
+
+  function sendHtml(res: ServerResponse, status: number, html: string): void {
+    res.statusCode = status;
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(html);
+  }
+
+  function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    res.statusCode = status;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.end(JSON.stringify(body));
+  }
+
+  function expired(res: ServerResponse): void {
+    sendHtml(res, 400, messagePage({
+      title: 'Sign in',
+      message: messages.interactionExpired,
+      link: { href: homeHref, text: 'Back to the portal' },
+    }));
+  }
+
+  async function loadInteraction(req: IncomingMessage, res: ServerResponse, uid: string) {
+    try {
+      const interaction = await provider.interactionDetails(req, res);
+      return interaction.uid === uid ? interaction : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** First-party client: consent is granted without asking, for exactly what was requested. */
+  async function grantConsent(
+    req: IncomingMessage,
+    res: ServerResponse,
+    interaction: Awaited<ReturnType<typeof provider.interactionDetails>>,
+  ): Promise<void> {
+    const accountId = interaction.session?.accountId;
+    if (!accountId || interaction.params.client_id !== clientId) {
+      expired(res);
+      return;
+    }
+    const details = interaction.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
+    const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+    const grant = existing ?? new provider.Grant({ accountId, clientId });
+    if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
+    if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) {
+      grant.addResourceScope(indicator, scopes.join(' '));
+    }
+    const grantId = await grant.save();
+    await provider.interactionFinished(req, res, { consent: existing ? {} : { grantId } }, { mergeWithLastSubmission: true });
+  }
+
+  async function interactionRoute(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+    const action = `${mount}/interaction/${encodeURIComponent(uid)}`;
+
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const interaction = await loadInteraction(req, res, uid);
+      if (!interaction) return expired(res);
+      if (interaction.prompt.name === 'consent') return grantConsent(req, res, interaction);
+      if (interaction.prompt.name !== 'login') return expired(res);
+      return sendHtml(res, 200, signInPage({ action }));
+    }
+
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'GET, POST');
+      return sendJson(res, 405, { error: 'method_not_allowed' });
+    }
+
+    // The interaction cookie (signed, SameSite=Lax, scoped to this path) already ties the POST to this browser;
+    // a foreign Origin is refused on top.
+    const origin = req.headers.origin;
+    if (origin && origin !== publicOrigin.origin) return sendHtml(res, 403, errorPage({ description: 'Forbidden.', homeHref }));
+
+    const form = await readForm(req);
+    const interaction = await loadInteraction(req, res, uid);
+    if (!interaction) return expired(res);
+    if (interaction.prompt.name !== 'login') return expired(res);
+
+    const email = form.get('email') ?? '';
+    const password = form.get('password') ?? '';
+    const result = await accounts.signIn(email, password);
+
+    if (result.outcome === 'success') {
+      await provider.interactionFinished(req, res, { login: { accountId: result.userId } }, { mergeWithLastSubmission: false });
+      return;
+    }
+    const error = result.outcome === 'locked'
+      ? messages.locked(formatLockoutEnd(result.until))
+      : messages.invalidCredentials;
+    return sendHtml(res, 200, signInPage({ action, email, error }));
+  }
+
+  /** /connect/userinfo with the Portal API's JWT access token (see the note at the top). */
+  async function userinfoWithApiToken(res: ServerResponse, token: string): Promise<void> {
+    const challenge = (error: string, description: string) =>
+      `Bearer realm="${issuer}", error="${error}", error_description="${description}"`;
+    let verified: { userId: string; scopes: string[] };
+    try {
+      verified = await verifyAccessToken(token);
+    } catch {
+      return sendJson(res, 401, { error: 'invalid_token', error_description: 'invalid token provided' }, {
+        'WWW-Authenticate': challenge('invalid_token', 'invalid token provided'),
+      });
+    }
+    if (!verified.scopes.includes('openid')) {
+      return sendJson(res, 403, { error: 'insufficient_scope', error_description: 'access token missing openid scope' }, {
+        'WWW-Authenticate': challenge('insufficient_scope', 'access token missing openid scope'),
+      });
+    }
+    const claims = await accounts.claimsFor(verified.userId);
+    if (!claims) {
+      return sendJson(res, 401, { error: 'invalid_token', error_description: 'associated account not found' }, {
+        'WWW-Authenticate': challenge('invalid_token', 'associated account not found'),
+      });
+    }
+    return sendJson(res, 200, releasedClaims(claims, verified.scopes));
+  }
+
+  /** Hands a request to oidc-provider with the mount prefix stripped (the express convention it understands). */
+  function toProvider(req: IncomingMessage, res: ServerResponse, innerUrl: string, originalUrl: string): Promise<void> {
+    (req as IncomingMessage & { originalUrl?: string }).originalUrl = originalUrl;
+    req.url = innerUrl;
+    return providerCallback(req, res) as Promise<void>;
+  }
+
+  const discoveryDocuments = new Set(['openid-configuration', 'oauth-authorization-server']);
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    const url = new URL(rawUrl, 'http://internal.invalid');
+    const path = url.pathname;
+
+    // URLs the provider builds come from PUBLIC_URL only (see the note at the top).
+    req.headers['x-forwarded-proto'] = publicOrigin.protocol.slice(0, -1);
+    req.headers['x-forwarded-host'] = publicOrigin.host;
+
+    if (path === stylesheetPath) {
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'text/css; charset=utf-8');
+      res.setHeader('Cache-Control', 'public, max-age=3600');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.end(req.method === 'HEAD' ? undefined : signInCss);
+      return;
+    }
+
+    const interaction = path.startsWith(`${mount}/interaction/`) ? path.slice(mount.length + '/interaction/'.length) : undefined;
+    if (interaction !== undefined) {
+      if (!interaction || interaction.includes('/')) return sendJson(res, 404, { error: 'not_found' });
+      return interactionRoute(req, res, decodeURIComponent(interaction));
+    }
+
+    if (path === `${mount}/userinfo`) {
+      const bearer = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\s*$/i.exec(req.headers.authorization ?? '');
+      if (bearer?.[1] && (req.method === 'GET' || req.method === 'POST')) return userinfoWithApiToken(res, bearer[1]);
+    }
+
+    if (path === `${mount}/authorize` && (req.method === 'GET' || req.method === 'HEAD')) {
+      // Keep offline_access for the first-party client (see the note at the top).
+      const params = url.searchParams;
+      const scopes = params.get('scope')?.split(' ') ?? [];
+      const prompt = params.get('prompt');
+      if (params.get('client_id') === clientId && scopes.includes('offline_access') && params.getAll('prompt').length <= 1) {
+        const prompts = prompt ? prompt.split(' ') : [];
+        if (!prompts.includes('consent') && !prompts.includes('none')) {
+          params.set('prompt', [...prompts, 'consent'].join(' '));
+          return toProvider(req, res, `/authorize?${params.toString()}`, `${mount}/authorize?${params.toString()}`);
+        }
+      }
+    }
+
+    if (path === mount || path.startsWith(`${mount}/`)) {
+      return toProvider(req, res, rawUrl.slice(mount.length) || '/', rawUrl);
+    }
+
+    if (path.startsWith('/.well-known/')) {
+      const [, , document, ...rest] = path.split('/');
+      const suffix = rest.length ? `/${rest.join('/')}` : '';
+      if (document && discoveryDocuments.has(document) && (suffix === '' || suffix === mount)) {
+        return toProvider(req, res, `/.well-known/${document}`, `${mount}/.well-known/${document}`);
+      }
+    }
+
+    sendJson(res, 404, { error: 'not_found' });
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        if (!res.headersSent) sendJson(res, error.status, { error: error.message });
+        return;
+      }
+      console.error('[identity] request failed:', error);
+      if (!res.headersSent) sendJson(res, 500, { error: 'server_error' });
+      else res.destroy();
+    });
+  }
+
+  return { handle, verifyAccessToken };
+}

@@ -1,0 +1,119 @@
+// Hostile input against every Portal API route the app registers (read from the router, so new endpoints are
+// covered without editing this file): broken tokens, malformed path parameters, queries and bodies, wrong
+// content types and oversized payloads. Never a 5xx; every 4xx carries an errorReport; a refused write changes nothing.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../server/db/client.ts';
+import { createTestApp, createTestDatabase, fixture, insertFixtureWorld, snapshot, tokenFor } from '../support.ts';
+
+type Route = { method: string; path: string };
+
+const hostileStrings = [
+  "' OR 1=1 --", '"; DROP TABLE users; --', '../../etc/passwd', '%00', '\u0000', '<script>alert(1)</script>', 'x'.repeat(5000),
+  '[eq]', '[gte][and][lte]', '{{7*7}}', '${jndi:ldap://x}', '🙂', 'NaN', '-1', '0', '1e309', 'null', '[]', '{}',
+];
+
+const hostileText = fc.oneof(fc.constantFrom(...hostileStrings), fc.string({ maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 50 }));
+
+const knownIds: Record<string, string> = {
+  businessId: 'B3', merchantId: 'M3a', partnerId: 'P1', key: 'SomeSetting', name: 'countries', configurationId: 'C-M3a',
+};
+
+function fill(path: string, value: (param: string) => string): string {
+  return path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, (_match, param: string) => encodeURIComponent(value(param)));
+}
+
+async function expectWellFormedRefusalOrSuccess(response: Response, context: string) {
+  expect(response.status, context).toBeLessThan(500);
+  if (response.status >= 400) {
+    const body = (await response.json()) as { errorReport?: { errors?: { message: string }[] } };
+    expect(body.errorReport?.errors?.length, `${context}: errorReport`).toBeGreaterThan(0);
+  }
+}
+
+describe('hostile input on every Portal API route (PGlite)', () => {
+  let database: Database;
+  let harness: ReturnType<typeof createTestApp>;
+  let routes: Route[];
+  let before: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+    await insertFixtureWorld(database);
+    harness = createTestApp(database);
+    const seen = new Set<string>();
+    routes = harness.app.routes
+      .filter((route) => route.path.startsWith('/api/portal/') && route.method !== 'ALL' && !route.path.endsWith('*'))
+      .filter((route) => {
+        const key = `${route.method} ${route.path}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .map((route) => ({ method: route.method, path: route.path.slice('/api/portal'.length) }));
+    before = await snapshot(database);
+  });
+  afterAll(async () => database?.close());
+
+  it('finds the routes to attack', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(12);
+    console.log(`hostile suite covers ${routes.length} routes:\n${routes.map((route) => `  ${route.method} ${route.path}`).join('\n')}`);
+  });
+
+  it('answers broken or missing tokens with 401 and an errorReport on every route', async () => {
+    const brokenHeaders = ['', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer not.a.jwt', `Bearer ${tokenFor('u-ghost')}`, `bearer  ${'A'.repeat(9000)}`];
+    for (const route of routes) {
+      for (const authorization of brokenHeaders) {
+        const response = await harness.app.request(`/api/portal${fill(route.path, (param) => knownIds[param] ?? 'x')}`, {
+          method: route.method, headers: authorization ? { authorization } : {},
+        });
+        expect(response.status, `${route.method} ${route.path} with '${authorization.slice(0, 30)}'`).toBe(401);
+        expect(await response.json()).toHaveProperty('errorReport.errors.0.message');
+      }
+    }
+  });
+
+  it('never fails with a 5xx on hostile path parameters and queries', async () => {
+    for (const route of routes) {
+      await fc.assert(fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('pagenumber', 'pagesize', 'sort', 'liveonly', 'searchterm', 'term', 'status', 'amount', 'date', 'OrderingField', 'x'), hostileText, { maxKeys: 3 }),
+        hostileText,
+        async (query, param) => {
+          const search = new URLSearchParams(query).toString();
+          const path = `${fill(route.path, () => param)}${search ? `?${search}` : ''}`;
+          const response = await harness.call(fixture.users.admin, route.method, path, route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+          await expectWellFormedRefusalOrSuccess(response, `${route.method} ${path.slice(0, 120)}`);
+        },
+      ), { numRuns: 15 });
+    }
+  });
+
+  it('refuses malformed bodies on every write route with a 4xx and an errorReport', async () => {
+    const writes = routes.filter((route) => ['POST', 'PUT', 'PATCH'].includes(route.method));
+    const malformed = fc.oneof(
+      fc.record({ body: fc.string({ maxLength: 100 }).filter((text) => { try { JSON.parse(text); return false; } catch { return true; } }), type: fc.constant('application/json') }),
+      fc.record({ body: fc.json(), type: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '') }),
+      fc.record({ body: fc.constantFrom('[]', '0', '"text"', 'null', 'true', '{"__proto__":{"admin":true}}', JSON.stringify({ value: 'a\u0000b', event: 'VoidFailed\u0000', dateTimeUtc: '2026-01-01T00:00:00Z' })), type: fc.constant('application/json') }),
+    );
+    for (const route of writes) {
+      await fc.assert(fc.asyncProperty(malformed, async ({ body, type }) => {
+        const response = await harness.call(fixture.users.admin, route.method, fill(route.path, (param) => knownIds[param] ?? 'x'), body, type ? { 'content-type': type } : { 'content-type': '' });
+        expect(response.status, `${route.method} ${route.path} ${type} ${body.slice(0, 60)}`).toBeGreaterThanOrEqual(400);
+        await expectWellFormedRefusalOrSuccess(response, `${route.method} ${route.path}`);
+      }), { numRuns: 25 });
+    }
+  });
+
+  it('refuses oversized payloads with 413 on every write route', async () => {
+    const huge = JSON.stringify({ value: 'x'.repeat(1_200_000) });
+    for (const route of routes.filter((candidate) => ['POST', 'PUT', 'PATCH'].includes(candidate.method))) {
+      const response = await harness.call(fixture.users.admin, route.method, fill(route.path, (param) => knownIds[param] ?? 'x'), huge, { 'content-type': 'application/json' });
+      expect(response.status, `${route.method} ${route.path}`).toBe(413);
+      expect(await response.json()).toHaveProperty('errorReport.errors.0.message');
+    }
+  });
+
+  it('leaves the database unchanged after all of it', async () => {
+    expect(await snapshot(database)).toBe(before);
+  });
+});

@@ -1,0 +1,393 @@
+// The whole browser flow against a real HTTP server: discovery, authorize with PKCE, our sign-in page,
+// automatic consent, code exchange, userinfo, refresh rotation and reuse detection, lockout and sign-out.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { decodeProtectedHeader } from 'jose';
+import * as oauth from 'oauth4webapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../../server/db/client.ts';
+import { oidcPayloads, users } from '../../../server/db/schema.ts';
+import { createAdapterClass, purgeExpiredPayloads } from '../../../server/identity/adapter.ts';
+import { hashPassword } from '../../../server/identity/passwords.ts';
+import { formatLockoutEnd } from '../../../server/identity/pages.ts';
+import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
+
+const invalidMessage = 'The email address or password is incorrect.';
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+const client: oauth.Client = { client_id: 'portal' };
+const clientAuth = oauth.None();
+
+let server: Server;
+let database: Database;
+let identity: Identity;
+let publicUrl: string;
+let issuer: string;
+let apiAudience: string;
+let redirectUri: string;
+let as: oauth.AuthorizationServer;
+
+async function addUser(id: string, email: string, password = 'portal-demo') {
+  await database.db.insert(users).values({
+    id, email, givenName: 'Dana', familyName: 'Demo', passwordHash: await hashPassword(password),
+  });
+}
+
+/** A browser: a tiny cookie jar (names only, every cookie to every request) and manual redirects. */
+class Browser {
+  readonly cookies = new Map<string, string>();
+
+  async request(url: string, init: { method?: string; body?: URLSearchParams; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (init.body) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await fetch(url, {
+      method: init.method ?? 'GET', headers, body: init.body?.toString(), redirect: 'manual',
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      const expires = attributes.find((a) => a.trim().toLowerCase().startsWith('expires='));
+      const gone = !value || (expires && new Date(expires.split('=')[1] ?? '').getTime() < Date.now());
+      if (gone) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  /** Follows redirects inside the provider; stops at a page or at a redirect out of /connect. */
+  async follow(url: string, init: { method?: string; body?: URLSearchParams } = {}) {
+    let response = await this.request(url, init);
+    let current = url;
+    for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops += 1) {
+      const location = new URL(response.headers.get('location') ?? '', current).href;
+      if (!location.startsWith(`${publicUrl}/connect/`)) return { location, response };
+      current = location;
+      response = await this.request(current);
+    }
+    return { location: undefined, response, url: current };
+  }
+}
+
+async function authorizeUrl(extra: Record<string, string> = {}) {
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(as.authorization_endpoint!);
+  url.searchParams.set('client_id', client.client_id);
+  url.searchParams.set('redirect_uri', redirectUri);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('scope', 'openid profile identity portal offline_access');
+  url.searchParams.set('resource', apiAudience);
+  url.searchParams.set('state', state);
+  url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
+  url.searchParams.set('code_challenge_method', 'S256');
+  for (const [name, value] of Object.entries(extra)) url.searchParams.set(name, value);
+  return { url: url.href, codeVerifier, state };
+}
+
+/** Opens the sign-in page of a fresh authorization request. */
+async function openSignIn(browser: Browser) {
+  const request = await authorizeUrl();
+  const { response, url } = await browser.follow(request.url);
+  expect(response.status).toBe(200);
+  expect(url).toMatch(/\/connect\/interaction\/[^/]+$/);
+  return { ...request, interactionUrl: url!, response, html: await response.text() };
+}
+
+async function submit(browser: Browser, interactionUrl: string, email: string, password: string) {
+  return browser.follow(interactionUrl, { method: 'POST', body: new URLSearchParams({ email, password }) });
+}
+
+function alertText(html: string): string | undefined {
+  return /<p class="alert" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
+}
+
+async function signIn(email: string, password = 'portal-demo') {
+  const browser = new Browser();
+  const started = await openSignIn(browser);
+  const { location } = await submit(browser, started.interactionUrl, email, password);
+  expect(location).toBeDefined();
+  expect(location!.startsWith(redirectUri)).toBe(true);
+  const params = oauth.validateAuthResponse(as, client, new URL(location!), started.state);
+  const response = await oauth.authorizationCodeGrantRequest(
+    as, client, clientAuth, params, redirectUri, started.codeVerifier,
+    { ...insecure, additionalParameters: { resource: apiAudience } },
+  );
+  return { browser, tokens: await oauth.processAuthorizationCodeResponse(as, client, response) };
+}
+
+async function refresh(refreshToken: string) {
+  const response = await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, insecure);
+  return oauth.processRefreshTokenResponse(as, client, response);
+}
+
+async function expectInvalidGrant(promise: Promise<unknown>) {
+  await expect(promise).rejects.toMatchObject({ error: 'invalid_grant' });
+}
+
+beforeAll(async () => {
+  database = await openDatabase({});
+  server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (path.startsWith('/connect') || path.startsWith('/.well-known/')) identity.handle(req, res);
+    else {
+      res.statusCode = 404;
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  issuer = `${publicUrl}/connect`;
+  apiAudience = `${publicUrl}/api/portal`;
+  redirectUri = `${publicUrl}/sign-in`;
+  identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer, apiAudience });
+  await addUser('u-demo', 'demo@example.com');
+
+  const issuerUrl = new URL(issuer);
+  as = await oauth.processDiscoveryResponse(issuerUrl, await oauth.discoveryRequest(issuerUrl, insecure));
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await database.close();
+});
+
+describe('discovery', () => {
+  it('publishes the /connect endpoints, S256 only and code only', () => {
+    expect(as.issuer).toBe(issuer);
+    expect(as.authorization_endpoint).toBe(`${issuer}/authorize`);
+    expect(as.token_endpoint).toBe(`${issuer}/token`);
+    expect(as.userinfo_endpoint).toBe(`${issuer}/userinfo`);
+    expect(as.end_session_endpoint).toBe(`${issuer}/endsession`);
+    expect(as.jwks_uri).toBe(`${issuer}/jwks`);
+    expect(as.code_challenge_methods_supported).toEqual(['S256']);
+    expect(as.response_types_supported).toEqual(['code']);
+    expect(as.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'identity', 'portal', 'offline_access']));
+  });
+
+  it('answers the root .well-known form with the same document', async () => {
+    const response = await fetch(`${publicUrl}/.well-known/openid-configuration`);
+    expect(response.status).toBe(200);
+    expect((await response.json()).issuer).toBe(issuer);
+  });
+});
+
+describe('sign-in page', () => {
+  it('is plain en-GB HTML with labelled fields, no inline script or style, and a strict CSP', async () => {
+    const { html, response } = await openSignIn(new Browser());
+    expect(html).toContain('<html lang="en-GB">');
+    expect(html).toMatch(/<h1>[^<]+<\/h1>/);
+    expect(html).toContain('<label for="email">Email</label>');
+    expect(html).toContain('<input id="email" name="email" type="email"');
+    expect(html).toContain('<label for="password">Password</label>');
+    expect(html).toContain('<input id="password" name="password" type="password"');
+    expect(html).toContain('<button type="submit">Sign in</button>');
+    expect(html).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);
+    expect(response.headers.get('content-security-policy')).toBe(
+      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self' ${publicUrl}`,
+    );
+    const css = await fetch(`${publicUrl}/connect/assets/sign-in.css`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toMatch(/^text\/css/);
+  });
+});
+
+describe('authorization code flow', () => {
+  let firstRefreshToken: string;
+
+  it('signs in and returns a JWT access token for the API, an ID token and a refresh token', async () => {
+    const { tokens } = await signIn('demo@example.com');
+    expect(tokens.token_type.toLowerCase()).toBe('bearer');
+    expect(tokens.expires_in).toBe(900);
+    expect(tokens.id_token).toBeTypeOf('string');
+    expect(tokens.refresh_token).toBeTypeOf('string');
+    expect(tokens.scope?.split(' ')).toEqual(expect.arrayContaining(['openid', 'offline_access', 'portal']));
+
+    expect(decodeProtectedHeader(tokens.access_token).typ).toBe('at+jwt');
+    const verified = await identity.verifyAccessToken(tokens.access_token);
+    expect(verified.userId).toBe('u-demo');
+    expect(verified.scopes).toEqual(expect.arrayContaining(['openid', 'profile', 'identity', 'portal']));
+
+    const idClaims = oauth.getValidatedIdTokenClaims(tokens)!;
+    expect(idClaims.sub).toBe('u-demo');
+    expect(idClaims.email).toBe('demo@example.com');
+    expect(idClaims.name).toBe('Dana Demo');
+
+    const userinfo = await oauth.processUserInfoResponse(
+      as, client, 'u-demo', await oauth.userInfoRequest(as, client, tokens.access_token, insecure),
+    );
+    expect(userinfo).toMatchObject({ sub: 'u-demo', email: 'demo@example.com', given_name: 'Dana', family_name: 'Demo' });
+
+    firstRefreshToken = tokens.refresh_token!;
+  });
+
+  it('rotates the refresh token, and reuse of a used one revokes the whole family', async () => {
+    const rotated = await refresh(firstRefreshToken);
+    expect(rotated.refresh_token).toBeTypeOf('string');
+    expect(rotated.refresh_token).not.toBe(firstRefreshToken);
+    // No resource sent on refresh: still an access token for the API.
+    expect((await identity.verifyAccessToken(rotated.access_token)).userId).toBe('u-demo');
+
+    await expectInvalidGrant(refresh(firstRefreshToken));
+    await expectInvalidGrant(refresh(rotated.refresh_token!));
+  });
+
+  it('refuses tokens that are not access tokens for the API', async () => {
+    const { tokens } = await signIn('demo@example.com');
+    await expect(identity.verifyAccessToken(tokens.id_token!)).rejects.toThrow();
+    await expect(identity.verifyAccessToken(`${tokens.access_token.slice(0, -4)}AAAA`)).rejects.toThrow();
+    await expect(identity.verifyAccessToken('not-a-token')).rejects.toThrow();
+    const response = await fetch(as.userinfo_endpoint!, { headers: { authorization: `Bearer ${tokens.id_token}` } });
+    expect(response.status).toBe(401);
+  });
+
+  it('refuses the plain PKCE method and the implicit flow', async () => {
+    const plain = await authorizeUrl({ code_challenge: oauth.generateRandomCodeVerifier(), code_challenge_method: 'plain' });
+    const refusedPlain = await new Browser().follow(plain.url);
+    expect(refusedPlain.location).toBeDefined();
+    const plainParams = new URL(refusedPlain.location!).searchParams;
+    expect(plainParams.get('error')).toBe('invalid_request');
+    expect(plainParams.get('code')).toBeNull();
+
+    const implicit = await authorizeUrl({ response_type: 'token' });
+    const refusedImplicit = await new Browser().follow(implicit.url);
+    expect(refusedImplicit.location).toBeDefined();
+    // An implicit request answers in the fragment (its default response mode).
+    const implicitUrl = new URL(refusedImplicit.location!);
+    const implicitParams = new URLSearchParams(implicitUrl.hash.slice(1) || implicitUrl.search);
+    expect(implicitParams.get('error')).toBe('unsupported_response_type');
+    expect(implicitParams.get('access_token')).toBeNull();
+  });
+
+  it('authorizes again in the same browser without the sign-in page (session and grant reused)', async () => {
+    const { browser } = await signIn('demo@example.com');
+    const again = await authorizeUrl();
+    const { location } = await browser.follow(again.url);
+    expect(location?.startsWith(redirectUri)).toBe(true);
+    const params = oauth.validateAuthResponse(as, client, new URL(location!), again.state);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as, client, clientAuth, params, redirectUri, again.codeVerifier, insecure,
+    );
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
+    expect(tokens.refresh_token).toBeTypeOf('string');
+    expect((await identity.verifyAccessToken(tokens.access_token)).userId).toBe('u-demo');
+  });
+
+  it('ends refresh tokens at sign-out', async () => {
+    const { browser, tokens } = await signIn('demo@example.com');
+    const endSession = new URL(as.end_session_endpoint!);
+    endSession.searchParams.set('id_token_hint', tokens.id_token!);
+    endSession.searchParams.set('post_logout_redirect_uri', `${publicUrl}/signed-out`);
+    const confirm = await browser.request(endSession.href);
+    expect(confirm.status).toBe(200);
+    expect(confirm.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const page = await confirm.text();
+    expect(page).toContain('<html lang="en-GB">');
+    const form = /<form id="op.logoutForm" method="post" action="([^"]+)"><input type="hidden" name="xsrf" value="([^"]+)"\/>/.exec(page);
+    expect(form).not.toBeNull();
+    const done = await browser.request(form![1]!, { method: 'POST', body: new URLSearchParams({ xsrf: form![2]!, logout: 'yes' }) });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe(`${publicUrl}/signed-out`);
+    await expectInvalidGrant(refresh(tokens.refresh_token!));
+  });
+});
+
+describe('wrong credentials and lockout', () => {
+  it('shows the error for a wrong password, keeping the email', async () => {
+    await addUser('u-wrong', 'wrong@example.com');
+    const browser = new Browser();
+    const { interactionUrl } = await openSignIn(browser);
+    const { response, location } = await submit(browser, interactionUrl, 'wrong@example.com', 'not-it');
+    expect(location).toBeUndefined();
+    const html = await response.text();
+    expect(alertText(html)).toBe(invalidMessage);
+    expect(html).toContain('value="wrong@example.com"');
+    const [row] = await database.db.select().from(users).where(eq(users.id, 'u-wrong'));
+    expect(row?.failedSignIns).toBe(1);
+
+    // The right password afterwards works and resets the counter.
+    const again = await submit(browser, interactionUrl, 'wrong@example.com', 'portal-demo');
+    expect(again.location?.startsWith(redirectUri)).toBe(true);
+    const [after] = await database.db.select().from(users).where(eq(users.id, 'u-wrong'));
+    expect(after?.failedSignIns).toBe(0);
+  });
+
+  it('gives an unknown email the same message as a wrong password', async () => {
+    const browser = new Browser();
+    const { interactionUrl } = await openSignIn(browser);
+    const unknown = await submit(browser, interactionUrl, 'nobody@example.com', 'portal-demo');
+    const wrong = await submit(browser, interactionUrl, 'demo@example.com', 'not-it');
+    expect(alertText(await unknown.response.text())).toBe(invalidMessage);
+    expect(alertText(await wrong.response.text())).toBe(invalidMessage);
+  });
+
+  it('escapes what the user typed', async () => {
+    const browser = new Browser();
+    const { interactionUrl } = await openSignIn(browser);
+    const { response } = await submit(browser, interactionUrl, '"><script>alert(1)</script>', 'x');
+    const html = await response.text();
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&quot;&gt;&lt;script&gt;');
+  });
+
+  it('locks the account after five wrong passwords, refusing even the right one', async () => {
+    await addUser('u-lock', 'lock@example.com');
+    const browser = new Browser();
+    const { interactionUrl } = await openSignIn(browser);
+    const alerts: (string | undefined)[] = [];
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const { response } = await submit(browser, interactionUrl, 'lock@example.com', `wrong-${attempt}`);
+      alerts.push(alertText(await response.text()));
+    }
+    expect(alerts.slice(0, 4)).toEqual([invalidMessage, invalidMessage, invalidMessage, invalidMessage]);
+
+    const [row] = await database.db.select().from(users).where(eq(users.id, 'u-lock'));
+    const until = row!.lockoutEndDateUtc!;
+    expect(until.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect(until.getTime() - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    const lockMessage =
+      `Your account is locked because of too many failed sign-in attempts. Try again after ${formatLockoutEnd(until)}.`;
+    expect(formatLockoutEnd(until)).toMatch(/^\d{2}:\d{2}$/);
+    expect(alerts[4]).toBe(lockMessage);
+
+    const right = await submit(browser, interactionUrl, 'lock@example.com', 'portal-demo');
+    expect(right.location).toBeUndefined();
+    expect(alertText(await right.response.text())).toBe(lockMessage);
+  });
+});
+
+describe('provider state', () => {
+  it('lives in the oidc_payloads table', async () => {
+    const rows = await database.db.select({ type: oidcPayloads.type }).from(oidcPayloads);
+    const types = new Set(rows.map((row) => row.type));
+    for (const type of ['Session', 'Grant', 'Interaction', 'RefreshToken']) expect(types.has(type)).toBe(true);
+  });
+
+  it('ignores expired rows', async () => {
+    const Adapter = createAdapterClass(database);
+    const sessions = new Adapter('Session');
+    await sessions.upsert('s-expired', { uid: 'uid-expired', accountId: 'u-demo' }, 60);
+    expect(await sessions.find('s-expired')).toMatchObject({ accountId: 'u-demo' });
+    expect(await sessions.findByUid('uid-expired')).toMatchObject({ accountId: 'u-demo' });
+    await database.db.update(oidcPayloads).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oidcPayloads.id, 's-expired'));
+    expect(await sessions.find('s-expired')).toBeUndefined();
+    expect(await sessions.findByUid('uid-expired')).toBeUndefined();
+    await purgeExpiredPayloads(database);
+    expect(await database.db.select().from(oidcPayloads).where(eq(oidcPayloads.id, 's-expired'))).toHaveLength(0);
+  });
+
+  it('marks consumed rows and revokes by grant', async () => {
+    const Adapter = createAdapterClass(database);
+    const codes = new Adapter('AuthorizationCode');
+    await codes.upsert('c-1', { grantId: 'g-test', accountId: 'u-demo' }, 60);
+    await codes.upsert('c-2', { grantId: 'g-test', accountId: 'u-demo' }, 60);
+    await codes.consume('c-1');
+    expect((await codes.find('c-1'))?.consumed).toBeTruthy();
+    expect((await codes.find('c-2'))?.consumed).toBeUndefined();
+    await codes.revokeByGrantId('g-test');
+    expect(await codes.find('c-1')).toBeUndefined();
+    expect(await codes.find('c-2')).toBeUndefined();
+  });
+});
