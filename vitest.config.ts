@@ -14,6 +14,16 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'faults',
+          include: ['tests/faults/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'web',
           include: ['tests/{app,api,auth,commands,context,format,panes,state,ui}/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
