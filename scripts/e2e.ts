@@ -1,6 +1,7 @@
 // npm run test:e2e: builds the app, starts the real server on a fresh embedded database, runs Playwright in Chromium.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { compressDist } from './compress-dist.ts';
 import { findChromium } from './find-chromium.ts';
 import { startServer } from './server-process.ts';
 
@@ -8,6 +9,7 @@ const root = resolve(import.meta.dirname, '..');
 const chromium = findChromium();
 const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+compressDist(resolve(root, 'dist'));
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const server = await startServer({ port });

@@ -17,5 +17,7 @@ if (changedAt > builtAt || process.env.FORCE_BUILD === '1') {
   console.log('[portal] building the browser app…');
   const { build } = await import('vite');
   await build({ root, logLevel: 'warn' });
+  const { compressDist } = await import('./compress-dist.ts');
+  compressDist(join(root, 'dist'));
 }
 await import('../server/main.ts');

@@ -23,7 +23,18 @@ export type Database = {
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export type OpenOptions = { url?: string | undefined; dataDir?: string | undefined; poolSize?: number };
+export type OpenOptions = {
+  url?: string | undefined;
+  dataDir?: string | undefined;
+  poolSize?: number;
+  /** sees every statement the ORM sends (benchmarks compare the API against the same SQL run directly) */
+  onQuery?: (text: string, params: unknown[]) => void;
+};
+
+function loggerOf(options: OpenOptions) {
+  const { onQuery } = options;
+  return onQuery ? { logQuery: (text: string, params: unknown[]) => onQuery(text, params) } : false;
+}
 
 /** url postgres://… opens a pool; otherwise PGlite at dataDir (memory:// or undefined for in-memory). */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
@@ -31,7 +42,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
     // A lost server must not crash the process: the pool reports it, requests answer 503.
     pool.on('error', (error) => console.error('[db] idle client error:', error.message));
-    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    const db = drizzlePg({ client: pool, schema, logger: loggerOf(options) }) as unknown as Db;
     await migratePg(db as never, { migrationsFolder });
     return {
       db,
@@ -42,7 +53,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
   if (options.dataDir && !options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } });
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client, schema, logger: loggerOf(options) }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
   return {
     db,

@@ -1,0 +1,101 @@
+// API overhead and load on the large data set: the API over HTTP against every statement it sent, run
+// directly through the same driver; then autocannon at 50 and 200 connections on list, detail and dashboard.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import autocannon from 'autocannon';
+import { createApp } from '../../server/app.ts';
+import { openDatabase, type Database } from '../../server/db/client.ts';
+import { isSeeded, seedDatabase } from '../../server/db/seed.ts';
+import { createIdentity } from '../../server/identity/provider.ts';
+import { signIn } from '../oidc-sign-in.ts';
+import { markdownTable, ms, percentile, timeIt } from './stats.ts';
+
+export type ApiBenchOptions = { kind: 'pglite' | 'postgres'; url?: string; dataDir?: string; transactions: number; loadSeconds: number; iterations: number };
+
+type Captured = { text: string; params: unknown[] };
+
+export async function benchApi(options: ApiBenchOptions): Promise<string> {
+  let capture: Captured[] | null = null;
+  const database: Database = await openDatabase({
+    url: options.url, dataDir: options.dataDir, poolSize: 30,
+    onQuery: (text, params) => capture?.push({ text, params }),
+  });
+  if (!(await isSeeded(database))) {
+    console.log(`[bench] seeding ${options.kind} with ${options.transactions.toLocaleString('en-GB')} transactions (once)…`);
+    await seedDatabase(database, { transactions: options.transactions, log: (line) => console.log(`[seed] ${line}`) });
+  }
+  const [{ count } = { count: 0 }] = await database.query<{ count: number }>('SELECT count(*)::int AS count FROM transactions');
+
+  // A real server: identity provider, verifier, HTTP. Only the port differs from npm start.
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer: `${publicUrl}/connect`, apiAudience: `${publicUrl}/api/portal` });
+  const listener = getRequestListener(createApp({ database, verifyAccessToken: identity.verifyAccessToken }).fetch);
+  server.on('request', (request, response) => {
+    if ((request.url ?? '').startsWith('/connect')) identity.handle(request, response);
+    else void listener(request, response);
+  });
+  const { accessToken } = await signIn(publicUrl, 'admin@demo.test');
+  const headers = { authorization: `Bearer ${accessToken}`, 'time-zone': 'Europe/London', 'content-type': 'application/json' };
+
+  // The busiest business: the realistic worst case for a business-level overview.
+  const [busiest] = await database.query<{ business_id: string; merchant_id: string; reference: string }>(
+    `SELECT business_id, min(merchant_id) AS merchant_id, max(reference) AS reference FROM transactions GROUP BY business_id ORDER BY count(*) DESC LIMIT 1`);
+  if (!busiest) throw new Error('no transactions to measure');
+  const business = `/businesses/${busiest.business_id}`;
+  const yearAgo = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
+  const today = new Date().toISOString().slice(0, 10);
+  const cases: { name: string; method: string; path: string; body?: string }[] = [
+    { name: 'list, newest first', method: 'GET', path: `${business}/transactions?pagenumber=1&pagesize=25` },
+    { name: 'list, amount descending', method: 'GET', path: `${business}/transactions?pagesize=25&OrderingField=amount&OrderingDirection=Descending` },
+    { name: 'list, status=paid, last 30 days', method: 'GET', path: `${business}/transactions?pagesize=25&status=${encodeURIComponent('[eq]paid')}&date=${encodeURIComponent(`[gte]${new Date(Date.now() - 30 * 86_400_000).toISOString()}`)}` },
+    { name: 'list, amount 10–50, card', method: 'GET', path: `${business}/transactions?pagesize=25&amount=${encodeURIComponent('[gte]10[and][lte]50')}&paymentmethod=${encodeURIComponent('[eq]card')}` },
+    { name: 'list, all tenants (internal)', method: 'GET', path: '/transactions?pagesize=25' },
+  ];
+
+  const rows: (string | number)[][] = [];
+  for (const benchCase of cases) {
+    const url = `${publicUrl}/api/portal${benchCase.path}`;
+    const call = async () => {
+      const response = await fetch(url, { method: benchCase.method, headers, body: benchCase.body });
+      if (!response.ok) throw new Error(`${benchCase.name}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+    };
+    await call();
+    capture = [];
+    await call();
+    const statements = capture;
+    capture = null;
+    const api = await timeIt(call, options.iterations);
+    const raw = await timeIt(async () => {
+      for (const statement of statements) await database.query(statement.text, statement.params);
+    }, options.iterations);
+    const ratio = percentile(api, 50) / percentile(raw, 50);
+    rows.push([benchCase.name, statements.length, ms(percentile(raw, 50)), ms(percentile(raw, 99)), ms(percentile(api, 50)), ms(percentile(api, 99)), `${ratio.toFixed(2)}×`, ratio <= 1.5 ? 'yes' : 'no']);
+  }
+  const overhead = markdownTable(['transactions list (page 1, 25 rows)', 'statements', 'raw p50', 'raw p99', 'API p50', 'API p99', 'API/raw p50', '≤ 1.5×'], rows);
+
+  const loadRows: (string | number)[][] = [];
+  const loadCases = [
+    { name: 'list', method: 'GET', path: `${business}/transactions?pagesize=25` },
+    { name: 'detail', method: 'GET', path: `${business}/merchants/${busiest.merchant_id}/transactions/${(await database.query<{ reference: string }>('SELECT reference FROM transactions WHERE merchant_id = $1 LIMIT 1', [busiest.merchant_id]))[0]?.reference}` },
+    { name: 'dashboard (year)', method: 'POST', path: `${business}/dashboard`, body: JSON.stringify({ interval: 'year', dateRange: { startDate: yearAgo, endDate: today }, currency: 'GBP' }) },
+  ];
+  for (const connections of [50, 200]) {
+    for (const loadCase of loadCases) {
+      const result = await autocannon({
+        url: `${publicUrl}/api/portal${loadCase.path}`, method: loadCase.method, headers, body: loadCase.body,
+        connections, duration: options.loadSeconds,
+      });
+      loadRows.push([loadCase.name, connections, Math.round(result.requests.average), `${result.latency.p50} ms`, `${result.latency.p99} ms`, result.errors + result.timeouts + result.non2xx]);
+    }
+  }
+  const load = markdownTable(['call', 'connections', 'requests/s', 'p50', 'p99', 'errors + non-2xx'], loadRows);
+
+  server.closeAllConnections();
+  server.close();
+  await database.close();
+  return `### API on ${options.kind} (${count.toLocaleString('en-GB')} transactions)\n\n${overhead}\n\nLoad, ${options.loadSeconds} s per row, autocannon:\n\n${load}`;
+}
