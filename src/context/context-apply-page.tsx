@@ -1,0 +1,46 @@
+// /context/apply: applies the selections the link carries and replace-navigates to the route it names.
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useSnapshot } from 'valtio';
+import { useSearch } from 'wouter';
+import type { AuthorizationPolicy } from '../contract/policy.ts';
+import { applyContext } from '../state/context-store.ts';
+import { sessionStore } from '../state/session-store.ts';
+import { showToast } from '../state/toast-store.ts';
+import { resolveApplyRequest } from './context-apply.ts';
+import { contextPagePath } from './context-apply-url.ts';
+import { contextItemOf } from './context-flow.ts';
+import { contextMessages } from './context-messages.ts';
+import { rememberRecent, useContextPanelServices } from './use-context-flow.ts';
+import './context-selection-panel.css';
+
+/** A pane gets its own query as `search`; outside the workspace the browser's is read. */
+export function ContextApplyPage({ search: paneSearch }: { search?: string }) {
+  const browserSearch = useSearch();
+  const search = paneSearch ?? browserSearch;
+  const services = useContextPanelServices();
+  const queryClient = useQueryClient();
+  const policy = useSnapshot(sessionStore).policy as AuthorizationPolicy | null;
+
+  useEffect(() => {
+    let cancelled = false;
+    resolveApplyRequest(search, { data: services.data, policy }).then((result) => {
+      if (cancelled) return;
+      if (!result.ok) {
+        showToast({ kind: 'danger', message: result.message });
+        services.navigate(contextPagePath(result.route), { replace: true });
+        return;
+      }
+      applyContext(result.selections);
+      const item = contextItemOf(result.selections);
+      if (result.remember && item) rememberRecent(services.data, queryClient, item).catch(() => undefined);
+      services.navigate(result.route, { replace: true });
+    }, () => undefined);
+    return () => {
+      cancelled = true;
+    };
+    // The link is read once per search string; services and policy are settled before any context route renders.
+  }, [search]);
+
+  return <p role="status" className="context-apply-status">{contextMessages.applyingContext}</p>;
+}

@@ -1,0 +1,142 @@
+// The calls behind the panel, as one injectable interface: the app uses the shared Portal API client, the
+// tests a fake. Single business and merchant look-ups are cached in session storage under `businesses` and
+// `merchants` (spec section 7), keyed by id and by business/merchant id.
+import { type } from 'arktype';
+import { api as sharedApi } from '../api/api-client.ts';
+import type { PortalApi } from '../api/http-client.ts';
+import { fetchUserSetting, saveUserSetting } from '../api/user-setting-queries.ts';
+import type { ContextItem } from '../contract/context.ts';
+import { sessionStore } from '../state/session-store.ts';
+import type { BusinessOption, ConfigurationOption, LoadQuery, MerchantOption, Page, SearchResult } from './context-flow.ts';
+import {
+  contextBusinessPageSchema, contextBusinessSchema, contextConfigurationPageSchema, contextItemListSchema, contextMerchantPageSchema,
+  contextMerchantSchema, contextSearchPageSchema, type ContextBusiness, type ContextMerchant,
+} from './context-schemas.ts';
+
+export const favoritesSettingKey = 'ContextFavorites';
+export const recentSettingKey = 'ContextRecent';
+export const businessCacheKey = 'businesses';
+export const merchantCacheKey = 'merchants';
+
+export type ContextDataSource = {
+  businesses: (query: LoadQuery, signal?: AbortSignal) => Promise<Page<BusinessOption>>;
+  merchants: (businessId: string, query: LoadQuery, signal?: AbortSignal) => Promise<Page<MerchantOption>>;
+  search: (searchTerm: string, query: LoadQuery, signal: AbortSignal) => Promise<Page<SearchResult>>;
+  business: (businessId: string) => Promise<ContextBusiness>;
+  merchant: (businessId: string, merchantId: string) => Promise<ContextMerchant>;
+  /** the configurations of a merchant; rejects quietly (no toast): the panel then selects none */
+  configurations: (businessId: string, merchantId: string) => Promise<readonly ConfigurationOption[]>;
+  /** a context-item setting; [] when not set */
+  readItems: (key: typeof favoritesSettingKey | typeof recentSettingKey) => Promise<ContextItem[]>;
+  writeItems: (key: typeof favoritesSettingKey | typeof recentSettingKey, items: readonly ContextItem[]) => Promise<void>;
+};
+
+type Schema<T> = { assert: (data: unknown) => T };
+const check = <T>(schema: Schema<T>, data: unknown): T => schema.assert(data);
+
+const listQuery = (query: LoadQuery) => ({ pagenumber: query.pageNumber, pagesize: query.pageSize, liveonly: query.liveOnly });
+const segment = encodeURIComponent;
+
+// ——— the session-storage cache of single look-ups ———
+// Entries belong to the signed-in user: /context/apply trusts them, so another user in the same tab starts afresh.
+
+type CacheFile<T> = { user: string; entries: Record<string, T> };
+
+const currentUser = () => sessionStore.userInfo?.sub ?? '';
+
+function readCache<T>(key: string): Record<string, T> {
+  try {
+    const parsed = JSON.parse(globalThis.sessionStorage?.getItem(key) ?? 'null') as CacheFile<T> | null;
+    if (!parsed || typeof parsed !== 'object' || parsed.user !== currentUser() || typeof parsed.entries !== 'object' || parsed.entries === null) return {};
+    return parsed.entries;
+  } catch {
+    return {};
+  }
+}
+
+function writeCache<T>(key: string, id: string, value: T): void {
+  try {
+    // Bounded: a long session of browsing must not grow session storage without end.
+    const entries = Object.entries(readCache<T>(key)).filter(([existing]) => existing !== id).slice(-199);
+    const file: CacheFile<T> = { user: currentUser(), entries: Object.fromEntries([...entries, [id, value]]) };
+    globalThis.sessionStorage?.setItem(key, JSON.stringify(file));
+  } catch {
+    // storage full or disabled: the look-up is simply asked again next time
+  }
+}
+
+export const merchantCacheId = (businessId: string, merchantId: string) => `${businessId}/${merchantId}`;
+
+export function cachedBusiness(businessId: string): ContextBusiness | undefined {
+  const value = readCache<unknown>(businessCacheKey)[businessId];
+  const parsed = contextBusinessSchema(value);
+  return parsed instanceof type.errors ? undefined : parsed;
+}
+
+export function cachedMerchant(businessId: string, merchantId: string): ContextMerchant | undefined {
+  const value = readCache<unknown>(merchantCacheKey)[merchantCacheId(businessId, merchantId)];
+  const parsed = contextMerchantSchema(value);
+  return parsed instanceof type.errors || parsed.businessId !== businessId ? undefined : parsed;
+}
+
+export function rememberBusiness(business: ContextBusiness): void {
+  writeCache(businessCacheKey, business.id, business);
+}
+
+export function rememberMerchant(merchant: ContextMerchant): void {
+  writeCache(merchantCacheKey, merchantCacheId(merchant.businessId, merchant.id), merchant);
+}
+
+// ——— the implementation over the shared client ———
+
+export function createContextDataSource(api: PortalApi = sharedApi): ContextDataSource {
+  const notFoundQuietly = { handleErrors: (status: number) => status !== 404 };
+  return {
+    businesses: async (query, signal) => {
+      const page = check(contextBusinessPageSchema, await api.get<unknown>('/context/businesses', { query: listQuery(query), ...(signal ? { signal } : {}) }));
+      return page;
+    },
+    merchants: async (businessId, query, signal) => {
+      const data = await api.get<unknown>(`/context/businesses/${segment(businessId)}/merchants`, { query: listQuery(query), ...(signal ? { signal } : {}) });
+      const page = check(contextMerchantPageSchema, data);
+      return { totalCount: page.totalCount, data: page.data.map((merchant) => ({ ...merchant, businessId })) };
+    },
+    search: async (searchTerm, query, signal) => check(contextSearchPageSchema, await api.get<unknown>('/context/search', {
+      query: { searchterm: searchTerm, ...listQuery(query) }, signal,
+    })),
+    business: async (businessId) => {
+      const cached = cachedBusiness(businessId);
+      if (cached) return cached;
+      const business = check(contextBusinessSchema, await api.get<unknown>(`/context/businesses/${segment(businessId)}`, notFoundQuietly));
+      rememberBusiness(business);
+      return business;
+    },
+    merchant: async (businessId, merchantId) => {
+      const cached = cachedMerchant(businessId, merchantId);
+      if (cached) return cached;
+      const merchant = check(contextMerchantSchema, await api.get<unknown>(
+        `/context/businesses/${segment(businessId)}/merchants/${segment(merchantId)}`, notFoundQuietly,
+      ));
+      rememberMerchant(merchant);
+      return merchant;
+    },
+    configurations: async (businessId, merchantId) => {
+      const page = check(contextConfigurationPageSchema, await api.get<unknown>(
+        `/context/businesses/${segment(businessId)}/merchants/${segment(merchantId)}/configurations`,
+        { query: { pagenumber: 1, pagesize: 10 }, handleErrors: false },
+      ));
+      return page.data;
+    },
+    readItems: async (key) => parseContextItems(await fetchUserSetting(key)),
+    writeItems: (key, items) => saveUserSetting(key, items),
+  };
+}
+
+/** A stored list as far as it is valid: a damaged entry is dropped, not the whole list. */
+export function parseContextItems(value: unknown): ContextItem[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item: unknown): ContextItem[] => {
+    const parsed = contextItemListSchema([item]);
+    return parsed instanceof type.errors ? [] : parsed;
+  });
+}

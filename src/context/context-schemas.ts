@@ -1,0 +1,41 @@
+// Response schemas of the context selection calls (server/api/context.ts documents the paths). They belong in
+// src/contract/context.ts; they live here until its owner moves them, so the shell's first load stays free of them.
+import { type } from 'arktype';
+import { contextItemSchema } from '../contract/context.ts';
+
+const switchesSchema = type({ virtualTerminalMenuEnabled: 'boolean', '[string]': 'boolean' });
+
+export const contextBusinessPageSchema = type({
+  data: type({ businessId: 'string', businessName: 'string', camAutoRemittance: 'boolean', 'live?': 'boolean' }).array(),
+  totalCount: 'number.integer >= 0',
+});
+
+export const contextMerchantPageSchema = type({
+  data: type({ merchantId: 'string', merchantName: 'string', grossSettlement: 'boolean', currencies: 'string[]', 'live?': 'boolean' }).array(),
+  totalCount: 'number.integer >= 0',
+});
+
+export const contextSearchPageSchema = type({
+  data: type({ businessId: 'string', businessName: 'string', 'merchantId?': 'string', 'merchantName?': 'string' }).array(),
+  totalCount: 'number.integer >= 0',
+});
+
+export const contextConfigurationPageSchema = type({
+  data: type({ configurationId: 'string', tradeName: 'string', description: 'string', switches: switchesSchema }).array(),
+  totalCount: 'number.integer >= 0',
+});
+
+export const contextBusinessSchema = type({ id: 'string', name: 'string', camAutoRemittance: 'boolean', 'live?': 'boolean', 'partnerId?': 'string | null' });
+export const contextMerchantSchema = type({
+  id: 'string', name: 'string', businessId: 'string', grossSettlement: 'boolean', currencies: 'string[]', 'live?': 'boolean',
+});
+
+/** Items of the ContextFavorites and ContextRecent user settings. */
+export const contextItemListSchema = contextItemSchema.array();
+
+export type ContextBusinessPage = typeof contextBusinessPageSchema.infer;
+export type ContextMerchantPage = typeof contextMerchantPageSchema.infer;
+export type ContextSearchPage = typeof contextSearchPageSchema.infer;
+export type ContextConfigurationPage = typeof contextConfigurationPageSchema.infer;
+export type ContextBusiness = typeof contextBusinessSchema.infer;
+export type ContextMerchant = typeof contextMerchantSchema.infer;
