@@ -15,6 +15,9 @@ import { enumerationRoutes } from './api/enumerations.ts';
 import { auditEventRoutes } from './api/audit-events.ts';
 import { contextRoutes } from './api/context.ts';
 import { searchRoutes } from './api/search.ts';
+import { dashboardRoutes } from './api/dashboard.ts';
+import { transactionRoutes } from './api/transactions.ts';
+import { reportRoutes } from './api/reports.ts';
 
 export type AppOptions = {
   database: Database;
@@ -109,6 +112,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', auditEventRoutes(deps));
   api.route('/', contextRoutes(deps));
   api.route('/', searchRoutes(deps));
+  api.route('/', dashboardRoutes(deps));
+  api.route('/', transactionRoutes(deps));
+  api.route('/', reportRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

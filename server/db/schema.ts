@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { threeDecimalCurrencies, zeroDecimalCurrencies } from '../../src/contract/transactions.ts';
 
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -107,6 +108,13 @@ export const paymentJobs = pgTable('payment_jobs', {
  * Every money movement: payments, refunds and captures (kind), linked by parentReference.
  * The busiest table; its indexes serve the documented sorts per scope.
  */
+const currencyList = (codes: readonly string[]) => {
+  if (!codes.every((code) => /^[A-Z]{3}$/.test(code))) throw new Error('currency codes must be three capital letters');
+  return sql.raw(codes.map((code) => `'${code}'`).join(', '));
+};
+/** amount_minor × 10^(3 − the currency's exponent): DDL, so the currency lists are literals. */
+const amountMilliSql = sql`"amount_minor" * CASE WHEN "currency" IN (${currencyList(zeroDecimalCurrencies)}) THEN 1000 WHEN "currency" IN (${currencyList(threeDecimalCurrencies)}) THEN 1 ELSE 10 END`;
+
 export const transactions = pgTable('transactions', {
   reference: text('reference').primaryKey(),
   kind: text('kind').$type<'payment' | 'refund' | 'capture'>().notNull(),
@@ -118,6 +126,8 @@ export const transactions = pgTable('transactions', {
   paymentJobReference: text('payment_job_reference').notNull(),
   createdAt: utc('created_at').notNull(),
   amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+  /** The amount in thousandths of the major unit: one scale across currencies for amount filters and sorts. */
+  amountMilli: bigint('amount_milli', { mode: 'number' }).notNull().generatedAlwaysAs(amountMilliSql),
   currency: text('currency').notNull(),
   status: text('status').notNull(),
   paymentMethod: text('payment_method').notNull(),
@@ -135,11 +145,28 @@ export const transactions = pgTable('transactions', {
   index('transactions_created_idx').on(t.createdAt.desc().nullsFirst(), t.reference),
   index('transactions_job_idx').on(t.paymentJobReference),
   index('transactions_parent_idx').on(t.parentReference),
+  // Overview sorts and selective filters (server/api/transactions.ts): amount per scope, status, prefix search, and
+  // the low-cardinality columns a rare value is looked up by.
+  index('transactions_merchant_amount_idx').on(t.merchantId, t.amountMilli, t.reference),
+  index('transactions_business_amount_idx').on(t.businessId, t.amountMilli, t.reference),
+  index('transactions_partner_amount_idx').on(t.partnerId, t.amountMilli, t.reference),
+  index('transactions_amount_idx').on(t.amountMilli, t.reference),
+  index('transactions_status_idx').on(t.status, t.createdAt.desc().nullsFirst(), t.reference),
+  // Prefix search (LIKE 'abc%'): pattern operator classes, since only the "C" collation lets a plain index serve LIKE.
+  index('transactions_reference_pattern_idx').on(t.reference.op('text_pattern_ops')),
+  index('transactions_job_pattern_idx').on(t.paymentJobReference.op('text_pattern_ops')),
+  index('transactions_customer_email_idx').on(sql`lower(${t.customerEmail}) text_pattern_ops`),
+  index('transactions_payment_method_idx').on(t.paymentMethod),
+  index('transactions_channel_idx').on(t.channel),
+  index('transactions_currency_idx').on(t.currency),
+  index('transactions_kind_idx').on(t.kind),
 ]);
 
 /**
  * Dashboard statistics per merchant, currency and quarter hour (UTC), written in the same
- * transaction as the payment. Quarter hours make every IANA offset (+05:30, +05:45) exact.
+ * transaction as the payment. Quarter hours make every IANA offset (+05:30, +05:45) exact. The hourly and daily
+ * rollups below hold the same sums coarser; the measures trail the scope index keys so that all of them cover a
+ * period's sums by index-only scans (drizzle has no INCLUDE; extra key columns serve the same end).
  */
 export const transactionStats = pgTable('transaction_stats', {
   merchantId: text('merchant_id').notNull(),
@@ -154,8 +181,60 @@ export const transactionStats = pgTable('transaction_stats', {
   salesCount: bigint('sales_count', { mode: 'number' }).notNull().default(0),
 }, (t) => [
   primaryKey({ columns: [t.merchantId, t.currency, t.bucketStart] }),
-  index('transaction_stats_business_idx').on(t.businessId, t.currency, t.bucketStart),
-  index('transaction_stats_partner_idx').on(t.partnerId, t.currency, t.bucketStart),
+  index('transaction_stats_business_idx').on(t.businessId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
+  index('transaction_stats_partner_idx').on(t.partnerId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
+]);
+
+/** The same statistics rolled up per UTC hour: exact for every whole-hour offset. Kept by server/stats. */
+export const transactionStatsHourly = pgTable('transaction_stats_hourly', {
+  merchantId: text('merchant_id').notNull(),
+  businessId: text('business_id').notNull(),
+  partnerId: text('partner_id'),
+  currency: text('currency').notNull(),
+  bucketStart: utc('bucket_start').notNull(),
+  volume: bigint('volume', { mode: 'number' }).notNull().default(0),
+  revenue: bigint('revenue', { mode: 'number' }).notNull().default(0),
+  unsuccessfulVolume: bigint('unsuccessful_volume', { mode: 'number' }).notNull().default(0),
+  unsuccessfulRevenue: bigint('unsuccessful_revenue', { mode: 'number' }).notNull().default(0),
+  salesCount: bigint('sales_count', { mode: 'number' }).notNull().default(0),
+}, (t) => [
+  primaryKey({ columns: [t.merchantId, t.currency, t.bucketStart] }),
+  index('transaction_stats_hourly_business_idx').on(t.businessId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
+  index('transaction_stats_hourly_partner_idx').on(t.partnerId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
+]);
+
+/** Per UTC day: the whole days inside a period come from here, the edges from the finer tables. Kept by server/stats. */
+export const transactionStatsDaily = pgTable('transaction_stats_daily', {
+  merchantId: text('merchant_id').notNull(),
+  businessId: text('business_id').notNull(),
+  partnerId: text('partner_id'),
+  currency: text('currency').notNull(),
+  bucketStart: utc('bucket_start').notNull(),
+  volume: bigint('volume', { mode: 'number' }).notNull().default(0),
+  revenue: bigint('revenue', { mode: 'number' }).notNull().default(0),
+  unsuccessfulVolume: bigint('unsuccessful_volume', { mode: 'number' }).notNull().default(0),
+  unsuccessfulRevenue: bigint('unsuccessful_revenue', { mode: 'number' }).notNull().default(0),
+  salesCount: bigint('sales_count', { mode: 'number' }).notNull().default(0),
+}, (t) => [
+  primaryKey({ columns: [t.merchantId, t.currency, t.bucketStart] }),
+  index('transaction_stats_daily_business_idx').on(t.businessId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
+  index('transaction_stats_daily_partner_idx').on(t.partnerId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
+]);
+
+/** Declined payments per merchant, currency, UTC day and reason (covering indexes too); partial days are read from transactions. */
+export const transactionDeclinesDaily = pgTable('transaction_declines_daily', {
+  merchantId: text('merchant_id').notNull(),
+  businessId: text('business_id').notNull(),
+  partnerId: text('partner_id'),
+  currency: text('currency').notNull(),
+  bucketStart: utc('bucket_start').notNull(),
+  reason: text('reason').notNull(),
+  declineCount: bigint('decline_count', { mode: 'number' }).notNull().default(0),
+  amount: bigint('amount', { mode: 'number' }).notNull().default(0),
+}, (t) => [
+  primaryKey({ columns: [t.merchantId, t.currency, t.bucketStart, t.reason] }),
+  index('transaction_declines_daily_business_idx').on(t.businessId, t.currency, t.bucketStart, t.reason, t.declineCount, t.amount),
+  index('transaction_declines_daily_partner_idx').on(t.partnerId, t.currency, t.bucketStart, t.reason, t.declineCount, t.amount),
 ]);
 
 export const notifications = pgTable('notifications', {
@@ -209,6 +288,8 @@ export const queuedReports = pgTable('queued_reports', {
   status: text('status').$type<ReportStatus>().notNull(),
   context: jsonb('context').notNull(),
   filters: jsonb('filters').notNull(),
+  /** { OrderingField, OrderingDirection } of the list the report was made from */
+  ordering: jsonb('ordering'),
   columns: jsonb('columns').$type<string[]>().notNull(),
   startDate: utc('start_date'),
   endDate: utc('end_date'),

@@ -8,8 +8,13 @@ export const maxFilterLength = 512;
 
 export type FilterOperator = 'eq' | 'gte' | 'lte';
 export type FilterClause = { operator: FilterOperator; value: string };
-export type FieldKind = 'string' | 'number' | 'date' | 'boolean' | { oneOf: readonly string[] };
+/** oneOf values match case-insensitively and are returned in their declared spelling; pattern checks the whole value. */
+export type FieldKind = 'string' | 'number' | 'date' | 'boolean' | { oneOf: readonly string[] } | { pattern: RegExp; description: string };
+/** A field accepts every operator unless it declares which. */
+export type FilterDeclaration = FieldKind | { kind: FieldKind; operators: readonly FilterOperator[] };
 export type SortKey = { field: string; descending: boolean };
+export const orderingDirections = ['Ascending', 'Descending'] as const;
+export type OrderingDirection = (typeof orderingDirections)[number];
 
 export type ParsedListQuery = {
   pageNumber: number;
@@ -47,23 +52,43 @@ function truncate(value: string): string {
   return value.length > 40 ? `${value.slice(0, 40)}…` : value;
 }
 
+/** The OrderingField/OrderingDirection pair of the data layer, as one sort key. */
+export function encodeOrdering(key: SortKey): { OrderingField: string; OrderingDirection: OrderingDirection } {
+  return { OrderingField: key.field, OrderingDirection: key.descending ? 'Descending' : 'Ascending' };
+}
+
 function checkValue(kind: FieldKind, value: string): string | null {
   if (value === '') return 'is empty';
   if (kind === 'number') return /^-?\d+(\.\d+)?$/.test(value) ? null : `'${truncate(value)}' is not a number`;
   if (kind === 'date') return isoDate.test(value) && !Number.isNaN(Date.parse(value)) ? null : `'${truncate(value)}' is not an ISO date`;
   if (kind === 'boolean') return value === 'true' || value === 'false' ? null : `'${truncate(value)}' is not true or false`;
-  if (typeof kind === 'object') return kind.oneOf.includes(value) ? null : `'${truncate(value)}' is not one of ${kind.oneOf.join(', ')}`;
+  if (typeof kind === 'object' && 'oneOf' in kind) return canonicalOf(kind.oneOf, value) !== undefined ? null : `'${truncate(value)}' is not one of ${kind.oneOf.join(', ')}`;
+  if (typeof kind === 'object') return kind.pattern.test(value) ? null : `'${truncate(value)}' is not ${kind.description}`;
   return null;
 }
 
+function canonicalOf(values: readonly string[], value: string): string | undefined {
+  const lower = value.toLowerCase();
+  return values.find((candidate) => candidate.toLowerCase() === lower);
+}
+
+function declarationOf(declaration: FilterDeclaration): { kind: FieldKind; operators: readonly FilterOperator[] | null } {
+  return typeof declaration === 'object' && 'kind' in declaration ? declaration : { kind: declaration, operators: null };
+}
+
 export type ListQuerySpec = {
-  /** lower-cased field name → kind */
-  filters: Record<string, FieldKind>;
+  /** lower-cased field name → kind (and, optionally, the operators it accepts) */
+  filters: Record<string, FilterDeclaration>;
   /** field names accepted in sort */
   sortable: readonly string[];
   defaultSort: SortKey[];
   /** parameters the endpoint reads itself (not filters) */
   extraParameters?: readonly string[];
+  /**
+   * 'sort' (default): sort=a,-b. 'ordering': the data layer's OrderingField (one sortable field, any case)
+   * and OrderingDirection (Ascending | Descending); a sort parameter is then refused.
+   */
+  sortStyle?: 'sort' | 'ordering';
 };
 
 /** Validates a query-string map against a resource's declared fields; anything undeclared is an error naming it. */
@@ -82,6 +107,10 @@ export function parseListQuery(params: Record<string, string | undefined>, spec:
     } else if (key === 'pagesize') {
       if (!pageSizes.map(String).includes(raw)) errors.push(`pagesize '${truncate(raw)}' must be one of ${pageSizes.join(', ')}`);
       else pageSize = Number(raw);
+    } else if (spec.sortStyle === 'ordering' && (key === 'orderingfield' || key === 'orderingdirection')) {
+      continue;
+    } else if (key === 'sort' && spec.sortStyle === 'ordering') {
+      errors.push(`'sort' is not a parameter of this list; use OrderingField and OrderingDirection`);
     } else if (key === 'sort') {
       const keys: SortKey[] = [];
       for (const part of raw.split(',')) {
@@ -94,20 +123,53 @@ export function parseListQuery(params: Record<string, string | undefined>, spec:
     } else if (spec.extraParameters?.some((extra) => extra.toLowerCase() === key)) {
       continue;
     } else {
-      const kind = spec.filters[key];
-      if (kind === undefined) {
+      const declared = Object.hasOwn(spec.filters, key) ? spec.filters[key] : undefined;
+      if (declared === undefined) {
         errors.push(`'${truncate(name)}' is not a filter of this list`);
         continue;
       }
+      const { kind, operators } = declarationOf(declared);
       const clauses = parseFilter(raw);
       if (typeof clauses === 'string') {
         errors.push(`filter ${key} ${clauses}`);
         continue;
       }
+      const refused = operators ? clauses.find((clause) => !operators.includes(clause.operator)) : undefined;
+      if (refused) {
+        errors.push(`filter ${key} does not accept [${refused.operator}]; use ${operators?.map((operator) => `[${operator}]`).join(' or ')}`);
+        continue;
+      }
       const problems = clauses.map((clause) => checkValue(kind, clause.value)).filter((problem) => problem !== null);
       if (problems.length > 0) errors.push(`filter ${key} ${problems[0]}`);
-      else filters[key] = clauses;
+      else {
+        filters[key] = typeof kind === 'object' && 'oneOf' in kind
+          ? clauses.map((clause) => ({ ...clause, value: canonicalOf(kind.oneOf, clause.value) ?? clause.value }))
+          : clauses;
+      }
     }
   }
+  if (spec.sortStyle === 'ordering') {
+    const ordering = parseOrdering(params, spec.sortable);
+    if (typeof ordering === 'string') errors.push(ordering);
+    else if (ordering) sort = [ordering];
+  }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, query: { pageNumber, pageSize, sort, filters } };
+}
+
+function parameter(params: Record<string, string | undefined>, lowerName: string): string | undefined {
+  for (const [name, value] of Object.entries(params)) if (name.toLowerCase() === lowerName && value !== undefined) return value;
+  return undefined;
+}
+
+/** OrderingField (case-insensitive, returned in its declared spelling) and OrderingDirection (default Ascending). */
+function parseOrdering(params: Record<string, string | undefined>, sortable: readonly string[]): SortKey | null | string {
+  const field = parameter(params, 'orderingfield');
+  const direction = parameter(params, 'orderingdirection');
+  if (direction !== undefined && !(orderingDirections as readonly string[]).includes(direction)) {
+    return `OrderingDirection '${truncate(direction)}' must be Ascending or Descending`;
+  }
+  if (field === undefined) return direction === undefined ? null : 'OrderingDirection needs an OrderingField';
+  const canonical = canonicalOf(sortable, field);
+  if (canonical === undefined) return `OrderingField '${truncate(field)}' is not sortable; use one of ${sortable.join(', ')}`;
+  return { field: canonical, descending: direction === 'Descending' };
 }

@@ -1,0 +1,57 @@
+// Every command that is not generated from the route table, registered by the app at start.
+import type { Command } from './command.ts';
+import { switchContextCommand } from './context/switch-context.ts';
+import { closeOverlayCommand } from './help/close-overlay.ts';
+import { focusSearchCommand } from './help/focus-search.ts';
+import { giveFeedbackCommand } from './help/give-feedback.ts';
+import { openPaletteCommand } from './help/open-palette.ts';
+import { reportBugCommand } from './help/report-bug.ts';
+import { showShortcutsCommand } from './help/show-shortcuts.ts';
+import { editCommand } from './record/edit.ts';
+import { firstTabCommand } from './record/first-tab.ts';
+import { newItemCommand } from './record/new-item.ts';
+import { openSearchResultCommand } from './record/open-search-result.ts';
+import { secondTabCommand } from './record/second-tab.ts';
+import { signOutCommand } from './session/sign-out.ts';
+import { columnsCommand } from './table/columns.ts';
+import { dateFilterCommand } from './table/date-filter.ts';
+import { exportCommand } from './table/export.ts';
+import { filtersCommand } from './table/filters.ts';
+import { closePaneCommand } from './workspace/close-pane.ts';
+import { copyLinkCommand } from './workspace/copy-link.ts';
+import { focusNextPaneCommand } from './workspace/focus-next-pane.ts';
+import { focusPreviousPaneCommand } from './workspace/focus-previous-pane.ts';
+import { movePaneLeftCommand } from './workspace/move-pane-left.ts';
+import { movePaneRightCommand } from './workspace/move-pane-right.ts';
+import { narrowPaneCommand } from './workspace/narrow-pane.ts';
+import { openBesideCommand } from './workspace/open-beside.ts';
+import { widenPaneCommand } from './workspace/widen-pane.ts';
+
+export const staticCommands: readonly Command[] = [
+  openPaletteCommand,
+  showShortcutsCommand,
+  focusSearchCommand,
+  closeOverlayCommand,
+  reportBugCommand,
+  giveFeedbackCommand,
+  switchContextCommand,
+  signOutCommand,
+  openBesideCommand,
+  closePaneCommand,
+  focusNextPaneCommand,
+  focusPreviousPaneCommand,
+  movePaneLeftCommand,
+  movePaneRightCommand,
+  widenPaneCommand,
+  narrowPaneCommand,
+  copyLinkCommand,
+  exportCommand,
+  filtersCommand,
+  columnsCommand,
+  dateFilterCommand,
+  editCommand,
+  newItemCommand,
+  firstTabCommand,
+  secondTabCommand,
+  openSearchResultCommand,
+];

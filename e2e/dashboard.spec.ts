@@ -1,0 +1,122 @@
+// The statistics dashboard against the real server in Chromium, with the demo accounts: stepping through the
+// intervals from the keyboard only, comparing with a year earlier, and the empty-data toast for a merchant
+// without payments (owner@demo.test's 'Harbour & Finch Homeware Manchester', named in the seed summary).
+import { expect, test, type Page } from '@playwright/test';
+
+test.use({
+  baseURL: process.env.BASE_URL ?? 'http://localhost:3000',
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  },
+});
+
+const password = 'portal-demo';
+const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+
+async function signIn(page: Page, email: string, path: string): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/connect') && !url.pathname.startsWith('/sign-in'));
+}
+
+/** owner@demo.test's business has five merchants: choose one on the context page and apply it. */
+async function signInToMerchant(page: Page, merchant: RegExp): Promise<void> {
+  await signIn(page, 'owner@demo.test', '/dashboard');
+  await expect(page).toHaveURL(/\/context\?route=%2Fdashboard/);
+  await page.getByRole('listbox', { name: /Merchants/ }).getByRole('option', { name: merchant }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Runs a palette command by typing its title, keys only. */
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press(`${mod}+k`);
+  const input = page.getByRole('combobox', { name: 'Command or record' });
+  await expect(input).toBeFocused();
+  await input.fill(title);
+  await expect(page.getByRole('option', { name: new RegExp(`^${title}`) }).first()).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(input).toBeHidden();
+}
+
+/** Moves focus off any control so that single-key shortcuts reach the shortcut binder. */
+async function blur(page: Page): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+const statisticsTable = (page: Page) => page.getByRole('table', { name: /per (hour|day|month|\d+ days) in [A-Z]{3},/ });
+const periodButton = (page: Page) => page.getByRole('group', { name: 'Period' }).getByRole('button', { name: /\w/ }).nth(1);
+
+test('steps through the intervals keyboard only and turns compare on', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await signInToMerchant(page, /Harbour & Finch Homeware Online/);
+
+  // This month by day, with data, drawn by the chart library that arrived only now.
+  await expect(statisticsTable(page)).toHaveAccessibleName(/^Volume per day in GBP, /);
+  await expect(page.getByTestId('statistics-chart').locator('canvas').first()).toBeVisible();
+  expect(scripts.some((url) => /lightweight-charts/.test(url))).toBe(true);
+
+  await blur(page);
+  await runCommand(page, 'Show a day by hour');
+  await expect(page).toHaveURL(/\/dashboard\?interval=day&from=\d{4}-\d{2}-\d{2}$/);
+  await expect(statisticsTable(page)).toHaveAccessibleName(/^Volume per hour in GBP, /);
+
+  await runCommand(page, 'Show a week by day');
+  await expect(page).toHaveURL(/interval=week/);
+  await expect(statisticsTable(page).getByRole('row')).toHaveCount(8);
+
+  await runCommand(page, 'Show a year by month');
+  await expect(page).toHaveURL(/interval=year/);
+  await expect(statisticsTable(page).getByRole('row')).toHaveCount(13);
+  const thisYear = await periodButton(page).textContent();
+
+  // [ steps back a period (pre-fetched: no wait for the server), ] forward again.
+  await page.keyboard.press('BracketLeft');
+  await expect(periodButton(page)).toHaveText(String(Number(thisYear) - 1));
+  await page.keyboard.press('BracketRight');
+  await expect(periodButton(page)).toHaveText(thisYear ?? '');
+
+  await runCommand(page, 'Show a month by day');
+  await expect(page).toHaveURL(/interval=month/);
+
+  // The interval selector is a radio group: arrow keys move along it.
+  await page.getByRole('radio', { name: 'Month' }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('radio', { name: 'Week' })).toBeChecked();
+  await expect(page).toHaveURL(/interval=week/);
+
+  // Shift+D opens the date control; Escape closes it.
+  await blur(page);
+  await page.keyboard.press('Shift+D');
+  const dialog = page.getByRole('dialog', { name: 'Choose dates' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  await runCommand(page, 'Compare with a year earlier');
+  await expect(page).toHaveURL(/compare=1/);
+  await expect(page.getByRole('checkbox', { name: 'Compare with a year earlier' })).toBeChecked();
+  await expect(statisticsTable(page).getByRole('columnheader', { name: 'A year earlier' })).toBeAttached();
+  await expect(page.getByRole('button', { name: /^Volume .* a year earlier$/ })).toBeVisible();
+
+  // Changing the interval resets compare.
+  await runCommand(page, 'Show a day by hour');
+  await expect(page.getByRole('checkbox', { name: 'Compare with a year earlier' })).not.toBeChecked();
+  await expect(page.getByRole('alert').filter({ hasText: 'No graph data available.' })).toHaveCount(0);
+});
+
+test('a merchant without payments shows the empty-data toast and an empty chart', async ({ page }) => {
+  await signInToMerchant(page, /Harbour & Finch Homeware Manchester/);
+  await expect(page.getByRole('alert').filter({ hasText: 'No graph data available.' })).toBeVisible();
+  await expect(page.getByTestId('statistics-chart-empty')).toBeVisible();
+  await expect(page.getByTestId('statistics-chart')).toHaveCount(0);
+  // Declines are empty too, and the toast goes after five seconds.
+  await expect(page.getByText(/No declined payments in GBP/)).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'No graph data available.' })).toBeHidden({ timeout: 8000 });
+});

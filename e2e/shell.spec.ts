@@ -1,0 +1,164 @@
+// The shell in a real browser against the real server and identity provider: sign-in keeps the deep link,
+// menus and the palette follow the role, panes open side by side from the keyboard alone and survive a
+// reload, the guard refuses what a role may not open, sign-out ends at the signed-out page, and the shell
+// passes an axe scan.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+
+const password = 'portal-demo';
+
+async function signIn(page: Page, email: string, path = '/dashboard'): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('banner')).toBeVisible();
+}
+
+/** Users with a choice get the context selection panel; those with one business and merchant are taken through. */
+async function chooseContextIfAsked(page: Page): Promise<void> {
+  await expect(page.getByRole('navigation', { name: 'Main menu' }).or(page.getByRole('button', { name: 'Apply' })).first()).toBeVisible();
+  const leftSelection = await page.waitForURL((url) => !url.pathname.startsWith('/context'), { timeout: 5_000 }).then(() => true, () => false);
+  if (leftSelection) return;
+  const apply = page.getByRole('button', { name: 'Apply' });
+  for (let step = 0; step < 3 && !(await apply.isEnabled()); step += 1) {
+    await page.locator('.context-panel [role="option"], .context-panel li button').first().click();
+  }
+  await apply.click();
+  await expect(page).not.toHaveURL(/\/context/);
+}
+
+async function menuLabels(page: Page): Promise<string[]> {
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  await expect(menu).toBeVisible();
+  return (await menu.locator(':scope > ul > li > :is(a, button)').allInnerTexts()).map((label) => label.trim());
+}
+
+async function paletteOptions(page: Page, query: string): Promise<string[]> {
+  await page.keyboard.press('Control+k');
+  const input = page.getByRole('combobox', { name: 'Command palette' });
+  await expect(input).toBeFocused();
+  await input.fill(query);
+  await page.waitForTimeout(150);
+  const titles = await page.getByRole('listbox').locator('.palette-item-title').allInnerTexts();
+  await page.keyboard.press('Escape');
+  await expect(input).toBeHidden();
+  return titles.map((title) => title.split('\n')[0]?.trim() ?? '');
+}
+
+test('an internal admin signs in through a deep link with two panes and sees every area', async ({ page }) => {
+  await signIn(page, 'admin@demo.test', '/users?panes=_,%2Ftransactions');
+  await expect(page).toHaveURL(/\/users\?panes=_,%2Ftransactions$/);
+  await expect(page.getByRole('region', { name: /^Users \(pane 1 of 2\)/ })).toBeVisible();
+  await expect(page.getByRole('region', { name: /^Transactions \(pane 2 of 2\)/ })).toBeVisible();
+
+  const labels = await menuLabels(page);
+  expect(labels).toEqual(expect.arrayContaining(['Dashboard', 'Transactions', 'Reporting', 'Configurations', 'Users', 'Billing', 'Watch list', 'Support', 'Partners']));
+  expect(labels.indexOf('Dashboard')).toBeLessThan(labels.indexOf('Transactions'));
+  expect(labels.indexOf('Watch list')).toBeLessThan(labels.indexOf('Partners'));
+
+  expect(await paletteOptions(page, 'billing')).toContain('Go to billing');
+  expect(await paletteOptions(page, 'watch list')).toContain('Go to account watch list');
+
+  await page.getByRole('button', { name: 'Help' }).click();
+  await expect(page.getByRole('menuitem', { name: /Report bug/ })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: /Give feedback/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden();
+});
+
+test('a virtual-terminal user gets the virtual terminal only, and the guard refuses the rest', async ({ page }) => {
+  await signIn(page, 'vt@demo.test');
+  await chooseContextIfAsked(page);
+  const labels = await menuLabels(page);
+  expect(labels).not.toContain('Users');
+  expect(labels).not.toContain('Billing');
+  expect(labels).not.toContain('Partners');
+  expect(labels).not.toContain('Transactions');
+  const options = await paletteOptions(page, 'go to');
+  expect(options).not.toContain('Go to users');
+  expect(options).not.toContain('Go to billing');
+  expect(options).not.toContain('Go to transactions');
+
+  await page.goto('/users');
+  await expect(page.getByRole('alert').filter({ hasText: 'You do not have the correct permissions.' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Visit the support center' })).toBeVisible();
+});
+
+test('a read-only internal user sees the watch list but not billing', async ({ page }) => {
+  await signIn(page, 'readonly@demo.test', '/account-watch-list');
+  await expect(page.getByRole('region', { name: /^Account watch list/ })).toBeVisible();
+  const labels = await menuLabels(page);
+  expect(labels).toContain('Watch list');
+  expect(labels).not.toContain('Billing');
+  expect(await paletteOptions(page, 'billing')).not.toContain('Go to billing');
+});
+
+test('panes open side by side from the keyboard alone, survive a reload, and sign-out ends the session', async ({ page }) => {
+  await signIn(page, 'solo@demo.test');
+  await chooseContextIfAsked(page);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('region', { name: /^Dashboard/ })).toBeVisible();
+
+  // Split the view, then go to transactions in the new pane with the g t sequence.
+  await page.locator('body').press('Control+Backslash');
+  await expect(page.getByRole('region', { name: /\(pane 2 of 2\)/ })).toBeVisible();
+  await page.keyboard.press('g');
+  await page.keyboard.press('t');
+  await expect(page.getByRole('region', { name: /^Transactions \(pane 2 of 2\)/ })).toBeVisible();
+  await expect(page).toHaveURL(/\/transactions\?panes=%2Fdashboard,_$/);
+
+  // Focus the first pane, then open the report queue beside it from the palette with Shift+Enter.
+  await page.keyboard.press('Control+BracketLeft');
+  await expect(page).toHaveURL(/\/dashboard\?panes=_,%2Ftransactions$/);
+  await page.keyboard.press('Control+k');
+  await page.getByRole('combobox', { name: 'Command palette' }).fill('report queue');
+  await expect(page.getByRole('option').first()).toContainText('Go to my report queue');
+  await page.keyboard.press('Shift+Enter');
+  await expect(page.getByRole('region', { name: /\(pane 3 of 3\)/ })).toBeVisible();
+  await expect(page.getByRole('region', { name: /^My report queue \(pane 2 of 3\)/ })).toBeVisible();
+
+  // Close the focused pane from the keyboard.
+  await page.keyboard.press('Alt+KeyW');
+  await expect(page.getByRole('region', { name: /\(pane 2 of 2\)/ })).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByRole('region', { name: /^Dashboard \(pane 1 of 2\)/ })).toBeVisible();
+  await expect(page.getByRole('region', { name: /^Transactions \(pane 2 of 2\)/ })).toBeVisible();
+
+  // The shortcut help lists what works here, and filters.
+  await page.locator('body').press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toBeVisible();
+  await expect(help.getByText('Focus next pane')).toBeVisible();
+  await page.keyboard.type('pane');
+  await expect(help.getByRole('heading', { level: 3 })).toHaveText(['Workspace']);
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+
+  // Sign out from the profile menu, confirm at the provider, land on the signed-out page.
+  await page.getByRole('button', { name: /^Account menu for/ }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  const confirm = page.getByRole('button', { name: 'Sign out' });
+  await confirm.click();
+  await expect(page).toHaveURL(/\/signed-out$/);
+  await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in again' })).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('portal.credentials'))).toBeNull();
+});
+
+test('the shell has no serious or critical accessibility violations', async ({ page }) => {
+  await signIn(page, 'owner@demo.test', '/transactions');
+  await expect(page.getByRole('region', { name: /^Transactions/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Reporting' }).click();
+  const shell = await new AxeBuilder({ page }).analyze();
+  const serious = shell.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  await page.keyboard.press('Control+k');
+  await expect(page.getByRole('combobox', { name: 'Command palette' })).toBeFocused();
+  const palette = await new AxeBuilder({ page }).analyze();
+  const paletteSerious = palette.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(paletteSerious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+});

@@ -1,0 +1,89 @@
+// The date control (Shift+D): the spec's presets (today, yesterday, this and last week, month and year) and a
+// custom range from five years ago to today. A preset shows that period with its own interval; a range
+// switches the dashboard to the custom interval.
+import { type FormEvent, useId, useState } from 'react';
+import {
+  addLocalDays, daysInRange, isLocalDate, maxCustomRangeDays, periodContaining, shiftPeriod, type DashboardPeriod, type LocalDate,
+} from '../../src/contract/dashboard-intervals.ts';
+import { Modal } from '../../src/ui/modal.tsx';
+import { formatLocalDate } from './dashboard-format.ts';
+
+export type DateRangeDialogProps = {
+  open: boolean;
+  today: LocalDate;
+  initial: DashboardPeriod | null;
+  onChoosePeriod: (period: DashboardPeriod) => void;
+  onChooseRange: (startDate: LocalDate, endDate: LocalDate) => void;
+  onClose: () => void;
+};
+
+type Preset = { label: string; period: (today: LocalDate) => DashboardPeriod };
+const presets: readonly Preset[] = [
+  { label: 'Today', period: (today) => periodContaining('day', today) },
+  { label: 'Yesterday', period: (today) => shiftPeriod(periodContaining('day', today), -1) },
+  { label: 'This week', period: (today) => periodContaining('week', today) },
+  { label: 'Last week', period: (today) => shiftPeriod(periodContaining('week', today), -1) },
+  { label: 'This month', period: (today) => periodContaining('month', today) },
+  { label: 'Last month', period: (today) => shiftPeriod(periodContaining('month', today), -1) },
+  { label: 'This year', period: (today) => periodContaining('year', today) },
+  { label: 'Last year', period: (today) => shiftPeriod(periodContaining('year', today), -1) },
+];
+
+/** The spec's date picker reaches back five years. */
+export const earliestSelectable = (today: LocalDate): LocalDate => `${Number(today.slice(0, 4)) - 5}${today.slice(4)}`.replace(/-02-29$/, '-02-28');
+
+export function rangeProblem(startDate: string, endDate: string, today: LocalDate): string | null {
+  if (!isLocalDate(startDate)) return 'From is required';
+  if (!isLocalDate(endDate)) return 'To is required';
+  const earliest = earliestSelectable(today);
+  if (startDate < earliest || endDate < earliest) return `Dates should be after ${formatLocalDate(addLocalDays(earliest, -1))}`;
+  if (startDate > today || endDate > today) return 'Dates may not be in the future';
+  if (endDate < startDate) return 'To should be on or after From';
+  if (daysInRange(startDate, endDate) > maxCustomRangeDays) return `A range may span ${maxCustomRangeDays} days maximum`;
+  return null;
+}
+
+export function DateRangeDialog({ open, today, initial, onChoosePeriod, onChooseRange, onClose }: DateRangeDialogProps) {
+  const [startDate, setStartDate] = useState(initial?.startDate ?? addLocalDays(today, -29));
+  const [endDate, setEndDate] = useState(initial?.endDate && initial.endDate <= today ? initial.endDate : today);
+  const [submitted, setSubmitted] = useState(false);
+  const fromId = useId();
+  const toId = useId();
+  const errorId = useId();
+  const problem = rangeProblem(startDate, endDate, today);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (!problem) onChooseRange(startDate, endDate);
+  };
+
+  return (
+    <Modal open={open} title="Choose dates" onClose={onClose} size="md" closeActionLabel="Cancel">
+      <div className="dashboard-presets" role="group" aria-label="Periods">
+        {presets.map((preset) => (
+          <button key={preset.label} type="button" className="button" onClick={() => onChoosePeriod(preset.period(today))}>{preset.label}</button>
+        ))}
+      </div>
+      <form className="dashboard-range-form" onSubmit={submit} noValidate>
+        <fieldset>
+          <legend>Custom range</legend>
+          <label htmlFor={fromId}>From</label>
+          <input
+            id={fromId} type="date" value={startDate} min={earliestSelectable(today)} max={today} required
+            aria-invalid={submitted && problem !== null} aria-describedby={submitted && problem ? errorId : undefined}
+            onChange={(event) => setStartDate(event.target.value)}
+          />
+          <label htmlFor={toId}>To</label>
+          <input
+            id={toId} type="date" value={endDate} min={earliestSelectable(today)} max={today} required
+            aria-invalid={submitted && problem !== null} aria-describedby={submitted && problem ? errorId : undefined}
+            onChange={(event) => setEndDate(event.target.value)}
+          />
+          <button type="submit" className="button button-primary">Show range</button>
+        </fieldset>
+        {submitted && problem && <p id={errorId} className="dashboard-range-error" role="alert">{problem}</p>}
+      </form>
+    </Modal>
+  );
+}

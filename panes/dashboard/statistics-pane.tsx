@@ -1,0 +1,284 @@
+// The statistics dashboard (spec: shell document sections 2, 3, 4, 8 and 9): interval selector with previous and
+// next period, compare with a year earlier, data type and currency, the chart with its table alternative, the
+// period's totals and the top decline reasons. The view lives in the pane's address (/dashboard?interval=…), so
+// the palette's dashboard commands, the back button and a shared link all show the same thing.
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { useLocation } from 'wouter';
+import {
+  browserTimeZone, canStepForward, comparedPeriod, dashboardIntervals, dashboardMeasures, dashboardPath, dashboardSearch,
+  localDateOf, measureLabels, periodsToPrefetch, readDashboardSearch, selectCustomRange, selectInterval, setCompare,
+  stepView, totalsOf, type ChartType, type DashboardInterval, type DashboardMeasure, type DashboardPeriod, type DashboardSettings,
+} from '../../src/contract/dashboard-intervals.ts';
+import type { ContextSelections } from '../../src/contract/context.ts';
+import type { DashboardResponse } from '../../src/contract/dashboard.ts';
+import { messages } from '../../src/contract/messages.ts';
+import { contextPath, contextStore } from '../../src/state/context-store.ts';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
+import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
+import { showToast } from '../../src/state/toast-store.ts';
+import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { displayValue, formatPeriod } from './dashboard-format.ts';
+import { dashboardQueries } from './dashboard-queries.ts';
+import { DateRangeDialog } from './date-range-dialog.tsx';
+import { DeclinesPanel } from './declines-panel.tsx';
+import { type ChartData, StatisticsChart } from './statistics-chart.tsx';
+import { StatisticsTable } from './statistics-table.tsx';
+import { TotalsPanel } from './totals-panel.tsx';
+import '../panes.css';
+import './dashboard.css';
+
+const intervalLabels: Record<DashboardInterval, string> = { day: 'Day', week: 'Week', month: 'Month', year: 'Year', custom: 'Custom' };
+const dashboardPermission = 'Mapi.MerchantDashboardReport.Read';
+
+/** A response with no activity at all: nothing to chart. */
+export function isEmptyResponse(response: DashboardResponse): boolean {
+  return response.datapoints.every((point) => dashboardMeasures.every((measure) => point[measure] === 0));
+}
+
+function contextLabel(applied: ContextSelections): string {
+  const parts = [applied.partner?.title, applied.business?.title, applied.merchant?.title].filter(Boolean);
+  return parts.length > 0 ? parts.join(' › ') : 'no context';
+}
+
+export function StatisticsDashboardPane({ search }: PaneProps) {
+  const { applied } = useSnapshot(contextStore);
+  const session = useSnapshot(sessionStore);
+  const selections = applied as ContextSelections;
+  const context = contextPath(selections);
+  const granted = session.permissions[permissionScope(selections).key];
+  const [, navigate] = useLocation();
+  const timeZone = browserTimeZone();
+  const today = localDateOf(Date.now(), timeZone);
+  const settings = useMemo(() => readDashboardSearch(search, today), [search, today]);
+  const { view, measure } = settings;
+  const [dateDialogOpen, setDateDialogOpen] = useState(false);
+  // The address a custom interval without dates asked for them at and the user declined: do not ask again there.
+  const [declinedAt, setDeclinedAt] = useState<string | null>(null);
+  const [tableVisible, setTableVisible] = useState(false);
+
+  const change = (next: DashboardSettings) => {
+    navigate(`${dashboardPath}${dashboardSearch(next)}`, { replace: true });
+  };
+  const changeView = (next: DashboardSettings['view']) => change({ ...settings, view: next });
+
+  // Shift+D (the shell's date command) opens the date control; a custom interval without dates asks for them.
+  usePaneCapabilities({ date: () => setDateDialogOpen(true) });
+  const dialogOpen = dateDialogOpen || (view.interval === 'custom' && view.period === null && declinedAt !== search);
+
+  if (!context) return <div className="pane-content"><h1>Dashboard</h1><p className="pane-lead">Choose a business or merchant to see its statistics.</p></div>;
+  if (granted === undefined) return <div className="pane-content"><h1>Dashboard</h1><Skeleton lines={6} label="Loading the dashboard" /></div>;
+  if (!granted.includes(dashboardPermission)) {
+    return (
+      <div className="pane-content">
+        <h1>Dashboard</h1>
+        <p className="pane-lead">You are working in {contextLabel(selections)}.</p>
+        <p className="pane-notice" role="note">{messages.noPermissions} Statistics need the dashboard report permission in this context.</p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="pane-content dashboard">
+      <header className="dashboard-header">
+        <h1>Dashboard</h1>
+        <p className="pane-lead">Statistics of {contextLabel(selections)}{view.period ? `, ${formatPeriod(view.period)}` : ''}.</p>
+      </header>
+
+      <div className="dashboard-toolbar">
+        <div className="dashboard-intervals" role="radiogroup" aria-label="Interval">
+          {dashboardIntervals.map((interval) => (
+            <IntervalRadio key={interval} interval={interval} checked={view.interval === interval} onSelect={() => changeView(selectInterval(view, interval, today))} />
+          ))}
+        </div>
+        <div className="dashboard-stepper" role="group" aria-label="Period">
+          <button type="button" className="button" aria-label="Previous period" title="Previous period ([)" disabled={!view.period} onClick={() => changeView(stepView(view, -1))}>‹</button>
+          <button type="button" className="button dashboard-period" aria-haspopup="dialog" title="Choose dates (Shift+D)" onClick={() => setDateDialogOpen(true)}>
+            {view.period ? formatPeriod(view.period) : 'Choose dates'}
+          </button>
+          <button type="button" className="button" aria-label="Next period" title="Next period (])" disabled={!canStepForward(view, today)} onClick={() => changeView(stepView(view, 1))}>›</button>
+        </div>
+        <label className="dashboard-compare">
+          <input type="checkbox" checked={view.compare} disabled={!view.period} onChange={(event) => changeView(setCompare(view, event.target.checked))} />
+          Compare with a year earlier
+        </label>
+      </div>
+
+      {view.period ? (
+        <DashboardBody
+          key={context}
+          context={context}
+          period={view.period}
+          settings={settings}
+          timeZone={timeZone}
+          tableVisible={tableVisible}
+          onToggleTable={() => setTableVisible((visible) => !visible)}
+          onChange={change}
+        />
+      ) : (
+        <div className="dashboard-empty" role="status">
+          <p>Choose the dates of a custom range to see its statistics.</p>
+          <button type="button" className="button button-primary" onClick={() => setDateDialogOpen(true)}>Choose dates</button>
+        </div>
+      )}
+
+      {dialogOpen && (
+        <DateRangeDialog
+          open
+          today={today}
+          initial={view.period}
+          onClose={() => {
+            setDateDialogOpen(false);
+            setDeclinedAt(search);
+          }}
+          onChoosePeriod={(period) => {
+            setDateDialogOpen(false);
+            changeView({ ...selectInterval(view, period.interval, today), period });
+          }}
+          onChooseRange={(startDate, endDate) => {
+            setDateDialogOpen(false);
+            changeView(selectCustomRange(view, startDate, endDate));
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function IntervalRadio({ interval, checked, onSelect }: { interval: DashboardInterval; checked: boolean; onSelect: () => void }) {
+  return (
+    <label className={checked ? 'dashboard-interval dashboard-interval-checked' : 'dashboard-interval'}>
+      <input type="radio" name="dashboard-interval" value={interval} checked={checked} onChange={onSelect} />
+      {intervalLabels[interval]}
+    </label>
+  );
+}
+
+type BodyProps = {
+  context: string;
+  period: DashboardPeriod;
+  settings: DashboardSettings;
+  timeZone: string;
+  tableVisible: boolean;
+  onToggleTable: () => void;
+  onChange: (settings: DashboardSettings) => void;
+};
+
+function DashboardBody({ context, period, settings, timeZone, tableVisible, onToggleTable, onChange }: BodyProps) {
+  const { view, measure } = settings;
+  const queryClient = useQueryClient();
+  const statistics = useQuery({ ...dashboardQueries.statistics(context, period, settings.currency), placeholderData: keepPreviousData });
+  const response = statistics.data;
+  const currency = response?.currency ?? settings.currency ?? 'GBP';
+  const compared = useMemo(() => comparedPeriod(view), [view]);
+  const comparison = useQuery({
+    ...dashboardQueries.statistics(context, compared ?? period, currency),
+    enabled: compared !== null && response !== undefined,
+    placeholderData: keepPreviousData,
+  });
+  const comparedResponse = compared && comparison.data && !comparison.isPlaceholderData ? comparison.data : null;
+  const settled = response !== undefined && !statistics.isPlaceholderData;
+
+  // Fifteen periods ahead of need: the shown one and the fourteen before it (and their comparisons).
+  useEffect(() => {
+    if (!settled) return;
+    for (const earlier of periodsToPrefetch(period).slice(1)) {
+      void queryClient.prefetchQuery(dashboardQueries.statistics(context, earlier, settings.currency));
+      const before = compared ? comparedPeriod({ ...view, period: earlier }) : null;
+      if (before) void queryClient.prefetchQuery(dashboardQueries.statistics(context, before, currency));
+    }
+  }, [settled, context, period, settings.currency, currency, compared, view, queryClient]);
+
+  // Empty data: the spec's danger toast, once for each answer shown.
+  const toasted = useRef('');
+  const shown = `${JSON.stringify(dashboardQueries.statistics(context, period, settings.currency).queryKey)}@${statistics.dataUpdatedAt}`;
+  useEffect(() => {
+    if (!settled || !response || !isEmptyResponse(response) || toasted.current === shown) return;
+    toasted.current = shown;
+    showToast({ kind: 'danger', message: messages.noGraphData });
+  }, [settled, response, shown]);
+
+  const chartData = useMemo<ChartData | null>(() => (response ? {
+    chartType: view.chartType,
+    measure,
+    currency,
+    unit: response.bucket.unit,
+    step: response.bucket.step,
+    timeZone: response.timeZone,
+    points: response.datapoints.map((point) => ({ start: new Date(point.startDate), end: new Date(point.endDate), value: displayValue(point[measure], measure, currency) })),
+    compared: comparedResponse ? comparedResponse.datapoints.map((point) => displayValue(point[measure], measure, currency)) : null,
+  } : null), [response, comparedResponse, view.chartType, measure, currency]);
+
+  if (!response) {
+    if (statistics.isError) return <p className="dashboard-empty" role="status">The statistics could not be loaded.</p>;
+    return <Skeleton lines={8} label="Loading statistics" />;
+  }
+
+  const empty = isEmptyResponse(response);
+  const caption = `${measureLabels[measure]} per ${response.bucket.step > 1 ? `${response.bucket.step} days` : response.bucket.unit} in ${currency}, ${formatPeriod(period)}`;
+  const chartLabel = `${view.chartType === 'bar' ? 'Bar' : 'Line'} chart of ${caption.charAt(0).toLowerCase()}${caption.slice(1)}${comparedResponse ? ', with the same period a year earlier as a dashed line' : ''}. The table of the chart has the same figures.`;
+  const setMeasure = (next: DashboardMeasure) => onChange({ ...settings, measure: next });
+  const setChartType = (next: ChartType) => onChange({ ...settings, view: { ...view, chartType: next } });
+
+  return (
+    <>
+      <div className="dashboard-controls">
+        <label>
+          Data type{' '}
+          <select value={measure} onChange={(event) => setMeasure(event.target.value as DashboardMeasure)}>
+            {dashboardMeasures.map((name) => <option key={name} value={name}>{measureLabels[name]}</option>)}
+          </select>
+        </label>
+        <label>
+          Currency{' '}
+          <select value={currency} onChange={(event) => onChange({ ...settings, currency: event.target.value })}>
+            {[...new Set([...response.currencies, currency])].sort().map((code) => <option key={code} value={code}>{code}</option>)}
+          </select>
+        </label>
+        <div className="dashboard-chart-type" role="radiogroup" aria-label="Chart type">
+          {(['bar', 'line'] as const).map((type) => (
+            <label key={type} className={view.chartType === type ? 'dashboard-interval dashboard-interval-checked' : 'dashboard-interval'}>
+              <input type="radio" name="dashboard-chart-type" value={type} checked={view.chartType === type} onChange={() => setChartType(type)} />
+              {type === 'bar' ? 'Bars' : 'Line'}
+            </label>
+          ))}
+        </div>
+        <button type="button" className="button button-ghost" aria-pressed={tableVisible} onClick={onToggleTable}>
+          {tableVisible ? 'Hide table' : 'Show table'}
+        </button>
+      </div>
+
+      <div className="dashboard-main" aria-busy={statistics.isFetching}>
+        <section className="dashboard-chart-area" aria-label="Chart">
+          {empty ? (
+            <div className="dashboard-chart-empty" data-testid="statistics-chart-empty">
+              <p>{messages.noGraphData}</p>
+              <p className="dashboard-muted">There were no payments in {currency} for {formatPeriod(period)}.</p>
+            </div>
+          ) : chartData && <StatisticsChart data={chartData} label={chartLabel} />}
+          <StatisticsTable
+            caption={caption}
+            datapoints={response.datapoints}
+            compared={comparedResponse?.datapoints ?? null}
+            measure={measure}
+            currency={currency}
+            unit={response.bucket.unit}
+            step={response.bucket.step}
+            timeZone={response.timeZone}
+            visible={tableVisible}
+          />
+        </section>
+        <TotalsPanel
+          totals={totalsOf(response.datapoints)}
+          compared={comparedResponse ? totalsOf(comparedResponse.datapoints) : null}
+          currency={currency}
+          measure={measure}
+          onSelect={setMeasure}
+        />
+      </div>
+
+      <DeclinesPanel context={context} period={period} currency={currency} />
+    </>
+  );
+}

@@ -1,0 +1,153 @@
+// Dashboard statistics and declines for a merchant, a business or a partner (spec: shell document sections 3, 4
+// and 9; context document section 7). Paths under /api/portal, {context} being /businesses/{b},
+// /businesses/{b}/merchants/{m} or /partners/{p}:
+//
+//   POST {context}/dashboard            { dateRange: { startDate, endDate }, interval, currency? }
+//   GET  /partners/{p}/dashboard?startDate&endDate&interval&currency     (the partner form the spec names)
+//       → { startDate, endDate, interval, timeZone, currency, currencies, bucket: { unit, step },
+//           datapoints: [{ startDate, endDate, volume, revenue, unsuccessfulVolume, unsuccessfulRevenue, salesCount }] }
+//   POST {context}/dashboard/declines   { currency, dateRange: { startDate, endDate } }
+//       → { startDate, endDate, currency, totalCount, totalAmount, reasons: [{ reason, count, amount }] }
+//
+// Dates are calendar dates in the Time-Zone header's zone; buckets are that zone's hours, days or months. Access:
+// the context must be reachable (else 404) and the caller must hold Mapi.MerchantDashboardReport.Read there (else
+// 403). Bad input is a 400 naming the problem. Sums come from the statistics store (server/stats), never from a
+// scan of the transactions.
+import { type } from 'arktype';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import {
+  addLocalDays, bucketPlan, normalisePeriod, formatInstant, startOfLocalDate, type DashboardPeriod,
+} from '../../src/contract/dashboard-intervals.ts';
+import {
+  dashboardRequestSchema, declinesRequestSchema, maxDeclineReasons, type DashboardResponse, type DeclinesResponse,
+} from '../../src/contract/dashboard.ts';
+import type { Database } from '../db/client.ts';
+import { businesses, merchants } from '../db/schema.ts';
+import { resolveContext, resolvePartner } from '../policy/principal.ts';
+import { declineReasons, sumPerBucket, type StatsScope } from '../stats/read-stats.ts';
+import { readBody, requirePermission, type AppEnv, type Deps } from './env.ts';
+import { badRequest, notFound } from './errors.ts';
+
+const permission = 'Mapi.MerchantDashboardReport.Read';
+const maxIdLength = 64;
+const defaultCurrency = 'GBP';
+
+type ResolvedScope = { scope: StatsScope; currencies: string[] };
+
+function idParam(c: Context<AppEnv>, name: string): string {
+  const value = c.req.param(name) ?? '';
+  if (value === '' || value.length > maxIdLength) throw notFound();
+  return value;
+}
+
+const sortedUnique = (values: readonly string[]) => [...new Set(values)].sort();
+
+async function currenciesWhere(database: Database, condition: SQL): Promise<string[]> {
+  const rows = await database.db.selectDistinct({ currency: sql<string>`unnest(${merchants.currencies})` })
+    .from(merchants).innerJoin(businesses, eq(businesses.id, merchants.businessId)).where(condition);
+  return sortedUnique(rows.map((row) => row.currency));
+}
+
+/** The addressed context as a statistics scope, with the currencies its merchants take; 404 and 403 as the header says. */
+async function resolveScope(c: Context<AppEnv>, database: Database): Promise<ResolvedScope> {
+  const principal = c.get('principal');
+  const partnerId = c.req.param('partnerId');
+  if (partnerId !== undefined) {
+    const resolved = await resolvePartner(database, principal, idParam(c, 'partnerId'));
+    if (!resolved) throw notFound();
+    requirePermission(resolved.permissions, permission);
+    return { scope: { partnerId: resolved.partner.id }, currencies: await currenciesWhere(database, eq(businesses.partnerId, resolved.partner.id)) };
+  }
+  const businessId = idParam(c, 'businessId');
+  const merchantId = c.req.param('merchantId') === undefined ? undefined : idParam(c, 'merchantId');
+  const resolved = await resolveContext(database, principal, businessId, merchantId);
+  if (!resolved) throw notFound();
+  requirePermission(resolved.permissions, permission);
+  if (resolved.merchant) return { scope: { merchantId: resolved.merchant.id }, currencies: sortedUnique(resolved.merchant.currencies) };
+  return { scope: { businessId: resolved.business.id }, currencies: await currenciesWhere(database, eq(merchants.businessId, resolved.business.id)) };
+}
+
+function periodOrBadRequest(interval: DashboardPeriod['interval'], startDate: string, endDate: string): DashboardPeriod {
+  const normalised = normalisePeriod(interval, startDate, endDate);
+  if ('problems' in normalised) throw badRequest(normalised.problems);
+  return normalised.period;
+}
+
+/** The GET form's query string as the POST body: names are case-insensitive, each given once, nothing else. */
+function bodyFromQuery(c: Context<AppEnv>): unknown {
+  const known: Record<string, string> = { startdate: 'startDate', enddate: 'endDate', interval: 'interval', currency: 'currency' };
+  const values: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const [name, list] of Object.entries(c.req.queries())) {
+    const key = known[name.toLowerCase()];
+    if (!key) problems.push(`'${name.slice(0, 40)}' is not a parameter of the dashboard`);
+    else if (list.length > 1 || key in values) problems.push(`'${key}' may be given once`);
+    else values[key] = list[0] ?? '';
+  }
+  if (problems.length > 0) throw badRequest(problems);
+  const { startDate, endDate, ...rest } = values;
+  return { ...rest, dateRange: { startDate, endDate } };
+}
+
+function parseQuery(c: Context<AppEnv>) {
+  const parsed = dashboardRequestSchema(bodyFromQuery(c));
+  if (parsed instanceof type.errors) throw badRequest(parsed.map((error) => error.message));
+  return parsed;
+}
+
+export function dashboardRoutes({ database }: Deps) {
+  const routes = new Hono<AppEnv>();
+
+  /** Resolves the context first (404, 403), then reads the request from the body or the query string (400). */
+  const statistics = async (c: Context<AppEnv>, from: 'body' | 'query') => {
+    const { scope, currencies } = await resolveScope(c, database);
+    const request = from === 'body' ? await readBody(c, dashboardRequestSchema) : parseQuery(c);
+    const period = periodOrBadRequest(request.interval, request.dateRange.startDate, request.dateRange.endDate);
+    const timeZone = c.get('timeZone');
+    const currency = request.currency ?? (currencies.includes(defaultCurrency) ? defaultCurrency : currencies[0] ?? defaultCurrency);
+    const plan = bucketPlan(period, timeZone);
+    const sums = await sumPerBucket(database.db, scope, currency, plan.buckets);
+    const body: DashboardResponse = {
+      startDate: period.startDate,
+      endDate: period.endDate,
+      interval: period.interval,
+      timeZone,
+      currency,
+      currencies,
+      bucket: { unit: plan.unit, step: plan.step },
+      datapoints: plan.buckets.map((bucket, index) => ({
+        startDate: formatInstant(bucket.start, timeZone),
+        endDate: formatInstant(bucket.end, timeZone),
+        ...(sums[index] ?? { volume: 0, revenue: 0, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 0 }),
+      })),
+    };
+    return c.json(body);
+  };
+
+  const declines = async (c: Context<AppEnv>) => {
+    const { scope } = await resolveScope(c, database);
+    const request = await readBody(c, declinesRequestSchema);
+    const period = periodOrBadRequest('custom', request.dateRange.startDate, request.dateRange.endDate);
+    const timeZone = c.get('timeZone');
+    const start = startOfLocalDate(period.startDate, timeZone);
+    const end = startOfLocalDate(addLocalDays(period.endDate, 1), timeZone);
+    const reasons = await declineReasons(database.db, scope, request.currency, start, end);
+    const body: DeclinesResponse = {
+      startDate: period.startDate,
+      endDate: period.endDate,
+      currency: request.currency,
+      totalCount: reasons.reduce((sum, entry) => sum + entry.count, 0),
+      totalAmount: reasons.reduce((sum, entry) => sum + entry.amount, 0),
+      reasons: reasons.slice(0, maxDeclineReasons),
+    };
+    return c.json(body);
+  };
+
+  for (const prefix of ['/businesses/:businessId', '/businesses/:businessId/merchants/:merchantId', '/partners/:partnerId']) {
+    routes.post(`${prefix}/dashboard`, (c) => statistics(c, 'body'));
+    routes.post(`${prefix}/dashboard/declines`, declines);
+  }
+  routes.get('/partners/:partnerId/dashboard', (c) => statistics(c, 'query'));
+  return routes;
+}

@@ -1,0 +1,497 @@
+// Transactions: overview, count, detail, card numbers and the export into the report queue.
+//
+// Every path exists under four prefixes ({context}):
+//   /transactions                                          context-free: internal users see all, others every
+//                                                           business, merchant and partner where they hold the
+//                                                           permission
+//   /businesses/{businessId}/transactions                   one business
+//   /businesses/{businessId}/merchants/{merchantId}/transactions   one merchant
+//   /partners/{partnerId}/transactions                      one partner's businesses
+// An unreachable business, merchant or partner answers 404; a reachable one without the permission 403.
+//
+// | method | path                                   | permission                                | answer                                       |
+// |--------|----------------------------------------|-------------------------------------------|----------------------------------------------|
+// | GET    | {context}                              | Mapi.Transactions.Read                    | { results, numberOfResults, numberOfResultsIsEstimate } |
+// | GET    | {context}/count                        | Mapi.Transactions.Read                    | { numberOfResults } exact (export dialog)    |
+// | POST   | {context}/full/reports                 | Mapi.Transactions.Read, Portal.Reports.Create | 202 { reportId, totalRows }             |
+// | GET    | {context}/{reference}                  | Mapi.Transaction.Read                     | detail with linked transactions, payment job |
+// | GET    | {context}/{reference}/maskedCardNumber | Mapi.Transaction.Read                     | { maskedCardNumber }                         |
+// | GET    | {context}/{reference}/cardNumber       | Mapi.Transaction.CardNumber.Read (in the  | { cardNumber }; audited as CardNumberRevealed|
+// |        |                                        | transaction's own context)                | in the same database transaction as the read |
+// A transaction outside the addressed context (another tenant's) answers 404.
+//
+// List parameters: pagenumber, pagesize (10, 25, 50, 100), OrderingField (date, amount, status, reference,
+// merchant) with OrderingDirection (Ascending | Descending; default date Descending), and the filters declared in
+// src/contract/transactions.ts (date, amount, status, channel, paymentmethod, kind, currency, merchantid,
+// searchterm). Anything undeclared, repeated or malformed is a 400 naming it.
+//
+// Count: a capped count first (at most exactCountLimit + 1 rows are visited, a few milliseconds on an index);
+// at or under the cap the total is exact. Above it the total is the planner's row estimate for the same query,
+// flagged numberOfResultsIsEstimate, so page 1 of two million rows never waits for a full count. The exact count
+// is one call away (GET {context}/count) and is what an export records at queue time.
+//
+// Paging is by offset up to maxListOffset rows (deep offsets cost a scan of every skipped row); beyond that the
+// answer is a 400 that points to filters or an export. Exports page by keyset in the worker.
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, desc, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import { filterInstant } from '../../src/contract/filters.ts';
+import type { PermissionName } from '../../src/contract/permissions.ts';
+import type { ReportContext } from '../../src/contract/reports.ts';
+import {
+  amountScale, maxExportFilters, toMajorUnits, transactionExportBody, transactionListSpec,
+  type TransactionDetail, type TransactionListItem,
+} from '../../src/contract/transactions.ts';
+import type { FilterClause, ParsedListQuery } from '../../src/contract/list-query.ts';
+import type { Database, Db } from '../db/client.ts';
+import { auditEvents, businesses, merchants, paymentJobs, queuedReports, transactions } from '../db/schema.ts';
+import { permissionsIn, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
+import { permissionsOfRoles } from '../policy/role-permissions.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
+import { ApiError, badRequest, forbidden, notFound } from './errors.ts';
+import {
+  assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest,
+  singleValuedQuery, type FilterContext, type ListResource, type OrderKey,
+} from './list-sql.ts';
+
+const t = transactions;
+
+export const exactCountLimit = 10_000;
+export const maxListOffset = 100_000;
+
+function searchCondition(clauses: FilterClause[]): SQL | undefined {
+  const term = clauses.find((clause) => clause.operator === 'eq')?.value.trim();
+  if (!term) return undefined;
+  // Prefix matches on references (upper-case) and customer email (lower-case): each is a btree range scan.
+  const upper = `${likeLiteral(term.toUpperCase())}%`;
+  const lower = `${likeLiteral(term.toLowerCase())}%`;
+  return or(
+    sql`${t.reference} LIKE ${upper}`,
+    sql`${t.paymentJobReference} LIKE ${upper}`,
+    sql`lower(${t.customerEmail}) LIKE ${lower}`,
+  );
+}
+
+/** The whitelist: filter and sort names of transactionListSpec → columns of the transactions table. */
+export const transactionResource: ListResource = {
+  spec: transactionListSpec,
+  filters: {
+    date: { type: 'date', column: t.createdAt },
+    // Major units of each row's own currency: ¥1,250 matches [eq]1250, £12.50 matches [eq]12.5.
+    amount: { type: 'decimal', column: t.amountMilli, scale: amountScale },
+    status: { type: 'equals', column: t.status },
+    channel: { type: 'equals', column: t.channel },
+    paymentmethod: { type: 'equals', column: t.paymentMethod },
+    kind: { type: 'equals', column: t.kind },
+    currency: { type: 'equals', column: t.currency, normalise: (value) => value.toUpperCase() },
+    merchantid: { type: 'equals', column: t.merchantId },
+    searchterm: { type: 'custom', condition: (clauses: FilterClause[], _context: FilterContext) => searchCondition(clauses) },
+  },
+  // Ascending orders; each is the backward or forward scan of an index per scope (migration 0002).
+  sorts: {
+    date: [{ expression: t.createdAt, descending: false }, { expression: t.reference, descending: true }],
+    amount: [{ expression: t.amountMilli, descending: false }, { expression: t.reference, descending: false }],
+    status: [{ expression: t.status, descending: false }, { expression: t.createdAt, descending: true }, { expression: t.reference, descending: false }],
+    reference: [{ expression: t.reference, descending: false }],
+    merchant: [
+      { expression: merchants.name, descending: false },
+      { expression: merchants.id, descending: false },
+      { expression: t.createdAt, descending: true, fixedDirection: true },
+      { expression: t.reference, descending: false, fixedDirection: true },
+    ],
+  },
+};
+assertResourceMatchesSpec(transactionResource);
+
+// ---------------------------------------------------------------------------------------------------
+// Scope: which rows an addressed context (or the caller's whole reach) covers
+
+export type TransactionScope =
+  | { level: 'all' }
+  | { level: 'partner'; partnerId: string }
+  | { level: 'business'; businessId: string }
+  | { level: 'merchant'; businessId: string; merchantId: string }
+  | { level: 'grants'; partnerIds: string[]; businessIds: string[]; merchantIds: string[] };
+
+export function scopeWhere(scope: TransactionScope): SQL | undefined {
+  switch (scope.level) {
+    case 'all': return undefined;
+    case 'partner': return eq(t.partnerId, scope.partnerId);
+    case 'business': return eq(t.businessId, scope.businessId);
+    case 'merchant': return and(eq(t.merchantId, scope.merchantId), eq(t.businessId, scope.businessId));
+    case 'grants': return or(
+      scope.partnerIds.length > 0 ? inArray(t.partnerId, scope.partnerIds) : undefined,
+      scope.businessIds.length > 0 ? inArray(t.businessId, scope.businessIds) : undefined,
+      scope.merchantIds.length > 0 ? inArray(t.merchantId, scope.merchantIds) : undefined,
+    ) ?? sql`false`;
+  }
+}
+
+/** The merchants a scope can hold rows of (a superset is fine: the rows' own scope condition still applies). */
+export function merchantScopeWhere(db: Db, scope: TransactionScope): SQL | undefined {
+  const ofPartners = (partnerIds: string[]) => inArray(merchants.businessId, db.select({ id: businesses.id }).from(businesses).where(inArray(businesses.partnerId, partnerIds)));
+  switch (scope.level) {
+    case 'all': return undefined;
+    case 'partner': return ofPartners([scope.partnerId]);
+    case 'business': return eq(merchants.businessId, scope.businessId);
+    case 'merchant': return eq(merchants.id, scope.merchantId);
+    case 'grants': return or(
+      scope.partnerIds.length > 0 ? ofPartners(scope.partnerIds) : undefined,
+      scope.businessIds.length > 0 ? inArray(merchants.businessId, scope.businessIds) : undefined,
+      scope.merchantIds.length > 0 ? inArray(merchants.id, scope.merchantIds) : undefined,
+    ) ?? sql`false`;
+  }
+}
+
+/** Where a permission reaches without a context: everything (a root role has it) or the grants that confer it. */
+export function grantedScope(principal: Principal, permission: PermissionName): TransactionScope | null {
+  const confers = (role: string) => permissionsOfRoles([role]).has(permission);
+  const grants = principal.grants.filter((grant) => confers(grant.role));
+  if (grants.some((grant) => grant.level === 'root')) return { level: 'all' };
+  const ids = (level: 'partner' | 'business' | 'merchant', key: 'partnerId' | 'businessId' | 'merchantId') =>
+    [...new Set(grants.filter((grant) => grant.level === level).map((grant) => grant[key]).filter((id): id is string => id !== null))];
+  const scope = { level: 'grants' as const, partnerIds: ids('partner', 'partnerId'), businessIds: ids('business', 'businessId'), merchantIds: ids('merchant', 'merchantId') };
+  return scope.partnerIds.length + scope.businessIds.length + scope.merchantIds.length === 0 ? null : scope;
+}
+
+type AddressedScope = { scope: TransactionScope; context: Omit<ReportContext, 'timeZone'> };
+type ScopeResolver = (c: Context<AppEnv>, permissions: readonly PermissionName[]) => Promise<AddressedScope>;
+
+function requireAll(granted: Set<PermissionName>, permissions: readonly PermissionName[]): void {
+  for (const permission of permissions) requirePermission(granted, permission);
+}
+
+function resolvers(database: Database): { prefix: string; resolve: ScopeResolver }[] {
+  const contextFree: ScopeResolver = async (c, permissions) => {
+    const principal = c.get('principal');
+    let scope: TransactionScope | null = null;
+    for (const permission of permissions) {
+      const granted = grantedScope(principal, permission);
+      if (!granted) throw forbidden();
+      // Several permissions: where all of them hold. Root-wide ones do not narrow; otherwise the first one's grants.
+      if (scope === null || scope.level === 'all') scope = granted;
+    }
+    if (!scope) throw forbidden();
+    return { scope, context: { level: 'all', title: scope.level === 'all' ? 'All transactions' : 'All my transactions' } };
+  };
+  const business: ScopeResolver = async (c, permissions) => {
+    const resolved = await resolveContext(database, c.get('principal'), c.req.param('businessId') ?? '');
+    if (!resolved) throw notFound();
+    requireAll(resolved.permissions, permissions);
+    return { scope: { level: 'business', businessId: resolved.business.id }, context: { level: 'business', businessId: resolved.business.id, title: resolved.business.name } };
+  };
+  const merchant: ScopeResolver = async (c, permissions) => {
+    const resolved = await resolveContext(database, c.get('principal'), c.req.param('businessId') ?? '', c.req.param('merchantId') ?? '');
+    if (!resolved?.merchant) throw notFound();
+    requireAll(resolved.permissions, permissions);
+    return {
+      scope: { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id },
+      context: { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id, title: `${resolved.merchant.name} (${resolved.business.name})` },
+    };
+  };
+  const partner: ScopeResolver = async (c, permissions) => {
+    const resolved = await resolvePartner(database, c.get('principal'), c.req.param('partnerId') ?? '');
+    if (!resolved) throw notFound();
+    requireAll(resolved.permissions, permissions);
+    return { scope: { level: 'partner', partnerId: resolved.partner.id }, context: { level: 'partner', partnerId: resolved.partner.id, title: resolved.partner.name } };
+  };
+  return [
+    { prefix: '/transactions', resolve: contextFree },
+    { prefix: '/businesses/:businessId/transactions', resolve: business },
+    { prefix: '/businesses/:businessId/merchants/:merchantId/transactions', resolve: merchant },
+    { prefix: '/partners/:partnerId/transactions', resolve: partner },
+  ];
+}
+
+/** A report's context back into a scope, re-checked against the user's current grants (the worker runs later). */
+export async function scopeOfReportContext(database: Database, principal: Principal, context: ReportContext, permission: PermissionName): Promise<TransactionScope | null> {
+  switch (context.level) {
+    case 'all': return grantedScope(principal, permission);
+    case 'business': {
+      const resolved = await resolveContext(database, principal, context.businessId ?? '');
+      return resolved?.permissions.has(permission) ? { level: 'business', businessId: resolved.business.id } : null;
+    }
+    case 'merchant': {
+      const resolved = await resolveContext(database, principal, context.businessId ?? '', context.merchantId ?? '');
+      return resolved?.merchant && resolved.permissions.has(permission) ? { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id } : null;
+    }
+    case 'partner': {
+      const resolved = await resolvePartner(database, principal, context.partnerId ?? '');
+      return resolved?.permissions.has(permission) ? { level: 'partner', partnerId: resolved.partner.id } : null;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Queries
+
+export const listFields = {
+  reference: t.reference,
+  kind: t.kind,
+  createdAt: t.createdAt,
+  businessId: t.businessId,
+  merchantId: t.merchantId,
+  amountMinor: t.amountMinor,
+  currency: t.currency,
+  status: t.status,
+  paymentMethod: t.paymentMethod,
+  channel: t.channel,
+  ewalletType: t.ewalletType,
+  paymentJobReference: t.paymentJobReference,
+};
+type ListRow = Pick<typeof t.$inferSelect, keyof typeof listFields> & { merchantName: string };
+
+function toListItem(row: ListRow): TransactionListItem {
+  return {
+    reference: row.reference,
+    kind: row.kind,
+    date: row.createdAt.toISOString(),
+    businessId: row.businessId,
+    merchantId: row.merchantId,
+    merchantName: row.merchantName,
+    amount: toMajorUnits(row.amountMinor, row.currency),
+    currency: row.currency,
+    status: row.status,
+    paymentMethod: row.paymentMethod,
+    channel: row.channel,
+    ewalletType: row.ewalletType,
+    paymentJobReference: row.paymentJobReference,
+  };
+}
+
+export type ListRequest = {
+  scope: TransactionScope;
+  where: SQL | undefined;
+  orderKeys: OrderKey[];
+  sortField: string;
+  limit: number;
+  offset: number;
+  /** the (estimated) number of matching rows, which decides how a merchant sort is read */
+  matchingRows?: number;
+};
+
+/** Up to this many matching rows, sorting them by merchant name outright is cheaper than walking merchants. */
+export const merchantWalkThreshold = 50_000;
+
+/**
+ * One page. A merchant sort over many rows walks merchants by name and takes each one's newest rows from its own
+ * index (a lateral join that stops once the page is full); over few rows it sorts them outright.
+ */
+export async function pageOfTransactions(db: Db, request: ListRequest): Promise<TransactionListItem[]> {
+  const { where, orderKeys, limit, offset } = request;
+  if (request.sortField === 'merchant' && (request.matchingRows ?? Number.POSITIVE_INFINITY) > merchantWalkThreshold) {
+    const perMerchant = db.select(listFields).from(t)
+      .where(and(eq(t.merchantId, merchants.id), where))
+      .orderBy(desc(t.createdAt), asc(t.reference))
+      .limit(offset + limit)
+      .as('page_rows');
+    const nameOrder = orderKeys[0]?.descending ? desc : asc;
+    const rows = await db.select({ ...perMerchant._.selectedFields, merchantName: merchants.name })
+      .from(merchants)
+      .innerJoinLateral(perMerchant, sql`true`)
+      .where(merchantScopeWhere(db, request.scope))
+      .orderBy(nameOrder(merchants.name), nameOrder(merchants.id), desc(perMerchant.createdAt), asc(perMerchant.reference))
+      .limit(limit).offset(offset);
+    return rows.map((row) => toListItem(row as ListRow));
+  }
+  const rows = await db.select({ ...listFields, merchantName: merchants.name }).from(t)
+    .innerJoin(merchants, eq(merchants.id, t.merchantId))
+    .where(where)
+    .orderBy(...orderByOf(orderKeys))
+    .limit(limit).offset(offset);
+  return rows.map(toListItem);
+}
+
+export async function exactCount(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(t).where(where);
+  return Number(row?.value ?? 0);
+}
+
+/** Exact up to the cap, else the planner's estimate (see the header). */
+export async function countForList(db: Db, where: SQL | undefined): Promise<{ numberOfResults: number; numberOfResultsIsEstimate: boolean }> {
+  const capped = db.select({ one: sql`1` }).from(t).where(where).limit(exactCountLimit + 1).as('capped');
+  const [row] = await db.select({ value: count() }).from(capped);
+  const value = Number(row?.value ?? 0);
+  if (value <= exactCountLimit) return { numberOfResults: value, numberOfResultsIsEstimate: false };
+  const estimate = await plannerEstimate(db, db.select({ one: sql`1` }).from(t).where(where));
+  return { numberOfResults: Math.max(estimate, exactCountLimit + 1), numberOfResultsIsEstimate: true };
+}
+
+async function plannerEstimate(db: Db, query: { getSQL: () => SQL }): Promise<number> {
+  const result = await db.execute(sql`EXPLAIN (FORMAT JSON) ${query}`) as unknown as { rows: Record<string, unknown>[] };
+  const cell = result.rows[0]?.['QUERY PLAN'];
+  const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan?: { 'Plan Rows'?: number } }[] | undefined;
+  return Math.round(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Routes
+
+const referencePattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function transactionRoutes({ database }: Deps) {
+  const { db } = database;
+  const routes = new Hono<AppEnv>();
+
+  function listRequest(scope: TransactionScope, query: ParsedListQuery, timeZone: string): ListRequest {
+    const sort = query.sort[0] ?? { field: 'date', descending: true };
+    return {
+      scope,
+      where: and(scopeWhere(scope), filterCondition(transactionResource, query.filters, timeZone)),
+      orderKeys: orderKeysOf(transactionResource, sort),
+      sortField: sort.field,
+      limit: query.pageSize,
+      offset: (query.pageNumber - 1) * query.pageSize,
+    };
+  }
+
+  async function findTransaction(scope: TransactionScope, reference: string) {
+    if (!referencePattern.test(reference)) throw notFound();
+    const [row] = await db.select({ transaction: t, merchantName: merchants.name, businessName: businesses.name }).from(t)
+      .innerJoin(merchants, eq(merchants.id, t.merchantId))
+      .innerJoin(businesses, eq(businesses.id, t.businessId))
+      .where(and(eq(t.reference, reference), scopeWhere(scope)));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  for (const { prefix, resolve } of resolvers(database)) {
+    routes.get(prefix, async (c) => {
+      const { scope } = await resolve(c, ['Mapi.Transactions.Read']);
+      const query = parseListRequest(singleValuedQuery(c), transactionListSpec);
+      const request = listRequest(scope, query, c.get('timeZone'));
+      if (request.offset + request.limit > maxListOffset) {
+        throw badRequest(`Pages beyond row ${maxListOffset.toLocaleString('en-GB')} are not listed; narrow the filters or export the list.`);
+      }
+      const total = await countForList(db, request.where);
+      const results = await pageOfTransactions(db, { ...request, matchingRows: total.numberOfResults });
+      return c.json({ results, ...total });
+    });
+
+    routes.get(`${prefix}/count`, async (c) => {
+      const { scope } = await resolve(c, ['Mapi.Transactions.Read']);
+      const query = parseListRequest(singleValuedQuery(c), transactionListSpec);
+      return c.json({ numberOfResults: await exactCount(db, listRequest(scope, query, c.get('timeZone')).where) });
+    });
+
+    routes.post(`${prefix}/full/reports`, async (c) => {
+      const { scope, context } = await resolve(c, ['Mapi.Transactions.Read', 'Portal.Reports.Create']);
+      const body = await readBody(c, transactionExportBody);
+      const filters = body.filters ?? {};
+      if (Object.keys(filters).length > maxExportFilters) throw badRequest(`filters may have ${maxExportFilters} entries maximum`);
+      for (const name of Object.keys(filters)) {
+        if (['pagenumber', 'pagesize', 'sort', 'orderingfield', 'orderingdirection'].includes(name.toLowerCase())) {
+          throw badRequest(`'${name}' is not a filter; an export holds every matching row in the given ordering`);
+        }
+      }
+      const query = parseListRequest({ ...filters, ...(body.ordering ?? {}) }, transactionListSpec);
+      const timeZone = c.get('timeZone');
+      const queuedAt = new Date();
+      // The export holds the rows that existed when it was queued: the count now and the file later agree.
+      const where = and(listRequest(scope, query, timeZone).where, lte(t.createdAt, queuedAt));
+      const totalRows = await exactCount(db, where);
+      const sort = query.sort[0] ?? { field: 'date', descending: true };
+      const dateClauses = query.filters.date ?? [];
+      const bound = (operator: 'gte' | 'lte') => {
+        const clause = dateClauses.find((candidate) => candidate.operator === operator);
+        return clause ? dateInstant(clause.value, operator === 'gte' ? 'start' : 'end', timeZone) : null;
+      };
+      const reportId = `RPT${randomBytes(8).toString('hex').toUpperCase()}`;
+      const reportContext: ReportContext = { ...context, timeZone };
+      await db.insert(queuedReports).values({
+        id: reportId,
+        userId: c.get('principal').userId,
+        reportType: 'transactions',
+        fileType: body.fileType,
+        status: 'queued',
+        context: reportContext,
+        filters,
+        ordering: { OrderingField: sort.field, OrderingDirection: sort.descending ? 'Descending' : 'Ascending' },
+        columns: [...body.columns],
+        startDate: bound('gte'),
+        endDate: bound('lte'),
+        totalRows,
+        queuedAt,
+      });
+      return c.json({ reportId, totalRows }, 202);
+    });
+
+    routes.get(`${prefix}/:reference`, async (c) => {
+      const { scope } = await resolve(c, ['Mapi.Transaction.Read']);
+      const { transaction: row, merchantName, businessName } = await findTransaction(scope, c.req.param('reference'));
+      const principal = c.get('principal');
+      const here = permissionsIn(principal, { partnerId: row.partnerId, businessId: row.businessId, merchantId: row.merchantId });
+      const [job] = await db.select().from(paymentJobs).where(eq(paymentJobs.reference, row.paymentJobReference));
+      const parent = row.parentReference ? await db.select().from(t).where(eq(t.reference, row.parentReference)) : [];
+      const children = await db.select().from(t).where(eq(t.parentReference, row.reference)).orderBy(asc(t.createdAt), asc(t.reference)).limit(100);
+      const siblings = row.parentReference
+        ? await db.select().from(t).where(and(eq(t.parentReference, row.parentReference), sql`${t.reference} <> ${row.reference}`)).orderBy(asc(t.createdAt), asc(t.reference)).limit(100)
+        : [];
+      const linked = (relation: 'parent' | 'child' | 'sibling') => (linkedRow: typeof t.$inferSelect) => ({
+        reference: linkedRow.reference, kind: linkedRow.kind, relation, date: linkedRow.createdAt.toISOString(),
+        amount: toMajorUnits(linkedRow.amountMinor, linkedRow.currency), currency: linkedRow.currency, status: linkedRow.status,
+      });
+      const detail: TransactionDetail = {
+        ...toListItem({ ...row, merchantName }),
+        businessName,
+        partnerId: row.partnerId,
+        configurationId: row.configurationId,
+        parentReference: row.parentReference,
+        maskedCardNumber: row.cardMasked,
+        declineReason: row.declineReason,
+        customerEmail: row.customerEmail,
+        originatingIpAddress: row.originatingIpAddress,
+        paymentMethods: [{ paymentMethod: row.paymentMethod, ewalletType: row.ewalletType, maskedCardNumber: row.cardMasked }],
+        paymentJob: job ? {
+          reference: job.reference, orderNumber: job.orderNumber, status: job.status, createDateTimeUtc: job.createDateTimeUtc.toISOString(),
+          amount: toMajorUnits(job.amountMinor, job.currency), currency: job.currency, configurationId: job.configurationId,
+        } : null,
+        linkedTransactions: [...parent.map(linked('parent')), ...children.map(linked('child')), ...siblings.map(linked('sibling'))],
+        cardNumberRevealable: row.cardNumber !== null && here.has('Mapi.Transaction.CardNumber.Read'),
+      };
+      return c.json(detail);
+    });
+
+    routes.get(`${prefix}/:reference/maskedCardNumber`, async (c) => {
+      const { scope } = await resolve(c, ['Mapi.Transaction.Read']);
+      const { transaction: row } = await findTransaction(scope, c.req.param('reference'));
+      return c.json({ maskedCardNumber: row.cardMasked });
+    });
+
+    routes.get(`${prefix}/:reference/cardNumber`, async (c) => {
+      const { scope } = await resolve(c, ['Mapi.Transaction.Read']);
+      const reference = c.req.param('reference');
+      const { transaction: found } = await findTransaction(scope, reference);
+      const principal = c.get('principal');
+      const here = permissionsIn(principal, { partnerId: found.partnerId, businessId: found.businessId, merchantId: found.merchantId });
+      requirePermission(here, 'Mapi.Transaction.CardNumber.Read');
+      // The read and its audit record commit together: no reveal without a record, no record without a reveal.
+      const cardNumber = await db.transaction(async (tx) => {
+        const [row] = await tx.select({ cardNumber: t.cardNumber, businessId: t.businessId, merchantId: t.merchantId }).from(t)
+          .where(and(eq(t.reference, found.reference), scopeWhere(scope)));
+        if (!row) throw notFound();
+        if (row.cardNumber === null) throw new ApiError(404, 'No card number is on file for this transaction.');
+        await tx.insert(auditEvents).values({
+          userId: principal.userId,
+          event: 'CardNumberRevealed',
+          dateTimeUtc: new Date(),
+          businessId: row.businessId,
+          merchantId: row.merchantId,
+          metaData: { transactionReference: found.reference },
+        });
+        return row.cardNumber;
+      });
+      c.header('Cache-Control', 'no-store');
+      return c.json({ cardNumber });
+    });
+  }
+  return routes;
+}
+
+function dateInstant(value: string, bound: 'start' | 'end', timeZone: string): Date | null {
+  try {
+    return filterInstant(value, bound, timeZone);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,146 @@
+// The report queue in the database: claiming with FOR UPDATE SKIP LOCKED and a lease, heartbeats, completion that
+// is conditional on the lease still being ours, and the view the API returns. Every statement is short: nothing
+// holds a transaction open while a file is written (PGlite has one connection, shared with the API).
+import { rename } from 'node:fs/promises';
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { maxReportAttempts, reportExpiryMs, reportState, type QueuedReport, type ReportContext } from '../../src/contract/reports.ts';
+import type { Db } from '../db/client.ts';
+import { queuedReports } from '../db/schema.ts';
+
+export type ReportRow = typeof queuedReports.$inferSelect;
+export type Lease = { id: string; nodeId: string; attempt: number };
+
+const r = queuedReports;
+
+/** The lease columns that say a job is still this node's current attempt. */
+const leaseHeld = (lease: Lease) => and(
+  eq(r.id, lease.id), eq(r.lockedBy, lease.nodeId), eq(r.attempts, lease.attempt), eq(r.status, 'generating'), isNull(r.deletedAt),
+);
+
+const leaseUntil = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
+
+export type ClaimResult = { kind: 'claimed'; report: ReportRow; lease: Lease } | { kind: 'gaveUp'; id: string } | { kind: 'none' };
+
+/**
+ * Takes the oldest queued job, or a generating one whose lease has lapsed (its node died). A lapsed job that has
+ * used all its attempts is marked failed instead. One short transaction; rows another node holds are skipped.
+ */
+export async function claimNextReport(db: Db, nodeId: string, leaseMs: number): Promise<ClaimResult> {
+  return db.transaction(async (tx) => {
+    const [candidate] = await tx.select({ id: r.id, status: r.status, attempts: r.attempts }).from(r)
+      .where(and(isNull(r.deletedAt), or(eq(r.status, 'queued'), and(eq(r.status, 'generating'), lt(r.lockedUntil, sql`now()`)))))
+      .orderBy(asc(r.queuedAt), asc(r.id))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!candidate) return { kind: 'none' } as const;
+    if (candidate.status === 'generating' && candidate.attempts >= maxReportAttempts) {
+      await tx.update(r).set({
+        status: 'failed', lockedBy: null, lockedUntil: null,
+        error: `The report could not be generated after ${maxReportAttempts} attempts.`,
+      }).where(eq(r.id, candidate.id));
+      return { kind: 'gaveUp', id: candidate.id } as const;
+    }
+    const [report] = await tx.update(r).set({
+      status: 'generating', attempts: sql`${r.attempts} + 1`, lockedBy: nodeId, lockedUntil: leaseUntil(leaseMs), processedRows: 0, error: null,
+    }).where(eq(r.id, candidate.id)).returning();
+    if (!report) return { kind: 'none' } as const;
+    return { kind: 'claimed', report, lease: { id: report.id, nodeId, attempt: report.attempts } } as const;
+  });
+}
+
+/** Extends the lease and records progress; false when the job is no longer ours (reclaimed, deleted). */
+export async function heartbeat(db: Db, lease: Lease, processedRows: number, leaseMs: number): Promise<boolean> {
+  const rows = await db.update(r).set({ lockedUntil: leaseUntil(leaseMs), processedRows }).where(leaseHeld(lease)).returning({ id: r.id });
+  return rows.length > 0;
+}
+
+/**
+ * Moves the finished file into place and marks the job generated, under a row lock that proves the lease is still
+ * ours: a reclaimed job can never be completed twice, and a job is never generated without its file (the rename
+ * happens first; if the commit then fails, the file is an orphan that housekeeping removes).
+ */
+export async function completeReport(
+  db: Db,
+  lease: Lease,
+  file: { partialPath: string; finalPath: string; fileName: string; fileSize: number },
+  processedRows: number,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [held] = await tx.select({ id: r.id }).from(r).where(leaseHeld(lease)).for('update');
+    if (!held) return false;
+    await rename(file.partialPath, file.finalPath);
+    await tx.update(r).set({
+      status: 'generated', generatedAt: sql`now()`, expirationDateTime: sql`now() + make_interval(secs => ${reportExpiryMs / 1000})`,
+      filePath: file.fileName, fileSize: file.fileSize, processedRows, lockedBy: null, lockedUntil: null, error: null,
+    }).where(eq(r.id, lease.id));
+    return true;
+  });
+}
+
+/** A job that cannot succeed (the user lost access, the query is refused): failed now, no further attempts. */
+export async function failReport(db: Db, lease: Lease, error: string): Promise<void> {
+  await db.update(r).set({ status: 'failed', lockedBy: null, lockedUntil: null, error }).where(leaseHeld(lease));
+}
+
+/**
+ * An attempt that broke on something that may pass (a lost connection, a full disk): back to the queue while
+ * attempts remain, failed after the last one.
+ */
+export async function releaseAfterError(db: Db, lease: Lease, error: string): Promise<void> {
+  await db.update(r).set({
+    status: sql`CASE WHEN ${r.attempts} >= ${maxReportAttempts} THEN 'failed' ELSE 'queued' END`,
+    lockedBy: null, lockedUntil: null, error,
+  }).where(leaseHeld(lease));
+}
+
+/** A graceful stop hands the job back without spending an attempt. */
+export async function releaseOnStop(db: Db, lease: Lease): Promise<void> {
+  await db.update(r).set({ status: 'queued', attempts: sql`greatest(${r.attempts} - 1, 0)`, lockedBy: null, lockedUntil: null, processedRows: 0 })
+    .where(leaseHeld(lease));
+}
+
+type ReportFilters = Record<string, string>;
+type Ordering = { OrderingField: string; OrderingDirection: 'Ascending' | 'Descending' };
+
+export function toQueuedReport(row: ReportRow, now: Date): QueuedReport {
+  const iso = (value: Date | null) => (value ? value.toISOString() : null);
+  const view = {
+    status: row.status,
+    generatedAt: iso(row.generatedAt),
+    expirationDateTime: iso(row.expirationDateTime ?? (row.generatedAt ? new Date(row.generatedAt.getTime() + reportExpiryMs) : null)),
+  };
+  return {
+    id: row.id,
+    reportType: row.reportType,
+    fileType: row.fileType,
+    status: row.status,
+    state: reportState(view, now),
+    context: row.context as ReportContext,
+    filters: row.filters as ReportFilters,
+    ordering: (row.ordering ?? null) as Ordering | null,
+    columns: row.columns,
+    startDate: iso(row.startDate),
+    endDate: iso(row.endDate),
+    totalRows: row.totalRows,
+    processedRows: row.processedRows,
+    attempts: row.attempts,
+    queuedAt: row.queuedAt.toISOString(),
+    generatedAt: view.generatedAt,
+    expirationDateTime: view.expirationDateTime,
+    deletedAt: iso(row.deletedAt),
+    fileName: row.filePath ? downloadName(row) : null,
+    fileSize: row.fileSize,
+    error: row.error,
+  };
+}
+
+/** The name a download is saved under: report type, queue date and id; ASCII only. */
+export function downloadName(row: Pick<ReportRow, 'id' | 'reportType' | 'fileType' | 'queuedAt'>): string {
+  const day = row.queuedAt.toISOString().slice(0, 10);
+  return `${row.reportType.replace(/[^a-z0-9-]/gi, '')}-${day}-${row.id}.${row.fileType}`;
+}
+
+/** File names inside the reports folder, derived from job id and attempt so two attempts never share a file. */
+export const reportFileName = (id: string, attempt: number, fileType: string) => `${id}-${attempt}.${fileType}`;
+export const partialFolder = '.partial';
+export const partialFileName = (id: string, attempt: number, fileType: string) => `${reportFileName(id, attempt, fileType)}.part`;

@@ -1,0 +1,23 @@
+// The registry of the app: every static command plus one navigation command per reachable route row.
+import { staticCommands } from '../../commands/all-commands.ts';
+import type { NavigableRoute } from '../../commands/navigation/route-commands.ts';
+import { routeCommands } from '../../commands/navigation/route-commands.ts';
+import { createCommandRegistry, type CommandRegistry } from '../../commands/registry.ts';
+import { routeConditions } from './access.ts';
+import { routes, type RouteDefinition } from './routes.ts';
+
+export function navigableRoutes(table: readonly RouteDefinition[] = routes): NavigableRoute[] {
+  return table.flatMap((route) => (route.command && !route.public && !route.redirect ? [{
+    id: route.id,
+    pattern: route.pattern,
+    permissions: route.permissions,
+    contextParams: route.contextParams ?? {},
+    contextFree: route.contextFree === true,
+    conditionsMet: (ctx, params) => routeConditions(route, ctx, params).ok,
+    command: route.command,
+  } satisfies NavigableRoute] : []));
+}
+
+export function createAppRegistry(table: readonly RouteDefinition[] = routes): CommandRegistry {
+  return createCommandRegistry([...routeCommands(navigableRoutes(table)), ...staticCommands]);
+}

@@ -1,0 +1,110 @@
+// Builds the command context (the serialisable picture of "now") from the stores: for the palette, the
+// shortcut help and the menus (reactively) and for the key binder and commands (at the moment they run).
+import { useSnapshot } from 'valtio';
+import type { CommandContext } from '../../commands/command.ts';
+import type { ContextSelections } from '../contract/context.ts';
+import type { AuthorizationPolicy } from '../contract/policy.ts';
+import { credentialsStore } from '../auth/credentials-store.ts';
+import { contextStore, hasSelectedContext } from '../state/context-store.ts';
+import { permissionScope, sessionStore } from '../state/session-store.ts';
+import { shellStore } from '../state/shell-store.ts';
+import type { PaneCapability } from '../state/workspace-store.ts';
+import { workspaceStore } from '../state/workspace-store.ts';
+import { maxPanes } from '../state/workspace-url.ts';
+import { accessFromPolicy } from './access.ts';
+import type { GuardContext } from './guard.ts';
+import { matchPath } from './route-match.ts';
+
+export type ContextSources = {
+  signedIn: boolean;
+  applied: ContextSelections;
+  permissions: Readonly<Record<string, readonly string[]>>;
+  policy: AuthorizationPolicy | null;
+  panes: readonly { id: string; path: string; capabilities: readonly PaneCapability[] }[];
+  focusedIndex: number;
+  overlayOpen: boolean;
+  fieldFocused: boolean;
+  /** the path the context is computed for (a pane's own); the focused pane's by default */
+  path?: string;
+};
+
+export function buildCommandContext(sources: ContextSources): GuardContext {
+  const { applied } = sources;
+  const scoped = sources.permissions[permissionScope(applied).key];
+  const focused = sources.panes[sources.focusedIndex] ?? null;
+  const path = sources.path ?? focused?.path ?? null;
+  const match = path ? matchPath(path) : null;
+  return {
+    signedIn: sources.signedIn,
+    permissions: scoped ?? [],
+    permissionsLoaded: scoped !== undefined,
+    hasContext: hasSelectedContext(applied),
+    route: path === null ? null : { id: match?.route.id ?? null, pattern: match?.route.pattern ?? null, path },
+    context: {
+      partnerId: applied.partner?.id ?? null,
+      businessId: applied.business?.id ?? null,
+      merchantId: applied.merchant?.id ?? null,
+      configurationId: applied.configuration?.id ?? null,
+      virtualTerminalMenuEnabled: applied.configuration?.id ? applied.configuration.switches.virtualTerminalMenuEnabled : null,
+      camAutoRemittance: applied.business?.camAutoRemittance ?? null,
+      grossSettlement: applied.merchant?.grossSettlement ?? null,
+    },
+    access: accessFromPolicy(sources.policy),
+    focusedPane: focused ? { id: focused.id, capabilities: focused.capabilities } : null,
+    paneCount: sources.panes.length,
+    focusedIndex: sources.focusedIndex,
+    maxPanes,
+    selectionCount: 0,
+    fieldFocused: sources.fieldFocused,
+    overlayOpen: sources.overlayOpen,
+  };
+}
+
+const textInputTypes = new Set(['', 'text', 'search', 'email', 'number', 'password', 'tel', 'url', 'date', 'datetime-local', 'month', 'time', 'week']);
+
+/** Typing goes to this element: shortcuts other than Escape stay quiet. */
+export function isTypingTarget(element: Element | null): boolean {
+  if (!element) return false;
+  if (element instanceof HTMLInputElement) return textInputTypes.has(element.type);
+  if (element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) return true;
+  return element instanceof HTMLElement && (element.isContentEditable || element.closest('[contenteditable="true"],[contenteditable=""]') !== null);
+}
+
+function overlayOpen(state: { paletteOpen: boolean; shortcutHelpOpen: boolean; contextSwitcherOpen: boolean }): boolean {
+  return state.paletteOpen || state.shortcutHelpOpen || state.contextSwitcherOpen;
+}
+
+/** Now, read straight from the stores. */
+export function currentCommandContext(overrides: Partial<ContextSources> = {}): GuardContext {
+  return buildCommandContext({
+    signedIn: credentialsStore.credentials !== null && sessionStore.userInfo !== null,
+    applied: contextStore.applied,
+    permissions: sessionStore.permissions,
+    policy: sessionStore.policy,
+    panes: workspaceStore.panes,
+    focusedIndex: workspaceStore.focusedIndex,
+    overlayOpen: overlayOpen(shellStore),
+    fieldFocused: isTypingTarget(typeof document === 'undefined' ? null : document.activeElement),
+    ...overrides,
+  });
+}
+
+/** Now, reactively: re-renders when any part of the picture changes. */
+export function useCommandContext(path?: string): GuardContext {
+  const credentials = useSnapshot(credentialsStore);
+  const session = useSnapshot(sessionStore);
+  const context = useSnapshot(contextStore);
+  const workspace = useSnapshot(workspaceStore);
+  const shell = useSnapshot(shellStore);
+  return buildCommandContext({
+    signedIn: credentials.credentials !== null && session.userInfo !== null,
+    applied: context.applied as ContextSelections,
+    permissions: session.permissions,
+    policy: session.policy as AuthorizationPolicy | null,
+    panes: workspace.panes,
+    focusedIndex: workspace.focusedIndex,
+    overlayOpen: overlayOpen(shell),
+    fieldFocused: false,
+    ...(path !== undefined ? { path } : {}),
+  });
+}

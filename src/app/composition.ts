@@ -1,0 +1,64 @@
+// The composition root: the one query client, the session, the one HTTP client and the command registry.
+import { configureApi } from '../api/api-client.ts';
+import { createHttpClient } from '../api/http-client.ts';
+import { createQueryClient } from '../api/query-client.ts';
+import { fetchPolicy } from '../api/user-queries.ts';
+import { defaultInactivityTimings } from '../auth/inactivity.ts';
+import type { OidcClient } from '../auth/oidc-client.ts';
+import { oidcSettings } from '../auth/oidc-settings.ts';
+import { createSession } from '../auth/session.ts';
+import { clearContext } from '../state/context-store.ts';
+import { requestConfirmation, resetShell } from '../state/shell-store.ts';
+import { showToast } from '../state/toast-store.ts';
+import { workspaceStore } from '../state/workspace-store.ts';
+import { navigateApp } from './app-navigation.ts';
+import { createAppRegistry } from './app-registry.ts';
+import type { AppServices } from './app-services.tsx';
+import { createCommandServices } from './command-services.ts';
+
+export function composeApp(): AppServices {
+  const queryClient = createQueryClient();
+  let oidc: Promise<OidcClient> | null = null;
+  const session = createSession({
+    loadOidc: () => {
+      oidc ??= import('../auth/oidc-client.ts').then((module) => module.createOidcClient(oidcSettings())).catch((error: unknown) => {
+        oidc = null;
+        throw error;
+      });
+      return oidc;
+    },
+    fetchPolicy: () => fetchPolicy(),
+    now: () => Date.now(),
+    storage: window.sessionStorage,
+    assign: (url) => window.location.assign(url),
+    navigateApp,
+    notify: (toast) => {
+      showToast(toast);
+    },
+    onCleared: () => {
+      queryClient.clear();
+      clearContext();
+      resetShell();
+      workspaceStore.panes = [];
+    },
+  });
+  configureApi(createHttpClient({
+    baseURL: '/api/portal',
+    getAccessToken: () => session.getAccessToken(),
+    refreshAccessToken: () => session.refreshAccessToken(),
+    confirmConflict: () => requestConfirmation('conflict'),
+    onConflictDiscarded: () => {
+      void queryClient.invalidateQueries();
+    },
+    notify: (toast) => {
+      showToast(toast);
+    },
+  }));
+  return {
+    session,
+    registry: createAppRegistry(),
+    commandServices: createCommandServices(queryClient),
+    queryClient,
+    inactivity: defaultInactivityTimings,
+  };
+}

@@ -1,0 +1,67 @@
+// Signs out after the inactivity timeout; a minute before, a dialog counts down and offers to stay.
+import { useEffect, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { inactivityWarningMessage, messages } from '../contract/messages.ts';
+import { startInactivityMonitor, type InactivityMonitor } from '../auth/inactivity.ts';
+import { shellStore } from '../state/shell-store.ts';
+import { DeferredModal } from '../ui/deferred-modal.tsx';
+import { currentBrowserUrl } from './app-navigation.ts';
+import { useAppServices } from './app-services.tsx';
+
+export function InactivityWatch() {
+  const { session, inactivity } = useAppServices();
+  const { inactivityWarning } = useSnapshot(shellStore);
+  const monitor = useRef<InactivityMonitor | null>(null);
+  const [deadline, setDeadline] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
+
+  useEffect(() => {
+    monitor.current = startInactivityMonitor({
+      ...inactivity,
+      onWarn: (remainingMs) => {
+        setDeadline(Date.now() + remainingMs);
+        setNow(Date.now());
+        shellStore.inactivityWarning = true;
+      },
+      onTimeout: () => {
+        shellStore.inactivityWarning = false;
+        void session.signOut('inactivity', currentBrowserUrl());
+      },
+    });
+    return () => {
+      monitor.current?.stop();
+      monitor.current = null;
+      shellStore.inactivityWarning = false;
+    };
+  }, [session, inactivity]);
+
+  useEffect(() => {
+    if (!inactivityWarning) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [inactivityWarning]);
+
+  const stay = () => {
+    shellStore.inactivityWarning = false;
+    monitor.current?.stayActive();
+  };
+  const seconds = Math.max(0, Math.ceil((deadline - now) / 1000));
+
+  return (
+    <DeferredModal
+      open={inactivityWarning}
+      title={messages.inactivityWarningTitle}
+      role="alertdialog"
+      size="sm"
+      onClose={stay}
+      closeOnOutsideClick={false}
+      description={<p>{inactivityWarningMessage(seconds)}</p>}
+      footer={(
+        <>
+          <button type="button" className="button" onClick={() => void session.signOut('user')}>Sign out now</button>
+          <button type="button" className="button button-primary" onClick={stay}>{messages.inactivityWarningStay}</button>
+        </>
+      )}
+    />
+  );
+}

@@ -1,0 +1,166 @@
+// The command palette (cmdk): a combobox over the commands available now, recently used first, ranked by
+// our own scorer and capped (cmdk's own filtering is off, so a thousand commands cost nothing), plus a
+// record look-up (GET /search) when the query looks like a reference, id or name. Enter runs or opens;
+// Shift+Enter (or a Shift/Ctrl/Cmd click) opens in a new pane beside.
+import { useQuery } from '@tanstack/react-query';
+import { Command } from 'cmdk';
+import { type KeyboardEvent, type MouseEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import type { Command as PortalCommand, CommandArgs } from '../../commands/command.ts';
+import { rankCommands } from '../../commands/rank.ts';
+import { shortcutKeys } from '../../commands/shortcut.ts';
+import { looksLikeRecordQuery, searchQueries } from '../api/search-queries.ts';
+import type { RecordSearchResult } from '../contract/shell-responses.ts';
+import { paletteStore, recordRecentCommand } from '../state/palette-store.ts';
+import { closeOverlay, shellStore } from '../state/shell-store.ts';
+import { Modal } from '../ui/modal.tsx';
+import { ShortcutKeys } from '../ui/shortcut-keys.tsx';
+import { useAppServices } from './app-services.tsx';
+import { useCommandContext } from './command-context.ts';
+
+export const paletteRenderCap = 50;
+const recordDebounceMs = 250;
+const hiddenFromPalette = new Set(['help.openPalette', 'help.closeOverlay']);
+
+const recordKindLabels: Record<RecordSearchResult['kind'], string> = {
+  transaction: 'Transaction',
+  paymentJob: 'Payment job',
+  business: 'Business',
+  merchant: 'Merchant',
+};
+
+const recordValue = (record: RecordSearchResult) => `record:${record.kind}:${record.id}`;
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+export function CommandPalette() {
+  const { registry, commandServices } = useAppServices();
+  const { paletteOpen } = useSnapshot(shellStore);
+  const { recent } = useSnapshot(paletteStore);
+  const ctx = useCommandContext();
+  const [query, setQuery] = useState('');
+  const [selected, setSelected] = useState('');
+  const besideRef = useRef(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  // The context the chosen command will run in: the palette closes first.
+  const runContext = useMemo(() => ({ ...ctx, overlayOpen: false }), [ctx]);
+  const available = useMemo(
+    () => registry.available(runContext).filter((command) => !hiddenFromPalette.has(command.id)),
+    [registry, runContext],
+  );
+
+  const term = useDebounced(query.trim(), recordDebounceMs);
+  const searching = paletteOpen && looksLikeRecordQuery(term);
+  const records = useQuery({ ...searchQueries.records(term), enabled: searching });
+  const recordResults = searching ? (records.data ?? []) : [];
+  const commandCap = Math.max(0, paletteRenderCap - recordResults.length);
+  const ranked = useMemo(() => rankCommands(available, query, recent, commandCap), [available, query, recent, commandCap]);
+  const recentIds = new Set(recent);
+  const showRecentGroup = query.trim() === '';
+  const recentCommands = showRecentGroup ? ranked.filter((command) => recentIds.has(command.id)) : [];
+  const otherCommands = showRecentGroup ? ranked.filter((command) => !recentIds.has(command.id)) : ranked;
+
+  // The selection follows what is rendered: the first row after every change of the query, and again
+  // whenever the selected row disappears (a record look-up answering, commands re-ranking).
+  const values = [
+    ...recordResults.map(recordValue),
+    ...recentCommands.map((command) => command.id),
+    ...otherCommands.map((command) => command.id),
+  ];
+  const firstValue = values[0] ?? '';
+  const valuesKey = values.join('|');
+  const selectedQuery = useRef<string | null>(null);
+  useEffect(() => {
+    const present = valuesKey.split('|').includes(selected);
+    if (selectedQuery.current !== query || !present) {
+      selectedQuery.current = query;
+      setSelected(firstValue);
+    }
+  }, [query, valuesKey, firstValue, selected]);
+
+  useEffect(() => {
+    if (!paletteOpen) setQuery('');
+  }, [paletteOpen]);
+
+  const close = () => closeOverlay('palette');
+
+  const runCommand = (command: PortalCommand, args: CommandArgs = {}) => {
+    const beside = besideRef.current;
+    besideRef.current = false;
+    close();
+    recordRecentCommand(command.id);
+    void command.run(commandServices, { ...args, ...(beside ? { beside: true } : {}) });
+  };
+
+  const openRecord = (record: RecordSearchResult) => {
+    const command = registry.get('record.openSearchResult');
+    if (command) runCommand(command, { record });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Enter') besideRef.current = event.shiftKey;
+  };
+  const onClickCapture = (event: MouseEvent<HTMLDivElement>) => {
+    besideRef.current = event.shiftKey || event.ctrlKey || event.metaKey;
+  };
+
+  const renderCommand = (command: PortalCommand) => (
+    <Command.Item key={command.id} value={command.id} onSelect={() => runCommand(command)} className="palette-item">
+      <span className="palette-item-title">{command.title}</span>
+      <span className="palette-item-meta">
+        <span className="palette-item-section">{command.section}</span>
+        {command.shortcut ? <ShortcutKeys keys={shortcutKeys(command.shortcut)} /> : null}
+      </span>
+    </Command.Item>
+  );
+
+  return (
+    <Modal open={paletteOpen} title="Command palette" hideTitle size="lg" onClose={close} showCloseButton={false} className="palette-modal" initialFocus={inputRef}>
+      <Command label="Command palette" shouldFilter={false} value={selected} onValueChange={setSelected} loop onKeyDown={onKeyDown} onClickCapture={onClickCapture} className="palette">
+        <Command.Input
+          ref={inputRef}
+          // Focused as it mounts, so keys typed right after Ctrl+K land in it.
+          autoFocus
+          value={query}
+          onValueChange={setQuery}
+          placeholder="Type a command, or a reference, id or name to look up…"
+          className="palette-input"
+        />
+        <Command.List className="palette-list" aria-label="Results">
+          {searching && records.isFetching ? <Command.Loading>Looking up records…</Command.Loading> : null}
+          {ranked.length === 0 && recordResults.length === 0 && !(searching && records.isFetching) ? (
+            <Command.Empty>{searching && records.isError ? 'The record look-up failed. Try again in a moment.' : 'Nothing matches.'}</Command.Empty>
+          ) : null}
+          {recordResults.length > 0 ? (
+            <Command.Group heading="Records">
+              {recordResults.map((record) => (
+                <Command.Item key={recordValue(record)} value={recordValue(record)} onSelect={() => openRecord(record)} className="palette-item">
+                  <span className="palette-item-title">
+                    {record.title}
+                    <span className="palette-item-description">{record.description}</span>
+                  </span>
+                  <span className="palette-item-meta"><span className="palette-item-section">{recordKindLabels[record.kind]}</span></span>
+                </Command.Item>
+              ))}
+            </Command.Group>
+          ) : null}
+          {recentCommands.length > 0 ? <Command.Group heading="Recent">{recentCommands.map(renderCommand)}</Command.Group> : null}
+          {otherCommands.length > 0 ? <Command.Group heading={showRecentGroup ? 'All commands' : 'Commands'}>{otherCommands.map(renderCommand)}</Command.Group> : null}
+        </Command.List>
+        <footer className="palette-footer" aria-hidden="true">
+          <span><kbd>↵</kbd> open</span>
+          <span><kbd>⇧</kbd><kbd>↵</kbd> open beside</span>
+          <span><kbd>Esc</kbd> close</span>
+        </footer>
+      </Command>
+    </Modal>
+  );
+}

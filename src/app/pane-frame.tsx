@@ -1,0 +1,84 @@
+// One pane of the workspace: a header with the breadcrumb and the pane's controls, and the pane's routes.
+// Clicking or focusing inside a pane focuses it (it then owns the address bar).
+import { useEffect, useMemo, useRef } from 'react';
+import { PaneScopeContext } from '../state/pane-scope.tsx';
+import { closePane, focusPaneById, openBeside } from '../state/workspace-store.ts';
+import { CloseIcon, SplitIcon } from '../ui/icons.tsx';
+import { PaneRoutes } from './pane-routes.tsx';
+import { breadcrumb, paneTitle } from './route-match.ts';
+
+export type PaneFrameProps = {
+  paneId: string;
+  path: string;
+  index: number;
+  count: number;
+  focused: boolean;
+  canOpenBeside: boolean;
+};
+
+export function PaneFrame({ paneId, path, index, count, focused, canOpenBeside }: PaneFrameProps) {
+  const element = useRef<HTMLElement>(null);
+  const title = paneTitle(path);
+  const crumbs = useMemo(() => breadcrumb(path), [path]);
+  const scope = useMemo(() => ({ paneId, focused }), [paneId, focused]);
+  // A pane opened into an existing layout takes the keyboard focus; the first pane of a page load does not.
+  const wasFocused = useRef(count > 1 ? false : focused);
+
+  // When a command moves focus to this pane, move the keyboard focus with it (unless a dialog holds it).
+  useEffect(() => {
+    const becameFocused = focused && !wasFocused.current;
+    wasFocused.current = focused;
+    if (!becameFocused || !element.current) return;
+    const active = document.activeElement;
+    if (active && element.current.contains(active)) return;
+    if (active?.closest('[role="dialog"],[role="alertdialog"]')) return;
+    element.current.focus({ preventScroll: true });
+  }, [focused]);
+
+  const label = count > 1 ? `${title} (pane ${index + 1} of ${count})` : title;
+
+  return (
+    <section
+      ref={element}
+      className={`pane${focused ? ' pane-focused' : ''}`}
+      aria-label={label}
+      data-pane-id={paneId}
+      data-focused={focused ? 'true' : 'false'}
+      tabIndex={-1}
+      onFocusCapture={() => focusPaneById(paneId)}
+      onPointerDownCapture={() => focusPaneById(paneId)}
+    >
+      <header className="pane-header">
+        <nav aria-label="Breadcrumb" className="breadcrumb">
+          <ol>
+            {crumbs.length === 0 ? <li aria-current="page">{title}</li> : null}
+            {crumbs.map((crumb, crumbIndex) => (
+              <li key={crumb.path}>
+                {crumbIndex === crumbs.length - 1
+                  ? <span aria-current="page">{crumb.label}</span>
+                  : <a href={crumb.path}>{crumb.label}</a>}
+              </li>
+            ))}
+          </ol>
+        </nav>
+        <div className="pane-actions">
+          {canOpenBeside ? (
+            <button type="button" className="icon-button" aria-label={`Open ${title} in a new pane beside`} title="Open beside" onClick={() => openBeside(path, { afterPaneId: paneId })}>
+              <SplitIcon />
+            </button>
+          ) : null}
+          {count > 1 ? (
+            <button type="button" className="icon-button" aria-label={`Close pane ${title}`} title="Close pane" onClick={() => void closePane(paneId)}>
+              <CloseIcon />
+            </button>
+          ) : null}
+        </div>
+      </header>
+      <div className="pane-body">
+        <PaneScopeContext value={scope}>
+          <PaneRoutes paneId={paneId} path={path} />
+        </PaneScopeContext>
+      </div>
+    </section>
+  );
+}

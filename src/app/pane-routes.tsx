@@ -1,0 +1,89 @@
+// Inside a pane: wouter routes the pane's own location through the route table, and the guard decides what
+// the matched route may show. Each pane guards its own route.
+import { lazy, useCallback, useEffect, useMemo } from 'react';
+import { useSnapshot } from 'valtio';
+import { type BaseLocationHook, Route, Router, Switch } from 'wouter';
+import { messages } from '../contract/messages.ts';
+import { showToast } from '../state/toast-store.ts';
+import { loadLayout, workspaceStore } from '../state/workspace-store.ts';
+import { Skeleton } from '../ui/skeleton.tsx';
+import { currentBrowserUrl, openPath } from './app-navigation.ts';
+import { ChunkBoundary } from './chunk-boundary.tsx';
+import { useCommandContext } from './command-context.ts';
+import { decideRoute } from './guard.ts';
+import { splitPath } from './paths.ts';
+import { compilePattern } from './route-match.ts';
+import { routes, type RouteDefinition } from './routes.ts';
+
+const NotFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
+
+/** A wouter location hook bound to one pane of the workspace. */
+function usePaneLocationHook(paneId: string): BaseLocationHook {
+  return useMemo(() => {
+    const usePanePath = () => {
+      const workspace = useSnapshot(workspaceStore);
+      return workspace.panes.find((pane) => pane.id === paneId)?.path ?? '/';
+    };
+    const hook = (() => {
+      const path = usePanePath();
+      const navigate = useCallback((to: string, options?: { replace?: boolean }) => {
+        void openPath(to, { paneId, ...(options?.replace ? { replace: true } : {}) });
+      }, []);
+      return [splitPath(path).pathname, navigate];
+    }) as BaseLocationHook;
+    hook.searchHook = () => splitPath(usePanePath()).search.replace(/^\?/, '');
+    return hook;
+  }, [paneId]);
+}
+
+/** Replaces the whole layout with context selection, keeping the intended URL (every pane) to come back to. */
+export function requireContext(): void {
+  const intended = currentBrowserUrl();
+  loadLayout({ paths: [`/context?route=${encodeURIComponent(intended)}`], focused: 0 }, 'replace');
+}
+
+function GuardedRoute({ route, paneId, path }: { route: RouteDefinition | null; paneId: string; path: string }) {
+  const ctx = useCommandContext(path);
+  const decision = decideRoute(path, ctx);
+
+  useEffect(() => {
+    if (decision.kind === 'noPermission') {
+      showToast({ kind: 'danger', message: messages.noPermissions });
+      void openPath('/404', { paneId, replace: true });
+    } else if (decision.kind === 'redirectNotFound') {
+      void openPath('/404', { paneId, replace: true });
+    } else if (decision.kind === 'needsContext') {
+      requireContext();
+    }
+  }, [decision.kind, paneId, path]);
+
+  if (decision.kind === 'unknown' || !route) {
+    return <ChunkBoundary resetKey={path}><NotFoundPane /></ChunkBoundary>;
+  }
+  if (decision.kind !== 'allow') return <div className="pane-loading"><Skeleton lines={4} /></div>;
+  const { match } = decision;
+  const Pane = match.route.pane;
+  return (
+    <ChunkBoundary resetKey={match.route.id} label={`Loading ${match.route.capability}`}>
+      <Pane params={match.params} search={match.search} capability={match.route.capability} />
+    </ChunkBoundary>
+  );
+}
+
+export function PaneRoutes({ paneId, path }: { paneId: string; path: string }) {
+  const hook = usePaneLocationHook(paneId);
+  return (
+    <Router hook={hook} parser={compilePattern}>
+      <Switch>
+        {routes.filter((route) => !route.public || route.id === 'notFound').map((route) => (
+          <Route key={route.id} path={route.pattern}>
+            <GuardedRoute route={route} paneId={paneId} path={path} />
+          </Route>
+        ))}
+        <Route>
+          <GuardedRoute route={null} paneId={paneId} path={path} />
+        </Route>
+      </Switch>
+    </Router>
+  );
+}

@@ -1,0 +1,349 @@
+// THE route table: every route of section 2 of the shell document, one row each. The router (wouter, per
+// pane), the guard, the side menu, the palette's navigation commands and the breadcrumb all read it.
+//
+// Permission decisions (the spec names permissions for some routes only; the rest are ours, chosen to
+// match the server's role table in server/policy/role-permissions.ts):
+//
+// | route                                                            | permissions                                  | context   | notes |
+// |------------------------------------------------------------------|----------------------------------------------|-----------|-------|
+// | /dashboard                                                       | none                                         | required  | landing route: must open for every role (VT users too); statistics check Mapi.MerchantDashboardReport.Read themselves |
+// | /transactions, /transactions/{ref}                               | Mapi.Transactions.Read / Mapi.Transaction.Read | free    | spec: context-free |
+// | /reporting-overview (report queue)                               | Portal.Reports.Create                        | free      | whoever can queue a report sees the queue |
+// | /reporting/{kind}-account/{n?}, cost-statement, batch-report     | Mapi.MerchantAccountGroups.Read              | required  | account groups are the merchant's |
+// | /reporting/business-account/{n?}                                 | Mapi.MerchantAccountGroups.Read              | required  | + automatic remittance off |
+// | /reporting/invoice-account/{n?}                                  | Mapi.MerchantAccountGroups.Read              | required  | + merchant uses gross settlement |
+// | /configurations, /configurations/{id}                            | Mapi.Configurations.Read                     | required  | |
+// | /configurations/{id}/hosted-payment-page/{ref}                   | Mapi.Configurations.Update                   | required  | editor layout; editing only |
+// | /configurations/{id}/payments, …/{ref}                           | Portal.PaymentJobs.Read                      | required  | |
+// | /configurations/{id}/payments/{ref}/trace/{trace}                | Portal.Traces.Read                           | required  | |
+// | /configurations/{id}/virtual-terminal                            | Portal.Moto.Create                           | required  | menu hidden when virtualTerminalMenuEnabled is false |
+// | /configurations/{id}/virtual-terminal/settings                   | Portal.Settings.Read                         | required  | path chosen by us (spec: not shown) |
+// | /business, /business/{id}/merchants                              | —                                            | —         | redirect to not-found (spec) |
+// | /business/{id}                                                   | Mapi.Business.Read                           | required  | + a role at root, partner or business level |
+// | /business/{id}/merchants/{mid}                                   | Mapi.Merchant.Read                           | required  | + a role at root, partner, business or merchant level |
+// | /business/{id}/pricing-plan                                      | Mapi.MerchantAccountPricingPlan.Read         | required  | |
+// | …/merchant-accounts-overview, …/{merchantAccountId}              | Mapi.MerchantAccountGroups.Read              | required  | |
+// | …/business-accounts-overview, …/{businessAccountId} (numeric)    | Mapi.BagsExternal.Read                       | required  | + automatic remittance off |
+// | /context, /context/apply                                         | none                                         | free      | |
+// | /notifications, /notifications/{ref}                             | Portal.Notifications.Read                    | free      | spec: context-free |
+// | /notifications/add, /notifications/edit/{ref}                    | Portal.Notifications.Create                  | free      | |
+// | /partners                                                        | Mapi.Partners.Read                           | required  | |
+// | /partners/{id}, commissions, declines, business, merchant        | Mapi.Partner.Read (+ Business/Merchant.Read) | required  | |
+// | /partners/{id}/transactions, …/business/{bid}/transactions       | Mapi.Partner.Read + Mapi.Transactions.Read   | required  | |
+// | /partners/{id}/users/add, /partners/{id}/users/{userId}          | Mapi.Users.Create / Mapi.Users.Read          | required  | |
+// | /profile                                                         | none                                         | free      | spec: context-free |
+// | /tickets, /tickets/{id}                                          | Portal.Tickets.Read                          | required  | |
+// | /tickets/add                                                     | Portal.Tickets.Create                        | required  | Report bug / Give feedback open it with ?type= |
+// | /users, /users/{id}                                              | Mapi.Users.Read                              | free      | spec: context-free |
+// | /users/add                                                       | Mapi.Users.Create                            | free      | |
+// | /account-watch-list                                              | Mapi.AccountWatchList.Read                   | free      | spec |
+// | /billing                                                         | Billing.Invoices.Create                      | free      | spec; menu hidden with a business selected |
+import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
+import type { CommandContext } from '../../commands/command.ts';
+import type { ContextKey } from '../../commands/navigation/route-commands.ts';
+import type { PermissionName } from '../contract/permissions.ts';
+import type { PaneProps } from '../state/pane-scope.tsx';
+
+export type Layout = 'default' | 'editor' | 'simple';
+
+export type MenuSectionId =
+  | 'dashboard' | 'transactions' | 'reporting' | 'configurations' | 'configuration' | 'business'
+  | 'virtualTerminal' | 'users' | 'billing' | 'watchList' | 'support' | 'partners';
+
+export type MenuSection = { id: MenuSectionId; label: string; index: number };
+
+/** The side menu's sections in the documented order and indices. */
+export const menuSections: readonly MenuSection[] = [
+  { id: 'dashboard', label: 'Dashboard', index: 10 },
+  { id: 'transactions', label: 'Transactions', index: 30 },
+  { id: 'reporting', label: 'Reporting', index: 40 },
+  { id: 'configurations', label: 'Configurations', index: 50 },
+  { id: 'configuration', label: 'Configuration', index: 51 },
+  { id: 'business', label: 'Business', index: 60 },
+  { id: 'virtualTerminal', label: 'Virtual terminal', index: 65 },
+  { id: 'users', label: 'Users', index: 70 },
+  { id: 'billing', label: 'Billing', index: 80 },
+  { id: 'watchList', label: 'Watch list', index: 90 },
+  { id: 'support', label: 'Support', index: 100 },
+  { id: 'partners', label: 'Partners', index: 150 },
+];
+
+/** Conditions beyond permissions; 'noPermission' failures say so, 'notFound' ones just do not exist here. */
+export type RouteCondition =
+  | { kind: 'camAutoRemittanceOff' }
+  | { kind: 'grossSettlement' }
+  | { kind: 'businessAccess'; param: string }
+  | { kind: 'merchantAccess'; businessParam: string; merchantParam: string };
+
+export type RouteDefinition = {
+  id: string;
+  /** wouter pattern: '/transactions/:transactionReference', optional ':accountNumber?' */
+  pattern: string;
+  /** what the screen is, in the domain's words (menu, palette, 'Not built yet — …') */
+  capability: string;
+  /** the pane's title and breadcrumb label */
+  title: (params: Readonly<Record<string, string | undefined>>) => string;
+  pane: LazyExoticComponent<ComponentType<PaneProps>>;
+  permissions: readonly PermissionName[];
+  layout: Layout;
+  /** no sign-in needed */
+  public?: boolean;
+  /** no selected context needed */
+  contextFree?: boolean;
+  /** the spec redirects this path to not-found */
+  redirect?: 'notFound';
+  conditions?: readonly RouteCondition[];
+  /** parameter formats, e.g. numeric account ids */
+  paramRules?: Readonly<Record<string, RegExp>>;
+  /** parameters the menu and palette fill from the applied context */
+  contextParams?: Readonly<Record<string, ContextKey>>;
+  menu?: { section: MenuSectionId; index: number; label: string; visible?: (ctx: CommandContext) => boolean };
+  /** a palette command (and optional go-to shortcut) for routes reachable without typing an id */
+  command?: { title: string; keywords: readonly string[]; shortcut?: string };
+};
+
+const dashboardPane = lazy(() => import('../../panes/dashboard/dashboard-pane.tsx').then((module) => ({ default: module.DashboardPane })));
+const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
+const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
+const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
+const contextApplyPane = lazy(() => import('../context/context-apply-page.tsx').then((module) => ({ default: module.ContextApplyPage })));
+const rootPane = lazy(() => import('./root-route.tsx').then((module) => ({ default: module.RootRoute })));
+const signInPane = lazy(() => import('./sign-in-route.tsx').then((module) => ({ default: module.SignInRoute })));
+const signOutPane = lazy(() => import('./sign-out-route.tsx').then((module) => ({ default: module.SignOutRoute })));
+const signedOutPane = lazy(() => import('./signed-out-route.tsx').then((module) => ({ default: module.SignedOutRoute })));
+
+const noBusinessSelected = (ctx: CommandContext) => ctx.context.businessId === null;
+const noConfigurationSelected = (ctx: CommandContext) => ctx.context.configurationId === null;
+const virtualTerminalEnabled = (ctx: CommandContext) => ctx.context.virtualTerminalMenuEnabled === true;
+
+const account = (id: string, kind: string, capability: string, index: number, conditions?: RouteCondition[], keywords: string[] = []): RouteDefinition => ({
+  id,
+  pattern: `/reporting/${kind}/:accountNumber?`,
+  capability,
+  title: ({ accountNumber }) => (accountNumber ? `${capability} ${accountNumber}` : capability),
+  pane: notBuiltPane,
+  permissions: ['Mapi.MerchantAccountGroups.Read'],
+  layout: 'default',
+  ...(conditions ? { conditions } : {}),
+  menu: { section: 'reporting', index, label: capability },
+  command: { title: `Go to ${capability.toLowerCase()}`, keywords: ['reporting', 'account', 'statement', ...keywords] },
+});
+
+export const routes: readonly RouteDefinition[] = [
+  // Public (simple layout, outside the workspace)
+  { id: 'root', pattern: '/', capability: 'Start', title: () => 'Start', pane: rootPane, permissions: [], layout: 'simple', public: true },
+  { id: 'signIn', pattern: '/sign-in', capability: 'Sign in', title: () => 'Sign in', pane: signInPane, permissions: [], layout: 'simple', public: true },
+  { id: 'signOut', pattern: '/sign-out', capability: 'Sign out', title: () => 'Sign out', pane: signOutPane, permissions: [], layout: 'simple', public: true },
+  { id: 'signedOut', pattern: '/signed-out', capability: 'Signed out', title: () => 'Signed out', pane: signedOutPane, permissions: [], layout: 'simple', public: true },
+  { id: 'userInvite', pattern: '/user-invite', capability: 'Account creation from an invitation', title: () => 'Invitation', pane: notBuiltPane, permissions: [], layout: 'simple', public: true },
+  { id: 'notFound', pattern: '/404', capability: 'Not found', title: () => 'Not found', pane: notFoundPane, permissions: [], layout: 'default', public: true },
+
+  // Dashboard
+  {
+    id: 'dashboard', pattern: '/dashboard', capability: 'Statistics dashboard', title: () => 'Dashboard', pane: dashboardPane, permissions: [], layout: 'default',
+    menu: { section: 'dashboard', index: 1, label: 'Dashboard' },
+    command: { title: 'Go to dashboard', keywords: ['home', 'statistics', 'chart', 'overview'], shortcut: 'g d' },
+  },
+
+  // Transactions (context-free)
+  {
+    id: 'transactions', pattern: '/transactions', capability: 'Transactions overview', title: () => 'Transactions', pane: notBuiltPane,
+    permissions: ['Mapi.Transactions.Read'], layout: 'default', contextFree: true,
+    menu: { section: 'transactions', index: 1, label: 'Transactions' },
+    command: { title: 'Go to transactions', keywords: ['payments', 'sales', 'overview', 'list'], shortcut: 'g t' },
+  },
+  {
+    id: 'transactionDetail', pattern: '/transactions/:transactionReference', capability: 'Transaction detail', title: ({ transactionReference }) => `Transaction ${transactionReference ?? ''}`,
+    pane: notBuiltPane, permissions: ['Mapi.Transaction.Read'], layout: 'default', contextFree: true,
+  },
+
+  // Reporting
+  {
+    id: 'reportQueue', pattern: '/reporting-overview', capability: 'Report queue', title: () => 'My report queue', pane: notBuiltPane,
+    permissions: ['Portal.Reports.Create'], layout: 'default', contextFree: true,
+    menu: { section: 'reporting', index: 1, label: 'Report queue' },
+    command: { title: 'Go to my report queue', keywords: ['reports', 'exports', 'downloads', 'queue'], shortcut: 'g q' },
+  },
+  account('businessAccount', 'business-account', 'Business account', 2, [{ kind: 'camAutoRemittanceOff' }]),
+  account('tradingAccount', 'trading-account', 'Trading account', 3),
+  account('reserveAccount', 'reserve-account', 'Reserve account', 4),
+  account('securityAccount', 'security-account', 'Security account', 5),
+  account('remittanceAccount', 'remittance-account', 'Remittance account', 6, undefined, ['payout']),
+  account('invoiceAccount', 'invoice-account', 'Invoice account', 7, [{ kind: 'grossSettlement' }], ['billing']),
+  account('costStatement', 'cost-statement', 'Cost statement', 8, undefined, ['fees', 'costs']),
+  account('batchReport', 'batch-report', 'Batch report', 9, undefined, ['settlement', 'batches']),
+  {
+    id: 'batchDetail', pattern: '/reporting/batch-report/:accountNumber/batch/:batchId', capability: 'Batch detail', title: ({ batchId }) => `Batch ${batchId ?? ''}`,
+    pane: notBuiltPane, permissions: ['Mapi.MerchantAccountGroups.Read'], layout: 'default',
+  },
+
+  // Configurations
+  {
+    id: 'configurations', pattern: '/configurations', capability: 'Configurations overview', title: () => 'Configurations', pane: notBuiltPane,
+    permissions: ['Mapi.Configurations.Read'], layout: 'default',
+    menu: { section: 'configurations', index: 1, label: 'Configurations', visible: noConfigurationSelected },
+    command: { title: 'Go to configurations', keywords: ['settings', 'payment methods', 'setup'], shortcut: 'g c' },
+  },
+  {
+    id: 'configurationDetail', pattern: '/configurations/:configurationId', capability: 'Configuration detail', title: ({ configurationId }) => `Configuration ${configurationId ?? ''}`,
+    pane: notBuiltPane, permissions: ['Mapi.Configurations.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    menu: { section: 'configuration', index: 1, label: 'Configuration details' },
+    command: { title: 'Go to configuration details', keywords: ['configuration', 'settings', 'payment methods'] },
+  },
+  {
+    id: 'hostedPaymentPage', pattern: '/configurations/:configurationId/hosted-payment-page/:hostedPaymentPageReference', capability: 'Hosted payment page editor',
+    title: ({ hostedPaymentPageReference }) => `Hosted payment page ${hostedPaymentPageReference ?? ''}`,
+    pane: notBuiltPane, permissions: ['Mapi.Configurations.Update'], layout: 'editor',
+  },
+  {
+    id: 'paymentJobs', pattern: '/configurations/:configurationId/payments', capability: 'Payment jobs overview', title: () => 'Payments',
+    pane: notBuiltPane, permissions: ['Portal.PaymentJobs.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    menu: { section: 'configuration', index: 2, label: 'Payments' },
+    command: { title: 'Go to payment jobs', keywords: ['payments', 'orders', 'payment jobs'], shortcut: 'g j' },
+  },
+  {
+    id: 'paymentJobDetail', pattern: '/configurations/:configurationId/payments/:paymentJobReference', capability: 'Payment job detail',
+    title: ({ paymentJobReference }) => `Payment job ${paymentJobReference ?? ''}`, pane: notBuiltPane, permissions: ['Portal.PaymentJobs.Read'], layout: 'default',
+  },
+  {
+    id: 'paymentJobTrace', pattern: '/configurations/:configurationId/payments/:paymentJobReference/trace/:traceReference', capability: 'Payment trace',
+    title: ({ traceReference }) => `Trace ${traceReference ?? ''}`, pane: notBuiltPane, permissions: ['Portal.Traces.Read'], layout: 'default',
+  },
+  {
+    id: 'virtualTerminal', pattern: '/configurations/:configurationId/virtual-terminal', capability: 'Virtual terminal order entry', title: () => 'Virtual terminal',
+    pane: notBuiltPane, permissions: ['Portal.Moto.Create'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    menu: { section: 'virtualTerminal', index: 1, label: 'New order', visible: virtualTerminalEnabled },
+    command: { title: 'Go to virtual terminal', keywords: ['moto', 'order', 'phone', 'card payment', 'terminal'], shortcut: 'g v' },
+  },
+  {
+    id: 'virtualTerminalSettings', pattern: '/configurations/:configurationId/virtual-terminal/settings', capability: 'Virtual terminal settings', title: () => 'Virtual terminal settings',
+    pane: notBuiltPane, permissions: ['Portal.Settings.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    menu: { section: 'virtualTerminal', index: 2, label: 'Settings', visible: virtualTerminalEnabled },
+    command: { title: 'Go to virtual terminal settings', keywords: ['moto', 'terminal', 'settings'] },
+  },
+
+  // Business and merchants
+  { id: 'businessOverview', pattern: '/business', capability: 'Business overview', title: () => 'Business', pane: notFoundPane, permissions: [], layout: 'default', redirect: 'notFound' },
+  {
+    id: 'businessDetail', pattern: '/business/:businessId', capability: 'Business detail', title: ({ businessId }) => `Business ${businessId ?? ''}`,
+    pane: notBuiltPane, permissions: ['Mapi.Business.Read'], layout: 'default', contextParams: { businessId: 'business' },
+    conditions: [{ kind: 'businessAccess', param: 'businessId' }],
+    menu: { section: 'business', index: 1, label: 'Business details' },
+    command: { title: 'Go to business details', keywords: ['company', 'business', 'details'], shortcut: 'g b' },
+  },
+  { id: 'businessMerchants', pattern: '/business/:businessId/merchants', capability: 'Merchants overview', title: () => 'Merchants', pane: notFoundPane, permissions: [], layout: 'default', redirect: 'notFound' },
+  {
+    id: 'merchantDetail', pattern: '/business/:businessId/merchants/:merchantId', capability: 'Merchant detail', title: ({ merchantId }) => `Merchant ${merchantId ?? ''}`,
+    pane: notBuiltPane, permissions: ['Mapi.Merchant.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
+    conditions: [{ kind: 'merchantAccess', businessParam: 'businessId', merchantParam: 'merchantId' }],
+    menu: { section: 'business', index: 2, label: 'Merchant details' },
+    command: { title: 'Go to merchant details', keywords: ['merchant', 'shop', 'details'], shortcut: 'g m' },
+  },
+  {
+    id: 'pricingPlan', pattern: '/business/:businessId/pricing-plan', capability: 'Pricing plan', title: () => 'Pricing plan',
+    pane: notBuiltPane, permissions: ['Mapi.MerchantAccountPricingPlan.Read'], layout: 'default', contextParams: { businessId: 'business' },
+    menu: { section: 'business', index: 3, label: 'Pricing plan' },
+    command: { title: 'Go to pricing plan', keywords: ['fees', 'pricing', 'tariff'] },
+  },
+  {
+    id: 'merchantAccounts', pattern: '/business/:businessId/merchants/:merchantId/merchant-accounts-overview', capability: 'Merchant accounts overview', title: () => 'Merchant accounts',
+    pane: notBuiltPane, permissions: ['Mapi.MerchantAccountGroups.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
+    menu: { section: 'business', index: 4, label: 'Merchant accounts' },
+    command: { title: 'Go to merchant accounts', keywords: ['accounts', 'account groups', 'balances'] },
+  },
+  {
+    id: 'merchantAccountDetail', pattern: '/business/:businessId/merchants/:merchantId/merchant-accounts-overview/:merchantAccountId', capability: 'Merchant account detail',
+    title: ({ merchantAccountId }) => `Merchant account ${merchantAccountId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.MerchantAccountGroups.Read'], layout: 'default',
+  },
+  {
+    id: 'businessAccounts', pattern: '/business/:businessId/merchants/:merchantId/business-accounts-overview', capability: 'Business accounts overview', title: () => 'Business accounts',
+    pane: notBuiltPane, permissions: ['Mapi.BagsExternal.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
+    conditions: [{ kind: 'camAutoRemittanceOff' }],
+    menu: { section: 'business', index: 5, label: 'Business accounts' },
+    command: { title: 'Go to business accounts', keywords: ['accounts', 'remittance', 'balances'] },
+  },
+  {
+    id: 'businessAccountDetail', pattern: '/business/:businessId/merchants/:merchantId/business-accounts-overview/:businessAccountId', capability: 'Business account detail',
+    title: ({ businessAccountId }) => `Business account ${businessAccountId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.BagsExternal.Read'], layout: 'default',
+    conditions: [{ kind: 'camAutoRemittanceOff' }], paramRules: { businessAccountId: /^\d+$/ },
+  },
+
+  // Context selection
+  { id: 'context', pattern: '/context', capability: 'Context selection', title: () => 'Select context', pane: contextPane, permissions: [], layout: 'default', contextFree: true,
+    command: { title: 'Go to context selection', keywords: ['business', 'merchant', 'choose', 'context'], shortcut: 'g x' } },
+  { id: 'contextApply', pattern: '/context/apply', capability: 'Context application', title: () => 'Applying context', pane: contextApplyPane, permissions: [], layout: 'default', contextFree: true },
+
+  // Notifications (context-free)
+  {
+    id: 'notifications', pattern: '/notifications', capability: 'Notifications', title: () => 'Notifications', pane: notBuiltPane,
+    permissions: ['Portal.Notifications.Read'], layout: 'default', contextFree: true,
+    command: { title: 'Go to notifications', keywords: ['news', 'messages', 'announcements', 'bell'], shortcut: 'g n' },
+  },
+  { id: 'notificationAdd', pattern: '/notifications/add', capability: 'New notification', title: () => 'New notification', pane: notBuiltPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true,
+    command: { title: 'Create notification', keywords: ['new', 'announce', 'publish'] } },
+  { id: 'notificationEdit', pattern: '/notifications/edit/:reference', capability: 'Notification editing', title: ({ reference }) => `Edit notification ${reference ?? ''}`, pane: notBuiltPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true },
+  { id: 'notificationDetail', pattern: '/notifications/:reference', capability: 'Notification', title: ({ reference }) => `Notification ${reference ?? ''}`, pane: notBuiltPane, permissions: ['Portal.Notifications.Read'], layout: 'default', contextFree: true },
+
+  // Partners
+  {
+    id: 'partners', pattern: '/partners', capability: 'Partners overview', title: () => 'Partners', pane: notBuiltPane, permissions: ['Mapi.Partners.Read'], layout: 'default',
+    menu: { section: 'partners', index: 1, label: 'Partners' },
+    command: { title: 'Go to partners', keywords: ['resellers', 'partners', 'commission'], shortcut: 'g p' },
+  },
+  { id: 'partnerDetail', pattern: '/partners/:partnerId', capability: 'Partner detail', title: ({ partnerId }) => `Partner ${partnerId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default',
+    contextParams: { partnerId: 'partner' }, command: { title: 'Go to my partner', keywords: ['partner', 'details'] } },
+  { id: 'partnerUserAdd', pattern: '/partners/:partnerId/users/add', capability: 'New partner user', title: () => 'New partner user', pane: notBuiltPane, permissions: ['Mapi.Users.Create'], layout: 'default' },
+  { id: 'partnerUser', pattern: '/partners/:partnerId/users/:userId', capability: 'Partner user', title: ({ userId }) => `User ${userId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Users.Read'], layout: 'default' },
+  { id: 'partnerCommission', pattern: '/partners/:partnerId/commissions/:commissionPlanId', capability: 'Commission plan', title: ({ commissionPlanId }) => `Commission plan ${commissionPlanId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default' },
+  { id: 'partnerDeclines', pattern: '/partners/:partnerId/declines', capability: 'Partner declines', title: () => 'Declines', pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default' },
+  { id: 'partnerTransactions', pattern: '/partners/:partnerId/transactions', capability: 'Partner transactions', title: () => 'Partner transactions', pane: notBuiltPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
+  { id: 'partnerBusiness', pattern: '/partners/:partnerId/business/:businessId', capability: "Partner's business", title: ({ businessId }) => `Business ${businessId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read'], layout: 'default' },
+  { id: 'partnerMerchant', pattern: '/partners/:partnerId/business/:businessId/merchant/:merchantId', capability: "Partner's merchant", title: ({ merchantId }) => `Merchant ${merchantId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read', 'Mapi.Merchant.Read'], layout: 'default' },
+  { id: 'partnerBusinessTransactions', pattern: '/partners/:partnerId/business/:businessId/transactions', capability: 'Business transactions within a partner', title: () => 'Business transactions', pane: notBuiltPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
+
+  // Profile (context-free)
+  { id: 'profile', pattern: '/profile', capability: 'My profile', title: () => 'My profile', pane: notBuiltPane, permissions: [], layout: 'default', contextFree: true,
+    command: { title: 'Go to my profile', keywords: ['account', 'password', 'me', 'settings'] } },
+
+  // Support
+  {
+    id: 'tickets', pattern: '/tickets', capability: 'Support tickets', title: () => 'Support', pane: notBuiltPane, permissions: ['Portal.Tickets.Read'], layout: 'default',
+    menu: { section: 'support', index: 1, label: 'Tickets' },
+    command: { title: 'Go to support tickets', keywords: ['help', 'support', 'tickets', 'issues'], shortcut: 'g s' },
+  },
+  { id: 'ticketAdd', pattern: '/tickets/add', capability: 'New support ticket', title: () => 'New ticket', pane: notBuiltPane, permissions: ['Portal.Tickets.Create'], layout: 'default',
+    menu: { section: 'support', index: 2, label: 'New ticket' },
+    command: { title: 'Create support ticket', keywords: ['help', 'support', 'ask', 'question'] } },
+  { id: 'ticketDetail', pattern: '/tickets/:ticketId', capability: 'Support ticket', title: ({ ticketId }) => `Ticket ${ticketId ?? ''}`, pane: notBuiltPane, permissions: ['Portal.Tickets.Read'], layout: 'default' },
+
+  // Users (context-free)
+  {
+    id: 'users', pattern: '/users', capability: 'Users overview', title: () => 'Users', pane: notBuiltPane, permissions: ['Mapi.Users.Read'], layout: 'default', contextFree: true,
+    menu: { section: 'users', index: 1, label: 'Users' },
+    command: { title: 'Go to users', keywords: ['people', 'team', 'members', 'access'], shortcut: 'g u' },
+  },
+  { id: 'userAdd', pattern: '/users/add', capability: 'New user', title: () => 'New user', pane: notBuiltPane, permissions: ['Mapi.Users.Create'], layout: 'default', contextFree: true,
+    command: { title: 'Invite user', keywords: ['new user', 'add user', 'team'] } },
+  { id: 'userDetail', pattern: '/users/:userId', capability: 'User detail', title: ({ userId }) => `User ${userId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Users.Read'], layout: 'default', contextFree: true },
+
+  // Billing, watch list (context-free)
+  {
+    id: 'billing', pattern: '/billing', capability: 'Billing', title: () => 'Billing', pane: notBuiltPane, permissions: ['Billing.Invoices.Create'], layout: 'default', contextFree: true,
+    menu: { section: 'billing', index: 1, label: 'Billing', visible: noBusinessSelected },
+    command: { title: 'Go to billing', keywords: ['invoices', 'billing'], shortcut: 'g i' },
+  },
+  {
+    id: 'watchList', pattern: '/account-watch-list', capability: 'Account watch list', title: () => 'Account watch list', pane: notBuiltPane,
+    permissions: ['Mapi.AccountWatchList.Read'], layout: 'default', contextFree: true,
+    menu: { section: 'watchList', index: 1, label: 'Watch list' },
+    command: { title: 'Go to account watch list', keywords: ['risk', 'fraud', 'sanctions', 'watch'], shortcut: 'g w' },
+  },
+];
+
+export const routesById: ReadonlyMap<string, RouteDefinition> = new Map(routes.map((route) => [route.id, route]));
+
+export function routeById(id: string): RouteDefinition {
+  const route = routesById.get(id);
+  if (!route) throw new Error(`No route '${id}' in the route table.`);
+  return route;
+}

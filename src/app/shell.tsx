@@ -1,0 +1,89 @@
+// The signed-in shell: header, side menu (default layout; the editor layout hides it), the workspace, and
+// the overlays. Mounts the URL sync, the shortcut binder, the link handling and the inactivity watch.
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { shellStore } from '../state/shell-store.ts';
+import { workspaceStore } from '../state/workspace-store.ts';
+import { Skeleton } from '../ui/skeleton.tsx';
+import { AppHeader } from './app-header.tsx';
+import { useAppServices } from './app-services.tsx';
+import { ConfirmationHost } from './confirmation-host.tsx';
+import { ContextSwitcherDialog } from './context-route.tsx';
+import { InactivityWatch } from './inactivity-watch.tsx';
+import { useLinkInterception } from './link-interception.ts';
+import { useOnLoadNotices } from './notices.ts';
+import { usePermissionsOfAppliedContext } from './permissions-gate.ts';
+import { matchPath } from './route-match.ts';
+import { useShortcutBinder } from './shortcut-binder.ts';
+import { SideMenu } from './side-menu.tsx';
+import { useWorkspaceUrlSync } from './url-sync.ts';
+import { Workspace } from './workspace.tsx';
+
+const loadPalette = () => import('./palette.tsx');
+const loadShortcutHelp = () => import('./shortcut-help-dialog.tsx');
+const CommandPalette = lazy(() => loadPalette().then((module) => ({ default: module.CommandPalette })));
+const ShortcutHelpDialog = lazy(() => loadShortcutHelp().then((module) => ({ default: module.ShortcutHelpDialog })));
+
+/** Overlays load on first use (or when prefetched); then they stay mounted, closed, so opening is instant. */
+function useLoadedOnce(open: boolean, prefetched = false): boolean {
+  const [loaded, setLoaded] = useState(open);
+  useEffect(() => {
+    if (open || prefetched) setLoaded(true);
+  }, [open, prefetched]);
+  return loaded || open;
+}
+
+export function Shell() {
+  const { registry, commandServices } = useAppServices();
+  useWorkspaceUrlSync();
+  useShortcutBinder(registry, commandServices);
+  useLinkInterception();
+  useOnLoadNotices(true);
+  const permissions = usePermissionsOfAppliedContext();
+  const workspace = useSnapshot(workspaceStore);
+  const shell = useSnapshot(shellStore);
+  const [palettePrefetched, setPalettePrefetched] = useState(false);
+  const paletteLoaded = useLoadedOnce(shell.paletteOpen, palettePrefetched);
+  const helpLoaded = useLoadedOnce(shell.shortcutHelpOpen);
+
+  // Load and mount the palette (closed) when the browser is idle: the first Ctrl+K then only opens it,
+  // and keys typed right after it land in its input.
+  useEffect(() => {
+    let cancelled = false;
+    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1000));
+    idle(() => {
+      void loadPalette().then(() => {
+        if (!cancelled) setPalettePrefetched(true);
+      }, () => undefined);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const focusedPath = workspace.panes[workspace.focusedIndex]?.path;
+  const layout = focusedPath ? (matchPath(focusedPath)?.route.layout ?? 'default') : 'default';
+
+  return (
+    <div className={`shell shell-${layout}`}>
+      <a className="skip-link" href="#workspace">Skip to content</a>
+      <AppHeader />
+      {layout === 'default' ? <SideMenu /> : null}
+      <main id="workspace" className="shell-main" tabIndex={-1}>
+        {permissions.status === 'error' ? (
+          <div className="pane-error" role="alert">
+            <p>Your permissions could not be loaded.</p>
+            <button type="button" className="button" onClick={permissions.retry}>Try again</button>
+          </div>
+        ) : workspace.panes.length === 0 ? <Skeleton lines={4} /> : <Workspace />}
+      </main>
+      <Suspense fallback={null}>
+        {paletteLoaded ? <CommandPalette /> : null}
+        {helpLoaded ? <ShortcutHelpDialog /> : null}
+      </Suspense>
+      <ContextSwitcherDialog />
+      <ConfirmationHost />
+      <InactivityWatch />
+    </div>
+  );
+}

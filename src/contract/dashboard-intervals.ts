@@ -1,0 +1,344 @@
+// Dashboard periods and buckets: pure calendar maths shared by the server (what to sum) and the client (what to ask
+// for, what to pre-fetch, how the interval selector moves). Periods are calendar dates in the caller's time zone
+// ('YYYY-MM-DD', both ends inclusive); buckets are instants [start, end) so a day is the user's day, DST included.
+// No schema library here: the client loads this eagerly.
+import { TZDate, tzOffset } from '@date-fns/tz';
+import { addDays, addMonths, addWeeks, addYears, differenceInCalendarDays, endOfMonth, endOfWeek, startOfMonth, startOfWeek } from 'date-fns';
+
+export const dashboardIntervals = ['day', 'week', 'month', 'year', 'custom'] as const;
+export type DashboardInterval = (typeof dashboardIntervals)[number];
+export type FixedInterval = Exclude<DashboardInterval, 'custom'>;
+
+export type BucketUnit = 'hour' | 'day' | 'month';
+/** Bucket sizes of the spec: day-hour, week-day, month-day, year-month, custom-day. */
+export const bucketUnitOf: Record<DashboardInterval, BucketUnit> = { day: 'hour', week: 'day', month: 'day', year: 'month', custom: 'day' };
+
+export const maxDashboardBuckets = 31;
+/** Periods fetched ahead (the shown one and those before it) so stepping back is instant. */
+export const prefetchedPeriods = 15;
+/** The date picker offers five years back; a custom range may span that and a little more. */
+export const maxCustomRangeDays = 1830;
+export const earliestDashboardDate = '2000-01-01';
+export const latestDashboardDate = '2099-12-31';
+/** Monday, as in the spec's date picker (week starts on day 2). */
+const weekStartsOn = 1;
+
+/** A calendar date in the caller's time zone, 'YYYY-MM-DD'. */
+export type LocalDate = string;
+export type DashboardPeriod = { interval: DashboardInterval; startDate: LocalDate; endDate: LocalDate };
+export type Bucket = { start: Date; end: Date };
+export type BucketPlan = { unit: BucketUnit; step: number; buckets: Bucket[] };
+
+const localDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The date at UTC midnight, used only for calendar arithmetic (no time zone can shift it). */
+function calendar(date: LocalDate): TZDate {
+  const match = localDatePattern.exec(date);
+  if (!match) throw new RangeError(`'${date}' is not a YYYY-MM-DD date`);
+  return new TZDate(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 'UTC');
+}
+
+function toLocalDate(date: Date): LocalDate {
+  const tzDate = date instanceof TZDate ? date : new TZDate(date.getTime(), 'UTC');
+  const pad = (value: number, length = 2) => String(value).padStart(length, '0');
+  return `${pad(tzDate.getFullYear(), 4)}-${pad(tzDate.getMonth() + 1)}-${pad(tzDate.getDate())}`;
+}
+
+export function isLocalDate(value: string): boolean {
+  const match = localDatePattern.exec(value);
+  if (!match) return false;
+  return toLocalDate(calendar(value)) === value;
+}
+
+export function addLocalDays(date: LocalDate, days: number): LocalDate {
+  return toLocalDate(addDays(calendar(date), days));
+}
+
+/** Whole days from start to end, both counted. */
+export function daysInRange(startDate: LocalDate, endDate: LocalDate): number {
+  return differenceInCalendarDays(calendar(endDate), calendar(startDate)) + 1;
+}
+
+/** The calendar date of an instant in a time zone. */
+export function localDateOf(instant: Date | number, timeZone: string): LocalDate {
+  return toLocalDate(new TZDate(typeof instant === 'number' ? instant : instant.getTime(), timeZone));
+}
+
+/** The instant a local calendar date begins in a time zone (the first valid moment when midnight is skipped). */
+export function startOfLocalDate(date: LocalDate, timeZone: string): Date {
+  const day = calendar(date);
+  return new Date(new TZDate(day.getFullYear(), day.getMonth(), day.getDate(), timeZone).getTime());
+}
+
+/** An instant as ISO 8601 with the zone's offset at that instant: '2026-03-29T02:00:00+01:00'. */
+export function formatInstant(instant: Date, timeZone: string): string {
+  const offset = tzOffset(timeZone, instant);
+  const shifted = new Date(instant.getTime() + offset * 60_000).toISOString().slice(0, 19);
+  const sign = offset < 0 ? '-' : '+';
+  const absolute = Math.abs(offset);
+  return `${shifted}${sign}${String(Math.floor(absolute / 60)).padStart(2, '0')}:${String(absolute % 60).padStart(2, '0')}`;
+}
+
+/** The day, week (Monday to Sunday), month or year that holds a date. */
+export function periodContaining(interval: FixedInterval, date: LocalDate): DashboardPeriod {
+  const day = calendar(date);
+  switch (interval) {
+    case 'day':
+      return { interval, startDate: date, endDate: date };
+    case 'week':
+      return { interval, startDate: toLocalDate(startOfWeek(day, { weekStartsOn })), endDate: toLocalDate(endOfWeek(day, { weekStartsOn })) };
+    case 'month':
+      return { interval, startDate: toLocalDate(startOfMonth(day)), endDate: toLocalDate(endOfMonth(day)) };
+    case 'year':
+      return { interval, startDate: `${date.slice(0, 4)}-01-01`, endDate: `${date.slice(0, 4)}-12-31` };
+  }
+}
+
+/** The period `steps` periods later (negative: earlier). A custom range moves by its own length. */
+export function shiftPeriod(period: DashboardPeriod, steps: number): DashboardPeriod {
+  const start = calendar(period.startDate);
+  switch (period.interval) {
+    case 'day':
+      return periodContaining('day', toLocalDate(addDays(start, steps)));
+    case 'week':
+      return periodContaining('week', toLocalDate(addWeeks(start, steps)));
+    case 'month':
+      return periodContaining('month', toLocalDate(addMonths(start, steps)));
+    case 'year':
+      return periodContaining('year', toLocalDate(addYears(start, steps)));
+    case 'custom': {
+      const length = daysInRange(period.startDate, period.endDate);
+      return { interval: 'custom', startDate: addLocalDays(period.startDate, steps * length), endDate: addLocalDays(period.endDate, steps * length) };
+    }
+  }
+}
+
+/**
+ * The same period one year earlier. A week is compared with the week 52 weeks before, so Mondays meet Mondays;
+ * a day, month, year or custom range with the same calendar dates a year before (29 February becomes the 28th).
+ */
+export function comparePeriod(period: DashboardPeriod): DashboardPeriod {
+  if (period.interval === 'week') return shiftPeriod(period, -52);
+  if (period.interval === 'custom') {
+    return { interval: 'custom', startDate: toLocalDate(addYears(calendar(period.startDate), -1)), endDate: toLocalDate(addYears(calendar(period.endDate), -1)) };
+  }
+  return periodContaining(period.interval, toLocalDate(addYears(calendar(period.startDate), -1)));
+}
+
+/** Days per bucket of a custom range: 1, growing so that no more than 31 buckets are needed. */
+export function customStep(startDate: LocalDate, endDate: LocalDate): number {
+  return Math.max(1, Math.ceil(daysInRange(startDate, endDate) / maxDashboardBuckets));
+}
+
+/**
+ * The buckets of a period in a time zone. Hours are real hours from local midnight, so a day has 23 or 25 of them
+ * when the clocks change; days and months start at local midnight; the last bucket ends with the period.
+ */
+export function bucketPlan(period: DashboardPeriod, timeZone: string): BucketPlan {
+  const unit = bucketUnitOf[period.interval];
+  const periodStart = startOfLocalDate(period.startDate, timeZone);
+  const periodEnd = startOfLocalDate(addLocalDays(period.endDate, 1), timeZone);
+  const buckets: Bucket[] = [];
+  if (unit === 'hour') {
+    for (let start = periodStart.getTime(); start < periodEnd.getTime(); start += 3_600_000) {
+      buckets.push({ start: new Date(start), end: new Date(Math.min(start + 3_600_000, periodEnd.getTime())) });
+    }
+    return { unit, step: 1, buckets };
+  }
+  const step = period.interval === 'custom' ? customStep(period.startDate, period.endDate) : 1;
+  const next = unit === 'month'
+    ? (date: LocalDate) => toLocalDate(addMonths(calendar(date), step))
+    : (date: LocalDate) => addLocalDays(date, step);
+  for (let date = period.startDate; date <= period.endDate; date = next(date)) {
+    const start = startOfLocalDate(date, timeZone);
+    const following = next(date);
+    const end = following > period.endDate ? periodEnd : startOfLocalDate(following, timeZone);
+    buckets.push({ start, end });
+  }
+  return { unit, step, buckets };
+}
+
+export type PeriodProblem = string;
+
+/**
+ * Checks a requested period and gives it in its canonical form: a day, week, month or year is the whole period
+ * holding startDate (endDate must lie in it); a custom range is taken as given.
+ */
+export function normalisePeriod(interval: DashboardInterval, startDate: LocalDate, endDate: LocalDate): { period: DashboardPeriod } | { problems: PeriodProblem[] } {
+  const problems: PeriodProblem[] = [];
+  for (const [name, value] of [['startDate', startDate], ['endDate', endDate]] as const) {
+    if (!isLocalDate(value)) problems.push(`dateRange.${name} '${value.slice(0, 40)}' is not a date`);
+    else if (value < earliestDashboardDate || value > latestDashboardDate) problems.push(`dateRange.${name} should be between ${earliestDashboardDate} and ${latestDashboardDate}`);
+  }
+  if (problems.length > 0) return { problems };
+  if (endDate < startDate) return { problems: ['dateRange.endDate is before dateRange.startDate'] };
+  if (interval === 'custom') {
+    if (daysInRange(startDate, endDate) > maxCustomRangeDays) return { problems: [`dateRange may span ${maxCustomRangeDays} days maximum`] };
+    return { period: { interval, startDate, endDate } };
+  }
+  const period = periodContaining(interval, startDate);
+  if (endDate > period.endDate) return { problems: [`dateRange.endDate should be in the same ${interval} as dateRange.startDate (${period.startDate} to ${period.endDate})`] };
+  return { period };
+}
+
+// ── The dashboard's view state and its transitions (the interval selector, compare, chart type) ──
+
+export type ChartType = 'bar' | 'line';
+export type DashboardView = {
+  interval: DashboardInterval;
+  /** the shown period; null while a custom interval has no dates chosen yet */
+  period: DashboardPeriod | null;
+  compare: boolean;
+  chartType: ChartType;
+};
+
+export const defaultInterval: FixedInterval = 'month';
+
+export function initialView(today: LocalDate, interval: FixedInterval = defaultInterval): DashboardView {
+  return { interval, period: periodContaining(interval, today), compare: false, chartType: 'bar' };
+}
+
+/** Changing the interval resets compare, sets the chart to bar and clears custom dates; fixed intervals show the current period. */
+export function selectInterval(view: DashboardView, interval: DashboardInterval, today: LocalDate): DashboardView {
+  if (interval === view.interval && interval !== 'custom') return view;
+  return { interval, period: interval === 'custom' ? null : periodContaining(interval, today), compare: false, chartType: 'bar' };
+}
+
+/** Choosing a custom range switches to the custom interval and a line chart. */
+export function selectCustomRange(view: DashboardView, startDate: LocalDate, endDate: LocalDate): DashboardView {
+  const [from, to] = startDate <= endDate ? [startDate, endDate] : [endDate, startDate];
+  return { ...view, interval: 'custom', period: { interval: 'custom', startDate: from, endDate: to }, chartType: 'line' };
+}
+
+/** Previous (-1) or next (+1) period; compare and chart type stay. */
+export function stepView(view: DashboardView, direction: -1 | 1): DashboardView {
+  if (!view.period) return view;
+  return { ...view, period: shiftPeriod(view.period, direction) };
+}
+
+/** The next period starts after today: there is nothing to show there yet. */
+export function canStepForward(view: DashboardView, today: LocalDate): boolean {
+  return view.period !== null && shiftPeriod(view.period, 1).startDate <= today;
+}
+
+export function setCompare(view: DashboardView, compare: boolean): DashboardView {
+  return view.compare === compare ? view : { ...view, compare };
+}
+
+/** The period shown and, with compare on, the one it is compared with. */
+export function comparedPeriod(view: DashboardView): DashboardPeriod | null {
+  return view.compare && view.period ? comparePeriod(view.period) : null;
+}
+
+/** The shown period and the 14 before it, nearest first: what is fetched ahead so stepping back is instant. */
+export function periodsToPrefetch(period: DashboardPeriod, count: number = prefetchedPeriods): DashboardPeriod[] {
+  return Array.from({ length: count }, (_, index) => shiftPeriod(period, -index));
+}
+
+// ── The statistics: names, kinds and totals (the arktype schemas of the responses are in dashboard.ts) ──
+
+/** What each statistic is (server/stats/definition.ts says how each is counted). */
+export const dashboardMeasures = ['volume', 'revenue', 'unsuccessfulVolume', 'unsuccessfulRevenue', 'salesCount'] as const;
+export type DashboardMeasure = (typeof dashboardMeasures)[number];
+export type MeasureKind = 'count' | 'money';
+export const measureKinds: Record<DashboardMeasure, MeasureKind> = {
+  volume: 'money', revenue: 'money', unsuccessfulVolume: 'money', unsuccessfulRevenue: 'money', salesCount: 'count',
+};
+export const measureLabels: Record<DashboardMeasure, string> = {
+  volume: 'Volume', revenue: 'Revenue', unsuccessfulVolume: 'Unsuccessful volume', unsuccessfulRevenue: 'Unsuccessful revenue', salesCount: 'Sales',
+};
+export const measureDescriptions: Record<DashboardMeasure, string> = {
+  volume: 'Amount of paid payments',
+  revenue: 'Paid payments less their refunds',
+  unsuccessfulVolume: 'Amount of declined and failed payments',
+  unsuccessfulRevenue: 'Amount of declined and failed payments',
+  salesCount: 'Number of paid payments',
+};
+
+export type DashboardTotals = Record<DashboardMeasure, number>;
+
+export const emptyTotals = (): DashboardTotals => ({ volume: 0, revenue: 0, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 0 });
+
+export function totalsOf(datapoints: readonly DashboardTotals[]): DashboardTotals {
+  const totals = emptyTotals();
+  for (const point of datapoints) for (const measure of dashboardMeasures) totals[measure] += point[measure];
+  return totals;
+}
+
+/** Change in percent against the compared value; null when there is nothing to compare with. */
+export function changeAgainst(current: number, compared: number): number | null {
+  if (compared === 0) return current === 0 ? 0 : null;
+  return ((current - compared) / Math.abs(compared)) * 100;
+}
+
+// ── The dashboard's address: the view lives in the pane's query string, so every view is a link ──
+//   /dashboard?interval=week&from=2026-03-16&compare=1&measure=revenue&currency=EUR
+// (custom ranges add &to=; chart=bar|line only when it differs from the interval's default).
+
+export const dashboardPath = '/dashboard';
+
+/** Currencies the portal settles in: each gets a palette command. */
+export const dashboardCurrencies = ['GBP', 'EUR', 'USD', 'JPY'] as const;
+
+export type DashboardSettings = { view: DashboardView; measure: DashboardMeasure; currency: string | null };
+
+const defaultChartType = (view: Pick<DashboardView, 'interval' | 'period'>): ChartType => (view.interval === 'custom' && view.period ? 'line' : 'bar');
+const isInterval = (value: string | null): value is DashboardInterval => (dashboardIntervals as readonly (string | null)[]).includes(value);
+const isMeasure = (value: string | null): value is DashboardMeasure => (dashboardMeasures as readonly (string | null)[]).includes(value);
+
+/** Reads a dashboard query string; anything missing or malformed falls back to the current period. */
+export function readDashboardSearch(search: string, today: LocalDate): DashboardSettings {
+  const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
+  const intervalParam = params.get('interval');
+  const interval: DashboardInterval = isInterval(intervalParam) ? intervalParam : defaultInterval;
+  const from = params.get('from');
+  const to = params.get('to');
+  let period: DashboardPeriod | null;
+  if (interval === 'custom') {
+    const valid = from !== null && to !== null && isLocalDate(from) && isLocalDate(to) && from <= to && daysInRange(from, to) <= maxCustomRangeDays;
+    period = valid ? { interval, startDate: from, endDate: to } : null;
+  } else {
+    period = periodContaining(interval, from !== null && isLocalDate(from) ? from : today);
+  }
+  const chartParam = params.get('chart');
+  const base = { interval, period };
+  const measureParam = params.get('measure');
+  const currencyParam = params.get('currency');
+  return {
+    view: { ...base, compare: params.get('compare') === '1', chartType: chartParam === 'bar' || chartParam === 'line' ? chartParam : defaultChartType(base) },
+    measure: isMeasure(measureParam) ? measureParam : 'volume',
+    currency: currencyParam !== null && /^[A-Z]{3}$/.test(currencyParam) ? currencyParam : null,
+  };
+}
+
+/** The query string of a dashboard view ('' for the default view of today). */
+export function dashboardSearch(settings: DashboardSettings): string {
+  const { view, measure, currency } = settings;
+  const params = new URLSearchParams();
+  params.set('interval', view.interval);
+  if (view.period) {
+    params.set('from', view.period.startDate);
+    if (view.interval === 'custom') params.set('to', view.period.endDate);
+  }
+  if (view.compare) params.set('compare', '1');
+  if (view.chartType !== defaultChartType(view)) params.set('chart', view.chartType);
+  if (measure !== 'volume') params.set('measure', measure);
+  if (currency) params.set('currency', currency);
+  return `?${params.toString()}`;
+}
+
+/** The dashboard path after a change, from the path it is at now (a pane path with its query). */
+export function changeDashboardPath(path: string, today: LocalDate, change: (settings: DashboardSettings) => DashboardSettings): string {
+  const index = path.indexOf('?');
+  const settings = readDashboardSearch(index === -1 ? '' : path.slice(index), today);
+  return `${dashboardPath}${dashboardSearch(change(settings))}`;
+}
+
+/** The browser's own zone: the one the HTTP client sends as Time-Zone, so 'today' here is the server's today too. */
+export function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}

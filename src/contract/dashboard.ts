@@ -1,0 +1,66 @@
+// The dashboard calls: statistics per bucket and the top decline reasons, for a merchant, business or partner.
+//
+//   POST {context}/dashboard            body dashboardRequestSchema  → dashboardResponseSchema
+//   GET  /partners/{id}/dashboard?startDate&endDate&interval&currency  (the same, as query parameters)
+//   POST {context}/dashboard/declines   body declinesRequestSchema   → declinesResponseSchema
+//
+// {context} is /businesses/{b}, /businesses/{b}/merchants/{m} or /partners/{p}. Dates are calendar dates in the
+// caller's Time-Zone header; a datapoint's startDate and endDate are instants with that zone's offset, end exclusive.
+import { type } from 'arktype';
+import { dashboardIntervals } from './dashboard-intervals.ts';
+
+export const currencyCode = type(/^[A-Z]{3}$/).describe('a three-letter currency code such as GBP');
+/** 'YYYY-MM-DD'; a local date-time ('2026-03-31T23:59:59', the spec's range ends) is read as its date. */
+export const dashboardDate = type(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?)?$/).describe('a date, YYYY-MM-DD')
+  .pipe((value) => value.slice(0, 10));
+
+export const dateRangeSchema = type({ startDate: dashboardDate, endDate: dashboardDate, '+': 'reject' });
+
+export const dashboardRequestSchema = type({
+  dateRange: dateRangeSchema,
+  interval: type.enumerated(...dashboardIntervals),
+  /** absent: GBP when the context has it, else its first currency */
+  'currency?': currencyCode,
+  '+': 'reject',
+});
+export type DashboardRequest = typeof dashboardRequestSchema.inferIn;
+
+export const datapointSchema = type({
+  startDate: 'string',
+  endDate: 'string',
+  volume: 'number',
+  revenue: 'number',
+  unsuccessfulVolume: 'number',
+  unsuccessfulRevenue: 'number',
+  salesCount: 'number',
+});
+export type Datapoint = typeof datapointSchema.infer;
+
+export const dashboardResponseSchema = type({
+  startDate: 'string',
+  endDate: 'string',
+  interval: type.enumerated(...dashboardIntervals),
+  timeZone: 'string',
+  currency: 'string',
+  currencies: 'string[]',
+  bucket: { unit: "'hour' | 'day' | 'month'", step: 'number' },
+  datapoints: datapointSchema.array(),
+});
+export type DashboardResponse = typeof dashboardResponseSchema.infer;
+
+export const declinesRequestSchema = type({ currency: currencyCode, dateRange: dateRangeSchema, '+': 'reject' });
+export type DeclinesRequest = typeof declinesRequestSchema.inferIn;
+
+export const maxDeclineReasons = 10;
+export const declineReasonSchema = type({ reason: 'string', count: 'number', amount: 'number' });
+export type DeclineReason = typeof declineReasonSchema.infer;
+export const declinesResponseSchema = type({
+  startDate: 'string',
+  endDate: 'string',
+  currency: 'string',
+  totalCount: 'number',
+  totalAmount: 'number',
+  /** the most frequent reasons first, at most maxDeclineReasons */
+  reasons: declineReasonSchema.array(),
+});
+export type DeclinesResponse = typeof declinesResponseSchema.infer;

@@ -1,0 +1,32 @@
+// Responses the application shell reads: notification status (bell and on-load messages), user settings and
+// the palette's record look-up. The shell imports these only through a dynamic import (bundle budget).
+import { type } from 'arktype';
+
+export const notificationStatusSchema = type({
+  totalUnreadCount: 'number.integer >= 0',
+  passwordExpiresInXDays: 'number.integer | null',
+  latestUnread: type({ reference: 'string', title: 'string' }).or('null'),
+});
+export type NotificationStatus = typeof notificationStatusSchema.infer;
+
+/** GET /user-settings/{key}: the value is JSON text; 404 means not set. */
+export const userSettingSchema = type({ key: 'string', value: 'string' });
+export type UserSetting = typeof userSettingSchema.infer;
+
+export const recordKinds = ['transaction', 'paymentJob', 'business', 'merchant'] as const;
+export type RecordKind = (typeof recordKinds)[number];
+
+const contextRef = type({ id: 'string', title: 'string' });
+
+export const recordSearchResultSchema = type({
+  kind: "'transaction' | 'paymentJob' | 'business' | 'merchant'",
+  id: 'string',
+  title: 'string',
+  description: 'string',
+  path: 'string',
+  context: { 'business?': contextRef, 'merchant?': contextRef },
+});
+export type RecordSearchResult = typeof recordSearchResultSchema.infer;
+
+export const recordSearchSchema = type({ results: recordSearchResultSchema.array() });
+export type RecordSearch = typeof recordSearchSchema.infer;

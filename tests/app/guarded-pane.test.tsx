@@ -1,0 +1,74 @@
+// Each pane guards its own route: allowed screens render, missing permissions say so and go to not-found,
+// context-bound routes without a context go to context selection keeping the intended URL.
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useSnapshot } from 'valtio';
+import { Workspace } from '../../src/app/workspace.tsx';
+import { dismissToast, toastStore } from '../../src/state/toast-store.ts';
+import { workspaceStore } from '../../src/state/workspace-store.ts';
+import { ToastRegion } from '../../src/ui/toast-region.tsx';
+import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from './support.tsx';
+
+function Toasts() {
+  const { toasts } = useSnapshot(toastStore);
+  return <ToastRegion toasts={toasts} onDismiss={dismissToast} />;
+}
+
+function renderWorkspace() {
+  return renderWithServices(<><Workspace /><Toasts /></>);
+}
+
+describe('the guard in a pane', () => {
+  beforeEach(() => {
+    resetStores();
+    fakeApi();
+  });
+
+  it('shows an allowed screen, with the honest not-built message for later work', async () => {
+    signIn({ permissions: ['Mapi.Transactions.Read'], paths: ['/transactions'] });
+    renderWorkspace();
+    expect(await screen.findByRole('heading', { name: 'Transactions overview' })).toBeTruthy();
+    expect(screen.getByText('Not built yet — Transactions overview. This screen is part of a later release.')).toBeTruthy();
+  });
+
+  it('without the permission: a danger message and not-found with links to the dashboard and support', async () => {
+    signIn({ permissions: ['Mapi.Transactions.Read'], paths: ['/users'] });
+    renderWorkspace();
+    expect((await screen.findByRole('alert')).textContent).toContain('You do not have the correct permissions.');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to the dashboard' }).getAttribute('href')).toBe('/dashboard');
+    expect(screen.getByRole('link', { name: 'Visit the support center' }).getAttribute('href')).toBe('/tickets');
+    expect(workspaceStore.panes[0]?.path).toBe('/404');
+  });
+
+  it('shows not-found in place for an unknown path', async () => {
+    signIn({ permissions: [], paths: ['/no-such-screen'] });
+    renderWorkspace();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(workspaceStore.panes[0]?.path).toBe('/no-such-screen');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('sends /business to not-found without a permission message', async () => {
+    signIn({ permissions: ['Mapi.Business.Read'], context: merchantContext, paths: ['/business'] });
+    renderWorkspace();
+    await waitFor(() => expect(workspaceStore.panes[0]?.path).toBe('/404'));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('without a context: context selection, keeping the intended URL with every pane', async () => {
+    window.history.replaceState(null, '', '/configurations?panes=_,%2Ftransactions');
+    signIn({ permissions: ['Mapi.Configurations.Read', 'Mapi.Transactions.Read'], paths: ['/configurations', '/transactions'] });
+    renderWorkspace();
+    await waitFor(() => expect(workspaceStore.panes.map((pane) => pane.path)).toEqual([`/context?route=${encodeURIComponent('/configurations?panes=_,%2Ftransactions')}`]));
+  });
+
+  it('guards each pane on its own', async () => {
+    signIn({ permissions: ['Mapi.Transactions.Read'], paths: ['/transactions', '/users'] });
+    renderWorkspace();
+    const panes = await screen.findAllByRole('region', { name: /pane \d of 2/ });
+    expect(panes).toHaveLength(2);
+    await waitFor(() => expect(workspaceStore.panes.map((pane) => pane.path)).toEqual(['/transactions', '/404']));
+    expect(await within(screen.getByRole('region', { name: /Transactions \(pane 1 of 2\)/ })).findByRole('heading', { name: 'Transactions overview' })).toBeTruthy();
+  });
+});

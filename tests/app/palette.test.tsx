@@ -1,0 +1,121 @@
+// The command palette: Ctrl+K opens it, typing filters, Enter runs, recent commands come first, a thousand
+// commands render at most the cap, and records are found through the API and opened here or beside.
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Command } from '../../commands/command.ts';
+import { createCommandRegistry } from '../../commands/registry.ts';
+import { createAppRegistry } from '../../src/app/app-registry.ts';
+import { CommandPalette, paletteRenderCap } from '../../src/app/palette.tsx';
+import { useShortcutBinder } from '../../src/app/shortcut-binder.ts';
+import { useAppServices } from '../../src/app/app-services.tsx';
+import { contextStore } from '../../src/state/context-store.ts';
+import { paletteStore } from '../../src/state/palette-store.ts';
+import { shellStore } from '../../src/state/shell-store.ts';
+import { currentLayout } from '../../src/state/workspace-store.ts';
+import { createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from './support.tsx';
+
+function Harness() {
+  const { registry, commandServices } = useAppServices();
+  useShortcutBinder(registry, commandServices);
+  return <CommandPalette />;
+}
+
+const permissions = ['Mapi.Transactions.Read', 'Mapi.Users.Read', 'Portal.Tickets.Read', 'Portal.Tickets.Create'];
+
+async function openPalette(user: ReturnType<typeof userEvent.setup>) {
+  await user.keyboard('{Control>}k{/Control}');
+  return screen.findByRole('combobox', { name: 'Command palette' });
+}
+
+describe('command palette', () => {
+  beforeEach(() => {
+    resetStores();
+    fakeApi();
+    signIn({ permissions, context: merchantContext });
+  });
+
+  it('opens on Ctrl+K as a combobox with a listbox, lists only what the user may do', async () => {
+    const user = userEvent.setup();
+    renderWithServices(<Harness />);
+    const input = await openPalette(user);
+    await waitFor(() => expect(document.activeElement).toBe(input));
+    const listbox = screen.getByRole('listbox');
+    const titles = within(listbox).getAllByRole('option').map((option) => option.textContent ?? '');
+    expect(titles.some((title) => title.startsWith('Go to transactions'))).toBe(true);
+    expect(titles.some((title) => title.startsWith('Report bug'))).toBe(true);
+    expect(titles.some((title) => title.startsWith('Go to billing'))).toBe(false);
+    expect(titles.some((title) => title.startsWith('Export'))).toBe(false);
+  });
+
+  it('filters as you type and runs the chosen command with Enter', async () => {
+    const user = userEvent.setup();
+    renderWithServices(<Harness />);
+    await openPalette(user);
+    await user.keyboard('go to users');
+    await waitFor(() => expect(screen.getAllByRole('option')[0]?.textContent).toMatch(/^Go to users/));
+    await user.keyboard('{Enter}');
+    expect(shellStore.paletteOpen).toBe(false);
+    await waitFor(() => expect(currentLayout().paths).toEqual(['/users']));
+    expect(paletteStore.recent[0]).toBe('nav.users');
+  });
+
+  it('lists recently used commands first', async () => {
+    paletteStore.recent = ['help.giveFeedback', 'nav.users'];
+    const user = userEvent.setup();
+    renderWithServices(<Harness />);
+    await openPalette(user);
+    const recent = screen.getByRole('group', { name: 'Recent' });
+    expect(within(recent).getAllByRole('option').map((option) => option.textContent?.replace(/(Help|Navigation).*$/, ''))).toEqual(['Give feedback', 'Go to users']);
+    expect(screen.getAllByRole('option')[0]?.textContent).toMatch(/^Give feedback/);
+  });
+
+  it('opens beside with Shift+Enter', async () => {
+    const user = userEvent.setup();
+    renderWithServices(<Harness />);
+    await openPalette(user);
+    await user.keyboard('go to transactions');
+    await waitFor(() => expect(screen.getAllByRole('option')[0]?.textContent).toMatch(/^Go to transactions/));
+    await user.keyboard('{Shift>}{Enter}{/Shift}');
+    await waitFor(() => expect(currentLayout()).toEqual({ paths: ['/dashboard', '/transactions'], focused: 1 }));
+  });
+
+  it('renders at most the cap of a thousand matching commands, and stays quick', async () => {
+    const many: Command[] = Array.from({ length: 1000 }, (_, index) => ({
+      id: `bulk.c${index}`, title: `Bulk command ${index}`, section: 'Record', keywords: ['bulk'], run: vi.fn(),
+    }));
+    const registry = createCommandRegistry([...createAppRegistry().all(), ...many]);
+    const user = userEvent.setup();
+    renderWithServices(<Harness />, createServices({ registry }));
+    await openPalette(user);
+    expect(screen.getAllByRole('option').length).toBeLessThanOrEqual(paletteRenderCap);
+    const started = performance.now();
+    await user.paste('bulk command 99');
+    await waitFor(() => expect(screen.getAllByRole('option')[0]?.textContent).toMatch(/^Bulk command 99/));
+    expect(screen.getAllByRole('option').length).toBeLessThanOrEqual(paletteRenderCap);
+    expect(performance.now() - started).toBeLessThan(5000);
+  }, 15_000);
+
+  it('looks records up through the API and opens one, applying its context first', async () => {
+    const api = fakeApi();
+    api.get.mockImplementation(async (path: string) => {
+      if (path === '/search') {
+        return { results: [{ kind: 'transaction', id: 'TX-1001', title: 'Transaction TX-1001', description: 'paid · GBP 12.00', path: '/transactions/TX-1001', context: { business: { id: 'B2', title: 'Beta' }, merchant: { id: 'M9', title: 'Beta Web' } } }] };
+      }
+      return undefined;
+    });
+    const user = userEvent.setup();
+    renderWithServices(<Harness />);
+    await openPalette(user);
+    await user.keyboard('TX-1001');
+    const records = await screen.findByRole('group', { name: 'Records' }, { timeout: 5000 });
+    expect(within(records).getByRole('option').textContent).toContain('Transaction TX-1001');
+    expect(api.get).toHaveBeenCalledWith('/search', expect.objectContaining({ query: { term: 'TX-1001' }, handleErrors: false }));
+    await act(async () => {
+      await user.click(within(records).getByRole('option'));
+    });
+    await waitFor(() => expect(currentLayout().paths).toEqual(['/transactions/TX-1001']));
+    expect(contextStore.applied.business?.id).toBe('B2');
+    expect(contextStore.applied.merchant?.id).toBe('M9');
+  }, 15_000);
+});

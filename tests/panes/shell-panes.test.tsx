@@ -1,0 +1,42 @@
+// The shell's own screens: not-found, not built yet, signed out, the dashboard placeholder.
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { DashboardPane } from '../../panes/dashboard/dashboard-pane.tsx';
+import { NotBuiltPane } from '../../panes/not-built/not-built-pane.tsx';
+import { NotFoundPane } from '../../panes/not-found/not-found-pane.tsx';
+import { SignedOutPane } from '../../panes/signed-out/signed-out-pane.tsx';
+import { merchantContext, resetStores, signIn } from '../app/support.tsx';
+
+describe('shell panes', () => {
+  beforeEach(() => resetStores());
+
+  it('not-found links to the dashboard and the support center', () => {
+    render(<NotFoundPane />);
+    expect(screen.getByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to the dashboard' }).getAttribute('href')).toBe('/dashboard');
+    expect(screen.getByRole('link', { name: 'Visit the support center' }).getAttribute('href')).toBe('/tickets');
+  });
+
+  it('not built yet names the capability honestly', () => {
+    render(<NotBuiltPane params={{}} search="" capability="Payment trace" />);
+    expect(screen.getByRole('heading', { name: 'Payment trace' })).toBeTruthy();
+    expect(screen.getByText('Not built yet — Payment trace. This screen is part of a later release.')).toBeTruthy();
+  });
+
+  it('signed out after inactivity says why and offers to sign in again', async () => {
+    const onSignIn = vi.fn();
+    render(<SignedOutPane reason="inactivity" onSignIn={onSignIn} />);
+    expect(screen.getByRole('alert').textContent).toBe('You have been inactive and logged out automatically.');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in again' }));
+    expect(onSignIn).toHaveBeenCalled();
+  });
+
+  it('the dashboard says plainly the statistics are not built yet', () => {
+    signIn({ permissions: [], context: merchantContext });
+    render(<DashboardPane />);
+    expect(screen.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Statistics are not built yet' })).toBeTruthy();
+    expect(screen.getByText(/Welcome, Ada\. You are working in Alpha Trading › Alpha Online › Webshop\./)).toBeTruthy();
+  });
+});

@@ -1,0 +1,321 @@
+// The demo seed: deterministic (two fresh databases, same options → same rows; PostgreSQL too when
+// TEST_DATABASE_URL is set), the demo accounts and the ids the other suites rely on, the merchant without
+// payments, the statistics equal to an independent aggregation of the transactions, and refusal to seed twice.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../../server/db/client.ts';
+import {
+  demoAccounts, demoPassword, isSeeded, resetDatabase, seedDatabase, statsAggregationSql, type SeedOptions, type SeedSummary,
+} from '../../../server/db/seed.ts';
+import { verifyPassword } from '../../../server/identity/passwords.ts';
+
+const now = new Date('2026-03-02T14:00:00Z');
+const options: SeedOptions = { transactions: 5000, now };
+const day = 86_400_000;
+
+/** One md5 per table over every column that does not depend on the wall clock or the password salt. */
+const fingerprintQueries: Record<string, string> = {
+  partners: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM partners t`,
+  businesses: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM businesses t`,
+  merchants: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM merchants t`,
+  configurations: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM configurations t`,
+  users: `SELECT md5(string_agg(concat_ws(',', id, email, given_name, family_name, lockout_end_date_utc, password_expires_utc, internal, created_at), '|' ORDER BY id)) FROM users`,
+  userRoles: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM user_roles t`,
+  notifications: `SELECT md5(string_agg(t::text, '|' ORDER BY reference)) FROM notifications t`,
+  notificationReads: `SELECT md5(string_agg(t::text, '|' ORDER BY user_id, reference)) FROM notification_reads t`,
+  tickets: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM tickets t`,
+  ticketComments: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM ticket_comments t`,
+  auditEvents: `SELECT md5(string_agg(concat_ws(',', user_id, event, date_time_utc, business_id, merchant_id, meta_data, recorded_utc), '|' ORDER BY id)) FROM audit_events`,
+  transactions: `SELECT md5(string_agg(t::text, '|' ORDER BY reference)) FROM transactions t`,
+  paymentJobs: `SELECT md5(string_agg(t::text, '|' ORDER BY reference)) FROM payment_jobs t`,
+  transactionStats: `SELECT md5(string_agg(t::text, '|' ORDER BY merchant_id, currency, bucket_start)) FROM transaction_stats t`,
+};
+
+async function fingerprint(database: Database): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  await database.db.transaction(async (tx) => {
+    // Timestamps print in the session's zone: fix it so that engines configured differently still agree.
+    await tx.execute(`SET LOCAL TIME ZONE 'UTC'`);
+    for (const [name, query] of Object.entries(fingerprintQueries)) {
+      const { rows } = (await tx.execute(query)) as unknown as { rows: { md5: string | null }[] };
+      result[name] = rows[0]?.md5 ?? 'empty';
+    }
+  });
+  return result;
+}
+
+const count = async (database: Database, query: string, params: unknown[] = []) =>
+  Number((await database.query<{ n: string | number }>(query, params))[0]?.n ?? 0);
+
+describe('demo seed', () => {
+  let first: Database;
+  let second: Database;
+  let summary: SeedSummary;
+  let secondSummary: SeedSummary;
+  let seededBefore: boolean;
+
+  beforeAll(async () => {
+    [first, second] = await Promise.all([openDatabase({}), openDatabase({})]);
+    seededBefore = await isSeeded(first);
+    summary = await seedDatabase(first, options);
+    secondSummary = await seedDatabase(second, options);
+  }, 180_000);
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  it('flips isSeeded and refuses to seed twice', async () => {
+    expect(seededBefore).toBe(false);
+    expect(await isSeeded(first)).toBe(true);
+    await expect(seedDatabase(first, options)).rejects.toThrow(/already seeded/);
+    expect(await count(first, 'SELECT count(*) AS n FROM transactions')).toBe(5000);
+    expect(await count(first, 'SELECT count(*) AS n FROM businesses')).toBe(40);
+  });
+
+  it('gives identical data in two fresh databases', async () => {
+    const [a, b] = await Promise.all([fingerprint(first), fingerprint(second)]);
+    expect(Object.values(a)).not.toContain('empty');
+    expect(b).toEqual(a);
+    const { timings: _a, ...restA } = summary;
+    const { timings: _b, ...restB } = secondSummary;
+    expect(restB).toEqual(restA);
+  });
+
+  it('reports the counts it inserted', async () => {
+    expect(summary).toMatchObject({ partners: 3, businesses: 40, merchants: 120, users: 42, transactions: 5000, now: now.toISOString() });
+    expect(summary.paymentJobs).toBe(await count(first, `SELECT count(*) AS n FROM payment_jobs`));
+    expect(summary.paymentJobs).toBe(await count(first, `SELECT count(*) AS n FROM transactions WHERE kind = 'payment'`));
+    expect(summary.configurations).toBe(await count(first, 'SELECT count(*) AS n FROM configurations'));
+    expect(summary.transactionStats).toBe(await count(first, 'SELECT count(*) AS n FROM transaction_stats'));
+    expect(await count(first, 'SELECT count(*) AS n FROM queued_reports')).toBe(0);
+  });
+
+  it('builds the organisations the demo needs', async () => {
+    const partners = await first.query<{ id: string; n: number }>(
+      `SELECT p.id, count(b.id)::int AS n FROM partners p LEFT JOIN businesses b ON b.partner_id = p.id GROUP BY p.id ORDER BY p.id`);
+    expect(partners).toHaveLength(3);
+    expect(partners.find((p) => p.id === summary.demo.partnerId)?.n).toBeGreaterThanOrEqual(3);
+    const underPartners = await count(first, 'SELECT count(*) AS n FROM businesses WHERE partner_id IS NOT NULL');
+    expect(underPartners).toBeGreaterThanOrEqual(15);
+    expect(underPartners).toBeLessThanOrEqual(25);
+    expect(await count(first, 'SELECT count(*) AS n FROM businesses WHERE NOT live')).toBeGreaterThan(0);
+    expect(await count(first, 'SELECT count(*) AS n FROM businesses WHERE NOT cam_auto_remittance')).toBeGreaterThan(0);
+    expect(await count(first, 'SELECT count(*) AS n FROM merchants WHERE NOT live')).toBeGreaterThan(0);
+    expect(await count(first, 'SELECT count(*) AS n FROM merchants WHERE gross_settlement')).toBeGreaterThan(0);
+    expect(await count(first, `SELECT count(*) AS n FROM merchants WHERE 'GBP' = ANY(currencies)`)).toBeGreaterThan(10);
+    expect(await count(first, `SELECT count(*) AS n FROM merchants WHERE 'JPY' = ANY(currencies)`)).toBeGreaterThanOrEqual(1);
+    expect(await count(first, `SELECT count(*) AS n FROM merchants WHERE NOT (currencies <@ ARRAY['GBP', 'EUR', 'USD', 'JPY'])`)).toBe(0);
+    const perMerchant = await first.query<{ n: number }>(`SELECT count(c.id)::int AS n FROM merchants m LEFT JOIN configurations c ON c.merchant_id = m.id GROUP BY m.id`);
+    expect(Math.min(...perMerchant.map((r) => r.n))).toBe(1);
+    expect(Math.max(...perMerchant.map((r) => r.n))).toBe(3);
+    expect(await count(first, `SELECT count(*) AS n FROM configurations WHERE (switches ->> 'virtualTerminalMenuEnabled')::boolean = false`)).toBeGreaterThan(0);
+    expect(await count(first, `SELECT count(*) AS n FROM configurations c JOIN merchants m ON m.id = c.merchant_id WHERE m.business_id <> c.business_id`)).toBe(0);
+
+    const { demo } = summary;
+    const merchantsOf = (businessId: string) => count(first, 'SELECT count(*) AS n FROM merchants WHERE business_id = $1', [businessId]);
+    expect(await merchantsOf(demo.ownerBusinessId)).toBeGreaterThanOrEqual(3);
+    expect(await merchantsOf(demo.soloBusinessId)).toBe(1);
+    expect(await count(first, 'SELECT count(*) AS n FROM merchants WHERE id = $1 AND business_id = $2', [demo.soloMerchantId, demo.soloBusinessId])).toBe(1);
+    expect(await count(first, 'SELECT count(*) AS n FROM merchants WHERE id = $1 AND business_id = $2', [demo.vtMerchantId, demo.vtBusinessId])).toBe(1);
+    expect(await count(first, 'SELECT count(*) AS n FROM merchants WHERE id = $1 AND business_id = $2', [demo.merchantWithoutPayments, demo.ownerBusinessId])).toBe(1);
+  });
+
+  it('creates every demo account with the documented roles', async () => {
+    const { demo } = summary;
+    const users = await first.query<{ id: string; email: string; internal: boolean; password_hash: string; password_expires_utc: Date; given_name: string }>(
+      `SELECT id, email, internal, password_hash, password_expires_utc, given_name FROM users WHERE email LIKE '%@demo.test' ORDER BY id`);
+    expect(users.map((u) => u.email).sort()).toEqual(demoAccounts.map((a) => a.email).sort());
+    expect(demoAccounts).toHaveLength(11);
+    const roles = await first.query<{ email: string; role: string; level: string; partner_id: string | null; business_id: string | null; merchant_id: string | null }>(
+      `SELECT u.email, r.role, r.level, r.partner_id, r.business_id, r.merchant_id FROM user_roles r JOIN users u ON u.id = r.user_id WHERE u.email LIKE '%@demo.test' ORDER BY r.id`);
+    const rolesOf = (email: string) => roles.filter((r) => r.email === email).map(({ email: _e, ...rest }) => rest);
+    const root = (role: string) => [{ role, level: 'root', partner_id: null, business_id: null, merchant_id: null }];
+    const business = (role: string, businessId: string) => [{ role, level: 'business', partner_id: null, business_id: businessId, merchant_id: null }];
+
+    expect(rolesOf('admin@demo.test')).toEqual(root('TechnicalAdmin'));
+    expect(rolesOf('service@demo.test')).toEqual(root('CustomerService'));
+    expect(rolesOf('readonly@demo.test')).toEqual(root('InternalReadOnly'));
+    expect(rolesOf('risk@demo.test')).toEqual(root('RiskAnalyst'));
+    expect(rolesOf('owner@demo.test')).toEqual(business('Owner', demo.ownerBusinessId));
+    expect(rolesOf('solo@demo.test')).toEqual(business('Owner', demo.soloBusinessId));
+    expect(rolesOf('finance@demo.test')).toEqual(business('Finance', demo.financeBusinessId));
+    expect(rolesOf('developer@demo.test')).toEqual(business('ExternalDeveloper', demo.developerBusinessId));
+    expect(rolesOf('vt@demo.test')).toEqual([{ role: 'VirtualTerminal', level: 'merchant', partner_id: null, business_id: demo.vtBusinessId, merchant_id: demo.vtMerchantId }]);
+    expect(rolesOf('partner@demo.test')).toEqual([{ role: 'Owner', level: 'partner', partner_id: demo.partnerId, business_id: null, merchant_id: null }]);
+    expect(rolesOf('expiring@demo.test')).toEqual(business('Owner', demo.expiringBusinessId));
+
+    const internal = ['admin@demo.test', 'service@demo.test', 'readonly@demo.test', 'risk@demo.test'];
+    for (const user of users) {
+      expect(user.internal, user.email).toBe(internal.includes(user.email));
+      expect(user.given_name.length).toBeGreaterThan(1);
+      const expires = new Date(user.password_expires_utc).getTime() - now.getTime();
+      expect(expires, user.email).toBe(user.email === 'expiring@demo.test' ? 3 * day : 180 * day);
+    }
+    // One hash for everyone, and it is the demo password's.
+    expect(new Set((await first.query<{ password_hash: string }>('SELECT password_hash FROM users')).map((u) => u.password_hash)).size).toBe(1);
+    expect(await verifyPassword(demoPassword, users[0]?.password_hash ?? '')).toBe(true);
+
+    // The virtual-terminal merchant's first configuration shows the virtual terminal.
+    const [firstConfiguration] = await first.query<{ enabled: boolean }>(
+      `SELECT (switches ->> 'virtualTerminalMenuEnabled')::boolean AS enabled FROM configurations WHERE merchant_id = $1 ORDER BY id LIMIT 1`, [demo.vtMerchantId]);
+    expect(firstConfiguration?.enabled).toBe(true);
+  });
+
+  it('leaves exactly one merchant without payments, the one it names', async () => {
+    const { merchantWithoutPayments } = summary.demo;
+    expect(await count(first, 'SELECT count(*) AS n FROM transactions WHERE merchant_id = $1', [merchantWithoutPayments])).toBe(0);
+    expect(await count(first, 'SELECT count(*) AS n FROM payment_jobs WHERE merchant_id = $1', [merchantWithoutPayments])).toBe(0);
+    expect(await count(first, 'SELECT count(*) AS n FROM transaction_stats WHERE merchant_id = $1', [merchantWithoutPayments])).toBe(0);
+    const without = await first.query<{ id: string }>(
+      `SELECT m.id FROM merchants m WHERE NOT EXISTS (SELECT 1 FROM transactions t WHERE t.merchant_id = m.id)`);
+    expect(without.map((m) => m.id)).toEqual([merchantWithoutPayments]);
+  });
+
+  it('generates plausible transactions and payment jobs', async () => {
+    const span = await first.query<{ earliest: Date; latest: Date }>('SELECT min(created_at) AS earliest, max(created_at) AS latest FROM transactions');
+    expect(new Date(span[0]?.latest ?? 0).getTime()).toBeLessThanOrEqual(now.getTime());
+    expect(new Date(span[0]?.earliest ?? 0).getTime()).toBeGreaterThanOrEqual(now.getTime() - 732 * day);
+    expect(new Date(span[0]?.earliest ?? 0).getTime()).toBeLessThan(now.getTime() - 700 * day);
+
+    const kinds = await first.query<{ kind: string; status: string; n: number }>('SELECT kind, status, count(*)::int AS n FROM transactions GROUP BY 1, 2');
+    const paidPayments = kinds.find((k) => k.kind === 'payment' && k.status === 'paid')?.n ?? 0;
+    expect(paidPayments / summary.paymentJobs).toBeGreaterThan(0.7);
+    for (const status of ['declined', 'failed', 'cancelled', 'expired']) expect(kinds.some((k) => k.kind === 'payment' && k.status === status), status).toBe(true);
+    expect(kinds.some((k) => k.kind === 'refund')).toBe(true);
+    expect(kinds.some((k) => k.kind === 'capture')).toBe(true);
+
+    // Children belong to a paid payment of the same merchant, job and currency, never before it, and a
+    // capture only to a card payment; refunds never exceed the payment.
+    expect(await count(first, `SELECT count(*) AS n FROM transactions c LEFT JOIN transactions p ON p.reference = c.parent_reference
+      WHERE c.kind <> 'payment' AND (p.reference IS NULL OR p.kind <> 'payment' OR p.status <> 'paid' OR p.merchant_id <> c.merchant_id
+        OR p.payment_job_reference <> c.payment_job_reference OR p.currency <> c.currency OR c.created_at < p.created_at
+        OR c.amount_minor > p.amount_minor OR (c.kind = 'capture' AND p.payment_method <> 'card'))`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE (kind = 'payment') <> (parent_reference IS NULL)`)).toBe(0);
+
+    // Card details only on cards, masked as the first six and last four of a test number.
+    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE (payment_method = 'card') <> (card_number IS NOT NULL)
+      OR card_masked <> left(card_number, 6) || repeat('*', length(card_number) - 10) || right(card_number, 4)`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE card_masked = '411111******1111'`)).toBeGreaterThan(0);
+    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE (kind = 'payment' AND status IN ('declined', 'failed')) <> (decline_reason IS NOT NULL)`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE (payment_method IN ('applePay', 'googlePay', 'samsungPay', 'clickToPay')) <> (ewallet_type IS NOT NULL)`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE channel NOT IN ('Gateway', 'Acquiring', 'Chp')`)).toBe(0);
+    expect(await count(first, `SELECT count(DISTINCT payment_method) AS n FROM transactions`)).toBeGreaterThanOrEqual(8);
+    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE currency = 'JPY' AND kind = 'payment' AND amount_minor % 10 <> 0`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE amount_minor <= 0`)).toBe(0);
+    // Denormalised ids agree with the organisation.
+    expect(await count(first, `SELECT count(*) AS n FROM transactions t JOIN merchants m ON m.id = t.merchant_id JOIN businesses b ON b.id = m.business_id
+      JOIN configurations c ON c.id = t.configuration_id
+      WHERE t.business_id <> m.business_id OR t.partner_id IS DISTINCT FROM b.partner_id OR c.merchant_id <> t.merchant_id OR NOT t.currency = ANY(m.currencies)`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM transactions t LEFT JOIN merchants m ON m.id = t.merchant_id WHERE m.id IS NULL`)).toBe(0);
+
+    // One job per payment, agreeing with it; its order lines add up to the amount.
+    expect(await count(first, `SELECT count(*) AS n FROM transactions t JOIN payment_jobs j ON j.reference = t.payment_job_reference
+      WHERE t.kind = 'payment' AND j.amount_minor = t.amount_minor AND j.currency = t.currency AND j.merchant_id = t.merchant_id
+        AND j.status = t.status AND j.create_date_time_utc <= t.created_at
+        AND j."order" -> 'billingIdentity' ->> 'emailAddress' = t.customer_email`)).toBe(summary.paymentJobs);
+    expect(await count(first, `SELECT count(*) AS n FROM payment_jobs j WHERE j.amount_minor <> (
+      SELECT sum((l ->> 'quantity')::bigint * (l ->> 'unitPriceInclVat')::bigint) FROM jsonb_array_elements(j."order" -> 'orderLines') l)`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM payment_jobs WHERE NOT ("order" ? 'billingAddress' AND "order" ? 'shippingAddress')`)).toBe(0);
+  });
+
+  it('fills transaction_stats with exactly the aggregation of the transactions', async () => {
+    // Independent of the SQL: bucket the raw rows in JavaScript.
+    type Measures = { volume: number; revenue: number; unsuccessfulVolume: number; unsuccessfulRevenue: number; salesCount: number };
+    const expected = new Map<string, Measures>();
+    const rows = await first.query<{ reference: string; kind: string; parent_reference: string | null; merchant_id: string; currency: string; epoch: string | number; amount_minor: string | number; status: string }>(
+      `SELECT reference, kind, parent_reference, merchant_id, currency, extract(epoch FROM created_at)::bigint AS epoch, amount_minor, status FROM transactions`);
+    const keyOfPayment = new Map<string, string>();
+    for (const row of rows.filter((r) => r.kind === 'payment')) {
+      const key = `${row.merchant_id}|${row.currency}|${Math.floor(Number(row.epoch) / 900) * 900}`;
+      keyOfPayment.set(row.reference, key);
+      const m = expected.get(key) ?? { volume: 0, revenue: 0, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 0 };
+      const amount = Number(row.amount_minor);
+      if (row.status === 'paid') {
+        m.volume += amount;
+        m.revenue += amount;
+        m.salesCount += 1;
+      }
+      if (row.status === 'declined' || row.status === 'failed') {
+        m.unsuccessfulVolume += amount;
+        m.unsuccessfulRevenue += amount;
+      }
+      expected.set(key, m);
+    }
+    for (const row of rows.filter((r) => r.kind === 'refund' && r.status === 'paid')) {
+      const m = expected.get(keyOfPayment.get(row.parent_reference ?? '') ?? '');
+      if (!m) throw new Error(`refund ${row.reference} without its payment`);
+      m.revenue -= Number(row.amount_minor);
+    }
+    const stored = await first.query<Record<string, string | number>>(
+      `SELECT merchant_id, currency, extract(epoch FROM bucket_start)::bigint AS epoch, volume, revenue, unsuccessful_volume, unsuccessful_revenue, sales_count FROM transaction_stats`);
+    const actual = new Map(stored.map((r) => [`${r.merchant_id}|${r.currency}|${Number(r.epoch)}`, {
+      volume: Number(r.volume), revenue: Number(r.revenue), unsuccessfulVolume: Number(r.unsuccessful_volume),
+      unsuccessfulRevenue: Number(r.unsuccessful_revenue), salesCount: Number(r.sales_count),
+    }]));
+    expect(actual.size).toBe(expected.size);
+    expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(expected));
+    expect([...expected.values()].some((m) => m.revenue < m.volume)).toBe(true);
+
+    // And statsAggregationSql, which the statistics store reuses, says the same.
+    const columns = 'merchant_id, business_id, partner_id, currency, bucket_start, volume, revenue, unsuccessful_volume, unsuccessful_revenue, sales_count';
+    expect(await count(first, `SELECT count(*) AS n FROM ((SELECT ${columns} FROM transaction_stats EXCEPT ALL SELECT ${columns} FROM (${statsAggregationSql}) a)
+      UNION ALL (SELECT ${columns} FROM (${statsAggregationSql}) a EXCEPT ALL SELECT ${columns} FROM transaction_stats)) d`)).toBe(0);
+  });
+
+  it('keeps the hostile strings the security suites look for', async () => {
+    expect(await count(first, `SELECT count(*) AS n FROM notifications WHERE (title || content) LIKE '%<script>alert(1)</script>%'
+      AND (title || content) LIKE '%<img src=x onerror=alert(1)>%' AND status = 'published'`)).toBe(1);
+    expect(await count(first, `SELECT count(*) AS n FROM tickets WHERE subject LIKE '%<script>%' AND business_id = $1`, [summary.demo.ownerBusinessId])).toBe(1);
+    const notifications = await first.query<{ content: string; status: string; view_restriction: string }>('SELECT content, status, view_restriction FROM notifications');
+    for (const n of notifications) expect(() => JSON.parse(n.content)).not.toThrow();
+    expect(new Set(notifications.map((n) => n.status))).toEqual(new Set(['draft', 'readyForPublication', 'published', 'unpublished']));
+    expect(new Set(notifications.map((n) => n.view_restriction))).toEqual(new Set(['allUsers', 'internalUsers']));
+    // Most demo users have something unread.
+    const unread = await first.query<{ email: string; n: number }>(`SELECT u.email, count(n.reference)::int AS n FROM users u
+      CROSS JOIN notifications n LEFT JOIN notification_reads r ON r.user_id = u.id AND r.reference = n.reference
+      WHERE u.email LIKE '%@demo.test' AND n.status = 'published' AND (n.view_restriction = 'allUsers' OR u.internal) AND r.user_id IS NULL
+      GROUP BY u.email`);
+    expect(unread.filter((u) => u.n > 0).length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('resets to empty tables and seeds again', async () => {
+    await resetDatabase(second);
+    expect(await isSeeded(second)).toBe(false);
+    expect(await count(second, 'SELECT count(*) AS n FROM transactions')).toBe(0);
+    const again = await seedDatabase(second, options);
+    expect(again.demo).toEqual(summary.demo);
+    expect((await fingerprint(second)).transactions).toBe((await fingerprint(first)).transactions);
+  }, 120_000);
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('demo seed on PostgreSQL', () => {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? '';
+  const name = `seed_test_${randomBytes(6).toString('hex')}`;
+  let postgres: Database;
+  let pglite: Database;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    [postgres, pglite] = await Promise.all([openDatabase({ url: url.toString(), poolSize: 2 }), openDatabase({})]);
+    await Promise.all([seedDatabase(postgres, options), seedDatabase(pglite, options)]);
+  }, 180_000);
+  afterAll(async () => {
+    await postgres?.close();
+    await pglite?.close();
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('gives the same data as PGlite', async () => {
+    expect(await fingerprint(postgres)).toEqual(await fingerprint(pglite));
+  });
+});

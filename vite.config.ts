@@ -1,0 +1,24 @@
+// The browser build. Strict CSP (script-src 'self'; style-src 'self'): no inline scripts or styles, CSS in
+// files. The dev server proxies the API and the identity provider to the Node server on :3000 and runs on
+// the same port layout (use `npm start` for the real origin: the issuer must match the page's origin).
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    target: 'es2022',
+    sourcemap: true,
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+    chunkSizeWarningLimit: 250,
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '/connect': 'http://localhost:3000',
+    },
+  },
+});
