@@ -596,14 +596,14 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
   // Audit events ---------------------------------------------------------------------------------
   const ownerMerchant = firstMerchantOf(demo.ownerBusinessId).id;
   const auditSpecs: [string, string, string | null, string | null, number, Record<string, unknown>][] = [
-    [owner, 'refundSuccessful', demo.ownerBusinessId, ownerMerchant, 2, { amountMinor: 2599, currency: 'GBP' }],
-    [owner, 'captureSuccessful', demo.ownerBusinessId, ownerMerchant, 3, { amountMinor: 12_000, currency: 'GBP' }],
-    [owner, 'voidFailed', demo.ownerBusinessId, ownerMerchant, 5, { reason: 'Payment already captured' }],
-    [vt, 'virtualTerminalOrderSuccessful', demo.vtBusinessId, demo.vtMerchantId, 1, { amountMinor: 4500, currency: 'GBP' }],
-    [vt, 'virtualTerminalOrderFailed', demo.vtBusinessId, demo.vtMerchantId, 1, { reason: 'Card declined' }],
-    [service, 'refundFailed', demo.financeBusinessId, firstMerchantOf(demo.financeBusinessId).id, 7, { reason: 'Refund exceeds the captured amount' }],
-    [admin, 'userDeletionSuccessful', demo.ownerBusinessId, null, 12, { deletedUser: 'former.employee@harbour-and-finch-homeware.example' }],
-    [solo, 'captureFailed', demo.soloBusinessId, demo.soloMerchantId, 4, { reason: 'Authorisation expired' }],
+    [owner, 'RefundSuccessful', demo.ownerBusinessId, ownerMerchant, 2, { amountMinor: 2599, currency: 'GBP' }],
+    [owner, 'CaptureSuccessful', demo.ownerBusinessId, ownerMerchant, 3, { amountMinor: 12_000, currency: 'GBP' }],
+    [owner, 'VoidFailed', demo.ownerBusinessId, ownerMerchant, 5, { reason: 'Payment already captured' }],
+    [vt, 'VirtualTerminalOrderSuccessful', demo.vtBusinessId, demo.vtMerchantId, 1, { amountMinor: 4500, currency: 'GBP' }],
+    [vt, 'VirtualTerminalOrderFailed', demo.vtBusinessId, demo.vtMerchantId, 1, { reason: 'Card declined' }],
+    [service, 'RefundFailed', demo.financeBusinessId, firstMerchantOf(demo.financeBusinessId).id, 7, { reason: 'Refund exceeds the captured amount' }],
+    [admin, 'UserDeletionSuccessful', demo.ownerBusinessId, null, 12, { deletedUser: 'former.employee@harbour-and-finch-homeware.example' }],
+    [solo, 'CaptureFailed', demo.soloBusinessId, demo.soloMerchantId, 4, { reason: 'Authorisation expired' }],
   ];
   const auditEvents: World['auditEvents'] = auditSpecs.map(([userId, event, businessId, merchantId, daysAgo, metaData], n) => ({
     userId,
