@@ -52,7 +52,7 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
   const timeZone = browserTimeZone();
   const today = localDateOf(Date.now(), timeZone);
   const settings = useMemo(() => readDashboardSearch(search, today), [search, today]);
-  const { view, measure } = settings;
+  const { view } = settings;
   const [dateDialogOpen, setDateDialogOpen] = useState(false);
   // The address a custom interval without dates asked for them at and the user declined: do not ask again there.
   const [declinedAt, setDeclinedAt] = useState<string | null>(null);
@@ -111,7 +111,6 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
           context={context}
           period={view.period}
           settings={settings}
-          timeZone={timeZone}
           tableVisible={tableVisible}
           onToggleTable={() => setTableVisible((visible) => !visible)}
           onChange={change}
@@ -159,13 +158,12 @@ type BodyProps = {
   context: string;
   period: DashboardPeriod;
   settings: DashboardSettings;
-  timeZone: string;
   tableVisible: boolean;
   onToggleTable: () => void;
   onChange: (settings: DashboardSettings) => void;
 };
 
-function DashboardBody({ context, period, settings, timeZone, tableVisible, onToggleTable, onChange }: BodyProps) {
+function DashboardBody({ context, period, settings, tableVisible, onToggleTable, onChange }: BodyProps) {
   const { view, measure } = settings;
   const queryClient = useQueryClient();
   const statistics = useQuery({ ...dashboardQueries.statistics(context, period, settings.currency), placeholderData: keepPreviousData });

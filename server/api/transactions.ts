@@ -118,7 +118,8 @@ export function scopeWhere(scope: TransactionScope): SQL | undefined {
     case 'all': return undefined;
     case 'partner': return eq(t.partnerId, scope.partnerId);
     case 'business': return eq(t.businessId, scope.businessId);
-    case 'merchant': return and(eq(t.merchantId, scope.merchantId), eq(t.businessId, scope.businessId));
+    // Merchant ids are unique: adding the business would only make the planner think the scope is tiny.
+    case 'merchant': return eq(t.merchantId, scope.merchantId);
     case 'grants': return or(
       scope.partnerIds.length > 0 ? inArray(t.partnerId, scope.partnerIds) : undefined,
       scope.businessIds.length > 0 ? inArray(t.businessId, scope.businessIds) : undefined,
@@ -266,26 +267,33 @@ export type ListRequest = {
   sortField: string;
   limit: number;
   offset: number;
-  /** the (estimated) number of matching rows, which decides how a merchant sort is read */
-  matchingRows?: number;
+  /**
+   * walk (default): follow the sort's index and test each row against the filters, stopping when the page is full
+   * (a merchant sort walks merchants by name through a lateral join). sortMatches: find the matching rows through
+   * whichever index serves the filters best, then sort them.
+   */
+  plan?: 'walk' | 'sortMatches';
 };
 
-/** Up to this many matching rows, sorting them by merchant name outright is cheaper than walking merchants. */
-export const merchantWalkThreshold = 50_000;
+/** The same orderings, in a form no index can serve, so the planner finds matches first and sorts them after. */
+function unindexed(expression: OrderKey['expression']): OrderKey['expression'] {
+  if (expression === t.createdAt) return sql`(${t.createdAt} + interval '0 seconds')`;
+  if (expression === t.amountMilli) return sql`(${t.amountMilli} + 0)`;
+  if (expression === t.status || expression === t.reference || expression === merchants.name || expression === merchants.id) return sql`(${expression} || '')`;
+  return expression;
+}
 
-/**
- * One page. A merchant sort over many rows walks merchants by name and takes each one's newest rows from its own
- * index (a lateral join that stops once the page is full); over few rows it sorts them outright.
- */
+/** One page of the list, read by the given plan. */
 export async function pageOfTransactions(db: Db, request: ListRequest): Promise<TransactionListItem[]> {
-  const { where, orderKeys, limit, offset } = request;
-  if (request.sortField === 'merchant' && (request.matchingRows ?? Number.POSITIVE_INFINITY) > merchantWalkThreshold) {
+  const { where, limit, offset } = request;
+  const sortMatches = request.plan === 'sortMatches';
+  if (request.sortField === 'merchant' && !sortMatches) {
     const perMerchant = db.select(listFields).from(t)
       .where(and(eq(t.merchantId, merchants.id), where))
       .orderBy(desc(t.createdAt), asc(t.reference))
       .limit(offset + limit)
       .as('page_rows');
-    const nameOrder = orderKeys[0]?.descending ? desc : asc;
+    const nameOrder = request.orderKeys[0]?.descending ? desc : asc;
     const rows = await db.select({ ...perMerchant._.selectedFields, merchantName: merchants.name })
       .from(merchants)
       .innerJoinLateral(perMerchant, sql`true`)
@@ -294,12 +302,41 @@ export async function pageOfTransactions(db: Db, request: ListRequest): Promise<
       .limit(limit).offset(offset);
     return rows.map((row) => toListItem(row as ListRow));
   }
+  const orderKeys = sortMatches ? request.orderKeys.map((key) => ({ ...key, expression: unindexed(key.expression) })) : request.orderKeys;
   const rows = await db.select({ ...listFields, merchantName: merchants.name }).from(t)
     .innerJoin(merchants, eq(merchants.id, t.merchantId))
     .where(where)
     .orderBy(...orderByOf(orderKeys))
     .limit(limit).offset(offset);
   return rows.map(toListItem);
+}
+
+/** How long an index walk may take on PostgreSQL before the page is read by sorting the matches instead. */
+export const walkBudgetMs = 150;
+
+const isStatementTimeout = (error: unknown): boolean => {
+  const cause = (error as { cause?: { code?: string }; code?: string } | null);
+  return cause?.code === '57014' || cause?.cause?.code === '57014';
+};
+
+/**
+ * Picks the plan. With few matches (an exact count of at most exactCountLimit) the matches are sorted. Otherwise the
+ * sort's index is walked, which is fast when matches are spread along the sort order and slow when they are not
+ * (JPY amounts sit at the top of the amount scale, refunds are never 'cancelled'): on PostgreSQL the walk gets a
+ * budget, and past it the page is read by sorting the matches. PGlite (one embedded node, smaller data) walks.
+ */
+export async function readPage(database: Database, request: ListRequest, count: { numberOfResults: number; numberOfResultsIsEstimate: boolean }, filtered: boolean): Promise<TransactionListItem[]> {
+  if (filtered && !count.numberOfResultsIsEstimate) return pageOfTransactions(database.db, { ...request, plan: 'sortMatches' });
+  if (database.kind !== 'postgres') return pageOfTransactions(database.db, { ...request, plan: 'walk' });
+  try {
+    return await database.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT set_config('statement_timeout', ${String(walkBudgetMs)}, true)`);
+      return pageOfTransactions(tx as unknown as Db, { ...request, plan: 'walk' });
+    });
+  } catch (error) {
+    if (!isStatementTimeout(error)) throw error;
+    return pageOfTransactions(database.db, { ...request, plan: 'sortMatches' });
+  }
 }
 
 export async function exactCount(db: Db, where: SQL | undefined): Promise<number> {
@@ -364,7 +401,7 @@ export function transactionRoutes({ database }: Deps) {
         throw badRequest(`Pages beyond row ${maxListOffset.toLocaleString('en-GB')} are not listed; narrow the filters or export the list.`);
       }
       const total = await countForList(db, request.where);
-      const results = await pageOfTransactions(db, { ...request, matchingRows: total.numberOfResults });
+      const results = await readPage(database, request, total, Object.keys(query.filters).length > 0);
       return c.json({ results, ...total });
     });
 

@@ -7,9 +7,12 @@ import { Command } from 'cmdk';
 import { type KeyboardEvent, type MouseEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { Command as PortalCommand, CommandArgs } from '../../commands/command.ts';
+import { favoritesSettingKey, recentSettingKey, savedContextCommands } from '../../commands/context/saved-contexts.ts';
+import { isAvailable } from '../../commands/registry.ts';
 import { rankCommands } from '../../commands/rank.ts';
 import { shortcutKeys } from '../../commands/shortcut.ts';
 import { looksLikeRecordQuery, searchQueries } from '../api/search-queries.ts';
+import { userSettingQueries } from '../api/user-setting-queries.ts';
 import type { RecordSearchResult } from '../contract/shell-responses.ts';
 import { paletteStore, recordRecentCommand } from '../state/palette-store.ts';
 import { closeOverlay, shellStore } from '../state/shell-store.ts';
@@ -52,10 +55,13 @@ export function CommandPalette() {
 
   // The context the chosen command will run in: the palette closes first.
   const runContext = useMemo(() => ({ ...ctx, overlayOpen: false }), [ctx]);
-  const available = useMemo(
-    () => registry.available(runContext).filter((command) => !hiddenFromPalette.has(command.id)),
-    [registry, runContext],
-  );
+  // Favourite and recent contexts are the user's settings: their commands are made when the palette opens.
+  const favorites = useQuery({ ...userSettingQueries.detail(favoritesSettingKey), enabled: paletteOpen && ctx.signedIn });
+  const recentContexts = useQuery({ ...userSettingQueries.detail(recentSettingKey), enabled: paletteOpen && ctx.signedIn });
+  const available = useMemo(() => [
+    ...registry.available(runContext).filter((command) => !hiddenFromPalette.has(command.id)),
+    ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, runContext)),
+  ], [registry, runContext, favorites.data, recentContexts.data]);
 
   const term = useDebounced(query.trim(), recordDebounceMs);
   const searching = paletteOpen && looksLikeRecordQuery(term);

@@ -80,6 +80,19 @@ describe('command palette', () => {
     await waitFor(() => expect(currentLayout()).toEqual({ paths: ['/dashboard', '/transactions'], focused: 1 }));
   });
 
+  it('offers the favourite and recent contexts from the user settings', async () => {
+    fakeApi({
+      '/user-settings/ContextFavorites': () => ({ key: 'ContextFavorites', value: JSON.stringify([{ businessId: 'B2', businessName: 'Beta Retail' }]) }),
+      '/user-settings/ContextRecent': () => ({ key: 'ContextRecent', value: JSON.stringify([{ businessId: 'B1', merchantId: 'M1', businessName: 'Alpha Trading', merchantName: 'Alpha Online' }, { businessId: 'B3' }]) }),
+    });
+    const user = userEvent.setup();
+    renderWithServices(<Harness />);
+    await openPalette(user);
+    await user.keyboard('switch to');
+    // The applied context (B1/M1) is not offered again.
+    await waitFor(() => expect(screen.getAllByRole('option').map((option) => option.textContent?.replace(/Context.*$/, ''))).toEqual(['Switch to Beta Retail', 'Switch to B3']));
+  });
+
   it('renders at most the cap of a thousand matching commands, and stays quick', async () => {
     const many: Command[] = Array.from({ length: 1000 }, (_, index) => ({
       id: `bulk.c${index}`, title: `Bulk command ${index}`, section: 'Record', keywords: ['bulk'], run: vi.fn(),
@@ -97,12 +110,8 @@ describe('command palette', () => {
   }, 15_000);
 
   it('looks records up through the API and opens one, applying its context first', async () => {
-    const api = fakeApi();
-    api.get.mockImplementation(async (path: string) => {
-      if (path === '/search') {
-        return { results: [{ kind: 'transaction', id: 'TX-1001', title: 'Transaction TX-1001', description: 'paid · GBP 12.00', path: '/transactions/TX-1001', context: { business: { id: 'B2', title: 'Beta' }, merchant: { id: 'M9', title: 'Beta Web' } } }] };
-      }
-      return undefined;
+    const api = fakeApi({
+      '/search': () => ({ results: [{ kind: 'transaction', id: 'TX-1001', title: 'Transaction TX-1001', description: 'paid · GBP 12.00', path: '/transactions/TX-1001', context: { business: { id: 'B2', title: 'Beta' }, merchant: { id: 'M9', title: 'Beta Web' } } }] }),
     });
     const user = userEvent.setup();
     renderWithServices(<Harness />);

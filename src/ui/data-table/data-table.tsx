@@ -1,0 +1,213 @@
+// The overview table: a real <table> with grid semantics, virtualised rows (TanStack Virtual) so a page of 100 or a
+// client list of 10,000 scrolls smoothly, sortable column headers, and a row cursor: arrows or j/k move it, Home
+// and End jump, Enter opens the row, Shift+Enter opens it beside. Data comes in through props only.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type CSSProperties, type KeyboardEvent, type ReactNode, useEffect, useRef } from 'react';
+
+export type DataTableColumn<Row> = {
+  id: string;
+  header: string;
+  cell: (row: Row) => ReactNode;
+  /** numbers and amounts align to the end */
+  align?: 'start' | 'end';
+  /** a CSS grid track: '11rem', 'minmax(10rem, 1fr)' */
+  width?: string;
+  /** the field the server sorts by when this header is chosen */
+  sortField?: string;
+};
+
+export type DataTableSort = { field: string; descending: boolean };
+export type DataTableStatus = 'loading' | 'error' | 'ready';
+
+export type DataTableProps<Row> = {
+  /** the table's accessible name */
+  caption: string;
+  columns: readonly DataTableColumn<Row>[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => string;
+  status: DataTableStatus;
+  emptyMessage: string;
+  errorMessage?: string;
+  sort?: DataTableSort | null;
+  /** a header was chosen: the same field again flips the direction */
+  onSortChange?: (sort: DataTableSort) => void;
+  cursor: number;
+  onCursorChange: (index: number) => void;
+  onOpen: (row: Row, options: { beside: boolean }) => void;
+  /** bump to move keyboard focus to the cursor row (a command moved it while focus was elsewhere) */
+  focusRequest?: number;
+  /** the row number of the first row (for aria-rowindex on later pages) */
+  firstRowNumber?: number;
+  /** the total number of rows across pages, when known */
+  totalRows?: number;
+  rowHeight?: number;
+};
+
+const pageStep = 10;
+
+export function nextSort(current: DataTableSort | null | undefined, field: string): DataTableSort {
+  if (current?.field === field) return { field, descending: !current.descending };
+  // A new column starts with the order people expect of it: newest, largest first for dates and amounts.
+  return { field, descending: field === 'date' || field === 'amount' };
+}
+
+export function DataTable<Row>(props: DataTableProps<Row>) {
+  const {
+    caption, columns, rows, rowKey, status, emptyMessage, errorMessage, sort, onSortChange, cursor, onCursorChange, onOpen,
+    focusRequest = 0, firstRowNumber = 1, totalRows, rowHeight = 40,
+  } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+    // Layout-less environments (tests, first paint) still render a screenful.
+    initialRect: { width: 1024, height: 720 },
+  });
+  const template = columns.map((column) => column.width ?? 'minmax(8rem, 1fr)').join(' ');
+  const style = { '--data-table-columns': template } as CSSProperties;
+  const activeIndex = rows.length === 0 ? -1 : Math.min(Math.max(cursor, 0), rows.length - 1);
+
+  const focusRow = (index: number) => {
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+    // The row may only exist after the virtualiser renders it.
+    requestAnimationFrame(() => body.current?.querySelector<HTMLElement>(`[data-index="${index}"]`)?.focus({ preventScroll: true }));
+  };
+
+  const lastFocusRequest = useRef(focusRequest);
+  useEffect(() => {
+    if (focusRequest === lastFocusRequest.current) return;
+    lastFocusRequest.current = focusRequest;
+    if (activeIndex >= 0) focusRow(activeIndex);
+  });
+
+  const moveTo = (index: number) => {
+    if (rows.length === 0) return;
+    const next = Math.min(Math.max(index, 0), rows.length - 1);
+    onCursorChange(next);
+    focusRow(next);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || activeIndex < 0) return;
+    const target = event.target as HTMLElement;
+    // Keys typed into a control inside a cell belong to the control.
+    if (target.closest('input, select, textarea, button')) return;
+    const row = rows[activeIndex];
+    let handled = true;
+    switch (event.key) {
+      case 'ArrowDown': case 'j': moveTo(activeIndex + 1); break;
+      case 'ArrowUp': case 'k': moveTo(activeIndex - 1); break;
+      case 'PageDown': moveTo(activeIndex + pageStep); break;
+      case 'PageUp': moveTo(activeIndex - pageStep); break;
+      case 'Home': moveTo(0); break;
+      case 'End': moveTo(rows.length - 1); break;
+      case 'Enter': if (row) onOpen(row, { beside: event.shiftKey }); break;
+      default: handled = false;
+    }
+    if (handled) event.preventDefault();
+  };
+
+  const ariaSort = (column: DataTableColumn<Row>) => {
+    if (!column.sortField) return undefined;
+    if (sort?.field !== column.sortField) return 'none' as const;
+    return sort.descending ? 'descending' as const : 'ascending' as const;
+  };
+
+  const items = virtualizer.getVirtualItems();
+  const message = status === 'error' ? (errorMessage ?? 'The list could not be loaded.') : status === 'ready' && rows.length === 0 ? emptyMessage : null;
+
+  return (
+    <div className="data-table" style={style}>
+      <div ref={scroller} className="data-table-scroll">
+        <table
+          role="grid"
+          aria-label={caption}
+          aria-rowcount={(totalRows ?? rows.length) + 1}
+          aria-colcount={columns.length}
+          aria-busy={status === 'loading' ? true : undefined}
+          className="data-table-grid"
+        >
+          <thead className="data-table-head">
+            <tr className="data-table-row" aria-rowindex={1}>
+              {columns.map((column, columnIndex) => (
+                <th
+                  key={column.id}
+                  scope="col"
+                  aria-colindex={columnIndex + 1}
+                  aria-sort={ariaSort(column)}
+                  className={`data-table-header${column.align === 'end' ? ' data-table-end' : ''}`}
+                >
+                  {column.sortField && onSortChange ? (
+                    <button
+                      type="button"
+                      className="data-table-sort"
+                      onClick={() => onSortChange(nextSort(sort, column.sortField as string))}
+                    >
+                      <span>{column.header}</span>
+                      <span aria-hidden="true" className="data-table-sort-mark">
+                        {sort?.field === column.sortField ? (sort.descending ? '↓' : '↑') : '↕'}
+                      </span>
+                    </button>
+                  ) : column.header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody
+            ref={body}
+            className="data-table-body"
+            style={{ height: message ? undefined : `${virtualizer.getTotalSize()}px` }}
+            onKeyDown={onKeyDown}
+          >
+            {message ? (
+              <tr className="data-table-row data-table-message-row" aria-rowindex={2}>
+                <td colSpan={columns.length} className={status === 'error' ? 'data-table-message data-table-error' : 'data-table-message'}>{message}</td>
+              </tr>
+            ) : items.map((item) => {
+              const row = rows[item.index] as Row;
+              const active = item.index === activeIndex;
+              return (
+                <tr
+                  key={rowKey(row)}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  aria-rowindex={firstRowNumber + item.index + 1}
+                  aria-selected={active}
+                  tabIndex={active ? 0 : -1}
+                  className={`data-table-row data-table-body-row${active ? ' data-table-active' : ''}`}
+                  style={{ transform: `translateY(${item.start}px)` }}
+                  onFocus={(event) => {
+                    if (event.target === event.currentTarget && !active) onCursorChange(item.index);
+                  }}
+                  onClick={(event) => {
+                    if (!active) onCursorChange(item.index);
+                    if ((event.target as HTMLElement).closest('a, button, input')) return;
+                    event.currentTarget.focus({ preventScroll: true });
+                  }}
+                  onDoubleClick={(event) => {
+                    if (!(event.target as HTMLElement).closest('a, button, input')) onOpen(row, { beside: event.shiftKey });
+                  }}
+                >
+                  {columns.map((column, columnIndex) => {
+                    const className = `data-table-cell${column.align === 'end' ? ' data-table-end' : ''}`;
+                    return columnIndex === 0
+                      ? <th key={column.id} scope="row" aria-colindex={1} className={className}>{column.cell(row)}</th>
+                      : <td key={column.id} aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</td>;
+                  })}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {status === 'loading' && rows.length === 0 ? (
+          <div className="data-table-loading" role="status"><span className="visually-hidden">Loading…</span>
+            {Array.from({ length: 6 }, (_, index) => <div key={index} className="data-table-loading-bar" aria-hidden="true" />)}
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../server/db/client.ts';
+import * as schema from '../../../server/db/schema.ts';
+import { runNextReport } from '../../../server/reports/worker.ts';
+import { queuedReport, queuedReportList } from '../../../src/contract/reports.ts';
+import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, snapshot } from '../support.ts';
+import { insertExtraTransactions } from './transaction-fixtures.ts';
+import { newFilesDir, queueExport, reportRow, type Caller } from '../reports/report-support.ts';
+
+const { users } = fixture;
+
+describe.each(databaseKinds)('my report queue on %s', (kind) => {
+  let database: Database;
+  let call: Caller;
+  let filesDir: string;
+  const generateNext = () => runNextReport({ database, filesDir, nodeId: 'node-a', log: () => undefined });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await insertFixtureWorld(database);
+    await insertExtraTransactions(database);
+    const dataDir = newFilesDir();
+    filesDir = join(dataDir, 'reports');
+    // The app serves downloads from ${DATA_DIR}/reports, the folder the worker writes to.
+    const previous = process.env.DATA_DIR;
+    process.env.DATA_DIR = dataDir;
+    ({ call } = createTestApp(database));
+    if (previous === undefined) delete process.env.DATA_DIR;
+    else process.env.DATA_DIR = previous;
+  });
+  afterAll(async () => database?.close());
+
+  const get = async (userId: string, path: string) => {
+    const response = await call(userId, 'GET', path);
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+
+  it('lists only the caller’s own reports, newest first, paged', async () => {
+    const first = await queueExport(call, users.partner, '/businesses/B1/transactions/full/reports', { filters: { status: '[eq]paid' } });
+    const second = await queueExport(call, users.partner, '/partners/P1/transactions/full/reports', { fileType: 'xlsx' });
+    await queueExport(call, users.owner, '/businesses/B3/transactions/full/reports', {});
+    const { status, body } = await get(users.partner, '/reports');
+    expect(status).toBe(200);
+    const list = queuedReportList.assert(body);
+    expect(list.numberOfResults).toBe(2);
+    expect(list.results.map((report) => report.id)).toEqual([second.reportId, first.reportId]);
+    expect(list.results[1]).toMatchObject({
+      status: 'queued', state: 'queued', reportType: 'transactions', fileType: 'csv', totalRows: 5, processedRows: 0,
+      filters: { status: '[eq]paid' }, columns: ['reference'], ordering: { OrderingField: 'date', OrderingDirection: 'Descending' },
+      context: { level: 'business', businessId: 'B1', title: 'Alpha Trading Ltd' }, generatedAt: null, fileName: null,
+    });
+    const paged = queuedReportList.assert((await get(users.partner, '/reports?pagesize=10&pagenumber=2')).body);
+    expect(paged).toEqual({ results: [], numberOfResults: 2 });
+    expect((await get(users.partner, '/reports?status=queued')).status).toBe(400);
+  });
+
+  it('answers 404 for another user’s report, on every path, changing nothing', async () => {
+    const { reportId } = await queueExport(call, users.owner, '/businesses/B3/transactions/full/reports', {});
+    const before = await snapshot(database);
+    for (const [method, path] of [['GET', ''], ['GET', '/download'], ['DELETE', ''], ['POST', '/retry'], ['POST', '/cancel']] as const) {
+      expect((await call(users.partner, method, `/reports/${reportId}${path}`)).status).toBe(404);
+    }
+    expect((await call(users.partner, 'GET', '/reports/RPT0000')).status).toBe(404);
+    expect((await call(users.partner, 'GET', '/reports/..%2Fsecrets')).status).toBe(404);
+    expect(await snapshot(database)).toBe(before);
+  });
+
+  it('shows progress, then downloads the generated file with its name', async () => {
+    const { reportId } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', { columns: ['reference', 'amount'] });
+    expect((await call(users.finance, 'GET', `/reports/${reportId}/download`)).status).toBe(400);
+    expect(await generateNext()).toBe('generated');
+    // Other users' jobs queued earlier are generated too; keep going until this one is.
+    while ((await reportRow(database, reportId)).status !== 'generated') await generateNext();
+    const report = queuedReport.assert((await get(users.finance, `/reports/${reportId}`)).body);
+    expect(report).toMatchObject({ status: 'generated', state: 'generated', processedRows: 1, totalRows: 1, attempts: 1 });
+    expect(Date.parse(report.expirationDateTime!) - Date.parse(report.generatedAt!)).toBe(14 * 86_400_000);
+    const response = await call(users.finance, 'GET', `/reports/${reportId}/download`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${report.fileName}"`);
+    expect(report.fileName).toMatch(new RegExp(`^transactions-\\d{4}-\\d{2}-\\d{2}-${reportId}\\.csv$`));
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.toString('utf8')).toBe('\uFEFFReference,Amount\r\nTX2A0001,20.00\r\n');
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
+  });
+
+  it('answers 410 once a report has expired, and Expired shows', async () => {
+    const { reportId } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', {});
+    while ((await reportRow(database, reportId)).status !== 'generated') await generateNext();
+    await database.db.update(schema.queuedReports).set({ expirationDateTime: sql`now() - interval '1 minute'` }).where(eq(schema.queuedReports.id, reportId));
+    expect(queuedReport.assert((await get(users.finance, `/reports/${reportId}`)).body).state).toBe('expired');
+    const response = await call(users.finance, 'GET', `/reports/${reportId}/download`);
+    expect(response.status).toBe(410);
+    expect(JSON.stringify(await response.json())).toContain('The report has expired.');
+  });
+
+  it('deletes a report: gone from the list, its file removed, download 410', async () => {
+    const { reportId } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', {});
+    while ((await reportRow(database, reportId)).status !== 'generated') await generateNext();
+    const file = join(filesDir, (await reportRow(database, reportId)).filePath!);
+    expect(readFileSync(file, 'utf8')).toContain('TX2A0001');
+    expect((await call(users.finance, 'DELETE', `/reports/${reportId}`)).status).toBe(204);
+    expect(existsSync(file)).toBe(false);
+    expect((await call(users.finance, 'GET', `/reports/${reportId}/download`)).status).toBe(410);
+    const list = queuedReportList.assert((await get(users.finance, '/reports')).body);
+    expect(list.results.map((report) => report.id)).not.toContain(reportId);
+    expect(queuedReport.assert((await get(users.finance, `/reports/${reportId}`)).body).deletedAt).not.toBeNull();
+    expect((await call(users.finance, 'DELETE', `/reports/${reportId}`)).status).toBe(204);
+  });
+
+  it('cancels a queued report, and only a queued one', async () => {
+    const { reportId } = await queueExport(call, users.owner, '/businesses/B3/transactions/full/reports', {});
+    const response = await call(users.owner, 'POST', `/reports/${reportId}/cancel`);
+    expect(response.status).toBe(200);
+    expect(queuedReport.assert(await response.json())).toMatchObject({ status: 'cancelled', state: 'cancelled' });
+    const again = await call(users.owner, 'POST', `/reports/${reportId}/cancel`);
+    expect(again.status).toBe(400);
+    expect(JSON.stringify(await again.json())).toContain('Only a queued report can be cancelled; this one is cancelled.');
+  });
+
+  it('retries a failed report, and only a failed one', async () => {
+    const { reportId } = await queueExport(call, users.owner, '/businesses/B3/transactions/full/reports', {});
+    expect((await call(users.owner, 'POST', `/reports/${reportId}/retry`)).status).toBe(400);
+    await database.db.update(schema.queuedReports).set({ status: 'failed', attempts: 3, error: 'The report could not be generated after 3 attempts.' })
+      .where(eq(schema.queuedReports.id, reportId));
+    const response = await call(users.owner, 'POST', `/reports/${reportId}/retry`);
+    expect(response.status).toBe(200);
+    expect(queuedReport.assert(await response.json())).toMatchObject({ status: 'queued', attempts: 0, error: null });
+    while ((await reportRow(database, reportId)).status === 'queued') await generateNext();
+    expect((await reportRow(database, reportId)).status).toBe('generated');
+  });
+});

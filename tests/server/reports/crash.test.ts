@@ -1,0 +1,152 @@
+// A worker dies mid-export; another finishes the job exactly once. On PostgreSQL a real worker process is killed
+// with SIGKILL; on both databases a frozen worker (a node that stalls past its lease) is overtaken deterministically.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../server/db/client.ts';
+import * as schema from '../../../server/db/schema.ts';
+import { runNextReport, startReportWorker } from '../../../server/reports/worker.ts';
+import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
+import { csvRows, finishedFiles, newFilesDir, partialFiles, queueExport, reportRow, type Caller } from './report-support.ts';
+
+const { users } = fixture;
+const bulkRows = 3000;
+
+async function insertBulk(database: Database): Promise<void> {
+  await database.query(`
+    INSERT INTO transactions (reference, kind, business_id, merchant_id, partner_id, configuration_id, payment_job_reference, created_at,
+      amount_minor, currency, status, payment_method, channel, customer_email)
+    SELECT 'TXCRASH' || lpad(i::text, 6, '0'), 'payment', 'B4', 'M4a', NULL, 'C-M4a', 'PJCRASH', timestamptz '2026-06-01' + i * interval '1 minute',
+      100 + i, 'USD', CASE WHEN i % 10 = 0 THEN 'declined' ELSE 'paid' END, 'card', 'Gateway', 'buyer' || i || '@crash.test'
+    FROM generate_series(1, ${bulkRows}) AS i`);
+}
+
+async function until<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
+/** The report's rows in the order the export must hold them, from the database itself. */
+async function expectedReferences(database: Database, where: string): Promise<string[]> {
+  return (await database.query<{ reference: string }>(`SELECT reference FROM transactions WHERE ${where} ORDER BY created_at DESC, reference ASC`)).map((row) => row.reference);
+}
+
+describe.each(databaseKinds)('a worker overtaken mid-export on %s', (kind) => {
+  let database: Database;
+  let call: Caller;
+  let filesDir: string;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await insertFixtureWorld(database);
+    await insertBulk(database);
+    ({ call } = createTestApp(database));
+  });
+  afterAll(async () => database?.close());
+
+  it.each([
+    ['while writing', 100],
+    ['after its last row, before completing', bulkRows],
+  ])('stalls %s past its lease: the job is finished once, by the node that holds the lease', async (_moment, batchSize) => {
+    filesDir = newFilesDir();
+    const { reportId, totalRows } = await queueExport(call, users.admin, '/businesses/B4/transactions/full/reports', { filters: { status: '[eq]paid' } });
+    let thaw: () => void = () => undefined;
+    const frozen = new Promise<void>((done) => { thaw = done; });
+    let firstBatch = true;
+    const stalled = runNextReport({
+      database, filesDir, nodeId: 'stalled-node', batchSize, log: () => undefined,
+      afterBatch: async () => {
+        if (firstBatch) {
+          firstBatch = false;
+          await frozen;
+        }
+      },
+    });
+    await until(async () => (await reportRow(database, reportId)).processedRows > 0, 10_000, 'the first batch');
+    expect(partialFiles(filesDir)).toEqual([`${reportId}-1.csv.part`]);
+
+    // Its lease lapses (as if the node were paused by the operating system for a minute).
+    await database.db.update(schema.queuedReports).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(schema.queuedReports.id, reportId));
+    expect(await runNextReport({ database, filesDir, nodeId: 'rescuer', batchSize: 500, log: () => undefined })).toBe('generated');
+
+    thaw();
+    expect(await stalled).toBe('lost');
+    const row = await reportRow(database, reportId);
+    expect(row).toMatchObject({ status: 'generated', attempts: 2, processedRows: totalRows, filePath: `${reportId}-2.csv` });
+    expect(finishedFiles(filesDir)).toEqual([`${reportId}-2.csv`]);
+    expect(partialFiles(filesDir)).toEqual([]);
+    const references = csvRows(join(filesDir, row.filePath!)).slice(1).map(([reference]) => reference);
+    expect(references).toEqual(await expectedReferences(database, "merchant_id = 'M4a' AND status = 'paid'"));
+    expect(new Set(references).size).toBe(totalRows);
+  });
+});
+
+describe.skipIf(!databaseKinds.includes('postgres'))('a worker process killed with SIGKILL mid-export on postgres', () => {
+  let database: Database;
+  let call: Caller;
+  let child: ChildProcess | null = null;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    await insertFixtureWorld(database);
+    await insertBulk(database);
+    ({ call } = createTestApp(database));
+  });
+  afterAll(async () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    await database?.close();
+  });
+
+  it('is reclaimed after its lease and finished exactly once by another worker', async () => {
+    const filesDir = newFilesDir();
+    const [{ name }] = await database.query<{ name: string }>('SELECT current_database() AS name') as [{ name: string }];
+    const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+    url.pathname = `/${name}`;
+    const { reportId, totalRows } = await queueExport(call, users.admin, '/businesses/B4/transactions/full/reports', {});
+    expect(totalRows).toBe(bulkRows);
+
+    let output = '';
+    child = spawn(process.execPath, [fileURLToPath(new URL('./crash-worker.ts', import.meta.url))], {
+      env: { ...process.env, DATABASE_URL: url.toString(), FILES_DIR: filesDir, LEASE_MS: '2000', BATCH_SIZE: '100', BATCH_DELAY_MS: '40' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    const exited = new Promise<NodeJS.Signals | null>((done) => child?.once('exit', (_code, signal) => done(signal)));
+
+    await until(async () => (await reportRow(database, reportId)).processedRows >= 500, 30_000, `the doomed worker's progress\n${output}`);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    const orphaned = await reportRow(database, reportId);
+    expect(orphaned).toMatchObject({ status: 'generating', lockedBy: 'doomed-node', attempts: 1 });
+    expect(orphaned.processedRows).toBeGreaterThanOrEqual(500);
+    expect(orphaned.processedRows).toBeLessThan(bulkRows);
+    expect(finishedFiles(filesDir)).toEqual([]);
+    expect(partialFiles(filesDir)).toEqual([`${reportId}-1.csv.part`]);
+    expect(output).toContain('progress 500');
+
+    // A healthy node only takes the job once the dead node's lease has lapsed.
+    const rescuer = startReportWorker({ database, filesDir, nodeId: 'rescuer', pollMs: 50, batchSize: 250, log: () => undefined });
+    try {
+      await until(async () => (await reportRow(database, reportId)).status === 'generated', 30_000, 'the rescue');
+    } finally {
+      await rescuer.stop();
+    }
+    const row = await reportRow(database, reportId);
+    expect(row).toMatchObject({ status: 'generated', attempts: 2, lockedBy: null, processedRows: bulkRows, totalRows: bulkRows, filePath: `${reportId}-2.csv` });
+    expect(finishedFiles(filesDir)).toEqual([`${reportId}-2.csv`]);
+    expect(partialFiles(filesDir)).toEqual([]);
+    expect(existsSync(join(filesDir, '.partial', `${reportId}-1.csv.part`))).toBe(false);
+    const references = csvRows(join(filesDir, row.filePath!)).slice(1).map(([reference]) => reference);
+    expect(references).toHaveLength(bulkRows);
+    expect(new Set(references).size).toBe(bulkRows);
+    expect(references).toEqual(await expectedReferences(database, "merchant_id = 'M4a'"));
+  });
+});

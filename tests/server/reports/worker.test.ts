@@ -1,0 +1,186 @@
+import { existsSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../server/db/client.ts';
+import * as schema from '../../../server/db/schema.ts';
+import { reportHousekeeping, runNextReport, startReportWorker } from '../../../server/reports/worker.ts';
+import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
+import { insertExtraTransactions } from '../api/transaction-fixtures.ts';
+import { csvRows, finishedFiles, newFilesDir, partialFiles, queueExport, reportRow, type Caller } from './report-support.ts';
+
+const { users } = fixture;
+
+describe.each(databaseKinds)('the report worker on %s', (kind) => {
+  let database: Database;
+  let call: Caller;
+  let filesDir: string;
+  const run = (options: Partial<Parameters<typeof runNextReport>[0]> = {}) =>
+    runNextReport({ database, filesDir, nodeId: 'node-a', batchSize: 2, log: () => undefined, ...options });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await insertFixtureWorld(database);
+    await insertExtraTransactions(database);
+    ({ call } = createTestApp(database));
+    filesDir = newFilesDir();
+  });
+  afterAll(async () => database?.close());
+
+  it('is idle with nothing queued', async () => {
+    expect(await run()).toBe('idle');
+  });
+
+  it('writes the filtered rows in keyset batches, with the zone in the date header and formulas neutralised', async () => {
+    const { reportId, totalRows } = await queueExport(call, users.partner, '/businesses/B1/transactions/full/reports', {
+      columns: ['date', 'reference', 'merchant', 'amount', 'currency', 'customerEmail'],
+      filters: { kind: '[eq]payment' },
+      ordering: { OrderingField: 'date', OrderingDirection: 'Ascending' },
+    }, { 'time-zone': 'Europe/London' });
+    expect(totalRows).toBe(4);
+    expect(await run()).toBe('generated');
+    const row = await reportRow(database, reportId);
+    expect(row).toMatchObject({ status: 'generated', attempts: 1, processedRows: 4, totalRows: 4, lockedBy: null, filePath: `${reportId}-1.csv` });
+    expect(row.expirationDateTime!.getTime() - row.generatedAt!.getTime()).toBe(14 * 24 * 3600 * 1000);
+    expect(csvRows(join(filesDir, row.filePath!))).toEqual([
+      ['Date (Europe/London)', 'Reference', 'Merchant', 'Amount', 'Currency', 'Customer email'],
+      ['2026-11-01 10:00:00', 'TX1A0001', 'Alpha Online', '12.50', 'GBP', 'first@alpha.test'],
+      ['2026-11-02 09:00:00', 'TX1A0002', 'Alpha Online', '99.99', 'GBP', 'ann@shop.test'],
+      ['2026-11-03 23:30:00', 'TX1A0003', 'Alpha Online', '500.00', 'EUR', 'Bob@Shop.test'],
+      ['2026-11-04 10:00:00', 'TX1B0001', 'Alpha Stores', '10.50', 'GBP', `"'=HYPERLINK(""http://x.test"")@evil.test"`],
+    ]);
+    expect(partialFiles(filesDir)).toEqual([]);
+  });
+
+  it.each(['date', 'amount', 'status', 'reference', 'merchant'])('keeps the list’s %s ordering, both ways, across batches', async (field) => {
+    for (const direction of ['Ascending', 'Descending']) {
+      const ordering = { OrderingField: field, OrderingDirection: direction };
+      const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', { ordering });
+      expect(await run({ batchSize: 3 })).toBe('generated');
+      const row = await reportRow(database, reportId);
+      const exported = csvRows(join(filesDir, row.filePath!)).slice(1).map(([reference]) => reference);
+      const listed = (await (await call(users.admin, 'GET', `/transactions?${new URLSearchParams({ ...ordering, pagesize: '100' })}`)).json()) as { results: { reference: string }[] };
+      expect(exported).toEqual(listed.results.map((result) => result.reference));
+    }
+  });
+
+  it('keeps microsecond timestamps apart across batch boundaries', async () => {
+    await database.query(`INSERT INTO transactions (reference, kind, business_id, merchant_id, partner_id, configuration_id, payment_job_reference, created_at,
+      amount_minor, currency, status, payment_method, channel)
+      SELECT 'TXMICRO' || i, 'payment', 'B2', 'M2a', 'P1', 'C-M2a', 'PJMICRO', timestamptz '2026-10-01 12:00:00.000001+00' + i * interval '1 microsecond',
+        100, 'EUR', 'paid', 'card', 'Gateway' FROM generate_series(1, 5) AS i`);
+    const { reportId, totalRows } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', { filters: { searchterm: '[eq]TXMICRO' } });
+    expect(await run({ batchSize: 2 })).toBe('generated');
+    const references = csvRows(join(filesDir, (await reportRow(database, reportId)).filePath!)).slice(1).map(([reference]) => reference);
+    expect(references).toEqual(['TXMICRO5', 'TXMICRO4', 'TXMICRO3', 'TXMICRO2', 'TXMICRO1']);
+    expect(totalRows).toBe(5);
+  });
+
+  it('writes an XLSX workbook', async () => {
+    const { reportId } = await queueExport(call, users.owner, '/businesses/B3/transactions/full/reports', {
+      fileType: 'xlsx', columns: ['reference', 'amount', 'currency'], ordering: { OrderingField: 'reference', OrderingDirection: 'Ascending' },
+    });
+    expect(await run()).toBe('generated');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(join(filesDir, (await reportRow(database, reportId)).filePath!));
+    const values = workbook.getWorksheet('Transactions')!.getSheetValues().slice(1).map((cells) => (cells as unknown[]).slice(1));
+    expect(values).toEqual([['Reference', 'Amount', 'Currency'], ['TX3A0001', 12.5, 'GBP'], ['TX3B0001', 1250, 'JPY'], ['TX3B0002', 125, 'JPY']]);
+  });
+
+  it('leaves out rows created after the report was queued', async () => {
+    const { reportId, totalRows } = await queueExport(call, users.owner, '/businesses/B3/transactions/full/reports', {});
+    await database.db.insert(schema.transactions).values({
+      reference: 'TX3LATE01', kind: 'payment', businessId: 'B3', merchantId: 'M3a', configurationId: 'C-M3a', paymentJobReference: 'PJ-LATE',
+      createdAt: new Date(Date.now() + 60_000), amountMinor: 100, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway',
+    });
+    expect(await run()).toBe('generated');
+    const row = await reportRow(database, reportId);
+    expect(row.processedRows).toBe(totalRows);
+    expect(csvRows(join(filesDir, row.filePath!)).flat()).not.toContain('TX3LATE01');
+  });
+
+  it('fails a report whose user lost access, without a file', async () => {
+    const { reportId } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', {});
+    await database.db.delete(schema.userRoles).where(eq(schema.userRoles.userId, users.finance));
+    try {
+      expect(await run()).toBe('failed');
+    } finally {
+      await database.db.insert(schema.userRoles).values({ userId: users.finance, role: 'Finance', level: 'business', businessId: 'B2' });
+    }
+    expect(await reportRow(database, reportId)).toMatchObject({ status: 'failed', error: 'You do not have the correct permissions.', filePath: null });
+    expect(partialFiles(filesDir)).toEqual([]);
+  });
+
+  it('stops at the next batch when its report is deleted, and leaves nothing behind', async () => {
+    const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
+    const before = finishedFiles(filesDir);
+    const outcome = await run({
+      batchSize: 1,
+      afterBatch: async () => {
+        await call(users.admin, 'DELETE', `/reports/${reportId}`);
+      },
+    });
+    expect(outcome).toBe('lost');
+    expect(finishedFiles(filesDir)).toEqual(before);
+    expect(partialFiles(filesDir)).toEqual([]);
+    expect((await reportRow(database, reportId)).deletedAt).not.toBeNull();
+  });
+
+  it('hands a job back without spending an attempt when stopped', async () => {
+    const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
+    expect(await runNextReport({ database, filesDir, nodeId: 'node-a', batchSize: 1, log: () => undefined }, () => true)).toBe('released');
+    expect(await reportRow(database, reportId)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null, processedRows: 0 });
+    expect(partialFiles(filesDir)).toEqual([]);
+    expect(await run()).toBe('generated');
+  });
+
+  it('gives up on a job whose lease lapsed after its last attempt', async () => {
+    const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
+    await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 3, lockedBy: 'dead-node', lockedUntil: sql`now() - interval '1 minute'` })
+      .where(eq(schema.queuedReports.id, reportId));
+    expect(await run()).toBe('gaveUp');
+    expect(await reportRow(database, reportId)).toMatchObject({ status: 'failed', error: 'The report could not be generated after 3 attempts.' });
+  });
+
+  it('does not take a job whose lease another node still holds', async () => {
+    const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
+    await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: 'busy-node', lockedUntil: sql`now() + interval '1 minute'` })
+      .where(eq(schema.queuedReports.id, reportId));
+    expect(await run()).toBe('idle');
+    await database.db.update(schema.queuedReports).set({ status: 'cancelled', lockedBy: null, lockedUntil: null }).where(eq(schema.queuedReports.id, reportId));
+  });
+
+  it('keeps house: files of expired and deleted reports, stale partial files and old orphans go', async () => {
+    const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
+    expect(await run()).toBe('generated');
+    const file = join(filesDir, (await reportRow(database, reportId)).filePath!);
+    await database.db.update(schema.queuedReports).set({ expirationDateTime: sql`now() - interval '1 second'` }).where(eq(schema.queuedReports.id, reportId));
+    mkdirSync(join(filesDir, '.partial'), { recursive: true });
+    writeFileSync(join(filesDir, '.partial', `${reportId}-7.csv.part`), 'stale');
+    writeFileSync(join(filesDir, 'RPT00000000000000AA-1.csv'), 'orphan');
+    writeFileSync(join(filesDir, 'RPT00000000000000AB-1.csv'), 'young orphan');
+    utimesSync(join(filesDir, 'RPT00000000000000AA-1.csv'), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    const removed = await reportHousekeeping({ database, filesDir, orphanGraceMs: 600_000 });
+    expect(removed).toEqual({ expired: expect.any(Number), partial: 1, orphans: 1 });
+    expect(existsSync(file)).toBe(false);
+    expect((await reportRow(database, reportId)).filePath).toBeNull();
+    expect(existsSync(join(filesDir, 'RPT00000000000000AB-1.csv'))).toBe(true);
+  });
+
+  it('shares the queue between workers: every job generated exactly once', async () => {
+    const ids = [];
+    for (let i = 0; i < 4; i += 1) ids.push((await queueExport(call, users.admin, '/transactions/full/reports', {})).reportId);
+    const workers = [1, 2].map((n) => startReportWorker({ database, filesDir, nodeId: `node-${n}`, pollMs: 10, batchSize: 1, log: () => undefined }));
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const rows = await Promise.all(ids.map((id) => reportRow(database, id)));
+      if (rows.every((row) => row.status === 'generated')) break;
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    await Promise.all(workers.map((worker) => worker.stop()));
+    const rows = await Promise.all(ids.map((id) => reportRow(database, id)));
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual(ids.map(() => ['generated', 1]));
+    for (const row of rows) expect(finishedFiles(filesDir).filter((name) => name.startsWith(row.id))).toEqual([row.filePath]);
+  });
+});

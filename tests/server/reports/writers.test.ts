@@ -1,0 +1,115 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { minorUnitsToDecimal, wallClock } from '../../../server/reports/transaction-export.ts';
+import { csvLine, csvQuote, neutraliseFormula, openCsvWriter, openXlsxWriter, type ReportColumnSpec } from '../../../server/reports/writers.ts';
+
+/** A small RFC 4180 reader, to prove what the writer writes reads back as it was. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') { field += '"'; i += 1; } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') { row.push(field); field = ''; } else if (char === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i += 1; } else field += char;
+  }
+  if (field !== '' || row.length > 0) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+describe('CSV', () => {
+  it.each([
+    ['plain', 'plain'], ['a,b', '"a,b"'], ['say "hi"', '"say ""hi"""'], ['two\nlines', '"two\nlines"'], ['cr\r', '"cr\r"'], ['', ''],
+  ])('quotes %j as %j (RFC 4180)', (value, quoted) => {
+    expect(csvQuote(value)).toBe(quoted);
+  });
+
+  it.each([
+    ['=1+1', "'=1+1"], ['+44 20 7946 0000', "'+44 20 7946 0000"], ['-2+3', "'-2+3"], ['@SUM(A1)', "'@SUM(A1)"], ['\tx', "'\tx"], ['\rx', "'\rx"],
+    ['a=b', 'a=b'], ['Alpha Online', 'Alpha Online'], ['', ''],
+  ])('neutralises formula triggers: %j → %j', (value, safe) => {
+    expect(neutraliseFormula(value)).toBe(safe);
+  });
+
+  it('neutralises text cells only: amounts and dates are ours and stay numbers', () => {
+    expect(csvLine(['=HYPERLINK("http://x")', '-12.50', '2026-11-01 10:00:00', null], ['text', 'decimal', 'datetime', 'text']))
+      .toBe(`"'=HYPERLINK(""http://x"")",-12.50,2026-11-01 10:00:00,\r\n`);
+  });
+
+  it('reads back every text exactly, neutralised or not', () => {
+    fc.assert(fc.property(fc.array(fc.string({ maxLength: 20 }), { minLength: 1, maxLength: 5 }), (cells) => {
+      const parsed = parseCsv(csvLine(cells, cells.map(() => 'text')));
+      expect(parsed).toEqual([cells.map(neutraliseFormula)]);
+    }));
+  });
+
+  it('writes UTF-8 with a byte-order mark and CRLF lines, and reports the size', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'csv-')), 'out.csv');
+    const writer = await openCsvWriter(path, [{ header: 'Name', kind: 'text' }, { header: 'Amount', kind: 'decimal' }]);
+    await writer.write(['Crème brûlée, “fancy”', '3.50']);
+    await writer.write(['=cmd', '0.00']);
+    const size = await writer.finish();
+    const bytes = readFileSync(path);
+    expect(size).toBe(bytes.length);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString('utf8').slice(1)).toBe('Name,Amount\r\n"Crème brûlée, “fancy”",3.50\r\n\'=cmd,0.00\r\n');
+  });
+});
+
+describe('XLSX', () => {
+  const columns: ReportColumnSpec[] = [
+    { header: 'Date (Europe/London)', kind: 'datetime' }, { header: 'Reference', kind: 'text' }, { header: 'Amount', kind: 'decimal' },
+  ];
+
+  it('writes typed cells: dates as dates, amounts as numbers, text as text (never a formula)', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'xlsx-')), 'out.xlsx');
+    const writer = await openXlsxWriter(path, columns, 'Transactions');
+    await writer.write(['2026-11-01 10:30:00', '=1+1', '12.50']);
+    await writer.write(['2026-11-02 00:00:00', 'TX2', '1250']);
+    await writer.finish();
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(path);
+    const sheet = workbook.getWorksheet('Transactions');
+    expect(sheet?.getRow(1).values).toEqual([undefined, 'Date (Europe/London)', 'Reference', 'Amount']);
+    const row = sheet?.getRow(2);
+    expect((row?.getCell(1).value as Date).toISOString()).toBe('2026-11-01T10:30:00.000Z');
+    expect(row?.getCell(2).value).toBe('=1+1');
+    expect(row?.getCell(2).formula).toBeUndefined();
+    expect(row?.getCell(3).value).toBe(12.5);
+    expect(row?.getCell(3).numFmt).toBe('#,##0.00');
+    expect(sheet?.getRow(3).getCell(3).numFmt).toBe('#,##0');
+  });
+
+  it('continues on a new sheet when one is full, never dropping rows', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'xlsx-')), 'out.xlsx');
+    const writer = await openXlsxWriter(path, columns, 'Transactions', { rowsPerSheet: 2 });
+    for (let i = 1; i <= 5; i += 1) await writer.write(['2026-11-01 10:30:00', `TX${i}`, '1.00']);
+    await writer.finish();
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(path);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Transactions', 'Transactions 2', 'Transactions 3']);
+    const references = workbook.worksheets.flatMap((sheet) => sheet.getSheetValues().slice(2).map((values) => (values as unknown[])[2]));
+    expect(references).toEqual(['TX1', 'TX2', 'TX3', 'TX4', 'TX5']);
+  });
+});
+
+describe('cell values', () => {
+  it.each([
+    [1250, 2, '12.50'], [5, 2, '0.05'], [0, 2, '0.00'], [-1250, 2, '-12.50'], [1250, 0, '1250'], [1234, 3, '1.234'], [9_007_199_254_740_991, 2, '90071992547409.91'],
+  ])('%d minor units at exponent %d read %s', (minor, exponent, decimal) => {
+    expect(minorUnitsToDecimal(minor, exponent)).toBe(decimal);
+  });
+
+  it('writes dates as wall-clock time in the report’s zone', () => {
+    expect(wallClock(new Date('2026-07-01T23:30:00Z'), 'Europe/London')).toBe('2026-07-02 00:30:00');
+    expect(wallClock(new Date('2026-12-01T23:30:00Z'), 'Europe/London')).toBe('2026-12-01 23:30:00');
+  });
+});
