@@ -1,6 +1,7 @@
 // Every command that is not generated from the route table, registered by the app at start.
 import type { Command } from './command.ts';
 import { switchContextCommand } from './context/switch-context.ts';
+import { dashboardCommands } from './dashboard/dashboard-commands.ts';
 import { closeOverlayCommand } from './help/close-overlay.ts';
 import { focusSearchCommand } from './help/focus-search.ts';
 import { giveFeedbackCommand } from './help/give-feedback.ts';
@@ -17,6 +18,7 @@ import { columnsCommand } from './table/columns.ts';
 import { dateFilterCommand } from './table/date-filter.ts';
 import { exportCommand } from './table/export.ts';
 import { filtersCommand } from './table/filters.ts';
+import { rowCursorCommands } from './table/row-cursor.ts';
 import { closePaneCommand } from './workspace/close-pane.ts';
 import { copyLinkCommand } from './workspace/copy-link.ts';
 import { focusNextPaneCommand } from './workspace/focus-next-pane.ts';
@@ -54,4 +56,6 @@ export const staticCommands: readonly Command[] = [
   firstTabCommand,
   secondTabCommand,
   openSearchResultCommand,
+  ...rowCursorCommands,
+  ...dashboardCommands,
 ];

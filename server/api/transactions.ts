@@ -25,10 +25,17 @@
 // src/contract/transactions.ts (date, amount, status, channel, paymentmethod, kind, currency, merchantid,
 // searchterm). Anything undeclared, repeated or malformed is a 400 naming it.
 //
-// Count: a capped count first (at most exactCountLimit + 1 rows are visited, a few milliseconds on an index);
-// at or under the cap the total is exact. Above it the total is the planner's row estimate for the same query,
-// flagged numberOfResultsIsEstimate, so page 1 of two million rows never waits for a full count. The exact count
-// is one call away (GET {context}/count) and is what an export records at queue time.
+// Count: a capped count first (at most exactCountLimit + 1 = 10,001 matching rows are visited); at or under the
+// cap the total is exact. Above it, or when on PostgreSQL the capped count needs more than countBudgetMs (60 ms:
+// no index narrows the filters inside a big scope, so every row of the scope would be visited), the total is the
+// planner's row estimate for the same query, flagged numberOfResultsIsEstimate ('about 1,234,567'), so page 1 of
+// two million rows never waits for a full count. GET {context}/count is always exact (the export dialog asks it),
+// and an export records the exact count at queue time.
+//
+// The page itself: with an exact small count the matches are found through the filters' indexes and sorted; else
+// the sort's index is walked and each row tested (fast when matches are spread along the sort order). On
+// PostgreSQL the walk gets walkBudgetMs (150 ms) and falls back to sorting the matches, which bounds the cost of
+// filters that correlate with the sort (JPY amounts top the amount scale; refunds are never 'cancelled').
 //
 // Paging is by offset up to maxListOffset rows (deep offsets cost a scan of every skipped row); beyond that the
 // answer is a 400 that points to filters or an export. Exports page by keyset in the worker.
@@ -325,8 +332,9 @@ const isStatementTimeout = (error: unknown): boolean => {
  * (JPY amounts sit at the top of the amount scale, refunds are never 'cancelled'): on PostgreSQL the walk gets a
  * budget, and past it the page is read by sorting the matches. PGlite (one embedded node, smaller data) walks.
  */
-export async function readPage(database: Database, request: ListRequest, count: { numberOfResults: number; numberOfResultsIsEstimate: boolean }, filtered: boolean): Promise<TransactionListItem[]> {
-  if (filtered && !count.numberOfResultsIsEstimate) return pageOfTransactions(database.db, { ...request, plan: 'sortMatches' });
+export async function readPage(database: Database, request: ListRequest, count: { numberOfResults: number; numberOfResultsIsEstimate: boolean }): Promise<TransactionListItem[]> {
+  // An exact count means at most exactCountLimit matches, found quickly: sorting them beats any walk.
+  if (!count.numberOfResultsIsEstimate) return pageOfTransactions(database.db, { ...request, plan: 'sortMatches' });
   if (database.kind !== 'postgres') return pageOfTransactions(database.db, { ...request, plan: 'walk' });
   try {
     return await database.db.transaction(async (tx) => {
@@ -345,13 +353,39 @@ export async function exactCount(db: Db, where: SQL | undefined): Promise<number
 }
 
 /** Exact up to the cap, else the planner's estimate (see the header). */
-export async function countForList(db: Db, where: SQL | undefined): Promise<{ numberOfResults: number; numberOfResultsIsEstimate: boolean }> {
-  const capped = db.select({ one: sql`1` }).from(t).where(where).limit(exactCountLimit + 1).as('capped');
-  const [row] = await db.select({ value: count() }).from(capped);
-  const value = Number(row?.value ?? 0);
-  if (value <= exactCountLimit) return { numberOfResults: value, numberOfResultsIsEstimate: false };
+/** How long the capped count may take on PostgreSQL before the planner's estimate stands in for it. */
+export const countBudgetMs = 60;
+
+/**
+ * Exact up to the cap, else the planner's estimate (see the header). On PostgreSQL the capped count gets a budget:
+ * counting means visiting every matching row, and when no index narrows the filters inside a large scope that is a
+ * walk through the whole scope; past the budget the total is the estimate, flagged as such.
+ */
+export async function countForList(database: Database | Db, where: SQL | undefined): Promise<{ numberOfResults: number; numberOfResultsIsEstimate: boolean }> {
+  const { db, budgeted } = 'db' in database && 'kind' in database
+    ? { db: database.db, budgeted: database.kind === 'postgres' }
+    : { db: database as Db, budgeted: false };
+  const cappedCount = async (runner: Db) => {
+    const capped = runner.select({ one: sql`1` }).from(t).where(where).limit(exactCountLimit + 1).as('capped');
+    const [row] = await runner.select({ value: count() }).from(capped);
+    return Number(row?.value ?? 0);
+  };
+  let value: number | null;
+  try {
+    value = budgeted
+      ? await db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT set_config('statement_timeout', ${String(countBudgetMs)}, true)`);
+        return cappedCount(tx as unknown as Db);
+      })
+      : await cappedCount(db);
+  } catch (error) {
+    if (!isStatementTimeout(error)) throw error;
+    value = null;
+  }
+  if (value !== null && value <= exactCountLimit) return { numberOfResults: value, numberOfResultsIsEstimate: false };
   const estimate = await plannerEstimate(db, db.select({ one: sql`1` }).from(t).where(where));
-  return { numberOfResults: Math.max(estimate, exactCountLimit + 1), numberOfResultsIsEstimate: true };
+  // A count that ran out of time saw at least some rows; an estimate of zero would hide them.
+  return { numberOfResults: Math.max(estimate, value === null ? 1 : exactCountLimit + 1), numberOfResultsIsEstimate: true };
 }
 
 async function plannerEstimate(db: Db, query: { getSQL: () => SQL }): Promise<number> {
@@ -400,8 +434,8 @@ export function transactionRoutes({ database }: Deps) {
       if (request.offset + request.limit > maxListOffset) {
         throw badRequest(`Pages beyond row ${maxListOffset.toLocaleString('en-GB')} are not listed; narrow the filters or export the list.`);
       }
-      const total = await countForList(db, request.where);
-      const results = await readPage(database, request, total, Object.keys(query.filters).length > 0);
+      const total = await countForList(database, request.where);
+      const results = await readPage(database, request, total);
       return c.json({ results, ...total });
     });
 

@@ -6,7 +6,7 @@ import { useBrowserLocation } from 'wouter/use-browser-location';
 import { dismissToast, toastStore } from '../state/toast-store.ts';
 import { ToastRegion } from '../ui/toast-region.tsx';
 import { isAppLevelPath } from './app-navigation.ts';
-import { AppServicesContext, type AppServices, useAppServices } from './app-services.tsx';
+import { AppServicesContext, type BaseServices, useBaseServices } from './app-services.tsx';
 import { ChunkBoundary } from './chunk-boundary.tsx';
 import { matchPath } from './route-match.ts';
 import { SessionGate } from './session-gate.tsx';
@@ -21,7 +21,7 @@ function Toasts() {
 }
 
 function TopLevel() {
-  const { session } = useAppServices();
+  const { session } = useBaseServices();
   const [pathname] = useBrowserLocation();
   const match = matchPath(pathname);
 
@@ -51,7 +51,7 @@ function TopLevel() {
   );
 }
 
-export function App({ services }: { services: AppServices }) {
+export function App({ services }: { services: BaseServices }) {
   return (
     <AppServicesContext value={services}>
       <QueryClientProvider client={services.queryClient}>

@@ -1,4 +1,5 @@
-// The composition root: the one query client, the session, the one HTTP client and the command registry.
+// The composition root: the one query client, the session and the one HTTP client. The command registry
+// joins in the shell's chunk (shell-services.tsx).
 import { configureApi } from '../api/api-client.ts';
 import { createHttpClient } from '../api/http-client.ts';
 import { createQueryClient } from '../api/query-client.ts';
@@ -12,11 +13,9 @@ import { requestConfirmation, resetShell } from '../state/shell-store.ts';
 import { showToast } from '../state/toast-store.ts';
 import { workspaceStore } from '../state/workspace-store.ts';
 import { navigateApp } from './app-navigation.ts';
-import { createAppRegistry } from './app-registry.ts';
-import type { AppServices } from './app-services.tsx';
-import { createCommandServices } from './command-services.ts';
+import type { BaseServices } from './app-services.tsx';
 
-export function composeApp(): AppServices {
+export function composeApp(): BaseServices {
   const queryClient = createQueryClient();
   let oidc: Promise<OidcClient> | null = null;
   const session = createSession({
@@ -54,11 +53,5 @@ export function composeApp(): AppServices {
       showToast(toast);
     },
   }));
-  return {
-    session,
-    registry: createAppRegistry(),
-    commandServices: createCommandServices(queryClient),
-    queryClient,
-    inactivity: defaultInactivityTimings,
-  };
+  return { session, queryClient, inactivity: defaultInactivityTimings };
 }

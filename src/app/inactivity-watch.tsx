@@ -6,10 +6,10 @@ import { startInactivityMonitor, type InactivityMonitor } from '../auth/inactivi
 import { shellStore } from '../state/shell-store.ts';
 import { DeferredModal } from '../ui/deferred-modal.tsx';
 import { currentBrowserUrl } from './app-navigation.ts';
-import { useAppServices } from './app-services.tsx';
+import { useBaseServices } from './app-services.tsx';
 
 export function InactivityWatch() {
-  const { session, inactivity } = useAppServices();
+  const { session, inactivity } = useBaseServices();
   const { inactivityWarning } = useSnapshot(shellStore);
   const monitor = useRef<InactivityMonitor | null>(null);
   const [deadline, setDeadline] = useState(0);

@@ -1,11 +1,11 @@
 // '/': clears the session and goes to the dashboard (which then signs in afresh).
 import { useEffect } from 'react';
 import { navigateApp } from './app-navigation.ts';
-import { useAppServices } from './app-services.tsx';
+import { useBaseServices } from './app-services.tsx';
 import { DelayedStatus } from './simple-layout.tsx';
 
 export function RootRoute() {
-  const { session } = useAppServices();
+  const { session } = useBaseServices();
   useEffect(() => {
     session.clear();
     navigateApp('/dashboard', { replace: true });

@@ -102,7 +102,10 @@ export type RouteDefinition = {
   command?: { title: string; keywords: readonly string[]; shortcut?: string };
 };
 
-const dashboardPane = lazy(() => import('../../panes/dashboard/dashboard-pane.tsx').then((module) => ({ default: module.DashboardPane })));
+const dashboardPane = lazy(() => import('../../panes/dashboard/statistics-pane.tsx').then((module) => ({ default: module.StatisticsDashboardPane })));
+const transactionsPane = lazy(() => import('../../panes/transactions/transactions-pane.tsx').then((module) => ({ default: module.TransactionsPane })));
+const transactionDetailPane = lazy(() => import('../../panes/transactions/transaction-detail-pane.tsx').then((module) => ({ default: module.TransactionDetailPane })));
+const reportQueuePane = lazy(() => import('../../panes/reporting-overview/report-queue-pane.tsx').then((module) => ({ default: module.ReportQueuePane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
@@ -147,19 +150,19 @@ export const routes: readonly RouteDefinition[] = [
 
   // Transactions (context-free)
   {
-    id: 'transactions', pattern: '/transactions', capability: 'Transactions overview', title: () => 'Transactions', pane: notBuiltPane,
+    id: 'transactions', pattern: '/transactions', capability: 'Transactions overview', title: () => 'Transactions', pane: transactionsPane,
     permissions: ['Mapi.Transactions.Read'], layout: 'default', contextFree: true,
     menu: { section: 'transactions', index: 1, label: 'Transactions' },
     command: { title: 'Go to transactions', keywords: ['payments', 'sales', 'overview', 'list'], shortcut: 'g t' },
   },
   {
     id: 'transactionDetail', pattern: '/transactions/:transactionReference', capability: 'Transaction detail', title: ({ transactionReference }) => `Transaction ${transactionReference ?? ''}`,
-    pane: notBuiltPane, permissions: ['Mapi.Transaction.Read'], layout: 'default', contextFree: true,
+    pane: transactionDetailPane, permissions: ['Mapi.Transaction.Read'], layout: 'default', contextFree: true,
   },
 
   // Reporting
   {
-    id: 'reportQueue', pattern: '/reporting-overview', capability: 'Report queue', title: () => 'My report queue', pane: notBuiltPane,
+    id: 'reportQueue', pattern: '/reporting-overview', capability: 'Report queue', title: () => 'My report queue', pane: reportQueuePane,
     permissions: ['Portal.Reports.Create'], layout: 'default', contextFree: true,
     menu: { section: 'reporting', index: 1, label: 'Report queue' },
     command: { title: 'Go to my report queue', keywords: ['reports', 'exports', 'downloads', 'queue'], shortcut: 'g q' },
@@ -296,10 +299,10 @@ export const routes: readonly RouteDefinition[] = [
   { id: 'partnerUser', pattern: '/partners/:partnerId/users/:userId', capability: 'Partner user', title: ({ userId }) => `User ${userId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Users.Read'], layout: 'default' },
   { id: 'partnerCommission', pattern: '/partners/:partnerId/commissions/:commissionPlanId', capability: 'Commission plan', title: ({ commissionPlanId }) => `Commission plan ${commissionPlanId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default' },
   { id: 'partnerDeclines', pattern: '/partners/:partnerId/declines', capability: 'Partner declines', title: () => 'Declines', pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default' },
-  { id: 'partnerTransactions', pattern: '/partners/:partnerId/transactions', capability: 'Partner transactions', title: () => 'Partner transactions', pane: notBuiltPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
+  { id: 'partnerTransactions', pattern: '/partners/:partnerId/transactions', capability: 'Partner transactions', title: () => 'Partner transactions', pane: transactionsPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
   { id: 'partnerBusiness', pattern: '/partners/:partnerId/business/:businessId', capability: "Partner's business", title: ({ businessId }) => `Business ${businessId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read'], layout: 'default' },
   { id: 'partnerMerchant', pattern: '/partners/:partnerId/business/:businessId/merchant/:merchantId', capability: "Partner's merchant", title: ({ merchantId }) => `Merchant ${merchantId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read', 'Mapi.Merchant.Read'], layout: 'default' },
-  { id: 'partnerBusinessTransactions', pattern: '/partners/:partnerId/business/:businessId/transactions', capability: 'Business transactions within a partner', title: () => 'Business transactions', pane: notBuiltPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
+  { id: 'partnerBusinessTransactions', pattern: '/partners/:partnerId/business/:businessId/transactions', capability: 'Business transactions within a partner', title: () => 'Business transactions', pane: transactionsPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
 
   // Profile (context-free)
   { id: 'profile', pattern: '/profile', capability: 'My profile', title: () => 'My profile', pane: notBuiltPane, permissions: [], layout: 'default', contextFree: true,

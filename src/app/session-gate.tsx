@@ -3,13 +3,13 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { messages } from '../contract/messages.ts';
 import { currentBrowserUrl } from './app-navigation.ts';
-import { useAppServices } from './app-services.tsx';
+import { useBaseServices } from './app-services.tsx';
 import { DelayedStatus, SimpleLayout } from './simple-layout.tsx';
 
 type GateState = 'checking' | 'ready' | 'redirecting' | 'stopped' | 'failed';
 
 export function SessionGate({ children }: { children: ReactNode }) {
-  const { session } = useAppServices();
+  const { session } = useBaseServices();
   const [state, setState] = useState<GateState>(() => (session.isAuthorised() && session.hasProfile() ? 'ready' : 'checking'));
 
   useEffect(() => {

@@ -7,6 +7,7 @@ import { workspaceStore } from '../state/workspace-store.ts';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { AppHeader } from './app-header.tsx';
 import { useAppServices } from './app-services.tsx';
+import { ShellServices } from './shell-services.tsx';
 import { ConfirmationHost } from './confirmation-host.tsx';
 import { ContextSwitcherDialog } from './context-route.tsx';
 import { InactivityWatch } from './inactivity-watch.tsx';
@@ -34,6 +35,14 @@ function useLoadedOnce(open: boolean, prefetched = false): boolean {
 }
 
 export function Shell() {
+  return (
+    <ShellServices>
+      <ShellLayout />
+    </ShellServices>
+  );
+}
+
+function ShellLayout() {
   const { registry, commandServices } = useAppServices();
   useWorkspaceUrlSync();
   useShortcutBinder(registry, commandServices);

@@ -5,7 +5,7 @@ import { schemas } from '../api/schemas.ts';
 import { messages } from '../contract/messages.ts';
 import type { Session } from '../auth/session.ts';
 import { navigateApp } from './app-navigation.ts';
-import { useAppServices } from './app-services.tsx';
+import { useBaseServices } from './app-services.tsx';
 import { DelayedStatus } from './simple-layout.tsx';
 
 const exchanges = new Map<string, Promise<string>>();
@@ -20,7 +20,7 @@ function completeOnce(session: Session, url: string): Promise<string> {
 }
 
 export function SignInRoute() {
-  const { session } = useAppServices();
+  const { session } = useBaseServices();
   useEffect(() => {
     // The policy's schema (and arktype) download while the code is exchanged, not after.
     void schemas.policyStructure().catch(() => undefined);

@@ -1,12 +1,12 @@
 // '/sign-out': ends the session at the provider (id token hint, post-logout redirect to /signed-out).
 import { useEffect } from 'react';
-import { useAppServices } from './app-services.tsx';
+import { useBaseServices } from './app-services.tsx';
 import { DelayedStatus } from './simple-layout.tsx';
 
 let signingOut = false;
 
 export function SignOutRoute() {
-  const { session } = useAppServices();
+  const { session } = useBaseServices();
   useEffect(() => {
     if (signingOut) return;
     signingOut = true;

@@ -2,10 +2,10 @@
 // same panes after an inactivity sign-out).
 import { useState } from 'react';
 import { SignedOutPane } from '../../panes/signed-out/signed-out-pane.tsx';
-import { useAppServices } from './app-services.tsx';
+import { useBaseServices } from './app-services.tsx';
 
 export function SignedOutRoute() {
-  const { session } = useAppServices();
+  const { session } = useBaseServices();
   const [{ reason, resumeUrl }] = useState(() => session.signedOutState());
   return (
     <SignedOutPane

@@ -266,15 +266,20 @@ export const maxPresetNameLength = 50;
 export const filterPresetsSettingKey = (page: string) => `${page}FilterPresets`;
 export const columnsSettingKey = (page: string) => `${page}Columns`;
 
-/** Tolerant read of a stored value: anything that is not a well-formed preset is dropped, never thrown. */
-export function parseFilterPresets(json: string | null | undefined): FilterPreset[] {
-  if (!json) return [];
-  let value: unknown;
+function parseJson(json: string | null | undefined): unknown {
+  if (!json) return null;
   try {
-    value = JSON.parse(json);
+    return JSON.parse(json) as unknown;
   } catch {
-    return [];
+    return null;
   }
+}
+
+/** Tolerant read of stored JSON text: anything that is not a well-formed preset is dropped, never thrown. */
+export const parseFilterPresets = (json: string | null | undefined): FilterPreset[] => filterPresetsOf(parseJson(json));
+
+/** The same for a value already parsed (user settings arrive parsed). */
+export function filterPresetsOf(value: unknown): FilterPreset[] {
   if (!Array.isArray(value)) return [];
   const presets: FilterPreset[] = [];
   for (const entry of value as unknown[]) {
@@ -319,15 +324,12 @@ export type ColumnChoice = { order: string[]; hidden: string[] };
  * The saved order and hidden set applied to the current columns: unknown saved names are dropped, columns added
  * since are placed where the default order puts them, and at least one column always stays visible.
  */
-export function applyColumnChoice(json: string | null | undefined, columns: readonly string[], defaultVisible: readonly string[]): { order: string[]; visible: string[] } {
+export const applyColumnChoice = (json: string | null | undefined, columns: readonly string[], defaultVisible: readonly string[]) =>
+  columnChoiceOf(parseJson(json), columns, defaultVisible);
+
+/** The same for a value already parsed (user settings arrive parsed). */
+export function columnChoiceOf(value: unknown, columns: readonly string[], defaultVisible: readonly string[]): { order: string[]; visible: string[] } {
   const fallback = { order: [...columns], visible: columns.filter((column) => defaultVisible.includes(column)) };
-  if (!json) return fallback;
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    return fallback;
-  }
   if (typeof value !== 'object' || value === null) return fallback;
   const { order, hidden } = value as Record<string, unknown>;
   if (!Array.isArray(order) || !Array.isArray(hidden)) return fallback;
@@ -346,8 +348,15 @@ export function applyColumnChoice(json: string | null | undefined, columns: read
   return visible.length > 0 ? { order: merged, visible } : fallback;
 }
 
-export const serialiseColumnChoice = (order: readonly string[], visible: readonly string[]) =>
-  JSON.stringify({ order: [...order], hidden: order.filter((column) => !visible.includes(column)) } satisfies ColumnChoice);
+export const columnChoice = (order: readonly string[], visible: readonly string[]): ColumnChoice =>
+  ({ order: [...order], hidden: order.filter((column) => !visible.includes(column)) });
+export const serialiseColumnChoice = (order: readonly string[], visible: readonly string[]) => JSON.stringify(columnChoice(order, visible));
+
+// ---------------------------------------------------------------------------------------------------
+// Row cursor requests: what the table commands (j, k, Enter, Shift+Enter) ask of a table pane
+
+export const tableRowsCapability = 'rows';
+export const rowRequests = { next: 1, previous: -1, open: 0, openBeside: 2 } as const;
 
 // ---------------------------------------------------------------------------------------------------
 // The table's state in the URL: the same parameters the API takes, so a link is also the request

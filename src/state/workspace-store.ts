@@ -5,7 +5,8 @@ import { requestConfirmation } from './shell-store.ts';
 import { showToast } from './toast-store.ts';
 import { decodeWorkspace, encodeWorkspace, isPanePath, maxPanes, stripPanesParam, type WorkspaceLayout } from './workspace-url.ts';
 
-export const paneCapabilities = ['search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem'] as const;
+// 'rows': a table's row cursor (j / k / Enter), the contract's tableRowsCapability.
+export const paneCapabilities = ['search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows'] as const;
 export type PaneCapability = (typeof paneCapabilities)[number];
 
 export type PaneRequest = { capability: PaneCapability; argument?: number; seq: number };

@@ -25,14 +25,14 @@ describe('the guard in a pane', () => {
   });
 
   it('shows an allowed screen, with the honest not-built message for later work', async () => {
-    signIn({ permissions: ['Mapi.Transactions.Read'], paths: ['/transactions'] });
+    signIn({ permissions: ['Mapi.Users.Read'], paths: ['/users'] });
     renderWorkspace();
-    expect(await screen.findByRole('heading', { name: 'Transactions overview' })).toBeTruthy();
-    expect(screen.getByText('Not built yet — Transactions overview. This screen is part of a later release.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Users overview' })).toBeTruthy();
+    expect(screen.getByText('Not built yet — Users overview. This screen is part of a later release.')).toBeTruthy();
   });
 
   it('without the permission: a danger message and not-found with links to the dashboard and support', async () => {
-    signIn({ permissions: ['Mapi.Transactions.Read'], paths: ['/users'] });
+    signIn({ permissions: ['Mapi.Transactions.Read'], paths: ['/billing'] });
     renderWorkspace();
     expect((await screen.findByRole('alert')).textContent).toContain('You do not have the correct permissions.');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
@@ -57,18 +57,18 @@ describe('the guard in a pane', () => {
   });
 
   it('without a context: context selection, keeping the intended URL with every pane', async () => {
-    window.history.replaceState(null, '', '/configurations?panes=_,%2Ftransactions');
-    signIn({ permissions: ['Mapi.Configurations.Read', 'Mapi.Transactions.Read'], paths: ['/configurations', '/transactions'] });
+    window.history.replaceState(null, '', '/configurations?panes=_,%2Fusers');
+    signIn({ permissions: ['Mapi.Configurations.Read', 'Mapi.Users.Read'], paths: ['/configurations', '/users'] });
     renderWorkspace();
-    await waitFor(() => expect(workspaceStore.panes.map((pane) => pane.path)).toEqual([`/context?route=${encodeURIComponent('/configurations?panes=_,%2Ftransactions')}`]));
+    await waitFor(() => expect(workspaceStore.panes.map((pane) => pane.path)).toEqual([`/context?route=${encodeURIComponent('/configurations?panes=_,%2Fusers')}`]));
   });
 
   it('guards each pane on its own', async () => {
-    signIn({ permissions: ['Mapi.Transactions.Read'], paths: ['/transactions', '/users'] });
+    signIn({ permissions: ['Mapi.Users.Read'], paths: ['/users', '/billing'] });
     renderWorkspace();
     const panes = await screen.findAllByRole('region', { name: /pane \d of 2/ });
     expect(panes).toHaveLength(2);
-    await waitFor(() => expect(workspaceStore.panes.map((pane) => pane.path)).toEqual(['/transactions', '/404']));
-    expect(await within(screen.getByRole('region', { name: /Transactions \(pane 1 of 2\)/ })).findByRole('heading', { name: 'Transactions overview' })).toBeTruthy();
+    await waitFor(() => expect(workspaceStore.panes.map((pane) => pane.path)).toEqual(['/users', '/404']));
+    expect(await within(screen.getByRole('region', { name: /Users \(pane 1 of 2\)/ })).findByRole('heading', { name: 'Users overview' })).toBeTruthy();
   });
 });

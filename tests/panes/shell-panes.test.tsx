@@ -1,12 +1,11 @@
-// The shell's own screens: not-found, not built yet, signed out, the dashboard placeholder.
+// The shell's own screens: not-found, not built yet, signed out.
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { DashboardPane } from '../../panes/dashboard/dashboard-pane.tsx';
 import { NotBuiltPane } from '../../panes/not-built/not-built-pane.tsx';
 import { NotFoundPane } from '../../panes/not-found/not-found-pane.tsx';
 import { SignedOutPane } from '../../panes/signed-out/signed-out-pane.tsx';
-import { merchantContext, resetStores, signIn } from '../app/support.tsx';
+import { resetStores } from '../app/support.tsx';
 
 describe('shell panes', () => {
   beforeEach(() => resetStores());
@@ -30,13 +29,5 @@ describe('shell panes', () => {
     expect(screen.getByRole('alert').textContent).toBe('You have been inactive and logged out automatically.');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in again' }));
     expect(onSignIn).toHaveBeenCalled();
-  });
-
-  it('the dashboard says plainly the statistics are not built yet', () => {
-    signIn({ permissions: [], context: merchantContext });
-    render(<DashboardPane />);
-    expect(screen.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Statistics are not built yet' })).toBeTruthy();
-    expect(screen.getByText(/Welcome, Ada\. You are working in Alpha Trading › Alpha Online › Webshop\./)).toBeTruthy();
   });
 });

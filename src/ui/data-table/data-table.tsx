@@ -1,7 +1,7 @@
 // The overview table: a real <table> with grid semantics, virtualised rows (TanStack Virtual) so a page of 100 or a
 // client list of 10,000 scrolls smoothly, sortable column headers, and a row cursor: arrows or j/k move it, Home
 // and End jump, Enter opens the row, Shift+Enter opens it beside. Data comes in through props only.
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { measureElement as measureRow, observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { type CSSProperties, type KeyboardEvent, type ReactNode, useEffect, useRef } from 'react';
 
 export type DataTableColumn<Row> = {
@@ -25,6 +25,8 @@ export type DataTableProps<Row> = {
   columns: readonly DataTableColumn<Row>[];
   rows: readonly Row[];
   rowKey: (row: Row) => string;
+  /** the column whose cell names the row (a row header); the first column by default */
+  rowHeader?: string;
   status: DataTableStatus;
   emptyMessage: string;
   errorMessage?: string;
@@ -53,7 +55,7 @@ export function nextSort(current: DataTableSort | null | undefined, field: strin
 
 export function DataTable<Row>(props: DataTableProps<Row>) {
   const {
-    caption, columns, rows, rowKey, status, emptyMessage, errorMessage, sort, onSortChange, cursor, onCursorChange, onOpen,
+    caption, columns, rows, rowKey, rowHeader, status, emptyMessage, errorMessage, sort, onSortChange, cursor, onCursorChange, onOpen,
     focusRequest = 0, firstRowNumber = 1, totalRows, rowHeight = 40,
   } = props;
   const scroller = useRef<HTMLDivElement>(null);
@@ -63,18 +65,29 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     getScrollElement: () => scroller.current,
     estimateSize: () => rowHeight,
     overscan: 12,
-    // Layout-less environments (tests, first paint) still render a screenful.
+    // Where nothing is laid out (a pane not yet shown, a test without layout) sizes read 0: a screenful of rows
+    // at their estimated height still renders, rather than none or all of them.
     initialRect: { width: 1024, height: 720 },
+    observeElementRect: (instance, callback) => observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : { width: rect.width || 1024, height: 720 })),
+    measureElement: (element, entry, instance) => measureRow(element, entry, instance) || rowHeight,
   });
   const template = columns.map((column) => column.width ?? 'minmax(8rem, 1fr)').join(' ');
   const style = { '--data-table-columns': template } as CSSProperties;
   const activeIndex = rows.length === 0 ? -1 : Math.min(Math.max(cursor, 0), rows.length - 1);
 
+  const pendingFocus = useRef<number | null>(null);
   const focusRow = (index: number) => {
     virtualizer.scrollToIndex(index, { align: 'auto' });
-    // The row may only exist after the virtualiser renders it.
-    requestAnimationFrame(() => body.current?.querySelector<HTMLElement>(`[data-index="${index}"]`)?.focus({ preventScroll: true }));
+    // The row may only exist after the virtualiser renders it; only the latest move wins.
+    if (pendingFocus.current !== null) cancelAnimationFrame(pendingFocus.current);
+    pendingFocus.current = requestAnimationFrame(() => {
+      pendingFocus.current = null;
+      body.current?.querySelector<HTMLElement>(`[data-index="${index}"]`)?.focus({ preventScroll: true });
+    });
   };
+  useEffect(() => () => {
+    if (pendingFocus.current !== null) cancelAnimationFrame(pendingFocus.current);
+  }, []);
 
   const lastFocusRequest = useRef(focusRequest);
   useEffect(() => {
@@ -117,6 +130,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   };
 
   const items = virtualizer.getVirtualItems();
+  const headerColumn = columns.some((column) => column.id === rowHeader) ? rowHeader : columns[0]?.id;
   const message = status === 'error' ? (errorMessage ?? 'The list could not be loaded.') : status === 'ready' && rows.length === 0 ? emptyMessage : null;
 
   return (
@@ -164,7 +178,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           >
             {message ? (
               <tr className="data-table-row data-table-message-row" aria-rowindex={2}>
-                <td colSpan={columns.length} className={status === 'error' ? 'data-table-message data-table-error' : 'data-table-message'}>{message}</td>
+                <td role="gridcell" colSpan={columns.length} className={status === 'error' ? 'data-table-message data-table-error' : 'data-table-message'}>{message}</td>
               </tr>
             ) : items.map((item) => {
               const row = rows[item.index] as Row;
@@ -193,9 +207,9 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                 >
                   {columns.map((column, columnIndex) => {
                     const className = `data-table-cell${column.align === 'end' ? ' data-table-end' : ''}`;
-                    return columnIndex === 0
-                      ? <th key={column.id} scope="row" aria-colindex={1} className={className}>{column.cell(row)}</th>
-                      : <td key={column.id} aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</td>;
+                    return column.id === headerColumn
+                      ? <th key={column.id} scope="row" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</th>
+                      : <td key={column.id} role="gridcell" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</td>;
                   })}
                 </tr>
               );

@@ -50,6 +50,7 @@ export function DateRangePicker(props: DateRangePickerProps) {
   const [active, setActive] = useState<IsoDate>(clampDate(value.end ?? value.start ?? max, min, max));
   const [viewMonth, setViewMonth] = useState<IsoDate>(firstOfMonth(active));
   const calendars = useRef<HTMLDivElement>(null);
+  const firstPreset = useRef<HTMLButtonElement>(null);
   const focusDay = useRef(false);
   const fromId = useId();
   const toId = useId();
@@ -108,6 +109,7 @@ export function DateRangePicker(props: DateRangePickerProps) {
       onClose={onClose}
       size={columns === 2 ? 'lg' : 'sm'}
       className="date-range-dialog"
+      initialFocus={presets.length > 0 ? firstPreset : 0}
       footer={(
         <>
           <button type="button" className="button button-ghost" onClick={() => { onApply({ start: null, end: null }); onClose(); }}>Clear dates</button>
@@ -124,9 +126,10 @@ export function DateRangePicker(props: DateRangePickerProps) {
     >
       <div className={`date-range columns-${columns}`}>
         <ul className="date-range-presets" aria-label="Presets">
-          {presets.map((preset) => (
+          {presets.map((preset, index) => (
             <li key={preset.id}>
               <button
+                ref={index === 0 ? firstPreset : undefined}
                 type="button"
                 className={`button button-ghost date-range-preset${draft.start === preset.range.start && draft.end === preset.range.end ? ' is-current' : ''}`}
                 onClick={() => { onApply(preset.range); onClose(); }}

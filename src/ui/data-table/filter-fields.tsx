@@ -90,6 +90,7 @@ export function ChoiceFilter({ label, options, selected, onChange }: {
   return (
     <Popover
       title={label}
+      label={`${label}: ${summary}`}
       triggerClassName={`button filter-choice${selected.length > 0 ? ' is-active' : ''}`}
       trigger={<><span className="filter-choice-label">{label}</span><span className="filter-choice-value">{summary}</span></>}
     >

@@ -26,8 +26,8 @@ export function Pagination(props: PaginationProps) {
     <nav className="pagination" aria-label={label}>
       <p className="pagination-range" aria-live="polite">{rangeLabel(pageNumber, pageSize, rowsOnPage, total, totalIsEstimate)}</p>
       <div className="pagination-pages">
-        <button type="button" className="button button-ghost" disabled={pageNumber <= 1} onClick={() => onPageChange(pageNumber - 1)}>
-          Previous<span className="visually-hidden"> page</span>
+        <button type="button" className="button button-ghost" aria-label="Previous page" disabled={pageNumber <= 1} onClick={() => onPageChange(pageNumber - 1)}>
+          Previous
         </button>
         {visiblePages(pageNumber, lastPage).map((page) => (
           <button
@@ -41,8 +41,8 @@ export function Pagination(props: PaginationProps) {
             {formatCount(page)}
           </button>
         ))}
-        <button type="button" className="button button-ghost" disabled={!hasNext} onClick={() => onPageChange(pageNumber + 1)}>
-          Next<span className="visually-hidden"> page</span>
+        <button type="button" className="button button-ghost" aria-label="Next page" disabled={!hasNext} onClick={() => onPageChange(pageNumber + 1)}>
+          Next
         </button>
       </div>
       <div className="pagination-size">

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
@@ -144,6 +145,24 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
     it('refuses a repeated parameter and a page beyond the listing depth', async () => {
       expect(await refused(users.partner, '/businesses/B1/transactions?status=[eq]paid&status=[eq]failed', 400)).toEqual(["'status' may be given once"]);
       expect((await refused(users.partner, `/businesses/B1/transactions${q({ pagenumber: '4001', pagesize: '25' })}`, 400))[0]).toContain('narrow the filters or export');
+    });
+
+    it('answers hostile query strings with 200 or a 400 naming the problem, never an error, changing nothing', async () => {
+      const before = await snapshot(database);
+      const name = fc.oneof(fc.constantFrom('date', 'amount', 'status', 'channel', 'paymentmethod', 'currency', 'merchantid', 'searchterm', 'kind', 'pagenumber', 'pagesize', 'OrderingField', 'OrderingDirection', '__proto__', 'constructor'), fc.string({ maxLength: 12 }));
+      const value = fc.oneof(
+        fc.string({ maxLength: 60 }),
+        fc.constantFrom("[eq]'; DROP TABLE transactions; --", '[gte]9999999999999999999999999', '[lte]-1e309', '[eq]%_\\', '[eq]\u0000', '[gte]2026-02-30', '[eq]paid[and][eq]', 'x'.repeat(600), '[eq]ＴＸ', '[eq]😀'),
+      );
+      await fc.assert(fc.asyncProperty(fc.dictionary(name, value, { maxKeys: 4 }), async (params) => {
+        const query = new URLSearchParams(params).toString();
+        const response = await call(users.partner, 'GET', `/businesses/B1/transactions?${query}`);
+        expect([200, 400]).toContain(response.status);
+        const body = (await response.json()) as { results?: { businessId: string }[]; errorReport?: { errors: { message: string }[] } };
+        if (response.status === 400) expect(body.errorReport?.errors.length).toBeGreaterThan(0);
+        else expect(body.results?.every((row) => row.businessId === 'B1')).toBe(true);
+      }), { numRuns: kind === 'pglite' ? 60 : 120 });
+      expect(await snapshot(database)).toBe(before);
     });
 
     it('refuses an invalid Time-Zone', async () => {

@@ -1,0 +1,40 @@
+// My report queue (query factory): the list polls while any report is queued or generating.
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../src/api/api-client.ts';
+import { validate } from '../../src/api/validate.ts';
+import { hasReportsInProgress, type QueuedReport } from '../../src/contract/reports.ts';
+
+const contract = () => import('../../src/contract/reports.ts');
+const listSchema = () => contract().then((module) => module.queuedReportList);
+const reportSchema = () => contract().then((module) => module.queuedReport);
+
+export const reportPollMs = 2000;
+
+export const reportQueries = {
+  all: ['reports'] as const,
+  list: (pageNumber: number, pageSize: number) => queryOptions({
+    queryKey: [...reportQueries.all, 'list', pageNumber, pageSize] as const,
+    queryFn: async ({ signal }) => validate(listSchema, await api.get<unknown>('/reports', { query: { pagenumber: pageNumber, pagesize: pageSize }, signal })),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data && hasReportsInProgress(query.state.data.results) ? reportPollMs : false),
+  }),
+};
+
+export const deleteReport = (id: string) => api.delete<unknown>(`/reports/${encodeURIComponent(id)}`);
+export const retryReport = async (id: string) => validate(reportSchema, await api.post<unknown>(`/reports/${encodeURIComponent(id)}/retry`));
+export const cancelReport = async (id: string) => validate(reportSchema, await api.post<unknown>(`/reports/${encodeURIComponent(id)}/cancel`));
+
+/** Fetches the file (with the session's token) and hands it to the browser under the report's own name. */
+export async function downloadReport(report: Pick<QueuedReport, 'id' | 'fileName'>): Promise<void> {
+  const blob = await api.get<Blob>(`/reports/${encodeURIComponent(report.id)}/download`, { responseType: 'blob', headers: { Accept: '*/*' } });
+  const url = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = report.fileName ?? 'unknown';
+  anchor.rel = 'noopener';
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

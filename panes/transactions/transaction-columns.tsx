@@ -1,0 +1,46 @@
+// The transactions overview's columns: what each shows and how, which the user may hide or reorder.
+import type { TransactionListItem } from '../../src/contract/transactions.ts';
+import { formatShortDate, formatTime } from '../../src/format/dates.ts';
+import { formatMoney } from '../../src/format/money.ts';
+import { formatPaymentMethod } from '../../src/format/payment-method.ts';
+import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
+
+/** Colour of a status: paid is good news, declines and failures are not, the rest wait. */
+export function statusTone(status: string): 'success' | 'danger' | 'warning' | 'info' | 'neutral' {
+  if (['paid', 'captured', 'commissioned', 'verified'].includes(status)) return 'success';
+  if (['declined', 'failed', 'rejected', 'blocked'].includes(status)) return 'danger';
+  if (['pending', 'reserved'].includes(status)) return 'warning';
+  if (['cancelled', 'expired'].includes(status)) return 'neutral';
+  return 'info';
+}
+
+export function StatusChip({ status }: { status: string }) {
+  return <span className="status-chip" data-tone={statusTone(status)}>{status.charAt(0).toUpperCase() + status.slice(1)}</span>;
+}
+
+const kindLabels: Record<string, string> = { payment: 'Payment', refund: 'Refund', capture: 'Capture' };
+export const kindLabel = (kind: string) => kindLabels[kind] ?? kind;
+
+export const dateTime = (iso: string) => `${formatShortDate(iso)}, ${formatTime(iso)}`;
+
+/** Every column the overview can show; ids match the export's column names. */
+export const transactionListColumns: readonly (DataTableColumn<TransactionListItem> & { label: string })[] = [
+  { id: 'date', label: 'Date', header: 'Date', sortField: 'date', width: 'minmax(10.5rem, 1fr)', cell: (row) => <time dateTime={row.date}>{dateTime(row.date)}</time> },
+  {
+    id: 'reference', label: 'Reference', header: 'Reference', sortField: 'reference', width: 'minmax(9rem, 1fr)',
+    // The row is the keyboard stop (Enter opens it); the link serves the pointer (Shift+click opens beside).
+    cell: (row) => <a className="data-table-link" href={`/transactions/${encodeURIComponent(row.reference)}`} tabIndex={-1}>{row.reference}</a>,
+  },
+  { id: 'merchant', label: 'Merchant', header: 'Merchant', sortField: 'merchant', width: 'minmax(10rem, 1.4fr)', cell: (row) => row.merchantName },
+  { id: 'amount', label: 'Amount', header: 'Amount', sortField: 'amount', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => formatMoney(row.amount, row.currency) },
+  { id: 'currency', label: 'Currency', header: 'Currency', width: '5.5rem', cell: (row) => row.currency },
+  { id: 'status', label: 'Status', header: 'Status', sortField: 'status', width: '7.5rem', cell: (row) => <StatusChip status={row.status} /> },
+  { id: 'paymentMethod', label: 'Payment method', header: 'Payment method', width: 'minmax(8rem, 1fr)', cell: (row) => formatPaymentMethod(row.paymentMethod) },
+  { id: 'channel', label: 'Channel', header: 'Channel', width: '7rem', cell: (row) => row.channel },
+  { id: 'ewalletType', label: 'E-wallet', header: 'E-wallet', width: '7rem', cell: (row) => (row.ewalletType ? formatPaymentMethod(row.ewalletType) : '—') },
+  { id: 'kind', label: 'Type', header: 'Type', width: '6rem', cell: (row) => kindLabel(row.kind) },
+  { id: 'paymentJobReference', label: 'Payment job', header: 'Payment job', width: 'minmax(9rem, 1fr)', cell: (row) => <span className="data-table-link">{row.paymentJobReference}</span> },
+  { id: 'merchantId', label: 'Merchant ID', header: 'Merchant ID', width: '8rem', cell: (row) => row.merchantId },
+];
+
+export const transactionListColumnIds = transactionListColumns.map((column) => column.id);

@@ -1,0 +1,120 @@
+// One transaction: amount and status, where it came from (merchant, channel, payment method, masked card), its
+// payment job and the transactions linked to it (the payment a refund belongs to, its captures and refunds).
+// The full card number shows only to those allowed, on request, and the reveal is recorded in the audit log.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { isApiError } from '../../src/api/api-error.ts';
+import { formatDateTime } from '../../src/format/dates.ts';
+import { formatMoney } from '../../src/format/money.ts';
+import { formatPaymentMethod } from '../../src/format/payment-method.ts';
+import type { PaneProps } from '../../src/state/pane-scope.tsx';
+import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { dateTime, kindLabel, StatusChip } from './transaction-columns.tsx';
+import { revealCardNumber, transactionQueries } from './transaction-queries.ts';
+import '../../src/ui/data-table/data-table.css';
+import './transactions.css';
+
+const relationLabels = { parent: 'Original payment', child: 'Follow-up', sibling: 'Related' } as const;
+
+export function TransactionDetailPane({ params }: PaneProps) {
+  const reference = params.transactionReference ?? '';
+  const detail = useQuery(transactionQueries.detail(reference));
+  const [cardNumber, setCardNumber] = useState<string | null>(null);
+  const reveal = useMutation({ mutationFn: () => revealCardNumber(reference), onSuccess: setCardNumber });
+  const ids = { title: useId(), card: useId(), job: useId(), linked: useId() };
+
+  if (detail.isPending) return <div className="transaction-detail"><Skeleton lines={6} label="Loading the transaction" /></div>;
+  if (detail.isError) {
+    const notFound = isApiError(detail.error) && detail.error.status === 404;
+    return (
+      <div className="transaction-detail">
+        <h1>Transaction {reference}</h1>
+        <p role="alert">{notFound ? 'The requested record was not found.' : 'The transaction could not be loaded.'}</p>
+      </div>
+    );
+  }
+  const transaction = detail.data;
+  const job = transaction.paymentJob;
+  const method = transaction.paymentMethods[0];
+  const entries: [string, string | null][] = [
+    ['Date', formatDateTime(transaction.date)],
+    ['Type', kindLabel(transaction.kind)],
+    ['Merchant', `${transaction.merchantName} (${transaction.merchantId})`],
+    ['Business', `${transaction.businessName} (${transaction.businessId})`],
+    ['Channel', transaction.channel],
+    ['Payment method', method ? formatPaymentMethod(method.paymentMethod) : formatPaymentMethod(transaction.paymentMethod)],
+    ['E-wallet', transaction.ewalletType ? formatPaymentMethod(transaction.ewalletType) : null],
+    ['Customer email', transaction.customerEmail],
+    ['Originating IP address', transaction.originatingIpAddress],
+    ['Decline reason', transaction.declineReason],
+    ['Configuration', transaction.configurationId],
+  ];
+
+  return (
+    <article className="transaction-detail" aria-labelledby={ids.title}>
+      <header className="transaction-detail-title">
+        <h1 id={ids.title}>Transaction {transaction.reference}</h1>
+        <StatusChip status={transaction.status} />
+      </header>
+      <p className="transaction-detail-amount">{formatMoney(transaction.amount, transaction.currency)}</p>
+      <dl className="detail-grid">
+        {entries.filter(([, value]) => value !== null && value !== '').map(([term, value]) => (
+          <div key={term}><dt>{term}</dt><dd>{value}</dd></div>
+        ))}
+      </dl>
+
+      <section className="detail-section" aria-labelledby={ids.card}>
+        <h2 id={ids.card}>Card</h2>
+        {transaction.maskedCardNumber ? (
+          <div className="card-number">
+            <span className="card-number-value" aria-label="Card number">{cardNumber ?? transaction.maskedCardNumber}</span>
+            {transaction.cardNumberRevealable ? (
+              cardNumber ? (
+                <button type="button" className="button" onClick={() => setCardNumber(null)}>Hide card number</button>
+              ) : (
+                <button type="button" className="button" disabled={reveal.isPending} onClick={() => reveal.mutate()}>Reveal card number</button>
+              )
+            ) : null}
+            {transaction.cardNumberRevealable ? <span className="date-range-hint">Revealing the card number is recorded in the audit log.</span> : null}
+          </div>
+        ) : <p>No card was used.</p>}
+      </section>
+
+      {job ? (
+        <section className="detail-section" aria-labelledby={ids.job}>
+          <h2 id={ids.job}>Payment job</h2>
+          <dl className="detail-grid">
+            <div><dt>Reference</dt><dd><a href={`/configurations/${encodeURIComponent(job.configurationId)}/payments/${encodeURIComponent(job.reference)}`}>{job.reference}</a></dd></div>
+            <div><dt>Order number</dt><dd>{job.orderNumber}</dd></div>
+            <div><dt>Created</dt><dd>{formatDateTime(job.createDateTimeUtc)}</dd></div>
+            <div><dt>Amount</dt><dd>{formatMoney(job.amount, job.currency)}</dd></div>
+            <div><dt>Status</dt><dd><StatusChip status={job.status} /></dd></div>
+          </dl>
+        </section>
+      ) : null}
+
+      <section className="detail-section" aria-labelledby={ids.linked}>
+        <h2 id={ids.linked}>Linked transactions</h2>
+        {transaction.linkedTransactions.length === 0 ? <p>No linked transactions.</p> : (
+          <table className="detail-table" aria-labelledby={ids.linked}>
+            <thead>
+              <tr><th scope="col">Reference</th><th scope="col">Relation</th><th scope="col">Type</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Status</th></tr>
+            </thead>
+            <tbody>
+              {transaction.linkedTransactions.map((linked) => (
+                <tr key={linked.reference}>
+                  <th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(linked.reference)}`}>{linked.reference}</a></th>
+                  <td>{relationLabels[linked.relation]}</td>
+                  <td>{kindLabel(linked.kind)}</td>
+                  <td>{dateTime(linked.date)}</td>
+                  <td className="end">{formatMoney(linked.amount, linked.currency)}</td>
+                  <td><StatusChip status={linked.status} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,217 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { monthWeeks, moveByKey, pickDay, shiftMonths, weekdayHeaders } from '../../../src/ui/data-table/calendar-model.ts';
+import { ColumnChooser, moveColumn } from '../../../src/ui/data-table/column-chooser.tsx';
+import { DateRangePicker, type DateRangeValue } from '../../../src/ui/data-table/date-range-picker.tsx';
+import { ExportDialog } from '../../../src/ui/data-table/export-dialog.tsx';
+import { AmountField, type AmountValue, ChoiceFilter } from '../../../src/ui/data-table/filter-fields.tsx';
+import { FilterPresets } from '../../../src/ui/data-table/filter-presets.tsx';
+
+const attribute = (element: Element, name: string) => element.getAttribute(name);
+
+describe('calendar arithmetic', () => {
+  it('lays out a month in weeks starting on Monday', () => {
+    const weeks = monthWeeks('2026-11-19', 1);
+    expect(weeks[0]).toEqual([null, null, null, null, null, null, '2026-11-01']);
+    expect(weeks.at(-1)).toEqual(['2026-11-30', null, null, null, null, null, null]);
+    expect(weekdayHeaders(1).map((day) => day.short)).toEqual(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su']);
+  });
+
+  it.each([
+    ['ArrowRight', false, '2026-11-20'], ['ArrowLeft', false, '2026-11-18'], ['ArrowDown', false, '2026-11-26'], ['ArrowUp', false, '2026-11-12'],
+    ['PageDown', false, '2026-12-19'], ['PageUp', true, '2025-11-19'], ['Home', false, '2026-11-16'], ['End', false, '2026-11-22'], ['x', false, null],
+  ])('%s (shift %s) moves from Thursday 19 November 2026 to %s', (key, shift, expected) => {
+    expect(moveByKey('2026-11-19', key, shift, 1)).toBe(expected);
+  });
+
+  it('picks a range in two steps, in either order', () => {
+    const first = pickDay({ start: null, end: null }, '2026-11-10', 'start');
+    expect(first).toEqual({ range: { start: '2026-11-10', end: null }, next: 'end' });
+    expect(pickDay(first.range, '2026-11-03', 'end')).toEqual({ range: { start: '2026-11-03', end: '2026-11-10' }, next: 'start' });
+    expect(shiftMonths('2026-03-31', -1)).toBe('2026-02-28');
+  });
+});
+
+function PickerHarness({ onApply, columns = 2 }: { onApply: (range: DateRangeValue) => void; columns?: 1 | 2 }) {
+  const [open, setOpen] = useState(true);
+  return (
+    <DateRangePicker
+      open={open}
+      title="Transaction dates"
+      value={{ start: null, end: null }}
+      presets={[{ id: 'lastMonth', label: 'Last month', range: { start: '2026-10-01', end: '2026-10-31' } }]}
+      min="2021-11-19"
+      max="2026-11-19"
+      weekStartsOn={1}
+      columns={columns}
+      onApply={onApply}
+      onClose={() => setOpen(false)}
+    />
+  );
+}
+
+describe('the date range dialog', () => {
+  it('applies a preset at once', async () => {
+    const onApply = vi.fn();
+    render(<PickerHarness onApply={onApply} />);
+    expect(screen.getByRole('dialog', { name: 'Transaction dates' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Last month' }));
+    expect(onApply).toHaveBeenCalledWith({ start: '2026-10-01', end: '2026-10-31' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows two months, or one when narrow, with today the last choosable day', () => {
+    const { unmount } = render(<PickerHarness onApply={vi.fn()} />);
+    expect(screen.getAllByRole('grid').map((grid) => attribute(grid, 'aria-label'))).toEqual(['October 2026', 'November 2026']);
+    expect((screen.getByRole('button', { name: '20 November 2026' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: '19 November 2026' }) as HTMLButtonElement).disabled).toBe(false);
+    unmount();
+    render(<PickerHarness onApply={vi.fn()} columns={1} />);
+    expect(screen.getAllByRole('grid').map((grid) => attribute(grid, 'aria-label'))).toEqual(['November 2026']);
+  });
+
+  it('picks a range from the keyboard', async () => {
+    const onApply = vi.fn();
+    render(<PickerHarness onApply={onApply} />);
+    const today = screen.getByRole('button', { name: '19 November 2026' });
+    expect(attribute(today, 'tabindex')).toBe('0');
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Last month'));
+    today.focus();
+    await userEvent.keyboard('{ArrowUp}');
+    await new Promise((done) => setTimeout(done, 0));
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('12 November 2026');
+    await userEvent.keyboard('{Enter}{ArrowLeft}{ArrowLeft}');
+    await new Promise((done) => setTimeout(done, 0));
+    await userEvent.keyboard('{Enter}');
+    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('2026-11-10');
+    expect((screen.getByLabelText('To') as HTMLInputElement).value).toBe('2026-11-12');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply dates' }));
+    expect(onApply).toHaveBeenCalledWith({ start: '2026-11-10', end: '2026-11-12' });
+  });
+
+  it('refuses an end before the start', async () => {
+    render(<PickerHarness onApply={vi.fn()} />);
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-10' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-01' } });
+    expect(screen.getByRole('alert').textContent).toBe('End date should be after the start date');
+    expect((screen.getByRole('button', { name: 'Apply dates' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('the column chooser', () => {
+  const columns = [{ id: 'date', label: 'Date' }, { id: 'reference', label: 'Reference' }, { id: 'amount', label: 'Amount' }];
+
+  it('moves a column', () => {
+    expect(moveColumn(['a', 'b', 'c'], 'c', -1)).toEqual(['a', 'c', 'b']);
+    expect(moveColumn(['a', 'b', 'c'], 'a', -1)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('shows, hides and reorders columns, keeping one visible', async () => {
+    const onChange = vi.fn();
+    render(<ColumnChooser open onClose={vi.fn()} columns={columns} order={['date', 'reference', 'amount']} visible={['date']} onChange={onChange} onReset={vi.fn()} />);
+    const dialog = screen.getByRole('dialog', { name: 'Columns' });
+    expect((within(dialog).getByRole('checkbox', { name: 'Date' }) as HTMLInputElement).disabled).toBe(true);
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Amount' }));
+    expect(onChange).toHaveBeenLastCalledWith(['date', 'reference', 'amount'], ['date', 'amount']);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Move Amount up' }));
+    expect(onChange).toHaveBeenLastCalledWith(['date', 'amount', 'reference'], ['date']);
+    await new Promise((done) => setTimeout(done, 20));
+    within(dialog).getByRole('checkbox', { name: 'Reference' }).focus();
+    await userEvent.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    expect(onChange).toHaveBeenLastCalledWith(['reference', 'date', 'amount'], ['date']);
+  });
+});
+
+function PresetHarness({ blocked, onSave }: { blocked?: string; onSave: (name: string) => void }) {
+  return (
+    <FilterPresets
+      presets={[{ identifier: 'p1', name: 'Declined this month' }]}
+      saveBlockedBy={blocked}
+      nameProblem={(name) => (name.trim() ? undefined : 'Name is required')}
+      onApply={vi.fn()}
+      onRemove={vi.fn()}
+      onSave={onSave}
+    />
+  );
+}
+
+describe('filter presets', () => {
+  it('saves under a name, and only with a name', async () => {
+    const onSave = vi.fn();
+    render(<PresetHarness onSave={onSave} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Presets' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save preset' }));
+    expect(screen.getByRole('alert').textContent).toBe('Name is required');
+    expect(onSave).not.toHaveBeenCalled();
+    await userEvent.type(screen.getByLabelText('Save current filters as'), '  Refunds  {Enter}');
+    expect(onSave).toHaveBeenCalledWith('Refunds');
+  });
+
+  it('cannot save an invalid filter form', async () => {
+    render(<PresetHarness blocked="Correct the amount first." onSave={vi.fn()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Presets' }));
+    expect((screen.getByRole('button', { name: 'Save preset' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('alert').textContent).toBe('Correct the amount first.');
+  });
+
+  it('applies and removes presets', async () => {
+    const onApply = vi.fn();
+    const onRemove = vi.fn();
+    render(<FilterPresets presets={[{ identifier: 'p1', name: 'Declined this month' }]} nameProblem={() => undefined} onApply={onApply} onRemove={onRemove} onSave={vi.fn()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Presets' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove preset Declined this month' }));
+    expect(onRemove).toHaveBeenCalledWith('p1');
+    await userEvent.click(screen.getByRole('button', { name: 'Declined this month' }));
+    expect(onApply).toHaveBeenCalledWith('p1');
+  });
+});
+
+describe('filter fields', () => {
+  it('switches the amount between a range and an exact match, keeping digits only', async () => {
+    function Amount() {
+      const [value, setValue] = useState<AmountValue>({ mode: 'range', exact: '', min: '', max: '' });
+      return <AmountField value={value} problems={value.min === '20' ? { max: 'Maximum amount should be above 20' } : {}} onChange={setValue} />;
+    }
+    render(<Amount />);
+    await userEvent.type(screen.getByLabelText('Minimum amount'), '2a0');
+    expect((screen.getByLabelText('Minimum amount') as HTMLInputElement).value).toBe('20');
+    expect(attribute(screen.getByLabelText('Maximum amount'), 'aria-invalid')).toBe('true');
+    await userEvent.click(screen.getByRole('radio', { name: 'Exact' }));
+    expect(screen.getByLabelText('Exact amount')).toBeTruthy();
+    expect(screen.queryByLabelText('Minimum amount')).toBeNull();
+  });
+
+  it('chooses several values', async () => {
+    const onChange = vi.fn();
+    render(<ChoiceFilter label="Status" options={[{ value: 'paid', label: 'Paid' }, { value: 'declined', label: 'Declined' }]} selected={['paid']} onChange={onChange} />);
+    await userEvent.click(screen.getByRole('button', { name: /^Status:/ }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Declined' }));
+    expect(onChange).toHaveBeenLastCalledWith(['paid', 'declined']);
+    await userEvent.click(screen.getByRole('button', { name: 'Any status' }));
+    expect(onChange).toHaveBeenLastCalledWith([]);
+  });
+});
+
+describe('the export dialog', () => {
+  it('says how many rows and which columns, and exports the choice', async () => {
+    const onExport = vi.fn();
+    const { rerender } = render(<ExportDialog open onClose={vi.fn()} rowCount={null} visibleColumns={['Date', 'Amount']} allColumns={['Date', 'Amount', 'Customer email']} noun="transactions" busy={false} onExport={onExport} />);
+    const dialog = screen.getByRole('dialog', { name: 'Export transactions' });
+    expect(within(dialog).getByRole('status').textContent).toBe('Counting the transactions…');
+    rerender(<ExportDialog open onClose={vi.fn()} rowCount={1234567} visibleColumns={['Date', 'Amount']} allColumns={['Date', 'Amount', 'Customer email']} noun="transactions" busy={false} onExport={onExport} />);
+    expect(within(dialog).getByRole('status').textContent).toBe('1,234,567 transactions will be exported, every one that matches the filters.');
+    expect(within(dialog).getByText('Date, Amount')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'CSV, comma separated (.csv)' }));
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'All 3 columns' }));
+    expect(within(dialog).getByText('Date, Amount, Customer email')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Export' }));
+    expect(onExport).toHaveBeenCalledWith({ fileType: 'csv', columns: 'all' });
+  });
+
+  it('has nothing to export when nothing matches', () => {
+    render(<ExportDialog open onClose={vi.fn()} rowCount={0} visibleColumns={['Date']} allColumns={['Date']} noun="transactions" busy={false} onExport={vi.fn()} />);
+    expect((screen.getByRole('button', { name: 'Export' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
