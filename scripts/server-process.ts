@@ -1,5 +1,6 @@
 // Starts the real portal server as a child process (e2e, fault suites, benchmarks) and waits until it answers.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,8 +9,18 @@ export type ServerProcess = { url: string; child: ChildProcess; output: () => st
 
 const root = resolve(import.meta.dirname, '..');
 
+/** Refuses a busy port up front, so a suite never talks to somebody else's server by mistake. */
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((done, fail) => {
+    const probe = createServer();
+    probe.once('error', () => fail(new Error(`port ${port} is already in use: stop that server or choose another port`)));
+    probe.listen(port, () => probe.close(() => done()));
+  });
+}
+
 export async function startServer(options: { port: number; dataDir?: string; env?: Record<string, string>; timeoutMs?: number }): Promise<ServerProcess> {
   const url = `http://localhost:${options.port}`;
+  await assertPortFree(options.port);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'portal-data-'));
   const child = spawn(process.execPath, [join(root, 'server/main.ts')], {
     cwd: root,

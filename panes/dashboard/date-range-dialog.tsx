@@ -5,7 +5,7 @@ import { type FormEvent, useId, useState } from 'react';
 import {
   addLocalDays, daysInRange, isLocalDate, maxCustomRangeDays, periodContaining, shiftPeriod, type DashboardPeriod, type LocalDate,
 } from '../../src/contract/dashboard-intervals.ts';
-import { Modal } from '../../src/ui/modal.tsx';
+import { DeferredModal as Modal } from '../../src/ui/deferred-modal.tsx';
 import { formatLocalDate } from './dashboard-format.ts';
 
 export type DateRangeDialogProps = {

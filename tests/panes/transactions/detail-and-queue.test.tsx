@@ -32,7 +32,7 @@ describe('the transaction detail', () => {
     fakeApi({ '/transactions/TX0001': () => detail() });
     renderWithServices(<TransactionDetailPane params={{ transactionReference: 'TX0001' }} search="" capability="Transaction detail" />);
     expect(await screen.findByRole('heading', { name: 'Transaction TX0001', level: 1 })).toBeTruthy();
-    expect(screen.getByText('£12.50')).toBeTruthy();
+    expect(screen.getAllByText('£12.50')).toHaveLength(2);
     expect(screen.getByLabelText('Card number').textContent).toBe('411111******1111');
     expect(screen.queryByRole('button', { name: 'Reveal card number' })).toBeNull();
     const linked = screen.getByRole('table', { name: 'Linked transactions' });
