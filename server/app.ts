@@ -31,10 +31,23 @@ export const maxBodyBytes = 1024 * 1024;
 
 /** Connection-level failures of the database become 503s: the request can be retried, nothing was half-written. */
 function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code ?? '';
-  const message = error instanceof Error ? error.message : '';
-  return ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', '08003'].includes(code)
-    || /Connection terminated|connect ECONNREFUSED|database system is (shutting down|starting up)/.test(message);
+  // The ORM wraps driver errors; the connection failure is somewhere down the cause chain.
+  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth += 1) {
+    const code = (current as { code?: string }).code ?? '';
+    const message = current instanceof Error ? current.message : '';
+    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003', '08004'].includes(code)) return true;
+    if (/Connection terminated|connect ECONNREFUSED|database system is (shutting down|starting up|in recovery mode)|terminating connection|Client has encountered a connection error/.test(message)) return true;
+  }
+  return false;
+}
+
+/** The driver's SQLSTATE, looked up through the ORM's wrapping. */
+function sqlState(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
 }
 
 export function validTimeZone(value: string | undefined): string {
@@ -58,7 +71,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       return c.json(errorReport([error.message || 'The request could not be handled.']), status);
     }
     // Input the database cannot represent (a NUL or an invalid byte sequence that slipped past validation).
-    const code = (error as { code?: string } | null)?.code;
+    const code = sqlState(error);
     if (code === '22021' || code === '22P05' || code === '22P02') return c.json(errorReport(['The request contains characters or values that cannot be stored.']), 400);
     if (isDatabaseUnavailable(error)) {
       c.header('Retry-After', '2');
