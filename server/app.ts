@@ -18,6 +18,7 @@ import { searchRoutes } from './api/search.ts';
 import { dashboardRoutes } from './api/dashboard.ts';
 import { transactionRoutes } from './api/transactions.ts';
 import { reportRoutes } from './api/reports.ts';
+import { userNotificationRoutes } from './api/user-notifications.ts';
 
 export type AppOptions = {
   database: Database;
@@ -128,6 +129,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', dashboardRoutes(deps));
   api.route('/', transactionRoutes(deps));
   api.route('/', reportRoutes(deps));
+  api.route('/', userNotificationRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

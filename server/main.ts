@@ -1,5 +1,6 @@
 // Starts the portal: database (migrated, seeded on first start), identity provider, Portal API and the app.
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.ts';
@@ -7,6 +8,7 @@ import { readConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { isSeeded, seedDatabase } from './db/seed.ts';
 import { createIdentity } from './identity/provider.ts';
+import { startReportWorker } from './reports/worker.ts';
 
 const config = readConfig();
 const started = Date.now();
@@ -34,6 +36,8 @@ const app = createApp({
   publicUrl: config.publicUrl,
 });
 const apiListener = getRequestListener(app.fetch);
+// Any node's worker may take any queued export: jobs are claimed with row locks and leases.
+const reportWorker = startReportWorker({ database, filesDir: join(config.dataDir, 'reports'), pollMs: 1000 });
 
 const server = createServer((request, response) => {
   const url = request.url ?? '/';
@@ -52,6 +56,7 @@ async function stop(signal: string) {
   log(`${signal}: stopping`);
   server.close();
   server.closeAllConnections();
+  await reportWorker.stop();
   await database.close();
   process.exit(0);
 }

@@ -105,6 +105,8 @@ export type RouteDefinition = {
 const dashboardPane = lazy(() => import('../../panes/dashboard/statistics-pane.tsx').then((module) => ({ default: module.StatisticsDashboardPane })));
 const transactionsPane = lazy(() => import('../../panes/transactions/transactions-pane.tsx').then((module) => ({ default: module.TransactionsPane })));
 const transactionDetailPane = lazy(() => import('../../panes/transactions/transaction-detail-pane.tsx').then((module) => ({ default: module.TransactionDetailPane })));
+const userNotificationsPane = lazy(() => import('../../panes/notifications/user-notifications-pane.tsx').then((module) => ({ default: module.UserNotificationsPane })));
+const userNotificationPane = lazy(() => import('../../panes/notifications/user-notification-pane.tsx').then((module) => ({ default: module.UserNotificationPane })));
 const reportQueuePane = lazy(() => import('../../panes/reporting-overview/report-queue-pane.tsx').then((module) => ({ default: module.ReportQueuePane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
@@ -278,14 +280,14 @@ export const routes: readonly RouteDefinition[] = [
 
   // Notifications (context-free)
   {
-    id: 'notifications', pattern: '/notifications', capability: 'Notifications', title: () => 'Notifications', pane: notBuiltPane,
+    id: 'notifications', pattern: '/notifications', capability: 'Notifications', title: () => 'Notifications', pane: userNotificationsPane,
     permissions: ['Portal.Notifications.Read'], layout: 'default', contextFree: true,
     command: { title: 'Go to notifications', keywords: ['news', 'messages', 'announcements', 'bell'], shortcut: 'g n' },
   },
   { id: 'notificationAdd', pattern: '/notifications/add', capability: 'New notification', title: () => 'New notification', pane: notBuiltPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true,
     command: { title: 'Create notification', keywords: ['new', 'announce', 'publish'] } },
   { id: 'notificationEdit', pattern: '/notifications/edit/:reference', capability: 'Notification editing', title: ({ reference }) => `Edit notification ${reference ?? ''}`, pane: notBuiltPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true },
-  { id: 'notificationDetail', pattern: '/notifications/:reference', capability: 'Notification', title: ({ reference }) => `Notification ${reference ?? ''}`, pane: notBuiltPane, permissions: ['Portal.Notifications.Read'], layout: 'default', contextFree: true },
+  { id: 'notificationDetail', pattern: '/notifications/:reference', capability: 'Notification', title: ({ reference }) => `Notification ${reference ?? ''}`, pane: userNotificationPane, permissions: ['Portal.Notifications.Read'], layout: 'default', contextFree: true },
 
   // Partners
   {

@@ -1,0 +1,101 @@
+// The caller's notifications, newest first: title, publication date and whether it is still unread. Each row is a
+// link to the notification; j / k move between rows and Enter (Shift+Enter: beside) opens one.
+import { useQuery } from '@tanstack/react-query';
+import { useId, useRef } from 'react';
+import { useLocation } from 'wouter';
+import { rowRequests, tableRowsCapability } from '../../src/contract/filters.ts';
+import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
+import type { UserNotificationSummary } from '../../src/contract/notifications.ts';
+import { formatDate } from '../../src/format/dates.ts';
+import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
+import { openBeside } from '../../src/state/workspace-store.ts';
+import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { userNotificationQueries } from './notification-queries.ts';
+import '../../src/ui/data-table/data-table.css';
+import './notifications.css';
+
+export const notificationPath = (reference: string) => `/notifications/${encodeURIComponent(reference)}`;
+
+/** pagenumber and pagesize from the pane's own query; anything invalid falls back to the first page. */
+export function pageOf(search: string): { pageNumber: number; pageSize: number } {
+  const query = new URLSearchParams(search);
+  const pageNumber = Number(query.get('pagenumber') ?? '1');
+  const pageSize = Number(query.get('pagesize') ?? String(defaultPageSize));
+  return {
+    pageNumber: Number.isInteger(pageNumber) && pageNumber >= 1 ? pageNumber : 1,
+    pageSize: (pageSizes as readonly number[]).includes(pageSize) ? pageSize : defaultPageSize,
+  };
+}
+
+export function UserNotificationsPane({ search }: PaneProps) {
+  const { pageNumber, pageSize } = pageOf(search);
+  const [, navigate] = useLocation();
+  const scope = usePaneScope();
+  const list = useQuery(userNotificationQueries.list(pageNumber, pageSize));
+  const headingId = useId();
+  const tableRef = useRef<HTMLTableElement>(null);
+  const rows: readonly UserNotificationSummary[] = list.isError ? [] : list.data?.results ?? [];
+
+  const goTo = (next: { pageNumber: number; pageSize: number }) => navigate(`/notifications?pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
+  const rowLinks = () => [...(tableRef.current?.querySelectorAll<HTMLAnchorElement>('tbody a[href]') ?? [])];
+
+  const handlers: PaneRequestHandlers = {};
+  if (rows.length > 0) {
+    handlers[tableRowsCapability] = (argument) => {
+      const links = rowLinks();
+      const current = links.findIndex((link) => link === document.activeElement);
+      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
+        const row = rows[Math.max(current, 0)];
+        if (!row) return;
+        if (argument === rowRequests.openBeside) openBeside(notificationPath(row.reference), scope ? { afterPaneId: scope.paneId } : {});
+        else navigate(notificationPath(row.reference));
+        return;
+      }
+      const next = current < 0 ? 0 : Math.min(Math.max(current + (argument === rowRequests.previous ? -1 : 1), 0), links.length - 1);
+      links[next]?.focus();
+    };
+  }
+  usePaneCapabilities(handlers);
+
+  return (
+    <section className="notifications-pane" aria-labelledby={headingId}>
+      <header className="notifications-header">
+        <h1 id={headingId}>Notifications</h1>
+      </header>
+      {list.isPending ? <Skeleton lines={5} label="Loading notifications" /> : null}
+      {list.isError ? <p role="alert">The notifications could not be loaded.</p> : null}
+      {list.isSuccess && rows.length === 0 ? <p className="notifications-empty">There are no notifications.</p> : null}
+      {rows.length > 0 ? (
+        <table className="notifications-table" aria-labelledby={headingId} ref={tableRef}>
+          <thead>
+            <tr><th scope="col">Title</th><th scope="col">Published</th><th scope="col">Status</th></tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.reference} className={row.unread ? 'notification-unread' : undefined}>
+                <th scope="row">
+                  <a className="data-table-link" href={notificationPath(row.reference)}>{row.title}</a>
+                </th>
+                <td>{formatDate(row.publishedUtc)}</td>
+                <td>{row.unread ? <span className="notification-unread-marker">Unread</span> : <span className="notification-read-marker">Read</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {list.data && list.data.numberOfResults > 0 ? (
+        <Pagination
+          label="Notifications pages"
+          pageNumber={pageNumber}
+          pageSize={pageSize}
+          pageSizes={pageSizes}
+          rowsOnPage={rows.length}
+          total={list.data.numberOfResults}
+          onPageChange={(next) => goTo({ pageNumber: next, pageSize })}
+          onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next })}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+// Browser figures in Chromium through Playwright, all in one run: JavaScript before the first screen is usable,
+// palette open latency beside a bare cmdk palette of 50 items, the longest main-thread task while scrolling a
+// 10,000-row list and while switching panes, and interaction durations over a scripted keyboard session.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, existsSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import { chromium, type Page } from 'playwright';
+import { findChromium } from '../find-chromium.ts';
+import { startServer } from '../server-process.ts';
+import { markdownTable, ms, percentile } from './stats.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const harnessOut = join(root, '.bench/harness');
+const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+async function buildHarness(): Promise<Server> {
+  const { build } = await import('vite');
+  await build({ root: join(root, 'scripts/bench/harness'), logLevel: 'warn', build: { outDir: harnessOut, emptyOutDir: true }, base: './' });
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+  const server = createServer((request, response) => {
+    const path = join(harnessOut, (request.url ?? '/').split('?')[0] === '/' ? 'index.html' : (request.url ?? '').split('?')[0] ?? '');
+    if (!existsSync(path)) return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(readFileSync(path));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return server;
+}
+
+/** Ctrl+K dispatched in the page (no driver round trip) until the first option is painted; then Escape. */
+async function paletteLatency(page: Page, runs: number): Promise<number[]> {
+  return page.evaluate(async (count) => {
+    const nextFrame = () => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+    const waitFor = (present: boolean) => new Promise<void>((done) => {
+      const check = () => (Boolean(document.querySelector('[cmdk-item]')) === present ? done() : requestAnimationFrame(check));
+      check();
+    });
+    const samples: number[] = [];
+    for (let run = 0; run < count; run += 1) {
+      const target = document.activeElement ?? document.body;
+      const started = performance.now();
+      target.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', code: 'KeyK', ctrlKey: true, bubbles: true, cancelable: true }));
+      await waitFor(true);
+      await nextFrame();
+      samples.push(performance.now() - started);
+      (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', code: 'Escape', bubbles: true, cancelable: true }));
+      await waitFor(false);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    return samples;
+  }, runs);
+}
+
+async function observeLongTasks(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const store = window as unknown as { __longTasks: number[]; __events: { id: number; duration: number }[] };
+    store.__longTasks = [];
+    store.__events = [];
+    new PerformanceObserver((list) => { for (const entry of list.getEntries()) store.__longTasks.push(entry.duration); }).observe({ type: 'longtask' });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as PerformanceEventTiming[]) if (entry.interactionId) store.__events.push({ id: entry.interactionId, duration: entry.duration });
+    }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
+  });
+}
+
+async function takeLongTasks(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const store = window as unknown as { __longTasks: number[] };
+    const tasks = store.__longTasks;
+    store.__longTasks = [];
+    return tasks;
+  });
+}
+
+export async function benchBrowser(): Promise<string> {
+  const executablePath = findChromium();
+  const harness = await buildHarness();
+  const harnessUrl = `http://127.0.0.1:${(harness.address() as AddressInfo).port}`;
+  const server = await startServer({ port: Number(process.env.BENCH_BROWSER_PORT ?? 3600) });
+  const browser = await chromium.launch({ executablePath, args: chromeArgs });
+  const lines: string[] = [];
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/London' })).newPage();
+
+    // JavaScript before the first screen is usable: the signed-in dashboard after a reload (session in place).
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByLabel('Email').fill('solo@demo.test');
+    await page.getByLabel('Password').fill('portal-demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('region', { name: /^Dashboard/ }).waitFor();
+    let scriptBytes = 0;
+    let scriptCount = 0;
+    const counting = async (response: import('playwright').Response) => {
+      if (response.request().resourceType() !== 'script') return;
+      scriptCount += 1;
+      scriptBytes += (await response.request().sizes()).responseBodySize;
+    };
+    page.on('response', counting);
+    await page.reload();
+    await page.getByRole('region', { name: /^Dashboard/ }).waitFor();
+    await page.waitForTimeout(50);
+    page.off('response', counting);
+    const firstScreenKb = scriptBytes / 1024;
+
+    // Palette: the portal's, with every registered command, against a bare cmdk palette of 50 items.
+    await page.waitForTimeout(1500);
+    const portal = await paletteLatency(page, 40);
+    const bare = await (await browser.newPage()).goto(`${harnessUrl}/?mode=palette`).then(async (response) => {
+      const barePage = response?.frame().page();
+      if (!barePage) throw new Error('harness did not load');
+      await barePage.waitForTimeout(300);
+      return paletteLatency(barePage, 40);
+    });
+
+    // Longest task while scrolling 10,000 rows of the portal's DataTable.
+    const tablePage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await tablePage.goto(`${harnessUrl}/?mode=table`);
+    await tablePage.getByRole('grid').first().waitFor({ state: 'attached' });
+    await tablePage.waitForTimeout(300);
+    await observeLongTasks(tablePage);
+    await tablePage.mouse.move(700, 450);
+    for (let step = 0; step < 150; step += 1) {
+      await tablePage.mouse.wheel(0, 900);
+      await tablePage.waitForTimeout(16);
+    }
+    for (let step = 0; step < 40; step += 1) await tablePage.keyboard.press('PageUp');
+    const scrollTasks = await takeLongTasks(tablePage);
+
+    // Switching panes, and a scripted keyboard session for interaction durations.
+    await page.locator('body').press('Control+Backslash');
+    await page.keyboard.press('g');
+    await page.keyboard.press('t');
+    await page.getByRole('region', { name: /^Transactions \(pane 2 of 2\)/ }).waitFor();
+    await page.waitForTimeout(500);
+    await observeLongTasks(page);
+    for (let step = 0; step < 20; step += 1) {
+      await page.keyboard.press(step % 2 === 0 ? 'Control+BracketLeft' : 'Control+BracketRight');
+      await page.waitForTimeout(120);
+    }
+    const switchTasks = await takeLongTasks(page);
+    for (const query of ['trans', 'report queue', 'dashboard']) {
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type(query, { delay: 30 });
+      await page.waitForTimeout(100);
+      await page.keyboard.press('Escape');
+    }
+    for (let step = 0; step < 10; step += 1) await page.keyboard.press(step < 5 ? 'j' : 'k');
+    const events = await page.evaluate(() => (window as unknown as { __events: { id: number; duration: number }[] }).__events);
+    const perInteraction = [...events.reduce((worst, event) => worst.set(event.id, Math.max(worst.get(event.id) ?? 0, event.duration)), new Map<number, number>()).values()];
+
+    const max = (values: number[]) => (values.length ? Math.max(...values) : 0);
+    lines.push(markdownTable(['measure', 'figure', 'goal'], [
+      ['JavaScript before the signed-in dashboard is usable (compressed, on the wire)', `${firstScreenKb.toFixed(1)} KB in ${scriptCount} files`, '≤ 150 KB'],
+      ['palette open → options painted, portal (all registered commands), p50 / p95', `${ms(percentile(portal, 50))} / ${ms(percentile(portal, 95))}`, 'p95 ≤ bare palette'],
+      ['palette open → options painted, bare cmdk with 50 items, p50 / p95', `${ms(percentile(bare, 50))} / ${ms(percentile(bare, 95))}`, '—'],
+      ['longest main-thread task scrolling 10,000 rows', scrollTasks.length ? `${ms(max(scrollTasks))} (${scrollTasks.length} tasks over 50 ms)` : 'none over 50 ms', 'none over 50 ms'],
+      ['longest main-thread task switching panes (20 switches)', switchTasks.length ? `${ms(max(switchTasks))} (${switchTasks.length} tasks over 50 ms)` : 'none over 50 ms', 'none over 50 ms'],
+      ['interaction to next paint over a scripted keyboard session (worst, p98)', perInteraction.length ? `${ms(max(perInteraction))}, ${ms(percentile(perInteraction, 98))} (${perInteraction.length} interactions ≥ 16 ms)` : 'every interaction under 16 ms', '≤ 200 ms'],
+    ]));
+  } finally {
+    await browser.close();
+    await server.stop();
+    harness.close();
+  }
+  return `### Browser (Debian Chromium, headless)\n\n${lines.join('\n')}`;
+}
