@@ -9,7 +9,7 @@ import type { ShellOverlay } from '../src/state/shell-store.ts';
 import type { ToastInput } from '../src/state/toast-store.ts';
 import type { PaneCapability } from '../src/state/workspace-store.ts';
 
-export const commandSections = ['Navigation', 'Workspace', 'Table', 'Record', 'Context', 'Session', 'Help'] as const;
+export const commandSections = ['Navigation', 'Workspace', 'Table', 'Dashboard', 'Record', 'Context', 'Session', 'Help'] as const;
 export type CommandSection = (typeof commandSections)[number];
 
 /** A serialisable picture of "now": every `when` is a pure function of it. */

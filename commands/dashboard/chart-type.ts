@@ -5,7 +5,7 @@ import { changeDashboard, dashboardPermissions, shownSettings } from './dashboar
 const chartTypeCommand = (chartType: ChartType, title: string): Command => ({
   id: `dashboard.chart.${chartType}`,
   title,
-  section: 'Table',
+  section: 'Dashboard',
   keywords: ['dashboard', 'chart', chartType, chartType === 'bar' ? 'histogram' : 'graph'],
   permissions: dashboardPermissions,
   when: (ctx) => {

@@ -6,7 +6,7 @@ import { changeDashboard, dashboardPermissions, shownSettings } from './dashboar
 export const compareOnCommand: Command = {
   id: 'dashboard.compareOn',
   title: 'Compare with a year earlier',
-  section: 'Table',
+  section: 'Dashboard',
   keywords: ['dashboard', 'compare', 'last year', 'previous year', 'overlay'],
   permissions: dashboardPermissions,
   when: (ctx) => shownSettings(ctx)?.view.compare === false,
@@ -16,7 +16,7 @@ export const compareOnCommand: Command = {
 export const compareOffCommand: Command = {
   id: 'dashboard.compareOff',
   title: 'Stop comparing with a year earlier',
-  section: 'Table',
+  section: 'Dashboard',
   keywords: ['dashboard', 'compare', 'off', 'hide'],
   permissions: dashboardPermissions,
   when: (ctx) => shownSettings(ctx)?.view.compare === true,

@@ -6,7 +6,7 @@ import { changeDashboard, dashboardPermissions, shownSettings } from './dashboar
 export const selectCurrencyCommands: readonly Command[] = dashboardCurrencies.map((currency): Command => ({
   id: `dashboard.currency.${currency}`,
   title: `Show amounts in ${currency}`,
-  section: 'Table',
+  section: 'Dashboard',
   keywords: ['dashboard', 'currency', currency.toLowerCase()],
   permissions: dashboardPermissions,
   when: (ctx) => {

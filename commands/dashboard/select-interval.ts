@@ -10,7 +10,7 @@ const titles: Record<DashboardInterval, string> = {
 export const selectIntervalCommands: readonly Command[] = dashboardIntervals.map((interval): Command => ({
   id: `dashboard.interval.${interval}`,
   title: titles[interval],
-  section: 'Table',
+  section: 'Dashboard',
   keywords: ['dashboard', 'interval', 'period', interval, ...(interval === 'custom' ? ['range', 'dates'] : [])],
   permissions: dashboardPermissions,
   when: (ctx) => {

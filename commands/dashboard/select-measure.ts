@@ -6,7 +6,7 @@ import { changeDashboard, dashboardPermissions, shownSettings } from './dashboar
 export const selectMeasureCommands: readonly Command[] = dashboardMeasures.map((measure): Command => ({
   id: `dashboard.measure.${measure}`,
   title: `Chart ${measureLabels[measure].toLowerCase()}`,
-  section: 'Table',
+  section: 'Dashboard',
   keywords: ['dashboard', 'data type', 'measure', 'chart', measureLabels[measure].toLowerCase()],
   permissions: dashboardPermissions,
   when: (ctx) => {

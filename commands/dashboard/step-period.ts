@@ -5,7 +5,7 @@ import { changeDashboard, dashboardPermissions, shownSettings } from './dashboar
 export const previousPeriodCommand: Command = {
   id: 'dashboard.previousPeriod',
   title: 'Show the previous period',
-  section: 'Table',
+  section: 'Dashboard',
   keywords: ['dashboard', 'back', 'earlier', 'previous'],
   shortcut: 'BracketLeft',
   permissions: dashboardPermissions,
@@ -17,7 +17,7 @@ export const previousPeriodCommand: Command = {
 export const nextPeriodCommand: Command = {
   id: 'dashboard.nextPeriod',
   title: 'Show the next period',
-  section: 'Table',
+  section: 'Dashboard',
   keywords: ['dashboard', 'forward', 'later', 'next'],
   shortcut: 'BracketRight',
   permissions: dashboardPermissions,

@@ -82,25 +82,31 @@ export async function benchBrowser(): Promise<string> {
   try {
     const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/London' })).newPage();
 
-    // JavaScript before the first screen is usable: the signed-in dashboard after a reload (session in place).
+    // JavaScript before the first screen is usable, on the wire (compressed): the cold path (first visit, through
+    // the sign-in page, to the dashboard) and a reload of the signed-in dashboard with the browser cache disabled.
+    let scriptSizes: Promise<number>[] = [];
+    const counting = (response: import('playwright').Response) => {
+      if (response.request().resourceType() === 'script') scriptSizes.push(response.request().sizes().then((sizes) => Math.max(0, sizes.responseBodySize)));
+    };
+    const total = async () => {
+      const sizes = await Promise.all(scriptSizes);
+      scriptSizes = [];
+      return { kb: sizes.reduce((sum, size) => sum + size, 0) / 1024, files: sizes.length };
+    };
+    page.on('response', counting);
     await page.goto(`${server.url}/dashboard`);
     await page.getByLabel('Email').fill('solo@demo.test');
     await page.getByLabel('Password').fill('portal-demo');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('region', { name: /^Dashboard/ }).waitFor();
-    let scriptBytes = 0;
-    let scriptCount = 0;
-    const counting = async (response: import('playwright').Response) => {
-      if (response.request().resourceType() !== 'script') return;
-      scriptCount += 1;
-      scriptBytes += (await response.request().sizes()).responseBodySize;
-    };
-    page.on('response', counting);
+    const cold = await total();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await page.reload();
     await page.getByRole('region', { name: /^Dashboard/ }).waitFor();
-    await page.waitForTimeout(50);
     page.off('response', counting);
-    const firstScreenKb = scriptBytes / 1024;
+    const warm = await total();
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
 
     // Palette: the portal's, with every registered command, against a bare cmdk palette of 50 items.
     await page.waitForTimeout(1500);
@@ -115,8 +121,9 @@ export async function benchBrowser(): Promise<string> {
     // Longest task while scrolling 10,000 rows of the portal's DataTable.
     const tablePage = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await tablePage.goto(`${harnessUrl}/?mode=table`);
-    await tablePage.getByRole('grid').first().waitFor({ state: 'attached' });
+    await tablePage.getByRole('grid').first().waitFor({ state: 'attached', timeout: 60_000 });
     await tablePage.waitForTimeout(300);
+    const renderedRows = await tablePage.locator('tbody tr').count();
     await observeLongTasks(tablePage);
     await tablePage.mouse.move(700, 450);
     for (let step = 0; step < 150; step += 1) {
@@ -150,10 +157,11 @@ export async function benchBrowser(): Promise<string> {
 
     const max = (values: number[]) => (values.length ? Math.max(...values) : 0);
     lines.push(markdownTable(['measure', 'figure', 'goal'], [
-      ['JavaScript before the signed-in dashboard is usable (compressed, on the wire)', `${firstScreenKb.toFixed(1)} KB in ${scriptCount} files`, '≤ 150 KB'],
+      ['JavaScript before the dashboard is usable, reload of a signed-in session (compressed, no cache)', `${warm.kb.toFixed(1)} KB in ${warm.files} files`, '≤ 150 KB'],
+      ['JavaScript before the dashboard is usable, first visit through the sign-in page (compressed)', `${cold.kb.toFixed(1)} KB in ${cold.files} files`, '≤ 150 KB'],
       ['palette open → options painted, portal (all registered commands), p50 / p95', `${ms(percentile(portal, 50))} / ${ms(percentile(portal, 95))}`, 'p95 ≤ bare palette'],
       ['palette open → options painted, bare cmdk with 50 items, p50 / p95', `${ms(percentile(bare, 50))} / ${ms(percentile(bare, 95))}`, '—'],
-      ['longest main-thread task scrolling 10,000 rows', scrollTasks.length ? `${ms(max(scrollTasks))} (${scrollTasks.length} tasks over 50 ms)` : 'none over 50 ms', 'none over 50 ms'],
+      [`longest main-thread task scrolling 10,000 rows (${renderedRows} rows in the DOM at a time)`, scrollTasks.length ? `${ms(max(scrollTasks))} (${scrollTasks.length} tasks over 50 ms)` : 'none over 50 ms', 'none over 50 ms'],
       ['longest main-thread task switching panes (20 switches)', switchTasks.length ? `${ms(max(switchTasks))} (${switchTasks.length} tasks over 50 ms)` : 'none over 50 ms', 'none over 50 ms'],
       ['interaction to next paint over a scripted keyboard session (worst, p98)', perInteraction.length ? `${ms(max(perInteraction))}, ${ms(percentile(perInteraction, 98))} (${perInteraction.length} interactions ≥ 16 ms)` : 'every interaction under 16 ms', '≤ 200 ms'],
     ]));

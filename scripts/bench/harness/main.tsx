@@ -41,7 +41,7 @@ const rows: Row[] = Array.from({ length: 10_000 }, (_, index) => ({
 function BigTable() {
   const [cursor, setCursor] = useState(0);
   return (
-    <div style={{ height: '100vh' }}>
+    <div style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
       <DataTable<Row>
         caption="Ten thousand rows"
         columns={[
