@@ -1,25 +1,10 @@
 // Context selection journeys against the real server (npm start) in Chromium, with the demo accounts.
 import { expect, test, type Page } from '@playwright/test';
+import { signIn, mod } from './support.ts';
 
-test.use({
-  baseURL: process.env.BASE_URL ?? 'http://localhost:3000',
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  },
-});
 
-const password = 'portal-demo';
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 
 /** Opens a path signed out, signs in on the identity provider's page and waits to be back in the app. */
-async function signIn(page: Page, email: string, path: string): Promise<void> {
-  await page.goto(path);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/connect') && !url.pathname.startsWith('/sign-in'));
-}
 
 const appliedContext = (page: Page) => page.getByLabel('Applied context');
 

@@ -2,25 +2,10 @@
 // intervals from the keyboard only, comparing with a year earlier, and the empty-data toast for a merchant
 // without payments (owner@demo.test's 'Harbour & Finch Homeware Manchester', named in the seed summary).
 import { expect, test, type Page } from '@playwright/test';
+import { signIn, mod } from './support.ts';
 
-test.use({
-  baseURL: process.env.BASE_URL ?? 'http://localhost:3000',
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  },
-});
 
-const password = 'portal-demo';
-const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 
-async function signIn(page: Page, email: string, path: string): Promise<void> {
-  await page.goto(path);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/connect') && !url.pathname.startsWith('/sign-in'));
-}
 
 /**
  * owner@demo.test's business has five merchants: choose one on the context page and apply it. `beforeApply`

@@ -1,26 +1,12 @@
 // Browser-side defences against the real server in Chromium: a strict Content-Security-Policy with no inline
 // script, tokens kept out of localStorage, and hostile notification text rendered as text (no dialog, no image).
 import { expect, type Page, test } from '@playwright/test';
+import { signIn } from './support.ts';
 
-test.use({
-  baseURL: process.env.BASE_URL ?? 'http://localhost:3000',
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  },
-});
 
-const password = 'portal-demo';
 const script = '<script>alert(1)</script>';
 const image = '<img src=x onerror=alert(1)>';
 
-async function signIn(page: Page, email: string, path: string): Promise<void> {
-  await page.goto(path);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('banner')).toBeVisible();
-}
 
 test('the app page is served with a strict Content-Security-Policy and no inline script', async ({ page }) => {
   const response = await page.goto('/dashboard');
@@ -37,6 +23,7 @@ test('the app page is served with a strict Content-Security-Policy and no inline
 
 test('after sign-in the session lives in sessionStorage and no token in localStorage', async ({ page }) => {
   await signIn(page, 'owner@demo.test', '/notifications');
+  await expect(page.getByRole('banner')).toBeVisible();
   await expect.poll(() => page.evaluate(() => sessionStorage.getItem('portal.credentials') ?? '')).toContain('accessToken');
   const storage = await page.evaluate(() => ({
     local: Object.entries(localStorage),
@@ -59,6 +46,7 @@ test('a notification with hostile text shows it as text: no dialog, no image', a
     void dialog.dismiss();
   });
   await signIn(page, 'owner@demo.test', '/notifications');
+  await expect(page.getByRole('banner')).toBeVisible();
   await expect(page).toHaveURL(/\/notifications$/);
   const table = page.getByRole('table', { name: 'Notifications' });
   const link = table.getByRole('link', { name: /Security notice/ });

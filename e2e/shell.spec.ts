@@ -4,14 +4,10 @@
 // passes an axe scan.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-
-const password = 'portal-demo';
+import { signIn as signInThroughProvider } from './support.ts';
 
 async function signIn(page: Page, email: string, path = '/dashboard'): Promise<void> {
-  await page.goto(path);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInThroughProvider(page, email, path);
   await expect(page.getByRole('banner')).toBeVisible();
 }
 

@@ -2,24 +2,10 @@
 // preset, export and download from the report queue, open two transactions side by side.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './support.ts';
 
-test.use({
-  baseURL: process.env.BASE_URL ?? 'http://localhost:3000',
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  },
-});
 
-const password = 'portal-demo';
 
-async function signIn(page: Page, email: string, path: string): Promise<void> {
-  await page.goto(path);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.keyboard.press('Enter');
-  await page.waitForURL((url) => !url.pathname.startsWith('/connect') && !url.pathname.startsWith('/sign-in'));
-}
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Transactions' });
 const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
@@ -31,7 +17,7 @@ async function press(page: Page, name: string | RegExp, key = 'Enter', role: 'bu
 }
 
 test('admin@demo.test filters, sorts, saves a preset and re-applies it, by keyboard', async ({ page }) => {
-  await signIn(page, 'admin@demo.test', '/transactions');
+  await signIn(page, 'admin@demo.test', '/transactions', 'keyboard');
   await expect(rows(page).first()).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Transaction pages' })).toContainText(/1–25 of/);
 
@@ -80,7 +66,7 @@ test('admin@demo.test filters, sorts, saves a preset and re-applies it, by keybo
 });
 
 test('admin@demo.test exports a filtered view and downloads it from the report queue, by keyboard', async ({ page }) => {
-  await signIn(page, 'admin@demo.test', '/transactions?channel=%5Beq%5Dchp&status=%5Beq%5Dpaid');
+  await signIn(page, 'admin@demo.test', '/transactions?channel=%5Beq%5Dchp&status=%5Beq%5Dpaid', 'keyboard');
   await expect(rows(page).first()).toBeVisible();
 
   await page.keyboard.press('Shift+X');
@@ -116,7 +102,7 @@ test('admin@demo.test exports a filtered view and downloads it from the report q
 });
 
 test('admin@demo.test opens two transactions side by side, by keyboard', async ({ page }) => {
-  await signIn(page, 'admin@demo.test', '/transactions');
+  await signIn(page, 'admin@demo.test', '/transactions', 'keyboard');
   await expect(rows(page).first()).toBeVisible();
   const first = (await rows(page).nth(0).getByRole('rowheader').textContent()) ?? '';
   const second = (await rows(page).nth(1).getByRole('rowheader').textContent()) ?? '';
