@@ -1,21 +1,23 @@
 // npm run bench: measures the portal on this machine and prints the figures as a markdown table (also written to
-// .bench/results.md). Not part of npm test. Sections: --only api,browser (default all); --pglite-dir, --skip-pglite.
+// .bench/results.md). Not part of npm test. Sections: --only api,browser,lighthouse (default all); --pglite-dir, --skip-pglite.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { benchApi } from './bench/api.ts';
 import { benchBrowser } from './bench/browser.ts';
+import { benchLighthouse } from './bench/lighthouse.ts';
 import { ensurePostgres } from './postgres.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const option = (name: string) => { const index = args.indexOf(name); return index >= 0 ? args[index + 1] : undefined; };
-const only = new Set((option('--only') ?? 'api,browser').split(','));
+const only = new Set((option('--only') ?? 'api,browser,lighthouse').split(','));
 const transactions = Number(option('--transactions') ?? 2_000_000);
 const loadSeconds = Number(option('--load-seconds') ?? 30);
 const sections: string[] = [];
 
 if (only.has('browser')) sections.push(await benchBrowser());
+if (only.has('lighthouse')) sections.push(await benchLighthouse());
 if (only.has('api')) {
   const postgres = await ensurePostgres();
   if (postgres) {
