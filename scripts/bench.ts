@@ -1,5 +1,6 @@
 // npm run bench: measures the portal on this machine and prints the figures as a markdown table (also written to
-// .bench/results.md). Not part of npm test. Sections: --only api,browser,lighthouse (default all); --pglite-dir, --skip-pglite.
+// .bench/results.md). Not part of npm test. Sections: --only api,browser,lighthouse (default all); --pglite-dir, --skip-pglite, --skip-postgres,
+// --transactions N (default 2,000,000), --load-seconds N (default 30).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
@@ -19,8 +20,10 @@ const sections: string[] = [];
 if (only.has('browser')) sections.push(await benchBrowser());
 if (only.has('lighthouse')) sections.push(await benchLighthouse());
 if (only.has('api')) {
-  const postgres = await ensurePostgres();
-  if (postgres) {
+  const postgres = args.includes('--skip-postgres') ? null : await ensurePostgres();
+  if (args.includes('--skip-postgres')) {
+    sections.push('### API on PostgreSQL\n\nSkipped (--skip-postgres).');
+  } else if (postgres) {
     const url = new URL(postgres);
     url.pathname = '/portal_bench';
     const pg = await import('pg');

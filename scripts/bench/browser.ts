@@ -95,6 +95,7 @@ export async function benchBrowser(): Promise<string> {
     const total = async () => {
       const files = [...new Set(scriptPaths)];
       scriptPaths = [];
+      if (process.env.BENCH_VERBOSE) for (const path of files) console.log(`[bench] script ${path} ${existsSync(join(root, 'dist', `${path}.gz`)) ? statSync(join(root, 'dist', `${path}.gz`)).size : '?'} B gzip`);
       const bytes = files.reduce((sum, path) => {
         const gzip = join(root, 'dist', `${path}.gz`);
         return sum + (existsSync(gzip) ? statSync(gzip).size : gzipSync(readFileSync(join(root, 'dist', path))).length);
