@@ -29,6 +29,8 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
 
   // A real server: identity provider, verifier, HTTP. Only the port differs from npm start.
   const server = createServer();
+  // Longer than the client's keep-alive, so the load generator never reuses a socket the server is closing.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer: `${publicUrl}/connect`, apiAudience: `${publicUrl}/api/portal` });
