@@ -31,9 +31,13 @@ export type AppOptions = {
 export const maxBodyBytes = 1024 * 1024;
 
 /** Connection-level failures of the database become 503s: the request can be retried, nothing was half-written. */
+/** The error and what it wraps: the ORM wraps driver errors, so what matters is somewhere down the cause chain. */
+function* causes(error: unknown): Generator<unknown> {
+  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth += 1) yield current;
+}
+
 function isDatabaseUnavailable(error: unknown): boolean {
-  // The ORM wraps driver errors; the connection failure is somewhere down the cause chain.
-  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth += 1) {
+  for (const current of causes(error)) {
     const code = (current as { code?: string }).code ?? '';
     const message = current instanceof Error ? current.message : '';
     if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003', '08004'].includes(code)) return true;
@@ -44,7 +48,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
 
 /** The driver's SQLSTATE, looked up through the ORM's wrapping. */
 function sqlState(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth += 1) {
+  for (const current of causes(error)) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   }

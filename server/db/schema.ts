@@ -168,58 +168,33 @@ export const transactions = pgTable('transactions', {
  * rollups below hold the same sums coarser; the measures trail the scope index keys so that all of them cover a
  * period's sums by index-only scans (drizzle has no INCLUDE; extra key columns serve the same end).
  */
-export const transactionStats = pgTable('transaction_stats', {
-  merchantId: text('merchant_id').notNull(),
-  businessId: text('business_id').notNull(),
-  partnerId: text('partner_id'),
-  currency: text('currency').notNull(),
-  bucketStart: utc('bucket_start').notNull(),
-  volume: bigint('volume', { mode: 'number' }).notNull().default(0),
-  revenue: bigint('revenue', { mode: 'number' }).notNull().default(0),
-  unsuccessfulVolume: bigint('unsuccessful_volume', { mode: 'number' }).notNull().default(0),
-  unsuccessfulRevenue: bigint('unsuccessful_revenue', { mode: 'number' }).notNull().default(0),
-  salesCount: bigint('sales_count', { mode: 'number' }).notNull().default(0),
-}, (t) => [
-  primaryKey({ columns: [t.merchantId, t.currency, t.bucketStart] }),
-  index('transaction_stats_business_idx').on(t.businessId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
-  index('transaction_stats_partner_idx').on(t.partnerId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
-]);
+/** One statistics table per granularity: the same sums per merchant, currency and UTC bucket, covering indexes. */
+function statsTable<Name extends string>(name: Name) {
+  return pgTable(name, {
+    merchantId: text('merchant_id').notNull(),
+    businessId: text('business_id').notNull(),
+    partnerId: text('partner_id'),
+    currency: text('currency').notNull(),
+    bucketStart: utc('bucket_start').notNull(),
+    volume: bigint('volume', { mode: 'number' }).notNull().default(0),
+    revenue: bigint('revenue', { mode: 'number' }).notNull().default(0),
+    unsuccessfulVolume: bigint('unsuccessful_volume', { mode: 'number' }).notNull().default(0),
+    unsuccessfulRevenue: bigint('unsuccessful_revenue', { mode: 'number' }).notNull().default(0),
+    salesCount: bigint('sales_count', { mode: 'number' }).notNull().default(0),
+  }, (t) => [
+    primaryKey({ columns: [t.merchantId, t.currency, t.bucketStart] }),
+    index(`${name}_business_idx`).on(t.businessId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
+    index(`${name}_partner_idx`).on(t.partnerId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
+  ]);
+}
+
+export const transactionStats = statsTable('transaction_stats');
 
 /** The same statistics rolled up per UTC hour: exact for every whole-hour offset. Kept by server/stats. */
-export const transactionStatsHourly = pgTable('transaction_stats_hourly', {
-  merchantId: text('merchant_id').notNull(),
-  businessId: text('business_id').notNull(),
-  partnerId: text('partner_id'),
-  currency: text('currency').notNull(),
-  bucketStart: utc('bucket_start').notNull(),
-  volume: bigint('volume', { mode: 'number' }).notNull().default(0),
-  revenue: bigint('revenue', { mode: 'number' }).notNull().default(0),
-  unsuccessfulVolume: bigint('unsuccessful_volume', { mode: 'number' }).notNull().default(0),
-  unsuccessfulRevenue: bigint('unsuccessful_revenue', { mode: 'number' }).notNull().default(0),
-  salesCount: bigint('sales_count', { mode: 'number' }).notNull().default(0),
-}, (t) => [
-  primaryKey({ columns: [t.merchantId, t.currency, t.bucketStart] }),
-  index('transaction_stats_hourly_business_idx').on(t.businessId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
-  index('transaction_stats_hourly_partner_idx').on(t.partnerId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
-]);
+export const transactionStatsHourly = statsTable('transaction_stats_hourly');
 
 /** Per UTC day: the whole days inside a period come from here, the edges from the finer tables. Kept by server/stats. */
-export const transactionStatsDaily = pgTable('transaction_stats_daily', {
-  merchantId: text('merchant_id').notNull(),
-  businessId: text('business_id').notNull(),
-  partnerId: text('partner_id'),
-  currency: text('currency').notNull(),
-  bucketStart: utc('bucket_start').notNull(),
-  volume: bigint('volume', { mode: 'number' }).notNull().default(0),
-  revenue: bigint('revenue', { mode: 'number' }).notNull().default(0),
-  unsuccessfulVolume: bigint('unsuccessful_volume', { mode: 'number' }).notNull().default(0),
-  unsuccessfulRevenue: bigint('unsuccessful_revenue', { mode: 'number' }).notNull().default(0),
-  salesCount: bigint('sales_count', { mode: 'number' }).notNull().default(0),
-}, (t) => [
-  primaryKey({ columns: [t.merchantId, t.currency, t.bucketStart] }),
-  index('transaction_stats_daily_business_idx').on(t.businessId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
-  index('transaction_stats_daily_partner_idx').on(t.partnerId, t.currency, t.bucketStart, t.volume, t.revenue, t.unsuccessfulVolume, t.unsuccessfulRevenue, t.salesCount),
-]);
+export const transactionStatsDaily = statsTable('transaction_stats_daily');
 
 /** Declined payments per merchant, currency, UTC day and reason (covering indexes too); partial days are read from transactions. */
 export const transactionDeclinesDaily = pgTable('transaction_declines_daily', {
