@@ -2,6 +2,7 @@
 // TEST_DATABASE_URL is set), a small fixture world, and an app whose verifier maps 'user:<id>' tokens.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import * as schema from '../../server/db/schema.ts';
@@ -63,6 +64,18 @@ export function createTestApp(database: Database) {
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       }),
   };
+}
+
+/** A suite's fresh database with the fixture world and an app over it, opened before and closed after the suite. */
+export function useFixtureApp(kind: DatabaseKind) {
+  const harness = {} as { database: Database; call: ReturnType<typeof createTestApp>['call'] };
+  beforeAll(async () => {
+    harness.database = await createTestDatabase(kind);
+    await insertFixtureWorld(harness.database);
+    harness.call = createTestApp(harness.database).call;
+  });
+  afterAll(async () => harness.database?.close());
+  return harness;
 }
 
 /**

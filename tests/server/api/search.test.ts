@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../server/db/client.ts';
-import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds, fixture, useFixtureApp } from '../support.ts';
 
 const { users } = fixture;
 
 describe.each(databaseKinds)('palette record look-up on %s', (kind) => {
-  let database: Database;
-  let call: ReturnType<typeof createTestApp>['call'];
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    await insertFixtureWorld(database);
-    ({ call } = createTestApp(database));
-  });
-  afterAll(async () => database?.close());
+  const harness = useFixtureApp(kind);
 
   async function search(userId: string, term: string) {
-    const response = await call(userId, 'GET', `/search?term=${encodeURIComponent(term)}`);
+    const response = await harness.call(userId, 'GET', `/search?term=${encodeURIComponent(term)}`);
     expect(response.status).toBe(200);
     return ((await response.json()) as { results: { kind: string; id: string; path: string }[] }).results;
   }
@@ -45,11 +37,11 @@ describe.each(databaseKinds)('palette record look-up on %s', (kind) => {
     expect(await search(users.admin, '_')).toEqual([]);
   });
   it.each([['an empty term', ''], ['a term over 100 characters', 'x'.repeat(101)]])('refuses %s with 400', async (_name, term) => {
-    const response = await call(users.owner, 'GET', `/search?term=${term}`);
+    const response = await harness.call(users.owner, 'GET', `/search?term=${term}`);
     expect(response.status).toBe(400);
     expect(await response.json()).toHaveProperty('errorReport.errors.0.message');
   });
   it('refuses unknown parameters', async () => {
-    expect((await call(users.owner, 'GET', '/search?term=abc&drop=1')).status).toBe(400);
+    expect((await harness.call(users.owner, 'GET', '/search?term=abc&drop=1')).status).toBe(400);
   });
 });

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../server/db/client.ts';
-import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, snapshot } from '../support.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds, fixture, useFixtureApp, snapshot } from '../support.ts';
 
 const { users } = fixture;
 
 describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
-  let database: Database;
-  let call: ReturnType<typeof createTestApp>['call'];
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    await insertFixtureWorld(database);
-    ({ call } = createTestApp(database));
-  });
-  afterAll(async () => database?.close());
+  const harness = useFixtureApp(kind);
 
   async function json(response: Response) {
     return response.json() as Promise<Record<string, unknown>>;
@@ -21,43 +12,43 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
 
   describe('authentication', () => {
     it('refuses a call without a token with 401 and an errorReport', async () => {
-      const response = await call(null, 'GET', '/user/permissions');
+      const response = await harness.call(null, 'GET', '/user/permissions');
       expect(response.status).toBe(401);
       expect(await json(response)).toMatchObject({ errorReport: { errors: [{ message: 'Authentication is required.' }] } });
     });
     it('refuses a token the verifier rejects', async () => {
-      const response = await call(null, 'GET', '/user/permissions', undefined, { authorization: 'Bearer nonsense' });
+      const response = await harness.call(null, 'GET', '/user/permissions', undefined, { authorization: 'Bearer nonsense' });
       expect(response.status).toBe(401);
     });
     it('refuses a valid token of a user that no longer exists', async () => {
-      expect((await call('u-gone', 'GET', '/user/permissions')).status).toBe(401);
+      expect((await harness.call('u-gone', 'GET', '/user/permissions')).status).toBe(401);
     });
     it('answers unknown routes with 404 and an errorReport', async () => {
-      const response = await call(users.admin, 'GET', '/no-such-thing');
+      const response = await harness.call(users.admin, 'GET', '/no-such-thing');
       expect(response.status).toBe(404);
       expect(await json(response)).toHaveProperty('errorReport.errors.0.message', 'The requested record was not found.');
     });
     it('refuses a time zone that is not IANA', async () => {
-      const response = await call(users.admin, 'GET', '/user/permissions', undefined, { 'time-zone': 'Mars/Olympus' });
+      const response = await harness.call(users.admin, 'GET', '/user/permissions', undefined, { 'time-zone': 'Mars/Olympus' });
       expect(response.status).toBe(400);
     });
   });
 
   describe('policy structure', () => {
     it('gives an internal user root roles and no business policies', async () => {
-      const body = await json(await call(users.admin, 'GET', '/user/policy-structure'));
+      const body = await json(await harness.call(users.admin, 'GET', '/user/policy-structure'));
       expect(body).toEqual({ portalPolicy: { roles: ['TechnicalAdmin'], partnerPolicy: null, businessPolicies: [] } });
     });
     it('gives a partner user the partner policy', async () => {
-      const body = await json(await call(users.partner, 'GET', '/user/policy-structure'));
+      const body = await json(await harness.call(users.partner, 'GET', '/user/policy-structure'));
       expect(body).toEqual({ portalPolicy: { roles: [], partnerPolicy: { partnerId: 'P1', partnerName: 'Northwind Partners', roles: ['Owner'] }, businessPolicies: [] } });
     });
     it('gives an owner a business policy with roles', async () => {
-      const body = await json(await call(users.owner, 'GET', '/user/policy-structure'));
+      const body = await json(await harness.call(users.owner, 'GET', '/user/policy-structure'));
       expect(body).toEqual({ portalPolicy: { roles: [], partnerPolicy: null, businessPolicies: [{ businessId: 'B3', businessName: 'Gamma Foods plc', roles: ['Owner'], merchantPolicies: [] }] } });
     });
     it('gives a merchant-only user a business policy without roles holding the merchant policy', async () => {
-      const body = await json(await call(users.merchantOnly, 'GET', '/user/policy-structure'));
+      const body = await json(await harness.call(users.merchantOnly, 'GET', '/user/policy-structure'));
       expect(body).toEqual({ portalPolicy: { roles: [], partnerPolicy: null, businessPolicies: [{
         businessId: 'B1', businessName: 'Alpha Trading Ltd', roles: [],
         merchantPolicies: [{ businessId: 'B1', merchantId: 'M1b', merchantName: 'Alpha Stores', roles: ['VirtualTerminal'] }],
@@ -67,39 +58,39 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
 
   describe('permissions per context', () => {
     it('lists all of a user’s permissions', async () => {
-      const { permissions } = await json(await call(users.finance, 'GET', '/user/permissions')) as { permissions: string[] };
+      const { permissions } = await json(await harness.call(users.finance, 'GET', '/user/permissions')) as { permissions: string[] };
       expect(permissions).toContain('Mapi.Transactions.Read');
       expect(permissions).not.toContain('Billing.Invoices.Create');
     });
     it('gives a business role its permissions in its business', async () => {
-      const response = await call(users.finance, 'GET', '/user/businesses/B2/permissions');
+      const response = await harness.call(users.finance, 'GET', '/user/businesses/B2/permissions');
       expect(response.status).toBe(200);
       expect((await json(response)).permissions).toContain('Mapi.MerchantAccountGroups.Read');
     });
     it('answers 404, not 403, for a business outside the policy (existence is not revealed)', async () => {
-      const existing = await call(users.finance, 'GET', '/user/businesses/B1/permissions');
-      const missing = await call(users.finance, 'GET', '/user/businesses/B999/permissions');
+      const existing = await harness.call(users.finance, 'GET', '/user/businesses/B1/permissions');
+      const missing = await harness.call(users.finance, 'GET', '/user/businesses/B999/permissions');
       expect(existing.status).toBe(404);
       expect(missing.status).toBe(404);
       expect(await existing.text()).toBe(await missing.text());
     });
     it('lets a partner role reach the partner’s businesses and merchants but not others', async () => {
-      expect((await call(users.partner, 'GET', '/user/businesses/B2/merchants/M2a/permissions')).status).toBe(200);
-      expect((await call(users.partner, 'GET', '/user/businesses/B3/permissions')).status).toBe(404);
-      expect((await call(users.partner, 'GET', '/user/partner/P1/permissions')).status).toBe(200);
-      expect((await call(users.partner, 'GET', '/user/partner/P2/permissions')).status).toBe(404);
+      expect((await harness.call(users.partner, 'GET', '/user/businesses/B2/merchants/M2a/permissions')).status).toBe(200);
+      expect((await harness.call(users.partner, 'GET', '/user/businesses/B3/permissions')).status).toBe(404);
+      expect((await harness.call(users.partner, 'GET', '/user/partner/P1/permissions')).status).toBe(200);
+      expect((await harness.call(users.partner, 'GET', '/user/partner/P2/permissions')).status).toBe(404);
     });
     it('limits a merchant role to its merchant', async () => {
-      const own = await json(await call(users.merchantOnly, 'GET', '/user/businesses/B1/merchants/M1b/permissions'));
+      const own = await json(await harness.call(users.merchantOnly, 'GET', '/user/businesses/B1/merchants/M1b/permissions'));
       expect(own.permissions).toEqual(expect.arrayContaining(['Portal.Moto.Create']));
       expect(own.permissions).not.toContain('Mapi.Transactions.Read');
-      expect((await call(users.merchantOnly, 'GET', '/user/businesses/B1/merchants/M1a/permissions')).status).toBe(404);
+      expect((await harness.call(users.merchantOnly, 'GET', '/user/businesses/B1/merchants/M1a/permissions')).status).toBe(404);
     });
     it('refuses a merchant addressed under the wrong business', async () => {
-      expect((await call(users.admin, 'GET', '/user/businesses/B3/merchants/M1a/permissions')).status).toBe(404);
+      expect((await harness.call(users.admin, 'GET', '/user/businesses/B3/merchants/M1a/permissions')).status).toBe(404);
     });
     it('gives internal roles their permissions everywhere', async () => {
-      const body = await json(await call(users.readonly, 'GET', '/user/businesses/B4/merchants/M4a/permissions'));
+      const body = await json(await harness.call(users.readonly, 'GET', '/user/businesses/B4/merchants/M4a/permissions'));
       expect(body.permissions).toContain('Mapi.Transactions.Read');
       expect(body.permissions).not.toContain('Billing.Invoices.Create');
     });
@@ -107,34 +98,34 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
 
   describe('user businesses and contexts', () => {
     it('lists the businesses of the policy', async () => {
-      const body = await json(await call(users.owner, 'GET', '/user/businesses'));
+      const body = await json(await harness.call(users.owner, 'GET', '/user/businesses'));
       expect(body).toEqual({ results: [{ businessId: 'B3', businessName: 'Gamma Foods plc', roles: ['Owner'] }], numberOfResults: 1 });
     });
     it('lists a partner’s businesses as its contexts', async () => {
-      const body = await json(await call(users.partner, 'GET', '/user/contexts')) as { businesses: { businessId: string }[] };
+      const body = await json(await harness.call(users.partner, 'GET', '/user/contexts')) as { businesses: { businessId: string }[] };
       expect(body.businesses.map((business) => business.businessId)).toEqual(['B1', 'B2']);
     });
   });
 
   describe('notification status', () => {
     it('counts published notifications the user may see and reports password expiry', async () => {
-      const external = await json(await call(users.owner, 'GET', '/user/notifications/status'));
+      const external = await json(await harness.call(users.owner, 'GET', '/user/notifications/status'));
       expect(external).toEqual({ totalUnreadCount: 1, passwordExpiresInXDays: 4, latestUnread: { reference: 'N1', title: 'Maintenance window' } });
-      const internal = await json(await call(users.admin, 'GET', '/user/notifications/status'));
+      const internal = await json(await harness.call(users.admin, 'GET', '/user/notifications/status'));
       expect(internal.totalUnreadCount).toBe(2);
     });
   });
 
   describe('user settings', () => {
     it('answers 404 for a setting never stored', async () => {
-      expect((await call(users.owner, 'GET', '/user-settings/ContextFavorites')).status).toBe(404);
+      expect((await harness.call(users.owner, 'GET', '/user-settings/ContextFavorites')).status).toBe(404);
     });
     it('stores, replaces and reads a JSON text value per user', async () => {
       const value = JSON.stringify([{ businessId: 'B3' }]);
-      expect((await call(users.owner, 'PUT', '/user-settings/ContextFavorites', { value })).status).toBe(200);
-      expect((await call(users.owner, 'PUT', '/user-settings/ContextFavorites', { value: '[]' })).status).toBe(200);
-      expect(await json(await call(users.owner, 'GET', '/user-settings/ContextFavorites'))).toEqual({ key: 'ContextFavorites', value: '[]' });
-      expect((await call(users.finance, 'GET', '/user-settings/ContextFavorites')).status).toBe(404);
+      expect((await harness.call(users.owner, 'PUT', '/user-settings/ContextFavorites', { value })).status).toBe(200);
+      expect((await harness.call(users.owner, 'PUT', '/user-settings/ContextFavorites', { value: '[]' })).status).toBe(200);
+      expect(await json(await harness.call(users.owner, 'GET', '/user-settings/ContextFavorites'))).toEqual({ key: 'ContextFavorites', value: '[]' });
+      expect((await harness.call(users.finance, 'GET', '/user-settings/ContextFavorites')).status).toBe(404);
     });
     it.each([
       ['a value that is not JSON text', { value: '{oops' }, 'application/json'],
@@ -143,17 +134,17 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
       ['a body that is not JSON', 'not json', 'application/json'],
       ['a wrong content type', 'value=1', 'text/plain'],
     ])('refuses %s with 400 and changes nothing', async (_name, body, contentType) => {
-      const before = await snapshot(database);
-      const response = await call(users.owner, 'PUT', '/user-settings/TransactionsFilterPresets', body, { 'content-type': contentType });
+      const before = await snapshot(harness.database);
+      const response = await harness.call(users.owner, 'PUT', '/user-settings/TransactionsFilterPresets', body, { 'content-type': contentType });
       expect(response.status).toBe(400);
       expect(await json(response)).toHaveProperty('errorReport.errors');
-      expect(await snapshot(database)).toBe(before);
+      expect(await snapshot(harness.database)).toBe(before);
     });
     it('refuses a malformed key', async () => {
-      expect((await call(users.owner, 'GET', `/user-settings/${encodeURIComponent('bad key!')}`)).status).toBe(400);
+      expect((await harness.call(users.owner, 'GET', `/user-settings/${encodeURIComponent('bad key!')}`)).status).toBe(400);
     });
     it('refuses an oversized body with 413 and an errorReport', async () => {
-      const response = await call(users.owner, 'PUT', '/user-settings/Big', { value: JSON.stringify('x'.repeat(1_100_000)) });
+      const response = await harness.call(users.owner, 'PUT', '/user-settings/Big', { value: JSON.stringify('x'.repeat(1_100_000)) });
       expect(response.status).toBe(413);
       expect(await json(response)).toHaveProperty('errorReport.errors');
     });
@@ -161,39 +152,39 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
 
   describe('enumerations', () => {
     it.each(['countries', 'currencies', 'order-line-types', 'payment-methods', 'payment-statuses', 'ticket-types'])('serves %s', async (name) => {
-      const body = await json(await call(users.merchantOnly, 'GET', `/enumerations/${name}`)) as { results: unknown[]; numberOfResults: number };
+      const body = await json(await harness.call(users.merchantOnly, 'GET', `/enumerations/${name}`)) as { results: unknown[]; numberOfResults: number };
       expect(body.numberOfResults).toBeGreaterThan(4);
       expect(body.results).toHaveLength(body.numberOfResults);
     });
     it('names currencies in en-GB with their decimals', async () => {
-      const body = await json(await call(users.owner, 'GET', '/enumerations/currencies')) as { results: { alpha3Code: string; name: string; decimals: number }[] };
+      const body = await json(await harness.call(users.owner, 'GET', '/enumerations/currencies')) as { results: { alpha3Code: string; name: string; decimals: number }[] };
       expect(body.results.find((currency) => currency.alpha3Code === 'GBP')).toEqual({ alpha3Code: 'GBP', name: 'British Pound', decimals: 2 });
       expect(body.results.find((currency) => currency.alpha3Code === 'JPY')?.decimals).toBe(0);
     });
     it('answers 404 for an unknown enumeration', async () => {
-      expect((await call(users.owner, 'GET', '/enumerations/planets')).status).toBe(404);
+      expect((await harness.call(users.owner, 'GET', '/enumerations/planets')).status).toBe(404);
     });
   });
 
   describe('audit events', () => {
     const event = { event: 'RefundSuccessful', dateTimeUtc: '2026-11-20T10:00:00Z', businessId: 'B3', merchantId: 'M3a', metaData: { amount: 10 } };
     it('records an event in a reachable context', async () => {
-      const response = await call(users.owner, 'POST', '/audit-events', event);
+      const response = await harness.call(users.owner, 'POST', '/audit-events', event);
       expect(response.status).toBe(201);
-      const rows = await database.query<{ event: string; user_id: string }>("SELECT event, user_id FROM audit_events WHERE business_id = 'B3'");
+      const rows = await harness.database.query<{ event: string; user_id: string }>("SELECT event, user_id FROM audit_events WHERE business_id = 'B3'");
       expect(rows).toEqual([{ event: 'RefundSuccessful', user_id: users.owner }]);
     });
     it('answers 404 for a context outside the policy and records nothing', async () => {
-      const before = await snapshot(database);
-      expect((await call(users.finance, 'POST', '/audit-events', event)).status).toBe(404);
-      expect(await snapshot(database)).toBe(before);
+      const before = await snapshot(harness.database);
+      expect((await harness.call(users.finance, 'POST', '/audit-events', event)).status).toBe(404);
+      expect(await snapshot(harness.database)).toBe(before);
     });
     it.each([
       ['an unknown event', { ...event, event: 'Teleport' }],
       ['a date that is not ISO', { ...event, dateTimeUtc: 'yesterday' }],
       ['a merchant without a business', { event: 'VoidFailed', dateTimeUtc: '2026-11-20T10:00:00Z', merchantId: 'M3a' }],
     ])('refuses %s with 400', async (_name, body) => {
-      const response = await call(users.owner, 'POST', '/audit-events', body);
+      const response = await harness.call(users.owner, 'POST', '/audit-events', body);
       expect(response.status).toBe(400);
       expect(await json(response)).toHaveProperty('errorReport.errors.0.message');
     });
