@@ -3,7 +3,7 @@
 // field or control holds the keyboard (the pane withdraws 'rows' while a button has focus, so Enter stays the
 // button's).
 import type { PaneCapability } from '../../src/state/workspace-store.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/filters.ts';
+import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import type { Command, CommandContext } from '../command.ts';
 
 const rows: PaneCapability = tableRowsCapability;

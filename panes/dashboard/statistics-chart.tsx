@@ -40,11 +40,16 @@ export function StatisticsChart({ data, label }: { data: ChartData; label: strin
   const latest = useRef(data);
   latest.current = data;
 
-  // The chart object lives outside React: created once, redrawn when the data changes, removed on unmount.
+  // The chart object lives outside React: created once, redrawn when the data changes, removed on unmount. The
+  // library is asked for only after the figures (totals, table) have painted: they come first, the drawing follows.
   useEffect(() => {
     let cancelled = false;
     let observer: ResizeObserver | null = null;
-    void loadCharts().then((charts) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => void create(), 0);
+    });
+    const create = () => loadCharts().then((charts) => {
       const element = container.current;
       if (cancelled || !element) return;
       chart.current = charts.createChart(element, {
@@ -65,6 +70,8 @@ export function StatisticsChart({ data, label }: { data: ChartData; label: strin
     });
     return () => {
       cancelled = true;
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
       observer?.disconnect();
       chart.current?.remove();
       chart.current = null;

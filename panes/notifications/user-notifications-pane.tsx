@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { rowRequests, tableRowsCapability } from '../../src/contract/filters.ts';
+import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import type { UserNotificationSummary } from '../../src/contract/notifications.ts';
 import { formatDate } from '../../src/format/dates.ts';

@@ -12,9 +12,9 @@ import {
   amountProblems, calendarDate, changeListState, columnChoice, columnChoiceOf, columnsSettingKey, compactFilters, type DateRange,
   datePresetIds, datePresetLabels, datePresetRange, dateRangeProblem, decodeAmount, decodeAnyOf, decodeDateRange, decodeSearchTerm,
   encodeAmount, encodeAnyOf, encodeDateRange, encodeSearchTerm, filterPresetsOf, filterPresetsSettingKey, type ListState,
-  listStateFromParams, listStateToParams, pickerBounds, presetNameProblem, presetOfRange, removePreset, rowRequests, savePreset,
-  tableRowsCapability, weekStartsOn,
+  listStateFromParams, listStateToParams, pickerBounds, presetNameProblem, presetOfRange, removePreset, savePreset, weekStartsOn,
 } from '../../src/contract/filters.ts';
+import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { encodeOrdering, pageSizes } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
 import { defaultTransactionColumns, transactionColumnLabels, transactionColumns, transactionListSpec, type TransactionColumn, type TransactionListItem } from '../../src/contract/transactions.ts';

@@ -4,10 +4,12 @@ import { configureApi } from '../api/api-client.ts';
 import { createHttpClient } from '../api/http-client.ts';
 import { createQueryClient } from '../api/query-client.ts';
 import { fetchPolicy } from '../api/user-queries.ts';
+import { deferValidationDuringFirstLoad, setLateDriftHandler } from '../api/validate.ts';
 import { defaultInactivityTimings } from '../auth/inactivity.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import { oidcSettings } from '../auth/oidc-settings.ts';
 import { createSession } from '../auth/session.ts';
+import { messages } from '../contract/messages.ts';
 import { clearContext } from '../state/context-store.ts';
 import { requestConfirmation, resetShell } from '../state/shell-store.ts';
 import { showToast } from '../state/toast-store.ts';
@@ -53,5 +55,8 @@ export function composeApp(): BaseServices {
       showToast(toast);
     },
   }));
+  // An answer handed on before its schema arrived and found wrong afterwards: tell the user, as for any fault.
+  deferValidationDuringFirstLoad();
+  setLateDriftHandler(() => showToast({ kind: 'danger', message: messages.generalError }));
   return { session, queryClient, inactivity: defaultInactivityTimings };
 }

@@ -2,6 +2,8 @@
 // the overlays. Mounts the URL sync, the shortcut binder, the link handling and the inactivity watch.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { schemas } from '../api/schemas.ts';
+import { finishFirstLoad } from '../api/validate.ts';
 import { shellStore } from '../state/shell-store.ts';
 import { workspaceStore } from '../state/workspace-store.ts';
 import { Skeleton } from '../ui/skeleton.tsx';
@@ -10,6 +12,7 @@ import { useAppServices } from './app-services.tsx';
 import { ShellServices } from './shell-services.tsx';
 import { ConfirmationHost } from './confirmation-host.tsx';
 import { ContextSwitcherDialog } from './context-route.tsx';
+import { afterFirstScreen, browserProbe } from './first-screen.ts';
 import { InactivityWatch } from './inactivity-watch.tsx';
 import { useLinkInterception } from './link-interception.ts';
 import { useOnLoadNotices } from './notices.ts';
@@ -18,7 +21,7 @@ import { matchPath } from './route-match.ts';
 import { useShortcutBinder } from './shortcut-binder.ts';
 import { SideMenu } from './side-menu.tsx';
 import { useWorkspaceUrlSync } from './url-sync.ts';
-import { Workspace } from './workspace.tsx';
+import { loadResizableRow, Workspace } from './workspace.tsx';
 
 const loadPalette = () => import('./palette.tsx');
 const loadShortcutHelp = () => import('./shortcut-help-dialog.tsx');
@@ -43,7 +46,7 @@ export function Shell() {
 }
 
 function ShellLayout() {
-  const { registry, commandServices } = useAppServices();
+  const { registry, commandServices, queryClient } = useAppServices();
   useWorkspaceUrlSync();
   useShortcutBinder(registry, commandServices);
   useLinkInterception();
@@ -55,20 +58,23 @@ function ShellLayout() {
   const paletteLoaded = useLoadedOnce(shell.paletteOpen, palettePrefetched);
   const helpLoaded = useLoadedOnce(shell.shortcutHelpOpen);
 
-  // Load and mount the palette (closed) when the browser is idle: the first Ctrl+K then only opens it,
-  // and keys typed right after it land in its input.
+  // Once the first screen has settled (not before: it must not compete with what the user waits for), load and
+  // mount the palette, closed, so the first Ctrl+K only opens it; load the response validator, after which every
+  // answer is checked before use; and load the resizable row, so a second pane opens at once.
   useEffect(() => {
     let cancelled = false;
-    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1000));
-    idle(() => {
+    const cancel = afterFirstScreen(browserProbe(() => queryClient.isFetching()), () => {
+      void finishFirstLoad(Object.values(schemas));
+      void loadResizableRow().catch(() => undefined);
       void loadPalette().then(() => {
         if (!cancelled) setPalettePrefetched(true);
       }, () => undefined);
     });
     return () => {
       cancelled = true;
+      cancel();
     };
-  }, []);
+  }, [queryClient]);
 
   const focusedPath = workspace.panes[workspace.focusedIndex]?.path;
   const layout = focusedPath ? (matchPath(focusedPath)?.route.layout ?? 'default') : 'default';

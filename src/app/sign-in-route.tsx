@@ -1,7 +1,6 @@
 // '/sign-in': the provider's redirect back. Exchanges the code (once, even if rendered twice) and goes on
 // to the URL the user meant to open.
 import { useEffect } from 'react';
-import { schemas } from '../api/schemas.ts';
 import { messages } from '../contract/messages.ts';
 import type { Session } from '../auth/session.ts';
 import { navigateApp } from './app-navigation.ts';
@@ -22,8 +21,6 @@ function completeOnce(session: Session, url: string): Promise<string> {
 export function SignInRoute() {
   const { session } = useBaseServices();
   useEffect(() => {
-    // The policy's schema (and arktype) download while the code is exchanged, not after.
-    void schemas.policyStructure().catch(() => undefined);
     completeOnce(session, window.location.href)
       .then((intended) => navigateApp(intended, { replace: true }))
       .catch(() => {

@@ -1,54 +1,47 @@
-// The workspace: a row of resizable panes (react-resizable-panels). Separators are keyboard operable
-// (arrow keys); the widen/narrow commands move the focused pane's edge by 10 %.
-import { Fragment, useEffect, useRef } from 'react';
-import { Group, type GroupImperativeHandle, Panel, Separator } from 'react-resizable-panels';
+// The workspace: the open panes side by side. One pane needs no resizing, so it sits in a plain row and the
+// resizing library (react-resizable-panels, ~15 KB gzip) stays out of the first load; from two panes on, the row
+// is resizable-row.tsx. Each pane renders through a portal into its own host element (pane-layout.ts), so the
+// switch between the two rows moves the panes without remounting them.
+import { lazy, Suspense, useEffect } from 'react';
+import { createPortal } from 'react-dom';
 import { useSnapshot } from 'valtio';
 import { workspaceStore } from '../state/workspace-store.ts';
 import { maxPanes } from '../state/workspace-url.ts';
 import { PaneFrame } from './pane-frame.tsx';
+import { paneHost, releasePaneHost, slotRef } from './pane-layout.ts';
 
-export const minPanePercent = 15;
+export const loadResizableRow = () => import('./resizable-row.tsx');
+const ResizableRow = lazy(() => loadResizableRow().then((module) => ({ default: module.ResizableRow })));
 
-/** The new layout after moving the focused pane's edge by `delta` percent (pure; the neighbour gives or takes). */
-export function resizedLayout(layout: Record<string, number>, order: readonly string[], paneId: string, delta: number): Record<string, number> {
-  const index = order.indexOf(paneId);
-  if (index === -1 || order.length < 2) return layout;
-  const neighbourId = order[index + 1] ?? order[index - 1];
-  if (!neighbourId) return layout;
-  const own = layout[paneId] ?? 100 / order.length;
-  const neighbour = layout[neighbourId] ?? 100 / order.length;
-  const clamped = Math.max(minPanePercent - own, Math.min(delta, neighbour - minPanePercent));
-  return { ...layout, [paneId]: own + clamped, [neighbourId]: neighbour - clamped };
+function PlainRow({ paneIds }: { paneIds: readonly string[] }) {
+  return (
+    <div className="workspace workspace-plain">
+      {paneIds.map((paneId) => <div key={paneId} className="pane-slot" ref={slotRef(paneId)} />)}
+    </div>
+  );
+}
+
+function PanePortal({ paneId, path, index, count, focused }: { paneId: string; path: string; index: number; count: number; focused: boolean }) {
+  useEffect(() => () => releasePaneHost(paneId), [paneId]);
+  return createPortal(
+    <PaneFrame paneId={paneId} path={path} index={index} count={count} focused={focused} canOpenBeside={count < maxPanes} />,
+    paneHost(paneId),
+  );
 }
 
 export function Workspace() {
   const workspace = useSnapshot(workspaceStore);
-  const group = useRef<GroupImperativeHandle | null>(null);
-  const resizeSeq = workspace.resizeRequest?.seq;
-  useEffect(() => {
-    const request = workspaceStore.resizeRequest;
-    if (!request || !group.current) return;
-    const ids = workspaceStore.panes.map((pane) => pane.id);
-    group.current.setLayout(resizedLayout(group.current.getLayout(), ids, request.paneId, request.deltaPercent));
-  }, [resizeSeq]);
-
+  const paneIds = workspace.panes.map((pane) => pane.id);
+  const count = paneIds.length;
   return (
-    <Group groupRef={group} orientation="horizontal" className="workspace" disableCursor>
+    <>
+      {/* The row first: its slots hold the hosts before the panes' own effects run. */}
+      {count > 1
+        ? <Suspense fallback={<PlainRow paneIds={paneIds} />}><ResizableRow paneIds={paneIds} /></Suspense>
+        : <PlainRow paneIds={paneIds} />}
       {workspace.panes.map((pane, index) => (
-        <Fragment key={pane.id}>
-          {index > 0 ? <Separator className="pane-separator" aria-label={`Resize panes ${index} and ${index + 1}`} /> : null}
-          <Panel id={pane.id} minSize={`${minPanePercent}%`} className="pane-panel">
-            <PaneFrame
-              paneId={pane.id}
-              path={pane.path}
-              index={index}
-              count={workspace.panes.length}
-              focused={index === workspace.focusedIndex}
-              canOpenBeside={workspace.panes.length < maxPanes}
-            />
-          </Panel>
-        </Fragment>
+        <PanePortal key={pane.id} paneId={pane.id} path={pane.path} index={index} count={count} focused={index === workspace.focusedIndex} />
       ))}
-    </Group>
+    </>
   );
 }

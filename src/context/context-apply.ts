@@ -2,8 +2,8 @@
 // contract, and make the titles and flags trustworthy. The panel's own links need no call (it cached what the
 // lists said); a link from elsewhere (a palette command, a bookmark) is looked up, so a business outside the
 // user's policy or a made-up title never reaches the header.
-import { type } from 'arktype';
-import { contextSelectionsSchema, type ContextSelections } from '../contract/context.ts';
+import { isContextSelections } from '../contract/context-checks.ts';
+import type { ContextSelections } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
 import { queryParams, readApplyQuery } from './context-apply-url.ts';
 import type { ContextDataSource } from './context-data.ts';
@@ -21,8 +21,8 @@ export async function resolveApplyRequest(search: string, deps: { data: ContextD
   const route = 'route' in read ? read.route : '/dashboard';
   const fail = (message: string = contextMessages.recordNotFound): ResolvedApply => ({ ok: false, route, message });
   if ('error' in read) return fail();
-  const parsed = contextSelectionsSchema(read.raw);
-  if (parsed instanceof type.errors) return fail();
+  const parsed = read.raw;
+  if (!isContextSelections(parsed)) return fail();
   const selections: ContextSelections = {};
   try {
     const { partner, business, merchant, configuration } = parsed;

@@ -1,17 +1,15 @@
 // The calls behind the panel, as one injectable interface: the app uses the shared Portal API client, the
 // tests a fake. Single business and merchant look-ups are cached in session storage under `businesses` and
 // `merchants` (spec section 7), keyed by id and by business/merchant id.
-import { type } from 'arktype';
 import { api as sharedApi } from '../api/api-client.ts';
 import type { PortalApi } from '../api/http-client.ts';
 import { fetchUserSetting, saveUserSetting } from '../api/user-setting-queries.ts';
+import { validate } from '../api/validate.ts';
+import { isCachedBusiness, isCachedMerchant, isContextItem } from '../contract/context-checks.ts';
 import type { ContextItem } from '../contract/context.ts';
 import { sessionStore } from '../state/session-store.ts';
 import type { BusinessOption, ConfigurationOption, LoadQuery, MerchantOption, Page, SearchResult } from './context-flow.ts';
-import {
-  contextBusinessPageSchema, contextBusinessSchema, contextConfigurationPageSchema, contextItemListSchema, contextMerchantPageSchema,
-  contextMerchantSchema, contextSearchPageSchema, type ContextBusiness, type ContextMerchant,
-} from './context-schemas.ts';
+import type { ContextBusiness, ContextMerchant } from './context-schemas.ts';
 
 export const favoritesSettingKey = 'ContextFavorites';
 export const recentSettingKey = 'ContextRecent';
@@ -31,8 +29,16 @@ export type ContextDataSource = {
   writeItems: (key: typeof favoritesSettingKey | typeof recentSettingKey, items: readonly ContextItem[]) => Promise<void>;
 };
 
-type Schema<T> = { assert: (data: unknown) => T };
-const check = <T>(schema: Schema<T>, data: unknown): T => schema.assert(data);
+// The answers are checked against the schemas of context-schemas.ts, loaded on demand (src/api/validate.ts): the
+// panel is on the first load's path for a user who signs in without a context.
+const schemas = {
+  businessPage: () => import('./context-schemas.ts').then((module) => module.contextBusinessPageSchema),
+  merchantPage: () => import('./context-schemas.ts').then((module) => module.contextMerchantPageSchema),
+  searchPage: () => import('./context-schemas.ts').then((module) => module.contextSearchPageSchema),
+  configurationPage: () => import('./context-schemas.ts').then((module) => module.contextConfigurationPageSchema),
+  business: () => import('./context-schemas.ts').then((module) => module.contextBusinessSchema),
+  merchant: () => import('./context-schemas.ts').then((module) => module.contextMerchantSchema),
+};
 
 const listQuery = (query: LoadQuery) => ({ pagenumber: query.pageNumber, pagesize: query.pageSize, liveonly: query.liveOnly });
 const segment = encodeURIComponent;
@@ -69,14 +75,12 @@ export const merchantCacheId = (businessId: string, merchantId: string) => `${bu
 
 export function cachedBusiness(businessId: string): ContextBusiness | undefined {
   const value = readCache<unknown>(businessCacheKey)[businessId];
-  const parsed = contextBusinessSchema(value);
-  return parsed instanceof type.errors ? undefined : parsed;
+  return isCachedBusiness(value) ? value : undefined;
 }
 
 export function cachedMerchant(businessId: string, merchantId: string): ContextMerchant | undefined {
   const value = readCache<unknown>(merchantCacheKey)[merchantCacheId(businessId, merchantId)];
-  const parsed = contextMerchantSchema(value);
-  return parsed instanceof type.errors || parsed.businessId !== businessId ? undefined : parsed;
+  return isCachedMerchant(value) && value.businessId === businessId ? value : undefined;
 }
 
 export function rememberBusiness(business: ContextBusiness): void {
@@ -93,35 +97,35 @@ export function createContextDataSource(api: PortalApi = sharedApi): ContextData
   const notFoundQuietly = { handleErrors: (status: number) => status !== 404 };
   return {
     businesses: async (query, signal) => {
-      const page = check(contextBusinessPageSchema, await api.get<unknown>('/context/businesses', { query: listQuery(query), ...(signal ? { signal } : {}) }));
+      const page = await validate(schemas.businessPage, await api.get<unknown>('/context/businesses', { query: listQuery(query), ...(signal ? { signal } : {}) }));
       return page;
     },
     merchants: async (businessId, query, signal) => {
       const data = await api.get<unknown>(`/context/businesses/${segment(businessId)}/merchants`, { query: listQuery(query), ...(signal ? { signal } : {}) });
-      const page = check(contextMerchantPageSchema, data);
+      const page = await validate(schemas.merchantPage, data);
       return { totalCount: page.totalCount, data: page.data.map((merchant) => ({ ...merchant, businessId })) };
     },
-    search: async (searchTerm, query, signal) => check(contextSearchPageSchema, await api.get<unknown>('/context/search', {
+    search: async (searchTerm, query, signal) => validate(schemas.searchPage, await api.get<unknown>('/context/search', {
       query: { searchterm: searchTerm, ...listQuery(query) }, signal,
     })),
     business: async (businessId) => {
       const cached = cachedBusiness(businessId);
       if (cached) return cached;
-      const business = check(contextBusinessSchema, await api.get<unknown>(`/context/businesses/${segment(businessId)}`, notFoundQuietly));
+      const business = await validate(schemas.business, await api.get<unknown>(`/context/businesses/${segment(businessId)}`, notFoundQuietly));
       rememberBusiness(business);
       return business;
     },
     merchant: async (businessId, merchantId) => {
       const cached = cachedMerchant(businessId, merchantId);
       if (cached) return cached;
-      const merchant = check(contextMerchantSchema, await api.get<unknown>(
+      const merchant = await validate(schemas.merchant, await api.get<unknown>(
         `/context/businesses/${segment(businessId)}/merchants/${segment(merchantId)}`, notFoundQuietly,
       ));
       rememberMerchant(merchant);
       return merchant;
     },
     configurations: async (businessId, merchantId) => {
-      const page = check(contextConfigurationPageSchema, await api.get<unknown>(
+      const page = await validate(schemas.configurationPage, await api.get<unknown>(
         `/context/businesses/${segment(businessId)}/merchants/${segment(merchantId)}/configurations`,
         { query: { pagenumber: 1, pagesize: 10 }, handleErrors: false },
       ));
@@ -135,8 +139,5 @@ export function createContextDataSource(api: PortalApi = sharedApi): ContextData
 /** A stored list as far as it is valid: a damaged entry is dropped, not the whole list. */
 export function parseContextItems(value: unknown): ContextItem[] {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((item: unknown): ContextItem[] => {
-    const parsed = contextItemListSchema([item]);
-    return parsed instanceof type.errors ? [] : parsed;
-  });
+  return value.filter(isContextItem);
 }

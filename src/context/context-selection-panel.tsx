@@ -9,7 +9,7 @@ import type { ContextItem } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
 import { contextStore, hasSelectedContext } from '../state/context-store.ts';
 import { sessionStore } from '../state/session-store.ts';
-import { Modal } from '../ui/modal.tsx';
+import { DeferredModal } from '../ui/deferred-modal.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { Tabs } from '../ui/tabs.tsx';
 import { favoritesSettingKey, parseContextItems, recentSettingKey } from './context-data.ts';
@@ -55,7 +55,7 @@ function PanelFrame({ mode, onClose, closable, footer, children, onKeyDown, init
   const titleId = useId();
   if (mode === 'dialog') {
     return (
-      <Modal
+      <DeferredModal
         open
         title={text.panelTitle}
         size="xl"
@@ -68,7 +68,7 @@ function PanelFrame({ mode, onClose, closable, footer, children, onKeyDown, init
         {...(initialFocus ? { initialFocus } : {})}
       >
         <div className="context-panel" onKeyDown={onKeyDown}>{children}</div>
-      </Modal>
+      </DeferredModal>
     );
   }
   return (

@@ -5,7 +5,8 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { navigate as browserNavigate } from 'wouter/use-browser-location';
 import { isApiError } from '../api/api-error.ts';
 import { userSettingQueries } from '../api/user-setting-queries.ts';
-import { contextRecentLimit, type ContextItem, type ContextSelections } from '../contract/context.ts';
+import { contextRecentLimit } from '../contract/context-checks.ts';
+import type { ContextItem, ContextSelections } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
 import { contextApplyPath } from './context-apply-url.ts';
 import { createContextDataSource, favoritesSettingKey, recentSettingKey, rememberBusiness, rememberMerchant, type ContextDataSource } from './context-data.ts';

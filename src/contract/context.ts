@@ -23,4 +23,3 @@ export type ContextSelections = typeof contextSelectionsSchema.infer;
 /** Favorite and recent items: user settings ContextFavorites and ContextRecent. */
 export const contextItemSchema = type({ businessId: 'string', 'merchantId?': 'string', 'businessName?': 'string', 'merchantName?': 'string' });
 export type ContextItem = typeof contextItemSchema.infer;
-export const contextRecentLimit = 20;

@@ -352,11 +352,6 @@ export const columnChoice = (order: readonly string[], visible: readonly string[
   ({ order: [...order], hidden: order.filter((column) => !visible.includes(column)) });
 export const serialiseColumnChoice = (order: readonly string[], visible: readonly string[]) => JSON.stringify(columnChoice(order, visible));
 
-// ---------------------------------------------------------------------------------------------------
-// Row cursor requests: what the table commands (j, k, Enter, Shift+Enter) ask of a table pane
-
-export const tableRowsCapability = 'rows';
-export const rowRequests = { next: 1, previous: -1, open: 0, openBeside: 2 } as const;
 
 // ---------------------------------------------------------------------------------------------------
 // The table's state in the URL: the same parameters the API takes, so a link is also the request

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isAppLevelPath } from '../../src/app/app-navigation.ts';
 import { linkTarget } from '../../src/app/link-interception.ts';
 import { noticesFor } from '../../src/app/notices.ts';
-import { resizedLayout } from '../../src/app/workspace.tsx';
+import { resizedLayout } from '../../src/app/pane-layout.ts';
 
 describe('on-load notices', () => {
   it.each([

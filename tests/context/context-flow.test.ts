@@ -1,7 +1,7 @@
 // The context selection flow, one test per rule of issue 4 / spec section 4, named after the rule.
 import { describe, expect, it } from 'vitest';
 import type { AuthorizationPolicy } from '../../src/contract/policy.ts';
-import { contextRecentLimit } from '../../src/contract/context.ts';
+import { contextRecentLimit } from '../../src/contract/context-checks.ts';
 import {
   addRecent, awaitingForcedPath, canApply, canGoBack, contextPageSize, isValidSelection, open, panelKeyAction, reduce, reduceAll, searchActive,
   searchDebounceMs, toggleFavorite, type BusinessOption, type FlowEvent, type MerchantOption, type Transition,

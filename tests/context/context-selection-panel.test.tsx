@@ -30,7 +30,7 @@ const appliedUrl = (navigate: ReturnType<typeof vi.fn>) => {
 describe('ContextSelectionPanel', () => {
   it('is a dialog with a title, the three tabs and the businesses column with its header', async () => {
     setup();
-    const dialog = screen.getByRole('dialog', { name: 'Select context' });
+    const dialog = await screen.findByRole('dialog', { name: 'Select context' });
     expect(within(dialog).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['All', 'Recent', 'Favorites']);
     const businesses = await screen.findByRole('listbox', { name: 'Businesses' });
     expect(within(businesses).getAllByRole('option').map((option) => option.textContent)).toEqual([
