@@ -8,6 +8,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { Database } from './db/client.ts';
 import { loadPrincipal } from './policy/principal.ts';
 import { ApiError, errorReport } from './api/errors.ts';
+import { createAdmissionGate, GateRefused, type AdmissionOptions } from './api/admission-gate.ts';
+import { cachingVerifier, type AccessTokenVerifier } from './api/verified-tokens.ts';
 import type { AppEnv } from './api/env.ts';
 import { userRoutes } from './api/user.ts';
 import { userSettingRoutes } from './api/user-settings.ts';
@@ -22,13 +24,32 @@ import { userNotificationRoutes } from './api/user-notifications.ts';
 
 export type AppOptions = {
   database: Database;
-  verifyAccessToken: (token: string) => Promise<{ userId: string; scopes: string[] }>;
+  /** verified tokens are remembered until their exp (see api/verified-tokens.ts) */
+  verifyAccessToken: AccessTokenVerifier;
+  /**
+   * The FIFO gate for requests that use the database (api/admission-gate.ts). Default: on PGlite,
+   * embeddedAdmission; on PostgreSQL none (the pool queues statements in order and runs them in parallel).
+   */
+  admission?: AdmissionOptions | null;
   /** folder of the built browser app; omitted in API tests */
   staticDir?: string;
   publicUrl?: string;
 };
 
 export const maxBodyBytes = 1024 * 1024;
+
+/**
+ * PGlite: two requests at a time (one runs statements while the next is ready), up to 2,000 waiting in arrival
+ * order; at ~130 requests a second that is a wait of ~15 s at worst before a 503 would be kinder.
+ */
+export const embeddedAdmission: AdmissionOptions = { concurrent: 2, maxQueued: 2000 };
+
+/** What a request whose client has gone is answered: nobody reads it (499 is nginx's 'client closed request'). */
+const clientGone = () => new Response(null, { status: 499 });
+const unavailable = (c: { header: (name: string, value: string) => void; json: (body: unknown, status: 503) => Response }) => {
+  c.header('Retry-After', '2');
+  return c.json(errorReport(['The service is temporarily unavailable. Please try again shortly.']), 503);
+};
 
 /** Connection-level failures of the database become 503s: the request can be retried, nothing was half-written. */
 /** The error and what it wraps: the ORM wraps driver errors, so what matters is somewhere down the cause chain. */
@@ -55,10 +76,16 @@ function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Zones already accepted: building an Intl.DateTimeFormat to test one costs more than the rest of a small call. */
+const acceptedTimeZones = new Set<string>();
+
 export function validTimeZone(value: string | undefined): string {
   if (!value) return 'UTC';
+  if (acceptedTimeZones.has(value)) return value;
   try {
     new Intl.DateTimeFormat('en-GB', { timeZone: value });
+    // IANA has about 600 names (and their case variants): a bound only against a caller inventing valid spellings.
+    if (acceptedTimeZones.size < 4096) acceptedTimeZones.add(value);
     return value;
   } catch {
     throw new ApiError(400, `Time-Zone '${value.slice(0, 64)}' is not an IANA time zone.`);
@@ -78,10 +105,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     // Input the database cannot represent (a NUL or an invalid byte sequence that slipped past validation).
     const code = sqlState(error);
     if (code === '22021' || code === '22P05' || code === '22P02') return c.json(errorReport(['The request contains characters or values that cannot be stored.']), 400);
-    if (isDatabaseUnavailable(error)) {
-      c.header('Retry-After', '2');
-      return c.json(errorReport(['The service is temporarily unavailable. Please try again shortly.']), 503);
-    }
+    if (isDatabaseUnavailable(error)) return unavailable(c);
     console.error('[api] unhandled error', c.req.method, c.req.path, error);
     return c.json(errorReport(['Whoops! Something went wrong.']), 500);
   });
@@ -91,10 +115,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     c.header('Cache-Control', 'no-store');
     await next();
   });
-  api.use('*', bodyLimit({
+  const limitBody = bodyLimit({
     maxSize: maxBodyBytes,
     onError: (c) => c.json(errorReport([`The request body may have ${maxBodyBytes} bytes maximum.`]), 413),
-  }));
+  });
+  // No GET or HEAD handler reads a body; asking for one would build a whole fetch Request for each call.
+  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   api.use('*', async (c, next) => {
     // PostgreSQL text cannot hold NUL; refuse it at the door rather than deep in a query.
     let decoded: string;
@@ -106,21 +132,39 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     if (decoded.includes('\u0000')) throw new ApiError(400, 'The request address may not contain NUL characters.');
     await next();
   });
+  const verifyAccessToken = cachingVerifier(options.verifyAccessToken);
+  const admission = options.admission === undefined ? (database.kind === 'pglite' ? embeddedAdmission : null) : options.admission;
+  const gate = admission ? createAdmissionGate(admission) : null;
   api.use('*', async (c, next) => {
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
     if (!match?.[1]) throw new ApiError(401, 'Authentication is required.');
     let userId: string;
     try {
-      ({ userId } = await options.verifyAccessToken(match[1]));
+      ({ userId } = await verifyAccessToken(match[1]));
     } catch {
       throw new ApiError(401, 'The access token is invalid or has expired.');
     }
-    const principal = await loadPrincipal(database, userId);
-    if (!principal) throw new ApiError(401, 'The access token is invalid or has expired.');
-    c.set('principal', principal);
-    c.set('timeZone', validTimeZone(c.req.header('time-zone')));
-    await next();
+    const signal = c.req.raw.signal;
+    // Everything from here reads the database: the principal, then the handler.
+    const handle = async () => {
+      if (signal.aborted) return clientGone();
+      const principal = await loadPrincipal(database, userId);
+      if (!principal) throw new ApiError(401, 'The access token is invalid or has expired.');
+      if (signal.aborted) return clientGone();
+      c.set('principal', principal);
+      c.set('timeZone', validTimeZone(c.req.header('time-zone')));
+      await next();
+      return undefined;
+    };
+    if (!gate) return handle();
+    try {
+      return await gate.run(signal, handle);
+    } catch (error) {
+      if (error instanceof GateRefused) return unavailable(c);
+      if (signal.aborted) return clientGone();
+      throw error;
+    }
   });
 
   const deps = { database };

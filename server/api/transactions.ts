@@ -321,6 +321,18 @@ export async function pageOfTransactions(db: Db, request: ListRequest): Promise<
 /** How long an index walk may take on PostgreSQL before the page is read by sorting the matches instead. */
 export const walkBudgetMs = 150;
 
+/**
+ * Runs statements that PostgreSQL cancels after ms: on the database's budgeted connections (one round trip each), or,
+ * for a Database without them, in a transaction that sets statement_timeout locally.
+ */
+async function withStatementBudget<T>(database: Database, ms: number, run: (db: Db) => Promise<T>): Promise<T> {
+  if (database.budgeted) return run(database.budgeted(ms));
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT set_config('statement_timeout', ${String(ms)}, true)`);
+    return run(tx as unknown as Db);
+  });
+}
+
 const isStatementTimeout = (error: unknown): boolean => {
   const cause = (error as { cause?: { code?: string }; code?: string } | null);
   return cause?.code === '57014' || cause?.cause?.code === '57014';
@@ -337,10 +349,7 @@ export async function readPage(database: Database, request: ListRequest, count: 
   if (!count.numberOfResultsIsEstimate) return pageOfTransactions(database.db, { ...request, plan: 'sortMatches' });
   if (database.kind !== 'postgres') return pageOfTransactions(database.db, { ...request, plan: 'walk' });
   try {
-    return await database.db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT set_config('statement_timeout', ${String(walkBudgetMs)}, true)`);
-      return pageOfTransactions(tx as unknown as Db, { ...request, plan: 'walk' });
-    });
+    return await withStatementBudget(database, walkBudgetMs, (db) => pageOfTransactions(db, { ...request, plan: 'walk' }));
   } catch (error) {
     if (!isStatementTimeout(error)) throw error;
     return pageOfTransactions(database.db, { ...request, plan: 'sortMatches' });
@@ -372,12 +381,7 @@ export async function countForList(database: Database | Db, where: SQL | undefin
   };
   let value: number | null;
   try {
-    value = budgeted
-      ? await db.transaction(async (tx) => {
-        await tx.execute(sql`SELECT set_config('statement_timeout', ${String(countBudgetMs)}, true)`);
-        return cappedCount(tx as unknown as Db);
-      })
-      : await cappedCount(db);
+    value = budgeted ? await withStatementBudget(database as Database, countBudgetMs, cappedCount) : await cappedCount(db);
   } catch (error) {
     if (!isStatementTimeout(error)) throw error;
     value = null;

@@ -17,38 +17,75 @@ export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
   /** Rows of a raw parameterised query, through the same driver the ORM uses. */
-  query: <Row = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<Row[]>;
+  query: <Row = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Row[]>;
+  /**
+   * PostgreSQL only: the ORM over connections on which every statement is cancelled after `ms` (SQLSTATE 57014).
+   * One small pool per budget, opened on first use, so a budgeted statement is one round trip instead of a
+   * transaction around set_config (four). Absent where no budget applies (PGlite) or a caller built its own Database.
+   */
+  budgeted?: (ms: number) => Db;
   close: () => Promise<void>;
 };
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
+export type QueryOptions = {
+  /** PostgreSQL: run on the budgeted connections of this many milliseconds (see budgeted); ignored by PGlite */
+  statementTimeoutMs?: number | undefined;
+};
+
 export type OpenOptions = {
   url?: string | undefined;
   dataDir?: string | undefined;
   poolSize?: number;
-  /** sees every statement the ORM sends (benchmarks compare the API against the same SQL run directly) */
-  onQuery?: (text: string, params: unknown[]) => void;
+  /**
+   * sees every statement the ORM sends (benchmarks compare the API against the same SQL run directly), with the
+   * statement timeout it ran under, if any
+   */
+  onQuery?: (text: string, params: unknown[], options: QueryOptions) => void;
 };
 
-function loggerOf(options: OpenOptions) {
+function loggerOf(options: OpenOptions, statementTimeoutMs?: number) {
   const { onQuery } = options;
-  return onQuery ? { logQuery: (text: string, params: unknown[]) => onQuery(text, params) } : false;
+  return onQuery ? { logQuery: (text: string, params: unknown[]) => onQuery(text, params, { statementTimeoutMs }) } : false;
 }
 
 /** url postgres://… opens a pool; otherwise PGlite at dataDir (memory:// or undefined for in-memory). */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
-    // A lost server must not crash the process: the pool reports it, requests answer 503.
-    pool.on('error', (error) => console.error('[db] idle client error:', error.message));
+    const url = options.url;
+    const poolSize = options.poolSize ?? 20;
+    const openPool = (max: number, statementTimeoutMs?: number) => {
+      const pool = new pg.Pool({ connectionString: url, max, ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}) });
+      // A lost server must not crash the process: the pool reports it, requests answer 503.
+      pool.on('error', (error) => console.error('[db] idle client error:', error.message));
+      return pool;
+    };
+    const pool = openPool(poolSize);
     const db = drizzlePg({ client: pool, schema, logger: loggerOf(options) }) as unknown as Db;
     await migratePg(db as never, { migrationsFolder });
+    const budgets = new Map<number, { pool: pg.Pool; db: Db }>();
+    const budget = (ms: number) => {
+      let found = budgets.get(ms);
+      if (!found) {
+        // Half the main pool: budgeted statements are a part of a request's statements, never all of them.
+        const budgetPool = openPool(Math.max(2, Math.ceil(poolSize / 2)), ms);
+        found = { pool: budgetPool, db: drizzlePg({ client: budgetPool, schema, logger: loggerOf(options, ms) }) as unknown as Db };
+        budgets.set(ms, found);
+      }
+      return found;
+    };
     return {
       db,
       kind: 'postgres',
-      query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
-      close: () => pool.end(),
+      query: async (text, params, queryOptions) => {
+        const runner = queryOptions?.statementTimeoutMs ? budget(queryOptions.statementTimeoutMs).pool : pool;
+        return (await runner.query(text, params as unknown[])).rows;
+      },
+      budgeted: (ms) => budget(ms).db,
+      close: async () => {
+        await Promise.all([pool.end(), ...[...budgets.values()].map((budget) => budget.pool.end())]);
+      },
     };
   }
   if (options.dataDir && !options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });

@@ -1,9 +1,9 @@
 // Resolves who is calling and what they may reach: roles per level, visible businesses and merchants,
 // and the permissions that apply in an addressed context (root, partner, business or merchant).
-import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { PermissionName } from '../../src/contract/permissions.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Db } from '../db/client.ts';
 import { businesses, merchants, partners, userRoles, users } from '../db/schema.ts';
 import { partnerLevelExtras, permissionsOfRoles } from './role-permissions.ts';
 
@@ -26,15 +26,53 @@ export type Principal = {
   merchantIds: string[];
 };
 
+type GrantRow = [role: string, level: RoleGrant['level'], partnerId: string | null, businessId: string | null, merchantId: string | null];
+
+/**
+ * The user, their grants and the businesses their partner grants reach, in one statement (one round trip on every
+ * API call), prepared once per database: only the user id changes between calls. Nothing is cached across calls,
+ * so a changed role applies to the very next request.
+ */
+function principalQuery(db: Db) {
+  // Static SQL (no values): the ORM would render these subqueries' columns unqualified, hence plain names.
+  const grantsOfUser = sql<GrantRow[]>`coalesce((
+    SELECT json_agg(json_build_array(r.role, r.level, r.partner_id, r.business_id, r.merchant_id) ORDER BY r.id)
+    FROM user_roles r WHERE r.user_id = "users"."id"), '[]'::json)`;
+  const businessesOfPartnerGrants = sql<string[]>`coalesce((
+    SELECT json_agg(b.id ORDER BY b.id) FROM businesses b
+    WHERE b.partner_id IN (SELECT r.partner_id FROM user_roles r WHERE r.user_id = "users"."id" AND r.level = 'partner')), '[]'::json)`;
+  return db.select({
+    id: users.id, email: users.email, givenName: users.givenName, familyName: users.familyName, internal: users.internal,
+    passwordExpiresUtc: users.passwordExpiresUtc, grants: grantsOfUser, partnerBusinessIds: businessesOfPartnerGrants,
+  }).from(users).where(eq(users.id, sql.placeholder('userId'))).prepare('load_principal');
+}
+
+/** Look-ups every call makes, with only ids changing: built once per database, prepared on each connection once. */
+function lookups(db: Db) {
+  return {
+    principal: principalQuery(db),
+    business: db.select().from(businesses).where(eq(businesses.id, sql.placeholder('businessId'))).prepare('business_by_id'),
+    merchant: db.select().from(merchants)
+      .where(and(eq(merchants.id, sql.placeholder('merchantId')), eq(merchants.businessId, sql.placeholder('businessId')))).prepare('merchant_of_business'),
+    partner: db.select().from(partners).where(eq(partners.id, sql.placeholder('partnerId'))).prepare('partner_by_id'),
+  };
+}
+
+const preparedLookups = new WeakMap<Db, ReturnType<typeof lookups>>();
+
+function lookupsOf(db: Db): ReturnType<typeof lookups> {
+  let prepared = preparedLookups.get(db);
+  if (!prepared) preparedLookups.set(db, prepared = lookups(db));
+  return prepared;
+}
+
+/** PGlite hands json back parsed, node-postgres too; a driver that hands back text is parsed here. */
+const fromJson = <T,>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
 export async function loadPrincipal(database: Database, userId: string): Promise<Principal | null> {
-  const [user] = await database.db.select().from(users).where(eq(users.id, userId));
+  const [user] = await lookupsOf(database.db).principal.execute({ userId });
   if (!user) return null;
-  const grants = (await database.db.select().from(userRoles).where(eq(userRoles.userId, userId))).map((row) => ({
-    role: row.role, level: row.level, partnerId: row.partnerId, businessId: row.businessId, merchantId: row.merchantId,
-  }));
-  const partnerIds = unique(grants.filter((grant) => grant.level === 'partner').map((grant) => grant.partnerId));
-  const partnerBusinessIds = partnerIds.length === 0 ? [] : (await database.db
-    .select({ id: businesses.id }).from(businesses).where(inArray(businesses.partnerId, partnerIds))).map((row) => row.id);
+  const grants = fromJson<GrantRow[]>(user.grants).map(([role, level, partnerId, businessId, merchantId]): RoleGrant => ({ role, level, partnerId, businessId, merchantId }));
   return {
     userId: user.id,
     email: user.email,
@@ -44,8 +82,8 @@ export async function loadPrincipal(database: Database, userId: string): Promise
     passwordExpiresUtc: user.passwordExpiresUtc,
     grants,
     rootRoles: unique(grants.filter((grant) => grant.level === 'root').map((grant) => grant.role)),
-    partnerIds,
-    partnerBusinessIds,
+    partnerIds: unique(grants.filter((grant) => grant.level === 'partner').map((grant) => grant.partnerId)),
+    partnerBusinessIds: fromJson<string[]>(user.partnerBusinessIds),
     businessIds: unique(grants.filter((grant) => grant.level === 'business').map((grant) => grant.businessId)),
     merchantIds: unique(grants.filter((grant) => grant.level === 'merchant').map((grant) => grant.merchantId)),
   };
@@ -117,7 +155,7 @@ export async function resolveContext(
   businessId: string,
   merchantId?: string,
 ): Promise<{ business: typeof businesses.$inferSelect; merchant: typeof merchants.$inferSelect | null; permissions: Set<PermissionName> } | null> {
-  const [business] = await database.db.select().from(businesses).where(eq(businesses.id, businessId));
+  const [business] = await lookupsOf(database.db).business.execute({ businessId });
   if (!business) return null;
   if (merchantId === undefined) {
     const merchantIds = principal.merchantIds.length === 0 ? [] : (await database.db.select({ id: merchants.id }).from(merchants)
@@ -125,14 +163,14 @@ export async function resolveContext(
     if (!canSeeBusiness(principal, businessId, merchantIds)) return null;
     return { business, merchant: null, permissions: permissionsIn(principal, { partnerId: business.partnerId, businessId }) };
   }
-  const [merchant] = await database.db.select().from(merchants).where(and(eq(merchants.id, merchantId), eq(merchants.businessId, businessId)));
+  const [merchant] = await lookupsOf(database.db).merchant.execute({ merchantId, businessId });
   if (!merchant || !canSeeMerchant(principal, businessId, merchantId)) return null;
   return { business, merchant, permissions: permissionsIn(principal, { partnerId: business.partnerId, businessId, merchantId }) };
 }
 
 export async function resolvePartner(database: Database, principal: Principal, partnerId: string) {
   if (!isInternal(principal) && !principal.partnerIds.includes(partnerId)) return null;
-  const [partner] = await database.db.select().from(partners).where(eq(partners.id, partnerId));
+  const [partner] = await lookupsOf(database.db).partner.execute({ partnerId });
   if (!partner) return null;
   return { partner, permissions: permissionsIn(principal, { partnerId }) };
 }
