@@ -1,0 +1,65 @@
+// The admission gate in the app (PGlite): requests run their statements one group at a time in arrival order, a
+// request whose client has gone sends no statement, a full queue answers 503 with Retry-After and an errorReport.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../../server/app.ts';
+import { openDatabase, type Database } from '../../../server/db/client.ts';
+import { fixture, insertFixtureWorld, tokenFor } from '../support.ts';
+
+const statements: { text: string; params: unknown[] }[] = [];
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ onQuery: (text, params) => statements.push({ text, params }) });
+  await insertFixtureWorld(database);
+});
+afterAll(async () => database?.close());
+
+function appWith(admission: Parameters<typeof createApp>[0]['admission']) {
+  statements.length = 0;
+  const app = createApp({
+    database,
+    admission,
+    verifyAccessToken: async (token) => ({ userId: token.slice(5), scopes: ['portal'] }),
+  });
+  return (userId: string, path: string, init: RequestInit = {}) =>
+    app.request(`/api/portal${path}`, { ...init, headers: { authorization: `Bearer ${tokenFor(userId)}` } });
+}
+
+const isPrincipalLoad = (text: string) => text.includes('from "users" where "users"."id"');
+
+describe('admission gate in the app', () => {
+  it('with one place, each request runs all its statements before the next request starts', async () => {
+    const call = appWith({ concurrent: 1, maxQueued: 100 });
+    const { users } = fixture;
+    const callers = [users.admin, users.partner, users.owner, users.finance, users.admin, users.partner];
+    const responses = await Promise.all(callers.map((userId) => call(userId, '/transactions?pagesize=10')));
+    expect(responses.map((response) => response.status)).toEqual(callers.map(() => 200));
+    // Principal loads in arrival order, and between two of them only the statements of the first one's request.
+    const loads = statements.flatMap((statement, index) => (isPrincipalLoad(statement.text) ? [index] : []));
+    expect(loads.map((index) => statements[index]?.params[0])).toEqual(callers);
+    const groupSizes = loads.map((start, position) => (loads[position + 1] ?? statements.length) - start);
+    // The same request by the same caller sends the same statements: groups are whole requests, not interleavings.
+    expect(groupSizes[4]).toBe(groupSizes[0]);
+    expect(groupSizes[5]).toBe(groupSizes[1]);
+    expect(Math.min(...groupSizes)).toBeGreaterThan(1);
+  });
+
+  it('a request whose client has already gone sends no statement', async () => {
+    const call = appWith(undefined);
+    const gone = new AbortController();
+    gone.abort();
+    const response = await call(fixture.users.admin, '/transactions?pagesize=10', { signal: gone.signal });
+    expect(response.status).toBe(499);
+    expect(statements).toEqual([]);
+  });
+
+  it('a full queue answers 503 with Retry-After and an errorReport; the rest are served', async () => {
+    const call = appWith({ concurrent: 1, maxQueued: 2 });
+    const responses = await Promise.all(Array.from({ length: 5 }, () => call(fixture.users.admin, '/transactions?pagesize=10')));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(3);
+    const refused = responses.filter((response) => response.status === 503);
+    expect(refused).toHaveLength(2);
+    expect(refused[0]?.headers.get('retry-after')).toBe('2');
+    expect(await refused[0]?.json()).toEqual({ errorReport: { errors: [{ message: 'The service is temporarily unavailable. Please try again shortly.', translatedMessage: 'The service is temporarily unavailable. Please try again shortly.' }] } });
+  });
+});
