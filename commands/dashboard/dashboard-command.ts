@@ -12,11 +12,20 @@ export function onDashboard(ctx: CommandContext): boolean {
   return ctx.route?.id === 'dashboard';
 }
 
-/** The focused dashboard's settings as its address says (the period is not needed by `when` rules). */
+let lastShown: { path: string; settings: DashboardSettings } | null = null;
+
+/**
+ * The focused dashboard's settings as its address says (the period is not needed by `when` rules). Some twenty
+ * commands ask for the same address when the palette opens: it is read once per address.
+ */
 export function shownSettings(ctx: CommandContext): DashboardSettings | null {
   if (!onDashboard(ctx) || !ctx.route) return null;
-  const index = ctx.route.path.indexOf('?');
-  return readDashboardSearch(index === -1 ? '' : ctx.route.path.slice(index), '2000-01-01');
+  const { path } = ctx.route;
+  if (lastShown?.path !== path) {
+    const index = path.indexOf('?');
+    lastShown = { path, settings: readDashboardSearch(index === -1 ? '' : path.slice(index), '2000-01-01') };
+  }
+  return lastShown.settings;
 }
 
 export function today(): string {

@@ -89,8 +89,12 @@ export function currentCommandContext(overrides: Partial<ContextSources> = {}): 
   });
 }
 
-/** Now, reactively: re-renders when any part of the picture changes. */
-export function useCommandContext(path?: string): GuardContext {
+/**
+ * Now, reactively: re-renders when any part of the picture it reads changes. `overlays: false` leaves the
+ * overlays out (overlayOpen is then false): a pane's guard does not depend on them, so opening the palette does
+ * not re-render the panes.
+ */
+export function useCommandContext(path?: string, options: { overlays?: boolean } = {}): GuardContext {
   const credentials = useSnapshot(credentialsStore);
   const session = useSnapshot(sessionStore);
   const context = useSnapshot(contextStore);
@@ -103,7 +107,8 @@ export function useCommandContext(path?: string): GuardContext {
     policy: session.policy as AuthorizationPolicy | null,
     panes: workspace.panes,
     focusedIndex: workspace.focusedIndex,
-    overlayOpen: overlayOpen(shell),
+    // Read only when wanted: valtio re-renders for what was read.
+    overlayOpen: options.overlays === false ? false : overlayOpen(shell),
     fieldFocused: false,
     ...(path !== undefined ? { path } : {}),
   });

@@ -16,12 +16,14 @@ import { userSettingQueries } from '../api/user-setting-queries.ts';
 import type { RecordSearchResult } from '../contract/shell-responses.ts';
 import { paletteStore, recordRecentCommand } from '../state/palette-store.ts';
 import { closeOverlay, shellStore } from '../state/shell-store.ts';
-import { Modal } from '../ui/modal.tsx';
+import { LightDialog } from '../ui/light-dialog.tsx';
 import { ShortcutKeys } from '../ui/shortcut-keys.tsx';
 import { useAppServices } from './app-services.tsx';
 import { useCommandContext } from './command-context.ts';
 
 export const paletteRenderCap = 50;
+/** What fits the list's height: rendered on the opening frame; the rest of the cap follows on the next one. */
+export const paletteFirstPaintCap = 16;
 const recordDebounceMs = 250;
 const hiddenFromPalette = new Set(['help.openPalette', 'help.closeOverlay']);
 
@@ -49,48 +51,58 @@ export function CommandPalette() {
   const { recent } = useSnapshot(paletteStore);
   const ctx = useCommandContext();
   const [query, setQuery] = useState('');
-  const [selected, setSelected] = useState('');
   const besideRef = useRef(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
   // The context the chosen command will run in: the palette closes first.
   const runContext = useMemo(() => ({ ...ctx, overlayOpen: false }), [ctx]);
-  // Favourite and recent contexts are the user's settings: their commands are made when the palette opens.
-  const favorites = useQuery({ ...userSettingQueries.detail(favoritesSettingKey), enabled: paletteOpen && ctx.signedIn });
-  const recentContexts = useQuery({ ...userSettingQueries.detail(recentSettingKey), enabled: paletteOpen && ctx.signedIn });
-  const available = useMemo(() => [
+  // Favourite and recent contexts are the user's settings: loaded when the palette is mounted (after the first
+  // screen), so opening it asks nothing of the server. Nothing is worked out while the palette is closed.
+  const favorites = useQuery({ ...userSettingQueries.detail(favoritesSettingKey), enabled: ctx.signedIn });
+  const recentContexts = useQuery({ ...userSettingQueries.detail(recentSettingKey), enabled: ctx.signedIn });
+  const available = useMemo(() => (paletteOpen ? [
     ...registry.available(runContext).filter((command) => !hiddenFromPalette.has(command.id)),
     ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, runContext)),
-  ], [registry, runContext, favorites.data, recentContexts.data]);
+  ] : []), [paletteOpen, registry, runContext, favorites.data, recentContexts.data]);
 
   const term = useDebounced(query.trim(), recordDebounceMs);
   const searching = paletteOpen && looksLikeRecordQuery(term);
   const records = useQuery({ ...searchQueries.records(term), enabled: searching });
   const recordResults = searching ? (records.data ?? []) : [];
-  const commandCap = Math.max(0, paletteRenderCap - recordResults.length);
+  // Opening paints what the list shows (about sixteen rows fit); the rest, up to the cap, one frame later.
+  const [cap, setCap] = useState(paletteFirstPaintCap);
+  useEffect(() => {
+    if (!paletteOpen) {
+      setCap(paletteFirstPaintCap);
+      return undefined;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setCap(paletteRenderCap), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [paletteOpen]);
+  const commandCap = Math.max(0, cap - recordResults.length);
   const ranked = useMemo(() => rankCommands(available, query, recent, commandCap), [available, query, recent, commandCap]);
   const recentIds = new Set(recent);
   const showRecentGroup = query.trim() === '';
   const recentCommands = showRecentGroup ? ranked.filter((command) => recentIds.has(command.id)) : [];
   const otherCommands = showRecentGroup ? ranked.filter((command) => !recentIds.has(command.id)) : ranked;
 
-  // The selection follows what is rendered: the first row after every change of the query, and again
-  // whenever the selected row disappears (a record look-up answering, commands re-ranking).
+  // The selection follows what is rendered: the first row after every change of the query, and again whenever
+  // the selected row disappears (a record look-up answering, commands re-ranking). Worked out while rendering, so
+  // opening the palette or typing paints once, not twice.
   const values = [
     ...recordResults.map(recordValue),
     ...recentCommands.map((command) => command.id),
     ...otherCommands.map((command) => command.id),
   ];
-  const firstValue = values[0] ?? '';
-  const valuesKey = values.join('|');
-  const selectedQuery = useRef<string | null>(null);
-  useEffect(() => {
-    const present = valuesKey.split('|').includes(selected);
-    if (selectedQuery.current !== query || !present) {
-      selectedQuery.current = query;
-      setSelected(firstValue);
-    }
-  }, [query, valuesKey, firstValue, selected]);
+  const [choice, setChoice] = useState<{ query: string; value: string }>({ query: '', value: '' });
+  const selected = choice.query === query && values.includes(choice.value) ? choice.value : (values[0] ?? '');
+  const setSelected = (value: string) => setChoice({ query, value });
 
   useEffect(() => {
     if (!paletteOpen) setQuery('');
@@ -129,7 +141,7 @@ export function CommandPalette() {
   );
 
   return (
-    <Modal open={paletteOpen} title="Command palette" hideTitle size="lg" onClose={close} showCloseButton={false} className="palette-modal" initialFocus={inputRef}>
+    <LightDialog open={paletteOpen} label="Command palette" onClose={close} className="palette-dialog" initialFocus={inputRef}>
       <Command label="Command palette" shouldFilter={false} value={selected} onValueChange={setSelected} loop onKeyDown={onKeyDown} onClickCapture={onClickCapture} className="palette">
         <Command.Input
           ref={inputRef}
@@ -167,6 +179,6 @@ export function CommandPalette() {
           <span><kbd>Esc</kbd> close</span>
         </footer>
       </Command>
-    </Modal>
+    </LightDialog>
   );
 }

@@ -43,7 +43,7 @@ export function requireContext(): void {
 }
 
 function GuardedRoute({ route, paneId, path }: { route: RouteDefinition | null; paneId: string; path: string }) {
-  const ctx = useCommandContext(path);
+  const ctx = useCommandContext(path, { overlays: false });
   const decision = decideRoute(path, ctx);
 
   useEffect(() => {
@@ -57,17 +57,24 @@ function GuardedRoute({ route, paneId, path }: { route: RouteDefinition | null; 
     }
   }, [decision.kind, paneId, path]);
 
+  // The screen depends on its path alone (its params and search come from it): it re-renders when the path
+  // changes, not whenever the guard's picture of the app does (a pane opening beside, a capability changing).
+  const allowed = decision.kind === 'allow' ? decision.match : null;
+  const screen = useMemo(() => {
+    if (!allowed) return null;
+    const Pane = allowed.route.pane;
+    return (
+      <ChunkBoundary resetKey={allowed.route.id} label={`Loading ${allowed.route.capability}`}>
+        <Pane params={allowed.params} search={allowed.search} capability={allowed.route.capability} />
+      </ChunkBoundary>
+    );
+  }, [allowed?.route.id, path]);
+
   if (decision.kind === 'unknown' || !route) {
     return <ChunkBoundary resetKey={path}><NotFoundPane /></ChunkBoundary>;
   }
   if (decision.kind !== 'allow') return <div className="pane-loading"><Skeleton lines={4} /></div>;
-  const { match } = decision;
-  const Pane = match.route.pane;
-  return (
-    <ChunkBoundary resetKey={match.route.id} label={`Loading ${match.route.capability}`}>
-      <Pane params={match.params} search={match.search} capability={match.route.capability} />
-    </ChunkBoundary>
-  );
+  return screen;
 }
 
 export function PaneRoutes({ paneId, path }: { paneId: string; path: string }) {

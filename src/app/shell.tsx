@@ -1,6 +1,6 @@
 // The signed-in shell: header, side menu (default layout; the editor layout hides it), the workspace, and
 // the overlays. Mounts the URL sync, the shortcut binder, the link handling and the inactivity watch.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { schemas } from '../api/schemas.ts';
 import { finishFirstLoad } from '../api/validate.ts';
@@ -45,6 +45,24 @@ export function Shell() {
   );
 }
 
+// The layout's parts re-render for their own stores, not whenever the layout does (a path change, a new pane).
+const Header = memo(AppHeader);
+const Menu = memo(SideMenu);
+const Panes = memo(Workspace);
+
+/** The palette and the shortcut help: only this part re-renders when one of them opens or closes. */
+function Overlays({ palettePrefetched }: { palettePrefetched: boolean }) {
+  const shell = useSnapshot(shellStore);
+  const paletteLoaded = useLoadedOnce(shell.paletteOpen, palettePrefetched);
+  const helpLoaded = useLoadedOnce(shell.shortcutHelpOpen);
+  return (
+    <Suspense fallback={null}>
+      {paletteLoaded ? <CommandPalette /> : null}
+      {helpLoaded ? <ShortcutHelpDialog /> : null}
+    </Suspense>
+  );
+}
+
 function ShellLayout() {
   const { registry, commandServices, queryClient } = useAppServices();
   useWorkspaceUrlSync();
@@ -53,10 +71,7 @@ function ShellLayout() {
   useOnLoadNotices(true);
   const permissions = usePermissionsOfAppliedContext();
   const workspace = useSnapshot(workspaceStore);
-  const shell = useSnapshot(shellStore);
   const [palettePrefetched, setPalettePrefetched] = useState(false);
-  const paletteLoaded = useLoadedOnce(shell.paletteOpen, palettePrefetched);
-  const helpLoaded = useLoadedOnce(shell.shortcutHelpOpen);
 
   // Once the first screen has settled (not before: it must not compete with what the user waits for), load and
   // mount the palette, closed, so the first Ctrl+K only opens it; load the response validator, after which every
@@ -82,20 +97,17 @@ function ShellLayout() {
   return (
     <div className={`shell shell-${layout}`}>
       <a className="skip-link" href="#workspace">Skip to content</a>
-      <AppHeader />
-      {layout === 'default' ? <SideMenu /> : null}
+      <Header />
+      {layout === 'default' ? <Menu /> : null}
       <main id="workspace" className="shell-main" tabIndex={-1}>
         {permissions.status === 'error' ? (
           <div className="pane-error" role="alert">
             <p>Your permissions could not be loaded.</p>
             <button type="button" className="button" onClick={permissions.retry}>Try again</button>
           </div>
-        ) : workspace.panes.length === 0 ? <Skeleton lines={4} /> : <Workspace />}
+        ) : workspace.panes.length === 0 ? <Skeleton lines={4} /> : <Panes />}
       </main>
-      <Suspense fallback={null}>
-        {paletteLoaded ? <CommandPalette /> : null}
-        {helpLoaded ? <ShortcutHelpDialog /> : null}
-      </Suspense>
+      <Overlays palettePrefetched={palettePrefetched} />
       <ContextSwitcherDialog />
       <ConfirmationHost />
       <InactivityWatch />

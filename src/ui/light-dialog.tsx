@@ -1,0 +1,58 @@
+// A light modal layer: role=dialog with aria-modal over a backdrop, focus kept inside (Tab cycles within it),
+// Escape and a press on the backdrop close it, focus goes back where it was. Neither a focus-trap library (it
+// scans the page and hides every sibling from assistive technology on each opening) nor the browser's
+// showModal() (it makes the whole page inert, a style recalculation of everything) — for an overlay opened many
+// times a day, the command palette, those cost more than the overlay itself. The children exist only while open.
+import { type KeyboardEvent, type ReactNode, type RefObject, useLayoutEffect, useRef } from 'react';
+
+export type LightDialogProps = {
+  open: boolean;
+  /** the dialog's accessible name */
+  label: string;
+  onClose: (reason: 'escape' | 'outside') => void;
+  children: ReactNode;
+  className?: string;
+  initialFocus?: RefObject<HTMLElement | null>;
+};
+
+const focusable = 'input:not([disabled]), button:not([disabled]), select:not([disabled]), textarea:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
+
+export function LightDialog({ open, label, onClose, children, className, initialFocus }: LightDialogProps) {
+  const dialog = useRef<HTMLDivElement>(null);
+
+  useLayoutEffect(() => {
+    if (!open) return undefined;
+    const previous = document.activeElement;
+    (initialFocus?.current ?? dialog.current)?.focus({ preventScroll: true });
+    return () => {
+      if (previous instanceof HTMLElement && previous.isConnected) previous.focus({ preventScroll: true });
+    };
+  }, [open, initialFocus]);
+
+  if (!open) return null;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.defaultPrevented) return;
+    if (event.key === 'Escape') {
+      // Marked handled, so the global Escape command does not close a second layer.
+      event.preventDefault();
+      onClose('escape');
+    } else if (event.key === 'Tab') {
+      const elements = [...(dialog.current?.querySelectorAll<HTMLElement>(focusable) ?? [])];
+      if (elements.length === 0) return;
+      event.preventDefault();
+      const index = elements.indexOf(document.activeElement as HTMLElement);
+      const next = (index + (event.shiftKey ? -1 : 1) + elements.length) % elements.length;
+      elements[next]?.focus();
+    }
+  };
+
+  return (
+    <div className="light-dialog-layer">
+      <div className="light-dialog-backdrop" aria-hidden="true" onMouseDown={() => onClose('outside')} />
+      <div ref={dialog} role="dialog" aria-modal="true" aria-label={label} tabIndex={-1} className={className} onKeyDown={onKeyDown}>
+        {children}
+      </div>
+    </div>
+  );
+}
