@@ -2,7 +2,7 @@
 // client list of 10,000 scrolls smoothly, sortable column headers, and a row cursor: arrows or j/k move it, Home
 // and End jump, Enter opens the row, Shift+Enter opens it beside. Data comes in through props only.
 import { measureElement as measureRow, observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { type CSSProperties, type KeyboardEvent, type ReactNode, useEffect, useRef } from 'react';
+import { type CSSProperties, type FocusEvent, type KeyboardEvent, memo, type MouseEvent, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 export type DataTableColumn<Row> = {
   id: string;
@@ -59,12 +59,26 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     focusRequest = 0, firstRowNumber = 1, totalRows, rowHeight = 40,
   } = props;
   const scroller = useRef<HTMLDivElement>(null);
+  const head = useRef<HTMLTableSectionElement>(null);
   const body = useRef<HTMLTableSectionElement>(null);
+  // The sticky header sits above the rows inside the scroller: rows start below it, and a row scrolled to must not
+  // end up under it.
+  const [headHeight, setHeadHeight] = useState(0);
+  useLayoutEffect(() => {
+    const element = head.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    setHeadHeight(element.offsetHeight);
+    const observer = new ResizeObserver(() => setHeadHeight(element.offsetHeight));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => rowHeight,
     overscan: 12,
+    scrollMargin: headHeight,
+    scrollPaddingStart: headHeight,
     // Where nothing is laid out (a pane not yet shown, a test without layout) sizes read 0: a screenful of rows
     // at their estimated height still renders, rather than none or all of them.
     initialRect: { width: 1024, height: 720 },
@@ -123,6 +137,29 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     if (handled) event.preventDefault();
   };
 
+  // One handler each on the body rather than closures per row, so a row that stays in the window skips rendering.
+  const rowIndexOf = (target: EventTarget): number | null => {
+    const element = (target as HTMLElement).closest<HTMLElement>('tr[data-index]');
+    return element ? Number(element.dataset.index) : null;
+  };
+  const onRowFocus = (event: FocusEvent<HTMLTableSectionElement>) => {
+    const index = rowIndexOf(event.target);
+    if (index !== null && (event.target as HTMLElement).matches('tr') && index !== activeIndex) onCursorChange(index);
+  };
+  const onRowClick = (event: MouseEvent<HTMLTableSectionElement>) => {
+    const index = rowIndexOf(event.target);
+    if (index === null) return;
+    if (index !== activeIndex) onCursorChange(index);
+    const target = event.target as HTMLElement;
+    if (target.closest('a, button, input')) return;
+    target.closest<HTMLElement>('tr')?.focus({ preventScroll: true });
+  };
+  const onRowDoubleClick = (event: MouseEvent<HTMLTableSectionElement>) => {
+    const index = rowIndexOf(event.target);
+    const row = index === null ? undefined : rows[index];
+    if (row && !(event.target as HTMLElement).closest('a, button, input')) onOpen(row, { beside: event.shiftKey });
+  };
+
   const ariaSort = (column: DataTableColumn<Row>) => {
     if (!column.sortField) return undefined;
     if (sort?.field !== column.sortField) return 'none' as const;
@@ -144,7 +181,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           aria-busy={status === 'loading' ? true : undefined}
           className="data-table-grid"
         >
-          <thead className="data-table-head">
+          <thead ref={head} className="data-table-head">
             <tr className="data-table-row" aria-rowindex={1}>
               {columns.map((column, columnIndex) => (
                 <th
@@ -173,8 +210,11 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           <tbody
             ref={body}
             className="data-table-body"
-            style={{ height: message ? undefined : `${virtualizer.getTotalSize()}px` }}
+            style={message ? undefined : { height: `${virtualizer.getTotalSize()}px`, paddingTop: `${(items[0]?.start ?? headHeight) - headHeight}px` }}
             onKeyDown={onKeyDown}
+            onFocus={onRowFocus}
+            onClick={onRowClick}
+            onDoubleClick={onRowDoubleClick}
           >
             {message ? (
               <tr className="data-table-row data-table-message-row" aria-rowindex={2}>
@@ -182,36 +222,17 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
               </tr>
             ) : items.map((item) => {
               const row = rows[item.index] as Row;
-              const active = item.index === activeIndex;
               return (
-                <tr
+                <BodyRow<Row>
                   key={rowKey(row)}
-                  data-index={item.index}
-                  ref={virtualizer.measureElement}
-                  aria-rowindex={firstRowNumber + item.index + 1}
-                  aria-selected={active}
-                  tabIndex={active ? 0 : -1}
-                  className={`data-table-row data-table-body-row${active ? ' data-table-active' : ''}`}
-                  style={{ transform: `translateY(${item.start}px)` }}
-                  onFocus={(event) => {
-                    if (event.target === event.currentTarget && !active) onCursorChange(item.index);
-                  }}
-                  onClick={(event) => {
-                    if (!active) onCursorChange(item.index);
-                    if ((event.target as HTMLElement).closest('a, button, input')) return;
-                    event.currentTarget.focus({ preventScroll: true });
-                  }}
-                  onDoubleClick={(event) => {
-                    if (!(event.target as HTMLElement).closest('a, button, input')) onOpen(row, { beside: event.shiftKey });
-                  }}
-                >
-                  {columns.map((column, columnIndex) => {
-                    const className = `data-table-cell${column.align === 'end' ? ' data-table-end' : ''}`;
-                    return column.id === headerColumn
-                      ? <th key={column.id} scope="row" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</th>
-                      : <td key={column.id} role="gridcell" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</td>;
-                  })}
-                </tr>
+                  row={row}
+                  index={item.index}
+                  rowNumber={firstRowNumber + item.index + 1}
+                  active={item.index === activeIndex}
+                  columns={columns}
+                  headerColumn={headerColumn}
+                  measure={virtualizer.measureElement}
+                />
               );
             })}
           </tbody>
@@ -225,3 +246,46 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     </div>
   );
 }
+
+type BodyRowProps<Row> = {
+  row: Row;
+  index: number;
+  rowNumber: number;
+  active: boolean;
+  columns: readonly DataTableColumn<Row>[];
+  headerColumn: string | undefined;
+  measure: (element: HTMLTableRowElement | null) => void;
+};
+
+// Rows are laid out in the body's flow (the body's top padding stands for the rows above the window), not each
+// translated on its own: a distinct inline transform per row made every newly shown row a new style for the
+// browser to resolve, which cost tens of milliseconds a frame. Memoised, so rows that stay in the window while
+// scrolling are not rendered again.
+function BodyRowUnmemoised<Row>({ row, index, rowNumber, active, columns, headerColumn, measure }: BodyRowProps<Row>) {
+  return (
+    <tr
+      data-index={index}
+      ref={measure}
+      aria-rowindex={rowNumber}
+      aria-selected={active}
+      tabIndex={active ? 0 : -1}
+      className={`data-table-row data-table-body-row${active ? ' data-table-active' : ''}`}
+    >
+      {columns.map((column, columnIndex) => {
+        const className = column.align === 'end' ? 'data-table-cell data-table-end' : 'data-table-cell';
+        return column.id === headerColumn
+          ? <th key={column.id} scope="row" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</th>
+          : <td key={column.id} role="gridcell" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</td>;
+      })}
+    </tr>
+  );
+}
+
+// The columns array is often rebuilt by the parent (a filtered, reordered list of the same column objects); equal
+// members mean equal columns.
+const sameColumns = <Row,>(a: readonly DataTableColumn<Row>[], b: readonly DataTableColumn<Row>[]) =>
+  a === b || (a.length === b.length && a.every((column, index) => column === b[index]));
+
+const BodyRow = memo(BodyRowUnmemoised, (previous, next) =>
+  previous.row === next.row && previous.index === next.index && previous.rowNumber === next.rowNumber && previous.active === next.active
+  && previous.headerColumn === next.headerColumn && previous.measure === next.measure && sameColumns(previous.columns, next.columns)) as typeof BodyRowUnmemoised;

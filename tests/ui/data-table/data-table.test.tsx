@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -81,6 +81,49 @@ describe('DataTable', () => {
     render(<Harness />);
     await userEvent.click(screen.getByRole('gridcell', { name: '3.00' }));
     expect(screen.getByRole('rowheader', { name: 'TX00004' }).closest('tr')?.getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('opens a row on double click and moves the cursor to a row that takes focus', async () => {
+    const onOpen = vi.fn();
+    render(<Harness onOpen={onOpen} />);
+    const rowOf = (name: string) => screen.getByRole('rowheader', { name }).closest('tr') as HTMLElement;
+    await userEvent.dblClick(screen.getByRole('gridcell', { name: '2.00' }));
+    expect(onOpen).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'TX00003' }), { beside: false });
+    expect(rowOf('TX00003').getAttribute('aria-selected')).toBe('true');
+    act(() => rowOf('TX00005').focus());
+    expect(rowOf('TX00005').getAttribute('aria-selected')).toBe('true');
+    expect(rowOf('TX00003').getAttribute('aria-selected')).toBe('false');
+  });
+
+  it('renders again only the rows whose cursor state changed, and lays rows out in the body’s flow', async () => {
+    const amountCell = vi.fn((row: Row) => row.amount.toFixed(2));
+    const amountColumn: DataTableColumn<Row> = { id: 'amount', header: 'Amount', cell: amountCell };
+    function Counting() {
+      const [cursor, setCursor] = useState(0);
+      return (
+        <DataTable
+          caption="Transactions"
+          // A new array of the same columns on every render, as a pane that filters its columns passes.
+          columns={[columns[0] as DataTableColumn<Row>, amountColumn]}
+          rows={fiveRows}
+          rowKey={(row) => row.id}
+          status="ready"
+          emptyMessage="Nothing here."
+          cursor={cursor}
+          onCursorChange={setCursor}
+          onOpen={vi.fn()}
+        />
+      );
+    }
+    const fiveRows = rows(5);
+    render(<Counting />);
+    const rendered = amountCell.mock.calls.length;
+    act(() => (screen.getByRole('rowheader', { name: 'TX00001' }).closest('tr') as HTMLElement).focus());
+    await userEvent.keyboard('{ArrowDown}');
+    expect(screen.getByRole('rowheader', { name: 'TX00002' }).closest('tr')?.getAttribute('aria-selected')).toBe('true');
+    expect(amountCell.mock.calls.slice(rendered).map(([row]) => row.id).sort()).toEqual(['TX00001', 'TX00002']);
+    // No row carries a position of its own (a per-row transform made every new row a new style to resolve).
+    for (const row of screen.getAllByRole('row').slice(1)) expect(row.getAttribute('style')).toBeNull();
   });
 
   it('renders only a window of a long list', () => {
