@@ -36,8 +36,11 @@ const app = createApp({
   publicUrl: config.publicUrl,
 });
 const apiListener = getRequestListener(app.fetch);
-// Any node's worker may take any queued export: jobs are claimed with row locks and leases.
-const reportWorker = startReportWorker({ database, filesDir: join(config.dataDir, 'reports'), pollMs: 1000 });
+// Any node's worker may take any queued export: jobs are claimed with row locks and leases, and a job whose node
+// died (this one before a restart, or another) is taken again at once. REPORT_BATCH_SIZE tunes the rows per
+// statement (and per heartbeat); the fault suite makes it small so an export lasts long enough to be killed.
+const reportBatchSize = Number(process.env.REPORT_BATCH_SIZE ?? '') || undefined;
+const reportWorker = startReportWorker({ database, filesDir: join(config.dataDir, 'reports'), pollMs: 1000, batchSize: reportBatchSize });
 
 const server = createServer((request, response) => {
   const url = request.url ?? '/';

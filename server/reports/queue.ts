@@ -1,11 +1,13 @@
 // The report queue in the database: claiming with FOR UPDATE SKIP LOCKED and a lease, heartbeats, completion that
-// is conditional on the lease still being ours, and the view the API returns. Every statement is short: nothing
+// is conditional on the lease still being ours, and the view the API returns. A generating job is reclaimable when
+// its lease lapsed or its holder's presence lock is gone (the node died: see presence.ts). Every statement is short: nothing
 // holds a transaction open while a file is written (PGlite has one connection, shared with the API).
 import { rename } from 'node:fs/promises';
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { maxReportAttempts, reportExpiryMs, reportState, type QueuedReport, type ReportContext } from '../../src/contract/reports.ts';
 import type { Db } from '../db/client.ts';
 import { queuedReports } from '../db/schema.ts';
+import { presenceLockClass } from './presence.ts';
 
 export type ReportRow = typeof queuedReports.$inferSelect;
 export type Lease = { id: string; nodeId: string; attempt: number };
@@ -19,16 +21,29 @@ const leaseHeld = (lease: Lease) => and(
 
 const leaseUntil = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
 
-export type ClaimResult = { kind: 'claimed'; report: ReportRow; lease: Lease } | { kind: 'gaveUp'; id: string } | { kind: 'none' };
+/** No session of this database holds the presence lock of the job's lease holder: that node is gone. */
+const holderGone = sql`NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
+  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND l.classid = ${presenceLockClass}::oid AND l.objid = hashtext(${r.lockedBy})::oid AND l.objsubid = 2)`;
+
+export type ClaimResult =
+  | { kind: 'claimed'; report: ReportRow; lease: Lease; reclaimedFrom: string | null }
+  | { kind: 'gaveUp'; id: string }
+  | { kind: 'none' };
 
 /**
- * Takes the oldest queued job, or a generating one whose lease has lapsed (its node died). A lapsed job that has
- * used all its attempts is marked failed instead. One short transaction; rows another node holds are skipped.
+ * Takes the oldest queued job, or a generating one whose node died (its presence lock is gone) or whose lease
+ * lapsed (its node stalled). Such a job that has used all its attempts is marked failed instead. One short
+ * transaction; rows another node holds are skipped. The caller must hold its own presence lock (presence.ts), or
+ * others would take its job from it at once.
  */
 export async function claimNextReport(db: Db, nodeId: string, leaseMs: number): Promise<ClaimResult> {
   return db.transaction(async (tx) => {
-    const [candidate] = await tx.select({ id: r.id, status: r.status, attempts: r.attempts }).from(r)
-      .where(and(isNull(r.deletedAt), or(eq(r.status, 'queued'), and(eq(r.status, 'generating'), lt(r.lockedUntil, sql`now()`)))))
+    const [candidate] = await tx.select({ id: r.id, status: r.status, attempts: r.attempts, lockedBy: r.lockedBy }).from(r)
+      .where(and(isNull(r.deletedAt), or(
+        eq(r.status, 'queued'),
+        and(eq(r.status, 'generating'), or(lt(r.lockedUntil, sql`now()`), holderGone)),
+      )))
       .orderBy(asc(r.queuedAt), asc(r.id))
       .limit(1)
       .for('update', { skipLocked: true });
@@ -44,7 +59,8 @@ export async function claimNextReport(db: Db, nodeId: string, leaseMs: number): 
       status: 'generating', attempts: sql`${r.attempts} + 1`, lockedBy: nodeId, lockedUntil: leaseUntil(leaseMs), processedRows: 0, error: null,
     }).where(eq(r.id, candidate.id)).returning();
     if (!report) return { kind: 'none' } as const;
-    return { kind: 'claimed', report, lease: { id: report.id, nodeId, attempt: report.attempts } } as const;
+    const reclaimedFrom = candidate.status === 'generating' ? candidate.lockedBy : null;
+    return { kind: 'claimed', report, lease: { id: report.id, nodeId, attempt: report.attempts }, reclaimedFrom } as const;
   });
 }
 
@@ -84,13 +100,14 @@ export async function failReport(db: Db, lease: Lease, error: string): Promise<v
 
 /**
  * An attempt that broke on something that may pass (a lost connection, a full disk): back to the queue while
- * attempts remain, failed after the last one.
+ * attempts remain, failed after the last one. False when the lease was no longer ours (the job went on elsewhere).
  */
-export async function releaseAfterError(db: Db, lease: Lease, error: string): Promise<void> {
-  await db.update(r).set({
+export async function releaseAfterError(db: Db, lease: Lease, error: string): Promise<boolean> {
+  const rows = await db.update(r).set({
     status: sql`CASE WHEN ${r.attempts} >= ${maxReportAttempts} THEN 'failed' ELSE 'queued' END`,
     lockedBy: null, lockedUntil: null, error,
-  }).where(leaseHeld(lease));
+  }).where(leaseHeld(lease)).returning({ id: r.id });
+  return rows.length > 0;
 }
 
 /** A graceful stop hands the job back without spending an attempt. */

@@ -1,15 +1,18 @@
 // The report worker: any node runs one; each claims one job at a time from the queue in the database.
 //
+// presence   a worker holds an advisory lock keyed on its node id for as long as it lives (presence.ts); a
+//            node that dies loses it with its connection.
 // claim      one short transaction: SELECT … FOR UPDATE SKIP LOCKED, status generating, attempts + 1, a lease
-//            (locked_by = this node, locked_until = now + lease). A job whose lease lapsed (its node died) is
-//            claimable again; after 3 attempts it is failed instead.
+//            (locked_by = this node, locked_until = now + lease). A job whose holder's presence is gone (its node
+//            died: claimable at once, e.g. by the same server restarted) or whose lease lapsed (its node stalled)
+//            is claimable again; after 3 attempts it is failed instead. Partial files of earlier attempts go.
 // generate   outside any transaction: keyset batches from the database are written to
 //            {filesDir}/.partial/{id}-{attempt}.{ext}.part; after every batch a heartbeat extends the lease and
 //            records progress, and stops the work if the lease is no longer ours (reclaimed or deleted).
 // complete   one short transaction: lock the row while the lease is still ours, fsync'd file renamed to
 //            {filesDir}/{id}-{attempt}.{ext}, status generated with its expiry. A crash before the rename leaves
 //            only a partial file; a crash between rename and commit leaves an unreferenced file; either way the job
-//            is reclaimed after the lease and housekeeping deletes the leftovers. Never generated without a file,
+//            is reclaimed and housekeeping deletes the leftovers. Never generated without a file,
 //            never completed twice.
 // housekeep  at start and every few minutes: files of expired and deleted reports, partial files of attempts
 //            that are no longer current, and unreferenced files older than a grace period are removed.
@@ -30,6 +33,7 @@ import {
   claimNextReport, completeReport, failReport, heartbeat, partialFileName, partialFolder, releaseAfterError, releaseOnStop,
   reportFileName, type Lease, type ReportRow,
 } from './queue.ts';
+import { acquirePresence, type Presence } from './presence.ts';
 import { exportCells, exportColumnSpecs, transactionExportBatches } from './transaction-export.ts';
 import { openCsvWriter, openXlsxWriter, type ReportWriter } from './writers.ts';
 
@@ -75,16 +79,27 @@ class ReportRefused extends Error {}
 
 export type RunOutcome = 'idle' | 'generated' | 'failed' | 'lost' | 'released' | 'retrying' | 'gaveUp';
 
-/** Claims and runs at most one job. */
+/** Claims and runs at most one job, present as its node for the run. */
 export async function runNextReport(options: ReportWorkerOptions, shouldStop: () => boolean = () => false): Promise<RunOutcome> {
   const settings = settingsOf(options);
-  const claim = await claimNextReport(settings.database.db, settings.nodeId, settings.leaseMs);
+  const presence = await acquirePresence(settings.database, settings.nodeId, settings.log);
+  try {
+    return await runNextWith(settings, presence, shouldStop);
+  } finally {
+    await presence.release();
+  }
+}
+
+async function runNextWith(settings: Settings, presence: Presence, shouldStop: () => boolean): Promise<RunOutcome> {
+  await presence.ensure();
+  const claim = await claimNextReport(settings.database.db, presence.nodeId, settings.leaseMs);
   if (claim.kind === 'none') return 'idle';
   if (claim.kind === 'gaveUp') {
     settings.log(`${claim.id}: given up after its attempts ran out`);
     return 'gaveUp';
   }
-  return generate(settings, claim.report, claim.lease, shouldStop);
+  if (claim.reclaimedFrom !== null) settings.log(`${claim.report.id}: reclaimed from ${claim.reclaimedFrom} (gone or stalled) as attempt ${claim.lease.attempt}`);
+  return generate(settings, presence, claim.report, claim.lease, shouldStop);
 }
 
 async function removeQuietly(path: string): Promise<void> {
@@ -93,10 +108,14 @@ async function removeQuietly(path: string): Promise<void> {
   });
 }
 
-async function generate(settings: Settings, report: ReportRow, lease: Lease, shouldStop: () => boolean): Promise<RunOutcome> {
+async function generate(settings: Settings, presence: Presence, report: ReportRow, lease: Lease, shouldStop: () => boolean): Promise<RunOutcome> {
   const { database, filesDir } = settings;
   const { db } = database;
   await mkdir(join(filesDir, partialFolder), { recursive: true });
+  // Earlier attempts are over (their node died, or stalled and is fenced off by the lease): their files go now.
+  for (let earlier = 1; earlier < lease.attempt; earlier += 1) {
+    await removeQuietly(join(filesDir, partialFolder, partialFileName(report.id, earlier, report.fileType)));
+  }
   const partialPath = join(filesDir, partialFolder, partialFileName(report.id, lease.attempt, report.fileType));
   const fileName = reportFileName(report.id, lease.attempt, report.fileType);
   let writer: ReportWriter | null = null;
@@ -133,6 +152,8 @@ async function generate(settings: Settings, report: ReportRow, lease: Lease, sho
     for await (const batch of batches) {
       for (const row of batch) await writer.write(exportCells(row, columns, context.timeZone));
       processedRows += batch.length;
+      // Best effort: a lost presence lets others take this job, and the heartbeat below then says so.
+      await presence.ensure().catch((error: unknown) => settings.log(`presence: ${error instanceof Error ? error.message : String(error)}`));
       if (!(await heartbeat(db, lease, processedRows, settings.leaseMs))) {
         await discard();
         settings.log(`${report.id}: attempt ${lease.attempt} lost its lease (reclaimed or deleted); discarded`);
@@ -174,8 +195,13 @@ async function generate(settings: Settings, report: ReportRow, lease: Lease, sho
       settings.log(`${report.id}: failed: ${message}`);
       return 'failed';
     }
+    const released = await releaseAfterError(db, lease, 'The report could not be generated; it will be tried again.').catch(() => true);
+    if (!released) {
+      // Its lease had gone (the job was reclaimed and its partial file with it): nothing of this attempt counts.
+      settings.log(`${report.id}: attempt ${lease.attempt} lost its lease and broke (${message}); discarded`);
+      return 'lost';
+    }
     settings.log(`${report.id}: attempt ${lease.attempt} broke: ${message}`);
-    await releaseAfterError(db, lease, 'The report could not be generated; it will be tried again.').catch(() => undefined);
     return 'retrying';
   }
 }
@@ -266,13 +292,15 @@ export function startReportWorker(options: ReportWorkerOptions): ReportWorker {
       settings.log(`housekeeping failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
+  let presence: Presence | null = null;
   const loop = (async () => {
     await housekeeping();
     let lastHousekeeping = Date.now();
     while (!stopping) {
       let outcome: RunOutcome = 'idle';
       try {
-        outcome = await runNextReport(settings, () => stopping);
+        presence ??= await acquirePresence(settings.database, settings.nodeId, settings.log);
+        outcome = await runNextWith(settings, presence, () => stopping);
       } catch (error) {
         settings.log(`claim failed: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -282,6 +310,7 @@ export function startReportWorker(options: ReportWorkerOptions): ReportWorker {
       }
       if (outcome === 'idle' && !stopping) await sleep(settings.pollMs);
     }
+    await (presence as Presence | null)?.release();
   })();
   return {
     nodeId: settings.nodeId,

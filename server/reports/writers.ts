@@ -67,8 +67,11 @@ export async function openCsvWriter(path: string, columns: readonly ReportColumn
       return (await stat(path)).size;
     },
     abort: async () => {
+      // After finish the stream has closed already and would never emit 'close' again.
+      if (stream.closed) return;
+      const closed = once(stream, 'close').catch(() => undefined);
       stream.destroy();
-      await once(stream, 'close').catch(() => undefined);
+      await closed;
     },
   };
 }

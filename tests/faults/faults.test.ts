@@ -1,11 +1,13 @@
-// Faults against the real server process: kill -9 during a burst of writes, then restart and find every
-// acknowledged write; stop PostgreSQL mid-traffic, see 503s with an errorReport, and recovery without a restart.
+// Faults against the real server process: kill -9 during a burst of writes and a transactions export, then restart
+// and find every acknowledged write and the export finished exactly once; stop PostgreSQL mid-traffic, see 503s with
+// an errorReport, and recovery without a restart. (The export fault on PostgreSQL: export-crash.test.ts.)
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../scripts/oidc-sign-in.ts';
 import { startServer, type ServerProcess } from '../../scripts/server-process.ts';
+import { api as exportApi, expectExportsFinishedOnce, expectKilledMidFile, exportBatchSize, queueExports, waitUntilMidFile } from './export-check.ts';
 import { createPrivatePostgres, type PrivatePostgres } from './private-postgres.ts';
 
 const started: ServerProcess[] = [];
@@ -27,11 +29,14 @@ function api(server: ServerProcess, token: string) {
   });
 }
 
-describe('kill -9 during a burst of writes (embedded database)', () => {
-  it('keeps every acknowledged write after a restart', async () => {
+describe('kill -9 during a burst of writes and an export (embedded database)', () => {
+  it('keeps every acknowledged write and finishes the export exactly once after a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'portal-fault-'));
-    const first = await boot(3201, dataDir);
+    const reportsDir = join(dataDir, 'reports');
+    const env = { REPORT_BATCH_SIZE: String(exportBatchSize) };
+    const first = await boot(3201, dataDir, env);
     const { accessToken } = await signIn(first.url, 'owner@demo.test');
+    const admin = await signIn(first.url, 'admin@demo.test');
     const call = api(first, accessToken);
     const acknowledged = new Map<string, string>();
     let attempted = 0;
@@ -49,13 +54,21 @@ describe('kill -9 during a burst of writes (embedded database)', () => {
     };
     const lanes = Array.from({ length: 8 }, (_, lane) => writer(lane));
     while (acknowledged.size < 150) await new Promise((done) => setTimeout(done, 20));
+    // The burst goes on while the one report worker writes the export; the kill lands mid-file.
+    const adminCall = exportApi(first, admin.accessToken);
+    const exports = await queueExports(adminCall, 'csv');
+    const atKill = await waitUntilMidFile(adminCall, exports, first);
     await first.kill9();
     killed = true;
     await Promise.all(lanes);
-    console.log(`burst: ${attempted} writes attempted, ${acknowledged.size} acknowledged before kill -9`);
+    console.log(`burst: ${attempted} writes attempted, ${acknowledged.size} acknowledged before kill -9; `
+      + `export killed at ${atKill.processedRows} of ${exports.big.totalRows} rows`);
+    expectKilledMidFile(reportsDir, exports, atKill);
 
-    const second = await boot(3201, dataDir);
+    const second = await boot(3201, dataDir, env);
     expect(second.output()).not.toContain('seeding demo data');
+    const recoveryMs = await expectExportsFinishedOnce({ call: exportApi(second, admin.accessToken), exports, reportsDir, first, second });
+    console.log(`export: csv of ${exports.big.totalRows} rows finished ${recoveryMs} ms after the restarted server answered`);
     const recall = api(second, accessToken);
     const missing: string[] = [];
     for (const [key, value] of acknowledged) {

@@ -1,5 +1,6 @@
 // A worker dies mid-export; another finishes the job exactly once. On PostgreSQL a real worker process is killed
-// with SIGKILL; on both databases a frozen worker (a node that stalls past its lease) is overtaken deterministically.
+// with SIGKILL and its job is taken at once (its presence lock went with its connection), long before its lease
+// lapses; on both databases a frozen worker (a node that stalls past its lease) is overtaken deterministically.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,7 +104,7 @@ describe.skipIf(!databaseKinds.includes('postgres'))('a worker process killed wi
     await database?.close();
   });
 
-  it('is reclaimed after its lease and finished exactly once by another worker', async () => {
+  it('is reclaimed at once, lease or not, and finished exactly once by another worker', async () => {
     const filesDir = newFilesDir();
     const [{ name }] = await database.query<{ name: string }>('SELECT current_database() AS name') as [{ name: string }];
     const url = new URL(process.env.TEST_DATABASE_URL ?? '');
@@ -113,7 +114,7 @@ describe.skipIf(!databaseKinds.includes('postgres'))('a worker process killed wi
 
     let output = '';
     child = spawn(process.execPath, [fileURLToPath(new URL('./crash-worker.ts', import.meta.url))], {
-      env: { ...process.env, DATABASE_URL: url.toString(), FILES_DIR: filesDir, LEASE_MS: '2000', BATCH_SIZE: '100', BATCH_DELAY_MS: '40' },
+      env: { ...process.env, DATABASE_URL: url.toString(), FILES_DIR: filesDir, LEASE_MS: '120000', BATCH_SIZE: '100', BATCH_DELAY_MS: '40' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
@@ -132,7 +133,8 @@ describe.skipIf(!databaseKinds.includes('postgres'))('a worker process killed wi
     expect(partialFiles(filesDir)).toEqual([`${reportId}-1.csv.part`]);
     expect(output).toContain('progress 500');
 
-    // A healthy node only takes the job once the dead node's lease has lapsed.
+    // The dead node's lease runs for two more minutes; its presence is gone, so a healthy node takes the job now.
+    expect(orphaned.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 60_000);
     const rescuer = startReportWorker({ database, filesDir, nodeId: 'rescuer', pollMs: 50, batchSize: 250, log: () => undefined });
     try {
       await until(async () => (await reportRow(database, reportId)).status === 'generated', 30_000, 'the rescue');

@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
+import { acquirePresence } from '../../../server/reports/presence.ts';
 import { reportHousekeeping, runNextReport, startReportWorker } from '../../../server/reports/worker.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 import { insertExtraTransactions } from '../api/transaction-fixtures.ts';
@@ -143,12 +144,28 @@ describe.each(databaseKinds)('the report worker on %s', (kind) => {
     expect(await reportRow(database, reportId)).toMatchObject({ status: 'failed', error: 'The report could not be generated after 3 attempts.' });
   });
 
-  it('does not take a job whose lease another node still holds', async () => {
+  it('does not take a job whose lease a live node still holds', async () => {
     const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
-    await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: 'busy-node', lockedUntil: sql`now() + interval '1 minute'` })
-      .where(eq(schema.queuedReports.id, reportId));
-    expect(await run()).toBe('idle');
+    const busy = await acquirePresence(database, 'busy-node', () => undefined);
+    try {
+      await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: busy.nodeId, lockedUntil: sql`now() + interval '1 minute'` })
+        .where(eq(schema.queuedReports.id, reportId));
+      expect(await run()).toBe('idle');
+    } finally {
+      await busy.release();
+    }
     await database.db.update(schema.queuedReports).set({ status: 'cancelled', lockedBy: null, lockedUntil: null }).where(eq(schema.queuedReports.id, reportId));
+  });
+
+  it('takes a job at once, lease or not, when the node holding it is gone', async () => {
+    const { reportId, totalRows } = await queueExport(call, users.admin, '/transactions/full/reports', {});
+    mkdirSync(join(filesDir, '.partial'), { recursive: true });
+    writeFileSync(join(filesDir, '.partial', `${reportId}-1.csv.part`), 'half a file');
+    await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: 'dead-node', lockedUntil: sql`now() + interval '1 minute'` })
+      .where(eq(schema.queuedReports.id, reportId));
+    expect(await run()).toBe('generated');
+    expect(await reportRow(database, reportId)).toMatchObject({ status: 'generated', attempts: 2, processedRows: totalRows, filePath: `${reportId}-2.csv` });
+    expect(partialFiles(filesDir)).toEqual([]);
   });
 
   it('keeps house: files of expired and deleted reports, stale partial files and old orphans go', async () => {
