@@ -27,6 +27,16 @@ export function api(server: ServerProcess, token: string) {
 
 export const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** The acknowledged user-setting writes (key → value) a restarted server no longer answers with. */
+export async function missingWrites(call: ReturnType<typeof api>, acknowledged: ReadonlyMap<string, string>): Promise<string[]> {
+  const missing: string[] = [];
+  for (const [key, value] of acknowledged) {
+    const response = await call('GET', `/user-settings/${key}`);
+    if (response.status !== 200 || ((await response.json()) as { value: string }).value !== value) missing.push(key);
+  }
+  return missing;
+}
+
 export async function until<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs: number, what: () => string): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

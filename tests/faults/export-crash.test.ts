@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../scripts/oidc-sign-in.ts';
 import { startServer, type ServerProcess } from '../../scripts/server-process.ts';
-import { api, expectExportsFinishedOnce, expectKilledMidFile, exportBatchSize, pause, queueExports, waitUntilMidFile } from './export-check.ts';
+import { api, expectExportsFinishedOnce, expectKilledMidFile, exportBatchSize, missingWrites, pause, queueExports, waitUntilMidFile } from './export-check.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -78,12 +78,7 @@ describe('kill -9 during an export (PostgreSQL)', () => {
     const recoveryMs = await expectExportsFinishedOnce({ call: recall, exports, reportsDir, first, second });
     console.log(`postgres: xlsx of ${exports.big.totalRows} rows finished ${recoveryMs} ms after the restarted server answered`);
 
-    const missing: string[] = [];
-    for (const [key, value] of acknowledged) {
-      const response = await recall('GET', `/user-settings/${key}`);
-      if (response.status !== 200 || ((await response.json()) as { value: string }).value !== value) missing.push(key);
-    }
-    expect(missing, 'acknowledged writes missing after restart').toEqual([]);
+    expect(await missingWrites(recall, acknowledged), 'acknowledged writes missing after restart').toEqual([]);
     await second.stop();
   });
 });

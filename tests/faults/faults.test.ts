@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../scripts/oidc-sign-in.ts';
 import { startServer, type ServerProcess } from '../../scripts/server-process.ts';
-import { api as exportApi, expectExportsFinishedOnce, expectKilledMidFile, exportBatchSize, queueExports, waitUntilMidFile } from './export-check.ts';
+import { api as exportApi, expectExportsFinishedOnce, expectKilledMidFile, exportBatchSize, missingWrites, queueExports, waitUntilMidFile } from './export-check.ts';
 import { createPrivatePostgres, type PrivatePostgres } from './private-postgres.ts';
 
 const started: ServerProcess[] = [];
@@ -70,12 +70,7 @@ describe('kill -9 during a burst of writes and an export (embedded database)', (
     const recoveryMs = await expectExportsFinishedOnce({ call: exportApi(second, admin.accessToken), exports, reportsDir, first, second });
     console.log(`export: csv of ${exports.big.totalRows} rows finished ${recoveryMs} ms after the restarted server answered`);
     const recall = api(second, accessToken);
-    const missing: string[] = [];
-    for (const [key, value] of acknowledged) {
-      const response = await recall('GET', `/user-settings/${key}`);
-      if (response.status !== 200 || ((await response.json()) as { value: string }).value !== value) missing.push(key);
-    }
-    expect(missing, 'acknowledged writes missing after restart').toEqual([]);
+    expect(await missingWrites(recall, acknowledged), 'acknowledged writes missing after restart').toEqual([]);
     await second.stop();
   });
 });
