@@ -13,7 +13,7 @@ import { openDatabase, type Database, type QueryOptions } from '../../server/db/
 import { isSeeded, seedDatabase } from '../../server/db/seed.ts';
 import { createIdentity } from '../../server/identity/provider.ts';
 import { signIn } from '../oidc-sign-in.ts';
-import { markdownTable, ms, percentile, timeIt } from './stats.ts';
+import { markdownTable, ms, percentile, timeAlternately } from './stats.ts';
 
 export type ApiBenchOptions = { kind: 'pglite' | 'postgres'; url?: string; dataDir?: string; transactions: number; loadSeconds: number; iterations: number };
 
@@ -106,8 +106,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
     await call();
     const statements = capture;
     capture = null;
-    const api = await timeIt(call, options.iterations);
-    const raw = await timeIt(async () => {
+    const [api, raw] = await timeAlternately(call, async () => {
       // Each statement as the call ran it: a budgeted one under the same statement timeout, on the same kind of connection.
       for (const statement of statements) {
         await database.query(statement.text, statement.params, statement.options).catch((error: unknown) => {

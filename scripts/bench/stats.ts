@@ -6,13 +6,22 @@ export function percentile(samples: readonly number[], p: number): number {
   return sorted[index] ?? Number.NaN;
 }
 
-export async function timeIt(run: () => Promise<unknown>, iterations: number, warmup = 10): Promise<number[]> {
-  for (let index = 0; index < warmup; index += 1) await run();
-  const samples: number[] = [];
+/**
+ * Two measurements taken in alternation, one sample of each per round (after the same warm-up), so both see the
+ * same machine: on a shared machine, load drifts over the seconds a block of samples takes.
+ */
+export async function timeAlternately(first: () => Promise<unknown>, second: () => Promise<unknown>, iterations: number, warmup = 10): Promise<[number[], number[]]> {
+  for (let index = 0; index < warmup; index += 1) {
+    await first();
+    await second();
+  }
+  const samples: [number[], number[]] = [[], []];
   for (let index = 0; index < iterations; index += 1) {
-    const started = performance.now();
-    await run();
-    samples.push(performance.now() - started);
+    for (const [position, run] of [first, second].entries()) {
+      const started = performance.now();
+      await run();
+      samples[position]?.push(performance.now() - started);
+    }
   }
   return samples;
 }

@@ -361,35 +361,48 @@ export async function exactCount(db: Db, where: SQL | undefined): Promise<number
   return Number(row?.value ?? 0);
 }
 
-/** Exact up to the cap, else the planner's estimate (see the header). */
 /** How long the capped count may take on PostgreSQL before the planner's estimate stands in for it. */
 export const countBudgetMs = 60;
 
 /**
- * Exact up to the cap, else the planner's estimate (see the header). On PostgreSQL the capped count gets a budget:
- * counting means visiting every matching row, and when no index narrows the filters inside a large scope that is a
- * walk through the whole scope; past the budget the total is the estimate, flagged as such.
+ * The number of matches, counting stops at the cap plus one; null when PostgreSQL's budget ran out first. Counting
+ * means visiting every matching row, and when no index narrows the filters inside a large scope that is a walk
+ * through the whole scope; past the budget the total is the planner's estimate, flagged as such (see the header).
  */
-export async function countForList(database: Database | Db, where: SQL | undefined): Promise<{ numberOfResults: number; numberOfResultsIsEstimate: boolean }> {
-  const { db, budgeted } = 'db' in database && 'kind' in database
-    ? { db: database.db, budgeted: database.kind === 'postgres' }
-    : { db: database as Db, budgeted: false };
-  const cappedCount = async (runner: Db) => {
+async function cappedCount(database: Database, where: SQL | undefined): Promise<number | null> {
+  const countUpToCap = async (runner: Db) => {
     const capped = runner.select({ one: sql`1` }).from(t).where(where).limit(exactCountLimit + 1).as('capped');
     const [row] = await runner.select({ value: count() }).from(capped);
     return Number(row?.value ?? 0);
   };
-  let value: number | null;
   try {
-    value = budgeted ? await withStatementBudget(database as Database, countBudgetMs, cappedCount) : await cappedCount(db);
+    return database.kind === 'postgres' ? await withStatementBudget(database, countBudgetMs, countUpToCap) : await countUpToCap(database.db);
   } catch (error) {
     if (!isStatementTimeout(error)) throw error;
-    value = null;
+    return null;
   }
-  if (value !== null && value <= exactCountLimit) return { numberOfResults: value, numberOfResultsIsEstimate: false };
-  const estimate = await plannerEstimate(db, db.select({ one: sql`1` }).from(t).where(where));
-  // A count that ran out of time saw at least some rows; an estimate of zero would hide them.
-  return { numberOfResults: Math.max(estimate, value === null ? 1 : exactCountLimit + 1), numberOfResultsIsEstimate: true };
+}
+
+/** A count that ran out of time (null) saw at least some rows; an estimate of zero would hide them. */
+const estimatedTotal = (estimate: number, capped: number | null) =>
+  ({ numberOfResults: Math.max(estimate, capped === null ? 1 : exactCountLimit + 1), numberOfResultsIsEstimate: true });
+
+/**
+ * The total and the page. Past the cap, the planner's estimate and the page need nothing from each other: they are
+ * sent together (side by side on two PostgreSQL connections; PGlite takes them in turn).
+ */
+export async function countedPage(database: Database, request: ListRequest): Promise<{ total: { numberOfResults: number; numberOfResultsIsEstimate: boolean }; results: TransactionListItem[] }> {
+  const capped = await cappedCount(database, request.where);
+  if (capped !== null && capped <= exactCountLimit) {
+    const total = { numberOfResults: capped, numberOfResultsIsEstimate: false };
+    return { total, results: await readPage(database, request, total) };
+  }
+  const { db } = database;
+  const [estimate, results] = await Promise.all([
+    plannerEstimate(db, db.select({ one: sql`1` }).from(t).where(request.where)),
+    readPage(database, request, { numberOfResults: exactCountLimit + 1, numberOfResultsIsEstimate: true }),
+  ]);
+  return { total: estimatedTotal(estimate, capped), results };
 }
 
 async function plannerEstimate(db: Db, query: { getSQL: () => SQL }): Promise<number> {
@@ -438,8 +451,7 @@ export function transactionRoutes({ database }: Deps) {
       if (request.offset + request.limit > maxListOffset) {
         throw badRequest(`Pages beyond row ${maxListOffset.toLocaleString('en-GB')} are not listed; narrow the filters or export the list.`);
       }
-      const total = await countForList(database, request.where);
-      const results = await readPage(database, request, total);
+      const { total, results } = await countedPage(database, request);
       return c.json({ results, ...total });
     });
 
