@@ -4,10 +4,21 @@ import type { Command, CommandContext, CommandSection } from './command.ts';
 import { commandSections } from './command.ts';
 import { normaliseShortcut, shortcutsCollide } from './shortcut.ts';
 
+const heldSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+/** The permissions as a set, made once per permissions array (the palette asks for every command in a row). */
+function heldPermissions(permissions: readonly string[]): ReadonlySet<string> {
+  let held = heldSets.get(permissions);
+  if (!held) {
+    held = new Set(permissions);
+    heldSets.set(permissions, held);
+  }
+  return held;
+}
+
 /** The one availability check: all permissions held and `when` true. Pure. */
 export function isAvailable(command: Command, ctx: CommandContext): boolean {
   if (command.permissions && command.permissions.length > 0) {
-    const held = new Set(ctx.permissions);
+    const held = heldPermissions(ctx.permissions);
     if (!command.permissions.every((permission) => held.has(permission))) return false;
   }
   return command.when ? command.when(ctx) : true;

@@ -16,7 +16,7 @@ import { useCommandContext } from './command-context.ts';
 
 function useCommandItems(entries: readonly { id: string; label?: string; href?: string }[]): MenuItem[] {
   const { registry, commandServices } = useAppServices();
-  const ctx = useCommandContext();
+  const ctx = useCommandContext(undefined, { overlays: false });
   return entries.flatMap((entry): MenuItem[] => {
     const command = registry.get(entry.id);
     if (!command || !isAvailable(command, ctx)) return [];
@@ -33,7 +33,7 @@ function ContextDisplay() {
   const parts = [applied.partner?.title, applied.business?.title, applied.merchant?.title, applied.configuration?.title]
     .filter((part): part is string => Boolean(part));
   const { registry, commandServices } = useAppServices();
-  const ctx = useCommandContext();
+  const ctx = useCommandContext(undefined, { overlays: false });
   const switchCommand = registry.get('context.switch');
   return (
     <div className="context-display">
@@ -55,7 +55,7 @@ function ContextDisplay() {
 }
 
 function Bell() {
-  const ctx = useCommandContext();
+  const ctx = useCommandContext(undefined, { overlays: false });
   const status = useQuery({ ...notificationQueries.status(), enabled: ctx.signedIn });
   const count = status.data?.totalUnreadCount ?? 0;
   const label = count === 0 ? 'Notifications, none unread' : `Notifications, ${count} unread`;

@@ -1,6 +1,6 @@
 // Builds the command context (the serialisable picture of "now") from the stores: for the palette, the
 // shortcut help and the menus (reactively) and for the key binder and commands (at the moment they run).
-import { useSnapshot } from 'valtio';
+import { snapshot, useSnapshot } from 'valtio';
 import type { CommandContext } from '../../commands/command.ts';
 import type { ContextSelections } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
@@ -100,15 +100,21 @@ export function useCommandContext(path?: string, options: { overlays?: boolean }
   const context = useSnapshot(contextStore);
   const workspace = useSnapshot(workspaceStore);
   const shell = useSnapshot(shellStore);
+  // Subscribe to the parts of the picture by reference (valtio re-renders when a part read here is replaced),
+  // then build the picture from the plain snapshots: reading deep through the tracking proxies (every
+  // permission, the whole policy) cost more than everything else the palette does when it opens.
+  const signedIn = credentials.credentials !== null && session.userInfo !== null;
+  void [session.permissions, session.policy, context.applied, workspace.panes, workspace.focusedIndex];
+  const overlays = options.overlays === false ? false : overlayOpen(shell);
+  const plain = { session: snapshot(sessionStore), context: snapshot(contextStore), workspace: snapshot(workspaceStore) };
   return buildCommandContext({
-    signedIn: credentials.credentials !== null && session.userInfo !== null,
-    applied: context.applied as ContextSelections,
-    permissions: session.permissions,
-    policy: session.policy as AuthorizationPolicy | null,
-    panes: workspace.panes,
-    focusedIndex: workspace.focusedIndex,
-    // Read only when wanted: valtio re-renders for what was read.
-    overlayOpen: options.overlays === false ? false : overlayOpen(shell),
+    signedIn,
+    applied: plain.context.applied as ContextSelections,
+    permissions: plain.session.permissions,
+    policy: plain.session.policy as AuthorizationPolicy | null,
+    panes: plain.workspace.panes,
+    focusedIndex: plain.workspace.focusedIndex,
+    overlayOpen: overlays,
     fieldFocused: false,
     ...(path !== undefined ? { path } : {}),
   });

@@ -22,7 +22,7 @@ import { useAppServices } from './app-services.tsx';
 import { useCommandContext } from './command-context.ts';
 
 export const paletteRenderCap = 50;
-/** What fits the list's height: rendered on the opening frame; the rest of the cap follows on the next one. */
+/** What fits the list's height: rendered on the opening frame; the rest of the cap follows when the browser is idle. */
 export const paletteFirstPaintCap = 16;
 const recordDebounceMs = 250;
 const hiddenFromPalette = new Set(['help.openPalette', 'help.closeOverlay']);
@@ -49,13 +49,13 @@ export function CommandPalette() {
   const { registry, commandServices } = useAppServices();
   const { paletteOpen } = useSnapshot(shellStore);
   const { recent } = useSnapshot(paletteStore);
-  const ctx = useCommandContext();
+  const ctx = useCommandContext(undefined, { overlays: false });
   const [query, setQuery] = useState('');
   const besideRef = useRef(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
-  // The context the chosen command will run in: the palette closes first.
-  const runContext = useMemo(() => ({ ...ctx, overlayOpen: false }), [ctx]);
+  // The context the chosen command will run in: the palette closes first (so the overlays are left out).
+  const runContext = ctx;
   // Favourite and recent contexts are the user's settings: loaded when the palette is mounted (after the first
   // screen), so opening it asks nothing of the server. Nothing is worked out while the palette is closed.
   const favorites = useQuery({ ...userSettingQueries.detail(favoritesSettingKey), enabled: ctx.signedIn });
@@ -69,21 +69,21 @@ export function CommandPalette() {
   const searching = paletteOpen && looksLikeRecordQuery(term);
   const records = useQuery({ ...searchQueries.records(term), enabled: searching });
   const recordResults = searching ? (records.data ?? []) : [];
-  // Opening paints what the list shows (about sixteen rows fit); the rest, up to the cap, one frame later.
+  // Opening paints what the list shows (about sixteen rows fit); the rest, up to the cap, when the browser is idle.
   const [cap, setCap] = useState(paletteFirstPaintCap);
   useEffect(() => {
     if (!paletteOpen) {
       setCap(paletteFirstPaintCap);
       return undefined;
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setCap(paletteRenderCap), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
+    // When the browser is idle (at most 150 ms on): the rows below the fold are not worth a frame.
+    const grow = () => setCap(paletteRenderCap);
+    if (typeof window.requestIdleCallback !== 'function') {
+      const timer = setTimeout(grow, 50);
+      return () => clearTimeout(timer);
+    }
+    const idle = window.requestIdleCallback(grow, { timeout: 150 });
+    return () => window.cancelIdleCallback(idle);
   }, [paletteOpen]);
   const commandCap = Math.max(0, cap - recordResults.length);
   const ranked = useMemo(() => rankCommands(available, query, recent, commandCap), [available, query, recent, commandCap]);

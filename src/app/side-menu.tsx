@@ -17,7 +17,7 @@ function isCurrent(path: string, focusedPath: string | undefined): boolean {
 
 export function SideMenu() {
   const { registry } = useAppServices();
-  const ctx = useCommandContext();
+  const ctx = useCommandContext(undefined, { overlays: false });
   const workspace = useSnapshot(workspaceStore);
   const sections = buildMenu(ctx, registry);
   const [openSection, setOpenSection] = useState<string | null>(null);
