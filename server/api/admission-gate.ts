@@ -40,7 +40,9 @@ export function createAdmissionGate(options: AdmissionOptions): AdmissionGate {
     const next = queue.shift();
     if (next) {
       running += 1;
-      next.admit();
+      // On the next turn of the event loop, not in this chain of promises: PGlite answers without waiting on I/O, so
+      // admitting at once would run the whole queue without ever reading a socket (new requests unseen for seconds).
+      setImmediate(next.admit);
     }
   }
 

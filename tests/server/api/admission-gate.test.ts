@@ -9,6 +9,9 @@ function deferred() {
   return { promise, resolve };
 }
 
+/** Admission happens on a later turn of the event loop. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe('admission gate', () => {
   it('runs at most `concurrent` at a time and admits waiters in arrival order', async () => {
     const gate = createAdmissionGate({ concurrent: 2, maxQueued: 100 });
@@ -24,12 +27,12 @@ describe('admission gate', () => {
     expect(gate.load()).toEqual({ running: 2, queued: 4 });
     finish[1]?.resolve();
     await runs[1];
-    await Promise.resolve();
+    await nextTurn();
     expect(started).toEqual([0, 1, 2]);
     finish[0]?.resolve();
     finish[2]?.resolve();
     await Promise.all([runs[0], runs[2]]);
-    await Promise.resolve();
+    await nextTurn();
     expect(started).toEqual([0, 1, 2, 3, 4]);
     for (const done of finish) done.resolve();
     expect(await Promise.all(runs)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -46,6 +49,16 @@ describe('admission gate', () => {
     const c = gate.run(undefined, async () => { order.push('c'); });
     await Promise.all([a, b, c]);
     expect(order).toEqual(['a', 'b', 'c']);
+  });
+
+  it('lets the event loop turn between two admissions (I/O is read while a queue drains)', async () => {
+    const gate = createAdmissionGate({ concurrent: 1, maxQueued: 100 });
+    const order: string[] = [];
+    const first = gate.run(undefined, async () => { order.push('first'); });
+    const second = gate.run(undefined, async () => { order.push('second'); });
+    setImmediate(() => order.push('event loop'));
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first', 'event loop', 'second']);
   });
 
   it('drops a waiter whose client has gone without running it, and frees its place in the queue', async () => {
