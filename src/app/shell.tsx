@@ -45,10 +45,11 @@ export function Shell() {
   );
 }
 
-// The layout's parts re-render for their own stores, not whenever the layout does (a path change, a new pane).
+// The header and the menu re-render for their own stores, not whenever the layout does (a path change, a new
+// pane). The workspace is not memoised: it must re-render in the same pass as the layout when the address changes
+// (memoised, a context page that had just applied showed its panel for a frame on the way out).
 const Header = memo(AppHeader);
 const Menu = memo(SideMenu);
-const Panes = memo(Workspace);
 
 /** The palette and the shortcut help: only this part re-renders when one of them opens or closes. */
 function Overlays({ palettePrefetched }: { palettePrefetched: boolean }) {
@@ -105,7 +106,7 @@ function ShellLayout() {
             <p>Your permissions could not be loaded.</p>
             <button type="button" className="button" onClick={permissions.retry}>Try again</button>
           </div>
-        ) : workspace.panes.length === 0 ? <Skeleton lines={4} /> : <Panes />}
+        ) : workspace.panes.length === 0 ? <Skeleton lines={4} /> : <Workspace />}
       </main>
       <Overlays palettePrefetched={palettePrefetched} />
       <ContextSwitcherDialog />

@@ -1,9 +1,12 @@
-// A light modal layer: role=dialog with aria-modal over a backdrop, focus kept inside (Tab cycles within it),
-// Escape and a press on the backdrop close it, focus goes back where it was. Neither a focus-trap library (it
-// scans the page and hides every sibling from assistive technology on each opening) nor the browser's
-// showModal() (it makes the whole page inert, a style recalculation of everything) — for an overlay opened many
-// times a day, the command palette, those cost more than the overlay itself. The children exist only while open.
+// A light modal layer: role=dialog with aria-modal over a backdrop, rendered at the end of the body, the rest of
+// the page hidden from assistive technology while it is open (aria-hidden on the body's other children: a handful
+// of elements), focus kept inside (Tab cycles within it), Escape and a press on the backdrop close it, focus goes
+// back where it was. Neither a focus-trap library (it scans the page and walks every ancestor's siblings on each
+// opening) nor the browser's showModal() (it makes the whole page inert, a style recalculation of everything) —
+// for an overlay opened many times a day, the command palette, those cost more than the overlay itself. The
+// children exist only while it is open.
 import { type KeyboardEvent, type ReactNode, type RefObject, useLayoutEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
 
 export type LightDialogProps = {
   open: boolean;
@@ -23,8 +26,12 @@ export function LightDialog({ open, label, onClose, children, className, initial
   useLayoutEffect(() => {
     if (!open) return undefined;
     const previous = document.activeElement;
+    const layer = dialog.current?.parentElement;
+    const hidden = [...document.body.children].filter((element) => element !== layer && element.getAttribute('aria-hidden') !== 'true');
+    for (const element of hidden) element.setAttribute('aria-hidden', 'true');
     (initialFocus?.current ?? dialog.current)?.focus({ preventScroll: true });
     return () => {
+      for (const element of hidden) element.removeAttribute('aria-hidden');
       if (previous instanceof HTMLElement && previous.isConnected) previous.focus({ preventScroll: true });
     };
   }, [open, initialFocus]);
@@ -47,12 +54,13 @@ export function LightDialog({ open, label, onClose, children, className, initial
     }
   };
 
-  return (
+  return createPortal(
     <div className="light-dialog-layer">
       <div className="light-dialog-backdrop" aria-hidden="true" onMouseDown={() => onClose('outside')} />
       <div ref={dialog} role="dialog" aria-modal="true" aria-label={label} tabIndex={-1} className={className} onKeyDown={onKeyDown}>
         {children}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
