@@ -24,6 +24,7 @@ import { useCommandContext } from './command-context.ts';
 export const paletteRenderCap = 50;
 /** What fits the list's height: rendered on the opening frame; the rest of the cap follows when the browser is idle. */
 export const paletteFirstPaintCap = 16;
+const paletteGrowDelayMs = 120;
 const recordDebounceMs = 250;
 const hiddenFromPalette = new Set(['help.openPalette', 'help.closeOverlay']);
 
@@ -76,14 +77,18 @@ export function CommandPalette() {
       setCap(paletteFirstPaintCap);
       return undefined;
     }
-    // When the browser is idle (at most 150 ms on): the rows below the fold are not worth a frame.
+    // A moment after opening, when the browser is idle: the rows below the fold are not worth a frame of the
+    // opening, nor of the first keystrokes.
     const grow = () => setCap(paletteRenderCap);
-    if (typeof window.requestIdleCallback !== 'function') {
-      const timer = setTimeout(grow, 50);
-      return () => clearTimeout(timer);
-    }
-    const idle = window.requestIdleCallback(grow, { timeout: 150 });
-    return () => window.cancelIdleCallback(idle);
+    let idle: number | undefined;
+    const timer = setTimeout(() => {
+      if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(grow, { timeout: 150 });
+      else grow();
+    }, paletteGrowDelayMs);
+    return () => {
+      clearTimeout(timer);
+      if (idle !== undefined) window.cancelIdleCallback(idle);
+    };
   }, [paletteOpen]);
   const commandCap = Math.max(0, cap - recordResults.length);
   const ranked = useMemo(() => rankCommands(available, query, recent, commandCap), [available, query, recent, commandCap]);
