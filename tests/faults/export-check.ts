@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { expect } from 'vitest';
 import type { ServerProcess } from '../../scripts/server-process.ts';
+import { parseCsv } from '../server/reports/csv-reader.ts';
 
 export const everyColumn = [
   'date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType',
@@ -45,30 +46,6 @@ export async function until<T>(probe: () => Promise<T | null | undefined | false
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
     await pause(25);
   }
-}
-
-/** RFC 4180 records (quoted fields may hold commas, quotes and line breaks); throws on a torn last record. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') { field += '"'; index += 1; } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') { record.push(field); field = ''; } else if (char === '\r' && text[index + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      index += 1;
-    } else field += char;
-  }
-  if (quoted || field !== '' || record.length > 0) throw new Error('the CSV ends inside a record: the file is torn');
-  return records;
 }
 
 /** The data rows of a downloaded export (header left out), each as its cells' text. */

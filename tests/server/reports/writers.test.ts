@@ -6,24 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { minorUnitsToDecimal, wallClock } from '../../../server/reports/transaction-export.ts';
 import { csvLine, csvQuote, neutraliseFormula, openCsvWriter, openXlsxWriter, type ReportColumnSpec } from '../../../server/reports/writers.ts';
-
-/** A small RFC 4180 reader, to prove what the writer writes reads back as it was. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') { field += '"'; i += 1; } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') { row.push(field); field = ''; } else if (char === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i += 1; } else field += char;
-  }
-  if (field !== '' || row.length > 0) { row.push(field); rows.push(row); }
-  return rows;
-}
+import { parseCsv } from './csv-reader.ts';
 
 describe('CSV', () => {
   it.each([
