@@ -50,17 +50,16 @@ export function CommandPalette() {
   const { registry, commandServices } = useAppServices();
   const { paletteOpen } = useSnapshot(shellStore);
   const { recent } = useSnapshot(paletteStore);
-  const ctx = useCommandContext(undefined, { overlays: false });
+  // The context the chosen command will run in: the palette closes first, so the overlays are left out.
+  const runContext = useCommandContext(undefined, { overlays: false });
   const [query, setQuery] = useState('');
   const besideRef = useRef(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
-  // The context the chosen command will run in: the palette closes first (so the overlays are left out).
-  const runContext = ctx;
   // Favourite and recent contexts are the user's settings: loaded when the palette is mounted (after the first
   // screen), so opening it asks nothing of the server. Nothing is worked out while the palette is closed.
-  const favorites = useQuery({ ...userSettingQueries.detail(favoritesSettingKey), enabled: ctx.signedIn });
-  const recentContexts = useQuery({ ...userSettingQueries.detail(recentSettingKey), enabled: ctx.signedIn });
+  const favorites = useQuery({ ...userSettingQueries.detail(favoritesSettingKey), enabled: runContext.signedIn });
+  const recentContexts = useQuery({ ...userSettingQueries.detail(recentSettingKey), enabled: runContext.signedIn });
   const available = useMemo(() => (paletteOpen ? [
     ...registry.available(runContext).filter((command) => !hiddenFromPalette.has(command.id)),
     ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, runContext)),
