@@ -4,7 +4,7 @@
 // Shift+Enter (or a Shift/Ctrl/Cmd click) opens in a new pane beside.
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { type KeyboardEvent, type MouseEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { Command as PortalCommand, CommandArgs } from '../../commands/command.ts';
 import { favoritesSettingKey, recentSettingKey, savedContextCommands } from '../../commands/context/saved-contexts.ts';
@@ -20,6 +20,7 @@ import { LightDialog } from '../ui/light-dialog.tsx';
 import { ShortcutKeys } from '../ui/shortcut-keys.tsx';
 import { useAppServices } from './app-services.tsx';
 import { useCommandContext } from './command-context.ts';
+import { setPaletteMounted, takeTypeahead } from './palette-typeahead.ts';
 
 export const paletteRenderCap = 50;
 /** What fits the list's height: rendered on the opening frame; the rest of the cap follows when the browser is idle. */
@@ -110,6 +111,17 @@ export function CommandPalette() {
 
   useEffect(() => {
     if (!paletteOpen) setQuery('');
+  }, [paletteOpen]);
+
+  // Keys typed before the palette arrived become its query; from now on its input takes them.
+  useLayoutEffect(() => {
+    setPaletteMounted(true);
+    return () => setPaletteMounted(false);
+  }, []);
+  useLayoutEffect(() => {
+    if (!paletteOpen) return;
+    const typed = takeTypeahead();
+    if (typed) setQuery(typed);
   }, [paletteOpen]);
 
   const close = () => closeOverlay('palette');

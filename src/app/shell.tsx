@@ -1,6 +1,6 @@
 // The signed-in shell: header, side menu (default layout; the editor layout hides it), the workspace, and
 // the overlays. Mounts the URL sync, the shortcut binder, the link handling and the inactivity watch.
-import { lazy, memo, Suspense, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { schemas } from '../api/schemas.ts';
 import { finishFirstLoad } from '../api/validate.ts';
@@ -13,6 +13,7 @@ import { ShellServices } from './shell-services.tsx';
 import { ConfirmationHost } from './confirmation-host.tsx';
 import { ContextSwitcherDialog } from './context-route.tsx';
 import { afterFirstScreen, browserProbe } from './first-screen.ts';
+import { isPaletteMounted, startTypeahead, takeTypeahead } from './palette-typeahead.ts';
 import { InactivityWatch } from './inactivity-watch.tsx';
 import { useLinkInterception } from './link-interception.ts';
 import { useOnLoadNotices } from './notices.ts';
@@ -55,6 +56,11 @@ const Menu = memo(SideMenu);
 function Overlays({ palettePrefetched }: { palettePrefetched: boolean }) {
   const shell = useSnapshot(shellStore);
   const paletteLoaded = useLoadedOnce(shell.paletteOpen, palettePrefetched);
+  // Opened before the palette has arrived: keep what is typed meanwhile for its query (palette-typeahead.ts).
+  useLayoutEffect(() => {
+    if (shell.paletteOpen && !isPaletteMounted()) startTypeahead();
+    else if (!shell.paletteOpen) takeTypeahead();
+  }, [shell.paletteOpen]);
   const helpLoaded = useLoadedOnce(shell.shortcutHelpOpen);
   return (
     <Suspense fallback={null}>
