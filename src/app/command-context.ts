@@ -1,6 +1,7 @@
 // Builds the command context (the serialisable picture of "now") from the stores: for the palette, the
 // shortcut help and the menus (reactively) and for the key binder and commands (at the moment they run).
-import { snapshot, useSnapshot } from 'valtio';
+import { useMemo } from 'react';
+import { proxy, snapshot, useSnapshot } from 'valtio';
 import type { CommandContext } from '../../commands/command.ts';
 import type { ContextSelections } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
@@ -89,6 +90,9 @@ export function currentCommandContext(overrides: Partial<ContextSources> = {}): 
   });
 }
 
+/** Stands in for the shell store where the overlays are left out: it never changes, so it never re-renders. */
+const noOverlays = proxy({ paletteOpen: false, shortcutHelpOpen: false, contextSwitcherOpen: false });
+
 /**
  * Now, reactively: re-renders when any part of the picture it reads changes. `overlays: false` leaves the
  * overlays out (overlayOpen is then false): a pane's guard does not depend on them, so opening the palette does
@@ -99,7 +103,10 @@ export function useCommandContext(path?: string, options: { overlays?: boolean }
   const session = useSnapshot(sessionStore);
   const context = useSnapshot(contextStore);
   const workspace = useSnapshot(workspaceStore);
-  const shell = useSnapshot(shellStore);
+  // Not the shell store itself when the overlays are left out: a snapshot of which nothing is read re-renders on
+  // every change of its store (valtio cannot tell what was not used), so opening the palette re-rendered the menu,
+  // the header and every pane's guard.
+  const shell = useSnapshot(options.overlays === false ? noOverlays : shellStore);
   // Subscribe to the parts of the picture by reference (valtio re-renders when a part read here is replaced),
   // then build the picture from the plain snapshots: reading deep through the tracking proxies (every
   // permission, the whole policy) cost more than everything else the palette does when it opens.
@@ -107,15 +114,20 @@ export function useCommandContext(path?: string, options: { overlays?: boolean }
   void [session.permissions, session.policy, context.applied, workspace.panes, workspace.focusedIndex];
   const overlays = options.overlays === false ? false : overlayOpen(shell);
   const plain = { session: snapshot(sessionStore), context: snapshot(contextStore), workspace: snapshot(workspaceStore) };
-  return buildCommandContext({
+  // The same picture (the same object) for as long as its parts are the same snapshots: valtio's snapshots share
+  // what did not change, so a consumer's memos keyed on the context hold across unrelated re-renders.
+  const { permissions, policy } = plain.session;
+  const { applied } = plain.context;
+  const { panes, focusedIndex } = plain.workspace;
+  return useMemo(() => buildCommandContext({
     signedIn,
-    applied: plain.context.applied as ContextSelections,
-    permissions: plain.session.permissions,
-    policy: plain.session.policy as AuthorizationPolicy | null,
-    panes: plain.workspace.panes,
-    focusedIndex: plain.workspace.focusedIndex,
+    applied: applied as ContextSelections,
+    permissions,
+    policy: policy as AuthorizationPolicy | null,
+    panes,
+    focusedIndex,
     overlayOpen: overlays,
     fieldFocused: false,
     ...(path !== undefined ? { path } : {}),
-  });
+  }), [signedIn, applied, permissions, policy, panes, focusedIndex, overlays, path]);
 }

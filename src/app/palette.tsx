@@ -4,7 +4,7 @@
 // Shift+Enter (or a Shift/Ctrl/Cmd click) opens in a new pane beside.
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { type KeyboardEvent, type MouseEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { Command as PortalCommand, CommandArgs } from '../../commands/command.ts';
 import { favoritesSettingKey, recentSettingKey, savedContextCommands } from '../../commands/context/saved-contexts.ts';
@@ -23,9 +23,6 @@ import { useCommandContext } from './command-context.ts';
 import { setPaletteMounted, takeTypeahead } from './palette-typeahead.ts';
 
 export const paletteRenderCap = 50;
-/** What fits the list's height: rendered on the opening frame; the rest of the cap follows when the browser is idle. */
-export const paletteFirstPaintCap = 16;
-const paletteGrowDelayMs = 120;
 const recordDebounceMs = 250;
 const hiddenFromPalette = new Set(['help.openPalette', 'help.closeOverlay']);
 
@@ -37,6 +34,15 @@ const recordKindLabels: Record<RecordSearchResult['kind'], string> = {
 };
 
 const recordValue = (record: RecordSearchResult) => `record:${record.kind}:${record.id}`;
+
+/** A stable function that always calls the latest `handler` (what React's useEffectEvent does, usable in memos). */
+function useEvent<A extends unknown[], R>(handler: (...args: A) => R): (...args: A) => R {
+  const latest = useRef(handler);
+  useLayoutEffect(() => {
+    latest.current = handler;
+  });
+  return useMemo(() => (...args: A) => latest.current(...args), []);
+}
 
 function useDebounced<T>(value: T, delayMs: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -53,62 +59,73 @@ export function CommandPalette() {
   const { recent } = useSnapshot(paletteStore);
   // The context the chosen command will run in: the palette closes first, so the overlays are left out.
   const runContext = useCommandContext(undefined, { overlays: false });
+  // The palette stays rendered while closed (hidden), so Ctrl+K only reveals a list that is already there. While it
+  // is closed, the list follows the context at low priority (an interruptible render after a navigation, never part
+  // of the navigation's own frame); open, it is always the context of now (worked out on the spot if the list had
+  // not caught up yet).
+  const deferredContext = useDeferredValue(runContext);
+  const listContext = paletteOpen ? runContext : deferredContext;
   const [query, setQuery] = useState('');
   const besideRef = useRef(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
   // Favourite and recent contexts are the user's settings: loaded when the palette is mounted (after the first
-  // screen), so opening it asks nothing of the server. Nothing is worked out while the palette is closed.
+  // screen), so opening it asks nothing of the server.
   const favorites = useQuery({ ...userSettingQueries.detail(favoritesSettingKey), enabled: runContext.signedIn });
   const recentContexts = useQuery({ ...userSettingQueries.detail(recentSettingKey), enabled: runContext.signedIn });
-  const available = useMemo(() => (paletteOpen ? [
-    ...registry.available(runContext).filter((command) => !hiddenFromPalette.has(command.id)),
-    ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, runContext)),
-  ] : []), [paletteOpen, registry, runContext, favorites.data, recentContexts.data]);
+  const available = useMemo(() => [
+    ...registry.available(listContext).filter((command) => !hiddenFromPalette.has(command.id)),
+    ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, listContext)),
+  ], [registry, listContext, favorites.data, recentContexts.data]);
 
   const term = useDebounced(query.trim(), recordDebounceMs);
   const searching = paletteOpen && looksLikeRecordQuery(term);
   const records = useQuery({ ...searchQueries.records(term), enabled: searching });
   const recordResults = searching ? (records.data ?? []) : [];
-  // Opening paints what the list shows (about sixteen rows fit); the rest, up to the cap, when the browser is idle.
-  const [cap, setCap] = useState(paletteFirstPaintCap);
-  useEffect(() => {
-    if (!paletteOpen) {
-      setCap(paletteFirstPaintCap);
-      return undefined;
-    }
-    // A moment after opening, when the browser is idle: the rows below the fold are not worth a frame of the
-    // opening, nor of the first keystrokes.
-    const grow = () => setCap(paletteRenderCap);
-    let idle: number | undefined;
-    const timer = setTimeout(() => {
-      if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(grow, { timeout: 150 });
-      else grow();
-    }, paletteGrowDelayMs);
-    return () => {
-      clearTimeout(timer);
-      if (idle !== undefined) window.cancelIdleCallback(idle);
-    };
-  }, [paletteOpen]);
-  const commandCap = Math.max(0, cap - recordResults.length);
+  const commandCap = Math.max(0, paletteRenderCap - recordResults.length);
   const ranked = useMemo(() => rankCommands(available, query, recent, commandCap), [available, query, recent, commandCap]);
-  const recentIds = new Set(recent);
   const showRecentGroup = query.trim() === '';
-  const recentCommands = showRecentGroup ? ranked.filter((command) => recentIds.has(command.id)) : [];
-  const otherCommands = showRecentGroup ? ranked.filter((command) => !recentIds.has(command.id)) : ranked;
 
   // The selection follows what is rendered: the first row after every change of the query, and again whenever
   // the selected row disappears (a record look-up answering, commands re-ranking). Worked out while rendering, so
   // opening the palette or typing paints once, not twice.
-  const values = [
-    ...recordResults.map(recordValue),
-    ...recentCommands.map((command) => command.id),
-    ...otherCommands.map((command) => command.id),
-  ];
+  const close = () => closeOverlay('palette');
+  const runCommand = useEvent((command: PortalCommand, args: CommandArgs = {}) => {
+    const beside = besideRef.current;
+    besideRef.current = false;
+    close();
+    recordRecentCommand(command.id);
+    void command.run(commandServices, { ...args, ...(beside ? { beside: true } : {}) });
+  });
+  // The command rows as elements, made again only when the ranking changes: opening (or any other re-render of the
+  // palette) leaves them to React as they are.
+  const commandList = useMemo(() => {
+    const recentIds = new Set(recent);
+    const recentCommands = showRecentGroup ? ranked.filter((command) => recentIds.has(command.id)) : [];
+    const otherCommands = showRecentGroup ? ranked.filter((command) => !recentIds.has(command.id)) : ranked;
+    const renderCommand = (command: PortalCommand) => (
+      <Command.Item key={command.id} value={command.id} onSelect={() => runCommand(command)} className="palette-item">
+        <span className="palette-item-title">{command.title}</span>
+        <span className="palette-item-meta">
+          <span className="palette-item-section">{command.section}</span>
+          {command.shortcut ? <ShortcutKeys keys={shortcutKeys(command.shortcut)} /> : null}
+        </span>
+      </Command.Item>
+    );
+    const groups: ReactNode = (
+      <>
+        {recentCommands.length > 0 ? <Command.Group heading="Recent">{recentCommands.map(renderCommand)}</Command.Group> : null}
+        {otherCommands.length > 0 ? <Command.Group heading={showRecentGroup ? 'All commands' : 'Commands'}>{otherCommands.map(renderCommand)}</Command.Group> : null}
+      </>
+    );
+    return { values: [...recentCommands, ...otherCommands].map((command) => command.id), groups };
+  }, [ranked, recent, showRecentGroup, runCommand]);
+  const values = [...recordResults.map(recordValue), ...commandList.values];
   const [choice, setChoice] = useState<{ query: string; value: string }>({ query: '', value: '' });
   const selected = choice.query === query && values.includes(choice.value) ? choice.value : (values[0] ?? '');
   const setSelected = (value: string) => setChoice({ query, value });
 
+  // Closing empties the query, so the hidden list is back to its opening state before the next Ctrl+K.
   useEffect(() => {
     if (!paletteOpen) setQuery('');
   }, [paletteOpen]);
@@ -124,16 +141,6 @@ export function CommandPalette() {
     if (typed) setQuery(typed);
   }, [paletteOpen]);
 
-  const close = () => closeOverlay('palette');
-
-  const runCommand = (command: PortalCommand, args: CommandArgs = {}) => {
-    const beside = besideRef.current;
-    besideRef.current = false;
-    close();
-    recordRecentCommand(command.id);
-    void command.run(commandServices, { ...args, ...(beside ? { beside: true } : {}) });
-  };
-
   const openRecord = (record: RecordSearchResult) => {
     const command = registry.get('record.openSearchResult');
     if (command) runCommand(command, { record });
@@ -146,23 +153,12 @@ export function CommandPalette() {
     besideRef.current = event.shiftKey || event.ctrlKey || event.metaKey;
   };
 
-  const renderCommand = (command: PortalCommand) => (
-    <Command.Item key={command.id} value={command.id} onSelect={() => runCommand(command)} className="palette-item">
-      <span className="palette-item-title">{command.title}</span>
-      <span className="palette-item-meta">
-        <span className="palette-item-section">{command.section}</span>
-        {command.shortcut ? <ShortcutKeys keys={shortcutKeys(command.shortcut)} /> : null}
-      </span>
-    </Command.Item>
-  );
-
   return (
-    <LightDialog open={paletteOpen} label="Command palette" onClose={close} className="palette-dialog" initialFocus={inputRef}>
+    <LightDialog open={paletteOpen} keepMounted label="Command palette" onClose={close} className="palette-dialog" initialFocus={inputRef}>
       <Command label="Command palette" shouldFilter={false} value={selected} onValueChange={setSelected} loop onKeyDown={onKeyDown} onClickCapture={onClickCapture} className="palette">
         <Command.Input
+          // Focused as the palette opens (the dialog's initial focus), so keys typed right after Ctrl+K land in it.
           ref={inputRef}
-          // Focused as it mounts, so keys typed right after Ctrl+K land in it.
-          autoFocus
           value={query}
           onValueChange={setQuery}
           placeholder="Type a command, or a reference, id or name to look up…"
@@ -186,8 +182,7 @@ export function CommandPalette() {
               ))}
             </Command.Group>
           ) : null}
-          {recentCommands.length > 0 ? <Command.Group heading="Recent">{recentCommands.map(renderCommand)}</Command.Group> : null}
-          {otherCommands.length > 0 ? <Command.Group heading={showRecentGroup ? 'All commands' : 'Commands'}>{otherCommands.map(renderCommand)}</Command.Group> : null}
+          {commandList.groups}
         </Command.List>
         <footer className="palette-footer" aria-hidden="true">
           <span><kbd>↵</kbd> open</span>

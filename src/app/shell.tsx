@@ -1,6 +1,6 @@
 // The signed-in shell: header, side menu (default layout; the editor layout hides it), the workspace, and
 // the overlays. Mounts the URL sync, the shortcut binder, the link handling and the inactivity watch.
-import { lazy, memo, Suspense, useEffect, useLayoutEffect, useState } from 'react';
+import { lazy, memo, startTransition, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { schemas } from '../api/schemas.ts';
 import { finishFirstLoad } from '../api/validate.ts';
@@ -35,7 +35,7 @@ function useLoadedOnce(open: boolean, prefetched = false): boolean {
   useEffect(() => {
     if (open || prefetched) setLoaded(true);
   }, [open, prefetched]);
-  return loaded || open;
+  return loaded || open || prefetched;
 }
 
 export function Shell() {
@@ -89,7 +89,8 @@ function ShellLayout() {
       void finishFirstLoad(Object.values(schemas));
       void loadResizableRow().catch(() => undefined);
       void loadPalette().then(() => {
-        if (!cancelled) setPalettePrefetched(true);
+        // Mounted (closed, its list rendered hidden) at low priority: an interruptible render, not a long task.
+        if (!cancelled) startTransition(() => setPalettePrefetched(true));
       }, () => undefined);
     });
     return () => {

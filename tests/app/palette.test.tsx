@@ -11,6 +11,7 @@ import { useShortcutBinder } from '../../src/app/shortcut-binder.ts';
 import { useAppServices } from '../../src/app/app-services.tsx';
 import { contextStore } from '../../src/state/context-store.ts';
 import { paletteStore } from '../../src/state/palette-store.ts';
+import { permissionScope, setPermissions } from '../../src/state/session-store.ts';
 import { shellStore } from '../../src/state/shell-store.ts';
 import { currentLayout } from '../../src/state/workspace-store.ts';
 import { createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from './support.tsx';
@@ -46,6 +47,29 @@ describe('command palette', () => {
     expect(titles.some((title) => title.startsWith('Report bug'))).toBe(true);
     expect(titles.some((title) => title.startsWith('Go to billing'))).toBe(false);
     expect(titles.some((title) => title.startsWith('Export'))).toBe(false);
+  });
+
+  it('stays rendered while closed, out of reach, and follows a change made while it was closed', async () => {
+    const user = userEvent.setup();
+    renderWithServices(<Harness />);
+    // Closed: the list is there (so Ctrl+K only reveals it) but hidden: no dialog, no combobox, nothing to focus.
+    await waitFor(() => expect(document.querySelectorAll('[cmdk-item]').length).toBeGreaterThan(0));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('combobox')).toBeNull();
+    expect(screen.queryByRole('option')).toBeNull();
+    // A permission goes and comes back while the palette is closed; each opening lists what is allowed then.
+    act(() => setPermissions(permissionScope(contextStore.applied).key, permissions.filter((permission) => permission !== 'Mapi.Users.Read')));
+    await openPalette(user);
+    const titles = screen.getAllByRole('option').map((option) => option.textContent ?? '');
+    expect(titles.some((title) => title.startsWith('Go to transactions'))).toBe(true);
+    expect(titles.some((title) => title.startsWith('Go to users'))).toBe(false);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('combobox')).toBeNull());
+    // Closed, it keeps nothing of the user's: not the focus either.
+    expect(document.querySelector('[cmdk-root]')?.contains(document.activeElement)).toBe(false);
+    act(() => setPermissions(permissionScope(contextStore.applied).key, permissions));
+    await openPalette(user);
+    expect(screen.getAllByRole('option').some((option) => option.textContent?.startsWith('Go to users'))).toBe(true);
   });
 
   it('filters as you type and runs the chosen command with Enter', async () => {
@@ -101,7 +125,6 @@ describe('command palette', () => {
     const user = userEvent.setup();
     renderWithServices(<Harness />, createServices({ registry }));
     await openPalette(user);
-    // The opening frame paints what fits; the rest of the cap follows, and no more.
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(paletteRenderCap));
     const started = performance.now();
     await user.paste('bulk command 99');
