@@ -27,13 +27,9 @@ const closedStyle = { visibility: 'hidden' } as const;
 
 const focusable = 'input:not([disabled]), button:not([disabled]), select:not([disabled]), textarea:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
 
-/** Focus back where it was before the dialog opened; never left inside a closed, kept layer. */
-function restoreFocus(previous: { current: Element | null }, layer: HTMLElement | null): void {
-  const element = previous.current;
-  previous.current = null;
-  if (element instanceof HTMLElement && element.isConnected) element.focus({ preventScroll: true });
-  const active = document.activeElement;
-  if (layer && active instanceof HTMLElement && layer.contains(active)) active.blur();
+/** Focus back where it was before the dialog opened (if that element is still there). */
+function focusPrevious(previous: Element | null): void {
+  if (previous instanceof HTMLElement && previous.isConnected) previous.focus({ preventScroll: true });
 }
 
 export function LightDialog({ open, label, onClose, children, className, initialFocus, keepMounted = false }: LightDialogProps) {
@@ -43,21 +39,27 @@ export function LightDialog({ open, label, onClose, children, className, initial
 
   useLayoutEffect(() => {
     if (!open) return undefined;
-    previousFocus.current = document.activeElement;
+    const previous = document.activeElement;
+    previousFocus.current = previous;
     const layer = dialog.current?.parentElement;
     const hidden = [...document.body.children].filter((element) => element !== layer && element.getAttribute('aria-hidden') !== 'true');
     for (const element of hidden) element.setAttribute('aria-hidden', 'true');
     (initialFocus?.current ?? dialog.current)?.focus({ preventScroll: true });
     return () => {
       for (const element of hidden) element.removeAttribute('aria-hidden');
-      if (!keepMounted) restoreFocus(previousFocus, null);
+      focusPrevious(previous);
     };
-  }, [open, initialFocus, keepMounted]);
+  }, [open, initialFocus]);
 
-  // A kept layer gives the focus back once the closing commit is done: React puts the focus back where it was
-  // before a commit if the commit moved it (here: into the layer, which is still in the document).
+  // A kept layer must not keep the focus once closed. After the closing commit, React puts the focus back where it
+  // was before the commit if that element is still in the document (a browser refuses: the layer is invisible by
+  // then; a test DOM does not): if the focus is still inside, it goes back again, or nowhere.
   useLayoutEffect(() => {
-    if (!open && keepMounted) restoreFocus(previousFocus, dialog.current);
+    if (open || !keepMounted) return;
+    const inLayer = () => document.activeElement instanceof HTMLElement && dialog.current?.contains(document.activeElement) === true;
+    if (inLayer()) focusPrevious(previousFocus.current);
+    if (inLayer()) (document.activeElement as HTMLElement).blur();
+    previousFocus.current = null;
   }, [open, keepMounted]);
 
   if (!open && !keepMounted) return null;
