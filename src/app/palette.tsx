@@ -14,7 +14,7 @@ import { shortcutKeys } from '../../commands/shortcut.ts';
 import { looksLikeRecordQuery, searchQueries } from '../api/search-queries.ts';
 import { userSettingQueries } from '../api/user-setting-queries.ts';
 import type { RecordSearchResult } from '../contract/shell-responses.ts';
-import { paletteStore, recordRecentCommand } from '../state/palette-store.ts';
+import { commandsHiddenFromPalette, paletteStore, recordRecentCommand } from '../state/palette-store.ts';
 import { closeOverlay, shellStore } from '../state/shell-store.ts';
 import { LightDialog } from '../ui/light-dialog.tsx';
 import { ShortcutKeys } from '../ui/shortcut-keys.tsx';
@@ -24,7 +24,6 @@ import { setPaletteMounted, takeTypeahead } from './palette-typeahead.ts';
 
 export const paletteRenderCap = 50;
 const recordDebounceMs = 250;
-const hiddenFromPalette = new Set(['help.openPalette', 'help.closeOverlay']);
 
 const recordKindLabels: Record<RecordSearchResult['kind'], string> = {
   transaction: 'Transaction',
@@ -74,7 +73,7 @@ export function CommandPalette() {
   const favorites = useQuery({ ...userSettingQueries.detail(favoritesSettingKey), enabled: runContext.signedIn });
   const recentContexts = useQuery({ ...userSettingQueries.detail(recentSettingKey), enabled: runContext.signedIn });
   const available = useMemo(() => [
-    ...registry.available(listContext).filter((command) => !hiddenFromPalette.has(command.id)),
+    ...registry.available(listContext).filter((command) => !commandsHiddenFromPalette.has(command.id)),
     ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, listContext)),
   ], [registry, listContext, favorites.data, recentContexts.data]);
 

@@ -23,6 +23,11 @@ subscribe(paletteStore, () => {
   }
 });
 
+/** Commands the palette does not list (opening and closing overlays): never "recent" either. */
+export const commandsHiddenFromPalette: ReadonlySet<string> = new Set(['help.openPalette', 'help.closeOverlay']);
+
 export function recordRecentCommand(id: string): void {
+  // Unchanged when it is already the most recent: a new list would re-rank and re-render the palette for nothing.
+  if (commandsHiddenFromPalette.has(id) || paletteStore.recent[0] === id) return;
   paletteStore.recent = [id, ...paletteStore.recent.filter((recent) => recent !== id)].slice(0, maxRecentCommands);
 }
