@@ -117,7 +117,8 @@ export function CommandPalette() {
         {otherCommands.length > 0 ? <Command.Group heading={showRecentGroup ? 'All commands' : 'Commands'}>{otherCommands.map(renderCommand)}</Command.Group> : null}
       </>
     );
-    return { values: [...recentCommands, ...otherCommands].map((command) => command.id), groups };
+    const shown = [...recentCommands, ...otherCommands];
+    return { values: shown.map((command) => command.id), first: shown[0], groups };
   }, [ranked, recent, showRecentGroup, runCommand]);
   const values = [...recordResults.map(recordValue), ...commandList.values];
   const [choice, setChoice] = useState<{ query: string; value: string }>({ query: '', value: '' });
@@ -134,11 +135,25 @@ export function CommandPalette() {
     setPaletteMounted(true);
     return () => setPaletteMounted(false);
   }, []);
+  // An Enter among them runs the first command once the list shows that query, as it would have had the palette been
+  // there (a record look-up waits a moment before it asks, so an Enter typed at speed meets the commands). When no
+  // command matches, the palette stays open on the query, with the records it finds.
+  const [pendingSubmit, setPendingSubmit] = useState<{ query: string; beside: boolean } | null>(null);
   useLayoutEffect(() => {
     if (!paletteOpen) return;
     const typed = takeTypeahead();
-    if (typed) setQuery(typed);
+    if (typed.query) setQuery(typed.query);
+    if (typed.submit) setPendingSubmit({ query: typed.query, beside: typed.submit.beside });
   }, [paletteOpen]);
+  const submitted = useRef<object | null>(null);
+  useEffect(() => {
+    if (!pendingSubmit || pendingSubmit.query !== query || submitted.current === pendingSubmit) return;
+    submitted.current = pendingSubmit;
+    setPendingSubmit(null);
+    if (!commandList.first) return;
+    besideRef.current = pendingSubmit.beside;
+    runCommand(commandList.first);
+  }, [pendingSubmit, query, commandList, runCommand]);
 
   const openRecord = (record: RecordSearchResult) => {
     const command = registry.get('record.openSearchResult');

@@ -1,4 +1,5 @@
-// Keys typed between Ctrl+K and the palette's arrival are kept for its query, not lost to the page.
+// Keys typed between Ctrl+K and the palette's arrival are kept for its query, not lost to the page; an Enter is
+// kept too (to run the first result) and ends the catching.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTypeahead, takeTypeahead } from '../../src/app/palette-typeahead.ts';
 
@@ -24,14 +25,23 @@ describe('palette typeahead', () => {
     const arrow = press('ArrowDown');
     expect(shortcut.defaultPrevented).toBe(false);
     expect(arrow.defaultPrevented).toBe(false);
-    expect(takeTypeahead()).toBe('tr');
+    expect(takeTypeahead()).toEqual({ query: 'tr', submit: null });
   });
 
   it('lets every key through once taken, and hands over nothing when it was not catching', () => {
     startTypeahead();
     press('a');
-    expect(takeTypeahead()).toBe('a');
+    expect(takeTypeahead()).toEqual({ query: 'a', submit: null });
     expect(press('b').defaultPrevented).toBe(false);
-    expect(takeTypeahead()).toBe('');
+    expect(takeTypeahead()).toEqual({ query: '', submit: null });
+  });
+
+  it('keeps an Enter (Shift+Enter: beside) for the palette and lets what follows through', () => {
+    startTypeahead();
+    press('u');
+    const enter = press('Enter', { shiftKey: true });
+    expect(enter.defaultPrevented).toBe(true);
+    expect(press('x').defaultPrevented).toBe(false);
+    expect(takeTypeahead()).toEqual({ query: 'u', submit: { beside: true } });
   });
 });

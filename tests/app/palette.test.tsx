@@ -8,6 +8,7 @@ import { createCommandRegistry } from '../../commands/registry.ts';
 import { createAppRegistry } from '../../src/app/app-registry.ts';
 import { CommandPalette, paletteRenderCap } from '../../src/app/palette.tsx';
 import { useShortcutBinder } from '../../src/app/shortcut-binder.ts';
+import { startTypeahead } from '../../src/app/palette-typeahead.ts';
 import { useAppServices } from '../../src/app/app-services.tsx';
 import { contextStore } from '../../src/state/context-store.ts';
 import { paletteStore } from '../../src/state/palette-store.ts';
@@ -70,6 +71,30 @@ describe('command palette', () => {
     act(() => setPermissions(permissionScope(contextStore.applied).key, permissions));
     await openPalette(user);
     expect(screen.getAllByRole('option').some((option) => option.textContent?.startsWith('Go to users'))).toBe(true);
+  });
+
+  it('runs the first result of what was typed, Enter included, before the palette arrived', async () => {
+    // Ctrl+K, then "go to users" and Enter while the palette's chunk is still loading: the keys are caught.
+    shellStore.paletteOpen = true;
+    startTypeahead();
+    for (const key of 'go to users') document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    renderWithServices(<Harness />);
+    await waitFor(() => expect(currentLayout().paths).toEqual(['/users']));
+    expect(shellStore.paletteOpen).toBe(false);
+    expect(paletteStore.recent[0]).toBe('nav.users');
+  });
+
+  it('stays open on the query when nothing typed before its arrival matches a command', async () => {
+    shellStore.paletteOpen = true;
+    startTypeahead();
+    for (const key of 'qzxv') document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    renderWithServices(<Harness />);
+    const input = await screen.findByRole('combobox', { name: 'Command palette' });
+    await waitFor(() => expect((input as HTMLInputElement).value).toBe('qzxv'));
+    expect(shellStore.paletteOpen).toBe(true);
+    expect(currentLayout().paths).toEqual(['/dashboard']);
   });
 
   it('filters as you type and runs the chosen command with Enter', async () => {
