@@ -4,12 +4,9 @@
 //   node scripts/bench/transactions-overview.ts postgres://postgres@127.0.0.1:5432/portal_bench [label filter]
 // Read-only; no migration is run (the database must be at the current schema).
 import { Hono } from 'hono';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
 import type { AppEnv } from '../../server/api/env.ts';
 import { transactionRoutes } from '../../server/api/transactions.ts';
-import type { Database, Db } from '../../server/db/client.ts';
-import * as schema from '../../server/db/schema.ts';
+import { openDatabase, type Database } from '../../server/db/client.ts';
 import { loadPrincipal } from '../../server/policy/principal.ts';
 import { markdownTable, ms, percentile } from './stats.ts';
 
@@ -17,13 +14,8 @@ const url = process.argv[2] ?? process.env.DATABASE_URL;
 if (!url) throw new Error('usage: node scripts/bench/transactions-overview.ts <postgres url> [label filter]');
 const only = process.argv[3];
 
-const pool = new pg.Pool({ connectionString: url, max: 5 });
-const database: Database = {
-  db: drizzle({ client: pool, schema }) as unknown as Db,
-  kind: 'postgres',
-  query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
-  close: () => pool.end(),
-};
+// The server's own handle (with its budgeted pools), without migrating: the database is read, never changed.
+const database: Database = await openDatabase({ url, poolSize: 5, migrate: false });
 
 const [admin] = await database.query<{ id: string }>(`SELECT id FROM users WHERE email = 'admin@demo.test'`);
 if (!admin) throw new Error('no admin@demo.test: seed the database first');

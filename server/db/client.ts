@@ -74,6 +74,8 @@ export type OpenOptions = {
   url?: string | undefined;
   dataDir?: string | undefined;
   poolSize?: number;
+  /** bring the schema up to date on opening (default); false for tools that only read a database they did not make */
+  migrate?: boolean;
   /**
    * sees every statement the ORM sends (benchmarks compare the API against the same SQL run directly), with the
    * statement timeout it ran under, if any
@@ -99,7 +101,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     };
     const pool = openPool(poolSize);
     const db = drizzlePg({ client: pool, schema, logger: loggerOf(options) }) as unknown as Db;
-    await migratePg(db as never, { migrationsFolder });
+    if (options.migrate !== false) await migratePg(db as never, { migrationsFolder });
     const budgets = new Map<number, { pool: pg.Pool; db: Db }>();
     const budget = (ms: number) => {
       let found = budgets.get(ms);
@@ -127,7 +129,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.dataDir && !options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm }, parsers: textParsers });
   const db = drizzlePglite({ client: ormView(client as unknown as { query: PgliteQuery }) as unknown as PGlite, schema, logger: loggerOf(options) }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder });
+  if (options.migrate !== false) await migratePglite(db as never, { migrationsFolder });
   return {
     db,
     kind: 'pglite',
