@@ -3,7 +3,7 @@
 // ('YYYY-MM-DD', both ends inclusive); buckets are instants [start, end) so a day is the user's day, DST included.
 // No schema library here: the client loads this eagerly.
 import { TZDate, tzOffset } from '@date-fns/tz';
-import { addDays, addMonths, addWeeks, addYears, differenceInCalendarDays, endOfMonth, endOfWeek, startOfMonth, startOfWeek } from 'date-fns';
+import { addDays, addMonths, addWeeks, addYears, endOfMonth, endOfWeek, startOfMonth, startOfWeek } from 'date-fns';
 
 export const dashboardIntervals = ['day', 'week', 'month', 'year', 'custom'] as const;
 export type DashboardInterval = (typeof dashboardIntervals)[number];
@@ -38,25 +38,54 @@ function calendar(date: LocalDate): TZDate {
   return new TZDate(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 'UTC');
 }
 
+const pad = (value: number, length = 2) => String(value).padStart(length, '0');
+
 function toLocalDate(date: Date): LocalDate {
   const tzDate = date instanceof TZDate ? date : new TZDate(date.getTime(), 'UTC');
-  const pad = (value: number, length = 2) => String(value).padStart(length, '0');
   return `${pad(tzDate.getFullYear(), 4)}-${pad(tzDate.getMonth() + 1)}-${pad(tzDate.getDate())}`;
 }
 
+// The hot path (a dashboard answer's buckets) does its calendar arithmetic on UTC day numbers: a TZDate costs tens
+// of microseconds an operation (every one goes through Intl), and the bucket plan of a year took a fifth of the
+// dashboard's CPU time on the embedded database.
+
+/** Year, month (0–11) and day of a 'YYYY-MM-DD' date. */
+function partsOf(date: LocalDate): [number, number, number] {
+  const match = localDatePattern.exec(date);
+  if (!match) throw new RangeError(`'${date}' is not a YYYY-MM-DD date`);
+  return [Number(match[1]), Number(match[2]) - 1, Number(match[3])];
+}
+
+/** Milliseconds of UTC midnight of a calendar day (month and day may overflow, as with Date.UTC). */
+function utcDay(year: number, month: number, day: number): number {
+  return Date.UTC(year, month, day);
+}
+
+function localDateOfUtcDay(ms: number): LocalDate {
+  const date = new Date(ms);
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
+
 export function isLocalDate(value: string): boolean {
-  const match = localDatePattern.exec(value);
-  if (!match) return false;
-  return toLocalDate(calendar(value)) === value;
+  if (!localDatePattern.test(value)) return false;
+  return localDateOfUtcDay(utcDay(...partsOf(value))) === value;
 }
 
 export function addLocalDays(date: LocalDate, days: number): LocalDate {
-  return toLocalDate(addDays(calendar(date), days));
+  const [year, month, day] = partsOf(date);
+  return localDateOfUtcDay(utcDay(year, month, day + days));
+}
+
+/** Months later (or earlier), the day kept or, past the end of the target month, its last day (as date-fns does). */
+export function addLocalMonths(date: LocalDate, months: number): LocalDate {
+  const [year, month, day] = partsOf(date);
+  const lastDay = new Date(utcDay(year, month + months + 1, 0)).getUTCDate();
+  return localDateOfUtcDay(utcDay(year, month + months, Math.min(day, lastDay)));
 }
 
 /** Whole days from start to end, both counted. */
 export function daysInRange(startDate: LocalDate, endDate: LocalDate): number {
-  return differenceInCalendarDays(calendar(endDate), calendar(startDate)) + 1;
+  return Math.round((utcDay(...partsOf(endDate)) - utcDay(...partsOf(startDate))) / 86_400_000) + 1;
 }
 
 /** The calendar date of an instant in a time zone. */
@@ -66,8 +95,8 @@ export function localDateOf(instant: Date | number, timeZone: string): LocalDate
 
 /** The instant a local calendar date begins in a time zone (the first valid moment when midnight is skipped). */
 export function startOfLocalDate(date: LocalDate, timeZone: string): Date {
-  const day = calendar(date);
-  return new Date(new TZDate(day.getFullYear(), day.getMonth(), day.getDate(), timeZone).getTime());
+  const [year, month, day] = partsOf(date);
+  return new Date(new TZDate(year, month, day, timeZone).getTime());
 }
 
 /** An instant as ISO 8601 with the zone's offset at that instant: '2026-03-29T02:00:00+01:00'. */
@@ -147,7 +176,7 @@ export function bucketPlan(period: DashboardPeriod, timeZone: string): BucketPla
   }
   const step = period.interval === 'custom' ? customStep(period.startDate, period.endDate) : 1;
   const next = unit === 'month'
-    ? (date: LocalDate) => toLocalDate(addMonths(calendar(date), step))
+    ? (date: LocalDate) => addLocalMonths(date, step)
     : (date: LocalDate) => addLocalDays(date, step);
   for (let date = period.startDate; date <= period.endDate; date = next(date)) {
     const start = startOfLocalDate(date, timeZone);

@@ -1,13 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { TZDate } from '@date-fns/tz';
+import { addDays, addMonths, differenceInCalendarDays } from 'date-fns';
 import {
-  addLocalDays, bucketPlan, canStepForward, changeDashboardPath, dashboardSearch, readDashboardSearch, comparePeriod, comparedPeriod, customStep, daysInRange, formatInstant, initialView,
+  addLocalDays, addLocalMonths, bucketPlan, canStepForward, changeDashboardPath, dashboardSearch, readDashboardSearch, comparePeriod, comparedPeriod, customStep, daysInRange, formatInstant, initialView,
   isLocalDate, localDateOf, maxCustomRangeDays, maxDashboardBuckets, normalisePeriod, periodContaining, periodsToPrefetch,
   selectCustomRange, selectInterval, setCompare, shiftPeriod, startOfLocalDate, stepView, type DashboardPeriod,
 } from '../../src/contract/dashboard-intervals.ts';
 
 const iso = (date: Date) => date.toISOString();
 const hours = (bucket: { start: Date; end: Date }) => (bucket.end.getTime() - bucket.start.getTime()) / 3_600_000;
+
+describe('calendar arithmetic on UTC day numbers', () => {
+  // The reference: date-fns on a TZDate in UTC, what these functions did before they went without TZDate.
+  const utc = (date: string) => new TZDate(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 'UTC');
+  const text = (date: Date) => {
+    const zoned = new TZDate(date.getTime(), 'UTC');
+    return `${String(zoned.getFullYear()).padStart(4, '0')}-${String(zoned.getMonth() + 1).padStart(2, '0')}-${String(zoned.getDate()).padStart(2, '0')}`;
+  };
+  const anyDate = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((date) => date.toISOString().slice(0, 10));
+
+  it('keeps the day, or the last day of a shorter month, when adding months', () => {
+    expect(addLocalMonths('2026-01-31', 1)).toBe('2026-02-28');
+    expect(addLocalMonths('2024-01-31', 1)).toBe('2024-02-29');
+    expect(addLocalMonths('2026-03-31', -1)).toBe('2026-02-28');
+    expect(addLocalMonths('2026-11-15', 3)).toBe('2027-02-15');
+    expect(addLocalMonths('2026-01-01', -13)).toBe('2024-12-01');
+  });
+
+  it('agrees with date-fns for days, months and day counts over 1970–2199', () => {
+    fc.assert(fc.property(anyDate, anyDate, fc.integer({ min: -800, max: 800 }), fc.integer({ min: -40, max: 40 }), (start, end, days, months) => {
+      expect(addLocalDays(start, days)).toBe(text(addDays(utc(start), days)));
+      expect(addLocalMonths(start, months)).toBe(text(addMonths(utc(start), months)));
+      expect(daysInRange(start, end)).toBe(differenceInCalendarDays(utc(end), utc(start)) + 1);
+      expect(isLocalDate(start)).toBe(true);
+    }), { numRuns: 2000 });
+  });
+});
 
 describe('local dates', () => {
   it.each([
