@@ -30,6 +30,13 @@ async function openPalette(user: ReturnType<typeof userEvent.setup>) {
   return screen.findByRole('combobox', { name: 'Command palette' });
 }
 
+/** Ctrl+K pressed (the palette opening) and `text` then Enter typed before the palette is mounted. */
+function typeBeforeArrival(text: string) {
+  shellStore.paletteOpen = true;
+  startTypeahead();
+  for (const key of [...text, 'Enter']) document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+}
+
 describe('command palette', () => {
   beforeEach(() => {
     resetStores();
@@ -75,10 +82,7 @@ describe('command palette', () => {
 
   it('runs the first result of what was typed, Enter included, before the palette arrived', async () => {
     // Ctrl+K, then "go to users" and Enter while the palette's chunk is still loading: the keys are caught.
-    shellStore.paletteOpen = true;
-    startTypeahead();
-    for (const key of 'go to users') document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
-    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    typeBeforeArrival('go to users');
     renderWithServices(<Harness />);
     await waitFor(() => expect(currentLayout().paths).toEqual(['/users']));
     expect(shellStore.paletteOpen).toBe(false);
@@ -86,10 +90,7 @@ describe('command palette', () => {
   });
 
   it('stays open on the query when nothing typed before its arrival matches a command', async () => {
-    shellStore.paletteOpen = true;
-    startTypeahead();
-    for (const key of 'qzxv') document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
-    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    typeBeforeArrival('qzxv');
     renderWithServices(<Harness />);
     const input = await screen.findByRole('combobox', { name: 'Command palette' });
     await waitFor(() => expect((input as HTMLInputElement).value).toBe('qzxv'));
