@@ -7,6 +7,7 @@ import { createApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { isSeeded, seedDatabase } from './db/seed.ts';
+import { startPayloadPurge } from './identity/adapter.ts';
 import { createIdentity } from './identity/provider.ts';
 import { startReportWorker } from './reports/worker.ts';
 
@@ -28,6 +29,9 @@ const identity = await createIdentity({
   issuer: config.issuer,
   apiAudience: config.apiAudience,
 });
+
+// Expired sessions, interactions, codes and refresh tokens: purged at start and every hour.
+const payloadPurge = startPayloadPurge(database, { intervalMs: 3_600_000, log });
 
 const app = createApp({
   database,
@@ -59,6 +63,7 @@ async function stop(signal: string) {
   log(`${signal}: stopping`);
   server.close();
   server.closeAllConnections();
+  payloadPurge.stop();
   await reportWorker.stop();
   await database.close();
   process.exit(0);

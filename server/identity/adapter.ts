@@ -81,6 +81,29 @@ export function createAdapterClass(database: Database): AdapterClass {
 }
 
 /** Deletes rows whose lifetime has ended (any model). Safe to call from any node at any time. */
-export async function purgeExpiredPayloads(database: Database, now = new Date()): Promise<void> {
-  await database.db.delete(oidcPayloads).where(lte(oidcPayloads.expiresAt, now));
+export async function purgeExpiredPayloads(database: Database, now = new Date()): Promise<number> {
+  const deleted = await database.db.delete(oidcPayloads).where(lte(oidcPayloads.expiresAt, now)).returning({ id: oidcPayloads.id });
+  return deleted.length;
+}
+
+export type PayloadPurge = { stop: () => void };
+
+/**
+ * Purges expired sessions, interactions, codes and tokens now and then every `intervalMs` (expired rows are already
+ * ignored on read; this keeps the table from growing). A failed purge is logged and tried again next time; the
+ * timer does not keep the process alive.
+ */
+export function startPayloadPurge(database: Database, options: { intervalMs: number; log: (line: string) => void }): PayloadPurge {
+  let running: Promise<void> | null = null;
+  const purge = () => {
+    if (running) return;
+    running = purgeExpiredPayloads(database).then(
+      (count) => { if (count > 0) options.log(`purged ${count} expired identity records`); },
+      (error: unknown) => options.log(`purging expired identity records failed: ${error instanceof Error ? error.message : String(error)}`),
+    ).finally(() => { running = null; });
+  };
+  purge();
+  const timer = setInterval(purge, options.intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { decodeProtectedHeader } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
 import { oidcPayloads, users } from '../../../server/db/schema.ts';
-import { createAdapterClass, purgeExpiredPayloads } from '../../../server/identity/adapter.ts';
+import { createAdapterClass, purgeExpiredPayloads, startPayloadPurge } from '../../../server/identity/adapter.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
 import { formatLockoutEnd } from '../../../server/identity/pages.ts';
 import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
@@ -376,6 +376,31 @@ describe('provider state', () => {
     expect(await sessions.findByUid('uid-expired')).toBeUndefined();
     await purgeExpiredPayloads(database);
     expect(await database.db.select().from(oidcPayloads).where(eq(oidcPayloads.id, 's-expired'))).toHaveLength(0);
+  });
+
+  it('purges expired rows at start and on its interval, keeps live ones, and reports a failure without throwing', async () => {
+    const Adapter = createAdapterClass(database);
+    const sessions = new Adapter('Session');
+    await sessions.upsert('s-old', { accountId: 'u-demo' }, 60);
+    await sessions.upsert('s-live', { accountId: 'u-demo' }, 60);
+    await database.db.update(oidcPayloads).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oidcPayloads.id, 's-old'));
+    const lines: string[] = [];
+    const purge = startPayloadPurge(database, { intervalMs: 50, log: (line) => lines.push(line) });
+    try {
+      await vi.waitFor(() => expect(lines.some((line) => /^purged \d+ expired identity records$/.test(line))).toBe(true));
+      expect(await database.db.select().from(oidcPayloads).where(eq(oidcPayloads.id, 's-old'))).toHaveLength(0);
+      expect(await sessions.find('s-live')).toMatchObject({ accountId: 'u-demo' });
+      // Expires later: the interval takes it too.
+      await database.db.update(oidcPayloads).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oidcPayloads.id, 's-live'));
+      await vi.waitFor(() => expect(lines.filter((line) => line.startsWith('purged')).length).toBeGreaterThanOrEqual(2));
+      expect(await database.db.select().from(oidcPayloads).where(eq(oidcPayloads.id, 's-live'))).toHaveLength(0);
+    } finally {
+      purge.stop();
+    }
+    const broken = { ...database, db: { delete: () => { throw new Error('database is down'); } } } as unknown as typeof database;
+    const failures: string[] = [];
+    startPayloadPurge(broken, { intervalMs: 60_000, log: (line) => failures.push(line) }).stop();
+    await vi.waitFor(() => expect(failures).toEqual(['purging expired identity records failed: database is down']));
   });
 
   it('marks consumed rows and revokes by grant', async () => {
