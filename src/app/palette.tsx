@@ -85,9 +85,6 @@ export function CommandPalette() {
   const ranked = useMemo(() => rankCommands(available, query, recent, commandCap), [available, query, recent, commandCap]);
   const showRecentGroup = query.trim() === '';
 
-  // The selection follows what is rendered: the first row after every change of the query, and again whenever
-  // the selected row disappears (a record look-up answering, commands re-ranking). Worked out while rendering, so
-  // opening the palette or typing paints once, not twice.
   const close = () => closeOverlay('palette');
   const runCommand = useEvent((command: PortalCommand, args: CommandArgs = {}) => {
     const beside = besideRef.current;
@@ -120,6 +117,9 @@ export function CommandPalette() {
     const shown = [...recentCommands, ...otherCommands];
     return { values: shown.map((command) => command.id), first: shown[0], groups };
   }, [ranked, recent, showRecentGroup, runCommand]);
+  // The selection follows what is rendered: the first row after every change of the query, and again whenever
+  // the selected row disappears (a record look-up answering, commands re-ranking). Worked out while rendering, so
+  // opening the palette or typing paints once, not twice.
   const values = [...recordResults.map(recordValue), ...commandList.values];
   const [choice, setChoice] = useState<{ query: string; value: string }>({ query: '', value: '' });
   const selected = choice.query === query && values.includes(choice.value) ? choice.value : (values[0] ?? '');

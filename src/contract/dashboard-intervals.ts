@@ -33,9 +33,7 @@ const localDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The date at UTC midnight, used only for calendar arithmetic (no time zone can shift it). */
 function calendar(date: LocalDate): TZDate {
-  const match = localDatePattern.exec(date);
-  if (!match) throw new RangeError(`'${date}' is not a YYYY-MM-DD date`);
-  return new TZDate(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 'UTC');
+  return new TZDate(...partsOf(date), 'UTC');
 }
 
 const pad = (value: number, length = 2) => String(value).padStart(length, '0');
@@ -56,11 +54,6 @@ function partsOf(date: LocalDate): [number, number, number] {
   return [Number(match[1]), Number(match[2]) - 1, Number(match[3])];
 }
 
-/** Milliseconds of UTC midnight of a calendar day (month and day may overflow, as with Date.UTC). */
-function utcDay(year: number, month: number, day: number): number {
-  return Date.UTC(year, month, day);
-}
-
 function localDateOfUtcDay(ms: number): LocalDate {
   const date = new Date(ms);
   return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
@@ -68,24 +61,24 @@ function localDateOfUtcDay(ms: number): LocalDate {
 
 export function isLocalDate(value: string): boolean {
   if (!localDatePattern.test(value)) return false;
-  return localDateOfUtcDay(utcDay(...partsOf(value))) === value;
+  return localDateOfUtcDay(Date.UTC(...partsOf(value))) === value;
 }
 
 export function addLocalDays(date: LocalDate, days: number): LocalDate {
   const [year, month, day] = partsOf(date);
-  return localDateOfUtcDay(utcDay(year, month, day + days));
+  return localDateOfUtcDay(Date.UTC(year, month, day + days));
 }
 
 /** Months later (or earlier), the day kept or, past the end of the target month, its last day (as date-fns does). */
 export function addLocalMonths(date: LocalDate, months: number): LocalDate {
   const [year, month, day] = partsOf(date);
-  const lastDay = new Date(utcDay(year, month + months + 1, 0)).getUTCDate();
-  return localDateOfUtcDay(utcDay(year, month + months, Math.min(day, lastDay)));
+  const lastDay = new Date(Date.UTC(year, month + months + 1, 0)).getUTCDate();
+  return localDateOfUtcDay(Date.UTC(year, month + months, Math.min(day, lastDay)));
 }
 
 /** Whole days from start to end, both counted. */
 export function daysInRange(startDate: LocalDate, endDate: LocalDate): number {
-  return Math.round((utcDay(...partsOf(endDate)) - utcDay(...partsOf(startDate))) / 86_400_000) + 1;
+  return Math.round((Date.UTC(...partsOf(endDate)) - Date.UTC(...partsOf(startDate))) / 86_400_000) + 1;
 }
 
 /** The calendar date of an instant in a time zone. */
