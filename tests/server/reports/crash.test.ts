@@ -121,7 +121,9 @@ describe.skipIf(!databaseKinds.includes('postgres'))('a worker process killed wi
     child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     const exited = new Promise<NodeJS.Signals | null>((done) => child?.once('exit', (_code, signal) => done(signal)));
 
-    await until(async () => (await reportRow(database, reportId)).processedRows >= 500, 30_000, `the doomed worker's progress\n${output}`);
+    // Killed once the 500th row is committed and the worker has said so (its line is printed after the commit, so
+    // waiting on the database alone could kill it between the two).
+    await until(async () => (await reportRow(database, reportId)).processedRows >= 500 && output.includes('progress 500'), 30_000, `the doomed worker's progress\n${output}`);
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
 
