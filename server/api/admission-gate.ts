@@ -1,5 +1,5 @@
-// A first-in, first-out gate for requests that use the embedded database. PGlite runs one statement at a time on
-// the server's own thread; without a gate, the statements of every open request interleave, so under load each
+// A first-in, first-out gate for requests that use the embedded database. PGlite runs one statement at a time (on
+// a thread of its own, db/pglite-thread.ts); without a gate, the statements of every open request interleave, so under load each
 // request finishes only when the whole crowd does (and requests whose clients gave up keep running). Through the
 // gate a few requests run their statements at a time, in arrival order, and a request whose client has gone is
 // dropped before it costs a statement.
@@ -40,8 +40,8 @@ export function createAdmissionGate(options: AdmissionOptions): AdmissionGate {
     const next = queue.shift();
     if (next) {
       running += 1;
-      // On the next turn of the event loop, not in this chain of promises: PGlite answers without waiting on I/O, so
-      // admitting at once would run the whole queue without ever reading a socket (new requests unseen for seconds).
+      // On the next turn of the event loop, not in this chain of promises: a database that answers without waiting
+      // on I/O (PGlite did, on this thread) would otherwise run the whole queue without a socket being read.
       setImmediate(next.admit);
     }
   }

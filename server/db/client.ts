@@ -1,15 +1,16 @@
 // Opens the one database: embedded PGlite under DATA_DIR, or a PostgreSQL server when a URL is given.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { startPgliteThread } from './pglite-remote.ts';
 import * as schema from './schema.ts';
+import { asText, textTypeIds } from './text-types.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -32,38 +33,10 @@ export type Database = {
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-/** Types the ORM reads as PostgreSQL's text (it parses them itself per column): timestamp(tz), interval, date, numeric[] and their arrays. */
-const textTypeIds = [pgliteTypes.TIMESTAMP, pgliteTypes.TIMESTAMPTZ, pgliteTypes.INTERVAL, pgliteTypes.DATE, 1231, 1115, 1185, 1187, 1182];
-const asText = (value: string) => value;
-const textParsers = Object.fromEntries(textTypeIds.map((id) => [id, asText]));
 const textTypeIdSet = new Set(textTypeIds);
 const pgTextTypes = {
   getTypeParser: ((id: number, format?: 'text' | 'binary') => (textTypeIdSet.has(id) ? asText : pg.types.getTypeParser(id, format as 'text'))) as typeof pg.types.getTypeParser,
 };
-
-type QueryOptionsOfPglite = { rowMode?: 'array' | 'object'; parsers?: unknown } | undefined;
-type PgliteQuery = (text: string, params?: unknown[], options?: QueryOptionsOfPglite) => Promise<unknown>;
-
-/**
- * The PGlite client as the ORM sees it. The ORM passes its own parsers (the text types above) with every query;
- * PGlite then merges them into a copy of all of its ~340 parsers for every result, which made each statement of
- * an API call about 0.1 ms slower than the same statement run directly. The instance is opened with those parsers
- * instead, and this view leaves them out of each query (in transactions too).
- */
-function ormView<T extends { query: PgliteQuery; transaction?: (run: (tx: never) => Promise<unknown>) => Promise<unknown> }>(client: T): T {
-  const query: PgliteQuery = (text, params, options) => client.query(text, params, options?.parsers ? { ...options, parsers: undefined } : options);
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === 'query') return query;
-      if (property === 'transaction' && target.transaction) {
-        return (run: (tx: never) => Promise<unknown>) => target.transaction!((tx: never) => run(ormView(tx as unknown as T) as never));
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      // PGlite's methods use private fields: called on the client itself, not on this view.
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
 
 export type QueryOptions = {
   /** PostgreSQL: run on the budgeted connections of this many milliseconds (see budgeted); ignored by PGlite */
@@ -127,8 +100,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     };
   }
   if (options.dataDir && !options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm }, parsers: textParsers });
-  const db = drizzlePglite({ client: ormView(client as unknown as { query: PgliteQuery }) as unknown as PGlite, schema, logger: loggerOf(options) }) as unknown as Db;
+  // PGlite runs on a thread of its own (pglite-thread.ts): its statements never hold up the server's thread.
+  const client = await startPgliteThread({ dataDir: options.dataDir });
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema, logger: loggerOf(options) }) as unknown as Db;
   if (options.migrate !== false) await migratePglite(db as never, { migrationsFolder });
   return {
     db,
