@@ -170,9 +170,7 @@ describe('command palette', () => {
     const records = await screen.findByRole('group', { name: 'Records' }, { timeout: 5000 });
     expect(within(records).getByRole('option').textContent).toContain('Transaction TX-1001');
     expect(api.get).toHaveBeenCalledWith('/search', expect.objectContaining({ query: { term: 'TX-1001' }, handleErrors: false }));
-    await act(async () => {
-      await user.click(within(records).getByRole('option'));
-    });
+    await user.click(within(records).getByRole('option'));
     await waitFor(() => expect(currentLayout().paths).toEqual(['/transactions/TX-1001']));
     expect(contextStore.applied.business?.id).toBe('B2');
     expect(contextStore.applied.merchant?.id).toBe('M9');

@@ -1,6 +1,6 @@
 // The transactions overview as a person uses it: list, sort, filter, presets, columns, export and the row cursor,
 // against a fake Portal API, inside a pane with the real command registry and shortcut binder.
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
 import { Router, useSearch } from 'wouter';
@@ -175,7 +175,7 @@ describe('the transactions overview', () => {
     const { user } = setup();
     await screen.findByRole('rowheader', { name: 'TX0001' });
     await waitFor(() => expect(workspaceStore.panes[0]?.capabilities).toContain('search'));
-    await act(async () => { await user.keyboard('/'); });
+    await user.keyboard('/');
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: /Search reference/ })));
   });
 
