@@ -1,8 +1,8 @@
 // A first-in, first-out gate for requests that use the embedded database. PGlite runs one statement at a time (on
-// a thread of its own, db/pglite-thread.ts); without a gate, the statements of every open request interleave, so under load each
-// request finishes only when the whole crowd does (and requests whose clients gave up keep running). Through the
-// gate a few requests run their statements at a time, in arrival order, and a request whose client has gone is
-// dropped before it costs a statement.
+// a thread of its own, db/pglite-thread.ts); without a gate, the statements of every open request interleave, so
+// under load each request finishes only when the whole crowd does (and requests whose clients gave up keep
+// running). Through the gate a few requests run their statements at a time, in arrival order, and a request whose
+// client has gone is dropped before it costs a statement.
 
 export type AdmissionOptions = {
   /** requests running at a time */

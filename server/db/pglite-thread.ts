@@ -27,7 +27,7 @@ export type PgliteAnswer =
 
 const textParsers = Object.fromEntries(textTypeIds.map((id) => [id, asText]));
 
-export function serialiseError(error: unknown): SerialisedError {
+function serialiseError(error: unknown): SerialisedError {
   if (!(error instanceof Error)) return { message: String(error), name: 'Error', fields: {} };
   const fields: Record<string, string | number | boolean> = {};
   for (const [key, value] of Object.entries(error)) {
@@ -74,10 +74,9 @@ async function serve(port: NonNullable<typeof parentPort>, options: PgliteThread
           transactions.delete(number);
         }
       }
-      // BEGIN itself failed: the callback never ran.
-      run.catch((error: unknown) => {
-        if (!transactions.has(number) && !(error instanceof RollBack)) failed(error);
-      });
+      // BEGIN itself failed (the callback never ran). Once opened, the promise is settled and this does nothing;
+      // finish() reports what COMMIT or ROLLBACK says.
+      run.catch(failed);
     });
 
   async function answer(request: PgliteRequest): Promise<unknown> {
