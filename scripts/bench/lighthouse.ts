@@ -23,6 +23,12 @@ export async function benchLighthouse(): Promise<string> {
       const categories = result?.lhr.categories;
       const score = (value: number | null | undefined) => (value == null ? 'n/a' : Math.round(value * 100));
       rows.push([name, result?.lhr.finalDisplayedUrl.replace(server.url, '') ?? path, score(categories?.performance?.score), score(categories?.accessibility?.score)]);
+      if (process.env.BENCH_VERBOSE) {
+        // What the performance score is made of: each metric's value and its own score.
+        const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
+        const audits = result?.lhr.audits ?? {};
+        console.log(`[lighthouse] ${name}: ${metrics.map((id) => `${id} ${audits[id]?.displayValue ?? 'n/a'} (${score(audits[id]?.score)})`).join(', ')}`);
+      }
     };
     await audit('sign-in', '/dashboard');
     const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
