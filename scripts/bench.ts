@@ -1,7 +1,7 @@
 // npm run bench: measures the portal on this machine and prints the figures as a markdown table (also written to
 // .bench/results.md). Not part of npm test. Sections: --only api,browser,lighthouse (default all); --pglite-dir, --skip-pglite, --skip-postgres,
 // --transactions N (default 2,000,000), --load-seconds N (default 30).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { benchApi } from './bench/api.ts';
@@ -17,8 +17,27 @@ const transactions = Number(option('--transactions') ?? 2_000_000);
 const loadSeconds = Number(option('--load-seconds') ?? 30);
 const sections: string[] = [];
 
-if (only.has('browser')) sections.push(await benchBrowser());
-if (only.has('lighthouse')) sections.push(await benchLighthouse());
+/** Linux's CPU counters since boot: all time, and the time the hypervisor gave another guest ('steal'). */
+function cpuTicks(): { total: number; steal: number } | null {
+  if (!existsSync('/proc/stat')) return null;
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  return { total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0), steal: fields[7] ?? 0 };
+}
+
+/**
+ * Runs a section and appends the share of CPU time taken by the hypervisor meanwhile: on a shared virtual machine
+ * the same code measured minutes apart can differ by 2×, and this says how much of the machine the run had.
+ */
+async function measured(run: () => Promise<string>): Promise<void> {
+  const before = cpuTicks();
+  const section = await run();
+  const after = cpuTicks();
+  const share = before && after && after.total > before.total ? (100 * (after.steal - before.steal)) / (after.total - before.total) : null;
+  sections.push(share === null ? section : `${section}\n\nCPU time stolen by the hypervisor during this section: ${share.toFixed(1)}%.`);
+}
+
+if (only.has('browser')) await measured(benchBrowser);
+if (only.has('lighthouse')) await measured(benchLighthouse);
 if (only.has('api')) {
   const postgres = args.includes('--skip-postgres') ? null : await ensurePostgres();
   if (args.includes('--skip-postgres')) {
@@ -32,12 +51,12 @@ if (only.has('api')) {
     const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'portal_bench'");
     if (exists.rowCount === 0) await admin.query('CREATE DATABASE portal_bench');
     await admin.end();
-    sections.push(await benchApi({ kind: 'postgres', url: url.toString(), transactions, loadSeconds, iterations: 200 }));
+    await measured(() => benchApi({ kind: 'postgres', url: url.toString(), transactions, loadSeconds, iterations: 200 }));
   } else {
     sections.push('### API on PostgreSQL\n\nNo PostgreSQL server reachable: skipped.');
   }
   if (!args.includes('--skip-pglite')) {
-    sections.push(await benchApi({ kind: 'pglite', dataDir: option('--pglite-dir') ?? resolve(root, '.bench/pglite'), transactions, loadSeconds, iterations: 200 }));
+    await measured(() => benchApi({ kind: 'pglite', dataDir: option('--pglite-dir') ?? resolve(root, '.bench/pglite'), transactions, loadSeconds, iterations: 200 }));
   }
 }
 
