@@ -29,7 +29,8 @@ export type DateRangePickerProps = {
 const narrowQuery = '(max-width: 575.98px)';
 
 function useMonthColumns(forced?: 1 | 2): 1 | 2 {
-  const query = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(narrowQuery) : null;
+  // One query list for the component's life: a new one each render made the effect below subscribe again each time.
+  const [query] = useState(() => (typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(narrowQuery) : null));
   const [narrow, setNarrow] = useState(query?.matches ?? false);
   useEffect(() => {
     if (!query) return undefined;
@@ -73,6 +74,10 @@ export function DateRangePicker(props: DateRangePickerProps) {
     focusDay.current = false;
     calendars.current?.querySelector<HTMLButtonElement>(`button[data-day="${active}"]`)?.focus();
   });
+
+  // Closed, nothing is built: the pane re-renders on every focus change, and two months of day buttons (with their
+  // formatted titles) cost ~3 ms each time for a dialog nobody sees.
+  if (!open) return null;
 
   const activate = (day: IsoDate) => {
     const next = clampDate(day, min, max);

@@ -52,7 +52,49 @@ function PickerHarness({ onApply, columns = 2 }: { onApply: (range: DateRangeVal
   );
 }
 
+/** Closed until its button opens it; the range applied last is what the next opening starts from. */
+function OpenerHarness() {
+  const [open, setOpen] = useState(false);
+  const [range, setRange] = useState<DateRangeValue>({ start: null, end: null });
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>Dates</button>
+      <DateRangePicker
+        open={open}
+        title="Transaction dates"
+        value={range}
+        presets={[{ id: 'lastMonth', label: 'Last month', range: { start: '2026-10-01', end: '2026-10-31' } }]}
+        min="2021-11-19"
+        max="2026-11-19"
+        weekStartsOn={1}
+        onApply={setRange}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  );
+}
+
 describe('the date range dialog', () => {
+  it('renders nothing while closed, opens from its button, returns focus on Escape and opens again on the applied range', async () => {
+    const user = userEvent.setup();
+    render(<OpenerHarness />);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('grid')).toBeNull();
+    const opener = screen.getByRole('button', { name: 'Dates' });
+    opener.focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('dialog', { name: 'Transaction dates' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await user.keyboard('{Enter}');
+    await user.click(await screen.findByRole('button', { name: 'Last month' }));
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Transaction dates' });
+    expect(within(dialog).getAllByRole('grid').map((grid) => attribute(grid, 'aria-label'))).toEqual(['September 2026', 'October 2026']);
+  });
+
   it('applies a preset at once', async () => {
     const onApply = vi.fn();
     render(<PickerHarness onApply={onApply} />);
