@@ -66,6 +66,7 @@ function alert(message: string | undefined): string {
   return message ? `<p class="alert" role="alert">${escapeHtml(message)}</p>\n` : '';
 }
 
+/** The first empty field has focus on arrival (the email, or the password when the email is kept after an error): typing starts at once. */
 export function signInPage(options: { action: string; email?: string; error?: string }): string {
   return layout(
     'Sign in',
@@ -73,11 +74,11 @@ export function signInPage(options: { action: string; email?: string; error?: st
 ${alert(options.error)}<form method="post" action="${escapeHtml(options.action)}">
 <div class="field">
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(options.email ?? '')}">
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(options.email ?? '')}"${options.email ? '' : ' autofocus'}>
 </div>
 <div class="field">
 <label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
+<input id="password" name="password" type="password" autocomplete="current-password" required${options.email ? ' autofocus' : ''}>
 </div>
 <button type="submit">Sign in</button>
 </form>`,

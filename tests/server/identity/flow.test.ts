@@ -184,6 +184,9 @@ describe('sign-in page', () => {
     expect(html).toContain('<label for="password">Password</label>');
     expect(html).toContain('<input id="password" name="password" type="password"');
     expect(html).toContain('<button type="submit">Sign in</button>');
+    // Keyboard first: typing on arrival goes into the email field.
+    expect(html).toMatch(/<input id="email"[^>]*\sautofocus>/);
+    expect(html).not.toMatch(/<input id="password"[^>]*\sautofocus/);
     expect(html).not.toMatch(/<script|<style|\sstyle=|\son[a-z]+=/i);
     expect(response.headers.get('content-security-policy')).toBe(
       `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self' ${publicUrl}`,
@@ -304,6 +307,9 @@ describe('wrong credentials and lockout', () => {
     const html = await response.text();
     expect(alertText(html)).toBe(invalidMessage);
     expect(html).toContain('value="wrong@example.com"');
+    // The email is kept, so the password is where typing goes next.
+    expect(html).toMatch(/<input id="password"[^>]*\sautofocus>/);
+    expect(html).not.toMatch(/<input id="email"[^>]*\sautofocus/);
     const [row] = await database.db.select().from(users).where(eq(users.id, 'u-wrong'));
     expect(row?.failedSignIns).toBe(1);
 
