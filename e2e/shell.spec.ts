@@ -133,6 +133,15 @@ test('panes open side by side from the keyboard alone, survive a reload, and sig
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
 
+  // Going somewhere from the palette with nothing focused (as after a page load) leaves the keyboard in the pane
+  // that went there.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Control+k');
+  await page.getByRole('combobox', { name: 'Command palette' }).fill('report queue');
+  await expect(page.getByRole('option').first()).toContainText('Go to my report queue');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: /^My report queue \(pane [12] of 2\)/ })).toBeFocused();
+
   // Sign out from the profile menu, confirm at the provider, land on the signed-out page.
   await page.getByRole('button', { name: /^Account menu for/ }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();

@@ -35,6 +35,17 @@ export function PaneFrame({ paneId, path, index, count, focused, canOpenBeside }
     element.current.focus({ preventScroll: true });
   }, [focused]);
 
+  // A navigation inside the focused pane (the palette, a shortcut, a link that has gone with the old screen) leaves
+  // the keyboard in the pane when the focus was lost to the page's body, so Tab and the screen reader go on from here.
+  const shownPath = useRef(path);
+  useEffect(() => {
+    if (shownPath.current === path) return;
+    shownPath.current = path;
+    const active = document.activeElement;
+    if (!focused || !element.current || (active && active !== document.body)) return;
+    element.current.focus({ preventScroll: true });
+  }, [path, focused]);
+
   const label = count > 1 ? `${title} (pane ${index + 1} of ${count})` : title;
 
   return (
