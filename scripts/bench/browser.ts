@@ -10,6 +10,7 @@ import { chromium, type Page } from 'playwright';
 import { compressDist } from '../compress-dist.ts';
 import { findChromium } from '../find-chromium.ts';
 import { startServer } from '../server-process.ts';
+import { settleMs } from '../../src/ui/data-table/fling-model.ts';
 import { markdownTable, ms, percentile } from './stats.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -184,7 +185,12 @@ export async function benchBrowser(): Promise<string> {
       await tablePage.mouse.wheel(0, 900);
       await tablePage.waitForTimeout(16);
     }
+    // The rows drawn as placeholders during the fling are filled in once the window is still: that work counts too,
+    // and none may be left.
+    await tablePage.waitForTimeout(500);
     const scrollTasks = await takeLongTasks(tablePage);
+    const placeholdersLeft = await tablePage.locator('tbody tr[aria-busy="true"]').count();
+    if (placeholdersLeft > 0) throw new Error(`${placeholdersLeft} rows were still placeholders half a second after scrolling stopped`);
 
     // Switching panes, and a scripted keyboard session for interaction durations.
     await page.locator('body').press('Control+Backslash');
@@ -214,7 +220,7 @@ export async function benchBrowser(): Promise<string> {
       ['JavaScript before the dashboard is usable, first visit through the sign-in page (gzip)', `${cold.kb.toFixed(1)} KB in ${cold.files} files`, '≤ 150 KB'],
       ['palette open → options painted, portal (all registered commands), p50 / p95', `${ms(percentile(portal, 50))} / ${ms(percentile(portal, 95))}`, 'p95 ≤ bare palette'],
       ['palette open → options painted, bare cmdk with 50 items, p50 / p95', `${ms(percentile(bare, 50))} / ${ms(percentile(bare, 95))}`, '—'],
-      [`longest main-thread task scrolling 10,000 rows (${renderedRows} rows in the DOM at a time)`, scrollTasks.length ? `${ms(max(scrollTasks))} (${scrollTasks.length} tasks over 50 ms)` : 'none over 50 ms', 'none over 50 ms'],
+      [`longest main-thread task scrolling 10,000 rows (${renderedRows} rows in the DOM at a time; rows a fling brings are placeholders until the window is still for ${settleMs} ms)`, scrollTasks.length ? `${ms(max(scrollTasks))} (${scrollTasks.length} tasks over 50 ms)` : 'none over 50 ms', 'none over 50 ms'],
       ['longest main-thread task switching panes (20 switches)', switchTasks.length ? `${ms(max(switchTasks))} (${switchTasks.length} tasks over 50 ms)` : 'none over 50 ms', 'none over 50 ms'],
       ['interaction to next paint over a scripted keyboard session (worst, p98)', perInteraction.length ? `${ms(max(perInteraction))}, ${ms(percentile(perInteraction, 98))} (${perInteraction.length} interactions ≥ 16 ms)` : 'every interaction under 16 ms', '≤ 200 ms'],
     ]));

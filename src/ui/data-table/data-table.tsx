@@ -2,7 +2,8 @@
 // client list of 10,000 scrolls smoothly, sortable column headers, and a row cursor: arrows or j/k move it, Home
 // and End jump, Enter opens the row, Shift+Enter opens it beside. Data comes in through props only.
 import { measureElement as measureRow, observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { type CSSProperties, type FocusEvent, type KeyboardEvent, memo, type MouseEvent, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type CSSProperties, type FocusEvent, type KeyboardEvent, memo, type MouseEvent, type ReactNode, startTransition, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import { initialWindowMemory, planWindow, rememberWindow, settleMs } from './fling-model.ts';
 
 export type DataTableColumn<Row> = {
   id: string;
@@ -167,6 +168,20 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   };
 
   const items = virtualizer.getVirtualItems();
+  // A fling draws the rows new to the window as placeholders until the window is still (fling-model.ts).
+  const windowMemory = useRef(initialWindowMemory);
+  const [, settle] = useReducer((count: number) => count + 1, 0);
+  const windowKeys = items.map((item) => rowKey(rows[item.index] as Row));
+  const windowStart = items[0]?.index ?? -1;
+  const activeRow = rows[activeIndex];
+  const plan = planWindow(windowKeys, windowStart, windowMemory.current, activeRow === undefined ? undefined : rowKey(activeRow), performance.now());
+  useLayoutEffect(() => {
+    windowMemory.current = rememberWindow(windowKeys, windowStart, plan, windowMemory.current, performance.now());
+    if (plan.placeholders.size === 0) return;
+    // The rows are filled in as a transition: React builds them in slices between frames, should scrolling resume.
+    const timer = setTimeout(() => startTransition(settle), settleMs + 10);
+    return () => clearTimeout(timer);
+  });
   const headerColumn = columns.some((column) => column.id === rowHeader) ? rowHeader : columns[0]?.id;
   const message = status === 'error' ? (errorMessage ?? 'The list could not be loaded.') : status === 'ready' && rows.length === 0 ? emptyMessage : null;
 
@@ -222,10 +237,12 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
               </tr>
             ) : items.map((item) => {
               const row = rows[item.index] as Row;
+              const key = windowKeys[item.index - windowStart] as string;
               return (
                 <BodyRow<Row>
-                  key={rowKey(row)}
+                  key={key}
                   row={row}
+                  placeholder={plan.placeholders.has(key)}
                   index={item.index}
                   rowNumber={firstRowNumber + item.index + 1}
                   active={item.index === activeIndex}
@@ -249,6 +266,8 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
 
 type BodyRowProps<Row> = {
   row: Row;
+  /** drawn as a bar of the row's height while the window flings past (fling-model.ts) */
+  placeholder: boolean;
   index: number;
   rowNumber: number;
   active: boolean;
@@ -261,7 +280,14 @@ type BodyRowProps<Row> = {
 // translated on its own: a distinct inline transform per row made every newly shown row a new style for the
 // browser to resolve, which cost tens of milliseconds a frame. Memoised, so rows that stay in the window while
 // scrolling are not rendered again.
-function BodyRowUnmemoised<Row>({ row, index, rowNumber, active, columns, headerColumn, measure }: BodyRowProps<Row>) {
+function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, columns, headerColumn, measure }: BodyRowProps<Row>) {
+  if (placeholder) {
+    return (
+      <tr data-index={index} ref={measure} aria-rowindex={rowNumber} aria-busy="true" tabIndex={-1} className="data-table-row data-table-body-row data-table-placeholder-row">
+        <td role="gridcell" colSpan={columns.length} className="data-table-cell"><span className="data-table-placeholder" /></td>
+      </tr>
+    );
+  }
   return (
     <tr
       data-index={index}
@@ -287,5 +313,5 @@ const sameColumns = <Row,>(a: readonly DataTableColumn<Row>[], b: readonly DataT
   a === b || (a.length === b.length && a.every((column, index) => column === b[index]));
 
 const BodyRow = memo(BodyRowUnmemoised, (previous, next) =>
-  previous.row === next.row && previous.index === next.index && previous.rowNumber === next.rowNumber && previous.active === next.active
+  previous.row === next.row && previous.placeholder === next.placeholder && previous.index === next.index && previous.rowNumber === next.rowNumber && previous.active === next.active
   && previous.headerColumn === next.headerColumn && previous.measure === next.measure && sameColumns(previous.columns, next.columns)) as typeof BodyRowUnmemoised;

@@ -190,3 +190,29 @@ describe('paging', () => {
     expect(screen.getByText('1–25 of about 10,001')).toBeTruthy();
   });
 });
+
+describe('DataTable while flinging', () => {
+  it('draws rows as placeholders while the window flings past and every row in full once it is still', async () => {
+    const { container } = render(<Harness count={2_000} />);
+    const scroller = container.querySelector('.data-table-scroll') as HTMLElement;
+    let top = 0;
+    Object.defineProperty(scroller, 'scrollTop', { configurable: true, get: () => top, set: (value: number) => { top = value; } });
+    const grid = screen.getByRole('grid', { name: 'Transactions' });
+    const placeholders = () => grid.querySelectorAll('tr[aria-busy="true"]').length;
+    const scrollTo = (value: number) => act(() => {
+      top = value;
+      scroller.dispatchEvent(new Event('scroll'));
+    });
+    // One jump: drawn in full.
+    scrollTo(4_000);
+    expect(placeholders()).toBe(0);
+    expect(within(grid).getAllByRole('rowheader').length).toBeGreaterThan(10);
+    // The next, at once: the rows new to the window are bars without text.
+    scrollTo(8_000);
+    expect(placeholders()).toBeGreaterThan(10);
+    expect(within(grid).queryByRole('rowheader', { name: 'TX00215' })).toBeNull();
+    // Still for a moment: every row is drawn, with its cells.
+    await vi.waitFor(() => expect(placeholders()).toBe(0), { timeout: 2_000 });
+    expect(within(grid).getByRole('rowheader', { name: 'TX00215' })).toBeDefined();
+  });
+});
