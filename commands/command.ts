@@ -43,6 +43,8 @@ export type CommandContext = {
   selectionCount: number;
   /** a text field, select or editable element has focus */
   fieldFocused: boolean;
+  /** a button, link, tab or menu item has focus, or focus is inside a dialog: Enter and letters are its own */
+  controlFocused: boolean;
   /** a shell overlay (palette, shortcut help, context switcher) is open */
   overlayOpen: boolean;
 };

@@ -1,6 +1,6 @@
 // The row cursor of a table pane: j and k move it (the table also takes ↑ ↓ Home End while it has focus), Enter
 // opens the row, Shift+Enter opens it in a new pane beside. Offered while the focused pane shows rows and no
-// field or control holds the keyboard (the pane withdraws 'rows' while a button has focus, so Enter stays the
+// field or control holds the keyboard (read when the key is pressed: Enter on a focused button stays the
 // button's).
 import type { PaneCapability } from '../../src/state/workspace-store.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
@@ -9,7 +9,7 @@ import type { Command, CommandContext } from '../command.ts';
 const rows: PaneCapability = tableRowsCapability;
 
 export const rowsAvailable = (ctx: CommandContext) =>
-  (ctx.focusedPane?.capabilities ?? []).includes(rows) && !ctx.fieldFocused && !ctx.overlayOpen;
+  (ctx.focusedPane?.capabilities ?? []).includes(rows) && !ctx.fieldFocused && !ctx.controlFocused && !ctx.overlayOpen;
 
 export const nextRowCommand: Command = {
   id: 'table.nextRow',

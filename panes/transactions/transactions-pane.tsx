@@ -40,7 +40,6 @@ import './transactions.css';
 export const transactionsPage = 'transactions';
 const searchDebounceMs = 400;
 const rowsCapability: PaneCapability = tableRowsCapability;
-const controlSelector = 'button, a[href], input, select, textarea, [role="tab"], [role="menuitem"]';
 
 export function contextPrefixOf(params: Readonly<Record<string, string | undefined>>, applied: ContextSelections): string {
   if (params.partnerId && params.businessId) return `/businesses/${encodeURIComponent(params.businessId)}`;
@@ -163,23 +162,10 @@ export function TransactionsPane({ params, search }: PaneProps) {
     else navigate(path);
   };
 
-  // The keyboard: Enter on a focused button (in the pane, a popover or a dialog) stays the button's, so the row
-  // commands stand down while any control has focus or one of this pane's dialogs is open.
-  const [controlFocused, setControlFocused] = useState(false);
-  useEffect(() => {
-    const update = () => {
-      const active = document.activeElement;
-      setControlFocused(active instanceof Element && active !== document.body
-        && (active.matches(controlSelector) || active.closest('[role="dialog"], [role="alertdialog"]') !== null));
-    };
-    const later = () => requestAnimationFrame(update);
-    document.addEventListener('focusin', update);
-    document.addEventListener('focusout', later);
-    return () => {
-      document.removeEventListener('focusin', update);
-      document.removeEventListener('focusout', later);
-    };
-  }, []);
+  // The keyboard: Enter on a focused button (in the pane, a popover or a dialog) stays the button's: the row
+  // commands look at the focus when the key is pressed (the command context's controlFocused), so the pane does
+  // not follow the focus in its own state (which rendered it again whenever focus moved, a palette opening
+  // included). Its own dialogs withdraw the rows while open.
   const dialogOpen = dateOpen || columnsOpen || exportOpen;
 
   const handlers: PaneRequestHandlers = {
@@ -192,7 +178,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
     columns: () => setColumnsOpen(true),
     export: () => setExportOpen(true),
   };
-  if (!controlFocused && !dialogOpen && rows.length > 0) {
+  if (!dialogOpen && rows.length > 0) {
     handlers[rowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) {
         openRow(rows[Math.min(cursor, rows.length - 1)], argument === rowRequests.openBeside);

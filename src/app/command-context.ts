@@ -25,6 +25,7 @@ export type ContextSources = {
   focusedIndex: number;
   overlayOpen: boolean;
   fieldFocused: boolean;
+  controlFocused: boolean;
   /** the path the context is computed for (a pane's own); the focused pane's by default */
   path?: string;
 };
@@ -57,6 +58,7 @@ export function buildCommandContext(sources: ContextSources): GuardContext {
     maxPanes,
     selectionCount: 0,
     fieldFocused: sources.fieldFocused,
+    controlFocused: sources.controlFocused,
     overlayOpen: sources.overlayOpen,
   };
 }
@@ -69,6 +71,14 @@ export function isTypingTarget(element: Element | null): boolean {
   if (element instanceof HTMLInputElement) return textInputTypes.has(element.type);
   if (element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) return true;
   return element instanceof HTMLElement && (element.isContentEditable || element.closest('[contenteditable="true"],[contenteditable=""]') !== null);
+}
+
+const controlSelector = 'button, a[href], input, select, textarea, [role="tab"], [role="menuitem"], [role="option"]';
+
+/** A control other than a typing field holds the keyboard, or focus is inside a dialog (a screen's own included). */
+export function isControlTarget(element: Element | null): boolean {
+  if (!element || element === document.body) return false;
+  return element.matches(controlSelector) || element.closest('[role="dialog"], [role="alertdialog"]') !== null;
 }
 
 function overlayOpen(state: { paletteOpen: boolean; shortcutHelpOpen: boolean; contextSwitcherOpen: boolean }): boolean {
@@ -86,6 +96,7 @@ export function currentCommandContext(overrides: Partial<ContextSources> = {}): 
     focusedIndex: workspaceStore.focusedIndex,
     overlayOpen: overlayOpen(shellStore),
     fieldFocused: isTypingTarget(typeof document === 'undefined' ? null : document.activeElement),
+    controlFocused: isControlTarget(typeof document === 'undefined' ? null : document.activeElement),
     ...overrides,
   });
 }
@@ -128,6 +139,7 @@ export function useCommandContext(path?: string, options: { overlays?: boolean }
     focusedIndex,
     overlayOpen: overlays,
     fieldFocused: false,
+    controlFocused: false,
     ...(path !== undefined ? { path } : {}),
   }), [signedIn, applied, permissions, policy, panes, focusedIndex, overlays, path]);
 }

@@ -20,7 +20,7 @@ export function PaneFrame({ paneId, path, index, count, focused, canOpenBeside }
   const element = useRef<HTMLElement>(null);
   const title = paneTitle(path);
   const crumbs = useMemo(() => breadcrumb(path), [path]);
-  const scope = useMemo(() => ({ paneId, focused }), [paneId, focused]);
+  const scope = useMemo(() => ({ paneId }), [paneId]);
   // A pane opened into an existing layout takes the keyboard focus; the first pane of a page load does not.
   const wasFocused = useRef(count > 1 ? false : focused);
 

@@ -7,7 +7,9 @@ import {
   type PaneCapability, setPaneCapabilities, setPaneDirty, workspaceStore,
 } from './workspace-store.ts';
 
-export type PaneScope = { paneId: string; focused: boolean };
+// The pane's identity only: whether the pane is focused is the workspace's business, and a screen that read it
+// would render again on every pane switch (20 switches rendered both screens 20 times each).
+export type PaneScope = { paneId: string };
 
 export const PaneScopeContext = createContext<PaneScope | null>(null);
 

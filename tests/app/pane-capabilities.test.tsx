@@ -22,7 +22,7 @@ function Harness() {
   const [withScreen, setWithScreen] = useState(true);
   const paneId = workspaceStore.panes[0]?.id ?? '';
   return (
-    <PaneScopeContext value={{ paneId, focused: true }}>
+    <PaneScopeContext value={{ paneId }}>
       <button type="button" onClick={() => setWithScreen(false)}>Leave the screen</button>
       {withScreen ? <RecordScreen /> : null}
     </PaneScopeContext>

@@ -45,6 +45,7 @@ export function baseContext(overrides: Partial<CommandContext> = {}): CommandCon
     maxPanes: 4,
     selectionCount: 0,
     fieldFocused: false,
+    controlFocused: false,
     overlayOpen: false,
     ...overrides,
   };

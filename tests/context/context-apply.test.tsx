@@ -188,7 +188,7 @@ describe('saved-context palette commands', () => {
   // Only what these commands read; the rest of the shell's context does not concern them.
   const ctx = (businessId: string | null, merchantId: string | null) => ({
     signedIn: true, permissions: [], route: null, focusedPane: null, paneCount: 1, focusedIndex: 0, maxPanes: 4, selectionCount: 0,
-    fieldFocused: false, overlayOpen: false,
+    fieldFocused: false, controlFocused: false, overlayOpen: false,
     context: { partnerId: null, businessId, merchantId, configurationId: null, virtualTerminalMenuEnabled: null, camAutoRemittance: null, grossSettlement: null },
   }) as unknown as CommandContext;
 

@@ -17,6 +17,7 @@ function contextAt(path: string | null, permissions: string[] = ['Mapi.MerchantD
     maxPanes: 4,
     selectionCount: 0,
     fieldFocused: false,
+    controlFocused: false,
     overlayOpen: false,
   };
 }

@@ -90,7 +90,7 @@ function renderPane(options: { merchantId?: string; permissions?: string[]; sear
   }
   render(
     <QueryClientProvider client={queryClient}>
-      <PaneScopeContext.Provider value={{ paneId: 'pane-test', focused: true }}>
+      <PaneScopeContext.Provider value={{ paneId: 'pane-test' }}>
         <Router hook={location.hook} searchHook={location.searchHook}>
           <Harness />
         </Router>

@@ -1,0 +1,92 @@
+// The browser bench's pane-switching section on its own, with a trace: signs in to the built portal, opens the
+// transactions beside the dashboard, switches panes 20 times per run and reports each run's longest main-thread
+// task, and, from the trace, what the longest tasks spent their time on (outermost events by name, and the
+// script functions that ran longest by self time in the sampled profile).
+//   npx node scripts/bench/pane-switch.ts [runs] [--profile] [--palette]   (build first: npm run build)
+// --profile adds the sampling profiler (which slows script about twofold) and writes the first run's trace to
+// .bench/pane-switch-trace.json; without it the trace holds task timings only.
+import { writeFileSync } from 'node:fs';
+import { chromium } from 'playwright';
+import { findChromium } from '../find-chromium.ts';
+import { startServer } from '../server-process.ts';
+import { ms } from './stats.ts';
+
+type TraceEvent = { name: string; ph: string; tid: number; ts: number; dur?: number; args?: { data?: { cpuProfile?: { nodes?: { id: number; callFrame?: { functionName?: string; url?: string; lineNumber?: number } }[]; samples?: number[] }; timeDeltas?: number[] } } };
+const profiling = process.argv.includes('--profile');
+// --palette: open and close the palette (Ctrl+K, Escape) 20 times instead of switching panes.
+const palette = process.argv.includes('--palette');
+const runs = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 3);
+const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const server = await startServer({ port: 3610 });
+const browser = await chromium.launch({ executablePath: findChromium(), args: chromeArgs });
+try {
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/London' })).newPage();
+  await page.goto(`${server.url}/dashboard`);
+  await page.getByLabel('Email').fill('solo@demo.test');
+  await page.getByLabel('Password').fill('portal-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('table').first().waitFor();
+  await page.waitForTimeout(1_500);
+  await page.locator('body').press('Control+Backslash');
+  await page.keyboard.press('g');
+  await page.keyboard.press('t');
+  await page.getByRole('region', { name: /^Transactions \(pane 2 of 2\)/ }).waitFor();
+  await page.waitForTimeout(1_000);
+  const cdp = await page.context().newCDPSession(page);
+  for (let run = 0; run < runs; run += 1) {
+    const chunks: TraceEvent[] = [];
+    const collect = (event: { value: object[] }) => chunks.push(...(event.value as TraceEvent[]));
+    cdp.on('Tracing.dataCollected', collect);
+    await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: profiling ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'] : ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'], enableSampling: false } });
+    for (let step = 0; step < 20; step += 1) {
+      if (palette) {
+        await page.keyboard.press('Control+k');
+        await page.getByRole('option').first().waitFor();
+        await page.waitForTimeout(60);
+        await page.keyboard.press('Escape');
+        await page.waitForTimeout(60);
+      } else {
+        await page.keyboard.press(step % 2 === 0 ? 'Control+BracketLeft' : 'Control+BracketRight');
+        await page.waitForTimeout(120);
+      }
+    }
+    const done = new Promise<void>((settle) => cdp.once('Tracing.tracingComplete', () => settle()));
+    await cdp.send('Tracing.end');
+    await done;
+    cdp.off('Tracing.dataCollected', collect);
+    if (run === 0 && profiling) writeFileSync('.bench/pane-switch-trace.json', JSON.stringify({ traceEvents: chunks }));
+    const keydown = chunks.find((event) => event.name === 'EventDispatch' && (event.args?.data as { type?: string } | undefined)?.type === 'keydown');
+    if (!keydown) throw new Error('no keydown in the trace');
+    const main = chunks.filter((event) => event.tid === keydown.tid && event.ph === 'X');
+    const tasks = main.filter((event) => event.name === 'RunTask').sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
+    const keydowns = main.filter((event) => event.name === 'EventDispatch' && (event.args?.data as { type?: string } | undefined)?.type === 'keydown').map((event) => (event.dur ?? 0) / 1000).sort((a, b) => b - a);
+    console.log(`run ${run + 1}: switch keydown p50 ${ms(keydowns[Math.floor(keydowns.length / 4)] ?? 0)} (of the 20 longest keydowns; the other 20 are Control alone), longest tasks ${tasks.slice(0, 5).map((task) => ms((task.dur ?? 0) / 1000)).join(', ')}`);
+    for (const task of tasks.slice(0, 2)) {
+      const inside = main.filter((event) => event !== task && event.name !== 'RunTask' && event.ts >= task.ts && event.ts + (event.dur ?? 0) <= task.ts + (task.dur ?? 0));
+      const byName = new Map<string, number>();
+      let end = 0;
+      for (const event of inside.sort((a, b) => a.ts - b.ts)) {
+        if (event.ts < end) continue;
+        end = event.ts + (event.dur ?? 0);
+        byName.set(event.name, (byName.get(event.name) ?? 0) + (event.dur ?? 0));
+      }
+      console.log(`  ${ms((task.dur ?? 0) / 1000)}: ${[...byName].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, dur]) => `${name} ${(dur / 1000).toFixed(1)}`).join(', ')}`);
+    }
+    if (!profiling) continue;
+    // Self time per function from the sampled profile over the whole run.
+    const nodes = new Map<number, string>();
+    const self = new Map<string, number>();
+    for (const event of chunks.filter((candidate) => candidate.name === 'ProfileChunk')) {
+      const profile = event.args?.data?.cpuProfile;
+      for (const node of profile?.nodes ?? []) nodes.set(node.id, `${node.callFrame?.functionName || '(anonymous)'} ${node.callFrame?.url?.split('/').pop() ?? ''}:${node.callFrame?.lineNumber ?? ''}`);
+      (profile?.samples ?? []).forEach((sample, index) => {
+        const name = nodes.get(sample) ?? String(sample);
+        self.set(name, (self.get(name) ?? 0) + (event.args?.data?.timeDeltas?.[index] ?? 0));
+      });
+    }
+    console.log(`  self time: ${[...self].filter(([name]) => !/^\((idle|program|garbage collector)\)/.test(name)).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, time]) => `${name} ${(time / 1000).toFixed(1)}`).join('; ')}`);
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
