@@ -1,7 +1,7 @@
 // The overview table: a real <table> with grid semantics, virtualised rows (TanStack Virtual) so a page of 100 or a
 // client list of 10,000 scrolls smoothly, sortable column headers, and a row cursor: arrows or j/k move it, Home
 // and End jump, Enter opens the row, Shift+Enter opens it beside. Data comes in through props only.
-import { measureElement as measureRow, observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { type CSSProperties, type FocusEvent, type KeyboardEvent, memo, type MouseEvent, type ReactNode, startTransition, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { initialWindowMemory, planWindow, rememberWindow, settleMs } from './fling-model.ts';
 
@@ -84,10 +84,10 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     // at their estimated height still renders, rather than none or all of them.
     initialRect: { width: 1024, height: 720 },
     observeElementRect: (instance, callback) => observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : { width: rect.width || 1024, height: 720 })),
-    measureElement: (element, entry, instance) => measureRow(element, entry, instance) || rowHeight,
   });
   const template = columns.map((column) => column.width ?? 'minmax(8rem, 1fr)').join(' ');
-  const style = { '--data-table-columns': template } as CSSProperties;
+  // Rows are all of one height, set here for the CSS: the virtualiser knows every row's place without measuring.
+  const style = { '--data-table-columns': template, '--data-table-row-height': `${rowHeight}px` } as CSSProperties;
   const activeIndex = rows.length === 0 ? -1 : Math.min(Math.max(cursor, 0), rows.length - 1);
 
   const pendingFocus = useRef<number | null>(null);
@@ -248,7 +248,6 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                   active={item.index === activeIndex}
                   columns={columns}
                   headerColumn={headerColumn}
-                  measure={virtualizer.measureElement}
                 />
               );
             })}
@@ -273,17 +272,16 @@ type BodyRowProps<Row> = {
   active: boolean;
   columns: readonly DataTableColumn<Row>[];
   headerColumn: string | undefined;
-  measure: (element: HTMLTableRowElement | null) => void;
 };
 
 // Rows are laid out in the body's flow (the body's top padding stands for the rows above the window), not each
 // translated on its own: a distinct inline transform per row made every newly shown row a new style for the
 // browser to resolve, which cost tens of milliseconds a frame. Memoised, so rows that stay in the window while
 // scrolling are not rendered again.
-function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, columns, headerColumn, measure }: BodyRowProps<Row>) {
+function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, columns, headerColumn }: BodyRowProps<Row>) {
   if (placeholder) {
     return (
-      <tr data-index={index} ref={measure} aria-rowindex={rowNumber} aria-busy="true" tabIndex={-1} className="data-table-row data-table-body-row data-table-placeholder-row">
+      <tr data-index={index} aria-rowindex={rowNumber} aria-busy="true" tabIndex={-1} className="data-table-row data-table-body-row data-table-placeholder-row">
         <td role="gridcell" colSpan={columns.length} className="data-table-cell"><span className="data-table-placeholder" /></td>
       </tr>
     );
@@ -291,7 +289,6 @@ function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, co
   return (
     <tr
       data-index={index}
-      ref={measure}
       aria-rowindex={rowNumber}
       aria-selected={active}
       tabIndex={active ? 0 : -1}
@@ -314,4 +311,4 @@ const sameColumns = <Row,>(a: readonly DataTableColumn<Row>[], b: readonly DataT
 
 const BodyRow = memo(BodyRowUnmemoised, (previous, next) =>
   previous.row === next.row && previous.placeholder === next.placeholder && previous.index === next.index && previous.rowNumber === next.rowNumber && previous.active === next.active
-  && previous.headerColumn === next.headerColumn && previous.measure === next.measure && sameColumns(previous.columns, next.columns)) as typeof BodyRowUnmemoised;
+  && previous.headerColumn === next.headerColumn && sameColumns(previous.columns, next.columns)) as typeof BodyRowUnmemoised;
