@@ -5,9 +5,6 @@ import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
 import type { DashboardPeriod } from '../../src/contract/dashboard-intervals.ts';
 
-const responseSchema = () => import('../../src/contract/dashboard.ts').then((module) => module.dashboardResponseSchema);
-const declinesSchema = () => import('../../src/contract/dashboard.ts').then((module) => module.declinesResponseSchema);
-
 /** Statistics do not change under the user's eyes often; past periods never do. */
 const staleTime = 60_000;
 
@@ -16,7 +13,7 @@ export const dashboardQueries = {
   /** `context` is the API prefix of the applied context; a null currency lets the server choose (GBP first). */
   statistics: (context: string, period: DashboardPeriod, currency: string | null) => queryOptions({
     queryKey: [...dashboardQueries.all, context, 'statistics', period.interval, period.startDate, period.endDate, currency] as const,
-    queryFn: async ({ signal }) => validate(responseSchema, await api.post<unknown>(`${context}/dashboard`, {
+    queryFn: async ({ signal }) => validate('dashboardResponse', await api.post<unknown>(`${context}/dashboard`, {
       dateRange: { startDate: period.startDate, endDate: period.endDate },
       interval: period.interval,
       ...(currency ? { currency } : {}),
@@ -25,7 +22,7 @@ export const dashboardQueries = {
   }),
   declines: (context: string, period: DashboardPeriod, currency: string) => queryOptions({
     queryKey: [...dashboardQueries.all, context, 'declines', period.startDate, period.endDate, currency] as const,
-    queryFn: async ({ signal }) => validate(declinesSchema, await api.post<unknown>(`${context}/dashboard/declines`, {
+    queryFn: async ({ signal }) => validate('declinesResponse', await api.post<unknown>(`${context}/dashboard/declines`, {
       currency,
       dateRange: { startDate: period.startDate, endDate: period.endDate },
     }, { signal })),

@@ -4,17 +4,13 @@ import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
 import { hasReportsInProgress, type QueuedReport } from '../../src/contract/reports.ts';
 
-const contract = () => import('../../src/contract/reports.ts');
-const listSchema = () => contract().then((module) => module.queuedReportList);
-const reportSchema = () => contract().then((module) => module.queuedReport);
-
 export const reportPollMs = 2000;
 
 export const reportQueries = {
   all: ['reports'] as const,
   list: (pageNumber: number, pageSize: number) => queryOptions({
     queryKey: [...reportQueries.all, 'list', pageNumber, pageSize] as const,
-    queryFn: async ({ signal }) => validate(listSchema, await api.get<unknown>('/reports', { query: { pagenumber: pageNumber, pagesize: pageSize }, signal })),
+    queryFn: async ({ signal }) => validate('queuedReportList', await api.get<unknown>('/reports', { query: { pagenumber: pageNumber, pagesize: pageSize }, signal })),
     placeholderData: keepPreviousData,
     staleTime: 0,
     refetchInterval: (query) => (query.state.data && hasReportsInProgress(query.state.data.results) ? reportPollMs : false),
@@ -22,8 +18,8 @@ export const reportQueries = {
 };
 
 export const deleteReport = (id: string) => api.delete<unknown>(`/reports/${encodeURIComponent(id)}`);
-export const retryReport = async (id: string) => validate(reportSchema, await api.post<unknown>(`/reports/${encodeURIComponent(id)}/retry`));
-export const cancelReport = async (id: string) => validate(reportSchema, await api.post<unknown>(`/reports/${encodeURIComponent(id)}/cancel`));
+export const retryReport = async (id: string) => validate('queuedReport', await api.post<unknown>(`/reports/${encodeURIComponent(id)}/retry`));
+export const cancelReport = async (id: string) => validate('queuedReport', await api.post<unknown>(`/reports/${encodeURIComponent(id)}/cancel`));
 
 /** Fetches the file (with the session's token) and hands it to the browser under the report's own name. */
 export async function downloadReport(report: Pick<QueuedReport, 'id' | 'fileName'>): Promise<void> {

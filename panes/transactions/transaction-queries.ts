@@ -1,17 +1,10 @@
 // Transactions and their exports (TkDodo-style query factory): keys from generic to specific, fetchers beside
-// their keys, answers validated against the contract (loaded lazily so arktype stays out of the first load).
+// their keys, answers validated against the contract (in the validation worker, src/api/validate.ts).
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
 import { listRequestParams, type ListState } from '../../src/contract/filters.ts';
 import type { TransactionExportBody } from '../../src/contract/transactions.ts';
-
-const contract = () => import('../../src/contract/transactions.ts');
-const listSchema = () => contract().then((module) => module.transactionList);
-const countSchema = () => contract().then((module) => module.transactionCount);
-const detailSchema = () => contract().then((module) => module.transactionDetail);
-const cardNumberSchema = () => contract().then((module) => module.cardNumberResponse);
-const queuedSchema = () => contract().then((module) => module.queuedExportResponse);
 
 /**
  * The API path of the transactions a pane lists: a partner's or a business's when the route names one, else the
@@ -27,29 +20,29 @@ export const transactionQueries = {
     const query = listRequestParams(state);
     return queryOptions({
       queryKey: [...transactionQueries.all, contextPrefix, 'list', query] as const,
-      queryFn: async ({ signal }) => validate(listSchema, await api.get<unknown>(transactionsPath(contextPrefix), { query, signal })),
+      queryFn: async ({ signal }) => validate('transactionList', await api.get<unknown>(transactionsPath(contextPrefix), { query, signal })),
       placeholderData: keepPreviousData,
       staleTime: 15_000,
     });
   },
   count: (contextPrefix: string, filters: Record<string, string>) => queryOptions({
     queryKey: [...transactionQueries.all, contextPrefix, 'count', filters] as const,
-    queryFn: async ({ signal }) => validate(countSchema, await api.get<unknown>(`${transactionsPath(contextPrefix)}/count`, { query: filters, signal })),
+    queryFn: async ({ signal }) => validate('transactionCount', await api.get<unknown>(`${transactionsPath(contextPrefix)}/count`, { query: filters, signal })),
     staleTime: 15_000,
   }),
   detail: (reference: string) => queryOptions({
     queryKey: [...transactionQueries.all, 'detail', reference] as const,
-    queryFn: async ({ signal }) => validate(detailSchema, await api.get<unknown>(`/transactions/${encodeURIComponent(reference)}`, { signal })),
+    queryFn: async ({ signal }) => validate('transactionDetail', await api.get<unknown>(`/transactions/${encodeURIComponent(reference)}`, { signal })),
     staleTime: 30_000,
   }),
 };
 
 /** Reads the full card number; the server records the reveal as an audit event. Never cached. */
 export async function revealCardNumber(reference: string): Promise<string> {
-  const answer = await validate(cardNumberSchema, await api.get<unknown>(`/transactions/${encodeURIComponent(reference)}/cardNumber`));
+  const answer = await validate('cardNumber', await api.get<unknown>(`/transactions/${encodeURIComponent(reference)}/cardNumber`));
   return answer.cardNumber;
 }
 
 export async function queueTransactionExport(contextPrefix: string, body: TransactionExportBody) {
-  return validate(queuedSchema, await api.post<unknown>(`${transactionsPath(contextPrefix)}/full/reports`, body));
+  return validate('queuedExport', await api.post<unknown>(`${transactionsPath(contextPrefix)}/full/reports`, body));
 }

@@ -28,6 +28,9 @@ export async function benchLighthouse(): Promise<string> {
         const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
         const audits = result?.lhr.audits ?? {};
         console.log(`[lighthouse] ${name}: ${metrics.map((id) => `${id} ${audits[id]?.displayValue ?? 'n/a'} (${score(audits[id]?.score)})`).join(', ')}`);
+        // The long tasks behind the blocking time: where each started, how long it ran, whose script it was.
+        const longTasks = (audits['long-tasks']?.details as { items?: { url?: string; startTime?: number; duration?: number }[] } | undefined)?.items ?? [];
+        console.log(`[lighthouse] ${name} long tasks: ${longTasks.map((task) => `${Math.round(task.startTime ?? 0)} ms +${Math.round(task.duration ?? 0)} ms ${(task.url ?? '').replace(server.url, '')}`).join('; ') || 'none'}`);
       }
     };
     await audit('sign-in', '/dashboard');

@@ -2,7 +2,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { NotificationStatus } from '../contract/shell-responses.ts';
 import { api } from './api-client.ts';
-import { schemas } from './schemas.ts';
 import { validate } from './validate.ts';
 
 export const notificationQueries = {
@@ -11,7 +10,7 @@ export const notificationQueries = {
     queryKey: [...notificationQueries.all, 'status'] as const,
     queryFn: async ({ signal }): Promise<NotificationStatus> =>
       // A background poll that fails says nothing; the bell keeps its last count.
-      validate(schemas.notificationStatus, await api.get<unknown>('/user/notifications/status', { signal, handleErrors: false })),
+      validate('notificationStatus', await api.get<unknown>('/user/notifications/status', { signal, handleErrors: false })),
     staleTime: 30_000,
     refetchInterval: 60_000,
     refetchIntervalInBackground: false,

@@ -3,7 +3,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { RecordSearchResult } from '../contract/shell-responses.ts';
 import { api } from './api-client.ts';
-import { schemas } from './schemas.ts';
 import { validate } from './validate.ts';
 
 /** Worth a look-up: three characters or more, not a lone word of the command vocabulary. */
@@ -18,7 +17,7 @@ export const searchQueries = {
     queryKey: [...searchQueries.all, 'records', term.trim().toLowerCase()] as const,
     queryFn: async ({ signal }): Promise<RecordSearchResult[]> => {
       const data = await api.get<unknown>('/search', { query: { term: term.trim() }, signal, handleErrors: false });
-      return (await validate(schemas.recordSearch, data)).results;
+      return (await validate('recordSearch', data)).results;
     },
     staleTime: 30_000,
     retry: false,

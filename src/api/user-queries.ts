@@ -4,18 +4,17 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
 import { api } from './api-client.ts';
-import { schemas } from './schemas.ts';
 import { validate } from './validate.ts';
 
 export async function fetchPolicy(signal?: AbortSignal): Promise<AuthorizationPolicy> {
   const data = await api.get<unknown>('/user/policy-structure', signal ? { signal } : {});
-  return (await validate(schemas.policyStructure, data)).portalPolicy;
+  return (await validate('policyStructure', data)).portalPolicy;
 }
 
 /** `path` from permissionScope(): /user/permissions, /user/partner/{id}/permissions, … */
 export async function fetchPermissions(path: string, signal?: AbortSignal): Promise<string[]> {
   const data = await api.get<unknown>(path, signal ? { signal } : {});
-  return (await validate(schemas.permissionList, data)).permissions;
+  return (await validate('permissionList', data)).permissions;
 }
 
 export const userQueries = {

@@ -3,7 +3,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 import { isApiError } from './api-error.ts';
-import { schemas } from './schemas.ts';
 import { validate } from './validate.ts';
 
 export async function fetchUserSetting(key: string, signal?: AbortSignal): Promise<unknown> {
@@ -12,7 +11,7 @@ export async function fetchUserSetting(key: string, signal?: AbortSignal): Promi
       ...(signal ? { signal } : {}),
       handleErrors: (status) => status !== 404,
     });
-    const setting = await validate(schemas.userSetting, data);
+    const setting = await validate('userSetting', data);
     return JSON.parse(setting.value) as unknown;
   } catch (error) {
     if (isApiError(error) && error.status === 404) return null;

@@ -1,22 +1,95 @@
-// Response validation with the contract's arktype schemas, loaded through dynamic imports so arktype (46 KB gzip)
-// stays out of the first load: validate(() => import('../contract/policy.ts').then((m) => m.policyStructureSchema), data).
+// Response validation against the contract's arktype schemas, named: validate('transactionList', data). The
+// schemas live in a worker (validation-worker.ts), so neither arktype (46 KB gzip) nor building the schemas
+// (about 100 ms of script on the bench machine, the dashboard's longest task after load) nor the checking itself
+// runs on the main thread. Where no worker can run (tests, a browser refusing it) the schemas are imported here.
 //
 // Every answer is checked and a mismatch rejects before anybody uses the answer — except during the first load
 // of the page (the app calls deferValidationDuringFirstLoad() at start and finishFirstLoad() once the first
-// screen has settled): then an answer is handed on at once and kept, and finishFirstLoad() fetches the schemas
-// and checks every kept answer, reporting a mismatch through the drift handler (the app shows the general error
-// and logs the details). So the first screen never waits for the validator, and no answer goes unchecked.
+// screen has settled): then an answer is handed on at once and kept, and finishFirstLoad() checks every kept
+// answer, reporting a mismatch through the drift handler (the app shows the general error and logs the
+// details). So the first screen never waits for the validator, and no answer goes unchecked.
 import { ApiError } from './api-error.ts';
+import type { SchemaName, SchemaOutput } from './contract-schemas.ts';
+import type { ValidationReply, ValidationRequest } from './validation-worker.ts';
 
-type Schema<T> = { assert: (data: unknown) => T };
-type Loader<T> = () => Promise<Schema<T>>;
+/** Checks an answer: resolves with the schema's output, rejects with an Error saying what is wrong. */
+export type SchemaChecker = (name: SchemaName, data: unknown) => Promise<unknown>;
 
-const pending = new Map<Loader<unknown>, Promise<Schema<unknown>>>();
-const ready = new Map<Loader<unknown>, Schema<unknown>>();
 let onLateDrift: (error: ApiError) => void = () => undefined;
 let firstLoad = false;
-/** Answers handed on during the first load, each to be checked once the schemas are fetched. */
-let deferred: { loadSchema: Loader<unknown>; data: unknown }[] = [];
+/** Answers handed on during the first load, each to be checked once the first screen has settled. */
+let deferred: { name: SchemaName; data: unknown }[] = [];
+
+/** The schemas could not be loaded (a network failure fetching the chunk): not the server's fault. */
+class SchemasUnavailable extends Error {}
+
+/** On the main thread: the schemas imported on first use. */
+const checkHere: SchemaChecker = async (name, data) => {
+  const module = await import('./contract-schemas.ts').catch((error: unknown) => {
+    throw new SchemasUnavailable(error instanceof Error ? error.message : String(error));
+  });
+  return module.checkAgainstContract(name, data);
+};
+
+/** In the worker; a worker that cannot start or fails hands its pending checks, and every later one, to checkHere. */
+function workerChecker(): SchemaChecker {
+  let worker: Worker | null = null;
+  let broken = false;
+  let nextId = 1;
+  const waiting = new Map<number, { name: SchemaName; data: unknown; resolve: (output: unknown) => void; reject: (error: Error) => void }>();
+  const fallBack = (reason: unknown) => {
+    if (!broken) console.error('[api] the validation worker failed; answers are checked on the main thread', reason);
+    broken = true;
+    worker?.terminate();
+    worker = null;
+    for (const [id, entry] of waiting) {
+      waiting.delete(id);
+      checkHere(entry.name, entry.data).then(entry.resolve, entry.reject);
+    }
+  };
+  const start = (): Worker | null => {
+    if (worker || broken) return worker;
+    try {
+      worker = new Worker(new URL('./validation-worker.ts', import.meta.url), { type: 'module', name: 'contract validation' });
+    } catch (error) {
+      fallBack(error);
+      return null;
+    }
+    worker.onmessage = (event: MessageEvent<ValidationReply>) => {
+      const reply = event.data;
+      const entry = waiting.get(reply.id);
+      if (!entry) return;
+      waiting.delete(reply.id);
+      if (reply.ok) entry.resolve(reply.output);
+      else entry.reject(new Error(reply.message));
+    };
+    worker.onerror = (event) => fallBack(event.message || event);
+    worker.onmessageerror = (event) => fallBack(event);
+    return worker;
+  };
+  return (name, data) => {
+    const running = start();
+    if (!running) return checkHere(name, data);
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { name, data, resolve, reject });
+      try {
+        running.postMessage({ id, name, data } satisfies ValidationRequest);
+      } catch (error) {
+        // An answer that cannot be copied to the worker is checked here.
+        waiting.delete(id);
+        checkHere(name, data).then(resolve, reject);
+      }
+    });
+  };
+}
+
+let checker: SchemaChecker = typeof Worker === 'undefined' ? checkHere : workerChecker();
+
+/** Tests put their own checker here (a fake schema); null restores the default. */
+export function setSchemaChecker(next: SchemaChecker | null): void {
+  checker = next ?? (typeof Worker === 'undefined' ? checkHere : workerChecker());
+}
 
 /** From now until finishFirstLoad(), answers are handed on at once and checked afterwards. */
 export function deferValidationDuringFirstLoad(): void {
@@ -24,24 +97,26 @@ export function deferValidationDuringFirstLoad(): void {
 }
 
 /**
- * The first screen has settled: fetch the given schemas (and those of the answers already handed on), check those
- * answers, reporting a mismatch through the drift handler, and from now on check every answer before use.
+ * The first screen has settled: check the answers already handed on, reporting a mismatch through the drift
+ * handler, and from now on check every answer before use. With nothing handed on, the schemas are still loaded
+ * now (in the worker), so the next answer does not wait for them.
  */
-export async function finishFirstLoad(loaders: readonly Loader<unknown>[]): Promise<void> {
+export async function finishFirstLoad(): Promise<void> {
   firstLoad = false;
   const handedOn = deferred;
   deferred = [];
-  await Promise.all([
-    ...loaders.map((loader) => load(loader).catch(() => undefined)),
-    ...handedOn.map(async ({ loadSchema, data }) => {
-      try {
-        check(await load(loadSchema), data);
-      } catch (error) {
-        if (error instanceof ApiError) onLateDrift(error);
-        else console.error('[api] the contract schema could not be loaded', error);
-      }
-    }),
-  ]);
+  if (handedOn.length === 0) {
+    await checker('userSetting', { key: '', value: '' }).catch(() => undefined);
+    return;
+  }
+  await Promise.all(handedOn.map(async ({ name, data }) => {
+    try {
+      await check(name, data);
+    } catch (error) {
+      if (error instanceof ApiError) onLateDrift(error);
+      else console.error('[api] the contract schema could not be loaded', error);
+    }
+  }));
 }
 
 /** Where a mismatch found after the answer was handed on goes (the composition root shows the general error). */
@@ -49,34 +124,22 @@ export function setLateDriftHandler(handler: (error: ApiError) => void): void {
   onLateDrift = handler;
 }
 
-function load<T>(loadSchema: Loader<T>): Promise<Schema<T>> {
-  let promise = pending.get(loadSchema as Loader<unknown>) as Promise<Schema<T>> | undefined;
-  if (!promise) {
-    promise = loadSchema().then((schema) => {
-      ready.set(loadSchema as Loader<unknown>, schema as Schema<unknown>);
-      return schema;
-    });
-    promise.catch(() => pending.delete(loadSchema as Loader<unknown>));
-    pending.set(loadSchema as Loader<unknown>, promise as Promise<Schema<unknown>>);
-  }
-  return promise;
-}
-
-function check<T>(schema: Schema<T>, data: unknown): T {
+async function check<N extends SchemaName>(name: N, data: unknown): Promise<SchemaOutput<N>> {
+  let output: unknown;
   try {
-    return schema.assert(data);
+    output = await checker(name, data);
   } catch (error) {
+    if (error instanceof SchemasUnavailable) throw error;
     // Fail loudly: the server and the contract disagree.
     console.error('[api] response does not match the contract', error);
     throw new ApiError({ status: 0, messages: [error instanceof Error ? error.message : String(error)], kind: 'drift', handled: false });
   }
+  return output as SchemaOutput<N>;
 }
 
-export async function validate<T>(loadSchema: Loader<T>, data: unknown): Promise<T> {
-  const schema = ready.get(loadSchema as Loader<unknown>) as Schema<T> | undefined;
-  if (schema) return check(schema, data);
-  if (!firstLoad) return check(await load(loadSchema), data);
-  deferred.push({ loadSchema: loadSchema as Loader<unknown>, data });
+export async function validate<N extends SchemaName>(name: N, data: unknown): Promise<SchemaOutput<N>> {
+  if (!firstLoad) return check(name, data);
+  deferred.push({ name, data });
   // Handed on now, checked by finishFirstLoad() once the first screen has settled.
-  return data as T;
+  return data as SchemaOutput<N>;
 }

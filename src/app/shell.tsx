@@ -2,7 +2,6 @@
 // the overlays. Mounts the URL sync, the shortcut binder, the link handling and the inactivity watch.
 import { lazy, memo, startTransition, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { schemas } from '../api/schemas.ts';
 import { finishFirstLoad } from '../api/validate.ts';
 import { shellStore } from '../state/shell-store.ts';
 import { workspaceStore } from '../state/workspace-store.ts';
@@ -86,7 +85,7 @@ function ShellLayout() {
   useEffect(() => {
     let cancelled = false;
     const cancel = afterFirstScreen(browserProbe(() => queryClient.isFetching()), () => {
-      void finishFirstLoad(Object.values(schemas));
+      void finishFirstLoad();
       void loadResizableRow().catch(() => undefined);
       void loadPalette().then(() => {
         // Mounted (closed, its list rendered hidden) at low priority: an interruptible render, not a long task.

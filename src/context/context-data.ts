@@ -9,7 +9,7 @@ import { isCachedBusiness, isCachedMerchant, isContextItem } from '../contract/c
 import type { ContextItem } from '../contract/context.ts';
 import { sessionStore } from '../state/session-store.ts';
 import type { BusinessOption, ConfigurationOption, LoadQuery, MerchantOption, Page, SearchResult } from './context-flow.ts';
-import type { ContextBusiness, ContextMerchant } from './context-schemas.ts';
+import type { ContextBusiness, ContextMerchant } from '../contract/context-responses.ts';
 
 export const favoritesSettingKey = 'ContextFavorites';
 export const recentSettingKey = 'ContextRecent';
@@ -29,16 +29,8 @@ export type ContextDataSource = {
   writeItems: (key: typeof favoritesSettingKey | typeof recentSettingKey, items: readonly ContextItem[]) => Promise<void>;
 };
 
-// The answers are checked against the schemas of context-schemas.ts, loaded on demand (src/api/validate.ts): the
-// panel is on the first load's path for a user who signs in without a context.
-const schemas = {
-  businessPage: () => import('./context-schemas.ts').then((module) => module.contextBusinessPageSchema),
-  merchantPage: () => import('./context-schemas.ts').then((module) => module.contextMerchantPageSchema),
-  searchPage: () => import('./context-schemas.ts').then((module) => module.contextSearchPageSchema),
-  configurationPage: () => import('./context-schemas.ts').then((module) => module.contextConfigurationPageSchema),
-  business: () => import('./context-schemas.ts').then((module) => module.contextBusinessSchema),
-  merchant: () => import('./context-schemas.ts').then((module) => module.contextMerchantSchema),
-};
+// The answers are checked against the contract's context schemas (src/contract/context-responses.ts) in the
+// validation worker (src/api/validate.ts): the panel is on the first load's path for a user who signs in without a context.
 
 const listQuery = (query: LoadQuery) => ({ pagenumber: query.pageNumber, pagesize: query.pageSize, liveonly: query.liveOnly });
 const segment = encodeURIComponent;
@@ -97,35 +89,35 @@ export function createContextDataSource(api: PortalApi = sharedApi): ContextData
   const notFoundQuietly = { handleErrors: (status: number) => status !== 404 };
   return {
     businesses: async (query, signal) => {
-      const page = await validate(schemas.businessPage, await api.get<unknown>('/context/businesses', { query: listQuery(query), ...(signal ? { signal } : {}) }));
+      const page = await validate('contextBusinessPage', await api.get<unknown>('/context/businesses', { query: listQuery(query), ...(signal ? { signal } : {}) }));
       return page;
     },
     merchants: async (businessId, query, signal) => {
       const data = await api.get<unknown>(`/context/businesses/${segment(businessId)}/merchants`, { query: listQuery(query), ...(signal ? { signal } : {}) });
-      const page = await validate(schemas.merchantPage, data);
+      const page = await validate('contextMerchantPage', data);
       return { totalCount: page.totalCount, data: page.data.map((merchant) => ({ ...merchant, businessId })) };
     },
-    search: async (searchTerm, query, signal) => validate(schemas.searchPage, await api.get<unknown>('/context/search', {
+    search: async (searchTerm, query, signal) => validate('contextSearchPage', await api.get<unknown>('/context/search', {
       query: { searchterm: searchTerm, ...listQuery(query) }, signal,
     })),
     business: async (businessId) => {
       const cached = cachedBusiness(businessId);
       if (cached) return cached;
-      const business = await validate(schemas.business, await api.get<unknown>(`/context/businesses/${segment(businessId)}`, notFoundQuietly));
+      const business = await validate('contextBusiness', await api.get<unknown>(`/context/businesses/${segment(businessId)}`, notFoundQuietly));
       rememberBusiness(business);
       return business;
     },
     merchant: async (businessId, merchantId) => {
       const cached = cachedMerchant(businessId, merchantId);
       if (cached) return cached;
-      const merchant = await validate(schemas.merchant, await api.get<unknown>(
+      const merchant = await validate('contextMerchant', await api.get<unknown>(
         `/context/businesses/${segment(businessId)}/merchants/${segment(merchantId)}`, notFoundQuietly,
       ));
       rememberMerchant(merchant);
       return merchant;
     },
     configurations: async (businessId, merchantId) => {
-      const page = await validate(schemas.configurationPage, await api.get<unknown>(
+      const page = await validate('contextConfigurationPage', await api.get<unknown>(
         `/context/businesses/${segment(businessId)}/merchants/${segment(merchantId)}/configurations`,
         { query: { pagenumber: 1, pagesize: 10 }, handleErrors: false },
       ));

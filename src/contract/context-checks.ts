@@ -1,7 +1,7 @@
 // Plain checks of the context shapes that arrive synchronously on the first load's path — the selections of a
 // /context/apply link, the look-ups cached in session storage, the items of the favourites and recents — so that
 // path needs no arktype (46 KB gzip). They accept exactly what the arktype schemas of context.ts and
-// src/context/context-schemas.ts accept: tests/contract/context-checks.test.ts compares them on generated values.
+// context-responses.ts accept: tests/contract/context-checks.test.ts compares them on generated values.
 import type { ContextItem, ContextSelections } from './context.ts';
 
 export const contextRecentLimit = 20;

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isCachedBusiness, isCachedMerchant, isContextItem, isContextSelections } from '../../src/contract/context-checks.ts';
 import { contextItemSchema, contextSelectionsSchema } from '../../src/contract/context.ts';
-import { contextBusinessSchema, contextMerchantSchema } from '../../src/context/context-schemas.ts';
+import { contextBusinessSchema, contextMerchantSchema } from '../../src/contract/context-responses.ts';
 
 const accepts = (schema: (value: unknown) => unknown) => (value: unknown) => !(schema(value) instanceof type.errors);
 

@@ -1,7 +1,7 @@
-// Response schemas of the context selection calls (server/api/context.ts documents the paths). They belong in
-// src/contract/context.ts; they live here until its owner moves them, so the shell's first load stays free of them.
+// Response schemas of the context selection calls (server/api/context.ts documents the paths). Apart from
+// context.ts so the shell's first load stays free of them: the validation worker holds them (src/api/contract-schemas.ts).
 import { type } from 'arktype';
-import { contextItemSchema } from '../contract/context.ts';
+import { contextItemSchema } from './context.ts';
 
 const switchesSchema = type({ virtualTerminalMenuEnabled: 'boolean', '[string]': 'boolean' });
 
