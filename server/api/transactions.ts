@@ -45,8 +45,9 @@ import { Hono, type Context } from 'hono';
 import { filterInstant } from '../../src/contract/filters.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { ReportContext } from '../../src/contract/reports.ts';
+import { transactionExportBody } from '../../src/contract/transaction-schemas.ts';
 import {
-  amountScale, maxExportFilters, toMajorUnits, transactionExportBody, transactionListSpec,
+  amountScale, maxExportFilters, toMajorUnits, transactionListSpec,
   type TransactionDetail, type TransactionListItem,
 } from '../../src/contract/transactions.ts';
 import type { FilterClause, ParsedListQuery } from '../../src/contract/list-query.ts';

@@ -8,7 +8,7 @@ import { userNotificationDetail, userNotificationList } from '../contract/notifi
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/reports.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
-import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transactions.ts';
+import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 
 export const contractSchemas = {
   policyStructure: policyStructureSchema,

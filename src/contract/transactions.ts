@@ -1,6 +1,5 @@
 // Transactions: the list's declared filters and orderings, the list, detail and export shapes.
 // The server parses with transactionListSpec and the client encodes against the same names, so they cannot drift.
-import { type } from 'arktype';
 import { channels, paymentMethods, paymentStatuses } from './enumerations.ts';
 import type { FilterDeclaration, ListQuerySpec } from './list-query.ts';
 
@@ -61,78 +60,6 @@ export function currencyExponent(currency: string): 0 | 2 | 3 {
 }
 export const toMajorUnits = (amountMinor: number, currency: string) => amountMinor / 10 ** currencyExponent(currency);
 
-const isoDateTime = 'string.date.iso';
-
-export const transactionListItem = type({
-  reference: 'string',
-  kind: type.enumerated(...transactionKinds),
-  date: isoDateTime,
-  businessId: 'string',
-  merchantId: 'string',
-  merchantName: 'string',
-  /** major units */
-  amount: 'number',
-  currency: 'string',
-  status: 'string',
-  paymentMethod: 'string',
-  channel: 'string',
-  ewalletType: 'string | null',
-  paymentJobReference: 'string',
-});
-export type TransactionListItem = typeof transactionListItem.infer;
-
-/**
- * numberOfResultsIsEstimate: above the exact-count threshold the total is the planner's estimate (shown as
- * 'about'), so a page of a two-million-row list never waits for a full count. GET …/transactions/count is exact.
- */
-export const transactionList = type({
-  results: transactionListItem.array(),
-  numberOfResults: 'number',
-  numberOfResultsIsEstimate: 'boolean',
-});
-export type TransactionList = typeof transactionList.infer;
-
-export const transactionCount = type({ numberOfResults: 'number' });
-
-export const linkedTransaction = type({
-  reference: 'string',
-  kind: type.enumerated(...transactionKinds),
-  relation: "'parent' | 'child' | 'sibling'",
-  date: isoDateTime,
-  amount: 'number',
-  currency: 'string',
-  status: 'string',
-});
-export type LinkedTransaction = typeof linkedTransaction.infer;
-
-export const transactionDetail = transactionListItem.merge({
-  businessName: 'string',
-  partnerId: 'string | null',
-  configurationId: 'string',
-  parentReference: 'string | null',
-  maskedCardNumber: 'string | null',
-  declineReason: 'string | null',
-  customerEmail: 'string | null',
-  originatingIpAddress: 'string | null',
-  paymentMethods: type({ paymentMethod: 'string', ewalletType: 'string | null', maskedCardNumber: 'string | null' }).array(),
-  paymentJob: type({
-    reference: 'string',
-    orderNumber: 'string',
-    status: 'string',
-    createDateTimeUtc: isoDateTime,
-    amount: 'number',
-    currency: 'string',
-    configurationId: 'string',
-  }).or('null'),
-  linkedTransactions: linkedTransaction.array(),
-  /** the caller holds Mapi.Transaction.CardNumber.Read here and a card number is on file */
-  cardNumberRevealable: 'boolean',
-});
-export type TransactionDetail = typeof transactionDetail.infer;
-
-export const maskedCardNumberResponse = type({ maskedCardNumber: 'string | null' });
-export const cardNumberResponse = type({ cardNumber: 'string' });
-
 /** Columns a transactions export can hold, in their default order; the overview shows the first nine by default. */
 export const transactionColumns = [
   'date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType',
@@ -165,15 +92,6 @@ export const exportFileTypes = ['csv', 'xlsx'] as const;
 export type ExportFileType = (typeof exportFileTypes)[number];
 export const maxExportFilters = 20;
 
-/** POST {context}/transactions/full/reports */
-export const transactionExportBody = type({
-  fileType: type.enumerated(...exportFileTypes),
-  columns: type.enumerated(...transactionColumns).array().atLeastLength(1).atMostLength(transactionColumns.length),
-  'filters?': type({ '[string]': 'string <= 512' }),
-  'ordering?': { OrderingField: 'string <= 32', OrderingDirection: "'Ascending' | 'Descending'" },
-  '+': 'reject',
-});
-export type TransactionExportBody = typeof transactionExportBody.infer;
-
-export const queuedExportResponse = type({ reportId: 'string', totalRows: 'number' });
-export type QueuedExportResponse = typeof queuedExportResponse.infer;
+// The answers' and the export body's schemas (arktype) live in transaction-schemas.ts, so a screen that needs only
+// the constants above does not build them on the main thread (answers are checked in the validation worker).
+export type { LinkedTransaction, QueuedExportResponse, TransactionDetail, TransactionExportBody, TransactionList, TransactionListItem } from './transaction-schemas.ts';

@@ -5,7 +5,7 @@ import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { orderKeysOf } from '../../../server/api/list-sql.ts';
 import { exactCountLimit, pageOfTransactions, scopeWhere, transactionResource, type TransactionScope } from '../../../server/api/transactions.ts';
-import { transactionDetail, transactionList } from '../../../src/contract/transactions.ts';
+import { transactionDetail, transactionList } from '../../../src/contract/transaction-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, snapshot } from '../support.ts';
 import { b1ByDateDescending, insertExtraTransactions } from './transaction-fixtures.ts';
 
