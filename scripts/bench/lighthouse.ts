@@ -5,12 +5,22 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
 import { chromium } from 'playwright';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { compressDist } from '../compress-dist.ts';
 import { findChromium } from '../find-chromium.ts';
 import { startServer } from '../server-process.ts';
 import { markdownTable } from './stats.ts';
 
+const root = resolve(import.meta.dirname, '../..');
+
 export async function benchLighthouse(): Promise<string> {
   const chromePath = findChromium();
+  // The portal as npm start serves it, built from the current sources and precompressed (a build without the
+  // compressed files would be sent uncompressed and audit slower than what users get).
+  const { build } = await import('vite');
+  await build({ root, logLevel: 'warn' });
+  compressDist(join(root, 'dist'));
   const server = await startServer({ port: Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 3650) });
   const chrome = await chromeLauncher.launch({
     chromePath,
@@ -21,6 +31,10 @@ export async function benchLighthouse(): Promise<string> {
     const audit = async (name: string, path: string) => {
       const result = await lighthouse(`${server.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true }, desktopConfig);
       const categories = result?.lhr.categories;
+      // BENCH_LIGHTHOUSE_TRACES=dir keeps each audit's trace (DevTools' Performance panel opens it).
+      const traces = process.env.BENCH_LIGHTHOUSE_TRACES;
+      const artifacts = result?.artifacts as { Trace?: unknown } | undefined;
+      if (traces && artifacts?.Trace) writeFileSync(join(traces, `${name}.trace.json`), JSON.stringify(artifacts.Trace));
       const score = (value: number | null | undefined) => (value == null ? 'n/a' : Math.round(value * 100));
       rows.push([name, result?.lhr.finalDisplayedUrl.replace(server.url, '') ?? path, score(categories?.performance?.score), score(categories?.accessibility?.score)]);
       if (process.env.BENCH_VERBOSE) {

@@ -139,7 +139,9 @@ async function check<N extends SchemaName>(name: N, data: unknown): Promise<Sche
 
 export async function validate<N extends SchemaName>(name: N, data: unknown): Promise<SchemaOutput<N>> {
   if (!firstLoad) return check(name, data);
-  deferred.push({ name, data });
+  // A copy is kept: the answer handed on may become part of a store (a valtio proxy, which cannot be sent to the
+  // worker: the policy's did, and its check fell back to loading arktype on the main thread).
+  deferred.push({ name, data: structuredClone(data) });
   // Handed on now, checked by finishFirstLoad() once the first screen has settled.
   return data as SchemaOutput<N>;
 }

@@ -24,9 +24,18 @@ export function browserProbe(fetching: () => number): SettleProbe {
   };
 }
 
+/** Calls `work` when the browser is idle (within a second at the latest). Returns a cancel function. */
+export function whenIdle(work: () => void): () => void {
+  if (window.requestIdleCallback) {
+    const handle = window.requestIdleCallback(() => work(), { timeout: 1_000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = window.setTimeout(work, 0);
+  return () => window.clearTimeout(timer);
+}
+
 const idle = (work: () => void) => {
-  if (window.requestIdleCallback) window.requestIdleCallback(() => work(), { timeout: 1_000 });
-  else window.setTimeout(work, 0);
+  whenIdle(work);
 };
 
 /** Calls `work` once, when the first screen has settled (or after the ceiling). Returns a cancel function. */

@@ -11,7 +11,7 @@ import { useAppServices } from './app-services.tsx';
 import { ShellServices } from './shell-services.tsx';
 import { ConfirmationHost } from './confirmation-host.tsx';
 import { ContextSwitcherDialog } from './context-route.tsx';
-import { afterFirstScreen, browserProbe } from './first-screen.ts';
+import { afterFirstScreen, browserProbe, whenIdle } from './first-screen.ts';
 import { isPaletteMounted, startTypeahead, takeTypeahead } from './palette-typeahead.ts';
 import { InactivityWatch } from './inactivity-watch.tsx';
 import { useLinkInterception } from './link-interception.ts';
@@ -80,23 +80,32 @@ function ShellLayout() {
   const [palettePrefetched, setPalettePrefetched] = useState(false);
 
   // Once the first screen has settled (not before: it must not compete with what the user waits for), load and
-  // mount the palette, closed, so the first Ctrl+K only opens it; load the response validator, after which every
-  // answer is checked before use; and load the resizable row, so a second pane opens at once.
+  // mount the palette, closed, so the first Ctrl+K only opens it, and load the resizable row, so a second pane opens
+  // at once. Then, when the page is idle, start the response validator's worker (after which every answer is
+  // checked before use): on a machine of two cores its start (arktype's set-up, ~100 ms of CPU) beside the palette's
+  // first render lengthened that render (Lighthouse's dashboard 94–99 without the worker, 89–92 with it started at
+  // once, in an A/B).
+  const [validatorDue, setValidatorDue] = useState(false);
   useEffect(() => {
     let cancelled = false;
     const cancel = afterFirstScreen(browserProbe(() => queryClient.isFetching()), () => {
-      void finishFirstLoad();
       void loadResizableRow().catch(() => undefined);
       void loadPalette().then(() => {
         // Mounted (closed, its list rendered hidden) at low priority: an interruptible render, not a long task.
         if (!cancelled) startTransition(() => setPalettePrefetched(true));
-      }, () => undefined);
+      }, () => {
+        if (!cancelled) setValidatorDue(true);
+      });
     });
     return () => {
       cancelled = true;
       cancel();
     };
   }, [queryClient]);
+  useEffect(() => {
+    if (!palettePrefetched && !validatorDue) return undefined;
+    return whenIdle(() => void finishFirstLoad());
+  }, [palettePrefetched, validatorDue]);
 
   const focusedPath = workspace.panes[workspace.focusedIndex]?.path;
   const layout = focusedPath ? (matchPath(focusedPath)?.route.layout ?? 'default') : 'default';

@@ -128,3 +128,17 @@ describe('validate with a worker', () => {
     expect(FakeWorker.instances[0]?.posted).toBe(1);
   });
 });
+
+describe('answers handed on during the first load', () => {
+  it('are kept as they arrived, so a store that takes them over (a proxy) neither changes nor blocks their check', async () => {
+    const drift = vi.fn();
+    module.setLateDriftHandler(drift);
+    module.deferValidationDuringFirstLoad();
+    const answer = { amount: 3 };
+    await module.validate('userSetting', answer);
+    answer.amount = 'changed later' as unknown as number;
+    await module.finishFirstLoad();
+    expect(drift).not.toHaveBeenCalled();
+    expect(amountChecker).toHaveBeenCalledWith('userSetting', { amount: 3 });
+  });
+});
