@@ -91,8 +91,18 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   const activeIndex = rows.length === 0 ? -1 : Math.min(Math.max(cursor, 0), rows.length - 1);
 
   const pendingFocus = useRef<number | null>(null);
+  // Rows are all rowHeight tall, so where a row sits is known without asking the virtualiser, whose scrollToIndex
+  // re-reads the layout for several frames after each move (a forced layout per PageDown, ~3 ms of 16).
+  const scrollRowIntoView = (index: number) => {
+    const element = scroller.current;
+    if (!element) return;
+    const top = headHeight + index * rowHeight;
+    // The sticky header covers the top headHeight pixels of the scroller.
+    if (top < element.scrollTop + headHeight) element.scrollTop = top - headHeight;
+    else if (top + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = top + rowHeight - element.clientHeight;
+  };
   const focusRow = (index: number) => {
-    virtualizer.scrollToIndex(index, { align: 'auto' });
+    scrollRowIntoView(index);
     // The row may only exist after the virtualiser renders it; only the latest move wins.
     if (pendingFocus.current !== null) cancelAnimationFrame(pendingFocus.current);
     pendingFocus.current = requestAnimationFrame(() => {
