@@ -15,9 +15,7 @@ const builtAt = existsSync(join(root, 'dist/index.html')) ? statSync(join(root, 
 const changedAt = Math.max(...sources.filter((name) => existsSync(join(root, name))).map((name) => newest(join(root, name))));
 if (changedAt > builtAt || process.env.FORCE_BUILD === '1') {
   console.log('[portal] building the browser app…');
-  const { build } = await import('vite');
-  await build({ root, logLevel: 'warn' });
-  const { compressDist } = await import('./compress-dist.ts');
-  compressDist(join(root, 'dist'));
+  const { buildPortal } = await import('./build-portal.ts');
+  await buildPortal();
 }
 await import('../server/main.ts');

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { extname, join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright';
-import { compressDist } from '../compress-dist.ts';
+import { buildPortal } from '../build-portal.ts';
 import { findChromium } from '../find-chromium.ts';
 import { startServer } from '../server-process.ts';
 import { settleMs } from '../../src/ui/data-table/fling-model.ts';
@@ -88,9 +88,7 @@ async function takeLongTasks(page: Page): Promise<number[]> {
 export async function benchBrowser(): Promise<string> {
   const executablePath = findChromium();
   // The portal as npm start serves it: built from the current sources, precompressed.
-  const { build } = await import('vite');
-  await build({ root, logLevel: 'warn' });
-  compressDist(join(root, 'dist'));
+  await buildPortal();
   const harness = await buildHarness();
   const harnessUrl = `http://127.0.0.1:${(harness.address() as AddressInfo).port}`;
   const server = await startServer({ port: Number(process.env.BENCH_BROWSER_PORT ?? 3600) });

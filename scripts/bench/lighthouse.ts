@@ -6,21 +6,17 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
 import { chromium } from 'playwright';
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { compressDist } from '../compress-dist.ts';
+import { join } from 'node:path';
+import { buildPortal } from '../build-portal.ts';
 import { findChromium } from '../find-chromium.ts';
 import { startServer } from '../server-process.ts';
 import { markdownTable } from './stats.ts';
 
-const root = resolve(import.meta.dirname, '../..');
 
 export async function benchLighthouse(): Promise<string> {
   const chromePath = findChromium();
-  // The portal as npm start serves it, built from the current sources and precompressed (a build without the
-  // compressed files would be sent uncompressed and audit slower than what users get).
-  const { build } = await import('vite');
-  await build({ root, logLevel: 'warn' });
-  compressDist(join(root, 'dist'));
+  // The portal as npm start serves it, built from the current sources (once per bench run).
+  await buildPortal();
   const server = await startServer({ port: Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 3650) });
   const chrome = await chromeLauncher.launch({
     chromePath,

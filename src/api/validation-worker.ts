@@ -1,13 +1,11 @@
 // The validation worker: checks answers against the contract schemas off the main thread. One message per
-// answer ({ id, name, data }), one reply ({ id, ok: true, output } or { id, ok: false, message }); a message
-// without a name only loads the schemas (sent once the first screen has settled).
+// answer ({ id, name, data }), one reply ({ id, ok: true, output } or { id, ok: false, message }).
 import { checkAgainstContract, type SchemaName } from './contract-schemas.ts';
 
-export type ValidationRequest = { id: number; name?: SchemaName; data?: unknown };
+export type ValidationRequest = { id: number; name: SchemaName; data: unknown };
 export type ValidationReply = { id: number; ok: true; output: unknown } | { id: number; ok: false; message: string };
 
 export function answer(request: ValidationRequest): ValidationReply {
-  if (request.name === undefined) return { id: request.id, ok: true, output: null };
   try {
     return { id: request.id, ok: true, output: checkAgainstContract(request.name, request.data) };
   } catch (error) {

@@ -34,12 +34,8 @@ export function whenIdle(work: () => void): () => void {
   return () => window.clearTimeout(timer);
 }
 
-const idle = (work: () => void) => {
-  whenIdle(work);
-};
-
 /** Calls `work` once, when the first screen has settled (or after the ceiling). Returns a cancel function. */
-export function afterFirstScreen(probe: SettleProbe, work: () => void, schedule: (work: () => void) => void = idle): () => void {
+export function afterFirstScreen(probe: SettleProbe, work: () => void, schedule: (work: () => void) => void = whenIdle): () => void {
   let quietFor = 0;
   let elapsed = 0;
   const timer = window.setInterval(() => {

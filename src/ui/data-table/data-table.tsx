@@ -63,7 +63,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   const head = useRef<HTMLTableSectionElement>(null);
   const body = useRef<HTMLTableSectionElement>(null);
   // The sticky header sits above the rows inside the scroller: rows start below it, and a row scrolled to must not
-  // end up under it.
+  // end up under it (scrollRowIntoView).
   const [headHeight, setHeadHeight] = useState(0);
   useLayoutEffect(() => {
     const element = head.current;
@@ -79,7 +79,6 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     estimateSize: () => rowHeight,
     overscan: 12,
     scrollMargin: headHeight,
-    scrollPaddingStart: headHeight,
     // Where nothing is laid out (a pane not yet shown, a test without layout) sizes read 0: a screenful of rows
     // at their estimated height still renders, rather than none or all of them.
     initialRect: { width: 1024, height: 720 },
