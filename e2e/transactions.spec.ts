@@ -114,14 +114,25 @@ test('admin@demo.test opens two transactions side by side, by keyboard', async (
   await expect(rows(page).nth(0)).toBeFocused();
   await page.keyboard.press('Shift+Enter');
   await expect(page.getByRole('heading', { name: `Transaction ${first}` })).toBeVisible();
+  // The new pane has the keyboard: it is the focused pane and holds the focus.
+  const besideFirst = page.getByRole('region', { name: new RegExp(`^Transaction ${first} \\(pane 2 of 2\\)`) });
+  await expect(besideFirst).toHaveAttribute('data-focused', 'true');
+  await expect(besideFirst).toBeFocused();
 
-  // Back to the list pane, next row, beside again.
-  await page.getByRole('region', { name: /^Transactions \(pane 1 of 2\)/ }).getByRole('grid').locator('tbody tr[data-index="0"]').focus();
+  // Back to the list pane by keyboard, where the cursor row takes the focus again; next row, beside again.
+  await page.keyboard.press('Control+[');
+  const list = page.getByRole('region', { name: /^Transactions \(pane 1 of 2\)/ });
+  await expect(list).toHaveAttribute('data-focused', 'true');
+  await expect(besideFirst).toHaveAttribute('data-focused', 'false');
+  await list.getByRole('grid').locator('tbody tr[data-index="0"]').focus();
   await page.keyboard.press('j');
   await page.keyboard.press('Shift+Enter');
   await expect(page.getByRole('heading', { name: `Transaction ${second}` })).toBeVisible();
   await expect(page.getByRole('heading', { name: `Transaction ${first}` })).toBeVisible();
   await expect(page.getByRole('region', { name: /pane \d of 3/ })).toHaveCount(3);
+  const besideSecond = page.getByRole('region', { name: new RegExp(`^Transaction ${second} \\(pane 2 of 3\\)`) });
+  await expect(besideSecond).toHaveAttribute('data-focused', 'true');
+  await expect(besideSecond).toBeFocused();
 
   // The detail shows its links and the masked card; the reveal is there for an internal admin.
   const detail = page.getByRole('region', { name: new RegExp(`Transaction ${second}`) });

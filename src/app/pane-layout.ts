@@ -3,6 +3,8 @@
 // so switching from one pane (a plain row) to several (react-resizable-panels, loaded only then) moves elements
 // without remounting a pane: its state, focus and scroll positions stay.
 
+import { workspaceStore } from '../state/workspace-store.ts';
+
 export const minPanePercent = 15;
 
 /** The new layout after moving the focused pane's edge by `delta` percent (pure; the neighbour gives or takes). */
@@ -16,6 +18,8 @@ export function resizedLayout(layout: Record<string, number>, order: readonly st
   const clamped = Math.max(minPanePercent - own, Math.min(delta, neighbour - minPanePercent));
   return { ...layout, [paneId]: own + clamped, [neighbourId]: neighbour - clamped };
 }
+
+const isFocusedPane = (paneId: string) => workspaceStore.panes[workspaceStore.focusedIndex]?.id === paneId;
 
 const hosts = new Map<string, HTMLDivElement>();
 /** What a host held when it left its slot: the element with focus and every scrolled element's offsets. */
@@ -54,7 +58,9 @@ function restore(paneId: string, host: HTMLElement): void {
   for (const [element, top, left] of state.scrolled) {
     if (host.contains(element)) element.scrollTo({ top, left });
   }
-  if (state.focused && host.contains(state.focused)) state.focused.focus({ preventScroll: true });
+  // The focus goes back only to the pane that still owns it: a pane opened beside takes the focus as the row
+  // switches layouts, and the pane that had it must not take it back.
+  if (state.focused && host.contains(state.focused) && isFocusedPane(paneId)) state.focused.focus({ preventScroll: true });
 }
 
 type SlotRef = (slot: HTMLDivElement | null) => (() => void) | undefined;
