@@ -4,9 +4,9 @@
 // Callers name a schema (validate('transactionList', data)); the names and output types come from here.
 import { contextBusinessPageSchema, contextBusinessSchema, contextConfigurationPageSchema, contextMerchantPageSchema, contextMerchantSchema, contextSearchPageSchema } from '../contract/context-responses.ts';
 import { dashboardResponseSchema, declinesResponseSchema } from '../contract/dashboard.ts';
-import { userNotificationDetail, userNotificationList } from '../contract/notifications.ts';
+import { userNotificationDetail, userNotificationList } from '../contract/notification-schemas.ts';
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
-import { queuedReport, queuedReportList } from '../contract/reports.ts';
+import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 

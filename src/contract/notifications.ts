@@ -1,37 +1,21 @@
 // Notifications as a signed-in user reads them (GET /user/notifications, GET /user/notifications/{reference})
-// and the content format: JSON text of paragraph and list blocks, rendered as text, never as markup.
-import { type } from 'arktype';
-import { pagedResults } from './paged.ts';
+// and the content format: JSON text of paragraph and list blocks, rendered as text, never as markup. The answers'
+// schemas (arktype) are in notification-schemas.ts; the content is parsed here without arktype, so a notification
+// opened from a deep link does not load it on the main thread (a test holds this parser to the schema).
+export type { NotificationContent, UserNotificationDetail, UserNotificationList, UserNotificationSummary } from './notification-schemas.ts';
 
-export const userNotificationSummary = type({
-  reference: 'string',
-  title: 'string',
-  publishedUtc: 'string | null',
-  lastEditedUtc: 'string | null',
-  unread: 'boolean',
-});
-export type UserNotificationSummary = typeof userNotificationSummary.infer;
+export type NotificationBlock = { type: 'paragraph'; text: string } | { type: 'list'; items: string[] };
 
-export const userNotificationList = pagedResults(userNotificationSummary);
-export type UserNotificationList = typeof userNotificationList.infer;
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export const userNotificationDetail = type({
-  reference: 'string',
-  title: 'string',
-  /** JSON text of notificationContent */
-  content: 'string',
-  publishedUtc: 'string | null',
-  lastEditedUtc: 'string | null',
-});
-export type UserNotificationDetail = typeof userNotificationDetail.infer;
+function isBlock(value: unknown): value is NotificationBlock {
+  if (!isRecord(value)) return false;
+  if (value.type === 'paragraph') return typeof value.text === 'string';
+  if (value.type === 'list') return Array.isArray(value.items) && value.items.every((item) => typeof item === 'string');
+  return false;
+}
 
-export const notificationBlock = type({ type: "'paragraph'", text: 'string' }).or({ type: "'list'", items: 'string[]' });
-export type NotificationBlock = typeof notificationBlock.infer;
-
-export const notificationContent = type({ blocks: notificationBlock.array() });
-export type NotificationContent = typeof notificationContent.infer;
-
-/** The blocks of a notification's content; text that is not the block format shows as one paragraph. */
+/** The blocks of a notification's content; text that is not JSON shows as one paragraph, JSON of another shape as nothing. */
 export function parseNotificationContent(text: string): NotificationBlock[] {
   let data: unknown;
   try {
@@ -39,7 +23,6 @@ export function parseNotificationContent(text: string): NotificationBlock[] {
   } catch {
     return text.trim() === '' ? [] : [{ type: 'paragraph', text }];
   }
-  const parsed = notificationContent(data);
-  if (parsed instanceof type.errors) return [];
-  return parsed.blocks;
+  if (!isRecord(data) || !Array.isArray(data.blocks) || !data.blocks.every(isBlock)) return [];
+  return data.blocks.map((block) => (block.type === 'paragraph' ? { type: 'paragraph', text: block.text } : { type: 'list', items: [...block.items] }));
 }

@@ -1,5 +1,4 @@
 // The report queue (My report queue, /reporting-overview): queued exports, their progress, expiry and files.
-import { type } from 'arktype';
 import { pageSizes } from './list-query.ts';
 
 export const reportStatuses = ['queued', 'generating', 'generated', 'failed', 'cancelled'] as const;
@@ -12,45 +11,9 @@ export const reportExpiryMs = reportExpiryDays * 24 * 60 * 60 * 1000;
 /** A job whose lease lapses this many times (a node died while generating it) is given up as failed. */
 export const maxReportAttempts = 3;
 
-export const reportContext = type({
-  level: "'all' | 'partner' | 'business' | 'merchant'",
-  'partnerId?': 'string',
-  'businessId?': 'string',
-  'merchantId?': 'string',
-  /** the business, merchant or partner name at queue time, for display */
-  title: 'string',
-  /** the IANA zone the date filters were given in */
-  timeZone: 'string',
-});
-export type ReportContext = typeof reportContext.infer;
-
-export const queuedReport = type({
-  id: 'string',
-  reportType: 'string',
-  fileType: "'csv' | 'xlsx' | 'pdf'",
-  status: type.enumerated(...reportStatuses),
-  state: type.enumerated(...reportStatuses, 'expired'),
-  context: reportContext,
-  filters: type({ '[string]': 'string' }),
-  ordering: type({ OrderingField: 'string', OrderingDirection: "'Ascending' | 'Descending'" }).or('null'),
-  columns: 'string[]',
-  startDate: 'string | null',
-  endDate: 'string | null',
-  totalRows: 'number | null',
-  processedRows: 'number',
-  attempts: 'number',
-  queuedAt: 'string',
-  generatedAt: 'string | null',
-  expirationDateTime: 'string | null',
-  deletedAt: 'string | null',
-  fileName: 'string | null',
-  fileSize: 'number | null',
-  error: 'string | null',
-});
-export type QueuedReport = typeof queuedReport.infer;
-
-export const queuedReportList = type({ results: queuedReport.array(), numberOfResults: 'number' });
-export type QueuedReportList = typeof queuedReportList.infer;
+// The queue's answers' schemas (arktype) live in report-schemas.ts, so the queue's screen does not load arktype
+// on the main thread (answers are checked in the validation worker).
+export type { QueuedReport, QueuedReportList, ReportContext } from './report-schemas.ts';
 
 export const reportListPageSizes = pageSizes;
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { runNextReport } from '../../../server/reports/worker.ts';
-import { queuedReport, queuedReportList } from '../../../src/contract/reports.ts';
+import { queuedReport, queuedReportList } from '../../../src/contract/report-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, snapshot } from '../support.ts';
 import { insertExtraTransactions } from './transaction-fixtures.ts';
 import { newFilesDir, queueExport, reportRow, type Caller } from '../reports/report-support.ts';
