@@ -17,7 +17,7 @@ const root = resolve(import.meta.dirname, '../..');
 const harnessOut = join(root, '.bench/harness');
 const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-async function buildHarness(): Promise<Server> {
+export async function buildHarness(): Promise<Server> {
   const { build } = await import('vite');
   await build({ root: join(root, 'scripts/bench/harness'), logLevel: 'warn', build: { outDir: harnessOut, emptyOutDir: true }, base: './' });
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
@@ -31,7 +31,43 @@ async function buildHarness(): Promise<Server> {
 }
 
 /** Ctrl+K dispatched in the page (no driver round trip) until the first option is shown and painted; then Escape. */
-async function paletteLatency(page: Page, runs: number): Promise<number[]> {
+// Ctrl+K pressed as a user presses it (Chromium's input pipeline, through CDP), timed in the page from the keydown's
+// own timestamp (as the browser's event timing and INP count) to the end of the frame that first shows an option.
+// Until 2026-11-22 the bench dispatched the key from script and timed from the dispatch (paletteLatencyScripted, still
+// reported beside it): such a key skips the input pipeline and runs its listeners inside the evaluating script, and
+// it told the two palettes apart by less than its own noise (p95 within ±1.5 ms either way, run to run), while a
+// pressed key shows the bare palette, which mounts its 50 items at every opening, taking about twice as long.
+export async function paletteLatency(page: Page, runs: number): Promise<number[]> {
+  await page.evaluate(() => {
+    const store = window as unknown as { __paletteTimer?: boolean; __paletteOpened?: Promise<number> };
+    if (store.__paletteTimer) return;
+    store.__paletteTimer = true;
+    // A shown option: the portal's palette stays rendered, hidden, while closed.
+    const shown = () => document.querySelector('[cmdk-item]')?.checkVisibility({ visibilityProperty: true }) ?? false;
+    window.addEventListener('keydown', (event) => {
+      if (event.key !== 'k' || !event.ctrlKey) return;
+      const started = event.timeStamp;
+      store.__paletteOpened = new Promise((done) => {
+        // Checked in each animation frame; a task queued in the frame that first shows an option runs once it is painted.
+        const check = () => (shown() ? setTimeout(() => done(performance.now() - started), 0) : requestAnimationFrame(check));
+        requestAnimationFrame(check);
+      });
+    }, { capture: true });
+  });
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    await page.keyboard.press('Control+k');
+    samples.push(await page.evaluate(() => (window as unknown as { __paletteOpened: Promise<number> }).__paletteOpened));
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !(document.querySelector('[cmdk-item]')?.checkVisibility({ visibilityProperty: true }) ?? false));
+    // The next Ctrl+K at a random point of the display's frame (60 Hz), so no palette gains or loses by phase.
+    await page.waitForTimeout(50 + Math.random() * 17);
+  }
+  return samples;
+}
+
+/** The same opening with Ctrl+K dispatched from script, timed from the dispatch (the bench's measure until 2026-11-22). */
+async function paletteLatencyScripted(page: Page, runs: number): Promise<number[]> {
   return page.evaluate(async (count) => {
     // Called in the animation frame that first shows an option: a task queued there runs once that frame is painted.
     const afterThisFrame = () => new Promise<void>((done) => setTimeout(done, 0));
@@ -166,11 +202,15 @@ export async function benchBrowser(): Promise<string> {
     await barePage.waitForTimeout(300);
     const portal: number[] = [];
     const bare: number[] = [];
+    const portalScripted: number[] = [];
+    const bareScripted: number[] = [];
     for (let round = 0; round < 4; round += 1) {
       await page.bringToFront();
       portal.push(...await paletteLatency(page, 25));
+      portalScripted.push(...await paletteLatencyScripted(page, 25));
       await barePage.bringToFront();
       bare.push(...await paletteLatency(barePage, 25));
+      bareScripted.push(...await paletteLatencyScripted(barePage, 25));
     }
 
     // Longest task while scrolling 10,000 rows of the portal's DataTable.
@@ -225,8 +265,9 @@ export async function benchBrowser(): Promise<string> {
     lines.push(markdownTable(['measure', 'figure', 'goal'], [
       ['JavaScript before the dashboard is usable, reload of a signed-in session (gzip)', `${warm.kb.toFixed(1)} KB in ${warm.files} files`, '≤ 150 KB'],
       ['JavaScript before the dashboard is usable, first visit through the sign-in page (gzip)', `${cold.kb.toFixed(1)} KB in ${cold.files} files`, '≤ 150 KB'],
-      ['palette open → options painted, portal (all registered commands), p50 / p95', `${ms(percentile(portal, 50))} / ${ms(percentile(portal, 95))}`, 'p95 ≤ bare palette'],
-      ['palette open → options painted, bare cmdk with 50 items, p50 / p95', `${ms(percentile(bare, 50))} / ${ms(percentile(bare, 95))}`, '—'],
+      ['palette: Ctrl+K pressed (keydown timestamp) → options painted, portal (all registered commands), p50 / p95', `${ms(percentile(portal, 50))} / ${ms(percentile(portal, 95))}`, 'p95 ≤ bare palette'],
+      ['palette: Ctrl+K pressed (keydown timestamp) → options painted, bare cmdk with 50 items, p50 / p95', `${ms(percentile(bare, 50))} / ${ms(percentile(bare, 95))}`, '—'],
+      ['palette: Ctrl+K dispatched from script → options painted, portal / bare, p95 (not a user\'s key: see browser.ts)', `${ms(percentile(portalScripted, 95))} / ${ms(percentile(bareScripted, 95))}`, '—'],
       [`longest main-thread task scrolling 10,000 rows (${renderedRows} rows in the DOM at a time; rows a fling brings are placeholders until the window is still for ${settleMs} ms)`, scrollTasks.length ? `${ms(max(scrollTasks))} (${scrollTasks.length} tasks over 50 ms: ${scrollPhases.join(', ')})` : 'none over 50 ms', 'none over 50 ms'],
       ['longest main-thread task switching panes (20 switches)', switchTasks.length ? `${ms(max(switchTasks))} (${switchTasks.length} tasks over 50 ms)` : 'none over 50 ms', 'none over 50 ms'],
       ['interaction to next paint over a scripted keyboard session (worst, p98)', perInteraction.length ? `${ms(max(perInteraction))}, ${ms(percentile(perInteraction, 98))} (${perInteraction.length} interactions ≥ 16 ms)` : 'every interaction under 16 ms', '≤ 200 ms'],
