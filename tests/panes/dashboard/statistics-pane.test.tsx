@@ -210,8 +210,10 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
     const to = within(dialog).getByLabelText('To');
     await user.clear(to);
     await user.type(to, '2026-03-10');
+    expect(from).toHaveProperty('value', '2026-01-05');
+    expect(to).toHaveProperty('value', '2026-03-10');
     await user.click(within(dialog).getByRole('button', { name: 'Show range' }));
-    expect(lastPath(location)).toBe('/dashboard?interval=custom&from=2026-01-05&to=2026-03-10');
+    await waitFor(() => expect(lastPath(location)).toBe('/dashboard?interval=custom&from=2026-01-05&to=2026-03-10'));
     // 65 days: 3 days a bucket, 22 buckets, drawn as a line.
     const table = await screen.findByRole('table', { name: /Volume per 3 days in GBP, 5 January 2026 to 10 March 2026/ });
     expect(within(table).getAllByRole('row')).toHaveLength(23);
