@@ -25,7 +25,7 @@ import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneS
 import { showToast, toastDurations } from '../../src/state/toast-store.ts';
 import { openBeside, type PaneCapability } from '../../src/state/workspace-store.ts';
 import { ColumnChooser } from '../../src/ui/data-table/column-chooser.tsx';
-import { DataTable } from '../../src/ui/data-table/data-table.tsx';
+import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { ExportDialog } from '../../src/ui/data-table/export-dialog.tsx';
 import { AmountField, type AmountValue, ChoiceFilter, DateRangeButton, SearchField } from '../../src/ui/data-table/filter-fields.tsx';
@@ -150,11 +150,9 @@ export function TransactionsPane({ params, search }: PaneProps) {
   const root = useRef<HTMLDivElement>(null);
   const filterPanelId = useId();
 
-  // Row cursor.
-  const [cursor, setCursor] = useState(0);
-  const [focusRequest, setFocusRequest] = useState(0);
+  // The row cursor lives in the table (a move renders the table alone); the row commands reach it through a handle.
+  const rowCursor = useRef<RowCursorHandle>(null);
   const pageKey = `${search}|${list.dataUpdatedAt}`;
-  useEffect(() => setCursor(0), [pageKey]);
   const openRow = (row: TransactionListItem | undefined, beside: boolean) => {
     if (!row) return;
     const path = `/transactions/${encodeURIComponent(row.reference)}`;
@@ -181,11 +179,10 @@ export function TransactionsPane({ params, search }: PaneProps) {
   if (!dialogOpen && rows.length > 0) {
     handlers[rowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        openRow(rows[Math.min(cursor, rows.length - 1)], argument === rowRequests.openBeside);
+        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
         return;
       }
-      setCursor((current) => Math.min(Math.max(current + (argument === rowRequests.previous ? -1 : 1), 0), rows.length - 1));
-      setFocusRequest((current) => current + 1);
+      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
     };
   }
   usePaneCapabilities(handlers);
@@ -263,7 +260,9 @@ export function TransactionsPane({ params, search }: PaneProps) {
         ) : null}
       </form>
 
-      <DataTable
+      <CursorDataTable
+        cursorHandle={rowCursor}
+        resetKey={pageKey}
         caption="Transactions"
         columns={shownColumns}
         rows={rows}
@@ -274,10 +273,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
         errorMessage="The transactions could not be loaded."
         sort={state.sort}
         onSortChange={(sort) => setState(changeListState(state, { sort }))}
-        cursor={cursor}
-        onCursorChange={setCursor}
         onOpen={(row, { beside }) => openRow(row, beside)}
-        focusRequest={focusRequest}
         firstRowNumber={(state.pageNumber - 1) * state.pageSize + 1}
         totalRows={total}
       />

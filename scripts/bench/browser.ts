@@ -30,7 +30,6 @@ export async function buildHarness(): Promise<Server> {
   return server;
 }
 
-/** Ctrl+K dispatched in the page (no driver round trip) until the first option is shown and painted; then Escape. */
 // Ctrl+K pressed as a user presses it (Chromium's input pipeline, through CDP), timed in the page from the keydown's
 // own timestamp (as the browser's event timing and INP count) to the end of the frame that first shows an option.
 // Until 2026-11-22 the bench dispatched the key from script and timed from the dispatch (paletteLatencyScripted, still
