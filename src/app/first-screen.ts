@@ -2,6 +2,7 @@
 // (skeletons and loading placeholders carry aria-busy), and that has held for a quiet moment. Work the first
 // screen does not need (the palette's chunk, the response validator) waits for it, so it never competes with what
 // the user is waiting for; a ceiling makes sure it happens anyway.
+import { whenIdle } from '../ui/when-idle.ts';
 
 export const pollMs = 100;
 export const quietMs = 300;
@@ -22,16 +23,6 @@ export function browserProbe(fetching: () => number): SettleProbe {
     fetching,
     busy: () => document.querySelector('[aria-busy="true"]') !== null,
   };
-}
-
-/** Calls `work` when the browser is idle (within a second at the latest). Returns a cancel function. */
-export function whenIdle(work: () => void): () => void {
-  if (window.requestIdleCallback) {
-    const handle = window.requestIdleCallback(() => work(), { timeout: 1_000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const timer = window.setTimeout(work, 0);
-  return () => window.clearTimeout(timer);
 }
 
 /** Calls `work` once, when the first screen has settled (or after the ceiling). Returns a cancel function. */

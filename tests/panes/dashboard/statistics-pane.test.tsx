@@ -204,6 +204,8 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
     await waitFor(() => expect(workspaceStore.panes[0]?.capabilities).toEqual(['date']));
     act(() => sendPaneRequest('date'));
     const dialog = await screen.findByRole('dialog', { name: 'Choose dates' });
+    // The dialog moves the focus in (to its first control) a moment after it opens: typing before that loses keys.
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
     const from = within(dialog).getByLabelText('From');
     await user.clear(from);
     await user.type(from, '2026-01-05');
