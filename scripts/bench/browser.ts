@@ -34,7 +34,7 @@ export async function buildHarness(): Promise<Server> {
 // own timestamp (as the browser's event timing and INP count) to the end of the frame that first shows an option.
 // Until 2026-11-22 the bench dispatched the key from script and timed from the dispatch (paletteLatencyScripted, still
 // reported beside it): such a key skips the input pipeline and runs its listeners inside the evaluating script, and
-// it told the two palettes apart by less than its own noise (p95 within ±1.5 ms either way, run to run), while a
+// it told the two palettes apart by less than its own noise (p95 differences of −2.2 to +2.6 ms, run to run), while a
 // pressed key shows the bare palette, which mounts its 50 items at every opening, taking about twice as long.
 export async function paletteLatency(page: Page, runs: number): Promise<number[]> {
   await page.evaluate(() => {
