@@ -36,6 +36,8 @@ test('admin@demo.test filters, sorts, saves a preset and re-applies it, by keybo
   await press(page, /^Amount/);
   await expect(page).toHaveURL(/OrderingField=amount&OrderingDirection=Descending/);
   await expect(page.getByRole('columnheader', { name: /Amount/ })).toHaveAttribute('aria-sort', 'descending');
+  // The previous rows stay on screen, dimmed and the grid busy, until the sorted page arrives.
+  await expect(grid(page)).not.toHaveAttribute('aria-busy', 'true');
   const amounts = await rows(page).locator('td:nth-child(4)').allTextContents();
   const values = amounts.slice(0, 5).map((text) => Number(text.replace(/[^\d.]/g, '')));
   expect(values).toEqual([...values].sort((a, b) => b - a));

@@ -268,7 +268,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
         rows={rows}
         rowKey={(row) => row.reference}
         rowHeader="reference"
-        status={failed ? 'error' : list.isPending ? 'loading' : 'ready'}
+        status={failed ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
         emptyMessage={Object.keys(state.filters).length > 0 ? 'No transactions match these filters.' : 'There are no transactions here yet.'}
         errorMessage="The transactions could not be loaded."
         sort={state.sort}

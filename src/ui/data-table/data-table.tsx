@@ -18,7 +18,9 @@ export type DataTableColumn<Row> = {
 };
 
 export type DataTableSort = { field: string; descending: boolean };
-export type DataTableStatus = 'loading' | 'error' | 'ready';
+/** updating: the rows shown are the previous view's while the new one loads (another sort, filter or page): the grid
+ *  says it is busy and dims them, so nobody reads old rows under a new header. */
+export type DataTableStatus = 'loading' | 'updating' | 'error' | 'ready';
 
 export type DataTableProps<Row> = {
   /** the table's accessible name */
@@ -202,8 +204,8 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           aria-label={caption}
           aria-rowcount={(totalRows ?? rows.length) + 1}
           aria-colcount={columns.length}
-          aria-busy={status === 'loading' ? true : undefined}
-          className="data-table-grid"
+          aria-busy={status === 'loading' || status === 'updating' ? true : undefined}
+          className={status === 'updating' ? 'data-table-grid data-table-updating' : 'data-table-grid'}
         >
           <thead ref={head} className="data-table-head">
             <tr className="data-table-row" aria-rowindex={1}>

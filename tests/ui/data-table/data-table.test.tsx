@@ -43,6 +43,18 @@ describe('DataTable', () => {
     expect(grid.getAttribute('aria-rowcount')).toBe('6');
   });
 
+  it('keeps the previous rows while the next view loads, marked busy (status updating)', () => {
+    const table = (status: 'updating' | 'ready') => (
+      <DataTable caption="Transactions" columns={columns} rows={rows(3)} rowKey={(row) => row.id} status={status} emptyMessage="Nothing here." cursor={0} onCursorChange={vi.fn()} onOpen={vi.fn()} />
+    );
+    const { rerender } = render(table('updating'));
+    const grid = screen.getByRole('grid', { name: 'Transactions' });
+    expect(grid.getAttribute('aria-busy')).toBe('true');
+    expect(within(grid).getAllByRole('rowheader')).toHaveLength(3);
+    rerender(table('ready'));
+    expect(grid.getAttribute('aria-busy')).toBeNull();
+  });
+
   it('says how it is sorted and sorts by a header', async () => {
     const onSort = vi.fn();
     render(<Harness onSort={onSort} />);
