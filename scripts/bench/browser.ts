@@ -6,16 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { extname, join, resolve } from 'node:path';
-import { chromium, type Page } from 'playwright';
+import type { Page } from 'playwright';
 import { buildPortal } from '../build-portal.ts';
-import { findChromium } from '../find-chromium.ts';
 import { startServer } from '../server-process.ts';
 import { settleMs } from '../../src/ui/data-table/fling-model.ts';
+import { launchChromium } from './chromium.ts';
 import { markdownTable, ms, percentile } from './stats.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const harnessOut = join(root, '.bench/harness');
-const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export async function buildHarness(): Promise<Server> {
   const { build } = await import('vite');
@@ -34,7 +33,7 @@ export async function buildHarness(): Promise<Server> {
 // own timestamp (as the browser's event timing and INP count) to the end of the frame that first shows an option.
 // Until 2026-11-22 the bench dispatched the key from script and timed from the dispatch (paletteLatencyScripted, still
 // reported beside it): such a key skips the input pipeline and runs its listeners inside the evaluating script, and
-// it told the two palettes apart by less than its own noise (p95 differences of −2.2 to +2.6 ms, run to run), while a
+// it told the two palettes apart by less than its own noise (p95 differences of −2.2 to +3.0 ms, run to run), while a
 // pressed key shows the bare palette, which mounts its 50 items at every opening, taking about twice as long.
 export async function paletteLatency(page: Page, runs: number): Promise<number[]> {
   await page.evaluate(() => {
@@ -121,13 +120,12 @@ async function takeLongTasks(page: Page): Promise<number[]> {
 }
 
 export async function benchBrowser(): Promise<string> {
-  const executablePath = findChromium();
   // The portal as npm start serves it: built from the current sources, precompressed.
   await buildPortal();
   const harness = await buildHarness();
   const harnessUrl = `http://127.0.0.1:${(harness.address() as AddressInfo).port}`;
   const server = await startServer({ port: Number(process.env.BENCH_BROWSER_PORT ?? 3600) });
-  const browser = await chromium.launch({ executablePath, args: chromeArgs });
+  const browser = await launchChromium();
   const lines: string[] = [];
   try {
     const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/London' })).newPage();

@@ -1,24 +1,17 @@
 // The main thread during a reload of a signed-in screen, traced with the sampling profiler: each run's longest tasks
 // and, for the longest, what ran in it (trace events by name, functions by self time).
 //   npx node scripts/bench/first-load.ts [runs] [path]   (build first: npm run build; path /dashboard by default)
-import { chromium } from 'playwright';
-import { findChromium } from '../find-chromium.ts';
 import { startServer } from '../server-process.ts';
+import { launchChromium, signedInPage } from './chromium.ts';
 import { ms } from './stats.ts';
 
 type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; args?: { name?: string; data?: { startTime?: number; cpuProfile?: { nodes?: { id: number; callFrame?: { functionName?: string; url?: string; lineNumber?: number } }[]; samples?: number[] }; timeDeltas?: number[] } } };
 const runs = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 3);
 const path = process.argv.slice(2).find((arg) => arg.startsWith('/')) ?? '/dashboard';
-const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const server = await startServer({ port: 3630 });
-const browser = await chromium.launch({ executablePath: findChromium(), args: chromeArgs });
+const browser = await launchChromium();
 try {
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/London' })).newPage();
-  await page.goto(`${server.url}${path}`);
-  await page.getByLabel('Email').fill('solo@demo.test');
-  await page.getByLabel('Password').fill('portal-demo');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('table').first().waitFor();
+  const page = await signedInPage(browser, server.url, path);
   await page.waitForTimeout(1_500);
   const cdp = await page.context().newCDPSession(page);
   for (let run = 0; run < runs; run += 1) {

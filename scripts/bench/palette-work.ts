@@ -2,17 +2,16 @@
 // alternating rounds: the main thread's work (Ctrl+K dispatched from script: script until React has committed, then
 // style and layout forced) and, with --real, the pressed key's latency as the bench measures it (browser.ts).
 //   npx node scripts/bench/palette-work.ts [dashboard|transactions] [--real]   (build first: npm run build)
-import { chromium, type Page } from 'playwright';
-import { findChromium } from '../find-chromium.ts';
+import type { Page } from 'playwright';
 import { startServer } from '../server-process.ts';
 import { buildHarness, paletteLatency } from './browser.ts';
+import { launchChromium, signedInPage } from './chromium.ts';
 import { percentile } from './stats.ts';
 
 const harness = await buildHarness();
 const harnessUrl = `http://127.0.0.1:${(harness.address() as { port: number }).port}`;
-const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const server = await startServer({ port: 3620 });
-const browser = await chromium.launch({ executablePath: findChromium(), args: chromeArgs });
+const browser = await launchChromium();
 
 async function work(page: Page, runs: number) {
   return page.evaluate(async (count) => {
@@ -47,15 +46,9 @@ async function work(page: Page, runs: number) {
 }
 
 try {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/London' });
-  const page = await context.newPage();
-  await page.goto(`${server.url}/${process.argv[2] ?? 'dashboard'}`);
-  await page.getByLabel('Email').fill('solo@demo.test');
-  await page.getByLabel('Password').fill('portal-demo');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('table').first().waitFor();
+  const page = await signedInPage(browser, server.url, `/${process.argv[2] ?? 'dashboard'}`);
   await page.waitForTimeout(2_000);
-  const bare = await context.newPage();
+  const bare = await page.context().newPage();
   await bare.goto(`${harnessUrl}/?mode=palette`);
   await bare.waitForTimeout(300);
   if (process.argv.includes('--real')) {

@@ -6,9 +6,8 @@
 // --profile adds the sampling profiler (which slows script about twofold) and writes the first run's trace to
 // .bench/pane-switch-trace.json; without it the trace holds task timings only.
 import { writeFileSync } from 'node:fs';
-import { chromium } from 'playwright';
-import { findChromium } from '../find-chromium.ts';
 import { startServer } from '../server-process.ts';
+import { launchChromium, signedInPage } from './chromium.ts';
 import { ms } from './stats.ts';
 
 type TraceEvent = { name: string; ph: string; tid: number; ts: number; dur?: number; args?: { data?: { cpuProfile?: { nodes?: { id: number; callFrame?: { functionName?: string; url?: string; lineNumber?: number } }[]; samples?: number[] }; timeDeltas?: number[] } } };
@@ -18,16 +17,10 @@ const palette = process.argv.includes('--palette');
 // --rows: move the transactions list's cursor row (j ×10, k ×10) instead.
 const rowKeys = process.argv.includes('--rows');
 const runs = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 3);
-const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const server = await startServer({ port: 3610 });
-const browser = await chromium.launch({ executablePath: findChromium(), args: chromeArgs });
+const browser = await launchChromium();
 try {
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/London' })).newPage();
-  await page.goto(`${server.url}/dashboard`);
-  await page.getByLabel('Email').fill('solo@demo.test');
-  await page.getByLabel('Password').fill('portal-demo');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('table').first().waitFor();
+  const page = await signedInPage(browser, server.url);
   await page.waitForTimeout(1_500);
   await page.locator('body').press('Control+Backslash');
   await page.keyboard.press('g');

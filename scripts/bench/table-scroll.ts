@@ -7,13 +7,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import { chromium } from 'playwright';
-import { findChromium } from '../find-chromium.ts';
+import { launchChromium } from './chromium.ts';
 import { ms, percentile } from './stats.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const out = join(root, '.bench/harness-scroll');
-const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const args = process.argv.slice(2);
 const runs = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 5);
 const traceIndex = args.indexOf('--trace');
@@ -66,7 +64,7 @@ const server = createServer((request, response) => {
 await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-const browser = await chromium.launch({ executablePath: findChromium(), args: chromeArgs });
+const browser = await launchChromium();
 const longest: number[][] = variants.map(() => []);
 const counts: number[][] = variants.map(() => []);
 const perFrame: number[][] = variants.map(() => []);
