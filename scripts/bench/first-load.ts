@@ -4,8 +4,8 @@
 import { startServer } from '../server-process.ts';
 import { launchChromium, signedInPage } from './chromium.ts';
 import { ms } from './stats.ts';
+import { eventsInside, formatTimes, selfTimeByFunction, type TraceEvent } from './trace.ts';
 
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; args?: { name?: string; data?: { startTime?: number; cpuProfile?: { nodes?: { id: number; callFrame?: { functionName?: string; url?: string; lineNumber?: number } }[]; samples?: number[] }; timeDeltas?: number[] } } };
 const runs = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 3);
 const path = process.argv.slice(2).find((arg) => arg.startsWith('/')) ?? '/dashboard';
 const server = await startServer({ port: 3630 });
@@ -32,33 +32,13 @@ try {
     const tasks = main.filter((event) => event.name === 'RunTask').sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
     console.log(`run ${run + 1}: longest tasks ${tasks.slice(0, 5).map((task) => ms((task.dur ?? 0) / 1000)).join(', ')}`);
     // The old document's unload (the reload itself) is not the new screen's work.
-    const unload = (task: TraceEvent) => main.some((event) => event.name === 'V8.InvokeApiInterruptCallbacks' && event.ts >= task.ts && (event.dur ?? 0) > (task.dur ?? 0) / 2);
+    const unload = (task: TraceEvent) => main.some((event) => event.name === 'V8.InvokeApiInterruptCallbacks' && event.ts >= task.ts && event.ts < task.ts + (task.dur ?? 0) && (event.dur ?? 0) > (task.dur ?? 0) / 2);
     for (const longest of tasks.filter((task) => !unload(task)).slice(0, 2)) {
-    console.log(` ${ms((longest.dur ?? 0) / 1000)}:`);
-    const from = longest.ts;
-    const to = longest.ts + (longest.dur ?? 0);
-    const byName = new Map<string, number>();
-    for (const event of main.filter((candidate) => candidate !== longest && candidate.ts >= from && candidate.ts + (candidate.dur ?? 0) <= to)) byName.set(event.name, (byName.get(event.name) ?? 0) + (event.dur ?? 0));
-    console.log(`  events: ${[...byName].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, dur]) => `${name} ${(dur / 1000).toFixed(1)}`).join(', ')}`);
-    // Self time per function inside the longest task, from the sampled profile of the renderer.
-    const nodes = new Map<number, string>();
-    const self = new Map<string, number>();
-    let clock = 0;
-    for (const event of chunks.filter((candidate) => candidate.pid === mainThread.pid && (candidate.name === 'Profile' || candidate.name === 'ProfileChunk')).sort((a, b) => a.ts - b.ts)) {
-      if (event.name === 'Profile') {
-        clock = event.args?.data?.startTime ?? clock;
-        continue;
-      }
-      const profile = event.args?.data?.cpuProfile;
-      for (const node of profile?.nodes ?? []) nodes.set(node.id, `${node.callFrame?.functionName || '(anonymous)'} ${node.callFrame?.url?.split('/').pop() ?? ''}:${node.callFrame?.lineNumber ?? ''}`);
-      (profile?.samples ?? []).forEach((sample, index) => {
-        clock += event.args?.data?.timeDeltas?.[index] ?? 0;
-        if (clock < from || clock > to) return;
-        const name = nodes.get(sample) ?? String(sample);
-        self.set(name, (self.get(name) ?? 0) + (event.args?.data?.timeDeltas?.[index] ?? 0));
-      });
-    }
-    console.log(`  self time: ${[...self].filter(([name]) => !/^\((idle|program)\)/.test(name)).sort((a, b) => b[1] - a[1]).slice(0, 14).map(([name, time]) => `${name} ${(time / 1000).toFixed(1)}`).join('; ')}`);
+      console.log(` ${ms((longest.dur ?? 0) / 1000)}:`);
+      console.log(`  events: ${formatTimes(eventsInside(main, longest), 8)}`);
+      // Self time per function inside the task, from the sampled profile of the renderer.
+      const functions = selfTimeByFunction(chunks, { pid: mainThread.pid, from: longest.ts, to: longest.ts + (longest.dur ?? 0) }).filter(([name]) => !/^\((idle|program)\)/.test(name));
+      console.log(`  self time: ${formatTimes(functions, 14, '; ')}`);
     }
   }
 } finally {

@@ -12,7 +12,6 @@ import { findChromium } from '../find-chromium.ts';
 import { startServer } from '../server-process.ts';
 import { markdownTable } from './stats.ts';
 
-
 export async function benchLighthouse(): Promise<string> {
   const chromePath = findChromium();
   // The portal as npm start serves it, built from the current sources (once per bench run).

@@ -9,8 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { startServer } from '../server-process.ts';
 import { launchChromium, signedInPage } from './chromium.ts';
 import { ms } from './stats.ts';
+import { eventsInside, formatTimes, selfTimeByFunction, type TraceEvent } from './trace.ts';
 
-type TraceEvent = { name: string; ph: string; tid: number; ts: number; dur?: number; args?: { data?: { cpuProfile?: { nodes?: { id: number; callFrame?: { functionName?: string; url?: string; lineNumber?: number } }[]; samples?: number[] }; timeDeltas?: number[] } } };
 const profiling = process.argv.includes('--profile');
 // --palette: open and close the palette (Ctrl+K, Escape) 20 times instead of switching panes.
 const palette = process.argv.includes('--palette');
@@ -62,30 +62,11 @@ try {
     // Switching panes and the palette press Control with each key: the 20 longest keydowns are the actions'.
     const actionKeydowns = keydowns.slice(0, 20);
     console.log(`run ${run + 1}: action keydown p50 ${ms(actionKeydowns[Math.floor(actionKeydowns.length / 2)] ?? 0)}, max ${ms(actionKeydowns[0] ?? 0)}, main-thread task time in all ${ms(tasks.reduce((sum, task) => sum + (task.dur ?? 0), 0) / 1000)}, longest tasks ${tasks.slice(0, 5).map((task) => ms((task.dur ?? 0) / 1000)).join(', ')}`);
-    for (const task of tasks.slice(0, 2)) {
-      const inside = main.filter((event) => event !== task && event.name !== 'RunTask' && event.ts >= task.ts && event.ts + (event.dur ?? 0) <= task.ts + (task.dur ?? 0));
-      const byName = new Map<string, number>();
-      let end = 0;
-      for (const event of inside.sort((a, b) => a.ts - b.ts)) {
-        if (event.ts < end) continue;
-        end = event.ts + (event.dur ?? 0);
-        byName.set(event.name, (byName.get(event.name) ?? 0) + (event.dur ?? 0));
-      }
-      console.log(`  ${ms((task.dur ?? 0) / 1000)}: ${[...byName].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, dur]) => `${name} ${(dur / 1000).toFixed(1)}`).join(', ')}`);
-    }
+    for (const task of tasks.slice(0, 2)) console.log(`  ${ms((task.dur ?? 0) / 1000)}: ${formatTimes(eventsInside(main, task), 8)}`);
     if (!profiling) continue;
     // Self time per function from the sampled profile over the whole run.
-    const nodes = new Map<number, string>();
-    const self = new Map<string, number>();
-    for (const event of chunks.filter((candidate) => candidate.name === 'ProfileChunk')) {
-      const profile = event.args?.data?.cpuProfile;
-      for (const node of profile?.nodes ?? []) nodes.set(node.id, `${node.callFrame?.functionName || '(anonymous)'} ${node.callFrame?.url?.split('/').pop() ?? ''}:${node.callFrame?.lineNumber ?? ''}`);
-      (profile?.samples ?? []).forEach((sample, index) => {
-        const name = nodes.get(sample) ?? String(sample);
-        self.set(name, (self.get(name) ?? 0) + (event.args?.data?.timeDeltas?.[index] ?? 0));
-      });
-    }
-    console.log(`  self time: ${[...self].filter(([name]) => !/^\((idle|program|garbage collector)\)/.test(name)).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, time]) => `${name} ${(time / 1000).toFixed(1)}`).join('; ')}`);
+    const functions = selfTimeByFunction(chunks).filter(([name]) => !/^\((idle|program|garbage collector)\)/.test(name));
+    console.log(`  self time: ${formatTimes(functions, 12, '; ')}`);
   }
 } finally {
   await browser.close();

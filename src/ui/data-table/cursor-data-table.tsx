@@ -21,13 +21,16 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, ...props }: Curso
   const [cursor, setCursor] = useState(0);
   const [focusRequest, setFocusRequest] = useState(0);
   useEffect(() => setCursor(0), [resetKey]);
-  const rowCount = props.rows.length;
-  useImperativeHandle(cursorHandle, () => ({
-    index: () => Math.min(Math.max(cursor, 0), Math.max(rowCount - 1, 0)),
-    move: (step) => {
-      setCursor((current) => Math.min(Math.max(current + step, 0), Math.max(rowCount - 1, 0)));
-      setFocusRequest((current) => current + 1);
-    },
-  }), [cursor, rowCount]);
+  const lastRow = Math.max(props.rows.length - 1, 0);
+  useImperativeHandle(cursorHandle, () => {
+    const onPage = (index: number) => Math.min(Math.max(index, 0), lastRow);
+    return {
+      index: () => onPage(cursor),
+      move: (step) => {
+        setCursor((current) => onPage(current + step));
+        setFocusRequest((current) => current + 1);
+      },
+    };
+  }, [cursor, lastRow]);
   return <DataTable {...props} cursor={cursor} onCursorChange={setCursor} focusRequest={focusRequest} />;
 }
