@@ -6,6 +6,7 @@ import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { DataDirInUse } from './db/data-dir-lock.ts';
 import { isSeeded, seedDatabase } from './db/seed.ts';
 import { startPayloadPurge } from './identity/adapter.ts';
 import { createIdentity } from './identity/provider.ts';
@@ -15,7 +16,11 @@ const config = readConfig();
 const started = Date.now();
 const log = (line: string) => console.log(`[portal] ${line}`);
 
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
+const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }).catch((error: unknown) => {
+  if (!(error instanceof DataDirInUse)) throw error;
+  console.error(`[portal] cannot start: ${error.message}`);
+  process.exit(1);
+});
 log(`database ready (${database.kind}${database.kind === 'pglite' ? ` at ${config.dataDir}` : ''})`);
 if (!(await isSeeded(database))) {
   log(`first start: seeding demo data with ${config.seedTransactions.toLocaleString('en-GB')} transactions…`);
@@ -52,6 +57,11 @@ const server = createServer((request, response) => {
   else void apiListener(request, response);
 });
 
+// A port already taken ends the start with a clear message, the database closed (and its data directory unlocked).
+server.once('error', (error: NodeJS.ErrnoException) => {
+  console.error(`[portal] cannot start: ${error.code === 'EADDRINUSE' ? `port ${config.port} is in use (another npm start?); stop that one, or set PORT` : error.message}`);
+  void database.close().finally(() => process.exit(1));
+});
 server.listen(config.port, () => {
   log(`ready on ${config.publicUrl} (port ${config.port}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 });

@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 import { startPgliteThread } from './pglite-remote.ts';
 import * as schema from './schema.ts';
 import { asText, textTypeIds } from './text-types.ts';
@@ -99,15 +100,23 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       },
     };
   }
-  if (options.dataDir && !options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
+  const onDisk = options.dataDir !== undefined && !options.dataDir.startsWith('memory://');
+  if (onDisk) mkdirSync(options.dataDir as string, { recursive: true });
+  const unlock = onDisk ? lockDataDir(options.dataDir as string) : () => undefined;
   // PGlite runs on a thread of its own (pglite-thread.ts): its statements never hold up the server's thread.
-  const client = await startPgliteThread({ dataDir: options.dataDir });
+  const client = await startPgliteThread({ dataDir: options.dataDir }).catch((error: unknown) => {
+    unlock();
+    throw error;
+  });
   const db = drizzlePglite({ client: client as unknown as PGlite, schema, logger: loggerOf(options) }) as unknown as Db;
   if (options.migrate !== false) await migratePglite(db as never, { migrationsFolder });
   return {
     db,
     kind: 'pglite',
     query: async <Row,>(text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows,
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      unlock();
+    },
   };
 }
