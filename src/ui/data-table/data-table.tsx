@@ -104,10 +104,15 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   };
   const focusRow = (index: number) => {
     scrollRowIntoView(index);
-    // The row may only exist after the virtualiser renders it; only the latest move wins.
+    // The row may only exist after the virtualiser renders it; only the latest move wins. Focus that has moved on by
+    // then (Shift+Enter opened a pane beside, the user went elsewhere) is not taken back; focus lost with a row the
+    // window dropped (a long PageDown) is.
     if (pendingFocus.current !== null) cancelAnimationFrame(pendingFocus.current);
+    const requestedFrom = document.activeElement;
     pendingFocus.current = requestAnimationFrame(() => {
       pendingFocus.current = null;
+      const now = document.activeElement;
+      if (now !== requestedFrom && now !== null && now !== document.body && requestedFrom?.isConnected) return;
       body.current?.querySelector<HTMLElement>(`[data-index="${index}"]`)?.focus({ preventScroll: true });
     });
   };

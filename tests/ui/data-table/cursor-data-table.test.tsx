@@ -53,6 +53,18 @@ describe('CursorDataTable', () => {
     await vi.waitFor(() => expect(document.activeElement?.textContent).toBe('TX2'));
   });
 
+  it('does not take back focus that moved on before the cursor row could take it (a pane opened beside)', async () => {
+    const handle = createRef<RowCursorHandle>();
+    render(<>{table(handle, 'page 1')}<button type="button">Elsewhere</button></>);
+    screen.getAllByRole('row')[1]?.focus();
+    await userEvent.keyboard('j');
+    // Before the next frame, something else takes the keyboard.
+    screen.getByRole('button', { name: 'Elsewhere' }).focus();
+    await new Promise((frame) => requestAnimationFrame(() => setTimeout(frame, 0)));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Elsewhere' }));
+    expect(handle.current?.index()).toBe(1);
+  });
+
   it('goes back to the first row when its reset key changes (another page, other filters)', () => {
     const handle = createRef<RowCursorHandle>();
     const { rerender } = render(table(handle, 'page 1'));
