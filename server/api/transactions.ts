@@ -535,7 +535,7 @@ export function transactionRoutes({ database }: Deps) {
           amount: toMajorUnits(job.amountMinor, job.currency), currency: job.currency, configurationId: job.configurationId,
         } : null,
         linkedTransactions: [...parent.map(linked('parent')), ...children.map(linked('child')), ...siblings.map(linked('sibling'))],
-        cardNumberRevealable: row.cardNumber !== null && here.has('Mapi.Transaction.CardNumber.Read'),
+        cardNumberRevealable: row.legacyCardNumber !== null && here.has('Mapi.Transaction.CardNumber.Read'),
       };
       return c.json(detail);
     });
@@ -555,7 +555,7 @@ export function transactionRoutes({ database }: Deps) {
       requirePermission(here, 'Mapi.Transaction.CardNumber.Read');
       // The read and its audit record commit together: no reveal without a record, no record without a reveal.
       const cardNumber = await db.transaction(async (tx) => {
-        const [row] = await tx.select({ cardNumber: t.cardNumber, businessId: t.businessId, merchantId: t.merchantId }).from(t)
+        const [row] = await tx.select({ cardNumber: t.legacyCardNumber, businessId: t.businessId, merchantId: t.merchantId }).from(t)
           .where(and(eq(t.reference, found.reference), scopeWhere(scope)));
         if (!row) throw notFound();
         if (row.cardNumber === null) throw new ApiError(404, 'No card number is on file for this transaction.');

@@ -134,7 +134,13 @@ export const transactions = pgTable('transactions', {
   channel: text('channel').notNull(),
   ewalletType: text('ewallet_type'),
   cardMasked: text('card_masked'),
-  cardNumber: text('card_number'),
+  /**
+   * Before card data was sealed, the full number in clear. Sealed into card_vault and cleared on start
+   * (server/cards/seal-legacy.ts); nothing writes or reads it otherwise. Kept only so older data directories migrate.
+   */
+  legacyCardNumber: text('card_number'),
+  /** The card in card_vault (its full number sealed there); null for payments without a card. */
+  cardToken: text('card_token'),
   declineReason: text('decline_reason'),
   customerEmail: text('customer_email'),
   originatingIpAddress: text('originating_ip_address'),
@@ -283,6 +289,49 @@ export const queuedReports = pgTable('queued_reports', {
 }, (t) => [
   index('queued_reports_user_idx').on(t.userId, t.queuedAt),
   index('queued_reports_claim_idx').on(t.status, t.queuedAt),
+]);
+
+/**
+ * Full card numbers, sealed with AES-256-GCM (server/cards/): one row per card and merchant, found by a keyed
+ * fingerprint (HMAC-SHA-256, never the number), with the id of the key that sealed it so keys can rotate.
+ */
+export const cardVault = pgTable('card_vault', {
+  token: text('token').primaryKey(),
+  merchantId: text('merchant_id').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  /** '411111******1111': what may be shown */
+  masked: text('masked').notNull(),
+  keyId: text('key_id').notNull(),
+  /** base64 of nonce (12 bytes) ‖ ciphertext ‖ tag (16 bytes); the token is the additional authenticated data */
+  sealed: text('sealed').notNull(),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [uniqueIndex('card_vault_merchant_fingerprint_idx').on(t.merchantId, t.fingerprint)]);
+
+export type OutboundEmailStatus = 'queued' | 'sending' | 'sent' | 'deliveredLocally' | 'failed';
+
+/**
+ * Every message the portal sends (server/mail/): written in the transaction of the request that sends it, then
+ * claimed by any node's mail worker with FOR UPDATE SKIP LOCKED and a lease, sent, retried with back-off.
+ */
+export const outboundEmails = pgTable('outbound_emails', {
+  id: text('id').primaryKey(),
+  recipient: text('recipient').notNull(),
+  subject: text('subject').notNull(),
+  template: text('template').notNull(),
+  html: text('html').notNull(),
+  text: text('text').notNull(),
+  status: text('status').$type<OutboundEmailStatus>().notNull().default('queued'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: utc('next_attempt_at').notNull().defaultNow(),
+  lockedBy: text('locked_by'),
+  lockedUntil: utc('locked_until'),
+  sentAt: utc('sent_at'),
+  providerMessageId: text('provider_message_id'),
+  lastError: text('last_error'),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [
+  index('outbound_emails_claim_idx').on(t.status, t.nextAttemptAt),
+  index('outbound_emails_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
 ]);
 
 export const auditEvents = pgTable('audit_events', {

@@ -135,7 +135,7 @@ export async function insertFixtureWorld(database: Database): Promise<void> {
   const transaction = (reference: string, businessId: string, merchantId: string, partnerId: string | null, paymentJobReference: string) => ({
     reference, kind: 'payment' as const, businessId, merchantId, partnerId, configurationId: `C-${merchantId}`, paymentJobReference,
     createdAt: new Date('2026-11-01T10:00:00Z'), amountMinor: 1250, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway',
-    cardMasked: '411111******1111', cardNumber: '4111111111111111',
+    cardMasked: '411111******1111', legacyCardNumber: '4111111111111111',
   });
   await db.insert(schema.transactions).values([
     transaction('TX1A0001', 'B1', 'M1a', 'P1', 'PJ1A0001'),
