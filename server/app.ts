@@ -11,6 +11,8 @@ import { ApiError, errorReport } from './api/errors.ts';
 import { createAdmissionGate, GateRefused, type AdmissionOptions } from './api/admission-gate.ts';
 import { cachingVerifier, type AccessTokenVerifier } from './api/verified-tokens.ts';
 import type { AppEnv } from './api/env.ts';
+import { healthRoutes } from './health.ts';
+import { logger } from './log.ts';
 import { userRoutes } from './api/user.ts';
 import { userSettingRoutes } from './api/user-settings.ts';
 import { enumerationRoutes } from './api/enumerations.ts';
@@ -106,9 +108,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     const code = sqlState(error);
     if (code === '22021' || code === '22P05' || code === '22P02') return c.json(errorReport(['The request contains characters or values that cannot be stored.']), 400);
     if (isDatabaseUnavailable(error)) return unavailable(c);
-    console.error('[api] unhandled error', c.req.method, c.req.path, error);
+    logger.error({ component: 'api', method: c.req.method, path: c.req.path, err: error }, 'unhandled error');
     return c.json(errorReport(['Whoops! Something went wrong.']), 500);
   });
+
+  app.route('/', healthRoutes(database));
 
   const api = new Hono<AppEnv>();
   api.use('*', async (c, next) => {

@@ -10,22 +10,31 @@ import { DataDirInUse } from './db/data-dir-lock.ts';
 import { isSeeded, seedDatabase } from './db/seed.ts';
 import { startPayloadPurge } from './identity/adapter.ts';
 import { createIdentity } from './identity/provider.ts';
+import { logger, logLine } from './log.ts';
 import { startReportWorker } from './reports/worker.ts';
+import { withRequestLog } from './request-log.ts';
 
 const config = readConfig();
 const started = Date.now();
-const log = (line: string) => console.log(`[portal] ${line}`);
+const log = logLine('portal');
+const cannotStart = (message: string) => logger.fatal({ component: 'portal' }, `cannot start: ${message}`);
 
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }).catch((error: unknown) => {
+// Migrations and the first seed run once however many nodes start together on one PostgreSQL (an advisory lock).
+const database = await openDatabase({
+  url: config.databaseUrl,
+  dataDir: config.databaseUrl ? undefined : config.dataDir,
+  log,
+  afterMigrate: async (opened) => {
+    if (await isSeeded(opened)) return;
+    log(`first start: seeding demo data with ${config.seedTransactions.toLocaleString('en-GB')} transactions…`);
+    await seedDatabase(opened, { transactions: config.seedTransactions, log });
+  },
+}).catch((error: unknown) => {
   if (!(error instanceof DataDirInUse)) throw error;
-  console.error(`[portal] cannot start: ${error.message}`);
+  cannotStart(error.message);
   process.exit(1);
 });
 log(`database ready (${database.kind}${database.kind === 'pglite' ? ` at ${config.dataDir}` : ''})`);
-if (!(await isSeeded(database))) {
-  log(`first start: seeding demo data with ${config.seedTransactions.toLocaleString('en-GB')} transactions…`);
-  await seedDatabase(database, { transactions: config.seedTransactions, log });
-}
 
 const identity = await createIdentity({
   database,
@@ -36,7 +45,7 @@ const identity = await createIdentity({
 });
 
 // Expired sessions, interactions, codes and refresh tokens: purged at start and every hour.
-const payloadPurge = startPayloadPurge(database, { intervalMs: 3_600_000, log });
+const payloadPurge = startPayloadPurge(database, { intervalMs: 3_600_000, log: logLine('identity') });
 
 const app = createApp({
   database,
@@ -49,17 +58,19 @@ const apiListener = getRequestListener(app.fetch);
 // died (this one before a restart, or another) is taken again at once. REPORT_BATCH_SIZE tunes the rows per
 // statement (and per heartbeat); the fault suite makes it small so an export lasts long enough to be killed.
 const reportBatchSize = Number(process.env.REPORT_BATCH_SIZE ?? '') || undefined;
-const reportWorker = startReportWorker({ database, filesDir: join(config.dataDir, 'reports'), pollMs: 1000, batchSize: reportBatchSize });
+const reportWorker = startReportWorker({
+  database, filesDir: join(config.dataDir, 'reports'), pollMs: 1000, batchSize: reportBatchSize, log: logLine('reports'),
+});
 
-const server = createServer((request, response) => {
+const server = createServer(withRequestLog((request, response) => {
   const url = request.url ?? '/';
   if (url.startsWith('/connect') || url.startsWith('/.well-known/')) identity.handle(request, response);
   else void apiListener(request, response);
-});
+}));
 
 // A port already taken ends the start with a clear message, the database closed (and its data directory unlocked).
 server.once('error', (error: NodeJS.ErrnoException) => {
-  console.error(`[portal] cannot start: ${error.code === 'EADDRINUSE' ? `port ${config.port} is in use (another npm start?); stop that one, or set PORT` : error.message}`);
+  cannotStart(error.code === 'EADDRINUSE' ? `port ${config.port} is in use (another npm start?); stop that one, or set PORT` : error.message);
   void database.close().finally(() => process.exit(1));
 });
 server.listen(config.port, () => {

@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { logger } from '../log.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { startPgliteThread } from './pglite-remote.ts';
 import * as schema from './schema.ts';
@@ -51,11 +52,43 @@ export type OpenOptions = {
   /** bring the schema up to date on opening (default); false for tools that only read a database they did not make */
   migrate?: boolean;
   /**
+   * Work that must happen once however many nodes start together (the first seed), run right after the migrations
+   * and, on PostgreSQL, under the same advisory lock: one node does both, the others wait for it and then go on.
+   */
+  afterMigrate?: (database: Database) => Promise<void>;
+  /** told when this node waits for another node's migrations and first seed */
+  log?: (line: string) => void;
+  /**
    * sees every statement the ORM sends (benchmarks compare the API against the same SQL run directly), with the
    * statement timeout it ran under, if any
    */
   onQuery?: (text: string, params: unknown[], options: QueryOptions) => void;
 };
+
+/** The advisory lock (one bigint key) under which migrations and the first seed run on PostgreSQL. */
+export const startupLockKey = 7_402_113_015;
+
+/**
+ * Runs `work` holding the startup lock on a connection of its own (a session lock belongs to one connection);
+ * a node that dies while holding it loses it with its connection, and the next node in line takes over.
+ */
+async function underStartupLock(pool: pg.Pool, log: (line: string) => void, work: () => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    const [free] = (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [startupLockKey])).rows;
+    if (!free?.locked) {
+      log('another node is migrating or seeding the database: waiting for it');
+      await client.query('SELECT pg_advisory_lock($1)', [startupLockKey]);
+    }
+    try {
+      await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [startupLockKey]);
+    }
+  } finally {
+    client.release();
+  }
+}
 
 function loggerOf(options: OpenOptions, statementTimeoutMs?: number) {
   const { onQuery } = options;
@@ -70,12 +103,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const openPool = (max: number, statementTimeoutMs?: number) => {
       const pool = new pg.Pool({ connectionString: url, max, ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}) });
       // A lost server must not crash the process: the pool reports it, requests answer 503.
-      pool.on('error', (error) => console.error('[db] idle client error:', error.message));
+      pool.on('error', (error) => logger.error({ component: 'db' }, `idle client error: ${error.message}`));
       return pool;
     };
     const pool = openPool(poolSize);
     const db = drizzlePg({ client: pool, schema, logger: loggerOf(options) }) as unknown as Db;
-    if (options.migrate !== false) await migratePg(db as never, { migrationsFolder });
     const budgets = new Map<number, { pool: pg.Pool; db: Db }>();
     const budget = (ms: number) => {
       let found = budgets.get(ms);
@@ -87,7 +119,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       }
       return found;
     };
-    return {
+    const database: Database = {
       db,
       kind: 'postgres',
       query: async (text, params, queryOptions) => {
@@ -99,6 +131,19 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         await Promise.all([pool.end(), ...[...budgets.values()].map((budget) => budget.pool.end())]);
       },
     };
+    const { afterMigrate } = options;
+    if (options.migrate !== false || afterMigrate) {
+      try {
+        await underStartupLock(pool, options.log ?? (() => undefined), async () => {
+          if (options.migrate !== false) await migratePg(db as never, { migrationsFolder });
+          await afterMigrate?.(database);
+        });
+      } catch (error) {
+        await database.close().catch(() => undefined);
+        throw error;
+      }
+    }
+    return database;
   }
   const onDisk = options.dataDir !== undefined && !options.dataDir.startsWith('memory://');
   if (onDisk) mkdirSync(options.dataDir as string, { recursive: true });
@@ -109,8 +154,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     throw error;
   });
   const db = drizzlePglite({ client: client as unknown as PGlite, schema, logger: loggerOf(options) }) as unknown as Db;
-  if (options.migrate !== false) await migratePglite(db as never, { migrationsFolder });
-  return {
+  const database: Database = {
     db,
     kind: 'pglite',
     query: async <Row,>(text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows,
@@ -119,4 +163,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       unlock();
     },
   };
+  // One process owns an embedded database (the data directory lock): no other node to wait for.
+  try {
+    if (options.migrate !== false) await migratePglite(db as never, { migrationsFolder });
+    await options.afterMigrate?.(database);
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+  return database;
 }

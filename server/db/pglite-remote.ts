@@ -2,6 +2,7 @@
 // PGlite driver calls, query and transaction, each a message to the thread and its answer. Rows cross by
 // structured clone; an error crosses with PostgreSQL's fields (code, detail, constraint…) so it reads as before.
 import { Worker } from 'node:worker_threads';
+import { logger } from '../log.ts';
 import type { PgliteAnswer, PgliteRequest, PgliteThreadOptions, SerialisedError } from './pglite-thread.ts';
 
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: unknown } | undefined;
@@ -64,7 +65,7 @@ export async function startPgliteThread(options: PgliteThreadOptions): Promise<P
     });
     const onEnd = (cause: Error) => {
       const error = Object.assign(new Error(`The embedded database stopped: ${cause.message}`, { cause }), { code: lostCode });
-      if (started && !closing) console.error(`[db] ${error.message}`);
+      if (started && !closing) logger.error({ component: 'db' }, error.message);
       reject(error);
       loseAll(error);
     };

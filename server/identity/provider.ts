@@ -32,6 +32,7 @@ import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/client.ts';
 import { createAccounts, type UserClaims } from './accounts.ts';
+import { logger } from '../log.ts';
 import { createAdapterClass } from './adapter.ts';
 import { loadSigningKeys } from './keys.ts';
 import {
@@ -237,7 +238,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
 
   const provider = new Provider(issuer, configuration);
   provider.proxy = true;
-  provider.on('server_error', (_ctx: unknown, error: Error) => console.error('[identity] server error:', error));
+  provider.on('server_error', (_ctx: unknown, error: Error) => logger.error({ component: 'identity', err: error }, 'server error'));
   // Every response of the provider carries the CSP; its own auto-submitting forms add their script hash to it.
   provider.use(async (ctx, next) => {
     ctx.set('Content-Security-Policy', csp);
@@ -448,7 +449,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
         if (!res.headersSent) sendJson(res, error.status, { error: error.message });
         return;
       }
-      console.error('[identity] request failed:', error);
+      logger.error({ component: 'identity', err: error }, 'request failed');
       if (!res.headersSent) sendJson(res, 500, { error: 'server_error' });
       else res.destroy();
     });
