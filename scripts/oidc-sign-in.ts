@@ -24,10 +24,25 @@ class CookieJar {
 
 export type SignedIn = { accessToken: string; refreshToken: string | undefined; idToken: string | undefined };
 
-export async function signIn(baseUrl: string, email: string, password = 'portal-demo'): Promise<SignedIn> {
+async function discover(baseUrl: string) {
   const issuer = new URL(`${baseUrl}/connect`);
   const options = baseUrl.startsWith('http://') ? { [oauth.allowInsecureRequests]: true } : {};
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...options, algorithm: 'oidc' }));
+  return { as, options };
+}
+
+/** A refresh-token grant, as the browser app makes one: new tokens (the refresh token rotates). */
+export async function refresh(baseUrl: string, refreshToken: string): Promise<SignedIn> {
+  const { as, options } = await discover(baseUrl);
+  const response = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, {
+    ...options, additionalParameters: { resource: `${baseUrl}/api/portal` },
+  });
+  const tokens = await oauth.processRefreshTokenResponse(as, client, response);
+  return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, idToken: tokens.id_token };
+}
+
+export async function signIn(baseUrl: string, email: string, password = 'portal-demo'): Promise<SignedIn> {
+  const { as, options } = await discover(baseUrl);
   const redirectUri = `${baseUrl}/sign-in`;
   const resource = `${baseUrl}/api/portal`;
   const codeVerifier = oauth.generateRandomCodeVerifier();

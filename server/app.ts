@@ -9,6 +9,7 @@ import type { Database } from './db/client.ts';
 import { loadPrincipal } from './policy/principal.ts';
 import { ApiError, errorReport } from './api/errors.ts';
 import { createAdmissionGate, GateRefused, type AdmissionOptions } from './api/admission-gate.ts';
+import { strictTransportSecurity } from './api/security-headers.ts';
 import { cachingVerifier, type AccessTokenVerifier } from './api/verified-tokens.ts';
 import type { AppEnv } from './api/env.ts';
 import { healthRoutes } from './health.ts';
@@ -112,11 +113,20 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     return c.json(errorReport(['Whoops! Something went wrong.']), 500);
   });
 
+  if (options.publicUrl?.startsWith('https://')) {
+    app.use('*', async (c, next) => {
+      await next();
+      c.header('Strict-Transport-Security', strictTransportSecurity);
+    });
+  }
+
   app.route('/', healthRoutes(database));
 
   const api = new Hono<AppEnv>();
   api.use('*', async (c, next) => {
     c.header('Cache-Control', 'no-store');
+    // Answers are JSON or files with their own type: a browser must never guess another (a download read as HTML).
+    c.header('X-Content-Type-Options', 'nosniff');
     await next();
   });
   const limitBody = bodyLimit({

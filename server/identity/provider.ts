@@ -32,6 +32,7 @@ import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../db/client.ts';
 import { createAccounts, type UserClaims } from './accounts.ts';
+import { strictTransportSecurity } from '../api/security-headers.ts';
 import { logger } from '../log.ts';
 import { createAdapterClass } from './adapter.ts';
 import { loadSigningKeys } from './keys.ts';
@@ -406,7 +407,14 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     const interaction = path.startsWith(`${mount}/interaction/`) ? path.slice(mount.length + '/interaction/'.length) : undefined;
     if (interaction !== undefined) {
       if (!interaction || interaction.includes('/')) return sendJson(res, 404, { error: 'not_found' });
-      return interactionRoute(req, res, decodeURIComponent(interaction));
+      let uid: string;
+      try {
+        uid = decodeURIComponent(interaction);
+      } catch {
+        // A malformed escape (/interaction/%E0%A4%A) names no interaction: not found, not a server error.
+        return sendJson(res, 404, { error: 'not_found' });
+      }
+      return interactionRoute(req, res, uid);
     }
 
     if (path === `${mount}/userinfo`) {
@@ -443,7 +451,11 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     sendJson(res, 404, { error: 'not_found' });
   }
 
+  // Browsers that reached the provider over https keep to https (PUBLIC_URL https: TLS ends at the balancer).
+  const transportSecurity = issuer.startsWith('https://') ? strictTransportSecurity : null;
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
+    if (transportSecurity) res.setHeader('Strict-Transport-Security', transportSecurity);
     route(req, res).catch((error: unknown) => {
       if (error instanceof HttpError) {
         if (!res.headersSent) sendJson(res, error.status, { error: error.message });

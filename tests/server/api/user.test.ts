@@ -148,6 +148,36 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
       expect(response.status).toBe(413);
       expect(await json(response)).toHaveProperty('errorReport.errors');
     });
+    it('counts a value in bytes: 64 KiB of UTF-8 at most', async () => {
+      // 30,000 euro signs are 30,002 characters but 90,002 bytes.
+      const euros = JSON.stringify('€'.repeat(30_000));
+      const refused = await harness.call(users.owner, 'PUT', '/user-settings/Euros', { value: euros });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(await json(refused))).toContain('65536 bytes maximum');
+      const fits = JSON.stringify('€'.repeat(21_000));
+      expect((await harness.call(users.owner, 'PUT', '/user-settings/Euros', { value: fits })).status).toBe(200);
+    });
+    it('keeps at most 100 settings per user, lets one be replaced at the limit, and deletes', async () => {
+      const user = users.finance;
+      const before = await harness.database.query<{ n: string }>(`SELECT count(*) AS n FROM user_settings WHERE user_id = '${user}'`);
+      const room = 100 - Number(before[0]?.n ?? 0);
+      const keys = Array.from({ length: room + 5 }, (_, index) => `Limit${index}`);
+      // All at once: the limit holds under concurrent writers too.
+      const statuses = await Promise.all(keys.map(async (key) => (await harness.call(user, 'PUT', `/user-settings/${key}`, { value: '1' })).status));
+      expect(statuses.filter((status) => status === 200)).toHaveLength(room);
+      expect(statuses.filter((status) => status === 400)).toHaveLength(5);
+      const stored = await harness.database.query<{ key: string }>(`SELECT key FROM user_settings WHERE user_id = '${user}' AND key LIKE 'Limit%'`);
+      const kept = stored[0]?.key ?? '';
+      expect((await harness.call(user, 'PUT', `/user-settings/${kept}`, { value: '2' })).status).toBe(200);
+      const refused = await harness.call(user, 'PUT', '/user-settings/OneMore', { value: '1' });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(await json(refused))).toContain('remove one before saving another');
+      expect((await harness.call(user, 'DELETE', `/user-settings/${kept}`)).status).toBe(204);
+      expect((await harness.call(user, 'GET', `/user-settings/${kept}`)).status).toBe(404);
+      expect((await harness.call(user, 'DELETE', `/user-settings/${kept}`)).status).toBe(204);
+      expect((await harness.call(user, 'PUT', '/user-settings/OneMore', { value: '1' })).status).toBe(200);
+      await harness.database.query(`DELETE FROM user_settings WHERE user_id = '${user}' AND (key LIKE 'Limit%' OR key = 'OneMore')`);
+    });
   });
 
   describe('enumerations', () => {

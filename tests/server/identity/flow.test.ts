@@ -197,6 +197,18 @@ describe('sign-in page', () => {
   });
 });
 
+describe('malformed addresses', () => {
+  it('answers a sign-in page address with a broken escape with 404, not a server error', async () => {
+    for (const path of ['/connect/interaction/%E0%A4%A', '/connect/interaction/%', '/connect/interaction/%ZZ']) {
+      const response = await fetch(`${publicUrl}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(await response.json()).toEqual({ error: 'not_found' });
+    }
+    // Plain http here: no Strict-Transport-Security (tests/server/platform/security-headers.test.ts has https).
+    expect((await fetch(`${publicUrl}/connect/interaction/%E0%A4%A`)).headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
 describe('authorization code flow', () => {
   let firstRefreshToken: string;
 
