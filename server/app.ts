@@ -37,7 +37,15 @@ export type AppOptions = {
   /** folder of the built browser app; omitted in API tests */
   staticDir?: string;
   publicUrl?: string;
+  /** Portal API requests one user may have in progress on this node; more answer 429 (default defaultPerUserInFlight) */
+  perUserInFlight?: number;
 };
+
+/**
+ * Enough for the app's busiest moment (the first screen asks for about six things at once, the dashboard prefetches
+ * two periods at a time) with room for a second tab; a script firing dozens at once is told to slow down.
+ */
+export const defaultPerUserInFlight = 10;
 
 export const maxBodyBytes = 1024 * 1024;
 
@@ -149,6 +157,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const verifyAccessToken = cachingVerifier(options.verifyAccessToken);
   const admission = options.admission === undefined ? (database.kind === 'pglite' ? embeddedAdmission : null) : options.admission;
   const gate = admission ? createAdmissionGate(admission) : null;
+  const perUserInFlight = options.perUserInFlight ?? defaultPerUserInFlight;
+  const inFlightByUser = new Map<string, number>();
   api.use('*', async (c, next) => {
     const header = c.req.header('authorization') ?? '';
     const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
@@ -159,6 +169,13 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     } catch {
       throw new ApiError(401, 'The access token is invalid or has expired.');
     }
+    // One user's burst (twenty slow pages at once) must not become everyone's wait: past the cap, 429 at once.
+    const inFlight = inFlightByUser.get(userId) ?? 0;
+    if (inFlight >= perUserInFlight) {
+      c.header('Retry-After', '1');
+      return c.json(errorReport([`You have ${perUserInFlight} requests in progress: wait for them to finish, then try again.`]), 429);
+    }
+    inFlightByUser.set(userId, inFlight + 1);
     const signal = c.req.raw.signal;
     // Everything from here reads the database: the principal, then the handler.
     const handle = async () => {
@@ -171,13 +188,17 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       await next();
       return undefined;
     };
-    if (!gate) return handle();
     try {
-      return await gate.run(signal, handle);
+      if (!gate) return await handle();
+      return await gate.run(signal, handle, userId);
     } catch (error) {
       if (error instanceof GateRefused) return unavailable(c);
       if (signal.aborted) return clientGone();
       throw error;
+    } finally {
+      const left = (inFlightByUser.get(userId) ?? 1) - 1;
+      if (left > 0) inFlightByUser.set(userId, left);
+      else inFlightByUser.delete(userId);
     }
   });
 

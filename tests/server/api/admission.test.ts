@@ -13,11 +13,12 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.close());
 
-function appWith(admission: Parameters<typeof createApp>[0]['admission']) {
+function appWith(admission: Parameters<typeof createApp>[0]['admission'], perUserInFlight?: number) {
   statements.length = 0;
   const app = createApp({
     database,
     admission,
+    ...(perUserInFlight ? { perUserInFlight } : {}),
     verifyAccessToken: async (token) => ({ userId: token.slice(5), scopes: ['portal'] }),
   });
   return (userId: string, path: string, init: RequestInit = {}) =>
@@ -61,5 +62,35 @@ describe('admission gate in the app', () => {
     expect(refused).toHaveLength(2);
     expect(refused[0]?.headers.get('retry-after')).toBe('2');
     expect(await refused[0]?.json()).toEqual({ errorReport: { errors: [{ message: 'The service is temporarily unavailable. Please try again shortly.', translatedMessage: 'The service is temporarily unavailable. Please try again shortly.' }] } });
+  });
+
+  it('takes users in turn: a burst of one user delays the request of another by one turn, not by the whole burst', async () => {
+    const call = appWith({ concurrent: 1, maxQueued: 100 });
+    const { users } = fixture;
+    const burst = Array.from({ length: 6 }, () => call(users.admin, '/transactions?pagesize=10'));
+    const other = call(users.owner, '/transactions?pagesize=10');
+    const responses = await Promise.all([...burst, other]);
+    expect(responses.map((response) => response.status)).toEqual(responses.map(() => 200));
+    const loads = statements.filter((statement) => isPrincipalLoad(statement.text)).map((statement) => statement.params[0]);
+    // The first of the burst was already running; the other user goes next, before the rest of the burst.
+    expect(loads).toEqual([users.admin, users.owner, users.admin, users.admin, users.admin, users.admin, users.admin]);
+  });
+
+  it('answers 429 with Retry-After past the requests a user has in progress, and serves other users meanwhile', async () => {
+    const call = appWith({ concurrent: 1, maxQueued: 100 }, 3);
+    const { users } = fixture;
+    const burst = await Promise.all([
+      ...Array.from({ length: 5 }, () => call(users.admin, '/transactions?pagesize=10')),
+      call(users.owner, '/transactions?pagesize=10'),
+    ]);
+    const statuses = burst.map((response) => response.status);
+    expect(statuses.slice(0, 5).filter((status) => status === 200)).toHaveLength(3);
+    expect(statuses.slice(0, 5).filter((status) => status === 429)).toHaveLength(2);
+    expect(statuses[5]).toBe(200);
+    const refused = burst.find((response) => response.status === 429);
+    expect(refused?.headers.get('retry-after')).toBe('1');
+    expect(JSON.stringify(await refused?.json())).toContain('You have 3 requests in progress');
+    // The count falls as requests finish: the same user is served again.
+    expect((await call(users.admin, '/transactions?pagesize=10')).status).toBe(200);
   });
 });
