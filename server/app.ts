@@ -10,7 +10,9 @@ import { loadPrincipal } from './policy/principal.ts';
 import { ApiError, errorReport } from './api/errors.ts';
 import { createAdmissionGate, GateRefused, type AdmissionOptions } from './api/admission-gate.ts';
 import { strictTransportSecurity } from './api/security-headers.ts';
+import { liveGrantChecker } from './api/live-grants.ts';
 import { cachingVerifier, type AccessTokenVerifier } from './api/verified-tokens.ts';
+import { grantIsLive as grantExists } from './identity/adapter.ts';
 import type { AppEnv } from './api/env.ts';
 import { healthRoutes } from './health.ts';
 import { logger } from './log.ts';
@@ -155,6 +157,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     await next();
   });
   const verifyAccessToken = cachingVerifier(options.verifyAccessToken);
+  const grantIsLive = liveGrantChecker((grantId) => grantExists(database, grantId));
   const admission = options.admission === undefined ? (database.kind === 'pglite' ? embeddedAdmission : null) : options.admission;
   const gate = admission ? createAdmissionGate(admission) : null;
   const perUserInFlight = options.perUserInFlight ?? defaultPerUserInFlight;
@@ -164,8 +167,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
     if (!match?.[1]) throw new ApiError(401, 'Authentication is required.');
     let userId: string;
+    let grantId: string | undefined;
     try {
-      ({ userId } = await verifyAccessToken(match[1]));
+      ({ userId, grantId } = await verifyAccessToken(match[1]));
     } catch {
       throw new ApiError(401, 'The access token is invalid or has expired.');
     }
@@ -180,6 +184,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     // Everything from here reads the database: the principal, then the handler.
     const handle = async () => {
       if (signal.aborted) return clientGone();
+      if (grantId !== undefined && !(await grantIsLive(grantId))) throw new ApiError(401, 'The access token is invalid or has expired.');
       const principal = await loadPrincipal(database, userId);
       if (!principal) throw new ApiError(401, 'The access token is invalid or has expired.');
       if (signal.aborted) return clientGone();

@@ -3,7 +3,8 @@
 // same string again on every call only repeats the same answer. Who the token's user is, and what they may do, is
 // still loaded from the database on every call. Tokens that fail are never remembered.
 
-export type VerifiedToken = { userId: string; scopes: string[] };
+/** grantId: the provider's grant the token was issued under (real tokens always name one; test verifiers may not) */
+export type VerifiedToken = { userId: string; scopes: string[]; grantId?: string };
 export type AccessTokenVerifier = (token: string) => Promise<VerifiedToken>;
 
 export type VerifiedTokenCacheOptions = {
@@ -32,7 +33,7 @@ export function cachingVerifier(verify: AccessTokenVerifier, options: VerifiedTo
   return async (token) => {
     const known = entries.get(token);
     if (known) {
-      if (now() < known.expiresAtMs) return { userId: known.userId, scopes: known.scopes };
+      if (now() < known.expiresAtMs) return { userId: known.userId, scopes: known.scopes, ...(known.grantId ? { grantId: known.grantId } : {}) };
       entries.delete(token);
     }
     const verified = await verify(token);

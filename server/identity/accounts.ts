@@ -1,6 +1,6 @@
 // Accounts for the identity provider: password sign-in with lockout, and the claims a user releases.
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -86,7 +86,8 @@ export async function createAccounts(database: Database): Promise<Accounts> {
     const [user] = await db
       .select({ id: users.id, email: users.email, givenName: users.givenName, familyName: users.familyName })
       .from(users)
-      .where(eq(users.id, userId))
+      // A locked account is found by nobody: no code exchange, refresh or silent sign-in for it (findAccount).
+      .where(and(eq(users.id, userId), sql`(${users.lockoutEndDateUtc} IS NULL OR ${users.lockoutEndDateUtc} <= now())`))
       .limit(1);
     if (!user) return undefined;
     return {

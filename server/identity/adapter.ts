@@ -1,7 +1,7 @@
 // oidc-provider's storage Adapter over the `oidc_payloads` table (drizzle, parameterised queries only).
 // One row per (id, model name); sessions, interactions, grants, codes and refresh tokens of every node live here.
 // JWT access tokens are self-contained and never stored. Expired rows are ignored on read and can be purged.
-import { and, eq, gt, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.ts';
 import { oidcPayloads } from '../db/schema.ts';
@@ -9,6 +9,28 @@ import { oidcPayloads } from '../db/schema.ts';
 export type AdapterClass = new (modelName: string) => Adapter;
 
 const notExpired = (now: Date) => or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, now));
+
+/** A Session payload's authorizations ({ clientId: { grantId, … } }) name this grant. */
+const sessionHoldsGrant = (grantId: string) =>
+  sql`EXISTS (SELECT 1 FROM jsonb_each(${oidcPayloads.payload} -> 'authorizations') AS a WHERE a.value ->> 'grantId' = ${grantId})`;
+
+/** The grant exists and has not expired: the access tokens issued under it may still be used. */
+export async function grantIsLive(database: Database, grantId: string): Promise<boolean> {
+  const [row] = await database.db.select({ id: oidcPayloads.id }).from(oidcPayloads)
+    .where(and(eq(oidcPayloads.id, grantId), eq(oidcPayloads.type, 'Grant'), notExpired(new Date()))).limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Ends everything an account holds at the provider: sessions, grants, codes and refresh tokens (access tokens are
+ * JWTs, refused from then on because their grant is gone). For a lock, a deletion or a loss of roles.
+ */
+export async function revokeAccountAccess(writer: Pick<Database['db'], 'delete'>, accountId: string): Promise<number> {
+  const deleted = await writer.delete(oidcPayloads)
+    .where(sql`${oidcPayloads.type} IN ('Session', 'Grant', 'RefreshToken', 'AuthorizationCode', 'AccessToken') AND ${oidcPayloads.payload} ->> 'accountId' = ${accountId}`)
+    .returning({ id: oidcPayloads.id });
+  return deleted.length;
+}
 
 function toPayload(row: { payload: unknown; consumedAt: Date | null }): AdapterPayload {
   const payload = row.payload as AdapterPayload;
@@ -62,6 +84,15 @@ export function createAdapterClass(database: Database): AdapterClass {
     }
 
     async destroy(id: string): Promise<void> {
+      if (this.name === 'Grant') {
+        // A revoked grant (sign-out, a refresh token replayed or revoked, inactivity) ends the sign-in session that
+        // holds it too: the browser's provider cookie must not sign the user straight back in without a password.
+        await db.transaction(async (tx) => {
+          await tx.delete(oidcPayloads).where(and(eq(oidcPayloads.id, id), eq(oidcPayloads.type, 'Grant')));
+          await tx.delete(oidcPayloads).where(and(eq(oidcPayloads.type, 'Session'), sessionHoldsGrant(id)));
+        });
+        return;
+      }
       await db.delete(oidcPayloads).where(and(eq(oidcPayloads.id, id), eq(oidcPayloads.type, this.name)));
     }
 

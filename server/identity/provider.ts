@@ -45,7 +45,7 @@ export type Identity = {
   /** Node request listener for every path under /connect and /.well-known (mounted by the lead's main.ts before Hono) */
   handle: (req: IncomingMessage, res: ServerResponse) => void;
   /** verifies a bearer access token for the Portal API: signature (jose, local JWKS), issuer, audience = apiAudience, expiry, typ at+jwt. Returns the user id (sub) and scopes, throws on anything wrong */
-  verifyAccessToken: (token: string) => Promise<{ userId: string; scopes: string[] }>;
+  verifyAccessToken: (token: string) => Promise<{ userId: string; scopes: string[]; grantId: string }>;
 };
 
 export type IdentityOptions = {
@@ -135,7 +135,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
   const jwks = createLocalJWKSet(publicJwks);
   const algorithms = [...new Set(publicJwks.keys.map((key) => key.alg ?? 'RS256'))];
 
-  async function verifyAccessToken(token: string): Promise<{ userId: string; scopes: string[] }> {
+  async function verifyAccessToken(token: string): Promise<{ userId: string; scopes: string[]; grantId: string }> {
     const { payload } = await jwtVerify(token, jwks, {
       issuer,
       audience: apiAudience,
@@ -146,7 +146,9 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     });
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new Error('access token without subject');
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
-    return { userId: payload.sub, scopes };
+    // The grant the token was issued under (extraTokenClaims): checked on use, so a revoked grant ends the token.
+    if (typeof payload.gid !== 'string' || payload.gid.length === 0) throw new Error('access token without grant');
+    return { userId: payload.sub, scopes, grantId: payload.gid };
   }
 
   const scope = supportedScopes.join(' ');
@@ -228,6 +230,9 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
         },
       },
     },
+    // JWT access tokens name their grant, so the API can refuse them once the grant is revoked (sign-out, a replayed
+    // refresh token, a locked account) instead of honouring them until they expire.
+    extraTokenClaims: (_ctx, token) => (token.kind === 'AccessToken' && token.grantId ? { gid: token.grantId } : undefined),
     rotateRefreshToken: true,
     expiresWithSession: () => true,
     ttl,

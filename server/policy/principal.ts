@@ -31,7 +31,7 @@ type GrantRow = [role: string, level: RoleGrant['level'], partnerId: string | nu
 /**
  * The user, their grants and the businesses their partner grants reach, in one statement (one round trip on every
  * API call), prepared once per database: only the user id changes between calls. Nothing is cached across calls,
- * so a changed role applies to the very next request.
+ * so a changed role or a lock applies to the very next request.
  */
 function principalQuery(db: Db) {
   // Static SQL (no values): the ORM would render these subqueries' columns unqualified, hence plain names.
@@ -44,7 +44,9 @@ function principalQuery(db: Db) {
   return db.select({
     id: users.id, email: users.email, givenName: users.givenName, familyName: users.familyName, internal: users.internal,
     passwordExpiresUtc: users.passwordExpiresUtc, grants: grantsOfUser, partnerBusinessIds: businessesOfPartnerGrants,
-  }).from(users).where(eq(users.id, sql.placeholder('userId'))).prepare('load_principal');
+  // A locked account (lockoutEndDateUtc in the future) is no principal at all: its tokens stop working at once.
+  }).from(users).where(and(eq(users.id, sql.placeholder('userId')), sql`(${users.lockoutEndDateUtc} IS NULL OR ${users.lockoutEndDateUtc} <= now())`))
+    .prepare('load_principal');
 }
 
 /** Look-ups every call makes, with only ids changing: built once per database, prepared on each connection once. */

@@ -25,7 +25,7 @@ function appWith(admission: Parameters<typeof createApp>[0]['admission'], perUse
     app.request(`/api/portal${path}`, { ...init, headers: { authorization: `Bearer ${tokenFor(userId)}` } });
 }
 
-const isPrincipalLoad = (text: string) => text.includes('from "users" where "users"."id"');
+const isPrincipalLoad = (text: string) => text.includes('from "users" where ("users"."id"');
 
 describe('admission gate in the app', () => {
   it('with one place, each request runs all its statements before the next request starts', async () => {

@@ -147,6 +147,15 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
       expect((await refused(users.partner, `/businesses/B1/transactions${q({ pagenumber: '4001', pagesize: '25' })}`, 400))[0]).toContain('narrow the filters or export');
     });
 
+    it('stops the merchant sort, which walks every merchant, at row 5,000', async () => {
+      const bySortField = (OrderingField: string, pagenumber: string) => `/transactions${q({ OrderingField, pagenumber, pagesize: '25' })}`;
+      expect((await refused(users.admin, bySortField('merchant', '201'), 400))[0]).toBe(
+        'A list sorted by merchant shows its first 5,000 rows; filter by merchant, sort by another column or export the list.',
+      );
+      expect((await list(users.admin, bySortField('merchant', '200'))).references).toEqual([]);
+      expect((await list(users.admin, bySortField('date', '201'))).references).toEqual([]);
+    });
+
     it('answers hostile query strings with 200 or a 400 naming the problem, never an error, changing nothing', async () => {
       const before = await snapshot(database);
       const name = fc.oneof(fc.constantFrom('date', 'amount', 'status', 'channel', 'paymentmethod', 'currency', 'merchantid', 'searchterm', 'kind', 'pagenumber', 'pagesize', 'OrderingField', 'OrderingDirection', '__proto__', 'constructor'), fc.string({ maxLength: 12 }));

@@ -2,13 +2,15 @@
 // automatic consent, code exchange, userinfo, refresh rotation and reuse detection, lockout and sign-out.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { decodeProtectedHeader } from 'jose';
 import * as oauth from 'oauth4webapi';
+import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../../server/app.ts';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
 import { oidcPayloads, users } from '../../../server/db/schema.ts';
-import { createAdapterClass, purgeExpiredPayloads, startPayloadPurge } from '../../../server/identity/adapter.ts';
+import { createAdapterClass, purgeExpiredPayloads, revokeAccountAccess, startPayloadPurge } from '../../../server/identity/adapter.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
 import { formatLockoutEnd } from '../../../server/identity/pages.ts';
 import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
@@ -26,6 +28,7 @@ let issuer: string;
 let apiAudience: string;
 let redirectUri: string;
 let as: oauth.AuthorizationServer;
+let apiListener: ReturnType<typeof getRequestListener>;
 
 async function addUser(id: string, email: string, password = 'portal-demo') {
   await database.db.insert(users).values({
@@ -132,10 +135,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const path = req.url ?? '/';
     if (path.startsWith('/connect') || path.startsWith('/.well-known/')) identity.handle(req, res);
-    else {
-      res.statusCode = 404;
-      res.end();
-    }
+    else void apiListener(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -143,6 +143,8 @@ beforeAll(async () => {
   apiAudience = `${publicUrl}/api/portal`;
   redirectUri = `${publicUrl}/sign-in`;
   identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer, apiAudience });
+  // The real Portal API behind the same server, verifying tokens as main.ts does.
+  apiListener = getRequestListener(createApp({ database, verifyAccessToken: identity.verifyAccessToken, publicUrl }).fetch);
   await addUser('u-demo', 'demo@example.com');
 
   const issuerUrl = new URL(issuer);
@@ -306,6 +308,82 @@ describe('authorization code flow', () => {
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe(`${publicUrl}/signed-out`);
     await expectInvalidGrant(refresh(tokens.refresh_token!));
+  });
+});
+
+describe('sessions that end', () => {
+  const callApi = (accessToken: string) => fetch(`${publicUrl}/api/portal/user/permissions`, { headers: { authorization: `Bearer ${accessToken}` } });
+  /** Polls until the API refuses the token; the time it took (a revoked grant is trusted for at most a few seconds). */
+  async function refusedWithin(accessToken: string, ms: number): Promise<number> {
+    const started = Date.now();
+    for (;;) {
+      if ((await callApi(accessToken)).status === 401) return Date.now() - started;
+      if (Date.now() - started > ms) throw new Error(`the token was still accepted after ${ms} ms`);
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  }
+  async function endSession(browser: Browser, idToken: string) {
+    const endSessionUrl = new URL(as.end_session_endpoint!);
+    endSessionUrl.searchParams.set('id_token_hint', idToken);
+    endSessionUrl.searchParams.set('post_logout_redirect_uri', `${publicUrl}/signed-out`);
+    const page = await (await browser.request(endSessionUrl.href)).text();
+    const form = /<form id="op.logoutForm" method="post" action="([^"]+)"><input type="hidden" name="xsrf" value="([^"]+)"\/>/.exec(page);
+    expect((await browser.request(form![1]!, { method: 'POST', body: new URLSearchParams({ xsrf: form![2]!, logout: 'yes' }) })).status).toBe(303);
+  }
+
+  it('access tokens name their grant', async () => {
+    const { tokens } = await signIn('demo@example.com');
+    const verified = await identity.verifyAccessToken(tokens.access_token);
+    const [grant] = await database.db.select().from(oidcPayloads).where(and(eq(oidcPayloads.type, 'Grant'), eq(oidcPayloads.id, verified.grantId)));
+    expect(grant).toBeDefined();
+  });
+
+  it('a signed-out session\'s access token stops working within seconds', async () => {
+    const { browser, tokens } = await signIn('demo@example.com');
+    expect((await callApi(tokens.access_token)).status).toBe(200);
+    await endSession(browser, tokens.id_token!);
+    const tookMs = await refusedWithin(tokens.access_token, 7_000);
+    console.log(`signed-out access token refused after ${tookMs} ms`);
+  });
+
+  it('a replayed refresh token ends the access tokens of its whole family', async () => {
+    const { tokens } = await signIn('demo@example.com');
+    const rotated = await refresh(tokens.refresh_token!);
+    expect((await callApi(rotated.access_token)).status).toBe(200);
+    await expectInvalidGrant(refresh(tokens.refresh_token!));
+    await refusedWithin(rotated.access_token, 7_000);
+    await refusedWithin(tokens.access_token, 7_000);
+  });
+
+  it('revoking the refresh token (the inactivity sign-out) ends the provider session: the next sign-in asks for the password', async () => {
+    const { browser, tokens } = await signIn('demo@example.com');
+    const revoked = await oauth.revocationRequest(as, client, clientAuth, tokens.refresh_token!, { ...insecure, additionalParameters: { token_type_hint: 'refresh_token' } });
+    await oauth.processRevocationResponse(revoked);
+    const again = await authorizeUrl();
+    const { location, url } = await browser.follow(again.url);
+    expect(location, 'no code without a password').toBeUndefined();
+    expect(url).toMatch(/\/connect\/interaction\/[^/]+$/);
+  });
+
+  it('a locked account loses its access token and its refresh token at once', async () => {
+    await addUser('u-locked-out', 'locked-out@example.com');
+    const { tokens } = await signIn('locked-out@example.com');
+    expect((await callApi(tokens.access_token)).status).toBe(200);
+    await database.db.update(users).set({ lockoutEndDateUtc: new Date(Date.now() + 15 * 60_000) }).where(eq(users.id, 'u-locked-out'));
+    expect((await callApi(tokens.access_token)).status, 'the principal of a locked account is refused').toBe(401);
+    await expectInvalidGrant(refresh(tokens.refresh_token!));
+  });
+
+  it('revoking an account\'s access (lock, deletion, lost roles) ends its sessions: nothing comes back after an unlock', async () => {
+    await addUser('u-revoked', 'revoked@example.com');
+    const { browser, tokens } = await signIn('revoked@example.com');
+    expect(await revokeAccountAccess(database.db, 'u-revoked')).toBeGreaterThan(0);
+    await refusedWithin(tokens.access_token, 7_000);
+    await expectInvalidGrant(refresh(tokens.refresh_token!));
+    const again = await authorizeUrl();
+    const { location, url } = await browser.follow(again.url);
+    expect(location, 'the provider cookie signs nobody in').toBeUndefined();
+    expect(url).toMatch(/\/connect\/interaction\/[^/]+$/);
   });
 });
 
