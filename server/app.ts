@@ -6,6 +6,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Database } from './db/client.ts';
+import { readConfig } from './config.ts';
+import type { FileStore } from './files/file-store.ts';
+import { openFileStore } from './files/open-file-store.ts';
 import { loadPrincipal } from './policy/principal.ts';
 import { ApiError, errorReport } from './api/errors.ts';
 import { createAdmissionGate, GateRefused, type AdmissionOptions } from './api/admission-gate.ts';
@@ -34,6 +37,8 @@ export type AppOptions = {
   /** folder of the built browser app; omitted in API tests */
   staticDir?: string;
   publicUrl?: string;
+  /** where files are kept and served from; default: the one the configuration names (files/open-file-store.ts) */
+  files?: FileStore;
 };
 
 export const maxBodyBytes = 1024 * 1024;
@@ -176,7 +181,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', searchRoutes(deps));
   api.route('/', dashboardRoutes(deps));
   api.route('/', transactionRoutes(deps));
-  api.route('/', reportRoutes(deps));
+  api.route('/', reportRoutes({ ...deps, files: options.files ?? openFileStore(readConfig()) }));
   api.route('/', userNotificationRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 

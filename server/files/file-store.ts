@@ -8,7 +8,9 @@
 // |                                           | the key; a stream that errors stores nothing and rejects          |
 // | get(key)                                  | { stream, size, contentType, metadata, lastModified } or null     |
 // | head(key)                                 | the same without the stream, or null                              |
-// | delete(key)                               | removes it; a missing key is not an error (idempotent)            |
+// | delete(key)                               | removes it and what unfinished puts of the key left (a folder's   |
+// |                                           | temporary file, an S3 multipart upload), so a new attempt clears  |
+// |                                           | what a dead one left; a missing key is no error (idempotent)      |
 // | list(prefix)                              | async iterable of { key, size, lastModified }, order unspecified  |
 // | removeIncomplete(olderThan)               | puts that never finished (a node died mid-upload) untouched since |
 // |                                           | olderThan are discarded; returns how many                         |

@@ -3,13 +3,13 @@
 //
 // root/reports/RPT…-1.csv            the object
 // root/.meta/reports/RPT…-1.csv.json { contentType, metadata }
-// root/.incoming/<random>            a put in progress: written, fsynced, then renamed into place
+// root/.incoming/<key hash>.<random> a put in progress: written, fsynced, then renamed into place
 //
 // A put writes to .incoming and renames into place once the stream has ended and the bytes are on disk, so an object
-// appears whole or not at all; a node that dies mid-put leaves only an .incoming file, which removeIncomplete
-// discards. The sidecar is renamed into place just before the object (a reader finding the object finds its sidecar).
+// appears whole or not at all; a node that dies mid-put leaves only an .incoming file, which a delete of the key or
+// removeIncomplete discards. The sidecar is renamed into place just before the object (a reader finding the object finds its sidecar).
 // Key rules (file-store.ts) forbid '.', '..' and dot-names, so no key reaches outside the root or into .meta/.incoming.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, opendir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -60,6 +60,9 @@ export function createFolderStore(rootDir: string): FileStore {
     return path;
   };
   const sidecarOf = (key: string) => join(root, metaFolder, `${key}.json`);
+  const incoming = join(root, incomingFolder);
+  /** Unfinished puts of a key start with this (a hash: keys may be longer than a file name). */
+  const incomingPrefixOf = (key: string) => `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.`;
 
   async function readSidecar(key: string): Promise<Sidecar> {
     try {
@@ -106,9 +109,8 @@ export function createFolderStore(rootDir: string): FileStore {
     const finalPath = pathOf(key);
     const metadata = options.metadata ?? {};
     assertMetadata(metadata);
-    const incoming = join(root, incomingFolder);
     await mkdir(incoming, { recursive: true });
-    const temporary = join(incoming, randomBytes(12).toString('hex'));
+    const temporary = join(incoming, `${incomingPrefixOf(key)}${randomBytes(12).toString('hex')}`);
     const temporarySidecar = `${temporary}.json`;
     let size = 0;
     const counter = new Transform({
@@ -140,6 +142,13 @@ export function createFolderStore(rootDir: string): FileStore {
   async function remove(key: string): Promise<void> {
     await removeQuietly(pathOf(key));
     await removeQuietly(sidecarOf(key));
+    // A put of this key still writing fails at its rename: whoever deletes a key means no version of it to stay.
+    const prefix = incomingPrefixOf(key);
+    const entries = await opendir(incoming).catch(() => null);
+    if (!entries) return;
+    for await (const entry of entries) {
+      if (entry.name.startsWith(prefix)) await removeQuietly(join(incoming, entry.name));
+    }
   }
 
   async function* walk(folder: string, prefix: string): AsyncGenerator<ListedFile> {
@@ -170,7 +179,6 @@ export function createFolderStore(rootDir: string): FileStore {
   }
 
   async function removeIncomplete(olderThan: Date): Promise<number> {
-    const incoming = join(root, incomingFolder);
     let removed = 0;
     const entries = await opendir(incoming).catch(() => null);
     if (!entries) return 0;

@@ -7,15 +7,16 @@
 //         its upload completes, so it appears whole or not at all; a stream that errors aborts the multipart upload.
 // get     GetObject, its body streamed through; NoSuchKey → null.
 // list    ListObjectsV2, page by page.
+// delete  DeleteObject, and the key's unfinished multipart uploads aborted.
 // removeIncomplete  multipart uploads initiated before the cut-off are aborted (a node died mid-upload). A bucket
 //         lifecycle rule (AbortIncompleteMultipartUpload) does the same on the provider's side and is advisable too;
 //         servers without ListMultipartUploads (s3rver) answer NotImplemented, counted as nothing to do.
 import {
   AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand,
-  paginateListObjectsV2, S3Client, S3ServiceException, type S3ClientConfig,
+  paginateListObjectsV2, S3Client, S3ServiceException, type MultipartUpload, type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { Readable, Transform } from 'node:stream';
+import { finished, Readable, Transform } from 'node:stream';
 import {
   assertFileKey, assertFilePrefix, assertMetadata, defaultContentType, type FileMetadata, type FileStore, type ListedFile,
   type PutOptions, type StoredFile, type StoredFileInfo,
@@ -76,8 +77,11 @@ export function createS3Store(options: S3StoreOptions): FileStore {
         done(null, chunk);
       },
     });
-    // An error of the caller's stream ends the upload's reading with it, and the multipart upload is aborted.
-    body.once('error', (error) => counted.destroy(error));
+    // An error of the caller's stream, or its destruction before the end, ends the upload's reading with it, and the
+    // multipart upload is aborted.
+    finished(body, (error) => {
+      if (error) counted.destroy(error);
+    });
     body.pipe(counted);
     const upload = new Upload({
       client,
@@ -135,6 +139,7 @@ export function createS3Store(options: S3StoreOptions): FileStore {
     assertFileKey(key);
     // S3 answers a delete of a missing key with success: idempotent as the interface promises.
     await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    await abortUploads({ prefix: key, only: (upload) => upload.Key === key });
   }
 
   async function* pages(prefix: string): AsyncGenerator<ListedFile> {
@@ -152,20 +157,21 @@ export function createS3Store(options: S3StoreOptions): FileStore {
     return pages(prefix);
   }
 
-  async function removeIncomplete(olderThan: Date): Promise<number> {
+  /** Aborts the multipart uploads under a prefix that pass the test; servers without the listing count none. */
+  async function abortUploads(which: { prefix?: string; only: (upload: MultipartUpload) => boolean }): Promise<number> {
     let removed = 0;
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (;;) {
       let page;
       try {
-        page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+        page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: which.prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
       } catch (error) {
         if (error instanceof S3ServiceException && error.name === 'NotImplemented') return removed;
         throw error;
       }
       for (const upload of page.Uploads ?? []) {
-        if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= olderThan) continue;
+        if (!upload.Key || !upload.UploadId || !which.only(upload)) continue;
         await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
         removed += 1;
       }
@@ -173,6 +179,11 @@ export function createS3Store(options: S3StoreOptions): FileStore {
       keyMarker = page.NextKeyMarker;
       uploadIdMarker = page.NextUploadIdMarker;
     }
+  }
+
+  async function removeIncomplete(olderThan: Date): Promise<number> {
+    // Initiated, not last written: a live upload of a very large file is older than its start, so the cut-off is long.
+    return abortUploads({ only: (upload) => upload.Initiated !== undefined && upload.Initiated < olderThan });
   }
 
   return { kind: 's3', put, get, head, delete: remove, list, removeIncomplete };

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidFileKey, type FileStore } from '../../../server/files/file-store.ts';
 import { createFolderStore } from '../../../server/files/folder-store.ts';
@@ -194,6 +194,22 @@ describe('the folder back end on disk', () => {
     expect(readdirSync(parent)).toEqual(['files']);
     expect(readdirSync(join(root, 'reports'))).toEqual(['RPT9-1.csv']);
     expect(readdirSync(join(root, '.incoming'))).toEqual([]);
+  });
+
+  it('discards what an unfinished put of a key left when the key is deleted, and that put then stores nothing', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'portal-files-'));
+    const store = createFolderStore(root);
+    const body = new PassThrough();
+    const put = store.put('reports/RPT5-1.csv', body, { contentType: 'text/csv' });
+    put.catch(() => undefined);
+    body.write('half a file');
+    for (let i = 0; i < 100 && !(existsSync(join(root, '.incoming')) && readdirSync(join(root, '.incoming')).length > 0); i += 1) await new Promise((done) => setTimeout(done, 10));
+    expect(readdirSync(join(root, '.incoming'))).toHaveLength(1);
+    await store.delete('reports/RPT5-1.csv');
+    expect(readdirSync(join(root, '.incoming'))).toEqual([]);
+    body.end('the rest');
+    await expect(put).rejects.toThrow();
+    expect(await store.head('reports/RPT5-1.csv')).toBeNull();
   });
 
   it('discards puts a dead node left half-written once they are older than the cut-off', async () => {
