@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
+import type { FileStore } from '../../../server/files/file-store.ts';
 import { acquirePresence } from '../../../server/reports/presence.ts';
 import { sweepReportFiles } from '../../../server/reports/file-sweeper.ts';
 import { reportHousekeeping, runNextReport, startReportWorker } from '../../../server/reports/worker.ts';
@@ -140,6 +141,17 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
     expect(await reportRow(database, reportId)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null, processedRows: 0 });
     expect(incompletePuts(store)).toEqual([]);
     expect(await run()).toBe('generated');
+  });
+
+  it('sends a job back to the queue when the store refuses its file, leaving nothing stored', async () => {
+    const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
+    const before = await storedReportKeys(store.files);
+    const refusing: FileStore = { ...store.files, put: async () => { throw new Error('the store is unreachable'); } };
+    expect(await run({ files: refusing, batchSize: 1 })).toBe('retrying');
+    expect(await reportRow(database, reportId)).toMatchObject({ status: 'queued', attempts: 1, filePath: null, error: 'The report could not be generated; it will be tried again.' });
+    expect(await storedReportKeys(store.files)).toEqual(before);
+    expect(await run()).toBe('generated');
+    expect(await reportRow(database, reportId)).toMatchObject({ status: 'generated', attempts: 2, filePath: `reports/${reportId}-2.csv` });
   });
 
   it('gives up on a job whose lease lapsed after its last attempt', async () => {
