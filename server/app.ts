@@ -6,6 +6,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Database } from './db/client.ts';
+import { readConfig } from './config.ts';
+import type { FileStore } from './files/file-store.ts';
+import { openFileStore } from './files/open-file-store.ts';
 import { loadPrincipal } from './policy/principal.ts';
 import { ApiError, errorReport } from './api/errors.ts';
 import { createAdmissionGate, GateRefused, type AdmissionOptions } from './api/admission-gate.ts';
@@ -41,6 +44,8 @@ export type AppOptions = {
   publicUrl?: string;
   /** Portal API requests one user may have in progress on this node; more answer 429 (default defaultPerUserInFlight) */
   perUserInFlight?: number;
+  /** where files are kept and served from; default: the one the configuration names (files/open-file-store.ts) */
+  files?: FileStore;
 };
 
 /**
@@ -216,7 +221,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', searchRoutes(deps));
   api.route('/', dashboardRoutes(deps));
   api.route('/', transactionRoutes(deps));
-  api.route('/', reportRoutes(deps));
+  api.route('/', reportRoutes({ ...deps, files: options.files ?? openFileStore(readConfig()) }));
   api.route('/', userNotificationRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 

@@ -10,6 +10,8 @@ export type Config = {
   dataDir: string;
   clientId: string;
   seedTransactions: number;
+  /** files in this S3-compatible bucket (the SDK reads AWS_* itself); unset: a folder under dataDir */
+  s3Bucket: string | undefined;
 };
 
 export const portalClientId = 'portal';
@@ -26,5 +28,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR ?? './data'),
     clientId: portalClientId,
     seedTransactions: Number(env.SEED_TRANSACTIONS ?? 200_000),
+    s3Bucket: env.S3_BUCKET || undefined,
   };
 }

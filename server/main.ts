@@ -9,8 +9,10 @@ import { openDatabase } from './db/client.ts';
 import { DataDirInUse } from './db/data-dir-lock.ts';
 import { isSeeded, seedDatabase } from './db/seed.ts';
 import { startPayloadPurge } from './identity/adapter.ts';
+import { describeFileStore, openFileStore } from './files/open-file-store.ts';
 import { createIdentity } from './identity/provider.ts';
 import { logger, logLine } from './log.ts';
+import { moveLegacyReportFiles } from './reports/file-sweeper.ts';
 import { startReportWorker } from './reports/worker.ts';
 import { withRequestLog } from './request-log.ts';
 
@@ -36,6 +38,12 @@ const database = await openDatabase({
 });
 log(`database ready (${database.kind}${database.kind === 'pglite' ? ` at ${config.dataDir}` : ''})`);
 
+// Every file the portal keeps: a folder under DATA_DIR, or the S3 bucket every node shares (S3_BUCKET).
+const files = openFileStore(config);
+log(`files in ${describeFileStore(config)}`);
+// Report files of a data directory from before the file store move in before anyone asks for them.
+await moveLegacyReportFiles({ database, files, legacyDir: join(config.dataDir, 'reports'), log });
+
 const identity = await createIdentity({
   database,
   publicUrl: config.publicUrl,
@@ -52,15 +60,14 @@ const app = createApp({
   verifyAccessToken: identity.verifyAccessToken,
   staticDir: fileURLToPath(new URL('../dist', import.meta.url)),
   publicUrl: config.publicUrl,
+  files,
 });
 const apiListener = getRequestListener(app.fetch);
 // Any node's worker may take any queued export: jobs are claimed with row locks and leases, and a job whose node
 // died (this one before a restart, or another) is taken again at once. REPORT_BATCH_SIZE tunes the rows per
 // statement (and per heartbeat); the fault suite makes it small so an export lasts long enough to be killed.
 const reportBatchSize = Number(process.env.REPORT_BATCH_SIZE ?? '') || undefined;
-const reportWorker = startReportWorker({
-  database, filesDir: join(config.dataDir, 'reports'), pollMs: 1000, batchSize: reportBatchSize, log: logLine('reports'),
-});
+const reportWorker = startReportWorker({ database, files, pollMs: 1000, batchSize: reportBatchSize, log: logLine('reports') });
 
 const server = createServer(withRequestLog((request, response) => {
   const url = request.url ?? '/';

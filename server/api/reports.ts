@@ -5,8 +5,9 @@
 // | GET    | /reports               | { results, numberOfResults }: pagenumber, pagesize; newest first; deleted   |
 // |        |                        | reports are left out                                                        |
 // | GET    | /reports/{id}          | the report (state shows Expired when past its expiry)                       |
-// | GET    | /reports/{id}/download | the file, with content-disposition; 410 when expired, deleted or the file   |
-// |        |                        | is gone; 400 while it is not generated                                      |
+// | GET    | /reports/{id}/download | the file streamed from the FileStore, with Content-Type, Content-Length and |
+// |        |                        | Content-Disposition; 410 when expired, deleted or the file is gone; 400     |
+// |        |                        | while it is not generated                                                   |
 // | DELETE | /reports/{id}          | 204; a queued report is cancelled, a generating one stops at its next batch, |
 // |        |                        | the file is removed                                                         |
 // | POST   | /reports/{id}/retry    | failed only: back to queued with fresh attempts                             |
@@ -14,27 +15,22 @@
 // Statuses: queued → generating (processedRows of totalRows) → generated | failed | cancelled; a generated report
 // expires 14 days after generation. Exports are queued by the resource that owns the rows
 // (POST {context}/transactions/full/reports).
-import { createReadStream } from 'node:fs';
-import { stat, unlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { reportState } from '../../src/contract/reports.ts';
-import { readConfig } from '../config.ts';
 import { queuedReports } from '../db/schema.ts';
-import { downloadName, toQueuedReport, type ReportRow } from '../reports/queue.ts';
-import type { AppEnv, Deps } from './env.ts';
+import { contentDisposition } from '../files/content-disposition.ts';
+import { InvalidFileKey } from '../files/file-store.ts';
+import { downloadName, reportContentTypes, toQueuedReport, type ReportRow } from '../reports/queue.ts';
+import type { AppEnv, Deps, FileDeps } from './env.ts';
 import { ApiError, badRequest, notFound } from './errors.ts';
 import { parseListRequest, singleValuedQuery } from './list-sql.ts';
 
 const r = queuedReports;
 const reportIdPattern = /^RPT[0-9A-F]{1,32}$/;
 
-/** Where report files live: ${DATA_DIR}/reports, the same folder the worker is given. */
-export const defaultReportsDir = () => join(readConfig().dataDir, 'reports');
-
-export function reportRoutes({ database, filesDir = defaultReportsDir() }: Deps & { filesDir?: string }) {
+export function reportRoutes({ database, files }: Deps & FileDeps) {
   const { db } = database;
   const routes = new Hono<AppEnv>();
 
@@ -68,16 +64,16 @@ export function reportRoutes({ database, filesDir = defaultReportsDir() }: Deps 
     if (view.state === 'expired') throw new ApiError(410, 'The report has expired.');
     if (row.status !== 'generated') throw badRequest('The report has not been generated yet.');
     if (!row.filePath) throw new ApiError(410, 'The report file is no longer available.');
-    const path = resolve(filesDir, row.filePath);
-    if (!path.startsWith(`${resolve(filesDir)}/`)) throw notFound();
-    const info = await stat(path).catch(() => null);
-    if (!info?.isFile()) throw new ApiError(410, 'The report file is no longer available.');
-    const name = downloadName(row);
-    const contentType = row.fileType === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-    return c.body(Readable.toWeb(createReadStream(path)) as ReadableStream, 200, {
-      'Content-Type': contentType,
-      'Content-Length': String(info.size),
-      'Content-Disposition': `attachment; filename="${name}"`,
+    const file = await files.get(row.filePath).catch((error: unknown) => {
+      if (error instanceof InvalidFileKey) return null;
+      throw error;
+    });
+    if (!file) throw new ApiError(410, 'The report file is no longer available.');
+    // Streamed from the store as it is read: a 1,000,000-row file never sits in memory.
+    return c.body(Readable.toWeb(file.stream) as ReadableStream, 200, {
+      'Content-Type': reportContentTypes[row.fileType] ?? file.contentType,
+      'Content-Length': String(file.size),
+      'Content-Disposition': contentDisposition(downloadName(row)),
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
     });
@@ -86,13 +82,14 @@ export function reportRoutes({ database, filesDir = defaultReportsDir() }: Deps 
   routes.delete('/reports/:id', async (c) => {
     const row = await ownReport(c.get('principal').userId, c.req.param('id'));
     if (!row.deletedAt) {
-      // A generating job notices at its next heartbeat and discards its partial file.
+      // A generating job notices at its next heartbeat and discards its upload; a file left by a failed delete here is
+      // an orphan the sweeper removes.
       await db.update(r).set({
         deletedAt: new Date(),
         filePath: null,
         ...(row.status === 'queued' ? { status: 'cancelled' as const } : {}),
       }).where(and(eq(r.id, row.id), isNull(r.deletedAt)));
-      if (row.filePath) await unlink(resolve(filesDir, row.filePath)).catch(() => undefined);
+      if (row.filePath) await files.delete(row.filePath).catch(() => undefined);
     }
     return c.body(null, 204);
   });

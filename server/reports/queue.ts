@@ -2,7 +2,6 @@
 // is conditional on the lease still being ours, and the view the API returns. A generating job is reclaimable when
 // its lease lapsed or its holder's presence lock is gone (the node died: see presence.ts). Every statement is short: nothing
 // holds a transaction open while a file is written (PGlite has one connection, shared with the API).
-import { rename } from 'node:fs/promises';
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { maxReportAttempts, reportExpiryMs, reportState, type QueuedReport, type ReportContext } from '../../src/contract/reports.ts';
 import type { Db } from '../db/client.ts';
@@ -71,23 +70,18 @@ export async function heartbeat(db: Db, lease: Lease, processedRows: number, lea
 }
 
 /**
- * Moves the finished file into place and marks the job generated, under a row lock that proves the lease is still
- * ours: a reclaimed job can never be completed twice, and a job is never generated without its file (the rename
- * happens first; if the commit then fails, the file is an orphan that housekeeping removes).
+ * Marks the job generated with its stored file, under a row lock that proves the lease is still ours: a reclaimed job
+ * can never be completed twice, and a job is never generated without its file (the file is stored whole first; if
+ * this then fails or the node dies, the file is an orphan that housekeeping removes). False when the lease is gone:
+ * the caller deletes its file.
  */
-export async function completeReport(
-  db: Db,
-  lease: Lease,
-  file: { partialPath: string; finalPath: string; fileName: string; fileSize: number },
-  processedRows: number,
-): Promise<boolean> {
+export async function completeReport(db: Db, lease: Lease, file: { key: string; fileSize: number }, processedRows: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [held] = await tx.select({ id: r.id }).from(r).where(leaseHeld(lease)).for('update');
     if (!held) return false;
-    await rename(file.partialPath, file.finalPath);
     await tx.update(r).set({
       status: 'generated', generatedAt: sql`now()`, expirationDateTime: sql`now() + make_interval(secs => ${reportExpiryMs / 1000})`,
-      filePath: file.fileName, fileSize: file.fileSize, processedRows, lockedBy: null, lockedUntil: null, error: null,
+      filePath: file.key, fileSize: file.fileSize, processedRows, lockedBy: null, lockedUntil: null, error: null,
     }).where(eq(r.id, lease.id));
     return true;
   });
@@ -157,7 +151,14 @@ export function downloadName(row: Pick<ReportRow, 'id' | 'reportType' | 'fileTyp
   return `${row.reportType.replace(/[^a-z0-9-]/gi, '')}-${day}-${row.id}.${row.fileType}`;
 }
 
-/** File names inside the reports folder, derived from job id and attempt so two attempts never share a file. */
+/** File names of reports, derived from job id and attempt so two attempts never share a file. */
 export const reportFileName = (id: string, attempt: number, fileType: string) => `${id}-${attempt}.${fileType}`;
-export const partialFolder = '.partial';
-export const partialFileName = (id: string, attempt: number, fileType: string) => `${reportFileName(id, attempt, fileType)}.part`;
+/** Report files in the FileStore: reports/{id}-{attempt}.{ext}; file_path holds this key. */
+export const reportFilePrefix = 'reports/';
+export const reportFileKey = (id: string, attempt: number, fileType: string) => `${reportFilePrefix}${reportFileName(id, attempt, fileType)}`;
+
+export const reportContentTypes: Record<string, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+};

@@ -5,48 +5,51 @@
 // claim      one short transaction: SELECT … FOR UPDATE SKIP LOCKED, status generating, attempts + 1, a lease
 //            (locked_by = this node, locked_until = now + lease). A job whose holder's presence is gone (its node
 //            died: claimable at once, e.g. by the same server restarted) or whose lease lapsed (its node stalled)
-//            is claimable again; after 3 attempts it is failed instead. Partial files of earlier attempts go.
-// generate   outside any transaction: keyset batches from the database are written to
-//            {filesDir}/.partial/{id}-{attempt}.{ext}.part; after every batch a heartbeat extends the lease and
-//            records progress, and stops the work if the lease is no longer ours (reclaimed or deleted).
-// complete   one short transaction: lock the row while the lease is still ours, fsync'd file renamed to
-//            {filesDir}/{id}-{attempt}.{ext}, status generated with its expiry. A crash before the rename leaves
-//            only a partial file; a crash between rename and commit leaves an unreferenced file; either way the job
-//            is reclaimed and housekeeping deletes the leftovers. Never generated without a file,
-//            never completed twice.
-// housekeep  at start and every few minutes: files of expired and deleted reports, partial files of attempts
-//            that are no longer current, and unreferenced files older than a grace period are removed.
+//            is claimable again; after 3 attempts it is failed instead. Files of earlier attempts go.
+// generate   outside any transaction: keyset batches from the database are written by the CSV or XLSX writer into
+//            a stream that the FileStore's put reads as it goes (reports/{id}-{attempt}.{ext}: a folder's temporary
+//            name, an S3 multipart upload), so no file is ever whole in memory or on a local disk; after every
+//            batch a heartbeat extends the lease and records progress, and stops the work if the lease is no longer
+//            ours (reclaimed or deleted): the stream is destroyed and the store keeps nothing.
+// complete   the put has stored the file whole; then one short transaction locks the row while the lease is still
+//            ours and marks it generated with the file's key and expiry. A crash before the put completes leaves no
+//            object (only an incomplete upload); a crash between put and commit leaves an unreferenced object;
+//            either way the job is reclaimed and housekeeping removes the leftovers. Never generated without a
+//            file, never completed twice.
+// housekeep  at start and every few minutes, from any node at any time: files of expired and deleted reports,
+//            unreferenced files older than a grace period and incomplete uploads older than a day are removed
+//            (file-sweeper.ts).
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import { and, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { PassThrough } from 'node:stream';
 import { parseListQuery } from '../../src/contract/list-query.ts';
 import type { ReportContext } from '../../src/contract/reports.ts';
 import { transactionColumns, transactionListSpec, type TransactionColumn } from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
-import { queuedReports } from '../db/schema.ts';
 import { loadPrincipal } from '../policy/principal.ts';
 import { noPermissionMessage } from '../api/errors.ts';
 import { scopeOfReportContext } from '../api/transactions.ts';
+import type { FileStore } from '../files/file-store.ts';
 import {
-  claimNextReport, completeReport, failReport, heartbeat, partialFileName, partialFolder, releaseAfterError, releaseOnStop,
-  reportFileName, type Lease, type ReportRow,
+  claimNextReport, completeReport, failReport, heartbeat, releaseAfterError, releaseOnStop, reportContentTypes, reportFileKey,
+  type Lease, type ReportRow,
 } from './queue.ts';
+import { sweepReportFiles } from './file-sweeper.ts';
 import { acquirePresence, type Presence } from './presence.ts';
 import { exportCells, exportColumnSpecs, transactionExportBatches } from './transaction-export.ts';
 import { openCsvWriter, openXlsxWriter, type ReportWriter } from './writers.ts';
 
 export type ReportWorkerOptions = {
   database: Database;
-  /** where report files live: ${DATA_DIR}/reports; shared storage when several nodes serve downloads */
-  filesDir: string;
+  /** where report files live: the process's FileStore (every node of a deployment shares it) */
+  files: FileStore;
   nodeId?: string;
   pollMs?: number;
   leaseMs?: number;
   batchSize?: number;
   housekeepingMs?: number;
-  /** unreferenced finished files younger than this are left alone (another node may be between rename and commit) */
+  /** unreferenced files younger than this are left alone (another node may be between its put and its commit) */
   orphanGraceMs?: number;
   log?: (line: string) => void;
   /** awaited after each batch is written and the lease extended; tests slow or freeze a worker here */
@@ -62,7 +65,7 @@ export const defaultLeaseMs = 60_000;
 function settingsOf(options: ReportWorkerOptions): Settings {
   return {
     database: options.database,
-    filesDir: options.filesDir,
+    files: options.files,
     nodeId: options.nodeId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
     pollMs: options.pollMs ?? 1000,
     leaseMs: options.leaseMs ?? defaultLeaseMs,
@@ -102,27 +105,26 @@ async function runNextWith(settings: Settings, presence: Presence, shouldStop: (
   return generate(settings, presence, claim.report, claim.lease, shouldStop);
 }
 
-async function removeQuietly(path: string): Promise<void> {
-  await unlink(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
-}
+/** Rows are written batch by batch; the put reads them as they come, and a batch waits while the store is behind. */
+const streamBufferBytes = 1024 * 1024;
 
 async function generate(settings: Settings, presence: Presence, report: ReportRow, lease: Lease, shouldStop: () => boolean): Promise<RunOutcome> {
-  const { database, filesDir } = settings;
+  const { database, files } = settings;
   const { db } = database;
-  await mkdir(join(filesDir, partialFolder), { recursive: true });
-  // Earlier attempts are over (their node died, or stalled and is fenced off by the lease): their files go now.
-  for (let earlier = 1; earlier < lease.attempt; earlier += 1) {
-    await removeQuietly(join(filesDir, partialFolder, partialFileName(report.id, earlier, report.fileType)));
-  }
-  const partialPath = join(filesDir, partialFolder, partialFileName(report.id, lease.attempt, report.fileType));
-  const fileName = reportFileName(report.id, lease.attempt, report.fileType);
+  // Earlier attempts are over (their node died, or stalled and is fenced off by the lease): a file one of them stored
+  // without getting to commit goes now.
+  for (let earlier = 1; earlier < lease.attempt; earlier += 1) await files.delete(reportFileKey(report.id, earlier, report.fileType));
+  const key = reportFileKey(report.id, lease.attempt, report.fileType);
   let writer: ReportWriter | null = null;
+  let body: PassThrough | null = null;
+  let stored: Promise<{ size: number }> | null = null;
+  /** Ends this attempt's put without a file: the stream is destroyed and the store keeps nothing of it. */
   const discard = async () => {
     await writer?.abort().catch(() => undefined);
     writer = null;
-    await removeQuietly(partialPath);
+    body?.destroy(new Error('discarded'));
+    await stored?.catch(() => undefined);
+    stored = null;
   };
   try {
     if (report.reportType !== 'transactions' || (report.fileType !== 'csv' && report.fileType !== 'xlsx')) {
@@ -139,7 +141,12 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
     if (columns.length === 0) throw new ReportRefused('The report has no columns.');
 
     const specs = exportColumnSpecs(columns, context.timeZone);
-    writer = report.fileType === 'csv' ? await openCsvWriter(partialPath, specs) : await openXlsxWriter(partialPath, specs, 'Transactions');
+    const stream = new PassThrough({ highWaterMark: streamBufferBytes });
+    body = stream;
+    stored = files.put(key, stream, { contentType: reportContentTypes[report.fileType] ?? 'application/octet-stream', metadata: { 'report-id': report.id, attempt: String(lease.attempt) } });
+    // A put that fails (the store is unreachable) fails the writer's next write instead of leaving it waiting.
+    stored.catch((error: unknown) => stream.destroy(error instanceof Error ? error : new Error(String(error))));
+    writer = report.fileType === 'csv' ? await openCsvWriter(stream, specs) : await openXlsxWriter(stream, specs, 'Transactions');
     let processedRows = 0;
     const batches = transactionExportBatches(db, {
       scope,
@@ -152,6 +159,8 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
     for await (const batch of batches) {
       for (const row of batch) await writer.write(exportCells(row, columns, context.timeZone));
       processedRows += batch.length;
+      // The XLSX writer's zip does not wait for the stream: the next batch does, so a slow store never piles up rows.
+      if (stream.writableNeedDrain) await once(stream, 'drain');
       // Best effort: a lost presence lets others take this job, and the heartbeat below then says so.
       await presence.ensure().catch((error: unknown) => settings.log(`presence: ${error instanceof Error ? error.message : String(error)}`));
       if (!(await heartbeat(db, lease, processedRows, settings.leaseMs))) {
@@ -170,21 +179,16 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
       await discard();
       return 'lost';
     }
-    const fileSize = await writer.finish();
+    await writer.finish();
     writer = null;
-    const handle = await open(partialPath, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    const completed = await completeReport(db, lease, { partialPath, finalPath: join(filesDir, fileName), fileName, fileSize }, processedRows);
+    const { size: fileSize } = await stored;
+    stored = null;
+    const completed = await completeReport(db, lease, { key, fileSize }, processedRows);
     if (!completed) {
-      await discard();
+      await files.delete(key);
       settings.log(`${report.id}: attempt ${lease.attempt} finished after losing its lease; discarded`);
       return 'lost';
     }
-    await syncFolder(filesDir);
     settings.log(`${report.id}: generated ${processedRows} rows (${fileSize} bytes), attempt ${lease.attempt}`);
     return 'generated';
   } catch (error) {
@@ -197,7 +201,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
     }
     const released = await releaseAfterError(db, lease, 'The report could not be generated; it will be tried again.').catch(() => true);
     if (!released) {
-      // Its lease had gone (the job was reclaimed and its partial file with it): nothing of this attempt counts.
+      // Its lease had gone (the job was reclaimed elsewhere): nothing of this attempt counts.
       settings.log(`${report.id}: attempt ${lease.attempt} lost its lease and broke (${message}); discarded`);
       return 'lost';
     }
@@ -206,70 +210,9 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
   }
 }
 
-/** Makes a rename durable (the directory entry), where the platform allows it. */
-async function syncFolder(path: string): Promise<void> {
-  try {
-    const handle = await open(path, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Not every file system lets a directory be opened for sync; the rename itself is atomic either way.
-  }
-}
-
-const finalFilePattern = /^(RPT[0-9A-F]+)-(\d+)\.(csv|xlsx|pdf)$/;
-const partialFilePattern = /^(RPT[0-9A-F]+)-(\d+)\.(csv|xlsx|pdf)\.part$/;
-
-/** Deletes what no report needs any more; returns what it removed. */
-export async function reportHousekeeping(options: Pick<ReportWorkerOptions, 'database' | 'filesDir' | 'orphanGraceMs'>): Promise<{ expired: number; partial: number; orphans: number }> {
-  const { db } = options.database;
-  const graceMs = options.orphanGraceMs ?? 10 * 60_000;
-  const r = queuedReports;
-  const removed = { expired: 0, partial: 0, orphans: 0 };
-
-  const stale = await db.select({ id: r.id, filePath: r.filePath }).from(r).where(and(isNotNull(r.filePath), or(
-    isNotNull(r.deletedAt),
-    and(eq(r.status, 'generated'), lt(r.expirationDateTime, sql`now()`)),
-  )));
-  for (const row of stale) {
-    if (!row.filePath) continue;
-    await removeQuietly(join(options.filesDir, row.filePath));
-    await db.update(r).set({ filePath: null }).where(and(eq(r.id, row.id), eq(r.filePath, row.filePath)));
-    removed.expired += 1;
-  }
-
-  const partialDir = join(options.filesDir, partialFolder);
-  for (const name of await readdir(partialDir).catch(() => [] as string[])) {
-    const match = partialFilePattern.exec(name);
-    if (!match) continue;
-    const [row] = await db.select({ status: r.status, attempts: r.attempts, deletedAt: r.deletedAt }).from(r).where(eq(r.id, match[1] ?? ''));
-    const current = row && row.status === 'generating' && row.attempts === Number(match[2]) && row.deletedAt === null;
-    if (!current) {
-      await removeQuietly(join(partialDir, name));
-      removed.partial += 1;
-    }
-  }
-
-  const names = await readdir(options.filesDir).catch(() => [] as string[]);
-  const candidates = names.filter((name) => finalFilePattern.test(name));
-  if (candidates.length > 0) {
-    const ids = [...new Set(candidates.map((name) => finalFilePattern.exec(name)?.[1] ?? ''))];
-    const referenced = new Set((await db.select({ filePath: r.filePath }).from(r).where(inArray(r.id, ids)))
-      .map((row) => row.filePath).filter((path): path is string => path !== null));
-    for (const name of candidates) {
-      if (referenced.has(name)) continue;
-      const path = join(options.filesDir, name);
-      const info = await stat(path).catch(() => null);
-      if (info && Date.now() - info.mtimeMs >= graceMs) {
-        await removeQuietly(path);
-        removed.orphans += 1;
-      }
-    }
-  }
-  return removed;
+/** Deletes what no report needs any more; returns what it removed (file-sweeper.ts). */
+export async function reportHousekeeping(options: Pick<ReportWorkerOptions, 'database' | 'files' | 'orphanGraceMs'>) {
+  return sweepReportFiles({ database: options.database, files: options.files, orphanGraceMs: options.orphanGraceMs });
 }
 
 /**
@@ -287,7 +230,7 @@ export function startReportWorker(options: ReportWorkerOptions): ReportWorker {
   const housekeeping = async () => {
     try {
       const removed = await reportHousekeeping(settings);
-      if (removed.expired + removed.partial + removed.orphans > 0) settings.log(`housekeeping removed ${JSON.stringify(removed)}`);
+      if (removed.expired + removed.orphans + removed.incomplete > 0) settings.log(`housekeeping removed ${JSON.stringify(removed)}`);
     } catch (error) {
       settings.log(`housekeeping failed: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -1,8 +1,8 @@
-// Report file writers that stream row by row: CSV (RFC 4180, UTF-8 with BOM for Excel, formula injection
-// neutralised) and XLSX (exceljs's streaming WorkbookWriter: rows are flushed as they are committed).
+// Report file writers that stream row by row into a stream (the FileStore's put reads it): CSV (RFC 4180, UTF-8 with
+// BOM for Excel, formula injection neutralised) and XLSX (exceljs's streaming WorkbookWriter: rows are flushed as
+// they are committed). Neither holds the file in memory.
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 
 /**
@@ -15,9 +15,9 @@ export type ReportRow = (string | null)[];
 
 export type ReportWriter = {
   write: (row: ReportRow) => Promise<void>;
-  /** Flushes and closes; resolves with the file's size in bytes. */
-  finish: () => Promise<number>;
-  /** Stops without finishing (the caller removes the partial file). */
+  /** Writes the end of the file and ends the stream; resolves once the stream has taken every byte. */
+  finish: () => Promise<void>;
+  /** Stops without finishing: the stream is destroyed, so whatever reads it stores nothing. */
   abort: () => Promise<void>;
 };
 
@@ -45,9 +45,7 @@ export function csvLine(row: ReportRow, kinds: readonly ColumnKind[]): string {
 
 const byteOrderMark = '\uFEFF';
 
-export async function openCsvWriter(path: string, columns: readonly ReportColumnSpec[]): Promise<ReportWriter> {
-  const stream = createWriteStream(path, { flags: 'wx', encoding: 'utf8', highWaterMark: 256 * 1024 });
-  await once(stream, 'open');
+export async function openCsvWriter(stream: Writable, columns: readonly ReportColumnSpec[]): Promise<ReportWriter> {
   const kinds = columns.map((column) => column.kind);
   let failure: Error | null = null;
   stream.on('error', (error) => { failure = error; });
@@ -61,17 +59,12 @@ export async function openCsvWriter(path: string, columns: readonly ReportColumn
     write: (row) => write(csvLine(row, kinds)),
     finish: async () => {
       if (failure) throw failure;
+      const finished = once(stream, 'finish');
       stream.end();
-      await once(stream, 'finish');
-      await new Promise<void>((done, fail) => stream.close((error) => (error ? fail(error) : done())));
-      return (await stat(path)).size;
+      await finished;
     },
     abort: async () => {
-      // After finish the stream has closed already and would never emit 'close' again.
-      if (stream.closed) return;
-      const closed = once(stream, 'close').catch(() => undefined);
       stream.destroy();
-      await closed;
     },
   };
 }
@@ -92,9 +85,9 @@ function wallClockToExcelDate(value: string): Date | null {
   return new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), Number(match[4]), Number(match[5]), Number(match[6])));
 }
 
-export async function openXlsxWriter(path: string, columns: readonly ReportColumnSpec[], sheetName: string, options: { rowsPerSheet?: number } = {}): Promise<ReportWriter> {
+export async function openXlsxWriter(stream: Writable, columns: readonly ReportColumnSpec[], sheetName: string, options: { rowsPerSheet?: number } = {}): Promise<ReportWriter> {
   const rowsPerSheet = options.rowsPerSheet ?? xlsxRowsPerSheet;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   let sheetNumber = 0;
   let rowsInSheet = 0;
   const newSheet = () => {
@@ -135,16 +128,11 @@ export async function openXlsxWriter(path: string, columns: readonly ReportColum
     },
     finish: async () => {
       sheet.commit();
+      // Resolves on the stream's 'finish': the zip has been written whole.
       await workbook.commit();
-      return (await stat(path)).size;
     },
     abort: async () => {
-      try {
-        sheet.commit();
-        await workbook.commit();
-      } catch {
-        // The partial file is removed by the caller either way.
-      }
+      stream.destroy();
     },
   };
 }

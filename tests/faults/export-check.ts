@@ -1,6 +1,6 @@
 // Shared by the fault suites that kill the server during an export: queue one through the real API, wait until the
 // worker is mid-file, and after a restart prove the job finished exactly once with a complete, parseable file.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { expect } from 'vitest';
@@ -99,14 +99,19 @@ export async function waitUntilMidFile(call: Call, exports: QueuedExports, serve
   }, 90_000, () => `the export's progress\n${server.output()}`);
 }
 
-export const finishedFiles = (reportsDir: string) => readdirSync(reportsDir).filter((name) => !name.startsWith('.')).sort();
-export const partialFiles = (reportsDir: string) => readdirSync(join(reportsDir, '.partial'));
+/** Report files the server's folder store (${DATA_DIR}/files) holds, and its puts under way (.incoming). */
+const listed = (folder: string) => (existsSync(folder) ? readdirSync(folder) : []);
+export const finishedFiles = (filesDir: string) => listed(join(filesDir, 'reports')).sort();
+export const partialFiles = (filesDir: string) => listed(join(filesDir, '.incoming'));
 
-/** What the reports folder holds right after the kill: the killed attempt's partial file only. */
-export function expectKilledMidFile(reportsDir: string, exports: QueuedExports, atKill: Report): void {
+/**
+ * What the file store holds right after the kill: no report file, and at most the killed attempt's unfinished put
+ * (the put opens its temporary file while the first rows are already on their way, so a kill may come before it).
+ */
+export function expectKilledMidFile(filesDir: string, exports: QueuedExports, atKill: Report): void {
   expect(atKill.attempts).toBe(1);
-  expect(partialFiles(reportsDir)).toEqual([`${exports.big.reportId}-1.${exports.fileType}.part`]);
-  expect(finishedFiles(reportsDir)).toEqual([]);
+  expect(partialFiles(filesDir).length).toBeLessThanOrEqual(1);
+  expect(finishedFiles(filesDir)).toEqual([]);
 }
 
 /**
@@ -115,9 +120,9 @@ export function expectKilledMidFile(reportsDir: string, exports: QueuedExports, 
  * Returns how long the recovery took from the restarted server's first answer.
  */
 export async function expectExportsFinishedOnce(options: {
-  call: Call; exports: QueuedExports; reportsDir: string; first: ServerProcess; second: ServerProcess;
+  call: Call; exports: QueuedExports; filesDir: string; first: ServerProcess; second: ServerProcess;
 }): Promise<number> {
-  const { call, exports: { big, small, fileType }, reportsDir, first, second } = options;
+  const { call, exports: { big, small, fileType }, filesDir, first, second } = options;
   const restartedAt = Date.now();
   const reportNow = async (id: string) => (await (await call('GET', `/reports/${id}`)).json()) as Report;
   const ids = [big.reportId, small.reportId];
@@ -135,9 +140,9 @@ export async function expectExportsFinishedOnce(options: {
   const list = (await (await call('GET', '/reports?pagesize=100')).json()) as { results: Report[] };
   expect(list.results.map((row) => row.id).sort()).toEqual([...ids].sort());
 
-  // One finished file per report, from the attempt that completed; no partial file of any attempt.
-  expect(finishedFiles(reportsDir)).toEqual([`${big.reportId}-2.${fileType}`, `${small.reportId}-1.csv`].sort());
-  expect(partialFiles(reportsDir)).toEqual([]);
+  // One finished file per report, from the attempt that completed; no unfinished put of any attempt.
+  expect(finishedFiles(filesDir)).toEqual([`${big.reportId}-2.${fileType}`, `${small.reportId}-1.csv`].sort());
+  expect(partialFiles(filesDir)).toEqual([]);
   const output = second.output();
   expect(occurrences(output, `${big.reportId}: reclaimed from`)).toBe(1);
   expect(occurrences(output, `${big.reportId}: generated`)).toBe(1);

@@ -45,9 +45,9 @@ describe('kill -9 during an export (PostgreSQL)', () => {
     const url = new URL(serverUrl);
     url.pathname = `/${database}`;
     const dataDir = mkdtempSync(join(tmpdir(), 'portal-export-fault-'));
-    const reportsDir = join(dataDir, 'reports');
+    const filesDir = join(dataDir, 'files');
     const env = { DATABASE_URL: url.toString(), SEED_TRANSACTIONS: '2000', REPORT_BATCH_SIZE: String(exportBatchSize) };
-    const first = await startServer({ port: 3204, dataDir, env });
+    const first = await startServer({ port: 3304, dataDir, env });
     started.push(first);
     const { accessToken } = await signIn(first.url, 'admin@demo.test');
     const call = api(first, accessToken);
@@ -70,12 +70,12 @@ describe('kill -9 during an export (PostgreSQL)', () => {
     killed = true;
     await writes;
     console.log(`postgres: killed at ${atKill.processedRows} of ${exports.big.totalRows} rows, ${acknowledged.size} writes acknowledged`);
-    expectKilledMidFile(reportsDir, exports, atKill);
+    expectKilledMidFile(filesDir, exports, atKill);
 
-    const second = await startServer({ port: 3204, dataDir, env });
+    const second = await startServer({ port: 3304, dataDir, env });
     started.push(second);
     const recall = api(second, accessToken);
-    const recoveryMs = await expectExportsFinishedOnce({ call: recall, exports, reportsDir, first, second });
+    const recoveryMs = await expectExportsFinishedOnce({ call: recall, exports, filesDir, first, second });
     console.log(`postgres: xlsx of ${exports.big.totalRows} rows finished ${recoveryMs} ms after the restarted server answered`);
 
     expect(await missingWrites(recall, acknowledged), 'acknowledged writes missing after restart').toEqual([]);

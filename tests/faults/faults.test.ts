@@ -32,9 +32,9 @@ function api(server: ServerProcess, token: string) {
 describe('kill -9 during a burst of writes and an export (embedded database)', () => {
   it('keeps every acknowledged write and finishes the export exactly once after a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'portal-fault-'));
-    const reportsDir = join(dataDir, 'reports');
+    const filesDir = join(dataDir, 'files');
     const env = { REPORT_BATCH_SIZE: String(exportBatchSize) };
-    const first = await boot(3201, dataDir, env);
+    const first = await boot(3301, dataDir, env);
     const { accessToken } = await signIn(first.url, 'owner@demo.test');
     const admin = await signIn(first.url, 'admin@demo.test');
     const call = api(first, accessToken);
@@ -63,11 +63,11 @@ describe('kill -9 during a burst of writes and an export (embedded database)', (
     await Promise.all(lanes);
     console.log(`burst: ${attempted} writes attempted, ${acknowledged.size} acknowledged before kill -9; `
       + `export killed at ${atKill.processedRows} of ${exports.big.totalRows} rows`);
-    expectKilledMidFile(reportsDir, exports, atKill);
+    expectKilledMidFile(filesDir, exports, atKill);
 
-    const second = await boot(3201, dataDir, env);
+    const second = await boot(3301, dataDir, env);
     expect(second.output()).not.toContain('seeding demo data');
-    const recoveryMs = await expectExportsFinishedOnce({ call: exportApi(second, admin.accessToken), exports, reportsDir, first, second });
+    const recoveryMs = await expectExportsFinishedOnce({ call: exportApi(second, admin.accessToken), exports, filesDir, first, second });
     console.log(`export: csv of ${exports.big.totalRows} rows finished ${recoveryMs} ms after the restarted server answered`);
     const recall = api(second, accessToken);
     expect(await missingWrites(recall, acknowledged), 'acknowledged writes missing after restart').toEqual([]);
@@ -80,14 +80,14 @@ describe('PostgreSQL stops mid-traffic', () => {
   afterAll(() => postgres?.destroy());
 
   it('answers 503 with an errorReport while it is down and recovers without a restart', async (context) => {
-    postgres = createPrivatePostgres(55432);
+    postgres = createPrivatePostgres(3303);
     if (!postgres) {
       console.warn('No PostgreSQL server binaries or rights to run a private server here: skipped.');
       context.skip();
       return;
     }
     postgres.start();
-    const server = await boot(3202, mkdtempSync(join(tmpdir(), 'portal-fault-')), { DATABASE_URL: postgres.url });
+    const server = await boot(3302, mkdtempSync(join(tmpdir(), 'portal-fault-')), { DATABASE_URL: postgres.url });
     const { accessToken } = await signIn(server.url, 'owner@demo.test');
     const call = api(server, accessToken);
     expect((await call('GET', '/user/policy-structure')).status).toBe(200);

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { createApp } from '../../server/app.ts';
+import { createApp, type AppOptions } from '../../server/app.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import * as schema from '../../server/db/schema.ts';
 
@@ -42,8 +42,9 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<Database> 
 
 export const tokenFor = (userId: string) => `user.${userId}`;
 
-export function createTestApp(database: Database) {
+export function createTestApp(database: Database, options: Pick<AppOptions, 'files'> = {}) {
   const app = createApp({
+    ...options,
     database,
     verifyAccessToken: async (token) => {
       if (!token.startsWith('user.')) throw new Error('bad token');

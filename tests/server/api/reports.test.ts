@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
@@ -8,30 +6,30 @@ import { runNextReport } from '../../../server/reports/worker.ts';
 import { queuedReport, queuedReportList } from '../../../src/contract/report-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, snapshot } from '../support.ts';
 import { insertExtraTransactions } from './transaction-fixtures.ts';
-import { newFilesDir, queueExport, reportRow, type Caller } from '../reports/report-support.ts';
+import { fileBackends, openTestFileStore, queueExport, reportRow, storedBytes, type Caller, type TestFileStore } from '../reports/report-support.ts';
 
 const { users } = fixture;
 
-describe.each(databaseKinds)('my report queue on %s', (kind) => {
+const combinations = databaseKinds.flatMap((kind) => fileBackends.map((backend) => ({ kind, backend })));
+
+describe.each(combinations)('my report queue on $kind with files in $backend', ({ kind, backend }) => {
   let database: Database;
   let call: Caller;
-  let filesDir: string;
-  const generateNext = () => runNextReport({ database, filesDir, nodeId: 'node-a', log: () => undefined });
+  let store: TestFileStore;
+  const generateNext = () => runNextReport({ database, files: store.files, nodeId: 'node-a', log: () => undefined });
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     await insertFixtureWorld(database);
     await insertExtraTransactions(database);
-    const dataDir = newFilesDir();
-    filesDir = join(dataDir, 'reports');
-    // The app serves downloads from ${DATA_DIR}/reports, the folder the worker writes to.
-    const previous = process.env.DATA_DIR;
-    process.env.DATA_DIR = dataDir;
-    ({ call } = createTestApp(database));
-    if (previous === undefined) delete process.env.DATA_DIR;
-    else process.env.DATA_DIR = previous;
+    store = await openTestFileStore(backend);
+    // The app serves downloads from the store the worker writes to.
+    ({ call } = createTestApp(database, { files: store.files }));
   });
-  afterAll(async () => database?.close());
+  afterAll(async () => {
+    await database?.close();
+    await store?.close();
+  });
 
   const get = async (userId: string, path: string) => {
     const response = await call(userId, 'GET', path);
@@ -100,10 +98,10 @@ describe.each(databaseKinds)('my report queue on %s', (kind) => {
   it('deletes a report: gone from the list, its file removed, download 410', async () => {
     const { reportId } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', {});
     while ((await reportRow(database, reportId)).status !== 'generated') await generateNext();
-    const file = join(filesDir, (await reportRow(database, reportId)).filePath!);
-    expect(readFileSync(file, 'utf8')).toContain('TX2A0001');
+    const key = (await reportRow(database, reportId)).filePath!;
+    expect((await storedBytes(store.files, key)).toString('utf8')).toContain('TX2A0001');
     expect((await call(users.finance, 'DELETE', `/reports/${reportId}`)).status).toBe(204);
-    expect(existsSync(file)).toBe(false);
+    expect(await store.files.head(key)).toBeNull();
     expect((await call(users.finance, 'GET', `/reports/${reportId}/download`)).status).toBe(410);
     const list = queuedReportList.assert((await get(users.finance, '/reports')).body);
     expect(list.results.map((report) => report.id)).not.toContain(reportId);

@@ -2,16 +2,14 @@
 // with SIGKILL and its job is taken at once (its presence lock went with its connection), long before its lease
 // lapses; on both databases a frozen worker (a node that stalls past its lease) is overtaken deterministically.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { runNextReport, startReportWorker } from '../../../server/reports/worker.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
-import { csvRows, finishedFiles, newFilesDir, partialFiles, queueExport, reportRow, type Caller } from './report-support.ts';
+import { csvRows, fileBackends, incompletePuts, openTestFileStore, queueExport, reportRow, storedReportKeys, type Caller, type TestFileStore } from './report-support.ts';
 
 const { users } = fixture;
 const bulkRows = 3000;
@@ -40,10 +38,12 @@ async function expectedReferences(database: Database, where: string): Promise<st
   return (await database.query<{ reference: string }>(`SELECT reference FROM transactions WHERE ${where} ORDER BY created_at DESC, reference ASC`)).map((row) => row.reference);
 }
 
-describe.each(databaseKinds)('a worker overtaken mid-export on %s', (kind) => {
+const combinations = databaseKinds.flatMap((kind) => fileBackends.map((backend) => ({ kind, backend })));
+
+describe.each(combinations)('a worker overtaken mid-export on $kind with files in $backend', ({ kind, backend }) => {
   let database: Database;
   let call: Caller;
-  let filesDir: string;
+  let store: TestFileStore;
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     await insertFixtureWorld(database);
@@ -51,18 +51,19 @@ describe.each(databaseKinds)('a worker overtaken mid-export on %s', (kind) => {
     ({ call } = createTestApp(database));
   });
   afterAll(async () => database?.close());
+  afterEach(async () => store?.close());
 
   it.each([
     ['while writing', 100],
     ['after its last row, before completing', bulkRows],
   ])('stalls %s past its lease: the job is finished once, by the node that holds the lease', async (_moment, batchSize) => {
-    filesDir = newFilesDir();
+    store = await openTestFileStore(backend);
     const { reportId, totalRows } = await queueExport(call, users.admin, '/businesses/B4/transactions/full/reports', { filters: { status: '[eq]paid' } });
     let thaw: () => void = () => undefined;
     const frozen = new Promise<void>((done) => { thaw = done; });
     let firstBatch = true;
     const stalled = runNextReport({
-      database, filesDir, nodeId: 'stalled-node', batchSize, log: () => undefined,
+      database, files: store.files, nodeId: 'stalled-node', batchSize, log: () => undefined,
       afterBatch: async () => {
         if (firstBatch) {
           firstBatch = false;
@@ -71,28 +72,31 @@ describe.each(databaseKinds)('a worker overtaken mid-export on %s', (kind) => {
       },
     });
     await until(async () => (await reportRow(database, reportId)).processedRows > 0, 10_000, 'the first batch');
-    expect(partialFiles(filesDir)).toEqual([`${reportId}-1.csv.part`]);
+    // Its put is under way: a temporary file in the folder (on S3 the part is still buffered), nothing stored yet.
+    if (store.root) expect(incompletePuts(store)).toHaveLength(1);
+    expect(await storedReportKeys(store.files)).toEqual([]);
 
     // Its lease lapses (as if the node were paused by the operating system for a minute).
     await database.db.update(schema.queuedReports).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(schema.queuedReports.id, reportId));
-    expect(await runNextReport({ database, filesDir, nodeId: 'rescuer', batchSize: 500, log: () => undefined })).toBe('generated');
+    expect(await runNextReport({ database, files: store.files, nodeId: 'rescuer', batchSize: 500, log: () => undefined })).toBe('generated');
 
     thaw();
     expect(await stalled).toBe('lost');
     const row = await reportRow(database, reportId);
-    expect(row).toMatchObject({ status: 'generated', attempts: 2, processedRows: totalRows, filePath: `${reportId}-2.csv` });
-    expect(finishedFiles(filesDir)).toEqual([`${reportId}-2.csv`]);
-    expect(partialFiles(filesDir)).toEqual([]);
-    const references = csvRows(join(filesDir, row.filePath!)).slice(1).map(([reference]) => reference);
+    expect(row).toMatchObject({ status: 'generated', attempts: 2, processedRows: totalRows, filePath: `reports/${reportId}-2.csv` });
+    expect(await storedReportKeys(store.files)).toEqual([`reports/${reportId}-2.csv`]);
+    expect(incompletePuts(store)).toEqual([]);
+    const references = (await csvRows(store.files, row.filePath!)).slice(1).map(([reference]) => reference);
     expect(references).toEqual(await expectedReferences(database, "merchant_id = 'M4a' AND status = 'paid'"));
     expect(new Set(references).size).toBe(totalRows);
   });
 });
 
-describe.skipIf(!databaseKinds.includes('postgres'))('a worker process killed with SIGKILL mid-export on postgres', () => {
+describe.skipIf(!databaseKinds.includes('postgres')).each(fileBackends)('a worker process killed with SIGKILL mid-export on postgres with files in %s', (backend) => {
   let database: Database;
   let call: Caller;
   let child: ChildProcess | null = null;
+  let store: TestFileStore;
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
     await insertFixtureWorld(database);
@@ -102,10 +106,11 @@ describe.skipIf(!databaseKinds.includes('postgres'))('a worker process killed wi
   afterAll(async () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
     await database?.close();
+    await store?.close();
   });
 
   it('is reclaimed at once, lease or not, and finished exactly once by another worker', async () => {
-    const filesDir = newFilesDir();
+    store = await openTestFileStore(backend);
     const [{ name }] = await database.query<{ name: string }>('SELECT current_database() AS name') as [{ name: string }];
     const url = new URL(process.env.TEST_DATABASE_URL ?? '');
     url.pathname = `/${name}`;
@@ -114,7 +119,7 @@ describe.skipIf(!databaseKinds.includes('postgres'))('a worker process killed wi
 
     let output = '';
     child = spawn(process.execPath, [fileURLToPath(new URL('./crash-worker.ts', import.meta.url))], {
-      env: { ...process.env, DATABASE_URL: url.toString(), FILES_DIR: filesDir, LEASE_MS: '120000', BATCH_SIZE: '100', BATCH_DELAY_MS: '40' },
+      env: { ...process.env, DATABASE_URL: url.toString(), ...(store.s3 ? store.s3.env : { FILES_DIR: store.root ?? '' }), LEASE_MS: '120000', BATCH_SIZE: '100', BATCH_DELAY_MS: '40' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
@@ -131,24 +136,25 @@ describe.skipIf(!databaseKinds.includes('postgres'))('a worker process killed wi
     expect(orphaned).toMatchObject({ status: 'generating', lockedBy: 'doomed-node', attempts: 1 });
     expect(orphaned.processedRows).toBeGreaterThanOrEqual(500);
     expect(orphaned.processedRows).toBeLessThan(bulkRows);
-    expect(finishedFiles(filesDir)).toEqual([]);
-    expect(partialFiles(filesDir)).toEqual([`${reportId}-1.csv.part`]);
+    // Its put is under way: a temporary file in the folder (on S3 the part is still buffered), nothing stored yet.
+    if (store.root) expect(incompletePuts(store)).toHaveLength(1);
+    expect(await storedReportKeys(store.files)).toEqual([]);
     expect(output).toContain('progress 500');
 
     // The dead node's lease runs for two more minutes; its presence is gone, so a healthy node takes the job now.
     expect(orphaned.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 60_000);
-    const rescuer = startReportWorker({ database, filesDir, nodeId: 'rescuer', pollMs: 50, batchSize: 250, log: () => undefined });
+    const rescuer = startReportWorker({ database, files: store.files, nodeId: 'rescuer', pollMs: 50, batchSize: 250, log: () => undefined });
     try {
       await until(async () => (await reportRow(database, reportId)).status === 'generated', 30_000, 'the rescue');
     } finally {
       await rescuer.stop();
     }
     const row = await reportRow(database, reportId);
-    expect(row).toMatchObject({ status: 'generated', attempts: 2, lockedBy: null, processedRows: bulkRows, totalRows: bulkRows, filePath: `${reportId}-2.csv` });
-    expect(finishedFiles(filesDir)).toEqual([`${reportId}-2.csv`]);
-    expect(partialFiles(filesDir)).toEqual([]);
-    expect(existsSync(join(filesDir, '.partial', `${reportId}-1.csv.part`))).toBe(false);
-    const references = csvRows(join(filesDir, row.filePath!)).slice(1).map(([reference]) => reference);
+    expect(row).toMatchObject({ status: 'generated', attempts: 2, lockedBy: null, processedRows: bulkRows, totalRows: bulkRows, filePath: `reports/${reportId}-2.csv` });
+    expect(await storedReportKeys(store.files)).toEqual([`reports/${reportId}-2.csv`]);
+    // The dead attempt's temporary file went when the rescuer started attempt 2.
+    expect(incompletePuts(store)).toEqual([]);
+    const references = (await csvRows(store.files, row.filePath!)).slice(1).map(([reference]) => reference);
     expect(references).toHaveLength(bulkRows);
     expect(new Set(references).size).toBe(bulkRows);
     expect(references).toEqual(await expectedReferences(database, "merchant_id = 'M4a'"));

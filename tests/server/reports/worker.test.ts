@@ -1,33 +1,39 @@
-import { existsSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
+import type { FileStore } from '../../../server/files/file-store.ts';
 import { acquirePresence } from '../../../server/reports/presence.ts';
+import { sweepReportFiles } from '../../../server/reports/file-sweeper.ts';
 import { reportHousekeeping, runNextReport, startReportWorker } from '../../../server/reports/worker.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 import { insertExtraTransactions } from '../api/transaction-fixtures.ts';
-import { csvRows, finishedFiles, newFilesDir, partialFiles, queueExport, reportRow, type Caller } from './report-support.ts';
+import { csvRows, fileBackends, incompletePuts, openTestFileStore, queueExport, reportRow, storedBytes, storedReportKeys, type Caller, type TestFileStore } from './report-support.ts';
 
 const { users } = fixture;
 
-describe.each(databaseKinds)('the report worker on %s', (kind) => {
+const combinations = databaseKinds.flatMap((kind) => fileBackends.map((backend) => ({ kind, backend })));
+
+describe.each(combinations)('the report worker on $kind with files in $backend', ({ kind, backend }) => {
   let database: Database;
   let call: Caller;
-  let filesDir: string;
+  let store: TestFileStore;
   const run = (options: Partial<Parameters<typeof runNextReport>[0]> = {}) =>
-    runNextReport({ database, filesDir, nodeId: 'node-a', batchSize: 2, log: () => undefined, ...options });
+    runNextReport({ database, files: store.files, nodeId: 'node-a', batchSize: 2, log: () => undefined, ...options });
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     await insertFixtureWorld(database);
     await insertExtraTransactions(database);
     ({ call } = createTestApp(database));
-    filesDir = newFilesDir();
+    store = await openTestFileStore(backend);
   });
-  afterAll(async () => database?.close());
+  afterAll(async () => {
+    await database?.close();
+    await store?.close();
+  });
 
   it('is idle with nothing queued', async () => {
     expect(await run()).toBe('idle');
@@ -42,16 +48,17 @@ describe.each(databaseKinds)('the report worker on %s', (kind) => {
     expect(totalRows).toBe(4);
     expect(await run()).toBe('generated');
     const row = await reportRow(database, reportId);
-    expect(row).toMatchObject({ status: 'generated', attempts: 1, processedRows: 4, totalRows: 4, lockedBy: null, filePath: `${reportId}-1.csv` });
+    expect(row).toMatchObject({ status: 'generated', attempts: 1, processedRows: 4, totalRows: 4, lockedBy: null, filePath: `reports/${reportId}-1.csv` });
+    expect(await store.files.head(row.filePath!)).toMatchObject({ size: row.fileSize, contentType: 'text/csv; charset=utf-8', metadata: { 'report-id': reportId, attempt: '1' } });
     expect(row.expirationDateTime!.getTime() - row.generatedAt!.getTime()).toBe(14 * 24 * 3600 * 1000);
-    expect(csvRows(join(filesDir, row.filePath!))).toEqual([
+    expect(await csvRows(store.files, row.filePath!)).toEqual([
       ['Date (Europe/London)', 'Reference', 'Merchant', 'Amount', 'Currency', 'Customer email'],
       ['2026-11-01 10:00:00', 'TX1A0001', 'Alpha Online', '12.50', 'GBP', 'first@alpha.test'],
       ['2026-11-02 09:00:00', 'TX1A0002', 'Alpha Online', '99.99', 'GBP', 'ann@shop.test'],
       ['2026-11-03 23:30:00', 'TX1A0003', 'Alpha Online', '500.00', 'EUR', 'Bob@Shop.test'],
       ['2026-11-04 10:00:00', 'TX1B0001', 'Alpha Stores', '10.50', 'GBP', `"'=HYPERLINK(""http://x.test"")@evil.test"`],
     ]);
-    expect(partialFiles(filesDir)).toEqual([]);
+    expect(incompletePuts(store)).toEqual([]);
   });
 
   it.each(['date', 'amount', 'status', 'reference', 'merchant'])('keeps the list’s %s ordering, both ways, across batches', async (field) => {
@@ -60,7 +67,7 @@ describe.each(databaseKinds)('the report worker on %s', (kind) => {
       const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', { ordering });
       expect(await run({ batchSize: 3 })).toBe('generated');
       const row = await reportRow(database, reportId);
-      const exported = csvRows(join(filesDir, row.filePath!)).slice(1).map(([reference]) => reference);
+      const exported = (await csvRows(store.files, row.filePath!)).slice(1).map(([reference]) => reference);
       const listed = (await (await call(users.admin, 'GET', `/transactions?${new URLSearchParams({ ...ordering, pagesize: '100' })}`)).json()) as { results: { reference: string }[] };
       expect(exported).toEqual(listed.results.map((result) => result.reference));
     }
@@ -73,7 +80,7 @@ describe.each(databaseKinds)('the report worker on %s', (kind) => {
         100, 'EUR', 'paid', 'card', 'Gateway' FROM generate_series(1, 5) AS i`);
     const { reportId, totalRows } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', { filters: { searchterm: '[eq]TXMICRO' } });
     expect(await run({ batchSize: 2 })).toBe('generated');
-    const references = csvRows(join(filesDir, (await reportRow(database, reportId)).filePath!)).slice(1).map(([reference]) => reference);
+    const references = (await csvRows(store.files, (await reportRow(database, reportId)).filePath!)).slice(1).map(([reference]) => reference);
     expect(references).toEqual(['TXMICRO5', 'TXMICRO4', 'TXMICRO3', 'TXMICRO2', 'TXMICRO1']);
     expect(totalRows).toBe(5);
   });
@@ -84,7 +91,7 @@ describe.each(databaseKinds)('the report worker on %s', (kind) => {
     });
     expect(await run()).toBe('generated');
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.readFile(join(filesDir, (await reportRow(database, reportId)).filePath!));
+    await workbook.xlsx.load(await storedBytes(store.files, (await reportRow(database, reportId)).filePath!) as unknown as ArrayBuffer);
     const values = workbook.getWorksheet('Transactions')!.getSheetValues().slice(1).map((cells) => (cells as unknown[]).slice(1));
     expect(values).toEqual([['Reference', 'Amount', 'Currency'], ['TX3A0001', 12.5, 'GBP'], ['TX3B0001', 1250, 'JPY'], ['TX3B0002', 125, 'JPY']]);
   });
@@ -98,7 +105,7 @@ describe.each(databaseKinds)('the report worker on %s', (kind) => {
     expect(await run()).toBe('generated');
     const row = await reportRow(database, reportId);
     expect(row.processedRows).toBe(totalRows);
-    expect(csvRows(join(filesDir, row.filePath!)).flat()).not.toContain('TX3LATE01');
+    expect((await csvRows(store.files, row.filePath!)).flat()).not.toContain('TX3LATE01');
   });
 
   it('fails a report whose user lost access, without a file', async () => {
@@ -110,12 +117,12 @@ describe.each(databaseKinds)('the report worker on %s', (kind) => {
       await database.db.insert(schema.userRoles).values({ userId: users.finance, role: 'Finance', level: 'business', businessId: 'B2' });
     }
     expect(await reportRow(database, reportId)).toMatchObject({ status: 'failed', error: 'You do not have the correct permissions.', filePath: null });
-    expect(partialFiles(filesDir)).toEqual([]);
+    expect(incompletePuts(store)).toEqual([]);
   });
 
   it('stops at the next batch when its report is deleted, and leaves nothing behind', async () => {
     const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
-    const before = finishedFiles(filesDir);
+    const before = await storedReportKeys(store.files);
     const outcome = await run({
       batchSize: 1,
       afterBatch: async () => {
@@ -123,17 +130,28 @@ describe.each(databaseKinds)('the report worker on %s', (kind) => {
       },
     });
     expect(outcome).toBe('lost');
-    expect(finishedFiles(filesDir)).toEqual(before);
-    expect(partialFiles(filesDir)).toEqual([]);
+    expect(await storedReportKeys(store.files)).toEqual(before);
+    expect(incompletePuts(store)).toEqual([]);
     expect((await reportRow(database, reportId)).deletedAt).not.toBeNull();
   });
 
   it('hands a job back without spending an attempt when stopped', async () => {
     const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
-    expect(await runNextReport({ database, filesDir, nodeId: 'node-a', batchSize: 1, log: () => undefined }, () => true)).toBe('released');
+    expect(await runNextReport({ database, files: store.files, nodeId: 'node-a', batchSize: 1, log: () => undefined }, () => true)).toBe('released');
     expect(await reportRow(database, reportId)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null, processedRows: 0 });
-    expect(partialFiles(filesDir)).toEqual([]);
+    expect(incompletePuts(store)).toEqual([]);
     expect(await run()).toBe('generated');
+  });
+
+  it('sends a job back to the queue when the store refuses its file, leaving nothing stored', async () => {
+    const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
+    const before = await storedReportKeys(store.files);
+    const refusing: FileStore = { ...store.files, put: async () => { throw new Error('the store is unreachable'); } };
+    expect(await run({ files: refusing, batchSize: 1 })).toBe('retrying');
+    expect(await reportRow(database, reportId)).toMatchObject({ status: 'queued', attempts: 1, filePath: null, error: 'The report could not be generated; it will be tried again.' });
+    expect(await storedReportKeys(store.files)).toEqual(before);
+    expect(await run()).toBe('generated');
+    expect(await reportRow(database, reportId)).toMatchObject({ status: 'generated', attempts: 2, filePath: `reports/${reportId}-2.csv` });
   });
 
   it('gives up on a job whose lease lapsed after its last attempt', async () => {
@@ -157,38 +175,46 @@ describe.each(databaseKinds)('the report worker on %s', (kind) => {
     await database.db.update(schema.queuedReports).set({ status: 'cancelled', lockedBy: null, lockedUntil: null }).where(eq(schema.queuedReports.id, reportId));
   });
 
-  it('takes a job at once, lease or not, when the node holding it is gone', async () => {
+  it('takes a job at once, lease or not, when the node holding it is gone, and clears what the dead attempt stored', async () => {
     const { reportId, totalRows } = await queueExport(call, users.admin, '/transactions/full/reports', {});
-    mkdirSync(join(filesDir, '.partial'), { recursive: true });
-    writeFileSync(join(filesDir, '.partial', `${reportId}-1.csv.part`), 'half a file');
+    // The dead node stored its file but died before its commit.
+    await store.files.put(`reports/${reportId}-1.csv`, Readable.from(['half a report']), { contentType: 'text/csv' });
     await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: 'dead-node', lockedUntil: sql`now() + interval '1 minute'` })
       .where(eq(schema.queuedReports.id, reportId));
     expect(await run()).toBe('generated');
-    expect(await reportRow(database, reportId)).toMatchObject({ status: 'generated', attempts: 2, processedRows: totalRows, filePath: `${reportId}-2.csv` });
-    expect(partialFiles(filesDir)).toEqual([]);
+    expect(await reportRow(database, reportId)).toMatchObject({ status: 'generated', attempts: 2, processedRows: totalRows, filePath: `reports/${reportId}-2.csv` });
+    expect((await storedReportKeys(store.files)).filter((key) => key.includes(reportId))).toEqual([`reports/${reportId}-2.csv`]);
+    expect(incompletePuts(store)).toEqual([]);
   });
 
-  it('keeps house: files of expired and deleted reports, stale partial files and old orphans go', async () => {
+  it('keeps house: files of expired and deleted reports and old orphans go, young orphans and live files stay', async () => {
     const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
     expect(await run()).toBe('generated');
-    const file = join(filesDir, (await reportRow(database, reportId)).filePath!);
+    const { reportId: keptId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
+    expect(await run()).toBe('generated');
+    const key = (await reportRow(database, reportId)).filePath!;
+    const kept = (await reportRow(database, keptId)).filePath!;
     await database.db.update(schema.queuedReports).set({ expirationDateTime: sql`now() - interval '1 second'` }).where(eq(schema.queuedReports.id, reportId));
-    mkdirSync(join(filesDir, '.partial'), { recursive: true });
-    writeFileSync(join(filesDir, '.partial', `${reportId}-7.csv.part`), 'stale');
-    writeFileSync(join(filesDir, 'RPT00000000000000AA-1.csv'), 'orphan');
-    writeFileSync(join(filesDir, 'RPT00000000000000AB-1.csv'), 'young orphan');
-    utimesSync(join(filesDir, 'RPT00000000000000AA-1.csv'), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
-    const removed = await reportHousekeeping({ database, filesDir, orphanGraceMs: 600_000 });
-    expect(removed).toEqual({ expired: expect.any(Number), partial: 1, orphans: 1 });
-    expect(existsSync(file)).toBe(false);
+    await store.files.put('reports/RPT00000000000000AA-1.csv', Readable.from(['orphan']), { contentType: 'text/csv' });
+    // Orphans are judged by age: 'now' an hour ahead makes the one above old, and a grace of two hours keeps it.
+    expect(await reportHousekeeping({ database, files: store.files, orphanGraceMs: 2 * 3_600_000 })).toEqual({ expired: expect.any(Number), orphans: 0, incomplete: 0 });
+    expect(await store.files.head(key)).toBeNull();
     expect((await reportRow(database, reportId)).filePath).toBeNull();
-    expect(existsSync(join(filesDir, 'RPT00000000000000AB-1.csv'))).toBe(true);
+    expect(await store.files.head('reports/RPT00000000000000AA-1.csv')).not.toBeNull();
+    const removed = await sweepReportFiles({ database, files: store.files, orphanGraceMs: 1_800_000, now: new Date(Date.now() + 3_600_000) });
+    expect(removed).toEqual({ expired: 0, orphans: 1, incomplete: 0 });
+    expect(await store.files.head('reports/RPT00000000000000AA-1.csv')).toBeNull();
+    expect(await store.files.head(kept)).not.toBeNull();
+    // Again, and from two nodes at once: nothing more to do, nothing broken.
+    expect(await Promise.all([1, 2].map(() => sweepReportFiles({ database, files: store.files, now: new Date(Date.now() + 3_600_000) }))))
+      .toEqual([{ expired: 0, orphans: 0, incomplete: 0 }, { expired: 0, orphans: 0, incomplete: 0 }]);
+    expect(await store.files.head(kept)).not.toBeNull();
   });
 
   it('shares the queue between workers: every job generated exactly once', async () => {
     const ids = [];
     for (let i = 0; i < 4; i += 1) ids.push((await queueExport(call, users.admin, '/transactions/full/reports', {})).reportId);
-    const workers = [1, 2].map((n) => startReportWorker({ database, filesDir, nodeId: `node-${n}`, pollMs: 10, batchSize: 1, log: () => undefined }));
+    const workers = [1, 2].map((n) => startReportWorker({ database, files: store.files, nodeId: `node-${n}`, pollMs: 10, batchSize: 1, log: () => undefined }));
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       const rows = await Promise.all(ids.map((id) => reportRow(database, id)));
@@ -198,6 +224,7 @@ describe.each(databaseKinds)('the report worker on %s', (kind) => {
     await Promise.all(workers.map((worker) => worker.stop()));
     const rows = await Promise.all(ids.map((id) => reportRow(database, id)));
     expect(rows.map((row) => [row.status, row.attempts])).toEqual(ids.map(() => ['generated', 1]));
-    for (const row of rows) expect(finishedFiles(filesDir).filter((name) => name.startsWith(row.id))).toEqual([row.filePath]);
+    const keys = await storedReportKeys(store.files);
+    for (const row of rows) expect(keys.filter((key) => key.includes(row.id))).toEqual([row.filePath]);
   });
 });
