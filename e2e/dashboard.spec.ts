@@ -1,8 +1,17 @@
 // The statistics dashboard against the real server in Chromium, with the demo accounts: stepping through the
 // intervals from the keyboard only, comparing with a year earlier, and the empty-data toast for a merchant
-// without payments (owner@demo.test's 'Harbour & Finch Homeware Manchester', named in the seed summary).
+// without payments (owner@demo.test's 'Harbour & Finch Homeware Manchester', named in the seed summary), and an
+// axe scan of the drawn dashboard.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn, mod } from './support.ts';
+
+/** axe's serious and critical findings on the page as it is now, one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
 
 
 
@@ -110,4 +119,21 @@ test('a merchant without payments shows the empty-data toast and an empty chart'
   // Declines are empty too, and the toast goes after five seconds.
   await expect(page.getByText(/No declined payments in GBP/)).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: 'No graph data available.' })).toBeHidden({ timeout: 8000 });
+});
+
+test('the dashboard has no serious or critical accessibility violations, chart drawn, table shown, compare on', async ({ page }) => {
+  await signInToMerchant(page, /Harbour & Finch Homeware Online/);
+  const chart = page.getByRole('img', { name: /^Bar chart of volume per day in GBP/ });
+  await expect(chart.locator('canvas').first()).toBeVisible();
+  // The chart image holds nothing focusable; the library's attribution is a link beside it, reachable by Tab.
+  await expect(chart.locator('a, button, input, select, textarea, [tabindex]')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Charting by TradingView' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.getByRole('button', { name: 'Show table' }).click();
+  await page.getByRole('checkbox', { name: 'Compare with a year earlier' }).check();
+  await page.getByRole('radio', { name: 'Line' }).check();
+  await expect(page.getByRole('img', { name: /^Line chart of volume per day in GBP.*a year earlier as a dashed line/ }).locator('canvas').first()).toBeVisible();
+  await expect(statisticsTable(page)).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
 });

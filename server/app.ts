@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { serveStatic } from '@hono/node-server/serve-static';
+import type { CardKeys } from './cards/card-keys.ts';
 import type { Database } from './db/client.ts';
 import { readConfig } from './config.ts';
 import type { FileStore } from './files/file-store.ts';
@@ -16,7 +17,7 @@ import { strictTransportSecurity } from './api/security-headers.ts';
 import { liveGrantChecker } from './api/live-grants.ts';
 import { cachingVerifier, type AccessTokenVerifier } from './api/verified-tokens.ts';
 import { grantIsLive as grantExists } from './identity/adapter.ts';
-import type { AppEnv } from './api/env.ts';
+import type { AppEnv, Deps } from './api/env.ts';
 import { healthRoutes } from './health.ts';
 import { logger } from './log.ts';
 import { userRoutes } from './api/user.ts';
@@ -32,6 +33,8 @@ import { userNotificationRoutes } from './api/user-notifications.ts';
 
 export type AppOptions = {
   database: Database;
+  /** seal and open full card numbers (server/cards/) */
+  cardKeys: CardKeys;
   /** verified tokens are remembered until their exp (see api/verified-tokens.ts) */
   verifyAccessToken: AccessTokenVerifier;
   /**
@@ -146,7 +149,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
   const limitBody = bodyLimit({
     maxSize: maxBodyBytes,
-    onError: (c) => c.json(errorReport([`The request body may have ${maxBodyBytes} bytes maximum.`]), 413),
+    // Answered before the body is read: the rest of it is still on the connection, so the connection ends with
+    // this answer and a keep-alive client sends its next request on a new one (else it meets a closed socket).
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return c.json(errorReport([`The request body may have ${maxBodyBytes} bytes maximum.`]), 413);
+    },
   });
   // No GET or HEAD handler reads a body; asking for one would build a whole fetch Request for each call.
   api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
@@ -212,7 +220,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     }
   });
 
-  const deps = { database };
+  // What every router may need: the database, the card keys, the one FileStore, and PUBLIC_URL for links in emails.
+  const deps: Deps = {
+    database, cardKeys: options.cardKeys, files: options.files ?? openFileStore(readConfig()),
+    publicUrl: options.publicUrl ?? readConfig().publicUrl,
+  };
   api.route('/', userRoutes(deps));
   api.route('/', userSettingRoutes(deps));
   api.route('/', enumerationRoutes(deps));
@@ -221,7 +233,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', searchRoutes(deps));
   api.route('/', dashboardRoutes(deps));
   api.route('/', transactionRoutes(deps));
-  api.route('/', reportRoutes({ ...deps, files: options.files ?? openFileStore(readConfig()) }));
+  api.route('/', reportRoutes(deps));
   api.route('/', userNotificationRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 

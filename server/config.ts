@@ -12,6 +12,10 @@ export type Config = {
   seedTransactions: number;
   /** files in this S3-compatible bucket (the SDK reads AWS_* itself); unset: a folder under dataDir */
   s3Bucket: string | undefined;
+  /** CARD_DATA_KEY (base64 of 32 bytes); unset: a key file in dataDir (server/cards/card-keys.ts) */
+  cardDataKey: string | undefined;
+  /** CARD_DATA_PREVIOUS_KEYS, comma-separated: keys that only open what they sealed (rotation) */
+  cardDataPreviousKeys: string[];
 };
 
 export const portalClientId = 'portal';
@@ -29,5 +33,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientId: portalClientId,
     seedTransactions: Number(env.SEED_TRANSACTIONS ?? 200_000),
     s3Bucket: env.S3_BUCKET || undefined,
+    cardDataKey: env.CARD_DATA_KEY || undefined,
+    cardDataPreviousKeys: (env.CARD_DATA_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
   };
 }

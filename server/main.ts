@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.ts';
+import { CardKeyError, loadCardKeys, type CardKeys } from './cards/card-keys.ts';
+import { resealPreviousKeys } from './cards/reseal-previous-keys.ts';
+import { sealLegacyCardNumbers } from './cards/seal-legacy.ts';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirInUse } from './db/data-dir-lock.ts';
@@ -21,6 +24,21 @@ const started = Date.now();
 const log = logLine('portal');
 const cannotStart = (message: string) => logger.fatal({ component: 'portal' }, `cannot start: ${message}`);
 
+// The card data key first: a bad one stops the start before anything is opened or written.
+let cardKeys: CardKeys;
+try {
+  const loaded = loadCardKeys({
+    cardDataKey: config.cardDataKey, previousKeys: config.cardDataPreviousKeys, dataDir: config.dataDir,
+    sharedDatabase: config.databaseUrl !== undefined, warn: logLine('portal', 'warn'),
+  });
+  cardKeys = loaded.keys;
+  log(`card data key ${loaded.keys.current.id} (${loaded.source}${loaded.path ? ` ${loaded.path}` : ''}${loaded.keys.previous.length ? `; ${loaded.keys.previous.length} previous` : ''})`);
+} catch (error) {
+  if (!(error instanceof CardKeyError)) throw error;
+  cannotStart(error.message);
+  process.exit(1);
+}
+
 // Migrations and the first seed run once however many nodes start together on one PostgreSQL (an advisory lock).
 const database = await openDatabase({
   url: config.databaseUrl,
@@ -29,7 +47,7 @@ const database = await openDatabase({
   afterMigrate: async (opened) => {
     if (await isSeeded(opened)) return;
     log(`first start: seeding demo data with ${config.seedTransactions.toLocaleString('en-GB')} transactions…`);
-    await seedDatabase(opened, { transactions: config.seedTransactions, log });
+    await seedDatabase(opened, { transactions: config.seedTransactions, log, cardKeys });
   },
 }).catch((error: unknown) => {
   if (!(error instanceof DataDirInUse)) throw error;
@@ -37,6 +55,10 @@ const database = await openDatabase({
   process.exit(1);
 });
 log(`database ready (${database.kind}${database.kind === 'pglite' ? ` at ${config.dataDir}` : ''})`);
+// Data from before the card vault: clear card numbers sealed and erased (nothing to do on later starts); then, after
+// a key rotation, cards sealed with a previous key sealed again with the current one.
+await sealLegacyCardNumbers(database, cardKeys, { log });
+await resealPreviousKeys(database, cardKeys, { log });
 
 // Every file the portal keeps: a folder under DATA_DIR, or the S3 bucket every node shares (S3_BUCKET).
 const files = openFileStore(config);
@@ -57,6 +79,7 @@ const payloadPurge = startPayloadPurge(database, { intervalMs: 3_600_000, log: l
 
 const app = createApp({
   database,
+  cardKeys,
   verifyAccessToken: identity.verifyAccessToken,
   staticDir: fileURLToPath(new URL('../dist', import.meta.url)),
   publicUrl: config.publicUrl,

@@ -2,6 +2,10 @@
 // chunk). Times are the buckets' real instants; every label is formatted en-GB in the zone the server bucketed
 // in, so a 25-hour day shows its repeated hour twice. The canvas is hidden from screen readers: the table
 // beside it (statistics-table.tsx) carries the same numbers.
+//
+// The drawing is an image (role="img", named by the label), and an image must hold nothing focusable (axe
+// nested-interactive): the library's own attribution logo is a link inside its drawing, so it is switched off and
+// the attribution the library's licence asks for is a link of ours beside the image, reachable by keyboard.
 import type { Time, UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import type { BucketUnit, ChartType, DashboardMeasure } from '../../src/contract/dashboard-intervals.ts';
@@ -54,7 +58,7 @@ export function StatisticsChart({ data, label }: { data: ChartData; label: strin
       if (cancelled || !element) return;
       chart.current = charts.createChart(element, {
         autoSize: true,
-        layout: { background: { color: 'transparent' }, textColor: colours.text, fontFamily: 'system-ui, sans-serif', attributionLogo: true },
+        layout: { background: { color: 'transparent' }, textColor: colours.text, fontFamily: 'system-ui, sans-serif', attributionLogo: false },
         grid: { vertLines: { visible: false }, horzLines: { color: colours.grid } },
         rightPriceScale: { borderVisible: false },
         timeScale: { borderVisible: false, fixLeftEdge: true, fixRightEdge: true, lockVisibleTimeRangeOnResize: true },
@@ -86,7 +90,12 @@ export function StatisticsChart({ data, label }: { data: ChartData; label: strin
   }, [data]);
 
   if (failed) return <p className="dashboard-chart-failed">The chart could not be loaded. The table below has the same figures.</p>;
-  return <div ref={container} className="dashboard-chart" role="img" aria-label={label} data-testid="statistics-chart" />;
+  return (
+    <div className="dashboard-chart-frame">
+      <div ref={container} className="dashboard-chart" role="img" aria-label={label} data-testid="statistics-chart" />
+      <a className="dashboard-chart-attribution" href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer">Charting by TradingView</a>
+    </div>
+  );
 }
 
 const seriesOf = new WeakMap<ChartApi, { remove: () => void }>();

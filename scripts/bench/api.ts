@@ -6,9 +6,11 @@ import { createRequire } from 'node:module';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
+import { resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type autocannon from 'autocannon';
 import { createApp } from '../../server/app.ts';
+import { loadCardKeys } from '../../server/cards/card-keys.ts';
 import { openDatabase, type Database, type QueryOptions } from '../../server/db/client.ts';
 import { isSeeded, seedDatabase } from '../../server/db/seed.ts';
 import { createIdentity } from '../../server/identity/provider.ts';
@@ -64,9 +66,11 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
     url: options.url, dataDir: options.dataDir, poolSize: 30,
     onQuery: (text, params, queryOptions) => capture?.push({ text, params, options: queryOptions }),
   });
+  // The bench's data set outlives a run, so its card key does too: the server's key for the PGlite folder, else .bench's.
+  const { keys: cardKeys } = loadCardKeys({ cardDataKey: process.env.CARD_DATA_KEY, dataDir: options.dataDir ?? resolve(import.meta.dirname, '../../.bench') });
   if (!(await isSeeded(database))) {
     console.log(`[bench] seeding ${options.kind} with ${options.transactions.toLocaleString('en-GB')} transactions (once)…`);
-    await seedDatabase(database, { transactions: options.transactions, log: (line) => console.log(`[seed] ${line}`) });
+    await seedDatabase(database, { transactions: options.transactions, log: (line) => console.log(`[seed] ${line}`), cardKeys });
   }
   const [{ count } = { count: 0 }] = await database.query<{ count: number }>('SELECT count(*)::int AS count FROM transactions');
 
@@ -77,7 +81,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer: `${publicUrl}/connect`, apiAudience: `${publicUrl}/api/portal` });
-  const listener = getRequestListener(createApp({ database, verifyAccessToken: identity.verifyAccessToken }).fetch);
+  const listener = getRequestListener(createApp({ database, cardKeys, verifyAccessToken: identity.verifyAccessToken }).fetch);
   // Calls still running when the load generator stops (their clients gone) finish before the database closes.
   const running = new Set<Promise<unknown>>();
   server.on('request', (request, response) => {

@@ -3,9 +3,14 @@
 // against DATABASE_URL). Each case runs the real route (page and count) three times; the median is reported.
 //   node scripts/bench/transactions-overview.ts postgres://postgres@127.0.0.1:5432/portal_bench [label filter]
 // Read-only; no migration is run (the database must be at the current schema).
+import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../server/api/env.ts';
 import { transactionRoutes } from '../../server/api/transactions.ts';
+import { cardKeysFrom } from '../../server/cards/card-keys.ts';
+import { createFolderStore } from '../../server/files/folder-store.ts';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import { loadPrincipal } from '../../server/policy/principal.ts';
 import { markdownTable, ms, percentile } from './stats.ts';
@@ -27,7 +32,8 @@ app.use('*', async (c, next) => {
   c.set('timeZone', 'Europe/London');
   await next();
 });
-app.route('/', transactionRoutes({ database }));
+// The overview never opens a card: a throwaway key will do.
+app.route('/', transactionRoutes({ database, cardKeys: cardKeysFrom(randomBytes(32)), files: createFolderStore(join(tmpdir(), 'bench-files')), publicUrl: 'http://localhost:3000' }));
 
 /** The largest and smallest business and merchant, and the largest partner, by transactions. */
 async function extreme(column: 'business_id' | 'merchant_id' | 'partner_id', order: 'DESC' | 'ASC') {

@@ -2,15 +2,21 @@
 import { type } from 'arktype';
 import type { Context } from 'hono';
 import type { PermissionName } from '../../src/contract/permissions.ts';
+import type { CardKeys } from '../cards/card-keys.ts';
 import type { Database } from '../db/client.ts';
 import type { FileStore } from '../files/file-store.ts';
 import type { Principal } from '../policy/principal.ts';
 import { badRequest, forbidden } from './errors.ts';
 
 export type AppEnv = { Variables: { principal: Principal; timeZone: string } };
-export type Deps = { database: Database };
-/** Handlers that keep or serve files: the process's one FileStore. */
-export type FileDeps = { files: FileStore };
+export type Deps = {
+  database: Database;
+  cardKeys: CardKeys;
+  /** the process's one FileStore (server/files/): every kept file */
+  files: FileStore;
+  /** origin browsers use (PUBLIC_URL): links in emails are built from it (server/mail/compose.ts portalLink) */
+  publicUrl: string;
+};
 
 /** Parses a JSON body with a contract schema; anything else is a 400 saying what is wrong. */
 export async function readBody<T>(c: Context<AppEnv>, schema: (input: unknown) => T | InstanceType<typeof type.errors>): Promise<T> {

@@ -23,14 +23,14 @@ import { queuedReports } from '../db/schema.ts';
 import { contentDisposition } from '../files/content-disposition.ts';
 import { InvalidFileKey } from '../files/file-store.ts';
 import { downloadName, reportContentTypes, toQueuedReport, type ReportRow } from '../reports/queue.ts';
-import type { AppEnv, Deps, FileDeps } from './env.ts';
+import type { AppEnv, Deps } from './env.ts';
 import { ApiError, badRequest, notFound } from './errors.ts';
 import { parseListRequest, singleValuedQuery } from './list-sql.ts';
 
 const r = queuedReports;
 const reportIdPattern = /^RPT[0-9A-F]{1,32}$/;
 
-export function reportRoutes({ database, files }: Deps & FileDeps) {
+export function reportRoutes({ database, files }: Deps) {
   const { db } = database;
   const routes = new Hono<AppEnv>();
 

@@ -18,6 +18,7 @@
 // | GET    | {context}/{reference}/maskedCardNumber | Mapi.Transaction.Read                     | { maskedCardNumber }                         |
 // | GET    | {context}/{reference}/cardNumber       | Mapi.Transaction.CardNumber.Read (in the  | { cardNumber }; audited as CardNumberRevealed|
 // |        |                                        | transaction's own context)                | in the same database transaction as the read |
+// |        |                                        |                                           | (opened from the card vault, server/cards/)  |
 // A transaction outside the addressed context (another tenant's) answers 404.
 //
 // List parameters: pagenumber, pagesize (10, 25, 50, 100), OrderingField (date, amount, status, reference,
@@ -52,6 +53,7 @@ import {
   type TransactionDetail, type TransactionListItem,
 } from '../../src/contract/transactions.ts';
 import type { FilterClause, ParsedListQuery } from '../../src/contract/list-query.ts';
+import { openVaultedCard } from '../cards/card-vault.ts';
 import type { Database, Db } from '../db/client.ts';
 import { auditEvents, businesses, merchants, paymentJobs, queuedReports, transactions } from '../db/schema.ts';
 import { permissionsIn, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
@@ -424,7 +426,7 @@ async function plannerEstimate(db: Db, query: { getSQL: () => SQL }): Promise<nu
 
 const referencePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
-export function transactionRoutes({ database }: Deps) {
+export function transactionRoutes({ database, cardKeys }: Deps) {
   const { db } = database;
   const routes = new Hono<AppEnv>();
 
@@ -544,7 +546,7 @@ export function transactionRoutes({ database }: Deps) {
           amount: toMajorUnits(job.amountMinor, job.currency), currency: job.currency, configurationId: job.configurationId,
         } : null,
         linkedTransactions: [...parent.map(linked('parent')), ...children.map(linked('child')), ...siblings.map(linked('sibling'))],
-        cardNumberRevealable: row.legacyCardNumber !== null && here.has('Mapi.Transaction.CardNumber.Read'),
+        cardNumberRevealable: row.cardToken !== null && here.has('Mapi.Transaction.CardNumber.Read'),
       };
       return c.json(detail);
     });
@@ -564,10 +566,11 @@ export function transactionRoutes({ database }: Deps) {
       requirePermission(here, 'Mapi.Transaction.CardNumber.Read');
       // The read and its audit record commit together: no reveal without a record, no record without a reveal.
       const cardNumber = await db.transaction(async (tx) => {
-        const [row] = await tx.select({ cardNumber: t.legacyCardNumber, businessId: t.businessId, merchantId: t.merchantId }).from(t)
+        const [row] = await tx.select({ cardToken: t.cardToken, businessId: t.businessId, merchantId: t.merchantId }).from(t)
           .where(and(eq(t.reference, found.reference), scopeWhere(scope)));
         if (!row) throw notFound();
-        if (row.cardNumber === null) throw new ApiError(404, 'No card number is on file for this transaction.');
+        const revealed = row.cardToken === null ? null : await openVaultedCard(tx, cardKeys, row.cardToken);
+        if (revealed === null) throw new ApiError(404, 'No card number is on file for this transaction.');
         await tx.insert(auditEvents).values({
           userId: principal.userId,
           event: 'CardNumberRevealed',
@@ -576,7 +579,7 @@ export function transactionRoutes({ database }: Deps) {
           merchantId: row.merchantId,
           metaData: { transactionReference: found.reference },
         });
-        return row.cardNumber;
+        return revealed;
       });
       c.header('Cache-Control', 'no-store');
       return c.json({ cardNumber });

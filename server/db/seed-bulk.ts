@@ -12,6 +12,9 @@
 //   some card payments, otherwise a full or partial refund, a little later.
 // - The first payments at regular intervals are spread over every merchant that takes payments, so each of
 //   them has payments whenever P ≥ the number of merchants; the merchant without payments is not in the lookup.
+// - Card payments (and their children) carry the card vault token of their (merchant, test card), computed here as
+//   seedCardToken computes it in JavaScript for the vault rows seed.ts seals; never a card number.
+import { maskCardNumber } from '../cards/card-seal.ts';
 import type { Customer, MerchantLookup } from './seed-world.ts';
 
 export type BulkPlan = {
@@ -120,12 +123,14 @@ const paymentMethods: readonly (readonly [string, number])[] = [
 ];
 const methodSlots = quantileSlots(paymentMethods.map(([, weight]) => weight), 1000).map((index) => index + 1);
 
-/** Published test card numbers only (card schemes' and acquirers' documented test PANs). */
-const testCards = [
+/**
+ * Published test card numbers only (card schemes' and acquirers' documented test PANs). Payments carry a token of
+ * the card vault (server/cards/), never the number: the seed vaults each card once per merchant (seedCardToken).
+ */
+export const seedTestCards = [
   '4111111111111111', '4242424242424242', '4000056655665556', '4012888888881881', '5555555555554444', '5200828282828210',
   '2223003122003222', '5105105105105100', '378282246310005', '371449635398431', '6011111111111117', '3566002020360505',
 ];
-const maskCard = (pan: string) => `${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`;
 const cardDeclines = ['Insufficient funds', 'Do not honour', 'Expired card', 'Suspected fraud', '3-D Secure failed', 'Invalid card number', 'Card reported lost or stolen', 'Exceeds withdrawal limit'];
 const otherDeclines = ['Insufficient funds', 'Rejected by the payment provider', 'Suspected fraud', 'Cancelled by the shopper at the provider'];
 const failures = ['Issuer unavailable', 'Communication timeout', '3-D Secure failed', 'Processing error at the acquirer'];
@@ -149,7 +154,21 @@ function referenceSql(prefix: string, indexSql: string, [k1, k2, k3]: readonly [
   const c = `((${b} # (${b} >> 21)) * ${k3} & ${mask})`;
   return `'${prefix}' || lpad(upper(to_hex(${c} # (${c} >> 17))), 10, '0')`;
 }
+/** referenceSql in JavaScript, for the few references the seed makes outside the database (the card tokens). */
+function reference(prefix: string, index: number, [k1, k2, k3]: readonly [number, number, number]): string {
+  const mask = 1_099_511_627_775n;
+  const a = (BigInt(index) * BigInt(k1)) & mask;
+  const b = ((a ^ (a >> 19n)) * BigInt(k2)) & mask;
+  const c = ((b ^ (b >> 21n)) * BigInt(k3)) & mask;
+  return `${prefix}${(c ^ (c >> 17n)).toString(16).toUpperCase().padStart(10, '0')}`;
+}
 const transactionReferenceSql = (indexSql: string) => referenceSql('TX', indexSql, [7_368_787, 6_972_593, 4_194_301]);
+const cardTokenKeys = [3_145_739, 7_654_319, 5_808_359] as const;
+/** Room per merchant in the card token's index: merchant index × this + card index. */
+const cardsPerMerchant = 16;
+const cardTokenSql = (indexSql: string) => referenceSql('CV', indexSql, cardTokenKeys);
+/** The vault token of test card `cardIndex` (of seedTestCards) at the merchant of lookup index `merchantIndex`, as the SQL makes it. */
+export const seedCardToken = (merchantIndex: number, cardIndex: number) => reference('CV', merchantIndex * cardsPerMerchant + cardIndex, cardTokenKeys);
 const jobReferenceSql = (indexSql: string) => referenceSql('PJ', indexSql, [5_237_459, 8_100_053, 3_011_687]);
 
 /** Shared CTEs of the payment generator. Parameters: $1 merchants, $2 merchant slots, $3 time slots, $4 customers. */
@@ -205,7 +224,7 @@ function paymentRowsSql(plan: BulkPlan, source: string): string {
              WHEN b.hr >= ${int(plan.hours - 72)} THEN 'pending'
              ELSE 'expired' END AS status
       FROM (
-        SELECT g.*, sm.merchant_id, sm.business_id, sm.partner_id, sm.cur1, sm.cur2, sm.cur3, sm.ncur,
+        SELECT g.*, sm.idx AS merchant_idx, sm.merchant_id, sm.business_id, sm.partner_id, sm.cur1, sm.cur2, sm.cur3, sm.ncur,
           sm.cfg1, sm.cfg2, sm.cfg3, sm.ncfg, sm.base,
           lk.ts[(1 + ((g.i - 1) * ${timeSlotCount}) / ${int(Math.max(1, plan.payments))})::int] AS hr,
           lk.mm[1 + (g.r3 % 1000)::int] AS mc0
@@ -224,7 +243,7 @@ function paymentRowsSql(plan: BulkPlan, source: string): string {
 const transactionColumns = [
   'reference', 'kind', 'parent_reference', 'partner_id', 'business_id', 'merchant_id', 'configuration_id',
   'payment_job_reference', 'created_at', 'amount_minor', 'currency', 'status', 'payment_method', 'channel',
-  'ewallet_type', 'card_masked', 'card_number', 'decline_reason', 'customer_email', 'originating_ip_address',
+  'ewallet_type', 'card_masked', 'card_token', 'decline_reason', 'customer_email', 'originating_ip_address',
 ];
 
 /** The value expressions of a payment row `p` from paymentRowsSql, in transactionColumns order (minus the first three). */
@@ -238,8 +257,8 @@ function paymentValues(p: string): string[] {
     `(${methodNames})[${p}.mc]`,
     `CASE WHEN ${p}.mc = 1 THEN CASE WHEN (${p}.r7 / 10000) % 100 < 70 THEN 'Gateway' WHEN (${p}.r7 / 10000) % 100 < 88 THEN 'Acquiring' ELSE 'Chp' END ELSE 'Gateway' END`,
     `CASE ${p}.mc WHEN 2 THEN 'applePay' WHEN 3 THEN 'googlePay' WHEN 10 THEN 'samsungPay' WHEN 11 THEN 'clickToPay' END`,
-    `CASE WHEN ${p}.mc = 1 THEN (${textArray(testCards.map(maskCard))})[1 + (${p}.r8 % ${testCards.length})::int] END`,
-    `CASE WHEN ${p}.mc = 1 THEN (${textArray(testCards)})[1 + (${p}.r8 % ${testCards.length})::int] END`,
+    `CASE WHEN ${p}.mc = 1 THEN (${textArray(seedTestCards.map(maskCardNumber))})[1 + (${p}.r8 % ${seedTestCards.length})::int] END`,
+    `CASE WHEN ${p}.mc = 1 THEN ${cardTokenSql(`${p}.merchant_idx * ${cardsPerMerchant} + ${p}.r8 % ${seedTestCards.length}`)} END`,
     `CASE WHEN ${p}.status = 'failed' THEN (${textArray(failures)})[1 + ((${p}.r8 / 100) % ${failures.length})::int]
           WHEN ${p}.status = 'declined' AND ${p}.mc = 1 THEN (${textArray(cardDeclines)})[1 + ((${p}.r8 / 100) % ${cardDeclines.length})::int]
           WHEN ${p}.status = 'declined' THEN (${textArray(otherDeclines)})[1 + ((${p}.r8 / 100) % ${otherDeclines.length})::int] END`,

@@ -2,6 +2,7 @@
 // Seeds the database the server uses (DATABASE_URL, else PGlite under DATA_DIR, default ./data) with the demo
 // world. --reset first empties every application table (the migration journal stays), which also drops the
 // identity provider's sessions and signing keys. Stop the server first: PGlite allows one process at a time.
+import { CardKeyError, loadCardKeys, type CardKeys } from '../cards/card-keys.ts';
 import { readConfig } from '../config.ts';
 import { openDatabase } from './client.ts';
 import { demoAccounts, demoPassword, isSeeded, resetDatabase, seedDatabase } from './seed.ts';
@@ -39,6 +40,18 @@ try {
 }
 
 const log = (line: string) => console.log(`[seed] ${line}`);
+// The server's own card data key (CARD_DATA_KEY, else the key file in DATA_DIR): the server opens what the seed seals.
+let cardKeys: CardKeys;
+try {
+  cardKeys = loadCardKeys({
+    cardDataKey: config.cardDataKey, previousKeys: config.cardDataPreviousKeys, dataDir: config.dataDir,
+    sharedDatabase: config.databaseUrl !== undefined, warn: (line) => console.warn(`[seed] warning: ${line}`),
+  }).keys;
+} catch (error) {
+  if (!(error instanceof CardKeyError)) throw error;
+  console.error(`[seed] ${error.message}`);
+  process.exit(2);
+}
 const started = performance.now();
 const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
 log(`database: ${database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${config.dataDir}`}, opened and migrated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -54,7 +67,7 @@ try {
   }
   if (process.exitCode !== 1) {
     log(`seeding ${options.transactions.toLocaleString('en-GB')} transactions…`);
-    const summary = await seedDatabase(database, { transactions: options.transactions, randomSeed: options.randomSeed, log });
+    const summary = await seedDatabase(database, { transactions: options.transactions, randomSeed: options.randomSeed, log, cardKeys });
     const { timings, demo, ...counts } = summary;
     log(`counts: ${Object.entries(counts).map(([name, value]) => `${name} ${typeof value === 'number' ? value.toLocaleString('en-GB') : value}`).join(', ')}`);
     log(`demo ids: ${Object.entries(demo).map(([name, value]) => `${name} ${value}`).join(', ')}`);

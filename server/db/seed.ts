@@ -3,15 +3,17 @@
 // one payment job per payment, and the dashboard statistics aggregated from them. The same options (and the
 // same `now`) give the same data on PGlite and PostgreSQL alike; only the password hash's salt differs.
 import { sql, type SQL } from 'drizzle-orm';
+import type { CardKeys } from '../cards/card-keys.ts';
+import { cardFingerprints, maskCardNumber, sealCardNumber } from '../cards/card-seal.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { rebuildStatsRollups, statsRollupTables } from '../stats/rebuild.ts';
 import type { Database } from './client.ts';
 import * as schema from './schema.ts';
 import {
   childrenInsertSql, customerEmailsJson, customerOrdersJson, merchantItemsJson, merchantLookupJson, merchantSlotsLiteral,
-  paymentJobsInsertSql, paymentsInsertSql, planBulk, timeSlotsLiteral,
+  paymentJobsInsertSql, paymentsInsertSql, planBulk, seedCardToken, seedTestCards, timeSlotsLiteral,
 } from './seed-bulk.ts';
-import { buildWorld, demoPassword, type DemoIds } from './seed-world.ts';
+import { buildWorld, demoPassword, type DemoIds, type MerchantLookup } from './seed-world.ts';
 
 export { demoAccounts, demoPassword } from './seed-world.ts';
 
@@ -23,11 +25,14 @@ export type SeedOptions = {
   /** Anchor of every timestamp (transactions run up to it, passwords expire relative to it). Default: now, truncated to the hour. */
   now?: Date;
   log?: (line: string) => void;
+  /** the keys the test cards are sealed with (server/cards/card-keys.ts): the server's own */
+  cardKeys: CardKeys;
 };
 
 export type SeedTimings = {
   passwordHashMs: number;
   entitiesMs: number;
+  cardsMs: number;
   dropIndexesMs: number;
   paymentsMs: number;
   childrenMs: number;
@@ -49,6 +54,8 @@ export type SeedSummary = {
   transactions: number;
   paymentJobs: number;
   transactionStats: number;
+  /** rows of card_vault: each test card at each merchant that takes payments */
+  cards: number;
   notifications: number;
   tickets: number;
   /** The anchor every timestamp is relative to. */
@@ -131,7 +138,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
   const now = options.now ?? truncatedToHour(new Date());
   const randomSeed = options.randomSeed ?? defaultRandomSeed;
   const timings: SeedTimings = {
-    passwordHashMs: 0, entitiesMs: 0, dropIndexesMs: 0, paymentsMs: 0, childrenMs: 0, paymentJobsMs: 0,
+    passwordHashMs: 0, entitiesMs: 0, cardsMs: 0, dropIndexesMs: 0, paymentsMs: 0, childrenMs: 0, paymentJobsMs: 0,
     createIndexesMs: 0, statsMs: 0, rollupsMs: 0, commitMs: 0, vacuumAnalyzeMs: 0, totalMs: 0,
   };
   let mark = performance.now();
@@ -153,6 +160,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     customerEmailsJson(world.customers),
   ];
   let statsRows = 0;
+  let cardRows = 0;
 
   await database.db.transaction(async (tx) => {
     const run = async <Row = Record<string, unknown>>(text: string, params?: readonly unknown[]) =>
@@ -177,6 +185,13 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     await tx.insert(schema.ticketComments).values(world.ticketComments);
     await tx.insert(schema.auditEvents).values(world.auditEvents);
     lap('entitiesMs', `partners, businesses, merchants, users and the rest (${world.users.length} users)`);
+
+    // The vault holds each test card once per merchant, sealed here; the bulk SQL gives each card payment the
+    // token of its (merchant, card) (seedCardToken), so no number is ever written to the transactions.
+    const cards = seedVaultRows(world.merchantLookup, options.cardKeys);
+    for (let start = 0; start < cards.length; start += 1000) await tx.insert(schema.cardVault).values(cards.slice(start, start + 1000));
+    cardRows = cards.length;
+    lap('cardsMs', `${cards.length.toLocaleString('en-GB')} test cards sealed into the card vault`);
 
     // Indexes of the bulk tables (primary keys included: their keys arrive in random order) are built once
     // after the load rather than maintained row by row. Their definitions are read back from the catalogue,
@@ -243,12 +258,27 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     transactions: plan.total,
     paymentJobs: plan.payments,
     transactionStats: statsRows,
+    cards: cardRows,
     notifications: world.notifications.length,
     tickets: world.tickets.length,
     now: now.toISOString(),
     demo: world.demo,
     timings,
   };
+}
+
+/** One vault row per (merchant that takes payments, test card), its token the one the bulk SQL computes. */
+function seedVaultRows(lookup: readonly MerchantLookup[], keys: CardKeys): (typeof schema.cardVault.$inferInsert)[] {
+  return lookup.flatMap((merchant) => seedTestCards.map((cardNumber, cardIndex) => {
+    const token = seedCardToken(merchant.idx, cardIndex);
+    return {
+      token,
+      merchantId: merchant.merchant_id,
+      fingerprint: cardFingerprints(keys, merchant.merchant_id, cardNumber)[0] as string,
+      masked: maskCardNumber(cardNumber),
+      ...sealCardNumber(keys, token, cardNumber),
+    };
+  }));
 }
 
 /** Empties every table of the application schema (the migration journal lives elsewhere and stays). */

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp, type AppOptions } from '../../server/app.ts';
+import { cardKeysFrom } from '../../server/cards/card-keys.ts';
+import { vaultCard } from '../../server/cards/card-vault.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import * as schema from '../../server/db/schema.ts';
 
@@ -42,10 +44,17 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<Database> 
 
 export const tokenFor = (userId: string) => `user.${userId}`;
 
+/** The card data key of every test database and app (a fixed key: what one suite seals, another may open). */
+export const testCardKeys = cardKeysFrom(Buffer.alloc(32, 0x5a));
+
+/** The fixture's one full card number: vaulted, never stored in clear. */
+export const fixtureCardNumber = '4111111111111111';
+
 export function createTestApp(database: Database, options: Pick<AppOptions, 'files'> = {}) {
   const app = createApp({
     ...options,
     database,
+    cardKeys: testCardKeys,
     verifyAccessToken: async (token) => {
       if (!token.startsWith('user.')) throw new Error('bad token');
       return { userId: token.slice(5), scopes: ['portal'] };
@@ -133,10 +142,14 @@ export async function insertFixtureWorld(database: Database): Promise<void> {
     id: `C-${merchantId}`, merchantId, businessId: `B${merchantId.slice(1, 2)}`, tradeName: `${merchantId} shop`, switches: { virtualTerminalMenuEnabled: merchantId !== 'M3b' },
   })));
   await db.insert(schema.paymentJobs).values([job('PJ1A0001', 'B1', 'M1a'), job('PJ3A0001', 'B3', 'M3a')]);
-  const transaction = (reference: string, businessId: string, merchantId: string, partnerId: string | null, paymentJobReference: string) => ({
+  const cardTokens = {
+    M1a: await vaultCard(db, testCardKeys, { merchantId: 'M1a', cardNumber: fixtureCardNumber }),
+    M3a: await vaultCard(db, testCardKeys, { merchantId: 'M3a', cardNumber: fixtureCardNumber }),
+  };
+  const transaction = (reference: string, businessId: string, merchantId: keyof typeof cardTokens, partnerId: string | null, paymentJobReference: string) => ({
     reference, kind: 'payment' as const, businessId, merchantId, partnerId, configurationId: `C-${merchantId}`, paymentJobReference,
     createdAt: new Date('2026-11-01T10:00:00Z'), amountMinor: 1250, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway',
-    cardMasked: '411111******1111', legacyCardNumber: '4111111111111111',
+    cardMasked: '411111******1111', cardToken: cardTokens[merchantId],
   });
   await db.insert(schema.transactions).values([
     transaction('TX1A0001', 'B1', 'M1a', 'P1', 'PJ1A0001'),
@@ -152,7 +165,7 @@ export async function insertFixtureWorld(database: Database): Promise<void> {
 /** Every row of every table, for 'the database is unchanged' checks. */
 export async function snapshot(database: Database): Promise<string> {
   const tables = ['partners', 'businesses', 'merchants', 'configurations', 'users', 'user_roles', 'user_settings', 'notifications',
-    'notification_reads', 'tickets', 'queued_reports', 'audit_events', 'transactions', 'payment_jobs'];
+    'notification_reads', 'tickets', 'queued_reports', 'audit_events', 'transactions', 'payment_jobs', 'card_vault'];
   const parts: string[] = [];
   for (const table of tables) {
     const rows = await database.query(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`);

@@ -15,7 +15,8 @@ import { clearToasts, toastStore } from '../../../src/state/toast-store.ts';
 import { sendPaneRequest, workspaceStore } from '../../../src/state/workspace-store.ts';
 import { StatisticsDashboardPane } from '../../../panes/dashboard/statistics-pane.tsx';
 
-// The canvas chart cannot draw in jsdom: a stand-in records what it was asked to draw.
+// The canvas chart cannot draw in jsdom: a stand-in records what it was asked to draw, and builds what the
+// library builds inside the element it is given: its canvases and, when layout.attributionLogo is on, a link.
 const drawn = vi.hoisted(() => ({ series: [] as { kind: string; data: unknown[] }[] }));
 vi.mock('lightweight-charts', () => {
   const series = (kind: string) => {
@@ -27,13 +28,22 @@ vi.mock('lightweight-charts', () => {
     HistogramSeries: 'histogram',
     LineSeries: 'line',
     LineStyle: { Dashed: 2 },
-    createChart: () => ({
+    createChart: (element: HTMLElement, options: { layout?: { attributionLogo?: boolean } }) => {
+      element.append(document.createElement('canvas'));
+      if (options.layout?.attributionLogo ?? true) {
+        const logo = document.createElement('a');
+        logo.href = 'https://www.tradingview.com/';
+        logo.title = 'Charting by TradingView';
+        element.append(logo);
+      }
+      return {
       addSeries: (kind: string) => series(kind),
       removeSeries: () => undefined,
       applyOptions: () => undefined,
       timeScale: () => ({ fitContent: () => undefined }),
       remove: () => undefined,
-    }),
+      };
+    },
   };
 });
 
@@ -135,6 +145,20 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: /^Volume £496\.00/ })).toBeTruthy();
     await waitFor(() => expect(drawn.series.map((series) => series.kind)).toEqual(['histogram']));
     expect(screen.getByRole('img', { name: /Bar chart of volume per day in GBP, March 2026/ })).toBeTruthy();
+  });
+
+  it('holds nothing focusable inside the chart image; the attribution link sits beside it', async () => {
+    renderPane();
+    await waitFor(() => expect(drawn.series.map((series) => series.kind)).toEqual(['histogram']));
+    const image = screen.getByRole('img', { name: /Bar chart of volume per day in GBP, March 2026/ });
+    expect(image.querySelector('canvas')).toBeTruthy();
+    const focusable = 'a[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable="true"]';
+    expect([...image.querySelectorAll(focusable)].map((element) => element.outerHTML)).toEqual([]);
+    const attribution = screen.getByRole('link', { name: 'Charting by TradingView' });
+    expect(image.contains(attribution)).toBe(false);
+    expect(attribution.getAttribute('href')).toBe('https://www.tradingview.com/');
+    attribution.focus();
+    expect(document.activeElement).toBe(attribution);
   });
 
   it('pre-fetches the fourteen periods before the shown one', async () => {

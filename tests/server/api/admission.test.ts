@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
-import { fixture, insertFixtureWorld, tokenFor } from '../support.ts';
+import { fixture, insertFixtureWorld, testCardKeys, tokenFor } from '../support.ts';
 
 const statements: { text: string; params: unknown[] }[] = [];
 let database: Database;
@@ -17,6 +17,7 @@ function appWith(admission: Parameters<typeof createApp>[0]['admission'], perUse
   statements.length = 0;
   const app = createApp({
     database,
+    cardKeys: testCardKeys,
     admission,
     ...(perUserInFlight ? { perUserInFlight } : {}),
     verifyAccessToken: async (token) => ({ userId: token.slice(5), scopes: ['portal'] }),

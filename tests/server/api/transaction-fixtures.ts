@@ -1,7 +1,9 @@
 // Transactions beyond the fixture world's two, shared by the transactions, reports and worker suites.
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../../server/db/client.ts';
+import { vaultCard } from '../../../server/cards/card-vault.ts';
 import * as schema from '../../../server/db/schema.ts';
+import { testCardKeys } from '../support.ts';
 
 type Row = [reference: string, businessId: string, merchantId: string, partnerId: string | null, createdAt: string, amountMinor: number,
   currency: string, status: string, paymentMethod: string, channel: string, kind: 'payment' | 'refund' | 'capture', parent: string | null, email: string | null];
@@ -21,13 +23,22 @@ export const extraTransactions: Row[] = [
 /** Newest first, as the overview lists B1 by default. */
 export const b1ByDateDescending = ['TX1R0001', 'TX1B0001', 'TX1A0003', 'TX1A0002', 'TX1C0001', 'TX1A0001'];
 
+/** The full number of the extra card payments: vaulted per merchant, never stored in clear. */
+export const extraCardNumber = '5555555555554444';
+
 export async function insertExtraTransactions(database: Database): Promise<void> {
+  const cardTokens = new Map<string, string>();
+  for (const [, , merchantId, , , , , , paymentMethod] of extraTransactions) {
+    if (paymentMethod === 'card' && !cardTokens.has(merchantId)) {
+      cardTokens.set(merchantId, await vaultCard(database.db, testCardKeys, { merchantId, cardNumber: extraCardNumber }));
+    }
+  }
   await database.db.insert(schema.transactions).values(extraTransactions.map(([reference, businessId, merchantId, partnerId, createdAt, amountMinor, currency, status, paymentMethod, channel, kind, parent, email]) => ({
     reference, businessId, merchantId, partnerId, createdAt: new Date(createdAt), amountMinor, currency, status, paymentMethod, channel, kind,
     parentReference: parent, customerEmail: email, configurationId: `C-${merchantId}`,
     paymentJobReference: parent === 'TX1A0001' ? 'PJ1A0001' : `PJ-${reference}`,
     cardMasked: paymentMethod === 'card' ? '555555******4444' : null,
-    cardNumber: paymentMethod === 'card' ? '5555555555554444' : null,
+    cardToken: paymentMethod === 'card' ? cardTokens.get(merchantId) ?? null : null,
     ewalletType: paymentMethod === 'applePay' ? 'applePay' : null,
     declineReason: status === 'declined' ? 'Insufficient funds' : null,
   })));

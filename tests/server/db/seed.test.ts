@@ -8,10 +8,13 @@ import { openDatabase, type Database } from '../../../server/db/client.ts';
 import {
   demoAccounts, demoPassword, isSeeded, resetDatabase, seedDatabase, statsAggregationSql, type SeedOptions, type SeedSummary,
 } from '../../../server/db/seed.ts';
+import { openCardNumber, maskCardNumber } from '../../../server/cards/card-seal.ts';
+import { seedTestCards } from '../../../server/db/seed-bulk.ts';
 import { verifyPassword } from '../../../server/identity/passwords.ts';
+import { testCardKeys } from '../support.ts';
 
 const now = new Date('2026-03-02T14:00:00Z');
-const options: SeedOptions = { transactions: 5000, now };
+const options: SeedOptions = { transactions: 5000, now, cardKeys: testCardKeys };
 const day = 86_400_000;
 
 /** One md5 per table over every column that does not depend on the wall clock or the password salt. */
@@ -28,6 +31,8 @@ const fingerprintQueries: Record<string, string> = {
   ticketComments: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM ticket_comments t`,
   auditEvents: `SELECT md5(string_agg(concat_ws(',', user_id, event, date_time_utc, business_id, merchant_id, meta_data, recorded_utc), '|' ORDER BY id)) FROM audit_events`,
   transactions: `SELECT md5(string_agg(t::text, '|' ORDER BY reference)) FROM transactions t`,
+  // The sealed value differs each time (a random nonce per row); everything else about a card is deterministic.
+  cardVault: `SELECT md5(string_agg(concat_ws(',', token, merchant_id, fingerprint, masked, key_id), '|' ORDER BY token)) FROM card_vault`,
   paymentJobs: `SELECT md5(string_agg(t::text, '|' ORDER BY reference)) FROM payment_jobs t`,
   transactionStats: `SELECT md5(string_agg(t::text, '|' ORDER BY merchant_id, currency, bucket_start)) FROM transaction_stats t`,
 };
@@ -194,9 +199,17 @@ describe('demo seed', () => {
         OR c.amount_minor > p.amount_minor OR (c.kind = 'capture' AND p.payment_method <> 'card'))`)).toBe(0);
     expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE (kind = 'payment') <> (parent_reference IS NULL)`)).toBe(0);
 
-    // Card details only on cards, masked as the first six and last four of a test number.
-    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE (payment_method = 'card') <> (card_number IS NOT NULL)
-      OR card_masked <> left(card_number, 6) || repeat('*', length(card_number) - 10) || right(card_number, 4)`)).toBe(0);
+    // Card details only on cards: a token of the card vault, never the number; the token's row belongs to the
+    // transaction's merchant, its mask is the transaction's, and it opens to the test number of that mask.
+    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE card_number IS NOT NULL`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM transactions t LEFT JOIN card_vault v ON v.token = t.card_token
+      WHERE (t.payment_method = 'card') <> (t.card_token IS NOT NULL)
+        OR (t.card_token IS NOT NULL AND (v.token IS NULL OR v.merchant_id <> t.merchant_id OR v.masked <> t.card_masked))`)).toBe(0);
+    const vault = await first.query<{ token: string; key_id: string; sealed: string; masked: string }>('SELECT token, key_id, sealed, masked FROM card_vault');
+    expect(vault).toHaveLength(summary.cards);
+    expect(summary.cards).toBe((summary.merchants - 1) * seedTestCards.length);
+    for (const row of vault) expect(maskCardNumber(openCardNumber(testCardKeys, { token: row.token, keyId: row.key_id, sealed: row.sealed }))).toBe(row.masked);
+    expect(await count(first, `SELECT count(DISTINCT card_token) AS n FROM transactions`)).toBeGreaterThan(100);
     expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE card_masked = '411111******1111'`)).toBeGreaterThan(0);
     expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE (kind = 'payment' AND status IN ('declined', 'failed')) <> (decline_reason IS NOT NULL)`)).toBe(0);
     expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE (payment_method IN ('applePay', 'googlePay', 'samsungPay', 'clickToPay')) <> (ewallet_type IS NOT NULL)`)).toBe(0);

@@ -8,6 +8,7 @@ import * as oauth from 'oauth4webapi';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../server/app.ts';
+import { testCardKeys } from '../support.ts';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
 import { oidcPayloads, users } from '../../../server/db/schema.ts';
 import { createAdapterClass, purgeExpiredPayloads, revokeAccountAccess, startPayloadPurge } from '../../../server/identity/adapter.ts';
@@ -144,7 +145,7 @@ beforeAll(async () => {
   redirectUri = `${publicUrl}/sign-in`;
   identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer, apiAudience });
   // The real Portal API behind the same server, verifying tokens as main.ts does.
-  apiListener = getRequestListener(createApp({ database, verifyAccessToken: identity.verifyAccessToken, publicUrl }).fetch);
+  apiListener = getRequestListener(createApp({ database, cardKeys: testCardKeys, verifyAccessToken: identity.verifyAccessToken, publicUrl }).fetch);
   await addUser('u-demo', 'demo@example.com');
 
   const issuerUrl = new URL(issuer);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import { demoAccounts, seedDatabase } from '../../../server/db/seed.ts';
-import { createTestApp, createTestDatabase } from '../support.ts';
+import { createTestApp, createTestDatabase, testCardKeys } from '../support.ts';
 
 type Tenant = { partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
@@ -58,7 +58,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
-    await seedDatabase(database, { transactions: 3000 });
+    await seedDatabase(database, { transactions: 3000, cardKeys: testCardKeys });
     harness = createTestApp(database);
     const roleRows = await database.query<{ email: string; user_id: string; internal: boolean; level: string; partner_id: string | null; business_id: string | null; merchant_id: string | null }>(
       `SELECT u.email, u.id AS user_id, u.internal, r.level, r.partner_id, r.business_id, r.merchant_id

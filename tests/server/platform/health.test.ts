@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
 import { expectedMigrations } from '../../../server/health.ts';
-import { createTestDatabase, databaseKinds } from '../support.ts';
+import { createTestDatabase, databaseKinds, testCardKeys } from '../support.ts';
 
 const refuseTokens = async () => {
   throw new Error('no tokens here');
@@ -13,7 +13,7 @@ describe.each(databaseKinds)('health probes on %s', (kind) => {
   it('answer 200 without a token while the database is up and migrated', async () => {
     const database = await createTestDatabase(kind);
     try {
-      const app = createApp({ database, verifyAccessToken: refuseTokens });
+      const app = createApp({ database, cardKeys: testCardKeys, verifyAccessToken: refuseTokens });
       const health = await app.request('/healthz');
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok' });
@@ -29,7 +29,7 @@ describe.each(databaseKinds)('health probes on %s', (kind) => {
   it('/readyz answers 503 when a migration is missing', async () => {
     const database = await createTestDatabase(kind);
     try {
-      const app = createApp({ database, verifyAccessToken: refuseTokens });
+      const app = createApp({ database, cardKeys: testCardKeys, verifyAccessToken: refuseTokens });
       await database.query('DELETE FROM drizzle.__drizzle_migrations WHERE id = (SELECT max(id) FROM drizzle.__drizzle_migrations)');
       const ready = await app.request('/readyz');
       expect(ready.status).toBe(503);
@@ -42,7 +42,7 @@ describe.each(databaseKinds)('health probes on %s', (kind) => {
 
   it('/readyz answers 503 when the database is gone, /healthz still 200', async () => {
     const database = await createTestDatabase(kind);
-    const app = createApp({ database, verifyAccessToken: refuseTokens });
+    const app = createApp({ database, cardKeys: testCardKeys, verifyAccessToken: refuseTokens });
     await database.close();
     const ready = await app.request('/readyz');
     expect(ready.status).toBe(503);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
 import { strictTransportSecurity } from '../../../server/api/security-headers.ts';
-import { createTestDatabase, insertFixtureWorld, tokenFor } from '../support.ts';
+import { createTestDatabase, insertFixtureWorld, testCardKeys, tokenFor } from '../support.ts';
 
 const verifyAccessToken = async (token: string) => {
   if (!token.startsWith('user.')) throw new Error('bad token');
@@ -15,8 +15,8 @@ describe('security headers', () => {
     const database = await createTestDatabase('pglite');
     try {
       await insertFixtureWorld(database);
-      const secure = createApp({ database, verifyAccessToken, publicUrl: 'https://portal.example.com' });
-      const plain = createApp({ database, verifyAccessToken, publicUrl: 'http://localhost:3000' });
+      const secure = createApp({ database, cardKeys: testCardKeys, verifyAccessToken, publicUrl: 'https://portal.example.com' });
+      const plain = createApp({ database, cardKeys: testCardKeys, verifyAccessToken, publicUrl: 'http://localhost:3000' });
       const asAdmin = { headers: { authorization: `Bearer ${tokenFor('u-admin')}` } };
       for (const [path, init, status] of [
         ['/api/portal/user/permissions', asAdmin, 200],

@@ -12,6 +12,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { addLocalDays, bucketPlan, localDateOf, periodContaining, startOfLocalDate, type DashboardPeriod } from '../../../src/contract/dashboard-intervals.ts';
+import { cardKeysFrom } from '../../../server/cards/card-keys.ts';
 import { openDatabase } from '../../../server/db/client.ts';
 import { statsAggregationSql, seedDatabase } from '../../../server/db/seed.ts';
 import { transactionStats } from '../../../server/db/schema.ts';
@@ -94,7 +95,7 @@ function rawQuery(scope: StatsScope, currency: string, period: DashboardPeriod, 
 try {
   if (!reuse) {
     console.log(`seeding ${transactionCount.toLocaleString('en-GB')} transactions into ${name}…`);
-    const summary = await seedDatabase(database, { transactions: transactionCount, now: new Date('2026-11-21T00:00:00Z') });
+    const summary = await seedDatabase(database, { transactions: transactionCount, now: new Date('2026-11-21T00:00:00Z'), cardKeys: cardKeysFrom(randomBytes(32)) });
     console.log(`seeded in ${(summary.timings.totalMs / 1000).toFixed(1)} s (statistics ${summary.timings.statsMs} ms, ${summary.transactionStats.toLocaleString('en-GB')} quarter-hour rows)`);
     const started = performance.now();
     await database.db.transaction((tx) => rebuildStatsRollups(tx));
