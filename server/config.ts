@@ -16,6 +16,10 @@ export type Config = {
   cardDataKey: string | undefined;
   /** CARD_DATA_PREVIOUS_KEYS, comma-separated: keys that only open what they sealed (rotation) */
   cardDataPreviousKeys: string[];
+  /** SMTP_URL (smtp://user:pass@host:587, smtps://…); unset: mail is delivered locally to the outbox (server/mail/) */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM; default 'Payments portal <no-reply@{PUBLIC_URL's host}>' */
+  mailFrom: string;
 };
 
 export const portalClientId = 'portal';
@@ -34,6 +38,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedTransactions: Number(env.SEED_TRANSACTIONS ?? 200_000),
     s3Bucket: env.S3_BUCKET || undefined,
     cardDataKey: env.CARD_DATA_KEY || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || `Payments portal <no-reply@${new URL(publicUrl).hostname}>`,
     cardDataPreviousKeys: (env.CARD_DATA_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
   };
 }

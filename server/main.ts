@@ -8,6 +8,8 @@ import { CardKeyError, loadCardKeys, type CardKeys } from './cards/card-keys.ts'
 import { resealPreviousKeys } from './cards/reseal-previous-keys.ts';
 import { sealLegacyCardNumbers } from './cards/seal-legacy.ts';
 import { readConfig } from './config.ts';
+import { openMailTransport } from './mail/transport.ts';
+import { startMailWorker } from './mail/worker.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirInUse } from './db/data-dir-lock.ts';
 import { isSeeded, seedDatabase } from './db/seed.ts';
@@ -90,6 +92,10 @@ const apiListener = getRequestListener(app.fetch);
 // died (this one before a restart, or another) is taken again at once. REPORT_BATCH_SIZE tunes the rows per
 // statement (and per heartbeat); the fault suite makes it small so an export lasts long enough to be killed.
 const reportBatchSize = Number(process.env.REPORT_BATCH_SIZE ?? '') || undefined;
+// The outbox: any node's mail worker sends any queued message (SMTP_URL), or delivers it locally (the default).
+const mailTransport = openMailTransport({ smtpUrl: config.smtpUrl, log: logLine('mail') });
+log(`mail through ${mailTransport.describe}`);
+const mailWorker = startMailWorker({ database, transport: mailTransport, from: config.mailFrom, pollMs: 1000, log: logLine('mail', 'warn') });
 const reportWorker = startReportWorker({ database, files, pollMs: 1000, batchSize: reportBatchSize, log: logLine('reports') });
 
 const server = createServer(withRequestLog((request, response) => {
@@ -116,6 +122,8 @@ async function stop(signal: string) {
   server.closeAllConnections();
   payloadPurge.stop();
   await reportWorker.stop();
+  await mailWorker.stop();
+  mailTransport.close();
   await database.close();
   process.exit(0);
 }
