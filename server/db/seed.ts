@@ -5,7 +5,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { CardKeys } from '../cards/card-keys.ts';
 import { cardFingerprints, maskCardNumber, sealCardNumber } from '../cards/card-seal.ts';
+import { readConfig } from '../config.ts';
 import { hashPassword } from '../identity/passwords.ts';
+import { seedOutbox } from './seed-outbox.ts';
 import { rebuildStatsRollups, statsRollupTables } from '../stats/rebuild.ts';
 import type { Database } from './client.ts';
 import * as schema from './schema.ts';
@@ -184,6 +186,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     await tx.insert(schema.tickets).values(world.tickets);
     await tx.insert(schema.ticketComments).values(world.ticketComments);
     await tx.insert(schema.auditEvents).values(world.auditEvents);
+    await seedOutbox(tx, { now, publicUrl: readConfig().publicUrl });
     lap('entitiesMs', `partners, businesses, merchants, users and the rest (${world.users.length} users)`);
 
     // The vault holds each test card once per merchant, sealed here; the bulk SQL gives each card payment the

@@ -5,6 +5,7 @@
 import { contextBusinessPageSchema, contextBusinessSchema, contextConfigurationPageSchema, contextMerchantPageSchema, contextMerchantSchema, contextSearchPageSchema } from '../contract/context-responses.ts';
 import { dashboardResponseSchema, declinesResponseSchema } from '../contract/dashboard.ts';
 import { userNotificationDetail, userNotificationList } from '../contract/notification-schemas.ts';
+import { outboxMessageDetail, outboxMessageList } from '../contract/outbox-schemas.ts';
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
@@ -32,6 +33,8 @@ export const contractSchemas = {
   queuedReport,
   userNotificationList,
   userNotificationDetail,
+  outboxMessageList,
+  outboxMessageDetail,
   dashboardResponse: dashboardResponseSchema,
   declinesResponse: declinesResponseSchema,
 };

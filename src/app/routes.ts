@@ -32,6 +32,7 @@
 // | /partners/{id}/transactions, …/business/{bid}/transactions       | Mapi.Partner.Read + Mapi.Transactions.Read   | required  | |
 // | /partners/{id}/users/add, /partners/{id}/users/{userId}          | Mapi.Users.Create / Mapi.Users.Read          | required  | |
 // | /profile                                                         | none                                         | free      | spec: context-free |
+// | /outbox, /outbox/{emailId}                                       | Portal.Outbox.Read (Technical admin)         | free      | issue 15: the mail outbox |
 // | /tickets, /tickets/{id}                                          | Portal.Tickets.Read                          | required  | |
 // | /tickets/add                                                     | Portal.Tickets.Create                        | required  | Report bug / Give feedback open it with ?type= |
 // | /users, /users/{id}                                              | Mapi.Users.Read                              | free      | spec: context-free |
@@ -108,6 +109,8 @@ const transactionDetailPane = lazy(() => import('../../panes/transactions/transa
 const userNotificationsPane = lazy(() => import('../../panes/notifications/user-notifications-pane.tsx').then((module) => ({ default: module.UserNotificationsPane })));
 const userNotificationPane = lazy(() => import('../../panes/notifications/user-notification-pane.tsx').then((module) => ({ default: module.UserNotificationPane })));
 const reportQueuePane = lazy(() => import('../../panes/reporting-overview/report-queue-pane.tsx').then((module) => ({ default: module.ReportQueuePane })));
+const outboxPane = lazy(() => import('../../panes/outbox/outbox-pane.tsx').then((module) => ({ default: module.OutboxPane })));
+const outboxMessagePane = lazy(() => import('../../panes/outbox/outbox-message-pane.tsx').then((module) => ({ default: module.OutboxMessagePane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
@@ -307,6 +310,11 @@ export const routes: readonly RouteDefinition[] = [
   { id: 'partnerBusinessTransactions', pattern: '/partners/:partnerId/business/:businessId/transactions', capability: 'Business transactions within a partner', title: () => 'Business transactions', pane: transactionsPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
 
   // Profile (context-free)
+  {
+    id: 'outbox', pattern: '/outbox', capability: 'Outbox', title: () => 'Outbox', pane: outboxPane, permissions: ['Portal.Outbox.Read'], layout: 'default', contextFree: true,
+    command: { title: 'Go to outbox', keywords: ['email', 'mail', 'sent', 'messages', 'smtp'] },
+  },
+  { id: 'outboxMessage', pattern: '/outbox/:emailId', capability: 'Email', title: ({ emailId }) => `Email ${emailId ?? ''}`, pane: outboxMessagePane, permissions: ['Portal.Outbox.Read'], layout: 'default', contextFree: true },
   { id: 'profile', pattern: '/profile', capability: 'My profile', title: () => 'My profile', pane: notBuiltPane, permissions: [], layout: 'default', contextFree: true,
     command: { title: 'Go to my profile', keywords: ['account', 'password', 'me', 'settings'] } },
 

@@ -37,6 +37,7 @@ export const permissionNames = [
   'Mapi.Users.Update',
   'Mapi.Users.Delete',
   'Portal.PaymentJobs.Cancel',
+  'Portal.Outbox.Read',
 ] as const;
 
 export type PermissionName = (typeof permissionNames)[number];

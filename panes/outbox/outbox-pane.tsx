@@ -1,0 +1,116 @@
+// The mail outbox (Technical admins): every message the portal sent or will send, newest first, with its status.
+// Each row links to the message; j / k move between rows and Enter (Shift+Enter: beside) opens one.
+import { useQuery } from '@tanstack/react-query';
+import { useId, useRef } from 'react';
+import { useLocation } from 'wouter';
+import { outboundEmailStatuses, outboundEmailStatusLabels, type OutboundEmailStatusName, type OutboxMessageSummary } from '../../src/contract/outbox.ts';
+import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
+import { formatDateTime } from '../../src/format/dates.ts';
+import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
+import { openBeside } from '../../src/state/workspace-store.ts';
+import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { outboxQueries } from './outbox-queries.ts';
+import '../../src/ui/data-table/data-table.css';
+import '../notifications/notifications.css';
+
+export const outboxMessagePath = (id: string) => `/outbox/${encodeURIComponent(id)}`;
+
+const statusTones: Record<OutboundEmailStatusName, string> = { queued: 'info', sending: 'warning', sent: 'success', deliveredLocally: 'success', failed: 'danger' };
+
+/** page, page size and status from the pane's own query; anything invalid falls back to the defaults. */
+export function outboxViewOf(search: string): { pageNumber: number; pageSize: number; status: OutboundEmailStatusName | null } {
+  const query = new URLSearchParams(search);
+  const pageNumber = Number(query.get('pagenumber') ?? '1');
+  const pageSize = Number(query.get('pagesize') ?? String(defaultPageSize));
+  const status = query.get('status');
+  return {
+    pageNumber: Number.isInteger(pageNumber) && pageNumber >= 1 ? pageNumber : 1,
+    pageSize: (pageSizes as readonly number[]).includes(pageSize) ? pageSize : defaultPageSize,
+    status: (outboundEmailStatuses as readonly string[]).includes(status ?? '') ? status as OutboundEmailStatusName : null,
+  };
+}
+
+export function OutboxPane({ search }: PaneProps) {
+  const view = outboxViewOf(search);
+  const [, navigate] = useLocation();
+  const scope = usePaneScope();
+  const list = useQuery(outboxQueries.list(view.pageNumber, view.pageSize, view.status));
+  const headingId = useId();
+  const statusId = useId();
+  const tableRef = useRef<HTMLTableElement>(null);
+  const rows: readonly OutboxMessageSummary[] = list.isError ? [] : list.data?.results ?? [];
+
+  const goTo = (next: { pageNumber: number; pageSize: number; status: string | null }) => {
+    const query = new URLSearchParams({ pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) });
+    if (next.status) query.set('status', next.status);
+    navigate(`/outbox?${query.toString()}`);
+  };
+  const rowLinks = () => [...(tableRef.current?.querySelectorAll<HTMLAnchorElement>('tbody a[href]') ?? [])];
+
+  const handlers: PaneRequestHandlers = {};
+  if (rows.length > 0) {
+    handlers[tableRowsCapability] = (argument) => {
+      const links = rowLinks();
+      const current = links.findIndex((link) => link === document.activeElement);
+      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
+        const row = rows[Math.max(current, 0)];
+        if (!row) return;
+        if (argument === rowRequests.openBeside) openBeside(outboxMessagePath(row.id), scope ? { afterPaneId: scope.paneId } : {});
+        else navigate(outboxMessagePath(row.id));
+        return;
+      }
+      const next = current < 0 ? 0 : Math.min(Math.max(current + (argument === rowRequests.previous ? -1 : 1), 0), links.length - 1);
+      links[next]?.focus();
+    };
+  }
+  usePaneCapabilities(handlers);
+
+  return (
+    <section className="notifications-pane" aria-labelledby={headingId}>
+      <header className="notifications-header">
+        <h1 id={headingId}>Outbox</h1>
+        <label htmlFor={statusId}>Status</label>{' '}
+        <select id={statusId} value={view.status ?? ''} onChange={(event) => goTo({ pageNumber: 1, pageSize: view.pageSize, status: event.target.value || null })}>
+          <option value="">All</option>
+          {outboundEmailStatuses.map((status) => <option key={status} value={status}>{outboundEmailStatusLabels[status]}</option>)}
+        </select>
+      </header>
+      <p className="outbox-note">Every email the portal sends, newest first. Without an SMTP server configured, messages are delivered locally and can be read only here.</p>
+      {list.isPending ? <Skeleton lines={5} label="Loading the outbox" /> : null}
+      {list.isError ? <p role="alert">The outbox could not be loaded.</p> : null}
+      {list.isSuccess && rows.length === 0 ? <p className="notifications-empty">No emails{view.status ? ` with status ${outboundEmailStatusLabels[view.status]}` : ''}.</p> : null}
+      {rows.length > 0 ? (
+        <table className="notifications-table" aria-labelledby={headingId} ref={tableRef}>
+          <thead>
+            <tr><th scope="col">Subject</th><th scope="col">Recipient</th><th scope="col">Template</th><th scope="col">Created</th><th scope="col">Status</th></tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <th scope="row"><a className="data-table-link" href={outboxMessagePath(row.id)}>{row.subject}</a></th>
+                <td>{row.recipient}</td>
+                <td>{row.template}</td>
+                <td>{formatDateTime(row.createdAt)}</td>
+                <td><span className="status-chip" data-tone={statusTones[row.status]}>{outboundEmailStatusLabels[row.status]}</span></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {list.data && list.data.numberOfResults > 0 ? (
+        <Pagination
+          label="Outbox pages"
+          pageNumber={view.pageNumber}
+          pageSize={view.pageSize}
+          pageSizes={pageSizes}
+          rowsOnPage={rows.length}
+          total={list.data.numberOfResults}
+          onPageChange={(next) => goTo({ ...view, pageNumber: next })}
+          onPageSizeChange={(next) => goTo({ ...view, pageNumber: 1, pageSize: next })}
+        />
+      ) : null}
+    </section>
+  );
+}

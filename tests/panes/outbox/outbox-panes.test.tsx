@@ -1,0 +1,54 @@
+// The outbox as a Technical admin reads it, against a fake Portal API: the list links each message, the HTML body
+// is shown only inside a fully sandboxed frame (never in the portal's document), and the plain text as text.
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { OutboxMessage } from '../../../src/contract/outbox.ts';
+import { OutboxMessagePane } from '../../../panes/outbox/outbox-message-pane.tsx';
+import { OutboxPane, outboxViewOf } from '../../../panes/outbox/outbox-pane.tsx';
+import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+
+const hostileHtml = '<p>Pay now</p><script>parent.alert(1)</script><img src=x onerror="parent.alert(2)">';
+const message: OutboxMessage = {
+  id: 'EM1', recipient: 'jo@example.com', subject: 'Your payment link', template: 'paymentLink', status: 'deliveredLocally', attempts: 1,
+  createdAt: '2026-11-25T10:00:00.000Z', sentAt: '2026-11-25T10:00:02.000Z', html: hostileHtml, text: 'Pay now: https://portal.test/pay/PJ1',
+  providerMessageId: '<EM1@portal.test>', lastError: null, nextAttemptAt: '2026-11-25T10:00:00.000Z',
+};
+
+describe('the outbox panes', () => {
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: ['Portal.Outbox.Read'], paths: ['/outbox'] });
+  });
+
+  it('reads page, size and status from the link, ignoring what is not valid', () => {
+    expect(outboxViewOf('?pagenumber=3&pagesize=50&status=failed')).toEqual({ pageNumber: 3, pageSize: 50, status: 'failed' });
+    expect(outboxViewOf('?pagenumber=-1&pagesize=7&status=lost')).toEqual({ pageNumber: 1, pageSize: 25, status: null });
+  });
+
+  it('lists messages with their status and a link to each', async () => {
+    fakeApi({ '/outbox': () => ({ results: [message], numberOfResults: 1 }) });
+    renderWithServices(<OutboxPane params={{}} search="" capability="Outbox" />);
+    const table = await screen.findByRole('table', { name: 'Outbox' });
+    const row = within(table).getAllByRole('row')[1];
+    if (!row) throw new Error('no row');
+    expect(within(row).getByRole('link', { name: 'Your payment link' }).getAttribute('href')).toBe('/outbox/EM1');
+    expect(within(row).getByText('Delivered locally')).toBeTruthy();
+    expect(within(row).getByText('jo@example.com')).toBeTruthy();
+  });
+
+  it('shows the HTML body only in a sandboxed frame, and the plain text on request', async () => {
+    fakeApi({ '/outbox/EM1': () => message });
+    const { container } = renderWithServices(<OutboxMessagePane params={{ emailId: 'EM1' }} search="" capability="Email" />);
+    await screen.findByRole('heading', { level: 1, name: 'Your payment link' });
+    const frame = screen.getByTitle('HTML body of Your payment link');
+    expect(frame.tagName).toBe('IFRAME');
+    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.getAttribute('srcdoc')).toBe(hostileHtml);
+    // Nothing of the body became part of the portal's document.
+    expect(container.querySelector('script, img, [onerror]')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Plain text' }));
+    expect(screen.getByLabelText('Plain text body of Your payment link').textContent).toBe(message.text);
+    expect(screen.queryByTitle('HTML body of Your payment link')).toBeNull();
+  });
+});
