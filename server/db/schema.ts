@@ -343,6 +343,8 @@ export const auditEvents = pgTable('audit_events', {
   merchantId: text('merchant_id'),
   metaData: jsonb('meta_data').notNull().default({}),
   recordedUtc: utc('recorded_utc').notNull().defaultNow(),
+  /** 'server': written by the server in the transaction of what it records; 'client': reported through POST /audit-events */
+  source: text('source').$type<'server' | 'client'>().notNull().default('server'),
 }, (t) => [
   index('audit_events_business_idx').on(t.businessId, t.dateTimeUtc),
   index('audit_events_merchant_idx').on(t.merchantId, t.dateTimeUtc),

@@ -200,26 +200,50 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
   });
 
   describe('audit events', () => {
-    const event = { event: 'RefundSuccessful', dateTimeUtc: '2026-11-20T10:00:00Z', businessId: 'B3', merchantId: 'M3a', metaData: { amount: 10 } };
-    it('records an event in a reachable context', async () => {
-      const response = await harness.call(users.owner, 'POST', '/audit-events', event);
+    const event = { event: 'RecordPrinted', dateTimeUtc: '2026-11-20T10:00:00Z', businessId: 'B3', merchantId: 'M3a', metaData: { transactionReference: 'TX3A0001' } };
+    it('records a client-reported event in a reachable context, at the server’s time, marked as client-reported', async () => {
+      const before = Date.now();
+      const response = await harness.call(users.owner, 'POST', '/audit-events', { ...event, dateTimeUtc: '2030-01-01T00:00:00Z' });
       expect(response.status).toBe(201);
-      const rows = await harness.database.query<{ event: string; user_id: string }>("SELECT event, user_id FROM audit_events WHERE business_id = 'B3'");
-      expect(rows).toEqual([{ event: 'RefundSuccessful', user_id: users.owner }]);
+      const rows = await harness.database.query<{ event: string; user_id: string; source: string; date_time_utc: Date; meta_data: Record<string, unknown> }>(
+        "SELECT event, user_id, source, date_time_utc, meta_data FROM audit_events WHERE business_id = 'B3' AND event = 'RecordPrinted'");
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ event: 'RecordPrinted', user_id: users.owner, source: 'client' });
+      expect(rows[0]?.meta_data).toEqual({ transactionReference: 'TX3A0001', clientDateTimeUtc: '2030-01-01T00:00:00Z' });
+      // Backdating or postdating is impossible: the row carries the time it was received.
+      expect(new Date(rows[0]?.date_time_utc ?? 0).getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(new Date(rows[0]?.date_time_utc ?? 0).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     });
     it('answers 404 for a context outside the policy and records nothing', async () => {
       const before = await snapshot(harness.database);
       expect((await harness.call(users.finance, 'POST', '/audit-events', event)).status).toBe(404);
       expect(await snapshot(harness.database)).toBe(before);
     });
+    it('answers 403 without the event’s permission there (a card number copied by someone who may not reveal one)', async () => {
+      const before = await snapshot(harness.database);
+      expect((await harness.call(users.owner, 'POST', '/audit-events', { ...event, event: 'CardNumberCopied' })).status).toBe(403);
+      expect((await harness.call(users.readonly, 'POST', '/audit-events', { ...event, event: 'CardNumberCopied' })).status).toBe(403);
+      expect(await snapshot(harness.database)).toBe(before);
+    });
     it.each([
+      ['a money movement (written only by the server)', { ...event, event: 'RefundSuccessful' }],
+      ['a card reveal (written only by the server)', { ...event, event: 'CardNumberRevealed' }],
+      ['a user deletion (written only by the server)', { ...event, event: 'UserDeletionSuccessful' }],
       ['an unknown event', { ...event, event: 'Teleport' }],
       ['a date that is not ISO', { ...event, dateTimeUtc: 'yesterday' }],
-      ['a merchant without a business', { event: 'VoidFailed', dateTimeUtc: '2026-11-20T10:00:00Z', merchantId: 'M3a' }],
-    ])('refuses %s with 400', async (_name, body) => {
+      ['a merchant without a business', { event: 'RecordPrinted', dateTimeUtc: '2026-11-20T10:00:00Z', merchantId: 'M3a' }],
+    ])('refuses %s with 400 and records nothing', async (_name, body) => {
+      const before = await snapshot(harness.database);
       const response = await harness.call(users.owner, 'POST', '/audit-events', body);
       expect(response.status).toBe(400);
       expect(await json(response)).toHaveProperty('errorReport.errors.0.message');
+      expect(await snapshot(harness.database)).toBe(before);
+    });
+    it('keeps audit rows append-only: the database refuses to update or delete one', async () => {
+      await expect(harness.database.query("UPDATE audit_events SET event = 'Nothing' WHERE business_id = 'B3'")).rejects.toThrow(/append-only/);
+      await expect(harness.database.query("DELETE FROM audit_events WHERE business_id = 'B3'")).rejects.toThrow(/append-only/);
+      const [row] = await harness.database.query<{ count: number }>("SELECT count(*)::int AS count FROM audit_events WHERE business_id = 'B3' AND event = 'RecordPrinted'");
+      expect(row?.count).toBe(1);
     });
   });
 });

@@ -20,7 +20,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/full/reports')) return { fileType: 'csv', columns: ['reference'] };
   if (route.path.endsWith('/dashboard/declines')) return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
   if (route.path.endsWith('/dashboard')) return { interval: 'month', dateRange: { startDate: lastMonth, endDate: today } };
-  if (route.path === '/audit-events') return { event: 'VoidFailed', dateTimeUtc: new Date().toISOString(), businessId: tenant.businessId, merchantId: tenant.merchantId };
+  if (route.path === '/audit-events') return { event: 'RecordPrinted', dateTimeUtc: new Date().toISOString(), businessId: tenant.businessId, merchantId: tenant.merchantId };
   return undefined;
 }
 
