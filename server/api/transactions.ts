@@ -55,7 +55,7 @@ import {
 import type { FilterClause, ParsedListQuery } from '../../src/contract/list-query.ts';
 import { openVaultedCard } from '../cards/card-vault.ts';
 import type { Database, Db } from '../db/client.ts';
-import { auditEvents, businesses, merchants, paymentJobs, queuedReports, transactions } from '../db/schema.ts';
+import { auditEvents, businesses, merchants, paymentJobs, queuedReports, transactions, users } from '../db/schema.ts';
 import { permissionsIn, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
@@ -426,6 +426,9 @@ async function plannerEstimate(db: Db, query: { getSQL: () => SQL }): Promise<nu
 
 const referencePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Full card numbers one user may reveal a minute (issue 24); each is audited. */
+export const revealsPerMinute = 5;
+
 export function transactionRoutes({ database, cardKeys }: Deps) {
   const { db } = database;
   const routes = new Hono<AppEnv>();
@@ -566,6 +569,17 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
       requirePermission(here, 'Mapi.Transaction.CardNumber.Read');
       // The read and its audit record commit together: no reveal without a record, no record without a reveal.
       const cardNumber = await db.transaction(async (tx) => {
+        // At most revealsPerMinute reveals per user per minute, counted from the audit trail every node shares; the
+        // user's row is locked so that concurrent reveals of one user are counted one after another.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, principal.userId)).for('update');
+        const [recent] = await tx.select({ reveals: count() }).from(auditEvents).where(and(
+          eq(auditEvents.userId, principal.userId), eq(auditEvents.event, 'CardNumberRevealed'),
+          sql`${auditEvents.dateTimeUtc} > now() - interval '1 minute'`,
+        ));
+        if ((recent?.reveals ?? 0) >= revealsPerMinute) {
+          c.header('Retry-After', '60');
+          throw new ApiError(429, `At most ${revealsPerMinute} card numbers can be revealed a minute. Please wait a minute and try again.`);
+        }
         const [row] = await tx.select({ cardToken: t.cardToken, businessId: t.businessId, merchantId: t.merchantId }).from(t)
           .where(and(eq(t.reference, found.reference), scopeWhere(scope)));
         if (!row) throw notFound();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { orderKeysOf } from '../../../server/api/list-sql.ts';
-import { exactCountLimit, pageOfTransactions, scopeWhere, transactionResource, type TransactionScope } from '../../../server/api/transactions.ts';
+import { exactCountLimit, pageOfTransactions, revealsPerMinute, scopeWhere, transactionResource, type TransactionScope } from '../../../server/api/transactions.ts';
 import { transactionDetail, transactionList } from '../../../src/contract/transaction-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, snapshot } from '../support.ts';
 import { b1ByDateDescending, insertExtraTransactions } from './transaction-fixtures.ts';
@@ -283,6 +283,20 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
         await database.query('DROP TRIGGER refuse_reveal ON audit_events');
       }
       expect(await reveals()).toHaveLength(before);
+    });
+    it(`allows at most ${revealsPerMinute} reveals a minute per user, answering 429 with Retry-After beyond, unrecorded`, async () => {
+      const analyst = 'u-reveal-limit';
+      await database.db.insert(schema.users).values({ id: analyst, email: 'limit@example.com', givenName: 'Rae', familyName: 'Limit', passwordHash: 'scrypt$1$1$1$x$y', internal: true });
+      await database.db.insert(schema.userRoles).values({ userId: analyst, role: 'RiskAnalyst', level: 'root' });
+      const mine = async () => (await reveals()).filter((event) => event.userId === analyst).length;
+      // Concurrent requests too: the user's row lock counts them one after another.
+      const answers = await Promise.all(Array.from({ length: revealsPerMinute + 2 }, () => call(analyst, 'GET', '/transactions/TX3A0001/cardNumber')));
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([...Array.from({ length: revealsPerMinute }, () => 200), 429, 429]);
+      const limited = answers.find((answer) => answer.status === 429);
+      expect(limited?.headers.get('retry-after')).toBe('60');
+      expect(JSON.stringify(await limited?.json())).toContain(`At most ${revealsPerMinute} card numbers can be revealed a minute`);
+      expect(await mine()).toBe(revealsPerMinute);
     });
   });
 
