@@ -6,6 +6,8 @@
 // |        |                        | reports are left out                                                        |
 // | GET    | /reports/{id}          | the report (state shows Expired when past its expiry)                       |
 // | GET    | /reports/{id}/download | the file streamed from the FileStore, with Content-Type, Content-Length and |
+// |        |                        | Content-Disposition; 403 when the caller no longer reads the report's       |
+// |        |                        | context (access checked again at every download);                           |
 // |        |                        | Content-Disposition; 410 when expired, deleted or the file is gone; 400     |
 // |        |                        | while it is not generated                                                   |
 // | DELETE | /reports/{id}          | 204; a queued report is cancelled, a generating one stops at its next batch, |
@@ -18,13 +20,14 @@
 import { Readable } from 'node:stream';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { reportState } from '../../src/contract/reports.ts';
+import { reportState, type ReportContext } from '../../src/contract/reports.ts';
 import { queuedReports } from '../db/schema.ts';
 import { contentDisposition } from '../files/content-disposition.ts';
 import { InvalidFileKey } from '../files/file-store.ts';
-import { downloadName, reportContentTypes, toQueuedReport, type ReportRow } from '../reports/queue.ts';
+import { downloadName, reportContentTypes, reportReadPermission, toQueuedReport, type ReportRow } from '../reports/queue.ts';
+import { scopeOfReportContext } from './transactions.ts';
 import type { AppEnv, Deps } from './env.ts';
-import { ApiError, badRequest, notFound } from './errors.ts';
+import { ApiError, badRequest, forbidden, notFound } from './errors.ts';
 import { parseListRequest, singleValuedQuery } from './list-sql.ts';
 
 const r = queuedReports;
@@ -58,7 +61,12 @@ export function reportRoutes({ database, files }: Deps) {
   });
 
   routes.get('/reports/:id/download', async (c) => {
-    const row = await ownReport(c.get('principal').userId, c.req.param('id'));
+    const principal = c.get('principal');
+    const row = await ownReport(principal.userId, c.req.param('id'));
+    // The file holds the rows of its context as they were: whoever lost access to that context since may no longer
+    // take them away (issue 24), even though the report is theirs.
+    const scope = await scopeOfReportContext(database, principal, row.context as ReportContext, reportReadPermission(row.reportType));
+    if (!scope) throw forbidden();
     const view = toQueuedReport(row, new Date());
     if (row.deletedAt) throw new ApiError(410, 'The report has been deleted.');
     if (view.state === 'expired') throw new ApiError(410, 'The report has expired.');

@@ -4,6 +4,7 @@
 // holds a transaction open while a file is written (PGlite has one connection, shared with the API).
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { maxReportAttempts, reportExpiryMs, reportState, type QueuedReport, type ReportContext } from '../../src/contract/reports.ts';
+import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
 import { queuedReports } from '../db/schema.ts';
 import { presenceLockClass } from './presence.ts';
@@ -162,3 +163,12 @@ export const reportContentTypes: Record<string, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pdf: 'application/pdf',
 };
+
+/**
+ * The permission a report's rows need in its context, checked when it is generated and again at every download.
+ * Transaction exports need Mapi.Transactions.Read; every other report type (account statements, batches…) holds
+ * account-group data.
+ */
+export function reportReadPermission(reportType: string): PermissionName {
+  return reportType === 'transactions' ? 'Mapi.Transactions.Read' : 'Mapi.MerchantAccountGroups.Read';
+}

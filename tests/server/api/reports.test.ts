@@ -85,6 +85,23 @@ describe.each(combinations)('my report queue on $kind with files in $backend', (
     expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
   });
 
+  it('refuses the download (403) once the caller has lost access to the report’s context, and allows it again with access back', async () => {
+    const leaver = `u-leaver-${kind}-${backend}`;
+    await database.db.insert(schema.users).values({ id: leaver, email: `${leaver}@example.com`, givenName: 'Lee', familyName: 'Ver', passwordHash: 'scrypt$1$1$1$x$y' });
+    const [role] = await database.db.insert(schema.userRoles).values({ userId: leaver, role: 'Finance', level: 'business', businessId: 'B2' }).returning();
+    const { reportId } = await queueExport(call, leaver, '/businesses/B2/transactions/full/reports', { columns: ['reference'] });
+    while ((await reportRow(database, reportId)).status !== 'generated') await generateNext();
+    expect((await call(leaver, 'GET', `/reports/${reportId}/download`)).status).toBe(200);
+    await database.db.delete(schema.userRoles).where(eq(schema.userRoles.id, role?.id ?? -1));
+    const refused = await call(leaver, 'GET', `/reports/${reportId}/download`);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).not.toContain('TX2A0001');
+    // The report itself is still theirs to see and delete.
+    expect((await call(leaver, 'GET', `/reports/${reportId}`)).status).toBe(200);
+    await database.db.insert(schema.userRoles).values({ userId: leaver, role: 'Finance', level: 'business', businessId: 'B2' });
+    expect((await call(leaver, 'GET', `/reports/${reportId}/download`)).status).toBe(200);
+  });
+
   it('answers 410 once a report has expired, and Expired shows', async () => {
     const { reportId } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', {});
     while ((await reportRow(database, reportId)).status !== 'generated') await generateNext();
