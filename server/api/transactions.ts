@@ -55,7 +55,8 @@ import {
 import type { FilterClause, ParsedListQuery } from '../../src/contract/list-query.ts';
 import { openVaultedCard } from '../cards/card-vault.ts';
 import type { Database, Db } from '../db/client.ts';
-import { auditEvents, businesses, merchants, paymentJobs, queuedReports, transactions, users } from '../db/schema.ts';
+import { auditEvents, businesses, merchants, paymentJobs, transactions, users } from '../db/schema.ts';
+import { insertQueuedReport } from '../reports/queue.ts';
 import { permissionsIn, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
@@ -500,7 +501,7 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
       };
       const reportId = `RPT${randomBytes(8).toString('hex').toUpperCase()}`;
       const reportContext: ReportContext = { ...context, timeZone };
-      await db.insert(queuedReports).values({
+      await insertQueuedReport(db, {
         id: reportId,
         userId: c.get('principal').userId,
         reportType: 'transactions',

@@ -2,11 +2,12 @@
 // is conditional on the lease still being ours, and the view the API returns. A generating job is reclaimable when
 // its lease lapsed or its holder's presence lock is gone (the node died: see presence.ts). Every statement is short: nothing
 // holds a transaction open while a file is written (PGlite has one connection, shared with the API).
-import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { maxReportAttempts, reportExpiryMs, reportState, type QueuedReport, type ReportContext } from '../../src/contract/reports.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
-import { queuedReports } from '../db/schema.ts';
+import { queuedReports, users } from '../db/schema.ts';
+import { ApiError } from '../api/errors.ts';
 import { presenceLockClass } from './presence.ts';
 
 export type ReportRow = typeof queuedReports.$inferSelect;
@@ -44,7 +45,9 @@ export async function claimNextReport(db: Db, nodeId: string, leaseMs: number): 
         eq(r.status, 'queued'),
         and(eq(r.status, 'generating'), or(lt(r.lockedUntil, sql`now()`), holderGone)),
       )))
-      .orderBy(asc(r.queuedAt), asc(r.id))
+      // Fair between users (issue 24): the user served least recently goes first (a user with a job generating now
+      // was served now), then the oldest job. One user's 20 queued exports no longer hold another's single one.
+      .orderBy(sql`coalesce((SELECT max(CASE WHEN g.status = 'generating' THEN now() ELSE g.generated_at END) FROM queued_reports g WHERE g.user_id = ${r.userId}), '-infinity'::timestamptz)`, asc(r.queuedAt), asc(r.id))
       .limit(1)
       .for('update', { skipLocked: true });
     if (!candidate) return { kind: 'none' } as const;
@@ -171,4 +174,24 @@ export const reportContentTypes: Record<string, string> = {
  */
 export function reportReadPermission(reportType: string): PermissionName {
   return reportType === 'transactions' ? 'Mapi.Transactions.Read' : 'Mapi.MerchantAccountGroups.Read';
+}
+
+/** Reports one user may have waiting (queued or generating) at once; more are refused with 429 (issue 24). */
+export const maxWaitingReportsPerUser = 20;
+
+/**
+ * Queues a report unless the user already has maxWaitingReportsPerUser waiting: the user's row is locked for the
+ * count, so a burst of requests is counted one after another and no burst slips past the cap.
+ */
+export async function insertQueuedReport(db: Db, report: typeof queuedReports.$inferInsert): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, report.userId)).for('update');
+    const [waiting] = await tx.select({ count: count() }).from(r)
+      .where(and(eq(r.userId, report.userId), isNull(r.deletedAt), or(eq(r.status, 'queued'), eq(r.status, 'generating'))));
+    const already = Number(waiting?.count ?? 0);
+    if (already >= maxWaitingReportsPerUser) {
+      throw new ApiError(429, `You have ${already} reports waiting in your report queue, the most there may be. Wait for one to finish, or cancel one, before queueing another.`);
+    }
+    await tx.insert(r).values(report);
+  });
 }

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
+import { maxWaitingReportsPerUser } from '../../../server/reports/queue.ts';
 import { runNextReport } from '../../../server/reports/worker.ts';
 import { queuedReport, queuedReportList } from '../../../src/contract/report-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, snapshot } from '../support.ts';
@@ -100,6 +101,39 @@ describe.each(combinations)('my report queue on $kind with files in $backend', (
     expect((await call(leaver, 'GET', `/reports/${reportId}`)).status).toBe(200);
     await database.db.insert(schema.userRoles).values({ userId: leaver, role: 'Finance', level: 'business', businessId: 'B2' });
     expect((await call(leaver, 'GET', `/reports/${reportId}/download`)).status).toBe(200);
+  });
+
+  it('caps one user’s waiting reports: a burst of 25 queues 20 and refuses 5 with 429 saying how many wait', async () => {
+    const flooder = `u-flood-${kind}-${backend}`;
+    await database.db.insert(schema.users).values({ id: flooder, email: `${flooder}@example.com`, givenName: 'Flo', familyName: 'Od', passwordHash: 'scrypt$1$1$1$x$y' });
+    await database.db.insert(schema.userRoles).values({ userId: flooder, role: 'Finance', level: 'business', businessId: 'B2' });
+    // In bursts of 5 at once (more would meet the per-user limit of requests in progress first).
+    const answers: Response[] = [];
+    for (let burst = 0; burst < (maxWaitingReportsPerUser + 5) / 5; burst += 1) {
+      answers.push(...await Promise.all(Array.from({ length: 5 }, () =>
+        call(flooder, 'POST', '/businesses/B2/transactions/full/reports', { fileType: 'csv', columns: ['reference'] }))));
+    }
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 202)).toHaveLength(maxWaitingReportsPerUser);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+    const refused = answers.find((answer) => answer.status === 429);
+    expect(JSON.stringify(await refused?.json())).toContain(`You have ${maxWaitingReportsPerUser} reports waiting in your report queue`);
+    const [waiting] = await database.query<{ count: number }>('SELECT count(*)::int AS count FROM queued_reports WHERE user_id = $1', [flooder]);
+    expect(waiting?.count).toBe(maxWaitingReportsPerUser);
+
+    // Fair between users: another user's one export, queued after the flood, is generated second, not 21st.
+    const other = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', {});
+    await database.query("UPDATE queued_reports SET status = 'cancelled' WHERE status = 'queued' AND user_id NOT IN ($1, $2)", [flooder, users.finance]);
+    await database.query("UPDATE queued_reports SET status = 'cancelled' WHERE status = 'queued' AND user_id = $1 AND id <> $2", [users.finance, other.reportId]);
+    const order: string[] = [];
+    for (let step = 0; step < 3; step += 1) {
+      const before = await database.query<{ id: string }>("SELECT id FROM queued_reports WHERE status = 'generated'");
+      expect(await generateNext()).toBe('generated');
+      const after = await database.query<{ id: string; user_id: string }>("SELECT id, user_id FROM queued_reports WHERE status = 'generated'");
+      const made = after.find((row) => !before.some((earlier) => earlier.id === row.id));
+      order.push(made?.user_id === flooder ? 'flood' : made?.id === other.reportId ? 'other' : 'unexpected');
+    }
+    expect(order).toEqual(['flood', 'other', 'flood']);
   });
 
   it('answers 410 once a report has expired, and Expired shows', async () => {
