@@ -60,7 +60,7 @@ export async function createAccounts(database: Database): Promise<Accounts> {
     if (passwordMatches) {
       await db
         .update(users)
-        .set({ failedSignIns: 0, lockoutEndDateUtc: null })
+        .set({ failedSignIns: 0, lockoutEndDateUtc: null, lastSignInUtc: now })
         .where(eq(users.id, user.id));
       return { outcome: 'success', userId: user.id };
     }
