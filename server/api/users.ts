@@ -492,6 +492,7 @@ export function userAdministrationRoutes({ database, publicUrl }: Deps) {
 
   routes.post('/users/:userId/password-reset-email', (c) => auditedWrite(c, 'passwordResetEmail', c.req.param('userId'), async () => {
     const { principal, row, target } = await wholeUser(c, 'Mapi.Users.Update');
+    if (row.id === principal.userId) throw badRequest('Change your own password from your profile.');
     if (row.status === 'invited') throw badRequest('This user has not accepted the invitation yet: re-send the invitation instead.');
     const [recent] = await db.select({ value: count() }).from(passwordResets)
       .where(and(eq(passwordResets.userId, row.id), sql`${passwordResets.createdAt} > now() - interval '1 hour'`));
