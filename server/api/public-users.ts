@@ -11,23 +11,18 @@
 // | POST   | /api/public/password-resets            | { token, password }: 200; 410 when expired or used                    |
 // The secrets in links are kept only as SHA-256; each is single use (marked used in the transaction that uses it).
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { acceptInvitationBody, passwordResetBody, passwordResetRequestBody } from '../../src/contract/user-schemas.ts';
 import { userMessages } from '../../src/contract/users.ts';
 import type { Database } from '../db/client.ts';
-import { auditEvents, passwordResets, userInvitations, users } from '../db/schema.ts';
-import { revokeAccountAccess } from '../identity/adapter.ts';
+import { auditEvents, userInvitations, users } from '../db/schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
-import { isPlausibleEmailAddress } from '../mail/outbox.ts';
 import { checkNewPassword } from '../users/password-rules.ts';
-import { issuePasswordReset, queueWelcomeEmail, secretHash } from '../users/invitations.ts';
+import { queueWelcomeEmail, secretHash } from '../users/invitations.ts';
+import { completePasswordReset, passwordExpiryFrom, requestPasswordReset } from '../users/password-reset.ts';
 import { type AppEnv, readBody } from './env.ts';
 import { ApiError, badRequest } from './errors.ts';
-import { passwordExpiryFrom } from './users.ts';
-
-export const resetRequestsPerEmailPerHour = 3;
-export const resetRequestsPerAddressPerHour = 10;
 
 const expired = () => new ApiError(410, userMessages.linkExpired);
 
@@ -87,43 +82,17 @@ export function publicUserRoutes({ database, publicUrl }: { database: Database; 
 
   routes.post('/password-reset-requests', async (c) => {
     const body = await readBody(c, passwordResetRequestBody);
-    const email = body.email.trim().toLowerCase();
-    if (!isPlausibleEmailAddress(email)) throw badRequest('Enter an email address.');
-    const address = clientAddress(c);
-    const hourAgo = sql`now() - interval '1 hour'`;
-    const [perEmail] = await db.select({ value: count() }).from(passwordResets).where(and(eq(passwordResets.emailKey, email), gt(passwordResets.createdAt, hourAgo)));
-    const [perAddress] = await db.select({ value: count() }).from(passwordResets).where(and(eq(passwordResets.requestedFrom, address), gt(passwordResets.createdAt, hourAgo)));
-    if (Number(perEmail?.value ?? 0) >= resetRequestsPerEmailPerHour || Number(perAddress?.value ?? 0) >= resetRequestsPerAddressPerHour) {
-      throw new ApiError(429, userMessages.tooManyRequests);
-    }
-    const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`);
-    const now = new Date();
-    await db.transaction(async (tx) => {
-      if (user && user.status === 'active') await issuePasswordReset(tx, publicUrl, user, address, now);
-      // Unknown (or invited) emails leave a counting row too: the limits and the answer are the same either way.
-      else await tx.insert(passwordResets).values({ id: `PWR${crypto.randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`, emailKey: email, requestedFrom: address, createdAt: now, expiresAt: now });
-    });
+    const outcome = await requestPasswordReset(database, publicUrl, body.email, clientAddress(c));
+    if (outcome === 'invalidEmail') throw badRequest('Enter an email address.');
+    if (outcome === 'limited') throw new ApiError(429, userMessages.tooManyRequests);
     return c.json({ message: userMessages.resetRequested }, 202);
   });
 
   routes.post('/password-resets', async (c) => {
     const body = await readBody(c, passwordResetBody);
-    if (body.token.length < 20) throw expired();
-    const [found] = await db.select({ reset: passwordResets, user: users }).from(passwordResets).innerJoin(users, eq(users.id, passwordResets.userId))
-      .where(and(eq(passwordResets.tokenHash, secretHash(body.token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())));
-    if (!found) throw expired();
-    const problems = await checkNewPassword(body.password, [found.user.email, found.user.givenName, found.user.familyName]);
-    if (problems.length > 0) throw badRequest(problems);
-    const passwordHash = await hashPassword(body.password);
-    const now = new Date();
-    await db.transaction(async (tx) => {
-      const [used] = await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.id, found.reset.id), isNull(passwordResets.usedAt))).returning({ id: passwordResets.id });
-      if (!used) throw expired();
-      // A reset also clears a lockout from wrong passwords, and ends every session signed in with the old password.
-      await tx.update(users).set({ passwordHash, passwordExpiresUtc: passwordExpiryFrom(now), failedSignIns: 0, version: sql`${users.version} + 1` }).where(eq(users.id, found.user.id));
-      await revokeAccountAccess(tx, found.user.id);
-      await tx.insert(auditEvents).values({ userId: found.user.id, event: 'PasswordReset', dateTimeUtc: now, metaData: { targetUserId: found.user.id } });
-    });
+    const result = await completePasswordReset(database, body.token, body.password);
+    if (result.outcome === 'expired') throw expired();
+    if (result.outcome === 'refused') throw badRequest(result.problems);
     return c.json({ message: userMessages.resetDone });
   });
 

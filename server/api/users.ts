@@ -48,6 +48,7 @@ import {
   loadTarget, partnersOfBusinesses, permissionInBusiness, permissionInPartner, type Grant, type Target,
 } from '../users/user-access.ts';
 import { issueInvitation, issuePasswordReset, newId } from '../users/invitations.ts';
+import { passwordExpiryFrom } from '../users/password-reset.ts';
 import { type AppEnv, type Deps, readBody } from './env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
 import { likeLiteral, parseListRequest, singleValuedQuery } from './list-sql.ts';
@@ -610,7 +611,3 @@ export function userAdministrationRoutes({ database, publicUrl }: Deps) {
 
   return routes;
 }
-
-/** Passwords last 180 days (the expiry warning shows in the last 7). */
-export const passwordLifetimeDays = 180;
-export const passwordExpiryFrom = (now: Date) => new Date(now.getTime() + passwordLifetimeDays * 86_400_000);

@@ -62,7 +62,7 @@ export async function issuePasswordReset(tx: Db, publicUrl: string, user: { id: 
     subject: 'Reset your payments portal password',
     heading: 'Reset your password',
     paragraphs: [`Use this link to choose a new password. It can be used once and is valid for ${passwordResetValidityMinutes} minutes.`],
-    action: { label: 'Choose a new password', url: portalLink(publicUrl, '/password-reset', { token: secret }) },
+    action: { label: 'Choose a new password', url: portalLink(publicUrl, '/connect/reset-password', { token: secret }) },
     footer: 'If you did not ask for this, you can ignore this email: your password stays as it is.',
   });
 }

@@ -422,7 +422,7 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
       expect((await harness.call(users.owner, 'POST', `/users/${userId}/password-reset-email`)).status).toBe(202);
       const mail = await lastEmailTo(email);
       expect(mail?.template).toBe('passwordReset');
-      const token = linkParameter(mail?.text ?? '', '/password-reset', 'token');
+      const token = linkParameter(mail?.text ?? '', '/connect/reset-password', 'token');
       const weak = await publicCall('POST', '/password-resets', { token, password: 'short' });
       expect(weak.status).toBe(400);
       const ok = await publicCall('POST', '/password-resets', { token, password: 'Another-quiet-lantern-58' });
@@ -436,7 +436,7 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
       const email = freshEmail('reset-exp');
       const userId = await accepted(email);
       await publicCall('POST', '/password-reset-requests', { email });
-      const token = linkParameter((await lastEmailTo(email))?.text ?? '', '/password-reset', 'token');
+      const token = linkParameter((await lastEmailTo(email))?.text ?? '', '/connect/reset-password', 'token');
       await harness.database.query(`UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [userId]);
       const response = await publicCall('POST', '/password-resets', { token, password: 'Another-quiet-lantern-58' });
       expect(response.status).toBe(410);
