@@ -31,6 +31,8 @@ import { transactionRoutes } from './api/transactions.ts';
 import { reportRoutes } from './api/reports.ts';
 import { userNotificationRoutes } from './api/user-notifications.ts';
 import { outboxRoutes } from './api/outbox.ts';
+import { userAdministrationRoutes } from './api/users.ts';
+import { publicUserRoutes } from './api/public-users.ts';
 
 export type AppOptions = {
   database: Database;
@@ -237,6 +239,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', reportRoutes(deps));
   api.route('/', userNotificationRoutes(deps));
   api.route('/', outboxRoutes(deps));
+  api.route('/', userAdministrationRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();
@@ -244,6 +247,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   app.route('/api/portal', api);
   app.route('/api/gateway', gateway);
+  // Public calls of the invitation and password reset pages (no sign-in; body limit as the Portal API).
+  app.use('/api/public/*', limitBody);
+  app.route('/api/public', publicUserRoutes(deps));
   app.all('/api/*', (c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   if (options.staticDir && existsSync(join(options.staticDir, 'index.html'))) {

@@ -66,6 +66,12 @@ export const users = pgTable('users', {
   internal: boolean('internal').notNull().default(false),
   version: integer('version').notNull().default(1),
   createdAt: utc('created_at').notNull().defaultNow(),
+  // ── users (issue 20) ──
+  phoneNumber: text('phone_number'),
+  language: text('language').notNull().default('en-GB'),
+  /** 'active' or 'invited' (no password yet: the invitation sets it); locked is derived from lockoutEndDateUtc */
+  status: text('status').$type<'active' | 'invited'>().notNull().default('active'),
+  lastSignInUtc: utc('last_sign_in_utc'),
 }, (t) => [uniqueIndex('users_email_idx').on(sql`lower(${t.email})`)]);
 
 export type RoleLevel = 'root' | 'partner' | 'business' | 'merchant';
@@ -372,4 +378,41 @@ export const signingKeys = pgTable('signing_keys', {
   kid: text('kid').primaryKey(),
   jwk: jsonb('jwk').notNull(),
   createdAt: utc('created_at').notNull().defaultNow(),
+});
+
+// ── users ──
+
+/** Invitations to set up an account: the link carries a secret whose SHA-256 alone is kept; single use, 7 days. */
+export const userInvitations = pgTable('user_invitations', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  invitedBy: text('invited_by').notNull(),
+  createdAt: utc('created_at').notNull().defaultNow(),
+  expiresAt: utc('expires_at').notNull(),
+  acceptedAt: utc('accepted_at'),
+  revokedAt: utc('revoked_at'),
+}, (t) => [uniqueIndex('user_invitations_token_idx').on(t.tokenHash), index('user_invitations_user_idx').on(t.userId, t.createdAt)]);
+
+/** Password reset links: SHA-256 of the secret, single use, 15 minutes; rows also count requests for rate limits. */
+export const passwordResets = pgTable('password_resets', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash'),
+  emailKey: text('email_key').notNull(),
+  requestedFrom: text('requested_from').notNull(),
+  createdAt: utc('created_at').notNull().defaultNow(),
+  expiresAt: utc('expires_at').notNull(),
+  usedAt: utc('used_at'),
+}, (t) => [
+  uniqueIndex('password_resets_token_idx').on(t.tokenHash),
+  index('password_resets_email_idx').on(t.emailKey, t.createdAt),
+  index('password_resets_from_idx').on(t.requestedFrom, t.createdAt),
+]);
+
+/** Emails of deleted users (lower-cased): refused by invitations and POST /users for good. */
+export const deletedUserEmails = pgTable('deleted_user_emails', {
+  email: text('email').primaryKey(),
+  deletedBy: text('deleted_by').notNull(),
+  deletedAt: utc('deleted_at').notNull().defaultNow(),
 });

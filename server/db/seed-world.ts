@@ -75,6 +75,7 @@ export const demoAccounts: readonly { email: string; description: string }[] = [
   { email: 'vt@demo.test', description: 'Virtual terminal on one merchant of Thistle & Rose Florists Ltd (100005) only, no business role' },
   { email: 'partner@demo.test', description: 'Owner at partner level of Northbridge Payments Partners Ltd (PRT0001, nine businesses)' },
   { email: 'expiring@demo.test', description: 'Owner of Calder Valley Cycles Ltd (100006); password expires 3 days after seeding' },
+  { email: 'expired@demo.test', description: 'Finance on Little Wren Bakery Ltd (100002); password expired 2 days before seeding: a new one is asked for at sign-in' },
 ];
 
 // ---------------------------------------------------------------------------------------------------

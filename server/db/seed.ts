@@ -16,6 +16,7 @@ import {
   paymentJobsInsertSql, paymentsInsertSql, planBulk, seedCardToken, seedTestCards, timeSlotsLiteral,
 } from './seed-bulk.ts';
 import { buildWorld, demoPassword, type DemoIds, type MerchantLookup } from './seed-world.ts';
+import { seedUsers } from './seed-users.ts';
 
 export { demoAccounts, demoPassword } from './seed-world.ts';
 
@@ -187,6 +188,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     await tx.insert(schema.ticketComments).values(world.ticketComments);
     await tx.insert(schema.auditEvents).values(world.auditEvents);
     await seedOutbox(tx, { now, publicUrl: readConfig().publicUrl });
+    await seedUsers(tx, { now, passwordHash, world });
     lap('entitiesMs', `partners, businesses, merchants, users and the rest (${world.users.length} users)`);
 
     // The vault holds each test card once per merchant, sealed here; the bulk SQL gives each card payment the

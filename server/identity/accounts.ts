@@ -13,7 +13,7 @@ const maxEmailLength = 320;
 const maxPasswordLength = 1024;
 
 export type SignInResult =
-  | { outcome: 'success'; userId: string }
+  | { outcome: 'success'; userId: string; email: string; passwordExpired: boolean }
   | { outcome: 'invalid' }
   | { outcome: 'locked'; until: Date };
 
@@ -60,9 +60,10 @@ export async function createAccounts(database: Database): Promise<Accounts> {
     if (passwordMatches) {
       await db
         .update(users)
-        .set({ failedSignIns: 0, lockoutEndDateUtc: null })
+        .set({ failedSignIns: 0, lockoutEndDateUtc: null, lastSignInUtc: now })
         .where(eq(users.id, user.id));
-      return { outcome: 'success', userId: user.id };
+      // An expired password is still the right password: the sign-in page then asks for a new one before finishing.
+      return { outcome: 'success', userId: user.id, email: user.email, passwordExpired: user.passwordExpiresUtc !== null && user.passwordExpiresUtc <= now };
     }
 
     // One atomic statement: concurrent wrong attempts are all counted. Locking restarts the count.

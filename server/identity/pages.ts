@@ -7,6 +7,10 @@ export const messages = {
   locked: (time: string) =>
     `Your account is locked because of too many failed sign-in attempts. Try again after ${time}.`,
   interactionExpired: 'This sign-in page has expired. Go back to the portal and sign in again.',
+  linkExpired: 'Oops that link has expired.',
+  passwordsDiffer: 'The two passwords are not the same.',
+  passwordChanged: 'Your password has been changed. You can now sign in.',
+  tooManyRequests: 'Too many requests. Please wait a few minutes and try again.',
 } as const;
 
 /** The policy on every HTML page of the provider; form-action allows the redirect back to the portal. */
@@ -67,7 +71,7 @@ function alert(message: string | undefined): string {
 }
 
 /** The first empty field has focus on arrival (the email, or the password when the email is kept after an error): typing starts at once. */
-export function signInPage(options: { action: string; email?: string; error?: string }): string {
+export function signInPage(options: { action: string; email?: string; error?: string; forgotHref?: string }): string {
   return layout(
     'Sign in',
     `<h1>Sign in to the payments portal</h1>
@@ -81,8 +85,64 @@ ${alert(options.error)}<form method="post" action="${escapeHtml(options.action)}
 <input id="password" name="password" type="password" autocomplete="current-password" required${options.email ? ' autofocus' : ''}>
 </div>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+<p class="secondary"><a href="${escapeHtml(options.forgotHref ?? '/connect/forgot-password')}">Forgot your password?</a></p>`,
   );
+}
+
+function problemList(problems: readonly string[] | undefined): string {
+  if (!problems || problems.length === 0) return '';
+  return `<div class="alert" role="alert"><ul>${problems.map((problem) => `<li>${escapeHtml(problem)}</li>`).join('')}</ul></div>\n`;
+}
+
+const newPasswordFields = `<div class="field">
+<label for="password">New password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="12" aria-describedby="password-rule" autofocus>
+<p class="hint" id="password-rule">At least 12 characters, hard to guess: several uncommon words work well.</p>
+</div>
+<div class="field">
+<label for="confirm">Repeat the new password</label>
+<input id="confirm" name="confirm" type="password" autocomplete="new-password" required minlength="12">
+</div>`;
+
+/** 'Forgot your password?': one field; the answer never says whether the email exists. */
+export function forgotPasswordPage(options: { action: string; signInHref: string; message?: string; error?: string }): string {
+  if (options.message) {
+    return layout('Reset your password', `<h1>Reset your password</h1>
+<p role="status">${escapeHtml(options.message)}</p>
+<p><a href="${escapeHtml(options.signInHref)}">Back to sign in</a></p>`);
+  }
+  return layout('Reset your password', `<h1>Reset your password</h1>
+${alert(options.error)}<p>Enter the email address you sign in with. We will send it a link to choose a new password.</p>
+<form method="post" action="${escapeHtml(options.action)}">
+<div class="field">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required autofocus>
+</div>
+<button type="submit">Send the link</button>
+</form>
+<p class="secondary"><a href="${escapeHtml(options.signInHref)}">Back to sign in</a></p>`);
+}
+
+/** The page a reset link opens: a new password twice (the secret travels in a hidden field, never in a log line). */
+export function resetPasswordPage(options: { action: string; token: string; problems?: readonly string[] }): string {
+  return layout('Choose a new password', `<h1>Choose a new password</h1>
+${problemList(options.problems)}<form method="post" action="${escapeHtml(options.action)}">
+<input type="hidden" name="token" value="${escapeHtml(options.token)}">
+${newPasswordFields}
+<button type="submit">Change password</button>
+</form>`);
+}
+
+/** After a right but expired password: a new one is chosen before the portal opens. */
+export function expiredPasswordPage(options: { action: string; ticket: string; problems?: readonly string[] }): string {
+  return layout('Your password has expired', `<h1>Your password has expired</h1>
+${problemList(options.problems)}<p>Choose a new password to continue to the portal.</p>
+<form method="post" action="${escapeHtml(options.action)}">
+<input type="hidden" name="ticket" value="${escapeHtml(options.ticket)}">
+${newPasswordFields}
+<button type="submit">Change password and continue</button>
+</form>`);
 }
 
 export function messagePage(options: { title: string; message: string; link?: { href: string; text: string } }): string {
@@ -128,5 +188,8 @@ button{font:inherit;font-weight:600;width:100%;padding:.625rem 1rem;border:0;bor
 button:hover{background:#084a8c}
 .alert{margin:0 0 1rem;padding:.75rem 1rem;border-left:4px solid #b3261e;background:#fdecea;color:#5f1410}
 .actions{display:flex;flex-direction:column;gap:.75rem;align-items:center}
+.secondary{margin:1rem 0 0;text-align:center}
+.hint{margin:.25rem 0 0;font-size:.875rem;color:#4a535c}
+.alert ul{margin:0;padding-left:1.25rem}
 a{color:#0b5cad}
 `;

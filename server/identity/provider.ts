@@ -37,9 +37,10 @@ import { logger } from '../log.ts';
 import { createAdapterClass } from './adapter.ts';
 import { loadSigningKeys } from './keys.ts';
 import {
-  contentSecurityPolicy, errorPage, formatLockoutEnd, messagePage, messages, signInCss, signInPage, signOutPage,
-  stylesheetPath,
+  contentSecurityPolicy, errorPage, expiredPasswordPage, forgotPasswordPage, formatLockoutEnd, messagePage, messages,
+  resetPasswordPage, signInCss, signInPage, signOutPage, stylesheetPath,
 } from './pages.ts';
+import { completePasswordReset, issueExpiredPasswordTicket, requestPasswordReset, usableReset } from '../users/password-reset.ts';
 
 export type Identity = {
   /** Node request listener for every path under /connect and /.well-known (mounted by the lead's main.ts before Hono) */
@@ -55,6 +56,8 @@ export type IdentityOptions = {
   issuer: string;
   apiAudience: string;
 };
+
+const resetRequestedMessage = 'If an account exists for this email address, we have sent it a link to reset the password. The link is valid for 15 minutes.';
 
 export const supportedScopes = ['openid', 'profile', 'email', 'identity', 'portal', 'offline_access'] as const;
 
@@ -324,7 +327,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
       if (!interaction) return expired(res);
       if (interaction.prompt.name === 'consent') return grantConsent(req, res, interaction);
       if (interaction.prompt.name !== 'login') return expired(res);
-      return sendHtml(res, 200, signInPage({ action }));
+      return sendHtml(res, 200, signInPage({ action, forgotHref }));
     }
 
     if (req.method !== 'POST') {
@@ -342,10 +345,26 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     if (!interaction) return expired(res);
     if (interaction.prompt.name !== 'login') return expired(res);
 
+    // Second step after a right but expired password: the single-use ticket from the first step and a new password.
+    const ticket = form.get('ticket');
+    if (ticket !== null) {
+      const password = form.get('password') ?? '';
+      if (password !== (form.get('confirm') ?? '')) return sendHtml(res, 200, expiredPasswordPage({ action, ticket, problems: [messages.passwordsDiffer] }));
+      const changed = await completePasswordReset(database, ticket, password, 'ExpiredPasswordChanged');
+      if (changed.outcome === 'expired') return expired(res);
+      if (changed.outcome === 'refused') return sendHtml(res, 200, expiredPasswordPage({ action, ticket, problems: changed.problems }));
+      await provider.interactionFinished(req, res, { login: { accountId: changed.userId } }, { mergeWithLastSubmission: false });
+      return;
+    }
+
     const email = form.get('email') ?? '';
     const password = form.get('password') ?? '';
     const result = await accounts.signIn(email, password);
 
+    if (result.outcome === 'success' && result.passwordExpired) {
+      const changeTicket = await issueExpiredPasswordTicket(database, { id: result.userId, email: result.email });
+      return sendHtml(res, 200, expiredPasswordPage({ action, ticket: changeTicket }));
+    }
     if (result.outcome === 'success') {
       await provider.interactionFinished(req, res, { login: { accountId: result.userId } }, { mergeWithLastSubmission: false });
       return;
@@ -353,7 +372,43 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     const error = result.outcome === 'locked'
       ? messages.locked(formatLockoutEnd(result.until))
       : messages.invalidCredentials;
-    return sendHtml(res, 200, signInPage({ action, email, error }));
+    return sendHtml(res, 200, signInPage({ action, email, error, forgotHref }));
+  }
+
+  const forgotHref = `${mount}/forgot-password`;
+  const resetAction = `${mount}/reset-password`;
+
+  /** 'Forgot your password?' and the page its emailed link opens (no interaction needed: a link may be opened anywhere). */
+  async function passwordRoute(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
+      res.setHeader('Allow', 'GET, POST');
+      return sendJson(res, 405, { error: 'method_not_allowed' });
+    }
+    if (req.method === 'POST') {
+      const origin = req.headers.origin;
+      if (origin && origin !== publicOrigin.origin) return sendHtml(res, 403, errorPage({ description: 'Forbidden.', homeHref }));
+    }
+    if (path === forgotHref) {
+      if (req.method !== 'POST') return sendHtml(res, 200, forgotPasswordPage({ action: forgotHref, signInHref: homeHref }));
+      const form = await readForm(req);
+      const outcome = await requestPasswordReset(database, publicUrl, form.get('email') ?? '', req.socket.remoteAddress ?? 'unknown');
+      if (outcome === 'invalidEmail') return sendHtml(res, 200, forgotPasswordPage({ action: forgotHref, signInHref: homeHref, error: 'Enter an email address.' }));
+      if (outcome === 'limited') return sendHtml(res, 429, forgotPasswordPage({ action: forgotHref, signInHref: homeHref, error: messages.tooManyRequests }));
+      return sendHtml(res, 200, forgotPasswordPage({ action: forgotHref, signInHref: homeHref, message: resetRequestedMessage }));
+    }
+    if (req.method !== 'POST') {
+      const token = url.searchParams.get('token') ?? '';
+      if (!(await usableReset(database, token))) return sendHtml(res, 410, messagePage({ title: 'Choose a new password', message: messages.linkExpired, link: { href: `${forgotHref}`, text: 'Ask for a new link' } }));
+      return sendHtml(res, 200, resetPasswordPage({ action: resetAction, token }));
+    }
+    const form = await readForm(req);
+    const token = form.get('token') ?? '';
+    const password = form.get('password') ?? '';
+    if (password !== (form.get('confirm') ?? '')) return sendHtml(res, 200, resetPasswordPage({ action: resetAction, token, problems: [messages.passwordsDiffer] }));
+    const result = await completePasswordReset(database, token, password);
+    if (result.outcome === 'expired') return sendHtml(res, 410, messagePage({ title: 'Choose a new password', message: messages.linkExpired, link: { href: forgotHref, text: 'Ask for a new link' } }));
+    if (result.outcome === 'refused') return sendHtml(res, 200, resetPasswordPage({ action: resetAction, token, problems: result.problems }));
+    return sendHtml(res, 200, messagePage({ title: 'Password changed', message: messages.passwordChanged, link: { href: homeHref, text: 'Sign in' } }));
   }
 
   /** /connect/userinfo with the Portal API's JWT access token (see the note at the top). */
@@ -421,6 +476,8 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
       }
       return interactionRoute(req, res, uid);
     }
+
+    if (path === forgotHref || path === resetAction) return passwordRoute(req, res, path, url);
 
     if (path === `${mount}/userinfo`) {
       const bearer = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\s*$/i.exec(req.headers.authorization ?? '');

@@ -132,7 +132,7 @@ describe('demo seed', () => {
     const users = await first.query<{ id: string; email: string; internal: boolean; password_hash: string; password_expires_utc: Date; given_name: string }>(
       `SELECT id, email, internal, password_hash, password_expires_utc, given_name FROM users WHERE email LIKE '%@demo.test' ORDER BY id`);
     expect(users.map((u) => u.email).sort()).toEqual(demoAccounts.map((a) => a.email).sort());
-    expect(demoAccounts).toHaveLength(11);
+    expect(demoAccounts).toHaveLength(12);
     const roles = await first.query<{ email: string; role: string; level: string; partner_id: string | null; business_id: string | null; merchant_id: string | null }>(
       `SELECT u.email, r.role, r.level, r.partner_id, r.business_id, r.merchant_id FROM user_roles r JOIN users u ON u.id = r.user_id WHERE u.email LIKE '%@demo.test' ORDER BY r.id`);
     const rolesOf = (email: string) => roles.filter((r) => r.email === email).map(({ email: _e, ...rest }) => rest);
@@ -150,16 +150,18 @@ describe('demo seed', () => {
     expect(rolesOf('vt@demo.test')).toEqual([{ role: 'VirtualTerminal', level: 'merchant', partner_id: null, business_id: demo.vtBusinessId, merchant_id: demo.vtMerchantId }]);
     expect(rolesOf('partner@demo.test')).toEqual([{ role: 'Owner', level: 'partner', partner_id: demo.partnerId, business_id: null, merchant_id: null }]);
     expect(rolesOf('expiring@demo.test')).toEqual(business('Owner', demo.expiringBusinessId));
+    expect(rolesOf('expired@demo.test')).toEqual(business('Finance', demo.soloBusinessId));
 
     const internal = ['admin@demo.test', 'service@demo.test', 'readonly@demo.test', 'risk@demo.test'];
     for (const user of users) {
       expect(user.internal, user.email).toBe(internal.includes(user.email));
       expect(user.given_name.length).toBeGreaterThan(1);
       const expires = new Date(user.password_expires_utc).getTime() - now.getTime();
-      expect(expires, user.email).toBe(user.email === 'expiring@demo.test' ? 3 * day : 180 * day);
+      expect(expires, user.email).toBe(({ 'expiring@demo.test': 3 * day, 'expired@demo.test': -2 * day } as Record<string, number>)[user.email] ?? 180 * day);
     }
-    // One hash for everyone, and it is the demo password's.
-    expect(new Set((await first.query<{ password_hash: string }>('SELECT password_hash FROM users')).map((u) => u.password_hash)).size).toBe(1);
+    // One hash for everyone who has a password (invited users have none yet), and it is the demo password's.
+    expect(new Set((await first.query<{ password_hash: string }>(`SELECT password_hash FROM users WHERE status = 'active'`)).map((u) => u.password_hash)).size).toBe(1);
+    expect(await count(first, `SELECT count(*) AS n FROM users WHERE status = 'invited' AND password_hash <> '!invited'`)).toBe(0);
     expect(await verifyPassword(demoPassword, users[0]?.password_hash ?? '')).toBe(true);
 
     // The virtual-terminal merchant's first configuration shows the virtual terminal.

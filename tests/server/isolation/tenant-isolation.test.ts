@@ -7,7 +7,7 @@ import type { Database } from '../../../server/db/client.ts';
 import { demoAccounts, seedDatabase } from '../../../server/db/seed.ts';
 import { createTestApp, createTestDatabase, testCardKeys } from '../support.ts';
 
-type Tenant = { partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null };
+type Tenant = { partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null; userId: string | null };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
 
@@ -15,12 +15,21 @@ const today = new Date().toISOString().slice(0, 10);
 const lastMonth = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
 
 /** A body that passes validation, so the answer is about access and not about input. */
+let probeSerial = 0;
+
 function validBody(route: Route, tenant: Tenant): unknown {
+  if (route.method === 'DELETE' && route.path === '/users/:userId') return { version: 1, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true };
   if (route.method === 'GET' || route.method === 'DELETE') return undefined;
   if (route.path.endsWith('/full/reports')) return { fileType: 'csv', columns: ['reference'] };
   if (route.path.endsWith('/dashboard/declines')) return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
   if (route.path.endsWith('/dashboard')) return { interval: 'month', dateRange: { startDate: lastMonth, endDate: today } };
   if (route.path === '/audit-events') return { event: 'RecordPrinted', dateTimeUtc: new Date().toISOString(), businessId: tenant.businessId, merchantId: tenant.merchantId };
+  // Users (issue 20): writes aimed at the tenant's user, or granting in the tenant's business.
+  if (route.path === '/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], policy: { roles: [], businessPolicies: [{ businessId: tenant.businessId, roles: ['Finance'], merchantPolicies: [] }] } };
+  if (route.path === '/users/:userId') return { version: 1, givenName: 'Probe', familyName: 'Probe', policy: { roles: [], businessPolicies: [{ businessId: tenant.businessId, roles: ['Owner'], merchantPolicies: [] }] } };
+  if (route.path === '/users/:userId/login') return { version: 1, locked: true };
+  if (route.path === '/partners/:partnerId/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], roles: ['Finance'] };
+  if (route.path === '/partners/:partnerId/users/:userId') return { version: 1, roles: ['Finance'] };
   return undefined;
 }
 
@@ -30,6 +39,7 @@ function fill(route: Route, tenant: Tenant): string | null {
     const value = ({
       businessId: tenant.businessId, merchantId: tenant.merchantId, partnerId: tenant.partnerId, reference: tenant.reference,
       transactionReference: tenant.reference, paymentJobReference: tenant.paymentJobReference, configurationId: tenant.configurationId,
+      userId: tenant.userId,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -46,6 +56,8 @@ function reaches(account: Account, tenant: Tenant, route: Route): boolean {
   const businessOnly = !route.path.includes(':merchantId') && !route.path.includes(':reference');
   if (businessOnly && /^\/(context|user)\//.test(route.path) && account.merchantBusinesses.has(tenant.businessId)) return true;
   if (route.path.includes(':merchantId') || route.path.includes(':reference') || route.path === '/audit-events') return viaBusiness || account.merchants.has(tenant.merchantId);
+  // The tenant's user holds roles in the tenant's business only: reached through that business (or by being them).
+  if (route.path.includes(':userId') && tenant.userId === account.userId) return true;
   return viaBusiness;
 }
 
@@ -80,20 +92,22 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     // transactions, payment jobs and configurations.
     const merchantRoleBusinesses = new Set(accounts.flatMap((account) => [...account.merchantBusinesses]));
     const firstMerchants = new Set((await database.query<{ id: string }>('SELECT min(id) AS id FROM merchants GROUP BY business_id')).map((row) => row.id));
-    tenants = (await database.query<{ partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null }>(`
+    tenants = (await database.query<{ partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null; user_id: string | null }>(`
       SELECT b.partner_id, m.business_id, m.id AS merchant_id,
              (SELECT t.reference FROM transactions t WHERE t.merchant_id = m.id ORDER BY t.reference LIMIT 1) AS reference,
              (SELECT j.reference FROM payment_jobs j WHERE j.merchant_id = m.id ORDER BY j.reference LIMIT 1) AS payment_job_reference,
-             (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) AS configuration_id
+             (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) AS configuration_id,
+             (SELECT min(r.user_id) FROM user_roles r WHERE r.business_id = m.business_id AND NOT EXISTS (
+                SELECT 1 FROM user_roles o WHERE o.user_id = r.user_id AND (o.business_id IS DISTINCT FROM m.business_id))) AS user_id
         FROM merchants m JOIN businesses b ON b.id = m.business_id ORDER BY m.id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
-      paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id,
+      paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, userId: row.user_id,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
     const seen = new Set<string>();
     routes = harness.app.routes
       .filter((route) => route.path.startsWith('/api/portal/') && route.method !== 'ALL')
       .map((route) => ({ method: route.method, path: route.path.slice('/api/portal'.length) }))
-      .filter((route) => /:(businessId|merchantId|partnerId|reference)/.test(route.path) || route.path === '/audit-events')
+      .filter((route) => /:(businessId|merchantId|partnerId|reference|userId)/.test(route.path) || route.path === '/audit-events' || (route.method === 'POST' && route.path === '/users'))
       .filter((route) => !seen.has(`${route.method} ${route.path}`) && Boolean(seen.add(`${route.method} ${route.path}`)));
   }, 300_000);
   afterAll(async () => database?.close());

@@ -1,0 +1,100 @@
+// Public calls of the identity area (no sign-in): the invitation page and the password reset pages.
+//
+// | method | path                                   | answer                                                               |
+// |--------|----------------------------------------|----------------------------------------------------------------------|
+// | GET    | /api/public/user-invites/{inviteId}    | { email, givenName, familyName, expiresUtc }; 410 'Oops that link has |
+// |        |                                        | expired.' when expired, used, revoked or unknown                      |
+// | POST   | /api/public/user-invites/accept        | { inviteId, givenName, familyName, password }: 200 { message } and a  |
+// |        |                                        | welcome email; 410 as above; 400 with the strength feedback           |
+// | POST   | /api/public/password-reset-requests    | { email }: 202, the same answer whether the email exists or not;      |
+// |        |                                        | 429 past 3 an hour per email or 10 an hour per address                |
+// | POST   | /api/public/password-resets            | { token, password }: 200; 410 when expired or used                    |
+// The secrets in links are kept only as SHA-256; each is single use (marked used in the transaction that uses it).
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import { acceptInvitationBody, passwordResetBody, passwordResetRequestBody } from '../../src/contract/user-schemas.ts';
+import { userMessages } from '../../src/contract/users.ts';
+import type { Database } from '../db/client.ts';
+import { auditEvents, userInvitations, users } from '../db/schema.ts';
+import { hashPassword } from '../identity/passwords.ts';
+import { checkNewPassword } from '../users/password-rules.ts';
+import { queueWelcomeEmail, secretHash } from '../users/invitations.ts';
+import { completePasswordReset, passwordExpiryFrom, requestPasswordReset } from '../users/password-reset.ts';
+import { type AppEnv, readBody } from './env.ts';
+import { ApiError, badRequest } from './errors.ts';
+
+const expired = () => new ApiError(410, userMessages.linkExpired);
+
+function clientAddress(c: Context<AppEnv>): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function publicUserRoutes({ database, publicUrl }: { database: Database; publicUrl: string }) {
+  const { db } = database;
+  const routes = new Hono<AppEnv>();
+  routes.use('*', async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    await next();
+  });
+
+  async function pendingInvitation(secret: string) {
+    if (secret.length < 20 || secret.length > 200) return undefined;
+    const [row] = await db.select({ invitation: userInvitations, user: users }).from(userInvitations)
+      .innerJoin(users, eq(users.id, userInvitations.userId))
+      .where(and(eq(userInvitations.tokenHash, secretHash(secret)), isNull(userInvitations.acceptedAt), isNull(userInvitations.revokedAt), gt(userInvitations.expiresAt, new Date())));
+    return row && row.user.status === 'invited' ? row : undefined;
+  }
+
+  routes.get('/user-invites/:inviteId', async (c) => {
+    const found = await pendingInvitation(c.req.param('inviteId'));
+    if (!found) throw expired();
+    return c.json({ email: found.user.email, givenName: found.user.givenName, familyName: found.user.familyName, expiresUtc: found.invitation.expiresAt.toISOString() });
+  });
+
+  routes.post('/user-invites/accept', async (c) => {
+    const body = await readBody(c, acceptInvitationBody);
+    const found = await pendingInvitation(body.inviteId);
+    if (!found) throw expired();
+    const problems = await checkNewPassword(body.password, [found.user.email, body.givenName, body.familyName]);
+    if (problems.length > 0) throw badRequest(problems);
+    const passwordHash = await hashPassword(body.password);
+    const now = new Date();
+    await db.transaction(async (tx) => {
+      // Single use: only the first of two concurrent acceptances finds the invitation still open.
+      const [used] = await tx.update(userInvitations).set({ acceptedAt: now })
+        .where(and(eq(userInvitations.id, found.invitation.id), isNull(userInvitations.acceptedAt), isNull(userInvitations.revokedAt))).returning({ id: userInvitations.id });
+      if (!used) throw expired();
+      await tx.update(users).set({
+        givenName: body.givenName, familyName: body.familyName, passwordHash, status: 'active', passwordExpiresUtc: passwordExpiryFrom(now),
+        version: sql`${users.version} + 1`,
+      }).where(eq(users.id, found.user.id));
+      await queueWelcomeEmail(tx, publicUrl, found.user.email, body.givenName);
+      await tx.insert(auditEvents).values({ userId: found.user.id, event: 'InvitationAccepted', dateTimeUtc: now, metaData: { targetUserId: found.user.id, invitationId: found.invitation.id } });
+    });
+    return c.json({ message: userMessages.inviteAccepted });
+  });
+
+  routes.post('/password-reset-requests', async (c) => {
+    const body = await readBody(c, passwordResetRequestBody);
+    const outcome = await requestPasswordReset(database, publicUrl, body.email, clientAddress(c));
+    if (outcome === 'invalidEmail') throw badRequest('Enter an email address.');
+    if (outcome === 'limited') throw new ApiError(429, userMessages.tooManyRequests);
+    return c.json({ message: userMessages.resetRequested }, 202);
+  });
+
+  routes.post('/password-resets', async (c) => {
+    const body = await readBody(c, passwordResetBody);
+    const result = await completePasswordReset(database, body.token, body.password);
+    if (result.outcome === 'expired') throw expired();
+    if (result.outcome === 'refused') throw badRequest(result.problems);
+    return c.json({ message: userMessages.resetDone });
+  });
+
+  return routes;
+}

@@ -1,0 +1,68 @@
+// Invitations and password reset links: secrets in the link, only their SHA-256 in the database, single use.
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { invitationValidityDays, passwordResetValidityMinutes } from '../../src/contract/users.ts';
+import type { Db } from '../db/client.ts';
+import { passwordResets, userInvitations } from '../db/schema.ts';
+import { portalLink } from '../mail/compose.ts';
+import { queueEmail } from '../mail/outbox.ts';
+
+export const secretHash = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+export const newSecret = () => randomBytes(32).toString('base64url');
+export const newId = (prefix: string) => `${prefix}${randomBytes(8).toString('hex').toUpperCase()}`;
+
+export type Invitee = { userId: string; email: string };
+
+/** Writes a fresh invitation (earlier pending ones of the user are revoked) and queues its email, in `tx`. */
+export async function issueInvitation(tx: Db, publicUrl: string, invitee: Invitee, invitedBy: { userId: string; name: string }, now = new Date()) {
+  const secret = newSecret();
+  const id = newId('INV');
+  const expiresAt = new Date(now.getTime() + invitationValidityDays * 86_400_000);
+  await tx.update(userInvitations).set({ revokedAt: now })
+    .where(sqlPending(invitee.userId));
+  await tx.insert(userInvitations).values({ id, userId: invitee.userId, tokenHash: secretHash(secret), invitedBy: invitedBy.userId, createdAt: now, expiresAt });
+  const url = portalLink(publicUrl, '/user-invite', { InviteId: secret });
+  await queueEmail(tx, invitee.email, {
+    template: 'userInvitation',
+    subject: 'You are invited to the payments portal',
+    heading: 'You are invited to the payments portal',
+    paragraphs: [
+      `${invitedBy.name} has invited you to the payments portal.`,
+      `Set your name and password to create your account. This link can be used once and is valid for ${invitationValidityDays} days.`,
+    ],
+    action: { label: 'Create your account', url },
+    footer: 'If you did not expect this invitation, you can ignore this email.',
+  });
+  return { id, expiresAt };
+}
+
+function sqlPending(userId: string) {
+  return and(eq(userInvitations.userId, userId), isNull(userInvitations.acceptedAt), isNull(userInvitations.revokedAt));
+}
+
+export async function queueWelcomeEmail(tx: Db, publicUrl: string, recipient: string, givenName: string) {
+  await queueEmail(tx, recipient, {
+    template: 'userWelcome',
+    subject: 'Welcome to the payments portal',
+    heading: `Welcome, ${givenName}`,
+    paragraphs: ['Your account is ready. Sign in with your email address and the password you chose.'],
+    action: { label: 'Sign in', url: portalLink(publicUrl, '/') },
+  });
+}
+
+/** A reset link for a known user: the row and the email, in `tx`. */
+export async function issuePasswordReset(tx: Db, publicUrl: string, user: { id: string; email: string }, requestedFrom: string, now = new Date()) {
+  const secret = newSecret();
+  await tx.insert(passwordResets).values({
+    id: newId('PWR'), userId: user.id, tokenHash: secretHash(secret), emailKey: user.email.toLowerCase(), requestedFrom,
+    createdAt: now, expiresAt: new Date(now.getTime() + passwordResetValidityMinutes * 60_000),
+  });
+  await queueEmail(tx, user.email, {
+    template: 'passwordReset',
+    subject: 'Reset your payments portal password',
+    heading: 'Reset your password',
+    paragraphs: [`Use this link to choose a new password. It can be used once and is valid for ${passwordResetValidityMinutes} minutes.`],
+    action: { label: 'Choose a new password', url: portalLink(publicUrl, '/connect/reset-password', { token: secret }) },
+    footer: 'If you did not ask for this, you can ignore this email: your password stays as it is.',
+  });
+}

@@ -1,0 +1,208 @@
+// Issue 20 against a real HTTP server with the provider and the Portal API: 'Forgot your password?' and the emailed
+// reset link, the change forced at sign-in when a password has expired, and an invitation accepted from its email
+// link followed by a sign-in with a standard OpenID Connect client library (oauth4webapi) that sees only the
+// inviting business. Emails are read from the outbox (outbound_emails): the mail worker is not part of this branch.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import * as oauth from 'oauth4webapi';
+import { getRequestListener } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../../server/app.ts';
+import { openDatabase, type Database } from '../../../server/db/client.ts';
+import * as schema from '../../../server/db/schema.ts';
+import { hashPassword } from '../../../server/identity/passwords.ts';
+import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
+import { testCardKeys } from '../support.ts';
+
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+const client: oauth.Client = { client_id: 'portal' };
+const oldPassword = 'Granite-otter-lamp-2041';
+const newPassword = 'Saffron-meadow-violin-77';
+
+let server: Server;
+let database: Database;
+let identity: Identity;
+let publicUrl: string;
+let issuer: string;
+let apiAudience: string;
+let redirectUri: string;
+let as: oauth.AuthorizationServer;
+
+class Browser {
+  readonly cookies = new Map<string, string>();
+  async request(url: string, init: { method?: string; body?: URLSearchParams } = {}) {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (init.body) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body?.toString(), redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const index = pair.indexOf('=');
+      const value = pair.slice(index + 1).trim();
+      if (value) this.cookies.set(pair.slice(0, index).trim(), value);
+      else this.cookies.delete(pair.slice(0, index).trim());
+    }
+    return response;
+  }
+  async follow(url: string, init: { method?: string; body?: URLSearchParams } = {}) {
+    let response = await this.request(url, init);
+    let current = url;
+    for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops += 1) {
+      const location = new URL(response.headers.get('location') ?? '', current).href;
+      if (!location.startsWith(`${publicUrl}/connect/`)) return { location, response, url: current };
+      current = location;
+      response = await this.request(current);
+    }
+    return { location: undefined, response, url: current };
+  }
+}
+
+async function startSignIn(browser: Browser) {
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(as.authorization_endpoint ?? '');
+  for (const [name, value] of Object.entries({
+    client_id: 'portal', redirect_uri: redirectUri, response_type: 'code', scope: 'openid profile identity portal offline_access',
+    resource: apiAudience, state, code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
+  })) url.searchParams.set(name, value);
+  const { response, url: interactionUrl } = await browser.follow(url.href);
+  return { codeVerifier, state, interactionUrl, html: await response.text() };
+}
+
+async function finish(started: { codeVerifier: string; state: string }, location: string | undefined) {
+  expect(location?.startsWith(redirectUri)).toBe(true);
+  const params = oauth.validateAuthResponse(as, client, new URL(location ?? ''), started.state);
+  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, started.codeVerifier, { ...insecure, additionalParameters: { resource: apiAudience } });
+  return oauth.processAuthorizationCodeResponse(as, client, response);
+}
+
+async function signIn(email: string, password: string) {
+  const browser = new Browser();
+  const started = await startSignIn(browser);
+  const { location } = await browser.follow(started.interactionUrl, { method: 'POST', body: new URLSearchParams({ email, password }) });
+  return finish(started, location);
+}
+
+async function api(token: string, method: string, path: string, body?: unknown) {
+  return fetch(`${publicUrl}/api/portal${path}`, {
+    method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+  });
+}
+
+async function lastEmail(recipient: string) {
+  const [row] = await database.query<{ text: string; template: string }>('SELECT text, template FROM outbound_emails WHERE recipient = $1 ORDER BY created_at DESC, id DESC LIMIT 1', [recipient]);
+  return row;
+}
+const linkIn = (text: string, path: string) => new URL(/https?:\/\/\S+/.exec(text.slice(text.indexOf(path) - 200))?.[0] ?? /https?:\/\/\S+/.exec(text)?.[0] ?? '');
+const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+
+beforeAll(async () => {
+  database = await openDatabase({});
+  let apiListener: ReturnType<typeof getRequestListener> | undefined;
+  server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (path.startsWith('/connect') || path.startsWith('/.well-known/')) identity.handle(req, res);
+    else void apiListener?.(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  issuer = `${publicUrl}/connect`;
+  apiAudience = `${publicUrl}/api/portal`;
+  redirectUri = `${publicUrl}/sign-in`;
+  identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer, apiAudience });
+  apiListener = getRequestListener(createApp({ database, cardKeys: testCardKeys, verifyAccessToken: identity.verifyAccessToken, publicUrl }).fetch);
+  const passwordHash = await hashPassword(oldPassword);
+  await database.db.insert(schema.businesses).values([{ id: 'B9', name: 'Nine Elms Bikes Ltd' }, { id: 'B8', name: 'Other Ltd' }]);
+  await database.db.insert(schema.merchants).values([{ id: 'M9', businessId: 'B9', name: 'Nine Elms Online', currencies: ['GBP'] }]);
+  await database.db.insert(schema.users).values([
+    { id: 'u-forgot', email: 'forgot@example.com', givenName: 'Fran', familyName: 'Forget', passwordHash },
+    { id: 'u-expired', email: 'expired@example.com', givenName: 'Ezra', familyName: 'Old', passwordHash, passwordExpiresUtc: new Date(Date.now() - 86_400_000) },
+    { id: 'u-owner9', email: 'owner9@example.com', givenName: 'Opal', familyName: 'Nine', passwordHash },
+  ]);
+  await database.db.insert(schema.userRoles).values([
+    { userId: 'u-owner9', role: 'Owner', level: 'business', businessId: 'B9' },
+    { userId: 'u-expired', role: 'Finance', level: 'business', businessId: 'B8' },
+  ]);
+  const issuerUrl = new URL(issuer);
+  as = await oauth.processDiscoveryResponse(issuerUrl, await oauth.discoveryRequest(issuerUrl, insecure));
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await database.close();
+});
+
+describe('forgot your password', () => {
+  it('links from the sign-in page, emails a single-use link, and the new password signs in', async () => {
+    const started = await startSignIn(new Browser());
+    expect(started.html).toContain('<a href="/connect/forgot-password">Forgot your password?</a>');
+    const form = await fetch(`${publicUrl}/connect/forgot-password`);
+    expect(await form.text()).toContain('<label for="email">Email</label>');
+    const known = await (await fetch(`${publicUrl}/connect/forgot-password`, { method: 'POST', body: new URLSearchParams({ email: 'Forgot@Example.com' }) })).text();
+    const unknown = await (await fetch(`${publicUrl}/connect/forgot-password`, { method: 'POST', body: new URLSearchParams({ email: 'ghost@example.com' }) })).text();
+    expect(known).toBe(unknown);
+    expect(known).toContain('If an account exists for this email address');
+    expect(await lastEmail('ghost@example.com')).toBeUndefined();
+    const mail = await lastEmail('forgot@example.com');
+    expect(mail?.template).toBe('passwordReset');
+    const link = linkIn(mail?.text ?? '', '/connect/reset-password');
+    expect(link.pathname).toBe('/connect/reset-password');
+    const page = await (await fetch(link)).text();
+    const token = hidden(page, 'token');
+    expect(token).toBe(link.searchParams.get('token'));
+    const post = (password: string, confirm = password) => fetch(`${publicUrl}/connect/reset-password`, { method: 'POST', body: new URLSearchParams({ token, password, confirm }) });
+    expect(await (await post(newPassword, 'different-thing-here')).text()).toContain('The two passwords are not the same.');
+    expect(await (await post('password12345')).text()).toContain('The password is too easy to guess.');
+    const done = await post(newPassword);
+    expect(await done.text()).toContain('Your password has been changed.');
+    const again = await post('Another-quiet-lantern-58');
+    expect(again.status).toBe(410);
+    expect(await again.text()).toContain('Oops that link has expired.');
+    const tokens = await signIn('forgot@example.com', newPassword);
+    expect((await identity.verifyAccessToken(tokens.access_token)).userId).toBe('u-forgot');
+  });
+});
+
+describe('expired password', () => {
+  it('asks for a new password after the right expired one, then finishes the sign-in', async () => {
+    const browser = new Browser();
+    const started = await startSignIn(browser);
+    const first = await browser.follow(started.interactionUrl, { method: 'POST', body: new URLSearchParams({ email: 'expired@example.com', password: oldPassword }) });
+    expect(first.location).toBeUndefined();
+    const html = await first.response.text();
+    expect(html).toContain('<h1>Your password has expired</h1>');
+    const ticket = hidden(html, 'ticket');
+    expect(ticket.length).toBeGreaterThan(30);
+    const weak = await browser.follow(started.interactionUrl, { method: 'POST', body: new URLSearchParams({ ticket, password: oldPassword, confirm: oldPassword }) });
+    expect(await weak.response.text()).toContain('The new password must differ from the current one.');
+    const changed = await browser.follow(started.interactionUrl, { method: 'POST', body: new URLSearchParams({ ticket, password: newPassword, confirm: newPassword }) });
+    const tokens = await finish(started, changed.location);
+    expect((await identity.verifyAccessToken(tokens.access_token)).userId).toBe('u-expired');
+    const [row] = await database.db.select().from(schema.users).where(eq(schema.users.id, 'u-expired'));
+    expect(row?.passwordExpiresUtc?.getTime()).toBeGreaterThan(Date.now() + 100 * 86_400_000);
+    await expect(signIn('expired@example.com', oldPassword)).rejects.toThrow();
+  });
+});
+
+describe('invitation', () => {
+  it('an owner invites; the invitee accepts from the email link, signs in and sees only that business', async () => {
+    const owner = await signIn('owner9@example.com', oldPassword);
+    const invited = await api(owner.access_token, 'POST', '/users', { emails: ['new.finance@example.com'], policy: { roles: [], businessPolicies: [{ businessId: 'B9', roles: ['Finance'], merchantPolicies: [] }] } });
+    expect(invited.status).toBe(201);
+    const link = linkIn((await lastEmail('new.finance@example.com'))?.text ?? '', '/user-invite');
+    expect(link.pathname).toBe('/user-invite');
+    const inviteId = link.searchParams.get('InviteId') ?? '';
+    expect((await fetch(`${publicUrl}/api/public/user-invites/${encodeURIComponent(inviteId)}`)).status).toBe(200);
+    // Before accepting there is no password: nothing signs in.
+    const accept = await fetch(`${publicUrl}/api/public/user-invites/accept`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inviteId, givenName: 'Nell', familyName: 'Finch', password: newPassword }),
+    });
+    expect(accept.status).toBe(200);
+    expect((await lastEmail('new.finance@example.com'))?.template).toBe('userWelcome');
+    const invitee = await signIn('new.finance@example.com', newPassword);
+    const businesses = await (await api(invitee.access_token, 'GET', '/user/businesses')).json() as { results: { businessId: string }[] };
+    expect(businesses.results.map((business) => business.businessId)).toEqual(['B9']);
+    expect((await api(invitee.access_token, 'GET', '/user/businesses/B8/permissions')).status).toBe(404);
+  });
+});
