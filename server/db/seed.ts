@@ -14,6 +14,7 @@ import {
   paymentJobsInsertSql, paymentsInsertSql, planBulk, seedCardToken, seedTestCards, timeSlotsLiteral,
 } from './seed-bulk.ts';
 import { buildWorld, demoPassword, type DemoIds, type MerchantLookup } from './seed-world.ts';
+import { seedSupport } from './seed-support.ts';
 
 export { demoAccounts, demoPassword } from './seed-world.ts';
 
@@ -239,6 +240,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
 
     for (const index of indexes) await run(index.restore);
     lap('createIndexesMs', `recreated ${indexes.length} indexes and keys`);
+    await seedSupport(tx);
   });
   lap('commitMs', 'commit');
 

@@ -307,6 +307,17 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
       expect(await auditOf('TicketAttachmentAdded')).not.toHaveLength(0);
     });
 
+    it('offers a hostile file name back only as a safe Content-Disposition', async () => {
+      const stored = await upload(users.owner, `${path}/attachments`, pngBytes, '..\\..\\evil"\r\nSet-Cookie: x=1 résumé.png');
+      expect(stored.status).toBe(201);
+      const { ticketAttachmentId } = (await stored.json()) as { ticketAttachmentId: string };
+      const download = await call(users.owner, 'GET', `${path}/attachments/${ticketAttachmentId}`);
+      const header = download.headers.get('content-disposition') ?? '';
+      expect(header).toMatch(/^attachment; filename="[^"\\\r\n]*"; filename\*=UTF-8''/);
+      expect(header).not.toMatch(/[\r\n]|\\/);
+      expect(download.headers.get('set-cookie')).toBeNull();
+    });
+
     it('refuses what is not an image or PDF by its bytes, whatever its name says', async () => {
       const html = await upload(users.owner, `${path}/attachments`, htmlBytes, 'notes.html', 'text/html');
       expect(html.status).toBe(415);
