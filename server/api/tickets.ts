@@ -4,6 +4,7 @@
 //   /tickets                                              context-free: internal users see every ticket, others every
 //                                                          business and merchant where they hold Portal.Tickets.Read
 //                                                          (the staff queue); a ticket is created in a context only
+//   /partners/{partnerId}/tickets                          one partner's businesses (a ticket is created in a business)
 //   /businesses/{businessId}/tickets                       one business (its own tickets and its merchants')
 //   /businesses/{businessId}/merchants/{merchantId}/tickets   one merchant
 // An unreachable business or merchant, and a ticket outside the addressed context, answer 404; a reachable one
@@ -58,7 +59,7 @@ import {
 import { contentDisposition } from '../files/content-disposition.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
-import { permissionsIn, resolveContext, type Principal } from '../policy/principal.ts';
+import { permissionsIn, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
@@ -450,8 +451,16 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     return c.json({ results });
   });
 
+  const partner: Resolver = async (c) => {
+    const resolved = await resolvePartner(database, c.get('principal'), c.req.param('partnerId') ?? '');
+    if (!resolved) throw notFound();
+    requirePermission(resolved.permissions, 'Portal.Tickets.Read');
+    return { scope: { level: 'grants', partnerIds: [resolved.partner.id], businessIds: [], merchantIds: [] }, businessId: null, merchantId: null };
+  };
+
   const prefixes: { prefix: string; resolve: Resolver }[] = [
     { prefix: '/tickets', resolve: contextFree },
+    { prefix: '/partners/:partnerId/tickets', resolve: partner },
     { prefix: '/businesses/:businessId/tickets', resolve: business },
     { prefix: '/businesses/:businessId/merchants/:merchantId/tickets', resolve: merchant },
   ];

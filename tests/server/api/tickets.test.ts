@@ -137,6 +137,10 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
       expect(all.results.map((row) => row.ticketId)).toEqual(expect.arrayContaining(ids));
       const mine = ticketList.assert(await (await call(users.finance, 'GET', '/tickets?pagesize=100')).json());
       expect(new Set(mine.results.map((row) => row.businessId))).toEqual(new Set(['B2']));
+      const viaPartner = ticketList.assert(await (await call(users.partner, 'GET', '/partners/P1/tickets?pagesize=100')).json());
+      expect(viaPartner.results.map((row) => row.ticketId)).toEqual(expect.arrayContaining(ids));
+      expect((await call(users.owner, 'GET', '/partners/P1/tickets')).status).toBe(404);
+      expect((await call(users.partner, 'POST', '/partners/P1/tickets', { type: 'bug', subject: 'x', description: 'y' })).status).toBe(400);
       const partner = ticketList.assert(await (await call(users.partner, 'GET', '/tickets?pagesize=100')).json());
       expect(partner.results.map((row) => row.ticketId)).toEqual(expect.arrayContaining(ids));
       expect(partner.results.every((row) => ['B1', 'B2'].includes(row.businessId))).toBe(true);
