@@ -46,6 +46,26 @@ export function truncatedAttachmentName(name: string): string {
   return characters.length > attachmentNameDisplayLength ? `${characters.slice(0, attachmentNameDisplayLength).join('')}…` : name;
 }
 
+/**
+ * The browser's first look at a chosen file (size, then the kind its name and type claim), so an obvious mistake is
+ * told at once; the server decides by the bytes. Null when the file may be sent.
+ */
+export function attachmentProblem(file: { name: string; size: number; type: string }, ticketType: TicketType | null): string | null {
+  if (file.size > maxAttachmentBytes) return uploadMessages.tooLarge;
+  const name = file.name.toLowerCase();
+  const imageOrPdf = [...attachmentImageTypes, ...attachmentDocumentTypes].includes(file.type as never)
+    || attachmentExtensions.some((extension) => name.endsWith(extension));
+  if (imageOrPdf) return null;
+  if (ticketType === 'dispute') return name.endsWith('.csv') ? null : uploadMessages.invalidTypeForDispute;
+  return uploadMessages.notImageOrPdf;
+}
+
+/** The file picker's accept list for a ticket of this type. */
+export function attachmentAccept(ticketType: TicketType | null): string {
+  const base = [...attachmentImageTypes, ...attachmentDocumentTypes, ...attachmentExtensions];
+  return (ticketType === 'dispute' ? [...base, 'text/csv', '.csv'] : base).join(',');
+}
+
 /** Filters of GET {context}/tickets, by lower-cased name. */
 export const ticketFilters = {
   status: { kind: { oneOf: ticketStatuses }, operators: ['eq'] },
