@@ -129,7 +129,7 @@ export function TicketDetailPane({ params }: PaneProps) {
       if (failed > 0) showToast({ kind: 'danger', message: uploadMessages.uploadFailed, durationMs: 5000 });
       setOlderAnchors([]);
       void refresh();
-      requestAnimationFrame(() => conversation.current?.scrollTo({ top: conversation.current.scrollHeight }));
+      requestAnimationFrame(() => conversation.current?.scrollTo?.({ top: conversation.current.scrollHeight }));
     },
   });
   const submit = () => {
