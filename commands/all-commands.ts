@@ -19,6 +19,7 @@ import { dateFilterCommand } from './table/date-filter.ts';
 import { exportCommand } from './table/export.ts';
 import { filtersCommand } from './table/filters.ts';
 import { rowCursorCommands } from './table/row-cursor.ts';
+import { ticketCommands } from './tickets/ticket-commands.ts';
 import { closePaneCommand } from './workspace/close-pane.ts';
 import { copyLinkCommand } from './workspace/copy-link.ts';
 import { focusNextPaneCommand } from './workspace/focus-next-pane.ts';
@@ -58,4 +59,5 @@ export const staticCommands: readonly Command[] = [
   openSearchResultCommand,
   ...rowCursorCommands,
   ...dashboardCommands,
+  ...ticketCommands,
 ];

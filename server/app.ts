@@ -33,6 +33,8 @@ import { userNotificationRoutes } from './api/user-notifications.ts';
 import { outboxRoutes } from './api/outbox.ts';
 import { userAdministrationRoutes } from './api/users.ts';
 import { publicUserRoutes } from './api/public-users.ts';
+import { ticketRoutes } from './api/tickets.ts';
+import { maxAttachmentBytes, uploadMessages } from '../src/contract/tickets.ts';
 
 export type AppOptions = {
   database: Database;
@@ -159,8 +161,18 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       return c.json(errorReport([`The request body may have ${maxBodyBytes} bytes maximum.`]), 413);
     },
   });
+  // A file upload (multipart POST to …/attachments) may carry one attachment of up to maxAttachmentBytes.
+  const limitUpload = bodyLimit({
+    maxSize: maxAttachmentBytes + 64 * 1024,
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return c.json(errorReport([uploadMessages.tooLarge]), 413);
+    },
+  });
+  const isUpload = (c: { req: { method: string; path: string; header: (name: string) => string | undefined } }) =>
+    c.req.method === 'POST' && c.req.path.endsWith('/attachments') && /^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '');
   // No GET or HEAD handler reads a body; asking for one would build a whole fetch Request for each call.
-  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : isUpload(c) ? limitUpload(c, next) : limitBody(c, next)));
   api.use('*', async (c, next) => {
     // PostgreSQL text cannot hold NUL; refuse it at the door rather than deep in a query.
     let decoded: string;
@@ -240,6 +252,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', userNotificationRoutes(deps));
   api.route('/', outboxRoutes(deps));
   api.route('/', userAdministrationRoutes(deps));
+  api.route('/', ticketRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

@@ -4,17 +4,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 import { isApiError } from '../../src/api/api-error.ts';
 import { notificationQueries } from '../../src/api/notification-queries.ts';
-import { type NotificationBlock, parseNotificationContent } from '../../src/contract/notifications.ts';
+import { parseNotificationContent } from '../../src/contract/notifications.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
 import type { PaneProps } from '../../src/state/pane-scope.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { NotificationContentView } from './notification-content.tsx';
 import { userNotificationQueries } from './notification-queries.ts';
 import './notifications.css';
-
-function ContentBlock({ block }: { block: NotificationBlock }) {
-  if (block.type === 'paragraph') return <p>{block.text}</p>;
-  return <ul>{block.items.map((item, index) => <li key={index}>{item}</li>)}</ul>;
-}
 
 export function UserNotificationPane({ params }: PaneProps) {
   const reference = params.reference ?? '';
@@ -49,9 +45,7 @@ export function UserNotificationPane({ params }: PaneProps) {
         <div><dt>Published</dt><dd>{formatDateTime(notification.publishedUtc)}</dd></div>
         <div><dt>Last edited</dt><dd>{formatDateTime(notification.lastEditedUtc)}</dd></div>
       </dl>
-      <div className="notification-content">
-        {blocks.map((block, index) => <ContentBlock key={index} block={block} />)}
-      </div>
+      <NotificationContentView blocks={blocks} />
       <p><a href="/notifications">All notifications</a></p>
     </article>
   );

@@ -254,6 +254,10 @@ export const tickets = pgTable('tickets', {
   createdUtc: utc('created_utc').notNull().defaultNow(),
   lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow(),
   version: integer('version').notNull().default(1),
+  // support (issue 21): the internal staff member handling it, and the record it is about
+  assigneeId: text('assignee_id'),
+  linkedTransactionReference: text('linked_transaction_reference'),
+  linkedPaymentJobReference: text('linked_payment_job_reference'),
 }, (t) => [index('tickets_business_idx').on(t.businessId, t.createdUtc)]);
 
 export const ticketComments = pgTable('ticket_comments', {
@@ -262,7 +266,11 @@ export const ticketComments = pgTable('ticket_comments', {
   authorId: text('author_id').notNull(),
   text: text('text').notNull(),
   createdUtc: utc('created_utc').notNull().defaultNow(),
-});
+  // support (issue 21): internal notes are read only with Portal.Tickets.Read.Internal; edits are versioned
+  internal: boolean('internal').notNull().default(false),
+  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow(),
+  version: integer('version').notNull().default(1),
+}, (t) => [index('ticket_comments_ticket_idx').on(t.ticketId, t.createdUtc, t.id)]);
 
 export type ReportStatus = 'queued' | 'generating' | 'generated' | 'failed' | 'cancelled';
 
@@ -416,3 +424,17 @@ export const deletedUserEmails = pgTable('deleted_user_emails', {
   deletedBy: text('deleted_by').notNull(),
   deletedAt: utc('deleted_at').notNull().defaultNow(),
 });
+// ── support ──
+
+/** Files attached to a ticket or to one of its comments; the bytes live in the FileStore under storageKey. */
+export const ticketAttachments = pgTable('ticket_attachments', {
+  id: text('id').primaryKey(),
+  ticketId: text('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
+  commentId: text('comment_id').references(() => ticketComments.id, { onDelete: 'cascade' }),
+  fileName: text('file_name').notNull(),
+  mimeType: text('mime_type').notNull(),
+  size: integer('size').notNull(),
+  storageKey: text('storage_key').notNull(),
+  uploadedBy: text('uploaded_by').notNull(),
+  createdUtc: utc('created_utc').notNull().defaultNow(),
+}, (t) => [index('ticket_attachments_ticket_idx').on(t.ticketId, t.createdUtc)]);

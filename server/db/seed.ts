@@ -17,6 +17,7 @@ import {
 } from './seed-bulk.ts';
 import { buildWorld, demoPassword, type DemoIds, type MerchantLookup } from './seed-world.ts';
 import { seedUsers } from './seed-users.ts';
+import { seedSupport } from './seed-support.ts';
 
 export { demoAccounts, demoPassword } from './seed-world.ts';
 
@@ -244,6 +245,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
 
     for (const index of indexes) await run(index.restore);
     lap('createIndexesMs', `recreated ${indexes.length} indexes and keys`);
+    await seedSupport(tx);
   });
   lap('commitMs', 'commit');
 

@@ -10,6 +10,7 @@ import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
+import { createdComment, createdTicket, ticketAssignees, ticketAttachment, ticketComment, ticketCommentPage, ticketDetail, ticketList } from '../contract/ticket-schemas.ts';
 
 export const contractSchemas = {
   policyStructure: policyStructureSchema,
@@ -37,6 +38,14 @@ export const contractSchemas = {
   outboxMessageDetail,
   dashboardResponse: dashboardResponseSchema,
   declinesResponse: declinesResponseSchema,
+  ticketList,
+  ticketDetail,
+  ticketCommentPage,
+  ticketComment,
+  ticketAttachment,
+  ticketAssignees,
+  createdTicket,
+  createdComment,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

@@ -111,6 +111,9 @@ const userNotificationPane = lazy(() => import('../../panes/notifications/user-n
 const reportQueuePane = lazy(() => import('../../panes/reporting-overview/report-queue-pane.tsx').then((module) => ({ default: module.ReportQueuePane })));
 const outboxPane = lazy(() => import('../../panes/outbox/outbox-pane.tsx').then((module) => ({ default: module.OutboxPane })));
 const outboxMessagePane = lazy(() => import('../../panes/outbox/outbox-message-pane.tsx').then((module) => ({ default: module.OutboxMessagePane })));
+const ticketsPane = lazy(() => import('../../panes/tickets/tickets-pane.tsx').then((module) => ({ default: module.TicketsPane })));
+const newTicketPane = lazy(() => import('../../panes/tickets/new-ticket-pane.tsx').then((module) => ({ default: module.NewTicketPane })));
+const ticketDetailPane = lazy(() => import('../../panes/tickets/ticket-detail-pane.tsx').then((module) => ({ default: module.TicketDetailPane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
@@ -320,14 +323,14 @@ export const routes: readonly RouteDefinition[] = [
 
   // Support
   {
-    id: 'tickets', pattern: '/tickets', capability: 'Support tickets', title: () => 'Support', pane: notBuiltPane, permissions: ['Portal.Tickets.Read'], layout: 'default',
+    id: 'tickets', pattern: '/tickets', capability: 'Support tickets', title: () => 'Support', pane: ticketsPane, permissions: ['Portal.Tickets.Read'], layout: 'default',
     menu: { section: 'support', index: 1, label: 'Tickets' },
     command: { title: 'Go to support tickets', keywords: ['help', 'support', 'tickets', 'issues'], shortcut: 'g s' },
   },
-  { id: 'ticketAdd', pattern: '/tickets/add', capability: 'New support ticket', title: () => 'New ticket', pane: notBuiltPane, permissions: ['Portal.Tickets.Create'], layout: 'default',
+  { id: 'ticketAdd', pattern: '/tickets/add', capability: 'New support ticket', title: () => 'New ticket', pane: newTicketPane, permissions: ['Portal.Tickets.Create'], layout: 'default',
     menu: { section: 'support', index: 2, label: 'New ticket' },
     command: { title: 'Create support ticket', keywords: ['help', 'support', 'ask', 'question'] } },
-  { id: 'ticketDetail', pattern: '/tickets/:ticketId', capability: 'Support ticket', title: ({ ticketId }) => `Ticket ${ticketId ?? ''}`, pane: notBuiltPane, permissions: ['Portal.Tickets.Read'], layout: 'default' },
+  { id: 'ticketDetail', pattern: '/tickets/:ticketId', capability: 'Support ticket', title: ({ ticketId }) => `Ticket ${ticketId ?? ''}`, pane: ticketDetailPane, permissions: ['Portal.Tickets.Read'], layout: 'default' },
 
   // Users (context-free)
   {

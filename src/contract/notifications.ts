@@ -4,15 +4,54 @@
 // opened from a deep link does not load it on the main thread (a test holds this parser to the schema).
 export type { NotificationContent, UserNotificationDetail, UserNotificationList, UserNotificationSummary } from './notification-schemas.ts';
 
-export type NotificationBlock = { type: 'paragraph'; text: string } | { type: 'list'; items: string[] };
+export type NotificationInline = { text: string; bold?: boolean; italic?: boolean; href?: string };
+export type NotificationBlock =
+  | { type: 'paragraph'; text: string }
+  | { type: 'list'; items: string[] }
+  | { type: 'text'; inlines: NotificationInline[] }
+  | { type: 'heading'; level: 1 | 2 | 3; inlines: NotificationInline[] }
+  | { type: 'richList'; ordered: boolean; items: NotificationInline[][] };
+
+/** Links go to web pages or mail only: a javascript: or data: address is not a link (the schema says the same). */
+export const safeLinkPattern = /^(https?:\/\/|mailto:)[^\s]{1,2040}$/i;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function isBlock(value: unknown): value is NotificationBlock {
-  if (!isRecord(value)) return false;
-  if (value.type === 'paragraph') return typeof value.text === 'string';
-  if (value.type === 'list') return Array.isArray(value.items) && value.items.every((item) => typeof item === 'string');
-  return false;
+function inlineOf(value: unknown): NotificationInline | null {
+  if (!isRecord(value) || typeof value.text !== 'string') return null;
+  const inline: NotificationInline = { text: value.text };
+  if ('bold' in value) { if (typeof value.bold !== 'boolean') return null; inline.bold = value.bold; }
+  if ('italic' in value) { if (typeof value.italic !== 'boolean') return null; inline.italic = value.italic; }
+  if ('href' in value) { if (typeof value.href !== 'string' || !safeLinkPattern.test(value.href)) return null; inline.href = value.href; }
+  return inline;
+}
+
+function inlinesOf(value: unknown): NotificationInline[] | null {
+  if (!Array.isArray(value)) return null;
+  const inlines = value.map(inlineOf);
+  return inlines.every((inline): inline is NotificationInline => inline !== null) ? inlines : null;
+}
+
+function blockOf(value: unknown): NotificationBlock | null {
+  if (!isRecord(value)) return null;
+  switch (value.type) {
+    case 'paragraph': return typeof value.text === 'string' ? { type: 'paragraph', text: value.text } : null;
+    case 'list': return Array.isArray(value.items) && value.items.every((item) => typeof item === 'string') ? { type: 'list', items: [...(value.items as string[])] } : null;
+    case 'text': {
+      const inlines = inlinesOf(value.inlines);
+      return inlines ? { type: 'text', inlines } : null;
+    }
+    case 'heading': {
+      const inlines = inlinesOf(value.inlines);
+      return inlines && (value.level === 1 || value.level === 2 || value.level === 3) ? { type: 'heading', level: value.level, inlines } : null;
+    }
+    case 'richList': {
+      if (typeof value.ordered !== 'boolean' || !Array.isArray(value.items)) return null;
+      const items = value.items.map(inlinesOf);
+      return items.every((item): item is NotificationInline[] => item !== null) ? { type: 'richList', ordered: value.ordered, items } : null;
+    }
+    default: return null;
+  }
 }
 
 /** The blocks of a notification's content; text that is not JSON shows as one paragraph, JSON of another shape as nothing. */
@@ -23,6 +62,7 @@ export function parseNotificationContent(text: string): NotificationBlock[] {
   } catch {
     return text.trim() === '' ? [] : [{ type: 'paragraph', text }];
   }
-  if (!isRecord(data) || !Array.isArray(data.blocks) || !data.blocks.every(isBlock)) return [];
-  return data.blocks.map((block) => (block.type === 'paragraph' ? { type: 'paragraph', text: block.text } : { type: 'list', items: [...block.items] }));
+  if (!isRecord(data) || !Array.isArray(data.blocks)) return [];
+  const blocks = data.blocks.map(blockOf);
+  return blocks.every((block): block is NotificationBlock => block !== null) ? blocks : [];
 }

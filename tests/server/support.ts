@@ -165,7 +165,7 @@ export async function insertFixtureWorld(database: Database): Promise<void> {
 /** Every row of every table, for 'the database is unchanged' checks. */
 export async function snapshot(database: Database): Promise<string> {
   const tables = ['partners', 'businesses', 'merchants', 'configurations', 'users', 'user_roles', 'user_settings', 'notifications',
-    'notification_reads', 'tickets', 'queued_reports', 'audit_events', 'transactions', 'payment_jobs', 'card_vault',
+    'notification_reads', 'tickets', 'ticket_comments', 'ticket_attachments', 'queued_reports', 'audit_events', 'transactions', 'payment_jobs', 'card_vault',
     'user_invitations', 'password_resets', 'deleted_user_emails'];
   const parts: string[] = [];
   for (const table of tables) {

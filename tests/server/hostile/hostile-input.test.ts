@@ -3,6 +3,7 @@
 // content types and oversized payloads. Never a 5xx; every 4xx carries an errorReport; a refused write changes nothing.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachmentTypeOf } from '../../../server/api/tickets.ts';
 import type { Database } from '../../../server/db/client.ts';
 import { createTestApp, createTestDatabase, fixture, insertFixtureWorld, snapshot, tokenFor } from '../support.ts';
 
@@ -19,6 +20,8 @@ const knownIds: Record<string, string> = {
   businessId: 'B3', merchantId: 'M3a', partnerId: 'P1', key: 'SomeSetting', name: 'countries', configurationId: 'C-M3a',
   // The caller's own user: every user write refuses it (no self-administration) after reading the body or before.
   userId: 'u-admin',
+  // support: a ticket of M3a with a comment and a file on each (inserted below)
+  ticketId: 'TCKHOSTILE', commentId: 'TCCHOSTILE', attachmentId: 'TCAHOSTILE',
 };
 
 function fill(path: string, value: (param: string) => string): string {
@@ -42,6 +45,11 @@ describe('hostile input on every Portal API route (PGlite)', () => {
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
     await insertFixtureWorld(database);
+    await database.query(`INSERT INTO tickets (id, business_id, merchant_id, created_by, type, status, priority, subject, description)
+      VALUES ('TCKHOSTILE', 'B3', 'M3a', '${fixture.users.owner}', 'dispute', 'Open', 'High', 'Hostile input target', 'Every route of it is attacked')`);
+    await database.query(`INSERT INTO ticket_comments (id, ticket_id, author_id, text) VALUES ('TCCHOSTILE', 'TCKHOSTILE', '${fixture.users.owner}', 'A comment')`);
+    await database.query(`INSERT INTO ticket_attachments (id, ticket_id, comment_id, file_name, mime_type, size, storage_key, uploaded_by)
+      VALUES ('TCAHOSTILE', 'TCKHOSTILE', NULL, 'evidence.pdf', 'application/pdf', 10, 'tickets/TCKHOSTILE/TCAHOSTILE', '${fixture.users.owner}')`);
     harness = createTestApp(database);
     const seen = new Set<string>();
     routes = harness.app.routes
@@ -112,6 +120,33 @@ describe('hostile input on every Portal API route (PGlite)', () => {
       const response = await harness.call(fixture.users.admin, route.method, fill(route.path, (param) => knownIds[param] ?? 'x'), huge, { 'content-type': 'application/json' });
       expect(response.status, `${route.method} ${route.path}`).toBe(413);
       expect(await response.json()).toHaveProperty('errorReport.errors.0.message');
+    }
+  });
+
+  it('refuses hostile multipart uploads on every attachment route with a 4xx and an errorReport', async () => {
+    const uploads = routes.filter((route) => route.method === 'POST' && route.path.endsWith('/attachments'));
+    expect(uploads.length).toBeGreaterThanOrEqual(2);
+    const bytes = fc.oneof(
+      fc.constantFrom(Buffer.alloc(0), Buffer.from('<svg onload=alert(1)>'), Buffer.from('MZ\u0090\u0000'), Buffer.from('%PDF'), Buffer.from('\u0000'.repeat(64))),
+      fc.uint8Array({ maxLength: 256 }).map((array) => Buffer.from(array)),
+    );
+    const name = fc.oneof(fc.constantFrom(...hostileStrings, 'a.png', 'x.csv', '.htaccess', 'con.pdf', 'a\r\nX-Evil: 1.png'), fc.string({ maxLength: 300 }));
+    for (const route of uploads) {
+      const path = `/api/portal${fill(route.path, (param) => knownIds[param] ?? 'x')}`;
+      await fc.assert(fc.asyncProperty(bytes, name, fc.constantFrom('file', 'files', 'File', ''), async (content, fileName, field) => {
+        // A real image or PDF would rightly be stored: only what the rules refuse by its bytes is sent here.
+        fc.pre('refused' in await attachmentTypeOf(content, fileName, 'dispute'));
+        const form = new FormData();
+        form.append(field, new Blob([new Uint8Array(content)]), fileName);
+        const response = await harness.app.request(path, { method: 'POST', headers: { authorization: `Bearer ${tokenFor(fixture.users.admin)}` }, body: form });
+        expect(response.status, `${route.path} ${field} ${JSON.stringify(fileName).slice(0, 60)}`).toBeGreaterThanOrEqual(400);
+        await expectWellFormedRefusalOrSuccess(response, `${route.method} ${route.path}`);
+      }), { numRuns: 30 });
+      for (const raw of ['--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF', 'not multipart at all', '--x--']) {
+        const response = await harness.app.request(path, { method: 'POST', headers: { authorization: `Bearer ${tokenFor(fixture.users.admin)}`, 'content-type': 'multipart/form-data; boundary=x' }, body: raw });
+        expect(response.status, `${route.path} ${raw.slice(0, 20)}`).toBeGreaterThanOrEqual(400);
+        await expectWellFormedRefusalOrSuccess(response, `${route.method} ${route.path}`);
+      }
     }
   });
 

@@ -2,12 +2,30 @@
 // not reach, on every Portal API route whose path addresses a partner, business, merchant, transaction or report
 // (routes are read from the router, so new endpoints are covered). Allowed answers: 403 or 404, never data.
 // Who may reach what is computed here from the role rows directly, independently of server/policy.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
+import { createFolderStore } from '../../../server/files/folder-store.ts';
 import { demoAccounts, seedDatabase } from '../../../server/db/seed.ts';
-import { createTestApp, createTestDatabase, testCardKeys } from '../support.ts';
+import { createTestApp, createTestDatabase, testCardKeys, tokenFor } from '../support.ts';
 
-type Tenant = { partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null; userId: string | null };
+/** A valid upload (a PDF by its bytes), so a refusal is about access and not about the file. */
+function probeUpload(): FormData {
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.from('%PDF-1.4\n%%EOF\n')], { type: 'application/pdf' }), 'probe.pdf');
+  return form;
+}
+
+type Tenant = {
+  partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null;
+  /** users: a user holding roles in the tenant's business only */
+  userId: string | null;
+  /** support: a ticket of the merchant (else of its business), its first comment and an attachment of each */
+  ticketId: string | null; ticketMerchantId: string | null; commentId: string | null; attachmentId: string | null; commentAttachmentId: string | null;
+};
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
 
@@ -30,6 +48,12 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path === '/users/:userId/login') return { version: 1, locked: true };
   if (route.path === '/partners/:partnerId/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], roles: ['Finance'] };
   if (route.path === '/partners/:partnerId/users/:userId') return { version: 1, roles: ['Finance'] };
+  // Support (issue 21)
+  if (route.path.endsWith('/attachments')) return 'multipart';
+  if (route.path.endsWith('/comments')) return { text: 'A reply that must not land' };
+  if (route.path.endsWith('/comments/:commentId')) return { text: 'An edit that must not land', version: 1 };
+  if (route.path.endsWith('/tickets')) return { type: 'general', subject: 'Not yours', description: 'Must not be created' };
+  if (route.path.endsWith('/tickets/:ticketId')) return { type: 'general', priority: 'High', status: 'Closed', subject: 'Not yours', description: 'x', assigneeId: null, version: 1 };
   return undefined;
 }
 
@@ -40,6 +64,8 @@ function fill(route: Route, tenant: Tenant): string | null {
       businessId: tenant.businessId, merchantId: tenant.merchantId, partnerId: tenant.partnerId, reference: tenant.reference,
       transactionReference: tenant.reference, paymentJobReference: tenant.paymentJobReference, configurationId: tenant.configurationId,
       userId: tenant.userId,
+      ticketId: tenant.ticketId, commentId: tenant.commentId,
+      attachmentId: route.path.includes('/comments/') ? tenant.commentAttachmentId : tenant.attachmentId,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -51,6 +77,8 @@ function reaches(account: Account, tenant: Tenant, route: Route): boolean {
   if (account.internal) return true;
   if (route.path.includes(':partnerId')) return tenant.partnerId !== null && account.partners.has(tenant.partnerId);
   const viaBusiness = account.businesses.has(tenant.businessId);
+  // A ticket is its business's, or its merchant's when it has one.
+  if (route.path.includes(':ticketId')) return viaBusiness || (tenant.ticketMerchantId !== null && account.merchants.has(tenant.ticketMerchantId));
   // A merchant role names its business in the caller's own policy: the context panel may list that business and
   // the caller's merchants in it, and the caller may ask for its (empty) permissions there. Nothing else.
   const businessOnly = !route.path.includes(':merchantId') && !route.path.includes(':reference');
@@ -67,11 +95,14 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
   let accounts: Account[];
   let tenants: Tenant[];
   let routes: Route[];
+  let filesFolder: string;
 
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
     await seedDatabase(database, { transactions: 3000, cardKeys: testCardKeys });
-    harness = createTestApp(database);
+    filesFolder = await mkdtemp(join(tmpdir(), 'isolation-files-'));
+    const files = createFolderStore(filesFolder);
+    harness = createTestApp(database, { files });
     const roleRows = await database.query<{ email: string; user_id: string; internal: boolean; level: string; partner_id: string | null; business_id: string | null; merchant_id: string | null }>(
       `SELECT u.email, u.id AS user_id, u.internal, r.level, r.partner_id, r.business_id, r.merchant_id
          FROM users u LEFT JOIN user_roles r ON r.user_id = u.id WHERE u.email = ANY($1)`, [demoAccounts.map((account) => account.email)]);
@@ -92,25 +123,47 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     // transactions, payment jobs and configurations.
     const merchantRoleBusinesses = new Set(accounts.flatMap((account) => [...account.merchantBusinesses]));
     const firstMerchants = new Set((await database.query<{ id: string }>('SELECT min(id) AS id FROM merchants GROUP BY business_id')).map((row) => row.id));
-    tenants = (await database.query<{ partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null; user_id: string | null }>(`
+    tenants = (await database.query<{ partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null; user_id: string | null; ticket_id: string | null }>(`
       SELECT b.partner_id, m.business_id, m.id AS merchant_id,
              (SELECT t.reference FROM transactions t WHERE t.merchant_id = m.id ORDER BY t.reference LIMIT 1) AS reference,
              (SELECT j.reference FROM payment_jobs j WHERE j.merchant_id = m.id ORDER BY j.reference LIMIT 1) AS payment_job_reference,
              (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) AS configuration_id,
              (SELECT min(r.user_id) FROM user_roles r WHERE r.business_id = m.business_id AND NOT EXISTS (
-                SELECT 1 FROM user_roles o WHERE o.user_id = r.user_id AND (o.business_id IS DISTINCT FROM m.business_id))) AS user_id
+                SELECT 1 FROM user_roles o WHERE o.user_id = r.user_id AND (o.business_id IS DISTINCT FROM m.business_id))) AS user_id,
+             (SELECT k.id FROM tickets k WHERE k.business_id = m.business_id AND (k.merchant_id = m.id OR k.merchant_id IS NULL)
+               ORDER BY k.merchant_id IS NULL, k.id LIMIT 1) AS ticket_id
         FROM merchants m JOIN businesses b ON b.id = m.business_id ORDER BY m.id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
       paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, userId: row.user_id,
+      ticketId: row.ticket_id, ticketMerchantId: null as string | null, commentId: null as string | null, attachmentId: null as string | null, commentAttachmentId: null as string | null,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
+    // Every probed ticket gets a comment and a file on the ticket and on the comment (stored, so a leak would serve bytes).
+    for (const tenant of tenants) {
+      if (!tenant.ticketId) continue;
+      const [ticket] = await database.query<{ merchant_id: string | null; created_by: string }>('SELECT merchant_id, created_by FROM tickets WHERE id = $1', [tenant.ticketId]);
+      tenant.ticketMerchantId = ticket?.merchant_id ?? null;
+      tenant.commentId = `TCCISO${tenant.merchantId}`;
+      await database.query(`INSERT INTO ticket_comments (id, ticket_id, author_id, text) VALUES ($1, $2, $3, 'isolation probe') ON CONFLICT DO NOTHING`, [tenant.commentId, tenant.ticketId, ticket?.created_by]);
+      for (const [key, commentId] of [['attachmentId', null], ['commentAttachmentId', tenant.commentId]] as const) {
+        const id = `TCAISO${key.length}${tenant.merchantId}`;
+        const storageKey = `tickets/${tenant.ticketId}/${id}`;
+        await files.put(storageKey, Readable.from([Buffer.from('%PDF-1.4 isolation probe')]), { contentType: 'application/pdf' });
+        await database.query(`INSERT INTO ticket_attachments (id, ticket_id, comment_id, file_name, mime_type, size, storage_key, uploaded_by)
+          VALUES ($1, $2, $3, 'probe.pdf', 'application/pdf', 24, $4, $5) ON CONFLICT DO NOTHING`, [id, tenant.ticketId, commentId, storageKey, ticket?.created_by]);
+        tenant[key] = id;
+      }
+    }
     const seen = new Set<string>();
     routes = harness.app.routes
       .filter((route) => route.path.startsWith('/api/portal/') && route.method !== 'ALL')
       .map((route) => ({ method: route.method, path: route.path.slice('/api/portal'.length) }))
-      .filter((route) => /:(businessId|merchantId|partnerId|reference|userId)/.test(route.path) || route.path === '/audit-events' || (route.method === 'POST' && route.path === '/users'))
+      .filter((route) => /:(businessId|merchantId|partnerId|reference|userId|ticketId)/.test(route.path) || route.path === '/audit-events' || (route.method === 'POST' && route.path === '/users'))
       .filter((route) => !seen.has(`${route.method} ${route.path}`) && Boolean(seen.add(`${route.method} ${route.path}`)));
   }, 300_000);
-  afterAll(async () => database?.close());
+  afterAll(async () => {
+    await database?.close();
+    if (filesFolder) await rm(filesFolder, { recursive: true, force: true });
+  });
 
   it('answers 403 or 404, never data, for every record outside each account’s reach', async () => {
     expect(routes.length).toBeGreaterThanOrEqual(15);
@@ -127,7 +180,9 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
           if (!path) continue;
           probed += 1;
           const body = validBody(route, tenant);
-          const response = await harness.call(account.userId, route.method, path, body, { 'time-zone': 'Europe/London' });
+          const response = body === 'multipart'
+            ? await harness.app.request(`/api/portal${path}`, { method: 'POST', headers: { authorization: `Bearer ${tokenFor(account.userId)}`, 'time-zone': 'Europe/London' }, body: probeUpload() })
+            : await harness.call(account.userId, route.method, path, body, { 'time-zone': 'Europe/London' });
           if (response.status === 403 || response.status === 404) refused += 1;
           else leaks.push(`${account.email} ${route.method} ${path} → ${response.status}`);
           await response.arrayBuffer();
@@ -154,6 +209,30 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       }
     }
     expect((await harness.call(owner?.userId ?? '', 'GET', `/reports/${reportId}`)).status).toBe(200);
+  });
+
+  it('never sends an internal ticket note to an account without Portal.Tickets.Read.Internal', async () => {
+    const notes = await database.query<{ id: string; ticket_id: string; business_id: string; text: string }>(
+      'SELECT c.id, c.ticket_id, k.business_id, c.text FROM ticket_comments c JOIN tickets k ON k.id = c.ticket_id WHERE c.internal');
+    expect(notes.length).toBeGreaterThan(0);
+    let probes = 0;
+    for (const account of accounts.filter((candidate) => !candidate.internal)) {
+      for (const note of notes.filter((candidate) => account.businesses.has(candidate.business_id))) {
+        for (const base of [`/businesses/${note.business_id}/tickets/${note.ticket_id}`, `/tickets/${note.ticket_id}`]) {
+          for (const path of [base, `${base}/comments`]) {
+            const response = await harness.call(account.userId, 'GET', path);
+            expect(response.status, `${account.email} ${path}`).toBe(200);
+            const text = await response.text();
+            expect(text, `${account.email} ${path}`).not.toContain(note.id);
+            expect(text, `${account.email} ${path}`).not.toContain(note.text);
+            probes += 1;
+          }
+          expect((await harness.call(account.userId, 'GET', `${base}/comments/${note.id}`)).status).toBe(404);
+        }
+      }
+    }
+    // The owner's first ticket holds a seeded internal note: the probe above really ran.
+    expect(probes).toBeGreaterThan(0);
   });
 
   it('lets every account reach its own records (the matrix is not refusing everything)', async () => {
