@@ -30,6 +30,10 @@ import { dashboardRoutes } from './api/dashboard.ts';
 import { transactionRoutes } from './api/transactions.ts';
 import { reportRoutes } from './api/reports.ts';
 import { userNotificationRoutes } from './api/user-notifications.ts';
+import { businessRoutes } from './api/businesses.ts';
+import { configurationRoutes } from './api/configurations.ts';
+import { imageRoutes, maxImageBodyBytes, publicImageRoutes } from './api/images.ts';
+import { apiKeyRoutes } from './api/api-keys.ts';
 
 export type AppOptions = {
   database: Database;
@@ -156,8 +160,16 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       return c.json(errorReport([`The request body may have ${maxBodyBytes} bytes maximum.`]), 413);
     },
   });
+  // Image uploads carry up to 5 MB as base64 (issue 19): their own, larger limit.
+  const limitImageBody = bodyLimit({
+    maxSize: maxImageBodyBytes,
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return c.json(errorReport(['The file exceeded the maximum file size of 5 MB']), 413);
+    },
+  });
   // No GET or HEAD handler reads a body; asking for one would build a whole fetch Request for each call.
-  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : c.req.method === 'POST' && c.req.path.endsWith('/images') ? limitImageBody(c, next) : limitBody(c, next)));
   api.use('*', async (c, next) => {
     // PostgreSQL text cannot hold NUL; refuse it at the door rather than deep in a query.
     let decoded: string;
@@ -235,11 +247,17 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', transactionRoutes(deps));
   api.route('/', reportRoutes(deps));
   api.route('/', userNotificationRoutes(deps));
+  api.route('/', businessRoutes(deps));
+  api.route('/', configurationRoutes(deps));
+  api.route('/', imageRoutes(deps));
+  api.route('/', apiKeyRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();
   gateway.all('*', (c) => c.json(errorReport(['The payment gateway API has no public operations in this portal yet.']), 404));
 
+  // Public before the signed-in API: an <img> and the shopper's page send no bearer (issue 19).
+  app.route('/', publicImageRoutes(deps));
   app.route('/api/portal', api);
   app.route('/api/gateway', gateway);
   app.all('/api/*', (c) => c.json(errorReport(['The requested record was not found.']), 404));
