@@ -66,7 +66,11 @@ export async function warnExpiringApiKeys(database: Database, publicUrl: string,
     const due = await tx.select({ key: apiKeys, tradeName: configurations.tradeName, merchantName: merchants.name }).from(apiKeys)
       .innerJoin(configurations, eq(configurations.id, apiKeys.configurationId))
       .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))
-      .where(and(isNull(apiKeys.revokedAt), isNull(apiKeys.expiryWarnedAt), gt(apiKeys.expiresAt, now), lte(apiKeys.expiresAt, new Date(now.getTime() + apiKeyExpiryWarningMs))))
+      .where(and(
+        isNull(apiKeys.revokedAt), isNull(apiKeys.expiryWarnedAt), gt(apiKeys.expiresAt, now), lte(apiKeys.expiresAt, new Date(now.getTime() + apiKeyExpiryWarningMs)),
+        // A key whose replacement was completed is ending on purpose: nobody needs warning about it.
+        sql`NOT EXISTS (SELECT 1 FROM api_keys successor WHERE successor.replaces_id = ${apiKeys.id} AND successor.replacement_completed_at IS NOT NULL)`,
+      ))
       .for('update', { of: apiKeys, skipLocked: true }).limit(500);
     for (const { key, tradeName, merchantName } of due) {
       const owners = await tx.selectDistinct({ email: users.email }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId))

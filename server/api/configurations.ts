@@ -345,7 +345,12 @@ export function configurationRoutes({ database }: Deps) {
   });
 
   // ── payment-method settings (the method's lower-cased name; anything else is no route here) ──
-  const methodPath = `${merchantPath}/configurations/:configurationId/:paymentMethod{${paymentMethodPathPattern}}`;
+  const methodPath = `${merchantPath}/configurations/:configurationId/:paymentMethod{(?:${paymentMethodPathPattern})}`;
+  const methodOf = (c: Context<AppEnv>): PaymentMethod => {
+    const method = paymentMethodPathNames[c.req.param('paymentMethod') ?? ''];
+    if (!method) throw notFound();
+    return method;
+  };
 
   async function methodAnswer(tx: Db, configuration: ConfigurationRow, method: PaymentMethod, currencies: readonly string[], version: number): Promise<PaymentMethodAnswer> {
     const [row] = await tx.select().from(configurationPaymentMethods)
@@ -355,15 +360,15 @@ export function configurationRoutes({ database }: Deps) {
 
   routes.get(methodPath, async (c) => {
     const { merchant } = await reachMerchant(c, 'Mapi.Configurations.Read');
+    const method = methodOf(c);
     const configuration = await findConfiguration(db, merchant.id, c.req.param('configurationId') ?? '');
-    const method = paymentMethodPathNames[c.req.param('paymentMethod') ?? ''] as PaymentMethod;
     return c.json(await methodAnswer(db, configuration, method, merchant.currencies, configuration.version));
   });
 
   routes.put(methodPath, async (c) => {
     const { business, merchant } = await reachMerchant(c, 'Mapi.Configurations.Update');
+    const method = methodOf(c);
     const configuration = await findConfiguration(db, merchant.id, c.req.param('configurationId') ?? '');
-    const method = paymentMethodPathNames[c.req.param('paymentMethod') ?? ''] as PaymentMethod;
     const body = await readBody(c, paymentMethodUpdateBody);
     const edit = { ...body, displayName: body.displayName.trim(), currencies: [...new Set(body.currencies.map((currency) => currency.toUpperCase()))] };
     const problems = Object.values(checkPaymentMethodEdit(method, edit));
