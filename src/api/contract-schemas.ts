@@ -8,6 +8,10 @@ import { userNotificationDetail, userNotificationList } from '../contract/notifi
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
+import {
+  apiKeyCreated, apiKeyList, apiKeyReplacementCompleted, businessDetail, businessList, configurationDetail, configurationList, hostedPageAnswer,
+  hostedPageList, imageUploadAnswer, merchantDetail, merchantList, paymentMethodAnswer,
+} from '../contract/configuration-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 
 export const contractSchemas = {
@@ -34,6 +38,19 @@ export const contractSchemas = {
   userNotificationDetail,
   dashboardResponse: dashboardResponseSchema,
   declinesResponse: declinesResponseSchema,
+  businessList,
+  businessDetail,
+  merchantList,
+  merchantDetail,
+  configurationList,
+  configurationDetail,
+  paymentMethodAnswer,
+  hostedPageList,
+  hostedPageAnswer,
+  imageUpload: imageUploadAnswer,
+  apiKeyList,
+  apiKeyCreated,
+  apiKeyReplacementCompleted,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

@@ -108,6 +108,8 @@ const transactionDetailPane = lazy(() => import('../../panes/transactions/transa
 const userNotificationsPane = lazy(() => import('../../panes/notifications/user-notifications-pane.tsx').then((module) => ({ default: module.UserNotificationsPane })));
 const userNotificationPane = lazy(() => import('../../panes/notifications/user-notification-pane.tsx').then((module) => ({ default: module.UserNotificationPane })));
 const reportQueuePane = lazy(() => import('../../panes/reporting-overview/report-queue-pane.tsx').then((module) => ({ default: module.ReportQueuePane })));
+const businessDetailPane = lazy(() => import('../../panes/business/business-detail-pane.tsx').then((module) => ({ default: module.BusinessDetailPane })));
+const merchantDetailPane = lazy(() => import('../../panes/business/merchant-detail-pane.tsx').then((module) => ({ default: module.MerchantDetailPane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
@@ -231,7 +233,7 @@ export const routes: readonly RouteDefinition[] = [
   { id: 'businessOverview', pattern: '/business', capability: 'Business overview', title: () => 'Business', pane: notFoundPane, permissions: [], layout: 'default', redirect: 'notFound' },
   {
     id: 'businessDetail', pattern: '/business/:businessId', capability: 'Business detail', title: ({ businessId }) => `Business ${businessId ?? ''}`,
-    pane: notBuiltPane, permissions: ['Mapi.Business.Read'], layout: 'default', contextParams: { businessId: 'business' },
+    pane: businessDetailPane, permissions: ['Mapi.Business.Read'], layout: 'default', contextParams: { businessId: 'business' },
     conditions: [{ kind: 'businessAccess', param: 'businessId' }],
     menu: { section: 'business', index: 1, label: 'Business details' },
     command: { title: 'Go to business details', keywords: ['company', 'business', 'details'], shortcut: 'g b' },
@@ -239,7 +241,7 @@ export const routes: readonly RouteDefinition[] = [
   { id: 'businessMerchants', pattern: '/business/:businessId/merchants', capability: 'Merchants overview', title: () => 'Merchants', pane: notFoundPane, permissions: [], layout: 'default', redirect: 'notFound' },
   {
     id: 'merchantDetail', pattern: '/business/:businessId/merchants/:merchantId', capability: 'Merchant detail', title: ({ merchantId }) => `Merchant ${merchantId ?? ''}`,
-    pane: notBuiltPane, permissions: ['Mapi.Merchant.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
+    pane: merchantDetailPane, permissions: ['Mapi.Merchant.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
     conditions: [{ kind: 'merchantAccess', businessParam: 'businessId', merchantParam: 'merchantId' }],
     menu: { section: 'business', index: 2, label: 'Merchant details' },
     command: { title: 'Go to merchant details', keywords: ['merchant', 'shop', 'details'], shortcut: 'g m' },
