@@ -110,6 +110,8 @@ const userNotificationPane = lazy(() => import('../../panes/notifications/user-n
 const reportQueuePane = lazy(() => import('../../panes/reporting-overview/report-queue-pane.tsx').then((module) => ({ default: module.ReportQueuePane })));
 const businessDetailPane = lazy(() => import('../../panes/business/business-detail-pane.tsx').then((module) => ({ default: module.BusinessDetailPane })));
 const merchantDetailPane = lazy(() => import('../../panes/business/merchant-detail-pane.tsx').then((module) => ({ default: module.MerchantDetailPane })));
+const configurationsPane = lazy(() => import('../../panes/configurations/configurations-pane.tsx').then((module) => ({ default: module.ConfigurationsPane })));
+const configurationDetailPane = lazy(() => import('../../panes/configurations/configuration-detail-pane.tsx').then((module) => ({ default: module.ConfigurationDetailPane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
@@ -186,14 +188,14 @@ export const routes: readonly RouteDefinition[] = [
 
   // Configurations
   {
-    id: 'configurations', pattern: '/configurations', capability: 'Configurations overview', title: () => 'Configurations', pane: notBuiltPane,
+    id: 'configurations', pattern: '/configurations', capability: 'Configurations overview', title: () => 'Configurations', pane: configurationsPane,
     permissions: ['Mapi.Configurations.Read'], layout: 'default',
     menu: { section: 'configurations', index: 1, label: 'Configurations', visible: noConfigurationSelected },
     command: { title: 'Go to configurations', keywords: ['settings', 'payment methods', 'setup'], shortcut: 'g c' },
   },
   {
     id: 'configurationDetail', pattern: '/configurations/:configurationId', capability: 'Configuration detail', title: ({ configurationId }) => `Configuration ${configurationId ?? ''}`,
-    pane: notBuiltPane, permissions: ['Mapi.Configurations.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    pane: configurationDetailPane, permissions: ['Mapi.Configurations.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
     menu: { section: 'configuration', index: 1, label: 'Configuration details' },
     command: { title: 'Go to configuration details', keywords: ['configuration', 'settings', 'payment methods'] },
   },
