@@ -112,6 +112,7 @@ const businessDetailPane = lazy(() => import('../../panes/business/business-deta
 const merchantDetailPane = lazy(() => import('../../panes/business/merchant-detail-pane.tsx').then((module) => ({ default: module.MerchantDetailPane })));
 const configurationsPane = lazy(() => import('../../panes/configurations/configurations-pane.tsx').then((module) => ({ default: module.ConfigurationsPane })));
 const configurationDetailPane = lazy(() => import('../../panes/configurations/configuration-detail-pane.tsx').then((module) => ({ default: module.ConfigurationDetailPane })));
+const hostedPageEditorPane = lazy(() => import('../../panes/configurations/hosted-page-editor-pane.tsx').then((module) => ({ default: module.HostedPageEditorPane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
@@ -202,7 +203,7 @@ export const routes: readonly RouteDefinition[] = [
   {
     id: 'hostedPaymentPage', pattern: '/configurations/:configurationId/hosted-payment-page/:hostedPaymentPageReference', capability: 'Hosted payment page editor',
     title: ({ hostedPaymentPageReference }) => `Hosted payment page ${hostedPaymentPageReference ?? ''}`,
-    pane: notBuiltPane, permissions: ['Mapi.Configurations.Update'], layout: 'editor',
+    pane: hostedPageEditorPane, permissions: ['Mapi.Configurations.Update'], layout: 'editor',
   },
   {
     id: 'paymentJobs', pattern: '/configurations/:configurationId/payments', capability: 'Payment jobs overview', title: () => 'Payments',
