@@ -34,6 +34,7 @@ import { businessRoutes } from './api/businesses.ts';
 import { configurationRoutes } from './api/configurations.ts';
 import { imageRoutes, maxImageBodyBytes, publicImageRoutes } from './api/images.ts';
 import { apiKeyRoutes } from './api/api-keys.ts';
+import { shopperPageRoutes } from './api/shopper-page.ts';
 
 export type AppOptions = {
   database: Database;
@@ -258,6 +259,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   // Public before the signed-in API: an <img> and the shopper's page send no bearer (issue 19).
   app.route('/', publicImageRoutes(deps));
+  app.route('/', shopperPageRoutes(deps));
   app.route('/api/portal', api);
   app.route('/api/gateway', gateway);
   app.all('/api/*', (c) => c.json(errorReport(['The requested record was not found.']), 404));

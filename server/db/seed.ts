@@ -14,6 +14,7 @@ import {
   paymentJobsInsertSql, paymentsInsertSql, planBulk, seedCardToken, seedTestCards, timeSlotsLiteral,
 } from './seed-bulk.ts';
 import { buildWorld, demoPassword, type DemoIds, type MerchantLookup } from './seed-world.ts';
+import { seedConfigurations } from './seed-configurations.ts';
 
 export { demoAccounts, demoPassword } from './seed-world.ts';
 
@@ -184,6 +185,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     await tx.insert(schema.tickets).values(world.tickets);
     await tx.insert(schema.ticketComments).values(world.ticketComments);
     await tx.insert(schema.auditEvents).values(world.auditEvents);
+    await seedConfigurations(tx, world, now);
     lap('entitiesMs', `partners, businesses, merchants, users and the rest (${world.users.length} users)`);
 
     // The vault holds each test card once per merchant, sealed here; the bulk SQL gives each card payment the
