@@ -1,6 +1,7 @@
 // Every command that is not generated from the route table, registered by the app at start.
 import type { Command } from './command.ts';
 import { switchContextCommand } from './context/switch-context.ts';
+import { switchToMerchantCommand } from './configurations/switch-to-merchant.ts';
 import { dashboardCommands } from './dashboard/dashboard-commands.ts';
 import { closeOverlayCommand } from './help/close-overlay.ts';
 import { focusSearchCommand } from './help/focus-search.ts';
@@ -38,6 +39,7 @@ export const staticCommands: readonly Command[] = [
   reportBugCommand,
   giveFeedbackCommand,
   switchContextCommand,
+  switchToMerchantCommand,
   signOutCommand,
   openBesideCommand,
   closePaneCommand,

@@ -35,6 +35,11 @@ import { userAdministrationRoutes } from './api/users.ts';
 import { publicUserRoutes } from './api/public-users.ts';
 import { ticketRoutes } from './api/tickets.ts';
 import { maxAttachmentBytes, uploadMessages } from '../src/contract/tickets.ts';
+import { businessRoutes } from './api/businesses.ts';
+import { configurationRoutes } from './api/configurations.ts';
+import { imageRoutes, maxImageBodyBytes, publicImageRoutes } from './api/images.ts';
+import { apiKeyRoutes } from './api/api-keys.ts';
+import { shopperPageRoutes } from './api/shopper-page.ts';
 
 export type AppOptions = {
   database: Database;
@@ -171,8 +176,18 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
   const isUpload = (c: { req: { method: string; path: string; header: (name: string) => string | undefined } }) =>
     c.req.method === 'POST' && c.req.path.endsWith('/attachments') && /^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '');
+  // Image uploads carry up to 5 MB as base64 (issue 19): their own, larger limit.
+  const limitImageBody = bodyLimit({
+    maxSize: maxImageBodyBytes,
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return c.json(errorReport(['The file exceeded the maximum file size of 5 MB']), 413);
+    },
+  });
+  const isImageUpload = (c: { req: { method: string; path: string } }) => c.req.method === 'POST' && c.req.path.endsWith('/images');
   // No GET or HEAD handler reads a body; asking for one would build a whole fetch Request for each call.
-  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : isUpload(c) ? limitUpload(c, next) : limitBody(c, next)));
+  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next()
+    : isUpload(c) ? limitUpload(c, next) : isImageUpload(c) ? limitImageBody(c, next) : limitBody(c, next)));
   api.use('*', async (c, next) => {
     // PostgreSQL text cannot hold NUL; refuse it at the door rather than deep in a query.
     let decoded: string;
@@ -253,11 +268,18 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', outboxRoutes(deps));
   api.route('/', userAdministrationRoutes(deps));
   api.route('/', ticketRoutes(deps));
+  api.route('/', businessRoutes(deps));
+  api.route('/', configurationRoutes(deps));
+  api.route('/', imageRoutes(deps));
+  api.route('/', apiKeyRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();
   gateway.all('*', (c) => c.json(errorReport(['The payment gateway API has no public operations in this portal yet.']), 404));
 
+  // Public before the signed-in API: an <img> and the shopper's page send no bearer (issue 19).
+  app.route('/', publicImageRoutes(deps));
+  app.route('/', shopperPageRoutes(deps));
   app.route('/api/portal', api);
   app.route('/api/gateway', gateway);
   // Public calls of the invitation and password reset pages (no sign-in; body limit as the Portal API).

@@ -39,7 +39,12 @@ export async function readinessProblems(database: Database): Promise<string[]> {
 
 export function healthRoutes(database: Database) {
   const routes = new Hono();
-  routes.use('*', async (c, next) => {
+  // Only the probes: mounted at '/', a '*' here would also mark every other answer (images, assets) no-store.
+  routes.use('/healthz', async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+  routes.use('/readyz', async (c, next) => {
     await next();
     c.header('Cache-Control', 'no-store');
   });

@@ -21,6 +21,8 @@ export const businesses = pgTable('businesses', {
   camAutoRemittance: boolean('cam_auto_remittance').notNull().default(true),
   businessUrl: text('business_url'),
   createdAt: utc('created_at').notNull().defaultNow(),
+  /** raised by every edit of the editable fields (issue 19); a stale one is a 409 */
+  version: integer('version').notNull().default(1),
 }, (t) => [
   index('businesses_name_idx').on(t.name, t.id),
   index('businesses_partner_idx').on(t.partnerId, t.name),
@@ -37,6 +39,8 @@ export const merchants = pgTable('merchants', {
   merchantUrl: text('merchant_url'),
   supportUrl: text('support_url'),
   createdAt: utc('created_at').notNull().defaultNow(),
+  /** raised by every edit of the editable fields (issue 19); a stale one is a 409 */
+  version: integer('version').notNull().default(1),
 }, (t) => [
   index('merchants_business_idx').on(t.businessId, t.name, t.id),
   index('merchants_search_idx').using('gin', sql`(lower(${t.name}) || ' ' || lower(${t.id})) gin_trgm_ops`),
@@ -438,3 +442,78 @@ export const ticketAttachments = pgTable('ticket_attachments', {
   uploadedBy: text('uploaded_by').notNull(),
   createdUtc: utc('created_utc').notNull().defaultNow(),
 }, (t) => [index('ticket_attachments_ticket_idx').on(t.ticketId, t.createdUtc)]);
+// ── configurations ──
+// Issue 19: per-method settings of a configuration, hosted payment pages, images and API keys. A configuration's
+// version (configurations.version) is shared by the configuration, its payment-method settings and its hosted pages:
+// every write to any of them sends the version it read and raises it by one (stale → 409).
+
+/** Thousandths of the major unit (the amount scale of src/contract/transactions.ts), so one limit reads the same in every currency. */
+export const configurationPaymentMethods = pgTable('configuration_payment_methods', {
+  configurationId: text('configuration_id').notNull().references(() => configurations.id, { onDelete: 'cascade' }),
+  paymentMethod: text('payment_method').notNull(),
+  enabled: boolean('enabled').notNull().default(false),
+  displayName: text('display_name').notNull(),
+  threeDSecurePolicy: text('three_d_secure_policy').$type<'always' | 'riskBased' | 'never'>(),
+  minimumAmountMilli: bigint('minimum_amount_milli', { mode: 'number' }),
+  maximumAmountMilli: bigint('maximum_amount_milli', { mode: 'number' }),
+  currencies: text('currencies').array().notNull(),
+}, (t) => [primaryKey({ columns: [t.configurationId, t.paymentMethod] })]);
+
+export type HostedPageDesign = {
+  logoImageReference: string | null;
+  colours: { brand: string; background: string; text: string; buttonBackground: string; buttonText: string };
+  font: string;
+  texts: { title: string; description: string; payButtonLabel: string; footer: string };
+  paymentMethodOrder: string[];
+  showOrderLines: boolean;
+  returnUrls: { success: string; cancel: string; failure: string };
+};
+
+export const hostedPages = pgTable('hosted_pages', {
+  reference: text('reference').primaryKey(),
+  configurationId: text('configuration_id').notNull().references(() => configurations.id, { onDelete: 'cascade' }),
+  businessId: text('business_id').notNull(),
+  merchantId: text('merchant_id').notNull(),
+  name: text('name').notNull(),
+  design: jsonb('design').$type<HostedPageDesign>().notNull(),
+  createdAt: utc('created_at').notNull().defaultNow(),
+  updatedAt: utc('updated_at').notNull().defaultNow(),
+}, (t) => [index('hosted_pages_configuration_idx').on(t.configurationId, t.name, t.reference)]);
+
+/** Logos and other images, kept in the FileStore (filePath); the reference is opaque and unguessable. */
+export const images = pgTable('images', {
+  reference: text('reference').primaryKey(),
+  businessId: text('business_id').notNull(),
+  merchantId: text('merchant_id'),
+  configurationId: text('configuration_id'),
+  mimeType: text('mime_type').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  byteSize: integer('byte_size').notNull(),
+  filePath: text('file_path').notNull(),
+  createdBy: text('created_by').notNull(),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [index('images_owner_idx').on(t.businessId, t.merchantId, t.configurationId)]);
+
+/** API keys of a configuration: only a SHA-256 of the secret is kept; the prefix identifies a key on screen. */
+export const apiKeys = pgTable('api_keys', {
+  id: text('id').primaryKey(),
+  configurationId: text('configuration_id').notNull().references(() => configurations.id, { onDelete: 'cascade' }),
+  businessId: text('business_id').notNull(),
+  merchantId: text('merchant_id').notNull(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  prefix: text('prefix').notNull(),
+  keyHash: text('key_hash').notNull(),
+  expiresAt: utc('expires_at'),
+  revokedAt: utc('revoked_at'),
+  /** the key this one replaces while the replacement is pending (step 1 done, step 2 not yet) */
+  replacesId: text('replaces_id'),
+  replacementCompletedAt: utc('replacement_completed_at'),
+  expiryWarnedAt: utc('expiry_warned_at'),
+  createdBy: text('created_by').notNull(),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('api_keys_hash_idx').on(t.keyHash),
+  index('api_keys_configuration_idx').on(t.configurationId, t.createdAt),
+]);

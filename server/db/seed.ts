@@ -18,6 +18,7 @@ import {
 import { buildWorld, demoPassword, type DemoIds, type MerchantLookup } from './seed-world.ts';
 import { seedUsers } from './seed-users.ts';
 import { seedSupport } from './seed-support.ts';
+import { seedConfigurations } from './seed-configurations.ts';
 
 export { demoAccounts, demoPassword } from './seed-world.ts';
 
@@ -190,6 +191,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     await tx.insert(schema.auditEvents).values(world.auditEvents);
     await seedOutbox(tx, { now, publicUrl: readConfig().publicUrl });
     await seedUsers(tx, { now, passwordHash, world });
+    await seedConfigurations(tx, world, now);
     lap('entitiesMs', `partners, businesses, merchants, users and the rest (${world.users.length} users)`);
 
     // The vault holds each test card once per merchant, sealed here; the bulk SQL gives each card payment the

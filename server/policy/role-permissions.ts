@@ -13,10 +13,10 @@ const internalRead: PermissionName[] = [
 
 export const rolePermissions: Record<RoleName, readonly PermissionName[]> = {
   TechnicalAdmin: permissionNames,
-  CustomerService: [...internalRead, 'Portal.Notifications.Create', 'Mapi.Users.Create', 'Mapi.Users.Update'],
+  CustomerService: [...internalRead, 'Portal.Notifications.Create', 'Mapi.Users.Create', 'Mapi.Users.Update', 'Mapi.Business.Update'],
   InternalReadOnly: [...internalRead, 'Mapi.AccountWatchList.Read'],
   RiskAnalyst: [...internalRead, 'Mapi.AccountWatchList.Read', 'Mapi.Transaction.CardNumber.Read'],
-  Implementations: [...internalRead, 'Mapi.Configurations.Update', 'Portal.Settings.Update'],
+  Implementations: [...internalRead, 'Mapi.Configurations.Update', 'Portal.Settings.Update', 'Mapi.Business.Update', 'Mapi.ApiKeys.Manage'],
   FinanceAdmin: [...internalRead, 'Billing.Invoices.Create'],
   OperationalSupervisor: [...internalRead, 'Portal.PaymentJobs.Cancel'],
   Owner: [

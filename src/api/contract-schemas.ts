@@ -9,6 +9,10 @@ import { outboxMessageDetail, outboxMessageList } from '../contract/outbox-schem
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
+import {
+  apiKeyCreated, apiKeyList, apiKeyReplacementCompleted, businessDetail, businessList, configurationDetail, configurationList, hostedPageAnswer,
+  hostedPageList, imageUploadAnswer, merchantDetail, merchantList, paymentMethodAnswer,
+} from '../contract/configuration-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 import { createdComment, createdTicket, ticketAssignees, ticketAttachment, ticketComment, ticketCommentPage, ticketDetail, ticketList } from '../contract/ticket-schemas.ts';
 
@@ -46,6 +50,19 @@ export const contractSchemas = {
   ticketAssignees,
   createdTicket,
   createdComment,
+  businessList,
+  businessDetail,
+  merchantList,
+  merchantDetail,
+  configurationList,
+  configurationDetail,
+  paymentMethodAnswer,
+  hostedPageList,
+  hostedPageAnswer,
+  imageUpload: imageUploadAnswer,
+  apiKeyList,
+  apiKeyCreated,
+  apiKeyReplacementCompleted,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

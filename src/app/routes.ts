@@ -114,6 +114,11 @@ const outboxMessagePane = lazy(() => import('../../panes/outbox/outbox-message-p
 const ticketsPane = lazy(() => import('../../panes/tickets/tickets-pane.tsx').then((module) => ({ default: module.TicketsPane })));
 const newTicketPane = lazy(() => import('../../panes/tickets/new-ticket-pane.tsx').then((module) => ({ default: module.NewTicketPane })));
 const ticketDetailPane = lazy(() => import('../../panes/tickets/ticket-detail-pane.tsx').then((module) => ({ default: module.TicketDetailPane })));
+const businessDetailPane = lazy(() => import('../../panes/business/business-detail-pane.tsx').then((module) => ({ default: module.BusinessDetailPane })));
+const merchantDetailPane = lazy(() => import('../../panes/business/merchant-detail-pane.tsx').then((module) => ({ default: module.MerchantDetailPane })));
+const configurationsPane = lazy(() => import('../../panes/configurations/configurations-pane.tsx').then((module) => ({ default: module.ConfigurationsPane })));
+const configurationDetailPane = lazy(() => import('../../panes/configurations/configuration-detail-pane.tsx').then((module) => ({ default: module.ConfigurationDetailPane })));
+const hostedPageEditorPane = lazy(() => import('../../panes/configurations/hosted-page-editor-pane.tsx').then((module) => ({ default: module.HostedPageEditorPane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
@@ -190,21 +195,21 @@ export const routes: readonly RouteDefinition[] = [
 
   // Configurations
   {
-    id: 'configurations', pattern: '/configurations', capability: 'Configurations overview', title: () => 'Configurations', pane: notBuiltPane,
+    id: 'configurations', pattern: '/configurations', capability: 'Configurations overview', title: () => 'Configurations', pane: configurationsPane,
     permissions: ['Mapi.Configurations.Read'], layout: 'default',
     menu: { section: 'configurations', index: 1, label: 'Configurations', visible: noConfigurationSelected },
     command: { title: 'Go to configurations', keywords: ['settings', 'payment methods', 'setup'], shortcut: 'g c' },
   },
   {
     id: 'configurationDetail', pattern: '/configurations/:configurationId', capability: 'Configuration detail', title: ({ configurationId }) => `Configuration ${configurationId ?? ''}`,
-    pane: notBuiltPane, permissions: ['Mapi.Configurations.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    pane: configurationDetailPane, permissions: ['Mapi.Configurations.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
     menu: { section: 'configuration', index: 1, label: 'Configuration details' },
     command: { title: 'Go to configuration details', keywords: ['configuration', 'settings', 'payment methods'] },
   },
   {
     id: 'hostedPaymentPage', pattern: '/configurations/:configurationId/hosted-payment-page/:hostedPaymentPageReference', capability: 'Hosted payment page editor',
     title: ({ hostedPaymentPageReference }) => `Hosted payment page ${hostedPaymentPageReference ?? ''}`,
-    pane: notBuiltPane, permissions: ['Mapi.Configurations.Update'], layout: 'editor',
+    pane: hostedPageEditorPane, permissions: ['Mapi.Configurations.Update'], layout: 'editor',
   },
   {
     id: 'paymentJobs', pattern: '/configurations/:configurationId/payments', capability: 'Payment jobs overview', title: () => 'Payments',
@@ -237,7 +242,7 @@ export const routes: readonly RouteDefinition[] = [
   { id: 'businessOverview', pattern: '/business', capability: 'Business overview', title: () => 'Business', pane: notFoundPane, permissions: [], layout: 'default', redirect: 'notFound' },
   {
     id: 'businessDetail', pattern: '/business/:businessId', capability: 'Business detail', title: ({ businessId }) => `Business ${businessId ?? ''}`,
-    pane: notBuiltPane, permissions: ['Mapi.Business.Read'], layout: 'default', contextParams: { businessId: 'business' },
+    pane: businessDetailPane, permissions: ['Mapi.Business.Read'], layout: 'default', contextParams: { businessId: 'business' },
     conditions: [{ kind: 'businessAccess', param: 'businessId' }],
     menu: { section: 'business', index: 1, label: 'Business details' },
     command: { title: 'Go to business details', keywords: ['company', 'business', 'details'], shortcut: 'g b' },
@@ -245,7 +250,7 @@ export const routes: readonly RouteDefinition[] = [
   { id: 'businessMerchants', pattern: '/business/:businessId/merchants', capability: 'Merchants overview', title: () => 'Merchants', pane: notFoundPane, permissions: [], layout: 'default', redirect: 'notFound' },
   {
     id: 'merchantDetail', pattern: '/business/:businessId/merchants/:merchantId', capability: 'Merchant detail', title: ({ merchantId }) => `Merchant ${merchantId ?? ''}`,
-    pane: notBuiltPane, permissions: ['Mapi.Merchant.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
+    pane: merchantDetailPane, permissions: ['Mapi.Merchant.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
     conditions: [{ kind: 'merchantAccess', businessParam: 'businessId', merchantParam: 'merchantId' }],
     menu: { section: 'business', index: 2, label: 'Merchant details' },
     command: { title: 'Go to merchant details', keywords: ['merchant', 'shop', 'details'], shortcut: 'g m' },

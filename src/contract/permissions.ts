@@ -38,6 +38,9 @@ export const permissionNames = [
   'Mapi.Users.Delete',
   'Portal.PaymentJobs.Cancel',
   'Portal.Outbox.Read',
+  // Issue 19 (README Decisions): editing business and merchant details, and managing a configuration's API keys.
+  'Mapi.Business.Update',
+  'Mapi.ApiKeys.Manage',
 ] as const;
 
 export type PermissionName = (typeof permissionNames)[number];

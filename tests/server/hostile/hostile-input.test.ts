@@ -22,7 +22,11 @@ const knownIds: Record<string, string> = {
   userId: 'u-admin',
   // support: a ticket of M3a with a comment and a file on each (inserted below)
   ticketId: 'TCKHOSTILE', commentId: 'TCCHOSTILE', attachmentId: 'TCAHOSTILE',
+  paymentMethod: 'card', reference: 'HPPFIXTURE', keyId: 'KEY0000000000000000', imageReference: 'IMG00000000000000000000000000000000',
 };
+
+/** Routes served without a portal session (issue 19: images are shown by <img> tags and shopper pages). */
+const publicRoutes = new Set(['GET /images/:imageReference']);
 
 function fill(path: string, value: (param: string) => string): string {
   return path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, (_match, param: string) => encodeURIComponent(value(param)));
@@ -72,7 +76,7 @@ describe('hostile input on every Portal API route (PGlite)', () => {
 
   it('answers broken or missing tokens with 401 and an errorReport on every route', async () => {
     const brokenHeaders = ['', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer not.a.jwt', `Bearer ${tokenFor('u-ghost')}`, `bearer  ${'A'.repeat(9000)}`];
-    for (const route of routes) {
+    for (const route of routes.filter((candidate) => !publicRoutes.has(`${candidate.method} ${candidate.path}`))) {
       for (const authorization of brokenHeaders) {
         const response = await harness.app.request(`/api/portal${fill(route.path, (param) => knownIds[param] ?? 'x')}`, {
           method: route.method, headers: authorization ? { authorization } : {},
@@ -114,10 +118,22 @@ describe('hostile input on every Portal API route (PGlite)', () => {
     }
   });
 
+  it('answers the public image route without a session: 404 for anything that is not a stored image', async () => {
+    expect(routes.filter((route) => publicRoutes.has(`${route.method} ${route.path}`))).toHaveLength(publicRoutes.size);
+    for (const reference of [...hostileStrings, knownIds.imageReference ?? '']) {
+      const response = await harness.app.request(`/api/portal/images/${encodeURIComponent(reference)}`);
+      expect(response.status, reference.slice(0, 40)).toBe(404);
+      expect(await response.json()).toHaveProperty('errorReport.errors.0.message');
+    }
+  });
+
   it('refuses oversized payloads with 413 on every write route', async () => {
     const huge = JSON.stringify({ value: 'x'.repeat(1_200_000) });
+    // Image uploads take up to 5 MB as base64 (issue 19): their limit is higher, and so is the payload that breaks it.
+    const hugeImage = JSON.stringify({ data: 'A'.repeat(7_200_000), mimeType: 'image/png' });
     for (const route of routes.filter((candidate) => ['POST', 'PUT', 'PATCH'].includes(candidate.method))) {
-      const response = await harness.call(fixture.users.admin, route.method, fill(route.path, (param) => knownIds[param] ?? 'x'), huge, { 'content-type': 'application/json' });
+      const body = route.path.endsWith('/images') ? hugeImage : huge;
+      const response = await harness.call(fixture.users.admin, route.method, fill(route.path, (param) => knownIds[param] ?? 'x'), body, { 'content-type': 'application/json' });
       expect(response.status, `${route.method} ${route.path}`).toBe(413);
       expect(await response.json()).toHaveProperty('errorReport.errors.0.message');
     }

@@ -2,14 +2,17 @@
 // not reach, on every Portal API route whose path addresses a partner, business, merchant, transaction or report
 // (routes are read from the router, so new endpoints are covered). Allowed answers: 403 or 404, never data.
 // Who may reach what is computed here from the role rows directly, independently of server/policy.
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
+import * as schema from '../../../server/db/schema.ts';
 import { createFolderStore } from '../../../server/files/folder-store.ts';
 import { demoAccounts, seedDatabase } from '../../../server/db/seed.ts';
+import { defaultHostedPageDesign } from '../../../src/contract/configurations.ts';
 import { createTestApp, createTestDatabase, testCardKeys, tokenFor } from '../support.ts';
 
 /** A valid upload (a PDF by its bytes), so a refusal is about access and not about the file. */
@@ -25,6 +28,8 @@ type Tenant = {
   userId: string | null;
   /** support: a ticket of the merchant (else of its business), its first comment and an attachment of each */
   ticketId: string | null; ticketMerchantId: string | null; commentId: string | null; attachmentId: string | null; commentAttachmentId: string | null;
+  /** issue 19: a hosted page, an image and an API key of the merchant's configuration */
+  hostedPageReference: string | null; imageReference: string | null; apiKeyId: string | null;
 };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
@@ -54,18 +59,35 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/comments/:commentId')) return { text: 'An edit that must not land', version: 1 };
   if (route.path.endsWith('/tickets')) return { type: 'general', subject: 'Not yours', description: 'Must not be created' };
   if (route.path.endsWith('/tickets/:ticketId')) return { type: 'general', priority: 'High', status: 'Closed', subject: 'Not yours', description: 'x', assigneeId: null, version: 1 };
+  // Issue 19's writes.
+  if (route.path.endsWith('/images')) return { data: tinyPng, mimeType: 'image/png' };
+  if (route.path.endsWith('/replacement/complete')) return { oldKeyStops: '7d' };
+  if (route.path.endsWith('/replacement')) return undefined;
+  if (route.path.endsWith('/api-keys')) return { name: 'Probe', description: '', expiresAt: null };
+  if (route.path.endsWith('/hosted-pages')) return { configurationId: tenant.configurationId, name: 'Probe', design: defaultHostedPageDesign, version: 1 };
+  if (route.path.endsWith('/hosted-pages/:reference')) return { name: 'Probe', design: defaultHostedPageDesign, version: 1 };
+  if (route.path.includes('/:paymentMethod')) return { enabled: false, displayName: 'Card', threeDSecurePolicy: 'always', minimumAmount: null, maximumAmount: null, currencies: [], version: 1 };
+  if (route.path.endsWith('/configurations') && route.method === 'POST') return { tradeName: 'Probe', description: '' };
+  if (route.path.endsWith('/configurations/:configurationId')) return { tradeName: 'Probe', description: '', switches: { virtualTerminalMenuEnabled: true }, version: 1 };
+  if (route.path.endsWith('/merchants/:merchantId')) return { merchantName: 'Probe', merchantUrl: null, supportUrl: null, version: 1 };
+  if (route.path === '/businesses/:businessId') return { businessName: 'Probe', businessUrl: null, version: 1 };
   return undefined;
 }
+
+/** A 1 × 1 PNG: a valid image, so an image upload is refused for access alone. */
+const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 function fill(route: Route, tenant: Tenant): string | null {
   let missing = false;
   const path = route.path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, (_match, name: string) => {
     const value = ({
-      businessId: tenant.businessId, merchantId: tenant.merchantId, partnerId: tenant.partnerId, reference: tenant.reference,
+      businessId: tenant.businessId, merchantId: tenant.merchantId, partnerId: tenant.partnerId,
+      reference: route.path.includes('/hosted-pages/') ? tenant.hostedPageReference : tenant.reference,
       transactionReference: tenant.reference, paymentJobReference: tenant.paymentJobReference, configurationId: tenant.configurationId,
       userId: tenant.userId,
       ticketId: tenant.ticketId, commentId: tenant.commentId,
       attachmentId: route.path.includes('/comments/') ? tenant.commentAttachmentId : tenant.attachmentId,
+      paymentMethod: 'card', imageReference: tenant.imageReference, keyId: tenant.apiKeyId,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -123,7 +145,10 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     // transactions, payment jobs and configurations.
     const merchantRoleBusinesses = new Set(accounts.flatMap((account) => [...account.merchantBusinesses]));
     const firstMerchants = new Set((await database.query<{ id: string }>('SELECT min(id) AS id FROM merchants GROUP BY business_id')).map((row) => row.id));
-    tenants = (await database.query<{ partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null; user_id: string | null; ticket_id: string | null }>(`
+    tenants = (await database.query<{
+      partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null;
+      user_id: string | null; ticket_id: string | null; hosted_page_reference: string | null; api_key_id: string | null;
+    }>(`
       SELECT b.partner_id, m.business_id, m.id AS merchant_id,
              (SELECT t.reference FROM transactions t WHERE t.merchant_id = m.id ORDER BY t.reference LIMIT 1) AS reference,
              (SELECT j.reference FROM payment_jobs j WHERE j.merchant_id = m.id ORDER BY j.reference LIMIT 1) AS payment_job_reference,
@@ -131,12 +156,24 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
              (SELECT min(r.user_id) FROM user_roles r WHERE r.business_id = m.business_id AND NOT EXISTS (
                 SELECT 1 FROM user_roles o WHERE o.user_id = r.user_id AND (o.business_id IS DISTINCT FROM m.business_id))) AS user_id,
              (SELECT k.id FROM tickets k WHERE k.business_id = m.business_id AND (k.merchant_id = m.id OR k.merchant_id IS NULL)
-               ORDER BY k.merchant_id IS NULL, k.id LIMIT 1) AS ticket_id
+               ORDER BY k.merchant_id IS NULL, k.id LIMIT 1) AS ticket_id,
+             (SELECT h.reference FROM hosted_pages h WHERE h.merchant_id = m.id ORDER BY h.reference LIMIT 1) AS hosted_page_reference,
+             (SELECT k.id FROM api_keys k WHERE k.configuration_id = (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) ORDER BY k.id LIMIT 1) AS api_key_id
         FROM merchants m JOIN businesses b ON b.id = m.business_id ORDER BY m.id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
       paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, userId: row.user_id,
       ticketId: row.ticket_id, ticketMerchantId: null as string | null, commentId: null as string | null, attachmentId: null as string | null, commentAttachmentId: null as string | null,
+      hostedPageReference: row.hosted_page_reference, apiKeyId: row.api_key_id,
+      // Images are not seeded (they live in the file store): one row per merchant's configuration is added below.
+      imageReference: row.configuration_id ? `IMG${createHash('md5').update(row.merchant_id).digest('hex').toUpperCase()}` : null,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
+    for (const tenant of tenants) {
+      if (!tenant.imageReference || !tenant.configurationId) continue;
+      await database.db.insert(schema.images).values({
+        reference: tenant.imageReference, businessId: tenant.businessId, merchantId: tenant.merchantId, configurationId: tenant.configurationId,
+        mimeType: 'image/png', width: 1, height: 1, byteSize: 1, filePath: `images/${tenant.imageReference}`, createdBy: 'seed',
+      });
+    }
     // Every probed ticket gets a comment and a file on the ticket and on the comment (stored, so a leak would serve bytes).
     for (const tenant of tenants) {
       if (!tenant.ticketId) continue;
@@ -157,7 +194,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     routes = harness.app.routes
       .filter((route) => route.path.startsWith('/api/portal/') && route.method !== 'ALL')
       .map((route) => ({ method: route.method, path: route.path.slice('/api/portal'.length) }))
-      .filter((route) => /:(businessId|merchantId|partnerId|reference|userId|ticketId)/.test(route.path) || route.path === '/audit-events' || (route.method === 'POST' && route.path === '/users'))
+      .filter((route) => /:(businessId|merchantId|partnerId|reference|userId|ticketId|configurationId)/.test(route.path) || route.path === '/audit-events' || (route.method === 'POST' && route.path === '/users'))
       .filter((route) => !seen.has(`${route.method} ${route.path}`) && Boolean(seen.add(`${route.method} ${route.path}`)));
   }, 300_000);
   afterAll(async () => {

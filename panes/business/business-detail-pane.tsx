@@ -1,0 +1,200 @@
+// One business: its details, its merchants as a table (Enter opens one, Shift+Enter beside), the recent activity
+// from the audit events, and for internal users allowed to, an edit form (Shift+E) under the version rule: a
+// stale save answers 409, the shell asks 'Someone updated this view' (Stay keeps these edits and shows what the
+// other side saved; Discard changes reloads).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
+import { isApiError } from '../../src/api/api-error.ts';
+import { businessQueries, saveBusiness } from '../../src/api/configuration-queries.ts';
+import type { BusinessDetail, MerchantListItem } from '../../src/contract/configuration-schemas.ts';
+import { checkBusinessEdit, maxNameLength, maxUrlLength } from '../../src/contract/configurations.ts';
+import { formatDateTime } from '../../src/format/dates.ts';
+import { type PaneProps, usePaneCapabilities, usePaneScope, useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
+import { showToast } from '../../src/state/toast-store.ts';
+import { openBeside } from '../../src/state/workspace-store.ts';
+import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
+import { TextField } from '../../src/ui/form-field.tsx';
+import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import '../../src/ui/data-table/data-table.css';
+import '../../src/ui/form-field.css';
+import '../configurations/configurations.css';
+
+const merchantColumns: readonly DataTableColumn<MerchantListItem>[] = [
+  { id: 'merchantName', header: 'Merchant', width: 'minmax(12rem, 2fr)', cell: (row) => row.merchantName },
+  { id: 'merchantId', header: 'Merchant ID', width: 'minmax(8rem, 1fr)', cell: (row) => row.merchantId },
+  { id: 'currencies', header: 'Currencies', width: 'minmax(8rem, 1fr)', cell: (row) => row.currencies.join(', ') },
+  { id: 'settlement', header: 'Settlement', width: 'minmax(8rem, 1fr)', cell: (row) => (row.grossSettlement ? 'Gross' : 'Net') },
+  { id: 'live', header: 'Live', width: '6rem', cell: (row) => (row.live ? 'Yes' : 'No') },
+];
+
+type Draft = { businessName: string; businessUrl: string };
+const draftOf = (detail: BusinessDetail): Draft => ({ businessName: detail.businessName, businessUrl: detail.businessUrl ?? '' });
+
+export function BusinessDetailPane({ params }: PaneProps) {
+  const businessId = params.businessId ?? '';
+  const [, navigate] = useLocation();
+  const scope = usePaneScope();
+  const queryClient = useQueryClient();
+  const detail = useQuery(businessQueries.detail(businessId));
+  const merchants = useQuery(businessQueries.merchants(businessId, { pagesize: '100' }));
+  const ids = { title: useId(), merchants: useId(), activity: useId(), edit: useId() };
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [theirs, setTheirs] = useState<BusinessDetail | null>(null);
+  const [tried, setTried] = useState(false);
+  const firstField = useRef<HTMLInputElement>(null);
+  const rowCursor = useRef<RowCursorHandle>(null);
+  const editing = draft !== null;
+  const dirty = editing && detail.data !== undefined && JSON.stringify(draft) !== JSON.stringify(draftOf(detail.data));
+  useLeaveFormGuard(dirty);
+
+  const startEditing = () => {
+    if (!detail.data?.editable) return;
+    setDraft(draftOf(detail.data));
+    setTried(false);
+    setTheirs(null);
+    requestAnimationFrame(() => firstField.current?.focus());
+  };
+  const rows = merchants.data?.results ?? [];
+  const openMerchant = (row: MerchantListItem | undefined, beside: boolean) => {
+    if (!row) return;
+    const path = `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(row.merchantId)}`;
+    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
+    else navigate(path);
+  };
+  usePaneCapabilities({
+    ...(detail.data?.editable && !editing ? { edit: startEditing } : {}),
+    ...(rows.length > 0 && !editing ? {
+      [tableRowsCapability]: (argument?: number) => {
+        if (argument === rowRequests.open || argument === rowRequests.openBeside) openMerchant(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
+        else rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
+      },
+    } : {}),
+  });
+
+  const save = useMutation({
+    mutationFn: (values: { draft: Draft; version: number }) => saveBusiness(businessId, {
+      businessName: values.draft.businessName, businessUrl: values.draft.businessUrl.trim() || null, version: values.version,
+    }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(businessQueries.detail(businessId).queryKey, saved);
+      setDraft(null);
+      setTheirs(null);
+      showToast({ kind: 'success', message: 'Business details saved.' });
+    },
+    onError: async (error) => {
+      if (!isApiError(error)) return;
+      if (error.kind === 'conflictKept') {
+        // Stay: keep the edits, load the other side's version to compare (a second save overwrites it knowingly).
+        const fresh = await queryClient.fetchQuery({ ...businessQueries.detail(businessId), staleTime: 0 });
+        setTheirs(fresh);
+      } else if (error.kind === 'conflictDiscarded') {
+        setDraft(null);
+        setTheirs(null);
+      }
+    },
+  });
+
+  if (detail.isPending) return <div className="record-pane"><Skeleton lines={6} label="Loading the business" /></div>;
+  if (detail.isError) {
+    const notFound = isApiError(detail.error) && detail.error.status === 404;
+    return <div className="record-pane"><h1>Business {businessId}</h1><p role="alert">{notFound ? 'The requested record was not found.' : 'The business could not be loaded.'}</p></div>;
+  }
+  const business = detail.data;
+  const errors = draft ? checkBusinessEdit({ businessName: draft.businessName.trim(), businessUrl: draft.businessUrl.trim() || null }) : {};
+  const shownErrors = tried ? errors : {};
+
+  return (
+    <article className="record-pane" aria-labelledby={ids.title}>
+      <header className="record-header">
+        <h1 id={ids.title}>{business.businessName}</h1>
+        <div className="record-tools">
+          {business.editable && !editing ? <button type="button" className="button" onClick={startEditing}>Edit details</button> : null}
+        </div>
+      </header>
+      {editing && draft ? (
+        <form
+          className="record-section"
+          aria-labelledby={ids.edit}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            setTried(true);
+            if (Object.keys(errors).length > 0) return;
+            save.mutate({ draft, version: theirs?.version ?? business.version });
+          }}
+        >
+          <h2 id={ids.edit}>Edit business details</h2>
+          {theirs ? (
+            <p className="form-warning" role="status">
+              Someone else saved this business meanwhile: name '{theirs.businessName}', URL '{theirs.businessUrl ?? 'none'}'. Saving again replaces their version with yours.
+            </p>
+          ) : null}
+          <div className="form-grid">
+            <TextField inputRef={firstField} label="Business name" required maxLength={maxNameLength} value={draft.businessName}
+              error={shownErrors.businessName} onChange={(businessName) => setDraft({ ...draft, businessName })} />
+            <TextField label="Business URL" type="url" maxLength={maxUrlLength} value={draft.businessUrl} placeholder="https://"
+              error={shownErrors.businessUrl} onChange={(businessUrl) => setDraft({ ...draft, businessUrl })} />
+          </div>
+          <div className="form-actions">
+            <button type="submit" className="button button-primary" disabled={save.isPending}>Save</button>
+            <button type="button" className="button" onClick={() => { setDraft(null); setTheirs(null); }}>Cancel</button>
+          </div>
+        </form>
+      ) : null}
+      <dl className="detail-grid">
+        <div><dt>Business ID</dt><dd>{business.businessId}</dd></div>
+        <div><dt>Business URL</dt><dd>{business.businessUrl ? <a href={business.businessUrl} rel="noopener noreferrer" target="_blank">{business.businessUrl}</a> : 'N/A'}</dd></div>
+        <div><dt>Automatic remittance</dt><dd>{business.camAutoRemittance ? 'On' : 'Off'}</dd></div>
+        <div><dt>Partner</dt><dd>{business.partnerName ? `${business.partnerName} (${business.partnerId})` : 'None'}</dd></div>
+        <div><dt>Live</dt><dd>{business.live ? 'Yes' : 'No'}</dd></div>
+        <div><dt>Created</dt><dd>{formatDateTime(business.createDateTimeUtc)}</dd></div>
+      </dl>
+
+      <section className="record-section" aria-labelledby={ids.merchants}>
+        <h2 id={ids.merchants}>Merchants</h2>
+        {merchants.isError && isApiError(merchants.error) && merchants.error.status === 403
+          ? <p>You cannot see the merchants of this business.</p>
+          : (
+            <CursorDataTable
+              cursorHandle={rowCursor}
+              resetKey={String(merchants.dataUpdatedAt)}
+              caption="Merchants"
+              columns={merchantColumns}
+              rows={rows}
+              rowKey={(row) => row.merchantId}
+              rowHeader="merchantName"
+              status={merchants.isError ? 'error' : merchants.isPending ? 'loading' : 'ready'}
+              emptyMessage="This business has no merchants."
+              errorMessage="The merchants could not be loaded."
+              onOpen={(row, { beside }) => openMerchant(row, beside)}
+              totalRows={merchants.data?.numberOfResults ?? 0}
+            />
+          )}
+      </section>
+
+      <section className="record-section" aria-labelledby={ids.activity}>
+        <h2 id={ids.activity}>Recent activity</h2>
+        {business.recentActivity.length === 0 ? <p>No recent activity.</p> : (
+          <ul className="record-list">
+            {business.recentActivity.map((item, index) => (
+              <li key={`${item.dateTimeUtc}-${index}`}>
+                <time dateTime={item.dateTimeUtc}>{formatDateTime(item.dateTimeUtc)}</time>
+                <span>{activityLabel(item.event)}{item.merchantId ? ` (merchant ${item.merchantId})` : ''}</span>
+                <span className="record-meta">by {item.userName}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </article>
+  );
+}
+
+/** 'ConfigurationCreated' → 'Configuration created'. */
+export function activityLabel(event: string): string {
+  const words = event.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,166 @@
+// One merchant: its details, its configurations, and (for internal users allowed to) an edit form (Shift+E) under
+// the version rule. 'Switch context to this merchant' is a command (commands/configurations/); the button here
+// follows the same link. Account groups belong to the account-groups area and say so until it is built.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { useLocation } from 'wouter';
+import { isApiError } from '../../src/api/api-error.ts';
+import { businessQueries, saveMerchant } from '../../src/api/configuration-queries.ts';
+import type { MerchantDetail } from '../../src/contract/configuration-schemas.ts';
+import { checkMerchantEdit, maxNameLength, maxUrlLength } from '../../src/contract/configurations.ts';
+import { notBuiltMessage } from '../../src/contract/messages.ts';
+import { formatDateTime } from '../../src/format/dates.ts';
+import { contextStore } from '../../src/state/context-store.ts';
+import { type PaneProps, usePaneCapabilities, useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
+import { showToast } from '../../src/state/toast-store.ts';
+import { TextField } from '../../src/ui/form-field.tsx';
+import { Skeleton } from '../../src/ui/skeleton.tsx';
+import '../../src/ui/form-field.css';
+import '../configurations/configurations.css';
+
+/** The same link the 'Switch context to this merchant' command follows: /context/apply looks the names and the first configuration up. */
+function switchToMerchantLink(route: string, businessId: string, merchantId: string, businessName: string, merchantName: string): string {
+  const params = new URLSearchParams({ route });
+  params.set('business', JSON.stringify({ id: businessId, title: businessName }));
+  params.set('merchant', JSON.stringify({ id: merchantId, title: merchantName }));
+  params.set('recent', '1');
+  return `/context/apply?${params.toString()}`;
+}
+
+type Draft = { merchantName: string; merchantUrl: string; supportUrl: string };
+const draftOf = (detail: MerchantDetail): Draft => ({ merchantName: detail.merchantName, merchantUrl: detail.merchantUrl ?? '', supportUrl: detail.supportUrl ?? '' });
+
+export function MerchantDetailPane({ params }: PaneProps) {
+  const businessId = params.businessId ?? '';
+  const merchantId = params.merchantId ?? '';
+  const [location, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const { applied } = useSnapshot(contextStore);
+  const detail = useQuery(businessQueries.merchant(businessId, merchantId));
+  const ids = { title: useId(), configurations: useId(), accounts: useId(), edit: useId() };
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [theirs, setTheirs] = useState<MerchantDetail | null>(null);
+  const [tried, setTried] = useState(false);
+  const firstField = useRef<HTMLInputElement>(null);
+  const editing = draft !== null;
+  const dirty = editing && detail.data !== undefined && JSON.stringify(draft) !== JSON.stringify(draftOf(detail.data));
+  useLeaveFormGuard(dirty);
+  const startEditing = () => {
+    if (!detail.data?.editable) return;
+    setDraft(draftOf(detail.data));
+    setTried(false);
+    setTheirs(null);
+    requestAnimationFrame(() => firstField.current?.focus());
+  };
+  usePaneCapabilities(detail.data?.editable && !editing ? { edit: startEditing } : {});
+
+  const save = useMutation({
+    mutationFn: (values: { draft: Draft; version: number }) => saveMerchant(businessId, merchantId, {
+      merchantName: values.draft.merchantName, merchantUrl: values.draft.merchantUrl.trim() || null, supportUrl: values.draft.supportUrl.trim() || null, version: values.version,
+    }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(businessQueries.merchant(businessId, merchantId).queryKey, saved);
+      setDraft(null);
+      setTheirs(null);
+      showToast({ kind: 'success', message: 'Merchant details saved.' });
+    },
+    onError: async (error) => {
+      if (!isApiError(error)) return;
+      if (error.kind === 'conflictKept') setTheirs(await queryClient.fetchQuery({ ...businessQueries.merchant(businessId, merchantId), staleTime: 0 }));
+      else if (error.kind === 'conflictDiscarded') {
+        setDraft(null);
+        setTheirs(null);
+      }
+    },
+  });
+
+  if (detail.isPending) return <div className="record-pane"><Skeleton lines={6} label="Loading the merchant" /></div>;
+  if (detail.isError) {
+    const notFound = isApiError(detail.error) && detail.error.status === 404;
+    return <div className="record-pane"><h1>Merchant {merchantId}</h1><p role="alert">{notFound ? 'The requested record was not found.' : 'The merchant could not be loaded.'}</p></div>;
+  }
+  const merchant = detail.data;
+  const isApplied = applied.merchant?.id === merchant.merchantId;
+  const errors = draft ? checkMerchantEdit({ merchantName: draft.merchantName.trim(), merchantUrl: draft.merchantUrl.trim() || null, supportUrl: draft.supportUrl.trim() || null }) : {};
+  const shownErrors = tried ? errors : {};
+  const link = (url: string | null) => (url ? <a href={url} rel="noopener noreferrer" target="_blank">{url}</a> : 'N/A');
+
+  return (
+    <article className="record-pane" aria-labelledby={ids.title}>
+      <header className="record-header">
+        <h1 id={ids.title}>{merchant.merchantName}</h1>
+        <div className="record-tools">
+          {!isApplied ? (
+            <button type="button" className="button" onClick={() => navigate(switchToMerchantLink(location, merchant.businessId, merchant.merchantId, merchant.businessName, merchant.merchantName))}>
+              Switch context to this merchant
+            </button>
+          ) : <span className="record-meta">This is the merchant you are working in.</span>}
+          {merchant.editable && !editing ? <button type="button" className="button" onClick={startEditing}>Edit details</button> : null}
+        </div>
+      </header>
+      {editing && draft ? (
+        <form
+          className="record-section"
+          aria-labelledby={ids.edit}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            setTried(true);
+            if (Object.keys(errors).length > 0) return;
+            save.mutate({ draft, version: theirs?.version ?? merchant.version });
+          }}
+        >
+          <h2 id={ids.edit}>Edit merchant details</h2>
+          {theirs ? (
+            <p className="form-warning" role="status">
+              Someone else saved this merchant meanwhile: name '{theirs.merchantName}', merchant URL '{theirs.merchantUrl ?? 'none'}', support URL '{theirs.supportUrl ?? 'none'}'. Saving again replaces their version with yours.
+            </p>
+          ) : null}
+          <div className="form-grid">
+            <TextField inputRef={firstField} label="Merchant name" required maxLength={maxNameLength} value={draft.merchantName}
+              error={shownErrors.merchantName} onChange={(merchantName) => setDraft({ ...draft, merchantName })} />
+            <TextField label="Merchant URL" type="url" maxLength={maxUrlLength} value={draft.merchantUrl} placeholder="https://"
+              error={shownErrors.merchantUrl} onChange={(merchantUrl) => setDraft({ ...draft, merchantUrl })} />
+            <TextField label="Support URL" type="url" maxLength={maxUrlLength} value={draft.supportUrl} placeholder="https://"
+              error={shownErrors.supportUrl} onChange={(supportUrl) => setDraft({ ...draft, supportUrl })} />
+          </div>
+          <div className="form-actions">
+            <button type="submit" className="button button-primary" disabled={save.isPending}>Save</button>
+            <button type="button" className="button" onClick={() => { setDraft(null); setTheirs(null); }}>Cancel</button>
+          </div>
+        </form>
+      ) : null}
+      <dl className="detail-grid">
+        <div><dt>Merchant ID</dt><dd>{merchant.merchantId}</dd></div>
+        <div><dt>Business</dt><dd><a href={`/business/${encodeURIComponent(merchant.businessId)}`}>{merchant.businessName}</a></dd></div>
+        <div><dt>Merchant URL</dt><dd>{link(merchant.merchantUrl)}</dd></div>
+        <div><dt>Support URL</dt><dd>{link(merchant.supportUrl)}</dd></div>
+        <div><dt>Settlement</dt><dd>{merchant.grossSettlement ? 'Gross settlement' : 'Net settlement'}</dd></div>
+        <div><dt>Currencies</dt><dd>{merchant.currencies.join(', ')}</dd></div>
+        <div><dt>Live</dt><dd>{merchant.live ? 'Yes' : 'No'}</dd></div>
+        <div><dt>Created</dt><dd>{formatDateTime(merchant.createDateTimeUtc)}</dd></div>
+      </dl>
+      <section className="record-section" aria-labelledby={ids.configurations}>
+        <h2 id={ids.configurations}>Configurations</h2>
+        {merchant.configurations.length === 0 ? <p>This merchant has no configurations.</p> : (
+          <ul className="record-list">
+            {merchant.configurations.map((configuration) => (
+              <li key={configuration.configurationId}>
+                {isApplied
+                  ? <a href={`/configurations/${encodeURIComponent(configuration.configurationId)}`}>{configuration.tradeName}</a>
+                  : <span>{configuration.tradeName}</span>}
+                <span className="record-meta">{configuration.configurationId}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {!isApplied && merchant.configurations.length > 0 ? <p className="record-meta">Switch context to this merchant to open its configurations.</p> : null}
+      </section>
+      <section className="record-section" aria-labelledby={ids.accounts}>
+        <h2 id={ids.accounts}>Account groups</h2>
+        <p className="not-built">{notBuiltMessage('Account groups of this merchant')}</p>
+      </section>
+    </article>
+  );
+}

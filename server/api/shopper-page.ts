@@ -1,0 +1,137 @@
+// The shopper's page of a payment job: GET /pay/{paymentJobReference} (public, no portal session) renders the
+// configuration's hosted page design with the job's amount and order lines as plain server-side HTML that needs no
+// JavaScript; POST pays it with a card (server/payments/shopper-payment.ts) and answers the receipt page. A job that
+// is paid, cancelled or expired gets a clear page saying so (410), an unknown one a not-found page (404). The card
+// number travels only in the POST body; it is never logged, echoed back or kept beyond the vault.
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { defaultHostedPageDesign, paymentMethodLabels, type HostedPageDesign } from '../../src/contract/configurations.ts';
+import type { PaymentMethod } from '../../src/contract/enumerations.ts';
+import { hostedPageDocument, hostedPageMessageDocument, type HostedPageOrderLine } from '../../src/contract/hosted-page-render.ts';
+import { currencyExponent } from '../../src/contract/transactions.ts';
+import { configurationPaymentMethods, configurations, hostedPages, merchants, paymentJobs } from '../db/schema.ts';
+import { cardProblem, jobState, payShopperJob, type JobState, type PaymentJobRow } from '../payments/shopper-payment.ts';
+import type { Deps } from './env.ts';
+
+const referencePattern = /^[A-Z0-9]{4,40}$/;
+
+export function formatAmount(amountMinor: number, currency: string): string {
+  const exponent = currencyExponent(currency);
+  try {
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(amountMinor / 10 ** exponent);
+  } catch {
+    return `${(amountMinor / 10 ** exponent).toFixed(exponent)} ${currency}`;
+  }
+}
+
+type OrderLineJson = { description?: unknown; quantity?: unknown; unitPriceInclVat?: unknown };
+
+function orderLinesOf(order: unknown, currency: string): HostedPageOrderLine[] {
+  const lines = (order as { orderLines?: unknown } | null)?.orderLines;
+  if (!Array.isArray(lines)) return [];
+  return lines.slice(0, 50).flatMap((line: OrderLineJson) => {
+    const quantity = typeof line.quantity === 'number' ? line.quantity : 1;
+    const unit = typeof line.unitPriceInclVat === 'number' ? line.unitPriceInclVat : null;
+    if (typeof line.description !== 'string' || unit === null) return [];
+    return [{ description: line.description.slice(0, 200), quantity, amount: formatAmount(Math.round(unit * quantity), currency) }];
+  });
+}
+
+const stateTexts: Record<Exclude<JobState, 'open'> | 'notFound', { heading: string; text: string }> = {
+  paid: { heading: 'This payment is complete', text: 'This order has already been paid. Nothing more is needed; you can close this page.' },
+  cancelled: { heading: 'This payment link was cancelled', text: 'The shop has cancelled this payment. Contact the shop if you still want to pay.' },
+  expired: { heading: 'This payment link has expired', text: 'Oops that link has expired. Ask the shop for a new payment link.' },
+  notFound: { heading: 'Payment not found', text: 'There is no payment at this address. Check the link in your email.' },
+};
+
+export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' | 'cardKeys'>) {
+  const routes = new Hono();
+  const { db } = database;
+
+  const answer = (c: Context, html: string, nonce: string, status: 200 | 404 | 410 | 400 = 200) => {
+    c.header('Content-Security-Policy', `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    return c.html(html, status);
+  };
+
+  async function pageOf(job: PaymentJobRow) {
+    const [merchant] = await db.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, job.merchantId));
+    const [configuration] = await db.select({ tradeName: configurations.tradeName }).from(configurations).where(eq(configurations.id, job.configurationId));
+    const [page] = await db.select({ design: hostedPages.design }).from(hostedPages).where(eq(hostedPages.configurationId, job.configurationId))
+      .orderBy(asc(hostedPages.name), asc(hostedPages.reference)).limit(1);
+    const methods = await db.select().from(configurationPaymentMethods)
+      .where(and(eq(configurationPaymentMethods.configurationId, job.configurationId), eq(configurationPaymentMethods.enabled, true)));
+    const design = (page?.design ?? defaultHostedPageDesign) as HostedPageDesign;
+    const enabled = new Map(methods.map((row) => [row.paymentMethod as PaymentMethod, row.displayName]));
+    // Cards are what this page can take; the other methods show in the design's order but pay by card here.
+    if (!enabled.has('card')) enabled.set('card', paymentMethodLabels.card);
+    const ordered = [...design.paymentMethodOrder.filter((method) => enabled.has(method)), ...[...enabled.keys()].filter((method) => !design.paymentMethodOrder.includes(method))]
+      .filter((method) => method === 'card');
+    return {
+      design, merchantName: configuration?.tradeName ?? merchant?.name ?? 'Payment',
+      paymentMethods: ordered.map((method) => ({ method, label: enabled.get(method) ?? paymentMethodLabels[method] })),
+    };
+  }
+
+  async function findJob(reference: string) {
+    if (!referencePattern.test(reference)) return null;
+    const [job] = await db.select().from(paymentJobs).where(eq(paymentJobs.reference, reference));
+    return job ?? null;
+  }
+
+  function refusal(c: Context, state: keyof typeof stateTexts, design: HostedPageDesign, merchantName: string) {
+    const nonce = randomBytes(16).toString('base64');
+    const texts = stateTexts[state];
+    return answer(c, hostedPageMessageDocument(design, { nonce, title: `${texts.heading} – ${merchantName}`, heading: texts.heading, text: texts.text, merchantName }), nonce, state === 'notFound' ? 404 : 410);
+  }
+
+  async function render(c: Context, job: PaymentJobRow, error: string | null, values: { cardholderName?: string; expiry?: string } = {}) {
+    const page = await pageOf(job);
+    const state = jobState(job, new Date());
+    if (state !== 'open') return refusal(c, state, page.design, page.merchantName);
+    const nonce = randomBytes(16).toString('base64');
+    const amount = formatAmount(job.amountMinor, job.currency);
+    const html = hostedPageDocument({
+      design: page.design, merchantName: page.merchantName, amount, orderNumber: job.orderNumber, orderLines: orderLinesOf(job.order, job.currency),
+      paymentMethods: page.paymentMethods, mode: 'live', formAction: `/pay/${job.reference}`, error, values,
+    }, { nonce, title: `Pay ${amount} to ${page.merchantName}` });
+    return answer(c, html, nonce, error ? 400 : 200);
+  }
+
+  routes.get('/pay/:paymentJobReference', async (c) => {
+    const job = await findJob(c.req.param('paymentJobReference'));
+    if (!job) return refusal(c, 'notFound', defaultHostedPageDesign, 'Payment');
+    return render(c, job, null);
+  });
+
+  routes.post('/pay/:paymentJobReference', bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.text('The request is too large.', 413) }), async (c) => {
+    const job = await findJob(c.req.param('paymentJobReference'));
+    if (!job) return refusal(c, 'notFound', defaultHostedPageDesign, 'Payment');
+    let form: Record<string, string | File | (string | File)[]>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      return render(c, job, 'The form could not be read. Please try again.');
+    }
+    const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '').slice(0, 200);
+    const card = { cardholderName: text('cardholderName'), cardNumber: text('cardNumber'), expiry: text('expiry'), cvc: text('cvc') };
+    const keep = { cardholderName: card.cardholderName, expiry: card.expiry };
+    const problem = cardProblem(card, new Date());
+    if (problem) return render(c, job, problem, keep);
+    const result = await payShopperJob(database, cardKeys, job.reference, card);
+    const page = await pageOf(job);
+    if (!result.ok) return refusal(c, result.state, page.design, page.merchantName);
+    const nonce = randomBytes(16).toString('base64');
+    const amount = formatAmount(job.amountMinor, job.currency);
+    return answer(c, hostedPageMessageDocument(page.design, {
+      nonce, title: `Payment received – ${page.merchantName}`, heading: 'Thank you, your payment was received',
+      text: `${amount} was paid to ${page.merchantName} for order ${job.orderNumber}. Your reference is ${result.transactionReference}.`, merchantName: page.merchantName,
+    }), nonce);
+  });
+
+  return routes;
+}

@@ -1,0 +1,169 @@
+// The hosted page editor's live preview (the shopper page's renderer in a sandboxed frame, redrawn as you type)
+// and the image pipeline's validation (the spec's danger toasts), against a fake Portal API.
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { HostedPageEditorPane } from '../../../panes/configurations/hosted-page-editor-pane.tsx';
+import { fitWithin, imageFileProblem, runImagePipeline } from '../../../panes/configurations/image-pipeline.ts';
+import { moveWizardStep } from '../../../panes/configurations/configuration-context.ts';
+import type { ConfigurationDetail, HostedPageAnswer } from '../../../src/contract/configuration-schemas.ts';
+import { defaultHostedPageDesign, paymentMethodLabels } from '../../../src/contract/configurations.ts';
+import { paymentMethods } from '../../../src/contract/enumerations.ts';
+import { hostedPageBody } from '../../../src/contract/hosted-page-render.ts';
+import { toastStore } from '../../../src/state/toast-store.ts';
+import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+
+const context = { business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: 'M1', title: 'Alpha Online' } };
+const page: HostedPageAnswer = {
+  reference: 'HPP1', configurationId: 'C1', name: 'Checkout', version: 3, updatedAt: '2026-11-01T10:00:00.000Z',
+  design: { ...defaultHostedPageDesign, texts: { ...defaultHostedPageDesign.texts, title: 'Pay Alpha' } },
+};
+const configuration: ConfigurationDetail = {
+  configurationId: 'C1', businessId: 'B1', merchantId: 'M1', tradeName: 'Alpha web shop', description: '', switches: { virtualTerminalMenuEnabled: true },
+  version: 3, hostedPages: [{ reference: 'HPP1', name: 'Checkout', updatedAt: '2026-11-01T10:00:00.000Z' }],
+  paymentMethods: paymentMethods.map((method) => ({
+    paymentMethod: method,
+    configuration: { paymentMethod: method, enabled: method === 'card' || method === 'ideal', displayName: method === 'card' ? 'Debit or credit card' : paymentMethodLabels[method], threeDSecurePolicy: null, minimumAmount: null, maximumAmount: null, currencies: ['GBP'] },
+  })),
+};
+
+function renderEditor() {
+  const api = fakeApi({
+    '/businesses/B1/merchants/M1/hosted-pages/HPP1': () => page,
+    '/businesses/B1/merchants/M1/configurations/C1': () => configuration,
+  });
+  renderWithServices(<HostedPageEditorPane params={{ configurationId: 'C1', hostedPaymentPageReference: 'HPP1' }} search="" capability="Hosted payment page editor" />);
+  return api;
+}
+
+const previewBody = () => (screen.getByTitle(/^Preview of the payment page/) as HTMLIFrameElement).contentDocument?.body;
+
+describe('the hosted page editor', () => {
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: ['Mapi.Configurations.Read', 'Mapi.Configurations.Update'], context, paths: ['/configurations/C1/hosted-payment-page/HPP1'] });
+  });
+
+  it('draws the page in a sandboxed frame that cannot submit, and redraws it on every keystroke', async () => {
+    renderEditor();
+    const frame = await screen.findByTitle('Preview of the payment page at desktop width', {}, { timeout: 5000 }) as HTMLIFrameElement;
+    expect(frame.getAttribute('sandbox')).toBe('allow-same-origin');
+    await waitFor(() => expect(previewBody()?.querySelector('h1')?.textContent).toBe('Pay Alpha'));
+    // The enabled methods with their display names; the button cannot submit in the preview.
+    expect([...(previewBody()?.querySelectorAll('.hpp-method') ?? [])].map((label) => label.textContent?.trim())).toEqual(['Debit or credit card', 'iDEAL']);
+    expect(previewBody()?.querySelector('.hpp-pay')?.getAttribute('type')).toBe('button');
+    expect(previewBody()?.querySelector('form')?.getAttribute('action')).toBeNull();
+
+    const user = userEvent.setup();
+    const title = screen.getByRole('textbox', { name: /^Title/ });
+    await user.clear(title);
+    await user.type(title, 'Thanks <b>!');
+    expect(previewBody()?.querySelector('h1')?.textContent).toBe('Thanks <b>!');
+    expect(previewBody()?.querySelector('h1 b')).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: 'Show order lines' }));
+    expect(previewBody()?.querySelector('.hpp-lines')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Phone' }));
+    expect(screen.getByTitle('Preview of the payment page at phone width').getAttribute('data-width')).toBe('phone');
+    await user.click(screen.getByRole('button', { name: 'Move iDEAL up' }));
+    expect([...(previewBody()?.querySelectorAll('.hpp-method') ?? [])].map((label) => label.textContent?.trim())).toEqual(['iDEAL', 'Debit or credit card']);
+  });
+
+  it('warns when text and background fall below WCAG AA contrast', async () => {
+    renderEditor();
+    const text = await screen.findByLabelText('Text colour', {}, { timeout: 5000 });
+    fireEvent.change(text, { target: { value: '#dddddd' } });
+    expect((await screen.findByText(/Text on the background has a contrast of/)).textContent).toContain('below the 4.5:1 that WCAG AA asks for');
+  });
+
+  it('enforces the text limits and saves with the shared version', async () => {
+    const api = renderEditor();
+    const put = api.put as unknown as ReturnType<typeof vi.fn>;
+    put.mockResolvedValue({ ...page, name: 'Checkout EU', version: 4 });
+    const user = userEvent.setup();
+    const title = await screen.findByRole('textbox', { name: /^Title/ }, { timeout: 5000 });
+    await user.clear(title);
+    await user.type(title, 'x'.repeat(70));
+    expect((title as HTMLInputElement).value).toHaveLength(60);
+    const name = screen.getByRole('textbox', { name: /^Name/ });
+    await user.clear(name);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Name is required');
+    expect(put).not.toHaveBeenCalled();
+    await user.type(name, 'Checkout EU');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    expect(put.mock.calls[0]?.[0]).toBe('/businesses/B1/merchants/M1/hosted-pages/HPP1');
+    expect(put.mock.calls[0]?.[1]).toMatchObject({ name: 'Checkout EU', version: 3 });
+  });
+
+  it('refuses a wrong file type and a file over 5 MB with danger toasts, before any upload', async () => {
+    const api = renderEditor();
+    const input = await screen.findByLabelText(/Upload a logo/, {}, { timeout: 5000 }) as HTMLInputElement;
+    const user = userEvent.setup({ applyAccept: false });
+    await user.upload(input, new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' }));
+    await waitFor(() => expect(toastStore.toasts.map((toast) => [toast.kind, toast.message])).toContainEqual(['danger', 'Invalid file type, allowed: .jpg, .jpeg, .png']));
+    const big = new File([new Uint8Array(5_242_881)], 'huge.png', { type: 'image/png' });
+    await user.upload(input, big);
+    await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain('The file exceeded the maximum file size of 5 MB'));
+    expect(toastStore.toasts.every((toast) => toast.durationMs === 5000)).toBe(true);
+    expect(api.post).not.toHaveBeenCalled();
+  });
+});
+
+describe('the image pipeline', () => {
+  it.each([
+    [{ type: 'image/jpeg', size: 1000 }, null],
+    [{ type: 'image/png', size: 5_242_880 }, null],
+    [{ type: 'image/png', size: 5_242_881 }, 'The file exceeded the maximum file size of 5 MB'],
+    [{ type: 'image/gif', size: 10 }, 'Invalid file type, allowed: .jpg, .jpeg, .png'],
+    [{ type: '', size: 10 }, 'Invalid file type, allowed: .jpg, .jpeg, .png'],
+    [{ type: 'image/png', size: 0 }, 'Please choose an image file'],
+  ])('checks %o', (file, message) => {
+    expect(imageFileProblem(file)?.message ?? null).toBe(message);
+  });
+
+  it.each([
+    [4000, 3000, { width: 800, height: 600 }],
+    [3000, 4000, { width: 450, height: 600 }],
+    [400, 300, { width: 400, height: 300 }],
+    [1600, 200, { width: 800, height: 100 }],
+  ])('fits %i × %i within 800 × 600', (width, height, expected) => {
+    expect(fitWithin(width, height)).toEqual(expected);
+  });
+
+  it('uploads the resized bytes, then deletes the old image, then answers the new reference', async () => {
+    const calls: string[] = [];
+    const reference = await runImagePipeline(new File([new Uint8Array([1, 2, 3])], 'logo.png', { type: 'image/png' }), 'IMGOLD', {
+      resize: async () => { calls.push('resize'); return new Blob([new Uint8Array([9, 8, 7])]); },
+      upload: async (body) => { calls.push(`upload ${body.mimeType} ${body.data}`); return { imageReference: 'IMGNEW' }; },
+      deleteOld: async (old) => { calls.push(`delete ${old}`); },
+      notify: (message) => calls.push(`notify ${message}`),
+    });
+    expect(reference).toBe('IMGNEW');
+    expect(calls).toEqual(['resize', `upload image/png ${btoa(String.fromCharCode(9, 8, 7))}`, 'delete IMGOLD']);
+  });
+});
+
+describe('the shared renderer and the wizard steps', () => {
+  it('escapes every text and drops a logo that is not one of our references', () => {
+    const html = hostedPageBody({
+      design: { ...defaultHostedPageDesign, logoImageReference: '"><script>alert(1)</script>', texts: { ...defaultHostedPageDesign.texts, footer: '<img src=x onerror=alert(1)>' } },
+      merchantName: 'A & B', amount: '£1.00', orderNumber: '<1>', orderLines: [], paymentMethods: [], mode: 'preview',
+    });
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('A &amp; B');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it.each([
+    [0, { kind: 'next' } as const, 1],
+    [3, { kind: 'next' } as const, 3],
+    [0, { kind: 'previous' } as const, 0],
+    [2, { kind: 'previous' } as const, 1],
+    [0, { kind: 'to', step: 2 } as const, 2],
+    [0, { kind: 'to', step: 9 } as const, 3],
+  ])('moves the wizard from step %i by %o to %i', (current, move, expected) => {
+    expect(moveWizardStep(current, move, 4)).toBe(expected);
+  });
+});

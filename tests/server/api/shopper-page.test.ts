@@ -1,0 +1,133 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../server/db/client.ts';
+import * as schema from '../../../server/db/schema.ts';
+import { cardProblem, jobState, luhnValid } from '../../../server/payments/shopper-payment.ts';
+import { defaultHostedPageDesign } from '../../../src/contract/configurations.ts';
+import { createTestApp, createTestDatabase, databaseKinds, insertFixtureWorld } from '../support.ts';
+
+const inAWeek = () => new Date(Date.now() + 7 * 86_400_000);
+const form = (fields: Record<string, string>) => ({
+  method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(),
+});
+const goodCard = { cardholderName: 'Ada Lovelace', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123', paymentMethod: 'card' };
+
+describe.each(databaseKinds)('the shopper page on %s', (kind) => {
+  let database: Database;
+  let app: ReturnType<typeof createTestApp>['app'];
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await insertFixtureWorld(database);
+    ({ app } = createTestApp(database));
+    const job = (reference: string, overrides: Partial<typeof schema.paymentJobs.$inferInsert> = {}) => ({
+      reference, businessId: 'B1', merchantId: 'M1a', partnerId: 'P1', configurationId: 'C-M1a', createDateTimeUtc: new Date(), expirationDateTimeUtc: inAWeek(),
+      orderNumber: `ORD-${reference}`, amountMinor: 4250, currency: 'GBP', status: 'pending',
+      order: { orderLines: [{ type: 'physicalItem', description: 'Linen <cushion> cover', quantity: 2, unitPriceInclVat: 1750 }, { type: 'shippingCost', description: 'Standard delivery', quantity: 1, unitPriceInclVat: 750 }] },
+      ...overrides,
+    });
+    await database.db.insert(schema.paymentJobs).values([
+      job('PJOPEN0001'), job('PJOPEN0002'), job('PJPEND0001'),
+      job('PJEXPD0001', { expirationDateTimeUtc: new Date(Date.now() - 60_000) }), job('PJCANC0001', { status: 'cancelled' }),
+    ]);
+    await database.db.insert(schema.transactions).values({
+      reference: 'TXPEND0001', kind: 'payment', businessId: 'B1', merchantId: 'M1a', partnerId: 'P1', configurationId: 'C-M1a', paymentJobReference: 'PJPEND0001',
+      createdAt: new Date(), amountMinor: 4250, currency: 'GBP', status: 'pending', paymentMethod: 'card', channel: 'Gateway',
+    });
+    await database.db.insert(schema.hostedPages).values({
+      reference: 'HPPFIXTURE01', configurationId: 'C-M1a', businessId: 'B1', merchantId: 'M1a', name: 'Checkout',
+      design: { ...defaultHostedPageDesign, texts: { ...defaultHostedPageDesign.texts, title: 'Pay Alpha Online', footer: 'Thanks & see you soon' } },
+    });
+  });
+  afterAll(async () => database?.close());
+
+  it('shows the job with the hosted page design, amount and order lines, as a form that works without JavaScript', async () => {
+    const response = await app.request('/pay/PJOPEN0001');
+    expect(response.status).toBe(200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/style-src 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).toContain("default-src 'none'");
+    const html = await response.text();
+    expect(html).toContain('<html lang="en-GB">');
+    expect(html).toContain('<h1>Pay Alpha Online</h1>');
+    expect(html).toContain('£42.50');
+    expect(html).toContain('Linen &lt;cushion&gt; cover');
+    expect(html).toContain('£35.00');
+    expect(html).toContain('Thanks &amp; see you soon');
+    expect(html).toContain('method="post" action="/pay/PJOPEN0001"');
+    expect(html).not.toContain('<script');
+    expect(html.match(/<style nonce="([^"]+)"/)?.[1]).toBe(csp.match(/'nonce-([^']+)'/)?.[1]);
+  });
+
+  it('refuses a wrong card with the form again, keeping nothing of the number', async () => {
+    const response = await app.request('/pay/PJOPEN0001', form({ ...goodCard, cardNumber: '4000 0000 0000 0002' }));
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('The card was declined');
+    expect(html).not.toContain('4000 0000 0000 0002');
+    expect(html).toContain('value="Ada Lovelace"');
+    const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, 'PJOPEN0001'));
+    expect(job?.status).toBe('pending');
+  });
+
+  it('pays with a test card: job and payment paid, statistics and audit written, the card only masked', async () => {
+    const statsBefore = await database.db.select({ sales: sql<number>`coalesce(sum(${schema.transactionStats.salesCount}), 0)::int` }).from(schema.transactionStats).where(eq(schema.transactionStats.merchantId, 'M1a'));
+    const response = await app.request('/pay/PJOPEN0001', form(goodCard));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('Thank you, your payment was received');
+    expect(html).not.toContain('4242');
+    const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, 'PJOPEN0001'));
+    expect(job).toMatchObject({ status: 'paid' });
+    expect(job?.paidDateTimeUtc).toBeInstanceOf(Date);
+    const payments = await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, 'PJOPEN0001'));
+    expect(payments).toHaveLength(1);
+    expect(payments[0]).toMatchObject({ status: 'paid', kind: 'payment', amountMinor: 4250, currency: 'GBP', cardMasked: '424242******4242' });
+    expect(payments[0]?.cardToken).toMatch(/^CV/);
+    expect(JSON.stringify(payments)).not.toContain('4242424242424242');
+    const statsAfter = await database.db.select({ sales: sql<number>`coalesce(sum(${schema.transactionStats.salesCount}), 0)::int` }).from(schema.transactionStats).where(eq(schema.transactionStats.merchantId, 'M1a'));
+    expect((statsAfter[0]?.sales ?? 0) - (statsBefore[0]?.sales ?? 0)).toBe(1);
+    const audits = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'PaymentJobPaidByShopper'));
+    expect(audits).toHaveLength(1);
+    expect(JSON.stringify(audits)).not.toContain('4242424242424242');
+    // Paid now: the page says so, and a second payment is refused.
+    const again = await app.request('/pay/PJOPEN0001');
+    expect(again.status).toBe(410);
+    expect(await again.text()).toContain('This payment is complete');
+    expect((await app.request('/pay/PJOPEN0001', form(goodCard))).status).toBe(410);
+  });
+
+  it('pays the job\'s pending payment instead of adding one', async () => {
+    expect((await app.request('/pay/PJPEND0001', form({ ...goodCard, cardNumber: '5555555555554444' }))).status).toBe(200);
+    const payments = await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, 'PJPEND0001'));
+    expect(payments.map((row) => [row.reference, row.status])).toEqual([['TXPEND0001', 'paid']]);
+  });
+
+  it.each([
+    ['PJEXPD0001', 410, 'This payment link has expired'],
+    ['PJCANC0001', 410, 'This payment link was cancelled'],
+    ['PJNOPE0001', 404, 'Payment not found'],
+    ['..%2F..%2Fetc', 404, 'Payment not found'],
+  ])('refuses %s with a clear page', async (reference, status, heading) => {
+    const response = await app.request(`/pay/${reference}`);
+    expect(response.status).toBe(status);
+    expect(await response.text()).toContain(`<h1>${heading}</h1>`);
+    expect((await app.request(`/pay/${reference}`, form(goodCard))).status).toBe(status);
+  });
+
+  it('checks the card fields', () => {
+    const now = new Date('2026-11-25T12:00:00Z');
+    expect(luhnValid('4111111111111111')).toBe(true);
+    expect(luhnValid('4111111111111112')).toBe(false);
+    expect(cardProblem({ ...goodCard, cardholderName: ' ' }, now)).toBe('Name on card is required');
+    expect(cardProblem({ ...goodCard, cardNumber: '1234' }, now)).toBe('Card number is invalid');
+    expect(cardProblem({ ...goodCard, expiry: '13/30' }, now)).toBe('Expiry date is invalid');
+    expect(cardProblem({ ...goodCard, expiry: '10/26' }, now)).toBe('Expiry date is in the past');
+    expect(cardProblem({ ...goodCard, expiry: '11/26' }, now)).toBeNull();
+    expect(cardProblem({ ...goodCard, cvc: '12' }, now)).toBe('Security code is invalid');
+    expect(jobState({ status: 'pending', expirationDateTimeUtc: null, paidDateTimeUtc: null }, now)).toBe('open');
+    expect(jobState({ status: 'declined', expirationDateTimeUtc: null, paidDateTimeUtc: null }, now)).toBe('open');
+    expect(jobState({ status: 'blocked', expirationDateTimeUtc: null, paidDateTimeUtc: null }, now)).toBe('cancelled');
+    expect(jobState({ status: 'pending', expirationDateTimeUtc: new Date('2026-11-25T11:59:59Z'), paidDateTimeUtc: null }, now)).toBe('expired');
+  });
+});
