@@ -30,6 +30,7 @@ import { dashboardRoutes } from './api/dashboard.ts';
 import { transactionRoutes } from './api/transactions.ts';
 import { reportRoutes } from './api/reports.ts';
 import { userNotificationRoutes } from './api/user-notifications.ts';
+import { accountGroupRoutes } from './api/account-groups.ts';
 
 export type AppOptions = {
   database: Database;
@@ -235,6 +236,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', transactionRoutes(deps));
   api.route('/', reportRoutes(deps));
   api.route('/', userNotificationRoutes(deps));
+  api.route('/', accountGroupRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

@@ -73,6 +73,8 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
     FROM merchant_account_groups g
     CROSS JOIN LATERAL (VALUES ('provider:bank:' || g.currency, -${sql.raw(String(securityDeposit))}::bigint), (g.account_number || ':security', ${sql.raw(String(securityDeposit))}::bigint)) e(account_id, amount)`);
 
+  // The bulk-loaded transactions have no planner statistics yet: without them the joins below run as nested loops.
+  await run(sql`ANALYZE transactions, merchants, merchant_account_groups, pricing_plan_rates`);
   // Sales, fees and refunds: what postingsOfChange makes of each transaction inserted as it is (valued at its creation).
   const source = sql`SELECT t.reference, t.kind, t.business_id, t.merchant_id, t.currency, t.created_at, t.amount_minor, g.account_number, m.gross_settlement,
       'B' || g.account_number || '-' || to_char(t.created_at AT TIME ZONE 'UTC', 'YYYYMMDD') AS batch_id,

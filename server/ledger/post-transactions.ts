@@ -182,7 +182,11 @@ export async function postDrafts(writer: StatsWriter, drafts: readonly PostingDr
   }))).onConflictDoNothing().returning({ id: ledgerPostings.id })).map((row) => row.id));
   const fresh = sorted.filter((draft) => inserted.has(draft.id));
   if (fresh.length === 0) return;
-  await writer.insert(ledgerEntries).values(fresh.flatMap((draft) => draft.entries.map((entry) => ({
+  // Entries in the order a statement reads them: by value date, and a sale before its fee.
+  const rank = { sale: 0, fee: 1, refund: 2, reversal: 3 } as const;
+  const readingOrder = [...fresh].sort((a, b) => a.valueAt.getTime() - b.valueAt.getTime()
+    || (a.transactionReference < b.transactionReference ? -1 : a.transactionReference > b.transactionReference ? 1 : 0) || rank[a.category] - rank[b.category]);
+  await writer.insert(ledgerEntries).values(readingOrder.flatMap((draft) => draft.entries.map((entry) => ({
     postingId: draft.id, accountId: entry.accountId, businessId: draft.businessId, merchantId: draft.merchantId, category: entry.category,
     amountMinor: entry.amountMinor, currency: draft.currency, valueAt: draft.valueAt, transactionReference: draft.transactionReference, batchId: batchOf(draft),
   }))));

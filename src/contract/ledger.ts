@@ -63,8 +63,9 @@ export function currencyDigits(currency: string): string {
 }
 export const merchantAccountNumber = (merchantId: string, currency: string) => `3${merchantId}${currencyDigits(currency)}`;
 export const businessAccountNumber = (businessId: string, currency: string) => `5${businessId}${currencyDigits(currency)}`;
-export const accountNumberPattern = /^[0-9]{6,20}$/;
-export const batchIdPattern = /^B[0-9]{6,20}-[0-9]{8}$/;
+/** Seeded and live account numbers are digits; the pattern also admits the letters of test merchant ids. */
+export const accountNumberPattern = /^[A-Za-z0-9]{6,40}$/;
+export const batchIdPattern = /^B[A-Za-z0-9]{6,40}-[0-9]{8}$/;
 
 /** Rates for a payment method a merchant's plan does not list (basis points, fixed minor units of a 2-decimal currency). */
 export const defaultRate = { percentageBasisPoints: 190, fixedMinor: 25 };
