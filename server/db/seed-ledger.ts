@@ -84,15 +84,18 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
     JOIN merchants m ON m.id = t.merchant_id
     LEFT JOIN pricing_plan_rates r ON r.merchant_id = t.merchant_id AND r.currency = t.currency AND r.payment_method = t.payment_method
     WHERE t.status = 'paid' AND t.kind IN ('payment', 'refund')`;
+  // Computed once (the fee joins the plan's rates) and read three times.
+  await run(sql`CREATE TEMPORARY TABLE ledger_seed_source ON COMMIT DROP AS ${source}`);
+  const sourceRows = sql.raw('ledger_seed_source');
   await run(sql`INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
     SELECT CASE WHEN s.kind = 'payment' THEN 'sale:' ELSE 'refund:' END || s.reference, CASE WHEN s.kind = 'payment' THEN 'sale' ELSE 'refund' END,
-      s.reference, s.batch_id, s.business_id, s.merchant_id, s.currency, s.created_at FROM (${source}) s
+      s.reference, s.batch_id, s.business_id, s.merchant_id, s.currency, s.created_at FROM ${sourceRows} s
     UNION ALL
-    SELECT 'fee:' || s.reference, 'fee', s.reference, s.batch_id, s.business_id, s.merchant_id, s.currency, s.created_at FROM (${source}) s WHERE s.fee <> 0`);
+    SELECT 'fee:' || s.reference, 'fee', s.reference, s.batch_id, s.business_id, s.merchant_id, s.currency, s.created_at FROM ${sourceRows} s WHERE s.fee <> 0`);
   lap('sale, fee and refund postings');
   await run(sql`INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, transaction_reference, batch_id)
     SELECT e.posting_id, e.account_id, s.business_id, s.merchant_id, e.category, e.amount, s.currency, s.created_at, s.reference, s.batch_id
-    FROM (${source}) s
+    FROM ${sourceRows} s
     CROSS JOIN LATERAL (VALUES
       (CASE WHEN s.kind = 'payment' THEN 'sale:' ELSE 'refund:' END || s.reference, 'provider:clearing:' || s.currency, CASE WHEN s.kind = 'payment' THEN 'sale' ELSE 'refund' END, CASE WHEN s.kind = 'payment' THEN -s.amount_minor ELSE s.amount_minor END),
       (CASE WHEN s.kind = 'payment' THEN 'sale:' ELSE 'refund:' END || s.reference, s.account_number || ':trading', CASE WHEN s.kind = 'payment' THEN 'sale' ELSE 'refund' END, CASE WHEN s.kind = 'payment' THEN s.amount_minor ELSE -s.amount_minor END),
@@ -107,13 +110,13 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
       date_trunc('day', min(s.created_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', 'Open',
       count(*) FILTER (WHERE s.kind = 'payment'), coalesce(sum(s.amount_minor) FILTER (WHERE s.kind = 'payment'), 0),
       coalesce(sum(s.amount_minor) FILTER (WHERE s.kind = 'refund'), 0), coalesce(sum(s.fee), 0)
-    FROM (${source}) s GROUP BY s.batch_id`);
+    FROM ${sourceRows} s GROUP BY s.batch_id`);
   lap('daily batches');
   for (const index of bulkIndexes) await run(sql.raw(index.definition));
   await run(sql`ANALYZE ledger_postings, ledger_entries, settlement_batches, merchant_account_groups, ledger_accounts`);
   lap(`${bulkIndexes.length} indexes of entries and postings`);
 
-  const closed = await closeDueBatches(tx, now);
+  const closed = await closeDueBatches(tx, now, (line) => log(`ledger: ${line}`));
   lap(`cut-off of ${closed.toLocaleString('en-GB')} batches (reserves, payouts, transfers)`);
 
   // Remittance: every business account group pays out weekly on Friday to the business itself.

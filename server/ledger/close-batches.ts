@@ -30,10 +30,18 @@ export async function ensureBusinessAccountGroups(writer: StatsWriter): Promise<
 }
 
 /** Closes every Open batch that started before the UTC day of asOf; returns how many it closed. */
-export async function closeDueBatches(writer: StatsWriter, asOf: Date): Promise<number> {
+export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (line: string) => void): Promise<number> {
   const cutoff = utcDayStart(asOf);
   await ensureBusinessAccountGroups(writer);
-  const run = (query: ReturnType<typeof sql>) => writer.execute(query);
+  let mark = performance.now();
+  let step = 0;
+  const run = async (query: ReturnType<typeof sql>) => {
+    const result = await writer.execute(query);
+    step += 1;
+    log?.(`cut-off step ${step}: ${((performance.now() - mark) / 1000).toFixed(1)} s`);
+    mark = performance.now();
+    return result;
+  };
   const due = sql`SELECT b.id, b.account_number, b.business_id, b.merchant_id, b.currency, b.batch_start + interval '1 day' AS cutoff,
       b.sales_minor, b.refunds_minor, b.reversals_minor
     FROM settlement_batches b WHERE b.status = 'Open' AND b.batch_start < ${cutoff}::timestamptz`;
@@ -55,8 +63,7 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date): Promise<
     CROSS JOIN LATERAL (VALUES (held.account_number || ':trading', -held.hold), (held.account_number || ':reserve', held.hold)) e(account_id, amount)`);
 
   // Reserve releases: each hold in the first closing batch at or after its due date.
-  await run(sql`WITH due AS (${due}),
-    holds AS (
+  await run(sql`WITH holds AS (
       SELECT h.id AS hold_id, e.amount_minor AS amount, g.account_number, h.value_at + make_interval(days => g.reserve_days) AS due_at
       FROM ledger_postings h
       JOIN ledger_entries e ON e.posting_id = h.id AND e.category = 'reserveHold' AND e.amount_minor > 0
@@ -65,9 +72,13 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date): Promise<
         AND NOT EXISTS (SELECT 1 FROM ledger_postings r WHERE r.id = 'reserveRelease:' || h.id)
     ),
     placed AS (
-      SELECT holds.*, d.id AS batch_id, d.business_id, d.merchant_id, d.currency, d.cutoff
+      -- The batches table itself (not the due list) so that its (account_number, batch_start) index finds each one.
+      SELECT holds.*, d.id AS batch_id, d.business_id, d.merchant_id, d.currency, d.batch_start + interval '1 day' AS cutoff
       FROM holds JOIN LATERAL (
-        SELECT * FROM due WHERE due.account_number = holds.account_number AND due.cutoff >= holds.due_at ORDER BY due.cutoff LIMIT 1
+        SELECT * FROM settlement_batches sb
+        WHERE sb.account_number = holds.account_number AND sb.batch_start >= holds.due_at - interval '1 day'
+          AND sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz
+        ORDER BY sb.batch_start LIMIT 1
       ) d ON true
     ),
     p AS (
