@@ -29,126 +29,101 @@ export async function ensureBusinessAccountGroups(writer: StatsWriter): Promise<
   }))).onConflictDoNothing();
 }
 
-/** Closes every Open batch that started before the UTC day of asOf; returns how many it closed. */
+/** Serialises cut-offs, remittances and minimums across nodes: each sees the others' committed postings. */
+export const ledgerJobLockKey = 7_270_018;
+
+/**
+ * Posts a set of moves, each `amount` from one account to another as one posting of two entries, skipping postings
+ * that exist already (idempotent). The moves are computed once into a temporary table (with planner statistics) and
+ * then inserted by plain INSERT … SELECT: set-based for two years of batches in the seed as for one day live.
+ * `moves` selects posting_id, category, batch_id, business_id, merchant_id, currency, value_at, from_account,
+ * to_account, amount. Call it inside a transaction.
+ */
+export async function postMoves(writer: StatsWriter, moves: ReturnType<typeof sql>): Promise<number> {
+  await writer.execute(sql`DROP TABLE IF EXISTS ledger_moves`);
+  await writer.execute(sql`CREATE TEMPORARY TABLE ledger_moves ON COMMIT DROP AS
+    SELECT * FROM (${moves}) m WHERE m.amount <> 0 AND NOT EXISTS (SELECT 1 FROM ledger_postings x WHERE x.id = m.posting_id)`);
+  await writer.execute(sql`ANALYZE ledger_moves`);
+  const inserted = await writer.execute(sql`INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
+    SELECT posting_id, category, NULL, batch_id, business_id, merchant_id, currency, value_at FROM ledger_moves`) as unknown as { rowCount?: number; affectedRows?: number };
+  await writer.execute(sql`INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
+    SELECT m.posting_id, e.account_id, m.business_id, m.merchant_id, m.category, e.amount, m.currency, m.value_at, m.batch_id
+    FROM ledger_moves m CROSS JOIN LATERAL (VALUES (m.from_account, -m.amount), (m.to_account, m.amount)) e(account_id, amount)`);
+  return Number(inserted.rowCount ?? inserted.affectedRows ?? 0);
+}
+
+/** Closes every Open batch that started before the UTC day of asOf; returns how many it closed. Call it in a transaction. */
 export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (line: string) => void): Promise<number> {
   const cutoff = utcDayStart(asOf);
+  await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   await ensureBusinessAccountGroups(writer);
   let mark = performance.now();
-  let step = 0;
-  const run = async (query: ReturnType<typeof sql>) => {
-    const result = await writer.execute(query);
-    step += 1;
-    log?.(`cut-off step ${step}: ${((performance.now() - mark) / 1000).toFixed(1)} s`);
+  const lap = (label: string) => {
+    log?.(`cut-off ${label}: ${((performance.now() - mark) / 1000).toFixed(1)} s`);
     mark = performance.now();
-    return result;
   };
   const due = sql`SELECT b.id, b.account_number, b.business_id, b.merchant_id, b.currency, b.batch_start + interval '1 day' AS cutoff,
       b.sales_minor, b.refunds_minor, b.reversals_minor
     FROM settlement_batches b WHERE b.status = 'Open' AND b.batch_start < ${cutoff}::timestamptz`;
 
-  // Reserve holds.
-  await run(sql`WITH due AS (${due}),
-    held AS (
-      SELECT due.*, (greatest(0, due.sales_minor - due.refunds_minor - due.reversals_minor) * g.reserve_basis_points / 10000)::bigint AS hold
-      FROM due JOIN merchant_account_groups g ON g.account_number = due.account_number WHERE g.reserve_basis_points > 0
-    ),
-    p AS (
-      INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
-      SELECT 'reserveHold:' || id, 'reserveHold', NULL, id, business_id, merchant_id, currency, cutoff FROM held WHERE hold > 0
-      ON CONFLICT (id) DO NOTHING RETURNING id, batch_id
-    )
-    INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
-    SELECT p.id, e.account_id, held.business_id, held.merchant_id, 'reserveHold', e.amount, held.currency, held.cutoff, held.id
-    FROM p JOIN held ON held.id = p.batch_id
-    CROSS JOIN LATERAL (VALUES (held.account_number || ':trading', -held.hold), (held.account_number || ':reserve', held.hold)) e(account_id, amount)`);
+  // Reserve holds: the reserve share of the day's sales less refunds and reversals.
+  await postMoves(writer, sql`SELECT 'reserveHold:' || due.id AS posting_id, 'reserveHold' AS category, due.id AS batch_id, due.business_id, due.merchant_id,
+      due.currency, due.cutoff AS value_at, due.account_number || ':trading' AS from_account, due.account_number || ':reserve' AS to_account,
+      (greatest(0, due.sales_minor - due.refunds_minor - due.reversals_minor) * g.reserve_basis_points / 10000)::bigint AS amount
+    FROM (${due}) due JOIN merchant_account_groups g ON g.account_number = due.account_number WHERE g.reserve_basis_points > 0`);
+  lap('reserve holds');
 
-  // Reserve releases: each hold in the first closing batch at or after its due date.
-  await run(sql`WITH holds AS (
-      SELECT h.id AS hold_id, e.amount_minor AS amount, g.account_number, h.value_at + make_interval(days => g.reserve_days) AS due_at
-      FROM ledger_postings h
-      JOIN ledger_entries e ON e.posting_id = h.id AND e.category = 'reserveHold' AND e.amount_minor > 0
-      JOIN merchant_account_groups g ON e.account_id = g.account_number || ':reserve'
-      WHERE h.category = 'reserveHold' AND h.value_at <= ${cutoff}::timestamptz
-        AND NOT EXISTS (SELECT 1 FROM ledger_postings r WHERE r.id = 'reserveRelease:' || h.id)
-    ),
-    placed AS (
-      -- The batches table itself (not the due list) so that its (account_number, batch_start) index finds each one.
-      SELECT holds.*, d.id AS batch_id, d.business_id, d.merchant_id, d.currency, d.batch_start + interval '1 day' AS cutoff
-      FROM holds JOIN LATERAL (
-        SELECT * FROM settlement_batches sb
-        WHERE sb.account_number = holds.account_number AND sb.batch_start >= holds.due_at - interval '1 day'
-          AND sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz
-        ORDER BY sb.batch_start LIMIT 1
-      ) d ON true
-    ),
-    p AS (
-      INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
-      SELECT 'reserveRelease:' || hold_id, 'reserveRelease', NULL, batch_id, business_id, merchant_id, currency, cutoff FROM placed
-      ON CONFLICT (id) DO NOTHING RETURNING id
-    )
-    INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
-    SELECT p.id, e.account_id, placed.business_id, placed.merchant_id, 'reserveRelease', e.amount, placed.currency, placed.cutoff, placed.batch_id
-    FROM p JOIN placed ON p.id = 'reserveRelease:' || placed.hold_id
-    CROSS JOIN LATERAL (VALUES (placed.account_number || ':reserve', -placed.amount), (placed.account_number || ':trading', placed.amount)) e(account_id, amount)`);
+  // Reserve releases: each hold in the first closing batch whose cut-off is at or after its due date.
+  await postMoves(writer, sql`SELECT 'reserveRelease:' || h.id AS posting_id, 'reserveRelease' AS category, d.id AS batch_id, d.business_id, d.merchant_id,
+      d.currency, d.batch_start + interval '1 day' AS value_at, g.account_number || ':reserve' AS from_account, g.account_number || ':trading' AS to_account,
+      e.amount_minor AS amount
+    FROM ledger_postings h
+    JOIN ledger_entries e ON e.posting_id = h.id AND e.amount_minor > 0 AND e.category = 'reserveHold'
+    JOIN settlement_batches hb ON hb.id = h.batch_id
+    JOIN merchant_account_groups g ON g.account_number = hb.account_number
+    JOIN LATERAL (
+      SELECT sb.id, sb.business_id, sb.merchant_id, sb.currency, sb.batch_start FROM settlement_batches sb
+      WHERE sb.account_number = hb.account_number AND sb.batch_start >= h.value_at + make_interval(days => g.reserve_days) - interval '1 day'
+        AND sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz
+      ORDER BY sb.batch_start LIMIT 1
+    ) d ON true
+    WHERE h.category = 'reserveHold' AND h.value_at <= ${cutoff}::timestamptz`);
+  lap('reserve releases');
 
   // Payouts: the trading account's movement of the batch leaves it, to the remittance or the business account.
-  await run(sql`WITH due AS (${due}),
-    moved AS (
-      SELECT e.batch_id, sum(e.amount_minor)::bigint AS net
-      FROM due JOIN ledger_entries e ON e.batch_id = due.id AND e.account_id = due.account_number || ':trading'
-      GROUP BY e.batch_id
-    ),
-    net AS (
-      SELECT due.id, due.account_number, due.business_id, due.merchant_id, due.currency, due.cutoff, b.cam_auto_remittance AS auto,
-        moved.net, bg.account_number AS business_account
-      FROM due JOIN moved ON moved.batch_id = due.id JOIN businesses b ON b.id = due.business_id
-      LEFT JOIN business_account_groups bg ON bg.business_id = due.business_id AND bg.currency = due.currency
-    ),
-    p AS (
-      INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
-      SELECT 'payout:' || id, 'payout', NULL, id, business_id, merchant_id, currency, cutoff FROM net WHERE net <> 0
-      ON CONFLICT (id) DO NOTHING RETURNING id, batch_id
-    )
-    INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
-    SELECT p.id, e.account_id, net.business_id, net.merchant_id, 'payout', e.amount, net.currency, net.cutoff, net.id
-    FROM p JOIN net ON net.id = p.batch_id
-    CROSS JOIN LATERAL (VALUES
-      (net.account_number || ':trading', -net.net),
-      (CASE WHEN net.auto OR net.business_account IS NULL THEN net.account_number || ':remittance' ELSE net.business_account || ':business' END, net.net)
-    ) e(account_id, amount)`);
+  await postMoves(writer, sql`SELECT 'payout:' || due.id AS posting_id, 'payout' AS category, due.id AS batch_id, due.business_id, due.merchant_id,
+      due.currency, due.cutoff AS value_at, due.account_number || ':trading' AS from_account,
+      CASE WHEN b.cam_auto_remittance OR bg.account_number IS NULL THEN due.account_number || ':remittance' ELSE bg.account_number || ':business' END AS to_account,
+      moved.net AS amount
+    FROM (${due}) due
+    JOIN (SELECT e.batch_id, sum(e.amount_minor)::bigint AS net FROM ledger_entries e JOIN settlement_batches sb ON sb.id = e.batch_id
+          WHERE sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz AND e.account_id = sb.account_number || ':trading' GROUP BY e.batch_id) moved ON moved.batch_id = due.id
+    JOIN businesses b ON b.id = due.business_id
+    LEFT JOIN business_account_groups bg ON bg.business_id = due.business_id AND bg.currency = due.currency`);
+  lap('payouts');
 
-  // Transfers to the bank the next day, where automatic remittance is on.
-  await run(sql`WITH due AS (${due}),
-    paid AS (
-      SELECT due.*, e.amount_minor AS amount, e.account_id
-      FROM due JOIN ledger_entries e ON e.posting_id = 'payout:' || due.id AND e.amount_minor <> 0 AND e.account_id = due.account_number || ':remittance'
-    ),
-    tr AS (
-      INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
-      SELECT 'T' || substr(id, 2), account_number, 'merchant', business_id, merchant_id, currency, cutoff + interval '1 day', cutoff + interval '3 days', amount, sales_minor, id FROM paid
-      ON CONFLICT (id) DO NOTHING RETURNING id
-    ),
-    p AS (
-      INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
-      SELECT 'transfer:' || paid.id, 'transfer', NULL, paid.id, business_id, merchant_id, currency, cutoff + interval '1 day' FROM paid JOIN tr ON tr.id = 'T' || substr(paid.id, 2)
-      ON CONFLICT (id) DO NOTHING RETURNING id, batch_id
-    )
-    INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
-    SELECT p.id, e.account_id, paid.business_id, paid.merchant_id, 'transfer', e.amount, paid.currency, paid.cutoff + interval '1 day', paid.id
-    FROM p JOIN paid ON paid.id = p.batch_id
-    CROSS JOIN LATERAL (VALUES (paid.account_number || ':remittance', -paid.amount), ('provider:bank:' || paid.currency, paid.amount)) e(account_id, amount)`);
+  // Transfers to the bank the next day, where automatic remittance is on: a transfers row and its posting.
+  await writer.execute(sql`INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
+    SELECT 'T' || substr(due.id, 2), due.account_number, 'merchant', due.business_id, due.merchant_id, due.currency, due.cutoff + interval '1 day', due.cutoff + interval '3 days',
+      e.amount_minor, due.sales_minor, due.id
+    FROM (${due}) due JOIN ledger_entries e ON e.posting_id = 'payout:' || due.id AND e.account_id = due.account_number || ':remittance' AND e.amount_minor <> 0
+    ON CONFLICT (id) DO NOTHING`);
+  await postMoves(writer, sql`SELECT 'transfer:' || t.batch_id AS posting_id, 'transfer' AS category, t.batch_id, t.business_id, t.merchant_id, t.currency,
+      t.transfer_date AS value_at, t.account_number || ':remittance' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
+    FROM ledger_transfers t JOIN settlement_batches sb ON sb.id = t.batch_id
+    WHERE sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz`);
+  lap('transfers');
 
-  const closed = await run(sql`WITH due AS (${due}),
-    sums AS (
-      SELECT due.id,
-        coalesce(-sum(e.amount_minor) FILTER (WHERE e.category = 'payout' AND e.account_id = due.account_number || ':trading'), 0)::bigint AS net,
-        coalesce(sum(e.amount_minor) FILTER (WHERE e.account_id = due.account_number || ':reserve'), 0)::bigint AS reserve
-      FROM due LEFT JOIN ledger_entries e ON e.batch_id = due.id AND e.category IN ('payout', 'reserveHold', 'reserveRelease')
-      GROUP BY due.id
-    )
-    UPDATE settlement_batches b SET status = 'Closed', closed_at = ${asOf}::timestamptz, net_minor = sums.net, reserve_minor = sums.reserve
-    FROM sums WHERE b.id = sums.id AND b.status = 'Open'
-    RETURNING b.id`) as unknown as { rows?: unknown[]; length?: number };
+  const closed = await writer.execute(sql`UPDATE settlement_batches b SET status = 'Closed', closed_at = ${asOf}::timestamptz,
+      net_minor = coalesce(sums.net, 0), reserve_minor = coalesce(sums.reserve, 0)
+    FROM (SELECT sb.id,
+        -sum(e.amount_minor) FILTER (WHERE e.category = 'payout' AND e.account_id = sb.account_number || ':trading') AS net,
+        sum(e.amount_minor) FILTER (WHERE e.category IN ('reserveHold', 'reserveRelease') AND e.account_id = sb.account_number || ':reserve') AS reserve
+      FROM settlement_batches sb LEFT JOIN ledger_entries e ON e.batch_id = sb.id AND e.category IN ('payout', 'reserveHold', 'reserveRelease')
+      WHERE sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz GROUP BY sb.id) sums
+    WHERE b.id = sums.id
+    RETURNING b.id`) as unknown as { rows?: unknown[] } | unknown[];
+  lap('batch totals');
   return Array.isArray(closed) ? closed.length : (closed.rows?.length ?? 0);
 }
 
@@ -180,6 +155,7 @@ export function nextScheduleDates(schedule: { frequency: 'daily' | 'weekly' | 'm
  * business −B, bank +B, with a transfers row. Dates run in order, so each pays what arrived since the last.
  */
 export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): Promise<number> {
+  await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   const today = isoDay(asOf);
   const settings = await writer.select().from(remittanceSettings).where(lte(remittanceSettings.nextPaymentDate, today));
   const byDate = new Map<string, (typeof settings)[number][]>();
@@ -190,28 +166,19 @@ export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): P
   for (const date of [...byDate.keys()].sort()) {
     const groups = (byDate.get(date) ?? []).map((setting) => setting.accountNumber);
     const at = new Date(`${date}T00:00:00Z`);
-    const result = await writer.execute(sql`WITH owed AS (
+    const compact = date.replaceAll('-', '');
+    await writer.execute(sql`INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
+      SELECT 'R' || owed.account_number || '-' || ${compact}, owed.account_number, 'business', owed.business_id, NULL, owed.currency, ${at}::timestamptz, ${at}::timestamptz + interval '2 days', owed.amount, owed.amount, NULL
+      FROM (
         SELECT g.account_number, g.business_id, g.currency,
           (SELECT coalesce(sum(e.amount_minor), 0) FROM ledger_entries e WHERE e.account_id = g.account_number || ':business' AND e.value_at < ${at}::timestamptz)::bigint AS amount
         FROM business_account_groups g WHERE g.account_number IN (${sql.join(groups.map((group) => sql`${group}`), sql`, `)})
-      ),
-      tr AS (
-        INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
-        SELECT 'R' || account_number || '-' || ${date.replaceAll('-', '')}, account_number, 'business', business_id, NULL, currency, ${at}::timestamptz, ${at}::timestamptz + interval '2 days', amount, amount, NULL
-        FROM owed WHERE amount <> 0
-        ON CONFLICT (id) DO NOTHING RETURNING id, account_number
-      ),
-      p AS (
-        INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
-        SELECT 'transfer:' || tr.id, 'transfer', NULL, NULL, owed.business_id, NULL, owed.currency, ${at}::timestamptz FROM tr JOIN owed ON owed.account_number = tr.account_number
-        ON CONFLICT (id) DO NOTHING RETURNING id, business_id, currency
-      )
-      INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
-      SELECT p.id, e.account_id, owed.business_id, NULL, 'transfer', e.amount, owed.currency, ${at}::timestamptz, NULL
-      FROM p JOIN owed ON p.id = 'transfer:R' || owed.account_number || '-' || ${date.replaceAll('-', '')}
-      CROSS JOIN LATERAL (VALUES (owed.account_number || ':business', -owed.amount), ('provider:bank:' || owed.currency, owed.amount)) e(account_id, amount)
-      RETURNING posting_id`) as unknown as { rows?: unknown[] } | unknown[];
-    paid += (Array.isArray(result) ? result.length : (result.rows?.length ?? 0)) / 2;
+      ) owed WHERE owed.amount <> 0
+      ON CONFLICT (id) DO NOTHING`);
+    paid += await postMoves(writer, sql`SELECT 'transfer:' || t.id AS posting_id, 'transfer' AS category, NULL::text AS batch_id, t.business_id, NULL::text AS merchant_id, t.currency,
+        t.transfer_date AS value_at, t.account_number || ':business' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
+      FROM ledger_transfers t WHERE t.group_kind = 'business' AND t.transfer_date = ${at}::timestamptz
+        AND t.account_number IN (${sql.join(groups.map((group) => sql`${group}`), sql`, `)})`);
   }
   for (const setting of settings) {
     const [next, after] = nextScheduleDates(setting, today);
@@ -228,29 +195,22 @@ export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): P
  * settlement itself is untouched (the trading account's batches stay as they were); the invoice account collects it.
  */
 export async function postMonthlyMinimums(writer: StatsWriter, asOf: Date): Promise<void> {
+  await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   const monthStart = new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), 1));
-  await writer.execute(sql`WITH months AS (
+  await postMoves(writer, sql`SELECT 'minimumFee:' || months.account_number || ':' || to_char(months.month_start AT TIME ZONE 'UTC', 'YYYYMM') AS posting_id,
+      'minimumFee' AS category, NULL::text AS batch_id, months.business_id, months.merchant_id, months.currency, months.month_start + interval '1 month' AS value_at,
+      months.account_number || ':invoice' AS from_account, months.account_number || ':costs' AS to_account,
+      greatest(0, months.minimum - coalesce(fees.total, 0))::bigint AS amount
+    FROM (
       SELECT g.account_number, g.business_id, g.merchant_id, g.currency, pp.monthly_minimum_minor AS minimum, m.month_start
       FROM merchant_account_groups g
       JOIN pricing_plans pp ON pp.merchant_id = g.merchant_id AND pp.currency = g.currency AND pp.monthly_minimum_minor > 0
       CROSS JOIN LATERAL generate_series(date_trunc('month', pp.valid_from AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', ${monthStart}::timestamptz - interval '1 month', interval '1 month') m(month_start)
-      WHERE NOT EXISTS (SELECT 1 FROM ledger_postings x WHERE x.id = 'minimumFee:' || g.account_number || ':' || to_char(m.month_start AT TIME ZONE 'UTC', 'YYYYMM'))
-    ),
-    short AS (
-      SELECT months.*, months.month_start + interval '1 month' AS month_end,
-        months.minimum - (SELECT coalesce(sum(e.amount_minor), 0) FROM ledger_entries e
-          WHERE e.account_id = months.account_number || ':costs' AND e.category = 'fee'
-            AND e.value_at >= months.month_start AND e.value_at < months.month_start + interval '1 month')::bigint AS shortfall
-      FROM months
-    ),
-    p AS (
-      INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
-      SELECT 'minimumFee:' || account_number || ':' || to_char(month_start AT TIME ZONE 'UTC', 'YYYYMM'), 'minimumFee', NULL, NULL, business_id, merchant_id, currency, month_end
-      FROM short WHERE shortfall > 0
-      ON CONFLICT (id) DO NOTHING RETURNING id
-    )
-    INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
-    SELECT p.id, e.account_id, short.business_id, short.merchant_id, 'minimumFee', e.amount, short.currency, short.month_end, NULL
-    FROM p JOIN short ON p.id = 'minimumFee:' || short.account_number || ':' || to_char(short.month_start AT TIME ZONE 'UTC', 'YYYYMM')
-    CROSS JOIN LATERAL (VALUES (short.account_number || ':invoice', -short.shortfall), (short.account_number || ':costs', short.shortfall)) e(account_id, amount)`);
+    ) months
+    LEFT JOIN (
+      SELECT e.account_id, date_trunc('month', e.value_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month_start, sum(e.amount_minor) AS total
+      FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'costs'
+      WHERE e.category = 'fee' AND e.value_at < ${monthStart}::timestamptz
+      GROUP BY 1, 2
+    ) fees ON fees.account_id = months.account_number || ':costs' AND fees.month_start = months.month_start`);
 }

@@ -8,6 +8,10 @@ import { userNotificationDetail, userNotificationList } from '../contract/notifi
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
+import {
+  accountStatement, businessAccountGroup, businessAccountGroupList, ledgerReportQueued, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList,
+  pricingPlanList, remittance, settlementBatchDetail, settlementBatchList,
+} from '../contract/ledger-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 
 export const contractSchemas = {
@@ -34,6 +38,17 @@ export const contractSchemas = {
   userNotificationDetail,
   dashboardResponse: dashboardResponseSchema,
   declinesResponse: declinesResponseSchema,
+  merchantAccountGroupList,
+  merchantAccountGroup,
+  businessAccountGroupList,
+  businessAccountGroup,
+  accountStatement,
+  settlementBatchList,
+  settlementBatchDetail,
+  ledgerTransferList,
+  remittance,
+  pricingPlanList,
+  ledgerReportQueued,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

@@ -109,3 +109,11 @@ export function reserveHoldOf(netSalesMinor: number, basisPoints: number): numbe
   if (netSalesMinor <= 0 || basisPoints <= 0) return 0;
   return Math.floor((netSalesMinor * basisPoints) / 10000);
 }
+
+/** The /reporting/{slug}/{accountNumber?} route of each statement. */
+export const statementRouteSlugs: Record<StatementAccountKind, string> = {
+  trading: 'trading-account', reserve: 'reserve-account', security: 'security-account', remittance: 'remittance-account',
+  invoice: 'invoice-account', costs: 'cost-statement', business: 'business-account',
+};
+export const statementKindOfSlug = (slug: string): StatementAccountKind | null =>
+  (Object.entries(statementRouteSlugs).find(([, candidate]) => candidate === slug)?.[0] as StatementAccountKind | undefined) ?? null;
