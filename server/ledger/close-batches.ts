@@ -102,11 +102,13 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (li
     LEFT JOIN business_account_groups bg ON bg.business_id = due.business_id AND bg.currency = due.currency`);
   lap('payouts');
 
-  // Transfers to the bank the next day, where automatic remittance is on: a transfers row and its posting.
+  // Transfers to the bank the next day, where automatic remittance is on: a transfers row and its posting. The payouts
+  // just posted are still in ledger_moves (payouts and transfers commit together, so none is ever missed).
   await writer.execute(sql`INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
-    SELECT 'T' || substr(due.id, 2), due.account_number, 'merchant', due.business_id, due.merchant_id, due.currency, due.cutoff + interval '1 day', due.cutoff + interval '3 days',
-      e.amount_minor, due.sales_minor, due.id
-    FROM (${due}) due JOIN ledger_entries e ON e.posting_id = 'payout:' || due.id AND e.account_id = due.account_number || ':remittance' AND e.amount_minor <> 0
+    SELECT 'T' || substr(sb.id, 2), sb.account_number, 'merchant', sb.business_id, sb.merchant_id, sb.currency, m.value_at + interval '1 day', m.value_at + interval '3 days',
+      m.amount, sb.sales_minor, sb.id
+    FROM ledger_moves m JOIN settlement_batches sb ON sb.id = m.batch_id
+    WHERE m.to_account = sb.account_number || ':remittance'
     ON CONFLICT (id) DO NOTHING`);
   await postMoves(writer, sql`SELECT 'transfer:' || t.batch_id AS posting_id, 'transfer' AS category, t.batch_id, t.business_id, t.merchant_id, t.currency,
       t.transfer_date AS value_at, t.account_number || ':remittance' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
