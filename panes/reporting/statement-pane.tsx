@@ -50,8 +50,10 @@ export function movementColumns(currency: string): (DataTableColumn<StatementMov
   ];
 }
 
-/** The statement kind of the pane: from its route's capability ('Trading account') or its path. */
-export function statementKindOf(location: string): StatementAccountKind | null {
+/** The statement kind of the pane: from its route's capability ('Trading account', 'Cost statement') or its path. */
+export function statementKindOf(capability: string, location: string): StatementAccountKind | null {
+  const byCapability = (Object.entries(accountKindLabels) as [StatementAccountKind, string][]).find(([, label]) => label === capability)?.[0];
+  if (byCapability) return byCapability;
   const slug = /^\/reporting\/([a-z-]+)/.exec(location)?.[1] ?? '';
   return statementKindOfSlug(slug);
 }
@@ -64,9 +66,9 @@ export function withDefaultPeriod(state: ListState, today: string): ListState {
 
 const categoryOptions = entryCategories.map((value) => ({ value, label: entryCategoryLabels[value] }));
 
-export function StatementPane({ params, search }: PaneProps) {
+export function StatementPane({ params, search, capability }: PaneProps) {
   const [location, navigate] = useLocation();
-  const kind = statementKindOf(location) ?? 'trading';
+  const kind = statementKindOf(capability, location) ?? 'trading';
   const { applied } = useSnapshot(contextStore);
   const businessId = (applied as ContextSelections).business?.id ?? null;
   const merchantId = (applied as ContextSelections).merchant?.id ?? null;

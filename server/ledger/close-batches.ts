@@ -164,24 +164,29 @@ export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): P
   for (const setting of settings) {
     for (const date of scheduleDates(setting, setting.nextPaymentDate, today)) byDate.set(date, [...(byDate.get(date) ?? []), setting]);
   }
-  let paid = 0;
-  for (const date of [...byDate.keys()].sort()) {
-    const groups = (byDate.get(date) ?? []).map((setting) => setting.accountNumber);
-    const at = new Date(`${date}T00:00:00Z`);
-    const compact = date.replaceAll('-', '');
-    await writer.execute(sql`INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
-      SELECT 'R' || owed.account_number || '-' || ${compact}, owed.account_number, 'business', owed.business_id, NULL, owed.currency, ${at}::timestamptz, ${at}::timestamptz + interval '2 days', owed.amount, owed.amount, NULL
-      FROM (
-        SELECT g.account_number, g.business_id, g.currency,
-          (SELECT coalesce(sum(e.amount_minor), 0) FROM ledger_entries e WHERE e.account_id = g.account_number || ':business' AND e.value_at < ${at}::timestamptz)::bigint AS amount
-        FROM business_account_groups g WHERE g.account_number IN (${sql.join(groups.map((group) => sql`${group}`), sql`, `)})
-      ) owed WHERE owed.amount <> 0
-      ON CONFLICT (id) DO NOTHING`);
-    paid += await postMoves(writer, sql`SELECT 'transfer:' || t.id AS posting_id, 'transfer' AS category, NULL::text AS batch_id, t.business_id, NULL::text AS merchant_id, t.currency,
-        t.transfer_date AS value_at, t.account_number || ':business' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
-      FROM ledger_transfers t WHERE t.group_kind = 'business' AND t.transfer_date = ${at}::timestamptz
-        AND t.account_number IN (${sql.join(groups.map((group) => sql`${group}`), sql`, `)})`);
-  }
+  // Set-based over every due date at once: the first date of a group pays its whole balance before it, each later
+  // date what arrived since the date before (entries other than the transfers themselves).
+  const due = [...byDate.entries()].flatMap(([date, groups]) => groups.map((setting) => `${setting.accountNumber}|${date}`));
+  if (due.length === 0) return 0;
+  await writer.execute(sql`INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
+    WITH dates AS (
+      SELECT split_part(d, '|', 1) AS account_number, split_part(d, '|', 2)::date AS day FROM unnest(${sql.raw('ARRAY[')}${sql.join(due.map((value) => sql`${value}`), sql`, `)}${sql.raw(']::text[]')}) d
+    ),
+    windows AS (
+      SELECT account_number, (day::timestamp AT TIME ZONE 'UTC') AS at, (lag(day) OVER (PARTITION BY account_number ORDER BY day))::timestamp AT TIME ZONE 'UTC' AS since, day FROM dates
+    ),
+    owed AS (
+      SELECT w.account_number, w.day, w.at, g.business_id, g.currency,
+        (SELECT coalesce(sum(e.amount_minor), 0) FROM ledger_entries e WHERE e.account_id = w.account_number || ':business' AND e.value_at < w.at
+          AND (w.since IS NULL OR (e.value_at >= w.since AND e.category <> 'transfer')))::bigint AS amount
+      FROM windows w JOIN business_account_groups g ON g.account_number = w.account_number
+    )
+    SELECT 'R' || account_number || '-' || to_char(day, 'YYYYMMDD'), account_number, 'business', business_id, NULL, currency, at, at + interval '2 days', amount, amount, NULL
+    FROM owed WHERE amount <> 0
+    ON CONFLICT (id) DO NOTHING`);
+  const paid = await postMoves(writer, sql`SELECT 'transfer:' || t.id AS posting_id, 'transfer' AS category, NULL::text AS batch_id, t.business_id, NULL::text AS merchant_id, t.currency,
+      t.transfer_date AS value_at, t.account_number || ':business' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
+    FROM ledger_transfers t WHERE t.group_kind = 'business' AND t.id = ANY(${sql.raw('ARRAY[')}${sql.join(due.map((value) => { const [group, date] = value.split('|'); return sql`${`R${group}-${(date ?? '').replaceAll('-', '')}`}`; }), sql`, `)}${sql.raw(']::text[]')})`);
   for (const setting of settings) {
     const [next, after] = nextScheduleDates(setting, today);
     await writer.update(remittanceSettings).set({ nextPaymentDate: next, nextScheduleDate: after })

@@ -81,6 +81,7 @@ export const movementListSpec: ListQuerySpec = {
   },
   sortable: ['date', 'amount'],
   defaultSort: [{ field: 'date', descending: false }],
+  sortStyle: 'ordering',
 };
 
 export const batchListSpec: ListQuerySpec = {
@@ -90,12 +91,14 @@ export const batchListSpec: ListQuerySpec = {
   },
   sortable: ['date', 'net', 'sales'],
   defaultSort: [{ field: 'date', descending: true }],
+  sortStyle: 'ordering',
 };
 
 export const transferListSpec: ListQuerySpec = {
   filters: { date: 'date' },
   sortable: ['date', 'amount'],
   defaultSort: [{ field: 'date', descending: true }],
+  sortStyle: 'ordering',
 };
 
 /** The fee of a payment: percentage (rounded half up) plus the fixed part. Integers only. */

@@ -85,7 +85,7 @@ describe.each(databaseKinds)('account groups on %s', (kind) => {
     });
 
     it('batches: paged, filtered by status, with totals; the detail lists its movements', async () => {
-      const body = settlementBatchList.assert(await ok(users.partner, `${m1a}/${m1aGbp}/batches?sort=date&pagesize=10`));
+      const body = settlementBatchList.assert(await ok(users.partner, `${m1a}/${m1aGbp}/batches?OrderingField=date&OrderingDirection=Ascending&pagesize=10`));
       expect(body.results.map((batch) => batch.date.slice(0, 10))).toEqual(['2026-10-01', '2026-10-02', '2026-10-03', '2026-10-12']);
       expect(body.results[0]).toMatchObject({ status: 'Closed', salesCount: 2, salesAmount: 150, feesAmount: 2.8, reserveAmount: 15, netAmount: 132.2 });
       // 12 Oct: holds 1.00 of its own sales and releases the 15.00 held on 1 Oct (10 days).
@@ -104,7 +104,7 @@ describe.each(databaseKinds)('account groups on %s', (kind) => {
     });
 
     it('transfers: one per closed batch, the day after, with the sale amount', async () => {
-      const body = ledgerTransferList.assert(await ok(users.partner, `${m1a}/${m1aGbp}/transfers?sort=date`));
+      const body = ledgerTransferList.assert(await ok(users.partner, `${m1a}/${m1aGbp}/transfers?OrderingField=date&OrderingDirection=Ascending`));
       expect(body.results[0]).toMatchObject({ transferDate: '2026-10-03T00:00:00.000Z', maturityDate: '2026-10-05T00:00:00.000Z', amount: 132.2, saleAmount: 150 });
     });
 
