@@ -14,6 +14,8 @@ import { firstTabCommand } from './record/first-tab.ts';
 import { newItemCommand } from './record/new-item.ts';
 import { openSearchResultCommand } from './record/open-search-result.ts';
 import { secondTabCommand } from './record/second-tab.ts';
+import { downloadStatementCommand } from './reporting/download-statement.ts';
+import { openBatchReportCommand } from './reporting/open-batch-report.ts';
 import { signOutCommand } from './session/sign-out.ts';
 import { columnsCommand } from './table/columns.ts';
 import { dateFilterCommand } from './table/date-filter.ts';
@@ -62,4 +64,6 @@ export const staticCommands: readonly Command[] = [
   ...rowCursorCommands,
   ...dashboardCommands,
   ...ticketCommands,
+  downloadStatementCommand,
+  openBatchReportCommand,
 ];

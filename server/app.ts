@@ -40,6 +40,7 @@ import { configurationRoutes } from './api/configurations.ts';
 import { imageRoutes, maxImageBodyBytes, publicImageRoutes } from './api/images.ts';
 import { apiKeyRoutes } from './api/api-keys.ts';
 import { shopperPageRoutes } from './api/shopper-page.ts';
+import { accountGroupRoutes } from './api/account-groups.ts';
 
 export type AppOptions = {
   database: Database;
@@ -272,6 +273,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', configurationRoutes(deps));
   api.route('/', imageRoutes(deps));
   api.route('/', apiKeyRoutes(deps));
+  api.route('/', accountGroupRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

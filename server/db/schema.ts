@@ -517,3 +517,147 @@ export const apiKeys = pgTable('api_keys', {
   uniqueIndex('api_keys_hash_idx').on(t.keyHash),
   index('api_keys_configuration_idx').on(t.configurationId, t.createdAt),
 ]);
+// ── ledger ──
+// The settlement ledger (server/ledger/): double-entry, money in minor units of one currency per entry, and the
+// entries of every posting sum to zero. Balances and statements are sums of entries; nothing stores a balance.
+
+export type LedgerAccountKind = 'trading' | 'reserve' | 'security' | 'remittance' | 'invoice' | 'costs' | 'business' | 'clearing' | 'bank';
+
+/** One per merchant and currency: the accounts a merchant's settlement runs through, numbered for people. */
+export const merchantAccountGroups = pgTable('merchant_account_groups', {
+  accountNumber: text('account_number').primaryKey(),
+  businessId: text('business_id').notNull(),
+  merchantId: text('merchant_id').notNull(),
+  currency: text('currency').notNull(),
+  /** share of each day's net sales held in the reserve account, in basis points (0 = none) */
+  reserveBasisPoints: integer('reserve_basis_points').notNull().default(0),
+  /** days a reserve hold stays before its release */
+  reserveDays: integer('reserve_days').notNull().default(90),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [uniqueIndex('merchant_account_groups_merchant_idx').on(t.merchantId, t.currency)]);
+
+/** One per business and currency where automatic remittance is off: merchants' payouts gather here. */
+export const businessAccountGroups = pgTable('business_account_groups', {
+  accountNumber: text('account_number').primaryKey(),
+  businessId: text('business_id').notNull(),
+  currency: text('currency').notNull(),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [uniqueIndex('business_account_groups_business_idx').on(t.businessId, t.currency)]);
+
+/** Accounts of the groups above, plus the provider's own clearing and bank accounts per currency. */
+export const ledgerAccounts = pgTable('ledger_accounts', {
+  id: text('id').primaryKey(),
+  owner: text('owner').$type<'merchant' | 'business' | 'provider'>().notNull(),
+  accountNumber: text('account_number'),
+  kind: text('kind').$type<LedgerAccountKind>().notNull(),
+  businessId: text('business_id'),
+  merchantId: text('merchant_id'),
+  currency: text('currency').notNull(),
+}, (t) => [index('ledger_accounts_group_idx').on(t.accountNumber, t.kind)]);
+
+/** A balanced set of entries; its id is its idempotency key ('sale:T…', 'batch:B…:payout'). */
+export const ledgerPostings = pgTable('ledger_postings', {
+  id: text('id').primaryKey(),
+  category: text('category').notNull(),
+  transactionReference: text('transaction_reference'),
+  batchId: text('batch_id'),
+  businessId: text('business_id').notNull(),
+  merchantId: text('merchant_id'),
+  currency: text('currency').notNull(),
+  valueAt: utc('value_at').notNull(),
+  postedAt: utc('posted_at').notNull().defaultNow(),
+}, (t) => [index('ledger_postings_transaction_idx').on(t.transactionReference), index('ledger_postings_category_idx').on(t.category, t.valueAt)]);
+
+export const ledgerEntries = pgTable('ledger_entries', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  postingId: text('posting_id').notNull(),
+  accountId: text('account_id').notNull(),
+  businessId: text('business_id').notNull(),
+  merchantId: text('merchant_id'),
+  category: text('category').notNull(),
+  /** positive: the account's holder is owed more (credit); negative: less */
+  amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+  currency: text('currency').notNull(),
+  valueAt: utc('value_at').notNull(),
+  transactionReference: text('transaction_reference'),
+  batchId: text('batch_id'),
+}, (t) => [
+  index('ledger_entries_account_idx').on(t.accountId, t.valueAt, t.id),
+  index('ledger_entries_batch_idx').on(t.batchId, t.accountId),
+  index('ledger_entries_posting_idx').on(t.postingId),
+]);
+
+/** The merchant's pricing plan per currency: the monthly minimum of fees (topped up at month end). */
+export const pricingPlans = pgTable('pricing_plans', {
+  merchantId: text('merchant_id').notNull(),
+  businessId: text('business_id').notNull(),
+  currency: text('currency').notNull(),
+  name: text('name').notNull(),
+  monthlyMinimumMinor: bigint('monthly_minimum_minor', { mode: 'number' }).notNull().default(0),
+  validFrom: utc('valid_from').notNull(),
+}, (t) => [primaryKey({ columns: [t.merchantId, t.currency] }), index('pricing_plans_business_idx').on(t.businessId)]);
+
+/** Per payment method: a percentage (basis points) plus a fixed amount (minor units) per paid payment. */
+export const pricingPlanRates = pgTable('pricing_plan_rates', {
+  merchantId: text('merchant_id').notNull(),
+  currency: text('currency').notNull(),
+  paymentMethod: text('payment_method').notNull(),
+  percentageBasisPoints: integer('percentage_basis_points').notNull(),
+  fixedMinor: bigint('fixed_minor', { mode: 'number' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.merchantId, t.currency, t.paymentMethod] })]);
+
+/** Daily settlement batch per merchant account group: Open until the day's cut-off (UTC midnight), then Closed. */
+export const settlementBatches = pgTable('settlement_batches', {
+  id: text('id').primaryKey(),
+  accountNumber: text('account_number').notNull(),
+  businessId: text('business_id').notNull(),
+  merchantId: text('merchant_id').notNull(),
+  currency: text('currency').notNull(),
+  batchStart: utc('batch_start').notNull(),
+  status: text('status').$type<'Open' | 'Closed'>().notNull(),
+  salesCount: integer('sales_count').notNull().default(0),
+  salesMinor: bigint('sales_minor', { mode: 'number' }).notNull().default(0),
+  refundsMinor: bigint('refunds_minor', { mode: 'number' }).notNull().default(0),
+  reversalsMinor: bigint('reversals_minor', { mode: 'number' }).notNull().default(0),
+  feesMinor: bigint('fees_minor', { mode: 'number' }).notNull().default(0),
+  reserveMinor: bigint('reserve_minor', { mode: 'number' }).notNull().default(0),
+  /** what the batch paid out (closed batches): the trading account's movement of the batch, before the payout */
+  netMinor: bigint('net_minor', { mode: 'number' }).notNull().default(0),
+  closedAt: utc('closed_at'),
+}, (t) => [
+  uniqueIndex('settlement_batches_group_day_idx').on(t.accountNumber, t.batchStart),
+  index('settlement_batches_open_idx').on(t.status, t.batchStart),
+]);
+
+/** Money leaving a group for the bank: a merchant group's daily payout or a business group's scheduled remittance. */
+export const ledgerTransfers = pgTable('ledger_transfers', {
+  id: text('id').primaryKey(),
+  accountNumber: text('account_number').notNull(),
+  groupKind: text('group_kind').$type<'merchant' | 'business'>().notNull(),
+  businessId: text('business_id').notNull(),
+  merchantId: text('merchant_id'),
+  currency: text('currency').notNull(),
+  transferDate: utc('transfer_date').notNull(),
+  maturityDate: utc('maturity_date').notNull(),
+  amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+  saleAmountMinor: bigint('sale_amount_minor', { mode: 'number' }).notNull(),
+  batchId: text('batch_id'),
+}, (t) => [index('ledger_transfers_group_idx').on(t.accountNumber, t.transferDate, t.id)]);
+
+export type RemittanceBeneficiary = { companyName?: string; givenName?: string; familyName?: string; dateOfBirth?: string };
+
+/** The remittance schedule and beneficiary of a business account group (automatic remittance off). */
+export const remittanceSettings = pgTable('remittance_settings', {
+  accountNumber: text('account_number').primaryKey(),
+  businessId: text('business_id').notNull(),
+  frequency: text('frequency').$type<'daily' | 'weekly' | 'monthly'>().notNull(),
+  /** 1 (Monday) … 7 for weekly; 1 … 28 for monthly */
+  dayOfPeriod: integer('day_of_period').notNull().default(1),
+  startDate: text('start_date').notNull(),
+  nextPaymentDate: text('next_payment_date').notNull(),
+  nextScheduleDate: text('next_schedule_date').notNull(),
+  beneficiary: jsonb('beneficiary').$type<RemittanceBeneficiary>().notNull(),
+  ibanMasked: text('iban_masked').notNull(),
+  version: integer('version').notNull().default(1),
+  updatedAt: utc('updated_at').notNull().defaultNow(),
+});

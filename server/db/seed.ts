@@ -15,6 +15,7 @@ import {
   childrenInsertSql, customerEmailsJson, customerOrdersJson, merchantItemsJson, merchantLookupJson, merchantSlotsLiteral,
   paymentJobsInsertSql, paymentsInsertSql, planBulk, seedCardToken, seedTestCards, timeSlotsLiteral,
 } from './seed-bulk.ts';
+import { seedLedger } from './seed-ledger.ts';
 import { buildWorld, demoPassword, type DemoIds, type MerchantLookup } from './seed-world.ts';
 import { seedUsers } from './seed-users.ts';
 import { seedSupport } from './seed-support.ts';
@@ -244,6 +245,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     // The hourly, daily and declines tables of the statistics store, from the quarter hours just written.
     await rebuildStatsRollups(tx);
     lap('rollupsMs', 'statistics rollups (hourly, daily, declines)');
+    await seedLedger(tx, now, log);
 
     for (const index of indexes) await run(index.restore);
     lap('createIndexesMs', `recreated ${indexes.length} indexes and keys`);

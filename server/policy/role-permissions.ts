@@ -3,7 +3,7 @@ import { permissionNames, type PermissionName, type RoleName } from '../../src/c
 
 const businessRead: PermissionName[] = ['Mapi.Business.Read', 'Mapi.Merchant.Read', 'Portal.Notifications.Read', 'Portal.Tickets.Read', 'Portal.Tickets.Create'];
 const transactionRead: PermissionName[] = ['Mapi.Transactions.Read', 'Mapi.Transaction.Read', 'Portal.PaymentJobs.Read', 'Portal.Traces.Read', 'Mapi.MerchantDashboardReport.Read', 'Portal.Reports.Create'];
-const financeRead: PermissionName[] = ['Mapi.MerchantAccountGroups.Read', 'Mapi.MerchantAccountPricingPlan.Read', 'Mapi.GatewayFees.Read'];
+const financeRead: PermissionName[] = ['Mapi.MerchantAccountGroups.Read', 'Mapi.MerchantAccountPricingPlan.Read', 'Mapi.GatewayFees.Read', 'Mapi.BagsExternal.Read'];
 const internalRead: PermissionName[] = [
   ...businessRead, ...transactionRead, ...financeRead,
   'Mapi.Partners.Read', 'Mapi.Partner.Read', 'Mapi.Users.Read', 'Mapi.Beneficiary.Read', 'Portal.Terminals.Read',

@@ -13,6 +13,10 @@ import {
   apiKeyCreated, apiKeyList, apiKeyReplacementCompleted, businessDetail, businessList, configurationDetail, configurationList, hostedPageAnswer,
   hostedPageList, imageUploadAnswer, merchantDetail, merchantList, paymentMethodAnswer,
 } from '../contract/configuration-schemas.ts';
+import {
+  accountStatement, businessAccountGroup, businessAccountGroupList, ledgerReportQueued, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList,
+  pricingPlanList, remittance, settlementBatchDetail, settlementBatchList,
+} from '../contract/ledger-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 import { createdComment, createdTicket, ticketAssignees, ticketAttachment, ticketComment, ticketCommentPage, ticketDetail, ticketList } from '../contract/ticket-schemas.ts';
 
@@ -63,6 +67,17 @@ export const contractSchemas = {
   apiKeyList,
   apiKeyCreated,
   apiKeyReplacementCompleted,
+  merchantAccountGroupList,
+  merchantAccountGroup,
+  businessAccountGroupList,
+  businessAccountGroup,
+  accountStatement,
+  settlementBatchList,
+  settlementBatchDetail,
+  ledgerTransferList,
+  remittance,
+  pricingPlanList,
+  ledgerReportQueued,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

@@ -120,6 +120,14 @@ const configurationsPane = lazy(() => import('../../panes/configurations/configu
 const configurationDetailPane = lazy(() => import('../../panes/configurations/configuration-detail-pane.tsx').then((module) => ({ default: module.ConfigurationDetailPane })));
 const hostedPageEditorPane = lazy(() => import('../../panes/configurations/hosted-page-editor-pane.tsx').then((module) => ({ default: module.HostedPageEditorPane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
+const statementPane = lazy(() => import('../../panes/reporting/statement-pane.tsx').then((module) => ({ default: module.StatementPane })));
+const batchReportPane = lazy(() => import('../../panes/reporting/batch-report-pane.tsx').then((module) => ({ default: module.BatchReportPane })));
+const batchDetailPane = lazy(() => import('../../panes/reporting/batch-report-pane.tsx').then((module) => ({ default: module.BatchDetailPane })));
+const pricingPlanPane = lazy(() => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.PricingPlanPane })));
+const merchantAccountsPane = lazy(() => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.MerchantAccountsPane })));
+const merchantAccountDetailPane = lazy(() => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.MerchantAccountDetailPane })));
+const businessAccountsPane = lazy(() => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.BusinessAccountsPane })));
+const businessAccountDetailPane = lazy(() => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.BusinessAccountDetailPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
 const contextApplyPane = lazy(() => import('../context/context-apply-page.tsx').then((module) => ({ default: module.ContextApplyPage })));
@@ -137,7 +145,7 @@ const account = (id: string, kind: string, capability: string, index: number, co
   pattern: `/reporting/${kind}/:accountNumber?`,
   capability,
   title: ({ accountNumber }) => (accountNumber ? `${capability} ${accountNumber}` : capability),
-  pane: notBuiltPane,
+  pane: kind === 'batch-report' ? batchReportPane : statementPane,
   permissions: ['Mapi.MerchantAccountGroups.Read'],
   layout: 'default',
   ...(conditions ? { conditions } : {}),
@@ -190,7 +198,7 @@ export const routes: readonly RouteDefinition[] = [
   account('batchReport', 'batch-report', 'Batch report', 9, undefined, ['settlement', 'batches']),
   {
     id: 'batchDetail', pattern: '/reporting/batch-report/:accountNumber/batch/:batchId', capability: 'Batch detail', title: ({ batchId }) => `Batch ${batchId ?? ''}`,
-    pane: notBuiltPane, permissions: ['Mapi.MerchantAccountGroups.Read'], layout: 'default',
+    pane: batchDetailPane, permissions: ['Mapi.MerchantAccountGroups.Read'], layout: 'default',
   },
 
   // Configurations
@@ -257,30 +265,30 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'pricingPlan', pattern: '/business/:businessId/pricing-plan', capability: 'Pricing plan', title: () => 'Pricing plan',
-    pane: notBuiltPane, permissions: ['Mapi.MerchantAccountPricingPlan.Read'], layout: 'default', contextParams: { businessId: 'business' },
+    pane: pricingPlanPane, permissions: ['Mapi.MerchantAccountPricingPlan.Read'], layout: 'default', contextParams: { businessId: 'business' },
     menu: { section: 'business', index: 3, label: 'Pricing plan' },
     command: { title: 'Go to pricing plan', keywords: ['fees', 'pricing', 'tariff'] },
   },
   {
     id: 'merchantAccounts', pattern: '/business/:businessId/merchants/:merchantId/merchant-accounts-overview', capability: 'Merchant accounts overview', title: () => 'Merchant accounts',
-    pane: notBuiltPane, permissions: ['Mapi.MerchantAccountGroups.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
+    pane: merchantAccountsPane, permissions: ['Mapi.MerchantAccountGroups.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
     menu: { section: 'business', index: 4, label: 'Merchant accounts' },
     command: { title: 'Go to merchant accounts', keywords: ['accounts', 'account groups', 'balances'] },
   },
   {
     id: 'merchantAccountDetail', pattern: '/business/:businessId/merchants/:merchantId/merchant-accounts-overview/:merchantAccountId', capability: 'Merchant account detail',
-    title: ({ merchantAccountId }) => `Merchant account ${merchantAccountId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.MerchantAccountGroups.Read'], layout: 'default',
+    title: ({ merchantAccountId }) => `Merchant account ${merchantAccountId ?? ''}`, pane: merchantAccountDetailPane, permissions: ['Mapi.MerchantAccountGroups.Read'], layout: 'default',
   },
   {
     id: 'businessAccounts', pattern: '/business/:businessId/merchants/:merchantId/business-accounts-overview', capability: 'Business accounts overview', title: () => 'Business accounts',
-    pane: notBuiltPane, permissions: ['Mapi.BagsExternal.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
+    pane: businessAccountsPane, permissions: ['Mapi.BagsExternal.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
     conditions: [{ kind: 'camAutoRemittanceOff' }],
     menu: { section: 'business', index: 5, label: 'Business accounts' },
     command: { title: 'Go to business accounts', keywords: ['accounts', 'remittance', 'balances'] },
   },
   {
     id: 'businessAccountDetail', pattern: '/business/:businessId/merchants/:merchantId/business-accounts-overview/:businessAccountId', capability: 'Business account detail',
-    title: ({ businessAccountId }) => `Business account ${businessAccountId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.BagsExternal.Read'], layout: 'default',
+    title: ({ businessAccountId }) => `Business account ${businessAccountId ?? ''}`, pane: businessAccountDetailPane, permissions: ['Mapi.BagsExternal.Read'], layout: 'default',
     conditions: [{ kind: 'camAutoRemittanceOff' }], paramRules: { businessAccountId: /^\d+$/ },
   },
 

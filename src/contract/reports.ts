@@ -1,4 +1,5 @@
 // The report queue (My report queue, /reporting-overview): queued exports, their progress, expiry and files.
+import { ledgerReportTypes } from './ledger.ts';
 import { pageSizes } from './list-query.ts';
 
 export const reportStatuses = ['queued', 'generating', 'generated', 'failed', 'cancelled'] as const;
@@ -45,4 +46,4 @@ export const reportStateLabels: Record<ReportState, string> = {
   expired: 'Expired',
 };
 
-export const reportTypeLabels: Record<string, string> = { transactions: 'Transactions' };
+export const reportTypeLabels: Record<string, string> = { transactions: 'Transactions', ...ledgerReportTypes };

@@ -1,0 +1,44 @@
+// 'Download statement…': the file type (PDF, Excel, CSV) of a statement or ledger report, queued in the report
+// queue with the list's filters; the file appears in My report queue.
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Modal } from '../../src/ui/modal.tsx';
+
+export type LedgerFileType = 'pdf' | 'xlsx' | 'csv';
+const labels: Record<LedgerFileType, string> = { pdf: 'PDF, for reading and printing (.pdf)', xlsx: 'Excel workbook (.xlsx)', csv: 'CSV, comma separated (.csv)' };
+
+export function DownloadDialog({ open, title, summary, busy, onClose, onDownload }: {
+  open: boolean; title: string; summary: string; busy: boolean; onClose: () => void; onDownload: (fileType: LedgerFileType) => void;
+}) {
+  const [fileType, setFileType] = useState<LedgerFileType>('pdf');
+  const formId = useId();
+  useEffect(() => {
+    if (open) setFileType('pdf');
+  }, [open]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!busy) onDownload(fileType);
+  };
+  return (
+    <Modal
+      open={open}
+      title={title}
+      onClose={onClose}
+      size="md"
+      closeActionLabel="Cancel"
+      footer={<button type="submit" form={formId} className="button button-primary" disabled={busy}>{busy ? 'Queueing…' : 'Download'}</button>}
+    >
+      <form id={formId} className="export-form" onSubmit={submit}>
+        <p className="export-count">{summary}</p>
+        <fieldset className="export-choice">
+          <legend>File type</legend>
+          {(['pdf', 'xlsx', 'csv'] as const).map((type) => (
+            <label key={type} className="dt-radio">
+              <input type="radio" name="fileType" value={type} checked={fileType === type} onChange={() => setFileType(type)} />
+              {labels[type]}
+            </label>
+          ))}
+        </fieldset>
+      </form>
+    </Modal>
+  );
+}

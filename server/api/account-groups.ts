@@ -1,0 +1,467 @@
+// Account groups: the settlement ledger (server/ledger/) as the merchant, the business and finance staff read it.
+//
+// {m} = /businesses/{businessId}/merchants/{merchantId}/merchant-accountgroups
+// {b} = /businesses/{businessId}/business-accountgroups
+//
+// | method | path                                    | permission                                       | answer |
+// |--------|-----------------------------------------|--------------------------------------------------|--------|
+// | GET    | {m}                                     | Mapi.MerchantAccountGroups.Read                  | { results: groups with balances, numberOfResults } |
+// | GET    | {m}/{accountNumber}                     | Mapi.MerchantAccountGroups.Read                  | the group with its balances |
+// | GET    | {m}/{n}/statements/{kind}               | Mapi.MerchantAccountGroups.Read (+ GatewayFees for costs) | statement: opening, totals, movements with running balance, closing |
+// | GET    | {m}/{n}/costs                           | Mapi.MerchantAccountGroups.Read, Mapi.GatewayFees.Read | the costs account's statement |
+// | GET    | {m}/{n}/transfers                       | Mapi.MerchantAccountGroups.Read                  | { results, numberOfResults } (paged) |
+// | GET    | {m}/{n}/batches                         | Mapi.MerchantAccountGroups.Read                  | { results, numberOfResults } (paged; status Any/Open/Closed) |
+// | GET    | {m}/{n}/batches/{batchId}               | Mapi.MerchantAccountGroups.Read                  | the batch and its movements (paged) |
+// | POST   | {m}/{n}/statements/{kind}/reports, {m}/{n}/costs/reports, {m}/{n}/transfers/reports, {m}/{n}/batches/reports, {m}/{n}/batches/{batchId}/reports | the read's permission + Portal.Reports.Create | 202 { reportId, totalRows } |
+// | GET    | {b}                                     | Mapi.BagsExternal.Read                           | { results, numberOfResults } (none while automatic remittance is on) |
+// | GET    | {b}/{accountNumber}                     | Mapi.BagsExternal.Read                           | the group and its balance |
+// | GET    | {b}/{n}/statement                       | Mapi.BagsExternal.Read                           | statement of the business account |
+// | GET    | {b}/{n}/remittance                      | Mapi.BagsExternal.Read                           | schedule and beneficiary, with version |
+// | POST   | {b}/{n}/remittance                      | Mapi.BagsExternal.Read + Portal.Settings.Update  | the changed remittance; 409 on a stale version; audited |
+// | GET    | {b}/{n}/transfers                       | Mapi.BagsExternal.Read                           | { results, numberOfResults } |
+// | POST   | {b}/{n}/statement/reports, {b}/{n}/transfers/reports | Mapi.BagsExternal.Read + Portal.Reports.Create | 202 { reportId, totalRows } |
+// | GET    | /businesses/{businessId}/pricing-plan   | Mapi.MerchantAccountPricingPlan.Read             | { results: plan per merchant and currency with rates } |
+//
+// A business or merchant the caller cannot reach, or an account number or batch of another merchant, answers 404.
+// Blank or malformed ids answer 400 with the spec's messages. Dates: the list convention's date filter.
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import type { PermissionName } from '../../src/contract/permissions.ts';
+import {
+  accountNumberPattern, batchIdPattern, batchListSpec, entryCategories, merchantAccountKinds, movementListSpec,
+  statementReportTypeOf, transferListSpec, type EntryCategory, type MerchantAccountKind, type StatementAccountKind,
+} from '../../src/contract/ledger.ts';
+import { ledgerReportBody, remittanceUpdateBody, type Remittance } from '../../src/contract/ledger-schemas.ts';
+import type { ParsedListQuery } from '../../src/contract/list-query.ts';
+import type { ReportContext } from '../../src/contract/reports.ts';
+import { toMajorUnits } from '../../src/contract/transactions.ts';
+import type { Db } from '../db/client.ts';
+import {
+  auditEvents, businessAccountGroups, businesses, ledgerEntries, ledgerTransfers, merchantAccountGroups, merchants, pricingPlanRates, pricingPlans,
+  queuedReports, remittanceSettings, settlementBatches,
+} from '../db/schema.ts';
+import { nextScheduleDates } from '../ledger/close-batches.ts';
+import { groupAccountId } from '../ledger/post-transactions.ts';
+import { balancesOf, periodOf, readStatement, type MovementRow } from '../ledger/statement.ts';
+import { resolveContext } from '../policy/principal.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
+import { badRequest, conflict, notFound } from './errors.ts';
+import { parseListRequest, singleValuedQuery } from './list-sql.ts';
+
+export const merchantIdsRequiredMessage = 'Invalid parameters: businessId and merchantId are required.';
+export const businessIdRequiredMessage = 'Business ID is required.';
+export const accountNumberRequiredMessage = 'Business ID and Account Number are required.';
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+const blankId = (value: string | undefined) => !value || !idPattern.test(value) || value === 'undefined' || value === 'null';
+
+const m = '/businesses/:businessId/merchants/:merchantId/merchant-accountgroups';
+const b = '/businesses/:businessId/business-accountgroups';
+
+type MerchantScope = { businessId: string; merchantId: string; merchantName: string; businessName: string; grossSettlement: boolean };
+
+const movementOut = (currency: string) => (row: MovementRow) => ({
+  id: row.id,
+  date: row.valueAt.toISOString(),
+  category: row.category as EntryCategory,
+  amount: toMajorUnits(row.amountMinor, currency),
+  runningBalance: toMajorUnits(row.runningBalanceMinor, currency),
+  transactionReference: row.transactionReference,
+  batchId: row.batchId,
+  postingId: row.postingId,
+});
+
+function batchOut(row: typeof settlementBatches.$inferSelect, grossSettlement: boolean) {
+  const major = (minor: number) => toMajorUnits(minor, row.currency);
+  const openNet = row.salesMinor - row.refundsMinor - row.reversalsMinor - (grossSettlement ? 0 : row.feesMinor);
+  return {
+    batchId: row.id,
+    accountNumber: row.accountNumber,
+    date: row.batchStart.toISOString(),
+    status: row.status,
+    currency: row.currency,
+    salesCount: row.salesCount,
+    salesAmount: major(row.salesMinor),
+    refundsAmount: major(row.refundsMinor),
+    reversalsAmount: major(row.reversalsMinor),
+    feesAmount: major(row.feesMinor),
+    reserveAmount: major(row.reserveMinor),
+    netAmount: major(row.status === 'Closed' ? row.netMinor : openNet),
+    closedAt: row.closedAt?.toISOString() ?? null,
+  };
+}
+
+function transferOut(row: typeof ledgerTransfers.$inferSelect) {
+  return {
+    id: row.id, accountNumber: row.accountNumber, transferDate: row.transferDate.toISOString(), maturityDate: row.maturityDate.toISOString(),
+    amount: toMajorUnits(row.amountMinor, row.currency), saleAmount: toMajorUnits(row.saleAmountMinor, row.currency), currency: row.currency, batchId: row.batchId,
+  };
+}
+
+const categoriesOf = (query: ParsedListQuery): EntryCategory[] =>
+  (query.filters.category ?? []).map((clause) => entryCategories.find((category) => category.toLowerCase() === clause.value.toLowerCase())).filter((value): value is EntryCategory => value !== undefined);
+
+export function accountGroupRoutes({ database }: Deps) {
+  const { db } = database;
+  const routes = new Hono<AppEnv>();
+
+  async function merchantScope(c: Context<AppEnv>, permissions: readonly PermissionName[]): Promise<MerchantScope> {
+    const businessId = c.req.param('businessId');
+    const merchantId = c.req.param('merchantId');
+    if (blankId(businessId) || blankId(merchantId)) throw badRequest(merchantIdsRequiredMessage);
+    const resolved = await resolveContext(database, c.get('principal'), businessId as string, merchantId as string);
+    if (!resolved?.merchant) throw notFound();
+    for (const permission of permissions) requirePermission(resolved.permissions, permission);
+    return { businessId: resolved.business.id, merchantId: resolved.merchant.id, merchantName: resolved.merchant.name, businessName: resolved.business.name, grossSettlement: resolved.merchant.grossSettlement };
+  }
+
+  async function merchantGroup(c: Context<AppEnv>, permissions: readonly PermissionName[]) {
+    const scope = await merchantScope(c, permissions);
+    const accountNumber = c.req.param('accountNumber') ?? '';
+    if (!accountNumberPattern.test(accountNumber)) throw notFound();
+    const [group] = await db.select().from(merchantAccountGroups)
+      .where(and(eq(merchantAccountGroups.accountNumber, accountNumber), eq(merchantAccountGroups.merchantId, scope.merchantId)));
+    if (!group) throw notFound();
+    return { scope, group };
+  }
+
+  async function groupOut(scope: MerchantScope, group: typeof merchantAccountGroups.$inferSelect, balances: Map<string, number>) {
+    return {
+      accountNumber: group.accountNumber, businessId: group.businessId, merchantId: group.merchantId, merchantName: scope.merchantName, currency: group.currency,
+      grossSettlement: scope.grossSettlement, reservePercentage: group.reserveBasisPoints / 100, reserveDays: group.reserveDays,
+      balances: merchantAccountKinds.map((kind) => ({ kind, balance: toMajorUnits(balances.get(groupAccountId(group.accountNumber, kind)) ?? 0, group.currency) })),
+    };
+  }
+
+  async function statementAnswer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string) {
+    const query = parseListRequest(singleValuedQuery(c), movementListSpec);
+    const period = periodOf(query.filters.date, c.get('timeZone'));
+    const statement = await readStatement(db, {
+      accountId: groupAccountId(accountNumber, kind), period, categories: categoriesOf(query),
+      sort: query.sort[0] ?? { field: 'date', descending: false }, limit: query.pageSize, offset: (query.pageNumber - 1) * query.pageSize,
+    });
+    return {
+      accountNumber, kind, currency,
+      periodStart: period.start?.toISOString() ?? null, periodEnd: period.end?.toISOString() ?? null,
+      openingBalance: toMajorUnits(statement.openingBalanceMinor, currency),
+      closingBalance: toMajorUnits(statement.closingBalanceMinor, currency),
+      totals: statement.totals.map((row) => ({ category: row.category as EntryCategory, amount: toMajorUnits(row.amountMinor, currency), count: row.count })),
+      results: statement.movements.map(movementOut(currency)),
+      numberOfResults: statement.numberOfResults,
+    };
+  }
+
+  async function queueReport(c: Context<AppEnv>, options: {
+    reportType: string; context: Omit<ReportContext, 'timeZone'>; filters: Record<string, string>; spec: typeof movementListSpec; countRows: (query: ParsedListQuery) => Promise<number>;
+  }) {
+    const body = await readBody(c, ledgerReportBody);
+    const filters = { ...(body.filters ?? {}), ...options.filters };
+    const userFilters = body.filters ?? {};
+    for (const name of Object.keys(userFilters)) {
+      if (['pagenumber', 'pagesize'].includes(name.toLowerCase())) throw badRequest(`'${name}' is not a filter; a report holds every matching row`);
+    }
+    const query = parseListRequest(userFilters, options.spec);
+    const timeZone = c.get('timeZone');
+    const period = periodOf(query.filters.date, timeZone);
+    const totalRows = await options.countRows(query);
+    const reportId = `RPT${randomBytes(8).toString('hex').toUpperCase()}`;
+    await db.insert(queuedReports).values({
+      id: reportId, userId: c.get('principal').userId, reportType: options.reportType, fileType: body.fileType, status: 'queued',
+      context: { ...options.context, timeZone }, filters, ordering: null, columns: [], startDate: period.start, endDate: period.end, totalRows, queuedAt: new Date(),
+    });
+    return c.json({ reportId, totalRows }, 202);
+  }
+
+  const merchantContext = (scope: MerchantScope) => ({ level: 'merchant' as const, businessId: scope.businessId, merchantId: scope.merchantId, title: `${scope.merchantName} (${scope.businessName})` });
+
+  // ── merchant account groups ──
+  routes.get('/businesses/:businessId/merchant-accountgroups', (c) => c.json(errorBody(merchantIdsRequiredMessage), 400));
+
+  routes.get(m, async (c) => {
+    const scope = await merchantScope(c, ['Mapi.MerchantAccountGroups.Read']);
+    const groups = await db.select().from(merchantAccountGroups).where(eq(merchantAccountGroups.merchantId, scope.merchantId)).orderBy(asc(merchantAccountGroups.accountNumber));
+    const balances = await balancesOf(db, groups.flatMap((group) => merchantAccountKinds.map((kind) => groupAccountId(group.accountNumber, kind))), new Date());
+    const results = await Promise.all(groups.map((group) => groupOut(scope, group, balances)));
+    return c.json({ results, numberOfResults: results.length });
+  });
+
+  routes.get(`${m}/:accountNumber`, async (c) => {
+    const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read']);
+    const balances = await balancesOf(db, merchantAccountKinds.map((kind) => groupAccountId(group.accountNumber, kind)), new Date());
+    return c.json(await groupOut(scope, group, balances));
+  });
+
+  const statementPermissions = (kind: MerchantAccountKind): PermissionName[] =>
+    kind === 'costs' ? ['Mapi.MerchantAccountGroups.Read', 'Mapi.GatewayFees.Read'] : ['Mapi.MerchantAccountGroups.Read'];
+  const kindParam = (c: Context<AppEnv>): MerchantAccountKind => {
+    const kind = c.req.param('kind') as MerchantAccountKind;
+    if (!(merchantAccountKinds as readonly string[]).includes(kind)) throw notFound();
+    return kind;
+  };
+
+  routes.get(`${m}/:accountNumber/statements/:kind`, async (c) => {
+    const kind = kindParam(c);
+    const { scope, group } = await merchantGroup(c, statementPermissions(kind));
+    if (kind === 'invoice' && !scope.grossSettlement) throw notFound();
+    return c.json(await statementAnswer(c, group.accountNumber, kind, group.currency));
+  });
+
+  routes.get(`${m}/:accountNumber/costs`, async (c) => {
+    const { group } = await merchantGroup(c, statementPermissions('costs'));
+    return c.json(await statementAnswer(c, group.accountNumber, 'costs', group.currency));
+  });
+
+  const statementReport = (kindOf: (c: Context<AppEnv>) => MerchantAccountKind) => async (c: Context<AppEnv>) => {
+    const kind = kindOf(c);
+    const { scope, group } = await merchantGroup(c, [...statementPermissions(kind), 'Portal.Reports.Create']);
+    if (kind === 'invoice' && !scope.grossSettlement) throw notFound();
+    return queueReport(c, {
+      reportType: statementReportTypeOf[kind], context: merchantContext(scope), filters: { accountNumber: group.accountNumber, kind }, spec: movementListSpec,
+      countRows: async (query) => (await readStatement(db, { accountId: groupAccountId(group.accountNumber, kind), period: periodOf(query.filters.date, c.get('timeZone')), categories: categoriesOf(query), sort: { field: 'date', descending: false }, limit: 1, offset: 0 })).numberOfResults,
+    });
+  };
+  routes.post(`${m}/:accountNumber/statements/:kind/reports`, statementReport(kindParam));
+  routes.post(`${m}/:accountNumber/costs/reports`, statementReport(() => 'costs'));
+
+  function transferWhere(accountNumber: string, query: ParsedListQuery, timeZone: string): SQL | undefined {
+    const period = periodOf(query.filters.date, timeZone);
+    return and(eq(ledgerTransfers.accountNumber, accountNumber), period.start ? gte(ledgerTransfers.transferDate, period.start) : undefined, period.end ? lte(ledgerTransfers.transferDate, period.end) : undefined);
+  }
+  async function transferPage(c: Context<AppEnv>, accountNumber: string) {
+    const query = parseListRequest(singleValuedQuery(c), transferListSpec);
+    const where = transferWhere(accountNumber, query, c.get('timeZone'));
+    const sort = query.sort[0] ?? { field: 'date', descending: true };
+    const order = sort.descending ? desc : asc;
+    const [total] = await db.select({ value: count() }).from(ledgerTransfers).where(where);
+    const rows = await db.select().from(ledgerTransfers).where(where)
+      .orderBy(order(sort.field === 'amount' ? ledgerTransfers.amountMinor : ledgerTransfers.transferDate), order(ledgerTransfers.id))
+      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    return { results: rows.map(transferOut), numberOfResults: Number(total?.value ?? 0) };
+  }
+  const countTransfers = (accountNumber: string, timeZone: string) => async (query: ParsedListQuery) => {
+    const [total] = await db.select({ value: count() }).from(ledgerTransfers).where(transferWhere(accountNumber, query, timeZone));
+    return Number(total?.value ?? 0);
+  };
+
+  routes.get(`${m}/:accountNumber/transfers`, async (c) => {
+    const { group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read']);
+    return c.json(await transferPage(c, group.accountNumber));
+  });
+  routes.post(`${m}/:accountNumber/transfers/reports`, async (c) => {
+    const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
+    return queueReport(c, { reportType: 'transfers', context: merchantContext(scope), filters: { accountNumber: group.accountNumber }, spec: transferListSpec, countRows: countTransfers(group.accountNumber, c.get('timeZone')) });
+  });
+
+  function batchWhere(accountNumber: string, query: ParsedListQuery, timeZone: string): SQL | undefined {
+    const period = periodOf(query.filters.date, timeZone);
+    const status = query.filters.status?.[0]?.value;
+    return and(
+      eq(settlementBatches.accountNumber, accountNumber),
+      period.start ? gte(settlementBatches.batchStart, new Date(Date.UTC(period.start.getUTCFullYear(), period.start.getUTCMonth(), period.start.getUTCDate()))) : undefined,
+      period.end ? lte(settlementBatches.batchStart, period.end) : undefined,
+      status && status.toLowerCase() !== 'any' ? eq(settlementBatches.status, status.toLowerCase() === 'open' ? 'Open' : 'Closed') : undefined,
+    );
+  }
+  const countBatches = (accountNumber: string, timeZone: string) => async (query: ParsedListQuery) => {
+    const [total] = await db.select({ value: count() }).from(settlementBatches).where(batchWhere(accountNumber, query, timeZone));
+    return Number(total?.value ?? 0);
+  };
+
+  routes.get(`${m}/:accountNumber/batches`, async (c) => {
+    const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read']);
+    const query = parseListRequest(singleValuedQuery(c), batchListSpec);
+    const where = batchWhere(group.accountNumber, query, c.get('timeZone'));
+    const sort = query.sort[0] ?? { field: 'date', descending: true };
+    const order = sort.descending ? desc : asc;
+    const key = sort.field === 'net' ? settlementBatches.netMinor : sort.field === 'sales' ? settlementBatches.salesMinor : settlementBatches.batchStart;
+    const [total] = await db.select({ value: count() }).from(settlementBatches).where(where);
+    const rows = await db.select().from(settlementBatches).where(where).orderBy(order(key), order(settlementBatches.id))
+      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    return c.json({ results: rows.map((row) => batchOut(row, scope.grossSettlement)), numberOfResults: Number(total?.value ?? 0) });
+  });
+  routes.post(`${m}/:accountNumber/batches/reports`, async (c) => {
+    const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
+    return queueReport(c, { reportType: 'settlementBatchOverview', context: merchantContext(scope), filters: { accountNumber: group.accountNumber }, spec: batchListSpec, countRows: countBatches(group.accountNumber, c.get('timeZone')) });
+  });
+
+  async function findBatch(c: Context<AppEnv>, accountNumber: string) {
+    const batchId = c.req.param('batchId') ?? '';
+    if (!batchIdPattern.test(batchId)) throw notFound();
+    const [batch] = await db.select().from(settlementBatches).where(and(eq(settlementBatches.id, batchId), eq(settlementBatches.accountNumber, accountNumber)));
+    if (!batch) throw notFound();
+    return batch;
+  }
+
+  routes.get(`${m}/:accountNumber/batches/:batchId`, async (c) => {
+    const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read']);
+    const batch = await findBatch(c, group.accountNumber);
+    const query = parseListRequest(singleValuedQuery(c), { ...movementListSpec, filters: { category: movementListSpec.filters.category as never } });
+    const movements = await batchMovements(db, batch.id, groupAccountId(group.accountNumber, 'trading'), query);
+    return c.json({ ...batchOut(batch, scope.grossSettlement), results: movements.rows.map(movementOut(group.currency)), numberOfResults: movements.total });
+  });
+  routes.post(`${m}/:accountNumber/batches/:batchId/reports`, async (c) => {
+    const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
+    const batch = await findBatch(c, group.accountNumber);
+    return queueReport(c, {
+      reportType: 'batchDetail', context: merchantContext(scope), filters: { accountNumber: group.accountNumber, batchId: batch.id },
+      spec: { ...movementListSpec, filters: { category: movementListSpec.filters.category as never } },
+      countRows: async (query) => (await batchMovements(db, batch.id, groupAccountId(group.accountNumber, 'trading'), { ...query, pageSize: 1, pageNumber: 1 })).total,
+    });
+  });
+
+  // ── business account groups ──
+  async function businessScope(c: Context<AppEnv>, permissions: readonly PermissionName[]) {
+    const businessId = c.req.param('businessId');
+    if (blankId(businessId)) throw badRequest(businessIdRequiredMessage);
+    const resolved = await resolveContext(database, c.get('principal'), businessId as string);
+    if (!resolved) throw notFound();
+    for (const permission of permissions) requirePermission(resolved.permissions, permission);
+    return resolved.business;
+  }
+  async function businessGroup(c: Context<AppEnv>, permissions: readonly PermissionName[]) {
+    const businessId = c.req.param('businessId');
+    const accountNumber = c.req.param('accountNumber');
+    if (blankId(businessId) || !accountNumber?.trim() || accountNumber === 'undefined' || accountNumber === 'null') throw badRequest(accountNumberRequiredMessage);
+    const business = await businessScope(c, permissions);
+    if (!accountNumberPattern.test(accountNumber)) throw notFound();
+    const [group] = await db.select().from(businessAccountGroups).where(and(eq(businessAccountGroups.accountNumber, accountNumber), eq(businessAccountGroups.businessId, business.id)));
+    if (!group) throw notFound();
+    return { business, group };
+  }
+  async function businessGroupOut(business: typeof businesses.$inferSelect, group: typeof businessAccountGroups.$inferSelect, balance: number) {
+    const linked = await db.select({ accountNumber: merchantAccountGroups.accountNumber, merchantId: merchants.id, merchantName: merchants.name })
+      .from(merchantAccountGroups).innerJoin(merchants, eq(merchants.id, merchantAccountGroups.merchantId))
+      .where(and(eq(merchantAccountGroups.businessId, business.id), eq(merchantAccountGroups.currency, group.currency))).orderBy(asc(merchants.name));
+    return { accountNumber: group.accountNumber, businessId: business.id, businessName: business.name, currency: group.currency, balance: toMajorUnits(balance, group.currency), merchantAccounts: linked };
+  }
+  const businessContext = (business: typeof businesses.$inferSelect) => ({ level: 'business' as const, businessId: business.id, title: business.name });
+
+  routes.get(b, async (c) => {
+    const business = await businessScope(c, ['Mapi.BagsExternal.Read']);
+    // Only a business with automatic remittance off has business account groups.
+    const groups = business.camAutoRemittance ? [] : await db.select().from(businessAccountGroups).where(eq(businessAccountGroups.businessId, business.id)).orderBy(asc(businessAccountGroups.accountNumber));
+    const balances = await balancesOf(db, groups.map((group) => groupAccountId(group.accountNumber, 'business')), new Date());
+    const results = await Promise.all(groups.map((group) => businessGroupOut(business, group, balances.get(groupAccountId(group.accountNumber, 'business')) ?? 0)));
+    return c.json({ results, numberOfResults: results.length });
+  });
+  routes.get(`${b}/:accountNumber`, async (c) => {
+    const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    const balances = await balancesOf(db, [groupAccountId(group.accountNumber, 'business')], new Date());
+    return c.json(await businessGroupOut(business, group, balances.get(groupAccountId(group.accountNumber, 'business')) ?? 0));
+  });
+  routes.get(`${b}/:accountNumber/statement`, async (c) => {
+    const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    return c.json(await statementAnswer(c, group.accountNumber, 'business', group.currency));
+  });
+  routes.post(`${b}/:accountNumber/statement/reports`, async (c) => {
+    const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Reports.Create']);
+    return queueReport(c, {
+      reportType: 'businessAccount', context: businessContext(business), filters: { accountNumber: group.accountNumber, kind: 'business' }, spec: movementListSpec,
+      countRows: async (query) => (await readStatement(db, { accountId: groupAccountId(group.accountNumber, 'business'), period: periodOf(query.filters.date, c.get('timeZone')), categories: categoriesOf(query), sort: { field: 'date', descending: false }, limit: 1, offset: 0 })).numberOfResults,
+    });
+  });
+
+  async function remittanceOut(group: typeof businessAccountGroups.$inferSelect): Promise<Remittance> {
+    const [settings] = await db.select().from(remittanceSettings).where(eq(remittanceSettings.accountNumber, group.accountNumber));
+    if (!settings) throw notFound();
+    const linked = await db.select({ accountNumber: merchantAccountGroups.accountNumber }).from(merchantAccountGroups)
+      .where(and(eq(merchantAccountGroups.businessId, group.businessId), eq(merchantAccountGroups.currency, group.currency))).orderBy(asc(merchantAccountGroups.accountNumber));
+    return {
+      accountNumber: settings.accountNumber, frequency: settings.frequency, dayOfPeriod: settings.dayOfPeriod, startDate: settings.startDate,
+      nextPaymentDate: settings.nextPaymentDate, nextScheduleDate: settings.nextScheduleDate, beneficiary: settings.beneficiary, ibanMasked: settings.ibanMasked,
+      version: settings.version, merchantAccounts: linked.map((row) => row.accountNumber),
+    };
+  }
+  routes.get(`${b}/:accountNumber/remittance`, async (c) => {
+    const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    return c.json(await remittanceOut(group));
+  });
+  routes.post(`${b}/:accountNumber/remittance`, async (c) => {
+    const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Settings.Update']);
+    const body = await readBody(c, remittanceUpdateBody);
+    const beneficiary = body.beneficiary;
+    const person = beneficiary.givenName !== undefined || beneficiary.familyName !== undefined || beneficiary.dateOfBirth !== undefined;
+    if (beneficiary.companyName !== undefined && person) throw badRequest('The beneficiary is a company (companyName) or a person (givenName, familyName, dateOfBirth), not both.');
+    if (beneficiary.companyName === undefined && !(beneficiary.givenName && beneficiary.familyName && beneficiary.dateOfBirth)) {
+      throw badRequest('The beneficiary needs a companyName, or a givenName, familyName and dateOfBirth.');
+    }
+    if (beneficiary.dateOfBirth !== undefined) {
+      const born = Date.parse(`${beneficiary.dateOfBirth}T00:00:00Z`);
+      if (Number.isNaN(born) || new Date(born).toISOString().slice(0, 10) !== beneficiary.dateOfBirth) throw badRequest('Date of birth is invalid');
+      if (born > Date.now()) throw badRequest('Date of birth is in the future');
+    }
+    if (body.frequency === 'weekly' && body.dayOfPeriod > 7) throw badRequest('Day of the week should be between 1 and 7');
+    const start = Date.parse(`${body.startDate}T00:00:00Z`);
+    if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== body.startDate) throw badRequest('Start date is invalid');
+    const schedule = { frequency: body.frequency, dayOfPeriod: body.frequency === 'daily' ? 1 : body.dayOfPeriod };
+    const today = new Date().toISOString().slice(0, 10);
+    const fromDay = body.startDate > today ? new Date(start - 86_400_000).toISOString().slice(0, 10) : today;
+    const [nextPaymentDate, nextScheduleDate] = nextScheduleDates(schedule, fromDay);
+    await db.transaction(async (tx) => {
+      const [updated] = await tx.update(remittanceSettings).set({
+        frequency: schedule.frequency, dayOfPeriod: schedule.dayOfPeriod, startDate: body.startDate, nextPaymentDate, nextScheduleDate,
+        beneficiary, version: sql`${remittanceSettings.version} + 1`, updatedAt: new Date(),
+      }).where(and(eq(remittanceSettings.accountNumber, group.accountNumber), eq(remittanceSettings.version, body.version))).returning({ version: remittanceSettings.version });
+      if (!updated) {
+        const [exists] = await tx.select({ version: remittanceSettings.version }).from(remittanceSettings).where(eq(remittanceSettings.accountNumber, group.accountNumber));
+        if (!exists) throw notFound();
+        throw conflict();
+      }
+      await tx.insert(auditEvents).values({
+        userId: c.get('principal').userId, event: 'RemittanceSettingsChanged', dateTimeUtc: new Date(), businessId: business.id, merchantId: null,
+        metaData: { accountNumber: group.accountNumber, frequency: schedule.frequency, dayOfPeriod: schedule.dayOfPeriod, startDate: body.startDate, version: updated.version },
+      });
+    });
+    return c.json(await remittanceOut(group));
+  });
+  routes.get(`${b}/:accountNumber/transfers`, async (c) => {
+    const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    return c.json(await transferPage(c, group.accountNumber));
+  });
+  routes.post(`${b}/:accountNumber/transfers/reports`, async (c) => {
+    const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Reports.Create']);
+    return queueReport(c, { reportType: 'transfers', context: businessContext(business), filters: { accountNumber: group.accountNumber }, spec: transferListSpec, countRows: countTransfers(group.accountNumber, c.get('timeZone')) });
+  });
+
+  // ── pricing plan ──
+  routes.get('/businesses/:businessId/pricing-plan', async (c) => {
+    const business = await businessScope(c, ['Mapi.MerchantAccountPricingPlan.Read']);
+    const plans = await db.select({ plan: pricingPlans, merchantName: merchants.name }).from(pricingPlans)
+      .innerJoin(merchants, eq(merchants.id, pricingPlans.merchantId))
+      .where(eq(pricingPlans.businessId, business.id)).orderBy(asc(merchants.name), asc(pricingPlans.currency));
+    const rates = plans.length === 0 ? [] : await db.select().from(pricingPlanRates)
+      .innerJoin(merchants, eq(merchants.id, pricingPlanRates.merchantId)).where(eq(merchants.businessId, business.id))
+      .orderBy(asc(pricingPlanRates.paymentMethod));
+    const results = plans.map(({ plan, merchantName }) => ({
+      merchantId: plan.merchantId, merchantName, currency: plan.currency, name: plan.name,
+      monthlyMinimum: toMajorUnits(plan.monthlyMinimumMinor, plan.currency), validFrom: plan.validFrom.toISOString(),
+      rates: rates.filter(({ pricing_plan_rates: rate }) => rate.merchantId === plan.merchantId && rate.currency === plan.currency)
+        .map(({ pricing_plan_rates: rate }) => ({ paymentMethod: rate.paymentMethod, percentage: rate.percentageBasisPoints / 100, fixedAmount: toMajorUnits(rate.fixedMinor, plan.currency) })),
+    }));
+    return c.json({ results, numberOfResults: results.length });
+  });
+
+  return routes;
+}
+
+function errorBody(message: string) {
+  return { errorReport: { errors: [{ message, translatedMessage: message }] } };
+}
+
+/** Movements of a batch on its trading account, in date order, each with the batch's balance after it. */
+export async function batchMovements(db: Db, batchId: string, tradingAccountId: string, query: Pick<ParsedListQuery, 'filters' | 'pageSize' | 'pageNumber'>) {
+  const e = ledgerEntries;
+  const categories = categoriesOf({ filters: query.filters } as ParsedListQuery);
+  const where = and(eq(e.batchId, batchId), eq(e.accountId, tradingAccountId), categories.length > 0 ? inArray(e.category, categories) : undefined);
+  const [total] = await db.select({ value: count() }).from(e).where(where);
+  const running = db.select({
+    id: e.id, valueAt: e.valueAt, category: e.category, amountMinor: e.amountMinor, transactionReference: e.transactionReference, batchId: e.batchId, postingId: e.postingId,
+    runningBalanceMinor: sql<string>`sum(${e.amountMinor}) OVER (ORDER BY ${e.valueAt}, ${e.id})`.as('running_balance'),
+  }).from(e).where(where).as('running');
+  const rows = await db.select().from(running).orderBy(asc(running.valueAt), asc(running.id)).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+  return {
+    total: Number(total?.value ?? 0),
+    rows: rows.map((row): MovementRow => ({ ...row, amountMinor: Number(row.amountMinor), runningBalanceMinor: Number(row.runningBalanceMinor) })),
+  };
+}

@@ -1,0 +1,223 @@
+// Settlement batch cut-off: every Open batch whose UTC day has ended is closed, set-based, in the caller's
+// transaction (a job on any node, or the seed for two years at once). Per batch, in this order:
+//
+//   reserveHold:{batch}      trading −H, reserve +H    H = reserve share of the day's sales less refunds and reversals
+//   reserveRelease:{hold}    reserve −H, trading +H    holds older than the group's reserve days, in the first
+//                                                      closing batch on or after their due date
+//   payout:{batch}           trading −N, remittance +N (automatic remittance on) or business +N (off)
+//                            N = the trading account's movement in the batch: the trading account ends every batch at 0
+//   transfer:{batch}         remittance −N, bank +N    the next day (automatic remittance on), with a transfers row
+//
+// Business account groups pay out on their remittance schedule (payBusinessRemittances). Every posting's id is its
+// idempotency key, so a cut-off run twice (two nodes, a retry) posts once.
+import { and, eq, lte, sql } from 'drizzle-orm';
+import { businessAccountNumber } from '../../src/contract/ledger.ts';
+import { businessAccountGroups, businesses, ledgerAccounts, merchantAccountGroups, remittanceSettings } from '../db/schema.ts';
+import type { StatsWriter } from '../stats/record-transaction.ts';
+import { groupAccountId, utcDayStart } from './post-transactions.ts';
+
+/** Business account groups (and accounts) for every merchant group of a business with automatic remittance off. */
+export async function ensureBusinessAccountGroups(writer: StatsWriter): Promise<void> {
+  const pairs = await writer.selectDistinct({ businessId: merchantAccountGroups.businessId, currency: merchantAccountGroups.currency })
+    .from(merchantAccountGroups).innerJoin(businesses, eq(businesses.id, merchantAccountGroups.businessId))
+    .where(eq(businesses.camAutoRemittance, false));
+  if (pairs.length === 0) return;
+  const rows = pairs.map((pair) => ({ accountNumber: businessAccountNumber(pair.businessId, pair.currency), ...pair })).sort((a, b) => (a.accountNumber < b.accountNumber ? -1 : 1));
+  await writer.insert(businessAccountGroups).values(rows).onConflictDoNothing();
+  await writer.insert(ledgerAccounts).values(rows.map((row) => ({
+    id: groupAccountId(row.accountNumber, 'business'), owner: 'business' as const, accountNumber: row.accountNumber, kind: 'business' as const, businessId: row.businessId, merchantId: null, currency: row.currency,
+  }))).onConflictDoNothing();
+}
+
+/** Serialises cut-offs, remittances and minimums across nodes: each sees the others' committed postings. */
+export const ledgerJobLockKey = 7_270_018;
+
+/**
+ * Posts a set of moves, each `amount` from one account to another as one posting of two entries, skipping postings
+ * that exist already (idempotent). The moves are computed once into a temporary table (with planner statistics) and
+ * then inserted by plain INSERT … SELECT: set-based for two years of batches in the seed as for one day live.
+ * `moves` selects posting_id, category, batch_id, business_id, merchant_id, currency, value_at, from_account,
+ * to_account, amount. Call it inside a transaction.
+ */
+export async function postMoves(writer: StatsWriter, moves: ReturnType<typeof sql>): Promise<number> {
+  await writer.execute(sql`DROP TABLE IF EXISTS ledger_moves`);
+  await writer.execute(sql`CREATE TEMPORARY TABLE ledger_moves ON COMMIT DROP AS
+    SELECT * FROM (${moves}) m WHERE m.amount <> 0 AND NOT EXISTS (SELECT 1 FROM ledger_postings x WHERE x.id = m.posting_id)`);
+  await writer.execute(sql`ANALYZE ledger_moves`);
+  const inserted = await writer.execute(sql`INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
+    SELECT posting_id, category, NULL, batch_id, business_id, merchant_id, currency, value_at FROM ledger_moves`) as unknown as { rowCount?: number; affectedRows?: number };
+  await writer.execute(sql`INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
+    SELECT m.posting_id, e.account_id, m.business_id, m.merchant_id, m.category, e.amount, m.currency, m.value_at, m.batch_id
+    FROM ledger_moves m CROSS JOIN LATERAL (VALUES (m.from_account, -m.amount), (m.to_account, m.amount)) e(account_id, amount)`);
+  return Number(inserted.rowCount ?? inserted.affectedRows ?? 0);
+}
+
+/** Closes every Open batch that started before the UTC day of asOf; returns how many it closed. Call it in a transaction. */
+export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (line: string) => void): Promise<number> {
+  const cutoff = utcDayStart(asOf);
+  await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
+  await ensureBusinessAccountGroups(writer);
+  let mark = performance.now();
+  const lap = (label: string) => {
+    log?.(`cut-off ${label}: ${((performance.now() - mark) / 1000).toFixed(1)} s`);
+    mark = performance.now();
+  };
+  const due = sql`SELECT b.id, b.account_number, b.business_id, b.merchant_id, b.currency, b.batch_start + interval '1 day' AS cutoff,
+      b.sales_minor, b.refunds_minor, b.reversals_minor
+    FROM settlement_batches b WHERE b.status = 'Open' AND b.batch_start < ${cutoff}::timestamptz`;
+
+  // Reserve holds: the reserve share of the day's sales less refunds and reversals.
+  await postMoves(writer, sql`SELECT 'reserveHold:' || due.id AS posting_id, 'reserveHold' AS category, due.id AS batch_id, due.business_id, due.merchant_id,
+      due.currency, due.cutoff AS value_at, due.account_number || ':trading' AS from_account, due.account_number || ':reserve' AS to_account,
+      (greatest(0, due.sales_minor - due.refunds_minor - due.reversals_minor) * g.reserve_basis_points / 10000)::bigint AS amount
+    FROM (${due}) due JOIN merchant_account_groups g ON g.account_number = due.account_number WHERE g.reserve_basis_points > 0`);
+  lap('reserve holds');
+
+  // Reserve releases: each hold in the first closing batch whose cut-off is at or after its due date.
+  await postMoves(writer, sql`SELECT 'reserveRelease:' || h.id AS posting_id, 'reserveRelease' AS category, d.id AS batch_id, d.business_id, d.merchant_id,
+      d.currency, d.batch_start + interval '1 day' AS value_at, g.account_number || ':reserve' AS from_account, g.account_number || ':trading' AS to_account,
+      e.amount_minor AS amount
+    FROM ledger_postings h
+    JOIN ledger_entries e ON e.posting_id = h.id AND e.amount_minor > 0 AND e.category = 'reserveHold'
+    JOIN settlement_batches hb ON hb.id = h.batch_id
+    JOIN merchant_account_groups g ON g.account_number = hb.account_number
+    JOIN LATERAL (
+      SELECT sb.id, sb.business_id, sb.merchant_id, sb.currency, sb.batch_start FROM settlement_batches sb
+      WHERE sb.account_number = hb.account_number AND sb.batch_start >= h.value_at + make_interval(days => g.reserve_days) - interval '1 day'
+        AND sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz
+      ORDER BY sb.batch_start LIMIT 1
+    ) d ON true
+    WHERE h.category = 'reserveHold' AND h.value_at <= ${cutoff}::timestamptz`);
+  lap('reserve releases');
+
+  // Payouts: the trading account's movement of the batch leaves it, to the remittance or the business account.
+  await postMoves(writer, sql`SELECT 'payout:' || due.id AS posting_id, 'payout' AS category, due.id AS batch_id, due.business_id, due.merchant_id,
+      due.currency, due.cutoff AS value_at, due.account_number || ':trading' AS from_account,
+      CASE WHEN b.cam_auto_remittance OR bg.account_number IS NULL THEN due.account_number || ':remittance' ELSE bg.account_number || ':business' END AS to_account,
+      moved.net AS amount
+    FROM (${due}) due
+    JOIN (SELECT e.batch_id, sum(e.amount_minor)::bigint AS net FROM ledger_entries e JOIN settlement_batches sb ON sb.id = e.batch_id
+          WHERE sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz AND e.account_id = sb.account_number || ':trading' GROUP BY e.batch_id) moved ON moved.batch_id = due.id
+    JOIN businesses b ON b.id = due.business_id
+    LEFT JOIN business_account_groups bg ON bg.business_id = due.business_id AND bg.currency = due.currency`);
+  lap('payouts');
+
+  // Transfers to the bank the next day, where automatic remittance is on: a transfers row and its posting. The payouts
+  // just posted are still in ledger_moves (payouts and transfers commit together, so none is ever missed).
+  await writer.execute(sql`INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
+    SELECT 'T' || substr(sb.id, 2), sb.account_number, 'merchant', sb.business_id, sb.merchant_id, sb.currency, m.value_at + interval '1 day', m.value_at + interval '3 days',
+      m.amount, sb.sales_minor, sb.id
+    FROM ledger_moves m JOIN settlement_batches sb ON sb.id = m.batch_id
+    WHERE m.to_account = sb.account_number || ':remittance'
+    ON CONFLICT (id) DO NOTHING`);
+  await postMoves(writer, sql`SELECT 'transfer:' || t.batch_id AS posting_id, 'transfer' AS category, t.batch_id, t.business_id, t.merchant_id, t.currency,
+      t.transfer_date AS value_at, t.account_number || ':remittance' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
+    FROM ledger_transfers t JOIN settlement_batches sb ON sb.id = t.batch_id
+    WHERE sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz`);
+  lap('transfers');
+
+  const closed = await writer.execute(sql`UPDATE settlement_batches b SET status = 'Closed', closed_at = ${asOf}::timestamptz,
+      net_minor = coalesce(sums.net, 0), reserve_minor = coalesce(sums.reserve, 0)
+    FROM (SELECT sb.id,
+        -sum(e.amount_minor) FILTER (WHERE e.category = 'payout' AND e.account_id = sb.account_number || ':trading') AS net,
+        sum(e.amount_minor) FILTER (WHERE e.category IN ('reserveHold', 'reserveRelease') AND e.account_id = sb.account_number || ':reserve') AS reserve
+      FROM settlement_batches sb LEFT JOIN ledger_entries e ON e.batch_id = sb.id AND e.category IN ('payout', 'reserveHold', 'reserveRelease')
+      WHERE sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz GROUP BY sb.id) sums
+    WHERE b.id = sums.id
+    RETURNING b.id`) as unknown as { rows?: unknown[] } | unknown[];
+  lap('batch totals');
+  return Array.isArray(closed) ? closed.length : (closed.rows?.length ?? 0);
+}
+
+const dayMs = 86_400_000;
+const isoDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/** The payment dates of a schedule in [from, to] (UTC days, 'yyyy-mm-dd'). */
+export function scheduleDates(schedule: { frequency: 'daily' | 'weekly' | 'monthly'; dayOfPeriod: number }, from: string, to: string): string[] {
+  const dates: string[] = [];
+  for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += dayMs) {
+    const day = new Date(at);
+    const matches = schedule.frequency === 'daily'
+      || (schedule.frequency === 'weekly' && ((day.getUTCDay() + 6) % 7) + 1 === schedule.dayOfPeriod)
+      || (schedule.frequency === 'monthly' && day.getUTCDate() === schedule.dayOfPeriod);
+    if (matches) dates.push(isoDay(day));
+  }
+  return dates;
+}
+
+/** The first two payment dates after a day: next payment, and the one scheduled after it. */
+export function nextScheduleDates(schedule: { frequency: 'daily' | 'weekly' | 'monthly'; dayOfPeriod: number }, after: string): [string, string] {
+  const from = isoDay(new Date(Date.parse(`${after}T00:00:00Z`) + dayMs));
+  const dates = scheduleDates(schedule, from, isoDay(new Date(Date.parse(`${from}T00:00:00Z`) + 70 * dayMs)));
+  return [dates[0] ?? from, dates[1] ?? dates[0] ?? from];
+}
+
+/**
+ * Business account groups pay their balance to the beneficiary on each scheduled date up to asOf: transfer:{group}:{date},
+ * business −B, bank +B, with a transfers row. Dates run in order, so each pays what arrived since the last.
+ */
+export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): Promise<number> {
+  await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
+  const today = isoDay(asOf);
+  const settings = await writer.select().from(remittanceSettings).where(lte(remittanceSettings.nextPaymentDate, today));
+  const byDate = new Map<string, (typeof settings)[number][]>();
+  for (const setting of settings) {
+    for (const date of scheduleDates(setting, setting.nextPaymentDate, today)) byDate.set(date, [...(byDate.get(date) ?? []), setting]);
+  }
+  // Set-based over every due date at once: the first date of a group pays its whole balance before it, each later
+  // date what arrived since the date before (entries other than the transfers themselves).
+  const due = [...byDate.entries()].flatMap(([date, groups]) => groups.map((setting) => `${setting.accountNumber}|${date}`));
+  if (due.length === 0) return 0;
+  await writer.execute(sql`INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
+    WITH dates AS (
+      SELECT split_part(d, '|', 1) AS account_number, split_part(d, '|', 2)::date AS day FROM unnest(${sql.raw('ARRAY[')}${sql.join(due.map((value) => sql`${value}`), sql`, `)}${sql.raw(']::text[]')}) d
+    ),
+    windows AS (
+      SELECT account_number, (day::timestamp AT TIME ZONE 'UTC') AS at, (lag(day) OVER (PARTITION BY account_number ORDER BY day))::timestamp AT TIME ZONE 'UTC' AS since, day FROM dates
+    ),
+    owed AS (
+      SELECT w.account_number, w.day, w.at, g.business_id, g.currency,
+        (SELECT coalesce(sum(e.amount_minor), 0) FROM ledger_entries e WHERE e.account_id = w.account_number || ':business' AND e.value_at < w.at
+          AND (w.since IS NULL OR (e.value_at >= w.since AND e.category <> 'transfer')))::bigint AS amount
+      FROM windows w JOIN business_account_groups g ON g.account_number = w.account_number
+    )
+    SELECT 'R' || account_number || '-' || to_char(day, 'YYYYMMDD'), account_number, 'business', business_id, NULL, currency, at, at + interval '2 days', amount, amount, NULL
+    FROM owed WHERE amount <> 0
+    ON CONFLICT (id) DO NOTHING`);
+  const paid = await postMoves(writer, sql`SELECT 'transfer:' || t.id AS posting_id, 'transfer' AS category, NULL::text AS batch_id, t.business_id, NULL::text AS merchant_id, t.currency,
+      t.transfer_date AS value_at, t.account_number || ':business' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
+    FROM ledger_transfers t WHERE t.group_kind = 'business' AND t.id = ANY(${sql.raw('ARRAY[')}${sql.join(due.map((value) => { const [group, date] = value.split('|'); return sql`${`R${group}-${(date ?? '').replaceAll('-', '')}`}`; }), sql`, `)}${sql.raw(']::text[]')})`);
+  for (const setting of settings) {
+    const [next, after] = nextScheduleDates(setting, today);
+    await writer.update(remittanceSettings).set({ nextPaymentDate: next, nextScheduleDate: after })
+      .where(and(eq(remittanceSettings.accountNumber, setting.accountNumber), eq(remittanceSettings.nextPaymentDate, setting.nextPaymentDate)));
+  }
+  return paid;
+}
+
+
+/**
+ * Monthly minimums: for each month that has ended (UTC) since the plan's start, a shortfall of the month's fees
+ * below the plan's minimum is invoiced: minimumFee:{group}:{yyyymm}, invoice −S, costs +S, at the month's end. The
+ * settlement itself is untouched (the trading account's batches stay as they were); the invoice account collects it.
+ */
+export async function postMonthlyMinimums(writer: StatsWriter, asOf: Date): Promise<void> {
+  await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
+  const monthStart = new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), 1));
+  await postMoves(writer, sql`SELECT 'minimumFee:' || months.account_number || ':' || to_char(months.month_start AT TIME ZONE 'UTC', 'YYYYMM') AS posting_id,
+      'minimumFee' AS category, NULL::text AS batch_id, months.business_id, months.merchant_id, months.currency, months.month_start + interval '1 month' AS value_at,
+      months.account_number || ':invoice' AS from_account, months.account_number || ':costs' AS to_account,
+      greatest(0, months.minimum - coalesce(fees.total, 0))::bigint AS amount
+    FROM (
+      SELECT g.account_number, g.business_id, g.merchant_id, g.currency, pp.monthly_minimum_minor AS minimum, m.month_start
+      FROM merchant_account_groups g
+      JOIN pricing_plans pp ON pp.merchant_id = g.merchant_id AND pp.currency = g.currency AND pp.monthly_minimum_minor > 0
+      CROSS JOIN LATERAL generate_series(date_trunc('month', pp.valid_from AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', ${monthStart}::timestamptz - interval '1 month', interval '1 month') m(month_start)
+    ) months
+    LEFT JOIN (
+      SELECT e.account_id, date_trunc('month', e.value_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month_start, sum(e.amount_minor) AS total
+      FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'costs'
+      WHERE e.category = 'fee' AND e.value_at < ${monthStart}::timestamptz
+      GROUP BY 1, 2
+    ) fees ON fees.account_id = months.account_number || ':costs' AND fees.month_start = months.month_start`);
+}

@@ -1,0 +1,104 @@
+// Reading the ledger: balances, statements (opening balance, movements with a running balance, closing balance,
+// totals per category) and the period a list's date filter stands for. Shared by the API and the report files.
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { filterInstant } from '../../src/contract/filters.ts';
+import type { FilterClause, SortKey } from '../../src/contract/list-query.ts';
+import type { EntryCategory } from '../../src/contract/ledger.ts';
+import type { Db } from '../db/client.ts';
+import { ledgerEntries } from '../db/schema.ts';
+import { badRequest } from '../api/errors.ts';
+
+const e = ledgerEntries;
+
+export type Period = { start: Date | null; end: Date | null };
+
+/** The period of a date filter ([gte] start, [lte] end, [eq] one day), in the request's zone. */
+export function periodOf(clauses: readonly FilterClause[] | undefined, timeZone: string): Period {
+  const period: Period = { start: null, end: null };
+  for (const clause of clauses ?? []) {
+    try {
+      if (clause.operator === 'gte' || clause.operator === 'eq') period.start = filterInstant(clause.value, 'start', timeZone);
+      if (clause.operator === 'lte' || clause.operator === 'eq') period.end = filterInstant(clause.value, 'end', timeZone);
+    } catch {
+      throw badRequest(`filter date '${clause.value.slice(0, 40)}' is not an ISO date`);
+    }
+  }
+  if (period.start && period.end && period.start > period.end) throw badRequest('The period ends before it starts.');
+  return period;
+}
+
+export async function balanceOf(db: Db, accountId: string, asOf: Date | null = null): Promise<number> {
+  const [row] = await db.select({ total: sql<string>`coalesce(sum(${e.amountMinor}), 0)` }).from(e)
+    .where(and(eq(e.accountId, accountId), asOf ? lte(e.valueAt, asOf) : undefined));
+  return Number(row?.total ?? 0);
+}
+
+/** Balances of many accounts at once (one grouped read). */
+export async function balancesOf(db: Db, accountIds: readonly string[], asOf: Date): Promise<Map<string, number>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db.select({ accountId: e.accountId, total: sql<string>`sum(${e.amountMinor})` }).from(e)
+    .where(and(inArray(e.accountId, [...accountIds]), lte(e.valueAt, asOf))).groupBy(e.accountId);
+  return new Map(rows.map((row) => [row.accountId, Number(row.total)]));
+}
+
+export type MovementRow = {
+  id: number; valueAt: Date; category: string; amountMinor: number; runningBalanceMinor: number;
+  transactionReference: string | null; batchId: string | null; postingId: string;
+};
+
+export type StatementRequest = {
+  accountId: string;
+  period: Period;
+  categories?: readonly EntryCategory[];
+  sort: SortKey;
+  limit: number;
+  offset: number;
+};
+
+export type StatementResult = {
+  openingBalanceMinor: number;
+  closingBalanceMinor: number;
+  totals: { category: string; amountMinor: number; count: number }[];
+  movements: MovementRow[];
+  numberOfResults: number;
+};
+
+function inPeriod(accountId: string, period: Period): SQL | undefined {
+  return and(eq(e.accountId, accountId), period.start ? gte(e.valueAt, period.start) : undefined, period.end ? lte(e.valueAt, period.end) : undefined);
+}
+
+/**
+ * Opening balance (everything before the start), the period's totals per category, the closing balance (opening plus
+ * the period's movements) and one page of movements, each with the balance after it in date order.
+ */
+export async function readStatement(db: Db, request: StatementRequest): Promise<StatementResult> {
+  const { accountId, period } = request;
+  const opening = period.start ? await (async () => {
+    const [row] = await db.select({ total: sql<string>`coalesce(sum(${e.amountMinor}), 0)` }).from(e).where(and(eq(e.accountId, accountId), lt(e.valueAt, period.start as Date)));
+    return Number(row?.total ?? 0);
+  })() : 0;
+  const totalsRows = await db.select({ category: e.category, total: sql<string>`sum(${e.amountMinor})`, count: sql<string>`count(*)` })
+    .from(e).where(inPeriod(accountId, period)).groupBy(e.category);
+  const totals = totalsRows.map((row) => ({ category: row.category, amountMinor: Number(row.total), count: Number(row.count) }));
+  const closing = opening + totals.reduce((sum, row) => sum + row.amountMinor, 0);
+  const categoryFilter = request.categories && request.categories.length > 0 ? inArray(sql`category`, [...request.categories]) : undefined;
+  const numberOfResults = categoryFilter
+    ? totals.filter((row) => request.categories?.includes(row.category as EntryCategory)).reduce((sum, row) => sum + row.count, 0)
+    : totals.reduce((sum, row) => sum + row.count, 0);
+  const running = db.select({
+    id: e.id, valueAt: e.valueAt, category: e.category, amountMinor: e.amountMinor, transactionReference: e.transactionReference,
+    batchId: e.batchId, postingId: e.postingId,
+    runningBalanceMinor: sql<string>`(${opening}::bigint + sum(${e.amountMinor}) OVER (ORDER BY ${e.valueAt}, ${e.id}))`.as('running_balance'),
+  }).from(e).where(inPeriod(accountId, period)).as('running');
+  const order = request.sort.descending ? desc : asc;
+  const orderBy = request.sort.field === 'amount' ? [order(running.amountMinor), order(running.id)] : [order(running.valueAt), order(running.id)];
+  const rows = await db.select().from(running).where(categoryFilter ? inArray(running.category, [...(request.categories ?? [])]) : undefined)
+    .orderBy(...orderBy).limit(request.limit).offset(request.offset);
+  return {
+    openingBalanceMinor: opening,
+    closingBalanceMinor: closing,
+    totals,
+    numberOfResults,
+    movements: rows.map((row) => ({ ...row, amountMinor: Number(row.amountMinor), runningBalanceMinor: Number(row.runningBalanceMinor) })),
+  };
+}
