@@ -31,6 +31,9 @@ import { transactionRoutes } from './api/transactions.ts';
 import { reportRoutes } from './api/reports.ts';
 import { userNotificationRoutes } from './api/user-notifications.ts';
 import { outboxRoutes } from './api/outbox.ts';
+import { customerRoutes } from './api/customers.ts';
+import { beneficiaryRoutes } from './api/beneficiaries.ts';
+import { watchListRoutes } from './api/watch-list.ts';
 
 export type AppOptions = {
   database: Database;
@@ -237,6 +240,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', reportRoutes(deps));
   api.route('/', userNotificationRoutes(deps));
   api.route('/', outboxRoutes(deps));
+  api.route('/', customerRoutes(deps));
+  api.route('/', beneficiaryRoutes(deps));
+  api.route('/', watchListRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

@@ -38,6 +38,13 @@ export const permissionNames = [
   'Mapi.Users.Delete',
   'Portal.PaymentJobs.Cancel',
   'Portal.Outbox.Read',
+  // Issue 22 (risk area): customers, beneficiary set-up and approval, screening alerts, watch list actions.
+  'Mapi.Customers.Read',
+  'Mapi.Customers.Update',
+  'Mapi.Beneficiary.Create',
+  'Mapi.Beneficiary.Approve',
+  'Mapi.Screening.Resolve',
+  'Mapi.AccountWatchList.Update',
 ] as const;
 
 export type PermissionName = (typeof permissionNames)[number];
