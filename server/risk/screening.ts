@@ -26,9 +26,9 @@ function foldSpelling(token: string): string {
 }
 
 export function normaliseName(name: string): string[] {
-  let lower = name.toLowerCase();
-  lower = [...lower].map((char) => cyrillic[char] ?? greek[char] ?? latin[char] ?? char).join('');
-  lower = lower.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const transliterate = (text: string) => [...text].map((char) => cyrillic[char] ?? greek[char] ?? latin[char] ?? char).join('');
+  // Before decomposing (й is not и), and again after it for accented letters the maps hold bare (ί → ι).
+  const lower = transliterate(transliterate(name.toLowerCase()).normalize('NFKD').replace(/[\u0300-\u036f]/g, ''));
   return lower.replace(/[^a-z0-9]+/g, ' ').trim().split(' ')
     .filter((token) => token !== '' && !ignoredTokens.has(token))
     .map(foldSpelling);
