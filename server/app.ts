@@ -41,6 +41,9 @@ import { imageRoutes, maxImageBodyBytes, publicImageRoutes } from './api/images.
 import { apiKeyRoutes } from './api/api-keys.ts';
 import { shopperPageRoutes } from './api/shopper-page.ts';
 import { accountGroupRoutes } from './api/account-groups.ts';
+import { customerRoutes } from './api/customers.ts';
+import { beneficiaryRoutes } from './api/beneficiaries.ts';
+import { watchListRoutes } from './api/watch-list.ts';
 
 export type AppOptions = {
   database: Database;
@@ -274,6 +277,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', imageRoutes(deps));
   api.route('/', apiKeyRoutes(deps));
   api.route('/', accountGroupRoutes(deps));
+  api.route('/', customerRoutes(deps));
+  api.route('/', beneficiaryRoutes(deps));
+  api.route('/', watchListRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

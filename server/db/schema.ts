@@ -661,3 +661,167 @@ export const remittanceSettings = pgTable('remittance_settings', {
   version: integer('version').notNull().default(1),
   updatedAt: utc('updated_at').notNull().defaultNow(),
 });
+// ── risk: customers, beneficiaries and screening, account watch list ──
+
+/** A merchant's stored customers (issue 22): addresses and phone numbers as the spec's Address fields. */
+export type CustomerAddress = {
+  title?: string | null; firstName?: string | null; middleName?: string | null; lastName?: string | null;
+  addressLine1?: string | null; addressLine2?: string | null; organisation?: string | null; department?: string | null;
+  zipCode?: string | null; city?: string | null; stateProvince?: string | null; countryIso3166Alpha2?: string | null;
+  phoneNumber1?: string | null; phoneNumber1Type?: 'Unknown' | 'Mobile' | 'Fixed' | null;
+  phoneNumber2?: string | null; phoneNumber2Type?: 'Unknown' | 'Mobile' | 'Fixed' | null;
+};
+
+export const customers = pgTable('customers', {
+  id: text('id').primaryKey(),
+  businessId: text('business_id').notNull().references(() => businesses.id),
+  merchantId: text('merchant_id').notNull().references(() => merchants.id),
+  reference: text('reference').notNull(),
+  title: text('title'),
+  firstName: text('first_name').notNull(),
+  middleName: text('middle_name'),
+  lastName: text('last_name').notNull(),
+  emailAddress: text('email_address'),
+  dateOfBirth: text('date_of_birth'),
+  billingAddress: jsonb('billing_address').$type<CustomerAddress>(),
+  shippingAddress: jsonb('shipping_address').$type<CustomerAddress>(),
+  createdUtc: utc('created_utc').notNull().defaultNow(),
+  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow(),
+  version: integer('version').notNull().default(1),
+}, (t) => [
+  uniqueIndex('customers_merchant_reference_idx').on(t.merchantId, t.reference),
+  index('customers_merchant_name_idx').on(t.merchantId, t.lastName, t.firstName, t.id),
+  index('customers_merchant_created_idx').on(t.merchantId, t.createdUtc, t.id),
+]);
+
+export type CustomerDataKind = 'savedCard' | 'address' | 'consent';
+
+/**
+ * What a merchant keeps about a customer beyond the record: saved cards (a card vault token and what may be shown),
+ * extra addresses, consents. Erasing an item erases what it points at (a saved card's vault row).
+ */
+export const customerData = pgTable('customer_data', {
+  id: text('id').primaryKey(),
+  customerId: text('customer_id').notNull().references(() => customers.id, { onDelete: 'cascade' }),
+  merchantId: text('merchant_id').notNull(),
+  kind: text('kind').$type<CustomerDataKind>().notNull(),
+  /** savedCard: { cardToken, maskedCardNumber, expiryMonth, expiryYear, cardholderName }; address: CustomerAddress; consent: { purpose, granted, grantedUtc } */
+  value: jsonb('value').$type<Record<string, unknown>>().notNull(),
+  createdUtc: utc('created_utc').notNull().defaultNow(),
+}, (t) => [index('customer_data_customer_idx').on(t.customerId, t.createdUtc)]);
+
+export type BeneficiaryStatus = 'Approved' | 'Referred' | 'Rejected';
+
+/** A business's payout beneficiaries: screened against screening_list_entries on creation and on every change. */
+export const beneficiaries = pgTable('beneficiaries', {
+  id: text('id').primaryKey(),
+  businessId: text('business_id').notNull().references(() => businesses.id),
+  kind: text('kind').$type<'company' | 'person'>().notNull(),
+  companyName: text('company_name'),
+  firstName: text('first_name'),
+  lastName: text('last_name'),
+  dateOfBirth: text('date_of_birth'),
+  countryIso3166Alpha2: text('country_iso3166_alpha2'),
+  nameOnBankAccount: text('name_on_bank_account').notNull(),
+  iban: text('iban').notNull(),
+  bic: text('bic').notNull(),
+  status: text('status').$type<BeneficiaryStatus>().notNull(),
+  createdBy: text('created_by').notNull(),
+  lastChangedBy: text('last_changed_by').notNull(),
+  statusChangedBy: text('status_changed_by'),
+  createdUtc: utc('created_utc').notNull().defaultNow(),
+  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow(),
+  version: integer('version').notNull().default(1),
+}, (t) => [
+  index('beneficiaries_business_created_idx').on(t.businessId, t.createdUtc, t.id),
+  index('beneficiaries_business_status_idx').on(t.businessId, t.status, t.id),
+]);
+
+/** The sanctions and politically-exposed-persons list screened against (fictional in the seed). */
+export const screeningListEntries = pgTable('screening_list_entries', {
+  id: text('id').primaryKey(),
+  list: text('list').$type<'sanctions' | 'pep'>().notNull(),
+  kind: text('kind').$type<'person' | 'company'>().notNull(),
+  name: text('name').notNull(),
+  aliases: text('aliases').array().notNull(),
+  dateOfBirth: text('date_of_birth'),
+  country: text('country'),
+  /** why the entry is listed: a sanctions programme or a public function */
+  reason: text('reason').notNull(),
+});
+
+export type ScreeningAlertStatus = 'open' | 'confirmed' | 'dismissed';
+
+/** One possible match of a beneficiary against a list entry, resolved by a risk analyst. */
+export const screeningAlerts = pgTable('screening_alerts', {
+  id: text('id').primaryKey(),
+  beneficiaryId: text('beneficiary_id').notNull().references(() => beneficiaries.id, { onDelete: 'cascade' }),
+  businessId: text('business_id').notNull(),
+  entryId: text('entry_id').notNull().references(() => screeningListEntries.id),
+  /** 0..1000: the fuzzy name score with the date of birth taken into account, in thousandths */
+  score: integer('score_permille').notNull(),
+  matchedName: text('matched_name').notNull(),
+  screenedName: text('screened_name').notNull(),
+  status: text('status').$type<ScreeningAlertStatus>().notNull(),
+  reason: text('reason'),
+  resolvedBy: text('resolved_by'),
+  resolvedUtc: utc('resolved_utc'),
+  createdUtc: utc('created_utc').notNull().defaultNow(),
+  version: integer('version').notNull().default(1),
+}, (t) => [
+  index('screening_alerts_beneficiary_idx').on(t.beneficiaryId, t.createdUtc),
+  index('screening_alerts_status_idx').on(t.status, t.createdUtc),
+]);
+
+/** Settings of the risk area, one row per key (screening sensitivity). */
+export const riskSettings = pgTable('risk_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedBy: text('updated_by'),
+  updatedUtc: utc('updated_utc').notNull().defaultNow(),
+  version: integer('version').notNull().default(1),
+});
+
+/** Risk signals per merchant and UTC day, refreshed incrementally from transactions (server/risk/watch-signals.ts). */
+export const merchantRiskSignalsDaily = pgTable('merchant_risk_signals_daily', {
+  merchantId: text('merchant_id').notNull(),
+  businessId: text('business_id').notNull(),
+  day: utc('day').notNull(),
+  payments: integer('payments').notNull().default(0),
+  paid: integer('paid').notNull().default(0),
+  declined: integer('declined').notNull().default(0),
+  /** declined payments under the card-testing amount (thresholds: smallDeclineMilli) */
+  smallDeclines: integer('small_declines').notNull().default(0),
+  refunds: integer('refunds').notNull().default(0),
+  /** paid volume in thousandths of the major unit (amount_milli), all currencies on one scale */
+  paidMilli: bigint('paid_milli', { mode: 'number' }).notNull().default(0),
+}, (t) => [
+  primaryKey({ columns: [t.merchantId, t.day] }),
+  index('merchant_risk_signals_daily_day_idx').on(t.day),
+]);
+
+export type WatchEntryStatus = 'open' | 'acknowledged' | 'monitoring';
+
+/** A merchant on the watch list: its latest score and signals, and what risk analysts did about it. */
+export const watchListEntries = pgTable('watch_list_entries', {
+  merchantId: text('merchant_id').primaryKey(),
+  businessId: text('business_id').notNull(),
+  score: integer('score').notNull(),
+  signals: jsonb('signals').$type<{ signal: string; value: number; threshold: number; since?: string }[]>().notNull(),
+  /** the last 30 daily scores, oldest first */
+  trend: jsonb('trend').$type<number[]>().notNull(),
+  status: text('status').$type<WatchEntryStatus>().notNull(),
+  firstFlaggedUtc: utc('first_flagged_utc').notNull(),
+  lastComputedUtc: utc('last_computed_utc').notNull(),
+  statusChangedBy: text('status_changed_by'),
+  statusChangedUtc: utc('status_changed_utc'),
+  version: integer('version').notNull().default(1),
+}, (t) => [index('watch_list_entries_score_idx').on(t.score, t.merchantId)]);
+
+export const watchListNotes = pgTable('watch_list_notes', {
+  id: text('id').primaryKey(),
+  merchantId: text('merchant_id').notNull(),
+  authorId: text('author_id').notNull(),
+  text: text('text').notNull(),
+  createdUtc: utc('created_utc').notNull().defaultNow(),
+}, (t) => [index('watch_list_notes_merchant_idx').on(t.merchantId, t.createdUtc)]);

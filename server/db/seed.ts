@@ -8,6 +8,7 @@ import { cardFingerprints, maskCardNumber, sealCardNumber } from '../cards/card-
 import { readConfig } from '../config.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { seedOutbox } from './seed-outbox.ts';
+import { seedRisk } from './seed-risk.ts';
 import { rebuildStatsRollups, statsRollupTables } from '../stats/rebuild.ts';
 import type { Database } from './client.ts';
 import * as schema from './schema.ts';
@@ -250,6 +251,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     for (const index of indexes) await run(index.restore);
     lap('createIndexesMs', `recreated ${indexes.length} indexes and keys`);
     await seedSupport(tx);
+    await seedRisk(tx, { world, now, cardKeys: options.cardKeys });
   });
   lap('commitMs', 'commit');
 

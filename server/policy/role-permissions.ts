@@ -9,13 +9,14 @@ const internalRead: PermissionName[] = [
   'Mapi.Partners.Read', 'Mapi.Partner.Read', 'Mapi.Users.Read', 'Mapi.Beneficiary.Read', 'Portal.Terminals.Read',
   'Mapi.BagsExternal.Read', 'Mapi.InternalMerchantAccounts.Read', 'Portal.Tickets.Read.Internal', 'Portal.Settings.Read',
   'Mapi.Configurations.Read',
+  'Mapi.Customers.Read',
 ];
 
 export const rolePermissions: Record<RoleName, readonly PermissionName[]> = {
   TechnicalAdmin: permissionNames,
-  CustomerService: [...internalRead, 'Portal.Notifications.Create', 'Mapi.Users.Create', 'Mapi.Users.Update', 'Mapi.Business.Update'],
+  CustomerService: [...internalRead, 'Portal.Notifications.Create', 'Mapi.Users.Create', 'Mapi.Users.Update', 'Mapi.Business.Update', 'Mapi.Customers.Update'],
   InternalReadOnly: [...internalRead, 'Mapi.AccountWatchList.Read'],
-  RiskAnalyst: [...internalRead, 'Mapi.AccountWatchList.Read', 'Mapi.Transaction.CardNumber.Read'],
+  RiskAnalyst: [...internalRead, 'Mapi.AccountWatchList.Read', 'Mapi.Transaction.CardNumber.Read', 'Mapi.AccountWatchList.Update', 'Mapi.Beneficiary.Approve', 'Mapi.Screening.Resolve'],
   Implementations: [...internalRead, 'Mapi.Configurations.Update', 'Portal.Settings.Update', 'Mapi.Business.Update', 'Mapi.ApiKeys.Manage'],
   FinanceAdmin: [...internalRead, 'Billing.Invoices.Create'],
   OperationalSupervisor: [...internalRead, 'Portal.PaymentJobs.Cancel'],
@@ -24,11 +25,12 @@ export const rolePermissions: Record<RoleName, readonly PermissionName[]> = {
     'Mapi.Beneficiary.Read', 'Portal.Terminals.Read', 'Portal.Moto.Create', 'Mapi.Users.Read', 'Mapi.Users.Create',
     'Mapi.Users.Update', 'Mapi.Users.Delete', 'Portal.Settings.Read', 'Portal.Settings.Update', 'Mapi.Configurations.Read',
     'Mapi.Configurations.Update', 'Portal.PaymentJobs.Cancel',
+    'Mapi.Customers.Read', 'Mapi.Customers.Update', 'Mapi.Beneficiary.Create', 'Mapi.Beneficiary.Approve',
   ],
   Finance: [...businessRead, ...transactionRead, ...financeRead],
   ExternalDeveloper: [...businessRead, ...transactionRead, 'Mapi.Configurations.Read', 'Mapi.Configurations.Update', 'Portal.Settings.Read', 'Portal.Settings.Update'],
   Sales: [...businessRead, ...transactionRead, 'Portal.PaymentJobs.Cancel'],
-  VirtualTerminal: ['Portal.Moto.Create', 'Portal.Terminals.Read', 'Portal.Notifications.Read', 'Portal.Settings.Read', 'Mapi.Configurations.Read'],
+  VirtualTerminal: ['Portal.Moto.Create', 'Portal.Terminals.Read', 'Portal.Notifications.Read', 'Portal.Settings.Read', 'Mapi.Configurations.Read', 'Mapi.Customers.Read'],
 };
 
 /** Granted at partner level, a role also reads the partner itself. */

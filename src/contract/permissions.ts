@@ -41,6 +41,13 @@ export const permissionNames = [
   // Issue 19 (README Decisions): editing business and merchant details, and managing a configuration's API keys.
   'Mapi.Business.Update',
   'Mapi.ApiKeys.Manage',
+  // Issue 22 (risk area): customers, beneficiary set-up and approval, screening alerts, watch list actions.
+  'Mapi.Customers.Read',
+  'Mapi.Customers.Update',
+  'Mapi.Beneficiary.Create',
+  'Mapi.Beneficiary.Approve',
+  'Mapi.Screening.Resolve',
+  'Mapi.AccountWatchList.Update',
 ] as const;
 
 export type PermissionName = (typeof permissionNames)[number];

@@ -1,0 +1,366 @@
+// Beneficiaries of a business, screened against the sanctions and PEP list on creation and on every change
+// (issue 22), and the screening alerts risk analysts resolve.
+//
+// {business} = /businesses/{businessId}. An unreachable business, or a beneficiary of another, answers 404; a
+// reachable one without the permission 403. Business rules refused: 422 with the reason.
+//
+// | method | path                                              | permission                | answer                                  |
+// |--------|---------------------------------------------------|---------------------------|-----------------------------------------|
+// | GET    | {business}/beneficiaries                          | Mapi.Beneficiary.Read     | { results, numberOfResults } (list convention; filters status, kind; sort created, name, status) |
+// | GET    | {business}/beneficiaries/{id}                     | Mapi.Beneficiary.Read     | the beneficiary, its alerts, whether the caller may approve it |
+// | POST   | {business}/beneficiaries                          | Mapi.Beneficiary.Create   | 201, status Referred, screened; IBAN mod-97 and BIC checked (400) |
+// | PUT    | {business}/beneficiaries/{id}                     | Mapi.Beneficiary.Create   | changed, back to Referred, screened again; 409 on a stale version |
+// | PUT    | {business}/beneficiaries/{id}/status  { status }  | Mapi.Beneficiary.Approve  | Approved: not by its creator or last changer (four eyes, 422), not with open or confirmed alerts (422) |
+// | PUT    | {business}/beneficiaries/{id}/alerts/{alertId}    | Mapi.Screening.Resolve    | { decision: confirmed or dismissed, reason, version }; a confirmed match rejects the beneficiary |
+// | GET    | /screening-alerts                                 | Mapi.Screening.Resolve at root | every business's alerts (filter status; sort created, score) |
+// | GET    | /screening/settings                               | Mapi.Screening.Resolve at root | { sensitivity, threshold, version } |
+// | PUT    | /screening/settings  { sensitivity, version }     | Mapi.Screening.Resolve at root | the settings; 409 on a stale version |
+// Every write is audited (BeneficiaryCreated, BeneficiaryChanged, BeneficiaryStatusChanged, ScreeningAlertResolved,
+// ScreeningSettingsChanged) in its own database transaction.
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import {
+  alertDecisionBody, beneficiaryBody, beneficiaryStatusBody, beneficiaryUpdateBody, screeningSettingsBody, type BeneficiaryBody,
+} from '../../src/contract/beneficiary-schemas.ts';
+import {
+  beneficiaryListSpec, fourEyesMessage, openAlertsMessage, screeningAlertListSpec,
+  type Beneficiary, type BeneficiaryListItem, type ScreeningAlert,
+} from '../../src/contract/beneficiaries.ts';
+import { bicProblem, ibanProblem, normaliseIban } from '../../src/contract/iban.ts';
+import type { PermissionName } from '../../src/contract/permissions.ts';
+import type { Db } from '../db/client.ts';
+import { auditEvents, beneficiaries, riskSettings, screeningAlerts, screeningListEntries, users } from '../db/schema.ts';
+import { resolveContext, type Principal } from '../policy/principal.ts';
+import { permissionsOfRoles } from '../policy/role-permissions.ts';
+import { screen, screeningSensitivities, sensitivityThresholds, type ScreeningSensitivity } from '../risk/screening.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
+import { filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, assertResourceMatchesSpec, type ListResource } from './list-sql.ts';
+
+const b = beneficiaries;
+const a = screeningAlerts;
+type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export const beneficiaryResource: ListResource = {
+  spec: beneficiaryListSpec,
+  filters: { status: { type: 'equals', column: b.status }, kind: { type: 'equals', column: b.kind } },
+  sorts: {
+    created: [{ expression: b.createdUtc, descending: false }, { expression: b.id, descending: false }],
+    name: [{ expression: sql`lower(coalesce(${b.companyName}, ${b.lastName} || ' ' || ${b.firstName}))`, descending: false }, { expression: b.id, descending: false }],
+    status: [{ expression: b.status, descending: false }, { expression: b.id, descending: false }],
+  },
+};
+assertResourceMatchesSpec(beneficiaryResource);
+
+export const alertResource: ListResource = {
+  spec: screeningAlertListSpec,
+  filters: { status: { type: 'equals', column: a.status } },
+  sorts: {
+    created: [{ expression: a.createdUtc, descending: false }, { expression: a.id, descending: false }],
+    score: [{ expression: a.score, descending: false }, { expression: a.id, descending: false }],
+  },
+};
+assertResourceMatchesSpec(alertResource);
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+const newId = (prefix: string) => `${prefix}${randomBytes(8).toString('hex').toUpperCase()}`;
+export const sensitivityKey = 'screening.sensitivity';
+export const defaultSensitivity: ScreeningSensitivity = 'medium';
+
+type BeneficiaryRow = typeof beneficiaries.$inferSelect;
+const displayName = (row: Pick<BeneficiaryRow, 'kind' | 'companyName' | 'firstName' | 'lastName'>) =>
+  (row.kind === 'company' ? row.companyName ?? '' : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim());
+
+/** The body's own rules beyond its shape: what a company or a person needs, IBAN checksum, BIC format. */
+function checkBody(body: BeneficiaryBody): { iban: string; bic: string } {
+  const problems: string[] = [];
+  if (body.kind === 'company' && !body.companyName?.trim()) problems.push('A company needs its company name.');
+  if (body.kind === 'person') {
+    if (!body.firstName?.trim() || !body.lastName?.trim()) problems.push('A person needs a first and a last name.');
+    if (!body.dateOfBirth) problems.push('A person needs a date of birth.');
+  }
+  if (body.dateOfBirth) {
+    const date = new Date(`${body.dateOfBirth}T00:00:00Z`);
+    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== body.dateOfBirth || date.getTime() > Date.now()) problems.push('The date of birth is not a past date.');
+  }
+  const ibanIssue = ibanProblem(body.iban);
+  if (ibanIssue) problems.push(ibanIssue);
+  const bicIssue = bicProblem(body.bic);
+  if (bicIssue) problems.push(bicIssue);
+  if (problems.length > 0) throw badRequest(problems);
+  return { iban: normaliseIban(body.iban), bic: body.bic.trim().toUpperCase() };
+}
+
+export async function currentSensitivity(reader: Writer): Promise<{ sensitivity: ScreeningSensitivity; version: number }> {
+  const [row] = await reader.select().from(riskSettings).where(eq(riskSettings.key, sensitivityKey));
+  const value = row?.value as ScreeningSensitivity | undefined;
+  return { sensitivity: value && screeningSensitivities.includes(value) ? value : defaultSensitivity, version: row?.version ?? 0 };
+}
+
+/**
+ * Screens a beneficiary against the whole list and records an open alert for each possible match not already
+ * alerted for the same list entry and screened name (a dismissed false positive is not raised again for the same name).
+ */
+export async function screenBeneficiary(tx: Writer, row: BeneficiaryRow): Promise<number> {
+  const { sensitivity } = await currentSensitivity(tx);
+  const entries = await tx.select().from(screeningListEntries);
+  const names = [...new Set([displayName(row), row.nameOnBankAccount])];
+  const matches = screen({ names, dateOfBirth: row.kind === 'person' ? row.dateOfBirth : null }, entries, sensitivityThresholds[sensitivity]);
+  if (matches.length === 0) return 0;
+  const existing = await tx.select({ entryId: a.entryId, screenedName: a.screenedName }).from(a).where(eq(a.beneficiaryId, row.id));
+  const known = new Set(existing.map((alert) => `${alert.entryId}|${alert.screenedName}`));
+  const fresh = matches.filter((match) => !known.has(`${match.entryId}|${match.screenedName}`));
+  if (fresh.length === 0) return 0;
+  await tx.insert(a).values(fresh.map((match) => ({
+    id: newId('SA'), beneficiaryId: row.id, businessId: row.businessId, entryId: match.entryId, score: Math.round(match.score * 1000),
+    matchedName: match.matchedName, screenedName: match.screenedName, status: 'open' as const,
+  })));
+  return fresh.length;
+}
+
+async function alertsOf(reader: Writer, where: SQL | undefined, order: SQL[], limit = 500, offset = 0): Promise<ScreeningAlert[]> {
+  const rows = await reader.select({ alert: a, entry: screeningListEntries, beneficiary: b }).from(a)
+    .innerJoin(screeningListEntries, eq(screeningListEntries.id, a.entryId))
+    .innerJoin(b, eq(b.id, a.beneficiaryId))
+    .where(where).orderBy(...order).limit(limit).offset(offset);
+  const resolverIds = [...new Set(rows.map((row) => row.alert.resolvedBy).filter((id): id is string => id !== null))];
+  const names = await userNames(reader, resolverIds);
+  return rows.map(({ alert, entry, beneficiary }) => ({
+    alertId: alert.id, beneficiaryId: alert.beneficiaryId, businessId: alert.businessId, beneficiaryName: displayName(beneficiary),
+    entryId: entry.id, list: entry.list, listedName: entry.name, matchedName: alert.matchedName, screenedName: alert.screenedName,
+    listedDateOfBirth: entry.dateOfBirth, listedCountry: entry.country, listedReason: entry.reason, score: alert.score / 1000,
+    status: alert.status, reason: alert.reason, resolvedBy: alert.resolvedBy ? names.get(alert.resolvedBy) ?? alert.resolvedBy : null,
+    resolvedUtc: alert.resolvedUtc?.toISOString() ?? null, createdUtc: alert.createdUtc.toISOString(), version: alert.version,
+  }));
+}
+
+async function userNames(reader: Writer, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await reader.select({ id: users.id, givenName: users.givenName, familyName: users.familyName }).from(users).where(inArray(users.id, ids));
+  return new Map(rows.map((row) => [row.id, `${row.givenName} ${row.familyName}`]));
+}
+
+/** Root-level only: a permission that a root role of the caller confers (risk analysts work across businesses). */
+function requireRootPermission(principal: Principal, permission: PermissionName): void {
+  const roots = principal.grants.filter((grant) => grant.level === 'root').map((grant) => grant.role);
+  if (!permissionsOfRoles(roots).has(permission)) throw forbidden();
+}
+
+export function beneficiaryRoutes({ database }: Deps) {
+  const { db } = database;
+  const routes = new Hono<AppEnv>();
+  const prefix = '/businesses/:businessId/beneficiaries';
+
+  async function businessOf(c: Context<AppEnv>, permission: PermissionName) {
+    const businessId = c.req.param('businessId') ?? '';
+    if (!idPattern.test(businessId)) throw notFound();
+    const resolved = await resolveContext(database, c.get('principal'), businessId);
+    if (!resolved) throw notFound();
+    requirePermission(resolved.permissions, permission);
+    return { businessId: resolved.business.id, permissions: resolved.permissions };
+  }
+
+  async function findBeneficiary(reader: Writer, businessId: string, id: string): Promise<BeneficiaryRow> {
+    if (!idPattern.test(id)) throw notFound();
+    const [row] = await reader.select().from(b).where(and(eq(b.id, id), eq(b.businessId, businessId)));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  const audit = (tx: Writer, c: Context<AppEnv>, event: string, businessId: string | null, metaData: Record<string, unknown>) =>
+    tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), businessId, metaData });
+
+  async function blockingAlerts(reader: Writer, id: string): Promise<number> {
+    const [row] = await reader.select({ value: count() }).from(a).where(and(eq(a.beneficiaryId, id), inArray(a.status, ['open', 'confirmed'])));
+    return Number(row?.value ?? 0);
+  }
+
+  /** Why the caller may not approve it now, or null. */
+  async function approvalRefusal(reader: Writer, row: BeneficiaryRow, principal: Principal, permissions: Set<PermissionName>): Promise<string | null> {
+    if (!permissions.has('Mapi.Beneficiary.Approve')) return 'You do not have the correct permissions.';
+    if (row.createdBy === principal.userId || row.lastChangedBy === principal.userId) return fourEyesMessage;
+    if (await blockingAlerts(reader, row.id) > 0) return openAlertsMessage;
+    return null;
+  }
+
+  async function toListItems(rows: BeneficiaryRow[]): Promise<BeneficiaryListItem[]> {
+    const ids = rows.map((row) => row.id);
+    const open = ids.length === 0 ? [] : await db.select({ id: a.beneficiaryId, value: count() }).from(a)
+      .where(and(inArray(a.beneficiaryId, ids), eq(a.status, 'open'))).groupBy(a.beneficiaryId);
+    const openOf = new Map(open.map((row) => [row.id, Number(row.value)]));
+    return rows.map((row) => ({
+      beneficiaryId: row.id, businessId: row.businessId, kind: row.kind, name: displayName(row), nameOnBankAccount: row.nameOnBankAccount,
+      iban: row.iban, bic: row.bic, status: row.status, openAlerts: openOf.get(row.id) ?? 0, createdUtc: row.createdUtc.toISOString(),
+    }));
+  }
+
+  async function toBeneficiary(row: BeneficiaryRow, principal: Principal, permissions: Set<PermissionName>): Promise<Beneficiary> {
+    const [item] = await toListItems([row]);
+    const names = await userNames(db, [row.createdBy, row.lastChangedBy, ...(row.statusChangedBy ? [row.statusChangedBy] : [])]);
+    const refusal = await approvalRefusal(db, row, principal, permissions);
+    return {
+      ...(item as BeneficiaryListItem), companyName: row.companyName, firstName: row.firstName, lastName: row.lastName, dateOfBirth: row.dateOfBirth,
+      countryIso3166Alpha2: row.countryIso3166Alpha2, createdBy: names.get(row.createdBy) ?? row.createdBy,
+      lastChangedBy: names.get(row.lastChangedBy) ?? row.lastChangedBy,
+      statusChangedBy: row.statusChangedBy ? names.get(row.statusChangedBy) ?? row.statusChangedBy : null,
+      lastUpdatedUtc: row.lastUpdatedUtc.toISOString(), version: row.version,
+      alerts: await alertsOf(db, eq(a.beneficiaryId, row.id), [desc(a.createdUtc), asc(a.id)]),
+      approvable: refusal === null, approvalRefusal: refusal,
+    };
+  }
+
+  routes.get(prefix, async (c) => {
+    const { businessId } = await businessOf(c, 'Mapi.Beneficiary.Read');
+    const query = parseListRequest(singleValuedQuery(c), beneficiaryListSpec);
+    const sort = query.sort[0] ?? { field: 'created', descending: true };
+    const where = and(eq(b.businessId, businessId), filterCondition(beneficiaryResource, query.filters, c.get('timeZone')));
+    const [rows, [total]] = await Promise.all([
+      db.select().from(b).where(where).orderBy(...orderByOf(orderKeysOf(beneficiaryResource, sort))).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db.select({ value: count() }).from(b).where(where),
+    ]);
+    return c.json({ results: await toListItems(rows), numberOfResults: Number(total?.value ?? 0) });
+  });
+
+  routes.get(`${prefix}/:beneficiaryId`, async (c) => {
+    const { businessId, permissions } = await businessOf(c, 'Mapi.Beneficiary.Read');
+    const row = await findBeneficiary(db, businessId, c.req.param('beneficiaryId'));
+    return c.json(await toBeneficiary(row, c.get('principal'), permissions));
+  });
+
+  routes.post(prefix, async (c) => {
+    const { businessId, permissions } = await businessOf(c, 'Mapi.Beneficiary.Create');
+    const body = await readBody(c, beneficiaryBody);
+    const { iban, bic } = checkBody(body);
+    const userId = c.get('principal').userId;
+    const row = await db.transaction(async (tx) => {
+      const now = new Date();
+      const [inserted] = await tx.insert(b).values({
+        id: newId('BEN'), businessId, kind: body.kind, companyName: body.kind === 'company' ? body.companyName?.trim() ?? null : null,
+        firstName: body.kind === 'person' ? body.firstName?.trim() ?? null : null, lastName: body.kind === 'person' ? body.lastName?.trim() ?? null : null,
+        dateOfBirth: body.kind === 'person' ? body.dateOfBirth ?? null : null, countryIso3166Alpha2: body.countryIso3166Alpha2 ?? null,
+        nameOnBankAccount: body.nameOnBankAccount.trim(), iban, bic, status: 'Referred', createdBy: userId, lastChangedBy: userId,
+        createdUtc: now, lastUpdatedUtc: now,
+      }).returning();
+      if (!inserted) throw new Error('beneficiary insert returned nothing');
+      const alerts = await screenBeneficiary(tx, inserted);
+      await audit(tx, c, 'BeneficiaryCreated', businessId, { beneficiaryId: inserted.id, screeningAlerts: alerts });
+      return inserted;
+    });
+    return c.json(await toBeneficiary(row, c.get('principal'), permissions), 201);
+  });
+
+  routes.put(`${prefix}/:beneficiaryId`, async (c) => {
+    const { businessId, permissions } = await businessOf(c, 'Mapi.Beneficiary.Create');
+    const id = c.req.param('beneficiaryId');
+    await findBeneficiary(db, businessId, id);
+    const body = await readBody(c, beneficiaryUpdateBody);
+    const { iban, bic } = checkBody(body);
+    const userId = c.get('principal').userId;
+    const row = await db.transaction(async (tx) => {
+      const [updated] = await tx.update(b).set({
+        kind: body.kind, companyName: body.kind === 'company' ? body.companyName?.trim() ?? null : null,
+        firstName: body.kind === 'person' ? body.firstName?.trim() ?? null : null, lastName: body.kind === 'person' ? body.lastName?.trim() ?? null : null,
+        dateOfBirth: body.kind === 'person' ? body.dateOfBirth ?? null : null, countryIso3166Alpha2: body.countryIso3166Alpha2 ?? null,
+        nameOnBankAccount: body.nameOnBankAccount.trim(), iban, bic,
+        // A change needs a new approval: whoever changed it cannot give it.
+        status: 'Referred', lastChangedBy: userId, lastUpdatedUtc: new Date(), version: sql`${b.version} + 1`,
+      }).where(and(eq(b.id, id), eq(b.businessId, businessId), eq(b.version, body.version))).returning();
+      if (!updated) throw conflict();
+      const alerts = await screenBeneficiary(tx, updated);
+      await audit(tx, c, 'BeneficiaryChanged', businessId, { beneficiaryId: id, version: updated.version, screeningAlerts: alerts });
+      return updated;
+    });
+    return c.json(await toBeneficiary(row, c.get('principal'), permissions));
+  });
+
+  routes.put(`${prefix}/:beneficiaryId/status`, async (c) => {
+    const { businessId, permissions } = await businessOf(c, 'Mapi.Beneficiary.Approve');
+    const id = c.req.param('beneficiaryId');
+    await findBeneficiary(db, businessId, id);
+    const body = await readBody(c, beneficiaryStatusBody);
+    const principal = c.get('principal');
+    const row = await db.transaction(async (tx) => {
+      // Locked: an alert raised or a change made meanwhile is seen before the approval commits.
+      const [current] = await tx.select().from(b).where(and(eq(b.id, id), eq(b.businessId, businessId))).for('update');
+      if (!current) throw notFound();
+      if (body.version !== undefined && body.version !== current.version) throw conflict();
+      if (body.status === 'Approved') {
+        const refusal = await approvalRefusal(tx, current, principal, permissions);
+        if (refusal) throw new ApiError(422, refusal);
+      }
+      const [updated] = await tx.update(b).set({ status: body.status, statusChangedBy: principal.userId, lastUpdatedUtc: new Date(), version: sql`${b.version} + 1` })
+        .where(eq(b.id, id)).returning();
+      if (!updated) throw notFound();
+      await audit(tx, c, 'BeneficiaryStatusChanged', businessId, { beneficiaryId: id, from: current.status, to: body.status });
+      return updated;
+    });
+    return c.json(await toBeneficiary(row, principal, permissions));
+  });
+
+  routes.put(`${prefix}/:beneficiaryId/alerts/:alertId`, async (c) => {
+    const { businessId, permissions } = await businessOf(c, 'Mapi.Screening.Resolve');
+    const id = c.req.param('beneficiaryId');
+    const alertId = c.req.param('alertId');
+    await findBeneficiary(db, businessId, id);
+    if (!idPattern.test(alertId)) throw notFound();
+    const body = await readBody(c, alertDecisionBody);
+    const principal = c.get('principal');
+    const row = await db.transaction(async (tx) => {
+      const [alert] = await tx.select().from(a).where(and(eq(a.id, alertId), eq(a.beneficiaryId, id))).for('update');
+      if (!alert) throw notFound();
+      if (alert.version !== body.version) throw conflict();
+      if (alert.status !== 'open') throw new ApiError(422, 'This alert has already been resolved.');
+      await tx.update(a).set({ status: body.decision, reason: body.reason.trim(), resolvedBy: principal.userId, resolvedUtc: new Date(), version: sql`${a.version} + 1` })
+        .where(eq(a.id, alertId));
+      await audit(tx, c, 'ScreeningAlertResolved', businessId, { beneficiaryId: id, alertId, entryId: alert.entryId, decision: body.decision, reason: body.reason.trim() });
+      const [current] = await tx.select().from(b).where(eq(b.id, id));
+      if (!current) throw notFound();
+      if (body.decision === 'confirmed' && current.status !== 'Rejected') {
+        // A true match is never paid: the beneficiary is rejected with the decision.
+        const [rejected] = await tx.update(b).set({ status: 'Rejected', statusChangedBy: principal.userId, lastUpdatedUtc: new Date(), version: sql`${b.version} + 1` })
+          .where(eq(b.id, id)).returning();
+        await audit(tx, c, 'BeneficiaryStatusChanged', businessId, { beneficiaryId: id, from: current.status, to: 'Rejected', alertId });
+        return rejected ?? current;
+      }
+      return current;
+    });
+    return c.json(await toBeneficiary(row, principal, permissions));
+  });
+
+  routes.get('/screening-alerts', async (c) => {
+    requireRootPermission(c.get('principal'), 'Mapi.Screening.Resolve');
+    const query = parseListRequest(singleValuedQuery(c), screeningAlertListSpec);
+    const sort = query.sort[0] ?? { field: 'created', descending: true };
+    const where = filterCondition(alertResource, query.filters, c.get('timeZone'));
+    const [results, [total]] = await Promise.all([
+      alertsOf(db, where, orderByOf(orderKeysOf(alertResource, sort)), query.pageSize, (query.pageNumber - 1) * query.pageSize),
+      db.select({ value: count() }).from(a).where(where),
+    ]);
+    return c.json({ results, numberOfResults: Number(total?.value ?? 0) });
+  });
+
+  routes.get('/screening/settings', async (c) => {
+    requireRootPermission(c.get('principal'), 'Mapi.Screening.Resolve');
+    const { sensitivity, version } = await currentSensitivity(db);
+    return c.json({ sensitivity, threshold: sensitivityThresholds[sensitivity], version });
+  });
+
+  routes.put('/screening/settings', async (c) => {
+    requireRootPermission(c.get('principal'), 'Mapi.Screening.Resolve');
+    const body = await readBody(c, screeningSettingsBody);
+    const userId = c.get('principal').userId;
+    const saved = await db.transaction(async (tx) => {
+      const current = await currentSensitivity(tx);
+      if (current.version !== body.version) throw conflict();
+      const version = current.version + 1;
+      await tx.insert(riskSettings).values({ key: sensitivityKey, value: body.sensitivity, updatedBy: userId, version })
+        .onConflictDoUpdate({ target: riskSettings.key, set: { value: body.sensitivity, updatedBy: userId, updatedUtc: new Date(), version } });
+      await audit(tx, c, 'ScreeningSettingsChanged', null, { from: current.sensitivity, to: body.sensitivity });
+      return { sensitivity: body.sensitivity, version };
+    });
+    return c.json({ ...saved, threshold: sensitivityThresholds[saved.sensitivity] });
+  });
+
+  return routes;
+}

@@ -1,0 +1,264 @@
+// Customers of a merchant (issue 22): the stored customers a merchant keeps (virtual terminal, saved cards) and the
+// data items held about each, with erasure and export for data-subject requests.
+//
+// {context} = /businesses/{businessId}/merchants/{merchantId}. An unreachable business or merchant, or a customer
+// of another merchant, answers 404; a reachable one without the permission 403.
+//
+// | method | path                                  | permission             | answer                                          |
+// |--------|---------------------------------------|------------------------|-------------------------------------------------|
+// | GET    | {context}/customers                   | Mapi.Customers.Read    | { results, numberOfResults } (list convention)  |
+// | GET    | {context}/customers/{id}              | Mapi.Customers.Read    | the customer with version and saved card count  |
+// | POST   | {context}/customers                   | Mapi.Customers.Update  | 201 the customer; 409 when the reference exists |
+// | PUT    | {context}/customers/{id}              | Mapi.Customers.Update  | the customer; 409 on a stale version            |
+// | DELETE | {context}/customers/{id}              | Mapi.Customers.Update  | 204; the customer, its data and its saved cards' vault rows erased; audited CustomerErased |
+// | GET    | {context}/customers/{id}/data         | Mapi.Customers.Read    | { results: [{ dataId, kind, description, createdUtc }] } |
+// | DELETE | {context}/customers/{id}/data/{dataId}| Mapi.Customers.Update  | 204; a saved card's vault row erased too; audited CustomerDataErased |
+// | GET    | {context}/customers/{id}/export       | Mapi.Customers.Read    | JSON file (Content-Disposition): the record and every data item, no card number or token; audited CustomerDataExported |
+//
+// List parameters: pagenumber, pagesize, sort (name, created, reference; leading minus for descending), filters
+// searchterm ([eq], prefix of reference, last name, first name or email) and created ([gte]/[lte]).
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import { customerBody, customerUpdateBody, type CustomerAddressBody } from '../../src/contract/customer-schemas.ts';
+import { customerListSpec, type CustomerDataItem, type CustomerListItem, type Customer } from '../../src/contract/customers.ts';
+import type { FilterClause } from '../../src/contract/list-query.ts';
+import type { PermissionName } from '../../src/contract/permissions.ts';
+import type { Db } from '../db/client.ts';
+import { auditEvents, cardVault, customerData, customers, type CustomerAddress } from '../db/schema.ts';
+import { resolveContext } from '../policy/principal.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
+import { ApiError, conflict, notFound } from './errors.ts';
+import {
+  assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource,
+} from './list-sql.ts';
+
+const c$ = customers;
+
+function searchCondition(clauses: FilterClause[]): SQL | undefined {
+  const term = clauses.find((clause) => clause.operator === 'eq')?.value.trim();
+  if (!term) return undefined;
+  const lower = `${likeLiteral(term.toLowerCase())}%`;
+  return or(
+    sql`lower(${c$.reference}) LIKE ${lower}`,
+    sql`lower(${c$.lastName}) LIKE ${lower}`,
+    sql`lower(${c$.firstName}) LIKE ${lower}`,
+    sql`lower(${c$.emailAddress}) LIKE ${lower}`,
+  );
+}
+
+export const customerResource: ListResource = {
+  spec: customerListSpec,
+  filters: {
+    searchterm: { type: 'custom', condition: (clauses) => searchCondition(clauses) },
+    created: { type: 'date', column: c$.createdUtc },
+  },
+  sorts: {
+    name: [{ expression: c$.lastName, descending: false }, { expression: c$.firstName, descending: false }, { expression: c$.id, descending: false }],
+    created: [{ expression: c$.createdUtc, descending: false }, { expression: c$.id, descending: false }],
+    reference: [{ expression: c$.reference, descending: false }],
+  },
+};
+assertResourceMatchesSpec(customerResource);
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+export const newCustomerId = () => `CUS${randomBytes(8).toString('hex').toUpperCase()}`;
+
+type CustomerRow = typeof customers.$inferSelect;
+
+function toListItem(row: CustomerRow): CustomerListItem {
+  return {
+    customerId: row.id, reference: row.reference, firstName: row.firstName, lastName: row.lastName, emailAddress: row.emailAddress,
+    city: row.billingAddress?.city ?? null, countryIso3166Alpha2: row.billingAddress?.countryIso3166Alpha2 ?? null,
+    createdUtc: row.createdUtc.toISOString(),
+  };
+}
+
+function toCustomer(row: CustomerRow, savedCards: number): Customer {
+  return {
+    ...toListItem(row), businessId: row.businessId, merchantId: row.merchantId, title: row.title, middleName: row.middleName,
+    dateOfBirth: row.dateOfBirth, billingAddress: row.billingAddress, shippingAddress: row.shippingAddress,
+    lastUpdatedUtc: row.lastUpdatedUtc.toISOString(), version: row.version, savedCards,
+  };
+}
+
+/** What a data item is, in a line: never a card number or token. */
+export function describeDataItem(kind: string, value: Record<string, unknown>): string {
+  const str = (key: string) => (typeof value[key] === 'string' ? value[key] as string : '');
+  switch (kind) {
+    case 'savedCard': {
+      const month = String(value.expiryMonth ?? '').padStart(2, '0');
+      const year = String(value.expiryYear ?? '').slice(-2);
+      return `${str('maskedCardNumber')} expires ${month}/${year}${str('cardholderName') ? `, ${str('cardholderName')}` : ''}`;
+    }
+    case 'address': return [str('addressLine1'), str('zipCode'), str('city'), str('countryIso3166Alpha2')].filter(Boolean).join(', ');
+    case 'consent': return `${str('purpose')}: ${value.granted === true ? 'granted' : 'withdrawn'}${str('grantedUtc') ? ` on ${str('grantedUtc').slice(0, 10)}` : ''}`;
+    default: return kind;
+  }
+}
+
+const cleanAddress = (address: CustomerAddressBody | null | undefined): CustomerAddress | null => (address ? { ...address } : null);
+
+type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Erases the saved cards' vault rows of these data items (the caller deletes the items). */
+async function eraseVaultRows(tx: Writer, items: { kind: string; value: Record<string, unknown>; merchantId: string }[]): Promise<number> {
+  const tokens = items.filter((item) => item.kind === 'savedCard' && typeof item.value.cardToken === 'string')
+    .map((item) => ({ token: item.value.cardToken as string, merchantId: item.merchantId }));
+  let erased = 0;
+  for (const { token, merchantId } of tokens) {
+    erased += (await tx.delete(cardVault).where(and(eq(cardVault.token, token), eq(cardVault.merchantId, merchantId))).returning({ token: cardVault.token })).length;
+  }
+  return erased;
+}
+
+export function customerRoutes({ database }: Deps) {
+  const { db } = database;
+  const routes = new Hono<AppEnv>();
+  const prefix = '/businesses/:businessId/merchants/:merchantId/customers';
+
+  async function merchantOf(c: Context<AppEnv>, permission: PermissionName) {
+    const businessId = c.req.param('businessId') ?? '';
+    const merchantId = c.req.param('merchantId') ?? '';
+    if (!idPattern.test(businessId) || !idPattern.test(merchantId)) throw notFound();
+    const resolved = await resolveContext(database, c.get('principal'), businessId, merchantId);
+    if (!resolved?.merchant) throw notFound();
+    requirePermission(resolved.permissions, permission);
+    return { businessId: resolved.business.id, merchantId: resolved.merchant.id };
+  }
+
+  async function findCustomer(reader: Writer, merchantId: string, id: string): Promise<CustomerRow> {
+    if (!idPattern.test(id)) throw notFound();
+    const [row] = await reader.select().from(c$).where(and(eq(c$.id, id), eq(c$.merchantId, merchantId)));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async function savedCardCount(id: string): Promise<number> {
+    const [row] = await db.select({ value: count() }).from(customerData).where(and(eq(customerData.customerId, id), eq(customerData.kind, 'savedCard')));
+    return Number(row?.value ?? 0);
+  }
+
+  const audit = (tx: Writer, c: Context<AppEnv>, event: string, scope: { businessId: string; merchantId: string }, metaData: Record<string, unknown>) =>
+    tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), ...scope, metaData });
+
+  routes.get(prefix, async (c) => {
+    const { merchantId } = await merchantOf(c, 'Mapi.Customers.Read');
+    const query = parseListRequest(singleValuedQuery(c), customerListSpec);
+    const sort = query.sort[0] ?? { field: 'name', descending: false };
+    const where = and(eq(c$.merchantId, merchantId), filterCondition(customerResource, query.filters, c.get('timeZone')));
+    const [rows, [total]] = await Promise.all([
+      db.select().from(c$).where(where).orderBy(...orderByOf(orderKeysOf(customerResource, sort)))
+        .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db.select({ value: count() }).from(c$).where(where),
+    ]);
+    return c.json({ results: rows.map(toListItem), numberOfResults: Number(total?.value ?? 0) });
+  });
+
+  routes.get(`${prefix}/:customerId`, async (c) => {
+    const { merchantId } = await merchantOf(c, 'Mapi.Customers.Read');
+    const row = await findCustomer(db, merchantId, c.req.param('customerId'));
+    return c.json(toCustomer(row, await savedCardCount(row.id)));
+  });
+
+  routes.post(prefix, async (c) => {
+    const scope = await merchantOf(c, 'Mapi.Customers.Update');
+    const body = await readBody(c, customerBody);
+    const row = await db.transaction(async (tx) => {
+      const [existing] = await tx.select({ id: c$.id }).from(c$).where(and(eq(c$.merchantId, scope.merchantId), eq(c$.reference, body.reference)));
+      if (existing) throw new ApiError(409, `A customer with reference ${body.reference} already exists.`);
+      const now = new Date();
+      const [inserted] = await tx.insert(c$).values({
+        id: newCustomerId(), ...scope, reference: body.reference, title: body.title ?? null, firstName: body.firstName,
+        middleName: body.middleName ?? null, lastName: body.lastName, emailAddress: body.emailAddress ?? null, dateOfBirth: body.dateOfBirth ?? null,
+        billingAddress: cleanAddress(body.billingAddress), shippingAddress: cleanAddress(body.shippingAddress), createdUtc: now, lastUpdatedUtc: now,
+      }).returning();
+      if (!inserted) throw new Error('customer insert returned nothing');
+      await audit(tx, c, 'CustomerCreated', scope, { customerId: inserted.id, reference: inserted.reference });
+      return inserted;
+    });
+    return c.json(toCustomer(row, 0), 201);
+  });
+
+  routes.put(`${prefix}/:customerId`, async (c) => {
+    const scope = await merchantOf(c, 'Mapi.Customers.Update');
+    const id = c.req.param('customerId');
+    await findCustomer(db, scope.merchantId, id);
+    const body = await readBody(c, customerUpdateBody);
+    const row = await db.transaction(async (tx) => {
+      const [clash] = await tx.select({ id: c$.id }).from(c$).where(and(eq(c$.merchantId, scope.merchantId), eq(c$.reference, body.reference), sql`${c$.id} <> ${id}`));
+      if (clash) throw new ApiError(409, `A customer with reference ${body.reference} already exists.`);
+      const [updated] = await tx.update(c$).set({
+        reference: body.reference, title: body.title ?? null, firstName: body.firstName, middleName: body.middleName ?? null, lastName: body.lastName,
+        emailAddress: body.emailAddress ?? null, dateOfBirth: body.dateOfBirth ?? null, billingAddress: cleanAddress(body.billingAddress),
+        shippingAddress: cleanAddress(body.shippingAddress), lastUpdatedUtc: new Date(), version: sql`${c$.version} + 1`,
+      }).where(and(eq(c$.id, id), eq(c$.merchantId, scope.merchantId), eq(c$.version, body.version))).returning();
+      if (!updated) throw conflict();
+      await audit(tx, c, 'CustomerUpdated', scope, { customerId: id, version: updated.version });
+      return updated;
+    });
+    return c.json(toCustomer(row, await savedCardCount(row.id)));
+  });
+
+  routes.delete(`${prefix}/:customerId`, async (c) => {
+    const scope = await merchantOf(c, 'Mapi.Customers.Update');
+    const id = c.req.param('customerId');
+    await db.transaction(async (tx) => {
+      const row = await findCustomer(tx, scope.merchantId, id);
+      const items = await tx.select().from(customerData).where(eq(customerData.customerId, id));
+      const vaultRows = await eraseVaultRows(tx, items);
+      await tx.delete(customerData).where(eq(customerData.customerId, id));
+      await tx.delete(c$).where(eq(c$.id, id));
+      // The audit keeps the reference (the merchant's own key), not the person's name or email.
+      await audit(tx, c, 'CustomerErased', scope, { customerId: id, reference: row.reference, dataItems: items.length, savedCardsErased: vaultRows });
+    });
+    return c.body(null, 204);
+  });
+
+  routes.get(`${prefix}/:customerId/data`, async (c) => {
+    const { merchantId } = await merchantOf(c, 'Mapi.Customers.Read');
+    const row = await findCustomer(db, merchantId, c.req.param('customerId'));
+    const items = await db.select().from(customerData).where(eq(customerData.customerId, row.id)).orderBy(asc(customerData.createdUtc), asc(customerData.id));
+    const results: CustomerDataItem[] = items.map((item) => ({ dataId: item.id, kind: item.kind, description: describeDataItem(item.kind, item.value), createdUtc: item.createdUtc.toISOString() }));
+    return c.json({ results });
+  });
+
+  routes.delete(`${prefix}/:customerId/data/:dataId`, async (c) => {
+    const scope = await merchantOf(c, 'Mapi.Customers.Update');
+    const id = c.req.param('customerId');
+    const dataId = c.req.param('dataId');
+    if (!idPattern.test(dataId)) throw notFound();
+    await db.transaction(async (tx) => {
+      await findCustomer(tx, scope.merchantId, id);
+      const [item] = await tx.select().from(customerData).where(and(eq(customerData.id, dataId), eq(customerData.customerId, id)));
+      if (!item) throw notFound();
+      const vaultRows = await eraseVaultRows(tx, [item]);
+      await tx.delete(customerData).where(eq(customerData.id, dataId));
+      await audit(tx, c, 'CustomerDataErased', scope, { customerId: id, dataId, kind: item.kind, savedCardsErased: vaultRows });
+    });
+    return c.body(null, 204);
+  });
+
+  routes.get(`${prefix}/:customerId/export`, async (c) => {
+    const scope = await merchantOf(c, 'Mapi.Customers.Read');
+    const row = await findCustomer(db, scope.merchantId, c.req.param('customerId'));
+    const items = await db.select().from(customerData).where(eq(customerData.customerId, row.id)).orderBy(asc(customerData.createdUtc), asc(customerData.id));
+    await audit(db, c, 'CustomerDataExported', scope, { customerId: row.id, reference: row.reference });
+    const exported = {
+      exportedUtc: new Date().toISOString(),
+      merchantId: row.merchantId,
+      customer: toCustomer(row, items.filter((item) => item.kind === 'savedCard').length),
+      // A saved card leaves as what may be shown; its vault token and number never leave.
+      data: items.map((item) => {
+        const { cardToken: _token, ...shown } = item.value;
+        return { dataId: item.id, kind: item.kind, createdUtc: item.createdUtc.toISOString(), value: shown };
+      }),
+    };
+    c.header('Content-Disposition', `attachment; filename="customer-${row.reference.replace(/[^A-Za-z0-9_.-]/g, '_')}.json"`);
+    c.header('Cache-Control', 'no-store');
+    return c.json(exported);
+  });
+
+  return routes;
+}
+

@@ -1,0 +1,132 @@
+// The account watch list (issue 22): merchants whose risk signals cross the thresholds (src/contract/watch-list.ts),
+// with their score, signals and trend, and what risk analysts do about them. Context-free and internal: the
+// permissions are only ever held through root roles, and are required at root here.
+//
+// | method | path                                           | permission                   | answer                                  |
+// |--------|------------------------------------------------|------------------------------|-----------------------------------------|
+// | GET    | /account-watch-list                            | Mapi.AccountWatchList.Read   | { results, numberOfResults, signalsRefreshedUtc } (list convention; filters status, score; sort score, merchant, flagged) |
+// | GET    | /account-watch-list/{merchantId}               | Mapi.AccountWatchList.Read   | the entry with its notes; 404 when not on the list |
+// | PUT    | /account-watch-list/{merchantId}/status        | Mapi.AccountWatchList.Update | { status: open, acknowledged or monitoring, version }; 409 stale; audited WatchListStatusChanged |
+// | POST   | /account-watch-list/{merchantId}/notes         | Mapi.AccountWatchList.Update | 201 the note; audited WatchListNoteAdded |
+// Escalating to a ticket is not offered: no tickets API exists on this branch (README).
+// The list refreshes the daily signals first when the last refresh is older than staleAfterMs (server/risk/watch-signals.ts).
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import type { PermissionName } from '../../src/contract/permissions.ts';
+import { watchNoteBody, watchStatusBody } from '../../src/contract/watch-list-schemas.ts';
+import { watchListSpec, type WatchListEntry } from '../../src/contract/watch-list.ts';
+import { auditEvents, businesses, merchants, users, watchListEntries, watchListNotes } from '../db/schema.ts';
+import type { Principal } from '../policy/principal.ts';
+import { permissionsOfRoles } from '../policy/role-permissions.ts';
+import { lastRefresh, refreshWatchList, staleAfterMs } from '../risk/watch-signals.ts';
+import { type AppEnv, type Deps, readBody } from './env.ts';
+import { conflict, forbidden, notFound } from './errors.ts';
+import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
+
+const w = watchListEntries;
+
+export const watchListResource: ListResource = {
+  spec: watchListSpec,
+  filters: { status: { type: 'equals', column: w.status }, score: { type: 'number', column: w.score } },
+  sorts: {
+    score: [{ expression: w.score, descending: false }, { expression: w.merchantId, descending: false }],
+    merchant: [{ expression: merchants.name, descending: false }, { expression: w.merchantId, descending: false }],
+    flagged: [{ expression: w.firstFlaggedUtc, descending: false }, { expression: w.merchantId, descending: false }],
+  },
+};
+assertResourceMatchesSpec(watchListResource);
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+function requireRoot(principal: Principal, permission: PermissionName): void {
+  const roots = principal.grants.filter((grant) => grant.level === 'root').map((grant) => grant.role);
+  if (!permissionsOfRoles(roots).has(permission)) throw forbidden();
+}
+
+type EntryRow = { entry: typeof w.$inferSelect; merchantName: string; businessName: string };
+const toEntry = ({ entry, merchantName, businessName }: EntryRow): WatchListEntry => ({
+  merchantId: entry.merchantId, businessId: entry.businessId, merchantName, businessName, score: entry.score, status: entry.status,
+  signals: entry.signals.map(({ signal, value, threshold }) => ({ signal: signal as WatchListEntry['signals'][number]['signal'], value, threshold })),
+  trend: entry.trend, firstFlaggedUtc: entry.firstFlaggedUtc.toISOString(), lastComputedUtc: entry.lastComputedUtc.toISOString(), version: entry.version,
+});
+
+export function watchListRoutes({ database }: Deps) {
+  const { db } = database;
+  const routes = new Hono<AppEnv>();
+  const selectEntries = () => db.select({ entry: w, merchantName: merchants.name, businessName: businesses.name }).from(w)
+    .innerJoin(merchants, eq(merchants.id, w.merchantId)).innerJoin(businesses, eq(businesses.id, w.businessId));
+
+  async function entryOf(merchantId: string): Promise<EntryRow> {
+    if (!idPattern.test(merchantId)) throw notFound();
+    const [row] = await selectEntries().where(eq(w.merchantId, merchantId));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  const audit = (tx: typeof db | Parameters<Parameters<typeof db.transaction>[0]>[0], c: Context<AppEnv>, event: string, row: EntryRow, metaData: Record<string, unknown>) =>
+    tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), businessId: row.entry.businessId, merchantId: row.entry.merchantId, metaData });
+
+  routes.get('/account-watch-list', async (c) => {
+    requireRoot(c.get('principal'), 'Mapi.AccountWatchList.Read');
+    const query = parseListRequest(singleValuedQuery(c), watchListSpec);
+    const refreshed = await lastRefresh(db);
+    const now = new Date();
+    let signalsRefreshedUtc = refreshed;
+    if (!refreshed || now.getTime() - refreshed.getTime() > staleAfterMs) {
+      if (await refreshWatchList(db, now)) signalsRefreshedUtc = now;
+    }
+    const sort = query.sort[0] ?? { field: 'score', descending: true };
+    const where = filterCondition(watchListResource, query.filters, c.get('timeZone'));
+    const [rows, [total]] = await Promise.all([
+      selectEntries().where(where).orderBy(...orderByOf(orderKeysOf(watchListResource, sort))).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db.select({ value: count() }).from(w).where(where),
+    ]);
+    return c.json({ results: rows.map(toEntry), numberOfResults: Number(total?.value ?? 0), signalsRefreshedUtc: signalsRefreshedUtc?.toISOString() ?? null });
+  });
+
+  routes.get('/account-watch-list/:merchantId', async (c) => {
+    requireRoot(c.get('principal'), 'Mapi.AccountWatchList.Read');
+    const row = await entryOf(c.req.param('merchantId'));
+    const notes = await db.select({ note: watchListNotes, givenName: users.givenName, familyName: users.familyName }).from(watchListNotes)
+      .leftJoin(users, eq(users.id, watchListNotes.authorId))
+      .where(eq(watchListNotes.merchantId, row.entry.merchantId)).orderBy(desc(watchListNotes.createdUtc), asc(watchListNotes.id)).limit(200);
+    const [changer] = row.entry.statusChangedBy ? await db.select().from(users).where(eq(users.id, row.entry.statusChangedBy)) : [];
+    return c.json({
+      ...toEntry(row),
+      notes: notes.map(({ note, givenName, familyName }) => ({ noteId: note.id, author: givenName ? `${givenName} ${familyName ?? ''}`.trim() : note.authorId, text: note.text, createdUtc: note.createdUtc.toISOString() })),
+      statusChangedBy: changer ? `${changer.givenName} ${changer.familyName}` : row.entry.statusChangedBy,
+      statusChangedUtc: row.entry.statusChangedUtc?.toISOString() ?? null,
+    });
+  });
+
+  routes.put('/account-watch-list/:merchantId/status', async (c) => {
+    requireRoot(c.get('principal'), 'Mapi.AccountWatchList.Update');
+    const row = await entryOf(c.req.param('merchantId'));
+    const body = await readBody(c, watchStatusBody);
+    const updated = await db.transaction(async (tx) => {
+      const [saved] = await tx.update(w).set({ status: body.status, statusChangedBy: c.get('principal').userId, statusChangedUtc: new Date(), version: sql`${w.version} + 1` })
+        .where(and(eq(w.merchantId, row.entry.merchantId), eq(w.version, body.version))).returning();
+      if (!saved) throw conflict();
+      await audit(tx, c, 'WatchListStatusChanged', row, { from: row.entry.status, to: body.status, score: row.entry.score });
+      return saved;
+    });
+    return c.json(toEntry({ ...row, entry: updated }));
+  });
+
+  routes.post('/account-watch-list/:merchantId/notes', async (c) => {
+    requireRoot(c.get('principal'), 'Mapi.AccountWatchList.Update');
+    const row = await entryOf(c.req.param('merchantId'));
+    const body = await readBody(c, watchNoteBody);
+    const principal = c.get('principal');
+    const note = await db.transaction(async (tx) => {
+      const [inserted] = await tx.insert(watchListNotes).values({ id: `WN${randomBytes(8).toString('hex').toUpperCase()}`, merchantId: row.entry.merchantId, authorId: principal.userId, text: body.text.trim() }).returning();
+      if (!inserted) throw new Error('note insert returned nothing');
+      await audit(tx, c, 'WatchListNoteAdded', row, { noteId: inserted.id });
+      return inserted;
+    });
+    return c.json({ noteId: note.id, author: `${principal.givenName} ${principal.familyName}`, text: note.text, createdUtc: note.createdUtc.toISOString() }, 201);
+  });
+
+  return routes;
+}

@@ -1,0 +1,37 @@
+// Beneficiaries of a business and their sanctions/PEP screening (issue 22): list spec, labels, messages.
+// Schemas (arktype) in beneficiary-schemas.ts.
+import { beneficiaryStatuses } from './enumerations.ts';
+import type { ListQuerySpec } from './list-query.ts';
+
+export const beneficiaryKinds = ['company', 'person'] as const;
+export type BeneficiaryKind = (typeof beneficiaryKinds)[number];
+export type BeneficiaryStatusName = (typeof beneficiaryStatuses)[number];
+
+export const screeningAlertStatuses = ['open', 'confirmed', 'dismissed'] as const;
+export type ScreeningAlertStatusName = (typeof screeningAlertStatuses)[number];
+export const screeningAlertStatusLabels: Record<ScreeningAlertStatusName, string> = { open: 'Open', confirmed: 'Confirmed match', dismissed: 'Dismissed (false positive)' };
+
+export const screeningSensitivityNames = ['low', 'medium', 'high'] as const;
+export type ScreeningSensitivityName = (typeof screeningSensitivityNames)[number];
+
+/** Spec: 'Beneficiary setup without permission directs the user to the business owner.' */
+export const askBusinessOwnerMessage = 'You do not have permission to set up beneficiaries. Please ask the business owner.';
+export const fourEyesMessage = 'A beneficiary must be approved by someone other than the person who created or last changed it.';
+export const openAlertsMessage = 'This beneficiary has screening alerts that are open or confirmed: it cannot be approved.';
+
+export const beneficiaryListSpec: ListQuerySpec = {
+  filters: {
+    status: { kind: { oneOf: beneficiaryStatuses }, operators: ['eq'] },
+    kind: { kind: { oneOf: beneficiaryKinds }, operators: ['eq'] },
+  },
+  sortable: ['created', 'name', 'status'],
+  defaultSort: [{ field: 'created', descending: true }],
+};
+
+export const screeningAlertListSpec: ListQuerySpec = {
+  filters: { status: { kind: { oneOf: screeningAlertStatuses }, operators: ['eq'] } },
+  sortable: ['created', 'score'],
+  defaultSort: [{ field: 'created', descending: true }],
+};
+
+export type { Beneficiary, BeneficiaryBody, BeneficiaryList, BeneficiaryListItem, ScreeningAlert, ScreeningAlertList } from './beneficiary-schemas.ts';

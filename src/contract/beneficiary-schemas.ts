@@ -1,0 +1,93 @@
+// The beneficiaries contract's schemas (arktype).
+import { type } from 'arktype';
+import { beneficiaryKinds, screeningAlertStatuses, screeningSensitivityNames } from './beneficiaries.ts';
+import { beneficiaryStatuses } from './enumerations.ts';
+
+const isoDateTime = 'string.date.iso';
+
+export const beneficiaryBody = type({
+  kind: type.enumerated(...beneficiaryKinds),
+  'companyName?': '0 < string <= 200 | null',
+  'firstName?': '0 < string <= 100 | null',
+  'lastName?': '0 < string <= 100 | null',
+  'dateOfBirth?': type(/^\d{4}-\d{2}-\d{2}$/).or('null'),
+  'countryIso3166Alpha2?': type(/^[A-Z]{2}$/).or('null'),
+  nameOnBankAccount: '0 < string <= 140',
+  iban: '0 < string <= 50',
+  bic: '0 < string <= 11',
+  '+': 'reject',
+});
+export type BeneficiaryBody = typeof beneficiaryBody.infer;
+export const beneficiaryUpdateBody = beneficiaryBody.merge({ version: 'number.integer >= 1' });
+
+export const beneficiaryStatusBody = type({ status: type.enumerated(...beneficiaryStatuses), 'version?': 'number.integer >= 1', '+': 'reject' });
+export const alertDecisionBody = type({
+  decision: "'confirmed' | 'dismissed'",
+  reason: '5 <= string <= 1000',
+  version: 'number.integer >= 1',
+  '+': 'reject',
+});
+/** version: as last read (0 while the default applies) */
+export const screeningSettingsBody = type({ sensitivity: type.enumerated(...screeningSensitivityNames), version: 'number.integer >= 0', '+': 'reject' });
+export const screeningSettings = type({ sensitivity: type.enumerated(...screeningSensitivityNames), threshold: 'number', version: 'number' });
+
+export const beneficiaryListItem = type({
+  beneficiaryId: 'string',
+  businessId: 'string',
+  kind: type.enumerated(...beneficiaryKinds),
+  name: 'string',
+  nameOnBankAccount: 'string',
+  iban: 'string',
+  bic: 'string',
+  status: type.enumerated(...beneficiaryStatuses),
+  openAlerts: 'number',
+  createdUtc: isoDateTime,
+});
+export type BeneficiaryListItem = typeof beneficiaryListItem.infer;
+export const beneficiaryList = type({ results: beneficiaryListItem.array(), numberOfResults: 'number' });
+export type BeneficiaryList = typeof beneficiaryList.infer;
+
+export const screeningAlert = type({
+  alertId: 'string',
+  beneficiaryId: 'string',
+  businessId: 'string',
+  beneficiaryName: 'string',
+  entryId: 'string',
+  list: "'sanctions' | 'pep'",
+  listedName: 'string',
+  matchedName: 'string',
+  screenedName: 'string',
+  listedDateOfBirth: 'string | null',
+  listedCountry: 'string | null',
+  listedReason: 'string',
+  /** 0..1 */
+  score: 'number',
+  status: type.enumerated(...screeningAlertStatuses),
+  reason: 'string | null',
+  resolvedBy: 'string | null',
+  resolvedUtc: type(isoDateTime).or('null'),
+  createdUtc: isoDateTime,
+  version: 'number',
+});
+export type ScreeningAlert = typeof screeningAlert.infer;
+export const screeningAlertList = type({ results: screeningAlert.array(), numberOfResults: 'number' });
+export type ScreeningAlertList = typeof screeningAlertList.infer;
+
+export const beneficiary = beneficiaryListItem.merge({
+  companyName: 'string | null',
+  firstName: 'string | null',
+  lastName: 'string | null',
+  dateOfBirth: 'string | null',
+  countryIso3166Alpha2: 'string | null',
+  createdBy: 'string',
+  lastChangedBy: 'string',
+  statusChangedBy: 'string | null',
+  lastUpdatedUtc: isoDateTime,
+  version: 'number',
+  alerts: screeningAlert.array(),
+  /** the caller may approve it now (permission, four eyes, no open or confirmed alert) */
+  approvable: 'boolean',
+  /** why not, when not */
+  approvalRefusal: 'string | null',
+});
+export type Beneficiary = typeof beneficiary.infer;

@@ -1,0 +1,156 @@
+// Customers of a merchant (issue 22) on PGlite and PostgreSQL: allowed, forbidden, cross-tenant 404, malformed,
+// stale version; erasure removes the saved card's vault row and is audited; the export holds no card number.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vaultCard } from '../../../server/cards/card-vault.ts';
+import type { Database } from '../../../server/db/client.ts';
+import * as schema from '../../../server/db/schema.ts';
+import { customer, customerDataList, customerList } from '../../../src/contract/customer-schemas.ts';
+import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, testCardKeys } from '../support.ts';
+
+const { users } = fixture;
+const savedCardNumber = '5555555555554444';
+const m3a = '/businesses/B3/merchants/M3a/customers';
+
+export async function insertFixtureCustomers(database: Database): Promise<void> {
+  const { db } = database;
+  const token = await vaultCard(db, testCardKeys, { merchantId: 'M3a', cardNumber: savedCardNumber });
+  await db.insert(schema.customers).values([
+    { id: 'CUS3A1', businessId: 'B3', merchantId: 'M3a', reference: 'C-001', firstName: 'Ada', lastName: 'Lovelace', emailAddress: 'ada@example.test', billingAddress: { city: 'London', countryIso3166Alpha2: 'GB', phoneNumber1: '+44 7700 900123', phoneNumber1Type: 'Mobile' }, createdUtc: new Date('2026-01-01T10:00:00Z') },
+    { id: 'CUS3A2', businessId: 'B3', merchantId: 'M3a', reference: 'C-002', firstName: 'Brian', lastName: 'Babbage', emailAddress: 'brian@example.test', createdUtc: new Date('2026-02-01T10:00:00Z') },
+    { id: 'CUS1A1', businessId: 'B1', merchantId: 'M1a', reference: 'C-001', firstName: 'Carol', lastName: 'Clark', createdUtc: new Date('2026-03-01T10:00:00Z') },
+  ]);
+  await db.insert(schema.customerData).values([
+    { id: 'CD3A1CARD', customerId: 'CUS3A1', merchantId: 'M3a', kind: 'savedCard', value: { cardToken: token, maskedCardNumber: '555555******4444', expiryMonth: 4, expiryYear: 2029, cardholderName: 'Ada Lovelace' } },
+    { id: 'CD3A1CONSENT', customerId: 'CUS3A1', merchantId: 'M3a', kind: 'consent', value: { purpose: 'Order updates by email', granted: true } },
+  ]);
+}
+
+describe.each(databaseKinds)('customers on %s', (kind) => {
+  let database: Database;
+  let call: ReturnType<typeof createTestApp>['call'];
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await insertFixtureWorld(database);
+    await insertFixtureCustomers(database);
+    ({ call } = createTestApp(database));
+  });
+  afterAll(async () => database?.close());
+
+  const errors = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+
+  it('lists a merchant\'s customers by name, with search and paging', async () => {
+    const response = await call(users.owner, 'GET', m3a);
+    expect(response.status).toBe(200);
+    const body = customerList.assert(await response.json());
+    expect(body.results.map((row) => row.customerId)).toEqual(['CUS3A2', 'CUS3A1']);
+    expect(body.numberOfResults).toBe(2);
+    expect(body.results[1]).toMatchObject({ city: 'London', countryIso3166Alpha2: 'GB' });
+    const searched = customerList.assert(await (await call(users.owner, 'GET', `${m3a}?searchterm=${encodeURIComponent('[eq]lov')}`)).json());
+    expect(searched.results.map((row) => row.customerId)).toEqual(['CUS3A1']);
+    const sorted = customerList.assert(await (await call(users.owner, 'GET', `${m3a}?sort=-created&pagesize=10&pagenumber=1`)).json());
+    expect(sorted.results.map((row) => row.customerId)).toEqual(['CUS3A2', 'CUS3A1']);
+  });
+
+  it('refuses undeclared or malformed list parameters with a 400 naming them', async () => {
+    const response = await call(users.owner, 'GET', `${m3a}?colour=[eq]red&pagesize=7`);
+    expect(response.status).toBe(400);
+    const messages = await errors(response);
+    expect(messages.join(' ')).toContain("'colour' is not a filter");
+    expect(messages.join(' ')).toContain('pagesize');
+  });
+
+  it('reads a customer with its saved card count and its data items, never a card number', async () => {
+    const response = await call(users.admin, 'GET', `${m3a}/CUS3A1`);
+    expect(response.status).toBe(200);
+    expect(customer.assert(await response.json())).toMatchObject({ reference: 'C-001', savedCards: 1, version: 1 });
+    const data = await call(users.owner, 'GET', `${m3a}/CUS3A1/data`);
+    const text = await data.text();
+    expect(text).not.toContain(savedCardNumber);
+    expect(text).not.toContain('"cardToken"');
+    expect(customerDataList.assert(JSON.parse(text)).results.map((item) => [item.kind, item.description])).toEqual([
+      ['savedCard', '555555******4444 expires 04/29, Ada Lovelace'],
+      ['consent', 'Order updates by email: granted'],
+    ]);
+  });
+
+  it('answers 404 across tenants and 403 without the permission', async () => {
+    expect((await call(users.owner, 'GET', '/businesses/B1/merchants/M1a/customers')).status).toBe(404);
+    expect((await call(users.owner, 'GET', `/businesses/B3/merchants/M3a/customers/CUS1A1`)).status).toBe(404);
+    expect((await call(users.partner, 'GET', `${m3a}/CUS3A1`)).status).toBe(404);
+    // M3a is B3's: addressed under B1 it does not exist.
+    expect((await call(users.admin, 'GET', '/businesses/B1/merchants/M3a/customers')).status).toBe(404);
+    expect((await call(users.finance, 'GET', '/businesses/B2/merchants/M2a/customers')).status).toBe(403);
+    // A virtual terminal user reads its merchant's customers but changes none.
+    expect((await call(users.merchantOnly, 'GET', '/businesses/B1/merchants/M1b/customers')).status).toBe(200);
+    expect((await call(users.merchantOnly, 'POST', '/businesses/B1/merchants/M1b/customers', { reference: 'X', firstName: 'A', lastName: 'B' })).status).toBe(403);
+    expect((await call(users.readonly, 'DELETE', `${m3a}/CUS3A2`)).status).toBe(403);
+    expect((await call(null, 'GET', m3a)).status).toBe(401);
+  });
+
+  it('creates, updates with a version and answers 409 on a stale one; every write audited', async () => {
+    const created = await call(users.owner, 'POST', m3a, {
+      reference: 'C-100', firstName: 'Dora', lastName: 'Diaz', emailAddress: 'dora@example.test',
+      billingAddress: { addressLine1: '1 High Street', city: 'York', countryIso3166Alpha2: 'GB', phoneNumber1: '+44 1904 000000', phoneNumber1Type: 'Fixed' },
+    });
+    expect(created.status).toBe(201);
+    const record = customer.assert(await created.json());
+    expect(record).toMatchObject({ reference: 'C-100', version: 1, savedCards: 0 });
+    expect((await call(users.owner, 'POST', m3a, { reference: 'C-100', firstName: 'Again', lastName: 'Same' })).status).toBe(409);
+    const update = { reference: 'C-100', firstName: 'Dora', lastName: 'Diaz-Lopez', version: 1 };
+    const updated = await call(users.owner, 'PUT', `${m3a}/${record.customerId}`, update);
+    expect(updated.status).toBe(200);
+    expect(customer.assert(await updated.json())).toMatchObject({ lastName: 'Diaz-Lopez', version: 2 });
+    const stale = await call(users.owner, 'PUT', `${m3a}/${record.customerId}`, update);
+    expect(stale.status).toBe(409);
+    const events = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.merchantId, 'M3a'));
+    expect(events.map((event) => event.event)).toEqual(expect.arrayContaining(['CustomerCreated', 'CustomerUpdated']));
+  });
+
+  it.each([
+    ['no body type', 'reference'],
+    ['a missing last name', { reference: 'C-9', firstName: 'A' }],
+    ['an unknown field', { reference: 'C-9', firstName: 'A', lastName: 'B', shoeSize: 9 }],
+    ['a bad phone type', { reference: 'C-9', firstName: 'A', lastName: 'B', billingAddress: { phoneNumber1Type: 'Satellite' } }],
+    ['a lower-case country', { reference: 'C-9', firstName: 'A', lastName: 'B', billingAddress: { countryIso3166Alpha2: 'gb' } }],
+    ['a reference with spaces', { reference: 'C 9', firstName: 'A', lastName: 'B' }],
+    ['a bad email', { reference: 'C-9', firstName: 'A', lastName: 'B', emailAddress: 'not-an-email' }],
+  ] as [string, unknown][])('refuses %s with a 400 and an errorReport', async (_name, body) => {
+    const response = await call(users.owner, 'POST', m3a, body, body === 'reference' ? { 'content-type': 'text/plain' } : {});
+    expect(response.status).toBe(400);
+    expect((await errors(response)).length).toBeGreaterThan(0);
+  });
+
+  it('erases a saved card with its vault row, audited', async () => {
+    const [card] = await database.db.select().from(schema.customerData).where(eq(schema.customerData.id, 'CD3A1CARD'));
+    const token = (card?.value as { cardToken: string }).cardToken;
+    expect((await database.db.select().from(schema.cardVault).where(eq(schema.cardVault.token, token))).length).toBe(1);
+    expect((await call(users.partner, 'DELETE', `${m3a}/CUS3A1/data/CD3A1CARD`)).status).toBe(404);
+    expect((await call(users.owner, 'DELETE', `${m3a}/CUS3A1/data/CD3A1CARD`)).status).toBe(204);
+    expect((await database.db.select().from(schema.cardVault).where(eq(schema.cardVault.token, token))).length).toBe(0);
+    expect((await call(users.owner, 'DELETE', `${m3a}/CUS3A1/data/CD3A1CARD`)).status).toBe(404);
+    const [event] = await database.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.event, 'CustomerDataErased'), eq(schema.auditEvents.merchantId, 'M3a')));
+    expect(event?.metaData).toMatchObject({ customerId: 'CUS3A1', dataId: 'CD3A1CARD', kind: 'savedCard', savedCardsErased: 1 });
+  });
+
+  it('exports a customer as a JSON file without card numbers or tokens, audited', async () => {
+    const response = await call(users.owner, 'GET', `${m3a}/CUS3A1/export`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="customer-C-001.json"');
+    const text = await response.text();
+    expect(text).not.toContain('cardToken');
+    expect(JSON.parse(text)).toMatchObject({ customer: { reference: 'C-001', emailAddress: 'ada@example.test' }, data: [{ kind: 'consent' }] });
+    const exported = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'CustomerDataExported'));
+    expect(exported).toHaveLength(1);
+  });
+
+  it('erases a customer with all its data; the audit keeps no name or email', async () => {
+    expect((await call(users.finance, 'DELETE', `${m3a}/CUS3A1`)).status).toBe(404);
+    expect((await call(users.owner, 'DELETE', `${m3a}/CUS3A1`)).status).toBe(204);
+    expect((await call(users.owner, 'GET', `${m3a}/CUS3A1`)).status).toBe(404);
+    expect(await database.db.select().from(schema.customerData).where(eq(schema.customerData.customerId, 'CUS3A1'))).toEqual([]);
+    const [event] = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'CustomerErased'));
+    expect(event?.metaData).toMatchObject({ customerId: 'CUS3A1', reference: 'C-001', dataItems: 1 });
+    expect(JSON.stringify(event?.metaData)).not.toMatch(/Lovelace|ada@/);
+  });
+});
