@@ -37,6 +37,11 @@ export const permissionNames = [
   'Mapi.Users.Update',
   'Mapi.Users.Delete',
   'Portal.PaymentJobs.Cancel',
+  // Payment operations (issue 16, see README Decisions).
+  'Portal.Payments.Capture',
+  'Portal.Payments.Refund',
+  'Portal.Payments.Void',
+  'Portal.PaymentJobs.MailPaymentLink',
 ] as const;
 
 export type PermissionName = (typeof permissionNames)[number];
