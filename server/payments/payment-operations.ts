@@ -117,7 +117,7 @@ export async function runPaymentAction(database: Database, request: ActionReques
   const key = request.idempotencyKey ?? null;
   return database.db.transaction(async (tx) => {
     if (key !== null) {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${request.actor.userId}\u0000${key}`}, 1616))`);
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${request.actor.userId}:${key}`}, 1616))`);
       const [previous] = await tx.select().from(paymentIdempotencyKeys)
         .where(and(eq(paymentIdempotencyKeys.userId, request.actor.userId), eq(paymentIdempotencyKeys.idempotencyKey, key)));
       if (previous) {
