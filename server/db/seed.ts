@@ -13,6 +13,7 @@ import {
   childrenInsertSql, customerEmailsJson, customerOrdersJson, merchantItemsJson, merchantLookupJson, merchantSlotsLiteral,
   paymentJobsInsertSql, paymentsInsertSql, planBulk, seedCardToken, seedTestCards, timeSlotsLiteral,
 } from './seed-bulk.ts';
+import { seedPayments } from './seed-payments.ts';
 import { buildWorld, demoPassword, type DemoIds, type MerchantLookup } from './seed-world.ts';
 
 export { demoAccounts, demoPassword } from './seed-world.ts';
@@ -228,6 +229,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
       lap('paymentJobsMs', `${plan.payments.toLocaleString('en-GB')} payment jobs`);
     }
 
+    await seedPayments(run, { now, demo: world.demo });
     await run(statsInsertSql);
     const [count] = await run<{ n: number | string }>('SELECT count(*) AS n FROM transaction_stats');
     statsRows = Number(count?.n ?? 0);
