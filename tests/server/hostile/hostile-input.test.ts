@@ -17,6 +17,8 @@ const hostileText = fc.oneof(fc.constantFrom(...hostileStrings), fc.string({ max
 
 const knownIds: Record<string, string> = {
   businessId: 'B3', merchantId: 'M3a', partnerId: 'P1', key: 'SomeSetting', name: 'countries', configurationId: 'C-M3a',
+  // payment jobs (issue 16): a real job, payment and trace of B3, so the routes get past the look-up
+  paymentJobReference: 'PJ3A0001', paymentId: 'TX3A0001', traceReference: 'TR3A0001', refundId: 'TX3A0001',
 };
 
 function fill(path: string, value: (param: string) => string): string {

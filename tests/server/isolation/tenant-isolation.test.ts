@@ -7,7 +7,7 @@ import type { Database } from '../../../server/db/client.ts';
 import { demoAccounts, seedDatabase } from '../../../server/db/seed.ts';
 import { createTestApp, createTestDatabase, testCardKeys } from '../support.ts';
 
-type Tenant = { partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null };
+type Tenant = { partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null; paymentId: string | null; refundId: string | null };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
 
@@ -20,6 +20,13 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/full/reports')) return { fileType: 'csv', columns: ['reference'] };
   if (route.path.endsWith('/dashboard/declines')) return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
   if (route.path.endsWith('/dashboard')) return { interval: 'month', dateRange: { startDate: lastMonth, endDate: today } };
+  // Payment actions (issue 16): bodies that pass validation, so only access decides.
+  if (route.path.endsWith('/actions/capture')) return { amount: 1, version: 1 };
+  if (route.path.endsWith('/actions/refund')) return { amount: 1, reason: 'duplicate', version: 1 };
+  if (route.path.endsWith('/actions/void')) return { version: 1 };
+  if (route.path.endsWith('/refunds/:refundId/actions/cancel')) return { version: 1 };
+  if (route.path.endsWith('/payment-jobs/:paymentJobReference/actions/cancel')) return { confirmed: true, version: 1 };
+  if (route.path.endsWith('/actions/mail-payment-link')) return { emailAddress: 'probe@example.test' };
   if (route.path === '/audit-events') return { event: 'VoidFailed', dateTimeUtc: new Date().toISOString(), businessId: tenant.businessId, merchantId: tenant.merchantId };
   return undefined;
 }
@@ -30,6 +37,7 @@ function fill(route: Route, tenant: Tenant): string | null {
     const value = ({
       businessId: tenant.businessId, merchantId: tenant.merchantId, partnerId: tenant.partnerId, reference: tenant.reference,
       transactionReference: tenant.reference, paymentJobReference: tenant.paymentJobReference, configurationId: tenant.configurationId,
+      paymentId: tenant.paymentId, traceReference: tenant.paymentId ? `TR${tenant.paymentId.slice(2)}` : null, refundId: tenant.refundId,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -80,14 +88,17 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     // transactions, payment jobs and configurations.
     const merchantRoleBusinesses = new Set(accounts.flatMap((account) => [...account.merchantBusinesses]));
     const firstMerchants = new Set((await database.query<{ id: string }>('SELECT min(id) AS id FROM merchants GROUP BY business_id')).map((row) => row.id));
-    tenants = (await database.query<{ partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null }>(`
-      SELECT b.partner_id, m.business_id, m.id AS merchant_id,
+    tenants = (await database.query<{ partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null; payment_id: string | null; refund_id: string | null }>(`
+      SELECT s.*,
+             (SELECT t.reference FROM transactions t WHERE t.payment_job_reference = s.payment_job_reference AND t.kind = 'payment' ORDER BY t.reference LIMIT 1) AS payment_id,
+             coalesce((SELECT r.reference FROM transactions r WHERE r.payment_job_reference = s.payment_job_reference AND r.kind = 'refund' ORDER BY r.reference LIMIT 1), 'TX0000000000') AS refund_id
+      FROM (SELECT b.partner_id, m.business_id, m.id AS merchant_id,
              (SELECT t.reference FROM transactions t WHERE t.merchant_id = m.id ORDER BY t.reference LIMIT 1) AS reference,
              (SELECT j.reference FROM payment_jobs j WHERE j.merchant_id = m.id ORDER BY j.reference LIMIT 1) AS payment_job_reference,
              (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) AS configuration_id
-        FROM merchants m JOIN businesses b ON b.id = m.business_id ORDER BY m.id`)).map((row) => ({
+        FROM merchants m JOIN businesses b ON b.id = m.business_id) s ORDER BY s.merchant_id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
-      paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id,
+      paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, paymentId: row.payment_id, refundId: row.refund_id,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
     const seen = new Set<string>();
     routes = harness.app.routes
