@@ -17,6 +17,7 @@ import { createIdentity } from './identity/provider.ts';
 import { logger, logLine } from './log.ts';
 import { moveLegacyReportFiles } from './reports/file-sweeper.ts';
 import { startReportWorker } from './reports/worker.ts';
+import { startRefundProcessor } from './payments/refund-processor.ts';
 import { withRequestLog } from './request-log.ts';
 
 const config = readConfig();
@@ -91,6 +92,8 @@ const apiListener = getRequestListener(app.fetch);
 // statement (and per heartbeat); the fault suite makes it small so an export lasts long enough to be killed.
 const reportBatchSize = Number(process.env.REPORT_BATCH_SIZE ?? '') || undefined;
 const reportWorker = startReportWorker({ database, files, pollMs: 1000, batchSize: reportBatchSize, log: logLine('reports') });
+// Refunds move on through the (simulated) acquirer's answers: requested → processing → completed (server/payments/).
+const refundProcessor = startRefundProcessor(database, { pollMs: 5000, log: logLine('payments') });
 
 const server = createServer(withRequestLog((request, response) => {
   const url = request.url ?? '/';
@@ -116,6 +119,7 @@ async function stop(signal: string) {
   server.closeAllConnections();
   payloadPurge.stop();
   await reportWorker.stop();
+  await refundProcessor.stop();
   await database.close();
   process.exit(0);
 }

@@ -9,6 +9,7 @@ import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { statsAggregationSql, statsInsertSql } from '../../../server/db/seed.ts';
 import { advanceRefund, refundPayment, runPaymentAction } from '../../../server/payments/payment-operations.ts';
+import { processDueRefunds } from '../../../server/payments/refund-processor.ts';
 import { rebuildStatsRollups } from '../../../server/stats/rebuild.ts';
 import { insertTransactions } from '../../../server/stats/record-transaction.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
@@ -282,6 +283,21 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
         'This payment job cannot be cancelled: it is paid. Only a job with nothing paid (pending, reserved or verified) can be.',
       ]);
     });
+  });
+
+  it('lets the refund processor send requested refunds and complete them once due, not before', async () => {
+    const job = await detail('PJ3C0001');
+    const requested = job.payments[0]?.refunds.filter((refund) => refund.status === 'requested').map((refund) => refund.refundId) ?? [];
+    expect(requested.length).toBeGreaterThan(0);
+    const timings = { requestedForMs: 60_000, processingForMs: 60_000 };
+    expect(await processDueRefunds(database, new Date(Date.now() - 3_600_000), timings)).toBe(0);
+    await processDueRefunds(database, new Date(Date.now() + 90_000), timings);
+    const processing = await detail('PJ3C0001');
+    for (const refundId of requested) expect(processing.payments[0]?.refunds.find((refund) => refund.refundId === refundId)?.status).toBe('processing');
+    await processDueRefunds(database, new Date(Date.now() + 10 * 60_000), timings);
+    const done = await detail('PJ3C0001');
+    for (const refundId of requested) expect(done.payments[0]?.refunds.find((refund) => refund.refundId === refundId)?.status).toBe('completed');
+    await statsMatchRaw();
   });
 
   it('keeps the statistics equal to the raw aggregation after random actions', async () => {
