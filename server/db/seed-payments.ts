@@ -14,10 +14,15 @@ type Run = (text: string, params?: readonly unknown[]) => Promise<unknown[]>;
 const reasons = ['requestedByCustomer', 'requestedByCustomer', 'requestedByCustomer', 'productNotReceived', 'productNotAsDescribed', 'duplicate', 'goodwill', 'fraudulent'];
 const reasonsArray = `ARRAY[${reasons.map((reason) => `'${reason}'`).join(', ')}]::text[]`;
 
-export async function seedPayments(run: Run, options: { now: Date; demo: DemoIds }): Promise<void> {
+export async function seedPayments(run: Run, options: { now: Date; demo: DemoIds; ownerMerchantId: string }): Promise<void> {
   const now = options.now.toISOString();
+  // The owner's demo jobs are those of their first merchant's configuration the context panel selects first (by trade
+  // name), so a demo (and the browser journey) finds them where it lands.
+  await run(`
+    CREATE TEMPORARY TABLE seed_demo_configuration ON COMMIT DROP AS
+    SELECT id FROM configurations WHERE merchant_id = $1 ORDER BY trade_name, id LIMIT 1`, [options.ownerMerchantId]);
   // Authorisations waiting for capture: 1 in 12 card payments of the last four days that have no capture or refund
-  // yet, and the owner's ten most recent such payments of the last fortnight (authorisations hold that long).
+  // yet, and the owner's ten most recent such payments of the last month (the demo configuration's).
   await run(`
     CREATE TEMPORARY TABLE seed_reserved ON COMMIT DROP AS
     SELECT p.reference, p.payment_job_reference FROM transactions p
@@ -27,7 +32,8 @@ export async function seedPayments(run: Run, options: { now: Date; demo: DemoIds
     UNION
     SELECT q.reference, q.payment_job_reference FROM (
       SELECT p.reference, p.payment_job_reference FROM transactions p
-      WHERE p.business_id = $2 AND p.kind = 'payment' AND p.status = 'paid' AND p.payment_method = 'card' AND p.created_at > $1::timestamptz - interval '14 days'
+      WHERE p.business_id = $2 AND p.configuration_id IN (SELECT id FROM seed_demo_configuration) AND p.kind = 'payment' AND p.status = 'paid'
+        AND p.payment_method = 'card' AND p.created_at > $1::timestamptz - interval '30 days'
         AND NOT EXISTS (SELECT 1 FROM transactions c WHERE c.parent_reference = p.reference)
       ORDER BY p.created_at DESC LIMIT 10) q`, [now, options.demo.ownerBusinessId]);
   await run(`UPDATE transactions t SET status = 'reserved' FROM seed_reserved r WHERE t.reference = r.reference`);
@@ -36,7 +42,8 @@ export async function seedPayments(run: Run, options: { now: Date; demo: DemoIds
   // The owner's five most recent unpaid jobs (pending, or expired unpaid) stay open for a week after seeding.
   await run(`
     CREATE TEMPORARY TABLE seed_open ON COMMIT DROP AS
-    SELECT reference FROM payment_jobs WHERE business_id = $1 AND status IN ('pending', 'expired') ORDER BY create_date_time_utc DESC LIMIT 5`,
+    SELECT reference FROM payment_jobs WHERE business_id = $1 AND configuration_id IN (SELECT id FROM seed_demo_configuration) AND status IN ('pending', 'expired')
+    ORDER BY create_date_time_utc DESC LIMIT 5`,
   [options.demo.ownerBusinessId]);
   await run(`UPDATE transactions t SET status = 'pending' FROM seed_open o WHERE t.payment_job_reference = o.reference AND t.kind = 'payment'`);
   await run(`UPDATE payment_jobs j SET status = 'pending', expiration_date_time_utc = $1::timestamptz + interval '7 days' FROM seed_open o WHERE j.reference = o.reference`, [now]);

@@ -229,7 +229,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
       lap('paymentJobsMs', `${plan.payments.toLocaleString('en-GB')} payment jobs`);
     }
 
-    await seedPayments(run, { now, demo: world.demo });
+    await seedPayments(run, { now, demo: world.demo, ownerMerchantId: world.merchants.find((merchant) => merchant.businessId === world.demo.ownerBusinessId)?.id ?? '' });
     await run(statsInsertSql);
     const [count] = await run<{ n: number | string }>('SELECT count(*) AS n FROM transaction_stats');
     statsRows = Number(count?.n ?? 0);
