@@ -9,6 +9,7 @@ import { giveFeedbackCommand } from './help/give-feedback.ts';
 import { openPaletteCommand } from './help/open-palette.ts';
 import { reportBugCommand } from './help/report-bug.ts';
 import { showShortcutsCommand } from './help/show-shortcuts.ts';
+import { paymentJobCommands } from './payment-jobs/payment-job-commands.ts';
 import { editCommand } from './record/edit.ts';
 import { firstTabCommand } from './record/first-tab.ts';
 import { newItemCommand } from './record/new-item.ts';
@@ -66,4 +67,5 @@ export const staticCommands: readonly Command[] = [
   ...ticketCommands,
   downloadStatementCommand,
   openBatchReportCommand,
+  ...paymentJobCommands,
 ];

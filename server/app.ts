@@ -28,6 +28,7 @@ import { contextRoutes } from './api/context.ts';
 import { searchRoutes } from './api/search.ts';
 import { dashboardRoutes } from './api/dashboard.ts';
 import { transactionRoutes } from './api/transactions.ts';
+import { paymentJobRoutes } from './api/payment-jobs.ts';
 import { reportRoutes } from './api/reports.ts';
 import { userNotificationRoutes } from './api/user-notifications.ts';
 import { outboxRoutes } from './api/outbox.ts';
@@ -267,6 +268,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', searchRoutes(deps));
   api.route('/', dashboardRoutes(deps));
   api.route('/', transactionRoutes(deps));
+  api.route('/', paymentJobRoutes(deps));
   api.route('/', reportRoutes(deps));
   api.route('/', userNotificationRoutes(deps));
   api.route('/', outboxRoutes(deps));

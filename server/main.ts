@@ -19,6 +19,7 @@ import { createIdentity } from './identity/provider.ts';
 import { logger, logLine } from './log.ts';
 import { moveLegacyReportFiles } from './reports/file-sweeper.ts';
 import { startReportWorker } from './reports/worker.ts';
+import { startRefundProcessor } from './payments/refund-processor.ts';
 import { withRequestLog } from './request-log.ts';
 
 const config = readConfig();
@@ -97,6 +98,8 @@ const mailTransport = openMailTransport({ smtpUrl: config.smtpUrl, log: logLine(
 log(`mail through ${mailTransport.describe}`);
 const mailWorker = startMailWorker({ database, transport: mailTransport, from: config.mailFrom, pollMs: 1000, log: logLine('mail', 'warn') });
 const reportWorker = startReportWorker({ database, files, pollMs: 1000, batchSize: reportBatchSize, log: logLine('reports') });
+// Refunds move on through the (simulated) acquirer's answers: requested → processing → completed (server/payments/).
+const refundProcessor = startRefundProcessor(database, { pollMs: 5000, log: logLine('payments') });
 
 const server = createServer(withRequestLog((request, response) => {
   const url = request.url ?? '/';
@@ -124,6 +127,7 @@ async function stop(signal: string) {
   await reportWorker.stop();
   await mailWorker.stop();
   mailTransport.close();
+  await refundProcessor.stop();
   await database.close();
   process.exit(0);
 }

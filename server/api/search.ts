@@ -72,7 +72,7 @@ export function searchRoutes({ database }: Deps) {
       }
       const jobRows = await db.select({ row: paymentJobs, merchantName: merchants.name, businessName: businesses.name }).from(paymentJobs)
         .innerJoin(merchants, eq(merchants.id, paymentJobs.merchantId)).innerJoin(businesses, eq(businesses.id, paymentJobs.businessId))
-        .where(and(or(eq(paymentJobs.reference, reference), eq(paymentJobs.orderNumber, term)), scopeCondition(principal, paymentJobs))).limit(perKind);
+        .where(and(or(eq(paymentJobs.reference, reference), eq(paymentJobs.orderNumber, term), eq(paymentJobs.orderNumber, reference)), scopeCondition(principal, paymentJobs))).limit(perKind);
       for (const { row, merchantName, businessName } of jobRows) {
         results.push({
           kind: 'paymentJob', id: row.reference, title: `Payment job ${row.reference}`, description: `Order ${row.orderNumber} · ${row.status} · ${merchantName}`,

@@ -112,7 +112,15 @@ export const paymentJobs = pgTable('payment_jobs', {
   currency: text('currency').notNull(),
   status: text('status').notNull(),
   order: jsonb('order').notNull(),
-}, (t) => [index('payment_jobs_merchant_created_idx').on(t.merchantId, t.createDateTimeUtc.desc().nullsFirst())]);
+  /** Optimistic concurrency of the job and its payments' actions (server/payments/): a stale version is a 409. */
+  version: integer('version').notNull().default(1),
+}, (t) => [
+  index('payment_jobs_merchant_created_idx').on(t.merchantId, t.createDateTimeUtc.desc().nullsFirst()),
+  // The payment jobs overview per scope (server/api/payment-jobs.ts) and the record look-up by order number.
+  index('payment_jobs_business_created_idx').on(t.businessId, t.createDateTimeUtc.desc().nullsFirst(), t.reference),
+  index('payment_jobs_partner_created_idx').on(t.partnerId, t.createDateTimeUtc.desc().nullsFirst(), t.reference),
+  index('payment_jobs_order_number_idx').on(t.orderNumber),
+]);
 
 /**
  * Every money movement: payments, refunds and captures (kind), linked by parentReference.
@@ -825,3 +833,49 @@ export const watchListNotes = pgTable('watch_list_notes', {
   text: text('text').notNull(),
   createdUtc: utc('created_utc').notNull().defaultNow(),
 }, (t) => [index('watch_list_notes_merchant_idx').on(t.merchantId, t.createdUtc)]);
+// ── payments ──
+
+export type PaymentRefundStatus = 'requested' | 'processing' | 'completed' | 'failed' | 'cancelled';
+export type PaymentStepRecord = { step: string; dateTimeUtc: string; amountMinor?: number; detail?: string };
+
+/**
+ * What a refund is beyond its transactions row (kind 'refund', same reference): reason, note, where it is in its
+ * steps. Refunds made before this table (the bulk seed) have no row; their status is read from the transaction.
+ */
+export const paymentRefunds = pgTable('payment_refunds', {
+  refundId: text('refund_id').primaryKey(),
+  paymentId: text('payment_id').notNull(),
+  paymentJobReference: text('payment_job_reference').notNull(),
+  status: text('status').$type<PaymentRefundStatus>().notNull(),
+  reason: text('reason').notNull(),
+  note: text('note'),
+  notifyCustomer: boolean('notify_customer').notNull().default(false),
+  steps: jsonb('steps').$type<PaymentStepRecord[]>().notNull(),
+  requestedBy: text('requested_by'),
+  createdAt: utc('created_at').notNull(),
+  updatedAt: utc('updated_at').notNull(),
+}, (t) => [index('payment_refunds_payment_idx').on(t.paymentId)]);
+
+/** Steps of a payment after its authorisation (voided, cancelled, captured…), appended by server/payments/. */
+export const paymentSteps = pgTable('payment_steps', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  paymentId: text('payment_id').notNull(),
+  paymentJobReference: text('payment_job_reference').notNull(),
+  step: text('step').notNull(),
+  amountMinor: bigint('amount_minor', { mode: 'number' }),
+  detail: text('detail'),
+  dateTimeUtc: utc('date_time_utc').notNull(),
+}, (t) => [index('payment_steps_payment_idx').on(t.paymentId, t.id)]);
+
+/**
+ * Idempotency-Key of the payment actions, per user: the first answer is kept, so the same key and body answer it
+ * again without acting; the same key with another body is a 422. Written in the action's database transaction.
+ */
+export const paymentIdempotencyKeys = pgTable('payment_idempotency_keys', {
+  userId: text('user_id').notNull(),
+  idempotencyKey: text('idempotency_key').notNull(),
+  requestFingerprint: text('request_fingerprint').notNull(),
+  responseStatus: integer('response_status').notNull(),
+  responseBody: jsonb('response_body').notNull(),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.userId, t.idempotencyKey] })]);

@@ -17,6 +17,7 @@ import {
   paymentJobsInsertSql, paymentsInsertSql, planBulk, seedCardToken, seedTestCards, timeSlotsLiteral,
 } from './seed-bulk.ts';
 import { seedLedger } from './seed-ledger.ts';
+import { seedPayments } from './seed-payments.ts';
 import { buildWorld, demoPassword, type DemoIds, type MerchantLookup } from './seed-world.ts';
 import { seedUsers } from './seed-users.ts';
 import { seedSupport } from './seed-support.ts';
@@ -238,6 +239,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
       lap('paymentJobsMs', `${plan.payments.toLocaleString('en-GB')} payment jobs`);
     }
 
+    await seedPayments(run, { now, demo: world.demo, ownerMerchantId: world.merchants.find((merchant) => merchant.businessId === world.demo.ownerBusinessId)?.id ?? '' });
     await run(statsInsertSql);
     const [count] = await run<{ n: number | string }>('SELECT count(*) AS n FROM transaction_stats');
     statsRows = Number(count?.n ?? 0);

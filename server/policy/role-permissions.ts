@@ -3,6 +3,8 @@ import { permissionNames, type PermissionName, type RoleName } from '../../src/c
 
 const businessRead: PermissionName[] = ['Mapi.Business.Read', 'Mapi.Merchant.Read', 'Portal.Notifications.Read', 'Portal.Tickets.Read', 'Portal.Tickets.Create'];
 const transactionRead: PermissionName[] = ['Mapi.Transactions.Read', 'Mapi.Transaction.Read', 'Portal.PaymentJobs.Read', 'Portal.Traces.Read', 'Mapi.MerchantDashboardReport.Read', 'Portal.Reports.Create'];
+/** Money-moving payment actions (issue 16): capture, refund (and cancelling a refund still requested), void. */
+const paymentOperations: PermissionName[] = ['Portal.Payments.Capture', 'Portal.Payments.Refund', 'Portal.Payments.Void'];
 const financeRead: PermissionName[] = ['Mapi.MerchantAccountGroups.Read', 'Mapi.MerchantAccountPricingPlan.Read', 'Mapi.GatewayFees.Read', 'Mapi.BagsExternal.Read'];
 const internalRead: PermissionName[] = [
   ...businessRead, ...transactionRead, ...financeRead,
@@ -14,22 +16,22 @@ const internalRead: PermissionName[] = [
 
 export const rolePermissions: Record<RoleName, readonly PermissionName[]> = {
   TechnicalAdmin: permissionNames,
-  CustomerService: [...internalRead, 'Portal.Notifications.Create', 'Mapi.Users.Create', 'Mapi.Users.Update', 'Mapi.Business.Update', 'Mapi.Customers.Update'],
+  CustomerService: [...internalRead, 'Portal.Notifications.Create', 'Mapi.Users.Create', 'Mapi.Users.Update', 'Mapi.Business.Update', 'Mapi.Customers.Update', ...paymentOperations, 'Portal.PaymentJobs.Cancel', 'Portal.PaymentJobs.MailPaymentLink'],
   InternalReadOnly: [...internalRead, 'Mapi.AccountWatchList.Read'],
   RiskAnalyst: [...internalRead, 'Mapi.AccountWatchList.Read', 'Mapi.Transaction.CardNumber.Read', 'Mapi.AccountWatchList.Update', 'Mapi.Beneficiary.Approve', 'Mapi.Screening.Resolve'],
   Implementations: [...internalRead, 'Mapi.Configurations.Update', 'Portal.Settings.Update', 'Mapi.Business.Update', 'Mapi.ApiKeys.Manage'],
   FinanceAdmin: [...internalRead, 'Billing.Invoices.Create'],
-  OperationalSupervisor: [...internalRead, 'Portal.PaymentJobs.Cancel'],
+  OperationalSupervisor: [...internalRead, 'Portal.PaymentJobs.Cancel', ...paymentOperations, 'Portal.PaymentJobs.MailPaymentLink'],
   Owner: [
     ...businessRead, ...transactionRead, ...financeRead,
     'Mapi.Beneficiary.Read', 'Portal.Terminals.Read', 'Portal.Moto.Create', 'Mapi.Users.Read', 'Mapi.Users.Create',
     'Mapi.Users.Update', 'Mapi.Users.Delete', 'Portal.Settings.Read', 'Portal.Settings.Update', 'Mapi.Configurations.Read',
-    'Mapi.Configurations.Update', 'Portal.PaymentJobs.Cancel',
+    'Mapi.Configurations.Update', 'Portal.PaymentJobs.Cancel', ...paymentOperations, 'Portal.PaymentJobs.MailPaymentLink',
     'Mapi.Customers.Read', 'Mapi.Customers.Update', 'Mapi.Beneficiary.Create', 'Mapi.Beneficiary.Approve',
   ],
-  Finance: [...businessRead, ...transactionRead, ...financeRead],
+  Finance: [...businessRead, ...transactionRead, ...financeRead, ...paymentOperations],
   ExternalDeveloper: [...businessRead, ...transactionRead, 'Mapi.Configurations.Read', 'Mapi.Configurations.Update', 'Portal.Settings.Read', 'Portal.Settings.Update'],
-  Sales: [...businessRead, ...transactionRead, 'Portal.PaymentJobs.Cancel'],
+  Sales: [...businessRead, ...transactionRead, 'Portal.PaymentJobs.Cancel', 'Portal.PaymentJobs.MailPaymentLink'],
   VirtualTerminal: ['Portal.Moto.Create', 'Portal.Terminals.Read', 'Portal.Notifications.Read', 'Portal.Settings.Read', 'Mapi.Configurations.Read', 'Mapi.Customers.Read'],
 };
 

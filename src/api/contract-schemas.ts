@@ -17,6 +17,7 @@ import {
   accountStatement, businessAccountGroup, businessAccountGroupList, ledgerReportQueued, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList,
   pricingPlanList, remittance, settlementBatchDetail, settlementBatchList,
 } from '../contract/ledger-schemas.ts';
+import { auditEventList, paymentActionAnswer, paymentJobDetail, paymentJobList, paymentTrace } from '../contract/payment-job-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 import { createdComment, createdTicket, ticketAssignees, ticketAttachment, ticketComment, ticketCommentPage, ticketDetail, ticketList } from '../contract/ticket-schemas.ts';
 
@@ -78,6 +79,11 @@ export const contractSchemas = {
   remittance,
   pricingPlanList,
   ledgerReportQueued,
+  paymentJobList,
+  paymentJobDetail,
+  paymentTrace,
+  paymentActionAnswer,
+  auditEventList,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

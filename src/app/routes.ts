@@ -119,6 +119,9 @@ const merchantDetailPane = lazy(() => import('../../panes/business/merchant-deta
 const configurationsPane = lazy(() => import('../../panes/configurations/configurations-pane.tsx').then((module) => ({ default: module.ConfigurationsPane })));
 const configurationDetailPane = lazy(() => import('../../panes/configurations/configuration-detail-pane.tsx').then((module) => ({ default: module.ConfigurationDetailPane })));
 const hostedPageEditorPane = lazy(() => import('../../panes/configurations/hosted-page-editor-pane.tsx').then((module) => ({ default: module.HostedPageEditorPane })));
+const paymentJobsPane = lazy(() => import('../../panes/payment-jobs/payment-jobs-pane.tsx').then((module) => ({ default: module.PaymentJobsPane })));
+const paymentJobDetailPane = lazy(() => import('../../panes/payment-jobs/payment-job-detail-pane.tsx').then((module) => ({ default: module.PaymentJobDetailPane })));
+const paymentTracePane = lazy(() => import('../../panes/payment-jobs/payment-trace-pane.tsx').then((module) => ({ default: module.PaymentTracePane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const statementPane = lazy(() => import('../../panes/reporting/statement-pane.tsx').then((module) => ({ default: module.StatementPane })));
 const batchReportPane = lazy(() => import('../../panes/reporting/batch-report-pane.tsx').then((module) => ({ default: module.BatchReportPane })));
@@ -221,17 +224,17 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'paymentJobs', pattern: '/configurations/:configurationId/payments', capability: 'Payment jobs overview', title: () => 'Payments',
-    pane: notBuiltPane, permissions: ['Portal.PaymentJobs.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    pane: paymentJobsPane, permissions: ['Portal.PaymentJobs.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
     menu: { section: 'configuration', index: 2, label: 'Payments' },
     command: { title: 'Go to payment jobs', keywords: ['payments', 'orders', 'payment jobs'], shortcut: 'g j' },
   },
   {
     id: 'paymentJobDetail', pattern: '/configurations/:configurationId/payments/:paymentJobReference', capability: 'Payment job detail',
-    title: ({ paymentJobReference }) => `Payment job ${paymentJobReference ?? ''}`, pane: notBuiltPane, permissions: ['Portal.PaymentJobs.Read'], layout: 'default',
+    title: ({ paymentJobReference }) => `Payment job ${paymentJobReference ?? ''}`, pane: paymentJobDetailPane, permissions: ['Portal.PaymentJobs.Read'], layout: 'default',
   },
   {
     id: 'paymentJobTrace', pattern: '/configurations/:configurationId/payments/:paymentJobReference/trace/:traceReference', capability: 'Payment trace',
-    title: ({ traceReference }) => `Trace ${traceReference ?? ''}`, pane: notBuiltPane, permissions: ['Portal.Traces.Read'], layout: 'default',
+    title: ({ traceReference }) => `Trace ${traceReference ?? ''}`, pane: paymentTracePane, permissions: ['Portal.Traces.Read'], layout: 'default',
   },
   {
     id: 'virtualTerminal', pattern: '/configurations/:configurationId/virtual-terminal', capability: 'Virtual terminal order entry', title: () => 'Virtual terminal',

@@ -48,6 +48,11 @@ export const permissionNames = [
   'Mapi.Beneficiary.Approve',
   'Mapi.Screening.Resolve',
   'Mapi.AccountWatchList.Update',
+  // Payment operations (issue 16, see README Decisions).
+  'Portal.Payments.Capture',
+  'Portal.Payments.Refund',
+  'Portal.Payments.Void',
+  'Portal.PaymentJobs.MailPaymentLink',
 ] as const;
 
 export type PermissionName = (typeof permissionNames)[number];

@@ -6,7 +6,11 @@ import { showToast } from './toast-store.ts';
 import { decodeWorkspace, encodeWorkspace, isPanePath, maxPanes, stripPanesParam, type WorkspaceLayout } from './workspace-url.ts';
 
 // 'rows': a table's row cursor (j / k / Enter), the contract's tableRowsCapability.
-export const paneCapabilities = ['search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows'] as const;
+export const paneCapabilities = [
+  'search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows',
+  // payment job detail (issue 16): declared only while the focused job allows the action
+  'capture', 'refund', 'void', 'cancelJob', 'mailPaymentLink', 'viewTrace',
+] as const;
 export type PaneCapability = (typeof paneCapabilities)[number];
 
 export type PaneRequest = { capability: PaneCapability; argument?: number; seq: number };

@@ -235,6 +235,24 @@ describe('demo seed', () => {
     expect(await count(first, `SELECT count(*) AS n FROM payment_jobs WHERE NOT ("order" ? 'billingAddress' AND "order" ? 'shippingAddress')`)).toBe(0);
   });
 
+  it('seeds the payments area: authorisations to capture, open jobs, refunds with reasons and steps (issue 16)', async () => {
+    const owner = summary.demo.ownerBusinessId;
+    // Authorisations waiting for capture have no capture yet, and their job agrees; the owner has some to act on.
+    expect(await count(first, `SELECT count(*) AS n FROM transactions t JOIN payment_jobs j ON j.reference = t.payment_job_reference
+      WHERE t.kind = 'payment' AND t.status = 'reserved' AND j.status = 'reserved' AND j.paid_date_time_utc IS NULL AND t.payment_method = 'card'
+        AND NOT EXISTS (SELECT 1 FROM transactions c WHERE c.parent_reference = t.reference)`)).toBe(await count(first, `SELECT count(*) AS n FROM transactions WHERE status = 'reserved'`));
+    expect(await count(first, `SELECT count(*) AS n FROM payment_jobs WHERE status = 'reserved'`)).toBeGreaterThanOrEqual(1);
+    expect(await count(first, `SELECT count(*) AS n FROM payment_jobs j JOIN transactions t ON t.payment_job_reference = j.reference AND t.kind = 'payment'
+      WHERE j.business_id = $1 AND j.status = 'pending' AND t.status = 'pending' AND j.expiration_date_time_utc > $2`, [owner, now.toISOString()])).toBeGreaterThanOrEqual(1);
+    // Every refund has its reason and steps, its status agreeing with its transaction; some failed, some still requested.
+    expect(await count(first, `SELECT count(*) AS n FROM transactions t LEFT JOIN payment_refunds r ON r.refund_id = t.reference
+      WHERE t.kind = 'refund' AND (r.refund_id IS NULL OR r.payment_id <> t.parent_reference
+        OR (r.status = 'completed') <> (t.status = 'paid') OR (r.status = 'failed') <> (t.status = 'failed')
+        OR (r.status IN ('requested', 'processing')) <> (t.status = 'pending') OR jsonb_array_length(r.steps) < 1)`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM payment_refunds WHERE status = 'failed'`)).toBeGreaterThan(0);
+    expect(await count(first, `SELECT count(DISTINCT reason) AS n FROM payment_refunds`)).toBeGreaterThanOrEqual(5);
+  });
+
   it('fills transaction_stats with exactly the aggregation of the transactions', async () => {
     // Independent of the SQL: bucket the raw rows in JavaScript.
     type Measures = { volume: number; revenue: number; unsuccessfulVolume: number; unsuccessfulRevenue: number; salesCount: number };

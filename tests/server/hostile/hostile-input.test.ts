@@ -23,6 +23,8 @@ const knownIds: Record<string, string> = {
   // support: a ticket of M3a with a comment and a file on each (inserted below)
   ticketId: 'TCKHOSTILE', commentId: 'TCCHOSTILE', attachmentId: 'TCAHOSTILE',
   paymentMethod: 'card', reference: 'HPPFIXTURE', keyId: 'KEY0000000000000000', imageReference: 'IMG00000000000000000000000000000000',
+  // payment jobs (issue 16): a real job, payment and trace of B3, so the routes get past the look-up
+  paymentJobReference: 'PJ3A0001', paymentId: 'TX3A0001', traceReference: 'TR3A0001', refundId: 'TX3A0001',
 };
 
 /** Routes served without a portal session (issue 19: images are shown by <img> tags and shopper pages). */

@@ -30,6 +30,8 @@ type Tenant = {
   ticketId: string | null; ticketMerchantId: string | null; commentId: string | null; attachmentId: string | null; commentAttachmentId: string | null;
   /** issue 19: a hosted page, an image and an API key of the merchant's configuration */
   hostedPageReference: string | null; imageReference: string | null; apiKeyId: string | null;
+  /** payment jobs: the job's first payment and one of its refunds (issue 16) */
+  paymentId: string | null; refundId: string | null;
 };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
@@ -71,6 +73,13 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/configurations/:configurationId')) return { tradeName: 'Probe', description: '', switches: { virtualTerminalMenuEnabled: true }, version: 1 };
   if (route.path.endsWith('/merchants/:merchantId')) return { merchantName: 'Probe', merchantUrl: null, supportUrl: null, version: 1 };
   if (route.path === '/businesses/:businessId') return { businessName: 'Probe', businessUrl: null, version: 1 };
+  // Payment actions (issue 16): bodies that pass validation, so only access decides.
+  if (route.path.endsWith('/actions/capture')) return { amount: 1, version: 1 };
+  if (route.path.endsWith('/actions/refund')) return { amount: 1, reason: 'duplicate', version: 1 };
+  if (route.path.endsWith('/actions/void')) return { version: 1 };
+  if (route.path.endsWith('/refunds/:refundId/actions/cancel')) return { version: 1 };
+  if (route.path.endsWith('/payment-jobs/:paymentJobReference/actions/cancel')) return { confirmed: true, version: 1 };
+  if (route.path.endsWith('/actions/mail-payment-link')) return { emailAddress: 'probe@example.test' };
   return undefined;
 }
 
@@ -88,6 +97,7 @@ function fill(route: Route, tenant: Tenant): string | null {
       ticketId: tenant.ticketId, commentId: tenant.commentId,
       attachmentId: route.path.includes('/comments/') ? tenant.commentAttachmentId : tenant.attachmentId,
       paymentMethod: 'card', imageReference: tenant.imageReference, keyId: tenant.apiKeyId,
+      paymentId: tenant.paymentId, traceReference: tenant.paymentId ? `TR${tenant.paymentId.slice(2)}` : null, refundId: tenant.refundId,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -147,9 +157,12 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     const firstMerchants = new Set((await database.query<{ id: string }>('SELECT min(id) AS id FROM merchants GROUP BY business_id')).map((row) => row.id));
     tenants = (await database.query<{
       partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null;
-      user_id: string | null; ticket_id: string | null; hosted_page_reference: string | null; api_key_id: string | null;
+      user_id: string | null; ticket_id: string | null; hosted_page_reference: string | null; api_key_id: string | null; payment_id: string | null; refund_id: string | null;
     }>(`
-      SELECT b.partner_id, m.business_id, m.id AS merchant_id,
+      SELECT s.*,
+             (SELECT t.reference FROM transactions t WHERE t.payment_job_reference = s.payment_job_reference AND t.kind = 'payment' ORDER BY t.reference LIMIT 1) AS payment_id,
+             coalesce((SELECT r.reference FROM transactions r WHERE r.payment_job_reference = s.payment_job_reference AND r.kind = 'refund' ORDER BY r.reference LIMIT 1), 'TX0000000000') AS refund_id
+      FROM (SELECT b.partner_id, m.business_id, m.id AS merchant_id,
              (SELECT t.reference FROM transactions t WHERE t.merchant_id = m.id ORDER BY t.reference LIMIT 1) AS reference,
              (SELECT j.reference FROM payment_jobs j WHERE j.merchant_id = m.id ORDER BY j.reference LIMIT 1) AS payment_job_reference,
              (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) AS configuration_id,
@@ -159,13 +172,14 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
                ORDER BY k.merchant_id IS NULL, k.id LIMIT 1) AS ticket_id,
              (SELECT h.reference FROM hosted_pages h WHERE h.merchant_id = m.id ORDER BY h.reference LIMIT 1) AS hosted_page_reference,
              (SELECT k.id FROM api_keys k WHERE k.configuration_id = (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) ORDER BY k.id LIMIT 1) AS api_key_id
-        FROM merchants m JOIN businesses b ON b.id = m.business_id ORDER BY m.id`)).map((row) => ({
+        FROM merchants m JOIN businesses b ON b.id = m.business_id) s ORDER BY s.merchant_id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
       paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, userId: row.user_id,
       ticketId: row.ticket_id, ticketMerchantId: null as string | null, commentId: null as string | null, attachmentId: null as string | null, commentAttachmentId: null as string | null,
       hostedPageReference: row.hosted_page_reference, apiKeyId: row.api_key_id,
       // Images are not seeded (they live in the file store): one row per merchant's configuration is added below.
       imageReference: row.configuration_id ? `IMG${createHash('md5').update(row.merchant_id).digest('hex').toUpperCase()}` : null,
+      paymentId: row.payment_id, refundId: row.refund_id,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
     for (const tenant of tenants) {
       if (!tenant.imageReference || !tenant.configurationId) continue;

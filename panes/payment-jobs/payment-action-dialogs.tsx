@@ -1,0 +1,237 @@
+// The payment actions' dialogs, keyboard first: the first field has focus, Enter confirms (the form submits),
+// Escape closes. Each validates as typed and shows the server's refusal (which says why and what is possible)
+// inside the dialog; sending is the caller's (onSubmit), so the dialogs are plain components.
+import { type FormEvent, type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
+import {
+  formatMoney as formatMinor, isValidAmountFor, maxRefundNoteLength, maxVoidReasonLength, refundReasonLabels, refundReasons, toMinorUnits,
+  type PaymentDetail, type RefundReason,
+} from '../../src/contract/payment-jobs.ts';
+import { currencyExponent } from '../../src/contract/transactions.ts';
+import { Modal } from '../../src/ui/modal.tsx';
+
+type Submit<T> = (body: T) => Promise<void>;
+
+/** The amount as typed, in the currency's decimals: the number, or what is wrong with it. */
+export function parseAmountInput(text: string, currency: string, maxMinor: number, verb: 'refunded' | 'captured'): { amount: number } | { problem: string } {
+  const exponent = currencyExponent(currency);
+  const trimmed = text.trim().replace(/,/g, '');
+  if (trimmed === '') return { problem: 'Enter an amount.' };
+  const pattern = exponent === 0 ? /^\d+$/ : new RegExp(`^\\d+(\\.\\d{1,${exponent}})?$`);
+  if (!pattern.test(trimmed)) return { problem: exponent === 0 ? `Enter a whole number of ${currency}.` : `Enter an amount with at most ${exponent} decimals.` };
+  const amount = Number(trimmed);
+  if (!isValidAmountFor(amount, currency)) return { problem: 'Enter an amount above zero.' };
+  if (toMinorUnits(amount, currency) > maxMinor) return { problem: `At most ${formatMinor(maxMinor, currency)} can be ${verb}.` };
+  return { amount };
+}
+
+const amountText = (amount: number, currency: string) => amount.toFixed(currencyExponent(currency));
+
+function ActionModal(props: { firstField: RefObject<HTMLElement | null>; open: boolean; title: string; onClose: () => void; onSubmit: (event: FormEvent) => void; busy: boolean; confirmLabel: string; tone?: 'danger' | 'primary'; error: string | null; children: ReactNode; description?: ReactNode; canSubmit: boolean }) {
+  const formId = useId();
+  return (
+    <Modal
+      open={props.open}
+      title={props.title}
+      onClose={props.onClose}
+      description={props.description}
+      closeOnOutsideClick={false}
+      initialFocus={props.firstField}
+      footer={(
+        <>
+          <button type="button" className="button" onClick={props.onClose}>Cancel</button>
+          <button type="submit" form={formId} className={`button ${props.tone === 'danger' ? 'button-danger' : 'button-primary'}`} disabled={props.busy || !props.canSubmit}>
+            {props.busy ? 'Working…' : props.confirmLabel}
+          </button>
+        </>
+      )}
+    >
+      <form id={formId} className="payment-action-form" onSubmit={props.onSubmit} noValidate>
+        {props.children}
+        {props.error ? <p role="alert" className="payment-action-error">{props.error}</p> : null}
+      </form>
+    </Modal>
+  );
+}
+
+/** Runs a submit, keeping its refusal message; closes on success. */
+function useSubmission(onClose: () => void) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (send: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await send();
+      onClose();
+    } catch (failure) {
+      const messages = (failure as { messages?: readonly string[] } | null)?.messages;
+      setError(messages && messages.length > 0 ? messages.join(' ') : 'The action could not be completed.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
+}
+
+export type RefundDialogProps = { open: boolean; payment: PaymentDetail; onClose: () => void; onSubmit: Submit<{ amount: number; reason: RefundReason; note: string | null; notifyCustomer: boolean }> };
+
+export function RefundDialog({ open, payment, onClose, onSubmit }: RefundDialogProps) {
+  const first = useRef<HTMLInputElement>(null);
+  const refundableMinor = toMinorUnits(payment.refundable, payment.currency);
+  const [amount, setAmount] = useState(() => amountText(payment.refundable, payment.currency));
+  const [reason, setReason] = useState<RefundReason>('requestedByCustomer');
+  const [note, setNote] = useState('');
+  const [notify, setNotify] = useState(false);
+  const [touched, setTouched] = useState(false);
+  const submission = useSubmission(onClose);
+  useEffect(() => {
+    if (!open) return;
+    setAmount(amountText(payment.refundable, payment.currency));
+    setReason('requestedByCustomer'); setNote(''); setNotify(false); setTouched(false); submission.setError(null);
+  }, [open]); // a fresh form each time the dialog opens
+  const parsed = parseAmountInput(amount, payment.currency, refundableMinor, 'refunded');
+  const noteProblem = reason === 'other' && note.trim() === '' ? "A refund for the reason 'Other' needs a note." : null;
+  const ids = { amount: useId(), amountHint: useId(), reason: useId(), note: useId(), notify: useId() };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if ('problem' in parsed || noteProblem) return;
+    void submission.run(() => onSubmit({ amount: parsed.amount, reason, note: note.trim() || null, notifyCustomer: notify }));
+  };
+  return (
+    <ActionModal firstField={first} open={open} title="Refund payment" onClose={onClose} onSubmit={submit} busy={submission.busy} confirmLabel="Refund" error={submission.error}
+      canSubmit={!('problem' in parsed) && !noteProblem}
+      description={<p>Up to {formatMoney(payment.refundable, payment.currency)} of payment {payment.paymentId} can be refunded. The refund can be cancelled while it is still requested.</p>}>
+      <div className="form-field">
+        <label htmlFor={ids.amount}>Amount ({payment.currency})</label>
+        <input id={ids.amount} ref={first} type="text" inputMode="decimal" autoComplete="off" value={amount} aria-describedby={ids.amountHint}
+          aria-invalid={'problem' in parsed} onChange={(event) => { setAmount(event.target.value); setTouched(true); }} />
+        <p id={ids.amountHint} className={'problem' in parsed && touched ? 'field-problem' : 'field-hint'}>{'problem' in parsed && touched ? parsed.problem : `At most ${formatMoney(payment.refundable, payment.currency)}.`}</p>
+      </div>
+      <div className="form-field">
+        <label htmlFor={ids.reason}>Reason</label>
+        <select id={ids.reason} value={reason} onChange={(event) => setReason(event.target.value as RefundReason)}>
+          {refundReasons.map((value) => <option key={value} value={value}>{refundReasonLabels[value]}</option>)}
+        </select>
+      </div>
+      <div className="form-field">
+        <label htmlFor={ids.note}>Note{reason === 'other' ? ' (required)' : ' (optional)'}</label>
+        <textarea id={ids.note} value={note} maxLength={maxRefundNoteLength} rows={2} aria-invalid={Boolean(noteProblem && touched)}
+          onKeyDown={(event) => { if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); event.currentTarget.form?.requestSubmit(); } }}
+          onChange={(event) => setNote(event.target.value)} />
+        {noteProblem && touched ? <p className="field-problem">{noteProblem}</p> : null}
+      </div>
+      <label className="checkbox-field" htmlFor={ids.notify}>
+        <input id={ids.notify} type="checkbox" checked={notify} onChange={(event) => setNotify(event.target.checked)} />
+        Email the customer a refund confirmation
+      </label>
+    </ActionModal>
+  );
+}
+
+export type CaptureDialogProps = { open: boolean; payment: PaymentDetail; onClose: () => void; onSubmit: Submit<{ amount: number }> };
+
+export function CaptureDialog({ open, payment, onClose, onSubmit }: CaptureDialogProps) {
+  const first = useRef<HTMLInputElement>(null);
+  const capturableMinor = toMinorUnits(payment.capturable, payment.currency);
+  const [amount, setAmount] = useState(() => amountText(payment.capturable, payment.currency));
+  const submission = useSubmission(onClose);
+  useEffect(() => {
+    if (open) { setAmount(amountText(payment.capturable, payment.currency)); submission.setError(null); }
+  }, [open]);
+  const parsed = parseAmountInput(amount, payment.currency, capturableMinor, 'captured');
+  const ids = { amount: useId(), hint: useId() };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if ('problem' in parsed) return;
+    void submission.run(() => onSubmit({ amount: parsed.amount }));
+  };
+  return (
+    <ActionModal firstField={first} open={open} title="Capture payment" onClose={onClose} onSubmit={submit} busy={submission.busy} confirmLabel="Capture" error={submission.error} canSubmit={!('problem' in parsed)}
+      description={<p>{formatMoney(payment.capturable, payment.currency)} of payment {payment.paymentId} is authorised and not captured. A partial capture releases the rest.</p>}>
+      <div className="form-field">
+        <label htmlFor={ids.amount}>Amount ({payment.currency})</label>
+        <input id={ids.amount} ref={first} type="text" inputMode="decimal" autoComplete="off" value={amount} aria-describedby={ids.hint} aria-invalid={'problem' in parsed} onChange={(event) => setAmount(event.target.value)} />
+        <p id={ids.hint} className={'problem' in parsed ? 'field-problem' : 'field-hint'}>{'problem' in parsed ? parsed.problem : `At most ${formatMoney(payment.capturable, payment.currency)}.`}</p>
+      </div>
+    </ActionModal>
+  );
+}
+
+export type VoidDialogProps = { open: boolean; payment: PaymentDetail; onClose: () => void; onSubmit: Submit<{ reason: string | null }> };
+
+export function VoidDialog({ open, payment, onClose, onSubmit }: VoidDialogProps) {
+  const first = useRef<HTMLInputElement>(null);
+  const [reason, setReason] = useState('');
+  const submission = useSubmission(onClose);
+  useEffect(() => { if (open) { setReason(''); submission.setError(null); } }, [open]);
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void submission.run(() => onSubmit({ reason: reason.trim() || null }));
+  };
+  return (
+    <ActionModal firstField={first} open={open} title="Void authorisation" onClose={onClose} onSubmit={submit} busy={submission.busy} confirmLabel="Void authorisation" tone="danger" error={submission.error} canSubmit
+      description={<p>Voiding releases the authorisation of {formatMoney(payment.authorised, payment.currency)} on payment {payment.paymentId}. It cannot be undone.</p>}>
+      <div className="form-field">
+        <label htmlFor={id}>Reason (optional)</label>
+        <input id={id} ref={first} type="text" maxLength={maxVoidReasonLength} value={reason} onChange={(event) => setReason(event.target.value)} />
+      </div>
+    </ActionModal>
+  );
+}
+
+export type CancelJobDialogProps = { open: boolean; reference: string; onClose: () => void; onSubmit: Submit<{ confirmed: boolean }> };
+
+export function CancelJobDialog({ open, reference, onClose, onSubmit }: CancelJobDialogProps) {
+  const first = useRef<HTMLInputElement>(null);
+  const [confirmed, setConfirmed] = useState(false);
+  const submission = useSubmission(onClose);
+  useEffect(() => { if (open) { setConfirmed(false); submission.setError(null); } }, [open]);
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!confirmed) { submission.setError('Tick the confirmation to cancel this payment job: cancelling is permanent.'); return; }
+    void submission.run(() => onSubmit({ confirmed }));
+  };
+  return (
+    <ActionModal firstField={first} open={open} title="Cancel payment job" onClose={onClose} onSubmit={submit} busy={submission.busy} confirmLabel="Cancel payment job" tone="danger" error={submission.error} canSubmit={confirmed}
+      description={<p>Cancelling payment job {reference} is permanent: the shopper can no longer pay it.</p>}>
+      <label className="checkbox-field" htmlFor={id}>
+        <input id={id} ref={first} type="checkbox" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)}
+          onKeyDown={(event) => { if (event.key === 'Enter') { event.preventDefault(); event.currentTarget.form?.requestSubmit(); } }} />
+        I understand that cancelling this payment job is permanent
+      </label>
+    </ActionModal>
+  );
+}
+
+export type MailLinkDialogProps = { open: boolean; defaultEmail: string | null; onClose: () => void; onSubmit: Submit<{ emailAddress: string }> };
+
+export function MailPaymentLinkDialog({ open, defaultEmail, onClose, onSubmit }: MailLinkDialogProps) {
+  const first = useRef<HTMLInputElement>(null);
+  const [email, setEmail] = useState(defaultEmail ?? '');
+  const submission = useSubmission(onClose);
+  useEffect(() => { if (open) { setEmail(defaultEmail ?? ''); submission.setError(null); } }, [open]);
+  const problem = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()) ? null : 'Enter a valid email address.';
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (problem) return;
+    void submission.run(() => onSubmit({ emailAddress: email.trim() }));
+  };
+  return (
+    <ActionModal firstField={first} open={open} title="Mail payment link" onClose={onClose} onSubmit={submit} busy={submission.busy} confirmLabel="Send payment link" error={submission.error} canSubmit={!problem}
+      description={<p>The shopper receives an email with a link to pay this job.</p>}>
+      <div className="form-field">
+        <label htmlFor={id}>Email address</label>
+        <input id={id} ref={first} type="email" autoComplete="off" value={email} aria-invalid={Boolean(problem)} onChange={(event) => setEmail(event.target.value)} />
+        {problem && email !== '' ? <p className="field-problem">{problem}</p> : null}
+      </div>
+    </ActionModal>
+  );
+}
+
+function formatMoney(amount: number, currency: string): string {
+  return formatMinor(toMinorUnits(amount, currency), currency);
+}

@@ -1,0 +1,40 @@
+// Shared bits of the payment job screens: status chips, step names, addresses by the spec's rules.
+import { formatShortDate, formatTime } from '../../src/format/dates.ts';
+
+export function statusTone(status: string): 'success' | 'danger' | 'warning' | 'info' | 'neutral' {
+  if (['paid', 'captured', 'completed', 'commissioned', 'verified', 'authorised'].includes(status)) return 'success';
+  if (['declined', 'failed', 'rejected', 'blocked'].includes(status)) return 'danger';
+  if (['pending', 'reserved', 'requested', 'processing'].includes(status)) return 'warning';
+  if (['cancelled', 'expired', 'voided'].includes(status)) return 'neutral';
+  return 'info';
+}
+
+export function StatusChip({ status }: { status: string }) {
+  return <span className="status-chip" data-tone={statusTone(status)}>{statusLabel(status)}</span>;
+}
+
+const stepLabels: Record<string, string> = {
+  created: 'Created', authorised: 'Authorised', captured: 'Captured', partiallyCaptured: 'Partly captured', declined: 'Declined', failed: 'Failed',
+  pending: 'Waiting for the shopper', expired: 'Expired', cancelled: 'Cancelled', voided: 'Voided', requested: 'Requested', processing: 'Processing',
+  completed: 'Completed', reserved: 'Reserved', paid: 'Paid',
+};
+export const statusLabel = (status: string) => stepLabels[status] ?? status.charAt(0).toUpperCase() + status.slice(1);
+
+export const dateTime = (iso: string) => `${formatShortDate(iso)}, ${formatTime(iso)}`;
+
+const addressOrder = [['title', 'firstName', 'middleName', 'lastName'], ['organisation', 'department'], ['addressLine1'], ['addressLine2'], ['zipCode', 'city'], ['stateProvince'], ['countryIso3166Alpha2']] as const;
+
+/** An address as lines; a phone number whose type is Unknown is shown without its type (spec: the type is hidden). */
+export function AddressBlock({ address }: { address: Record<string, string | null> | null }) {
+  if (!address) return <p>None given.</p>;
+  const lines = addressOrder.map((fields) => fields.map((field) => address[field]).filter((value) => value).join(' ')).filter((line) => line);
+  const phones = ([['phoneNumber1', 'phoneNumber1Type'], ['phoneNumber2', 'phoneNumber2Type']] as const)
+    .filter(([number]) => address[number])
+    .map(([number, kind]) => (address[kind] && address[kind] !== 'Unknown' ? `${address[number]} (${address[kind]})` : address[number]));
+  return (
+    <address className="address-block">
+      {lines.map((line) => <div key={line}>{line}</div>)}
+      {phones.map((phone) => <div key={phone}>Phone {phone}</div>)}
+    </address>
+  );
+}

@@ -1,0 +1,160 @@
+// The payment jobs overview of a configuration (/configurations/{id}/payments) in the applied context: server
+// paging and sorting, a search that finds a job by reference, order number or customer email, filters for date,
+// status and payment method. The table state lives in the pane's URL, so a link reproduces the view.
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { useLocation } from 'wouter';
+import type { ContextSelections } from '../../src/contract/context.ts';
+import { paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
+import {
+  calendarDate, changeListState, compactFilters, datePresetIds, datePresetLabels, datePresetRange, decodeAnyOf, decodeDateRange, encodeAnyOf,
+  encodeDateRange, type ListState, listStateFromParams, listStateToParams, pickerBounds, weekStartsOn,
+} from '../../src/contract/filters.ts';
+import { pageSizes } from '../../src/contract/list-query.ts';
+import { paymentJobListSpec, type PaymentJobListItem } from '../../src/contract/payment-jobs.ts';
+import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import { formatMoney } from '../../src/format/money.ts';
+import { formatPaymentMethod } from '../../src/format/payment-method.ts';
+import { contextPath, contextStore } from '../../src/state/context-store.ts';
+import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
+import { openBeside } from '../../src/state/workspace-store.ts';
+import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
+import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
+import { ChoiceFilter, DateRangeButton, SearchField } from '../../src/ui/data-table/filter-fields.tsx';
+import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { dateTime, StatusChip } from './payment-job-format.tsx';
+import { paymentJobQueries } from './payment-job-queries.ts';
+import '../../src/ui/data-table/data-table.css';
+import './payment-jobs.css';
+
+const searchDebounceMs = 400;
+const statusOptions = paymentStatuses.map((value) => ({ value, label: value.charAt(0).toUpperCase() + value.slice(1) }));
+const methodOptions = paymentMethods.map((value) => ({ value, label: formatPaymentMethod(value) }));
+
+/** What a search term is: an email (has @), an order number (ORD-…) or a reference; the filter it sets. */
+export function searchFilters(term: string): Record<string, string | undefined> {
+  const value = term.trim();
+  const none = { reference: undefined, ordernumber: undefined, email: undefined };
+  if (value === '') return none;
+  if (value.includes('@') || /^[a-z]/.test(value)) return { ...none, email: `[eq]${value}` };
+  if (/^ORD-/i.test(value)) return { ...none, ordernumber: `[eq]${value.toUpperCase()}` };
+  return { ...none, reference: `[eq]${value.toUpperCase()}` };
+}
+const searchOf = (filters: Record<string, string>) => (filters.email ?? filters.ordernumber ?? filters.reference ?? '').replace(/^\[eq\]/, '');
+
+export const paymentJobColumnsList: readonly DataTableColumn<PaymentJobListItem>[] = [
+  { id: 'createDateTimeUtc', header: 'Created', sortField: 'createDateTimeUtc', width: 'minmax(10.5rem, 1fr)', cell: (row) => <time dateTime={row.createDateTimeUtc}>{dateTime(row.createDateTimeUtc)}</time> },
+  { id: 'reference', header: 'Reference', sortField: 'reference', width: 'minmax(9rem, 1fr)', cell: (row) => <a className="data-table-link" href={`/configurations/${encodeURIComponent(row.configurationId)}/payments/${encodeURIComponent(row.reference)}`} tabIndex={-1}>{row.reference}</a> },
+  { id: 'orderNumber', header: 'Order number', sortField: 'orderNumber', width: 'minmax(8rem, 1fr)', cell: (row) => row.orderNumber },
+  { id: 'customer', header: 'Customer', width: 'minmax(9rem, 1.2fr)', cell: (row) => row.customer ?? '—' },
+  { id: 'emailAddress', header: 'Email', width: 'minmax(10rem, 1.4fr)', cell: (row) => row.emailAddress ?? '—' },
+  { id: 'amount', header: 'Amount', sortField: 'amount', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => formatMoney(row.amount, row.currency) },
+  { id: 'status', header: 'Status', sortField: 'status', width: '7.5rem', cell: (row) => <StatusChip status={row.status} /> },
+  { id: 'paymentMethod', header: 'Payment method', width: 'minmax(8rem, 1fr)', cell: (row) => (row.paymentMethod ? formatPaymentMethod(row.paymentMethod) : '—') },
+  { id: 'merchant', header: 'Merchant', width: 'minmax(9rem, 1fr)', cell: (row) => row.merchantName },
+];
+
+export function PaymentJobsPane({ params, search }: PaneProps) {
+  const [location, navigate] = useLocation();
+  const scope = usePaneScope();
+  const { applied } = useSnapshot(contextStore);
+  const contextPrefix = contextPath(applied as ContextSelections) ?? '';
+  const configurationId = params.configurationId ?? '';
+  const state = useMemo(() => listStateFromParams(Object.fromEntries(new URLSearchParams(search)), paymentJobListSpec), [search]);
+  const today = calendarDate(new Date());
+  const setState = (next: ListState, options: { replace?: boolean } = {}) => {
+    const query = new URLSearchParams(listStateToParams(next, paymentJobListSpec)).toString();
+    navigate(`${location}${query ? `?${query}` : ''}`, options.replace ? { replace: true } : undefined);
+  };
+  const applyFilters = (patch: Record<string, string | undefined>, options: { replace?: boolean } = {}) =>
+    setState(changeListState(state, { filters: compactFilters({ ...state.filters, ...patch }) }), options);
+
+  // The route's configuration is always a filter of the list.
+  const requestState = { ...state, filters: { ...state.filters, configurationid: `[eq]${configurationId}` } };
+  const list = useQuery({ ...paymentJobQueries.list(contextPrefix, requestState), enabled: contextPrefix !== '' && configurationId !== '' });
+  const rows = list.isError ? [] : list.data?.results ?? [];
+  const total = list.isError ? 0 : list.data?.numberOfResults ?? 0;
+
+  const [searchDraft, setSearchDraft] = useState(() => searchOf(state.filters));
+  const applied_ = searchOf(state.filters);
+  useEffect(() => { if (searchDraft.trim().toUpperCase() !== applied_.toUpperCase()) setSearchDraft(applied_); }, [applied_]);
+  useEffect(() => {
+    if (searchDraft.trim().toUpperCase() === applied_.toUpperCase()) return undefined;
+    const timer = setTimeout(() => applyFilters(searchFilters(searchDraft), { replace: true }), searchDebounceMs);
+    return () => clearTimeout(timer);
+  });
+  const submit = (event: FormEvent) => { event.preventDefault(); applyFilters(searchFilters(searchDraft)); };
+
+  const [dateOpen, setDateOpen] = useState(false);
+  const [filtersOpen, setFiltersOpen] = useState(Boolean(state.filters.status || state.filters.paymentmethod));
+  const searchInput = useRef<HTMLInputElement>(null);
+  const rowCursor = useRef<RowCursorHandle>(null);
+  const openRow = (row: PaymentJobListItem | undefined, beside: boolean) => {
+    if (!row) return;
+    const path = `/configurations/${encodeURIComponent(row.configurationId)}/payments/${encodeURIComponent(row.reference)}`;
+    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
+    else navigate(path);
+  };
+  const handlers: PaneRequestHandlers = {
+    search: () => searchInput.current?.focus(),
+    filters: () => setFiltersOpen(true),
+    date: () => setDateOpen(true),
+  };
+  if (!dateOpen && rows.length > 0) {
+    handlers[tableRowsCapability] = (argument) => {
+      if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside); return; }
+      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
+    };
+  }
+  usePaneCapabilities(handlers);
+
+  const range = decodeDateRange(state.filters.createdatetimeutc);
+  const { min, max } = pickerBounds(today);
+  if (contextPrefix === '') return <div className="payment-jobs-pane"><h1>Payments</h1><p role="alert">Choose a business or merchant first.</p></div>;
+
+  return (
+    <div className="payment-jobs-pane">
+      <header className="payment-jobs-header">
+        <h1>Payments</h1>
+        <p className="not-built-note">Filter presets, the column chooser and exports of payment jobs are not built yet.</p>
+      </header>
+      <form className="filter-bar" role="search" aria-label="Payment job filters" onSubmit={submit}>
+        <SearchField label="Search reference, order number or customer email" placeholder="Reference, order number or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput} />
+        <DateRangeButton label="Created" summary={range.start || range.end ? `${range.start ?? '…'} – ${range.end ?? '…'}` : 'Any date'} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
+        <button type="button" className="button" aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>Filters</button>
+        {Object.keys(state.filters).length > 0 ? <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); setState(changeListState(state, { filters: {} })); }}>Clear filters</button> : null}
+        <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
+        {filtersOpen ? (
+          <div className="filter-panel">
+            <ChoiceFilter label="Status" options={statusOptions} selected={decodeAnyOf(state.filters.status, paymentStatuses)} onChange={(values) => applyFilters({ status: encodeAnyOf(values) })} />
+            <ChoiceFilter label="Payment method" options={methodOptions} selected={decodeAnyOf(state.filters.paymentmethod, paymentMethods)} onChange={(values) => applyFilters({ paymentmethod: encodeAnyOf(values) })} />
+          </div>
+        ) : null}
+      </form>
+      <CursorDataTable
+        cursorHandle={rowCursor}
+        resetKey={`${search}|${list.dataUpdatedAt}`}
+        caption="Payment jobs"
+        columns={paymentJobColumnsList}
+        rows={rows}
+        rowKey={(row) => row.reference}
+        rowHeader="reference"
+        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        emptyMessage={Object.keys(state.filters).length > 0 ? 'No payment jobs match these filters.' : 'There are no payment jobs here yet.'}
+        errorMessage="The payment jobs could not be loaded."
+        sort={state.sort}
+        onSortChange={(sort) => setState(changeListState(state, { sort }))}
+        onOpen={(row, { beside }) => openRow(row, beside)}
+        firstRowNumber={(state.pageNumber - 1) * state.pageSize + 1}
+        totalRows={total}
+      />
+      <Pagination label="Payment job pages" pageNumber={state.pageNumber} pageSize={state.pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={total} totalIsEstimate={false}
+        onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))} onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))} />
+      <DateRangePicker open={dateOpen} title="Payment job dates" value={range}
+        presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}
+        min={min} max={max} weekStartsOn={weekStartsOn} onApply={(next) => applyFilters({ createdatetimeutc: encodeDateRange(next) })} onClose={() => setDateOpen(false)} />
+    </div>
+  );
+}
