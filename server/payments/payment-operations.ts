@@ -15,6 +15,7 @@ import type { Database } from '../db/client.ts';
 import { auditEvents, paymentIdempotencyKeys, paymentJobs, paymentRefunds, paymentSteps, transactions, type PaymentStepRecord } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
+import { postTransactionChanges } from '../ledger/post-transactions.ts';
 import { recordTransactionChanges, toStatsTransaction, type NewTransactionRow, type TransactionChange } from '../stats/record-transaction.ts';
 import { loadJobState, transactionStatusOfRefund, type JobState, type PaymentState, type Tx } from './payment-state.ts';
 
@@ -65,7 +66,8 @@ export async function commitPaymentChange(tx: Tx, change: PaymentChange): Promis
     for (const row of change.insert) changes.push({ before: null, after: toStatsTransaction(row) });
   }
   await recordTransactionChanges(tx, changes);
-  // ledger: post these changes (issue 18, server/ledger), wired at merge
+  // The settlement ledger moves in the same transaction as the statistics (issue 18).
+  await postTransactionChanges(tx, changes);
   for (const row of change.refundRows ?? []) {
     await tx.insert(paymentRefunds).values(row).onConflictDoUpdate({
       target: paymentRefunds.refundId,

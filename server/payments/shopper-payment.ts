@@ -12,6 +12,7 @@ import { vaultCard } from '../cards/card-vault.ts';
 import type { Database } from '../db/client.ts';
 import { seedTestCards } from '../db/seed-bulk.ts';
 import { auditEvents, paymentJobs, transactions } from '../db/schema.ts';
+import { postTransactionChanges } from '../ledger/post-transactions.ts';
 import { recordTransactionChanges, toStatsTransaction } from '../stats/record-transaction.ts';
 
 export type PaymentJobRow = typeof paymentJobs.$inferSelect;
@@ -84,8 +85,10 @@ export async function payShopperJob(database: Database, cardKeys: CardKeys, refe
     }
     if (!after) throw new Error('the payment could not be written');
     await tx.update(paymentJobs).set({ status: 'paid', paidDateTimeUtc: now }).where(eq(paymentJobs.reference, job.reference));
-    await recordTransactionChanges(tx, [{ before, after: toStatsTransaction(after) }]);
-    // ledger: post these changes (issue 18), wired at merge
+    const changes = [{ before, after: toStatsTransaction(after) }];
+    await recordTransactionChanges(tx, changes);
+    // The settlement ledger moves in the same transaction as the statistics (issue 18).
+    await postTransactionChanges(tx, changes);
     await tx.insert(auditEvents).values({
       userId: 'shopper', event: 'PaymentJobPaidByShopper', dateTimeUtc: now, businessId: job.businessId, merchantId: job.merchantId,
       metaData: { paymentJobReference: job.reference, transactionReference: after.reference, amountMinor: job.amountMinor, currency: job.currency, maskedCardNumber: paid.cardMasked },
