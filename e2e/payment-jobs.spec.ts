@@ -8,12 +8,20 @@ import { signIn } from './support.ts';
 const grid = (page: Page) => page.getByRole('grid', { name: 'Payment jobs' });
 const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
 
-/** Applies a merchant on the context page with the keyboard: the listbox's options move with the arrows. */
+/** Applies a merchant on the context page with the keyboard only. */
 async function signInToMerchant(page: Page, email: string, merchant: RegExp): Promise<void> {
   await signIn(page, email, '/dashboard', 'keyboard');
   await expect(page).toHaveURL(/\/context\?route=%2Fdashboard/);
-  const option = page.getByRole('listbox', { name: /Merchants/ }).getByRole('option', { name: merchant });
-  await option.first().click();
+  // The listbox moves its cursor (aria-activedescendant) with the arrows; Enter chooses the option under it.
+  const list = page.getByRole('listbox', { name: /Merchants/ });
+  await list.focus();
+  for (let step = 0; step < 8; step += 1) {
+    const active = await list.getAttribute('aria-activedescendant');
+    const label = active ? await page.locator(`[id="${active}"]`).textContent() : '';
+    if (merchant.test(label ?? '')) break;
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
   await page.getByRole('button', { name: 'Apply' }).focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/dashboard$/);

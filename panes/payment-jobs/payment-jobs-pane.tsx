@@ -1,14 +1,17 @@
 // The payment jobs overview of a configuration (/configurations/{id}/payments) in the applied context: server
 // paging and sorting, a search that finds a job by reference, order number or customer email, filters for date,
-// status and payment method. The table state lives in the pane's URL, so a link reproduces the view.
-import { useQuery } from '@tanstack/react-query';
+// status and payment method, filter presets and a column chooser remembered per user. The table state lives in the
+// pane's URL, so a link reproduces the view.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
+import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import {
-  calendarDate, changeListState, compactFilters, datePresetIds, datePresetLabels, datePresetRange, decodeAnyOf, decodeDateRange, encodeAnyOf,
+  calendarDate, changeListState, columnChoice, columnChoiceOf, columnsSettingKey, compactFilters, datePresetIds, filterPresetsOf, filterPresetsSettingKey,
+  presetNameProblem, removePreset, savePreset, datePresetLabels, datePresetRange, decodeAnyOf, decodeDateRange, encodeAnyOf,
   encodeDateRange, type ListState, listStateFromParams, listStateToParams, pickerBounds, weekStartsOn,
 } from '../../src/contract/filters.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
@@ -19,10 +22,13 @@ import { formatPaymentMethod } from '../../src/format/payment-method.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { openBeside } from '../../src/state/workspace-store.ts';
+import { ColumnChooser } from '../../src/ui/data-table/column-chooser.tsx';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { ChoiceFilter, DateRangeButton, SearchField } from '../../src/ui/data-table/filter-fields.tsx';
+import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
+import { showToast } from '../../src/state/toast-store.ts';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { dateTime, StatusChip } from './payment-job-format.tsx';
 import { paymentJobQueries } from './payment-job-queries.ts';
@@ -38,9 +44,10 @@ export function searchFilters(term: string): Record<string, string | undefined> 
   const value = term.trim();
   const none = { reference: undefined, ordernumber: undefined, email: undefined };
   if (value === '') return none;
-  if (value.includes('@') || /^[a-z]/.test(value)) return { ...none, email: `[eq]${value}` };
   if (/^ORD-/i.test(value)) return { ...none, ordernumber: `[eq]${value.toUpperCase()}` };
-  return { ...none, reference: `[eq]${value.toUpperCase()}` };
+  // References are opaque capitals and digits (PJ0123456789); typed in any case they are still references.
+  if (!value.includes('@') && /^(PJ[0-9A-F]+|[A-Z0-9_-]+)$/i.test(value) && (/^PJ/i.test(value) || value === value.toUpperCase())) return { ...none, reference: `[eq]${value.toUpperCase()}` };
+  return { ...none, email: `[eq]${value}` };
 }
 const searchOf = (filters: Record<string, string>) => (filters.email ?? filters.ordernumber ?? filters.reference ?? '').replace(/^\[eq\]/, '');
 
@@ -54,7 +61,15 @@ export const paymentJobColumnsList: readonly DataTableColumn<PaymentJobListItem>
   { id: 'status', header: 'Status', sortField: 'status', width: '7.5rem', cell: (row) => <StatusChip status={row.status} /> },
   { id: 'paymentMethod', header: 'Payment method', width: 'minmax(8rem, 1fr)', cell: (row) => (row.paymentMethod ? formatPaymentMethod(row.paymentMethod) : '—') },
   { id: 'merchant', header: 'Merchant', width: 'minmax(9rem, 1fr)', cell: (row) => row.merchantName },
+  { id: 'paidDateTimeUtc', header: 'Paid', width: 'minmax(10.5rem, 1fr)', cell: (row) => (row.paidDateTimeUtc ? dateTime(row.paidDateTimeUtc) : '—') },
+  { id: 'expirationDateTimeUtc', header: 'Expires', width: 'minmax(10.5rem, 1fr)', cell: (row) => (row.expirationDateTimeUtc ? dateTime(row.expirationDateTimeUtc) : '—') },
+  { id: 'configurationId', header: 'Configuration', width: '9rem', cell: (row) => row.configurationId },
 ];
+const columnIds = paymentJobColumnsList.map((column) => column.id);
+const defaultVisibleColumns = columnIds.slice(0, 9);
+/** The page name of user settings: paymentJobsFilterPresets, paymentJobsColumns. */
+export const paymentJobsPage = 'paymentJobs';
+const newIdentifier = () => globalThis.crypto?.randomUUID?.() ?? `preset-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 export function PaymentJobsPane({ params, search }: PaneProps) {
   const [location, navigate] = useLocation();
@@ -87,6 +102,26 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   });
   const submit = (event: FormEvent) => { event.preventDefault(); applyFilters(searchFilters(searchDraft)); };
 
+  // Columns and presets, remembered per user.
+  const queryClient = useQueryClient();
+  const columnsKey = columnsSettingKey(paymentJobsPage);
+  const columnSetting = useQuery(userSettingQueries.detail(columnsKey));
+  const { order, visible } = columnChoiceOf(columnSetting.data, columnIds, defaultVisibleColumns);
+  const shownColumns = order.filter((id) => visible.includes(id)).map((id) => paymentJobColumnsList.find((column) => column.id === id))
+    .filter((column): column is (typeof paymentJobColumnsList)[number] => column !== undefined);
+  const saveColumns = (nextOrder: readonly string[], nextVisible: readonly string[]) => {
+    const value = columnChoice(nextOrder, nextVisible);
+    queryClient.setQueryData(userSettingQueries.detail(columnsKey).queryKey, value);
+    void saveUserSetting(columnsKey, value).catch(() => queryClient.invalidateQueries({ queryKey: userSettingQueries.detail(columnsKey).queryKey }));
+  };
+  const presetsKey = filterPresetsSettingKey(paymentJobsPage);
+  const presetSetting = useQuery(userSettingQueries.detail(presetsKey));
+  const presets = filterPresetsOf(presetSetting.data);
+  const storePresets = useMutation({
+    mutationFn: (next: ReturnType<typeof filterPresetsOf>) => saveUserSetting(presetsKey, next),
+    onSuccess: (_result, next) => queryClient.setQueryData(userSettingQueries.detail(presetsKey).queryKey, next),
+  });
+  const [columnsOpen, setColumnsOpen] = useState(false);
   const [dateOpen, setDateOpen] = useState(false);
   const [filtersOpen, setFiltersOpen] = useState(Boolean(state.filters.status || state.filters.paymentmethod));
   const searchInput = useRef<HTMLInputElement>(null);
@@ -101,8 +136,9 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
     search: () => searchInput.current?.focus(),
     filters: () => setFiltersOpen(true),
     date: () => setDateOpen(true),
+    columns: () => setColumnsOpen(true),
   };
-  if (!dateOpen && rows.length > 0) {
+  if (!dateOpen && !columnsOpen && rows.length > 0) {
     handlers[tableRowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside); return; }
       rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
@@ -118,7 +154,29 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
     <div className="payment-jobs-pane">
       <header className="payment-jobs-header">
         <h1>Payments</h1>
-        <p className="not-built-note">Filter presets, the column chooser and exports of payment jobs are not built yet.</p>
+        <div className="payment-jobs-tools">
+          <FilterPresets
+            presets={presets}
+            saveBlockedBy={undefined}
+            nameProblem={presetNameProblem}
+            onApply={(identifier) => {
+              const preset = presets.find((candidate) => candidate.identifier === identifier);
+              if (!preset) return;
+              setState(changeListState(state, { filters: preset.filters }));
+              showToast({ kind: 'success', message: `Filter preset '${preset.name}' applied.` });
+            }}
+            onRemove={(identifier) => {
+              const preset = presets.find((candidate) => candidate.identifier === identifier);
+              storePresets.mutate(removePreset(presets, identifier), { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset?.name ?? ''}' removed.` }) });
+            }}
+            onSave={(name) => {
+              const { presets: next, preset } = savePreset(presets, { name, filters: state.filters }, newIdentifier());
+              storePresets.mutate(next, { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset.name}' saved.` }) });
+            }}
+          />
+          <button type="button" className="button" onClick={() => setColumnsOpen(true)}>Columns</button>
+        </div>
+        <p className="not-built-note">Exporting payment jobs (csv, xlsx) is not built yet.</p>
       </header>
       <form className="filter-bar" role="search" aria-label="Payment job filters" onSubmit={submit}>
         <SearchField label="Search reference, order number or customer email" placeholder="Reference, order number or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput} />
@@ -137,7 +195,7 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
         cursorHandle={rowCursor}
         resetKey={`${search}|${list.dataUpdatedAt}`}
         caption="Payment jobs"
-        columns={paymentJobColumnsList}
+        columns={shownColumns}
         rows={rows}
         rowKey={(row) => row.reference}
         rowHeader="reference"
@@ -152,6 +210,8 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
       />
       <Pagination label="Payment job pages" pageNumber={state.pageNumber} pageSize={state.pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={total} totalIsEstimate={false}
         onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))} onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))} />
+      <ColumnChooser open={columnsOpen} onClose={() => setColumnsOpen(false)} columns={paymentJobColumnsList.map((column) => ({ id: column.id, label: column.header }))}
+        order={order} visible={visible} onChange={saveColumns} onReset={() => saveColumns(columnIds, defaultVisibleColumns)} />
       <DateRangePicker open={dateOpen} title="Payment job dates" value={range}
         presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}
         min={min} max={max} weekStartsOn={weekStartsOn} onApply={(next) => applyFilters({ createdatetimeutc: encodeDateRange(next) })} onClose={() => setDateOpen(false)} />

@@ -294,7 +294,7 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
     routes.post(`${paymentPath}/actions/refund`, async (c) => {
       const body = await readBody(c, refundBody);
       const paymentId = paymentIdOf(c);
-      return act(c, 'Portal.Payments.Refund', body, (address) => (tx, at) => refundPayment(tx, { userId: c.get('principal').userId }, address, { paymentId, ...body }, at, publicUrl));
+      return act(c, 'Portal.Payments.Refund', body, (address) => (tx, at) => refundPayment(tx, { userId: c.get('principal').userId }, address, { paymentId, ...body }, at));
     });
     routes.post(`${paymentPath}/refunds/:refundId/actions/cancel`, async (c) => {
       const body = await readBody(c, cancelRefundBody);

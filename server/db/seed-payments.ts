@@ -3,6 +3,7 @@
 // - recent card payments not yet captured become authorisations ('reserved' payment and job), some in the owner's
 //   business so the demo can capture and void them;
 // - the owner's most recent open jobs stay open for a week (to cancel, or to mail a payment link for);
+// - a quarter of the delayed captures are partial;
 // - every seeded refund gets its reason and steps (payment_refunds); recent pending ones are still 'requested'
 //   (cancellable) or 'processing'; a few older ones failed at the acquirer (their transaction 'failed').
 // Everything else of a payment (amounts, captures, steps, attributes, traces) is read from the transactions by
@@ -47,6 +48,12 @@ export async function seedPayments(run: Run, options: { now: Date; demo: DemoIds
   [options.demo.ownerBusinessId]);
   await run(`UPDATE transactions t SET status = 'pending' FROM seed_open o WHERE t.payment_job_reference = o.reference AND t.kind = 'payment'`);
   await run(`UPDATE payment_jobs j SET status = 'pending', expiration_date_time_utc = $1::timestamptz + interval '7 days' FROM seed_open o WHERE j.reference = o.reference`, [now]);
+
+  // Partial captures: 1 in 4 delayed captures took 70–95 % of the authorisation (a partial shipment); the rest of the
+  // authorisation was released. Captures count nothing in the statistics (the payment does), so nothing else moves.
+  await run(`
+    UPDATE transactions SET amount_minor = greatest(1, amount_minor * (70 + (hashtext(reference) & 2147483647) % 26) / 100)
+    WHERE kind = 'capture' AND currency <> 'JPY' AND (hashtext(reference) & 2147483647) % 4 = 0`);
 
   // A few older completed refunds failed at the acquirer instead (1 in 40).
   await run(`

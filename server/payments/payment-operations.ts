@@ -213,7 +213,7 @@ export async function capturePayment(tx: Tx, actor: Actor, address: JobAddress, 
 
 export type RefundInput = { paymentId: string; amount: number; reason: RefundReason; note?: string | null; notifyCustomer?: boolean; version: number | null };
 
-export async function refundPayment(tx: Tx, actor: Actor, address: JobAddress, input: RefundInput, at: Date, publicUrl: string): Promise<ActionOutcome> {
+export async function refundPayment(tx: Tx, actor: Actor, address: JobAddress, input: RefundInput, at: Date): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, input.version);
   const payment = paymentOf(state, input.paymentId);
   const { currency } = payment.transaction;
@@ -261,7 +261,6 @@ export async function refundPayment(tx: Tx, actor: Actor, address: JobAddress, i
       footer: `You receive this message because a refund was made for your order ${state.job.orderNumber}.`,
     });
   }
-  void publicUrl;
   return ok(201, `Refund of ${formatMoney(amountMinor, currency)} requested (${refundReasonLabels[input.reason]}).`, state, version, { refundId: refund.reference });
 }
 

@@ -2,7 +2,7 @@
 // Constants and rules are in payment-jobs.ts.
 import { type } from 'arktype';
 import {
-  maxRefundNoteLength, maxVoidReasonLength, paymentAuditEvents, refundReasons, refundStatuses,
+  maxRefundNoteLength, maxVoidReasonLength, refundReasons, refundStatuses,
 } from './payment-jobs.ts';
 
 const isoDateTime = 'string.date.iso';
@@ -156,4 +156,3 @@ export const auditEventItem = type({
 export type AuditEventItem = typeof auditEventItem.infer;
 export const auditEventList = type({ data: auditEventItem.array(), totalCount: 'number' });
 export type AuditEventList = typeof auditEventList.infer;
-export const paymentAuditEventNames = paymentAuditEvents;

@@ -219,7 +219,7 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       const amount = Math.round((refundable * 0.7) * 100) / 100;
       // Through the domain without versions, so only the row lock stands between the two.
       const attempt = () => runPaymentAction(database, { actor: { userId: users.owner }, fingerprint: Math.random() },
-        (tx, at) => refundPayment(tx, { userId: users.owner }, { reference: 'PJ3C0001' }, { paymentId: 'TX3C0001', amount, reason: 'duplicate', version: null }, at, 'http://localhost'));
+        (tx, at) => refundPayment(tx, { userId: users.owner }, { reference: 'PJ3C0001' }, { paymentId: 'TX3C0001', amount, reason: 'duplicate', version: null }, at));
       const outcomes = await Promise.all([attempt(), attempt()]);
       expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([201, 400]);
       // And through the API with the same version: one wins, the other is stale or refused.
