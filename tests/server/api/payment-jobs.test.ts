@@ -137,6 +137,20 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       await statsMatchRaw();
     });
 
+    it('posts the capture to the settlement ledger in the same transaction: balanced entries (sale and fee)', async () => {
+      // The payment turning paid is what posts (its captures add nothing more, as in the statistics).
+      const captured = ['TX3R0002', ...(await database.query<{ reference: string }>("SELECT reference FROM transactions WHERE parent_reference = 'TX3R0002' AND kind = 'capture'")).map((row) => row.reference)];
+      expect(captured).toHaveLength(2);
+      const postings = await database.query<{ id: string; total: string; entries: number }>(
+        `SELECT p.id, sum(e.amount_minor)::text AS total, count(e.id)::int AS entries FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id
+          WHERE p.transaction_reference = ANY($1) GROUP BY p.id`, [captured]);
+      expect(postings.length).toBeGreaterThan(0);
+      for (const posting of postings) {
+        expect(posting.total, posting.id).toBe('0');
+        expect(posting.entries).toBeGreaterThanOrEqual(2);
+      }
+    });
+
     it('refunds part of a payment, refuses an over-refund with what is possible, and audits both', async () => {
       const job = await detail('PJ3C0001');
       const refund = await act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', { amount: 87.5, reason: 'requestedByCustomer', version: job.version, notifyCustomer: true });
