@@ -17,7 +17,10 @@ async function seriousViolations(page: Page): Promise<string[]> {
 async function developerOnConfigurations(page: Page): Promise<void> {
   await signIn(page, 'developer@demo.test', '/configurations');
   const merchants = page.getByRole('listbox', { name: /Merchants/ });
-  if (await merchants.isVisible().catch(() => false)) await merchants.getByRole('option').first().dblclick();
+  // The developer's business has three merchants: the panel asks which one.
+  await expect(merchants).toBeVisible();
+  await merchants.getByRole('option').first().dblclick();
+  await expect(page.getByLabel('Applied context')).toContainText('Brightwater Digital');
   await expect(page).toHaveURL(/\/configurations$/);
   await expect(page.getByRole('grid', { name: 'Configurations' }).locator('tbody tr[data-index]').first()).toBeVisible();
 }
@@ -45,9 +48,9 @@ test('developer@demo.test changes a hosted page\'s colours and logo and sees the
   // Colours: the preview's brand border follows the picker.
   await page.getByLabel('Brand colour').fill('#aa0000');
   await expect.poll(async () => preview.locator('.hpp-header').evaluate((element) => getComputedStyle(element).borderBottomColor)).toBe('rgb(170, 0, 0)');
-  await page.getByLabel('Text colour').fill('#dddddd');
+  await page.getByLabel('Text colour', { exact: true }).fill('#dddddd');
   await expect(page.getByText(/Text on the background has a contrast of/)).toBeVisible();
-  await page.getByLabel('Text colour').fill('#1b1b1f');
+  await page.getByLabel('Text colour', { exact: true }).fill('#1b1b1f');
 
   // Keystroke to preview: each character typed into the title, until the frame's heading shows it.
   const latencies = await page.evaluate(async () => {
