@@ -8,6 +8,7 @@ import { userNotificationDetail, userNotificationList } from '../contract/notifi
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
+import { invitationPreview, invitedUsers, roleGroupList, userDetail, userList } from '../contract/user-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 
 export const contractSchemas = {
@@ -34,6 +35,11 @@ export const contractSchemas = {
   userNotificationDetail,
   dashboardResponse: dashboardResponseSchema,
   declinesResponse: declinesResponseSchema,
+  userList,
+  userDetail,
+  invitedUsers,
+  invitationPreview,
+  roleGroupList,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

@@ -133,3 +133,5 @@ export type UserDetail = typeof userDetail.infer;
 export const invitedUsers = type({ users: type({ userId: 'string', email: 'string' }).array() });
 
 export const invitationPreview = type({ email: 'string', givenName: 'string', familyName: 'string', expiresUtc: isoDateTime });
+
+export const roleGroupList = type({ results: type({ id: 'string', name: 'string', roles: 'string[]', targets: "('business' | 'merchant')[]" }).array() });
