@@ -8,7 +8,7 @@ import { userNotificationDetail, userNotificationList } from '../contract/notifi
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
-import { invitationPreview, invitedUsers, roleGroupList, userDetail, userList } from '../contract/user-schemas.ts';
+import { invitationPreview, invitedUsers, recoveryCodes, roleGroupList, secondFactorEnrolment, secondFactorStatus, userDetail, userList } from '../contract/user-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 
 export const contractSchemas = {
@@ -40,6 +40,9 @@ export const contractSchemas = {
   invitedUsers,
   invitationPreview,
   roleGroupList,
+  secondFactorStatus,
+  secondFactorEnrolment,
+  recoveryCodes,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

@@ -29,7 +29,8 @@ const detail = (overrides: Partial<UserDetail> = {}): UserDetail => ({
   internal: false, version: 3, lockoutEndDateUtc: null, passwordExpiresUtc: '2027-01-01T10:00:00.000Z', lastSignInUtc: null, createdUtc: '2026-01-01T10:00:00.000Z',
   invitation: null,
   policyStructure: { portalPolicy: { roles: [], partnerPolicy: null, businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Finance', 'Sales'], merchantPolicies: [] }] } },
-  allowed: { update: true, lock: true, delete: true, resetPassword: true },
+  allowed: { update: true, lock: true, delete: true, resetPassword: true, resetSecondFactor: false },
+  secondFactor: 'off',
   ...overrides,
 });
 
