@@ -1,5 +1,5 @@
 // /profile: the caller's own names and phone number (PATCH /users, versioned), and a password change that needs the
-// current password. Two-factor enrolment and the list of sessions signed in elsewhere are not built yet.
+// current password, two-factor sign-in (second-factor-section.tsx). The list of sessions signed in elsewhere is not built yet.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -11,6 +11,7 @@ import { sessionStore } from '../../src/state/session-store.ts';
 import { showToast } from '../../src/state/toast-store.ts';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { PasswordFields } from './password-fields.tsx';
+import { SecondFactorSection } from './second-factor-section.tsx';
 import { changeOwnPassword, updateOwnProfile, userAdminQueries } from './user-queries.ts';
 import './users.css';
 
@@ -80,10 +81,7 @@ export function ProfilePane(_props: PaneProps) {
         {passwordProblems.length > 0 ? <ul className="form-problems" role="alert">{passwordProblems.map((problem) => <li key={problem}>{problem}</li>)}</ul> : null}
         <button type="submit" className="button button-primary" disabled={changePassword.isPending || !passwords.current || !passwords.next}>Change password</button>
       </form>
-      <section className="profile-section" aria-label="Two-factor sign-in">
-        <h2>Two-factor sign-in</h2>
-        <p className="muted">Not built yet — two-factor sign-in with an authenticator app and recovery codes is part of a later release.</p>
-      </section>
+      <SecondFactorSection />
       <section className="profile-section" aria-label="Sessions">
         <h2>Sessions signed in elsewhere</h2>
         <p className="muted">Not built yet — the list of your other sessions and ‘sign out everywhere’ are part of a later release.</p>

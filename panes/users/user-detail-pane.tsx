@@ -21,7 +21,7 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { Tabs } from '../../src/ui/tabs.tsx';
 import { accessOfPolicy, AccessMatrix, accessProblems, type AccessDraft, policyOfAccess } from './access-matrix.tsx';
 import {
-  deleteUser, resendInvitation, revokeInvitation, sendPasswordResetEmail, setUserLock, updatePartnerUser, updateUser, userAdminQueries,
+  deleteUser, resendInvitation, resetSecondFactor, revokeInvitation, sendPasswordResetEmail, setUserLock, updatePartnerUser, updateUser, userAdminQueries,
 } from './user-queries.ts';
 import { fullName, UserStatusChip } from './users-pane.tsx';
 import '../../src/ui/data-table/data-table.css';
@@ -123,6 +123,7 @@ export function UserDetailPane({ params }: PaneProps) {
         case 'resendInvitation': await resendInvitation(user.userId); return undefined;
         case 'revokeInvitation': await revokeInvitation(user.userId); return undefined;
         case 'delete': await deleteUser(user.userId, user.version); return undefined;
+        case 'resetSecondFactor': await resetSecondFactor(user.userId); return undefined;
       }
     },
     onSuccess: (next, action) => {
@@ -135,6 +136,7 @@ export function UserDetailPane({ params }: PaneProps) {
         resendInvitation: `A new invitation has been sent to ${user?.email ?? 'the user'}.`,
         revokeInvitation: 'The invitation has been revoked.',
         delete: `${name} has been deleted.`,
+        resetSecondFactor: `${name}'s second factor has been reset; they sign in with their password and can set it up again.`,
       };
       showToast({ kind: 'success', message: done[action] });
       if (action === 'delete') {
@@ -157,6 +159,7 @@ export function UserDetailPane({ params }: PaneProps) {
       case 'resendInvitation': return user.allowed.lock && user.status === 'invited';
       case 'revokeInvitation': return user.allowed.lock && user.invitation?.state === 'pending';
       case 'delete': return user.allowed.delete;
+      case 'resetSecondFactor': return user.allowed.resetSecondFactor && user.secondFactor !== 'off';
     }
   };
   const request = (action: UserAction) => {
@@ -286,7 +289,8 @@ export function UserDetailPane({ params }: PaneProps) {
       </section>
       <section aria-label="Second factor">
         <h2>Second factor</h2>
-        <p className="muted">Two-factor sign-in is not built yet.</p>
+        <p>Two-factor sign-in: {user.secondFactor === 'on' ? 'on' : user.secondFactor === 'pending' ? 'being set up' : 'off'}.</p>
+        {user.allowed.resetSecondFactor && user.secondFactor !== 'off' ? <button type="button" className="button" onClick={() => request('resetSecondFactor')}>Reset second factor</button> : null}
       </section>
       <section aria-label="Recent audit events">
         <h2>Recent audit events</h2>
@@ -305,6 +309,7 @@ export function UserDetailPane({ params }: PaneProps) {
     lock: { title: `Lock ${fullName(user)}?`, text: 'They cannot sign in until unlocked, and every session they have ends now.', label: 'Lock sign-in' },
     resetPassword: { title: 'Send a password reset email?', text: `${user.email} gets a single-use link, valid for 15 minutes, to choose a new password.`, label: 'Send email' },
     revokeInvitation: { title: 'Revoke the invitation?', text: 'The invitation link stops working. You can send a new one later.', label: 'Revoke' },
+    resetSecondFactor: { title: 'Reset the second factor?', text: 'Their authenticator and recovery codes stop working, their sessions end, and they sign in with the password alone until they set it up again.', label: 'Reset second factor' },
   };
   const confirmText = confirming && confirming !== 'delete' ? confirmTexts[confirming] : undefined;
 

@@ -77,3 +77,7 @@ export async function updateOwnProfile(body: { version: number; givenName?: stri
 export async function changeOwnPassword(currentPassword: string, newPassword: string) {
   await api.put<unknown>('/user/password', { currentPassword, newPassword });
 }
+
+export async function resetSecondFactor(userId: string) {
+  await api.delete<unknown>(`/users/${encodeURIComponent(userId)}/second-factor`);
+}

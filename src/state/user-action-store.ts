@@ -2,7 +2,7 @@
 // command sets a request, the screen on that route carries it out (asking first where the action needs it).
 import { proxy } from 'valtio';
 
-export const userActions = ['lock', 'unlock', 'resetPassword', 'resendInvitation', 'revokeInvitation', 'delete'] as const;
+export const userActions = ['lock', 'unlock', 'resetPassword', 'resendInvitation', 'revokeInvitation', 'delete', 'resetSecondFactor'] as const;
 export type UserAction = (typeof userActions)[number];
 
 export const userActionStore = proxy({ request: null as { action: UserAction; seq: number } | null });

@@ -16,6 +16,7 @@ import { accessProblems, policyOfAccess } from '../../../panes/users/access-matr
 import { parseEmails } from '../../../panes/users/user-add-pane.tsx';
 import { UserDetailPane } from '../../../panes/users/user-detail-pane.tsx';
 import { UserInvitePage } from '../../../panes/users/user-invite-page.tsx';
+import { SecondFactorSection } from '../../../panes/users/second-factor-section.tsx';
 import { UsersPane } from '../../../panes/users/users-pane.tsx';
 import { baseContext, createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
@@ -199,5 +200,32 @@ describe('the invitation page', () => {
     await user.type(screen.getByLabelText('Repeat the password'), 'Violet-harbour-kettle-93');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Something went wrong with submission of your request');
+  });
+});
+
+describe('two-factor set-up on the profile', () => {
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: [], paths: ['/profile'] });
+  });
+
+  it('asks for the password, shows the QR code and key, then the ten recovery codes once', async () => {
+    const codes = Array.from({ length: 10 }, (_, n) => `abcde-${String(n).padStart(5, '0')}`);
+    const api = fakeApi({ '/user/second-factor': () => ({ status: 'off', recoveryCodesLeft: 0 }) });
+    (api.post as unknown as Mock).mockImplementation(async (path: string) => (path.endsWith('/confirm')
+      ? { recoveryCodes: codes }
+      : { otpauthUri: 'otpauth://totp/Payments%20portal:ada?secret=JBSWY3DPEHPK3PXP', secret: 'JBSWY3DPEHPK3PXP', qrCodeDataUrl: 'data:image/png;base64,AAAA' }));
+    const { user } = renderPane(<SecondFactorSection />, '/profile');
+    await user.type(await screen.findByLabelText('Your password'), 'my password');
+    await user.click(screen.getByRole('button', { name: 'Set up two-factor sign-in' }));
+    expect((await screen.findByRole('img', { name: 'QR code for your authenticator app' })).getAttribute('src')).toBe('data:image/png;base64,AAAA');
+    expect(screen.getByLabelText('Key for typing').textContent).toBe('JBSW Y3DP EHPK 3PXP');
+    expect(api.post).toHaveBeenCalledWith('/user/second-factor/enrolment', { currentPassword: 'my password' }, undefined);
+    await user.type(screen.getByLabelText('Code from the app'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Turn on' }));
+    const region = await screen.findByRole('region', { name: 'Recovery codes' });
+    expect(within(region).getAllByRole('listitem')).toHaveLength(10);
+    await user.click(within(region).getByRole('button', { name: 'I have saved them' }));
+    expect(screen.queryByRole('region', { name: 'Recovery codes' })).toBeNull();
   });
 });
