@@ -33,6 +33,7 @@ import { movePaneRightCommand } from './workspace/move-pane-right.ts';
 import { narrowPaneCommand } from './workspace/narrow-pane.ts';
 import { openBesideCommand } from './workspace/open-beside.ts';
 import { widenPaneCommand } from './workspace/widen-pane.ts';
+import { userCommands } from './users/user-commands.ts';
 
 export const staticCommands: readonly Command[] = [
   openPaletteCommand,
@@ -68,4 +69,5 @@ export const staticCommands: readonly Command[] = [
   downloadStatementCommand,
   openBatchReportCommand,
   ...paymentJobCommands,
+  ...userCommands,
 ];

@@ -75,6 +75,7 @@ const identity = await createIdentity({
   clientId: config.clientId,
   issuer: config.issuer,
   apiAudience: config.apiAudience,
+  cardKeys,
 });
 
 // Expired sessions, interactions, codes and refresh tokens: purged at start and every hour.

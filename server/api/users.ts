@@ -19,6 +19,11 @@
 // | DELETE | /users/{id}/invitation                | Mapi.Users.Create over the whole user        | 204: the pending invitation revoked      |
 // | DELETE | /users/{id}                           | Mapi.Users.Delete over the whole user        | 204; both acknowledgements; the email is |
 // |        |                                       |                                              | refused afterwards                       |
+// | DELETE | /users/{id}/second-factor             | technical admin (root), not oneself          | 204; audited SecondFactorReset           |
+// | GET    | /user/second-factor                   | signed in (own)                              | { status: off|pending|on, recoveryCodesLeft } |
+// | POST   | /user/second-factor/enrolment         | signed in (own), { currentPassword }         | { otpauthUri, secret, qrCodeDataUrl }    |
+// | POST   | /user/second-factor/enrolment/confirm | signed in (own), { code }                    | { recoveryCodes } (ten, shown once)      |
+// | POST   | /user/second-factor/removal           | signed in (own), { code } (or recovery code) | 204                                      |
 // | GET    | /partners/{partnerId}/users           | Mapi.Users.Read at the partner               | { results, numberOfResults }             |
 // | POST   | /partners/{partnerId}/users           | Mapi.Users.Create at the partner             | 201 { users }                            |
 // | PUT    | /partners/{partnerId}/users/{userId}  | Mapi.Users.Update at the partner             | detail                                   |
@@ -32,7 +37,7 @@ import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL }
 import { Hono, type Context } from 'hono';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
-  changePasswordBody, deleteUserBody, invitePartnerUsersBody, inviteUsersBody, partnerUserBody, updateOwnProfileBody,
+  changePasswordBody, deleteUserBody, secondFactorCodeBody, secondFactorEnrolmentBody, invitePartnerUsersBody, inviteUsersBody, partnerUserBody, updateOwnProfileBody,
   updateUserBody, userLoginBody, type PolicyInput,
 } from '../../src/contract/user-schemas.ts';
 import type { UserDetail, UserListItem } from '../../src/contract/user-schemas.ts';
@@ -44,11 +49,14 @@ import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { isInternal, type Principal } from '../policy/principal.ts';
 import { checkNewPassword } from '../users/password-rules.ts';
 import {
-  canEditScope, canManageWholeUser, canSeeUser, grantKey, grantRefusal, holdsRootPermission, knownBusinessesAndMerchants,
+  canEditScope, canManageWholeUser, canSeeUser, grantKey, grantRefusal, holdsRootPermission, isTechnicalAdmin, knownBusinessesAndMerchants,
   loadTarget, partnersOfBusinesses, permissionInBusiness, permissionInPartner, type Grant, type Target,
 } from '../users/user-access.ts';
 import { issueInvitation, issuePasswordReset, newId } from '../users/invitations.ts';
 import { passwordExpiryFrom } from '../users/password-reset.ts';
+import {
+  confirmEnrolment, removeSecondFactor, secondFactorState, startEnrolment, verifySecondFactor,
+} from '../users/second-factor.ts';
 import { type AppEnv, type Deps, readBody } from './env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
 import { likeLiteral, parseListRequest, singleValuedQuery } from './list-sql.ts';
@@ -83,7 +91,7 @@ export function grantsOfPolicy(policy: PolicyInput, merchantBusiness: Map<string
   return grants;
 }
 
-export function userAdministrationRoutes({ database, publicUrl }: Deps) {
+export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps) {
   const { db } = database;
   const routes = new Hono<AppEnv>();
 
@@ -197,7 +205,9 @@ export function userAdministrationRoutes({ database, publicUrl }: Deps) {
         lock: !self && canManageWholeUser(principal, 'Mapi.Users.Update', target),
         delete: !self && canManageWholeUser(principal, 'Mapi.Users.Delete', target),
         resetPassword: !self && canManageWholeUser(principal, 'Mapi.Users.Update', target),
+        resetSecondFactor: !self && isTechnicalAdmin(principal),
       },
+      secondFactor: (await secondFactorState(db, row.id)).status,
     };
   }
 
@@ -557,6 +567,55 @@ export function userAdministrationRoutes({ database, publicUrl }: Deps) {
     });
     return c.body(null, 204);
   }, 'UserDeletionFailed'));
+
+  // ── second factor ─────────────────────────────────────────────────────────────────────────────
+
+  routes.get('/user/second-factor', async (c) => c.json(await secondFactorState(db, c.get('principal').userId)));
+
+  routes.post('/user/second-factor/enrolment', async (c) => {
+    const principal = c.get('principal');
+    // Setting up a second factor asks for the password again: a borrowed session cannot bind its own authenticator.
+    const body = await readBody(c, secondFactorEnrolmentBody);
+    const [row] = await db.select({ passwordHash: u.passwordHash }).from(u).where(eq(u.id, principal.userId));
+    if (!row || !(await verifyPassword(body.currentPassword, row.passwordHash))) throw badRequest(userMessages.wrongCurrentPassword);
+    const started = await startEnrolment(db, cardKeys, { id: principal.userId, email: principal.email });
+    if (started.outcome === 'alreadyOn') throw badRequest('Two-factor sign-in is already on: turn it off first to set up a new authenticator.');
+    return c.json({ otpauthUri: started.otpauthUri, secret: started.secret, qrCodeDataUrl: started.qrCodeDataUrl });
+  });
+
+  routes.post('/user/second-factor/enrolment/confirm', async (c) => {
+    const principal = c.get('principal');
+    const body = await readBody(c, secondFactorCodeBody);
+    const codes = await confirmEnrolment(database, cardKeys, principal.userId, body.code);
+    if (!codes) throw badRequest('That code is not right. Enter the current 6-digit code from your authenticator app.');
+    await audit(db, principal, 'SecondFactorEnabled', { userId: principal.userId });
+    return c.json({ recoveryCodes: codes });
+  });
+
+  routes.post('/user/second-factor/removal', async (c) => {
+    const principal = c.get('principal');
+    const body = await readBody(c, secondFactorCodeBody);
+    const state = await secondFactorState(db, principal.userId);
+    if (state.status === 'off') throw badRequest('Two-factor sign-in is not set up.');
+    if (state.status === 'on' && !(await verifySecondFactor(database, cardKeys, principal.userId, body.code))) throw badRequest('That code is not right.');
+    await db.transaction(async (tx) => {
+      await removeSecondFactor(tx, principal.userId);
+      await audit(tx, principal, 'SecondFactorRemoved', { userId: principal.userId });
+    });
+    return c.body(null, 204);
+  });
+
+  routes.delete('/users/:userId/second-factor', (c) => auditedWrite(c, 'resetSecondFactor', c.req.param('userId'), async () => {
+    const principal = c.get('principal');
+    const { row, target } = await visibleTarget(principal, c.req.param('userId'));
+    if (!isTechnicalAdmin(principal) || row.id === principal.userId) throw forbidden();
+    await db.transaction(async (tx) => {
+      if (!(await removeSecondFactor(tx, row.id))) throw badRequest('This user has no second factor.');
+      await revokeAccountAccess(tx, row.id);
+      await audit(tx, principal, 'SecondFactorReset', { userId: row.id, businessId: businessOf(target) });
+    });
+    return c.body(null, 204);
+  }));
 
   // ── partner users ─────────────────────────────────────────────────────────────────────────────
 

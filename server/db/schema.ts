@@ -879,3 +879,29 @@ export const paymentIdempotencyKeys = pgTable('payment_idempotency_keys', {
   responseBody: jsonb('response_body').notNull(),
   createdAt: utc('created_at').notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.userId, t.idempotencyKey] })]);
+
+/** Time-based one-time passwords (RFC 6238): the secret sealed with the card data key (AES-256-GCM, user id as AAD). */
+export const userSecondFactors = pgTable('user_second_factors', {
+  userId: text('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  keyId: text('key_id').notNull(),
+  sealed: text('sealed').notNull(),
+  /** 'pending' until the first code is confirmed, then 'active' */
+  status: text('status').$type<'pending' | 'active'>().notNull(),
+  /** the last 30-second step accepted: a code is never accepted twice */
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }).notNull().default(0),
+  /** SHA-256 of each unused recovery code */
+  recoveryCodeHashes: text('recovery_code_hashes').array().notNull().default(sql`'{}'::text[]`),
+  createdAt: utc('created_at').notNull().defaultNow(),
+  activatedAt: utc('activated_at'),
+});
+
+/** Between the password and the second factor at sign-in: a single-use ticket, 10 minutes, 5 attempts. */
+export const signInChallenges = pgTable('sign_in_challenges', {
+  id: text('id').primaryKey(),
+  tokenHash: text('token_hash').notNull(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  passwordExpired: boolean('password_expired').notNull().default(false),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: utc('expires_at').notNull(),
+  usedAt: utc('used_at'),
+}, (t) => [uniqueIndex('sign_in_challenges_token_idx').on(t.tokenHash)]);

@@ -9,6 +9,7 @@ export const messages = {
   interactionExpired: 'This sign-in page has expired. Go back to the portal and sign in again.',
   linkExpired: 'Oops that link has expired.',
   passwordsDiffer: 'The two passwords are not the same.',
+  wrongCode: 'That code is not right. Enter the current code from your authenticator app, or a recovery code.',
   passwordChanged: 'Your password has been changed. You can now sign in.',
   tooManyRequests: 'Too many requests. Please wait a few minutes and try again.',
 } as const;
@@ -131,6 +132,20 @@ ${problemList(options.problems)}<form method="post" action="${escapeHtml(options
 <input type="hidden" name="token" value="${escapeHtml(options.token)}">
 ${newPasswordFields}
 <button type="submit">Change password</button>
+</form>`);
+}
+
+/** After the right password of an account with two-factor sign-in: a code from the authenticator, or a recovery code. */
+export function secondFactorPage(options: { action: string; challenge: string; error?: string }): string {
+  return layout('Two-factor sign-in', `<h1>Two-factor sign-in</h1>
+${alert(options.error)}<p>Enter the 6-digit code from your authenticator app. Lost it? Enter one of your recovery codes.</p>
+<form method="post" action="${escapeHtml(options.action)}">
+<input type="hidden" name="challenge" value="${escapeHtml(options.challenge)}">
+<div class="field">
+<label for="code">Code</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required maxlength="16" autofocus>
+</div>
+<button type="submit">Verify</button>
 </form>`);
 }
 

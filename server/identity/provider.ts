@@ -30,6 +30,9 @@ import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { eq } from 'drizzle-orm';
+import type { CardKeys } from '../cards/card-keys.ts';
+import { users } from '../db/schema.ts';
 import type { Database } from '../db/client.ts';
 import { createAccounts, type UserClaims } from './accounts.ts';
 import { strictTransportSecurity } from '../api/security-headers.ts';
@@ -38,9 +41,10 @@ import { createAdapterClass } from './adapter.ts';
 import { loadSigningKeys } from './keys.ts';
 import {
   contentSecurityPolicy, errorPage, expiredPasswordPage, forgotPasswordPage, formatLockoutEnd, messagePage, messages,
-  resetPasswordPage, signInCss, signInPage, signOutPage, stylesheetPath,
+  resetPasswordPage, secondFactorPage, signInCss, signInPage, signOutPage, stylesheetPath,
 } from './pages.ts';
 import { completePasswordReset, issueExpiredPasswordTicket, requestPasswordReset, usableReset } from '../users/password-reset.ts';
+import { answerSignInChallenge, hasActiveSecondFactor, issueSignInChallenge } from '../users/second-factor.ts';
 
 export type Identity = {
   /** Node request listener for every path under /connect and /.well-known (mounted by the lead's main.ts before Hono) */
@@ -55,6 +59,8 @@ export type IdentityOptions = {
   clientId: string;
   issuer: string;
   apiAudience: string;
+  /** opens the sealed TOTP secrets of two-factor sign-in (server/users/second-factor.ts); without it enrolled users cannot sign in */
+  cardKeys?: CardKeys;
 };
 
 const resetRequestedMessage = 'If an account exists for this email address, we have sent it a link to reset the password. The link is valid for 15 minutes.';
@@ -345,6 +351,22 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     if (!interaction) return expired(res);
     if (interaction.prompt.name !== 'login') return expired(res);
 
+    // Second factor after the right password: the single-use challenge ticket and a code (or a recovery code).
+    const challenge = form.get('challenge');
+    if (challenge !== null) {
+      if (!options.cardKeys) return expired(res);
+      const answered = await answerSignInChallenge(database, options.cardKeys, challenge, form.get('code') ?? '');
+      if (answered.outcome === 'expired') return expired(res);
+      if (answered.outcome === 'wrong') return sendHtml(res, 200, secondFactorPage({ action, challenge, error: messages.wrongCode }));
+      if (answered.passwordExpired) {
+        const [row] = await database.db.select({ email: users.email }).from(users).where(eq(users.id, answered.userId));
+        const changeTicket = await issueExpiredPasswordTicket(database, { id: answered.userId, email: row?.email ?? '' });
+        return sendHtml(res, 200, expiredPasswordPage({ action, ticket: changeTicket }));
+      }
+      await provider.interactionFinished(req, res, { login: { accountId: answered.userId, acr: 'urn:portal:mfa', amr: ['pwd', 'otp'] } }, { mergeWithLastSubmission: false });
+      return;
+    }
+
     // Second step after a right but expired password: the single-use ticket from the first step and a new password.
     const ticket = form.get('ticket');
     if (ticket !== null) {
@@ -361,6 +383,11 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     const password = form.get('password') ?? '';
     const result = await accounts.signIn(email, password);
 
+    if (result.outcome === 'success' && (await hasActiveSecondFactor(database.db, result.userId))) {
+      if (!options.cardKeys) return sendHtml(res, 503, errorPage({ description: 'Two-factor sign-in is not available on this server.', homeHref }));
+      const ticket = await issueSignInChallenge(database.db, result.userId, result.passwordExpired);
+      return sendHtml(res, 200, secondFactorPage({ action, challenge: ticket }));
+    }
     if (result.outcome === 'success' && result.passwordExpired) {
       const changeTicket = await issueExpiredPasswordTicket(database, { id: result.userId, email: result.email });
       return sendHtml(res, 200, expiredPasswordPage({ action, ticket: changeTicket }));

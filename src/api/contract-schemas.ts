@@ -18,6 +18,7 @@ import {
   pricingPlanList, remittance, settlementBatchDetail, settlementBatchList,
 } from '../contract/ledger-schemas.ts';
 import { auditEventList, paymentActionAnswer, paymentJobDetail, paymentJobList, paymentTrace } from '../contract/payment-job-schemas.ts';
+import { invitationPreview, invitedUsers, recoveryCodes, roleGroupList, secondFactorEnrolment, secondFactorStatus, userDetail, userList } from '../contract/user-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 import { createdComment, createdTicket, ticketAssignees, ticketAttachment, ticketComment, ticketCommentPage, ticketDetail, ticketList } from '../contract/ticket-schemas.ts';
 
@@ -84,6 +85,14 @@ export const contractSchemas = {
   paymentTrace,
   paymentActionAnswer,
   auditEventList,
+  userList,
+  userDetail,
+  invitedUsers,
+  invitationPreview,
+  roleGroupList,
+  secondFactorStatus,
+  secondFactorEnrolment,
+  recoveryCodes,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

@@ -122,6 +122,11 @@ const hostedPageEditorPane = lazy(() => import('../../panes/configurations/hoste
 const paymentJobsPane = lazy(() => import('../../panes/payment-jobs/payment-jobs-pane.tsx').then((module) => ({ default: module.PaymentJobsPane })));
 const paymentJobDetailPane = lazy(() => import('../../panes/payment-jobs/payment-job-detail-pane.tsx').then((module) => ({ default: module.PaymentJobDetailPane })));
 const paymentTracePane = lazy(() => import('../../panes/payment-jobs/payment-trace-pane.tsx').then((module) => ({ default: module.PaymentTracePane })));
+const usersPane = lazy(() => import('../../panes/users/users-pane.tsx').then((module) => ({ default: module.UsersPane })));
+const userDetailPane = lazy(() => import('../../panes/users/user-detail-pane.tsx').then((module) => ({ default: module.UserDetailPane })));
+const userAddPane = lazy(() => import('../../panes/users/user-add-pane.tsx').then((module) => ({ default: module.UserAddPane })));
+const profilePane = lazy(() => import('../../panes/users/profile-pane.tsx').then((module) => ({ default: module.ProfilePane })));
+const userInvitePage = lazy(() => import('../../panes/users/user-invite-page.tsx').then((module) => ({ default: module.UserInvitePage })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const statementPane = lazy(() => import('../../panes/reporting/statement-pane.tsx').then((module) => ({ default: module.StatementPane })));
 const batchReportPane = lazy(() => import('../../panes/reporting/batch-report-pane.tsx').then((module) => ({ default: module.BatchReportPane })));
@@ -162,7 +167,7 @@ export const routes: readonly RouteDefinition[] = [
   { id: 'signIn', pattern: '/sign-in', capability: 'Sign in', title: () => 'Sign in', pane: signInPane, permissions: [], layout: 'simple', public: true },
   { id: 'signOut', pattern: '/sign-out', capability: 'Sign out', title: () => 'Sign out', pane: signOutPane, permissions: [], layout: 'simple', public: true },
   { id: 'signedOut', pattern: '/signed-out', capability: 'Signed out', title: () => 'Signed out', pane: signedOutPane, permissions: [], layout: 'simple', public: true },
-  { id: 'userInvite', pattern: '/user-invite', capability: 'Account creation from an invitation', title: () => 'Invitation', pane: notBuiltPane, permissions: [], layout: 'simple', public: true },
+  { id: 'userInvite', pattern: '/user-invite', capability: 'Account creation from an invitation', title: () => 'Invitation', pane: userInvitePage, permissions: [], layout: 'simple', public: true },
   { id: 'notFound', pattern: '/404', capability: 'Not found', title: () => 'Not found', pane: notFoundPane, permissions: [], layout: 'default', public: true },
 
   // Dashboard
@@ -319,8 +324,8 @@ export const routes: readonly RouteDefinition[] = [
   },
   { id: 'partnerDetail', pattern: '/partners/:partnerId', capability: 'Partner detail', title: ({ partnerId }) => `Partner ${partnerId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default',
     contextParams: { partnerId: 'partner' }, command: { title: 'Go to my partner', keywords: ['partner', 'details'] } },
-  { id: 'partnerUserAdd', pattern: '/partners/:partnerId/users/add', capability: 'New partner user', title: () => 'New partner user', pane: notBuiltPane, permissions: ['Mapi.Users.Create'], layout: 'default' },
-  { id: 'partnerUser', pattern: '/partners/:partnerId/users/:userId', capability: 'Partner user', title: ({ userId }) => `User ${userId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Users.Read'], layout: 'default' },
+  { id: 'partnerUserAdd', pattern: '/partners/:partnerId/users/add', capability: 'New partner user', title: () => 'New partner user', pane: userAddPane, permissions: ['Mapi.Users.Create'], layout: 'default' },
+  { id: 'partnerUser', pattern: '/partners/:partnerId/users/:userId', capability: 'Partner user', title: ({ userId }) => `User ${userId ?? ''}`, pane: userDetailPane, permissions: ['Mapi.Users.Read'], layout: 'default' },
   { id: 'partnerCommission', pattern: '/partners/:partnerId/commissions/:commissionPlanId', capability: 'Commission plan', title: ({ commissionPlanId }) => `Commission plan ${commissionPlanId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default' },
   { id: 'partnerDeclines', pattern: '/partners/:partnerId/declines', capability: 'Partner declines', title: () => 'Declines', pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default' },
   { id: 'partnerTransactions', pattern: '/partners/:partnerId/transactions', capability: 'Partner transactions', title: () => 'Partner transactions', pane: transactionsPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
@@ -334,7 +339,7 @@ export const routes: readonly RouteDefinition[] = [
     command: { title: 'Go to outbox', keywords: ['email', 'mail', 'sent', 'messages', 'smtp'] },
   },
   { id: 'outboxMessage', pattern: '/outbox/:emailId', capability: 'Email', title: ({ emailId }) => `Email ${emailId ?? ''}`, pane: outboxMessagePane, permissions: ['Portal.Outbox.Read'], layout: 'default', contextFree: true },
-  { id: 'profile', pattern: '/profile', capability: 'My profile', title: () => 'My profile', pane: notBuiltPane, permissions: [], layout: 'default', contextFree: true,
+  { id: 'profile', pattern: '/profile', capability: 'My profile', title: () => 'My profile', pane: profilePane, permissions: [], layout: 'default', contextFree: true,
     command: { title: 'Go to my profile', keywords: ['account', 'password', 'me', 'settings'] } },
 
   // Support
@@ -350,13 +355,13 @@ export const routes: readonly RouteDefinition[] = [
 
   // Users (context-free)
   {
-    id: 'users', pattern: '/users', capability: 'Users overview', title: () => 'Users', pane: notBuiltPane, permissions: ['Mapi.Users.Read'], layout: 'default', contextFree: true,
+    id: 'users', pattern: '/users', capability: 'Users overview', title: () => 'Users', pane: usersPane, permissions: ['Mapi.Users.Read'], layout: 'default', contextFree: true,
     menu: { section: 'users', index: 1, label: 'Users' },
     command: { title: 'Go to users', keywords: ['people', 'team', 'members', 'access'], shortcut: 'g u' },
   },
-  { id: 'userAdd', pattern: '/users/add', capability: 'New user', title: () => 'New user', pane: notBuiltPane, permissions: ['Mapi.Users.Create'], layout: 'default', contextFree: true,
+  { id: 'userAdd', pattern: '/users/add', capability: 'New user', title: () => 'New user', pane: userAddPane, permissions: ['Mapi.Users.Create'], layout: 'default', contextFree: true,
     command: { title: 'Invite user', keywords: ['new user', 'add user', 'team'] } },
-  { id: 'userDetail', pattern: '/users/:userId', capability: 'User detail', title: ({ userId }) => `User ${userId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Users.Read'], layout: 'default', contextFree: true },
+  { id: 'userDetail', pattern: '/users/:userId', capability: 'User detail', title: ({ userId }) => `User ${userId ?? ''}`, pane: userDetailPane, permissions: ['Mapi.Users.Read'], layout: 'default', contextFree: true },
 
   // Billing, watch list (context-free)
   {

@@ -126,10 +126,19 @@ export const userDetail = type({
     },
   },
   /** what the caller may do with this user (the server checks again on every write) */
-  allowed: { update: 'boolean', lock: 'boolean', delete: 'boolean', resetPassword: 'boolean' },
+  allowed: { update: 'boolean', lock: 'boolean', delete: 'boolean', resetPassword: 'boolean', resetSecondFactor: 'boolean' },
+  secondFactor: "'off' | 'pending' | 'on'",
 });
 export type UserDetail = typeof userDetail.infer;
 
 export const invitedUsers = type({ users: type({ userId: 'string', email: 'string' }).array() });
 
 export const invitationPreview = type({ email: 'string', givenName: 'string', familyName: 'string', expiresUtc: isoDateTime });
+
+export const roleGroupList = type({ results: type({ id: 'string', name: 'string', roles: 'string[]', targets: "('business' | 'merchant')[]" }).array() });
+
+export const secondFactorCodeBody = type({ code: 'string <= 32' });
+export const secondFactorEnrolmentBody = type({ currentPassword: 'string <= 1024' });
+export const secondFactorStatus = type({ status: "'off' | 'pending' | 'on'", recoveryCodesLeft: 'number' });
+export const secondFactorEnrolment = type({ otpauthUri: 'string', secret: 'string', qrCodeDataUrl: 'string' });
+export const recoveryCodes = type({ recoveryCodes: 'string[]' });

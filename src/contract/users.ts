@@ -83,3 +83,8 @@ export const userMessages = {
 export const businessNeedsRoleMessage = (businessName: string) => `${businessName} needs at least one business or merchant role.`;
 export const roleNotAllowedMessage = (role: string, level: string) => `The role ${role} cannot be granted at ${level} level.`;
 export const lockedUntilMessage = (until: string) => `Locked until ${until}`;
+
+/** The overview keeps its state in the pane's address with the table kit's OrderingField/OrderingDirection. */
+export const userListUrlSpec: ListQuerySpec = { ...userListSpec, sortStyle: 'ordering' };
+
+export const statusLabels: Record<UserStatus, string> = { active: 'Active', invited: 'Invited', locked: 'Locked' };

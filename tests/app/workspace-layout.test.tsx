@@ -15,15 +15,15 @@ describe('the workspace layouts', () => {
   it('keeps the first pane mounted, with its focus, when a second pane opens and when it closes again', async () => {
     signIn({ permissions: ['Mapi.Users.Read', 'Mapi.Transactions.Read'], paths: ['/users'] });
     renderWithServices(<Workspace />);
-    const heading = await screen.findByRole('heading', { name: 'Users overview' });
+    const heading = await screen.findByRole('heading', { name: 'Users', level: 1 });
     expect(screen.queryByRole('separator')).toBeNull();
     const pane = heading.closest('section[data-pane-id]') as HTMLElement;
 
     const firstId = workspaceStore.panes[0]?.id ?? '';
     openBeside('/users', { afterPaneId: firstId });
     expect(await screen.findByRole('separator', { name: 'Resize panes 1 and 2' })).toBeTruthy();
-    await waitFor(() => expect(screen.getAllByRole('heading', { name: 'Users overview' })).toHaveLength(2));
-    expect(screen.getAllByRole('heading', { name: 'Users overview' })[0]).toBe(heading);
+    await waitFor(() => expect(screen.getAllByRole('heading', { name: 'Users', level: 1 })).toHaveLength(2));
+    expect(screen.getAllByRole('heading', { name: 'Users', level: 1 })[0]).toBe(heading);
     expect(heading.isConnected).toBe(true);
     // The new pane took the focus; give it back to the first, then close the second: the first pane's host moves
     // back to the plain row and keeps the focus.
@@ -34,7 +34,7 @@ describe('the workspace layouts', () => {
     const secondId = workspaceStore.panes[1]?.id ?? '';
     await closePane(secondId);
     await waitFor(() => expect(screen.queryByRole('separator')).toBeNull());
-    expect(screen.getByRole('heading', { name: 'Users overview' })).toBe(heading);
+    expect(screen.getByRole('heading', { name: 'Users', level: 1 })).toBe(heading);
     expect(document.activeElement).toBe(pane);
   });
 });

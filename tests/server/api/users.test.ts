@@ -148,13 +148,13 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
     it('shows a technical admin the whole policy, and what they may do', async () => {
       const body = await get<Detail>(users.admin, `/users/${twoBusinesses}`);
       expect(body.policyStructure.portalPolicy.businessPolicies.map((business) => business.businessId).sort()).toEqual(['B1', 'B3']);
-      expect(body.allowed).toEqual({ update: true, lock: true, delete: true, resetPassword: true });
+      expect(body.allowed).toEqual({ update: true, lock: true, delete: true, resetPassword: true, resetSecondFactor: true });
     });
 
     it('shows an owner only the part of the policy in their business, and they may edit but not lock or delete', async () => {
       const body = await get<Detail>(users.owner, `/users/${twoBusinesses}`);
       expect(body.policyStructure.portalPolicy.businessPolicies).toEqual([expect.objectContaining({ businessId: 'B3', roles: ['Finance'] })]);
-      expect(body.allowed).toEqual({ update: true, lock: false, delete: false, resetPassword: false });
+      expect(body.allowed).toEqual({ update: true, lock: false, delete: false, resetPassword: false, resetSecondFactor: false });
     });
 
     it('answers 404 for a user of another tenant, an internal user, and an unknown id', async () => {

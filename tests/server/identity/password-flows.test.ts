@@ -13,6 +13,7 @@ import { openDatabase, type Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
 import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
+import { currentCode } from '../../../server/users/second-factor.ts';
 import { testCardKeys } from '../support.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -110,7 +111,7 @@ beforeAll(async () => {
   issuer = `${publicUrl}/connect`;
   apiAudience = `${publicUrl}/api/portal`;
   redirectUri = `${publicUrl}/sign-in`;
-  identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer, apiAudience });
+  identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer, apiAudience, cardKeys: testCardKeys });
   apiListener = getRequestListener(createApp({ database, cardKeys: testCardKeys, verifyAccessToken: identity.verifyAccessToken, publicUrl }).fetch);
   const passwordHash = await hashPassword(oldPassword);
   await database.db.insert(schema.businesses).values([{ id: 'B9', name: 'Nine Elms Bikes Ltd' }, { id: 'B8', name: 'Other Ltd' }]);
@@ -119,10 +120,14 @@ beforeAll(async () => {
     { id: 'u-forgot', email: 'forgot@example.com', givenName: 'Fran', familyName: 'Forget', passwordHash },
     { id: 'u-expired', email: 'expired@example.com', givenName: 'Ezra', familyName: 'Old', passwordHash, passwordExpiresUtc: new Date(Date.now() - 86_400_000) },
     { id: 'u-owner9', email: 'owner9@example.com', givenName: 'Opal', familyName: 'Nine', passwordHash },
+    { id: 'u-totp', email: 'totp@example.com', givenName: 'Tess', familyName: 'Otp', passwordHash },
+    { id: 'u-admin9', email: 'admin9@example.com', givenName: 'Ada', familyName: 'Admin', passwordHash, internal: true },
   ]);
   await database.db.insert(schema.userRoles).values([
     { userId: 'u-owner9', role: 'Owner', level: 'business', businessId: 'B9' },
     { userId: 'u-expired', role: 'Finance', level: 'business', businessId: 'B8' },
+    { userId: 'u-totp', role: 'Finance', level: 'business', businessId: 'B8' },
+    { userId: 'u-admin9', role: 'TechnicalAdmin', level: 'root' },
   ]);
   const issuerUrl = new URL(issuer);
   as = await oauth.processDiscoveryResponse(issuerUrl, await oauth.discoveryRequest(issuerUrl, insecure));
@@ -204,5 +209,68 @@ describe('invitation', () => {
     const businesses = await (await api(invitee.access_token, 'GET', '/user/businesses')).json() as { results: { businessId: string }[] };
     expect(businesses.results.map((business) => business.businessId)).toEqual(['B9']);
     expect((await api(invitee.access_token, 'GET', '/user/businesses/B8/permissions')).status).toBe(404);
+  });
+});
+
+describe('two-factor sign-in (TOTP)', () => {
+  it('enrols from the profile calls, then asks for a code at sign-in; a code works once, recovery codes once each; an admin reset is audited', async () => {
+    const first = await signIn('totp@example.com', oldPassword);
+    expect((await api(first.access_token, 'POST', '/user/second-factor/enrolment', { currentPassword: 'not-the-password' })).status).toBe(400);
+    const started = await api(first.access_token, 'POST', '/user/second-factor/enrolment', { currentPassword: oldPassword });
+    expect(started.status).toBe(200);
+    const enrolment = await started.json() as { otpauthUri: string; secret: string; qrCodeDataUrl: string };
+    expect(enrolment.otpauthUri).toMatch(/^otpauth:\/\/totp\/Payments%20portal:totp%40example\.com\?/);
+    expect(enrolment.qrCodeDataUrl).toMatch(/^data:image\/png;base64,/);
+    const [stored] = await database.query<{ sealed: string }>(`SELECT sealed FROM user_second_factors WHERE user_id = 'u-totp'`);
+    expect(stored?.sealed).not.toContain(enrolment.secret);
+    expect((await api(first.access_token, 'POST', '/user/second-factor/enrolment/confirm', { code: '000000' })).status).toBe(400);
+    const confirmed = await api(first.access_token, 'POST', '/user/second-factor/enrolment/confirm', { code: currentCode(enrolment.secret) });
+    expect(confirmed.status).toBe(200);
+    const { recoveryCodes } = await confirmed.json() as { recoveryCodes: string[] };
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+
+    // The password alone no longer signs in: the provider asks for the code.
+    const browser = new Browser();
+    const started2 = await startSignIn(browser);
+    const afterPassword = await browser.follow(started2.interactionUrl, { method: 'POST', body: new URLSearchParams({ email: 'totp@example.com', password: oldPassword }) });
+    expect(afterPassword.location).toBeUndefined();
+    const page = await afterPassword.response.text();
+    expect(page).toContain('<h1>Two-factor sign-in</h1>');
+    expect(page).toContain('autocomplete="one-time-code"');
+    const challenge = hidden(page, 'challenge');
+    const wrong = await browser.follow(started2.interactionUrl, { method: 'POST', body: new URLSearchParams({ challenge, code: '123456' }) });
+    expect(await wrong.response.text()).toContain('That code is not right.');
+    // The code used to confirm the enrolment is spent: the next one (30 s on) is accepted.
+    const usedAgain = await browser.follow(started2.interactionUrl, { method: 'POST', body: new URLSearchParams({ challenge, code: currentCode(enrolment.secret) }) });
+    expect(await usedAgain.response.text()).toContain('That code is not right.');
+    const next = await browser.follow(started2.interactionUrl, { method: 'POST', body: new URLSearchParams({ challenge, code: currentCode(enrolment.secret, Date.now() + 30_000) }) });
+    const tokens = await finish(started2, next.location);
+    expect((await identity.verifyAccessToken(tokens.access_token)).userId).toBe('u-totp');
+
+    // A recovery code signs in once.
+    const viaRecovery = async () => {
+      const recoveryBrowser = new Browser();
+      const flow = await startSignIn(recoveryBrowser);
+      const step = await recoveryBrowser.follow(flow.interactionUrl, { method: 'POST', body: new URLSearchParams({ email: 'totp@example.com', password: oldPassword }) });
+      const ticket = hidden(await step.response.text(), 'challenge');
+      const answer = await recoveryBrowser.follow(flow.interactionUrl, { method: 'POST', body: new URLSearchParams({ challenge: ticket, code: recoveryCodes[0] ?? '' }) });
+      return { flow, answer };
+    };
+    const once = await viaRecovery();
+    expect((await identity.verifyAccessToken((await finish(once.flow, once.answer.location)).access_token)).userId).toBe('u-totp');
+    const twice = await viaRecovery();
+    expect(twice.answer.location).toBeUndefined();
+    expect(await twice.answer.response.text()).toContain('That code is not right.');
+
+    // A technical admin resets the second factor: audited, and the password alone signs in again.
+    const admin = await signIn('admin9@example.com', oldPassword);
+    expect((await api(admin.access_token, 'DELETE', '/users/u-totp/second-factor')).status).toBe(204);
+    const [audit] = await database.query<{ n: string }>(`SELECT count(*) AS n FROM audit_events WHERE event = 'SecondFactorReset' AND meta_data->>'targetUserId' = 'u-totp'`);
+    expect(Number(audit?.n)).toBe(1);
+    expect((await identity.verifyAccessToken((await signIn('totp@example.com', oldPassword)).access_token)).userId).toBe('u-totp');
+    // Only technical admins reset; an owner cannot.
+    const owner = await signIn('owner9@example.com', oldPassword);
+    expect([403, 404]).toContain((await api(owner.access_token, 'DELETE', '/users/u-totp/second-factor')).status);
   });
 });

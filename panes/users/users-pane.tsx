@@ -1,0 +1,183 @@
+// The users overview (and a partner's users under /partners/{id}/users): the table kit with server paging, sorting
+// and filters on name, email, role, status and business, the state in the pane's address so a link reproduces the
+// view. Shift+N adds a user; Enter opens one, Shift+Enter opens it beside.
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
+import { changeListState, compactFilters, type ListState, listStateFromParams, listStateToParams } from '../../src/contract/filters.ts';
+import { pageSizes } from '../../src/contract/list-query.ts';
+import { roleLabels, roleNames, type RoleName } from '../../src/contract/permissions.ts';
+import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import type { UserListItem } from '../../src/contract/user-schemas.ts';
+import { statusLabels, userListUrlSpec, userStatuses } from '../../src/contract/users.ts';
+import { formatShortDate } from '../../src/format/dates.ts';
+import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
+import { openBeside } from '../../src/state/workspace-store.ts';
+import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
+import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { userAdminQueries } from './user-queries.ts';
+import '../../src/ui/data-table/data-table.css';
+import './users.css';
+
+const searchDebounceMs = 400;
+const textFilter = (value: string) => (value.trim() ? `[eq]${value.trim()}` : undefined);
+const textOf = (filter: string | undefined) => filter?.replace(/^\[eq\]/, '') ?? '';
+
+export function UserStatusChip({ status }: { status: UserListItem['status'] }) {
+  const tone = status === 'active' ? 'success' : status === 'locked' ? 'danger' : 'warning';
+  return <span className="status-chip" data-tone={tone}>{statusLabels[status]}</span>;
+}
+
+export const fullName = (user: { givenName: string; familyName: string; email: string }) => `${user.givenName} ${user.familyName}`.trim() || user.email;
+
+export function userPath(userId: string, partnerId?: string) {
+  return partnerId ? `/partners/${encodeURIComponent(partnerId)}/users/${encodeURIComponent(userId)}` : `/users/${encodeURIComponent(userId)}`;
+}
+
+function columnsFor(partnerId?: string): readonly DataTableColumn<UserListItem>[] {
+  return [
+    {
+      id: 'name', header: 'Name', sortField: 'name', width: 'minmax(10rem, 1.2fr)',
+      cell: (row) => <a className="data-table-link" href={userPath(row.userId, partnerId)} tabIndex={-1}>{fullName(row)}</a>,
+    },
+    { id: 'email', header: 'Email', sortField: 'email', width: 'minmax(12rem, 1.4fr)', cell: (row) => row.email },
+    { id: 'status', header: 'Status', width: '7rem', cell: (row) => <UserStatusChip status={row.status} /> },
+    { id: 'roles', header: 'Roles', width: 'minmax(9rem, 1fr)', cell: (row) => row.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ') || '—' },
+    { id: 'businesses', header: 'Businesses', width: 'minmax(10rem, 1.2fr)', cell: (row) => (row.internal ? 'Internal' : row.businessNames.join(', ') || '—') },
+    { id: 'lastSignIn', header: 'Last sign-in', sortField: 'lastSignIn', width: '8.5rem', cell: (row) => (row.lastSignInUtc ? formatShortDate(row.lastSignInUtc) : 'Never') },
+    { id: 'created', header: 'Created', sortField: 'created', width: '8.5rem', cell: (row) => formatShortDate(row.createdUtc) },
+  ];
+}
+
+export function UsersPane({ params, search }: PaneProps) {
+  const partnerId = params.partnerId;
+  const [location, navigate] = useLocation();
+  const scope = usePaneScope();
+  const state = useMemo(() => listStateFromParams(Object.fromEntries(new URLSearchParams(search)), userListUrlSpec), [search]);
+  const setState = (next: ListState, options: { replace?: boolean } = {}) => {
+    const query = new URLSearchParams(listStateToParams(next, userListUrlSpec)).toString();
+    navigate(`${location}${query ? `?${query}` : ''}`, options.replace ? { replace: true } : undefined);
+  };
+  const applyFilters = (patch: Record<string, string | undefined>, options: { replace?: boolean } = {}) =>
+    setState(changeListState(state, { filters: compactFilters({ ...state.filters, ...patch }) }), options);
+
+  const list = useQuery(userAdminQueries.list(state, partnerId));
+  const failed = list.isError;
+  const rows: readonly UserListItem[] = failed ? [] : list.data?.results ?? [];
+  const total = failed ? 0 : list.data?.numberOfResults ?? 0;
+  const columns = useMemo(() => columnsFor(partnerId), [partnerId]);
+
+  // Typed filters apply 400 ms after the last key (or on Enter).
+  const [nameDraft, setNameDraft] = useState(() => textOf(state.filters.name));
+  const [emailDraft, setEmailDraft] = useState(() => textOf(state.filters.email));
+  const appliedKey = `${state.filters.name ?? ''}|${state.filters.email ?? ''}`;
+  const draftKey = `${textFilter(nameDraft) ?? ''}|${textFilter(emailDraft) ?? ''}`;
+  useEffect(() => {
+    setNameDraft(textOf(state.filters.name));
+    setEmailDraft(textOf(state.filters.email));
+  }, [appliedKey]); // the drafts follow the address when it changes (back, a link)
+  useEffect(() => {
+    if (draftKey === appliedKey) return undefined;
+    const timer = setTimeout(() => applyFilters({ name: textFilter(nameDraft), email: textFilter(emailDraft) }, { replace: true }), searchDebounceMs);
+    return () => clearTimeout(timer);
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    applyFilters({ name: textFilter(nameDraft), email: textFilter(emailDraft) });
+  };
+
+  const searchInput = useRef<HTMLInputElement>(null);
+  const rowCursor = useRef<RowCursorHandle>(null);
+  const ids = { name: useId(), email: useId(), role: useId(), status: useId() };
+  const addPath = partnerId ? `/partners/${encodeURIComponent(partnerId)}/users/add` : '/users/add';
+  const openRow = (row: UserListItem | undefined, beside: boolean) => {
+    if (!row) return;
+    const path = userPath(row.userId, partnerId);
+    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
+    else navigate(path);
+  };
+  const handlers: PaneRequestHandlers = {
+    search: () => searchInput.current?.focus(),
+    newItem: () => navigate(addPath),
+  };
+  if (rows.length > 0) {
+    handlers[tableRowsCapability] = (argument) => {
+      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
+        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
+        return;
+      }
+      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
+    };
+  }
+  usePaneCapabilities(handlers);
+
+  const title = partnerId ? 'Partner users' : 'Users';
+  return (
+    <div className="users-pane">
+      <header className="users-header">
+        <h1>{title}</h1>
+        <div className="users-tools">
+          <a className="button button-primary" href={addPath}>Add user <kbd>Shift</kbd>+<kbd>N</kbd></a>
+        </div>
+      </header>
+      <form className="filter-bar" role="search" aria-label="User filters" onSubmit={submit}>
+        <div className="filter-field">
+          <label htmlFor={ids.name}>Name</label>
+          <input id={ids.name} ref={searchInput} type="search" value={nameDraft} maxLength={100} onChange={(event) => setNameDraft(event.target.value)} />
+        </div>
+        <div className="filter-field">
+          <label htmlFor={ids.email}>Email</label>
+          <input id={ids.email} type="search" value={emailDraft} maxLength={100} onChange={(event) => setEmailDraft(event.target.value)} />
+        </div>
+        <div className="filter-field">
+          <label htmlFor={ids.role}>Role</label>
+          <select id={ids.role} value={textOf(state.filters.role)} onChange={(event) => applyFilters({ role: textFilter(event.target.value) })}>
+            <option value="">Any role</option>
+            {roleNames.map((role) => <option key={role} value={role}>{roleLabels[role]}</option>)}
+          </select>
+        </div>
+        <div className="filter-field">
+          <label htmlFor={ids.status}>Status</label>
+          <select id={ids.status} value={textOf(state.filters.status)} onChange={(event) => applyFilters({ status: textFilter(event.target.value) })}>
+            <option value="">Any status</option>
+            {userStatuses.map((status) => <option key={status} value={status}>{statusLabels[status]}</option>)}
+          </select>
+        </div>
+        {Object.keys(state.filters).length > 0 ? (
+          <button type="button" className="button button-ghost" onClick={() => { setNameDraft(''); setEmailDraft(''); setState(changeListState(state, { filters: {} })); }}>Clear filters</button>
+        ) : null}
+        <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
+      </form>
+      <p className="muted users-not-built">Filter presets and the export of this list are not built yet.</p>
+      <CursorDataTable
+        cursorHandle={rowCursor}
+        resetKey={`${search}|${list.dataUpdatedAt}`}
+        caption={title}
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => row.userId}
+        rowHeader="name"
+        status={failed ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        emptyMessage={Object.keys(state.filters).length > 0 ? 'No users match these filters.' : 'There are no users here yet.'}
+        errorMessage="The users could not be loaded."
+        sort={state.sort}
+        onSortChange={(sort) => setState(changeListState(state, { sort }))}
+        onOpen={(row, { beside }) => openRow(row, beside)}
+        firstRowNumber={(state.pageNumber - 1) * state.pageSize + 1}
+        totalRows={total}
+      />
+      <Pagination
+        label="User pages"
+        pageNumber={state.pageNumber}
+        pageSize={state.pageSize}
+        pageSizes={pageSizes}
+        rowsOnPage={rows.length}
+        total={total}
+        totalIsEstimate={false}
+        onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))}
+        onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))}
+      />
+    </div>
+  );
+}
