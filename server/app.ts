@@ -31,6 +31,7 @@ import { transactionRoutes } from './api/transactions.ts';
 import { reportRoutes } from './api/reports.ts';
 import { userNotificationRoutes } from './api/user-notifications.ts';
 import { ticketRoutes } from './api/tickets.ts';
+import { notificationRoutes } from './api/notifications.ts';
 import { maxAttachmentBytes, uploadMessages } from '../src/contract/tickets.ts';
 
 export type AppOptions = {
@@ -248,6 +249,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', reportRoutes(deps));
   api.route('/', userNotificationRoutes(deps));
   api.route('/', ticketRoutes(deps));
+  api.route('/', notificationRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

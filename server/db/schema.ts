@@ -227,6 +227,11 @@ export const notifications = pgTable('notifications', {
   publishedUtc: utc('published_utc'),
   lastEditedUtc: utc('last_edited_utc').notNull().defaultNow(),
   version: integer('version').notNull().default(1),
+  // support (issue 21): scheduled publication, an optional audience (null: everyone the restriction allows), the author
+  publishAtUtc: utc('publish_at_utc'),
+  audiencePartnerIds: text('audience_partner_ids').array(),
+  audienceBusinessIds: text('audience_business_ids').array(),
+  lastEditedBy: text('last_edited_by'),
 });
 
 export const notificationReads = pgTable('notification_reads', {

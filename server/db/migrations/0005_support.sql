@@ -10,6 +10,10 @@ CREATE TABLE "ticket_attachments" (
 	"created_utc" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "notifications" ADD COLUMN "publish_at_utc" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "notifications" ADD COLUMN "audience_partner_ids" text[];--> statement-breakpoint
+ALTER TABLE "notifications" ADD COLUMN "audience_business_ids" text[];--> statement-breakpoint
+ALTER TABLE "notifications" ADD COLUMN "last_edited_by" text;--> statement-breakpoint
 ALTER TABLE "ticket_comments" ADD COLUMN "internal" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "ticket_comments" ADD COLUMN "last_updated_utc" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 ALTER TABLE "ticket_comments" ADD COLUMN "version" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
