@@ -111,6 +111,8 @@ const reportQueuePane = lazy(() => import('../../panes/reporting-overview/report
 const ticketsPane = lazy(() => import('../../panes/tickets/tickets-pane.tsx').then((module) => ({ default: module.TicketsPane })));
 const newTicketPane = lazy(() => import('../../panes/tickets/new-ticket-pane.tsx').then((module) => ({ default: module.NewTicketPane })));
 const ticketDetailPane = lazy(() => import('../../panes/tickets/ticket-detail-pane.tsx').then((module) => ({ default: module.TicketDetailPane })));
+const newNotificationPane = lazy(() => import('../../panes/notifications/notification-editor-pane.tsx').then((module) => ({ default: module.NewNotificationPane })));
+const editNotificationPane = lazy(() => import('../../panes/notifications/notification-editor-pane.tsx').then((module) => ({ default: module.EditNotificationPane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
@@ -287,9 +289,9 @@ export const routes: readonly RouteDefinition[] = [
     permissions: ['Portal.Notifications.Read'], layout: 'default', contextFree: true,
     command: { title: 'Go to notifications', keywords: ['news', 'messages', 'announcements', 'bell'], shortcut: 'g n' },
   },
-  { id: 'notificationAdd', pattern: '/notifications/add', capability: 'New notification', title: () => 'New notification', pane: notBuiltPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true,
+  { id: 'notificationAdd', pattern: '/notifications/add', capability: 'New notification', title: () => 'New notification', pane: newNotificationPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true,
     command: { title: 'Create notification', keywords: ['new', 'announce', 'publish'] } },
-  { id: 'notificationEdit', pattern: '/notifications/edit/:reference', capability: 'Notification editing', title: ({ reference }) => `Edit notification ${reference ?? ''}`, pane: notBuiltPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true },
+  { id: 'notificationEdit', pattern: '/notifications/edit/:reference', capability: 'Notification editing', title: ({ reference }) => `Edit notification ${reference ?? ''}`, pane: editNotificationPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true },
   { id: 'notificationDetail', pattern: '/notifications/:reference', capability: 'Notification', title: ({ reference }) => `Notification ${reference ?? ''}`, pane: userNotificationPane, permissions: ['Portal.Notifications.Read'], layout: 'default', contextFree: true },
 
   // Partners

@@ -1,6 +1,7 @@
 // The notifications contract's schemas (arktype): the list and detail answers and the content format. The
 // browser's parser of the content (notifications.ts) checks the same shape without arktype.
 import { type } from 'arktype';
+import { maxNotificationContentLength, maxNotificationTitleLength, notificationStatuses, notificationViewRestrictions } from './notifications.ts';
 import { pagedResults } from './paged.ts';
 
 export const userNotificationSummary = type({
@@ -48,10 +49,7 @@ export type NotificationContent = typeof notificationContent.infer;
 
 // ── authoring (Portal.Notifications.Create) ──
 
-export const notificationStatuses = ['draft', 'readyForPublication', 'published', 'unpublished'] as const;
-export const notificationViewRestrictions = ['allUsers', 'internalUsers'] as const;
-export const maxNotificationTitleLength = 200;
-export const maxNotificationContentLength = 100_000;
+export { maxNotificationContentLength, maxNotificationTitleLength, notificationStatuses, notificationViewRestrictions };
 
 const id = type(/^[A-Za-z0-9_-]{1,64}$/);
 
