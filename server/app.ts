@@ -32,6 +32,7 @@ import { reportRoutes } from './api/reports.ts';
 import { userNotificationRoutes } from './api/user-notifications.ts';
 import { ticketRoutes } from './api/tickets.ts';
 import { notificationRoutes } from './api/notifications.ts';
+import { eventRoutes } from './events/event-routes.ts';
 import { maxAttachmentBytes, uploadMessages } from '../src/contract/tickets.ts';
 
 export type AppOptions = {
@@ -250,6 +251,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', userNotificationRoutes(deps));
   api.route('/', ticketRoutes(deps));
   api.route('/', notificationRoutes(deps));
+  api.route('/', eventRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

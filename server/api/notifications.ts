@@ -22,6 +22,7 @@ import { type } from 'arktype';
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { parseListQuery } from '../../src/contract/list-query.ts';
+import { notificationStatusTransitions } from '../../src/contract/notifications.ts';
 import {
   notificationBody, notificationContent, notificationStatuses, notificationUpdateBody,
   type AuthoredNotification, type AuthoredNotificationSummary, type NotificationBody,
@@ -33,16 +34,11 @@ import type { AppEnv, Deps } from './env.ts';
 import { readBody } from './env.ts';
 import { badRequest, conflict, forbidden, notFound } from './errors.ts';
 import { grantedScope } from './transactions.ts';
+import { eventBusOf, type PortalEvent } from '../events/event-bus.ts';
 
 type Status = (typeof notificationStatuses)[number];
 
-/** Which status may follow which (the same status is an edit). */
-export const statusTransitions: Record<Status, readonly Status[]> = {
-  draft: ['draft', 'readyForPublication', 'published'],
-  readyForPublication: ['readyForPublication', 'draft', 'published'],
-  published: ['published', 'unpublished'],
-  unpublished: ['unpublished', 'draft', 'readyForPublication', 'published'],
-};
+export const statusTransitions = notificationStatusTransitions;
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 const referencePattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -100,6 +96,7 @@ function summaryOf(row: Row, readCount: number): AuthoredNotificationSummary {
 export function notificationRoutes({ database }: Deps) {
   const { db } = database;
   const routes = new Hono<AppEnv>();
+  const bus = eventBusOf(database);
   const readCount = sql<number>`(SELECT count(*) FROM ${notificationReads} r WHERE r.reference = ${notifications.reference})`.mapWith(Number);
 
   async function find(reference: string): Promise<AuthoredNotification> {
@@ -140,12 +137,15 @@ export function notificationRoutes({ database }: Deps) {
     const { publishAt } = await checkBody(db, body);
     if (body.status === 'unpublished') throw badRequest('A new notification starts as draft, ready for publication or published');
     const reference = `NTF${randomBytes(6).toString('hex').toUpperCase()}`;
-    await db.transaction(async (tx) => {
+    const event = await db.transaction(async (tx) => {
       await tx.insert(notifications).values({
         reference, ...columnsOf(body, publishAt, principal), publishedUtc: body.status === 'published' ? new Date() : null, version: 1,
       });
       await audit(tx, principal, 'NotificationCreated', { reference, status: body.status, viewRestriction: body.viewRestriction });
+      // Readers' bells and inboxes change only with what they can see: a publication.
+      return body.status === 'published' ? bus.record(tx, 'notifications') : null;
     });
+    if (event) bus.committed(event);
     return c.json({ reference }, 201);
   });
 
@@ -163,7 +163,7 @@ export function notificationRoutes({ database }: Deps) {
       throw badRequest(`A ${current.status} notification cannot become ${body.status}; it may become ${statusTransitions[current.status].join(', ')}`);
     }
     const publishing = body.status === 'published' && current.status !== 'published';
-    await db.transaction(async (tx) => {
+    const event = await db.transaction(async (tx): Promise<PortalEvent | null> => {
       const [updated] = await tx.update(notifications).set({
         ...columnsOf(body, publishAt, principal),
         ...(publishing ? { publishedUtc: new Date() } : {}),
@@ -171,17 +171,22 @@ export function notificationRoutes({ database }: Deps) {
       }).where(and(eq(notifications.reference, current.reference), eq(notifications.version, body.version))).returning({ reference: notifications.reference });
       if (!updated) throw conflict();
       await audit(tx, principal, publishing ? 'NotificationPublished' : 'NotificationUpdated', { reference: current.reference, from: current.status, to: body.status });
+      // What readers see changed: published, withdrawn, or a published one edited.
+      return body.status === 'published' || current.status === 'published' ? bus.record(tx, 'notifications') : null;
     });
+    if (event) bus.committed(event);
     return c.json(await find(current.reference));
   });
 
   routes.delete('/notifications/:reference', async (c) => {
     const principal = requireAuthor(c);
     const current = await find(c.req.param('reference'));
-    await db.transaction(async (tx) => {
+    const event = await db.transaction(async (tx) => {
       await tx.delete(notifications).where(eq(notifications.reference, current.reference));
       await audit(tx, principal, 'NotificationDeleted', { reference: current.reference, title: current.title });
+      return current.status === 'published' ? bus.record(tx, 'notifications') : null;
     });
+    if (event) bus.committed(event);
     return c.body(null, 204);
   });
 

@@ -3,7 +3,8 @@
 // it as read; PUT /user/notifications/{reference}/read-state { read } ('Mark as unread') and
 // PUT /user/notifications/read-state { read: true } ('Mark all as read') change the caller's read state (204).
 import { and, arrayOverlaps, count, desc, eq, isNull, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { eventBusOf } from '../events/event-bus.ts';
 import { Hono } from 'hono';
 import { parseListQuery } from '../../src/contract/list-query.ts';
 import { notificationReads, notifications } from '../db/schema.ts';
@@ -37,12 +38,18 @@ export function visibleTo(principal: Principal): SQL | undefined {
  * Scheduled publication: notifications ready for publication whose time has come become published (at that time).
  * Run before every read of the inbox, so no job is needed for it to happen; idempotent, and a no-op when none is due.
  */
-export async function publishDueNotifications(db: Db): Promise<string[]> {
-  const due = await db.update(notifications)
-    .set({ status: 'published', publishedUtc: sql`${notifications.publishAtUtc}`, version: sql`${notifications.version} + 1` })
-    .where(and(eq(notifications.status, 'readyForPublication'), lte(notifications.publishAtUtc, sql`now()`)))
-    .returning({ reference: notifications.reference });
-  return due.map((row) => row.reference);
+export async function publishDueNotifications(database: Database): Promise<string[]> {
+  const bus = eventBusOf(database);
+  const { due, event } = await database.db.transaction(async (tx) => {
+    const rows = await tx.update(notifications)
+      .set({ status: 'published', publishedUtc: sql`${notifications.publishAtUtc}`, version: sql`${notifications.version} + 1` })
+      .where(and(eq(notifications.status, 'readyForPublication'), lte(notifications.publishAtUtc, sql`now()`)))
+      .returning({ reference: notifications.reference });
+    // Every open tab refreshes its bell: the scheduled time has come.
+    return { due: rows.map((row) => row.reference), event: rows.length > 0 ? await bus.record(tx, 'notifications') : null };
+  });
+  if (event) bus.committed(event);
+  return due;
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
@@ -56,7 +63,7 @@ export function userNotificationRoutes({ database }: Deps) {
     if (!parsed.ok) throw badRequest(parsed.errors);
     const { pageNumber, pageSize } = parsed.query;
     const principal = c.get('principal');
-    await publishDueNotifications(db);
+    await publishDueNotifications(database);
     const visible = visibleTo(principal);
     const unread = notExists(db.select({ one: sql`1` }).from(notificationReads)
       .where(and(eq(notificationReads.reference, notifications.reference), eq(notificationReads.userId, principal.userId))));
@@ -77,7 +84,7 @@ export function userNotificationRoutes({ database }: Deps) {
     const reference = c.req.param('reference');
     if (reference.length > 64) throw notFound();
     const principal = c.get('principal');
-    await publishDueNotifications(db);
+    await publishDueNotifications(database);
     const notification = await db.transaction(async (tx) => {
       const [row] = await tx.select().from(notifications).where(and(eq(notifications.reference, reference), visibleTo(principal)));
       if (!row) return null;
@@ -96,7 +103,7 @@ export function userNotificationRoutes({ database }: Deps) {
     const { read } = await readBody(c, readStateBody);
     if (!read) throw badRequest('Only { read: true } applies to all notifications: mark them unread one at a time.');
     const principal = c.get('principal');
-    await publishDueNotifications(db);
+    await publishDueNotifications(database);
     await db.insert(notificationReads)
       .select(db.select({ userId: sql<string>`${principal.userId}`.as('user_id'), reference: notifications.reference, readUtc: sql<Date>`now()`.as('read_utc') })
         .from(notifications).where(visibleTo(principal)))

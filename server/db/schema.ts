@@ -399,3 +399,13 @@ export const ticketAttachments = pgTable('ticket_attachments', {
   uploadedBy: text('uploaded_by').notNull(),
   createdUtc: utc('created_utc').notNull().defaultNow(),
 }, (t) => [index('ticket_attachments_ticket_idx').on(t.ticketId, t.createdUtc)]);
+
+/**
+ * The live events every signed-in tab's stream carries (server/events/), kept so a stream that reconnects with
+ * Last-Event-ID receives what it missed on any node. Events carry no data of any tenant: they say what to refresh.
+ */
+export const portalEvents = pgTable('portal_events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  kind: text('kind').notNull(),
+  createdUtc: utc('created_utc').notNull().defaultNow(),
+});

@@ -1,3 +1,9 @@
+CREATE TABLE "portal_events" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"kind" text NOT NULL,
+	"created_utc" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "ticket_attachments" (
 	"id" text PRIMARY KEY NOT NULL,
 	"ticket_id" text NOT NULL,
