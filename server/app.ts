@@ -35,6 +35,8 @@ import { outboxRoutes } from './api/outbox.ts';
 import { userAdministrationRoutes } from './api/users.ts';
 import { publicUserRoutes } from './api/public-users.ts';
 import { ticketRoutes } from './api/tickets.ts';
+import { notificationRoutes } from './api/notifications.ts';
+import { eventRoutes } from './events/event-routes.ts';
 import { maxAttachmentBytes, uploadMessages } from '../src/contract/tickets.ts';
 import { businessRoutes } from './api/businesses.ts';
 import { configurationRoutes } from './api/configurations.ts';
@@ -282,6 +284,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', customerRoutes(deps));
   api.route('/', beneficiaryRoutes(deps));
   api.route('/', watchListRoutes(deps));
+  api.route('/', notificationRoutes(deps));
+  api.route('/', eventRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   const gateway = new Hono<AppEnv>();

@@ -1,6 +1,8 @@
 // The caller's notifications, newest first: title, publication date and whether it is still unread. Each row is a
-// link to the notification; j / k move between rows and Enter (Shift+Enter: beside) opens one.
-import { useQuery } from '@tanstack/react-query';
+// link to the notification; j / k move between rows and Enter (Shift+Enter: beside) opens one. 'Mark all as read'
+// and 'Mark as unread' change the caller's read state on the server. Authors (Portal.Notifications.Create) also
+// get the 'Written' view (?view=authored): every notification in any status, with its readers and an edit link.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
@@ -11,6 +13,14 @@ import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneS
 import { openBeside } from '../../src/state/workspace-store.ts';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { useSnapshot } from 'valtio';
+import { notificationQueries } from '../../src/api/notification-queries.ts';
+import type { ContextSelections } from '../../src/contract/context.ts';
+import { notificationStatusLabels } from '../../src/contract/notifications.ts';
+import { contextStore } from '../../src/state/context-store.ts';
+import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
+import { showToast } from '../../src/state/toast-store.ts';
+import { authoringQueries, markAllNotificationsRead, setNotificationRead } from './authoring-queries.ts';
 import { userNotificationQueries } from './notification-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import './notifications.css';
@@ -28,8 +38,55 @@ export function pageOf(search: string): { pageNumber: number; pageSize: number }
   };
 }
 
+function AuthoredNotifications({ pageNumber, pageSize, goTo }: { pageNumber: number; pageSize: number; goTo: (next: { pageNumber: number; pageSize: number }) => void }) {
+  const list = useQuery(authoringQueries.list(pageNumber, pageSize));
+  const headingId = useId();
+  const rows = list.data?.results ?? [];
+  return (
+    <section aria-labelledby={headingId} className="notifications-pane">
+      <h2 id={headingId} className="visually-hidden">Notifications written</h2>
+      {list.isPending ? <Skeleton lines={5} label="Loading notifications" /> : null}
+      {list.isError ? <p role="alert">The notifications could not be loaded.</p> : null}
+      {list.isSuccess && rows.length === 0 ? <p className="notifications-empty">No notification has been written yet.</p> : null}
+      {rows.length > 0 ? (
+        <table className="notifications-table" aria-labelledby={headingId}>
+          <thead>
+            <tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Readers</th><th scope="col">Published</th><th scope="col">Last edited</th></tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.reference}>
+                <th scope="row"><a className="data-table-link" href={`/notifications/edit/${encodeURIComponent(row.reference)}`}>{row.title}</a></th>
+                <td>
+                  {notificationStatusLabels[row.status]}
+                  {row.status === 'readyForPublication' && row.publishAtUtc ? ` (at ${formatDate(row.publishAtUtc)})` : ''}
+                </td>
+                <td>{row.viewRestriction === 'internalUsers' ? 'Internal users' : row.audience ? 'Some businesses' : 'All users'} · {row.readCount} read</td>
+                <td>{formatDate(row.publishedUtc)}</td>
+                <td>{formatDate(row.lastEditedUtc)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {list.data && list.data.numberOfResults > 0 ? (
+        <Pagination label="Written notifications pages" pageNumber={pageNumber} pageSize={pageSize} pageSizes={pageSizes} rowsOnPage={rows.length}
+          total={list.data.numberOfResults} onPageChange={(next) => goTo({ pageNumber: next, pageSize })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next })} />
+      ) : null}
+    </section>
+  );
+}
+
 export function UserNotificationsPane({ search }: PaneProps) {
   const { pageNumber, pageSize } = pageOf(search);
+  const queryClient = useQueryClient();
+  const { applied } = useSnapshot(contextStore);
+  const session = useSnapshot(sessionStore);
+  const author = (session.permissions[permissionScope(applied as ContextSelections).key] ?? []).includes('Portal.Notifications.Create');
+  const authoredView = author && new URLSearchParams(search).get('view') === 'authored';
+  const refreshAll = () => queryClient.invalidateQueries({ queryKey: notificationQueries.all });
+  const markAll = useMutation({ mutationFn: markAllNotificationsRead, onSuccess: () => { void refreshAll(); showToast({ kind: 'success', message: 'All notifications are marked as read.' }); } });
+  const markUnread = useMutation({ mutationFn: (reference: string) => setNotificationRead(reference, false), onSuccess: () => void refreshAll() });
   const [, navigate] = useLocation();
   const scope = usePaneScope();
   const list = useQuery(userNotificationQueries.list(pageNumber, pageSize));
@@ -37,7 +94,7 @@ export function UserNotificationsPane({ search }: PaneProps) {
   const tableRef = useRef<HTMLTableElement>(null);
   const rows: readonly UserNotificationSummary[] = list.isError ? [] : list.data?.results ?? [];
 
-  const goTo = (next: { pageNumber: number; pageSize: number }) => navigate(`/notifications?pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
+  const goTo = (next: { pageNumber: number; pageSize: number }) => navigate(`/notifications?${authoredView ? 'view=authored&' : ''}pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
   const rowLinks = () => [...(tableRef.current?.querySelectorAll<HTMLAnchorElement>('tbody a[href]') ?? [])];
 
   const handlers: PaneRequestHandlers = {};
@@ -62,14 +119,25 @@ export function UserNotificationsPane({ search }: PaneProps) {
     <section className="notifications-pane" aria-labelledby={headingId}>
       <header className="notifications-header">
         <h1 id={headingId}>Notifications</h1>
+        <div className="notifications-actions">
+          {author ? (
+            <div className="notifications-views" role="group" aria-label="Which notifications">
+              <a className={`button${authoredView ? '' : ' filter-choice is-active'}`} aria-current={authoredView ? undefined : 'page'} href="/notifications">Inbox</a>
+              <a className={`button${authoredView ? ' filter-choice is-active' : ''}`} aria-current={authoredView ? 'page' : undefined} href="/notifications?view=authored">Written</a>
+            </div>
+          ) : null}
+          {!authoredView ? <button type="button" className="button" disabled={markAll.isPending || !rows.some((row) => row.unread)} onClick={() => markAll.mutate()}>Mark all as read</button> : null}
+          {author ? <a className="button button-primary" href="/notifications/add">New notification</a> : null}
+        </div>
       </header>
-      {list.isPending ? <Skeleton lines={5} label="Loading notifications" /> : null}
-      {list.isError ? <p role="alert">The notifications could not be loaded.</p> : null}
-      {list.isSuccess && rows.length === 0 ? <p className="notifications-empty">There are no notifications.</p> : null}
-      {rows.length > 0 ? (
+      {authoredView ? <AuthoredNotifications pageNumber={pageNumber} pageSize={pageSize} goTo={goTo} /> : null}
+      {!authoredView && list.isPending ? <Skeleton lines={5} label="Loading notifications" /> : null}
+      {!authoredView && list.isError ? <p role="alert">The notifications could not be loaded.</p> : null}
+      {!authoredView && list.isSuccess && rows.length === 0 ? <p className="notifications-empty">There are no notifications.</p> : null}
+      {!authoredView && rows.length > 0 ? (
         <table className="notifications-table" aria-labelledby={headingId} ref={tableRef}>
           <thead>
-            <tr><th scope="col">Title</th><th scope="col">Published</th><th scope="col">Status</th></tr>
+            <tr><th scope="col">Title</th><th scope="col">Published</th><th scope="col">Status</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
           </thead>
           <tbody>
             {rows.map((row) => (
@@ -79,12 +147,17 @@ export function UserNotificationsPane({ search }: PaneProps) {
                 </th>
                 <td>{formatDate(row.publishedUtc)}</td>
                 <td>{row.unread ? <span className="notification-unread-marker">Unread</span> : <span className="notification-read-marker">Read</span>}</td>
+                <td>
+                  {row.unread ? null : (
+                    <button type="button" className="button button-ghost" aria-label={`Mark ${row.title} as unread`} disabled={markUnread.isPending} onClick={() => markUnread.mutate(row.reference)}>Mark as unread</button>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
-      {list.data && list.data.numberOfResults > 0 ? (
+      {!authoredView && list.data && list.data.numberOfResults > 0 ? (
         <Pagination
           label="Notifications pages"
           pageNumber={pageNumber}

@@ -29,9 +29,17 @@ export function NewTicketPane({ search }: PaneProps) {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const { applied } = useSnapshot(contextStore);
-  const contextPrefix = contextPath(applied as ContextSelections);
-  const businessChosen = Boolean((applied as ContextSelections).business?.id);
   const params = new URLSearchParams(search);
+  // Opened from a transaction or payment job: the ticket belongs to its business and merchant, whatever is applied.
+  const recordBusiness = referencePattern.test(params.get('business') ?? '') ? params.get('business') : null;
+  const recordMerchant = recordBusiness && referencePattern.test(params.get('merchant') ?? '') ? params.get('merchant') : null;
+  const contextPrefix = recordBusiness
+    ? `/businesses/${encodeURIComponent(recordBusiness)}${recordMerchant ? `/merchants/${encodeURIComponent(recordMerchant)}` : ''}`
+    : contextPath(applied as ContextSelections);
+  const businessChosen = recordBusiness !== null || Boolean((applied as ContextSelections).business?.id);
+  const forLabel = recordBusiness
+    ? (recordMerchant ? `merchant ${recordMerchant} of business ${recordBusiness}` : `business ${recordBusiness}`)
+    : (applied as ContextSelections).merchant?.title ?? (applied as ContextSelections).business?.title;
   const [type, setType] = useState<TicketType>(() => typeFromSearch(search));
   const [priority, setPriority] = useState<TicketPriority>(type === 'bug' ? 'Medium' : 'Unknown');
   const [subject, setSubject] = useState('');
@@ -123,7 +131,7 @@ export function NewTicketPane({ search }: PaneProps) {
     <form className="ticket-form" aria-labelledby={ids.title} onSubmit={submit} onKeyDown={onKeyDown} noValidate
       onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop} data-dragging={dragging}>
       <h1 id={ids.title}>New ticket</h1>
-      <p className="ticket-hint">For {(applied as ContextSelections).merchant?.title ?? (applied as ContextSelections).business?.title}. Ctrl+Enter sends the ticket.</p>
+      <p className="ticket-hint">For {forLabel}. Ctrl+Enter sends the ticket.</p>
       <label>
         Type
         <select value={type} onChange={(event) => setType(event.target.value as TicketType)}>

@@ -93,6 +93,13 @@ export function TransactionDetailPane({ params }: PaneProps) {
         </section>
       ) : null}
 
+      {/* support (issue 21): a dispute or question about this payment, linked to it */}
+      <p>
+        <a className="button" href={`/tickets/add?${new URLSearchParams({ type: 'dispute', transaction: transaction.reference, business: transaction.businessId, merchant: transaction.merchantId }).toString()}`}>
+          Open a ticket about this
+        </a>
+      </p>
+
       <section className="detail-section" aria-labelledby={ids.linked}>
         <h2 id={ids.linked}>Linked transactions</h2>
         {transaction.linkedTransactions.length === 0 ? <p>No linked transactions.</p> : (

@@ -6,6 +6,7 @@ import { businesses, merchants, notificationReads, notifications, partners } fro
 import { allPermissions, isInternal, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 import type { AppEnv, Deps } from './env.ts';
 import { notFound } from './errors.ts';
+import { publishDueNotifications, visibleTo } from './user-notifications.ts';
 
 const dayMs = 86_400_000;
 
@@ -94,10 +95,9 @@ export function userRoutes({ database }: Deps) {
 
   routes.get('/user/notifications/status', async (c) => {
     const principal = c.get('principal');
-    const visible = and(
-      eq(notifications.status, 'published'),
-      principal.internal ? undefined : eq(notifications.viewRestriction, 'allUsers'),
-    );
+    // support (issue 21): one visibility for the inbox and the bell (audience, scheduled publication)
+    await publishDueNotifications(database);
+    const visible = visibleTo(principal);
     const unread = and(visible, notExists(db.select({ one: sql`1` }).from(notificationReads)
       .where(and(eq(notificationReads.reference, notifications.reference), eq(notificationReads.userId, principal.userId)))));
     const [counted] = await db.select({ total: count() }).from(notifications).where(unread);

@@ -30,6 +30,8 @@ export type Database = {
    * transaction around set_config (four). Absent where no budget applies (PGlite) or a caller built its own Database.
    */
   budgeted?: (ms: number) => Db;
+  /** PostgreSQL only: the connection string, for a dedicated LISTEN connection (server/events/event-bus.ts) */
+  listenUrl?: string;
   close: () => Promise<void>;
 };
 
@@ -127,6 +129,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         return (await runner.query({ text, values: params as unknown[], types: pgTextTypes })).rows;
       },
       budgeted: (ms) => budget(ms).db,
+      listenUrl: url,
       close: async () => {
         await Promise.all([pool.end(), ...[...budgets.values()].map((budget) => budget.pool.end())]);
       },

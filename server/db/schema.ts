@@ -245,6 +245,11 @@ export const notifications = pgTable('notifications', {
   publishedUtc: utc('published_utc'),
   lastEditedUtc: utc('last_edited_utc').notNull().defaultNow(),
   version: integer('version').notNull().default(1),
+  // support (issue 21): scheduled publication, an optional audience (null: everyone the restriction allows), the author
+  publishAtUtc: utc('publish_at_utc'),
+  audiencePartnerIds: text('audience_partner_ids').array(),
+  audienceBusinessIds: text('audience_business_ids').array(),
+  lastEditedBy: text('last_edited_by'),
 });
 
 export const notificationReads = pgTable('notification_reads', {
@@ -905,3 +910,13 @@ export const signInChallenges = pgTable('sign_in_challenges', {
   expiresAt: utc('expires_at').notNull(),
   usedAt: utc('used_at'),
 }, (t) => [uniqueIndex('sign_in_challenges_token_idx').on(t.tokenHash)]);
+
+/**
+ * The live events every signed-in tab's stream carries (server/events/), kept so a stream that reconnects with
+ * Last-Event-ID receives what it missed on any node. Events carry no data of any tenant: they say what to refresh.
+ */
+export const portalEvents = pgTable('portal_events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  kind: text('kind').notNull(),
+  createdUtc: utc('created_utc').notNull().defaultNow(),
+});

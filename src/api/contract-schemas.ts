@@ -4,8 +4,8 @@
 // Callers name a schema (validate('transactionList', data)); the names and output types come from here.
 import { contextBusinessPageSchema, contextBusinessSchema, contextConfigurationPageSchema, contextMerchantPageSchema, contextMerchantSchema, contextSearchPageSchema } from '../contract/context-responses.ts';
 import { dashboardResponseSchema, declinesResponseSchema } from '../contract/dashboard.ts';
-import { userNotificationDetail, userNotificationList } from '../contract/notification-schemas.ts';
 import { outboxMessageDetail, outboxMessageList } from '../contract/outbox-schemas.ts';
+import { authoredNotification, authoredNotificationList, createdNotification, userNotificationDetail, userNotificationList } from '../contract/notification-schemas.ts';
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
@@ -93,6 +93,9 @@ export const contractSchemas = {
   secondFactorStatus,
   secondFactorEnrolment,
   recoveryCodes,
+  authoredNotificationList,
+  authoredNotification,
+  createdNotification,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

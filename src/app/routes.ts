@@ -127,6 +127,8 @@ const userDetailPane = lazy(() => import('../../panes/users/user-detail-pane.tsx
 const userAddPane = lazy(() => import('../../panes/users/user-add-pane.tsx').then((module) => ({ default: module.UserAddPane })));
 const profilePane = lazy(() => import('../../panes/users/profile-pane.tsx').then((module) => ({ default: module.ProfilePane })));
 const userInvitePage = lazy(() => import('../../panes/users/user-invite-page.tsx').then((module) => ({ default: module.UserInvitePage })));
+const newNotificationPane = lazy(() => import('../../panes/notifications/notification-editor-pane.tsx').then((module) => ({ default: module.NewNotificationPane })));
+const editNotificationPane = lazy(() => import('../../panes/notifications/notification-editor-pane.tsx').then((module) => ({ default: module.EditNotificationPane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const statementPane = lazy(() => import('../../panes/reporting/statement-pane.tsx').then((module) => ({ default: module.StatementPane })));
 const batchReportPane = lazy(() => import('../../panes/reporting/batch-report-pane.tsx').then((module) => ({ default: module.BatchReportPane })));
@@ -311,9 +313,9 @@ export const routes: readonly RouteDefinition[] = [
     permissions: ['Portal.Notifications.Read'], layout: 'default', contextFree: true,
     command: { title: 'Go to notifications', keywords: ['news', 'messages', 'announcements', 'bell'], shortcut: 'g n' },
   },
-  { id: 'notificationAdd', pattern: '/notifications/add', capability: 'New notification', title: () => 'New notification', pane: notBuiltPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true,
+  { id: 'notificationAdd', pattern: '/notifications/add', capability: 'New notification', title: () => 'New notification', pane: newNotificationPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true,
     command: { title: 'Create notification', keywords: ['new', 'announce', 'publish'] } },
-  { id: 'notificationEdit', pattern: '/notifications/edit/:reference', capability: 'Notification editing', title: ({ reference }) => `Edit notification ${reference ?? ''}`, pane: notBuiltPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true },
+  { id: 'notificationEdit', pattern: '/notifications/edit/:reference', capability: 'Notification editing', title: ({ reference }) => `Edit notification ${reference ?? ''}`, pane: editNotificationPane, permissions: ['Portal.Notifications.Create'], layout: 'default', contextFree: true },
   { id: 'notificationDetail', pattern: '/notifications/:reference', capability: 'Notification', title: ({ reference }) => `Notification ${reference ?? ''}`, pane: userNotificationPane, permissions: ['Portal.Notifications.Read'], layout: 'default', contextFree: true },
 
   // Partners

@@ -16,6 +16,7 @@ import { afterFirstScreen, browserProbe } from './first-screen.ts';
 import { isPaletteMounted, startTypeahead, takeTypeahead } from './palette-typeahead.ts';
 import { InactivityWatch } from './inactivity-watch.tsx';
 import { useLinkInterception } from './link-interception.ts';
+import { useLiveEvents } from './live-events.ts';
 import { useOnLoadNotices } from './notices.ts';
 import { usePermissionsOfAppliedContext } from './permissions-gate.ts';
 import { matchPath } from './route-match.ts';
@@ -71,7 +72,8 @@ function Overlays({ palettePrefetched }: { palettePrefetched: boolean }) {
 }
 
 function ShellLayout() {
-  const { registry, commandServices, queryClient } = useAppServices();
+  const { registry, commandServices, queryClient, session } = useAppServices();
+  useLiveEvents(session, queryClient);
   useWorkspaceUrlSync();
   useShortcutBinder(registry, commandServices);
   useLinkInterception();

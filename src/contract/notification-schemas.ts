@@ -1,6 +1,7 @@
 // The notifications contract's schemas (arktype): the list and detail answers and the content format. The
 // browser's parser of the content (notifications.ts) checks the same shape without arktype.
 import { type } from 'arktype';
+import { maxNotificationContentLength, maxNotificationTitleLength, notificationStatuses, notificationViewRestrictions } from './notifications.ts';
 import { pagedResults } from './paged.ts';
 
 export const userNotificationSummary = type({
@@ -45,3 +46,51 @@ export const notificationBlock = type({ type: "'paragraph'", text: 'string' })
 
 export const notificationContent = type({ blocks: notificationBlock.array() });
 export type NotificationContent = typeof notificationContent.infer;
+
+// ── authoring (Portal.Notifications.Create) ──
+
+export { maxNotificationContentLength, maxNotificationTitleLength, notificationStatuses, notificationViewRestrictions };
+
+const id = type(/^[A-Za-z0-9_-]{1,64}$/);
+
+export const notificationAudience = type({ partnerIds: id.array().atMostLength(50), businessIds: id.array().atMostLength(200), '+': 'reject' });
+
+const notificationFields = {
+  title: type('string.trim').to(`1 <= string <= ${maxNotificationTitleLength}`),
+  /** JSON text of notificationContent */
+  content: `1 <= string <= ${maxNotificationContentLength}`,
+  viewRestriction: type.enumerated(...notificationViewRestrictions),
+  status: type.enumerated(...notificationStatuses),
+  'publishAtUtc?': 'string.date.iso | null',
+  'audience?': notificationAudience.or('null'),
+} as const;
+
+export const notificationBody = type({ ...notificationFields, '+': 'reject' });
+export type NotificationBody = typeof notificationBody.infer;
+
+export const notificationUpdateBody = type({ ...notificationFields, version: 'number.integer >= 1', '+': 'reject' });
+export type NotificationUpdateBody = typeof notificationUpdateBody.infer;
+
+export const authoredNotificationSummary = type({
+  reference: 'string',
+  title: 'string',
+  status: type.enumerated(...notificationStatuses),
+  viewRestriction: type.enumerated(...notificationViewRestrictions),
+  publishAtUtc: 'string | null',
+  publishedUtc: 'string | null',
+  lastEditedUtc: 'string',
+  audience: notificationAudience.or('null'),
+  readCount: 'number',
+});
+export type AuthoredNotificationSummary = typeof authoredNotificationSummary.infer;
+
+export const authoredNotificationList = pagedResults(authoredNotificationSummary);
+export type AuthoredNotificationList = typeof authoredNotificationList.infer;
+
+export const authoredNotification = authoredNotificationSummary.and({ content: 'string', version: 'number' });
+export type AuthoredNotification = typeof authoredNotification.infer;
+
+export const createdNotification = type({ reference: 'string' });
+
+/** PUT /user/notifications/{reference}/read-state and /user/notifications/read-state (all: read only) */
+export const readStateBody = type({ read: 'boolean', '+': 'reject' });

@@ -4,6 +4,24 @@
 // opened from a deep link does not load it on the main thread (a test holds this parser to the schema).
 export type { NotificationContent, UserNotificationDetail, UserNotificationList, UserNotificationSummary } from './notification-schemas.ts';
 
+// Authoring: the workflow's statuses, who may read, limits (the schemas are in notification-schemas.ts).
+export const notificationStatuses = ['draft', 'readyForPublication', 'published', 'unpublished'] as const;
+export type NotificationStatusValue = (typeof notificationStatuses)[number];
+export const notificationStatusLabels: Record<NotificationStatusValue, string> = {
+  draft: 'Draft', readyForPublication: 'Ready for publication', published: 'Published', unpublished: 'Unpublished',
+};
+/** Which status may follow which (the same status is an edit); the server holds the same table. */
+export const notificationStatusTransitions: Record<NotificationStatusValue, readonly NotificationStatusValue[]> = {
+  draft: ['draft', 'readyForPublication', 'published'],
+  readyForPublication: ['readyForPublication', 'draft', 'published'],
+  published: ['published', 'unpublished'],
+  unpublished: ['unpublished', 'draft', 'readyForPublication', 'published'],
+};
+export const notificationViewRestrictions = ['allUsers', 'internalUsers'] as const;
+export const maxNotificationTitleLength = 200;
+export const maxNotificationContentLength = 100_000;
+export type { AuthoredNotification, AuthoredNotificationList, AuthoredNotificationSummary, NotificationBody, NotificationUpdateBody } from './notification-schemas.ts';
+
 export type NotificationInline = { text: string; bold?: boolean; italic?: boolean; href?: string };
 export type NotificationBlock =
   | { type: 'paragraph'; text: string }

@@ -42,11 +42,21 @@ describe('ticket commands', () => {
     expect(isAvailable(command(id), { ...baseContext(), permissions })).toBe(false);
   });
 
-  it('offers "Open a ticket about this" on a transaction in a business context only', () => {
+  it('offers "Open a ticket about this" on a transaction, for its own business and merchant', async () => {
     const open = command('tickets.openAboutTransaction');
     const onTransaction = baseContext({ permissions: requester, route: { id: 'transactionDetail', pattern: '/transactions/:transactionReference', path: '/transactions/TX1' } });
-    expect(isAvailable(open, onTransaction)).toBe(false);
-    expect(isAvailable(open, { ...onTransaction, context: { ...onTransaction.context, businessId: 'B1' } })).toBe(true);
+    expect(isAvailable(open, onTransaction)).toBe(true);
+    expect(isAvailable(open, { ...onTransaction, permissions: ['Mapi.Transaction.Read'] })).toBe(false);
+    const detail = {
+      reference: 'TX1', kind: 'payment', date: '2026-11-01T10:00:00.000Z', businessId: 'B7', merchantId: 'M7', merchantName: 'M', amount: 1, currency: 'GBP',
+      status: 'paid', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: 'PJ1', businessName: 'B', partnerId: null,
+      configurationId: 'C1', parentReference: null, maskedCardNumber: null, declineReason: null, customerEmail: null, originatingIpAddress: null,
+      paymentMethods: [], paymentJob: null, linkedTransactions: [], cardNumberRevealable: false,
+    };
+    const navigate = vi.fn();
+    const api = { get: vi.fn(async () => detail) } as unknown as PortalApi;
+    await open.run({ context: () => onTransaction, navigate, api } as unknown as CommandServices, {});
+    expect(navigate).toHaveBeenCalledWith('/tickets/add?type=dispute&transaction=TX1&business=B7&merchant=M7', { beside: true });
   });
 
   it('changes one field of the ticket with its current version', async () => {

@@ -90,7 +90,7 @@ describe('the notifications list', () => {
     const link = within(table).getByRole('link', { name: `Security notice ${script}` });
     expect(link.getAttribute('href')).toBe('/notifications/NTF00005');
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([['5 March 2026', 'Unread'], ['2 January 2026', 'Read']]);
+    expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([['5 March 2026', 'Unread', ''], ['2 January 2026', 'Read', 'Mark as unread']]);
     expect(container.querySelector('script, img')).toBeNull();
   });
 });

@@ -1,0 +1,183 @@
+// GET /events: one server-sent events stream per tab. A publication reaches open streams within moments (on
+// PostgreSQL across two nodes through LISTEN/NOTIFY), heartbeats keep it alive, Last-Event-ID resumes it, and the
+// stream says nothing about any tenant (events name what to refresh). Delivery figures are printed for the issue.
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppEnv } from '../../../server/api/env.ts';
+import { openDatabase, type Database } from '../../../server/db/client.ts';
+import { eventBusOf, listening } from '../../../server/events/event-bus.ts';
+import { eventRoutes } from '../../../server/events/event-routes.ts';
+import type { FileStore } from '../../../server/files/file-store.ts';
+import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, testCardKeys } from '../support.ts';
+
+const { users } = fixture;
+
+type SseEvent = { id: string | null; event: string; data: string; at: number };
+
+/** Reads a text/event-stream body; next() resolves with the next event (comments are counted, not returned). */
+function sseReader(response: Response) {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let comments = 0;
+  const next = async (timeoutMs = 5000): Promise<SseEvent> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const chunk = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const lines = chunk.split('\n');
+        if (lines.every((line) => line.startsWith(':'))) { comments += 1; continue; }
+        const field = (name: string) => lines.find((line) => line.startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? null;
+        return { id: field('id'), event: field('event') ?? 'message', data: field('data') ?? '', at: performance.now() };
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('no event in time');
+      const read = await Promise.race([reader.read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), left))]);
+      if (read === null) throw new Error('no event in time');
+      if (read.done) throw new Error('the stream ended');
+      buffer += decoder.decode(read.value, { stream: true });
+    }
+  };
+  return { next, comments: () => comments, cancel: () => reader.cancel().catch(() => undefined) };
+}
+
+const published = (title: string) => ({ title, content: JSON.stringify({ blocks: [{ type: 'paragraph', text: title }] }), viewRestriction: 'allUsers', status: 'published' });
+
+describe.each(databaseKinds)('the events stream on %s', (kind) => {
+  let database: Database;
+  let harness: ReturnType<typeof createTestApp>;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await insertFixtureWorld(database);
+    harness = createTestApp(database);
+  });
+  afterAll(async () => {
+    await eventBusOf(database).close();
+    await database?.close();
+  });
+
+  const open = async (userId: string, headers: Record<string, string> = {}) => {
+    const response = await harness.call(userId, 'GET', '/events', undefined, headers);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const stream = sseReader(response);
+    expect((await stream.next()).event).toBe('ready');
+    await listening(database);
+    return stream;
+  };
+
+  it('needs a bearer token', async () => {
+    expect((await harness.call(null, 'GET', '/events')).status).toBe(401);
+    expect((await harness.call(users.owner, 'GET', '/events', undefined, { 'last-event-id': 'abc' })).status).toBe(400);
+  });
+
+  it('tells every open tab of a publication, and nothing of drafts', async () => {
+    const owner = await open(users.owner);
+    const partner = await open(users.partner);
+    const draft = await harness.call(users.admin, 'POST', '/notifications', { ...published('Draft'), status: 'draft' });
+    expect(draft.status).toBe(201);
+    const sent = performance.now();
+    expect((await harness.call(users.admin, 'POST', '/notifications', published('Fees change'))).status).toBe(201);
+    const [forOwner, forPartner] = await Promise.all([owner.next(), partner.next()]);
+    expect(forOwner).toMatchObject({ event: 'notifications', data: '{}' });
+    expect(forOwner.id).toMatch(/^\d+$/);
+    expect(forPartner.id).toBe(forOwner.id);
+    expect(forOwner.at - sent).toBeLessThan(5000);
+    await owner.cancel();
+    await partner.cancel();
+  });
+
+  it('resumes with Last-Event-ID: what was published while away comes first', async () => {
+    const first = await open(users.owner);
+    await harness.call(users.admin, 'POST', '/notifications', published('One'));
+    const seen = await first.next();
+    await first.cancel();
+    await harness.call(users.admin, 'POST', '/notifications', published('Two'));
+    await harness.call(users.admin, 'POST', '/notifications', published('Three'));
+    const resumed = await open(users.owner, { 'last-event-id': seen.id ?? '' });
+    const missed = [await resumed.next(), await resumed.next()];
+    expect(missed.map((event) => Number(event.id))).toEqual([Number(seen.id) + 1, Number(seen.id) + 2]);
+    await resumed.cancel();
+  });
+});
+
+describe('heartbeats', () => {
+  it('writes a comment line every interval so the connection stays alive', async () => {
+    const database = await createTestDatabase('pglite');
+    try {
+      const app = new Hono<AppEnv>();
+      app.route('/', eventRoutes({ database, cardKeys: testCardKeys, files: {} as FileStore, publicUrl: 'http://localhost' }, { heartbeatMs: 40 }));
+      const response = await app.request('/events');
+      const stream = sseReader(response);
+      expect((await stream.next()).event).toBe('ready');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await expect(stream.next(200)).rejects.toThrow('no event in time');
+      expect(stream.comments()).toBeGreaterThanOrEqual(3);
+      await stream.cancel();
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe.runIf(databaseKinds.includes('postgres'))('the events stream across two nodes (PostgreSQL LISTEN/NOTIFY)', () => {
+  let nodeA: Database;
+  let nodeB: Database;
+  beforeAll(async () => {
+    nodeA = await createTestDatabase('postgres');
+    await insertFixtureWorld(nodeA);
+    nodeB = await openDatabase({ url: nodeA.listenUrl ?? '', poolSize: 5, migrate: false });
+  });
+  afterAll(async () => {
+    await eventBusOf(nodeB).close();
+    await eventBusOf(nodeA).close();
+    await nodeB?.close();
+    await nodeA?.close();
+  });
+
+  it('delivers a publication on node A to a stream on node B, and measures the delay over 100 publications', async () => {
+    const a = createTestApp(nodeA);
+    const b = createTestApp(nodeB);
+    const response = await b.call(users.owner, 'GET', '/events');
+    const stream = sseReader(response);
+    expect((await stream.next()).event).toBe('ready');
+    await listening(nodeB);
+    // From the publishing request's start (an upper bound: it includes the request itself) and from its answer.
+    const fromRequest: number[] = [];
+    const fromAnswer: number[] = [];
+    for (let n = 0; n < 100; n += 1) {
+      const started = performance.now();
+      const created = await a.call(users.admin, 'POST', '/notifications', published(`Publication ${n}`));
+      const answered = performance.now();
+      expect(created.status).toBe(201);
+      const event = await stream.next();
+      expect(event.event).toBe('notifications');
+      fromRequest.push(event.at - started);
+      fromAnswer.push(Math.max(0, event.at - answered));
+    }
+    const percentile = (values: number[], q: number) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
+    console.log(`events across two nodes over ${fromRequest.length} publications: from the publishing request p50 ${percentile(fromRequest, 0.5).toFixed(1)} ms, p99 ${percentile(fromRequest, 0.99).toFixed(1)} ms; after its answer p50 ${percentile(fromAnswer, 0.5).toFixed(1)} ms, p99 ${percentile(fromAnswer, 0.99).toFixed(1)} ms`);
+    expect(percentile(fromRequest, 0.99)).toBeLessThan(5000);
+    await stream.cancel();
+  }, 120_000);
+
+  it('measures the memory an open stream holds', async () => {
+    const b = createTestApp(nodeB);
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const before = process.memoryUsage().heapUsed;
+    const streams: ReturnType<typeof sseReader>[] = [];
+    for (let n = 0; n < 200; n += 1) {
+      const stream = sseReader(await b.call(users.owner, 'GET', '/events'));
+      await stream.next();
+      streams.push(stream);
+    }
+    gc?.();
+    const perStream = (process.memoryUsage().heapUsed - before) / streams.length;
+    console.log(`events: ${streams.length} open streams, about ${(perStream / 1024).toFixed(1)} KiB of heap each (in-process requests, client side included)`);
+    expect(eventBusOf(nodeB).listeners()).toBeGreaterThanOrEqual(200);
+    for (const stream of streams) await stream.cancel();
+  }, 120_000);
+});
