@@ -165,7 +165,8 @@ export async function insertFixtureWorld(database: Database): Promise<void> {
 /** Every row of every table, for 'the database is unchanged' checks. */
 export async function snapshot(database: Database): Promise<string> {
   const tables = ['partners', 'businesses', 'merchants', 'configurations', 'users', 'user_roles', 'user_settings', 'notifications',
-    'notification_reads', 'tickets', 'queued_reports', 'audit_events', 'transactions', 'payment_jobs', 'card_vault'];
+    'notification_reads', 'tickets', 'queued_reports', 'audit_events', 'transactions', 'payment_jobs', 'card_vault',
+    'ledger_postings', 'ledger_entries', 'settlement_batches', 'ledger_transfers', 'remittance_settings'];
   const parts: string[] = [];
   for (const table of tables) {
     const rows = await database.query(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`);

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import { createTestApp, createTestDatabase, fixture, insertFixtureWorld, snapshot, tokenFor } from '../support.ts';
+import { insertLedgerFixture, m3aGbp } from '../ledger/ledger-fixtures.ts';
 
 type Route = { method: string; path: string };
 
@@ -17,6 +18,8 @@ const hostileText = fc.oneof(fc.constantFrom(...hostileStrings), fc.string({ max
 
 const knownIds: Record<string, string> = {
   businessId: 'B3', merchantId: 'M3a', partnerId: 'P1', key: 'SomeSetting', name: 'countries', configurationId: 'C-M3a',
+  // the settlement ledger (tests/server/ledger/ledger-fixtures.ts): M3a's account group and a batch of it
+  accountNumber: m3aGbp, batchId: `B${m3aGbp}-20261001`, kind: 'trading',
 };
 
 function fill(path: string, value: (param: string) => string): string {
@@ -40,6 +43,7 @@ describe('hostile input on every Portal API route (PGlite)', () => {
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
     await insertFixtureWorld(database);
+    await insertLedgerFixture(database);
     harness = createTestApp(database);
     const seen = new Set<string>();
     routes = harness.app.routes

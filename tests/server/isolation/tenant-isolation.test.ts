@@ -7,7 +7,11 @@ import type { Database } from '../../../server/db/client.ts';
 import { demoAccounts, seedDatabase } from '../../../server/db/seed.ts';
 import { createTestApp, createTestDatabase, testCardKeys } from '../support.ts';
 
-type Tenant = { partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null };
+type Tenant = {
+  partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null;
+  /** the settlement ledger: the merchant's first account group, one of its batches, the business account group (automatic remittance off) */
+  accountNumber: string | null; batchId: string | null; businessAccountNumber: string | null;
+};
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
 
@@ -20,6 +24,9 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/full/reports')) return { fileType: 'csv', columns: ['reference'] };
   if (route.path.endsWith('/dashboard/declines')) return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
   if (route.path.endsWith('/dashboard')) return { interval: 'month', dateRange: { startDate: lastMonth, endDate: today } };
+  // The settlement ledger's report requests and the remittance change.
+  if (route.path.endsWith('/reports')) return { fileType: 'csv' };
+  if (route.path.endsWith('/remittance')) return { frequency: 'weekly', dayOfPeriod: 5, startDate: today, beneficiary: { companyName: 'Probe Ltd' }, version: 1 };
   if (route.path === '/audit-events') return { event: 'VoidFailed', dateTimeUtc: new Date().toISOString(), businessId: tenant.businessId, merchantId: tenant.merchantId };
   return undefined;
 }
@@ -30,6 +37,8 @@ function fill(route: Route, tenant: Tenant): string | null {
     const value = ({
       businessId: tenant.businessId, merchantId: tenant.merchantId, partnerId: tenant.partnerId, reference: tenant.reference,
       transactionReference: tenant.reference, paymentJobReference: tenant.paymentJobReference, configurationId: tenant.configurationId,
+      accountNumber: route.path.includes('/business-accountgroups/') ? tenant.businessAccountNumber : tenant.accountNumber,
+      batchId: tenant.batchId, kind: 'trading',
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -80,14 +89,21 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     // transactions, payment jobs and configurations.
     const merchantRoleBusinesses = new Set(accounts.flatMap((account) => [...account.merchantBusinesses]));
     const firstMerchants = new Set((await database.query<{ id: string }>('SELECT min(id) AS id FROM merchants GROUP BY business_id')).map((row) => row.id));
-    tenants = (await database.query<{ partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null }>(`
+    tenants = (await database.query<{
+      partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null;
+      account_number: string | null; batch_id: string | null; business_account_number: string | null;
+    }>(`
       SELECT b.partner_id, m.business_id, m.id AS merchant_id,
              (SELECT t.reference FROM transactions t WHERE t.merchant_id = m.id ORDER BY t.reference LIMIT 1) AS reference,
              (SELECT j.reference FROM payment_jobs j WHERE j.merchant_id = m.id ORDER BY j.reference LIMIT 1) AS payment_job_reference,
-             (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) AS configuration_id
+             (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) AS configuration_id,
+             (SELECT g.account_number FROM merchant_account_groups g WHERE g.merchant_id = m.id ORDER BY g.account_number LIMIT 1) AS account_number,
+             (SELECT sb.id FROM settlement_batches sb JOIN merchant_account_groups g ON g.account_number = sb.account_number WHERE g.merchant_id = m.id ORDER BY g.account_number, sb.id LIMIT 1) AS batch_id,
+             (SELECT bg.account_number FROM business_account_groups bg WHERE bg.business_id = m.business_id ORDER BY bg.account_number LIMIT 1) AS business_account_number
         FROM merchants m JOIN businesses b ON b.id = m.business_id ORDER BY m.id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
       paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id,
+      accountNumber: row.account_number, batchId: row.batch_id, businessAccountNumber: row.business_account_number,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
     const seen = new Set<string>();
     routes = harness.app.routes
