@@ -17,6 +17,7 @@ import { createIdentity } from './identity/provider.ts';
 import { logger, logLine } from './log.ts';
 import { moveLegacyReportFiles } from './reports/file-sweeper.ts';
 import { startReportWorker } from './reports/worker.ts';
+import { startSettlementJob } from './ledger/settlement-job.ts';
 import { withRequestLog } from './request-log.ts';
 
 const config = readConfig();
@@ -91,6 +92,7 @@ const apiListener = getRequestListener(app.fetch);
 // statement (and per heartbeat); the fault suite makes it small so an export lasts long enough to be killed.
 const reportBatchSize = Number(process.env.REPORT_BATCH_SIZE ?? '') || undefined;
 const reportWorker = startReportWorker({ database, files, pollMs: 1000, batchSize: reportBatchSize, log: logLine('reports') });
+const settlementJob = startSettlementJob(database, { log: logLine('ledger') });
 
 const server = createServer(withRequestLog((request, response) => {
   const url = request.url ?? '/';
@@ -116,6 +118,7 @@ async function stop(signal: string) {
   server.closeAllConnections();
   payloadPurge.stop();
   await reportWorker.stop();
+  await settlementJob.stop();
   await database.close();
   process.exit(0);
 }
