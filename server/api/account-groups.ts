@@ -179,7 +179,10 @@ export function accountGroupRoutes({ database }: Deps) {
   /** A merchant id is missing: the spec's message, once the business is known to be the caller's (else 404). */
   async function merchantMissing(c: Context<AppEnv>): Promise<never> {
     const businessId = c.req.param('businessId') ?? '';
-    if (blankId(businessId) || !(await resolveContext(database, c.get('principal'), businessId))) throw notFound();
+    const resolved = blankId(businessId) ? null : await resolveContext(database, c.get('principal'), businessId);
+    if (!resolved) throw notFound();
+    // A merchant-level role sees the business in its policy but holds nothing there.
+    requirePermission(resolved.permissions, 'Mapi.MerchantAccountGroups.Read');
     throw badRequest(merchantIdsRequiredMessage);
   }
 
