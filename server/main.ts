@@ -20,6 +20,7 @@ import { logger, logLine } from './log.ts';
 import { moveLegacyReportFiles } from './reports/file-sweeper.ts';
 import { startReportWorker } from './reports/worker.ts';
 import { startRefundProcessor } from './payments/refund-processor.ts';
+import { startSettlementJob } from './ledger/settlement-job.ts';
 import { withRequestLog } from './request-log.ts';
 
 const config = readConfig();
@@ -101,6 +102,7 @@ const mailWorker = startMailWorker({ database, transport: mailTransport, from: c
 const reportWorker = startReportWorker({ database, files, pollMs: 1000, batchSize: reportBatchSize, log: logLine('reports') });
 // Refunds move on through the (simulated) acquirer's answers: requested → processing → completed (server/payments/).
 const refundProcessor = startRefundProcessor(database, { pollMs: 5000, log: logLine('payments') });
+const settlementJob = startSettlementJob(database, { log: logLine('ledger') });
 
 const server = createServer(withRequestLog((request, response) => {
   const url = request.url ?? '/';
@@ -129,6 +131,7 @@ async function stop(signal: string) {
   await mailWorker.stop();
   mailTransport.close();
   await refundProcessor.stop();
+  await settlementJob.stop();
   await database.close();
   process.exit(0);
 }

@@ -109,7 +109,8 @@ export function accountGroupRoutes({ database }: Deps) {
   async function merchantScope(c: Context<AppEnv>, permissions: readonly PermissionName[]): Promise<MerchantScope> {
     const businessId = c.req.param('businessId');
     const merchantId = c.req.param('merchantId');
-    if (blankId(businessId) || blankId(merchantId)) throw badRequest(merchantIdsRequiredMessage);
+    if (blankId(businessId)) throw badRequest(merchantIdsRequiredMessage);
+    if (blankId(merchantId)) await merchantMissing(c);
     const resolved = await resolveContext(database, c.get('principal'), businessId as string, merchantId as string);
     if (!resolved?.merchant) throw notFound();
     for (const permission of permissions) requirePermission(resolved.permissions, permission);
@@ -175,8 +176,18 @@ export function accountGroupRoutes({ database }: Deps) {
 
   const merchantContext = (scope: MerchantScope) => ({ level: 'merchant' as const, businessId: scope.businessId, merchantId: scope.merchantId, title: `${scope.merchantName} (${scope.businessName})` });
 
+  /** A merchant id is missing: the spec's message, once the business is known to be the caller's (else 404). */
+  async function merchantMissing(c: Context<AppEnv>): Promise<never> {
+    const businessId = c.req.param('businessId') ?? '';
+    const resolved = blankId(businessId) ? null : await resolveContext(database, c.get('principal'), businessId);
+    if (!resolved) throw notFound();
+    // A merchant-level role sees the business in its policy but holds nothing there.
+    requirePermission(resolved.permissions, 'Mapi.MerchantAccountGroups.Read');
+    throw badRequest(merchantIdsRequiredMessage);
+  }
+
   // ── merchant account groups ──
-  routes.get('/businesses/:businessId/merchant-accountgroups', (c) => c.json(errorBody(merchantIdsRequiredMessage), 400));
+  routes.get('/businesses/:businessId/merchant-accountgroups', (c) => merchantMissing(c));
 
   routes.get(m, async (c) => {
     const scope = await merchantScope(c, ['Mapi.MerchantAccountGroups.Read']);
@@ -322,8 +333,9 @@ export function accountGroupRoutes({ database }: Deps) {
   async function businessGroup(c: Context<AppEnv>, permissions: readonly PermissionName[]) {
     const businessId = c.req.param('businessId');
     const accountNumber = c.req.param('accountNumber');
-    if (blankId(businessId) || !accountNumber?.trim() || accountNumber === 'undefined' || accountNumber === 'null') throw badRequest(accountNumberRequiredMessage);
+    if (blankId(businessId)) throw badRequest(accountNumberRequiredMessage);
     const business = await businessScope(c, permissions);
+    if (!accountNumber?.trim() || accountNumber === 'undefined' || accountNumber === 'null') throw badRequest(accountNumberRequiredMessage);
     if (!accountNumberPattern.test(accountNumber)) throw notFound();
     const [group] = await db.select().from(businessAccountGroups).where(and(eq(businessAccountGroups.accountNumber, accountNumber), eq(businessAccountGroups.businessId, business.id)));
     if (!group) throw notFound();
@@ -443,10 +455,6 @@ export function accountGroupRoutes({ database }: Deps) {
   });
 
   return routes;
-}
-
-function errorBody(message: string) {
-  return { errorReport: { errors: [{ message, translatedMessage: message }] } };
 }
 
 /** Movements of a batch on its trading account, in date order, each with the batch's balance after it. */

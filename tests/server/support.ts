@@ -166,7 +166,8 @@ export async function insertFixtureWorld(database: Database): Promise<void> {
 export async function snapshot(database: Database, options: { ignoreAuditEvents?: readonly string[] } = {}): Promise<string> {
   const tables = ['partners', 'businesses', 'merchants', 'configurations', 'users', 'user_roles', 'user_settings', 'notifications',
     'notification_reads', 'tickets', 'ticket_comments', 'ticket_attachments', 'queued_reports', 'audit_events', 'transactions', 'payment_jobs', 'card_vault',
-    'user_invitations', 'password_resets', 'deleted_user_emails'];
+    'user_invitations', 'password_resets', 'deleted_user_emails',
+    'ledger_postings', 'ledger_entries', 'settlement_batches', 'ledger_transfers', 'remittance_settings'];
   const parts: string[] = [];
   for (const table of tables) {
     // Audit rows cannot be deleted (append-only): events a check expects are left out of the digest instead.

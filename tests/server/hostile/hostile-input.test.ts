@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentTypeOf } from '../../../server/api/tickets.ts';
 import type { Database } from '../../../server/db/client.ts';
 import { createTestApp, createTestDatabase, fixture, insertFixtureWorld, snapshot, tokenFor } from '../support.ts';
+import { insertLedgerFixture, m3aGbp } from '../ledger/ledger-fixtures.ts';
 
 type Route = { method: string; path: string };
 
@@ -25,6 +26,8 @@ const knownIds: Record<string, string> = {
   paymentMethod: 'card', reference: 'HPPFIXTURE', keyId: 'KEY0000000000000000', imageReference: 'IMG00000000000000000000000000000000',
   // payment jobs (issue 16): a real job, payment and trace of B3, so the routes get past the look-up
   paymentJobReference: 'PJ3A0001', paymentId: 'TX3A0001', traceReference: 'TR3A0001', refundId: 'TX3A0001',
+  // the settlement ledger (tests/server/ledger/ledger-fixtures.ts): M3a's account group and a batch of it
+  accountNumber: m3aGbp, batchId: `B${m3aGbp}-20261001`, kind: 'trading',
 };
 
 /** Routes served without a portal session (issue 19: images are shown by <img> tags and shopper pages). */
@@ -58,6 +61,7 @@ describe('hostile input on every Portal API route (PGlite)', () => {
     await database.query(`INSERT INTO ticket_comments (id, ticket_id, author_id, text) VALUES ('TCCHOSTILE', 'TCKHOSTILE', '${fixture.users.owner}', 'A comment')`);
     await database.query(`INSERT INTO ticket_attachments (id, ticket_id, comment_id, file_name, mime_type, size, storage_key, uploaded_by)
       VALUES ('TCAHOSTILE', 'TCKHOSTILE', NULL, 'evidence.pdf', 'application/pdf', 10, 'tickets/TCKHOSTILE/TCAHOSTILE', '${fixture.users.owner}')`);
+    await insertLedgerFixture(database);
     harness = createTestApp(database);
     const seen = new Set<string>();
     routes = harness.app.routes

@@ -32,6 +32,8 @@ type Tenant = {
   hostedPageReference: string | null; imageReference: string | null; apiKeyId: string | null;
   /** payment jobs: the job's first payment and one of its refunds (issue 16) */
   paymentId: string | null; refundId: string | null;
+  /** the settlement ledger: the merchant's first account group, one of its batches, the business account group (automatic remittance off) */
+  accountNumber: string | null; batchId: string | null; businessAccountNumber: string | null;
 };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
@@ -80,6 +82,9 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/refunds/:refundId/actions/cancel')) return { version: 1 };
   if (route.path.endsWith('/payment-jobs/:paymentJobReference/actions/cancel')) return { confirmed: true, version: 1 };
   if (route.path.endsWith('/actions/mail-payment-link')) return { emailAddress: 'probe@example.test' };
+  // The settlement ledger's report requests and the remittance change.
+  if (route.path.endsWith('/reports')) return { fileType: 'csv' };
+  if (route.path.endsWith('/remittance')) return { frequency: 'weekly', dayOfPeriod: 5, startDate: today, beneficiary: { companyName: 'Probe Ltd' }, version: 1 };
   return undefined;
 }
 
@@ -98,6 +103,8 @@ function fill(route: Route, tenant: Tenant): string | null {
       attachmentId: route.path.includes('/comments/') ? tenant.commentAttachmentId : tenant.attachmentId,
       paymentMethod: 'card', imageReference: tenant.imageReference, keyId: tenant.apiKeyId,
       paymentId: tenant.paymentId, traceReference: tenant.paymentId ? `TR${tenant.paymentId.slice(2)}` : null, refundId: tenant.refundId,
+      accountNumber: route.path.includes('/business-accountgroups/') ? tenant.businessAccountNumber : tenant.accountNumber,
+      batchId: tenant.batchId, kind: 'trading',
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -158,6 +165,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     tenants = (await database.query<{
       partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null;
       user_id: string | null; ticket_id: string | null; hosted_page_reference: string | null; api_key_id: string | null; payment_id: string | null; refund_id: string | null;
+      account_number: string | null; batch_id: string | null; business_account_number: string | null;
     }>(`
       SELECT s.*,
              (SELECT t.reference FROM transactions t WHERE t.payment_job_reference = s.payment_job_reference AND t.kind = 'payment' ORDER BY t.reference LIMIT 1) AS payment_id,
@@ -171,7 +179,10 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
              (SELECT k.id FROM tickets k WHERE k.business_id = m.business_id AND (k.merchant_id = m.id OR k.merchant_id IS NULL)
                ORDER BY k.merchant_id IS NULL, k.id LIMIT 1) AS ticket_id,
              (SELECT h.reference FROM hosted_pages h WHERE h.merchant_id = m.id ORDER BY h.reference LIMIT 1) AS hosted_page_reference,
-             (SELECT k.id FROM api_keys k WHERE k.configuration_id = (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) ORDER BY k.id LIMIT 1) AS api_key_id
+             (SELECT k.id FROM api_keys k WHERE k.configuration_id = (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) ORDER BY k.id LIMIT 1) AS api_key_id,
+             (SELECT g.account_number FROM merchant_account_groups g WHERE g.merchant_id = m.id ORDER BY g.account_number LIMIT 1) AS account_number,
+             (SELECT sb.id FROM settlement_batches sb JOIN merchant_account_groups g ON g.account_number = sb.account_number WHERE g.merchant_id = m.id ORDER BY g.account_number, sb.id LIMIT 1) AS batch_id,
+             (SELECT bg.account_number FROM business_account_groups bg WHERE bg.business_id = m.business_id ORDER BY bg.account_number LIMIT 1) AS business_account_number
         FROM merchants m JOIN businesses b ON b.id = m.business_id) s ORDER BY s.merchant_id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
       paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, userId: row.user_id,
@@ -180,6 +191,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       // Images are not seeded (they live in the file store): one row per merchant's configuration is added below.
       imageReference: row.configuration_id ? `IMG${createHash('md5').update(row.merchant_id).digest('hex').toUpperCase()}` : null,
       paymentId: row.payment_id, refundId: row.refund_id,
+      accountNumber: row.account_number, batchId: row.batch_id, businessAccountNumber: row.business_account_number,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
     for (const tenant of tenants) {
       if (!tenant.imageReference || !tenant.configurationId) continue;

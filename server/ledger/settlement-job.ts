@@ -1,0 +1,34 @@
+// The settlement day's end, on any node: every few minutes one transaction closes the batches whose UTC day has ended,
+// pays the business remittances that are due and invoices the monthly minimums of ended months. The ledger's advisory
+// lock serialises nodes and every posting is idempotent, so nodes running it together post once.
+import type { Database } from '../db/client.ts';
+import { closeDueBatches, payBusinessRemittances, postMonthlyMinimums } from './close-batches.ts';
+
+export type SettlementJob = { stop: () => Promise<void>; runOnce: () => Promise<void> };
+
+export function startSettlementJob(database: Database, options: { everyMs?: number; log?: (line: string) => void } = {}): SettlementJob {
+  const log = options.log ?? (() => undefined);
+  let running: Promise<void> | null = null;
+  const runOnce = async () => {
+    const now = new Date();
+    await database.db.transaction(async (tx) => {
+      const closed = await closeDueBatches(tx, now);
+      const remitted = await payBusinessRemittances(tx, now);
+      await postMonthlyMinimums(tx, now);
+      if (closed + remitted > 0) log(`closed ${closed} settlement batches, paid ${remitted} remittances`);
+    });
+  };
+  const tick = () => {
+    running ??= runOnce().catch((error: unknown) => log(`settlement cut-off failed: ${error instanceof Error ? error.message : String(error)}`)).finally(() => { running = null; });
+  };
+  const timer = setInterval(tick, options.everyMs ?? 5 * 60_000);
+  timer.unref();
+  setTimeout(tick, 30_000).unref();
+  return {
+    runOnce,
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
