@@ -8,29 +8,10 @@ import * as schema from '../../../server/db/schema.ts';
 import { refreshWatchList, scoreOf, signalsAsOf, type DailySignals } from '../../../server/risk/watch-signals.ts';
 import { watchListEntryDetail, watchListList } from '../../../src/contract/watch-list-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
-import { insertScreeningFixture, riskUsers } from './beneficiaries.test.ts';
+import { insertScreeningFixture, insertWatchTransactions, riskUsers } from './risk-fixtures.ts';
 
 const { users } = fixture;
 const day = 86_400_000;
-
-/** M1a: six weeks of steady card payments (4 a day, one declined every other day), then today a burst of 20 declines of £1. */
-export async function insertWatchTransactions(database: Database, now: Date): Promise<void> {
-  const rows: (typeof schema.transactions.$inferInsert)[] = [];
-  const today = Math.floor(now.getTime() / day) * day;
-  let n = 0;
-  const add = (at: number, amountMinor: number, status: string) => {
-    n += 1;
-    rows.push({
-      reference: `TXW${String(n).padStart(5, '0')}`, kind: 'payment', businessId: 'B1', merchantId: 'M1a', partnerId: 'P1', configurationId: 'C-M1a',
-      paymentJobReference: `PJW${String(n).padStart(5, '0')}`, createdAt: new Date(at), amountMinor, currency: 'GBP', status, paymentMethod: 'card', channel: 'Gateway',
-    });
-  };
-  for (let back = 42; back >= 1; back -= 1) {
-    for (let k = 0; k < 4; k += 1) add(today - back * day + (k + 1) * 3_600_000, 2500 + k * 100, k === 0 && back % 2 === 0 ? 'declined' : 'paid');
-  }
-  for (let k = 0; k < 20; k += 1) add(Math.min(now.getTime() - 1000, today + 60_000 * (k + 1)), 100, 'declined');
-  await database.db.insert(schema.transactions).values(rows);
-}
 
 describe('watch list signal rules', () => {
   const asOf = new Date('2026-11-20T00:00:00Z');
