@@ -7,7 +7,11 @@ import type { Database } from '../../../server/db/client.ts';
 import { demoAccounts, seedDatabase } from '../../../server/db/seed.ts';
 import { createTestApp, createTestDatabase, testCardKeys } from '../support.ts';
 
-type Tenant = { partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null };
+type Tenant = {
+  partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null;
+  /** risk area (issue 22): a customer of the merchant and one of its data items, a beneficiary of the business and one of its alerts */
+  customerId?: string | null; dataId?: string | null; beneficiaryId?: string | null; alertId?: string | null;
+};
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
 
@@ -21,6 +25,15 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/dashboard/declines')) return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
   if (route.path.endsWith('/dashboard')) return { interval: 'month', dateRange: { startDate: lastMonth, endDate: today } };
   if (route.path === '/audit-events') return { event: 'VoidFailed', dateTimeUtc: new Date().toISOString(), businessId: tenant.businessId, merchantId: tenant.merchantId };
+  if (route.path.endsWith('/customers')) return { reference: 'ISO-1', firstName: 'Iso', lastName: 'Lation' };
+  if (route.path.endsWith('/customers/:customerId')) return { reference: 'ISO-1', firstName: 'Iso', lastName: 'Lation', version: 1 };
+  const beneficiary = { kind: 'company', companyName: 'Isolation Ltd', nameOnBankAccount: 'Isolation Ltd', iban: 'GB82WEST12345698765432', bic: 'NWBKGB2L' };
+  if (route.path.endsWith('/beneficiaries')) return beneficiary;
+  if (route.path.endsWith('/beneficiaries/:beneficiaryId')) return { ...beneficiary, version: 1 };
+  if (route.path.endsWith('/status') && route.path.includes('/beneficiaries/')) return { status: 'Approved' };
+  if (route.path.endsWith('/alerts/:alertId')) return { decision: 'dismissed', reason: 'Isolation probe', version: 1 };
+  if (route.path.endsWith('/account-watch-list/:merchantId/status')) return { status: 'acknowledged', version: 1 };
+  if (route.path.endsWith('/account-watch-list/:merchantId/notes')) return { text: 'Isolation probe' };
   return undefined;
 }
 
@@ -30,6 +43,7 @@ function fill(route: Route, tenant: Tenant): string | null {
     const value = ({
       businessId: tenant.businessId, merchantId: tenant.merchantId, partnerId: tenant.partnerId, reference: tenant.reference,
       transactionReference: tenant.reference, paymentJobReference: tenant.paymentJobReference, configurationId: tenant.configurationId,
+      customerId: tenant.customerId ?? null, dataId: tenant.dataId ?? null, beneficiaryId: tenant.beneficiaryId ?? null, alertId: tenant.alertId ?? null,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -80,20 +94,27 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     // transactions, payment jobs and configurations.
     const merchantRoleBusinesses = new Set(accounts.flatMap((account) => [...account.merchantBusinesses]));
     const firstMerchants = new Set((await database.query<{ id: string }>('SELECT min(id) AS id FROM merchants GROUP BY business_id')).map((row) => row.id));
-    tenants = (await database.query<{ partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null }>(`
+    tenants = (await database.query<{ partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null; customer_id: string | null; data_id: string | null; beneficiary_id: string | null; alert_id: string | null }>(`
       SELECT b.partner_id, m.business_id, m.id AS merchant_id,
              (SELECT t.reference FROM transactions t WHERE t.merchant_id = m.id ORDER BY t.reference LIMIT 1) AS reference,
              (SELECT j.reference FROM payment_jobs j WHERE j.merchant_id = m.id ORDER BY j.reference LIMIT 1) AS payment_job_reference,
-             (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) AS configuration_id
+             (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) AS configuration_id,
+             (SELECT cu.id FROM customers cu WHERE cu.merchant_id = m.id ORDER BY cu.id LIMIT 1) AS customer_id,
+             (SELECT d.id FROM customer_data d WHERE d.merchant_id = m.id ORDER BY d.id LIMIT 1) AS data_id,
+             (SELECT bf.id FROM beneficiaries bf WHERE bf.business_id = m.business_id ORDER BY bf.id LIMIT 1) AS beneficiary_id,
+             (SELECT sa.id FROM screening_alerts sa WHERE sa.business_id = m.business_id ORDER BY sa.id LIMIT 1) AS alert_id
         FROM merchants m JOIN businesses b ON b.id = m.business_id ORDER BY m.id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
       paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id,
+      customerId: row.customer_id, dataId: row.data_id, beneficiaryId: row.beneficiary_id, alertId: row.alert_id,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
     const seen = new Set<string>();
     routes = harness.app.routes
       .filter((route) => route.path.startsWith('/api/portal/') && route.method !== 'ALL')
       .map((route) => ({ method: route.method, path: route.path.slice('/api/portal'.length) }))
       .filter((route) => /:(businessId|merchantId|partnerId|reference)/.test(route.path) || route.path === '/audit-events')
+      // The watch list is internal-only: every business account is refused it whatever the merchant (probed below).
+      .filter((route) => !route.path.startsWith('/account-watch-list'))
       .filter((route) => !seen.has(`${route.method} ${route.path}`) && Boolean(seen.add(`${route.method} ${route.path}`)));
   }, 300_000);
   afterAll(async () => database?.close());
@@ -140,6 +161,20 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       }
     }
     expect((await harness.call(owner?.userId ?? '', 'GET', `/reports/${reportId}`)).status).toBe(200);
+  });
+
+  it('refuses the internal risk calls (watch list, screening alerts and settings) to every business account', async () => {
+    const riskRoutes = harness.app.routes.filter((route) => /^\/api\/portal\/(account-watch-list|screening)/.test(route.path) && route.method !== 'ALL');
+    expect(riskRoutes.length).toBeGreaterThanOrEqual(7);
+    const tenant = tenants[0] as Tenant;
+    for (const account of accounts.filter((candidate) => !candidate.internal)) {
+      for (const route of riskRoutes) {
+        const path = fill({ method: route.method, path: route.path.slice('/api/portal'.length) }, tenant) ?? '';
+        const body = route.method === 'GET' ? undefined : route.path.endsWith('/settings') ? { sensitivity: 'high', version: 1 } : validBody({ method: route.method, path: route.path }, tenant);
+        const response = await harness.call(account.userId, route.method, path, body);
+        expect(response.status, `${account.email} ${route.method} ${path}`).toBe(403);
+      }
+    }
   });
 
   it('lets every account reach its own records (the matrix is not refusing everything)', async () => {
