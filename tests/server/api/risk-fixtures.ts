@@ -55,3 +55,16 @@ export async function insertWatchTransactions(database: Database, now: Date): Pr
   await database.db.insert(schema.transactions).values(rows);
 }
 
+
+/** A beneficiary of B3 with an open alert, and a watch list entry for M3a refreshed just now (no refresh on read). */
+export async function insertRiskRecords(database: Database): Promise<void> {
+  const { db } = database;
+  await db.insert(schema.beneficiaries).values({
+    id: 'BENFIX1', businessId: 'B3', kind: 'person', firstName: 'Vadim', lastName: 'Zolotarev', dateOfBirth: '1968-03-14', nameOnBankAccount: 'V Zolotarev',
+    iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', status: 'Referred', createdBy: 'u-owner', lastChangedBy: 'u-owner',
+  });
+  await db.insert(schema.screeningAlerts).values({ id: 'SAFIX1', beneficiaryId: 'BENFIX1', businessId: 'B3', entryId: 'SL0001', score: 1000, matchedName: 'Vadim Zolotarev', screenedName: 'Vadim Zolotarev', status: 'open' });
+  const now = new Date();
+  await db.insert(schema.watchListEntries).values({ merchantId: 'M3a', businessId: 'B3', score: 40, signals: [{ signal: 'cardTesting', value: 20, threshold: 15 }], trend: Array.from({ length: 30 }, () => 0), status: 'open', firstFlaggedUtc: now, lastComputedUtc: now });
+  await db.insert(schema.riskSettings).values({ key: 'watch.signalsRefreshedUtc', value: now.toISOString() });
+}

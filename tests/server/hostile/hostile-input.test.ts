@@ -5,8 +5,19 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import { createTestApp, createTestDatabase, fixture, insertFixtureWorld, snapshot, tokenFor } from '../support.ts';
+import { insertFixtureCustomers, insertRiskRecords, insertScreeningFixture } from '../api/risk-fixtures.ts';
 
 type Route = { method: string; path: string };
+
+/** The risk area's tables (issue 22), digested like snapshot() does for the others. */
+async function riskSnapshot(database: Database): Promise<string> {
+  const parts: string[] = [];
+  for (const table of ['customers', 'customer_data', 'beneficiaries', 'screening_alerts', 'risk_settings', 'watch_list_entries', 'watch_list_notes']) {
+    const rows = await database.query(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`);
+    parts.push(`${table}:${String(rows[0]?.digest)}`);
+  }
+  return parts.join('\n');
+}
 
 const hostileStrings = [
   "' OR 1=1 --", '"; DROP TABLE users; --', '../../etc/passwd', '%00', '\u0000', '<script>alert(1)</script>', 'x'.repeat(5000),
@@ -17,6 +28,8 @@ const hostileText = fc.oneof(fc.constantFrom(...hostileStrings), fc.string({ max
 
 const knownIds: Record<string, string> = {
   businessId: 'B3', merchantId: 'M3a', partnerId: 'P1', key: 'SomeSetting', name: 'countries', configurationId: 'C-M3a',
+  // risk area (issue 22): records that exist in B3 / M3a (tests/server/api/risk-fixtures.ts)
+  customerId: 'CUS3A1', dataId: 'CD3A1CONSENT', beneficiaryId: 'BENFIX1', alertId: 'SAFIX1',
 };
 
 function fill(path: string, value: (param: string) => string): string {
@@ -40,6 +53,9 @@ describe('hostile input on every Portal API route (PGlite)', () => {
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
     await insertFixtureWorld(database);
+    await insertFixtureCustomers(database);
+    await insertScreeningFixture(database);
+    await insertRiskRecords(database);
     harness = createTestApp(database);
     const seen = new Set<string>();
     routes = harness.app.routes
@@ -51,7 +67,7 @@ describe('hostile input on every Portal API route (PGlite)', () => {
         return true;
       })
       .map((route) => ({ method: route.method, path: route.path.slice('/api/portal'.length) }));
-    before = await snapshot(database);
+    before = `${await snapshot(database)}\n${await riskSnapshot(database)}`;
   });
   afterAll(async () => database?.close());
 
@@ -114,6 +130,6 @@ describe('hostile input on every Portal API route (PGlite)', () => {
   });
 
   it('leaves the database unchanged after all of it', async () => {
-    expect(await snapshot(database)).toBe(before);
+    expect(`${await snapshot(database)}\n${await riskSnapshot(database)}`).toBe(before);
   });
 });
