@@ -28,6 +28,13 @@ import { movePaneRightCommand } from './workspace/move-pane-right.ts';
 import { narrowPaneCommand } from './workspace/narrow-pane.ts';
 import { openBesideCommand } from './workspace/open-beside.ts';
 import { widenPaneCommand } from './workspace/widen-pane.ts';
+import { acknowledgeWatchEntryCommand } from './watch-list/acknowledge-entry.ts';
+import { monitorMerchantCommand } from './watch-list/monitor-merchant.ts';
+import { addWatchNoteCommand } from './watch-list/add-note.ts';
+import { approveBeneficiaryCommand } from './beneficiaries/approve-beneficiary.ts';
+import { resolveScreeningAlertCommand } from './beneficiaries/resolve-alert.ts';
+import { exportCustomerDataCommand } from './customers/export-customer-data.ts';
+import { eraseCustomerCommand } from './customers/erase-customer.ts';
 
 export const staticCommands: readonly Command[] = [
   openPaletteCommand,
@@ -58,4 +65,11 @@ export const staticCommands: readonly Command[] = [
   openSearchResultCommand,
   ...rowCursorCommands,
   ...dashboardCommands,
+  acknowledgeWatchEntryCommand,
+  monitorMerchantCommand,
+  addWatchNoteCommand,
+  approveBeneficiaryCommand,
+  resolveScreeningAlertCommand,
+  exportCustomerDataCommand,
+  eraseCustomerCommand,
 ];

@@ -10,6 +10,9 @@ import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
+import { customer, customerDataList, customerList } from '../contract/customer-schemas.ts';
+import { beneficiary, beneficiaryList, screeningAlertList, screeningSettings } from '../contract/beneficiary-schemas.ts';
+import { watchListEntryDetail, watchListList } from '../contract/watch-list-schemas.ts';
 
 export const contractSchemas = {
   policyStructure: policyStructureSchema,
@@ -37,6 +40,16 @@ export const contractSchemas = {
   outboxMessageDetail,
   dashboardResponse: dashboardResponseSchema,
   declinesResponse: declinesResponseSchema,
+  // risk area (issue 22)
+  customerList,
+  customerDetail: customer,
+  customerDataList,
+  beneficiaryList,
+  beneficiaryDetail: beneficiary,
+  screeningAlertList,
+  screeningSettings,
+  watchListList,
+  watchListEntryDetail,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

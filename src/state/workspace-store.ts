@@ -6,7 +6,8 @@ import { showToast } from './toast-store.ts';
 import { decodeWorkspace, encodeWorkspace, isPanePath, maxPanes, stripPanesParam, type WorkspaceLayout } from './workspace-url.ts';
 
 // 'rows': a table's row cursor (j / k / Enter), the contract's tableRowsCapability.
-export const paneCapabilities = ['search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows'] as const;
+// Risk area (issue 22): a record's own actions, offered by its screen and asked for by its commands.
+export const paneCapabilities = ['search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows', 'acknowledge', 'monitor', 'addNote', 'approve', 'resolveAlert', 'exportRecord', 'eraseRecord'] as const;
 export type PaneCapability = (typeof paneCapabilities)[number];
 
 export type PaneRequest = { capability: PaneCapability; argument?: number; seq: number };
