@@ -39,12 +39,12 @@ export function BeneficiaryFormDialog({ open, busy, onClose, onSubmit }: { open:
   const field = (name: keyof Draft, label: string, type = 'text') => {
     const problem = shown(name);
     return (
-      <label>
-        {label}
-        <input type={type} value={draft[name]} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `beneficiary-${name}-problem` : undefined}
+      <div className="risk-field">
+        <label htmlFor={`beneficiary-${name}`}>{label}</label>
+        <input id={`beneficiary-${name}`} type={type} value={draft[name]} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `beneficiary-${name}-problem` : undefined}
           onChange={(event) => setDraft({ ...draft, [name]: event.target.value })} />
         {problem ? <span id={`beneficiary-${name}-problem`} className="risk-problem">{problem}</span> : null}
-      </label>
+      </div>
     );
   };
   const close = () => { setDraft(empty); setTried(false); onClose(); };
