@@ -34,6 +34,13 @@ import { narrowPaneCommand } from './workspace/narrow-pane.ts';
 import { openBesideCommand } from './workspace/open-beside.ts';
 import { widenPaneCommand } from './workspace/widen-pane.ts';
 import { userCommands } from './users/user-commands.ts';
+import { acknowledgeWatchEntryCommand } from './watch-list/acknowledge-entry.ts';
+import { monitorMerchantCommand } from './watch-list/monitor-merchant.ts';
+import { addWatchNoteCommand } from './watch-list/add-note.ts';
+import { approveBeneficiaryCommand } from './beneficiaries/approve-beneficiary.ts';
+import { resolveScreeningAlertCommand } from './beneficiaries/resolve-alert.ts';
+import { exportCustomerDataCommand } from './customers/export-customer-data.ts';
+import { eraseCustomerCommand } from './customers/erase-customer.ts';
 
 export const staticCommands: readonly Command[] = [
   openPaletteCommand,
@@ -70,4 +77,11 @@ export const staticCommands: readonly Command[] = [
   openBatchReportCommand,
   ...paymentJobCommands,
   ...userCommands,
+  acknowledgeWatchEntryCommand,
+  monitorMerchantCommand,
+  addWatchNoteCommand,
+  approveBeneficiaryCommand,
+  resolveScreeningAlertCommand,
+  exportCustomerDataCommand,
+  eraseCustomerCommand,
 ];

@@ -21,6 +21,9 @@ import { auditEventList, paymentActionAnswer, paymentJobDetail, paymentJobList, 
 import { invitationPreview, invitedUsers, recoveryCodes, roleGroupList, secondFactorEnrolment, secondFactorStatus, userDetail, userList } from '../contract/user-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 import { createdComment, createdTicket, ticketAssignees, ticketAttachment, ticketComment, ticketCommentPage, ticketDetail, ticketList } from '../contract/ticket-schemas.ts';
+import { customer, customerDataList, customerList } from '../contract/customer-schemas.ts';
+import { beneficiary, beneficiaryList, screeningAlertList, screeningSettings } from '../contract/beneficiary-schemas.ts';
+import { watchListEntryDetail, watchListList } from '../contract/watch-list-schemas.ts';
 
 export const contractSchemas = {
   policyStructure: policyStructureSchema,
@@ -96,6 +99,16 @@ export const contractSchemas = {
   authoredNotificationList,
   authoredNotification,
   createdNotification,
+  // risk area (issue 22)
+  customerList,
+  customerDetail: customer,
+  customerDataList,
+  beneficiaryList,
+  beneficiaryDetail: beneficiary,
+  screeningAlertList,
+  screeningSettings,
+  watchListList,
+  watchListEntryDetail,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

@@ -39,6 +39,10 @@
 // | /users/add                                                       | Mapi.Users.Create                            | free      | |
 // | /account-watch-list                                              | Mapi.AccountWatchList.Read                   | free      | spec |
 // | /billing                                                         | Billing.Invoices.Create                      | free      | spec; menu hidden with a business selected |
+// | /account-watch-list/{merchantId}                                 | Mapi.AccountWatchList.Read                   | free      | issue 22: one entry |
+// | /screening-alerts                                                | Mapi.Screening.Resolve                       | free      | issue 22: the analysts' alert queue |
+// | /business/{id}/beneficiaries, …/{beneficiaryId}                  | Mapi.Beneficiary.Read                        | required  | issue 22; later a tab of the business detail |
+// | /business/{id}/merchants/{mid}/customers, …/{customerId}         | Mapi.Customers.Read                          | required  | issue 22; later a tab of the merchant detail |
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import type { CommandContext } from '../../commands/command.ts';
 import type { ContextKey } from '../../commands/navigation/route-commands.ts';
@@ -138,6 +142,13 @@ const merchantAccountsPane = lazy(() => import('../../panes/reporting/account-pa
 const merchantAccountDetailPane = lazy(() => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.MerchantAccountDetailPane })));
 const businessAccountsPane = lazy(() => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.BusinessAccountsPane })));
 const businessAccountDetailPane = lazy(() => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.BusinessAccountDetailPane })));
+const watchListPane = lazy(() => import('../../panes/watch-list/watch-list-pane.tsx').then((module) => ({ default: module.WatchListPane })));
+const watchEntryPane = lazy(() => import('../../panes/watch-list/watch-entry-pane.tsx').then((module) => ({ default: module.WatchEntryPane })));
+const beneficiariesPane = lazy(() => import('../../panes/beneficiaries/beneficiaries-pane.tsx').then((module) => ({ default: module.BeneficiariesPane })));
+const beneficiaryDetailPane = lazy(() => import('../../panes/beneficiaries/beneficiary-detail-pane.tsx').then((module) => ({ default: module.BeneficiaryDetailPane })));
+const screeningAlertsPane = lazy(() => import('../../panes/beneficiaries/screening-alerts-pane.tsx').then((module) => ({ default: module.ScreeningAlertsPane })));
+const customersPane = lazy(() => import('../../panes/customers/customers-pane.tsx').then((module) => ({ default: module.CustomersPane })));
+const customerDetailPane = lazy(() => import('../../panes/customers/customer-detail-pane.tsx').then((module) => ({ default: module.CustomerDetailPane })));
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
 const contextApplyPane = lazy(() => import('../context/context-apply-page.tsx').then((module) => ({ default: module.ContextApplyPage })));
@@ -372,10 +383,43 @@ export const routes: readonly RouteDefinition[] = [
     command: { title: 'Go to billing', keywords: ['invoices', 'billing'], shortcut: 'g i' },
   },
   {
-    id: 'watchList', pattern: '/account-watch-list', capability: 'Account watch list', title: () => 'Account watch list', pane: notBuiltPane,
+    id: 'watchList', pattern: '/account-watch-list', capability: 'Account watch list', title: () => 'Account watch list', pane: watchListPane,
     permissions: ['Mapi.AccountWatchList.Read'], layout: 'default', contextFree: true,
     menu: { section: 'watchList', index: 1, label: 'Watch list' },
     command: { title: 'Go to account watch list', keywords: ['risk', 'fraud', 'sanctions', 'watch'], shortcut: 'g w' },
+  },
+
+  // Risk area (issue 22): watch list entries, screening alerts, beneficiaries, customers
+  {
+    id: 'watchListEntry', pattern: '/account-watch-list/:merchantId', capability: 'Watch list entry', title: ({ merchantId }) => `Watch list: ${merchantId ?? ''}`,
+    pane: watchEntryPane, permissions: ['Mapi.AccountWatchList.Read'], layout: 'default', contextFree: true,
+  },
+  {
+    id: 'screeningAlerts', pattern: '/screening-alerts', capability: 'Screening alerts', title: () => 'Screening alerts', pane: screeningAlertsPane,
+    permissions: ['Mapi.Screening.Resolve'], layout: 'default', contextFree: true,
+    menu: { section: 'watchList', index: 2, label: 'Screening alerts' },
+    command: { title: 'Go to screening alerts', keywords: ['sanctions', 'pep', 'screening', 'alerts', 'beneficiary'] },
+  },
+  {
+    id: 'beneficiaries', pattern: '/business/:businessId/beneficiaries', capability: 'Beneficiaries', title: () => 'Beneficiaries', pane: beneficiariesPane,
+    permissions: ['Mapi.Beneficiary.Read'], layout: 'default', contextParams: { businessId: 'business' },
+    conditions: [{ kind: 'businessAccess', param: 'businessId' }],
+    command: { title: 'Go to beneficiaries', keywords: ['beneficiary', 'payee', 'payout', 'iban', 'sanctions'] },
+  },
+  {
+    id: 'beneficiaryDetail', pattern: '/business/:businessId/beneficiaries/:beneficiaryId', capability: 'Beneficiary', title: ({ beneficiaryId }) => `Beneficiary ${beneficiaryId ?? ''}`,
+    pane: beneficiaryDetailPane, permissions: ['Mapi.Beneficiary.Read'], layout: 'default', conditions: [{ kind: 'businessAccess', param: 'businessId' }],
+  },
+  {
+    id: 'customers', pattern: '/business/:businessId/merchants/:merchantId/customers', capability: 'Customers', title: () => 'Customers', pane: customersPane,
+    permissions: ['Mapi.Customers.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
+    conditions: [{ kind: 'merchantAccess', businessParam: 'businessId', merchantParam: 'merchantId' }],
+    command: { title: 'Go to customers', keywords: ['customers', 'shoppers', 'saved cards', 'gdpr', 'data subject'] },
+  },
+  {
+    id: 'customerDetail', pattern: '/business/:businessId/merchants/:merchantId/customers/:customerId', capability: 'Customer', title: ({ customerId }) => `Customer ${customerId ?? ''}`,
+    pane: customerDetailPane, permissions: ['Mapi.Customers.Read'], layout: 'default',
+    conditions: [{ kind: 'merchantAccess', businessParam: 'businessId', merchantParam: 'merchantId' }],
   },
 ];
 

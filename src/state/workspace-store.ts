@@ -10,6 +10,8 @@ export const paneCapabilities = [
   'search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows',
   // payment job detail (issue 16): declared only while the focused job allows the action
   'capture', 'refund', 'void', 'cancelJob', 'mailPaymentLink', 'viewTrace',
+  // risk area (issue 22): a record's own actions, offered by its screen and asked for by its commands
+  'acknowledge', 'monitor', 'addNote', 'approve', 'resolveAlert', 'exportRecord', 'eraseRecord',
 ] as const;
 export type PaneCapability = (typeof paneCapabilities)[number];
 

@@ -5,26 +5,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
-import { screeningList } from '../../../server/risk/screening-list.ts';
 import { beneficiary, beneficiaryList, screeningAlertList } from '../../../src/contract/beneficiary-schemas.ts';
 import { fourEyesMessage, openAlertsMessage } from '../../../src/contract/beneficiaries.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
+import { insertScreeningFixture, riskUsers } from './risk-fixtures.ts';
 
 const { users } = fixture;
-export const riskUsers = { risk: 'u-risk', secondOwner: 'u-owner2' } as const;
 const b3 = '/businesses/B3/beneficiaries';
-
-export async function insertScreeningFixture(database: Database): Promise<void> {
-  const { db } = database;
-  const user = (id: string, email: string, internal: boolean) => ({ id, email, givenName: id, familyName: 'Test', passwordHash: 'scrypt$1$1$1$x$y', internal });
-  await db.insert(schema.users).values([user(riskUsers.risk, 'risk@fixture.test', true), user(riskUsers.secondOwner, 'owner2@fixture.test', false)]);
-  await db.insert(schema.userRoles).values([
-    { userId: riskUsers.risk, role: 'RiskAnalyst', level: 'root' },
-    { userId: riskUsers.secondOwner, role: 'Owner', level: 'business', businessId: 'B3' },
-  ]);
-  await db.insert(schema.screeningListEntries).values(screeningList.map(({ id, list, kind, name, aliases, dateOfBirth, country, reason }) => ({ id, list, kind, name, aliases: [...aliases], dateOfBirth, country, reason })));
-}
-
 const company = { kind: 'company', companyName: 'Kiln House Ceramics', nameOnBankAccount: 'Kiln House Ceramics', iban: 'GB82 WEST 1234 5698 7654 32', bic: 'NWBKGB2L' };
 const sanctioned = { kind: 'person', firstName: 'Vadim', lastName: 'Zolotarev', dateOfBirth: '1968-03-14', nameOnBankAccount: 'V Zolotarev', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' };
 

@@ -2,29 +2,14 @@
 // stale version; erasure removes the saved card's vault row and is audited; the export holds no card number.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { vaultCard } from '../../../server/cards/card-vault.ts';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { customer, customerDataList, customerList } from '../../../src/contract/customer-schemas.ts';
-import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, testCardKeys } from '../support.ts';
+import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
+import { insertFixtureCustomers, savedCardNumber } from './risk-fixtures.ts';
 
 const { users } = fixture;
-const savedCardNumber = '5555555555554444';
 const m3a = '/businesses/B3/merchants/M3a/customers';
-
-export async function insertFixtureCustomers(database: Database): Promise<void> {
-  const { db } = database;
-  const token = await vaultCard(db, testCardKeys, { merchantId: 'M3a', cardNumber: savedCardNumber });
-  await db.insert(schema.customers).values([
-    { id: 'CUS3A1', businessId: 'B3', merchantId: 'M3a', reference: 'C-001', firstName: 'Ada', lastName: 'Lovelace', emailAddress: 'ada@example.test', billingAddress: { city: 'London', countryIso3166Alpha2: 'GB', phoneNumber1: '+44 7700 900123', phoneNumber1Type: 'Mobile' }, createdUtc: new Date('2026-01-01T10:00:00Z') },
-    { id: 'CUS3A2', businessId: 'B3', merchantId: 'M3a', reference: 'C-002', firstName: 'Brian', lastName: 'Babbage', emailAddress: 'brian@example.test', createdUtc: new Date('2026-02-01T10:00:00Z') },
-    { id: 'CUS1A1', businessId: 'B1', merchantId: 'M1a', reference: 'C-001', firstName: 'Carol', lastName: 'Clark', createdUtc: new Date('2026-03-01T10:00:00Z') },
-  ]);
-  await db.insert(schema.customerData).values([
-    { id: 'CD3A1CARD', customerId: 'CUS3A1', merchantId: 'M3a', kind: 'savedCard', value: { cardToken: token, maskedCardNumber: '555555******4444', expiryMonth: 4, expiryYear: 2029, cardholderName: 'Ada Lovelace' } },
-    { id: 'CD3A1CONSENT', customerId: 'CUS3A1', merchantId: 'M3a', kind: 'consent', value: { purpose: 'Order updates by email', granted: true } },
-  ]);
-}
 
 describe.each(databaseKinds)('customers on %s', (kind) => {
   let database: Database;

@@ -7,8 +7,19 @@ import { attachmentTypeOf } from '../../../server/api/tickets.ts';
 import type { Database } from '../../../server/db/client.ts';
 import { createTestApp, createTestDatabase, fixture, insertFixtureWorld, snapshot, tokenFor } from '../support.ts';
 import { insertLedgerFixture, m3aGbp } from '../ledger/ledger-fixtures.ts';
+import { insertFixtureCustomers, insertRiskRecords, insertScreeningFixture } from '../api/risk-fixtures.ts';
 
 type Route = { method: string; path: string };
+
+/** The risk area's tables (issue 22), digested like snapshot() does for the others. */
+async function riskSnapshot(database: Database): Promise<string> {
+  const parts: string[] = [];
+  for (const table of ['customers', 'customer_data', 'beneficiaries', 'screening_alerts', 'risk_settings', 'watch_list_entries', 'watch_list_notes']) {
+    const rows = await database.query(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`);
+    parts.push(`${table}:${String(rows[0]?.digest)}`);
+  }
+  return parts.join('\n');
+}
 
 const hostileStrings = [
   "' OR 1=1 --", '"; DROP TABLE users; --', '../../etc/passwd', '%00', '\u0000', '<script>alert(1)</script>', 'x'.repeat(5000),
@@ -28,6 +39,8 @@ const knownIds: Record<string, string> = {
   paymentJobReference: 'PJ3A0001', paymentId: 'TX3A0001', traceReference: 'TR3A0001', refundId: 'TX3A0001',
   // the settlement ledger (tests/server/ledger/ledger-fixtures.ts): M3a's account group and a batch of it
   accountNumber: m3aGbp, batchId: `B${m3aGbp}-20261001`, kind: 'trading',
+  // risk area (issue 22): records that exist in B3 / M3a (tests/server/api/risk-fixtures.ts)
+  customerId: 'CUS3A1', dataId: 'CD3A1CONSENT', beneficiaryId: 'BENFIX1', alertId: 'SAFIX1',
 };
 
 /** Routes served without a portal session (issue 19: images are shown by <img> tags and shopper pages). */
@@ -62,6 +75,9 @@ describe('hostile input on every Portal API route (PGlite)', () => {
     await database.query(`INSERT INTO ticket_attachments (id, ticket_id, comment_id, file_name, mime_type, size, storage_key, uploaded_by)
       VALUES ('TCAHOSTILE', 'TCKHOSTILE', NULL, 'evidence.pdf', 'application/pdf', 10, 'tickets/TCKHOSTILE/TCAHOSTILE', '${fixture.users.owner}')`);
     await insertLedgerFixture(database);
+    await insertFixtureCustomers(database);
+    await insertScreeningFixture(database);
+    await insertRiskRecords(database);
     harness = createTestApp(database);
     const seen = new Set<string>();
     routes = harness.app.routes
@@ -74,6 +90,7 @@ describe('hostile input on every Portal API route (PGlite)', () => {
       })
       .map((route) => ({ method: route.method, path: route.path.slice('/api/portal'.length) }));
     before = await snapshot(database, { ignoreAuditEvents: expectedAuditEvents });
+    before = `${await snapshot(database)}\n${await riskSnapshot(database)}`;
   });
   afterAll(async () => database?.close());
 
@@ -176,5 +193,6 @@ describe('hostile input on every Portal API route (PGlite)', () => {
 
   it('leaves the database unchanged after all of it', async () => {
     expect(await snapshot(database, { ignoreAuditEvents: expectedAuditEvents })).toBe(before);
+    expect(`${await snapshot(database)}\n${await riskSnapshot(database)}`).toBe(before);
   });
 });

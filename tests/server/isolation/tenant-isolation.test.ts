@@ -34,6 +34,8 @@ type Tenant = {
   paymentId: string | null; refundId: string | null;
   /** the settlement ledger: the merchant's first account group, one of its batches, the business account group (automatic remittance off) */
   accountNumber: string | null; batchId: string | null; businessAccountNumber: string | null;
+  /** risk area (issue 22): a customer of the merchant and one of its data items, a beneficiary of the business and one of its alerts */
+  customerId?: string | null; dataId?: string | null; beneficiaryId?: string | null; alertId?: string | null;
 };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
@@ -85,6 +87,15 @@ function validBody(route: Route, tenant: Tenant): unknown {
   // The settlement ledger's report requests and the remittance change.
   if (route.path.endsWith('/reports')) return { fileType: 'csv' };
   if (route.path.endsWith('/remittance')) return { frequency: 'weekly', dayOfPeriod: 5, startDate: today, beneficiary: { companyName: 'Probe Ltd' }, version: 1 };
+  if (route.path.endsWith('/customers')) return { reference: 'ISO-1', firstName: 'Iso', lastName: 'Lation' };
+  if (route.path.endsWith('/customers/:customerId')) return { reference: 'ISO-1', firstName: 'Iso', lastName: 'Lation', version: 1 };
+  const beneficiary = { kind: 'company', companyName: 'Isolation Ltd', nameOnBankAccount: 'Isolation Ltd', iban: 'GB82WEST12345698765432', bic: 'NWBKGB2L' };
+  if (route.path.endsWith('/beneficiaries')) return beneficiary;
+  if (route.path.endsWith('/beneficiaries/:beneficiaryId')) return { ...beneficiary, version: 1 };
+  if (route.path.endsWith('/status') && route.path.includes('/beneficiaries/')) return { status: 'Approved' };
+  if (route.path.endsWith('/alerts/:alertId')) return { decision: 'dismissed', reason: 'Isolation probe', version: 1 };
+  if (route.path.endsWith('/account-watch-list/:merchantId/status')) return { status: 'acknowledged', version: 1 };
+  if (route.path.endsWith('/account-watch-list/:merchantId/notes')) return { text: 'Isolation probe' };
   return undefined;
 }
 
@@ -105,6 +116,7 @@ function fill(route: Route, tenant: Tenant): string | null {
       paymentId: tenant.paymentId, traceReference: tenant.paymentId ? `TR${tenant.paymentId.slice(2)}` : null, refundId: tenant.refundId,
       accountNumber: route.path.includes('/business-accountgroups/') ? tenant.businessAccountNumber : tenant.accountNumber,
       batchId: tenant.batchId, kind: 'trading',
+      customerId: tenant.customerId ?? null, dataId: tenant.dataId ?? null, beneficiaryId: tenant.beneficiaryId ?? null, alertId: tenant.alertId ?? null,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -166,6 +178,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null;
       user_id: string | null; ticket_id: string | null; hosted_page_reference: string | null; api_key_id: string | null; payment_id: string | null; refund_id: string | null;
       account_number: string | null; batch_id: string | null; business_account_number: string | null;
+      customer_id: string | null; data_id: string | null; beneficiary_id: string | null; alert_id: string | null;
     }>(`
       SELECT s.*,
              (SELECT t.reference FROM transactions t WHERE t.payment_job_reference = s.payment_job_reference AND t.kind = 'payment' ORDER BY t.reference LIMIT 1) AS payment_id,
@@ -182,7 +195,11 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
              (SELECT k.id FROM api_keys k WHERE k.configuration_id = (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) ORDER BY k.id LIMIT 1) AS api_key_id,
              (SELECT g.account_number FROM merchant_account_groups g WHERE g.merchant_id = m.id ORDER BY g.account_number LIMIT 1) AS account_number,
              (SELECT sb.id FROM settlement_batches sb JOIN merchant_account_groups g ON g.account_number = sb.account_number WHERE g.merchant_id = m.id ORDER BY g.account_number, sb.id LIMIT 1) AS batch_id,
-             (SELECT bg.account_number FROM business_account_groups bg WHERE bg.business_id = m.business_id ORDER BY bg.account_number LIMIT 1) AS business_account_number
+             (SELECT bg.account_number FROM business_account_groups bg WHERE bg.business_id = m.business_id ORDER BY bg.account_number LIMIT 1) AS business_account_number,
+             (SELECT cu.id FROM customers cu WHERE cu.merchant_id = m.id ORDER BY cu.id LIMIT 1) AS customer_id,
+             (SELECT d.id FROM customer_data d WHERE d.merchant_id = m.id ORDER BY d.id LIMIT 1) AS data_id,
+             (SELECT bf.id FROM beneficiaries bf WHERE bf.business_id = m.business_id ORDER BY bf.id LIMIT 1) AS beneficiary_id,
+             (SELECT sa.id FROM screening_alerts sa WHERE sa.business_id = m.business_id ORDER BY sa.id LIMIT 1) AS alert_id
         FROM merchants m JOIN businesses b ON b.id = m.business_id) s ORDER BY s.merchant_id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
       paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, userId: row.user_id,
@@ -192,6 +209,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       imageReference: row.configuration_id ? `IMG${createHash('md5').update(row.merchant_id).digest('hex').toUpperCase()}` : null,
       paymentId: row.payment_id, refundId: row.refund_id,
       accountNumber: row.account_number, batchId: row.batch_id, businessAccountNumber: row.business_account_number,
+      customerId: row.customer_id, dataId: row.data_id, beneficiaryId: row.beneficiary_id, alertId: row.alert_id,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
     for (const tenant of tenants) {
       if (!tenant.imageReference || !tenant.configurationId) continue;
@@ -221,6 +239,8 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       .filter((route) => route.path.startsWith('/api/portal/') && route.method !== 'ALL')
       .map((route) => ({ method: route.method, path: route.path.slice('/api/portal'.length) }))
       .filter((route) => /:(businessId|merchantId|partnerId|reference|userId|ticketId|configurationId)/.test(route.path) || route.path === '/audit-events' || (route.method === 'POST' && route.path === '/users'))
+      // The watch list is internal-only: every business account is refused it whatever the merchant (probed below).
+      .filter((route) => !route.path.startsWith('/account-watch-list'))
       .filter((route) => !seen.has(`${route.method} ${route.path}`) && Boolean(seen.add(`${route.method} ${route.path}`)));
   }, 300_000);
   afterAll(async () => {
@@ -296,6 +316,20 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     }
     // The owner's first ticket holds a seeded internal note: the probe above really ran.
     expect(probes).toBeGreaterThan(0);
+  });
+
+  it('refuses the internal risk calls (watch list, screening alerts and settings) to every business account', async () => {
+    const riskRoutes = harness.app.routes.filter((route) => /^\/api\/portal\/(account-watch-list|screening)/.test(route.path) && route.method !== 'ALL');
+    expect(riskRoutes.length).toBeGreaterThanOrEqual(7);
+    const tenant = tenants[0] as Tenant;
+    for (const account of accounts.filter((candidate) => !candidate.internal)) {
+      for (const route of riskRoutes) {
+        const path = fill({ method: route.method, path: route.path.slice('/api/portal'.length) }, tenant) ?? '';
+        const body = route.method === 'GET' ? undefined : route.path.endsWith('/settings') ? { sensitivity: 'high', version: 1 } : validBody({ method: route.method, path: route.path }, tenant);
+        const response = await harness.call(account.userId, route.method, path, body);
+        expect(response.status, `${account.email} ${route.method} ${path}`).toBe(403);
+      }
+    }
   });
 
   it('lets every account reach its own records (the matrix is not refusing everything)', async () => {

@@ -1,0 +1,98 @@
+// One merchant on the watch list: its score and the signals behind it, the trend, the triggering transactions one
+// keystroke away (a link to the filtered overview), and the analyst's actions: acknowledge (Shift+A), put on
+// monitoring (Shift+M), add a note (Shift+O). Escalating to a ticket is not built: no tickets API exists yet.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { watchEntryStatusLabels, type WatchEntryStatusName } from '../../src/contract/watch-list.ts';
+import { formatDateTime } from '../../src/format/dates.ts';
+import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
+import { showToast } from '../../src/state/toast-store.ts';
+import { Modal } from '../../src/ui/modal.tsx';
+import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { Sparkline, trendLabel } from './sparkline.tsx';
+import { ScoreText } from './watch-list-pane.tsx';
+import { signalText, triggeringTransactionsPath } from './watch-list-format.ts';
+import { addWatchNote, setWatchStatus, watchListQueries } from './watch-list-queries.ts';
+import './watch-list.css';
+
+export function WatchEntryPane({ params }: PaneProps) {
+  const merchantId = params.merchantId ?? '';
+  const queryClient = useQueryClient();
+  const entry = useQuery(watchListQueries.detail(merchantId));
+  const [noteOpen, setNoteOpen] = useState(false);
+  const [noteText, setNoteText] = useState('');
+  const noteField = useRef<HTMLTextAreaElement>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: watchListQueries.all });
+  const status = useMutation({
+    mutationFn: (next: WatchEntryStatusName) => setWatchStatus(merchantId, next, entry.data?.version ?? 0),
+    onSuccess: async (_answer, next) => {
+      await refresh();
+      showToast({ kind: 'success', message: next === 'acknowledged' ? 'Watch list entry acknowledged.' : next === 'monitoring' ? 'Merchant put on monitoring.' : 'Watch list entry reopened.' });
+    },
+  });
+  const note = useMutation({
+    mutationFn: (text: string) => addWatchNote(merchantId, text),
+    onSuccess: async () => {
+      setNoteOpen(false);
+      setNoteText('');
+      await refresh();
+      showToast({ kind: 'success', message: 'Note added.' });
+    },
+  });
+  const data = entry.data;
+  const canChange = (next: WatchEntryStatusName) => data !== undefined && data.status !== next && !status.isPending;
+
+  const handlers: PaneRequestHandlers = {};
+  if (data && !noteOpen) {
+    if (canChange('acknowledged')) handlers.acknowledge = () => status.mutate('acknowledged');
+    if (canChange('monitoring')) handlers.monitor = () => status.mutate('monitoring');
+    handlers.addNote = () => setNoteOpen(true);
+  }
+  usePaneCapabilities(handlers);
+
+  if (entry.isPending) return <Skeleton lines={6} label="Loading the watch list entry" />;
+  if (entry.isError || !data) return <p role="alert" className="watch-entry-pane">This merchant is not on the watch list.</p>;
+  return (
+    <section className="watch-entry-pane" aria-labelledby="watch-entry-title">
+      <header className="risk-header">
+        <h1 id="watch-entry-title">{data.merchantName}</h1>
+        <div className="risk-actions">
+          <button type="button" className="button button-primary" disabled={!canChange('acknowledged')} onClick={() => status.mutate('acknowledged')}>Acknowledge</button>
+          <button type="button" className="button" disabled={!canChange('monitoring')} onClick={() => status.mutate('monitoring')}>Put on monitoring</button>
+          <button type="button" className="button" onClick={() => setNoteOpen(true)}>Add a note</button>
+          <button type="button" className="button" disabled aria-describedby="escalate-not-built">Escalate to a ticket</button>
+        </div>
+      </header>
+      <p id="escalate-not-built" className="not-built-note">Escalating to a ticket is not built yet: support tickets have no API on this branch.</p>
+      <dl className="risk-facts">
+        <dt>Business</dt><dd>{data.businessName} ({data.businessId})</dd>
+        <dt>Score</dt><dd><ScoreText score={data.score} status={data.status} /></dd>
+        <dt>Status</dt><dd>{watchEntryStatusLabels[data.status]}{data.statusChangedBy ? ` by ${data.statusChangedBy}` : ''}{data.statusChangedUtc ? `, ${formatDateTime(data.statusChangedUtc)}` : ''}</dd>
+        <dt>First flagged</dt><dd>{formatDateTime(data.firstFlaggedUtc)}</dd>
+        <dt>Computed</dt><dd>{formatDateTime(data.lastComputedUtc)}</dd>
+        <dt>Trend</dt><dd><Sparkline values={data.trend} label={trendLabel(data.trend)} width={180} height={36} /></dd>
+      </dl>
+      <h2>Signals</h2>
+      {data.signals.length === 0 ? <p>No signal crosses its threshold now.</p> : (
+        <ul className="risk-list">{data.signals.map((signal) => <li key={signal.signal}>{signalText(signal.signal, signal.value, signal.threshold)}</li>)}</ul>
+      )}
+      <p><a href={triggeringTransactionsPath(data.merchantId, new Date())}>Triggering transactions (last 7 days)</a></p>
+      <h2>Notes</h2>
+      {data.notes.length === 0 ? <p>No notes yet.</p> : (
+        <ul className="risk-list">{data.notes.map((item) => <li key={item.noteId}><strong>{item.author}</strong>, {formatDateTime(item.createdUtc)}: {item.text}</li>)}</ul>
+      )}
+      <Modal
+        open={noteOpen}
+        title="Add a note"
+        onClose={() => setNoteOpen(false)}
+        closeActionLabel="Cancel"
+        initialFocus={noteField}
+        footer={<button type="submit" form="watch-note-form" className="button button-primary" disabled={note.isPending || noteText.trim() === ''}>Add note</button>}
+      >
+        <form id="watch-note-form" className="risk-form" onSubmit={(event) => { event.preventDefault(); if (noteText.trim()) note.mutate(noteText.trim()); }}>
+          <label>Note<textarea ref={noteField} value={noteText} maxLength={2000} rows={4} onChange={(event) => setNoteText(event.target.value)} /></label>
+        </form>
+      </Modal>
+    </section>
+  );
+}

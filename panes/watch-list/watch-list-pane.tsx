@@ -1,0 +1,126 @@
+// The account watch list (issue 22): merchants whose risk signals cross the thresholds, highest score first, with
+// the signals behind each score and a 30-day trend. j / k move, Enter opens the entry, Shift+Enter opens it beside.
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useRef } from 'react';
+import { useLocation } from 'wouter';
+import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
+import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import {
+  isPositiveWatchStatus, watchEntryStatuses, watchEntryStatusLabels, type WatchEntryStatusName, type WatchListEntry,
+} from '../../src/contract/watch-list.ts';
+import { formatDateTime } from '../../src/format/dates.ts';
+import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
+import { openBeside } from '../../src/state/workspace-store.ts';
+import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
+import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { Sparkline, trendLabel } from './sparkline.tsx';
+import { signalText } from './watch-list-format.ts';
+import { watchListQueries } from './watch-list-queries.ts';
+import '../../src/ui/data-table/data-table.css';
+import './watch-list.css';
+
+export const watchEntryPath = (merchantId: string) => `/account-watch-list/${encodeURIComponent(merchantId)}`;
+
+export function watchListViewOf(search: string): { pageNumber: number; pageSize: number; status: WatchEntryStatusName | null } {
+  const query = new URLSearchParams(search);
+  const pageNumber = Number(query.get('pagenumber') ?? '1');
+  const pageSize = Number(query.get('pagesize') ?? String(defaultPageSize));
+  const status = query.get('status');
+  return {
+    pageNumber: Number.isInteger(pageNumber) && pageNumber >= 1 ? pageNumber : 1,
+    pageSize: (pageSizes as readonly number[]).includes(pageSize) ? pageSize : defaultPageSize,
+    status: (watchEntryStatuses as readonly string[]).includes(status ?? '') ? status as WatchEntryStatusName : null,
+  };
+}
+
+/** Spec: the score is success-coloured when the status is positive, else danger. */
+export function ScoreText({ score, status }: { score: number; status: WatchEntryStatusName }) {
+  const tone = isPositiveWatchStatus(status) ? 'success' : 'danger';
+  return <span className="watch-score" data-tone={tone}>{score}</span>;
+}
+
+const columns: readonly DataTableColumn<WatchListEntry>[] = [
+  { id: 'merchant', header: 'Merchant', cell: (row) => <a className="data-table-link" href={watchEntryPath(row.merchantId)}>{row.merchantName}</a> },
+  { id: 'business', header: 'Business', cell: (row) => row.businessName },
+  { id: 'score', header: 'Score', align: 'end', cell: (row) => <ScoreText score={row.score} status={row.status} /> },
+  { id: 'signals', header: 'Signals', cell: (row) => (row.signals.length === 0 ? 'None now' : row.signals.map((signal) => signalText(signal.signal, signal.value, signal.threshold)).join('; ')) },
+  { id: 'trend', header: 'Trend', cell: (row) => <Sparkline values={row.trend} label={trendLabel(row.trend)} /> },
+  { id: 'status', header: 'Status', cell: (row) => watchEntryStatusLabels[row.status] },
+];
+
+export function WatchListPane({ search }: PaneProps) {
+  const view = watchListViewOf(search);
+  const [, navigate] = useLocation();
+  const scope = usePaneScope();
+  const list = useQuery(watchListQueries.list(view.pageNumber, view.pageSize, view.status));
+  const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
+  const rowCursor = useRef<RowCursorHandle>(null);
+  const goTo = (next: { pageNumber: number; pageSize: number; status: string | null }) => {
+    const query = new URLSearchParams({ pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) });
+    if (next.status) query.set('status', next.status);
+    navigate(`/account-watch-list?${query.toString()}`);
+  };
+  const openRow = (row: WatchListEntry | undefined, beside: boolean) => {
+    if (!row) return;
+    if (beside) openBeside(watchEntryPath(row.merchantId), scope ? { afterPaneId: scope.paneId } : {});
+    else navigate(watchEntryPath(row.merchantId));
+  };
+  const handlers: PaneRequestHandlers = {};
+  if (rows.length > 0) {
+    handlers[tableRowsCapability] = (argument) => {
+      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
+        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
+        return;
+      }
+      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
+    };
+  }
+  usePaneCapabilities(handlers);
+
+  return (
+    <section className="watch-list-pane" aria-labelledby="watch-list-title">
+      <header className="watch-list-header">
+        <h1 id="watch-list-title">Account watch list</h1>
+        <label>
+          Status{' '}
+          <select value={view.status ?? ''} onChange={(event) => goTo({ pageNumber: 1, pageSize: view.pageSize, status: event.target.value || null })}>
+            <option value="">All</option>
+            {watchEntryStatuses.map((status) => <option key={status} value={status}>{watchEntryStatusLabels[status]}</option>)}
+          </select>
+        </label>
+      </header>
+      <p className="watch-list-note">
+        Merchants whose chargeback proxy, refund ratio, decline rate, volume or small declines cross the thresholds, from daily signals
+        {list.data?.signalsRefreshedUtc ? ` refreshed ${formatDateTime(list.data.signalsRefreshedUtc)}` : ''}.
+      </p>
+      <CursorDataTable
+        cursorHandle={rowCursor}
+        resetKey={`${search}|${list.dataUpdatedAt}`}
+        caption="Account watch list"
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => row.merchantId}
+        rowHeader="merchant"
+        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        emptyMessage="No merchant crosses the thresholds."
+        errorMessage="The watch list could not be loaded."
+        onOpen={(row, { beside }) => openRow(row, beside)}
+        firstRowNumber={(view.pageNumber - 1) * view.pageSize + 1}
+        totalRows={list.data?.numberOfResults ?? 0}
+      />
+      {list.data && list.data.numberOfResults > 0 ? (
+        <Pagination
+          label="Watch list pages"
+          pageNumber={view.pageNumber}
+          pageSize={view.pageSize}
+          pageSizes={pageSizes}
+          rowsOnPage={rows.length}
+          total={list.data.numberOfResults}
+          onPageChange={(next) => goTo({ ...view, pageNumber: next })}
+          onPageSizeChange={(next) => goTo({ ...view, pageNumber: 1, pageSize: next })}
+        />
+      ) : null}
+    </section>
+  );
+}

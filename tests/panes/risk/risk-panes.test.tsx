@@ -1,0 +1,144 @@
+// The risk screens (issue 22) against a fake Portal API: the watch list's score colouring and actions, the
+// beneficiary screens (ask the owner without the permission, IBAN checked in the form, alert resolution with a
+// reason), and the customer screen (Unknown phone types hidden, erasure only after confirmation).
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BeneficiariesPane } from '../../../panes/beneficiaries/beneficiaries-pane.tsx';
+import { BeneficiaryDetailPane } from '../../../panes/beneficiaries/beneficiary-detail-pane.tsx';
+import { CustomerDetailPane } from '../../../panes/customers/customer-detail-pane.tsx';
+import { WatchEntryPane } from '../../../panes/watch-list/watch-entry-pane.tsx';
+import { WatchListPane } from '../../../panes/watch-list/watch-list-pane.tsx';
+import { askBusinessOwnerMessage, type Beneficiary } from '../../../src/contract/beneficiaries.ts';
+import type { Customer } from '../../../src/contract/customers.ts';
+import type { WatchListEntry } from '../../../src/contract/watch-list.ts';
+import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+
+/** The fake API's recorded calls (its methods are vi.fn()s). */
+const callsOf = (fn: unknown) => (fn as { mock: { calls: unknown[][] } }).mock.calls;
+
+const entry = (merchantId: string, status: WatchListEntry['status'], score: number): WatchListEntry => ({
+  merchantId, businessId: 'B1', merchantName: `Shop ${merchantId}`, businessName: 'Alpha Ltd', score, status,
+  signals: [{ signal: 'cardTesting', value: 20, threshold: 15 }], trend: [0, 10, score], firstFlaggedUtc: '2026-11-20T10:00:00.000Z',
+  lastComputedUtc: '2026-11-25T10:00:00.000Z', version: 3,
+});
+
+describe('the account watch list', () => {
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: ['Mapi.AccountWatchList.Read', 'Mapi.AccountWatchList.Update'], paths: ['/account-watch-list'] });
+  });
+
+  it('colours the score danger while open and success once acknowledged, with signals and a trend', async () => {
+    fakeApi({ '/account-watch-list': () => ({ results: [entry('M1', 'open', 68), entry('M2', 'acknowledged', 40)], numberOfResults: 2, signalsRefreshedUtc: null }) });
+    renderWithServices(<WatchListPane params={{}} search="" capability="Account watch list" />);
+    await screen.findByRole('rowheader', { name: 'Shop M1' });
+    expect(screen.getByRole('grid', { name: 'Account watch list' })).toBeTruthy();
+    const first = screen.getByRole('rowheader', { name: 'Shop M1' }).closest('tr') as HTMLElement;
+    const second = screen.getByRole('rowheader', { name: 'Shop M2' }).closest('tr') as HTMLElement;
+    expect(within(first as HTMLElement).getByText('68').getAttribute('data-tone')).toBe('danger');
+    expect(within(second as HTMLElement).getByText('40').getAttribute('data-tone')).toBe('success');
+    expect(within(first as HTMLElement).getByRole('link', { name: 'Shop M1' }).getAttribute('href')).toBe('/account-watch-list/M1');
+    expect(within(first as HTMLElement).getByText(/Card testing \(many small declines\): 20 small declines in a day \(threshold 15\)/)).toBeTruthy();
+    expect(within(first as HTMLElement).getByRole('img', { name: 'Score over 3 days: from 0 to 68, highest 68' })).toBeTruthy();
+  });
+
+  it('acknowledges an entry with its version and labels escalation as not built', async () => {
+    const api = fakeApi({ '/account-watch-list/M1': () => ({ ...entry('M1', 'open', 68), notes: [], statusChangedBy: null, statusChangedUtc: null }) });
+    renderWithServices(<WatchEntryPane params={{ merchantId: 'M1' }} search="" capability="Watch list entry" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Acknowledge' }));
+    await waitFor(() => expect(callsOf(api.put)[0]?.slice(0, 2)).toEqual(['/account-watch-list/M1/status', { status: 'acknowledged', version: 3 }]));
+    expect((screen.getByRole('button', { name: 'Escalate to a ticket' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText(/Escalating to a ticket is not built yet/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Triggering transactions (last 7 days)' }).getAttribute('href')).toMatch(/^\/transactions\?merchantid=%5Beq%5DM1&date=%5Bgte%5D\d{4}-\d{2}-\d{2}$/);
+  });
+});
+
+const alertOf = (status: 'open' | 'dismissed') => ({
+  alertId: 'SA1', beneficiaryId: 'BEN1', businessId: 'B1', beneficiaryName: 'Vadim Zolotarev', entryId: 'SL0001', list: 'sanctions' as const,
+  listedName: 'Vadim Arkadyevich Zolotaryov', matchedName: 'Vadim Zolotarev', screenedName: 'Vadim Zolotarev', listedDateOfBirth: '1968-03-14', listedCountry: 'RU',
+  listedReason: 'Fictional Eastern Programme: asset freeze', score: 1, status, reason: null, resolvedBy: null, resolvedUtc: null, createdUtc: '2026-11-25T10:00:00.000Z', version: 1,
+});
+const beneficiary: Beneficiary = {
+  beneficiaryId: 'BEN1', businessId: 'B1', kind: 'person', name: 'Vadim Zolotarev', nameOnBankAccount: 'V Zolotarev', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX',
+  status: 'Referred', openAlerts: 1, createdUtc: '2026-11-25T10:00:00.000Z', companyName: null, firstName: 'Vadim', lastName: 'Zolotarev', dateOfBirth: '1968-03-14',
+  countryIso3166Alpha2: 'FR', createdBy: 'Olivia Bennett', lastChangedBy: 'Olivia Bennett', statusChangedBy: null, lastUpdatedUtc: '2026-11-25T10:00:00.000Z', version: 1,
+  alerts: [alertOf('open')], approvable: false, approvalRefusal: 'This beneficiary has screening alerts that are open or confirmed: it cannot be approved.',
+};
+
+describe('the beneficiary screens', () => {
+  beforeEach(() => resetStores());
+
+  it('tells a user without the set-up permission to ask the business owner', async () => {
+    signIn({ permissions: ['Mapi.Beneficiary.Read'], paths: ['/business/B1/beneficiaries'] });
+    fakeApi({ '/businesses/B1/beneficiaries': () => ({ results: [], numberOfResults: 0 }), '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read'] }) });
+    renderWithServices(<BeneficiariesPane params={{ businessId: 'B1' }} search="" capability="Beneficiaries" />);
+    expect(await screen.findByText(askBusinessOwnerMessage)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'New beneficiary' })).toBeNull();
+  });
+
+  it('checks the IBAN in the form before sending anything', async () => {
+    signIn({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Create'], paths: ['/business/B1/beneficiaries'] });
+    const api = fakeApi({ '/businesses/B1/beneficiaries': () => ({ results: [], numberOfResults: 0 }), '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Create'] }) });
+    renderWithServices(<BeneficiariesPane params={{ businessId: 'B1' }} search="" capability="Beneficiaries" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'New beneficiary' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New beneficiary' });
+    await userEvent.type(within(dialog).getByLabelText('Company name'), 'Kiln House Ceramics');
+    await userEvent.type(within(dialog).getByLabelText('Name on the bank account'), 'Kiln House Ceramics');
+    await userEvent.type(within(dialog).getByLabelText('IBAN'), 'GB82 WEST 1234 5698 7654 33');
+    await userEvent.type(within(dialog).getByLabelText('BIC'), 'NWBKGB2L');
+    expect(within(dialog).getByText('The IBAN check digits do not match: please check the IBAN.')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create and screen' }));
+    expect(api.post).not.toHaveBeenCalled();
+    await userEvent.clear(within(dialog).getByLabelText('IBAN'));
+    await userEvent.type(within(dialog).getByLabelText('IBAN'), 'GB82 WEST 1234 5698 7654 32');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create and screen' }));
+    await waitFor(() => expect(callsOf(api.post)[0]?.slice(0, 2)).toEqual(['/businesses/B1/beneficiaries', { kind: 'company', companyName: 'Kiln House Ceramics', nameOnBankAccount: 'Kiln House Ceramics', iban: 'GB82 WEST 1234 5698 7654 32', bic: 'NWBKGB2L' }]));
+  });
+
+  it('lets a risk analyst resolve an alert only with a reason, and says why approval is blocked', async () => {
+    signIn({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Approve', 'Mapi.Screening.Resolve'], paths: ['/business/B1/beneficiaries/BEN1'] });
+    const api = fakeApi({ '/businesses/B1/beneficiaries/BEN1': () => beneficiary, '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Approve', 'Mapi.Screening.Resolve'] }) });
+    renderWithServices(<BeneficiaryDetailPane params={{ businessId: 'B1', beneficiaryId: 'BEN1' }} search="" capability="Beneficiary" />);
+    expect((await screen.findByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText(beneficiary.approvalRefusal ?? '')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Resolve alert: Vadim Arkadyevich Zolotaryov' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Resolve screening alert' });
+    const record = within(dialog).getByRole('button', { name: 'Record decision' }) as HTMLButtonElement;
+    expect(record.disabled).toBe(true);
+    await userEvent.type(within(dialog).getByLabelText('Reason (at least 5 characters)'), 'Passport shows another person');
+    await userEvent.click(record);
+    await waitFor(() => expect(callsOf(api.put)[0]?.slice(0, 2)).toEqual(['/businesses/B1/beneficiaries/BEN1/alerts/SA1', { decision: 'dismissed', reason: 'Passport shows another person', version: 1 }]));
+  });
+});
+
+const customer: Customer = {
+  customerId: 'CUS1', reference: 'C-001', firstName: 'Ada', lastName: 'Lovelace', emailAddress: 'ada@example.test', city: 'London', countryIso3166Alpha2: 'GB',
+  createdUtc: '2026-01-01T10:00:00.000Z', businessId: 'B1', merchantId: 'M1', title: 'Dr.', middleName: null, dateOfBirth: '1990-12-10',
+  billingAddress: { addressLine1: '1 High Street', city: 'London', countryIso3166Alpha2: 'GB', phoneNumber1: '+44 7700 900123', phoneNumber1Type: 'Mobile', phoneNumber2: '+44 20 7946 0000', phoneNumber2Type: 'Unknown' },
+  shippingAddress: null, lastUpdatedUtc: '2026-01-01T10:00:00.000Z', version: 1, savedCards: 1,
+};
+
+describe('the customer screen', () => {
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: ['Mapi.Customers.Read', 'Mapi.Customers.Update'], paths: ['/business/B1/merchants/M1/customers/CUS1'] });
+  });
+
+  it('hides an Unknown phone type, and erases a saved card only after confirmation', async () => {
+    const api = fakeApi({
+      '/businesses/B1/merchants/M1/customers/CUS1': () => customer,
+      '/businesses/B1/merchants/M1/customers/CUS1/data': () => ({ results: [{ dataId: 'CD1', kind: 'savedCard', description: '555555******4444 expires 04/29, Ada Lovelace', createdUtc: '2026-01-02T10:00:00.000Z' }] }),
+      '/user/businesses/B1/merchants/M1/permissions': () => ({ permissions: ['Mapi.Customers.Read', 'Mapi.Customers.Update'] }),
+    });
+    renderWithServices(<CustomerDetailPane params={{ businessId: 'B1', merchantId: 'M1', customerId: 'CUS1' }} search="" capability="Customer" />);
+    expect(await screen.findByText('+44 7700 900123 (Mobile)')).toBeTruthy();
+    expect(screen.getByText('+44 20 7946 0000')).toBeTruthy();
+    expect(screen.queryByText(/Unknown/)).toBeNull();
+    await userEvent.click(await screen.findByRole('button', { name: 'Erase saved card: 555555******4444 expires 04/29, Ada Lovelace' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Erase this item?' });
+    expect(api.delete).not.toHaveBeenCalled();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Erase' }));
+    await waitFor(() => expect(callsOf(api.delete)[0]?.[0]).toBe('/businesses/B1/merchants/M1/customers/CUS1/data/CD1'));
+  });
+});
