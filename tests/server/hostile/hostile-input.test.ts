@@ -89,8 +89,7 @@ describe('hostile input on every Portal API route (PGlite)', () => {
         return true;
       })
       .map((route) => ({ method: route.method, path: route.path.slice('/api/portal'.length) }));
-    before = await snapshot(database, { ignoreAuditEvents: expectedAuditEvents });
-    before = `${await snapshot(database)}\n${await riskSnapshot(database)}`;
+    before = `${await snapshot(database, { ignoreAuditEvents: expectedAuditEvents })}\n${await riskSnapshot(database)}`;
   });
   afterAll(async () => database?.close());
 
@@ -192,7 +191,6 @@ describe('hostile input on every Portal API route (PGlite)', () => {
   });
 
   it('leaves the database unchanged after all of it', async () => {
-    expect(await snapshot(database, { ignoreAuditEvents: expectedAuditEvents })).toBe(before);
-    expect(`${await snapshot(database)}\n${await riskSnapshot(database)}`).toBe(before);
+    expect(`${await snapshot(database, { ignoreAuditEvents: expectedAuditEvents })}\n${await riskSnapshot(database)}`).toBe(before);
   });
 });

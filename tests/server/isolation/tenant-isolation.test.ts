@@ -60,6 +60,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path === '/partners/:partnerId/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], roles: ['Finance'] };
   if (route.path === '/partners/:partnerId/users/:userId') return { version: 1, roles: ['Finance'] };
   // Support (issue 21)
+  if (route.path.endsWith('/read-state')) return { read: true };
   if (route.path.endsWith('/attachments')) return 'multipart';
   if (route.path.endsWith('/comments')) return { text: 'A reply that must not land' };
   if (route.path.endsWith('/comments/:commentId')) return { text: 'An edit that must not land', version: 1 };
