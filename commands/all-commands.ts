@@ -1,7 +1,8 @@
-// Every command that is not generated from the route table, registered by the app at start.
+// The commands every screen needs from the first moment (help, palette, workspace, tables, records, context,
+// session, the dashboard), registered by the app at start. The areas' own commands are in area-commands.ts, a chunk
+// the shell loads when the first screen is up (src/app/shell-services.tsx), so they stay off the first load.
 import type { Command } from './command.ts';
 import { switchContextCommand } from './context/switch-context.ts';
-import { switchToMerchantCommand } from './configurations/switch-to-merchant.ts';
 import { dashboardCommands } from './dashboard/dashboard-commands.ts';
 import { closeOverlayCommand } from './help/close-overlay.ts';
 import { focusSearchCommand } from './help/focus-search.ts';
@@ -9,21 +10,17 @@ import { giveFeedbackCommand } from './help/give-feedback.ts';
 import { openPaletteCommand } from './help/open-palette.ts';
 import { reportBugCommand } from './help/report-bug.ts';
 import { showShortcutsCommand } from './help/show-shortcuts.ts';
-import { paymentJobCommands } from './payment-jobs/payment-job-commands.ts';
 import { editCommand } from './record/edit.ts';
 import { firstTabCommand } from './record/first-tab.ts';
 import { newItemCommand } from './record/new-item.ts';
 import { openSearchResultCommand } from './record/open-search-result.ts';
 import { secondTabCommand } from './record/second-tab.ts';
-import { downloadStatementCommand } from './reporting/download-statement.ts';
-import { openBatchReportCommand } from './reporting/open-batch-report.ts';
 import { signOutCommand } from './session/sign-out.ts';
 import { columnsCommand } from './table/columns.ts';
 import { dateFilterCommand } from './table/date-filter.ts';
 import { exportCommand } from './table/export.ts';
 import { filtersCommand } from './table/filters.ts';
 import { rowCursorCommands } from './table/row-cursor.ts';
-import { ticketCommands } from './tickets/ticket-commands.ts';
 import { closePaneCommand } from './workspace/close-pane.ts';
 import { copyLinkCommand } from './workspace/copy-link.ts';
 import { focusNextPaneCommand } from './workspace/focus-next-pane.ts';
@@ -33,14 +30,6 @@ import { movePaneRightCommand } from './workspace/move-pane-right.ts';
 import { narrowPaneCommand } from './workspace/narrow-pane.ts';
 import { openBesideCommand } from './workspace/open-beside.ts';
 import { widenPaneCommand } from './workspace/widen-pane.ts';
-import { userCommands } from './users/user-commands.ts';
-import { acknowledgeWatchEntryCommand } from './watch-list/acknowledge-entry.ts';
-import { monitorMerchantCommand } from './watch-list/monitor-merchant.ts';
-import { addWatchNoteCommand } from './watch-list/add-note.ts';
-import { approveBeneficiaryCommand } from './beneficiaries/approve-beneficiary.ts';
-import { resolveScreeningAlertCommand } from './beneficiaries/resolve-alert.ts';
-import { exportCustomerDataCommand } from './customers/export-customer-data.ts';
-import { eraseCustomerCommand } from './customers/erase-customer.ts';
 
 export const staticCommands: readonly Command[] = [
   openPaletteCommand,
@@ -50,7 +39,6 @@ export const staticCommands: readonly Command[] = [
   reportBugCommand,
   giveFeedbackCommand,
   switchContextCommand,
-  switchToMerchantCommand,
   signOutCommand,
   openBesideCommand,
   closePaneCommand,
@@ -72,16 +60,4 @@ export const staticCommands: readonly Command[] = [
   openSearchResultCommand,
   ...rowCursorCommands,
   ...dashboardCommands,
-  ...ticketCommands,
-  downloadStatementCommand,
-  openBatchReportCommand,
-  ...paymentJobCommands,
-  ...userCommands,
-  acknowledgeWatchEntryCommand,
-  monitorMerchantCommand,
-  addWatchNoteCommand,
-  approveBeneficiaryCommand,
-  resolveScreeningAlertCommand,
-  exportCustomerDataCommand,
-  eraseCustomerCommand,
 ];

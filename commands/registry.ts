@@ -28,6 +28,12 @@ export class CommandRegistryError extends Error {}
 
 export type CommandRegistry = {
   register: (command: Command) => void;
+  /** registers several at once (an area's commands arriving after start) and tells the subscribers once */
+  registerAll: (commands: readonly Command[]) => void;
+  /** called after commands arrive later (the shortcut binder binds their keys then); returns the unsubscribe */
+  subscribe: (listener: () => void) => () => void;
+  /** counts registerAll calls: a snapshot for useSyncExternalStore */
+  version: () => number;
   get: (id: string) => Command | undefined;
   all: () => readonly Command[];
   /** commands the user may run now, in section order (listed ones only: no argument-taking commands) */
@@ -61,11 +67,23 @@ export function createCommandRegistry(initial: readonly Command[] = []): Command
   }
 
   for (const command of initial) register(command);
+  const listeners = new Set<() => void>();
+  let version = 0;
 
   const sectionOrder = (section: CommandSection) => commandSections.indexOf(section);
 
   return {
     register,
+    registerAll: (more) => {
+      for (const command of more) register(command);
+      version += 1;
+      for (const listener of [...listeners]) listener();
+    },
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    version: () => version,
     get: (id) => commands.get(id),
     all: () => [...commands.values()],
     available: (ctx) => [...commands.values()]

@@ -1,5 +1,6 @@
 // The registry of the app: every static command plus one navigation command per reachable route row.
 import { staticCommands } from '../../commands/all-commands.ts';
+import type { Command } from '../../commands/command.ts';
 import type { NavigableRoute } from '../../commands/navigation/route-commands.ts';
 import { routeCommands } from '../../commands/navigation/route-commands.ts';
 import { createCommandRegistry, type CommandRegistry } from '../../commands/registry.ts';
@@ -18,6 +19,18 @@ export function navigableRoutes(table: readonly RouteDefinition[] = routes): Nav
   } satisfies NavigableRoute] : []));
 }
 
-export function createAppRegistry(table: readonly RouteDefinition[] = routes): CommandRegistry {
-  return createCommandRegistry([...routeCommands(navigableRoutes(table)), ...staticCommands]);
+/** The registry at start: route commands and the commands every screen needs; `more` (tests: the areas' commands) too. */
+export function createAppRegistry(table: readonly RouteDefinition[] = routes, more: readonly Command[] = []): CommandRegistry {
+  return createCommandRegistry([...routeCommands(navigableRoutes(table)), ...staticCommands, ...more]);
+}
+
+/**
+ * The areas' commands (commands/area-commands.ts) are a chunk of their own: the shell requests it once the first
+ * screen has settled and registers them then, so the first load carries only the commands every screen needs.
+ * Registering twice (a remounted shell) is harmless.
+ */
+export async function loadAreaCommands(registry: CommandRegistry): Promise<void> {
+  const { areaCommands } = await import('../../commands/area-commands.ts');
+  const fresh = areaCommands.filter((command) => !registry.get(command.id));
+  if (fresh.length > 0) registry.registerAll(fresh);
 }

@@ -4,7 +4,7 @@
 // Shift+Enter (or a Shift/Ctrl/Cmd click) opens in a new pane beside.
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { type KeyboardEvent, type MouseEvent, type ReactNode, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useSnapshot } from 'valtio';
 import type { Command as PortalCommand, CommandArgs } from '../../commands/command.ts';
 import { favoritesSettingKey, recentSettingKey, savedContextCommands } from '../../commands/context/saved-contexts.ts';
@@ -72,10 +72,12 @@ export function CommandPalette() {
   // screen), so opening it asks nothing of the server.
   const favorites = useQuery({ ...userSettingQueries.detail(favoritesSettingKey), enabled: runContext.signedIn });
   const recentContexts = useQuery({ ...userSettingQueries.detail(recentSettingKey), enabled: runContext.signedIn });
+  // The areas' commands arrive after the first screen (app-registry.ts loadAreaCommands): the list follows.
+  const registryVersion = useSyncExternalStore(registry.subscribe, registry.version);
   const available = useMemo(() => [
     ...registry.available(listContext).filter((command) => !commandsHiddenFromPalette.has(command.id)),
     ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, listContext)),
-  ], [registry, listContext, favorites.data, recentContexts.data]);
+  ], [registry, registryVersion, listContext, favorites.data, recentContexts.data]);
 
   const term = useDebounced(query.trim(), recordDebounceMs);
   const searching = paletteOpen && looksLikeRecordQuery(term);

@@ -7,6 +7,7 @@ import { shellStore } from '../state/shell-store.ts';
 import { workspaceStore } from '../state/workspace-store.ts';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { AppHeader } from './app-header.tsx';
+import { loadAreaCommands } from './app-registry.ts';
 import { useAppServices } from './app-services.tsx';
 import { ShellServices } from './shell-services.tsx';
 import { ConfirmationHost } from './confirmation-host.tsx';
@@ -93,6 +94,7 @@ function ShellLayout() {
     let cancelled = false;
     const cancel = afterFirstScreen(browserProbe(() => queryClient.isFetching()), () => {
       void loadResizableRow().catch(() => undefined);
+      void loadAreaCommands(registry).catch(() => undefined);
       void loadPalette().then(() => {
         // Mounted (closed, its list rendered hidden) at low priority: an interruptible render, not a long task.
         if (!cancelled) startTransition(() => setPalettePrefetched(true));
@@ -104,7 +106,7 @@ function ShellLayout() {
       cancelled = true;
       cancel();
     };
-  }, [queryClient]);
+  }, [queryClient, registry]);
   useEffect(() => {
     if (!palettePrefetched && !validatorDue) return undefined;
     return whenIdle(() => void finishFirstLoad());

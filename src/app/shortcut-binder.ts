@@ -31,8 +31,17 @@ export function createShortcutHandler(registry: CommandRegistry, services: Comma
 
 export function useShortcutBinder(registry: CommandRegistry, services: CommandServices): void {
   useEffect(() => {
-    const handler = createShortcutHandler(registry, services);
+    let handler = createShortcutHandler(registry, services);
     window.addEventListener('keydown', handler);
-    return () => window.removeEventListener('keydown', handler);
+    // The areas' commands arrive after the first screen: their keys are bound as they come.
+    const unsubscribe = registry.subscribe(() => {
+      window.removeEventListener('keydown', handler);
+      handler = createShortcutHandler(registry, services);
+      window.addEventListener('keydown', handler);
+    });
+    return () => {
+      unsubscribe();
+      window.removeEventListener('keydown', handler);
+    };
   }, [registry, services]);
 }

@@ -25,11 +25,11 @@ describe('the guard in a pane', () => {
   });
 
   it('shows an allowed screen, with the honest not-built message for later work', async () => {
-    // (The users overview, the example here before, is built now: issue 20.)
-    signIn({ permissions: ['Mapi.AccountWatchList.Read'], paths: ['/account-watch-list'] });
+    // (The users overview and then the watch list, the examples here before, are built now: issues 20 and 22.)
+    signIn({ permissions: ['Billing.Invoices.Create'], paths: ['/billing'] });
     renderWorkspace();
-    expect(await screen.findByRole('heading', { name: 'Account watch list' })).toBeTruthy();
-    expect(screen.getByText('Not built yet — Account watch list. This screen is part of a later release.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Billing' })).toBeTruthy();
+    expect(screen.getByText('Not built yet — Billing. This screen is part of a later release.')).toBeTruthy();
   });
 
   it('without the permission: a danger message and not-found with links to the dashboard and support', async () => {

@@ -9,6 +9,7 @@ import type { CommandRegistry } from '../../commands/registry.ts';
 import { configureApi } from '../../src/api/api-client.ts';
 import { ApiError } from '../../src/api/api-error.ts';
 import type { PortalApi } from '../../src/api/http-client.ts';
+import { areaCommands } from '../../commands/area-commands.ts';
 import { createAppRegistry } from '../../src/app/app-registry.ts';
 import { AppServicesContext, type AppServices } from '../../src/app/app-services.tsx';
 import { createCommandServices } from '../../src/app/command-services.ts';
@@ -117,7 +118,8 @@ export function createServices(options: { registry?: CommandRegistry; session?: 
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return {
     session: options.session ?? fakeSession(),
-    registry: options.registry ?? createAppRegistry(),
+    // The areas' commands arrive after the first screen in the app; panes under test get them from the start.
+    registry: options.registry ?? createAppRegistry(undefined, areaCommands),
     commandServices: options.commandServices ?? createCommandServices(queryClient),
     queryClient,
     inactivity: defaultInactivityTimings,

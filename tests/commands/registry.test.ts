@@ -4,7 +4,9 @@ import type { Command } from '../../commands/command.ts';
 import { collisionsIn, CommandRegistryError, createCommandRegistry, isAvailable } from '../../commands/registry.ts';
 import { normaliseShortcut, shortcutKeys, shortcutLabel, shortcutsCollide } from '../../commands/shortcut.ts';
 import { paneCapabilities } from '../../src/state/workspace-store.ts';
-import { createAppRegistry } from '../../src/app/app-registry.ts';
+import { areaCommands } from '../../commands/area-commands.ts';
+import { createAppRegistry, loadAreaCommands } from '../../src/app/app-registry.ts';
+import { routes } from '../../src/app/routes.ts';
 import { baseContext } from '../app/support.tsx';
 
 const command = (id: string, extra: Partial<Command> = {}): Command => ({ id, title: id, section: 'Help', keywords: [], run: vi.fn(), ...extra });
@@ -98,7 +100,8 @@ describe('shortcuts', () => {
 });
 
 describe('the app registry', () => {
-  const registry = createAppRegistry();
+  // Everything the app ever registers: the start-up commands and the areas' commands that follow the first screen.
+  const registry = createAppRegistry(routes, areaCommands);
   const allPermissions = registry.all().flatMap((candidate) => candidate.permissions ?? []);
 
   it('builds without duplicate ids or unconditional collisions', () => {
@@ -113,6 +116,23 @@ describe('the app registry', () => {
       baseContext({ permissions: allPermissions, focusedPane: { id: 'p', capabilities: [...paneCapabilities] }, paneCount: 2 }),
     ];
     for (const ctx of contexts) expect(collisionsIn(registry, ctx)).toEqual([]);
+  });
+
+  it('starts without the areas’ commands and registers them once, telling subscribers, when their chunk arrives', async () => {
+    const atStart = createAppRegistry();
+    const someArea = areaCommands[0];
+    if (!someArea) throw new Error('no area commands');
+    expect(atStart.get(someArea.id)).toBeUndefined();
+    let told = 0;
+    atStart.subscribe(() => { told += 1; });
+    await loadAreaCommands(atStart);
+    expect(atStart.get(someArea.id)).toBe(someArea);
+    expect(told).toBe(1);
+    expect(atStart.version()).toBe(1);
+    // A remounted shell asks again: nothing is registered twice and nothing throws.
+    await loadAreaCommands(atStart);
+    expect(atStart.all().filter((command) => command.id === someArea.id)).toHaveLength(1);
+    expect(atStart.all().length).toBe(registry.all().length);
   });
 
   it('makes every documented shortcut a palette command', () => {

@@ -1,0 +1,33 @@
+// The areas' commands (payment jobs, tickets, users, reporting, configurations, customers, beneficiaries, the watch
+// list…): loaded by the shell once the first screen is up (src/app/shell-services.tsx) and registered then, so they
+// are not part of the first load. A new area adds its commands here, not to all-commands.ts.
+import type { Command } from './command.ts';
+import { switchToMerchantCommand } from './configurations/switch-to-merchant.ts';
+import { paymentJobCommands } from './payment-jobs/payment-job-commands.ts';
+import { downloadStatementCommand } from './reporting/download-statement.ts';
+import { openBatchReportCommand } from './reporting/open-batch-report.ts';
+import { ticketCommands } from './tickets/ticket-commands.ts';
+import { userCommands } from './users/user-commands.ts';
+import { acknowledgeWatchEntryCommand } from './watch-list/acknowledge-entry.ts';
+import { monitorMerchantCommand } from './watch-list/monitor-merchant.ts';
+import { addWatchNoteCommand } from './watch-list/add-note.ts';
+import { approveBeneficiaryCommand } from './beneficiaries/approve-beneficiary.ts';
+import { resolveScreeningAlertCommand } from './beneficiaries/resolve-alert.ts';
+import { exportCustomerDataCommand } from './customers/export-customer-data.ts';
+import { eraseCustomerCommand } from './customers/erase-customer.ts';
+
+export const areaCommands: readonly Command[] = [
+  switchToMerchantCommand,
+  ...ticketCommands,
+  downloadStatementCommand,
+  openBatchReportCommand,
+  ...paymentJobCommands,
+  ...userCommands,
+  acknowledgeWatchEntryCommand,
+  monitorMerchantCommand,
+  addWatchNoteCommand,
+  approveBeneficiaryCommand,
+  resolveScreeningAlertCommand,
+  exportCustomerDataCommand,
+  eraseCustomerCommand,
+];
