@@ -33,7 +33,8 @@ import type { Db } from '../db/client.ts';
 import { auditEvents, beneficiaries, riskSettings, screeningAlerts, screeningListEntries, users } from '../db/schema.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
-import { screen, screeningSensitivities, sensitivityThresholds, type ScreeningSensitivity } from '../risk/screening.ts';
+import { sensitivityThresholds } from '../risk/screening.ts';
+import { currentSensitivity, displayName, screenBeneficiary, sensitivityKey } from '../risk/screen-beneficiary.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
 import { filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, assertResourceMatchesSpec, type ListResource } from './list-sql.ts';
@@ -65,12 +66,8 @@ assertResourceMatchesSpec(alertResource);
 
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const newId = (prefix: string) => `${prefix}${randomBytes(8).toString('hex').toUpperCase()}`;
-export const sensitivityKey = 'screening.sensitivity';
-export const defaultSensitivity: ScreeningSensitivity = 'medium';
 
 type BeneficiaryRow = typeof beneficiaries.$inferSelect;
-const displayName = (row: Pick<BeneficiaryRow, 'kind' | 'companyName' | 'firstName' | 'lastName'>) =>
-  (row.kind === 'company' ? row.companyName ?? '' : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim());
 
 /** The body's own rules beyond its shape: what a company or a person needs, IBAN checksum, BIC format. */
 function checkBody(body: BeneficiaryBody): { iban: string; bic: string } {
@@ -90,33 +87,6 @@ function checkBody(body: BeneficiaryBody): { iban: string; bic: string } {
   if (bicIssue) problems.push(bicIssue);
   if (problems.length > 0) throw badRequest(problems);
   return { iban: normaliseIban(body.iban), bic: body.bic.trim().toUpperCase() };
-}
-
-export async function currentSensitivity(reader: Writer): Promise<{ sensitivity: ScreeningSensitivity; version: number }> {
-  const [row] = await reader.select().from(riskSettings).where(eq(riskSettings.key, sensitivityKey));
-  const value = row?.value as ScreeningSensitivity | undefined;
-  return { sensitivity: value && screeningSensitivities.includes(value) ? value : defaultSensitivity, version: row?.version ?? 0 };
-}
-
-/**
- * Screens a beneficiary against the whole list and records an open alert for each possible match not already
- * alerted for the same list entry and screened name (a dismissed false positive is not raised again for the same name).
- */
-export async function screenBeneficiary(tx: Writer, row: BeneficiaryRow): Promise<number> {
-  const { sensitivity } = await currentSensitivity(tx);
-  const entries = await tx.select().from(screeningListEntries);
-  const names = [...new Set([displayName(row), row.nameOnBankAccount])];
-  const matches = screen({ names, dateOfBirth: row.kind === 'person' ? row.dateOfBirth : null }, entries, sensitivityThresholds[sensitivity]);
-  if (matches.length === 0) return 0;
-  const existing = await tx.select({ entryId: a.entryId, screenedName: a.screenedName }).from(a).where(eq(a.beneficiaryId, row.id));
-  const known = new Set(existing.map((alert) => `${alert.entryId}|${alert.screenedName}`));
-  const fresh = matches.filter((match) => !known.has(`${match.entryId}|${match.screenedName}`));
-  if (fresh.length === 0) return 0;
-  await tx.insert(a).values(fresh.map((match) => ({
-    id: newId('SA'), beneficiaryId: row.id, businessId: row.businessId, entryId: match.entryId, score: Math.round(match.score * 1000),
-    matchedName: match.matchedName, screenedName: match.screenedName, status: 'open' as const,
-  })));
-  return fresh.length;
 }
 
 async function alertsOf(reader: Writer, where: SQL | undefined, order: SQL[], limit = 500, offset = 0): Promise<ScreeningAlert[]> {

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { ibanCheckDigits } from '../../src/contract/iban.ts';
 import type { CardKeys } from '../cards/card-keys.ts';
 import { cardFingerprints, maskCardNumber, sealCardNumber } from '../cards/card-seal.ts';
-import { screenBeneficiary } from '../api/beneficiaries.ts';
+import { screenBeneficiary } from '../risk/screen-beneficiary.ts';
 import { screeningList } from '../risk/screening-list.ts';
 import { recomputeWatchList, refreshRiskSignals } from '../risk/watch-signals.ts';
 import type { Db } from './client.ts';

@@ -41,8 +41,8 @@
 // | /billing                                                         | Billing.Invoices.Create                      | free      | spec; menu hidden with a business selected |
 // | /account-watch-list/{merchantId}                                 | Mapi.AccountWatchList.Read                   | free      | issue 22: one entry |
 // | /screening-alerts                                                | Mapi.Screening.Resolve                       | free      | issue 22: the analysts' alert queue |
-// | /business/{id}/beneficiaries, …/{beneficiaryId}                  | Mapi.Beneficiary.Read                        | required  | issue 22; later a tab of the business detail |
-// | /business/{id}/merchants/{mid}/customers, …/{customerId}         | Mapi.Customers.Read                          | required  | issue 22; later a tab of the merchant detail |
+// | /business/{id}/beneficiaries, …/{beneficiaryId}                  | Mapi.Beneficiary.Read                        | free      | issue 22: the path names the business; later a tab of the business detail |
+// | /business/{id}/merchants/{mid}/customers, …/{customerId}         | Mapi.Customers.Read                          | free      | issue 22: the path names the merchant; later a tab of the merchant detail |
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import type { CommandContext } from '../../commands/command.ts';
 import type { ContextKey } from '../../commands/navigation/route-commands.ts';
@@ -402,23 +402,24 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'beneficiaries', pattern: '/business/:businessId/beneficiaries', capability: 'Beneficiaries', title: () => 'Beneficiaries', pane: beneficiariesPane,
-    permissions: ['Mapi.Beneficiary.Read'], layout: 'default', contextParams: { businessId: 'business' },
+    // The path names its business: a risk analyst arrives from the alert queue without choosing a context first.
+    permissions: ['Mapi.Beneficiary.Read'], layout: 'default', contextFree: true, contextParams: { businessId: 'business' },
     conditions: [{ kind: 'businessAccess', param: 'businessId' }],
     command: { title: 'Go to beneficiaries', keywords: ['beneficiary', 'payee', 'payout', 'iban', 'sanctions'] },
   },
   {
     id: 'beneficiaryDetail', pattern: '/business/:businessId/beneficiaries/:beneficiaryId', capability: 'Beneficiary', title: ({ beneficiaryId }) => `Beneficiary ${beneficiaryId ?? ''}`,
-    pane: beneficiaryDetailPane, permissions: ['Mapi.Beneficiary.Read'], layout: 'default', conditions: [{ kind: 'businessAccess', param: 'businessId' }],
+    pane: beneficiaryDetailPane, permissions: ['Mapi.Beneficiary.Read'], layout: 'default', contextFree: true, conditions: [{ kind: 'businessAccess', param: 'businessId' }],
   },
   {
     id: 'customers', pattern: '/business/:businessId/merchants/:merchantId/customers', capability: 'Customers', title: () => 'Customers', pane: customersPane,
-    permissions: ['Mapi.Customers.Read'], layout: 'default', contextParams: { businessId: 'business', merchantId: 'merchant' },
+    permissions: ['Mapi.Customers.Read'], layout: 'default', contextFree: true, contextParams: { businessId: 'business', merchantId: 'merchant' },
     conditions: [{ kind: 'merchantAccess', businessParam: 'businessId', merchantParam: 'merchantId' }],
     command: { title: 'Go to customers', keywords: ['customers', 'shoppers', 'saved cards', 'gdpr', 'data subject'] },
   },
   {
     id: 'customerDetail', pattern: '/business/:businessId/merchants/:merchantId/customers/:customerId', capability: 'Customer', title: ({ customerId }) => `Customer ${customerId ?? ''}`,
-    pane: customerDetailPane, permissions: ['Mapi.Customers.Read'], layout: 'default',
+    pane: customerDetailPane, permissions: ['Mapi.Customers.Read'], layout: 'default', contextFree: true,
     conditions: [{ kind: 'merchantAccess', businessParam: 'businessId', merchantParam: 'merchantId' }],
   },
 ];

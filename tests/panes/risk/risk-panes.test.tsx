@@ -32,7 +32,7 @@ describe('the account watch list', () => {
   it('colours the score danger while open and success once acknowledged, with signals and a trend', async () => {
     fakeApi({ '/account-watch-list': () => ({ results: [entry('M1', 'open', 68), entry('M2', 'acknowledged', 40)], numberOfResults: 2, signalsRefreshedUtc: null }) });
     renderWithServices(<WatchListPane params={{}} search="" capability="Account watch list" />);
-    await screen.findByRole('rowheader', { name: 'Shop M1' });
+    await screen.findByRole('rowheader', { name: 'Shop M1' }, { timeout: 5000 });
     expect(screen.getByRole('grid', { name: 'Account watch list' })).toBeTruthy();
     const first = screen.getByRole('rowheader', { name: 'Shop M1' }).closest('tr') as HTMLElement;
     const second = screen.getByRole('rowheader', { name: 'Shop M2' }).closest('tr') as HTMLElement;
@@ -46,7 +46,7 @@ describe('the account watch list', () => {
   it('acknowledges an entry with its version and labels escalation as not built', async () => {
     const api = fakeApi({ '/account-watch-list/M1': () => ({ ...entry('M1', 'open', 68), notes: [], statusChangedBy: null, statusChangedUtc: null }) });
     renderWithServices(<WatchEntryPane params={{ merchantId: 'M1' }} search="" capability="Watch list entry" />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Acknowledge' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Acknowledge' }, { timeout: 5000 }));
     await waitFor(() => expect(callsOf(api.put)[0]?.slice(0, 2)).toEqual(['/account-watch-list/M1/status', { status: 'acknowledged', version: 3 }]));
     expect((screen.getByRole('button', { name: 'Escalate to a ticket' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText(/Escalating to a ticket is not built yet/)).toBeTruthy();
@@ -73,7 +73,7 @@ describe('the beneficiary screens', () => {
     signIn({ permissions: ['Mapi.Beneficiary.Read'], paths: ['/business/B1/beneficiaries'] });
     fakeApi({ '/businesses/B1/beneficiaries': () => ({ results: [], numberOfResults: 0 }), '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read'] }) });
     renderWithServices(<BeneficiariesPane params={{ businessId: 'B1' }} search="" capability="Beneficiaries" />);
-    expect(await screen.findByText(askBusinessOwnerMessage)).toBeTruthy();
+    expect(await screen.findByText(askBusinessOwnerMessage, {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'New beneficiary' })).toBeNull();
   });
 
@@ -81,7 +81,7 @@ describe('the beneficiary screens', () => {
     signIn({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Create'], paths: ['/business/B1/beneficiaries'] });
     const api = fakeApi({ '/businesses/B1/beneficiaries': () => ({ results: [], numberOfResults: 0 }), '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Create'] }) });
     renderWithServices(<BeneficiariesPane params={{ businessId: 'B1' }} search="" capability="Beneficiaries" />);
-    await userEvent.click(await screen.findByRole('button', { name: 'New beneficiary' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'New beneficiary' }, { timeout: 5000 }));
     const dialog = await screen.findByRole('dialog', { name: 'New beneficiary' });
     await userEvent.type(within(dialog).getByLabelText('Company name'), 'Kiln House Ceramics');
     await userEvent.type(within(dialog).getByLabelText('Name on the bank account'), 'Kiln House Ceramics');
@@ -100,7 +100,7 @@ describe('the beneficiary screens', () => {
     signIn({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Approve', 'Mapi.Screening.Resolve'], paths: ['/business/B1/beneficiaries/BEN1'] });
     const api = fakeApi({ '/businesses/B1/beneficiaries/BEN1': () => beneficiary, '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Approve', 'Mapi.Screening.Resolve'] }) });
     renderWithServices(<BeneficiaryDetailPane params={{ businessId: 'B1', beneficiaryId: 'BEN1' }} search="" capability="Beneficiary" />);
-    expect((await screen.findByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((await screen.findByRole('button', { name: 'Approve' }, { timeout: 5000 }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText(beneficiary.approvalRefusal ?? '')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Resolve alert: Vadim Arkadyevich Zolotaryov' }));
     const dialog = await screen.findByRole('dialog', { name: 'Resolve screening alert' });
@@ -132,7 +132,7 @@ describe('the customer screen', () => {
       '/user/businesses/B1/merchants/M1/permissions': () => ({ permissions: ['Mapi.Customers.Read', 'Mapi.Customers.Update'] }),
     });
     renderWithServices(<CustomerDetailPane params={{ businessId: 'B1', merchantId: 'M1', customerId: 'CUS1' }} search="" capability="Customer" />);
-    expect(await screen.findByText('+44 7700 900123 (Mobile)')).toBeTruthy();
+    expect(await screen.findByText('+44 7700 900123 (Mobile)', {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText('+44 20 7946 0000')).toBeTruthy();
     expect(screen.queryByText(/Unknown/)).toBeNull();
     await userEvent.click(await screen.findByRole('button', { name: 'Erase saved card: 555555******4444 expires 04/29, Ada Lovelace' }));

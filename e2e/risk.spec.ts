@@ -1,0 +1,96 @@
+// The risk area (issue 22) against the real seeded server in Chromium, keyboard only: risk@demo.test resolves a
+// sanctions alert from the alert queue and acknowledges a watch list entry (when the seed flags one); owner@demo.test
+// erases a customer.
+// axe finds nothing serious or critical on the screens.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { mod, signIn } from './support.ts';
+
+async function noSeriousViolations(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+}
+
+test('risk@demo.test dismisses a sanctions alert from the alert queue, by keyboard', async ({ page }) => {
+  await signIn(page, 'risk@demo.test', '/transactions', 'keyboard');
+  await expect(page.getByRole('region', { name: /^Transactions/ })).toBeVisible();
+  await page.keyboard.press(`${mod}+k`);
+  await page.getByRole('combobox', { name: 'Command palette' }).fill('screening alerts');
+  await expect(page.getByRole('option', { name: /^Go to screening alerts/ })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/screening-alerts$/);
+  const alerts = page.getByRole('grid', { name: 'Screening alerts' });
+  await expect(alerts.getByRole('rowheader', { name: 'Vadim Zolotarev' })).toBeVisible();
+  await noSeriousViolations(page);
+
+  // The newest open alert: j puts the cursor on it, Enter opens its beneficiary.
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/business\/\d+\/beneficiaries\/BEN\w+$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText('This beneficiary has screening alerts that are open or confirmed: it cannot be approved.')).toBeVisible();
+
+  await page.keyboard.press('Shift+R');
+  const dialog = page.getByRole('dialog', { name: 'Resolve screening alert' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Reason (at least 5 characters)')).toBeFocused();
+  await page.keyboard.type('Passport and address show a different person');
+  await dialog.getByRole('button', { name: 'Record decision' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Alert dismissed as a false positive.')).toBeVisible();
+  await expect(page.getByRole('cell', { name: /Passport and address show a different person/ })).toBeVisible();
+  await noSeriousViolations(page);
+
+});
+
+// The e2e server seeds 20,000 transactions (about one payment per merchant a day): too few for any merchant to
+// reach the thresholds' minimum samples, so the list may be empty there; the default 200,000 flags about twenty.
+// The API suite (tests/server/api/watch-list.test.ts) flags a card-testing burst on both databases either way.
+test('risk@demo.test acknowledges a watch list entry from the palette, by keyboard', async ({ page }) => {
+  await signIn(page, 'risk@demo.test', '/transactions', 'keyboard');
+  await expect(page.getByRole('region', { name: /^Transactions/ })).toBeVisible();
+  await page.keyboard.press(`${mod}+k`);
+  await page.getByRole('combobox', { name: 'Command palette' }).fill('account watch list');
+  await expect(page.getByRole('option', { name: /^Go to account watch list/ })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account-watch-list$/);
+  const grid = page.getByRole('grid', { name: 'Account watch list' });
+  await expect(grid.locator('tbody tr').first()).toBeVisible();
+  await noSeriousViolations(page);
+  const empty = await grid.getByText('No merchant crosses the thresholds.').count();
+  test.skip(empty > 0, 'no merchant crosses the thresholds with the e2e seed of 20,000 transactions');
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account-watch-list\/\w+/);
+  await expect(page.getByRole('button', { name: 'Acknowledge' })).toBeEnabled();
+  await page.keyboard.press('Shift+A');
+  await expect(page.getByText('Watch list entry acknowledged.')).toBeVisible();
+  await expect(page.getByText(/^Acknowledged by Tomasz Nowak/)).toBeVisible();
+  await noSeriousViolations(page);
+});
+
+test('owner@demo.test erases a customer after confirming, by keyboard', async ({ page }) => {
+  await signIn(page, 'owner@demo.test', '/business/100001/merchants/200001/customers', 'keyboard');
+  const grid = page.getByRole('grid', { name: 'Customers' });
+  await expect(grid.locator('tbody tr').first()).toBeVisible();
+  await noSeriousViolations(page);
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/customers\/CUS\d+$/);
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toBeVisible();
+  const erasedUrl = page.url();
+  await expect(page.getByRole('table', { name: 'Stored data' })).toBeVisible();
+  await noSeriousViolations(page);
+  await page.keyboard.press('Shift+Backspace');
+  const confirm = page.getByRole('alertdialog', { name: 'Erase this customer?' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Erase' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('The customer and all their data were erased.')).toBeVisible();
+  await expect(page).toHaveURL(/\/customers$/);
+  await expect(grid.locator('tbody tr').first()).toBeVisible();
+  // Its address now finds nothing.
+  await page.goto(erasedUrl);
+  await expect(page.getByText('The customer could not be loaded.')).toBeVisible();
+});
