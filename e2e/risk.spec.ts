@@ -30,7 +30,7 @@ test('risk@demo.test dismisses a sanctions alert from the alert queue, by keyboa
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByText('This beneficiary has screening alerts that are open or confirmed: it cannot be approved.')).toBeVisible();
 
-  await page.keyboard.press('Shift+R');
+  await page.keyboard.press('Shift+L');
   const dialog = page.getByRole('dialog', { name: 'Resolve screening alert' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('Reason (at least 5 characters)')).toBeFocused();

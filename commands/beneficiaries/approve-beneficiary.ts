@@ -6,7 +6,7 @@ export const approveBeneficiaryCommand: Command = {
   title: 'Approve this beneficiary',
   section: 'Record',
   keywords: ['beneficiary', 'approve', 'four eyes', 'payout'],
-  shortcut: 'Shift+P',
+  shortcut: 'Shift+Y',
   permissions: ['Mapi.Beneficiary.Approve'],
   when: (ctx) => ctx.focusedPane?.capabilities.includes('approve') === true && !ctx.fieldFocused && !ctx.overlayOpen,
   run: ({ state }) => state.paneRequest('approve'),

@@ -6,7 +6,7 @@ export const resolveScreeningAlertCommand: Command = {
   title: 'Resolve the next open screening alert',
   section: 'Record',
   keywords: ['sanctions', 'pep', 'screening', 'alert', 'dismiss', 'confirm', 'false positive'],
-  shortcut: 'Shift+R',
+  shortcut: 'Shift+L',
   permissions: ['Mapi.Screening.Resolve'],
   when: (ctx) => ctx.focusedPane?.capabilities.includes('resolveAlert') === true && !ctx.fieldFocused && !ctx.overlayOpen,
   run: ({ state }) => state.paneRequest('resolveAlert'),

@@ -6,7 +6,7 @@ export const monitorMerchantCommand: Command = {
   title: 'Put this merchant on monitoring',
   section: 'Record',
   keywords: ['watch list', 'risk', 'monitor', 'monitoring'],
-  shortcut: 'Shift+M',
+  shortcut: 'Shift+W',
   permissions: ['Mapi.AccountWatchList.Update'],
   when: (ctx) => ctx.focusedPane?.capabilities.includes('monitor') === true && !ctx.fieldFocused && !ctx.overlayOpen,
   run: ({ state }) => state.paneRequest('monitor'),

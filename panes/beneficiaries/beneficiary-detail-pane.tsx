@@ -1,5 +1,5 @@
 // One beneficiary: its details, its screening alerts (each resolved by a risk analyst with a reason) and its status.
-// Approve (Shift+P) is offered only when the server says the caller may: not the creator or last changer (four
+// Approve (Shift+Y) is offered only when the server says the caller may: not the creator or last changer (four
 // eyes), no open or confirmed alert. After a status change the beneficiary is read again (spec).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
