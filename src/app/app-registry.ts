@@ -23,14 +23,3 @@ export function navigableRoutes(table: readonly RouteDefinition[] = routes): Nav
 export function createAppRegistry(table: readonly RouteDefinition[] = routes, more: readonly Command[] = []): CommandRegistry {
   return createCommandRegistry([...routeCommands(navigableRoutes(table)), ...staticCommands, ...more]);
 }
-
-/**
- * The areas' commands (commands/area-commands.ts) are a chunk of their own: the shell requests it once the first
- * screen has settled and registers them then, so the first load carries only the commands every screen needs.
- * Registering twice (a remounted shell) is harmless.
- */
-export async function loadAreaCommands(registry: CommandRegistry): Promise<void> {
-  const { areaCommands } = await import('../../commands/area-commands.ts');
-  const fresh = areaCommands.filter((command) => !registry.get(command.id));
-  if (fresh.length > 0) registry.registerAll(fresh);
-}

@@ -2,7 +2,6 @@
 // cannot send the bearer token. An event names what to refresh ('notifications': the bell, the inbox, authors'
 // lists); the stream resumes with Last-Event-ID after a drop and reconnects with a growing pause (1 s to 30 s).
 import type { QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 
 export type LiveEvent = { id: string | null; event: string; data: string };
 
@@ -28,48 +27,51 @@ const refreshes: Record<string, readonly (readonly unknown[])[]> = {
   notifications: [['notifications']],
 };
 
-export function useLiveEvents(session: { getAccessToken: () => Promise<string> }, queryClient: QueryClient): void {
-  useEffect(() => {
-    let stopped = false;
-    let controller: AbortController | null = null;
-    let lastEventId: string | null = null;
-    let pause = 1000;
-    const run = async () => {
-      while (!stopped) {
-        controller = new AbortController();
-        try {
-          const token = await session.getAccessToken();
-          const response = await fetch('/api/portal/events', {
-            headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream', ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
-            signal: controller.signal,
-          });
-          if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
-          const reader = response.body.getReader();
-          const decoder = new TextDecoder();
-          let buffer = '';
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            pause = 1000;
-            const parsed = parseEventStream(buffer + decoder.decode(value, { stream: true }));
-            buffer = parsed.rest;
-            for (const event of parsed.events) {
-              if (event.id) lastEventId = event.id;
-              for (const queryKey of refreshes[event.event] ?? []) void queryClient.invalidateQueries({ queryKey });
-            }
+/**
+ * Opens the stream and keeps it open until the returned stop is called. The shell starts it once the first screen has
+ * settled (a chunk of its own: the first load does not carry it).
+ */
+export function startLiveEvents(session: { getAccessToken: () => Promise<string> }, queryClient: QueryClient): () => void {
+  let stopped = false;
+  let controller: AbortController | null = null;
+  let lastEventId: string | null = null;
+  let pause = 1000;
+  const run = async () => {
+    while (!stopped) {
+      controller = new AbortController();
+      try {
+        const token = await session.getAccessToken();
+        const response = await fetch('/api/portal/events', {
+          headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream', ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
+          signal: controller.signal,
+        });
+        if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = '';
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          pause = 1000;
+          const parsed = parseEventStream(buffer + decoder.decode(value, { stream: true }));
+          buffer = parsed.rest;
+          for (const event of parsed.events) {
+            if (event.id) lastEventId = event.id;
+            for (const queryKey of refreshes[event.event] ?? []) void queryClient.invalidateQueries({ queryKey });
           }
-        } catch {
-          // Offline, signed out meanwhile or the server restarting: try again after a pause.
         }
-        if (stopped) break;
-        await new Promise((resolve) => setTimeout(resolve, pause));
-        pause = Math.min(pause * 2, 30_000);
+      } catch {
+        // Offline, signed out meanwhile or the server restarting: try again after a pause.
       }
-    };
-    void run();
-    return () => {
-      stopped = true;
-      controller?.abort();
-    };
-  }, [session, queryClient]);
+      if (stopped) break;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, 30_000);
+    }
+  };
+  void run();
+  return () => {
+    stopped = true;
+    controller?.abort();
+  };
 }
+

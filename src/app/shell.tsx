@@ -7,7 +7,6 @@ import { shellStore } from '../state/shell-store.ts';
 import { workspaceStore } from '../state/workspace-store.ts';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { AppHeader } from './app-header.tsx';
-import { loadAreaCommands } from './app-registry.ts';
 import { useAppServices } from './app-services.tsx';
 import { ShellServices } from './shell-services.tsx';
 import { ConfirmationHost } from './confirmation-host.tsx';
@@ -17,7 +16,6 @@ import { afterFirstScreen, browserProbe } from './first-screen.ts';
 import { isPaletteMounted, startTypeahead, takeTypeahead } from './palette-typeahead.ts';
 import { InactivityWatch } from './inactivity-watch.tsx';
 import { useLinkInterception } from './link-interception.ts';
-import { useLiveEvents } from './live-events.ts';
 import { useOnLoadNotices } from './notices.ts';
 import { usePermissionsOfAppliedContext } from './permissions-gate.ts';
 import { matchPath } from './route-match.ts';
@@ -74,7 +72,6 @@ function Overlays({ palettePrefetched }: { palettePrefetched: boolean }) {
 
 function ShellLayout() {
   const { registry, commandServices, queryClient, session } = useAppServices();
-  useLiveEvents(session, queryClient);
   useWorkspaceUrlSync();
   useShortcutBinder(registry, commandServices);
   useLinkInterception();
@@ -90,11 +87,16 @@ function ShellLayout() {
   // first render lengthened that render (Lighthouse's dashboard 94–99 without the worker, 89–92 with it started at
   // once, in an A/B).
   const [validatorDue, setValidatorDue] = useState(false);
+  // The same moment starts the work of after-first-screen.ts (a chunk of its own): the areas' commands, the imports of
+  // the other screens and the live events stream.
   useEffect(() => {
     let cancelled = false;
+    let stopLater: (() => void) | null = null;
     const cancel = afterFirstScreen(browserProbe(() => queryClient.isFetching()), () => {
       void loadResizableRow().catch(() => undefined);
-      void loadAreaCommands(registry).catch(() => undefined);
+      void import('./after-first-screen.ts').then(({ startAfterFirstScreen }) => {
+        if (!cancelled) stopLater = startAfterFirstScreen(registry, session, queryClient);
+      }, () => undefined);
       void loadPalette().then(() => {
         // Mounted (closed, its list rendered hidden) at low priority: an interruptible render, not a long task.
         if (!cancelled) startTransition(() => setPalettePrefetched(true));
@@ -105,8 +107,9 @@ function ShellLayout() {
     return () => {
       cancelled = true;
       cancel();
+      stopLater?.();
     };
-  }, [queryClient, registry]);
+  }, [queryClient, registry, session]);
   useEffect(() => {
     if (!palettePrefetched && !validatorDue) return undefined;
     return whenIdle(() => void finishFirstLoad());

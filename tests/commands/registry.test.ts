@@ -5,7 +5,8 @@ import { collisionsIn, CommandRegistryError, createCommandRegistry, isAvailable 
 import { normaliseShortcut, shortcutKeys, shortcutLabel, shortcutsCollide } from '../../commands/shortcut.ts';
 import { paneCapabilities } from '../../src/state/workspace-store.ts';
 import { areaCommands } from '../../commands/area-commands.ts';
-import { createAppRegistry, loadAreaCommands } from '../../src/app/app-registry.ts';
+import { registerAreaCommands } from '../../src/app/after-first-screen.ts';
+import { createAppRegistry } from '../../src/app/app-registry.ts';
 import { routes } from '../../src/app/routes.ts';
 import { baseContext } from '../app/support.tsx';
 
@@ -118,19 +119,19 @@ describe('the app registry', () => {
     for (const ctx of contexts) expect(collisionsIn(registry, ctx)).toEqual([]);
   });
 
-  it('starts without the areas’ commands and registers them once, telling subscribers, when their chunk arrives', async () => {
+  it('starts without the areas’ commands and registers them once, telling subscribers, when their chunk arrives', () => {
     const atStart = createAppRegistry();
     const someArea = areaCommands[0];
     if (!someArea) throw new Error('no area commands');
     expect(atStart.get(someArea.id)).toBeUndefined();
     let told = 0;
     atStart.subscribe(() => { told += 1; });
-    await loadAreaCommands(atStart);
+    registerAreaCommands(atStart);
     expect(atStart.get(someArea.id)).toBe(someArea);
     expect(told).toBe(1);
     expect(atStart.version()).toBe(1);
     // A remounted shell asks again: nothing is registered twice and nothing throws.
-    await loadAreaCommands(atStart);
+    registerAreaCommands(atStart);
     expect(atStart.all().filter((command) => command.id === someArea.id)).toHaveLength(1);
     expect(atStart.all().length).toBe(registry.all().length);
   });
