@@ -34,9 +34,12 @@ function Attachments({ ticketId, attachments, onRemove }: { ticketId: string; at
     <ul className="ticket-attachments" aria-label="Attachments">
       {attachments.map((attachment) => (
         <li key={attachment.ticketAttachmentId} className="ticket-attachment">
-          <button type="button" className="button button-ghost" aria-label={`Download ${attachment.filename} (${formatFileSize(attachment.size)})`}
+          {/* The name comes from the content (the visible, cut name is part of it), so speech matches what is seen. */}
+          <button type="button" className="button button-ghost"
             onClick={() => void downloadAttachment(ticketId, attachment.ticketCommentId, attachment.ticketAttachmentId, attachment.filename).catch(() => undefined)}>
-            <AttachmentName name={attachment.filename} />
+            <span className="visually-hidden">Download</span>{' '}
+            <AttachmentName name={attachment.filename} />{' '}
+            <span className="visually-hidden">({formatFileSize(attachment.size)})</span>
           </button>
           {attachment.removable ? (
             <button type="button" className="button button-ghost" aria-label={`Remove ${attachment.filename}`} onClick={() => onRemove(attachment)}>×</button>

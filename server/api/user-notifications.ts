@@ -114,10 +114,11 @@ export function userNotificationRoutes({ database }: Deps) {
   routes.put('/user/notifications/:reference/read-state', async (c) => {
     const reference = c.req.param('reference');
     if (reference.length > 64) throw notFound();
-    const { read } = await readBody(c, readStateBody);
     const principal = c.get('principal');
+    // What the caller cannot read does not exist for them, whatever the body says.
     const [row] = await db.select({ reference: notifications.reference }).from(notifications).where(and(eq(notifications.reference, reference), visibleTo(principal)));
     if (!row) throw notFound();
+    const { read } = await readBody(c, readStateBody);
     if (read) await db.insert(notificationReads).values({ userId: principal.userId, reference: row.reference }).onConflictDoNothing();
     else await db.delete(notificationReads).where(and(eq(notificationReads.reference, row.reference), eq(notificationReads.userId, principal.userId)));
     return c.body(null, 204);

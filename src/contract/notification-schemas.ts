@@ -71,7 +71,7 @@ export type NotificationBody = typeof notificationBody.infer;
 export const notificationUpdateBody = type({ ...notificationFields, version: 'number.integer >= 1', '+': 'reject' });
 export type NotificationUpdateBody = typeof notificationUpdateBody.infer;
 
-export const authoredNotificationSummary = type({
+const authoredNotificationFields = {
   reference: 'string',
   title: 'string',
   status: type.enumerated(...notificationStatuses),
@@ -81,13 +81,15 @@ export const authoredNotificationSummary = type({
   lastEditedUtc: 'string',
   audience: notificationAudience.or('null'),
   readCount: 'number',
-});
+} as const;
+
+export const authoredNotificationSummary = type(authoredNotificationFields);
 export type AuthoredNotificationSummary = typeof authoredNotificationSummary.infer;
 
 export const authoredNotificationList = pagedResults(authoredNotificationSummary);
 export type AuthoredNotificationList = typeof authoredNotificationList.infer;
 
-export const authoredNotification = authoredNotificationSummary.and({ content: 'string', version: 'number' });
+export const authoredNotification = type({ ...authoredNotificationFields, content: 'string', version: 'number' });
 export type AuthoredNotification = typeof authoredNotification.infer;
 
 export const createdNotification = type({ reference: 'string' });

@@ -60,7 +60,9 @@ export const ticketAttachment = type({
 });
 export type TicketAttachment = typeof ticketAttachment.infer;
 
-export const ticketListItem = type({
+// Flat object types (spread fields) rather than intersections: arktype builds them faster (the browser's first
+// validation waits for every schema of the registry).
+const ticketListItemFields = {
   ticketId: 'string',
   businessId: 'string',
   businessName: 'string',
@@ -74,13 +76,16 @@ export const ticketListItem = type({
   lastUpdatedUtc: 'string',
   createdBy: person,
   assignee: person.or('null'),
-});
+} as const;
+
+export const ticketListItem = type(ticketListItemFields);
 export type TicketListItem = typeof ticketListItem.infer;
 
 export const ticketList = type({ results: ticketListItem.array(), numberOfResults: 'number' });
 export type TicketList = typeof ticketList.infer;
 
-export const ticketDetail = ticketListItem.and({
+export const ticketDetail = type({
+  ...ticketListItemFields,
   description: 'string',
   version: 'number',
   linkedTransactionReference: 'string | null',
@@ -96,7 +101,7 @@ export const ticketComment = type({
   ticketId: 'string',
   text: 'string',
   internal: 'boolean',
-  author: person.and({ staff: 'boolean' }),
+  author: { userId: 'string', name: 'string', staff: 'boolean' },
   createdUtc: 'string',
   lastUpdatedUtc: 'string',
   version: 'number',

@@ -32,7 +32,8 @@ describe('one notification', () => {
   it('renders hostile title and content as literal text, never as elements', async () => {
     fakeApi({ '/user/notifications/NTF00005': () => hostile() });
     const { container } = renderWithServices(<UserNotificationPane params={{ reference: 'NTF00005' }} search="" capability="Notification" />);
-    const heading = await screen.findByRole('heading', { level: 1 });
+    // The first answer of a file loads the contract schemas (arktype) on the main thread: over a second on a busy machine.
+    const heading = await screen.findByRole('heading', { level: 1 }, { timeout: 5000 });
     expect(heading.textContent).toBe(`Security notice ${script}`);
     expect(screen.getByText(`Never share your password. ${image} Our staff will never ask for it.`).tagName).toBe('P');
     const list = screen.getByRole('list');
