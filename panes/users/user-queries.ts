@@ -39,7 +39,8 @@ export const userAdminQueries = {
 
 export async function inviteUsers(emails: readonly string[], policy: PolicyInput, partnerId?: string) {
   const body = partnerId ? { emails, roles: policy.partnerPolicy?.roles ?? [] } : { emails, policy };
-  return validate('invitedUsers', await api.post<unknown>(usersPath(partnerId), body));
+  // POST /users (spec); a partner's users are invited under the partner.
+  return validate('invitedUsers', await api.post<unknown>(partnerId ? usersPath(partnerId) : '/users', body));
 }
 
 export async function updateUser(userId: string, body: { version: number; givenName: string; familyName: string; phoneNumber: string | null; policy: PolicyInput }) {
