@@ -1,5 +1,5 @@
 // /profile: the caller's own names and phone number (PATCH /users, versioned), and a password change that needs the
-// current password, two-factor sign-in (second-factor-section.tsx). The list of sessions signed in elsewhere is not built yet.
+// current password, two-factor sign-in (second-factor-section.tsx), the caller's sessions and 'sign out everywhere'.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -12,7 +12,7 @@ import { showToast } from '../../src/state/toast-store.ts';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { PasswordFields } from './password-fields.tsx';
 import { SecondFactorSection } from './second-factor-section.tsx';
-import { changeOwnPassword, updateOwnProfile, userAdminQueries } from './user-queries.ts';
+import { changeOwnPassword, signOutEverywhere, updateOwnProfile, userAdminQueries } from './user-queries.ts';
 import './users.css';
 
 export function ProfilePane(_props: PaneProps) {
@@ -28,6 +28,11 @@ export function ProfilePane(_props: PaneProps) {
     if (me.data) setNames({ givenName: me.data.givenName, familyName: me.data.familyName, phoneNumber: me.data.phoneNumber ?? '' });
   }, [me.data?.version]);
   usePaneCapabilities({});
+  const sessions = useQuery(userAdminQueries.sessions());
+  const everywhere = useMutation({
+    mutationFn: signOutEverywhere,
+    onSuccess: () => { window.location.assign('/sign-out'); },
+  });
   const namesDirty = me.data !== undefined && (names.givenName !== me.data.givenName || names.familyName !== me.data.familyName || names.phoneNumber !== (me.data.phoneNumber ?? ''));
   useLeaveFormGuard(namesDirty || passwords.next !== '' || passwords.current !== '');
 
@@ -83,8 +88,12 @@ export function ProfilePane(_props: PaneProps) {
       </form>
       <SecondFactorSection />
       <section className="profile-section" aria-label="Sessions">
-        <h2>Sessions signed in elsewhere</h2>
-        <p className="muted">Not built yet — the list of your other sessions and ‘sign out everywhere’ are part of a later release.</p>
+        <h2>Sessions</h2>
+        {sessions.data ? (
+          <ul>{sessions.data.results.map((session, index) => <li key={`${session.signedInUtc ?? ''}-${index}`}>Signed in {session.signedInUtc ? formatDateTime(session.signedInUtc) : 'at an unknown time'}{session.expiresUtc ? `, until ${formatDateTime(session.expiresUtc)}` : ''}</li>)}</ul>
+        ) : null}
+        <p className="hint">Signing out everywhere ends every session, this one included, and every app signed in as you.</p>
+        <button type="button" className="button" disabled={everywhere.isPending} onClick={() => everywhere.mutate()}>Sign out everywhere</button>
       </section>
     </article>
   );

@@ -30,6 +30,15 @@ export const userAdminQueries = {
     queryFn: async ({ signal }) => validate('userDetail', await api.get<unknown>(`/users/${encodeURIComponent(userId)}`, { signal, handleErrors: (status) => status !== 404 })),
     staleTime: 10_000,
   }),
+  auditEvents: (userId: string) => queryOptions({
+    queryKey: [...userAdminQueries.all, 'detail', userId, 'auditEvents'] as const,
+    queryFn: async ({ signal }) => validate('userAuditEvents', await api.get<unknown>(`/users/${encodeURIComponent(userId)}/audit-events`, { signal })),
+    staleTime: 10_000,
+  }),
+  sessions: () => queryOptions({
+    queryKey: [...userAdminQueries.all, 'sessions'] as const,
+    queryFn: async ({ signal }) => validate('userSessions', await api.get<unknown>('/user/sessions', { signal })),
+  }),
   roleGroups: () => queryOptions({
     queryKey: [...userAdminQueries.all, 'roleGroups'] as const,
     queryFn: async ({ signal }) => validate('roleGroupList', await api.get<unknown>('/user/role-groups', { signal })),
@@ -81,4 +90,8 @@ export async function changeOwnPassword(currentPassword: string, newPassword: st
 
 export async function resetSecondFactor(userId: string) {
   await api.delete<unknown>(`/users/${encodeURIComponent(userId)}/second-factor`);
+}
+
+export async function signOutEverywhere() {
+  await api.post<unknown>('/user/sessions/revocation', { confirm: true });
 }

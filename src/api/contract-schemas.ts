@@ -8,7 +8,7 @@ import { userNotificationDetail, userNotificationList } from '../contract/notifi
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
-import { invitationPreview, invitedUsers, recoveryCodes, roleGroupList, secondFactorEnrolment, secondFactorStatus, userDetail, userList } from '../contract/user-schemas.ts';
+import { invitationPreview, invitedUsers, recoveryCodes, roleGroupList, secondFactorEnrolment, secondFactorStatus, userAuditEvents, userDetail, userList, userSessions } from '../contract/user-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 
 export const contractSchemas = {
@@ -43,6 +43,8 @@ export const contractSchemas = {
   secondFactorStatus,
   secondFactorEnrolment,
   recoveryCodes,
+  userAuditEvents,
+  userSessions,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

@@ -510,6 +510,34 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
     });
   });
 
+  it('GET /users/{id}/audit-events lists what happened to the user, an owner only within their business', async () => {
+    const userId = await accepted(freshEmail('trail'));
+    const detail = await get<Detail>(users.owner, `/users/${userId}`);
+    await harness.call(users.owner, 'PUT', `/users/${userId}/login`, { version: detail.version, locked: true });
+    await harness.database.db.insert(schema.auditEvents).values({ userId: users.admin, event: 'UserUpdated', dateTimeUtc: new Date(), businessId: 'B2', metaData: { targetUserId: userId } });
+    const asOwner = await get<{ results: { event: string; actor: string }[] }>(users.owner, `/users/${userId}/audit-events`);
+    expect(asOwner.results.map((event) => event.event)).toEqual(['UserLocked', 'InvitationAccepted', 'UserInvited']);
+    expect(asOwner.results[0]?.actor).toBe('u-owner Test');
+    const asAdmin = await get<{ results: { event: string }[] }>(users.admin, `/users/${userId}/audit-events`);
+    expect(asAdmin.results.map((event) => event.event)).toEqual(['UserUpdated', 'UserLocked', 'InvitationAccepted', 'UserInvited']);
+    expect((await harness.call(users.finance, 'GET', `/users/${userId}/audit-events`)).status).toBe(404);
+  });
+
+  it('lists the caller’s sessions and signs out everywhere', async () => {
+    const { db } = harness.database;
+    await db.insert(schema.oidcPayloads).values([
+      { id: 'sess-a', type: 'Session', payload: { accountId: users.finance, loginTs: 1_790_000_000 }, expiresAt: new Date(Date.now() + 3_600_000) },
+      { id: 'sess-b', type: 'Session', payload: { accountId: users.owner, loginTs: 1_790_000_000 }, expiresAt: new Date(Date.now() + 3_600_000) },
+    ]);
+    const mine = await get<{ results: { signedInUtc: string }[] }>(users.finance, '/user/sessions');
+    expect(mine.results).toEqual([{ signedInUtc: new Date(1_790_000_000_000).toISOString(), expiresUtc: expect.any(String) }]);
+    expect((await harness.call(users.finance, 'POST', '/user/sessions/revocation')).status).toBe(400);
+    expect((await harness.call(users.finance, 'POST', '/user/sessions/revocation', { confirm: true })).status).toBe(204);
+    expect((await get<{ results: unknown[] }>(users.finance, '/user/sessions')).results).toEqual([]);
+    expect(await harness.database.query(`SELECT id FROM oidc_payloads WHERE id = 'sess-b'`)).toHaveLength(1);
+    expect(await auditCount('SignedOutEverywhere', users.finance)).toBe(1);
+  });
+
   it('GET /user/role-groups names groups with their roles and targets', async () => {
     const { results } = await get<{ results: { name: string; roles: string[]; targets: string[] }[] }>(users.owner, '/user/role-groups');
     expect(results.find((group) => group.name === 'Administrator')).toEqual(expect.objectContaining({ roles: ['Owner'], targets: ['business'] }));
