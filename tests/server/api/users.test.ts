@@ -538,6 +538,28 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
     expect(await auditCount('SignedOutEverywhere', users.finance)).toBe(1);
   });
 
+  it('answers hostile input on the public calls with a 4xx and an errorReport, never a 5xx', async () => {
+    const bodies: [string, string][] = [
+      ['not json', 'application/json'], ['[]', 'application/json'], ['null', 'application/json'], ['{"inviteId":"\\u0000"}', 'application/json'],
+      [JSON.stringify({ inviteId: 'x'.repeat(5000), givenName: 'a', familyName: 'b', password: 'c' }), 'application/json'],
+      [JSON.stringify({ token: "' OR 1=1 --", password: 'x' }), 'application/json'], [JSON.stringify({ email: 'a@b.c' }), 'text/plain'],
+      [JSON.stringify({ email: '<script>@x' }), 'application/json'], [JSON.stringify({ email: 42 }), 'application/json'],
+    ];
+    for (const path of ['/user-invites/accept', '/password-reset-requests', '/password-resets']) {
+      for (const [body, type] of bodies) {
+        const response = await harness.call(null, 'POST', `/../public${path}`, body, { 'content-type': type });
+        expect(response.status, `${path} ${body.slice(0, 40)}`).toBeGreaterThanOrEqual(400);
+        expect(response.status, `${path} ${body.slice(0, 40)}`).toBeLessThan(500);
+        expect((await response.json()) as object).toHaveProperty('errorReport.errors.0.message');
+      }
+    }
+    for (const id of ['%00', '..%2F..%2Fetc', 'x'.repeat(3000), "' OR 1=1 --"]) {
+      const response = await harness.call(null, 'GET', `/../public/user-invites/${id}`);
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+    }
+  });
+
   it('GET /user/role-groups names groups with their roles and targets', async () => {
     const { results } = await get<{ results: { name: string; roles: string[]; targets: string[] }[] }>(users.owner, '/user/role-groups');
     expect(results.find((group) => group.name === 'Administrator')).toEqual(expect.objectContaining({ roles: ['Owner'], targets: ['business'] }));
