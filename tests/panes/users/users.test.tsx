@@ -70,6 +70,20 @@ describe('the users overview', () => {
     expect(location.history?.at(-1)).toContain('role=%5Beq%5DFinance');
     expect(screen.getByRole('link', { name: /Add user/ }).getAttribute('href')).toBe('/users/add');
   });
+
+  it('saves the current filters as a preset in the user’s settings', async () => {
+    const api = fakeApi({ '/user/users': () => ({ results: [listItem({})], numberOfResults: 1 }) });
+    const put = api.put as unknown as Mock;
+    put.mockImplementation(async (_path: string, body: unknown) => ({ key: 'usersFilterPresets', value: (body as { value: string }).value }));
+    const { user } = renderPane(<SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />, '/users?status=%5Beq%5Dlocked');
+    await screen.findByRole('rowheader', { name: 'Ada Lovelace' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: 'Presets' }));
+    await user.type(screen.getByLabelText('Save current filters as'), 'Locked people{Enter}');
+    await waitFor(() => expect(put).toHaveBeenCalled());
+    const [path, body] = put.mock.calls.at(-1) as [string, { value: string }];
+    expect(path).toBe('/user-settings/usersFilterPresets');
+    expect(JSON.parse(body.value)).toEqual([{ identifier: expect.any(String), name: 'Locked people', filters: { status: '[eq]locked' } }]);
+  });
 });
 
 describe('the user detail', () => {
