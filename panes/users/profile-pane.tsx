@@ -23,12 +23,21 @@ export function ProfilePane(_props: PaneProps) {
   const [names, setNames] = useState({ givenName: '', familyName: '', phoneNumber: '' });
   const [passwords, setPasswords] = useState({ current: '', next: '', confirm: '' });
   const [passwordProblems, setPasswordProblems] = useState<string[]>([]);
-  const ids = { title: useId(), given: useId(), family: useId(), phone: useId(), current: useId(), names: useId(), password: useId() };
+  const ids = { title: useId(), given: useId(), family: useId(), phone: useId(), current: useId(), names: useId(), password: useId(), email: useId(), newEmail: useId() };
   useEffect(() => {
     if (me.data) setNames({ givenName: me.data.givenName, familyName: me.data.familyName, phoneNumber: me.data.phoneNumber ?? '' });
   }, [me.data?.version]);
   usePaneCapabilities({});
   const sessions = useQuery(userAdminQueries.sessions());
+  const [newEmail, setNewEmail] = useState('');
+  const changeEmail = useMutation({
+    mutationFn: () => updateOwnProfile({ version: me.data?.version ?? 1, email: newEmail.trim() }),
+    onSuccess: (next) => {
+      queryClient.setQueryData(userAdminQueries.detail(userId).queryKey, next);
+      showToast({ kind: 'success', message: `We have sent a confirmation link to ${newEmail.trim()}.` });
+      setNewEmail('');
+    },
+  });
   const everywhere = useMutation({
     mutationFn: signOutEverywhere,
     onSuccess: () => { window.location.assign('/sign-out'); },
@@ -76,8 +85,13 @@ export function ProfilePane(_props: PaneProps) {
         <div className="field"><label htmlFor={ids.given}>First name</label><input id={ids.given} required maxLength={100} autoComplete="given-name" value={names.givenName} onChange={(event) => setNames({ ...names, givenName: event.target.value })} /></div>
         <div className="field"><label htmlFor={ids.family}>Last name</label><input id={ids.family} required maxLength={100} autoComplete="family-name" value={names.familyName} onChange={(event) => setNames({ ...names, familyName: event.target.value })} /></div>
         <div className="field"><label htmlFor={ids.phone}>Phone number</label><input id={ids.phone} type="tel" maxLength={32} autoComplete="tel" value={names.phoneNumber} onChange={(event) => setNames({ ...names, phoneNumber: event.target.value })} /></div>
-        <p className="hint">Changing your email address (confirmed by email) is not built yet: ask an administrator.</p>
         <button type="submit" className="button button-primary" disabled={!namesDirty || saveNames.isPending}>Save profile</button>
+      </form>
+      <form className="profile-section" aria-labelledby={ids.email} onSubmit={(event: FormEvent) => { event.preventDefault(); changeEmail.mutate(); }}>
+        <h2 id={ids.email}>Email address</h2>
+        <div className="field"><label htmlFor={ids.newEmail}>New email address</label><input id={ids.newEmail} type="email" autoComplete="email" maxLength={254} value={newEmail} onChange={(event) => setNewEmail(event.target.value)} /></div>
+        <p className="hint">We send a link to the new address; the change applies once you open it, and you then sign in with the new address.</p>
+        <button type="submit" className="button" disabled={!newEmail.trim() || changeEmail.isPending}>Send confirmation link</button>
       </form>
       <form className="profile-section" aria-labelledby={ids.password} onSubmit={submitPassword}>
         <h2 id={ids.password}>Change password</h2>

@@ -80,7 +80,7 @@ export async function deleteUser(userId: string, version: number) {
   await api.request<unknown>(`/users/${encodeURIComponent(userId)}`, { method: 'DELETE', body: { version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true } });
 }
 
-export async function updateOwnProfile(body: { version: number; givenName?: string; familyName?: string; phoneNumber?: string | null }) {
+export async function updateOwnProfile(body: { version: number; givenName?: string; familyName?: string; phoneNumber?: string | null; email?: string }) {
   return validate('userDetail', await api.patch<unknown>('/users', body));
 }
 

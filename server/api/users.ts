@@ -11,7 +11,8 @@
 // |        |                                       | (or the caller themself)                     | caller may see                           |
 // | POST   | /users                                | Mapi.Users.Create in every scope granted     | 201 { users }: one invitation per email  |
 // | PUT    | /users/{id}                           | Mapi.Users.Update in every scope changed     | detail; 409 on a stale version           |
-// | PATCH  | /users                                | signed in (the caller's own profile)         | detail                                   |
+// | PATCH  | /users                                | signed in (the caller's own profile)         | detail; a new email is emailed a link and |
+// |        |                                       |                                              | applies once confirmed                   |
 // | PUT    | /user/password                        | signed in (current password required)        | 204                                      |
 // | POST   | /users/{id}/password-reset-email      | Mapi.Users.Update over the whole user        | 202                                      |
 // | PUT    | /users/{id}/login                     | Mapi.Users.Update over the whole user        | detail (lockoutEndDateUtc set/cleared)   |
@@ -58,6 +59,7 @@ import {
 } from '../users/user-access.ts';
 import { issueInvitation, issuePasswordReset, newId } from '../users/invitations.ts';
 import { passwordExpiryFrom } from '../users/password-reset.ts';
+import { emailTaken, requestEmailChange } from '../users/email-change.ts';
 import {
   confirmEnrolment, removeSecondFactor, secondFactorState, startEnrolment, verifySecondFactor,
 } from '../users/second-factor.ts';
@@ -459,10 +461,14 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     const body = await readBody(c, updateOwnProfileBody);
     const [row] = await db.select().from(u).where(eq(u.id, principal.userId));
     if (!row) throw notFound();
-    if (body.email !== undefined && body.email.toLowerCase() !== row.email.toLowerCase()) {
-      throw badRequest('Changing your email address (confirmed by email) is not built yet: ask an administrator.');
+    const newEmail = body.email !== undefined && body.email.toLowerCase() !== row.email.toLowerCase() ? body.email : null;
+    if (newEmail) {
+      const taken = await emailTaken(db, newEmail);
+      if (taken) throw badRequest(taken === 'deleted' ? userMessages.emailDeleted : userMessages.emailExists);
     }
     await db.transaction(async (tx) => {
+      // A new email address applies only once confirmed from the link sent to it (server/users/email-change.ts).
+      if (newEmail) await requestEmailChange(tx, publicUrl, row, newEmail);
       const [updated] = await tx.update(u).set({
         givenName: body.givenName ?? row.givenName, familyName: body.familyName ?? row.familyName,
         phoneNumber: body.phoneNumber === undefined ? row.phoneNumber : body.phoneNumber, language: body.language ?? row.language,

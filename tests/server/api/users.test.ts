@@ -470,8 +470,15 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
       expect(response.status).toBe(200);
       expect(await json<Detail>(response)).toMatchObject({ givenName: 'Noah', phoneNumber: '+44 20 7946 0000', version: me.version + 1 });
       expect((await harness.call(users.nobody, 'PATCH', '/users', { version: me.version, givenName: 'Stale' })).status).toBe(409);
-      expect((await harness.call(users.nobody, 'PATCH', '/users', { version: me.version + 1, email: 'new@else.test' })).status).toBe(400);
-      expect(await auditCount('OwnProfileUpdated', users.nobody)).toBe(1);
+      expect((await harness.call(users.nobody, 'PATCH', '/users', { version: me.version + 1, email: 'OWNER@fixture.test' })).status).toBe(400);
+      // A new address is emailed a confirmation link; the account keeps the old one until it is confirmed.
+      const changed = await harness.call(users.nobody, 'PATCH', '/users', { version: me.version + 1, email: `new.${kind}@else.test` });
+      expect(changed.status).toBe(200);
+      expect((await json<Detail>(changed)).email).toBe('nobody@fixture.test');
+      const mail = await lastEmailTo(`new.${kind}@else.test`);
+      expect(mail?.template).toBe('emailChangeConfirmation');
+      expect(linkParameter(mail?.text ?? '', '/connect/confirm-email', 'token').length).toBeGreaterThan(30);
+      expect(await auditCount('OwnProfileUpdated', users.nobody)).toBe(2);
     });
 
     it('PUT /user/password needs the current password and a strong new one', async () => {
