@@ -1,5 +1,5 @@
 // /profile: the caller's own names and phone number (PATCH /users, versioned), and a password change that needs the
-// current password, two-factor sign-in (second-factor-section.tsx). The list of sessions signed in elsewhere is not built yet.
+// current password, two-factor sign-in (second-factor-section.tsx), the caller's sessions and 'sign out everywhere'.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -12,7 +12,7 @@ import { showToast } from '../../src/state/toast-store.ts';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { PasswordFields } from './password-fields.tsx';
 import { SecondFactorSection } from './second-factor-section.tsx';
-import { changeOwnPassword, updateOwnProfile, userAdminQueries } from './user-queries.ts';
+import { changeOwnPassword, signOutEverywhere, updateOwnProfile, userAdminQueries } from './user-queries.ts';
 import './users.css';
 
 export function ProfilePane(_props: PaneProps) {
@@ -23,11 +23,25 @@ export function ProfilePane(_props: PaneProps) {
   const [names, setNames] = useState({ givenName: '', familyName: '', phoneNumber: '' });
   const [passwords, setPasswords] = useState({ current: '', next: '', confirm: '' });
   const [passwordProblems, setPasswordProblems] = useState<string[]>([]);
-  const ids = { title: useId(), given: useId(), family: useId(), phone: useId(), current: useId(), names: useId(), password: useId() };
+  const ids = { title: useId(), given: useId(), family: useId(), phone: useId(), current: useId(), names: useId(), password: useId(), email: useId(), newEmail: useId() };
   useEffect(() => {
     if (me.data) setNames({ givenName: me.data.givenName, familyName: me.data.familyName, phoneNumber: me.data.phoneNumber ?? '' });
   }, [me.data?.version]);
   usePaneCapabilities({});
+  const sessions = useQuery(userAdminQueries.sessions());
+  const [newEmail, setNewEmail] = useState('');
+  const changeEmail = useMutation({
+    mutationFn: () => updateOwnProfile({ version: me.data?.version ?? 1, email: newEmail.trim() }),
+    onSuccess: (next) => {
+      queryClient.setQueryData(userAdminQueries.detail(userId).queryKey, next);
+      showToast({ kind: 'success', message: `We have sent a confirmation link to ${newEmail.trim()}.` });
+      setNewEmail('');
+    },
+  });
+  const everywhere = useMutation({
+    mutationFn: signOutEverywhere,
+    onSuccess: () => { window.location.assign('/sign-out'); },
+  });
   const namesDirty = me.data !== undefined && (names.givenName !== me.data.givenName || names.familyName !== me.data.familyName || names.phoneNumber !== (me.data.phoneNumber ?? ''));
   useLeaveFormGuard(namesDirty || passwords.next !== '' || passwords.current !== '');
 
@@ -71,8 +85,13 @@ export function ProfilePane(_props: PaneProps) {
         <div className="field"><label htmlFor={ids.given}>First name</label><input id={ids.given} required maxLength={100} autoComplete="given-name" value={names.givenName} onChange={(event) => setNames({ ...names, givenName: event.target.value })} /></div>
         <div className="field"><label htmlFor={ids.family}>Last name</label><input id={ids.family} required maxLength={100} autoComplete="family-name" value={names.familyName} onChange={(event) => setNames({ ...names, familyName: event.target.value })} /></div>
         <div className="field"><label htmlFor={ids.phone}>Phone number</label><input id={ids.phone} type="tel" maxLength={32} autoComplete="tel" value={names.phoneNumber} onChange={(event) => setNames({ ...names, phoneNumber: event.target.value })} /></div>
-        <p className="hint">Changing your email address (confirmed by email) is not built yet: ask an administrator.</p>
         <button type="submit" className="button button-primary" disabled={!namesDirty || saveNames.isPending}>Save profile</button>
+      </form>
+      <form className="profile-section" aria-labelledby={ids.email} onSubmit={(event: FormEvent) => { event.preventDefault(); changeEmail.mutate(); }}>
+        <h2 id={ids.email}>Email address</h2>
+        <div className="field"><label htmlFor={ids.newEmail}>New email address</label><input id={ids.newEmail} type="email" autoComplete="email" maxLength={254} value={newEmail} onChange={(event) => setNewEmail(event.target.value)} /></div>
+        <p className="hint">We send a link to the new address; the change applies once you open it, and you then sign in with the new address.</p>
+        <button type="submit" className="button" disabled={!newEmail.trim() || changeEmail.isPending}>Send confirmation link</button>
       </form>
       <form className="profile-section" aria-labelledby={ids.password} onSubmit={submitPassword}>
         <h2 id={ids.password}>Change password</h2>
@@ -83,8 +102,12 @@ export function ProfilePane(_props: PaneProps) {
       </form>
       <SecondFactorSection />
       <section className="profile-section" aria-label="Sessions">
-        <h2>Sessions signed in elsewhere</h2>
-        <p className="muted">Not built yet — the list of your other sessions and ‘sign out everywhere’ are part of a later release.</p>
+        <h2>Sessions</h2>
+        {sessions.data ? (
+          <ul>{sessions.data.results.map((session, index) => <li key={`${session.signedInUtc ?? ''}-${index}`}>Signed in {session.signedInUtc ? formatDateTime(session.signedInUtc) : 'at an unknown time'}{session.expiresUtc ? `, until ${formatDateTime(session.expiresUtc)}` : ''}</li>)}</ul>
+        ) : null}
+        <p className="hint">Signing out everywhere ends every session, this one included, and every app signed in as you.</p>
+        <button type="button" className="button" disabled={everywhere.isPending} onClick={() => everywhere.mutate()}>Sign out everywhere</button>
       </section>
     </article>
   );

@@ -62,11 +62,17 @@ export function UserAddPane({ params, search }: PaneProps) {
       void queryClient.invalidateQueries({ queryKey: userAdminQueries.all });
       showToast({ kind: 'success', message: `${result.users.length === 1 ? 'An invitation has' : `${result.users.length} invitations have`} been sent (valid ${invitationValidityDays} days).` });
       const first = result.users[0];
-      if (result.users.length === 1 && first) navigate(partnerId ? `/partners/${encodeURIComponent(partnerId)}/users/${encodeURIComponent(first.userId)}` : `/users/${encodeURIComponent(first.userId)}`, { replace: true });
-      else navigate(partnerId ? `/partners/${encodeURIComponent(partnerId)}` : '/users', { replace: true });
+      setNext(result.users.length === 1 && first
+        ? (partnerId ? `/partners/${encodeURIComponent(partnerId)}/users/${encodeURIComponent(first.userId)}` : `/users/${encodeURIComponent(first.userId)}`)
+        : (partnerId ? `/partners/${encodeURIComponent(partnerId)}` : '/users'));
     },
   });
-  useLeaveFormGuard(dirty && !invite.isSuccess);
+  useLeaveFormGuard(dirty);
+  // Leave once the cleared form has told the guard it holds nothing (navigating in onSuccess would ask first).
+  const [next, setNext] = useState<string | null>(null);
+  useEffect(() => {
+    if (next) navigate(next, { replace: true });
+  }, [next]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -69,6 +69,7 @@ export function UserDetailPane({ params }: PaneProps) {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const detail = useQuery(userAdminQueries.detail(userId));
+  const auditTrail = useQuery({ ...userAdminQueries.auditEvents(userId), enabled: detail.isSuccess });
   const [tab, setTab] = useState(0);
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<{ givenName: string; familyName: string; phoneNumber: string; access: AccessDraft; partnerRoles: string[] } | null>(null);
@@ -294,7 +295,19 @@ export function UserDetailPane({ params }: PaneProps) {
       </section>
       <section aria-label="Recent audit events">
         <h2>Recent audit events</h2>
-        <p className="muted">The list of this user’s audit events is not built yet (every change is recorded in the audit log).</p>
+        {auditTrail.isError ? <p role="alert">The audit events could not be loaded.</p> : null}
+        {auditTrail.data && auditTrail.data.results.length === 0 ? <p>No audit events yet.</p> : null}
+        {auditTrail.data && auditTrail.data.results.length > 0 ? (
+          <table className="detail-table">
+            <caption className="visually-hidden">Recent audit events</caption>
+            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">By</th></tr></thead>
+            <tbody>
+              {auditTrail.data.results.map((event, index) => (
+                <tr key={`${event.dateTimeUtc}-${index}`}><td>{when(event.dateTimeUtc)}</td><td>{event.event.replace(/([a-z])([A-Z])/g, '$1 $2')}</td><td>{event.actor}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
       </section>
       {user.allowed.delete ? (
         <section aria-label="Danger zone">

@@ -30,6 +30,15 @@ export const userAdminQueries = {
     queryFn: async ({ signal }) => validate('userDetail', await api.get<unknown>(`/users/${encodeURIComponent(userId)}`, { signal, handleErrors: (status) => status !== 404 })),
     staleTime: 10_000,
   }),
+  auditEvents: (userId: string) => queryOptions({
+    queryKey: [...userAdminQueries.all, 'detail', userId, 'auditEvents'] as const,
+    queryFn: async ({ signal }) => validate('userAuditEvents', await api.get<unknown>(`/users/${encodeURIComponent(userId)}/audit-events`, { signal })),
+    staleTime: 10_000,
+  }),
+  sessions: () => queryOptions({
+    queryKey: [...userAdminQueries.all, 'sessions'] as const,
+    queryFn: async ({ signal }) => validate('userSessions', await api.get<unknown>('/user/sessions', { signal })),
+  }),
   roleGroups: () => queryOptions({
     queryKey: [...userAdminQueries.all, 'roleGroups'] as const,
     queryFn: async ({ signal }) => validate('roleGroupList', await api.get<unknown>('/user/role-groups', { signal })),
@@ -39,7 +48,8 @@ export const userAdminQueries = {
 
 export async function inviteUsers(emails: readonly string[], policy: PolicyInput, partnerId?: string) {
   const body = partnerId ? { emails, roles: policy.partnerPolicy?.roles ?? [] } : { emails, policy };
-  return validate('invitedUsers', await api.post<unknown>(usersPath(partnerId), body));
+  // POST /users (spec); a partner's users are invited under the partner.
+  return validate('invitedUsers', await api.post<unknown>(partnerId ? usersPath(partnerId) : '/users', body));
 }
 
 export async function updateUser(userId: string, body: { version: number; givenName: string; familyName: string; phoneNumber: string | null; policy: PolicyInput }) {
@@ -70,7 +80,7 @@ export async function deleteUser(userId: string, version: number) {
   await api.request<unknown>(`/users/${encodeURIComponent(userId)}`, { method: 'DELETE', body: { version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true } });
 }
 
-export async function updateOwnProfile(body: { version: number; givenName?: string; familyName?: string; phoneNumber?: string | null }) {
+export async function updateOwnProfile(body: { version: number; givenName?: string; familyName?: string; phoneNumber?: string | null; email?: string }) {
   return validate('userDetail', await api.patch<unknown>('/users', body));
 }
 
@@ -80,4 +90,8 @@ export async function changeOwnPassword(currentPassword: string, newPassword: st
 
 export async function resetSecondFactor(userId: string) {
   await api.delete<unknown>(`/users/${encodeURIComponent(userId)}/second-factor`);
+}
+
+export async function signOutEverywhere() {
+  await api.post<unknown>('/user/sessions/revocation', { confirm: true });
 }

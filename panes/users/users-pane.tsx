@@ -1,10 +1,14 @@
 // The users overview (and a partner's users under /partners/{id}/users): the table kit with server paging, sorting
 // and filters on name, email, role, status and business, the state in the pane's address so a link reproduces the
 // view. Shift+N adds a user; Enter opens one, Shift+Enter opens it beside.
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { changeListState, compactFilters, type ListState, listStateFromParams, listStateToParams } from '../../src/contract/filters.ts';
+import {
+  changeListState, compactFilters, filterPresetsOf, filterPresetsSettingKey, type ListState, listStateFromParams, listStateToParams,
+  presetNameProblem, removePreset, savePreset,
+} from '../../src/contract/filters.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
 import { roleLabels, roleNames, type RoleName } from '../../src/contract/permissions.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
@@ -15,7 +19,9 @@ import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneS
 import { openBeside } from '../../src/state/workspace-store.ts';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
+import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { showToast } from '../../src/state/toast-store.ts';
 import { userAdminQueries } from './user-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import './users.css';
@@ -112,12 +118,42 @@ export function UsersPane({ params, search }: PaneProps) {
   }
   usePaneCapabilities(handlers);
 
+  // Filter presets, remembered per user (user setting usersFilterPresets).
+  const queryClient = useQueryClient();
+  const presetsKey = filterPresetsSettingKey('users');
+  const presetSetting = useQuery(userSettingQueries.detail(presetsKey));
+  const presets = filterPresetsOf(presetSetting.data);
+  const storePresets = useMutation({
+    mutationFn: (next: ReturnType<typeof filterPresetsOf>) => saveUserSetting(presetsKey, next),
+    onSuccess: (_result, next) => queryClient.setQueryData(userSettingQueries.detail(presetsKey).queryKey, next),
+  });
+  const draftFilters = compactFilters({ ...state.filters, name: textFilter(nameDraft), email: textFilter(emailDraft) });
+
   const title = partnerId ? 'Partner users' : 'Users';
   return (
     <div className="users-pane">
       <header className="users-header">
         <h1>{title}</h1>
         <div className="users-tools">
+          <FilterPresets
+            presets={presets}
+            saveBlockedBy={undefined}
+            nameProblem={presetNameProblem}
+            onApply={(identifier) => {
+              const preset = presets.find((candidate) => candidate.identifier === identifier);
+              if (!preset) return;
+              setState(changeListState(state, { filters: preset.filters }));
+              showToast({ kind: 'success', message: `Filter preset '${preset.name}' applied.` });
+            }}
+            onRemove={(identifier) => {
+              const preset = presets.find((candidate) => candidate.identifier === identifier);
+              storePresets.mutate(removePreset(presets, identifier), { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset?.name ?? ''}' removed.` }) });
+            }}
+            onSave={(name) => {
+              const { presets: next, preset } = savePreset(presets, { name, filters: draftFilters }, globalThis.crypto?.randomUUID?.() ?? `preset-${Date.now()}`);
+              storePresets.mutate(next, { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset.name}' saved.` }) });
+            }}
+          />
           <a className="button button-primary" href={addPath}>Add user <kbd>Shift</kbd>+<kbd>N</kbd></a>
         </div>
       </header>
@@ -149,7 +185,7 @@ export function UsersPane({ params, search }: PaneProps) {
         ) : null}
         <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
       </form>
-      <p className="muted users-not-built">Filter presets and the export of this list are not built yet.</p>
+      <p className="muted users-not-built">The export of this list is not built yet.</p>
       <CursorDataTable
         cursorHandle={rowCursor}
         resetKey={`${search}|${list.dataUpdatedAt}`}

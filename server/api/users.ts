@@ -11,7 +11,8 @@
 // |        |                                       | (or the caller themself)                     | caller may see                           |
 // | POST   | /users                                | Mapi.Users.Create in every scope granted     | 201 { users }: one invitation per email  |
 // | PUT    | /users/{id}                           | Mapi.Users.Update in every scope changed     | detail; 409 on a stale version           |
-// | PATCH  | /users                                | signed in (the caller's own profile)         | detail                                   |
+// | PATCH  | /users                                | signed in (the caller's own profile)         | detail; a new email is emailed a link and |
+// |        |                                       |                                              | applies once confirmed                   |
 // | PUT    | /user/password                        | signed in (current password required)        | 204                                      |
 // | POST   | /users/{id}/password-reset-email      | Mapi.Users.Update over the whole user        | 202                                      |
 // | PUT    | /users/{id}/login                     | Mapi.Users.Update over the whole user        | detail (lockoutEndDateUtc set/cleared)   |
@@ -20,6 +21,10 @@
 // | DELETE | /users/{id}                           | Mapi.Users.Delete over the whole user        | 204; both acknowledgements; the email is |
 // |        |                                       |                                              | refused afterwards                       |
 // | DELETE | /users/{id}/second-factor             | technical admin (root), not oneself          | 204; audited SecondFactorReset           |
+// | GET    | /users/{id}/audit-events              | as GET /users/{id}                           | { results }: the 20 latest events about  |
+// |        |                                       |                                              | the user (others: only their businesses) |
+// | GET    | /user/sessions                        | signed in (own)                              | { results: [{ signedInUtc, expiresUtc }] }|
+// | POST   | /user/sessions/revocation             | signed in (own), { confirm: true }           | 204: every session and refresh token ends|
 // | GET    | /user/second-factor                   | signed in (own)                              | { status: off|pending|on, recoveryCodesLeft } |
 // | POST   | /user/second-factor/enrolment         | signed in (own), { currentPassword }         | { otpauthUri, secret, qrCodeDataUrl }    |
 // | POST   | /user/second-factor/enrolment/confirm | signed in (own), { code }                    | { recoveryCodes } (ten, shown once)      |
@@ -37,13 +42,13 @@ import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL }
 import { Hono, type Context } from 'hono';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
-  changePasswordBody, deleteUserBody, secondFactorCodeBody, secondFactorEnrolmentBody, invitePartnerUsersBody, inviteUsersBody, partnerUserBody, updateOwnProfileBody,
+  changePasswordBody, deleteUserBody, secondFactorCodeBody, secondFactorEnrolmentBody, signOutEverywhereBody, invitePartnerUsersBody, inviteUsersBody, partnerUserBody, updateOwnProfileBody,
   updateUserBody, userLoginBody, type PolicyInput,
 } from '../../src/contract/user-schemas.ts';
 import type { UserDetail, UserListItem } from '../../src/contract/user-schemas.ts';
 import { businessNeedsRoleMessage, roleGroups, userListSpec, userMessages } from '../../src/contract/users.ts';
 import type { Db } from '../db/client.ts';
-import { auditEvents, businesses, deletedUserEmails, merchants, partners, passwordResets, userInvitations, userRoles, users } from '../db/schema.ts';
+import { auditEvents, businesses, deletedUserEmails, merchants, oidcPayloads, partners, passwordResets, userInvitations, userRoles, users } from '../db/schema.ts';
 import { revokeAccountAccess } from '../identity/adapter.ts';
 import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { isInternal, type Principal } from '../policy/principal.ts';
@@ -54,6 +59,7 @@ import {
 } from '../users/user-access.ts';
 import { issueInvitation, issuePasswordReset, newId } from '../users/invitations.ts';
 import { passwordExpiryFrom } from '../users/password-reset.ts';
+import { emailTaken, requestEmailChange } from '../users/email-change.ts';
 import {
   confirmEnrolment, removeSecondFactor, secondFactorState, startEnrolment, verifySecondFactor,
 } from '../users/second-factor.ts';
@@ -455,10 +461,14 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     const body = await readBody(c, updateOwnProfileBody);
     const [row] = await db.select().from(u).where(eq(u.id, principal.userId));
     if (!row) throw notFound();
-    if (body.email !== undefined && body.email.toLowerCase() !== row.email.toLowerCase()) {
-      throw badRequest('Changing your email address (confirmed by email) is not built yet: ask an administrator.');
+    const newEmail = body.email !== undefined && body.email.toLowerCase() !== row.email.toLowerCase() ? body.email : null;
+    if (newEmail) {
+      const taken = await emailTaken(db, newEmail);
+      if (taken) throw badRequest(taken === 'deleted' ? userMessages.emailDeleted : userMessages.emailExists);
     }
     await db.transaction(async (tx) => {
+      // A new email address applies only once confirmed from the link sent to it (server/users/email-change.ts).
+      if (newEmail) await requestEmailChange(tx, publicUrl, row, newEmail);
       const [updated] = await tx.update(u).set({
         givenName: body.givenName ?? row.givenName, familyName: body.familyName ?? row.familyName,
         phoneNumber: body.phoneNumber === undefined ? row.phoneNumber : body.phoneNumber, language: body.language ?? row.language,
@@ -567,6 +577,52 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     });
     return c.body(null, 204);
   }, 'UserDeletionFailed'));
+
+  routes.get('/users/:userId/audit-events', async (c) => {
+    const principal = c.get('principal');
+    const { row } = await visibleTarget(principal, c.req.param('userId'));
+    const readable = holdsRootPermission(principal, 'Mapi.Users.Read') || row.id === principal.userId ? null : await readableBusinessIds(principal);
+    const rows = await db.select().from(auditEvents)
+      .where(and(sql`${auditEvents.metaData} ->> 'targetUserId' = ${row.id}`, readable === null ? undefined : or(isNull(auditEvents.businessId), readable.length > 0 ? inArray(auditEvents.businessId, readable) : sql`false`)))
+      .orderBy(desc(auditEvents.dateTimeUtc), desc(auditEvents.id)).limit(20);
+    const actorIds = [...new Set(rows.map((event) => event.userId))];
+    const actors = actorIds.length === 0 ? [] : await db.select({ id: u.id, givenName: u.givenName, familyName: u.familyName, email: u.email }).from(u).where(inArray(u.id, actorIds));
+    return c.json({
+      results: rows.map((event) => {
+        const actor = actors.find((candidate) => candidate.id === event.userId);
+        return { event: event.event, dateTimeUtc: event.dateTimeUtc.toISOString(), actor: actor ? (`${actor.givenName} ${actor.familyName}`.trim() || actor.email) : 'A deleted user' };
+      }),
+    });
+  });
+
+  async function readableBusinessIds(principal: Principal): Promise<string[]> {
+    const candidates = [...new Set([...principal.businessIds, ...principal.partnerBusinessIds])];
+    const partnerOf = await partnersOfBusinesses(db, candidates);
+    return candidates.filter((id) => permissionInBusiness(principal, 'Mapi.Users.Read', id, partnerOf.get(id) ?? null));
+  }
+
+  // ── sessions ──────────────────────────────────────────────────────────────────────────────────
+
+  routes.get('/user/sessions', async (c) => {
+    const principal = c.get('principal');
+    const rows = await db.select({ payload: oidcPayloads.payload, expiresAt: oidcPayloads.expiresAt }).from(oidcPayloads)
+      .where(and(eq(oidcPayloads.type, 'Session'), sql`${oidcPayloads.payload} ->> 'accountId' = ${principal.userId}`, or(isNull(oidcPayloads.expiresAt), sql`${oidcPayloads.expiresAt} > now()`)));
+    const results = rows.map((row) => {
+      const loginTs = Number((row.payload as { loginTs?: number }).loginTs ?? 0);
+      return { signedInUtc: loginTs > 0 ? new Date(loginTs * 1000).toISOString() : null, expiresUtc: row.expiresAt?.toISOString() ?? null };
+    }).sort((a, b) => String(b.signedInUtc).localeCompare(String(a.signedInUtc)));
+    return c.json({ results });
+  });
+
+  routes.post('/user/sessions/revocation', async (c) => {
+    const principal = c.get('principal');
+    await readBody(c, signOutEverywhereBody);
+    await db.transaction(async (tx) => {
+      await revokeAccountAccess(tx, principal.userId);
+      await audit(tx, principal, 'SignedOutEverywhere', { userId: principal.userId });
+    });
+    return c.body(null, 204);
+  });
 
   // ── second factor ─────────────────────────────────────────────────────────────────────────────
 

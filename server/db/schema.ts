@@ -920,3 +920,13 @@ export const portalEvents = pgTable('portal_events', {
   kind: text('kind').notNull(),
   createdUtc: utc('created_utc').notNull().defaultNow(),
 });
+/** A change of one's own email address, confirmed from a link sent to the new address (24 hours, single use). */
+export const emailChanges = pgTable('email_changes', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  newEmail: text('new_email').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  createdAt: utc('created_at').notNull().defaultNow(),
+  expiresAt: utc('expires_at').notNull(),
+  usedAt: utc('used_at'),
+}, (t) => [uniqueIndex('email_changes_token_idx').on(t.tokenHash), index('email_changes_user_idx').on(t.userId)]);

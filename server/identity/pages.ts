@@ -9,6 +9,8 @@ export const messages = {
   interactionExpired: 'This sign-in page has expired. Go back to the portal and sign in again.',
   linkExpired: 'Oops that link has expired.',
   passwordsDiffer: 'The two passwords are not the same.',
+  emailChanged: 'Your email address has been changed. Sign in with the new address.',
+  emailTaken: 'This email address is already in use, so it cannot be yours here.',
   wrongCode: 'That code is not right. Enter the current code from your authenticator app, or a recovery code.',
   passwordChanged: 'Your password has been changed. You can now sign in.',
   tooManyRequests: 'Too many requests. Please wait a few minutes and try again.',
@@ -132,6 +134,15 @@ ${problemList(options.problems)}<form method="post" action="${escapeHtml(options
 <input type="hidden" name="token" value="${escapeHtml(options.token)}">
 ${newPasswordFields}
 <button type="submit">Change password</button>
+</form>`);
+}
+
+export function confirmEmailPage(options: { action: string; token: string }): string {
+  return layout('Confirm your new email address', `<h1>Confirm your new email address</h1>
+<p>Sign in to the payments portal with this address from now on.</p>
+<form method="post" action="${escapeHtml(options.action)}">
+<input type="hidden" name="token" value="${escapeHtml(options.token)}">
+<button type="submit" autofocus>Confirm this address</button>
 </form>`);
 }
 

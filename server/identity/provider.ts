@@ -41,10 +41,11 @@ import { createAdapterClass } from './adapter.ts';
 import { loadSigningKeys } from './keys.ts';
 import {
   contentSecurityPolicy, errorPage, expiredPasswordPage, forgotPasswordPage, formatLockoutEnd, messagePage, messages,
-  resetPasswordPage, secondFactorPage, signInCss, signInPage, signOutPage, stylesheetPath,
+  confirmEmailPage, resetPasswordPage, secondFactorPage, signInCss, signInPage, signOutPage, stylesheetPath,
 } from './pages.ts';
 import { completePasswordReset, issueExpiredPasswordTicket, requestPasswordReset, usableReset } from '../users/password-reset.ts';
 import { answerSignInChallenge, hasActiveSecondFactor, issueSignInChallenge } from '../users/second-factor.ts';
+import { confirmEmailChange } from '../users/email-change.ts';
 
 export type Identity = {
   /** Node request listener for every path under /connect and /.well-known (mounted by the lead's main.ts before Hono) */
@@ -402,6 +403,25 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     return sendHtml(res, 200, signInPage({ action, email, error, forgotHref }));
   }
 
+  const confirmEmailAction = `${mount}/confirm-email`;
+
+  /** The link sent to a new email address: a page with one button (a link scanner's GET changes nothing). */
+  async function confirmEmailRoute(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      return sendHtml(res, 200, confirmEmailPage({ action: confirmEmailAction, token: url.searchParams.get('token') ?? '' }));
+    }
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'GET, POST');
+      return sendJson(res, 405, { error: 'method_not_allowed' });
+    }
+    const origin = req.headers.origin;
+    if (origin && origin !== publicOrigin.origin) return sendHtml(res, 403, errorPage({ description: 'Forbidden.', homeHref }));
+    const form = await readForm(req);
+    const outcome = await confirmEmailChange(database, publicUrl, form.get('token') ?? '');
+    const message = outcome === 'changed' ? messages.emailChanged : outcome === 'taken' ? messages.emailTaken : messages.linkExpired;
+    return sendHtml(res, outcome === 'changed' ? 200 : 410, messagePage({ title: 'Confirm your new email address', message, link: { href: homeHref, text: 'Sign in' } }));
+  }
+
   const forgotHref = `${mount}/forgot-password`;
   const resetAction = `${mount}/reset-password`;
 
@@ -505,6 +525,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     }
 
     if (path === forgotHref || path === resetAction) return passwordRoute(req, res, path, url);
+    if (path === confirmEmailAction) return confirmEmailRoute(req, res, url);
 
     if (path === `${mount}/userinfo`) {
       const bearer = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\s*$/i.exec(req.headers.authorization ?? '');

@@ -18,7 +18,7 @@ import {
   pricingPlanList, remittance, settlementBatchDetail, settlementBatchList,
 } from '../contract/ledger-schemas.ts';
 import { auditEventList, paymentActionAnswer, paymentJobDetail, paymentJobList, paymentTrace } from '../contract/payment-job-schemas.ts';
-import { invitationPreview, invitedUsers, recoveryCodes, roleGroupList, secondFactorEnrolment, secondFactorStatus, userDetail, userList } from '../contract/user-schemas.ts';
+import { invitationPreview, invitedUsers, recoveryCodes, roleGroupList, secondFactorEnrolment, secondFactorStatus, userAuditEvents, userDetail, userList, userSessions } from '../contract/user-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 import { createdComment, createdTicket, ticketAssignees, ticketAttachment, ticketComment, ticketCommentPage, ticketDetail, ticketList } from '../contract/ticket-schemas.ts';
 import { customer, customerDataList, customerList } from '../contract/customer-schemas.ts';
@@ -109,6 +109,8 @@ export const contractSchemas = {
   screeningSettings,
   watchListList,
   watchListEntryDetail,
+  userAuditEvents,
+  userSessions,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

@@ -142,3 +142,6 @@ export const secondFactorEnrolmentBody = type({ currentPassword: 'string <= 1024
 export const secondFactorStatus = type({ status: "'off' | 'pending' | 'on'", recoveryCodesLeft: 'number' });
 export const secondFactorEnrolment = type({ otpauthUri: 'string', secret: 'string', qrCodeDataUrl: 'string' });
 export const recoveryCodes = type({ recoveryCodes: 'string[]' });
+export const userAuditEvents = type({ results: type({ event: 'string', dateTimeUtc: 'string', actor: 'string' }).array() });
+export const userSessions = type({ results: type({ signedInUtc: 'string | null', expiresUtc: 'string | null' }).array() });
+export const signOutEverywhereBody = type({ confirm: 'true' });

@@ -13,7 +13,7 @@ import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { userActionStore } from '../../../src/state/user-action-store.ts';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';
 import { accessProblems, policyOfAccess } from '../../../panes/users/access-matrix.tsx';
-import { parseEmails } from '../../../panes/users/user-add-pane.tsx';
+import { parseEmails, UserAddPane } from '../../../panes/users/user-add-pane.tsx';
 import { UserDetailPane } from '../../../panes/users/user-detail-pane.tsx';
 import { UserInvitePage } from '../../../panes/users/user-invite-page.tsx';
 import { SecondFactorSection } from '../../../panes/users/second-factor-section.tsx';
@@ -60,7 +60,7 @@ describe('the users overview', () => {
   it('lists users with the spec’s list convention and puts filters in the address', async () => {
     const api = fakeApi({ '/user/users': () => ({ results: [listItem({}), listItem({ userId: 'USR2', email: 'bob@alpha.example', givenName: 'Bob', familyName: 'Brown', status: 'locked' })], numberOfResults: 2 }) });
     const { location, user } = renderPane(<SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />, '/users');
-    await screen.findByRole('rowheader', { name: 'Ada Lovelace' });
+    await screen.findByRole('rowheader', { name: 'Ada Lovelace' }, { timeout: 5000 });
     const lastQuery = () => (api.get.mock.calls.filter(([path]) => path === '/user/users').at(-1)?.[1] as { query: Record<string, string> }).query;
     expect(lastQuery()).toEqual({ pagenumber: '1', pagesize: '25', sort: 'name' });
     const bob = screen.getByRole('rowheader', { name: 'Bob Brown' }).closest('tr') as HTMLElement;
@@ -69,6 +69,20 @@ describe('the users overview', () => {
     await waitFor(() => expect(lastQuery()).toMatchObject({ role: '[eq]Finance' }));
     expect(location.history?.at(-1)).toContain('role=%5Beq%5DFinance');
     expect(screen.getByRole('link', { name: /Add user/ }).getAttribute('href')).toBe('/users/add');
+  });
+
+  it('saves the current filters as a preset in the user’s settings', async () => {
+    const api = fakeApi({ '/user/users': () => ({ results: [listItem({})], numberOfResults: 1 }) });
+    const put = api.put as unknown as Mock;
+    put.mockImplementation(async (_path: string, body: unknown) => ({ key: 'usersFilterPresets', value: (body as { value: string }).value }));
+    const { user } = renderPane(<SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />, '/users?status=%5Beq%5Dlocked');
+    await screen.findByRole('rowheader', { name: 'Ada Lovelace' }, { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: 'Presets' }));
+    await user.type(screen.getByLabelText('Save current filters as'), 'Locked people{Enter}');
+    await waitFor(() => expect(put).toHaveBeenCalled());
+    const [path, body] = put.mock.calls.at(-1) as [string, { value: string }];
+    expect(path).toBe('/user-settings/usersFilterPresets');
+    expect(JSON.parse(body.value)).toEqual([{ identifier: expect.any(String), name: 'Locked people', filters: { status: '[eq]locked' } }]);
   });
 });
 
@@ -227,5 +241,33 @@ describe('two-factor set-up on the profile', () => {
     expect(within(region).getAllByRole('listitem')).toHaveLength(10);
     await user.click(within(region).getByRole('button', { name: 'I have saved them' }));
     expect(screen.queryByRole('region', { name: 'Recovery codes' })).toBeNull();
+  });
+});
+
+describe('the add users form', () => {
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: ['Mapi.Users.Read', 'Mapi.Users.Create'], paths: ['/users/add'], policy: { roles: [], partnerPolicy: null, businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Owner'], merchantPolicies: [] }] } });
+  });
+
+  it('invites several addresses with the access chosen through a role group (POST /users), then leaves the form', async () => {
+    const api = fakeApi({
+      '/context/businesses': () => ({ data: [{ businessId: 'B1', businessName: 'Alpha Trading', camAutoRemittance: true }], totalCount: 1 }),
+      '/context/businesses/B1/merchants': () => ({ data: [], totalCount: 0 }),
+    });
+    (api.post as unknown as Mock).mockImplementation(async () => ({ users: [{ userId: 'USR7', email: 'a@alpha.example' }, { userId: 'USR8', email: 'b@alpha.example' }] }));
+    const { user, location } = renderPane(<UserAddPane params={{}} search="" capability="New user" />, '/users/add');
+    await user.type(screen.getByRole('textbox', { name: 'Email addresses' }), 'a@alpha.example, b@alpha.example');
+    await user.click(screen.getByRole('button', { name: 'Send 2 invitations' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('A user needs at least one business.');
+    expect(api.post).not.toHaveBeenCalled();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Add a business' }), 'B1');
+    await user.click(within(screen.getByRole('group', { name: 'Role groups for Alpha Trading' })).getByRole('button', { name: 'Finance and sales' }));
+    await user.click(screen.getByRole('button', { name: 'Send 2 invitations' }));
+    await waitFor(() => expect(api.post).toHaveBeenCalledWith('/users', {
+      emails: ['a@alpha.example', 'b@alpha.example'],
+      policy: { roles: [], businessPolicies: [{ businessId: 'B1', roles: ['Finance', 'Sales'], merchantPolicies: [] }] },
+    }, undefined));
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/users'));
   });
 });

@@ -470,8 +470,15 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
       expect(response.status).toBe(200);
       expect(await json<Detail>(response)).toMatchObject({ givenName: 'Noah', phoneNumber: '+44 20 7946 0000', version: me.version + 1 });
       expect((await harness.call(users.nobody, 'PATCH', '/users', { version: me.version, givenName: 'Stale' })).status).toBe(409);
-      expect((await harness.call(users.nobody, 'PATCH', '/users', { version: me.version + 1, email: 'new@else.test' })).status).toBe(400);
-      expect(await auditCount('OwnProfileUpdated', users.nobody)).toBe(1);
+      expect((await harness.call(users.nobody, 'PATCH', '/users', { version: me.version + 1, email: 'OWNER@fixture.test' })).status).toBe(400);
+      // A new address is emailed a confirmation link; the account keeps the old one until it is confirmed.
+      const changed = await harness.call(users.nobody, 'PATCH', '/users', { version: me.version + 1, email: `new.${kind}@else.test` });
+      expect(changed.status).toBe(200);
+      expect((await json<Detail>(changed)).email).toBe('nobody@fixture.test');
+      const mail = await lastEmailTo(`new.${kind}@else.test`);
+      expect(mail?.template).toBe('emailChangeConfirmation');
+      expect(linkParameter(mail?.text ?? '', '/connect/confirm-email', 'token').length).toBeGreaterThan(30);
+      expect(await auditCount('OwnProfileUpdated', users.nobody)).toBe(2);
     });
 
     it('PUT /user/password needs the current password and a strong new one', async () => {
@@ -508,6 +515,56 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
       expect((await harness.call(users.partner, 'PUT', `/partners/P2/users/${userId}`, { version: 1, roles: ['Finance'] })).status).toBe(404);
       expect((await harness.call(users.partner, 'PUT', `/partners/P1/users/${users.finance}`, { version: 1, roles: ['Finance'] })).status).toBe(404);
     });
+  });
+
+  it('GET /users/{id}/audit-events lists what happened to the user, an owner only within their business', async () => {
+    const userId = await accepted(freshEmail('trail'));
+    const detail = await get<Detail>(users.owner, `/users/${userId}`);
+    await harness.call(users.owner, 'PUT', `/users/${userId}/login`, { version: detail.version, locked: true });
+    await harness.database.db.insert(schema.auditEvents).values({ userId: users.admin, event: 'UserUpdated', dateTimeUtc: new Date(), businessId: 'B2', metaData: { targetUserId: userId } });
+    const asOwner = await get<{ results: { event: string; actor: string }[] }>(users.owner, `/users/${userId}/audit-events`);
+    expect(asOwner.results.map((event) => event.event)).toEqual(['UserLocked', 'InvitationAccepted', 'UserInvited']);
+    expect(asOwner.results[0]?.actor).toBe('u-owner Test');
+    const asAdmin = await get<{ results: { event: string }[] }>(users.admin, `/users/${userId}/audit-events`);
+    expect(asAdmin.results.map((event) => event.event)).toEqual(['UserUpdated', 'UserLocked', 'InvitationAccepted', 'UserInvited']);
+    expect((await harness.call(users.finance, 'GET', `/users/${userId}/audit-events`)).status).toBe(404);
+  });
+
+  it('lists the caller’s sessions and signs out everywhere', async () => {
+    const { db } = harness.database;
+    await db.insert(schema.oidcPayloads).values([
+      { id: 'sess-a', type: 'Session', payload: { accountId: users.finance, loginTs: 1_790_000_000 }, expiresAt: new Date(Date.now() + 3_600_000) },
+      { id: 'sess-b', type: 'Session', payload: { accountId: users.owner, loginTs: 1_790_000_000 }, expiresAt: new Date(Date.now() + 3_600_000) },
+    ]);
+    const mine = await get<{ results: { signedInUtc: string }[] }>(users.finance, '/user/sessions');
+    expect(mine.results).toEqual([{ signedInUtc: new Date(1_790_000_000_000).toISOString(), expiresUtc: expect.any(String) }]);
+    expect((await harness.call(users.finance, 'POST', '/user/sessions/revocation')).status).toBe(400);
+    expect((await harness.call(users.finance, 'POST', '/user/sessions/revocation', { confirm: true })).status).toBe(204);
+    expect((await get<{ results: unknown[] }>(users.finance, '/user/sessions')).results).toEqual([]);
+    expect(await harness.database.query(`SELECT id FROM oidc_payloads WHERE id = 'sess-b'`)).toHaveLength(1);
+    expect(await auditCount('SignedOutEverywhere', users.finance)).toBe(1);
+  });
+
+  it('answers hostile input on the public calls with a 4xx and an errorReport, never a 5xx', async () => {
+    const bodies: [string, string][] = [
+      ['not json', 'application/json'], ['[]', 'application/json'], ['null', 'application/json'], ['{"inviteId":"\\u0000"}', 'application/json'],
+      [JSON.stringify({ inviteId: 'x'.repeat(5000), givenName: 'a', familyName: 'b', password: 'c' }), 'application/json'],
+      [JSON.stringify({ token: "' OR 1=1 --", password: 'x' }), 'application/json'], [JSON.stringify({ email: 'a@b.c' }), 'text/plain'],
+      [JSON.stringify({ email: '<script>@x' }), 'application/json'], [JSON.stringify({ email: 42 }), 'application/json'],
+    ];
+    for (const path of ['/user-invites/accept', '/password-reset-requests', '/password-resets']) {
+      for (const [body, type] of bodies) {
+        const response = await harness.call(null, 'POST', `/../public${path}`, body, { 'content-type': type });
+        expect(response.status, `${path} ${body.slice(0, 40)}`).toBeGreaterThanOrEqual(400);
+        expect(response.status, `${path} ${body.slice(0, 40)}`).toBeLessThan(500);
+        expect((await response.json()) as object).toHaveProperty('errorReport.errors.0.message');
+      }
+    }
+    for (const id of ['%00', '..%2F..%2Fetc', 'x'.repeat(3000), "' OR 1=1 --"]) {
+      const response = await harness.call(null, 'GET', `/../public/user-invites/${id}`);
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+    }
   });
 
   it('GET /user/role-groups names groups with their roles and targets', async () => {

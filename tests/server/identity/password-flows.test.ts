@@ -274,3 +274,25 @@ describe('two-factor sign-in (TOTP)', () => {
     expect([403, 404]).toContain((await api(owner.access_token, 'DELETE', '/users/u-totp/second-factor')).status);
   });
 });
+
+describe('email change', () => {
+  it('applies a new email address only from the link sent to it, once', async () => {
+    const tokens = await signIn('forgot@example.com', newPassword);
+    const me = await (await api(tokens.access_token, 'GET', '/users/u-forgot')).json() as { version: number };
+    expect((await api(tokens.access_token, 'PATCH', '/users', { version: me.version, email: 'fran.new@example.com' })).status).toBe(200);
+    const link = linkIn((await lastEmail('fran.new@example.com'))?.text ?? '', '/connect/confirm-email');
+    expect(link.pathname).toBe('/connect/confirm-email');
+    // Opening the link (a mail scanner's GET) changes nothing; the button does.
+    const page = await (await fetch(link)).text();
+    expect(page).toContain('Confirm this address');
+    await expect(signIn('fran.new@example.com', newPassword)).rejects.toThrow();
+    const token = hidden(page, 'token');
+    const confirmed = await fetch(`${publicUrl}/connect/confirm-email`, { method: 'POST', body: new URLSearchParams({ token }) });
+    expect(await confirmed.text()).toContain('Your email address has been changed.');
+    const again = await fetch(`${publicUrl}/connect/confirm-email`, { method: 'POST', body: new URLSearchParams({ token }) });
+    expect(again.status).toBe(410);
+    expect((await lastEmail('forgot@example.com'))?.template).toBe('emailChanged');
+    expect((await identity.verifyAccessToken((await signIn('fran.new@example.com', newPassword)).access_token)).userId).toBe('u-forgot');
+    await expect(signIn('forgot@example.com', newPassword)).rejects.toThrow();
+  });
+});

@@ -251,6 +251,9 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
 
   it('answers 403 or 404, never data, for every record outside each account’s reach', async () => {
     expect(routes.length).toBeGreaterThanOrEqual(15);
+    // The user routes are really probed: most record sets carry a user of their own business (issue 20).
+    expect(tenants.filter((tenant) => tenant.userId !== null).length).toBeGreaterThanOrEqual(10);
+    expect(routes.filter((route) => route.path.includes(':userId')).length).toBeGreaterThanOrEqual(8);
     const leaks: string[] = [];
     const matrix: string[] = [];
     for (const account of accounts) {
