@@ -18,6 +18,8 @@ import { Hono, type Context } from 'hono';
 import { maxIdempotencyKeyLength } from '../../src/contract/payment-jobs.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { virtualTerminalOrderBody, virtualTerminalSettingsBody } from '../../src/contract/virtual-terminal-schemas.ts';
+import { cardDigits } from '../../src/contract/virtual-terminal.ts';
+import { cardFingerprints } from '../cards/card-seal.ts';
 import { auditEvents, cardVault, configurations, customerData, customers, transactions, virtualTerminalSettings } from '../db/schema.ts';
 import { runPaymentAction } from '../payments/payment-operations.ts';
 import { createVirtualTerminalOrder, loadVirtualTerminalSettings, savedCardsOf } from '../payments/virtual-terminal.ts';
@@ -90,7 +92,9 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
     const key = c.req.header('idempotency-key');
     if (key !== undefined && !idempotencyKeyPattern.test(key)) throw badRequest(`The Idempotency-Key must be 1 to ${maxIdempotencyKeyLength} printable characters without spaces.`);
     const actor = { userId: c.get('principal').userId };
-    const outcome = await runPaymentAction(database, { actor, idempotencyKey: key ?? null, fingerprint: { path: c.req.path, body } },
+    // The fingerprint never holds the card number or CVC, even hashed: the card stands as its keyed vault fingerprint.
+    const card = body.card ? { ...body.card, cardNumber: cardFingerprints(cardKeys, scope.merchantId, cardDigits(body.card.cardNumber))[0], cvc: null } : body.card;
+    const outcome = await runPaymentAction(database, { actor, idempotencyKey: key ?? null, fingerprint: { path: c.req.path, body: { ...body, card } } },
       (tx, at) => createVirtualTerminalOrder(tx, { cardKeys, publicUrl }, actor, scope, body, at));
     return c.json(outcome.body, outcome.status);
   });
