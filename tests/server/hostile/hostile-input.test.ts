@@ -25,6 +25,8 @@ const knownIds: Record<string, string> = {
   paymentMethod: 'card', reference: 'HPPFIXTURE', keyId: 'KEY0000000000000000', imageReference: 'IMG00000000000000000000000000000000',
   // payment jobs (issue 16): a real job, payment and trace of B3, so the routes get past the look-up
   paymentJobReference: 'PJ3A0001', paymentId: 'TX3A0001', traceReference: 'TR3A0001', refundId: 'TX3A0001',
+  // virtual terminal (issue 17) and customers: a stored customer of M3a with a saved card (inserted below)
+  customerId: 'CUSHOSTILE', savedCardId: 'SCHOSTILE',
 };
 
 /** Routes served without a portal session (issue 19: images are shown by <img> tags and shopper pages). */
@@ -58,6 +60,8 @@ describe('hostile input on every Portal API route (PGlite)', () => {
     await database.query(`INSERT INTO ticket_comments (id, ticket_id, author_id, text) VALUES ('TCCHOSTILE', 'TCKHOSTILE', '${fixture.users.owner}', 'A comment')`);
     await database.query(`INSERT INTO ticket_attachments (id, ticket_id, comment_id, file_name, mime_type, size, storage_key, uploaded_by)
       VALUES ('TCAHOSTILE', 'TCKHOSTILE', NULL, 'evidence.pdf', 'application/pdf', 10, 'tickets/TCKHOSTILE/TCAHOSTILE', '${fixture.users.owner}')`);
+    await database.query(`INSERT INTO customers (id, business_id, merchant_id, reference, first_name, last_name) VALUES ('CUSHOSTILE', 'B3', 'M3a', 'HOSTILE-1', 'Hostile', 'Target')`);
+    await database.query(`INSERT INTO customer_data (id, customer_id, merchant_id, kind, value) VALUES ('SCHOSTILE', 'CUSHOSTILE', 'M3a', 'savedCard', '{"cardToken":"CVNOTAREALTOKEN","maskedCardNumber":"411111******1111","expiryMonth":12,"expiryYear":2039}')`);
     harness = createTestApp(database);
     const seen = new Set<string>();
     routes = harness.app.routes

@@ -32,6 +32,8 @@ type Tenant = {
   hostedPageReference: string | null; imageReference: string | null; apiKeyId: string | null;
   /** payment jobs: the job's first payment and one of its refunds (issue 16) */
   paymentId: string | null; refundId: string | null;
+  /** virtual terminal (issue 17): a stored customer of the merchant and one of its saved cards */
+  customerId: string | null; savedCardId: string | null;
 };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
@@ -80,6 +82,18 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/refunds/:refundId/actions/cancel')) return { version: 1 };
   if (route.path.endsWith('/payment-jobs/:paymentJobReference/actions/cancel')) return { confirmed: true, version: 1 };
   if (route.path.endsWith('/actions/mail-payment-link')) return { emailAddress: 'probe@example.test' };
+  // Virtual terminal (issue 17): an order and settings that pass validation.
+  if (route.path.endsWith('/virtual-terminal/orders')) {
+    return {
+      merchantReference: `ISO-${(probeSerial += 1)}`, currency: 'GBP', billingIdentity: { emailAddress: 'probe@example.test' },
+      billingAddress: { lastName: 'Probe', countryIso3166Alpha2: 'GB' },
+      orderLines: [{ type: 'physicalItem', description: 'Probe', quantity: 1, unitPrice: 1, priceIncludesVat: true, vatPercentage: 20 }],
+      card: { cardNumber: '4111111111111111', expiry: '12/39', cvc: '123', cardholderName: 'Probe' },
+    };
+  }
+  if (route.path.endsWith('/virtual-terminal/settings')) {
+    return { defaultCurrency: null, orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 5, defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 1 };
+  }
   return undefined;
 }
 
@@ -98,6 +112,7 @@ function fill(route: Route, tenant: Tenant): string | null {
       attachmentId: route.path.includes('/comments/') ? tenant.commentAttachmentId : tenant.attachmentId,
       paymentMethod: 'card', imageReference: tenant.imageReference, keyId: tenant.apiKeyId,
       paymentId: tenant.paymentId, traceReference: tenant.paymentId ? `TR${tenant.paymentId.slice(2)}` : null, refundId: tenant.refundId,
+      customerId: tenant.customerId, savedCardId: tenant.savedCardId,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -158,6 +173,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     tenants = (await database.query<{
       partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null;
       user_id: string | null; ticket_id: string | null; hosted_page_reference: string | null; api_key_id: string | null; payment_id: string | null; refund_id: string | null;
+      customer_id: string | null; saved_card_id: string | null;
     }>(`
       SELECT s.*,
              (SELECT t.reference FROM transactions t WHERE t.payment_job_reference = s.payment_job_reference AND t.kind = 'payment' ORDER BY t.reference LIMIT 1) AS payment_id,
@@ -171,7 +187,9 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
              (SELECT k.id FROM tickets k WHERE k.business_id = m.business_id AND (k.merchant_id = m.id OR k.merchant_id IS NULL)
                ORDER BY k.merchant_id IS NULL, k.id LIMIT 1) AS ticket_id,
              (SELECT h.reference FROM hosted_pages h WHERE h.merchant_id = m.id ORDER BY h.reference LIMIT 1) AS hosted_page_reference,
-             (SELECT k.id FROM api_keys k WHERE k.configuration_id = (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) ORDER BY k.id LIMIT 1) AS api_key_id
+             (SELECT k.id FROM api_keys k WHERE k.configuration_id = (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) ORDER BY k.id LIMIT 1) AS api_key_id,
+             (SELECT cu.id FROM customers cu WHERE cu.merchant_id = m.id ORDER BY (SELECT count(*) FROM customer_data d WHERE d.customer_id = cu.id AND d.kind = 'savedCard') DESC, cu.id LIMIT 1) AS customer_id,
+             (SELECT d.id FROM customer_data d JOIN customers cu ON cu.id = d.customer_id WHERE cu.merchant_id = m.id AND d.kind = 'savedCard' ORDER BY d.customer_id, d.id LIMIT 1) AS saved_card_id
         FROM merchants m JOIN businesses b ON b.id = m.business_id) s ORDER BY s.merchant_id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
       paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, userId: row.user_id,
@@ -179,7 +197,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       hostedPageReference: row.hosted_page_reference, apiKeyId: row.api_key_id,
       // Images are not seeded (they live in the file store): one row per merchant's configuration is added below.
       imageReference: row.configuration_id ? `IMG${createHash('md5').update(row.merchant_id).digest('hex').toUpperCase()}` : null,
-      paymentId: row.payment_id, refundId: row.refund_id,
+      paymentId: row.payment_id, refundId: row.refund_id, customerId: row.customer_id, savedCardId: row.saved_card_id,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
     for (const tenant of tenants) {
       if (!tenant.imageReference || !tenant.configurationId) continue;
