@@ -10,6 +10,7 @@ import { openPaletteCommand } from './help/open-palette.ts';
 import { reportBugCommand } from './help/report-bug.ts';
 import { showShortcutsCommand } from './help/show-shortcuts.ts';
 import { paymentJobCommands } from './payment-jobs/payment-job-commands.ts';
+import { virtualTerminalCommands } from './virtual-terminal/virtual-terminal-commands.ts';
 import { editCommand } from './record/edit.ts';
 import { firstTabCommand } from './record/first-tab.ts';
 import { newItemCommand } from './record/new-item.ts';
@@ -68,4 +69,5 @@ export const staticCommands: readonly Command[] = [
   downloadStatementCommand,
   openBatchReportCommand,
   ...paymentJobCommands,
+  ...virtualTerminalCommands,
 ];

@@ -122,6 +122,8 @@ const hostedPageEditorPane = lazy(() => import('../../panes/configurations/hoste
 const paymentJobsPane = lazy(() => import('../../panes/payment-jobs/payment-jobs-pane.tsx').then((module) => ({ default: module.PaymentJobsPane })));
 const paymentJobDetailPane = lazy(() => import('../../panes/payment-jobs/payment-job-detail-pane.tsx').then((module) => ({ default: module.PaymentJobDetailPane })));
 const paymentTracePane = lazy(() => import('../../panes/payment-jobs/payment-trace-pane.tsx').then((module) => ({ default: module.PaymentTracePane })));
+const virtualTerminalPane = lazy(() => import('../../panes/virtual-terminal/virtual-terminal-pane.tsx').then((module) => ({ default: module.VirtualTerminalPane })));
+const virtualTerminalSettingsPane = lazy(() => import('../../panes/virtual-terminal/virtual-terminal-settings-pane.tsx').then((module) => ({ default: module.VirtualTerminalSettingsPane })));
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const statementPane = lazy(() => import('../../panes/reporting/statement-pane.tsx').then((module) => ({ default: module.StatementPane })));
 const batchReportPane = lazy(() => import('../../panes/reporting/batch-report-pane.tsx').then((module) => ({ default: module.BatchReportPane })));
@@ -238,13 +240,13 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'virtualTerminal', pattern: '/configurations/:configurationId/virtual-terminal', capability: 'Virtual terminal order entry', title: () => 'Virtual terminal',
-    pane: notBuiltPane, permissions: ['Portal.Moto.Create'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    pane: virtualTerminalPane, permissions: ['Portal.Moto.Create'], layout: 'default', contextParams: { configurationId: 'configuration' },
     menu: { section: 'virtualTerminal', index: 1, label: 'New order', visible: virtualTerminalEnabled },
     command: { title: 'Go to virtual terminal', keywords: ['moto', 'order', 'phone', 'card payment', 'terminal'], shortcut: 'g v' },
   },
   {
     id: 'virtualTerminalSettings', pattern: '/configurations/:configurationId/virtual-terminal/settings', capability: 'Virtual terminal settings', title: () => 'Virtual terminal settings',
-    pane: notBuiltPane, permissions: ['Portal.Settings.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    pane: virtualTerminalSettingsPane, permissions: ['Portal.Settings.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
     menu: { section: 'virtualTerminal', index: 2, label: 'Settings', visible: virtualTerminalEnabled },
     command: { title: 'Go to virtual terminal settings', keywords: ['moto', 'terminal', 'settings'] },
   },

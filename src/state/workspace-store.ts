@@ -10,6 +10,8 @@ export const paneCapabilities = [
   'search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows',
   // payment job detail (issue 16): declared only while the focused job allows the action
   'capture', 'refund', 'void', 'cancelJob', 'mailPaymentLink', 'viewTrace',
+  // virtual terminal (issue 17): the order form and its settings
+  'submitOrder', 'removeOrderLine', 'newOrder', 'openOrderResult', 'saveSettings',
 ] as const;
 export type PaneCapability = (typeof paneCapabilities)[number];
 
