@@ -12,7 +12,7 @@ import { api } from '../../src/api/api-client.ts';
 import { isApiError } from '../../src/api/api-error.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { formatMoney } from '../../src/contract/payment-jobs.ts';
-import { cardBrand, cardDigits, formatCardNumber, type VirtualTerminalSettings } from '../../src/contract/virtual-terminal.ts';
+import { cardBrand, cardDigits, formatCardNumber, toMinor, type VirtualTerminalSettings } from '../../src/contract/virtual-terminal.ts';
 import { contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, type PaneRequestHandlers, useLeaveFormGuard, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
@@ -263,7 +263,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
       </header>
       {result ? (
         <section ref={resultRef} tabIndex={-1} className={`vt-result vt-result-${result.result}`} aria-labelledby="vt-result-title" role="status">
-          <h2 id="vt-result-title">{result.result === 'paid' ? `Paid: ${formatMoney(Math.round(result.amount * 10 ** (result.currency === 'JPY' ? 0 : 2)), result.currency)}` : 'Declined'}</h2>
+          <h2 id="vt-result-title">{result.result === 'paid' ? `Paid: ${formatMoney(toMinor(result.amount, result.currency), result.currency)}` : 'Declined'}</h2>
           <p>{result.result === 'paid' ? `Card ${result.maskedCardNumber} was charged.` : `Reason: ${result.declineReason ?? 'unknown'}. The form is kept: check the card with the customer or use another one.`}</p>
           {result.confirmationEmailQueued ? <p>An order confirmation email is on its way to the customer.</p> : null}
           {result.savedCardId && result.result === 'paid' ? <p>The card is saved for this customer.</p> : null}
