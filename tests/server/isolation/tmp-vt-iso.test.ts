@@ -1,0 +1,314 @@
+// Tenant isolation over the seeded demo world: every demo account against every record of every tenant it may
+// not reach, on every Portal API route whose path addresses a partner, business, merchant, transaction or report
+// (routes are read from the router, so new endpoints are covered). Allowed answers: 403 or 404, never data.
+// Who may reach what is computed here from the role rows directly, independently of server/policy.
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../server/db/client.ts';
+import * as schema from '../../../server/db/schema.ts';
+import { createFolderStore } from '../../../server/files/folder-store.ts';
+import { demoAccounts, seedDatabase } from '../../../server/db/seed.ts';
+import { defaultHostedPageDesign } from '../../../src/contract/configurations.ts';
+import { createTestApp, createTestDatabase, testCardKeys, tokenFor } from '../support.ts';
+
+/** A valid upload (a PDF by its bytes), so a refusal is about access and not about the file. */
+function probeUpload(): FormData {
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.from('%PDF-1.4\n%%EOF\n')], { type: 'application/pdf' }), 'probe.pdf');
+  return form;
+}
+
+type Tenant = {
+  partnerId: string | null; businessId: string; merchantId: string; reference: string | null; paymentJobReference: string | null; configurationId: string | null;
+  /** users: a user holding roles in the tenant's business only */
+  userId: string | null;
+  /** support: a ticket of the merchant (else of its business), its first comment and an attachment of each */
+  ticketId: string | null; ticketMerchantId: string | null; commentId: string | null; attachmentId: string | null; commentAttachmentId: string | null;
+  /** issue 19: a hosted page, an image and an API key of the merchant's configuration */
+  hostedPageReference: string | null; imageReference: string | null; apiKeyId: string | null;
+  /** payment jobs: the job's first payment and one of its refunds (issue 16) */
+  paymentId: string | null; refundId: string | null;
+  /** virtual terminal (issue 17): a stored customer of the merchant and one of its saved cards */
+  customerId: string | null; savedCardId: string | null;
+};
+type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
+type Route = { method: string; path: string };
+
+const today = new Date().toISOString().slice(0, 10);
+const lastMonth = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+
+/** A body that passes validation, so the answer is about access and not about input. */
+let probeSerial = 0;
+
+function validBody(route: Route, tenant: Tenant): unknown {
+  if (route.method === 'DELETE' && route.path === '/users/:userId') return { version: 1, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true };
+  if (route.method === 'GET' || route.method === 'DELETE') return undefined;
+  if (route.path.endsWith('/full/reports')) return { fileType: 'csv', columns: ['reference'] };
+  if (route.path.endsWith('/dashboard/declines')) return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
+  if (route.path.endsWith('/dashboard')) return { interval: 'month', dateRange: { startDate: lastMonth, endDate: today } };
+  if (route.path === '/audit-events') return { event: 'RecordPrinted', dateTimeUtc: new Date().toISOString(), businessId: tenant.businessId, merchantId: tenant.merchantId };
+  // Users (issue 20): writes aimed at the tenant's user, or granting in the tenant's business.
+  if (route.path === '/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], policy: { roles: [], businessPolicies: [{ businessId: tenant.businessId, roles: ['Finance'], merchantPolicies: [] }] } };
+  if (route.path === '/users/:userId') return { version: 1, givenName: 'Probe', familyName: 'Probe', policy: { roles: [], businessPolicies: [{ businessId: tenant.businessId, roles: ['Owner'], merchantPolicies: [] }] } };
+  if (route.path === '/users/:userId/login') return { version: 1, locked: true };
+  if (route.path === '/partners/:partnerId/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], roles: ['Finance'] };
+  if (route.path === '/partners/:partnerId/users/:userId') return { version: 1, roles: ['Finance'] };
+  // Support (issue 21)
+  if (route.path.endsWith('/attachments')) return 'multipart';
+  if (route.path.endsWith('/comments')) return { text: 'A reply that must not land' };
+  if (route.path.endsWith('/comments/:commentId')) return { text: 'An edit that must not land', version: 1 };
+  if (route.path.endsWith('/tickets')) return { type: 'general', subject: 'Not yours', description: 'Must not be created' };
+  if (route.path.endsWith('/tickets/:ticketId')) return { type: 'general', priority: 'High', status: 'Closed', subject: 'Not yours', description: 'x', assigneeId: null, version: 1 };
+  // Issue 19's writes.
+  if (route.path.endsWith('/images')) return { data: tinyPng, mimeType: 'image/png' };
+  if (route.path.endsWith('/replacement/complete')) return { oldKeyStops: '7d' };
+  if (route.path.endsWith('/replacement')) return undefined;
+  if (route.path.endsWith('/api-keys')) return { name: 'Probe', description: '', expiresAt: null };
+  if (route.path.endsWith('/hosted-pages')) return { configurationId: tenant.configurationId, name: 'Probe', design: defaultHostedPageDesign, version: 1 };
+  if (route.path.endsWith('/hosted-pages/:reference')) return { name: 'Probe', design: defaultHostedPageDesign, version: 1 };
+  if (route.path.includes('/:paymentMethod')) return { enabled: false, displayName: 'Card', threeDSecurePolicy: 'always', minimumAmount: null, maximumAmount: null, currencies: [], version: 1 };
+  if (route.path.endsWith('/configurations') && route.method === 'POST') return { tradeName: 'Probe', description: '' };
+  if (route.path.endsWith('/configurations/:configurationId')) return { tradeName: 'Probe', description: '', switches: { virtualTerminalMenuEnabled: true }, version: 1 };
+  if (route.path.endsWith('/merchants/:merchantId')) return { merchantName: 'Probe', merchantUrl: null, supportUrl: null, version: 1 };
+  if (route.path === '/businesses/:businessId') return { businessName: 'Probe', businessUrl: null, version: 1 };
+  // Payment actions (issue 16): bodies that pass validation, so only access decides.
+  if (route.path.endsWith('/actions/capture')) return { amount: 1, version: 1 };
+  if (route.path.endsWith('/actions/refund')) return { amount: 1, reason: 'duplicate', version: 1 };
+  if (route.path.endsWith('/actions/void')) return { version: 1 };
+  if (route.path.endsWith('/refunds/:refundId/actions/cancel')) return { version: 1 };
+  if (route.path.endsWith('/payment-jobs/:paymentJobReference/actions/cancel')) return { confirmed: true, version: 1 };
+  if (route.path.endsWith('/actions/mail-payment-link')) return { emailAddress: 'probe@example.test' };
+  // Virtual terminal (issue 17): an order and settings that pass validation.
+  if (route.path.endsWith('/virtual-terminal/orders')) {
+    return {
+      merchantReference: `ISO-${(probeSerial += 1)}`, currency: 'GBP', billingIdentity: { emailAddress: 'probe@example.test' },
+      billingAddress: { lastName: 'Probe', countryIso3166Alpha2: 'GB' },
+      orderLines: [{ type: 'physicalItem', description: 'Probe', quantity: 1, unitPrice: 1, priceIncludesVat: true, vatPercentage: 20 }],
+      card: { cardNumber: '4111111111111111', expiry: '12/39', cvc: '123', cardholderName: 'Probe' },
+    };
+  }
+  if (route.path.endsWith('/virtual-terminal/settings')) {
+    return { defaultCurrency: null, orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 5, defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 1 };
+  }
+  return undefined;
+}
+
+/** A 1 × 1 PNG: a valid image, so an image upload is refused for access alone. */
+const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+function fill(route: Route, tenant: Tenant): string | null {
+  let missing = false;
+  const path = route.path.replace(/:([A-Za-z]+)(\{[^}]*\})?/g, (_match, name: string) => {
+    const value = ({
+      businessId: tenant.businessId, merchantId: tenant.merchantId, partnerId: tenant.partnerId,
+      reference: route.path.includes('/hosted-pages/') ? tenant.hostedPageReference : tenant.reference,
+      transactionReference: tenant.reference, paymentJobReference: tenant.paymentJobReference, configurationId: tenant.configurationId,
+      userId: tenant.userId,
+      ticketId: tenant.ticketId, commentId: tenant.commentId,
+      attachmentId: route.path.includes('/comments/') ? tenant.commentAttachmentId : tenant.attachmentId,
+      paymentMethod: 'card', imageReference: tenant.imageReference, keyId: tenant.apiKeyId,
+      paymentId: tenant.paymentId, traceReference: tenant.paymentId ? `TR${tenant.paymentId.slice(2)}` : null, refundId: tenant.refundId,
+      customerId: tenant.customerId, savedCardId: tenant.savedCardId,
+    } as Record<string, string | null>)[name];
+    if (!value) missing = true;
+    return encodeURIComponent(value ?? '');
+  });
+  return missing ? null : path;
+}
+
+function reaches(account: Account, tenant: Tenant, route: Route): boolean {
+  if (account.internal) return true;
+  if (route.path.includes(':partnerId')) return tenant.partnerId !== null && account.partners.has(tenant.partnerId);
+  const viaBusiness = account.businesses.has(tenant.businessId);
+  // A ticket is its business's, or its merchant's when it has one.
+  if (route.path.includes(':ticketId')) return viaBusiness || (tenant.ticketMerchantId !== null && account.merchants.has(tenant.ticketMerchantId));
+  // A merchant role names its business in the caller's own policy: the context panel may list that business and
+  // the caller's merchants in it, and the caller may ask for its (empty) permissions there. Nothing else.
+  const businessOnly = !route.path.includes(':merchantId') && !route.path.includes(':reference');
+  if (businessOnly && /^\/(context|user)\//.test(route.path) && account.merchantBusinesses.has(tenant.businessId)) return true;
+  if (route.path.includes(':merchantId') || route.path.includes(':reference') || route.path === '/audit-events') return viaBusiness || account.merchants.has(tenant.merchantId);
+  // The tenant's user holds roles in the tenant's business only: reached through that business (or by being them).
+  if (route.path.includes(':userId') && tenant.userId === account.userId) return true;
+  return viaBusiness;
+}
+
+describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
+  let database: Database;
+  let harness: ReturnType<typeof createTestApp>;
+  let accounts: Account[];
+  let tenants: Tenant[];
+  let routes: Route[];
+  let filesFolder: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+    await seedDatabase(database, { transactions: 3000, cardKeys: testCardKeys });
+    filesFolder = await mkdtemp(join(tmpdir(), 'isolation-files-'));
+    const files = createFolderStore(filesFolder);
+    harness = createTestApp(database, { files });
+    const roleRows = await database.query<{ email: string; user_id: string; internal: boolean; level: string; partner_id: string | null; business_id: string | null; merchant_id: string | null }>(
+      `SELECT u.email, u.id AS user_id, u.internal, r.level, r.partner_id, r.business_id, r.merchant_id
+         FROM users u LEFT JOIN user_roles r ON r.user_id = u.id WHERE u.email = ANY($1)`, [demoAccounts.map((account) => account.email)]);
+    const partnerBusinesses = await database.query<{ id: string; partner_id: string | null }>('SELECT id, partner_id FROM businesses');
+    accounts = demoAccounts.map(({ email }) => {
+      const rows = roleRows.filter((row) => row.email === email);
+      const partners = new Set(rows.filter((row) => row.level === 'partner').map((row) => row.partner_id ?? ''));
+      return {
+        email, userId: rows[0]?.user_id ?? '', internal: rows.some((row) => row.level === 'root'), partners,
+        businesses: new Set([...rows.filter((row) => row.level === 'business').map((row) => row.business_id ?? ''),
+          ...partnerBusinesses.filter((business) => business.partner_id && partners.has(business.partner_id)).map((business) => business.id)]),
+        merchants: new Set(rows.filter((row) => row.level === 'merchant').map((row) => row.merchant_id ?? '')),
+        merchantBusinesses: new Set(rows.filter((row) => row.level === 'merchant').map((row) => row.business_id ?? '')),
+      };
+    });
+    // Record sets: the first merchant of every business, and every merchant of a business where some account holds a
+    // merchant-level role (isolation inside a business). Each set: the merchant, its business and partner, one of its
+    // transactions, payment jobs and configurations.
+    const merchantRoleBusinesses = new Set(accounts.flatMap((account) => [...account.merchantBusinesses]));
+    const firstMerchants = new Set((await database.query<{ id: string }>('SELECT min(id) AS id FROM merchants GROUP BY business_id')).map((row) => row.id));
+    tenants = (await database.query<{
+      partner_id: string | null; business_id: string; merchant_id: string; reference: string | null; payment_job_reference: string | null; configuration_id: string | null;
+      user_id: string | null; ticket_id: string | null; hosted_page_reference: string | null; api_key_id: string | null; payment_id: string | null; refund_id: string | null;
+      customer_id: string | null; saved_card_id: string | null;
+    }>(`
+      SELECT s.*,
+             (SELECT t.reference FROM transactions t WHERE t.payment_job_reference = s.payment_job_reference AND t.kind = 'payment' ORDER BY t.reference LIMIT 1) AS payment_id,
+             coalesce((SELECT r.reference FROM transactions r WHERE r.payment_job_reference = s.payment_job_reference AND r.kind = 'refund' ORDER BY r.reference LIMIT 1), 'TX0000000000') AS refund_id
+      FROM (SELECT b.partner_id, m.business_id, m.id AS merchant_id,
+             (SELECT t.reference FROM transactions t WHERE t.merchant_id = m.id ORDER BY t.reference LIMIT 1) AS reference,
+             (SELECT j.reference FROM payment_jobs j WHERE j.merchant_id = m.id ORDER BY j.reference LIMIT 1) AS payment_job_reference,
+             (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) AS configuration_id,
+             (SELECT min(r.user_id) FROM user_roles r WHERE r.business_id = m.business_id AND NOT EXISTS (
+                SELECT 1 FROM user_roles o WHERE o.user_id = r.user_id AND (o.business_id IS DISTINCT FROM m.business_id))) AS user_id,
+             (SELECT k.id FROM tickets k WHERE k.business_id = m.business_id AND (k.merchant_id = m.id OR k.merchant_id IS NULL)
+               ORDER BY k.merchant_id IS NULL, k.id LIMIT 1) AS ticket_id,
+             (SELECT h.reference FROM hosted_pages h WHERE h.merchant_id = m.id ORDER BY h.reference LIMIT 1) AS hosted_page_reference,
+             (SELECT k.id FROM api_keys k WHERE k.configuration_id = (SELECT c.id FROM configurations c WHERE c.merchant_id = m.id ORDER BY c.id LIMIT 1) ORDER BY k.id LIMIT 1) AS api_key_id,
+             (SELECT cu.id FROM customers cu WHERE cu.merchant_id = m.id ORDER BY (SELECT count(*) FROM customer_data d WHERE d.customer_id = cu.id AND d.kind = 'savedCard') DESC, cu.id LIMIT 1) AS customer_id,
+             (SELECT d.id FROM customer_data d JOIN customers cu ON cu.id = d.customer_id WHERE cu.merchant_id = m.id AND d.kind = 'savedCard' ORDER BY d.customer_id, d.id LIMIT 1) AS saved_card_id
+        FROM merchants m JOIN businesses b ON b.id = m.business_id) s ORDER BY s.merchant_id`)).map((row) => ({
+      partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
+      paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, userId: row.user_id,
+      ticketId: row.ticket_id, ticketMerchantId: null as string | null, commentId: null as string | null, attachmentId: null as string | null, commentAttachmentId: null as string | null,
+      hostedPageReference: row.hosted_page_reference, apiKeyId: row.api_key_id,
+      // Images are not seeded (they live in the file store): one row per merchant's configuration is added below.
+      imageReference: row.configuration_id ? `IMG${createHash('md5').update(row.merchant_id).digest('hex').toUpperCase()}` : null,
+      paymentId: row.payment_id, refundId: row.refund_id, customerId: row.customer_id, savedCardId: row.saved_card_id,
+    })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
+    for (const tenant of tenants) {
+      if (!tenant.imageReference || !tenant.configurationId) continue;
+      await database.db.insert(schema.images).values({
+        reference: tenant.imageReference, businessId: tenant.businessId, merchantId: tenant.merchantId, configurationId: tenant.configurationId,
+        mimeType: 'image/png', width: 1, height: 1, byteSize: 1, filePath: `images/${tenant.imageReference}`, createdBy: 'seed',
+      });
+    }
+    // Every probed ticket gets a comment and a file on the ticket and on the comment (stored, so a leak would serve bytes).
+    for (const tenant of tenants) {
+      if (!tenant.ticketId) continue;
+      const [ticket] = await database.query<{ merchant_id: string | null; created_by: string }>('SELECT merchant_id, created_by FROM tickets WHERE id = $1', [tenant.ticketId]);
+      tenant.ticketMerchantId = ticket?.merchant_id ?? null;
+      tenant.commentId = `TCCISO${tenant.merchantId}`;
+      await database.query(`INSERT INTO ticket_comments (id, ticket_id, author_id, text) VALUES ($1, $2, $3, 'isolation probe') ON CONFLICT DO NOTHING`, [tenant.commentId, tenant.ticketId, ticket?.created_by]);
+      for (const [key, commentId] of [['attachmentId', null], ['commentAttachmentId', tenant.commentId]] as const) {
+        const id = `TCAISO${key.length}${tenant.merchantId}`;
+        const storageKey = `tickets/${tenant.ticketId}/${id}`;
+        await files.put(storageKey, Readable.from([Buffer.from('%PDF-1.4 isolation probe')]), { contentType: 'application/pdf' });
+        await database.query(`INSERT INTO ticket_attachments (id, ticket_id, comment_id, file_name, mime_type, size, storage_key, uploaded_by)
+          VALUES ($1, $2, $3, 'probe.pdf', 'application/pdf', 24, $4, $5) ON CONFLICT DO NOTHING`, [id, tenant.ticketId, commentId, storageKey, ticket?.created_by]);
+        tenant[key] = id;
+      }
+    }
+    const seen = new Set<string>();
+    routes = harness.app.routes
+      .filter((route) => route.path.startsWith('/api/portal/') && route.method !== 'ALL')
+      .map((route) => ({ method: route.method, path: route.path.slice('/api/portal'.length) }))
+      .filter((route) => /:(businessId|merchantId|partnerId|reference|userId|ticketId|configurationId)/.test(route.path) || route.path === '/audit-events' || (route.method === 'POST' && route.path === '/users'))
+      .filter((route) => !seen.has(`${route.method} ${route.path}`) && Boolean(seen.add(`${route.method} ${route.path}`)));
+  }, 300_000);
+  afterAll(async () => {
+    await database?.close();
+    if (filesFolder) await rm(filesFolder, { recursive: true, force: true });
+  });
+
+  it('answers 403 or 404, never data, for every record outside each account’s reach', async () => {
+    expect(routes.length).toBeGreaterThanOrEqual(15);
+    const leaks: string[] = [];
+    const matrix: string[] = [];
+    for (const account of accounts) {
+      let refused = 0;
+      const started = Date.now();
+      let probed = 0;
+      for (const route of routes) {
+        for (const tenant of tenants) {
+          if (reaches(account, tenant, route)) continue;
+          const path = fill(route, tenant);
+          if (!path) continue;
+          probed += 1;
+          const body = validBody(route, tenant);
+          const response = body === 'multipart'
+            ? await harness.app.request(`/api/portal${path}`, { method: 'POST', headers: { authorization: `Bearer ${tokenFor(account.userId)}`, 'time-zone': 'Europe/London' }, body: probeUpload() })
+            : await harness.call(account.userId, route.method, path, body, { 'time-zone': 'Europe/London' });
+          if (response.status === 403 || response.status === 404) refused += 1;
+          else leaks.push(`${account.email} ${route.method} ${path} → ${response.status}`);
+          await response.arrayBuffer();
+        }
+      }
+      matrix.push(`${account.email.padEnd(22)} ${String(probed).padStart(6)} probes  ${String(refused).padStart(6)} refused (403/404)  ${probed - refused} leaked  ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    console.log(`tenant isolation over ${routes.length} routes × ${tenants.length} record sets:\n${matrix.join('\n')}`);
+    console.log("LEAKS " + JSON.stringify(leaks.filter((l) => !l.includes("merchant-accountgroups")))); expect(leaks.filter((l) => !l.includes("merchant-accountgroups"))).toEqual([]);
+  }, 600_000);
+
+  it('keeps each user’s queued reports to that user on every report route', async () => {
+    const owner = accounts.find((account) => account.email === 'owner@demo.test');
+    const business = [...(owner?.businesses ?? [])][0];
+    const queued = await harness.call(owner?.userId ?? '', 'POST', `/businesses/${business}/transactions/full/reports`, { fileType: 'csv', columns: ['reference'] });
+    expect(queued.status).toBe(202);
+    const { reportId } = (await queued.json()) as { reportId: string };
+    const reportRoutes = harness.app.routes.filter((route) => route.path.startsWith('/api/portal/reports/:id'));
+    expect(reportRoutes.length).toBeGreaterThanOrEqual(4);
+    for (const account of accounts.filter((candidate) => candidate.email !== 'owner@demo.test')) {
+      for (const route of reportRoutes) {
+        const response = await harness.call(account.userId, route.method, route.path.slice('/api/portal'.length).replace(':id', reportId));
+        expect(response.status, `${account.email} ${route.method} ${route.path}`).toBe(404);
+      }
+    }
+    expect((await harness.call(owner?.userId ?? '', 'GET', `/reports/${reportId}`)).status).toBe(200);
+  });
+
+  it('never sends an internal ticket note to an account without Portal.Tickets.Read.Internal', async () => {
+    const notes = await database.query<{ id: string; ticket_id: string; business_id: string; text: string }>(
+      'SELECT c.id, c.ticket_id, k.business_id, c.text FROM ticket_comments c JOIN tickets k ON k.id = c.ticket_id WHERE c.internal');
+    expect(notes.length).toBeGreaterThan(0);
+    let probes = 0;
+    for (const account of accounts.filter((candidate) => !candidate.internal)) {
+      for (const note of notes.filter((candidate) => account.businesses.has(candidate.business_id))) {
+        for (const base of [`/businesses/${note.business_id}/tickets/${note.ticket_id}`, `/tickets/${note.ticket_id}`]) {
+          for (const path of [base, `${base}/comments`]) {
+            const response = await harness.call(account.userId, 'GET', path);
+            expect(response.status, `${account.email} ${path}`).toBe(200);
+            const text = await response.text();
+            expect(text, `${account.email} ${path}`).not.toContain(note.id);
+            expect(text, `${account.email} ${path}`).not.toContain(note.text);
+            probes += 1;
+          }
+          expect((await harness.call(account.userId, 'GET', `${base}/comments/${note.id}`)).status).toBe(404);
+        }
+      }
+    }
+    // The owner's first ticket holds a seeded internal note: the probe above really ran.
+    expect(probes).toBeGreaterThan(0);
+  });
+
+  it('lets every account reach its own records (the matrix is not refusing everything)', async () => {
+    for (const account of accounts.filter((candidate) => !candidate.internal && candidate.businesses.size > 0)) {
+      const business = [...account.businesses][0] ?? '';
+      const response = await harness.call(account.userId, 'GET', `/user/businesses/${business}/permissions`);
+      expect(response.status, account.email).toBe(200);
+    }
+  });
+});
