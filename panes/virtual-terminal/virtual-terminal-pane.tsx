@@ -99,8 +99,8 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
     try { globalThis.sessionStorage?.setItem(draftKey(configurationId), draftOf(form)); } catch { /* storage full or refused: no draft */ }
   }, [form, configurationId]);
 
-  const countries = useQuery({ queryKey: ['enumerations', 'countries'], queryFn: ({ signal }) => api.get<Country[]>('/enumerations/countries', { signal }), staleTime: Infinity });
-  const lineTypes = useQuery({ queryKey: ['enumerations', 'order-line-types'], queryFn: ({ signal }) => api.get<Option[]>('/enumerations/order-line-types', { signal }), staleTime: Infinity });
+  const countries = useQuery({ queryKey: ['enumerations', 'countries'], queryFn: async ({ signal }) => (await api.get<{ results: Country[] }>('/enumerations/countries', { signal })).results, staleTime: Infinity });
+  const lineTypes = useQuery({ queryKey: ['enumerations', 'order-line-types'], queryFn: async ({ signal }) => (await api.get<{ results: Option[] }>('/enumerations/order-line-types', { signal })).results, staleTime: Infinity });
   const customerPath = `/businesses/${e(businessId)}/merchants/${e(merchantId)}/customers`;
   const customers = useQuery({
     queryKey: ['virtualTerminal', customerPath, 'search', customerSearch.trim()],
@@ -214,7 +214,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
   };
   const onSubmit = (event: FormEvent) => { event.preventDefault(); void submit(); };
   const brand = cardBrand(cardDigits(form.card.cardNumber));
-  const countryOptions = countries.data ?? [];
+  const countryOptions = Array.isArray(countries.data) ? countries.data : [];
 
   const address = (which: 'billing' | 'shipping', legend: string) => {
     const value = form[which];
@@ -350,7 +350,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
               <div key={line.key} className="vt-line" role="group" aria-label={`Line ${n}`}>
                 <Field label={`Line ${n} type`}>{(props) => (
                   <select {...props} value={line.type} onChange={(event) => setLine(index, { type: event.target.value })}>
-                    {(lineTypes.data ?? orderLineTypes.map((value) => ({ value, name: lineTypeLabel[value] ?? value }))).map((option) => <option key={option.value} value={option.value}>{option.name}</option>)}
+                    {(Array.isArray(lineTypes.data) ? lineTypes.data : orderLineTypes.map((value) => ({ value, name: lineTypeLabel[value] ?? value }))).map((option) => <option key={option.value} value={option.value}>{option.name}</option>)}
                   </select>
                 )}</Field>
                 <Field label={`Line ${n} description`} error={shown(`lines.${index}.description`)}>{(props) => <input {...props} type="text" value={line.description} maxLength={200} onChange={(event) => setLine(index, { description: event.target.value })} />}</Field>

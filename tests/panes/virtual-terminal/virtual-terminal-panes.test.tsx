@@ -18,8 +18,9 @@ const settings = (overrides: Partial<VirtualTerminalSettings> = {}): VirtualTerm
 });
 const answers = (overrides: Partial<VirtualTerminalSettings> = {}) => ({
   [`${base}/settings`]: () => settings(overrides),
-  '/enumerations/countries': () => [{ code: 'GB', name: 'United Kingdom' }, { code: 'NL', name: 'Netherlands' }],
-  '/enumerations/order-line-types': () => [{ value: 'physicalItem', name: 'Physical item' }, { value: 'discount', name: 'Discount' }, { value: 'shippingCost', name: 'Shipping cost' }],
+  // as the server answers them: { results, numberOfResults }
+  '/enumerations/countries': () => ({ results: [{ code: 'GB', name: 'United Kingdom' }, { code: 'NL', name: 'Netherlands' }], numberOfResults: 2 }),
+  '/enumerations/order-line-types': () => ({ results: [{ value: 'physicalItem', name: 'Physical item' }, { value: 'discount', name: 'Discount' }, { value: 'shippingCost', name: 'Shipping cost' }], numberOfResults: 3 }),
 });
 const render = () => renderWithServices(<VirtualTerminalPane params={{ configurationId: 'C1' }} search="" capability="Virtual terminal order entry" />);
 
