@@ -69,6 +69,14 @@ export function VirtualTerminalPane({ params }: PaneProps) {
     const status = isApiError(settings.error) ? settings.error.status : 0;
     return <div className="vt-pane"><h1>Virtual terminal</h1><p role="alert">{status === 404 ? 'The requested record was not found.' : status === 403 ? 'You do not have the correct permissions.' : 'The virtual terminal could not be loaded.'}</p></div>;
   }
+  if (!settings.data.virtualTerminalMenuEnabled) {
+    return (
+      <div className="vt-pane">
+        <h1>Virtual terminal</h1>
+        <p role="alert">The virtual terminal is switched off for this configuration. Choose a configuration that takes telephone orders, or ask an administrator to switch it on.</p>
+      </div>
+    );
+  }
   return <OrderEntry base={base} businessId={businessId} merchantId={merchantId} configurationId={configurationId} settings={settings.data} />;
 }
 

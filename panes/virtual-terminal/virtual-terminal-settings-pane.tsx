@@ -17,7 +17,7 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import './virtual-terminal.css';
 
 const e = encodeURIComponent;
-type Editable = Omit<VirtualTerminalSettings, 'configurationId' | 'currencies' | 'version'>;
+type Editable = Omit<VirtualTerminalSettings, 'configurationId' | 'currencies' | 'version' | 'virtualTerminalMenuEnabled'>;
 const editableOf = (settings: VirtualTerminalSettings): Editable => ({
   defaultCurrency: settings.defaultCurrency, orderConfirmationEmails: settings.orderConfirmationEmails, savedCardsAllowed: settings.savedCardsAllowed,
   savedCardLimit: settings.savedCardLimit, defaultOrderLineType: settings.defaultOrderLineType, askShippingAddress: settings.askShippingAddress,
@@ -92,6 +92,7 @@ export function VirtualTerminalSettingsPane({ params }: PaneProps) {
     <form className="vt-pane vt-settings" aria-label="Virtual terminal settings" onSubmit={onSubmit} onKeyDown={onKeyDown} noValidate>
       <h1>Virtual terminal settings</h1>
       <p className="vt-hint">Configuration {settings.data.configurationId} · version {settings.data.version}{canUpdate ? ' · Ctrl+Enter saves' : ' · read only'}</p>
+      {settings.data.virtualTerminalMenuEnabled ? null : <p role="status">The virtual terminal is switched off for this configuration: it takes no orders until its switch is turned on in the configuration.</p>}
       <div className="vt-field">
         <label htmlFor="vt-default-currency">Default currency</label>
         <select id="vt-default-currency" disabled={disabled} value={edit.defaultCurrency ?? ''} onChange={(event) => setEdit({ ...edit, defaultCurrency: event.target.value || null })}>

@@ -44,6 +44,7 @@ export async function loadVirtualTerminalSettings(tx: Tx, scope: { merchantId: s
     configurationId: row.configuration.id, defaultCurrency: settings.defaultCurrency, orderConfirmationEmails: settings.orderConfirmationEmails,
     savedCardsAllowed: settings.savedCardsAllowed, savedCardLimit: settings.savedCardLimit, defaultOrderLineType: settings.defaultOrderLineType,
     askShippingAddress: settings.askShippingAddress, version: row.configuration.version, currencies,
+    virtualTerminalMenuEnabled: row.configuration.switches.virtualTerminalMenuEnabled !== false,
   };
 }
 

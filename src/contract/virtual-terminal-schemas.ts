@@ -84,6 +84,7 @@ export const virtualTerminalSettingsAnswer = type({
   askShippingAddress: 'boolean',
   version: 'number',
   currencies: 'string[]',
+  virtualTerminalMenuEnabled: 'boolean',
 });
 
 export const savedCardList = type({

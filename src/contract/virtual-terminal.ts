@@ -27,6 +27,8 @@ export type VirtualTerminalSettings = {
   version: number;
   /** currencies the configuration offers for cards */
   currencies: string[];
+  /** the configuration's switch: off, the terminal takes no orders (the settings stay editable) */
+  virtualTerminalMenuEnabled: boolean;
 };
 
 export const defaultVirtualTerminalSettings = {

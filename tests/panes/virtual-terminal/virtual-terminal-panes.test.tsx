@@ -14,7 +14,7 @@ import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } fro
 const base = '/businesses/B1/merchants/M1/configurations/C1/virtual-terminal';
 const settings = (overrides: Partial<VirtualTerminalSettings> = {}): VirtualTerminalSettings => ({
   configurationId: 'C1', defaultCurrency: 'GBP', orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 3,
-  defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 4, currencies: ['GBP', 'JPY'], ...overrides,
+  defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 4, currencies: ['GBP', 'JPY'], virtualTerminalMenuEnabled: true, ...overrides,
 });
 const answers = (overrides: Partial<VirtualTerminalSettings> = {}) => ({
   [`${base}/settings`]: () => settings(overrides),
@@ -180,6 +180,15 @@ describe('the virtual terminal order form', () => {
     expect(await screen.findByRole('heading', { name: 'Paid: £12.50' })).toBeTruthy();
     expect(bodies.map((body) => body.confirmDuplicate)).toEqual([false, true]);
   });
+});
+
+it('says so, and offers no form, when the configuration switches the terminal off', async () => {
+  resetStores();
+  signIn({ permissions: ['Portal.Moto.Create'], context: merchantContext, paths: ['/configurations/C1/virtual-terminal'] });
+  fakeApi(answers({ virtualTerminalMenuEnabled: false }));
+  render();
+  expect(await screen.findByText(/The virtual terminal is switched off for this configuration/, undefined, { timeout: 5000 })).toBeTruthy();
+  expect(screen.queryByRole('form', { name: 'New order' })).toBeNull();
 });
 
 describe('the virtual terminal settings', () => {

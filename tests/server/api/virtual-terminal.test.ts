@@ -189,7 +189,8 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
   it('keeps settings with the configuration version: stale is a 409, the default currency must be offered', async () => {
     const settings = await json(await call(users.owner, 'GET', `${ownerBase}/settings`));
     expect(virtualTerminalSettingsAnswer.allows(settings)).toBe(true);
-    expect(settings).toMatchObject({ currencies: ['GBP'], savedCardLimit: 5, orderConfirmationEmails: false });
+    expect(settings).toMatchObject({ currencies: ['GBP'], savedCardLimit: 5, orderConfirmationEmails: false, virtualTerminalMenuEnabled: true });
+    expect(await json(await call(users.owner, 'GET', '/businesses/B3/merchants/M3b/configurations/C-M3b/virtual-terminal/settings'))).toMatchObject({ virtualTerminalMenuEnabled: false, currencies: ['JPY'] });
     const change = { defaultCurrency: 'GBP', orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 1, defaultOrderLineType: 'digitalItem', askShippingAddress: false, version: settings.version };
     const saved = await call(users.owner, 'PUT', `${ownerBase}/settings`, change);
     expect(saved.status).toBe(200);
