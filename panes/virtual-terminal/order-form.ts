@@ -2,7 +2,7 @@
 // it sends and the draft kept in session storage (never the card). Pure, so component tests and the pane share it.
 import { orderLineTypes, phoneNumberTypes, salutations } from '../../src/contract/enumerations.ts';
 import {
-  amountTextProblem, cardDigits, dateInputProblems, emailRequiredMessage, expiryProblem, isoDateOf, lineAmounts, luhnValid, maxMerchantReferenceLength,
+  amountTextProblem, cardDigits, dateInputProblems, defaultPaymentLinkValidityHours, maxPaymentLinkValidityHours, emailRequiredMessage, expiryProblem, isoDateOf, lineAmounts, luhnValid, maxMerchantReferenceLength,
   maxQuantity, orderTotals, type LineInput, type VirtualTerminalSettings,
 } from '../../src/contract/virtual-terminal.ts';
 
@@ -28,6 +28,9 @@ export type OrderForm = {
   card: CardForm;
   savedCardId: string;
   saveCard: boolean;
+  /** 'Send a payment link instead' (for agents who must not hear card numbers) and the link's validity */
+  sendPaymentLink: boolean;
+  linkValidityHours: string;
 };
 
 export { orderLineTypes, phoneNumberTypes, salutations };
@@ -45,6 +48,7 @@ export function emptyOrder(settings: Pick<VirtualTerminalSettings, 'defaultCurre
     merchantReference: '', currency: settings.defaultCurrency ?? settings.currencies[0] ?? 'GBP', customerId: null, customerLabel: '',
     emailAddress: '', dateOfBirth: { day: '', month: '', year: '' }, billing: emptyAddress(), shipToDifferentAddress: false, shipping: emptyAddress(),
     lines: [emptyLine(settings.defaultOrderLineType)], paymentSource: 'newCard', card: emptyCard(), savedCardId: '', saveCard: false,
+    sendPaymentLink: false, linkValidityHours: String(defaultPaymentLinkValidityHours),
   };
 }
 
@@ -120,7 +124,11 @@ export function orderProblems(form: OrderForm, settings: Pick<VirtualTerminalSet
   });
   if (form.lines.length === 0) problems.lines = 'Add at least one order line';
   else if (Object.keys(problems).every((key) => !key.startsWith('lines.')) && liveTotals(form).totals.inclMinor <= 0) problems.lines = 'The order total must be more than zero';
-  if (form.paymentSource === 'newCard') {
+  if (form.sendPaymentLink) {
+    if (!email) problems.emailAddress = 'A payment link is emailed: enter the customer\'s email address';
+    const hours = Number(form.linkValidityHours);
+    if (!/^\d{1,3}$/.test(form.linkValidityHours) || hours < 1 || hours > maxPaymentLinkValidityHours) problems.linkValidityHours = `The link is valid 1 to ${maxPaymentLinkValidityHours} hours (30 days)`;
+  } else if (form.paymentSource === 'newCard') {
     const digits = cardDigits(form.card.cardNumber);
     if (!digits) problems['card.cardNumber'] = 'Card number is required';
     else if (!/^[0-9]{12,19}$/.test(digits) || !luhnValid(digits)) problems['card.cardNumber'] = 'Card number is invalid';
@@ -155,9 +163,10 @@ export function orderBody(form: OrderForm, confirmDuplicate: boolean) {
       type: line.type, description: line.description.trim(), quantity: Number(line.quantity), unitPrice: Number(line.unitPrice), priceIncludesVat: line.priceIncludesVat,
       vatPercentage: Number(line.vatPercentage || '0'),
     })),
-    card: form.paymentSource === 'newCard' ? { ...form.card, cardNumber: cardDigits(form.card.cardNumber), cardholderName: form.card.cardholderName.trim() } : null,
-    savedCardId: form.paymentSource === 'savedCard' ? form.savedCardId : null,
-    saveCard: form.paymentSource === 'newCard' && form.saveCard && form.customerId !== null,
+    paymentLink: form.sendPaymentLink ? { validityHours: Number(form.linkValidityHours) } : null,
+    card: form.sendPaymentLink ? null : form.paymentSource === 'newCard' ? { ...form.card, cardNumber: cardDigits(form.card.cardNumber), cardholderName: form.card.cardholderName.trim() } : null,
+    savedCardId: !form.sendPaymentLink && form.paymentSource === 'savedCard' ? form.savedCardId : null,
+    saveCard: !form.sendPaymentLink && form.paymentSource === 'newCard' && form.saveCard && form.customerId !== null,
   };
 }
 

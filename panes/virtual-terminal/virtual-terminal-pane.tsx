@@ -29,7 +29,7 @@ type Option = { value: string; name: string };
 type CustomerItem = { customerId: string; reference: string; firstName: string; lastName: string; emailAddress: string | null };
 type Customer = CustomerItem & { title: string | null; middleName: string | null; dateOfBirth: string | null; billingAddress: Partial<Record<keyof AddressForm, string | null>> | null; shippingAddress: Partial<Record<keyof AddressForm, string | null>> | null };
 type SavedCard = { savedCardId: string; maskedCardNumber: string; expiryMonth: number; expiryYear: number; cardholderName: string | null };
-type OrderResult = { result: 'paid' | 'declined'; declineReason: string | null; paymentJobReference: string; transactionReference: string; amount: number; currency: string; maskedCardNumber: string; savedCardId: string | null; confirmationEmailQueued: boolean; message: string };
+type OrderResult = { result: 'paid' | 'declined' | 'linkSent'; declineReason: string | null; paymentJobReference: string; transactionReference: string | null; amount: number; currency: string; maskedCardNumber: string | null; savedCardId: string | null; confirmationEmailQueued: boolean; message: string; paymentUrl?: string; expirationDateTimeUtc?: string };
 
 const e = encodeURIComponent;
 const lineTypeLabel: Record<string, string> = {
@@ -271,12 +271,14 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
       </header>
       {result ? (
         <section ref={resultRef} tabIndex={-1} className={`vt-result vt-result-${result.result}`} aria-labelledby="vt-result-title" role="status">
-          <h2 id="vt-result-title">{result.result === 'paid' ? `Paid: ${formatMoney(toMinor(result.amount, result.currency), result.currency)}` : 'Declined'}</h2>
-          <p>{result.result === 'paid' ? `Card ${result.maskedCardNumber} was charged.` : `Reason: ${result.declineReason ?? 'unknown'}. The form is kept: check the card with the customer or use another one.`}</p>
+          <h2 id="vt-result-title">{result.result === 'paid' ? `Paid: ${formatMoney(toMinor(result.amount, result.currency), result.currency)}` : result.result === 'linkSent' ? 'Payment link sent' : 'Declined'}</h2>
+          <p>{result.result === 'paid' ? `Card ${result.maskedCardNumber ?? ''} was charged.`
+            : result.result === 'linkSent' ? `${result.message} It can be used once, until ${(result.expirationDateTimeUtc ?? '').slice(0, 16).replace('T', ' ')} UTC.`
+              : `Reason: ${result.declineReason ?? 'unknown'}. The form is kept: check the card with the customer or use another one.`}</p>
           {result.confirmationEmailQueued ? <p>An order confirmation email is on its way to the customer.</p> : null}
           {result.savedCardId && result.result === 'paid' ? <p>The card is saved for this customer.</p> : null}
           <p>
-            Payment job <Link href={jobPath}>{result.paymentJobReference}</Link>{' · '}transaction {result.transactionReference}{' '}
+            Payment job <Link href={jobPath}>{result.paymentJobReference}</Link>{result.transactionReference ? ` · transaction ${result.transactionReference}` : ''}{' '}
             <button type="button" className="button" onClick={openJobBeside}>Open payment job beside</button>
           </p>
           <div className="vt-actions">
@@ -397,13 +399,19 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
 
         <fieldset className="vt-section vt-card">
           <legend>Payment</legend>
-          {form.customerId && savedCardList.length > 0 ? (
+          <label className="vt-check"><input type="checkbox" checked={form.sendPaymentLink} onChange={(event) => update({ sendPaymentLink: event.target.checked })} /> Send a payment link instead (the customer pays on the payment page)</label>
+          {form.sendPaymentLink ? (
+            <Field label="Link valid for (hours)" error={shown('linkValidityHours')} hint="24 hours by default, at most 720 (30 days); the link works once.">
+              {(props) => <input {...props} type="text" inputMode="numeric" value={form.linkValidityHours} maxLength={3} onChange={(event) => update({ linkValidityHours: event.target.value.replace(/\D/g, '') })} />}
+            </Field>
+          ) : null}
+          {form.sendPaymentLink ? null : form.customerId && savedCardList.length > 0 ? (
             <div className="vt-source" role="radiogroup" aria-label="Pay with">
               <label className="vt-check"><input type="radio" name="vt-source" checked={form.paymentSource === 'newCard'} onChange={() => update({ paymentSource: 'newCard' })} /> New card</label>
               <label className="vt-check"><input type="radio" name="vt-source" checked={form.paymentSource === 'savedCard'} onChange={() => update({ paymentSource: 'savedCard', savedCardId: form.savedCardId || savedCardList[0]?.savedCardId || '' })} /> Saved card</label>
             </div>
           ) : null}
-          {form.paymentSource === 'savedCard' && form.customerId ? (
+          {form.sendPaymentLink ? null : form.paymentSource === 'savedCard' && form.customerId ? (
             <>
               <Field label="Saved card" error={shown('savedCardId')}>{(props) => (
                 <select {...props} value={form.savedCardId} onChange={(event) => update({ savedCardId: event.target.value })}>
@@ -445,9 +453,8 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
         </fieldset>
 
         <div className="vt-submit">
-          <button type="submit" className="button button-primary" disabled={sending}>{sending ? 'Charging…' : `Charge ${money(totals.inclMinor)}`}</button>
+          <button type="submit" className="button button-primary" disabled={sending}>{sending ? 'Sending…' : form.sendPaymentLink ? `Send payment link for ${money(totals.inclMinor)}` : `Charge ${money(totals.inclMinor)}`}</button>
           <span className="vt-hint">Ctrl+Enter</span>
-          <span className="vt-not-built">Send a payment link instead: not built yet.</span>
         </div>
       </form>
     </div>

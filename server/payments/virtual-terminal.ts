@@ -20,6 +20,7 @@ import { vaultCard } from '../cards/card-vault.ts';
 import {
   cardVault, configurationPaymentMethods, configurations, customerData, customers, merchants, paymentJobs, virtualTerminalSettings,
 } from '../db/schema.ts';
+import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { commitPaymentChange, type ActionOutcome, type Actor } from './payment-operations.ts';
 import type { Tx } from './payment-state.ts';
@@ -106,8 +107,14 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
   if (!body.billingAddress.lastName?.trim() && !body.billingAddress.organisation?.trim()) problems.push('Billing address: last name or organisation is required');
   if (!body.billingAddress.countryIso3166Alpha2) problems.push('Billing address: country is required');
 
-  // The card: typed or saved, exactly one.
-  if ((body.card ? 1 : 0) + (body.savedCardId ? 1 : 0) !== 1) problems.push('Enter a card or choose a saved card (one of them)');
+  const link = body.paymentLink ?? null;
+  if (link) {
+    if (body.card || body.savedCardId || body.saveCard) problems.push('A payment link carries no card: the customer enters it on the payment page');
+    if (email === null) problems.push('A payment link is emailed: enter the customer\'s email address');
+  } else if ((body.card ? 1 : 0) + (body.savedCardId ? 1 : 0) !== 1) {
+    // The card: typed or saved, exactly one.
+    problems.push('Enter a card or choose a saved card (one of them)');
+  }
   let digits: string | null = null;
   if (body.card) {
     digits = cardDigits(body.card.cardNumber);
@@ -136,6 +143,8 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
       return problem(409, message, { duplicateOf: previous.reference });
     }
   }
+
+  if (link && email) return sendPaymentLinkOrder(tx, context, actor, scope, body, { reference, email, dateOfBirth, customerId: customer?.id ?? null, validityHours: link.validityHours, totals }, at);
 
   // The card's token and what decides the outcome.
   let cardToken: string;
@@ -242,6 +251,50 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
       result: paid ? 'paid' : 'declined', declineReason, paymentJobReference: jobReference, transactionReference, amount, currency,
       maskedCardNumber: masked, savedCardId: paid ? savedCardId : null, confirmationEmailQueued,
       message: paid ? `${totalText} paid.` : `Declined: ${declineReason}.`,
+    },
+  };
+}
+
+type LinkOrder = { reference: string; email: string; dateOfBirth: string | null; customerId: string | null; validityHours: number; totals: { inclMinor: number } };
+
+/** 'Send a payment link instead': an open job (no payment yet) whose hosted-page link is emailed; single use (paid once). */
+async function sendPaymentLinkOrder(tx: Tx, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, order: LinkOrder, at: Date): Promise<ActionOutcome> {
+  const { currency } = body;
+  const expires = new Date(at.getTime() + order.validityHours * 3_600_000);
+  const jobReference = newJobReference();
+  const [job] = await tx.insert(paymentJobs).values({
+    reference: jobReference, partnerId: scope.partnerId, businessId: scope.businessId, merchantId: scope.merchantId, configurationId: scope.configurationId,
+    createDateTimeUtc: at, expirationDateTimeUtc: expires, paidDateTimeUtc: null, orderNumber: order.reference, amountMinor: order.totals.inclMinor, currency, status: 'pending',
+    order: {
+      channel: 'moto-link', billingIdentity: { emailAddress: order.email, dateOfBirth: order.dateOfBirth ?? undefined }, billingAddress: body.billingAddress,
+      shippingAddress: body.shippingAddress ?? undefined, customerId: order.customerId ?? undefined,
+      orderLines: body.orderLines.map((line) => {
+        const amounts = lineAmounts(line, currency);
+        return { type: line.type, description: line.description.trim(), quantity: line.quantity, vatPercentage: line.vatPercentage, unitPriceInclVat: amounts.sign * amounts.unitInclMinor, unitPriceExclVat: amounts.sign * amounts.unitExclMinor };
+      }),
+    },
+  }).returning();
+  if (!job) throw new Error('sendPaymentLinkOrder: the job was not written');
+  const url = portalLink(context.publicUrl, `/pay/${encodeURIComponent(jobReference)}`);
+  const total = formatMoney(order.totals.inclMinor, currency);
+  const { id } = await queueEmail(tx, order.email, {
+    template: 'paymentLink',
+    subject: `Payment request for order ${order.reference}`,
+    heading: `Please pay ${total}`,
+    paragraphs: [`You have a payment request of ${total} for order ${order.reference}, taken by phone.`, 'Use the button below to pay securely; the link can be used once.'],
+    action: { label: `Pay ${total}`, url },
+    footer: `The link is valid until ${expires.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+  });
+  const amount = toMajorUnits(order.totals.inclMinor, currency);
+  await commitPaymentChange(tx, {
+    job, actor, at,
+    audit: { event: 'VirtualTerminalOrderSuccessful', metaData: { merchantReference: order.reference, amount, currency, configurationId: scope.configurationId, outcome: 'paymentLinkSent', emailId: id, expirationDateTimeUtc: expires.toISOString() } },
+  });
+  return {
+    status: 201,
+    body: {
+      result: 'linkSent', declineReason: null, paymentJobReference: jobReference, transactionReference: null, amount, currency, maskedCardNumber: null, savedCardId: null,
+      confirmationEmailQueued: false, paymentUrl: url, expirationDateTimeUtc: expires.toISOString(), message: `Payment link for ${total} sent to ${order.email}.`,
     },
   };
 }

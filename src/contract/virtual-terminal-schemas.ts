@@ -3,7 +3,7 @@
 import { type } from 'arktype';
 import { customerAddressBody } from './customer-schemas.ts';
 import { orderLineTypes } from './enumerations.ts';
-import { maxOrderLines, maxQuantity, maxSavedCardLimit } from './virtual-terminal.ts';
+import { maxOrderLines, maxPaymentLinkValidityHours, maxQuantity, maxSavedCardLimit } from './virtual-terminal.ts';
 
 const merchantReference = type(/^[^\u0000-\u001f\u007f]{1,80}$/).describe('1 to 80 printable characters');
 const currency = type(/^[A-Z]{3}$/).describe('a three-letter currency code');
@@ -44,18 +44,22 @@ export const virtualTerminalOrderBody = type({
   'card?': cardBody.or('null'),
   'savedCardId?': type(idText).or('null'),
   'saveCard?': 'boolean',
+  /** 'Send a payment link instead': the order becomes an open job whose hosted-page link is emailed (no card here) */
+  'paymentLink?': type({ validityHours: `1 <= number.integer <= ${maxPaymentLinkValidityHours}`, '+': 'reject' }).or('null'),
   '+': 'reject',
 });
 export type VirtualTerminalOrderBody = typeof virtualTerminalOrderBody.infer;
 
 export const virtualTerminalOrderAnswer = type({
-  result: "'paid' | 'declined'",
+  result: "'paid' | 'declined' | 'linkSent'",
   'declineReason': 'string | null',
   paymentJobReference: 'string',
-  transactionReference: 'string',
+  transactionReference: 'string | null',
+  'paymentUrl?': 'string',
+  'expirationDateTimeUtc?': 'string',
   amount: 'number',
   currency: 'string',
-  maskedCardNumber: 'string',
+  maskedCardNumber: 'string | null',
   'savedCardId': 'string | null',
   'confirmationEmailQueued': 'boolean',
   message: 'string',

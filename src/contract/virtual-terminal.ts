@@ -9,6 +9,9 @@ export const duplicateReferenceWindowMs = 24 * 60 * 60 * 1000;
 export const maxOrderLines = 50;
 export const maxQuantity = 9999;
 export const maxSavedCardLimit = 20;
+/** A payment link sent instead of taking the card: valid 24 hours by default, at most 30 days. */
+export const defaultPaymentLinkValidityHours = 24;
+export const maxPaymentLinkValidityHours = 720;
 export const savedCardLimitMessage = 'Sorry! You have reached your Saved Card Limit. Delete an older card to make room for a new card.';
 export const emailRequiredMessage = 'With order confirmation emails on, every order needs a valid email address.';
 

@@ -243,6 +243,26 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     for (const number of fullNumbers) expect(mails[0]?.html.includes(number) || mails[0]?.text.includes(number)).toBe(false);
   });
 
+  it('sends a payment link instead: an open job with its validity, no payment, the link emailed, audited', async () => {
+    const refused = await post(users.merchantOnly, vtBase, order({ paymentLink: { validityHours: 48 } }));
+    expect(refused.status).toBe(400);
+    expect(messages(await json(refused)).join(' ')).toMatch(/carries no card/);
+    expect((await post(users.merchantOnly, vtBase, order({ card: null, paymentLink: { validityHours: 721 } }))).status).toBe(400);
+    expect((await post(users.merchantOnly, vtBase, order({ card: null, billingIdentity: { emailAddress: null }, paymentLink: { validityHours: 48 } }))).status).toBe(400);
+    const response = await post(users.merchantOnly, vtBase, order({ merchantReference: 'LINK-1', card: null, billingIdentity: { emailAddress: 'link@example.test' }, paymentLink: { validityHours: 48 } }));
+    expect(response.status).toBe(201);
+    const body = await json(response);
+    expect(body).toMatchObject({ result: 'linkSent', transactionReference: null, amount: 28.99, maskedCardNumber: null });
+    const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, String(body.paymentJobReference)));
+    expect(job?.status).toBe('pending');
+    expect(Math.round(((job?.expirationDateTimeUtc?.getTime() ?? 0) - (job?.createDateTimeUtc.getTime() ?? 0)) / 3_600_000)).toBe(48);
+    expect(await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, String(body.paymentJobReference)))).toHaveLength(0);
+    const [mail] = await database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.recipient, 'link@example.test'));
+    expect(mail?.text).toContain(`/pay/${String(body.paymentJobReference)}`);
+    const audits = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'VirtualTerminalOrderSuccessful'));
+    expect(audits.some((event) => (event.metaData as Record<string, unknown>).outcome === 'paymentLinkSent')).toBe(true);
+  });
+
   describe('gateway API', () => {
     const gateway = (key: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => app.request(`/api/gateway${path}`, {
       method, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
