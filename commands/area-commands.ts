@@ -15,6 +15,7 @@ import { approveBeneficiaryCommand } from './beneficiaries/approve-beneficiary.t
 import { resolveScreeningAlertCommand } from './beneficiaries/resolve-alert.ts';
 import { exportCustomerDataCommand } from './customers/export-customer-data.ts';
 import { eraseCustomerCommand } from './customers/erase-customer.ts';
+import { virtualTerminalCommands } from './virtual-terminal/virtual-terminal-commands.ts';
 
 export const areaCommands: readonly Command[] = [
   switchToMerchantCommand,
@@ -30,4 +31,5 @@ export const areaCommands: readonly Command[] = [
   resolveScreeningAlertCommand,
   exportCustomerDataCommand,
   eraseCustomerCommand,
+  ...virtualTerminalCommands,
 ];

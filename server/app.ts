@@ -45,6 +45,8 @@ import { apiKeyRoutes } from './api/api-keys.ts';
 import { shopperPageRoutes } from './api/shopper-page.ts';
 import { accountGroupRoutes } from './api/account-groups.ts';
 import { customerRoutes } from './api/customers.ts';
+import { gatewayRoutes } from './api/gateway.ts';
+import { virtualTerminalRoutes } from './api/virtual-terminal.ts';
 import { beneficiaryRoutes } from './api/beneficiaries.ts';
 import { watchListRoutes } from './api/watch-list.ts';
 
@@ -286,10 +288,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', watchListRoutes(deps));
   api.route('/', notificationRoutes(deps));
   api.route('/', eventRoutes(deps));
+  api.route('/', virtualTerminalRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
-  const gateway = new Hono<AppEnv>();
-  gateway.all('*', (c) => c.json(errorReport(['The payment gateway API has no public operations in this portal yet.']), 404));
+  // The payment gateway API (issue 17): authenticated by the configuration's API keys, not by a portal sign-in.
+  const gateway = gatewayRoutes(deps);
 
   // Public before the signed-in API: an <img> and the shopper's page send no bearer (issue 19).
   app.route('/', publicImageRoutes(deps));

@@ -930,3 +930,18 @@ export const emailChanges = pgTable('email_changes', {
   expiresAt: utc('expires_at').notNull(),
   usedAt: utc('used_at'),
 }, (t) => [uniqueIndex('email_changes_token_idx').on(t.tokenHash), index('email_changes_user_idx').on(t.userId)]);
+// ── virtual terminal ──
+/**
+ * The virtual terminal's settings of a configuration (issue 17); no row means the defaults. Saved with the
+ * configuration's shared version (configurations.version): a write sends the version it read and raises it.
+ */
+export const virtualTerminalSettings = pgTable('virtual_terminal_settings', {
+  configurationId: text('configuration_id').primaryKey().references(() => configurations.id, { onDelete: 'cascade' }),
+  defaultCurrency: text('default_currency'),
+  orderConfirmationEmails: boolean('order_confirmation_emails').notNull().default(false),
+  savedCardsAllowed: boolean('saved_cards_allowed').notNull().default(true),
+  savedCardLimit: integer('saved_card_limit').notNull().default(5),
+  defaultOrderLineType: text('default_order_line_type').notNull().default('physicalItem'),
+  askShippingAddress: boolean('ask_shipping_address').notNull().default(true),
+  updatedAt: utc('updated_at').notNull().defaultNow(),
+});

@@ -9,6 +9,7 @@ import { readConfig } from '../config.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { seedOutbox } from './seed-outbox.ts';
 import { seedRisk } from './seed-risk.ts';
+import { seedVirtualTerminal } from './seed-virtual-terminal.ts';
 import { rebuildStatsRollups, statsRollupTables } from '../stats/rebuild.ts';
 import type { Database } from './client.ts';
 import * as schema from './schema.ts';
@@ -254,6 +255,7 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     lap('createIndexesMs', `recreated ${indexes.length} indexes and keys`);
     await seedSupport(tx);
     await seedRisk(tx, { world, now, cardKeys: options.cardKeys });
+    await seedVirtualTerminal(tx, { world, now, cardKeys: options.cardKeys });
   });
   lap('commitMs', 'commit');
 

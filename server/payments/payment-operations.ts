@@ -48,9 +48,11 @@ export type PaymentChange = {
   jobPatch?: Partial<Pick<JobState['job'], 'status' | 'paidDateTimeUtc'>>;
   refundRows?: (typeof paymentRefunds.$inferInsert)[];
   steps?: (typeof paymentSteps.$inferInsert)[];
-  audit: { event: PaymentAuditEvent; metaData: Record<string, unknown> };
+  audit: { event: PaymentAuditEvent | VirtualTerminalAuditEvent; metaData: Record<string, unknown> };
   at: Date;
 };
+/** The virtual terminal's orders (issue 17, server/payments/virtual-terminal.ts) commit through this door too. */
+export type VirtualTerminalAuditEvent = 'VirtualTerminalOrderSuccessful' | 'VirtualTerminalOrderFailed';
 
 export async function commitPaymentChange(tx: Tx, change: PaymentChange): Promise<number> {
   const changes: TransactionChange[] = [];
@@ -83,7 +85,7 @@ export async function commitPaymentChange(tx: Tx, change: PaymentChange): Promis
   return job?.version ?? change.job.version + 1;
 }
 
-async function audit(tx: Tx, job: JobState['job'], actor: Actor, event: PaymentAuditEvent, metaData: Record<string, unknown>, at: Date): Promise<void> {
+async function audit(tx: Tx, job: JobState['job'], actor: Actor, event: PaymentAuditEvent | VirtualTerminalAuditEvent, metaData: Record<string, unknown>, at: Date): Promise<void> {
   await tx.insert(auditEvents).values({
     userId: actor.userId, event, dateTimeUtc: at, businessId: job.businessId, merchantId: job.merchantId,
     metaData: { paymentJobReference: job.reference, ...metaData },

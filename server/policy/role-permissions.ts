@@ -32,7 +32,7 @@ export const rolePermissions: Record<RoleName, readonly PermissionName[]> = {
   Finance: [...businessRead, ...transactionRead, ...financeRead, ...paymentOperations],
   ExternalDeveloper: [...businessRead, ...transactionRead, 'Mapi.Configurations.Read', 'Mapi.Configurations.Update', 'Portal.Settings.Read', 'Portal.Settings.Update'],
   Sales: [...businessRead, ...transactionRead, 'Portal.PaymentJobs.Cancel', 'Portal.PaymentJobs.MailPaymentLink'],
-  VirtualTerminal: ['Portal.Moto.Create', 'Portal.Terminals.Read', 'Portal.Notifications.Read', 'Portal.Settings.Read', 'Mapi.Configurations.Read', 'Mapi.Customers.Read'],
+  VirtualTerminal: ['Portal.Moto.Create', 'Portal.Terminals.Read', 'Portal.Notifications.Read', 'Portal.Settings.Read', 'Mapi.Configurations.Read', 'Mapi.Customers.Read', 'Portal.PaymentJobs.Read'],
 };
 
 /** Granted at partner level, a role also reads the partner itself. */

@@ -46,6 +46,8 @@ const areaPaneLoaders = {
   screeningAlertsPane: (): PaneModule => import('../../panes/beneficiaries/screening-alerts-pane.tsx').then((module) => ({ default: module.ScreeningAlertsPane })),
   customersPane: (): PaneModule => import('../../panes/customers/customers-pane.tsx').then((module) => ({ default: module.CustomersPane })),
   customerDetailPane: (): PaneModule => import('../../panes/customers/customer-detail-pane.tsx').then((module) => ({ default: module.CustomerDetailPane })),
+  virtualTerminalPane: (): PaneModule => import('../../panes/virtual-terminal/virtual-terminal-pane.tsx').then((module) => ({ default: module.VirtualTerminalPane })),
+  virtualTerminalSettingsPane: (): PaneModule => import('../../panes/virtual-terminal/virtual-terminal-settings-pane.tsx').then((module) => ({ default: module.VirtualTerminalSettingsPane })),
 } satisfies Record<string, () => PaneModule>;
 
 export type AreaPaneName = keyof typeof areaPaneLoaders;

@@ -140,6 +140,8 @@ const profilePane = areaPane('profilePane');
 const userInvitePage = areaPane('userInvitePage');
 const newNotificationPane = areaPane('newNotificationPane');
 const editNotificationPane = areaPane('editNotificationPane');
+const virtualTerminalPane = areaPane('virtualTerminalPane');
+const virtualTerminalSettingsPane = areaPane('virtualTerminalSettingsPane');
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const statementPane = areaPane('statementPane');
 const batchReportPane = areaPane('batchReportPane');
@@ -263,13 +265,13 @@ export const routes: readonly RouteDefinition[] = [
   },
   {
     id: 'virtualTerminal', pattern: '/configurations/:configurationId/virtual-terminal', capability: 'Virtual terminal order entry', title: () => 'Virtual terminal',
-    pane: notBuiltPane, permissions: ['Portal.Moto.Create'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    pane: virtualTerminalPane, permissions: ['Portal.Moto.Create'], layout: 'default', contextParams: { configurationId: 'configuration' },
     menu: { section: 'virtualTerminal', index: 1, label: 'New order', visible: virtualTerminalEnabled },
     command: { title: 'Go to virtual terminal', keywords: ['moto', 'order', 'phone', 'card payment', 'terminal'], shortcut: 'g v' },
   },
   {
     id: 'virtualTerminalSettings', pattern: '/configurations/:configurationId/virtual-terminal/settings', capability: 'Virtual terminal settings', title: () => 'Virtual terminal settings',
-    pane: notBuiltPane, permissions: ['Portal.Settings.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
+    pane: virtualTerminalSettingsPane, permissions: ['Portal.Settings.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
     menu: { section: 'virtualTerminal', index: 2, label: 'Settings', visible: virtualTerminalEnabled },
     command: { title: 'Go to virtual terminal settings', keywords: ['moto', 'terminal', 'settings'] },
   },

@@ -12,6 +12,8 @@ export const paneCapabilities = [
   'capture', 'refund', 'void', 'cancelJob', 'mailPaymentLink', 'viewTrace',
   // risk area (issue 22): a record's own actions, offered by its screen and asked for by its commands
   'acknowledge', 'monitor', 'addNote', 'approve', 'resolveAlert', 'exportRecord', 'eraseRecord',
+  // virtual terminal (issue 17): the order form and its settings
+  'submitOrder', 'removeOrderLine', 'newOrder', 'openOrderResult', 'saveSettings',
 ] as const;
 export type PaneCapability = (typeof paneCapabilities)[number];
 

@@ -41,6 +41,8 @@ const knownIds: Record<string, string> = {
   accountNumber: m3aGbp, batchId: `B${m3aGbp}-20261001`, kind: 'trading',
   // risk area (issue 22): records that exist in B3 / M3a (tests/server/api/risk-fixtures.ts)
   customerId: 'CUS3A1', dataId: 'CD3A1CONSENT', beneficiaryId: 'BENFIX1', alertId: 'SAFIX1',
+  // virtual terminal (issue 17): a saved card of a stored customer of M3a (inserted below)
+  savedCardId: 'SCHOSTILE',
 };
 
 /** Routes served without a portal session (issue 19: images are shown by <img> tags and shopper pages). */
@@ -78,6 +80,8 @@ describe('hostile input on every Portal API route (PGlite)', () => {
     await insertFixtureCustomers(database);
     await insertScreeningFixture(database);
     await insertRiskRecords(database);
+    await database.query(`INSERT INTO customers (id, business_id, merchant_id, reference, first_name, last_name) VALUES ('CUSHOSTILE', 'B3', 'M3a', 'HOSTILE-1', 'Hostile', 'Target')`);
+    await database.query(`INSERT INTO customer_data (id, customer_id, merchant_id, kind, value) VALUES ('SCHOSTILE', 'CUSHOSTILE', 'M3a', 'savedCard', '{"cardToken":"CVNOTAREALTOKEN","maskedCardNumber":"411111******1111","expiryMonth":12,"expiryYear":2039}')`);
     harness = createTestApp(database);
     const seen = new Set<string>();
     routes = harness.app.routes

@@ -36,6 +36,8 @@ type Tenant = {
   accountNumber: string | null; batchId: string | null; businessAccountNumber: string | null;
   /** risk area (issue 22): a customer of the merchant and one of its data items, a beneficiary of the business and one of its alerts */
   customerId?: string | null; dataId?: string | null; beneficiaryId?: string | null; alertId?: string | null;
+  /** virtual terminal (issue 17): one of the merchant's stored customers' saved cards */
+  savedCardId?: string | null;
 };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
@@ -97,6 +99,18 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/alerts/:alertId')) return { decision: 'dismissed', reason: 'Isolation probe', version: 1 };
   if (route.path.endsWith('/account-watch-list/:merchantId/status')) return { status: 'acknowledged', version: 1 };
   if (route.path.endsWith('/account-watch-list/:merchantId/notes')) return { text: 'Isolation probe' };
+  // Virtual terminal (issue 17): an order and settings that pass validation.
+  if (route.path.endsWith('/virtual-terminal/orders')) {
+    return {
+      merchantReference: `ISO-${(probeSerial += 1)}`, currency: 'GBP', billingIdentity: { emailAddress: 'probe@example.test' },
+      billingAddress: { lastName: 'Probe', countryIso3166Alpha2: 'GB' },
+      orderLines: [{ type: 'physicalItem', description: 'Probe', quantity: 1, unitPrice: 1, priceIncludesVat: true, vatPercentage: 20 }],
+      card: { cardNumber: '4111111111111111', expiry: '12/39', cvc: '123', cardholderName: 'Probe' },
+    };
+  }
+  if (route.path.endsWith('/virtual-terminal/settings')) {
+    return { defaultCurrency: null, orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 5, defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 1 };
+  }
   return undefined;
 }
 
@@ -118,6 +132,7 @@ function fill(route: Route, tenant: Tenant): string | null {
       accountNumber: route.path.includes('/business-accountgroups/') ? tenant.businessAccountNumber : tenant.accountNumber,
       batchId: tenant.batchId, kind: 'trading',
       customerId: tenant.customerId ?? null, dataId: tenant.dataId ?? null, beneficiaryId: tenant.beneficiaryId ?? null, alertId: tenant.alertId ?? null,
+      savedCardId: tenant.savedCardId ?? null,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -180,6 +195,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       user_id: string | null; ticket_id: string | null; hosted_page_reference: string | null; api_key_id: string | null; payment_id: string | null; refund_id: string | null;
       account_number: string | null; batch_id: string | null; business_account_number: string | null;
       customer_id: string | null; data_id: string | null; beneficiary_id: string | null; alert_id: string | null;
+      saved_card_id: string | null;
     }>(`
       SELECT s.*,
              (SELECT t.reference FROM transactions t WHERE t.payment_job_reference = s.payment_job_reference AND t.kind = 'payment' ORDER BY t.reference LIMIT 1) AS payment_id,
@@ -197,10 +213,11 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
              (SELECT g.account_number FROM merchant_account_groups g WHERE g.merchant_id = m.id ORDER BY g.account_number LIMIT 1) AS account_number,
              (SELECT sb.id FROM settlement_batches sb JOIN merchant_account_groups g ON g.account_number = sb.account_number WHERE g.merchant_id = m.id ORDER BY g.account_number, sb.id LIMIT 1) AS batch_id,
              (SELECT bg.account_number FROM business_account_groups bg WHERE bg.business_id = m.business_id ORDER BY bg.account_number LIMIT 1) AS business_account_number,
-             (SELECT cu.id FROM customers cu WHERE cu.merchant_id = m.id ORDER BY cu.id LIMIT 1) AS customer_id,
+             (SELECT cu.id FROM customers cu WHERE cu.merchant_id = m.id ORDER BY (SELECT count(*) FROM customer_data d WHERE d.customer_id = cu.id AND d.kind = 'savedCard') DESC, cu.id LIMIT 1) AS customer_id,
              (SELECT d.id FROM customer_data d WHERE d.merchant_id = m.id ORDER BY d.id LIMIT 1) AS data_id,
              (SELECT bf.id FROM beneficiaries bf WHERE bf.business_id = m.business_id ORDER BY bf.id LIMIT 1) AS beneficiary_id,
-             (SELECT sa.id FROM screening_alerts sa WHERE sa.business_id = m.business_id ORDER BY sa.id LIMIT 1) AS alert_id
+             (SELECT sa.id FROM screening_alerts sa WHERE sa.business_id = m.business_id ORDER BY sa.id LIMIT 1) AS alert_id,
+             (SELECT d.id FROM customer_data d JOIN customers cu ON cu.id = d.customer_id WHERE cu.merchant_id = m.id AND d.kind = 'savedCard' ORDER BY d.customer_id, d.id LIMIT 1) AS saved_card_id
         FROM merchants m JOIN businesses b ON b.id = m.business_id) s ORDER BY s.merchant_id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
       paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, userId: row.user_id,
@@ -210,7 +227,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       imageReference: row.configuration_id ? `IMG${createHash('md5').update(row.merchant_id).digest('hex').toUpperCase()}` : null,
       paymentId: row.payment_id, refundId: row.refund_id,
       accountNumber: row.account_number, batchId: row.batch_id, businessAccountNumber: row.business_account_number,
-      customerId: row.customer_id, dataId: row.data_id, beneficiaryId: row.beneficiary_id, alertId: row.alert_id,
+      customerId: row.customer_id, dataId: row.data_id, beneficiaryId: row.beneficiary_id, alertId: row.alert_id, savedCardId: row.saved_card_id,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
     for (const tenant of tenants) {
       if (!tenant.imageReference || !tenant.configurationId) continue;

@@ -1,0 +1,317 @@
+// Virtual terminal orders (issue 17): a MOTO order typed by an agent becomes a payment job and its card payment in
+// ONE database transaction, committed through commitPaymentChange (transactions row, statistics, ledger, audit
+// 'VirtualTerminalOrderSuccessful' / 'VirtualTerminalOrderFailed'). A declined card is a payment too: the job and
+// its declined payment are written (unsuccessful volume in the statistics) and the answer says why. The card is
+// sealed in the card vault; only its masked form and token are kept; the CVC is checked for form and never stored.
+// Test cards decide the outcome (src/contract/virtual-terminal.ts); a saved card is recognised by its vault
+// fingerprint, never by opening it.
+import { randomBytes } from 'node:crypto';
+import { and, count, eq, gt, sql } from 'drizzle-orm';
+import { formatMoney } from '../../src/contract/payment-jobs.ts';
+import { currencyExponent, toMajorUnits } from '../../src/contract/transactions.ts';
+import {
+  approvedTestCards, cardBrand, cardDigits, decliningTestCards, defaultVirtualTerminalSettings, duplicateReferenceWindowMs, emailRequiredMessage,
+  expiryOf, expiryProblem, lineAmounts, luhnValid, orderTotals, savedCardLimitMessage, unknownCardDeclineReason, type VirtualTerminalSettings,
+} from '../../src/contract/virtual-terminal.ts';
+import type { VirtualTerminalOrderBody } from '../../src/contract/virtual-terminal-schemas.ts';
+import type { CardKeys } from '../cards/card-keys.ts';
+import { cardFingerprints, maskCardNumber } from '../cards/card-seal.ts';
+import { vaultCard } from '../cards/card-vault.ts';
+import {
+  cardVault, configurationPaymentMethods, configurations, customerData, customers, merchants, paymentJobs, virtualTerminalSettings,
+} from '../db/schema.ts';
+import { portalLink } from '../mail/compose.ts';
+import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
+import { commitPaymentChange, type ActionOutcome, type Actor } from './payment-operations.ts';
+import type { Tx } from './payment-state.ts';
+
+export type ConfigurationScope = { businessId: string; merchantId: string; partnerId: string | null; configurationId: string };
+
+const problem = (status: 400 | 404 | 409, message: string, extra: Record<string, unknown> = {}): ActionOutcome =>
+  ({ status, body: { errorReport: { errors: [{ message, translatedMessage: message }] }, ...extra } });
+
+/** The configuration's virtual terminal settings (defaults without a row), its version and card currencies. */
+export async function loadVirtualTerminalSettings(tx: Tx, scope: { merchantId: string; configurationId: string }): Promise<VirtualTerminalSettings | null> {
+  const [row] = await tx.select({ configuration: configurations, currencies: merchants.currencies, settings: virtualTerminalSettings }).from(configurations)
+    .innerJoin(merchants, eq(merchants.id, configurations.merchantId))
+    .leftJoin(virtualTerminalSettings, eq(virtualTerminalSettings.configurationId, configurations.id))
+    .where(and(eq(configurations.id, scope.configurationId), eq(configurations.merchantId, scope.merchantId)));
+  if (!row) return null;
+  const [card] = await tx.select({ currencies: configurationPaymentMethods.currencies }).from(configurationPaymentMethods)
+    .where(and(eq(configurationPaymentMethods.configurationId, scope.configurationId), eq(configurationPaymentMethods.paymentMethod, 'card')));
+  const currencies = card && card.currencies.length > 0 ? card.currencies.filter((code) => row.currencies.includes(code)) : row.currencies;
+  const settings = row.settings ?? { ...defaultVirtualTerminalSettings };
+  return {
+    configurationId: row.configuration.id, defaultCurrency: settings.defaultCurrency, orderConfirmationEmails: settings.orderConfirmationEmails,
+    savedCardsAllowed: settings.savedCardsAllowed, savedCardLimit: settings.savedCardLimit, defaultOrderLineType: settings.defaultOrderLineType,
+    askShippingAddress: settings.askShippingAddress, version: row.configuration.version, currencies,
+    virtualTerminalMenuEnabled: row.configuration.switches.virtualTerminalMenuEnabled !== false,
+  };
+}
+
+/** The outcome the demo acquirer gives a card: approved, or declined with its reason. */
+export function testCardOutcome(digits: string): string | null {
+  if ((approvedTestCards as readonly string[]).includes(digits)) return null;
+  return decliningTestCards[digits] ?? unknownCardDeclineReason;
+}
+
+/** The outcome for a vaulted card, recognised by fingerprint (the vault row is never opened). */
+function vaultedCardOutcome(keys: CardKeys, merchantId: string, fingerprint: string): string | null {
+  for (const digits of [...approvedTestCards, ...Object.keys(decliningTestCards)]) {
+    if (cardFingerprints(keys, merchantId, digits).includes(fingerprint)) return testCardOutcome(digits);
+  }
+  return unknownCardDeclineReason;
+}
+
+const newJobReference = () => `PJ${randomBytes(5).toString('hex').toUpperCase()}`;
+const newTransactionReference = () => `TX${randomBytes(5).toString('hex').toUpperCase()}`;
+const newSavedCardId = () => `SC${randomBytes(8).toString('hex').toUpperCase()}`;
+
+export type VirtualTerminalContext = { cardKeys: CardKeys; publicUrl: string };
+
+/**
+ * Takes one order. Validation problems are 400s (nothing written); a merchant reference used within 24 hours is a
+ * 409 with `duplicateOf` unless confirmDuplicate; otherwise the job and its payment commit, paid or declined (201).
+ */
+export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, at: Date): Promise<ActionOutcome> {
+  const settings = await loadVirtualTerminalSettings(tx, scope);
+  if (!settings) return problem(404, 'The requested record was not found.');
+  const { currency } = body;
+  if (!settings.currencies.includes(currency)) return problem(400, `This configuration does not offer ${currency}; choose one of ${settings.currencies.join(', ')}.`);
+  const reference = body.merchantReference.trim();
+  if (reference === '') return problem(400, 'Merchant reference is required');
+
+  // Order lines: every price in the currency's decimals, and a positive total.
+  const problems: string[] = [];
+  body.orderLines.forEach((line, index) => {
+    const scaled = line.unitPrice * 10 ** currencyExponent(currency);
+    if (Math.abs(scaled - Math.round(scaled)) > 1e-6) {
+      problems.push(`Line ${index + 1}: the unit price has more decimals than ${currency} allows`);
+    }
+    if (Math.round(line.vatPercentage * 100) !== line.vatPercentage * 100) problems.push(`Line ${index + 1}: the VAT rate may have at most 2 decimals`);
+  });
+  const totals = orderTotals(body.orderLines, currency);
+  if (totals.inclMinor <= 0) problems.push('The order total must be more than zero');
+  if (totals.inclMinor > 999_999_999) problems.push(`The order total may be at most ${formatMoney(999_999_999, currency)}`);
+
+  const email = body.billingIdentity.emailAddress?.trim() || null;
+  if (email !== null && !isPlausibleEmailAddress(email)) problems.push('Enter a valid email address');
+  if (settings.orderConfirmationEmails && email === null) problems.push(emailRequiredMessage);
+  const dateOfBirth = body.billingIdentity.dateOfBirth ?? null;
+  if (dateOfBirth !== null) {
+    const date = new Date(`${dateOfBirth}T00:00:00Z`);
+    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== dateOfBirth) problems.push('Date of birth is not a real date');
+    else if (date.getTime() > at.getTime()) problems.push('Date of birth cannot be in the future');
+    else if (date.getUTCFullYear() < 1900) problems.push('Date of birth must be after 1900');
+  }
+  if (!body.billingAddress.lastName?.trim() && !body.billingAddress.organisation?.trim()) problems.push('Billing address: last name or organisation is required');
+  if (!body.billingAddress.countryIso3166Alpha2) problems.push('Billing address: country is required');
+
+  const link = body.paymentLink ?? null;
+  if (link) {
+    if (body.card || body.savedCardId || body.saveCard) problems.push('A payment link carries no card: the customer enters it on the payment page');
+    if (email === null) problems.push('A payment link is emailed: enter the customer\'s email address');
+  } else if ((body.card ? 1 : 0) + (body.savedCardId ? 1 : 0) !== 1) {
+    // The card: typed or saved, exactly one.
+    problems.push('Enter a card or choose a saved card (one of them)');
+  }
+  let digits: string | null = null;
+  if (body.card) {
+    digits = cardDigits(body.card.cardNumber);
+    if (!/^[0-9]{12,19}$/.test(digits) || !luhnValid(digits)) problems.push('Card number is invalid');
+    const expiry = expiryProblem(body.card.expiry, at);
+    if (expiry) problems.push(expiry);
+  }
+  let customer: typeof customers.$inferSelect | null = null;
+  if (body.customerId) {
+    customer = (await tx.select().from(customers).where(and(eq(customers.id, body.customerId), eq(customers.merchantId, scope.merchantId))))[0] ?? null;
+    if (!customer) return problem(404, 'The requested record was not found.');
+  }
+  if (body.saveCard && !body.card) problems.push('Only a newly entered card can be saved');
+  if (body.saveCard && !customer) problems.push('Choose a stored customer to save the card for');
+  if (body.saveCard && !settings.savedCardsAllowed) problems.push('Saved cards are switched off for this configuration');
+  if (problems.length > 0) return { status: 400, body: { errorReport: { errors: problems.map((message) => ({ message, translatedMessage: message })) } } };
+
+  // A reference used within 24 hours asks before charging again. The lock serialises two agents typing the same one.
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`vt:${scope.merchantId}:${reference}`}, 1717))`);
+  if (!body.confirmDuplicate) {
+    const [previous] = await tx.select({ reference: paymentJobs.reference, created: paymentJobs.createDateTimeUtc, status: paymentJobs.status }).from(paymentJobs)
+      .where(and(eq(paymentJobs.merchantId, scope.merchantId), eq(paymentJobs.orderNumber, reference), gt(paymentJobs.createDateTimeUtc, new Date(at.getTime() - duplicateReferenceWindowMs))))
+      .limit(1);
+    if (previous) {
+      const message = `An order with merchant reference ${reference} was taken at ${previous.created.toISOString().slice(0, 16).replace('T', ' ')} UTC (${previous.status}). Confirm to charge again.`;
+      return problem(409, message, { duplicateOf: previous.reference });
+    }
+  }
+
+  if (link && email) return sendPaymentLinkOrder(tx, context, actor, scope, body, { reference, email, dateOfBirth, customerId: customer?.id ?? null, validityHours: link.validityHours, totals }, at);
+
+  // The card's token and what decides the outcome.
+  let cardToken: string;
+  let masked: string;
+  let declineReason: string | null;
+  let savedCardId: string | null = null;
+  if (body.card && digits) {
+    cardToken = await vaultCard(tx, context.cardKeys, { merchantId: scope.merchantId, cardNumber: digits });
+    masked = maskCardNumber(digits);
+    declineReason = testCardOutcome(digits);
+  } else {
+    if (!customer) return problem(400, 'A saved card belongs to a stored customer: choose the customer first');
+    const [item] = await tx.select().from(customerData)
+      .where(and(eq(customerData.id, body.savedCardId ?? ''), eq(customerData.customerId, customer.id), eq(customerData.kind, 'savedCard')));
+    const token = typeof item?.value.cardToken === 'string' ? item.value.cardToken : null;
+    const [vaulted] = token ? await tx.select().from(cardVault).where(and(eq(cardVault.token, token), eq(cardVault.merchantId, scope.merchantId))) : [];
+    if (!item || !vaulted) return problem(404, 'The requested record was not found.');
+    const month = Number(item.value.expiryMonth);
+    const year = Number(item.value.expiryYear);
+    if (Date.UTC(year, month, 1) <= at.getTime()) return problem(400, 'The saved card has expired; enter a new card');
+    cardToken = vaulted.token;
+    masked = vaulted.masked;
+    declineReason = vaultedCardOutcome(context.cardKeys, scope.merchantId, vaulted.fingerprint);
+    savedCardId = item.id;
+  }
+
+  // Saving the card: only when paid, within the customer's limit (the same card is not saved twice).
+  if (body.saveCard && customer && body.card && declineReason === null) {
+    const existing = await tx.select({ id: customerData.id, value: customerData.value }).from(customerData)
+      .where(and(eq(customerData.customerId, customer.id), eq(customerData.kind, 'savedCard'))).for('update');
+    const same = existing.find((item) => item.value.cardToken === cardToken);
+    if (same) savedCardId = same.id;
+    else if (existing.length >= settings.savedCardLimit) return problem(400, savedCardLimitMessage);
+    else {
+      const expiry = expiryOf(body.card.expiry);
+      savedCardId = newSavedCardId();
+      await tx.insert(customerData).values({
+        id: savedCardId, customerId: customer.id, merchantId: scope.merchantId, kind: 'savedCard', createdUtc: at,
+        value: { cardToken, maskedCardNumber: masked, expiryMonth: expiry?.month ?? 0, expiryYear: expiry?.year ?? 0, cardholderName: body.card.cardholderName.trim(), brand: cardBrand(digits ?? '') },
+      });
+    }
+  }
+
+  const paid = declineReason === null;
+  const order = {
+    channel: 'moto',
+    billingIdentity: { emailAddress: email ?? undefined, dateOfBirth: dateOfBirth ?? undefined },
+    billingAddress: body.billingAddress,
+    shippingAddress: body.shippingAddress ?? undefined,
+    customerId: customer?.id,
+    orderLines: body.orderLines.map((line) => {
+      const amounts = lineAmounts(line, currency);
+      return {
+        type: line.type, description: line.description.trim(), quantity: line.quantity, vatPercentage: line.vatPercentage,
+        unitPriceInclVat: amounts.sign * amounts.unitInclMinor, unitPriceExclVat: amounts.sign * amounts.unitExclMinor, priceEnteredIncludingVat: line.priceIncludesVat,
+      };
+    }),
+  };
+  const jobReference = newJobReference();
+  const [job] = await tx.insert(paymentJobs).values({
+    reference: jobReference, partnerId: scope.partnerId, businessId: scope.businessId, merchantId: scope.merchantId, configurationId: scope.configurationId,
+    createDateTimeUtc: at, expirationDateTimeUtc: null, paidDateTimeUtc: paid ? at : null, orderNumber: reference, amountMinor: totals.inclMinor, currency,
+    status: paid ? 'paid' : 'declined', order,
+  }).returning();
+  if (!job) throw new Error('createVirtualTerminalOrder: the job was not written');
+  const transactionReference = newTransactionReference();
+  const amount = toMajorUnits(totals.inclMinor, currency);
+  const meta = {
+    transactionReference, merchantReference: reference, amount, currency, maskedCardNumber: masked, configurationId: scope.configurationId,
+    savedCard: body.savedCardId ? true : false, cardSaved: Boolean(body.saveCard && paid), outcome: paid ? 'paid' : 'declined', ...(declineReason ? { message: declineReason } : {}),
+  };
+  await commitPaymentChange(tx, {
+    job, actor, at,
+    insert: [{
+      reference: transactionReference, kind: 'payment', parentReference: null, partnerId: scope.partnerId, businessId: scope.businessId, merchantId: scope.merchantId,
+      configurationId: scope.configurationId, paymentJobReference: jobReference, createdAt: at, amountMinor: totals.inclMinor, currency,
+      status: paid ? 'paid' : 'declined', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, cardMasked: masked, cardToken,
+      declineReason, customerEmail: email, originatingIpAddress: null,
+    }],
+    steps: [{ paymentId: transactionReference, paymentJobReference: jobReference, step: paid ? 'authorisedAndCaptured' : 'declined', amountMinor: totals.inclMinor, detail: declineReason, dateTimeUtc: at }],
+    audit: { event: paid ? 'VirtualTerminalOrderSuccessful' : 'VirtualTerminalOrderFailed', metaData: meta },
+  });
+
+  let confirmationEmailQueued = false;
+  if (paid && settings.orderConfirmationEmails && email) {
+    const total = formatMoney(totals.inclMinor, currency);
+    await queueEmail(tx, email, {
+      template: 'orderConfirmation',
+      subject: `Order confirmation ${reference}`,
+      heading: `Thank you for your order`,
+      paragraphs: [
+        `We have received your payment of ${total} for order ${reference}.`,
+        ...order.orderLines.map((line) => `${line.quantity} × ${line.description}: ${formatMoney(line.unitPriceInclVat * line.quantity, currency)}`),
+        `Paid with card ${masked.slice(-4).padStart(8, '•')}.`,
+      ],
+      footer: `You receive this email because you placed an order by phone. Reference ${jobReference}.`,
+    });
+    confirmationEmailQueued = true;
+  }
+  const totalText = formatMoney(totals.inclMinor, currency);
+  return {
+    status: 201,
+    body: {
+      result: paid ? 'paid' : 'declined', declineReason, paymentJobReference: jobReference, transactionReference, amount, currency,
+      maskedCardNumber: masked, savedCardId: paid ? savedCardId : null, confirmationEmailQueued,
+      message: paid ? `${totalText} paid.` : `Declined: ${declineReason}.`,
+    },
+  };
+}
+
+type LinkOrder = { reference: string; email: string; dateOfBirth: string | null; customerId: string | null; validityHours: number; totals: { inclMinor: number } };
+
+/** 'Send a payment link instead': an open job (no payment yet) whose hosted-page link is emailed; single use (paid once). */
+async function sendPaymentLinkOrder(tx: Tx, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, order: LinkOrder, at: Date): Promise<ActionOutcome> {
+  const { currency } = body;
+  const expires = new Date(at.getTime() + order.validityHours * 3_600_000);
+  const jobReference = newJobReference();
+  const [job] = await tx.insert(paymentJobs).values({
+    reference: jobReference, partnerId: scope.partnerId, businessId: scope.businessId, merchantId: scope.merchantId, configurationId: scope.configurationId,
+    createDateTimeUtc: at, expirationDateTimeUtc: expires, paidDateTimeUtc: null, orderNumber: order.reference, amountMinor: order.totals.inclMinor, currency, status: 'pending',
+    order: {
+      channel: 'moto-link', billingIdentity: { emailAddress: order.email, dateOfBirth: order.dateOfBirth ?? undefined }, billingAddress: body.billingAddress,
+      shippingAddress: body.shippingAddress ?? undefined, customerId: order.customerId ?? undefined,
+      orderLines: body.orderLines.map((line) => {
+        const amounts = lineAmounts(line, currency);
+        return { type: line.type, description: line.description.trim(), quantity: line.quantity, vatPercentage: line.vatPercentage, unitPriceInclVat: amounts.sign * amounts.unitInclMinor, unitPriceExclVat: amounts.sign * amounts.unitExclMinor };
+      }),
+    },
+  }).returning();
+  if (!job) throw new Error('sendPaymentLinkOrder: the job was not written');
+  const url = portalLink(context.publicUrl, `/pay/${encodeURIComponent(jobReference)}`);
+  const total = formatMoney(order.totals.inclMinor, currency);
+  const { id } = await queueEmail(tx, order.email, {
+    template: 'paymentLink',
+    subject: `Payment request for order ${order.reference}`,
+    heading: `Please pay ${total}`,
+    paragraphs: [`You have a payment request of ${total} for order ${order.reference}, taken by phone.`, 'Use the button below to pay securely; the link can be used once.'],
+    action: { label: `Pay ${total}`, url },
+    footer: `The link is valid until ${expires.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+  });
+  const amount = toMajorUnits(order.totals.inclMinor, currency);
+  await commitPaymentChange(tx, {
+    job, actor, at,
+    audit: { event: 'VirtualTerminalOrderSuccessful', metaData: { merchantReference: order.reference, amount, currency, configurationId: scope.configurationId, outcome: 'paymentLinkSent', emailId: id, expirationDateTimeUtc: expires.toISOString() } },
+  });
+  return {
+    status: 201,
+    body: {
+      result: 'linkSent', declineReason: null, paymentJobReference: jobReference, transactionReference: null, amount, currency, maskedCardNumber: null, savedCardId: null,
+      confirmationEmailQueued: false, paymentUrl: url, expirationDateTimeUtc: expires.toISOString(), message: `Payment link for ${total} sent to ${order.email}.`,
+    },
+  };
+}
+
+/** Saved cards of a customer: what may be shown (never the token). */
+export async function savedCardsOf(tx: Tx, merchantId: string, customerId: string) {
+  const rows = await tx.select().from(customerData)
+    .where(and(eq(customerData.customerId, customerId), eq(customerData.merchantId, merchantId), eq(customerData.kind, 'savedCard')))
+    .orderBy(customerData.createdUtc, customerData.id);
+  return rows.map((row) => ({
+    savedCardId: row.id, maskedCardNumber: String(row.value.maskedCardNumber ?? ''), expiryMonth: Number(row.value.expiryMonth ?? 0),
+    expiryYear: Number(row.value.expiryYear ?? 0), cardholderName: typeof row.value.cardholderName === 'string' ? row.value.cardholderName : null,
+    createdUtc: row.createdUtc.toISOString(),
+  }));
+}
+
+export async function savedCardCount(tx: Tx, customerId: string): Promise<number> {
+  const [row] = await tx.select({ value: count() }).from(customerData).where(and(eq(customerData.customerId, customerId), eq(customerData.kind, 'savedCard')));
+  return Number(row?.value ?? 0);
+}
