@@ -11,7 +11,10 @@ export default defineConfig({
     target: 'es2022',
     // Maps are written for error tracking and bundle analysis but not linked from the served files.
     sourcemap: 'hidden',
-    modulePreload: { polyfill: false },
+    // No preload lists: each lazy import would carry the list of chunks it needs (in the entry for the first screens,
+    // in area-panes.ts for the rest), which cost the first load more bytes than its budget had left; a chunk's own
+    // imports are fetched when it arrives instead (one more round trip per level, immaterial on the measured paths).
+    modulePreload: false,
     assetsInlineLimit: 0,
     // The entry holds react-dom (~300 kB raw, ~92 kB gzip); the budget that matters is gzip before first use.
     chunkSizeWarningLimit: 400,
