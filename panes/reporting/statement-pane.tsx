@@ -27,7 +27,7 @@ import { openBeside } from '../../src/state/workspace-store.ts';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
-import { ChoiceFilter, DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
+import { DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { DownloadDialog } from './download-dialog.tsx';
 import { ledgerQueries, queueLedgerReport, statementPath, type StatementSource } from './ledger-queries.ts';
@@ -186,8 +186,14 @@ function Statement({ title, source, search, location, navigate }: {
       </header>
       <div className="filter-bar" role="search" aria-label="Statement filters">
         <DateRangeButton label="Period" summary={periodText} active onOpen={() => setDateOpen(true)} />
-        <ChoiceFilter label="Movements" options={categoryOptions} selected={decodeAnyOf(state.filters.category, entryCategories)}
-          onChange={(values) => setState(changeListState(state, { filters: compactFilters({ ...state.filters, category: encodeAnyOf(values) }) }))} />
+        <label className="reporting-select">
+          Movements{' '}
+          <select value={decodeAnyOf(state.filters.category, entryCategories)[0] ?? ''}
+            onChange={(event) => setState(changeListState(state, { filters: compactFilters({ ...state.filters, category: event.target.value ? encodeAnyOf([event.target.value]) : undefined }) }))}>
+            <option value="">All movements</option>
+            {categoryOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+          </select>
+        </label>
       </div>
       <section aria-label="Balances" className="reporting-summary">
         <dl>
