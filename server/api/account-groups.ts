@@ -8,6 +8,7 @@
 // | GET    | {m}                                     | Mapi.MerchantAccountGroups.Read                  | { results: groups with balances, numberOfResults } |
 // | GET    | {m}/{accountNumber}                     | Mapi.MerchantAccountGroups.Read                  | the group with its balances |
 // | GET    | {m}/{n}/statements/{kind}               | Mapi.MerchantAccountGroups.Read (+ GatewayFees for costs) | statement: opening, totals, movements with running balance, closing |
+// | GET    | {m}/{n}/statements/{kind}/camt053       | as the statement                                 | the statement as ISO 20022 camt.053.001.08 XML (streamed) |
 // | GET    | {m}/{n}/costs                           | Mapi.MerchantAccountGroups.Read, Mapi.GatewayFees.Read | the costs account's statement |
 // | GET    | {m}/{n}/transfers                       | Mapi.MerchantAccountGroups.Read                  | { results, numberOfResults } (paged) |
 // | GET    | {m}/{n}/batches                         | Mapi.MerchantAccountGroups.Read                  | { results, numberOfResults } (paged; status Any/Open/Closed) |
@@ -16,6 +17,7 @@
 // | GET    | {b}                                     | Mapi.BagsExternal.Read                           | { results, numberOfResults } (none while automatic remittance is on) |
 // | GET    | {b}/{accountNumber}                     | Mapi.BagsExternal.Read                           | the group and its balance |
 // | GET    | {b}/{n}/statement                       | Mapi.BagsExternal.Read                           | statement of the business account |
+// | GET    | {b}/{n}/statement/camt053               | Mapi.BagsExternal.Read                           | the business account statement as camt.053.001.08 |
 // | GET    | {b}/{n}/remittance                      | Mapi.BagsExternal.Read                           | schedule and beneficiary, with version |
 // | POST   | {b}/{n}/remittance                      | Mapi.BagsExternal.Read + Portal.Settings.Update  | the changed remittance; 409 on a stale version; audited |
 // | GET    | {b}/{n}/transfers                       | Mapi.BagsExternal.Read                           | { results, numberOfResults } |
@@ -41,6 +43,7 @@ import {
   auditEvents, businessAccountGroups, businesses, ledgerEntries, ledgerTransfers, merchantAccountGroups, merchants, pricingPlanRates, pricingPlans,
   queuedReports, remittanceSettings, settlementBatches,
 } from '../db/schema.ts';
+import { camt053Statement } from '../ledger/camt053.ts';
 import { nextScheduleDates } from '../ledger/close-batches.ts';
 import { groupAccountId } from '../ledger/post-transactions.ts';
 import { balancesOf, periodOf, readStatement, type MovementRow } from '../ledger/statement.ts';
@@ -218,6 +221,35 @@ export function accountGroupRoutes({ database }: Deps) {
     return c.json(await statementAnswer(c, group.accountNumber, kind, group.currency));
   });
 
+  /** The statement as camt.053.001.08 XML, streamed as it is read (the period of the date filter, as the statement). */
+  function camt053Answer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string, holder: string) {
+    const query = parseListRequest(singleValuedQuery(c), movementListSpec);
+    const period = periodOf(query.filters.date, c.get('timeZone'));
+    const chunks = camt053Statement(db, { accountId: groupAccountId(accountNumber, kind), accountNumber, kind, currency, holder, period, createdAt: new Date() });
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    });
+    c.header('Content-Type', 'application/xml; charset=utf-8');
+    c.header('Content-Disposition', `attachment; filename="camt053-${accountNumber}-${kind}.xml"`);
+    c.header('Cache-Control', 'no-store');
+    return c.body(body);
+  }
+
+  routes.get(`${m}/:accountNumber/statements/:kind/camt053`, async (c) => {
+    const kind = kindParam(c);
+    const { scope, group } = await merchantGroup(c, statementPermissions(kind));
+    if (kind === 'invoice' && !scope.grossSettlement) throw notFound();
+    return camt053Answer(c, group.accountNumber, kind, group.currency, `${scope.merchantName} (${scope.businessName})`);
+  });
+
   routes.get(`${m}/:accountNumber/costs`, async (c) => {
     const { group } = await merchantGroup(c, statementPermissions('costs'));
     return c.json(await statementAnswer(c, group.accountNumber, 'costs', group.currency));
@@ -365,6 +397,10 @@ export function accountGroupRoutes({ database }: Deps) {
   routes.get(`${b}/:accountNumber/statement`, async (c) => {
     const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
     return c.json(await statementAnswer(c, group.accountNumber, 'business', group.currency));
+  });
+  routes.get(`${b}/:accountNumber/statement/camt053`, async (c) => {
+    const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    return camt053Answer(c, group.accountNumber, 'business', group.currency, business.name);
   });
   routes.post(`${b}/:accountNumber/statement/reports`, async (c) => {
     const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Reports.Create']);
