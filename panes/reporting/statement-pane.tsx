@@ -29,8 +29,8 @@ import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
-import { DownloadDialog } from './download-dialog.tsx';
-import { ledgerQueries, queueLedgerReport, statementPath, type StatementSource } from './ledger-queries.ts';
+import { DownloadDialog, type LedgerFileType } from './download-dialog.tsx';
+import { downloadCamt053, ledgerQueries, queueLedgerReport, statementPath, type StatementSource } from './ledger-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import './reporting.css';
 
@@ -166,9 +166,13 @@ function Statement({ title, source, search, location, navigate }: {
   usePaneCapabilities(handlers);
 
   const download = useMutation({
-    mutationFn: (fileType: 'pdf' | 'xlsx' | 'csv') => queueLedgerReport(statementPath(source), fileType, compactFilters({ date: state.filters.date, category: state.filters.category })),
-    onSuccess: () => {
+    mutationFn: async (fileType: LedgerFileType) => {
+      if (fileType === 'camt053') return downloadCamt053(source, compactFilters({ date: state.filters.date }));
+      return queueLedgerReport(statementPath(source), fileType, compactFilters({ date: state.filters.date, category: state.filters.category }));
+    },
+    onSuccess: (_result, fileType) => {
       setDownloadOpen(false);
+      if (fileType === 'camt053') return;
       void queryClient.invalidateQueries({ queryKey: ['reports'] });
       showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
     },
@@ -259,6 +263,7 @@ function Statement({ title, source, search, location, navigate }: {
         title="Download statement"
         summary={`${title} ${source.accountNumber}, ${periodText}: ${data?.numberOfResults ?? 0} movements, opening and closing balance.`}
         busy={download.isPending}
+        camt053
         onClose={() => setDownloadOpen(false)}
         onDownload={(fileType) => download.mutate(fileType)}
       />

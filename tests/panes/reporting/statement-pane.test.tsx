@@ -1,7 +1,7 @@
 // The account statement and the remittance form as a person uses them, against a fake Portal API.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, type Mock } from 'vitest';
+import { beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
 import { Router, useSearch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { AccountStatement, Remittance } from '../../../src/contract/ledger-schemas.ts';
@@ -89,6 +89,20 @@ describe('the account statement', () => {
     await user.click(screen.getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(post.mock.calls[0]?.slice(0, 2)).toEqual([`${statementPath}/reports`, { fileType: 'csv', filters: { date: '[gte]2026-10-01[and][lte]2026-10-31' } }]));
     await waitFor(() => expect(toastStore.toasts.some((toast) => toast.link?.href === '/reporting-overview')).toBe(true));
+  });
+
+  it('downloads the camt.053 XML of the period at once, with the session\'s token', async () => {
+    const { user, api, post } = setup('3M1070216', { [statementPath]: () => statement, [`${statementPath}/camt053`]: () => new Blob(['<Document/>']) });
+    const created = vi.fn(() => 'blob:statement');
+    Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() });
+    await screen.findByRole('grid', { name: 'Trading account movements' });
+    await user.click(screen.getByRole('button', { name: 'Download statement…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Download statement' });
+    await user.click(within(dialog).getByRole('radio', { name: /camt\.053/ }));
+    await user.click(screen.getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(created).toHaveBeenCalled());
+    expect(api.get.mock.calls.find(([path]) => path === `${statementPath}/camt053`)?.[1]).toMatchObject({ query: { date: '[gte]2026-10-01[and][lte]2026-10-31' }, responseType: 'blob' });
+    expect(post).not.toHaveBeenCalled();
   });
 
   it('without a period shows the current month', () => {
