@@ -29,6 +29,7 @@ import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { BalanceChart } from './balance-chart.tsx';
 import { DownloadDialog, type LedgerFileType } from './download-dialog.tsx';
 import { downloadCamt053, ledgerQueries, queueLedgerReport, statementPath, type StatementSource } from './ledger-queries.ts';
 import '../../src/ui/data-table/data-table.css';
@@ -217,7 +218,7 @@ function Statement({ title, source, search, location, navigate }: {
             </tbody>
           </table>
         ) : null}
-        <p className="not-built">Balance chart: not built yet.</p>
+        <BalanceChart source={source} date={state.filters.date} title={title} />
       </section>
       <CursorDataTable
         cursorHandle={rowCursor}

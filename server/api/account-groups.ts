@@ -8,6 +8,7 @@
 // | GET    | {m}                                     | Mapi.MerchantAccountGroups.Read                  | { results: groups with balances, numberOfResults } |
 // | GET    | {m}/{accountNumber}                     | Mapi.MerchantAccountGroups.Read                  | the group with its balances |
 // | GET    | {m}/{n}/statements/{kind}               | Mapi.MerchantAccountGroups.Read (+ GatewayFees for costs) | statement: opening, totals, movements with running balance, closing |
+// | GET    | {m}/{n}/statements/{kind}/balances      | as the statement                                 | { currency, results: [{ date, balance }] } each day's closing balance |
 // | GET    | {m}/{n}/statements/{kind}/camt053       | as the statement                                 | the statement as ISO 20022 camt.053.001.08 XML (streamed) |
 // | GET    | {m}/{n}/costs                           | Mapi.MerchantAccountGroups.Read, Mapi.GatewayFees.Read | the costs account's statement |
 // | GET    | {m}/{n}/transfers                       | Mapi.MerchantAccountGroups.Read                  | { results, numberOfResults } (paged) |
@@ -29,9 +30,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
+import { addDays, calendarDate, filterInstant } from '../../src/contract/filters.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
-  accountNumberPattern, batchIdPattern, batchListSpec, entryCategories, merchantAccountKinds, movementListSpec,
+  accountNumberPattern, batchIdPattern, batchListSpec, entryCategories, maxStatementDays, merchantAccountKinds, movementListSpec,
   statementReportTypeOf, transferListSpec, type EntryCategory, type MerchantAccountKind, type StatementAccountKind,
 } from '../../src/contract/ledger.ts';
 import { ledgerReportBody, remittanceUpdateBody, type Remittance } from '../../src/contract/ledger-schemas.ts';
@@ -46,7 +48,7 @@ import {
 import { camt053Statement } from '../ledger/camt053.ts';
 import { nextScheduleDates } from '../ledger/close-batches.ts';
 import { groupAccountId } from '../ledger/post-transactions.ts';
-import { balancesOf, periodOf, readStatement, type MovementRow } from '../ledger/statement.ts';
+import { balancesOf, periodOf, readDailyBalances, readStatement, type MovementRow } from '../ledger/statement.ts';
 import { resolveContext } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
@@ -243,6 +245,31 @@ export function accountGroupRoutes({ database }: Deps) {
     return c.body(body);
   }
 
+  /** Daily closing balances of the period (default: the last 31 days), in the request's zone; at most maxStatementDays days. */
+  async function dailyBalancesAnswer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string) {
+    const query = parseListRequest(singleValuedQuery(c), movementListSpec);
+    const timeZone = c.get('timeZone');
+    const requested = periodOf(query.filters.date, timeZone);
+    const today = calendarDate(new Date(), timeZone);
+    const lastDay = requested.end ? calendarDate(requested.end, timeZone) : today;
+    const firstDay = requested.start ? calendarDate(requested.start, timeZone) : addDays(lastDay, -30);
+    const days: { date: string; end: Date }[] = [];
+    for (let date = firstDay; date <= lastDay; date = addDays(date, 1)) {
+      if (days.length >= maxStatementDays) throw badRequest(`A balance chart covers ${maxStatementDays} days at most; choose a shorter period.`);
+      days.push({ date, end: filterInstant(date, 'end', timeZone) });
+    }
+    const period = { start: filterInstant(firstDay, 'start', timeZone), end: filterInstant(lastDay, 'end', timeZone) };
+    const balances = await readDailyBalances(db, groupAccountId(accountNumber, kind), period, days, timeZone);
+    return { currency, results: balances.map((row) => ({ date: row.date, balance: toMajorUnits(row.balanceMinor, currency) })) };
+  }
+
+  routes.get(`${m}/:accountNumber/statements/:kind/balances`, async (c) => {
+    const kind = kindParam(c);
+    const { scope, group } = await merchantGroup(c, statementPermissions(kind));
+    if (kind === 'invoice' && !scope.grossSettlement) throw notFound();
+    return c.json(await dailyBalancesAnswer(c, group.accountNumber, kind, group.currency));
+  });
+
   routes.get(`${m}/:accountNumber/statements/:kind/camt053`, async (c) => {
     const kind = kindParam(c);
     const { scope, group } = await merchantGroup(c, statementPermissions(kind));
@@ -397,6 +424,10 @@ export function accountGroupRoutes({ database }: Deps) {
   routes.get(`${b}/:accountNumber/statement`, async (c) => {
     const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
     return c.json(await statementAnswer(c, group.accountNumber, 'business', group.currency));
+  });
+  routes.get(`${b}/:accountNumber/statement/balances`, async (c) => {
+    const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    return c.json(await dailyBalancesAnswer(c, group.accountNumber, 'business', group.currency));
   });
   routes.get(`${b}/:accountNumber/statement/camt053`, async (c) => {
     const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);

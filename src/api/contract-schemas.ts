@@ -9,7 +9,7 @@ import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
 import {
-  accountStatement, businessAccountGroup, businessAccountGroupList, ledgerReportQueued, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList,
+  accountStatement, businessAccountGroup, dailyBalances, businessAccountGroupList, ledgerReportQueued, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList,
   pricingPlanList, remittance, settlementBatchDetail, settlementBatchList,
 } from '../contract/ledger-schemas.ts';
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
@@ -49,6 +49,7 @@ export const contractSchemas = {
   remittance,
   pricingPlanList,
   ledgerReportQueued,
+  dailyBalances,
 };
 
 export type SchemaName = keyof typeof contractSchemas;
