@@ -23,6 +23,7 @@
 // | POST   | {b}/{n}/remittance                      | Mapi.BagsExternal.Read + Portal.Settings.Update  | the changed remittance; 409 on a stale version; audited |
 // | GET    | {b}/{n}/transfers                       | Mapi.BagsExternal.Read                           | { results, numberOfResults } |
 // | POST   | {b}/{n}/statement/reports, {b}/{n}/transfers/reports | Mapi.BagsExternal.Read + Portal.Reports.Create | 202 { reportId, totalRows } |
+// | GET    | /ledger/internal-accounts               | Mapi.InternalMerchantAccounts.Read (root roles)  | the provider's clearing and bank accounts per currency with balances |
 // | GET    | /businesses/{businessId}/pricing-plan   | Mapi.MerchantAccountPricingPlan.Read             | { results: plan per merchant and currency with rates } |
 //
 // A business or merchant the caller cannot reach, or an account number or batch of another merchant, answers 404.
@@ -42,14 +43,14 @@ import type { ReportContext } from '../../src/contract/reports.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
 import {
-  auditEvents, businessAccountGroups, businesses, ledgerEntries, ledgerTransfers, merchantAccountGroups, merchants, pricingPlanRates, pricingPlans,
+  auditEvents, businessAccountGroups, businesses, ledgerAccounts, ledgerEntries, ledgerTransfers, merchantAccountGroups, merchants, pricingPlanRates, pricingPlans,
   queuedReports, remittanceSettings, settlementBatches,
 } from '../db/schema.ts';
 import { camt053Statement } from '../ledger/camt053.ts';
 import { nextScheduleDates } from '../ledger/close-batches.ts';
 import { groupAccountId } from '../ledger/post-transactions.ts';
 import { balancesOf, periodOf, readDailyBalances, readStatement, type MovementRow } from '../ledger/statement.ts';
-import { resolveContext } from '../policy/principal.ts';
+import { permissionsIn, resolveContext } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
 import { parseListRequest, singleValuedQuery } from './list-sql.ts';
@@ -501,6 +502,15 @@ export function accountGroupRoutes({ database }: Deps) {
   routes.post(`${b}/:accountNumber/transfers/reports`, async (c) => {
     const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Reports.Create']);
     return queueReport(c, { reportType: 'transfers', context: businessContext(business), filters: { accountNumber: group.accountNumber }, spec: transferListSpec, countRows: countTransfers(group.accountNumber, c.get('timeZone')) });
+  });
+
+  // ── the provider's own accounts (internal users) ──
+  routes.get('/ledger/internal-accounts', async (c) => {
+    requirePermission(permissionsIn(c.get('principal'), {}), 'Mapi.InternalMerchantAccounts.Read');
+    const accounts = await db.select().from(ledgerAccounts).where(eq(ledgerAccounts.owner, 'provider')).orderBy(asc(ledgerAccounts.currency), asc(ledgerAccounts.kind));
+    const balances = await balancesOf(db, accounts.map((account) => account.id), new Date());
+    const results = accounts.map((account) => ({ accountId: account.id, kind: account.kind, currency: account.currency, balance: toMajorUnits(balances.get(account.id) ?? 0, account.currency) }));
+    return c.json({ results, numberOfResults: results.length });
   });
 
   // ── pricing plan ──

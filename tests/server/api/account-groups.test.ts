@@ -211,6 +211,14 @@ describe.each(databaseKinds)('account groups on %s', (kind) => {
     });
   });
 
+  it('the provider\'s internal accounts: internal users only, and with the merchants\' accounts they sum to zero', async () => {
+    const body = (await ok(users.readonly, '/ledger/internal-accounts')) as { results: { accountId: string; kind: string; currency: string; balance: number }[] };
+    expect(body.results.map((row) => row.accountId)).toEqual(['provider:bank:EUR', 'provider:clearing:EUR', 'provider:bank:GBP', 'provider:clearing:GBP']);
+    const [all] = await database.query<{ total: string | number }>('SELECT coalesce(sum(amount_minor), 0) AS total FROM ledger_entries');
+    expect(Number(all?.total)).toBe(0);
+    for (const user of [users.partner, users.owner, users.finance, users.nobody]) expect((await call(user, 'GET', '/ledger/internal-accounts')).status, user).toBe(403);
+  });
+
   it('the pricing plan lists every plan of the business with its rates', async () => {
     const body = pricingPlanList.assert(await ok(users.partner, '/businesses/B1/pricing-plan'));
     expect(body.results.map((plan) => [plan.merchantName, plan.currency, plan.rates])).toEqual([
