@@ -26,7 +26,7 @@ import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
-import { DownloadDialog } from './download-dialog.tsx';
+import { DownloadDialog, type LedgerFileType } from './download-dialog.tsx';
 import { ledgerQueries, merchantGroupsPath, queueLedgerReport } from './ledger-queries.ts';
 import { movementColumns } from './statement-pane.tsx';
 import '../../src/ui/data-table/data-table.css';
@@ -96,7 +96,7 @@ export function BatchReportPane({ params, search }: PaneProps) {
   }
   usePaneCapabilities(handlers);
   const download = useMutation({
-    mutationFn: (fileType: 'pdf' | 'xlsx' | 'csv') => queueLedgerReport(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber ?? '')}/batches`, fileType, compactFilters({ date: state.filters.date, status: state.filters.status })),
+    mutationFn: (fileType: LedgerFileType) => queueLedgerReport(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber ?? '')}/batches`, fileType === 'camt053' ? 'csv' : fileType, compactFilters({ date: state.filters.date, status: state.filters.status })),
     onSuccess: () => {
       setDownloadOpen(false);
       void queryClient.invalidateQueries({ queryKey: ['reports'] });
@@ -204,7 +204,7 @@ export function BatchDetailPane({ params, search }: PaneProps) {
   }
   usePaneCapabilities(handlers);
   const download = useMutation({
-    mutationFn: (fileType: 'pdf' | 'xlsx' | 'csv') => queueLedgerReport(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber)}/batches/${encodeURIComponent(batchId)}`, fileType, {}),
+    mutationFn: (fileType: LedgerFileType) => queueLedgerReport(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber)}/batches/${encodeURIComponent(batchId)}`, fileType === 'camt053' ? 'csv' : fileType, {}),
     onSuccess: () => {
       setDownloadOpen(false);
       void queryClient.invalidateQueries({ queryKey: ['reports'] });

@@ -96,3 +96,17 @@ export async function queueLedgerReport(path: string, fileType: 'csv' | 'xlsx' |
 export async function saveRemittance(businessId: string, accountNumber: string, body: RemittanceUpdateBody) {
   return validate('remittance', await api.post<unknown>(`${businessGroupsPath(businessId)}/${id(accountNumber)}/remittance`, body));
 }
+
+/** The statement of a period as camt.053.001.08 XML, fetched with the session's token and saved by the browser. */
+export async function downloadCamt053(source: StatementSource, filters: Record<string, string>): Promise<void> {
+  const blob = await api.get<Blob>(`${statementPath(source)}/camt053`, { query: filters, responseType: 'blob', headers: { Accept: 'application/xml' } });
+  const url = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = `camt053-${source.accountNumber}.xml`;
+  anchor.rel = 'noopener';
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

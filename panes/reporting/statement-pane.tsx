@@ -27,10 +27,11 @@ import { openBeside } from '../../src/state/workspace-store.ts';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
-import { ChoiceFilter, DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
+import { DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
-import { DownloadDialog } from './download-dialog.tsx';
-import { ledgerQueries, queueLedgerReport, statementPath, type StatementSource } from './ledger-queries.ts';
+import { BalanceChart } from './balance-chart.tsx';
+import { DownloadDialog, type LedgerFileType } from './download-dialog.tsx';
+import { downloadCamt053, ledgerQueries, queueLedgerReport, statementPath, type StatementSource } from './ledger-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import './reporting.css';
 
@@ -166,9 +167,13 @@ function Statement({ title, source, search, location, navigate }: {
   usePaneCapabilities(handlers);
 
   const download = useMutation({
-    mutationFn: (fileType: 'pdf' | 'xlsx' | 'csv') => queueLedgerReport(statementPath(source), fileType, compactFilters({ date: state.filters.date, category: state.filters.category })),
-    onSuccess: () => {
+    mutationFn: async (fileType: LedgerFileType) => {
+      if (fileType === 'camt053') return downloadCamt053(source, compactFilters({ date: state.filters.date }));
+      return queueLedgerReport(statementPath(source), fileType, compactFilters({ date: state.filters.date, category: state.filters.category }));
+    },
+    onSuccess: (_result, fileType) => {
       setDownloadOpen(false);
+      if (fileType === 'camt053') return;
       void queryClient.invalidateQueries({ queryKey: ['reports'] });
       showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
     },
@@ -186,8 +191,14 @@ function Statement({ title, source, search, location, navigate }: {
       </header>
       <div className="filter-bar" role="search" aria-label="Statement filters">
         <DateRangeButton label="Period" summary={periodText} active onOpen={() => setDateOpen(true)} />
-        <ChoiceFilter label="Movements" options={categoryOptions} selected={decodeAnyOf(state.filters.category, entryCategories)}
-          onChange={(values) => setState(changeListState(state, { filters: compactFilters({ ...state.filters, category: encodeAnyOf(values) }) }))} />
+        <label className="reporting-select">
+          Movements{' '}
+          <select value={decodeAnyOf(state.filters.category, entryCategories)[0] ?? ''}
+            onChange={(event) => setState(changeListState(state, { filters: compactFilters({ ...state.filters, category: event.target.value ? encodeAnyOf([event.target.value]) : undefined }) }))}>
+            <option value="">All movements</option>
+            {categoryOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+          </select>
+        </label>
       </div>
       <section aria-label="Balances" className="reporting-summary">
         <dl>
@@ -207,7 +218,7 @@ function Statement({ title, source, search, location, navigate }: {
             </tbody>
           </table>
         ) : null}
-        <p className="not-built">Balance chart: not built yet.</p>
+        <BalanceChart source={source} date={state.filters.date} title={title} />
       </section>
       <CursorDataTable
         cursorHandle={rowCursor}
@@ -253,6 +264,7 @@ function Statement({ title, source, search, location, navigate }: {
         title="Download statement"
         summary={`${title} ${source.accountNumber}, ${periodText}: ${data?.numberOfResults ?? 0} movements, opening and closing balance.`}
         busy={download.isPending}
+        camt053
         onClose={() => setDownloadOpen(false)}
         onDownload={(fileType) => download.mutate(fileType)}
       />

@@ -8,6 +8,8 @@
 // | GET    | {m}                                     | Mapi.MerchantAccountGroups.Read                  | { results: groups with balances, numberOfResults } |
 // | GET    | {m}/{accountNumber}                     | Mapi.MerchantAccountGroups.Read                  | the group with its balances |
 // | GET    | {m}/{n}/statements/{kind}               | Mapi.MerchantAccountGroups.Read (+ GatewayFees for costs) | statement: opening, totals, movements with running balance, closing |
+// | GET    | {m}/{n}/statements/{kind}/balances      | as the statement                                 | { currency, results: [{ date, balance }] } each day's closing balance |
+// | GET    | {m}/{n}/statements/{kind}/camt053       | as the statement                                 | the statement as ISO 20022 camt.053.001.08 XML (streamed) |
 // | GET    | {m}/{n}/costs                           | Mapi.MerchantAccountGroups.Read, Mapi.GatewayFees.Read | the costs account's statement |
 // | GET    | {m}/{n}/transfers                       | Mapi.MerchantAccountGroups.Read                  | { results, numberOfResults } (paged) |
 // | GET    | {m}/{n}/batches                         | Mapi.MerchantAccountGroups.Read                  | { results, numberOfResults } (paged; status Any/Open/Closed) |
@@ -16,10 +18,12 @@
 // | GET    | {b}                                     | Mapi.BagsExternal.Read                           | { results, numberOfResults } (none while automatic remittance is on) |
 // | GET    | {b}/{accountNumber}                     | Mapi.BagsExternal.Read                           | the group and its balance |
 // | GET    | {b}/{n}/statement                       | Mapi.BagsExternal.Read                           | statement of the business account |
+// | GET    | {b}/{n}/statement/camt053               | Mapi.BagsExternal.Read                           | the business account statement as camt.053.001.08 |
 // | GET    | {b}/{n}/remittance                      | Mapi.BagsExternal.Read                           | schedule and beneficiary, with version |
 // | POST   | {b}/{n}/remittance                      | Mapi.BagsExternal.Read + Portal.Settings.Update  | the changed remittance; 409 on a stale version; audited |
 // | GET    | {b}/{n}/transfers                       | Mapi.BagsExternal.Read                           | { results, numberOfResults } |
 // | POST   | {b}/{n}/statement/reports, {b}/{n}/transfers/reports | Mapi.BagsExternal.Read + Portal.Reports.Create | 202 { reportId, totalRows } |
+// | GET    | /ledger/internal-accounts               | Mapi.InternalMerchantAccounts.Read (root roles)  | the provider's clearing and bank accounts per currency with balances |
 // | GET    | /businesses/{businessId}/pricing-plan   | Mapi.MerchantAccountPricingPlan.Read             | { results: plan per merchant and currency with rates } |
 //
 // A business or merchant the caller cannot reach, or an account number or batch of another merchant, answers 404.
@@ -27,9 +31,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
+import { addDays, calendarDate, filterInstant } from '../../src/contract/filters.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
-  accountNumberPattern, batchIdPattern, batchListSpec, entryCategories, merchantAccountKinds, movementListSpec,
+  accountNumberPattern, batchIdPattern, batchListSpec, entryCategories, maxStatementDays, merchantAccountKinds, movementListSpec,
   statementReportTypeOf, transferListSpec, type EntryCategory, type MerchantAccountKind, type StatementAccountKind,
 } from '../../src/contract/ledger.ts';
 import { ledgerReportBody, remittanceUpdateBody, type Remittance } from '../../src/contract/ledger-schemas.ts';
@@ -38,13 +43,14 @@ import type { ReportContext } from '../../src/contract/reports.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
 import {
-  auditEvents, businessAccountGroups, businesses, ledgerEntries, ledgerTransfers, merchantAccountGroups, merchants, pricingPlanRates, pricingPlans,
+  auditEvents, businessAccountGroups, businesses, ledgerAccounts, ledgerEntries, ledgerTransfers, merchantAccountGroups, merchants, pricingPlanRates, pricingPlans,
   queuedReports, remittanceSettings, settlementBatches,
 } from '../db/schema.ts';
+import { camt053Statement } from '../ledger/camt053.ts';
 import { nextScheduleDates } from '../ledger/close-batches.ts';
 import { groupAccountId } from '../ledger/post-transactions.ts';
-import { balancesOf, periodOf, readStatement, type MovementRow } from '../ledger/statement.ts';
-import { resolveContext } from '../policy/principal.ts';
+import { balancesOf, periodOf, readDailyBalances, readStatement, type MovementRow } from '../ledger/statement.ts';
+import { permissionsIn, resolveContext } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
 import { parseListRequest, singleValuedQuery } from './list-sql.ts';
@@ -218,6 +224,60 @@ export function accountGroupRoutes({ database }: Deps) {
     return c.json(await statementAnswer(c, group.accountNumber, kind, group.currency));
   });
 
+  /** The statement as camt.053.001.08 XML, streamed as it is read (the period of the date filter, as the statement). */
+  function camt053Answer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string, holder: string) {
+    const query = parseListRequest(singleValuedQuery(c), movementListSpec);
+    const period = periodOf(query.filters.date, c.get('timeZone'));
+    const chunks = camt053Statement(db, { accountId: groupAccountId(accountNumber, kind), accountNumber, kind, currency, holder, period, createdAt: new Date() });
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    });
+    c.header('Content-Type', 'application/xml; charset=utf-8');
+    c.header('Content-Disposition', `attachment; filename="camt053-${accountNumber}-${kind}.xml"`);
+    c.header('Cache-Control', 'no-store');
+    return c.body(body);
+  }
+
+  /** Daily closing balances of the period (default: the last 31 days), in the request's zone; at most maxStatementDays days. */
+  async function dailyBalancesAnswer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string) {
+    const query = parseListRequest(singleValuedQuery(c), movementListSpec);
+    const timeZone = c.get('timeZone');
+    const requested = periodOf(query.filters.date, timeZone);
+    const today = calendarDate(new Date(), timeZone);
+    const lastDay = requested.end ? calendarDate(requested.end, timeZone) : today;
+    const firstDay = requested.start ? calendarDate(requested.start, timeZone) : addDays(lastDay, -30);
+    const days: { date: string; end: Date }[] = [];
+    for (let date = firstDay; date <= lastDay; date = addDays(date, 1)) {
+      if (days.length >= maxStatementDays) throw badRequest(`A balance chart covers ${maxStatementDays} days at most; choose a shorter period.`);
+      days.push({ date, end: filterInstant(date, 'end', timeZone) });
+    }
+    const period = { start: filterInstant(firstDay, 'start', timeZone), end: filterInstant(lastDay, 'end', timeZone) };
+    const balances = await readDailyBalances(db, groupAccountId(accountNumber, kind), period, days, timeZone);
+    return { currency, results: balances.map((row) => ({ date: row.date, balance: toMajorUnits(row.balanceMinor, currency) })) };
+  }
+
+  routes.get(`${m}/:accountNumber/statements/:kind/balances`, async (c) => {
+    const kind = kindParam(c);
+    const { scope, group } = await merchantGroup(c, statementPermissions(kind));
+    if (kind === 'invoice' && !scope.grossSettlement) throw notFound();
+    return c.json(await dailyBalancesAnswer(c, group.accountNumber, kind, group.currency));
+  });
+
+  routes.get(`${m}/:accountNumber/statements/:kind/camt053`, async (c) => {
+    const kind = kindParam(c);
+    const { scope, group } = await merchantGroup(c, statementPermissions(kind));
+    if (kind === 'invoice' && !scope.grossSettlement) throw notFound();
+    return camt053Answer(c, group.accountNumber, kind, group.currency, `${scope.merchantName} (${scope.businessName})`);
+  });
+
   routes.get(`${m}/:accountNumber/costs`, async (c) => {
     const { group } = await merchantGroup(c, statementPermissions('costs'));
     return c.json(await statementAnswer(c, group.accountNumber, 'costs', group.currency));
@@ -366,6 +426,14 @@ export function accountGroupRoutes({ database }: Deps) {
     const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
     return c.json(await statementAnswer(c, group.accountNumber, 'business', group.currency));
   });
+  routes.get(`${b}/:accountNumber/statement/balances`, async (c) => {
+    const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    return c.json(await dailyBalancesAnswer(c, group.accountNumber, 'business', group.currency));
+  });
+  routes.get(`${b}/:accountNumber/statement/camt053`, async (c) => {
+    const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    return camt053Answer(c, group.accountNumber, 'business', group.currency, business.name);
+  });
   routes.post(`${b}/:accountNumber/statement/reports`, async (c) => {
     const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Reports.Create']);
     return queueReport(c, {
@@ -434,6 +502,15 @@ export function accountGroupRoutes({ database }: Deps) {
   routes.post(`${b}/:accountNumber/transfers/reports`, async (c) => {
     const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Reports.Create']);
     return queueReport(c, { reportType: 'transfers', context: businessContext(business), filters: { accountNumber: group.accountNumber }, spec: transferListSpec, countRows: countTransfers(group.accountNumber, c.get('timeZone')) });
+  });
+
+  // ── the provider's own accounts (internal users) ──
+  routes.get('/ledger/internal-accounts', async (c) => {
+    requirePermission(permissionsIn(c.get('principal'), {}), 'Mapi.InternalMerchantAccounts.Read');
+    const accounts = await db.select().from(ledgerAccounts).where(eq(ledgerAccounts.owner, 'provider')).orderBy(asc(ledgerAccounts.currency), asc(ledgerAccounts.kind));
+    const balances = await balancesOf(db, accounts.map((account) => account.id), new Date());
+    const results = accounts.map((account) => ({ accountId: account.id, kind: account.kind, currency: account.currency, balance: toMajorUnits(balances.get(account.id) ?? 0, account.currency) }));
+    return c.json({ results, numberOfResults: results.length });
   });
 
   // ── pricing plan ──

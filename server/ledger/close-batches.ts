@@ -53,7 +53,7 @@ export async function postMoves(writer: StatsWriter, moves: ReturnType<typeof sq
 }
 
 /** Closes every Open batch that started before the UTC day of asOf; returns how many it closed. Call it in a transaction. */
-export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (line: string) => void): Promise<number> {
+export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (line: string) => void, options: { holdsSince?: Date } = {}): Promise<number> {
   const cutoff = utcDayStart(asOf);
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   await ensureBusinessAccountGroups(writer);
@@ -87,7 +87,7 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (li
         AND sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz
       ORDER BY sb.batch_start LIMIT 1
     ) d ON true
-    WHERE h.category = 'reserveHold' AND h.value_at <= ${cutoff}::timestamptz`);
+    WHERE h.category = 'reserveHold' AND h.value_at <= ${cutoff}::timestamptz${options.holdsSince ? sql` AND h.value_at >= ${options.holdsSince}::timestamptz` : sql``}`);
   lap('reserve releases');
 
   // Payouts: the trading account's movement of the batch leaves it, to the remittance or the business account.
@@ -201,9 +201,11 @@ export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): P
  * below the plan's minimum is invoiced: minimumFee:{group}:{yyyymm}, invoice −S, costs +S, at the month's end. The
  * settlement itself is untouched (the trading account's batches stay as they were); the invoice account collects it.
  */
-export async function postMonthlyMinimums(writer: StatsWriter, asOf: Date): Promise<void> {
+export async function postMonthlyMinimums(writer: StatsWriter, asOf: Date, options: { fromMonth?: Date } = {}): Promise<void> {
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   const monthStart = new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), 1));
+  // The live job looks at the last months only; the seed at every month since the plans began.
+  const from = options.fromMonth ?? new Date(0);
   await postMoves(writer, sql`SELECT 'minimumFee:' || months.account_number || ':' || to_char(months.month_start AT TIME ZONE 'UTC', 'YYYYMM') AS posting_id,
       'minimumFee' AS category, NULL::text AS batch_id, months.business_id, months.merchant_id, months.currency, months.month_start + interval '1 month' AS value_at,
       months.account_number || ':invoice' AS from_account, months.account_number || ':costs' AS to_account,
@@ -212,12 +214,12 @@ export async function postMonthlyMinimums(writer: StatsWriter, asOf: Date): Prom
       SELECT g.account_number, g.business_id, g.merchant_id, g.currency, pp.monthly_minimum_minor AS minimum, m.month_start
       FROM merchant_account_groups g
       JOIN pricing_plans pp ON pp.merchant_id = g.merchant_id AND pp.currency = g.currency AND pp.monthly_minimum_minor > 0
-      CROSS JOIN LATERAL generate_series(date_trunc('month', pp.valid_from AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', ${monthStart}::timestamptz - interval '1 month', interval '1 month') m(month_start)
+      CROSS JOIN LATERAL generate_series(greatest(date_trunc('month', pp.valid_from AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', ${from}::timestamptz), ${monthStart}::timestamptz - interval '1 month', interval '1 month') m(month_start)
     ) months
     LEFT JOIN (
       SELECT e.account_id, date_trunc('month', e.value_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month_start, sum(e.amount_minor) AS total
       FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'costs'
-      WHERE e.category = 'fee' AND e.value_at < ${monthStart}::timestamptz
+      WHERE e.category = 'fee' AND e.value_at < ${monthStart}::timestamptz AND e.value_at >= ${from}::timestamptz
       GROUP BY 1, 2
     ) fees ON fees.account_id = months.account_number || ':costs' AND fees.month_start = months.month_start`);
 }

@@ -12,9 +12,11 @@ export function startSettlementJob(database: Database, options: { everyMs?: numb
   const runOnce = async () => {
     const now = new Date();
     await database.db.transaction(async (tx) => {
-      const closed = await closeDueBatches(tx, now);
+      // Live runs look back a bounded way: holds of the last 400 days (no reserve lasts longer), minimums of the last
+      // two months (from the start of a month, so the fees are whole); the seed runs them over everything.
+      const closed = await closeDueBatches(tx, now, undefined, { holdsSince: new Date(now.getTime() - 400 * 86_400_000) });
       const remitted = await payBusinessRemittances(tx, now);
-      await postMonthlyMinimums(tx, now);
+      await postMonthlyMinimums(tx, now, { fromMonth: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 2, 1)) });
       if (closed + remitted > 0) log(`closed ${closed} settlement batches, paid ${remitted} remittances`);
     });
   };

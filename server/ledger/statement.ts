@@ -102,3 +102,19 @@ export async function readStatement(db: Db, request: StatementRequest): Promise<
     movements: rows.map((row) => ({ ...row, amountMinor: Number(row.amountMinor), runningBalanceMinor: Number(row.runningBalanceMinor) })),
   };
 }
+
+/**
+ * The balance at the end of each calendar day of the period in the given zone: the opening balance plus the
+ * movements up to that day's end. Days without movements repeat the day before. At most maxDays days.
+ */
+export async function readDailyBalances(db: Db, accountId: string, period: { start: Date; end: Date }, days: readonly { date: string; end: Date }[], timeZone: string): Promise<{ date: string; balanceMinor: number }[]> {
+  const [opening] = await db.select({ total: sql<string>`coalesce(sum(${e.amountMinor}), 0)` }).from(e).where(and(eq(e.accountId, accountId), lt(e.valueAt, period.start)));
+  const rows = await db.select({ day: sql<string>`to_char(${e.valueAt} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`, total: sql<string>`sum(${e.amountMinor})` })
+    .from(e).where(and(eq(e.accountId, accountId), gte(e.valueAt, period.start), lte(e.valueAt, period.end))).groupBy(sql`1`);
+  const byDay = new Map(rows.map((row) => [row.day, Number(row.total)]));
+  let balance = Number(opening?.total ?? 0);
+  return days.map(({ date }) => {
+    balance += byDay.get(date) ?? 0;
+    return { date, balanceMinor: balance };
+  });
+}

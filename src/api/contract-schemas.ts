@@ -14,7 +14,7 @@ import {
   hostedPageList, imageUploadAnswer, merchantDetail, merchantList, paymentMethodAnswer,
 } from '../contract/configuration-schemas.ts';
 import {
-  accountStatement, businessAccountGroup, businessAccountGroupList, ledgerReportQueued, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList,
+  accountStatement, businessAccountGroup, dailyBalances, businessAccountGroupList, ledgerReportQueued, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList,
   pricingPlanList, remittance, settlementBatchDetail, settlementBatchList,
 } from '../contract/ledger-schemas.ts';
 import { auditEventList, paymentActionAnswer, paymentJobDetail, paymentJobList, paymentTrace } from '../contract/payment-job-schemas.ts';
@@ -111,6 +111,7 @@ export const contractSchemas = {
   watchListEntryDetail,
   userAuditEvents,
   userSessions,
+  dailyBalances,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

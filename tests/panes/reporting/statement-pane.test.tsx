@@ -1,7 +1,7 @@
 // The account statement and the remittance form as a person uses them, against a fake Portal API.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, type Mock } from 'vitest';
+import { beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
 import { Router, useSearch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { AccountStatement, Remittance } from '../../../src/contract/ledger-schemas.ts';
@@ -35,7 +35,7 @@ function Pane({ accountNumber }: { accountNumber?: string }) {
 }
 
 function setup(accountNumber: string | undefined, answers: Record<string, () => unknown>) {
-  const api = fakeApi(answers);
+  const api = fakeApi({ [`${statementPath}/balances`]: () => ({ currency: 'GBP', results: [] }), ...answers });
   const post = api.post as unknown as Mock;
   post.mockImplementation(async () => ({ reportId: 'RPT01', totalRows: 2 }));
   const location = memoryLocation({ path: accountNumber ? `/reporting/trading-account/${accountNumber}?date=%5Bgte%5D2026-10-01%5Band%5D%5Blte%5D2026-10-31` : '/reporting/trading-account', record: true });
@@ -66,8 +66,8 @@ describe('the account statement', () => {
     await waitFor(() => expect(location.history.at(-1)).toBe('/reporting/trading-account/3M1070216'));
   });
 
-  it('shows the balances, the totals and the movements with their running balance; the chart says it is not built', async () => {
-    const { api } = setup('3M1070216', { [statementPath]: () => statement });
+  it('shows the balances, the totals, the daily balances and the movements with their running balance', async () => {
+    const { api } = setup('3M1070216', { [statementPath]: () => statement, [`${statementPath}/balances`]: () => ({ currency: 'GBP', results: [{ date: '2026-10-01', balance: 108.4 }, { date: '2026-10-02', balance: 108.4 }] }) });
     expect(await screen.findByTestId('closing-balance')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('closing-balance').textContent).toBe('£108.40'));
     expect(screen.getByTestId('opening-balance').textContent).toBe('£10.00');
@@ -75,7 +75,9 @@ describe('the account statement', () => {
     const first = within(table).getAllByRole('row')[1] as HTMLElement;
     expect(within(first).getByRole('gridcell', { name: '£110.00' })).toBeTruthy();
     expect(screen.getByRole('table', { name: 'Totals per movement' })).toBeTruthy();
-    expect(screen.getByText('Balance chart: not built yet.')).toBeTruthy();
+    const daily = await screen.findByRole('table', { name: 'Balance at the end of each day' });
+    expect(within(daily).getAllByRole('row')).toHaveLength(3);
+    expect(screen.getByRole('img', { name: /Trading account: balance at the end of each day, 2 days/ })).toBeTruthy();
     const query = (api.get.mock.calls.find(([path]) => path === statementPath)?.[1] as { query: Record<string, string> }).query;
     expect(query).toMatchObject({ date: '[gte]2026-10-01[and][lte]2026-10-31', OrderingField: 'date', OrderingDirection: 'Ascending' });
   });
@@ -89,6 +91,20 @@ describe('the account statement', () => {
     await user.click(screen.getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(post.mock.calls[0]?.slice(0, 2)).toEqual([`${statementPath}/reports`, { fileType: 'csv', filters: { date: '[gte]2026-10-01[and][lte]2026-10-31' } }]));
     await waitFor(() => expect(toastStore.toasts.some((toast) => toast.link?.href === '/reporting-overview')).toBe(true));
+  });
+
+  it('downloads the camt.053 XML of the period at once, with the session\'s token', async () => {
+    const { user, api, post } = setup('3M1070216', { [statementPath]: () => statement, [`${statementPath}/camt053`]: () => new Blob(['<Document/>']) });
+    const created = vi.fn(() => 'blob:statement');
+    Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() });
+    await screen.findByRole('grid', { name: 'Trading account movements' });
+    await user.click(screen.getByRole('button', { name: 'Download statement…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Download statement' });
+    await user.click(within(dialog).getByRole('radio', { name: /camt\.053/ }));
+    await user.click(screen.getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(created).toHaveBeenCalled());
+    expect(api.get.mock.calls.find(([path]) => path === `${statementPath}/camt053`)?.[1]).toMatchObject({ query: { date: '[gte]2026-10-01[and][lte]2026-10-31' }, responseType: 'blob' });
+    expect(post).not.toHaveBeenCalled();
   });
 
   it('without a period shows the current month', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import {
-  accountStatement, businessAccountGroupList, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList, pricingPlanList, remittance,
+  accountStatement, businessAccountGroupList, dailyBalances, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList, pricingPlanList, remittance,
   settlementBatchDetail, settlementBatchList,
 } from '../../../src/contract/ledger-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, snapshot } from '../support.ts';
@@ -61,6 +61,17 @@ describe.each(databaseKinds)('account groups on %s', (kind) => {
       expect(month.openingBalance + movements).toBeCloseTo(month.closingBalance, 6);
       expect(month.closingBalance).toBe(0);
       expect(month.results.at(-1)?.runningBalance).toBe(month.closingBalance);
+    });
+
+    it('daily balances for the chart end each day where the statement of that day closes', async () => {
+      const body = dailyBalances.assert(await ok(users.partner, `${m1a}/${m1aGbp}/statements/trading/balances?date=${encodeURIComponent('[gte]2026-09-30[and][lte]2026-10-03')}`));
+      expect(body.results.map((row) => row.date)).toEqual(['2026-09-30', '2026-10-01', '2026-10-02', '2026-10-03']);
+      for (const row of body.results) {
+        const day = accountStatement.assert(await ok(users.partner, `${m1a}/${m1aGbp}/statements/trading?date=${encodeURIComponent(`[eq]${row.date}`)}`));
+        expect(row.balance).toBeCloseTo(day.closingBalance, 6);
+      }
+      expect(body.results[1]?.balance).toBe(147.2);
+      expect((await call(users.partner, 'GET', `${m1a}/${m1aGbp}/statements/trading/balances?date=${encodeURIComponent('[gte]2020-01-01[and][lte]2026-10-03')}`)).status).toBe(400);
     });
 
     it('in the Time-Zone of the request', async () => {
@@ -198,6 +209,14 @@ describe.each(databaseKinds)('account groups on %s', (kind) => {
         { ...change, version: 2, dayOfPeriod: 0 },
       ]) expect((await call(users.partner, 'POST', path, bad)).status, JSON.stringify(bad)).toBe(400);
     });
+  });
+
+  it('the provider\'s internal accounts: internal users only, and with the merchants\' accounts they sum to zero', async () => {
+    const body = (await ok(users.readonly, '/ledger/internal-accounts')) as { results: { accountId: string; kind: string; currency: string; balance: number }[] };
+    expect(body.results.map((row) => row.accountId)).toEqual(['provider:bank:EUR', 'provider:clearing:EUR', 'provider:bank:GBP', 'provider:clearing:GBP']);
+    const [all] = await database.query<{ total: string | number }>('SELECT coalesce(sum(amount_minor), 0) AS total FROM ledger_entries');
+    expect(Number(all?.total)).toBe(0);
+    for (const user of [users.partner, users.owner, users.finance, users.nobody]) expect((await call(user, 'GET', '/ledger/internal-accounts')).status, user).toBe(403);
   });
 
   it('the pricing plan lists every plan of the business with its rates', async () => {

@@ -35,6 +35,10 @@ const fingerprintQueries: Record<string, string> = {
   cardVault: `SELECT md5(string_agg(concat_ws(',', token, merchant_id, fingerprint, masked, key_id), '|' ORDER BY token)) FROM card_vault`,
   paymentJobs: `SELECT md5(string_agg(t::text, '|' ORDER BY reference)) FROM payment_jobs t`,
   transactionStats: `SELECT md5(string_agg(t::text, '|' ORDER BY merchant_id, currency, bucket_start)) FROM transaction_stats t`,
+  // The settlement ledger (seed-ledger.ts): entries without their serial ids and the batches (closed_at is the seed's now).
+  ledgerEntries: `SELECT md5(string_agg(concat_ws(',', posting_id, account_id, category, amount_minor, currency, value_at, transaction_reference, batch_id), '|' ORDER BY posting_id, account_id)) FROM ledger_entries`,
+  settlementBatches: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM settlement_batches t`,
+  ledgerTransfers: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM ledger_transfers t`,
 };
 
 async function fingerprint(database: Database): Promise<Record<string, string>> {
