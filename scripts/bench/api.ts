@@ -70,7 +70,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
   const { keys: cardKeys } = loadCardKeys({ cardDataKey: process.env.CARD_DATA_KEY, dataDir: options.dataDir ?? resolve(import.meta.dirname, '../../.bench') });
   if (!(await isSeeded(database))) {
     console.log(`[bench] seeding ${options.kind} with ${options.transactions.toLocaleString('en-GB')} transactions (once)…`);
-    await seedDatabase(database, { transactions: options.transactions, log: (line) => console.log(`[seed] ${line}`), cardKeys });
+    await seedDatabase(database, { transactions: options.transactions, ledger: options.transactions < 1_000_000, log: (line) => console.log(`[seed] ${line}`), cardKeys });
   }
   const [{ count } = { count: 0 }] = await database.query<{ count: number }>('SELECT count(*)::int AS count FROM transactions');
 

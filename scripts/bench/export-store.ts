@@ -54,7 +54,7 @@ const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 async function seed(databaseUrl: string): Promise<void> {
   const started = Date.now();
   await new Promise<void>((done, fail) => {
-    const child = spawn(process.execPath, [join(root, 'server/db/seed-cli.ts'), '--transactions', String(transactions)], {
+    const child = spawn(process.execPath, [join(root, 'server/db/seed-cli.ts'), '--transactions', String(transactions), '--no-ledger'], {
       cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'inherit', 'inherit'],
     });
     child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`seed exited with ${code}`))));

@@ -1,4 +1,4 @@
-// npm run seed -- [--transactions 2000000] [--reset] [--random-seed 20240601]
+// npm run seed -- [--transactions 2000000] [--reset] [--random-seed 20240601] [--no-ledger]
 // Seeds the database the server uses (DATABASE_URL, else PGlite under DATA_DIR, default ./data) with the demo
 // world. --reset first empties every application table (the migration journal stays), which also drops the
 // identity provider's sessions and signing keys. Stop the server first: PGlite allows one process at a time.
@@ -7,10 +7,10 @@ import { readConfig } from '../config.ts';
 import { openDatabase } from './client.ts';
 import { demoAccounts, demoPassword, isSeeded, resetDatabase, seedDatabase } from './seed.ts';
 
-const usage = 'usage: npm run seed -- [--transactions N] [--reset] [--random-seed N]';
+const usage = 'usage: npm run seed -- [--transactions N] [--reset] [--random-seed N] [--no-ledger]';
 
 function parseArguments(args: readonly string[], defaultTransactions: number) {
-  const options = { transactions: defaultTransactions, reset: false, randomSeed: undefined as number | undefined };
+  const options = { transactions: defaultTransactions, reset: false, randomSeed: undefined as number | undefined, ledger: true };
   const count = (name: string, text: string | undefined) => {
     const value = Number((text ?? '').replace(/[_,]/g, ''));
     if (!text || !Number.isSafeInteger(value) || value < 0) throw new Error(`${name} needs a non-negative whole number\n${usage}`);
@@ -22,6 +22,7 @@ function parseArguments(args: readonly string[], defaultTransactions: number) {
     if (flag === '--transactions') options.transactions = count(flag, value());
     else if (flag === '--random-seed') options.randomSeed = count(flag, value());
     else if (flag === '--reset') options.reset = true;
+    else if (flag === '--no-ledger') options.ledger = false;
     else if (flag === '--help' || flag === '-h') {
       console.log(usage);
       process.exit(0);
@@ -67,7 +68,7 @@ try {
   }
   if (process.exitCode !== 1) {
     log(`seeding ${options.transactions.toLocaleString('en-GB')} transactions…`);
-    const summary = await seedDatabase(database, { transactions: options.transactions, randomSeed: options.randomSeed, log, cardKeys });
+    const summary = await seedDatabase(database, { transactions: options.transactions, randomSeed: options.randomSeed, ledger: options.ledger, log, cardKeys });
     const { timings, demo, ...counts } = summary;
     log(`counts: ${Object.entries(counts).map(([name, value]) => `${name} ${typeof value === 'number' ? value.toLocaleString('en-GB') : value}`).join(', ')}`);
     log(`demo ids: ${Object.entries(demo).map(([name, value]) => `${name} ${value}`).join(', ')}`);

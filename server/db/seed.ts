@@ -31,6 +31,11 @@ export type SeedOptions = {
   transactions: number;
   /** Seed of the pseudo-random choices; the default gives the documented demo world. */
   randomSeed?: number;
+  /**
+   * Derive the settlement ledger from the transactions (default true). The benchmarks' data sets of a million
+   * transactions and more leave it out: its bulk cut-off does not finish at that size yet (issue 18, open).
+   */
+  ledger?: boolean;
   /** Anchor of every timestamp (transactions run up to it, passwords expire relative to it). Default: now, truncated to the hour. */
   now?: Date;
   log?: (line: string) => void;
@@ -249,7 +254,8 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     // The hourly, daily and declines tables of the statistics store, from the quarter hours just written.
     await rebuildStatsRollups(tx);
     lap('rollupsMs', 'statistics rollups (hourly, daily, declines)');
-    await seedLedger(tx, now, log);
+    if (options.ledger !== false) await seedLedger(tx, now, log);
+    else log('ledger: left out (--no-ledger)');
 
     for (const index of indexes) await run(index.restore);
     lap('createIndexesMs', `recreated ${indexes.length} indexes and keys`);
