@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two files at a time on the two-core machines (the default is one): most suites wait on PGlite's worker or on
+    // PostgreSQL as much as they compute, and the whole run must stay well inside CI's time.
+    maxWorkers: 2,
     projects: [
       {
         test: {
