@@ -21,6 +21,7 @@ import { moveLegacyReportFiles } from './reports/file-sweeper.ts';
 import { startReportWorker } from './reports/worker.ts';
 import { startRefundProcessor } from './payments/refund-processor.ts';
 import { startSettlementJob } from './ledger/settlement-job.ts';
+import { startHousekeeping } from './jobs/housekeeping.ts';
 import { withRequestLog } from './request-log.ts';
 
 const config = readConfig();
@@ -103,6 +104,8 @@ const reportWorker = startReportWorker({ database, files, pollMs: 1000, batchSiz
 // Refunds move on through the (simulated) acquirer's answers: requested → processing → completed (server/payments/).
 const refundProcessor = startRefundProcessor(database, { pollMs: 5000, log: logLine('payments') });
 const settlementJob = startSettlementJob(database, { log: logLine('ledger') });
+// API key expiry warnings and the watch list's signals, every 15 minutes (the first round 30 s after start).
+const housekeeping = startHousekeeping(database, { publicUrl: config.publicUrl, log: logLine('housekeeping', 'warn') });
 
 const server = createServer(withRequestLog((request, response) => {
   const url = request.url ?? '/';
@@ -132,6 +135,7 @@ async function stop(signal: string) {
   mailTransport.close();
   await refundProcessor.stop();
   await settlementJob.stop();
+  await housekeeping.stop();
   await database.close();
   process.exit(0);
 }
