@@ -6,7 +6,8 @@ import { showToast } from './toast-store.ts';
 import { decodeWorkspace, encodeWorkspace, isPanePath, maxPanes, stripPanesParam, type WorkspaceLayout } from './workspace-url.ts';
 
 // 'rows': a table's row cursor (j / k / Enter), the contract's tableRowsCapability.
-export const paneCapabilities = ['search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows'] as const;
+// 'save' and 'delete' (issue 19): a screen's record form saves, its record is deleted (after its confirmation).
+export const paneCapabilities = ['search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows', 'save', 'delete'] as const;
 export type PaneCapability = (typeof paneCapabilities)[number];
 
 export type PaneRequest = { capability: PaneCapability; argument?: number; seq: number };
