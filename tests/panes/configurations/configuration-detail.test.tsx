@@ -26,6 +26,9 @@ function InPane() {
   );
 }
 
+// Rendering the whole pane with its schemas checked on the main thread is slow on a shared machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 const context = { business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: 'M1', title: 'Alpha Online' } };
 const detail = (overrides: Partial<ConfigurationDetail> = {}): ConfigurationDetail => ({
   configurationId: 'C1', businessId: 'B1', merchantId: 'M1', tradeName: 'Alpha web shop', description: 'Checkout', switches: { virtualTerminalMenuEnabled: true },
