@@ -10,10 +10,12 @@ import { giveFeedbackCommand } from './help/give-feedback.ts';
 import { openPaletteCommand } from './help/open-palette.ts';
 import { reportBugCommand } from './help/report-bug.ts';
 import { showShortcutsCommand } from './help/show-shortcuts.ts';
+import { deleteCommand } from './record/delete.ts';
 import { editCommand } from './record/edit.ts';
 import { firstTabCommand } from './record/first-tab.ts';
 import { newItemCommand } from './record/new-item.ts';
 import { openSearchResultCommand } from './record/open-search-result.ts';
+import { saveCommand } from './record/save.ts';
 import { secondTabCommand } from './record/second-tab.ts';
 import { signOutCommand } from './session/sign-out.ts';
 import { columnsCommand } from './table/columns.ts';
@@ -55,6 +57,8 @@ export const staticCommands: readonly Command[] = [
   dateFilterCommand,
   editCommand,
   newItemCommand,
+  saveCommand,
+  deleteCommand,
   firstTabCommand,
   secondTabCommand,
   openSearchResultCommand,

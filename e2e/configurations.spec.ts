@@ -7,8 +7,11 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { signIn } from './support.ts';
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+/** The preview frame holds the shopper page's markup, which the shopper journey scans on its own page. */
+async function seriousViolations(page: Page, exclude?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  if (exclude) builder.exclude(exclude);
+  const { violations } = await builder.analyze();
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
@@ -37,6 +40,7 @@ async function openFirstConfiguration(page: Page): Promise<string> {
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * 0.95) - 1)] ?? 0;
 
 test('developer@demo.test changes a hosted page\'s colours and logo and sees the preview change', async ({ page }) => {
+  test.setTimeout(240_000);
   await developerOnConfigurations(page);
   await openFirstConfiguration(page);
   await page.getByRole('tab', { name: 'Hosted pages' }).click();
@@ -88,7 +92,7 @@ test('developer@demo.test changes a hosted page\'s colours and logo and sees the
 
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Hosted page saved.')).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, 'iframe[title^="Preview of the payment page"]')).toEqual([]);
 });
 
 test('a shopper opens a payment link and pays with a test card', async ({ page, browser }) => {

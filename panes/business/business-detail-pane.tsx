@@ -45,6 +45,7 @@ export function BusinessDetailPane({ params }: PaneProps) {
   const [theirs, setTheirs] = useState<BusinessDetail | null>(null);
   const [tried, setTried] = useState(false);
   const firstField = useRef<HTMLInputElement>(null);
+  const editForm = useRef<HTMLFormElement>(null);
   const rowCursor = useRef<RowCursorHandle>(null);
   const editing = draft !== null;
   const dirty = editing && detail.data !== undefined && JSON.stringify(draft) !== JSON.stringify(draftOf(detail.data));
@@ -66,6 +67,7 @@ export function BusinessDetailPane({ params }: PaneProps) {
   };
   usePaneCapabilities({
     ...(detail.data?.editable && !editing ? { edit: startEditing } : {}),
+    ...(editing ? { save: () => editForm.current?.requestSubmit() } : {}),
     ...(rows.length > 0 && !editing ? {
       [tableRowsCapability]: (argument?: number) => {
         if (argument === rowRequests.open || argument === rowRequests.openBeside) openMerchant(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
@@ -116,6 +118,7 @@ export function BusinessDetailPane({ params }: PaneProps) {
       </header>
       {editing && draft ? (
         <form
+          ref={editForm}
           className="record-section"
           aria-labelledby={ids.edit}
           noValidate

@@ -43,6 +43,7 @@ export function MerchantDetailPane({ params }: PaneProps) {
   const [theirs, setTheirs] = useState<MerchantDetail | null>(null);
   const [tried, setTried] = useState(false);
   const firstField = useRef<HTMLInputElement>(null);
+  const editForm = useRef<HTMLFormElement>(null);
   const editing = draft !== null;
   const dirty = editing && detail.data !== undefined && JSON.stringify(draft) !== JSON.stringify(draftOf(detail.data));
   useLeaveFormGuard(dirty);
@@ -53,7 +54,10 @@ export function MerchantDetailPane({ params }: PaneProps) {
     setTheirs(null);
     requestAnimationFrame(() => firstField.current?.focus());
   };
-  usePaneCapabilities(detail.data?.editable && !editing ? { edit: startEditing } : {});
+  usePaneCapabilities({
+    ...(detail.data?.editable && !editing ? { edit: startEditing } : {}),
+    ...(editing ? { save: () => editForm.current?.requestSubmit() } : {}),
+  });
 
   const save = useMutation({
     mutationFn: (values: { draft: Draft; version: number }) => saveMerchant(businessId, merchantId, {
@@ -101,6 +105,7 @@ export function MerchantDetailPane({ params }: PaneProps) {
       </header>
       {editing && draft ? (
         <form
+          ref={editForm}
           className="record-section"
           aria-labelledby={ids.edit}
           noValidate

@@ -2,7 +2,7 @@
 // two steps (generate a new key, shown once, both valid; then complete, choosing when the old key stops: now,
 // in 1 hour, 24 hours or 7 days); revoke at any time with a confirmation.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   completeApiKeyReplacement, configurationPath, configurationQueries, createApiKey, revokeApiKey, startApiKeyReplacement,
 } from '../../src/api/configuration-queries.ts';
@@ -19,11 +19,18 @@ import { Modal } from '../../src/ui/modal.tsx';
 const statusLabels = { active: 'Active', expiring: 'Expires soon', expired: 'Expired', revoked: 'Revoked' } as const;
 const statusTones = { active: 'success', expiring: 'warning', expired: 'neutral', revoked: 'danger' } as const;
 
-export function ApiKeysPanel({ businessId, merchantId, configurationId }: { businessId: string; merchantId: string; configurationId: string }) {
+export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRequest = 0 }: { businessId: string; merchantId: string; configurationId: string; newKeyRequest?: number }) {
   const queryClient = useQueryClient();
   const path = configurationPath(businessId, merchantId, configurationId);
   const list = useQuery(configurationQueries.apiKeys(businessId, merchantId, configurationId));
   const [creating, setCreating] = useState(false);
+  const handled = useRef(newKeyRequest);
+  useEffect(() => {
+    // Shift+N on this tab: a new key (the first render's count is not a request).
+    if (newKeyRequest === handled.current) return;
+    handled.current = newKeyRequest;
+    setCreating(true);
+  }, [newKeyRequest]);
   const [shown, setShown] = useState<{ title: string; secret: string; completeFor?: ApiKeyAnswer } | null>(null);
   const [completing, setCompleting] = useState<ApiKeyAnswer | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyAnswer | null>(null);

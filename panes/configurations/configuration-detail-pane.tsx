@@ -3,7 +3,7 @@
 // one answers 409 and the shell asks 'Someone updated this view': Stay keeps the edits here and shows what the
 // other side saved (a second save then replaces it), Discard changes reloads. Unsaved edits guard the pane.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
 import {
@@ -70,7 +70,16 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
     (general !== null && (general.tradeName !== data.tradeName || general.description !== data.description))
     || (switches !== null && JSON.stringify(switches) !== JSON.stringify(data.switches)));
   useLeaveFormGuard(dirty);
-  usePaneCapabilities({ tabs: (index) => { if (index !== undefined && !tabs[index]?.disabled) setTab(index); } });
+  const [newItemRequest, setNewItemRequest] = useState(0);
+  const submitRef = useRef<() => void>(() => undefined);
+  usePaneCapabilities({
+    tabs: (index) => { if (index !== undefined && !tabs[index]?.disabled) setTab(index); },
+    ...(canEdit && dirty ? { save: () => submitRef.current() } : {}),
+    ...(canEdit && data ? { delete: () => setConfirmDelete(true) } : {}),
+    // Shift+N: a new hosted page on the hosted pages tab, a new API key on the API keys tab.
+    ...((canEdit && configurationTabIds[activeTab] === 'hostedPages') || (canManageKeys && configurationTabIds[activeTab] === 'apiKeys')
+      ? { newItem: () => setNewItemRequest((count) => count + 1) } : {}),
+  });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: configurationQueries.all });
   const onConflict = async (error: unknown) => {
@@ -131,6 +140,7 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
     }
     save.mutate({ general: generalDraft, switches: switchesDraft, version });
   };
+  submitRef.current = submit;
   const formActions = canEdit ? (
     <div className="form-actions">
       <button type="submit" className="button button-primary" disabled={save.isPending || !dirty}>Save</button>
@@ -165,8 +175,8 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
         return false;
       }
     }} />,
-    <HostedPagesPanel key="hostedPages" detail={data} canEdit={canEdit} businessId={businessId} merchantId={merchantId} onChanged={refresh} />,
-    canManageKeys ? <ApiKeysPanel key="apiKeys" businessId={businessId} merchantId={merchantId} configurationId={configurationId} /> : <p key="apiKeys">Only Implementations and Technical admin manage API keys.</p>,
+    <HostedPagesPanel key="hostedPages" detail={data} canEdit={canEdit} businessId={businessId} merchantId={merchantId} onChanged={refresh} newItemRequest={newItemRequest} />,
+    canManageKeys ? <ApiKeysPanel key="apiKeys" businessId={businessId} merchantId={merchantId} configurationId={configurationId} newKeyRequest={newItemRequest} /> : <p key="apiKeys">Only Implementations and Technical admin manage API keys.</p>,
     <form key="switches" className="record-section" noValidate onSubmit={(event) => { event.preventDefault(); submit(); }}>
       <fieldset className="form-grid">
         <legend>Switches</legend>
@@ -285,7 +295,7 @@ function PaymentMethodForm(props: { method: PaymentMethod; settings: PaymentMeth
   );
 }
 
-function HostedPagesPanel(props: { detail: ConfigurationDetail; canEdit: boolean; businessId: string; merchantId: string; onChanged: () => Promise<unknown> }) {
+function HostedPagesPanel(props: { detail: ConfigurationDetail; canEdit: boolean; businessId: string; merchantId: string; onChanged: () => Promise<unknown>; newItemRequest: number }) {
   const { detail } = props;
   const [, navigate] = useLocation();
   const [deleting, setDeleting] = useState<{ reference: string; name: string } | null>(null);
@@ -300,6 +310,13 @@ function HostedPagesPanel(props: { detail: ConfigurationDetail; canEdit: boolean
     },
     onError: async (error) => { if (conflictChoice(error)) await props.onChanged(); },
   });
+  const handled = useRef(props.newItemRequest);
+  useEffect(() => {
+    // Shift+N asked for a new page (the first render's count is not a request).
+    if (props.newItemRequest === handled.current) return;
+    handled.current = props.newItemRequest;
+    if (props.canEdit && !create.isPending) create.mutate();
+  }, [props.newItemRequest]);
   const remove = useMutation({
     mutationFn: (reference: string) => deleteHostedPage(props.businessId, props.merchantId, reference, detail.version),
     onSettled: async () => {

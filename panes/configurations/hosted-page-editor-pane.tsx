@@ -4,7 +4,7 @@
 // contrast warning; a font from the fixed list; texts with the limits the server enforces; the payment-method
 // order; order lines on or off; return URLs. Saving sends the configuration's shared version (409 → Stay/Discard).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { isApiError } from '../../src/api/api-error.ts';
 import { configurationPath, configurationQueries, deleteImage, imageUrl, saveHostedPage, uploadImage } from '../../src/api/configuration-queries.ts';
 import type { ConfigurationDetail, HostedPageAnswer } from '../../src/contract/configuration-schemas.ts';
@@ -14,7 +14,7 @@ import {
 } from '../../src/contract/configurations.ts';
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';
 import type { HostedPageView } from '../../src/contract/hosted-page-render.ts';
-import { type PaneProps, useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
+import { type PaneProps, useLeaveFormGuard, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { CheckboxField, SelectField, TextField } from '../../src/ui/form-field.tsx';
@@ -66,6 +66,8 @@ export function HostedPageEditorPane({ params }: PaneProps) {
   const saved = page.data ? { name: page.data.name, design: page.data.design } : null;
   const dirty = draft !== null && saved !== null && JSON.stringify(draft) !== JSON.stringify(saved);
   useLeaveFormGuard(dirty);
+  const submitRef = useRef<() => void>(() => undefined);
+  usePaneCapabilities(dirty ? { save: () => submitRef.current() } : {});
 
   const save = useMutation({
     mutationFn: (values: { draft: Draft; version: number }) => saveHostedPage(businessId, merchantId, reference, { ...values.draft, name: values.draft.name.trim(), version: values.version }),
@@ -108,6 +110,12 @@ export function HostedPageEditorPane({ params }: PaneProps) {
     [next[index], next[target]] = [next[target] as PaymentMethod, next[index] as PaymentMethod];
     setDesign({ paymentMethodOrder: next });
   };
+  const submit = () => {
+    setTried(true);
+    if (Object.keys(errors).length > 0) return;
+    save.mutate({ draft, version: theirs?.version ?? page.data.version });
+  };
+  submitRef.current = submit;
   const pickLogo = async (file: File | undefined) => {
     if (!file) return;
     setUploading(true);
@@ -130,9 +138,7 @@ export function HostedPageEditorPane({ params }: PaneProps) {
     <div className="editor-pane" aria-labelledby={titleId}>
       <form className="editor-form" noValidate onSubmit={(event) => {
         event.preventDefault();
-        setTried(true);
-        if (Object.keys(errors).length > 0) return;
-        save.mutate({ draft, version: theirs?.version ?? page.data.version });
+        submit();
       }}>
         <header className="record-header">
           <h1 id={titleId}>{draft.name || 'Hosted payment page'}</h1>

@@ -8,6 +8,8 @@ import { decodeWorkspace, encodeWorkspace, isPanePath, maxPanes, stripPanesParam
 // 'rows': a table's row cursor (j / k / Enter), the contract's tableRowsCapability.
 export const paneCapabilities = [
   'search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows',
+  // 'save' and 'delete' (issue 19): a screen's record form saves, its record is deleted (after its confirmation)
+  'save', 'delete',
   // payment job detail (issue 16): declared only while the focused job allows the action
   'capture', 'refund', 'void', 'cancelJob', 'mailPaymentLink', 'viewTrace',
   // risk area (issue 22): a record's own actions, offered by its screen and asked for by its commands

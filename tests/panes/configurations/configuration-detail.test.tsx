@@ -7,9 +7,27 @@ import { ConfigurationDetailPane } from '../../../panes/configurations/configura
 import { ConfigurationsPane } from '../../../panes/configurations/configurations-pane.tsx';
 import { ApiError } from '../../../src/api/api-error.ts';
 import type { ConfigurationDetail } from '../../../src/contract/configuration-schemas.ts';
-import { paymentMethodLabels } from '../../../src/contract/configurations.ts';
+import { defaultHostedPageDesign, paymentMethodLabels } from '../../../src/contract/configurations.ts';
 import { paymentMethods } from '../../../src/contract/enumerations.ts';
+import { useAppServices } from '../../../src/app/app-services.tsx';
+import { useShortcutBinder } from '../../../src/app/shortcut-binder.ts';
+import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
+import { workspaceStore } from '../../../src/state/workspace-store.ts';
 import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+
+/** The pane inside its workspace pane with the app's shortcut binder: keys reach it through the registry. */
+function InPane() {
+  const { registry, commandServices } = useAppServices();
+  useShortcutBinder(registry, commandServices);
+  return (
+    <PaneScopeContext value={{ paneId: workspaceStore.panes[0]?.id ?? '' }}>
+      <ConfigurationDetailPane params={{ configurationId: 'C1' }} search="" capability="Configuration detail" />
+    </PaneScopeContext>
+  );
+}
+
+// Rendering the whole pane with its schemas checked on the main thread is slow on a shared machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 const context = { business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: 'M1', title: 'Alpha Online' } };
 const detail = (overrides: Partial<ConfigurationDetail> = {}): ConfigurationDetail => ({
@@ -62,6 +80,26 @@ describe('the configuration detail', () => {
     await user.click(screen.getAllByRole('button', { name: 'Save' })[0] as HTMLElement);
     await waitFor(() => expect(put).toHaveBeenCalledTimes(2));
     expect(put.mock.calls[1]?.[1]).toMatchObject({ tradeName: 'Alpha EU shop', version: 4 });
+  });
+
+  it('takes its keys through the registry: Shift+2 shows payment methods, Shift+N on hosted pages makes a page, Delete asks first', async () => {
+    signIn({ permissions: ['Mapi.Configurations.Read', 'Mapi.Configurations.Update'], context, paths: ['/configurations/C1'] });
+    const api = fakeApi({ '/businesses/B1/merchants/M1/configurations/C1': () => detail() });
+    const post = api.post as unknown as ReturnType<typeof vi.fn>;
+    post.mockResolvedValue({ reference: 'HPPNEW', configurationId: 'C1', name: 'Payment page 1', design: defaultHostedPageDesign, version: 4, updatedAt: '2026-11-01T10:00:00.000Z' });
+    renderWithServices(<InPane />);
+    await screen.findByRole('tablist', { name: 'Configuration' }, { timeout: 5000 });
+    await waitFor(() => expect(workspaceStore.panes[0]?.capabilities).toEqual(expect.arrayContaining(['tabs', 'delete'])));
+    expect(workspaceStore.panes[0]?.capabilities).not.toContain('newItem');
+    const user = userEvent.setup();
+    await user.keyboard('{Shift>}2{/Shift}');
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Payment methods' }).getAttribute('aria-selected')).toBe('true'));
+    await user.click(screen.getByRole('tab', { name: 'Hosted pages' }));
+    await waitFor(() => expect(workspaceStore.panes[0]?.capabilities).toContain('newItem'));
+    await user.keyboard('{Shift>}N{/Shift}');
+    await waitFor(() => expect(post).toHaveBeenCalledTimes(1));
+    expect(post.mock.calls[0]?.[0]).toBe('/businesses/B1/merchants/M1/hosted-pages');
+    expect(post.mock.calls[0]?.[1]).toMatchObject({ configurationId: 'C1', version: 3 });
   });
 
   it('shows the generic message for an empty trade name and does not save', async () => {
