@@ -1,6 +1,6 @@
 // One merchant: its details, its configurations, and (for internal users allowed to) an edit form (Shift+E) under
 // the version rule. 'Switch context to this merchant' is a command (commands/configurations/); the button here
-// follows the same link. Account groups belong to the account-groups area and say so until it is built.
+// follows the same link. Account groups come from the settlement ledger (panes/reporting), each a link to its accounts.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -9,8 +9,9 @@ import { isApiError } from '../../src/api/api-error.ts';
 import { businessQueries, saveMerchant } from '../../src/api/configuration-queries.ts';
 import type { MerchantDetail } from '../../src/contract/configuration-schemas.ts';
 import { checkMerchantEdit, maxNameLength, maxUrlLength } from '../../src/contract/configurations.ts';
-import { notBuiltMessage } from '../../src/contract/messages.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
+import { formatMoney } from '../../src/format/money.ts';
+import { ledgerQueries } from '../reporting/ledger-queries.ts';
 import { contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, usePaneCapabilities, useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
@@ -20,6 +21,28 @@ import '../../src/ui/form-field.css';
 import '../configurations/configurations.css';
 
 /** The same link the 'Switch context to this merchant' command follows: /context/apply looks the names and the first configuration up. */
+/** The merchant's account groups from the settlement ledger (issue 18): currency, trading balance, a link to each. */
+function MerchantAccountGroups({ businessId, merchantId }: { businessId: string; merchantId: string }) {
+  const groups = useQuery(ledgerQueries.merchantGroups(businessId, merchantId));
+  if (groups.isPending) return <Skeleton lines={2} label="Loading the account groups" />;
+  if (groups.isError) {
+    const refused = isApiError(groups.error) && groups.error.status === 403;
+    return <p>{refused ? 'You do not have the correct permissions.' : 'The account groups could not be loaded.'}</p>;
+  }
+  if (groups.data.results.length === 0) return <p>This merchant has no account groups yet.</p>;
+  const base = `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/merchant-accounts-overview`;
+  return (
+    <ul className="record-list">
+      {groups.data.results.map((group) => (
+        <li key={group.accountNumber}>
+          <a href={`${base}/${encodeURIComponent(group.accountNumber)}`}>{group.accountNumber}</a>
+          <span className="record-meta">{group.currency} · trading {formatMoney(group.balances.find((balance) => balance.kind === 'trading')?.balance ?? 0, group.currency)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function switchToMerchantLink(route: string, businessId: string, merchantId: string, businessName: string, merchantName: string): string {
   const params = new URLSearchParams({ route });
   params.set('business', JSON.stringify({ id: businessId, title: businessName }));
@@ -164,7 +187,7 @@ export function MerchantDetailPane({ params }: PaneProps) {
       </section>
       <section className="record-section" aria-labelledby={ids.accounts}>
         <h2 id={ids.accounts}>Account groups</h2>
-        <p className="not-built">{notBuiltMessage('Account groups of this merchant')}</p>
+        <MerchantAccountGroups businessId={merchant.businessId} merchantId={merchant.merchantId} />
       </section>
     </article>
   );

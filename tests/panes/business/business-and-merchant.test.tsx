@@ -1,6 +1,6 @@
 // The business and merchant detail screens: details, merchants table, recent activity, the versioned edit form
-// (generic messages; a 409 the user stays on keeps the edits and shows the other side's values), account groups
-// plainly not built yet, and the link that switches the context to a merchant.
+// (generic messages; a 409 the user stays on keeps the edits and shows the other side's values), the merchant's
+// account groups from the ledger, and the link that switches the context to a merchant.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -76,14 +76,32 @@ describe('the business detail', () => {
 describe('the merchant detail', () => {
   beforeEach(() => resetStores());
 
-  it('offers to switch the context to it, lists its configurations and says account groups are not built yet', async () => {
+  it('offers to switch the context to it, lists its configurations and links its account groups', async () => {
     signIn({ permissions: ['Mapi.Merchant.Read'], paths: ['/business/B1/merchants/M1'] });
-    fakeApi({ '/businesses/B1/merchants/M1': () => merchant() });
+    fakeApi({
+      '/businesses/B1/merchants/M1': () => merchant(),
+      '/businesses/B1/merchants/M1/merchant-accountgroups': () => ({ results: [{
+        accountNumber: '3M1070215', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online', currency: 'GBP', grossSettlement: false,
+        reservePercentage: 0, reserveDays: 60, balances: [{ kind: 'trading', balance: 1234.5 }, { kind: 'reserve', balance: 0 }],
+      }], numberOfResults: 1 }),
+    });
     renderWithServices(<MerchantDetailPane params={{ businessId: 'B1', merchantId: 'M1' }} search="" capability="Merchant detail" />);
     expect(await screen.findByRole('heading', { name: 'Alpha Online', level: 1 }, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText('Alpha web shop')).toBeTruthy();
-    expect(screen.getByText(/^Not built yet — Account groups of this merchant/)).toBeTruthy();
+    const group = await screen.findByRole('link', { name: '3M1070215' }, { timeout: 5000 });
+    expect(group.getAttribute('href')).toBe('/business/B1/merchants/M1/merchant-accounts-overview/3M1070215');
+    expect(screen.getByText('GBP · trading £1,234.50')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Switch context to this merchant' })).toBeTruthy();
     expect(screen.getByText('GBP, EUR')).toBeTruthy();
+  });
+
+  it('says so when the caller may not read the account groups', async () => {
+    signIn({ permissions: ['Mapi.Merchant.Read'], paths: ['/business/B1/merchants/M1'] });
+    fakeApi({
+      '/businesses/B1/merchants/M1': () => merchant(),
+      '/businesses/B1/merchants/M1/merchant-accountgroups': () => { throw new ApiError({ status: 403, messages: ['You do not have the correct permissions.'], kind: 'http', handled: true }); },
+    });
+    renderWithServices(<MerchantDetailPane params={{ businessId: 'B1', merchantId: 'M1' }} search="" capability="Merchant detail" />);
+    expect(await screen.findByText('You do not have the correct permissions.', undefined, { timeout: 5000 })).toBeTruthy();
   });
 });
