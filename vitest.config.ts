@@ -10,6 +10,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts'],
+          // Watches a worker's intermediate states (a put under way, a lease lapsing): run alone, with the faults.
+          exclude: ['tests/server/reports/crash.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -18,7 +20,7 @@ export default defineConfig({
       {
         test: {
           name: 'faults',
-          include: ['tests/faults/**/*.test.ts'],
+          include: ['tests/faults/**/*.test.ts', 'tests/server/reports/crash.test.ts'],
           environment: 'node',
           testTimeout: 300_000,
           hookTimeout: 300_000,

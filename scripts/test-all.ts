@@ -23,6 +23,6 @@ step('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 const postgresUrl = await ensurePostgres();
 if (!postgresUrl) console.warn('\n⚠ No PostgreSQL server reachable: the PostgreSQL layer of the integration suite is skipped.');
 step('unit, component and API integration', 'npx', ['vitest', 'run', '--project', 'server', '--project', 'web'], postgresUrl ? { TEST_DATABASE_URL: postgresUrl } : {});
-step('faults: kill -9, database outage', 'npx', ['vitest', 'run', '--project', 'faults']);
+step('faults: kill -9, database outage, workers overtaken', 'npx', ['vitest', 'run', '--project', 'faults'], postgresUrl ? { TEST_DATABASE_URL: postgresUrl } : {});
 step('browser end-to-end', 'node', ['scripts/e2e.ts']);
 console.log(`\n✓ all layers passed\n${timings.join('\n')}`);
