@@ -105,7 +105,7 @@ const reportWorker = startReportWorker({ database, files, pollMs: 1000, batchSiz
 const refundProcessor = startRefundProcessor(database, { pollMs: 5000, log: logLine('payments') });
 const settlementJob = startSettlementJob(database, { log: logLine('ledger') });
 // API key expiry warnings and the watch list's signals, every 15 minutes (the first round 30 s after start).
-const housekeeping = startHousekeeping(database, { publicUrl: config.publicUrl, log: logLine('housekeeping', 'warn') });
+const housekeeping = startHousekeeping(database, { publicUrl: config.publicUrl, files, log: logLine('housekeeping', 'warn') });
 
 const server = createServer(withRequestLog((request, response) => {
   const url = request.url ?? '/';

@@ -1,7 +1,11 @@
 // The periodic housekeeping on the demo world: a round queues one expiry warning per owner for the seeded key that
 // expires within 7 days, marks it warned (a second round queues nothing more), and refreshes the watch list; rounds
 // asked for at once share one run.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFolderStore } from '../../../server/files/folder-store.ts';
 import type { Database } from '../../../server/db/client.ts';
 import { seedDatabase } from '../../../server/db/seed.ts';
 import { startHousekeeping } from '../../../server/jobs/housekeeping.ts';
@@ -25,7 +29,7 @@ describe('housekeeping on the demo world (PGlite)', () => {
     expect(latest?.n).toBeGreaterThan(0);
     await database.query('DELETE FROM merchant_risk_signals_daily WHERE day = $1::date', [latest?.day]);
     const lines: string[] = [];
-    const housekeeping = startHousekeeping(database, { publicUrl: 'https://portal.test', intervalMs: 3_600_000, log: (line) => lines.push(line) });
+    const housekeeping = startHousekeeping(database, { publicUrl: 'https://portal.test', files: createFolderStore(await mkdtemp(join(tmpdir(), 'housekeeping-'))), intervalMs: 3_600_000, log: (line) => lines.push(line) });
     try {
       expect(await warnings()).toBe(0);
       // Two rounds asked for at once are one round.
