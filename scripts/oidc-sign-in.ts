@@ -4,7 +4,8 @@ import * as oauth from 'oauth4webapi';
 
 const client: oauth.Client = { client_id: 'portal' };
 
-class CookieJar {
+/** A browser's cookies for a fetch that does not follow redirects (tests follow them themselves). */
+export class CookieJar {
   readonly cookies = new Map<string, string>();
   async fetch(url: string, init: { method?: string; body?: URLSearchParams } = {}) {
     const headers: Record<string, string> = {};

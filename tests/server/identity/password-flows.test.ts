@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
+import { CookieJar } from '../../../scripts/oidc-sign-in.ts';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
@@ -30,21 +31,9 @@ let apiAudience: string;
 let redirectUri: string;
 let as: oauth.AuthorizationServer;
 
-class Browser {
-  readonly cookies = new Map<string, string>();
-  async request(url: string, init: { method?: string; body?: URLSearchParams } = {}) {
-    const headers: Record<string, string> = {};
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    if (init.body) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body?.toString(), redirect: 'manual' });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const index = pair.indexOf('=');
-      const value = pair.slice(index + 1).trim();
-      if (value) this.cookies.set(pair.slice(0, index).trim(), value);
-      else this.cookies.delete(pair.slice(0, index).trim());
-    }
-    return response;
+class Browser extends CookieJar {
+  request(url: string, init: { method?: string; body?: URLSearchParams } = {}) {
+    return this.fetch(url, init);
   }
   async follow(url: string, init: { method?: string; body?: URLSearchParams } = {}) {
     let response = await this.request(url, init);
