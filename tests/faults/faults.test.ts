@@ -35,25 +35,31 @@ describe('kill -9 during a burst of writes and an export (embedded database)', (
     const filesDir = join(dataDir, 'files');
     const env = { REPORT_BATCH_SIZE: String(exportBatchSize) };
     const first = await boot(3301, dataDir, env);
-    const { accessToken } = await signIn(first.url, 'owner@demo.test');
+    // Four users share the burst: a user keeps at most 100 settings (issue 24), and the burst writes 150 and more.
+    const writers = ['owner@demo.test', 'finance@demo.test', 'developer@demo.test', 'solo@demo.test'];
+    const tokens: string[] = [];
+    for (const email of writers) tokens.push((await signIn(first.url, email)).accessToken);
     const admin = await signIn(first.url, 'admin@demo.test');
-    const call = api(first, accessToken);
-    const acknowledged = new Map<string, string>();
+    const calls = tokens.map((token) => api(first, token));
+    // Per writer: key → the value its 200 acknowledged.
+    const acknowledged = tokens.map(() => new Map<string, string>());
+    const acknowledgedCount = () => acknowledged.reduce((sum, writes) => sum + writes.size, 0);
     let attempted = 0;
     let killed = false;
     const writer = async (lane: number) => {
+      const user = lane % writers.length;
       for (let index = 0; !killed; index += 1) {
         const key = `Burst${lane}x${index}`;
         const value = JSON.stringify({ lane, index });
         attempted += 1;
         try {
-          const response = await call('PUT', `/user-settings/${key}`, { value });
-          if (response.status === 200) acknowledged.set(key, value);
+          const response = await calls[user]?.('PUT', `/user-settings/${key}`, { value });
+          if (response?.status === 200) acknowledged[user]?.set(key, value);
         } catch { /* the connection died with the server: not acknowledged */ }
       }
     };
     const lanes = Array.from({ length: 8 }, (_, lane) => writer(lane));
-    while (acknowledged.size < 150) await new Promise((done) => setTimeout(done, 20));
+    while (acknowledgedCount() < 150) await new Promise((done) => setTimeout(done, 20));
     // The burst goes on while the one report worker writes the export; the kill lands mid-file.
     const adminCall = exportApi(first, admin.accessToken);
     const exports = await queueExports(adminCall, 'csv');
@@ -61,7 +67,7 @@ describe('kill -9 during a burst of writes and an export (embedded database)', (
     await first.kill9();
     killed = true;
     await Promise.all(lanes);
-    console.log(`burst: ${attempted} writes attempted, ${acknowledged.size} acknowledged before kill -9; `
+    console.log(`burst: ${attempted} writes attempted, ${acknowledgedCount()} acknowledged before kill -9; `
       + `export killed at ${atKill.processedRows} of ${exports.big.totalRows} rows`);
     expectKilledMidFile(filesDir, exports, atKill);
 
@@ -69,8 +75,9 @@ describe('kill -9 during a burst of writes and an export (embedded database)', (
     expect(second.output()).not.toContain('seeding demo data');
     const recoveryMs = await expectExportsFinishedOnce({ call: exportApi(second, admin.accessToken), exports, filesDir, first, second });
     console.log(`export: csv of ${exports.big.totalRows} rows finished ${recoveryMs} ms after the restarted server answered`);
-    const recall = api(second, accessToken);
-    expect(await missingWrites(recall, acknowledged), 'acknowledged writes missing after restart').toEqual([]);
+    for (const [user, token] of tokens.entries()) {
+      expect(await missingWrites(api(second, token), acknowledged[user] ?? new Map()), `${writers[user]}: acknowledged writes missing after restart`).toEqual([]);
+    }
     await second.stop();
   });
 });
