@@ -1,5 +1,5 @@
 // Statements as ISO 20022 camt.053.001.08: every file the API generates here validates against the XSD in
-// ../shared/standards, and its balances are the statement's.
+// ../shared/standards (copied to tests/server/ledger/standards), and its balances are the statement's.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { validateXML } from 'xmllint-wasm';
@@ -10,7 +10,8 @@ import { accountStatement } from '../../../src/contract/ledger-schemas.ts';
 import { createTestApp, createTestDatabase, fixture, insertFixtureWorld } from '../support.ts';
 import { b2Eur, insertLedgerFixture, m1aGbp, m1bGbp } from './ledger-fixtures.ts';
 
-const xsd = readFileSync(fileURLToPath(new URL('../../../../shared/standards/camt.053.001.08.xsd', import.meta.url)), 'utf8');
+// The ISO 20022 schema, copied into the repository from ../shared/standards (a clean clone in CI has no ../shared).
+const xsd = readFileSync(fileURLToPath(new URL('./standards/camt.053.001.08.xsd', import.meta.url)), 'utf8');
 const { users } = fixture;
 const october = encodeURIComponent('[gte]2026-10-01[and][lte]2026-10-31');
 
