@@ -5,12 +5,13 @@ import { useId, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { outboundEmailStatuses, outboundEmailStatusLabels, type OutboundEmailStatusName, type OutboxMessageSummary } from '../../src/contract/outbox.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
-import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
+import { pageSizes } from '../../src/contract/list-query.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { openBeside } from '../../src/state/workspace-store.ts';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { pageOf } from '../notifications/user-notifications-pane.tsx';
 import { outboxQueries } from './outbox-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../notifications/notifications.css';
@@ -19,17 +20,10 @@ export const outboxMessagePath = (id: string) => `/outbox/${encodeURIComponent(i
 
 const statusTones: Record<OutboundEmailStatusName, string> = { queued: 'info', sending: 'warning', sent: 'success', deliveredLocally: 'success', failed: 'danger' };
 
-/** page, page size and status from the pane's own query; anything invalid falls back to the defaults. */
+/** page and page size as the inbox reads them (pageOf), and the status; anything invalid falls back to the defaults. */
 export function outboxViewOf(search: string): { pageNumber: number; pageSize: number; status: OutboundEmailStatusName | null } {
-  const query = new URLSearchParams(search);
-  const pageNumber = Number(query.get('pagenumber') ?? '1');
-  const pageSize = Number(query.get('pagesize') ?? String(defaultPageSize));
-  const status = query.get('status');
-  return {
-    pageNumber: Number.isInteger(pageNumber) && pageNumber >= 1 ? pageNumber : 1,
-    pageSize: (pageSizes as readonly number[]).includes(pageSize) ? pageSize : defaultPageSize,
-    status: (outboundEmailStatuses as readonly string[]).includes(status ?? '') ? status as OutboundEmailStatusName : null,
-  };
+  const status = new URLSearchParams(search).get('status');
+  return { ...pageOf(search), status: (outboundEmailStatuses as readonly string[]).includes(status ?? '') ? status as OutboundEmailStatusName : null };
 }
 
 export function OutboxPane({ search }: PaneProps) {
