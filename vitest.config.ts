@@ -33,6 +33,9 @@ export default defineConfig({
           include: ['tests/{app,api,auth,commands,context,format,panes,state,ui}/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/setup-dom.ts'],
+          // A file's first check starts the validation worker (arktype and every contract schema): seconds on a busy
+          // 2-core machine. A ceiling, not a speed claim: a passing test never waits for it.
+          testTimeout: 20_000,
         },
       },
     ],

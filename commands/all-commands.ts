@@ -22,6 +22,7 @@ import { columnsCommand } from './table/columns.ts';
 import { dateFilterCommand } from './table/date-filter.ts';
 import { exportCommand } from './table/export.ts';
 import { filtersCommand } from './table/filters.ts';
+import { nextPageCommand, previousPageCommand } from './table/page-keys.ts';
 import { rowCursorCommands } from './table/row-cursor.ts';
 import { closePaneCommand } from './workspace/close-pane.ts';
 import { copyLinkCommand } from './workspace/copy-link.ts';
@@ -32,8 +33,11 @@ import { movePaneRightCommand } from './workspace/move-pane-right.ts';
 import { narrowPaneCommand } from './workspace/narrow-pane.ts';
 import { openBesideCommand } from './workspace/open-beside.ts';
 import { widenPaneCommand } from './workspace/widen-pane.ts';
+import { toggleSideMenuCommand } from './workspace/toggle-side-menu.ts';
 
 export const staticCommands: readonly Command[] = [
+  nextPageCommand,
+  previousPageCommand,
   openPaletteCommand,
   showShortcutsCommand,
   focusSearchCommand,
@@ -51,6 +55,7 @@ export const staticCommands: readonly Command[] = [
   widenPaneCommand,
   narrowPaneCommand,
   copyLinkCommand,
+  toggleSideMenuCommand,
   exportCommand,
   filtersCommand,
   columnsCommand,

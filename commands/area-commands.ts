@@ -6,6 +6,7 @@ import { switchToMerchantCommand } from './configurations/switch-to-merchant.ts'
 import { paymentJobCommands } from './payment-jobs/payment-job-commands.ts';
 import { downloadStatementCommand } from './reporting/download-statement.ts';
 import { openBatchReportCommand } from './reporting/open-batch-report.ts';
+import { openScheduledReportsCommand, scheduleStatementCommand } from './reporting/schedule-statement.ts';
 import { ticketCommands } from './tickets/ticket-commands.ts';
 import { userCommands } from './users/user-commands.ts';
 import { acknowledgeWatchEntryCommand } from './watch-list/acknowledge-entry.ts';
@@ -15,13 +16,25 @@ import { approveBeneficiaryCommand } from './beneficiaries/approve-beneficiary.t
 import { resolveScreeningAlertCommand } from './beneficiaries/resolve-alert.ts';
 import { exportCustomerDataCommand } from './customers/export-customer-data.ts';
 import { eraseCustomerCommand } from './customers/erase-customer.ts';
+import { addCustomerCommand } from './customers/add-customer.ts';
+import { editCustomerCommand } from './customers/edit-customer.ts';
 import { virtualTerminalCommands } from './virtual-terminal/virtual-terminal-commands.ts';
+import { partnerCommands } from './partners/partner-commands.ts';
+import { billingCommands } from './billing/billing-commands.ts';
+import { bulkCommands } from './bulk/bulk-commands.ts';
+import { openApiReferenceCommand } from './developers/open-api-reference.ts';
+import { listTrailCommands } from './table/list-trail.ts';
+import { escalateWatchEntryCommand } from './watch-list/escalate-entry.ts';
+import { markAllNotificationsReadCommand } from './notifications/mark-all-read.ts';
+import { hostedPageCommands } from './configurations/hosted-page-commands.ts';
 
 export const areaCommands: readonly Command[] = [
   switchToMerchantCommand,
   ...ticketCommands,
   downloadStatementCommand,
   openBatchReportCommand,
+  scheduleStatementCommand,
+  openScheduledReportsCommand,
   ...paymentJobCommands,
   ...userCommands,
   acknowledgeWatchEntryCommand,
@@ -31,5 +44,15 @@ export const areaCommands: readonly Command[] = [
   resolveScreeningAlertCommand,
   exportCustomerDataCommand,
   eraseCustomerCommand,
+  addCustomerCommand,
+  editCustomerCommand,
   ...virtualTerminalCommands,
+  ...partnerCommands,
+  ...billingCommands,
+  ...bulkCommands,
+  openApiReferenceCommand,
+  ...listTrailCommands,
+  escalateWatchEntryCommand,
+  markAllNotificationsReadCommand,
+  ...hostedPageCommands,
 ];

@@ -53,6 +53,9 @@ export function rankCommands<T extends Rankable>(items: readonly T[], query: str
     const boost = rank === undefined ? 0 : trimmed ? 30 - rank : 1000 - rank;
     scored.push({ item, score: score + boost, order });
   });
-  scored.sort((a, b) => b.score - a.score || a.order - b.order);
+  // Among equal matches, what can be done here comes before going somewhere else ('schedule' on a statement:
+  // 'Schedule statement…' before 'Scheduled statements and reports').
+  const navigates = (item: T) => (item.section === 'Navigation' ? 1 : 0);
+  scored.sort((a, b) => b.score - a.score || navigates(a.item) - navigates(b.item) || a.order - b.order);
   return scored.slice(0, limit).map((entry) => entry.item);
 }

@@ -62,7 +62,7 @@ test('finance@demo.test reconciles last month of the trading account with its PD
   await expect(page.getByRole('heading', { name: 'My report queue' })).toBeVisible();
   const downloaded: Record<string, Buffer> = {};
   for (const type of ['PDF', 'CSV'] as const) {
-    const report = page.getByRole('listitem').filter({ hasText: `Trading account · ${type}` }).first();
+    const report = page.getByRole('row').filter({ hasText: `Trading account · ${type}` }).first();
     await expect(report.getByText('Ready')).toBeVisible({ timeout: 90_000 });
     const download = page.waitForEvent('download');
     await press(page, report.getByRole('button', { name: /Download/ }));

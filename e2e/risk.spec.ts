@@ -1,6 +1,6 @@
 // The risk area (issue 22) against the real seeded server in Chromium, keyboard only: risk@demo.test resolves a
 // sanctions alert from the alert queue and acknowledges a watch list entry (when the seed flags one); owner@demo.test
-// erases a customer.
+// erases a customer, and adds one and changes it.
 // axe finds nothing serious or critical on the screens.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -93,4 +93,43 @@ test('owner@demo.test erases a customer after confirming, by keyboard', async ({
   // Its address now finds nothing.
   await page.goto(erasedUrl);
   await expect(page.getByText('The customer could not be loaded.')).toBeVisible();
+});
+
+test('owner@demo.test adds a customer and changes it, by keyboard', async ({ page }) => {
+  await signIn(page, 'owner@demo.test', '/business/100001/merchants/200001/customers', 'keyboard');
+  const grid = page.getByRole('grid', { name: 'Customers' });
+  await expect(grid.locator('tbody tr').first()).toBeVisible();
+  // A reference of its own, so a run never meets another run's customer (and no other journey meets this one).
+  const reference = `E2E-${Date.now().toString(36)}`;
+
+  await page.keyboard.press('Shift+N');
+  const add = page.getByRole('dialog', { name: 'Add a customer' });
+  await expect(add).toBeVisible();
+  await expect(add.getByLabel('Reference')).toBeFocused();
+  await page.keyboard.type(reference);
+  await add.getByLabel('Last name').fill('Hopper');
+  await add.getByLabel('Date of birth').fill('2999-01-01');
+  await page.keyboard.press(`${mod}+Enter`);
+  await expect(add.getByText('First name is required')).toBeVisible();
+  await expect(add.getByText('Date of birth is in the future')).toBeVisible();
+  await noSeriousViolations(page);
+  await add.getByLabel('First name').fill('Grace');
+  await add.getByLabel('Date of birth').fill('1986-12-09');
+  await add.getByLabel('City').fill('Arlington');
+  await add.getByLabel('Country').selectOption('US');
+  await page.keyboard.press(`${mod}+Enter`);
+  await expect(page).toHaveURL(/\/customers\/CUS[0-9A-F]+$/);
+  await expect(page.getByRole('heading', { name: 'Grace Hopper', level: 1 })).toBeVisible();
+  await expect(page.getByText(reference, { exact: true })).toBeVisible();
+
+  await page.keyboard.press('Shift+E');
+  const edit = page.getByRole('dialog', { name: 'Edit customer' });
+  await expect(edit).toBeVisible();
+  await expect(edit.getByLabel('Last name')).toHaveValue('Hopper');
+  await edit.getByLabel('Last name').fill('Hopper-King');
+  await noSeriousViolations(page);
+  await page.keyboard.press(`${mod}+Enter`);
+  await expect(page.getByText('Customer saved.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Grace Hopper-King', level: 1 })).toBeVisible();
+  await expect(edit).toBeHidden();
 });

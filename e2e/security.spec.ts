@@ -1,7 +1,9 @@
 // Browser-side defences against the real server in Chromium: a strict Content-Security-Policy with no inline
-// script, tokens kept out of localStorage, and hostile notification text rendered as text (no dialog, no image).
+// script, tokens kept out of localStorage and bound to a non-extractable DPoP key, and hostile notification text
+// rendered as text (no dialog, no image).
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { signIn } from './support.ts';
+import { demoPassword, signIn } from './support.ts';
 
 
 const script = '<script>alert(1)</script>';
@@ -40,6 +42,39 @@ test('after sign-in the session lives in sessionStorage and no token in localSto
   }
 });
 
+test('the session\'s tokens are bound to a key the page cannot read: API calls carry DPoP proofs, a copied token alone is refused, a reload keeps working', async ({ page }) => {
+  const apiCall = page.waitForRequest((request) => request.url().includes('/api/portal/') && Boolean(request.headers().dpop));
+  await signIn(page, 'owner@demo.test', '/notifications');
+  const request = await apiCall;
+  expect(request.headers().authorization).toMatch(/^DPoP eyJ/);
+  const accessToken = request.headers().authorization!.slice('DPoP '.length);
+  // The private key is a non-extractable CryptoKey in IndexedDB: script can sign with it, never export it.
+  const key = await page.evaluate(async () => {
+    const id = sessionStorage.getItem('portal.dpopKey');
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('portal-dpop');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const stored = await new Promise<{ keyPair: CryptoKeyPair } | undefined>((resolve) => {
+      const get = db.transaction('keys').objectStore('keys').get(id ?? '');
+      get.onsuccess = () => resolve(get.result as { keyPair: CryptoKeyPair } | undefined);
+    });
+    db.close();
+    const exported = await crypto.subtle.exportKey('jwk', stored!.keyPair.privateKey).then(() => 'exported', () => 'refused');
+    return { id, extractable: stored?.keyPair.privateKey.extractable, exported };
+  });
+  expect(key).toEqual({ id: expect.any(String), extractable: false, exported: 'refused' });
+  // The same token copied out of the page and sent without the key's proof.
+  const copied = await page.request.get('/api/portal/user/permissions', { headers: { authorization: `Bearer ${accessToken}` } });
+  expect(copied.status()).toBe(401);
+  // A reload finds the key again: the app goes on calling the API with proofs.
+  const afterReload = page.waitForResponse((response) => response.url().includes('/api/portal/') && Boolean(response.request().headers().dpop));
+  await page.reload();
+  expect((await afterReload).status()).toBe(200);
+  await expect(page.getByRole('banner')).toBeVisible();
+});
+
 test('a notification with hostile text shows it as text: no dialog, no image', async ({ page }) => {
   // Any alert() that ran would raise a dialog: record and dismiss it, and fail below.
   const dialogs: string[] = [];
@@ -65,4 +100,49 @@ test('a notification with hostile text shows it as text: no dialog, no image', a
   // Give any injected handler a moment to run.
   await page.waitForTimeout(500);
   expect(dialogs).toEqual([]);
+});
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+test('risk@demo.test reveals a full card number after entering the password again (step-up), by keyboard, axe clean', async ({ page }) => {
+  // Card payments: the channel Chp is only ever a card's.
+  await signIn(page, 'risk@demo.test', '/transactions?channel=%5Beq%5Dchp', 'keyboard');
+  const grid = page.getByRole('grid');
+  const firstRow = grid.locator('tbody tr[data-index="0"]');
+  await expect(firstRow).toBeVisible();
+  const reference = ((await firstRow.getByRole('rowheader').textContent()) ?? '').trim();
+  await firstRow.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: `Transaction ${reference}` })).toBeVisible();
+  const cardNumber = page.getByLabel('Card number', { exact: true });
+  await expect(cardNumber).toHaveText(/^\d{6}\*{6}\d{4}$/);
+
+  // The server asks for a recent authentication: the dialog takes the password, the focus is in its field.
+  await page.getByRole('button', { name: 'Reveal card number' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Password')).toBeFocused();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // A wrong password is said in the dialog, which stays; the right one reveals the number.
+  await page.keyboard.type('not my password');
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('alert')).toHaveText('That password is not right.');
+  await expect(dialog.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type(demoPassword);
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(cardNumber).toHaveText(/^\d{15,19}$/);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Within the next minutes no second password: hide, reveal again at once.
+  await page.getByRole('button', { name: 'Hide card number' }).click();
+  await page.getByRole('button', { name: 'Reveal card number' }).click();
+  await expect(cardNumber).toHaveText(/^\d{15,19}$/);
+  await expect(dialog).toBeHidden();
 });

@@ -1,5 +1,8 @@
 // Shared by the browser journeys: signing in through the provider's form as a person would.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { headerOf, linkTo, plainTextOf } from '../tests/server/mail/read-mail.ts';
 
 export const demoPassword = 'portal-demo';
 /** The platform's command modifier for Ctrl+K and friends. */
@@ -14,4 +17,28 @@ export async function signIn(page: Page, email: string, path = '/dashboard', sub
   else await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/connect') && !url.pathname.startsWith('/sign-in'));
   await expect(page.locator('body')).toBeVisible();
+}
+
+export type ReceivedEmail = { to: string[]; subject: string; text: string; /** the first link in the text to this path */ link: (path: string) => URL | undefined };
+
+function receivedEmails(): ReceivedEmail[] {
+  const dir = process.env.E2E_MAIL_DIR;
+  if (!dir || !existsSync(dir)) throw new Error('E2E_MAIL_DIR is not set: run the journeys through scripts/e2e.ts, which starts the SMTP server the portal sends to');
+  return readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => {
+    const mail = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { to: string[]; raw: string };
+    const text = plainTextOf(mail.raw);
+    return { to: mail.to, subject: headerOf(mail.raw, 'Subject') ?? '', text, link: (path: string) => linkTo(text, path) };
+  });
+}
+
+/**
+ * Waits until the portal's mail worker has delivered a message for `recipient` (with this subject, when given) to the
+ * SMTP server scripts/e2e.ts started, and returns the newest such message, decoded as a mail client shows it.
+ */
+export async function emailTo(recipient: string, subject?: string): Promise<ReceivedEmail> {
+  const matching = () => receivedEmails().filter((mail) => mail.to.some((to) => to.toLowerCase() === recipient.toLowerCase()) && (subject === undefined || mail.subject === subject));
+  await expect.poll(() => matching().length, { message: `an email to ${recipient}${subject ? ` “${subject}”` : ''} arrives at the SMTP server`, timeout: 30_000 }).toBeGreaterThan(0);
+  const newest = matching().at(-1);
+  if (!newest) throw new Error(`no email to ${recipient}`);
+  return newest;
 }

@@ -1,6 +1,7 @@
 // Transactions journeys against the real server in Chromium, by keyboard: filter and sort, save and re-apply a
 // preset, export and download from the report queue, open two transactions side by side.
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support.ts';
 
@@ -21,16 +22,22 @@ test('admin@demo.test filters, sorts, saves a preset and re-applies it, by keybo
   await expect(rows(page).first()).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Transaction pages' })).toContainText(/1–25 of/);
 
-  // Shift+F opens the filters on the first of them; Enter opens the status choice.
+  // Shift+F opens the filters on the first of them (Type); Enter opens the status choice, Enter applies the ticks.
   await page.keyboard.press('Shift+F');
-  await expect(page.getByRole('button', { name: /^Status:/ })).toBeFocused();
+  await expect(page.getByRole('button', { name: /^Type:/ })).toBeFocused();
+  await page.getByRole('button', { name: /^Status:/ }).focus();
   await page.keyboard.press('Enter');
   await page.getByRole('checkbox', { name: 'Declined' }).focus();
   await page.keyboard.press('Space');
-  await page.keyboard.press('Escape');
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/status=%5Beq%5Ddeclined/);
   await expect(grid(page).getByRole('gridcell').filter({ hasText: /^Paid$/ })).toHaveCount(0);
   await expect(grid(page).getByRole('gridcell', { name: 'Declined' }).first()).toBeVisible();
+
+  // The amount's Exact/Range switch shows whole (issue 25: it was clipped to 28 of its 98 px).
+  const amountMatch = page.getByRole('radiogroup', { name: 'Amount match' });
+  await expect(amountMatch.getByText('Range')).toBeVisible();
+  expect(await amountMatch.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
 
   // Sort by amount: largest first, and back on page 1.
   await press(page, /^Amount/);
@@ -85,10 +92,13 @@ test('admin@demo.test exports a filtered view and downloads it from the report q
 
   await press(page, 'Open my report queue', 'Enter', 'link');
   await expect(page.getByRole('heading', { name: 'My report queue' })).toBeVisible();
-  const report = page.getByRole('listitem').filter({ hasText: 'Transactions · CSV' }).first();
+  const report = page.getByRole('row').filter({ hasText: 'Transactions · CSV' }).first();
   await expect(report).toContainText('Channel: Chp');
   await expect(report).toContainText('Status: Paid');
   await expect(report.getByText('Ready')).toBeVisible({ timeout: 60_000 });
+  // The queue is a dense table (issue 25), and axe finds nothing serious in it.
+  const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 
   const download = page.waitForEvent('download');
   await report.getByRole('button', { name: /Download/ }).focus();
@@ -98,9 +108,10 @@ test('admin@demo.test exports a filtered view and downloads it from the report q
   const text = readFileSync(await file.path(), 'utf8');
   expect(text.charCodeAt(0)).toBe(0xfeff);
   const lines = text.slice(1).split('\r\n').filter((line) => line !== '');
-  expect(lines[0]).toBe('Date (Europe/London),Reference,Merchant,Amount,Currency,Status,Payment method,Channel,E-wallet');
+  expect(lines[0]).toBe('Date (Europe/London),Reference,Merchant,Amount,Currency,Status,Payment method,Channel,E-wallet,Type');
   expect(lines).toHaveLength(expected + 1);
-  expect(lines.slice(1).every((line) => line.includes(',paid,') && line.includes(',Chp,'))).toBe(true);
+  // A paid payment with refunds reads as (partially) refunded in the file too (issue 25).
+  expect(lines.slice(1).every((line) => /,(paid|refunded|partiallyRefunded),/.test(line) && line.includes(',Chp,'))).toBe(true);
 });
 
 test('admin@demo.test opens two transactions side by side, by keyboard', async ({ page }) => {
@@ -111,11 +122,11 @@ test('admin@demo.test opens two transactions side by side, by keyboard', async (
 
   // j moves the cursor to the first row's neighbour and k back; Shift+Enter opens the row beside.
   await page.keyboard.press('j');
-  await expect(rows(page).nth(1)).toHaveAttribute('aria-selected', 'true');
+  await expect(rows(page).nth(1)).toHaveAttribute('tabindex', '0');
   await page.keyboard.press('k');
   await expect(rows(page).nth(0)).toBeFocused();
   await page.keyboard.press('Shift+Enter');
-  await expect(page.getByRole('heading', { name: `Transaction ${first}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: new RegExp(`^(Transaction|Refund) ${first}$`) })).toBeVisible();
   // The new pane has the keyboard: it is the focused pane and holds the focus.
   const besideFirst = page.getByRole('region', { name: new RegExp(`^Transaction ${first} \\(pane 2 of 2\\)`) });
   await expect(besideFirst).toHaveAttribute('data-focused', 'true');
@@ -129,10 +140,12 @@ test('admin@demo.test opens two transactions side by side, by keyboard', async (
   await list.getByRole('grid').locator('tbody tr[data-index="0"]').focus();
   await page.keyboard.press('j');
   await page.keyboard.press('Shift+Enter');
-  await expect(page.getByRole('heading', { name: `Transaction ${second}` })).toBeVisible();
-  await expect(page.getByRole('heading', { name: `Transaction ${first}` })).toBeVisible();
+  // A refund's heading says Refund (issue 25).
+  await expect(page.getByRole('heading', { name: new RegExp(`^(Transaction|Refund) ${second}$`) })).toBeVisible();
+  await expect(page.getByRole('heading', { name: new RegExp(`^(Transaction|Refund) ${first}$`) })).toBeVisible();
   await expect(page.getByRole('region', { name: /pane \d of 3/ })).toHaveCount(3);
-  const besideSecond = page.getByRole('region', { name: new RegExp(`^Transaction ${second} \\(pane 2 of 3\\)`) });
+  // A new pane opens at the right end (issue 25).
+  const besideSecond = page.getByRole('region', { name: new RegExp(`^Transaction ${second} \\(pane 3 of 3\\)`) });
   await expect(besideSecond).toHaveAttribute('data-focused', 'true');
   await expect(besideSecond).toBeFocused();
 

@@ -1,11 +1,14 @@
-// Users journeys against the real server in Chromium: an owner invites a finance user by keyboard; the account whose
-// password has expired changes it inside the sign-in before the portal opens; a technical admin unlocks a locked
-// user. axe scans of the overview, the add form and the user detail. (Following the invitation email's link in the
-// browser needs the mail worker's delivered messages: tests/server/identity/password-flows.test.ts follows it from
-// the outbox and signs the invitee in.)
+// Users journeys against the real server in Chromium: an owner invites a finance user by keyboard and the invitee
+// accepts from the link in the email the portal sent (through the SMTP server scripts/e2e.ts starts), then signs in
+// and sees only the owner's business; the account whose password has expired changes it inside the sign-in before
+// the portal opens; a technical admin unlocks a locked user; the expiring account resets its password from the
+// emailed link ('Forgot your password?'), turns on two-factor sign-in from /profile and is asked for a code at the
+// next sign-in. axe scans of the overview, the add form, the user detail, the invitation page, the reset request and
+// the profile.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { demoPassword, signIn } from './support.ts';
+import * as OTPAuth from 'otpauth';
+import { demoPassword, emailTo, signIn } from './support.ts';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -13,7 +16,9 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
-test('owner@demo.test invites a new finance user by keyboard', async ({ page }) => {
+test('owner@demo.test invites a new finance user by keyboard; the invitee accepts from the email and sees only that business', async ({ page, browser }) => {
+  // Two people, five axe scans and two emails through SMTP: more than the default 90 s on a busy machine.
+  test.slow();
   await signIn(page, 'owner@demo.test', '/users', 'keyboard');
   const grid = page.getByRole('grid', { name: 'Users' });
   await expect(grid.getByRole('rowheader').first()).toBeVisible();
@@ -45,6 +50,51 @@ test('owner@demo.test invites a new finance user by keyboard', async ({ page }) 
   await page.getByRole('tab', { name: 'Sign-in and security' }).click();
   await expect(page.getByText(/Invitation pending: sent/)).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+
+  // The invitee, in a browser of their own, follows the link in the email that reached the SMTP server.
+  const invitation = await emailTo(email, 'You are invited to the payments portal');
+  expect(invitation.text).toContain('has invited you to the payments portal.');
+  const link = invitation.link('/user-invite');
+  expect(link?.searchParams.get('InviteId')).toBeTruthy();
+  const invitee = await browser.newContext();
+  const inviteePage = await invitee.newPage();
+  await inviteePage.goto(link?.href ?? '');
+  await expect(inviteePage.getByRole('heading', { level: 1, name: 'Create your account' })).toBeVisible();
+  await expect(inviteePage.getByText(email)).toBeVisible();
+  await expect(inviteePage.getByLabel('First name')).toBeFocused();
+  await inviteePage.keyboard.type('Nell');
+  await inviteePage.getByLabel('Last name').fill('Finch');
+  // The strength estimator's feedback is shown before anything is sent.
+  await inviteePage.getByLabel('Password', { exact: true }).fill('password1');
+  await expect(inviteePage.getByRole('meter', { name: 'Password strength' })).toBeVisible();
+  const chosen = 'Quartz-heron-lantern-73';
+  await inviteePage.getByLabel('Password', { exact: true }).fill(chosen);
+  await inviteePage.getByLabel('Repeat the password').fill(chosen);
+  expect(await seriousViolations(inviteePage)).toEqual([]);
+  await inviteePage.getByRole('button', { name: 'Create account' }).click();
+  await expect(inviteePage.getByRole('status')).toHaveText('Your account is ready. We have sent you a welcome email; you can now sign in.');
+  const welcome = await emailTo(email, 'Welcome to the payments portal');
+  expect(welcome.text).toContain('Welcome, Nell');
+
+  // The link is single-use: opened again, it has expired.
+  const again = await invitee.newPage();
+  await again.goto(link?.href ?? '');
+  await expect(again.getByRole('alert')).toHaveText('Oops that link has expired.');
+  await again.close();
+
+  // Signed in, the new user sees the owner's business and nothing else.
+  await inviteePage.getByRole('link', { name: 'Sign in' }).click();
+  await inviteePage.getByLabel('Email').fill(email);
+  await inviteePage.getByLabel('Password').fill(chosen);
+  await inviteePage.getByRole('button', { name: 'Sign in' }).click();
+  await inviteePage.waitForURL((url) => !url.pathname.startsWith('/connect') && !url.pathname.startsWith('/sign-in'));
+  const search = inviteePage.getByRole('searchbox', { name: 'Search businesses and merchants' });
+  await expect(search).toBeVisible();
+  await search.fill('Little Wren');
+  await expect(inviteePage.getByText('no context for Little Wren')).toBeVisible();
+  await search.fill('Harbour');
+  await expect(inviteePage.getByRole('listbox', { name: 'Search results' }).getByRole('option').first()).toContainText('Harbour & Finch Homeware Ltd');
+  await invitee.close();
 });
 
 test('expired@demo.test must choose a new password before the portal opens', async ({ page }) => {
@@ -83,4 +133,68 @@ test('admin@demo.test unlocks a locked user', async ({ page }) => {
   await expect(page.getByText('Active', { exact: true })).toBeVisible();
   await expect(page.getByText(/^Locked until /)).toHaveCount(0);
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('expiring@demo.test forgets the password, chooses a new one from the emailed link, then turns on two-factor sign-in', async ({ page, browser }) => {
+  test.slow();
+  await page.goto('/dashboard');
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Reset your password' })).toBeVisible();
+  await expect(page.getByLabel('Email')).toBeFocused();
+  await page.keyboard.type('expiring@demo.test');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toHaveText('If an account exists for this email address, we have sent it a link to reset the password. The link is valid for 15 minutes.');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const mail = await emailTo('expiring@demo.test', 'Reset your payments portal password');
+  const link = mail.link('/connect/reset-password');
+  expect(link?.searchParams.get('token')).toBeTruthy();
+  await page.goto(link?.href ?? '');
+  await expect(page.getByRole('heading', { level: 1, name: 'Choose a new password' })).toBeVisible();
+  await expect(page.getByLabel('New password', { exact: true })).toBeFocused();
+  const fresh = 'Thistle-ferry-compass-64';
+  await page.keyboard.type(fresh);
+  await page.getByLabel('Repeat the new password').fill(fresh);
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Your password has been changed.')).toBeVisible();
+
+  await page.goto('/dashboard');
+  await page.getByLabel('Email').fill('expiring@demo.test');
+  await page.getByLabel('Password').fill(fresh);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/connect') && !url.pathname.startsWith('/sign-in'));
+  await expect(page.getByRole('navigation').first()).toBeVisible();
+
+  // Two-factor sign-in from the profile: the password again, the key (as an authenticator app reads it from the QR
+  // code), the first code; ten recovery codes shown once.
+  await page.goto('/profile');
+  const section = page.getByRole('region', { name: 'Two-factor sign-in' });
+  await section.getByLabel('Your password').fill(fresh);
+  await section.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  await expect(section.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  const secret = ((await section.getByLabel('Key for typing').textContent()) ?? '').replace(/\s+/g, '');
+  const authenticator = new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) });
+  await section.getByLabel('Code from the app').fill(authenticator.generate());
+  await section.getByRole('button', { name: 'Turn on' }).click();
+  await expect(page.getByRole('region', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // In another browser the password alone no longer opens the portal: the provider asks for a code.
+  const elsewhere = await browser.newContext();
+  const second = await elsewhere.newPage();
+  await second.goto('/dashboard');
+  await second.getByLabel('Email').fill('expiring@demo.test');
+  await second.getByLabel('Password').fill(fresh);
+  await second.getByRole('button', { name: 'Sign in' }).click();
+  await expect(second.getByRole('heading', { level: 1, name: 'Two-factor sign-in' })).toBeVisible();
+  await expect(second.getByLabel('Code')).toBeFocused();
+  await second.keyboard.type('000000');
+  await second.keyboard.press('Enter');
+  await expect(second.getByRole('alert')).toHaveText('That code is not right. Enter the current code from your authenticator app, or a recovery code.');
+  // The code that turned it on is spent; the authenticator's next one is accepted (one step of drift allowed).
+  await second.getByLabel('Code').fill(authenticator.generate({ timestamp: Date.now() + 30_000 }));
+  await second.keyboard.press('Enter');
+  await second.waitForURL((url) => !url.pathname.startsWith('/connect') && !url.pathname.startsWith('/sign-in'));
+  await expect(second.getByRole('navigation').first()).toBeVisible();
+  await elsewhere.close();
 });

@@ -1,20 +1,26 @@
 // npm run bench: measures the portal on this machine and prints the figures as a markdown table (also written to
-// .bench/results.md). Not part of npm test. Sections: --only api,browser,lighthouse (default all); --pglite-dir, --skip-pglite, --skip-postgres,
-// --transactions N (default 2,000,000), --load-seconds N (default 30).
+// .bench/results.md). Not part of npm test. Sections: --only api,browser,lighthouse,hostedpage (default all), search (opt-in); --pglite-dir, --skip-pglite, --skip-postgres,
+// --transactions N (default 2,000,000), --load-seconds N (default 30; 0 skips the load rows), --cases TEXT (only the API/raw
+// cases whose name contains it, e.g. 'payment job'), --database NAME (the PostgreSQL database, default portal_bench).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { benchApi } from './bench/api.ts';
 import { benchBrowser } from './bench/browser.ts';
+import { benchHostedPage } from './bench/hosted-page.ts';
 import { benchLighthouse } from './bench/lighthouse.ts';
+import { benchSearch } from './bench/search.ts';
 import { ensurePostgres } from './postgres.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const option = (name: string) => { const index = args.indexOf(name); return index >= 0 ? args[index + 1] : undefined; };
-const only = new Set((option('--only') ?? 'api,browser,lighthouse').split(','));
+const only = new Set((option('--only') ?? 'api,browser,lighthouse,hostedpage').split(','));
 const transactions = Number(option('--transactions') ?? 2_000_000);
 const loadSeconds = Number(option('--load-seconds') ?? 30);
+const caseFilter = option('--cases');
+const benchDatabase = option('--database') ?? 'portal_bench';
+if (!/^[a-z_][a-z0-9_]*$/.test(benchDatabase)) throw new Error('--database: lower-case letters, digits and _ only');
 const sections: string[] = [];
 
 /** Linux's CPU counters since boot: all time, and the time the hypervisor gave another guest ('steal'). */
@@ -38,25 +44,40 @@ async function measured(run: () => Promise<string>): Promise<void> {
 
 if (only.has('browser')) await measured(benchBrowser);
 if (only.has('lighthouse')) await measured(benchLighthouse);
+// The hosted page editor (issue 19): keystroke to preview, and the image pipeline for a 4,000 × 3,000 JPEG.
+if (only.has('hostedpage')) await measured(() => benchHostedPage());
 if (only.has('api')) {
   const postgres = args.includes('--skip-postgres') ? null : await ensurePostgres();
   if (args.includes('--skip-postgres')) {
     sections.push('### API on PostgreSQL\n\nSkipped (--skip-postgres).');
   } else if (postgres) {
     const url = new URL(postgres);
-    url.pathname = '/portal_bench';
+    url.pathname = `/${benchDatabase}`;
     const pg = await import('pg');
     const admin = new pg.default.Client({ connectionString: postgres });
     await admin.connect();
-    const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'portal_bench'");
-    if (exists.rowCount === 0) await admin.query('CREATE DATABASE portal_bench');
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [benchDatabase]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${benchDatabase}`);
     await admin.end();
-    await measured(() => benchApi({ kind: 'postgres', url: url.toString(), transactions, loadSeconds, iterations: 200 }));
+    await measured(() => benchApi({ kind: 'postgres', url: url.toString(), transactions, loadSeconds, iterations: 200, cases: caseFilter }));
   } else {
     sections.push('### API on PostgreSQL\n\nNo PostgreSQL server reachable: skipped.');
   }
   if (!args.includes('--skip-pglite')) {
-    await measured(() => benchApi({ kind: 'pglite', dataDir: option('--pglite-dir') ?? resolve(root, '.bench/pglite'), transactions, loadSeconds, iterations: 200 }));
+    await measured(() => benchApi({ kind: 'pglite', dataDir: option('--pglite-dir') ?? resolve(root, '.bench/pglite'), transactions, loadSeconds, iterations: 200, cases: caseFilter }));
+  }
+}
+
+// The palette's record search (issue 23): opt in with --only search (it shares the api section's data sets).
+if (only.has('search')) {
+  const postgres = args.includes('--skip-postgres') ? null : await ensurePostgres();
+  if (postgres) {
+    const url = new URL(postgres);
+    url.pathname = `/${benchDatabase}`;
+    await measured(() => benchSearch({ kind: 'postgres', url: url.toString(), transactions, iterations: 200 }));
+  }
+  if (!args.includes('--skip-pglite')) {
+    await measured(() => benchSearch({ kind: 'pglite', dataDir: option('--pglite-dir') ?? resolve(root, '.bench/pglite'), transactions, iterations: 200 }));
   }
 }
 

@@ -7,8 +7,13 @@ const client: oauth.Client = { client_id: 'portal' };
 /** A browser's cookies for a fetch that does not follow redirects (tests follow them themselves). */
 export class CookieJar {
   readonly cookies = new Map<string, string>();
+  /** headers sent with every request (a benchmark's X-Forwarded-For, say) */
+  readonly extraHeaders: Record<string, string>;
+  constructor(extraHeaders: Record<string, string> = {}) {
+    this.extraHeaders = extraHeaders;
+  }
   async fetch(url: string, init: { method?: string; body?: URLSearchParams } = {}) {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.extraHeaders };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (init.body) headers['content-type'] = 'application/x-www-form-urlencoded';
     const response = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body?.toString(), redirect: 'manual' });
@@ -42,8 +47,8 @@ export async function refresh(baseUrl: string, refreshToken: string): Promise<Si
   return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, idToken: tokens.id_token };
 }
 
-export async function signIn(baseUrl: string, email: string, password = 'portal-demo'): Promise<SignedIn> {
-  const { as, options } = await discover(baseUrl);
+export async function signIn(baseUrl: string, email: string, password = 'portal-demo', options: { headers?: Record<string, string> } = {}): Promise<SignedIn> {
+  const { as, options: discovered } = await discover(baseUrl);
   const redirectUri = `${baseUrl}/sign-in`;
   const resource = `${baseUrl}/api/portal`;
   const codeVerifier = oauth.generateRandomCodeVerifier();
@@ -54,7 +59,7 @@ export async function signIn(baseUrl: string, email: string, password = 'portal-
     resource, state, code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
   })) authorize.searchParams.set(name, value);
 
-  const jar = new CookieJar();
+  const jar = new CookieJar(options.headers);
   let url = authorize.href;
   let response = await jar.fetch(url);
   for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops += 1) {
@@ -71,7 +76,7 @@ export async function signIn(baseUrl: string, email: string, password = 'portal-
   if (!url.startsWith(redirectUri)) throw new Error(`sign-in of ${email} did not return to the client (status ${response.status})`);
   const params = oauth.validateAuthResponse(as, client, new URL(url), state);
   const tokenResponse = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, codeVerifier, {
-    ...options, additionalParameters: { resource },
+    ...discovered, additionalParameters: { resource },
   });
   const tokens = await oauth.processAuthorizationCodeResponse(as, client, tokenResponse);
   return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, idToken: tokens.id_token };

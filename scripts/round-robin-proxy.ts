@@ -23,7 +23,8 @@ export async function startRoundRobinProxy(options: { port: number; nodes: strin
       port: target.port,
       method: incoming.method,
       path,
-      headers: { ...incoming.headers, 'x-forwarded-for': incoming.socket.remoteAddress ?? '' },
+      // Appends the peer to X-Forwarded-For, as a balancer does (the nodes read it with TRUSTED_PROXIES).
+      headers: { ...incoming.headers, 'x-forwarded-for': [incoming.headers['x-forwarded-for'], incoming.socket.remoteAddress ?? ''].filter(Boolean).join(', ') },
     }, (answer) => {
       served.push({ method: incoming.method ?? 'GET', path: path.split('?')[0] ?? path, node: index, status: answer.statusCode ?? 0 });
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);

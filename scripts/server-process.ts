@@ -18,12 +18,13 @@ async function assertPortFree(port: number): Promise<void> {
   });
 }
 
-export async function startServer(options: { port: number; dataDir?: string; env?: Record<string, string>; timeoutMs?: number }): Promise<ServerProcess> {
+/** root: another checkout of the portal to run (a benchmark's "before"); default this one */
+export async function startServer(options: { port: number; dataDir?: string; env?: Record<string, string>; timeoutMs?: number; root?: string }): Promise<ServerProcess> {
   const url = `http://localhost:${options.port}`;
   await assertPortFree(options.port);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'portal-data-'));
-  const child = spawn(process.execPath, [join(root, 'server/main.ts')], {
-    cwd: root,
+  const child = spawn(process.execPath, [join(options.root ?? root, 'server/main.ts')], {
+    cwd: options.root ?? root,
     env: { ...process.env, PORT: String(options.port), PUBLIC_URL: url, DATA_DIR: dataDir, SEED_TRANSACTIONS: '20000', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

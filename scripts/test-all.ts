@@ -1,6 +1,6 @@
 // npm test: every layer in order — lint, type check, unit + component + API integration (PGlite, and
 // PostgreSQL when one can be reached), then browser end-to-end in Chromium against the real server.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { ensurePostgres } from './postgres.ts';
 
@@ -18,11 +18,47 @@ function step(name: string, command: string, args: string[], env: Record<string,
   }
 }
 
+/**
+ * A vitest run whose only failures are test processes killed by a signal (the runtime died: no assertion failed)
+ * runs those files once more, on their own, and says so. Any failed test, or a file that dies again, fails the step.
+ */
+async function vitestStep(name: string, args: string[], env: Record<string, string>): Promise<void> {
+  const started = Date.now();
+  console.log(`\n━━ ${name} ━━`);
+  // Shown as it comes and kept to read afterwards.
+  const child = spawn('npx', ['vitest', 'run', ...args], {
+    cwd: root, env: { ...process.env, FORCE_COLOR: '1', ...env }, stdio: ['inherit', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => { process.stdout.write(chunk); output += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => { process.stderr.write(chunk); output += chunk.toString(); });
+  const status = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+  const died = [...plain.matchAll(/Worker exited unexpectedly with signal (\w+) .*? running test file (\S+)/g)];
+  const anyFailed = /Test Files .*\bfailed\b/.test(plain) || /Tests .*\bfailed\b/.test(plain);
+  if (status !== 0 && died.length > 0 && !anyFailed) {
+    const files = [...new Set(died.map((match) => match[2]!))];
+    console.warn(`\n⚠ ${died.map((match) => `${match[2]} (${match[1]})`).join(', ')}: the test process died without a failed test; running ${files.length === 1 ? 'it' : 'them'} again`);
+    const again = spawnSync('npx', ['vitest', 'run', ...args, ...files], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    timings.push(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s (${files.length} file(s) run again after a signal)`);
+    if (again.status !== 0) fail(name, again.status);
+    return;
+  }
+  timings.push(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (status !== 0) fail(name, status);
+}
+
+function fail(name: string, status: number | null): never {
+  console.error(`\n✗ ${name} failed (exit ${status})\n${timings.join('\n')}`);
+  process.exit(status ?? 1);
+}
+
 step('lint', 'node', ['scripts/lint-imports.ts']);
 step('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 const postgresUrl = await ensurePostgres();
 if (!postgresUrl) console.warn('\n⚠ No PostgreSQL server reachable: the PostgreSQL layer of the integration suite is skipped.');
-step('unit, component and API integration', 'npx', ['vitest', 'run', '--project', 'server', '--project', 'web'], postgresUrl ? { TEST_DATABASE_URL: postgresUrl } : {});
-step('faults: kill -9, database outage, workers overtaken', 'npx', ['vitest', 'run', '--project', 'faults'], postgresUrl ? { TEST_DATABASE_URL: postgresUrl } : {});
+const databaseEnv: Record<string, string> = postgresUrl ? { TEST_DATABASE_URL: postgresUrl } : {};
+await vitestStep('unit, component and API integration', ['--project', 'server', '--project', 'web'], databaseEnv);
+step('faults: kill -9, database outage, workers overtaken', 'npx', ['vitest', 'run', '--project', 'faults'], databaseEnv);
 step('browser end-to-end', 'node', ['scripts/e2e.ts']);
 console.log(`\n✓ all layers passed\n${timings.join('\n')}`);

@@ -1,7 +1,7 @@
 // The Hono app: Portal API under /api/portal, gateway base under /api/gateway, the built client elsewhere.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -16,6 +16,7 @@ import { createAdmissionGate, GateRefused, type AdmissionOptions } from './api/a
 import { strictTransportSecurity } from './api/security-headers.ts';
 import { liveGrantChecker } from './api/live-grants.ts';
 import { cachingVerifier, type AccessTokenVerifier } from './api/verified-tokens.ts';
+import { createDpopVerifier, DpopError, dpopAlgorithms, parseAuthorization } from './api/dpop.ts';
 import { grantIsLive as grantExists } from './identity/adapter.ts';
 import type { AppEnv, Deps } from './api/env.ts';
 import { healthRoutes } from './health.ts';
@@ -30,6 +31,7 @@ import { dashboardRoutes } from './api/dashboard.ts';
 import { transactionRoutes } from './api/transactions.ts';
 import { paymentJobRoutes } from './api/payment-jobs.ts';
 import { reportRoutes } from './api/reports.ts';
+import { reportScheduleRoutes } from './api/report-schedules.ts';
 import { userNotificationRoutes } from './api/user-notifications.ts';
 import { outboxRoutes } from './api/outbox.ts';
 import { userAdministrationRoutes } from './api/users.ts';
@@ -37,6 +39,7 @@ import { publicUserRoutes } from './api/public-users.ts';
 import { ticketRoutes } from './api/tickets.ts';
 import { notificationRoutes } from './api/notifications.ts';
 import { eventRoutes } from './events/event-routes.ts';
+import { bulkJobRoutes } from './api/bulk-jobs.ts';
 import { maxAttachmentBytes, uploadMessages } from '../src/contract/tickets.ts';
 import { businessRoutes } from './api/businesses.ts';
 import { configurationRoutes } from './api/configurations.ts';
@@ -47,8 +50,13 @@ import { accountGroupRoutes } from './api/account-groups.ts';
 import { customerRoutes } from './api/customers.ts';
 import { gatewayRoutes } from './api/gateway.ts';
 import { virtualTerminalRoutes } from './api/virtual-terminal.ts';
+import { billingRoutes } from './api/billing.ts';
+import { filterPresetRoutes } from './api/filter-presets.ts';
 import { beneficiaryRoutes } from './api/beneficiaries.ts';
 import { watchListRoutes } from './api/watch-list.ts';
+import { partnerRoutes } from './api/partners.ts';
+import { stepUpRoutes } from './api/step-up.ts';
+import { openApiRoutes } from './api/openapi.ts';
 
 export type AppOptions = {
   database: Database;
@@ -160,7 +168,10 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.route('/', healthRoutes(database));
 
   const api = new Hono<AppEnv>();
-  api.use('*', async (c, next) => {
+  // Every signed-in call passes these, in order: headers, body limits, the address check, then the bearer token and
+  // the user's principal (also the virtual terminal's calls through the gateway base, below).
+  const signedInMiddleware: MiddlewareHandler<AppEnv>[] = [];
+  signedInMiddleware.push(async (c, next) => {
     c.header('Cache-Control', 'no-store');
     // Answers are JSON or files with their own type: a browser must never guess another (a download read as HTML).
     c.header('X-Content-Type-Options', 'nosniff');
@@ -195,9 +206,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
   const isImageUpload = (c: { req: { method: string; path: string } }) => c.req.method === 'POST' && c.req.path.endsWith('/images');
   // No GET or HEAD handler reads a body; asking for one would build a whole fetch Request for each call.
-  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next()
+  signedInMiddleware.push((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next()
     : isUpload(c) ? limitUpload(c, next) : isImageUpload(c) ? limitImageBody(c, next) : limitBody(c, next)));
-  api.use('*', async (c, next) => {
+  signedInMiddleware.push(async (c, next) => {
     // PostgreSQL text cannot hold NUL; refuse it at the door rather than deep in a query.
     let decoded: string;
     try {
@@ -209,21 +220,35 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     await next();
   });
   const verifyAccessToken = cachingVerifier(options.verifyAccessToken);
+  const checkDpop = createDpopVerifier();
+  const publicOrigin = new URL(options.publicUrl ?? readConfig().publicUrl).origin;
   const grantIsLive = liveGrantChecker((grantId) => grantExists(database, grantId));
   const admission = options.admission === undefined ? (database.kind === 'pglite' ? embeddedAdmission : null) : options.admission;
   const gate = admission ? createAdmissionGate(admission) : null;
   const perUserInFlight = options.perUserInFlight ?? defaultPerUserInFlight;
   const inFlightByUser = new Map<string, number>();
-  api.use('*', async (c, next) => {
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
-    if (!match?.[1]) throw new ApiError(401, 'Authentication is required.');
+  signedInMiddleware.push(async (c, next) => {
+    const authorization = parseAuthorization(c.req.header('authorization'));
+    if (!authorization) throw new ApiError(401, 'Authentication is required.');
     let userId: string;
     let grantId: string | undefined;
+    let jkt: string | undefined;
     try {
-      ({ userId, grantId } = await verifyAccessToken(match[1]));
+      ({ userId, grantId, jkt } = await verifyAccessToken(authorization.token));
     } catch {
       throw new ApiError(401, 'The access token is invalid or has expired.');
+    }
+    // A DPoP-bound token (api/dpop.ts) needs the DPoP scheme and a proof by its key for this request; an unbound
+    // token may not pose as one. A copied bound token without the browser's key is refused here.
+    if (jkt !== undefined || authorization.scheme === 'DPoP') {
+      try {
+        if (jkt === undefined || authorization.scheme !== 'DPoP') throw new DpopError('The access token is bound to a DPoP key: send it with the DPoP scheme and a proof.');
+        await checkDpop({ method: c.req.method, url: `${publicOrigin}${new URL(c.req.url).pathname}`, accessToken: authorization.token, proof: c.req.header('dpop'), jkt });
+      } catch (error) {
+        if (!(error instanceof DpopError)) throw error;
+        c.header('WWW-Authenticate', `DPoP error="invalid_dpop_proof", algs="${dpopAlgorithms.join(' ')}"`);
+        throw new ApiError(401, error.message);
+      }
     }
     // One user's burst (twenty slow pages at once) must not become everyone's wait: past the cap, 429 at once.
     const inFlight = inFlightByUser.get(userId) ?? 0;
@@ -241,6 +266,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       if (!principal) throw new ApiError(401, 'The access token is invalid or has expired.');
       if (signal.aborted) return clientGone();
       c.set('principal', principal);
+      c.set('sessionKey', grantId ?? '');
       c.set('timeZone', validTimeZone(c.req.header('time-zone')));
       await next();
       return undefined;
@@ -259,6 +285,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     }
   });
 
+  for (const middleware of signedInMiddleware) api.use('*', middleware);
+
   // What every router may need: the database, the card keys, the one FileStore, and PUBLIC_URL for links in emails.
   const deps: Deps = {
     database, cardKeys: options.cardKeys, files: options.files ?? openFileStore(readConfig()),
@@ -274,6 +302,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', transactionRoutes(deps));
   api.route('/', paymentJobRoutes(deps));
   api.route('/', reportRoutes(deps));
+  api.route('/', reportScheduleRoutes(deps));
   api.route('/', userNotificationRoutes(deps));
   api.route('/', outboxRoutes(deps));
   api.route('/', userAdministrationRoutes(deps));
@@ -289,15 +318,30 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', notificationRoutes(deps));
   api.route('/', eventRoutes(deps));
   api.route('/', virtualTerminalRoutes(deps));
+  api.route('/', partnerRoutes(deps));
+  api.route('/', billingRoutes(deps));
+  api.route('/', stepUpRoutes(deps));
+  api.route('/', bulkJobRoutes(deps));
+  api.route('/', openApiRoutes(deps));
+  api.route('/', filterPresetRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   // The payment gateway API (issue 17): authenticated by the configuration's API keys, not by a portal sign-in.
   const gateway = gatewayRoutes(deps);
+  // The virtual terminal submits through the gateway base (spec section 7: {host}/api/gateway with the Time-Zone
+  // header; issue 17): its orders and saved cards under /api/gateway/businesses/…, signed in as for the Portal API and
+  // answered by the same handlers with the same checks (permission, context, the configuration's switch). Mounted
+  // before the API-key routes, which never see these paths.
+  const gatewayPortal = new Hono<AppEnv>();
+  for (const middleware of signedInMiddleware) gatewayPortal.use('/businesses/*', middleware);
+  gatewayPortal.route('/', virtualTerminalRoutes(deps));
+  gatewayPortal.all('/businesses/*', (c) => c.json(errorReport(['The requested record was not found.']), 404));
 
   // Public before the signed-in API: an <img> and the shopper's page send no bearer (issue 19).
   app.route('/', publicImageRoutes(deps));
   app.route('/', shopperPageRoutes(deps));
   app.route('/api/portal', api);
+  app.route('/api/gateway', gatewayPortal);
   app.route('/api/gateway', gateway);
   // Public calls of the invitation and password reset pages (no sign-in; body limit as the Portal API).
   app.use('/api/public/*', limitBody);

@@ -20,6 +20,8 @@ export type Config = {
   smtpUrl: string | undefined;
   /** MAIL_FROM; default 'Payments portal <no-reply@{PUBLIC_URL's host}>' */
   mailFrom: string;
+  /** TRUSTED_PROXIES: addresses/CIDR ranges whose X-Forwarded-For is believed (server/client-address.ts); unset: none */
+  trustedProxies: string | undefined;
 };
 
 export const portalClientId = 'portal';
@@ -40,6 +42,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cardDataKey: env.CARD_DATA_KEY || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || `Payments portal <no-reply@${new URL(publicUrl).hostname}>`,
+    trustedProxies: env.TRUSTED_PROXIES || undefined,
     cardDataPreviousKeys: (env.CARD_DATA_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
   };
 }

@@ -7,6 +7,7 @@ import { createApp } from './app.ts';
 import { CardKeyError, loadCardKeys, type CardKeys } from './cards/card-keys.ts';
 import { resealPreviousKeys } from './cards/reseal-previous-keys.ts';
 import { sealLegacyCardNumbers } from './cards/seal-legacy.ts';
+import { parseTrustedProxies, TrustedProxiesError, withClientAddress, type TrustedProxies } from './client-address.ts';
 import { readConfig } from './config.ts';
 import { openMailTransport } from './mail/transport.ts';
 import { startMailWorker } from './mail/worker.ts';
@@ -19,8 +20,10 @@ import { createIdentity } from './identity/provider.ts';
 import { logger, logLine } from './log.ts';
 import { moveLegacyReportFiles } from './reports/file-sweeper.ts';
 import { startReportWorker } from './reports/worker.ts';
+import { startBulkWorker } from './bulk/worker.ts';
 import { startRefundProcessor } from './payments/refund-processor.ts';
 import { startSettlementJob } from './ledger/settlement-job.ts';
+import { startScheduleRunner } from './reports/schedules.ts';
 import { startHousekeeping } from './jobs/housekeeping.ts';
 import { withRequestLog } from './request-log.ts';
 
@@ -28,6 +31,17 @@ const config = readConfig();
 const started = Date.now();
 const log = logLine('portal');
 const cannotStart = (message: string) => logger.fatal({ component: 'portal' }, `cannot start: ${message}`);
+
+// Which proxies' X-Forwarded-For is believed: a wrong entry stops the start (a typo must not trust everyone or no one silently).
+let trustedProxies: TrustedProxies;
+try {
+  trustedProxies = parseTrustedProxies(config.trustedProxies);
+} catch (error) {
+  if (!(error instanceof TrustedProxiesError)) throw error;
+  cannotStart(error.message);
+  process.exit(1);
+}
+log(`trusted proxies: ${trustedProxies.describe}`);
 
 // The card data key first: a bad one stops the start before anything is opened or written.
 let cardKeys: CardKeys;
@@ -101,17 +115,22 @@ const mailTransport = openMailTransport({ smtpUrl: config.smtpUrl, log: logLine(
 log(`mail through ${mailTransport.describe}`);
 const mailWorker = startMailWorker({ database, transport: mailTransport, from: config.mailFrom, pollMs: 1000, log: logLine('mail', 'warn') });
 const reportWorker = startReportWorker({ database, files, pollMs: 1000, batchSize: reportBatchSize, log: logLine('reports') });
+// Bulk actions over a selection (server/bulk/): leased like the report queue; BULK_BATCH_SIZE tunes items per heartbeat.
+const bulkWorker = startBulkWorker({ database, files, publicUrl: config.publicUrl, pollMs: 1000, batchSize: Number(process.env.BULK_BATCH_SIZE ?? '') || undefined, log: logLine('bulk') });
 // Refunds move on through the (simulated) acquirer's answers: requested → processing → completed (server/payments/).
 const refundProcessor = startRefundProcessor(database, { pollMs: 5000, log: logLine('payments') });
 const settlementJob = startSettlementJob(database, { log: logLine('ledger') });
+// Scheduled statements (issue 18): due runs queue their reports, finished runs email their owners (server/reports/schedules.ts).
+const scheduleRunner = startScheduleRunner(database, { publicUrl: config.publicUrl, log: logLine('reports') });
 // API key expiry warnings and the watch list's signals, every 15 minutes (the first round 30 s after start).
 const housekeeping = startHousekeeping(database, { publicUrl: config.publicUrl, files, log: logLine('housekeeping', 'warn') });
 
-const server = createServer(withRequestLog((request, response) => {
+// The client's address (sign-in throttles, audit events, logs): X-Forwarded-For only from TRUSTED_PROXIES.
+const server = createServer(withClientAddress(withRequestLog((request, response) => {
   const url = request.url ?? '/';
   if (url.startsWith('/connect') || url.startsWith('/.well-known/')) identity.handle(request, response);
   else void apiListener(request, response);
-}));
+}), trustedProxies));
 
 // A port already taken ends the start with a clear message, the database closed (and its data directory unlocked).
 server.once('error', (error: NodeJS.ErrnoException) => {
@@ -131,10 +150,12 @@ async function stop(signal: string) {
   server.closeAllConnections();
   payloadPurge.stop();
   await reportWorker.stop();
+  await bulkWorker.stop();
   await mailWorker.stop();
   mailTransport.close();
   await refundProcessor.stop();
   await settlementJob.stop();
+  await scheduleRunner.stop();
   await housekeeping.stop();
   await database.close();
   process.exit(0);

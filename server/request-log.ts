@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { clientAddressOf, plainAddress } from './client-address.ts';
 import { inRequestScope, logger } from './log.ts';
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
@@ -33,7 +34,9 @@ export function withRequestLog(listener: Listener, parent: Logger = logger): Lis
       status: response.statusCode,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       bytes: Number(response.getHeader('content-length') ?? 0) || undefined,
-      remoteAddress: request.socket.remoteAddress,
+      // the client behind trusted proxies (client-address.ts), and the direct peer when that is another machine
+      clientAddress: clientAddressOf(request),
+      ...(request.socket.remoteAddress && plainAddress(request.socket.remoteAddress) !== clientAddressOf(request) ? { peerAddress: request.socket.remoteAddress } : {}),
     });
     inRequestScope(requestId, () => {
       response.once('finish', () => {

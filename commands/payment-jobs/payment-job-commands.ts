@@ -1,6 +1,7 @@
 // The payment job actions (issue 16), each a registry command gated by its permission and by what the focused job allows.
 import type { Command } from '../command.ts';
 import { cancelPaymentJobCommand } from './cancel-payment-job.ts';
+import { expirePaymentLinkCommand } from './expire-link.ts';
 import { capturePaymentCommand } from './capture.ts';
 import { mailPaymentLinkCommand } from './mail-payment-link.ts';
 import { refundPaymentCommand } from './refund.ts';
@@ -8,5 +9,5 @@ import { viewTraceCommand } from './view-trace.ts';
 import { voidAuthorisationCommand } from './void-authorisation.ts';
 
 export const paymentJobCommands: readonly Command[] = [
-  capturePaymentCommand, refundPaymentCommand, voidAuthorisationCommand, cancelPaymentJobCommand, mailPaymentLinkCommand, viewTraceCommand,
+  capturePaymentCommand, refundPaymentCommand, voidAuthorisationCommand, cancelPaymentJobCommand, expirePaymentLinkCommand, mailPaymentLinkCommand, viewTraceCommand,
 ];

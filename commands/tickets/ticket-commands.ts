@@ -3,6 +3,8 @@ import type { Command } from '../command.ts';
 import { assignTicketToMeCommand } from './assign-to-me.ts';
 import { attachFileToTicketCommand } from './attach-file.ts';
 import { chooseTicketAssigneeCommand } from './choose-assignee.ts';
+import { exportTicketsCommand } from './export-tickets.ts';
+import { editLastCommentCommand } from './edit-last-comment.ts';
 import { internalNoteCommand } from './internal-note.ts';
 import { openTicketAboutTransactionCommand } from './open-ticket-about-transaction.ts';
 import { replyToTicketCommand } from './reply.ts';
@@ -15,9 +17,11 @@ export const ticketCommands: readonly Command[] = [
   internalNoteCommand,
   attachFileToTicketCommand,
   showOlderCommentsCommand,
+  editLastCommentCommand,
   ...setTicketStatusCommands,
   ...setTicketPriorityCommands,
   assignTicketToMeCommand,
   chooseTicketAssigneeCommand,
   openTicketAboutTransactionCommand,
+  exportTicketsCommand,
 ];

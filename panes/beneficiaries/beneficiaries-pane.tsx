@@ -26,7 +26,7 @@ const statusTones: Record<string, string> = { Approved: 'success', Referred: 'wa
 
 function columnsFor(businessId: string): readonly DataTableColumn<BeneficiaryListItem>[] {
   return [
-    { id: 'name', header: 'Beneficiary', cell: (row) => <a className="data-table-link" href={beneficiaryPath(businessId, row.beneficiaryId)}>{row.name}</a> },
+    { id: 'name', header: 'Beneficiary', cell: (row) => <a className="data-table-link is-name" href={beneficiaryPath(businessId, row.beneficiaryId)}>{row.name}</a> },
     { id: 'kind', header: 'Type', cell: (row) => (row.kind === 'company' ? 'Company' : 'Person') },
     { id: 'account', header: 'Bank account', cell: (row) => `${row.nameOnBankAccount}, ${formatIban(row.iban)}` },
     { id: 'status', header: 'Status', cell: (row) => <span className="status-chip" data-tone={statusTones[row.status]}>{row.status}</span> },

@@ -18,7 +18,7 @@ import '../../src/ui/data-table/data-table.css';
 import '../watch-list/watch-list.css';
 
 const columns: readonly DataTableColumn<ScreeningAlert>[] = [
-  { id: 'beneficiary', header: 'Beneficiary', cell: (row) => <a className="data-table-link" href={beneficiaryPath(row.businessId, row.beneficiaryId)}>{row.beneficiaryName}</a> },
+  { id: 'beneficiary', header: 'Beneficiary', cell: (row) => <a className="data-table-link is-name" href={beneficiaryPath(row.businessId, row.beneficiaryId)}>{row.beneficiaryName}</a> },
   { id: 'listed', header: 'Listed as', cell: (row) => `${row.listedName} (${row.list === 'pep' ? 'PEP' : 'sanctions'})` },
   { id: 'score', header: 'Score', align: 'end', cell: (row) => `${Math.round(row.score * 100)}%` },
   { id: 'business', header: 'Business', cell: (row) => row.businessId },

@@ -17,7 +17,10 @@ import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/c
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { TextField } from '../../src/ui/form-field.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { Tabs } from '../../src/ui/tabs.tsx';
+import { BeneficiariesTab } from './list-tabs.tsx';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import { useVersionedDraft, VersionedEditForm } from '../../src/ui/record-changed.tsx';
 import '../../src/ui/data-table/data-table.css';
 import '../../src/ui/form-field.css';
 import '../configurations/configurations.css';
@@ -41,34 +44,34 @@ export function BusinessDetailPane({ params }: PaneProps) {
   const detail = useQuery(businessQueries.detail(businessId));
   const merchants = useQuery(businessQueries.merchants(businessId, { pagesize: '100' }));
   const ids = { title: useId(), merchants: useId(), activity: useId(), edit: useId() };
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [theirs, setTheirs] = useState<BusinessDetail | null>(null);
-  const [tried, setTried] = useState(false);
   const firstField = useRef<HTMLInputElement>(null);
   const editForm = useRef<HTMLFormElement>(null);
   const rowCursor = useRef<RowCursorHandle>(null);
-  const editing = draft !== null;
-  const dirty = editing && detail.data !== undefined && JSON.stringify(draft) !== JSON.stringify(draftOf(detail.data));
-  useLeaveFormGuard(dirty);
+  // 0: the merchants and the recent activity; 1: the business's beneficiaries (their list screen, loaded on first open)
+  const [tab, setTab] = useState(0);
+  const editor = useVersionedDraft(detail.data, draftOf);
+  const { draft, setDraft, editing, theirs, tried } = editor;
+  useLeaveFormGuard(editor.dirty);
 
   const startEditing = () => {
     if (!detail.data?.editable) return;
-    setDraft(draftOf(detail.data));
-    setTried(false);
-    setTheirs(null);
+    editor.start();
     requestAnimationFrame(() => firstField.current?.focus());
   };
   const rows = merchants.data?.results ?? [];
   const openMerchant = (row: MerchantListItem | undefined, beside: boolean) => {
     if (!row) return;
-    const path = `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(row.merchantId)}`;
+    // In a partner's frame (/partners/{p}/business/{b}) the merchant opens in the same frame.
+    const path = params.partnerId
+      ? `/partners/${encodeURIComponent(params.partnerId)}/business/${encodeURIComponent(businessId)}/merchant/${encodeURIComponent(row.merchantId)}`
+      : `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(row.merchantId)}`;
     if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
     else navigate(path);
   };
   usePaneCapabilities({
     ...(detail.data?.editable && !editing ? { edit: startEditing } : {}),
     ...(editing ? { save: () => editForm.current?.requestSubmit() } : {}),
-    ...(rows.length > 0 && !editing ? {
+    ...(rows.length > 0 && !editing && tab === 0 ? {
       [tableRowsCapability]: (argument?: number) => {
         if (argument === rowRequests.open || argument === rowRequests.openBeside) openMerchant(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
         else rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
@@ -82,8 +85,7 @@ export function BusinessDetailPane({ params }: PaneProps) {
     }),
     onSuccess: (saved) => {
       queryClient.setQueryData(businessQueries.detail(businessId).queryKey, saved);
-      setDraft(null);
-      setTheirs(null);
+      editor.stop();
       showToast({ kind: 'success', message: 'Business details saved.' });
     },
     onError: async (error) => {
@@ -91,10 +93,9 @@ export function BusinessDetailPane({ params }: PaneProps) {
       if (error.kind === 'conflictKept') {
         // Stay: keep the edits, load the other side's version to compare (a second save overwrites it knowingly).
         const fresh = await queryClient.fetchQuery({ ...businessQueries.detail(businessId), staleTime: 0 });
-        setTheirs(fresh);
+        editor.conflictKept(fresh);
       } else if (error.kind === 'conflictDiscarded') {
-        setDraft(null);
-        setTheirs(null);
+        editor.stop();
       }
     },
   });
@@ -117,24 +118,16 @@ export function BusinessDetailPane({ params }: PaneProps) {
         </div>
       </header>
       {editing && draft ? (
-        <form
-          ref={editForm}
-          className="record-section"
-          aria-labelledby={ids.edit}
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            setTried(true);
-            if (Object.keys(errors).length > 0) return;
-            save.mutate({ draft, version: theirs?.version ?? business.version });
-          }}
+        <VersionedEditForm
+          editor={editor}
+          formRef={editForm}
+          heading="Edit business details"
+          headingId={ids.edit}
+          what="business"
+          theirs={theirs ? <>Someone else saved this business meanwhile: name '{theirs.businessName}', URL '{theirs.businessUrl ?? 'none'}'.</> : null}
+          hasProblems={() => Object.keys(errors).length > 0}
+          onSave={(version) => save.mutate({ draft, version })}
         >
-          <h2 id={ids.edit}>Edit business details</h2>
-          {theirs ? (
-            <p className="form-warning" role="status">
-              Someone else saved this business meanwhile: name '{theirs.businessName}', URL '{theirs.businessUrl ?? 'none'}'. Saving again replaces their version with yours.
-            </p>
-          ) : null}
           <div className="form-grid">
             <TextField inputRef={firstField} label="Business name" required maxLength={maxNameLength} value={draft.businessName}
               error={shownErrors.businessName} onChange={(businessName) => setDraft({ ...draft, businessName })} />
@@ -143,9 +136,9 @@ export function BusinessDetailPane({ params }: PaneProps) {
           </div>
           <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={save.isPending}>Save</button>
-            <button type="button" className="button" onClick={() => { setDraft(null); setTheirs(null); }}>Cancel</button>
+            <button type="button" className="button" onClick={editor.stop}>Cancel</button>
           </div>
-        </form>
+        </VersionedEditForm>
       ) : null}
       <dl className="detail-grid">
         <div><dt>Business ID</dt><dd>{business.businessId}</dd></div>
@@ -156,42 +149,53 @@ export function BusinessDetailPane({ params }: PaneProps) {
         <div><dt>Created</dt><dd>{formatDateTime(business.createDateTimeUtc)}</dd></div>
       </dl>
 
-      <section className="record-section" aria-labelledby={ids.merchants}>
-        <h2 id={ids.merchants}>Merchants</h2>
-        {merchants.isError && isApiError(merchants.error) && merchants.error.status === 403
-          ? <p>You cannot see the merchants of this business.</p>
-          : (
-            <CursorDataTable
-              cursorHandle={rowCursor}
-              resetKey={String(merchants.dataUpdatedAt)}
-              caption="Merchants"
-              columns={merchantColumns}
-              rows={rows}
-              rowKey={(row) => row.merchantId}
-              rowHeader="merchantName"
-              status={merchants.isError ? 'error' : merchants.isPending ? 'loading' : 'ready'}
-              emptyMessage="This business has no merchants."
-              errorMessage="The merchants could not be loaded."
-              onOpen={(row, { beside }) => openMerchant(row, beside)}
-              totalRows={merchants.data?.numberOfResults ?? 0}
-            />
-          )}
-      </section>
+      <Tabs
+        label="Business"
+        tabs={[{ id: 'overview', label: 'Merchants and activity' }, { id: 'beneficiaries', label: 'Beneficiaries' }]}
+        activeIndex={tab}
+        onActiveIndexChange={setTab}
+        contents={[
+          <div key="overview">
+          <section className="record-section" aria-labelledby={ids.merchants}>
+            <h2 id={ids.merchants}>Merchants</h2>
+            {merchants.isError && isApiError(merchants.error) && merchants.error.status === 403
+              ? <p>You cannot see the merchants of this business.</p>
+              : (
+                <CursorDataTable
+                  cursorHandle={rowCursor}
+                  resetKey={String(merchants.dataUpdatedAt)}
+                  caption="Merchants"
+                  columns={merchantColumns}
+                  rows={rows}
+                  rowKey={(row) => row.merchantId}
+                  rowHeader="merchantName"
+                  status={merchants.isError ? 'error' : merchants.isPending ? 'loading' : 'ready'}
+                  emptyMessage="This business has no merchants."
+                  errorMessage="The merchants could not be loaded."
+                  onOpen={(row, { beside }) => openMerchant(row, beside)}
+                  totalRows={merchants.data?.numberOfResults ?? 0}
+                />
+              )}
+          </section>
 
-      <section className="record-section" aria-labelledby={ids.activity}>
-        <h2 id={ids.activity}>Recent activity</h2>
-        {business.recentActivity.length === 0 ? <p>No recent activity.</p> : (
-          <ul className="record-list">
-            {business.recentActivity.map((item, index) => (
-              <li key={`${item.dateTimeUtc}-${index}`}>
-                <time dateTime={item.dateTimeUtc}>{formatDateTime(item.dateTimeUtc)}</time>
-                <span>{activityLabel(item.event)}{item.merchantId ? ` (merchant ${item.merchantId})` : ''}</span>
-                <span className="record-meta">by {item.userName}</span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+          <section className="record-section" aria-labelledby={ids.activity}>
+            <h2 id={ids.activity}>Recent activity</h2>
+            {business.recentActivity.length === 0 ? <p>No recent activity.</p> : (
+              <ul className="record-list">
+                {business.recentActivity.map((item, index) => (
+                  <li key={`${item.dateTimeUtc}-${index}`}>
+                    <time dateTime={item.dateTimeUtc}>{formatDateTime(item.dateTimeUtc)}</time>
+                    <span>{activityLabel(item.event)}{item.merchantId ? ` (merchant ${item.merchantId})` : ''}</span>
+                    <span className="record-meta">by {item.userName}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          </div>,
+          tab === 1 ? <BeneficiariesTab key="beneficiaries" businessId={businessId} /> : null,
+        ]}
+      />
     </article>
   );
 }

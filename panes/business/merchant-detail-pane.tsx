@@ -17,6 +17,9 @@ import { type PaneProps, usePaneCapabilities, useLeaveFormGuard } from '../../sr
 import { showToast } from '../../src/state/toast-store.ts';
 import { TextField } from '../../src/ui/form-field.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
+import { Tabs } from '../../src/ui/tabs.tsx';
+import { CustomersTab } from './list-tabs.tsx';
+import { useVersionedDraft, VersionedEditForm } from '../../src/ui/record-changed.tsx';
 import '../../src/ui/form-field.css';
 import '../configurations/configurations.css';
 
@@ -57,24 +60,21 @@ const draftOf = (detail: MerchantDetail): Draft => ({ merchantName: detail.merch
 export function MerchantDetailPane({ params }: PaneProps) {
   const businessId = params.businessId ?? '';
   const merchantId = params.merchantId ?? '';
+  // 0: the merchant's accounts; 1: its stored customers (their list screen, loaded on first open)
+  const [tab, setTab] = useState(0);
   const [location, navigate] = useLocation();
   const queryClient = useQueryClient();
   const { applied } = useSnapshot(contextStore);
   const detail = useQuery(businessQueries.merchant(businessId, merchantId));
   const ids = { title: useId(), configurations: useId(), accounts: useId(), edit: useId() };
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [theirs, setTheirs] = useState<MerchantDetail | null>(null);
-  const [tried, setTried] = useState(false);
   const firstField = useRef<HTMLInputElement>(null);
   const editForm = useRef<HTMLFormElement>(null);
-  const editing = draft !== null;
-  const dirty = editing && detail.data !== undefined && JSON.stringify(draft) !== JSON.stringify(draftOf(detail.data));
-  useLeaveFormGuard(dirty);
+  const editor = useVersionedDraft(detail.data, draftOf);
+  const { draft, setDraft, editing, theirs, tried } = editor;
+  useLeaveFormGuard(editor.dirty);
   const startEditing = () => {
     if (!detail.data?.editable) return;
-    setDraft(draftOf(detail.data));
-    setTried(false);
-    setTheirs(null);
+    editor.start();
     requestAnimationFrame(() => firstField.current?.focus());
   };
   usePaneCapabilities({
@@ -88,16 +88,14 @@ export function MerchantDetailPane({ params }: PaneProps) {
     }),
     onSuccess: (saved) => {
       queryClient.setQueryData(businessQueries.merchant(businessId, merchantId).queryKey, saved);
-      setDraft(null);
-      setTheirs(null);
+      editor.stop();
       showToast({ kind: 'success', message: 'Merchant details saved.' });
     },
     onError: async (error) => {
       if (!isApiError(error)) return;
-      if (error.kind === 'conflictKept') setTheirs(await queryClient.fetchQuery({ ...businessQueries.merchant(businessId, merchantId), staleTime: 0 }));
+      if (error.kind === 'conflictKept') editor.conflictKept(await queryClient.fetchQuery({ ...businessQueries.merchant(businessId, merchantId), staleTime: 0 }));
       else if (error.kind === 'conflictDiscarded') {
-        setDraft(null);
-        setTheirs(null);
+        editor.stop();
       }
     },
   });
@@ -127,24 +125,16 @@ export function MerchantDetailPane({ params }: PaneProps) {
         </div>
       </header>
       {editing && draft ? (
-        <form
-          ref={editForm}
-          className="record-section"
-          aria-labelledby={ids.edit}
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            setTried(true);
-            if (Object.keys(errors).length > 0) return;
-            save.mutate({ draft, version: theirs?.version ?? merchant.version });
-          }}
+        <VersionedEditForm
+          editor={editor}
+          formRef={editForm}
+          heading="Edit merchant details"
+          headingId={ids.edit}
+          what="merchant"
+          theirs={theirs ? <>Someone else saved this merchant meanwhile: name '{theirs.merchantName}', merchant URL '{theirs.merchantUrl ?? 'none'}', support URL '{theirs.supportUrl ?? 'none'}'.</> : null}
+          hasProblems={() => Object.keys(errors).length > 0}
+          onSave={(version) => save.mutate({ draft, version })}
         >
-          <h2 id={ids.edit}>Edit merchant details</h2>
-          {theirs ? (
-            <p className="form-warning" role="status">
-              Someone else saved this merchant meanwhile: name '{theirs.merchantName}', merchant URL '{theirs.merchantUrl ?? 'none'}', support URL '{theirs.supportUrl ?? 'none'}'. Saving again replaces their version with yours.
-            </p>
-          ) : null}
           <div className="form-grid">
             <TextField inputRef={firstField} label="Merchant name" required maxLength={maxNameLength} value={draft.merchantName}
               error={shownErrors.merchantName} onChange={(merchantName) => setDraft({ ...draft, merchantName })} />
@@ -155,13 +145,13 @@ export function MerchantDetailPane({ params }: PaneProps) {
           </div>
           <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={save.isPending}>Save</button>
-            <button type="button" className="button" onClick={() => { setDraft(null); setTheirs(null); }}>Cancel</button>
+            <button type="button" className="button" onClick={editor.stop}>Cancel</button>
           </div>
-        </form>
+        </VersionedEditForm>
       ) : null}
       <dl className="detail-grid">
         <div><dt>Merchant ID</dt><dd>{merchant.merchantId}</dd></div>
-        <div><dt>Business</dt><dd><a href={`/business/${encodeURIComponent(merchant.businessId)}`}>{merchant.businessName}</a></dd></div>
+        <div><dt>Business</dt><dd><a href={params.partnerId ? `/partners/${encodeURIComponent(params.partnerId)}/business/${encodeURIComponent(merchant.businessId)}` : `/business/${encodeURIComponent(merchant.businessId)}`}>{merchant.businessName}</a></dd></div>
         <div><dt>Merchant URL</dt><dd>{link(merchant.merchantUrl)}</dd></div>
         <div><dt>Support URL</dt><dd>{link(merchant.supportUrl)}</dd></div>
         <div><dt>Settlement</dt><dd>{merchant.grossSettlement ? 'Gross settlement' : 'Net settlement'}</dd></div>
@@ -185,10 +175,21 @@ export function MerchantDetailPane({ params }: PaneProps) {
         )}
         {!isApplied && merchant.configurations.length > 0 ? <p className="record-meta">Switch context to this merchant to open its configurations.</p> : null}
       </section>
-      <section className="record-section" aria-labelledby={ids.accounts}>
-        <h2 id={ids.accounts}>Account groups</h2>
-        <MerchantAccountGroups businessId={merchant.businessId} merchantId={merchant.merchantId} />
-      </section>
+      <Tabs
+        label="Merchant"
+        tabs={[{ id: 'accounts', label: 'Accounts' }, { id: 'customers', label: 'Customers' }]}
+        activeIndex={tab}
+        onActiveIndexChange={setTab}
+        contents={[
+          <div key="accounts">
+          <section className="record-section" aria-labelledby={ids.accounts}>
+            <h2 id={ids.accounts}>Account groups</h2>
+            <MerchantAccountGroups businessId={merchant.businessId} merchantId={merchant.merchantId} />
+          </section>
+          </div>,
+          tab === 1 ? <CustomersTab key="customers" businessId={businessId} merchantId={merchantId} /> : null,
+        ]}
+      />
     </article>
   );
 }

@@ -15,6 +15,7 @@ import { showToast } from '../../src/state/toast-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { SelectField, TextField } from '../../src/ui/form-field.tsx';
 import { Modal } from '../../src/ui/modal.tsx';
+import { useStepUp } from '../step-up/step-up.tsx';
 
 const statusLabels = { active: 'Active', expiring: 'Expires soon', expired: 'Expired', revoked: 'Revoked' } as const;
 const statusTones = { active: 'success', expiring: 'warning', expired: 'neutral', revoked: 'danger' } as const;
@@ -35,8 +36,10 @@ export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRe
   const [completing, setCompleting] = useState<ApiKeyAnswer | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyAnswer | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: configurationQueries.apiKeys(businessId, merchantId, configurationId).queryKey });
+  // A new secret for a live key needs a recent step-up: the dialog asks for the password and the call is made again.
+  const stepUp = useStepUp();
   const replace = useMutation({
-    mutationFn: (key: ApiKeyAnswer) => startApiKeyReplacement(path, key.id),
+    mutationFn: (key: ApiKeyAnswer) => stepUp.run(() => startApiKeyReplacement(path, key.id)),
     onSuccess: (created, key) => {
       void refresh();
       setShown({ title: `New key for '${key.name}'`, secret: created.secret, completeFor: key });
@@ -102,6 +105,7 @@ export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRe
         onConfirm={() => { if (revoking) revoke.mutate(revoking); }}
         onCancel={() => setRevoking(null)}
       />
+      {stepUp.dialog}
     </div>
   );
 }

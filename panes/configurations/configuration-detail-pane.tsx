@@ -26,6 +26,7 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { Tabs, type TabDefinition } from '../../src/ui/tabs.tsx';
 import { ApiKeysPanel } from './api-keys-panel.tsx';
 import { useMerchantContext } from './configuration-context.ts';
+import { RecordChangedNotice } from '../../src/ui/record-changed.tsx';
 import '../../src/ui/form-field.css';
 import './configurations.css';
 
@@ -70,6 +71,28 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
     (general !== null && (general.tradeName !== data.tradeName || general.description !== data.description))
     || (switches !== null && JSON.stringify(switches) !== JSON.stringify(data.switches)));
   useLeaveFormGuard(dirty);
+  // The version the edits started from: a live refresh that brings a newer one shows 'This record changed'
+  // (record-changed.tsx) instead of letting a save send the newer version and overwrite it unseen.
+  const [baseVersion, setBaseVersion] = useState<number | null>(null);
+  useEffect(() => {
+    if (!dirty) setBaseVersion(null);
+    else if (baseVersion === null && data) setBaseVersion(data.version);
+  }, [dirty, baseVersion, data]);
+  const changed = dirty && data && baseVersion !== null && data.version !== baseVersion ? data : null;
+  const changedNotice = {
+    changed,
+    reload: () => {
+      setGeneral(null);
+      setSwitches(null);
+      setTheirs(null);
+      setBaseVersion(null);
+    },
+    keep: () => {
+      if (!changed) return;
+      setTheirs(changed);
+      setBaseVersion(changed.version);
+    },
+  };
   const [newItemRequest, setNewItemRequest] = useState(0);
   const submitRef = useRef<() => void>(() => undefined);
   usePaneCapabilities({
@@ -84,7 +107,11 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: configurationQueries.all });
   const onConflict = async (error: unknown) => {
     const choice = conflictChoice(error);
-    if (choice === 'stay') setTheirs(await queryClient.fetchQuery({ ...detailOptions, staleTime: 0 }));
+    if (choice === 'stay') {
+      const fresh = await queryClient.fetchQuery({ ...detailOptions, staleTime: 0 });
+      setTheirs(fresh);
+      setBaseVersion(fresh.version);
+    }
     else if (choice === 'discard') {
       setGeneral(null);
       setSwitches(null);
@@ -128,7 +155,7 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
     const notFound = isApiError(detail.error) && detail.error.status === 404;
     return <div className="record-pane"><h1>Configuration {configurationId}</h1><p role="alert">{notFound ? 'The requested record was not found.' : 'The configuration could not be loaded.'}</p></div>;
   }
-  const version = theirs?.version ?? data.version;
+  const version = theirs?.version ?? baseVersion ?? data.version;
   const generalDraft = general ?? { tradeName: data.tradeName, description: data.description };
   const switchesDraft = switches ?? data.switches;
   const generalErrors = checkConfigurationEdit({ tradeName: generalDraft.tradeName.trim(), description: generalDraft.description.trim() });
@@ -164,9 +191,9 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
       </dl>
       {formActions}
     </form>,
-    <PaymentMethodsPanel key="paymentMethods" detail={data} canEdit={canEdit} onSave={async (method, edit) => {
+    <PaymentMethodsPanel key="paymentMethods" detail={data} canEdit={canEdit} onSave={async (method, edit, methodVersion) => {
       try {
-        await savePaymentMethod(businessId, merchantId, configurationId, method, { ...edit, version: data.version });
+        await savePaymentMethod(businessId, merchantId, configurationId, method, { ...edit, version: methodVersion });
         await refresh();
         showToast({ kind: 'success', message: `${paymentMethodLabels[method]} saved.` });
         return true;
@@ -198,6 +225,7 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
           {canEdit ? <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>Delete configuration</button> : null}
         </div>
       </header>
+      <RecordChangedNotice what="configuration" editor={changedNotice} />
       {theirs ? <p className="form-warning" role="status">Someone else saved this configuration meanwhile (version {theirs.version}). Their values are shown beside yours; saving again replaces them.</p> : null}
       <Tabs label="Configuration" tabs={tabs} contents={contents} activeIndex={activeTab} onActiveIndexChange={setTab} />
       <ConfirmDialog
@@ -221,8 +249,10 @@ const methodRow = (settings: PaymentMethodSettings) => [
   settings.currencies.join(', '),
 ];
 
-function PaymentMethodsPanel(props: { detail: ConfigurationDetail; canEdit: boolean; onSave: (method: PaymentMethod, edit: PaymentMethodEdit) => Promise<boolean> }) {
-  const [editing, setEditing] = useState<PaymentMethod | null>(null);
+function PaymentMethodsPanel(props: { detail: ConfigurationDetail; canEdit: boolean; onSave: (method: PaymentMethod, edit: PaymentMethodEdit, version: number) => Promise<boolean> }) {
+  // The form saves against the version it opened with: a live refresh meanwhile makes the save a 409, not an overwrite.
+  const [opened, setOpened] = useState<{ method: PaymentMethod; version: number } | null>(null);
+  const editing = opened?.method ?? null;
   const captionId = useId();
   const current = props.detail.paymentMethods.find((entry) => entry.paymentMethod === editing)?.configuration;
   return (
@@ -235,12 +265,12 @@ function PaymentMethodsPanel(props: { detail: ConfigurationDetail; canEdit: bool
             <tr key={paymentMethod}>
               <th scope="row">{paymentMethodLabels[paymentMethod]}</th>
               {methodRow(configuration).map((cell, index) => <td key={index}>{cell}</td>)}
-              <td>{props.canEdit ? <button type="button" className="button" onClick={() => setEditing(paymentMethod)} aria-label={`Edit ${paymentMethodLabels[paymentMethod]}`}>Edit</button> : null}</td>
+              <td>{props.canEdit ? <button type="button" className="button" onClick={() => setOpened({ method: paymentMethod, version: props.detail.version })} aria-label={`Edit ${paymentMethodLabels[paymentMethod]}`}>Edit</button> : null}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      {editing && current ? <PaymentMethodForm method={editing} settings={current} onClose={() => setEditing(null)} onSave={async (edit) => { if (await props.onSave(editing, edit)) setEditing(null); }} /> : null}
+      {opened && current ? <PaymentMethodForm method={opened.method} settings={current} onClose={() => setOpened(null)} onSave={async (edit) => { if (await props.onSave(opened.method, edit, opened.version)) setOpened(null); }} /> : null}
     </div>
   );
 }

@@ -10,34 +10,42 @@ import { configurationPath, configurationQueries, deleteImage, imageUrl, saveHos
 import type { ConfigurationDetail, HostedPageAnswer } from '../../src/contract/configuration-schemas.ts';
 import {
   checkHostedPage, contrastWarnings, hostedPageColourLabels, hostedPageColourNames, hostedPageFonts, hostedPageTextLabels, hostedPageTextLimits,
-  maxHostedPageNameLength, maxUrlLength, paymentMethodLabels, type HostedPageDesign,
+  maxHostedPageNameLength, maxUrlLength, paymentMethodLabels, previewWidthLabels, previewWidths, type HostedPageDesign, type PreviewWidth,
 } from '../../src/contract/configurations.ts';
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';
-import type { HostedPageView } from '../../src/contract/hosted-page-render.ts';
+import { shopperPaymentOptions, type HostedPageView } from '../../src/contract/hosted-page-render.ts';
 import { type PaneProps, useLeaveFormGuard, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { CheckboxField, SelectField, TextField } from '../../src/ui/form-field.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { useMerchantContext } from './configuration-context.ts';
-import { HostedPagePreview, type PreviewWidth } from './hosted-page-preview.tsx';
+import { HostedPagePreview } from './hosted-page-preview.tsx';
 import { resizeImage, runImagePipeline } from './image-pipeline.ts';
+import { RecordChangedNotice } from '../../src/ui/record-changed.tsx';
 import '../../src/ui/form-field.css';
 import './configurations.css';
 
 type Draft = { name: string; design: HostedPageDesign };
 
-/** What the preview shows around the design: sample order, the methods switched on, in the design's order. */
+/**
+ * What the preview shows around the design: a sample order, and the payment choices exactly as the shopper's page
+ * makes them (shopperPaymentOptions: what can be paid there, the other switched-on methods named as not available).
+ */
 export function previewView(draft: Draft, configuration: ConfigurationDetail | undefined, merchantName: string): HostedPageView {
-  const enabled = new Map((configuration?.paymentMethods ?? []).filter((entry) => entry.configuration.enabled).map((entry) => [entry.paymentMethod, entry.configuration.displayName]));
-  const ordered = [...draft.design.paymentMethodOrder.filter((method) => enabled.has(method)), ...[...enabled.keys()].filter((method) => !draft.design.paymentMethodOrder.includes(method))];
+  const options = shopperPaymentOptions(draft.design.paymentMethodOrder, (configuration?.paymentMethods ?? []).map((entry) => ({
+    method: entry.paymentMethod, enabled: entry.configuration.enabled, displayName: entry.configuration.displayName,
+    minimumAmountMilli: null, maximumAmountMilli: null, currencies: [],
+  })), null);
   return {
     design: draft.design,
     merchantName: configuration?.tradeName ?? merchantName,
     amount: '£42.50',
     orderNumber: 'PREVIEW-0001',
     orderLines: [{ description: 'Sample item', quantity: 2, amount: '£17.50' }, { description: 'Delivery', quantity: 1, amount: '£7.50' }],
-    paymentMethods: ordered.map((method) => ({ method, label: enabled.get(method) ?? paymentMethodLabels[method] })),
+    paymentMethods: options.payable,
+    unavailableMethods: options.unavailable,
+    ...(options.reason ? { unpayableReason: options.reason } : {}),
     mode: 'preview',
   };
 }
@@ -60,14 +68,45 @@ export function HostedPageEditorPane({ params }: PaneProps) {
   const [confirmRemoveLogo, setConfirmRemoveLogo] = useState(false);
   const titleId = useId();
 
-  useEffect(() => {
-    if (page.data && draft === null) setDraft({ name: page.data.name, design: page.data.design as HostedPageDesign });
-  }, [page.data, draft]);
-  const saved = page.data ? { name: page.data.name, design: page.data.design } : null;
+  // The page as the edits started from it (its version is what a save sends): a newer version arriving by a live
+  // refresh replaces an unedited draft, and an edited one shows 'This record changed' (record-changed.tsx).
+  const [base, setBase] = useState<HostedPageAnswer | null>(null);
+  const saved = base ? { name: base.name, design: base.design } : null;
   const dirty = draft !== null && saved !== null && JSON.stringify(draft) !== JSON.stringify(saved);
+  useEffect(() => {
+    if (!page.data) return;
+    const fresh = page.data;
+    if (draft === null || (!dirty && base !== null && fresh.version !== base.version)) {
+      setDraft({ name: fresh.name, design: fresh.design as HostedPageDesign });
+      setBase(fresh);
+    }
+  }, [page.data, draft, dirty, base]);
+  const changed = dirty && base && page.data && page.data.version !== base.version ? page.data : null;
+  const changedNotice = {
+    changed,
+    reload: () => {
+      if (!changed) return;
+      setDraft({ name: changed.name, design: changed.design as HostedPageDesign });
+      setBase(changed);
+      setTheirs(null);
+    },
+    keep: () => {
+      if (!changed) return;
+      setTheirs(changed);
+      setBase(changed);
+    },
+  };
   useLeaveFormGuard(dirty);
   const submitRef = useRef<() => void>(() => undefined);
-  usePaneCapabilities(dirty ? { save: () => submitRef.current() } : {});
+  // The preview width and the logo's removal are commands (hosted-page-commands.ts); the buttons call these too.
+  const showWidth = (next: PreviewWidth) => setWidth(next);
+  const askRemoveLogo = () => setConfirmRemoveLogo(true);
+  const hasLogo = Boolean(draft?.design.logoImageReference);
+  usePaneCapabilities({
+    ...(dirty ? { save: () => submitRef.current() } : {}),
+    ...(draft ? { previewWidth: (argument?: number) => showWidth(previewWidths[argument ?? 0] ?? 'desktop') } : {}),
+    ...(hasLogo && !uploading ? { removeLogo: askRemoveLogo } : {}),
+  });
 
   const save = useMutation({
     mutationFn: (values: { draft: Draft; version: number }) => saveHostedPage(businessId, merchantId, reference, { ...values.draft, name: values.draft.name.trim(), version: values.version }),
@@ -75,13 +114,18 @@ export function HostedPageEditorPane({ params }: PaneProps) {
       queryClient.setQueryData(pageOptions.queryKey, answer);
       void queryClient.invalidateQueries({ queryKey: configurationQueries.detail(businessId, merchantId, configurationId).queryKey });
       setDraft({ name: answer.name, design: answer.design as HostedPageDesign });
+      setBase(answer);
       setTheirs(null);
       setTried(false);
       showToast({ kind: 'success', message: 'Hosted page saved.' });
     },
     onError: async (error) => {
       if (!isApiError(error)) return;
-      if (error.kind === 'conflictKept') setTheirs(await queryClient.fetchQuery({ ...pageOptions, staleTime: 0 }));
+      if (error.kind === 'conflictKept') {
+        const fresh = await queryClient.fetchQuery({ ...pageOptions, staleTime: 0 });
+        setTheirs(fresh);
+        setBase((current) => (current ? { ...current, version: fresh.version } : fresh));
+      }
       else if (error.kind === 'conflictDiscarded') {
         setDraft(null);
         setTheirs(null);
@@ -113,7 +157,7 @@ export function HostedPageEditorPane({ params }: PaneProps) {
   const submit = () => {
     setTried(true);
     if (Object.keys(errors).length > 0) return;
-    save.mutate({ draft, version: theirs?.version ?? page.data.version });
+    save.mutate({ draft, version: theirs?.version ?? base?.version ?? page.data.version });
   };
   submitRef.current = submit;
   const pickLogo = async (file: File | undefined) => {
@@ -147,6 +191,7 @@ export function HostedPageEditorPane({ params }: PaneProps) {
             <button type="submit" className="button button-primary" disabled={save.isPending || !dirty}>Save</button>
           </div>
         </header>
+        <RecordChangedNotice what="hosted page or its configuration" editor={changedNotice} />
         {theirs ? <p className="form-warning" role="status">Someone else saved this page or its configuration meanwhile (version {theirs.version}). Saving again replaces their version with yours.</p> : null}
         {Object.keys(shown).length > 0 ? <div className="form-summary" role="alert">{Object.values(shown).map((message) => <div key={message}>{message}</div>)}</div> : null}
         <TextField label="Name" required maxLength={maxHostedPageNameLength} value={draft.name} error={shown.name} onChange={(name) => setDraft({ ...draft, name })} />
@@ -158,7 +203,7 @@ export function HostedPageEditorPane({ params }: PaneProps) {
             <label htmlFor={`${titleId}-logo`}>Upload a logo (JPEG or PNG, at most 5 MB)</label>
             <input id={`${titleId}-logo`} type="file" accept="image/jpeg,image/png" disabled={uploading} onChange={(event) => { void pickLogo(event.target.files?.[0]); event.target.value = ''; }} />
           </div>
-          {design.logoImageReference ? <div><button type="button" className="button" onClick={() => setConfirmRemoveLogo(true)}>Remove logo</button></div> : null}
+          {design.logoImageReference ? <div><button type="button" className="button" disabled={uploading} onClick={askRemoveLogo}>Remove logo</button></div> : null}
         </fieldset>
 
         <fieldset className="record-section">
@@ -185,6 +230,7 @@ export function HostedPageEditorPane({ params }: PaneProps) {
 
         <fieldset className="record-section">
           <legend>Payment method order</legend>
+          <p className="record-meta">The shopper's page takes cards only (this portal has no acquirer: the published test cards are accepted). Other switched-on methods are listed there as not available.</p>
           {order.length === 0 ? <p className="record-meta">No payment method is switched on in this configuration.</p> : (
             <ol className="order-list">
               {order.map((method, index) => (
@@ -211,8 +257,9 @@ export function HostedPageEditorPane({ params }: PaneProps) {
 
       <section className="editor-preview" aria-label="Preview">
         <div className="record-tools" role="group" aria-label="Preview width">
-          <button type="button" className="button" aria-pressed={width === 'desktop'} onClick={() => setWidth('desktop')}>Desktop</button>
-          <button type="button" className="button" aria-pressed={width === 'phone'} onClick={() => setWidth('phone')}>Phone</button>
+          {previewWidths.map((option) => (
+            <button key={option} type="button" className="button" aria-pressed={width === option} onClick={() => showWidth(option)}>{previewWidthLabels[option]}</button>
+          ))}
         </div>
         <HostedPagePreview view={previewView(draft, configuration.data, merchant.merchantTitle)} width={width} />
       </section>

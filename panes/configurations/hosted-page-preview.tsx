@@ -3,9 +3,8 @@
 // desktop or phone width, redrawn on every change. The markup goes in as the frame's body; the stylesheet as a
 // constructed sheet, which the portal's Content-Security-Policy (style-src 'self') allows where a <style> is not.
 import { useEffect, useRef } from 'react';
+import type { PreviewWidth } from '../../src/contract/configurations.ts';
 import { hostedPageBody, hostedPageCss, type HostedPageView } from '../../src/contract/hosted-page-render.ts';
-
-export type PreviewWidth = 'desktop' | 'phone';
 
 export function HostedPagePreview({ view, width }: { view: HostedPageView; width: PreviewWidth }) {
   const frame = useRef<HTMLIFrameElement>(null);

@@ -1,17 +1,22 @@
 // One stored customer: names, contact, addresses (a phone type of Unknown is not shown, spec) and the data kept
 // about them. 'Export this customer's data' (Shift+S) downloads a JSON file; erasing a data item or the customer
-// (Shift+Backspace) asks first, and erases a saved card's vault row too.
+// (Shift+Backspace) asks first, and erases a saved card's vault row too. Shift+E changes the customer under the
+// version rule (a stale save answers 409 and the shell asks 'Someone updated this view'); leaving asks first.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { isApiError } from '../../src/api/api-error.ts';
 import { useLocation } from 'wouter';
 import { userQueries } from '../../src/api/user-queries.ts';
 import { customerDataKindLabels, type Customer, type CustomerDataItem } from '../../src/contract/customers.ts';
 import { formatDate, formatDateTime } from '../../src/format/dates.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
+import { type PaneProps, type PaneRequestHandlers, useLeaveFormGuard, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
+import { RecordChangedNotice, useVersionedDraft } from '../../src/ui/record-changed.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
-import { customerQueries, downloadCustomerData, eraseCustomer, eraseCustomerData } from './customer-queries.ts';
+import { customerQueries, downloadCustomerData, eraseCustomer, eraseCustomerData, updateCustomer } from './customer-queries.ts';
+import { customerBodyOf, customerDraftOf, customerDraftProblems, CustomerFormDialog } from './customer-form.tsx';
+import '../../src/ui/form-field.css';
 import '../watch-list/watch-list.css';
 
 type Address = NonNullable<Customer['billingAddress']>;
@@ -60,10 +65,37 @@ export function CustomerDetailPane({ params }: PaneProps) {
     onSuccess: () => showToast({ kind: 'success', message: "The customer's data was exported." }),
   });
   const customer = detail.data;
+  const editor = useVersionedDraft(customer, customerDraftOf);
+  useLeaveFormGuard(editor.dirty);
+  const firstField = useRef<HTMLInputElement>(null);
+  const save = useMutation({
+    mutationFn: (values: { draft: NonNullable<typeof editor.draft>; version: number }) => {
+      if (!customer) throw new Error('no customer to save');
+      return updateCustomer(businessId, merchantId, customerId, { ...customerBodyOf(values.draft, customer), version: values.version });
+    },
+    onSuccess: async (saved) => {
+      queryClient.setQueryData(customerQueries.detail(businessId, merchantId, customerId).queryKey, saved);
+      editor.stop();
+      await queryClient.invalidateQueries({ queryKey: [...customerQueries.all, 'list'] });
+      showToast({ kind: 'success', message: 'Customer saved.' });
+    },
+    onError: async (error) => {
+      if (!isApiError(error)) return;
+      if (error.kind === 'conflictKept') {
+        editor.conflictKept(await queryClient.fetchQuery({ ...customerQueries.detail(businessId, merchantId, customerId), staleTime: 0 }));
+      } else if (error.kind === 'conflictDiscarded') {
+        editor.stop();
+      }
+    },
+  });
+  const startEditing = () => { if (customer && canErase) editor.start(); };
   const handlers: PaneRequestHandlers = {};
-  if (customer && confirm === null) {
+  if (customer && confirm === null && !editor.editing) {
     handlers.exportRecord = () => exportData.mutate();
-    if (canErase) handlers.eraseRecord = () => setConfirm({ kind: 'customer' });
+    if (canErase) {
+      handlers.eraseRecord = () => setConfirm({ kind: 'customer' });
+      handlers.edit = startEditing;
+    }
   }
   usePaneCapabilities(handlers);
 
@@ -76,6 +108,7 @@ export function CustomerDetailPane({ params }: PaneProps) {
         <h1 id="customer-title">{[customer.title, customer.firstName, customer.middleName, customer.lastName].filter(Boolean).join(' ')}</h1>
         <div className="risk-actions">
           <button type="button" className="button" disabled={exportData.isPending} onClick={() => exportData.mutate()}>Export this customer's data</button>
+          {canErase ? <button type="button" className="button" onClick={startEditing}>Edit customer</button> : null}
           {canErase ? <button type="button" className="button button-danger" onClick={() => setConfirm({ kind: 'customer' })}>Erase customer</button> : null}
         </div>
       </header>
@@ -104,6 +137,16 @@ export function CustomerDetailPane({ params }: PaneProps) {
           </tbody>
         </table>
       )}
+      <CustomerFormDialog open={editor.editing} title="Edit customer" submitLabel="Save customer" draft={editor.draft ?? customerDraftOf(customer)} onChange={editor.setDraft}
+        tried={editor.tried} busy={save.isPending} onCancel={editor.stop} firstField={firstField}
+        notice={<>
+          <RecordChangedNotice what="customer" editor={editor} />
+          {editor.theirs ? <p className="form-warning" role="status">Someone else saved this customer meanwhile (now {editor.theirs.firstName} {editor.theirs.lastName}, reference {editor.theirs.reference}). Saving again replaces their version with yours.</p> : null}
+        </>}
+        onSubmit={() => {
+          editor.setTried(true);
+          if (editor.draft && Object.keys(customerDraftProblems(editor.draft)).length === 0) save.mutate({ draft: editor.draft, version: editor.version() });
+        }} />
       <ConfirmDialog
         open={confirm !== null}
         title={confirm?.kind === 'customer' ? 'Erase this customer?' : 'Erase this item?'}

@@ -2,6 +2,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
+import type { CustomerBody } from '../../src/contract/customers.ts';
 
 export const customersBase = (businessId: string, merchantId: string) => `/businesses/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/customers`;
 
@@ -45,4 +46,13 @@ export async function downloadCustomerData(businessId: string, merchantId: strin
   anchor.click();
   anchor.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+export async function createCustomer(businessId: string, merchantId: string, body: CustomerBody) {
+  return validate('customerDetail', await api.post<unknown>(customersBase(businessId, merchantId), body));
+}
+
+/** PUT with the version the form started from: a stale one answers 409 (the shell's 'Someone updated this view'). */
+export async function updateCustomer(businessId: string, merchantId: string, customerId: string, body: CustomerBody & { version: number }) {
+  return validate('customerDetail', await api.put<unknown>(`${customersBase(businessId, merchantId)}/${encodeURIComponent(customerId)}`, body));
 }

@@ -1,8 +1,11 @@
-// A merchant's stored customers (issue 22): search by reference, name or email; j / k, Enter, Shift+Enter.
-// Creating and editing customers from this screen is not built yet (the API takes them; the virtual terminal will).
-import { useQuery } from '@tanstack/react-query';
+// A merchant's stored customers (issue 22): search by reference, name or email; j / k, Enter, Shift+Enter. Those
+// who may change customers add one with Shift+N (or 'Add a customer'); the new customer's screen opens after.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
+import { userQueries } from '../../src/api/user-queries.ts';
+import { showToast } from '../../src/state/toast-store.ts';
+import { useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
 import type { CustomerListItem } from '../../src/contract/customers.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
@@ -12,7 +15,9 @@ import { openBeside } from '../../src/state/workspace-store.ts';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
-import { customerQueries } from './customer-queries.ts';
+import { createCustomer, customerQueries } from './customer-queries.ts';
+import { customerBodyOf, customerDraftProblems, CustomerFormDialog, emptyCustomerDraft, type CustomerDraft } from './customer-form.tsx';
+import '../../src/ui/form-field.css';
 import '../../src/ui/data-table/data-table.css';
 import '../watch-list/watch-list.css';
 
@@ -33,6 +38,22 @@ export function CustomersPane({ params, search }: PaneProps) {
   const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
   const rowCursor = useRef<RowCursorHandle>(null);
   const searchField = useRef<HTMLInputElement>(null);
+  const queryClient = useQueryClient();
+  const permissions = useQuery(userQueries.permissions(`/user/businesses/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/permissions`));
+  const canAdd = permissions.data?.includes('Mapi.Customers.Update') === true;
+  const [newCustomer, setNewCustomer] = useState<CustomerDraft | null>(null);
+  const [tried, setTried] = useState(false);
+  useLeaveFormGuard(newCustomer !== null && JSON.stringify(newCustomer) !== JSON.stringify(emptyCustomerDraft));
+  const openForm = () => { setTried(false); setNewCustomer(emptyCustomerDraft); };
+  const create = useMutation({
+    mutationFn: (next: CustomerDraft) => createCustomer(businessId, merchantId, customerBodyOf(next)),
+    onSuccess: async (created) => {
+      setNewCustomer(null);
+      await queryClient.invalidateQueries({ queryKey: [...customerQueries.all, 'list'] });
+      showToast({ kind: 'success', message: `Customer ${created.reference} added.` });
+      navigate(customerPath(businessId, merchantId, created.customerId));
+    },
+  });
   const here = `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/customers`;
   const goTo = (next: { pageNumber: number; pageSize: number; search: string }) => {
     const params = new URLSearchParams({ pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) });
@@ -40,7 +61,7 @@ export function CustomersPane({ params, search }: PaneProps) {
     navigate(`${here}?${params.toString()}`);
   };
   const columns: readonly DataTableColumn<CustomerListItem>[] = [
-    { id: 'name', header: 'Customer', cell: (row) => <a className="data-table-link" href={customerPath(businessId, merchantId, row.customerId)}>{`${row.lastName}, ${row.firstName}`}</a> },
+    { id: 'name', header: 'Customer', cell: (row) => <a className="data-table-link is-name" href={customerPath(businessId, merchantId, row.customerId)}>{`${row.lastName}, ${row.firstName}`}</a> },
     { id: 'reference', header: 'Reference', cell: (row) => row.reference },
     { id: 'email', header: 'Email', cell: (row) => row.emailAddress ?? '' },
     { id: 'city', header: 'City', cell: (row) => [row.city, row.countryIso3166Alpha2].filter(Boolean).join(', ') },
@@ -53,7 +74,8 @@ export function CustomersPane({ params, search }: PaneProps) {
     else navigate(path);
   };
   const handlers: PaneRequestHandlers = { search: () => searchField.current?.focus() };
-  if (rows.length > 0) {
+  if (canAdd && newCustomer === null) handlers.newItem = openForm;
+  if (rows.length > 0 && newCustomer === null) {
     handlers[tableRowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside); return; }
       rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
@@ -62,12 +84,14 @@ export function CustomersPane({ params, search }: PaneProps) {
   usePaneCapabilities(handlers);
   return (
     <section className="risk-pane" aria-labelledby="customers-title">
-      <header className="risk-header"><h1 id="customers-title">Customers</h1></header>
+      <header className="risk-header">
+        <h1 id="customers-title">Customers</h1>
+        {canAdd ? <button type="button" className="button button-primary" onClick={openForm}>Add a customer</button> : null}
+      </header>
       <form role="search" aria-label="Customer search" className="risk-actions" onSubmit={(event) => { event.preventDefault(); goTo({ pageNumber: 1, pageSize, search: draft.trim() }); }}>
         <label>Search reference, name or email <input ref={searchField} type="search" value={draft} maxLength={100} onChange={(event) => setDraft(event.target.value)} /></label>
         <button type="submit" className="button">Search</button>
       </form>
-      <p className="not-built-note">Adding and editing customers on this screen is not built yet; customers come from the virtual terminal and the API.</p>
       <CursorDataTable cursorHandle={rowCursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Customers" columns={columns} rows={rows}
         rowKey={(row) => row.customerId} rowHeader="name"
         status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
@@ -77,6 +101,12 @@ export function CustomersPane({ params, search }: PaneProps) {
         <Pagination label="Customer pages" pageNumber={pageNumber} pageSize={pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={list.data.numberOfResults}
           onPageChange={(next) => goTo({ pageNumber: next, pageSize, search: searchTerm })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, search: searchTerm })} />
       ) : null}
+      <CustomerFormDialog open={newCustomer !== null} title="Add a customer" submitLabel="Add customer" draft={newCustomer ?? emptyCustomerDraft} onChange={setNewCustomer} tried={tried}
+        busy={create.isPending} onCancel={() => setNewCustomer(null)}
+        onSubmit={() => {
+          setTried(true);
+          if (newCustomer && Object.keys(customerDraftProblems(newCustomer)).length === 0) create.mutate(newCustomer);
+        }} />
     </section>
   );
 }

@@ -1,11 +1,12 @@
 // The date control (Shift+D): the spec's presets (today, yesterday, this and last week, month and year) and a
 // custom range from five years ago to today. A preset shows that period with its own interval; a range
 // switches the dashboard to the custom interval.
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import {
   addLocalDays, daysInRange, isLocalDate, maxCustomRangeDays, periodContaining, shiftPeriod, type DashboardPeriod, type LocalDate,
 } from '../../src/contract/dashboard-intervals.ts';
 import { DeferredModal as Modal } from '../../src/ui/deferred-modal.tsx';
+import { rovingTarget } from '../../src/ui/roving-focus.ts';
 import { formatLocalDate } from './dashboard-format.ts';
 
 export type DateRangeDialogProps = {
@@ -51,6 +52,16 @@ export function DateRangeDialog({ open, today, initial, onChoosePeriod, onChoose
   const toId = useId();
   const errorId = useId();
   const problem = rangeProblem(startDate, endDate, today);
+  const [activePreset, setActivePreset] = useState(0);
+  const presetButtons = useRef<(HTMLButtonElement | null)[]>([]);
+  const onPresetKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const to = rovingTarget(event.key, activePreset, presets.length, 'both');
+    if (to === null) return;
+    event.preventDefault();
+    setActivePreset(to);
+    presetButtons.current[to]?.focus();
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -60,9 +71,20 @@ export function DateRangeDialog({ open, today, initial, onChoosePeriod, onChoose
 
   return (
     <Modal open={open} title="Choose dates" onClose={onClose} size="md" closeActionLabel="Cancel">
-      <div className="dashboard-presets" role="group" aria-label="Periods">
-        {presets.map((preset) => (
-          <button key={preset.label} type="button" className="button" onClick={() => onChoosePeriod(preset.period(today))}>{preset.label}</button>
+      {/* One tab stop (issue 25): the arrows move between the periods, Enter or Space chooses one. */}
+      <div className="dashboard-presets" role="group" aria-label="Periods" onKeyDown={onPresetKeyDown}>
+        {presets.map((preset, index) => (
+          <button
+            key={preset.label}
+            ref={(element) => { presetButtons.current[index] = element; }}
+            type="button"
+            className="button"
+            tabIndex={index === activePreset ? 0 : -1}
+            onFocus={() => setActivePreset(index)}
+            onClick={() => onChoosePeriod(preset.period(today))}
+          >
+            {preset.label}
+          </button>
         ))}
       </div>
       <form className="dashboard-range-form" onSubmit={submit} noValidate>

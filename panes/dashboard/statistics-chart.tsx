@@ -7,11 +7,12 @@
 // nested-interactive): the library's own attribution logo is a link inside its drawing, so it is switched off and
 // the attribution the library's licence asks for is a link of ours beside the image, reachable by keyboard.
 import type { Time, UTCTimestamp } from 'lightweight-charts';
-import { useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent as ReactKeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { BucketUnit, ChartType, DashboardMeasure } from '../../src/contract/dashboard-intervals.ts';
 import { formatBucket, formatDisplayValue } from './dashboard-format.ts';
 
-export type ChartPoint = { start: Date; end: Date; value: number };
+/** future: a bucket still to come, drawn as 'no data yet' (a gap), never as zero */
+export type ChartPoint = { start: Date; end: Date; value: number; future?: boolean };
 export type ChartData = {
   chartType: ChartType;
   measure: DashboardMeasure;
@@ -23,6 +24,8 @@ export type ChartData = {
   points: readonly ChartPoint[];
   /** the compared period's values, drawn at the same positions */
   compared: readonly number[] | null;
+  /** what the compared values are ('a year earlier' when absent) */
+  comparedLabel?: string;
 };
 
 type Charts = typeof import('lightweight-charts');
@@ -37,10 +40,22 @@ export function loadCharts(): Promise<Charts> {
 
 const colours = { current: '#4b44d6', compared: '#9a9ca5', grid: '#ececef', text: '#5d616b' };
 
-export function StatisticsChart({ data, label }: { data: ChartData; label: string }) {
+/** What a bar says when the keyboard reaches it: '2 March 2026: €1,234.00', or 'no data yet'. */
+export function announcementOf(data: ChartData, index: number): string {
+  const point = data.points[index];
+  if (!point) return '';
+  const when = formatBucket(point.start, point.end, data.unit, data.step, data.timeZone, 'full');
+  const compared = data.compared?.[index];
+  const value = point.future ? 'no data yet' : formatDisplayValue(point.value, data.measure, data.currency);
+  return `${when}: ${value}${compared !== undefined && !point.future ? `, ${data.comparedLabel ?? 'a year earlier'} ${formatDisplayValue(compared, data.measure, data.currency)}` : ''}`;
+}
+
+export function StatisticsChart({ data, label, onOpen }: { data: ChartData; label: string; onOpen?: (index: number, beside: boolean) => void }) {
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<ChartApi | null>(null);
   const [failed, setFailed] = useState(false);
+  // The keyboard's bar: arrows move it (and announce its value), Enter opens its transactions, Shift+Enter beside.
+  const [active, setActive] = useState<number | null>(null);
   const latest = useRef(data);
   latest.current = data;
 
@@ -89,16 +104,62 @@ export function StatisticsChart({ data, label }: { data: ChartData; label: strin
     });
   }, [data]);
 
+  useEffect(() => {
+    if (active !== null && active >= data.points.length) setActive(null);
+  }, [data, active]);
+  // The keyboard's bar is shown as the pointer's would be: the crosshair on it, with its value and date.
+  useEffect(() => {
+    const api = chart.current;
+    const series = api ? seriesOf.get(api) : undefined;
+    const point = active === null ? undefined : data.points[active];
+    if (!api || !series || active === null) return;
+    if (!point || point.future) api.clearCrosshairPosition?.();
+    else api.setCrosshairPosition?.(point.value, Math.floor(point.start.getTime() / 1000) as UTCTimestamp, series.current);
+  }, [active, data]);
+
+  const onKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
+    const last = data.points.length - 1;
+    if (last < 0) return;
+    const moves: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    let next: number | null = null;
+    if (event.key in moves) next = Math.min(last, Math.max(0, (active ?? (moves[event.key] === 1 ? -1 : last + 1)) + (moves[event.key] ?? 0)));
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = last;
+    else if (event.key === 'Enter' && active !== null && onOpen && !data.points[active]?.future) {
+      event.preventDefault();
+      event.stopPropagation();
+      onOpen(active, event.shiftKey);
+      return;
+    }
+    if (next === null) return;
+    event.preventDefault();
+    event.stopPropagation();
+    setActive(next);
+  };
+
   if (failed) return <p className="dashboard-chart-failed">The chart could not be loaded. The table below has the same figures.</p>;
   return (
     <div className="dashboard-chart-frame">
-      <div ref={container} className="dashboard-chart" role="img" aria-label={label} data-testid="statistics-chart" />
-      <a className="dashboard-chart-attribution" href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer">Charting by TradingView</a>
+      {/* The keyboard's way into the drawing: a focusable group around the image, its bar announced politely. */}
+      <div
+        className="dashboard-chart-keys"
+        role="group"
+        aria-roledescription="chart"
+        aria-label={`${label} Arrow keys move between the bars${onOpen ? '; Enter opens the transactions of a bar, Shift+Enter beside' : ''}.`}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        data-active-bar={active ?? undefined}
+      >
+        <div ref={container} className="dashboard-chart" role="img" aria-label={label} data-testid="statistics-chart" />
+      </div>
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="chart-announcement">{active === null ? '' : announcementOf(data, active)}</p>
+      {/* The licence's attribution: a link beside the chart, not a tab stop of it. */}
+      <a className="dashboard-chart-attribution" href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer" tabIndex={-1}>Charting by TradingView</a>
     </div>
   );
 }
 
-const seriesOf = new WeakMap<ChartApi, { remove: () => void }>();
+const seriesOf = new WeakMap<ChartApi, { remove: () => void; current: Parameters<ChartApi['setCrosshairPosition']>[2] }>();
 
 /** Replaces the chart's series with the data's: the current period as bars or a line, the compared one as a dashed line. */
 function draw(charts: Charts, api: ChartApi, data: ChartData): void {
@@ -126,7 +187,8 @@ function draw(charts: Charts, api: ChartApi, data: ChartData): void {
   const current = data.chartType === 'bar'
     ? api.addSeries(charts.HistogramSeries, { color: colours.current, priceLineVisible: false, lastValueVisible: false, title: '' })
     : api.addSeries(charts.LineSeries, { color: colours.current, lineWidth: 2, priceLineVisible: false, lastValueVisible: false, pointMarkersVisible: data.points.length <= 31 });
-  current.setData(data.points.map((point) => ({ time: seconds(point.start), value: point.value })));
+  // Days still to come are whitespace: a gap with no bar, never a bar of zero.
+  current.setData(data.points.map((point) => (point.future ? { time: seconds(point.start) } : { time: seconds(point.start), value: point.value })));
   const compared = data.compared
     ? api.addSeries(charts.LineSeries, { color: colours.compared, lineWidth: 2, lineStyle: charts.LineStyle.Dashed, priceLineVisible: false, lastValueVisible: false })
     : null;
@@ -136,6 +198,7 @@ function draw(charts: Charts, api: ChartApi, data: ChartData): void {
   }));
   api.timeScale().fitContent();
   seriesOf.set(api, {
+    current,
     remove: () => {
       api.removeSeries(current);
       if (compared) api.removeSeries(compared);

@@ -56,7 +56,7 @@ function AuthoredNotifications({ pageNumber, pageSize, goTo }: { pageNumber: num
           <tbody>
             {rows.map((row) => (
               <tr key={row.reference}>
-                <th scope="row"><a className="data-table-link" href={`/notifications/edit/${encodeURIComponent(row.reference)}`}>{row.title}</a></th>
+                <th scope="row"><a className="data-table-link data-table-text-link" href={`/notifications/edit/${encodeURIComponent(row.reference)}`}>{row.title}</a></th>
                 <td>
                   {notificationStatusLabels[row.status]}
                   {row.status === 'readyForPublication' && row.publishAtUtc ? ` (at ${formatDate(row.publishAtUtc)})` : ''}
@@ -93,6 +93,9 @@ export function UserNotificationsPane({ search }: PaneProps) {
   const headingId = useId();
   const tableRef = useRef<HTMLTableElement>(null);
   const rows: readonly UserNotificationSummary[] = list.isError ? [] : list.data?.results ?? [];
+  // Unread ones may sit on another page: the bell's count (the same query, already loaded by the shell) says so too.
+  const status = useQuery(notificationQueries.status());
+  const anyUnread = rows.some((row) => row.unread) || (status.data?.totalUnreadCount ?? 0) > 0;
 
   const goTo = (next: { pageNumber: number; pageSize: number }) => navigate(`/notifications?${authoredView ? 'view=authored&' : ''}pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
   const rowLinks = () => [...(tableRef.current?.querySelectorAll<HTMLAnchorElement>('tbody a[href]') ?? [])];
@@ -126,7 +129,7 @@ export function UserNotificationsPane({ search }: PaneProps) {
               <a className={`button${authoredView ? ' filter-choice is-active' : ''}`} aria-current={authoredView ? 'page' : undefined} href="/notifications?view=authored">Written</a>
             </div>
           ) : null}
-          {!authoredView ? <button type="button" className="button" disabled={markAll.isPending || !rows.some((row) => row.unread)} onClick={() => markAll.mutate()}>Mark all as read</button> : null}
+          {!authoredView ? <button type="button" className="button" disabled={markAll.isPending || !anyUnread} onClick={() => markAll.mutate()}>Mark all as read</button> : null}
           {author ? <a className="button button-primary" href="/notifications/add">New notification</a> : null}
         </div>
       </header>
@@ -143,7 +146,7 @@ export function UserNotificationsPane({ search }: PaneProps) {
             {rows.map((row) => (
               <tr key={row.reference} className={row.unread ? 'notification-unread' : undefined}>
                 <th scope="row">
-                  <a className="data-table-link" href={notificationPath(row.reference)}>{row.title}</a>
+                  <a className="data-table-link data-table-text-link" href={notificationPath(row.reference)}>{row.title}</a>
                 </th>
                 <td>{formatDate(row.publishedUtc)}</td>
                 <td>{row.unread ? <span className="notification-unread-marker">Unread</span> : <span className="notification-read-marker">Read</span>}</td>

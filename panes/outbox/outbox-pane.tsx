@@ -83,7 +83,7 @@ export function OutboxPane({ search }: PaneProps) {
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>
-                <th scope="row"><a className="data-table-link" href={outboxMessagePath(row.id)}>{row.subject}</a></th>
+                <th scope="row"><a className="data-table-link is-name" href={outboxMessagePath(row.id)}>{row.subject}</a></th>
                 <td>{row.recipient}</td>
                 <td>{row.template}</td>
                 <td>{formatDateTime(row.createdAt)}</td>

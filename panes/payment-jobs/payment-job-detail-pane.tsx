@@ -18,13 +18,15 @@ import { permissionScope, sessionStore } from '../../src/state/session-store.ts'
 import { showToast } from '../../src/state/toast-store.ts';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { Tabs } from '../../src/ui/tabs.tsx';
+import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { CancelJobDialog, CaptureDialog, MailPaymentLinkDialog, RefundDialog, VoidDialog } from './payment-action-dialogs.tsx';
 import { AddressBlock, dateTime, StatusChip, statusLabel } from './payment-job-format.tsx';
+import { KindBadge } from '../transactions/transaction-columns.tsx';
 import { invalidateAfterPaymentAction, newIdempotencyKey, paymentJobQueries, sendPaymentAction, type PaymentAction } from './payment-job-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import './payment-jobs.css';
 
-type DialogKind = 'capture' | 'refund' | 'void' | 'cancelJob' | 'mailPaymentLink';
+type DialogKind = 'capture' | 'refund' | 'void' | 'cancelJob' | 'mailPaymentLink' | 'expireLink';
 type OpenDialog = { kind: DialogKind; paymentId: string | null; idempotencyKey: string } | null;
 
 const tabDefinitions = [
@@ -41,6 +43,7 @@ export function availableActions(job: PaymentJobDetail, permissions: readonly st
     refund: has('Portal.Payments.Refund') ? first((payment) => payment.actions.refund) : null,
     void: has('Portal.Payments.Void') ? first((payment) => payment.actions.void) : null,
     cancelJob: has('Portal.PaymentJobs.Cancel') && job.actions.cancel,
+    expireLink: has('Portal.PaymentJobs.Cancel') && job.actions.expireLink,
     mailPaymentLink: has('Portal.PaymentJobs.MailPaymentLink') && job.actions.mailPaymentLink ? job.payments[job.payments.length - 1] ?? null : null,
     trace: has('Portal.Traces.Read') ? job.payments[job.payments.length - 1] ?? null : null,
   };
@@ -72,6 +75,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
     if (actions.refund) handlers.refund = () => open('refund', actions.refund?.paymentId ?? null);
     if (actions.void) handlers.void = () => open('void', actions.void?.paymentId ?? null);
     if (actions.cancelJob) handlers.cancelJob = () => open('cancelJob', null);
+    if (actions.expireLink) handlers.expireLink = () => open('expireLink', null);
     if (actions.mailPaymentLink) handlers.mailPaymentLink = () => open('mailPaymentLink', actions.mailPaymentLink?.paymentId ?? null);
     if (actions.trace) handlers.viewTrace = () => { if (actions.trace) navigate(tracePath(actions.trace.paymentId)); };
   }
@@ -92,6 +96,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
   };
   const dialogPayment = job.payments.find((payment) => payment.paymentId === dialog?.paymentId) ?? null;
   const money = (amount: number) => formatMoney(amount, job.currency);
+  const paymentChargebacks = (paymentId: string) => job.reversals.filter((reversal) => reversal.paymentId === paymentId);
 
   const overview = (
     <dl className="detail-grid">
@@ -115,7 +120,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
           </h3>
           <dl className="detail-grid">
             {([['Amount', money(payment.amount)], ['Authorised', money(payment.authorised)], ['Captured', money(payment.captured)], ['Refunded', money(payment.refunded)],
-              ['Refunds in progress', payment.refundPending > 0 ? money(payment.refundPending) : null], ['Still refundable', money(payment.refundable)],
+              ['Charged back', payment.chargedBack > 0 ? money(-payment.chargedBack) : null], ['Refunds in progress', payment.refundPending > 0 ? money(payment.refundPending) : null], ['Still refundable', money(payment.refundable)],
               ['Originating IP address', payment.originatingIpAddress], ['Decline reason', payment.declineReason], ['Created', dateTime(payment.createDateTimeUtc)]] as [string, string | null][])
               .filter(([, value]) => value).map(([term, value]) => <div key={term}><dt>{term}</dt><dd>{value}</dd></div>)}
           </dl>
@@ -132,6 +137,15 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
               <tbody>{payment.captures.map((capture) => (
                 <tr key={capture.captureId}><th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(capture.captureId)}`}>{capture.captureId}</a></th>
                   <td>{dateTime(capture.createDateTimeUtc)}</td><td className="end">{money(capture.amount)}</td><td><StatusChip status={capture.status} /></td></tr>
+              ))}</tbody>
+            </table>
+          ) : null}
+          {paymentChargebacks(payment.paymentId).length > 0 ? (
+            <table className="detail-table"><caption className="visually-hidden">Chargebacks of {payment.paymentId}</caption>
+              <thead><tr><th scope="col">Chargeback</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Reason</th><th scope="col">Status</th></tr></thead>
+              <tbody>{paymentChargebacks(payment.paymentId).map((chargeback) => (
+                <tr key={chargeback.reversalId}><th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(chargeback.reversalId)}`}>{chargeback.reversalId}</a> <KindBadge kind="chargeback" /></th>
+                  <td>{dateTime(chargeback.dateTimeUtc)}</td><td className="end amount-negative">{money(chargeback.amount)}</td><td>{chargeback.reason}</td><td><StatusChip status={chargeback.status} /></td></tr>
               ))}</tbody>
             </table>
           ) : null}
@@ -196,8 +210,11 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
       <h2>Reversals</h2>
       {job.reversals.length === 0 ? <p>No reversals (chargebacks).</p> : (
         <table className="detail-table"><caption className="visually-hidden">Reversals</caption>
-          <thead><tr><th scope="col">Reversal</th><th scope="col">Payment</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Reason</th></tr></thead>
-          <tbody>{job.reversals.map((reversal) => <tr key={reversal.reversalId}><th scope="row">{reversal.reversalId}</th><td>{reversal.paymentId}</td><td>{dateTime(reversal.dateTimeUtc)}</td><td className="end">{money(reversal.amount)}</td><td>{reversal.reason}</td></tr>)}</tbody>
+          <thead><tr><th scope="col">Reversal</th><th scope="col">Payment</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Reason</th><th scope="col">Status</th></tr></thead>
+          <tbody>{job.reversals.map((reversal) => (
+            <tr key={reversal.reversalId}><th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(reversal.reversalId)}`}>{reversal.reversalId}</a> <KindBadge kind="chargeback" /></th>
+              <td>{reversal.paymentId}</td><td>{dateTime(reversal.dateTimeUtc)}</td><td className="end amount-negative">{money(reversal.amount)}</td><td>{reversal.reason}</td><td><StatusChip status={reversal.status} /></td></tr>
+          ))}</tbody>
         </table>
       )}
     </div>
@@ -239,6 +256,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
         <div><dt>Authorised</dt><dd>{money(job.amounts.authorised)}</dd></div>
         <div><dt>Captured</dt><dd>{money(job.amounts.captured)}</dd></div>
         <div><dt>Refunded</dt><dd>{money(job.amounts.refunded)}</dd></div>
+        {job.amounts.chargedBack > 0 ? <div><dt>Charged back</dt><dd className="amount-negative">{money(-job.amounts.chargedBack)}</dd></div> : null}
         <div><dt>Remaining</dt><dd>{money(job.amounts.remaining)}</dd></div>
       </dl>
       <div ref={actionsRef} className="payment-job-actions" role="group" aria-label="Actions">
@@ -246,6 +264,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
         {actions.refund ? <button type="button" className="button" onClick={() => open('refund', actions.refund?.paymentId ?? null)}>Refund…</button> : null}
         {actions.void ? <button type="button" className="button" onClick={() => open('void', actions.void?.paymentId ?? null)}>Void authorisation</button> : null}
         {actions.cancelJob ? <button type="button" className="button" onClick={() => open('cancelJob', null)}>Cancel payment job…</button> : null}
+        {actions.expireLink ? <button type="button" className="button" onClick={() => open('expireLink', null)}>Expire link now…</button> : null}
         {actions.mailPaymentLink ? <button type="button" className="button" onClick={() => open('mailPaymentLink', actions.mailPaymentLink?.paymentId ?? null)}>Mail payment link…</button> : null}
       </div>
       <Tabs label="Payment job" tabs={tabDefinitions} activeIndex={tab} onActiveIndexChange={setTab}
@@ -257,6 +276,17 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
         onSubmit={(body) => send({ kind: 'capture', paymentId: dialogPayment.paymentId, body: { ...body, version: job.version } }, 'Captured.')} /> : null}
       {dialogPayment && dialog?.kind === 'void' ? <VoidDialog open payment={dialogPayment} onClose={() => setDialog(null)}
         onSubmit={(body) => send({ kind: 'void', paymentId: dialogPayment.paymentId, body: { ...body, version: job.version } }, 'Authorisation voided.')} /> : null}
+      <ConfirmDialog
+        open={dialog?.kind === 'expireLink'}
+        title="Expire the payment link now?"
+        text={`The link of payment job ${job.reference} stops working at once: the shopper can no longer pay ${money(job.amount)} with it. Nothing was paid, so nothing is refunded.`}
+        confirmLabel="Expire link now"
+        cancelLabel="Keep the link"
+        onConfirm={() => {
+          void send({ kind: 'expire', body: { version: job.version } }, 'Payment link expired.').catch(() => undefined).finally(() => setDialog(null));
+        }}
+        onCancel={() => setDialog(null)}
+      />
       {dialog?.kind === 'cancelJob' ? <CancelJobDialog open reference={job.reference} onClose={() => setDialog(null)}
         onSubmit={(body) => send({ kind: 'cancel', body: { ...body, version: job.version } }, 'Payment job cancelled.')} /> : null}
       {dialogPayment && dialog?.kind === 'mailPaymentLink' ? <MailPaymentLinkDialog open defaultEmail={job.emailAddress} onClose={() => setDialog(null)}

@@ -40,12 +40,14 @@ export type PaymentAction =
   | { kind: 'cancelRefund'; paymentId: string; refundId: string; body: { version: number } }
   | { kind: 'void'; paymentId: string; body: { reason?: string | null; version: number } }
   | { kind: 'cancel'; body: { confirmed: boolean; version: number } }
+  | { kind: 'expire'; body: { version: number } }
   | { kind: 'mailPaymentLink'; paymentId: string; body: { emailAddress: string } };
 
 export function actionPath(contextPrefix: string, reference: string, action: PaymentAction): string {
   const job = `${contextPrefix}/payment-jobs/${encodeURIComponent(reference)}`;
   switch (action.kind) {
     case 'cancel': return `${job}/actions/cancel`;
+    case 'expire': return `${job}/actions/expire`;
     case 'cancelRefund': return `${job}/payments/${encodeURIComponent(action.paymentId)}/refunds/${encodeURIComponent(action.refundId)}/actions/cancel`;
     case 'mailPaymentLink': return `${job}/payments/${encodeURIComponent(action.paymentId)}/actions/mail-payment-link`;
     default: return `${job}/payments/${encodeURIComponent(action.paymentId)}/actions/${action.kind}`;

@@ -31,6 +31,13 @@ import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { dateTime, StatusChip } from './payment-job-format.tsx';
+import { bulkActionIndex, type BulkAction, type BulkJob } from '../../src/contract/bulk-jobs.ts';
+import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
+import { ExportDialog } from '../../src/ui/data-table/export-dialog.tsx';
+import { SelectionBar, selectionText } from '../../src/ui/data-table/selection-bar.tsx';
+import { emptySelection, hasSelection, pickedRows, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
+import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
+import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import { paymentJobQueries } from './payment-job-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import './payment-jobs.css';
@@ -91,6 +98,8 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const list = useQuery({ ...paymentJobQueries.list(contextPrefix, requestState), enabled: contextPrefix !== '' && configurationId !== '' });
   const rows = list.isError ? [] : list.data?.results ?? [];
   const total = list.isError ? 0 : list.data?.numberOfResults ?? 0;
+  // Above 10,000 matching jobs the total is the planner's estimate ('about N'), as in the transactions overview.
+  const totalIsEstimate = !list.isError && (list.data?.numberOfResultsIsEstimate ?? false);
 
   const [searchDraft, setSearchDraft] = useState(() => searchOf(state.filters));
   const applied_ = searchOf(state.filters);
@@ -126,6 +135,32 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const [filtersOpen, setFiltersOpen] = useState(Boolean(state.filters.status || state.filters.paymentmethod));
   const searchInput = useRef<HTMLInputElement>(null);
   const rowCursor = useRef<RowCursorHandle>(null);
+
+  // Selection (issue 23): a description over the filters, kept across pages and sorts, cleared when the filters change.
+  const { permissions: permissionsByScope } = useSnapshot(sessionStore);
+  const permissions = permissionsByScope[permissionScope(applied as ContextSelections).key] ?? [];
+  const [selection, setSelection] = useState<RowSelection>(emptySelection);
+  const filterKey = JSON.stringify(requestState.filters);
+  useEffect(() => setSelection(emptySelection), [filterKey, contextPrefix]);
+  const [bulkOpen, setBulkOpen] = useState<BulkAction | null>(null);
+  const offered = (action: BulkAction) => action === 'export' ? permissions.includes('Portal.Reports.Create')
+    : action === 'cancel' ? permissions.includes('Portal.PaymentJobs.Cancel') : action === 'resend-links' ? permissions.includes('Portal.PaymentJobs.MailPaymentLink') : false;
+  const bulkContext = bulkContextOf(applied as ContextSelections);
+  const startAction = (action: BulkAction, key: string, params?: { fileType?: 'csv' | 'xlsx'; columns?: string[] }) => {
+    if (!bulkContext) return Promise.reject(new Error('Choose a business or merchant first.'));
+    // An export holds the rows picked when the export was opened, else every matching row; the other actions act on
+    // the selection.
+    const chosen = action === 'export' ? exportSelection ?? selectAllMatching() : selection;
+    return startBulkJob({ area: 'payment-jobs', action, context: bulkContext, selection: selectionRequest(chosen, requestState.filters), params }, key);
+  };
+  const started = (job: BulkJob) => {
+    setBulkOpen(null);
+    if (job.action !== 'export') setSelection(emptySelection);
+    showToast({ kind: 'success', message: job.action === 'export' ? 'The export is being made: it will wait for you in My report queue.' : 'The bulk job has started.' });
+    openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
+  };
+  const [exportKey, setExportKey] = useState('');
+  const [exportSelection, setExportSelection] = useState<RowSelection | null>(null);
   const openRow = (row: PaymentJobListItem | undefined, beside: boolean) => {
     if (!row) return;
     const path = `/configurations/${encodeURIComponent(row.configurationId)}/payments/${encodeURIComponent(row.reference)}`;
@@ -137,7 +172,15 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
     filters: () => setFiltersOpen(true),
     date: () => setDateOpen(true),
     columns: () => setColumnsOpen(true),
+    selectRow: (argument) => rowCursor.current?.toggle(argument === 1),
+    selectAllMatching: () => setSelection(selectAllMatching()),
+    clearSelection: () => setSelection(emptySelection),
+    bulkAction: (argument) => {
+      const action = (Object.entries(bulkActionIndex).find(([, index]) => index === argument)?.[0] ?? null) as BulkAction | null;
+      if (action && offered(action) && (action === 'export' || hasSelection(selection))) openBulk(action);
+    },
   };
+  if (offered('export')) handlers.export = () => openBulk('export');
   if (!dateOpen && !columnsOpen && rows.length > 0) {
     handlers[tableRowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside); return; }
@@ -145,6 +188,16 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
     };
   }
   usePaneCapabilities(handlers);
+  function openBulk(action: BulkAction) {
+    if (action === 'export') {
+      // Rows picked: the export holds those, and says so.
+      setExportSelection(pickedRows(selection));
+      setExportKey(globalThis.crypto?.randomUUID?.() ?? `export-${Date.now()}`);
+    }
+    setBulkOpen(action);
+  }
+  const count = selectedCount(selection, total);
+  const countText = selectionText(selection, total);
 
   const range = decodeDateRange(state.filters.createdatetimeutc);
   const { min, max } = pickerBounds(today);
@@ -176,7 +229,7 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
           />
           <button type="button" className="button" onClick={() => setColumnsOpen(true)}>Columns</button>
         </div>
-        <p className="not-built-note">Exporting payment jobs (csv, xlsx) is not built yet.</p>
+        {offered('export') ? <button type="button" className="button" onClick={() => openBulk('export')}>Export</button> : null}
       </header>
       <form className="filter-bar" role="search" aria-label="Payment job filters" onSubmit={submit}>
         <SearchField label="Search reference, order number or customer email" placeholder="Reference, order number or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput} />
@@ -191,8 +244,14 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
           </div>
         ) : null}
       </form>
+      <SelectionBar selection={selection} total={total} noun="payment jobs" onSelectAllMatching={() => setSelection(selectAllMatching())} onClear={() => setSelection(emptySelection)}>
+        {offered('export') ? <button type="button" className="button" onClick={() => openBulk('export')}>Export selected…</button> : null}
+        {offered('cancel') ? <button type="button" className="button" onClick={() => openBulk('cancel')}>Cancel payment jobs…</button> : null}
+        {offered('resend-links') ? <button type="button" className="button" onClick={() => openBulk('resend-links')}>Resend payment links…</button> : null}
+      </SelectionBar>
       <CursorDataTable
         cursorHandle={rowCursor}
+        selection={{ value: selection, onChange: setSelection, rowLabel: (key) => `Select ${key}` }}
         resetKey={`${search}|${list.dataUpdatedAt}`}
         caption="Payment jobs"
         columns={shownColumns}
@@ -208,8 +267,34 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
         firstRowNumber={(state.pageNumber - 1) * state.pageSize + 1}
         totalRows={total}
       />
-      <Pagination label="Payment job pages" pageNumber={state.pageNumber} pageSize={state.pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={total} totalIsEstimate={false}
+      <Pagination label="Payment job pages" pageNumber={state.pageNumber} pageSize={state.pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={total} totalIsEstimate={totalIsEstimate}
         onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))} onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))} />
+      <BulkActionDialog
+        open={bulkOpen === 'cancel' || bulkOpen === 'resend-links'}
+        title={bulkOpen === 'cancel' ? 'Cancel payment jobs' : 'Resend payment links'}
+        summary={bulkOpen === 'cancel'
+          ? `${countText}: each one with nothing paid yet will be cancelled (${count === 1 ? 'it' : 'they'} can no longer be paid).`
+          : `${countText}: the shopper of each open one is mailed its payment link again.`}
+        confirmation={bulkOpen === 'cancel' ? 'I understand that cancelling is permanent.' : undefined}
+        onClose={() => setBulkOpen(null)}
+        onStart={(key) => startAction(bulkOpen ?? 'cancel', key)}
+        onStarted={started}
+      />
+      <ExportDialog
+        open={bulkOpen === 'export'}
+        onClose={() => setBulkOpen(null)}
+        rowCount={exportSelection ? selectedCount(exportSelection, total) : total}
+        rowCountIsEstimate={!exportSelection && totalIsEstimate}
+        selectedOnly={exportSelection !== null}
+        visibleColumns={shownColumns.map((column) => column.header)}
+        allColumns={paymentJobColumnsList.map((column) => column.header)}
+        noun="payment jobs"
+        busy={false}
+        onExport={(choice) => {
+          const columns = (choice.columns === 'visible' ? shownColumns : paymentJobColumnsList).map((column) => column.id);
+          void startAction('export', exportKey, { fileType: choice.fileType, columns }).then(started, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
+        }}
+      />
       <ColumnChooser open={columnsOpen} onClose={() => setColumnsOpen(false)} columns={paymentJobColumnsList.map((column) => ({ id: column.id, label: column.header }))}
         order={order} visible={visible} onChange={saveColumns} onReset={() => saveColumns(columnIds, defaultVisibleColumns)} />
       <DateRangePicker open={dateOpen} title="Payment job dates" value={range}

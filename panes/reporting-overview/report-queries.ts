@@ -15,6 +15,12 @@ export const reportQueries = {
     staleTime: 0,
     refetchInterval: (query) => (query.state.data && hasReportsInProgress(query.state.data.results) ? reportPollMs : false),
   }),
+  one: (id: string) => queryOptions({
+    queryKey: [...reportQueries.all, 'one', id] as const,
+    queryFn: async ({ signal }) => validate('queuedReport', await api.get<unknown>(`/reports/${encodeURIComponent(id)}`, { signal })),
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data && hasReportsInProgress([query.state.data]) ? reportPollMs : false),
+  }),
 };
 
 export const deleteReport = (id: string) => api.delete<unknown>(`/reports/${encodeURIComponent(id)}`);

@@ -1,8 +1,9 @@
-// My report queue: every export the user queued, newest first, with its state (progress while generating), when
-// it was queued and made, when it expires, what it holds (filters, columns, rows), and what can be done with it:
-// download, delete, retry a failed one, cancel a queued one. The list refreshes itself while work is in progress.
+// My report queue: every export the user queued, newest first, as a dense table like the other overviews (issue 25):
+// its state (progress while generating), when it was queued and made, when it expires, what it holds (filters,
+// columns, rows), and what can be done with it: download, delete, retry a failed one, cancel a queued one. j / k move
+// the row cursor, Enter downloads a ready report. The list refreshes itself while work is in progress.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { datePresetLabels, decodeAmount, decodeAnyOf, decodeDateRange, decodeSearchTerm, calendarDate, presetOfRange } from '../../src/contract/filters.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
@@ -11,11 +12,15 @@ import { transactionColumnLabels, transactionKinds, type TransactionColumn } fro
 import { formatDateTime, formatShortDate } from '../../src/format/dates.ts';
 import { formatFileSize } from '../../src/format/file-size.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
-import { showToast } from '../../src/state/toast-store.ts';
-import type { PaneProps } from '../../src/state/pane-scope.tsx';
+import { dismissToastsLinkingTo, showToast } from '../../src/state/toast-store.ts';
+import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
+import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { formatCount } from '../../src/ui/data-table/pagination-model.ts';
 import { cancelReport, deleteReport, downloadReport, reportQueries, retryReport } from './report-queries.ts';
+import { ScheduledReports } from './scheduled-reports.tsx';
 import '../../src/ui/data-table/data-table.css';
 import '../transactions/transactions.css';
 
@@ -23,6 +28,16 @@ const stateTones: Record<string, string> = { queued: 'info', generating: 'warnin
 const day = (iso: string) => formatShortDate(`${iso}T12:00:00`);
 
 /** The filters a report was made with, in words: 'Date: Last month · Status: Paid, Declined · Amount: from 10'. */
+function idCount(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  try {
+    const ids: unknown = JSON.parse(text);
+    return Array.isArray(ids) ? ids.length : null;
+  } catch {
+    return null;
+  }
+}
+
 export function describeFilters(filters: Readonly<Record<string, string>>, today: string): string[] {
   const parts: string[] = [];
   const range = decodeDateRange(filters.date);
@@ -47,12 +62,16 @@ export function describeFilters(filters: Readonly<Record<string, string>>, today
   if (filters.currency) parts.push(`Currency: ${decodeSearchTerm(filters.currency).toUpperCase()}`);
   if (filters.merchantid) parts.push(`Merchant: ${decodeSearchTerm(filters.merchantid)}`);
   if (filters.searchterm) parts.push(`Search: “${decodeSearchTerm(filters.searchterm)}”`);
+  // A tickets or users export of picked rows (server/bulk/area-exports.ts keeps the picks under these keys).
+  const picked = idCount(filters['selection.included']);
+  if (picked !== null) parts.push(`Selected rows: ${picked}`);
+  const left = idCount(filters['selection.excluded']);
+  if (left !== null) parts.push(`Rows left out: ${left}`);
   return parts;
 }
 
-function ReportCard({ report, today, onChanged }: { report: QueuedReport; today: string; onChanged: () => void }) {
-  const titleId = useId();
-  const progress = reportProgress(report);
+/** A report's actions, as its state allows: download, retry a failed one, cancel a queued one, delete. */
+function ReportActions({ report, onChanged }: { report: QueuedReport; onChanged: () => void }) {
   const act = useMutation({
     mutationFn: async (action: 'download' | 'delete' | 'retry' | 'cancel') => {
       if (action === 'download') await downloadReport(report);
@@ -68,68 +87,144 @@ function ReportCard({ report, today, onChanged }: { report: QueuedReport; today:
       if (action !== 'download') onChanged();
     },
   });
-  const type = reportTypeLabels[report.reportType] ?? report.reportType;
-  const filters = describeFilters(report.filters, today);
-  const columns = report.columns.map((column) => transactionColumnLabels[column as TransactionColumn] ?? column);
+  const name = reportName(report);
   return (
-    <li className="report-card" aria-labelledby={titleId}>
-      <div className="report-card-head">
-        <span id={titleId} className="report-card-title">
-          {type} · {report.fileType.toUpperCase()} · {report.context.title}
-        </span>
-        <span className="status-chip" data-tone={stateTones[report.state]}>{reportStateLabels[report.state]}</span>
-      </div>
-      {report.state === 'generating' ? (
-        <div className="report-progress">
-          <progress max={100} value={progress ?? undefined} aria-labelledby={titleId} />
-          <span>{formatCount(report.processedRows)} of {formatCount(report.totalRows ?? 0)} rows</span>
-        </div>
+    <span className="report-actions">
+      {report.state === 'generated' ? (
+        <button type="button" className="button button-small" disabled={act.isPending} onClick={() => act.mutate('download')}>
+          Download<span className="visually-hidden"> {report.fileName}</span>
+        </button>
       ) : null}
-      <dl className="report-card-meta">
-        <div><dt>Queued</dt><dd>{formatDateTime(report.queuedAt)}</dd></div>
-        <div><dt>Generated</dt><dd>{report.generatedAt ? formatDateTime(report.generatedAt) : 'N/A'}</dd></div>
-        <div><dt>Expires</dt><dd>{report.state === 'expired' ? 'Expired' : report.expirationDateTime ? formatDateTime(report.expirationDateTime) : 'N/A'}</dd></div>
-        <div><dt>Rows</dt><dd>{report.totalRows === null ? 'N/A' : formatCount(report.totalRows)}</dd></div>
-        {report.fileSize !== null ? <div><dt>Size</dt><dd>{formatFileSize(report.fileSize)}</dd></div> : null}
-      </dl>
-      <p className="report-card-filters">{filters.length > 0 ? filters.join(' · ') : 'No filters: every transaction'} — columns: {columns.join(', ')}</p>
-      {report.state === 'failed' && report.error ? <p className="report-error">{report.error}</p> : null}
-      <div className="report-card-actions">
-        {report.state === 'generated' ? (
-          <button type="button" className="button button-primary" disabled={act.isPending} onClick={() => act.mutate('download')}>
-            Download<span className="visually-hidden"> {report.fileName}</span>
-          </button>
-        ) : null}
-        {report.status === 'failed' ? <button type="button" className="button" disabled={act.isPending} onClick={() => act.mutate('retry')}>Retry</button> : null}
-        {report.status === 'queued' ? <button type="button" className="button" disabled={act.isPending} onClick={() => act.mutate('cancel')}>Cancel report</button> : null}
-        <button type="button" className="button button-ghost" disabled={act.isPending} onClick={() => act.mutate('delete')}>Delete</button>
-      </div>
-    </li>
+      {report.status === 'failed' ? <button type="button" className="button button-small" aria-label={`Retry ${name}`} disabled={act.isPending} onClick={() => act.mutate('retry')}>Retry</button> : null}
+      {report.status === 'queued' ? <button type="button" className="button button-small" aria-label={`Cancel ${name}`} disabled={act.isPending} onClick={() => act.mutate('cancel')}>Cancel</button> : null}
+      <button type="button" className="button button-ghost button-small" aria-label={`Delete ${name}`} disabled={act.isPending} onClick={() => act.mutate('delete')}>Delete</button>
+    </span>
   );
 }
 
-export function ReportQueuePane(_props: PaneProps) {
+const reportName = (report: QueuedReport) => `${reportTypeLabels[report.reportType] ?? report.reportType} ${report.fileType.toUpperCase()} ${report.id}`;
+
+function reportColumns(today: string, onChanged: () => void): DataTableColumn<QueuedReport>[] {
+  return [
+    {
+      id: 'report', header: 'Report', width: 'minmax(11rem, 1fr)',
+      cell: (report) => <span className="report-name">{reportTypeLabels[report.reportType] ?? report.reportType} · {report.fileType.toUpperCase()}</span>,
+    },
+    { id: 'context', header: 'For', width: 'minmax(9rem, 1fr)', priority: 3, cell: (report) => report.context.title },
+    {
+      id: 'status', header: 'State', width: '12rem',
+      cell: (report) => (
+        <span className="report-state">
+          <span className="status-chip" data-tone={stateTones[report.state]}>{reportStateLabels[report.state]}</span>
+          {report.state === 'generating' ? (
+            <>
+              <progress max={100} value={reportProgress(report) ?? undefined} aria-label={`Progress of ${reportName(report)}`} />
+              <span className="report-progress-text">{formatCount(report.processedRows)} of {formatCount(report.totalRows ?? 0)} rows</span>
+            </>
+          ) : null}
+        </span>
+      ),
+    },
+    { id: 'queued', header: 'Queued', width: '10.5rem', priority: 2, cell: (report) => formatDateTime(report.queuedAt) },
+    { id: 'generated', header: 'Generated', width: '10.5rem', priority: 4, cell: (report) => (report.generatedAt ? formatDateTime(report.generatedAt) : 'N/A') },
+    { id: 'expires', header: 'Expires', width: '10.5rem', priority: 3, cell: (report) => (report.state === 'expired' ? 'Expired' : report.expirationDateTime ? formatDateTime(report.expirationDateTime) : 'N/A') },
+    { id: 'rows', header: 'Rows', width: '5.5rem', align: 'end', priority: 3, cell: (report) => (report.totalRows === null ? 'N/A' : formatCount(report.totalRows)) },
+    { id: 'size', header: 'Size', width: '5.5rem', align: 'end', priority: 4, cell: (report) => (report.fileSize === null ? '' : formatFileSize(report.fileSize)) },
+    {
+      id: 'holds', header: 'Filters and columns', width: 'minmax(14rem, 2fr)', priority: 2,
+      cell: (report) => {
+        if (report.state === 'failed' && report.error) return <span className="report-error">{report.error}</span>;
+        const filters = describeFilters(report.filters, today);
+        const columns = report.columns.map((column) => transactionColumnLabels[column as TransactionColumn] ?? column);
+        const text = `${filters.length > 0 ? filters.join(' · ') : 'No filters: every transaction'} — columns: ${columns.join(', ')}`;
+        return <span className="report-holds" title={text}>{text}</span>;
+      },
+    },
+    { id: 'actions', header: 'Actions', width: '12rem', priority: 1, cell: (report) => <ReportActions report={report} onChanged={onChanged} /> },
+  ];
+}
+
+/**
+ * The report a link named (?report=RPT…: a scheduled report's 'ready' email links here), above the queue, whichever
+ * page of the queue it is on: its state and, when ready, its download.
+ */
+function LinkedReport({ id }: { id: string }) {
+  const report = useQuery(reportQueries.one(id));
+  const data = report.data;
+  return (
+    <section className="linked-report" aria-label="The report you followed">
+      {report.isError ? <p role="alert">The report you followed is not in your report queue (it may have been deleted).</p> : null}
+      {data ? (
+        <p>
+          <strong>{reportTypeLabels[data.reportType] ?? data.reportType} · {data.fileType.toUpperCase()}</strong> ({data.context.title}):{' '}
+          <span className="status-chip" data-tone={stateTones[data.state]}>{reportStateLabels[data.state]}</span>{' '}
+          {data.state === 'generated' ? (
+            <button type="button" className="button button-small" aria-label={`Download ${data.fileName ?? ''}`}
+              onClick={() => downloadReport(data).catch(() => showToast({ kind: 'danger', message: 'The report could not be downloaded.' }))}>
+              Download
+            </button>
+          ) : null}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function ReportQueuePane({ search }: PaneProps) {
+  const query = new URLSearchParams(search);
+  const linkedId = /^RPT[0-9A-F]{1,32}$/.test(query.get('report') ?? '') ? query.get('report') : null;
+  // The 'report queued' toast's link led here: it has done its job (issue 25).
+  useEffect(() => dismissToastsLinkingTo('/reporting-overview'), []);
   const titleId = useId();
   const queryClient = useQueryClient();
   const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
   const list = useQuery(reportQueries.list(page.pageNumber, page.pageSize));
-  const reports = list.isError ? [] : list.data?.results ?? [];
+  const reports = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
   const total = list.isError ? 0 : list.data?.numberOfResults ?? 0;
   const today = calendarDate(new Date());
   const refresh = () => void queryClient.invalidateQueries({ queryKey: reportQueries.all });
+  const columns = useMemo(() => reportColumns(today, () => void queryClient.invalidateQueries({ queryKey: reportQueries.all })), [today, queryClient]);
+  const rowCursor = useRef<RowCursorHandle>(null);
+  // Enter on a row downloads a ready report; a file has no 'beside', so Shift+Enter does the same. Other states have
+  // nothing to open: the row says why (its state), and its actions sit at its end.
+  const openRow = (report: QueuedReport | undefined) => {
+    if (!report) return;
+    if (report.state !== 'generated') {
+      showToast({ kind: 'info', message: `This report is ${reportStateLabels[report.state].toLowerCase()}: there is no file to download.` });
+      return;
+    }
+    downloadReport(report).catch(() => showToast({ kind: 'danger', message: 'The report could not be downloaded.' }));
+  };
+  const handlers: PaneRequestHandlers = {};
+  if (reports.length > 0) {
+    handlers[tableRowsCapability] = (argument) => {
+      if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(reports[rowCursor.current?.index() ?? 0]); return; }
+      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
+    };
+  }
+  usePaneCapabilities(handlers);
   return (
     <section className="report-queue" aria-labelledby={titleId}>
       <div className="report-queue-head">
         <h1 id={titleId}>My report queue</h1>
         <button type="button" className="button button-ghost" onClick={refresh}>Refresh</button>
       </div>
-      {list.isPending ? <p role="status">Loading your reports…</p> : reports.length === 0 ? (
-        <p>{list.isError ? 'Your reports could not be loaded.' : 'No reports yet. Export an overview and it appears here.'}</p>
-      ) : (
-        <ul className="report-queue-list" aria-label="Reports">
-          {reports.map((report) => <ReportCard key={report.id} report={report} today={today} onChanged={refresh} />)}
-        </ul>
-      )}
+      {linkedId ? <LinkedReport id={linkedId} /> : null}
+      <CursorDataTable
+        cursorHandle={rowCursor}
+        resetKey={`${page.pageNumber}|${page.pageSize}`}
+        caption="Reports"
+        columns={columns}
+        rows={reports}
+        rowKey={(report) => report.id}
+        rowHeader="report"
+        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        emptyMessage="No reports yet. Export an overview and it appears here."
+        errorMessage="Your reports could not be loaded."
+        onOpen={(report) => openRow(report)}
+        firstRowNumber={(page.pageNumber - 1) * page.pageSize + 1}
+        totalRows={total}
+      />
       <Pagination
         label="Report pages"
         pageNumber={page.pageNumber}
@@ -140,6 +235,7 @@ export function ReportQueuePane(_props: PaneProps) {
         onPageChange={(pageNumber) => setPage({ ...page, pageNumber })}
         onPageSizeChange={(pageSize) => setPage({ pageNumber: 1, pageSize })}
       />
+      <ScheduledReports focus={query.get('view') === 'schedules'} />
     </section>
   );
 }

@@ -246,3 +246,45 @@ export function PricingPlanPane({ params }: PaneProps) {
     </div>
   );
 }
+
+const internalKindLabels = { clearing: 'Clearing account', bank: 'Bank account' } as const;
+
+/**
+ * The provider's own accounts (internal staff, Mapi.InternalMerchantAccounts.Read; the server refuses everyone else):
+ * per currency the clearing account (shoppers' money on its way to merchants) and the bank account, with balances.
+ * By double entry the merchants' and businesses' accounts together hold the negative of their sum.
+ */
+export function InternalAccountsPane(_props: PaneProps) {
+  const list = useQuery(ledgerQueries.internalAccounts());
+  const rows = list.data?.results ?? [];
+  const currencies = [...new Set(rows.map((row) => row.currency))];
+  return (
+    <div className="reporting-pane">
+      <h1>Internal accounts</h1>
+      <p>The provider's own accounts per currency. What merchants and businesses are owed is the negative of each currency's total.</p>
+      {list.isError ? <p role="alert">The internal accounts could not be loaded.</p> : null}
+      {list.isPending ? <p>Loading internal accounts…</p> : null}
+      {list.isSuccess && rows.length === 0 ? <p>There are no internal accounts yet.</p> : null}
+      {currencies.length > 0 ? (
+        <table className="reporting-totals">
+          <caption>Internal accounts and balances</caption>
+          <thead><tr><th scope="col">Currency</th><th scope="col">Clearing account</th><th scope="col">Bank account</th><th scope="col">Total</th><th scope="col">Owed to merchants and businesses</th></tr></thead>
+          <tbody>
+            {currencies.map((currency) => {
+              const balance = (kind: 'clearing' | 'bank') => rows.find((row) => row.currency === currency && row.kind === kind)?.balance ?? 0;
+              const total = balance('clearing') + balance('bank');
+              return (
+                <tr key={currency}>
+                  <th scope="row">{currency}</th>
+                  {(['clearing', 'bank'] as const).map((kind) => <td key={kind} aria-label={`${internalKindLabels[kind]} ${currency}`}>{formatMoney(balance(kind), currency)}</td>)}
+                  <td>{formatMoney(total, currency)}</td>
+                  <td>{formatMoney(-total, currency)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}

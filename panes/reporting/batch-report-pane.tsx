@@ -30,6 +30,8 @@ import { DownloadDialog, type LedgerFileType } from './download-dialog.tsx';
 import { ledgerQueries, merchantGroupsPath, queueLedgerReport } from './ledger-queries.ts';
 import { movementColumns } from './statement-pane.tsx';
 import '../../src/ui/data-table/data-table.css';
+// The overview's header and tools (shared with the transactions overview).
+import '../transactions/transactions.css';
 import './reporting.css';
 
 const batchPath = (accountNumber: string, batchId: string) => `/reporting/batch-report/${encodeURIComponent(accountNumber)}/batch/${encodeURIComponent(batchId)}`;

@@ -6,7 +6,7 @@ import { Modal } from '../../src/ui/modal.tsx';
 export type LedgerFileType = 'pdf' | 'xlsx' | 'csv' | 'camt053';
 const labels: Record<LedgerFileType, string> = {
   pdf: 'PDF, for reading and printing (.pdf)', xlsx: 'Excel workbook (.xlsx)', csv: 'CSV, comma separated (.csv)',
-  camt053: 'ISO 20022 camt.053 bank statement for accounting software (.xml, downloads at once)',
+  camt053: 'ISO 20022 camt.053 bank statement for accounting software (.xml)',
 };
 
 export function DownloadDialog({ open, title, summary, busy, onClose, onDownload, camt053 = false }: {
@@ -34,16 +34,25 @@ export function DownloadDialog({ open, title, summary, busy, onClose, onDownload
     >
       <form id={formId} className="export-form" onSubmit={submit}>
         <p className="export-count">{summary}</p>
-        <fieldset className="export-choice">
-          <legend>File type</legend>
-          {(camt053 ? ['pdf', 'xlsx', 'csv', 'camt053'] as const : ['pdf', 'xlsx', 'csv'] as const).map((type) => (
-            <label key={type} className="dt-radio">
-              <input type="radio" name="fileType" value={type} checked={fileType === type} onChange={() => setFileType(type)} />
-              {labels[type]}
-            </label>
-          ))}
-        </fieldset>
+        <FileTypeChoice name="fileType" types={camt053 ? ['pdf', 'xlsx', 'csv', 'camt053'] : ['pdf', 'xlsx', 'csv']} labels={labels} value={fileType} onChange={setFileType} />
       </form>
     </Modal>
+  );
+}
+
+/** A statement's file type as radio buttons (the download and the schedule dialogs). */
+export function FileTypeChoice<T extends string>({ name, types, labels: typeLabels, value, onChange }: {
+  name: string; types: readonly T[]; labels: Record<T, string>; value: T; onChange: (type: T) => void;
+}) {
+  return (
+    <fieldset className="export-choice">
+      <legend>File type</legend>
+      {types.map((type) => (
+        <label key={type} className="dt-radio">
+          <input type="radio" name={name} value={type} checked={value === type} onChange={() => onChange(type)} />
+          {typeLabels[type]}
+        </label>
+      ))}
+    </fieldset>
   );
 }

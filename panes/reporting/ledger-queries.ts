@@ -81,6 +81,11 @@ export const ledgerQueries = {
     queryKey: [...ledgerQueries.all, 'remittance', businessId, accountNumber] as const,
     queryFn: async ({ signal }) => validate('remittance', await api.get<unknown>(`${businessGroupsPath(businessId)}/${id(accountNumber)}/remittance`, { signal })),
   }),
+  internalAccounts: () => queryOptions({
+    queryKey: [...ledgerQueries.all, 'internalAccounts'] as const,
+    queryFn: async ({ signal }) => validate('internalAccountList', await api.get<unknown>('/ledger/internal-accounts', { signal })),
+    staleTime: 15_000,
+  }),
   pricingPlan: (businessId: string) => queryOptions({
     queryKey: [...ledgerQueries.all, 'pricingPlan', businessId] as const,
     queryFn: async ({ signal }) => validate('pricingPlanList', await api.get<unknown>(`/businesses/${id(businessId)}/pricing-plan`, { signal })),
@@ -88,25 +93,11 @@ export const ledgerQueries = {
   }),
 };
 
-/** Queues a statement or report file (csv, xlsx, pdf) of a list with its filters. */
-export async function queueLedgerReport(path: string, fileType: 'csv' | 'xlsx' | 'pdf', filters: Record<string, string>) {
+/** Queues a statement or report file (csv, xlsx, pdf; xml: a statement as camt.053) of a list with its filters. */
+export async function queueLedgerReport(path: string, fileType: 'csv' | 'xlsx' | 'pdf' | 'xml', filters: Record<string, string>) {
   return validate('ledgerReportQueued', await api.post<unknown>(`${path}/reports`, { fileType, filters }));
 }
 
 export async function saveRemittance(businessId: string, accountNumber: string, body: RemittanceUpdateBody) {
   return validate('remittance', await api.post<unknown>(`${businessGroupsPath(businessId)}/${id(accountNumber)}/remittance`, body));
-}
-
-/** The statement of a period as camt.053.001.08 XML, fetched with the session's token and saved by the browser. */
-export async function downloadCamt053(source: StatementSource, filters: Record<string, string>): Promise<void> {
-  const blob = await api.get<Blob>(`${statementPath(source)}/camt053`, { query: filters, responseType: 'blob', headers: { Accept: 'application/xml' } });
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = `camt053-${source.accountNumber}.xml`;
-  anchor.rel = 'noopener';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

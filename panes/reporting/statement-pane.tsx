@@ -13,7 +13,7 @@ import {
 } from '../../src/contract/filters.ts';
 import type { StatementMovement } from '../../src/contract/ledger-schemas.ts';
 import {
-  accountKindLabels, entryCategories, entryCategoryLabels, movementListSpec, statementKindOfSlug, statementRouteSlugs, type StatementAccountKind,
+  accountKindLabels, entryCategories, entryCategoryLabels, movementListSpec, statementKindOfSlug, statementReportTypeOf, statementRouteSlugs, type StatementAccountKind,
 } from '../../src/contract/ledger.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
@@ -31,8 +31,11 @@ import { DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { BalanceChart } from './balance-chart.tsx';
 import { DownloadDialog, type LedgerFileType } from './download-dialog.tsx';
-import { downloadCamt053, ledgerQueries, queueLedgerReport, statementPath, type StatementSource } from './ledger-queries.ts';
+import { ScheduleDialog, type ScheduleTarget } from './schedule-dialog.tsx';
+import { ledgerQueries, queueLedgerReport, statementPath, type StatementSource } from './ledger-queries.ts';
 import '../../src/ui/data-table/data-table.css';
+// The overview's header and tools (shared with the transactions overview).
+import '../transactions/transactions.css';
 import './reporting.css';
 
 const when = (iso: string) => `${formatShortDate(iso)}, ${formatTime(iso)}`;
@@ -144,6 +147,10 @@ function Statement({ title, source, search, location, navigate }: {
   const range = decodeDateRange(state.filters.date);
   const [dateOpen, setDateOpen] = useState(false);
   const [downloadOpen, setDownloadOpen] = useState(false);
+  const [scheduleOpen, setScheduleOpen] = useState(false);
+  const scheduleTarget: ScheduleTarget = source.owner === 'business'
+    ? { reportType: 'businessAccount', businessId: source.businessId, accountNumber: source.accountNumber }
+    : { reportType: statementReportTypeOf[source.kind] as ScheduleTarget['reportType'], businessId: source.businessId, merchantId: source.merchantId, accountNumber: source.accountNumber };
   const rowCursor = useRef<RowCursorHandle>(null);
 
   const openRow = (row: StatementMovement | undefined, beside: boolean) => {
@@ -154,8 +161,8 @@ function Statement({ title, source, search, location, navigate }: {
     if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
     else navigate(path);
   };
-  const handlers: PaneRequestHandlers = { date: () => setDateOpen(true), export: () => setDownloadOpen(true) };
-  if (!dateOpen && !downloadOpen && rows.length > 0) {
+  const handlers: PaneRequestHandlers = { date: () => setDateOpen(true), export: () => setDownloadOpen(true), schedule: () => setScheduleOpen(true) };
+  if (!dateOpen && !downloadOpen && !scheduleOpen && rows.length > 0) {
     handlers[tableRowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) {
         openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
@@ -168,12 +175,12 @@ function Statement({ title, source, search, location, navigate }: {
 
   const download = useMutation({
     mutationFn: async (fileType: LedgerFileType) => {
-      if (fileType === 'camt053') return downloadCamt053(source, compactFilters({ date: state.filters.date }));
+      // camt.053 goes through the report queue as every statement file does (file type 'xml'); it holds every category.
+      if (fileType === 'camt053') return queueLedgerReport(statementPath(source), 'xml', compactFilters({ date: state.filters.date }));
       return queueLedgerReport(statementPath(source), fileType, compactFilters({ date: state.filters.date, category: state.filters.category }));
     },
-    onSuccess: (_result, fileType) => {
+    onSuccess: () => {
       setDownloadOpen(false);
-      if (fileType === 'camt053') return;
       void queryClient.invalidateQueries({ queryKey: ['reports'] });
       showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
     },
@@ -186,6 +193,7 @@ function Statement({ title, source, search, location, navigate }: {
       <header className="transactions-header">
         <h1>{title} {source.accountNumber}</h1>
         <div className="transactions-tools">
+          <button type="button" className="button" onClick={() => setScheduleOpen(true)}>Schedule statement…</button>
           <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>Download statement…</button>
         </div>
       </header>
@@ -268,6 +276,7 @@ function Statement({ title, source, search, location, navigate }: {
         onClose={() => setDownloadOpen(false)}
         onDownload={(fileType) => download.mutate(fileType)}
       />
+      <ScheduleDialog open={scheduleOpen} title="Schedule statement" target={scheduleTarget} camt053 onClose={() => setScheduleOpen(false)} />
     </div>
   );
 }

@@ -20,13 +20,26 @@ import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { AttachmentName, dateTime, TicketPriorityChip, TicketStatusChip } from './ticket-columns.tsx';
 import {
-  deleteTicket, downloadAttachment, postComment, removeAttachment, ticketQueries, ticketUpdateOf, updateTicket, uploadAttachment,
+  deleteComment, deleteTicket, downloadAttachment, postComment, removeAttachment, ticketQueries, ticketUpdateOf, updateComment, updateTicket, uploadAttachment,
 } from './ticket-queries.ts';
 import { useGrantedHere } from './granted.ts';
 import '../../src/ui/data-table/data-table.css';
 import './tickets.css';
 
-type Removal = { kind: 'attachment'; attachment: TicketAttachment } | { kind: 'ticket' };
+type Removal = { kind: 'attachment'; attachment: TicketAttachment } | { kind: 'ticket' } | { kind: 'comment'; comment: TicketComment };
+
+type CommentActions = {
+  /** the comment being edited, and its text so far */
+  editing: { id: string; text: string } | null;
+  mayEdit: (comment: TicketComment) => boolean;
+  mayDelete: (comment: TicketComment) => boolean;
+  startEdit: (comment: TicketComment) => void;
+  changeEdit: (text: string) => void;
+  saveEdit: (comment: TicketComment) => void;
+  cancelEdit: () => void;
+  askDelete: (comment: TicketComment) => void;
+  saving: boolean;
+};
 
 function Attachments({ ticketId, attachments, onRemove }: { ticketId: string; attachments: readonly TicketAttachment[]; onRemove: (attachment: TicketAttachment) => void }) {
   if (attachments.length === 0) return null;
@@ -50,7 +63,9 @@ function Attachments({ ticketId, attachments, onRemove }: { ticketId: string; at
   );
 }
 
-function Message({ ticketId, comment, onRemove }: { ticketId: string; comment: TicketComment; onRemove: (attachment: TicketAttachment) => void }) {
+function Message({ ticketId, comment, onRemove, actions }: { ticketId: string; comment: TicketComment; onRemove: (attachment: TicketAttachment) => void; actions: CommentActions }) {
+  const editing = actions.editing?.id === comment.ticketCommentId ? actions.editing : null;
+  const what = comment.internal ? 'internal note' : 'comment';
   return (
     <article className="ticket-message" data-staff={comment.author.staff} data-internal={comment.internal} aria-label={`${comment.internal ? 'Internal note' : 'Comment'} by ${comment.author.name}`}>
       <header className="ticket-message-head">
@@ -59,8 +74,30 @@ function Message({ ticketId, comment, onRemove }: { ticketId: string; comment: T
         {comment.internal ? <span className="status-chip" data-tone="warning">Internal note</span> : null}
         <time dateTime={comment.createdUtc}>{dateTime(comment.createdUtc)}</time>
         {comment.version > 1 ? <span>(edited)</span> : null}
+        {!editing && actions.mayEdit(comment) ? <button type="button" className="button button-ghost" aria-label={`Edit this ${what}`} onClick={() => actions.startEdit(comment)}>Edit</button> : null}
+        {!editing && actions.mayDelete(comment) ? <button type="button" className="button button-ghost" aria-label={`Delete this ${what}`} onClick={() => actions.askDelete(comment)}>Delete</button> : null}
       </header>
-      <p className="ticket-message-text">{comment.text}</p>
+      {editing ? (
+        <form className="ticket-comment-edit" onSubmit={(event) => { event.preventDefault(); actions.saveEdit(comment); }}>
+          <textarea
+            aria-label={`Edit ${what}`}
+            value={editing.text}
+            maxLength={maxCommentLength}
+            rows={Math.min(10, Math.max(3, editing.text.split('\n').length + 1))}
+            autoFocus
+            onChange={(event) => actions.changeEdit(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); actions.saveEdit(comment); }
+              if (event.key === 'Escape') { event.preventDefault(); event.stopPropagation(); actions.cancelEdit(); }
+            }}
+          />
+          <div className="form-actions">
+            <button type="submit" className="button button-primary" disabled={actions.saving || editing.text.trim() === ''}>{actions.saving ? 'Saving…' : 'Save'}</button>
+            <button type="button" className="button" onClick={actions.cancelEdit}>Cancel</button>
+            <span className="ticket-hint">Ctrl+Enter saves, Escape cancels.</span>
+          </div>
+        </form>
+      ) : <p className="ticket-message-text">{comment.text}</p>}
       <Attachments ticketId={ticketId} attachments={comment.attachments} onRemove={onRemove} />
     </article>
   );
@@ -81,6 +118,7 @@ export function TicketDetailPane({ params }: PaneProps) {
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
   const [removal, setRemoval] = useState<Removal | null>(null);
+  const [editingComment, setEditingComment] = useState<{ id: string; text: string } | null>(null);
   const composer = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const conversation = useRef<HTMLDivElement>(null);
@@ -152,9 +190,38 @@ export function TicketDetailPane({ params }: PaneProps) {
   });
   const assignees = useQuery({ ...ticketQueries.assignees(), enabled: staff });
 
+  const refreshComments = () => queryClient.invalidateQueries({ queryKey: [...ticketQueries.all, 'detail', ticketId] });
+  const editComment = useMutation({
+    mutationFn: (values: { comment: TicketComment; text: string }) => updateComment(ticketId, values.comment.ticketCommentId, { text: values.text.trim(), version: values.comment.version }),
+    onSuccess: () => {
+      setEditingComment(null);
+      showToast({ kind: 'success', message: 'Comment updated.' });
+      void refreshComments();
+    },
+    // A 409 (edited elsewhere meanwhile): the shell asks; the edit stays open on the newer comment.
+    onError: () => void refreshComments(),
+  });
+  const commentActions: CommentActions = {
+    editing: editingComment,
+    // The server says which comments the caller may edit (their own, with Portal.Tickets.Create); staff delete any.
+    mayEdit: (comment) => comment.editable,
+    mayDelete: (comment) => staff || comment.editable,
+    startEdit: (comment) => setEditingComment({ id: comment.ticketCommentId, text: comment.text }),
+    changeEdit: (text) => setEditingComment((current) => (current ? { ...current, text } : current)),
+    saveEdit: (comment) => {
+      if (!editingComment || editComment.isPending || editingComment.text.trim() === '') return;
+      if (editingComment.text.trim() === comment.text) { setEditingComment(null); return; }
+      editComment.mutate({ comment, text: editingComment.text });
+    },
+    cancelEdit: () => setEditingComment(null),
+    askDelete: (comment) => setRemoval({ kind: 'comment', comment }),
+    saving: editComment.isPending,
+  };
+
   const remove = useMutation({
     mutationFn: async (what: Removal) => {
       if (what.kind === 'ticket') return deleteTicket(ticketId);
+      if (what.kind === 'comment') return deleteComment(ticketId, what.comment.ticketCommentId);
       return removeAttachment(ticketId, what.attachment.ticketCommentId, what.attachment.ticketAttachmentId);
     },
     onSuccess: (_result, what) => {
@@ -165,16 +232,17 @@ export function TicketDetailPane({ params }: PaneProps) {
         navigate('/tickets', { replace: true });
         return;
       }
-      showToast({ kind: 'success', message: `${what.attachment.filename} removed.` });
-      void refresh();
+      showToast({ kind: 'success', message: what.kind === 'comment' ? 'Comment deleted.' : `${what.attachment.filename} removed.` });
+      void (what.kind === 'comment' ? refreshComments() : refresh());
     },
     onError: () => setRemoval(null),
   });
 
   // Commands (reply, internal note, attach, older comments, assign) ask this screen through the ticket request store.
   const assignSelect = useRef<HTMLSelectElement>(null);
-  const latestHandlers = useRef({ showOlder, staff });
-  latestHandlers.current = { showOlder, staff };
+  const ownLatest = [...comments].reverse().find((comment) => comment.editable);
+  const latestHandlers = useRef({ showOlder, staff, ownLatest, canWrite });
+  latestHandlers.current = { showOlder, staff, ownLatest, canWrite };
   useEffect(() => {
     let lastSeq = ticketRequestStore.request?.seq ?? 0;
     return subscribe(ticketRequestStore, () => {
@@ -187,6 +255,12 @@ export function TicketDetailPane({ params }: PaneProps) {
         case 'attach': fileInput.current?.click(); break;
         case 'showOlder': latestHandlers.current.showOlder(); break;
         case 'assign': assignSelect.current?.focus(); break;
+        case 'editLastComment': {
+          const { ownLatest: mine, canWrite: writable } = latestHandlers.current;
+          if (mine && writable) setEditingComment({ id: mine.ticketCommentId, text: mine.text });
+          else showToast({ kind: 'info', message: 'You have not written a comment on this ticket yet.' });
+          break;
+        }
       }
     });
   }, [ticketId]);
@@ -279,7 +353,7 @@ export function TicketDetailPane({ params }: PaneProps) {
         {hasOlder ? <button type="button" className="button" onClick={showOlder}>Show older comments</button> : null}
         {latest.isPending ? <Skeleton lines={2} label="Loading the comments" /> : null}
         {latest.isError ? <p role="alert">The comments could not be loaded.</p> : null}
-        {comments.map((comment) => <Message key={comment.ticketCommentId} ticketId={ticketId} comment={comment} onRemove={askRemoval} />)}
+        {comments.map((comment) => <Message key={comment.ticketCommentId} ticketId={ticketId} comment={comment} onRemove={askRemoval} actions={commentActions} />)}
       </div>
 
       {canWrite ? (
@@ -319,11 +393,13 @@ export function TicketDetailPane({ params }: PaneProps) {
 
       <ConfirmDialog
         open={removal !== null}
-        title={removal?.kind === 'ticket' ? 'Delete this ticket?' : 'Remove this file?'}
+        title={removal?.kind === 'ticket' ? 'Delete this ticket?' : removal?.kind === 'comment' ? 'Delete this comment?' : 'Remove this file?'}
         text={removal?.kind === 'ticket'
           ? `Ticket ${ticket.ticketId}, its comments and its files will be deleted for everyone.`
-          : `${removal?.attachment.filename ?? ''} will be removed from the ticket for everyone.`}
-        confirmLabel={removal?.kind === 'ticket' ? 'Delete ticket' : 'Remove file'}
+          : removal?.kind === 'comment'
+            ? `The ${removal.comment.internal ? 'internal note' : 'comment'} by ${removal.comment.author.name}${removal.comment.attachments.length > 0 ? ' and its files' : ''} will be deleted for everyone.`
+            : `${removal?.kind === 'attachment' ? removal.attachment.filename : ''} will be removed from the ticket for everyone.`}
+        confirmLabel={removal?.kind === 'ticket' ? 'Delete ticket' : removal?.kind === 'comment' ? 'Delete comment' : 'Remove file'}
         cancelLabel="Keep it"
         onConfirm={() => { if (removal) remove.mutate(removal); }}
         onCancel={() => setRemoval(null)}

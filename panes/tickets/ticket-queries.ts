@@ -5,7 +5,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
 import { listRequestParams, type ListState } from '../../src/contract/filters.ts';
-import type { TicketBody, TicketCommentBody, TicketDetail, TicketUpdateBody } from '../../src/contract/tickets.ts';
+import type { TicketBody, TicketCommentBody, TicketCommentUpdateBody, TicketDetail, TicketUpdateBody } from '../../src/contract/tickets.ts';
 
 export const ticketPath = (ticketId: string) => `/tickets/${encodeURIComponent(ticketId)}`;
 
@@ -60,6 +60,10 @@ export async function deleteTicket(ticketId: string) {
 
 export async function postComment(ticketId: string, body: TicketCommentBody) {
   return validate('createdComment', await api.post<unknown>(`${ticketPath(ticketId)}/comments`, body));
+}
+
+export async function updateComment(ticketId: string, commentId: string, body: TicketCommentUpdateBody) {
+  return validate('ticketComment', await api.put<unknown>(`${ticketPath(ticketId)}/comments/${encodeURIComponent(commentId)}`, body));
 }
 
 export async function deleteComment(ticketId: string, commentId: string) {

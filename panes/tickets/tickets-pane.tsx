@@ -16,7 +16,8 @@ import {
 import { pageSizes } from '../../src/contract/list-query.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import {
-  ticketListSpec, ticketPriorities, ticketStatuses, ticketStatusLabels, ticketTypeLabels, ticketTypes, type TicketListItem,
+  ticketExportColumnLabels, ticketExportColumns, ticketListSpec, ticketPriorities, ticketStatuses, ticketStatusLabels, ticketTypeLabels, ticketTypes,
+  type TicketExportColumn, type TicketListItem,
 } from '../../src/contract/tickets.ts';
 import { formatShortDate } from '../../src/format/dates.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
@@ -33,7 +34,16 @@ import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { defaultTicketColumns, ticketListColumnIds, ticketListColumns } from './ticket-columns.tsx';
 import { useGrantedHere } from './granted.ts';
 import { ticketQueries } from './ticket-queries.ts';
+import { bulkActionIndex, type BulkAction, type BulkJob } from '../../src/contract/bulk-jobs.ts';
+import { SelectionBar } from '../../src/ui/data-table/selection-bar.tsx';
+import { emptySelection, hasSelection, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
+import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
+import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
+import { ExportDialog, type ExportChoice } from '../../src/ui/data-table/export-dialog.tsx';
 import '../../src/ui/data-table/data-table.css';
+import '../../src/ui/form-field.css';
+// The overview's header and tools (shared with the transactions overview).
+import '../transactions/transactions.css';
 import './tickets.css';
 
 /** The page name of user settings: ticketsFilterPresets, ticketsColumns. */
@@ -56,6 +66,12 @@ function rangeSummary(range: DateRange, today: string): string {
 
 function newIdentifier(): string {
   return globalThis.crypto?.randomUUID?.() ?? `preset-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** The export's columns for the overview's visible ones, in their order (Business shows the merchant too). */
+export function visibleTicketExportColumns(visibleIds: readonly string[]): TicketExportColumn[] {
+  const ids = visibleIds.flatMap((id) => (id === 'business' ? ['business', 'merchant'] : [id]));
+  return ids.filter((id): id is TicketExportColumn => (ticketExportColumns as readonly string[]).includes(id));
 }
 
 export function TicketsPane({ search }: PaneProps) {
@@ -144,7 +160,51 @@ export function TicketsPane({ search }: PaneProps) {
     else navigate(path);
   };
   const canCreate = granted.includes('Portal.Tickets.Create');
-  const dialogOpen = dateOpen || columnsOpen;
+
+  // Selection and bulk actions (issue 23): a description over the filters, kept across pages and sorts, cleared when
+  // the filters or the context change. The server checks each ticket as the single update does (a requester may
+  // only close their own; the workflow and the queue are staff's) and lists the refused ones in the job's result.
+  const [selection, setSelection] = useState<RowSelection>(emptySelection);
+  const filterKey = JSON.stringify(state.filters);
+  useEffect(() => setSelection(emptySelection), [filterKey, contextPrefix]);
+  // Jobs run in a context the server resolves; staff's 'All businesses' queue has none.
+  const bulkContext = everyBusiness ? null : bulkContextOf(applied as ContextSelections);
+  const offered = (action: BulkAction) => bulkContext !== null
+    && (action === 'status' ? canCreate : action === 'assignee' ? staff : action === 'export' ? granted.includes('Portal.Reports.Create') : false);
+  const [bulkOpen, setBulkOpen] = useState<BulkAction | null>(null);
+  const [bulkStatus, setBulkStatus] = useState<string>('Closed');
+  const [bulkAssignee, setBulkAssignee] = useState<string>('');
+  const assignees = useQuery({ ...ticketQueries.assignees(), enabled: bulkOpen === 'assignee' });
+  // Export (issues 21, 23): the selection when there is one, else every ticket matching the filters, as a report in My
+  // report queue made by the server (internal notes only for staff, checked per ticket there).
+  const [exportSelection, setExportSelection] = useState<RowSelection>(emptySelection);
+  const [exportKey, setExportKey] = useState('');
+  const openExport = () => {
+    setExportSelection(hasSelection(selection) ? selection : selectAllMatching());
+    setExportKey(globalThis.crypto?.randomUUID?.() ?? `export-${Date.now()}`);
+    setBulkOpen('export');
+  };
+  const startExport = (choice: ExportChoice) => {
+    if (!bulkContext) return;
+    const columns = choice.columns === 'visible' ? visibleTicketExportColumns(shownColumns.map((column) => column.id)) : [...ticketExportColumns];
+    void startBulkJob({ area: 'tickets', action: 'export', context: bulkContext, selection: selectionRequest(exportSelection, state.filters), params: { fileType: choice.fileType, columns } }, exportKey)
+      .then(started, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
+  };
+  const startAction = (key: string) => {
+    if (!bulkContext || !bulkOpen) return Promise.reject(new Error('Choose a business or merchant first.'));
+    const params = bulkOpen === 'status' ? { status: bulkStatus } : { assigneeId: bulkAssignee === '' ? null : bulkAssignee };
+    return startBulkJob({ area: 'tickets', action: bulkOpen, context: bulkContext, selection: selectionRequest(selection, state.filters), params }, key);
+  };
+  const started = (job: BulkJob) => {
+    setBulkOpen(null);
+    if (job.action !== 'export') setSelection(emptySelection);
+    showToast({ kind: 'success', message: job.action === 'export' ? 'The export is being made: it will wait for you in My report queue.' : 'The bulk job has started.' });
+    openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
+  };
+  const selectedTickets = selectedCount(selection, total);
+  const ticketsNoun = (count: number) => `${new Intl.NumberFormat('en-GB').format(count)} ${count === 1 ? 'ticket' : 'tickets'}`;
+
+  const dialogOpen = dateOpen || columnsOpen || bulkOpen !== null;
   const handlers: PaneRequestHandlers = {
     search: () => searchInput.current?.focus(),
     filters: () => {
@@ -153,7 +213,16 @@ export function TicketsPane({ search }: PaneProps) {
     },
     date: () => setDateOpen(true),
     columns: () => setColumnsOpen(true),
+    selectRow: (argument) => rowCursor.current?.toggle(argument === 1),
+    selectAllMatching: () => setSelection(selectAllMatching()),
+    clearSelection: () => setSelection(emptySelection),
+    bulkAction: (argument) => {
+      const action = (Object.entries(bulkActionIndex).find(([, index]) => index === argument)?.[0] ?? null) as BulkAction | null;
+      if (action === 'export' && offered('export')) openExport();
+      else if (action && offered(action) && hasSelection(selection)) setBulkOpen(action);
+    },
   };
+  if (offered('export')) handlers.export = openExport;
   if (canCreate) handlers.newItem = () => navigate('/tickets/add');
   if (!dialogOpen && rows.length > 0) {
     handlers[tableRowsCapability] = (argument) => {
@@ -204,8 +273,7 @@ export function TicketsPane({ search }: PaneProps) {
             }}
           />
           <button type="button" className="button" onClick={() => setColumnsOpen(true)}>Columns</button>
-          <button type="button" className="button" disabled aria-describedby={`${filterPanelId}-export`}>Export</button>
-          <span id={`${filterPanelId}-export`} className="ticket-hint">Export of tickets: not built yet</span>
+          {offered('export') ? <button type="button" className="button" onClick={openExport}>Export</button> : null}
           {canCreate ? <a className="button button-primary" href="/tickets/add">New ticket</a> : null}
         </div>
       </header>
@@ -230,8 +298,14 @@ export function TicketsPane({ search }: PaneProps) {
         ) : null}
       </form>
 
+      <SelectionBar selection={selection} total={total} noun="tickets" onSelectAllMatching={() => setSelection(selectAllMatching())} onClear={() => setSelection(emptySelection)}>
+        {offered('export') ? <button type="button" className="button" onClick={openExport}>Export selected…</button> : null}
+        {offered('status') ? <button type="button" className="button" onClick={() => setBulkOpen('status')}>Change status…</button> : null}
+        {offered('assignee') ? <button type="button" className="button" onClick={() => setBulkOpen('assignee')}>Change assignee…</button> : null}
+      </SelectionBar>
       <CursorDataTable
         cursorHandle={rowCursor}
+        selection={bulkContext ? { value: selection, onChange: setSelection, rowLabel: (key) => `Select ${key}` } : undefined}
         resetKey={pageKey}
         caption="Support tickets"
         columns={shownColumns}
@@ -269,6 +343,44 @@ export function TicketsPane({ search }: PaneProps) {
         onApply={(next) => applyFilters({ createdutc: encodeDateRange(next) })}
         onClose={() => setDateOpen(false)}
       />
+      <ExportDialog
+        open={bulkOpen === 'export'}
+        onClose={() => setBulkOpen(null)}
+        rowCount={selectedCount(exportSelection, total)}
+        selectedOnly={!exportSelection.allMatching || exportSelection.excluded.size > 0}
+        visibleColumns={visibleTicketExportColumns(shownColumns.map((column) => column.id)).map((id) => ticketExportColumnLabels[id])}
+        allColumns={ticketExportColumns.map((id) => ticketExportColumnLabels[id])}
+        noun="tickets"
+        busy={false}
+        onExport={startExport}
+      />
+      <BulkActionDialog
+        open={bulkOpen === 'status' || bulkOpen === 'assignee'}
+        title={bulkOpen === 'assignee' ? 'Change assignee' : 'Change status'}
+        summary={bulkOpen === 'assignee'
+          ? `${ticketsNoun(selectedTickets)} will be assigned to the support staff member you choose.`
+          : `${ticketsNoun(selectedTickets)} will get the status you choose; their requesters are emailed the change.`}
+        onClose={() => setBulkOpen(null)}
+        onStart={startAction}
+        onStarted={started}
+      >
+        {bulkOpen === 'assignee' ? (
+          <div className="form-field">
+            <label htmlFor={`${filterPanelId}-bulk-assignee`}>New assignee</label>
+            <select id={`${filterPanelId}-bulk-assignee`} value={bulkAssignee} onChange={(event) => setBulkAssignee(event.target.value)}>
+              <option value="">Unassigned</option>
+              {(assignees.data?.results ?? []).map((person) => <option key={person.userId} value={person.userId}>{person.name}</option>)}
+            </select>
+          </div>
+        ) : (
+          <div className="form-field">
+            <label htmlFor={`${filterPanelId}-bulk-status`}>New status</label>
+            <select id={`${filterPanelId}-bulk-status`} value={bulkStatus} onChange={(event) => setBulkStatus(event.target.value)}>
+              {statusOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+            </select>
+          </div>
+        )}
+      </BulkActionDialog>
       <ColumnChooser
         open={columnsOpen}
         onClose={() => setColumnsOpen(false)}

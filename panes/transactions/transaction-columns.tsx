@@ -1,5 +1,5 @@
 // The transactions overview's columns: what each shows and how, which the user may hide or reorder.
-import type { TransactionListItem } from '../../src/contract/transactions.ts';
+import { displayStatusLabel, displayStatusOf, signedAmount, takesMoneyBack, type TransactionListItem } from '../../src/contract/transactions.ts';
 import { formatShortDate, formatTime } from '../../src/format/dates.ts';
 import { formatMoney } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
@@ -8,6 +8,7 @@ import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 /** Colour of a status: paid is good news, declines and failures are not, the rest wait. */
 export function statusTone(status: string): 'success' | 'danger' | 'warning' | 'info' | 'neutral' {
   if (['paid', 'captured', 'commissioned', 'verified'].includes(status)) return 'success';
+  if (status === 'refunded' || status === 'partiallyRefunded') return 'info';
   if (['declined', 'failed', 'rejected', 'blocked'].includes(status)) return 'danger';
   if (['pending', 'reserved'].includes(status)) return 'warning';
   if (['cancelled', 'expired'].includes(status)) return 'neutral';
@@ -15,10 +16,20 @@ export function statusTone(status: string): 'success' | 'danger' | 'warning' | '
 }
 
 export function StatusChip({ status }: { status: string }) {
-  return <span className="status-chip" data-tone={statusTone(status)}>{status.charAt(0).toUpperCase() + status.slice(1)}</span>;
+  return <span className="status-chip" data-tone={statusTone(status)}>{displayStatusLabel(status)}</span>;
 }
 
-const kindLabels: Record<string, string> = { payment: 'Payment', refund: 'Refund', capture: 'Capture' };
+/** A refund or a chargeback wears a badge wherever it is listed, so it never passes for a payment. */
+export function KindBadge({ kind }: { kind: string }) {
+  if (kind === 'refund') return <span className="status-chip kind-refund" data-tone="warning">Refund</span>;
+  if (kind === 'chargeback') return <span className="status-chip kind-refund" data-tone="danger">Chargeback</span>;
+  return <>{kindLabel(kind)}</>;
+}
+
+/** The amount as it reads: a refund negative, in its own currency. */
+export const formatSignedMoney = (row: { kind: string; amount: number; currency: string }) => formatMoney(signedAmount(row.kind, row.amount), row.currency);
+
+const kindLabels: Record<string, string> = { payment: 'Payment', refund: 'Refund', capture: 'Capture', chargeback: 'Chargeback' };
 export const kindLabel = (kind: string) => kindLabels[kind] ?? kind;
 
 export const dateTime = (iso: string) => `${formatShortDate(iso)}, ${formatTime(iso)}`;
@@ -32,13 +43,13 @@ export const transactionListColumns: readonly (DataTableColumn<TransactionListIt
     cell: (row) => <a className="data-table-link" href={`/transactions/${encodeURIComponent(row.reference)}`} tabIndex={-1}>{row.reference}</a>,
   },
   { id: 'merchant', label: 'Merchant', header: 'Merchant', sortField: 'merchant', width: 'minmax(10rem, 1.4fr)', cell: (row) => row.merchantName },
-  { id: 'amount', label: 'Amount', header: 'Amount', sortField: 'amount', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => formatMoney(row.amount, row.currency) },
+  { id: 'amount', label: 'Amount', header: 'Amount', sortField: 'amount', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => <span className={takesMoneyBack(row.kind) ? 'amount-negative' : undefined}>{formatSignedMoney(row)}</span> },
   { id: 'currency', label: 'Currency', header: 'Currency', width: '5.5rem', cell: (row) => row.currency },
-  { id: 'status', label: 'Status', header: 'Status', sortField: 'status', width: '7.5rem', cell: (row) => <StatusChip status={row.status} /> },
+  { id: 'status', label: 'Status', header: 'Status', sortField: 'status', width: '7.5rem', cell: (row) => <StatusChip status={displayStatusOf(row)} /> },
   { id: 'paymentMethod', label: 'Payment method', header: 'Payment method', width: 'minmax(8rem, 1fr)', cell: (row) => formatPaymentMethod(row.paymentMethod) },
   { id: 'channel', label: 'Channel', header: 'Channel', width: '7rem', cell: (row) => row.channel },
   { id: 'ewalletType', label: 'E-wallet', header: 'E-wallet', width: '7rem', cell: (row) => (row.ewalletType ? formatPaymentMethod(row.ewalletType) : '—') },
-  { id: 'kind', label: 'Type', header: 'Type', width: '6rem', cell: (row) => kindLabel(row.kind) },
+  { id: 'kind', label: 'Type', header: 'Type', width: '6rem', priority: 1, cell: (row) => <KindBadge kind={row.kind} /> },
   { id: 'paymentJobReference', label: 'Payment job', header: 'Payment job', width: 'minmax(9rem, 1fr)', cell: (row) => <span className="data-table-link">{row.paymentJobReference}</span> },
   { id: 'merchantId', label: 'Merchant ID', header: 'Merchant ID', width: '8rem', cell: (row) => row.merchantId },
 ];

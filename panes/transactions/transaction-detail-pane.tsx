@@ -9,7 +9,9 @@ import { formatMoney } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
 import type { PaneProps } from '../../src/state/pane-scope.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
-import { dateTime, kindLabel, StatusChip } from './transaction-columns.tsx';
+import { displayStatusOf, takesMoneyBack } from '../../src/contract/transactions.ts';
+import { dateTime, formatSignedMoney, KindBadge, kindLabel, StatusChip } from './transaction-columns.tsx';
+import { useStepUp } from '../step-up/step-up.tsx';
 import { revealCardNumber, transactionQueries } from './transaction-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import './transactions.css';
@@ -20,7 +22,9 @@ export function TransactionDetailPane({ params }: PaneProps) {
   const reference = params.transactionReference ?? '';
   const detail = useQuery(transactionQueries.detail(reference));
   const [cardNumber, setCardNumber] = useState<string | null>(null);
-  const reveal = useMutation({ mutationFn: () => revealCardNumber(reference), onSuccess: setCardNumber });
+  // Revealing needs a recent step-up: the dialog asks for the password and the reveal is made again.
+  const stepUp = useStepUp();
+  const reveal = useMutation({ mutationFn: () => stepUp.run(() => revealCardNumber(reference)), onSuccess: setCardNumber });
   const ids = { title: useId(), card: useId(), job: useId(), linked: useId() };
 
   if (detail.isPending) return <div className="transaction-detail"><Skeleton lines={6} label="Loading the transaction" /></div>;
@@ -53,10 +57,14 @@ export function TransactionDetailPane({ params }: PaneProps) {
   return (
     <article className="transaction-detail" aria-labelledby={ids.title}>
       <header className="transaction-detail-title">
-        <h1 id={ids.title}>Transaction {transaction.reference}</h1>
-        <StatusChip status={transaction.status} />
+        <h1 id={ids.title}>{transaction.kind === 'refund' ? 'Refund' : transaction.kind === 'chargeback' ? 'Chargeback' : 'Transaction'} {transaction.reference}</h1>
+        {takesMoneyBack(transaction.kind) ? <KindBadge kind={transaction.kind} /> : null}
+        <StatusChip status={displayStatusOf(transaction)} />
       </header>
-      <p className="transaction-detail-amount">{formatMoney(transaction.amount, transaction.currency)}</p>
+      <p className={`transaction-detail-amount${takesMoneyBack(transaction.kind) ? ' amount-negative' : ''}`}>{formatSignedMoney(transaction)}</p>
+      {transaction.kind === 'payment' && transaction.refundedAmount ? (
+        <p className="transaction-detail-refunded">Refunded {formatMoney(transaction.refundedAmount, transaction.currency)} of {formatMoney(transaction.amount, transaction.currency)}</p>
+      ) : null}
       <dl className="detail-grid">
         {entries.filter(([, value]) => value !== null && value !== '').map(([term, value]) => (
           <div key={term}><dt>{term}</dt><dd>{value}</dd></div>
@@ -75,9 +83,10 @@ export function TransactionDetailPane({ params }: PaneProps) {
                 <button type="button" className="button" disabled={reveal.isPending} onClick={() => reveal.mutate()}>Reveal card number</button>
               )
             ) : null}
-            {transaction.cardNumberRevealable ? <span className="date-range-hint">Revealing the card number is recorded in the audit log.</span> : null}
+            {transaction.cardNumberRevealable ? <span className="date-range-hint">Revealing the card number asks for your password and is recorded in the audit log.</span> : null}
           </div>
         ) : <p>No card was used.</p>}
+        {stepUp.dialog}
       </section>
 
       {job ? (
@@ -112,9 +121,9 @@ export function TransactionDetailPane({ params }: PaneProps) {
                 <tr key={linked.reference}>
                   <th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(linked.reference)}`}>{linked.reference}</a></th>
                   <td>{relationLabels[linked.relation]}</td>
-                  <td>{kindLabel(linked.kind)}</td>
+                  <td><KindBadge kind={linked.kind} /></td>
                   <td>{dateTime(linked.date)}</td>
-                  <td className="end">{formatMoney(linked.amount, linked.currency)}</td>
+                  <td className="end">{formatSignedMoney(linked)}</td>
                   <td><StatusChip status={linked.status} /></td>
                 </tr>
               ))}

@@ -5,20 +5,28 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
+import { createPreset, filterPresetQueries, removePresetRecord, updatePreset } from '../../src/api/filter-preset-queries.ts';
 import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
+import { describePreset, presetFiltersFor, type StoredPreset } from '../../src/contract/filter-presets.ts';
+import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import {
   amountProblems, calendarDate, changeListState, columnChoice, columnChoiceOf, columnsSettingKey, compactFilters, type DateRange,
   datePresetIds, datePresetLabels, datePresetRange, dateRangeProblem, decodeAmount, decodeAnyOf, decodeDateRange, decodeSearchTerm,
-  encodeAmount, encodeAnyOf, encodeDateRange, encodeSearchTerm, filterPresetsOf, filterPresetsSettingKey, type ListState,
-  listStateFromParams, listStateToParams, pickerBounds, presetNameProblem, presetOfRange, removePreset, savePreset, weekStartsOn,
+  encodeAmount, encodeAnyOf, encodeDateRange, encodeSearchTerm, type ListState,
+  listStateFromParams, listStateToParams, pickerBounds, presetNameProblem, presetOfRange, weekStartsOn,
 } from '../../src/contract/filters.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { encodeOrdering, pageSizes } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
-import { defaultTransactionColumns, transactionColumnLabels, transactionColumns, transactionListSpec, type TransactionColumn, type TransactionListItem } from '../../src/contract/transactions.ts';
+import {
+  amountNeedsCurrencyMessage, defaultTransactionColumns, overviewCurrencies, transactionColumnLabels, transactionColumns, transactionKinds,
+  transactionListSpec, type TransactionColumn, type TransactionListItem,
+} from '../../src/contract/transactions.ts';
+import { measureDescriptions } from '../../src/contract/dashboard-intervals.ts';
 import { formatShortDate } from '../../src/format/dates.ts';
+import { formatMinorUnits } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
@@ -33,8 +41,15 @@ import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { transactionListColumnIds, transactionListColumns } from './transaction-columns.tsx';
 import { queueTransactionExport, transactionQueries } from './transaction-queries.ts';
+import { bulkActionIndex, type BulkAction, type BulkContext, type BulkJob } from '../../src/contract/bulk-jobs.ts';
+import { SelectionBar } from '../../src/ui/data-table/selection-bar.tsx';
+import { emptySelection, pickedRows, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
+import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import './transactions.css';
+
+/** The filters the Filters panel holds (its button counts them). */
+const filterPanelKeys = ['kind', 'currency', 'status', 'channel', 'paymentmethod', 'amount'] as const;
 
 /** The page name of user settings: transactionsFilterPresets, transactionsColumns. */
 export const transactionsPage = 'transactions';
@@ -47,9 +62,18 @@ export function contextPrefixOf(params: Readonly<Record<string, string | undefin
   return contextPath(applied) ?? '';
 }
 
+/** The bulk job context of the pane's rows: the partner frame's business or partner, else the applied context. */
+export function transactionBulkContext(params: Readonly<Record<string, string | undefined>>, applied: ContextSelections): BulkContext | null {
+  if (params.partnerId && params.businessId) return { level: 'business', businessId: params.businessId };
+  if (params.partnerId) return { level: 'partner', partnerId: params.partnerId };
+  return bulkContextOf(applied);
+}
+
 const statusOptions = paymentStatuses.map((value) => ({ value, label: value.charAt(0).toUpperCase() + value.slice(1) }));
 const channelOptions = channels.map((value) => ({ value, label: value }));
 const methodOptions = paymentMethods.map((value) => ({ value, label: formatPaymentMethod(value) }));
+const kindOptions = transactionKinds.map((value) => ({ value, label: value.charAt(0).toUpperCase() + value.slice(1) }));
+const currencyOptions = overviewCurrencies.map((value) => ({ value, label: value }));
 
 function rangeSummary(range: DateRange, today: string): string {
   const preset = presetOfRange(range, today);
@@ -60,8 +84,32 @@ function rangeSummary(range: DateRange, today: string): string {
   return 'Any date';
 }
 
-function newIdentifier(): string {
-  return globalThis.crypto?.randomUUID?.() ?? `preset-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+const filterLabels: Record<string, string> = { kind: 'Type', currency: 'Currency', status: 'Status', channel: 'Channel', paymentmethod: 'Payment method' };
+const optionLabels: Record<string, readonly { value: string; label: string }[]> = {
+  kind: kindOptions, currency: currencyOptions, status: statusOptions, channel: channelOptions, paymentmethod: methodOptions,
+};
+
+/** One filter in words for the preset list: 'Type: Refund', 'Amount ≥ 50', 'Search: “TX6”'. */
+function describeFilter(name: string, value: string, today: string): string | undefined {
+  const options = optionLabels[name];
+  if (options) {
+    const labels = decodeAnyOf(value, options.map((option) => option.value)).map((chosen) => options.find((option) => option.value === chosen)?.label ?? chosen);
+    return labels.length > 0 ? `${filterLabels[name]}: ${labels.join(', ')}` : undefined;
+  }
+  if (name === 'amount') {
+    const amount = decodeAmount(value);
+    if (amount.mode === 'exact') return `Amount = ${amount.exact}`;
+    return [amount.min ? `Amount ≥ ${amount.min}` : '', amount.max ? `Amount ≤ ${amount.max}` : ''].filter(Boolean).join(', ') || undefined;
+  }
+  if (name === 'date') return `Date: ${rangeSummary(decodeDateRange(value), today)}`;
+  if (name === 'searchterm') return `Search: “${decodeSearchTerm(value)}”`;
+  return undefined;
+}
+
+function presetBadge(preset: StoredPreset): string | undefined {
+  if (preset.sharing === 'business') return preset.isDefault ? 'Default, shared with the business' : `Shared with the business by ${preset.ownerName}${preset.editable ? '' : ' (read-only)'}`;
+  if (preset.sharing === 'role') return `Shared with ${roleLabels[preset.role as RoleName] ?? preset.role}${preset.editable ? '' : ' (read-only)'}`;
+  return undefined;
 }
 
 export function TransactionsPane({ params, search }: PaneProps) {
@@ -81,12 +129,21 @@ export function TransactionsPane({ params, search }: PaneProps) {
     setState(changeListState(state, { filters: compactFilters({ ...state.filters, ...patch }) }), options);
   };
 
+  // An amount in the link without exactly one currency is not sent (the server would refuse it): the form asks for
+  // a currency instead, and the list stays as the other filters make it.
+  const amountOnHold = state.filters.amount !== undefined && decodeAnyOf(state.filters.currency, overviewCurrencies).length !== 1;
+  const requestState = useMemo(() => (amountOnHold ? { ...state, filters: compactFilters({ ...state.filters, amount: undefined }) } : state), [state, amountOnHold]);
+
   // The list.
-  const list = useQuery(transactionQueries.list(contextPrefix, state));
+  const list = useQuery(transactionQueries.list(contextPrefix, requestState));
   const failed = list.isError;
   const rows: readonly TransactionListItem[] = failed ? [] : list.data?.results ?? [];
   const total = failed ? 0 : list.data?.numberOfResults ?? 0;
   const totalIsEstimate = !failed && (list.data?.numberOfResultsIsEstimate ?? false);
+
+  // Totals, with one currency chosen: the dashboard's measures, counted as the dashboard counts them.
+  const singleCurrency = decodeAnyOf(requestState.filters.currency, overviewCurrencies).length === 1;
+  const totals = useQuery({ ...transactionQueries.totals(contextPrefix, requestState.filters), enabled: singleCurrency });
 
   // Columns, remembered per user.
   const columnsKey = columnsSettingKey(transactionsPage);
@@ -113,8 +170,11 @@ export function TransactionsPane({ params, search }: PaneProps) {
   useEffect(() => {
     if (encodeAmount(amountDraft) !== appliedAmount) setAmountDraft(decodeAmount(appliedAmount));
   }, [appliedAmount]);
+  // Amounts compare within one currency: an amount with no currency or several chosen asks for one, inline.
+  const chosenCurrencies = decodeAnyOf(state.filters.currency, overviewCurrencies);
+  const amountNeedsCurrency = encodeAmount(amountDraft) !== undefined && chosenCurrencies.length !== 1;
   const amountIssues = amountProblems(amountDraft);
-  const amountValid = Object.keys(amountIssues).length === 0;
+  const amountValid = Object.keys(amountIssues).length === 0 && !amountNeedsCurrency;
   const draftFilters = compactFilters({ ...state.filters, searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : state.filters.amount });
   const pendingKey = JSON.stringify([encodeSearchTerm(searchDraft), amountValid ? encodeAmount(amountDraft) : appliedAmount]);
   const appliedKey = JSON.stringify([appliedSearch, appliedAmount]);
@@ -129,19 +189,59 @@ export function TransactionsPane({ params, search }: PaneProps) {
   };
 
   const range = decodeDateRange(state.filters.date);
-  const formProblem = !amountValid ? 'Correct the amount first.' : dateRangeProblem(range);
+  const formProblem = amountNeedsCurrency ? amountNeedsCurrencyMessage : !amountValid ? 'Correct the amount first.' : dateRangeProblem(range);
 
-  // Presets, remembered per user.
-  const presetsKey = filterPresetsSettingKey(transactionsPage);
-  const presetSetting = useQuery(userSettingQueries.detail(presetsKey));
-  const presets = filterPresetsOf(presetSetting.data);
-  const storePresets = useMutation({
-    mutationFn: (next: ReturnType<typeof filterPresetsOf>) => saveUserSetting(presetsKey, next),
-    onSuccess: (_result, next) => queryClient.setQueryData(userSettingQueries.detail(presetsKey).queryKey, next),
+  // Presets, saved in the database: mine, my roles', and those shared with the business (read-only unless mine or
+  // I administer it). A date that is one of the dropdown's presets is saved as that preset, so 'last month' stays
+  // last month; applying resolves it against today.
+  const businessId = params.partnerId && !params.businessId ? null : params.businessId ?? (applied as ContextSelections).business?.id ?? null;
+  const presetQuery = useQuery(filterPresetQueries.page(transactionsPage, businessId));
+  const presets = presetQuery.data?.results ?? [];
+  const resolveRelative = (preset: Parameters<typeof datePresetRange>[0]) => encodeDateRange(datePresetRange(preset, today));
+  const presetEntries = presets.map((preset) => ({
+    identifier: preset.id,
+    name: preset.name,
+    summary: describePreset(preset, (name, value) => describeFilter(name, value, today), (relative) => datePresetLabels[relative]),
+    badge: presetBadge(preset),
+    removable: preset.editable,
+  }));
+  const refreshPresets = () => queryClient.invalidateQueries({ queryKey: filterPresetQueries.all });
+  const storePreset = useMutation({
+    mutationFn: async ({ name, shared }: { name: string; shared: boolean }) => {
+      const relativeDate = presetOfRange(range, today);
+      const filters = compactFilters({ ...draftFilters, date: relativeDate ? undefined : draftFilters.date });
+      const input = { name, filters, relativeDate };
+      const sharing = shared && businessId ? 'business' : 'personal';
+      const existing = presets.find((preset) => preset.editable && preset.sharing === sharing && preset.name.toLowerCase() === name.toLowerCase());
+      return existing ? updatePreset(existing, input) : createPreset(transactionsPage, input, sharing === 'business' && businessId ? { businessId } : null);
+    },
+    onSuccess: (preset) => {
+      void refreshPresets();
+      showToast({ kind: 'success', message: `Filter preset '${preset.name}' saved.` });
+    },
   });
+  const dropPreset = useMutation({
+    mutationFn: (preset: StoredPreset) => removePresetRecord(preset),
+    onSuccess: (_nothing, preset) => {
+      void refreshPresets();
+      showToast({ kind: 'success', message: `Filter preset '${preset.name}' removed.` });
+    },
+  });
+  const applyPreset = (preset: StoredPreset, options: { replace?: boolean } = {}) => {
+    setSearchDraft(decodeSearchTerm(preset.filters.searchterm));
+    setState(changeListState(state, { filters: presetFiltersFor(preset, resolveRelative) }), options);
+  };
+  // The business's default preset applies when the overview opens without filters of its own (once).
+  const defaultApplied = useRef(false);
+  const defaultPreset = presets.find((preset) => preset.isDefault && preset.sharing === 'business');
+  useEffect(() => {
+    if (defaultApplied.current || !presetQuery.isSuccess) return;
+    defaultApplied.current = true;
+    if (defaultPreset && Object.keys(state.filters).length === 0) applyPreset(defaultPreset, { replace: true });
+  }, [presetQuery.isSuccess]);
 
   // Dialogs and panels.
-  const [filtersOpen, setFiltersOpen] = useState(Boolean(state.filters.status || state.filters.channel || state.filters.paymentmethod || state.filters.amount));
+  const [filtersOpen, setFiltersOpen] = useState(filterPanelKeys.some((key) => state.filters[key]));
   const [dateOpen, setDateOpen] = useState(false);
   const [columnsOpen, setColumnsOpen] = useState(false);
   const [exportOpen, setExportOpen] = useState(false);
@@ -166,6 +266,27 @@ export function TransactionsPane({ params, search }: PaneProps) {
   // included). Its own dialogs withdraw the rows while open.
   const dialogOpen = dateOpen || columnsOpen || exportOpen;
 
+  // Selection (issue 23): a description over the filters, kept across pages and sorts, cleared when the filters or
+  // the context change. Picked rows are exported as a bulk export job (a report in My report queue, the server
+  // keeping only the picks within the context); with nothing picked, Export queues every matching row as before.
+  const bulkContext = transactionBulkContext(params, applied as ContextSelections);
+  const [selection, setSelection] = useState<RowSelection>(emptySelection);
+  const selectionFilterKey = JSON.stringify(requestState.filters);
+  useEffect(() => setSelection(emptySelection), [selectionFilterKey, contextPrefix]);
+  const [exportSelection, setExportSelection] = useState<RowSelection | null>(null);
+  const [exportKey, setExportKey] = useState('');
+  function openExport() {
+    setExportSelection(pickedRows(selection));
+    setExportKey(globalThis.crypto?.randomUUID?.() ?? `export-${Date.now()}`);
+    setExportOpen(true);
+  }
+  const exportStarted = (job: BulkJob) => {
+    setExportOpen(false);
+    void queryClient.invalidateQueries({ queryKey: ['reports'] });
+    showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
+    openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
+  };
+
   const handlers: PaneRequestHandlers = {
     search: () => searchInput.current?.focus(),
     filters: () => {
@@ -174,8 +295,17 @@ export function TransactionsPane({ params, search }: PaneProps) {
     },
     date: () => setDateOpen(true),
     columns: () => setColumnsOpen(true),
-    export: () => setExportOpen(true),
+    export: () => openExport(),
   };
+  if (bulkContext) {
+    handlers.selectRow = (argument) => rowCursor.current?.toggle(argument === 1);
+    handlers.selectAllMatching = () => setSelection(selectAllMatching());
+    handlers.clearSelection = () => setSelection(emptySelection);
+    handlers.bulkAction = (argument) => {
+      const action = (Object.entries(bulkActionIndex).find(([, index]) => index === argument)?.[0] ?? null) as BulkAction | null;
+      if (action === 'export') openExport();
+    };
+  }
   if (!dialogOpen && rows.length > 0) {
     handlers[rowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) {
@@ -191,12 +321,12 @@ export function TransactionsPane({ params, search }: PaneProps) {
   const allExportColumns = transactionColumns;
   const visibleExportColumns = shownColumns.map((column) => column.id).filter((id): id is TransactionColumn => (transactionColumns as readonly string[]).includes(id));
   const exactTotal = list.data && !list.data.numberOfResultsIsEstimate && !failed ? list.data.numberOfResults : null;
-  const count = useQuery({ ...transactionQueries.count(contextPrefix, state.filters), enabled: exportOpen && exactTotal === null });
+  const count = useQuery({ ...transactionQueries.count(contextPrefix, requestState.filters), enabled: exportOpen && exactTotal === null });
   const queueExport = useMutation({
     mutationFn: (choice: { fileType: 'xlsx' | 'csv'; columns: 'visible' | 'all' }) => queueTransactionExport(contextPrefix, {
       fileType: choice.fileType,
       columns: [...(choice.columns === 'all' ? allExportColumns : visibleExportColumns)],
-      filters: state.filters,
+      filters: requestState.filters,
       ordering: encodeOrdering(state.sort),
     }),
     onSuccess: () => {
@@ -206,7 +336,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
     },
   });
 
-  const activeFilterCount = ['status', 'channel', 'paymentmethod', 'amount'].filter((key) => state.filters[key]).length;
+  const activeFilterCount = filterPanelKeys.filter((key) => state.filters[key]).length;
   const { min, max } = pickerBounds(today);
 
   return (
@@ -215,28 +345,24 @@ export function TransactionsPane({ params, search }: PaneProps) {
         <h1>Transactions</h1>
         <div className="transactions-tools">
           <FilterPresets
-            presets={presets}
+            presets={presetEntries}
             saveBlockedBy={formProblem}
             nameProblem={presetNameProblem}
+            shareLabel={businessId ? 'Share with everyone on this business (read-only to them)' : undefined}
             onApply={(identifier) => {
-              const preset = presets.find((candidate) => candidate.identifier === identifier);
+              const preset = presets.find((candidate) => candidate.id === identifier);
               if (!preset) return;
-              setState(changeListState(state, { filters: preset.filters }));
+              applyPreset(preset);
               showToast({ kind: 'success', message: `Filter preset '${preset.name}' applied.` });
             }}
             onRemove={(identifier) => {
-              const preset = presets.find((candidate) => candidate.identifier === identifier);
-              storePresets.mutate(removePreset(presets, identifier), {
-                onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset?.name ?? ''}' removed.` }),
-              });
+              const preset = presets.find((candidate) => candidate.id === identifier);
+              if (preset) dropPreset.mutate(preset);
             }}
-            onSave={(name) => {
-              const { presets: next, preset } = savePreset(presets, { name, filters: draftFilters }, newIdentifier());
-              storePresets.mutate(next, { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset.name}' saved.` }) });
-            }}
+            onSave={(name, { shared }) => storePreset.mutate({ name, shared })}
           />
           <button type="button" className="button" onClick={() => setColumnsOpen(true)}>Columns</button>
-          <button type="button" className="button button-primary" onClick={() => setExportOpen(true)}>Export</button>
+          <button type="button" className="button button-primary" onClick={openExport}>Export</button>
         </div>
       </header>
 
@@ -252,16 +378,34 @@ export function TransactionsPane({ params, search }: PaneProps) {
         <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
         {filtersOpen ? (
           <div ref={filterPanel} id={filterPanelId} className="filter-panel">
+            <ChoiceFilter label="Type" options={kindOptions} selected={decodeAnyOf(state.filters.kind, transactionKinds)} onChange={(values) => applyFilters({ kind: encodeAnyOf(values) })} />
+            <ChoiceFilter label="Currency" options={currencyOptions} selected={chosenCurrencies} onChange={(values) => applyFilters({ currency: encodeAnyOf(values) })} />
             <ChoiceFilter label="Status" options={statusOptions} selected={decodeAnyOf(state.filters.status, paymentStatuses)} onChange={(values) => applyFilters({ status: encodeAnyOf(values) })} />
             <ChoiceFilter label="Channel" options={channelOptions} selected={decodeAnyOf(state.filters.channel, channels)} onChange={(values) => applyFilters({ channel: encodeAnyOf(values) })} />
             <ChoiceFilter label="Payment method" options={methodOptions} selected={decodeAnyOf(state.filters.paymentmethod, paymentMethods)} onChange={(values) => applyFilters({ paymentmethod: encodeAnyOf(values) })} />
             <AmountField value={amountDraft} problems={amountIssues} onChange={setAmountDraft} />
+            {amountNeedsCurrency ? <p className="filter-currency-problem" role="alert">{amountNeedsCurrencyMessage}</p> : null}
           </div>
         ) : null}
       </form>
 
+      {singleCurrency && totals.data ? (
+        <p className="transactions-totals" role="group" aria-label="Totals of these filters, as the dashboard counts them">
+          <span title={measureDescriptions.volume}>Volume {formatMinorUnits(totals.data.volume, totals.data.currency)}</span>{' · '}
+          <span title="The paid refunds of those payments, whenever made">Refunds {formatMinorUnits(-totals.data.refunds, totals.data.currency)}</span>{' · '}
+          {totals.data.chargebacks > 0 ? <><span title="The chargebacks of those payments (the shoppers' banks took the money back)">Chargebacks {formatMinorUnits(-totals.data.chargebacks, totals.data.currency)}</span>{' · '}</> : null}
+          <span title={measureDescriptions.revenue}>Revenue {formatMinorUnits(totals.data.revenue, totals.data.currency)}</span>{' · '}
+          <span title={measureDescriptions.unsuccessfulVolume}>Unsuccessful {formatMinorUnits(totals.data.unsuccessfulVolume, totals.data.currency)}</span>
+        </p>
+      ) : null}
+      {bulkContext ? (
+        <SelectionBar selection={selection} total={total} noun="transactions" onSelectAllMatching={() => setSelection(selectAllMatching())} onClear={() => setSelection(emptySelection)}>
+          <button type="button" className="button" onClick={openExport}>Export selected…</button>
+        </SelectionBar>
+      ) : null}
       <CursorDataTable
         cursorHandle={rowCursor}
+        selection={bulkContext ? { value: selection, onChange: setSelection, rowLabel: (key) => `Select ${key}` } : undefined}
         resetKey={pageKey}
         caption="Transactions"
         columns={shownColumns}
@@ -313,12 +457,21 @@ export function TransactionsPane({ params, search }: PaneProps) {
         open={exportOpen}
         onClose={() => setExportOpen(false)}
         noun="transactions"
-        rowCount={exactTotal ?? count.data?.numberOfResults ?? null}
-        rowCountFailed={count.isError}
+        rowCount={exportSelection ? selectedCount(exportSelection, total) : exactTotal ?? count.data?.numberOfResults ?? null}
+        rowCountFailed={!exportSelection && count.isError}
+        selectedOnly={exportSelection !== null}
         visibleColumns={visibleExportColumns.map((id) => transactionColumnLabels[id])}
         allColumns={allExportColumns.map((id) => transactionColumnLabels[id])}
         busy={queueExport.isPending}
-        onExport={(choice) => queueExport.mutate(choice)}
+        onExport={(choice) => {
+          if (!exportSelection || !bulkContext) {
+            queueExport.mutate(choice);
+            return;
+          }
+          const columns = [...(choice.columns === 'all' ? allExportColumns : visibleExportColumns)];
+          void startBulkJob({ area: 'transactions', action: 'export', context: bulkContext, selection: selectionRequest(exportSelection, requestState.filters), params: { fileType: choice.fileType, columns } }, exportKey)
+            .then(exportStarted, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
+        }}
       />
     </div>
   );

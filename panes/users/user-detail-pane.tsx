@@ -26,6 +26,7 @@ import {
 import { fullName, UserStatusChip } from './users-pane.tsx';
 import '../../src/ui/data-table/data-table.css';
 import './users.css';
+import { useStepUp } from '../step-up/step-up.tsx';
 
 const tabDefinitions = [
   { id: 'profile', label: 'Profile' },
@@ -114,6 +115,8 @@ export function UserDetailPane({ params }: PaneProps) {
     },
   });
 
+  // Deleting needs a recent step-up: the dialog asks for the password and the deletion is sent again.
+  const stepUp = useStepUp();
   const act = useMutation({
     mutationFn: async (action: UserAction) => {
       if (!user) return undefined;
@@ -123,7 +126,7 @@ export function UserDetailPane({ params }: PaneProps) {
         case 'resetPassword': await sendPasswordResetEmail(user.userId); return undefined;
         case 'resendInvitation': await resendInvitation(user.userId); return undefined;
         case 'revokeInvitation': await revokeInvitation(user.userId); return undefined;
-        case 'delete': await deleteUser(user.userId, user.version); return undefined;
+        case 'delete': await stepUp.run(() => deleteUser(user.userId, user.version)); return undefined;
         case 'resetSecondFactor': await resetSecondFactor(user.userId); return undefined;
       }
     },
@@ -300,10 +303,10 @@ export function UserDetailPane({ params }: PaneProps) {
         {auditTrail.data && auditTrail.data.results.length > 0 ? (
           <table className="detail-table">
             <caption className="visually-hidden">Recent audit events</caption>
-            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">By</th></tr></thead>
+            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">By</th><th scope="col">From</th></tr></thead>
             <tbody>
               {auditTrail.data.results.map((event, index) => (
-                <tr key={`${event.dateTimeUtc}-${index}`}><td>{when(event.dateTimeUtc)}</td><td>{event.event.replace(/([a-z])([A-Z])/g, '$1 $2')}</td><td>{event.actor}</td></tr>
+                <tr key={`${event.dateTimeUtc}-${index}`}><td>{when(event.dateTimeUtc)}</td><td>{event.event.replace(/([a-z])([A-Z])/g, '$1 $2')}</td><td>{event.actor}</td><td>{event.clientAddress ?? ''}</td></tr>
               ))}
             </tbody>
           </table>
@@ -360,6 +363,7 @@ export function UserDetailPane({ params }: PaneProps) {
         onCancel={() => setConfirming(null)}
         onConfirm={() => confirming && act.mutate(confirming)}
       />
+      {stepUp.dialog}
       <DeleteDialog open={confirming === 'delete'} user={user} busy={act.isPending} onCancel={() => setConfirming(null)} onConfirm={() => act.mutate('delete')} />
     </article>
   );

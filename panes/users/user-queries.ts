@@ -77,7 +77,8 @@ export async function revokeInvitation(userId: string) {
 }
 
 export async function deleteUser(userId: string, version: number) {
-  await api.request<unknown>(`/users/${encodeURIComponent(userId)}`, { method: 'DELETE', body: { version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true } });
+  // A 403 comes back to the caller: it may ask for a step-up (panes/step-up), which the user detail pane handles.
+  await api.request<unknown>(`/users/${encodeURIComponent(userId)}`, { method: 'DELETE', body: { version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true }, handleErrors: (status) => status !== 403 });
 }
 
 export async function updateOwnProfile(body: { version: number; givenName?: string; familyName?: string; phoneNumber?: string | null; email?: string }) {

@@ -13,7 +13,8 @@ import { pageSizes } from '../../src/contract/list-query.ts';
 import { roleLabels, roleNames, type RoleName } from '../../src/contract/permissions.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import type { UserListItem } from '../../src/contract/user-schemas.ts';
-import { statusLabels, userListUrlSpec, userStatuses } from '../../src/contract/users.ts';
+import { statusLabels, userExportColumnLabels, userExportColumns, userListUrlSpec, userStatuses, type UserExportColumn } from '../../src/contract/users.ts';
+import { ExportDialog, type ExportChoice } from '../../src/ui/data-table/export-dialog.tsx';
 import { formatShortDate } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { openBeside } from '../../src/state/workspace-store.ts';
@@ -23,6 +24,11 @@ import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { userAdminQueries } from './user-queries.ts';
+import { bulkActionIndex, type BulkAction, type BulkJob } from '../../src/contract/bulk-jobs.ts';
+import { SelectionBar } from '../../src/ui/data-table/selection-bar.tsx';
+import { emptySelection, hasSelection, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
+import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
+import { startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import './users.css';
 
@@ -45,7 +51,7 @@ function columnsFor(partnerId?: string): readonly DataTableColumn<UserListItem>[
   return [
     {
       id: 'name', header: 'Name', sortField: 'name', width: 'minmax(10rem, 1.2fr)',
-      cell: (row) => <a className="data-table-link" href={userPath(row.userId, partnerId)} tabIndex={-1}>{fullName(row)}</a>,
+      cell: (row) => <a className="data-table-link is-name" href={userPath(row.userId, partnerId)} tabIndex={-1}>{fullName(row)}</a>,
     },
     { id: 'email', header: 'Email', sortField: 'email', width: 'minmax(12rem, 1.4fr)', cell: (row) => row.email },
     { id: 'status', header: 'Status', width: '7rem', cell: (row) => <UserStatusChip status={row.status} /> },
@@ -103,11 +109,57 @@ export function UsersPane({ params, search }: PaneProps) {
     if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
     else navigate(path);
   };
+  // Selection and the bulk lock (issue 23): over the overview's own rows (every user the caller reads, or the
+  // partner's), kept across pages and sorts, cleared when the filters change. The server checks each user as the
+  // single lock does (managed whole, not oneself) and lists the refused ones in the job's result.
+  const [selection, setSelection] = useState<RowSelection>(emptySelection);
+  const filterKey = JSON.stringify(state.filters);
+  useEffect(() => setSelection(emptySelection), [filterKey, partnerId]);
+  const [lockOpen, setLockOpen] = useState(false);
+  const startLock = (key: string) => startBulkJob({
+    area: 'users', action: 'lock', context: partnerId ? { level: 'partner', partnerId } : { level: 'all' }, selection: selectionRequest(selection, state.filters),
+  }, key);
+  const lockStarted = (job: BulkJob) => {
+    setLockOpen(false);
+    setSelection(emptySelection);
+    showToast({ kind: 'success', message: 'The bulk job has started.' });
+    openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
+  };
+  const selectedUsers = selectedCount(selection, total);
+  // Export (issues 20, 23): the selection when there is one, else every user matching the filters, as a report in My
+  // report queue; the server writes only whom GET /user/users lets the caller read, with the roles they may see.
+  const [exportSelection, setExportSelection] = useState<RowSelection | null>(null);
+  const [exportKey, setExportKey] = useState('');
+  const openExport = () => {
+    setExportKey(globalThis.crypto?.randomUUID?.() ?? `export-${Date.now()}`);
+    setExportSelection(hasSelection(selection) ? selection : selectAllMatching());
+  };
+  const startExport = (choice: ExportChoice) => {
+    if (!exportSelection) return;
+    const visibleIds = columns.map((column) => column.id).filter((id): id is UserExportColumn => (userExportColumns as readonly string[]).includes(id));
+    void startBulkJob({
+      area: 'users', action: 'export', context: partnerId ? { level: 'partner', partnerId } : { level: 'all' }, selection: selectionRequest(exportSelection, state.filters),
+      params: { fileType: choice.fileType, columns: choice.columns === 'visible' ? visibleIds : [...userExportColumns] },
+    }, exportKey).then((job) => {
+      setExportSelection(null);
+      showToast({ kind: 'success', message: 'The export is being made: it will wait for you in My report queue.' });
+      openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
+    }, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
+  };
   const handlers: PaneRequestHandlers = {
+    export: openExport,
     search: () => searchInput.current?.focus(),
     newItem: () => navigate(addPath),
+    selectRow: (argument) => rowCursor.current?.toggle(argument === 1),
+    selectAllMatching: () => setSelection(selectAllMatching()),
+    clearSelection: () => setSelection(emptySelection),
+    bulkAction: (argument) => {
+      const action = (Object.entries(bulkActionIndex).find(([, index]) => index === argument)?.[0] ?? null) as BulkAction | null;
+      if (action === 'lock' && hasSelection(selection)) setLockOpen(true);
+      if (action === 'export') openExport();
+    },
   };
-  if (rows.length > 0) {
+  if (rows.length > 0 && !lockOpen && !exportSelection) {
     handlers[tableRowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) {
         openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
@@ -154,6 +206,7 @@ export function UsersPane({ params, search }: PaneProps) {
               storePresets.mutate(next, { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset.name}' saved.` }) });
             }}
           />
+          <button type="button" className="button" onClick={openExport}>Export</button>
           <a className="button button-primary" href={addPath}>Add user <kbd>Shift</kbd>+<kbd>N</kbd></a>
         </div>
       </header>
@@ -185,9 +238,13 @@ export function UsersPane({ params, search }: PaneProps) {
         ) : null}
         <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
       </form>
-      <p className="muted users-not-built">The export of this list is not built yet.</p>
+      <SelectionBar selection={selection} total={total} noun="users" onSelectAllMatching={() => setSelection(selectAllMatching())} onClear={() => setSelection(emptySelection)}>
+        <button type="button" className="button" onClick={openExport}>Export selected…</button>
+        <button type="button" className="button" onClick={() => setLockOpen(true)}>Lock sign-in…</button>
+      </SelectionBar>
       <CursorDataTable
         cursorHandle={rowCursor}
+        selection={{ value: selection, onChange: setSelection, rowLabel: (key) => `Select ${rows.find((row) => row.userId === key)?.email ?? key}` }}
         resetKey={`${search}|${list.dataUpdatedAt}`}
         caption={title}
         columns={columns}
@@ -213,6 +270,25 @@ export function UsersPane({ params, search }: PaneProps) {
         totalIsEstimate={false}
         onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))}
         onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))}
+      />
+      <ExportDialog
+        open={exportSelection !== null}
+        onClose={() => setExportSelection(null)}
+        rowCount={exportSelection ? selectedCount(exportSelection, total) : total}
+        selectedOnly={exportSelection !== null && (!exportSelection.allMatching || exportSelection.excluded.size > 0)}
+        visibleColumns={columns.map((column) => column.id).filter((id): id is UserExportColumn => (userExportColumns as readonly string[]).includes(id)).map((id) => userExportColumnLabels[id])}
+        allColumns={userExportColumns.map((id) => userExportColumnLabels[id])}
+        noun="users"
+        busy={false}
+        onExport={startExport}
+      />
+      <BulkActionDialog
+        open={lockOpen}
+        title="Lock sign-in"
+        summary={`${new Intl.NumberFormat('en-GB').format(selectedUsers)} ${selectedUsers === 1 ? 'user' : 'users'} will be locked until unlocked: they are signed out everywhere at once. You are never locked yourself.`}
+        onClose={() => setLockOpen(false)}
+        onStart={startLock}
+        onStarted={lockStarted}
       />
     </div>
   );

@@ -53,10 +53,13 @@ export function emptyOrder(settings: Pick<VirtualTerminalSettings, 'defaultCurre
 }
 
 /** 'New order' keeping the customer: identity, addresses and customer stay; the rest is new. */
-export function nextOrder(form: OrderForm, settings: Pick<VirtualTerminalSettings, 'defaultCurrency' | 'currencies' | 'defaultOrderLineType'>, keepCustomer: boolean): OrderForm {
+export function nextOrder(form: OrderForm, settings: Pick<VirtualTerminalSettings, 'defaultCurrency' | 'currencies' | 'defaultOrderLineType'>, keepCustomer: boolean, lastCardId: string | null = null): OrderForm {
   const fresh = emptyOrder(settings);
   if (!keepCustomer) return fresh;
-  return { ...fresh, currency: form.currency, customerId: form.customerId, customerLabel: form.customerLabel, emailAddress: form.emailAddress, dateOfBirth: form.dateOfBirth, billing: form.billing, shipToDifferentAddress: form.shipToDifferentAddress, shipping: form.shipping };
+  return {
+    ...fresh, currency: form.currency, customerId: form.customerId, customerLabel: form.customerLabel, emailAddress: form.emailAddress, dateOfBirth: form.dateOfBirth,
+    billing: form.billing, shipToDifferentAddress: form.shipToDifferentAddress, shipping: form.shipping, savedCardId: lastCardId ?? '',
+  };
 }
 
 const plausibleEmail = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;

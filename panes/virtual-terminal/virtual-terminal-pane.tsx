@@ -8,8 +8,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
-import { api } from '../../src/api/api-client.ts';
+import { api, gatewayApi } from '../../src/api/api-client.ts';
 import { isApiError } from '../../src/api/api-error.ts';
+import { validate } from '../../src/api/validate.ts';
+import { contextApplyPath } from '../../src/state/context-links.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { formatMoney } from '../../src/contract/payment-jobs.ts';
 import { cardBrand, cardDigits, formatCardNumber, toMinor, type VirtualTerminalSettings } from '../../src/contract/virtual-terminal.ts';
@@ -51,6 +53,9 @@ function Field({ label, error, children, hint }: { label: string; error?: string
   );
 }
 
+/** The newOrder request's argument for a new order with a new customer (commands/virtual-terminal/new-order.ts). */
+export const newCustomerOrder = 1;
+
 export function VirtualTerminalPane({ params }: PaneProps) {
   const configurationId = params.configurationId ?? '';
   const { applied } = useSnapshot(contextStore);
@@ -74,10 +79,38 @@ export function VirtualTerminalPane({ params }: PaneProps) {
       <div className="vt-pane">
         <h1>Virtual terminal</h1>
         <p role="alert">The virtual terminal is switched off for this configuration. Choose a configuration that takes telephone orders, or ask an administrator to switch it on.</p>
+        <TelephoneConfigurations selections={selections} businessId={businessId} merchantId={merchantId} configurationId={configurationId} />
       </div>
     );
   }
   return <OrderEntry base={base} businessId={businessId} merchantId={merchantId} configurationId={configurationId} settings={settings.data} />;
+}
+
+/**
+ * The merchant's configurations whose virtual terminal is on, each a link that makes it the context's configuration
+ * and opens its order entry (a merchant's first configuration, which the context takes, may be its web shop's).
+ */
+function TelephoneConfigurations({ selections, businessId, merchantId, configurationId }: { selections: ContextSelections; businessId: string; merchantId: string; configurationId: string }) {
+  const configurations = useQuery({
+    queryKey: ['context', 'configurations', businessId, merchantId],
+    queryFn: async ({ signal }) => validate('contextConfigurationPage', await api.get<unknown>(
+      `/context/businesses/${e(businessId)}/merchants/${e(merchantId)}/configurations`, { query: { pagenumber: 1, pagesize: 50 }, signal },
+    )),
+  });
+  const open = (configurations.data?.data ?? []).filter((item) => item.switches.virtualTerminalMenuEnabled && item.configurationId !== configurationId);
+  if (open.length === 0) return null;
+  return (
+    <nav aria-label="Configurations that take telephone orders">
+      <p>These configurations of {selections.merchant?.title ?? 'this merchant'} take telephone orders:</p>
+      <ul>
+        {open.map((item) => {
+          const route = `/configurations/${e(item.configurationId)}/virtual-terminal`;
+          const href = contextApplyPath(route, { ...selections, configuration: { id: item.configurationId, title: item.tradeName, switches: item.switches } });
+          return <li key={item.configurationId}><Link href={href}>Take orders on {item.tradeName} ({item.configurationId})</Link></li>;
+        })}
+      </ul>
+    </nav>
+  );
 }
 
 function OrderEntry({ base, businessId, merchantId, configurationId, settings }: { base: string; businessId: string; merchantId: string; configurationId: string; settings: VirtualTerminalSettings }) {
@@ -118,7 +151,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
   });
   const savedCards = useQuery({
     queryKey: ['virtualTerminal', base, 'savedCards', form.customerId],
-    queryFn: ({ signal }) => api.get<{ results: SavedCard[]; savedCardLimit: number }>(`${base}/customers/${e(form.customerId ?? '')}/saved-cards`, { signal }),
+    queryFn: ({ signal }) => gatewayApi.get<{ results: SavedCard[]; savedCardLimit: number }>(`${base}/customers/${e(form.customerId ?? '')}/saved-cards`, { signal }),
     enabled: form.customerId !== null,
   });
 
@@ -161,7 +194,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
 
   const deleteSavedCard = async (card: SavedCard) => {
     if (!form.customerId) return;
-    await api.delete(`${base}/customers/${e(form.customerId)}/saved-cards/${e(card.savedCardId)}`);
+    await gatewayApi.delete(`${base}/customers/${e(form.customerId)}/saved-cards/${e(card.savedCardId)}`);
     await queryClient.invalidateQueries({ queryKey: ['virtualTerminal', base, 'savedCards'] });
     if (form.savedCardId === card.savedCardId) update({ savedCardId: '' });
     showToast({ kind: 'success', message: `Saved card ${card.maskedCardNumber} deleted.` });
@@ -176,7 +209,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
     setSending(true);
     setServerErrors([]);
     try {
-      const answer = await api.post<OrderResult>(`${base}/orders`, orderBody(form, confirmDuplicate), { headers: { 'Idempotency-Key': idempotencyKey.current }, handleErrors: false });
+      const answer = await gatewayApi.post<OrderResult>(`${base}/orders`, orderBody(form, confirmDuplicate), { headers: { 'Idempotency-Key': idempotencyKey.current }, handleErrors: false });
       setResult(answer);
       setDuplicate(null);
       idempotencyKey.current = newKey();
@@ -197,7 +230,8 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
   };
 
   const newOrder = (keepCustomer: boolean) => {
-    setForm(nextOrder(form, settings, keepCustomer));
+    // The card this order saved or used is the one 'Saved card' offers first for the same customer.
+    setForm(nextOrder(form, settings, keepCustomer, result?.result === 'paid' ? result.savedCardId : null));
     setResult(null);
     setTouched(false);
     setServerErrors([]);
@@ -206,7 +240,8 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
   const jobPath = result ? `/configurations/${e(configurationId)}/payments/${e(result.paymentJobReference)}` : '';
   const openJobBeside = () => { if (result) openBeside(jobPath, scope ? { afterPaneId: scope.paneId } : {}); };
 
-  const handlers: PaneRequestHandlers = { newItem: addLine, submitOrder: () => void submit(), newOrder: () => newOrder(true) };
+  // newOrder: the customer is kept unless the command asks for a new one (argument 1: 'New order (new customer)').
+  const handlers: PaneRequestHandlers = { newItem: addLine, submitOrder: () => void submit(), newOrder: (argument) => newOrder(argument !== newCustomerOrder) };
   if (form.lines.length > 1) handlers.removeOrderLine = () => removeLine();
   if (result) handlers.openOrderResult = openJobBeside;
   usePaneCapabilities(handlers);

@@ -1,8 +1,10 @@
 // One merchant on the watch list: its score and the signals behind it, the trend, the triggering transactions one
 // keystroke away (a link to the filtered overview), and the analyst's actions: acknowledge (Shift+A), put on
-// monitoring (Shift+M), add a note (Shift+O). Escalating to a ticket is not built: no tickets API exists yet.
+// monitoring (Shift+M), add a note (Shift+O), escalate to a support ticket in the merchant's business (Shift+U, once;
+// the entry then links its ticket).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { ticketPriorities, type TicketPriority } from '../../src/contract/tickets.ts';
 import { watchEntryStatusLabels, type WatchEntryStatusName } from '../../src/contract/watch-list.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
@@ -12,7 +14,7 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { Sparkline, trendLabel } from './sparkline.tsx';
 import { ScoreText } from './watch-list-pane.tsx';
 import { signalText, triggeringTransactionsPath } from './watch-list-format.ts';
-import { addWatchNote, setWatchStatus, watchListQueries } from './watch-list-queries.ts';
+import { addWatchNote, escalateWatchEntry, setWatchStatus, watchListQueries } from './watch-list-queries.ts';
 import './watch-list.css';
 
 export function WatchEntryPane({ params }: PaneProps) {
@@ -22,6 +24,9 @@ export function WatchEntryPane({ params }: PaneProps) {
   const [noteOpen, setNoteOpen] = useState(false);
   const [noteText, setNoteText] = useState('');
   const noteField = useRef<HTMLTextAreaElement>(null);
+  const [escalateOpen, setEscalateOpen] = useState(false);
+  const [priority, setPriority] = useState<TicketPriority>('High');
+  const priorityField = useRef<HTMLSelectElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: watchListQueries.all });
   const status = useMutation({
     mutationFn: (next: WatchEntryStatusName) => setWatchStatus(merchantId, next, entry.data?.version ?? 0),
@@ -39,11 +44,21 @@ export function WatchEntryPane({ params }: PaneProps) {
       showToast({ kind: 'success', message: 'Note added.' });
     },
   });
+  const escalation = useMutation({
+    mutationFn: () => escalateWatchEntry(merchantId, entry.data?.version ?? 0, priority),
+    onSuccess: async (answer) => {
+      setEscalateOpen(false);
+      await refresh();
+      showToast({ kind: 'success', message: `Ticket ${answer.ticketId} created in ${entry.data?.businessName ?? 'the business'}.` });
+    },
+  });
   const data = entry.data;
+  const canEscalate = data !== undefined && data.ticketId === null && !escalation.isPending;
   const canChange = (next: WatchEntryStatusName) => data !== undefined && data.status !== next && !status.isPending;
 
   const handlers: PaneRequestHandlers = {};
-  if (data && !noteOpen) {
+  if (data && !noteOpen && !escalateOpen) {
+    if (canEscalate) handlers.escalate = () => setEscalateOpen(true);
     if (canChange('acknowledged')) handlers.acknowledge = () => status.mutate('acknowledged');
     if (canChange('monitoring')) handlers.monitor = () => status.mutate('monitoring');
     handlers.addNote = () => setNoteOpen(true);
@@ -60,16 +75,16 @@ export function WatchEntryPane({ params }: PaneProps) {
           <button type="button" className="button button-primary" disabled={!canChange('acknowledged')} onClick={() => status.mutate('acknowledged')}>Acknowledge</button>
           <button type="button" className="button" disabled={!canChange('monitoring')} onClick={() => status.mutate('monitoring')}>Put on monitoring</button>
           <button type="button" className="button" onClick={() => setNoteOpen(true)}>Add a note</button>
-          <button type="button" className="button" disabled aria-describedby="escalate-not-built">Escalate to a ticket</button>
+          <button type="button" className="button" disabled={!canEscalate} onClick={() => setEscalateOpen(true)}>Escalate to a ticket</button>
         </div>
       </header>
-      <p id="escalate-not-built" className="not-built-note">Escalating to a ticket is not built yet: support tickets have no API on this branch.</p>
       <dl className="risk-facts">
         <dt>Business</dt><dd>{data.businessName} ({data.businessId})</dd>
         <dt>Score</dt><dd><ScoreText score={data.score} status={data.status} /></dd>
         <dt>Status</dt><dd>{watchEntryStatusLabels[data.status]}{data.statusChangedBy ? ` by ${data.statusChangedBy}` : ''}{data.statusChangedUtc ? `, ${formatDateTime(data.statusChangedUtc)}` : ''}</dd>
         <dt>First flagged</dt><dd>{formatDateTime(data.firstFlaggedUtc)}</dd>
         <dt>Computed</dt><dd>{formatDateTime(data.lastComputedUtc)}</dd>
+        <dt>Ticket</dt><dd>{data.ticketId ? <a href={`/tickets/${encodeURIComponent(data.ticketId)}`}>Ticket {data.ticketId}</a> : 'Not escalated'}</dd>
         <dt>Trend</dt><dd><Sparkline values={data.trend} label={trendLabel(data.trend)} width={180} height={36} /></dd>
       </dl>
       <h2>Signals</h2>
@@ -91,6 +106,23 @@ export function WatchEntryPane({ params }: PaneProps) {
       >
         <form id="watch-note-form" className="risk-form" onSubmit={(event) => { event.preventDefault(); if (noteText.trim()) note.mutate(noteText.trim()); }}>
           <label>Note<textarea ref={noteField} value={noteText} maxLength={2000} rows={4} onChange={(event) => setNoteText(event.target.value)} /></label>
+        </form>
+      </Modal>
+      <Modal
+        open={escalateOpen}
+        title="Escalate to a ticket"
+        onClose={() => setEscalateOpen(false)}
+        closeActionLabel="Cancel"
+        initialFocus={priorityField}
+        footer={<button type="submit" form="watch-escalate-form" className="button button-primary" disabled={escalation.isPending}>Create ticket</button>}
+      >
+        <form id="watch-escalate-form" className="risk-form" onSubmit={(event) => { event.preventDefault(); escalation.mutate(); }}>
+          <p>An information request ticket is opened in {data.businessName} about {data.merchantName}, with the score ({data.score}) and its signals. The merchant's users see it.</p>
+          <label>Priority
+            <select ref={priorityField} value={priority} onChange={(event) => setPriority(event.target.value as TicketPriority)}>
+              {ticketPriorities.map((value) => <option key={value} value={value}>{value}</option>)}
+            </select>
+          </label>
         </form>
       </Modal>
     </section>

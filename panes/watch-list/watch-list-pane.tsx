@@ -41,7 +41,7 @@ export function ScoreText({ score, status }: { score: number; status: WatchEntry
 }
 
 const columns: readonly DataTableColumn<WatchListEntry>[] = [
-  { id: 'merchant', header: 'Merchant', cell: (row) => <a className="data-table-link" href={watchEntryPath(row.merchantId)}>{row.merchantName}</a> },
+  { id: 'merchant', header: 'Merchant', cell: (row) => <a className="data-table-link is-name" href={watchEntryPath(row.merchantId)}>{row.merchantName}</a> },
   { id: 'business', header: 'Business', cell: (row) => row.businessName },
   { id: 'score', header: 'Score', align: 'end', cell: (row) => <ScoreText score={row.score} status={row.status} /> },
   { id: 'signals', header: 'Signals', cell: (row) => (row.signals.length === 0 ? 'None now' : row.signals.map((signal) => signalText(signal.signal, signal.value, signal.threshold)).join('; ')) },

@@ -2,6 +2,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
+import type { TicketPriority } from '../../src/contract/tickets.ts';
 import type { WatchEntryStatusName } from '../../src/contract/watch-list.ts';
 
 export const watchListQueries = {
@@ -26,3 +27,6 @@ export const setWatchStatus = (merchantId: string, status: WatchEntryStatusName,
   api.put<unknown>(`/account-watch-list/${encodeURIComponent(merchantId)}/status`, { status, version });
 export const addWatchNote = (merchantId: string, text: string) =>
   api.post<unknown>(`/account-watch-list/${encodeURIComponent(merchantId)}/notes`, { text });
+/** Escalate to a ticket: 201 { ticketId, entry }; the entry's detail is re-read (and validated) afterwards. */
+export const escalateWatchEntry = (merchantId: string, version: number, priority: TicketPriority) =>
+  api.post<{ ticketId: string }>(`/account-watch-list/${encodeURIComponent(merchantId)}/ticket`, { version, priority });

@@ -17,7 +17,11 @@ import { createIdentity } from '../../server/identity/provider.ts';
 import { signIn } from '../oidc-sign-in.ts';
 import { markdownTable, ms, percentile, timeAlternately } from './stats.ts';
 
-export type ApiBenchOptions = { kind: 'pglite' | 'postgres'; url?: string; dataDir?: string; transactions: number; loadSeconds: number; iterations: number };
+/**
+ * cases: only the API/raw cases whose name contains it (--cases 'payment job': the payment jobs overview and detail);
+ * loadSeconds 0 skips the load rows.
+ */
+export type ApiBenchOptions = { kind: 'pglite' | 'postgres'; url?: string; dataDir?: string; transactions: number; loadSeconds: number; iterations: number; cases?: string | undefined };
 
 type Captured = { text: string; params: unknown[]; options: QueryOptions };
 
@@ -113,7 +117,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
 
   const rows: (string | number)[][] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  for (const benchCase of cases) {
+  for (const benchCase of cases.filter((candidate) => !options.cases || candidate.name.includes(options.cases))) {
     const url = new URL(`${publicUrl}/api/portal${benchCase.path}`);
     const call = async () => {
       const response = await httpCall(agent, url, benchCase.method, headers, benchCase.body);
@@ -147,7 +151,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
     const response = await fetch(`${publicUrl}/api/portal${loadCase.path}`, { method: loadCase.method, headers, body: loadCase.body });
     if (!response.ok) throw new Error(`load case ${loadCase.name} answers ${response.status}: ${await response.text()}`);
   }
-  for (const connections of [50, 200]) {
+  for (const connections of options.loadSeconds > 0 ? [50, 200] : []) {
     for (const loadCase of loadCases) {
       const result = await loadTest({
         url: `${publicUrl}/api/portal${loadCase.path}`, method: loadCase.method, headers, body: loadCase.body,

@@ -35,7 +35,7 @@ import { addDays, calendarDate, filterInstant } from '../../src/contract/filters
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
   accountNumberPattern, batchIdPattern, batchListSpec, entryCategories, maxStatementDays, merchantAccountKinds, movementListSpec,
-  statementReportTypeOf, transferListSpec, type EntryCategory, type MerchantAccountKind, type StatementAccountKind,
+  camtOnlyForStatementsMessage, statementReportTypeOf, statementReportTypes, transferListSpec, type EntryCategory, type MerchantAccountKind, type StatementAccountKind,
 } from '../../src/contract/ledger.ts';
 import { ledgerReportBody, remittanceUpdateBody, type Remittance } from '../../src/contract/ledger-schemas.ts';
 import type { ParsedListQuery } from '../../src/contract/list-query.ts';
@@ -163,6 +163,7 @@ export function accountGroupRoutes({ database }: Deps) {
     reportType: string; context: Omit<ReportContext, 'timeZone'>; filters: Record<string, string>; spec: typeof movementListSpec; countRows: (query: ParsedListQuery) => Promise<number>;
   }) {
     const body = await readBody(c, ledgerReportBody);
+    if (body.fileType === 'xml' && !(statementReportTypes as readonly string[]).includes(options.reportType)) throw badRequest(camtOnlyForStatementsMessage);
     const filters = { ...(body.filters ?? {}), ...options.filters };
     const userFilters = body.filters ?? {};
     for (const name of Object.keys(userFilters)) {

@@ -13,6 +13,7 @@
 // is stored (a key is 256 random bits: no salt or slow hash is needed against guessing); its first characters
 // (prefix) let people tell keys apart. Every step is audited without the key. verifyApiKey is what the gateway
 // API (virtual terminal issue) calls; warnExpiringApiKeys queues the owners' warning 7 days before an expiry.
+import { requireStepUp } from './step-up.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
@@ -150,6 +151,8 @@ export function apiKeyRoutes({ database }: Deps) {
 
   routes.post(`${basePath}/:keyId/replacement`, async (c) => {
     const place = await reachConfiguration(c);
+    // A new secret for a live key needs the password entered again in this session within the last minutes (step-up).
+    await requireStepUp(c, db);
     const now = new Date();
     const { secret, prefix, keyHash } = newSecret();
     const row = await db.transaction(async (tx) => {

@@ -25,6 +25,7 @@ import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
 import { auditEvents, businesses, configurations, merchants, partners, users } from '../db/schema.ts';
+import { recordEvent } from '../events/event-bus.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { recordAudit } from './audit-trail.ts';
@@ -200,6 +201,7 @@ export function businessRoutes({ database }: Deps) {
       await recordAudit(tx, c.get('principal'), 'BusinessUpdated', { businessId: business.id, merchantId: null }, {
         before: { businessName: business.name, businessUrl: business.businessUrl }, after: edit, version: row.version,
       });
+      await recordEvent(tx, 'record', { resource: 'business', resourceId: business.id, businessId: business.id });
       return row;
     });
     return c.json(await businessDetailOf(db, updated, true));
@@ -243,6 +245,7 @@ export function businessRoutes({ database }: Deps) {
       await recordAudit(tx, c.get('principal'), 'MerchantUpdated', { businessId: business.id, merchantId: merchant.id }, {
         before: { merchantName: merchant.name, merchantUrl: merchant.merchantUrl, supportUrl: merchant.supportUrl }, after: edit, version: row.version,
       });
+      await recordEvent(tx, 'record', { resource: 'merchant', resourceId: merchant.id, businessId: business.id, merchantId: merchant.id });
       return row;
     });
     return c.json(await merchantDetailOf(db, business, updated, true));

@@ -39,7 +39,9 @@ import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
 import { configurationPaymentMethods, configurations, hostedPages, images, paymentJobs } from '../db/schema.ts';
 import { resolveContext } from '../policy/principal.ts';
-import { recordAudit } from './audit-trail.ts';
+import { recordAudit, type AuditPlace } from './audit-trail.ts';
+import type { Principal } from '../policy/principal.ts';
+import { recordEvent } from '../events/event-bus.ts';
 import { idParam } from './businesses.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
@@ -110,6 +112,12 @@ const newReference = (prefix: string) => `${prefix}${randomBytes(6).toString('he
 
 function hostedPageAnswerOf(row: typeof hostedPages.$inferSelect, version: number): HostedPageAnswer {
   return { reference: row.reference, configurationId: row.configurationId, name: row.name, design: row.design as HostedPageAnswer['design'], version, updatedAt: row.updatedAt.toISOString() };
+}
+
+/** A configuration's writes (its payment methods and hosted pages share its version) are audited and announced. */
+async function auditConfiguration(tx: Db, principal: Principal, event: string, place: AuditPlace & { merchantId: string }, metaData: Record<string, unknown> & { configurationId: string }): Promise<void> {
+  await recordAudit(tx, principal, event, place, metaData);
+  await recordEvent(tx, 'record', { resource: 'configuration', resourceId: metaData.configurationId, businessId: place.businessId, merchantId: place.merchantId });
 }
 
 export function configurationRoutes({ database }: Deps) {
@@ -191,7 +199,7 @@ export function configurationRoutes({ database }: Deps) {
           };
         }));
       }
-      await recordAudit(tx, c.get('principal'), 'ConfigurationCreated', { businessId: business.id, merchantId: merchant.id }, {
+      await auditConfiguration(tx, c.get('principal'), 'ConfigurationCreated', { businessId: business.id, merchantId: merchant.id }, {
         configurationId: row.id, tradeName: row.tradeName, paymentMethods: methods,
       });
       return detailOf(tx, row, merchant.currencies);
@@ -220,7 +228,7 @@ export function configurationRoutes({ database }: Deps) {
         const [still] = await tx.select({ id: configurations.id }).from(configurations).where(eq(configurations.id, existing.id));
         throw still ? conflict() : notFound();
       }
-      await recordAudit(tx, c.get('principal'), 'ConfigurationUpdated', { businessId: business.id, merchantId: merchant.id }, {
+      await auditConfiguration(tx, c.get('principal'), 'ConfigurationUpdated', { businessId: business.id, merchantId: merchant.id }, {
         configurationId: row.id, before: { tradeName: existing.tradeName, description: existing.description, switches: existing.switches },
         after: { ...edit, switches: row.switches }, version: row.version,
       });
@@ -244,7 +252,7 @@ export function configurationRoutes({ database }: Deps) {
       }
       // Its images stay in the file store until the sweeper of unreferenced images (not built) or a DELETE removes them.
       await tx.update(images).set({ configurationId: null }).where(eq(images.configurationId, existing.id));
-      await recordAudit(tx, c.get('principal'), 'ConfigurationDeleted', { businessId: business.id, merchantId: merchant.id }, {
+      await auditConfiguration(tx, c.get('principal'), 'ConfigurationDeleted', { businessId: business.id, merchantId: merchant.id }, {
         configurationId: existing.id, tradeName: existing.tradeName, version,
       });
     });
@@ -301,7 +309,7 @@ export function configurationRoutes({ database }: Deps) {
         reference: newReference('HPP'), configurationId: configuration.id, businessId: business.id, merchantId: merchant.id, name: body.name.trim(), design,
       }).returning();
       if (!row) throw new Error('hosted page insert returned nothing');
-      await recordAudit(tx, c.get('principal'), 'HostedPageCreated', { businessId: business.id, merchantId: merchant.id }, {
+      await auditConfiguration(tx, c.get('principal'), 'HostedPageCreated', { businessId: business.id, merchantId: merchant.id }, {
         configurationId: configuration.id, reference: row.reference, version,
       });
       return hostedPageAnswerOf(row, version);
@@ -322,7 +330,7 @@ export function configurationRoutes({ database }: Deps) {
       const [row] = await tx.update(hostedPages).set({ name: body.name.trim(), design, updatedAt: new Date() })
         .where(eq(hostedPages.reference, existing.page.reference)).returning();
       if (!row) throw notFound();
-      await recordAudit(tx, c.get('principal'), 'HostedPageUpdated', { businessId: business.id, merchantId: merchant.id }, {
+      await auditConfiguration(tx, c.get('principal'), 'HostedPageUpdated', { businessId: business.id, merchantId: merchant.id }, {
         configurationId: row.configurationId, reference: row.reference, version,
       });
       return hostedPageAnswerOf(row, version);
@@ -337,7 +345,7 @@ export function configurationRoutes({ database }: Deps) {
     await db.transaction(async (tx) => {
       const raised = await raiseVersion(tx, existing.page.configurationId, version);
       await tx.delete(hostedPages).where(eq(hostedPages.reference, existing.page.reference));
-      await recordAudit(tx, c.get('principal'), 'HostedPageDeleted', { businessId: business.id, merchantId: merchant.id }, {
+      await auditConfiguration(tx, c.get('principal'), 'HostedPageDeleted', { businessId: business.id, merchantId: merchant.id }, {
         configurationId: existing.page.configurationId, reference: existing.page.reference, version: raised,
       });
     });
@@ -385,7 +393,7 @@ export function configurationRoutes({ database }: Deps) {
       };
       await tx.insert(configurationPaymentMethods).values({ configurationId: configuration.id, paymentMethod: method, ...values })
         .onConflictDoUpdate({ target: [configurationPaymentMethods.configurationId, configurationPaymentMethods.paymentMethod], set: values });
-      await recordAudit(tx, c.get('principal'), 'PaymentMethodConfigured', { businessId: business.id, merchantId: merchant.id }, {
+      await auditConfiguration(tx, c.get('principal'), 'PaymentMethodConfigured', { businessId: business.id, merchantId: merchant.id }, {
         configurationId: configuration.id, paymentMethod: method, settings: { ...edit, version: undefined }, version,
       });
       return methodAnswer(tx, configuration, method, merchant.currencies, version);

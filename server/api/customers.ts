@@ -8,7 +8,7 @@
 // |--------|---------------------------------------|------------------------|-------------------------------------------------|
 // | GET    | {context}/customers                   | Mapi.Customers.Read    | { results, numberOfResults } (list convention)  |
 // | GET    | {context}/customers/{id}              | Mapi.Customers.Read    | the customer with version and saved card count  |
-// | POST   | {context}/customers                   | Mapi.Customers.Update  | 201 the customer; 409 when the reference exists |
+// | POST   | {context}/customers                   | Mapi.Customers.Update  | 201 the customer; 409 when the reference exists; 400 a field's problem (checkCustomerEdit) |
 // | PUT    | {context}/customers/{id}              | Mapi.Customers.Update  | the customer; 409 on a stale version            |
 // | DELETE | {context}/customers/{id}              | Mapi.Customers.Update  | 204; the customer, its data and its saved cards' vault rows erased; audited CustomerErased |
 // | GET    | {context}/customers/{id}/data         | Mapi.Customers.Read    | { results: [{ dataId, kind, description, createdUtc }] } |
@@ -21,14 +21,15 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { customerBody, customerUpdateBody, type CustomerAddressBody } from '../../src/contract/customer-schemas.ts';
-import { customerListSpec, type CustomerDataItem, type CustomerListItem, type Customer } from '../../src/contract/customers.ts';
+import { checkCustomerEdit, customerListSpec, type CustomerBody, type CustomerDataItem, type CustomerListItem, type Customer } from '../../src/contract/customers.ts';
+import { countryCodes } from '../../src/contract/enumerations.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
 import { auditEvents, cardVault, customerData, customers, type CustomerAddress } from '../db/schema.ts';
 import { resolveContext } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { ApiError, conflict, notFound } from './errors.ts';
+import { ApiError, badRequest, conflict, notFound } from './errors.ts';
 import {
   assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource,
 } from './list-sql.ts';
@@ -95,6 +96,20 @@ export function describeDataItem(kind: string, value: Record<string, unknown>): 
     case 'consent': return `${str('purpose')}: ${value.granted === true ? 'granted' : 'withdrawn'}${str('grantedUtc') ? ` on ${str('grantedUtc').slice(0, 10)}` : ''}`;
     default: return kind;
   }
+}
+
+/** The form's checks again (real dates, not in the future, known countries): 400 naming each field's problem. */
+function assertCustomerEdit(body: CustomerBody): void {
+  const problems = checkCustomerEdit({
+    reference: body.reference, firstName: body.firstName, middleName: body.middleName ?? null, lastName: body.lastName, emailAddress: body.emailAddress ?? null,
+    dateOfBirth: body.dateOfBirth ?? null,
+    billingAddress: body.billingAddress ? {
+      addressLine1: body.billingAddress.addressLine1 ?? null, addressLine2: body.billingAddress.addressLine2 ?? null, zipCode: body.billingAddress.zipCode ?? null,
+      city: body.billingAddress.city ?? null, countryIso3166Alpha2: body.billingAddress.countryIso3166Alpha2 ?? null, phoneNumber1: body.billingAddress.phoneNumber1 ?? null,
+    } : null,
+  }, new Date().toISOString().slice(0, 10), countryCodes);
+  if (body.shippingAddress?.countryIso3166Alpha2 && !countryCodes.includes(body.shippingAddress.countryIso3166Alpha2)) problems['shippingAddress.countryIso3166Alpha2'] = 'Country is invalid';
+  if (Object.keys(problems).length > 0) throw badRequest(Object.values(problems));
 }
 
 const cleanAddress = (address: CustomerAddressBody | null | undefined): CustomerAddress | null => (address ? { ...address } : null);
@@ -164,6 +179,7 @@ export function customerRoutes({ database }: Deps) {
   routes.post(prefix, async (c) => {
     const scope = await merchantOf(c, 'Mapi.Customers.Update');
     const body = await readBody(c, customerBody);
+    assertCustomerEdit(body);
     const row = await db.transaction(async (tx) => {
       const [existing] = await tx.select({ id: c$.id }).from(c$).where(and(eq(c$.merchantId, scope.merchantId), eq(c$.reference, body.reference)));
       if (existing) throw new ApiError(409, `A customer with reference ${body.reference} already exists.`);
@@ -185,6 +201,7 @@ export function customerRoutes({ database }: Deps) {
     const id = c.req.param('customerId');
     await findCustomer(db, scope.merchantId, id);
     const body = await readBody(c, customerUpdateBody);
+    assertCustomerEdit(body);
     const row = await db.transaction(async (tx) => {
       const [clash] = await tx.select({ id: c$.id }).from(c$).where(and(eq(c$.merchantId, scope.merchantId), eq(c$.reference, body.reference), sql`${c$.id} <> ${id}`));
       if (clash) throw new ApiError(409, `A customer with reference ${body.reference} already exists.`);

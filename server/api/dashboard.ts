@@ -8,6 +8,9 @@
 //           datapoints: [{ startDate, endDate, volume, revenue, unsuccessfulVolume, unsuccessfulRevenue, salesCount }] }
 //   POST {context}/dashboard/declines   { currency, dateRange: { startDate, endDate } }
 //       → { startDate, endDate, currency, totalCount, totalAmount, reasons: [{ reason, count, amount }] }
+//   POST {context}/dashboard/breakdown  { dateRange: { startDate, endDate }, by: merchant|paymentMethod|status, currency? }
+//       → { startDate, endDate, currency, by, rows: [{ key, label, volume, revenue, unsuccessfulVolume, unsuccessfulRevenue, salesCount, count }] }
+//       (server/stats/breakdown.ts: the same definitions, so the rows add up to the dashboard's totals)
 //
 // Dates are calendar dates in the Time-Zone header's zone; buckets are that zone's hours, days or months. Access:
 // the context must be reachable (else 404) and the caller must hold Mapi.MerchantDashboardReport.Read there (else
@@ -20,11 +23,12 @@ import {
   addLocalDays, bucketPlan, normalisePeriod, formatInstant, startOfLocalDate, type DashboardPeriod,
 } from '../../src/contract/dashboard-intervals.ts';
 import {
-  dashboardRequestSchema, declinesRequestSchema, maxDeclineReasons, type DashboardResponse, type DeclinesResponse,
+  breakdownRequestSchema, dashboardRequestSchema, declinesRequestSchema, type BreakdownResponse, maxDeclineReasons, type DashboardResponse, type DeclinesResponse,
 } from '../../src/contract/dashboard.ts';
 import type { Database } from '../db/client.ts';
 import { businesses, merchants } from '../db/schema.ts';
 import { resolveContext, resolvePartner } from '../policy/principal.ts';
+import { breakdownOf } from '../stats/breakdown.ts';
 import { declineReasons, sumPerBucket, type StatsScope } from '../stats/read-stats.ts';
 import { readBody, requirePermission, type AppEnv, type Deps } from './env.ts';
 import { badRequest, notFound } from './errors.ts';
@@ -144,9 +148,28 @@ export function dashboardRoutes({ database }: Deps) {
     return c.json(body);
   };
 
+  const breakdown = async (c: Context<AppEnv>) => {
+    const { scope, currencies } = await resolveScope(c, database);
+    const request = await readBody(c, breakdownRequestSchema);
+    const period = periodOrBadRequest('custom', request.dateRange.startDate, request.dateRange.endDate);
+    const timeZone = c.get('timeZone');
+    const currency = request.currency ?? (currencies.includes(defaultCurrency) ? defaultCurrency : currencies[0] ?? defaultCurrency);
+    const start = startOfLocalDate(period.startDate, timeZone);
+    const end = startOfLocalDate(addLocalDays(period.endDate, 1), timeZone);
+    const body: BreakdownResponse = {
+      startDate: period.startDate,
+      endDate: period.endDate,
+      currency,
+      by: request.by,
+      rows: await breakdownOf(database.db, scope, currency, start, end, request.by),
+    };
+    return c.json(body);
+  };
+
   for (const prefix of ['/businesses/:businessId', '/businesses/:businessId/merchants/:merchantId', '/partners/:partnerId']) {
     routes.post(`${prefix}/dashboard`, (c) => statistics(c, 'body'));
     routes.post(`${prefix}/dashboard/declines`, declines);
+    routes.post(`${prefix}/dashboard/breakdown`, breakdown);
   }
   routes.get('/partners/:partnerId/dashboard', (c) => statistics(c, 'query'));
   return routes;

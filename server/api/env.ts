@@ -8,7 +8,8 @@ import type { FileStore } from '../files/file-store.ts';
 import type { Principal } from '../policy/principal.ts';
 import { badRequest, forbidden } from './errors.ts';
 
-export type AppEnv = { Variables: { principal: Principal; timeZone: string } };
+/** sessionKey: the provider grant of the caller's session ('' when the token names none): step-up is per session */
+export type AppEnv = { Variables: { principal: Principal; timeZone: string; sessionKey: string } };
 export type Deps = {
   database: Database;
   cardKeys: CardKeys;

@@ -1,7 +1,7 @@
 // Turns a parsed list query (src/contract/list-query.ts) into typed drizzle conditions and an ordering over a
 // per-resource whitelist. Every overview declares its resource once: which filter name reads which column and how,
 // and which sort name orders by which keys. Nothing here builds SQL from strings; values are always parameters.
-import { and, asc, desc, eq, gt, gte, inArray, is, lt, lte, or, sql, SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, is, lt, lte, notInArray, or, sql, SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Context } from 'hono';
 import { filterInstant } from '../../src/contract/filters.ts';
@@ -211,4 +211,13 @@ export function keysetAfter(keys: readonly OrderKey[], values: readonly unknown[
 /** LIKE pattern of a literal prefix or fragment: \, % and _ escaped (PostgreSQL's default escape is backslash). */
 export function likeLiteral(value: string): string {
   return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/** A selection's picks on a list (bulk jobs and exports): only the included ids, or every match but the excluded ones. */
+export type Picks = { allMatching: boolean; includedIds: readonly string[]; excludedIds: readonly string[] };
+
+/** The picked rows by their id column; undefined when every match is wanted. */
+export function picksWhere(column: AnyPgColumn, picks: Picks): SQL | undefined {
+  if (!picks.allMatching) return inArray(column, picks.includedIds.length > 0 ? [...picks.includedIds] : ['\u0000none']);
+  return picks.excludedIds.length > 0 ? notInArray(column, [...picks.excludedIds]) : undefined;
 }

@@ -10,7 +10,6 @@
 // |        |                                        | 429 past 3 an hour per email or 10 an hour per address                |
 // | POST   | /api/public/password-resets            | { token, password }: 200; 410 when expired or used                    |
 // The secrets in links are kept only as SHA-256; each is single use (marked used in the transaction that uses it).
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { acceptInvitationBody, passwordResetBody, passwordResetRequestBody } from '../../src/contract/user-schemas.ts';
@@ -23,15 +22,12 @@ import { queueWelcomeEmail, secretHash } from '../users/invitations.ts';
 import { completePasswordReset, passwordExpiryFrom, requestPasswordReset } from '../users/password-reset.ts';
 import { type AppEnv, readBody } from './env.ts';
 import { ApiError, badRequest } from './errors.ts';
+import { requestSource } from './step-up.ts';
 
 const expired = () => new ApiError(410, userMessages.linkExpired);
 
 function clientAddress(c: Context<AppEnv>): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
+  return requestSource(c).address;
 }
 
 export function publicUserRoutes({ database, publicUrl }: { database: Database; publicUrl: string }) {

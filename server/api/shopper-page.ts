@@ -4,13 +4,13 @@
 // is paid, cancelled or expired gets a clear page saying so (410), an unknown one a not-found page (404). The card
 // number travels only in the POST body; it is never logged, echoed back or kept beyond the vault.
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { defaultHostedPageDesign, paymentMethodLabels, type HostedPageDesign } from '../../src/contract/configurations.ts';
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';
-import { hostedPageDocument, hostedPageMessageDocument, type HostedPageOrderLine } from '../../src/contract/hosted-page-render.ts';
-import { currencyExponent } from '../../src/contract/transactions.ts';
+import { hostedPageDocument, hostedPageMessageDocument, shopperPaymentOptions, type HostedPageOrderLine } from '../../src/contract/hosted-page-render.ts';
+import { amountMilliOf, currencyExponent } from '../../src/contract/transactions.ts';
 import { configurationPaymentMethods, configurations, hostedPages, merchants, paymentJobs } from '../db/schema.ts';
 import { cardProblem, jobState, payShopperJob, type JobState, type PaymentJobRow } from '../payments/shopper-payment.ts';
 import type { Deps } from './env.ts';
@@ -63,18 +63,15 @@ export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' 
     const [configuration] = await db.select({ tradeName: configurations.tradeName }).from(configurations).where(eq(configurations.id, job.configurationId));
     const [page] = await db.select({ design: hostedPages.design }).from(hostedPages).where(eq(hostedPages.configurationId, job.configurationId))
       .orderBy(asc(hostedPages.name), asc(hostedPages.reference)).limit(1);
-    const methods = await db.select().from(configurationPaymentMethods)
-      .where(and(eq(configurationPaymentMethods.configurationId, job.configurationId), eq(configurationPaymentMethods.enabled, true)));
+    const methods = await db.select().from(configurationPaymentMethods).where(eq(configurationPaymentMethods.configurationId, job.configurationId));
     const design = (page?.design ?? defaultHostedPageDesign) as HostedPageDesign;
-    const enabled = new Map(methods.map((row) => [row.paymentMethod as PaymentMethod, row.displayName]));
-    // Cards are what this page can take; the other methods show in the design's order but pay by card here.
-    if (!enabled.has('card')) enabled.set('card', paymentMethodLabels.card);
-    const ordered = [...design.paymentMethodOrder.filter((method) => enabled.has(method)), ...[...enabled.keys()].filter((method) => !design.paymentMethodOrder.includes(method))]
-      .filter((method) => method === 'card');
-    return {
-      design, merchantName: configuration?.tradeName ?? merchant?.name ?? 'Payment',
-      paymentMethods: ordered.map((method) => ({ method, label: enabled.get(method) ?? paymentMethodLabels[method] })),
-    };
+    // Only what can really be paid here (a card, within its setting's currencies and limits) is offered; the other
+    // switched-on methods are named as not available on this page (the preview shows the same, hosted-page-render.ts).
+    const options = shopperPaymentOptions(design.paymentMethodOrder, methods.map((row) => ({
+      method: row.paymentMethod as PaymentMethod, enabled: row.enabled, displayName: row.displayName,
+      minimumAmountMilli: row.minimumAmountMilli, maximumAmountMilli: row.maximumAmountMilli, currencies: row.currencies,
+    })), { amountMilli: amountMilliOf(job.amountMinor, job.currency), currency: job.currency });
+    return { design, merchantName: configuration?.tradeName ?? merchant?.name ?? 'Payment', options };
   }
 
   async function findJob(reference: string) {
@@ -97,7 +94,7 @@ export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' 
     const amount = formatAmount(job.amountMinor, job.currency);
     const html = hostedPageDocument({
       design: page.design, merchantName: page.merchantName, amount, orderNumber: job.orderNumber, orderLines: orderLinesOf(job.order, job.currency),
-      paymentMethods: page.paymentMethods, mode: 'live', formAction: `/pay/${job.reference}`, error, values,
+      paymentMethods: page.options.payable, unavailableMethods: page.options.unavailable, ...(page.options.reason ? { unpayableReason: page.options.reason } : {}), mode: 'live', formAction: `/pay/${job.reference}`, error, values,
     }, { nonce, title: `Pay ${amount} to ${page.merchantName}` });
     return answer(c, html, nonce, error ? 400 : 200);
   }
@@ -120,10 +117,16 @@ export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' 
     const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '').slice(0, 200);
     const card = { cardholderName: text('cardholderName'), cardNumber: text('cardNumber'), expiry: text('expiry'), cvc: text('cvc') };
     const keep = { cardholderName: card.cardholderName, expiry: card.expiry };
+    const page = await pageOf(job);
+    // The form offers only what can be paid here; a posted method that is not one of them is refused plainly.
+    const chosen = text('paymentMethod') || 'card';
+    if (!page.options.payable.some((option) => option.method === chosen)) {
+      const label = Object.hasOwn(paymentMethodLabels, chosen) ? paymentMethodLabels[chosen as PaymentMethod] : 'This payment method';
+      return render(c, job, page.options.payable.length === 0 ? 'This payment cannot be made on this page.' : `${label} cannot be paid on this page. Pay by card instead.`, keep);
+    }
     const problem = cardProblem(card, new Date());
     if (problem) return render(c, job, problem, keep);
     const result = await payShopperJob(database, cardKeys, job.reference, card);
-    const page = await pageOf(job);
     if (!result.ok) return refusal(c, result.state, page.design, page.merchantName);
     const nonce = randomBytes(16).toString('base64');
     const amount = formatAmount(job.amountMinor, job.currency);

@@ -44,7 +44,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { Hono, type Context } from 'hono';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
-  ticketBody, ticketCommentBody, ticketCommentUpdateBody, ticketUpdateBody,
+  ticketBody, ticketCommentBody, ticketCommentUpdateBody, ticketUpdateBody, type TicketUpdateBody,
   type TicketAttachment, type TicketComment, type TicketDetail, type TicketListItem,
 } from '../../src/contract/ticket-schemas.ts';
 import {
@@ -56,6 +56,7 @@ import type { Db } from '../db/client.ts';
 import {
   auditEvents, businesses, merchants, paymentJobs, ticketAttachments, ticketComments, tickets, transactions, userRoles, users,
 } from '../db/schema.ts';
+import { recordEvent } from '../events/event-bus.ts';
 import { contentDisposition } from '../files/content-disposition.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
@@ -72,6 +73,19 @@ import { grantedScope } from './transactions.ts';
 const t = tickets;
 const creator = alias(users, 'ticket_creator');
 const assignee = alias(users, 'ticket_assignee');
+
+/** Tickets with their business, merchant, creator and assignee names, as the list and the export read them. */
+export function ticketRows(db: Db) {
+  return db.select({
+    ticket: t, partnerId: businesses.partnerId, businessName: businesses.name, merchantName: merchants.name,
+    creator: { id: creator.id, givenName: creator.givenName, familyName: creator.familyName },
+    assignee: { id: assignee.id, givenName: assignee.givenName, familyName: assignee.familyName },
+  }).from(t)
+    .innerJoin(businesses, eq(businesses.id, t.businessId))
+    .leftJoin(merchants, eq(merchants.id, t.merchantId))
+    .leftJoin(creator, eq(creator.id, t.createdBy))
+    .leftJoin(assignee, eq(assignee.id, t.assigneeId));
+}
 const staffPermission: PermissionName = 'Portal.Tickets.Read.Internal';
 
 // ---------------------------------------------------------------------------------------------------
@@ -187,8 +201,86 @@ function isPlainText(bytes: Uint8Array): boolean {
   }
 }
 
-type TicketRow = typeof t.$inferSelect & { partnerId: string | null; businessName: string; merchantName: string | null };
-type Opened = { ticket: TicketRow; here: Set<PermissionName>; staff: boolean; principal: Principal };
+export type TicketRow = typeof t.$inferSelect & { partnerId: string | null; businessName: string; merchantName: string | null };
+export type Opened = { ticket: TicketRow; here: Set<PermissionName>; staff: boolean; principal: Principal };
+
+
+// ---------------------------------------------------------------------------------------------------
+// Writes shared by the routes and the bulk jobs (server/bulk/areas.ts)
+
+/** The audit, announcement and mails of ticket writes. */
+export function ticketWrites(publicUrl: string) {
+  /** Every ticket write is audited, and announced to the tabs that may read the ticket (an internal comment: to staff only). */
+  async function audit(tx: Db, principal: Principal, event: string, ticket: { businessId: string; merchantId: string | null }, metaData: Record<string, unknown>) {
+    await tx.insert(auditEvents).values({ userId: principal.userId, event, dateTimeUtc: new Date(), businessId: ticket.businessId, merchantId: ticket.merchantId, metaData });
+    const internalOnly = metaData.internal === true;
+    await recordEvent(tx, 'record', {
+      resource: 'ticket', resourceId: String(metaData.ticketId),
+      businessId: internalOnly ? null : ticket.businessId, merchantId: internalOnly ? null : ticket.merchantId,
+    });
+  }
+
+  async function emailOf(tx: Db, userId: string): Promise<string | null> {
+    const [row] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    return row && isPlausibleEmailAddress(row.email) ? row.email : null;
+  }
+
+  const ticketLink = (ticketId: string) => portalLink(publicUrl, `/tickets/${ticketId}`);
+
+  async function mailAssignee(tx: Db, principal: Principal, ticketId: string, subject: string, assigneeId: string) {
+    if (assigneeId === principal.userId) return;
+    const email = await emailOf(tx, assigneeId);
+    if (!email) return;
+    await queueEmail(tx, email, {
+      template: 'ticketAssigned', subject: `Ticket ${ticketId} assigned to you: ${subject}`, heading: 'A ticket was assigned to you',
+      paragraphs: [`${principal.givenName} ${principal.familyName} assigned ticket ${ticketId} to you.`, `Subject: ${subject}`],
+      action: { label: 'Open the ticket', url: ticketLink(ticketId) },
+      footer: 'You receive this email because you handle support tickets.',
+    });
+  }
+
+  async function mailRequester(tx: Db, principal: Principal, ticket: { id: string; subject: string; createdBy: string }, paragraphs: string[], subject: string) {
+    if (ticket.createdBy === principal.userId) return;
+    const email = await emailOf(tx, ticket.createdBy);
+    if (!email) return;
+    await queueEmail(tx, email, {
+      template: 'ticketUpdate', subject, heading: `Your ticket ${ticket.id}`, paragraphs: [`Subject: ${ticket.subject}`, ...paragraphs],
+      action: { label: 'Open the ticket', url: ticketLink(ticket.id) },
+      footer: 'You receive this email because you raised this support ticket.',
+    });
+  }
+
+  return { audit, mailAssignee, mailRequester };
+}
+
+/** A ticket's update as PUT …/tickets/{ticketId} makes it (inside the caller's transaction): the workflow rules, the
+ * version check, the audit event and the mails. Refusals are thrown as ApiError (403, 400, 409). */
+export async function updateTicket(tx: Db, publicUrl: string, opened: Opened, body: TicketUpdateBody): Promise<void> {
+  const { audit, mailAssignee, mailRequester } = ticketWrites(publicUrl);
+  const { ticket, principal } = opened;
+  const statusChanged = body.status !== ticket.status;
+  const assigneeChanged = body.assigneeId !== ticket.assigneeId;
+  // The workflow and the queue are staff's: a requester edits what they wrote, and may close their own ticket.
+  if (!opened.staff) {
+    const requesterClosing = statusChanged && body.status === 'Closed' && ticket.createdBy === principal.userId;
+    if ((statusChanged && !requesterClosing) || assigneeChanged) throw forbidden();
+  }
+  if (assigneeChanged && body.assigneeId !== null && !(await isAssignableStaff(tx, body.assigneeId))) throw badRequest('assigneeId must be a member of the support staff');
+  const [updated] = await tx.update(t).set({
+    type: body.type, priority: body.priority, status: body.status, subject: body.subject, description: body.description,
+    assigneeId: body.assigneeId, lastUpdatedUtc: new Date(), version: sql`${t.version} + 1`,
+  }).where(and(eq(t.id, ticket.id), eq(t.version, body.version))).returning({ id: t.id });
+  if (!updated) throw conflict();
+  await audit(tx, principal, 'TicketUpdated', ticket, {
+    ticketId: ticket.id,
+    changes: Object.fromEntries((['type', 'priority', 'status', 'subject', 'description', 'assigneeId'] as const)
+      .filter((field) => body[field] !== ticket[field]).map((field) => [field, { from: ticket[field], to: body[field] }])),
+  });
+  if (statusChanged && opened.staff) {
+    await mailRequester(tx, principal, ticket, [`The status changed from ${ticketStatusLabels[ticket.status as TicketStatus] ?? ticket.status} to ${ticketStatusLabels[body.status]}.`], `Ticket ${ticket.id} is now ${ticketStatusLabels[body.status]}`);
+  }
+  if (assigneeChanged && body.assigneeId) await mailAssignee(tx, principal, ticket.id, body.subject, body.assigneeId);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Routes
@@ -219,9 +311,7 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     return { scope: { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id }, businessId: resolved.business.id, merchantId: resolved.merchant.id };
   };
 
-  function audit(tx: Db, principal: Principal, event: string, ticket: { businessId: string; merchantId: string | null }, metaData: Record<string, unknown>) {
-    return tx.insert(auditEvents).values({ userId: principal.userId, event, dateTimeUtc: new Date(), businessId: ticket.businessId, merchantId: ticket.merchantId, metaData });
-  }
+  const { audit, mailAssignee, mailRequester } = ticketWrites(publicUrl);
 
   async function openTicket(c: Context<AppEnv>, resolve: Resolver): Promise<Opened> {
     const { scope } = await resolve(c);
@@ -318,36 +408,6 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       .where(and(eq(ticketComments.id, commentId), eq(ticketComments.ticketId, opened.ticket.id), visibleComments(opened)));
     if (!row) throw notFound();
     return row;
-  }
-
-  async function emailOf(tx: Db, userId: string): Promise<string | null> {
-    const [row] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
-    return row && isPlausibleEmailAddress(row.email) ? row.email : null;
-  }
-
-  const ticketLink = (ticketId: string) => portalLink(publicUrl, `/tickets/${ticketId}`);
-
-  async function mailAssignee(tx: Db, principal: Principal, ticketId: string, subject: string, assigneeId: string) {
-    if (assigneeId === principal.userId) return;
-    const email = await emailOf(tx, assigneeId);
-    if (!email) return;
-    await queueEmail(tx, email, {
-      template: 'ticketAssigned', subject: `Ticket ${ticketId} assigned to you: ${subject}`, heading: 'A ticket was assigned to you',
-      paragraphs: [`${principal.givenName} ${principal.familyName} assigned ticket ${ticketId} to you.`, `Subject: ${subject}`],
-      action: { label: 'Open the ticket', url: ticketLink(ticketId) },
-      footer: 'You receive this email because you handle support tickets.',
-    });
-  }
-
-  async function mailRequester(tx: Db, principal: Principal, ticket: { id: string; subject: string; createdBy: string }, paragraphs: string[], subject: string) {
-    if (ticket.createdBy === principal.userId) return;
-    const email = await emailOf(tx, ticket.createdBy);
-    if (!email) return;
-    await queueEmail(tx, email, {
-      template: 'ticketUpdate', subject, heading: `Your ticket ${ticket.id}`, paragraphs: [`Subject: ${ticket.subject}`, ...paragraphs],
-      action: { label: 'Open the ticket', url: ticketLink(ticket.id) },
-      footer: 'You receive this email because you raised this support ticket.',
-    });
   }
 
   /** The multipart field 'file', checked against the spec's rules; the bytes and the type to keep. */
@@ -471,15 +531,7 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       const query = parseListRequest(singleValuedQuery(c), ticketListSpec);
       const sort = query.sort[0] ?? { field: 'lastUpdatedUtc', descending: true };
       const where = and(ticketScopeWhere(db, scope), filterCondition(ticketResource, query.filters, c.get('timeZone')));
-      const rows = await db.select({
-        ticket: t, businessName: businesses.name, merchantName: merchants.name,
-        creator: { id: creator.id, givenName: creator.givenName, familyName: creator.familyName },
-        assignee: { id: assignee.id, givenName: assignee.givenName, familyName: assignee.familyName },
-      }).from(t)
-        .innerJoin(businesses, eq(businesses.id, t.businessId))
-        .leftJoin(merchants, eq(merchants.id, t.merchantId))
-        .leftJoin(creator, eq(creator.id, t.createdBy))
-        .leftJoin(assignee, eq(assignee.id, t.assigneeId))
+      const rows = await ticketRows(db)
         .where(where)
         .orderBy(...orderByOf(orderKeysOf(ticketResource, sort)))
         .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
@@ -539,31 +591,7 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       const opened = await openTicket(c, resolve);
       requirePermission(opened.here, 'Portal.Tickets.Create');
       const body = await readBody(c, ticketUpdateBody);
-      const { ticket, principal } = opened;
-      const statusChanged = body.status !== ticket.status;
-      const assigneeChanged = body.assigneeId !== ticket.assigneeId;
-      // The workflow and the queue are staff's: a requester edits what they wrote, and may close their own ticket.
-      if (!opened.staff) {
-        const requesterClosing = statusChanged && body.status === 'Closed' && ticket.createdBy === principal.userId;
-        if ((statusChanged && !requesterClosing) || assigneeChanged) throw forbidden();
-      }
-      if (assigneeChanged && body.assigneeId !== null && !(await isAssignableStaff(db, body.assigneeId))) throw badRequest('assigneeId must be a member of the support staff');
-      await db.transaction(async (tx) => {
-        const [updated] = await tx.update(t).set({
-          type: body.type, priority: body.priority, status: body.status, subject: body.subject, description: body.description,
-          assigneeId: body.assigneeId, lastUpdatedUtc: new Date(), version: sql`${t.version} + 1`,
-        }).where(and(eq(t.id, ticket.id), eq(t.version, body.version))).returning({ id: t.id });
-        if (!updated) throw conflict();
-        await audit(tx, principal, 'TicketUpdated', ticket, {
-          ticketId: ticket.id,
-          changes: Object.fromEntries((['type', 'priority', 'status', 'subject', 'description', 'assigneeId'] as const)
-            .filter((field) => body[field] !== ticket[field]).map((field) => [field, { from: ticket[field], to: body[field] }])),
-        });
-        if (statusChanged && opened.staff) {
-          await mailRequester(tx, principal, ticket, [`The status changed from ${ticketStatusLabels[ticket.status as TicketStatus] ?? ticket.status} to ${ticketStatusLabels[body.status]}.`], `Ticket ${ticket.id} is now ${ticketStatusLabels[body.status]}`);
-        }
-        if (assigneeChanged && body.assigneeId) await mailAssignee(tx, principal, ticket.id, body.subject, body.assigneeId);
-      });
+      await db.transaction(async (tx) => updateTicket(tx as unknown as Db, publicUrl, opened, body));
       return c.json(await detailOf(await openTicket(c, resolve)));
     });
 

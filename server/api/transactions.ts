@@ -13,6 +13,7 @@
 // |--------|----------------------------------------|-------------------------------------------|----------------------------------------------|
 // | GET    | {context}                              | Mapi.Transactions.Read                    | { results, numberOfResults, numberOfResultsIsEstimate } |
 // | GET    | {context}/count                        | Mapi.Transactions.Read                    | { numberOfResults } exact (export dialog)    |
+// | GET    | {context}/totals                       | Mapi.Transactions.Read                    | the dashboard's measures for the filters (one currency, minor units) |
 // | POST   | {context}/full/reports                 | Mapi.Transactions.Read, Portal.Reports.Create | 202 { reportId, totalRows }             |
 // | GET    | {context}/{reference}                  | Mapi.Transaction.Read                     | detail with linked transactions, payment job |
 // | GET    | {context}/{reference}/maskedCardNumber | Mapi.Transaction.Read                     | { maskedCardNumber }                         |
@@ -41,6 +42,7 @@
 // Paging is by offset up to maxListOffset rows (deep offsets cost a scan of every skipped row; the merchant sort,
 // which walks every merchant, stops at maxMerchantSortOffset); beyond that the answer is a 400 that points to
 // filters or an export. Exports page by keyset in the worker.
+import { requireStepUp } from './step-up.ts';
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
@@ -49,10 +51,10 @@ import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { ReportContext } from '../../src/contract/reports.ts';
 import { transactionExportBody } from '../../src/contract/transaction-schemas.ts';
 import {
-  amountScale, maxExportFilters, toMajorUnits, transactionListSpec,
-  type TransactionDetail, type TransactionListItem,
+  amountFilterCurrencyProblem, amountScale, moneyBackKindsSql, maxExportFilters, toMajorUnits, transactionListSpec,
+  type TransactionDetail, type TransactionListItem, type TransactionTotals,
 } from '../../src/contract/transactions.ts';
-import type { FilterClause, ParsedListQuery } from '../../src/contract/list-query.ts';
+import type { FilterClause, ParsedListQuery, SortKey } from '../../src/contract/list-query.ts';
 import { openVaultedCard } from '../cards/card-vault.ts';
 import type { Database, Db } from '../db/client.ts';
 import { auditEvents, businesses, merchants, paymentJobs, transactions, users } from '../db/schema.ts';
@@ -243,6 +245,33 @@ export async function scopeOfReportContext(database: Database, principal: Princi
 // ---------------------------------------------------------------------------------------------------
 // Queries
 
+/**
+ * A payment's paid refunds in its minor units (0 for refunds and captures): evaluated for the rows of a page only,
+ * through the parent index. 'Refunded' and 'Partially refunded' are read from it (displayStatusOf).
+ */
+export function refundedMinorOf() {
+  return sql<number>`(CASE WHEN ${t.kind} = 'payment' THEN (SELECT coalesce(sum(refunds.amount_minor), 0) FROM transactions AS refunds
+    WHERE refunds.parent_reference = ${t.reference} AND refunds.kind = 'refund' AND refunds.status = 'paid') ELSE 0 END)`.as('refunded_minor');
+}
+
+/**
+ * The ordering of a list or an export. Amounts compare within a currency: sorted by amount, rows group by currency
+ * first (ORDER BY currency, amount), unless the filters hold exactly one currency (then the amount index serves).
+ */
+export function transactionOrderKeys(sort: SortKey, filters: Record<string, FilterClause[]>): OrderKey[] {
+  const keys = orderKeysOf(transactionResource, sort);
+  if (sort.field !== 'amount') return keys;
+  const currencies = new Set((filters.currency ?? []).filter((clause) => clause.operator === 'eq').map((clause) => clause.value.toUpperCase()));
+  if (currencies.size === 1) return keys;
+  return [{ expression: t.currency, descending: false }, ...keys];
+}
+
+/** An amount filter without exactly one currency is a 400: ¥15,800 never passes 'at least 50' meant in euros. */
+export function assertAmountWithinCurrency(filters: Record<string, FilterClause[]>): void {
+  const problem = amountFilterCurrencyProblem(filters);
+  if (problem) throw badRequest(problem);
+}
+
 export const listFields = {
   reference: t.reference,
   kind: t.kind,
@@ -256,8 +285,9 @@ export const listFields = {
   channel: t.channel,
   ewalletType: t.ewalletType,
   paymentJobReference: t.paymentJobReference,
+  refundedMinor: refundedMinorOf(),
 };
-type ListRow = Pick<typeof t.$inferSelect, keyof typeof listFields> & { merchantName: string };
+type ListRow = Pick<typeof t.$inferSelect, Exclude<keyof typeof listFields, 'refundedMinor'>> & { merchantName: string; refundedMinor: number | string | null };
 
 function toListItem(row: ListRow): TransactionListItem {
   return {
@@ -274,6 +304,7 @@ function toListItem(row: ListRow): TransactionListItem {
     channel: row.channel,
     ewalletType: row.ewalletType,
     paymentJobReference: row.paymentJobReference,
+    ...(row.kind === 'payment' ? { refundedAmount: toMajorUnits(Number(row.refundedMinor ?? 0), row.currency) } : {}),
   };
 }
 
@@ -296,7 +327,7 @@ export type ListRequest = {
 function unindexed(expression: OrderKey['expression']): OrderKey['expression'] {
   if (expression === t.createdAt) return sql`(${t.createdAt} + interval '0 seconds')`;
   if (expression === t.amountMilli) return sql`(${t.amountMilli} + 0)`;
-  if (expression === t.status || expression === t.reference || expression === merchants.name || expression === merchants.id) return sql`(${expression} || '')`;
+  if (expression === t.status || expression === t.currency || expression === t.reference || expression === merchants.name || expression === merchants.id) return sql`(${expression} || '')`;
   return expression;
 }
 
@@ -335,7 +366,7 @@ export const walkBudgetMs = 150;
  * Runs statements that PostgreSQL cancels after ms: on the database's budgeted connections (one round trip each), or,
  * for a Database without them, in a transaction that sets statement_timeout locally.
  */
-async function withStatementBudget<T>(database: Database, ms: number, run: (db: Db) => Promise<T>): Promise<T> {
+export async function withStatementBudget<T>(database: Database, ms: number, run: (db: Db) => Promise<T>): Promise<T> {
   if (database.budgeted) return run(database.budgeted(ms));
   return database.db.transaction(async (tx) => {
     await tx.execute(sql`SELECT set_config('statement_timeout', ${String(ms)}, true)`);
@@ -343,7 +374,7 @@ async function withStatementBudget<T>(database: Database, ms: number, run: (db: 
   });
 }
 
-const isStatementTimeout = (error: unknown): boolean => {
+export const isStatementTimeout = (error: unknown): boolean => {
   const cause = (error as { cause?: { code?: string }; code?: string } | null);
   return cause?.code === '57014' || cause?.cause?.code === '57014';
 };
@@ -364,6 +395,32 @@ export async function readPage(database: Database, request: ListRequest, count: 
     if (!isStatementTimeout(error)) throw error;
     return pageOfTransactions(database.db, { ...request, plan: 'sortMatches' });
   }
+}
+
+export const totalsNeedCurrencyMessage = 'Totals are given for one currency: choose one currency.';
+
+/** The dashboard's measures over the rows `where` matches (minor units of `currency`). */
+export async function totalsOf(db: Db, where: SQL | undefined, currency: string): Promise<TransactionTotals> {
+  const payments = and(where, eq(t.kind, 'payment'));
+  const [row] = await db.select({
+    volume: sql<string>`coalesce(sum(${t.amountMinor}) FILTER (WHERE ${t.status} = 'paid'), 0)`,
+    salesCount: sql<string>`count(*) FILTER (WHERE ${t.status} = 'paid')`,
+    unsuccessfulVolume: sql<string>`coalesce(sum(${t.amountMinor}) FILTER (WHERE ${t.status} IN ('declined', 'failed')), 0)`,
+    unsuccessfulCount: sql<string>`count(*) FILTER (WHERE ${t.status} IN ('declined', 'failed'))`,
+  }).from(t).where(payments);
+  const matchedPayments = db.select({ reference: t.reference }).from(t).where(payments);
+  const [refunds] = await db.select({
+    amount: sql<string>`coalesce(sum(refunds.amount_minor) FILTER (WHERE refunds.kind = 'refund'), 0)`, count: sql<string>`count(*) FILTER (WHERE refunds.kind = 'refund')`,
+    chargebacks: sql<string>`coalesce(sum(refunds.amount_minor) FILTER (WHERE refunds.kind = 'chargeback'), 0)`, chargebacksCount: sql<string>`count(*) FILTER (WHERE refunds.kind = 'chargeback')`,
+  }).from(sql`transactions AS refunds`).where(sql`refunds.kind IN (${sql.raw(moneyBackKindsSql)}) AND refunds.status = 'paid' AND refunds.parent_reference IN (${matchedPayments})`);
+  const volume = Number(row?.volume ?? 0);
+  const refunded = Number(refunds?.amount ?? 0);
+  const chargedBack = Number(refunds?.chargebacks ?? 0);
+  return {
+    currency, volume, salesCount: Number(row?.salesCount ?? 0), refunds: refunded, refundsCount: Number(refunds?.count ?? 0),
+    chargebacks: chargedBack, chargebacksCount: Number(refunds?.chargebacksCount ?? 0),
+    revenue: volume - refunded - chargedBack, unsuccessfulVolume: Number(row?.unsuccessfulVolume ?? 0), unsuccessfulCount: Number(row?.unsuccessfulCount ?? 0),
+  };
 }
 
 export async function exactCount(db: Db, where: SQL | undefined): Promise<number> {
@@ -415,7 +472,7 @@ export async function countedPage(database: Database, request: ListRequest): Pro
   return { total: estimatedTotal(estimate, capped), results };
 }
 
-async function plannerEstimate(db: Db, query: { getSQL: () => SQL }): Promise<number> {
+export async function plannerEstimate(db: Db, query: { getSQL: () => SQL }): Promise<number> {
   const result = await db.execute(sql`EXPLAIN (FORMAT JSON) ${query}`) as unknown as { rows: Record<string, unknown>[] };
   const cell = result.rows[0]?.['QUERY PLAN'];
   const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan?: { 'Plan Rows'?: number } }[] | undefined;
@@ -436,10 +493,11 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
 
   function listRequest(scope: TransactionScope, query: ParsedListQuery, timeZone: string): ListRequest {
     const sort = query.sort[0] ?? { field: 'date', descending: true };
+    assertAmountWithinCurrency(query.filters);
     return {
       scope,
       where: and(scopeWhere(scope), filterCondition(transactionResource, query.filters, timeZone)),
-      orderKeys: orderKeysOf(transactionResource, sort),
+      orderKeys: transactionOrderKeys(sort, query.filters),
       sortField: sort.field,
       limit: query.pageSize,
       offset: (query.pageNumber - 1) * query.pageSize,
@@ -475,6 +533,20 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
       const { scope } = await resolve(c, ['Mapi.Transactions.Read']);
       const query = parseListRequest(singleValuedQuery(c), transactionListSpec);
       return c.json({ numberOfResults: await exactCount(db, listRequest(scope, query, c.get('timeZone')).where) });
+    });
+
+    // The overview's totals for its filters, defined as the dashboard defines its measures (server/stats/definition.ts),
+    // so the two agree for the same period and currency: volume and sales of the paid payments among the matches,
+    // the paid refunds of those payments (whenever made), revenue = volume − those refunds, unsuccessful volume of
+    // the declined and failed payments. One currency: amounts of several are never added up.
+    routes.get(`${prefix}/totals`, async (c) => {
+      const { scope } = await resolve(c, ['Mapi.Transactions.Read']);
+      const query = parseListRequest(singleValuedQuery(c), transactionListSpec);
+      const currencies = new Set((query.filters.currency ?? []).map((clause) => clause.value.toUpperCase()));
+      const [currency] = [...currencies];
+      if (currencies.size !== 1 || !currency) throw badRequest(totalsNeedCurrencyMessage);
+      const { where } = listRequest(scope, query, c.get('timeZone'));
+      return c.json(await totalsOf(db, where, currency));
     });
 
     routes.post(`${prefix}/full/reports`, async (c) => {
@@ -535,7 +607,7 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
         amount: toMajorUnits(linkedRow.amountMinor, linkedRow.currency), currency: linkedRow.currency, status: linkedRow.status,
       });
       const detail: TransactionDetail = {
-        ...toListItem({ ...row, merchantName }),
+        ...toListItem({ ...row, merchantName, refundedMinor: children.filter((child) => child.kind === 'refund' && child.status === 'paid').reduce((sum, child) => sum + child.amountMinor, 0) }),
         businessName,
         partnerId: row.partnerId,
         configurationId: row.configurationId,
@@ -568,6 +640,8 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
       const principal = c.get('principal');
       const here = permissionsIn(principal, { partnerId: found.partnerId, businessId: found.businessId, merchantId: found.merchantId });
       requirePermission(here, 'Mapi.Transaction.CardNumber.Read');
+      // A full card number needs the password entered again in this session within the last minutes (step-up).
+      await requireStepUp(c, db);
       // The read and its audit record commit together: no reveal without a record, no record without a reveal.
       const cardNumber = await db.transaction(async (tx) => {
         // At most revealsPerMinute reveals per user per minute, counted from the audit trail every node shares; the

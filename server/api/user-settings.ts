@@ -18,7 +18,7 @@ const settingKey = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
 export const maxSettingBytes = 64 * 1024;
 export const maxSettingsPerUser = 100;
 
-const settingBody = type({ value: 'string' }).narrow((body, ctx) => {
+export const settingBody = type({ value: 'string' }).narrow((body, ctx) => {
   if (Buffer.byteLength(body.value, 'utf8') > maxSettingBytes) return ctx.reject({ problem: `value may have ${maxSettingBytes} bytes maximum` });
   try {
     JSON.parse(body.value);

@@ -38,6 +38,7 @@
 // 404, a visible one beyond the caller's rights a 403; both are audited (UserAdministrationRefused, or
 // UserDeletionFailed for a deletion). Every write is one database transaction with its audit event; a lock, a
 // deletion or a removed role ends the user's sessions and refresh tokens at once (revokeAccountAccess).
+import { ownPasswordCheck, requireStepUp, sourceMetaData } from './step-up.ts';
 import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import type { PermissionName } from '../../src/contract/permissions.ts';
@@ -66,17 +67,17 @@ import {
 import { type AppEnv, type Deps, readBody } from './env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
 import { likeLiteral, parseListRequest, singleValuedQuery } from './list-sql.ts';
+import type { ParsedListQuery } from '../../src/contract/list-query.ts';
 
 const u = users;
 const userIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 /** A lock without an end is a lock until unlocked: far enough to read as 'until unlocked'. */
-const indefiniteLock = new Date('9999-12-31T00:00:00Z');
 /** Reset emails one administrator or one address may ask for, per user or email, per hour. */
 export const resetEmailsPerHour = 3;
 
 type UserRow = typeof users.$inferSelect;
 
-const statusOf = (row: Pick<UserRow, 'status' | 'lockoutEndDateUtc'>, now = new Date()): UserListItem['status'] =>
+export const statusOf = (row: Pick<UserRow, 'status' | 'lockoutEndDateUtc'>, now = new Date()): UserListItem['status'] =>
   row.lockoutEndDateUtc && row.lockoutEndDateUtc > now ? 'locked' : row.status;
 
 /** The policy of a request as grants (merchant grants carry their business). */
@@ -97,16 +98,80 @@ export function grantsOfPolicy(policy: PolicyInput, merchantBusiness: Map<string
   return grants;
 }
 
+/** The role rows whose users the caller may read (null: every user, a root reader); 403 when none. */
+export async function readableGrantCondition(db: Db, principal: Principal): Promise<SQL | null> {
+  if (holdsRootPermission(principal, 'Mapi.Users.Read')) return null;
+  const candidateBusinesses = [...new Set([...principal.businessIds, ...principal.partnerBusinessIds])];
+  const partnerOf = await partnersOfBusinesses(db, candidateBusinesses);
+  const businessIds = candidateBusinesses.filter((id) => permissionInBusiness(principal, 'Mapi.Users.Read', id, partnerOf.get(id) ?? null));
+  const partnerIds = principal.partnerIds.filter((id) => permissionInPartner(principal, 'Mapi.Users.Read', id));
+  if (businessIds.length === 0 && partnerIds.length === 0) throw forbidden();
+  const parts: SQL[] = [];
+  if (businessIds.length > 0) parts.push(inArray(userRoles.businessId, businessIds));
+  if (partnerIds.length > 0) parts.push(and(eq(userRoles.level, 'partner'), inArray(userRoles.partnerId, partnerIds)) as SQL);
+  return or(...parts) as SQL;
+}
+
+/** The users overview's rows (GET /user/users, /partners/{id}/users): who the caller may read, narrowed by the filters. */
+export async function userListWhere(db: Db, principal: Principal, filters: ParsedListQuery['filters'], extra: { partnerId?: string } = {}): Promise<{ readable: SQL | null; where: SQL | undefined }> {
+  const query = { filters };
+  const readable = extra.partnerId ? and(eq(userRoles.level, 'partner'), eq(userRoles.partnerId, extra.partnerId)) as SQL : await readableGrantCondition(db, principal);
+  const roleRow = (condition?: SQL) => exists(db.select({ one: sql`1` }).from(userRoles).where(and(eq(userRoles.userId, u.id), readable ?? undefined, condition)));
+  const conditions: (SQL | undefined)[] = [readable ? roleRow() : undefined];
+  const first = (name: string) => query.filters[name]?.[0]?.value;
+  const name = first('name');
+  if (name) conditions.push(sql`lower(${u.givenName} || ' ' || ${u.familyName}) LIKE ${`%${likeLiteral(name.toLowerCase())}%`}`);
+  const email = first('email');
+  if (email) conditions.push(sql`lower(${u.email}) LIKE ${`%${likeLiteral(email.toLowerCase())}%`}`);
+  const role = first('role');
+  if (role) conditions.push(roleRow(eq(userRoles.role, role)));
+  const business = first('business');
+  if (business) conditions.push(roleRow(eq(userRoles.businessId, business)));
+  const merchant = first('merchant');
+  if (merchant) conditions.push(roleRow(eq(userRoles.merchantId, merchant)));
+  const locked = first('locked');
+  const lockedSql = sql`(${u.lockoutEndDateUtc} IS NOT NULL AND ${u.lockoutEndDateUtc} > now())`;
+  if (locked === 'true') conditions.push(lockedSql);
+  if (locked === 'false') conditions.push(sql`NOT ${lockedSql}`);
+  const status = first('status');
+  if (status === 'locked') conditions.push(lockedSql);
+  else if (status) conditions.push(and(eq(u.status, status as 'active' | 'invited'), sql`NOT ${lockedSql}`));
+  const internal = first('internal');
+  if (internal) conditions.push(eq(u.internal, internal === 'true'));
+  // Internal users are not listed to those who only see business or partner users.
+  if (readable) conditions.push(eq(u.internal, false));
+  const where = and(...conditions);
+  return { readable, where };
+}
+
+/** Every user administration write is audited with the user it is about. */
+export async function auditUserEvent(writer: Db, principal: Principal, event: string, target: { userId: string; businessId?: string | null }, metaData: Record<string, unknown> = {}) {
+  await writer.insert(auditEvents).values({
+    userId: principal.userId, event, dateTimeUtc: new Date(), businessId: target.businessId ?? null, merchantId: null,
+    metaData: { targetUserId: target.userId, ...metaData },
+  });
+}
+
+export const businessOfTarget = (target: Target) => target.grants.find((grant) => grant.businessId)?.businessId ?? null;
+
+/** Locks (until a date, or indefinitely) or unlocks a user as PUT /users/{id}/login does, inside the caller's
+ * transaction: the version checked (409), their sessions ended on a lock, audited UserLocked / UserUnlocked. */
+export async function setUserLock(tx: Db, principal: Principal, user: { id: string; version: number }, target: Target, until: Date | null, metaData: Record<string, unknown> = {}): Promise<void> {
+  const [updated] = await tx.update(u).set({ lockoutEndDateUtc: until, failedSignIns: 0, version: sql`${u.version} + 1` })
+    .where(and(eq(u.id, user.id), eq(u.version, user.version))).returning({ id: u.id });
+  if (!updated) throw conflict();
+  if (until) await revokeAccountAccess(tx, user.id);
+  await auditUserEvent(tx, principal, until ? 'UserLocked' : 'UserUnlocked', { userId: user.id, businessId: businessOfTarget(target) }, { ...(until ? { lockoutEndDateUtc: until.toISOString() } : {}), ...metaData });
+}
+
+export const indefiniteLock = new Date('9999-12-31T00:00:00Z');
+
 export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps) {
   const { db } = database;
   const routes = new Hono<AppEnv>();
+  const currentPasswordIsRight = ownPasswordCheck({ database, publicUrl });
 
-  async function audit(writer: Db, principal: Principal, event: string, target: { userId: string; businessId?: string | null }, metaData: Record<string, unknown> = {}) {
-    await writer.insert(auditEvents).values({
-      userId: principal.userId, event, dateTimeUtc: new Date(), businessId: target.businessId ?? null, merchantId: null,
-      metaData: { targetUserId: target.userId, ...metaData },
-    });
-  }
+  const audit = auditUserEvent;
 
   /** Refusals of writes are audited (outside the rolled-back transaction), then answered. */
   async function auditedWrite(c: Context<AppEnv>, action: string, targetUserId: string | null, work: () => Promise<Response>, refusalEvent = 'UserAdministrationRefused'): Promise<Response> {
@@ -340,48 +405,10 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
   // ── list ──────────────────────────────────────────────────────────────────────────────────────
 
   /** The role rows the caller may see, as SQL over alias r (null: all). */
-  async function readableGrantCondition(principal: Principal): Promise<SQL | null> {
-    if (holdsRootPermission(principal, 'Mapi.Users.Read')) return null;
-    const candidateBusinesses = [...new Set([...principal.businessIds, ...principal.partnerBusinessIds])];
-    const partnerOf = await partnersOfBusinesses(db, candidateBusinesses);
-    const businessIds = candidateBusinesses.filter((id) => permissionInBusiness(principal, 'Mapi.Users.Read', id, partnerOf.get(id) ?? null));
-    const partnerIds = principal.partnerIds.filter((id) => permissionInPartner(principal, 'Mapi.Users.Read', id));
-    if (businessIds.length === 0 && partnerIds.length === 0) throw forbidden();
-    const parts: SQL[] = [];
-    if (businessIds.length > 0) parts.push(inArray(userRoles.businessId, businessIds));
-    if (partnerIds.length > 0) parts.push(and(eq(userRoles.level, 'partner'), inArray(userRoles.partnerId, partnerIds)) as SQL);
-    return or(...parts) as SQL;
-  }
-
   async function listUsers(c: Context<AppEnv>, extra: { partnerId?: string } = {}) {
     const principal = c.get('principal');
     const query = parseListRequest(singleValuedQuery(c), userListSpec);
-    const readable = extra.partnerId ? and(eq(userRoles.level, 'partner'), eq(userRoles.partnerId, extra.partnerId)) as SQL : await readableGrantCondition(principal);
-    const roleRow = (condition?: SQL) => exists(db.select({ one: sql`1` }).from(userRoles).where(and(eq(userRoles.userId, u.id), readable ?? undefined, condition)));
-    const conditions: (SQL | undefined)[] = [readable ? roleRow() : undefined];
-    const first = (name: string) => query.filters[name]?.[0]?.value;
-    const name = first('name');
-    if (name) conditions.push(sql`lower(${u.givenName} || ' ' || ${u.familyName}) LIKE ${`%${likeLiteral(name.toLowerCase())}%`}`);
-    const email = first('email');
-    if (email) conditions.push(sql`lower(${u.email}) LIKE ${`%${likeLiteral(email.toLowerCase())}%`}`);
-    const role = first('role');
-    if (role) conditions.push(roleRow(eq(userRoles.role, role)));
-    const business = first('business');
-    if (business) conditions.push(roleRow(eq(userRoles.businessId, business)));
-    const merchant = first('merchant');
-    if (merchant) conditions.push(roleRow(eq(userRoles.merchantId, merchant)));
-    const locked = first('locked');
-    const lockedSql = sql`(${u.lockoutEndDateUtc} IS NOT NULL AND ${u.lockoutEndDateUtc} > now())`;
-    if (locked === 'true') conditions.push(lockedSql);
-    if (locked === 'false') conditions.push(sql`NOT ${lockedSql}`);
-    const status = first('status');
-    if (status === 'locked') conditions.push(lockedSql);
-    else if (status) conditions.push(and(eq(u.status, status as 'active' | 'invited'), sql`NOT ${lockedSql}`));
-    const internal = first('internal');
-    if (internal) conditions.push(eq(u.internal, internal === 'true'));
-    // Internal users are not listed to those who only see business or partner users.
-    if (readable) conditions.push(eq(u.internal, false));
-    const where = and(...conditions);
+    const { readable, where } = await userListWhere(db, principal, query.filters, extra);
     const sortKey = query.sort[0] ?? { field: 'name', descending: false };
     const direction = (expression: SQL | typeof u.id) => (sortKey.descending ? desc(expression) : asc(expression));
     const orderBy = {
@@ -485,8 +512,9 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     const body = await readBody(c, changePasswordBody);
     const [row] = await db.select().from(u).where(eq(u.id, principal.userId));
     if (!row) throw notFound();
-    if (!(await verifyPassword(body.currentPassword, row.passwordHash))) {
-      await audit(db, principal, 'PasswordChangeFailed', { userId: row.id });
+    // The current password is checked as sign-in checks it: wrong ones count towards the lockout and the throttles.
+    if (!(await currentPasswordIsRight(c, body.currentPassword))) {
+      await audit(db, principal, 'PasswordChangeFailed', { userId: row.id }, sourceMetaData(c));
       throw badRequest(userMessages.wrongCurrentPassword);
     }
     const problems = await checkNewPassword(body.newPassword, [row.email, row.givenName, row.familyName]);
@@ -495,7 +523,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     const passwordHash = await hashPassword(body.newPassword);
     await db.transaction(async (tx) => {
       await tx.update(u).set({ passwordHash, passwordExpiresUtc: passwordExpiryFrom(new Date()), version: sql`${u.version} + 1` }).where(eq(u.id, row.id));
-      await audit(tx, principal, 'PasswordChanged', { userId: row.id });
+      await audit(tx, principal, 'PasswordChanged', { userId: row.id }, sourceMetaData(c));
     });
     return c.body(null, 204);
   });
@@ -509,7 +537,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     return { principal, ...found };
   }
 
-  const businessOf = (target: Target) => target.grants.find((grant) => grant.businessId)?.businessId ?? null;
+  const businessOf = businessOfTarget;
 
   routes.post('/users/:userId/password-reset-email', (c) => auditedWrite(c, 'passwordResetEmail', c.req.param('userId'), async () => {
     const { principal, row, target } = await wholeUser(c, 'Mapi.Users.Update');
@@ -531,13 +559,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     if (body.locked && row.id === principal.userId) throw badRequest(userMessages.cannotLockSelf);
     const until = body.locked ? (body.lockoutEndDateUtc ? new Date(body.lockoutEndDateUtc) : indefiniteLock) : null;
     if (until && until <= new Date()) throw badRequest('lockoutEndDateUtc must be in the future.');
-    await db.transaction(async (tx) => {
-      const [updated] = await tx.update(u).set({ lockoutEndDateUtc: until, failedSignIns: 0, version: sql`${u.version} + 1` })
-        .where(and(eq(u.id, row.id), eq(u.version, body.version))).returning({ id: u.id });
-      if (!updated) throw conflict();
-      if (until) await revokeAccountAccess(tx, row.id);
-      await audit(tx, principal, until ? 'UserLocked' : 'UserUnlocked', { userId: row.id, businessId: businessOf(target) }, until ? { lockoutEndDateUtc: until.toISOString() } : {});
-    });
+    await db.transaction(async (tx) => setUserLock(tx as unknown as Db, principal, { id: row.id, version: body.version }, target, until, sourceMetaData(c)));
     return respondDetail(c, row.id);
   }));
 
@@ -568,6 +590,8 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     if (row.id === principal.userId) throw badRequest(userMessages.cannotDeleteSelf);
     const body = await readBody(c, deleteUserBody);
     if (!body.acknowledgeAccessLoss || !body.acknowledgeEmailBlocked) throw badRequest(userMessages.deleteAcknowledgements);
+    // Deleting a user needs the password entered again in this session within the last minutes (step-up).
+    await requireStepUp(c, db);
     await db.transaction(async (tx) => {
       const [deleted] = await tx.delete(u).where(and(eq(u.id, row.id), eq(u.version, body.version))).returning({ id: u.id });
       if (!deleted) throw conflict();
@@ -590,7 +614,11 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     return c.json({
       results: rows.map((event) => {
         const actor = actors.find((candidate) => candidate.id === event.userId);
-        return { event: event.event, dateTimeUtc: event.dateTimeUtc.toISOString(), actor: actor ? (`${actor.givenName} ${actor.familyName}`.trim() || actor.email) : 'A deleted user' };
+        const clientAddress = (event.metaData as { clientAddress?: unknown }).clientAddress;
+        return {
+          event: event.event, dateTimeUtc: event.dateTimeUtc.toISOString(), actor: actor ? (`${actor.givenName} ${actor.familyName}`.trim() || actor.email) : 'A deleted user',
+          clientAddress: typeof clientAddress === 'string' ? clientAddress : null,
+        };
       }),
     });
   });
@@ -619,7 +647,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     await readBody(c, signOutEverywhereBody);
     await db.transaction(async (tx) => {
       await revokeAccountAccess(tx, principal.userId);
-      await audit(tx, principal, 'SignedOutEverywhere', { userId: principal.userId });
+      await audit(tx, principal, 'SignedOutEverywhere', { userId: principal.userId }, sourceMetaData(c));
     });
     return c.body(null, 204);
   });
@@ -633,7 +661,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     // Setting up a second factor asks for the password again: a borrowed session cannot bind its own authenticator.
     const body = await readBody(c, secondFactorEnrolmentBody);
     const [row] = await db.select({ passwordHash: u.passwordHash }).from(u).where(eq(u.id, principal.userId));
-    if (!row || !(await verifyPassword(body.currentPassword, row.passwordHash))) throw badRequest(userMessages.wrongCurrentPassword);
+    if (!row || !(await currentPasswordIsRight(c, body.currentPassword))) throw badRequest(userMessages.wrongCurrentPassword);
     const started = await startEnrolment(db, cardKeys, { id: principal.userId, email: principal.email });
     if (started.outcome === 'alreadyOn') throw badRequest('Two-factor sign-in is already on: turn it off first to set up a new authenticator.');
     return c.json({ otpauthUri: started.otpauthUri, secret: started.secret, qrCodeDataUrl: started.qrCodeDataUrl });
@@ -644,7 +672,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     const body = await readBody(c, secondFactorCodeBody);
     const codes = await confirmEnrolment(database, cardKeys, principal.userId, body.code);
     if (!codes) throw badRequest('That code is not right. Enter the current 6-digit code from your authenticator app.');
-    await audit(db, principal, 'SecondFactorEnabled', { userId: principal.userId });
+    await audit(db, principal, 'SecondFactorEnabled', { userId: principal.userId }, sourceMetaData(c));
     return c.json({ recoveryCodes: codes });
   });
 
@@ -656,7 +684,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     if (state.status === 'on' && !(await verifySecondFactor(database, cardKeys, principal.userId, body.code))) throw badRequest('That code is not right.');
     await db.transaction(async (tx) => {
       await removeSecondFactor(tx, principal.userId);
-      await audit(tx, principal, 'SecondFactorRemoved', { userId: principal.userId });
+      await audit(tx, principal, 'SecondFactorRemoved', { userId: principal.userId }, sourceMetaData(c));
     });
     return c.body(null, 204);
   });
@@ -668,7 +696,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     await db.transaction(async (tx) => {
       if (!(await removeSecondFactor(tx, row.id))) throw badRequest('This user has no second factor.');
       await revokeAccountAccess(tx, row.id);
-      await audit(tx, principal, 'SecondFactorReset', { userId: row.id, businessId: businessOf(target) });
+      await audit(tx, principal, 'SecondFactorReset', { userId: row.id, businessId: businessOf(target) }, sourceMetaData(c));
     });
     return c.body(null, 204);
   }));

@@ -4,7 +4,8 @@
 // still loaded from the database on every call. Tokens that fail are never remembered.
 
 /** grantId: the provider's grant the token was issued under (real tokens always name one; test verifiers may not) */
-export type VerifiedToken = { userId: string; scopes: string[]; grantId?: string };
+/** jkt: the thumbprint of the DPoP key the token is bound to (cnf.jkt); such a token needs a proof by that key on every call */
+export type VerifiedToken = { userId: string; scopes: string[]; grantId?: string; jkt?: string };
 export type AccessTokenVerifier = (token: string) => Promise<VerifiedToken>;
 
 export type VerifiedTokenCacheOptions = {
@@ -33,7 +34,7 @@ export function cachingVerifier(verify: AccessTokenVerifier, options: VerifiedTo
   return async (token) => {
     const known = entries.get(token);
     if (known) {
-      if (now() < known.expiresAtMs) return { userId: known.userId, scopes: known.scopes, ...(known.grantId ? { grantId: known.grantId } : {}) };
+      if (now() < known.expiresAtMs) return { userId: known.userId, scopes: known.scopes, ...(known.grantId ? { grantId: known.grantId } : {}), ...(known.jkt ? { jkt: known.jkt } : {}) };
       entries.delete(token);
     }
     const verified = await verify(token);

@@ -8,20 +8,22 @@
 // | GET    | /account-watch-list/{merchantId}               | Mapi.AccountWatchList.Read   | the entry with its notes; 404 when not on the list |
 // | PUT    | /account-watch-list/{merchantId}/status        | Mapi.AccountWatchList.Update | { status: open, acknowledged or monitoring, version }; 409 stale; audited WatchListStatusChanged |
 // | POST   | /account-watch-list/{merchantId}/notes         | Mapi.AccountWatchList.Update | 201 the note; audited WatchListNoteAdded |
-// Escalating to a ticket is not offered: no tickets API exists on this branch (README).
+// | POST   | /account-watch-list/{merchantId}/ticket        | Mapi.AccountWatchList.Update | { version, priority? }: 201 { ticketId, entry }: an informationRequest ticket in the merchant's business and merchant, subject and description with the score and signals, linked on the entry; 409 stale or already escalated; audited TicketCreated + WatchListEscalated |
 // The list refreshes the daily signals first when the last refresh is older than staleAfterMs (server/risk/watch-signals.ts).
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import type { PermissionName } from '../../src/contract/permissions.ts';
-import { watchNoteBody, watchStatusBody } from '../../src/contract/watch-list-schemas.ts';
-import { watchListSpec, type WatchListEntry } from '../../src/contract/watch-list.ts';
-import { auditEvents, businesses, merchants, users, watchListEntries, watchListNotes } from '../db/schema.ts';
+import { watchEscalateBody, watchNoteBody, watchStatusBody } from '../../src/contract/watch-list-schemas.ts';
+import { watchEntryStatusLabels, watchListSpec, watchSignalText, type WatchListEntry, type WatchSignal } from '../../src/contract/watch-list.ts';
+import type { TicketType } from '../../src/contract/tickets.ts';
+import { auditEvents, businesses, merchants, tickets, users, watchListEntries, watchListNotes } from '../db/schema.ts';
+import { recordEvent } from '../events/event-bus.ts';
 import type { Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { lastRefresh, refreshWatchList, staleAfterMs } from '../risk/watch-signals.ts';
 import { type AppEnv, type Deps, readBody } from './env.ts';
-import { conflict, forbidden, notFound } from './errors.ts';
+import { ApiError, conflict, forbidden, notFound } from './errors.ts';
 import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
 
 const w = watchListEntries;
@@ -49,7 +51,28 @@ const toEntry = ({ entry, merchantName, businessName }: EntryRow): WatchListEntr
   merchantId: entry.merchantId, businessId: entry.businessId, merchantName, businessName, score: entry.score, status: entry.status,
   signals: entry.signals.map(({ signal, value, threshold }) => ({ signal: signal as WatchListEntry['signals'][number]['signal'], value, threshold })),
   trend: entry.trend, firstFlaggedUtc: entry.firstFlaggedUtc.toISOString(), lastComputedUtc: entry.lastComputedUtc.toISOString(), version: entry.version,
+  ticketId: entry.ticketId ?? null,
 });
+
+/** The spec's ticket type for an escalation: the merchant is asked to explain the activity. */
+export const escalationTicketType: TicketType = 'informationRequest';
+
+/** The escalation ticket's subject and description: the score and every signal behind it, in words and figures. */
+export function escalationText({ entry, merchantName }: EntryRow): { subject: string; description: string } {
+  const signals = entry.signals.map(({ signal, value, threshold }) => `- ${watchSignalText(signal as WatchSignal, value, threshold)}`);
+  return {
+    subject: `Risk review: ${merchantName} (${entry.merchantId}), watch list score ${entry.score}`,
+    description: [
+      `Merchant ${merchantName} (${entry.merchantId}) is on the account watch list with a risk score of ${entry.score} out of 100 (status: ${watchEntryStatusLabels[entry.status]}).`,
+      '',
+      signals.length > 0 ? 'Signals crossing their thresholds:' : 'No signal crosses its threshold at the moment of escalation.',
+      ...signals,
+      '',
+      `First flagged ${entry.firstFlaggedUtc.toISOString()}; signals computed ${entry.lastComputedUtc.toISOString()}.`,
+      'Please explain the activity behind these signals and the measures taken.',
+    ].join('\n'),
+  };
+}
 
 export function watchListRoutes({ database }: Deps) {
   const { db } = database;
@@ -126,6 +149,34 @@ export function watchListRoutes({ database }: Deps) {
       return inserted;
     });
     return c.json({ noteId: note.id, author: `${principal.givenName} ${principal.familyName}`, text: note.text, createdUtc: note.createdUtc.toISOString() }, 201);
+  });
+
+  routes.post('/account-watch-list/:merchantId/ticket', async (c) => {
+    requireRoot(c.get('principal'), 'Mapi.AccountWatchList.Update');
+    const row = await entryOf(c.req.param('merchantId'));
+    const body = await readBody(c, watchEscalateBody);
+    if (row.entry.ticketId) throw new ApiError(409, `This entry is already escalated to ticket ${row.entry.ticketId}.`);
+    const principal = c.get('principal');
+    const ticketId = `TCK${randomBytes(8).toString('hex').toUpperCase()}`;
+    const { subject, description } = escalationText(row);
+    const now = new Date();
+    const updated = await db.transaction(async (tx) => {
+      // The version and the still-empty link are checked together: a concurrent escalation finds no row and answers 409.
+      const [saved] = await tx.update(w).set({ ticketId, version: sql`${w.version} + 1` })
+        .where(and(eq(w.merchantId, row.entry.merchantId), eq(w.version, body.version), isNull(w.ticketId))).returning();
+      if (!saved) throw conflict();
+      const ticket = {
+        id: ticketId, businessId: row.entry.businessId, merchantId: row.entry.merchantId, createdBy: principal.userId,
+        type: escalationTicketType, status: 'Open', priority: body.priority ?? 'High', subject, description,
+        createdUtc: now, lastUpdatedUtc: now, version: 1, assigneeId: null,
+      };
+      await tx.insert(tickets).values(ticket);
+      await tx.insert(auditEvents).values({ userId: principal.userId, event: 'TicketCreated', dateTimeUtc: now, businessId: ticket.businessId, merchantId: ticket.merchantId, metaData: { ticketId, type: ticket.type, watchList: true } });
+      await recordEvent(tx, 'record', { resource: 'ticket', resourceId: ticketId, businessId: ticket.businessId, merchantId: ticket.merchantId });
+      await audit(tx, c, 'WatchListEscalated', row, { ticketId, score: row.entry.score });
+      return saved;
+    });
+    return c.json({ ticketId, entry: toEntry({ ...row, entry: updated }) }, 201);
   });
 
   return routes;

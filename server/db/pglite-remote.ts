@@ -109,7 +109,16 @@ export async function startPgliteThread(options: PgliteThreadOptions): Promise<P
       if (lost) return;
       closing = true;
       await send({ op: 'close' });
-      await worker.terminate();
+      // The thread ends by itself once its port is closed (about 50 ms). Terminate only a thread that has not ended
+      // by then: a test process died once in CI (SIGTRAP) around closing databases, and terminating a thread that
+      // still runs WASM is the one forced stop on this path.
+      worker.ref();
+      const ended = new Promise<boolean>((done) => worker.once('exit', () => done(true)));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((done) => { timer = setTimeout(done, 5_000, false); });
+      const endedByItself = await Promise.race([ended, late]);
+      clearTimeout(timer);
+      if (!endedByItself) await worker.terminate();
     },
   };
 }

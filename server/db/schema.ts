@@ -1,9 +1,9 @@
 // One PostgreSQL schema for PGlite and PostgreSQL alike. Money is stored in minor units (bigint as number).
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex,
+  type AnyPgColumn, bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { threeDecimalCurrencies, zeroDecimalCurrencies } from '../../src/contract/transactions.ts';
+import { threeDecimalCurrencies, zeroDecimalCurrencies, type TransactionKind } from '../../src/contract/transactions.ts';
 
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -66,6 +66,8 @@ export const users = pgTable('users', {
   passwordHash: text('password_hash').notNull(),
   failedSignIns: integer('failed_sign_ins').notNull().default(0),
   lockoutEndDateUtc: utc('lockout_end_date_utc'),
+  /** the last counted (or reserved) wrong sign-in: failedSignIns starts again once it is older than the lockout window */
+  lastFailedSignInUtc: utc('last_failed_sign_in_utc'),
   passwordExpiresUtc: utc('password_expires_utc'),
   internal: boolean('internal').notNull().default(false),
   version: integer('version').notNull().default(1),
@@ -76,7 +78,7 @@ export const users = pgTable('users', {
   /** 'active' or 'invited' (no password yet: the invitation sets it); locked is derived from lockoutEndDateUtc */
   status: text('status').$type<'active' | 'invited'>().notNull().default('active'),
   lastSignInUtc: utc('last_sign_in_utc'),
-}, (t) => [uniqueIndex('users_email_idx').on(sql`lower(${t.email})`)]);
+}, (t) => [uniqueIndex('users_email_idx').on(sql`lower(${t.email})`), index('users_id_pattern_idx').on(t.id.op('text_pattern_ops'))]);
 
 export type RoleLevel = 'root' | 'partner' | 'business' | 'merchant';
 
@@ -97,6 +99,19 @@ export const userSettings = pgTable('user_settings', {
   value: text('value').notNull(),
   updatedAt: utc('updated_at').notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.userId, t.key] })]);
+
+/**
+ * A payment job's amount in thousandths of its major unit (as transactions.amount_milli), the expression of
+ * payment_jobs_business_amount_idx. The currency lists are literals (DDL), and a query must build the expression with
+ * this function for PostgreSQL to match it to the index (server/api/search.ts, server/api/payment-jobs.ts).
+ */
+export const jobAmountMilliOf = (amountMinor: AnyPgColumn, currency: AnyPgColumn) => {
+  const literals = (codes: readonly string[]) => {
+    if (!codes.every((code) => /^[A-Z]{3}$/.test(code))) throw new Error('currency codes must be three capital letters');
+    return sql.raw(codes.map((code) => `'${code}'`).join(', '));
+  };
+  return sql`(${amountMinor} * CASE WHEN ${currency} IN (${literals(zeroDecimalCurrencies)}) THEN 1000 WHEN ${currency} IN (${literals(threeDecimalCurrencies)}) THEN 1 ELSE 10 END)`;
+};
 
 export const paymentJobs = pgTable('payment_jobs', {
   reference: text('reference').primaryKey(),
@@ -120,6 +135,18 @@ export const paymentJobs = pgTable('payment_jobs', {
   index('payment_jobs_business_created_idx').on(t.businessId, t.createDateTimeUtc.desc().nullsFirst(), t.reference),
   index('payment_jobs_partner_created_idx').on(t.partnerId, t.createDateTimeUtc.desc().nullsFirst(), t.reference),
   index('payment_jobs_order_number_idx').on(t.orderNumber),
+  // Record search (server/api/search.ts): reference and order number by prefix (LIKE 'abc%').
+  index('payment_jobs_reference_pattern_idx').on(t.reference.op('text_pattern_ops')),
+  index('payment_jobs_order_number_pattern_idx').on(t.orderNumber.op('text_pattern_ops')),
+  // … and field queries across every tenant (internal users), newest first.
+  index('payment_jobs_created_idx').on(t.createDateTimeUtc.desc().nullsFirst(), t.reference),
+  // … and amount bounds in a business (a bound no job of the scope reaches walked every job of it: 0.4–0.65 s on 2M).
+  index('payment_jobs_business_amount_idx').on(t.businessId, jobAmountMilliOf(t.amountMinor, t.currency)),
+  // … and a currency or status no job of the scope has (currency:JPY in a business without yen read every job of the
+  // business, 1.0 s on PGlite at 2M): a range of the currency (status) alone for internal users, of the currency
+  // (status) in a business for everyone else.
+  index('payment_jobs_currency_idx').on(t.currency, t.businessId, t.createDateTimeUtc.desc().nullsFirst(), t.reference),
+  index('payment_jobs_status_idx').on(t.status, t.businessId, t.createDateTimeUtc.desc().nullsFirst(), t.reference),
 ]);
 
 /**
@@ -135,7 +162,7 @@ const amountMilliSql = sql`"amount_minor" * CASE WHEN "currency" IN (${currencyL
 
 export const transactions = pgTable('transactions', {
   reference: text('reference').primaryKey(),
-  kind: text('kind').$type<'payment' | 'refund' | 'capture'>().notNull(),
+  kind: text('kind').$type<TransactionKind>().notNull(),
   parentReference: text('parent_reference'),
   partnerId: text('partner_id'),
   businessId: text('business_id').notNull(),
@@ -275,7 +302,7 @@ export const tickets = pgTable('tickets', {
   assigneeId: text('assignee_id'),
   linkedTransactionReference: text('linked_transaction_reference'),
   linkedPaymentJobReference: text('linked_payment_job_reference'),
-}, (t) => [index('tickets_business_idx').on(t.businessId, t.createdUtc)]);
+}, (t) => [index('tickets_business_idx').on(t.businessId, t.createdUtc), index('tickets_id_pattern_idx').on(t.id.op('text_pattern_ops'))]);
 
 export const ticketComments = pgTable('ticket_comments', {
   id: text('id').primaryKey(),
@@ -296,7 +323,7 @@ export const queuedReports = pgTable('queued_reports', {
   id: text('id').primaryKey(),
   userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   reportType: text('report_type').notNull(),
-  fileType: text('file_type').$type<'csv' | 'xlsx' | 'pdf'>().notNull(),
+  fileType: text('file_type').$type<'csv' | 'xlsx' | 'pdf' | 'xml'>().notNull(),
   status: text('status').$type<ReportStatus>().notNull(),
   context: jsonb('context').notNull(),
   filters: jsonb('filters').notNull(),
@@ -705,6 +732,8 @@ export const customers = pgTable('customers', {
   uniqueIndex('customers_merchant_reference_idx').on(t.merchantId, t.reference),
   index('customers_merchant_name_idx').on(t.merchantId, t.lastName, t.firstName, t.id),
   index('customers_merchant_created_idx').on(t.merchantId, t.createdUtc, t.id),
+  index('customers_id_pattern_idx').on(t.id.op('text_pattern_ops')),
+  index('customers_reference_pattern_idx').on(t.reference.op('text_pattern_ops')),
 ]);
 
 export type CustomerDataKind = 'savedCard' | 'address' | 'consent';
@@ -829,6 +858,8 @@ export const watchListEntries = pgTable('watch_list_entries', {
   statusChangedBy: text('status_changed_by'),
   statusChangedUtc: utc('status_changed_utc'),
   version: integer('version').notNull().default(1),
+  /** the support ticket the entry was escalated to (in the merchant's business), null until escalated */
+  ticketId: text('ticket_id'),
 }, (t) => [index('watch_list_entries_score_idx').on(t.score, t.merchantId)]);
 
 export const watchListNotes = pgTable('watch_list_notes', {
@@ -918,6 +949,13 @@ export const signInChallenges = pgTable('sign_in_challenges', {
 export const portalEvents = pgTable('portal_events', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   kind: text('kind').notNull(),
+  /** kind 'record': what changed (a resource and its id), and whose it is: only streams that may read it are told */
+  resource: text('resource'),
+  resourceId: text('resource_id'),
+  businessId: text('business_id'),
+  merchantId: text('merchant_id'),
+  /** an event for one user only (their report's generation) */
+  userId: text('user_id'),
   createdUtc: utc('created_utc').notNull().defaultNow(),
 });
 /** A change of one's own email address, confirmed from a link sent to the new address (24 hours, single use). */
@@ -945,3 +983,246 @@ export const virtualTerminalSettings = pgTable('virtual_terminal_settings', {
   askShippingAddress: boolean('ask_shipping_address').notNull().default(true),
   updatedAt: utc('updated_at').notNull().defaultNow(),
 });
+// ── partners: commission plans (issue 22) ──
+/** A partner's commission plan, valid over UTC calendar dates (validTo inclusive, null: open-ended). */
+export const commissionPlans = pgTable('commission_plans', {
+  id: text('id').primaryKey(),
+  partnerId: text('partner_id').notNull().references(() => partners.id),
+  name: text('name').notNull(),
+  validFrom: text('valid_from').notNull(),
+  validTo: text('valid_to'),
+  version: integer('version').notNull().default(1),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [index('commission_plans_partner_idx').on(t.partnerId, t.validFrom)]);
+
+/**
+ * One rule of a plan: a share of each fee (basis points) and/or a fixed amount per fee-bearing transaction, for a
+ * band of the partner's monthly volume [from, to) and optional conditions; the lowest priority number that matches wins.
+ */
+export const commissionRules = pgTable('commission_rules', {
+  id: text('id').primaryKey(),
+  planId: text('plan_id').notNull().references(() => commissionPlans.id, { onDelete: 'cascade' }),
+  priority: integer('priority').notNull(),
+  description: text('description').notNull(),
+  volumeFromMinor: bigint('volume_from_minor', { mode: 'number' }).notNull().default(0),
+  volumeToMinor: bigint('volume_to_minor', { mode: 'number' }),
+  percentageBasisPoints: integer('percentage_basis_points').notNull().default(0),
+  fixedMinor: bigint('fixed_minor', { mode: 'number' }).notNull().default(0),
+  channel: text('channel'),
+  currency: text('currency'),
+  paymentMethod: text('payment_method'),
+  cardType: text('card_type'),
+}, (t) => [uniqueIndex('commission_rules_plan_priority_idx').on(t.planId, t.priority)]);
+
+// ── billing (issue 22) ──
+/** One monthly billing run; the month is unique, so a second run of the same month is refused (409). */
+export const billingRuns = pgTable('billing_runs', {
+  id: text('id').primaryKey(),
+  /** 'YYYY-MM' (UTC month) */
+  month: text('month').notNull(),
+  createdBy: text('created_by').notNull(),
+  createdUtc: utc('created_utc').notNull().defaultNow(),
+  invoiceCount: integer('invoice_count').notNull(),
+}, (t) => [uniqueIndex('billing_runs_month_idx').on(t.month)]);
+
+/**
+ * An issued invoice or credit note (a negative invoice referencing the original). Never edited once issued: only
+ * its payment status and version change. Lines are kept as issued (jsonb). Overdue is derived from dueUtc.
+ */
+export const invoices = pgTable('invoices', {
+  id: text('id').primaryKey(),
+  /** INV-2026-000123 or CN-2026-000007: gapless per series and year (invoice_counters) */
+  number: text('number').notNull(),
+  kind: text('kind').$type<'invoice' | 'creditNote'>().notNull(),
+  runId: text('run_id'),
+  month: text('month').notNull(),
+  businessId: text('business_id').notNull(),
+  currency: text('currency').notNull(),
+  status: text('status').$type<'issued' | 'paid'>().notNull(),
+  issuedUtc: utc('issued_utc').notNull(),
+  dueUtc: utc('due_utc').notNull(),
+  paidUtc: utc('paid_utc'),
+  feesMinor: bigint('fees_minor', { mode: 'number' }).notNull(),
+  minimumTopUpMinor: bigint('minimum_top_up_minor', { mode: 'number' }).notNull(),
+  totalMinor: bigint('total_minor', { mode: 'number' }).notNull(),
+  lines: jsonb('lines').$type<{
+    merchantId: string; merchantName: string; paymentMethod: string | null; description: string;
+    transactionCount: number; volumeMinor: number; feesMinor: number; minimumTopUpMinor: number; amountMinor: number;
+  }[]>().notNull(),
+  creditedInvoiceId: text('credited_invoice_id'),
+  reason: text('reason'),
+  createdBy: text('created_by').notNull(),
+  version: integer('version').notNull().default(1),
+}, (t) => [
+  uniqueIndex('invoices_number_idx').on(t.number),
+  index('invoices_business_idx').on(t.businessId, t.issuedUtc),
+  index('invoices_month_idx').on(t.month, t.businessId),
+  index('invoices_credited_idx').on(t.creditedInvoiceId),
+]);
+
+/** The last number used per series ('INV', 'CN') and year, raised in the transaction that issues the document. */
+export const invoiceCounters = pgTable('invoice_counters', {
+  series: text('series').notNull(),
+  year: integer('year').notNull(),
+  last: integer('last').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.series, t.year] })]);
+// ── sign-in security (issues 20 and 24) ──
+/**
+ * Every password sign-in attempt (and step-up), written before the password is checked: the sliding windows that
+ * throttle per client address and per email count these rows, so the limits hold across every node.
+ */
+export const signInAttempts = pgTable('sign_in_attempts', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** the email as typed, trimmed and lower-cased (at most 320 characters) */
+  emailKey: text('email_key').notNull(),
+  address: text('address').notNull(),
+  userId: text('user_id'),
+  /** 'pending' while the password is checked, counted like a failure */
+  outcome: text('outcome').$type<'pending' | 'succeeded' | 'failed' | 'throttled'>().notNull(),
+  attemptedAt: utc('attempted_at').notNull().defaultNow(),
+  /** the provider's sign-in interaction (one sign-in page) the attempt was posted on; null for step-up checks */
+  interactionId: text('interaction_id'),
+}, (t) => [
+  index('sign_in_attempts_address_idx').on(t.address, t.attemptedAt),
+  index('sign_in_attempts_email_idx').on(t.emailKey, t.attemptedAt),
+  index('sign_in_attempts_interaction_idx').on(t.interactionId, t.attemptedAt),
+]);
+
+/** A recent re-entry of the password (and code) in one session: sensitive actions need one (5 minutes). */
+export const stepUpGrants = pgTable('step_up_grants', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** the provider grant of the session that stepped up ('' for tokens that name none, in tests) */
+  sessionKey: text('session_key').notNull(),
+  expiresAt: utc('expires_at').notNull(),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.userId, t.sessionKey] })]);
+// ── bulk jobs (issue 23) ──
+/**
+ * A bulk action over a selection, run on the server (server/bulk/): the selection is a filter in a scope (the
+ * context it was made in) plus explicit picks, never a browser's list of every id. Leased like the report queue:
+ * a node that dies mid-job loses its presence lock and another takes over from `cursor` (the last item done, in
+ * item-id order). (user_id, client_key) makes a retried create return the first job.
+ */
+export const bulkJobs = pgTable('bulk_jobs', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  clientKey: text('client_key').notNull(),
+  /** sha-256 of what the job was asked to do: the same key with another request is a 422 */
+  requestFingerprint: text('request_fingerprint').notNull(),
+  area: text('area').notNull(),
+  action: text('action').notNull(),
+  /** { level, partnerId?, businessId?, merchantId? } the selection was made in; re-resolved when the job runs */
+  scope: jsonb('scope').notNull(),
+  /** the overview's filters as its query parameters (validated against the area's list spec) */
+  filters: jsonb('filters').notNull(),
+  /** true: every item matching the filters, minus excludedIds; false: only includedIds (that still match the scope) */
+  allMatching: boolean('all_matching').notNull(),
+  includedIds: jsonb('included_ids').$type<string[]>().notNull(),
+  excludedIds: jsonb('excluded_ids').$type<string[]>().notNull(),
+  params: jsonb('params').notNull(),
+  status: text('status').$type<'queued' | 'running' | 'completed' | 'cancelled' | 'failed'>().notNull(),
+  cancelRequested: boolean('cancel_requested').notNull().default(false),
+  totalItems: integer('total_items').notNull().default(0),
+  processedItems: integer('processed_items').notNull().default(0),
+  succeededItems: integer('succeeded_items').notNull().default(0),
+  failedItems: integer('failed_items').notNull().default(0),
+  /** the id of the last item handled: the next attempt goes on after it */
+  cursor: text('cursor'),
+  attempts: integer('attempts').notNull().default(0),
+  lockedBy: text('locked_by'),
+  lockedUntil: utc('locked_until'),
+  /** export: the queued report that makes the file (server/reports/) */
+  reportId: text('report_id'),
+  resultPath: text('result_path'),
+  error: text('error'),
+  createdAt: utc('created_at').notNull().defaultNow(),
+  finishedAt: utc('finished_at'),
+}, (t) => [
+  uniqueIndex('bulk_jobs_client_key_idx').on(t.userId, t.clientKey),
+  index('bulk_jobs_claim_idx').on(t.status, t.createdAt),
+]);
+
+/** What happened to each item of a bulk job: written in the same transaction as the item's change (exactly once). */
+export const bulkJobItems = pgTable('bulk_job_items', {
+  jobId: text('job_id').notNull().references(() => bulkJobs.id, { onDelete: 'cascade' }),
+  itemId: text('item_id').notNull(),
+  outcome: text('outcome').$type<'succeeded' | 'failed'>().notNull(),
+  reason: text('reason'),
+  at: utc('at').notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.jobId, t.itemId] })]);
+// ── filter presets (issue 23 'Presets and views', issue 25 'Presets that stay true') ──
+/**
+ * Saved filters of a page: personal (owner only), shared with everyone on a business (business_id), or shared with
+ * an internal role (role). relative_date keeps a date dropdown preset ('lastMonth') as relative. At most one
+ * default preset per page and business (is_default, business-shared presets only).
+ */
+export const filterPresets = pgTable('filter_presets', {
+  id: text('id').primaryKey(),
+  page: text('page').notNull(),
+  name: text('name').notNull(),
+  filters: jsonb('filters').$type<Record<string, string>>().notNull().default({}),
+  relativeDate: text('relative_date'),
+  sharing: text('sharing').$type<'personal' | 'business' | 'role'>().notNull(),
+  ownerId: text('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  businessId: text('business_id').references(() => businesses.id, { onDelete: 'cascade' }),
+  role: text('role'),
+  isDefault: boolean('is_default').notNull().default(false),
+  version: integer('version').notNull().default(1),
+  createdUtc: utc('created_utc').notNull().defaultNow(),
+  updatedUtc: utc('updated_utc').notNull().defaultNow(),
+}, (t) => [
+  index('filter_presets_owner_idx').on(t.ownerId, t.page),
+  index('filter_presets_business_idx').on(t.businessId, t.page),
+  index('filter_presets_role_idx').on(t.role, t.page),
+  uniqueIndex('filter_presets_default_idx').on(t.page, t.businessId).where(sql`${t.isDefault}`),
+]);
+// ── scheduled statements (issue 18) ──
+/**
+ * A statement or ledger report a user receives on a schedule (daily, weekly on a weekday, monthly on a day) at an
+ * hour of their time zone: each run queues a report for the period just ended (server/reports/schedules.ts) into
+ * the owner's report queue and, if they opt in, emails a link to it when it is ready.
+ */
+export const reportSchedules = pgTable('report_schedules', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  reportType: text('report_type').notNull(),
+  fileType: text('file_type').$type<'csv' | 'xlsx' | 'pdf' | 'xml'>().notNull(),
+  /** the report's context ({ level, businessId, merchantId, title }) without the zone: the schedule has its own */
+  context: jsonb('context').notNull(),
+  /** { accountNumber, kind?, category? } as a queued report's filters */
+  filters: jsonb('filters').$type<Record<string, string>>().notNull(),
+  frequency: text('frequency').$type<'daily' | 'weekly' | 'monthly'>().notNull(),
+  /** 1 (Monday) to 7 for weekly schedules */
+  weekday: integer('weekday'),
+  /** 1 to 31 for monthly schedules (the month's last day when it is shorter) */
+  dayOfMonth: integer('day_of_month'),
+  hour: integer('hour').notNull(),
+  timeZone: text('time_zone').notNull(),
+  emailWhenReady: boolean('email_when_ready').notNull().default(false),
+  paused: boolean('paused').notNull().default(false),
+  nextRunAt: utc('next_run_at').notNull(),
+  lastRunAt: utc('last_run_at'),
+  /** the last run's outcome: null (none yet), 'queued', 'generated' or 'failed' */
+  lastOutcome: text('last_outcome').$type<'queued' | 'generated' | 'failed'>(),
+  lastError: text('last_error'),
+  version: integer('version').notNull().default(1),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [
+  index('report_schedules_user_idx').on(t.userId, t.createdAt),
+  index('report_schedules_due_idx').on(t.nextRunAt).where(sql`NOT ${t.paused}`),
+]);
+
+/** Each report a schedule queued: one row per attempt of a run (a failed report is queued once more, then reported). */
+export const reportScheduleRuns = pgTable('report_schedule_runs', {
+  reportId: text('report_id').primaryKey(),
+  scheduleId: text('schedule_id').notNull().references(() => reportSchedules.id, { onDelete: 'cascade' }),
+  /** the instant the run was due */
+  dueAt: utc('due_at').notNull(),
+  attempt: integer('attempt').notNull(),
+  status: text('status').$type<'queued' | 'generated' | 'retried' | 'failed'>().notNull().default('queued'),
+  notifiedAt: utc('notified_at'),
+  createdAt: utc('created_at').notNull().defaultNow(),
+}, (t) => [
+  index('report_schedule_runs_open_idx').on(t.status).where(sql`${t.status} = 'queued'`),
+  index('report_schedule_runs_schedule_idx').on(t.scheduleId, t.dueAt),
+]);

@@ -75,7 +75,7 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
 
   // The bulk-loaded transactions have no planner statistics yet: without them the joins below run as nested loops.
   await run(sql`ANALYZE transactions, merchants, merchant_account_groups, pricing_plan_rates`);
-  // Sales, fees and refunds: what postingsOfChange makes of each transaction inserted as it is (valued at its creation).
+  // Sales, fees, refunds and chargebacks: what postingsOfChange makes of each transaction inserted as it is (valued at its creation).
   const source = sql`SELECT t.reference, t.kind, t.business_id, t.merchant_id, t.currency, t.created_at, t.amount_minor, g.account_number, m.gross_settlement,
       'B' || g.account_number || '-' || to_char(t.created_at AT TIME ZONE 'UTC', 'YYYYMMDD') AS batch_id,
       CASE WHEN t.kind = 'payment' THEN ((t.amount_minor * coalesce(r.percentage_basis_points, 190) + 5000) / 10000 + coalesce(r.fixed_minor, 25))::bigint ELSE 0 END AS fee
@@ -83,12 +83,12 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
     JOIN merchant_account_groups g ON g.merchant_id = t.merchant_id AND g.currency = t.currency
     JOIN merchants m ON m.id = t.merchant_id
     LEFT JOIN pricing_plan_rates r ON r.merchant_id = t.merchant_id AND r.currency = t.currency AND r.payment_method = t.payment_method
-    WHERE t.status = 'paid' AND t.kind IN ('payment', 'refund')`;
+    WHERE t.status = 'paid' AND t.kind IN ('payment', 'refund', 'chargeback')`;
   // Computed once (the fee joins the plan's rates) and read three times.
   await run(sql`CREATE TEMPORARY TABLE ledger_seed_source ON COMMIT DROP AS ${source}`);
   const sourceRows = sql.raw('ledger_seed_source');
   await run(sql`INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
-    SELECT CASE WHEN s.kind = 'payment' THEN 'sale:' ELSE 'refund:' END || s.reference, CASE WHEN s.kind = 'payment' THEN 'sale' ELSE 'refund' END,
+    SELECT CASE s.kind WHEN 'payment' THEN 'sale:' WHEN 'chargeback' THEN 'chargeback:' ELSE 'refund:' END || s.reference, CASE s.kind WHEN 'payment' THEN 'sale' WHEN 'chargeback' THEN 'reversal' ELSE 'refund' END,
       s.reference, s.batch_id, s.business_id, s.merchant_id, s.currency, s.created_at FROM ${sourceRows} s
     UNION ALL
     SELECT 'fee:' || s.reference, 'fee', s.reference, s.batch_id, s.business_id, s.merchant_id, s.currency, s.created_at FROM ${sourceRows} s WHERE s.fee <> 0`);
@@ -97,19 +97,19 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
     SELECT e.posting_id, e.account_id, s.business_id, s.merchant_id, e.category, e.amount, s.currency, s.created_at, s.reference, s.batch_id
     FROM ${sourceRows} s
     CROSS JOIN LATERAL (VALUES
-      (CASE WHEN s.kind = 'payment' THEN 'sale:' ELSE 'refund:' END || s.reference, 'provider:clearing:' || s.currency, CASE WHEN s.kind = 'payment' THEN 'sale' ELSE 'refund' END, CASE WHEN s.kind = 'payment' THEN -s.amount_minor ELSE s.amount_minor END),
-      (CASE WHEN s.kind = 'payment' THEN 'sale:' ELSE 'refund:' END || s.reference, s.account_number || ':trading', CASE WHEN s.kind = 'payment' THEN 'sale' ELSE 'refund' END, CASE WHEN s.kind = 'payment' THEN s.amount_minor ELSE -s.amount_minor END),
+      (CASE s.kind WHEN 'payment' THEN 'sale:' WHEN 'chargeback' THEN 'chargeback:' ELSE 'refund:' END || s.reference, 'provider:clearing:' || s.currency, CASE s.kind WHEN 'payment' THEN 'sale' WHEN 'chargeback' THEN 'reversal' ELSE 'refund' END, CASE WHEN s.kind = 'payment' THEN -s.amount_minor ELSE s.amount_minor END),
+      (CASE s.kind WHEN 'payment' THEN 'sale:' WHEN 'chargeback' THEN 'chargeback:' ELSE 'refund:' END || s.reference, s.account_number || ':trading', CASE s.kind WHEN 'payment' THEN 'sale' WHEN 'chargeback' THEN 'reversal' ELSE 'refund' END, CASE WHEN s.kind = 'payment' THEN s.amount_minor ELSE -s.amount_minor END),
       ('fee:' || s.reference, CASE WHEN s.gross_settlement THEN s.account_number || ':invoice' ELSE s.account_number || ':trading' END, 'fee', -s.fee),
       ('fee:' || s.reference, s.account_number || ':costs', 'fee', s.fee)
     ) e(posting_id, account_id, category, amount)
     WHERE e.category <> 'fee' OR s.fee <> 0`);
   lap('their entries');
 
-  await run(sql`INSERT INTO settlement_batches (id, account_number, business_id, merchant_id, currency, batch_start, status, sales_count, sales_minor, refunds_minor, fees_minor)
+  await run(sql`INSERT INTO settlement_batches (id, account_number, business_id, merchant_id, currency, batch_start, status, sales_count, sales_minor, refunds_minor, reversals_minor, fees_minor)
     SELECT s.batch_id, min(s.account_number), min(s.business_id), min(s.merchant_id), min(s.currency),
       date_trunc('day', min(s.created_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', 'Open',
       count(*) FILTER (WHERE s.kind = 'payment'), coalesce(sum(s.amount_minor) FILTER (WHERE s.kind = 'payment'), 0),
-      coalesce(sum(s.amount_minor) FILTER (WHERE s.kind = 'refund'), 0), coalesce(sum(s.fee), 0)
+      coalesce(sum(s.amount_minor) FILTER (WHERE s.kind = 'refund'), 0), coalesce(sum(s.amount_minor) FILTER (WHERE s.kind = 'chargeback'), 0), coalesce(sum(s.fee), 0)
     FROM ${sourceRows} s GROUP BY s.batch_id`);
   lap('daily batches');
   for (const index of bulkIndexes) await run(sql.raw(index.definition));

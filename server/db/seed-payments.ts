@@ -6,14 +6,25 @@
 // - a quarter of the delayed captures are partial;
 // - every seeded refund gets its reason and steps (payment_refunds); recent pending ones are still 'requested'
 //   (cancellable) or 'processing'; a few older ones failed at the acquirer (their transaction 'failed').
+// - some paid card jobs were paid at the second attempt: a declined payment of the same card came first (the
+//   shopper retried after 'Insufficient funds' and the like), a payment row of its own under the same job;
+// - some older card payments were charged back (a transaction of kind 'chargeback' under the payment, 20 to 25 days
+//   later, paid; the scheme's reason is the payment's 'chargedBack' step).
+// Both are made of refunds the bulk seed generated, so the seed keeps the number of transactions it was asked for.
 // Everything else of a payment (amounts, captures, steps, attributes, traces) is read from the transactions by
 // server/payments/, so it needs no rows of its own. Deterministic: hashes of references and the seed's `now`.
+import { chargebackReasons } from '../payments/payment-views.ts';
 import type { DemoIds } from './seed-world.ts';
 
 type Run = (text: string, params?: readonly unknown[]) => Promise<unknown[]>;
 
 const reasons = ['requestedByCustomer', 'requestedByCustomer', 'requestedByCustomer', 'productNotReceived', 'productNotAsDescribed', 'duplicate', 'goodwill', 'fraudulent'];
 const reasonsArray = `ARRAY[${reasons.map((reason) => `'${reason}'`).join(', ')}]::text[]`;
+const sqlTextArray = (values: readonly string[]) => `ARRAY[${values.map((value) => `'${value.replaceAll("'", "''")}'`).join(', ')}]::text[]`;
+// Reasons of the card declines the bulk seed uses (seed-bulk.ts), so the dashboard's declines read alike.
+const retryDeclines = ['Insufficient funds', 'Insufficient funds', 'Do not honour', '3-D Secure failed', 'Exceeds withdrawal limit'];
+const retryDeclinesArray = sqlTextArray(retryDeclines);
+const chargebackReasonsArray = sqlTextArray(chargebackReasons);
 
 export async function seedPayments(run: Run, options: { now: Date; demo: DemoIds; ownerMerchantId: string }): Promise<void> {
   const now = options.now.toISOString();
@@ -54,6 +65,32 @@ export async function seedPayments(run: Run, options: { now: Date; demo: DemoIds
   await run(`
     UPDATE transactions SET amount_minor = greatest(1, amount_minor * (70 + (hashtext(reference) & 2147483647) % 26) / 100)
     WHERE kind = 'capture' AND currency <> 'JPY' AND (hashtext(reference) & 2147483647) % 4 = 0`);
+
+  // The bulk-loaded rows have no planner statistics (nor indexes) yet: without them the joins below run as nested
+  // loops, hours on 2,000,000 transactions; with them, hash joins.
+  await run('ANALYZE transactions, payment_jobs');
+  // Declined first, paid at the retry, and chargebacks. Both are made of refunds the bulk seed generated (1 in 8 of
+  // those of card payments each), so the number of transactions stays the one asked for. A retry's declined attempt
+  // sits between the job's creation and the paid payment, with the same card and amount.
+  await run(`
+    UPDATE transactions r SET kind = 'payment', parent_reference = NULL, status = 'declined', amount_minor = p.amount_minor,
+      created_at = j.create_date_time_utc + (p.created_at - j.create_date_time_utc) / 2, originating_ip_address = p.originating_ip_address,
+      decline_reason = (${retryDeclinesArray})[1 + (hashtext('reason:' || r.reference) & 2147483647) % ${retryDeclines.length}]
+    FROM transactions p JOIN payment_jobs j ON j.reference = p.payment_job_reference
+    WHERE r.kind = 'refund' AND p.reference = r.parent_reference AND p.payment_method = 'card' AND (hashtext('retry:' || r.reference) & 2147483647) % 8 = 0`);
+  // A chargeback comes 20 to 25 days after the payment: paid (the money has left the merchant), its reason the
+  // payment's 'chargedBack' step.
+  await run(`
+    UPDATE transactions r SET kind = 'chargeback', status = 'paid',
+      created_at = p.created_at + interval '20 days' + ((hashtext('chargeback:' || r.reference) & 2147483647) % 7200) * interval '1 minute'
+    FROM transactions p
+    WHERE r.kind = 'refund' AND p.reference = r.parent_reference AND p.payment_method = 'card' AND (hashtext('retry:' || r.reference) & 2147483647) % 8 = 1
+      AND p.created_at + interval '25 days' < $1::timestamptz`, [now]);
+  await run(`
+    INSERT INTO payment_steps (payment_id, payment_job_reference, step, amount_minor, detail, date_time_utc)
+    SELECT c.parent_reference, c.payment_job_reference, 'chargedBack', c.amount_minor,
+      (${chargebackReasonsArray})[1 + (hashtext('reason:' || c.reference) & 2147483647) % ${chargebackReasons.length}], c.created_at
+    FROM transactions c WHERE c.kind = 'chargeback' ORDER BY c.created_at, c.reference`);
 
   // A few older completed refunds failed at the acquirer instead (1 in 40).
   await run(`

@@ -76,6 +76,7 @@ export const demoAccounts: readonly { email: string; description: string }[] = [
   { email: 'partner@demo.test', description: 'Owner at partner level of Northbridge Payments Partners Ltd (PRT0001, nine businesses)' },
   { email: 'expiring@demo.test', description: 'Owner of Calder Valley Cycles Ltd (100006); password expires 3 days after seeding' },
   { email: 'expired@demo.test', description: 'Finance on Little Wren Bakery Ltd (100002); password expired 2 days before seeding: a new one is asked for at sign-in' },
+  { email: 'billing@demo.test', description: 'Finance admin (internal, root level): billing runs, invoices and credit notes' },
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -488,6 +489,8 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
     grantBusiness(id, 'Finance', businessAt(6).id);
     grantBusiness(id, 'Finance', businessAt(10).id);
   }
+  // Billing (issue 22): the finance admin who runs the monthly invoices (after every random user, so ids stay put).
+  grantRoot(addUser('billing@demo.test', 'Bianca', 'Osei', true), 'FinanceAdmin');
 
   // Notifications --------------------------------------------------------------------------------
   const content = (...blocks: ({ type: 'paragraph'; text: string } | { type: 'list'; items: string[] })[]) => JSON.stringify({ blocks });

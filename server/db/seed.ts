@@ -10,6 +10,9 @@ import { hashPassword } from '../identity/passwords.ts';
 import { seedOutbox } from './seed-outbox.ts';
 import { seedRisk } from './seed-risk.ts';
 import { seedVirtualTerminal } from './seed-virtual-terminal.ts';
+import { seedBilling } from './seed-billing.ts';
+import { seedBulkJobs } from './seed-bulk-jobs.ts';
+import { seedMoney } from './seed-money.ts';
 import { rebuildStatsRollups, statsRollupTables } from '../stats/rebuild.ts';
 import type { Database } from './client.ts';
 import * as schema from './schema.ts';
@@ -21,8 +24,10 @@ import { seedLedger } from './seed-ledger.ts';
 import { seedPayments } from './seed-payments.ts';
 import { buildWorld, demoPassword, type DemoIds, type MerchantLookup } from './seed-world.ts';
 import { seedUsers } from './seed-users.ts';
+import { seedSecurity } from './seed-security.ts';
 import { seedSupport } from './seed-support.ts';
 import { seedConfigurations } from './seed-configurations.ts';
+import { seedPartners } from './seed-partners.ts';
 
 export { demoAccounts, demoPassword } from './seed-world.ts';
 
@@ -84,8 +89,8 @@ export const defaultRandomSeed = 20_240_601;
  * The dashboard statistics of every (merchant, currency, 15-minute UTC bucket) as the transactions define them,
  * in the column order of `transaction_stats`. Over payments (kind 'payment') in the bucket:
  * - volume: sum of the amounts of paid payments;
- * - revenue: volume minus the refunds (kind 'refund', status 'paid') of those payments — a refund counts in
- *   its payment's bucket, not its own;
+ * - revenue: volume minus the refunds and chargebacks (kind 'refund' or 'chargeback', status 'paid') of those
+ *   payments — a refund or chargeback counts in its payment's bucket, not its own;
  * - unsuccessfulVolume = unsuccessfulRevenue: sum of the amounts of declined and failed payments;
  * - salesCount: number of paid payments.
  * A bucket exists as soon as it holds any payment (of any status), so some rows are all zeros.
@@ -103,7 +108,7 @@ FROM transactions p
 LEFT JOIN (
   SELECT parent_reference, sum(amount_minor) AS refunded
   FROM transactions
-  WHERE kind = 'refund' AND status = 'paid'
+  WHERE kind IN ('refund', 'chargeback') AND status = 'paid'
   GROUP BY parent_reference
 ) r ON r.parent_reference = p.reference
 WHERE p.kind = 'payment'
@@ -262,6 +267,11 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
     await seedSupport(tx);
     await seedRisk(tx, { world, now, cardKeys: options.cardKeys });
     await seedVirtualTerminal(tx, { world, now, cardKeys: options.cardKeys });
+    await seedPartners(tx, { world, now });
+    await seedBilling(tx, { now });
+    await seedSecurity(tx, { now, world });
+    await seedBulkJobs(tx, { world, now });
+    await seedMoney(tx, { world });
   });
   lap('commitMs', 'commit');
 

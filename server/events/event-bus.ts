@@ -10,20 +10,69 @@ import type { Database, Db } from '../db/client.ts';
 import { portalEvents } from '../db/schema.ts';
 import { logger } from '../log.ts';
 
-/** What a tab should refresh: 'notifications' (the bell, the inbox). Never data of a tenant. */
-export type PortalEventKind = 'notifications';
-export type PortalEvent = { id: number; kind: PortalEventKind };
+/**
+ * What a tab should refresh: 'notifications' (the bell, the inbox), or 'record': one record changed (a refund's steps,
+ * a ticket's comment, a report's generation, an edited configuration). A record event names the resource and its id,
+ * and whose it is (business and merchant, or one user): a stream is told only of records its user may read.
+ */
+/** 'bulk-jobs': a bulk job's progress changed (each tab refetches only its own jobs; issue 23). */
+export type PortalEventKind = 'notifications' | 'record' | 'bulk-jobs';
+export type RecordResource = 'paymentJob' | 'ticket' | 'report' | 'business' | 'merchant' | 'configuration' | 'hostedPage' | 'user';
+export type RecordChange = { resource: RecordResource; resourceId: string; businessId?: string | null; merchantId?: string | null; userId?: string | null };
+export type PortalEvent = { id: number; kind: PortalEventKind } & Partial<RecordChange>;
 
 export const eventChannel = 'portal_events';
 /** How many missed events a resuming stream is sent at most (older ones: it refreshes everything anyway). */
 export const maxReplay = 200;
 /** Events older than this are removed by the recorder now and then. */
 export const keepEventsMs = 24 * 3600_000;
+/** PGlite has no second connection to LISTEN on: a node with open streams looks for new event rows this often. */
+export const pollMs = 500;
+
+let recorded = 0;
+
+/**
+ * Records an event inside the writing transaction: its row, and its NOTIFY (PostgreSQL delivers it at commit, to
+ * every node; on PGlite nobody listens and the poll finds the row). Needs only the transaction, so any write path
+ * (payment operations, the report worker) can announce what it changed.
+ */
+export async function recordEvent(tx: Db, kind: PortalEventKind, change?: RecordChange): Promise<PortalEvent> {
+  const values = {
+    kind, resource: change?.resource ?? null, resourceId: change?.resourceId ?? null,
+    businessId: change?.businessId ?? null, merchantId: change?.merchantId ?? null, userId: change?.userId ?? null,
+  };
+  const [row] = await tx.insert(portalEvents).values(values).returning({ id: portalEvents.id });
+  if (!row) throw new Error('event not recorded');
+  const event = toEvent({ id: row.id, ...values });
+  await tx.execute(sql`SELECT pg_notify(${eventChannel}, ${JSON.stringify(event)})`);
+  recorded += 1;
+  if (recorded % 500 === 0) await tx.delete(portalEvents).where(lt(portalEvents.createdUtc, new Date(Date.now() - keepEventsMs)));
+  return event;
+}
+
+type EventRow = { id: number; kind: string; resource: string | null; resourceId: string | null; businessId: string | null; merchantId: string | null; userId: string | null };
+
+function toEvent(row: EventRow): PortalEvent {
+  if (row.kind === 'bulk-jobs') return { id: row.id, kind: 'bulk-jobs' };
+  if (row.kind !== 'record' || !row.resource || !row.resourceId) return { id: row.id, kind: 'notifications' };
+  return { id: row.id, kind: 'record', resource: row.resource as RecordResource, resourceId: row.resourceId, businessId: row.businessId, merchantId: row.merchantId, userId: row.userId };
+}
+
+/** A NOTIFY payload back into an event (null: not one of ours). */
+export function parseNotification(payload: string | undefined): PortalEvent | null {
+  try {
+    const value = JSON.parse(payload ?? '') as Partial<EventRow>;
+    if (typeof value.id !== 'number' || !Number.isSafeInteger(value.id) || typeof value.kind !== 'string') return null;
+    return toEvent({ id: value.id, kind: value.kind, resource: value.resource ?? null, resourceId: value.resourceId ?? null, businessId: value.businessId ?? null, merchantId: value.merchantId ?? null, userId: value.userId ?? null });
+  } catch {
+    return null;
+  }
+}
 
 export type EventBus = {
-  /** inside the writing transaction: the event's row, and on PostgreSQL its NOTIFY (delivered at commit) */
-  record: (tx: Db, kind: PortalEventKind) => Promise<PortalEvent>;
-  /** after that transaction committed (PGlite: hands the event to this process's streams; PostgreSQL: LISTEN does) */
+  /** inside the writing transaction: the event's row and its NOTIFY (delivered at commit) */
+  record: (tx: Db, kind: PortalEventKind, change?: RecordChange) => Promise<PortalEvent>;
+  /** after that transaction committed (PGlite: hands the event to this process's streams at once; PostgreSQL: LISTEN does) */
   committed: (event: PortalEvent) => void;
   subscribe: (listener: (event: PortalEvent) => void) => () => void;
   /** events after a given id, oldest first (Last-Event-ID) */
@@ -47,16 +96,59 @@ function createEventBus(database: Database): EventBus {
   const listenUrl = database.kind === 'postgres' ? database.listenUrl : undefined;
   let client: pg.Client | null = null;
   let connecting: Promise<void> | null = null;
-  let recorded = 0;
+  // Each event is handed out once per node (PGlite: committed() and the poll may both find it).
+  let emittedUpTo = 0;
+  const emit = (event: PortalEvent) => {
+    if (database.kind === 'pglite') {
+      if (event.id <= emittedUpTo) return;
+      emittedUpTo = event.id;
+    }
+    emitter.emit('event', event);
+  };
+  const since = async (id: number) => {
+    const rows = await database.db.select({
+      id: portalEvents.id, kind: portalEvents.kind, resource: portalEvents.resource, resourceId: portalEvents.resourceId,
+      businessId: portalEvents.businessId, merchantId: portalEvents.merchantId, userId: portalEvents.userId,
+    }).from(portalEvents).where(and(gt(portalEvents.id, id))).orderBy(asc(portalEvents.id)).limit(maxReplay);
+    return rows.map(toEvent);
+  };
+
+  // PGlite: while streams are open, new rows are looked for every pollMs (from the newest id when polling began).
+  let poller: ReturnType<typeof setInterval> | null = null;
+  let polling = false;
+  const poll = async () => {
+    if (polling) return;
+    polling = true;
+    try {
+      for (const event of await since(emittedUpTo)) emit(event);
+    } catch (error) {
+      logger.warn({ component: 'events' }, `event poll failed: ${(error as Error).message}`);
+    } finally {
+      polling = false;
+    }
+  };
+  const startPolling = () => {
+    if (database.kind !== 'pglite' || poller) return;
+    poller = setInterval(() => void poll(), pollMs);
+    poller.unref?.();
+    polling = true;
+    void database.db.select({ id: sql<number>`coalesce(max(${portalEvents.id}), 0)` }).from(portalEvents)
+      .then(([row]) => { emittedUpTo = Math.max(emittedUpTo, Number(row?.id ?? 0)); })
+      .catch(() => undefined)
+      .finally(() => { polling = false; });
+  };
+  const stopPolling = () => {
+    if (poller) clearInterval(poller);
+    poller = null;
+  };
 
   // The LISTEN connection opens with the first stream and closes with the last, and reconnects if it is lost.
   const listen = () => {
     if (!listenUrl || client || connecting) return;
     const next = new pg.Client({ connectionString: listenUrl });
     next.on('notification', (message) => {
-      const id = Number(message.payload);
-      const kind = 'notifications' as const;
-      if (Number.isSafeInteger(id)) emitter.emit('event', { id, kind });
+      const event = parseNotification(message.payload);
+      if (event) emit(event);
     });
     next.on('error', (error) => {
       logger.warn({ component: 'events' }, `LISTEN connection lost: ${error.message}`);
@@ -82,33 +174,27 @@ function createEventBus(database: Database): EventBus {
   };
 
   return {
-    record: async (tx, kind) => {
-      const [row] = await tx.insert(portalEvents).values({ kind }).returning({ id: portalEvents.id });
-      if (!row) throw new Error('event not recorded');
-      if (database.kind === 'postgres') await tx.execute(sql`SELECT pg_notify(${eventChannel}, ${String(row.id)})`);
-      recorded += 1;
-      if (recorded % 500 === 0) await tx.delete(portalEvents).where(lt(portalEvents.createdUtc, new Date(Date.now() - keepEventsMs)));
-      return { id: row.id, kind };
-    },
+    record: recordEvent,
     committed: (event) => {
-      if (database.kind === 'pglite') emitter.emit('event', event);
+      if (database.kind === 'pglite') emit(event);
     },
     subscribe: (listener) => {
       emitter.on('event', listener);
       listen();
+      startPolling();
       return () => {
         emitter.off('event', listener);
-        if (emitter.listenerCount('event') === 0) void unlisten();
+        if (emitter.listenerCount('event') === 0) {
+          void unlisten();
+          stopPolling();
+        }
       };
     },
-    since: async (id) => {
-      const rows = await database.db.select({ id: portalEvents.id, kind: portalEvents.kind }).from(portalEvents)
-        .where(and(gt(portalEvents.id, id))).orderBy(asc(portalEvents.id)).limit(maxReplay);
-      return rows.map((row) => ({ id: row.id, kind: row.kind as PortalEventKind }));
-    },
+    since,
     listeners: () => emitter.listenerCount('event'),
     close: async () => {
       emitter.removeAllListeners();
+      stopPolling();
       await unlisten();
     },
   };

@@ -4,6 +4,9 @@
 // | what            | how                                                                                     |
 // |-----------------|-----------------------------------------------------------------------------------------|
 // | an event        | `id: <n>` `event: <kind>` `data: {}`: what to refresh (kind 'notifications': bell, inbox) |
+// | a record        | `event: record` `data: {"resource":"paymentJob","id":"…"}`: only to a stream whose user may |
+// |                 | read it (its business and merchant, or its own user); the user's access is re-read every  |
+// |                 | principalMaxAgeMs, and a user who lost access altogether has the stream closed            |
 // | heartbeat       | a comment line every heartbeatMs, so proxies keep the connection and the tab sees it live |
 // | resume          | Last-Event-ID (header, or ?lastEventId=): the events after it are sent first               |
 // | across nodes    | PostgreSQL LISTEN/NOTIFY (event-bus.ts); PGlite: within the process                       |
@@ -13,12 +16,28 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv, Deps } from '../api/env.ts';
 import { badRequest } from '../api/errors.ts';
+import { canSeeBusiness, canSeeMerchant, isInternal, loadPrincipal, type Principal } from '../policy/principal.ts';
 import { eventBusOf, type PortalEvent } from './event-bus.ts';
+
+/** How long a stream trusts the access it read: a role taken away stops record events within this. */
+export const principalMaxAgeMs = 30_000;
+
+/** May this user be told that this record changed? (Notifications: everyone refreshes their own inbox.) */
+export function mayBeTold(principal: Principal, event: PortalEvent): boolean {
+  if (event.kind !== 'record') return true;
+  if (event.userId) return event.userId === principal.userId;
+  if (!event.businessId) return isInternal(principal);
+  return event.merchantId ? canSeeMerchant(principal, event.businessId, event.merchantId) : canSeeBusiness(principal, event.businessId);
+}
+
+function payloadOf(event: PortalEvent): string {
+  return event.kind === 'record' ? JSON.stringify({ resource: event.resource, id: event.resourceId }) : '{}';
+}
 
 export const heartbeatMs = 15_000;
 export const maxStreamMs = 15 * 60_000;
 
-export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number; maxStreamMs?: number } = {}) {
+export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number; maxStreamMs?: number; principalMaxAgeMs?: number } = {}) {
   const routes = new Hono<AppEnv>();
   const bus = eventBusOf(database);
   routes.get('/events', async (c) => {
@@ -26,6 +45,18 @@ export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number;
     if (raw !== undefined && !/^\d{1,15}$/.test(raw)) throw badRequest('Last-Event-ID must be the id of an event.');
     const lastEventId = raw === undefined ? null : Number(raw);
     c.header('X-Accel-Buffering', 'no');
+    let principal = c.get('principal');
+    let principalReadAt = Date.now();
+    /** the user's current access, re-read when older than principalMaxAgeMs (null: the user is gone or locked) */
+    const currentPrincipal = async (): Promise<Principal | null> => {
+      if (Date.now() - principalReadAt > (options.principalMaxAgeMs ?? principalMaxAgeMs)) {
+        const fresh = await loadPrincipal(database, principal.userId);
+        if (!fresh) return null;
+        principal = fresh;
+        principalReadAt = Date.now();
+      }
+      return principal;
+    };
     return streamSSE(c, async (stream) => {
       const queue: PortalEvent[] = [];
       let wake: (() => void) | null = null;
@@ -47,8 +78,8 @@ export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number;
         await stream.writeSSE({ event: 'ready', data: '{}', retry: 3000 });
         if (lastEventId !== null) {
           for (const event of await bus.since(lastEventId)) {
-            await stream.writeSSE({ id: String(event.id), event: event.kind, data: '{}' });
             sentUpTo = Math.max(sentUpTo, event.id);
+            if (mayBeTold(principal, event)) await stream.writeSSE({ id: String(event.id), event: event.kind, data: payloadOf(event) });
           }
         }
         const heartbeat = setInterval(() => {
@@ -66,7 +97,12 @@ export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number;
             // A replayed event may also arrive live: each id is sent once.
             if (event.id <= sentUpTo) continue;
             sentUpTo = event.id;
-            await stream.writeSSE({ id: String(event.id), event: event.kind, data: '{}' });
+            if (event.kind === 'record') {
+              const reader = await currentPrincipal();
+              if (!reader) break;
+              if (!mayBeTold(reader, event)) continue;
+            }
+            await stream.writeSSE({ id: String(event.id), event: event.kind, data: payloadOf(event) });
           }
         } finally {
           clearInterval(heartbeat);

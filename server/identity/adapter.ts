@@ -5,6 +5,7 @@ import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.ts';
 import { oidcPayloads } from '../db/schema.ts';
+import { purgeSignInState } from './sign-in-guard.ts';
 
 export type AdapterClass = new (modelName: string) => Adapter;
 
@@ -114,6 +115,8 @@ export function createAdapterClass(database: Database): AdapterClass {
 /** Deletes rows whose lifetime has ended (any model). Safe to call from any node at any time. */
 export async function purgeExpiredPayloads(database: Database, now = new Date()): Promise<number> {
   const deleted = await database.db.delete(oidcPayloads).where(lte(oidcPayloads.expiresAt, now)).returning({ id: oidcPayloads.id });
+  // Sign-in attempts matter for the throttles' window only (the audit trail keeps the record); step-ups end by themselves.
+  await purgeSignInState(database.db, now);
   return deleted.length;
 }
 

@@ -4,8 +4,7 @@ export const stylesheetPath = '/connect/assets/sign-in.css';
 
 export const messages = {
   invalidCredentials: 'The email address or password is incorrect.',
-  locked: (time: string) =>
-    `Your account is locked because of too many failed sign-in attempts. Try again after ${time}.`,
+  tooManyAttempts: (time: string) => `Too many attempts. Try again after ${time}.`,
   interactionExpired: 'This sign-in page has expired. Go back to the portal and sign in again.',
   linkExpired: 'Oops that link has expired.',
   passwordsDiffer: 'The two passwords are not the same.',
@@ -14,6 +13,7 @@ export const messages = {
   wrongCode: 'That code is not right. Enter the current code from your authenticator app, or a recovery code.',
   passwordChanged: 'Your password has been changed. You can now sign in.',
   tooManyRequests: 'Too many requests. Please wait a few minutes and try again.',
+  interactionSpent: 'Too many attempts on this page. Open the portal again to sign in.',
 } as const;
 
 /** The policy on every HTML page of the provider; form-action allows the redirect back to the portal. */

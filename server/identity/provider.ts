@@ -25,7 +25,8 @@
 //   oidc-provider revoke the whole grant (every refresh token of the family). All tokens are bound to the
 //   sign-in session (`expiresWithSession`), so sign-out at /connect/endsession ends them too; the session and
 //   grant live 1 day.
-// - DPoP and PAR are off: the API accepts bearer tokens only.
+// - DPoP (RFC 9449) is on: the browser's token requests carry a proof by its non-extractable key, so its access
+//   and refresh tokens are bound to that key (the API and userinfo check proofs: server/api/dpop.ts). PAR is off.
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
@@ -35,8 +36,11 @@ import type { CardKeys } from '../cards/card-keys.ts';
 import { users } from '../db/schema.ts';
 import type { Database } from '../db/client.ts';
 import { createAccounts, type UserClaims } from './accounts.ts';
+import { recordSignInEvent, sourceOf, type AttemptSource } from './sign-in-guard.ts';
 import { strictTransportSecurity } from '../api/security-headers.ts';
+import { createDpopVerifier, DpopError, dpopAlgorithms } from '../api/dpop.ts';
 import { logger } from '../log.ts';
+import { clientAddressOf } from '../client-address.ts';
 import { createAdapterClass } from './adapter.ts';
 import { loadSigningKeys } from './keys.ts';
 import {
@@ -51,7 +55,7 @@ export type Identity = {
   /** Node request listener for every path under /connect and /.well-known (mounted by the lead's main.ts before Hono) */
   handle: (req: IncomingMessage, res: ServerResponse) => void;
   /** verifies a bearer access token for the Portal API: signature (jose, local JWKS), issuer, audience = apiAudience, expiry, typ at+jwt. Returns the user id (sub) and scopes, throws on anything wrong */
-  verifyAccessToken: (token: string) => Promise<{ userId: string; scopes: string[]; grantId: string }>;
+  verifyAccessToken: (token: string) => Promise<{ userId: string; scopes: string[]; grantId: string; jkt?: string }>;
 };
 
 export type IdentityOptions = {
@@ -88,6 +92,8 @@ const ttl = {
 };
 
 const maxFormBytes = 16 * 1024;
+/** sign-in form posts one client address may have in progress on one node; more answer 429 at once */
+export const signInPostsPerAddress = 4;
 
 class HttpError extends Error {
   readonly status: number;
@@ -140,12 +146,12 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
 
   const [{ privateJwks, publicJwks }, accounts] = await Promise.all([
     loadSigningKeys(database),
-    createAccounts(database),
+    createAccounts(database, publicUrl),
   ]);
   const jwks = createLocalJWKSet(publicJwks);
   const algorithms = [...new Set(publicJwks.keys.map((key) => key.alg ?? 'RS256'))];
 
-  async function verifyAccessToken(token: string): Promise<{ userId: string; scopes: string[]; grantId: string }> {
+  async function verifyAccessToken(token: string): Promise<{ userId: string; scopes: string[]; grantId: string; jkt?: string }> {
     const { payload } = await jwtVerify(token, jwks, {
       issuer,
       audience: apiAudience,
@@ -158,10 +164,14 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
     // The grant the token was issued under (extraTokenClaims): checked on use, so a revoked grant ends the token.
     if (typeof payload.gid !== 'string' || payload.gid.length === 0) throw new Error('access token without grant');
-    return { userId: payload.sub, scopes, grantId: payload.gid };
+    // DPoP: a token issued to a proof names the key's thumbprint; it is honoured only with a proof by that key.
+    const cnf = payload.cnf as { jkt?: unknown } | undefined;
+    if (cnf !== undefined && (typeof cnf !== 'object' || cnf === null || typeof cnf.jkt !== 'string')) throw new Error('access token bound to an unsupported key');
+    return { userId: payload.sub, scopes, grantId: payload.gid, ...(cnf ? { jkt: cnf.jkt as string } : {}) };
   }
 
   const scope = supportedScopes.join(' ');
+  const checkDpop = createDpopVerifier();
 
   const configuration: Configuration = {
     adapter: createAdapterClass(database),
@@ -208,7 +218,9 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     },
     features: {
       devInteractions: { enabled: false },
-      dPoP: { enabled: false },
+      // Sender-constrained tokens (RFC 9449): a token request with a DPoP proof gets an access token bound to the
+      // proof's key (cnf.jkt) and, this being a public client, a refresh token only that key can use.
+      dPoP: { enabled: true },
       pushedAuthorizationRequests: { enabled: false },
       userinfo: { enabled: true },
       revocation: {
@@ -255,6 +267,13 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
   const provider = new Provider(issuer, configuration);
   provider.proxy = true;
   provider.on('server_error', (_ctx: unknown, error: Error) => logger.error({ component: 'identity', err: error }, 'server error'));
+  // Sign-out at the end-session endpoint is a sign-in event too (PCI DSS 10.2.1): whose session, from where.
+  provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
+    const accountId = ctx.oidc.session?.accountId;
+    if (!accountId) return;
+    void recordSignInEvent(database.db, 'SignedOut', { userId: accountId }, sourceOf(clientAddressOf(ctx.req), ctx.req.headers['user-agent']))
+      .catch((error: unknown) => logger.error({ component: 'identity', err: error }, 'sign-out audit failed'));
+  });
   // Every response of the provider carries the CSP; its own auto-submitting forms add their script hash to it.
   provider.use(async (ctx, next) => {
     ctx.set('Content-Security-Policy', csp);
@@ -326,6 +345,8 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     await provider.interactionFinished(req, res, { consent: existing ? {} : { grantId } }, { mergeWithLastSubmission: true });
   }
 
+  const signInPostsInProgress = new Map<string, number>();
+
   async function interactionRoute(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
     const action = `${mount}/interaction/${encodeURIComponent(uid)}`;
 
@@ -347,7 +368,29 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     const origin = req.headers.origin;
     if (origin && origin !== publicOrigin.origin) return sendHtml(res, 403, errorPage({ description: 'Forbidden.', homeHref }));
 
+    // A flood from one client address (150 posts at once) is refused here, before it costs a database round trip or a
+    // password check: at most a few of its posts are in progress on this node, the rest answer 429 at once. The
+    // database throttles behind this still count what gets through, on every node.
+    const address = clientAddressOf(req);
+    const inProgress = signInPostsInProgress.get(address) ?? 0;
+    if (inProgress >= signInPostsPerAddress) {
+      res.setHeader('Retry-After', '1');
+      return sendHtml(res, 429, signInPage({ action, error: messages.tooManyRequests, forgotHref }));
+    }
+    signInPostsInProgress.set(address, inProgress + 1);
+    try {
+      return await signInPost(req, res, uid, action);
+    } finally {
+      const left = (signInPostsInProgress.get(address) ?? 1) - 1;
+      if (left > 0) signInPostsInProgress.set(address, left);
+      else signInPostsInProgress.delete(address);
+    }
+  }
+
+  /** The sign-in page's form: email and password, the second factor's code, or a new password for an expired one. */
+  async function signInPost(req: IncomingMessage, res: ServerResponse, uid: string, action: string): Promise<void> {
     const form = await readForm(req);
+    const source: AttemptSource = sourceOf(clientAddressOf(req), req.headers['user-agent']);
     const interaction = await loadInteraction(req, res, uid);
     if (!interaction) return expired(res);
     if (interaction.prompt.name !== 'login') return expired(res);
@@ -358,12 +401,16 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
       if (!options.cardKeys) return expired(res);
       const answered = await answerSignInChallenge(database, options.cardKeys, challenge, form.get('code') ?? '');
       if (answered.outcome === 'expired') return expired(res);
-      if (answered.outcome === 'wrong') return sendHtml(res, 200, secondFactorPage({ action, challenge, error: messages.wrongCode }));
+      if (answered.outcome === 'wrong') {
+        await recordSignInEvent(database.db, 'SignInFailed', { userId: answered.userId }, source, { reason: 'wrongCode' });
+        return sendHtml(res, 200, secondFactorPage({ action, challenge, error: messages.wrongCode }));
+      }
       if (answered.passwordExpired) {
         const [row] = await database.db.select({ email: users.email }).from(users).where(eq(users.id, answered.userId));
         const changeTicket = await issueExpiredPasswordTicket(database, { id: answered.userId, email: row?.email ?? '' });
         return sendHtml(res, 200, expiredPasswordPage({ action, ticket: changeTicket }));
       }
+      await recordSignInEvent(database.db, 'SignInSucceeded', { userId: answered.userId }, source, { methods: ['pwd', 'otp'] });
       await provider.interactionFinished(req, res, { login: { accountId: answered.userId, acr: 'urn:portal:mfa', amr: ['pwd', 'otp'] } }, { mergeWithLastSubmission: false });
       return;
     }
@@ -376,13 +423,14 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
       const changed = await completePasswordReset(database, ticket, password, 'ExpiredPasswordChanged');
       if (changed.outcome === 'expired') return expired(res);
       if (changed.outcome === 'refused') return sendHtml(res, 200, expiredPasswordPage({ action, ticket, problems: changed.problems }));
+      await recordSignInEvent(database.db, 'SignInSucceeded', { userId: changed.userId }, source, { methods: ['pwd'], passwordChanged: true });
       await provider.interactionFinished(req, res, { login: { accountId: changed.userId } }, { mergeWithLastSubmission: false });
       return;
     }
 
     const email = form.get('email') ?? '';
     const password = form.get('password') ?? '';
-    const result = await accounts.signIn(email, password);
+    const result = await accounts.signIn(email, password, { source, interactionId: uid });
 
     if (result.outcome === 'success' && (await hasActiveSecondFactor(database.db, result.userId))) {
       if (!options.cardKeys) return sendHtml(res, 503, errorPage({ description: 'Two-factor sign-in is not available on this server.', homeHref }));
@@ -394,13 +442,21 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
       return sendHtml(res, 200, expiredPasswordPage({ action, ticket: changeTicket }));
     }
     if (result.outcome === 'success') {
+      await recordSignInEvent(database.db, 'SignInSucceeded', { userId: result.userId }, source, { methods: ['pwd'] });
       await provider.interactionFinished(req, res, { login: { accountId: result.userId } }, { mergeWithLastSubmission: false });
       return;
     }
-    const error = result.outcome === 'locked'
-      ? messages.locked(formatLockoutEnd(result.until))
-      : messages.invalidCredentials;
-    return sendHtml(res, 200, signInPage({ action, email, error, forgotHref }));
+    // One message for an unknown email, a wrong password and a locked account (the holder of a locked account is
+    // told by email); only the throttle, which counts every email alike, says more: when to try again.
+    if (result.outcome === 'throttled') {
+      res.setHeader('Retry-After', String(Math.max(1, Math.ceil((result.retryAt.getTime() - Date.now()) / 1000))));
+      return sendHtml(res, 429, signInPage({ action, email, error: messages.tooManyAttempts(formatLockoutEnd(result.retryAt)), forgotHref }));
+    }
+    if (result.outcome === 'interactionSpent') {
+      // The page is done with: no form (a new one comes from the portal, through the authorization endpoint).
+      return sendHtml(res, 429, errorPage({ description: messages.interactionSpent, homeHref }));
+    }
+    return sendHtml(res, 200, signInPage({ action, email, error: messages.invalidCredentials, forgotHref }));
   }
 
   const confirmEmailAction = `${mount}/confirm-email`;
@@ -438,7 +494,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     if (path === forgotHref) {
       if (req.method !== 'POST') return sendHtml(res, 200, forgotPasswordPage({ action: forgotHref, signInHref: homeHref }));
       const form = await readForm(req);
-      const outcome = await requestPasswordReset(database, publicUrl, form.get('email') ?? '', req.socket.remoteAddress ?? 'unknown');
+      const outcome = await requestPasswordReset(database, publicUrl, form.get('email') ?? '', clientAddressOf(req));
       if (outcome === 'invalidEmail') return sendHtml(res, 200, forgotPasswordPage({ action: forgotHref, signInHref: homeHref, error: 'Enter an email address.' }));
       if (outcome === 'limited') return sendHtml(res, 429, forgotPasswordPage({ action: forgotHref, signInHref: homeHref, error: messages.tooManyRequests }));
       return sendHtml(res, 200, forgotPasswordPage({ action: forgotHref, signInHref: homeHref, message: resetRequestedMessage }));
@@ -459,16 +515,29 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
   }
 
   /** /connect/userinfo with the Portal API's JWT access token (see the note at the top). */
-  async function userinfoWithApiToken(res: ServerResponse, token: string): Promise<void> {
+  async function userinfoWithApiToken(req: IncomingMessage, res: ServerResponse, scheme: 'Bearer' | 'DPoP', token: string): Promise<void> {
     const challenge = (error: string, description: string) =>
-      `Bearer realm="${issuer}", error="${error}", error_description="${description}"`;
-    let verified: { userId: string; scopes: string[] };
+      `${scheme} realm="${issuer}", error="${error}", error_description="${description}"`;
+    let verified: { userId: string; scopes: string[]; jkt?: string };
     try {
       verified = await verifyAccessToken(token);
     } catch {
       return sendJson(res, 401, { error: 'invalid_token', error_description: 'invalid token provided' }, {
         'WWW-Authenticate': challenge('invalid_token', 'invalid token provided'),
       });
+    }
+    // A DPoP-bound token only with a proof by its key (as at the Portal API, server/api/dpop.ts).
+    if (verified.jkt !== undefined || scheme === 'DPoP') {
+      try {
+        if (verified.jkt === undefined || scheme !== 'DPoP') throw new DpopError('wrong scheme for this access token');
+        const proof = req.headers.dpop;
+        await checkDpop({ method: req.method ?? 'GET', url: `${issuer}/userinfo`, accessToken: token, proof: Array.isArray(proof) ? proof.join(',') : proof, jkt: verified.jkt });
+      } catch (error) {
+        if (!(error instanceof DpopError)) throw error;
+        return sendJson(res, 401, { error: 'invalid_dpop_proof', error_description: error.message }, {
+          'WWW-Authenticate': `DPoP realm="${issuer}", error="invalid_dpop_proof", algs="${dpopAlgorithms.join(' ')}"`,
+        });
+      }
     }
     if (!verified.scopes.includes('openid')) {
       return sendJson(res, 403, { error: 'insufficient_scope', error_description: 'access token missing openid scope' }, {
@@ -528,8 +597,10 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     if (path === confirmEmailAction) return confirmEmailRoute(req, res, url);
 
     if (path === `${mount}/userinfo`) {
-      const bearer = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\s*$/i.exec(req.headers.authorization ?? '');
-      if (bearer?.[1] && (req.method === 'GET' || req.method === 'POST')) return userinfoWithApiToken(res, bearer[1]);
+      const bearer = /^(Bearer|DPoP)\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\s*$/i.exec(req.headers.authorization ?? '');
+      if (bearer?.[1] && bearer[2] && (req.method === 'GET' || req.method === 'POST')) {
+        return userinfoWithApiToken(req, res, bearer[1].toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', bearer[2]);
+      }
     }
 
     if (path === `${mount}/authorize` && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -36,8 +36,17 @@ export type Camt053Request = {
 
 const day = (instant: Date) => instant.toISOString().slice(0, 10);
 
+/** The entries written do not add up: opening balance + entries ≠ closing balance (a posting landed while reading). */
+export class CamtReconciliationError extends Error {}
+
+/**
+ * Yields the file in pieces. Without an end date the period ends at createdAt, so postings made while it is read
+ * stay out of it; after the last entry the file is checked: opening balance + the entries written = closing
+ * balance, else CamtReconciliationError (the file must not be used; a report is tried again).
+ */
 export async function* camt053Statement(db: Db, request: Camt053Request): AsyncGenerator<string> {
-  const { accountId, accountNumber, currency, period } = request;
+  const { accountId, accountNumber, currency } = request;
+  const period: Period = { start: request.period.start, end: request.period.end ?? request.createdAt };
   const batchSize = request.batchSize ?? 2000;
   const summary = await readStatement(db, { accountId, period, sort: { field: 'date', descending: false }, limit: 1, offset: 0 });
   const stamp = request.createdAt.toISOString();
@@ -56,6 +65,8 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
   yield balance('OPBD', summary.openingBalanceMinor, openingDate);
   yield balance('CLBD', summary.closingBalanceMinor, closingDate);
   let after: { valueAt: string; id: number } | null = null;
+  let entriesMinor = 0;
+  let entries = 0;
   for (;;) {
     const rows: { id: number; valueAt: Date; valueAtExact: string; category: string; amountMinor: number; transactionReference: string | null; postingId: string }[] = await db.select({
       id: ledgerEntries.id, valueAt: ledgerEntries.valueAt, valueAtExact: sql<string>`${ledgerEntries.valueAt}::text`, category: ledgerEntries.category,
@@ -67,6 +78,8 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
       after ? or(gt(ledgerEntries.valueAt, sql`${after.valueAt}::timestamptz`), and(eq(ledgerEntries.valueAt, sql`${after.valueAt}::timestamptz`), gt(ledgerEntries.id, after.id))) : undefined,
     )).orderBy(asc(ledgerEntries.valueAt), asc(ledgerEntries.id)).limit(batchSize);
     yield rows.map((row) => {
+      entriesMinor += Number(row.amountMinor);
+      entries += 1;
       const { amount, indicator } = camtAmount(Number(row.amountMinor), currency);
       const reference = row.transactionReference ? `<NtryDtls><TxDtls><Refs><EndToEndId>${escapeXml(row.transactionReference.slice(0, 35))}</EndToEndId></Refs></TxDtls></NtryDtls>` : '';
       return `<Ntry><NtryRef>${escapeXml(row.postingId.slice(0, 35))}</NtryRef><Amt Ccy="${currency}">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>`
@@ -76,6 +89,9 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
     const last = rows[rows.length - 1];
     if (rows.length < batchSize || !last) break;
     after = { valueAt: last.valueAtExact, id: Number(last.id) };
+  }
+  if (summary.openingBalanceMinor + entriesMinor !== summary.closingBalanceMinor || entries !== summary.numberOfResults) {
+    throw new CamtReconciliationError(`The statement does not reconcile: opening ${summary.openingBalanceMinor} + ${entries} entries of ${entriesMinor} ≠ closing ${summary.closingBalanceMinor} (${summary.numberOfResults} entries) in minor units.`);
   }
   yield '</Stmt></BkToCstmrStmt></Document>\n';
 }

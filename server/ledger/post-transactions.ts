@@ -7,6 +7,8 @@
 //   paid payment stops being paid  reversal:{ref}  trading −A, clearing +A   (the fee stays charged)
 //   refund becomes paid         refund:{ref}   trading −R, clearing +R
 //   paid refund stops being paid   refundReversal:{ref}  trading +R, clearing −R
+//   chargeback becomes paid     chargeback:{ref}  trading −C, clearing +C   (a reversal: the scheme took it back)
+//   paid chargeback stops being paid  chargebackReversal:{ref}  trading +C, clearing −C   (the dispute was won)
 //   capture becomes paid (its payment not itself paid): sale and fee of the capture, as a payment
 //
 // A posting's id is its idempotency key: the same change posted twice (a retried request, a replayed job) inserts
@@ -96,6 +98,19 @@ export function postingsOfChange(
         ...base, id: `refundReversal:${after.reference}`, category: 'reversal',
         entries: [{ accountId: trading, amountMinor: amount, category: 'reversal' }, { accountId: clearing, amountMinor: -amount, category: 'reversal' }],
         batchDelta: { ...zeroDelta(), refundsMinor: -amount },
+      }];
+    case 'chargeback':
+      if (isPaid) {
+        return [{
+          ...base, id: `chargeback:${after.reference}`, category: 'reversal',
+          entries: [{ accountId: trading, amountMinor: -amount, category: 'reversal' }, { accountId: clearing, amountMinor: amount, category: 'reversal' }],
+          batchDelta: { ...zeroDelta(), reversalsMinor: amount },
+        }];
+      }
+      return [{
+        ...base, id: `chargebackReversal:${after.reference}`, category: 'reversal',
+        entries: [{ accountId: trading, amountMinor: amount, category: 'reversal' }, { accountId: clearing, amountMinor: -amount, category: 'reversal' }],
+        batchDelta: { ...zeroDelta(), reversalsMinor: -amount },
       }];
     case 'capture':
       // A capture of a payment that already counts as paid adds nothing (as in the statistics).

@@ -15,6 +15,7 @@ import type { Database } from '../db/client.ts';
 import { auditEvents, paymentIdempotencyKeys, paymentJobs, paymentRefunds, paymentSteps, transactions, type PaymentStepRecord } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
+import { recordEvent } from '../events/event-bus.ts';
 import { postTransactionChanges } from '../ledger/post-transactions.ts';
 import { recordTransactionChanges, toStatsTransaction, type NewTransactionRow, type TransactionChange } from '../stats/record-transaction.ts';
 import { loadJobState, transactionStatusOfRefund, type JobState, type PaymentState, type Tx } from './payment-state.ts';
@@ -45,7 +46,7 @@ export type PaymentChange = {
   /** status changes of existing rows (payments, refunds); the rows are locked already */
   update?: { reference: string; status: string }[];
   /** the job's own fields that change */
-  jobPatch?: Partial<Pick<JobState['job'], 'status' | 'paidDateTimeUtc'>>;
+  jobPatch?: Partial<Pick<JobState['job'], 'status' | 'paidDateTimeUtc' | 'expirationDateTimeUtc'>>;
   refundRows?: (typeof paymentRefunds.$inferInsert)[];
   steps?: (typeof paymentSteps.$inferInsert)[];
   audit: { event: PaymentAuditEvent | VirtualTerminalAuditEvent; metaData: Record<string, unknown> };
@@ -82,6 +83,8 @@ export async function commitPaymentChange(tx: Tx, change: PaymentChange): Promis
     .where(eq(paymentJobs.reference, change.job.reference))
     .returning({ version: paymentJobs.version });
   await audit(tx, change.job, change.actor, change.audit.event, change.audit.metaData, change.at);
+  // Panes that show this job (and lists of jobs and transactions) refresh, in every tab that may read it.
+  await recordEvent(tx, 'record', { resource: 'paymentJob', resourceId: change.job.reference, businessId: change.job.businessId, merchantId: change.job.merchantId });
   return job?.version ?? change.job.version + 1;
 }
 
@@ -163,7 +166,7 @@ function paymentOf(state: JobState, paymentId: string): PaymentState {
 const newReference = () => `TX${randomBytes(5).toString('hex').toUpperCase()}`;
 
 /** A child row (capture or refund) of a payment, as the seed models them. */
-function childOf(payment: PaymentState, kind: 'capture' | 'refund', amountMinor: number, status: string, at: Date): NewTransactionRow {
+function childOf(payment: PaymentState, kind: 'capture' | 'refund' | 'chargeback', amountMinor: number, status: string, at: Date): NewTransactionRow {
   const p = payment.transaction;
   return {
     reference: newReference(), kind, parentReference: p.reference, partnerId: p.partnerId, businessId: p.businessId, merchantId: p.merchantId,
@@ -232,11 +235,13 @@ export async function refundPayment(tx: Tx, actor: Actor, address: JobAddress, i
   if (refundable === 0) {
     const why = payment.money.capturedMinor === 0
       ? `nothing of it is captured (it is ${payment.transaction.status})`
-      : payment.money.refundPendingMinor > 0 ? `the rest is held by refunds still in progress (${formatMoney(payment.money.refundPendingMinor, currency)})` : 'it is refunded in full';
+      : payment.money.refundPendingMinor > 0 ? `the rest is held by refunds still in progress (${formatMoney(payment.money.refundPendingMinor, currency)})`
+        : payment.money.chargedBackMinor > 0 ? `the rest was charged back by the shopper's bank (${formatMoney(payment.money.chargedBackMinor, currency)})` : 'it is refunded in full';
     return refuse(tx, state.job, actor, 'RefundFailed', `This payment cannot be refunded: ${why}.`, meta, at);
   }
   if (amountMinor > refundable) {
-    const held = payment.money.refundPendingMinor > 0 ? ` (${formatMoney(payment.money.refundPendingMinor, currency)} is held by refunds in progress)` : '';
+    const held = payment.money.refundPendingMinor > 0 ? ` (${formatMoney(payment.money.refundPendingMinor, currency)} is held by refunds in progress)`
+      : payment.money.chargedBackMinor > 0 ? ` (${formatMoney(payment.money.chargedBackMinor, currency)} was charged back)` : '';
     return refuse(tx, state.job, actor, 'RefundFailed', `At most ${formatMoney(refundable, currency)} can still be refunded${held}.`, meta, at);
   }
   const refund = childOf(payment, 'refund', amountMinor, transactionStatusOfRefund('requested'), at);
@@ -341,6 +346,28 @@ export async function cancelJob(tx: Tx, actor: Actor, address: JobAddress, input
   return ok(200, `Payment job ${state.job.reference} cancelled.`, state, version);
 }
 
+/**
+ * 'Expire now' (issue 17): an open job's payment link stops working at once (an agent sent it to the wrong address,
+ * the customer changed their mind). The job and its open payment become expired; nothing was paid, so no money moves.
+ */
+export async function expirePaymentLink(tx: Tx, actor: Actor, address: JobAddress, input: { version: number | null }, at: Date): Promise<ActionOutcome> {
+  const state = await lockedJob(tx, address, input.version);
+  const meta = { amount: state.job.amountMinor / 10 ** currencyExponent(state.job.currency), currency: state.job.currency };
+  if (!isOpenJob(state.job.status, state.job.expirationDateTimeUtc?.toISOString() ?? null, at) || state.job.expirationDateTimeUtc === null) {
+    const expired = state.job.expirationDateTimeUtc !== null && state.job.expirationDateTimeUtc <= at;
+    return refuse(tx, state.job, actor, 'PaymentLinkExpiryFailed', `Only an open payment link can be expired; this job is ${expired && state.job.status === 'pending' ? 'expired' : state.job.status} already.`, meta, at);
+  }
+  const open = state.payments.filter((payment) => payment.transaction.status === 'pending');
+  const version = await commitPaymentChange(tx, {
+    job: state.job, actor, at,
+    update: open.map((payment) => ({ reference: payment.transaction.reference, status: 'expired' })),
+    jobPatch: { status: 'expired', expirationDateTimeUtc: at },
+    steps: open.map((payment) => ({ paymentId: payment.transaction.reference, paymentJobReference: state.job.reference, step: 'expired', dateTimeUtc: at })),
+    audit: { event: 'PaymentLinkExpired', metaData: { ...meta, outcome: 'expired', previousExpiry: state.job.expirationDateTimeUtc.toISOString() } },
+  });
+  return ok(200, `The payment link of ${state.job.reference} has expired: it can no longer be paid.`, state, version);
+}
+
 export async function mailPaymentLink(tx: Tx, actor: Actor, address: JobAddress, input: { paymentId: string; emailAddress: string }, at: Date, publicUrl: string): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, null);
   paymentOf(state, input.paymentId);
@@ -362,6 +389,7 @@ export async function mailPaymentLink(tx: Tx, actor: Actor, address: JobAddress,
     footer: state.job.expirationDateTimeUtc ? `The link is valid until ${state.job.expirationDateTimeUtc.toISOString().slice(0, 16).replace('T', ' ')} UTC.` : undefined,
   });
   await audit(tx, state.job, actor, 'PaymentLinkMailed', { ...meta, outcome: 'queued', emailId: id }, at);
+  await recordEvent(tx, 'record', { resource: 'paymentJob', resourceId: state.job.reference, businessId: state.job.businessId, merchantId: state.job.merchantId });
   return ok(200, `Payment link sent to ${emailAddress}.`, state, state.job.version);
 }
 
@@ -390,4 +418,33 @@ export async function advanceRefund(tx: Tx, refundId: string, to: 'processing' |
     },
   });
   return true;
+}
+
+/**
+ * A chargeback (issue 16): the shopper's bank reverses a captured card payment. The acquirer reports it; it becomes a
+ * transaction of kind 'chargeback' (paid: the money has left the merchant) under the payment, through the one door,
+ * so the statistics take it off the payment's revenue, the ledger posts a reversal and the overview lists it. Its
+ * amount defaults to what the merchant still holds of the payment (captured, less what is refunded, held by refunds
+ * in progress or charged back already) and can never exceed it. The scheme's reason is
+ * the detail of the payment's 'chargedBack' step (at the chargeback's time). Null when there is no such payment or
+ * nothing of it left to reverse.
+ */
+export async function recordChargeback(tx: Tx, paymentId: string, input: { amountMinor?: number; reason: string }, at: Date): Promise<string | null> {
+  const [paymentRow] = await tx.select({ job: transactions.paymentJobReference }).from(transactions).where(and(eq(transactions.reference, paymentId), eq(transactions.kind, 'payment')));
+  if (!paymentRow) return null;
+  const state = await loadJobState(tx, paymentRow.job, { lock: true });
+  const payment = state?.payments.find((candidate) => candidate.transaction.reference === paymentId);
+  if (!state || !payment) return null;
+  const held = refundableMinor(payment.money);
+  const amountMinor = input.amountMinor ?? held;
+  if (held <= 0 || amountMinor <= 0 || amountMinor > held) return null;
+  const chargeback = childOf(payment, 'chargeback', amountMinor, 'paid', at);
+  const { currency } = payment.transaction;
+  await commitPaymentChange(tx, {
+    job: state.job, actor: { userId: 'system' }, at,
+    insert: [chargeback],
+    steps: [{ paymentId, paymentJobReference: state.job.reference, step: 'chargedBack', amountMinor, detail: input.reason, dateTimeUtc: at }],
+    audit: { event: 'ChargebackReceived', metaData: { paymentId, chargebackId: chargeback.reference, amount: amountMinor / 10 ** currencyExponent(currency), currency, reason: input.reason, outcome: 'chargedBack' } },
+  });
+  return chargeback.reference;
 }

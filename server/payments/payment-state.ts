@@ -21,6 +21,8 @@ export type PaymentState = {
   transaction: TransactionRow;
   captures: TransactionRow[];
   refunds: RefundState[];
+  /** chargebacks (kind 'chargeback'): the scheme's reversals of the payment, posted like refunds */
+  chargebacks: TransactionRow[];
   steps: StepRow[];
   money: PaymentMoney;
 };
@@ -49,7 +51,7 @@ export function transactionStatusOfRefund(status: RefundStatus): string {
 const authorisedStatuses = new Set(['reserved', 'paid']);
 
 /** Amounts of one payment from its row and its children (pure). */
-export function moneyOf(payment: TransactionRow, captures: readonly TransactionRow[], refunds: readonly Pick<RefundState, 'transaction' | 'status'>[]): PaymentMoney {
+export function moneyOf(payment: TransactionRow, captures: readonly TransactionRow[], refunds: readonly Pick<RefundState, 'transaction' | 'status'>[], chargebacks: readonly TransactionRow[] = []): PaymentMoney {
   const authorisedMinor = authorisedStatuses.has(payment.status) ? payment.amountMinor : 0;
   // A payment captured at authorisation (no capture rows) has its whole amount captured once paid.
   const capturedMinor = captures.length > 0
@@ -62,27 +64,56 @@ export function moneyOf(payment: TransactionRow, captures: readonly TransactionR
     else if (refund.status === 'requested' || refund.status === 'processing') refundPendingMinor += refund.transaction.amountMinor;
   }
   const refundCount = refunds.filter((refund) => refund.status !== 'cancelled' && refund.status !== 'failed').length;
-  return { status: payment.status, authorisedMinor, capturedMinor, refundedMinor, refundPendingMinor, refundCount };
+  const chargedBackMinor = chargebacks.filter((chargeback) => chargeback.status === 'paid').reduce((sum, chargeback) => sum + chargeback.amountMinor, 0);
+  return { status: payment.status, authorisedMinor, capturedMinor, refundedMinor, refundPendingMinor, refundCount, chargedBackMinor };
+}
+
+/**
+ * The reads of a job's payments outside a transaction (the detail and the trace), built once per database (and per
+ * transaction, should one be passed) and prepared on each connection once: only the ids change between calls, so
+ * neither the ORM's statement building (~0.1–0.2 ms a statement on this machine) nor PostgreSQL's parsing is paid
+ * again. Lists of ids travel as one array parameter (= ANY), the same condition as IN.
+ */
+function paymentReads(tx: Tx) {
+  const paymentIds = sql.placeholder('paymentIds');
+  return {
+    payments: tx.select().from(transactions)
+      .where(and(eq(transactions.paymentJobReference, sql.placeholder('reference')), eq(transactions.kind, 'payment')))
+      .orderBy(asc(transactions.createdAt), asc(transactions.reference)).prepare('job_payments'),
+    children: tx.select().from(transactions).where(sql`${transactions.parentReference} = ANY(${paymentIds})`)
+      .orderBy(asc(transactions.createdAt), asc(transactions.reference)).prepare('payment_children'),
+    refunds: tx.select().from(paymentRefunds).where(sql`${paymentRefunds.paymentId} = ANY(${paymentIds})`).prepare('payment_refund_rows'),
+    steps: tx.select().from(paymentSteps).where(sql`${paymentSteps.paymentId} = ANY(${paymentIds})`).orderBy(asc(paymentSteps.id)).prepare('payment_step_rows'),
+  };
+}
+const preparedReads = new WeakMap<Tx, ReturnType<typeof paymentReads>>();
+function readsOf(tx: Tx): ReturnType<typeof paymentReads> {
+  let reads = preparedReads.get(tx);
+  if (!reads) preparedReads.set(tx, reads = paymentReads(tx));
+  return reads;
 }
 
 /**
  * Reads a job and its payments. With lock, the job row and its payments' rows are locked (FOR UPDATE) first, so
- * actions on one job run one after the other and two refunds can never both take the last of the money.
+ * actions on one job run one after the other and two refunds can never both take the last of the money. Without
+ * lock, the payments' reads are the prepared ones above.
  */
 export async function loadJobState(tx: Tx, reference: string, options: { lock: boolean; where?: ReturnType<typeof sql> | undefined }): Promise<JobState | null> {
   const jobQuery = tx.select().from(paymentJobs).where(and(eq(paymentJobs.reference, reference), options.where));
   const [job] = options.lock ? await jobQuery.for('update') : await jobQuery;
   if (!job) return null;
-  const paymentQuery = tx.select().from(transactions)
+  const reads = options.lock ? null : readsOf(tx);
+  const payments = reads ? await reads.payments.execute({ reference }) : await tx.select().from(transactions)
     .where(and(eq(transactions.paymentJobReference, reference), eq(transactions.kind, 'payment')))
-    .orderBy(asc(transactions.createdAt), asc(transactions.reference));
-  const payments = options.lock ? await paymentQuery.for('update') : await paymentQuery;
+    .orderBy(asc(transactions.createdAt), asc(transactions.reference)).for('update');
   const paymentIds = payments.map((payment) => payment.reference);
-  const children = paymentIds.length === 0 ? [] : await tx.select().from(transactions)
+  const children = paymentIds.length === 0 ? [] : reads ? await reads.children.execute({ paymentIds }) : await tx.select().from(transactions)
     .where(inArray(transactions.parentReference, paymentIds))
     .orderBy(asc(transactions.createdAt), asc(transactions.reference));
-  const refundRows = paymentIds.length === 0 ? [] : await tx.select().from(paymentRefunds).where(inArray(paymentRefunds.paymentId, paymentIds));
-  const stepRows = paymentIds.length === 0 ? [] : await tx.select().from(paymentSteps).where(inArray(paymentSteps.paymentId, paymentIds)).orderBy(asc(paymentSteps.id));
+  const refundRows = paymentIds.length === 0 ? [] : reads ? await reads.refunds.execute({ paymentIds })
+    : await tx.select().from(paymentRefunds).where(inArray(paymentRefunds.paymentId, paymentIds));
+  const stepRows = paymentIds.length === 0 ? [] : reads ? await reads.steps.execute({ paymentIds })
+    : await tx.select().from(paymentSteps).where(inArray(paymentSteps.paymentId, paymentIds)).orderBy(asc(paymentSteps.id));
   const refundRowById = new Map(refundRows.map((row) => [row.refundId, row]));
   return {
     job,
@@ -94,7 +125,8 @@ export async function loadJobState(tx: Tx, reference: string, options: { lock: b
         const steps: PaymentStepRecord[] = row?.steps ?? seededRefundSteps(transaction, status);
         return { transaction, row, status, steps };
       });
-      return { transaction: payment, captures, refunds, steps: stepRows.filter((step) => step.paymentId === payment.reference), money: moneyOf(payment, captures, refunds) };
+      const chargebacks = children.filter((child) => child.parentReference === payment.reference && child.kind === 'chargeback');
+      return { transaction: payment, captures, refunds, chargebacks, steps: stepRows.filter((step) => step.paymentId === payment.reference), money: moneyOf(payment, captures, refunds, chargebacks) };
     }),
   };
 }
@@ -112,9 +144,9 @@ function seededRefundSteps(transaction: TransactionRow, status: RefundStatus): P
 
 /** Totals of a job over its payments (minor units). */
 export function jobMoney(state: JobState) {
-  let authorised = 0; let captured = 0; let refunded = 0; let pending = 0;
+  let authorised = 0; let captured = 0; let refunded = 0; let pending = 0; let chargedBack = 0;
   for (const { money } of state.payments) {
-    authorised += money.authorisedMinor; captured += money.capturedMinor; refunded += money.refundedMinor; pending += money.refundPendingMinor;
+    authorised += money.authorisedMinor; captured += money.capturedMinor; refunded += money.refundedMinor; pending += money.refundPendingMinor; chargedBack += money.chargedBackMinor;
   }
-  return { authorised, captured, refunded, remaining: Math.max(0, captured - refunded - pending) };
+  return { authorised, captured, refunded, chargedBack, remaining: Math.max(0, captured - refunded - pending - chargedBack) };
 }

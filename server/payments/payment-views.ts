@@ -34,7 +34,9 @@ export function stepsOf(state: JobState, payment: PaymentState): Step[] {
   for (const capture of payment.captures) steps.push({ step: 'captured', dateTimeUtc: iso(capture.createdAt), amount: major(capture.amountMinor) });
   for (const row of payment.steps) {
     if (captureSteps.has(row.step)) continue;
-    steps.push({ step: row.step, dateTimeUtc: iso(row.dateTimeUtc), amount: row.amountMinor === null ? null : major(row.amountMinor), detail: row.detail });
+    // A chargeback takes money back: its step reads negative, as the chargeback itself does.
+    const sign = row.step === 'chargedBack' ? -1 : 1;
+    steps.push({ step: row.step, dateTimeUtc: iso(row.dateTimeUtc), amount: row.amountMinor === null ? null : sign * major(row.amountMinor), detail: row.detail });
   }
   if (p.status === 'expired' && state.job.expirationDateTimeUtc) steps.push({ step: 'expired', dateTimeUtc: iso(state.job.expirationDateTimeUtc) });
   if (p.status === 'cancelled' && !recorded.includes('voided') && !recorded.includes('cancelled')) steps.push({ step: 'cancelled', dateTimeUtc: iso(addMinutes(p.createdAt, 3)), detail: 'Cancelled by the shopper' });
@@ -80,6 +82,7 @@ function paymentDetail(state: JobState, payment: PaymentState): PaymentDetail {
     captured: major(payment.money.capturedMinor),
     refunded: major(payment.money.refundedMinor),
     refundPending: major(payment.money.refundPendingMinor),
+    chargedBack: major(payment.money.chargedBackMinor),
     refundable: major(refundableMinor(payment.money)),
     capturable: major(capturableMinor(payment.money)),
     createDateTimeUtc: iso(p.createdAt),
@@ -149,7 +152,9 @@ function orderOf(order: OrderJson, currency: string) {
 }
 
 const invoiceMethods: Record<string, number> = { afterPay: 14, klarnaPayLater: 30, klarnaSliceIt: 30, klarnaPayNow: 0 };
-const chargebackReasons = ['Fraud: card not present', 'Goods or services not provided', 'Duplicate processing', 'Credit not processed', 'Not as described'];
+export const chargebackReasons = ['Fraud: card not present', 'Goods or services not provided', 'Duplicate processing', 'Credit not processed', 'Not as described'] as const;
+/** The scheme's reason of a chargeback that carries none of its own (the seed's). */
+export const chargebackReasonOf = (reference: string) => pick(chargebackReasons, hashOf(reference, 'reason'));
 const beneficiaries = [
   { nameOnBankAccount: 'Harbour Market Sellers Ltd', iban: 'GB33BUKB20201555555555', bic: 'BUKBGB22' },
   { nameOnBankAccount: 'Atelier Noord BV', iban: 'NL91ABNA0417164300', bic: 'ABNANL2A' },
@@ -173,14 +178,15 @@ export function paymentJobDetailOf(state: JobState, names: { merchantName: strin
     issueDateTimeUtc: iso(latest.transaction.createdAt), dueDateTimeUtc: iso(addMinutes(latest.transaction.createdAt, invoiceDays * 1440)),
     status: latest.money.refundedMinor >= latest.money.capturedMinor ? 'credited' : addMinutes(latest.transaction.createdAt, invoiceDays * 1440) < now ? 'paid' : 'open',
   }] : [];
-  const reversals = paid.filter((payment) => payment.transaction.paymentMethod === 'card' && hashOf(payment.transaction.reference, 'chargeback') % 61 === 0)
-    .map((payment) => ({ at: addMinutes(payment.transaction.createdAt, 20 * 1440 + (h % 7200)), payment }))
-    .filter(({ at }) => at < now)
-    .map(({ at, payment }) => ({
-      reversalId: `RV${payment.transaction.reference.slice(2)}`, paymentId: payment.transaction.reference,
-      amount: major(payment.money.capturedMinor - payment.money.refundedMinor), currency: job.currency,
-      reason: pick(chargebackReasons, hashOf(payment.transaction.reference, 'reason')), dateTimeUtc: iso(at),
-    })).filter((reversal) => reversal.amount > 0);
+  // Chargebacks are transactions of their own (kind 'chargeback', parentReference = the payment): the statistics, the
+  // ledger and the transactions overview count them; they read negative. The scheme's reason is the detail of the
+  // payment's 'chargedBack' step made with it (derived from the reference if there is none).
+  const reversals = state.payments.flatMap((payment) => payment.chargebacks.map((chargeback) => ({
+    reversalId: chargeback.reference, paymentId: payment.transaction.reference,
+    amount: -major(chargeback.amountMinor), currency: chargeback.currency,
+    reason: payment.steps.find((step) => step.step === 'chargedBack' && step.dateTimeUtc.getTime() === chargeback.createdAt.getTime())?.detail ?? chargebackReasonOf(chargeback.reference),
+    status: chargeback.status, dateTimeUtc: iso(chargeback.createdAt),
+  })));
   const split = paid.length > 0 && h % 19 === 0 ? (() => {
     const total = paid.reduce((sum, payment) => sum + payment.money.capturedMinor, 0);
     const seller = Math.round(total * 0.85);
@@ -218,7 +224,7 @@ export function paymentJobDetailOf(state: JobState, names: { merchantName: strin
     paymentMethod: latest?.transaction.paymentMethod ?? null,
     version: job.version,
     order: orderOf(order, job.currency),
-    amounts: { authorised: major(money.authorised), captured: major(money.captured), refunded: major(money.refunded), remaining: major(money.remaining) },
+    amounts: { authorised: major(money.authorised), captured: major(money.captured), refunded: major(money.refunded), chargedBack: major(money.chargedBack), remaining: major(money.remaining) },
     payments: state.payments.map((payment) => paymentDetail(state, payment)),
     invoices,
     reversals,
@@ -226,6 +232,7 @@ export function paymentJobDetailOf(state: JobState, names: { merchantName: strin
     actions: {
       cancel: isCancellableJob(job.status),
       mailPaymentLink: isOpenJob(job.status, job.expirationDateTimeUtc ? iso(job.expirationDateTimeUtc) : null, now) && state.payments.length > 0,
+      expireLink: isOpenJob(job.status, job.expirationDateTimeUtc ? iso(job.expirationDateTimeUtc) : null, now) && job.expirationDateTimeUtc !== null,
     },
   };
 }
@@ -263,6 +270,7 @@ function operationOf(step: string): string {
   if (step === 'authorised' || step === 'declined' || step === 'failed' || step === 'pending') return 'Authorisation';
   if (captureSteps.has(step)) return 'Capture';
   if (step === 'voided') return 'Void';
+  if (step === 'chargedBack') return 'Chargeback';
   if (step === 'expired') return 'Expiry';
   return step === 'cancelled' ? 'Cancellation' : step.charAt(0).toUpperCase() + step.slice(1);
 }

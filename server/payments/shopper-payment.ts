@@ -12,6 +12,7 @@ import { vaultCard } from '../cards/card-vault.ts';
 import type { Database } from '../db/client.ts';
 import { seedTestCards } from '../db/seed-bulk.ts';
 import { auditEvents, paymentJobs, transactions } from '../db/schema.ts';
+import { recordEvent } from '../events/event-bus.ts';
 import { postTransactionChanges } from '../ledger/post-transactions.ts';
 import { recordTransactionChanges, toStatsTransaction } from '../stats/record-transaction.ts';
 
@@ -93,6 +94,7 @@ export async function payShopperJob(database: Database, cardKeys: CardKeys, refe
       userId: 'shopper', event: 'PaymentJobPaidByShopper', dateTimeUtc: now, businessId: job.businessId, merchantId: job.merchantId,
       metaData: { paymentJobReference: job.reference, transactionReference: after.reference, amountMinor: job.amountMinor, currency: job.currency, maskedCardNumber: paid.cardMasked },
     });
+    await recordEvent(tx, 'record', { resource: 'paymentJob', resourceId: job.reference, businessId: job.businessId, merchantId: job.merchantId });
     return { ok: true, transactionReference: after.reference };
   });
 }

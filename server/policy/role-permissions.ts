@@ -20,7 +20,7 @@ export const rolePermissions: Record<RoleName, readonly PermissionName[]> = {
   InternalReadOnly: [...internalRead, 'Mapi.AccountWatchList.Read'],
   RiskAnalyst: [...internalRead, 'Mapi.AccountWatchList.Read', 'Mapi.Transaction.CardNumber.Read', 'Mapi.AccountWatchList.Update', 'Mapi.Beneficiary.Approve', 'Mapi.Screening.Resolve'],
   Implementations: [...internalRead, 'Mapi.Configurations.Update', 'Portal.Settings.Update', 'Mapi.Business.Update', 'Mapi.ApiKeys.Manage'],
-  FinanceAdmin: [...internalRead, 'Billing.Invoices.Create'],
+  FinanceAdmin: [...internalRead, 'Billing.Invoices.Create', 'Mapi.CommissionPlans.Update'],
   OperationalSupervisor: [...internalRead, 'Portal.PaymentJobs.Cancel', ...paymentOperations, 'Portal.PaymentJobs.MailPaymentLink'],
   Owner: [
     ...businessRead, ...transactionRead, ...financeRead,

@@ -6,13 +6,14 @@ import { and, asc, eq, gt, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import {
-  accountKindLabels, entryCategories, entryCategoryLabels, ledgerReportTypes, type EntryCategory, type LedgerReportType, type StatementAccountKind,
+  accountKindLabels, camtOnlyForStatementsMessage, entryCategories, entryCategoryLabels, ledgerReportTypes, type EntryCategory, type LedgerReportType, type StatementAccountKind,
 } from '../../src/contract/ledger.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { ReportContext } from '../../src/contract/reports.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
 import { businessAccountGroups, ledgerEntries, ledgerTransfers, merchantAccountGroups, settlementBatches } from '../db/schema.ts';
+import { camt053Statement } from '../ledger/camt053.ts';
 import { groupAccountId } from '../ledger/post-transactions.ts';
 import { readStatement } from '../ledger/statement.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
@@ -44,32 +45,55 @@ function periodText(start: Date | null, end: Date | null, timeZone: string): str
   return `${from} to ${to} (${timeZone})`;
 }
 
+type LedgerReportAccess = { accountNumber: string; currency: string; holder: string; kind: StatementAccountKind | undefined };
+
+/** Whether the report's owner still reads its account group, and the group's currency and holder; else a refusal. */
+async function ledgerReportAccess(database: Database, principal: Principal, report: QueuedReportRow): Promise<LedgerReportAccess | string> {
+  const { db } = database;
+  const context = report.context as ReportContext;
+  const filters = report.filters as Record<string, string>;
+  const reportType = report.reportType as LedgerReportType;
+  const accountNumber = filters.accountNumber ?? '';
+  const kind = kindOfReport[reportType];
+  const needed: PermissionName[] = context.level === 'business' ? ['Mapi.BagsExternal.Read'] : ['Mapi.MerchantAccountGroups.Read'];
+  if (kind === 'costs') needed.push('Mapi.GatewayFees.Read');
+  const resolved = await resolveContext(database, principal, context.businessId ?? '', context.level === 'merchant' ? context.merchantId ?? '' : undefined);
+  if (!resolved || needed.some((permission) => !resolved.permissions.has(permission))) return 'You do not have the correct permissions.';
+  if (context.level === 'business') {
+    const [group] = await db.select().from(businessAccountGroups).where(and(eq(businessAccountGroups.accountNumber, accountNumber), eq(businessAccountGroups.businessId, resolved.business.id)));
+    if (!group) return 'The account group no longer exists.';
+    return { accountNumber, currency: group.currency, holder: resolved.business.name, kind };
+  }
+  const [group] = await db.select().from(merchantAccountGroups).where(and(eq(merchantAccountGroups.accountNumber, accountNumber), eq(merchantAccountGroups.merchantId, resolved.merchant?.id ?? '')));
+  if (!group) return 'The account group no longer exists.';
+  if (kind === 'invoice' && !resolved.merchant?.grossSettlement) return 'The merchant no longer uses gross settlement.';
+  return { accountNumber, currency: group.currency, holder: `${resolved.merchant?.name ?? ''} (${resolved.business.name})`, kind };
+}
+
+/**
+ * An account statement as ISO 20022 camt.053.001.08 XML (file type 'xml'), in pieces as it is read; the pieces end
+ * with the reconciliation check of camt053Statement. Only statements: other report types are refused.
+ */
+export async function openCamtReport(database: Database, principal: Principal, report: QueuedReportRow): Promise<AsyncGenerator<string> | string> {
+  const access = await ledgerReportAccess(database, principal, report);
+  if (typeof access === 'string') return access;
+  if (!access.kind) return camtOnlyForStatementsMessage;
+  return camt053Statement(database.db, {
+    accountId: groupAccountId(access.accountNumber, access.kind), accountNumber: access.accountNumber, kind: access.kind, currency: access.currency,
+    holder: access.holder, period: { start: report.startDate, end: report.endDate }, createdAt: report.queuedAt,
+  });
+}
+
 /** The report's rows and headings, or a refusal that no retry can cure. */
 export async function openLedgerReport(database: Database, principal: Principal, report: QueuedReportRow, batchSize: number): Promise<LedgerReport | string> {
   const { db } = database;
   const context = report.context as ReportContext;
   const filters = report.filters as Record<string, string>;
   const reportType = report.reportType as LedgerReportType;
-  const accountNumber = filters.accountNumber ?? '';
   const timeZone = context.timeZone;
-  const kind = kindOfReport[reportType];
-  const needed: PermissionName[] = context.level === 'business' ? ['Mapi.BagsExternal.Read'] : ['Mapi.MerchantAccountGroups.Read'];
-  if (kind === 'costs') needed.push('Mapi.GatewayFees.Read');
-  const resolved = await resolveContext(database, principal, context.businessId ?? '', context.level === 'merchant' ? context.merchantId ?? '' : undefined);
-  if (!resolved || needed.some((permission) => !resolved.permissions.has(permission))) return 'You do not have the correct permissions.';
-  let currency: string;
-  let holder: string;
-  if (context.level === 'business') {
-    const [group] = await db.select().from(businessAccountGroups).where(and(eq(businessAccountGroups.accountNumber, accountNumber), eq(businessAccountGroups.businessId, resolved.business.id)));
-    if (!group) return 'The account group no longer exists.';
-    currency = group.currency;
-    holder = resolved.business.name;
-  } else {
-    const [group] = await db.select().from(merchantAccountGroups).where(and(eq(merchantAccountGroups.accountNumber, accountNumber), eq(merchantAccountGroups.merchantId, resolved.merchant?.id ?? '')));
-    if (!group) return 'The account group no longer exists.';
-    currency = group.currency;
-    holder = `${resolved.merchant?.name ?? ''} (${resolved.business.name})`;
-  }
+  const access = await ledgerReportAccess(database, principal, report);
+  if (typeof access === 'string') return access;
+  const { accountNumber, currency, holder, kind } = access;
   const exponent = currencyExponent(currency);
   const money = (minor: number) => minorUnitsToDecimal(minor, exponent);
   const start = report.startDate;

@@ -7,6 +7,7 @@ import { maxReportAttempts, reportExpiryMs, reportState, type QueuedReport, type
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
 import { queuedReports, users } from '../db/schema.ts';
+import { recordEvent } from '../events/event-bus.ts';
 import { ApiError } from '../api/errors.ts';
 import { presenceLockClass } from './presence.ts';
 
@@ -62,6 +63,7 @@ export async function claimNextReport(db: Db, nodeId: string, leaseMs: number): 
       status: 'generating', attempts: sql`${r.attempts} + 1`, lockedBy: nodeId, lockedUntil: leaseUntil(leaseMs), processedRows: 0, error: null,
     }).where(eq(r.id, candidate.id)).returning();
     if (!report) return { kind: 'none' } as const;
+    await recordEvent(tx, 'record', { resource: 'report', resourceId: String(report.id), userId: report.userId });
     const reclaimedFrom = candidate.status === 'generating' ? candidate.lockedBy : null;
     return { kind: 'claimed', report, lease: { id: report.id, nodeId, attempt: report.attempts }, reclaimedFrom } as const;
   });
@@ -83,17 +85,21 @@ export async function completeReport(db: Db, lease: Lease, file: { key: string; 
   return db.transaction(async (tx) => {
     const [held] = await tx.select({ id: r.id }).from(r).where(leaseHeld(lease)).for('update');
     if (!held) return false;
-    await tx.update(r).set({
+    const [done] = await tx.update(r).set({
       status: 'generated', generatedAt: sql`now()`, expirationDateTime: sql`now() + make_interval(secs => ${reportExpiryMs / 1000})`,
       filePath: file.key, fileSize: file.fileSize, processedRows, lockedBy: null, lockedUntil: null, error: null,
-    }).where(eq(r.id, lease.id));
+    }).where(eq(r.id, lease.id)).returning({ userId: r.userId });
+    if (done) await recordEvent(tx, 'record', { resource: 'report', resourceId: String(lease.id), userId: done.userId });
     return true;
   });
 }
 
 /** A job that cannot succeed (the user lost access, the query is refused): failed now, no further attempts. */
 export async function failReport(db: Db, lease: Lease, error: string): Promise<void> {
-  await db.update(r).set({ status: 'failed', lockedBy: null, lockedUntil: null, error }).where(leaseHeld(lease));
+  await db.transaction(async (tx) => {
+    const [failed] = await tx.update(r).set({ status: 'failed', lockedBy: null, lockedUntil: null, error }).where(leaseHeld(lease)).returning({ userId: r.userId });
+    if (failed) await recordEvent(tx, 'record', { resource: 'report', resourceId: String(lease.id), userId: failed.userId });
+  });
 }
 
 /**
@@ -165,6 +171,7 @@ export const reportContentTypes: Record<string, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pdf: 'application/pdf',
+  xml: 'application/xml; charset=utf-8',
 };
 
 /**
@@ -173,6 +180,9 @@ export const reportContentTypes: Record<string, string> = {
  * account-group data.
  */
 export function reportReadPermission(reportType: string): PermissionName {
+  if (reportType === 'payment-jobs') return 'Portal.PaymentJobs.Read';
+  if (reportType === 'tickets') return 'Portal.Tickets.Read';
+  if (reportType === 'users') return 'Mapi.Users.Read';
   return reportType === 'transactions' ? 'Mapi.Transactions.Read' : 'Mapi.MerchantAccountGroups.Read';
 }
 

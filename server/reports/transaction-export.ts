@@ -5,11 +5,11 @@ import { format } from 'date-fns';
 import { and, asc, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { SortKey } from '../../src/contract/list-query.ts';
-import { currencyExponent, transactionColumnLabels, type TransactionColumn } from '../../src/contract/transactions.ts';
+import { currencyExponent, displayStatusOf, takesMoneyBack, toMajorUnits, transactionColumnLabels, type TransactionColumn } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
 import { businesses, merchants, transactions } from '../db/schema.ts';
-import { filterCondition, keysetAfter, orderByOf, orderKeysOf, type OrderKey } from '../api/list-sql.ts';
-import { merchantScopeWhere, scopeWhere, transactionResource, type TransactionScope } from '../api/transactions.ts';
+import { filterCondition, keysetAfter, orderByOf, type OrderKey, type Picks, picksWhere } from '../api/list-sql.ts';
+import { merchantScopeWhere, refundedMinorOf, scopeWhere, transactionOrderKeys, transactionResource, type TransactionScope } from '../api/transactions.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { ColumnKind, ReportColumnSpec, ReportRow } from './writers.ts';
 
@@ -37,13 +37,24 @@ const exportFields = {
   customerEmail: t.customerEmail,
   merchantName: merchants.name,
   businessName: businesses.name,
+  refundedMinor: refundedMinorOf(),
 };
 
 export type ExportRow = {
   reference: string; kind: string; parentReference: string | null; businessId: string; merchantId: string; paymentJobReference: string;
   createdAt: Date; createdAtExact: string; amountMinor: number; amountMilli: number; currency: string; status: string; paymentMethod: string; channel: string;
   ewalletType: string | null; cardMasked: string | null; declineReason: string | null; customerEmail: string | null; merchantName: string; businessName: string;
+  /** a payment's paid refunds (minor units); 0 otherwise */
+  refundedMinor?: number | string | null;
 };
+
+/** A refund's amount is negative in the file, as on screen. */
+const signedMinor = (row: ExportRow) => (takesMoneyBack(row.kind) ? -Math.abs(row.amountMinor) : row.amountMinor);
+
+/** 'refunded' / 'partiallyRefunded' for a paid payment with paid refunds, else the status as stored. */
+const exportStatus = (row: ExportRow) => displayStatusOf({
+  kind: row.kind, status: row.status, amount: toMajorUnits(row.amountMinor, row.currency), refundedAmount: toMajorUnits(Number(row.refundedMinor ?? 0), row.currency),
+});
 
 /** 1234 minor units of a 2-decimal currency → '12.34'; exact for every integer (no floating point). */
 export function minorUnitsToDecimal(amountMinor: number, exponent: number): string {
@@ -64,9 +75,9 @@ export const exportColumnDefinitions: Record<TransactionColumn, ColumnDefinition
   date: { kind: 'datetime', width: 20, value: (row, zone) => wallClock(row.createdAt, zone) },
   reference: { kind: 'text', width: 18, value: (row) => row.reference },
   merchant: { kind: 'text', width: 28, value: (row) => row.merchantName },
-  amount: { kind: 'decimal', width: 14, value: (row) => minorUnitsToDecimal(row.amountMinor, currencyExponent(row.currency)) },
+  amount: { kind: 'decimal', width: 14, value: (row) => minorUnitsToDecimal(signedMinor(row), currencyExponent(row.currency)) },
   currency: { kind: 'text', width: 10, value: (row) => row.currency },
-  status: { kind: 'text', width: 12, value: (row) => row.status },
+  status: { kind: 'text', width: 18, value: exportStatus },
   paymentMethod: { kind: 'text', width: 16, value: (row) => row.paymentMethod },
   channel: { kind: 'text', width: 12, value: (row) => row.channel },
   ewalletType: { kind: 'text', width: 12, value: (row) => row.ewalletType },
@@ -98,6 +109,7 @@ function cursorValue(expression: AnyPgColumn | SQL, row: ExportRow): unknown {
   if (expression === t.reference) return row.reference;
   if (expression === t.amountMilli) return row.amountMilli;
   if (expression === t.status) return row.status;
+  if (expression === t.currency) return row.currency;
   throw new Error('export keyset: a key without a cursor value');
 }
 
@@ -109,6 +121,8 @@ export type ExportQuery = {
   /** rows created after this are not part of the export (the report was counted at queue time) */
   asOf: Date;
   batchSize: number;
+  /** rows picked in the overview (a bulk export of a selection): only these, or every match but these */
+  picks?: Picks;
 };
 
 async function batchAfter(db: Db, where: SQL | undefined, keys: readonly OrderKey[], after: ExportRow | null, limit: number): Promise<ExportRow[]> {
@@ -123,7 +137,7 @@ async function batchAfter(db: Db, where: SQL | undefined, keys: readonly OrderKe
 
 /** Every matching row, batch by batch, in the report's ordering. */
 export async function* transactionExportBatches(db: Db, query: ExportQuery): AsyncGenerator<ExportRow[]> {
-  const where = and(scopeWhere(query.scope), filterCondition(transactionResource, query.filters, query.timeZone), lte(t.createdAt, query.asOf));
+  const where = and(scopeWhere(query.scope), filterCondition(transactionResource, query.filters, query.timeZone), lte(t.createdAt, query.asOf), query.picks ? picksWhere(t.reference, query.picks) : undefined);
   if (query.sort.field === 'merchant') {
     // By merchant name: walk the scope's merchants in order and page each one's rows newest first.
     const order = query.sort.descending ? desc : asc;
@@ -141,7 +155,7 @@ export async function* transactionExportBatches(db: Db, query: ExportQuery): Asy
     }
     return;
   }
-  const keys = orderKeysOf(transactionResource, query.sort);
+  const keys = transactionOrderKeys(query.sort, query.filters);
   let last: ExportRow | null = null;
   for (;;) {
     const batch = await batchAfter(db, where, keys, last, query.batchSize);

@@ -4,7 +4,8 @@
 // payment's created_at):
 //
 //   volume               amount of paid payments
-//   revenue              volume less the paid refunds of those payments (a refund counts in its payment's bucket)
+//   revenue              volume less the paid refunds and chargebacks of those payments (each counts in its
+//                        payment's bucket)
 //   unsuccessfulVolume   amount of declined and failed payments
 //   unsuccessfulRevenue  the same amount
 //   salesCount           number of paid payments
@@ -12,6 +13,7 @@
 // Captures settle a payment that already counts, so they add nothing. Declines are the declined and failed
 // payments that carry a reason.
 import type { DashboardTotals } from '../../src/contract/dashboard-intervals.ts';
+import { takesMoneyBack, type TransactionKind } from '../../src/contract/transactions.ts';
 
 export const paidStatus = 'paid';
 export const unsuccessfulStatuses = ['declined', 'failed'] as const;
@@ -21,7 +23,7 @@ export type StatsMeasures = DashboardTotals;
 /** The fields of a transaction the statistics depend on. */
 export type StatsTransaction = {
   reference: string;
-  kind: 'payment' | 'refund' | 'capture';
+  kind: TransactionKind;
   parentReference: string | null;
   status: string;
   amountMinor: number;
@@ -40,7 +42,7 @@ export const isUnsuccessful = (status: string) => (unsuccessfulStatuses as reado
 
 /**
  * The measures one transaction adds. A payment of any status adds (possibly all-zero) measures, so its bucket
- * exists as in the bulk aggregation; a paid refund takes its amount off revenue; anything else adds nothing.
+ * exists as in the bulk aggregation; a paid refund or chargeback takes its amount off revenue; anything else adds nothing.
  */
 export function contributionOf(transaction: Pick<StatsTransaction, 'kind' | 'status' | 'amountMinor'>): StatsMeasures | null {
   const { kind, status, amountMinor } = transaction;
@@ -55,7 +57,7 @@ export function contributionOf(transaction: Pick<StatsTransaction, 'kind' | 'sta
       salesCount: paid ? 1 : 0,
     };
   }
-  if (kind === 'refund' && status === paidStatus) return { volume: 0, revenue: -amountMinor, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 0 };
+  if (takesMoneyBack(kind) && status === paidStatus) return { volume: 0, revenue: -amountMinor, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 0 };
   return null;
 }
 

@@ -15,7 +15,7 @@ export type StatsScope = { merchantId: string } | { businessId: string } | { par
 
 type ScopedTable = { merchantId: AnyPgColumn; businessId: AnyPgColumn; partnerId: AnyPgColumn };
 
-function scopeCondition(table: ScopedTable, scope: StatsScope): SQL {
+export function scopeCondition(table: ScopedTable, scope: StatsScope): SQL {
   if ('merchantId' in scope) return sql`${table.merchantId} = ${scope.merchantId}`;
   if ('businessId' in scope) return sql`${table.businessId} = ${scope.businessId}`;
   return sql`${table.partnerId} = ${scope.partnerId}`;

@@ -5,6 +5,7 @@
 // concurrent writers lock them in the same order and cannot deadlock on each other.
 import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { takesMoneyBack } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
 import { transactionDeclinesDaily, transactions } from '../db/schema.ts';
 import { contributionOf, declineOf, type StatsKey, type StatsMeasures, type StatsTransaction } from './definition.ts';
@@ -43,10 +44,10 @@ const keyString = (key: Omit<StatsKey, 'at'>, at: Date, extra = '') => `${key.me
 
 /** Applies inserts, changes and deletions of transactions to every statistics table. */
 export async function recordTransactionChanges(writer: StatsWriter, changes: readonly TransactionChange[]): Promise<void> {
-  // A refund counts in its payment's bucket: find the payments of the refunds that count.
+  // A refund or chargeback counts in its payment's bucket: find the payments of those that count.
   const parentReferences = new Set<string>();
   for (const { before, after } of changes) {
-    for (const side of [before, after]) if (side?.kind === 'refund' && side.parentReference && contributionOf(side)) parentReferences.add(side.parentReference);
+    for (const side of [before, after]) if (side && takesMoneyBack(side.kind) && side.parentReference && contributionOf(side)) parentReferences.add(side.parentReference);
   }
   const parents = new Map<string, StatsKey>();
   if (parentReferences.size > 0) {

@@ -114,7 +114,7 @@ export async function issueSignInChallenge(db: Db, userId: string, passwordExpir
   return secret;
 }
 
-export type ChallengeOutcome = { outcome: 'passed'; userId: string; passwordExpired: boolean } | { outcome: 'wrong' } | { outcome: 'expired' };
+export type ChallengeOutcome = { outcome: 'passed'; userId: string; passwordExpired: boolean } | { outcome: 'wrong'; userId: string } | { outcome: 'expired' };
 
 export async function answerSignInChallenge(database: Database, keys: CardKeys, ticket: string, code: string): Promise<ChallengeOutcome> {
   if (ticket.length < 20 || ticket.length > 200) return { outcome: 'expired' };
@@ -124,7 +124,7 @@ export async function answerSignInChallenge(database: Database, keys: CardKeys, 
     .returning();
   if (!challenge) return { outcome: 'expired' };
   const passed = await verifySecondFactor(database, keys, challenge.userId, code);
-  if (!passed) return { outcome: 'wrong' };
+  if (!passed) return { outcome: 'wrong', userId: challenge.userId };
   const [used] = await database.db.update(signInChallenges).set({ usedAt: new Date() })
     .where(and(eq(signInChallenges.id, challenge.id), isNull(signInChallenges.usedAt))).returning({ id: signInChallenges.id });
   if (!used) return { outcome: 'expired' };

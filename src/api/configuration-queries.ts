@@ -107,7 +107,8 @@ export async function createApiKey(path: string, body: { name: string; descripti
 }
 
 export async function startApiKeyReplacement(path: string, keyId: string) {
-  return validate('apiKeyCreated', await api.post<unknown>(`${path}/api-keys/${e(keyId)}/replacement`));
+  // A 403 comes back to the caller: it may ask for a step-up (panes/step-up), which the API keys panel handles.
+  return validate('apiKeyCreated', await api.post<unknown>(`${path}/api-keys/${e(keyId)}/replacement`, undefined, { handleErrors: (status) => status !== 403 }));
 }
 
 export async function completeApiKeyReplacement(path: string, keyId: string, oldKeyStops: OldKeyStop) {

@@ -3,19 +3,20 @@
 // (46 KB gzip) and building the schemas (about 100 ms of script on the bench machine) stay off the main thread.
 // Callers name a schema (validate('transactionList', data)); the names and output types come from here.
 import { contextBusinessPageSchema, contextBusinessSchema, contextConfigurationPageSchema, contextMerchantPageSchema, contextMerchantSchema, contextSearchPageSchema } from '../contract/context-responses.ts';
-import { dashboardResponseSchema, declinesResponseSchema } from '../contract/dashboard.ts';
+import { breakdownResponseSchema, dashboardResponseSchema, declinesResponseSchema } from '../contract/dashboard.ts';
 import { outboxMessageDetail, outboxMessageList } from '../contract/outbox-schemas.ts';
 import { authoredNotification, authoredNotificationList, createdNotification, userNotificationDetail, userNotificationList } from '../contract/notification-schemas.ts';
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
-import { notificationStatusSchema, recordSearchSchema, userSettingSchema } from '../contract/shell-responses.ts';
+import { reportSchedule, reportScheduleList } from '../contract/report-schedule-schemas.ts';
+import { notificationStatusSchema, recordSearchSchema, searchMerchantsSchema, userSettingSchema } from '../contract/shell-responses.ts';
 import {
   apiKeyCreated, apiKeyList, apiKeyReplacementCompleted, businessDetail, businessList, configurationDetail, configurationList, hostedPageAnswer,
   hostedPageList, imageUploadAnswer, merchantDetail, merchantList, paymentMethodAnswer,
 } from '../contract/configuration-schemas.ts';
 import {
   accountStatement, businessAccountGroup, dailyBalances, businessAccountGroupList, ledgerReportQueued, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList,
-  pricingPlanList, remittance, settlementBatchDetail, settlementBatchList,
+  internalAccountList, pricingPlanList, remittance, settlementBatchDetail, settlementBatchList,
 } from '../contract/ledger-schemas.ts';
 import { auditEventList, paymentActionAnswer, paymentJobDetail, paymentJobList, paymentTrace } from '../contract/payment-job-schemas.ts';
 import { invitationPreview, invitedUsers, recoveryCodes, roleGroupList, secondFactorEnrolment, secondFactorStatus, userAuditEvents, userDetail, userList, userSessions } from '../contract/user-schemas.ts';
@@ -24,6 +25,11 @@ import { createdComment, createdTicket, ticketAssignees, ticketAttachment, ticke
 import { customer, customerDataList, customerList } from '../contract/customer-schemas.ts';
 import { beneficiary, beneficiaryList, screeningAlertList, screeningSettings } from '../contract/beneficiary-schemas.ts';
 import { watchListEntryDetail, watchListList } from '../contract/watch-list-schemas.ts';
+import { commissionPlanDetail, commissionPlanList, partnerDeclines, partnerDetail, partnerList } from '../contract/partner-schemas.ts';
+import { billingPreview, billingRunList, createdBillingRun, invoiceDetail, invoiceList } from '../contract/billing-schemas.ts';
+import { openApiDocument } from '../contract/openapi-schemas.ts';
+import { storedPreset, storedPresetList } from '../contract/filter-presets.ts';
+import { transactionTotals } from '../contract/transaction-schemas.ts';
 
 export const contractSchemas = {
   policyStructure: policyStructureSchema,
@@ -32,6 +38,7 @@ export const contractSchemas = {
   notificationStatus: notificationStatusSchema,
   userSetting: userSettingSchema,
   recordSearch: recordSearchSchema,
+  searchMerchants: searchMerchantsSchema,
   contextBusinessPage: contextBusinessPageSchema,
   contextMerchantPage: contextMerchantPageSchema,
   contextSearchPage: contextSearchPageSchema,
@@ -51,6 +58,7 @@ export const contractSchemas = {
   outboxMessageDetail,
   dashboardResponse: dashboardResponseSchema,
   declinesResponse: declinesResponseSchema,
+  breakdownResponse: breakdownResponseSchema,
   ticketList,
   ticketDetail,
   ticketCommentPage,
@@ -112,6 +120,25 @@ export const contractSchemas = {
   userAuditEvents,
   userSessions,
   dailyBalances,
+  // partners (issue 22)
+  partnerList,
+  partnerDetail,
+  commissionPlanList,
+  commissionPlanDetail,
+  partnerDeclines,
+  // billing (issue 22)
+  billingPreview,
+  billingRunList,
+  createdBillingRun,
+  invoiceList,
+  invoiceDetail,
+  openApiDocument,
+  storedPreset,
+  storedPresetList,
+  transactionTotals,
+  reportSchedule,
+  reportScheduleList,
+  internalAccountList,
 };
 
 export type SchemaName = keyof typeof contractSchemas;

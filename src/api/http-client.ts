@@ -1,10 +1,11 @@
-// The one HTTP client of the Portal API (an ofetch instance): bearer token, Time-Zone header; 401 → refresh
+// The one HTTP client of the Portal API (an ofetch instance): the access token (DPoP with a proof, or bearer), Time-Zone header; 401 → refresh
 // once and retry; 409 → the conflict modal (confirm proceeds, cancel rejects); other 4xx → each errorReport
 // message as a danger toast for 5 s (or the general message); 5xx and network failures → the general
 // message; aborted requests stay silent. `handleErrors: false` (or a predicate) hands failures to the caller.
 import { FetchError, ofetch } from 'ofetch';
 import { messages } from '../contract/messages.ts';
 import type { ToastInput } from '../state/toast-store.ts';
+import { authorizationHeaders, noteServerDate } from './dpop.ts';
 import { ApiError, errorReportMessages, SessionUnavailableError } from './api-error.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -66,7 +67,11 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 
 export function createHttpClient(deps: HttpClientDeps): PortalApi {
   const fetcher = ofetch.create(
-    { baseURL: deps.baseURL, retry: 0, timeout: deps.timeoutMs ?? 60_000 },
+    {
+      baseURL: deps.baseURL, retry: 0, timeout: deps.timeoutMs ?? 60_000,
+      // The server's clock, for dating DPoP proofs (a 401 for a proof dated by a wrong clock is then retried right).
+      onResponse: ({ response }) => { noteServerDate(response.headers.get('date')); },
+    },
     deps.fetch ? { fetch: deps.fetch } : undefined,
   );
   const timeZone = deps.timeZone ?? resolvedTimeZone;
@@ -75,13 +80,17 @@ export function createHttpClient(deps: HttpClientDeps): PortalApi {
     const query = options.query
       ? Object.fromEntries(Object.entries(options.query).filter(([, value]) => value !== undefined && value !== null))
       : undefined;
+    const method = options.method ?? 'GET';
+    // DPoP (src/api/dpop.ts): the proof names the method and the address without its query.
+    const address = `${deps.baseURL.replace(/\/$/, '')}/${path.replace(/^\//, '')}`;
+    const authorization = await authorizationHeaders(method, address, token);
     return (await fetcher(path, {
-      method: options.method ?? 'GET',
+      method,
       ...(query ? { query } : {}),
       ...(options.body !== undefined ? { body: options.body as Record<string, unknown> } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       responseType: options.responseType ?? 'json',
-      headers: { Accept: 'application/json', ...options.headers, Authorization: `Bearer ${token}`, 'Time-Zone': timeZone() },
+      headers: { Accept: 'application/json', ...options.headers, ...authorization, 'Time-Zone': timeZone() },
     })) as T;
   }
 

@@ -31,7 +31,8 @@ function useCommandItems(entries: readonly { id: string; label?: string; href?: 
 function ContextDisplay() {
   const { applied } = useSnapshot(contextStore) as { applied: ContextSelections };
   const parts = [applied.partner?.title, applied.business?.title, applied.merchant?.title, applied.configuration?.title]
-    .filter((part): part is string => Boolean(part));
+    // A name once: a merchant and its configuration often share the title.
+    .filter((part, index, all): part is string => Boolean(part) && part !== all[index - 1]);
   const { registry, commandServices } = useAppServices();
   const ctx = useCommandContext(undefined, { overlays: false });
   const switchCommand = registry.get('context.switch');

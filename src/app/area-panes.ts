@@ -35,6 +35,7 @@ const areaPaneLoaders = {
   batchReportPane: (): PaneModule => import('../../panes/reporting/batch-report-pane.tsx').then((module) => ({ default: module.BatchReportPane })),
   batchDetailPane: (): PaneModule => import('../../panes/reporting/batch-report-pane.tsx').then((module) => ({ default: module.BatchDetailPane })),
   pricingPlanPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.PricingPlanPane })),
+  internalAccountsPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.InternalAccountsPane })),
   merchantAccountsPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.MerchantAccountsPane })),
   merchantAccountDetailPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.MerchantAccountDetailPane })),
   businessAccountsPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.BusinessAccountsPane })),
@@ -48,6 +49,17 @@ const areaPaneLoaders = {
   customerDetailPane: (): PaneModule => import('../../panes/customers/customer-detail-pane.tsx').then((module) => ({ default: module.CustomerDetailPane })),
   virtualTerminalPane: (): PaneModule => import('../../panes/virtual-terminal/virtual-terminal-pane.tsx').then((module) => ({ default: module.VirtualTerminalPane })),
   virtualTerminalSettingsPane: (): PaneModule => import('../../panes/virtual-terminal/virtual-terminal-settings-pane.tsx').then((module) => ({ default: module.VirtualTerminalSettingsPane })),
+  partnersPane: (): PaneModule => import('../../panes/partners/partners-pane.tsx').then((module) => ({ default: module.PartnersPane })),
+  partnerDetailPane: (): PaneModule => import('../../panes/partners/partner-detail-pane.tsx').then((module) => ({ default: module.PartnerDetailPane })),
+  commissionPlanPane: (): PaneModule => import('../../panes/partners/commission-plan-pane.tsx').then((module) => ({ default: module.CommissionPlanPane })),
+  partnerDeclinesPane: (): PaneModule => import('../../panes/partners/partner-declines-pane.tsx').then((module) => ({ default: module.PartnerDeclinesPane })),
+  partnerBusinessPane: (): PaneModule => import('../../panes/partners/partner-frame-panes.tsx').then((module) => ({ default: module.PartnerBusinessPane })),
+  partnerMerchantPane: (): PaneModule => import('../../panes/partners/partner-frame-panes.tsx').then((module) => ({ default: module.PartnerMerchantPane })),
+  billingPane: (): PaneModule => import('../../panes/billing/billing-pane.tsx').then((module) => ({ default: module.BillingPane })),
+  invoiceDetailPane: (): PaneModule => import('../../panes/billing/invoice-detail-pane.tsx').then((module) => ({ default: module.InvoiceDetailPane })),
+  businessInvoicesPane: (): PaneModule => import('../../panes/billing/business-invoices-pane.tsx').then((module) => ({ default: module.BusinessInvoicesPane })),
+  bulkJobPane: (): PaneModule => import('../../panes/bulk-jobs/bulk-job-pane.tsx').then((module) => ({ default: module.BulkJobPane })),
+  apiReferencePane: (): PaneModule => import('../../panes/api-reference/api-reference-pane.tsx').then((module) => ({ default: module.ApiReferencePane })),
 } satisfies Record<string, () => PaneModule>;
 
 export type AreaPaneName = keyof typeof areaPaneLoaders;

@@ -43,7 +43,7 @@ export function composeApp(): BaseServices {
       workspaceStore.panes = [];
     },
   });
-  configureApi(createHttpClient({
+  const clientDeps = {
     baseURL: '/api/portal',
     getAccessToken: () => session.getAccessToken(),
     refreshAccessToken: () => session.refreshAccessToken(),
@@ -51,10 +51,11 @@ export function composeApp(): BaseServices {
     onConflictDiscarded: () => {
       void queryClient.invalidateQueries();
     },
-    notify: (toast) => {
+    notify: (toast: Parameters<typeof showToast>[0]) => {
       showToast(toast);
     },
-  }));
+  };
+  configureApi(createHttpClient(clientDeps), createHttpClient({ ...clientDeps, baseURL: '/api/gateway' }));
   // An answer handed on before its schema arrived and found wrong afterwards: tell the user, as for any fault.
   deferValidationDuringFirstLoad();
   setLateDriftHandler(() => showToast({ kind: 'danger', message: messages.generalError }));

@@ -1,4 +1,6 @@
-// Signs out after the inactivity timeout; a minute before, a dialog counts down and offers to stay.
+// Signs out after the inactivity timeout; a minute before, a dialog counts down and offers to stay. The tabs of
+// the portal share their activity (a BroadcastChannel): activity in any of them keeps all signed in, and when the
+// time is up they sign out together.
 import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { inactivityWarningMessage, messages } from '../contract/messages.ts';
@@ -16,19 +18,40 @@ export function InactivityWatch() {
   const [now, setNow] = useState(() => Date.now());
 
   useEffect(() => {
+    const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('portal-activity') : null;
+    const timeOut = () => {
+      shellStore.inactivityWarning = false;
+      void session.signOut('inactivity', currentBrowserUrl());
+    };
+    if (tabs) {
+      tabs.onmessage = ({ data }: MessageEvent<{ at?: number }>) => {
+        if (data.at) monitor.current?.heard(data.at);
+        else {
+          monitor.current?.stop();
+          timeOut();
+        }
+      };
+    }
     monitor.current = startInactivityMonitor({
       ...inactivity,
+      onActivity: (at) => tabs?.postMessage({ at }),
+      onResume: () => {
+        shellStore.inactivityWarning = false;
+      },
       onWarn: (remainingMs) => {
         setDeadline(Date.now() + remainingMs);
         setNow(Date.now());
         shellStore.inactivityWarning = true;
       },
       onTimeout: () => {
-        shellStore.inactivityWarning = false;
-        void session.signOut('inactivity', currentBrowserUrl());
+        tabs?.postMessage({});
+        timeOut();
       },
     });
+    const forget = session.watchInactivity({ timedOut: () => monitor.current?.timedOut() ?? false, resumeUrl: currentBrowserUrl });
     return () => {
+      forget();
+      tabs?.close();
       monitor.current?.stop();
       monitor.current = null;
       shellStore.inactivityWarning = false;

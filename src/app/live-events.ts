@@ -1,7 +1,8 @@
 // The tab's one live events stream (GET /api/portal/events, server/events/): read with fetch, since EventSource
 // cannot send the bearer token. An event names what to refresh ('notifications': the bell, the inbox, authors'
-// lists); the stream resumes with Last-Event-ID after a drop and reconnects with a growing pause (1 s to 30 s).
+// lists; 'record': one record that changed, told only to tabs whose user may read it); the stream resumes with Last-Event-ID after a drop and reconnects with a growing pause (1 s to 30 s).
 import type { QueryClient } from '@tanstack/react-query';
+import { authorizationHeaders } from '../api/dpop.ts';
 
 export type LiveEvent = { id: string | null; event: string; data: string };
 
@@ -25,7 +26,49 @@ export function parseEventStream(buffer: string): { events: LiveEvent[]; rest: s
 /** What each event kind refreshes (query keys, generic to specific as the factories build them). */
 const refreshes: Record<string, readonly (readonly unknown[])[]> = {
   notifications: [['notifications']],
+  'bulk-jobs': [['bulk-jobs']],
 };
+
+/**
+ * What a changed record refreshes: the queries of its kind (open panes refetch, others are marked stale). A refund
+ * shows in the job, its transactions and the figures; an edited configuration in its editor and lists.
+ */
+const recordRefreshes: Record<string, readonly (readonly unknown[])[]> = {
+  paymentJob: [['paymentJobs'], ['transactions'], ['dashboard']],
+  ticket: [['tickets']],
+  report: [['reports']],
+  business: [['businesses']],
+  merchant: [['businesses']],
+  configuration: [['configurations']],
+  hostedPage: [['configurations']],
+  user: [['users']],
+};
+
+export type RecordChanged = { resource: string; id: string };
+/** Dispatched on window for each changed record, after its queries were told to refresh (forms listen: 'This record changed'). */
+export const recordChangedEvent = 'portal:record-changed';
+
+/** A record event's data ({ resource, id }), or null. */
+export function parseRecordChange(data: string): RecordChanged | null {
+  try {
+    const value = JSON.parse(data) as Partial<RecordChanged>;
+    return typeof value.resource === 'string' && typeof value.id === 'string' ? { resource: value.resource, id: value.id } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Refreshes what an event names. */
+export function applyLiveEvent(event: LiveEvent, queryClient: QueryClient, target: EventTarget | null = typeof window === 'undefined' ? null : window): void {
+  if (event.event === 'record') {
+    const change = parseRecordChange(event.data);
+    if (!change) return;
+    for (const queryKey of recordRefreshes[change.resource] ?? []) void queryClient.invalidateQueries({ queryKey });
+    target?.dispatchEvent(new CustomEvent<RecordChanged>(recordChangedEvent, { detail: change }));
+    return;
+  }
+  for (const queryKey of refreshes[event.event] ?? []) void queryClient.invalidateQueries({ queryKey });
+}
 
 /**
  * Opens the stream and keeps it open until the returned stop is called. The shell starts it once the first screen has
@@ -42,7 +85,7 @@ export function startLiveEvents(session: { getAccessToken: () => Promise<string>
       try {
         const token = await session.getAccessToken();
         const response = await fetch('/api/portal/events', {
-          headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream', ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
+          headers: { ...(await authorizationHeaders('GET', '/api/portal/events', token)), Accept: 'text/event-stream', ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
           signal: controller.signal,
         });
         if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
@@ -57,7 +100,7 @@ export function startLiveEvents(session: { getAccessToken: () => Promise<string>
           buffer = parsed.rest;
           for (const event of parsed.events) {
             if (event.id) lastEventId = event.id;
-            for (const queryKey of refreshes[event.event] ?? []) void queryClient.invalidateQueries({ queryKey });
+            applyLiveEvent(event, queryClient);
           }
         }
       } catch {

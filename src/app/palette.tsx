@@ -1,17 +1,17 @@
 // The command palette (cmdk): a combobox over the commands available now, recently used first, ranked by
-// our own scorer and capped (cmdk's own filtering is off, so a thousand commands cost nothing), plus a
-// record look-up (GET /search) when the query looks like a reference, id or name. Enter runs or opens;
-// Shift+Enter (or a Shift/Ctrl/Cmd click) opens in a new pane beside.
+// our own scorer and capped (cmdk's own filtering is off, so a thousand commands cost nothing), plus the record
+// search (src/app/record-search.tsx, GET /search with field syntax), a lazily loaded chunk fetched when the
+// palette first opens or the user types. Enter runs or opens; Shift+Enter (or a Shift/Ctrl/Cmd click) opens in a
+// new pane beside.
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { type KeyboardEvent, type MouseEvent, type ReactNode, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { type KeyboardEvent, lazy, type MouseEvent, type ReactNode, Suspense, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useSnapshot } from 'valtio';
 import type { Command as PortalCommand, CommandArgs } from '../../commands/command.ts';
 import { favoritesSettingKey, recentSettingKey, savedContextCommands } from '../../commands/context/saved-contexts.ts';
 import { isAvailable } from '../../commands/registry.ts';
 import { rankCommands } from '../../commands/rank.ts';
 import { shortcutKeys } from '../../commands/shortcut.ts';
-import { looksLikeRecordQuery, searchQueries } from '../api/search-queries.ts';
 import { userSettingQueries } from '../api/user-setting-queries.ts';
 import type { RecordSearchResult } from '../contract/shell-responses.ts';
 import { commandsHiddenFromPalette, paletteStore, recordRecentCommand } from '../state/palette-store.ts';
@@ -23,16 +23,10 @@ import { useCommandContext } from './command-context.ts';
 import { setPaletteMounted, takeTypeahead } from './palette-typeahead.ts';
 
 export const paletteRenderCap = 50;
-const recordDebounceMs = 250;
 
-const recordKindLabels: Record<RecordSearchResult['kind'], string> = {
-  transaction: 'Transaction',
-  paymentJob: 'Payment job',
-  business: 'Business',
-  merchant: 'Merchant',
-};
-
-const recordValue = (record: RecordSearchResult) => `record:${record.kind}:${record.id}`;
+const RecordSearch = lazy(() => import('./record-search.tsx').then((module) => ({ default: module.RecordSearch })));
+/** Records lead the commands when the query reads as a look-up: a digit, an email or a field clause. */
+const recordsLead = (query: string) => /\d|@|(^|\s)[A-Za-z]+:/.test(query);
 
 /** A stable function that always calls the latest `handler` (what React's useEffectEvent does, usable in memos). */
 function useEvent<A extends unknown[], R>(handler: (...args: A) => R): (...args: A) => R {
@@ -41,15 +35,6 @@ function useEvent<A extends unknown[], R>(handler: (...args: A) => R): (...args:
     latest.current = handler;
   });
   return useMemo(() => (...args: A) => latest.current(...args), []);
-}
-
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
 }
 
 export function CommandPalette() {
@@ -79,11 +64,15 @@ export function CommandPalette() {
     ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, listContext)),
   ], [registry, registryVersion, listContext, favorites.data, recentContexts.data]);
 
-  const term = useDebounced(query.trim(), recordDebounceMs);
-  const searching = paletteOpen && looksLikeRecordQuery(term);
-  const records = useQuery({ ...searchQueries.records(term), enabled: searching });
-  const recordResults = searching ? (records.data ?? []) : [];
-  const commandCap = Math.max(0, paletteRenderCap - recordResults.length);
+  // The record search chunk is asked for once the palette has opened or been typed into, and stays.
+  const [recordSearchWanted, setRecordSearchWanted] = useState(false);
+  if (!recordSearchWanted && (paletteOpen || query !== '')) setRecordSearchWanted(true);
+  const [recordRows, setRecordRows] = useState<{ values: string[]; busy: boolean }>({ values: [], busy: false });
+  const onRecordRows = useCallback((rows: { values: string[]; busy: boolean }) => setRecordRows(rows), []);
+  const leading = recordsLead(query);
+  // The record search's notes (problems of the query) live beside the list, announced politely.
+  const [notes, setNotes] = useState<HTMLElement | null>(null);
+  const commandCap = Math.max(0, paletteRenderCap - recordRows.values.length);
   const ranked = useMemo(() => rankCommands(available, query, recent, commandCap), [available, query, recent, commandCap]);
   const showRecentGroup = query.trim() === '';
 
@@ -122,7 +111,7 @@ export function CommandPalette() {
   // The selection follows what is rendered: the first row after every change of the query, and again whenever
   // the selected row disappears (a record look-up answering, commands re-ranking). Worked out while rendering, so
   // opening the palette or typing paints once, not twice.
-  const values = [...recordResults.map(recordValue), ...commandList.values];
+  const values = leading ? [...recordRows.values, ...commandList.values] : [...commandList.values, ...recordRows.values];
   const [choice, setChoice] = useState<{ query: string; value: string }>({ query: '', value: '' });
   const selected = choice.query === query && values.includes(choice.value) ? choice.value : (values[0] ?? '');
   const setSelected = (value: string) => setChoice({ query, value });
@@ -152,15 +141,39 @@ export function CommandPalette() {
     if (!pendingSubmit || pendingSubmit.query !== query || submitted.current === pendingSubmit) return;
     submitted.current = pendingSubmit;
     setPendingSubmit(null);
-    if (!commandList.first) return;
+    if (!commandList.first || recordsLead(pendingSubmit.query)) return;
     besideRef.current = pendingSubmit.beside;
     runCommand(commandList.first);
   }, [pendingSubmit, query, commandList, runCommand]);
 
-  const openRecord = (record: RecordSearchResult) => {
+  const openRecord = useEvent((record: RecordSearchResult) => {
     const command = registry.get('record.openSearchResult');
     if (command) runCommand(command, { record });
-  };
+  });
+  const openPath = useEvent((path: string) => {
+    const beside = besideRef.current;
+    besideRef.current = false;
+    close();
+    void commandServices.navigate(path, { beside });
+  });
+  const completeQuery = useEvent((next: string) => {
+    setQuery(next);
+    inputRef.current?.focus();
+  });
+  const recordSearch = recordSearchWanted ? (
+    <Suspense fallback={null}>
+      <RecordSearch
+        query={query}
+        active={paletteOpen}
+        configurationId={runContext.context.configurationId}
+        onRows={onRecordRows}
+        onOpenRecord={openRecord}
+        onOpenPath={openPath}
+        onQueryChange={completeQuery}
+        notes={notes}
+      />
+    </Suspense>
+  ) : null;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Enter') besideRef.current = event.shiftKey;
@@ -177,28 +190,18 @@ export function CommandPalette() {
           ref={inputRef}
           value={query}
           onValueChange={setQuery}
-          placeholder="Type a command, or a reference, id or name to look up…"
+          placeholder="Type a command, a reference or name, or a query like status:paid date:last-week…"
           className="palette-input"
         />
+        <div ref={setNotes} className="palette-notes" role="status" aria-live="polite" />
         <Command.List className="palette-list" aria-label="Results">
-          {searching && records.isFetching ? <Command.Loading>Looking up records…</Command.Loading> : null}
-          {ranked.length === 0 && recordResults.length === 0 && !(searching && records.isFetching) ? (
-            <Command.Empty>{searching && records.isError ? 'The record look-up failed. Try again in a moment.' : 'Nothing matches.'}</Command.Empty>
+          {/* A disabled option rather than cmdk's Empty: a listbox must hold an option (axe: aria-required-children). */}
+          {ranked.length === 0 && recordRows.values.length === 0 && !recordRows.busy ? (
+            <Command.Item value="palette:nothing" disabled className="palette-item palette-nothing">Nothing matches.</Command.Item>
           ) : null}
-          {recordResults.length > 0 ? (
-            <Command.Group heading="Records">
-              {recordResults.map((record) => (
-                <Command.Item key={recordValue(record)} value={recordValue(record)} onSelect={() => openRecord(record)} className="palette-item">
-                  <span className="palette-item-title">
-                    {record.title}
-                    <span className="palette-item-description">{record.description}</span>
-                  </span>
-                  <span className="palette-item-meta"><span className="palette-item-section">{recordKindLabels[record.kind]}</span></span>
-                </Command.Item>
-              ))}
-            </Command.Group>
-          ) : null}
-          {commandList.groups}
+          {leading ? null : commandList.groups}
+          {recordSearch}
+          {leading ? commandList.groups : null}
         </Command.List>
         <footer className="palette-footer" aria-hidden="true">
           <span><kbd>↵</kbd> open</span>

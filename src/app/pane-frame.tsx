@@ -2,6 +2,8 @@
 // Clicking or focusing inside a pane focuses it (it then owns the address bar).
 import { useEffect, useMemo, useRef } from 'react';
 import { PaneScopeContext } from '../state/pane-scope.tsx';
+import { TableHostContext } from '../ui/data-table/table-host.ts';
+import { tableHostFor } from './table-host.ts';
 import { closePane, focusPaneById, openBeside } from '../state/workspace-store.ts';
 import { CloseIcon, SplitIcon } from '../ui/icons.tsx';
 import { PaneRoutes } from './pane-routes.tsx';
@@ -21,8 +23,11 @@ export function PaneFrame({ paneId, path, index, count, focused, canOpenBeside }
   const title = paneTitle(path);
   const crumbs = useMemo(() => breadcrumb(path), [path]);
   const scope = useMemo(() => ({ paneId }), [paneId]);
-  // A pane opened into an existing layout takes the keyboard focus; the first pane of a page load does not.
-  const wasFocused = useRef(count > 1 ? false : focused);
+  const tableHost = useMemo(() => tableHostFor(paneId), [paneId]);
+  // A pane opened into an existing layout takes the keyboard focus; so does the first pane of a page load (a detail
+  // opened by its address, the screen shown after applying a context) while nothing else holds it.
+  const wasFocused = useRef(false);
+  const alone = useRef(count === 1);
 
   // When a command moves focus to this pane, move the keyboard focus with it (unless a dialog holds it).
   useEffect(() => {
@@ -30,6 +35,9 @@ export function PaneFrame({ paneId, path, index, count, focused, canOpenBeside }
     wasFocused.current = focused;
     if (!becameFocused || !element.current) return;
     const active = document.activeElement;
+    const onLoad = alone.current;
+    alone.current = false;
+    if (onLoad && active && active !== document.body) return;
     if (active && element.current.contains(active)) return;
     if (active?.closest('[role="dialog"],[role="alertdialog"]')) return;
     element.current.focus({ preventScroll: true });
@@ -87,7 +95,9 @@ export function PaneFrame({ paneId, path, index, count, focused, canOpenBeside }
       </header>
       <div className="pane-body">
         <PaneScopeContext value={scope}>
-          <PaneRoutes paneId={paneId} path={path} />
+          <TableHostContext value={tableHost}>
+            <PaneRoutes paneId={paneId} path={path} />
+          </TableHostContext>
         </PaneScopeContext>
       </div>
     </section>

@@ -70,7 +70,10 @@ export function breadcrumb(path: string): Crumb[] {
     const prefix = `/${segments.slice(0, length).join('/')}`;
     const match = matchPath(prefix);
     if (!match || match.route.redirect || match.route.public) continue;
-    crumbs.push({ label: match.route.title(match.params).trim(), path: length === segments.length ? path : prefix });
+    const label = match.route.title(match.params).trim();
+    // A name once: the record's crumb stands for an equally named one before it.
+    if (crumbs.at(-1)?.label === label) crumbs.pop();
+    crumbs.push({ label, path: length === segments.length ? path : prefix });
   }
   return crumbs;
 }

@@ -10,6 +10,7 @@
 // | /transactions, /transactions/{ref}                               | Mapi.Transactions.Read / Mapi.Transaction.Read | free    | spec: context-free |
 // | /reporting-overview (report queue)                               | Portal.Reports.Create                        | free      | whoever can queue a report sees the queue |
 // | /reporting/{kind}-account/{n?}, cost-statement, batch-report     | Mapi.MerchantAccountGroups.Read              | required  | account groups are the merchant's |
+// | /reporting/internal-accounts                                     | Mapi.InternalMerchantAccounts.Read           | free      | the provider's own accounts; internal staff (root roles) only |
 // | /reporting/business-account/{n?}                                 | Mapi.MerchantAccountGroups.Read              | required  | + automatic remittance off |
 // | /reporting/invoice-account/{n?}                                  | Mapi.MerchantAccountGroups.Read              | required  | + merchant uses gross settlement |
 // | /configurations, /configurations/{id}                            | Mapi.Configurations.Read                     | required  | |
@@ -43,6 +44,7 @@
 // | /screening-alerts                                                | Mapi.Screening.Resolve                       | free      | issue 22: the analysts' alert queue |
 // | /business/{id}/beneficiaries, …/{beneficiaryId}                  | Mapi.Beneficiary.Read                        | free      | issue 22: the path names the business; later a tab of the business detail |
 // | /business/{id}/merchants/{mid}/customers, …/{customerId}         | Mapi.Customers.Read                          | free      | issue 22: the path names the merchant; later a tab of the merchant detail |
+// | /developers/api (#operationId or ?operation=)                    | none (any signed-in user)                    | free      | issue 23: the API reference, rendered from /api/portal/openapi.json |
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import type { CommandContext } from '../../commands/command.ts';
 import type { ContextKey } from '../../commands/navigation/route-commands.ts';
@@ -142,11 +144,13 @@ const newNotificationPane = areaPane('newNotificationPane');
 const editNotificationPane = areaPane('editNotificationPane');
 const virtualTerminalPane = areaPane('virtualTerminalPane');
 const virtualTerminalSettingsPane = areaPane('virtualTerminalSettingsPane');
+const bulkJobPane = areaPane('bulkJobPane');
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 const statementPane = areaPane('statementPane');
 const batchReportPane = areaPane('batchReportPane');
 const batchDetailPane = areaPane('batchDetailPane');
 const pricingPlanPane = areaPane('pricingPlanPane');
+const internalAccountsPane = areaPane('internalAccountsPane');
 const merchantAccountsPane = areaPane('merchantAccountsPane');
 const merchantAccountDetailPane = areaPane('merchantAccountDetailPane');
 const businessAccountsPane = areaPane('businessAccountsPane');
@@ -158,6 +162,10 @@ const beneficiaryDetailPane = areaPane('beneficiaryDetailPane');
 const screeningAlertsPane = areaPane('screeningAlertsPane');
 const customersPane = areaPane('customersPane');
 const customerDetailPane = areaPane('customerDetailPane');
+const billingPane = areaPane('billingPane');
+const invoiceDetailPane = areaPane('invoiceDetailPane');
+const businessInvoicesPane = areaPane('businessInvoicesPane');
+const apiReferencePane = areaPane('apiReferencePane');
 const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
 const contextApplyPane = lazy(() => import('../context/context-apply-page.tsx').then((module) => ({ default: module.ContextApplyPage })));
@@ -226,6 +234,12 @@ export const routes: readonly RouteDefinition[] = [
   account('invoiceAccount', 'invoice-account', 'Invoice account', 7, [{ kind: 'grossSettlement' }], ['billing']),
   account('costStatement', 'cost-statement', 'Cost statement', 8, undefined, ['fees', 'costs']),
   account('batchReport', 'batch-report', 'Batch report', 9, undefined, ['settlement', 'batches']),
+  {
+    id: 'internalAccounts', pattern: '/reporting/internal-accounts', capability: 'Internal accounts', title: () => 'Internal accounts', pane: internalAccountsPane,
+    permissions: ['Mapi.InternalMerchantAccounts.Read'], layout: 'default', contextFree: true,
+    menu: { section: 'reporting', index: 10, label: 'Internal accounts' },
+    command: { title: 'Go to internal accounts', keywords: ['provider', 'clearing', 'bank', 'internal', 'ledger'] },
+  },
   {
     id: 'batchDetail', pattern: '/reporting/batch-report/:accountNumber/batch/:batchId', capability: 'Batch detail', title: ({ batchId }) => `Batch ${batchId ?? ''}`,
     pane: batchDetailPane, permissions: ['Mapi.MerchantAccountGroups.Read'], layout: 'default',
@@ -340,19 +354,19 @@ export const routes: readonly RouteDefinition[] = [
 
   // Partners
   {
-    id: 'partners', pattern: '/partners', capability: 'Partners overview', title: () => 'Partners', pane: notBuiltPane, permissions: ['Mapi.Partners.Read'], layout: 'default',
+    id: 'partners', pattern: '/partners', capability: 'Partners overview', title: () => 'Partners', pane: areaPane('partnersPane'), permissions: ['Mapi.Partners.Read'], layout: 'default',
     menu: { section: 'partners', index: 1, label: 'Partners' },
     command: { title: 'Go to partners', keywords: ['resellers', 'partners', 'commission'], shortcut: 'g p' },
   },
-  { id: 'partnerDetail', pattern: '/partners/:partnerId', capability: 'Partner detail', title: ({ partnerId }) => `Partner ${partnerId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default',
+  { id: 'partnerDetail', pattern: '/partners/:partnerId', capability: 'Partner detail', title: ({ partnerId }) => `Partner ${partnerId ?? ''}`, pane: areaPane('partnerDetailPane'), permissions: ['Mapi.Partner.Read'], layout: 'default',
     contextParams: { partnerId: 'partner' }, command: { title: 'Go to my partner', keywords: ['partner', 'details'] } },
   { id: 'partnerUserAdd', pattern: '/partners/:partnerId/users/add', capability: 'New partner user', title: () => 'New partner user', pane: userAddPane, permissions: ['Mapi.Users.Create'], layout: 'default' },
   { id: 'partnerUser', pattern: '/partners/:partnerId/users/:userId', capability: 'Partner user', title: ({ userId }) => `User ${userId ?? ''}`, pane: userDetailPane, permissions: ['Mapi.Users.Read'], layout: 'default' },
-  { id: 'partnerCommission', pattern: '/partners/:partnerId/commissions/:commissionPlanId', capability: 'Commission plan', title: ({ commissionPlanId }) => `Commission plan ${commissionPlanId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default' },
-  { id: 'partnerDeclines', pattern: '/partners/:partnerId/declines', capability: 'Partner declines', title: () => 'Declines', pane: notBuiltPane, permissions: ['Mapi.Partner.Read'], layout: 'default' },
+  { id: 'partnerCommission', pattern: '/partners/:partnerId/commissions/:commissionPlanId', capability: 'Commission plan', title: ({ commissionPlanId }) => `Commission plan ${commissionPlanId ?? ''}`, pane: areaPane('commissionPlanPane'), permissions: ['Mapi.Partner.Read'], layout: 'default' },
+  { id: 'partnerDeclines', pattern: '/partners/:partnerId/declines', capability: 'Partner declines', title: () => 'Declines', pane: areaPane('partnerDeclinesPane'), permissions: ['Mapi.Partner.Read'], layout: 'default' },
   { id: 'partnerTransactions', pattern: '/partners/:partnerId/transactions', capability: 'Partner transactions', title: () => 'Partner transactions', pane: transactionsPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
-  { id: 'partnerBusiness', pattern: '/partners/:partnerId/business/:businessId', capability: "Partner's business", title: ({ businessId }) => `Business ${businessId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read'], layout: 'default' },
-  { id: 'partnerMerchant', pattern: '/partners/:partnerId/business/:businessId/merchant/:merchantId', capability: "Partner's merchant", title: ({ merchantId }) => `Merchant ${merchantId ?? ''}`, pane: notBuiltPane, permissions: ['Mapi.Partner.Read', 'Mapi.Merchant.Read'], layout: 'default' },
+  { id: 'partnerBusiness', pattern: '/partners/:partnerId/business/:businessId', capability: "Partner's business", title: ({ businessId }) => `Business ${businessId ?? ''}`, pane: areaPane('partnerBusinessPane'), permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read'], layout: 'default' },
+  { id: 'partnerMerchant', pattern: '/partners/:partnerId/business/:businessId/merchant/:merchantId', capability: "Partner's merchant", title: ({ merchantId }) => `Merchant ${merchantId ?? ''}`, pane: areaPane('partnerMerchantPane'), permissions: ['Mapi.Partner.Read', 'Mapi.Merchant.Read'], layout: 'default' },
   { id: 'partnerBusinessTransactions', pattern: '/partners/:partnerId/business/:businessId/transactions', capability: 'Business transactions within a partner', title: () => 'Business transactions', pane: transactionsPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
 
   // Profile (context-free)
@@ -387,9 +401,20 @@ export const routes: readonly RouteDefinition[] = [
 
   // Billing, watch list (context-free)
   {
-    id: 'billing', pattern: '/billing', capability: 'Billing', title: () => 'Billing', pane: notBuiltPane, permissions: ['Billing.Invoices.Create'], layout: 'default', contextFree: true,
+    id: 'billing', pattern: '/billing', capability: 'Billing', title: () => 'Billing', pane: billingPane, permissions: ['Billing.Invoices.Create'], layout: 'default', contextFree: true,
     menu: { section: 'billing', index: 1, label: 'Billing', visible: noBusinessSelected },
     command: { title: 'Go to billing', keywords: ['invoices', 'billing'], shortcut: 'g i' },
+  },
+  // Billing (issue 22): one invoice, and a business's own invoices for its owner and finance users
+  {
+    id: 'invoiceDetail', pattern: '/billing/invoices/:invoiceId', capability: 'Invoice', title: ({ invoiceId }) => `Invoice ${invoiceId ?? ''}`,
+    pane: invoiceDetailPane, permissions: ['Billing.Invoices.Create'], layout: 'default', contextFree: true,
+  },
+  {
+    id: 'businessInvoices', pattern: '/business/:businessId/invoices', capability: 'Invoices', title: () => 'Invoices', pane: businessInvoicesPane,
+    permissions: ['Mapi.MerchantAccountPricingPlan.Read'], layout: 'default', contextFree: true, contextParams: { businessId: 'business' },
+    conditions: [{ kind: 'businessAccess', param: 'businessId' }],
+    command: { title: "Go to this business's invoices", keywords: ['invoices', 'billing', 'fees', 'pdf'] },
   },
   {
     id: 'watchList', pattern: '/account-watch-list', capability: 'Account watch list', title: () => 'Account watch list', pane: watchListPane,
@@ -431,6 +456,13 @@ export const routes: readonly RouteDefinition[] = [
     pane: customerDetailPane, permissions: ['Mapi.Customers.Read'], layout: 'default', contextFree: true,
     conditions: [{ kind: 'merchantAccess', businessParam: 'businessId', merchantParam: 'merchantId' }],
   },
+  // A bulk job over a table's selection (issue 23): its creator's alone (the server answers 404 to anyone else).
+  {
+    id: 'bulkJob', pattern: '/bulk-jobs/:jobId', capability: 'Bulk job', title: () => 'Bulk job', pane: bulkJobPane,
+    permissions: [], layout: 'default', contextFree: true,
+  },
+  // The API reference for developers (issue 23): any signed-in user; its palette command is in commands/developers/.
+  { id: 'apiReference', pattern: '/developers/api', capability: 'API reference', title: () => 'API reference', pane: apiReferencePane, permissions: [], layout: 'default', contextFree: true },
 ];
 
 export const routesById: ReadonlyMap<string, RouteDefinition> = new Map(routes.map((route) => [route.id, route]));

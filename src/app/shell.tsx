@@ -1,6 +1,6 @@
 // The signed-in shell: header, side menu (default layout; the editor layout hides it), the workspace, and
 // the overlays. Mounts the URL sync, the shortcut binder, the link handling and the inactivity watch.
-import { lazy, memo, startTransition, Suspense, useEffect, useLayoutEffect, useState } from 'react';
+import { lazy, memo, startTransition, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { finishFirstLoad } from '../api/validate.ts';
 import { shellStore } from '../state/shell-store.ts';
@@ -73,11 +73,15 @@ function Overlays({ palettePrefetched }: { palettePrefetched: boolean }) {
 function ShellLayout() {
   const { registry, commandServices, queryClient, session } = useAppServices();
   useWorkspaceUrlSync();
-  useShortcutBinder(registry, commandServices);
+  // The after-first-screen work, started at once by a key that ran nothing (its command may be an area's, not here yet).
+  const startLate = useRef<() => void>(() => undefined);
+  useShortcutBinder(registry, commandServices, () => startLate.current());
   useLinkInterception();
   useOnLoadNotices(true);
   const permissions = usePermissionsOfAppliedContext();
   const workspace = useSnapshot(workspaceStore);
+  // Only this property: the layout does not re-render when an overlay opens or closes.
+  const menuCollapsed = useSnapshot(shellStore).sideMenuCollapsed;
   const [palettePrefetched, setPalettePrefetched] = useState(false);
 
   // Once the first screen has settled (not before: it must not compete with what the user waits for), load and
@@ -92,7 +96,11 @@ function ShellLayout() {
   useEffect(() => {
     let cancelled = false;
     let stopLater: (() => void) | null = null;
-    const cancel = afterFirstScreen(browserProbe(() => queryClient.isFetching()), () => {
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      cancel();
       void loadResizableRow().catch(() => undefined);
       void import('./after-first-screen.ts').then(({ startAfterFirstScreen }) => {
         if (!cancelled) stopLater = startAfterFirstScreen(registry, session, queryClient);
@@ -103,9 +111,12 @@ function ShellLayout() {
       }, () => {
         if (!cancelled) setValidatorDue(true);
       });
-    });
+    };
+    const cancel = afterFirstScreen(browserProbe(() => queryClient.isFetching()), start);
+    startLate.current = start;
     return () => {
       cancelled = true;
+      startLate.current = () => undefined;
       cancel();
       stopLater?.();
     };
@@ -119,7 +130,7 @@ function ShellLayout() {
   const layout = focusedPath ? (matchPath(focusedPath)?.route.layout ?? 'default') : 'default';
 
   return (
-    <div className={`shell shell-${layout}`}>
+    <div className={`shell shell-${layout}${menuCollapsed ? ' shell-menu-collapsed' : ''}`}>
       <a className="skip-link" href="#workspace">Skip to content</a>
       <Header />
       {layout === 'default' ? <Menu /> : null}

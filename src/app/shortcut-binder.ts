@@ -1,47 +1,116 @@
 // Binds every registered shortcut with tinykeys. A key press runs the one command available for it now
 // (isAvailable, the same rule the palette and help use). Shortcuts never fire while typing in a field,
-// except Escape; Escape that a dialog already handled is left alone.
-import { useEffect } from 'react';
+// except Escape and chords with Ctrl or ⌘ (they type nothing); Escape that a dialog already handled is left alone. A sequence (G then T) waits two seconds for
+// its second key.
+import { useEffect, useRef } from 'react';
 import { createKeybindingsHandler } from 'tinykeys';
+import { subscribe } from 'valtio';
 import type { CommandServices } from '../../commands/command.ts';
 import type { CommandRegistry } from '../../commands/registry.ts';
 import { recordRecentCommand } from '../state/palette-store.ts';
+import { sessionStore } from '../state/session-store.ts';
 import { isTypingTarget } from './command-context.ts';
 
-export function createShortcutHandler(registry: CommandRegistry, services: CommandServices): EventListener {
+export const sequenceTimeoutMs = 2000;
+
+/** While `muted`, a completed binding runs nothing (the binder replays keys already handled into a new handler). */
+export interface ShortcutGate { muted: boolean }
+
+/** Runs the command a shortcut resolves to now; false when none is available. */
+function runShortcut(registry: CommandRegistry, services: CommandServices, shortcut: string, event?: KeyboardEvent): boolean {
+  const command = registry.resolveShortcut(shortcut, services.context());
+  if (!command) return false;
+  event?.preventDefault();
+  recordRecentCommand(command.id);
+  void command.run(services, {});
+  return true;
+}
+
+export function createShortcutHandler(registry: CommandRegistry, services: CommandServices, gate: ShortcutGate = { muted: false }, onUnavailable?: (shortcut: string) => void): EventListener {
   const bindings: Record<string, (event: KeyboardEvent) => void> = {};
   for (const shortcut of registry.shortcuts()) {
     bindings[shortcut] = (event) => {
-      if (event.defaultPrevented) return;
-      const command = registry.resolveShortcut(shortcut, services.context());
-      if (!command) return;
-      event.preventDefault();
-      recordRecentCommand(command.id);
-      void command.run(services, {});
+      if (gate.muted || event.defaultPrevented) return;
+      if (!runShortcut(registry, services, shortcut, event)) onUnavailable?.(shortcut);
     };
   }
   return createKeybindingsHandler(bindings, {
+    timeout: sequenceTimeoutMs,
     ignore: (event) => {
       if (event.repeat || event.isComposing) return true;
       if (event.key === 'Escape') return false;
+      // A chord with Ctrl or ⌘ types nothing: the palette (Ctrl+K), save and the panes' keys work from a field too.
+      if (event.ctrlKey || event.metaKey) return false;
       return isTypingTarget(event.target instanceof Element ? event.target : null);
     },
   });
 }
 
-export function useShortcutBinder(registry: CommandRegistry, services: CommandServices): void {
+/** A key that ran nothing, pressed this long before the areas' commands arrived, runs the command it is bound to then. */
+export const lateKeyMs = 1000;
+
+/**
+ * One keydown listener for the shell's life. The areas' commands arrive after the first screen: their keys are bound
+ * as they come, by a new tinykeys handler. So that a sequence begun before they came still ends (G pressed, the
+ * commands arrive, then J), the keys of the last two seconds are replayed into the new handler, muted: the replay
+ * only rebuilds the half-typed sequence. One key is not muted: the last one, if it ran nothing and was pressed within
+ * `lateKeyMs` (a quick j on the first record, before its command had come). A key that ran nothing also calls
+ * `onUnboundKey` (the shell then fetches the areas' commands at once instead of waiting for the first screen to settle).
+ */
+export function useShortcutBinder(registry: CommandRegistry, services: CommandServices, onUnboundKey?: () => void): void {
+  const unbound = useRef(onUnboundKey);
+  unbound.current = onUnboundKey;
   useEffect(() => {
-    let handler = createShortcutHandler(registry, services);
-    window.addEventListener('keydown', handler);
-    // The areas' commands arrive after the first screen: their keys are bound as they come.
+    const gate: ShortcutGate = { muted: false };
+    // A shortcut completed while the applied context's permissions were still on their way (G J right after
+    // applying a context): it runs when they arrive, within the sequence timeout, unless another key came since.
+    let waiting: { shortcut: string; at: number } | null = null;
+    // The shell's context says so (command-context.ts GuardContext); a context without the flag is never waiting.
+    const permissionsPending = () => (services.context() as { permissionsLoaded?: boolean }).permissionsLoaded === false;
+    const unavailable = (shortcut: string) => {
+      if (permissionsPending()) waiting = { shortcut, at: performance.now() };
+    };
+    const stopWaiting = subscribe(sessionStore, () => {
+      const pending = waiting;
+      if (!pending || permissionsPending()) return;
+      waiting = null;
+      if (performance.now() - pending.at < sequenceTimeoutMs) runShortcut(registry, services, pending.shortcut);
+    });
+    let handler = createShortcutHandler(registry, services, gate, unavailable);
+    let recent: { event: KeyboardEvent; at: number; ran: boolean }[] = [];
+    const forget = (now: number) => { recent = recent.filter((key) => now - key.at < sequenceTimeoutMs); };
+    const listener = (event: Event) => {
+      if (!(event instanceof KeyboardEvent)) return;
+      const now = performance.now();
+      forget(now);
+      const modifier = modifierKeys.has(event.key);
+      if (!modifier) waiting = null;
+      handler(event);
+      const ran = event.defaultPrevented;
+      recent.push({ event, at: now, ran });
+      if (!ran && !modifier && !isTypingTarget(event.target instanceof Element ? event.target : null)) unbound.current?.();
+    };
+    window.addEventListener('keydown', listener);
     const unsubscribe = registry.subscribe(() => {
-      window.removeEventListener('keydown', handler);
-      handler = createShortcutHandler(registry, services);
-      window.addEventListener('keydown', handler);
+      handler = createShortcutHandler(registry, services, gate, unavailable);
+      const now = performance.now();
+      forget(now);
+      const last = recent.at(-1);
+      try {
+        for (const key of recent) {
+          gate.muted = !(key === last && !key.ran && now - key.at < lateKeyMs);
+          handler(key.event);
+        }
+      } finally {
+        gate.muted = false;
+      }
     });
     return () => {
       unsubscribe();
-      window.removeEventListener('keydown', handler);
+      stopWaiting();
+      window.removeEventListener('keydown', listener);
     };
   }, [registry, services]);
 }
+
+const modifierKeys = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'Tab']);

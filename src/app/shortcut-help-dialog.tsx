@@ -1,8 +1,10 @@
 // The `?` dialog: every shortcut the user can use right now (isAvailable over the registry), grouped by
-// section, filterable by typing.
+// section, filterable by typing. 'Right now' is the screen under the dialog: the dialog's own focus (its filter
+// field) and its being open do not hide j / k / Enter and the other keys of the list below it. Where the focused
+// pane shows a list, the table's own keys (arrows, PageDown, Home, End) are listed too.
 import { useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { commandSections } from '../../commands/command.ts';
+import { commandSections, type CommandContext } from '../../commands/command.ts';
 import { scoreCommand } from '../../commands/rank.ts';
 import { shortcutKeys, shortcutLabel } from '../../commands/shortcut.ts';
 import { closeOverlay, shellStore } from '../state/shell-store.ts';
@@ -10,6 +12,16 @@ import { Modal } from '../ui/modal.tsx';
 import { ShortcutKeys } from '../ui/shortcut-keys.tsx';
 import { useAppServices } from './app-services.tsx';
 import { useCommandContext } from './command-context.ts';
+
+/** The table's own keys (data-table.tsx), which are not commands: offered while the row has the focus. */
+const tableKeys = [
+  { id: 'list.down', title: 'Next row; past the last row, the next page', keys: [['↓']] },
+  { id: 'list.up', title: 'Previous row; before the first row, the previous page', keys: [['↑']] },
+  { id: 'list.pageDown', title: 'Ten rows down; at the end of the page, the next page', keys: [['PageDown']] },
+  { id: 'list.pageUp', title: 'Ten rows up; at the top of the page, the previous page', keys: [['PageUp']] },
+  { id: 'list.end', title: 'Last row; on the last row, the next page', keys: [['End']] },
+  { id: 'list.home', title: 'First row', keys: [['Home']] },
+];
 
 export function ShortcutHelpDialog() {
   const { registry } = useAppServices();
@@ -19,13 +31,19 @@ export function ShortcutHelpDialog() {
   const filterInput = useRef<HTMLInputElement>(null);
 
   const groups = useMemo(() => {
-    const withShortcut = registry.available(ctx).filter((command) => command.shortcut);
+    const under: CommandContext = { ...ctx, fieldFocused: false, controlFocused: false, overlayOpen: false };
+    const withShortcut = registry.available(under).filter((command) => command.shortcut && command.id !== 'help.closeOverlay');
     const matching = filter.trim()
       ? withShortcut.filter((command) => scoreCommand({ ...command, keywords: [...command.keywords, shortcutLabel(command.shortcut ?? '')] }, filter) > 0)
       : withShortcut;
-    return commandSections
-      .map((section) => ({ section, commands: matching.filter((command) => command.section === section) }))
-      .filter((group) => group.commands.length > 0);
+    const listKeys = (ctx.focusedPane?.capabilities ?? []).includes('rows')
+      ? tableKeys.filter((entry) => !filter.trim() || `${entry.title} ${entry.keys.flat().join(' ')}`.toLowerCase().includes(filter.trim().toLowerCase()))
+      : [];
+    return [
+      ...commandSections
+        .map((section) => ({ section: section as string, commands: matching.filter((command) => command.section === section).map((command) => ({ id: command.id, title: command.title, keys: shortcutKeys(command.shortcut ?? '') })) })),
+      { section: 'In a list', commands: listKeys },
+    ].filter((group) => group.commands.length > 0);
   }, [registry, ctx, filter]);
 
   const close = () => {
@@ -47,13 +65,13 @@ export function ShortcutHelpDialog() {
       {groups.length === 0 ? <p className="shortcut-empty">No shortcut matches “{filter}”.</p> : null}
       <div className="shortcut-groups">
         {groups.map((group) => (
-          <section key={group.section} className="shortcut-group" aria-labelledby={`shortcut-group-${group.section}`}>
-            <h3 id={`shortcut-group-${group.section}`}>{group.section}</h3>
+          <section key={group.section} className="shortcut-group" aria-labelledby={`shortcut-group-${group.section.replace(/\W/g, '')}`}>
+            <h3 id={`shortcut-group-${group.section.replace(/\W/g, '')}`}>{group.section}</h3>
             <ul>
               {group.commands.map((command) => (
                 <li key={command.id} className="shortcut-row">
                   <span>{command.title}</span>
-                  <ShortcutKeys keys={shortcutKeys(command.shortcut ?? '')} />
+                  <ShortcutKeys keys={command.keys} />
                 </li>
               ))}
             </ul>

@@ -22,12 +22,20 @@ export type InactivityMonitorOptions = InactivityTimings & {
   /** the warning: time left until sign-out */
   onWarn: (remainingMs: number) => void;
   onTimeout: () => void;
+  /** activity here (for the other tabs: activity in any tab keeps every tab signed in) */
+  onActivity?: (at: number) => void;
+  /** the warning ended by activity elsewhere (another tab) */
+  onResume?: () => void;
 };
 
 export type InactivityMonitor = {
   /** the user chose to stay: the warning ends and the clock restarts */
   stayActive: () => void;
   stop: () => void;
+  /** activity in another tab at that moment: counts as activity here */
+  heard: (at: number) => void;
+  /** the time without activity is up (whether or not the timer has fired yet) */
+  timedOut: () => boolean;
 };
 
 const quickEvents = ['pointerdown', 'keydown'] as const;
@@ -74,6 +82,7 @@ export function startInactivityMonitor(options: InactivityMonitorOptions): Inact
     if (warned || at - lastQuick < options.clickThrottleMs) return;
     lastQuick = at;
     lastActivity = at;
+    options.onActivity?.(at);
   }
 
   function onSlow(): void {
@@ -81,6 +90,7 @@ export function startInactivityMonitor(options: InactivityMonitorOptions): Inact
     if (warned || at - lastSlow < options.moveThrottleMs) return;
     lastSlow = at;
     lastActivity = at;
+    options.onActivity?.(at);
   }
 
   function onVisibility(): void {
@@ -107,8 +117,19 @@ export function startInactivityMonitor(options: InactivityMonitorOptions): Inact
       if (stopped) return;
       warned = false;
       lastActivity = now();
+      options.onActivity?.(lastActivity);
       check();
     },
     stop,
+    timedOut: () => now() - lastActivity >= options.timeoutMs,
+    heard(at) {
+      if (stopped || at <= lastActivity) return;
+      lastActivity = at;
+      if (warned) {
+        warned = false;
+        options.onResume?.();
+      }
+      check();
+    },
   };
 }

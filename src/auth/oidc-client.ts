@@ -1,7 +1,10 @@
 // The OAuth 2.0 / OpenID Connect client of the browser, on oauth4webapi: discovery, authorization code with
-// PKCE S256 and state, code exchange, refresh, userinfo, revocation and the end-session URL. Loaded through a
+// PKCE S256 and state, code exchange, refresh, userinfo, revocation and the end-session URL. Tokens are DPoP-bound
+// (RFC 9449): each sign-in makes a non-extractable key (src/api/dpop.ts), the authorization request names its
+// thumbprint (dpop_jkt) and the code exchange, refreshes and userinfo carry proofs signed by it. Loaded through a
 // dynamic import (sign-in, refresh and sign-out only), so it is not part of the first load.
 import * as oauth from 'oauth4webapi';
+import { currentDpopKey, newDpopKey, noteServerDate, serverClockSkewSeconds } from '../api/dpop.ts';
 import type { UserInfo } from '../contract/policy.ts';
 import type { OidcSettings } from './oidc-settings.ts';
 
@@ -54,6 +57,28 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
   const insecure = settings.allowInsecureRequests ? { [oauth.allowInsecureRequests]: true } : {};
   let discovery: Promise<oauth.AuthorizationServer> | null = null;
 
+  /** The tab's DPoP key for a token request or userinfo (none: a session from before DPoP, sent as bearer). */
+  async function dpopOption(): Promise<{ DPoP?: oauth.DPoPHandle }> {
+    const key = await currentDpopKey();
+    return key ? { DPoP: dpopHandle(key.keyPair) } : {};
+  }
+
+  /** A proof maker dated by the server's clock as the tab knows it (src/api/dpop.ts). */
+  function dpopHandle(keyPair: CryptoKeyPair): oauth.DPoPHandle {
+    client[oauth.clockSkew] = serverClockSkewSeconds();
+    return oauth.DPoP(client, keyPair);
+  }
+
+  /**
+   * A token request, once more when its answer shows the tab's clock was off (a proof dated by a wrong clock is
+   * refused; the answer's Date header says by how much).
+   */
+  async function withServerClock(send: () => Promise<Response>): Promise<Response> {
+    const response = await send();
+    if (noteServerDate(response.headers.get('date')) && !response.ok) return send();
+    return response;
+  }
+
   function server(): Promise<oauth.AuthorizationServer> {
     discovery ??= oauth.discoveryRequest(issuer, { ...insecure })
       .then((response) => oauth.processDiscoveryResponse(issuer, response))
@@ -79,6 +104,10 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
       url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
       url.searchParams.set('code_challenge_method', 'S256');
       url.searchParams.set('resource', settings.resource);
+      // A new key for the new session; the code is bound to it (only this tab's key can exchange it) when the key
+      // outlives the trip to the provider (IndexedDB); else the exchange makes a key kept for this page only.
+      const key = await newDpopKey();
+      if (key.persisted) url.searchParams.set('dpop_jkt', await oauth.DPoP(client, key.keyPair).calculateThumbprint());
       // After an inactivity sign-out the person at the keyboard proves who they are again.
       if (options.forceLogin) url.searchParams.set('prompt', 'login consent');
       return { url: url.href, state, codeVerifier };
@@ -87,25 +116,29 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
     async exchangeCode(callbackUrl, expectedState, codeVerifier) {
       const as = await server();
       const parameters = oauth.validateAuthResponse(as, client, callbackUrl, expectedState);
-      const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, parameters, settings.redirectUri, codeVerifier, {
+      const key = (await currentDpopKey()) ?? (await newDpopKey());
+      const response = await withServerClock(() => oauth.authorizationCodeGrantRequest(as, client, clientAuth, parameters, settings.redirectUri, codeVerifier, {
         ...insecure,
+        DPoP: dpopHandle(key.keyPair),
         additionalParameters: { resource: settings.resource },
-      });
+      }));
       return toTokenSet(await oauth.processAuthorizationCodeResponse(as, client, response));
     },
 
     async refresh(refreshToken) {
       const as = await server();
-      const response = await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, {
+      const dpop = await dpopOption();
+      const response = await withServerClock(async () => oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, {
         ...insecure,
+        ...(dpop.DPoP ? await dpopOption() : {}),
         additionalParameters: { resource: settings.resource },
-      });
+      }));
       return toTokenSet(await oauth.processRefreshTokenResponse(as, client, response));
     },
 
     async userInfo(accessToken, expectedSubject) {
       const as = await server();
-      const response = await oauth.userInfoRequest(as, client, accessToken, { ...insecure });
+      const response = await oauth.userInfoRequest(as, client, accessToken, { ...insecure, ...(await dpopOption()) });
       const info = await oauth.processUserInfoResponse(as, client, expectedSubject, response);
       const result: UserInfo = { sub: info.sub };
       if (typeof info.email === 'string') result.email = info.email;

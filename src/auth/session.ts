@@ -4,6 +4,7 @@
 import { messages } from '../contract/messages.ts';
 import type { AuthorizationPolicy, UserInfo } from '../contract/policy.ts';
 import { SessionUnavailableError } from '../api/api-error.ts';
+import { forgetDpopKey } from '../api/dpop.ts';
 import { clearSessionProfile, sessionStore, setProfile } from '../state/session-store.ts';
 import type { ToastInput } from '../state/toast-store.ts';
 import { credentialsStore, isAuthorised, type Credentials } from './credentials-store.ts';
@@ -45,8 +46,14 @@ export function safeIntendedUrl(value: string | null | undefined): string {
   return value;
 }
 
+/** What the tab's inactivity watch tells the session (inactivity-watch.tsx): whether its time is up, and where to resume. */
+export type InactivityProbe = { timedOut: () => boolean; resumeUrl: () => string };
+
 export function createSession(deps: SessionDeps) {
   let refreshing: Promise<string> | null = null;
+  /** Counts sign-outs: a refresh begun before one neither stores its tokens nor reports its failure after it. */
+  let signOuts = 0;
+  let inactivity: InactivityProbe | null = null;
 
   function store(tokens: TokenSet): Credentials {
     const credentials: Credentials = {
@@ -64,6 +71,8 @@ export function createSession(deps: SessionDeps) {
   function clear(): void {
     refreshing = null;
     credentialsStore.credentials = null;
+    // The session's DPoP key goes with its tokens (a new sign-in makes a new one).
+    void forgetDpopKey().catch(() => undefined);
     clearSessionProfile();
     deps.onCleared?.();
   }
@@ -103,12 +112,15 @@ export function createSession(deps: SessionDeps) {
   }
 
   async function refreshAccessToken(): Promise<string> {
+    const signOutsBefore = signOuts;
+    const endedMeanwhile = () => signOuts !== signOutsBefore;
     refreshing ??= (async () => {
       const refreshToken = credentialsStore.credentials?.refreshToken;
       if (!refreshToken) throw new SessionUnavailableError();
       const oidc = await deps.loadOidc();
       const previous = credentialsStore.credentials;
       const tokens = await oidc.refresh(refreshToken);
+      if (endedMeanwhile()) throw new SessionUnavailableError();
       const credentials = store({
         ...tokens,
         ...(tokens.idToken ?? previous?.idToken ? { idToken: tokens.idToken ?? previous?.idToken } : {}),
@@ -119,7 +131,13 @@ export function createSession(deps: SessionDeps) {
       return credentials.accessToken;
     })()
       .catch((error: unknown) => {
-        fail();
+        // Signed out while the refresh was on its way (another tab's sign-out for inactivity revokes the grant this
+        // tab's tokens share): the sign-out has already said where to go. A refusal once this tab's own time is up is
+        // that sign-out, not a failure: /signed-out, not the sign-in page.
+        if (!endedMeanwhile()) {
+          if (inactivity?.timedOut()) void session.signOut('inactivity', inactivity.resumeUrl());
+          else fail();
+        }
         throw error instanceof SessionUnavailableError ? error : new SessionUnavailableError(messages.refreshTokenError);
       })
       .finally(() => {
@@ -128,7 +146,7 @@ export function createSession(deps: SessionDeps) {
     return refreshing;
   }
 
-  return {
+  const session = {
     isAuthorised: () => isAuthorised(credentialsStore.credentials, deps.now()),
     hasRefreshToken: () => Boolean(credentialsStore.credentials?.refreshToken),
     hasProfile: () => sessionStore.userInfo !== null && sessionStore.policy !== null,
@@ -191,6 +209,7 @@ export function createSession(deps: SessionDeps) {
 
     /** Ends the session. By the user: at the provider's end-session endpoint. After inactivity: tokens revoked, straight to /signed-out. */
     async signOut(reason: SignOutReason, resumeUrl?: string): Promise<void> {
+      signOuts += 1;
       const credentials = credentialsStore.credentials;
       deps.storage.setItem(reasonKey, reason);
       if (reason === 'inactivity' && resumeUrl) deps.storage.setItem(resumeKey, safeIntendedUrl(resumeUrl));
@@ -218,7 +237,16 @@ export function createSession(deps: SessionDeps) {
       return { reason, resumeUrl: safeIntendedUrl(deps.storage.getItem(resumeKey)) };
     },
 
+    /** The tab's inactivity watch, while it runs; returns the function that forgets it. */
+    watchInactivity(probe: InactivityProbe): () => void {
+      inactivity = probe;
+      return () => {
+        if (inactivity === probe) inactivity = null;
+      };
+    },
+
     clear,
     fail,
   };
+  return session;
 }

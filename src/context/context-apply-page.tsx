@@ -42,5 +42,5 @@ export function ContextApplyPage({ search: paneSearch }: { search?: string }) {
     // The link is read once per search string; services and policy are settled before any context route renders.
   }, [search]);
 
-  return <p role="status" className="context-apply-status">{contextMessages.applyingContext}</p>;
+  return <p role="status" aria-busy="true" className="context-apply-status">{contextMessages.applyingContext}</p>;
 }

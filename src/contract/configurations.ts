@@ -170,6 +170,11 @@ export function checkPaymentMethodEdit(method: PaymentMethod, edit: PaymentMetho
 }
 
 // ── hosted payment pages ──
+/** The hosted page editor's preview widths; a 'previewWidth' pane request carries the index of one. */
+export const previewWidths = ['desktop', 'phone'] as const;
+export type PreviewWidth = (typeof previewWidths)[number];
+export const previewWidthLabels: Record<PreviewWidth, string> = { desktop: 'Desktop', phone: 'Phone' };
+
 export const hostedPageFonts = ['System', 'Inter', 'Roboto', 'Open Sans', 'Lato', 'Source Serif', 'Georgia'] as const;
 export type HostedPageFont = (typeof hostedPageFonts)[number];
 /** CSS font stacks of the fixed list: all system or generic fallbacks, so the page needs no font download. */

@@ -211,8 +211,20 @@ export type DashboardView = {
   /** the shown period; null while a custom interval has no dates chosen yet */
   period: DashboardPeriod | null;
   compare: boolean;
+  /** what compare compares with (absent: a year earlier) */
+  compareWith?: CompareWith;
   chartType: ChartType;
 };
+
+/**
+ * Compare with a year earlier, the previous period, or (a day or a week) the same weekday a week earlier: the ways
+ * to tell a drop from a season, a trend or a weekly rhythm (issue 25).
+ */
+export const compareModes = ['year', 'previous', 'week'] as const;
+export type CompareWith = (typeof compareModes)[number];
+export const compareLabels: Record<CompareWith, string> = { year: 'a year earlier', previous: 'the previous period', week: 'a week earlier' };
+/** The modes a view offers: a week earlier only where a period lines up with one (a day, a week). */
+export const compareModesOf = (interval: DashboardInterval): CompareWith[] => (interval === 'day' || interval === 'week' ? [...compareModes] : ['year', 'previous']);
 
 export const defaultInterval: FixedInterval = 'month';
 
@@ -249,7 +261,12 @@ export function setCompare(view: DashboardView, compare: boolean): DashboardView
 
 /** The period shown and, with compare on, the one it is compared with. */
 export function comparedPeriod(view: DashboardView): DashboardPeriod | null {
-  return view.compare && view.period ? comparePeriod(view.period) : null;
+  if (!view.compare || !view.period) return null;
+  const mode = view.compareWith ?? 'year';
+  if (mode === 'previous') return shiftPeriod(view.period, -1);
+  if (mode === 'week' && view.period.interval === 'day') return periodContaining('day', toLocalDate(addDays(calendar(view.period.startDate), -7)));
+  if (mode === 'week' && view.period.interval === 'week') return shiftPeriod(view.period, -1);
+  return comparePeriod(view.period);
 }
 
 /** The shown period and the 14 before it, nearest first: what is fetched ahead so stepping back is instant. */
@@ -269,13 +286,33 @@ export const measureKinds: Record<DashboardMeasure, MeasureKind> = {
 export const measureLabels: Record<DashboardMeasure, string> = {
   volume: 'Volume', revenue: 'Revenue', unsuccessfulVolume: 'Unsuccessful volume', unsuccessfulRevenue: 'Unsuccessful revenue', salesCount: 'Sales',
 };
+/**
+ * What each measure counts, shown beside each total and in the table (issue 25). The transactions overview's
+ * totals (GET {context}/transactions/totals) count the same way, so both agree for one period and currency.
+ */
 export const measureDescriptions: Record<DashboardMeasure, string> = {
-  volume: 'Amount of paid payments',
-  revenue: 'Paid payments less their refunds',
-  unsuccessfulVolume: 'Amount of declined and failed payments',
-  unsuccessfulRevenue: 'Amount of declined and failed payments',
+  volume: 'Paid payments, on the payment’s date; refunds not taken off',
+  revenue: 'Volume less the paid refunds and chargebacks of those payments, netted on the payment’s date',
+  unsuccessfulVolume: 'Declined and failed payments, on the payment’s date',
+  unsuccessfulRevenue: 'Declined and failed payments, on the payment’s date',
   salesCount: 'Number of paid payments',
 };
+
+/**
+ * The measures the dashboard shows. Unsuccessful revenue counted exactly what unsuccessful volume counts (a declined
+ * payment has no refunds to net), so it went (issue 25); the API still answers it for older callers.
+ */
+export const shownMeasures = ['volume', 'revenue', 'unsuccessfulVolume', 'salesCount'] as const satisfies readonly DashboardMeasure[];
+
+/**
+ * The transactions a bucket's figure counts, as the overview's filters: the period's instants (end exclusive), the
+ * currency, and the payments the measure is made of (refunds are found from their payment).
+ */
+export function bucketTransactionFilters(measure: DashboardMeasure, bucket: { startDate: string; endDate: string }, currency: string): Record<string, string> {
+  const lastInstant = new Date(Date.parse(bucket.endDate) - 1).toISOString();
+  const status = measure === 'unsuccessfulVolume' || measure === 'unsuccessfulRevenue' ? '[eq]declined[and][eq]failed' : '[eq]paid';
+  return { date: `[gte]${new Date(Date.parse(bucket.startDate)).toISOString()}[and][lte]${lastInstant}`, currency: `[eq]${currency.toLowerCase()}`, kind: '[eq]payment', status };
+}
 
 export type DashboardTotals = Record<DashboardMeasure, number>;
 
@@ -306,7 +343,14 @@ export type DashboardSettings = { view: DashboardView; measure: DashboardMeasure
 
 const defaultChartType = (view: Pick<DashboardView, 'interval' | 'period'>): ChartType => (view.interval === 'custom' && view.period ? 'line' : 'bar');
 const isInterval = (value: string | null): value is DashboardInterval => (dashboardIntervals as readonly (string | null)[]).includes(value);
-const isMeasure = (value: string | null): value is DashboardMeasure => (dashboardMeasures as readonly (string | null)[]).includes(value);
+const isMeasure = (value: string | null): value is DashboardMeasure => (shownMeasures as readonly (string | null)[]).includes(value);
+
+/** compare=1 (a year earlier), compare=previous, compare=week (a day or a week only). */
+function compareOf(value: string | null, interval: DashboardInterval): { compare: boolean; compareWith?: CompareWith } {
+  if (value === '1') return { compare: true };
+  if (value === 'previous' || (value === 'week' && compareModesOf(interval).includes('week'))) return { compare: true, compareWith: value };
+  return { compare: false };
+}
 
 /** Reads a dashboard query string; anything missing or malformed falls back to the current period. */
 export function readDashboardSearch(search: string, today: LocalDate): DashboardSettings {
@@ -327,7 +371,7 @@ export function readDashboardSearch(search: string, today: LocalDate): Dashboard
   const measureParam = params.get('measure');
   const currencyParam = params.get('currency');
   return {
-    view: { ...base, compare: params.get('compare') === '1', chartType: chartParam === 'bar' || chartParam === 'line' ? chartParam : defaultChartType(base) },
+    view: { ...base, ...compareOf(params.get('compare'), interval), chartType: chartParam === 'bar' || chartParam === 'line' ? chartParam : defaultChartType(base) },
     measure: isMeasure(measureParam) ? measureParam : 'volume',
     currency: currencyParam !== null && /^[A-Z]{3}$/.test(currencyParam) ? currencyParam : null,
   };
@@ -342,7 +386,7 @@ export function dashboardSearch(settings: DashboardSettings): string {
     params.set('from', view.period.startDate);
     if (view.interval === 'custom') params.set('to', view.period.endDate);
   }
-  if (view.compare) params.set('compare', '1');
+  if (view.compare) params.set('compare', !view.compareWith || view.compareWith === 'year' ? '1' : view.compareWith);
   if (view.chartType !== defaultChartType(view)) params.set('chart', view.chartType);
   if (measure !== 'volume') params.set('measure', measure);
   if (currency) params.set('currency', currency);

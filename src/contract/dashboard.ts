@@ -64,3 +64,40 @@ export const declinesResponseSchema = type({
   reasons: declineReasonSchema.array(),
 });
 export type DeclinesResponse = typeof declinesResponseSchema.infer;
+
+// ── The breakdown of a period (issue 25): the dashboard's measures per merchant, payment method or status ──
+//   POST {context}/dashboard/breakdown  body breakdownRequestSchema → breakdownResponseSchema
+// Each row's measures follow server/stats/definition.ts, so the rows add up to the dashboard's totals for the same
+// period and currency. `count` is the number of payments of the row in the period, of any status.
+export const breakdownDimensions = ['merchant', 'paymentMethod', 'status'] as const;
+export type BreakdownDimension = (typeof breakdownDimensions)[number];
+export const breakdownRequestSchema = type({
+  dateRange: dateRangeSchema,
+  by: type.enumerated(...breakdownDimensions),
+  /** absent: GBP when the context has it, else its first currency */
+  'currency?': currencyCode,
+  '+': 'reject',
+});
+export type BreakdownRequest = typeof breakdownRequestSchema.inferIn;
+export const breakdownRowSchema = type({
+  /** the merchant id, payment method or status the row counts */
+  key: 'string',
+  /** what the row is called: the merchant's name, else the key */
+  label: 'string',
+  volume: 'number',
+  revenue: 'number',
+  unsuccessfulVolume: 'number',
+  unsuccessfulRevenue: 'number',
+  salesCount: 'number',
+  count: 'number',
+});
+export type BreakdownRow = typeof breakdownRowSchema.infer;
+export const breakdownResponseSchema = type({
+  startDate: 'string',
+  endDate: 'string',
+  currency: 'string',
+  by: type.enumerated(...breakdownDimensions),
+  /** largest volume first */
+  rows: breakdownRowSchema.array(),
+});
+export type BreakdownResponse = typeof breakdownResponseSchema.infer;

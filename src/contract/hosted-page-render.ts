@@ -2,7 +2,8 @@
 // server's shopper page (GET /pay/{ref}, no JavaScript needed) and the editor's live preview (a sandboxed frame)
 // use, so the preview is the page. Everything user-supplied is escaped; colours are checked #RRGGBB before they
 // reach the stylesheet, and the logo is only ever an image reference of ours.
-import { hostedPageFontStacks, type HostedPageDesign } from './configurations.ts';
+import { hostedPageFontStacks, paymentMethodLabels, type HostedPageDesign } from './configurations.ts';
+import type { PaymentMethod } from './enumerations.ts';
 
 export type HostedPageOrderLine = { description: string; quantity: number; amount: string };
 
@@ -13,8 +14,12 @@ export type HostedPageView = {
   amount: string;
   orderNumber: string;
   orderLines: readonly HostedPageOrderLine[];
-  /** the enabled methods, in the design's order, with their display names */
+  /** the methods the shopper can really pay with here (shopperPaymentOptions), with their display names */
   paymentMethods: readonly { method: string; label: string }[];
+  /** switched-on methods this page cannot take, by display name: the page says so plainly */
+  unavailableMethods?: readonly string[];
+  /** why nothing can be paid here, when paymentMethods is empty (the page then shows no card form) */
+  unpayableReason?: string;
   /** preview: a form that cannot submit; live: posts to formAction */
   mode: 'preview' | 'live';
   formAction?: string;
@@ -27,6 +32,66 @@ export type HostedPageView = {
   /** where images are served from: '' for same origin */
   imageBase?: string;
 };
+
+// ── what the shopper's page can really take ──
+/**
+ * This portal has no acquirer: its shopper page takes cards, and only the published test cards are approved
+ * (server/payments/shopper-payment.ts). Every other method switched on in a configuration is named on the page as
+ * not available here, never offered as a choice that could not be paid.
+ */
+export const shopperPayableMethods: readonly PaymentMethod[] = ['card'];
+export const testCardNote = 'This is a test environment: only the published test cards are accepted (for example 4111 1111 1111 1111, any future expiry date and any security code). No real card is charged.';
+
+export type ShopperMethodSetting = {
+  method: PaymentMethod;
+  enabled: boolean;
+  displayName: string;
+  /** thousandths of the major unit, as stored (null: no limit) */
+  minimumAmountMilli: number | null;
+  maximumAmountMilli: number | null;
+  /** empty: any currency */
+  currencies: readonly string[];
+};
+
+export type ShopperPaymentOptions = {
+  payable: { method: PaymentMethod; label: string }[];
+  unavailable: string[];
+  /** set when payable is empty */
+  reason?: string;
+};
+
+const listOf = (names: readonly string[]) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+
+/**
+ * The payment choices of a shopper page: the switched-on methods in the design's order, split into what can be paid
+ * here (a card, within the card setting's currencies and amount limits when a payment is given) and the rest.
+ * The preview passes no payment (its sample amount is not a real one), so only the limits are skipped there.
+ */
+export function shopperPaymentOptions(order: readonly PaymentMethod[], settings: readonly ShopperMethodSetting[], payment: { amountMilli: number; currency: string } | null): ShopperPaymentOptions {
+  const enabled = settings.filter((setting) => setting.enabled);
+  const ordered = [...order.flatMap((method) => enabled.filter((setting) => setting.method === method)), ...enabled.filter((setting) => !order.includes(setting.method))];
+  const label = (setting: ShopperMethodSetting) => setting.displayName.trim() || paymentMethodLabels[setting.method];
+  const payable: ShopperPaymentOptions['payable'] = [];
+  const unavailable: string[] = [];
+  let reason: string | undefined;
+  for (const setting of ordered) {
+    if (!shopperPayableMethods.includes(setting.method)) {
+      unavailable.push(label(setting));
+      continue;
+    }
+    const problem = !payment ? null
+      : setting.currencies.length > 0 && !setting.currencies.includes(payment.currency) ? `${label(setting)} payments are not accepted in ${payment.currency} by this shop.`
+        : setting.minimumAmountMilli !== null && payment.amountMilli < setting.minimumAmountMilli ? `The amount is below this shop's minimum for ${label(setting)} payments.`
+          : setting.maximumAmountMilli !== null && payment.amountMilli > setting.maximumAmountMilli ? `The amount is above this shop's maximum for ${label(setting)} payments.`
+            : null;
+    if (problem) {
+      reason ??= problem;
+      unavailable.push(label(setting));
+    } else payable.push({ method: setting.method, label: label(setting) });
+  }
+  if (payable.length > 0) return { payable, unavailable };
+  return { payable, unavailable, reason: reason ?? 'Card payments are not switched on for this shop.' };
+}
 
 const escapeHtml = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -67,7 +132,9 @@ body{background:${background};color:${text};font-family:${font};font-size:16px;l
 .hpp-pay:focus-visible,.hpp-field input:focus-visible{outline:3px solid ${brand};outline-offset:2px}
 .hpp-error{border:2px solid #B3261E;background:#FDECEA;color:#5F1410;border-radius:8px;padding:10px 12px;margin:0 0 16px}
 .hpp-footer{margin-top:24px;font-size:13px;opacity:.85}
-.hpp-note{font-size:13px;margin:8px 0 0;opacity:.85}
+.hpp-note{font-size:13px;margin:8px 0 12px}
+.hpp-unpayable{border:2px solid ${text}99;border-radius:8px;padding:12px 16px;margin:0 0 16px}
+.hpp-unpayable h2{font-size:18px;margin:0 0 8px}
 `;
 }
 
@@ -81,14 +148,30 @@ export function hostedPageBody(view: HostedPageView): string {
   const lines = design.showOrderLines && view.orderLines.length > 0
     ? `<table class="hpp-lines"><caption class="hpp-order">Order lines</caption><thead><tr><th scope="col">Item</th><th scope="col" class="end">Quantity</th><th scope="col" class="end">Amount</th></tr></thead><tbody>${view.orderLines.map((line) => `<tr><td>${escapeHtml(line.description)}</td><td class="end">${line.quantity}</td><td class="end">${escapeHtml(line.amount)}</td></tr>`).join('')}</tbody></table>`
     : '';
-  const methods = view.paymentMethods.length > 0
-    ? `<fieldset class="hpp-methods"><legend>Payment method</legend>${view.paymentMethods.map((entry, index) => `<label class="hpp-method"><input type="radio" name="paymentMethod" value="${escapeHtml(entry.method)}"${index === 0 ? ' checked' : ''}> ${escapeHtml(entry.label)}</label>`).join('')}</fieldset>`
-    : '<p class="hpp-note">No payment method is switched on for this page yet.</p>';
+  const unavailable = view.unavailableMethods ?? [];
+  const notHere = unavailable.length > 0
+    ? `<p class="hpp-note hpp-unavailable">${escapeHtml(listOf(unavailable))} ${unavailable.length === 1 ? 'is' : 'are'} not available on this page.</p>`
+    : '';
+  const methods = `<fieldset class="hpp-methods"><legend>Payment method</legend>${view.paymentMethods.map((entry, index) => `<label class="hpp-method"><input type="radio" name="paymentMethod" value="${escapeHtml(entry.method)}"${index === 0 ? ' checked' : ''}> ${escapeHtml(entry.label)}</label>`).join('')}${notHere}</fieldset>`;
   const hidden = Object.entries(view.hiddenFields ?? {}).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
   const live = view.mode === 'live';
   const action = live && view.formAction ? ` method="post" action="${escapeHtml(view.formAction)}"` : '';
   const error = view.error ? `<p class="hpp-error" role="alert">${escapeHtml(view.error)}</p>` : '';
   const values = view.values ?? {};
+  const form = view.paymentMethods.length === 0
+    ? `<div class="hpp-unpayable" role="status"><h2>This payment cannot be made on this page</h2><p>${escapeHtml(view.unpayableReason ?? 'No payment method that this page can take is switched on.')}</p>${notHere}<p>Contact ${escapeHtml(view.merchantName)} to pay another way.</p></div>`
+    : `<form class="hpp-form"${action} aria-label="Payment">
+${hidden}
+${methods}
+<div class="hpp-field"><label for="hpp-name">Name on card</label><input id="hpp-name" name="cardholderName" autocomplete="cc-name" maxlength="100" required value="${escapeHtml(values.cardholderName ?? '')}"></div>
+<div class="hpp-field"><label for="hpp-number">Card number</label><input id="hpp-number" name="cardNumber" inputmode="numeric" autocomplete="cc-number" maxlength="23" required aria-describedby="hpp-test-cards"></div>
+<div class="hpp-row">
+<div class="hpp-field"><label for="hpp-expiry">Expiry date (MM/YY)</label><input id="hpp-expiry" name="expiry" autocomplete="cc-exp" maxlength="5" placeholder="MM/YY" required value="${escapeHtml(values.expiry ?? '')}"></div>
+<div class="hpp-field"><label for="hpp-cvc">Security code</label><input id="hpp-cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required></div>
+</div>
+<p class="hpp-note" id="hpp-test-cards">${escapeHtml(testCardNote)}</p>
+<button class="hpp-pay" type="${live ? 'submit' : 'button'}">${escapeHtml(design.texts.payButtonLabel)} ${escapeHtml(view.amount)}</button>
+</form>`;
   return `<main class="hpp">
 <header class="hpp-header">${logo}<span class="hpp-merchant">${escapeHtml(view.merchantName)}</span></header>
 <h1>${escapeHtml(design.texts.title)}</h1>
@@ -97,17 +180,7 @@ ${design.texts.description ? `<p class="hpp-description">${escapeHtml(design.tex
 <p class="hpp-order">Order ${escapeHtml(view.orderNumber)}</p>
 ${lines}
 ${error}
-<form class="hpp-form"${action} aria-label="Payment">
-${hidden}
-${methods}
-<div class="hpp-field"><label for="hpp-name">Name on card</label><input id="hpp-name" name="cardholderName" autocomplete="cc-name" maxlength="100" required value="${escapeHtml(values.cardholderName ?? '')}"></div>
-<div class="hpp-field"><label for="hpp-number">Card number</label><input id="hpp-number" name="cardNumber" inputmode="numeric" autocomplete="cc-number" maxlength="23" required></div>
-<div class="hpp-row">
-<div class="hpp-field"><label for="hpp-expiry">Expiry date (MM/YY)</label><input id="hpp-expiry" name="expiry" autocomplete="cc-exp" maxlength="5" placeholder="MM/YY" required value="${escapeHtml(values.expiry ?? '')}"></div>
-<div class="hpp-field"><label for="hpp-cvc">Security code</label><input id="hpp-cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required></div>
-</div>
-<button class="hpp-pay" type="${live ? 'submit' : 'button'}">${escapeHtml(design.texts.payButtonLabel)} ${escapeHtml(view.amount)}</button>
-</form>
+${form}
 ${design.texts.footer ? `<footer class="hpp-footer">${escapeHtml(design.texts.footer)}</footer>` : ''}
 </main>`;
 }

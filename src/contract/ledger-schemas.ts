@@ -151,3 +151,10 @@ export const ledgerReportQueued = type({ reportId: 'string', totalRows: 'number'
 /** The balance at the end of each day of a period (the balance chart and its table). */
 export const dailyBalances = type({ currency: 'string', results: type({ date: 'string', balance: 'number' }).array() });
 export type DailyBalances = typeof dailyBalances.infer;
+
+/** The provider's own accounts per currency (internal staff): clearing (money between shoppers and merchants) and bank. */
+export const internalAccountList = type({
+  results: type({ accountId: 'string', kind: "'clearing' | 'bank'", currency: 'string', balance: 'number' }).array(),
+  numberOfResults: 'number',
+});
+export type InternalAccountList = typeof internalAccountList.infer;

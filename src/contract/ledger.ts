@@ -51,7 +51,11 @@ export const ledgerReportTypes = {
   transfers: 'Transfers',
 } as const;
 export type LedgerReportType = keyof typeof ledgerReportTypes;
-export const ledgerReportFileTypes = ['csv', 'xlsx', 'pdf'] as const;
+export const ledgerReportFileTypes = ['csv', 'xlsx', 'pdf', 'xml'] as const;
+export type LedgerReportFileType = (typeof ledgerReportFileTypes)[number];
+/** Report types that are an account statement: only these are also offered as ISO 20022 camt.053 XML ('xml'). */
+export const statementReportTypes = ['tradingAccount', 'reserve', 'security', 'remittance', 'invoice', 'costs', 'businessAccount'] as const satisfies readonly LedgerReportType[];
+export const camtOnlyForStatementsMessage = 'camt.053 XML is offered for account statements only.';
 
 export const statementReportTypeOf: Record<StatementAccountKind, LedgerReportType> = {
   trading: 'tradingAccount', reserve: 'reserve', security: 'security', remittance: 'remittance', invoice: 'invoice', costs: 'costs', business: 'businessAccount',

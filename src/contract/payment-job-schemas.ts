@@ -29,6 +29,9 @@ export const cancelRefundBody = type({ '+': 'reject', version: 'number.integer >
 
 export const cancelJobBody = type({ '+': 'reject', confirmed: 'boolean', version: 'number.integer >= 1' });
 export type CancelJobBody = typeof cancelJobBody.infer;
+/** 'Expire now' (issue 17): an open job's link stops working at once; nothing was paid, so nothing moves. */
+export const expireLinkBody = type({ '+': 'reject', version: 'number.integer >= 1' });
+export type ExpireLinkBody = typeof expireLinkBody.infer;
 
 export const mailPaymentLinkBody = type({ '+': 'reject', emailAddress: 'string <= 254' });
 export type MailPaymentLinkBody = typeof mailPaymentLinkBody.infer;
@@ -53,7 +56,11 @@ export const paymentJobListItem = type({
   paymentMethod: 'string | null',
 });
 export type PaymentJobListItem = typeof paymentJobListItem.infer;
-export const paymentJobList = type({ results: paymentJobListItem.array(), numberOfResults: 'number' });
+/**
+ * numberOfResultsIsEstimate: above 10,000 matching jobs the total is the planner's estimate (shown as 'about'), as in
+ * the transactions overview; absent or false, the total is exact.
+ */
+export const paymentJobList = type({ results: paymentJobListItem.array(), numberOfResults: 'number', 'numberOfResultsIsEstimate?': 'boolean' });
 export type PaymentJobList = typeof paymentJobList.infer;
 
 export const refundDetail = type({
@@ -81,6 +88,8 @@ export const paymentDetail = type({
   captured: 'number',
   refunded: 'number',
   refundPending: 'number',
+  /** paid chargebacks of this payment (major units) */
+  chargedBack: 'number',
   refundable: 'number',
   capturable: 'number',
   createDateTimeUtc: isoDateTime,
@@ -113,10 +122,11 @@ export const paymentJobDetail = paymentJobListItem.merge({
     orderLines: orderLine.array(),
     totals: type({ exclVat: 'number', vat: 'number', inclVat: 'number' }),
   }),
-  amounts: type({ authorised: 'number', captured: 'number', refunded: 'number', remaining: 'number' }),
+  amounts: type({ authorised: 'number', captured: 'number', refunded: 'number', chargedBack: 'number', remaining: 'number' }),
   payments: paymentDetail.array(),
   invoices: type({ invoiceNumber: 'string', amount: 'number', currency: 'string', issueDateTimeUtc: isoDateTime, dueDateTimeUtc: isoDateTime, status: 'string' }).array(),
-  reversals: type({ reversalId: 'string', paymentId: 'string', amount: 'number', currency: 'string', reason: 'string', dateTimeUtc: isoDateTime }).array(),
+  /** chargebacks: each a transaction of kind 'chargeback' (reversalId = its reference), its amount negative */
+  reversals: type({ reversalId: 'string', paymentId: 'string', amount: 'number', currency: 'string', reason: 'string', status: 'string', dateTimeUtc: isoDateTime }).array(),
   splitOutpayment: type({
     createDateTimeUtc: isoDateTime,
     outpayments: type({
@@ -124,7 +134,7 @@ export const paymentJobDetail = paymentJobListItem.merge({
       beneficiary: type({ customerId: 'string', nameOnBankAccount: 'string', iban: 'string', bic: 'string' }),
     }).array(),
   }).or('null'),
-  actions: type({ cancel: 'boolean', mailPaymentLink: 'boolean' }),
+  actions: type({ cancel: 'boolean', mailPaymentLink: 'boolean', expireLink: 'boolean' }),
 });
 export type PaymentJobDetail = typeof paymentJobDetail.infer;
 

@@ -77,10 +77,12 @@ export type PaymentMoney = {
   /** refunds requested or processing: they hold their amount */
   refundPendingMinor: number;
   refundCount: number;
+  /** paid chargebacks: the shopper's bank took this back, so it can no longer be refunded */
+  chargedBackMinor: number;
 };
 
 export const capturableMinor = (money: PaymentMoney) => (money.status === 'reserved' || money.status === 'paid' ? Math.max(0, money.authorisedMinor - money.capturedMinor) : 0);
-export const refundableMinor = (money: PaymentMoney) => Math.max(0, money.capturedMinor - money.refundedMinor - money.refundPendingMinor);
+export const refundableMinor = (money: PaymentMoney) => Math.max(0, money.capturedMinor - money.refundedMinor - money.refundPendingMinor - money.chargedBackMinor);
 
 /** Which actions a payment allows by its state alone (permissions apart): the server enforces, the client offers. */
 export function paymentActionsOf(money: PaymentMoney): { capture: boolean; refund: boolean; void: boolean } {
@@ -121,8 +123,8 @@ export const paymentIdOfTrace = (traceReference: string) => (traceReference.star
 export const paymentAuditEvents = [
   'CaptureSuccessful', 'CaptureFailed', 'RefundSuccessful', 'RefundFailed', 'VoidSuccessful', 'VoidFailed',
   'RefundCancellationSuccessful', 'RefundCancellationFailed', 'PaymentJobCancellationSuccessful', 'PaymentJobCancellationFailed',
-  'PaymentLinkMailed', 'PaymentLinkMailFailed',
+  'PaymentLinkMailed', 'PaymentLinkMailFailed', 'PaymentLinkExpired', 'PaymentLinkExpiryFailed', 'ChargebackReceived',
 ] as const;
 export type PaymentAuditEvent = (typeof paymentAuditEvents)[number];
 
-export type { AuditEventList, AuditEventItem, CancelJobBody, CaptureBody, MailPaymentLinkBody, PaymentActionAnswer, PaymentJobDetail, PaymentJobList, PaymentJobListItem, PaymentTrace, RefundBody, VoidBody, PaymentDetail, RefundDetail } from './payment-job-schemas.ts';
+export type { AuditEventList, AuditEventItem, CancelJobBody, ExpireLinkBody, CaptureBody, MailPaymentLinkBody, PaymentActionAnswer, PaymentJobDetail, PaymentJobList, PaymentJobListItem, PaymentTrace, RefundBody, VoidBody, PaymentDetail, RefundDetail } from './payment-job-schemas.ts';

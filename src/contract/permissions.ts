@@ -48,6 +48,8 @@ export const permissionNames = [
   'Mapi.Beneficiary.Approve',
   'Mapi.Screening.Resolve',
   'Mapi.AccountWatchList.Update',
+  // Issue 22 (partners): changing a partner's commission plan (README Decisions: finance admins, never the partner).
+  'Mapi.CommissionPlans.Update',
   // Payment operations (issue 16, see README Decisions).
   'Portal.Payments.Capture',
   'Portal.Payments.Refund',

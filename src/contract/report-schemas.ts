@@ -18,7 +18,7 @@ export type ReportContext = typeof reportContext.infer;
 export const queuedReport = type({
   id: 'string',
   reportType: 'string',
-  fileType: "'csv' | 'xlsx' | 'pdf'",
+  fileType: "'csv' | 'xlsx' | 'pdf' | 'xml'",
   status: type.enumerated(...reportStatuses),
   state: type.enumerated(...reportStatuses, 'expired'),
   context: reportContext,

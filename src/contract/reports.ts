@@ -46,4 +46,6 @@ export const reportStateLabels: Record<ReportState, string> = {
   expired: 'Expired',
 };
 
-export const reportTypeLabels: Record<string, string> = { transactions: 'Transactions', ...ledgerReportTypes };
+export const reportTypeLabels: Record<string, string> = {
+  transactions: 'Transactions', 'payment-jobs': 'Payment jobs', tickets: 'Tickets', users: 'Users', ...ledgerReportTypes,
+};

@@ -13,13 +13,13 @@ export type NotificationStatus = typeof notificationStatusSchema.infer;
 export const userSettingSchema = type({ key: 'string', value: 'string' });
 export type UserSetting = typeof userSettingSchema.infer;
 
-export const recordKinds = ['transaction', 'paymentJob', 'business', 'merchant'] as const;
+export const recordKinds = ['transaction', 'paymentJob', 'customer', 'ticket', 'user', 'business', 'merchant'] as const;
 export type RecordKind = (typeof recordKinds)[number];
 
 const contextRef = type({ id: 'string', title: 'string' });
 
 export const recordSearchResultSchema = type({
-  kind: "'transaction' | 'paymentJob' | 'business' | 'merchant'",
+  kind: "'transaction' | 'paymentJob' | 'customer' | 'ticket' | 'user' | 'business' | 'merchant'",
   id: 'string',
   title: 'string',
   description: 'string',
@@ -30,3 +30,7 @@ export type RecordSearchResult = typeof recordSearchResultSchema.infer;
 
 export const recordSearchSchema = type({ results: recordSearchResultSchema.array() });
 export type RecordSearch = typeof recordSearchSchema.infer;
+
+/** GET /search/merchants?prefix=: merchant names the caller may see, for completing merchant:… in the palette. */
+export const searchMerchantsSchema = type({ results: type({ id: 'string', name: 'string', businessId: 'string', businessName: 'string' }).array() });
+export type SearchMerchants = typeof searchMerchantsSchema.infer;

@@ -88,4 +88,17 @@ export const ticketListSpec: ListQuerySpec = {
   sortStyle: 'ordering',
 };
 
-export type { TicketAttachment, TicketBody, TicketComment, TicketCommentBody, TicketCommentPage, TicketDetail, TicketList, TicketListItem, TicketUpdateBody } from './ticket-schemas.ts';
+export type { TicketAttachment, TicketBody, TicketComment, TicketCommentBody, TicketCommentPage, TicketCommentUpdateBody, TicketDetail, TicketList, TicketListItem, TicketUpdateBody } from './ticket-schemas.ts';
+
+/** Columns of a tickets export (bulk 'export', My report queue); the overview's column ids where they match. */
+export const ticketExportColumns = [
+  'ticketId', 'createdUtc', 'lastUpdatedUtc', 'type', 'status', 'priority', 'subject', 'description', 'business', 'merchant',
+  'createdBy', 'assignee', 'comments', 'lastComment',
+] as const;
+export type TicketExportColumn = (typeof ticketExportColumns)[number];
+export const ticketExportColumnLabels: Record<TicketExportColumn, string> = {
+  ticketId: 'Ticket', createdUtc: 'Created', lastUpdatedUtc: 'Last updated', type: 'Type', status: 'Status', priority: 'Priority',
+  subject: 'Subject', description: 'Description', business: 'Business', merchant: 'Merchant', createdBy: 'Requester', assignee: 'Assignee',
+  // what the reader may see: internal notes count and show only for those with Portal.Tickets.Read.Internal there
+  comments: 'Comments', lastComment: 'Latest comment',
+};

@@ -20,6 +20,8 @@ export const transactionListItem = type({
   channel: 'string',
   ewalletType: 'string | null',
   paymentJobReference: 'string',
+  /** a payment's paid refunds, in its major units (0 when none); absent on refunds and captures */
+  'refundedAmount?': 'number',
 });
 export type TransactionListItem = typeof transactionListItem.infer;
 
@@ -35,6 +37,11 @@ export const transactionList = type({
 export type TransactionList = typeof transactionList.infer;
 
 export const transactionCount = type({ numberOfResults: 'number' });
+
+export const transactionTotals = type({
+  currency: 'string', volume: 'number', salesCount: 'number', refunds: 'number', refundsCount: 'number', chargebacks: 'number', chargebacksCount: 'number',
+  revenue: 'number', unsuccessfulVolume: 'number', unsuccessfulCount: 'number',
+});
 
 export const linkedTransaction = type({
   reference: 'string',

@@ -3,10 +3,21 @@
 import { channels, paymentMethods, paymentStatuses } from './enumerations.ts';
 import type { FilterDeclaration, ListQuerySpec } from './list-query.ts';
 
-export const transactionKinds = ['payment', 'refund', 'capture'] as const;
+export const transactionKinds = ['payment', 'refund', 'capture', 'chargeback'] as const;
 export type TransactionKind = (typeof transactionKinds)[number];
+/**
+ * Kinds that take a payment's money back once paid: a refund (the merchant's) and a chargeback (the shopper's bank
+ * reversing a card payment, issue 16). Both read negative and both come off the revenue of their payment's bucket.
+ */
+export const moneyBackKinds = ['refund', 'chargeback'] as const;
+export const takesMoneyBack = (kind: string) => (moneyBackKinds as readonly string[]).includes(kind);
+/** moneyBackKinds as an SQL list literal (`'refund', 'chargeback'`), for the aggregations that must agree. */
+export const moneyBackKindsSql = moneyBackKinds.map((kind) => `'${kind}'`).join(', ');
 
 export const maxSearchTermLength = 100;
+
+/** The currencies the overview's Currency filter offers (the server takes any three-letter code). */
+export const overviewCurrencies = ['EUR', 'GBP', 'USD', 'JPY', 'CHF', 'DKK', 'NOK', 'SEK', 'PLN'] as const;
 
 /**
  * Filters of GET {context}/transactions, by lower-cased name. Dates are ISO: a value without an offset is a
@@ -66,7 +77,8 @@ export const transactionColumns = [
   'kind', 'paymentJobReference', 'parentReference', 'business', 'merchantId', 'customerEmail', 'maskedCardNumber', 'declineReason',
 ] as const;
 export type TransactionColumn = (typeof transactionColumns)[number];
-export const defaultTransactionColumns: readonly TransactionColumn[] = transactionColumns.slice(0, 9);
+/** The first nine and the Type (payment, refund, capture): a refund must read as one at a glance (issue 25). */
+export const defaultTransactionColumns: readonly TransactionColumn[] = [...transactionColumns.slice(0, 9), 'kind'];
 
 export const transactionColumnLabels: Record<TransactionColumn, string> = {
   date: 'Date',
@@ -86,6 +98,45 @@ export const transactionColumnLabels: Record<TransactionColumn, string> = {
   customerEmail: 'Customer email',
   maskedCardNumber: 'Card number (masked)',
   declineReason: 'Decline reason',
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Money that reads right: refunds are negative, refunded payments say so, amounts compare within one currency
+
+/** A refund or a chargeback takes money back: it reads negative everywhere it is shown (list, detail, palette, exports). */
+export const signedAmount = (kind: string, amount: number): number => (takesMoneyBack(kind) ? -Math.abs(amount) : amount);
+
+/**
+ * What a transaction's status reads as: a paid payment with paid refunds is 'refunded' (all of it) or
+ * 'partiallyRefunded'; a refund itself keeps its own status. refundedAmount is in the payment's major units.
+ */
+export function displayStatusOf(item: { kind: string; status: string; amount: number; refundedAmount?: number | undefined }): string {
+  if (item.kind !== 'payment' || item.status !== 'paid' || !item.refundedAmount || item.refundedAmount <= 0) return item.status;
+  return item.refundedAmount >= Math.abs(item.amount) ? 'refunded' : 'partiallyRefunded';
+}
+
+export const displayStatusLabels: Record<string, string> = { refunded: 'Refunded', partiallyRefunded: 'Partially refunded' };
+export const displayStatusLabel = (status: string) => displayStatusLabels[status] ?? status.charAt(0).toUpperCase() + status.slice(1);
+
+/** The 400 (and the form's inline message) when an amount filter would compare amounts of different currencies. */
+export const amountNeedsCurrencyMessage = 'Choose one currency to filter by amount: amounts in different currencies cannot be compared.';
+
+/** The amount filter needs exactly one currency among the filters (its [eq] clauses, any case). */
+export function amountFilterCurrencyProblem(filters: Readonly<Record<string, readonly { operator: string; value: string }[] | undefined>>): string | undefined {
+  if (!filters.amount || filters.amount.length === 0) return undefined;
+  const currencies = new Set((filters.currency ?? []).filter((clause) => clause.operator === 'eq').map((clause) => clause.value.toUpperCase()));
+  return currencies.size === 1 ? undefined : amountNeedsCurrencyMessage;
+}
+
+/**
+ * GET {context}/transactions/totals: the dashboard's measures over the overview's filters (minor units of the one
+ * currency filtered): volume and salesCount of the paid payments, refunds = the paid refunds of those payments
+ * (whenever made), chargebacks = their paid chargebacks, revenue = volume − refunds − chargebacks,
+ * unsuccessfulVolume of the declined and failed payments.
+ */
+export type TransactionTotals = {
+  currency: string; volume: number; salesCount: number; refunds: number; refundsCount: number; chargebacks: number; chargebacksCount: number;
+  revenue: number; unsuccessfulVolume: number; unsuccessfulCount: number;
 };
 
 export const exportFileTypes = ['csv', 'xlsx'] as const;

@@ -88,3 +88,11 @@ export const lockedUntilMessage = (until: string) => `Locked until ${until}`;
 export const userListUrlSpec: ListQuerySpec = { ...userListSpec, sortStyle: 'ordering' };
 
 export const statusLabels: Record<UserStatus, string> = { active: 'Active', invited: 'Invited', locked: 'Locked' };
+
+/** Columns of a users export (bulk 'export', My report queue); the overview's column ids where they match. */
+export const userExportColumns = ['userId', 'name', 'email', 'status', 'roles', 'businesses', 'lastSignIn', 'created', 'lockedUntil'] as const;
+export type UserExportColumn = (typeof userExportColumns)[number];
+export const userExportColumnLabels: Record<UserExportColumn, string> = {
+  userId: 'User ID', name: 'Name', email: 'Email', status: 'Status', roles: 'Roles', businesses: 'Businesses',
+  lastSignIn: 'Last sign-in', created: 'Created', lockedUntil: 'Locked until',
+};

@@ -1,5 +1,6 @@
 // The watch list contract's schemas (arktype).
 import { type } from 'arktype';
+import { ticketPriorities } from './enumerations.ts';
 import { watchEntryStatuses, watchSignals } from './watch-list.ts';
 
 const isoDateTime = 'string.date.iso';
@@ -18,6 +19,8 @@ export const watchListEntry = type({
   firstFlaggedUtc: isoDateTime,
   lastComputedUtc: isoDateTime,
   version: 'number',
+  /** the support ticket the entry was escalated to, null until escalated */
+  ticketId: 'string | null',
 });
 export type WatchListEntry = typeof watchListEntry.infer;
 export const watchListList = type({ results: watchListEntry.array(), numberOfResults: 'number', signalsRefreshedUtc: type(isoDateTime).or('null') });
@@ -29,3 +32,6 @@ export type WatchListEntryDetail = typeof watchListEntryDetail.infer;
 
 export const watchStatusBody = type({ status: type.enumerated(...watchEntryStatuses), version: 'number.integer >= 1', '+': 'reject' });
 export const watchNoteBody = type({ text: '0 < string <= 2000', '+': 'reject' });
+/** Escalate to a ticket: the entry's version (409 when stale) and, optionally, the ticket's priority. */
+export const watchEscalateBody = type({ version: 'number.integer >= 1', 'priority?': type.enumerated(...ticketPriorities), '+': 'reject' });
+export const watchEscalation = type({ ticketId: 'string', entry: watchListEntry });

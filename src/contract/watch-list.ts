@@ -46,4 +46,18 @@ export const watchListSpec: ListQuerySpec = {
   defaultSort: [{ field: 'score', descending: true }],
 };
 
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+/** A signal in words and figures (the entry pane, and the description of a ticket it is escalated to). */
+export function watchSignalText(signal: WatchSignal, value: number, threshold: number): string {
+  const label = watchThresholds[signal].label;
+  switch (signal) {
+    case 'chargebackProxy':
+    case 'refundRatio': return `${label}: ${percent(value)} (threshold ${percent(threshold)})`;
+    case 'declineSpike': return `${label}: ${value.toFixed(1)}× the 30-day baseline (threshold ${threshold}×)`;
+    case 'volumeChange': return `${label}: ${value.toFixed(2)}× the 30-day baseline (flagged at ${threshold}× or 1/${threshold})`;
+    case 'cardTesting': return `${label}: ${value} small declines in a day (threshold ${threshold})`;
+  }
+}
+
 export type { WatchListEntry, WatchListEntryDetail, WatchListList } from './watch-list-schemas.ts';

@@ -1,5 +1,8 @@
 // The applied working context, persisted in session storage (spec: the applied context is persisted).
 // No arktype here: the shell's first load stays small, so restoring checks the shape by hand.
+// Shared by the tabs of the browser session (issue 25): a tab that applies a context says so on a
+// BroadcastChannel; a new tab without one asks, and the open tabs answer with the last context applied in any of
+// them. Never in local storage: nothing outlives the tabs (or a sign-out, which clears each tab's).
 import { proxy, subscribe } from 'valtio';
 import type { ContextSelections } from '../contract/context.ts';
 
@@ -31,9 +34,37 @@ function isSelections(value: unknown): value is ContextSelections {
 
 export const contextStore = proxy<{ applied: ContextSelections }>({ applied: restore() });
 
+const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('portal-context') : null;
+/** the last context applied in any tab */
+let lastApplied: ContextSelections = restore();
+/** a tab opened without a context asks once and takes the first answer (not a later context of another tab) */
+let asking = false;
+
 subscribe(contextStore, () => {
-  globalThis.sessionStorage?.setItem(storageKey, JSON.stringify(contextStore.applied));
+  const json = JSON.stringify(contextStore.applied);
+  globalThis.sessionStorage?.setItem(storageKey, json);
+  // A plain copy: the store's proxy cannot be posted.
+  lastApplied = JSON.parse(json) as ContextSelections;
+  tabs?.postMessage({ applied: lastApplied });
 });
+
+if (tabs) {
+  tabs.onmessage = ({ data }: MessageEvent<{ applied?: unknown }>) => {
+    if (!data.applied) {
+      if (hasSelectedContext(lastApplied)) tabs.postMessage({ applied: lastApplied });
+    } else if (isSelections(data.applied)) {
+      lastApplied = data.applied;
+      // A tab still without a context (just opened) takes it.
+      if (asking && !hasSelectedContext(contextStore.applied) && hasSelectedContext(lastApplied)) contextStore.applied = lastApplied;
+      asking = false;
+    }
+  };
+  if (!hasSelectedContext(contextStore.applied)) {
+    asking = true;
+    tabs.postMessage({});
+    setTimeout(() => { asking = false; }, 3000);
+  }
+}
 
 export function applyContext(selections: ContextSelections): void {
   contextStore.applied = selections;

@@ -2,6 +2,17 @@
 // src/app renders what the state says.
 import { proxy } from 'valtio';
 
+// The side menu's collapsed state lasts for the tab's session (session storage): a reload keeps it, a sign-out ends it.
+const sideMenuKey = 'portal.sideMenuCollapsed';
+
+function restoreSideMenuCollapsed(): boolean {
+  try {
+    return globalThis.sessionStorage?.getItem(sideMenuKey) === 'true';
+  } catch {
+    return false;
+  }
+}
+
 export type ConfirmationKind = 'conflict' | 'leaveForm';
 type Confirmation = { id: number; kind: ConfirmationKind };
 
@@ -10,7 +21,7 @@ export const shellStore = proxy({
   shortcutHelpOpen: false,
   contextSwitcherOpen: false,
   inactivityWarning: false,
-  sideMenuCollapsed: false,
+  sideMenuCollapsed: restoreSideMenuCollapsed(),
   confirmation: null as Confirmation | null,
 });
 
@@ -60,11 +71,26 @@ export function closeTopOverlay(): void {
   if (top) closeOverlay(top);
 }
 
+export function setSideMenuCollapsed(collapsed: boolean): void {
+  shellStore.sideMenuCollapsed = collapsed;
+  try {
+    if (collapsed) globalThis.sessionStorage?.setItem(sideMenuKey, 'true');
+    else globalThis.sessionStorage?.removeItem(sideMenuKey);
+  } catch {
+    // Storage refused (private mode, quota): the state still holds for this page.
+  }
+}
+
+export function toggleSideMenu(): void {
+  setSideMenuCollapsed(!shellStore.sideMenuCollapsed);
+}
+
 export function resetShell(): void {
   shellStore.paletteOpen = false;
   shellStore.shortcutHelpOpen = false;
   shellStore.contextSwitcherOpen = false;
   shellStore.inactivityWarning = false;
+  setSideMenuCollapsed(false);
   for (const [id, resolve] of resolvers) {
     resolve(false);
     resolvers.delete(id);

@@ -1,9 +1,9 @@
 // What the ticket commands ask of the open ticket's screen (focus the composer, write an internal note, attach a
-// file, load older comments, choose an assignee): a command sets the request, the screen showing that ticket
+// file, load older comments, choose an assignee, edit one's last comment): a command sets the request, the screen showing that ticket
 // reacts to it. Kept apart from the workspace's pane capabilities because only the ticket screen knows them.
 import { proxy } from 'valtio';
 
-export const ticketRequestKinds = ['reply', 'internalNote', 'attach', 'showOlder', 'assign'] as const;
+export const ticketRequestKinds = ['reply', 'internalNote', 'attach', 'showOlder', 'assign', 'editLastComment'] as const;
 export type TicketRequestKind = (typeof ticketRequestKinds)[number];
 
 export type TicketRequest = { ticketId: string; kind: TicketRequestKind; seq: number };

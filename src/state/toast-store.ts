@@ -34,3 +34,8 @@ export function dismissToast(id: number): void {
 export function clearToasts(): void {
   toastStore.toasts = [];
 }
+
+/** Toasts that point at a place go once the user is there ('Open my report queue' once the queue is open). */
+export function dismissToastsLinkingTo(href: string): void {
+  if (toastStore.toasts.some((toast) => toast.link?.href === href)) toastStore.toasts = toastStore.toasts.filter((toast) => toast.link?.href !== href);
+}

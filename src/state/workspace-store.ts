@@ -11,11 +11,21 @@ export const paneCapabilities = [
   // 'save' and 'delete' (issue 19): a screen's record form saves, its record is deleted (after its confirmation)
   'save', 'delete',
   // payment job detail (issue 16): declared only while the focused job allows the action
-  'capture', 'refund', 'void', 'cancelJob', 'mailPaymentLink', 'viewTrace',
+  'capture', 'refund', 'void', 'cancelJob', 'mailPaymentLink', 'expireLink', 'viewTrace',
   // risk area (issue 22): a record's own actions, offered by its screen and asked for by its commands
   'acknowledge', 'monitor', 'addNote', 'approve', 'resolveAlert', 'exportRecord', 'eraseRecord',
   // virtual terminal (issue 17): the order form and its settings
   'submitOrder', 'removeOrderLine', 'newOrder', 'openOrderResult', 'saveSettings',
+  // billing (issue 22): an invoice's actions, and the billing screen's run tab
+  'downloadInvoice', 'markPaid', 'creditNote', 'runBilling',
+  // selection and bulk actions (issue 23): x / Shift+x (argument 1: range), all matching, clear, a bulk action by index
+  'selectRow', 'selectAllMatching', 'clearSelection', 'bulkAction',
+  // watch list (issue 22): escalate the focused entry to a support ticket
+  'escalate',
+  // hosted page editor (issue 19): the preview's width (argument: index in previewWidths) and removing the logo
+  'previewWidth', 'removeLogo',
+  // scheduled statements (issue 18): a statement's 'Schedule statement…'
+  'schedule',
 ] as const;
 export type PaneCapability = (typeof paneCapabilities)[number];
 
@@ -78,6 +88,15 @@ export function loadLayout(layout: WorkspaceLayout, mode: HistoryMode | null = n
       used.add(same.id);
       return same;
     }
+    // The same pane shows another path (Back from a detail to its list): it stays the same pane, as a navigation
+    // inside it does, so what the pane remembers (the list's cursor row) is there again.
+    const moved = previous[index];
+    if (moved && !used.has(moved.id) && !layout.paths.includes(moved.path)) {
+      used.add(moved.id);
+      moved.path = path;
+      moved.request = null;
+      return moved;
+    }
     return newPane(path);
   });
   workspaceStore.focusedIndex = Math.min(Math.max(0, layout.focused), workspaceStore.panes.length - 1);
@@ -122,15 +141,15 @@ export async function navigatePane(path: string, options: { paneId?: string; rep
   return true;
 }
 
-/** Opens a path in a new pane right of the given (or focused) pane and focuses it. */
+/** Opens a path in a new pane at the right end of the row (panes stand in the order they were opened) and focuses it. */
 export function openBeside(path: string, options: { afterPaneId?: string } = {}): boolean {
   if (!isPanePath(path)) return false;
   if (workspaceStore.panes.length >= maxPanes) {
     showToast({ kind: 'info', message: `Up to ${maxPanes} panes fit side by side. Close one to open another.` });
     return false;
   }
-  const after = options.afterPaneId ? indexOf(options.afterPaneId) : workspaceStore.focusedIndex;
-  const insertAt = (after === -1 ? workspaceStore.focusedIndex : after) + 1;
+  void options;
+  const insertAt = workspaceStore.panes.length;
   const panes = [...workspaceStore.panes];
   panes.splice(insertAt, 0, newPane(stripPanesParam(path)));
   workspaceStore.panes = panes;

@@ -4,7 +4,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useSnapshot } from 'valtio';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { decodeProtectedHeader, EmbeddedJWK, jwtVerify } from 'jose';
 import { ApiError, SessionUnavailableError } from '../../src/api/api-error.ts';
+import { forgetDpopKey, newDpopKey } from '../../src/api/dpop.ts';
 import { createHttpClient, type HttpClientDeps } from '../../src/api/http-client.ts';
 import { ConfirmationHost } from '../../src/app/confirmation-host.tsx';
 import { requestConfirmation } from '../../src/state/shell-store.ts';
@@ -60,6 +62,25 @@ describe('http client', () => {
     expect(calls[0]?.url).toBe('http://localhost/api/portal/user/permissions?pagesize=10');
     expect(calls[0]?.headers.get('authorization')).toBe('Bearer old-token');
     expect(calls[0]?.headers.get('time-zone')).toBe('Europe/London');
+  });
+
+  it('with the session\'s DPoP key, sends the token with the DPoP scheme and a fresh proof for the method and address', async () => {
+    const key = await newDpopKey();
+    try {
+      const { client, calls } = setup([() => json(200, { ok: true }), () => json(200, { ok: true })]);
+      await client.post('/transactions/search', { a: 1 }, { query: { page: 2 } });
+      await client.post('/transactions/search', { a: 1 });
+      expect(calls[0]?.headers.get('authorization')).toBe('DPoP old-token');
+      const proof = calls[0]!.headers.get('dpop')!;
+      const header = decodeProtectedHeader(proof);
+      expect(header).toMatchObject({ typ: 'dpop+jwt', alg: 'ES256', jwk: key.publicJwk });
+      const { payload } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt' });
+      expect(payload).toMatchObject({ htm: 'POST', htu: 'http://localhost/api/portal/transactions/search' });
+      expect(payload.ath).toBe(Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode('old-token'))).toString('base64url'));
+      expect(calls[1]!.headers.get('dpop')).not.toBe(proof);
+    } finally {
+      await forgetDpopKey();
+    }
   });
 
   it('on 401 refreshes once and retries with the new token, telling no one', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEventStream } from '../../src/app/live-events.ts';
+import type { QueryClient } from '@tanstack/react-query';
+import { applyLiveEvent, parseEventStream, recordChangedEvent, type RecordChanged } from '../../src/app/live-events.ts';
 
 describe('the events stream parser', () => {
   it('returns complete events, skips heartbeats and keeps the unfinished rest', () => {
@@ -7,5 +8,25 @@ describe('the events stream parser', () => {
     expect(events).toEqual([{ id: null, event: 'ready', data: '{}' }, { id: '41', event: 'notifications', data: '{}' }]);
     expect(rest).toBe('id: 42\nevent: notif');
     expect(parseEventStream(`${rest}ications\r\ndata: {}\r\n\r\n`).events).toEqual([{ id: '42', event: 'notifications', data: '{}' }]);
+  });
+});
+
+describe('a record event', () => {
+  it('refreshes the queries of its kind and tells open forms, and ignores what it cannot read', () => {
+    const invalidated: unknown[] = [];
+    const queryClient = { invalidateQueries: ({ queryKey }: { queryKey: unknown }) => { invalidated.push(queryKey); return Promise.resolve(); } } as unknown as QueryClient;
+    const target = new EventTarget();
+    const told: RecordChanged[] = [];
+    target.addEventListener(recordChangedEvent, (event) => told.push((event as CustomEvent<RecordChanged>).detail));
+    applyLiveEvent({ id: '7', event: 'record', data: '{"resource":"paymentJob","id":"PJ1"}' }, queryClient, target);
+    expect(invalidated).toEqual([['paymentJobs'], ['transactions'], ['dashboard']]);
+    expect(told).toEqual([{ resource: 'paymentJob', id: 'PJ1' }]);
+    invalidated.length = 0;
+    applyLiveEvent({ id: '8', event: 'record', data: 'not json' }, queryClient, target);
+    applyLiveEvent({ id: '9', event: 'record', data: '{"resource":"ticket"}' }, queryClient, target);
+    expect(invalidated).toEqual([]);
+    expect(told).toHaveLength(1);
+    applyLiveEvent({ id: '10', event: 'notifications', data: '{}' }, queryClient, target);
+    expect(invalidated).toEqual([['notifications']]);
   });
 });

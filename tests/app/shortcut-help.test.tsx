@@ -1,14 +1,18 @@
 // The `?` dialog lists every shortcut available right now, grouped by section, filterable by typing; the
 // binder never fires shortcuts while typing in a field, Escape aside.
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAppServices } from '../../src/app/app-services.tsx';
 import { ShortcutHelpDialog } from '../../src/app/shortcut-help-dialog.tsx';
-import { useShortcutBinder } from '../../src/app/shortcut-binder.ts';
+import type { Command } from '../../commands/command.ts';
+import { createAppRegistry } from '../../src/app/app-registry.ts';
+import { sequenceTimeoutMs, useShortcutBinder } from '../../src/app/shortcut-binder.ts';
+import { contextStore } from '../../src/state/context-store.ts';
+import { permissionScope, sessionStore, setPermissions } from '../../src/state/session-store.ts';
 import { shellStore } from '../../src/state/shell-store.ts';
 import { currentLayout, setPaneCapabilities, workspaceStore } from '../../src/state/workspace-store.ts';
-import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from './support.tsx';
+import { createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from './support.tsx';
 
 function Harness() {
   const { registry, commandServices } = useAppServices();
@@ -40,6 +44,9 @@ describe('keyboard shortcut help', () => {
     expect(within(navigation).queryByText('Go to users')).toBeNull();
     const workspace = within(dialog).getByRole('region', { name: 'Workspace' });
     expect(within(workspace).getByText('Focus next pane')).toBeTruthy();
+    // The side menu's key (issue 25), not `[`, which turns the page.
+    const collapse = within(workspace).getByText('Collapse or expand the side menu').closest('li');
+    expect(collapse?.textContent?.replace('Collapse or expand the side menu', '')).toMatch(/^(Ctrl|⌃)\+?B$/);
     expect(within(dialog).queryByText('Export…')).toBeNull();
   });
 
@@ -66,6 +73,21 @@ describe('keyboard shortcut help', () => {
     await user.clear(filter);
     await user.type(filter, 'zzzz');
     expect(within(dialog).getByText('No shortcut matches “zzzz”.')).toBeTruthy();
+  });
+
+  it('lists the list keys of the pane under it, j / k / Enter / Shift+Enter and the table keys included (issue 25)', async () => {
+    workspaceStore.focusedIndex = 1;
+    setPaneCapabilities(workspaceStore.panes[1]?.id ?? '', ['rows']);
+    shellStore.shortcutHelpOpen = true;
+    renderWithServices(<Harness />);
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    const table = within(dialog).getByRole('region', { name: 'Table' });
+    expect(within(table).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Next rowJ', 'Previous rowK', 'Open the highlighted rowEnter', 'Open the highlighted row in a new pane besideShiftEnter',
+    ]);
+    const list = within(dialog).getByRole('region', { name: 'In a list' });
+    expect(within(list).getByText('Last row; on the last row, the next page')).toBeTruthy();
+    expect(within(list).getByText('Ten rows down; at the end of the page, the next page')).toBeTruthy();
   });
 
   it('closes on Escape', async () => {
@@ -98,6 +120,16 @@ describe('shortcut binder', () => {
     await waitFor(() => expect(currentLayout().paths).toEqual(['/transactions']));
   });
 
+  it('opens the palette with Ctrl+K from a field, where single keys type', async () => {
+    const user = userEvent.setup();
+    renderWithServices(<Harness />);
+    await user.click(screen.getByRole('textbox', { name: 'Notes' }));
+    await user.keyboard('k');
+    expect(shellStore.paletteOpen).toBe(false);
+    await user.keyboard('{Control>}k{/Control}');
+    await waitFor(() => expect(shellStore.paletteOpen).toBe(true));
+  });
+
   it('lets Escape through from a field', async () => {
     const user = userEvent.setup();
     shellStore.paletteOpen = true;
@@ -105,6 +137,19 @@ describe('shortcut binder', () => {
     await user.click(screen.getByRole('textbox', { name: 'Notes' }));
     await user.keyboard('{Escape}');
     expect(shellStore.paletteOpen).toBe(false);
+  });
+
+  it('waits two seconds for the second key of a sequence (issue 25)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      renderWithServices(<Harness />);
+      fireEvent.keyDown(document.body, { key: 'g', code: 'KeyG' });
+      act(() => { vi.advanceTimersByTime(1800); });
+      fireEvent.keyDown(document.body, { key: 't', code: 'KeyT' });
+    } finally {
+      vi.useRealTimers();
+    }
+    await waitFor(() => expect(currentLayout().paths).toEqual(['/transactions']));
   });
 
   it('splits and moves between panes from the keyboard', async () => {
@@ -116,5 +161,99 @@ describe('shortcut binder', () => {
     expect(currentLayout().focused).toBe(0);
     await user.keyboard('{Alt>}w{/Alt}');
     expect(currentLayout()).toEqual({ paths: ['/dashboard'], focused: 0 });
+  });
+});
+
+describe('the shortcut binder while the areas\' commands arrive', () => {
+  beforeEach(() => {
+    resetStores();
+    fakeApi();
+    signIn({ permissions: ['Mapi.Transactions.Read'], context: merchantContext, paths: ['/dashboard'] });
+  });
+
+  function sequenceCommand(id: string, shortcut: string, run: () => void): Command {
+    return { id, title: id, section: 'Help', keywords: [], shortcut, when: (ctx) => ctx.signedIn, run };
+  }
+
+  it('ends a sequence begun before they came (G, the commands arrive, then J), and the replay runs nothing', async () => {
+    const early = vi.fn();
+    const single = vi.fn();
+    const services = createServices({ registry: createAppRegistry(undefined, [sequenceCommand('test.early', 'g q', early)]) });
+    renderWithServices(<Harness />, services);
+    fireEvent.keyDown(window, { key: 'z', code: 'KeyZ' });
+    fireEvent.keyDown(window, { key: 'g', code: 'KeyG' });
+    // A later command bound to a key already pressed must not run from the replay.
+    act(() => services.registry.registerAll([sequenceCommand('test.single', 'z', single)]));
+    fireEvent.keyDown(window, { key: 'q', code: 'KeyQ' });
+    expect(early).toHaveBeenCalledTimes(1);
+    expect(single).not.toHaveBeenCalled();
+  });
+
+  it('runs a key that ran nothing when its command arrives within a second, once, and asks for the commands at once', async () => {
+    const late = vi.fn();
+    const unbound = vi.fn();
+    const services = createServices({ registry: createAppRegistry(undefined, []) });
+    function Binder() {
+      useShortcutBinder(services.registry, services.commandServices, unbound);
+      return null;
+    }
+    renderWithServices(<Binder />, services);
+    fireEvent.keyDown(window, { key: 'y', code: 'KeyY' });
+    expect(unbound).toHaveBeenCalledTimes(1);
+    act(() => services.registry.registerAll([sequenceCommand('test.late', 'y', late)]));
+    expect(late).toHaveBeenCalledTimes(1);
+    // Bound now: the next y runs it directly and asks for nothing.
+    fireEvent.keyDown(window, { key: 'y', code: 'KeyY' });
+    expect(late).toHaveBeenCalledTimes(2);
+    expect(unbound).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not run an unbound key once another key followed it', async () => {
+    const late = vi.fn();
+    const services = createServices({ registry: createAppRegistry(undefined, []) });
+    renderWithServices(<Harness />, services);
+    fireEvent.keyDown(window, { key: 'y', code: 'KeyY' });
+    fireEvent.keyDown(window, { key: 'z', code: 'KeyZ' });
+    act(() => services.registry.registerAll([sequenceCommand('test.late', 'y', late)]));
+    expect(late).not.toHaveBeenCalled();
+  });
+
+  it('runs a sequence completed while the applied context\'s permissions were on their way once they arrive, unless another key came', async () => {
+    const run = vi.fn();
+    const guarded: Command = { ...sequenceCommand('test.guarded', 'g q', run), permissions: ['Mapi.Transactions.Read'] };
+    const services = createServices({ registry: createAppRegistry(undefined, [guarded]) });
+    const scopeKey = permissionScope(contextStore.applied).key;
+    sessionStore.permissions = {};
+    renderWithServices(<Harness />, services);
+    fireEvent.keyDown(window, { key: 'g', code: 'KeyG' });
+    fireEvent.keyDown(window, { key: 'q', code: 'KeyQ' });
+    expect(run).not.toHaveBeenCalled();
+    act(() => setPermissions(scopeKey, ['Mapi.Transactions.Read']));
+    await waitFor(() => expect(run).toHaveBeenCalledTimes(1));
+
+    // Another key after the sequence: the person moved on; nothing runs when the permissions come.
+    sessionStore.permissions = {};
+    fireEvent.keyDown(window, { key: 'g', code: 'KeyG' });
+    fireEvent.keyDown(window, { key: 'q', code: 'KeyQ' });
+    fireEvent.keyDown(window, { key: 'z', code: 'KeyZ' });
+    act(() => setPermissions(scopeKey, ['Mapi.Transactions.Read']));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(run).toHaveBeenCalledTimes(1);
+  });
+
+  it('forgets keys older than the sequence timeout', async () => {
+    vi.useFakeTimers({ toFake: ['performance', 'setTimeout', 'clearTimeout'] });
+    try {
+      const early = vi.fn();
+      const services = createServices({ registry: createAppRegistry(undefined, [sequenceCommand('test.early', 'g q', early)]) });
+      renderWithServices(<Harness />, services);
+      fireEvent.keyDown(window, { key: 'g', code: 'KeyG' });
+      vi.advanceTimersByTime(sequenceTimeoutMs + 10);
+      act(() => services.registry.registerAll([sequenceCommand('test.other', 'g w', vi.fn())]));
+      fireEvent.keyDown(window, { key: 'q', code: 'KeyQ' });
+      expect(early).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -91,6 +91,7 @@ export function fakeSession(overrides: Partial<Session> = {}): Session {
     signedOutState: () => ({ reason: 'user' as const, resumeUrl: '/dashboard' }),
     clear: vi.fn(),
     fail: vi.fn(),
+    watchInactivity: () => () => undefined,
     ...overrides,
   };
 }

@@ -26,6 +26,20 @@ describe('inactivity monitor', () => {
     monitor.stop();
   });
 
+  it('says the time is up from the clock, before its timer has fired (a timer late under load)', () => {
+    let now = Date.now();
+    const onTimeout = vi.fn();
+    const monitor = startInactivityMonitor({ ...defaultInactivityTimings, target: new EventTarget() as unknown as Window, now: () => now, onWarn: vi.fn(), onTimeout });
+    now += 15 * 60_000 - 1;
+    expect(monitor.timedOut()).toBe(false);
+    now += 1;
+    expect(monitor.timedOut()).toBe(true);
+    expect(onTimeout).not.toHaveBeenCalled();
+    monitor.heard(now);
+    expect(monitor.timedOut()).toBe(false);
+    monitor.stop();
+  });
+
   it('restarts the clock on activity', () => {
     const { target, onWarn, onTimeout, monitor } = start();
     vi.advanceTimersByTime(10 * 60_000);
@@ -72,5 +86,45 @@ describe('inactivity monitor', () => {
     now = 20 * 60_000;
     target.dispatchEvent(new Event('visibilitychange'));
     expect(onTimeout).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('inactivity shared by the tabs (issue 25)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  /** Two tabs: each tab's activity is told to the other, as the BroadcastChannel of InactivityWatch does. */
+  function twoTabs() {
+    const tabs = [0, 1].map(() => ({ target: new EventTarget(), onWarn: vi.fn(), onTimeout: vi.fn(), onResume: vi.fn() }));
+    const monitors: ReturnType<typeof startInactivityMonitor>[] = [];
+    tabs.forEach((tab, index) => {
+      monitors.push(startInactivityMonitor({
+        ...defaultInactivityTimings, target: tab.target as unknown as Window, now: () => Date.now(), onWarn: tab.onWarn, onTimeout: tab.onTimeout, onResume: tab.onResume,
+        onActivity: (at) => monitors[1 - index]?.heard(at),
+      }));
+    });
+    return { tabs, monitors };
+  }
+
+  it('activity in one tab keeps the other signed in', () => {
+    const { tabs, monitors } = twoTabs();
+    vi.advanceTimersByTime(10 * 60_000);
+    tabs[0]?.target.dispatchEvent(new Event('keydown'));
+    vi.advanceTimersByTime(10 * 60_000);
+    expect(tabs[1]?.onWarn).not.toHaveBeenCalled();
+    expect(tabs[1]?.onTimeout).not.toHaveBeenCalled();
+    for (const monitor of monitors) monitor.stop();
+  });
+
+  it('Stay signed in in one tab ends the warning in the other', () => {
+    const { tabs, monitors } = twoTabs();
+    vi.advanceTimersByTime(14 * 60_000 + 10_000);
+    expect(tabs[0]?.onWarn).toHaveBeenCalled();
+    expect(tabs[1]?.onWarn).toHaveBeenCalled();
+    monitors[0]?.stayActive();
+    expect(tabs[1]?.onResume).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(2 * 60_000);
+    expect(tabs[1]?.onTimeout).not.toHaveBeenCalled();
+    for (const monitor of monitors) monitor.stop();
   });
 });

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionUnavailableError } from '../../src/api/api-error.ts';
 import { credentialsStore, isAuthorised } from '../../src/auth/credentials-store.ts';
-import type { OidcClient } from '../../src/auth/oidc-client.ts';
+import type { OidcClient, TokenSet } from '../../src/auth/oidc-client.ts';
 import { oidcSettings } from '../../src/auth/oidc-settings.ts';
 import { createSession, safeIntendedUrl, type SessionDeps } from '../../src/auth/session.ts';
 import { sessionStore, setPermissions } from '../../src/state/session-store.ts';
@@ -143,6 +143,39 @@ describe('session', () => {
     expect(oidc.revoke).toHaveBeenCalledWith('r', 'refresh_token');
     expect(deps.navigateApp).toHaveBeenCalledWith('/signed-out', { replace: true });
     expect(session.signedOutState()).toEqual({ reason: 'inactivity', resumeUrl: '/users?panes=%2Fdashboard,_' });
+  });
+
+  it('a refresh still on its way when the tab signs out neither keeps its tokens nor reports a failure', async () => {
+    let answer: (value: TokenSet) => void = () => undefined;
+    const { session, deps } = setup(fakeOidc({ refresh: vi.fn(() => new Promise<TokenSet>((resolve) => { answer = resolve; })) }));
+    credentialsStore.credentials = { accessToken: 'a', idToken: 'id-1', refreshToken: 'r', expiresIn: 1, validUntilUtc: 0 };
+    const refreshed = session.getAccessToken();
+    await vi.waitFor(() => expect(deps.loadOidc).toHaveBeenCalled());
+    await session.signOut('inactivity', '/transactions');
+    answer({ accessToken: 'late', expiresIn: 900, refreshToken: 'late-r' });
+    await expect(refreshed).rejects.toBeInstanceOf(SessionUnavailableError);
+    expect(credentialsStore.credentials).toBeNull();
+    expect(deps.notify).not.toHaveBeenCalled();
+    expect(vi.mocked(deps.navigateApp).mock.calls).toEqual([['/signed-out', { replace: true }]]);
+  });
+
+  it('a refresh refused once the tab\'s own time without activity is up is the inactivity sign-out: /signed-out, not /', async () => {
+    const { session, deps } = setup(fakeOidc({ refresh: vi.fn(async () => { throw new Error('invalid_grant'); }) }));
+    credentialsStore.credentials = { accessToken: 'a', refreshToken: 'r', expiresIn: 1, validUntilUtc: 0 };
+    let timedOut = true;
+    const forget = session.watchInactivity({ timedOut: () => timedOut, resumeUrl: () => '/payment-jobs' });
+    await expect(session.getAccessToken()).rejects.toBeInstanceOf(SessionUnavailableError);
+    await vi.waitFor(() => expect(deps.navigateApp).toHaveBeenCalledWith('/signed-out', { replace: true }));
+    expect(deps.navigateApp).not.toHaveBeenCalledWith('/', { replace: true });
+    expect(deps.notify).not.toHaveBeenCalled();
+    expect(session.signedOutState()).toEqual({ reason: 'inactivity', resumeUrl: '/payment-jobs' });
+
+    // Still active: the refusal is a failure, as before.
+    timedOut = false;
+    credentialsStore.credentials = { accessToken: 'a', refreshToken: 'r', expiresIn: 1, validUntilUtc: 0 };
+    await expect(session.getAccessToken()).rejects.toBeInstanceOf(SessionUnavailableError);
+    expect(deps.navigateApp).toHaveBeenLastCalledWith('/', { replace: true });
+    forget();
   });
 
   it.each([

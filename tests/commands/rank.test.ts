@@ -32,6 +32,16 @@ describe('rankCommands', () => {
     expect(rankCommands(items, 'transactions', ['nav.partnerTransactions'], 2)[0]?.id).toBe('nav.partnerTransactions');
   });
 
+  it('puts an action of the screen before a navigation that matches as well', () => {
+    const here = [
+      item('nav.schedules', 'Scheduled statements and reports'),
+      { ...item('reporting.schedule', 'Schedule statement…'), section: 'Table' },
+    ];
+    expect(rankCommands(here, 'schedule', [], 10).map((ranked) => ranked.id)).toEqual(['reporting.schedule', 'nav.schedules']);
+    // A better match still wins.
+    expect(rankCommands(here, 'scheduled', [], 10).map((ranked) => ranked.id)).toEqual(['nav.schedules']);
+  });
+
   it('caps the result', () => {
     const many = Array.from({ length: 1000 }, (_, index) => item(`c${index}`, `Command ${index}`));
     expect(rankCommands(many, 'command', [], 50)).toHaveLength(50);

@@ -204,6 +204,32 @@ describe('ContextSelectionPanel', () => {
     expect(appliedUrl(navigate).request).toMatchObject({ route: '/transactions', raw: { business: { id: 'B2', title: 'Beta Retail', camAutoRemittance: false }, merchant: { id: 'M3' } } });
   });
 
+  it('as the /context page, applies the one business and merchant of a user with nothing to choose, without the panel', async () => {
+    const { data } = fakeData();
+    const navigate = vi.fn();
+    renderWithServices(<ContextPage search="?route=%2Ftransactions" />, { policy: policies.solo, services: { data, navigate } });
+    expect(screen.getByRole('status').textContent).toBe('Applying the context…');
+    await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
+    const [[url, options]] = navigate.mock.calls as [[string, { replace: boolean }]];
+    expect(options).toEqual({ replace: true });
+    const [path, search = ''] = url.split('?');
+    expect(path).toBe('/context/apply');
+    expect(readApplyQuery(search)).toMatchObject({ route: '/transactions', raw: { business: { id: 'B2', title: 'Beta Retail' }, merchant: { id: 'M3', title: 'Beta Web' } } });
+    expect(new URLSearchParams(search).get('recent')).toBe('1');
+    // The panel never opened: no business list was asked for.
+    expect(data.businesses).not.toHaveBeenCalled();
+    expect(screen.queryByRole('listbox')).toBeNull();
+  });
+
+  it('as the /context page, shows the panel when the one business has several merchants', async () => {
+    const { data } = fakeData();
+    const navigate = vi.fn();
+    const policy = { ...policies.solo, businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Owner'], merchantPolicies: [] }] };
+    renderWithServices(<ContextPage search="?route=%2Fdashboard" />, { policy, services: { data, navigate } });
+    expect(await screen.findByRole('option', { name: /Alpha Online/ }, { timeout: 5000 })).toBeTruthy();
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
   it('as the /context page, leads to the route of its query once applied', async () => {
     const { data } = fakeData();
     const navigate = vi.fn();

@@ -266,11 +266,16 @@ describe('the dashboard address', () => {
   it('round-trips every setting', () => {
     const settings = {
       view: setCompare(selectCustomRange(initialView(today), '2026-01-05', '2026-03-10'), true),
-      measure: 'unsuccessfulRevenue' as const,
+      measure: 'unsuccessfulVolume' as const,
       currency: 'EUR',
     };
     const search = dashboardSearch(settings);
-    expect(search).toBe('?interval=custom&from=2026-01-05&to=2026-03-10&compare=1&measure=unsuccessfulRevenue&currency=EUR');
+    expect(search).toBe('?interval=custom&from=2026-01-05&to=2026-03-10&compare=1&measure=unsuccessfulVolume&currency=EUR');
+    // Unsuccessful revenue is no longer shown (it counted what unsuccessful volume counts): a link to it shows volume.
+    expect(readDashboardSearch('?measure=unsuccessfulRevenue', today).measure).toBe('volume');
+    const previous = { ...settings, view: { ...settings.view, compareWith: 'previous' as const } };
+    expect(dashboardSearch(previous)).toContain('&compare=previous');
+    expect(readDashboardSearch(dashboardSearch(previous), today)).toEqual(previous);
     expect(readDashboardSearch(search, today)).toEqual(settings);
     const bars = { ...settings, view: { ...settings.view, chartType: 'bar' as const } };
     expect(dashboardSearch(bars)).toContain('&chart=bar');

@@ -177,3 +177,10 @@ export async function snapshot(database: Database, options: { ignoreAuditEvents?
   }
   return parts.join('\n');
 }
+
+/** A recent step-up for a user's test-token session (sessionKey ''): the sensitive calls then proceed (issue 20). */
+export async function grantStepUp(database: Database, userId: string, minutes = 5): Promise<void> {
+  const expiresAt = new Date(Date.now() + minutes * 60_000);
+  await database.db.insert(schema.stepUpGrants).values({ userId, sessionKey: '', expiresAt })
+    .onConflictDoUpdate({ target: [schema.stepUpGrants.userId, schema.stepUpGrants.sessionKey], set: { expiresAt } });
+}

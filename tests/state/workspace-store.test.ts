@@ -17,6 +17,15 @@ describe('workspace store', () => {
     loadLayout({ paths: ['/dashboard'], focused: 0 });
   });
 
+  it('opens a new pane at the right end, in the order opened, whichever pane has the focus (issue 25)', () => {
+    openBeside('/transactions');
+    openBeside('/users');
+    focusNextPane(1);
+    expect(workspaceStore.focusedIndex).toBe(0);
+    openBeside('/tickets');
+    expect(currentLayout()).toEqual({ paths: ['/dashboard', '/transactions', '/users', '/tickets'], focused: 3 });
+  });
+
   it('opens a pane beside the focused one, focuses it and pushes the URL', () => {
     openBeside('/transactions');
     expect(currentLayout()).toEqual({ paths: ['/dashboard', '/transactions'], focused: 1 });

@@ -3,6 +3,7 @@
 // and End jump, Enter opens the row, Shift+Enter opens it beside. Data comes in through props only.
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { type CSSProperties, type FocusEvent, type KeyboardEvent, memo, type MouseEvent, type ReactNode, startTransition, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import { useChangedRows } from './changed-rows.ts';
 import { initialWindowMemory, planWindow, rememberWindow, settleMs } from './fling-model.ts';
 
 export type DataTableColumn<Row> = {
@@ -15,7 +16,41 @@ export type DataTableColumn<Row> = {
   width?: string;
   /** the field the server sorts by when this header is chosen */
   sortField?: string;
+  /**
+   * What goes first when the pane is too narrow for every column: 1 stays longest (amount, status), higher numbers
+   * go earlier; by default amounts (end-aligned) and the status are 1, others 2. The row header column always stays.
+   */
+  priority?: number;
 };
+
+/** A column's narrowest width in pixels, from its track: '11rem', 'minmax(10rem, 1fr)', '120px'. */
+function minimumWidth(track: string | undefined): number {
+  const first = /(\d+(?:\.\d+)?)(rem|px)/.exec(track ?? '8rem');
+  if (!first) return 128;
+  return Number(first[1]) * (first[2] === 'rem' ? 16 : 1);
+}
+
+const priorityOf = <Row,>(column: DataTableColumn<Row>) => column.priority ?? (column.align === 'end' || column.id === 'status' ? 1 : 2);
+
+/**
+ * The columns that fit `width` pixels: while they do not, the least important goes (the highest priority number;
+ * of equals, the rightmost). The row header column stays. Every column where the width is unknown.
+ */
+export function fitColumns<Row>(columns: readonly DataTableColumn<Row>[], width: number | null, keep: string | undefined): readonly DataTableColumn<Row>[] {
+  if (!width) return columns;
+  const shown = [...columns];
+  const total = () => shown.reduce((sum, column) => sum + minimumWidth(column.width), 0);
+  while (total() > width && shown.length > 1) {
+    let drop = -1;
+    shown.forEach((column, index) => {
+      if (column.id === keep) return;
+      if (drop === -1 || priorityOf(column) >= priorityOf(shown[drop] as DataTableColumn<Row>)) drop = index;
+    });
+    if (drop === -1) break;
+    shown.splice(drop, 1);
+  }
+  return shown.length === columns.length ? columns : shown;
+}
 
 export type DataTableSort = { field: string; descending: boolean };
 /** updating: the rows shown are the previous view's while the new one loads (another sort, filter or page): the grid
@@ -46,6 +81,14 @@ export type DataTableProps<Row> = {
   /** the total number of rows across pages, when known */
   totalRows?: number;
   rowHeight?: number;
+  /** rows may be selected (x toggles the cursor row, Shift+x a range): aria-selected then says selected, not cursor */
+  selection?: {
+    isSelected: (row: Row) => boolean; onToggle: (index: number, range: boolean) => void; onClear?: () => boolean;
+    /** whether any row is selected: Shift+x with none is left to the shell (Shift+X, the export shortcut) */
+    hasAny?: () => boolean;
+  };
+  /** a key tried to move the cursor past the last row (1) or the first (-1): the list may turn its page */
+  onPastEnd?: (direction: 1 | -1) => void;
 };
 
 const pageStep = 10;
@@ -58,8 +101,8 @@ export function nextSort(current: DataTableSort | null | undefined, field: strin
 
 export function DataTable<Row>(props: DataTableProps<Row>) {
   const {
-    caption, columns, rows, rowKey, rowHeader, status, emptyMessage, errorMessage, sort, onSortChange, cursor, onCursorChange, onOpen,
-    focusRequest = 0, firstRowNumber = 1, totalRows, rowHeight = 40,
+    caption, columns: allColumns, rows, rowKey, rowHeader, status, emptyMessage, errorMessage, sort, onSortChange, cursor, onCursorChange, onOpen,
+    focusRequest = 0, firstRowNumber = 1, totalRows, rowHeight = 40, onPastEnd, selection,
   } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLTableSectionElement>(null);
@@ -75,6 +118,19 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+  // A narrow pane shows the columns that fit, the most important ones (fitColumns).
+  const [available, setAvailable] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setAvailable(element.clientWidth > 0 ? element.clientWidth : null);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  const keptColumn = allColumns.some((column) => column.id === rowHeader) ? rowHeader : allColumns[0]?.id;
+  const columns = fitColumns(allColumns, available, keptColumn);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -129,6 +185,11 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
 
   const moveTo = (index: number) => {
     if (rows.length === 0) return;
+    // Already on the last (first) row and asked to go further: the next (previous) page, where there is one.
+    if (onPastEnd && ((index > activeIndex && activeIndex === rows.length - 1) || (index < activeIndex && activeIndex === 0))) {
+      onPastEnd(index > activeIndex ? 1 : -1);
+      return;
+    }
     const next = Math.min(Math.max(index, 0), rows.length - 1);
     onCursorChange(next);
     focusRow(next);
@@ -147,8 +208,15 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
       case 'PageDown': moveTo(activeIndex + pageStep); break;
       case 'PageUp': moveTo(activeIndex - pageStep); break;
       case 'Home': moveTo(0); break;
-      case 'End': moveTo(rows.length - 1); break;
+      case 'End': moveTo(activeIndex === rows.length - 1 ? rows.length : rows.length - 1); break;
       case 'Enter': if (row) onOpen(row, { beside: event.shiftKey }); break;
+      // Shift+x extends a selection; with nothing selected yet it stays the shell's Shift+X (export), as on every table.
+      case 'x': case 'X':
+        if (selection && (!event.shiftKey || selection.hasAny?.() !== false)) selection.onToggle(activeIndex, event.shiftKey);
+        else handled = false;
+        break;
+      // Esc clears a selection first; with none it is left to the shell (its own Escape command).
+      case 'Escape': handled = selection?.onClear?.() === true; break;
       default: handled = false;
     }
     if (handled) event.preventDefault();
@@ -184,6 +252,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   };
 
   const items = virtualizer.getVirtualItems();
+  const changedRows = useChangedRows(rows, rowKey);
   // A fling draws the rows new to the window as placeholders until the window is still (fling-model.ts).
   const windowMemory = useRef(initialWindowMemory);
   const [, settle] = useReducer((count: number) => count + 1, 0);
@@ -209,6 +278,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           aria-label={caption}
           aria-rowcount={(totalRows ?? rows.length) + 1}
           aria-colcount={columns.length}
+          aria-multiselectable={selection ? true : undefined}
           aria-busy={status === 'loading' || status === 'updating' ? true : undefined}
           className={status === 'updating' ? 'data-table-grid data-table-updating' : 'data-table-grid'}
         >
@@ -262,6 +332,8 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                   index={item.index}
                   rowNumber={firstRowNumber + item.index + 1}
                   active={item.index === activeIndex}
+                  changed={changedRows.has(key)}
+                  selected={selection ? selection.isSelected(row) : null}
                   columns={columns}
                   headerColumn={headerColumn}
                 />
@@ -286,6 +358,10 @@ type BodyRowProps<Row> = {
   index: number;
   rowNumber: number;
   active: boolean;
+  /** its content changed in place a moment ago (changed-rows.ts) */
+  changed: boolean;
+  /** null: the table has no selection (aria-selected marks the cursor row) */
+  selected: boolean | null;
   columns: readonly DataTableColumn<Row>[];
   headerColumn: string | undefined;
 };
@@ -294,7 +370,7 @@ type BodyRowProps<Row> = {
 // translated on its own: a distinct inline transform per row made every newly shown row a new style for the
 // browser to resolve, which cost tens of milliseconds a frame. Memoised, so rows that stay in the window while
 // scrolling are not rendered again.
-function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, columns, headerColumn }: BodyRowProps<Row>) {
+function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, changed, selected, columns, headerColumn }: BodyRowProps<Row>) {
   if (placeholder) {
     return (
       <tr data-index={index} aria-rowindex={rowNumber} aria-busy="true" tabIndex={-1} className="data-table-row data-table-body-row data-table-placeholder-row">
@@ -306,9 +382,10 @@ function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, co
     <tr
       data-index={index}
       aria-rowindex={rowNumber}
-      aria-selected={active}
+      aria-selected={selected ?? active}
       tabIndex={active ? 0 : -1}
-      className={`data-table-row data-table-body-row${active ? ' data-table-active' : ''}`}
+      className={`data-table-row data-table-body-row${active ? ' data-table-active' : ''}${selected ? ' data-table-selected' : ''}${changed ? ' data-table-changed' : ''}`}
+      data-changed={changed ? 'true' : undefined}
     >
       {columns.map((column, columnIndex) => {
         const className = column.align === 'end' ? 'data-table-cell data-table-end' : 'data-table-cell';
@@ -326,5 +403,5 @@ const sameColumns = <Row,>(a: readonly DataTableColumn<Row>[], b: readonly DataT
   a === b || (a.length === b.length && a.every((column, index) => column === b[index]));
 
 const BodyRow = memo(BodyRowUnmemoised, (previous, next) =>
-  previous.row === next.row && previous.placeholder === next.placeholder && previous.index === next.index && previous.rowNumber === next.rowNumber && previous.active === next.active
-  && previous.headerColumn === next.headerColumn && sameColumns(previous.columns, next.columns)) as typeof BodyRowUnmemoised;
+  previous.row === next.row && previous.placeholder === next.placeholder && previous.index === next.index && previous.rowNumber === next.rowNumber && previous.active === next.active && previous.selected === next.selected
+  && previous.changed === next.changed && previous.headerColumn === next.headerColumn && sameColumns(previous.columns, next.columns)) as typeof BodyRowUnmemoised;

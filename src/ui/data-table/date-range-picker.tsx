@@ -1,10 +1,13 @@
-// The date range dialog: presets (today … last year) that apply at once, From and To fields, and one or two month
+// The date range dialog: presets (today … last year), one tab stop in the listbox pattern (↑/↓, Home, End or a first
+// letter move; Space takes a preset into the fields without applying it; Enter or a click applies it at once), From
+// and To fields, and one or two month
 // calendars (one under 576 px wide) from which a range is picked by keyboard or pointer. Weeks start on the given
 // day, dates outside min…max cannot be chosen. Dates are calendar dates (YYYY-MM-DD); the screen turns them into
 // times (00:00:00 to 23:59:59).
-import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type RefObject, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { formatDate } from '../../format/dates.ts';
 import { Modal } from '../modal.tsx';
+import { rovingTarget, typeaheadTarget } from '../roving-focus.ts';
 import {
   clampDate, firstOfMonth, type IsoDate, monthOf, monthWeeks, moveByKey, pickDay, shiftMonths, weekdayHeaders,
 } from './calendar-model.ts';
@@ -51,7 +54,17 @@ export function DateRangePicker(props: DateRangePickerProps) {
   const [active, setActive] = useState<IsoDate>(clampDate(value.end ?? value.start ?? max, min, max));
   const [viewMonth, setViewMonth] = useState<IsoDate>(firstOfMonth(active));
   const calendars = useRef<HTMLDivElement>(null);
-  const firstPreset = useRef<HTMLButtonElement>(null);
+  const presetButtons = useRef<(HTMLButtonElement | null)[]>([]);
+  const [activePreset, setActivePreset] = useState(0);
+  const openedOn = useRef(value);
+  openedOn.current = value;
+  // The dialog opens on the preset of the applied range, else the first (read when the focus is placed).
+  const currentPreset = useMemo<RefObject<HTMLElement | null>>(() => ({
+    get current() {
+      const index = presets.findIndex((preset) => preset.range.start === openedOn.current.start && preset.range.end === openedOn.current.end);
+      return presetButtons.current[Math.max(0, index)] ?? null;
+    },
+  }), [presets]);
   const focusDay = useRef(false);
   const fromId = useId();
   const toId = useId();
@@ -62,6 +75,7 @@ export function DateRangePicker(props: DateRangePickerProps) {
     if (!open) return;
     const start = clampDate(value.end ?? value.start ?? max, min, max);
     setDraft(value);
+    setActivePreset(Math.max(0, presets.findIndex((preset) => preset.range.start === value.start && preset.range.end === value.end)));
     setPicking('start');
     setActive(start);
     setViewMonth(firstOfMonth(columns === 2 && monthOf(start) !== monthOf(min) ? shiftMonths(start, -1) : start));
@@ -103,6 +117,26 @@ export function DateRangePicker(props: DateRangePickerProps) {
     activate(next);
   };
 
+  const onPresetKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const preset = presets[index];
+    if (event.key === ' ' && preset) {
+      // Space takes the preset as the draft (its dates in the fields and calendars); Enter or Apply dates applies it.
+      event.preventDefault();
+      setDraft(preset.range);
+      setPicking('start');
+      setActive(preset.range.end);
+      const end = clampDate(preset.range.end, min, max);
+      setViewMonth(firstOfMonth(columns === 2 && monthOf(end) !== monthOf(min) ? shiftMonths(end, -1) : end));
+      return;
+    }
+    const to = rovingTarget(event.key, index, presets.length) ?? typeaheadTarget(event.key, index, presets.map((entry) => entry.label));
+    if (to === null) return;
+    event.preventDefault();
+    setActivePreset(to);
+    presetButtons.current[to]?.focus();
+  };
+
   const problem = draft.start && draft.end && draft.start > draft.end ? 'End date should be after the start date' : null;
   const inRange = (day: IsoDate) => draft.start !== null && draft.end !== null && day >= draft.start && day <= draft.end;
   const headers = weekdayHeaders(weekStartsOn);
@@ -114,7 +148,7 @@ export function DateRangePicker(props: DateRangePickerProps) {
       onClose={onClose}
       size={columns === 2 ? 'lg' : 'sm'}
       className="date-range-dialog"
-      initialFocus={presets.length > 0 ? firstPreset : 0}
+      initialFocus={presets.length > 0 ? currentPreset : 0}
       footer={(
         <>
           <button type="button" className="button button-ghost" onClick={() => { onApply({ start: null, end: null }); onClose(); }}>Clear dates</button>
@@ -134,9 +168,15 @@ export function DateRangePicker(props: DateRangePickerProps) {
           {presets.map((preset, index) => (
             <li key={preset.id}>
               <button
-                ref={index === 0 ? firstPreset : undefined}
+                ref={(element) => { presetButtons.current[index] = element; }}
                 type="button"
+                tabIndex={index === activePreset ? 0 : -1}
+                aria-pressed={draft.start === preset.range.start && draft.end === preset.range.end}
                 className={`button button-ghost date-range-preset${draft.start === preset.range.start && draft.end === preset.range.end ? ' is-current' : ''}`}
+                onFocus={() => setActivePreset(index)}
+                onKeyDown={(event) => onPresetKeyDown(event, index)}
+                // Space is the draft's key (above): the button's own activation on its release is not a click here.
+                onKeyUp={(event) => { if (event.key === ' ') event.preventDefault(); }}
                 onClick={() => { onApply(preset.range); onClose(); }}
               >
                 {preset.label}

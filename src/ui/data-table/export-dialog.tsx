@@ -12,15 +12,19 @@ export type ExportDialogProps = {
   /** null while counting */
   rowCount: number | null;
   rowCountFailed?: boolean;
+  /** the count is the planner's estimate (a list too large to count exactly): said as 'About N' */
+  rowCountIsEstimate?: boolean;
   visibleColumns: readonly string[];
   allColumns: readonly string[];
   /** what the rows are: 'transactions' */
   noun: string;
   busy: boolean;
   onExport: (choice: ExportChoice) => void;
+  /** the export holds the rows the user picked, not every match of the filters */
+  selectedOnly?: boolean;
 };
 
-export function ExportDialog({ open, onClose, rowCount, rowCountFailed, visibleColumns, allColumns, noun, busy, onExport }: ExportDialogProps) {
+export function ExportDialog({ open, onClose, rowCount, rowCountFailed, rowCountIsEstimate = false, visibleColumns, allColumns, noun, busy, onExport, selectedOnly = false }: ExportDialogProps) {
   const [choice, setChoice] = useState<ExportChoice>({ fileType: 'xlsx', columns: 'visible' });
   const formId = useId();
   useEffect(() => {
@@ -33,7 +37,7 @@ export function ExportDialog({ open, onClose, rowCount, rowCountFailed, visibleC
   };
   const countText = rowCountFailed
     ? `Every matching ${noun.replace(/s$/, '')} will be exported.`
-    : rowCount === null ? `Counting the ${noun}…` : `${formatCount(rowCount)} ${rowCount === 1 ? noun.replace(/s$/, '') : noun} will be exported, every one that matches the filters.`;
+    : rowCount === null ? `Counting the ${noun}…` : `${rowCountIsEstimate ? 'About ' : ''}${formatCount(rowCount)} ${rowCount === 1 ? noun.replace(/s$/, '') : noun} will be exported, ${selectedOnly ? (rowCount === 1 ? 'the one you selected' : 'the ones you selected') : 'every one that matches the filters'}.`;
   return (
     <Modal
       open={open}

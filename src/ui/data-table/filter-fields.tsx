@@ -1,7 +1,8 @@
 // The filter bar's fields: text search, amount (exact, or min and/or max), a choice of several values, and the
 // date range button. Each is a controlled field with a visible label; problems are shown beside the field.
-import { type Ref, useId } from 'react';
+import { type KeyboardEvent, type Ref, useId, useRef, useState } from 'react';
 import { SearchIcon } from '../icons.tsx';
+import { rovingTarget, typeaheadTarget } from '../roving-focus.ts';
 import { Popover } from './popover.tsx';
 
 export function SearchField({ label, value, onChange, inputRef, placeholder }: {
@@ -77,7 +78,13 @@ export function AmountField({ value, problems, onChange }: { value: AmountValue;
 
 export type ChoiceOption = { value: string; label: string };
 
-/** 'Status: Paid, Declined' — several values of one field, any of which matches. */
+/**
+ * 'Status: Paid, Declined' — several values of one field, any of which matches. Ticks are a draft: the choice
+ * applies on Apply (or Enter), never on the first tick, so choosing three statuses is one request, not three.
+ * 'Any …' clears and applies at once; Escape or a click outside leaves the filter as it was. The list is one tab stop
+ * that follows the listbox pattern: ↑/↓ (Home, End, or a value's first letter) move between the values, Space ticks,
+ * Enter applies.
+ */
 export function ChoiceFilter({ label, options, selected, onChange }: {
   label: string;
   options: readonly ChoiceOption[];
@@ -92,28 +99,59 @@ export function ChoiceFilter({ label, options, selected, onChange }: {
       title={label}
       label={`${label}: ${summary}`}
       triggerClassName={`button filter-choice${selected.length > 0 ? ' is-active' : ''}`}
-      trigger={<><span className="filter-choice-label">{label}</span><span className="filter-choice-value">{summary}</span></>}
+      // The visible text is the accessible name ('Type: Refund'), so speech input can say what it reads.
+      trigger={<><span className="filter-choice-label">{label}:</span> <span className="filter-choice-value">{summary}</span></>}
     >
-      {(close) => (
-        <fieldset className="choice-list">
-          <legend className="visually-hidden">{label}</legend>
-          {options.map((option) => (
-            <label key={option.value} className="dt-checkbox">
-              <input
-                type="checkbox"
-                checked={selected.includes(option.value)}
-                onChange={(event) => onChange(event.target.checked ? [...selected, option.value] : selected.filter((value) => value !== option.value))}
-              />
-              <span>{option.label}</span>
-            </label>
-          ))}
-          <div className="choice-actions">
-            <button type="button" className="button button-ghost" disabled={selected.length === 0} onClick={() => onChange([])}>Any {label.toLowerCase()}</button>
-            <button type="button" className="button" onClick={close}>Done</button>
-          </div>
-        </fieldset>
-      )}
+      {(close) => <ChoiceList label={label} options={options} selected={selected} onApply={(values) => { onChange(values); close(); }} />}
     </Popover>
+  );
+}
+
+function ChoiceList({ label, options, selected, onApply }: {
+  label: string;
+  options: readonly ChoiceOption[];
+  selected: readonly string[];
+  onApply: (selected: string[]) => void;
+}) {
+  const [draft, setDraft] = useState<string[]>(() => [...selected]);
+  // The roving tab stop: the first ticked value, else the first.
+  const [active, setActive] = useState(() => Math.max(0, options.findIndex((option) => selected.includes(option.value))));
+  const boxes = useRef<(HTMLInputElement | null)[]>([]);
+  // The declared order, whatever order the ticks came in.
+  const ordered = () => options.map((option) => option.value).filter((value) => draft.includes(value));
+  const onListKeyDown = (event: KeyboardEvent<HTMLFieldSetElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const to = rovingTarget(event.key, active, options.length) ?? typeaheadTarget(event.key, active, options.map((option) => option.label));
+    if (to === null) return;
+    event.preventDefault();
+    setActive(to);
+    boxes.current[to]?.focus();
+  };
+  return (
+    // The list is portalled, but React events bubble to the filter bar's own form: the submit stops here.
+    <form className="choice-list" onSubmit={(event) => { event.preventDefault(); event.stopPropagation(); onApply(ordered()); }}>
+      <fieldset onKeyDown={onListKeyDown}>
+        <legend className="visually-hidden">{label}</legend>
+        {options.map((option, index) => (
+          <label key={option.value} className="dt-checkbox">
+            <input
+              ref={(element) => { boxes.current[index] = element; }}
+              type="checkbox"
+              tabIndex={index === active ? 0 : -1}
+              onFocus={() => setActive(index)}
+              checked={draft.includes(option.value)}
+              onChange={(event) => setDraft(event.target.checked ? [...draft, option.value] : draft.filter((value) => value !== option.value))}
+              onKeyDown={(event) => { if (event.key === 'Enter') { event.preventDefault(); event.stopPropagation(); onApply(ordered()); } }}
+            />
+            <span>{option.label}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="choice-actions">
+        <button type="button" className="button button-ghost" disabled={selected.length === 0 && draft.length === 0} onClick={() => onApply([])}>Any {label.toLowerCase()}</button>
+        <button type="submit" className="button button-primary">Apply</button>
+      </div>
+    </form>
   );
 }
 

@@ -1,6 +1,7 @@
 // Paging controls: previous, three page buttons around the current page, next, the page size and the range shown.
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { formatCount, pageCount, rangeLabel, visiblePages } from './pagination-model.ts';
+import { useTableHost } from './table-host.ts';
 
 export type PaginationProps = {
   /** names the navigation landmark: 'Transactions pages' */
@@ -22,6 +23,13 @@ export function Pagination(props: PaginationProps) {
   // With an estimated total, the last page is a guess: next stays possible while pages come back full.
   const hasNext = totalIsEstimate ? rowsOnPage === pageSize : pageNumber < pages;
   const lastPage = Math.max(pages, pageNumber);
+  // The pane's table turns pages past its ends, and `]` / `[` turn them, through this pager (table-host.ts).
+  const host = useTableHost();
+  useEffect(() => {
+    if (!host) return undefined;
+    host.setPager({ pageNumber, hasNext, turn: onPageChange });
+    return () => host.setPager(null);
+  });
   return (
     <nav className="pagination" aria-label={label}>
       <p className="pagination-range" aria-live="polite">{rangeLabel(pageNumber, pageSize, rowsOnPage, total, totalIsEstimate)}</p>

@@ -1,9 +1,10 @@
 // A button that opens a small non-modal panel beside it (choice filters, presets). Escape, Tab out or an outside
-// click closes it and focus returns to the button.
+// click closes it and focus returns to the button. Ctrl+Enter (⌘+Enter) submits its form, as in a modal dialog.
 import {
   autoUpdate, flip, FloatingFocusManager, FloatingPortal, offset, shift, useClick, useDismiss, useFloating, useInteractions, useRole,
 } from '@floating-ui/react';
-import { type ReactNode, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useState } from 'react';
+import { submitDialogForm } from '../modal.tsx';
 
 export type PopoverProps = {
   /** the button's content; its accessible name unless `label` is given */
@@ -46,7 +47,18 @@ export function Popover({ trigger, label, title, children, triggerClassName, ope
       {open ? (
         <FloatingPortal>
           <FloatingFocusManager context={context} modal={false} returnFocus>
-            <div ref={refs.setFloating} className="dt-popover" style={floatingStyles} aria-label={title} {...getFloatingProps()}>
+            <div
+              ref={refs.setFloating}
+              className="dt-popover"
+              style={floatingStyles}
+              aria-label={title}
+              {...getFloatingProps({
+                onKeyDown: (event: KeyboardEvent<HTMLDivElement>) => {
+                  if (event.defaultPrevented || event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.altKey) return;
+                  if (submitDialogForm(event.currentTarget, event.target)) event.preventDefault();
+                },
+              })}
+            >
               {children(() => setOpen(false))}
             </div>
           </FloatingFocusManager>

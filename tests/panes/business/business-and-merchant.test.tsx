@@ -73,6 +73,75 @@ describe('the business detail', () => {
   });
 });
 
+describe('a live refresh while editing', () => {
+  beforeEach(() => resetStores());
+
+  it("never overwrites the edits: 'This record changed', a save still sends the version the edits started from", async () => {
+    signIn({ permissions: ['Mapi.Business.Read', 'Mapi.Business.Update'], paths: ['/business/B1'] });
+    let current = business();
+    const api = fakeApi({ '/businesses/B1': () => current, '/businesses/B1/merchants': () => ({ results: [], numberOfResults: 0 }) });
+    const put = api.put as unknown as ReturnType<typeof vi.fn>;
+    put.mockImplementationOnce(async () => {
+      throw new ApiError({ status: 409, messages: ['Someone updated this view'], kind: 'conflictKept', handled: true });
+    });
+    const { services } = renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit details' }, { timeout: 5000 }));
+    const name = screen.getByRole('textbox', { name: /^Business name/ });
+    await user.clear(name);
+    await user.type(name, 'Alpha Trading plc');
+    // Someone else saves meanwhile; the live event refetches the business (as src/app/live-events.ts does).
+    current = business({ businessName: 'Alpha Group Ltd', version: 3 });
+    await services.queryClient.invalidateQueries({ queryKey: ['businesses'] });
+    const notice = await screen.findByRole('alert');
+    expect(notice.textContent).toContain('This record changed.');
+    expect((screen.getByRole('textbox', { name: /^Business name/ }) as HTMLInputElement).value).toBe('Alpha Trading plc');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    expect(put.mock.calls[0]?.[1]).toMatchObject({ businessName: 'Alpha Trading plc', version: 2 });
+    // The 409 the user stays on: their version is shown for comparison; the notice has done its work.
+    expect(await screen.findByText(/Someone else saved this business meanwhile: name 'Alpha Group Ltd'/)).toBeTruthy();
+    expect(screen.queryByText('This record changed.')).toBeNull();
+  });
+
+  it('Reload takes the newer record and drops the edits', async () => {
+    signIn({ permissions: ['Mapi.Business.Read', 'Mapi.Business.Update'], paths: ['/business/B1'] });
+    let current = business();
+    fakeApi({ '/businesses/B1': () => current, '/businesses/B1/merchants': () => ({ results: [], numberOfResults: 0 }) });
+    const { services } = renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit details' }, { timeout: 5000 }));
+    await user.type(screen.getByRole('textbox', { name: /^Business URL/ }), 'https://alpha.example');
+    current = business({ businessName: 'Alpha Group Ltd', version: 3 });
+    await services.queryClient.invalidateQueries({ queryKey: ['businesses'] });
+    await user.click(await screen.findByRole('button', { name: 'Reload and discard my edits' }));
+    expect((screen.getByRole('textbox', { name: /^Business name/ }) as HTMLInputElement).value).toBe('Alpha Group Ltd');
+    expect((screen.getByRole('textbox', { name: /^Business URL/ }) as HTMLInputElement).value).toBe('');
+    expect(screen.queryByText('This record changed.')).toBeNull();
+  });
+
+  it("keeps the edits knowingly: 'Keep my edits' shows their version and the next save replaces it", async () => {
+    signIn({ permissions: ['Mapi.Business.Read', 'Mapi.Business.Update'], paths: ['/business/B1'] });
+    let current = business();
+    const api = fakeApi({ '/businesses/B1': () => current, '/businesses/B1/merchants': () => ({ results: [], numberOfResults: 0 }) });
+    const put = api.put as unknown as ReturnType<typeof vi.fn>;
+    put.mockResolvedValueOnce(business({ businessName: 'Alpha Trading plc', version: 4 }));
+    const { services } = renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit details' }, { timeout: 5000 }));
+    const name = screen.getByRole('textbox', { name: /^Business name/ });
+    await user.clear(name);
+    await user.type(name, 'Alpha Trading plc');
+    current = business({ businessName: 'Alpha Group Ltd', version: 3 });
+    await services.queryClient.invalidateQueries({ queryKey: ['businesses'] });
+    await user.click(await screen.findByRole('button', { name: 'Keep my edits' }));
+    expect(screen.getByText(/Someone else saved this business meanwhile: name 'Alpha Group Ltd'/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    expect(put.mock.calls[0]?.[1]).toMatchObject({ businessName: 'Alpha Trading plc', version: 3 });
+  });
+});
+
 describe('the merchant detail', () => {
   beforeEach(() => resetStores());
 

@@ -1,6 +1,6 @@
 // The hosted page editor's live preview (the shopper page's renderer in a sandboxed frame, redrawn as you type)
 // and the image pipeline's validation (the spec's danger toasts), against a fake Portal API.
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { HostedPageEditorPane } from '../../../panes/configurations/hosted-page-editor-pane.tsx';
@@ -9,9 +9,14 @@ import { moveWizardStep } from '../../../panes/configurations/configuration-cont
 import type { ConfigurationDetail, HostedPageAnswer } from '../../../src/contract/configuration-schemas.ts';
 import { defaultHostedPageDesign, paymentMethodLabels } from '../../../src/contract/configurations.ts';
 import { paymentMethods } from '../../../src/contract/enumerations.ts';
-import { hostedPageBody } from '../../../src/contract/hosted-page-render.ts';
+import { hostedPageBody, shopperPaymentOptions } from '../../../src/contract/hosted-page-render.ts';
 import { toastStore } from '../../../src/state/toast-store.ts';
-import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
+import { sendPaneRequest, workspaceStore } from '../../../src/state/workspace-store.ts';
+import type { CommandServices } from '../../../commands/command.ts';
+import { hostedPageCommands, previewDesktopCommand, previewPhoneCommand, removeLogoCommand } from '../../../commands/configurations/hosted-page-commands.ts';
+import { isAvailable } from '../../../commands/registry.ts';
+import { baseContext, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const context = { business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: 'M1', title: 'Alpha Online' } };
 const page: HostedPageAnswer = {
@@ -49,8 +54,11 @@ describe('the hosted page editor', () => {
     const frame = await screen.findByTitle('Preview of the payment page at desktop width', {}, { timeout: 5000 }) as HTMLIFrameElement;
     expect(frame.getAttribute('sandbox')).toBe('allow-same-origin');
     await waitFor(() => expect(previewBody()?.querySelector('h1')?.textContent).toBe('Pay Alpha'));
-    // The enabled methods with their display names; the button cannot submit in the preview.
-    expect([...(previewBody()?.querySelectorAll('.hpp-method') ?? [])].map((label) => label.textContent?.trim())).toEqual(['Debit or credit card', 'iDEAL']);
+    // What the shopper's page can take (a card, by its display name); iDEAL is switched on but named as not
+    // available there, exactly as on the shopper's page. The button cannot submit in the preview.
+    expect([...(previewBody()?.querySelectorAll('.hpp-method') ?? [])].map((label) => label.textContent?.trim())).toEqual(['Debit or credit card']);
+    expect(previewBody()?.querySelector('.hpp-unavailable')?.textContent).toBe('iDEAL is not available on this page.');
+    expect(previewBody()?.textContent).toContain('only the published test cards are accepted');
     expect(previewBody()?.querySelector('.hpp-pay')?.getAttribute('type')).toBe('button');
     expect(previewBody()?.querySelector('form')?.getAttribute('action')).toBeNull();
 
@@ -65,7 +73,46 @@ describe('the hosted page editor', () => {
     await user.click(screen.getByRole('button', { name: 'Phone' }));
     expect(screen.getByTitle('Preview of the payment page at phone width').getAttribute('data-width')).toBe('phone');
     await user.click(screen.getByRole('button', { name: 'Move iDEAL up' }));
-    expect([...(previewBody()?.querySelectorAll('.hpp-method') ?? [])].map((label) => label.textContent?.trim())).toEqual(['iDEAL', 'Debit or credit card']);
+    expect(screen.getAllByRole('listitem').map((item) => item.textContent?.split('Up')[0])).toEqual(['iDEAL', 'Card', 'PayPal (switched off)']);
+    expect([...(previewBody()?.querySelectorAll('.hpp-method') ?? [])].map((label) => label.textContent?.trim())).toEqual(['Debit or credit card']);
+  }, 20_000);
+
+  it('answers the preview-width and remove-logo commands through the same handlers as its buttons', async () => {
+    workspaceStore.panes = [{ id: 'pane-test', path: '/configurations/C1/hosted-payment-page/HPP1', capabilities: [], request: null, dirty: false }];
+    workspaceStore.focusedIndex = 0;
+    const api = fakeApi({
+      '/businesses/B1/merchants/M1/hosted-pages/HPP1': () => ({ ...page, design: { ...page.design, logoImageReference: `IMG${'A'.repeat(32)}` } }),
+      '/businesses/B1/merchants/M1/configurations/C1': () => configuration,
+    });
+    renderWithServices(
+      <PaneScopeContext.Provider value={{ paneId: 'pane-test' }}>
+        <HostedPageEditorPane params={{ configurationId: 'C1', hostedPaymentPageReference: 'HPP1' }} search="" capability="Hosted payment page editor" />
+      </PaneScopeContext.Provider>,
+    );
+    await screen.findByTitle('Preview of the payment page at desktop width', {}, { timeout: 5000 });
+    await waitFor(() => expect([...(workspaceStore.panes[0]?.capabilities ?? [])].sort()).toEqual(['previewWidth', 'removeLogo']));
+    const services = { state: { paneRequest: (capability: never, argument?: number) => sendPaneRequest(capability, argument) } } as unknown as CommandServices;
+    const ctx = baseContext({ focusedPane: { id: 'pane-test', capabilities: [...(workspaceStore.panes[0]?.capabilities ?? [])] } });
+    expect(hostedPageCommands.filter((command) => isAvailable(command, ctx)).map((command) => command.id)).toEqual(['hostedPage.previewDesktop', 'hostedPage.previewPhone', 'hostedPage.removeLogo']);
+
+    act(() => void previewPhoneCommand.run(services, {}));
+    expect(await screen.findByTitle('Preview of the payment page at phone width')).toHaveProperty('dataset.width', 'phone');
+    expect(screen.getByRole('button', { name: 'Phone' }).getAttribute('aria-pressed')).toBe('true');
+    act(() => void previewDesktopCommand.run(services, {}));
+    expect(await screen.findByTitle('Preview of the payment page at desktop width')).toHaveProperty('dataset.width', 'desktop');
+
+    // Removal asks first: keeping it changes nothing; confirming clears the logo and deletes the image.
+    act(() => void removeLogoCommand.run(services, {}));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove the logo?' });
+    await userEvent.setup().click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    expect(screen.getByRole('img', { name: 'Current logo' })).toBeTruthy();
+    expect(api.delete).not.toHaveBeenCalled();
+    act(() => void removeLogoCommand.run(services, {}));
+    await userEvent.setup().click(within(await screen.findByRole('alertdialog', { name: 'Remove the logo?' })).getByRole('button', { name: 'Remove logo' }));
+    await waitFor(() => expect(screen.queryByRole('img', { name: 'Current logo' })).toBeNull());
+    expect((api.delete as unknown as ReturnType<typeof vi.fn>).mock.calls[0]?.[0]).toContain(`/images/IMG${'A'.repeat(32)}`);
+    // No logo left: the command is no longer offered.
+    await waitFor(() => expect(workspaceStore.panes[0]?.capabilities).not.toContain('removeLogo'));
   }, 20_000);
 
   it('warns when text and background fall below WCAG AA contrast', async () => {
@@ -155,6 +202,30 @@ describe('the shared renderer and the wizard steps', () => {
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('A &amp; B');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('offers a card within its setting and names every other switched-on method, in the design\'s order', () => {
+    const setting = (method: 'card' | 'ideal' | 'payPal' | 'klarnaPayNow', overrides = {}) => ({
+      method, enabled: true, displayName: method === 'card' ? 'Debit or credit card' : '', minimumAmountMilli: null, maximumAmountMilli: null, currencies: ['GBP'], ...overrides,
+    });
+    const settings = [setting('card', { minimumAmountMilli: 1_000, maximumAmountMilli: 50_000 }), setting('ideal'), setting('payPal'), setting('klarnaPayNow', { enabled: false })];
+    const open = shopperPaymentOptions(['payPal', 'card', 'ideal'], settings, { amountMilli: 42_500, currency: 'GBP' });
+    expect(open).toEqual({ payable: [{ method: 'card', label: 'Debit or credit card' }], unavailable: ['PayPal', 'iDEAL'] });
+    expect(shopperPaymentOptions(['card'], settings, { amountMilli: 60_000, currency: 'GBP' }).reason).toBe('The amount is above this shop\'s maximum for Debit or credit card payments.');
+    expect(shopperPaymentOptions(['card'], settings, { amountMilli: 500, currency: 'GBP' }).reason).toBe('The amount is below this shop\'s minimum for Debit or credit card payments.');
+    expect(shopperPaymentOptions(['card'], settings, { amountMilli: 5_000, currency: 'EUR' }).payable).toEqual([]);
+    // The preview has no real payment: limits are not applied there.
+    expect(shopperPaymentOptions(['card'], settings, null).payable).toHaveLength(1);
+    expect(shopperPaymentOptions([], [setting('card', { enabled: false })], null)).toEqual({ payable: [], unavailable: [], reason: 'Card payments are not switched on for this shop.' });
+
+    const body = (view: Partial<Parameters<typeof hostedPageBody>[0]>) => hostedPageBody({
+      design: defaultHostedPageDesign, merchantName: 'Alpha', amount: '£1.00', orderNumber: '1', orderLines: [], paymentMethods: [], mode: 'live', formAction: '/pay/X', ...view,
+    });
+    expect(body({ paymentMethods: open.payable, unavailableMethods: open.unavailable })).toContain('PayPal and iDEAL are not available on this page.');
+    const none = body({ unpayableReason: 'Card payments are not switched on for this shop.' });
+    expect(none).toContain('<h2>This payment cannot be made on this page</h2>');
+    expect(none).toContain('Contact Alpha to pay another way.');
+    expect(none).not.toContain('<form');
   });
 
   it.each([

@@ -7,7 +7,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import { configureApi } from '../../../src/api/api-client.ts';
 import type { PortalApi } from '../../../src/api/http-client.ts';
 import { bucketPlan, formatInstant, normalisePeriod, type DashboardInterval } from '../../../src/contract/dashboard-intervals.ts';
-import type { DashboardResponse, DeclinesResponse } from '../../../src/contract/dashboard.ts';
+import type { BreakdownDimension, BreakdownResponse, DashboardResponse, DeclinesResponse } from '../../../src/contract/dashboard.ts';
 import { applyContext, clearContext } from '../../../src/state/context-store.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { sessionStore, setPermissions } from '../../../src/state/session-store.ts';
@@ -55,6 +55,17 @@ const emptyPath = '/businesses/B1/merchants/M2';
 
 type Call = { path: string; body: { dateRange: { startDate: string; endDate: string }; interval?: DashboardInterval; currency?: string } };
 
+/** The breakdown of any period: two merchants, two payment methods or three statuses. */
+function fakeBreakdown(request: Call['body'] & { by: BreakdownDimension }): BreakdownResponse {
+  const row = (key: string, label: string, volume: number, count: number) => ({ key, label, volume, revenue: volume, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: count, count });
+  const rows = {
+    merchant: [row('M1', 'Alpha Online', 30_000, 3), row('M9', 'Zeta Shop', 45_000, 1)],
+    paymentMethod: [row('card', 'card', 60_000, 3), row('applePay', 'applePay', 15_000, 1)],
+    status: [row('paid', 'paid', 75_000, 4), row('declined', 'declined', 0, 2), row('pending', 'pending', 0, 1)],
+  }[request.by];
+  return { startDate: request.dateRange.startDate, endDate: request.dateRange.endDate, currency: request.currency ?? 'GBP', by: request.by, rows };
+}
+
 /** A server in miniature: every bucket's volume is 100 × its position (+1), a year earlier half of that. */
 function fakeApi(calls: Call[]): PortalApi {
   const post = vi.fn(async (path: string, body: unknown) => {
@@ -66,6 +77,7 @@ function fakeApi(calls: Call[]): PortalApi {
         reasons: [{ reason: 'Insufficient funds', count: 3, amount: 10_000 }, { reason: 'Do not honour', count: 2, amount: 2_345 }],
       } satisfies DeclinesResponse;
     }
+    if (path.endsWith('/breakdown')) return fakeBreakdown(request as Call['body'] & { by: BreakdownDimension });
     const normalised = normalisePeriod(request.interval ?? 'custom', request.dateRange.startDate, request.dateRange.endDate);
     if ('problems' in normalised) throw new Error(normalised.problems.join());
     const plan = bucketPlan(normalised.period, 'UTC');
@@ -279,5 +291,181 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
     const { calls } = renderPane({ permissions: ['Portal.Moto.Create'] });
     expect(await screen.findByText(/You do not have the correct permissions\./)).toBeTruthy();
     expect(calls).toEqual([]);
+  });
+});
+
+describe('a dashboard that explains a drop (issue 25)', { timeout: 30_000 }, () => {
+  beforeAll(async () => {
+    await import('../../../src/contract/dashboard.ts');
+    await import('lightweight-charts');
+  });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-18T10:00:00Z'));
+    drawn.series = [];
+    clearToasts();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    clearContext();
+    sessionStore.permissions = {};
+    workspaceStore.panes = [];
+  });
+
+  it('says beside each total what it counts, and unsuccessful revenue is gone', async () => {
+    renderPane();
+    const volume = await screen.findByRole('button', { name: /^Volume £496\.00/ });
+    expect(volume.textContent).toContain('Paid payments, on the payment’s date; refunds not taken off.');
+    expect(screen.getByRole('button', { name: /^Revenue .*Volume less the paid refunds and chargebacks of those payments, netted on the payment’s date/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Unsuccessful revenue/ })).toBeNull();
+    expect(screen.queryByRole('option', { name: 'Unsuccessful revenue' })).toBeNull();
+    const table = screen.getByRole('table', { name: /Volume per day in GBP, March 2026/ });
+    expect(within(table).getByText(/Volume: Paid payments, on the payment’s date/)).toBeTruthy();
+  });
+
+  it('draws days still to come as no data yet, not as zero, and links the others to their transactions', async () => {
+    renderPane();
+    const table = await screen.findByRole('table', { name: /Volume per day in GBP, March 2026/ });
+    const future = within(table).getByRole('rowheader', { name: '31 March 2026' }).closest('tr') as HTMLElement;
+    expect(within(future).getByText('No data yet')).toBeTruthy();
+    const past = within(table).getByRole('link', { name: '2 March 2026: open its transactions' });
+    const href = decodeURIComponent(past.getAttribute('href') ?? '');
+    expect(href).toBe('/transactions?date=[gte]2026-03-02T00:00:00.000Z[and][lte]2026-03-02T23:59:59.999Z&currency=[eq]gbp&kind=[eq]payment&status=[eq]paid');
+    await waitFor(() => expect(drawn.series[0]?.data.length).toBe(31));
+    const drawnDays = drawn.series[0]?.data as { time: number; value?: number }[];
+    expect(drawnDays.filter((point) => point.value === undefined)).toHaveLength(13); // 19 to 31 March: gaps
+  });
+
+  it('moves between bars with the arrow keys, announces each, and opens a bar’s transactions with Enter', async () => {
+    const { location } = renderPane();
+    const chart = await screen.findByRole('group', { name: /Arrow keys move between the bars/ });
+    expect(chart.tabIndex).toBe(0);
+    expect(screen.getByRole('link', { name: 'Charting by TradingView' }).tabIndex).toBe(-1);
+    chart.focus();
+    const user = userEvent.setup({ advanceTimers: () => undefined });
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByTestId('chart-announcement').textContent).toBe('1 March 2026: £1.00');
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(screen.getByTestId('chart-announcement').textContent).toBe('3 March 2026: £3.00');
+    expect(screen.getByTestId('chart-announcement').getAttribute('aria-live')).toBe('polite');
+    await user.keyboard('{End}');
+    expect(screen.getByTestId('chart-announcement').textContent).toBe('31 March 2026: no data yet');
+    await user.keyboard('{Home}{ArrowRight}{Enter}');
+    await waitFor(() => expect(decodeURIComponent(lastPath(location))).toContain('/transactions?date=[gte]2026-03-02T00:00:00.000Z'));
+  });
+});
+
+describe('compare with the previous period or a week earlier (issue 25)', { timeout: 30_000 }, () => {
+  beforeAll(async () => {
+    await import('../../../src/contract/dashboard.ts');
+    await import('lightweight-charts');
+  });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-18T10:00:00Z'));
+    drawn.series = [];
+    clearToasts();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    clearContext();
+    sessionStore.permissions = {};
+    workspaceStore.panes = [];
+  });
+
+  it('asks for the previous period, and for a day the same weekday a week earlier, and says which', async () => {
+    const { statisticsCalls, location } = renderPane({ search: '?interval=month&from=2026-03-01&compare=previous' });
+    await screen.findByRole('table', { name: /Volume per day in GBP, March 2026/ });
+    await waitFor(() => expect(statisticsCalls().map((call) => call.body.dateRange)).toContainEqual({ startDate: '2026-02-01', endDate: '2026-02-28' }));
+    expect(await screen.findByRole('columnheader', { name: 'The previous period' })).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: 'Compare with the previous period' })).toHaveProperty('checked', true);
+    const user = userEvent.setup({ advanceTimers: () => undefined });
+    await user.click(screen.getByRole('radio', { name: 'Day' }));
+    await user.click(screen.getByRole('checkbox', { name: /^Compare with/ }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Compare with' }), 'week');
+    await waitFor(() => expect(lastPath(location)).toContain('compare=week'));
+    await waitFor(() => expect(statisticsCalls().map((call) => call.body.dateRange)).toContainEqual({ startDate: '2026-03-11', endDate: '2026-03-11' }));
+    expect(await screen.findByRole('columnheader', { name: 'A week earlier' })).toBeTruthy();
+  });
+});
+
+describe('the breakdown under the chart (issue 25)', { timeout: 30_000 }, () => {
+  beforeAll(async () => {
+    await import('../../../src/contract/dashboard.ts');
+    await import('lightweight-charts');
+    await import('../../../panes/dashboard/breakdown-table.tsx');
+  });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-03-18T10:00:00Z'));
+    drawn.series = [];
+    clearToasts();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    clearContext();
+    sessionStore.permissions = {};
+    workspaceStore.panes = [];
+  });
+
+  const bodyRows = (table: HTMLElement) => within(table).getAllByRole('row').slice(1);
+  const rowNames = (table: HTMLElement) => bodyRows(table).map((row) => within(row).getByRole('rowheader').textContent);
+
+  it('is asked for once the figures show, for the period and currency, and sorts by a chosen column', async () => {
+    const { calls } = renderPane();
+    const table = await screen.findByRole('grid', { name: /GBP payments by merchant/ });
+    const breakdownCalls = calls.filter((call) => call.path.endsWith('/dashboard/breakdown'));
+    expect(breakdownCalls[0]?.body).toEqual({ by: 'merchant', currency: 'GBP', dateRange: { startDate: '2026-03-01', endDate: '2026-03-31' } });
+    // Lazily: only after the statistics were asked for (and answered).
+    expect(calls.findIndex((call) => call.path.endsWith('/dashboard'))).toBeLessThan(calls.findIndex((call) => call.path.endsWith('/breakdown')));
+    await waitFor(() => expect(rowNames(table)).toEqual(['Zeta Shop', 'Alpha Online']));
+    expect(within(bodyRows(table)[0] as HTMLElement).getAllByRole('gridcell').map((cell) => cell.textContent)).toEqual(['£450.00', '£450.00', '£0.00', '1', '1']);
+    const user = userEvent.setup({ advanceTimers: () => undefined });
+    await user.click(within(table).getByRole('button', { name: /^Merchant/ }));
+    expect(rowNames(table)).toEqual(['Alpha Online', 'Zeta Shop']);
+    await user.click(within(table).getByRole('button', { name: /^Payments/ }));
+    expect(rowNames(table)).toEqual(['Alpha Online', 'Zeta Shop']);
+    await user.click(within(table).getByRole('button', { name: /^Payments/ }));
+    expect(rowNames(table)).toEqual(['Zeta Shop', 'Alpha Online']);
+  });
+
+  it('breaks down by payment method or status, and a row opens its transactions with Enter, or beside with Shift+Enter', async () => {
+    const { location } = renderPane();
+    await screen.findByRole('grid', { name: /GBP payments by merchant/ });
+    const user = userEvent.setup({ advanceTimers: () => undefined });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Break down by' }), 'Status');
+    const table = await screen.findByRole('grid', { name: /GBP payments by status/ });
+    // The statuses and methods read as the rest of the portal names them, not as their codes.
+    await waitFor(() => expect(rowNames(table)).toEqual(['Paid', 'Declined', 'Pending']));
+    const declined = bodyRows(table)[1] as HTMLElement;
+    declined.focus();
+    await user.keyboard('{Shift>}{Enter}{/Shift}');
+    await waitFor(() => expect(workspaceStore.panes.map((pane) => decodeURIComponent(pane.path))).toContainEqual(expect.stringContaining('status=[eq]declined')));
+    expect(lastPath(location)).not.toContain('/transactions');
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Break down by' }), 'Payment method');
+    const methods = await screen.findByRole('grid', { name: /GBP payments by payment method/ });
+    await waitFor(() => expect(rowNames(methods)).toEqual(['Card', 'Apple Pay']));
+    (bodyRows(methods)[0] as HTMLElement).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(decodeURIComponent(lastPath(location))).toContain('/transactions?'));
+    const opened = new URLSearchParams(lastPath(location).split('?')[1]);
+    expect(Object.fromEntries(opened)).toEqual({
+      date: '[gte]2026-03-01T00:00:00.000Z[and][lte]2026-03-31T23:59:59.999Z', currency: '[eq]gbp', kind: '[eq]payment', paymentmethod: '[eq]card',
+    });
+  });
+});
+
+describe("a breakdown row's name", () => {
+  it.each([
+    ['merchant', { key: 'M1', label: 'Alpha Online' }, 'Alpha Online'],
+    ['paymentMethod', { key: 'applePay', label: 'applePay' }, 'Apple Pay'],
+    ['paymentMethod', { key: 'sepaBanktransfer', label: 'sepaBanktransfer' }, 'SEPA bank transfer'],
+    ['paymentMethod', { key: 'someNewMethod', label: 'someNewMethod' }, 'Some new method'],
+    ['status', { key: 'partiallyRefunded', label: 'partiallyRefunded' }, 'Partially refunded'],
+    ['status', { key: 'declined', label: 'declined' }, 'Declined'],
+  ] as const)('by %s: %j reads %j', async (by, row, expected) => {
+    const { breakdownLabel } = await import('../../../panes/dashboard/breakdown-table.tsx');
+    expect(breakdownLabel(by, row)).toBe(expected);
   });
 });

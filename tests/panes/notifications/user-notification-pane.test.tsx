@@ -1,12 +1,17 @@
 // Notifications as the user reads them, against a fake Portal API: hostile text in a title or the content shows
 // as literal text (no element is made of it), opening one refreshes the bell's count, and the list links rows.
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { notificationQueries } from '../../../src/api/notification-queries.ts';
 import type { UserNotificationDetail, UserNotificationList } from '../../../src/contract/notifications.ts';
 import { UserNotificationPane } from '../../../panes/notifications/user-notification-pane.tsx';
 import { UserNotificationsPane } from '../../../panes/notifications/user-notifications-pane.tsx';
 import { createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+import { markAllNotificationsReadCommand } from '../../../commands/notifications/mark-all-read.ts';
+import { isAvailable } from '../../../commands/registry.ts';
+import { toastStore } from '../../../src/state/toast-store.ts';
+import { baseContext } from '../../app/support.tsx';
 
 const script = '<script>alert(1)</script>';
 const image = '<img src=x onerror=alert(1)>';
@@ -93,5 +98,56 @@ describe('the notifications list', () => {
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([['5 March 2026', 'Unread', ''], ['2 January 2026', 'Read', 'Mark as unread']]);
     expect(container.querySelector('script, img')).toBeNull();
+  });
+
+  const page = (unread: boolean): UserNotificationList => ({
+    results: [{ reference: 'NTF00001', title: 'Scheduled maintenance', publishedUtc: '2026-01-02T10:00:00.000Z', lastEditedUtc: '2026-01-02T10:00:00.000Z', unread }],
+    numberOfResults: 21,
+  });
+
+  it('marks all as read from the button: one request, the list and the bell refreshed, a toast', async () => {
+    let marked = false;
+    const api = fakeApi({
+      '/user/notifications': () => page(false),
+      // The unread one is on another page: the bell's count enables the button all the same (issue 25).
+      '/user/notifications/status': () => ({ totalUnreadCount: marked ? 0 : 1, passwordExpiresInXDays: null, latestUnread: null }),
+    });
+    (api.put as ReturnType<typeof vi.fn>).mockImplementation(async () => { marked = true; return undefined; });
+    renderWithServices(<UserNotificationsPane params={{}} search="" capability="Notifications" />);
+    await screen.findByRole('table', { name: 'Notifications' }, { timeout: 5000 });
+    const button = screen.getByRole('button', { name: 'Mark all as read' });
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    const statusCalls = () => api.get.mock.calls.filter(([path]) => path === '/user/notifications/status').length;
+    const before = statusCalls();
+    await userEvent.click(button);
+    expect((api.put as ReturnType<typeof vi.fn>).mock.calls.map((call) => call.slice(0, 2))).toEqual([['/user/notifications/read-state', { read: true }]]);
+    await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain('All notifications are marked as read.'));
+    await waitFor(() => expect(statusCalls()).toBeGreaterThan(before));
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(true));
+  });
+
+  it('keeps the button off when nothing is unread', async () => {
+    fakeApi({
+      '/user/notifications': () => page(false),
+      '/user/notifications/status': () => ({ totalUnreadCount: 0, passwordExpiresInXDays: null, latestUnread: null }),
+    });
+    renderWithServices(<UserNotificationsPane params={{}} search="" capability="Notifications" />);
+    await screen.findByRole('table', { name: 'Notifications' }, { timeout: 5000 });
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Mark all as read' }) as HTMLButtonElement).disabled).toBe(true));
+  });
+
+  it('marks all as read from the palette, anywhere, for readers of notifications', async () => {
+    const command = markAllNotificationsReadCommand;
+    expect(isAvailable(command, baseContext({ permissions: ['Portal.Notifications.Read'] }))).toBe(true);
+    expect(isAvailable(command, baseContext({ permissions: [] }))).toBe(false);
+    expect(isAvailable(command, baseContext({ permissions: ['Portal.Notifications.Read'], signedIn: false }))).toBe(false);
+    const api = fakeApi({});
+    const services = createServices();
+    const invalidate = vi.spyOn(services.queryClient, 'invalidateQueries');
+    await command.run({ ...services.commandServices, api, queryClient: services.queryClient }, {});
+    expect(api.put).toHaveBeenCalledWith('/user/notifications/read-state', { read: true });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: notificationQueries.all });
+    expect(toastStore.toasts.map((toast) => toast.message)).toContain('All notifications are marked as read.');
+    expect(services.registry.get('notifications.markAllRead')).toBe(command);
   });
 });

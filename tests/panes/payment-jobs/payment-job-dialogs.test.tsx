@@ -11,7 +11,7 @@ import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } fro
 
 const payment = (overrides: Partial<PaymentDetail> = {}): PaymentDetail => ({
   paymentId: 'TX0001', status: 'paid', paymentMethod: 'card', channel: 'Gateway', maskedCardNumber: '411111******1111', currency: 'GBP',
-  amount: 100, authorised: 100, captured: 100, refunded: 87.5, refundPending: 0, refundable: 12.5, capturable: 0,
+  amount: 100, authorised: 100, captured: 100, refunded: 87.5, refundPending: 0, chargedBack: 0, refundable: 12.5, capturable: 0,
   createDateTimeUtc: '2026-11-01T10:00:00.000Z', originatingIpAddress: '192.0.2.7', declineReason: null, traceReference: 'TR0001',
   steps: [{ step: 'created', dateTimeUtc: '2026-11-01T09:59:00.000Z', amount: 100 }, { step: 'authorised', dateTimeUtc: '2026-11-01T10:00:00.000Z', amount: 100 }],
   captures: [], refunds: [], attributes: { acquirer: 'Worldline' }, actions: { capture: false, refund: true, void: false },
@@ -90,8 +90,8 @@ const job = (overrides: Partial<PaymentJobDetail> = {}): PaymentJobDetail => ({
   order: { billingIdentity: { emailAddress: 'ada@example.test', dateOfBirth: null }, billingAddress: { firstName: 'Ada', lastName: 'Shopper', phoneNumber1: '+441130000000', phoneNumber1Type: 'Unknown' }, shippingAddress: null,
     orderLines: [{ type: 'physicalItem', description: 'Teapot', quantity: 2, unitPriceExclVat: 41.67, unitPriceInclVat: 50, vatPercentage: 20, totalExclVat: 83.33, totalInclVat: 100, totalVat: 16.67 }],
     totals: { exclVat: 83.33, vat: 16.67, inclVat: 100 } },
-  amounts: { authorised: 100, captured: 100, refunded: 87.5, remaining: 12.5 },
-  payments: [payment()], invoices: [], reversals: [], splitOutpayment: null, actions: { cancel: false, mailPaymentLink: false },
+  amounts: { authorised: 100, captured: 100, refunded: 87.5, chargedBack: 0, remaining: 12.5 },
+  payments: [payment()], invoices: [], reversals: [], splitOutpayment: null, actions: { cancel: false, mailPaymentLink: false, expireLink: false },
   ...overrides,
 });
 
@@ -117,9 +117,32 @@ describe('the payment job detail', () => {
     expect(options.headers['Idempotency-Key']).toMatch(/.{8,}/);
   });
 
+  it('shows a chargeback as one: a badge and a negative amount, in the amounts, on its payment and under Reversals', async () => {
+    signIn({ permissions: ['Portal.PaymentJobs.Read'], context: merchantContext, paths: ['/configurations/C1/payments/PJ0001'] });
+    const reversal = { reversalId: 'TXCB0001', paymentId: 'TX0001', amount: -12.5, currency: 'GBP', reason: 'Fraud: card not present', status: 'paid', dateTimeUtc: '2026-11-21T10:00:00.000Z' };
+    fakeApi({
+      '/businesses/B1/merchants/M1/payment-jobs/PJ0001': () => job({ amounts: { authorised: 100, captured: 100, refunded: 87.5, chargedBack: 12.5, remaining: 0 }, payments: [payment({ chargedBack: 12.5, refundable: 0 })], reversals: [reversal] }),
+      '/businesses/B1/merchants/M1/audit-events': () => ({ data: [], totalCount: 0 }),
+    });
+    const user = userEvent.setup();
+    renderWithServices(<PaymentJobDetailPane params={{ configurationId: 'C1', paymentJobReference: 'PJ0001' }} search="" capability="Payment job detail" />);
+    await screen.findByRole('heading', { name: 'Payment job PJ0001', level: 1 }, { timeout: 4000 });
+    expect(screen.getByText('Charged back').nextElementSibling?.textContent).toBe('-£12.50');
+    await user.click(screen.getByRole('tab', { name: 'Payments' }));
+    const onPayment = within(screen.getByRole('table', { name: 'Chargebacks of TX0001' }));
+    expect(onPayment.getByRole('link', { name: 'TXCB0001' }).getAttribute('href')).toBe('/transactions/TXCB0001');
+    expect(onPayment.getByText('Chargeback', { selector: '.status-chip' })).toBeTruthy();
+    expect(onPayment.getByRole('cell', { name: '-£12.50' })).toBeTruthy();
+    await user.click(screen.getByRole('tab', { name: 'Invoices and reversals' }));
+    const reversals = within(screen.getByRole('table', { name: 'Reversals' }));
+    expect(reversals.getByRole('rowheader', { name: /TXCB0001/ })).toBeTruthy();
+    expect(reversals.getByRole('cell', { name: '-£12.50' })).toBeTruthy();
+    expect(reversals.getByText('Fraud: card not present')).toBeTruthy();
+  });
+
   it('offers a read-only user no action at all', async () => {
     signIn({ permissions: ['Portal.PaymentJobs.Read', 'Portal.Traces.Read'], context: merchantContext, paths: ['/configurations/C1/payments/PJ0001'] });
-    fakeApi({ '/businesses/B1/merchants/M1/payment-jobs/PJ0001': () => job({ actions: { cancel: true, mailPaymentLink: true } }), '/businesses/B1/merchants/M1/audit-events': () => ({ data: [], totalCount: 0 }) });
+    fakeApi({ '/businesses/B1/merchants/M1/payment-jobs/PJ0001': () => job({ actions: { cancel: true, mailPaymentLink: true, expireLink: true } }), '/businesses/B1/merchants/M1/audit-events': () => ({ data: [], totalCount: 0 }) });
     renderWithServices(<PaymentJobDetailPane params={{ configurationId: 'C1', paymentJobReference: 'PJ0001' }} search="" capability="Payment job detail" />);
     await screen.findByRole('heading', { name: 'Payment job PJ0001', level: 1 }, { timeout: 4000 });
     expect(within(screen.getByRole('group', { name: 'Actions' })).queryAllByRole('button')).toHaveLength(0);

@@ -107,18 +107,38 @@ describe('the account statement', () => {
     await waitFor(() => expect(toastStore.toasts.some((toast) => toast.link?.href === '/reporting-overview')).toBe(true));
   });
 
-  it('downloads the camt.053 XML of the period at once, with the session\'s token', async () => {
-    const { user, api, post } = setup('3M1070216', { [statementPath]: () => statement, [`${statementPath}/camt053`]: () => new Blob(['<Document/>']) });
-    const created = vi.fn(() => 'blob:statement');
-    Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() });
+  it('queues the camt.053 XML of the period in the report queue (file type xml, every category)', async () => {
+    const { user, post } = setup('3M1070216', { [statementPath]: () => statement });
     await screen.findByRole('grid', { name: 'Trading account movements' });
     await user.click(screen.getByRole('button', { name: 'Download statement…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Download statement' });
     await user.click(within(dialog).getByRole('radio', { name: /camt\.053/ }));
     await user.click(screen.getByRole('button', { name: 'Download' }));
-    await waitFor(() => expect(created).toHaveBeenCalled());
-    expect(api.get.mock.calls.find(([path]) => path === `${statementPath}/camt053`)?.[1]).toMatchObject({ query: { date: '[gte]2026-10-01[and][lte]2026-10-31' }, responseType: 'blob' });
-    expect(post).not.toHaveBeenCalled();
+    await waitFor(() => expect(post.mock.calls[0]?.slice(0, 2)).toEqual([`${statementPath}/reports`, { fileType: 'xml', filters: { date: '[gte]2026-10-01[and][lte]2026-10-31' } }]));
+    await waitFor(() => expect(toastStore.toasts.some((toast) => toast.link?.href === '/reporting-overview')).toBe(true));
+  });
+
+  it('schedules the statement: weekly on a weekday at an hour of a chosen zone, as camt.053, with the email opt-in', async () => {
+    const { user, post } = setup('3M1070216', { [statementPath]: () => statement });
+    post.mockImplementation(async () => ({
+      id: 'SCH0123456789ABCDEF', reportType: 'tradingAccount', fileType: 'xml', context: { level: 'merchant', businessId: 'B1', merchantId: 'M1', title: 'Alpha Online' },
+      accountNumber: '3M1070216', frequency: 'weekly', weekday: 5, dayOfMonth: null, hour: 7, timeZone: 'Asia/Tokyo', description: 'Weekly on Friday at 07:00 (Asia/Tokyo)',
+      emailWhenReady: false, paused: false, nextRunAt: '2026-11-26T22:00:00.000Z', lastRunAt: null, lastOutcome: null, lastError: null, lastReportId: null, version: 1, createdAt: '2026-11-25T10:00:00.000Z',
+    }));
+    await screen.findByRole('grid', { name: 'Trading account movements' });
+    await user.click(screen.getByRole('button', { name: 'Schedule statement…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule statement' });
+    await user.click(within(dialog).getByRole('radio', { name: /camt\.053/ }));
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Repeat' }), 'weekly');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Weekday' }), 'Friday');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'At' }), '07:00');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Time zone' }), 'Asia/Tokyo');
+    await user.click(within(dialog).getByRole('checkbox', { name: /Email me when it is ready/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    await waitFor(() => expect(post.mock.calls[0]?.slice(0, 2)).toEqual(['/report-schedules', {
+      reportType: 'tradingAccount', businessId: 'B1', merchantId: 'M1', accountNumber: '3M1070216', fileType: 'xml', frequency: 'weekly', weekday: 5, hour: 7, timeZone: 'Asia/Tokyo', emailWhenReady: false,
+    }]));
+    await waitFor(() => expect(toastStore.toasts.some((toast) => toast.message.includes('Weekly on Friday at 07:00 (Asia/Tokyo)'))).toBe(true));
   });
 
   it('without a period shows the current month', () => {

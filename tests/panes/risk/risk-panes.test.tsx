@@ -3,7 +3,7 @@
 // reason), and the customer screen (Unknown phone types hidden, erasure only after confirmation).
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BeneficiariesPane } from '../../../panes/beneficiaries/beneficiaries-pane.tsx';
 import { BeneficiaryDetailPane } from '../../../panes/beneficiaries/beneficiary-detail-pane.tsx';
 import { CustomerDetailPane } from '../../../panes/customers/customer-detail-pane.tsx';
@@ -14,13 +14,16 @@ import type { Customer } from '../../../src/contract/customers.ts';
 import type { WatchListEntry } from '../../../src/contract/watch-list.ts';
 import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
+// The first render also builds the contract's schemas in the validation worker: slow on a loaded machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 /** The fake API's recorded calls (its methods are vi.fn()s). */
 const callsOf = (fn: unknown) => (fn as { mock: { calls: unknown[][] } }).mock.calls;
 
 const entry = (merchantId: string, status: WatchListEntry['status'], score: number): WatchListEntry => ({
   merchantId, businessId: 'B1', merchantName: `Shop ${merchantId}`, businessName: 'Alpha Ltd', score, status,
   signals: [{ signal: 'cardTesting', value: 20, threshold: 15 }], trend: [0, 10, score], firstFlaggedUtc: '2026-11-20T10:00:00.000Z',
-  lastComputedUtc: '2026-11-25T10:00:00.000Z', version: 3,
+  lastComputedUtc: '2026-11-25T10:00:00.000Z', version: 3, ticketId: null,
 });
 
 describe('the account watch list', () => {
@@ -32,7 +35,7 @@ describe('the account watch list', () => {
   it('colours the score danger while open and success once acknowledged, with signals and a trend', async () => {
     fakeApi({ '/account-watch-list': () => ({ results: [entry('M1', 'open', 68), entry('M2', 'acknowledged', 40)], numberOfResults: 2, signalsRefreshedUtc: null }) });
     renderWithServices(<WatchListPane params={{}} search="" capability="Account watch list" />);
-    await screen.findByRole('rowheader', { name: 'Shop M1' }, { timeout: 5000 });
+    await screen.findByRole('rowheader', { name: 'Shop M1' }, { timeout: 15_000 });
     expect(screen.getByRole('grid', { name: 'Account watch list' })).toBeTruthy();
     const first = screen.getByRole('rowheader', { name: 'Shop M1' }).closest('tr') as HTMLElement;
     const second = screen.getByRole('rowheader', { name: 'Shop M2' }).closest('tr') as HTMLElement;
@@ -43,14 +46,32 @@ describe('the account watch list', () => {
     expect(within(first as HTMLElement).getByRole('img', { name: 'Score over 3 days: from 0 to 68, highest 68' })).toBeTruthy();
   });
 
-  it('acknowledges an entry with its version and labels escalation as not built', async () => {
+  it('acknowledges an entry with its version', async () => {
     const api = fakeApi({ '/account-watch-list/M1': () => ({ ...entry('M1', 'open', 68), notes: [], statusChangedBy: null, statusChangedUtc: null }) });
     renderWithServices(<WatchEntryPane params={{ merchantId: 'M1' }} search="" capability="Watch list entry" />);
     await userEvent.click(await screen.findByRole('button', { name: 'Acknowledge' }, { timeout: 5000 }));
     await waitFor(() => expect(callsOf(api.put)[0]?.slice(0, 2)).toEqual(['/account-watch-list/M1/status', { status: 'acknowledged', version: 3 }]));
-    expect((screen.getByRole('button', { name: 'Escalate to a ticket' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByText(/Escalating to a ticket is not built yet/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Triggering transactions (last 7 days)' }).getAttribute('href')).toMatch(/^\/transactions\?merchantid=%5Beq%5DM1&date=%5Bgte%5D\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('escalates to a ticket with the version and a chosen priority, then shows the ticket link and offers it no more', async () => {
+    let ticketId: string | null = null;
+    const api = fakeApi({ '/account-watch-list/M1': () => ({ ...entry('M1', 'open', 68), ticketId, version: ticketId ? 4 : 3, notes: [], statusChangedBy: null, statusChangedUtc: null }) });
+    (api.post as unknown as { mockImplementation: (fn: () => Promise<unknown>) => void }).mockImplementation(async () => {
+      ticketId = 'TCK0A1B';
+      return { ticketId, entry: { ...entry('M1', 'open', 68), ticketId, version: 4 } };
+    });
+    renderWithServices(<WatchEntryPane params={{ merchantId: 'M1' }} search="" capability="Watch list entry" />);
+    expect(await screen.findByText('Not escalated', {}, { timeout: 5000 })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Escalate to a ticket' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Escalate to a ticket' });
+    expect(within(dialog).getByText(/information request ticket is opened in Alpha Ltd about Shop M1, with the score \(68\)/)).toBeTruthy();
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: 'Priority' }), 'Medium');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create ticket' }));
+    await waitFor(() => expect(callsOf(api.post)[0]?.slice(0, 2)).toEqual(['/account-watch-list/M1/ticket', { version: 3, priority: 'Medium' }]));
+    const link = await screen.findByRole('link', { name: 'Ticket TCK0A1B' }, { timeout: 5000 });
+    expect(link.getAttribute('href')).toBe('/tickets/TCK0A1B');
+    expect((screen.getByRole('button', { name: 'Escalate to a ticket' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
 

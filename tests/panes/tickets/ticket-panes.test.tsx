@@ -1,14 +1,17 @@
 // The ticket screens against a fake Portal API: the conversation (internal notes for staff only, Ctrl+Enter,
 // older comments, truncated file names, confirmed removal) and the new ticket form (type from ?type=, checks).
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { NewTicketPane, typeFromSearch } from '../../../panes/tickets/new-ticket-pane.tsx';
 import { TicketDetailPane } from '../../../panes/tickets/ticket-detail-pane.tsx';
 import type { TicketComment, TicketDetail } from '../../../src/contract/tickets.ts';
 import { uploadMessages } from '../../../src/contract/tickets.ts';
+import { requestOfTicket } from '../../../src/state/ticket-requests.ts';
 import { toastStore } from '../../../src/state/toast-store.ts';
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+
+vi.setConfig({ testTimeout: 20_000 });
 
 const longName = 'quarterly-settlement-report-november.pdf';
 
@@ -109,6 +112,60 @@ describe('the ticket conversation', () => {
     await user.click(screen.getByRole('button', { name: `Remove ${longName}` }));
     await user.click(within(screen.getByRole('alertdialog', { name: 'Remove this file?' })).getByRole('button', { name: 'Remove file' }));
     await waitFor(() => expect(deleted).toEqual(['/tickets/TCK1/attachments/TCA1']));
+  });
+
+  it('edits one’s own comment in place (Ctrl+Enter saves with its version) and deletes a comment after asking', async () => {
+    signIn({ permissions: ['Portal.Tickets.Read', 'Portal.Tickets.Create'], context: merchantContext, paths: ['/tickets/TCK1'] });
+    let comments = [comment('C1', 'Their reply', { author: { userId: 'user-1', name: 'Ada Lovelace', staff: true } }), comment('C2', 'My reply wiht a typo', { editable: true, version: 2 })];
+    const api = fakeApi({ '/tickets/TCK1': () => ticket(), '/tickets/TCK1/comments': () => ({ results: comments, numberOfResults: comments.length, hasOlder: false }) });
+    const put = api.put as unknown as ReturnType<typeof vi.fn>;
+    put.mockImplementation(async (_path: string, body: { text: string }) => {
+      comments = [comments[0]!, comment('C2', body.text, { editable: true, version: 3 })];
+      return comments[1];
+    });
+    const deleted: string[] = [];
+    api.delete = (async (path: string) => { deleted.push(path); comments = [comments[0]!]; }) as never;
+    render();
+    const user = userEvent.setup();
+    const theirs = await screen.findByRole('article', { name: 'Comment by Ada Lovelace' }, { timeout: 5000 });
+    // Not one's own: neither edit nor delete (not staff).
+    expect(within(theirs).queryByRole('button', { name: 'Edit this comment' })).toBeNull();
+    expect(within(theirs).queryByRole('button', { name: 'Delete this comment' })).toBeNull();
+    const mine = screen.getByRole('article', { name: 'Comment by Olive Owner' });
+    await user.click(within(mine).getByRole('button', { name: 'Edit this comment' }));
+    const editor = screen.getByRole('textbox', { name: 'Edit comment' });
+    expect(document.activeElement).toBe(editor);
+    await user.clear(editor);
+    await user.type(editor, 'My reply with no typo');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    await waitFor(() => expect(put.mock.calls[0]?.slice(0, 2)).toEqual(['/tickets/TCK1/comments/C2', { text: 'My reply with no typo', version: 2 }]));
+    expect(await screen.findByText('My reply with no typo')).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'Edit comment' })).toBeNull();
+    await user.click(within(screen.getByRole('article', { name: 'Comment by Olive Owner' })).getByRole('button', { name: 'Delete this comment' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete this comment?' });
+    expect(dialog.textContent).toContain('The comment by Olive Owner will be deleted for everyone.');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete comment' }));
+    await waitFor(() => expect(deleted).toEqual(['/tickets/TCK1/comments/C2']));
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Comment by Olive Owner' })).toBeNull());
+  });
+
+  it("'Edit my last comment' opens the caller's latest comment; Escape leaves it unchanged", async () => {
+    signIn({ permissions: ['Portal.Tickets.Read', 'Portal.Tickets.Create'], context: merchantContext, paths: ['/tickets/TCK1'] });
+    const api = fakeApi({
+      '/tickets/TCK1': () => ticket(),
+      '/tickets/TCK1/comments': () => ({ results: [comment('C1', 'Older of mine', { editable: true }), comment('C2', 'Latest of mine', { editable: true }), comment('C3', 'Support answer', { author: { userId: 'user-1', name: 'Ada Lovelace', staff: true } })], numberOfResults: 3, hasOlder: false }),
+    });
+    render();
+    await screen.findByText('Support answer', undefined, { timeout: 5000 });
+    act(() => requestOfTicket('TCK1', 'editLastComment'));
+    const editor = await screen.findByRole('textbox', { name: 'Edit comment' });
+    expect((editor as HTMLTextAreaElement).value).toBe('Latest of mine');
+    const user = userEvent.setup();
+    await user.type(editor, ' and more');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'Edit comment' })).toBeNull();
+    expect(screen.getByText('Latest of mine')).toBeTruthy();
+    expect(api.put).not.toHaveBeenCalled();
   });
 
   it('refuses a file over 5 MB before sending it, with the spec’s message', async () => {

@@ -47,8 +47,8 @@ describe('the transaction detail', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Reveal card number' }));
     await waitFor(() => expect(screen.getByLabelText('Card number').textContent).toBe('4111111111111111'));
-    expect(api.get).toHaveBeenCalledWith('/transactions/TX0001/cardNumber', undefined);
-    expect(screen.getByText('Revealing the card number is recorded in the audit log.')).toBeTruthy();
+    expect(api.get).toHaveBeenCalledWith('/transactions/TX0001/cardNumber', { handleErrors: expect.any(Function) });
+    expect(screen.getByText('Revealing the card number asks for your password and is recorded in the audit log.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Hide card number' }));
     expect(screen.getByLabelText('Card number').textContent).toBe('411111******1111');
   });
@@ -88,11 +88,17 @@ describe('my report queue', () => {
     const api = fakeApi({ '/reports': () => ({ results: reports, numberOfResults: reports.length }) });
     return { api, user: userEvent.setup(), ...renderWithServices(<ReportQueuePane params={{}} search="" capability="Report queue" />) };
   }
-  const card = (index: number) => screen.getAllByRole('listitem')[index] as HTMLElement;
+  // One row a report (issue 25: a dense table like the other overviews); row 0 is the header.
+  const card = (index: number) => within(screen.getByRole('grid', { name: 'Reports' })).getAllByRole('row')[index + 1] as HTMLElement;
+  const queue = async () => {
+    const grid = await screen.findByRole('grid', { name: 'Reports' }, { timeout: 5000 });
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(reports.length + 1), { timeout: 5000 });
+    return grid;
+  };
 
   it('lists every report with its state, progress, dates and filters', async () => {
     setup();
-    await screen.findByRole('list', { name: 'Reports' });
+    await queue();
     expect(within(card(0)).getByText('Generating')).toBeTruthy();
     expect(within(card(0)).getByText('250 of 1,000 rows')).toBeTruthy();
     expect((within(card(0)).getByRole('progressbar') as HTMLProgressElement).value).toBe(25);
@@ -100,30 +106,31 @@ describe('my report queue', () => {
     expect(within(card(1)).getByText('Ready')).toBeTruthy();
     expect(within(card(1)).getByText('5 December 2026, 10:01')).toBeTruthy();
     expect(within(card(2)).getAllByText('Expired')).toHaveLength(2);
+    expect(within(card(1)).getByRole('rowheader').textContent).toBe('Transactions · XLSX');
     expect(within(card(2)).queryByRole('button', { name: /Download/ })).toBeNull();
     expect(within(card(3)).getByText('The report could not be generated after 3 attempts.')).toBeTruthy();
   });
 
   it('offers what each state allows: download, retry, cancel, delete', async () => {
     const { api, user } = setup();
-    await screen.findByRole('list', { name: 'Reports' });
+    await queue();
     const del = api.delete as unknown as Mock;
     const post = api.post as unknown as Mock;
     post.mockImplementation(async () => report({ status: 'queued' }));
     expect(within(card(1)).getByRole('button', { name: /Download/ })).toBeTruthy();
-    expect(within(card(0)).queryByRole('button', { name: 'Retry' })).toBeNull();
-    await user.click(within(card(3)).getByRole('button', { name: 'Retry' }));
+    expect(within(card(0)).queryByRole('button', { name: /^Retry/ })).toBeNull();
+    await user.click(within(card(3)).getByRole('button', { name: 'Retry Transactions CSV RPT04' }));
     await waitFor(() => expect(post).toHaveBeenCalledWith('/reports/RPT04/retry', undefined, undefined));
-    await user.click(within(card(4)).getByRole('button', { name: 'Cancel report' }));
+    await user.click(within(card(4)).getByRole('button', { name: 'Cancel Transactions CSV RPT05' }));
     await waitFor(() => expect(post).toHaveBeenCalledWith('/reports/RPT05/cancel', undefined, undefined));
-    await user.click(within(card(2)).getByRole('button', { name: 'Delete' }));
+    await user.click(within(card(2)).getByRole('button', { name: 'Delete Transactions CSV RPT03' }));
     await waitFor(() => expect(del).toHaveBeenCalledWith('/reports/RPT03', undefined));
     await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toEqual(expect.arrayContaining(['The report has been queued again.', 'The report has been cancelled.', 'The report has been deleted.'])));
   });
 
   it('downloads under the report’s own name', async () => {
     const { api, user } = setup();
-    await screen.findByRole('list', { name: 'Reports' });
+    await queue();
     const blob = new Blob(['x']);
     (api.get as unknown as Mock).mockImplementationOnce(async () => blob);
     URL.createObjectURL = vi.fn(() => 'blob:report');
@@ -135,9 +142,27 @@ describe('my report queue', () => {
     expect(api.get).toHaveBeenCalledWith('/reports/RPT02/download', expect.objectContaining({ responseType: 'blob' }));
   });
 
+  it('moves with j / k and downloads a ready report with Enter', async () => {
+    const { api, user } = setup();
+    await queue();
+    (api.get as unknown as Mock).mockImplementation(async (path: string) => (path === '/reports' ? { results: reports, numberOfResults: reports.length } : new Blob(['x'])));
+    URL.createObjectURL = vi.fn(() => 'blob:report');
+    URL.revokeObjectURL = vi.fn();
+    const clicked: string[] = [];
+    HTMLAnchorElement.prototype.click = function click(this: HTMLAnchorElement) { clicked.push(this.download); };
+    card(0).focus();
+    await user.keyboard('j');
+    await waitFor(() => expect(document.activeElement).toBe(card(1)));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(clicked).toEqual(['transactions-2026-11-21-RPT02.xlsx']));
+    await user.keyboard('k{Enter}');
+    await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain('This report is generating: there is no file to download.'));
+    expect(clicked).toHaveLength(1);
+  });
+
   it('polls while work is in progress', async () => {
     const { api } = setup();
-    await screen.findByRole('list', { name: 'Reports' });
+    await queue();
     const calls = () => (api.get as unknown as Mock).mock.calls.filter(([path]) => path === '/reports').length;
     const before = calls();
     await waitFor(() => expect(calls()).toBeGreaterThan(before), { timeout: 4000 });
@@ -146,5 +171,9 @@ describe('my report queue', () => {
   it('describes filters in words', () => {
     expect(describeFilters({ date: '[gte]2026-10-01T00:00:00[and][lte]2026-10-31T23:59:59', amount: '[gte]10', searchterm: '[eq]ada' }, '2026-11-19'))
       .toEqual(['Date: Last month', 'Amount: from 10', 'Search: “ada”']);
+    // A bulk export of picked rows (server/bulk/area-exports.ts) says how many, not which.
+    expect(describeFilters({ 'selection.included': '["TCK1","TCK2"]' }, '2026-11-19')).toEqual(['Selected rows: 2']);
+    expect(describeFilters({ status: '[eq]paid', 'selection.excluded': '["TX1"]' }, '2026-11-19')).toEqual(['Status: Paid', 'Rows left out: 1']);
+    expect(describeFilters({ 'selection.included': 'not json' }, '2026-11-19')).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import { useAppServices } from '../../../src/app/app-services.tsx';
 import { useShortcutBinder } from '../../../src/app/shortcut-binder.ts';
 import { ApiError } from '../../../src/api/api-error.ts';
+import type { StoredPreset } from '../../../src/contract/filter-presets.ts';
 import type { TransactionListItem } from '../../../src/contract/transactions.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { toastStore } from '../../../src/state/toast-store.ts';
@@ -53,6 +54,11 @@ function setup(options: { fail?: boolean } = {}) {
   return { api, post, put, location, view, lastQuery, user: userEvent.setup() };
 }
 
+const presetOf = (id: string, name: string, filters: Record<string, string>, extra: Partial<StoredPreset> = {}): StoredPreset => ({
+  id, page: 'transactions', name, filters, relativeDate: null, sharing: 'personal', businessId: null, role: null, isDefault: false,
+  ownerName: 'Pat Test', editable: true, version: 1, updatedUtc: '2026-11-01T10:00:00.000Z', ...extra,
+});
+
 const rowOf = (reference: string) => screen.getByRole('rowheader', { name: reference }).closest('tr') as HTMLElement;
 
 describe('the transactions overview', () => {
@@ -67,7 +73,8 @@ describe('the transactions overview', () => {
     expect(lastQuery()).toEqual({ pagenumber: '1', pagesize: '25', OrderingField: 'date', OrderingDirection: 'Descending' });
     const grid = screen.getByRole('grid', { name: 'Transactions' });
     expect(within(grid).getAllByRole('columnheader').map((header) => header.textContent?.replace(/[↑↓↕]/g, ''))).toEqual(
-      ['Date', 'Reference', 'Merchant', 'Amount', 'Currency', 'Status', 'Payment method', 'Channel', 'E-wallet'],
+      // The selection's checkbox column first (issue 23), then the overview's own.
+      ['Selected', 'Date', 'Reference', 'Merchant', 'Amount', 'Currency', 'Status', 'Payment method', 'Channel', 'E-wallet', 'Type'],
     );
     expect(within(rowOf('TX0001')).getByRole('gridcell', { name: '£12.50' })).toBeTruthy();
     expect(screen.getByText('1–3 of 3')).toBeTruthy();
@@ -88,8 +95,8 @@ describe('the transactions overview', () => {
     await user.click(screen.getByRole('button', { name: 'Filters' }));
     await user.click(screen.getByRole('button', { name: /^Status:/ }));
     await user.click(screen.getByRole('checkbox', { name: 'Declined' }));
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
     await waitFor(() => expect(lastQuery()).toMatchObject({ status: '[eq]declined' }));
-    await user.keyboard('{Escape}');
     await user.type(screen.getByRole('searchbox', { name: /Search reference/ }), 'TX00{Enter}');
     await waitFor(() => expect(lastQuery()).toMatchObject({ status: '[eq]declined', searchterm: '[eq]TX00' }));
     expect(decodeURIComponent(location.history.at(-1) ?? '')).toContain('status=[eq]declined&searchterm=[eq]TX00');
@@ -106,37 +113,51 @@ describe('the transactions overview', () => {
     await screen.findByRole('rowheader', { name: 'TX0001' });
     await waitFor(() => expect(workspaceStore.panes[0]?.capabilities).toContain('rows'));
     await user.keyboard('j');
-    await waitFor(() => expect(rowOf('TX0002').getAttribute('aria-selected')).toBe('true'));
+    // The cursor row holds the tab stop (aria-selected says picked: the overview takes a selection).
+    await waitFor(() => expect(rowOf('TX0002').tabIndex).toBe(0));
     await waitFor(() => expect(document.activeElement).toBe(rowOf('TX0002')));
     await user.keyboard('jk');
-    await waitFor(() => expect(rowOf('TX0002').getAttribute('aria-selected')).toBe('true'));
+    await waitFor(() => expect(rowOf('TX0002').tabIndex).toBe(0));
     await user.keyboard('{Shift>}{Enter}{/Shift}');
     await waitFor(() => expect(workspaceStore.panes.map((pane) => pane.path)).toEqual(['/transactions', '/transactions/TX0002']));
     await user.keyboard('{Enter}');
     expect(location.history.at(-1)).toBe('/transactions/TX0002');
   });
 
-  it('saves, applies and removes a filter preset, with success messages', async () => {
-    const { user, put } = setup();
+  it('saves, applies and removes a filter preset in the database, with success messages', async () => {
+    const { user, api, post } = setup();
+    const stored: StoredPreset[] = [];
+    (api.get as Mock).mockImplementation(async (path: string) => {
+      if (path === '/filter-presets') return { results: stored };
+      if (path === listPath) return { results: page, numberOfResults: 3, numberOfResultsIsEstimate: false };
+      throw new ApiError({ status: 404, messages: ['The requested record was not found.'], kind: 'http', handled: false });
+    });
+    post.mockImplementation(async (path: string, body: { name: string; filters: Record<string, string>; relativeDate: null }) => {
+      const preset = { ...presetOf(`FP${stored.length}`, body.name, body.filters), relativeDate: body.relativeDate };
+      stored.push(preset);
+      return preset;
+    });
+    (api.delete as Mock).mockImplementation(async () => { stored.length = 0; });
     await screen.findByRole('rowheader', { name: 'TX0001' });
     await user.click(screen.getByRole('button', { name: 'Filters' }));
     await user.click(screen.getByRole('button', { name: /^Channel:/ }));
     await user.click(screen.getByRole('checkbox', { name: 'Chp' }));
-    await user.keyboard('{Escape}');
+    await user.keyboard('{Enter}');
     await user.click(screen.getByRole('button', { name: 'Presets' }));
     await user.type(screen.getByLabelText('Save current filters as'), 'Card present{Enter}');
-    await waitFor(() => expect(put).toHaveBeenCalled());
-    const [path, body] = put.mock.calls.at(-1) as [string, { value: string }];
-    expect(path).toBe('/user-settings/transactionsFilterPresets');
-    expect(JSON.parse(body.value)).toEqual([{ identifier: expect.any(String), name: 'Card present', filters: { channel: '[eq]chp' } }]);
+    await waitFor(() => expect(post).toHaveBeenCalledWith('/filter-presets', { page: 'transactions', name: 'Card present', filters: { channel: '[eq]chp' }, relativeDate: null }, undefined));
     await waitFor(() => expect(toastStore.toasts.map((toast) => [toast.kind, toast.message])).toContainEqual(['success', "Filter preset 'Card present' saved."]));
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     await user.click(screen.getByRole('button', { name: 'Presets' }));
-    await user.click(screen.getByRole('button', { name: 'Card present' }));
+    const apply = await screen.findByRole('button', { name: 'Card present' });
+    expect(apply.getAttribute('aria-describedby')).toBeTruthy();
+    expect(screen.getByText('Channel: Chp')).toBeTruthy();
+    await user.click(apply);
     await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain("Filter preset 'Card present' applied."));
     await user.click(screen.getByRole('button', { name: 'Presets' }));
     await user.click(screen.getByRole('button', { name: 'Remove preset Card present' }));
+    await waitFor(() => expect(api.delete).toHaveBeenCalledWith('/filter-presets/FP0?version=1', undefined));
     await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain("Filter preset 'Card present' removed."));
   });
 
@@ -161,7 +182,7 @@ describe('the transactions overview', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(post).toHaveBeenCalledWith(`${listPath}/full/reports`, {
       fileType: 'csv',
-      columns: ['date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType'],
+      columns: ['date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType', 'kind'],
       filters: {},
       ordering: { OrderingField: 'date', OrderingDirection: 'Descending' },
     }, undefined));

@@ -125,7 +125,27 @@ describe('the user detail', () => {
     await user.click(within(dialog).getByRole('checkbox', { name: /cannot be registered again/ }));
     expect(confirm.disabled).toBe(false);
     await user.click(confirm);
-    await waitFor(() => expect(api.request).toHaveBeenCalledWith('/users/USR1', { method: 'DELETE', body: { version: 3, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true } }));
+    await waitFor(() => expect(api.request).toHaveBeenCalledWith('/users/USR1', { method: 'DELETE', body: { version: 3, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true }, handleErrors: expect.any(Function) }));
+  });
+
+  it('asks for the password again (step-up) when the server wants it, then deletes', async () => {
+    const { ApiError } = await import('../../../src/api/api-error.ts');
+    const { stepUpMessages } = await import('../../../src/contract/step-up.ts');
+    const api = fakeApi({ '/users/USR1': () => detail() });
+    (api.request as unknown as Mock).mockRejectedValueOnce(new ApiError({ status: 403, messages: [stepUpMessages.passwordRequired], kind: 'http', handled: false }));
+    const { user } = renderPane(<UserDetailPane params={{ userId: 'USR1' }} search="" capability="User detail" />, '/users/USR1');
+    await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 });
+    await user.click(screen.getByRole('tab', { name: 'Sign-in and security' }));
+    await user.click(screen.getByRole('button', { name: 'Delete user' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete Ada Lovelace?' });
+    await user.click(within(dialog).getByRole('checkbox', { name: /loses access/ }));
+    await user.click(within(dialog).getByRole('checkbox', { name: /cannot be registered again/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Delete user' }));
+    const stepUp = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+    await waitFor(() => expect(document.activeElement).toBe(within(stepUp).getByLabelText('Password')));
+    await user.keyboard('portal-demo{Enter}');
+    await waitFor(() => expect(api.request).toHaveBeenCalledTimes(2));
+    expect(api.post).toHaveBeenCalledWith('/user/step-up', { password: 'portal-demo' }, { handleErrors: false });
   });
 
   it('carries out a command’s request (lock asks first)', async () => {

@@ -191,6 +191,31 @@ it('says so, and offers no form, when the configuration switches the terminal of
   expect(screen.queryByRole('form', { name: 'New order' })).toBeNull();
 });
 
+it('offers the merchant’s configurations that take telephone orders when this one does not, each applying itself as the context', async () => {
+  resetStores();
+  signIn({ permissions: ['Portal.Moto.Create'], context: merchantContext, paths: ['/configurations/C1/virtual-terminal', '/configurations/C2/virtual-terminal'] });
+  fakeApi({
+    ...answers({ virtualTerminalMenuEnabled: false }),
+    '/context/businesses/B1/merchants/M1/configurations': () => ({
+      data: [
+        { configurationId: 'C1', tradeName: 'Webshop', description: '', switches: { virtualTerminalMenuEnabled: false } },
+        { configurationId: 'C2', tradeName: 'Telephone Orders', description: '', switches: { virtualTerminalMenuEnabled: true } },
+        { configurationId: 'C3', tradeName: 'Pay by Link', description: '', switches: { virtualTerminalMenuEnabled: false } },
+      ],
+      totalCount: 3,
+    }),
+  });
+  render();
+  const offer = await screen.findByRole('navigation', { name: 'Configurations that take telephone orders' }, { timeout: 5000 });
+  const links = within(offer).getAllByRole('link');
+  expect(links.map((link) => link.textContent)).toEqual(['Take orders on Telephone Orders (C2)']);
+  const href = new URL(links[0]!.getAttribute('href') ?? '', 'http://portal.test');
+  expect(href.pathname).toBe('/context/apply');
+  expect(href.searchParams.get('route')).toBe('/configurations/C2/virtual-terminal');
+  expect(JSON.parse(href.searchParams.get('configuration') ?? '{}')).toMatchObject({ id: 'C2', switches: { virtualTerminalMenuEnabled: true } });
+  expect(JSON.parse(href.searchParams.get('merchant') ?? '{}')).toMatchObject({ id: 'M1' });
+}, 15_000);
+
 describe('the virtual terminal settings', () => {
   beforeEach(() => resetStores());
 

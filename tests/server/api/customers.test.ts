@@ -106,6 +106,19 @@ describe.each(databaseKinds)('customers on %s', (kind) => {
     expect((await errors(response)).length).toBeGreaterThan(0);
   });
 
+  it('names each field problem the form also checks, in the generic wording, writing nothing', async () => {
+    const before = (await database.db.select().from(schema.customers)).length;
+    const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const response = await call(users.owner, 'POST', m3a, {
+      reference: 'C-200', firstName: ' ', lastName: 'Zed', dateOfBirth: tomorrow, billingAddress: { countryIso3166Alpha2: 'XX', city: 'York' },
+    });
+    expect(response.status).toBe(400);
+    expect(await errors(response)).toEqual(['First name is required', 'Date of birth is in the future', 'Country is invalid']);
+    const impossible = await call(users.owner, 'POST', m3a, { reference: 'C-200', firstName: 'A', lastName: 'B', dateOfBirth: '1990-02-30' });
+    expect(await errors(impossible)).toEqual(['Date of birth is invalid']);
+    expect((await database.db.select().from(schema.customers)).length).toBe(before);
+  });
+
   it('erases a saved card with its vault row, audited', async () => {
     const [card] = await database.db.select().from(schema.customerData).where(eq(schema.customerData.id, 'CD3A1CARD'));
     const token = (card?.value as { cardToken: string }).cardToken;

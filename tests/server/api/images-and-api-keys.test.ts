@@ -10,7 +10,7 @@ import * as schema from '../../../server/db/schema.ts';
 import { createFolderStore } from '../../../server/files/folder-store.ts';
 import { apiKeyCreated, apiKeyList, apiKeyReplacementCompleted, imageUploadAnswer } from '../../../src/contract/configuration-schemas.ts';
 import { maxImageBytes } from '../../../src/contract/configurations.ts';
-import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
+import { createTestApp, createTestDatabase, databaseKinds, fixture, grantStepUp, insertFixtureWorld } from '../support.ts';
 import { configurationUsers, insertConfigurationUsers } from './configuration-fixtures.ts';
 
 const { users } = fixture;
@@ -121,6 +121,7 @@ describe.each(databaseKinds)('images and API keys on %s', (kind) => {
     });
 
     it('shows a key once, stores only its hash, and replaces it in two steps; the old key is refused afterwards', async () => {
+      await grantStepUp(database, implementations);
       const response = await call(implementations, 'POST', `${configurationPath}/api-keys`, { name: 'Web shop', description: 'Production', expiresAt: null });
       expect(response.status, await response.clone().text()).toBe(201);
       const created = apiKeyCreated.assert(await response.json());
@@ -153,6 +154,7 @@ describe.each(databaseKinds)('images and API keys on %s', (kind) => {
     });
 
     it('stops the old key at once with now, and revokes at any time', async () => {
+      await grantStepUp(database, users.admin);
       const created = apiKeyCreated.assert(await (await call(users.admin, 'POST', `${configurationPath}/api-keys`, { name: 'POS', description: '', expiresAt: null })).json());
       const base = `${configurationPath}/api-keys/${created.apiKey.id}`;
       const replacement = apiKeyCreated.assert(await (await call(users.admin, 'POST', `${base}/replacement`)).json());

@@ -5,13 +5,15 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEventList, paymentActionAnswer, paymentJobDetail, paymentJobList, paymentTrace } from '../../../src/contract/payment-job-schemas.ts';
+import { transactionList, transactionTotals } from '../../../src/contract/transaction-schemas.ts';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { statsAggregationSql, statsInsertSql } from '../../../server/db/seed.ts';
-import { advanceRefund, refundPayment, runPaymentAction } from '../../../server/payments/payment-operations.ts';
+import { advanceRefund, recordChargeback, refundPayment, runPaymentAction } from '../../../server/payments/payment-operations.ts';
 import { processDueRefunds } from '../../../server/payments/refund-processor.ts';
 import { rebuildStatsRollups } from '../../../server/stats/rebuild.ts';
 import { insertTransactions } from '../../../server/stats/record-transaction.ts';
+import { exactCountLimit } from '../../../server/api/transactions.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 
 const { users } = fixture;
@@ -35,6 +37,7 @@ async function insertPaymentFixtures(database: Database): Promise<void> {
   await db.insert(schema.paymentJobs).values([
     job('PJ3R0001', 'M3a', 'reserved', 4000), job('PJ3R0002', 'M3a', 'reserved', 6000), job('PJ3P0001', 'M3a', 'pending', 2500),
     job('PJ3K0001', 'M3b', 'paid', 5000, 'JPY'), job('PJ3C0001', 'M3a', 'paid', 10_000), job('PJ1R0001', 'M1a', 'reserved', 3000, 'GBP', 'B1'),
+    job('PJ3E0001', 'M3a', 'pending', 1800), job('PJ3B0001', 'M3a', 'paid', 8000),
   ]);
   const payment = (reference: string, job: string, merchantId: string, status: string, amountMinor: number, currency = 'GBP', businessId = 'B3', partnerId: string | null = null) => ({
     reference, kind: 'payment' as const, parentReference: null, partnerId, businessId, merchantId, configurationId: `C-${merchantId}`, paymentJobReference: job,
@@ -44,6 +47,7 @@ async function insertPaymentFixtures(database: Database): Promise<void> {
     payment('TX3R0001', 'PJ3R0001', 'M3a', 'reserved', 4000), payment('TX3R0002', 'PJ3R0002', 'M3a', 'reserved', 6000),
     payment('TX3P0001', 'PJ3P0001', 'M3a', 'pending', 2500), payment('TX3K0001', 'PJ3K0001', 'M3b', 'paid', 5000, 'JPY'),
     payment('TX3C0001', 'PJ3C0001', 'M3a', 'paid', 10_000), payment('TX1R0001', 'PJ1R0001', 'M1a', 'reserved', 3000, 'GBP', 'B1', 'P1'),
+    payment('TX3E0001', 'PJ3E0001', 'M3a', 'pending', 1800), payment('TX3B0001', 'PJ3B0001', 'M3a', 'paid', 8000),
   ]);
 }
 
@@ -83,9 +87,10 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       const list = paymentJobList.assert(await response.json());
       expect(list.results.map((row) => row.reference)).toEqual(['PJ3R0002', 'PJ3R0001']);
       expect(list.numberOfResults).toBe(2);
+      expect(list.numberOfResultsIsEstimate).toBe(false);
       expect(list.results[0]).toMatchObject({ amount: 60, currency: 'GBP', customer: 'Ada Shopper', emailAddress: 'shopper@example.test', paymentMethod: 'card', merchantName: 'Gamma Deli' });
       const byEmail = paymentJobList.assert(await (await call(users.owner, 'GET', `${B3}/payment-jobs?email=${encodeURIComponent('[eq]SHOPPER@')}&amount=${encodeURIComponent('[gte]50')}`)).json());
-      expect(byEmail.results.map((row) => row.reference).sort()).toEqual(['PJ3C0001', 'PJ3K0001', 'PJ3R0002']);
+      expect(byEmail.results.map((row) => row.reference).sort()).toEqual(['PJ3B0001', 'PJ3C0001', 'PJ3K0001', 'PJ3R0002']);
     });
 
     it('refuses undeclared filters and malformed values with a 400 naming them', async () => {
@@ -283,7 +288,7 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
 
     it('cancels an open job only with the confirmation tick, and mails a payment link only while it is open', async () => {
       const job = await detail('PJ3P0001');
-      expect(job.actions).toEqual({ cancel: true, mailPaymentLink: true });
+      expect(job.actions).toEqual({ cancel: true, mailPaymentLink: true, expireLink: true });
       const link = await act(users.owner, 'PJ3P0001/payments/TX3P0001/actions/mail-payment-link', { emailAddress: 'ada@example.test' });
       expect(link.status, await link.clone().text()).toBe(200);
       const [mail] = await database.query<{ text: string }>(`SELECT text FROM outbound_emails WHERE template = 'paymentLink' AND recipient = 'ada@example.test'`);
@@ -292,13 +297,94 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       expect(await errors(unticked)).toEqual(['Tick the confirmation to cancel this payment job: cancelling is permanent.']);
       const cancelled = await act(users.owner, 'PJ3P0001/actions/cancel', { confirmed: true, version: job.version });
       expect(cancelled.status, await cancelled.clone().text()).toBe(200);
-      expect(await detail('PJ3P0001')).toMatchObject({ status: 'cancelled', actions: { cancel: false, mailPaymentLink: false } });
+      expect(await detail('PJ3P0001')).toMatchObject({ status: 'cancelled', actions: { cancel: false, mailPaymentLink: false, expireLink: false } });
       const late = await act(users.owner, 'PJ3P0001/payments/TX3P0001/actions/mail-payment-link', { emailAddress: 'ada@example.test' });
       expect(await errors(late)).toEqual(['A payment link can only be sent for an open job; this one is cancelled.']);
       const paid = await detail('PJ3K0001');
       expect(await errors(await act(users.owner, 'PJ3K0001/actions/cancel', { confirmed: true, version: paid.version }))).toEqual([
         'This payment job cannot be cancelled: it is paid. Only a job with nothing paid (pending, reserved or verified) can be.',
       ]);
+    });
+
+    it("expires an open job's payment link at once ('Expire now'): the shopper's page refuses it, nothing else moves", async () => {
+      const job = await detail('PJ3E0001');
+      expect(job.actions.expireLink).toBe(true);
+      const revenueBefore = await database.query<{ revenue: string | null }>(`SELECT sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = 'M3a'`);
+      expect((await act(users.readonly, 'PJ3E0001/actions/expire', { version: job.version })).status).toBe(403);
+      expect((await call(users.partner, 'POST', '/businesses/B3/payment-jobs/PJ3E0001/actions/expire', { version: job.version })).status).toBe(404);
+      expect((await act(users.owner, 'PJ3E0001/actions/expire', { version: job.version + 1 })).status).toBe(409);
+      expect((await act(users.owner, 'PJ3E0001/actions/expire', { version: '1' })).status).toBe(400);
+      const expired = await act(users.owner, 'PJ3E0001/actions/expire', { version: job.version });
+      expect(expired.status, await expired.clone().text()).toBe(200);
+      const after = await detail('PJ3E0001');
+      expect(after).toMatchObject({ status: 'expired', actions: { cancel: false, mailPaymentLink: false, expireLink: false } });
+      expect(new Date(after.expirationDateTimeUtc ?? '').getTime()).toBeLessThanOrEqual(Date.now());
+      expect(after.payments[0]?.status).toBe('expired');
+      const [audit] = await database.query<{ event: string; user_id: string }>(`SELECT event, user_id FROM audit_events WHERE meta_data->>'paymentJobReference' = 'PJ3E0001' ORDER BY id DESC LIMIT 1`);
+      expect(audit).toEqual({ event: 'PaymentLinkExpired', user_id: users.owner });
+      const revenueAfter = await database.query<{ revenue: string | null }>(`SELECT sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = 'M3a'`);
+      expect(revenueAfter).toEqual(revenueBefore);
+      await statsMatchRaw();
+      expect(await errors(await act(users.owner, 'PJ3E0001/actions/expire', { version: after.version }))).toEqual(['Only an open payment link can be expired; this job is expired already.']);
+      const paid = await detail('PJ3K0001');
+      expect(await errors(await act(users.owner, 'PJ3K0001/actions/expire', { version: paid.version }))).toEqual(['Only an open payment link can be expired; this job is paid already.']);
+    });
+  });
+
+  describe('chargebacks', () => {
+    const revenueOf = async (merchantId: string) => Number((await database.query<{ revenue: string }>(`SELECT sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = $1`, [merchantId]))[0]?.revenue);
+
+    it('posts a chargeback to the transactions, the statistics and the ledger, and shows it on the job as a negative reversal', async () => {
+      const before = await detail('PJ3B0001');
+      const revenueBefore = await revenueOf('M3a');
+      const at = new Date('2026-11-20T12:00:00Z');
+      const chargebackId = await database.db.transaction((tx) => recordChargeback(tx, 'TX3B0001', { amountMinor: 3000, reason: 'Fraud: card not present' }, at));
+      expect(chargebackId).toMatch(/^TX/);
+      // The revenue of the payment's bucket falls by the chargeback; the statistics still equal the raw aggregation.
+      expect(await revenueOf('M3a')).toBe(revenueBefore - 3000);
+      await statsMatchRaw();
+
+      const job = await detail('PJ3B0001');
+      expect(job.version).toBe(before.version + 1);
+      expect(job.amounts).toEqual({ authorised: 80, captured: 80, refunded: 0, chargedBack: 30, remaining: 50 });
+      expect(job.reversals).toEqual([{ reversalId: chargebackId, paymentId: 'TX3B0001', amount: -30, currency: 'GBP', reason: 'Fraud: card not present', status: 'paid', dateTimeUtc: at.toISOString() }]);
+      expect(job.payments[0]).toMatchObject({ chargedBack: 30, refundable: 50, actions: { refund: true } });
+      expect(job.payments[0]?.steps.find((step) => step.step === 'chargedBack')).toMatchObject({ amount: -30, detail: 'Fraud: card not present' });
+
+      // The transactions overview lists it as a chargeback of the payment; its totals take it off the revenue.
+      const list = transactionList.assert(await (await call(users.owner, 'GET', `${B3}/transactions?kind=${encodeURIComponent('[eq]chargeback')}`)).json());
+      expect(list.results.map((row) => [row.reference, row.kind, row.amount, row.paymentJobReference])).toEqual([[chargebackId, 'chargeback', 30, 'PJ3B0001']]);
+      const totalsResponse = await call(users.owner, 'GET', `${B3}/transactions/totals?currency=${encodeURIComponent('[eq]GBP')}&merchantid=${encodeURIComponent('[eq]M3a')}`);
+      expect(totalsResponse.status, await totalsResponse.clone().text()).toBe(200);
+      const totals = transactionTotals.assert(await totalsResponse.json());
+      expect(totals.chargebacks).toBe(3000);
+      expect(totals.chargebacksCount).toBe(1);
+      expect(totals.revenue).toBe(totals.volume - totals.refunds - totals.chargebacks);
+
+      // The ledger posts it as a reversal whose entries balance; the audit trail records it.
+      const postings = await database.query<{ id: string; category: string; total: string }>(
+        `SELECT p.id, p.category, sum(e.amount_minor)::text AS total FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id WHERE p.transaction_reference = $1 GROUP BY p.id, p.category`, [chargebackId]);
+      expect(postings).toEqual([{ id: `chargeback:${chargebackId}`, category: 'reversal', total: '0' }]);
+      const audit = auditEventList.assert(await (await call(users.owner, 'GET', `${B3}/audit-events?paymentJobReference=PJ3B0001`)).json());
+      expect(audit.data[0]).toMatchObject({ event: 'ChargebackReceived', metaData: { amount: 30, reason: 'Fraud: card not present', chargebackId } });
+    });
+
+    it('leaves only what was not charged back refundable, and says so when nothing is', async () => {
+      const job = await detail('PJ3B0001');
+      const over = await act(users.owner, 'PJ3B0001/payments/TX3B0001/actions/refund', { amount: 60, reason: 'goodwill', version: job.version });
+      expect(await errors(over)).toEqual(['At most £50.00 can still be refunded (£30.00 was charged back).']);
+      // The rest is charged back too (the amount defaults to what the merchant still holds); nothing more can be.
+      const rest = await database.db.transaction((tx) => recordChargeback(tx, 'TX3B0001', { reason: 'Not as described' }, new Date('2026-11-21T12:00:00Z')));
+      expect(rest).not.toBeNull();
+      expect(await database.db.transaction((tx) => recordChargeback(tx, 'TX3B0001', { reason: 'Duplicate processing' }, new Date()))).toBeNull();
+      expect(await database.db.transaction((tx) => recordChargeback(tx, 'TX3P0001', { reason: 'Duplicate processing' }, new Date()))).toBeNull();
+      const after = await detail('PJ3B0001');
+      expect(after.amounts).toMatchObject({ chargedBack: 80, remaining: 0 });
+      expect(after.reversals.map((reversal) => reversal.amount)).toEqual([-30, -50]);
+      expect(after.payments[0]?.actions.refund).toBe(false);
+      const none = await act(users.owner, 'PJ3B0001/payments/TX3B0001/actions/refund', { amount: 1, reason: 'goodwill', version: after.version });
+      expect(await errors(none)).toEqual(["This payment cannot be refunded: the rest was charged back by the shopper's bank (£80.00)."]);
+      await statsMatchRaw();
     });
   });
 
@@ -320,7 +406,7 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
   it('keeps the statistics equal to the raw aggregation after random actions', async () => {
     const references = ['PJ3C0001', 'PJ3K0001', 'PJ3R0002'];
     await fc.assert(fc.asyncProperty(
-      fc.array(fc.record({ job: fc.constantFrom(...references), action: fc.constantFrom('refund', 'process', 'complete', 'fail', 'cancel'), share: fc.integer({ min: 1, max: 60 }) }), { minLength: 1, maxLength: 8 }),
+      fc.array(fc.record({ job: fc.constantFrom(...references), action: fc.constantFrom('refund', 'process', 'complete', 'fail', 'cancel', 'chargeback'), share: fc.integer({ min: 1, max: 60 }) }), { minLength: 1, maxLength: 8 }),
       async (steps) => {
         for (const step of steps) {
           const job = await detail(step.job);
@@ -331,6 +417,12 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
             const amount = Math.max(10 ** -decimals, Number((payment.refundable * step.share / 100).toFixed(decimals)));
             await act(users.owner, `${step.job}/payments/${payment.paymentId}/actions/refund`, { amount, reason: 'goodwill', version: job.version });
           }
+          if (step.action === 'chargeback' && payment.refundable > 0) {
+            const heldMinor = Math.round(payment.refundable * (payment.currency === 'JPY' ? 1 : 100));
+            const amountMinor = Math.max(1, Math.floor(heldMinor * step.share / 100));
+            expect(await database.db.transaction((tx) => recordChargeback(tx, payment.paymentId, { amountMinor, reason: 'Credit not processed' }, new Date()))).not.toBeNull();
+            continue;
+          }
           const target = payment.refunds.find((refund) => (step.action === 'process' || step.action === 'cancel' ? refund.status === 'requested' : refund.status === 'processing'));
           if (!target) continue;
           if (step.action === 'cancel') await act(users.owner, `${step.job}/payments/${payment.paymentId}/refunds/${target.refundId}/actions/cancel`, { version: job.version });
@@ -340,9 +432,39 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
         await statsMatchRaw();
         for (const reference of references) {
           const { payments } = await detail(reference);
-          for (const payment of payments) expect(payment.refunded + payment.refundPending).toBeLessThanOrEqual(payment.captured + 1e-9);
+          for (const payment of payments) expect(payment.refunded + payment.refundPending + payment.chargedBack).toBeLessThanOrEqual(payment.captured + 1e-9);
         }
       },
     ), { numRuns: 6 });
+  });
+});
+
+describe.each(databaseKinds)('totals of long payment job lists on %s', (kind) => {
+  let database: Database;
+  let call: ReturnType<typeof createTestApp>['call'];
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    await insertFixtureWorld(database);
+    await database.query(`
+      INSERT INTO payment_jobs (reference, partner_id, business_id, merchant_id, configuration_id, create_date_time_utc, order_number, amount_minor, currency, status, "order")
+      SELECT 'PJBULK' || lpad(i::text, 6, '0'), NULL, 'B4', 'M4a', 'C-M4a', timestamptz '2026-01-01' + i * interval '1 minute', 'ORD-BULK' || i,
+        100 + i, 'USD', CASE WHEN i <= 40 THEN 'reserved' ELSE 'paid' END, '{}'::jsonb
+      FROM generate_series(1, ${exactCountLimit + 500}) AS i`);
+    await database.query('ANALYZE payment_jobs');
+    ({ call } = createTestApp(database));
+  });
+  afterAll(async () => database?.close());
+
+  it('gives the planner\'s estimate, flagged, above the exact-count limit and exact totals at or below it', async () => {
+    const response = await call(users.admin, 'GET', '/businesses/B4/payment-jobs');
+    expect(response.status, await response.clone().text()).toBe(200);
+    const big = paymentJobList.assert(await response.json());
+    expect(big.numberOfResultsIsEstimate).toBe(true);
+    expect(big.numberOfResults).toBeGreaterThan(exactCountLimit);
+    // The page does not wait for the count: newest first, as ever.
+    expect(big.results.map((row) => row.reference).slice(0, 2)).toEqual([`PJBULK${String(exactCountLimit + 500).padStart(6, '0')}`, `PJBULK${String(exactCountLimit + 499).padStart(6, '0')}`]);
+    const small = paymentJobList.assert(await (await call(users.admin, 'GET', `/businesses/B4/payment-jobs?status=${encodeURIComponent('[eq]reserved')}`)).json());
+    expect(small).toMatchObject({ numberOfResults: 40, numberOfResultsIsEstimate: false });
+    expect(small.results).toHaveLength(25);
   });
 });

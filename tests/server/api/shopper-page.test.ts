@@ -33,6 +33,22 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
       reference: 'TXPEND0001', kind: 'payment', businessId: 'B1', merchantId: 'M1a', partnerId: 'P1', configurationId: 'C-M1a', paymentJobReference: 'PJPEND0001',
       createdAt: new Date(), amountMinor: 4250, currency: 'GBP', status: 'pending', paymentMethod: 'card', channel: 'Gateway',
     });
+    // C-M1a takes cards and iDEAL (which this page cannot take); C-M1b has its card setting switched off; M2a's
+    // card setting takes EUR only, between 10 and 100.
+    const method = (configurationId: string, paymentMethod: string, overrides: Partial<typeof schema.configurationPaymentMethods.$inferInsert> = {}) => ({
+      configurationId, paymentMethod, enabled: true, displayName: paymentMethod === 'card' ? 'Debit or credit card' : 'iDEAL', currencies: ['GBP', 'EUR'], ...overrides,
+    });
+    await database.db.insert(schema.configurationPaymentMethods).values([
+      method('C-M1a', 'card'), method('C-M1a', 'ideal', { currencies: ['EUR'] }),
+      method('C-M1b', 'card', { enabled: false }), method('C-M1b', 'ideal'),
+      method('C-M2a', 'card', { currencies: ['EUR'], minimumAmountMilli: 10_000, maximumAmountMilli: 100_000 }),
+    ]);
+    await database.db.insert(schema.paymentJobs).values([
+      job('PJOFFC0001', { merchantId: 'M1b', configurationId: 'C-M1b' }),
+      job('PJGBPC0001', { businessId: 'B2', merchantId: 'M2a', partnerId: null, configurationId: 'C-M2a' }),
+      job('PJEURL0001', { businessId: 'B2', merchantId: 'M2a', partnerId: null, configurationId: 'C-M2a', currency: 'EUR', amountMinor: 200_000 }),
+      job('PJEURC0001', { businessId: 'B2', merchantId: 'M2a', partnerId: null, configurationId: 'C-M2a', currency: 'EUR', amountMinor: 5_000 }),
+    ]);
     await database.db.insert(schema.hostedPages).values({
       reference: 'HPPFIXTURE01', configurationId: 'C-M1a', businessId: 'B1', merchantId: 'M1a', name: 'Checkout',
       design: { ...defaultHostedPageDesign, texts: { ...defaultHostedPageDesign.texts, title: 'Pay Alpha Online', footer: 'Thanks & see you soon' } },
@@ -56,6 +72,40 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
     expect(html).toContain('method="post" action="/pay/PJOPEN0001"');
     expect(html).not.toContain('<script');
     expect(html.match(/<style nonce="([^"]+)"/)?.[1]).toBe(csp.match(/'nonce-([^']+)'/)?.[1]);
+  });
+
+  it('offers only what can be paid here: a card, naming the other switched-on methods as not available', async () => {
+    const html = await (await app.request('/pay/PJOPEN0002')).text();
+    expect([...html.matchAll(/name="paymentMethod" value="([^"]+)"/g)].map((match) => match[1])).toEqual(['card']);
+    expect(html).toContain('Debit or credit card');
+    expect(html).toContain('iDEAL is not available on this page.');
+    expect(html).toContain('only the published test cards are accepted');
+    // A method the form does not offer is refused plainly, and nothing is paid.
+    const response = await app.request('/pay/PJOPEN0002', form({ ...goodCard, paymentMethod: 'ideal' }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('iDEAL cannot be paid on this page. Pay by card instead.');
+    const odd = await app.request('/pay/PJOPEN0002', form({ ...goodCard, paymentMethod: '__proto__' }));
+    expect(odd.status).toBe(400);
+    expect(await odd.text()).toContain('This payment method cannot be paid on this page.');
+    const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, 'PJOPEN0002'));
+    expect(job?.status).toBe('pending');
+  });
+
+  it.each([
+    ['PJOFFC0001', 'Card payments are not switched on for this shop.'],
+    ['PJGBPC0001', 'Debit or credit card payments are not accepted in GBP by this shop.'],
+    ['PJEURL0001', 'The amount is above this shop\'s maximum for Debit or credit card payments.'],
+  ])('says plainly that %s cannot be paid here, shows no card form, and refuses a post', async (reference, reason) => {
+    const response = await app.request(`/pay/${reference}`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('<h2>This payment cannot be made on this page</h2>');
+    expect(html).toContain(reason.replace(/'/g, '&#39;'));
+    expect(html).not.toContain('<form');
+    const post = await app.request(`/pay/${reference}`, form(goodCard));
+    expect(post.status).toBe(400);
+    const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, reference));
+    expect(job?.status).toBe('pending');
   });
 
   it('refuses a wrong card with the form again, keeping nothing of the number', async () => {
@@ -113,6 +163,12 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
     expect(response.status).toBe(status);
     expect(await response.text()).toContain(`<h1>${heading}</h1>`);
     expect((await app.request(`/pay/${reference}`, form(goodCard))).status).toBe(status);
+  });
+
+  // Runs after the audit count above: it pays one more job.
+  it('takes a card within the card setting\'s currency and limits', async () => {
+    expect((await app.request('/pay/PJEURC0001')).status).toBe(200);
+    expect((await app.request('/pay/PJEURC0001', form(goodCard))).status).toBe(200);
   });
 
   it('checks the card fields', () => {

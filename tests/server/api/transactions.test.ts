@@ -6,7 +6,7 @@ import * as schema from '../../../server/db/schema.ts';
 import { orderKeysOf } from '../../../server/api/list-sql.ts';
 import { exactCountLimit, pageOfTransactions, revealsPerMinute, scopeWhere, transactionResource, type TransactionScope } from '../../../server/api/transactions.ts';
 import { transactionDetail, transactionList } from '../../../src/contract/transaction-schemas.ts';
-import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, snapshot } from '../support.ts';
+import { createTestApp, createTestDatabase, databaseKinds, fixture, grantStepUp, insertFixtureWorld, snapshot } from '../support.ts';
 import { b1ByDateDescending, insertExtraTransactions } from './transaction-fixtures.ts';
 
 const { users } = fixture;
@@ -53,7 +53,8 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
 
     it.each([
       ['date', 'Ascending', [...b1ByDateDescending].reverse()],
-      ['amount', 'Ascending', ['TX1R0001', 'TX1B0001', 'TX1A0001', 'TX1C0001', 'TX1A0002', 'TX1A0003']],
+      // Amounts sort within a currency (issue 25): EUR's rows, then GBP's, each in amount order.
+      ['amount', 'Ascending', ['TX1A0003', 'TX1R0001', 'TX1B0001', 'TX1A0001', 'TX1C0001', 'TX1A0002']],
       ['amount', 'Descending', ['TX1A0003', 'TX1A0002', 'TX1C0001', 'TX1A0001', 'TX1B0001', 'TX1R0001']],
       ['status', 'Ascending', ['TX1A0002', 'TX1R0001', 'TX1B0001', 'TX1A0003', 'TX1C0001', 'TX1A0001']],
       ['reference', 'Ascending', ['TX1A0001', 'TX1A0002', 'TX1A0003', 'TX1B0001', 'TX1C0001', 'TX1R0001']],
@@ -91,16 +92,17 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
       expect(await b1({ date: '[lte]2026-11-01T10:00:00' })).toEqual(['TX1A0001']);
     });
 
-    it('reads amounts in major units of each row’s currency', async () => {
-      const all = async (amount: string) => (await list(users.admin, `/transactions${q({ amount })}`)).references.sort();
-      expect(await all('[eq]12.5')).toEqual(['TX1A0001', 'TX1C0001', 'TX3A0001']);
-      expect(await all('[eq]12.50')).toEqual(['TX1A0001', 'TX1C0001', 'TX3A0001']);
-      expect(await all('[eq]1250')).toEqual(['TX3B0001']);
-      expect(await all('[gte]100[and][lte]500')).toEqual(['TX1A0003', 'TX3B0002']);
-      expect(await all('[eq]12.5001')).toEqual([]);
-      expect(await all('[lte]5')).toEqual(['TX1R0001']);
-      expect(await all('[gte]99999999999999999999999')).toEqual([]);
-      expect((await all('[lte]99999999999999999999999')).length).toBe(10);
+    it('reads amounts in major units of the one chosen currency', async () => {
+      const all = async (amount: string, currency: string) => (await list(users.admin, `/transactions${q({ amount, currency: currency.startsWith('[') ? currency : `[eq]${currency}` })}`)).references.sort();
+      expect(await all('[eq]12.5', 'GBP')).toEqual(['TX1A0001', 'TX1C0001', 'TX3A0001']);
+      expect(await all('[eq]12.50', '[eq]gbp')).toEqual(['TX1A0001', 'TX1C0001', 'TX3A0001']);
+      expect(await all('[eq]1250', 'JPY')).toEqual(['TX3B0001']);
+      expect(await all('[eq]1250', 'GBP')).toEqual([]);
+      expect(await all('[gte]100[and][lte]500', 'EUR')).toEqual(['TX1A0003']);
+      expect(await all('[gte]100[and][lte]500', 'JPY')).toEqual(['TX3B0002']);
+      expect(await all('[eq]12.5001', 'GBP')).toEqual([]);
+      expect(await all('[lte]5', 'GBP')).toEqual(['TX1R0001']);
+      expect(await all('[gte]99999999999999999999999', 'GBP')).toEqual([]);
     });
 
     it('matches any of several values, in any case', async () => {
@@ -255,6 +257,7 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
     });
 
     it('is revealed with the permission and recorded as an audit event', async () => {
+      await grantStepUp(database, users.admin);
       const response = await call(users.admin, 'GET', '/businesses/B3/merchants/M3a/transactions/TX3A0001/cardNumber');
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');
@@ -288,6 +291,7 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
       const analyst = 'u-reveal-limit';
       await database.db.insert(schema.users).values({ id: analyst, email: 'limit@example.com', givenName: 'Rae', familyName: 'Limit', passwordHash: 'scrypt$1$1$1$x$y', internal: true });
       await database.db.insert(schema.userRoles).values({ userId: analyst, role: 'RiskAnalyst', level: 'root' });
+      await grantStepUp(database, analyst);
       const mine = async () => (await reveals()).filter((event) => event.userId === analyst).length;
       // Concurrent requests too: the user's row lock counts them one after another.
       const answers = await Promise.all(Array.from({ length: revealsPerMinute + 2 }, () => call(analyst, 'GET', '/transactions/TX3A0001/cardNumber')));
@@ -376,7 +380,7 @@ describe.each(databaseKinds)('totals of long lists on %s', (kind) => {
     expect(big.numberOfResultsIsEstimate).toBe(true);
     expect(big.numberOfResults).toBeGreaterThan(exactCountLimit);
     expect(big.results).toHaveLength(25);
-    const small = (await (await call(users.admin, 'GET', `/businesses/B4/transactions?${new URLSearchParams({ amount: '[lte]1.5' })}`)).json()) as { numberOfResults: number; numberOfResultsIsEstimate: boolean };
+    const small = (await (await call(users.admin, 'GET', `/businesses/B4/transactions?${new URLSearchParams({ amount: '[lte]1.5', currency: '[eq]USD' })}`)).json()) as { numberOfResults: number; numberOfResultsIsEstimate: boolean };
     expect(small).toMatchObject({ numberOfResults: 50, numberOfResultsIsEstimate: false });
     const exact = (await (await call(users.admin, 'GET', '/businesses/B4/transactions/count')).json()) as { numberOfResults: number };
     expect(exact.numberOfResults).toBe(exactCountLimit + 500);

@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../../server/identity/passwords.ts';
 import * as schema from '../../../server/db/schema.ts';
-import { databaseKinds, fixture, useFixtureApp } from '../support.ts';
+import { databaseKinds, fixture, grantStepUp, useFixtureApp } from '../support.ts';
+import { stepUpMessages } from '../../../src/contract/step-up.ts';
 
 const { users } = fixture;
 const service = 'u-service';
@@ -392,6 +393,12 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
       const half = await harness.call(users.owner, 'DELETE', `/users/${userId}`, { version: detail.version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: false });
       expect(half.status).toBe(400);
       expect(await auditCount('UserDeletionFailed', userId)).toBe(1);
+      // Both acknowledged, but no recent step-up: 403 asking for the password, nothing deleted.
+      const unconfirmed = await harness.call(users.owner, 'DELETE', `/users/${userId}`, { version: detail.version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true });
+      expect(unconfirmed.status).toBe(403);
+      expect(JSON.stringify(await unconfirmed.json())).toContain(stepUpMessages.passwordRequired);
+      expect((await harness.call(users.admin, 'GET', `/users/${userId}`)).status).toBe(200);
+      await grantStepUp(harness.database, users.owner);
       const done = await harness.call(users.owner, 'DELETE', `/users/${userId}`, { version: detail.version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true });
       expect(done.status).toBe(204);
       expect(await auditCount('UserDeletionSuccessful', userId)).toBe(1);
@@ -408,6 +415,7 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
       expect((await harness.call(service, 'DELETE', `/users/${userId}`, body)).status).toBe(403);
       expect((await harness.call(users.readonly, 'DELETE', `/users/${userId}`, body)).status).toBe(403);
       expect((await harness.call(ownerB1, 'DELETE', `/users/${userId}`, body)).status).toBe(404);
+      await grantStepUp(harness.database, users.admin);
       expect((await harness.call(users.admin, 'DELETE', `/users/${userId}`, { ...body, version: detail.version + 5 })).status).toBe(409);
       expect(await auditCount('UserDeletionFailed', userId)).toBe(4);
       expect((await harness.call(users.admin, 'GET', `/users/${userId}`)).status).toBe(200);

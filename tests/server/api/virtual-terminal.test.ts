@@ -296,6 +296,31 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
       expect((await gateway(gatewayKey, 'GET', '/payment-jobs/..%2F')).status).toBe(404);
     });
 
+    it("takes the virtual terminal's orders and saved cards under the gateway base, signed in as for the Portal API", async () => {
+      const signedIn = (user: string | null, method: string, path: string, body?: unknown) => gateway(user ? `user.${user}` : null, method, path, body);
+      const created = await signedIn(users.merchantOnly, 'POST', `${vtBase}/orders`, order({ merchantReference: 'GATEWAY-VT-1' }));
+      expect(created.status).toBe(201);
+      const body = await json(created);
+      expect(body).toMatchObject({ result: 'paid', maskedCardNumber: '411111******1111' });
+      const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, String(body.paymentJobReference)));
+      expect(job).toMatchObject({ orderNumber: 'GATEWAY-VT-1', merchantId: 'M1b' });
+      // The same checks as on the Portal API: permission, tenant, the configuration's switch; no token, no order.
+      expect((await signedIn(users.readonly, 'POST', `${vtBase}/orders`, order())).status).toBe(403);
+      expect((await signedIn(users.owner, 'POST', `${vtBase}/orders`, order())).status).toBe(404);
+      expect((await signedIn(users.merchantOnly, 'POST', `${ownerBase}/orders`, order())).status).toBe(404);
+      const off = await signedIn(users.owner, 'POST', '/businesses/B3/merchants/M3b/configurations/C-M3b/virtual-terminal/orders', order({ currency: 'JPY' }));
+      expect(off.status).toBe(403);
+      expect((await json(off)).errorReport?.errors[0]?.translatedMessage).toMatch(/switched off/);
+      expect((await signedIn(null, 'POST', `${vtBase}/orders`, order())).status).toBe(401);
+      // An API key is for the merchant's systems' payment jobs, not for the virtual terminal's orders.
+      expect((await gateway(gatewayKey, 'POST', `${vtBase}/orders`, order())).status).toBe(401);
+      // Malformed: 400 with message and translatedMessage, nothing written; an unknown path under it: 404.
+      const malformed = await signedIn(users.merchantOnly, 'POST', `${vtBase}/orders`, { merchantReference: 7 });
+      expect(malformed.status).toBe(400);
+      expect((await json(malformed)).errorReport?.errors[0]?.translatedMessage).toBeTruthy();
+      expect((await signedIn(users.merchantOnly, 'GET', `${vtBase}/nothing-here`)).status).toBe(404);
+    });
+
     it('answers malformed requests with 4xx errors carrying message and translatedMessage', async () => {
       const cases: [unknown, number][] = [
         [{ ...job, amount: -1 }, 400], [{ ...job, amount: 1.234 }, 400], [{ ...job, currency: 'USD' }, 400], [{ ...job, extra: 1 }, 400],

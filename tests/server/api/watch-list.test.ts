@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { refreshWatchList, scoreOf, signalsAsOf, type DailySignals } from '../../../server/risk/watch-signals.ts';
-import { watchListEntryDetail, watchListList } from '../../../src/contract/watch-list-schemas.ts';
+import { watchEscalation, watchListEntryDetail, watchListList } from '../../../src/contract/watch-list-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 import { insertScreeningFixture, insertWatchTransactions, riskUsers } from './risk-fixtures.ts';
 
@@ -99,6 +99,40 @@ describe.each(databaseKinds)('account watch list on %s', (kind) => {
     // A later refresh keeps the analyst's status.
     await refreshWatchList(database.db, new Date(now.getTime() + 120_000));
     expect(watchListList.assert(await (await call(riskUsers.risk, 'GET', '/account-watch-list?status=[eq]acknowledged')).json()).results.map((entry) => entry.merchantId)).toEqual(['M1a']);
+  });
+
+  it('escalates an entry to an informationRequest ticket in the merchant\'s business, linked and audited; once only', async () => {
+    const before = watchListEntryDetail.assert(await (await call(riskUsers.risk, 'GET', '/account-watch-list/M1a')).json());
+    expect(before.ticketId).toBeNull();
+    expect((await call(users.readonly, 'POST', '/account-watch-list/M1a/ticket', { version: before.version })).status).toBe(403);
+    expect((await call(users.owner, 'POST', '/account-watch-list/M1a/ticket', { version: before.version })).status).toBe(403);
+    expect((await call(riskUsers.risk, 'POST', '/account-watch-list/M3a/ticket', { version: 1 })).status).toBe(404);
+    expect((await call(riskUsers.risk, 'POST', '/account-watch-list/M1a/ticket', { version: 'one' })).status).toBe(400);
+    expect((await call(riskUsers.risk, 'POST', '/account-watch-list/M1a/ticket', { version: before.version, priority: 'Urgent' })).status).toBe(400);
+    expect((await call(riskUsers.risk, 'POST', '/account-watch-list/M1a/ticket', { version: before.version + 5 })).status).toBe(409);
+    const escalated = await call(riskUsers.risk, 'POST', '/account-watch-list/M1a/ticket', { version: before.version });
+    expect(escalated.status).toBe(201);
+    const answer = watchEscalation.assert(await escalated.json());
+    expect(answer.entry).toMatchObject({ ticketId: answer.ticketId, version: before.version + 1 });
+    const [ticket] = await database.db.select().from(schema.tickets).where(eq(schema.tickets.id, answer.ticketId));
+    expect(ticket).toMatchObject({ businessId: 'B1', merchantId: 'M1a', type: 'informationRequest', status: 'Open', priority: 'High', createdBy: riskUsers.risk });
+    expect(ticket?.subject).toBe(`Risk review: Alpha Online (M1a), watch list score ${before.score}`);
+    expect(ticket?.description).toContain(`risk score of ${before.score} out of 100`);
+    expect(ticket?.description).toContain('Card testing (many small declines)');
+    // The merchant's own people see the ticket in their business; the entry shows its link.
+    const owned = await call(users.partner, 'GET', `/businesses/B1/tickets/${answer.ticketId}`);
+    expect(owned.status).toBe(200);
+    expect(watchListEntryDetail.assert(await (await call(riskUsers.risk, 'GET', '/account-watch-list/M1a')).json()).ticketId).toBe(answer.ticketId);
+    // Once only, even with the fresh version.
+    const again = await call(riskUsers.risk, 'POST', '/account-watch-list/M1a/ticket', { version: answer.entry.version });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain(answer.ticketId);
+    const events = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.merchantId, 'M1a'));
+    expect(events.filter((event) => event.event === 'WatchListEscalated').map((event) => event.metaData)).toEqual([{ ticketId: answer.ticketId, score: before.score }]);
+    expect(events.filter((event) => event.event === 'TicketCreated')).toHaveLength(1);
+    // A later refresh keeps the link.
+    await refreshWatchList(database.db, new Date(now.getTime() + 180_000));
+    expect(watchListEntryDetail.assert(await (await call(riskUsers.risk, 'GET', '/account-watch-list/M1a')).json()).ticketId).toBe(answer.ticketId);
   });
 
   it('is internal only: business users are refused, read-only staff cannot act, unknown merchants are 404', async () => {

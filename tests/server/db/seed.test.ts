@@ -39,6 +39,8 @@ const fingerprintQueries: Record<string, string> = {
   ledgerEntries: `SELECT md5(string_agg(concat_ws(',', posting_id, account_id, category, amount_minor, currency, value_at, transaction_reference, batch_id), '|' ORDER BY posting_id, account_id)) FROM ledger_entries`,
   settlementBatches: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM settlement_batches t`,
   ledgerTransfers: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM ledger_transfers t`,
+  // Billing (seed-billing.ts): the invoices of the two months before last, issued at fixed times.
+  invoices: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM invoices t`,
 };
 
 async function fingerprint(database: Database): Promise<Record<string, string>> {
@@ -93,9 +95,11 @@ describe('demo seed', () => {
   });
 
   it('reports the counts it inserted', async () => {
-    expect(summary).toMatchObject({ partners: 3, businesses: 40, merchants: 120, users: 42, transactions: 5000, now: now.toISOString() });
+    expect(summary).toMatchObject({ partners: 3, businesses: 40, merchants: 120, users: 43, transactions: 5000, now: now.toISOString() });
     expect(summary.paymentJobs).toBe(await count(first, `SELECT count(*) AS n FROM payment_jobs`));
-    expect(summary.paymentJobs).toBe(await count(first, `SELECT count(*) AS n FROM transactions WHERE kind = 'payment'`));
+    // A job may hold more than one payment (a retry after a decline): every job has one, and every payment a job.
+    expect(summary.paymentJobs).toBe(await count(first, `SELECT count(DISTINCT payment_job_reference) AS n FROM transactions WHERE kind = 'payment'`));
+    expect(await count(first, `SELECT count(*) AS n FROM transactions t LEFT JOIN payment_jobs j ON j.reference = t.payment_job_reference WHERE j.reference IS NULL`)).toBe(0);
     expect(summary.configurations).toBe(await count(first, 'SELECT count(*) AS n FROM configurations'));
     expect(summary.transactionStats).toBe(await count(first, 'SELECT count(*) AS n FROM transaction_stats'));
     expect(await count(first, 'SELECT count(*) AS n FROM queued_reports')).toBe(0);
@@ -136,7 +140,7 @@ describe('demo seed', () => {
     const users = await first.query<{ id: string; email: string; internal: boolean; password_hash: string; password_expires_utc: Date; given_name: string }>(
       `SELECT id, email, internal, password_hash, password_expires_utc, given_name FROM users WHERE email LIKE '%@demo.test' ORDER BY id`);
     expect(users.map((u) => u.email).sort()).toEqual(demoAccounts.map((a) => a.email).sort());
-    expect(demoAccounts).toHaveLength(12);
+    expect(demoAccounts).toHaveLength(13);
     const roles = await first.query<{ email: string; role: string; level: string; partner_id: string | null; business_id: string | null; merchant_id: string | null }>(
       `SELECT u.email, r.role, r.level, r.partner_id, r.business_id, r.merchant_id FROM user_roles r JOIN users u ON u.id = r.user_id WHERE u.email LIKE '%@demo.test' ORDER BY r.id`);
     const rolesOf = (email: string) => roles.filter((r) => r.email === email).map(({ email: _e, ...rest }) => rest);
@@ -155,8 +159,9 @@ describe('demo seed', () => {
     expect(rolesOf('partner@demo.test')).toEqual([{ role: 'Owner', level: 'partner', partner_id: demo.partnerId, business_id: null, merchant_id: null }]);
     expect(rolesOf('expiring@demo.test')).toEqual(business('Owner', demo.expiringBusinessId));
     expect(rolesOf('expired@demo.test')).toEqual(business('Finance', demo.soloBusinessId));
+    expect(rolesOf('billing@demo.test')).toEqual(root('FinanceAdmin'));
 
-    const internal = ['admin@demo.test', 'service@demo.test', 'readonly@demo.test', 'risk@demo.test'];
+    const internal = ['admin@demo.test', 'service@demo.test', 'readonly@demo.test', 'risk@demo.test', 'billing@demo.test'];
     for (const user of users) {
       expect(user.internal, user.email).toBe(internal.includes(user.email));
       expect(user.given_name.length).toBeGreaterThan(1);
@@ -262,6 +267,21 @@ describe('demo seed', () => {
     expect(await count(first, `SELECT count(*) AS n FROM transactions c JOIN transactions p ON p.reference = c.parent_reference
       WHERE c.kind = 'capture' AND c.amount_minor < p.amount_minor`)).toBeGreaterThan(0);
     expect(await count(first, `SELECT count(DISTINCT reason) AS n FROM payment_refunds`)).toBeGreaterThanOrEqual(5);
+    // Paid at the second attempt: a declined payment of the same card, between the job's creation and the paid one.
+    const retried = await count(first, `SELECT count(*) AS n FROM payment_jobs j
+      JOIN transactions d ON d.payment_job_reference = j.reference AND d.kind = 'payment' AND d.status = 'declined'
+      JOIN transactions p ON p.payment_job_reference = j.reference AND p.kind = 'payment' AND p.status IN ('paid', 'reserved')
+      WHERE j.create_date_time_utc <= d.created_at AND d.created_at < p.created_at AND d.card_masked = p.card_masked AND d.decline_reason IS NOT NULL`);
+    expect(retried).toBeGreaterThan(0);
+    expect(retried).toBe(await count(first, `SELECT count(*) AS n FROM payment_jobs j WHERE (SELECT count(*) FROM transactions t WHERE t.payment_job_reference = j.reference AND t.kind = 'payment') > 1`));
+    // Chargebacks: paid, under a paid card payment with no refund, at most what was captured, each with its step;
+    // the number of transactions stays the one asked for (both are made of generated refunds).
+    expect(await count(first, `SELECT count(*) AS n FROM transactions WHERE kind = 'chargeback'`)).toBeGreaterThan(0);
+    expect(await count(first, `SELECT count(*) AS n FROM transactions c JOIN transactions p ON p.reference = c.parent_reference
+      WHERE c.kind = 'chargeback' AND (c.status <> 'paid' OR p.payment_method <> 'card' OR c.created_at > $1
+        OR c.amount_minor > coalesce((SELECT sum(x.amount_minor) FROM transactions x WHERE x.parent_reference = p.reference AND x.kind = 'capture' AND x.status = 'paid'), p.amount_minor)
+        OR EXISTS (SELECT 1 FROM transactions r WHERE r.parent_reference = p.reference AND r.kind = 'refund')
+        OR NOT EXISTS (SELECT 1 FROM payment_steps s WHERE s.payment_id = p.reference AND s.step = 'chargedBack' AND s.date_time_utc = c.created_at AND s.amount_minor = c.amount_minor))`, [now.toISOString()])).toBe(0);
   });
 
   it('fills transaction_stats with exactly the aggregation of the transactions', async () => {
@@ -287,9 +307,10 @@ describe('demo seed', () => {
       }
       expected.set(key, m);
     }
-    for (const row of rows.filter((r) => r.kind === 'refund' && r.status === 'paid')) {
+    // Refunds and chargebacks (issue 16) both take their amount off their payment's revenue.
+    for (const row of rows.filter((r) => (r.kind === 'refund' || r.kind === 'chargeback') && r.status === 'paid')) {
       const m = expected.get(keyOfPayment.get(row.parent_reference ?? '') ?? '');
-      if (!m) throw new Error(`refund ${row.reference} without its payment`);
+      if (!m) throw new Error(`${row.kind} ${row.reference} without its payment`);
       m.revenue -= Number(row.amount_minor);
     }
     const stored = await first.query<Record<string, string | number>>(
@@ -322,6 +343,12 @@ describe('demo seed', () => {
       WHERE u.email LIKE '%@demo.test' AND n.status = 'published' AND (n.view_restriction = 'allUsers' OR u.internal) AND r.user_id IS NULL
       GROUP BY u.email`);
     expect(unread.filter((u) => u.n > 0).length).toBeGreaterThanOrEqual(9);
+    // Billing (issue 22): the two months before last are invoiced, paid but for one overdue invoice; last month is open.
+    const invoices = await first.query<{ month: string; status: string; overdue: boolean; kind: string }>(`SELECT month, status, kind, (status = 'issued' AND kind = 'invoice' AND due_utc < now()) AS overdue FROM invoices`);
+    expect(invoices.filter((row) => row.kind === 'invoice').length).toBeGreaterThan(2);
+    expect(invoices.filter((row) => row.overdue)).toHaveLength(1);
+    expect(invoices.filter((row) => row.kind === 'creditNote')).toHaveLength(1);
+    expect(new Set(invoices.map((row) => row.month)).size).toBe(2);
   });
 
   it('resets to empty tables and seeds again', async () => {

@@ -5,8 +5,9 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../../server/api/env.ts';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
-import { eventBusOf, listening } from '../../../server/events/event-bus.ts';
-import { eventRoutes } from '../../../server/events/event-routes.ts';
+import { eventBusOf, listening, recordEvent, type PortalEvent } from '../../../server/events/event-bus.ts';
+import { eventRoutes, mayBeTold } from '../../../server/events/event-routes.ts';
+import type { Principal } from '../../../server/policy/principal.ts';
 import type { FileStore } from '../../../server/files/file-store.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, testCardKeys } from '../support.ts';
 
@@ -100,6 +101,64 @@ describe.each(databaseKinds)('the events stream on %s', (kind) => {
     const missed = [await resumed.next(), await resumed.next()];
     expect(missed.map((event) => Number(event.id))).toEqual([Number(seen.id) + 1, Number(seen.id) + 2]);
     await resumed.cancel();
+  });
+
+  it('tells of a changed record only the streams whose user may read it', async () => {
+    const owner = await open(users.owner); // business B3
+    const partner = await open(users.partner); // partner P1: B1, B2
+    const merchantOnly = await open(users.merchantOnly); // merchant M1b of B1
+    // Recorded the way payment operations and the report worker do it: inside a transaction, nothing else called
+    // (on PGlite the stream's poll finds the row; on PostgreSQL the NOTIFY at commit carries it).
+    await database.db.transaction((tx) => recordEvent(tx, 'record', { resource: 'paymentJob', resourceId: 'PJ-B1', businessId: 'B1', merchantId: 'M1a' }));
+    await database.db.transaction((tx) => recordEvent(tx, 'record', { resource: 'report', resourceId: '7', userId: users.owner }));
+    await database.db.transaction((tx) => recordEvent(tx, 'record', { resource: 'paymentJob', resourceId: 'PJ-M1b', businessId: 'B1', merchantId: 'M1b' }));
+    expect(await partner.next()).toMatchObject({ event: 'record', data: JSON.stringify({ resource: 'paymentJob', id: 'PJ-B1' }) });
+    expect(await partner.next()).toMatchObject({ event: 'record', data: JSON.stringify({ resource: 'paymentJob', id: 'PJ-M1b' }) });
+    // The merchant user hears of its own merchant's job only; the owner of B3 of its own report only.
+    expect(await merchantOnly.next()).toMatchObject({ event: 'record', data: JSON.stringify({ resource: 'paymentJob', id: 'PJ-M1b' }) });
+    expect(await owner.next()).toMatchObject({ event: 'record', data: JSON.stringify({ resource: 'report', id: '7' }) });
+    // A write through the API announces itself: an edit of B3 reaches its owner, and nobody of P1.
+    const before = await harness.call(users.admin, 'GET', '/businesses/B3');
+    const { version } = (await before.json()) as { version: number };
+    expect((await harness.call(users.admin, 'PUT', '/businesses/B3', { businessName: 'Gamma Foods plc', businessUrl: null, version })).status).toBe(200);
+    expect(await owner.next()).toMatchObject({ event: 'record', data: JSON.stringify({ resource: 'business', id: 'B3' }) });
+    await expect(partner.next(1500)).rejects.toThrow('no event in time');
+    await Promise.all([owner.cancel(), partner.cancel(), merchantOnly.cancel()]);
+  });
+
+  it('replays missed record events only to those who may read them', async () => {
+    const first = await open(users.owner);
+    await database.db.transaction((tx) => recordEvent(tx, 'record', { resource: 'report', resourceId: 'r-1', userId: users.owner }));
+    const seen = await first.next();
+    await first.cancel();
+    await database.db.transaction((tx) => recordEvent(tx, 'record', { resource: 'ticket', resourceId: 'T-B1', businessId: 'B1', merchantId: null }));
+    await database.db.transaction((tx) => recordEvent(tx, 'record', { resource: 'ticket', resourceId: 'T-B3', businessId: 'B3', merchantId: null }));
+    const resumed = await open(users.owner, { 'last-event-id': seen.id ?? '' });
+    expect(await resumed.next()).toMatchObject({ event: 'record', data: JSON.stringify({ resource: 'ticket', id: 'T-B3' }) });
+    await resumed.cancel();
+  });
+});
+
+describe('who may be told of a record', () => {
+  const principal = (patch: Partial<Principal>): Principal => ({
+    userId: 'u', email: 'u@test', givenName: 'U', familyName: 'T', internal: false, passwordExpiresUtc: null, grants: [], rootRoles: [],
+    partnerIds: [], partnerBusinessIds: [], businessIds: [], merchantIds: [], ...patch,
+  });
+  const record = (patch: Partial<PortalEvent>): PortalEvent => ({ id: 1, kind: 'record', resource: 'ticket', resourceId: 'T1', ...patch });
+  it('internal staff: everything; others: their businesses and merchants; a user event: that user', () => {
+    expect(mayBeTold(principal({ rootRoles: ['TechnicalAdmin'] }), record({ businessId: 'B9' }))).toBe(true);
+    expect(mayBeTold(principal({ businessIds: ['B1'] }), record({ businessId: 'B1', merchantId: 'M1' }))).toBe(true);
+    expect(mayBeTold(principal({ partnerBusinessIds: ['B1'] }), record({ businessId: 'B1' }))).toBe(true);
+    expect(mayBeTold(principal({ merchantIds: ['M1'] }), record({ businessId: 'B1', merchantId: 'M1' }))).toBe(true);
+    expect(mayBeTold(principal({ merchantIds: ['M1'] }), record({ businessId: 'B1', merchantId: 'M2' }))).toBe(false);
+    expect(mayBeTold(principal({ merchantIds: ['M1'] }), record({ businessId: 'B1', merchantId: null }))).toBe(false);
+    expect(mayBeTold(principal({ businessIds: ['B1'] }), record({ businessId: 'B2' }))).toBe(false);
+    // an internal comment's event names no business: staff only
+    expect(mayBeTold(principal({ businessIds: ['B1'] }), record({ businessId: null }))).toBe(false);
+    expect(mayBeTold(principal({ rootRoles: ['Support'] }), record({ businessId: null }))).toBe(true);
+    expect(mayBeTold(principal({ userId: 'a', rootRoles: ['TechnicalAdmin'] }), record({ resource: 'report', userId: 'b' }))).toBe(false);
+    expect(mayBeTold(principal({ userId: 'b' }), record({ resource: 'report', userId: 'b' }))).toBe(true);
+    expect(mayBeTold(principal({}), { id: 2, kind: 'notifications' })).toBe(true);
   });
 });
 

@@ -8,13 +8,14 @@ import type { Database } from '../../../server/db/client.ts';
 import { createTestApp, createTestDatabase, fixture, insertFixtureWorld, snapshot, tokenFor } from '../support.ts';
 import { insertLedgerFixture, m3aGbp } from '../ledger/ledger-fixtures.ts';
 import { insertFixtureCustomers, insertRiskRecords, insertScreeningFixture } from '../api/risk-fixtures.ts';
+import { insertCommissionPlans } from '../api/partner-fixtures.ts';
 
 type Route = { method: string; path: string };
 
 /** The risk area's tables (issue 22), digested like snapshot() does for the others. */
 async function riskSnapshot(database: Database): Promise<string> {
   const parts: string[] = [];
-  for (const table of ['customers', 'customer_data', 'beneficiaries', 'screening_alerts', 'risk_settings', 'watch_list_entries', 'watch_list_notes']) {
+  for (const table of ['customers', 'customer_data', 'beneficiaries', 'screening_alerts', 'risk_settings', 'watch_list_entries', 'watch_list_notes', 'billing_runs', 'invoices', 'invoice_counters']) {
     const rows = await database.query(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`);
     parts.push(`${table}:${String(rows[0]?.digest)}`);
   }
@@ -43,6 +44,14 @@ const knownIds: Record<string, string> = {
   customerId: 'CUS3A1', dataId: 'CD3A1CONSENT', beneficiaryId: 'BENFIX1', alertId: 'SAFIX1',
   // virtual terminal (issue 17): a saved card of a stored customer of M3a (inserted below)
   savedCardId: 'SCHOSTILE',
+  // partners (issue 22): P1's commission plan (tests/server/api/partner-fixtures.ts)
+  planId: 'CP-P1',
+  // billing (issue 22): an issued invoice of B3 (inserted below)
+  invoiceId: 'INVHOSTILE',
+  // bulk jobs (issue 23): a well-formed id of no job
+  jobId: 'BLK0000000000000000',
+  // filter presets (issues 23 and 25): an id of the right shape (none exists: 404 after the body is read)
+  presetId: 'FP0000000000000000',
 };
 
 /** Routes served without a portal session (issue 19: images are shown by <img> tags and shopper pages). */
@@ -82,6 +91,9 @@ describe('hostile input on every Portal API route (PGlite)', () => {
     await insertRiskRecords(database);
     await database.query(`INSERT INTO customers (id, business_id, merchant_id, reference, first_name, last_name) VALUES ('CUSHOSTILE', 'B3', 'M3a', 'HOSTILE-1', 'Hostile', 'Target')`);
     await database.query(`INSERT INTO customer_data (id, customer_id, merchant_id, kind, value) VALUES ('SCHOSTILE', 'CUSHOSTILE', 'M3a', 'savedCard', '{"cardToken":"CVNOTAREALTOKEN","maskedCardNumber":"411111******1111","expiryMonth":12,"expiryYear":2039}')`);
+    await insertCommissionPlans(database);
+    await database.query(`INSERT INTO invoices (id, number, kind, month, business_id, currency, status, issued_utc, due_utc, fees_minor, minimum_top_up_minor, total_minor, lines, created_by)
+      VALUES ('INVHOSTILE', 'INV-2026-999999', 'invoice', '2026-09', 'B3', 'GBP', 'issued', now(), now(), 100, 0, 100, '[]', '${fixture.users.admin}')`);
     harness = createTestApp(database);
     const seen = new Set<string>();
     routes = harness.app.routes

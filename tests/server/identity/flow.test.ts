@@ -6,15 +6,17 @@ import { and, eq } from 'drizzle-orm';
 import { decodeProtectedHeader } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { getRequestListener } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../server/app.ts';
 import { testCardKeys } from '../support.ts';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
-import { oidcPayloads, users } from '../../../server/db/schema.ts';
+import { auditEvents, oidcPayloads, outboundEmails, signInAttempts, users } from '../../../server/db/schema.ts';
+import { attemptsPerInteraction, failuresPerAddress } from '../../../server/identity/sign-in-guard.ts';
+import { lockoutThreshold } from '../../../server/identity/accounts.ts';
 import { createAdapterClass, purgeExpiredPayloads, revokeAccountAccess, startPayloadPurge } from '../../../server/identity/adapter.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
-import { formatLockoutEnd } from '../../../server/identity/pages.ts';
-import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
+import { createIdentity, signInPostsPerAddress, type Identity } from '../../../server/identity/provider.ts';
+import { parseTrustedProxies, withClientAddress } from '../../../server/client-address.ts';
 
 const invalidMessage = 'The email address or password is incorrect.';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -62,7 +64,7 @@ class Browser {
   }
 
   /** Follows redirects inside the provider; stops at a page or at a redirect out of /connect. */
-  async follow(url: string, init: { method?: string; body?: URLSearchParams } = {}) {
+  async follow(url: string, init: { method?: string; body?: URLSearchParams; headers?: Record<string, string> } = {}) {
     let response = await this.request(url, init);
     let current = url;
     for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops += 1) {
@@ -100,8 +102,8 @@ async function openSignIn(browser: Browser) {
   return { ...request, interactionUrl: url!, response, html: await response.text() };
 }
 
-async function submit(browser: Browser, interactionUrl: string, email: string, password: string) {
-  return browser.follow(interactionUrl, { method: 'POST', body: new URLSearchParams({ email, password }) });
+async function submit(browser: Browser, interactionUrl: string, email: string, password: string, headers: Record<string, string> = {}) {
+  return browser.follow(interactionUrl, { method: 'POST', body: new URLSearchParams({ email, password }), headers });
 }
 
 function alertText(html: string): string | undefined {
@@ -133,11 +135,13 @@ async function expectInvalidGrant(promise: Promise<unknown>) {
 
 beforeAll(async () => {
   database = await openDatabase({});
-  server = createServer((req, res) => {
+  // As main.ts: the client's address resolved first (this test's client is its own trusted proxy, so a burst can
+  // come from many addresses through X-Forwarded-For).
+  server = createServer(withClientAddress((req, res) => {
     const path = req.url ?? '/';
     if (path.startsWith('/connect') || path.startsWith('/.well-known/')) identity.handle(req, res);
     else void apiListener(req, res);
-  });
+  }, parseTrustedProxies('loopback')));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   issuer = `${publicUrl}/connect`;
@@ -389,6 +393,9 @@ describe('sessions that end', () => {
 });
 
 describe('wrong credentials and lockout', () => {
+  // Each test starts with empty throttle windows (they all come from this one address).
+  beforeEach(async () => { await database.db.delete(signInAttempts); });
+
   it('shows the error for a wrong password, keeping the email', async () => {
     await addUser('u-wrong', 'wrong@example.com');
     const browser = new Browser();
@@ -429,7 +436,7 @@ describe('wrong credentials and lockout', () => {
     expect(html).toContain('&quot;&gt;&lt;script&gt;');
   });
 
-  it('locks the account after five wrong passwords, refusing even the right one', async () => {
+  it('locks the account after five wrong passwords, refusing even the right one, with the same message as any failure', async () => {
     await addUser('u-lock', 'lock@example.com');
     const browser = new Browser();
     const { interactionUrl } = await openSignIn(browser);
@@ -438,20 +445,146 @@ describe('wrong credentials and lockout', () => {
       const { response } = await submit(browser, interactionUrl, 'lock@example.com', `wrong-${attempt}`);
       alerts.push(alertText(await response.text()));
     }
-    expect(alerts.slice(0, 4)).toEqual([invalidMessage, invalidMessage, invalidMessage, invalidMessage]);
+    expect(alerts).toEqual(Array.from({ length: 5 }, () => invalidMessage));
 
     const [row] = await database.db.select().from(users).where(eq(users.id, 'u-lock'));
     const until = row!.lockoutEndDateUtc!;
     expect(until.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(until.getTime() - Date.now()).toBeLessThanOrEqual(15 * 60_000);
-    const lockMessage =
-      `Your account is locked because of too many failed sign-in attempts. Try again after ${formatLockoutEnd(until)}.`;
-    expect(formatLockoutEnd(until)).toMatch(/^\d{2}:\d{2}$/);
-    expect(alerts[4]).toBe(lockMessage);
 
+    // Locked: the right password is refused with the message of a wrong one (the page does not tell that the
+    // account exists, let alone that it is locked); the holder is told by email.
     const right = await submit(browser, interactionUrl, 'lock@example.com', 'portal-demo');
     expect(right.location).toBeUndefined();
-    expect(alertText(await right.response.text())).toBe(lockMessage);
+    expect(alertText(await right.response.text())).toBe(invalidMessage);
+    const mail = await database.db.select().from(outboundEmails).where(eq(outboundEmails.recipient, 'lock@example.com'));
+    expect(mail.map((one) => one.template)).toEqual(['accountLocked']);
+    expect(mail[0]!.text).toContain('locked until');
+  });
+
+  it('a burst of 20 wrong passwords and the right one sent at once on one page (from 21 addresses): all counted, the right one refused, locked once', async () => {
+    await addUser('u-burst', 'burst@example.com');
+    const browser = new Browser();
+    const { interactionUrl } = await openSignIn(browser);
+    const passwords = [...Array.from({ length: 20 }, (_, index) => `wrong-${index}`), 'portal-demo'];
+    const answers = await Promise.all(passwords.map((password, index) => submit(browser, interactionUrl, 'burst@example.com', password, { 'x-forwarded-for': `192.0.2.${index + 1}` })));
+    expect(answers.every((answer) => answer.location === undefined)).toBe(true);
+    const alerts = await Promise.all(answers.map(async (answer) => alertText(await answer.response.text())));
+    // Past 10 attempts on one email the throttle answers before any password is checked; the rest are plain failures.
+    for (const alert of alerts) expect(alert === invalidMessage || /^Too many attempts\. Try again after \d{2}:\d{2}\.$/.test(alert ?? '')).toBe(true);
+    expect(alerts.filter((alert) => alert === invalidMessage).length).toBeGreaterThanOrEqual(lockoutThreshold);
+    const [row] = await database.db.select().from(users).where(eq(users.id, 'u-burst'));
+    expect(row!.lockoutEndDateUtc!.getTime()).toBeGreaterThan(Date.now());
+    const locks = await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'AccountLocked'), eq(auditEvents.userId, 'u-burst')));
+    expect(locks).toHaveLength(1);
+  });
+
+  it('answers an unknown email, a wrong password and a locked account alike, in similar time', async () => {
+    await addUser('u-timing', 'timing@example.com');
+    await database.db.update(users).set({ lockoutEndDateUtc: new Date(Date.now() + 10 * 60_000) }).where(eq(users.id, 'u-lock'));
+    const browser = new Browser();
+    const cases = { unknown: ['nobody-at-all@example.com', 'portal-demo'], wrong: ['timing@example.com', 'not-it'], locked: ['lock@example.com', 'portal-demo'] } as const;
+    const runs: Record<string, { ms: number; alert: string | null | undefined; status: number }[]> = { unknown: [], wrong: [], locked: [] };
+    // The cases take turns (so a busy moment of the machine falls on all of them), each attempt on a new page (a
+    // page's fourth attempt is slowed on purpose: growingDelayMs); only the post is timed.
+    for (let round = 0; round < 3; round += 1) {
+      for (const [name, [email, password]] of Object.entries(cases)) {
+        const { interactionUrl } = await openSignIn(browser);
+        const started = performance.now();
+        const { response } = await submit(browser, interactionUrl, email, password);
+        const html = await response.text();
+        runs[name]!.push({ ms: performance.now() - started, alert: alertText(html), status: response.status });
+      }
+    }
+    const medians: Record<string, number> = {};
+    for (const [name, timings] of Object.entries(runs)) {
+      expect(timings.map((one) => [one.status, one.alert])).toEqual(timings.map(() => [200, invalidMessage]));
+      medians[name] = timings.map((one) => one.ms).sort((a, b) => a - b)[1]!;
+    }
+    // Each does one scrypt check: the slowest is not twice the fastest.
+    const values = Object.values(medians);
+    expect(Math.max(...values)).toBeLessThan(2 * Math.min(...values) + 20);
+  });
+
+  it('a flood from one address is cut at the door: a few posts in progress, the rest 429 at once without touching the database', async () => {
+    const browser = new Browser();
+    const { interactionUrl } = await openSignIn(browser);
+    const flood = { 'x-forwarded-for': '198.51.100.66' };
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, index) => submit(browser, interactionUrl, `flood-${index}@example.com`, 'guess', flood)));
+    const refused = answers.filter((answer) => answer.response.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(30 - 2 * signInPostsPerAddress);
+    for (const answer of refused) {
+      expect(answer.response.headers.get('retry-after')).toBe('1');
+      expect(alertText(await answer.response.text())).toBe('Too many requests. Please wait a few minutes and try again.');
+    }
+    // Only what got through was written down; another address is not held up.
+    const written = await database.db.select().from(signInAttempts).where(eq(signInAttempts.address, '198.51.100.66'));
+    expect(written).toHaveLength(30 - refused.length);
+    const other = await submit(browser, interactionUrl, 'demo@example.com', 'portal-demo', { 'x-forwarded-for': '198.51.100.67' });
+    expect(other.location?.startsWith(redirectUri)).toBe(true);
+  });
+
+  it('throttles one address after 20 failures in 15 minutes whatever the emails, saying when to try again', async () => {
+    const browser = new Browser();
+    // A sprayer takes a new sign-in page for every guess (one page takes at most attemptsPerInteraction).
+    for (let index = 0; index < failuresPerAddress; index += 1) await submit(browser, (await openSignIn(browser)).interactionUrl, `spray-${index}@example.com`, 'Summer2026!');
+    const { interactionUrl } = await openSignIn(browser);
+    const { response } = await submit(browser, interactionUrl, 'demo@example.com', 'portal-demo');
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(alertText(await response.text())).toMatch(/^Too many attempts\. Try again after \d{2}:\d{2}\.$/);
+    // The window slides: once its oldest failures are older than 15 minutes, sign-in works again.
+    await database.db.update(signInAttempts).set({ attemptedAt: new Date(Date.now() - 16 * 60_000) });
+    const ok = await submit(browser, interactionUrl, 'demo@example.com', 'portal-demo');
+    expect(ok.location?.startsWith(redirectUri)).toBe(true);
+  });
+
+  it('a sign-in page takes at most 10 attempts, slowed after the third; the next, even the right password, is told to start again', async () => {
+    const browser = new Browser();
+    const { interactionUrl } = await openSignIn(browser);
+    // Unknown emails on purpose: no account is locked by them and the per-email throttle does not apply.
+    for (let index = 0; index < attemptsPerInteraction; index += 1) {
+      const { response } = await submit(browser, interactionUrl, `page-${index}@example.com`, 'guess', { 'x-forwarded-for': `203.0.113.${index + 1}` });
+      expect(alertText(await response.text())).toBe(invalidMessage);
+    }
+    const spent = await submit(browser, interactionUrl, 'demo@example.com', 'portal-demo', { 'x-forwarded-for': '203.0.113.99' });
+    expect(spent.response.status).toBe(429);
+    expect(spent.location).toBeUndefined();
+    const html = await spent.response.text();
+    expect(html).toContain('Too many attempts on this page. Open the portal again to sign in.');
+    expect(html).not.toContain('name="password"');
+    const recorded = await database.db.select().from(auditEvents).where(eq(auditEvents.event, 'SignInThrottled'));
+    expect(recorded.some((event) => (event.metaData as Record<string, unknown>).interactionSpent === true)).toBe(true);
+    // A new page from the portal signs in.
+    const again = await openSignIn(browser);
+    const ok = await submit(browser, again.interactionUrl, 'demo@example.com', 'portal-demo', { 'x-forwarded-for': '203.0.113.99' });
+    expect(ok.location?.startsWith(redirectUri)).toBe(true);
+  });
+
+  it('records sign-in, failure, lockout and sign-out in the audit trail with the address and user agent', async () => {
+    const signedOutBefore = (await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'SignedOut'), eq(auditEvents.userId, 'u-demo')))).length;
+    const { tokens, browser } = await signIn('demo@example.com');
+    const events = await database.db.select().from(auditEvents).where(eq(auditEvents.userId, 'u-demo'));
+    const succeeded = events.filter((event) => event.event === 'SignInSucceeded').at(-1);
+    expect(succeeded?.metaData).toMatchObject({ targetUserId: 'u-demo', clientAddress: expect.stringMatching(/127\.0\.0\.1|::1/), userAgent: expect.any(String) });
+    const failed = await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'SignInFailed'), eq(auditEvents.userId, 'anonymous')));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0]!.metaData).toMatchObject({ reason: 'unknownAccount', email: expect.any(String) });
+    const locked = await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'AccountLocked'), eq(auditEvents.userId, 'u-lock')));
+    expect(locked).toHaveLength(1);
+    // Sign-out at the end-session endpoint.
+    const endSession = new URL(as.end_session_endpoint!);
+    endSession.searchParams.set('id_token_hint', tokens.id_token!);
+    endSession.searchParams.set('post_logout_redirect_uri', `${publicUrl}/signed-out`);
+    const page = await (await browser.request(endSession.href)).text();
+    const form = /<form id="op.logoutForm" method="post" action="([^"]+)"><input type="hidden" name="xsrf" value="([^"]+)"\/>/.exec(page);
+    expect(form).not.toBeNull();
+    expect((await browser.request(form![1]!, { method: 'POST', body: new URLSearchParams({ xsrf: form![2]!, logout: 'yes' }) })).status).toBe(303);
+    await vi.waitFor(async () => {
+      const signedOut = await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'SignedOut'), eq(auditEvents.userId, 'u-demo')));
+      expect(signedOut).toHaveLength(signedOutBefore + 1);
+      expect(signedOut.at(-1)!.metaData).toMatchObject({ targetUserId: 'u-demo', clientAddress: expect.any(String) });
+    });
   });
 });
 

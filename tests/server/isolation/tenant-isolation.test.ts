@@ -38,6 +38,10 @@ type Tenant = {
   customerId?: string | null; dataId?: string | null; beneficiaryId?: string | null; alertId?: string | null;
   /** virtual terminal (issue 17): one of the merchant's stored customers' saved cards */
   savedCardId?: string | null;
+  /** partners (issue 22): a commission plan of the tenant's partner */
+  commissionPlanId?: string | null;
+  /** billing (issue 22): one of the business's invoices */
+  invoiceId?: string | null;
 };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
@@ -54,6 +58,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/full/reports')) return { fileType: 'csv', columns: ['reference'] };
   if (route.path.endsWith('/dashboard/declines')) return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
   if (route.path.endsWith('/dashboard')) return { interval: 'month', dateRange: { startDate: lastMonth, endDate: today } };
+  if (route.path.endsWith('/filter-presets')) return { page: 'transactions', name: 'Probe', filters: { kind: '[eq]refund' }, relativeDate: 'lastMonth' };
   if (route.path === '/audit-events') return { event: 'RecordPrinted', dateTimeUtc: new Date().toISOString(), businessId: tenant.businessId, merchantId: tenant.merchantId };
   // Users (issue 20): writes aimed at the tenant's user, or granting in the tenant's business.
   if (route.path === '/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], policy: { roles: [], businessPolicies: [{ businessId: tenant.businessId, roles: ['Finance'], merchantPolicies: [] }] } };
@@ -87,6 +92,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/refunds/:refundId/actions/cancel')) return { version: 1 };
   if (route.path.endsWith('/payment-jobs/:paymentJobReference/actions/cancel')) return { confirmed: true, version: 1 };
   if (route.path.endsWith('/actions/mail-payment-link')) return { emailAddress: 'probe@example.test' };
+  if (route.path.endsWith('/payment-jobs/:paymentJobReference/actions/expire')) return { version: 1 };
   // The settlement ledger's report requests and the remittance change.
   if (route.path.endsWith('/reports')) return { fileType: 'csv' };
   if (route.path.endsWith('/remittance')) return { frequency: 'weekly', dayOfPeriod: 5, startDate: today, beneficiary: { companyName: 'Probe Ltd' }, version: 1 };
@@ -99,6 +105,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/alerts/:alertId')) return { decision: 'dismissed', reason: 'Isolation probe', version: 1 };
   if (route.path.endsWith('/account-watch-list/:merchantId/status')) return { status: 'acknowledged', version: 1 };
   if (route.path.endsWith('/account-watch-list/:merchantId/notes')) return { text: 'Isolation probe' };
+  if (route.path.endsWith('/account-watch-list/:merchantId/ticket')) return { version: 1 };
   // Virtual terminal (issue 17): an order and settings that pass validation.
   if (route.path.endsWith('/virtual-terminal/orders')) {
     return {
@@ -111,6 +118,16 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/virtual-terminal/settings')) {
     return { defaultCurrency: null, orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 5, defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 1 };
   }
+  // Partners (issue 22): the declines by business take the dashboard's declines body.
+  if (route.path === '/partners/:partnerId/declines') return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
+  if (route.path === '/partners/:partnerId/commission-plans/:planId') {
+    return {
+      version: 1, name: 'Probe', validFrom: lastMonth, validTo: null,
+      rules: [{ priority: 1, description: 'Everything to the prober', volumeFromMinor: 0, volumeToMinor: null, percentageBasisPoints: 10_000, fixedMinor: 0, channel: null, currency: null, paymentMethod: null, cardType: null }],
+    };
+  }
+  // Dashboard breakdown (issue 25)
+  if (route.path.endsWith('/dashboard/breakdown')) return { by: 'merchant', dateRange: { startDate: lastMonth, endDate: today } };
   return undefined;
 }
 
@@ -133,6 +150,8 @@ function fill(route: Route, tenant: Tenant): string | null {
       batchId: tenant.batchId, kind: 'trading',
       customerId: tenant.customerId ?? null, dataId: tenant.dataId ?? null, beneficiaryId: tenant.beneficiaryId ?? null, alertId: tenant.alertId ?? null,
       savedCardId: tenant.savedCardId ?? null,
+      planId: tenant.commissionPlanId ?? null,
+      invoiceId: tenant.invoiceId ?? null,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -196,6 +215,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       account_number: string | null; batch_id: string | null; business_account_number: string | null;
       customer_id: string | null; data_id: string | null; beneficiary_id: string | null; alert_id: string | null;
       saved_card_id: string | null;
+      invoice_id: string | null;
     }>(`
       SELECT s.*,
              (SELECT t.reference FROM transactions t WHERE t.payment_job_reference = s.payment_job_reference AND t.kind = 'payment' ORDER BY t.reference LIMIT 1) AS payment_id,
@@ -217,7 +237,8 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
              (SELECT d.id FROM customer_data d WHERE d.merchant_id = m.id ORDER BY d.id LIMIT 1) AS data_id,
              (SELECT bf.id FROM beneficiaries bf WHERE bf.business_id = m.business_id ORDER BY bf.id LIMIT 1) AS beneficiary_id,
              (SELECT sa.id FROM screening_alerts sa WHERE sa.business_id = m.business_id ORDER BY sa.id LIMIT 1) AS alert_id,
-             (SELECT d.id FROM customer_data d JOIN customers cu ON cu.id = d.customer_id WHERE cu.merchant_id = m.id AND d.kind = 'savedCard' ORDER BY d.customer_id, d.id LIMIT 1) AS saved_card_id
+             (SELECT d.id FROM customer_data d JOIN customers cu ON cu.id = d.customer_id WHERE cu.merchant_id = m.id AND d.kind = 'savedCard' ORDER BY d.customer_id, d.id LIMIT 1) AS saved_card_id,
+             (SELECT iv.id FROM invoices iv WHERE iv.business_id = m.business_id ORDER BY iv.id LIMIT 1) AS invoice_id
         FROM merchants m JOIN businesses b ON b.id = m.business_id) s ORDER BY s.merchant_id`)).map((row) => ({
       partnerId: row.partner_id, businessId: row.business_id, merchantId: row.merchant_id, reference: row.reference,
       paymentJobReference: row.payment_job_reference, configurationId: row.configuration_id, userId: row.user_id,
@@ -228,7 +249,12 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
       paymentId: row.payment_id, refundId: row.refund_id,
       accountNumber: row.account_number, batchId: row.batch_id, businessAccountNumber: row.business_account_number,
       customerId: row.customer_id, dataId: row.data_id, beneficiaryId: row.beneficiary_id, alertId: row.alert_id, savedCardId: row.saved_card_id,
+      invoiceId: row.invoice_id,
     })).filter((tenant) => firstMerchants.has(tenant.merchantId) || merchantRoleBusinesses.has(tenant.businessId));
+    for (const tenant of tenants) {
+      const [plan] = tenant.partnerId ? await database.query<{ id: string }>('SELECT id FROM commission_plans WHERE partner_id = $1 ORDER BY id LIMIT 1', [tenant.partnerId]) : [];
+      tenant.commissionPlanId = plan?.id ?? null;
+    }
     for (const tenant of tenants) {
       if (!tenant.imageReference || !tenant.configurationId) continue;
       await database.db.insert(schema.images).values({
@@ -315,6 +341,41 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     expect((await harness.call(owner?.userId ?? '', 'GET', `/reports/${reportId}`)).status).toBe(200);
   });
 
+  it('refuses a scheduled statement of any account group outside each account’s reach, and keeps schedules to their owner', async () => {
+    // The account group is in the body, not the path: probed here for every account and every record set it may not reach.
+    const schedule = (tenant: Tenant, business: boolean) => (business
+      ? { reportType: 'businessAccount', fileType: 'csv', businessId: tenant.businessId, accountNumber: tenant.businessAccountNumber }
+      : { reportType: 'tradingAccount', fileType: 'csv', businessId: tenant.businessId, merchantId: tenant.merchantId, accountNumber: tenant.accountNumber });
+    const leaks: string[] = [];
+    let probes = 0;
+    for (const account of accounts) {
+      for (const tenant of tenants) {
+        for (const business of [false, true]) {
+          if (!(business ? tenant.businessAccountNumber : tenant.accountNumber)) continue;
+          const route = { method: 'POST', path: business ? '/businesses/:businessId/business-accountgroups/:accountNumber/statement/reports' : '/businesses/:businessId/merchants/:merchantId/merchant-accountgroups/:accountNumber/statements/:kind/reports' };
+          if (reaches(account, tenant, route)) continue;
+          probes += 1;
+          const response = await harness.call(account.userId, 'POST', '/report-schedules', { ...schedule(tenant, business), frequency: 'daily', hour: 6, timeZone: 'Europe/London', emailWhenReady: false });
+          if (response.status !== 403 && response.status !== 404) leaks.push(`${account.email} ${JSON.stringify(schedule(tenant, business))} → ${response.status}`);
+          await response.arrayBuffer();
+        }
+      }
+    }
+    expect(probes).toBeGreaterThan(50);
+    expect(leaks.slice(0, 20)).toEqual([]);
+    // The finance user's own schedule: nobody else sees, pauses or deletes it.
+    const finance = accounts.find((account) => account.email === 'finance@demo.test');
+    const mine = tenants.find((tenant) => tenant.accountNumber && finance?.businesses.has(tenant.businessId));
+    const created = await harness.call(finance?.userId ?? '', 'POST', '/report-schedules', { ...schedule(mine as Tenant, false), frequency: 'daily', hour: 6, timeZone: 'Europe/London', emailWhenReady: false });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    for (const account of accounts.filter((candidate) => candidate.userId !== finance?.userId)) {
+      expect((await harness.call(account.userId, 'PATCH', `/report-schedules/${id}`, { paused: true, version: 1 })).status, account.email).toBe(404);
+      expect((await harness.call(account.userId, 'DELETE', `/report-schedules/${id}`)).status, account.email).toBe(404);
+      expect(await (await harness.call(account.userId, 'GET', '/report-schedules')).text(), account.email).not.toContain(id);
+    }
+  });
+
   it('never sends an internal ticket note to an account without Portal.Tickets.Read.Internal', async () => {
     const notes = await database.query<{ id: string; ticket_id: string; business_id: string; text: string }>(
       'SELECT c.id, c.ticket_id, k.business_id, c.text FROM ticket_comments c JOIN tickets k ON k.id = c.ticket_id WHERE c.internal');
@@ -353,11 +414,87 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     }
   });
 
+  it('refuses the internal billing calls to every business account, and probes real invoices', async () => {
+    expect(tenants.filter((tenant) => tenant.invoiceId).length).toBeGreaterThan(0);
+    const billingRoutes = harness.app.routes.filter((route) => route.path.startsWith('/api/portal/billing/') && route.method !== 'ALL');
+    expect(billingRoutes.length).toBeGreaterThanOrEqual(7);
+    const tenant = tenants.find((candidate) => candidate.invoiceId) as Tenant;
+    for (const account of accounts.filter((candidate) => !candidate.internal)) {
+      for (const route of billingRoutes) {
+        const path = route.path.slice('/api/portal'.length).replace(':invoiceId', tenant.invoiceId ?? '');
+        const body = route.method === 'GET' ? undefined : route.path.endsWith('/status') ? { status: 'paid', version: 1 } : route.path.endsWith('/credit-notes') ? { reason: 'Probe' } : { month: '2026-01' };
+        const response = await harness.call(account.userId, route.method, path, body);
+        expect(response.status, `${account.email} ${route.method} ${path}`).toBe(403);
+      }
+    }
+  });
+
   it('lets every account reach its own records (the matrix is not refusing everything)', async () => {
     for (const account of accounts.filter((candidate) => !candidate.internal && candidate.businesses.size > 0)) {
       const business = [...account.businesses][0] ?? '';
       const response = await harness.call(account.userId, 'GET', `/user/businesses/${business}/permissions`);
       expect(response.status, account.email).toBe(200);
+    }
+  });
+
+  it('never suggests a record of another tenant in the palette’s record search (issue 23)', async () => {
+    type Found = { kind: string; id: string; context: { business?: { id: string }; merchant?: { id: string } } };
+    const leaks: string[] = [];
+    let probes = 0;
+    for (const account of accounts.filter((candidate) => !candidate.internal)) {
+      // Up to 8 record sets out of reach per account (each probe is a full search): enough for every kind, not a minute.
+      for (const tenant of tenants.filter((candidate) => !reaches(account, candidate, { method: 'GET', path: '/transactions/:reference' })).slice(0, 8)) {
+        const terms = [tenant.reference, tenant.paymentJobReference, tenant.customerId, tenant.ticketId]
+          .filter((value): value is string => typeof value === 'string' && value.length >= 6).map((value) => value.slice(0, 6));
+        for (const term of terms) {
+          const response = await harness.call(account.userId, 'GET', `/search?term=${encodeURIComponent(term)}`);
+          expect(response.status).toBe(200);
+          probes += 1;
+          for (const result of ((await response.json()) as { results: Found[] }).results) {
+            const business = result.context.business?.id;
+            const merchant = result.context.merchant?.id;
+            const visible = result.kind === 'user' || (business !== undefined && account.businesses.has(business))
+              || (merchant !== undefined && account.merchants.has(merchant))
+              || (result.kind === 'business' && business !== undefined && account.merchantBusinesses.has(business));
+            if (!visible) leaks.push(`${account.email} '${term}' → ${result.kind} ${result.id}`);
+          }
+        }
+      }
+    }
+    expect(probes).toBeGreaterThan(20);
+    expect(leaks.slice(0, 20)).toEqual([]);
+  }, 300_000);
+
+  it('never lets a bulk job’s context reach another tenant, and keeps each job to its creator (issue 23)', async () => {
+    let probes = 0;
+    for (const account of accounts.filter((candidate) => !candidate.internal)) {
+      for (const tenant of tenants) {
+        for (const context of [{ level: 'business', businessId: tenant.businessId }, { level: 'merchant', businessId: tenant.businessId, merchantId: tenant.merchantId }]) {
+          const route = { method: 'POST', path: context.level === 'merchant' ? '/businesses/:businessId/merchants/:merchantId' : '/businesses/:businessId' };
+          if (reaches(account, tenant, route)) continue;
+          // The exports of tickets and transactions (issues 21, 23) too: never another tenant's context.
+          for (const [area, action] of [['payment-jobs', 'cancel'], ['payment-jobs', 'resend-links'], ['payment-jobs', 'export'], ['tickets', 'export'], ['transactions', 'export']]) {
+            const response = await harness.call(account.userId, 'POST', '/bulk-jobs', {
+              area, action, context, selection: { allMatching: true, filters: {}, includedIds: [], excludedIds: [] },
+            });
+            expect([403, 404], `${account.email} ${area} ${action} ${JSON.stringify(context)}`).toContain(response.status);
+            probes += 1;
+          }
+        }
+      }
+    }
+    expect(probes).toBeGreaterThan(10);
+    const owner = accounts.find((account) => account.email === 'owner@demo.test') as Account;
+    const created = await harness.call(owner.userId, 'POST', '/bulk-jobs', {
+      area: 'payment-jobs', action: 'cancel', context: { level: 'business', businessId: [...owner.businesses][0] },
+      selection: { allMatching: false, filters: {}, includedIds: ['NOSUCHJOB'], excludedIds: [] },
+    });
+    expect(created.status).toBe(202);
+    const { job } = (await created.json()) as { job: { id: string } };
+    for (const account of accounts.filter((candidate) => candidate.userId !== owner.userId)) {
+      for (const [method, path] of [['GET', `/bulk-jobs/${job.id}`], ['POST', `/bulk-jobs/${job.id}/cancel`], ['GET', `/bulk-jobs/${job.id}/result`]] as const) {
+        expect((await harness.call(account.userId, method, path)).status, `${account.email} ${method} ${path}`).toBe(404);
+      }
     }
   });
 });

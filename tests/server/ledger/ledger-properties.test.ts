@@ -112,6 +112,12 @@ describe('the ledger after random payment operations (PGlite)', () => {
 
         // Every posting sums to zero.
         expect(await database.query('SELECT posting_id FROM ledger_entries GROUP BY posting_id HAVING sum(amount_minor) <> 0')).toEqual([]);
+        // A closed batch's totals (kept as the cut-off posts its moves) are its entries' sums: the payout that left the
+        // trading account, the holds and releases on the reserve account.
+        expect(await database.query(`SELECT b.id FROM settlement_batches b LEFT JOIN ledger_entries e ON e.batch_id = b.id
+          WHERE b.status = 'Closed' GROUP BY b.id, b.net_minor, b.reserve_minor
+          HAVING b.net_minor <> coalesce(-sum(e.amount_minor) FILTER (WHERE e.category = 'payout' AND e.account_id = b.account_number || ':trading'), 0)
+            OR b.reserve_minor <> coalesce(sum(e.amount_minor) FILTER (WHERE e.category IN ('reserveHold', 'reserveRelease') AND e.account_id = b.account_number || ':reserve'), 0)`)).toEqual([]);
         for (const { merchantId, currency } of merchantsOf) {
           const accountNumber = merchantAccountNumber(merchantId, currency);
           // Batches reconcile with the transactions they settle (those made here; the fixture's own predate the ledger).

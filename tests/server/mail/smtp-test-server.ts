@@ -13,7 +13,8 @@ export type SmtpTestServer = {
   close: () => Promise<void>;
 };
 
-export async function startSmtpTestServer(): Promise<SmtpTestServer> {
+/** `onMessage` sees each message as it is accepted (the browser journeys' runner writes them where specs read them). */
+export async function startSmtpTestServer(options: { onMessage?: (mail: ReceivedMail) => void } = {}): Promise<SmtpTestServer> {
   const received: ReceivedMail[] = [];
   let refusals = 0;
   const server = new SMTPServer({
@@ -33,11 +34,13 @@ export async function startSmtpTestServer(): Promise<SmtpTestServer> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        received.push({
+        const mail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           raw: Buffer.concat(chunks).toString('utf8'),
-        });
+        };
+        received.push(mail);
+        options.onMessage?.(mail);
         callback();
       });
     },

@@ -142,6 +142,53 @@ describe('the date range dialog', () => {
   });
 });
 
+describe('the date presets, in the listbox pattern (issue 25)', () => {
+  const presets = [
+    { id: 'last7Days', label: 'Last 7 days', range: { start: '2026-11-13', end: '2026-11-19' } },
+    { id: 'lastMonth', label: 'Last month', range: { start: '2026-10-01', end: '2026-10-31' } },
+    { id: 'lastYear', label: 'Last year', range: { start: '2025-01-01', end: '2025-12-31' } },
+  ] as const;
+  function renderPresets(value: DateRangeValue, onApply: (range: DateRangeValue) => void) {
+    render(
+      <DateRangePicker open title="Transaction dates" value={value} presets={presets} min="2021-11-19" max="2026-11-19" weekStartsOn={1} columns={2} onApply={onApply} onClose={() => undefined} />,
+    );
+  }
+
+  it('opens on the applied preset; arrows move, Space takes a preset into the fields without applying, Enter applies', async () => {
+    const user = userEvent.setup();
+    const onApply = vi.fn();
+    renderPresets({ start: '2026-10-01', end: '2026-10-31' }, onApply);
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Last month'));
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement?.textContent).toBe('Last year');
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement?.textContent).toBe('Last year');
+    await user.keyboard('{Home}');
+    expect(document.activeElement?.textContent).toBe('Last 7 days');
+    await user.keyboard('{End}{ArrowUp}{ArrowUp}');
+    expect(document.activeElement?.textContent).toBe('Last 7 days');
+    await user.keyboard(' ');
+    expect(onApply).not.toHaveBeenCalled();
+    expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('2026-11-13');
+    expect((screen.getByLabelText('To') as HTMLInputElement).value).toBe('2026-11-19');
+    expect(attribute(screen.getByRole('button', { name: 'Last 7 days' }), 'aria-pressed')).toBe('true');
+    await user.keyboard('ll');
+    expect(document.activeElement?.textContent).toBe('Last year');
+    await user.keyboard('{Enter}');
+    expect(onApply).toHaveBeenCalledTimes(1);
+    expect(onApply).toHaveBeenCalledWith({ start: '2025-01-01', end: '2025-12-31' });
+  });
+
+  it('is one tab stop: Tab leaves the presets for the From field', async () => {
+    const user = userEvent.setup();
+    renderPresets({ start: null, end: null }, vi.fn());
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Last 7 days'));
+    await user.keyboard('{ArrowDown}');
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByLabelText('From'));
+  });
+});
+
 describe('the column chooser', () => {
   const columns = [{ id: 'date', label: 'Date' }, { id: 'reference', label: 'Reference' }, { id: 'amount', label: 'Amount' }];
 
@@ -188,7 +235,18 @@ describe('filter presets', () => {
     expect(screen.getByRole('alert').textContent).toBe('Name is required');
     expect(onSave).not.toHaveBeenCalled();
     await userEvent.type(screen.getByLabelText('Save current filters as'), '  Refunds  {Enter}');
-    expect(onSave).toHaveBeenCalledWith('Refunds');
+    expect(onSave).toHaveBeenCalledWith('Refunds', { shared: false });
+  });
+
+  it('saves with Ctrl+Enter from any control of its form, the share tick included (issue 25)', async () => {
+    const user = userEvent.setup();
+    const onSave = vi.fn();
+    render(<FilterPresets presets={[]} nameProblem={(name) => (name.trim() ? undefined : 'Name is required')} onApply={vi.fn()} onRemove={vi.fn()} onSave={onSave} shareLabel="Share with Alpha Trading" />);
+    await user.click(screen.getByRole('button', { name: 'Presets' }));
+    await user.type(screen.getByLabelText('Save current filters as'), 'Refunds');
+    await user.click(screen.getByRole('checkbox', { name: 'Share with Alpha Trading' }));
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(onSave).toHaveBeenCalledWith('Refunds', { shared: true });
   });
 
   it('cannot save an invalid filter form', async () => {
@@ -196,6 +254,24 @@ describe('filter presets', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Presets' }));
     expect((screen.getByRole('button', { name: 'Save preset' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByRole('alert').textContent).toBe('Correct the amount first.');
+  });
+
+  it('moves between the saved presets with the arrows, from a preset or its remove button (issue 25)', async () => {
+    const user = userEvent.setup();
+    const onApply = vi.fn();
+    const presets = [{ identifier: 'p1', name: 'Declined this month' }, { identifier: 'p2', name: 'Refunds' }, { identifier: 'p3', name: 'Large payments' }];
+    render(<FilterPresets presets={presets} nameProblem={() => undefined} onApply={onApply} onRemove={vi.fn()} onSave={vi.fn()} />);
+    await user.click(screen.getByRole('button', { name: 'Presets' }));
+    screen.getByRole('button', { name: 'Declined this month' }).focus();
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Refunds' }));
+    await user.keyboard('{End}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Large payments' }));
+    screen.getByRole('button', { name: 'Remove preset Refunds' }).focus();
+    await user.keyboard('{ArrowUp}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Declined this month' }));
+    await user.keyboard('{Enter}');
+    expect(onApply).toHaveBeenCalledWith('p1');
   });
 
   it('applies and removes presets', async () => {
@@ -230,7 +306,14 @@ describe('filter fields', () => {
     render(<ChoiceFilter label="Status" options={[{ value: 'paid', label: 'Paid' }, { value: 'declined', label: 'Declined' }]} selected={['paid']} onChange={onChange} />);
     await userEvent.click(screen.getByRole('button', { name: /^Status:/ }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Declined' }));
+    expect(onChange).not.toHaveBeenCalled(); // a tick is a draft (issue 25): nothing applies before Apply
+    await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
     expect(onChange).toHaveBeenLastCalledWith(['paid', 'declined']);
+    await userEvent.click(screen.getByRole('button', { name: /^Status:/ }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Paid' }));
+    await userEvent.keyboard('{Enter}');
+    expect(onChange).toHaveBeenLastCalledWith([]);
+    await userEvent.click(screen.getByRole('button', { name: /^Status:/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Any status' }));
     expect(onChange).toHaveBeenLastCalledWith([]);
   });
@@ -255,5 +338,46 @@ describe('the export dialog', () => {
   it('has nothing to export when nothing matches', () => {
     render(<ExportDialog open onClose={vi.fn()} rowCount={0} visibleColumns={['Date']} allColumns={['Date']} noun="transactions" busy={false} onExport={vi.fn()} />);
     expect((screen.getByRole('button', { name: 'Export' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('a choice filter in the listbox pattern (issue 25)', () => {
+  const options = [{ value: 'paid', label: 'Paid' }, { value: 'declined', label: 'Declined' }, { value: 'refunded', label: 'Refunded' }];
+
+  it('opens on the first ticked value; arrows move, Space ticks a draft, Enter applies the draft', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    render(<ChoiceFilter label="Status" options={options} selected={['declined']} onChange={onChange} />);
+    screen.getByRole('button', { name: /^Status:/ }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Declined' })));
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Refunded' }));
+    await user.keyboard(' ');
+    await user.keyboard('{Home}');
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Paid' }));
+    await user.keyboard(' {End}');
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Refunded' }));
+    await user.keyboard('{ArrowUp}');
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Declined' }));
+    // A first letter jumps to the next value that starts with it.
+    await user.keyboard('r');
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Refunded' }));
+    await user.keyboard('d');
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Declined' }));
+    expect(onChange).not.toHaveBeenCalled();
+    await user.keyboard('{Enter}');
+    expect(onChange).toHaveBeenCalledTimes(1);
+    expect(onChange).toHaveBeenCalledWith(['paid', 'declined', 'refunded']);
+  });
+
+  it('is one tab stop: Tab goes from the values to the buttons', async () => {
+    const user = userEvent.setup();
+    render(<ChoiceFilter label="Status" options={options} selected={[]} onChange={vi.fn()} />);
+    await user.click(screen.getByRole('button', { name: /^Status:/ }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Paid' })));
+    await user.keyboard('{ArrowDown}');
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Apply' }));
   });
 });

@@ -1,0 +1,48 @@
+// Partners (issue 22): the query factory, answers validated in the worker against the contract's schemas.
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../src/api/api-client.ts';
+import { validate } from '../../src/api/validate.ts';
+import type { CommissionPlanUpdateBody } from '../../src/contract/partner-schemas.ts';
+
+export const partnerPath = (partnerId: string) => `/partners/${encodeURIComponent(partnerId)}`;
+export const commissionPlanPath = (partnerId: string, planId: string) => `${partnerPath(partnerId)}/commissions/${encodeURIComponent(planId)}`;
+export const partnerBusinessPath = (partnerId: string, businessId: string) => `${partnerPath(partnerId)}/business/${encodeURIComponent(businessId)}`;
+
+export const partnerQueries = {
+  all: ['partners'] as const,
+  list: (params: Record<string, string>) => queryOptions({
+    queryKey: [...partnerQueries.all, 'list', params] as const,
+    queryFn: async ({ signal }) => validate('partnerList', await api.get<unknown>('/partners', { query: params, signal })),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  }),
+  detail: (partnerId: string) => queryOptions({
+    queryKey: [...partnerQueries.all, 'detail', partnerId] as const,
+    queryFn: async ({ signal }) => validate('partnerDetail', await api.get<unknown>(partnerPath(partnerId), { signal })),
+    staleTime: 30_000,
+  }),
+  businesses: (partnerId: string, params: Record<string, string>) => queryOptions({
+    queryKey: [...partnerQueries.all, 'businesses', partnerId, params] as const,
+    queryFn: async ({ signal }) => validate('businessList', await api.get<unknown>(`${partnerPath(partnerId)}/businesses`, { query: params, signal })),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  }),
+  commissionPlan: (partnerId: string, planId: string) => queryOptions({
+    queryKey: [...partnerQueries.all, 'commissionPlan', partnerId, planId] as const,
+    queryFn: async ({ signal }) => validate('commissionPlanDetail', await api.get<unknown>(`${partnerPath(partnerId)}/commission-plans/${encodeURIComponent(planId)}`, { signal })),
+    staleTime: 60_000,
+  }),
+  declines: (partnerId: string, currency: string, startDate: string, endDate: string) => queryOptions({
+    queryKey: [...partnerQueries.all, 'declines', partnerId, currency, startDate, endDate] as const,
+    queryFn: async ({ signal }) => validate('partnerDeclines', await api.post<unknown>(`${partnerPath(partnerId)}/declines`, {
+      currency, dateRange: { startDate, endDate },
+    }, { signal })),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  }),
+};
+
+/** PUT the whole plan with the version it was read at; the answer is the plan as GET gives it. */
+export async function saveCommissionPlan(partnerId: string, planId: string, body: CommissionPlanUpdateBody) {
+  return validate('commissionPlanDetail', await api.put<unknown>(`${partnerPath(partnerId)}/commission-plans/${encodeURIComponent(planId)}`, body));
+}

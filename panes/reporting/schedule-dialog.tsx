@@ -1,0 +1,112 @@
+// 'Schedule statement…': receive this statement (or ledger report) daily, weekly on a weekday or monthly on a day,
+// at an hour of a chosen time zone, as PDF, Excel, CSV or camt.053. Each run covers the period just ended and lands
+// in My report queue; 'Email me when it is ready' sends a link there (never the file).
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { ApiError } from '../../src/api/api-error.ts';
+import { type ScheduleFrequency, type SchedulableReportType, scheduleFrequencies, scheduleFrequencyLabels, weekdayNames } from '../../src/contract/report-schedules.ts';
+import { showToast } from '../../src/state/toast-store.ts';
+import { Modal } from '../../src/ui/modal.tsx';
+import { FileTypeChoice } from './download-dialog.tsx';
+import { createSchedule, scheduleQueries } from '../reporting-overview/schedule-queries.ts';
+
+type FileType = 'pdf' | 'xlsx' | 'csv' | 'xml';
+const fileTypeLabels: Record<FileType, string> = { pdf: 'PDF (.pdf)', xlsx: 'Excel workbook (.xlsx)', csv: 'CSV (.csv)', xml: 'ISO 20022 camt.053 (.xml)' };
+const pad = (value: number) => String(value).padStart(2, '0');
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+const zones = () => {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return [...new Set(['UTC', browserZone(), ...known])].sort();
+};
+
+export type ScheduleTarget = { reportType: SchedulableReportType; businessId: string; merchantId?: string; accountNumber: string };
+
+export function ScheduleDialog({ open, title, target, camt053 = false, onClose }: {
+  open: boolean; title: string; target: ScheduleTarget; camt053?: boolean; onClose: () => void;
+}) {
+  const formId = useId();
+  const queryClient = useQueryClient();
+  const [fileType, setFileType] = useState<FileType>('pdf');
+  const [frequency, setFrequency] = useState<ScheduleFrequency>('monthly');
+  const [weekday, setWeekday] = useState(1);
+  const [dayOfMonth, setDayOfMonth] = useState(1);
+  const [hour, setHour] = useState(6);
+  const [timeZone, setTimeZone] = useState(browserZone);
+  const [emailWhenReady, setEmailWhenReady] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const zoneOptions = useMemo(() => (open ? zones() : []), [open]);
+  useEffect(() => {
+    if (open) setError(null);
+  }, [open]);
+  const save = useMutation({
+    mutationFn: () => createSchedule({
+      ...target, fileType, frequency, hour, timeZone, emailWhenReady,
+      ...(frequency === 'weekly' ? { weekday } : {}), ...(frequency === 'monthly' ? { dayOfMonth } : {}),
+    }),
+    onSuccess: (schedule) => {
+      void queryClient.invalidateQueries({ queryKey: scheduleQueries.all });
+      onClose();
+      showToast({ kind: 'success', message: `Scheduled: ${schedule.description}. Each run appears in your report queue.`, link: { href: '/reporting-overview', label: 'Open my report queue' } });
+    },
+    onError: (failure) => setError(failure instanceof ApiError ? failure.messages.join(' ') : 'The schedule could not be saved.'),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!save.isPending) save.mutate();
+  };
+  const periodText = frequency === 'daily' ? 'the day before' : frequency === 'weekly' ? 'the seven days before' : 'the month before';
+  return (
+    <Modal
+      open={open}
+      title={title}
+      onClose={onClose}
+      size="md"
+      closeActionLabel="Cancel"
+      footer={<button type="submit" form={formId} className="button button-primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Schedule'}</button>}
+    >
+      <form id={formId} className="export-form schedule-form" onSubmit={submit}>
+        <p className="export-count">Each run covers {periodText} and lands in My report queue.</p>
+        {error ? <p role="alert" className="form-error">{error}</p> : null}
+        <FileTypeChoice name="scheduleFileType" types={camt053 ? ['pdf', 'xlsx', 'csv', 'xml'] : ['pdf', 'xlsx', 'csv']} labels={fileTypeLabels} value={fileType} onChange={setFileType} />
+        <label className="reporting-select">
+          Repeat{' '}
+          <select value={frequency} onChange={(event) => setFrequency(event.target.value as ScheduleFrequency)}>
+            {scheduleFrequencies.map((value) => <option key={value} value={value}>{scheduleFrequencyLabels[value]}</option>)}
+          </select>
+        </label>
+        {frequency === 'weekly' ? (
+          <label className="reporting-select">
+            Weekday{' '}
+            <select value={weekday} onChange={(event) => setWeekday(Number(event.target.value))}>
+              {weekdayNames.map((name, index) => <option key={name} value={index + 1}>{name}</option>)}
+            </select>
+          </label>
+        ) : null}
+        {frequency === 'monthly' ? (
+          <label className="reporting-select">
+            Day of the month{' '}
+            <select value={dayOfMonth} onChange={(event) => setDayOfMonth(Number(event.target.value))}>
+              {Array.from({ length: 31 }, (_, index) => index + 1).map((day) => <option key={day} value={day}>{day === 31 ? '31 (or the month\'s last day)' : day > 28 ? `${day} (or the month's last day)` : day}</option>)}
+            </select>
+          </label>
+        ) : null}
+        <label className="reporting-select">
+          At{' '}
+          <select value={hour} onChange={(event) => setHour(Number(event.target.value))}>
+            {Array.from({ length: 24 }, (_, value) => <option key={value} value={value}>{pad(value)}:00</option>)}
+          </select>
+        </label>
+        <label className="reporting-select">
+          Time zone{' '}
+          <select value={timeZone} onChange={(event) => setTimeZone(event.target.value)}>
+            {zoneOptions.map((zone) => <option key={zone} value={zone}>{zone}</option>)}
+          </select>
+        </label>
+        <label className="dt-checkbox">
+          <input type="checkbox" checked={emailWhenReady} onChange={(event) => setEmailWhenReady(event.target.checked)} />
+          Email me when it is ready (a link to the portal, never the file)
+        </label>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,302 @@
+// Partners (issue 22): the partners overview, one partner, its businesses, its commission plans with the commission
+// earned per month from the ledger's fees, and its declines broken down by business.
+//
+// | method | path                                              | permission                                      | answer                                   |
+// |--------|---------------------------------------------------|-------------------------------------------------|------------------------------------------|
+// | GET    | /partners                                         | Mapi.Partners.Read at root, else own partners   | { results, numberOfResults }             |
+// | GET    | /partners/{partnerId}                             | Mapi.Partner.Read in the partner                | detail with counts and commission plans  |
+// | GET    | /partners/{partnerId}/businesses                  | Mapi.Partner.Read + Mapi.Business.Read          | { results, numberOfResults } (business)  |
+// | GET    | /partners/{partnerId}/commission-plans            | Mapi.Partner.Read                               | { results, numberOfResults }             |
+// | GET    | /partners/{partnerId}/commission-plans/{planId}   | Mapi.Partner.Read                               | plan, rules, commission earned per month |
+// | PUT    | /partners/{partnerId}/commission-plans/{planId}   | Mapi.Partner.Read + Mapi.CommissionPlans.Update | the plan as GET; 409 stale version; 400 an ended plan or a field's problem; audited CommissionPlanUpdated |
+// | POST   | /partners/{partnerId}/declines                    | Mapi.Partner.Read + Mapi.MerchantDashboardReport.Read | the dashboard's declines + by business |
+//
+// Scoping: internal users (a root role) reach every partner; a partner-level role reaches its own partner; anyone
+// else, and any partner that does not exist, answers 404. A plan of another partner is a 404 too. List parameters
+// follow the list convention (pagenumber, pagesize, sort, filters of src/contract/partners.ts).
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import type { BusinessListItem } from '../../src/contract/configuration-schemas.ts';
+import { addLocalDays, normalisePeriod, startOfLocalDate } from '../../src/contract/dashboard-intervals.ts';
+import { maxDeclineReasons } from '../../src/contract/dashboard.ts';
+import type { FilterClause } from '../../src/contract/list-query.ts';
+import type { CommissionPlanDetail, CommissionPlanListItem, CommissionRule, PartnerDeclines, PartnerDetail, PartnerListItem } from '../../src/contract/partner-schemas.ts';
+import { commissionPlanUpdateBody, partnerDeclinesRequest } from '../../src/contract/partner-schemas.ts';
+import { paymentMethods } from '../../src/contract/enumerations.ts';
+import {
+  checkCommissionPlanEdit, commissionCardTypes, commissionChannels, commissionEditMessage, commissionPlanStatus, type CommissionCardType, type CommissionChannel, maxCommissionMonths, maxPartnerBusinessesBrokenDown, partnerBusinessListSpec, partnerListSpec,
+} from '../../src/contract/partners.ts';
+import type { PermissionName } from '../../src/contract/permissions.ts';
+import type { Db } from '../db/client.ts';
+import { businesses, commissionPlans, commissionRules, merchants, partners } from '../db/schema.ts';
+import { commissionByMonth } from '../partners/commission-ledger.ts';
+import type { CommissionRuleTerms } from '../partners/commission.ts';
+import { isInternal, permissionsIn, resolvePartner } from '../policy/principal.ts';
+import { recordAudit } from './audit-trail.ts';
+import { permissionsOfRoles } from '../policy/role-permissions.ts';
+import { declineReasons } from '../stats/read-stats.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
+import { badRequest, conflict, forbidden, notFound } from './errors.ts';
+import {
+  assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource,
+} from './list-sql.ts';
+
+const maxIdLength = 64;
+
+// Static SQL: the ORM renders a column inside a subquery unqualified ("id"), which would read the subquery's own.
+const businessCount = sql<number>`(SELECT count(*)::int FROM businesses b WHERE b.partner_id = "partners"."id")`;
+const liveBusinessCount = sql<number>`(SELECT count(*)::int FROM businesses b WHERE b.partner_id = "partners"."id" AND b.live)`;
+const planCount = sql<number>`(SELECT count(*)::int FROM commission_plans p WHERE p.partner_id = "partners"."id")`;
+
+const nameContains = (column: typeof partners.name | typeof businesses.name) => (clauses: FilterClause[]) => {
+  const term = clauses[0]?.value.trim();
+  return term ? sql`lower(${column}) LIKE ${`%${likeLiteral(term.toLowerCase())}%`}` : undefined;
+};
+
+export const partnerResource: ListResource = {
+  spec: partnerListSpec,
+  filters: { name: { type: 'custom', condition: nameContains(partners.name) }, id: { type: 'equals', column: partners.id } },
+  sorts: {
+    name: [{ expression: partners.name, descending: false }, { expression: partners.id, descending: false }],
+    id: [{ expression: partners.id, descending: false }],
+    businesses: [{ expression: businessCount, descending: false }, { expression: partners.id, descending: false }],
+  },
+};
+assertResourceMatchesSpec(partnerResource);
+
+export const partnerBusinessResource: ListResource = {
+  spec: partnerBusinessListSpec,
+  filters: {
+    name: { type: 'custom', condition: nameContains(businesses.name) },
+    id: { type: 'equals', column: businesses.id },
+    live: { type: 'custom', condition: (clauses) => {
+      const values = [...new Set(clauses.map((clause) => clause.value === 'true'))];
+      return values.length === 1 ? eq(businesses.live, values[0] as boolean) : undefined;
+    } },
+  },
+  sorts: {
+    name: [{ expression: businesses.name, descending: false }, { expression: businesses.id, descending: false }],
+    id: [{ expression: businesses.id, descending: false }],
+  },
+};
+assertResourceMatchesSpec(partnerBusinessResource);
+
+function idParam(c: Context<AppEnv>, name: string): string {
+  const value = c.req.param(name) ?? '';
+  if (value === '' || value.length > maxIdLength) throw notFound();
+  return value;
+}
+
+type PlanRow = typeof commissionPlans.$inferSelect;
+type RuleRow = typeof commissionRules.$inferSelect;
+const today = () => new Date().toISOString().slice(0, 10);
+
+function toPlanItem(plan: PlanRow, ruleCount: number): CommissionPlanListItem {
+  return {
+    commissionPlanId: plan.id, partnerId: plan.partnerId, name: plan.name, validFrom: plan.validFrom, validTo: plan.validTo,
+    status: commissionPlanStatus(plan.validFrom, plan.validTo, today()), ruleCount,
+  };
+}
+
+export const toRuleTerms = (rule: RuleRow): CommissionRuleTerms => ({
+  ruleId: rule.id, priority: rule.priority, volumeFromMinor: rule.volumeFromMinor, volumeToMinor: rule.volumeToMinor,
+  percentageBasisPoints: rule.percentageBasisPoints, fixedMinor: rule.fixedMinor, channel: rule.channel, currency: rule.currency,
+  paymentMethod: rule.paymentMethod, cardType: rule.cardType,
+});
+
+function toRuleDetail(rule: RuleRow): CommissionRule {
+  return {
+    ...toRuleTerms(rule), description: rule.description,
+    channel: (commissionChannels as readonly string[]).includes(rule.channel ?? '') ? rule.channel as CommissionChannel : null,
+    cardType: (commissionCardTypes as readonly string[]).includes(rule.cardType ?? '') ? rule.cardType as CommissionCardType : null,
+  };
+}
+
+async function plansOf(db: Db, partnerId: string): Promise<CommissionPlanListItem[]> {
+  const rows = await db.select({ plan: commissionPlans, rules: sql<number>`(SELECT count(*)::int FROM commission_rules r WHERE r.plan_id = "commission_plans"."id")` })
+    .from(commissionPlans).where(eq(commissionPlans.partnerId, partnerId)).orderBy(sql`${commissionPlans.validFrom} DESC`, asc(commissionPlans.id));
+  return rows.map((row) => toPlanItem(row.plan, Number(row.rules)));
+}
+
+/** The months a plan's commission is computed for: its validity up to now, at most maxCommissionMonths, as [from, to). */
+export function commissionWindow(validFrom: string, validTo: string | null, now: Date): { from: Date; to: Date } | null {
+  const startOfMonth = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+  const end = validTo === null ? now : new Date(Math.min(now.getTime(), Date.parse(`${validTo}T00:00:00Z`) + 86_400_000));
+  const earliest = startOfMonth(new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - (maxCommissionMonths - 1), 1)));
+  const from = new Date(Math.max(Date.parse(`${validFrom}T00:00:00Z`), earliest.getTime()));
+  return from < end ? { from, to: end } : null;
+}
+
+export function partnerRoutes({ database }: Deps) {
+  const routes = new Hono<AppEnv>();
+  const { db } = database;
+
+  /** The addressed partner (404 when out of reach or missing) and the permission asked (403). */
+  async function reachPartner(c: Context<AppEnv>, ...needed: PermissionName[]) {
+    const resolved = await resolvePartner(database, c.get('principal'), idParam(c, 'partnerId'));
+    if (!resolved) throw notFound();
+    for (const permission of needed) requirePermission(resolved.permissions, permission);
+    return resolved;
+  }
+
+  routes.get('/partners', async (c) => {
+    const principal = c.get('principal');
+    let scope: SQL | undefined;
+    if (!isInternal(principal) || !permissionsOfRoles(principal.rootRoles).has('Mapi.Partners.Read')) {
+      const own = principal.partnerIds.filter((partnerId) => permissionsIn(principal, { partnerId }).has('Mapi.Partner.Read'));
+      if (own.length === 0) throw forbidden();
+      scope = inArray(partners.id, own);
+    }
+    const query = parseListRequest(singleValuedQuery(c), partnerListSpec);
+    const where = and(scope, filterCondition(partnerResource, query.filters, c.get('timeZone')));
+    const order = query.sort.flatMap((key) => orderByOf(orderKeysOf(partnerResource, key)));
+    const [total] = await db.select({ value: count() }).from(partners).where(where);
+    const rows = await db.select({ partner: partners, businessCount, liveBusinessCount, planCount }).from(partners).where(where).orderBy(...order)
+      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    const results: PartnerListItem[] = rows.map((row) => ({
+      partnerId: row.partner.id, partnerName: row.partner.name, businessCount: Number(row.businessCount), liveBusinessCount: Number(row.liveBusinessCount),
+      commissionPlanCount: Number(row.planCount), createDateTimeUtc: row.partner.createdAt.toISOString(),
+    }));
+    return c.json({ results, numberOfResults: total?.value ?? 0 });
+  });
+
+  routes.get('/partners/:partnerId', async (c) => {
+    const { partner } = await reachPartner(c, 'Mapi.Partner.Read');
+    const [counts] = await db.select({
+      businesses: sql<number>`count(DISTINCT ${businesses.id})::int`,
+      live: sql<number>`count(DISTINCT ${businesses.id}) FILTER (WHERE ${businesses.live})::int`,
+      merchants: sql<number>`count(${merchants.id})::int`,
+    }).from(businesses).leftJoin(merchants, eq(merchants.businessId, businesses.id)).where(eq(businesses.partnerId, partner.id));
+    const currencies = await db.selectDistinct({ currency: sql<string>`unnest(${merchants.currencies})` })
+      .from(merchants).innerJoin(businesses, eq(businesses.id, merchants.businessId)).where(eq(businesses.partnerId, partner.id));
+    const body: PartnerDetail = {
+      partnerId: partner.id, partnerName: partner.name, createDateTimeUtc: partner.createdAt.toISOString(),
+      businessCount: Number(counts?.businesses ?? 0), liveBusinessCount: Number(counts?.live ?? 0), merchantCount: Number(counts?.merchants ?? 0),
+      currencies: currencies.map((row) => row.currency).sort(), commissionPlans: await plansOf(db, partner.id),
+    };
+    return c.json(body);
+  });
+
+  routes.get('/partners/:partnerId/businesses', async (c) => {
+    const { partner } = await reachPartner(c, 'Mapi.Partner.Read', 'Mapi.Business.Read');
+    const query = parseListRequest(singleValuedQuery(c), partnerBusinessListSpec);
+    const where = and(eq(businesses.partnerId, partner.id), filterCondition(partnerBusinessResource, query.filters, c.get('timeZone')));
+    const order = query.sort.flatMap((key) => orderByOf(orderKeysOf(partnerBusinessResource, key)));
+    const [total] = await db.select({ value: count() }).from(businesses).where(where);
+    const rows = await db.select().from(businesses).where(where).orderBy(...order).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    const results: BusinessListItem[] = rows.map((row) => ({
+      businessId: row.id, businessName: row.name, businessUrl: row.businessUrl, camAutoRemittance: row.camAutoRemittance, live: row.live,
+      partnerId: partner.id, partnerName: partner.name,
+    }));
+    return c.json({ results, numberOfResults: total?.value ?? 0 });
+  });
+
+  routes.get('/partners/:partnerId/commission-plans', async (c) => {
+    const { partner } = await reachPartner(c, 'Mapi.Partner.Read');
+    const results = await plansOf(db, partner.id);
+    return c.json({ results, numberOfResults: results.length });
+  });
+
+  /** A plan with its rules and the commission earned per month, as GET and PUT answer it. */
+  async function planDetail(partner: { id: string; name: string }, plan: PlanRow, permissions: ReadonlySet<PermissionName>): Promise<CommissionPlanDetail> {
+    const rules = await db.select().from(commissionRules).where(eq(commissionRules.planId, plan.id)).orderBy(asc(commissionRules.priority), asc(commissionRules.id));
+    const terms = rules.map(toRuleTerms);
+    const window = commissionWindow(plan.validFrom, plan.validTo, new Date());
+    const months = window ? await commissionByMonth(db, partner.id, terms, window.from, window.to) : [];
+    const totals = new Map<string, { currency: string; feesMinor: number; commissionMinor: number }>();
+    for (const month of months) {
+      const total = totals.get(month.currency) ?? { currency: month.currency, feesMinor: 0, commissionMinor: 0 };
+      total.feesMinor += month.feesMinor;
+      total.commissionMinor += month.commissionMinor;
+      totals.set(month.currency, total);
+    }
+    const item = toPlanItem(plan, rules.length);
+    return {
+      ...item, partnerName: partner.name, version: plan.version,
+      editable: permissions.has('Mapi.CommissionPlans.Update') && item.status !== 'Ended',
+      rules: rules.map(toRuleDetail),
+      months: months.map(({ month, currency, volumeMinor, feesMinor, transactionCount, unmatchedCount, commissionMinor }) => ({
+        month, currency, volumeMinor, feesMinor, transactionCount, unmatchedCount, commissionMinor,
+      })),
+      totals: [...totals.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1)),
+    };
+  }
+
+  async function findPlan(partnerId: string, planId: string): Promise<PlanRow> {
+    const [plan] = await db.select().from(commissionPlans).where(and(eq(commissionPlans.id, planId), eq(commissionPlans.partnerId, partnerId)));
+    if (!plan) throw notFound();
+    return plan;
+  }
+
+  routes.get('/partners/:partnerId/commission-plans/:planId', async (c) => {
+    const { partner, permissions } = await reachPartner(c, 'Mapi.Partner.Read');
+    const plan = await findPlan(partner.id, idParam(c, 'planId'));
+    return c.json(await planDetail(partner, plan, permissions));
+  });
+
+  // The plan and its rules are replaced as one edit under the plan's version. An ended plan is history (its months
+  // may have been paid out) and is not changed; a changed plan's earlier months are recomputed with the new rules.
+  routes.put('/partners/:partnerId/commission-plans/:planId', async (c) => {
+    const { partner, permissions } = await reachPartner(c, 'Mapi.Partner.Read', 'Mapi.CommissionPlans.Update');
+    const current = await findPlan(partner.id, idParam(c, 'planId'));
+    const body = await readBody(c, commissionPlanUpdateBody);
+    const edit = {
+      name: body.name.trim(), validFrom: body.validFrom, validTo: body.validTo,
+      rules: body.rules.map((rule) => ({ ...rule, description: rule.description.trim() })),
+    };
+    const problems = checkCommissionPlanEdit(edit, paymentMethods);
+    if (Object.keys(problems).length > 0) throw badRequest(Object.entries(problems).map(([field, message]) => commissionEditMessage(field, message)));
+    const saved = await db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(commissionPlans).where(eq(commissionPlans.id, current.id)).for('update');
+      if (!locked || locked.version !== body.version) throw conflict();
+      if (commissionPlanStatus(locked.validFrom, locked.validTo, today()) === 'Ended') throw badRequest('This commission plan has ended and cannot be changed.');
+      const before = await tx.select().from(commissionRules).where(eq(commissionRules.planId, locked.id)).orderBy(asc(commissionRules.priority));
+      const [row] = await tx.update(commissionPlans).set({ name: edit.name, validFrom: edit.validFrom, validTo: edit.validTo, version: sql`${commissionPlans.version} + 1` })
+        .where(and(eq(commissionPlans.id, locked.id), eq(commissionPlans.version, body.version))).returning();
+      if (!row) throw conflict();
+      await tx.delete(commissionRules).where(eq(commissionRules.planId, locked.id));
+      await tx.insert(commissionRules).values(edit.rules.map((rule) => ({ ...rule, id: `${locked.id}-R${rule.priority}`, planId: locked.id })));
+      const summary = (plan: { name: string; validFrom: string; validTo: string | null }, rules: readonly Omit<RuleRow, 'id' | 'planId'>[]) => ({
+        name: plan.name, validFrom: plan.validFrom, validTo: plan.validTo,
+        rules: rules.map(({ priority, description, volumeFromMinor, volumeToMinor, percentageBasisPoints, fixedMinor, channel, currency, paymentMethod, cardType }) => ({
+          priority, description, volumeFromMinor, volumeToMinor, percentageBasisPoints, fixedMinor, channel, currency, paymentMethod, cardType,
+        })),
+      });
+      await recordAudit(tx, c.get('principal'), 'CommissionPlanUpdated', { businessId: null, merchantId: null }, {
+        partnerId: partner.id, commissionPlanId: locked.id, version: row.version, before: summary(locked, before), after: summary(row, edit.rules),
+      });
+      return row;
+    });
+    return c.json(await planDetail(partner, saved, permissions));
+  });
+
+  routes.post('/partners/:partnerId/declines', async (c) => {
+    const { partner } = await reachPartner(c, 'Mapi.Partner.Read', 'Mapi.MerchantDashboardReport.Read');
+    const request = await readBody(c, partnerDeclinesRequest);
+    const normalised = normalisePeriod('custom', request.dateRange.startDate, request.dateRange.endDate);
+    if ('problems' in normalised) throw badRequest(normalised.problems);
+    const { period } = normalised;
+    const timeZone = c.get('timeZone');
+    const start = startOfLocalDate(period.startDate, timeZone);
+    const end = startOfLocalDate(addLocalDays(period.endDate, 1), timeZone);
+    const reasons = await declineReasons(db, { partnerId: partner.id }, request.currency, start, end);
+    const partnerBusinesses = await db.select({ id: businesses.id, name: businesses.name }).from(businesses)
+      .where(eq(businesses.partnerId, partner.id)).orderBy(asc(businesses.name), asc(businesses.id)).limit(maxPartnerBusinessesBrokenDown);
+    const byBusiness = await Promise.all(partnerBusinesses.map(async (business) => {
+      const own = await declineReasons(db, { businessId: business.id }, request.currency, start, end);
+      return {
+        businessId: business.id, businessName: business.name, totalCount: own.reduce((sum, entry) => sum + entry.count, 0),
+        totalAmount: own.reduce((sum, entry) => sum + entry.amount, 0), topReason: own[0]?.reason ?? null,
+      };
+    }));
+    const body: PartnerDeclines = {
+      startDate: period.startDate, endDate: period.endDate, currency: request.currency,
+      totalCount: reasons.reduce((sum, entry) => sum + entry.count, 0), totalAmount: reasons.reduce((sum, entry) => sum + entry.amount, 0),
+      reasons: reasons.slice(0, maxDeclineReasons),
+      businesses: byBusiness.filter((entry) => entry.totalCount > 0).sort((a, b) => b.totalCount - a.totalCount || b.totalAmount - a.totalAmount || (a.businessName < b.businessName ? -1 : 1)),
+    };
+    return c.json(body);
+  });
+
+  return routes;
+}

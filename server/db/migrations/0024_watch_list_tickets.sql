@@ -1,0 +1,1 @@
+ALTER TABLE "watch_list_entries" ADD COLUMN "ticket_id" text;

@@ -1,0 +1,2 @@
+ALTER TABLE "sign_in_attempts" ADD COLUMN "interaction_id" text;--> statement-breakpoint
+CREATE INDEX "sign_in_attempts_interaction_idx" ON "sign_in_attempts" USING btree ("interaction_id","attempted_at");

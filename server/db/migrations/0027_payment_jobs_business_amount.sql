@@ -1,0 +1,1 @@
+CREATE INDEX "payment_jobs_business_amount_idx" ON "payment_jobs" USING btree ("business_id",("amount_minor" * CASE WHEN "currency" IN ('BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF') THEN 1000 WHEN "currency" IN ('BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND') THEN 1 ELSE 10 END));

@@ -1,0 +1,2 @@
+CREATE INDEX "payment_jobs_currency_idx" ON "payment_jobs" USING btree ("currency","business_id","create_date_time_utc" DESC NULLS FIRST,"reference");--> statement-breakpoint
+CREATE INDEX "payment_jobs_status_idx" ON "payment_jobs" USING btree ("status","business_id","create_date_time_utc" DESC NULLS FIRST,"reference");

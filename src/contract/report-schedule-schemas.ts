@@ -1,0 +1,51 @@
+// Scheduled statements' schemas (arktype): the body that creates one, the change that pauses or resumes one, and
+// the answers. Rules and constants: report-schedules.ts.
+import { type } from 'arktype';
+import { ledgerReportFileTypes } from './ledger.ts';
+import { scheduleFrequencies, schedulableReportTypes } from './report-schedules.ts';
+
+export const reportScheduleBody = type({
+  '+': 'reject',
+  reportType: type.enumerated(...schedulableReportTypes),
+  fileType: type.enumerated(...ledgerReportFileTypes),
+  businessId: '0 < string <= 64',
+  'merchantId?': '0 < string <= 64',
+  accountNumber: '0 < string <= 40',
+  frequency: type.enumerated(...scheduleFrequencies),
+  'weekday?': '1 <= number.integer <= 7',
+  'dayOfMonth?': '1 <= number.integer <= 31',
+  hour: '0 <= number.integer <= 23',
+  timeZone: '0 < string <= 64',
+  emailWhenReady: 'boolean',
+});
+export type ReportScheduleBody = typeof reportScheduleBody.infer;
+
+export const reportScheduleChange = type({ '+': 'reject', paused: 'boolean', version: 'number.integer >= 1' });
+export type ReportScheduleChange = typeof reportScheduleChange.infer;
+
+export const reportSchedule = type({
+  id: 'string',
+  reportType: 'string',
+  fileType: "'csv' | 'xlsx' | 'pdf' | 'xml'",
+  context: type({ level: "'business' | 'merchant'", businessId: 'string', 'merchantId?': 'string', title: 'string' }),
+  accountNumber: 'string',
+  frequency: type.enumerated(...scheduleFrequencies),
+  weekday: 'number | null',
+  dayOfMonth: 'number | null',
+  hour: 'number',
+  timeZone: 'string',
+  description: 'string',
+  emailWhenReady: 'boolean',
+  paused: 'boolean',
+  nextRunAt: 'string | null',
+  lastRunAt: 'string | null',
+  lastOutcome: "'queued' | 'generated' | 'failed' | null",
+  lastError: 'string | null',
+  lastReportId: 'string | null',
+  version: 'number',
+  createdAt: 'string',
+});
+export type ReportSchedule = typeof reportSchedule.infer;
+
+export const reportScheduleList = type({ results: reportSchedule.array(), numberOfResults: 'number' });
+export type ReportScheduleList = typeof reportScheduleList.infer;

@@ -1,0 +1,132 @@
+// The billing screens (issue 22) against a fake Portal API: the run (last month by default, preview from the ledger,
+// 'Create invoices' only after a confirmation, a month billed twice explained), the invoices table, and an invoice's
+// actions (mark paid with the version read, a credit note in major units sent as minor units).
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { BillingPane } from '../../../panes/billing/billing-pane.tsx';
+import { InvoiceDetailPane, minorUnitsOf } from '../../../panes/billing/invoice-detail-pane.tsx';
+import { ApiError } from '../../../src/api/api-error.ts';
+import { previousMonthOf, type Invoice, type InvoiceListItem } from '../../../src/contract/billing.ts';
+import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+
+const callsOf = (fn: unknown) => (fn as { mock: { calls: unknown[][] } }).mock.calls;
+/** The fake API's methods are vi.fn()s: answers per test. */
+const mockOf = (fn: unknown) => fn as ReturnType<typeof vi.fn>;
+
+const listItem = (number: string, status: InvoiceListItem['status']): InvoiceListItem => ({
+  invoiceId: `ID-${number}`, number, kind: 'invoice', month: '2026-09', businessId: 'B1', businessName: 'Alpha Ltd', currency: 'GBP', status,
+  issuedUtc: '2026-10-03T09:00:00.000Z', dueUtc: '2026-10-17T09:00:00.000Z', paidUtc: null, totalMinor: 12_345, creditedInvoiceId: null, version: 1,
+});
+const preview = (month: string) => ({
+  month, alreadyRun: false,
+  invoices: [{
+    businessId: 'B1', businessName: 'Alpha Ltd', currency: 'GBP', status: 'draft', feesMinor: 828, minimumTopUpMinor: 0, totalMinor: 828,
+    lines: [{ merchantId: 'M1', merchantName: 'Alpha Online', paymentMethod: 'card', description: 'Transaction fees, card', transactionCount: 3, volumeMinor: 30_000, feesMinor: 828, minimumTopUpMinor: 0, amountMinor: 828 }],
+  }],
+  totals: [{ currency: 'GBP', feesMinor: 828, minimumTopUpMinor: 0, totalMinor: 828, invoiceCount: 1 }],
+});
+
+describe('the billing screen', { timeout: 20_000 }, () => {
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: ['Billing.Invoices.Create'], paths: ['/billing'] });
+  });
+
+  it('lists invoices with their status, overdue marked', async () => {
+    fakeApi({ '/billing/invoices': () => ({ results: [listItem('INV-2026-000002', 'overdue'), listItem('INV-2026-000001', 'paid')], numberOfResults: 2 }) });
+    renderWithServices(<BillingPane params={{}} search="" capability="Billing" />);
+    const table = await screen.findByRole('grid', { name: 'Invoices' }, { timeout: 5000 });
+    const row = (await within(table).findByRole('rowheader', { name: 'INV-2026-000002' }, { timeout: 5000 })).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Overdue').getAttribute('data-status')).toBe('overdue');
+    expect(within(row).getByText('£123.45')).toBeTruthy();
+    expect(within(row).getByRole('link', { name: 'INV-2026-000002' }).getAttribute('href')).toBe('/billing/invoices/ID-INV-2026-000002');
+  });
+
+  it('previews last month by default and creates the invoices only after confirming', async () => {
+    const lastMonth = previousMonthOf(new Date());
+    const api = fakeApi({ '/billing/runs': () => ({ results: [], numberOfResults: 0 }) });
+    mockOf(api.post).mockImplementation(async (path: string, body: unknown) => {
+      if (path === '/billing/runs/preview') return preview((body as { month: string }).month);
+      if (path === '/billing/runs') return { runId: 'BR1', month: lastMonth, createdBy: 'Bill', createdUtc: '2026-11-25T10:00:00.000Z', invoiceCount: 1, invoiceNumbers: ['INV-2026-000003'] };
+      return undefined;
+    });
+    renderWithServices(<BillingPane params={{}} search="?tab=run" capability="Billing" />);
+    const month = await screen.findByLabelText('Month', {}, { timeout: 5000 }) as HTMLInputElement;
+    expect(month.value).toBe(lastMonth);
+    await userEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    const table = await screen.findByRole('table', { name: /Preview: 1 draft invoices/ }, { timeout: 5000 });
+    expect(within(table).getByRole('rowheader', { name: 'Alpha Ltd (B1)' })).toBeTruthy();
+    expect(within(table).getAllByText('£8.28').length).toBeGreaterThan(0);
+    expect(callsOf(api.post).filter(([path]) => path === '/billing/runs')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Create invoices' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText(/1 invoices will be issued/)).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create invoices' }));
+    await waitFor(() => expect(callsOf(api.post).find(([path]) => path === '/billing/runs')?.[1]).toEqual({ month: lastMonth }));
+  });
+
+  it('explains a month that was billed already', async () => {
+    const api = fakeApi({ '/billing/runs': () => ({ results: [], numberOfResults: 0 }) });
+    const message = 'Invoices for October 2026 have already been created. A month is billed once; correct an invoice with a credit note.';
+    mockOf(api.post).mockImplementation(async (path: string, body: unknown) => {
+      if (path === '/billing/runs/preview') return preview((body as { month: string }).month);
+      throw new ApiError({ status: 409, messages: [message], kind: 'http', handled: false });
+    });
+    renderWithServices(<BillingPane params={{}} search="?tab=run&runmonth=2026-10" capability="Billing" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Preview' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Create invoices' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Create invoices' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
+  });
+});
+
+describe('an invoice', { timeout: 20_000 }, () => {
+  const invoice: Invoice = {
+    ...listItem('INV-2026-000002', 'overdue'), version: 4, feesMinor: 12_345, minimumTopUpMinor: 0, reason: null, creditedInvoiceNumber: null, creditNotes: [], creditableMinor: 12_345,
+    lines: [{ merchantId: 'M1', merchantName: 'Alpha Online', paymentMethod: 'applePay', description: 'Transaction fees, apple pay', transactionCount: 10, volumeMinor: 600_000, feesMinor: 12_345, minimumTopUpMinor: 0, amountMinor: 12_345 }],
+  };
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: ['Billing.Invoices.Create'], paths: ['/billing/invoices/ID-INV-2026-000002'] });
+  });
+
+  it('shows lines and totals, marks paid with the version read', async () => {
+    const api = fakeApi({ '/billing/invoices/ID-INV-2026-000002': () => invoice });
+    mockOf(api.put).mockImplementation(async () => ({ ...invoice, status: 'paid', version: 5 }));
+    renderWithServices(<InvoiceDetailPane params={{ invoiceId: 'ID-INV-2026-000002' }} search="" capability="Invoice" />);
+    expect(await screen.findByRole('heading', { name: 'Invoice INV-2026-000002' }, { timeout: 5000 })).toBeTruthy();
+    const lines = screen.getByRole('table', { name: 'Invoice lines' });
+    expect(within(lines).getByText('Apple Pay')).toBeTruthy();
+    expect(within(lines).getByText('£6,000.00')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Mark paid' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Mark paid' }));
+    await waitFor(() => expect(callsOf(api.put)[0]?.slice(0, 2)).toEqual(['/billing/invoices/ID-INV-2026-000002/status', { status: 'paid', version: 4 }]));
+  });
+
+  it('issues a credit note with a reason, the amount read in pounds and sent in pence', async () => {
+    const api = fakeApi({ '/billing/invoices/ID-INV-2026-000002': () => invoice });
+    mockOf(api.post).mockImplementation(async () => ({ ...invoice, kind: 'creditNote', number: 'CN-2026-000001', totalMinor: -1_050, creditableMinor: 0 }));
+    renderWithServices(<InvoiceDetailPane params={{ invoiceId: 'ID-INV-2026-000002' }} search="" capability="Invoice" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Issue credit note' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Issue a credit note for INV-2026-000002' });
+    await userEvent.type(within(dialog).getByLabelText('Reason'), 'Duplicate fee');
+    await userEvent.type(within(dialog).getByLabelText(/Amount in GBP/), '200');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Issue credit note' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('At most £123.45 is left to credit.');
+    await userEvent.clear(within(dialog).getByLabelText(/Amount in GBP/));
+    await userEvent.type(within(dialog).getByLabelText(/Amount in GBP/), '10.5');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Issue credit note' }));
+    await waitFor(() => expect(callsOf(api.post)[0]?.slice(0, 2)).toEqual(['/billing/invoices/ID-INV-2026-000002/credit-notes', { reason: 'Duplicate fee', amountMinor: 1_050 }]));
+  });
+
+  it('reads amounts in the currency\'s decimals', () => {
+    expect(minorUnitsOf('10.5', 'GBP')).toBe(1_050);
+    expect(minorUnitsOf('10', 'GBP')).toBe(1_000);
+    expect(minorUnitsOf('10.555', 'GBP')).toBeNull();
+    expect(minorUnitsOf('1500', 'JPY')).toBe(1_500);
+    expect(minorUnitsOf('15.5', 'JPY')).toBeNull();
+    expect(minorUnitsOf('abc', 'GBP')).toBeNull();
+    vi.restoreAllMocks();
+  });
+});
