@@ -9,6 +9,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
+          globalSetup: ['tests/global-setup.ts'],
           include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts'],
           // Watches a worker's intermediate states (a put under way, a lease lapsing): run alone, with the faults.
           exclude: ['tests/server/reports/crash.test.ts'],
@@ -20,6 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'faults',
+          globalSetup: ['tests/global-setup.ts'],
           include: ['tests/faults/**/*.test.ts', 'tests/server/reports/crash.test.ts'],
           environment: 'node',
           testTimeout: 300_000,

@@ -35,7 +35,7 @@ export type Database = {
   close: () => Promise<void>;
 };
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 const textTypeIdSet = new Set(textTypeIds);
 const pgTextTypes = {
@@ -50,6 +50,11 @@ export type QueryOptions = {
 export type OpenOptions = {
   url?: string | undefined;
   dataDir?: string | undefined;
+  /**
+   * PGlite only: start from this data directory tarball (dumpDataDir) instead of creating a cluster, which takes
+   * seconds; the test suites' migrated template (tests/global-setup.ts)
+   */
+  pgliteTemplate?: string | undefined;
   poolSize?: number;
   /** bring the schema up to date on opening (default); false for tools that only read a database they did not make */
   migrate?: boolean;
@@ -152,7 +157,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (onDisk) mkdirSync(options.dataDir as string, { recursive: true });
   const unlock = onDisk ? lockDataDir(options.dataDir as string) : () => undefined;
   // PGlite runs on a thread of its own (pglite-thread.ts): its statements never hold up the server's thread.
-  const client = await startPgliteThread({ dataDir: options.dataDir }).catch((error: unknown) => {
+  const client = await startPgliteThread({ dataDir: options.dataDir, template: options.pgliteTemplate }).catch((error: unknown) => {
     unlock();
     throw error;
   });

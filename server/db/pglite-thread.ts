@@ -3,12 +3,17 @@
 // accepting connections and reading sockets (under 200 connections, up to 222 of them waited in the accept queue
 // and timed out). Here it runs on a worker thread of its own; the server's thread only sends statements and reads
 // answers (pglite-remote.ts). Messages: see PgliteRequest and PgliteAnswer.
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { asText, textTypeIds } from './text-types.ts';
 
-export type PgliteThreadOptions = { dataDir: string | undefined };
+export type PgliteThreadOptions = {
+  dataDir: string | undefined;
+  /** a tarball of a data directory (PGlite's dumpDataDir) to start from instead of a new cluster: tests' migrated template */
+  template?: string | undefined;
+};
 
 export type PgliteRequest =
   | { id: number; op: 'query'; text: string; params: unknown[] | undefined; rowMode: 'array' | 'object' | undefined; transaction: number | undefined }
@@ -44,7 +49,8 @@ type OpenTransaction = { tx: Transaction; finish: (commit: boolean) => Promise<v
 async function serve(port: NonNullable<typeof parentPort>, options: PgliteThreadOptions) {
   let client: PGlite;
   try {
-    client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm }, parsers: textParsers });
+    const loadDataDir = options.template ? new Blob([readFileSync(options.template)]) : undefined;
+    client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm }, parsers: textParsers, ...(loadDataDir ? { loadDataDir } : {}) });
   } catch (error) {
     port.postMessage({ id: 0, ok: false, error: serialiseError(error) } satisfies PgliteAnswer);
     return;

@@ -2,11 +2,11 @@
 // TEST_DATABASE_URL is set), a small fixture world, and an app whose verifier maps 'user:<id>' tokens.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp, type AppOptions } from '../../server/app.ts';
 import { cardKeysFrom } from '../../server/cards/card-keys.ts';
 import { vaultCard } from '../../server/cards/card-vault.ts';
-import { openDatabase, type Database } from '../../server/db/client.ts';
+import { openDatabase, type Database, type OpenOptions } from '../../server/db/client.ts';
 import * as schema from '../../server/db/schema.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -20,16 +20,18 @@ function withDatabase(url: string, name: string): string {
 }
 
 /** A fresh, migrated database; close() also drops the PostgreSQL scratch database. */
-export async function createTestDatabase(kind: DatabaseKind): Promise<Database> {
-  if (kind === 'pglite') return openDatabase({});
+export async function createTestDatabase(kind: DatabaseKind, options: Pick<OpenOptions, 'onQuery'> = {}): Promise<Database> {
+  // Copies of the run's migrated template (tests/global-setup.ts); the migrations then find nothing to do.
+  if (kind === 'pglite') return openDatabase({ ...options, pgliteTemplate: inject('pgliteTemplate') });
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `portal_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const template = inject('postgresTemplate');
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
-  const database = await openDatabase({ url: withDatabase(adminUrl, name), poolSize: 5 });
+  const database = await openDatabase({ ...options, url: withDatabase(adminUrl, name), poolSize: 5 });
   return {
     ...database,
     close: async () => {

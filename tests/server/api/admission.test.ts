@@ -2,13 +2,13 @@
 // request whose client has gone sends no statement, a full queue answers 503 with Retry-After and an errorReport.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
-import { openDatabase, type Database } from '../../../server/db/client.ts';
-import { fixture, insertFixtureWorld, testCardKeys, tokenFor } from '../support.ts';
+import { type Database } from '../../../server/db/client.ts';
+import { createTestDatabase, fixture, insertFixtureWorld, testCardKeys, tokenFor } from '../support.ts';
 
 const statements: { text: string; params: unknown[] }[] = [];
 let database: Database;
 beforeAll(async () => {
-  database = await openDatabase({ onQuery: (text, params) => statements.push({ text, params }) });
+  database = await createTestDatabase('pglite', { onQuery: (text, params) => statements.push({ text, params }) });
   await insertFixtureWorld(database);
 });
 afterAll(async () => database?.close());

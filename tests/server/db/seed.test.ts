@@ -11,7 +11,7 @@ import {
 import { openCardNumber, maskCardNumber } from '../../../server/cards/card-seal.ts';
 import { seedTestCards } from '../../../server/db/seed-bulk.ts';
 import { verifyPassword } from '../../../server/identity/passwords.ts';
-import { testCardKeys } from '../support.ts';
+import { createTestDatabase, testCardKeys } from '../support.ts';
 
 const now = new Date('2026-03-02T14:00:00Z');
 const options: SeedOptions = { transactions: 5000, now, cardKeys: testCardKeys };
@@ -67,7 +67,7 @@ describe('demo seed', () => {
   let seededBefore: boolean;
 
   beforeAll(async () => {
-    [first, second] = await Promise.all([openDatabase({}), openDatabase({})]);
+    [first, second] = await Promise.all([createTestDatabase('pglite'), createTestDatabase('pglite')]);
     seededBefore = await isSeeded(first);
     summary = await seedDatabase(first, options);
     secondSummary = await seedDatabase(second, options);
@@ -374,7 +374,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('demo seed on PostgreSQL', () =>
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    [postgres, pglite] = await Promise.all([openDatabase({ url: url.toString(), poolSize: 2 }), openDatabase({})]);
+    [postgres, pglite] = await Promise.all([openDatabase({ url: url.toString(), poolSize: 2 }), createTestDatabase('pglite')]);
     await Promise.all([seedDatabase(postgres, options), seedDatabase(pglite, options)]);
   }, 180_000);
   afterAll(async () => {

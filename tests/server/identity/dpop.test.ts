@@ -8,12 +8,12 @@ import * as oauth from 'oauth4webapi';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
-import { openDatabase, type Database } from '../../../server/db/client.ts';
+import { type Database } from '../../../server/db/client.ts';
 import { users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
 import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
 import { dpopProof, newDpopKey, type DpopKey } from '../../../src/api/dpop.ts';
-import { testCardKeys } from '../support.ts';
+import { createTestDatabase, testCardKeys } from '../support.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const client: oauth.Client = { client_id: 'portal' };
@@ -96,7 +96,7 @@ const withProof = async (key: DpopKey, token: string, options: { method?: string
 });
 
 beforeAll(async () => {
-  database = await openDatabase({});
+  database = await createTestDatabase('pglite');
   let apiListener: ReturnType<typeof getRequestListener> | undefined;
   server = createServer((req, res) => {
     const path = req.url ?? '/';

@@ -8,8 +8,8 @@ import * as oauth from 'oauth4webapi';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../server/app.ts';
-import { testCardKeys } from '../support.ts';
-import { openDatabase, type Database } from '../../../server/db/client.ts';
+import { createTestDatabase, testCardKeys } from '../support.ts';
+import { type Database } from '../../../server/db/client.ts';
 import { auditEvents, oidcPayloads, outboundEmails, signInAttempts, users } from '../../../server/db/schema.ts';
 import { attemptsPerInteraction, failuresPerAddress } from '../../../server/identity/sign-in-guard.ts';
 import { lockoutThreshold } from '../../../server/identity/accounts.ts';
@@ -134,7 +134,7 @@ async function expectInvalidGrant(promise: Promise<unknown>) {
 }
 
 beforeAll(async () => {
-  database = await openDatabase({});
+  database = await createTestDatabase('pglite');
   // As main.ts: the client's address resolved first (this test's client is its own trusted proxy, so a burst can
   // come from many addresses through X-Forwarded-For).
   server = createServer(withClientAddress((req, res) => {

@@ -8,10 +8,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseTrustedProxies, resolveClientAddress, TrustedProxiesError, withClientAddress, type TrustedProxies } from '../../../server/client-address.ts';
-import { openDatabase, type Database } from '../../../server/db/client.ts';
+import { type Database } from '../../../server/db/client.ts';
 import { auditEvents, signInAttempts } from '../../../server/db/schema.ts';
 import { failuresPerAddress } from '../../../server/identity/sign-in-guard.ts';
 import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
+import { createTestDatabase } from '../support.ts';
 
 describe('the client address rule', () => {
   const trusted = parseTrustedProxies('10.0.0.0/8, 192.168.1.10, fd00::/8');
@@ -49,7 +50,7 @@ describe('the sign-in page behind a proxy', () => {
   let trusted: TrustedProxies = parseTrustedProxies(undefined);
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await createTestDatabase('pglite');
     server = createServer((req: IncomingMessage, res: ServerResponse) => withClientAddress((request, response) => identity.handle(request, response), trusted)(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
