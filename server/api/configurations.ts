@@ -92,7 +92,8 @@ function switchesOf(row: ConfigurationRow) {
   return { ...defaultConfigurationSwitches, ...row.switches };
 }
 
-function versionParam(c: Context<AppEnv>): number {
+/** The version a DELETE names in its query (?version=N): 400 when missing or malformed. */
+export function versionParam(c: Context<AppEnv>): number {
   const raw = c.req.query('version');
   if (raw === undefined) throw badRequest('version is required');
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw badRequest('version is invalid');

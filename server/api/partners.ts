@@ -8,7 +8,9 @@
 // | GET    | /partners/{partnerId}/businesses                  | Mapi.Partner.Read + Mapi.Business.Read          | { results, numberOfResults } (business)  |
 // | GET    | /partners/{partnerId}/commission-plans            | Mapi.Partner.Read                               | { results, numberOfResults }             |
 // | GET    | /partners/{partnerId}/commission-plans/{planId}   | Mapi.Partner.Read                               | plan, rules, commission earned per month |
+// | POST   | /partners/{partnerId}/commission-plans            | Mapi.Partner.Read + Mapi.CommissionPlans.Update | 201, the new plan as GET; 400 a field's problem; audited CommissionPlanCreated |
 // | PUT    | /partners/{partnerId}/commission-plans/{planId}   | Mapi.Partner.Read + Mapi.CommissionPlans.Update | the plan as GET; 409 stale version; 400 an ended plan or a field's problem; audited CommissionPlanUpdated |
+// | DELETE | /partners/{partnerId}/commission-plans/{planId}?version=N | Mapi.Partner.Read + Mapi.CommissionPlans.Update | 204; 409 stale version; 400 a plan that has started; audited CommissionPlanDeleted |
 // | POST   | /partners/{partnerId}/declines                    | Mapi.Partner.Read + Mapi.MerchantDashboardReport.Read | the dashboard's declines + by business |
 //
 // Scoping: internal users (a root role) reach every partner; a partner-level role reaches its own partner; anyone
@@ -20,11 +22,13 @@ import type { BusinessListItem } from '../../src/contract/configuration-schemas.
 import { addLocalDays, normalisePeriod, startOfLocalDate } from '../../src/contract/dashboard-intervals.ts';
 import { maxDeclineReasons } from '../../src/contract/dashboard.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
-import type { CommissionPlanDetail, CommissionPlanListItem, CommissionRule, PartnerDeclines, PartnerDetail, PartnerListItem } from '../../src/contract/partner-schemas.ts';
-import { commissionPlanUpdateBody, partnerDeclinesRequest } from '../../src/contract/partner-schemas.ts';
+import type {
+  CommissionPlanCreateBody, CommissionPlanDetail, CommissionPlanListItem, CommissionRule, PartnerDeclines, PartnerDetail, PartnerListItem,
+} from '../../src/contract/partner-schemas.ts';
+import { commissionPlanCreateBody, commissionPlanUpdateBody, partnerDeclinesRequest } from '../../src/contract/partner-schemas.ts';
 import { paymentMethods } from '../../src/contract/enumerations.ts';
 import {
-  checkCommissionPlanEdit, commissionCardTypes, commissionChannels, commissionEditMessage, commissionPlanStatus, type CommissionCardType, type CommissionChannel, maxCommissionMonths, maxPartnerBusinessesBrokenDown, partnerBusinessListSpec, partnerListSpec,
+  checkCommissionPlanEdit, commissionCardTypes, type CommissionPlanEdit, commissionChannels, commissionEditMessage, commissionPlanStatus, type CommissionCardType, type CommissionChannel, maxCommissionMonths, maxPartnerBusinessesBrokenDown, partnerBusinessListSpec, partnerListSpec,
 } from '../../src/contract/partners.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
@@ -33,6 +37,7 @@ import { commissionByMonth } from '../partners/commission-ledger.ts';
 import type { CommissionRuleTerms } from '../partners/commission.ts';
 import { isInternal, permissionsIn, resolvePartner } from '../policy/principal.ts';
 import { recordAudit } from './audit-trail.ts';
+import { versionParam } from './configurations.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { declineReasons } from '../stats/read-stats.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
@@ -116,6 +121,27 @@ async function plansOf(db: Db, partnerId: string): Promise<CommissionPlanListIte
   const rows = await db.select({ plan: commissionPlans, rules: sql<number>`(SELECT count(*)::int FROM commission_rules r WHERE r.plan_id = "commission_plans"."id")` })
     .from(commissionPlans).where(eq(commissionPlans.partnerId, partnerId)).orderBy(sql`${commissionPlans.validFrom} DESC`, asc(commissionPlans.id));
   return rows.map((row) => toPlanItem(row.plan, Number(row.rules)));
+}
+
+/** A plan and its rules as the audit trail records them (before and after an edit, a created or deleted plan). */
+function planSummary(plan: { name: string; validFrom: string; validTo: string | null }, rules: readonly Omit<RuleRow, 'id' | 'planId'>[]) {
+  return {
+    name: plan.name, validFrom: plan.validFrom, validTo: plan.validTo,
+    rules: rules.map(({ priority, description, volumeFromMinor, volumeToMinor, percentageBasisPoints, fixedMinor, channel, currency, paymentMethod, cardType }) => ({
+      priority, description, volumeFromMinor, volumeToMinor, percentageBasisPoints, fixedMinor, channel, currency, paymentMethod, cardType,
+    })),
+  };
+}
+
+/** The body's plan, trimmed, after the shared checks (400 naming each field's problem, as the form shows them). */
+function checkedPlanEdit(body: CommissionPlanCreateBody): CommissionPlanEdit {
+  const edit = {
+    name: body.name.trim(), validFrom: body.validFrom, validTo: body.validTo,
+    rules: body.rules.map((rule) => ({ ...rule, description: rule.description.trim() })),
+  };
+  const problems = checkCommissionPlanEdit(edit, paymentMethods);
+  if (Object.keys(problems).length > 0) throw badRequest(Object.entries(problems).map(([field, message]) => commissionEditMessage(field, message)));
+  return edit;
 }
 
 /** The months a plan's commission is computed for: its validity up to now, at most maxCommissionMonths, as [from, to). */
@@ -234,18 +260,35 @@ export function partnerRoutes({ database }: Deps) {
     return c.json(await planDetail(partner, plan, permissions));
   });
 
+  // A new plan under the same checks as an edit. Its id follows the seed's ('CP-{partnerId}-{n}', the next n of the
+  // partner's plans); the partner's row is locked first so two creations at once do not pick the same n.
+  routes.post('/partners/:partnerId/commission-plans', async (c) => {
+    const { partner, permissions } = await reachPartner(c, 'Mapi.Partner.Read', 'Mapi.CommissionPlans.Update');
+    const edit = checkedPlanEdit(await readBody(c, commissionPlanCreateBody));
+    const created = await db.transaction(async (tx) => {
+      await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partner.id)).for('update');
+      const prefix = `CP-${partner.id}-`;
+      const ids = await tx.select({ id: commissionPlans.id }).from(commissionPlans).where(eq(commissionPlans.partnerId, partner.id));
+      const taken = ids.map(({ id }) => (id.startsWith(prefix) && /^\d{1,9}$/.test(id.slice(prefix.length)) ? Number(id.slice(prefix.length)) : 0));
+      const id = `${prefix}${Math.max(0, ...taken) + 1}`;
+      const [row] = await tx.insert(commissionPlans).values({ id, partnerId: partner.id, name: edit.name, validFrom: edit.validFrom, validTo: edit.validTo }).returning();
+      if (!row) throw new Error('The commission plan was not written.');
+      await tx.insert(commissionRules).values(edit.rules.map((rule) => ({ ...rule, id: `${id}-R${rule.priority}`, planId: id })));
+      await recordAudit(tx, c.get('principal'), 'CommissionPlanCreated', { businessId: null, merchantId: null }, {
+        partnerId: partner.id, commissionPlanId: id, version: row.version, plan: planSummary(row, edit.rules),
+      });
+      return row;
+    });
+    return c.json(await planDetail(partner, created, permissions), 201);
+  });
+
   // The plan and its rules are replaced as one edit under the plan's version. An ended plan is history (its months
   // may have been paid out) and is not changed; a changed plan's earlier months are recomputed with the new rules.
   routes.put('/partners/:partnerId/commission-plans/:planId', async (c) => {
     const { partner, permissions } = await reachPartner(c, 'Mapi.Partner.Read', 'Mapi.CommissionPlans.Update');
     const current = await findPlan(partner.id, idParam(c, 'planId'));
     const body = await readBody(c, commissionPlanUpdateBody);
-    const edit = {
-      name: body.name.trim(), validFrom: body.validFrom, validTo: body.validTo,
-      rules: body.rules.map((rule) => ({ ...rule, description: rule.description.trim() })),
-    };
-    const problems = checkCommissionPlanEdit(edit, paymentMethods);
-    if (Object.keys(problems).length > 0) throw badRequest(Object.entries(problems).map(([field, message]) => commissionEditMessage(field, message)));
+    const edit = checkedPlanEdit(body);
     const saved = await db.transaction(async (tx) => {
       const [locked] = await tx.select().from(commissionPlans).where(eq(commissionPlans.id, current.id)).for('update');
       if (!locked || locked.version !== body.version) throw conflict();
@@ -256,18 +299,35 @@ export function partnerRoutes({ database }: Deps) {
       if (!row) throw conflict();
       await tx.delete(commissionRules).where(eq(commissionRules.planId, locked.id));
       await tx.insert(commissionRules).values(edit.rules.map((rule) => ({ ...rule, id: `${locked.id}-R${rule.priority}`, planId: locked.id })));
-      const summary = (plan: { name: string; validFrom: string; validTo: string | null }, rules: readonly Omit<RuleRow, 'id' | 'planId'>[]) => ({
-        name: plan.name, validFrom: plan.validFrom, validTo: plan.validTo,
-        rules: rules.map(({ priority, description, volumeFromMinor, volumeToMinor, percentageBasisPoints, fixedMinor, channel, currency, paymentMethod, cardType }) => ({
-          priority, description, volumeFromMinor, volumeToMinor, percentageBasisPoints, fixedMinor, channel, currency, paymentMethod, cardType,
-        })),
-      });
       await recordAudit(tx, c.get('principal'), 'CommissionPlanUpdated', { businessId: null, merchantId: null }, {
-        partnerId: partner.id, commissionPlanId: locked.id, version: row.version, before: summary(locked, before), after: summary(row, edit.rules),
+        partnerId: partner.id, commissionPlanId: locked.id, version: row.version, before: planSummary(locked, before), after: planSummary(row, edit.rules),
       });
       return row;
     });
     return c.json(await planDetail(partner, saved, permissions));
+  });
+
+  // Only a plan that has not started goes: once it has, months have been earned under it (and may have been paid
+  // out), so it is ended by setting its last day instead. The version is the configurations' query parameter.
+  routes.delete('/partners/:partnerId/commission-plans/:planId', async (c) => {
+    const { partner } = await reachPartner(c, 'Mapi.Partner.Read', 'Mapi.CommissionPlans.Update');
+    const current = await findPlan(partner.id, idParam(c, 'planId'));
+    const version = versionParam(c);
+    await db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(commissionPlans).where(eq(commissionPlans.id, current.id)).for('update');
+      if (!locked) throw notFound();
+      if (locked.version !== version) throw conflict();
+      if (commissionPlanStatus(locked.validFrom, locked.validTo, today()) !== 'Scheduled') {
+        throw badRequest('This commission plan has started and cannot be deleted; end it by setting its last day instead.');
+      }
+      const rules = await tx.select().from(commissionRules).where(eq(commissionRules.planId, locked.id)).orderBy(asc(commissionRules.priority));
+      // The rules go with the plan (ON DELETE CASCADE).
+      await tx.delete(commissionPlans).where(eq(commissionPlans.id, locked.id));
+      await recordAudit(tx, c.get('principal'), 'CommissionPlanDeleted', { businessId: null, merchantId: null }, {
+        partnerId: partner.id, commissionPlanId: locked.id, version, plan: planSummary(locked, rules),
+      });
+    });
+    return c.body(null, 204);
   });
 
   routes.post('/partners/:partnerId/declines', async (c) => {

@@ -110,15 +110,21 @@ export const commissionRuleBody = type({
 });
 export type CommissionRuleBody = typeof commissionRuleBody.infer;
 
-/** PUT /partners/{id}/commission-plans/{planId}: the whole plan with the version it was read at (409 when stale). */
-export const commissionPlanUpdateBody = type({
-  version: 'number.integer >= 1',
+/** The plan's own fields as POST and PUT send them (the checks of checkCommissionPlanEdit come after these). */
+const commissionPlanFields = {
   name: 'string <= 1000',
   validFrom: 'string <= 10',
   validTo: 'string <= 10 | null',
   rules: commissionRuleBody.array().atMostLength(200),
   '+': 'reject',
-});
+} as const;
+
+/** POST /partners/{id}/commission-plans: a new plan (its id is the server's). */
+export const commissionPlanCreateBody = type(commissionPlanFields);
+export type CommissionPlanCreateBody = typeof commissionPlanCreateBody.infer;
+
+/** PUT /partners/{id}/commission-plans/{planId}: the whole plan with the version it was read at (409 when stale). */
+export const commissionPlanUpdateBody = type({ version: 'number.integer >= 1', ...commissionPlanFields });
 export type CommissionPlanUpdateBody = typeof commissionPlanUpdateBody.infer;
 
 /** POST /partners/{id}/declines: the dashboard's declines body; the answer adds the breakdown by business. */

@@ -120,9 +120,10 @@ function validBody(route: Route, tenant: Tenant): unknown {
   }
   // Partners (issue 22): the declines by business take the dashboard's declines body.
   if (route.path === '/partners/:partnerId/declines') return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
-  if (route.path === '/partners/:partnerId/commission-plans/:planId') {
+  // A plan (PUT: with its version; POST: a new one) that passes the checks, so a refusal is about access.
+  if (route.path === '/partners/:partnerId/commission-plans/:planId' || route.path === '/partners/:partnerId/commission-plans') {
     return {
-      version: 1, name: 'Probe', validFrom: lastMonth, validTo: null,
+      ...(route.method === 'PUT' ? { version: 1 } : {}), name: 'Probe', validFrom: lastMonth, validTo: null,
       rules: [{ priority: 1, description: 'Everything to the prober', volumeFromMinor: 0, volumeToMinor: null, percentageBasisPoints: 10_000, fixedMinor: 0, channel: null, currency: null, paymentMethod: null, cardType: null }],
     };
   }
@@ -156,7 +157,9 @@ function fill(route: Route, tenant: Tenant): string | null {
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
   });
-  return missing ? null : path;
+  if (missing) return null;
+  // A versioned DELETE names its version in the query (server/api/configurations.ts versionParam): a valid one.
+  return route.method === 'DELETE' && route.path === '/partners/:partnerId/commission-plans/:planId' ? `${path}?version=1` : path;
 }
 
 function reaches(account: Account, tenant: Tenant, route: Route): boolean {
