@@ -11,13 +11,13 @@ export const editCommissionPlanCommand: Command = {
   run: ({ state }) => state.paneRequest('edit'),
 };
 
-/** While the plan's form is open: a new rule below the others (Shift+N is the generic New item). */
+/** While the plan's form is open (editing, or a new plan): a new rule below the others (Shift+N is the generic New item). */
 export const addCommissionRuleCommand: Command = {
   id: 'partners.addCommissionRule',
   title: 'Add a commission rule',
   section: 'Record',
   keywords: ['commission', 'rule', 'tier', 'band', 'new'],
   permissions: ['Mapi.CommissionPlans.Update'],
-  when: (ctx) => ctx.route?.id === 'partnerCommission' && ctx.focusedPane?.capabilities.includes('newItem') === true && !ctx.overlayOpen,
+  when: (ctx) => (ctx.route?.id === 'partnerCommission' || ctx.route?.id === 'partnerCommissionNew') && ctx.focusedPane?.capabilities.includes('newItem') === true && !ctx.overlayOpen,
   run: ({ state }) => state.paneRequest('newItem'),
 };

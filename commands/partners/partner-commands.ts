@@ -1,6 +1,8 @@
 // The partners area's commands (issue 22), each offered where the focused screen is about a partner.
 import type { Command } from '../command.ts';
+import { deleteCommissionPlanCommand } from './delete-commission-plan.ts';
 import { addCommissionRuleCommand, editCommissionPlanCommand } from './edit-commission-plan.ts';
+import { newCommissionPlanCommand } from './new-commission-plan.ts';
 import { openBusinessInPartnerFrameCommand } from './open-business-in-partner-frame.ts';
 import { openCommissionPlanCommand } from './open-commission-plan.ts';
 import { openPartnerDeclinesCommand } from './open-partner-declines.ts';
@@ -8,5 +10,5 @@ import { openPartnerTransactionsCommand } from './open-partner-transactions.ts';
 
 export const partnerCommands: readonly Command[] = [
   openCommissionPlanCommand, openPartnerDeclinesCommand, openPartnerTransactionsCommand, openBusinessInPartnerFrameCommand,
-  editCommissionPlanCommand, addCommissionRuleCommand,
+  editCommissionPlanCommand, addCommissionRuleCommand, newCommissionPlanCommand, deleteCommissionPlanCommand,
 ];

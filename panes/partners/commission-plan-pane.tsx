@@ -2,19 +2,22 @@
 // and the commission earned per month and currency, computed from the ledger's fees and reconciled to the cent
 // (server/partners/commission.ts). Both are plain tables a screen reader walks cell by cell. Those who may change the
 // plan (finance admins; never the partner) edit it with Shift+E under the version rule: a stale save answers 409 and
-// the shell asks 'Someone updated this view'; leaving with unsaved changes asks first.
+// the shell asks 'Someone updated this view'; leaving with unsaved changes asks first. A plan that has not started
+// may be deleted ('Delete this commission plan', after a confirmation); once started it is ended by its last day.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef } from 'react';
+import { useId, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
 import { formatDate } from '../../src/format/dates.ts';
 import { formatMinorUnits } from '../../src/format/money.ts';
 import { type PaneProps, useLeaveFormGuard, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
+import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { useVersionedDraft, VersionedEditForm } from '../../src/ui/record-changed.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { describeBand, describeConditions, describeEarning, formatMonth } from './commission-format.ts';
 import { checkPlanDraft, CommissionPlanFields, newRuleDraft, planDraftOf, planEditOf } from './commission-plan-form.tsx';
-import { partnerPath, partnerQueries, saveCommissionPlan } from './partner-queries.ts';
+import { deleteCommissionPlan, partnerPath, partnerQueries, saveCommissionPlan } from './partner-queries.ts';
 import '../../src/ui/form-field.css';
 import '../../src/ui/data-table/data-table.css';
 import '../configurations/configurations.css';
@@ -24,7 +27,9 @@ export function CommissionPlanPane({ params }: PaneProps) {
   const partnerId = params.partnerId ?? '';
   const planId = params.commissionPlanId ?? '';
   const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
   const plan = useQuery(partnerQueries.commissionPlan(partnerId, planId));
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const ids = { title: useId(), rules: useId(), months: useId(), edit: useId() };
   const editor = useVersionedDraft(plan.data, planDraftOf);
   const { draft, setDraft, editing, theirs, tried } = editor;
@@ -36,8 +41,14 @@ export function CommissionPlanPane({ params }: PaneProps) {
     editor.start();
     requestAnimationFrame(() => firstField.current?.focus());
   };
+  // Only a plan that has not started: the server refuses the others (months earned under them are history).
+  const deletable = plan.data?.editable === true && plan.data.status === 'Scheduled' && !editing;
+  const askDelete = () => {
+    if (deletable) setConfirmingDelete(true);
+  };
   usePaneCapabilities({
     ...(plan.data?.editable && !editing ? { edit: startEditing } : {}),
+    ...(deletable ? { delete: askDelete } : {}),
     ...(editing && draft ? { save: () => editForm.current?.requestSubmit(), newItem: () => setDraft({ ...draft, rules: [...draft.rules, newRuleDraft(draft.rules)] }) } : {}),
   });
   const save = useMutation({
@@ -59,6 +70,18 @@ export function CommissionPlanPane({ params }: PaneProps) {
     },
   });
 
+  const remove = useMutation({
+    mutationFn: (version: number) => deleteCommissionPlan(partnerId, planId, version),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: partnerQueries.commissionPlan(partnerId, planId).queryKey });
+      await queryClient.invalidateQueries({ queryKey: partnerQueries.detail(partnerId).queryKey });
+      showToast({ kind: 'success', message: 'Commission plan deleted.' });
+      navigate(partnerPath(partnerId));
+    },
+    // Stale (409) or started meanwhile (400): the shell shows why; the plan is read again as it now is.
+    onError: () => queryClient.invalidateQueries({ queryKey: partnerQueries.commissionPlan(partnerId, planId).queryKey }),
+  });
+
   if (plan.isPending) return <div className="record-pane"><Skeleton lines={8} label="Loading the commission plan" /></div>;
   if (plan.isError) {
     const notFound = isApiError(plan.error) && plan.error.status === 404;
@@ -71,7 +94,20 @@ export function CommissionPlanPane({ params }: PaneProps) {
         <h1 id={ids.title}>{detail.name}</h1>
         <span className="status-chip" data-tone={detail.status === 'Active' ? 'success' : undefined}>{detail.status}</span>
         {detail.editable && !editing ? <button type="button" className="button" onClick={startEditing}>Edit plan</button> : null}
+        {deletable ? <button type="button" className="button" onClick={askDelete} disabled={remove.isPending}>Delete plan</button> : null}
       </header>
+      <ConfirmDialog
+        open={confirmingDelete}
+        title="Delete this commission plan?"
+        text={`'${detail.name}' and its ${detail.rules.length === 1 ? 'rule' : `${detail.rules.length} rules`} will be deleted. The plan has not started, so nothing has been earned under it.`}
+        confirmLabel="Delete"
+        cancelLabel="Keep the plan"
+        onConfirm={() => {
+          setConfirmingDelete(false);
+          remove.mutate(detail.version);
+        }}
+        onCancel={() => setConfirmingDelete(false)}
+      />
       {editing && draft ? (
         <VersionedEditForm
           editor={editor}

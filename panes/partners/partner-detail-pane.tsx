@@ -1,6 +1,6 @@
 // One partner (issue 22): its figures, the statistics of its businesses this year from the partner dashboard (the
 // dashboard's chart), its businesses (Enter opens one in the partner's frame, Shift+Enter beside), its commission
-// plans and its users (each a link to the partner user routes). Declines and transactions are one link away.
+// plans (with 'New commission plan' for those who may create one) and its users (each a link to the partner user routes). Declines and transactions are one link away.
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -21,7 +21,7 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { displayValue, formatMeasure } from '../dashboard/dashboard-format.ts';
 import { dashboardQueries } from '../dashboard/dashboard-queries.ts';
 import { type ChartData, StatisticsChart } from '../dashboard/statistics-pane.tsx';
-import { commissionPlanPath, partnerBusinessPath, partnerPath, partnerQueries } from './partner-queries.ts';
+import { commissionPlanPath, newCommissionPlanPath, partnerBusinessPath, partnerPath, partnerQueries } from './partner-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../configurations/configurations.css';
 import './partners.css';
@@ -155,6 +155,8 @@ export function PartnerDetailPane({ params }: PaneProps) {
 
       <section className="record-section" aria-labelledby={ids.plans}>
         <h2 id={ids.plans}>Commission plans</h2>
+        {/* The same route 'New commission plan' (the palette) opens. */}
+        {granted('Mapi.CommissionPlans.Update') ? <p><a href={newCommissionPlanPath(partnerId)}>New commission plan</a></p> : null}
         {partner.commissionPlans.length === 0 ? <p>This partner has no commission plan.</p> : (
           <ul className="record-list">
             {partner.commissionPlans.map((plan) => (

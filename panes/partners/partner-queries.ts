@@ -2,10 +2,11 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
-import type { CommissionPlanUpdateBody } from '../../src/contract/partner-schemas.ts';
+import type { CommissionPlanCreateBody, CommissionPlanUpdateBody } from '../../src/contract/partner-schemas.ts';
 
 export const partnerPath = (partnerId: string) => `/partners/${encodeURIComponent(partnerId)}`;
 export const commissionPlanPath = (partnerId: string, planId: string) => `${partnerPath(partnerId)}/commissions/${encodeURIComponent(planId)}`;
+export const newCommissionPlanPath = (partnerId: string) => `${partnerPath(partnerId)}/commissions/new`;
 export const partnerBusinessPath = (partnerId: string, businessId: string) => `${partnerPath(partnerId)}/business/${encodeURIComponent(businessId)}`;
 
 export const partnerQueries = {
@@ -45,4 +46,14 @@ export const partnerQueries = {
 /** PUT the whole plan with the version it was read at; the answer is the plan as GET gives it. */
 export async function saveCommissionPlan(partnerId: string, planId: string, body: CommissionPlanUpdateBody) {
   return validate('commissionPlanDetail', await api.put<unknown>(`${partnerPath(partnerId)}/commission-plans/${encodeURIComponent(planId)}`, body));
+}
+
+/** POST a new plan; the answer is the plan as GET gives it (its id the server's). */
+export async function createCommissionPlan(partnerId: string, body: CommissionPlanCreateBody) {
+  return validate('commissionPlanDetail', await api.post<unknown>(`${partnerPath(partnerId)}/commission-plans`, body));
+}
+
+/** DELETE a plan that has not started, with the version it was read at (409 when stale). */
+export async function deleteCommissionPlan(partnerId: string, planId: string, version: number): Promise<void> {
+  await api.delete<unknown>(`${partnerPath(partnerId)}/commission-plans/${encodeURIComponent(planId)}`, { query: { version: String(version) } });
 }

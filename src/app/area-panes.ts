@@ -51,6 +51,7 @@ const areaPaneLoaders = {
   virtualTerminalSettingsPane: (): PaneModule => import('../../panes/virtual-terminal/virtual-terminal-settings-pane.tsx').then((module) => ({ default: module.VirtualTerminalSettingsPane })),
   partnersPane: (): PaneModule => import('../../panes/partners/partners-pane.tsx').then((module) => ({ default: module.PartnersPane })),
   partnerDetailPane: (): PaneModule => import('../../panes/partners/partner-detail-pane.tsx').then((module) => ({ default: module.PartnerDetailPane })),
+  newCommissionPlanPane: (): PaneModule => import('../../panes/partners/new-commission-plan-pane.tsx').then((module) => ({ default: module.NewCommissionPlanPane })),
   commissionPlanPane: (): PaneModule => import('../../panes/partners/commission-plan-pane.tsx').then((module) => ({ default: module.CommissionPlanPane })),
   partnerDeclinesPane: (): PaneModule => import('../../panes/partners/partner-declines-pane.tsx').then((module) => ({ default: module.PartnerDeclinesPane })),
   partnerBusinessPane: (): PaneModule => import('../../panes/partners/partner-frame-panes.tsx').then((module) => ({ default: module.PartnerBusinessPane })),

@@ -31,6 +31,7 @@
 // | /partners                                                        | Mapi.Partners.Read                           | required  | |
 // | /partners/{id}, commissions, declines, business, merchant        | Mapi.Partner.Read (+ Business/Merchant.Read) | required  | |
 // | /partners/{id}/transactions, …/business/{bid}/transactions       | Mapi.Partner.Read + Mapi.Transactions.Read   | required  | |
+// | /partners/{id}/commissions/new                                   | Mapi.Partner.Read + Mapi.CommissionPlans.Update | required | a new commission plan |
 // | /partners/{id}/users/add, /partners/{id}/users/{userId}          | Mapi.Users.Create / Mapi.Users.Read          | required  | |
 // | /profile                                                         | none                                         | free      | spec: context-free |
 // | /outbox, /outbox/{emailId}                                       | Portal.Outbox.Read (Technical admin)         | free      | issue 15: the mail outbox |
@@ -362,6 +363,7 @@ export const routes: readonly RouteDefinition[] = [
     contextParams: { partnerId: 'partner' }, command: { title: 'Go to my partner', keywords: ['partner', 'details'] } },
   { id: 'partnerUserAdd', pattern: '/partners/:partnerId/users/add', capability: 'New partner user', title: () => 'New partner user', pane: userAddPane, permissions: ['Mapi.Users.Create'], layout: 'default' },
   { id: 'partnerUser', pattern: '/partners/:partnerId/users/:userId', capability: 'Partner user', title: ({ userId }) => `User ${userId ?? ''}`, pane: userDetailPane, permissions: ['Mapi.Users.Read'], layout: 'default' },
+  { id: 'partnerCommissionNew', pattern: '/partners/:partnerId/commissions/new', capability: 'New commission plan', title: () => 'New commission plan', pane: areaPane('newCommissionPlanPane'), permissions: ['Mapi.Partner.Read', 'Mapi.CommissionPlans.Update'], layout: 'default' },
   { id: 'partnerCommission', pattern: '/partners/:partnerId/commissions/:commissionPlanId', capability: 'Commission plan', title: ({ commissionPlanId }) => `Commission plan ${commissionPlanId ?? ''}`, pane: areaPane('commissionPlanPane'), permissions: ['Mapi.Partner.Read'], layout: 'default' },
   { id: 'partnerDeclines', pattern: '/partners/:partnerId/declines', capability: 'Partner declines', title: () => 'Declines', pane: areaPane('partnerDeclinesPane'), permissions: ['Mapi.Partner.Read'], layout: 'default' },
   { id: 'partnerTransactions', pattern: '/partners/:partnerId/transactions', capability: 'Partner transactions', title: () => 'Partner transactions', pane: transactionsPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
