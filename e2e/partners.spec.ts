@@ -1,7 +1,8 @@
 // The partners area (issue 22) against the real seeded server in Chromium, keyboard only: partner@demo.test opens
 // its partner, its commission plan from the palette (rules and the commission earned per month), then one of its
 // businesses in the partner's frame and a merchant of it, the address staying under /partners/{id}/….
-// axe finds nothing serious or critical on the screens.
+// axe finds nothing serious or critical on the screens. A finance admin creates a commission plan from the palette,
+// changes it with Shift+E and deletes it again (a plan that has not started), keyboard only.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { mod, signIn } from './support.ts';
@@ -64,4 +65,61 @@ test('partner@demo.test opens its commission plan and a business in its frame, b
   await expect(page).toHaveURL(/\/partners\/PRT0001\/business\/[^/]+\/merchant\/[^/]+$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await noSeriousViolations(page);
+});
+
+test('billing@demo.test creates a commission plan from the palette, edits it and deletes it, by keyboard', async ({ page }) => {
+  await signIn(page, 'billing@demo.test', '/partners/PRT0001', 'keyboard');
+  // An internal user works in a business's context: the first one listed will do.
+  await expect(page).toHaveURL(/\/context\?route=%2Fpartners%2FPRT0001/);
+  await expect(page.getByRole('searchbox', { name: 'Search businesses and merchants' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('listbox', { name: /Businesses/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  const apply = page.getByRole('button', { name: 'Apply' });
+  await expect(apply).toBeEnabled();
+  await apply.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/partners\/PRT0001$/);
+  await expect(page.getByRole('heading', { name: 'Northbridge Payments Partners Ltd', level: 1 })).toBeVisible();
+
+  await runCommand(page, 'new commission plan', /^New commission plan/);
+  await expect(page).toHaveURL(/\/partners\/PRT0001\/commissions\/new$/);
+  const form = page.getByRole('form', { name: 'New commission plan' });
+  // The name field has the focus: the plan is typed without reaching for the mouse.
+  await expect(form.getByRole('textbox', { name: /^Name/ })).toBeFocused();
+  await page.keyboard.type('Launch share (journey)');
+  const rule = form.getByRole('group', { name: 'Rule 1' });
+  await rule.getByRole('textbox', { name: /^Description/ }).focus();
+  await page.keyboard.type('Every fee: a fifth');
+  await rule.getByRole('textbox', { name: 'Percentage of the fee (%)' }).focus();
+  await page.keyboard.press(`${mod}+a`);
+  await page.keyboard.type('20');
+  await noSeriousViolations(page);
+  await page.keyboard.press(`${mod}+s`);
+  await expect(page).toHaveURL(/\/partners\/PRT0001\/commissions\/CP-PRT0001-\d+$/);
+  const created = page.url();
+  await expect(page.getByRole('heading', { name: 'Launch share (journey)', level: 1 })).toBeVisible();
+  await expect(page.getByText('Scheduled', { exact: true })).toBeVisible();
+  await noSeriousViolations(page);
+
+  // Shift+E edits it; Ctrl/Cmd+S saves under the plan's version.
+  await page.keyboard.press('Shift+E');
+  const name = page.getByRole('textbox', { name: /^Name/ });
+  await expect(name).toBeFocused();
+  await page.keyboard.press(`${mod}+a`);
+  await page.keyboard.type('Launch share (edited)');
+  await page.keyboard.press(`${mod}+s`);
+  await expect(page.getByRole('heading', { name: 'Launch share (edited)', level: 1 })).toBeVisible();
+
+  // Deleted from the palette after confirming; the partner no longer lists it.
+  await runCommand(page, 'delete this commission plan', /^Delete this commission plan/);
+  const confirm = page.getByRole('alertdialog', { name: 'Delete this commission plan?' });
+  await expect(confirm).toBeVisible();
+  await noSeriousViolations(page);
+  await confirm.getByRole('button', { name: 'Delete' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/partners\/PRT0001$/);
+  await expect(page.getByRole('link', { name: 'Launch share (edited)' })).toHaveCount(0);
+  await page.goto(created);
+  await expect(page.getByRole('main').getByRole('alert').filter({ hasText: 'The requested record was not found.' })).toBeVisible();
 });

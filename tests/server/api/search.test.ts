@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../../server/db/schema.ts';
-import type { Database } from '../../../server/db/client.ts';
-import { createTestApp, databaseKinds, fixture, useFixtureApp } from '../support.ts';
+import { databaseKinds, fixture, useFixtureApp } from '../support.ts';
 import { fieldWalk } from '../../../server/api/search.ts';
 
 const { users } = fixture;
@@ -97,27 +96,7 @@ describe.each(databaseKinds)('palette record look-up on %s', (kind) => {
       expect(await ids(users.owner, 'status:declined')).toEqual([]);
       expect(await ids(users.admin, 'TX1A status:paid')).toEqual(['transaction:TX1A0001']);
     });
-    it.runIf(kind === 'postgres')('answers a field query the same when the date walk runs out of its budget (the matches are sorted instead)', async () => {
-      // Every budgeted statement is cancelled at once, as PostgreSQL cancels one past its statement timeout.
-      let walks = 0;
-      const impatient: Database = { ...harness.database, budgeted: () => { walks += 1; throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }); } };
-      const { call } = createTestApp(impatient);
-      const idsOf = async (userId: string, term: string) => {
-        const response = await call(userId, 'GET', `/search?term=${encodeURIComponent(term)}`);
-        expect(response.status).toBe(200);
-        return ((await response.json()) as { results: { kind: string; id: string }[] }).results.filter((result) => result.kind === 'transaction' || result.kind === 'paymentJob').map((result) => `${result.kind}:${result.id}`);
-      };
-      for (const [userId, term] of [[users.owner, 'status:paid currency:gbp'], [users.owner, 'amount:>12.5'], [users.admin, 'status:paid'], [users.admin, 'method:card']] as const) {
-        const expected = (await search(userId, term)).filter((result) => result.kind === 'transaction' || result.kind === 'paymentJob').map((result) => `${result.kind}:${result.id}`);
-        const before = walks;
-        expect(await idsOf(userId, term)).toEqual(expected);
-        // transactions and payment jobs each tried their walk (method:card narrows transactions only)
-        expect(walks).toBe(before + (term === 'method:card' ? 1 : 2));
-      }
-      const found = await idsOf(users.admin, 'status:paid');
-      expect(found.some((id) => id.startsWith('transaction:')) && found.some((id) => id.startsWith('paymentJob:'))).toBe(true);
-    });
-    it.runIf(kind === 'pglite')('answers a field query the same when the date walk is bounded to the newest rows (PGlite: the matches are sorted past it)', async () => {
+    it('answers a field query the same when the date walk is bounded to the newest rows (the matches are sorted past it)', async () => {
       const terms = [[users.owner, 'status:paid currency:gbp'], [users.owner, 'amount:>12.5'], [users.owner, 'amount:>=12.5 date:2026-11-01'], [users.admin, 'status:paid'], [users.admin, 'method:card'], [users.admin, 'status:declined']] as const;
       const unbounded = await Promise.all(terms.map(([userId, term]) => ids(userId, term)));
       const saved = fieldWalk.rows;
