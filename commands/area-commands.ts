@@ -7,6 +7,7 @@ import { paymentJobCommands } from './payment-jobs/payment-job-commands.ts';
 import { downloadStatementCommand } from './reporting/download-statement.ts';
 import { openBatchReportCommand } from './reporting/open-batch-report.ts';
 import { openScheduledReportsCommand, scheduleStatementCommand } from './reporting/schedule-statement.ts';
+import { scheduleTransactionsExportCommand } from './reporting/schedule-transactions-export.ts';
 import { ticketCommands } from './tickets/ticket-commands.ts';
 import { userCommands } from './users/user-commands.ts';
 import { acknowledgeWatchEntryCommand } from './watch-list/acknowledge-entry.ts';
@@ -34,6 +35,7 @@ export const areaCommands: readonly Command[] = [
   downloadStatementCommand,
   openBatchReportCommand,
   scheduleStatementCommand,
+  scheduleTransactionsExportCommand,
   openScheduledReportsCommand,
   ...paymentJobCommands,
   ...userCommands,

@@ -1,5 +1,6 @@
 // Scheduled statements and reports in My report queue: what each schedule sends and when, its next and last run
-// (a failed last run says why), and Pause / Resume / Delete. Made from a statement's 'Schedule statement…'.
+// (a failed last run says why), and Pause / Resume / Delete. Made from a statement's 'Schedule statement…' or the
+// transactions overview's 'Schedule this export…' (described by its filters, timing and period).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import type { ReportSchedule } from '../../src/contract/report-schedule-schemas.ts';
@@ -13,7 +14,7 @@ import '../reporting/reporting.css';
 
 const fileLabels: Record<string, string> = { pdf: 'PDF', xlsx: 'XLSX', csv: 'CSV', xml: 'camt.053 XML' };
 const outcomeLabels = { queued: 'Queued', generated: 'Ready', failed: 'Failed' } as const;
-const scheduleName = (schedule: ReportSchedule) => `${scheduleReportLabel(schedule.reportType)} ${schedule.accountNumber}`;
+const scheduleName = (schedule: ReportSchedule) => `${scheduleReportLabel(schedule.reportType)} ${schedule.accountNumber}`.trim();
 
 function ScheduleActions({ schedule }: { schedule: ReportSchedule }) {
   const queryClient = useQueryClient();
@@ -64,7 +65,7 @@ export function ScheduledReports({ focus }: { focus: boolean }) {
       </div>
       {list.isError ? <p role="alert">Your schedules could not be loaded.</p> : null}
       {list.isPending ? <p>Loading schedules…</p> : null}
-      {list.isSuccess && schedules.length === 0 ? <p>No schedules yet. Open a statement and choose Schedule statement… to receive it daily, weekly or monthly.</p> : null}
+      {list.isSuccess && schedules.length === 0 ? <p>No schedules yet. Open a statement and choose Schedule statement…, or the transactions overview and choose Schedule this export…, to receive it daily, weekly or monthly.</p> : null}
       {schedules.length > 0 ? (
         <table className="reporting-totals scheduled-reports-table">
           <caption className="visually-hidden">Scheduled statements and reports</caption>

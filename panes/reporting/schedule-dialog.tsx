@@ -1,10 +1,14 @@
 // 'Schedule statement…': receive this statement (or ledger report) daily, weekly on a weekday or monthly on a day,
 // at an hour of a chosen time zone, as PDF, Excel, CSV or camt.053. Each run covers the period just ended and lands
 // in My report queue; 'Email me when it is ready' sends a link there (never the file).
+// 'Schedule this export…' on the transactions overview uses the same dialog: the view's filters and visible columns
+// as CSV or Excel, each run exporting the period just ended in place of the view's own date range.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { ApiError } from '../../src/api/api-error.ts';
+import type { ReportScheduleBody } from '../../src/contract/report-schedule-schemas.ts';
 import { type ScheduleFrequency, type SchedulableReportType, scheduleFrequencies, scheduleFrequencyLabels, weekdayNames } from '../../src/contract/report-schedules.ts';
+import type { TransactionColumn } from '../../src/contract/transactions.ts';
 import { showToast } from '../../src/state/toast-store.ts';
 import { Modal } from '../../src/ui/modal.tsx';
 import { FileTypeChoice } from './download-dialog.tsx';
@@ -19,15 +23,29 @@ const zones = () => {
   return [...new Set(['UTC', browserZone(), ...known])].sort();
 };
 
-export type ScheduleTarget = { reportType: SchedulableReportType; businessId: string; merchantId?: string; accountNumber: string };
+export type StatementScheduleTarget = { reportType: SchedulableReportType; businessId: string; merchantId?: string; accountNumber: string };
+/** A transactions export: the view's filters without its date range (each run has its own period) and its columns. */
+export type TransactionsScheduleTarget = { reportType: 'transactions'; businessId: string; merchantId?: string; columns: TransactionColumn[]; filters: Record<string, string> };
+export type ScheduleTarget = StatementScheduleTarget | TransactionsScheduleTarget;
 
-export function ScheduleDialog({ open, title, target, camt053 = false, onClose }: {
+const statementPeriods: Record<ScheduleFrequency, string> = { daily: 'the day before', weekly: 'the seven days before', monthly: 'the month before' };
+const exportPeriods: Record<ScheduleFrequency, string> = {
+  daily: 'the previous day (midnight to midnight)',
+  weekly: 'the previous 7 days, ending the day before the run',
+  monthly: 'the previous calendar month',
+};
+
+export function ScheduleDialog({ open, title, target, camt053 = false, onClose, children }: {
   open: boolean; title: string; target: ScheduleTarget; camt053?: boolean; onClose: () => void;
+  /** what is scheduled, in words (a transactions export's filters and columns) */
+  children?: ReactNode;
 }) {
   const formId = useId();
   const queryClient = useQueryClient();
-  const [fileType, setFileType] = useState<FileType>('pdf');
-  const [frequency, setFrequency] = useState<ScheduleFrequency>('monthly');
+  const exportsTransactions = target.reportType === 'transactions';
+  const [fileType, setFileType] = useState<FileType>(exportsTransactions ? 'csv' : 'pdf');
+  // A transactions export is mostly wanted every morning (yesterday's); a statement once a month.
+  const [frequency, setFrequency] = useState<ScheduleFrequency>(exportsTransactions ? 'daily' : 'monthly');
   const [weekday, setWeekday] = useState(1);
   const [dayOfMonth, setDayOfMonth] = useState(1);
   const [hour, setHour] = useState(6);
@@ -39,10 +57,15 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose }
     if (open) setError(null);
   }, [open]);
   const save = useMutation({
-    mutationFn: () => createSchedule({
-      ...target, fileType, frequency, hour, timeZone, emailWhenReady,
-      ...(frequency === 'weekly' ? { weekday } : {}), ...(frequency === 'monthly' ? { dayOfMonth } : {}),
-    }),
+    mutationFn: () => {
+      const timing = {
+        frequency, hour, timeZone, emailWhenReady, ...(frequency === 'weekly' ? { weekday } : {}), ...(frequency === 'monthly' ? { dayOfMonth } : {}),
+      };
+      const body: ReportScheduleBody = target.reportType === 'transactions'
+        ? { ...target, fileType: fileType === 'xlsx' ? 'xlsx' : 'csv', ...timing }
+        : { ...target, fileType, ...timing };
+      return createSchedule(body);
+    },
     onSuccess: (schedule) => {
       void queryClient.invalidateQueries({ queryKey: scheduleQueries.all });
       onClose();
@@ -54,7 +77,8 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose }
     event.preventDefault();
     if (!save.isPending) save.mutate();
   };
-  const periodText = frequency === 'daily' ? 'the day before' : frequency === 'weekly' ? 'the seven days before' : 'the month before';
+  const periodText = (exportsTransactions ? exportPeriods : statementPeriods)[frequency];
+  const fileTypes: FileType[] = exportsTransactions ? ['csv', 'xlsx'] : camt053 ? ['pdf', 'xlsx', 'csv', 'xml'] : ['pdf', 'xlsx', 'csv'];
   return (
     <Modal
       open={open}
@@ -65,9 +89,14 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose }
       footer={<button type="submit" form={formId} className="button button-primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Schedule'}</button>}
     >
       <form id={formId} className="export-form schedule-form" onSubmit={submit}>
-        <p className="export-count">Each run covers {periodText} and lands in My report queue.</p>
+        <p className="export-count" id={`${formId}-period`}>
+          {exportsTransactions
+            ? `Each run exports the transactions of ${periodText}, in the time zone chosen below, and lands in My report queue. The view's own date range is not used: each run's period replaces it.`
+            : `Each run covers ${periodText} and lands in My report queue.`}
+        </p>
+        {children}
         {error ? <p role="alert" className="form-error">{error}</p> : null}
-        <FileTypeChoice name="scheduleFileType" types={camt053 ? ['pdf', 'xlsx', 'csv', 'xml'] : ['pdf', 'xlsx', 'csv']} labels={fileTypeLabels} value={fileType} onChange={setFileType} />
+        <FileTypeChoice name="scheduleFileType" types={fileTypes} labels={fileTypeLabels} value={fileType} onChange={setFileType} />
         <label className="reporting-select">
           Repeat{' '}
           <select value={frequency} onChange={(event) => setFrequency(event.target.value as ScheduleFrequency)}>

@@ -31,7 +31,7 @@ import { DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { BalanceChart } from './balance-chart.tsx';
 import { DownloadDialog, type LedgerFileType } from './download-dialog.tsx';
-import { ScheduleDialog, type ScheduleTarget } from './schedule-dialog.tsx';
+import { ScheduleDialog, type StatementScheduleTarget } from './schedule-dialog.tsx';
 import { ledgerQueries, queueLedgerReport, statementPath, type StatementSource } from './ledger-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 // The overview's header and tools (shared with the transactions overview).
@@ -148,9 +148,9 @@ function Statement({ title, source, search, location, navigate }: {
   const [dateOpen, setDateOpen] = useState(false);
   const [downloadOpen, setDownloadOpen] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
-  const scheduleTarget: ScheduleTarget = source.owner === 'business'
+  const scheduleTarget: StatementScheduleTarget = source.owner === 'business'
     ? { reportType: 'businessAccount', businessId: source.businessId, accountNumber: source.accountNumber }
-    : { reportType: statementReportTypeOf[source.kind] as ScheduleTarget['reportType'], businessId: source.businessId, merchantId: source.merchantId, accountNumber: source.accountNumber };
+    : { reportType: statementReportTypeOf[source.kind] as StatementScheduleTarget['reportType'], businessId: source.businessId, merchantId: source.merchantId, accountNumber: source.accountNumber };
   const rowCursor = useRef<RowCursorHandle>(null);
 
   const openRow = (row: StatementMovement | undefined, beside: boolean) => {

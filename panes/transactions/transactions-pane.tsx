@@ -1,6 +1,7 @@
 // The transactions overview: every transaction of the applied context (or the route's partner or business), with
-// server paging, sorting, filters and filter presets, a column chooser, and exports into the report queue. The
-// whole table state lives in the pane's URL, so a link reproduces the view.
+// server paging, sorting, filters and filter presets, a column chooser, and exports into the report queue (once, or
+// scheduled: 'Schedule this export…' in a business or merchant). The whole table state lives in the pane's URL, so a
+// link reproduces the view.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -9,6 +10,7 @@ import { createPreset, filterPresetQueries, removePresetRecord, updatePreset } f
 import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
 import { describePreset, presetFiltersFor, type StoredPreset } from '../../src/contract/filter-presets.ts';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
+import { describeTransactionFilters } from '../../src/contract/report-schedules.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import {
@@ -29,6 +31,7 @@ import { formatShortDate } from '../../src/format/dates.ts';
 import { formatMinorUnits } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
+import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { showToast, toastDurations } from '../../src/state/toast-store.ts';
 import { openBeside, type PaneCapability } from '../../src/state/workspace-store.ts';
@@ -45,6 +48,7 @@ import { bulkActionIndex, type BulkAction, type BulkContext, type BulkJob } from
 import { SelectionBar } from '../../src/ui/data-table/selection-bar.tsx';
 import { emptySelection, pickedRows, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
 import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
+import { ScheduleDialog, type TransactionsScheduleTarget } from '../reporting/schedule-dialog.tsx';
 import '../../src/ui/data-table/data-table.css';
 import './transactions.css';
 
@@ -264,12 +268,27 @@ export function TransactionsPane({ params, search }: PaneProps) {
   // commands look at the focus when the key is pressed (the command context's controlFocused), so the pane does
   // not follow the focus in its own state (which rendered it again whenever focus moved, a palette opening
   // included). Its own dialogs withdraw the rows while open.
-  const dialogOpen = dateOpen || columnsOpen || exportOpen;
+  const [scheduleOpen, setScheduleOpen] = useState(false);
+  const dialogOpen = dateOpen || columnsOpen || exportOpen || scheduleOpen;
 
   // Selection (issue 23): a description over the filters, kept across pages and sorts, cleared when the filters or
   // the context change. Picked rows are exported as a bulk export job (a report in My report queue, the server
   // keeping only the picks within the context); with nothing picked, Export queues every matching row as before.
   const bulkContext = transactionBulkContext(params, applied as ContextSelections);
+  const visibleExportColumns = shownColumns.map((column) => column.id).filter((id): id is TransactionColumn => (transactionColumns as readonly string[]).includes(id));
+  // A scheduled export addresses a business or merchant where the export may be queued; in a partner's frame the
+  // applied context's permissions say nothing about the business, so the server's answer decides (shown in the dialog).
+  const { permissions: permissionsByScope } = useSnapshot(sessionStore);
+  const contextPermissions = permissionsByScope[permissionScope(applied as ContextSelections).key] ?? [];
+  const mayQueueExport = params.partnerId !== undefined || (contextPermissions.includes('Mapi.Transactions.Read') && contextPermissions.includes('Portal.Reports.Create'));
+  const scheduleTarget: TransactionsScheduleTarget | null = bulkContext?.businessId && (bulkContext.level === 'business' || bulkContext.level === 'merchant') && mayQueueExport
+    ? {
+      reportType: 'transactions', businessId: bulkContext.businessId, ...(bulkContext.level === 'merchant' && bulkContext.merchantId ? { merchantId: bulkContext.merchantId } : {}),
+      columns: visibleExportColumns.length > 0 ? visibleExportColumns : [...transactionColumns],
+      // Each run's period replaces the view's date range.
+      filters: compactFilters({ ...requestState.filters, date: undefined }),
+    }
+    : null;
   const [selection, setSelection] = useState<RowSelection>(emptySelection);
   const selectionFilterKey = JSON.stringify(requestState.filters);
   useEffect(() => setSelection(emptySelection), [selectionFilterKey, contextPrefix]);
@@ -297,6 +316,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
     columns: () => setColumnsOpen(true),
     export: () => openExport(),
   };
+  if (scheduleTarget) handlers.schedule = () => setScheduleOpen(true);
   if (bulkContext) {
     handlers.selectRow = (argument) => rowCursor.current?.toggle(argument === 1);
     handlers.selectAllMatching = () => setSelection(selectAllMatching());
@@ -319,7 +339,6 @@ export function TransactionsPane({ params, search }: PaneProps) {
 
   // Export.
   const allExportColumns = transactionColumns;
-  const visibleExportColumns = shownColumns.map((column) => column.id).filter((id): id is TransactionColumn => (transactionColumns as readonly string[]).includes(id));
   const exactTotal = list.data && !list.data.numberOfResultsIsEstimate && !failed ? list.data.numberOfResults : null;
   const count = useQuery({ ...transactionQueries.count(contextPrefix, requestState.filters), enabled: exportOpen && exactTotal === null });
   const queueExport = useMutation({
@@ -362,6 +381,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
             onSave={(name, { shared }) => storePreset.mutate({ name, shared })}
           />
           <button type="button" className="button" onClick={() => setColumnsOpen(true)}>Columns</button>
+          {scheduleTarget ? <button type="button" className="button" onClick={() => setScheduleOpen(true)}>Schedule this export…</button> : null}
           <button type="button" className="button button-primary" onClick={openExport}>Export</button>
         </div>
       </header>
@@ -453,6 +473,13 @@ export function TransactionsPane({ params, search }: PaneProps) {
         onChange={saveColumns}
         onReset={() => saveColumns(transactionListColumnIds, defaultVisible)}
       />
+      {scheduleTarget ? (
+        <ScheduleDialog open={scheduleOpen} title="Schedule this export" target={scheduleTarget} onClose={() => setScheduleOpen(false)}>
+          <p>Transactions: {describeTransactionFilters(scheduleTarget.filters)}.</p>
+          <p>Columns: {scheduleTarget.columns.map((column) => transactionColumnLabels[column]).join(', ')}.</p>
+          {state.filters.date ? <p>This view's date range ({rangeSummary(range, today)}) is not part of the schedule.</p> : null}
+        </ScheduleDialog>
+      ) : null}
       <ExportDialog
         open={exportOpen}
         onClose={() => setExportOpen(false)}

@@ -1,11 +1,13 @@
-// Scheduled statements (issue 18): the caller's own schedules, context-free like My report queue. Another user's
+// Scheduled statements and transactions exports (issue 18): the caller's own schedules, context-free like My report queue. Another user's
 // schedule answers 404. Runs: server/reports/schedules.ts.
 //
 // | method | path                         | answer                                                                        |
 // |--------|------------------------------|-------------------------------------------------------------------------------|
 // | GET    | /report-schedules            | { results, numberOfResults }: the caller's schedules, newest first            |
 // | POST   | /report-schedules            | 201 the schedule; the report's permissions + Portal.Reports.Create in its      |
-// |        |                              | context (403), another tenant's business, merchant or account 404; audited    |
+// |        |                              | context (403), another tenant's business, merchant or account 404; audited.   |
+// |        |                              | reportType 'transactions': the export's filters (no date: each run has its    |
+// |        |                              | period) and columns; Mapi.Transactions.Read + Portal.Reports.Create (403)     |
 // | PATCH  | /report-schedules/{id}       | { paused, version }: pause or resume (the next run is then the first after    |
 // |        |                              | now); 409 on a stale version; audited                                         |
 // | DELETE | /report-schedules/{id}       | 204; reports already queued stay in the queue; audited                        |
@@ -49,7 +51,7 @@ export function reportScheduleRoutes({ database }: Deps) {
   routes.post('/report-schedules', async (c) => {
     const principal = c.get('principal');
     const body = await readBody(c, reportScheduleBody);
-    const { context, filters } = await scheduleTarget(database, principal, body);
+    const { context, filters, columns } = await scheduleTarget(database, principal, body);
     const timing = {
       frequency: body.frequency, weekday: body.frequency === 'weekly' ? body.weekday ?? null : null,
       dayOfMonth: body.frequency === 'monthly' ? body.dayOfMonth ?? null : null, hour: body.hour, timeZone: body.timeZone,
@@ -59,11 +61,11 @@ export function reportScheduleRoutes({ database }: Deps) {
       const [held] = await tx.select({ value: count() }).from(s).where(eq(s.userId, principal.userId));
       if (Number(held?.value ?? 0) >= maxSchedulesPerUser) throw new ApiError(422, scheduleLimitMessage);
       const [row] = await tx.insert(s).values({
-        id, userId: principal.userId, reportType: body.reportType, fileType: body.fileType, context, filters, ...timing,
+        id, userId: principal.userId, reportType: body.reportType, fileType: body.fileType, context, filters, columns, ...timing,
         emailWhenReady: body.emailWhenReady, nextRunAt: nextRunAfter(timing, new Date()),
       }).returning();
       const inserted = row as ScheduleRow;
-      await recordAudit(tx, principal, 'ReportScheduleCreated', place(inserted), { scheduleId: id, reportType: body.reportType, fileType: body.fileType, accountNumber: filters.accountNumber, ...timing, emailWhenReady: body.emailWhenReady });
+      await recordAudit(tx, principal, 'ReportScheduleCreated', place(inserted), { scheduleId: id, reportType: body.reportType, fileType: body.fileType, ...(body.reportType === 'transactions' ? { filters, columns } : { accountNumber: filters.accountNumber }), ...timing, emailWhenReady: body.emailWhenReady });
       return inserted;
     });
     return c.json(toReportSchedule(created, null), 201);

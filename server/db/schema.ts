@@ -1189,8 +1189,10 @@ export const reportSchedules = pgTable('report_schedules', {
   fileType: text('file_type').$type<'csv' | 'xlsx' | 'pdf' | 'xml'>().notNull(),
   /** the report's context ({ level, businessId, merchantId, title }) without the zone: the schedule has its own */
   context: jsonb('context').notNull(),
-  /** { accountNumber, kind?, category? } as a queued report's filters */
+  /** { accountNumber, kind?, category? } as a queued report's filters; a transactions export's list filters (no date) */
   filters: jsonb('filters').$type<Record<string, string>>().notNull(),
+  /** a transactions export's columns, in order; empty for statements (their columns are fixed) */
+  columns: jsonb('columns').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
   frequency: text('frequency').$type<'daily' | 'weekly' | 'monthly'>().notNull(),
   /** 1 (Monday) to 7 for weekly schedules */
   weekday: integer('weekday'),

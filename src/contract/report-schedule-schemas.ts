@@ -3,21 +3,43 @@
 import { type } from 'arktype';
 import { ledgerReportFileTypes } from './ledger.ts';
 import { scheduleFrequencies, schedulableReportTypes } from './report-schedules.ts';
+import { exportFileTypes, transactionColumns } from './transactions.ts';
 
-export const reportScheduleBody = type({
-  '+': 'reject',
-  reportType: type.enumerated(...schedulableReportTypes),
-  fileType: type.enumerated(...ledgerReportFileTypes),
-  businessId: '0 < string <= 64',
-  'merchantId?': '0 < string <= 64',
-  accountNumber: '0 < string <= 40',
+const timingFields = {
   frequency: type.enumerated(...scheduleFrequencies),
   'weekday?': '1 <= number.integer <= 7',
   'dayOfMonth?': '1 <= number.integer <= 31',
   hour: '0 <= number.integer <= 23',
   timeZone: '0 < string <= 64',
   emailWhenReady: 'boolean',
+} as const;
+
+/** A statement or ledger report of one account group. */
+export const statementScheduleBody = type({
+  '+': 'reject',
+  reportType: type.enumerated(...schedulableReportTypes),
+  fileType: type.enumerated(...ledgerReportFileTypes),
+  businessId: '0 < string <= 64',
+  'merchantId?': '0 < string <= 64',
+  accountNumber: '0 < string <= 40',
+  ...timingFields,
 });
+export type StatementScheduleBody = typeof statementScheduleBody.infer;
+
+/** A transactions export of a business or merchant: the overview's filters (as POST …/full/reports takes them) and columns. */
+export const transactionsScheduleBody = type({
+  '+': 'reject',
+  reportType: "'transactions'",
+  fileType: type.enumerated(...exportFileTypes),
+  businessId: '0 < string <= 64',
+  'merchantId?': '0 < string <= 64',
+  columns: type.enumerated(...transactionColumns).array().atLeastLength(1).atMostLength(transactionColumns.length),
+  'filters?': type({ '[string]': 'string <= 512' }),
+  ...timingFields,
+});
+export type TransactionsScheduleBody = typeof transactionsScheduleBody.infer;
+
+export const reportScheduleBody = statementScheduleBody.or(transactionsScheduleBody);
 export type ReportScheduleBody = typeof reportScheduleBody.infer;
 
 export const reportScheduleChange = type({ '+': 'reject', paused: 'boolean', version: 'number.integer >= 1' });
@@ -29,6 +51,9 @@ export const reportSchedule = type({
   fileType: "'csv' | 'xlsx' | 'pdf' | 'xml'",
   context: type({ level: "'business' | 'merchant'", businessId: 'string', 'merchantId?': 'string', title: 'string' }),
   accountNumber: 'string',
+  /** a transactions schedule's columns and filters (the period replaces any date range) */
+  'columns?': 'string[]',
+  'filters?': type({ '[string]': 'string' }),
   frequency: type.enumerated(...scheduleFrequencies),
   weekday: 'number | null',
   dayOfMonth: 'number | null',

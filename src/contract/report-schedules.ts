@@ -1,10 +1,14 @@
 // Scheduled statements (issue 18): a statement or ledger report a user receives daily, weekly on a weekday or monthly
 // on a day, at an hour of the time zone they choose. Each run covers the period that just ended (the day before, the
 // seven days before, the month before) and lands in the owner's report queue; an email (opt-in) links to it.
+// A transactions export (the overview's filters and columns, CSV or XLSX) can be scheduled the same way: each run
+// exports the period that just ended in place of any date range of the view it was made from.
 // Pure rules shared by server and client; schemas in report-schedule-schemas.ts.
 import { TZDate } from '@date-fns/tz';
 import { addDays, addMonths, calendarDate, isoWeekday, type IsoDate } from './filters.ts';
 import { ledgerReportTypes, type LedgerReportType } from './ledger.ts';
+import { parseListQuery } from './list-query.ts';
+import { transactionListSpec } from './transactions.ts';
 
 export const scheduleFrequencies = ['daily', 'weekly', 'monthly'] as const;
 export type ScheduleFrequency = (typeof scheduleFrequencies)[number];
@@ -16,7 +20,14 @@ export const schedulableReportTypes = [
   'tradingAccount', 'reserve', 'security', 'remittance', 'invoice', 'costs', 'businessAccount', 'settlementBatchOverview', 'transfers',
 ] as const satisfies readonly LedgerReportType[];
 export type SchedulableReportType = (typeof schedulableReportTypes)[number];
-export const scheduleReportLabel = (reportType: string) => ledgerReportTypes[reportType as LedgerReportType] ?? reportType;
+export const scheduleReportLabel = (reportType: string) => (reportType === 'transactions' ? 'Transactions' : ledgerReportTypes[reportType as LedgerReportType] ?? reportType);
+
+/**
+ * The filter a scheduled transactions export may not carry: its period is the one that just ended, so the view's own
+ * date range (absolute dates) has no place in it.
+ */
+export const scheduledExportDateFilter = 'date';
+export const scheduledExportDateMessage = 'A scheduled export covers the period that just ended at each run; leave the date filter out.';
 
 /** Schedules one user may hold; a run that fails is queued once more, then reported. */
 export const maxSchedulesPerUser = 20;
@@ -73,6 +84,39 @@ export function describeTiming(timing: ScheduleTiming): string {
   if (timing.frequency === 'daily') return `Daily ${at}`;
   if (timing.frequency === 'weekly') return `Weekly on ${weekdayNames[(timing.weekday ?? 1) - 1]} ${at}`;
   return `Monthly on day ${timing.dayOfMonth ?? 1} ${at}`;
+}
+
+/** 'previous day', 'previous 7 days', 'previous month': what one run covers. */
+export function periodLabel(frequency: ScheduleFrequency): string {
+  return frequency === 'daily' ? 'previous day' : frequency === 'weekly' ? 'previous 7 days' : 'previous month';
+}
+
+/** The date filter of one run: the period's first to last local day, as wall-clock times of the schedule's zone. */
+export function runDateFilter(period: { firstDay: IsoDate; lastDay: IsoDate }): string {
+  return `[gte]${period.firstDay}T00:00:00[and][lte]${period.lastDay}T23:59:59`;
+}
+
+const filterWords: Record<string, string> = {
+  amount: 'amount', status: 'status', channel: 'channel', paymentmethod: 'payment method', kind: 'kind', currency: 'currency', merchantid: 'merchant', searchterm: 'search',
+};
+const operatorWords: Record<string, string> = { eq: '', gte: 'at least ', lte: 'at most ' };
+
+/** 'status paid or declined, currency GBP' (or 'all transactions'): a scheduled export's filters in words. */
+export function describeTransactionFilters(filters: Record<string, string>): string {
+  const parsed = parseListQuery(filters, transactionListSpec);
+  if (!parsed.ok) return 'filters no longer valid';
+  const parts = Object.entries(parsed.query.filters).filter(([field]) => field !== scheduledExportDateFilter).map(([field, clauses]) => {
+    const equal = clauses.filter((clause) => clause.operator === 'eq').map((clause) => (field === 'searchterm' ? `"${clause.value}"` : clause.value));
+    const bounds = clauses.filter((clause) => clause.operator !== 'eq').map((clause) => `${operatorWords[clause.operator] ?? ''}${clause.value}`);
+    return `${filterWords[field] ?? field} ${[equal.join(' or '), ...bounds].filter(Boolean).join(' and ')}`;
+  });
+  return parts.length > 0 ? parts.join(', ') : 'all transactions';
+}
+
+/** 'Transactions, status paid, daily at 06:00 (Europe/London), previous day'. */
+export function describeTransactionsSchedule(filters: Record<string, string>, timing: ScheduleTiming): string {
+  const when = describeTiming(timing);
+  return `Transactions, ${describeTransactionFilters(filters)}, ${when.charAt(0).toLowerCase()}${when.slice(1)}, ${periodLabel(timing.frequency)}`;
 }
 
 /** Whether the zone is an IANA zone this runtime knows. */

@@ -379,6 +379,30 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     }
   });
 
+  it('refuses a scheduled transactions export of any business or merchant outside each account’s reach', async () => {
+    // The business and merchant are in the body, not the path: probed for every account and record set it may not reach.
+    const leaks: string[] = [];
+    let probes = 0;
+    for (const account of accounts) {
+      for (const tenant of tenants) {
+        for (const merchant of [false, true]) {
+          const route = { method: 'POST', path: merchant ? '/businesses/:businessId/merchants/:merchantId/transactions/full/reports' : '/businesses/:businessId/transactions/full/reports' };
+          if (reaches(account, tenant, route)) continue;
+          probes += 1;
+          const body = {
+            reportType: 'transactions', fileType: 'csv', businessId: tenant.businessId, ...(merchant ? { merchantId: tenant.merchantId } : {}),
+            columns: ['reference', 'amount'], filters: { status: '[eq]paid' }, frequency: 'daily', hour: 6, timeZone: 'Europe/London', emailWhenReady: false,
+          };
+          const response = await harness.call(account.userId, 'POST', '/report-schedules', body);
+          if (response.status !== 403 && response.status !== 404) leaks.push(`${account.email} ${JSON.stringify(body)} → ${response.status}`);
+          await response.arrayBuffer();
+        }
+      }
+    }
+    expect(probes).toBeGreaterThan(50);
+    expect(leaks.slice(0, 20)).toEqual([]);
+  });
+
   it('never sends an internal ticket note to an account without Portal.Tickets.Read.Internal', async () => {
     const notes = await database.query<{ id: string; ticket_id: string; business_id: string; text: string }>(
       'SELECT c.id, c.ticket_id, k.business_id, c.text FROM ticket_comments c JOIN tickets k ON k.id = c.ticket_id WHERE c.internal');
