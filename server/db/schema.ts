@@ -210,6 +210,10 @@ export const transactions = pgTable('transactions', {
   index('transactions_payment_method_idx').on(t.paymentMethod),
   index('transactions_channel_idx').on(t.channel),
   index('transactions_currency_idx').on(t.currency),
+  // A currency within a business, newest first: the record search's field query for a currency the business does
+  // not take (status:declined currency:USD, currency:JPY) finds nothing at once instead of ANDing three bitmaps of
+  // 100,000+ rows each (100 ms at 2M on PostgreSQL).
+  index('transactions_currency_business_idx').on(t.currency, t.businessId, t.createdAt.desc().nullsFirst(), t.reference),
   index('transactions_kind_idx').on(t.kind),
 ]);
 

@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_currency_business_idx" ON "transactions" USING btree ("currency","business_id","created_at" DESC NULLS FIRST,"reference");
