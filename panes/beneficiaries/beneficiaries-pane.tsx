@@ -18,6 +18,7 @@ import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { BeneficiaryFormDialog } from './beneficiary-form.tsx';
 import { beneficiaryQueries, createBeneficiary } from './beneficiary-queries.ts';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../watch-list/watch-list.css';
 
@@ -106,7 +107,7 @@ export function BeneficiariesPane({ params, search }: PaneProps) {
         rows={rows}
         rowKey={(row) => row.beneficiaryId}
         rowHeader="name"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage={status ? `No ${status.toLowerCase()} beneficiaries.` : 'No beneficiaries yet.'}
         errorMessage="The beneficiaries could not be loaded."
         onOpen={(row, { beside }) => openRow(row, beside)}

@@ -14,6 +14,7 @@ import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { beneficiaryPath } from './beneficiaries-pane.tsx';
 import { beneficiaryQueries } from './beneficiary-queries.ts';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../watch-list/watch-list.css';
 
@@ -67,7 +68,7 @@ export function ScreeningAlertsPane({ search }: PaneProps) {
       </header>
       <CursorDataTable cursorHandle={rowCursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Screening alerts" columns={columns} rows={rows}
         rowKey={(row) => row.alertId} rowHeader="beneficiary"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage="No screening alerts here." errorMessage="The screening alerts could not be loaded."
         onOpen={(row, { beside }) => openRow(row, beside)} firstRowNumber={(pageNumber - 1) * pageSize + 1} totalRows={list.data?.numberOfResults ?? 0} />
       {list.data && list.data.numberOfResults > 0 ? (

@@ -22,6 +22,7 @@ import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { Tabs } from '../../src/ui/tabs.tsx';
 import { billingQueries, createBillingRun, previewBillingRun, type InvoiceListView } from './billing-queries.ts';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 import './billing.css';
 
@@ -181,7 +182,7 @@ function InvoicesSection({ view, go, numberField, list, rows, rowCursor, openRow
         rows={rows}
         rowKey={(row) => row.invoiceId}
         rowHeader="number"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage="No invoices match these filters."
         errorMessage="The invoices could not be loaded."
         onOpen={(row, { beside }) => openRow(row, beside)}

@@ -14,6 +14,7 @@ import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { InvoiceStatusText } from './billing-pane.tsx';
 import { billingQueries, businessPdfPath, downloadInvoicePdf } from './billing-queries.ts';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 import './billing.css';
 
@@ -63,7 +64,7 @@ export function BusinessInvoicesPane({ params, search }: PaneProps) {
         rows={rows}
         rowKey={(row) => row.invoiceId}
         rowHeader="number"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage="No invoices yet."
         errorMessage="The invoices could not be loaded."
         onOpen={(row) => download.mutate(row)}

@@ -19,6 +19,7 @@ import type { DataTableColumn, DataTableSort } from '../../src/ui/data-table/dat
 import { CheckboxField, TextField } from '../../src/ui/form-field.tsx';
 import { Modal } from '../../src/ui/modal.tsx';
 import { moveWizardStep, useMerchantContext, type WizardMove } from './configuration-context.ts';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../../src/ui/form-field.css';
 import './configurations.css';
@@ -89,7 +90,7 @@ export function ConfigurationsPane(_props: PaneProps) {
         rows={rows}
         rowKey={(row) => row.configurationId}
         rowHeader="tradeName"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage="This merchant has no configurations yet."
         errorMessage="The configurations could not be loaded."
         sort={sort}

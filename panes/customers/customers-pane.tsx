@@ -17,6 +17,7 @@ import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { createCustomer, customerQueries } from './customer-queries.ts';
 import { customerBodyOf, customerDraftProblems, CustomerFormDialog, emptyCustomerDraft, type CustomerDraft } from './customer-form.tsx';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/form-field.css';
 import '../../src/ui/data-table/data-table.css';
 import '../watch-list/watch-list.css';
@@ -94,7 +95,7 @@ export function CustomersPane({ params, search }: PaneProps) {
       </form>
       <CursorDataTable cursorHandle={rowCursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Customers" columns={columns} rows={rows}
         rowKey={(row) => row.customerId} rowHeader="name"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage={searchTerm ? 'No customer matches this search.' : 'This merchant has no stored customers.'} errorMessage="The customers could not be loaded."
         onOpen={(row, { beside }) => openRow(row, beside)} firstRowNumber={(pageNumber - 1) * pageSize + 1} totalRows={list.data?.numberOfResults ?? 0} />
       {list.data && list.data.numberOfResults > 0 ? (

@@ -14,6 +14,7 @@ import { openBeside } from '../../src/state/workspace-store.ts';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { partnerBusinessPath, partnerPath, partnerQueries } from './partner-queries.ts';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../configurations/configurations.css';
 import './partners.css';
@@ -132,7 +133,7 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
           rows={rows}
           rowKey={(row) => row.businessId}
           rowHeader="businessName"
-          status={declines.isError ? 'error' : declines.isPending ? 'loading' : declines.isPlaceholderData ? 'updating' : 'ready'}
+          status={tableStatusOf(declines)}
           emptyMessage="No business had declines in this period."
           errorMessage="The declines could not be loaded."
           onOpen={(row, { beside }) => openBusiness(row, beside)}

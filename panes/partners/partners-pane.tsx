@@ -14,6 +14,7 @@ import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/c
 import type { DataTableColumn, DataTableSort } from '../../src/ui/data-table/data-table.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { partnerPath, partnerQueries } from './partner-queries.ts';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 import './partners.css';
 
@@ -95,7 +96,7 @@ export function PartnersPane({ search }: PaneProps) {
         rows={rows}
         rowKey={(row) => row.partnerId}
         rowHeader="name"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage={view.name ? `No partner's name contains '${view.name}'.` : 'There are no partners.'}
         errorMessage="The partners could not be loaded."
         sort={view.sort}

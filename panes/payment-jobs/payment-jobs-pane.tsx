@@ -39,6 +39,7 @@ import { emptySelection, hasSelection, pickedRows, selectAllMatching, selectedCo
 import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
 import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import { paymentJobQueries } from './payment-job-queries.ts';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 import './payment-jobs.css';
 
@@ -258,7 +259,7 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
         rows={rows}
         rowKey={(row) => row.reference}
         rowHeader="reference"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage={Object.keys(state.filters).length > 0 ? 'No payment jobs match these filters.' : 'There are no payment jobs here yet.'}
         errorMessage="The payment jobs could not be loaded."
         sort={state.sort}

@@ -21,6 +21,7 @@ import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { formatCount } from '../../src/ui/data-table/pagination-model.ts';
 import { cancelReport, deleteReport, downloadReport, reportQueries, retryReport } from './report-queries.ts';
 import { ScheduledReports } from './scheduled-reports.tsx';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../transactions/transactions.css';
 
@@ -218,7 +219,7 @@ export function ReportQueuePane({ search }: PaneProps) {
         rows={reports}
         rowKey={(report) => report.id}
         rowHeader="report"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage="No reports yet. Export an overview and it appears here."
         errorMessage="Your reports could not be loaded."
         onOpen={(report) => openRow(report)}

@@ -29,6 +29,7 @@ import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { DownloadDialog, type LedgerFileType } from './download-dialog.tsx';
 import { ledgerQueries, merchantGroupsPath, queueLedgerReport } from './ledger-queries.ts';
 import { movementColumns } from './statement-pane.tsx';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 // The overview's header and tools (shared with the transactions overview).
 import '../transactions/transactions.css';
@@ -153,7 +154,7 @@ export function BatchReportPane({ params, search }: PaneProps) {
         rows={rows}
         rowKey={(row) => row.batchId}
         rowHeader="date"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage="There are no batches in this period."
         errorMessage="The batches could not be loaded."
         sort={state.sort}
@@ -250,7 +251,7 @@ export function BatchDetailPane({ params, search }: PaneProps) {
         rows={rows}
         rowKey={(row) => String(row.id)}
         rowHeader="date"
-        status={batch.isError ? 'error' : batch.isPending ? 'loading' : batch.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(batch)}
         emptyMessage="This batch has no movements."
         errorMessage="The batch could not be loaded."
         onOpen={(row, { beside }) => openRow(row, beside)}

@@ -17,6 +17,7 @@ import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { Sparkline, trendLabel } from './sparkline.tsx';
 import { signalText } from './watch-list-format.ts';
 import { watchListQueries } from './watch-list-queries.ts';
+import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
 import './watch-list.css';
 
@@ -102,7 +103,7 @@ export function WatchListPane({ search }: PaneProps) {
         rows={rows}
         rowKey={(row) => row.merchantId}
         rowHeader="merchant"
-        status={list.isError ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
+        status={tableStatusOf(list)}
         emptyMessage="No merchant crosses the thresholds."
         errorMessage="The watch list could not be loaded."
         onOpen={(row, { beside }) => openRow(row, beside)}
