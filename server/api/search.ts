@@ -178,6 +178,7 @@ export function searchRoutes({ database }: Deps) {
     const transactionScope = grantCondition(grantedScope(principal, 'Mapi.Transactions.Read'), transactions, db);
     if (transactionScope !== null && wants('transactions', transactionFields) && (reference || email || fields.length > 0)) tasks.push((async () => {
       const t = transactions;
+      const dateBounds = fields.filter((clause) => clause.field === 'date').map((clause) => dayBounds(clause, t.createdAt));
       const conditions = [
         transactionScope,
         reference ? startsWith(t.reference, reference.toUpperCase()) : undefined,
@@ -190,14 +191,13 @@ export function searchRoutes({ database }: Deps) {
         anyOf(fields, 'merchant', merchantNamed(t.merchantId)),
         anyOf(fields, 'email', (clause) => sql`lower(${t.customerEmail}) LIKE ${prefixOf(clause.value.toLowerCase())}`),
         ...fields.filter((clause) => clause.field === 'amount').map((clause) => amountBounds(clause, t.amountMilli)),
-        ...fields.filter((clause) => clause.field === 'date').map((clause) => dayBounds(clause, t.createdAt)),
+        ...dateBounds,
       ];
       // A prefix in reference order (the index's own order, so LIMIT stops early; an exact match comes first), else newest first.
       const read = (runner: Db, order: SQL[], bound?: SQL) => runner.select({ row: t, merchantName: merchants.name, businessName: businesses.name }).from(t)
         .innerJoin(merchants, eq(merchants.id, t.merchantId)).innerJoin(businesses, eq(businesses.id, t.businessId))
         .where(and(...conditions, bound)).orderBy(...order).limit(perKind);
       let rows: Awaited<ReturnType<typeof read>>;
-      const dateBounds = fields.filter((clause) => clause.field === 'date').map((clause) => dayBounds(clause, t.createdAt));
       if (reference) rows = await read(db, [patternOrder(t.reference)]);
       else {
         // Fields only: newest first along the date index, over the scope's newest fieldWalk.rows at most (where the
@@ -226,6 +226,7 @@ export function searchRoutes({ database }: Deps) {
       const j = paymentJobs;
       // The expression of payment_jobs_business_amount_idx, so an amount bound in a business is an index range.
       const jobMilli = jobAmountMilliOf(j.amountMinor, j.currency);
+      const dateBounds = fields.filter((clause) => clause.field === 'date').map((clause) => dayBounds(clause, j.createDateTimeUtc));
       const conditions = [
         jobScope,
         anyOf(fields, 'status', (clause) => eq(j.status, clause.value)),
@@ -233,7 +234,7 @@ export function searchRoutes({ database }: Deps) {
         anyOf(fields, 'merchant', merchantNamed(j.merchantId)),
         anyOf(fields, 'order', (clause) => sql`${j.orderNumber} LIKE ${prefixOf(clause.value)}`),
         ...fields.filter((clause) => clause.field === 'amount').map((clause) => amountBounds(clause, jobMilli)),
-        ...fields.filter((clause) => clause.field === 'date').map((clause) => dayBounds(clause, j.createDateTimeUtc)),
+        ...dateBounds,
       ];
       const select = (match: SQL | undefined, order: SQL[] | AnyPgColumn[], runner: Db = db) => runner.select({ row: j, merchantName: merchants.name, businessName: businesses.name }).from(j)
         .innerJoin(merchants, eq(merchants.id, j.merchantId)).innerJoin(businesses, eq(businesses.id, j.businessId))
@@ -253,7 +254,6 @@ export function searchRoutes({ database }: Deps) {
       } else {
         // As for transactions: a walk over the scope's newest fieldWalk.rows at most, else the matches sorted (an
         // amount bound in a business is then a range of payment_jobs_business_amount_idx).
-        const dateBounds = fields.filter((clause) => clause.field === 'date').map((clause) => dayBounds(clause, j.createDateTimeUtc));
         const [edge] = await db.select({ at: j.createDateTimeUtc }).from(j).where(and(jobScope, ...dateBounds))
           .orderBy(desc(j.createDateTimeUtc), asc(j.reference)).offset(fieldWalk.rows - 1).limit(1);
         rows = await select(edge ? gte(j.createDateTimeUtc, edge.at) : undefined, [desc(j.createDateTimeUtc), asc(j.reference)]);
