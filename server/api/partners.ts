@@ -260,17 +260,20 @@ export function partnerRoutes({ database }: Deps) {
     return c.json(await planDetail(partner, plan, permissions));
   });
 
-  // A new plan under the same checks as an edit. Its id follows the seed's ('CP-{partnerId}-{n}', the next n of the
-  // partner's plans); the partner's row is locked first so two creations at once do not pick the same n.
+  // A new plan under the same checks as an edit. Its id follows the seed's ('CP-{partnerId}-{n}'): the next n after
+  // both the partner's plans and the highest n ever issued, so a deleted plan's id (named in its audit events) is never
+  // another plan's. The partner's row is locked first so two creations at once do not pick the same n.
   routes.post('/partners/:partnerId/commission-plans', async (c) => {
     const { partner, permissions } = await reachPartner(c, 'Mapi.Partner.Read', 'Mapi.CommissionPlans.Update');
     const edit = checkedPlanEdit(await readBody(c, commissionPlanCreateBody));
     const created = await db.transaction(async (tx) => {
-      await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partner.id)).for('update');
+      const [issued] = await tx.select({ last: partners.lastCommissionPlanNumber }).from(partners).where(eq(partners.id, partner.id)).for('update');
       const prefix = `CP-${partner.id}-`;
       const ids = await tx.select({ id: commissionPlans.id }).from(commissionPlans).where(eq(commissionPlans.partnerId, partner.id));
       const taken = ids.map(({ id }) => (id.startsWith(prefix) && /^\d{1,9}$/.test(id.slice(prefix.length)) ? Number(id.slice(prefix.length)) : 0));
-      const id = `${prefix}${Math.max(0, ...taken) + 1}`;
+      const number = Math.max(issued?.last ?? 0, ...taken) + 1;
+      const id = `${prefix}${number}`;
+      await tx.update(partners).set({ lastCommissionPlanNumber: number }).where(eq(partners.id, partner.id));
       const [row] = await tx.insert(commissionPlans).values({ id, partnerId: partner.id, name: edit.name, validFrom: edit.validFrom, validTo: edit.validTo }).returning();
       if (!row) throw new Error('The commission plan was not written.');
       await tx.insert(commissionRules).values(edit.rules.map((rule) => ({ ...rule, id: `${id}-R${rule.priority}`, planId: id })));

@@ -11,6 +11,8 @@ export const partners = pgTable('partners', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   createdAt: utc('created_at').notNull().defaultNow(),
+  /** the highest n of a commission plan id 'CP-{id}-{n}' ever issued: a deleted plan's id is not given to another */
+  lastCommissionPlanNumber: integer('last_commission_plan_number').notNull().default(0),
 });
 
 export const businesses = pgTable('businesses', {

@@ -254,14 +254,21 @@ export async function runSchedules(database: Database, options: { publicUrl: str
         await tx.update(reportSchedules).set({ lastOutcome: 'failed', lastError: error }).where(and(eq(reportSchedules.id, schedule.id), eq(reportSchedules.lastRunAt, run.dueAt)));
         round.failed += 1;
         if (mail && report.status === 'failed') {
+          // A run refused before any attempt (the owner lost the export's permissions) says so, not 'after N tries'.
+          const refused = report.attempts === 0;
+          const what = `${name} (${(schedule.context as ScheduleContext).title}) for ${periodText} (${schedule.timeZone})`;
           await queueEmail(tx, email, {
             template: 'scheduledReportFailed',
             subject: `Your scheduled report could not be generated: ${name}`,
             heading: 'Your scheduled report could not be generated',
             paragraphs: [
               `Hello ${givenName || 'there'},`,
-              `${name} (${(schedule.context as ScheduleContext).title}) for ${periodText} (${schedule.timeZone}) could not be generated after ${run.attempt} tries: ${error}`,
-              'The schedule stays in place and runs again at its next time. You can also queue the report yourself from the statement.',
+              refused ? `${what} was not run: ${error}` : `${what} could not be generated after ${run.attempt} tries: ${error}`,
+              refused
+                ? 'The schedule stays in place; each run checks your access again. Ask an administrator of the business for the access, or delete the schedule in My report queue.'
+                : schedule.reportType === 'transactions'
+                  ? 'The schedule stays in place and runs again at its next time. You can also export the period yourself from the transactions overview.'
+                  : 'The schedule stays in place and runs again at its next time. You can also queue the report yourself from the statement.',
             ],
             action: { label: 'Open my report queue', url: link },
             footer: `You receive this email because you asked to be told about this scheduled report (${describeTiming(timingOf(schedule))}).`,

@@ -2,7 +2,7 @@
 // the edit's checks (201, the plan as GET answers it, audited CommissionPlanCreated); the partner itself and read-only
 // internal users are refused (403), another partner's user and everyone else out of reach get 404; malformed bodies
 // and each field's problem answer 400. Only a plan that has not started may be deleted, under the version rule
-// (409 when stale), audited CommissionPlanDeleted; a started plan answers 400 and stays.
+// (409 when stale), audited CommissionPlanDeleted, and its id is never issued again; a started plan answers 400 and stays.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
@@ -126,6 +126,11 @@ describe.each(databaseKinds)('creating and deleting commission plans on %s', (ki
     const deleted = (await auditsOf('CommissionPlanDeleted')).find((row) => (row.metaData as { commissionPlanId: string }).commissionPlanId === created.commissionPlanId);
     expect(deleted).toMatchObject({ userId: financeAdmin, metaData: { partnerId: 'P1', version: 1, plan: { name: 'To be deleted' } } });
     expect((await call(financeAdmin, 'DELETE', `${path}?version=${created.version}`)).status).toBe(404);
+
+    // The deleted plan was the partner's newest: its id, named in its audit events, is not given to the next plan.
+    const number = (id: string) => Number(id.slice('CP-P1-'.length));
+    const next = commissionPlanDetail.assert(await (await call(financeAdmin, 'POST', plansPath, newPlan({ name: 'After the deletion' }))).json());
+    expect(number(next.commissionPlanId)).toBe(number(created.commissionPlanId) + 1);
   });
 
   it('refuses to delete a plan that has started or ended, keeping it', async () => {

@@ -152,6 +152,11 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
       expect(await runNextReport({ database, files: store.files, nodeId: 'node-t', log: () => undefined })).toBe('idle');
       const listed = reportScheduleList.assert(await (await call(users.finance, 'GET', '/report-schedules')).json()).results.find((row) => row.id === schedule.id);
       expect(listed).toMatchObject({ lastOutcome: 'failed', lastError: report.error });
+      // The email says the run was refused, not tried: no 'after N tries', and what to do about it.
+      const [mail] = await database.query<{ text: string }>("SELECT text FROM outbound_emails WHERE template = 'scheduledReportFailed' ORDER BY id DESC LIMIT 1");
+      expect(mail?.text).toContain('Transactions (Beta Retail Ltd) for 2026-11-03 (Europe/London) was not run: You no longer have access');
+      expect(mail?.text).not.toContain('tries');
+      expect(mail?.text).toContain('each run checks your access again');
     } finally {
       await database.db.insert(schema.userRoles).values(roles.filter((role) => role.userId === users.finance)).onConflictDoNothing();
     }

@@ -1,0 +1,1 @@
+ALTER TABLE "partners" ADD COLUMN "last_commission_plan_number" integer DEFAULT 0 NOT NULL;
