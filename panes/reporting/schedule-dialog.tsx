@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { ApiError } from '../../src/api/api-error.ts';
 import type { ReportScheduleBody } from '../../src/contract/report-schedule-schemas.ts';
-import { type ScheduleFrequency, type SchedulableReportType, scheduleFrequencies, scheduleFrequencyLabels, weekdayNames } from '../../src/contract/report-schedules.ts';
+import { type ScheduleFrequency, type ScheduleOrdering, type SchedulableReportType, scheduleFrequencies, scheduleFrequencyLabels, weekdayNames } from '../../src/contract/report-schedules.ts';
 import type { TransactionColumn } from '../../src/contract/transactions.ts';
 import { showToast } from '../../src/state/toast-store.ts';
 import { Modal } from '../../src/ui/modal.tsx';
@@ -25,7 +25,9 @@ const zones = () => {
 
 export type StatementScheduleTarget = { reportType: SchedulableReportType; businessId: string; merchantId?: string; accountNumber: string };
 /** A transactions export: the view's filters without its date range (each run has its own period) and its columns. */
-export type TransactionsScheduleTarget = { reportType: 'transactions'; businessId: string; merchantId?: string; columns: TransactionColumn[]; filters: Record<string, string> };
+export type TransactionsScheduleTarget = {
+  reportType: 'transactions'; businessId: string; merchantId?: string; columns: TransactionColumn[]; filters: Record<string, string>; ordering?: ScheduleOrdering;
+};
 export type ScheduleTarget = StatementScheduleTarget | TransactionsScheduleTarget;
 
 const statementPeriods: Record<ScheduleFrequency, string> = { daily: 'the day before', weekly: 'the seven days before', monthly: 'the month before' };

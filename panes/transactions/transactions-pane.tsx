@@ -10,7 +10,7 @@ import { createPreset, filterPresetQueries, removePresetRecord, updatePreset } f
 import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
 import { describePreset, presetFiltersFor, type StoredPreset } from '../../src/contract/filter-presets.ts';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
-import { describeTransactionFilters } from '../../src/contract/report-schedules.ts';
+import { describeScheduleOrdering, describeTransactionFilters } from '../../src/contract/report-schedules.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import {
@@ -285,8 +285,9 @@ export function TransactionsPane({ params, search }: PaneProps) {
     ? {
       reportType: 'transactions', businessId: bulkContext.businessId, ...(bulkContext.level === 'merchant' && bulkContext.merchantId ? { merchantId: bulkContext.merchantId } : {}),
       columns: visibleExportColumns.length > 0 ? visibleExportColumns : [...transactionColumns],
-      // Each run's period replaces the view's date range.
+      // Each run's period replaces the view's date range; the view's sort is kept.
       filters: compactFilters({ ...requestState.filters, date: undefined }),
+      ordering: encodeOrdering(state.sort),
     }
     : null;
   const [selection, setSelection] = useState<RowSelection>(emptySelection);
@@ -477,6 +478,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
         <ScheduleDialog open={scheduleOpen} title="Schedule this export" target={scheduleTarget} onClose={() => setScheduleOpen(false)}>
           <p>Transactions: {describeTransactionFilters(scheduleTarget.filters)}.</p>
           <p>Columns: {scheduleTarget.columns.map((column) => transactionColumnLabels[column]).join(', ')}.</p>
+          <p>Rows: {describeScheduleOrdering(scheduleTarget.ordering) || 'newest first'}.</p>
           {state.filters.date ? <p>This view's date range ({rangeSummary(range, today)}) is not part of the schedule.</p> : null}
         </ScheduleDialog>
       ) : null}

@@ -51,7 +51,7 @@ export function reportScheduleRoutes({ database }: Deps) {
   routes.post('/report-schedules', async (c) => {
     const principal = c.get('principal');
     const body = await readBody(c, reportScheduleBody);
-    const { context, filters, columns } = await scheduleTarget(database, principal, body);
+    const { context, filters, columns, ordering } = await scheduleTarget(database, principal, body);
     const timing = {
       frequency: body.frequency, weekday: body.frequency === 'weekly' ? body.weekday ?? null : null,
       dayOfMonth: body.frequency === 'monthly' ? body.dayOfMonth ?? null : null, hour: body.hour, timeZone: body.timeZone,
@@ -61,11 +61,11 @@ export function reportScheduleRoutes({ database }: Deps) {
       const [held] = await tx.select({ value: count() }).from(s).where(eq(s.userId, principal.userId));
       if (Number(held?.value ?? 0) >= maxSchedulesPerUser) throw new ApiError(422, scheduleLimitMessage);
       const [row] = await tx.insert(s).values({
-        id, userId: principal.userId, reportType: body.reportType, fileType: body.fileType, context, filters, columns, ...timing,
+        id, userId: principal.userId, reportType: body.reportType, fileType: body.fileType, context, filters, columns, ordering, ...timing,
         emailWhenReady: body.emailWhenReady, nextRunAt: nextRunAfter(timing, new Date()),
       }).returning();
       const inserted = row as ScheduleRow;
-      await recordAudit(tx, principal, 'ReportScheduleCreated', place(inserted), { scheduleId: id, reportType: body.reportType, fileType: body.fileType, ...(body.reportType === 'transactions' ? { filters, columns } : { accountNumber: filters.accountNumber }), ...timing, emailWhenReady: body.emailWhenReady });
+      await recordAudit(tx, principal, 'ReportScheduleCreated', place(inserted), { scheduleId: id, reportType: body.reportType, fileType: body.fileType, ...(body.reportType === 'transactions' ? { filters, columns, ordering } : { accountNumber: filters.accountNumber }), ...timing, emailWhenReady: body.emailWhenReady });
       return inserted;
     });
     return c.json(toReportSchedule(created, null), 201);

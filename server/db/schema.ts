@@ -1199,6 +1199,8 @@ export const reportSchedules = pgTable('report_schedules', {
   filters: jsonb('filters').$type<Record<string, string>>().notNull(),
   /** a transactions export's columns, in order; empty for statements (their columns are fixed) */
   columns: jsonb('columns').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  /** a transactions export's ordering as the overview's (OrderingField, OrderingDirection); null: newest first */
+  ordering: jsonb('ordering').$type<{ OrderingField: string; OrderingDirection: 'Ascending' | 'Descending' }>(),
   frequency: text('frequency').$type<'daily' | 'weekly' | 'monthly'>().notNull(),
   /** 1 (Monday) to 7 for weekly schedules */
   weekday: integer('weekday'),

@@ -27,7 +27,7 @@ import {
 } from '../../src/contract/ledger.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
-  describeTiming, describeTransactionsSchedule, isKnownTimeZone, maxRunAttempts, nextRunAfter, runDateFilter, runPeriod, scheduledExportDateFilter,
+  describeTiming, describeTransactionsSchedule, type ScheduleOrdering, isKnownTimeZone, maxRunAttempts, nextRunAfter, runDateFilter, runPeriod, scheduledExportDateFilter,
   scheduledExportDateMessage, scheduleReportLabel, type ScheduleTiming,
 } from '../../src/contract/report-schedules.ts';
 import type { ReportSchedule, ReportScheduleBody, StatementScheduleBody, TransactionsScheduleBody } from '../../src/contract/report-schedule-schemas.ts';
@@ -59,12 +59,14 @@ export const timingOf = (row: Pick<ScheduleRow, 'frequency' | 'weekday' | 'dayOf
  * 404), they hold the report's permissions and Portal.Reports.Create (else 403), the account group is the context's
  * (else 404), an invoice account needs gross settlement and a business account automatic remittance off.
  */
-export async function scheduleTarget(database: Database, principal: Principal, body: ReportScheduleBody): Promise<{ context: ScheduleContext; filters: Record<string, string>; columns: string[] }> {
+type ScheduleTarget = { context: ScheduleContext; filters: Record<string, string>; columns: string[]; ordering: ScheduleOrdering | null };
+
+export async function scheduleTarget(database: Database, principal: Principal, body: ReportScheduleBody): Promise<ScheduleTarget> {
   if (!isKnownTimeZone(body.timeZone)) throw badRequest(`'${body.timeZone}' is not a time zone this portal knows; choose one such as Europe/London.`);
   if (body.frequency === 'weekly' && body.weekday === undefined) throw badRequest('A weekly schedule needs the weekday it runs on.');
   if (body.frequency === 'monthly' && body.dayOfMonth === undefined) throw badRequest('A monthly schedule needs the day of the month it runs on.');
   if (body.reportType === 'transactions') return transactionsTarget(database, principal, body);
-  return { ...(await statementTarget(database, principal, body)), columns: [] };
+  return { ...(await statementTarget(database, principal, body)), columns: [], ordering: null };
 }
 
 /** The permissions a transactions export needs in its context, as POST {context}/transactions/full/reports checks them. */
@@ -72,10 +74,11 @@ const transactionsExportPermissions: PermissionName[] = ['Mapi.Transactions.Read
 
 /**
  * A transactions export of a business or merchant, checked as queueing it now would be: the context is the caller's
- * (else 404), they hold the export's permissions there (else 403), and the filters parse as the export route parses
- * them (else 400) without a date range, which each run supplies.
+ * (else 404), they hold the export's permissions there (else 403), and the filters and ordering parse as the export
+ * route parses them (else 400) without a date range, which each run supplies. The ordering is kept as parsed (the
+ * field's declared name); none given, each run is newest first as the overview's default.
  */
-async function transactionsTarget(database: Database, principal: Principal, body: TransactionsScheduleBody): Promise<{ context: ScheduleContext; filters: Record<string, string>; columns: string[] }> {
+async function transactionsTarget(database: Database, principal: Principal, body: TransactionsScheduleBody): Promise<ScheduleTarget> {
   const resolved = await resolveContext(database, principal, body.businessId, body.merchantId);
   if (!resolved || (body.merchantId !== undefined && !resolved.merchant)) throw notFound();
   if (transactionsExportPermissions.some((permission) => !resolved.permissions.has(permission))) throw forbidden();
@@ -87,12 +90,15 @@ async function transactionsTarget(database: Database, principal: Principal, body
     }
     if (name.toLowerCase() === scheduledExportDateFilter) throw badRequest(scheduledExportDateMessage);
   }
-  assertAmountWithinCurrency(parseListRequest(filters, transactionListSpec).filters);
+  const parsed = parseListRequest({ ...filters, ...(body.ordering ?? {}) }, transactionListSpec);
+  assertAmountWithinCurrency(parsed.filters);
+  const sort = parsed.sort[0];
+  const ordering: ScheduleOrdering | null = body.ordering && sort ? { OrderingField: sort.field, OrderingDirection: sort.descending ? 'Descending' : 'Ascending' } : null;
   const merchant = resolved.merchant;
   const context: ScheduleContext = merchant
     ? { level: 'merchant', businessId: resolved.business.id, merchantId: merchant.id, title: `${merchant.name} (${resolved.business.name})` }
     : { level: 'business', businessId: resolved.business.id, title: resolved.business.name };
-  return { context, filters, columns: [...new Set(body.columns)] };
+  return { context, filters, columns: [...new Set(body.columns)], ordering };
 }
 
 async function statementTarget(database: Database, principal: Principal, body: StatementScheduleBody): Promise<{ context: ScheduleContext; filters: Record<string, string> }> {
@@ -130,9 +136,9 @@ export function toReportSchedule(row: ScheduleRow, lastReportId: string | null):
   const transactionsExport = row.reportType === 'transactions';
   return {
     id: row.id, reportType: row.reportType, fileType: row.fileType, context, accountNumber: row.filters.accountNumber ?? '',
-    ...(transactionsExport ? { columns: row.columns, filters: row.filters } : {}),
+    ...(transactionsExport ? { columns: row.columns, filters: row.filters, ...(row.ordering ? { ordering: row.ordering } : {}) } : {}),
     frequency: row.frequency, weekday: row.weekday, dayOfMonth: row.dayOfMonth, hour: row.hour, timeZone: row.timeZone,
-    description: transactionsExport ? describeTransactionsSchedule(row.filters, timingOf(row)) : describeTiming(timingOf(row)), emailWhenReady: row.emailWhenReady, paused: row.paused,
+    description: transactionsExport ? describeTransactionsSchedule(row.filters, timingOf(row), row.ordering) : describeTiming(timingOf(row)), emailWhenReady: row.emailWhenReady, paused: row.paused,
     nextRunAt: row.paused ? null : row.nextRunAt.toISOString(), lastRunAt: row.lastRunAt?.toISOString() ?? null,
     lastOutcome: row.lastOutcome, lastError: row.lastError, lastReportId, version: row.version, createdAt: row.createdAt.toISOString(),
   };
@@ -164,7 +170,7 @@ async function queueRun(database: Database, tx: Db, schedule: ScheduleRow, dueAt
       context: { ...(schedule.context as ScheduleContext), timeZone: schedule.timeZone },
       // What POST …/transactions/full/reports queues, with the period as the date filter (wall-clock in the zone).
       filters: { ...schedule.filters, [scheduledExportDateFilter]: runDateFilter(period) },
-      ordering: { OrderingField: 'date', OrderingDirection: 'Descending' }, columns: schedule.columns,
+      ordering: schedule.ordering ?? { OrderingField: 'date', OrderingDirection: 'Descending' }, columns: schedule.columns,
       startDate: period.start, endDate: period.end, totalRows: null, queuedAt: new Date(), error: refusal,
     });
     // A refused run is not retried: the follow-up below ends it as failed with the reason.

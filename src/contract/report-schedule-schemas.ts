@@ -5,6 +5,8 @@ import { ledgerReportFileTypes } from './ledger.ts';
 import { scheduleFrequencies, schedulableReportTypes } from './report-schedules.ts';
 import { exportFileTypes, transactionColumns } from './transactions.ts';
 
+const transactionOrdering = type({ '+': 'reject', OrderingField: 'string <= 32', OrderingDirection: "'Ascending' | 'Descending'" });
+
 const timingFields = {
   frequency: type.enumerated(...scheduleFrequencies),
   'weekday?': '1 <= number.integer <= 7',
@@ -35,6 +37,8 @@ export const transactionsScheduleBody = type({
   'merchantId?': '0 < string <= 64',
   columns: type.enumerated(...transactionColumns).array().atLeastLength(1).atMostLength(transactionColumns.length),
   'filters?': type({ '[string]': 'string <= 512' }),
+  /** the overview's sort, as the export takes it; absent: newest first */
+  'ordering?': transactionOrdering,
   ...timingFields,
 });
 export type TransactionsScheduleBody = typeof transactionsScheduleBody.infer;
@@ -54,6 +58,7 @@ export const reportSchedule = type({
   /** a transactions schedule's columns and filters (the period replaces any date range) */
   'columns?': 'string[]',
   'filters?': type({ '[string]': 'string' }),
+  'ordering?': transactionOrdering,
   frequency: type.enumerated(...scheduleFrequencies),
   weekday: 'number | null',
   dayOfMonth: 'number | null',

@@ -113,10 +113,32 @@ export function describeTransactionFilters(filters: Record<string, string>): str
   return parts.length > 0 ? parts.join(', ') : 'all transactions';
 }
 
-/** 'Transactions, status paid, daily at 06:00 (Europe/London), previous day'. */
-export function describeTransactionsSchedule(filters: Record<string, string>, timing: ScheduleTiming): string {
+/** A scheduled transactions export's ordering (the overview's OrderingField and OrderingDirection). */
+export type ScheduleOrdering = { OrderingField: string; OrderingDirection: 'Ascending' | 'Descending' };
+
+const sortWords: Record<string, [field: string, ascending: string, descending: string]> = {
+  date: ['date', 'oldest first', 'newest first'],
+  amount: ['amount', 'lowest first', 'highest first'],
+  status: ['status', 'A to Z', 'Z to A'],
+  reference: ['reference', 'A to Z', 'Z to A'],
+  merchant: ['merchant', 'A to Z', 'Z to A'],
+};
+
+/** 'sorted by amount, highest first'; empty for the default (newest first). */
+export function describeScheduleOrdering(ordering: ScheduleOrdering | null | undefined): string {
+  if (!ordering) return '';
+  const field = ordering.OrderingField.toLowerCase();
+  const descending = ordering.OrderingDirection === 'Descending';
+  if (field === 'date' && descending) return '';
+  const [name, ascending, down] = sortWords[field] ?? [field, 'ascending', 'descending'];
+  return `sorted by ${name}, ${descending ? down : ascending}`;
+}
+
+/** 'Transactions, status paid, sorted by amount, highest first, daily at 06:00 (Europe/London), previous day'. */
+export function describeTransactionsSchedule(filters: Record<string, string>, timing: ScheduleTiming, ordering?: ScheduleOrdering | null): string {
   const when = describeTiming(timing);
-  return `Transactions, ${describeTransactionFilters(filters)}, ${when.charAt(0).toLowerCase()}${when.slice(1)}, ${periodLabel(timing.frequency)}`;
+  const sorted = describeScheduleOrdering(ordering);
+  return `Transactions, ${describeTransactionFilters(filters)}${sorted ? `, ${sorted}` : ''}, ${when.charAt(0).toLowerCase()}${when.slice(1)}, ${periodLabel(timing.frequency)}`;
 }
 
 /** Whether the zone is an IANA zone this runtime knows. */

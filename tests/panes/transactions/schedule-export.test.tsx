@@ -63,14 +63,15 @@ describe('scheduling the transactions export', () => {
     signIn({ permissions: exportPermissions, context: merchantContext, paths: ['/transactions'] });
   });
 
-  it('schedules the view\'s filters without its date range and its visible columns, weekly as Excel, and says what each run covers', async () => {
-    const { post, user } = setup('/transactions?status=%5Beq%5Dpaid&date=%5Bgte%5D2026-11-01T00%3A00%3A00%5Band%5D%5Blte%5D2026-11-07T23%3A59%3A59');
+  it('schedules the view\'s filters without its date range, its visible columns and its sort, weekly as Excel, and says what each run covers', async () => {
+    const { post, user } = setup('/transactions?status=%5Beq%5Dpaid&date=%5Bgte%5D2026-11-01T00%3A00%3A00%5Band%5D%5Blte%5D2026-11-07T23%3A59%3A59&OrderingField=amount&OrderingDirection=Ascending');
     await screen.findByRole('rowheader', { name: 'TX0001' });
     await user.click(screen.getByRole('button', { name: 'Schedule this export…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Schedule this export' });
     expect(dialog.textContent).toContain('Each run exports the transactions of the previous day (midnight to midnight)');
     expect(dialog.textContent).toContain('each run\'s period replaces it');
     expect(dialog.textContent).toContain('Transactions: status paid.');
+    expect(dialog.textContent).toContain('Rows: sorted by amount, lowest first.');
     expect(dialog.textContent).toMatch(/This view's date range \(.+\) is not part of the schedule/);
     // Keyboard only: the file type, the frequency and its weekday, the hour, the zone.
     await user.click(within(dialog).getByRole('radio', { name: /Excel/ }));
@@ -86,6 +87,7 @@ describe('scheduling the transactions export', () => {
     await waitFor(() => expect(post.mock.calls[0]?.slice(0, 2)).toEqual(['/report-schedules', {
       reportType: 'transactions', businessId: 'B1', merchantId: 'M1', fileType: 'xlsx', filters: { status: '[eq]paid' },
       columns: ['date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType', 'kind'],
+      ordering: { OrderingField: 'amount', OrderingDirection: 'Ascending' },
       frequency: 'weekly', weekday: 1, hour: 7, timeZone: 'Europe/London', emailWhenReady: false,
     }]));
     await waitFor(() => expect(toastStore.toasts.some((toast) => toast.message.includes('Transactions, status paid, daily at 06:00'))).toBe(true));

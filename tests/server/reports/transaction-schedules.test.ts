@@ -91,12 +91,34 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
       { ...paidOfB1, frequency: 'monthly' },
       { ...paidOfB1, timeZone: 'Mars/Olympus' },
       { ...paidOfB1, extra: true },
+      { ...paidOfB1, ordering: { OrderingField: 'colour', OrderingDirection: 'Ascending' } },
+      { ...paidOfB1, ordering: { OrderingField: 'amount', OrderingDirection: 'Up' } },
+      { ...paidOfB1, ordering: { OrderingField: 'amount', OrderingDirection: 'Ascending', extra: 1 } },
     ]) {
       const response = await create(users.partner, invalid);
       expect(response.status, JSON.stringify(invalid)).toBe(400);
       expect(await messages(response)).not.toHaveLength(0);
     }
     expect(await count()).toBe(before);
+  });
+
+  it('keeps the view\'s sort: described in words, and each run\'s file in that order', async () => {
+    const byReference = { ...paidOfB1, ordering: { OrderingField: 'Reference', OrderingDirection: 'Descending' } };
+    const schedule = reportSchedule.assert(await (await create(users.partner, byReference)).json());
+    // Kept as the field's declared name, and said in the description.
+    expect(schedule.ordering).toEqual({ OrderingField: 'reference', OrderingDirection: 'Descending' });
+    expect(schedule.description).toBe('Transactions, status paid, sorted by reference, Z to A, daily at 06:00 (Europe/London), previous day');
+    const [event] = await database.query<{ meta_data: Record<string, unknown> }>("SELECT meta_data FROM audit_events WHERE event = 'ReportScheduleCreated' AND meta_data->>'scheduleId' = $1", [schedule.id]);
+    expect(event?.meta_data).toMatchObject({ ordering: { OrderingField: 'reference', OrderingDirection: 'Descending' } });
+    await dueNow(schedule.id, new Date('2026-11-04T06:00:00Z'));
+    expect((await runSchedules(database, { publicUrl, now: new Date('2026-11-04T06:00:30Z') })).queued).toBe(1);
+    const [run] = await database.query<{ report_id: string }>('SELECT report_id FROM report_schedule_runs WHERE schedule_id = $1', [schedule.id]);
+    expect(await reportRow(database, run?.report_id ?? '')).toMatchObject({ ordering: { OrderingField: 'reference', OrderingDirection: 'Descending' } });
+    expect(await runNextReport({ database, files: store.files, nodeId: 'node-t', log: () => undefined })).toBe('generated');
+    const rows = await csvRows(store.files, (await reportRow(database, run?.report_id ?? '')).filePath ?? '');
+    // Newest first would be TX1A0003 (23:30) then TXS00001 (midnight); by reference, Z to A, it is the other way round.
+    expect(rows.slice(1).map((row) => row[0])).toEqual(['TXS00001', 'TX1A0003']);
+    expect((await call(users.partner, 'DELETE', `/report-schedules/${schedule.id}`)).status).toBe(204);
   });
 
   it('refuses another tenant\'s business or merchant with 404 and a caller without the export\'s permissions with 403', async () => {
