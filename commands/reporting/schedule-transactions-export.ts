@@ -1,7 +1,7 @@
 import type { Command } from '../command.ts';
 
 /** The overviews whose transactions export can be scheduled (a business or merchant is addressed). */
-const transactionRouteIds = ['transactions', 'partnerBusinessTransactions'];
+const transactionRouteIds = ['transactions', 'partnerTransactions', 'partnerBusinessTransactions'];
 
 /**
  * 'Schedule this export…' on the transactions overview: the view's filters and visible columns, daily, weekly or

@@ -26,7 +26,7 @@ const zones = () => {
 export type StatementScheduleTarget = { reportType: SchedulableReportType; businessId: string; merchantId?: string; accountNumber: string };
 /** A transactions export: the view's filters without its date range (each run has its own period) and its columns. */
 export type TransactionsScheduleTarget = {
-  reportType: 'transactions'; businessId: string; merchantId?: string; columns: TransactionColumn[]; filters: Record<string, string>; ordering?: ScheduleOrdering;
+  reportType: 'transactions'; businessId?: string; merchantId?: string; partnerId?: string; columns: TransactionColumn[]; filters: Record<string, string>; ordering?: ScheduleOrdering;
 };
 export type ScheduleTarget = StatementScheduleTarget | TransactionsScheduleTarget;
 

@@ -276,14 +276,20 @@ export function TransactionsPane({ params, search }: PaneProps) {
   // keeping only the picks within the context); with nothing picked, Export queues every matching row as before.
   const bulkContext = transactionBulkContext(params, applied as ContextSelections);
   const visibleExportColumns = shownColumns.map((column) => column.id).filter((id): id is TransactionColumn => (transactionColumns as readonly string[]).includes(id));
-  // A scheduled export addresses a business or merchant where the export may be queued; in a partner's frame the
-  // applied context's permissions say nothing about the business, so the server's answer decides (shown in the dialog).
+  // A scheduled export addresses a business, a merchant or a partner's businesses where the export may be queued; in a
+  // partner's frame the applied context's permissions say nothing about it, so the server's answer decides (shown in
+  // the dialog). Context-free views (an internal user's whole book) are not scheduled.
   const { permissions: permissionsByScope } = useSnapshot(sessionStore);
   const contextPermissions = permissionsByScope[permissionScope(applied as ContextSelections).key] ?? [];
   const mayQueueExport = params.partnerId !== undefined || (contextPermissions.includes('Mapi.Transactions.Read') && contextPermissions.includes('Portal.Reports.Create'));
-  const scheduleTarget: TransactionsScheduleTarget | null = bulkContext?.businessId && (bulkContext.level === 'business' || bulkContext.level === 'merchant') && mayQueueExport
+  const scheduleContext = !mayQueueExport ? null
+    : bulkContext?.level === 'partner' && bulkContext.partnerId ? { partnerId: bulkContext.partnerId }
+      : bulkContext?.businessId && (bulkContext.level === 'business' || bulkContext.level === 'merchant')
+        ? { businessId: bulkContext.businessId, ...(bulkContext.level === 'merchant' && bulkContext.merchantId ? { merchantId: bulkContext.merchantId } : {}) }
+        : null;
+  const scheduleTarget: TransactionsScheduleTarget | null = scheduleContext
     ? {
-      reportType: 'transactions', businessId: bulkContext.businessId, ...(bulkContext.level === 'merchant' && bulkContext.merchantId ? { merchantId: bulkContext.merchantId } : {}),
+      reportType: 'transactions', ...scheduleContext,
       columns: visibleExportColumns.length > 0 ? visibleExportColumns : [...transactionColumns],
       // Each run's period replaces the view's date range; the view's sort is kept.
       filters: compactFilters({ ...requestState.filters, date: undefined }),

@@ -37,9 +37,10 @@ export function reportScheduleRoutes({ database }: Deps) {
     return row;
   }
   const answer = async (row: ScheduleRow) => toReportSchedule(row, (await lastReportsOf(db, [row.id])).get(row.id) ?? null);
+  // A partner's schedule has no business: its audit rows name the partner in their metadata (the context).
   const place = (row: ScheduleRow) => {
-    const context = row.context as { businessId: string; merchantId?: string };
-    return { businessId: context.businessId, merchantId: context.merchantId ?? null };
+    const context = row.context as { businessId?: string; merchantId?: string };
+    return { businessId: context.businessId ?? null, merchantId: context.merchantId ?? null };
   };
 
   routes.get('/report-schedules', async (c) => {
@@ -65,7 +66,7 @@ export function reportScheduleRoutes({ database }: Deps) {
         emailWhenReady: body.emailWhenReady, nextRunAt: nextRunAfter(timing, new Date()),
       }).returning();
       const inserted = row as ScheduleRow;
-      await recordAudit(tx, principal, 'ReportScheduleCreated', place(inserted), { scheduleId: id, reportType: body.reportType, fileType: body.fileType, ...(body.reportType === 'transactions' ? { filters, columns, ordering } : { accountNumber: filters.accountNumber }), ...timing, emailWhenReady: body.emailWhenReady });
+      await recordAudit(tx, principal, 'ReportScheduleCreated', place(inserted), { scheduleId: id, reportType: body.reportType, fileType: body.fileType, context, ...(body.reportType === 'transactions' ? { filters, columns, ordering } : { accountNumber: filters.accountNumber }), ...timing, emailWhenReady: body.emailWhenReady });
       return inserted;
     });
     return c.json(toReportSchedule(created, null), 201);

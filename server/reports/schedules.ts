@@ -28,7 +28,7 @@ import {
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
   describeTiming, describeTransactionsSchedule, type ScheduleOrdering, isKnownTimeZone, maxRunAttempts, nextRunAfter, runDateFilter, runPeriod, scheduledExportDateFilter,
-  scheduledExportDateMessage, scheduleReportLabel, type ScheduleTiming,
+  scheduledExportDateMessage, scheduleReportLabel, type ScheduleTiming, transactionsScheduleContextMessage,
 } from '../../src/contract/report-schedules.ts';
 import type { ReportSchedule, ReportScheduleBody, StatementScheduleBody, TransactionsScheduleBody } from '../../src/contract/report-schedule-schemas.ts';
 import type { ReportContext } from '../../src/contract/reports.ts';
@@ -38,13 +38,16 @@ import { businessAccountGroups, merchantAccountGroups, queuedReports, reportSche
 import { recordEvent } from '../events/event-bus.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
-import { loadPrincipal, resolveContext, type Principal } from '../policy/principal.ts';
+import { loadPrincipal, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../api/errors.ts';
 import { parseListRequest } from '../api/list-sql.ts';
 import { assertAmountWithinCurrency, scopeOfReportContext } from '../api/transactions.ts';
 
 export type ScheduleRow = typeof reportSchedules.$inferSelect;
-type ScheduleContext = { level: 'business' | 'merchant'; businessId: string; merchantId?: string; title: string };
+/** Where a schedule reports: a business or merchant (statements, transactions exports) or a partner's businesses (transactions exports). */
+type ScheduleContext =
+  | { level: 'business' | 'merchant'; businessId: string; merchantId?: string; title: string }
+  | { level: 'partner'; partnerId: string; title: string };
 
 const kindOfReport: Partial<Record<LedgerReportType, StatementAccountKind>> = {
   tradingAccount: 'trading', reserve: 'reserve', security: 'security', remittance: 'remittance', invoice: 'invoice', costs: 'costs', businessAccount: 'business',
@@ -73,15 +76,30 @@ export async function scheduleTarget(database: Database, principal: Principal, b
 const transactionsExportPermissions: PermissionName[] = ['Mapi.Transactions.Read', 'Portal.Reports.Create'];
 
 /**
- * A transactions export of a business or merchant, checked as queueing it now would be: the context is the caller's
- * (else 404), they hold the export's permissions there (else 403), and the filters and ordering parse as the export
+ * A transactions export of a business, a merchant or a partner's businesses, checked as queueing it now would be: the
+ * context is the caller's (else 404), they hold the export's permissions there (else 403), and the filters and ordering parse as the export
  * route parses them (else 400) without a date range, which each run supplies. The ordering is kept as parsed (the
  * field's declared name); none given, each run is newest first as the overview's default.
  */
 async function transactionsTarget(database: Database, principal: Principal, body: TransactionsScheduleBody): Promise<ScheduleTarget> {
-  const resolved = await resolveContext(database, principal, body.businessId, body.merchantId);
-  if (!resolved || (body.merchantId !== undefined && !resolved.merchant)) throw notFound();
-  if (transactionsExportPermissions.some((permission) => !resolved.permissions.has(permission))) throw forbidden();
+  if ((body.partnerId === undefined) === (body.businessId === undefined) || (body.merchantId !== undefined && body.businessId === undefined)) {
+    throw badRequest(transactionsScheduleContextMessage);
+  }
+  let context: ScheduleContext;
+  if (body.partnerId !== undefined) {
+    const partner = await resolvePartner(database, principal, body.partnerId);
+    if (!partner) throw notFound();
+    if (transactionsExportPermissions.some((permission) => !partner.permissions.has(permission))) throw forbidden();
+    context = { level: 'partner', partnerId: partner.partner.id, title: partner.partner.name };
+  } else {
+    const resolved = await resolveContext(database, principal, body.businessId ?? '', body.merchantId);
+    if (!resolved || (body.merchantId !== undefined && !resolved.merchant)) throw notFound();
+    if (transactionsExportPermissions.some((permission) => !resolved.permissions.has(permission))) throw forbidden();
+    const merchant = resolved.merchant;
+    context = merchant
+      ? { level: 'merchant', businessId: resolved.business.id, merchantId: merchant.id, title: `${merchant.name} (${resolved.business.name})` }
+      : { level: 'business', businessId: resolved.business.id, title: resolved.business.name };
+  }
   const filters = body.filters ?? {};
   if (Object.keys(filters).length > maxExportFilters) throw badRequest(`filters may have ${maxExportFilters} entries maximum`);
   for (const name of Object.keys(filters)) {
@@ -94,10 +112,6 @@ async function transactionsTarget(database: Database, principal: Principal, body
   assertAmountWithinCurrency(parsed.filters);
   const sort = parsed.sort[0];
   const ordering: ScheduleOrdering | null = body.ordering && sort ? { OrderingField: sort.field, OrderingDirection: sort.descending ? 'Descending' : 'Ascending' } : null;
-  const merchant = resolved.merchant;
-  const context: ScheduleContext = merchant
-    ? { level: 'merchant', businessId: resolved.business.id, merchantId: merchant.id, title: `${merchant.name} (${resolved.business.name})` }
-    : { level: 'business', businessId: resolved.business.id, title: resolved.business.name };
   return { context, filters, columns: [...new Set(body.columns)], ordering };
 }
 

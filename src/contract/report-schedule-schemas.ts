@@ -28,13 +28,17 @@ export const statementScheduleBody = type({
 });
 export type StatementScheduleBody = typeof statementScheduleBody.infer;
 
-/** A transactions export of a business or merchant: the overview's filters (as POST …/full/reports takes them) and columns. */
+/**
+ * A transactions export of a business, a merchant (businessId and merchantId) or a partner's businesses (partnerId):
+ * the overview's filters (as POST …/full/reports takes them), columns and sort.
+ */
 export const transactionsScheduleBody = type({
   '+': 'reject',
   reportType: "'transactions'",
   fileType: type.enumerated(...exportFileTypes),
-  businessId: '0 < string <= 64',
+  'businessId?': '0 < string <= 64',
   'merchantId?': '0 < string <= 64',
+  'partnerId?': '0 < string <= 64',
   columns: type.enumerated(...transactionColumns).array().atLeastLength(1).atMostLength(transactionColumns.length),
   'filters?': type({ '[string]': 'string <= 512' }),
   /** the overview's sort, as the export takes it; absent: newest first */
@@ -53,7 +57,7 @@ export const reportSchedule = type({
   id: 'string',
   reportType: 'string',
   fileType: "'csv' | 'xlsx' | 'pdf' | 'xml'",
-  context: type({ level: "'business' | 'merchant'", businessId: 'string', 'merchantId?': 'string', title: 'string' }),
+  context: type({ level: "'business' | 'merchant'", businessId: 'string', 'merchantId?': 'string', title: 'string' }).or({ level: "'partner'", partnerId: 'string', title: 'string' }),
   accountNumber: 'string',
   /** a transactions schedule's columns and filters (the period replaces any date range) */
   'columns?': 'string[]',

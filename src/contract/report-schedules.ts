@@ -28,6 +28,7 @@ export const scheduleReportLabel = (reportType: string) => (reportType === 'tran
  */
 export const scheduledExportDateFilter = 'date';
 export const scheduledExportDateMessage = 'A scheduled export covers the period that just ended at each run; leave the date filter out.';
+export const transactionsScheduleContextMessage = 'A scheduled transactions export needs either a businessId (with a merchantId for one merchant) or a partnerId.';
 
 /** Schedules one user may hold; a run that fails is queued once more, then reported. */
 export const maxSchedulesPerUser = 20;

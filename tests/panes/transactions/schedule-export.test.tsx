@@ -35,22 +35,22 @@ const schedule = (extra: Partial<ReportSchedule>): ReportSchedule => ({
   ...extra,
 });
 
-function Pane() {
+function Pane({ params }: { params: Record<string, string> }) {
   const { registry, commandServices } = useAppServices();
   useShortcutBinder(registry, commandServices);
   const search = useSearch();
-  return <TransactionsPane params={{}} search={search} capability="Transactions overview" />;
+  return <TransactionsPane params={params} search={search} capability="Transactions overview" />;
 }
 
-function setup(path: string) {
-  const api = fakeApi({ [listPath]: () => ({ results: [item('TX0001')], numberOfResults: 1, numberOfResultsIsEstimate: false }) });
+function setup(path: string, params: Record<string, string> = {}, list = listPath) {
+  const api = fakeApi({ [list]: () => ({ results: [item('TX0001')], numberOfResults: 1, numberOfResultsIsEstimate: false }) });
   const post = api.post as unknown as Mock;
   post.mockImplementation(async () => schedule({}));
   const location = memoryLocation({ path, record: true });
   const paneId = workspaceStore.panes[0]?.id ?? '';
   renderWithServices(
     <PaneScopeContext value={{ paneId }}>
-      <Router hook={location.hook} searchHook={location.searchHook}><Pane /></Router>
+      <Router hook={location.hook} searchHook={location.searchHook}><Pane params={params} /></Router>
     </PaneScopeContext>,
     createServices(),
   );
@@ -93,6 +93,17 @@ describe('scheduling the transactions export', () => {
     await waitFor(() => expect(toastStore.toasts.some((toast) => toast.message.includes('Transactions, status paid, daily at 06:00'))).toBe(true));
   }, 30_000);
 
+  it('schedules a partner\'s export over all its businesses from the partner\'s transactions', async () => {
+    const { post, user } = setup('/partners/P1/transactions', { partnerId: 'P1' }, '/partners/P1/transactions');
+    await screen.findByRole('rowheader', { name: 'TX0001' });
+    await user.click(screen.getByRole('button', { name: 'Schedule this export…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule this export' });
+    expect(dialog.textContent).toContain('Rows: newest first.');
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
+    await waitFor(() => expect(post.mock.calls[0]?.[1]).toMatchObject({ reportType: 'transactions', partnerId: 'P1', fileType: 'csv', frequency: 'daily' }));
+    expect(post.mock.calls[0]?.[1]).not.toHaveProperty('businessId');
+  }, 30_000);
+
   it('shows the server\'s refusal in the dialog', async () => {
     const { post, user } = setup('/transactions');
     const { ApiError } = await import('../../../src/api/api-error.ts');
@@ -121,6 +132,7 @@ describe('the schedule command', () => {
   it.each([
     ['transactions', ['schedule'], ['Mapi.Transactions.Read', 'Portal.Reports.Create'], true],
     ['partnerBusinessTransactions', ['schedule'], ['Mapi.Transactions.Read', 'Portal.Reports.Create'], true],
+    ['partnerTransactions', ['schedule'], ['Mapi.Transactions.Read', 'Portal.Reports.Create'], true],
     ['transactions', [], ['Mapi.Transactions.Read', 'Portal.Reports.Create'], false],
     ['transactions', ['schedule'], ['Mapi.Transactions.Read'], false],
     ['tradingAccount', ['schedule'], ['Mapi.Transactions.Read', 'Portal.Reports.Create'], false],

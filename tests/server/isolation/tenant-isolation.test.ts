@@ -379,18 +379,23 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     }
   });
 
-  it('refuses a scheduled transactions export of any business or merchant outside each account’s reach', async () => {
-    // The business and merchant are in the body, not the path: probed for every account and record set it may not reach.
+  it('refuses a scheduled transactions export of any business, merchant or partner outside each account’s reach', async () => {
+    // The business, merchant or partner is in the body, not the path: probed for every account and record set it may not reach.
     const leaks: string[] = [];
     let probes = 0;
     for (const account of accounts) {
       for (const tenant of tenants) {
-        for (const merchant of [false, true]) {
-          const route = { method: 'POST', path: merchant ? '/businesses/:businessId/merchants/:merchantId/transactions/full/reports' : '/businesses/:businessId/transactions/full/reports' };
+        for (const level of ['business', 'merchant', 'partner'] as const) {
+          if (level === 'partner' && tenant.partnerId === null) continue;
+          const route = {
+            method: 'POST',
+            path: { business: '/businesses/:businessId/transactions/full/reports', merchant: '/businesses/:businessId/merchants/:merchantId/transactions/full/reports', partner: '/partners/:partnerId/transactions/full/reports' }[level],
+          };
           if (reaches(account, tenant, route)) continue;
           probes += 1;
           const body = {
-            reportType: 'transactions', fileType: 'csv', businessId: tenant.businessId, ...(merchant ? { merchantId: tenant.merchantId } : {}),
+            reportType: 'transactions', fileType: 'csv',
+            ...(level === 'partner' ? { partnerId: tenant.partnerId } : { businessId: tenant.businessId, ...(level === 'merchant' ? { merchantId: tenant.merchantId } : {}) }),
             columns: ['reference', 'amount'], filters: { status: '[eq]paid' }, frequency: 'daily', hour: 6, timeZone: 'Europe/London', emailWhenReady: false,
           };
           const response = await harness.call(account.userId, 'POST', '/report-schedules', body);

@@ -7,7 +7,7 @@ import * as schema from '../../../server/db/schema.ts';
 import { runSchedules } from '../../../server/reports/schedules.ts';
 import { runNextReport } from '../../../server/reports/worker.ts';
 import { reportSchedule, reportScheduleList } from '../../../src/contract/report-schedule-schemas.ts';
-import { scheduledExportDateMessage } from '../../../src/contract/report-schedules.ts';
+import { scheduledExportDateMessage, transactionsScheduleContextMessage } from '../../../src/contract/report-schedules.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 import { extraCardNumber, insertExtraTransactions } from '../api/transaction-fixtures.ts';
 import { csvRows, openTestFileStore, reportRow, type TestFileStore } from './report-support.ts';
@@ -119,6 +119,41 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
     // Newest first would be TX1A0003 (23:30) then TXS00001 (midnight); by reference, Z to A, it is the other way round.
     expect(rows.slice(1).map((row) => row[0])).toEqual(['TXS00001', 'TX1A0003']);
     expect((await call(users.partner, 'DELETE', `/report-schedules/${schedule.id}`)).status).toBe(204);
+  });
+
+  it('schedules a partner\'s export over all its businesses; refuses a body that names no context or two, and another partner', async () => {
+    const ofP1 = { ...paidOfB1, businessId: undefined, partnerId: 'P1', ordering: { OrderingField: 'reference', OrderingDirection: 'Ascending' } };
+    const created = await create(users.partner, ofP1);
+    expect(created.status, await created.clone().text()).toBe(201);
+    const schedule = reportSchedule.assert(await created.json());
+    expect(schedule.context).toEqual({ level: 'partner', partnerId: 'P1', title: 'Northwind Partners' });
+    const [event] = await database.query<{ business_id: string | null; meta_data: Record<string, unknown> }>("SELECT business_id, meta_data FROM audit_events WHERE event = 'ReportScheduleCreated' AND meta_data->>'scheduleId' = $1", [schedule.id]);
+    expect(event).toMatchObject({ business_id: null, meta_data: { context: { level: 'partner', partnerId: 'P1' } } });
+    await dueNow(schedule.id, new Date('2026-11-04T06:00:00Z'));
+    expect((await runSchedules(database, { publicUrl, now: new Date('2026-11-04T06:00:30Z') })).queued).toBe(1);
+    const [run] = await database.query<{ report_id: string }>('SELECT report_id FROM report_schedule_runs WHERE schedule_id = $1', [schedule.id]);
+    expect(await reportRow(database, run?.report_id ?? '')).toMatchObject({ status: 'queued', context: { level: 'partner', partnerId: 'P1' } });
+    expect(await runNextReport({ database, files: store.files, nodeId: 'node-t', log: () => undefined })).toBe('generated');
+    const rows = await csvRows(store.files, (await reportRow(database, run?.report_id ?? '')).filePath ?? '');
+    // The day's paid rows of both of P1's businesses (B1 and B2), by reference.
+    expect(rows.slice(1).map((row) => row[0])).toEqual(['TX1A0003', 'TXS00001', 'TXS00005']);
+    expect((await call(users.partner, 'DELETE', `/report-schedules/${schedule.id}`)).status).toBe(204);
+
+    const count = async () => Number((await database.query<{ n: string }>('SELECT count(*) AS n FROM report_schedules'))[0]?.n);
+    const before = await count();
+    for (const invalid of [
+      { ...paidOfB1, partnerId: 'P1' }, // two contexts
+      { ...paidOfB1, businessId: undefined }, // none
+      { ...paidOfB1, businessId: undefined, merchantId: 'M1a' }, // a merchant without its business
+    ]) {
+      const response = await create(users.partner, invalid);
+      expect(response.status, JSON.stringify(invalid)).toBe(400);
+      expect(await messages(response)).toEqual([transactionsScheduleContextMessage]);
+    }
+    expect((await create(users.partner, { ...ofP1, partnerId: 'P2' })).status).toBe(404);
+    expect((await create(users.owner, ofP1)).status).toBe(404);
+    expect((await create(users.partner, { ...ofP1, partnerId: 'P9' })).status).toBe(404);
+    expect(await count()).toBe(before);
   });
 
   it('refuses another tenant\'s business or merchant with 404 and a caller without the export\'s permissions with 403', async () => {
