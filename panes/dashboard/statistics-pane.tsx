@@ -20,11 +20,9 @@ import { permissionScope, sessionStore } from '../../src/state/session-store.ts'
 import { showToast } from '../../src/state/toast-store.ts';
 import { openBeside } from '../../src/state/workspace-store.ts';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
-import { eachWhenIdle } from '../../src/ui/when-idle.ts';
+import { eachWhenIdle, whenIdle } from '../../src/ui/when-idle.ts';
 import { displayValue, formatPeriod } from './dashboard-format.ts';
 import { dashboardQueries } from './dashboard-queries.ts';
-import { DateRangeDialog } from './date-range-dialog.tsx';
-import { DeclinesPanel } from './declines-panel.tsx';
 import { type ChartData, StatisticsChart } from './statistics-chart.tsx';
 import { StatisticsTable } from './statistics-table.tsx';
 import { TotalsPanel } from './totals-panel.tsx';
@@ -38,6 +36,11 @@ export { type ChartData, StatisticsChart };
 // The breakdown table (issue 25) is a chunk of its own, asked for once the figures are on screen: none of it, nor
 // the table kit it draws with, is in the dashboard's first load.
 const BreakdownTable = lazy(() => import('./breakdown-table.tsx').then((module) => ({ default: module.BreakdownTable })));
+// So are the decline reasons below them (from the first figures on, kept while later periods load) and the date
+// control (Shift+D), fetched in an idle moment once the figures are shown so that it opens at once.
+const loadDateRangeDialog = () => import('./date-range-dialog.tsx');
+const DeclinesPanel = lazy(() => import('./declines-panel.tsx').then((module) => ({ default: module.DeclinesPanel })));
+const DateRangeDialog = lazy(() => loadDateRangeDialog().then((module) => ({ default: module.DateRangeDialog })));
 
 const intervalLabels: Record<DashboardInterval, string> = { day: 'Day', week: 'Week', month: 'Month', year: 'Year', custom: 'Custom' };
 const dashboardPermission = 'Mapi.MerchantDashboardReport.Read';
@@ -141,23 +144,25 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
       )}
 
       {dialogOpen && (
-        <DateRangeDialog
-          open
-          today={today}
-          initial={view.period}
-          onClose={() => {
-            setDateDialogOpen(false);
-            setDeclinedAt(search);
-          }}
-          onChoosePeriod={(period) => {
-            setDateDialogOpen(false);
-            changeView({ ...selectInterval(view, period.interval, today), period });
-          }}
-          onChooseRange={(startDate, endDate) => {
-            setDateDialogOpen(false);
-            changeView(selectCustomRange(view, startDate, endDate));
-          }}
-        />
+        <Suspense fallback={null}>
+          <DateRangeDialog
+            open
+            today={today}
+            initial={view.period}
+            onClose={() => {
+              setDateDialogOpen(false);
+              setDeclinedAt(search);
+            }}
+            onChoosePeriod={(period) => {
+              setDateDialogOpen(false);
+              changeView({ ...selectInterval(view, period.interval, today), period });
+            }}
+            onChooseRange={(startDate, endDate) => {
+              setDateDialogOpen(false);
+              changeView(selectCustomRange(view, startDate, endDate));
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );
@@ -200,6 +205,11 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
   // Fifteen periods ahead of need: the shown one and the fourteen before it (and their comparisons), asked for in
   // idle moments, two periods at most in each: started together, in the task that shows the figures, the 14–28
   // requests made it a long task (fetch alone 11–36 ms of it on the bench machine).
+  const [figuresShown, setFiguresShown] = useState(false);
+  useEffect(() => {
+    if (settled) setFiguresShown(true);
+  }, [settled]);
+  useEffect(() => (settled ? whenIdle(() => void loadDateRangeDialog()) : undefined), [settled]);
   useEffect(() => {
     if (!settled) return undefined;
     return eachWhenIdle(periodsToPrefetch(period).slice(1).map((earlier) => () => {
@@ -321,7 +331,11 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
         </Suspense>
       ) : null}
 
-      <DeclinesPanel context={context} period={period} currency={currency} />
+      {figuresShown ? (
+        <Suspense fallback={null}>
+          <DeclinesPanel context={context} period={period} currency={currency} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
