@@ -2,7 +2,8 @@
 // its partner, its commission plan from the palette (rules and the commission earned per month), then one of its
 // businesses in the partner's frame and a merchant of it, the address staying under /partners/{id}/….
 // axe finds nothing serious or critical on the screens. A finance admin creates a commission plan from the palette,
-// changes it with Shift+E and deletes it again (a plan that has not started), keyboard only.
+// changes it with Shift+E and deletes it again (a plan that has not started), keyboard only. The partner schedules
+// its transactions export over all its businesses, keeping the view's filter and sort, and deletes the schedule again.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { mod, signIn } from './support.ts';
@@ -65,6 +66,38 @@ test('partner@demo.test opens its commission plan and a business in its frame, b
   await expect(page).toHaveURL(/\/partners\/PRT0001\/business\/[^/]+\/merchant\/[^/]+$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await noSeriousViolations(page);
+});
+
+test('partner@demo.test schedules the export of all its businesses\' transactions with the view\'s filter and sort, by keyboard', async ({ page }) => {
+  await signIn(page, 'partner@demo.test', '/partners/PRT0001/transactions?status=%5Beq%5Dpaid&OrderingField=amount&OrderingDirection=Descending', 'keyboard');
+  await expect(page).toHaveURL(/\/context\?route=/);
+  await expect(page.getByRole('searchbox', { name: 'Search businesses and merchants' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('option', { name: /Continue without business/, selected: true })).toBeVisible();
+  await page.keyboard.press(`${mod}+Enter`);
+  await expect(page).toHaveURL(/\/partners\/PRT0001\/transactions\?.*OrderingField=amount/);
+  await expect(page.getByRole('rowheader').first()).toBeVisible();
+
+  await runCommand(page, 'schedule this export', /^Schedule this export/);
+  const dialog = page.getByRole('dialog', { name: 'Schedule this export' });
+  await expect(dialog).toContainText('Transactions: status paid.');
+  await expect(dialog).toContainText('Rows: sorted by amount, highest first.');
+  await noSeriousViolations(page);
+  await page.keyboard.press(`${mod}+Enter`);
+  await expect(dialog).toBeHidden();
+  const description = 'Transactions, status paid, sorted by amount, highest first, daily at 06:00';
+  await expect(page.getByText(`Scheduled: ${description}`, { exact: false }).first()).toBeVisible();
+
+  // My report queue lists it in the partner's name; deleted again, nothing is left for other journeys.
+  await page.goto('/reporting-overview');
+  const row = page.getByRole('row').filter({ hasText: description });
+  await expect(row).toContainText('Northbridge Payments Partners Ltd');
+  await noSeriousViolations(page);
+  await row.getByRole('button', { name: /^Delete schedule/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('The schedule has been deleted.').first()).toBeVisible();
+  await expect(row).toHaveCount(0);
 });
 
 test('billing@demo.test creates a commission plan from the palette, edits it and deletes it, by keyboard', async ({ page }) => {
