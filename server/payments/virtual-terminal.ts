@@ -10,7 +10,7 @@ import { and, count, eq, gt, sql } from 'drizzle-orm';
 import { formatMoney } from '../../src/contract/payment-jobs.ts';
 import { currencyExponent, toMajorUnits } from '../../src/contract/transactions.ts';
 import {
-  approvedTestCards, cardBrand, cardDigits, decliningTestCards, defaultVirtualTerminalSettings, duplicateReferenceWindowMs, emailRequiredMessage,
+  approvedTestCards, approvedTestRange, cardBrand, cardDigits, decliningTestCards, defaultVirtualTerminalSettings, duplicateReferenceWindowMs, emailRequiredMessage,
   expiryOf, expiryProblem, lineAmounts, luhnValid, orderTotals, savedCardLimitMessage, unknownCardDeclineReason, type VirtualTerminalSettings,
 } from '../../src/contract/virtual-terminal.ts';
 import type { VirtualTerminalOrderBody } from '../../src/contract/virtual-terminal-schemas.ts';
@@ -51,16 +51,19 @@ export async function loadVirtualTerminalSettings(tx: Tx, scope: { merchantId: s
 
 /** The outcome the demo acquirer gives a card: approved, or declined with its reason. */
 export function testCardOutcome(digits: string): string | null {
-  if ((approvedTestCards as readonly string[]).includes(digits)) return null;
+  if ((approvedTestCards as readonly string[]).includes(digits) || digits.startsWith(approvedTestRange)) return null;
   return decliningTestCards[digits] ?? unknownCardDeclineReason;
 }
 
-/** The outcome for a vaulted card, recognised by fingerprint (the vault row is never opened). */
-function vaultedCardOutcome(keys: CardKeys, merchantId: string, fingerprint: string): string | null {
+/**
+ * The outcome for a vaulted card, recognised by fingerprint or, for the approved test range, by the first six digits
+ * its masked number keeps (the vault row is never opened).
+ */
+function vaultedCardOutcome(keys: CardKeys, merchantId: string, vaulted: { fingerprint: string; masked: string }): string | null {
   for (const digits of [...approvedTestCards, ...Object.keys(decliningTestCards)]) {
-    if (cardFingerprints(keys, merchantId, digits).includes(fingerprint)) return testCardOutcome(digits);
+    if (cardFingerprints(keys, merchantId, digits).includes(vaulted.fingerprint)) return testCardOutcome(digits);
   }
-  return unknownCardDeclineReason;
+  return vaulted.masked.startsWith(approvedTestRange) ? null : unknownCardDeclineReason;
 }
 
 const newJobReference = () => `PJ${randomBytes(5).toString('hex').toUpperCase()}`;
@@ -167,7 +170,7 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
     if (Date.UTC(year, month, 1) <= at.getTime()) return problem(400, 'The saved card has expired; enter a new card');
     cardToken = vaulted.token;
     masked = vaulted.masked;
-    declineReason = vaultedCardOutcome(context.cardKeys, scope.merchantId, vaulted.fingerprint);
+    declineReason = vaultedCardOutcome(context.cardKeys, scope.merchantId, vaulted);
     savedCardId = item.id;
   }
 

@@ -134,9 +134,13 @@ export function expiryProblem(text: string, now: Date): ExpiryProblem {
 
 /**
  * The published test cards (README): the approved ones are paid with any future expiry and CVC; the named ones
- * always decline with their reason; every other card number declines as not accepted by the demo acquirer.
+ * always decline with their reason; so are the cards of the Mastercard 2-series test range 2223 00 (the seed's saved
+ * cards, 2223 0031 …, and the published 2223 0031 2200 3222); every other card number declines as not accepted by
+ * the demo acquirer.
  */
 export const approvedTestCards = ['4111111111111111', '5555555555554444'] as const;
+/** The first six digits of the approved test range: a vaulted card is recognised by them in its masked number. */
+export const approvedTestRange = '222300';
 export const decliningTestCards: Readonly<Record<string, string>> = {
   '4000000000009995': 'Insufficient funds',
   '4000000000003220': '3-D Secure required: not possible for a MOTO payment',

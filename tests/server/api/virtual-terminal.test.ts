@@ -9,15 +9,16 @@ import { hashApiKey } from '../../../server/api/api-keys.ts';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { savedCardList, virtualTerminalOrderAnswer, virtualTerminalSettingsAnswer } from '../../../src/contract/virtual-terminal-schemas.ts';
-import { savedCardLimitMessage, emailRequiredMessage } from '../../../src/contract/virtual-terminal.ts';
-import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
+import { savedCardLimitMessage, emailRequiredMessage, unknownCardDeclineReason } from '../../../src/contract/virtual-terminal.ts';
+import { vaultCard } from '../../../server/cards/card-vault.ts';
+import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, testCardKeys } from '../support.ts';
 
 const { users } = fixture;
 const vtBase = '/businesses/B1/merchants/M1b/configurations/C-M1b/virtual-terminal';
 const ownerBase = '/businesses/B3/merchants/M3a/configurations/C-M3a/virtual-terminal';
 const gatewayKey = 'pk_live_vt-test-key-valid-0123456789';
 const revokedKey = 'pk_live_vt-test-key-revoked-0123456789';
-const fullNumbers = ['4111111111111111', '5555555555554444', '4000000000009995', '4000000000003220'];
+const fullNumbers = ['4111111111111111', '5555555555554444', '4000000000009995', '4000000000003220', '4242424242424242', '2223003122003222', '2223003100000018'];
 
 export async function insertVirtualTerminalFixtures(database: Database): Promise<void> {
   const { db } = database;
@@ -104,6 +105,11 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     const threeDs = await json(await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '4000000000003220', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })));
     expect(threeDs.result).toBe('declined');
     expect(String(threeDs.declineReason)).toMatch(/3-D Secure/);
+    // Any other valid number is not the demo acquirer's, but for the 2-series test range 2223 00 it approves.
+    const unknown = await json(await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })));
+    expect(unknown).toMatchObject({ result: 'declined', declineReason: unknownCardDeclineReason });
+    const twoSeries = await json(await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '2223 0031 2200 3222', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })));
+    expect(twoSeries).toMatchObject({ result: 'paid', declineReason: null, maskedCardNumber: '222300******3222' });
   });
 
   it('asks before charging a merchant reference again within 24 hours', async () => {
@@ -224,6 +230,18 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(await json(await call(users.owner, 'GET', `${ownerBase}/customers/CUS3A9/saved-cards`))).toMatchObject({ results: [] });
     const deleted = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'SavedCardDeleted'));
     expect(deleted).toHaveLength(1);
+  });
+
+  it('pays with a saved card of the 2-series test range as the seed stores them (recognised by its masked number, the vault unopened)', async () => {
+    // As server/db/seed-risk.ts saves a customer's card: sealed in the vault, the customer's row holding the token.
+    const cardToken = await vaultCard(database.db, testCardKeys, { merchantId: 'M3a', cardNumber: '2223003100000018' });
+    await database.db.insert(schema.customerData).values({
+      id: 'SCRANGE0001', customerId: 'CUS3A9', merchantId: 'M3a', kind: 'savedCard', createdUtc: new Date(),
+      value: { cardToken, maskedCardNumber: '222300******0018', expiryMonth: 9, expiryYear: 2031, cardholderName: 'Seeded Card' },
+    });
+    const paid = await json(await post(users.owner, ownerBase, order({ customerId: 'CUS3A9', card: null, savedCardId: 'SCRANGE0001' })));
+    expect(paid).toMatchObject({ result: 'paid', declineReason: null, maskedCardNumber: '222300******0018' });
+    expect((await call(users.owner, 'DELETE', `${ownerBase}/customers/CUS3A9/saved-cards/SCRANGE0001`)).status).toBe(204);
   });
 
   it('with confirmation emails on, needs a valid email and queues the confirmation', async () => {
