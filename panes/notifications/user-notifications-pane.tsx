@@ -152,7 +152,7 @@ export function UserNotificationsPane({ search }: PaneProps) {
                 <td>{row.unread ? <span className="notification-unread-marker">Unread</span> : <span className="notification-read-marker">Read</span>}</td>
                 <td>
                   {row.unread ? null : (
-                    <button type="button" className="button button-ghost" aria-label={`Mark ${row.title} as unread`} disabled={markUnread.isPending} onClick={() => markUnread.mutate(row.reference)}>Mark as unread</button>
+                    <button type="button" className="button button-ghost" aria-label={`Mark as unread: ${row.title}`} disabled={markUnread.isPending} onClick={() => markUnread.mutate(row.reference)}>Mark as unread</button>
                   )}
                 </td>
               </tr>
