@@ -1,8 +1,9 @@
 // axe over the screens people open all day, as the roles that open them, against the real seeded server: an internal
 // admin's context-free screens (transactions, users, notifications with read and unread rows, billing, the watch list,
 // screening alerts, the outbox's list, internal accounts, the report queue, the API reference, the profile) and a business
-// owner's screens in a business and merchant (dashboard, configurations, tickets, users, notifications), with the first
-// record of each list opened. Each screen is scanned once its figures have arrived; a serious or critical violation
+// owner's screens in a business and merchant (dashboard, configurations, tickets, users, notifications, and from the
+// palette the business, the merchant, the pricing plan and the merchant accounts), with the first record of each list
+// opened. Each screen is scanned once its figures have arrived; a serious or critical violation
 // fails the journey with the screen's address and the rule.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
@@ -57,6 +58,15 @@ test('a business owner\'s screens in a business and merchant have no serious or 
     await page.goto(path);
     found.push(...(await violationsOf(page)));
     if (['/configurations', '/tickets', '/transactions'].includes(path)) await scanFirstRecord(page, found);
+  }
+  // The business's own screens, whose addresses name the context: opened as a person does, from the palette.
+  for (const command of ['Go to business details', 'Go to merchant details', 'Go to pricing plan', 'Go to merchant accounts']) {
+    await page.keyboard.press(`${mod}+k`);
+    await page.getByRole('combobox', { name: 'Command palette' }).fill(command);
+    await expect(page.getByRole('option', { name: new RegExp(`^${command}`) }).first()).toBeVisible();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/business\/\d+/);
+    found.push(...(await violationsOf(page)));
   }
   expect(found).toEqual([]);
 });

@@ -234,7 +234,10 @@ export function PricingPlanPane({ params }: PaneProps) {
       {plans.data && plans.data.results.length === 0 ? <p>There is no pricing plan for this business yet.</p> : null}
       {plans.data?.results.map((plan) => (
         <table key={`${plan.merchantId}/${plan.currency}`} className="reporting-totals">
-          <caption>{plan.merchantName} · {plan.currency} · {plan.name} · monthly minimum {formatMoney(plan.monthlyMinimum, plan.currency)} · since {formatShortDate(plan.validFrom)}</caption>
+          <caption>
+            <a href={`/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(plan.merchantId)}`}>{plan.merchantName}</a>
+            {' '}· {plan.currency} · {plan.name} · monthly minimum {formatMoney(plan.monthlyMinimum, plan.currency)} · since {formatShortDate(plan.validFrom)}
+          </caption>
           <thead><tr><th scope="col">Payment method</th><th scope="col">Percentage</th><th scope="col">Fixed</th></tr></thead>
           <tbody>
             {plan.rates.map((rate) => (

@@ -8,7 +8,7 @@ import type { AccountStatement, Remittance } from '../../../src/contract/ledger-
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { toastStore } from '../../../src/state/toast-store.ts';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';
-import { RemittanceForm } from '../../../panes/reporting/account-panes.tsx';
+import { PricingPlanPane, RemittanceForm } from '../../../panes/reporting/account-panes.tsx';
 import { StatementPane, withDefaultPeriod } from '../../../panes/reporting/statement-pane.tsx';
 import { createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
@@ -180,5 +180,29 @@ describe('the remittance form', () => {
     await waitFor(() => expect(post.mock.calls[0]?.slice(0, 2)).toEqual(['/businesses/B1/business-accountgroups/5B1051802/remittance', {
       frequency: 'weekly', dayOfPeriod: 5, startDate: '2026-01-01', version: 3, beneficiary: { companyName: 'Alpha Trading Ltd' },
     }]));
+  });
+});
+
+describe('the pricing plan', () => {
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: ['Mapi.MerchantAccountPricingPlan.Read'], context: merchantContext, paths: ['/business/B1/pricing-plan'] });
+  });
+
+  it('shows each merchant\'s rates per currency, the merchant named as a link to it', async () => {
+    fakeApi({
+      '/businesses/B1/pricing-plan': () => ({
+        results: [{
+          merchantId: 'M1', merchantName: 'Alpha Online', currency: 'GBP', name: 'Standard', monthlyMinimum: 25, validFrom: '2026-01-01T00:00:00.000Z',
+          rates: [{ paymentMethod: 'card', percentage: 1.4, fixedAmount: 0.2 }],
+        }],
+        numberOfResults: 1,
+      }),
+    });
+    renderWithServices(<PricingPlanPane params={{ businessId: 'B1' }} search="" capability="Pricing plan" />, createServices());
+    const table = await screen.findByRole('table', { name: /Alpha Online · GBP · Standard · monthly minimum £25.00/ });
+    // The scroll container holds something to focus (axe scrollable-region-focusable), and it leads to the merchant.
+    expect(within(table).getByRole('link', { name: 'Alpha Online' }).getAttribute('href')).toBe('/business/B1/merchants/M1');
+    expect(within(table).getByRole('rowheader', { name: 'Card' }).closest('tr')?.textContent).toBe('Card1.40 %£0.20');
   });
 });
