@@ -75,7 +75,7 @@ export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRe
                   <td>
                     <div className="record-tools">
                       {usable && !key.replacesId && !pending ? <button type="button" className="button" disabled={replace.isPending} onClick={() => replace.mutate(key)} aria-label={`Replace ${key.name}`}>Replace</button> : null}
-                      {usable && pending ? <button type="button" className="button button-primary" onClick={() => setCompleting(key)} aria-label={`Complete the update of ${key.name}`}>Complete update</button> : null}
+                      {usable && pending ? <button type="button" className="button button-primary" onClick={() => setCompleting(key)} aria-label={`Complete update of ${key.name}`}>Complete update</button> : null}
                       {key.status !== 'revoked' && key.status !== 'expired' ? <button type="button" className="button button-ghost" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>Revoke</button> : null}
                     </div>
                   </td>
