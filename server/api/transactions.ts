@@ -54,7 +54,7 @@ import {
   amountFilterCurrencyProblem, amountScale, moneyBackKindsSql, maxExportFilters, toMajorUnits, transactionListSpec,
   type TransactionDetail, type TransactionListItem, type TransactionTotals,
 } from '../../src/contract/transactions.ts';
-import type { FilterClause, ParsedListQuery, SortKey } from '../../src/contract/list-query.ts';
+import { encodeOrdering, type FilterClause, type ParsedListQuery, type SortKey } from '../../src/contract/list-query.ts';
 import { openVaultedCard } from '../cards/card-vault.ts';
 import type { Database, Db } from '../db/client.ts';
 import { auditEvents, businesses, merchants, paymentJobs, transactions, users } from '../db/schema.ts';
@@ -581,7 +581,7 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
         status: 'queued',
         context: reportContext,
         filters,
-        ordering: { OrderingField: sort.field, OrderingDirection: sort.descending ? 'Descending' : 'Ascending' },
+        ordering: encodeOrdering(sort),
         columns: [...body.columns],
         startDate: bound('gte'),
         endDate: bound('lte'),

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn, bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { Ordering } from '../../src/contract/list-query.ts';
 import { threeDecimalCurrencies, zeroDecimalCurrencies, type TransactionKind } from '../../src/contract/transactions.ts';
 
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -1200,7 +1201,7 @@ export const reportSchedules = pgTable('report_schedules', {
   /** a transactions export's columns, in order; empty for statements (their columns are fixed) */
   columns: jsonb('columns').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
   /** a transactions export's ordering as the overview's (OrderingField, OrderingDirection); null: newest first */
-  ordering: jsonb('ordering').$type<{ OrderingField: string; OrderingDirection: 'Ascending' | 'Descending' }>(),
+  ordering: jsonb('ordering').$type<Ordering>(),
   frequency: text('frequency').$type<'daily' | 'weekly' | 'monthly'>().notNull(),
   /** 1 (Monday) to 7 for weekly schedules */
   weekday: integer('weekday'),

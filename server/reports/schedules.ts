@@ -25,6 +25,7 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import {
   accountNumberPattern, camtOnlyForStatementsMessage, statementReportTypes, type LedgerReportType, type StatementAccountKind,
 } from '../../src/contract/ledger.ts';
+import { encodeOrdering } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
   describeTiming, describeTransactionsSchedule, type ScheduleOrdering, isKnownTimeZone, maxRunAttempts, nextRunAfter, runDateFilter, runPeriod, scheduledExportDateFilter,
@@ -57,13 +58,13 @@ export const timingOf = (row: Pick<ScheduleRow, 'frequency' | 'weekday' | 'dayOf
   frequency: row.frequency, weekday: row.weekday, dayOfMonth: row.dayOfMonth, hour: row.hour, timeZone: row.timeZone,
 });
 
+type ScheduleTarget = { context: ScheduleContext; filters: Record<string, string>; columns: string[]; ordering: ScheduleOrdering | null };
+
 /**
  * What a new schedule reports on, checked as queueing that report now would be: the context is the caller's (else
  * 404), they hold the report's permissions and Portal.Reports.Create (else 403), the account group is the context's
  * (else 404), an invoice account needs gross settlement and a business account automatic remittance off.
  */
-type ScheduleTarget = { context: ScheduleContext; filters: Record<string, string>; columns: string[]; ordering: ScheduleOrdering | null };
-
 export async function scheduleTarget(database: Database, principal: Principal, body: ReportScheduleBody): Promise<ScheduleTarget> {
   if (!isKnownTimeZone(body.timeZone)) throw badRequest(`'${body.timeZone}' is not a time zone this portal knows; choose one such as Europe/London.`);
   if (body.frequency === 'weekly' && body.weekday === undefined) throw badRequest('A weekly schedule needs the weekday it runs on.');
@@ -77,29 +78,17 @@ const transactionsExportPermissions: PermissionName[] = ['Mapi.Transactions.Read
 
 /**
  * A transactions export of a business, a merchant or a partner's businesses, checked as queueing it now would be: the
- * context is the caller's (else 404), they hold the export's permissions there (else 403), and the filters and ordering parse as the export
- * route parses them (else 400) without a date range, which each run supplies. The ordering is kept as parsed (the
- * field's declared name); none given, each run is newest first as the overview's default.
+ * context is the caller's (else 404), they hold the export's permissions there (else 403), and the filters and
+ * ordering parse as the export route parses them (else 400) without a date range, which each run supplies. The
+ * ordering is kept as parsed (the field's declared name); none given, each run is newest first as the overview's
+ * default.
  */
 async function transactionsTarget(database: Database, principal: Principal, body: TransactionsScheduleBody): Promise<ScheduleTarget> {
   if ((body.partnerId === undefined) === (body.businessId === undefined) || (body.merchantId !== undefined && body.businessId === undefined)) {
     throw badRequest(transactionsScheduleContextMessage);
   }
-  let context: ScheduleContext;
-  if (body.partnerId !== undefined) {
-    const partner = await resolvePartner(database, principal, body.partnerId);
-    if (!partner) throw notFound();
-    if (transactionsExportPermissions.some((permission) => !partner.permissions.has(permission))) throw forbidden();
-    context = { level: 'partner', partnerId: partner.partner.id, title: partner.partner.name };
-  } else {
-    const resolved = await resolveContext(database, principal, body.businessId ?? '', body.merchantId);
-    if (!resolved || (body.merchantId !== undefined && !resolved.merchant)) throw notFound();
-    if (transactionsExportPermissions.some((permission) => !resolved.permissions.has(permission))) throw forbidden();
-    const merchant = resolved.merchant;
-    context = merchant
-      ? { level: 'merchant', businessId: resolved.business.id, merchantId: merchant.id, title: `${merchant.name} (${resolved.business.name})` }
-      : { level: 'business', businessId: resolved.business.id, title: resolved.business.name };
-  }
+  const { context, permissions } = await transactionsContext(database, principal, body);
+  if (transactionsExportPermissions.some((permission) => !permissions.has(permission))) throw forbidden();
   const filters = body.filters ?? {};
   if (Object.keys(filters).length > maxExportFilters) throw badRequest(`filters may have ${maxExportFilters} entries maximum`);
   for (const name of Object.keys(filters)) {
@@ -111,8 +100,25 @@ async function transactionsTarget(database: Database, principal: Principal, body
   const parsed = parseListRequest({ ...filters, ...(body.ordering ?? {}) }, transactionListSpec);
   assertAmountWithinCurrency(parsed.filters);
   const sort = parsed.sort[0];
-  const ordering: ScheduleOrdering | null = body.ordering && sort ? { OrderingField: sort.field, OrderingDirection: sort.descending ? 'Descending' : 'Ascending' } : null;
-  return { context, filters, columns: [...new Set(body.columns)], ordering };
+  return { context, filters, columns: [...new Set(body.columns)], ordering: body.ordering && sort ? encodeOrdering(sort) : null };
+}
+
+/** The partner, or the business and optional merchant, the body names as the caller reaches it (else 404), and the caller's permissions there. */
+async function transactionsContext(
+  database: Database, principal: Principal, body: TransactionsScheduleBody,
+): Promise<{ context: ScheduleContext; permissions: ReadonlySet<PermissionName> }> {
+  if (body.partnerId !== undefined) {
+    const partner = await resolvePartner(database, principal, body.partnerId);
+    if (!partner) throw notFound();
+    return { context: { level: 'partner', partnerId: partner.partner.id, title: partner.partner.name }, permissions: partner.permissions };
+  }
+  const resolved = await resolveContext(database, principal, body.businessId ?? '', body.merchantId);
+  if (!resolved || (body.merchantId !== undefined && !resolved.merchant)) throw notFound();
+  const merchant = resolved.merchant;
+  const context: ScheduleContext = merchant
+    ? { level: 'merchant', businessId: resolved.business.id, merchantId: merchant.id, title: `${merchant.name} (${resolved.business.name})` }
+    : { level: 'business', businessId: resolved.business.id, title: resolved.business.name };
+  return { context, permissions: resolved.permissions };
 }
 
 async function statementTarget(database: Database, principal: Principal, body: StatementScheduleBody): Promise<{ context: ScheduleContext; filters: Record<string, string> }> {

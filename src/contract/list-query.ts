@@ -52,8 +52,11 @@ function truncate(value: string): string {
   return value.length > 40 ? `${value.slice(0, 40)}…` : value;
 }
 
+/** The OrderingField/OrderingDirection pair of the data layer. */
+export type Ordering = { OrderingField: string; OrderingDirection: OrderingDirection };
+
 /** The OrderingField/OrderingDirection pair of the data layer, as one sort key. */
-export function encodeOrdering(key: SortKey): { OrderingField: string; OrderingDirection: OrderingDirection } {
+export function encodeOrdering(key: SortKey): Ordering {
   return { OrderingField: key.field, OrderingDirection: key.descending ? 'Descending' : 'Ascending' };
 }
 

@@ -7,7 +7,7 @@
 import { TZDate } from '@date-fns/tz';
 import { addDays, addMonths, calendarDate, isoWeekday, type IsoDate } from './filters.ts';
 import { ledgerReportTypes, type LedgerReportType } from './ledger.ts';
-import { parseListQuery } from './list-query.ts';
+import { parseListQuery, type Ordering } from './list-query.ts';
 import { transactionListSpec } from './transactions.ts';
 
 export const scheduleFrequencies = ['daily', 'weekly', 'monthly'] as const;
@@ -115,7 +115,7 @@ export function describeTransactionFilters(filters: Record<string, string>): str
 }
 
 /** A scheduled transactions export's ordering (the overview's OrderingField and OrderingDirection). */
-export type ScheduleOrdering = { OrderingField: string; OrderingDirection: 'Ascending' | 'Descending' };
+export type ScheduleOrdering = Ordering;
 
 const sortWords: Record<string, [field: string, ascending: string, descending: string]> = {
   date: ['date', 'oldest first', 'newest first'],
