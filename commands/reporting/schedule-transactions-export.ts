@@ -1,12 +1,12 @@
 import type { Command } from '../command.ts';
 
-/** The overviews whose transactions export can be scheduled (a business or merchant is addressed). */
+/** The overviews whose transactions export can be scheduled (a business, merchant or partner is addressed). */
 const transactionRouteIds = ['transactions', 'partnerTransactions', 'partnerBusinessTransactions'];
 
 /**
  * 'Schedule this export…' on the transactions overview: the view's filters and visible columns, daily, weekly or
  * monthly into My report queue, each run covering the period just ended. The pane declares 'schedule' only in a
- * business or merchant context where the export may be queued.
+ * business, merchant or partner context where the export may be queued.
  */
 export const scheduleTransactionsExportCommand: Command = {
   id: 'transactions.scheduleExport',

@@ -202,14 +202,16 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
   const comparedResponse = compared && comparison.data && !comparison.isPlaceholderData ? comparison.data : null;
   const settled = response !== undefined && !statistics.isPlaceholderData;
 
-  // Fifteen periods ahead of need: the shown one and the fourteen before it (and their comparisons), asked for in
-  // idle moments, two periods at most in each: started together, in the task that shows the figures, the 14–28
-  // requests made it a long task (fetch alone 11–36 ms of it on the bench machine).
+  // The decline reasons appear with the first figures and stay while later periods load; the date control's chunk is
+  // fetched in the first idle moment after figures are shown.
   const [figuresShown, setFiguresShown] = useState(false);
   useEffect(() => {
     if (settled) setFiguresShown(true);
   }, [settled]);
   useEffect(() => (settled ? whenIdle(() => void loadDateRangeDialog()) : undefined), [settled]);
+  // Fifteen periods ahead of need: the shown one and the fourteen before it (and their comparisons), asked for in
+  // idle moments, two periods at most in each: started together, in the task that shows the figures, the 14–28
+  // requests made it a long task (fetch alone 11–36 ms of it on the bench machine).
   useEffect(() => {
     if (!settled) return undefined;
     return eachWhenIdle(periodsToPrefetch(period).slice(1).map((earlier) => () => {

@@ -1,7 +1,7 @@
 // The transactions overview: every transaction of the applied context (or the route's partner or business), with
 // server paging, sorting, filters and filter presets, a column chooser, and exports into the report queue (once, or
-// scheduled: 'Schedule this export…' in a business or merchant). The whole table state lives in the pane's URL, so a
-// link reproduces the view.
+// scheduled: 'Schedule this export…' in a business, merchant or partner). The whole table state lives in the pane's
+// URL, so a link reproduces the view.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
