@@ -20,14 +20,23 @@ async function runCommand(page: Page, typed: string, option: RegExp): Promise<vo
   await page.keyboard.press('Enter');
 }
 
-test('partner@demo.test opens its commission plan and a business in its frame, by keyboard', async ({ page }) => {
-  await signIn(page, 'partner@demo.test', '/partners/PRT0001', 'keyboard');
-  // Partner screens need a context: the partner's own, without a business (the partner policy sets the partner).
-  await expect(page).toHaveURL(/\/context\?route=%2Fpartners%2FPRT0001/);
+/**
+ * Signs in at `path` from the keyboard and, on the context page it leads to (partner screens need a context), moves
+ * into the businesses list and picks its first entry with Enter.
+ */
+async function signInAndPickFirstContext(page: Page, email: string, path: string): Promise<void> {
+  await signIn(page, email, path, 'keyboard');
+  // The screen asked for is kept in the address (its path, encoded: letters, digits and %2F only here).
+  await expect(page).toHaveURL(new RegExp(`/context\\?route=${encodeURIComponent(path.split('?')[0] ?? path)}`));
   await expect(page.getByRole('searchbox', { name: 'Search businesses and merchants' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(page.getByRole('listbox', { name: /Businesses/ })).toBeFocused();
   await page.keyboard.press('Enter');
+}
+
+test('partner@demo.test opens its commission plan and a business in its frame, by keyboard', async ({ page }) => {
+  // Partner screens need a context: the partner's own, without a business (the partner policy sets the partner).
+  await signInAndPickFirstContext(page, 'partner@demo.test', '/partners/PRT0001');
   await expect(page.getByRole('option', { name: /Continue without business/, selected: true })).toBeVisible();
   await page.keyboard.press(`${mod}+Enter`);
   await expect(page).toHaveURL(/\/partners\/PRT0001$/);
@@ -69,11 +78,7 @@ test('partner@demo.test opens its commission plan and a business in its frame, b
 });
 
 test('partner@demo.test schedules the export of all its businesses\' transactions with the view\'s filter and sort, by keyboard', async ({ page }) => {
-  await signIn(page, 'partner@demo.test', '/partners/PRT0001/transactions?status=%5Beq%5Dpaid&OrderingField=amount&OrderingDirection=Descending', 'keyboard');
-  await expect(page).toHaveURL(/\/context\?route=/);
-  await expect(page.getByRole('searchbox', { name: 'Search businesses and merchants' })).toBeFocused();
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
+  await signInAndPickFirstContext(page, 'partner@demo.test', '/partners/PRT0001/transactions?status=%5Beq%5Dpaid&OrderingField=amount&OrderingDirection=Descending');
   await expect(page.getByRole('option', { name: /Continue without business/, selected: true })).toBeVisible();
   await page.keyboard.press(`${mod}+Enter`);
   await expect(page).toHaveURL(/\/partners\/PRT0001\/transactions\?.*OrderingField=amount/);
@@ -101,13 +106,8 @@ test('partner@demo.test schedules the export of all its businesses\' transaction
 });
 
 test('billing@demo.test creates a commission plan from the palette, edits it and deletes it, by keyboard', async ({ page }) => {
-  await signIn(page, 'billing@demo.test', '/partners/PRT0001', 'keyboard');
   // An internal user works in a business's context: the first one listed will do.
-  await expect(page).toHaveURL(/\/context\?route=%2Fpartners%2FPRT0001/);
-  await expect(page.getByRole('searchbox', { name: 'Search businesses and merchants' })).toBeFocused();
-  await page.keyboard.press('ArrowDown');
-  await expect(page.getByRole('listbox', { name: /Businesses/ })).toBeFocused();
-  await page.keyboard.press('Enter');
+  await signInAndPickFirstContext(page, 'billing@demo.test', '/partners/PRT0001');
   const apply = page.getByRole('button', { name: 'Apply' });
   await expect(apply).toBeEnabled();
   await apply.focus();
