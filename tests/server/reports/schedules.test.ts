@@ -124,7 +124,9 @@ describe.each(databaseKinds)('scheduled statements on %s', (kind) => {
     expect(new Date(next?.next_run_at as Date).toISOString()).toBe('2026-12-01T06:00:00.000Z');
 
     expect(await runNextReport({ database, files: store.files, nodeId: 'node-s', log: () => undefined })).toBe('generated');
-    expect((await runSchedules(database, { publicUrl })).notified).toBe(1);
+    // Followed up later that morning: December's run is not due yet, whatever day the suite runs on.
+    const later = new Date('2026-11-01T09:00:00Z');
+    expect((await runSchedules(database, { publicUrl, now: later })).notified).toBe(1);
     const mails = await database.query<{ recipient: string; subject: string; text: string; html: string }>("SELECT recipient, subject, text, html FROM outbound_emails WHERE template = 'scheduledReportReady'");
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe(`Your scheduled report is ready: Trading account ${m1aGbp}`);
@@ -134,13 +136,14 @@ describe.each(databaseKinds)('scheduled statements on %s', (kind) => {
     const listed = reportScheduleList.assert(await (await call(users.partner, 'GET', '/report-schedules')).json()).results.find((row) => row.id === schedule.id);
     expect(listed).toMatchObject({ lastOutcome: 'generated', lastReportId: run?.report_id, lastRunAt: due.toISOString() });
     // Followed once: a second round sends nothing.
-    expect((await runSchedules(database, { publicUrl })).notified).toBe(0);
+    expect((await runSchedules(database, { publicUrl, now: later })).notified).toBe(0);
   });
 
   it('a run that fails is queued once more, then reported on the schedule and by email', async () => {
     const schedule = reportSchedule.assert(await (await create(users.partner, { ...trading, frequency: 'daily', dayOfMonth: undefined })).json());
-    await database.query('UPDATE report_schedules SET next_run_at = $1 WHERE id = $2', [new Date(Date.now() - 60_000), schedule.id]);
-    expect((await runSchedules(database, { publicUrl })).queued).toBe(1);
+    const now = new Date('2026-11-10T06:00:30Z');
+    await database.query('UPDATE report_schedules SET next_run_at = $1 WHERE id = $2', [new Date('2026-11-10T06:00:00Z'), schedule.id]);
+    expect((await runSchedules(database, { publicUrl, now })).queued).toBe(1);
     const fail = async () => {
       const [open] = await database.query<{ report_id: string }>("SELECT report_id FROM report_schedule_runs WHERE schedule_id = $1 AND status = 'queued'", [schedule.id]);
       // As the worker leaves a report whose three attempts failed.
@@ -148,10 +151,10 @@ describe.each(databaseKinds)('scheduled statements on %s', (kind) => {
       return open?.report_id;
     };
     const first = await fail();
-    expect((await runSchedules(database, { publicUrl })).retried).toBe(1);
+    expect((await runSchedules(database, { publicUrl, now })).retried).toBe(1);
     const second = await fail();
     expect(second).not.toBe(first);
-    expect((await runSchedules(database, { publicUrl })).failed).toBe(1);
+    expect((await runSchedules(database, { publicUrl, now })).failed).toBe(1);
     const runs = await database.query<{ attempt: number; status: string }>('SELECT attempt, status FROM report_schedule_runs WHERE schedule_id = $1 ORDER BY attempt', [schedule.id]);
     expect(runs.map((row) => [row.attempt, row.status])).toEqual([[1, 'retried'], [2, 'failed']]);
     const listed = reportScheduleList.assert(await (await call(users.partner, 'GET', '/report-schedules')).json()).results.find((row) => row.id === schedule.id);
