@@ -10,6 +10,7 @@ export default defineConfig({
         test: {
           name: 'server',
           globalSetup: ['tests/global-setup.ts'],
+          setupFiles: ['tests/setup-clock.ts'],
           include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts'],
           // Watches a worker's intermediate states (a put under way, a lease lapsing): run alone, with the faults.
           exclude: ['tests/server/reports/crash.test.ts'],
@@ -22,6 +23,7 @@ export default defineConfig({
         test: {
           name: 'faults',
           globalSetup: ['tests/global-setup.ts'],
+          setupFiles: ['tests/setup-clock.ts'],
           include: ['tests/faults/**/*.test.ts', 'tests/server/reports/crash.test.ts'],
           environment: 'node',
           testTimeout: 300_000,
@@ -34,7 +36,7 @@ export default defineConfig({
           name: 'web',
           include: ['tests/{app,api,auth,commands,context,format,panes,state,ui}/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
-          setupFiles: ['tests/setup-dom.ts'],
+          setupFiles: ['tests/setup-clock.ts', 'tests/setup-dom.ts'],
           // A file's first check starts the validation worker (arktype and every contract schema): seconds on a busy
           // 2-core machine. A ceiling, not a speed claim: a passing test never waits for it.
           testTimeout: 20_000,

@@ -33,6 +33,7 @@ import { grantedScope } from './transactions.ts';
 import { bulkResultCsv, bulkResultKey } from '../bulk/worker.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { ApiError, badRequest, notFound } from './errors.ts';
+import { sqlNow } from '../clock.ts';
 
 const b = bulkJobs;
 type Row = typeof b.$inferSelect;
@@ -141,7 +142,7 @@ export function bulkJobRoutes({ database, files, publicUrl }: Deps) {
     const [updated] = await db.update(b).set({
       cancelRequested: true,
       status: sql`CASE WHEN ${b.status} = 'queued' THEN 'cancelled' ELSE ${b.status} END`,
-      finishedAt: sql`CASE WHEN ${b.status} = 'queued' THEN now() ELSE ${b.finishedAt} END`,
+      finishedAt: sql`CASE WHEN ${b.status} = 'queued' THEN ${sqlNow()} ELSE ${b.finishedAt} END`,
     }).where(eq(b.id, row.id)).returning();
     return c.json(toBulkJob(updated ?? row));
   });

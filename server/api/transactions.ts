@@ -67,6 +67,7 @@ import {
   assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest,
   singleValuedQuery, type FilterContext, type ListResource, type OrderKey,
 } from './list-sql.ts';
+import { sqlNow } from '../clock.ts';
 
 const t = transactions;
 
@@ -649,7 +650,7 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
         await tx.select({ id: users.id }).from(users).where(eq(users.id, principal.userId)).for('update');
         const [recent] = await tx.select({ reveals: count() }).from(auditEvents).where(and(
           eq(auditEvents.userId, principal.userId), eq(auditEvents.event, 'CardNumberRevealed'),
-          sql`${auditEvents.dateTimeUtc} > now() - interval '1 minute'`,
+          sql`${auditEvents.dateTimeUtc} > ${sqlNow(-60_000)}`,
         ));
         if ((recent?.reveals ?? 0) >= revealsPerMinute) {
           c.header('Retry-After', '60');

@@ -12,6 +12,7 @@ import type { Principal } from '../policy/principal.ts';
 import { readStateBody } from '../../src/contract/notification-schemas.ts';
 import { type AppEnv, type Deps, readBody } from './env.ts';
 import { badRequest, notFound } from './errors.ts';
+import { sqlNow } from '../clock.ts';
 
 /**
  * Who reads a notification (the list, the detail and GET /user/notifications/status alike): published ones;
@@ -43,7 +44,7 @@ export async function publishDueNotifications(database: Database): Promise<strin
   const { due, event } = await database.db.transaction(async (tx) => {
     const rows = await tx.update(notifications)
       .set({ status: 'published', publishedUtc: sql`${notifications.publishAtUtc}`, version: sql`${notifications.version} + 1` })
-      .where(and(eq(notifications.status, 'readyForPublication'), lte(notifications.publishAtUtc, sql`now()`)))
+      .where(and(eq(notifications.status, 'readyForPublication'), lte(notifications.publishAtUtc, sqlNow())))
       .returning({ reference: notifications.reference });
     // Every open tab refreshes its bell: the scheduled time has come.
     return { due: rows.map((row) => row.reference), event: rows.length > 0 ? await bus.record(tx, 'notifications') : null };
@@ -105,7 +106,7 @@ export function userNotificationRoutes({ database }: Deps) {
     const principal = c.get('principal');
     await publishDueNotifications(database);
     await db.insert(notificationReads)
-      .select(db.select({ userId: sql<string>`${principal.userId}`.as('user_id'), reference: notifications.reference, readUtc: sql<Date>`now()`.as('read_utc') })
+      .select(db.select({ userId: sql<string>`${principal.userId}`.as('user_id'), reference: notifications.reference, readUtc: sqlNow().as('read_utc') })
         .from(notifications).where(visibleTo(principal)))
       .onConflictDoNothing();
     return c.body(null, 204);

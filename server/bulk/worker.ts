@@ -27,6 +27,7 @@ import { loadPrincipal } from '../policy/principal.ts';
 import { acquirePresence, presenceLockClass, type Presence } from '../reports/presence.ts';
 import { areaRunner, readPermission, scopeOf, SelectionRefused, type BulkParams, type StoredSelection } from './areas.ts';
 import { exportReportOf } from './exports.ts';
+import { sqlNow } from '../clock.ts';
 
 export type BulkJobRow = typeof bulkJobs.$inferSelect;
 type Lease = { id: string; nodeId: string; attempt: number };
@@ -35,7 +36,7 @@ export const maxBulkAttempts = 5;
 export const bulkResultKey = (id: string) => `bulk-results/${id}.csv`;
 
 const leaseHeld = (lease: Lease) => and(eq(b.id, lease.id), eq(b.lockedBy, lease.nodeId), eq(b.attempts, lease.attempt), eq(b.status, 'running'));
-const leaseUntil = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
+const leaseUntil = (leaseMs: number) => sqlNow(leaseMs);
 const holderGone = sql`NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
   AND l.classid = ${presenceLockClass}::oid AND l.objid = hashtext(${b.lockedBy})::oid AND l.objsubid = 2)`;
@@ -76,11 +77,11 @@ type Claim = { job: BulkJobRow; lease: Lease } | null;
 async function claimNext(db: Db, nodeId: string, leaseMs: number): Promise<Claim> {
   return db.transaction(async (tx) => {
     const [candidate] = await tx.select({ id: b.id, status: b.status, attempts: b.attempts }).from(b)
-      .where(or(eq(b.status, 'queued'), and(eq(b.status, 'running'), or(lt(b.lockedUntil, sql`now()`), holderGone))))
+      .where(or(eq(b.status, 'queued'), and(eq(b.status, 'running'), or(lt(b.lockedUntil, sqlNow()), holderGone))))
       .orderBy(asc(b.createdAt), asc(b.id)).limit(1).for('update', { skipLocked: true });
     if (!candidate) return null;
     if (candidate.status === 'running' && candidate.attempts >= maxBulkAttempts) {
-      await tx.update(b).set({ status: 'failed', lockedBy: null, lockedUntil: null, finishedAt: sql`now()`, error: `The job could not finish after ${maxBulkAttempts} attempts.` }).where(eq(b.id, candidate.id));
+      await tx.update(b).set({ status: 'failed', lockedBy: null, lockedUntil: null, finishedAt: sqlNow(), error: `The job could not finish after ${maxBulkAttempts} attempts.` }).where(eq(b.id, candidate.id));
       return null;
     }
     const [job] = await tx.update(b).set({ status: 'running', attempts: sql`${b.attempts} + 1`, lockedBy: nodeId, lockedUntil: leaseUntil(leaseMs) })
@@ -91,7 +92,7 @@ async function claimNext(db: Db, nodeId: string, leaseMs: number): Promise<Claim
 
 /** Ends the job under its lease with the result file already stored; false when the lease is gone. */
 async function finish(db: Db, lease: Lease, patch: Partial<typeof b.$inferInsert>): Promise<boolean> {
-  const rows = await db.update(b).set({ ...patch, lockedBy: null, lockedUntil: null, finishedAt: sql`now()` }).where(leaseHeld(lease)).returning({ id: b.id });
+  const rows = await db.update(b).set({ ...patch, lockedBy: null, lockedUntil: null, finishedAt: sqlNow() }).where(leaseHeld(lease)).returning({ id: b.id });
   return rows.length > 0;
 }
 
@@ -197,7 +198,7 @@ async function run(settings: Settings, presence: Presence): Promise<BulkRunOutco
     if (error instanceof SelectionRefused) return fail(error.message);
     // Something that may pass (a lost connection): the lease lapses and the job is taken again from its cursor.
     settings.log(`${job.id}: attempt ${lease.attempt} broke: ${error instanceof Error ? error.message : String(error)}`);
-    await db.update(b).set({ lockedUntil: sql`now()` }).where(leaseHeld(lease)).catch(() => undefined);
+    await db.update(b).set({ lockedUntil: sqlNow() }).where(leaseHeld(lease)).catch(() => undefined);
     return 'lost';
   }
 }

@@ -5,13 +5,14 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { Ordering } from '../../src/contract/list-query.ts';
 import { threeDecimalCurrencies, zeroDecimalCurrencies, type TransactionKind } from '../../src/contract/transactions.ts';
+import { now } from '../clock.ts';
 
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const partners = pgTable('partners', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   /** the highest n of a commission plan id 'CP-{id}-{n}' ever issued: a deleted plan's id is not given to another */
   lastCommissionPlanNumber: integer('last_commission_plan_number').notNull().default(0),
 });
@@ -23,7 +24,7 @@ export const businesses = pgTable('businesses', {
   live: boolean('live').notNull().default(true),
   camAutoRemittance: boolean('cam_auto_remittance').notNull().default(true),
   businessUrl: text('business_url'),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   /** raised by every edit of the editable fields (issue 19); a stale one is a 409 */
   version: integer('version').notNull().default(1),
 }, (t) => [
@@ -41,7 +42,7 @@ export const merchants = pgTable('merchants', {
   currencies: text('currencies').array().notNull(),
   merchantUrl: text('merchant_url'),
   supportUrl: text('support_url'),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   /** raised by every edit of the editable fields (issue 19); a stale one is a 409 */
   version: integer('version').notNull().default(1),
 }, (t) => [
@@ -74,7 +75,7 @@ export const users = pgTable('users', {
   passwordExpiresUtc: utc('password_expires_utc'),
   internal: boolean('internal').notNull().default(false),
   version: integer('version').notNull().default(1),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   // ── users (issue 20) ──
   phoneNumber: text('phone_number'),
   language: text('language').notNull().default('en-GB'),
@@ -100,7 +101,7 @@ export const userSettings = pgTable('user_settings', {
   userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   key: text('key').notNull(),
   value: text('value').notNull(),
-  updatedAt: utc('updated_at').notNull().defaultNow(),
+  updatedAt: utc('updated_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [primaryKey({ columns: [t.userId, t.key] })]);
 
 /**
@@ -277,7 +278,7 @@ export const notifications = pgTable('notifications', {
   status: text('status').$type<'draft' | 'readyForPublication' | 'published' | 'unpublished'>().notNull(),
   viewRestriction: text('view_restriction').$type<'allUsers' | 'internalUsers'>().notNull(),
   publishedUtc: utc('published_utc'),
-  lastEditedUtc: utc('last_edited_utc').notNull().defaultNow(),
+  lastEditedUtc: utc('last_edited_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),
   // support (issue 21): scheduled publication, an optional audience (null: everyone the restriction allows), the author
   publishAtUtc: utc('publish_at_utc'),
@@ -289,7 +290,7 @@ export const notifications = pgTable('notifications', {
 export const notificationReads = pgTable('notification_reads', {
   userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   reference: text('reference').notNull().references(() => notifications.reference, { onDelete: 'cascade' }),
-  readUtc: utc('read_utc').notNull().defaultNow(),
+  readUtc: utc('read_utc').notNull().defaultNow().$defaultFn(now),
 }, (t) => [primaryKey({ columns: [t.userId, t.reference] })]);
 
 export const tickets = pgTable('tickets', {
@@ -302,8 +303,8 @@ export const tickets = pgTable('tickets', {
   priority: text('priority').notNull(),
   subject: text('subject').notNull(),
   description: text('description').notNull(),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
-  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
+  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),
   // support (issue 21): the internal staff member handling it, and the record it is about
   assigneeId: text('assignee_id'),
@@ -316,10 +317,10 @@ export const ticketComments = pgTable('ticket_comments', {
   ticketId: text('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
   authorId: text('author_id').notNull(),
   text: text('text').notNull(),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
   // support (issue 21): internal notes are read only with Portal.Tickets.Read.Internal; edits are versioned
   internal: boolean('internal').notNull().default(false),
-  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow(),
+  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),
 }, (t) => [index('ticket_comments_ticket_idx').on(t.ticketId, t.createdUtc, t.id)]);
 
@@ -344,7 +345,7 @@ export const queuedReports = pgTable('queued_reports', {
   attempts: integer('attempts').notNull().default(0),
   lockedBy: text('locked_by'),
   lockedUntil: utc('locked_until'),
-  queuedAt: utc('queued_at').notNull().defaultNow(),
+  queuedAt: utc('queued_at').notNull().defaultNow().$defaultFn(now),
   generatedAt: utc('generated_at'),
   expirationDateTime: utc('expiration_date_time'),
   deletedAt: utc('deleted_at'),
@@ -369,7 +370,7 @@ export const cardVault = pgTable('card_vault', {
   keyId: text('key_id').notNull(),
   /** base64 of nonce (12 bytes) ‖ ciphertext ‖ tag (16 bytes); the token is the additional authenticated data */
   sealed: text('sealed').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [uniqueIndex('card_vault_merchant_fingerprint_idx').on(t.merchantId, t.fingerprint)]);
 
 export type OutboundEmailStatus = 'queued' | 'sending' | 'sent' | 'deliveredLocally' | 'failed';
@@ -387,13 +388,13 @@ export const outboundEmails = pgTable('outbound_emails', {
   text: text('text').notNull(),
   status: text('status').$type<OutboundEmailStatus>().notNull().default('queued'),
   attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: utc('next_attempt_at').notNull().defaultNow(),
+  nextAttemptAt: utc('next_attempt_at').notNull().defaultNow().$defaultFn(now),
   lockedBy: text('locked_by'),
   lockedUntil: utc('locked_until'),
   sentAt: utc('sent_at'),
   providerMessageId: text('provider_message_id'),
   lastError: text('last_error'),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [
   index('outbound_emails_claim_idx').on(t.status, t.nextAttemptAt),
   index('outbound_emails_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
@@ -407,7 +408,7 @@ export const auditEvents = pgTable('audit_events', {
   businessId: text('business_id'),
   merchantId: text('merchant_id'),
   metaData: jsonb('meta_data').notNull().default({}),
-  recordedUtc: utc('recorded_utc').notNull().defaultNow(),
+  recordedUtc: utc('recorded_utc').notNull().defaultNow().$defaultFn(now),
   /** 'server': written by the server in the transaction of what it records; 'client': reported through POST /audit-events */
   source: text('source').$type<'server' | 'client'>().notNull().default('server'),
 }, (t) => [
@@ -436,7 +437,7 @@ export const oidcPayloads = pgTable('oidc_payloads', {
 export const signingKeys = pgTable('signing_keys', {
   kid: text('kid').primaryKey(),
   jwk: jsonb('jwk').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 });
 
 // ── users ──
@@ -447,7 +448,7 @@ export const userInvitations = pgTable('user_invitations', {
   userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   tokenHash: text('token_hash').notNull(),
   invitedBy: text('invited_by').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   expiresAt: utc('expires_at').notNull(),
   acceptedAt: utc('accepted_at'),
   revokedAt: utc('revoked_at'),
@@ -460,7 +461,7 @@ export const passwordResets = pgTable('password_resets', {
   tokenHash: text('token_hash'),
   emailKey: text('email_key').notNull(),
   requestedFrom: text('requested_from').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   expiresAt: utc('expires_at').notNull(),
   usedAt: utc('used_at'),
 }, (t) => [
@@ -473,7 +474,7 @@ export const passwordResets = pgTable('password_resets', {
 export const deletedUserEmails = pgTable('deleted_user_emails', {
   email: text('email').primaryKey(),
   deletedBy: text('deleted_by').notNull(),
-  deletedAt: utc('deleted_at').notNull().defaultNow(),
+  deletedAt: utc('deleted_at').notNull().defaultNow().$defaultFn(now),
 });
 // ── support ──
 
@@ -487,7 +488,7 @@ export const ticketAttachments = pgTable('ticket_attachments', {
   size: integer('size').notNull(),
   storageKey: text('storage_key').notNull(),
   uploadedBy: text('uploaded_by').notNull(),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
 }, (t) => [index('ticket_attachments_ticket_idx').on(t.ticketId, t.createdUtc)]);
 // ── configurations ──
 // Issue 19: per-method settings of a configuration, hosted payment pages, images and API keys. A configuration's
@@ -523,8 +524,8 @@ export const hostedPages = pgTable('hosted_pages', {
   merchantId: text('merchant_id').notNull(),
   name: text('name').notNull(),
   design: jsonb('design').$type<HostedPageDesign>().notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
-  updatedAt: utc('updated_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
+  updatedAt: utc('updated_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [index('hosted_pages_configuration_idx').on(t.configurationId, t.name, t.reference)]);
 
 /** Logos and other images, kept in the FileStore (filePath); the reference is opaque and unguessable. */
@@ -539,7 +540,7 @@ export const images = pgTable('images', {
   byteSize: integer('byte_size').notNull(),
   filePath: text('file_path').notNull(),
   createdBy: text('created_by').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [index('images_owner_idx').on(t.businessId, t.merchantId, t.configurationId)]);
 
 /** API keys of a configuration: only a SHA-256 of the secret is kept; the prefix identifies a key on screen. */
@@ -559,7 +560,7 @@ export const apiKeys = pgTable('api_keys', {
   replacementCompletedAt: utc('replacement_completed_at'),
   expiryWarnedAt: utc('expiry_warned_at'),
   createdBy: text('created_by').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [
   uniqueIndex('api_keys_hash_idx').on(t.keyHash),
   index('api_keys_configuration_idx').on(t.configurationId, t.createdAt),
@@ -580,7 +581,7 @@ export const merchantAccountGroups = pgTable('merchant_account_groups', {
   reserveBasisPoints: integer('reserve_basis_points').notNull().default(0),
   /** days a reserve hold stays before its release */
   reserveDays: integer('reserve_days').notNull().default(90),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [uniqueIndex('merchant_account_groups_merchant_idx').on(t.merchantId, t.currency)]);
 
 /** One per business and currency where automatic remittance is off: merchants' payouts gather here. */
@@ -588,7 +589,7 @@ export const businessAccountGroups = pgTable('business_account_groups', {
   accountNumber: text('account_number').primaryKey(),
   businessId: text('business_id').notNull(),
   currency: text('currency').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [uniqueIndex('business_account_groups_business_idx').on(t.businessId, t.currency)]);
 
 /** Accounts of the groups above, plus the provider's own clearing and bank accounts per currency. */
@@ -612,7 +613,7 @@ export const ledgerPostings = pgTable('ledger_postings', {
   merchantId: text('merchant_id'),
   currency: text('currency').notNull(),
   valueAt: utc('value_at').notNull(),
-  postedAt: utc('posted_at').notNull().defaultNow(),
+  postedAt: utc('posted_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [index('ledger_postings_transaction_idx').on(t.transactionReference), index('ledger_postings_category_idx').on(t.category, t.valueAt)]);
 
 export const ledgerEntries = pgTable('ledger_entries', {
@@ -706,7 +707,7 @@ export const remittanceSettings = pgTable('remittance_settings', {
   beneficiary: jsonb('beneficiary').$type<RemittanceBeneficiary>().notNull(),
   ibanMasked: text('iban_masked').notNull(),
   version: integer('version').notNull().default(1),
-  updatedAt: utc('updated_at').notNull().defaultNow(),
+  updatedAt: utc('updated_at').notNull().defaultNow().$defaultFn(now),
 });
 // ── risk: customers, beneficiaries and screening, account watch list ──
 
@@ -732,8 +733,8 @@ export const customers = pgTable('customers', {
   dateOfBirth: text('date_of_birth'),
   billingAddress: jsonb('billing_address').$type<CustomerAddress>(),
   shippingAddress: jsonb('shipping_address').$type<CustomerAddress>(),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
-  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
+  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),
 }, (t) => [
   uniqueIndex('customers_merchant_reference_idx').on(t.merchantId, t.reference),
@@ -756,7 +757,7 @@ export const customerData = pgTable('customer_data', {
   kind: text('kind').$type<CustomerDataKind>().notNull(),
   /** savedCard: { cardToken, maskedCardNumber, expiryMonth, expiryYear, cardholderName }; address: CustomerAddress; consent: { purpose, granted, grantedUtc } */
   value: jsonb('value').$type<Record<string, unknown>>().notNull(),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
 }, (t) => [index('customer_data_customer_idx').on(t.customerId, t.createdUtc)]);
 
 export type BeneficiaryStatus = 'Approved' | 'Referred' | 'Rejected';
@@ -778,8 +779,8 @@ export const beneficiaries = pgTable('beneficiaries', {
   createdBy: text('created_by').notNull(),
   lastChangedBy: text('last_changed_by').notNull(),
   statusChangedBy: text('status_changed_by'),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
-  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
+  lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),
 }, (t) => [
   index('beneficiaries_business_created_idx').on(t.businessId, t.createdUtc, t.id),
@@ -815,7 +816,7 @@ export const screeningAlerts = pgTable('screening_alerts', {
   reason: text('reason'),
   resolvedBy: text('resolved_by'),
   resolvedUtc: utc('resolved_utc'),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),
 }, (t) => [
   index('screening_alerts_beneficiary_idx').on(t.beneficiaryId, t.createdUtc),
@@ -827,7 +828,7 @@ export const riskSettings = pgTable('risk_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
   updatedBy: text('updated_by'),
-  updatedUtc: utc('updated_utc').notNull().defaultNow(),
+  updatedUtc: utc('updated_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),
 });
 
@@ -874,7 +875,7 @@ export const watchListNotes = pgTable('watch_list_notes', {
   merchantId: text('merchant_id').notNull(),
   authorId: text('author_id').notNull(),
   text: text('text').notNull(),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
 }, (t) => [index('watch_list_notes_merchant_idx').on(t.merchantId, t.createdUtc)]);
 // ── payments ──
 
@@ -920,7 +921,7 @@ export const paymentIdempotencyKeys = pgTable('payment_idempotency_keys', {
   requestFingerprint: text('request_fingerprint').notNull(),
   responseStatus: integer('response_status').notNull(),
   responseBody: jsonb('response_body').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [primaryKey({ columns: [t.userId, t.idempotencyKey] })]);
 
 /** Time-based one-time passwords (RFC 6238): the secret sealed with the card data key (AES-256-GCM, user id as AAD). */
@@ -934,7 +935,7 @@ export const userSecondFactors = pgTable('user_second_factors', {
   lastUsedStep: bigint('last_used_step', { mode: 'number' }).notNull().default(0),
   /** SHA-256 of each unused recovery code */
   recoveryCodeHashes: text('recovery_code_hashes').array().notNull().default(sql`'{}'::text[]`),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   activatedAt: utc('activated_at'),
 });
 
@@ -963,7 +964,7 @@ export const portalEvents = pgTable('portal_events', {
   merchantId: text('merchant_id'),
   /** an event for one user only (their report's generation) */
   userId: text('user_id'),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
 });
 /** A change of one's own email address, confirmed from a link sent to the new address (24 hours, single use). */
 export const emailChanges = pgTable('email_changes', {
@@ -971,7 +972,7 @@ export const emailChanges = pgTable('email_changes', {
   userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   newEmail: text('new_email').notNull(),
   tokenHash: text('token_hash').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   expiresAt: utc('expires_at').notNull(),
   usedAt: utc('used_at'),
 }, (t) => [uniqueIndex('email_changes_token_idx').on(t.tokenHash), index('email_changes_user_idx').on(t.userId)]);
@@ -988,7 +989,7 @@ export const virtualTerminalSettings = pgTable('virtual_terminal_settings', {
   savedCardLimit: integer('saved_card_limit').notNull().default(5),
   defaultOrderLineType: text('default_order_line_type').notNull().default('physicalItem'),
   askShippingAddress: boolean('ask_shipping_address').notNull().default(true),
-  updatedAt: utc('updated_at').notNull().defaultNow(),
+  updatedAt: utc('updated_at').notNull().defaultNow().$defaultFn(now),
 });
 // ── partners: commission plans (issue 22) ──
 /** A partner's commission plan, valid over UTC calendar dates (validTo inclusive, null: open-ended). */
@@ -999,7 +1000,7 @@ export const commissionPlans = pgTable('commission_plans', {
   validFrom: text('valid_from').notNull(),
   validTo: text('valid_to'),
   version: integer('version').notNull().default(1),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [index('commission_plans_partner_idx').on(t.partnerId, t.validFrom)]);
 
 /**
@@ -1028,7 +1029,7 @@ export const billingRuns = pgTable('billing_runs', {
   /** 'YYYY-MM' (UTC month) */
   month: text('month').notNull(),
   createdBy: text('created_by').notNull(),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
   invoiceCount: integer('invoice_count').notNull(),
 }, (t) => [uniqueIndex('billing_runs_month_idx').on(t.month)]);
 
@@ -1086,7 +1087,7 @@ export const signInAttempts = pgTable('sign_in_attempts', {
   userId: text('user_id'),
   /** 'pending' while the password is checked, counted like a failure */
   outcome: text('outcome').$type<'pending' | 'succeeded' | 'failed' | 'throttled'>().notNull(),
-  attemptedAt: utc('attempted_at').notNull().defaultNow(),
+  attemptedAt: utc('attempted_at').notNull().defaultNow().$defaultFn(now),
   /** the provider's sign-in interaction (one sign-in page) the attempt was posted on; null for step-up checks */
   interactionId: text('interaction_id'),
 }, (t) => [
@@ -1101,7 +1102,7 @@ export const stepUpGrants = pgTable('step_up_grants', {
   /** the provider grant of the session that stepped up ('' for tokens that name none, in tests) */
   sessionKey: text('session_key').notNull(),
   expiresAt: utc('expires_at').notNull(),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [primaryKey({ columns: [t.userId, t.sessionKey] })]);
 // ── bulk jobs (issue 23) ──
 /**
@@ -1142,7 +1143,7 @@ export const bulkJobs = pgTable('bulk_jobs', {
   reportId: text('report_id'),
   resultPath: text('result_path'),
   error: text('error'),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   finishedAt: utc('finished_at'),
 }, (t) => [
   uniqueIndex('bulk_jobs_client_key_idx').on(t.userId, t.clientKey),
@@ -1155,7 +1156,7 @@ export const bulkJobItems = pgTable('bulk_job_items', {
   itemId: text('item_id').notNull(),
   outcome: text('outcome').$type<'succeeded' | 'failed'>().notNull(),
   reason: text('reason'),
-  at: utc('at').notNull().defaultNow(),
+  at: utc('at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [primaryKey({ columns: [t.jobId, t.itemId] })]);
 // ── filter presets (issue 23 'Presets and views', issue 25 'Presets that stay true') ──
 /**
@@ -1175,8 +1176,8 @@ export const filterPresets = pgTable('filter_presets', {
   role: text('role'),
   isDefault: boolean('is_default').notNull().default(false),
   version: integer('version').notNull().default(1),
-  createdUtc: utc('created_utc').notNull().defaultNow(),
-  updatedUtc: utc('updated_utc').notNull().defaultNow(),
+  createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
+  updatedUtc: utc('updated_utc').notNull().defaultNow().$defaultFn(now),
 }, (t) => [
   index('filter_presets_owner_idx').on(t.ownerId, t.page),
   index('filter_presets_business_idx').on(t.businessId, t.page),
@@ -1217,7 +1218,7 @@ export const reportSchedules = pgTable('report_schedules', {
   lastOutcome: text('last_outcome').$type<'queued' | 'generated' | 'failed'>(),
   lastError: text('last_error'),
   version: integer('version').notNull().default(1),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [
   index('report_schedules_user_idx').on(t.userId, t.createdAt),
   index('report_schedules_due_idx').on(t.nextRunAt).where(sql`NOT ${t.paused}`),
@@ -1232,7 +1233,7 @@ export const reportScheduleRuns = pgTable('report_schedule_runs', {
   attempt: integer('attempt').notNull(),
   status: text('status').$type<'queued' | 'generated' | 'retried' | 'failed'>().notNull().default('queued'),
   notifiedAt: utc('notified_at'),
-  createdAt: utc('created_at').notNull().defaultNow(),
+  createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [
   index('report_schedule_runs_open_idx').on(t.status).where(sql`${t.status} = 'queued'`),
   index('report_schedule_runs_schedule_idx').on(t.scheduleId, t.dueAt),

@@ -2,6 +2,7 @@
 // time, alongside others doing the same: deleting is idempotent, and a file is taken for an orphan only when it is
 // older than a grace period and its owner (asked in pages) does not name it, so a file stored a moment ago by a node
 // that has not yet committed the row naming it is left alone.
+import { systemNow } from '../clock.ts';
 import type { FileStore } from './file-store.ts';
 
 export type OrphanSweep = {
@@ -16,8 +17,8 @@ export type OrphanSweep = {
   pageSize?: number;
 };
 
-/** Deletes unreferenced files under the prefix older than the grace period; returns how many. */
-export async function sweepOrphanFiles(files: FileStore, sweep: OrphanSweep, now: Date = new Date()): Promise<number> {
+/** Deletes unreferenced files under the prefix older than the grace period (by the clock that stamped them); returns how many. */
+export async function sweepOrphanFiles(files: FileStore, sweep: OrphanSweep, now: Date = systemNow()): Promise<number> {
   const cutOff = now.getTime() - sweep.graceMs;
   const pageSize = sweep.pageSize ?? 500;
   let removed = 0;

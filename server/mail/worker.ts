@@ -13,6 +13,7 @@ import { and, asc, eq, lte, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { outboundEmails } from '../db/schema.ts';
 import type { MailTransport } from './transport.ts';
+import { sqlNow } from '../clock.ts';
 
 export const maxMailAttempts = 8;
 const o = outboundEmails;
@@ -41,8 +42,8 @@ async function claimNext(database: Database, nodeId: string, leaseMs: number): P
   return database.db.transaction(async (tx) => {
     const [candidate] = await tx.select({ id: o.id }).from(o)
       .where(or(
-        and(eq(o.status, 'queued'), lte(o.nextAttemptAt, sql`now()`)),
-        and(eq(o.status, 'sending'), lt(o.lockedUntil, sql`now()`)),
+        and(eq(o.status, 'queued'), lte(o.nextAttemptAt, sqlNow())),
+        and(eq(o.status, 'sending'), lt(o.lockedUntil, sqlNow())),
       ))
       .orderBy(asc(o.nextAttemptAt), asc(o.id))
       .limit(1)
@@ -50,7 +51,7 @@ async function claimNext(database: Database, nodeId: string, leaseMs: number): P
     if (!candidate) return null;
     const [claimed] = await tx.update(o).set({
       status: 'sending', attempts: sql`${o.attempts} + 1`, lockedBy: nodeId,
-      lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+      lockedUntil: sqlNow(leaseMs),
     }).where(eq(o.id, candidate.id)).returning();
     return claimed ?? null;
   });
@@ -73,14 +74,14 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     try {
       const delivery = await transport.deliver({ id: message.id, from, to: message.recipient, subject: message.subject, html: message.html, text: message.text });
       await database.db.update(o).set({
-        status: delivery.status, sentAt: sql`now()`, providerMessageId: delivery.providerMessageId, lockedBy: null, lockedUntil: null, lastError: null,
+        status: delivery.status, sentAt: sqlNow(), providerMessageId: delivery.providerMessageId, lockedBy: null, lockedUntil: null, lastError: null,
       }).where(held(message.id, nodeId, message.attempts));
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       const giveUp = message.attempts >= maxMailAttempts;
       await database.db.update(o).set({
         status: giveUp ? 'failed' : 'queued', lockedBy: null, lockedUntil: null, lastError: reason,
-        nextAttemptAt: sql`now() + make_interval(secs => ${mailBackoffMs(message.attempts) / 1000})`,
+        nextAttemptAt: sqlNow(mailBackoffMs(message.attempts)),
       }).where(held(message.id, nodeId, message.attempts));
       log(`mail ${message.id} to ${message.recipient}: attempt ${message.attempts} failed (${reason})${giveUp ? '; given up' : ''}`);
     }

@@ -18,6 +18,7 @@ import { queuedReports } from '../db/schema.ts';
 import { InvalidFileKey, type FileStore } from '../files/file-store.ts';
 import { sweepOrphanFiles } from '../files/sweeper.ts';
 import { reportContentTypes, reportFilePrefix } from './queue.ts';
+import { now as clockNow, systemNow } from '../clock.ts';
 
 const r = queuedReports;
 const reportKeyPattern = /^reports\/RPT[0-9A-F]+-\d+\.(csv|xlsx|pdf)$/;
@@ -29,16 +30,21 @@ export const defaultIncompleteGraceMs = 24 * 3_600_000;
 export type ReportSweep = { expired: number; orphans: number; incomplete: number };
 
 export async function sweepReportFiles(options: {
-  database: Database; files: FileStore; orphanGraceMs?: number; incompleteGraceMs?: number; now?: Date;
+  database: Database; files: FileStore; orphanGraceMs?: number; incompleteGraceMs?: number;
+  /** the application's time, for reports' expiry */
+  now?: Date;
+  /** the time by the clock that stamps stored files, for their age (clock.ts) */
+  filesNow?: Date;
 }): Promise<ReportSweep> {
   const { db } = options.database;
   const { files } = options;
-  const now = options.now ?? new Date();
+  const now = options.now ?? clockNow();
+  const filesNow = options.filesNow ?? systemNow();
   const removed: ReportSweep = { expired: 0, orphans: 0, incomplete: 0 };
 
   const stale = await db.select({ id: r.id, filePath: r.filePath }).from(r).where(and(isNotNull(r.filePath), or(
     isNotNull(r.deletedAt),
-    and(eq(r.status, 'generated'), lt(r.expirationDateTime, sql`now()`)),
+    and(eq(r.status, 'generated'), lt(r.expirationDateTime, now)),
   )));
   for (const row of stale) {
     if (!row.filePath) continue;
@@ -56,9 +62,9 @@ export async function sweepReportFiles(options: {
     owns: (key) => reportKeyPattern.test(key),
     referenced: async (keys) => new Set((await db.select({ filePath: r.filePath }).from(r).where(inArray(r.filePath, [...keys])))
       .map((row) => row.filePath).filter((path): path is string => path !== null)),
-  }, now);
+  }, filesNow);
 
-  removed.incomplete = await files.removeIncomplete(new Date(now.getTime() - (options.incompleteGraceMs ?? defaultIncompleteGraceMs)));
+  removed.incomplete = await files.removeIncomplete(new Date(filesNow.getTime() - (options.incompleteGraceMs ?? defaultIncompleteGraceMs)));
   return removed;
 }
 

@@ -10,6 +10,7 @@ import { queuedReports, users } from '../db/schema.ts';
 import { recordEvent } from '../events/event-bus.ts';
 import { ApiError } from '../api/errors.ts';
 import { presenceLockClass } from './presence.ts';
+import { now, sqlNow } from '../clock.ts';
 
 export type ReportRow = typeof queuedReports.$inferSelect;
 export type Lease = { id: string; nodeId: string; attempt: number };
@@ -21,7 +22,7 @@ const leaseHeld = (lease: Lease) => and(
   eq(r.id, lease.id), eq(r.lockedBy, lease.nodeId), eq(r.attempts, lease.attempt), eq(r.status, 'generating'), isNull(r.deletedAt),
 );
 
-const leaseUntil = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
+const leaseUntil = (leaseMs: number) => sqlNow(leaseMs);
 
 /** No session of this database holds the presence lock of the job's lease holder: that node is gone. */
 const holderGone = sql`NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
@@ -44,11 +45,11 @@ export async function claimNextReport(db: Db, nodeId: string, leaseMs: number): 
     const [candidate] = await tx.select({ id: r.id, status: r.status, attempts: r.attempts, lockedBy: r.lockedBy }).from(r)
       .where(and(isNull(r.deletedAt), or(
         eq(r.status, 'queued'),
-        and(eq(r.status, 'generating'), or(lt(r.lockedUntil, sql`now()`), holderGone)),
+        and(eq(r.status, 'generating'), or(lt(r.lockedUntil, sqlNow()), holderGone)),
       )))
       // Fair between users (issue 24): the user served least recently goes first (a user with a job generating now
       // was served now), then the oldest job. One user's 20 queued exports no longer hold another's single one.
-      .orderBy(sql`coalesce((SELECT max(CASE WHEN g.status = 'generating' THEN now() ELSE g.generated_at END) FROM queued_reports g WHERE g.user_id = ${r.userId}), '-infinity'::timestamptz)`, asc(r.queuedAt), asc(r.id))
+      .orderBy(sql`coalesce((SELECT max(CASE WHEN g.status = 'generating' THEN ${sqlNow()} ELSE g.generated_at END) FROM queued_reports g WHERE g.user_id = ${r.userId}), '-infinity'::timestamptz)`, asc(r.queuedAt), asc(r.id))
       .limit(1)
       .for('update', { skipLocked: true });
     if (!candidate) return { kind: 'none' } as const;
@@ -85,8 +86,9 @@ export async function completeReport(db: Db, lease: Lease, file: { key: string; 
   return db.transaction(async (tx) => {
     const [held] = await tx.select({ id: r.id }).from(r).where(leaseHeld(lease)).for('update');
     if (!held) return false;
+    const generatedAt = now();
     const [done] = await tx.update(r).set({
-      status: 'generated', generatedAt: sql`now()`, expirationDateTime: sql`now() + make_interval(secs => ${reportExpiryMs / 1000})`,
+      status: 'generated', generatedAt, expirationDateTime: new Date(generatedAt.getTime() + reportExpiryMs),
       filePath: file.key, fileSize: file.fileSize, processedRows, lockedBy: null, lockedUntil: null, error: null,
     }).where(eq(r.id, lease.id)).returning({ userId: r.userId });
     if (done) await recordEvent(tx, 'record', { resource: 'report', resourceId: String(lease.id), userId: done.userId });

@@ -331,8 +331,8 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
 }
 
 /** Deletes what no report needs any more; returns what it removed (file-sweeper.ts). */
-export async function reportHousekeeping(options: Pick<ReportWorkerOptions, 'database' | 'files' | 'orphanGraceMs'>) {
-  return sweepReportFiles({ database: options.database, files: options.files, orphanGraceMs: options.orphanGraceMs });
+export async function reportHousekeeping(options: Pick<ReportWorkerOptions, 'database' | 'files' | 'orphanGraceMs'> & { filesNow?: Date }) {
+  return sweepReportFiles({ database: options.database, files: options.files, orphanGraceMs: options.orphanGraceMs, ...(options.filesNow ? { filesNow: options.filesNow } : {}) });
 }
 
 /**

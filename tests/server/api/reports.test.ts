@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
@@ -139,7 +139,7 @@ describe.each(combinations)('my report queue on $kind with files in $backend', (
   it('answers 410 once a report has expired, and Expired shows', async () => {
     const { reportId } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', {});
     while ((await reportRow(database, reportId)).status !== 'generated') await generateNext();
-    await database.db.update(schema.queuedReports).set({ expirationDateTime: sql`now() - interval '1 minute'` }).where(eq(schema.queuedReports.id, reportId));
+    await database.db.update(schema.queuedReports).set({ expirationDateTime: new Date(Date.now() - 60_000) }).where(eq(schema.queuedReports.id, reportId));
     expect(queuedReport.assert((await get(users.finance, `/reports/${reportId}`)).body).state).toBe('expired');
     const response = await call(users.finance, 'GET', `/reports/${reportId}/download`);
     expect(response.status).toBe(410);

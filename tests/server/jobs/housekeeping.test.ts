@@ -22,7 +22,7 @@ describe('housekeeping on the demo world (PGlite)', () => {
   const warnings = async () => (await database.query<{ n: number }>("SELECT count(*)::int AS n FROM outbound_emails WHERE template = 'apiKeyExpiring'"))[0]?.n ?? 0;
 
   it('warns the owners of a key expiring within 7 days once, and refreshes the watch list', async () => {
-    const [due] = await database.query<{ n: number }>("SELECT count(*)::int AS n FROM api_keys WHERE revoked_at IS NULL AND expiry_warned_at IS NULL AND expires_at > now() AND expires_at <= now() + interval '7 days'");
+    const [due] = await database.query<{ n: number }>("SELECT count(*)::int AS n FROM api_keys WHERE revoked_at IS NULL AND expiry_warned_at IS NULL AND expires_at > $1::timestamptz AND expires_at <= $1::timestamptz + interval '7 days'", [new Date().toISOString()]);
     expect(due?.n).toBeGreaterThan(0);
     // The watch list's latest day of signals is recomputed by a round: take it away first.
     const [latest] = await database.query<{ day: string | null; n: number }>('SELECT max(day)::text AS day, count(*) FILTER (WHERE day = (SELECT max(day) FROM merchant_risk_signals_daily))::int AS n FROM merchant_risk_signals_daily');

@@ -1,7 +1,7 @@
 // The mail service end to end: messages queued in the sender's transaction, sent by the worker through a real SMTP
 // server (smtp-server, started here), retried with back-off, taken over when a node died mid-send, delivered locally
 // without SMTP_URL; on PGlite and PostgreSQL.
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import { outboundEmails } from '../../../server/db/schema.ts';
@@ -108,7 +108,7 @@ for (const kind of databaseKinds) {
       expect((row?.nextAttemptAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(20_000);
       // Not due yet: nothing is sent.
       expect(smtp.received.some((mail) => mail.raw.includes('Your payment link F1'))).toBe(false);
-      await database.db.update(outboundEmails).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(outboundEmails.id, id));
+      await database.db.update(outboundEmails).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(outboundEmails.id, id));
       await worker.drain();
       expect(await rowOf(id)).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
       expect(smtp.received.filter((mail) => mail.raw.includes('Your payment link F1'))).toHaveLength(1);
@@ -121,7 +121,7 @@ for (const kind of databaseKinds) {
       await worker.stop();
       const { id } = await queueEmail(database.db, 'never@example.com', content('G1'));
       for (let attempt = 1; attempt <= maxMailAttempts; attempt += 1) {
-        await database.db.update(outboundEmails).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(outboundEmails.id, id));
+        await database.db.update(outboundEmails).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(outboundEmails.id, id));
         await worker.drain();
       }
       expect(await rowOf(id)).toMatchObject({ status: 'failed', attempts: maxMailAttempts, lastError: 'connection refused' });
@@ -131,12 +131,12 @@ for (const kind of databaseKinds) {
       const transport = openMailTransport({ smtpUrl: smtp.url, log: () => {} });
       const { id } = await queueEmail(database.db, 'crash@example.com', content('K1'));
       // The dead node had claimed it: sending, leased to it for another minute.
-      await database.db.update(outboundEmails).set({ status: 'sending', attempts: 1, lockedBy: 'dead-node', lockedUntil: sql`now() + interval '1 minute'` }).where(eq(outboundEmails.id, id));
+      await database.db.update(outboundEmails).set({ status: 'sending', attempts: 1, lockedBy: 'dead-node', lockedUntil: new Date(Date.now() + 60_000) }).where(eq(outboundEmails.id, id));
       const other = startMailWorker({ database, transport, from, pollMs: 60_000, nodeId: 'other-node' });
       await other.stop();
       await other.drain();
       expect((await rowOf(id))?.status).toBe('sending');
-      await database.db.update(outboundEmails).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(outboundEmails.id, id));
+      await database.db.update(outboundEmails).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(outboundEmails.id, id));
       await other.drain();
       expect(await rowOf(id)).toMatchObject({ status: 'sent', attempts: 2 });
       expect(smtp.received.filter((mail) => mail.raw.includes('Your payment link K1'))).toHaveLength(1);

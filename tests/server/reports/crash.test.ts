@@ -3,7 +3,7 @@
 // lapses; on both databases a frozen worker (a node that stalls past its lease) is overtaken deterministically.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
@@ -77,7 +77,7 @@ describe.each(combinations)('a worker overtaken mid-export on $kind with files i
     expect(await storedReportKeys(store.files)).toEqual([]);
 
     // Its lease lapses (as if the node were paused by the operating system for a minute).
-    await database.db.update(schema.queuedReports).set({ lockedUntil: sql`now() - interval '1 second'` }).where(eq(schema.queuedReports.id, reportId));
+    await database.db.update(schema.queuedReports).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(schema.queuedReports.id, reportId));
     expect(await runNextReport({ database, files: store.files, nodeId: 'rescuer', batchSize: 500, log: () => undefined })).toBe('generated');
 
     thaw();

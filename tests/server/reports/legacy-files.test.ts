@@ -2,7 +2,7 @@
 // into the store at start, and their downloads keep working.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
@@ -36,7 +36,7 @@ describe.each(fileBackends)('report files of an older data directory, moved into
     writeFileSync(join(legacyDir, `${reportId}-1.csv`), content);
     for (const id of [reportId, missingId]) {
       await database.db.update(schema.queuedReports).set({
-        status: 'generated', attempts: 1, generatedAt: sql`now()`, expirationDateTime: sql`now() + interval '1 day'`,
+        status: 'generated', attempts: 1, generatedAt: new Date(), expirationDateTime: new Date(Date.now() + 86_400_000),
         filePath: `${id}-1.csv`, fileSize: Buffer.byteLength(content),
       }).where(eq(schema.queuedReports.id, id));
     }

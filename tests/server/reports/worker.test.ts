@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
@@ -156,7 +156,7 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
 
   it('gives up on a job whose lease lapsed after its last attempt', async () => {
     const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
-    await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 3, lockedBy: 'dead-node', lockedUntil: sql`now() - interval '1 minute'` })
+    await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 3, lockedBy: 'dead-node', lockedUntil: new Date(Date.now() - 60_000) })
       .where(eq(schema.queuedReports.id, reportId));
     expect(await run()).toBe('gaveUp');
     expect(await reportRow(database, reportId)).toMatchObject({ status: 'failed', error: 'The report could not be generated after 3 attempts.' });
@@ -166,7 +166,7 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
     const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
     const busy = await acquirePresence(database, 'busy-node', () => undefined);
     try {
-      await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: busy.nodeId, lockedUntil: sql`now() + interval '1 minute'` })
+      await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: busy.nodeId, lockedUntil: new Date(Date.now() + 60_000) })
         .where(eq(schema.queuedReports.id, reportId));
       expect(await run()).toBe('idle');
     } finally {
@@ -179,7 +179,7 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
     const { reportId, totalRows } = await queueExport(call, users.admin, '/transactions/full/reports', {});
     // The dead node stored its file but died before its commit.
     await store.files.put(`reports/${reportId}-1.csv`, Readable.from(['half a report']), { contentType: 'text/csv' });
-    await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: 'dead-node', lockedUntil: sql`now() + interval '1 minute'` })
+    await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: 'dead-node', lockedUntil: new Date(Date.now() + 60_000) })
       .where(eq(schema.queuedReports.id, reportId));
     expect(await run()).toBe('generated');
     expect(await reportRow(database, reportId)).toMatchObject({ status: 'generated', attempts: 2, processedRows: totalRows, filePath: `reports/${reportId}-2.csv` });
@@ -194,19 +194,22 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
     expect(await run()).toBe('generated');
     const key = (await reportRow(database, reportId)).filePath!;
     const kept = (await reportRow(database, keptId)).filePath!;
-    await database.db.update(schema.queuedReports).set({ expirationDateTime: sql`now() - interval '1 second'` }).where(eq(schema.queuedReports.id, reportId));
+    await database.db.update(schema.queuedReports).set({ expirationDateTime: new Date(Date.now() - 1000) }).where(eq(schema.queuedReports.id, reportId));
     await store.files.put('reports/RPT00000000000000AA-1.csv', Readable.from(['orphan']), { contentType: 'text/csv' });
+    // A file's age is told by the clock that stamped it (a folder's mtime, S3's LastModified), which TEST_CLOCK does
+    // not move: the rounds below judge files at times counted from the orphan's stamp.
+    const stamped = (await store.files.head('reports/RPT00000000000000AA-1.csv'))!.lastModified.getTime();
     // Orphans are judged by age: 'now' an hour ahead makes the one above old, and a grace of two hours keeps it.
-    expect(await reportHousekeeping({ database, files: store.files, orphanGraceMs: 2 * 3_600_000 })).toEqual({ expired: expect.any(Number), orphans: 0, incomplete: 0 });
+    expect(await reportHousekeeping({ database, files: store.files, orphanGraceMs: 2 * 3_600_000, filesNow: new Date(stamped) })).toEqual({ expired: expect.any(Number), orphans: 0, incomplete: 0 });
     expect(await store.files.head(key)).toBeNull();
     expect((await reportRow(database, reportId)).filePath).toBeNull();
     expect(await store.files.head('reports/RPT00000000000000AA-1.csv')).not.toBeNull();
-    const removed = await sweepReportFiles({ database, files: store.files, orphanGraceMs: 1_800_000, now: new Date(Date.now() + 3_600_000) });
+    const removed = await sweepReportFiles({ database, files: store.files, orphanGraceMs: 1_800_000, filesNow: new Date(stamped + 3_600_000) });
     expect(removed).toEqual({ expired: 0, orphans: 1, incomplete: 0 });
     expect(await store.files.head('reports/RPT00000000000000AA-1.csv')).toBeNull();
     expect(await store.files.head(kept)).not.toBeNull();
     // Again, and from two nodes at once: nothing more to do, nothing broken.
-    expect(await Promise.all([1, 2].map(() => sweepReportFiles({ database, files: store.files, now: new Date(Date.now() + 3_600_000) }))))
+    expect(await Promise.all([1, 2].map(() => sweepReportFiles({ database, files: store.files, filesNow: new Date(stamped + 3_600_000) }))))
       .toEqual([{ expired: 0, orphans: 0, incomplete: 0 }, { expired: 0, orphans: 0, incomplete: 0 }]);
     expect(await store.files.head(kept)).not.toBeNull();
   });

@@ -1,0 +1,30 @@
+// The suite's one clock setting: with TEST_CLOCK set (an ISO instant, e.g. 2027-03-28T00:30:00Z), every `Date` in
+// the test process starts at that instant and runs on from there at the real pace. Only `Date` moves: timers, the
+// databases and performance.now() keep real time, so leases and timeouts behave as they do in production. npm test
+// runs the files that decide by time a second time under such dates (scripts/test-all.ts), so a test that passes
+// only on the day it was written fails there.
+import http from 'node:http';
+
+const setting = process.env.TEST_CLOCK;
+
+if (setting) {
+  const RealDate = Date;
+  const target = RealDate.parse(setting);
+  if (Number.isNaN(target)) throw new Error(`TEST_CLOCK is not a date: ${setting}`);
+  const offset = target - RealDate.now();
+  const shiftedNow = () => RealDate.now() + offset;
+  const ShiftedDate = new Proxy(RealDate, {
+    construct: (real, args: unknown[], newTarget) => Reflect.construct(real, args.length === 0 ? [shiftedNow()] : args, newTarget) as object,
+    apply: () => new RealDate(shiftedNow()).toString(),
+    get: (real, property, receiver) => (property === 'now' ? shiftedNow : Reflect.get(real, property, receiver) as unknown),
+  });
+  globalThis.Date = ShiftedDate;
+  // Node's HTTP servers stamp responses with the real time (internal code keeps the original Date). A client that
+  // corrects its clock by that header (the AWS SDK against the in-process S3 server) would then disagree with the
+  // server's own checks: the test process's servers tell the moved time too.
+  const writeHead = http.ServerResponse.prototype.writeHead;
+  http.ServerResponse.prototype.writeHead = function writeHeadWithMovedDate(this: http.ServerResponse, ...args: unknown[]) {
+    if (this.sendDate && !this.headersSent && !this.hasHeader('date')) this.setHeader('Date', new Date().toUTCString());
+    return (writeHead as (...rest: unknown[]) => http.ServerResponse).apply(this, args);
+  } as typeof writeHead;
+}
