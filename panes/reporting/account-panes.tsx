@@ -56,7 +56,9 @@ export function MerchantAccountDetailPane({ params }: PaneProps) {
   const accountNumber = params.merchantAccountId ?? '';
   const group = useQuery(ledgerQueries.merchantGroup(businessId, merchantId, accountNumber));
   const data = group.data;
-  const kinds = data ? data.balances.map((balance) => balance.kind).filter((kind): kind is MerchantAccountKind => kind !== 'business' && (kind !== 'invoice' || data.grossSettlement)) : [];
+  // The server lists the invoice account where it is in use: gross settlement, or entries such as a net-settled
+  // merchant's monthly minimum top-ups. Every account listed has a statement.
+  const kinds = data ? data.balances.map((balance) => balance.kind).filter((kind): kind is MerchantAccountKind => kind !== 'business') : [];
   return (
     <div className="reporting-pane">
       <h1>Merchant account {accountNumber}</h1>

@@ -99,7 +99,10 @@ function AccountChooser({ kind, businessId, merchantId, onChoose }: { kind: Stat
   const businessGroups = useQuery({ ...ledgerQueries.businessGroups(businessId), enabled: kind === 'business' });
   const choices = kind === 'business'
     ? (businessGroups.data?.results ?? []).map((group) => ({ accountNumber: group.accountNumber, label: `${group.accountNumber} · ${group.currency} · ${group.businessName}` }))
-    : (merchantGroups.data?.results ?? []).map((group) => ({ accountNumber: group.accountNumber, label: `${group.accountNumber} · ${group.currency} · ${group.merchantName}` }));
+    : (merchantGroups.data?.results ?? [])
+      // Invoice accounts: only those the server lists as in use (gross settlement, or entries such as top-ups).
+      .filter((group) => kind !== 'invoice' || group.balances.some((balance) => balance.kind === 'invoice'))
+      .map((group) => ({ accountNumber: group.accountNumber, label: `${group.accountNumber} · ${group.currency} · ${group.merchantName}` }));
   const loading = kind === 'business' ? businessGroups.isPending : merchantGroups.isPending;
   const failed = kind === 'business' ? businessGroups.isError : merchantGroups.isError;
   const only = choices.length === 1 ? choices[0]?.accountNumber : undefined;
@@ -111,7 +114,7 @@ function AccountChooser({ kind, businessId, merchantId, onChoose }: { kind: Stat
       <h1>{accountKindLabels[kind]}</h1>
       {loading ? <p role="status">Loading the account groups…</p> : null}
       {failed ? <p role="alert">The account groups could not be loaded.</p> : null}
-      {!loading && !failed && choices.length === 0 ? <p>There are no account groups here yet.</p> : null}
+      {!loading && !failed && choices.length === 0 ? <p>{kind === 'invoice' ? 'No invoice account is in use here: the fees are deducted from the payouts and nothing has been invoiced.' : 'There are no account groups here yet.'}</p> : null}
       {choices.length > 1 ? (
         <nav aria-label="Account groups">
           <p>Choose an account group.</p>

@@ -7,7 +7,7 @@
 // |--------|-----------------------------------------|--------------------------------------------------|--------|
 // | GET    | {m}                                     | Mapi.MerchantAccountGroups.Read                  | { results: groups with balances, numberOfResults } |
 // | GET    | {m}/{accountNumber}                     | Mapi.MerchantAccountGroups.Read                  | the group with its balances |
-// | GET    | {m}/{n}/statements/{kind}               | Mapi.MerchantAccountGroups.Read (+ GatewayFees for costs) | statement: opening, totals, movements with running balance, closing |
+// | GET    | {m}/{n}/statements/{kind}               | Mapi.MerchantAccountGroups.Read (+ GatewayFees for costs) | statement: opening, totals, movements with running balance, closing; invoice: where in use (gross settlement, or entries) |
 // | GET    | {m}/{n}/statements/{kind}/balances      | as the statement                                 | { currency, results: [{ date, balance }] } each day's closing balance |
 // | GET    | {m}/{n}/statements/{kind}/camt053       | as the statement                                 | the statement as ISO 20022 camt.053.001.08 XML (streamed) |
 // | GET    | {m}/{n}/costs                           | Mapi.MerchantAccountGroups.Read, Mapi.GatewayFees.Read | the costs account's statement |
@@ -49,7 +49,7 @@ import {
 import { camt053Statement } from '../ledger/camt053.ts';
 import { nextScheduleDates } from '../ledger/close-batches.ts';
 import { groupAccountId } from '../ledger/post-transactions.ts';
-import { balancesOf, periodOf, readDailyBalances, readStatement, type MovementRow } from '../ledger/statement.ts';
+import { balancesOf, invoiceAccountInUse, periodOf, readDailyBalances, readStatement, type MovementRow } from '../ledger/statement.ts';
 import { permissionsIn, resolveContext } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
@@ -133,11 +133,18 @@ export function accountGroupRoutes({ database }: Deps) {
     return { scope, group };
   }
 
+  async function requireInvoiceAccount(scope: MerchantScope, accountNumber: string): Promise<void> {
+    if (!(await invoiceAccountInUse(db, scope.grossSettlement, accountNumber))) throw notFound();
+  }
+
+  /** The group with the balance of each account it uses: the invoice account only where it is in use (statement.ts). */
   async function groupOut(scope: MerchantScope, group: typeof merchantAccountGroups.$inferSelect, balances: Map<string, number>) {
+    const invoiceInUse = await invoiceAccountInUse(db, scope.grossSettlement, group.accountNumber);
     return {
       accountNumber: group.accountNumber, businessId: group.businessId, merchantId: group.merchantId, merchantName: scope.merchantName, currency: group.currency,
       grossSettlement: scope.grossSettlement, reservePercentage: group.reserveBasisPoints / 100, reserveDays: group.reserveDays,
-      balances: merchantAccountKinds.map((kind) => ({ kind, balance: toMajorUnits(balances.get(groupAccountId(group.accountNumber, kind)) ?? 0, group.currency) })),
+      balances: merchantAccountKinds.filter((kind) => kind !== 'invoice' || invoiceInUse)
+        .map((kind) => ({ kind, balance: toMajorUnits(balances.get(groupAccountId(group.accountNumber, kind)) ?? 0, group.currency) })),
     };
   }
 
@@ -221,7 +228,7 @@ export function accountGroupRoutes({ database }: Deps) {
   routes.get(`${m}/:accountNumber/statements/:kind`, async (c) => {
     const kind = kindParam(c);
     const { scope, group } = await merchantGroup(c, statementPermissions(kind));
-    if (kind === 'invoice' && !scope.grossSettlement) throw notFound();
+    if (kind === 'invoice') await requireInvoiceAccount(scope, group.accountNumber);
     return c.json(await statementAnswer(c, group.accountNumber, kind, group.currency));
   });
 
@@ -268,14 +275,14 @@ export function accountGroupRoutes({ database }: Deps) {
   routes.get(`${m}/:accountNumber/statements/:kind/balances`, async (c) => {
     const kind = kindParam(c);
     const { scope, group } = await merchantGroup(c, statementPermissions(kind));
-    if (kind === 'invoice' && !scope.grossSettlement) throw notFound();
+    if (kind === 'invoice') await requireInvoiceAccount(scope, group.accountNumber);
     return c.json(await dailyBalancesAnswer(c, group.accountNumber, kind, group.currency));
   });
 
   routes.get(`${m}/:accountNumber/statements/:kind/camt053`, async (c) => {
     const kind = kindParam(c);
     const { scope, group } = await merchantGroup(c, statementPermissions(kind));
-    if (kind === 'invoice' && !scope.grossSettlement) throw notFound();
+    if (kind === 'invoice') await requireInvoiceAccount(scope, group.accountNumber);
     return camt053Answer(c, group.accountNumber, kind, group.currency, `${scope.merchantName} (${scope.businessName})`);
   });
 
@@ -287,7 +294,7 @@ export function accountGroupRoutes({ database }: Deps) {
   const statementReport = (kindOf: (c: Context<AppEnv>) => MerchantAccountKind) => async (c: Context<AppEnv>) => {
     const kind = kindOf(c);
     const { scope, group } = await merchantGroup(c, [...statementPermissions(kind), 'Portal.Reports.Create']);
-    if (kind === 'invoice' && !scope.grossSettlement) throw notFound();
+    if (kind === 'invoice') await requireInvoiceAccount(scope, group.accountNumber);
     return queueReport(c, {
       reportType: statementReportTypeOf[kind], context: merchantContext(scope), filters: { accountNumber: group.accountNumber, kind }, spec: movementListSpec,
       countRows: async (query) => (await readStatement(db, { accountId: groupAccountId(group.accountNumber, kind), period: periodOf(query.filters.date, c.get('timeZone')), categories: categoriesOf(query), sort: { field: 'date', descending: false }, limit: 1, offset: 0 })).numberOfResults,

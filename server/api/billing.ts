@@ -12,11 +12,13 @@
 // | GET    | /billing/invoices                            | Billing.Invoices.Create (root)          | list convention; filters status, business, month, kind, number (part of it); sort issued, number, total |
 // | GET    | /billing/invoices/{id}                       | Billing.Invoices.Create (root)          | the invoice with lines, credit notes and what is left to credit |
 // | GET    | /billing/invoices/{id}/pdf                   | Billing.Invoices.Create (root)          | application/pdf |
-// | PUT    | /billing/invoices/{id}/status {status,version}| Billing.Invoices.Create (root)         | marked paid; 409 stale version; 422 already paid or a credit note; audited InvoiceMarkedPaid |
-// | POST   | /billing/invoices/{id}/credit-notes {reason, amountMinor?} | Billing.Invoices.Create (root) | 201 the credit note (a negative invoice referencing it); 422 more than is left or a credit note; audited CreditNoteIssued |
+// | PUT    | /billing/invoices/{id}/status {status,version}| Billing.Invoices.Create (root)         | marked paid; 409 stale version; 422 already paid or a credit note; audited InvoiceMarkedPaid; posts invoicePayment:{id} |
+// | POST   | /billing/invoices/{id}/credit-notes {reason, amountMinor?} | Billing.Invoices.Create (root) | 201 the credit note (a negative invoice referencing it); 422 more than is left or a credit note; audited CreditNoteIssued; posts creditNote:{id} |
 // | GET    | /businesses/{b}/invoices                     | Mapi.MerchantAccountPricingPlan.Read    | the business's invoices and credit notes (filters status, month; sort issued, number) |
 // | GET    | /businesses/{b}/invoices/{id}/pdf            | Mapi.MerchantAccountPricingPlan.Read    | application/pdf; 404 for another business's invoice |
-// Invoices are never edited once issued: only the payment status (and version) of an invoice changes.
+// Invoices are never edited once issued: only the payment status (and version) of an invoice changes. Paying and
+// crediting post to the ledger in the same transaction (server/ledger/invoice-postings.ts), so the invoice accounts
+// the invoice charged are cleared.
 import { Readable } from 'node:stream';
 import { and, count, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
@@ -30,6 +32,7 @@ import type { PermissionName } from '../../src/contract/permissions.ts';
 import { draftInvoices, issueBillingRun, newBillingId, takeNumbers } from '../billing/billing-run.ts';
 import { ensureInvoicePdf, invoicePdfName, type InvoiceDocument } from '../billing/invoice-pdf.ts';
 import type { Db } from '../db/client.ts';
+import { creditNotePostingId, invoicePaymentPostingId, postCreditNote, postInvoicePayment } from '../ledger/invoice-postings.ts';
 import { auditEvents, billingRuns, businesses, invoices, users } from '../db/schema.ts';
 import { contentDisposition } from '../files/content-disposition.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
@@ -270,7 +273,11 @@ export function billingRoutes({ database, files }: Deps) {
       const [saved] = await tx.update(i).set({ status: 'paid', paidUtc: now, version: sql`${i.version} + 1` })
         .where(and(eq(i.id, invoice.id), eq(i.version, body.version))).returning();
       if (!saved) throw conflict();
-      await audit(tx, c, 'InvoiceMarkedPaid', invoice.businessId, { invoiceId: invoice.id, number: invoice.number, wasOverdue: statusOf(invoice, now) === 'overdue' });
+      // The payment clears what the invoice charged on the merchants' invoice accounts (credit notes deducted).
+      const postedMinor = await postInvoicePayment(tx, saved, now);
+      await audit(tx, c, 'InvoiceMarkedPaid', invoice.businessId, {
+        invoiceId: invoice.id, number: invoice.number, wasOverdue: statusOf(invoice, now) === 'overdue', postingId: invoicePaymentPostingId(invoice.id), postedMinor, currency: invoice.currency,
+      });
       return saved;
     });
     return c.json(await detailOf({ invoice: updated, businessName: found.businessName }));
@@ -298,7 +305,12 @@ export function billingRoutes({ database, files }: Deps) {
         creditedInvoiceId: invoice.id, reason, createdBy: principal.userId,
       }).returning();
       if (!saved) throw new Error('credit note insert returned nothing');
-      await audit(tx, c, 'CreditNoteIssued', invoice.businessId, { invoiceId: invoice.id, invoiceNumber: invoice.number, creditNoteId: saved.id, number: saved.number, amountMinor: amount, currency: invoice.currency, reason });
+      // The credit takes the amount off the merchants' invoice accounts and back from their costs accounts.
+      await postCreditNote(tx, saved, invoice);
+      await audit(tx, c, 'CreditNoteIssued', invoice.businessId, {
+        invoiceId: invoice.id, invoiceNumber: invoice.number, creditNoteId: saved.id, number: saved.number, amountMinor: amount, currency: invoice.currency, reason,
+        postingId: creditNotePostingId(saved.id),
+      });
       return saved;
     });
     const row = { invoice: note, businessName: found.businessName };

@@ -1,15 +1,17 @@
 // The monthly billing run (issue 22): what each business owes for a month, read from the ledger, and the issuing of
-// its invoices. The ledger is the one source: an invoice's fees are the month's `fee` entries on the merchants' costs
-// accounts (the pricing plan's percentage and fixed fee per payment, charged when the payment became paid), and its
-// minimum top-up is the month's `minimumFee` posting (the plan's monthly minimum less the month's fees, never below
-// zero; close-batches.ts postMonthlyMinimums). Issuing a run first posts any top-up the settlement job has not posted
-// yet (idempotent), so what an invoice says and what the ledger holds are equal to the cent (property-tested).
+// its invoices. The ledger is the one source, and an invoice charges exactly what the month put on the merchants'
+// invoice accounts: the fees of gross-settled payments (fee posting invoice −F, costs +F) and the monthly
+// minimum top-up (minimumFee posting invoice −S, costs +S: the plan's monthly minimum less the month's fees, every
+// fee counted, never below zero; close-batches.ts postMonthlyMinimums). A net-settled payment's fee was deducted from
+// the payout (trading −F) and is not invoiced a second time. Issuing a run first posts any top-up the settlement job
+// has not posted yet (idempotent), so what an invoice says and what the ledger holds are equal to the cent
+// (property-tested). Paying an invoice and crediting it clear the invoice accounts again (ledger/invoice-postings.ts).
 //
 // One invoice per business and currency; lines per merchant and payment method (transaction count, sales volume,
 // fees) plus one top-up line per merchant account group that fell short of its minimum. No VAT: payment processing
 // is an exempt financial service (README Decisions).
 import { randomBytes } from 'node:crypto';
-import { and, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { invoiceNumberOf, invoiceSeries, monthBounds, paymentTermDays } from '../../src/contract/billing.ts';
 import type { InvoiceLine } from '../../src/contract/billing-schemas.ts';
 import { merchantAccountNumber } from '../../src/contract/ledger.ts';
@@ -46,22 +48,49 @@ export function topUpLine(merchantId: string, merchantName: string, minimumMinor
   return { merchantId, merchantName, paymentMethod: null, description: `Monthly minimum top-up (minimum ${minimumMinor} minor units)`, transactionCount: 0, volumeMinor: 0, feesMinor: 0, minimumTopUpMinor: topUpMinor, amountMinor: topUpMinor };
 }
 
-/** The month's invoices as they would be issued now, read from the ledger (nothing written). */
+/**
+ * The fee account a sale's fee was taken from: 'invoice' (gross settlement: invoiced), 'trading' (net settlement:
+ * deducted from the payout) or null (no fee posted). Read per sale from its fee posting, so a merchant whose
+ * settlement changed within the month is billed by what the ledger did with each payment.
+ */
+const feeTakenFrom = sql<string | null>`(SELECT fa.kind FROM ledger_postings fp
+  JOIN ledger_entries fe ON fe.posting_id = fp.id AND fe.amount_minor < 0 AND fe.category = 'fee'
+  JOIN ledger_accounts fa ON fa.id = fe.account_id
+  WHERE fp.transaction_reference = ${ledgerPostings.transactionReference} AND fp.category = 'fee' LIMIT 1)`;
+
+/**
+ * The month's invoices as they would be issued now, read from the ledger (nothing written). An invoice charges what
+ * the month put on the merchants' invoice accounts and nothing else: the fees of gross-settled payments (invoice −F)
+ * and the monthly minimum top-ups. A net-settled payment's fee was deducted from the payout (trading −F) and is
+ * never invoiced again; its sales are not listed either.
+ */
 export async function draftInvoices(reader: StatsWriter, month: string): Promise<DraftInvoice[]> {
   const { start, end } = monthBounds(month);
   const method = sql<string>`coalesce(${transactions.paymentMethod}, 'card')`;
-  const sums = await reader.select({
-    businessId: e.businessId, merchantId: sql<string>`${e.merchantId}`, currency: e.currency, paymentMethod: method, category: e.category,
-    count: sql<string>`count(*)`, total: sql<string>`sum(${e.amountMinor})`,
+  const inMonth = and(gte(ledgerPostings.valueAt, start), lt(ledgerPostings.valueAt, end));
+  // Fees: the costs side is every fee charged (the minimum's measure); the invoice side is what was invoiced.
+  const feeSums = await reader.select({
+    businessId: e.businessId, merchantId: sql<string>`${e.merchantId}`, currency: e.currency, paymentMethod: method, accountKind: ledgerAccounts.kind,
+    total: sql<string>`sum(${e.amountMinor})`,
   }).from(ledgerPostings)
     .innerJoin(e, eq(e.postingId, ledgerPostings.id))
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, e.accountId))
     .leftJoin(transactions, eq(transactions.reference, ledgerPostings.transactionReference))
-    .where(and(
-      inArray(ledgerPostings.category, ['sale', 'fee']), gte(ledgerPostings.valueAt, start), lt(ledgerPostings.valueAt, end),
-      or(and(eq(e.category, 'sale'), eq(ledgerAccounts.kind, 'trading')), and(eq(e.category, 'fee'), eq(ledgerAccounts.kind, 'costs'))),
-    ))
-    .groupBy(e.businessId, e.merchantId, e.currency, method, e.category);
+    .where(and(eq(ledgerPostings.category, 'fee'), inMonth, eq(e.category, 'fee'), inArray(ledgerAccounts.kind, ['costs', 'invoice'])))
+    .groupBy(e.businessId, e.merchantId, e.currency, method, ledgerAccounts.kind);
+  const saleRows = reader.select({
+    businessId: e.businessId, merchantId: sql<string>`${e.merchantId}`.as('sale_merchant_id'), currency: e.currency, paymentMethod: method.as('sale_payment_method'),
+    amount: e.amountMinor, feeFrom: feeTakenFrom.as('fee_from'),
+  }).from(ledgerPostings)
+    .innerJoin(e, eq(e.postingId, ledgerPostings.id))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, e.accountId))
+    .leftJoin(transactions, eq(transactions.reference, ledgerPostings.transactionReference))
+    .where(and(eq(ledgerPostings.category, 'sale'), inMonth, eq(e.category, 'sale'), eq(ledgerAccounts.kind, 'trading')))
+    .as('sale_rows');
+  const saleSums = await reader.select({
+    businessId: saleRows.businessId, merchantId: saleRows.merchantId, currency: saleRows.currency, paymentMethod: saleRows.paymentMethod, feeFrom: saleRows.feeFrom,
+    count: sql<string>`count(*)`, total: sql<string>`sum(${saleRows.amount})`,
+  }).from(saleRows).groupBy(saleRows.businessId, saleRows.merchantId, saleRows.currency, saleRows.paymentMethod, saleRows.feeFrom);
 
   // Top-ups: plans with a minimum in force in the month, on account groups that exist (as close-batches.ts).
   const plans = await reader.select({ merchantId: pricingPlans.merchantId, businessId: pricingPlans.businessId, currency: pricingPlans.currency, minimum: pricingPlans.monthlyMinimumMinor })
@@ -74,6 +103,12 @@ export async function draftInvoices(reader: StatsWriter, month: string): Promise
     .where(and(inArray(e.postingId, postingIds), eq(ledgerAccounts.kind, 'costs')));
   const postedAmount = new Map(posted.map((row) => [row.postingId, Number(row.amount)]));
 
+  const allMerchantIds = [...new Set([...feeSums, ...saleSums, ...plans].map((row) => row.merchantId))];
+  const merchantRows = allMerchantIds.length === 0 ? [] : await reader.select({ id: merchants.id, name: merchants.name, grossSettlement: merchants.grossSettlement })
+    .from(merchants).where(inArray(merchants.id, allMerchantIds));
+  const merchantName = new Map(merchantRows.map((row) => [row.id, row.name]));
+  const grossSettled = new Set(merchantRows.filter((row) => row.grossSettlement).map((row) => row.id));
+
   type Line = { merchantId: string; paymentMethod: string; count: number; volume: number; fees: number };
   const groups = new Map<string, { businessId: string; currency: string; lines: Map<string, Line>; topUps: { merchantId: string; minimum: number; topUp: number }[] }>();
   const groupOf = (businessId: string, currency: string) => {
@@ -82,36 +117,39 @@ export async function draftInvoices(reader: StatsWriter, month: string): Promise
     if (!group) groups.set(key, group = { businessId, currency, lines: new Map(), topUps: [] });
     return group;
   };
-  for (const row of sums) {
+  const lineOf = (row: { businessId: string; merchantId: string; currency: string; paymentMethod: string }) => {
     const group = groupOf(row.businessId, row.currency);
     const key = `${row.merchantId}\u0000${row.paymentMethod}`;
     const line = group.lines.get(key) ?? { merchantId: row.merchantId, paymentMethod: row.paymentMethod, count: 0, volume: 0, fees: 0 };
-    if (row.category === 'sale') {
-      line.count += Number(row.count);
-      line.volume += Number(row.total);
-    } else {
-      line.fees += Number(row.total);
-    }
     group.lines.set(key, line);
+    return line;
+  };
+  // A sale is listed when its fee was invoiced, or when it carried no fee and the merchant settles gross.
+  for (const row of saleSums) {
+    if (!(row.feeFrom === 'invoice' || (row.feeFrom === null && grossSettled.has(row.merchantId)))) continue;
+    const line = lineOf(row);
+    line.count += Number(row.count);
+    line.volume += Number(row.total);
   }
-  const feesOfGroup = (merchantId: string, currency: string) => sums
-    .filter((row) => row.merchantId === merchantId && row.currency === currency && row.category === 'fee')
-    .reduce((total, row) => total + Number(row.total), 0);
+  const allFees = new Map<string, number>();
+  for (const row of feeSums) {
+    if (row.accountKind === 'invoice') {
+      lineOf(row).fees -= Number(row.total);
+    } else {
+      const key = `${row.merchantId}\u0000${row.currency}`;
+      allFees.set(key, (allFees.get(key) ?? 0) + Number(row.total));
+    }
+  }
   plans.forEach((plan, index) => {
     const postingId = postingIds[index] as string;
-    const topUp = postedAmount.get(postingId) ?? Math.max(0, plan.minimum - feesOfGroup(plan.merchantId, plan.currency));
+    const topUp = postedAmount.get(postingId) ?? Math.max(0, plan.minimum - (allFees.get(`${plan.merchantId}\u0000${plan.currency}`) ?? 0));
     if (topUp > 0) groupOf(plan.businessId, plan.currency).topUps.push({ merchantId: plan.merchantId, minimum: plan.minimum, topUp });
   });
   if (groups.size === 0) return [];
 
   const businessIds = [...new Set([...groups.values()].map((group) => group.businessId))];
-  const merchantIds = [...new Set([...groups.values()].flatMap((group) => [...[...group.lines.values()].map((line) => line.merchantId), ...group.topUps.map((topUp) => topUp.merchantId)]))];
-  const [businessRows, merchantRows] = await Promise.all([
-    reader.select({ id: businesses.id, name: businesses.name }).from(businesses).where(inArray(businesses.id, businessIds)),
-    reader.select({ id: merchants.id, name: merchants.name }).from(merchants).where(inArray(merchants.id, merchantIds)),
-  ]);
+  const businessRows = await reader.select({ id: businesses.id, name: businesses.name }).from(businesses).where(inArray(businesses.id, businessIds));
   const businessName = new Map(businessRows.map((row) => [row.id, row.name]));
-  const merchantName = new Map(merchantRows.map((row) => [row.id, row.name]));
 
   const drafts: DraftInvoice[] = [];
   for (const group of groups.values()) {

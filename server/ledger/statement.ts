@@ -27,6 +27,17 @@ export function periodOf(clauses: readonly FilterClause[] | undefined, timeZone:
   return period;
 }
 
+/**
+ * Whether a merchant account group's invoice account is in use, so has a statement: always under gross
+ * settlement (the fees are invoiced there), and under net settlement once it holds entries (monthly minimum top-ups,
+ * their payments and credits). Every account with a balance has a statement; an unused one answers 404.
+ */
+export async function invoiceAccountInUse(db: Pick<Db, 'select'>, grossSettlement: boolean, accountNumber: string): Promise<boolean> {
+  if (grossSettlement) return true;
+  const [entry] = await db.select({ id: e.id }).from(e).where(eq(e.accountId, `${accountNumber}:invoice`)).limit(1);
+  return entry !== undefined;
+}
+
 export async function balanceOf(db: Db, accountId: string, asOf: Date | null = null): Promise<number> {
   const [row] = await db.select({ total: sql<string>`coalesce(sum(${e.amountMinor}), 0)` }).from(e)
     .where(and(eq(e.accountId, accountId), asOf ? lte(e.valueAt, asOf) : undefined));

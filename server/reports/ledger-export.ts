@@ -15,7 +15,7 @@ import type { Database } from '../db/client.ts';
 import { businessAccountGroups, ledgerEntries, ledgerTransfers, merchantAccountGroups, settlementBatches } from '../db/schema.ts';
 import { camt053Statement } from '../ledger/camt053.ts';
 import { groupAccountId } from '../ledger/post-transactions.ts';
-import { readStatement } from '../ledger/statement.ts';
+import { invoiceAccountInUse, readStatement } from '../ledger/statement.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
 import type { PdfHeading, PdfSummary } from './pdf-statement.ts';
 import type { ReportRow as QueuedReportRow } from './queue.ts';
@@ -66,7 +66,7 @@ async function ledgerReportAccess(database: Database, principal: Principal, repo
   }
   const [group] = await db.select().from(merchantAccountGroups).where(and(eq(merchantAccountGroups.accountNumber, accountNumber), eq(merchantAccountGroups.merchantId, resolved.merchant?.id ?? '')));
   if (!group) return 'The account group no longer exists.';
-  if (kind === 'invoice' && !resolved.merchant?.grossSettlement) return 'The merchant no longer uses gross settlement.';
+  if (kind === 'invoice' && !(await invoiceAccountInUse(db, resolved.merchant?.grossSettlement ?? false, group.accountNumber))) return 'The merchant\'s invoice account is not in use.';
   return { accountNumber, currency: group.currency, holder: `${resolved.merchant?.name ?? ''} (${resolved.business.name})`, kind };
 }
 

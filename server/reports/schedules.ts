@@ -37,6 +37,7 @@ import { maxExportFilters, transactionListSpec } from '../../src/contract/transa
 import type { Database, Db } from '../db/client.ts';
 import { businessAccountGroups, merchantAccountGroups, queuedReports, reportScheduleRuns, reportSchedules, users } from '../db/schema.ts';
 import { recordEvent } from '../events/event-bus.ts';
+import { invoiceAccountInUse } from '../ledger/statement.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { loadPrincipal, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
@@ -141,10 +142,10 @@ async function statementTarget(database: Database, principal: Principal, body: S
     return { context: { level: 'business', businessId: resolved.business.id, title: resolved.business.name }, filters: { accountNumber: group.accountNumber } };
   }
   const merchant = resolved.merchant as NonNullable<typeof resolved.merchant>;
-  if (kind === 'invoice' && !merchant.grossSettlement) throw notFound();
   const [group] = await db.select({ accountNumber: merchantAccountGroups.accountNumber }).from(merchantAccountGroups)
     .where(and(eq(merchantAccountGroups.accountNumber, body.accountNumber), eq(merchantAccountGroups.merchantId, merchant.id)));
   if (!group) throw notFound();
+  if (kind === 'invoice' && !(await invoiceAccountInUse(db, merchant.grossSettlement, group.accountNumber))) throw notFound();
   return {
     context: { level: 'merchant', businessId: resolved.business.id, merchantId: merchant.id, title: `${merchant.name} (${resolved.business.name})` },
     filters: { accountNumber: group.accountNumber, ...(kind ? { kind } : {}) },

@@ -12,7 +12,7 @@
 // | /reporting/{kind}-account/{n?}, cost-statement, batch-report     | Mapi.MerchantAccountGroups.Read              | required  | account groups are the merchant's |
 // | /reporting/internal-accounts                                     | Mapi.InternalMerchantAccounts.Read           | free      | the provider's own accounts; internal staff (root roles) only |
 // | /reporting/business-account/{n?}                                 | Mapi.MerchantAccountGroups.Read              | required  | + automatic remittance off |
-// | /reporting/invoice-account/{n?}                                  | Mapi.MerchantAccountGroups.Read              | required  | + merchant uses gross settlement |
+// | /reporting/invoice-account/{n?}                                  | Mapi.MerchantAccountGroups.Read              | required  | spec: gross settlement only; also net-settled top-ups: the pane offers the accounts in use |
 // | /configurations, /configurations/{id}                            | Mapi.Configurations.Read                     | required  | |
 // | /configurations/{id}/hosted-payment-page/{ref}                   | Mapi.Configurations.Update                   | required  | editor layout; editing only |
 // | /configurations/{id}/payments, …/{ref}                           | Portal.PaymentJobs.Read                      | required  | |
@@ -232,7 +232,9 @@ export const routes: readonly RouteDefinition[] = [
   account('reserveAccount', 'reserve-account', 'Reserve account', 4),
   account('securityAccount', 'security-account', 'Security account', 5),
   account('remittanceAccount', 'remittance-account', 'Remittance account', 6, undefined, ['payout']),
-  account('invoiceAccount', 'invoice-account', 'Invoice account', 7, [{ kind: 'grossSettlement' }], ['billing']),
+  // Not only under gross settlement: a net-settled merchant's monthly minimum top-ups are invoiced there too.
+  // The pane offers the invoice accounts the server lists as in use; an unused one answers 404.
+  account('invoiceAccount', 'invoice-account', 'Invoice account', 7, undefined, ['billing']),
   account('costStatement', 'cost-statement', 'Cost statement', 8, undefined, ['fees', 'costs']),
   account('batchReport', 'batch-report', 'Batch report', 9, undefined, ['settlement', 'batches']),
   {

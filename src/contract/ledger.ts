@@ -19,7 +19,7 @@ export const accountKindLabels: Record<StatementAccountKind, string> = {
 };
 
 /** Categories of entries (what a movement is), in the order the totals per category are shown. */
-export const entryCategories = ['sale', 'fee', 'refund', 'reversal', 'reserveHold', 'reserveRelease', 'minimumFee', 'securityDeposit', 'payout', 'transfer'] as const;
+export const entryCategories = ['sale', 'fee', 'refund', 'reversal', 'reserveHold', 'reserveRelease', 'minimumFee', 'securityDeposit', 'payout', 'transfer', 'invoicePayment', 'creditNote'] as const;
 export type EntryCategory = (typeof entryCategories)[number];
 export const entryCategoryLabels: Record<EntryCategory, string> = {
   sale: 'Sale',
@@ -32,6 +32,8 @@ export const entryCategoryLabels: Record<EntryCategory, string> = {
   securityDeposit: 'Security deposit',
   payout: 'Settlement payout',
   transfer: 'Transfer to bank',
+  invoicePayment: 'Invoice paid',
+  creditNote: 'Credit note',
 };
 
 export const batchStatuses = ['Any', 'Open', 'Closed'] as const;

@@ -26,7 +26,8 @@ describe('decideRoute', () => {
     ['dashboard with a context', '/dashboard', {}, 'allow'],
     ['business account with automatic remittance off', '/reporting/business-account/12', { permissions: ['Mapi.MerchantAccountGroups.Read'] }, 'allow'],
     ['business account with automatic remittance on', '/reporting/business-account', { permissions: ['Mapi.MerchantAccountGroups.Read'], context: { ...merchant, camAutoRemittance: true } }, 'redirectNotFound'],
-    ['invoice account without gross settlement', '/reporting/invoice-account', { permissions: ['Mapi.MerchantAccountGroups.Read'] }, 'redirectNotFound'],
+    // Net-settled merchants' minimum top-ups sit on the invoice account too: the pane offers the accounts in use.
+    ['invoice account without gross settlement', '/reporting/invoice-account', { permissions: ['Mapi.MerchantAccountGroups.Read'] }, 'allow'],
     ['invoice account with gross settlement', '/reporting/invoice-account/9', { permissions: ['Mapi.MerchantAccountGroups.Read'], context: { ...merchant, grossSettlement: true } }, 'allow'],
     ['business accounts overview, numeric id', '/business/B1/merchants/M1/business-accounts-overview/123', { permissions: ['Mapi.BagsExternal.Read'] }, 'allow'],
     ['business accounts overview, id not numeric', '/business/B1/merchants/M1/business-accounts-overview/abc', { permissions: ['Mapi.BagsExternal.Read'] }, 'unknown'],

@@ -26,6 +26,9 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
     database = await createTestDatabase(kind);
     await insertFixtureWorld(database);
     await insertBillingFixture(database);
+    // Beta's web shop settles net: its €1.01 of fees were deducted from its payouts, so only a €5.00 minimum's top-up
+    // (€3.99) is invoiced.
+    await database.db.insert(schema.pricingPlans).values({ merchantId: 'M2a', businessId: 'B2', currency: 'EUR', name: 'Web', monthlyMinimumMinor: 500, validFrom: new Date('2026-01-01T00:00:00Z') });
     filesRoot = await mkdtemp(join(tmpdir(), 'billing-files-'));
     ({ call } = createTestApp(database, { files: createFolderStore(filesRoot) }));
   });
@@ -36,22 +39,23 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
 
   const invoicesOf = async (query = '') => invoiceList.assert(await (await call(admin, 'GET', `/billing/invoices${query}`)).json());
 
-  it('previews the month from the ledger: lines per merchant and payment method, the minimum top-up, nothing written', async () => {
+  it('previews the month from the ledger: the invoiced fees per merchant and payment method, the minimum top-ups, nothing written', async () => {
     const response = await call(admin, 'POST', '/billing/runs/preview', { month: billedMonth });
     expect(response.status).toBe(200);
     const preview = billingPreview.assert(await response.json());
     expect(preview.alreadyRun).toBe(false);
     expect(preview.invoices.map((invoice) => [invoice.businessId, invoice.currency, invoice.feesMinor, invoice.minimumTopUpMinor, invoice.totalMinor])).toEqual([
-      ['B1', 'GBP', 828, 0, 828], ['B2', 'EUR', 101, 0, 101], ['B3', 'GBP', 88, 2_412, 2_500],
+      ['B1', 'GBP', 63, 0, 63], ['B2', 'EUR', 0, 399, 399], ['B3', 'GBP', 0, 2_412, 2_412],
     ]);
+    // Alpha Online (M1a) settles net: its fees were deducted from its payouts and are not invoiced again.
     const alpha = preview.invoices[0];
     expect(alpha?.lines.map((line) => [line.merchantId, line.paymentMethod, line.transactionCount, line.volumeMinor, line.feesMinor])).toEqual([
-      ['M1a', 'applePay', 1, 5_000, 120], ['M1a', 'card', 3, 30_000, 645], ['M1b', 'card', 1, 2_000, 63],
+      ['M1b', 'card', 1, 2_000, 63],
     ]);
     expect(preview.invoices[2]?.lines.at(-1)).toMatchObject({ merchantId: 'M3a', paymentMethod: null, minimumTopUpMinor: 2_412, amountMinor: 2_412 });
     expect(preview.totals).toEqual([
-      { currency: 'EUR', feesMinor: 101, minimumTopUpMinor: 0, totalMinor: 101, invoiceCount: 1 },
-      { currency: 'GBP', feesMinor: 916, minimumTopUpMinor: 2_412, totalMinor: 3_328, invoiceCount: 2 },
+      { currency: 'EUR', feesMinor: 0, minimumTopUpMinor: 399, totalMinor: 399, invoiceCount: 1 },
+      { currency: 'GBP', feesMinor: 63, minimumTopUpMinor: 2_412, totalMinor: 2_475, invoiceCount: 2 },
     ]);
     expect((await database.db.select().from(schema.invoices)).length).toBe(0);
   });
@@ -93,8 +97,8 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
     const [audit] = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'BillingRunCreated'));
     expect(audit?.metaData).toMatchObject({ month: billedMonth, invoiceCount: 3, firstNumber: number(1), lastNumber: number(3) });
     // The top-up is in the ledger now, as the settlement job would have posted it.
-    const [topUp] = await database.db.select().from(schema.ledgerPostings).where(sql`${schema.ledgerPostings.id} LIKE 'minimumFee:%:202610'`);
-    expect(topUp?.merchantId).toBe('M3a');
+    const topUps = await database.db.select().from(schema.ledgerPostings).where(sql`${schema.ledgerPostings.id} LIKE 'minimumFee:%:202610'`);
+    expect(topUps.map((topUp) => topUp.merchantId).sort()).toEqual(['M2a', 'M3a']);
   });
 
   it('lists invoices by the list convention with filters status, business, month and kind', async () => {
@@ -102,8 +106,8 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
     expect(all.numberOfResults).toBe(3);
     expect(all.results.map((invoice) => invoice.number)).toEqual([number(3), number(2), number(1)]);
     expect(all.results.every((invoice) => invoice.status === 'issued')).toBe(true);
-    expect((await invoicesOf('?business=[eq]B3')).results.map((invoice) => invoice.totalMinor)).toEqual([2_500]);
-    expect((await invoicesOf(`?month=[eq]${billedMonth}&sort=total`)).results.map((invoice) => invoice.totalMinor)).toEqual([101, 828, 2_500]);
+    expect((await invoicesOf('?business=[eq]B3')).results.map((invoice) => invoice.totalMinor)).toEqual([2_412]);
+    expect((await invoicesOf(`?month=[eq]${billedMonth}&sort=total`)).results.map((invoice) => invoice.totalMinor)).toEqual([63, 399, 2_412]);
     expect((await invoicesOf('?status=[eq]paid')).numberOfResults).toBe(0);
     expect((await invoicesOf(`?number=[eq]inv-${year}-000002`)).results.map((invoice) => invoice.number)).toEqual([number(2)]);
     expect((await call(admin, 'GET', '/billing/invoices?number=[eq]%25')).status).toBe(400);
@@ -136,15 +140,15 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
     expect(first.status).toBe(201);
     const note = invoiceDetail.assert(await first.json());
     expect(note).toMatchObject({ kind: 'creditNote', number: number(1, 'CN'), totalMinor: -2_000, creditedInvoiceId: gamma.invoiceId, creditedInvoiceNumber: gamma.number, status: 'issued' });
-    expect((await call(admin, 'POST', `/billing/invoices/${gamma.invoiceId}/credit-notes`, { reason: 'Too much', amountMinor: 501 })).status).toBe(422);
+    expect((await call(admin, 'POST', `/billing/invoices/${gamma.invoiceId}/credit-notes`, { reason: 'Too much', amountMinor: 413 })).status).toBe(422);
     expect((await call(admin, 'POST', `/billing/invoices/${note.invoiceId}/credit-notes`, { reason: 'Credit of a credit' })).status).toBe(422);
     expect((await call(admin, 'PUT', `/billing/invoices/${note.invoiceId}/status`, { status: 'paid', version: 1 })).status).toBe(422);
     expect((await call(admin, 'POST', `/billing/invoices/${gamma.invoiceId}/credit-notes`, { reason: '' })).status).toBe(400);
     expect((await call(admin, 'POST', `/billing/invoices/${gamma.invoiceId}/credit-notes`, { reason: 'x', amountMinor: -5 })).status).toBe(400);
     const rest = await call(admin, 'POST', `/billing/invoices/${gamma.invoiceId}/credit-notes`, { reason: 'The rest' });
-    expect(invoiceDetail.assert(await rest.json())).toMatchObject({ number: number(2, 'CN'), totalMinor: -500 });
+    expect(invoiceDetail.assert(await rest.json())).toMatchObject({ number: number(2, 'CN'), totalMinor: -412 });
     const original = invoiceDetail.assert(await (await call(admin, 'GET', `/billing/invoices/${gamma.invoiceId}`)).json());
-    expect(original).toMatchObject({ totalMinor: 2_500, creditableMinor: 0, version: 1 });
+    expect(original).toMatchObject({ totalMinor: 2_412, creditableMinor: 0, version: 1 });
     expect(original.creditNotes.map((credit) => credit.number)).toEqual([number(1, 'CN'), number(2, 'CN')]);
     expect((await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'CreditNoteIssued'))).length).toBe(2);
   });
@@ -185,7 +189,7 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
 
   it('never changes an issued invoice: lines and totals stay as issued after paying and crediting', async () => {
     const rows = await database.db.select().from(schema.invoices).where(and(eq(schema.invoices.kind, 'invoice')));
-    expect(rows.map((row) => [row.businessId, row.totalMinor, row.feesMinor + row.minimumTopUpMinor]).sort()).toEqual([['B1', 828, 828], ['B2', 101, 101], ['B3', 2_500, 2_500]]);
+    expect(rows.map((row) => [row.businessId, row.totalMinor, row.feesMinor + row.minimumTopUpMinor]).sort()).toEqual([['B1', 63, 63], ['B2', 399, 399], ['B3', 2_412, 2_412]]);
   });
 });
 
@@ -219,12 +223,13 @@ describe.each(databaseKinds)('billing runs started together on %s', (kind) => {
     expect(statuses[1]).toBe(201);
     expect([statuses[0], statuses[2]].sort()).toEqual([201, 409]);
     const rows = await database.db.select({ number: schema.invoices.number, month: schema.invoices.month }).from(schema.invoices);
-    expect(rows.filter((row) => row.month === '2026-10')).toHaveLength(3);
-    // September: Alpha's and Beta's fees, and Gamma's whole minimum (no sales, its plan in force).
-    expect(rows.filter((row) => row.month === '2026-09')).toHaveLength(3);
+    // October: Alpha's invoiced (gross) fees and Gamma's top-up.
+    expect(rows.filter((row) => row.month === '2026-10')).toHaveLength(2);
+    // September: Gamma's whole minimum (no sales, its plan in force); Alpha's and Beta's fees were deducted (net).
+    expect(rows.filter((row) => row.month === '2026-09')).toHaveLength(1);
     const sequences = rows.map((row) => Number(row.number.slice(-6))).sort((a, b) => a - b);
-    expect(sequences).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(sequences).toEqual([1, 2, 3]);
     const [counter] = await database.db.select().from(schema.invoiceCounters).where(eq(schema.invoiceCounters.series, 'INV'));
-    expect(counter?.last).toBe(6);
+    expect(counter?.last).toBe(3);
   });
 });

@@ -1,6 +1,8 @@
-// Property (issue 22): for generated ledgers, a billing run's invoices hold exactly the month's fee entries of the
-// ledger, plus the minimum top-up the rule gives (the plan's monthly minimum less the month's fees of the merchant
-// account group, never below zero), which the run also leaves posted in the ledger. Each generated ledger is written
+// Property (issues 22 and 32): for generated ledgers, a billing run's invoices hold exactly the month's fee entries
+// on the invoice accounts (the gross-settled payments' fees; a net-settled payment's fee was deducted from the payout
+// and is never invoiced again), plus the minimum top-up the rule gives (the plan's monthly minimum less the month's
+// fees of the merchant account group, every fee counted, never below zero), which the run also leaves posted in the
+// ledger. Each generated ledger is written
 // and billed in one transaction that is rolled back, so the cases share one database.
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import fc from 'fast-check';
@@ -41,7 +43,7 @@ describe('billing reconciles to the ledger', () => {
   });
   afterAll(async () => database?.close());
 
-  it('invoice fees equal the month\'s ledger fee entries, top-ups follow the minimum rule, per business and currency', async () => {
+  it('invoice fees equal the month\'s invoiced fee entries and never a deducted fee; top-ups follow the minimum rule, per business and currency', async () => {
     await fc.assert(fc.asyncProperty(fc.array(saleArbitrary, { maxLength: 25 }), fc.uniqueArray(planArbitrary, { maxLength: 4, selector: (plan) => plan.group }), async (saleDrafts, plans) => {
       const sales: LedgerSale[] = saleDrafts.map((draft, index) => {
         const group = merchantsOf[draft.group] as (typeof merchantsOf)[number];
@@ -56,10 +58,10 @@ describe('billing reconciles to the ledger', () => {
         const issued = await issueBillingRun(tx, month, 'u-admin', new Date('2026-11-20T00:00:00Z'));
         if (!issued) throw new Error('the run was refused');
 
-        // The ledger's side, read independently: fee entries on costs accounts valued in the month.
-        const ledgerFees = await tx.select({ businessId: schema.ledgerEntries.businessId, currency: schema.ledgerEntries.currency, total: sql<string>`sum(${schema.ledgerEntries.amountMinor})` })
+        // The ledger's side, read independently: fee entries on invoice accounts valued in the month.
+        const ledgerFees = await tx.select({ businessId: schema.ledgerEntries.businessId, currency: schema.ledgerEntries.currency, total: sql<string>`-sum(${schema.ledgerEntries.amountMinor})` })
           .from(schema.ledgerEntries).innerJoin(schema.ledgerAccounts, eq(schema.ledgerAccounts.id, schema.ledgerEntries.accountId))
-          .where(and(eq(schema.ledgerEntries.category, 'fee'), eq(schema.ledgerAccounts.kind, 'costs'), gte(schema.ledgerEntries.valueAt, start), lt(schema.ledgerEntries.valueAt, end)))
+          .where(and(eq(schema.ledgerEntries.category, 'fee'), eq(schema.ledgerAccounts.kind, 'invoice'), gte(schema.ledgerEntries.valueAt, start), lt(schema.ledgerEntries.valueAt, end)))
           .groupBy(schema.ledgerEntries.businessId, schema.ledgerEntries.currency);
         const postedTopUps = await tx.select({ businessId: schema.ledgerEntries.businessId, currency: schema.ledgerEntries.currency, total: sql<string>`sum(${schema.ledgerEntries.amountMinor})` })
           .from(schema.ledgerEntries).innerJoin(schema.ledgerAccounts, eq(schema.ledgerAccounts.id, schema.ledgerEntries.accountId))
@@ -79,9 +81,24 @@ describe('billing reconciles to the ledger', () => {
           expectedTopUp.set(key, (expectedTopUp.get(key) ?? 0) + Math.max(0, plan.minimumMinor - fees));
         }
 
+        // Invoiced fees: the month's gross-settled sales' fees, nothing of a net-settled one.
+        const expectedFees = new Map<string, number>();
+        for (const sale of inMonth.filter((candidate) => candidate.grossSettlement)) {
+          const key = `${sale.businessId}/${sale.currency}`;
+          expectedFees.set(key, (expectedFees.get(key) ?? 0) + sale.feeMinor);
+        }
+
         const keyed = <T extends { businessId: string; currency: string }>(rows: T[], value: (row: T) => number) =>
           Object.fromEntries(rows.map((row) => [`${row.businessId}/${row.currency}`, value(row)]).filter(([, amount]) => amount !== 0));
         expect(keyed(issued.issued, (row) => row.feesMinor)).toEqual(keyed(ledgerFees, (row) => Number(row.total)));
+        expect(keyed(issued.issued, (row) => row.feesMinor)).toEqual(Object.fromEntries([...expectedFees].filter(([, amount]) => amount !== 0)));
+        // Listed volumes are the gross-settled sales' (a zero-fee sale is listed when its merchant settles gross).
+        // (Only where an invoice was issued: a month of zero-fee sales alone charges nothing.)
+        const grossMerchants = new Set(['M1b']);
+        const invoiced = new Set(issued.issued.map((invoice) => `${invoice.businessId}/${invoice.currency}`));
+        const expectedVolume = inMonth.filter((sale) => invoiced.has(`${sale.businessId}/${sale.currency}`) && (sale.feeMinor !== 0 ? sale.grossSettlement : grossMerchants.has(sale.merchantId)))
+          .reduce((sum, sale) => sum + sale.amountMinor, 0);
+        expect(issued.issued.flatMap((invoice) => invoice.lines).reduce((sum, line) => sum + line.volumeMinor, 0)).toBe(expectedVolume);
         expect(keyed(issued.issued, (row) => row.minimumTopUpMinor)).toEqual(Object.fromEntries([...expectedTopUp].filter(([, amount]) => amount !== 0)));
         expect(keyed(issued.issued, (row) => row.minimumTopUpMinor)).toEqual(keyed(postedTopUps, (row) => Number(row.total)));
         for (const invoice of issued.issued) {
