@@ -34,6 +34,8 @@ export type CommandRegistry = {
   subscribe: (listener: () => void) => () => void;
   /** counts registerAll calls: a snapshot for useSyncExternalStore */
   version: () => number;
+  /** true while commands announced at creation (the areas', loaded after the first screen) have not arrived yet */
+  awaitingMore: () => boolean;
   get: (id: string) => Command | undefined;
   all: () => readonly Command[];
   /** commands the user may run now, in section order (listed ones only: no argument-taking commands) */
@@ -49,7 +51,7 @@ export type CommandRegistry = {
  * `when` (always available given its permissions) may share its shortcut with no one. Where two conditional
  * commands with one shortcut are both available, resolveShortcut refuses to pick and reports it.
  */
-export function createCommandRegistry(initial: readonly Command[] = []): CommandRegistry {
+export function createCommandRegistry(initial: readonly Command[] = [], options: { moreToCome?: boolean } = {}): CommandRegistry {
   const commands = new Map<string, Command>();
 
   function register(command: Command): void {
@@ -69,6 +71,7 @@ export function createCommandRegistry(initial: readonly Command[] = []): Command
   for (const command of initial) register(command);
   const listeners = new Set<() => void>();
   let version = 0;
+  let awaitingMore = options.moreToCome === true;
 
   const sectionOrder = (section: CommandSection) => commandSections.indexOf(section);
 
@@ -77,6 +80,7 @@ export function createCommandRegistry(initial: readonly Command[] = []): Command
     registerAll: (more) => {
       for (const command of more) register(command);
       version += 1;
+      awaitingMore = false;
       for (const listener of [...listeners]) listener();
     },
     subscribe: (listener) => {
@@ -84,6 +88,7 @@ export function createCommandRegistry(initial: readonly Command[] = []): Command
       return () => listeners.delete(listener);
     },
     version: () => version,
+    awaitingMore: () => awaitingMore,
     get: (id) => commands.get(id),
     all: () => [...commands.values()],
     available: (ctx) => [...commands.values()]

@@ -119,6 +119,11 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
   const blank = useMemo(() => emptyOrder(settings), [settings]);
   const [form, setForm] = useState<OrderForm>(() => formFromDraft(globalThis.sessionStorage?.getItem(draftKey(configurationId)) ?? null, blank));
   const [touched, setTouched] = useState(false);
+  // Asked for by a charge that found problems; done once the fields show them (after that render), never before.
+  const [problemFocusWanted, setProblemFocusWanted] = useState(0);
+  useEffect(() => {
+    if (problemFocusWanted > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [problemFocusWanted]);
   const [sending, setSending] = useState(false);
   const [serverErrors, setServerErrors] = useState<string[]>([]);
   const [duplicate, setDuplicate] = useState<{ message: string } | null>(null);
@@ -203,7 +208,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
   const submit = async (confirmDuplicate = false) => {
     setTouched(true);
     if (Object.keys(problems).length > 0 || sending) {
-      if (Object.keys(problems).length > 0) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      if (Object.keys(problems).length > 0) setProblemFocusWanted((count) => count + 1);
       return;
     }
     setSending(true);

@@ -19,7 +19,10 @@ export function navigableRoutes(table: readonly RouteDefinition[] = routes): Nav
   } satisfies NavigableRoute] : []));
 }
 
-/** The registry at start: route commands and the commands every screen needs; `more` (tests: the areas' commands) too. */
-export function createAppRegistry(table: readonly RouteDefinition[] = routes, more: readonly Command[] = []): CommandRegistry {
-  return createCommandRegistry([...routeCommands(navigableRoutes(table)), ...staticCommands, ...more]);
+/**
+ * The registry at start: route commands and the commands every screen needs; `more` (tests: the areas' commands) too.
+ * `areasToCome`: the areas' commands will be registered after the first screen (after-first-screen.ts).
+ */
+export function createAppRegistry(table: readonly RouteDefinition[] = routes, more: readonly Command[] = [], options: { areasToCome?: boolean } = {}): CommandRegistry {
+  return createCommandRegistry([...routeCommands(navigableRoutes(table)), ...staticCommands, ...more], { moreToCome: options.areasToCome === true });
 }

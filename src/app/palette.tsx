@@ -59,6 +59,7 @@ export function CommandPalette() {
   const recentContexts = useQuery({ ...userSettingQueries.detail(recentSettingKey), enabled: runContext.signedIn });
   // The areas' commands arrive after the first screen (app-registry.ts loadAreaCommands): the list follows.
   const registryVersion = useSyncExternalStore(registry.subscribe, registry.version);
+  const commandsArriving = registry.awaitingMore();
   const available = useMemo(() => [
     ...registry.available(listContext).filter((command) => !commandsHiddenFromPalette.has(command.id)),
     ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, listContext)),
@@ -138,13 +139,13 @@ export function CommandPalette() {
   }, [paletteOpen]);
   const submitted = useRef<object | null>(null);
   useEffect(() => {
-    if (!pendingSubmit || pendingSubmit.query !== query || submitted.current === pendingSubmit) return;
+    if (!pendingSubmit || pendingSubmit.query !== query || submitted.current === pendingSubmit || commandsArriving) return;
     submitted.current = pendingSubmit;
     setPendingSubmit(null);
     if (!commandList.first || recordsLead(pendingSubmit.query)) return;
     besideRef.current = pendingSubmit.beside;
     runCommand(commandList.first);
-  }, [pendingSubmit, query, commandList, runCommand]);
+  }, [pendingSubmit, query, commandList, runCommand, commandsArriving]);
 
   const openRecord = useEvent((record: RecordSearchResult) => {
     const command = registry.get('record.openSearchResult');
@@ -176,7 +177,15 @@ export function CommandPalette() {
   ) : null;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Enter') besideRef.current = event.shiftKey;
+    if (event.key !== 'Enter') return;
+    // An Enter on a query while the areas' commands are still on their way would run whatever matches among the
+    // first screen's few: it waits for them, then runs the first result for that query (as the typeahead's does).
+    if (commandsArriving && query.trim() !== '' && !recordsLead(query)) {
+      event.preventDefault();
+      setPendingSubmit({ query, beside: event.shiftKey });
+      return;
+    }
+    besideRef.current = event.shiftKey;
   };
   const onClickCapture = (event: MouseEvent<HTMLDivElement>) => {
     besideRef.current = event.shiftKey || event.ctrlKey || event.metaKey;

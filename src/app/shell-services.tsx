@@ -11,7 +11,7 @@ export function ShellServices({ children }: { children: ReactNode }) {
   const base = useBaseServices();
   const services = useMemo<AppServices>(() => {
     if (hasShellServices(base)) return base;
-    created ??= { registry: createAppRegistry(), commandServices: createCommandServices(base.queryClient) };
+    created ??= { registry: createAppRegistry(undefined, [], { areasToCome: true }), commandServices: createCommandServices(base.queryClient) };
     return { ...base, ...created };
   }, [base]);
   return <AppServicesContext value={services}>{children}</AppServicesContext>;

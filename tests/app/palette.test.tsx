@@ -110,6 +110,23 @@ describe('command palette', () => {
     expect(paletteStore.recent[0]).toBe('nav.users');
   });
 
+  it('holds an Enter typed while the areas\' commands are on their way, then runs the first result for that query', async () => {
+    const late = vi.fn();
+    const areaCommand: Command = { id: 'test.lateArea', title: 'Reconcile the ledger', section: 'Navigation', keywords: [], run: late };
+    const registry = createAppRegistry(undefined, [], { areasToCome: true });
+    const user = userEvent.setup();
+    renderWithServices(<Harness />, createServices({ registry }));
+    await openPalette(user);
+    await user.keyboard('reconcile the ledger{Enter}');
+    // Nothing among the first screen's commands is run in its place, and the palette waits on the query.
+    expect(late).not.toHaveBeenCalled();
+    expect(shellStore.paletteOpen).toBe(true);
+    expect(currentLayout().paths).toEqual(['/dashboard']);
+    act(() => registry.registerAll([areaCommand]));
+    await waitFor(() => expect(late).toHaveBeenCalledTimes(1));
+    expect(shellStore.paletteOpen).toBe(false);
+  });
+
   it('lists recently used commands first', async () => {
     paletteStore.recent = ['help.giveFeedback', 'nav.users'];
     const user = userEvent.setup();
