@@ -172,7 +172,7 @@ export function VoidDialog({ open, payment, onClose, onSubmit }: VoidDialogProps
   };
   return (
     <ActionModal firstField={first} open={open} title="Void authorisation" onClose={onClose} onSubmit={submit} busy={submission.busy} confirmLabel="Void authorisation" tone="danger" error={submission.error} canSubmit
-      description={<p>Voiding releases the authorisation of {formatMoney(payment.authorised, payment.currency)} on payment {payment.paymentId}. It cannot be undone.</p>}>
+      description={<p>Voiding releases {payment.captured > 0 ? 'the rest of the authorisation, ' : 'the authorisation of '}{formatMoney(payment.capturable, payment.currency)}, on payment {payment.paymentId}{payment.captured > 0 ? `; the ${formatMoney(payment.captured, payment.currency)} captured stays` : ''}. It cannot be undone.</p>}>
       <div className="form-field">
         <label htmlFor={id}>Reason (optional)</label>
         <input id={id} ref={first} type="text" maxLength={maxVoidReasonLength} value={reason} onChange={(event) => setReason(event.target.value)} />

@@ -75,15 +75,18 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
 
   // The bulk-loaded transactions have no planner statistics yet: without them the joins below run as nested loops.
   await run(sql`ANALYZE transactions, merchants, merchant_account_groups, pricing_plan_rates`);
-  // Sales, fees, refunds and chargebacks: what postingsOfChange makes of each transaction inserted as it is (valued at its creation).
-  const source = sql`SELECT t.reference, t.kind, t.business_id, t.merchant_id, t.currency, t.created_at, t.amount_minor, g.account_number, m.gross_settlement,
+  // Sales, fees, refunds and chargebacks: what postingsOfChange makes of each transaction inserted as it is (valued at
+  // its creation). A capture credits what it captured (its own sale, the fee on its amount); a payment with captures
+  // is credited by them alone, so the uncaptured rest of an authorisation is never credited nor charged a fee.
+  const source = sql`SELECT t.reference, CASE WHEN t.kind = 'capture' THEN 'payment' ELSE t.kind END AS kind, t.business_id, t.merchant_id, t.currency, t.created_at, t.amount_minor, g.account_number, m.gross_settlement,
       'B' || g.account_number || '-' || to_char(t.created_at AT TIME ZONE 'UTC', 'YYYYMMDD') AS batch_id,
-      CASE WHEN t.kind = 'payment' THEN ((t.amount_minor * coalesce(r.percentage_basis_points, 190) + 5000) / 10000 + coalesce(r.fixed_minor, 25))::bigint ELSE 0 END AS fee
+      CASE WHEN t.kind IN ('payment', 'capture') THEN ((t.amount_minor * coalesce(r.percentage_basis_points, 190) + 5000) / 10000 + coalesce(r.fixed_minor, 25))::bigint ELSE 0 END AS fee
     FROM transactions t
     JOIN merchant_account_groups g ON g.merchant_id = t.merchant_id AND g.currency = t.currency
     JOIN merchants m ON m.id = t.merchant_id
     LEFT JOIN pricing_plan_rates r ON r.merchant_id = t.merchant_id AND r.currency = t.currency AND r.payment_method = t.payment_method
-    WHERE t.status = 'paid' AND t.kind IN ('payment', 'refund', 'chargeback')`;
+    LEFT JOIN (SELECT DISTINCT parent_reference FROM transactions WHERE kind = 'capture') captured ON t.kind = 'payment' AND captured.parent_reference = t.reference
+    WHERE t.status = 'paid' AND t.kind IN ('payment', 'capture', 'refund', 'chargeback') AND captured.parent_reference IS NULL`;
   // Computed once (the fee joins the plan's rates) and read three times.
   await run(sql`CREATE TEMPORARY TABLE ledger_seed_source ON COMMIT DROP AS ${source}`);
   const sourceRows = sql.raw('ledger_seed_source');

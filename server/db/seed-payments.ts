@@ -60,11 +60,20 @@ export async function seedPayments(run: Run, options: { now: Date; demo: DemoIds
   await run(`UPDATE transactions t SET status = 'pending' FROM seed_open o WHERE t.payment_job_reference = o.reference AND t.kind = 'payment'`);
   await run(`UPDATE payment_jobs j SET status = 'pending', expiration_date_time_utc = $1::timestamptz + interval '7 days' FROM seed_open o WHERE j.reference = o.reference`, [now]);
 
-  // Partial captures: 1 in 4 delayed captures took 70–95 % of the authorisation (a partial shipment); the rest of the
-  // authorisation was released. Captures count nothing in the statistics (the payment does), so nothing else moves.
+  // Partial captures: 1 in 4 delayed captures took 70–95 % of the authorisation (a partial shipment). Captures count
+  // nothing in the statistics (the payment does); the ledger credits what they captured (seed-ledger.ts). The rest
+  // of an authorisation captured more than a week ago was voided (released to the shopper: a 'voided' step of the
+  // rest, the payment stays paid); a younger one's rest is still open, to capture or void.
   await run(`
     UPDATE transactions SET amount_minor = greatest(1, amount_minor * (70 + (hashtext(reference) & 2147483647) % 26) / 100)
     WHERE kind = 'capture' AND currency <> 'JPY' AND (hashtext(reference) & 2147483647) % 4 = 0`);
+  await run(`
+    INSERT INTO payment_steps (payment_id, payment_job_reference, step, amount_minor, detail, date_time_utc)
+    SELECT p.reference, p.payment_job_reference, 'voided', p.amount_minor - c.captured, 'Rest of the authorisation released', c.last_at + interval '1 minute'
+    FROM (SELECT parent_reference, sum(amount_minor) AS captured, max(created_at) AS last_at FROM transactions WHERE kind = 'capture' AND status = 'paid' GROUP BY parent_reference) c
+    JOIN transactions p ON p.reference = c.parent_reference
+    WHERE p.status = 'paid' AND c.captured < p.amount_minor AND c.last_at < $1::timestamptz - interval '7 days'
+    ORDER BY c.last_at, p.reference`, [now]);
 
   // The bulk-loaded rows have no planner statistics (nor indexes) yet: without them the joins below run as nested
   // loops, hours on 2,000,000 transactions; with them, hash joins.

@@ -2,14 +2,20 @@
 // same database transaction, right after recordTransactionChanges (server/stats/record-transaction.ts), with the
 // same before/after pairs. Each change that moves money becomes one or two postings whose entries sum to zero:
 //
-//   payment becomes paid        sale:{ref}     clearing −A, trading +A
+//   payment becomes paid        sale:{ref}     clearing −A, trading +A   (captured at authorisation: no capture rows)
 //                               fee:{ref}      trading −F, costs +F   (gross settlement: invoice −F, costs +F)
 //   paid payment stops being paid  reversal:{ref}  trading −A, clearing +A   (the fee stays charged)
 //   refund becomes paid         refund:{ref}   trading −R, clearing +R
 //   paid refund stops being paid   refundReversal:{ref}  trading +R, clearing −R
 //   chargeback becomes paid     chargeback:{ref}  trading −C, clearing +C   (a reversal: the scheme took it back)
 //   paid chargeback stops being paid  chargebackReversal:{ref}  trading +C, clearing −C   (the dispute was won)
-//   capture becomes paid (its payment not itself paid): sale and fee of the capture, as a payment
+//   capture becomes paid        sale:{capture} and fee:{capture} of the captured amount C, as a payment
+//   paid capture stops being paid  reversal:{capture}  trading −C, clearing +C
+//
+// A payment captured in parts (captures under it) is credited by its captures only, each its own sale with the fee on
+// what it captured: the payment turning paid at its first capture posts nothing, and the rest of the authorisation,
+// captured later or voided, never reaches the trading account uncaptured. A capture under a payment whose
+// own sale is posted (a ledger from before this rule) adds nothing, so nothing is ever credited twice.
 //
 // A posting's id is its idempotency key: the same change posted twice (a retried request, a replayed job) inserts
 // nothing the second time. Entries land in the day's Open settlement batch of the merchant account group (a batch
@@ -48,7 +54,14 @@ type Sale = { reference: string; amountMinor: number; paymentMethod: string };
 /** The postings one change implies, given what the database says about the merchant (pure: tested as a table). */
 export function postingsOfChange(
   change: TransactionChange,
-  facts: { now: Date; grossSettlement: boolean; paymentMethod: string; parentPaid: boolean; rate: { percentageBasisPoints: number; fixedMinor: number } },
+  facts: {
+    now: Date; grossSettlement: boolean; paymentMethod: string;
+    /** a payment: it has capture rows, so its captures are its sales (not the authorised amount) */
+    capturedInParts: boolean;
+    /** a capture: its payment's own sale is posted already (so the capture adds nothing) */
+    parentSalePosted: boolean;
+    rate: { percentageBasisPoints: number; fixedMinor: number };
+  },
 ): PostingDraft[] {
   const { before, after } = change;
   if (!after) return [];
@@ -80,6 +93,7 @@ export function postingsOfChange(
   };
   switch (after.kind) {
     case 'payment':
+      if (facts.capturedInParts) return [];
       if (isPaid) return saleOf({ reference: after.reference, amountMinor: amount, paymentMethod: facts.paymentMethod });
       return [{
         ...base, id: `reversal:${after.reference}`, category: 'reversal',
@@ -113,9 +127,13 @@ export function postingsOfChange(
         batchDelta: { ...zeroDelta(), reversalsMinor: -amount },
       }];
     case 'capture':
-      // A capture of a payment that already counts as paid adds nothing (as in the statistics).
-      if (!isPaid || facts.parentPaid) return [];
-      return saleOf({ reference: after.reference, amountMinor: amount, paymentMethod: facts.paymentMethod });
+      if (facts.parentSalePosted) return [];
+      if (isPaid) return saleOf({ reference: after.reference, amountMinor: amount, paymentMethod: facts.paymentMethod });
+      return [{
+        ...base, id: `reversal:${after.reference}`, category: 'reversal',
+        entries: [{ accountId: trading, amountMinor: -amount, category: 'reversal' }, { accountId: clearing, amountMinor: amount, category: 'reversal' }],
+        batchDelta: { ...zeroDelta(), reversalsMinor: amount },
+      }];
   }
 }
 
@@ -144,6 +162,14 @@ export async function postTransactionChanges(writer: StatsWriter, changes: reado
   const rows = await writer.select({ reference: transactions.reference, paymentMethod: transactions.paymentMethod, status: transactions.status })
     .from(transactions).where(inArray(transactions.reference, references));
   const byReference = new Map(rows.map((row) => [row.reference, row]));
+  // Payments captured in parts (their captures, written in this transaction or before, are their sales), and payments
+  // whose own sale is posted (their captures add nothing).
+  const movingPayments = [...new Set(moving.flatMap(({ after }) => (after?.kind === 'payment' ? [after.reference] : [])))];
+  const inParts = new Set(movingPayments.length === 0 ? [] : (await writer.selectDistinct({ reference: transactions.parentReference }).from(transactions)
+    .where(and(inArray(transactions.parentReference, movingPayments), eq(transactions.kind, 'capture')))).map((row) => row.reference));
+  const capturedParents = [...new Set(moving.flatMap(({ after }) => (after?.kind === 'capture' && after.parentReference ? [after.parentReference] : [])))];
+  const salePosted = new Set(capturedParents.length === 0 ? [] : (await writer.select({ id: ledgerPostings.id }).from(ledgerPostings)
+    .where(inArray(ledgerPostings.id, capturedParents.map((reference) => `sale:${reference}`)))).map((row) => row.id.slice('sale:'.length)));
   const merchantIds = [...new Set(moving.map(({ after }) => after?.merchantId ?? ''))];
   const merchantFacts = await writer.select({ id: merchants.id, grossSettlement: merchants.grossSettlement }).from(merchants).where(inArray(merchants.id, merchantIds));
   const gross = new Map(merchantFacts.map((row) => [row.id, row.grossSettlement]));
@@ -159,7 +185,9 @@ export async function postTransactionChanges(writer: StatsWriter, changes: reado
     const parent = after.parentReference ? byReference.get(after.parentReference) : undefined;
     const paymentMethod = own?.paymentMethod ?? parent?.paymentMethod ?? 'card';
     drafts.push(...postingsOfChange(change, {
-      now, grossSettlement: gross.get(after.merchantId) ?? false, paymentMethod, parentPaid: parent?.status === 'paid',
+      now, grossSettlement: gross.get(after.merchantId) ?? false, paymentMethod,
+      capturedInParts: after.kind === 'payment' && inParts.has(after.reference),
+      parentSalePosted: after.kind === 'capture' && after.parentReference !== null && salePosted.has(after.parentReference),
       rate: rateOf(after.merchantId, after.currency, paymentMethod),
     }));
   }

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
   capturableMinor, formatMoney, isCancellableJob, isOpenJob, maxActionAmountMinor, maxRefundsPerPayment, refundableMinor,
-  refundReasonLabels, toMinorUnits, isValidAmountFor, type PaymentAuditEvent, type RefundReason, type RefundStatus,
+  refundReasonLabels, toMinorUnits, amountProblemOf, type PaymentAuditEvent, type RefundReason, type RefundStatus,
 } from '../../src/contract/payment-jobs.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
@@ -69,8 +69,8 @@ export async function commitPaymentChange(tx: Tx, change: PaymentChange): Promis
     for (const row of change.insert) changes.push({ before: null, after: toStatsTransaction(row) });
   }
   await recordTransactionChanges(tx, changes);
-  // The settlement ledger moves in the same transaction as the statistics (issue 18).
-  await postTransactionChanges(tx, changes);
+  // The settlement ledger moves in the same transaction as the statistics (issue 18), at the change's time (one clock).
+  await postTransactionChanges(tx, changes, { now: change.at });
   for (const row of change.refundRows ?? []) {
     await tx.insert(paymentRefunds).values(row).onConflictDoUpdate({
       target: paymentRefunds.refundId,
@@ -176,12 +176,10 @@ function childOf(payment: PaymentState, kind: 'capture' | 'refund' | 'chargeback
   };
 }
 
-/** The amount in minor units, or the reason it is not acceptable. */
+/** Why an action's amount is not acceptable (below one minor unit, too many decimals, too large), or null. */
 function amountProblem(amount: number, currency: string): string | null {
-  if (!isValidAmountFor(amount, currency)) {
-    const exponent = currencyExponent(currency);
-    return exponent === 0 ? `The amount must be a whole number of ${currency}.` : `The amount must be positive with at most ${exponent} decimals.`;
-  }
+  const problem = amountProblemOf(amount, currency);
+  if (problem) return problem;
   if (toMinorUnits(amount, currency) > maxActionAmountMinor) return `The amount may be at most ${formatMoney(maxActionAmountMinor, currency)}.`;
   return null;
 }
@@ -199,18 +197,22 @@ export async function capturePayment(tx: Tx, actor: Actor, address: JobAddress, 
   const problem = amountProblem(input.amount, currency);
   if (problem) return refuse(tx, state.job, actor, 'CaptureFailed', problem, meta, at);
   const amountMinor = toMinorUnits(input.amount, currency);
+  // A partial capture leaves the rest of the authorisation open: it can be captured (each capture is its own sale in
+  // the ledger) or voided later. The payment is paid from its first capture on.
   const capturable = capturableMinor(payment.money);
-  if (payment.transaction.status !== 'reserved' || capturable === 0) {
-    return refuse(tx, state.job, actor, 'CaptureFailed', `This payment cannot be captured: it is ${payment.transaction.status}${payment.money.capturedMinor > 0 ? ' and already captured' : ''}.`, meta, at);
+  if (capturable === 0) {
+    const why = payment.money.releasedMinor > 0 ? ' and the rest of its authorisation was released'
+      : payment.money.capturedMinor > 0 ? ' and already captured' : '';
+    return refuse(tx, state.job, actor, 'CaptureFailed', `This payment cannot be captured: it is ${payment.transaction.status}${why}.`, meta, at);
   }
   if (amountMinor > capturable) return refuse(tx, state.job, actor, 'CaptureFailed', `At most ${formatMoney(capturable, currency)} can still be captured.`, meta, at);
   const capture = childOf(payment, 'capture', amountMinor, 'paid', at);
   const version = await commitPaymentChange(tx, {
     job: state.job, actor, at,
     insert: [capture],
-    update: [{ reference: payment.transaction.reference, status: 'paid' }],
+    update: payment.transaction.status === 'paid' ? [] : [{ reference: payment.transaction.reference, status: 'paid' }],
     jobPatch: { status: 'paid', paidDateTimeUtc: state.job.paidDateTimeUtc ?? at },
-    steps: [{ paymentId: input.paymentId, paymentJobReference: state.job.reference, step: amountMinor < payment.money.authorisedMinor ? 'partiallyCaptured' : 'captured', amountMinor, dateTimeUtc: at }],
+    steps: [{ paymentId: input.paymentId, paymentJobReference: state.job.reference, step: amountMinor < capturable ? 'partiallyCaptured' : 'captured', amountMinor, dateTimeUtc: at }],
     audit: { event: 'CaptureSuccessful', metaData: { ...meta, captureId: capture.reference, outcome: 'captured' } },
   });
   return ok(201, `${formatMoney(amountMinor, currency)} captured.`, state, version, { captureId: capture.reference });
@@ -313,9 +315,21 @@ export async function voidPayment(tx: Tx, actor: Actor, address: JobAddress, inp
   const { currency, amountMinor } = payment.transaction;
   const reason = input.reason?.trim() || null;
   const meta = { paymentId: input.paymentId, amount: amountMinor / 10 ** currencyExponent(currency), currency, reason };
-  if (payment.transaction.status !== 'reserved' || payment.money.capturedMinor > 0) {
-    const why = payment.money.capturedMinor > 0 ? 'part of it is captured already; refund it instead' : `it is ${payment.transaction.status}, not an open authorisation`;
+  const capturable = capturableMinor(payment.money);
+  if (capturable === 0) {
+    const why = payment.money.capturedMinor > 0 ? 'nothing of its authorisation is left open (what is captured can be refunded instead)' : `it is ${payment.transaction.status}, not an open authorisation`;
     return refuse(tx, state.job, actor, 'VoidFailed', `This payment cannot be voided: ${why}.`, meta, at);
+  }
+  if (payment.money.capturedMinor > 0) {
+    // After a partial capture, voiding releases the rest of the authorisation; what was captured stays (and stays
+    // refundable). The payment stays paid: the 'voided' step carries the amount released.
+    const released = { ...meta, amount: capturable / 10 ** currencyExponent(currency), capturedAmount: payment.money.capturedMinor / 10 ** currencyExponent(currency) };
+    const version = await commitPaymentChange(tx, {
+      job: state.job, actor, at,
+      steps: [{ paymentId: input.paymentId, paymentJobReference: state.job.reference, step: 'voided', amountMinor: capturable, detail: reason, dateTimeUtc: at }],
+      audit: { event: 'VoidSuccessful', metaData: { ...released, outcome: 'released' } },
+    });
+    return ok(200, `The rest of the authorisation (${formatMoney(capturable, currency)}) voided; ${formatMoney(payment.money.capturedMinor, currency)} captured stays.`, state, version);
   }
   const othersOpen = state.payments.some((other) => other !== payment && ['reserved', 'paid', 'pending'].includes(other.transaction.status));
   const version = await commitPaymentChange(tx, {

@@ -51,7 +51,10 @@ export function transactionStatusOfRefund(status: RefundStatus): string {
 const authorisedStatuses = new Set(['reserved', 'paid']);
 
 /** Amounts of one payment from its row and its children (pure). */
-export function moneyOf(payment: TransactionRow, captures: readonly TransactionRow[], refunds: readonly Pick<RefundState, 'transaction' | 'status'>[], chargebacks: readonly TransactionRow[] = []): PaymentMoney {
+export function moneyOf(
+  payment: TransactionRow, captures: readonly TransactionRow[], refunds: readonly Pick<RefundState, 'transaction' | 'status'>[], chargebacks: readonly TransactionRow[] = [],
+  steps: readonly Pick<StepRow, 'step' | 'amountMinor'>[] = [],
+): PaymentMoney {
   const authorisedMinor = authorisedStatuses.has(payment.status) ? payment.amountMinor : 0;
   // A payment captured at authorisation (no capture rows) has its whole amount captured once paid.
   const capturedMinor = captures.length > 0
@@ -65,7 +68,9 @@ export function moneyOf(payment: TransactionRow, captures: readonly TransactionR
   }
   const refundCount = refunds.filter((refund) => refund.status !== 'cancelled' && refund.status !== 'failed').length;
   const chargedBackMinor = chargebacks.filter((chargeback) => chargeback.status === 'paid').reduce((sum, chargeback) => sum + chargeback.amountMinor, 0);
-  return { status: payment.status, authorisedMinor, capturedMinor, refundedMinor, refundPendingMinor, refundCount, chargedBackMinor };
+  // The rest of a partly captured authorisation, voided: the payment stays paid (its captures), the rest is released.
+  const releasedMinor = payment.status === 'paid' ? steps.filter((step) => step.step === 'voided').reduce((sum, step) => sum + (step.amountMinor ?? 0), 0) : 0;
+  return { status: payment.status, authorisedMinor, capturedMinor, refundedMinor, refundPendingMinor, refundCount, chargedBackMinor, releasedMinor };
 }
 
 /**
@@ -126,7 +131,8 @@ export async function loadJobState(tx: Tx, reference: string, options: { lock: b
         return { transaction, row, status, steps };
       });
       const chargebacks = children.filter((child) => child.parentReference === payment.reference && child.kind === 'chargeback');
-      return { transaction: payment, captures, refunds, chargebacks, steps: stepRows.filter((step) => step.paymentId === payment.reference), money: moneyOf(payment, captures, refunds, chargebacks) };
+      const steps = stepRows.filter((step) => step.paymentId === payment.reference);
+      return { transaction: payment, captures, refunds, chargebacks, steps, money: moneyOf(payment, captures, refunds, chargebacks, steps) };
     }),
   };
 }

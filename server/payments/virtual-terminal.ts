@@ -7,7 +7,7 @@
 // fingerprint, never by opening it.
 import { randomBytes } from 'node:crypto';
 import { and, count, eq, gt, sql } from 'drizzle-orm';
-import { formatMoney } from '../../src/contract/payment-jobs.ts';
+import { decimalsOf, formatMoney } from '../../src/contract/payment-jobs.ts';
 import { currencyExponent, toMajorUnits } from '../../src/contract/transactions.ts';
 import {
   approvedTestCards, approvedTestRange, cardBrand, cardDigits, decliningTestCards, defaultVirtualTerminalSettings, duplicateReferenceWindowMs, emailRequiredMessage,
@@ -87,8 +87,8 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
   // Order lines: every price in the currency's decimals, and a positive total.
   const problems: string[] = [];
   body.orderLines.forEach((line, index) => {
-    const scaled = line.unitPrice * 10 ** currencyExponent(currency);
-    if (Math.abs(scaled - Math.round(scaled)) > 1e-6) {
+    // Decimals as entered (a price below one minor unit, 1e-9, has nine): never rounded away to a zero price.
+    if (decimalsOf(line.unitPrice) > currencyExponent(currency)) {
       problems.push(`Line ${index + 1}: the unit price has more decimals than ${currency} allows`);
     }
     if (Math.round(line.vatPercentage * 100) !== line.vatPercentage * 100) problems.push(`Line ${index + 1}: the VAT rate may have at most 2 decimals`);

@@ -79,17 +79,26 @@ export type PaymentMoney = {
   refundCount: number;
   /** paid chargebacks: the shopper's bank took this back, so it can no longer be refunded */
   chargedBackMinor: number;
+  /** the rest of a partly captured authorisation, voided (released to the shopper): it can no longer be captured */
+  releasedMinor: number;
 };
 
-export const capturableMinor = (money: PaymentMoney) => (money.status === 'reserved' || money.status === 'paid' ? Math.max(0, money.authorisedMinor - money.capturedMinor) : 0);
+/**
+ * What of the authorisation can still be captured: a partial capture leaves the rest open (the payment is paid, its
+ * captures are what the ledger credits) until it is captured or voided. A payment captured at authorisation (paid,
+ * no capture rows) has nothing left.
+ */
+export const capturableMinor = (money: PaymentMoney) =>
+  (money.status === 'reserved' || money.status === 'paid' ? Math.max(0, money.authorisedMinor - money.capturedMinor - money.releasedMinor) : 0);
 export const refundableMinor = (money: PaymentMoney) => Math.max(0, money.capturedMinor - money.refundedMinor - money.refundPendingMinor - money.chargedBackMinor);
 
 /** Which actions a payment allows by its state alone (permissions apart): the server enforces, the client offers. */
 export function paymentActionsOf(money: PaymentMoney): { capture: boolean; refund: boolean; void: boolean } {
   return {
-    capture: money.status === 'reserved' && capturableMinor(money) > 0,
+    capture: capturableMinor(money) > 0,
     refund: refundableMinor(money) > 0 && money.refundCount < maxRefundsPerPayment,
-    void: money.status === 'reserved' && money.capturedMinor === 0,
+    // An open authorisation is voided whole; after a partial capture, voiding releases the rest.
+    void: capturableMinor(money) > 0,
   };
 }
 
@@ -103,9 +112,29 @@ export const isOpenJob = (status: string, expirationDateTimeUtc: string | null, 
 
 /** Whether a major-unit amount has at most the currency's decimals (0 for JPY) and is positive. */
 export function isValidAmountFor(amount: number, currency: string): boolean {
-  if (!Number.isFinite(amount) || amount <= 0) return false;
-  const minor = amount * 10 ** currencyExponent(currency);
-  return Math.abs(minor - Math.round(minor)) < 1e-6;
+  return amountProblemOf(amount, currency) === null;
+}
+
+/**
+ * The decimals an amount is written with: those of the shortest decimal that reads back as the same number (what
+ * JSON carried: 0.29 has 2, 1e-9 has 9), so a binary fraction's noise (0.29 × 100 = 28.999…) is not a decimal.
+ */
+export function decimalsOf(amount: number): number {
+  if (!Number.isFinite(amount)) return Number.POSITIVE_INFINITY;
+  const [mantissa = '', exponent = '0'] = String(Math.abs(amount)).toLowerCase().split('e');
+  return Math.max(0, (mantissa.split('.')[1]?.length ?? 0) - Number(exponent));
+}
+
+/**
+ * Why an amount (major units) is not one of the currency's: below one minor unit (it would become zero), or with more
+ * decimals than the currency has (JPY none). Null when it is one. Every money amount a user or API client enters goes
+ * through this.
+ */
+export function amountProblemOf(amount: number, currency: string): string | null {
+  const exponent = currencyExponent(currency);
+  if (!Number.isFinite(amount) || amount < 10 ** -exponent) return `Amount must be at least ${(10 ** -exponent).toFixed(exponent)} ${currency}.`;
+  if (decimalsOf(amount) > exponent) return `Amount has more decimals than ${currency} allows (${exponent}).`;
+  return null;
 }
 export const toMinorUnits = (amount: number, currency: string) => Math.round(amount * 10 ** currencyExponent(currency));
 

@@ -141,12 +141,13 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       expect(after).toMatchObject({ status: 'paid', version: before.version + 1, amounts: { authorised: 60, captured: 45 } });
       const again = await act(users.owner, 'PJ3R0002/payments/TX3R0002/actions/capture', { amount: 20, version: after.version });
       expect(again.status).toBe(400);
-      expect(await errors(again)).toEqual(['This payment cannot be captured: it is paid and already captured.']);
+      // The rest of the authorisation stays open: more than the £15.00 left is refused, saying so.
+      expect(await errors(again)).toEqual(['At most £15.00 can still be captured.']);
       await statsMatchRaw();
     });
 
     it('posts the capture to the settlement ledger in the same transaction: balanced entries (sale and fee)', async () => {
-      // The payment turning paid is what posts (its captures add nothing more, as in the statistics).
+      // The capture is what posts (its sale and the fee on what it captured); the payment turning paid adds nothing.
       const captured = ['TX3R0002', ...(await database.query<{ reference: string }>("SELECT reference FROM transactions WHERE parent_reference = 'TX3R0002' AND kind = 'capture'")).map((row) => row.reference)];
       expect(captured).toHaveLength(2);
       const postings = await database.query<{ id: string; total: string; entries: number }>(
@@ -181,7 +182,7 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       const job = await detail('PJ3K0001');
       const fraction = await act(users.owner, 'PJ3K0001/payments/TX3K0001/actions/refund', { amount: 10.5, reason: 'goodwill', version: job.version });
       expect(fraction.status).toBe(400);
-      expect(await errors(fraction)).toEqual(['The amount must be a whole number of JPY.']);
+      expect(await errors(fraction)).toEqual(['Amount has more decimals than JPY allows (0).']);
       const other = await act(users.owner, 'PJ3K0001/payments/TX3K0001/actions/refund', { amount: 100, reason: 'other', version: job.version });
       expect(await errors(other)).toEqual(["A refund for the reason 'Other' needs a note."]);
       const huge = await act(users.owner, 'PJ3K0001/payments/TX3K0001/actions/refund', { amount: 1_000_000_000, reason: 'goodwill', version: job.version });

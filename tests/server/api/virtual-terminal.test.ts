@@ -164,6 +164,8 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
       [order({ billingAddress: { title: 'Sir', lastName: 'X', countryIso3166Alpha2: 'GB' } }), /title/],
       [order({ billingAddress: { lastName: 'X', countryIso3166Alpha2: 'GB', phoneNumber1Type: 'Satellite' } }), /phoneNumber1Type/],
       [order({ orderLines: [{ type: 'physicalItem', description: 'Pen', quantity: 1, unitPrice: 1.005, priceIncludesVat: true, vatPercentage: 20 }] }), /decimals/],
+      // Below one minor unit: never rounded away to a free line.
+      [order({ orderLines: [{ type: 'physicalItem', description: 'Pen', quantity: 1, unitPrice: 2, priceIncludesVat: true, vatPercentage: 20 }, { type: 'physicalItem', description: 'Dust', quantity: 1, unitPrice: 1e-9, priceIncludesVat: true, vatPercentage: 20 }] }), /Line 2: the unit price has more decimals/],
       [order({ orderLines: [{ type: 'physicalItem', description: 'Pen', quantity: 1.5, unitPrice: 1, priceIncludesVat: true, vatPercentage: 20 }] }), /quantity/],
       [order({ orderLines: [{ type: 'discount', description: 'All of it', quantity: 1, unitPrice: 10, priceIncludesVat: true, vatPercentage: 0 }] }), /more than zero/],
       [order({ card: null }), /card/],

@@ -282,6 +282,16 @@ describe('demo seed', () => {
         OR c.amount_minor > coalesce((SELECT sum(x.amount_minor) FROM transactions x WHERE x.parent_reference = p.reference AND x.kind = 'capture' AND x.status = 'paid'), p.amount_minor)
         OR EXISTS (SELECT 1 FROM transactions r WHERE r.parent_reference = p.reference AND r.kind = 'refund')
         OR NOT EXISTS (SELECT 1 FROM payment_steps s WHERE s.payment_id = p.reference AND s.step = 'chargedBack' AND s.date_time_utc = c.created_at AND s.amount_minor = c.amount_minor))`, [now.toISOString()])).toBe(0);
+    // The ledger credits what was captured: a payment's sales on the trading account (its own when captured
+    // with the authorisation, else its captures') are its captured amount, never the uncaptured rest; the rest of an
+    // older partial capture is released (a 'voided' step of it).
+    expect(await count(first, `SELECT count(*) AS n FROM transactions p
+      LEFT JOIN (SELECT parent_reference, sum(amount_minor) FILTER (WHERE status = 'paid') AS captured FROM transactions WHERE kind = 'capture' GROUP BY 1) c ON c.parent_reference = p.reference
+      LEFT JOIN (SELECT coalesce(t.parent_reference, t.reference) AS reference, sum(e.amount_minor) AS sale FROM ledger_entries e JOIN transactions t ON t.reference = e.transaction_reference
+        WHERE e.category = 'sale' AND e.account_id LIKE '%:trading' GROUP BY 1) l ON l.reference = p.reference
+      WHERE p.kind = 'payment' AND coalesce(l.sale, 0) <> coalesce(c.captured, CASE WHEN p.status = 'paid' THEN p.amount_minor ELSE 0 END)`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM payment_steps s JOIN transactions p ON p.reference = s.payment_id
+      WHERE s.step = 'voided' AND p.status = 'paid' AND s.amount_minor = p.amount_minor - (SELECT sum(c.amount_minor) FROM transactions c WHERE c.parent_reference = p.reference AND c.kind = 'capture')`)).toBeGreaterThan(0);
   });
 
   it('fills transaction_stats with exactly the aggregation of the transactions', async () => {

@@ -1,19 +1,26 @@
 // Properties of the settlement ledger. Pure: every posting a change implies balances, and the fee is the plan's.
-// Against a database (PGlite), after random payment operations posted through the write path (some of them twice),
-// then the cut-off: every posting sums to zero; a statement's closing balance is its opening plus its movements for
-// any period; the batches' sales less refunds and reversals equal the settled transactions; every closed batch leaves
-// the trading account at zero; posting a change again changes nothing.
+// Against a database (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), after random payment operations: payments
+// posted through the write path (some of them twice), authorisations captured in parts, voided, refunded and charged
+// back through the one door (server/payments/), then the cut-off: for every payment the ledger credited what was
+// captured less refunded and charged back, with the plan's fee on each capture; every posting sums to zero;
+// a statement's closing balance is its opening plus its movements for any period; the batches' sales less refunds and
+// reversals equal the settled transactions; every closed batch leaves the trading account at zero; posting a change
+// again changes nothing.
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as schema from '../../../server/db/schema.ts';
 import { closeDueBatches } from '../../../server/ledger/close-batches.ts';
 import { groupAccountId, postingsOfChange, postTransactionChanges } from '../../../server/ledger/post-transactions.ts';
+import { advanceRefund, capturePayment, recordChargeback, refundPayment, voidPayment } from '../../../server/payments/payment-operations.ts';
+import { loadJobState } from '../../../server/payments/payment-state.ts';
+import { capturableMinor, refundableMinor } from '../../../src/contract/payment-jobs.ts';
+import { currencyExponent } from '../../../src/contract/transactions.ts';
 import { readStatement } from '../../../server/ledger/statement.ts';
 import { insertTransactions, toStatsTransaction, updateTransaction, type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
 import type { StatsTransaction } from '../../../server/stats/definition.ts';
-import { feeOf, merchantAccountNumber } from '../../../src/contract/ledger.ts';
-import { createTestDatabase, insertFixtureWorld } from '../support.ts';
+import { defaultRate, feeOf, merchantAccountNumber } from '../../../src/contract/ledger.ts';
+import { createTestDatabase, databaseKinds, insertFixtureWorld } from '../support.ts';
 
 const statuses = ['paid', 'pending', 'declined', 'cancelled', 'failed'] as const;
 const side = fc.record({
@@ -32,56 +39,91 @@ const side = fc.record({
 
 describe('postings of one change', () => {
   it('always balance, and a sale\'s fee is the plan\'s percentage plus fixed part', () => {
-    fc.assert(fc.property(fc.option(side, { nil: null }), side, fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 500 }), fc.integer({ min: 0, max: 100 }),
-      (before, after, gross, parentPaid, points, fixed) => {
+    fc.assert(fc.property(fc.option(side, { nil: null }), side, fc.boolean(), fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 500 }), fc.integer({ min: 0, max: 100 }),
+      (before, after, gross, capturedInParts, parentSalePosted, points, fixed) => {
         const rate = { percentageBasisPoints: points, fixedMinor: fixed };
-        const postings = postingsOfChange({ before: before ? { ...before, kind: after.kind, reference: after.reference } : null, after }, { now: new Date(), grossSettlement: gross, paymentMethod: 'card', parentPaid, rate });
+        const postings = postingsOfChange({ before: before ? { ...before, kind: after.kind, reference: after.reference } : null, after },
+          { now: new Date('2026-10-14T08:00:00Z'), grossSettlement: gross, paymentMethod: 'card', capturedInParts, parentSalePosted, rate });
         for (const posting of postings) expect(posting.entries.reduce((sum, entry) => sum + entry.amountMinor, 0)).toBe(0);
         expect(new Set(postings.map((posting) => posting.id)).size).toBe(postings.length);
         const fee = postings.find((posting) => posting.category === 'fee');
         if (fee) expect(fee.batchDelta.feesMinor).toBe(feeOf(after.amountMinor, rate));
         if ((before?.status === 'paid') === (after.status === 'paid')) expect(postings).toEqual([]);
+        // A payment captured in parts is credited by its captures; a capture credits what it captured, once.
+        if (after.kind === 'payment' && capturedInParts) expect(postings).toEqual([]);
+        if (after.kind === 'capture' && parentSalePosted) expect(postings).toEqual([]);
+        const sale = postings.find((posting) => posting.category === 'sale');
+        if (sale) expect(sale).toMatchObject({ id: `sale:${after.reference}`, batchDelta: { salesMinor: after.amountMinor } });
       }));
   });
 });
 
 type Operation =
   | { op: 'pay'; merchant: 0 | 1 | 2; amountMinor: number; day: number; hour: number; method: 'card' | 'ideal'; pending: boolean }
+  | { op: 'authorise'; merchant: 0 | 1 | 2; amountMinor: number; day: number; hour: number }
+  | { op: 'capture'; of: number; share: number; day: number }
+  | { op: 'void'; of: number }
   | { op: 'refund'; of: number; share: number; day: number }
+  | { op: 'chargeback'; of: number; share: number; day: number }
   | { op: 'settle'; of: number }
   | { op: 'reverse'; of: number }
   | { op: 'replay'; of: number };
 
 const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ op: fc.constant('pay' as const), merchant: fc.constantFrom(0 as const, 1 as const, 2 as const), amountMinor: fc.integer({ min: 1, max: 2_000_000 }), day: fc.integer({ min: 1, max: 12 }), hour: fc.integer({ min: 0, max: 23 }), method: fc.constantFrom('card' as const, 'ideal' as const), pending: fc.boolean() }),
+  fc.record({ op: fc.constant('authorise' as const), merchant: fc.constantFrom(0 as const, 1 as const, 2 as const), amountMinor: fc.integer({ min: 1, max: 2_000_000 }), day: fc.integer({ min: 1, max: 12 }), hour: fc.integer({ min: 0, max: 23 }) }),
+  // Captures of 1 % to all of what is left, the smallest being one minor unit.
+  fc.record({ op: fc.constant('capture' as const), of: fc.nat(40), share: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constant(0)), day: fc.integer({ min: 1, max: 14 }) }),
+  fc.record({ op: fc.constant('void' as const), of: fc.nat(40) }),
   fc.record({ op: fc.constant('refund' as const), of: fc.nat(40), share: fc.integer({ min: 1, max: 100 }), day: fc.integer({ min: 1, max: 14 }) }),
+  fc.record({ op: fc.constant('chargeback' as const), of: fc.nat(40), share: fc.integer({ min: 1, max: 100 }), day: fc.integer({ min: 1, max: 14 }) }),
   fc.record({ op: fc.constant('settle' as const), of: fc.nat(40) }),
   fc.record({ op: fc.constant('reverse' as const), of: fc.nat(40) }),
   fc.record({ op: fc.constant('replay' as const), of: fc.nat(40) }),
 );
 const merchantsOf = [{ merchantId: 'M1a', businessId: 'B1', currency: 'GBP' }, { merchantId: 'M1b', businessId: 'B1', currency: 'GBP' }, { merchantId: 'M2a', businessId: 'B2', currency: 'EUR' }] as const;
+/** The pricing plan's rates of the merchants above (M1b and M2a's iDEAL pay the default rate). */
+const planRates = [
+  { merchantId: 'M1a', currency: 'GBP', paymentMethod: 'card', percentageBasisPoints: 140, fixedMinor: 20 },
+  { merchantId: 'M1a', currency: 'GBP', paymentMethod: 'ideal', percentageBasisPoints: 0, fixedMinor: 29 },
+  { merchantId: 'M2a', currency: 'EUR', paymentMethod: 'card', percentageBasisPoints: 175, fixedMinor: 0 },
+];
+const rateOf = (merchantId: string, currency: string, paymentMethod: string) =>
+  planRates.find((rate) => rate.merchantId === merchantId && rate.currency === currency && rate.paymentMethod === paymentMethod) ?? defaultRate;
+const actor = { userId: 'u-admin' };
 
-describe('the ledger after random payment operations (PGlite)', () => {
-  it('balances, reconciles and is idempotent', async () => {
+describe.each(databaseKinds)('the ledger after random payment operations (%s)', (kind) => {
+  it('balances, reconciles, credits what was captured (fees on it) and is idempotent', async () => {
     await fc.assert(fc.asyncProperty(fc.array(operation, { minLength: 5, maxLength: 30 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 20 })), { minLength: 3, maxLength: 3 }), async (operations, periods) => {
-      const database = await createTestDatabase('pglite');
+      const database = await createTestDatabase(kind);
       try {
         await insertFixtureWorld(database);
         const { db } = database;
+        await db.insert(schema.pricingPlanRates).values(planRates);
         const payments: NewTransactionRow[] = [];
+        /** Payments without captures that were paid at some point: their own sale (and its fee) was posted. */
+        const paidWhole = new Set<string>();
         let counter = 0;
         const at = (day: number, hour = 12) => new Date(Date.UTC(2026, 9, day, hour));
+        const notBefore = (payment: NewTransactionRow, when: Date) => new Date(Math.max(when.getTime(), (payment.createdAt as Date).getTime() + 60_000));
         for (const step of operations) {
           await db.transaction(async (tx) => {
             const now = at(14, 8);
-            if (step.op === 'pay') {
+            if (step.op === 'pay' || step.op === 'authorise') {
               const { merchantId, businessId, currency } = merchantsOf[step.merchant];
+              const reference = `P${++counter}`;
+              const status = step.op === 'authorise' ? 'reserved' : step.pending ? 'pending' : 'paid';
               const row: NewTransactionRow = {
-                reference: `P${++counter}`, kind: 'payment', parentReference: null, partnerId: null, businessId, merchantId, configurationId: `C-${merchantId}`,
-                paymentJobReference: `PJ${counter}`, createdAt: at(step.day, step.hour), amountMinor: step.amountMinor, currency, status: step.pending ? 'pending' : 'paid',
-                paymentMethod: step.method, channel: 'Gateway',
+                reference, kind: 'payment', parentReference: null, partnerId: null, businessId, merchantId, configurationId: `C-${merchantId}`,
+                paymentJobReference: `QJ${counter}`, createdAt: at(step.day, step.hour), amountMinor: step.amountMinor, currency, status,
+                paymentMethod: step.op === 'authorise' ? 'card' : step.method, channel: 'Gateway',
               };
+              await tx.insert(schema.paymentJobs).values({
+                reference: `QJ${counter}`, businessId, partnerId: null, merchantId, configurationId: `C-${merchantId}`, createDateTimeUtc: row.createdAt as Date,
+                expirationDateTimeUtc: null, orderNumber: `ORD-${counter}`, amountMinor: step.amountMinor, currency, status, order: {},
+              });
               payments.push(row);
+              if (status === 'paid') paidWhole.add(reference);
               await insertTransactions(tx, [row]);
               await postTransactionChanges(tx, [{ before: null, after: toStatsTransaction(row) }], { now });
               return;
@@ -90,12 +132,38 @@ describe('the ledger after random payment operations (PGlite)', () => {
             if (!payment) return;
             const [current] = await tx.select().from(schema.transactions).where(eq(schema.transactions.reference, payment.reference));
             if (!current) return;
-            if (step.op === 'refund' && current.status === 'paid') {
-              const refund: NewTransactionRow = { ...payment, reference: `R${++counter}`, kind: 'refund', parentReference: payment.reference, createdAt: at(Math.max(step.day, 1), 13), amountMinor: Math.max(1, Math.floor(current.amountMinor * step.share / 100)), status: 'paid' };
-              await insertTransactions(tx, [refund]);
-              await postTransactionChanges(tx, [{ before: null, after: toStatsTransaction(refund) }], { now });
-            } else if ((step.op === 'settle' && current.status === 'pending') || (step.op === 'reverse' && current.status === 'paid')) {
+            const state = await loadJobState(tx, payment.paymentJobReference, { lock: true });
+            const found = state?.payments.find((candidate) => candidate.transaction.reference === payment.reference);
+            if (!found) return;
+            const { money } = found;
+            const address = { reference: payment.paymentJobReference };
+            const major = (minor: number) => minor / 10 ** currencyExponent(current.currency);
+            if (step.op === 'capture') {
+              const capturable = capturableMinor(money);
+              if (capturable === 0) return;
+              const amountMinor = step.share === 0 ? 1 : Math.max(1, Math.floor(capturable * step.share / 100));
+              const outcome = await capturePayment(tx, actor, address, { paymentId: payment.reference, amount: major(amountMinor), version: null }, notBefore(payment, at(step.day, 15)));
+              expect(outcome.status, JSON.stringify(outcome.body)).toBe(201);
+            } else if (step.op === 'void') {
+              const outcome = await voidPayment(tx, actor, address, { paymentId: payment.reference, version: null }, notBefore(payment, now));
+              expect(outcome.status, JSON.stringify(outcome.body)).toBe(capturableMinor(money) > 0 ? 200 : 400);
+            } else if (step.op === 'refund') {
+              const refundable = refundableMinor(money);
+              if (refundable === 0 || money.refundCount >= 10) return;
+              const amountMinor = Math.max(1, Math.floor(refundable * step.share / 100));
+              const when = notBefore(payment, at(step.day, 13));
+              const outcome = await refundPayment(tx, actor, address, { paymentId: payment.reference, amount: major(amountMinor), reason: 'goodwill', version: null }, when);
+              expect(outcome.status, JSON.stringify(outcome.body)).toBe(201);
+              const refundId = String(outcome.body.refundId);
+              expect(await advanceRefund(tx, refundId, 'processing', when)).toBe(true);
+              expect(await advanceRefund(tx, refundId, 'completed', when)).toBe(true);
+            } else if (step.op === 'chargeback') {
+              const held = refundableMinor(money);
+              if (held === 0) return;
+              expect(await recordChargeback(tx, payment.reference, { amountMinor: Math.max(1, Math.floor(held * step.share / 100)), reason: 'Fraud' }, notBefore(payment, at(step.day, 16)))).not.toBeNull();
+            } else if ((step.op === 'settle' && current.status === 'pending') || (step.op === 'reverse' && current.status === 'paid' && found.captures.length === 0)) {
               const after = await updateTransaction(tx, payment.reference, { status: step.op === 'settle' ? 'paid' : 'cancelled' });
+              if (step.op === 'settle') paidWhole.add(payment.reference);
               if (after) await postTransactionChanges(tx, [{ before: toStatsTransaction(current), after: toStatsTransaction(after) }], { now });
             } else if (step.op === 'replay') {
               // The same insert posted again (a retried request): nothing new.
@@ -107,6 +175,29 @@ describe('the ledger after random payment operations (PGlite)', () => {
               }
             }
           });
+        }
+
+        // Ledger = payments: for every payment, what its trading account was credited (sales less refunds and
+        // reversals of it and its children) is what was captured less refunded and charged back; the fees charged are
+        // the plan's on each capture (or on the whole payment, captured with its authorisation).
+        const ledger = new Map((await database.query<{ reference: string; net: string | number | null; fee: string | number | null }>(
+          `SELECT coalesce(t.parent_reference, t.reference) AS reference,
+              sum(e.amount_minor) FILTER (WHERE e.account_id LIKE '%:trading' AND e.category IN ('sale', 'refund', 'reversal')) AS net,
+              sum(e.amount_minor) FILTER (WHERE e.account_id LIKE '%:costs' AND e.category = 'fee') AS fee
+            FROM ledger_entries e JOIN transactions t ON t.reference = e.transaction_reference WHERE t.payment_job_reference LIKE 'QJ%' GROUP BY 1`))
+          .map((row) => [row.reference, { net: Number(row.net ?? 0), fee: Number(row.fee ?? 0) }]));
+        for (const payment of payments) {
+          const state = await loadJobState(db, payment.paymentJobReference, { lock: false });
+          const found = state?.payments.find((candidate) => candidate.transaction.reference === payment.reference);
+          if (!found) throw new Error(`payment ${payment.reference} vanished`);
+          const { money, captures } = found;
+          const rate = rateOf(payment.merchantId, payment.currency, payment.paymentMethod);
+          const fees = captures.length > 0
+            ? captures.filter((capture) => capture.status === 'paid').reduce((sum, capture) => sum + feeOf(capture.amountMinor, rate), 0)
+            : paidWhole.has(payment.reference) ? feeOf(payment.amountMinor, rate) : 0;
+          expect(ledger.get(payment.reference) ?? { net: 0, fee: 0 }, payment.reference).toEqual({ net: money.capturedMinor - money.refundedMinor - money.chargedBackMinor, fee: fees });
+          // Never more captured than authorised, nor an open rest once voided.
+          expect(money.capturedMinor + money.releasedMinor).toBeLessThanOrEqual(payment.amountMinor);
         }
         await db.transaction((tx) => closeDueBatches(tx, at(20)));
 
@@ -122,8 +213,11 @@ describe('the ledger after random payment operations (PGlite)', () => {
           const accountNumber = merchantAccountNumber(merchantId, currency);
           // Batches reconcile with the transactions they settle (those made here; the fixture's own predate the ledger).
           const [batches] = await database.query<{ settled: string | number | null }>('SELECT sum(sales_minor - refunds_minor - reversals_minor) AS settled FROM settlement_batches WHERE account_number = $1', [accountNumber]);
+          // A payment captured in parts settles its captures.
           const [settled] = await database.query<{ total: string | number | null }>(
-            "SELECT sum(CASE WHEN kind = 'payment' THEN amount_minor ELSE -amount_minor END) AS total FROM transactions WHERE merchant_id = $1 AND currency = $2 AND status = 'paid' AND kind IN ('payment', 'refund') AND reference ~ '^[PR][0-9]+$'",
+            `SELECT sum(CASE WHEN t.kind IN ('payment', 'capture') THEN t.amount_minor ELSE -t.amount_minor END) AS total FROM transactions t
+              WHERE t.merchant_id = $1 AND t.currency = $2 AND t.status = 'paid' AND t.payment_job_reference LIKE 'QJ%'
+                AND NOT (t.kind = 'payment' AND EXISTS (SELECT 1 FROM transactions c WHERE c.parent_reference = t.reference AND c.kind = 'capture'))`,
             [merchantId, currency]);
           expect(Number(batches?.settled ?? 0)).toBe(Number(settled?.total ?? 0));
           // A closed batch leaves the trading account at zero.
@@ -150,6 +244,6 @@ describe('the ledger after random payment operations (PGlite)', () => {
       } finally {
         await database.close();
       }
-    }), { numRuns: 4, endOnFailure: true });
+    }), { numRuns: kind === 'pglite' ? 6 : 3, endOnFailure: true });
   }, 600_000);
 });
