@@ -23,19 +23,22 @@ export function ProfilePane(_props: PaneProps) {
   const [names, setNames] = useState({ givenName: '', familyName: '', phoneNumber: '' });
   const [passwords, setPasswords] = useState({ current: '', next: '', confirm: '' });
   const [passwordProblems, setPasswordProblems] = useState<string[]>([]);
-  const ids = { title: useId(), given: useId(), family: useId(), phone: useId(), current: useId(), names: useId(), password: useId(), email: useId(), newEmail: useId() };
+  const ids = { title: useId(), given: useId(), family: useId(), phone: useId(), current: useId(), names: useId(), password: useId(), email: useId(), newEmail: useId(), emailPassword: useId() };
   useEffect(() => {
     if (me.data) setNames({ givenName: me.data.givenName, familyName: me.data.familyName, phoneNumber: me.data.phoneNumber ?? '' });
   }, [me.data?.version]);
   usePaneCapabilities({});
   const sessions = useQuery(userAdminQueries.sessions());
   const [newEmail, setNewEmail] = useState('');
+  // Changing the email address asks for the current password: a borrowed session cannot move the account.
+  const [emailPassword, setEmailPassword] = useState('');
   const changeEmail = useMutation({
-    mutationFn: () => updateOwnProfile({ version: me.data?.version ?? 1, email: newEmail.trim() }),
+    mutationFn: () => updateOwnProfile({ version: me.data?.version ?? 1, email: newEmail.trim(), currentPassword: emailPassword }),
     onSuccess: (next) => {
       queryClient.setQueryData(userAdminQueries.detail(userId).queryKey, next);
       showToast({ kind: 'success', message: `We have sent a confirmation link to ${newEmail.trim()}.` });
       setNewEmail('');
+      setEmailPassword('');
     },
   });
   const everywhere = useMutation({
@@ -90,8 +93,9 @@ export function ProfilePane(_props: PaneProps) {
       <form className="profile-section" aria-labelledby={ids.email} onSubmit={(event: FormEvent) => { event.preventDefault(); changeEmail.mutate(); }}>
         <h2 id={ids.email}>Email address</h2>
         <div className="field"><label htmlFor={ids.newEmail}>New email address</label><input id={ids.newEmail} type="email" autoComplete="email" maxLength={254} value={newEmail} onChange={(event) => setNewEmail(event.target.value)} /></div>
-        <p className="hint">We send a link to the new address; the change applies once you open it, and you then sign in with the new address.</p>
-        <button type="submit" className="button" disabled={!newEmail.trim() || changeEmail.isPending}>Send confirmation link</button>
+        <div className="field"><label htmlFor={ids.emailPassword}>Password to confirm the change</label><input id={ids.emailPassword} type="password" autoComplete="current-password" value={emailPassword} onChange={(event) => setEmailPassword(event.target.value)} /></div>
+        <p className="hint">We send a link to the new address; the change applies once you open it, and you then sign in with the new address. Your current address is told at once, with a link that undoes the change.</p>
+        <button type="submit" className="button" disabled={!newEmail.trim() || !emailPassword || changeEmail.isPending}>Send confirmation link</button>
       </form>
       <form className="profile-section" aria-labelledby={ids.password} onSubmit={submitPassword}>
         <h2 id={ids.password}>Change password</h2>

@@ -1,5 +1,5 @@
 // /profile's two-factor section: set up (password again, QR code and the secret for typing, the first code), the ten
-// recovery codes shown once, and turning it off with a current code.
+// recovery codes shown once, and turning it off with the current password and a current code.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { api } from '../../src/api/api-client.ts';
@@ -14,7 +14,8 @@ export function SecondFactorSection() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
-  const ids = { title: useId(), password: useId(), code: useId(), off: useId() };
+  const [offPassword, setOffPassword] = useState('');
+  const ids = { title: useId(), password: useId(), code: useId(), off: useId(), offPassword: useId() };
   const start = useMutation({
     mutationFn: async () => validate('secondFactorEnrolment', await api.post<unknown>('/user/second-factor/enrolment', { currentPassword: password })),
     onSuccess: () => setPassword(''),
@@ -30,9 +31,10 @@ export function SecondFactorSection() {
     },
   });
   const turnOff = useMutation({
-    mutationFn: async () => { await api.post<unknown>('/user/second-factor/removal', { code }); },
+    mutationFn: async () => { await api.post<unknown>('/user/second-factor/removal', { currentPassword: offPassword, code }); },
     onSuccess: () => {
       setCode('');
+      setOffPassword('');
       void queryClient.invalidateQueries({ queryKey: statusKey });
       showToast({ kind: 'success', message: 'Two-factor sign-in is off.' });
     },
@@ -54,8 +56,9 @@ export function SecondFactorSection() {
       {on && !codes ? (
         <form onSubmit={(event: FormEvent) => { event.preventDefault(); turnOff.mutate(); }}>
           <p>Two-factor sign-in is on. {status.data?.recoveryCodesLeft ?? 0} recovery codes left.</p>
+          <div className="field"><label htmlFor={ids.offPassword}>Your password</label><input id={ids.offPassword} type="password" autoComplete="current-password" value={offPassword} onChange={(event) => setOffPassword(event.target.value)} /></div>
           <div className="field"><label htmlFor={ids.off}>Current code to turn it off</label><input id={ids.off} inputMode="numeric" autoComplete="one-time-code" maxLength={16} value={code} onChange={(event) => setCode(event.target.value)} /></div>
-          <button type="submit" className="button" disabled={!code || turnOff.isPending}>Turn off two-factor sign-in</button>
+          <button type="submit" className="button" disabled={!code || !offPassword || turnOff.isPending}>Turn off two-factor sign-in</button>
         </form>
       ) : null}
       {!on && !enrolment && !status.isPending ? (

@@ -33,7 +33,10 @@ export function UserInvitePage({ search }: PaneProps) {
   useEffect(() => {
     if (!inviteId) { setPhase({ kind: 'expired' }); return; }
     const controller = new AbortController();
-    fetch(`/api/public/user-invites/${encodeURIComponent(inviteId)}`, { signal: controller.signal })
+    // The secret goes in the body: a path is written to the request log.
+    fetch('/api/public/user-invites/lookup', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inviteId }), signal: controller.signal,
+    })
       .then(async (response) => {
         if (response.status === 410 || response.status === 404) return setPhase({ kind: 'expired' });
         if (!response.ok) return setPhase({ kind: 'failed' });

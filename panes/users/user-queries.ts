@@ -81,7 +81,7 @@ export async function deleteUser(userId: string, version: number) {
   await api.request<unknown>(`/users/${encodeURIComponent(userId)}`, { method: 'DELETE', body: { version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true }, handleErrors: (status) => status !== 403 });
 }
 
-export async function updateOwnProfile(body: { version: number; givenName?: string; familyName?: string; phoneNumber?: string | null; email?: string }) {
+export async function updateOwnProfile(body: { version: number; givenName?: string; familyName?: string; phoneNumber?: string | null; email?: string; currentPassword?: string }) {
   return validate('userDetail', await api.patch<unknown>('/users', body));
 }
 

@@ -240,7 +240,7 @@ add(
   { method: 'GET', path: '/user/second-factor', tag: tags.user, summary: 'Whether the caller uses a second factor', response: userSchemas.secondFactorStatus },
   { method: 'POST', path: '/user/second-factor/enrolment', tag: tags.user, summary: 'Start enrolling an authenticator app', body: userSchemas.secondFactorEnrolmentBody, response: userSchemas.secondFactorEnrolment },
   { method: 'POST', path: '/user/second-factor/enrolment/confirm', tag: tags.user, summary: 'Confirm the authenticator with a code', body: userSchemas.secondFactorCodeBody, response: userSchemas.recoveryCodes },
-  { method: 'POST', path: '/user/second-factor/removal', tag: tags.user, summary: 'Remove the caller’s second factor', body: userSchemas.secondFactorCodeBody, response: 'none' },
+  { method: 'POST', path: '/user/second-factor/removal', tag: tags.user, summary: 'Remove the caller’s second factor', body: userSchemas.secondFactorRemovalBody, response: 'none' },
   { method: 'DELETE', path: '/users/:userId/second-factor', tag: tags.users, summary: 'Reset a user’s second factor', response: 'none' },
   { method: 'GET', path: `${partner}/users`, tag: tags.users, summary: 'Users of a partner', query: userListSpec, response: userSchemas.userList },
   { method: 'POST', path: `${partner}/users`, tag: tags.users, summary: 'Invite users to a partner', body: userSchemas.invitePartnerUsersBody, response: userSchemas.invitedUsers, status: 201 },

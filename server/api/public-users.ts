@@ -2,8 +2,9 @@
 //
 // | method | path                                   | answer                                                               |
 // |--------|----------------------------------------|----------------------------------------------------------------------|
-// | GET    | /api/public/user-invites/{inviteId}    | { email, givenName, familyName, expiresUtc }; 410 'Oops that link has |
-// |        |                                        | expired.' when expired, used, revoked or unknown                      |
+// | POST   | /api/public/user-invites/lookup        | { inviteId } (in the body: never in a logged path): { email,          |
+// |        |                                        | givenName, familyName, expiresUtc }; 410 'Oops that link has expired.'|
+// |        |                                        | when expired, used, revoked or unknown                                |
 // | POST   | /api/public/user-invites/accept        | { inviteId, givenName, familyName, password }: 200 { message } and a  |
 // |        |                                        | welcome email; 410 as above; 400 with the strength feedback           |
 // | POST   | /api/public/password-reset-requests    | { email }: 202, the same answer whether the email exists or not;      |
@@ -12,7 +13,7 @@
 // The secrets in links are kept only as SHA-256; each is single use (marked used in the transaction that uses it).
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import { acceptInvitationBody, passwordResetBody, passwordResetRequestBody } from '../../src/contract/user-schemas.ts';
+import { acceptInvitationBody, invitationLookupBody, passwordResetBody, passwordResetRequestBody } from '../../src/contract/user-schemas.ts';
 import { userMessages } from '../../src/contract/users.ts';
 import type { Database } from '../db/client.ts';
 import { auditEvents, userInvitations, users } from '../db/schema.ts';
@@ -47,8 +48,10 @@ export function publicUserRoutes({ database, publicUrl }: { database: Database; 
     return row && row.user.status === 'invited' ? row : undefined;
   }
 
-  routes.get('/user-invites/:inviteId', async (c) => {
-    const found = await pendingInvitation(c.req.param('inviteId'));
+  // The secret travels in the body: a path (as GET /user-invites/{secret} once was) is written to every request log.
+  routes.post('/user-invites/lookup', async (c) => {
+    const body = await readBody(c, invitationLookupBody);
+    const found = await pendingInvitation(body.inviteId);
     if (!found) throw expired();
     return c.json({ email: found.user.email, givenName: found.user.givenName, familyName: found.user.familyName, expiresUtc: found.invitation.expiresAt.toISOString() });
   });

@@ -20,7 +20,7 @@ import { createAccounts, type Accounts } from '../identity/accounts.ts';
 import { formatLockoutEnd } from '../identity/pages.ts';
 import { recordSignInEvent, sourceOf, type AttemptSource } from '../identity/sign-in-guard.ts';
 import type { Principal } from '../policy/principal.ts';
-import { hasActiveSecondFactor, verifySecondFactor } from '../users/second-factor.ts';
+import { checkSecondFactorCode, hasActiveSecondFactor } from '../users/second-factor.ts';
 import { type AppEnv, type Deps, readBody } from './env.ts';
 import { ApiError, badRequest } from './errors.ts';
 
@@ -83,8 +83,10 @@ export function stepUpRoutes({ database, publicUrl, cardKeys }: Deps) {
     if (await hasActiveSecondFactor(db, principal.userId)) {
       const code = body.code?.trim() ?? '';
       if (!code) throw badRequest(stepUpMessages.codeNeeded);
-      if (!(await verifySecondFactor(database, cardKeys, principal.userId, code))) {
-        await recordSignInEvent(db, 'StepUpFailed', { userId: principal.userId }, source, { reason: 'wrongCode' });
+      // Wrong codes count on the account as at sign-in (the tenth locks it and ends this session).
+      const checked = await checkSecondFactorCode(database, cardKeys, principal.userId, code, { publicUrl, source });
+      if (checked === 'wrong' || checked === 'locked') {
+        await recordSignInEvent(db, 'StepUpFailed', { userId: principal.userId }, source, { reason: checked === 'locked' ? 'locked' : 'wrongCode' });
         throw badRequest(stepUpMessages.wrongCode);
       }
     }

@@ -11,8 +11,9 @@
 // |        |                                       | (or the caller themself)                     | caller may see                           |
 // | POST   | /users                                | Mapi.Users.Create in every scope granted     | 201 { users }: one invitation per email  |
 // | PUT    | /users/{id}                           | Mapi.Users.Update in every scope changed     | detail; 409 on a stale version           |
-// | PATCH  | /users                                | signed in (the caller's own profile)         | detail; a new email is emailed a link and |
-// |        |                                       |                                              | applies once confirmed                   |
+// | PATCH  | /users                                | signed in (the caller's own profile); a new  | detail; a new email is emailed a link and |
+// |        |                                       | email needs currentPassword or a step-up     | applies once confirmed; the old address  |
+// |        |                                       |                                              | is told at once with an undo link        |
 // | PUT    | /user/password                        | signed in (current password required)        | 204                                      |
 // | POST   | /users/{id}/password-reset-email      | Mapi.Users.Update over the whole user        | 202                                      |
 // | PUT    | /users/{id}/login                     | Mapi.Users.Update over the whole user        | detail (lockoutEndDateUtc set/cleared)   |
@@ -28,7 +29,7 @@
 // | GET    | /user/second-factor                   | signed in (own)                              | { status: off|pending|on, recoveryCodesLeft } |
 // | POST   | /user/second-factor/enrolment         | signed in (own), { currentPassword }         | { otpauthUri, secret, qrCodeDataUrl }    |
 // | POST   | /user/second-factor/enrolment/confirm | signed in (own), { code }                    | { recoveryCodes } (ten, shown once)      |
-// | POST   | /user/second-factor/removal           | signed in (own), { code } (or recovery code) | 204                                      |
+// | POST   | /user/second-factor/removal           | signed in (own), { currentPassword, code }   | 204; wrong codes count towards the lock  |
 // | GET    | /partners/{partnerId}/users           | Mapi.Users.Read at the partner               | { results, numberOfResults }             |
 // | POST   | /partners/{partnerId}/users           | Mapi.Users.Create at the partner             | 201 { users }                            |
 // | PUT    | /partners/{partnerId}/users/{userId}  | Mapi.Users.Update at the partner             | detail                                   |
@@ -38,12 +39,12 @@
 // 404, a visible one beyond the caller's rights a 403; both are audited (UserAdministrationRefused, or
 // UserDeletionFailed for a deletion). Every write is one database transaction with its audit event; a lock, a
 // deletion or a removed role ends the user's sessions and refresh tokens at once (revokeAccountAccess).
-import { ownPasswordCheck, requireStepUp, sourceMetaData } from './step-up.ts';
+import { ownPasswordCheck, requestSource, requireStepUp, sourceMetaData } from './step-up.ts';
 import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
-  changePasswordBody, deleteUserBody, secondFactorCodeBody, secondFactorEnrolmentBody, signOutEverywhereBody, invitePartnerUsersBody, inviteUsersBody, partnerUserBody, updateOwnProfileBody,
+  changePasswordBody, deleteUserBody, secondFactorCodeBody, secondFactorEnrolmentBody, secondFactorRemovalBody, signOutEverywhereBody, invitePartnerUsersBody, inviteUsersBody, partnerUserBody, updateOwnProfileBody,
   updateUserBody, userLoginBody, type PolicyInput,
 } from '../../src/contract/user-schemas.ts';
 import type { UserDetail, UserListItem } from '../../src/contract/user-schemas.ts';
@@ -60,9 +61,11 @@ import {
 } from '../users/user-access.ts';
 import { issueInvitation, issuePasswordReset, newId } from '../users/invitations.ts';
 import { passwordExpiryFrom } from '../users/password-reset.ts';
+import { portalLink } from '../mail/compose.ts';
+import { queueEmail } from '../mail/outbox.ts';
 import { emailTaken, requestEmailChange } from '../users/email-change.ts';
 import {
-  confirmEnrolment, removeSecondFactor, secondFactorState, startEnrolment, verifySecondFactor,
+  checkSecondFactorCode, confirmEnrolment, removeSecondFactor, secondFactorState, startEnrolment,
 } from '../users/second-factor.ts';
 import { type AppEnv, type Deps, readBody } from './env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
@@ -362,27 +365,57 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     if (grants.length > 0) await tx.insert(userRoles).values(grants.map((grant) => ({ userId, ...grant })));
   }
 
-  async function refuseTakenEmails(emails: readonly string[]) {
+  /** Repeated and deleted emails are refused; an email of an existing account is answered as an invitation (invite). */
+  async function refuseUnusableEmails(emails: readonly string[]) {
     const lower = [...new Set(emails.map((email) => email.toLowerCase()))];
     if (lower.length !== emails.length) throw badRequest('Each email address may appear once.');
     const deleted = await db.select({ email: deletedUserEmails.email }).from(deletedUserEmails).where(inArray(deletedUserEmails.email, lower));
-    const existing = await db.select({ email: u.email }).from(u).where(inArray(sql`lower(${u.email})`, lower));
-    const problems = [
-      ...deleted.map((row) => `${row.email}: ${userMessages.emailDeleted}`),
-      ...existing.map((row) => `${row.email}: ${userMessages.emailExists}`),
-    ];
-    if (problems.length > 0) throw badRequest(problems);
+    if (deleted.length > 0) throw badRequest(deleted.map((row) => `${row.email}: ${userMessages.emailDeleted}`));
+    return db.select().from(u).where(inArray(sql`lower(${u.email})`, lower));
   }
 
-  /** Invites each email with the same grants: an invited user (no password yet), its roles, the invitation email. */
+  /** The grants an existing account ends with when invited with `added`, or null when they cannot be combined. */
+  function combinedGrants(target: Target, added: Grant[]): Grant[] | null {
+    const existing = target.grants;
+    // Internal (staff) accounts hold internal roles only, external ones never (as planGrants insists).
+    if (target.internal !== added.some((grant) => grant.level === 'root')) return null;
+    const partnerOf = (grants: Grant[]) => grants.find((grant) => grant.level === 'partner')?.partnerId ?? null;
+    if (partnerOf(existing) !== null && partnerOf(added) !== null && partnerOf(existing) !== partnerOf(added)) return null;
+    const keys = new Set(existing.map(grantKey));
+    return [...existing, ...added.filter((grant) => !keys.has(grantKey(grant)))];
+  }
+
+  /** Names of the businesses and partners of some grants, for an email. */
+  async function placesOf(tx: Db, grants: Grant[]): Promise<string> {
+    const businessIds = [...new Set(grants.map((grant) => grant.businessId).filter((id): id is string => id !== null))];
+    const partnerIds = [...new Set(grants.map((grant) => grant.partnerId).filter((id): id is string => id !== null))];
+    const names = [
+      ...(businessIds.length === 0 ? [] : await tx.select({ name: businesses.name }).from(businesses).where(inArray(businesses.id, businessIds))),
+      ...(partnerIds.length === 0 ? [] : await tx.select({ name: partners.name }).from(partners).where(inArray(partners.id, partnerIds))),
+    ].map((row) => row.name).sort();
+    return names.length === 0 ? 'the payments portal' : names.join(', ');
+  }
+
+  /**
+   * Invites each email with the same grants: an invited user (no password yet), its roles, the invitation email.
+   * An email that already has an account is answered the same way (an invitation is no oracle for who has
+   * an account): the account is given the access (a pending invitee gets a fresh invitation, anyone else an email
+   * saying what they were given); when the access cannot join theirs (a staff account invited to a business) nothing
+   * changes, they are told, and the answer carries an id that names no one.
+   */
   async function invite(principal: Principal, emails: readonly string[], grants: Grant[]) {
-    await refuseTakenEmails(emails);
+    const existing = await refuseUnusableEmails(emails);
     const internal = grants.some((grant) => grant.level === 'root');
     const inviter = { userId: principal.userId, name: `${principal.givenName} ${principal.familyName}`.trim() || principal.email };
     const firstBusiness = grants.find((grant) => grant.businessId)?.businessId ?? null;
     return db.transaction(async (tx) => {
       const created: { userId: string; email: string }[] = [];
       for (const email of emails) {
+        const found = existing.find((row) => row.email.toLowerCase() === email.toLowerCase());
+        if (found) {
+          created.push(await inviteExisting(tx as unknown as Db, principal, inviter, found, email, grants, firstBusiness));
+          continue;
+        }
         const userId = newId('USR');
         await tx.insert(u).values({ id: userId, email, givenName: '', familyName: '', passwordHash: '!invited', status: 'invited', internal });
         await writeGrants(tx, userId, grants);
@@ -392,6 +425,53 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
       }
       return created;
     });
+  }
+
+  async function inviteExisting(tx: Db, principal: Principal, inviter: { userId: string; name: string }, found: UserRow, email: string, grants: Grant[], firstBusiness: string | null) {
+    const target = await loadTarget(tx, found);
+    if (found.id === principal.userId) throw new ApiError(403, 'You cannot change your own access.');
+    const combined = combinedGrants(target, grants);
+    const places = await placesOf(tx, grants);
+    if (!combined) {
+      // Someone the caller may see anyway is named; anyone else is answered as a new invitation, and told.
+      if (canSeeUser(principal, target)) throw badRequest(`${email}: ${userMessages.emailExists}`);
+      await queueEmail(tx, found.email, {
+        template: 'invitationNotApplied',
+        subject: 'An invitation to the payments portal was not applied',
+        heading: 'An invitation was not applied',
+        paragraphs: [
+          `${inviter.name} invited this email address to ${places} in the payments portal.`,
+          'Your existing account cannot hold that access, so nothing has changed. If you expected this, ask them to invite another address.',
+        ],
+        footer: 'You receive this email because someone invited this address to the payments portal.',
+      });
+      await audit(tx, principal, 'InvitationNotApplied', { userId: found.id, businessId: firstBusiness }, { email, roles: grants.map(grantKey) });
+      return { userId: newId('USR'), email };
+    }
+    const keys = new Set(target.grants.map(grantKey));
+    const added = combined.filter((grant) => !keys.has(grantKey(grant)));
+    if (added.length > 0) {
+      await tx.insert(userRoles).values(added.map((grant) => ({ userId: found.id, ...grant })));
+      await tx.update(u).set({ version: sql`${u.version} + 1` }).where(eq(u.id, found.id));
+    }
+    if (found.status === 'invited') {
+      const invitation = await issueInvitation(tx, publicUrl, { userId: found.id, email: found.email }, inviter);
+      await audit(tx, principal, 'UserInvited', { userId: found.id, businessId: firstBusiness }, { email, invitationId: invitation.id, roles: grants.map(grantKey), existingAccount: true });
+    } else {
+      await queueEmail(tx, found.email, {
+        template: 'userAccessGranted',
+        subject: 'You were given access in the payments portal',
+        heading: 'You were given access',
+        paragraphs: [
+          `${inviter.name} has given your payments portal account access to ${places}.`,
+          'Sign in as usual to use it. If you did not expect this, tell your administrator.',
+        ],
+        action: { label: 'Sign in', url: portalLink(publicUrl, '/') },
+        footer: 'You receive this email because your access to the payments portal changed.',
+      });
+      await audit(tx, principal, 'UserAccessGranted', { userId: found.id, businessId: firstBusiness }, { email, roles: added.map(grantKey) });
+    }
+    return { userId: found.id, email };
   }
 
   /** The caller holds the permission at root, or in some business or partner of their own. */
@@ -490,6 +570,16 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     if (!row) throw notFound();
     const newEmail = body.email !== undefined && body.email.toLowerCase() !== row.email.toLowerCase() ? body.email : null;
     if (newEmail) {
+      // A bare (perhaps borrowed) token does not move an account: the current password, checked as sign-in checks it
+      // (counted towards the lockout), or a step-up of this session within the last minutes.
+      if (body.currentPassword !== undefined) {
+        if (!(await currentPasswordIsRight(c, body.currentPassword))) {
+          await audit(db, principal, 'EmailChangeRefused', { userId: row.id }, { ...sourceMetaData(c), reason: 'wrongPassword' });
+          throw badRequest(userMessages.wrongCurrentPassword);
+        }
+      } else {
+        await requireStepUp(c, db);
+      }
       const taken = await emailTaken(db, newEmail);
       if (taken) throw badRequest(taken === 'deleted' ? userMessages.emailDeleted : userMessages.emailExists);
     }
@@ -502,7 +592,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
         version: sql`${u.version} + 1`,
       }).where(and(eq(u.id, row.id), eq(u.version, body.version))).returning({ id: u.id });
       if (!updated) throw conflict();
-      await audit(tx, principal, 'OwnProfileUpdated', { userId: row.id }, { fields: Object.keys(body).filter((key) => key !== 'version') });
+      await audit(tx, principal, 'OwnProfileUpdated', { userId: row.id }, { fields: Object.keys(body).filter((key) => key !== 'version' && key !== 'currentPassword') });
     });
     return respondDetail(c, row.id);
   });
@@ -678,10 +768,22 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
 
   routes.post('/user/second-factor/removal', async (c) => {
     const principal = c.get('principal');
-    const body = await readBody(c, secondFactorCodeBody);
+    const body = await readBody(c, secondFactorRemovalBody);
     const state = await secondFactorState(db, principal.userId);
     if (state.status === 'off') throw badRequest('Two-factor sign-in is not set up.');
-    if (state.status === 'on' && !(await verifySecondFactor(database, cardKeys, principal.userId, body.code))) throw badRequest('That code is not right.');
+    // The password as well as a code: a borrowed session holds neither. Wrong passwords count towards the lockout,
+    // wrong codes towards the second factor's (the tenth locks the account and ends this session).
+    if (!(await currentPasswordIsRight(c, body.currentPassword))) {
+      await audit(db, principal, 'SecondFactorRemovalFailed', { userId: principal.userId }, { ...sourceMetaData(c), reason: 'wrongPassword' });
+      throw badRequest(userMessages.wrongCurrentPassword);
+    }
+    if (state.status === 'on') {
+      const checked = await checkSecondFactorCode(database, cardKeys, principal.userId, body.code, { publicUrl, source: requestSource(c) });
+      if (checked === 'wrong' || checked === 'locked') {
+        await audit(db, principal, 'SecondFactorRemovalFailed', { userId: principal.userId }, { ...sourceMetaData(c), reason: checked === 'locked' ? 'locked' : 'wrongCode' });
+        throw badRequest(userMessages.wrongCode);
+      }
+    }
     await db.transaction(async (tx) => {
       await removeSecondFactor(tx, principal.userId);
       await audit(tx, principal, 'SecondFactorRemoved', { userId: principal.userId }, sourceMetaData(c));

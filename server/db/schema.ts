@@ -82,6 +82,8 @@ export const users = pgTable('users', {
   /** 'active' or 'invited' (no password yet: the invitation sets it); locked is derived from lockoutEndDateUtc */
   status: text('status').$type<'active' | 'invited'>().notNull().default('active'),
   lastSignInUtc: utc('last_sign_in_utc'),
+  /** wrong two-factor codes since the last right one (sign-in, step-up, removal alike): the tenth locks */
+  failedSecondFactorCodes: integer('failed_second_factor_codes').notNull().default(0),
 }, (t) => [uniqueIndex('users_email_idx').on(sql`lower(${t.email})`), index('users_id_pattern_idx').on(t.id.op('text_pattern_ops'))]);
 
 export type RoleLevel = 'root' | 'partner' | 'business' | 'merchant';
@@ -395,6 +397,12 @@ export const outboundEmails = pgTable('outbound_emails', {
   providerMessageId: text('provider_message_id'),
   lastError: text('last_error'),
   createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
+  /**
+   * A message whose link is a working secret (password reset, invitation, email change): both bodies with the link
+   * removed, which replace html and text once the message is sent (or given up); null when there is nothing to remove.
+   */
+  redactedHtml: text('redacted_html'),
+  redactedText: text('redacted_text'),
 }, (t) => [
   index('outbound_emails_claim_idx').on(t.status, t.nextAttemptAt),
   index('outbound_emails_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
@@ -975,7 +983,14 @@ export const emailChanges = pgTable('email_changes', {
   createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   expiresAt: utc('expires_at').notNull(),
   usedAt: utc('used_at'),
-}, (t) => [uniqueIndex('email_changes_token_idx').on(t.tokenHash), index('email_changes_user_idx').on(t.userId)]);
+  // ── The old address is told at once, with a link that undoes the change (before or after it applies) ──
+  oldEmail: text('old_email'),
+  undoTokenHash: text('undo_token_hash'),
+  undoExpiresAt: utc('undo_expires_at'),
+  /** when the link sent to the new address applied the change */
+  confirmedAt: utc('confirmed_at'),
+  undoneAt: utc('undone_at'),
+}, (t) => [uniqueIndex('email_changes_token_idx').on(t.tokenHash), uniqueIndex('email_changes_undo_token_idx').on(t.undoTokenHash), index('email_changes_user_idx').on(t.userId)]);
 // ── virtual terminal ──
 /**
  * The virtual terminal's settings of a configuration (issue 17); no row means the defaults. Saved with the

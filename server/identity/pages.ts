@@ -10,6 +10,8 @@ export const messages = {
   passwordsDiffer: 'The two passwords are not the same.',
   emailChanged: 'Your email address has been changed. Sign in with the new address.',
   emailTaken: 'This email address is already in use, so it cannot be yours here.',
+  emailChangeUndone: 'The change of your email address is undone and every session of your account has ended. If you did not ask for the change, choose a new password now.',
+  emailChangeUndoTaken: 'Your previous email address now belongs to another account, so it cannot be restored. Contact your administrator.',
   wrongCode: 'That code is not right. Enter the current code from your authenticator app, or a recovery code.',
   passwordChanged: 'Your password has been changed. You can now sign in.',
   tooManyRequests: 'Too many requests. Please wait a few minutes and try again.',
@@ -143,6 +145,16 @@ export function confirmEmailPage(options: { action: string; token: string }): st
 <form method="post" action="${escapeHtml(options.action)}">
 <input type="hidden" name="token" value="${escapeHtml(options.token)}">
 <button type="submit" autofocus>Confirm this address</button>
+</form>`);
+}
+
+/** The link sent to the old address when an email change is asked for: one button (a link scanner's GET changes nothing). */
+export function undoEmailChangePage(options: { action: string; token: string }): string {
+  return layout('Undo the email address change', `<h1>Undo the email address change</h1>
+<p>This cancels the change of your account's email address (or reverses it if it has already applied) and signs the account out everywhere.</p>
+<form method="post" action="${escapeHtml(options.action)}">
+<input type="hidden" name="token" value="${escapeHtml(options.token)}">
+<button type="submit" autofocus>Undo the change</button>
 </form>`);
 }
 

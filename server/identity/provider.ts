@@ -45,11 +45,11 @@ import { createAdapterClass } from './adapter.ts';
 import { loadSigningKeys } from './keys.ts';
 import {
   contentSecurityPolicy, errorPage, expiredPasswordPage, forgotPasswordPage, formatLockoutEnd, messagePage, messages,
-  confirmEmailPage, resetPasswordPage, secondFactorPage, signInCss, signInPage, signOutPage, stylesheetPath,
+  confirmEmailPage, resetPasswordPage, secondFactorPage, signInCss, signInPage, signOutPage, stylesheetPath, undoEmailChangePage,
 } from './pages.ts';
 import { completePasswordReset, issueExpiredPasswordTicket, requestPasswordReset, usableReset } from '../users/password-reset.ts';
 import { answerSignInChallenge, hasActiveSecondFactor, issueSignInChallenge } from '../users/second-factor.ts';
-import { confirmEmailChange } from '../users/email-change.ts';
+import { confirmEmailChange, undoEmailChange } from '../users/email-change.ts';
 
 export type Identity = {
   /** Node request listener for every path under /connect and /.well-known (mounted by the lead's main.ts before Hono) */
@@ -399,10 +399,11 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     const challenge = form.get('challenge');
     if (challenge !== null) {
       if (!options.cardKeys) return expired(res);
-      const answered = await answerSignInChallenge(database, options.cardKeys, challenge, form.get('code') ?? '');
+      const answered = await answerSignInChallenge(database, options.cardKeys, challenge, form.get('code') ?? '', { publicUrl, source });
       if (answered.outcome === 'expired') return expired(res);
       if (answered.outcome === 'wrong') {
-        await recordSignInEvent(database.db, 'SignInFailed', { userId: answered.userId }, source, { reason: 'wrongCode' });
+        // A locked account (the tenth wrong code, counted across sign-ins) gets the same answer; its holder is emailed.
+        await recordSignInEvent(database.db, 'SignInFailed', { userId: answered.userId }, source, { reason: answered.locked ? 'locked' : 'wrongCode' });
         return sendHtml(res, 200, secondFactorPage({ action, challenge, error: messages.wrongCode }));
       }
       if (answered.passwordExpired) {
@@ -476,6 +477,27 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     const outcome = await confirmEmailChange(database, publicUrl, form.get('token') ?? '');
     const message = outcome === 'changed' ? messages.emailChanged : outcome === 'taken' ? messages.emailTaken : messages.linkExpired;
     return sendHtml(res, outcome === 'changed' ? 200 : 410, messagePage({ title: 'Confirm your new email address', message, link: { href: homeHref, text: 'Sign in' } }));
+  }
+
+  const undoEmailChangeAction = `${mount}/undo-email-change`;
+
+  /** The link sent to the old address when an email change is asked for: a page with one button. */
+  async function undoEmailChangeRoute(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      return sendHtml(res, 200, undoEmailChangePage({ action: undoEmailChangeAction, token: url.searchParams.get('token') ?? '' }));
+    }
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'GET, POST');
+      return sendJson(res, 405, { error: 'method_not_allowed' });
+    }
+    const origin = req.headers.origin;
+    if (origin && origin !== publicOrigin.origin) return sendHtml(res, 403, errorPage({ description: 'Forbidden.', homeHref }));
+    const form = await readForm(req);
+    const outcome = await undoEmailChange(database, publicUrl, form.get('token') ?? '');
+    const message = outcome === 'undone' ? messages.emailChangeUndone : outcome === 'taken' ? messages.emailChangeUndoTaken : messages.linkExpired;
+    return sendHtml(res, outcome === 'undone' ? 200 : 410, messagePage({
+      title: 'Undo the email address change', message, link: outcome === 'undone' ? { href: forgotHref, text: 'Choose a new password' } : { href: homeHref, text: 'Sign in' },
+    }));
   }
 
   const forgotHref = `${mount}/forgot-password`;
@@ -595,6 +617,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
 
     if (path === forgotHref || path === resetAction) return passwordRoute(req, res, path, url);
     if (path === confirmEmailAction) return confirmEmailRoute(req, res, url);
+    if (path === undoEmailChangeAction) return undoEmailChangeRoute(req, res, url);
 
     if (path === `${mount}/userinfo`) {
       const bearer = /^(Bearer|DPoP)\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\s*$/i.exec(req.headers.authorization ?? '');

@@ -105,15 +105,23 @@ export async function recordSignInEvent(db: Db, event: SignInEvent, who: { userI
 
 const londonDateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/London' });
 
-/** Tells the holder that their account was locked, when, from where, and what to do (through the mail outbox). */
-export async function queueLockedEmail(db: Db, publicUrl: string, user: { email: string; givenName: string }, until: Date, source: AttemptSource): Promise<void> {
+/**
+ * Tells the holder that their account was locked, when, from where, and what to do (through the mail outbox). After
+ * wrong two-factor codes ('secondFactor') whoever tried knew the password: the message says so.
+ */
+export async function queueLockedEmail(db: Db, publicUrl: string, user: { email: string; givenName: string }, until: Date, source: AttemptSource, cause: 'password' | 'secondFactor' = 'password'): Promise<void> {
+  const when = `${londonDateTime.format(until)} (UK time)`;
   await queueEmail(db, user.email, {
     template: 'accountLocked',
     subject: 'Your payments portal account was locked',
     heading: 'Your account was locked',
-    paragraphs: [
+    paragraphs: cause === 'secondFactor' ? [
       `Hello ${user.givenName || 'there'},`,
-      `After several wrong passwords, sign-in to your account is locked until ${londonDateTime.format(until)} (UK time). The last attempt came from the address ${source.address}.`,
+      `After 10 wrong two-factor codes, sign-in to your account is locked until ${when}, and every session of the account has ended. The last attempt came from the address ${source.address}.`,
+      'Whoever entered the codes knew your password. If it was not you, choose a new password now and tell your administrator.',
+    ] : [
+      `Hello ${user.givenName || 'there'},`,
+      `After several wrong passwords, sign-in to your account is locked until ${when}. The last attempt came from the address ${source.address}.`,
       'If this was you, wait until then and sign in again, or choose a new password. If it was not you, choose a new password and tell your administrator.',
     ],
     action: { label: 'Choose a new password', url: portalLink(publicUrl, '/connect/forgot-password') },

@@ -10,15 +10,18 @@ export type EmailContent = {
   heading: string;
   /** plain text; line breaks inside a paragraph are kept */
   paragraphs: readonly string[];
-  /** the one link the message is about, absolute (built with portalLink) */
-  action?: { label: string; url: string };
+  /**
+   * the one link the message is about, absolute (built with portalLink); `secret` when the link itself grants
+   * something (a reset, an invitation, an email change): the outbox keeps it only until the message is sent
+   */
+  action?: { label: string; url: string; secret?: boolean };
   /** small print under the message (why the recipient got it) */
   footer?: string;
 };
 
 export type ComposedEmail = { template: string; subject: string; html: string; text: string; firstLink: string | null };
 
-const escapeHtml = (value: string) =>
+export const escapeHtml = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** An absolute link into the portal (or its public pages) from PUBLIC_URL and a path. */

@@ -5,6 +5,7 @@
 // send     outside any transaction, through the transport (SMTP, or delivered locally).
 // record   sent / deliveredLocally with the provider's message id, only while the lease is still ours; a failure goes
 //          back to queued with a back-off (30 s, 1 min, 2 min … at most 1 h) until maxMailAttempts, then failed.
+//          Sent or failed, a message's secret link (queueEmail's action.secret) is removed from both bodies.
 // A node that dies after the server accepted a message but before it was recorded leaves it to be sent again when
 // the lease lapses (at least once); the Message-ID is the outbox id, so the two copies are recognisably one.
 import { randomBytes } from 'node:crypto';
@@ -57,6 +58,15 @@ async function claimNext(database: Database, nodeId: string, leaseMs: number): P
   });
 }
 
+/**
+ * Once a message is sent (or given up), a secret link it carried (a password reset, an invitation, an email change)
+ * is no longer kept: the bodies queued without it replace the bodies. Whoever reads /outbox or the
+ * database later finds '[link removed after sending]'.
+ */
+const redactSecretLink = {
+  html: sql`coalesce(${o.redactedHtml}, ${o.html})`, text: sql`coalesce(${o.redactedText}, ${o.text})`, redactedHtml: null, redactedText: null,
+};
+
 const held = (id: string, nodeId: string, attempt: number) => and(eq(o.id, id), eq(o.lockedBy, nodeId), eq(o.attempts, attempt), eq(o.status, 'sending'));
 
 export function startMailWorker(options: MailWorkerOptions): MailWorker {
@@ -75,12 +85,13 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       const delivery = await transport.deliver({ id: message.id, from, to: message.recipient, subject: message.subject, html: message.html, text: message.text });
       await database.db.update(o).set({
         status: delivery.status, sentAt: sqlNow(), providerMessageId: delivery.providerMessageId, lockedBy: null, lockedUntil: null, lastError: null,
+        ...redactSecretLink,
       }).where(held(message.id, nodeId, message.attempts));
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       const giveUp = message.attempts >= maxMailAttempts;
       await database.db.update(o).set({
-        status: giveUp ? 'failed' : 'queued', lockedBy: null, lockedUntil: null, lastError: reason,
+        status: giveUp ? 'failed' : 'queued', lockedBy: null, lockedUntil: null, lastError: reason, ...(giveUp ? redactSecretLink : {}),
         nextAttemptAt: sqlNow(mailBackoffMs(message.attempts)),
       }).where(held(message.id, nodeId, message.attempts));
       log(`mail ${message.id} to ${message.recipient}: attempt ${message.attempts} failed (${reason})${giveUp ? '; given up' : ''}`);

@@ -1,9 +1,9 @@
 // Invitations and password reset links: secrets in the link, only their SHA-256 in the database, single use.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import { invitationValidityDays, passwordResetValidityMinutes } from '../../src/contract/users.ts';
 import type { Db } from '../db/client.ts';
-import { passwordResets, userInvitations } from '../db/schema.ts';
+import { emailChanges, passwordResets, userInvitations } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 
@@ -30,7 +30,7 @@ export async function issueInvitation(tx: Db, publicUrl: string, invitee: Invite
       `${invitedBy.name} has invited you to the payments portal.`,
       `Set your name and password to create your account. This link can be used once and is valid for ${invitationValidityDays} days.`,
     ],
-    action: { label: 'Create your account', url },
+    action: { label: 'Create your account', url, secret: true },
     footer: 'If you did not expect this invitation, you can ignore this email.',
   });
   return { id, expiresAt };
@@ -50,19 +50,42 @@ export async function queueWelcomeEmail(tx: Db, publicUrl: string, recipient: st
   });
 }
 
-/** A reset link for a known user: the row and the email, in `tx`. */
+/** A password reset asked for this long after an email change also goes to the address it replaced. */
+export const resetToOldAddressHours = 24;
+
+/**
+ * The address an account used before an email change that applied within the last day (and was not undone), if it
+ * differs from the current one: a password reset asked for now goes there too, so a borrowed session that moved the
+ * account to its own address cannot reset the password unseen.
+ */
+export async function previousEmailWithinADay(db: Db, user: { id: string; email: string }, now = new Date()): Promise<string | null> {
+  const since = new Date(now.getTime() - resetToOldAddressHours * 3_600_000);
+  const [change] = await db.select({ oldEmail: emailChanges.oldEmail }).from(emailChanges)
+    .where(and(eq(emailChanges.userId, user.id), isNotNull(emailChanges.confirmedAt), gt(emailChanges.confirmedAt, since), isNull(emailChanges.undoneAt), isNotNull(emailChanges.oldEmail)))
+    .orderBy(desc(emailChanges.confirmedAt)).limit(1);
+  const old = change?.oldEmail ?? null;
+  return old && old.toLowerCase() !== user.email.toLowerCase() ? old : null;
+}
+
+/** A reset link for a known user: the row and the email (to the previous address too, within a day of a change), in `tx`. */
 export async function issuePasswordReset(tx: Db, publicUrl: string, user: { id: string; email: string }, requestedFrom: string, now = new Date()) {
   const secret = newSecret();
   await tx.insert(passwordResets).values({
     id: newId('PWR'), userId: user.id, tokenHash: secretHash(secret), emailKey: user.email.toLowerCase(), requestedFrom,
     createdAt: now, expiresAt: new Date(now.getTime() + passwordResetValidityMinutes * 60_000),
   });
-  await queueEmail(tx, user.email, {
-    template: 'passwordReset',
-    subject: 'Reset your payments portal password',
-    heading: 'Reset your password',
-    paragraphs: [`Use this link to choose a new password. It can be used once and is valid for ${passwordResetValidityMinutes} minutes.`],
-    action: { label: 'Choose a new password', url: portalLink(publicUrl, '/connect/reset-password', { token: secret }) },
-    footer: 'If you did not ask for this, you can ignore this email: your password stays as it is.',
-  });
+  const previous = await previousEmailWithinADay(tx, user, now);
+  for (const recipient of previous ? [user.email, previous] : [user.email]) {
+    await queueEmail(tx, recipient, {
+      template: 'passwordReset',
+      subject: 'Reset your payments portal password',
+      heading: 'Reset your password',
+      paragraphs: [
+        `Use this link to choose a new password. It can be used once and is valid for ${passwordResetValidityMinutes} minutes.`,
+        ...(recipient === previous ? [`Your account's email address was changed to ${user.email} within the last day, so this link is also sent to this address. If you did not change it, use this link, then undo the change with the link in our earlier email.`] : []),
+      ],
+      action: { label: 'Choose a new password', url: portalLink(publicUrl, '/connect/reset-password', { token: secret }), secret: true },
+      footer: 'If you did not ask for this, you can ignore this email: your password stays as it is.',
+    });
+  }
 }

@@ -20,16 +20,15 @@ export const passwordExpiryFrom = (now: Date) => new Date(now.getTime() + passwo
 export type ResetRequestOutcome = 'accepted' | 'invalidEmail' | 'limited';
 
 /** Same outcome whether the email exists or not; a known, active user gets the email. */
-export async function requestPasswordReset(database: Database, publicUrl: string, emailInput: string, address: string): Promise<ResetRequestOutcome> {
+export async function requestPasswordReset(database: Database, publicUrl: string, emailInput: string, address: string, now = new Date()): Promise<ResetRequestOutcome> {
   const { db } = database;
   const email = emailInput.trim().toLowerCase();
   if (!isPlausibleEmailAddress(email)) return 'invalidEmail';
-  const hourAgo = sql`now() - interval '1 hour'`;
+  const hourAgo = new Date(now.getTime() - 3_600_000);
   const [perEmail] = await db.select({ value: count() }).from(passwordResets).where(and(eq(passwordResets.emailKey, email), gt(passwordResets.createdAt, hourAgo)));
   const [perAddress] = await db.select({ value: count() }).from(passwordResets).where(and(eq(passwordResets.requestedFrom, address), gt(passwordResets.createdAt, hourAgo)));
   if (Number(perEmail?.value ?? 0) >= resetRequestsPerEmailPerHour || Number(perAddress?.value ?? 0) >= resetRequestsPerAddressPerHour) return 'limited';
   const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`);
-  const now = new Date();
   await db.transaction(async (tx) => {
     if (user && user.status === 'active') await issuePasswordReset(tx, publicUrl, user, address, now);
     // Unknown (or invited) emails leave a counting row too: the limits and the answer are the same either way.

@@ -9,12 +9,20 @@ import QRCode from 'qrcode';
 import type { CardKeys } from '../cards/card-keys.ts';
 import { openCardNumber, sealCardNumber } from '../cards/card-seal.ts';
 import type { Database, Db } from '../db/client.ts';
-import { signInChallenges, userSecondFactors } from '../db/schema.ts';
+import { signInChallenges, userSecondFactors, users } from '../db/schema.ts';
+import { revokeAccountAccess } from '../identity/adapter.ts';
+import { queueLockedEmail, recordSignInEvent, type AttemptSource } from '../identity/sign-in-guard.ts';
 import { newId, newSecret, secretHash } from './invitations.ts';
 
 export const recoveryCodeCount = 10;
 export const challengeMinutes = 10;
 export const challengeAttempts = 5;
+/**
+ * Wrong codes an account may have, counted across sign-ins, step-ups and removals until a right one: the tenth locks
+ * the account (PCI DSS 8.3.4) for codeLockoutMinutes, ends its sessions, audits AccountLocked and emails the holder.
+ */
+export const wrongCodesBeforeLock = 10;
+export const codeLockoutMinutes = 30;
 const issuer = 'Payments portal';
 const period = 30;
 
@@ -107,25 +115,73 @@ export async function hasActiveSecondFactor(db: Db, userId: string): Promise<boo
   return row !== undefined;
 }
 
+export type CodeCheckOptions = { publicUrl: string; source: AttemptSource; now?: Date };
+
+/** 'wrong' and 'locked' are one answer to the caller; 'locked' says no code was checked (or this one locked). */
+export type CodeCheck = 'code' | 'recoveryCode' | 'wrong' | 'locked';
+
+/**
+ * The one door for a code of an active second factor (sign-in, step-up, removal). As with passwords
+ * (identity/accounts.ts), the attempt is first reserved on the account in one conditional UPDATE … RETURNING, refused
+ * while the account is locked: every attempt of a burst gets its own number, and none beyond the tenth is checked.
+ * A right code clears the count (unless a lock was set meanwhile); the tenth wrong one locks.
+ */
+export async function checkSecondFactorCode(database: Database, keys: CardKeys, userId: string, input: string, options: CodeCheckOptions): Promise<CodeCheck> {
+  const { db } = database;
+  const now = options.now ?? new Date();
+  const notLocked = sql`(${users.lockoutEndDateUtc} IS NULL OR ${users.lockoutEndDateUtc} <= ${now.toISOString()}::timestamptz)`;
+  const [reserved] = await db.update(users).set({ failedSecondFactorCodes: sql`${users.failedSecondFactorCodes} + 1` })
+    .where(and(eq(users.id, userId), notLocked)).returning({ count: users.failedSecondFactorCodes, email: users.email, givenName: users.givenName });
+  if (!reserved) return 'locked';
+  const lock = async () => {
+    const until = new Date(now.getTime() + codeLockoutMinutes * 60_000);
+    await db.transaction(async (tx) => {
+      const [locked] = await tx.update(users).set({ lockoutEndDateUtc: until, failedSecondFactorCodes: 0 })
+        .where(and(eq(users.id, userId), notLocked)).returning({ id: users.id });
+      if (!locked) return;
+      // Whoever guessed knew the password, and may hold a session (step-up, removal): it ends now.
+      await revokeAccountAccess(tx, userId);
+      await recordSignInEvent(tx, 'AccountLocked', { userId }, options.source, { reason: 'wrongSecondFactorCodes', lockoutEndDateUtc: until.toISOString(), failedAttempts: wrongCodesBeforeLock });
+      await queueLockedEmail(tx, options.publicUrl, reserved, until, options.source, 'secondFactor');
+    });
+  };
+  if (reserved.count > wrongCodesBeforeLock) {
+    await lock();
+    return 'locked';
+  }
+  const passed = await verifySecondFactor(database, keys, userId, input, now.getTime());
+  if (passed) {
+    const [cleared] = await db.update(users).set({ failedSecondFactorCodes: 0 }).where(and(eq(users.id, userId), notLocked)).returning({ id: users.id });
+    return cleared ? passed : 'locked';
+  }
+  if (reserved.count >= wrongCodesBeforeLock) {
+    await lock();
+    return 'locked';
+  }
+  return 'wrong';
+}
+
 /** After the right password: the ticket the second-factor form carries. */
-export async function issueSignInChallenge(db: Db, userId: string, passwordExpired: boolean): Promise<string> {
+export async function issueSignInChallenge(db: Db, userId: string, passwordExpired: boolean, now = new Date()): Promise<string> {
   const secret = newSecret();
-  await db.insert(signInChallenges).values({ id: newId('SIC'), tokenHash: secretHash(secret), userId, passwordExpired, expiresAt: new Date(Date.now() + challengeMinutes * 60_000) });
+  await db.insert(signInChallenges).values({ id: newId('SIC'), tokenHash: secretHash(secret), userId, passwordExpired, expiresAt: new Date(now.getTime() + challengeMinutes * 60_000) });
   return secret;
 }
 
-export type ChallengeOutcome = { outcome: 'passed'; userId: string; passwordExpired: boolean } | { outcome: 'wrong'; userId: string } | { outcome: 'expired' };
+export type ChallengeOutcome = { outcome: 'passed'; userId: string; passwordExpired: boolean } | { outcome: 'wrong'; userId: string; locked: boolean } | { outcome: 'expired' };
 
-export async function answerSignInChallenge(database: Database, keys: CardKeys, ticket: string, code: string): Promise<ChallengeOutcome> {
+export async function answerSignInChallenge(database: Database, keys: CardKeys, ticket: string, code: string, options: CodeCheckOptions): Promise<ChallengeOutcome> {
   if (ticket.length < 20 || ticket.length > 200) return { outcome: 'expired' };
+  const now = options.now ?? new Date();
   // Each answer counts, right or wrong; past the limit the ticket is dead (a new sign-in starts over).
   const [challenge] = await database.db.update(signInChallenges).set({ attempts: sql`${signInChallenges.attempts} + 1` })
-    .where(and(eq(signInChallenges.tokenHash, secretHash(ticket)), isNull(signInChallenges.usedAt), gt(signInChallenges.expiresAt, new Date()), sql`${signInChallenges.attempts} < ${challengeAttempts}`))
+    .where(and(eq(signInChallenges.tokenHash, secretHash(ticket)), isNull(signInChallenges.usedAt), gt(signInChallenges.expiresAt, now), sql`${signInChallenges.attempts} < ${challengeAttempts}`))
     .returning();
   if (!challenge) return { outcome: 'expired' };
-  const passed = await verifySecondFactor(database, keys, challenge.userId, code);
-  if (!passed) return { outcome: 'wrong', userId: challenge.userId };
-  const [used] = await database.db.update(signInChallenges).set({ usedAt: new Date() })
+  // The ticket's own five tries aside, wrong codes count on the account across sign-ins (checkSecondFactorCode).
+  const passed = await checkSecondFactorCode(database, keys, challenge.userId, code, { ...options, now });
+  if (passed === 'wrong' || passed === 'locked') return { outcome: 'wrong', userId: challenge.userId, locked: passed === 'locked' };
+  const [used] = await database.db.update(signInChallenges).set({ usedAt: now })
     .where(and(eq(signInChallenges.id, challenge.id), isNull(signInChallenges.usedAt))).returning({ id: signInChallenges.id });
   if (!used) return { outcome: 'expired' };
   return { outcome: 'passed', userId: challenge.userId, passwordExpired: challenge.passwordExpired };

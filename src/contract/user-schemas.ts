@@ -44,6 +44,8 @@ export const updateOwnProfileBody = type({
   'phoneNumber?': type('string <= 32').or('null'),
   'language?': type.enumerated(...userLanguages),
   'email?': email,
+  /** needed with a new email unless the session stepped up within the last minutes */
+  'currentPassword?': 'string <= 1024',
 });
 export type UpdateOwnProfileBody = typeof updateOwnProfileBody.infer;
 
@@ -70,6 +72,8 @@ export const acceptInvitationBody = type({
   password: 'string <= 1024',
 });
 export type AcceptInvitationBody = typeof acceptInvitationBody.infer;
+/** The invitation page asks what an invitation is for with its secret in the body, never in a logged path. */
+export const invitationLookupBody = type({ inviteId: 'string <= 200' });
 
 export const passwordResetRequestBody = type({ email: 'string <= 320' });
 export const passwordResetBody = type({ token: 'string <= 200', password: 'string <= 1024' });
@@ -138,6 +142,8 @@ export const invitationPreview = type({ email: 'string', givenName: 'string', fa
 export const roleGroupList = type({ results: type({ id: 'string', name: 'string', roles: 'string[]', targets: "('business' | 'merchant')[]" }).array() });
 
 export const secondFactorCodeBody = type({ code: 'string <= 32' });
+/** Turning two-factor sign-in off asks for the current password as well as a code. */
+export const secondFactorRemovalBody = type({ currentPassword: 'string <= 1024', code: 'string <= 32' });
 export const secondFactorEnrolmentBody = type({ currentPassword: 'string <= 1024' });
 export const secondFactorStatus = type({ status: "'off' | 'pending' | 'on'", recoveryCodesLeft: 'number' });
 export const secondFactorEnrolment = type({ otpauthUri: 'string', secret: 'string', qrCodeDataUrl: 'string' });

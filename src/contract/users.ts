@@ -76,6 +76,8 @@ export const userMessages = {
   resetDone: 'Your password has been changed. You can now sign in.',
   tooManyRequests: 'Too many requests. Please wait a few minutes and try again.',
   wrongCurrentPassword: 'The current password is not correct.',
+  emailChangeNeedsPassword: 'Enter your current password to change your email address.',
+  wrongCode: 'That code is not right.',
   cannotDeleteSelf: 'You cannot delete your own account.',
   cannotLockSelf: 'You cannot lock your own account.',
 } as const;

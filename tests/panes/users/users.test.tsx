@@ -17,6 +17,7 @@ import { parseEmails, UserAddPane } from '../../../panes/users/user-add-pane.tsx
 import { UserDetailPane } from '../../../panes/users/user-detail-pane.tsx';
 import { UserInvitePage } from '../../../panes/users/user-invite-page.tsx';
 import { SecondFactorSection } from '../../../panes/users/second-factor-section.tsx';
+import { ProfilePane } from '../../../panes/users/profile-pane.tsx';
 import { UsersPane } from '../../../panes/users/users-pane.tsx';
 import { baseContext, createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
@@ -208,6 +209,10 @@ describe('the invitation page', () => {
         expect(JSON.parse(String(init?.body))).toEqual({ inviteId: 'secret-link-value', givenName: 'Nia', familyName: 'Jones', password: 'Violet-harbour-kettle-93' });
         return json(200, { message: 'Your account is ready. We have sent you a welcome email; you can now sign in.' });
       }
+      // The secret is looked up in a POST body, never in the path (a path is written to the request log).
+      expect(url).toBe('/api/public/user-invites/lookup');
+      expect(init?.method).toBe('POST');
+      expect(JSON.parse(String(init?.body))).toEqual({ inviteId: 'secret-link-value' });
       return json(200, { email: 'nia@alpha.example', givenName: '', familyName: '', expiresUtc: '2026-12-01T10:00:00.000Z' });
     });
     renderPane(<UserInvitePage params={{}} search="?InviteId=secret-link-value" capability="Invitation" />, '/user-invite');
@@ -261,6 +266,49 @@ describe('two-factor set-up on the profile', () => {
     expect(within(region).getAllByRole('listitem')).toHaveLength(10);
     await user.click(within(region).getByRole('button', { name: 'I have saved them' }));
     expect(screen.queryByRole('region', { name: 'Recovery codes' })).toBeNull();
+  });
+});
+
+describe('turning two-factor sign-in off on the profile', () => {
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: [], paths: ['/profile'] });
+  });
+
+  it('asks for the current password as well as a code, and sends both', async () => {
+    const api = fakeApi({ '/user/second-factor': () => ({ status: 'on', recoveryCodesLeft: 9 }) });
+    (api.post as unknown as Mock).mockImplementation(async () => undefined);
+    const { user } = renderPane(<SecondFactorSection />, '/profile');
+    await user.type(await screen.findByLabelText('Current code to turn it off'), '123456');
+    const button = screen.getByRole('button', { name: 'Turn off two-factor sign-in' });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    await user.type(screen.getByLabelText('Your password'), 'my password');
+    await user.click(button);
+    await waitFor(() => expect(api.post).toHaveBeenCalledWith('/user/second-factor/removal', { currentPassword: 'my password', code: '123456' }, undefined));
+  });
+});
+
+describe('changing one’s email address on the profile', () => {
+  beforeEach(() => {
+    resetStores();
+    signIn({ permissions: [], paths: ['/profile'] });
+  });
+
+  it('asks for the current password and sends it with the new address', async () => {
+    const me = detail({ userId: 'user-1', email: 'ada@demo.test', version: 4 });
+    const api = fakeApi({
+      '/users/user-1': () => me,
+      '/user/sessions': () => ({ results: [] }),
+      '/user/second-factor': () => ({ status: 'off', recoveryCodesLeft: 0 }),
+    });
+    (api.patch as unknown as Mock).mockImplementation(async () => me);
+    const { user } = renderPane(<ProfilePane params={{}} search="" capability="Profile" />, '/profile');
+    await user.type(await screen.findByLabelText('New email address'), 'ada.new@demo.test');
+    const send = screen.getByRole('button', { name: 'Send confirmation link' });
+    expect((send as HTMLButtonElement).disabled).toBe(true);
+    await user.type(screen.getByLabelText('Password to confirm the change'), 'my password');
+    await user.click(send);
+    await waitFor(() => expect(api.patch).toHaveBeenCalledWith('/users', { version: 4, email: 'ada.new@demo.test', currentPassword: 'my password' }, undefined));
   });
 });
 

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
 import { CookieJar } from '../../../scripts/oidc-sign-in.ts';
 import { getRequestListener } from '@hono/node-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../server/app.ts';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
@@ -101,6 +101,10 @@ async function lastEmail(recipient: string) {
   const [row] = await database.query<{ template: string; status: string }>('SELECT template, status FROM outbound_emails WHERE id = $1', [outboxId]);
   return { text: plainTextOf(mail.raw), subject: headerOf(mail.raw, 'Subject'), template: row?.template, status: row?.status };
 }
+/** The invitation page's question, with the link's secret in a POST body (never in a logged path). */
+const lookupInvitation = (inviteId: string) => fetch(`${publicUrl}/api/public/user-invites/lookup`, {
+  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inviteId }),
+});
 const linkIn = (text: string, path: string) => linkTo(text, path) ?? new URL('about:blank');
 const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
 
@@ -242,7 +246,7 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
       expect(link.origin).toBe(publicUrl);
       expect(link.pathname).toBe('/user-invite');
       const inviteId = link.searchParams.get('InviteId') ?? '';
-      expect((await fetch(`${publicUrl}/api/public/user-invites/${encodeURIComponent(inviteId)}`)).status).toBe(200);
+      expect((await lookupInvitation(inviteId)).status).toBe(200);
       // Before accepting there is no password: nothing signs in.
       await expect(signIn('new.finance@example.com', newPassword)).rejects.toThrow();
       const accept = await fetch(`${publicUrl}/api/public/user-invites/accept`, {
@@ -254,7 +258,7 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
       expect(welcome).toMatchObject({ template: 'userWelcome', status: 'sent', subject: 'Welcome to the payments portal' });
       expect(welcome?.text).toContain('Welcome, Nell');
       // The link is single-use: the page's call and a second acceptance say it has expired.
-      const reopened = await fetch(`${publicUrl}/api/public/user-invites/${encodeURIComponent(inviteId)}`);
+      const reopened = await lookupInvitation(inviteId);
       expect(reopened.status).toBe(410);
       expect(JSON.stringify(await reopened.json())).toContain('Oops that link has expired.');
       const again = await fetch(`${publicUrl}/api/public/user-invites/accept`, {
@@ -335,7 +339,15 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
     it('applies a new email address only from the link sent to it, once', async () => {
       const tokens = await signIn('forgot@example.com', newPassword);
       const me = await (await api(tokens.access_token, 'GET', '/users/u-forgot')).json() as { version: number };
-      expect((await api(tokens.access_token, 'PATCH', '/users', { version: me.version, email: 'fran.new@example.com' })).status).toBe(200);
+      // A bare token does not move the account: the current password (or a step-up) is needed.
+      expect((await api(tokens.access_token, 'PATCH', '/users', { version: me.version, email: 'fran.new@example.com' })).status).toBe(403);
+      expect((await api(tokens.access_token, 'PATCH', '/users', { version: me.version, email: 'fran.new@example.com', currentPassword: 'not-the-password' })).status).toBe(400);
+      expect((await api(tokens.access_token, 'PATCH', '/users', { version: me.version, email: 'fran.new@example.com', currentPassword: newPassword })).status).toBe(200);
+      // The address in use is told at once, with a link that undoes the change.
+      const notice = await lastEmail('forgot@example.com');
+      expect(notice).toMatchObject({ template: 'emailChangeRequested', subject: 'Your payments portal email address is being changed' });
+      expect(notice?.text).toContain('fran.new@example.com');
+      expect(linkIn(notice?.text ?? '', '/connect/undo-email-change').searchParams.get('token')?.length).toBeGreaterThan(30);
       const link = linkIn((await lastEmail('fran.new@example.com'))?.text ?? '', '/connect/confirm-email');
       expect(link.pathname).toBe('/connect/confirm-email');
       // Opening the link (a mail scanner's GET) changes nothing; the button does.
@@ -350,6 +362,40 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
       expect((await lastEmail('forgot@example.com'))?.template).toBe('emailChanged');
       expect((await identity.verifyAccessToken((await signIn('fran.new@example.com', newPassword)).access_token)).userId).toBe('u-forgot');
       await expect(signIn('forgot@example.com', newPassword)).rejects.toThrow();
+    });
+
+    it('a borrowed session moves the account, confirms and asks for a reset: the old address gets the reset too, and its undo link takes the account back and ends every session', async () => {
+      const owner = await signIn('owner9@example.com', oldPassword);
+      const me = await (await api(owner.access_token, 'GET', '/users/u-owner9')).json() as { version: number };
+      expect((await api(owner.access_token, 'PATCH', '/users', { version: me.version, email: 'thief@example.net', currentPassword: oldPassword })).status).toBe(200);
+      const undo = linkIn((await lastEmail('owner9@example.com'))?.text ?? '', '/connect/undo-email-change');
+      const confirmLink = linkIn((await lastEmail('thief@example.net'))?.text ?? '', '/connect/confirm-email');
+      const confirmed = await fetch(`${publicUrl}/connect/confirm-email`, { method: 'POST', body: new URLSearchParams({ token: confirmLink.searchParams.get('token') ?? '' }) });
+      expect(confirmed.status).toBe(200);
+      // Within a day of the change, a reset asked for the new address also goes to the old one.
+      await fetch(`${publicUrl}/connect/forgot-password`, { method: 'POST', body: new URLSearchParams({ email: 'thief@example.net' }) });
+      const toThief = await lastEmail('thief@example.net');
+      const toOwner = await lastEmail('owner9@example.com');
+      expect(toThief?.template).toBe('passwordReset');
+      expect(toOwner?.template).toBe('passwordReset');
+      expect(linkIn(toOwner?.text ?? '', '/connect/reset-password').searchParams.get('token')).toBe(linkIn(toThief?.text ?? '', '/connect/reset-password').searchParams.get('token'));
+      // The undo page changes nothing on GET; its button takes the account back.
+      const page = await (await fetch(undo)).text();
+      expect(page).toContain('Undo the change');
+      const undone = await fetch(`${publicUrl}/connect/undo-email-change`, { method: 'POST', body: new URLSearchParams({ token: hidden(page, 'token') }) });
+      expect(undone.status).toBe(200);
+      expect(await undone.text()).toContain('The change of your email address is undone');
+      const [row] = await database.db.select().from(schema.users).where(eq(schema.users.id, 'u-owner9'));
+      expect(row?.email).toBe('owner9@example.com');
+      // The session that made the change has ended, and the reset link no longer works.
+      // (The API remembers a live grant for a few seconds.)
+      await vi.waitFor(async () => expect((await api(owner.access_token, 'GET', '/users/u-owner9')).status).toBe(401), { timeout: 10_000, interval: 250 });
+      const reset = linkIn(toThief?.text ?? '', '/connect/reset-password');
+      expect((await fetch(reset)).status).toBe(410);
+      expect((await lastEmail('owner9@example.com'))?.template).toBe('emailChangeUndone');
+      const again = await fetch(`${publicUrl}/connect/undo-email-change`, { method: 'POST', body: new URLSearchParams({ token: hidden(page, 'token') }) });
+      expect(again.status).toBe(410);
+      expect((await identity.verifyAccessToken((await signIn('owner9@example.com', oldPassword)).access_token)).userId).toBe('u-owner9');
     });
   });
 });
