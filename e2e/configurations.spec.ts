@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { signIn as oidcSignIn } from '../scripts/oidc-sign-in.ts';
-import { mod, signIn } from './support.ts';
+import { demoPassword, mod, signIn } from './support.ts';
 
 /** The preview frame holds the shopper page's markup, which the shopper journey scans on its own page. */
 async function seriousViolations(page: Page, exclude?: string): Promise<string[]> {
@@ -68,6 +68,9 @@ async function paymentLinkFor(_browser: Browser, { businessId, merchantId, confi
   const settingsAnswer = await fetch(`${base}/virtual-terminal/settings`, { headers });
   expect(settingsAnswer.status).toBe(200);
   const settings = await settingsAnswer.json() as { currencies: string[] };
+  // A new API key needs a step-up in this session.
+  const steppedUp = await fetch(`${origin}/api/portal/user/step-up`, { method: 'POST', headers, body: JSON.stringify({ password: demoPassword }) });
+  expect(steppedUp.status).toBe(200);
   const created = await fetch(`${base}/api-keys`, { method: 'POST', headers, body: JSON.stringify({ name: 'Journey shop', description: 'Configurations journey', expiresAt: null }) });
   expect(created.ok).toBe(true);
   const { secret } = await created.json() as { secret: string };

@@ -27,6 +27,8 @@ export const removeLogoCommand: Command = {
   title: 'Remove the logo',
   section: 'Record',
   keywords: ['logo', 'image', 'remove', 'delete', 'hosted page'],
+  // Removing an image is a configuration edit on the server (server/api/images.ts).
+  permissions: ['Mapi.Configurations.Update'],
   when: declares('removeLogo'),
   run: ({ state }) => state.paneRequest('removeLogo'),
 };

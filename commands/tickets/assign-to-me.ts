@@ -8,7 +8,8 @@ export const assignTicketToMeCommand: Command = {
   title: 'Assign ticket to me',
   section: 'Record',
   keywords: ['ticket', 'assign', 'assignee', 'take', 'mine'],
-  permissions: ['Portal.Tickets.Read.Internal'],
+  // The server needs the write permission and support staff (the read-only role reads, never writes).
+  permissions: ['Portal.Tickets.Create', 'Portal.Tickets.Read.Internal'],
   when: onTicket,
   run: async (services) => {
     const userId = sessionStore.userInfo?.sub;

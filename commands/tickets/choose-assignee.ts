@@ -8,7 +8,8 @@ export const chooseTicketAssigneeCommand: Command = {
   title: 'Change ticket assignee…',
   section: 'Record',
   keywords: ['ticket', 'assign', 'assignee', 'hand over', 'owner'],
-  permissions: ['Portal.Tickets.Read.Internal'],
+  // The server needs the write permission and support staff (the read-only role reads, never writes).
+  permissions: ['Portal.Tickets.Create', 'Portal.Tickets.Read.Internal'],
   when: onTicket,
   run: (services) => {
     const ticketId = focusedTicketId(services.context());

@@ -9,7 +9,8 @@ export const exportTicketsCommand: Command = {
   title: 'Export tickets…',
   section: 'Table',
   keywords: ['export', 'download', 'csv', 'xlsx', 'report', 'tickets', 'support'],
-  permissions: ['Portal.Tickets.Read'],
+  // The export is a report job: the server checks both (server/bulk/areas.ts).
+  permissions: ['Portal.Tickets.Read', 'Portal.Reports.Create'],
   when: (ctx) => ctx.route?.id === 'tickets' && ctx.focusedPane?.capabilities.includes('export') === true,
   run: ({ state }) => state.paneRequest('export'),
 };

@@ -8,7 +8,8 @@ export const setTicketStatusCommands: readonly Command[] = ticketStatuses.map((s
   title: `Set ticket status: ${ticketStatusLabels[status]}`,
   section: 'Record',
   keywords: ['ticket', 'status', 'workflow', ticketStatusLabels[status].toLowerCase(), ...(status === 'Closed' ? ['close', 'resolve'] : []), ...(status === 'Open' ? ['reopen'] : [])],
-  permissions: ['Portal.Tickets.Read.Internal'],
+  // The server needs the write permission and support staff (the read-only role reads, never writes).
+  permissions: ['Portal.Tickets.Create', 'Portal.Tickets.Read.Internal'],
   when: onTicket,
   run: (services) => changeTicket(services, () => ({ status }), `Ticket status set to ${ticketStatusLabels[status]}.`),
 }));

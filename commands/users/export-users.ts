@@ -9,6 +9,8 @@ export const exportUsersCommand: Command = {
   title: 'Export users…',
   section: 'Table',
   keywords: ['export', 'download', 'csv', 'xlsx', 'report', 'users', 'people'],
+  // The export is a report job: the server checks both (server/bulk/areas.ts).
+  permissions: ['Mapi.Users.Read', 'Portal.Reports.Create'],
   when: (ctx) => ctx.route?.id === 'users' && ctx.focusedPane?.capabilities.includes('export') === true,
   run: ({ state }) => state.paneRequest('export'),
 };

@@ -1,4 +1,4 @@
-// A configuration's API keys: create (name, description, expiry), shown once with copy and download; replace in
+// A configuration's API keys: create (name, description, expiry; after a step-up), shown once with copy and download; replace in
 // two steps (generate a new key, shown once, both valid; then complete, choosing when the old key stops: now,
 // in 1 hour, 24 hours or 7 days); revoke at any time with a confirmation.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -36,7 +36,7 @@ export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRe
   const [completing, setCompleting] = useState<ApiKeyAnswer | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyAnswer | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: configurationQueries.apiKeys(businessId, merchantId, configurationId).queryKey });
-  // A new secret for a live key needs a recent step-up: the dialog asks for the password and the call is made again.
+  // A new secret (a new key or a replacement) needs a recent step-up: the dialog asks for the password and the call is made again.
   const stepUp = useStepUp();
   const replace = useMutation({
     mutationFn: (key: ApiKeyAnswer) => stepUp.run(() => startApiKeyReplacement(path, key.id)),
@@ -87,7 +87,7 @@ export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRe
       ) : null}
       <div><button type="button" className="button" onClick={() => setCreating(true)}>New API key</button></div>
 
-      {creating ? <NewApiKeyDialog path={path} onClose={() => setCreating(false)} onCreated={(secret, name) => { setCreating(false); void refresh(); setShown({ title: `API key '${name}'`, secret }); }} /> : null}
+      {creating ? <NewApiKeyDialog path={path} stepUp={stepUp.run} onClose={() => setCreating(false)} onCreated={(secret, name) => { setCreating(false); void refresh(); setShown({ title: `API key '${name}'`, secret }); }} /> : null}
       {shown ? (
         <SecretDialog title={shown.title} secret={shown.secret} onClose={() => {
           const next = shown.completeFor;
@@ -110,7 +110,7 @@ export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRe
   );
 }
 
-function NewApiKeyDialog(props: { path: string; onClose: () => void; onCreated: (secret: string, name: string) => void }) {
+function NewApiKeyDialog(props: { path: string; stepUp: <T>(call: () => Promise<T>) => Promise<T>; onClose: () => void; onCreated: (secret: string, name: string) => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [expiry, setExpiry] = useState('');
@@ -119,7 +119,7 @@ function NewApiKeyDialog(props: { path: string; onClose: () => void; onCreated: 
   const errors = checkApiKeyEdit({ name: name.trim(), description: description.trim(), expiresAt }, new Date());
   const shownErrors = tried ? errors : {};
   const create = useMutation({
-    mutationFn: () => createApiKey(props.path, { name: name.trim(), description: description.trim(), expiresAt }),
+    mutationFn: () => props.stepUp(() => createApiKey(props.path, { name: name.trim(), description: description.trim(), expiresAt })),
     onSuccess: (created) => props.onCreated(created.secret, created.apiKey.name),
   });
   return (

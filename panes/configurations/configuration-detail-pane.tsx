@@ -203,7 +203,7 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
       }
     }} />,
     <HostedPagesPanel key="hostedPages" detail={data} canEdit={canEdit} businessId={businessId} merchantId={merchantId} onChanged={refresh} newItemRequest={newItemRequest} />,
-    canManageKeys ? <ApiKeysPanel key="apiKeys" businessId={businessId} merchantId={merchantId} configurationId={configurationId} newKeyRequest={newItemRequest} /> : <p key="apiKeys">Only Implementations and Technical admin manage API keys.</p>,
+    canManageKeys ? <ApiKeysPanel key="apiKeys" businessId={businessId} merchantId={merchantId} configurationId={configurationId} newKeyRequest={newItemRequest} /> : <p key="apiKeys">API keys are managed by the business's owners, external developers, Implementations and Technical admin.</p>,
     <form key="switches" className="record-section" noValidate onSubmit={(event) => { event.preventDefault(); submit(); }}>
       <fieldset className="form-grid">
         <legend>Switches</legend>

@@ -125,8 +125,10 @@ export function TicketDetailPane({ params }: PaneProps) {
   const ids = { title: useId(), composer: useId(), hint: useId() };
 
   const ticket = detail.data;
-  const staff = granted.includes('Portal.Tickets.Read.Internal');
   const canWrite = granted.includes('Portal.Tickets.Create');
+  // Staff who work the ticket (workflow, notes, deleting others' words): the server asks for both (the
+  // internal read-only role reads internal notes and is offered no write).
+  const staff = canWrite && granted.includes('Portal.Tickets.Read.Internal');
   const refresh = () => queryClient.invalidateQueries({ queryKey: [...ticketQueries.all, 'detail', ticketId] });
 
   // Batches oldest first: each older batch was asked for before the first comment of the batch after it.
@@ -334,10 +336,10 @@ export function TicketDetailPane({ params }: PaneProps) {
               </select>
             </label>
           ) : null}
-          {!staff && requester && ticket.status !== 'Closed' ? (
+          {!staff && requester && canWrite && ticket.status !== 'Closed' ? (
             <button type="button" className="button" disabled={update.isPending} onClick={() => update.mutate({ status: 'Closed' })}>Close ticket</button>
           ) : null}
-          {staff || requester ? <button type="button" className="button button-ghost" onClick={() => setRemoval({ kind: 'ticket' })}>Delete ticket</button> : null}
+          {staff || (requester && canWrite) ? <button type="button" className="button button-ghost" onClick={() => setRemoval({ kind: 'ticket' })}>Delete ticket</button> : null}
         </div>
       </header>
 

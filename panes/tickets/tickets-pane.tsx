@@ -170,7 +170,7 @@ export function TicketsPane({ search }: PaneProps) {
   // Jobs run in a context the server resolves; staff's 'All businesses' queue has none.
   const bulkContext = everyBusiness ? null : bulkContextOf(applied as ContextSelections);
   const offered = (action: BulkAction) => bulkContext !== null
-    && (action === 'status' ? canCreate : action === 'assignee' ? staff : action === 'export' ? granted.includes('Portal.Reports.Create') : false);
+    && (action === 'status' ? canCreate : action === 'assignee' ? staff && canCreate : action === 'export' ? granted.includes('Portal.Reports.Create') : false);
   const [bulkOpen, setBulkOpen] = useState<BulkAction | null>(null);
   const [bulkStatus, setBulkStatus] = useState<string>('Closed');
   const [bulkAssignee, setBulkAssignee] = useState<string>('');

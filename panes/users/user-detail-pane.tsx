@@ -4,15 +4,17 @@
 // the users commands (lock, unlock, reset, invitation, delete) act through userActionStore.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { subscribe } from 'valtio';
+import { subscribe, useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
+import type { ContextSelections } from '../../src/contract/context.ts';
+import { contextStore } from '../../src/state/context-store.ts';
 import { isApiError } from '../../src/api/api-error.ts';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
 import type { UserDetail } from '../../src/contract/user-schemas.ts';
 import { lockedUntilMessage, roleGroupApplies, roleGroups, userMessages } from '../../src/contract/users.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
 import { type PaneProps, useLeaveFormGuard, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
-import { sessionStore } from '../../src/state/session-store.ts';
+import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
 import { showToast } from '../../src/state/toast-store.ts';
 import { type UserAction, userActionStore } from '../../src/state/user-action-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
@@ -80,6 +82,10 @@ export function UserDetailPane({ params }: PaneProps) {
   const user = detail.data;
   const self = user?.userId === sessionStore.userInfo?.sub;
   const canEditInternal = (sessionStore.policy?.roles ?? []).includes('TechnicalAdmin');
+  // 'Duplicate user' adds a user: offered only with the permission the server checks.
+  const { applied } = useSnapshot(contextStore);
+  const session = useSnapshot(sessionStore);
+  const mayCreateUsers = (session.permissions[permissionScope(applied as ContextSelections).key] ?? []).includes('Mapi.Users.Create');
 
   const refresh = (next?: UserDetail) => {
     if (next) queryClient.setQueryData(userAdminQueries.detail(userId).queryKey, next);
@@ -344,7 +350,7 @@ export function UserDetailPane({ params }: PaneProps) {
             ) : (
               <>
                 {user.allowed.update && !self ? <button type="button" className="button" onClick={startEditing}>Edit <kbd>Shift</kbd>+<kbd>E</kbd></button> : null}
-                {!partnerId && !user.internal ? <button type="button" className="button" onClick={() => navigate(`/users/add?from=${encodeURIComponent(user.userId)}`)}>Duplicate user</button> : null}
+                {!partnerId && !user.internal && mayCreateUsers ? <button type="button" className="button" onClick={() => navigate(`/users/add?from=${encodeURIComponent(user.userId)}`)}>Duplicate user</button> : null}
               </>
             )}
           </div>

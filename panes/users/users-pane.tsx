@@ -4,7 +4,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
+import type { ContextSelections } from '../../src/contract/context.ts';
+import { contextStore } from '../../src/state/context-store.ts';
+import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
 import {
   changeListState, compactFilters, filterPresetsOf, filterPresetsSettingKey, type ListState, listStateFromParams, listStateToParams,
   presetNameProblem, removePreset, savePreset,
@@ -103,6 +107,10 @@ export function UsersPane({ params, search }: PaneProps) {
   const rowCursor = useRef<RowCursorHandle>(null);
   const ids = { name: useId(), email: useId(), role: useId(), status: useId() };
   const addPath = partnerId ? `/partners/${encodeURIComponent(partnerId)}/users/add` : '/users/add';
+  // Adding users is offered only with the permission the server checks (not to the read-only role).
+  const { applied } = useSnapshot(contextStore);
+  const session = useSnapshot(sessionStore);
+  const mayAdd = (session.permissions[permissionScope(applied as ContextSelections).key] ?? []).includes('Mapi.Users.Create');
   const openRow = (row: UserListItem | undefined, beside: boolean) => {
     if (!row) return;
     const path = userPath(row.userId, partnerId);
@@ -149,7 +157,6 @@ export function UsersPane({ params, search }: PaneProps) {
   const handlers: PaneRequestHandlers = {
     export: openExport,
     search: () => searchInput.current?.focus(),
-    newItem: () => navigate(addPath),
     selectRow: (argument) => rowCursor.current?.toggle(argument === 1),
     selectAllMatching: () => setSelection(selectAllMatching()),
     clearSelection: () => setSelection(emptySelection),
@@ -159,6 +166,7 @@ export function UsersPane({ params, search }: PaneProps) {
       if (action === 'export') openExport();
     },
   };
+  if (mayAdd) handlers.newItem = () => navigate(addPath);
   if (rows.length > 0 && !lockOpen && !exportSelection) {
     handlers[tableRowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) {
@@ -207,7 +215,7 @@ export function UsersPane({ params, search }: PaneProps) {
             }}
           />
           <button type="button" className="button" onClick={openExport}>Export</button>
-          <a className="button button-primary" href={addPath}>Add user <kbd>Shift</kbd>+<kbd>N</kbd></a>
+          {mayAdd ? <a className="button button-primary" href={addPath}>Add user <kbd>Shift</kbd>+<kbd>N</kbd></a> : null}
         </div>
       </header>
       <form className="filter-bar" role="search" aria-label="User filters" onSubmit={submit}>

@@ -1,13 +1,18 @@
 // One merchant on the watch list: its score and the signals behind it, the trend, the triggering transactions one
 // keystroke away (a link to the filtered overview), and the analyst's actions: acknowledge (Shift+A), put on
 // monitoring (Shift+M), add a note (Shift+O), escalate to a support ticket in the merchant's business (Shift+U, once;
-// the entry then links its ticket).
+// the entry then links its ticket). The actions are offered only with Mapi.AccountWatchList.Update, the permission the
+// server checks and the commands declare: the internal read-only role reads the entry and acts on nothing.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import type { ContextSelections } from '../../src/contract/context.ts';
 import { ticketPriorities, type TicketPriority } from '../../src/contract/tickets.ts';
 import { watchEntryStatusLabels, type WatchEntryStatusName } from '../../src/contract/watch-list.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
+import { contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
+import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
 import { showToast } from '../../src/state/toast-store.ts';
 import { Modal } from '../../src/ui/modal.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
@@ -21,6 +26,9 @@ export function WatchEntryPane({ params }: PaneProps) {
   const merchantId = params.merchantId ?? '';
   const queryClient = useQueryClient();
   const entry = useQuery(watchListQueries.detail(merchantId));
+  const { applied } = useSnapshot(contextStore);
+  const session = useSnapshot(sessionStore);
+  const mayAct = (session.permissions[permissionScope(applied as ContextSelections).key] ?? []).includes('Mapi.AccountWatchList.Update');
   const [noteOpen, setNoteOpen] = useState(false);
   const [noteText, setNoteText] = useState('');
   const noteField = useRef<HTMLTextAreaElement>(null);
@@ -57,7 +65,7 @@ export function WatchEntryPane({ params }: PaneProps) {
   const canChange = (next: WatchEntryStatusName) => data !== undefined && data.status !== next && !status.isPending;
 
   const handlers: PaneRequestHandlers = {};
-  if (data && !noteOpen && !escalateOpen) {
+  if (data && mayAct && !noteOpen && !escalateOpen) {
     if (canEscalate) handlers.escalate = () => setEscalateOpen(true);
     if (canChange('acknowledged')) handlers.acknowledge = () => status.mutate('acknowledged');
     if (canChange('monitoring')) handlers.monitor = () => status.mutate('monitoring');
@@ -71,12 +79,14 @@ export function WatchEntryPane({ params }: PaneProps) {
     <section className="watch-entry-pane" aria-labelledby="watch-entry-title">
       <header className="risk-header">
         <h1 id="watch-entry-title">{data.merchantName}</h1>
-        <div className="risk-actions">
-          <button type="button" className="button button-primary" disabled={!canChange('acknowledged')} onClick={() => status.mutate('acknowledged')}>Acknowledge</button>
-          <button type="button" className="button" disabled={!canChange('monitoring')} onClick={() => status.mutate('monitoring')}>Put on monitoring</button>
-          <button type="button" className="button" onClick={() => setNoteOpen(true)}>Add a note</button>
-          <button type="button" className="button" disabled={!canEscalate} onClick={() => setEscalateOpen(true)}>Escalate to a ticket</button>
-        </div>
+        {mayAct ? (
+          <div className="risk-actions">
+            <button type="button" className="button button-primary" disabled={!canChange('acknowledged')} onClick={() => status.mutate('acknowledged')}>Acknowledge</button>
+            <button type="button" className="button" disabled={!canChange('monitoring')} onClick={() => status.mutate('monitoring')}>Put on monitoring</button>
+            <button type="button" className="button" onClick={() => setNoteOpen(true)}>Add a note</button>
+            <button type="button" className="button" disabled={!canEscalate} onClick={() => setEscalateOpen(true)}>Escalate to a ticket</button>
+          </div>
+        ) : null}
       </header>
       <dl className="risk-facts">
         <dt>Business</dt><dd>{data.businessName} ({data.businessId})</dd>

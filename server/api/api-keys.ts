@@ -4,12 +4,14 @@
 // | method | path                                          | permission          | answer                                       |
 // |--------|-----------------------------------------------|---------------------|----------------------------------------------|
 // | GET    | {c}/api-keys                                  | Mapi.ApiKeys.Manage | { results, numberOfResults } newest first    |
-// | POST   | {c}/api-keys                                  | Mapi.ApiKeys.Manage | 201 { apiKey, secret } (the secret only now) |
-// | POST   | {c}/api-keys/{keyId}/replacement              | Mapi.ApiKeys.Manage | 201 { apiKey, secret }: step 1, both valid   |
+// | POST   | {c}/api-keys                                  | Mapi.ApiKeys.Manage + step-up | 201 { apiKey, secret } (the secret only now) |
+// | POST   | {c}/api-keys/{keyId}/replacement              | Mapi.ApiKeys.Manage + step-up | 201 { apiKey, secret }: step 1, both valid   |
 // | POST   | {c}/api-keys/{keyId}/replacement/complete     | Mapi.ApiKeys.Manage | { replaced, replacement }: step 2, the old   |
 // |        |   { oldKeyStops: now | 1h | 24h | 7d }       |                     | key stops then                               |
 // | DELETE | {c}/api-keys/{keyId}                          | Mapi.ApiKeys.Manage | 204: revoked at once (the row stays, audited)|
-// Only Implementations and Technical admin hold Mapi.ApiKeys.Manage (README Decisions). Only a SHA-256 of a key
+// Implementations and Technical admin hold Mapi.ApiKeys.Manage everywhere, Owner and External developer on their own
+// businesses and merchants (the owner warned of an expiring key can replace it). A new secret, created or
+// replacing one, needs a step-up: a borrowed session cannot mint a working live key. Only a SHA-256 of a key
 // is stored (a key is 256 random bits: no salt or slow hash is needed against guessing); its first characters
 // (prefix) let people tell keys apart. Every step is audited without the key. verifyApiKey is what the gateway
 // API (virtual terminal issue) calls; warnExpiringApiKeys queues the owners' warning 7 days before an expiry.
@@ -129,6 +131,8 @@ export function apiKeyRoutes({ database }: Deps) {
 
   routes.post(basePath, async (c) => {
     const place = await reachConfiguration(c);
+    // A new live key needs the password entered again in this session within the last minutes, like a replacement.
+    await requireStepUp(c, db);
     const body = await readBody(c, apiKeyCreateBody);
     const now = new Date();
     const edit = { name: body.name.trim(), description: body.description.trim(), expiresAt: body.expiresAt };

@@ -9,7 +9,8 @@
 //   /businesses/{businessId}/merchants/{merchantId}/tickets   one merchant
 // An unreachable business or merchant, and a ticket outside the addressed context, answer 404; a reachable one
 // without the permission 403. Permissions are those of the ticket's own business and merchant.
-// 'Staff' below means Portal.Tickets.Read.Internal there.
+// 'Staff' below means Portal.Tickets.Read.Internal there. Every write (POST, PUT, DELETE) also needs
+// Portal.Tickets.Create there, staff included: the internal read-only role reads notes and writes nothing.
 //
 // | method | path                                                  | permission / who                 | answer                    |
 // |--------|-------------------------------------------------------|----------------------------------|---------------------------|
@@ -162,10 +163,13 @@ const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const nameOf = (row: { id: string; givenName: string; familyName: string } | null) =>
   (row ? { userId: row.id, name: `${row.givenName} ${row.familyName}`.trim() } : null);
 
+/** Support staff who may work a ticket: they read internal notes and may write (read-only staff never do). */
+const isWritingStaff = (granted: Set<PermissionName>) => granted.has(staffPermission) && granted.has('Portal.Tickets.Create');
+
 async function isAssignableStaff(db: Db, userId: string): Promise<boolean> {
   const rows = await db.select({ role: userRoles.role }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId))
     .where(and(eq(userRoles.userId, userId), eq(userRoles.level, 'root'), eq(users.internal, true)));
-  return permissionsOfRoles(rows.map((row) => row.role)).has(staffPermission);
+  return isWritingStaff(permissionsOfRoles(rows.map((row) => row.role)));
 }
 
 /** The spec's upload rules, by the bytes: the MIME type to keep, or the message for the refusal. */
@@ -398,7 +402,8 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       lastUpdatedUtc: comment.lastUpdatedUtc.toISOString(),
       version: comment.version,
       attachments: files.filter((file) => file.attachment.commentId === comment.id).map((file) => toAttachment(opened, file.attachment, file.uploader)),
-      editable: comment.authorId === opened.principal.userId,
+      // Editing needs the write permission too: the read-only role edits nothing, not even its own words.
+      editable: comment.authorId === opened.principal.userId && opened.here.has('Portal.Tickets.Create'),
     }));
   }
 
@@ -489,6 +494,8 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     const [row] = await db.select().from(ticketAttachments)
       .where(and(eq(ticketAttachments.id, attachmentId), eq(ticketAttachments.ticketId, opened.ticket.id), commentId === null ? isNull(ticketAttachments.commentId) : eq(ticketAttachments.commentId, commentId)));
     if (!row) throw notFound();
+    // Every write needs the write permission, staff included: read-only staff remove nothing.
+    requirePermission(opened.here, 'Portal.Tickets.Create');
     if (!opened.staff && row.uploadedBy !== opened.principal.userId) throw forbidden();
     await db.transaction(async (tx) => {
       await tx.delete(ticketAttachments).where(eq(ticketAttachments.id, row.id));
@@ -506,7 +513,7 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       .from(users).innerJoin(userRoles, eq(userRoles.userId, users.id))
       .where(and(eq(users.internal, true), eq(userRoles.level, 'root'))).orderBy(asc(users.givenName), asc(users.familyName), asc(users.id));
     const seen = new Set<string>();
-    const results = rows.filter((row) => permissionsOfRoles([row.role]).has(staffPermission) && !seen.has(row.id) && Boolean(seen.add(row.id)))
+    const results = rows.filter((row) => isWritingStaff(permissionsOfRoles([row.role])) && !seen.has(row.id) && Boolean(seen.add(row.id)))
       .map((row) => ({ userId: row.id, name: `${row.givenName} ${row.familyName}`.trim() }));
     return c.json({ results });
   });
@@ -597,7 +604,8 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
 
     routes.delete(`${prefix}/:ticketId`, async (c) => {
       const opened = await openTicket(c, resolve);
-      if (!opened.staff && !(opened.ticket.createdBy === opened.principal.userId && opened.here.has('Portal.Tickets.Create'))) throw forbidden();
+      requirePermission(opened.here, 'Portal.Tickets.Create');
+      if (!opened.staff && opened.ticket.createdBy !== opened.principal.userId) throw forbidden();
       const keys = await db.select({ key: ticketAttachments.storageKey }).from(ticketAttachments).where(eq(ticketAttachments.ticketId, opened.ticket.id));
       await db.transaction(async (tx) => {
         await tx.delete(t).where(eq(t.id, opened.ticket.id));
@@ -681,7 +689,8 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     routes.delete(`${prefix}/:ticketId/comments/:commentId`, async (c) => {
       const opened = await openTicket(c, resolve);
       const comment = await openComment(opened, c.req.param('commentId'));
-      if (!opened.staff && !(comment.authorId === opened.principal.userId && opened.here.has('Portal.Tickets.Create'))) throw forbidden();
+      requirePermission(opened.here, 'Portal.Tickets.Create');
+      if (!opened.staff && comment.authorId !== opened.principal.userId) throw forbidden();
       const keys = await db.select({ key: ticketAttachments.storageKey }).from(ticketAttachments).where(eq(ticketAttachments.commentId, comment.id));
       await db.transaction(async (tx) => {
         await tx.delete(ticketComments).where(eq(ticketComments.id, comment.id));

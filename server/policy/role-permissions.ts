@@ -17,8 +17,10 @@ const internalRead: PermissionName[] = [
 export const rolePermissions: Record<RoleName, readonly PermissionName[]> = {
   TechnicalAdmin: permissionNames,
   CustomerService: [...internalRead, 'Portal.Notifications.Create', 'Mapi.Users.Create', 'Mapi.Users.Update', 'Mapi.Business.Update', 'Mapi.Customers.Update', ...paymentOperations, 'Portal.PaymentJobs.Cancel', 'Portal.PaymentJobs.MailPaymentLink'],
-  InternalReadOnly: [...internalRead, 'Mapi.AccountWatchList.Read'],
+  // Read only means no write anywhere: not even a ticket, a comment or an internal note.
+  InternalReadOnly: [...internalRead.filter((permission) => permission !== 'Portal.Tickets.Create'), 'Mapi.AccountWatchList.Read'],
   RiskAnalyst: [...internalRead, 'Mapi.AccountWatchList.Read', 'Mapi.Transaction.CardNumber.Read', 'Mapi.AccountWatchList.Update', 'Mapi.Beneficiary.Approve', 'Mapi.Screening.Resolve'],
+  // API keys: support keeps managing them; Owner and External developer manage their own merchants' keys.
   Implementations: [...internalRead, 'Mapi.Configurations.Update', 'Portal.Settings.Update', 'Mapi.Business.Update', 'Mapi.ApiKeys.Manage'],
   FinanceAdmin: [...internalRead, 'Billing.Invoices.Create', 'Mapi.CommissionPlans.Update'],
   OperationalSupervisor: [...internalRead, 'Portal.PaymentJobs.Cancel', ...paymentOperations, 'Portal.PaymentJobs.MailPaymentLink'],
@@ -27,10 +29,10 @@ export const rolePermissions: Record<RoleName, readonly PermissionName[]> = {
     'Mapi.Beneficiary.Read', 'Portal.Terminals.Read', 'Portal.Moto.Create', 'Mapi.Users.Read', 'Mapi.Users.Create',
     'Mapi.Users.Update', 'Mapi.Users.Delete', 'Portal.Settings.Read', 'Portal.Settings.Update', 'Mapi.Configurations.Read',
     'Mapi.Configurations.Update', 'Portal.PaymentJobs.Cancel', ...paymentOperations, 'Portal.PaymentJobs.MailPaymentLink',
-    'Mapi.Customers.Read', 'Mapi.Customers.Update', 'Mapi.Beneficiary.Create', 'Mapi.Beneficiary.Approve',
+    'Mapi.Customers.Read', 'Mapi.Customers.Update', 'Mapi.Beneficiary.Create', 'Mapi.Beneficiary.Approve', 'Mapi.ApiKeys.Manage',
   ],
   Finance: [...businessRead, ...transactionRead, ...financeRead, ...paymentOperations],
-  ExternalDeveloper: [...businessRead, ...transactionRead, 'Mapi.Configurations.Read', 'Mapi.Configurations.Update', 'Portal.Settings.Read', 'Portal.Settings.Update'],
+  ExternalDeveloper: [...businessRead, ...transactionRead, 'Mapi.Configurations.Read', 'Mapi.Configurations.Update', 'Portal.Settings.Read', 'Portal.Settings.Update', 'Mapi.ApiKeys.Manage'],
   Sales: [...businessRead, ...transactionRead, 'Portal.PaymentJobs.Cancel', 'Portal.PaymentJobs.MailPaymentLink'],
   VirtualTerminal: ['Portal.Moto.Create', 'Portal.Terminals.Read', 'Portal.Notifications.Read', 'Portal.Settings.Read', 'Mapi.Configurations.Read', 'Mapi.Customers.Read', 'Portal.PaymentJobs.Read'],
 };

@@ -103,7 +103,8 @@ export async function deleteImage(ownerPath: string, imageReference: string) {
 export const imageUrl = (imageReference: string) => `/api/portal/images/${e(imageReference)}`;
 
 export async function createApiKey(path: string, body: { name: string; description: string; expiresAt: string | null }) {
-  return validate('apiKeyCreated', await api.post<unknown>(`${path}/api-keys`, body));
+  // Creating needs a step-up too: the 403 comes back to the API keys panel, which asks for it.
+  return validate('apiKeyCreated', await api.post<unknown>(`${path}/api-keys`, body, { handleErrors: (status) => status !== 403 }));
 }
 
 export async function startApiKeyReplacement(path: string, keyId: string) {

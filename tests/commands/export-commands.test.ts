@@ -1,5 +1,6 @@
 // 'Export tickets…' and 'Export users…' (issues 20, 21, 23): offered on their overview only, when its screen takes an
-// export (it declares so only where the user may make reports); they ask the screen for its export dialog.
+// export (it declares so only where the user may make reports) and with the permissions the server checks for the
+// report job (the area's read and Portal.Reports.Create); they ask the screen for its export dialog.
 import { describe, expect, it, vi } from 'vitest';
 import type { CommandServices } from '../../commands/command.ts';
 import { isAvailable } from '../../commands/registry.ts';
@@ -13,12 +14,14 @@ const on = (routeId: string, capabilities: string[], permissions: string[]) => b
 
 describe('export commands of the tickets and users overviews', () => {
   it.each([
-    ['tickets.export', 'tickets', ['export'], ['Portal.Tickets.Read'], true],
-    ['tickets.export', 'tickets', [], ['Portal.Tickets.Read'], false],
+    ['tickets.export', 'tickets', ['export'], ['Portal.Tickets.Read', 'Portal.Reports.Create'], true],
+    ['tickets.export', 'tickets', ['export'], ['Portal.Tickets.Read'], false],
+    ['tickets.export', 'tickets', [], ['Portal.Tickets.Read', 'Portal.Reports.Create'], false],
     ['tickets.export', 'tickets', ['export'], [], false],
     ['tickets.export', 'users', ['export'], ['Portal.Tickets.Read'], false],
-    ['users.export', 'users', ['export'], ['Mapi.Users.Read'], true],
-    ['users.export', 'users', [], ['Mapi.Users.Read'], false],
+    ['users.export', 'users', ['export'], ['Mapi.Users.Read', 'Portal.Reports.Create'], true],
+    ['users.export', 'users', ['export'], ['Mapi.Users.Read'], false],
+    ['users.export', 'users', [], ['Mapi.Users.Read', 'Portal.Reports.Create'], false],
     ['users.export', 'transactions', ['export'], ['Mapi.Users.Read'], false],
   ])('%s on %s with %j and %j is offered: %s', (id, routeId, capabilities, permissions, expected) => {
     const command = id === 'tickets.export' ? exportTicketsCommand : exportUsersCommand;

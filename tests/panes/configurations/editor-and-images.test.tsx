@@ -92,7 +92,8 @@ describe('the hosted page editor', () => {
     await screen.findByTitle('Preview of the payment page at desktop width', {}, { timeout: 5000 });
     await waitFor(() => expect([...(workspaceStore.panes[0]?.capabilities ?? [])].sort()).toEqual(['previewWidth', 'removeLogo']));
     const services = { state: { paneRequest: (capability: never, argument?: number) => sendPaneRequest(capability, argument) } } as unknown as CommandServices;
-    const ctx = baseContext({ focusedPane: { id: 'pane-test', capabilities: [...(workspaceStore.panes[0]?.capabilities ?? [])] } });
+    // Removing the logo is a configuration edit: offered with the permission the server checks.
+    const ctx = baseContext({ permissions: ['Mapi.Configurations.Update'], focusedPane: { id: 'pane-test', capabilities: [...(workspaceStore.panes[0]?.capabilities ?? [])] } });
     expect(hostedPageCommands.filter((command) => isAvailable(command, ctx)).map((command) => command.id)).toEqual(['hostedPage.previewDesktop', 'hostedPage.previewPhone', 'hostedPage.removeLogo']);
 
     act(() => void previewPhoneCommand.run(services, {}));

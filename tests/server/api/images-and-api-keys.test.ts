@@ -112,9 +112,12 @@ describe.each(databaseKinds)('images and API keys on %s', (kind) => {
   });
 
   describe('API keys', () => {
-    it('is for Implementations and Technical admin only', async () => {
-      expect((await refused(developer, 'GET', `${configurationPath}/api-keys`)).status).toBe(403);
+    it('is for Implementations and Technical admin, and Owner and External developer on their own merchants', async () => {
+      expect((await refused(developer, 'GET', `${configurationPath}/api-keys`)).status).toBe(200);
+      expect((await refused(developer, 'GET', '/businesses/B3/merchants/M3a/configurations/C-M3a/api-keys')).status).toBe(404);
+      // Without a step-up, even a holder is refused a new key.
       expect((await refused(users.partner, 'POST', `${configurationPath}/api-keys`, { name: 'Shop', description: '', expiresAt: null })).status).toBe(403);
+      expect((await refused(users.merchantOnly, 'GET', '/businesses/B1/merchants/M1b/configurations/C-M1b/api-keys')).status).toBe(403);
       expect((await refused(users.readonly, 'GET', `${configurationPath}/api-keys`)).status).toBe(403);
       expect((await refused(implementations, 'GET', '/businesses/B1/merchants/M1a/configurations/C-M1b/api-keys')).status).toBe(404);
       expect((await refused(users.admin, 'GET', `${configurationPath}/api-keys`)).status).toBe(200);

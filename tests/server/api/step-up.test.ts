@@ -76,10 +76,15 @@ describe.each(databaseKinds)('step-up on %s', (kind) => {
     expect((await call(users.admin, 'GET', reveal)).status).toBe(403);
   });
 
-  it('replacing an API key needs the step-up too', async () => {
+  it('creating and replacing an API key need the step-up too', async () => {
     const userId = configurationUsers.implementations;
     await database.db.delete(schema.stepUpGrants);
+    const withoutStepUp = await call(userId, 'POST', keys, { name: 'Shop', description: '', expiresAt: null });
+    expect(withoutStepUp.status).toBe(403);
+    expect(await messagesOf(withoutStepUp)).toEqual([stepUpMessages.passwordRequired]);
+    expect((await stepUp(userId, { password })).status).toBe(200);
     const created = (await (await call(userId, 'POST', keys, { name: 'Shop', description: '', expiresAt: null })).json()) as { apiKey: { id: string } };
+    await database.db.delete(schema.stepUpGrants);
     const refused = await call(userId, 'POST', `${keys}/${created.apiKey.id}/replacement`);
     expect(refused.status).toBe(403);
     expect(await messagesOf(refused)).toEqual([stepUpMessages.passwordRequired]);

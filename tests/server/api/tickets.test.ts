@@ -10,6 +10,7 @@ import type { FileStore } from '../../../server/files/file-store.ts';
 import { ticketComment, ticketCommentPage, ticketDetail, ticketList } from '../../../src/contract/ticket-schemas.ts';
 import { maxAttachmentBytes, uploadMessages } from '../../../src/contract/tickets.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, tokenFor } from '../support.ts';
+import { configurationUsers, insertConfigurationUsers } from './configuration-fixtures.ts';
 
 const { users } = fixture;
 
@@ -55,6 +56,8 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     await insertFixtureWorld(database);
+    // Support staff who write (Customer service, Implementations): the read-only role is never an assignee.
+    await insertConfigurationUsers(database);
     folder = await mkdtemp(join(tmpdir(), 'tickets-files-'));
     files = createFolderStore(folder);
     ({ call, app } = createTestApp(database, { files }));
@@ -169,16 +172,16 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
     it('lets staff change status, priority and assignee, with 409 on a stale version, and mails requester and assignee', async () => {
       const path = `/businesses/B3/tickets/${await create(users.owner, '/businesses/B3/tickets', { type: 'general', subject: 'Bank account change', description: 'New account' })}`;
       const before = await detail(users.admin, path);
-      const body = { type: before.type, priority: 'High', status: 'InProgress', subject: before.subject, description: before.description, assigneeId: users.readonly, version: before.version };
+      const body = { type: before.type, priority: 'High', status: 'InProgress', subject: before.subject, description: before.description, assigneeId: configurationUsers.service, version: before.version };
       const mailsBefore = (await outbox()).length;
       const updated = await call(users.admin, 'PUT', path, body);
       expect(updated.status, await updated.clone().text()).toBe(200);
-      expect(ticketDetail.assert(await updated.json())).toMatchObject({ status: 'InProgress', priority: 'High', assignee: { userId: users.readonly }, version: 2 });
+      expect(ticketDetail.assert(await updated.json())).toMatchObject({ status: 'InProgress', priority: 'High', assignee: { userId: configurationUsers.service }, version: 2 });
       const stale = await call(users.admin, 'PUT', path, { ...body, status: 'OnHold' });
       expect(stale.status).toBe(409);
       expect((await detail(users.admin, path)).status).toBe('InProgress');
       const mails = (await outbox()).slice(mailsBefore);
-      expect(mails.map((mail) => [mail.recipient, mail.template]).sort()).toEqual([['owner@fixture.test', 'ticketUpdate'], ['readonly@fixture.test', 'ticketAssigned']]);
+      expect(mails.map((mail) => [mail.recipient, mail.template]).sort()).toEqual([['owner@fixture.test', 'ticketUpdate'], ['service@fixture.test', 'ticketAssigned']]);
       expect(mails.find((mail) => mail.template === 'ticketUpdate')?.text).toContain('In progress');
       expect((await auditOf('TicketUpdated')).at(-1)?.metaData).toMatchObject({ changes: { status: { from: 'Open', to: 'InProgress' } } });
     });
@@ -384,7 +387,8 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
 
   it('lists assignees for staff only', async () => {
     const staff = (await (await call(users.admin, 'GET', '/ticket-assignees')).json()) as { results: { userId: string }[] };
-    expect(staff.results.map((row) => row.userId).sort()).toEqual([users.admin, users.readonly].sort());
+    // Staff who may work a ticket: the internal read-only role reads internal notes but is no assignee.
+    expect(staff.results.map((row) => row.userId).sort()).toEqual([users.admin, configurationUsers.implementations, configurationUsers.service].sort());
     expect((await call(users.owner, 'GET', '/ticket-assignees')).status).toBe(403);
   });
 });
