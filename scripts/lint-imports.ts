@@ -1,6 +1,8 @@
-// npm run lint: the import direction of ARCHITECTURE.md, no cycles, no default exports, no barrel files.
+// npm run lint: the import direction of ARCHITECTURE.md, no cycles, no default exports, no barrel files, and no write
+// to a money table outside server/payments/, server/ledger/, server/stats/ and the seed (scripts/money-writes.ts).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { moneyTableExports, moneyWriteProblems } from './money-writes.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const scanned = ['src', 'commands', 'panes', 'server'];
@@ -49,8 +51,10 @@ function resolveImport(from: string, specifier: string): string | null {
 
 const problems: string[] = [];
 const edges: Edge[] = [];
+const moneyExports = moneyTableExports(readFileSync(join(root, 'server/db/schema.ts'), 'utf8'));
 for (const file of scanned.flatMap((dir) => files(join(root, dir))).map((path) => relative(root, path))) {
   const text = readFileSync(join(root, file), 'utf8');
+  if (file.startsWith('server/')) problems.push(...moneyWriteProblems(file, text, moneyExports));
   if (/^export default\b/m.test(text)) problems.push(`${file}: default export (named exports only)`);
   if (/(^|\/)index\.tsx?$/.test(file) && /^export \* from/m.test(text)) problems.push(`${file}: barrel file`);
   for (const match of text.matchAll(importPattern)) {
@@ -97,4 +101,4 @@ if (problems.length > 0) {
   console.error(`lint: ${problems.length} problem(s)\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   process.exit(1);
 }
-console.log(`lint: ${edges.length} imports in ${new Set(edges.map((edge) => edge.from)).size} files follow the architecture; no cycles`);
+console.log(`lint: ${edges.length} imports in ${new Set(edges.map((edge) => edge.from)).size} files follow the architecture; no cycles; money tables written only behind server/payments/, server/ledger/, server/stats/ and the seed`);

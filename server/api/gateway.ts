@@ -9,7 +9,8 @@
 // | GET    | /api/gateway/payment-jobs/{reference}| the job of the key's configuration (404 for any other): status, amounts, payments (masked card only) |
 //
 // A job made here is open: the shopper pays it on the hosted payment page (/pay/{reference}, issue 19); it expires
-// after expiresInHours (default 24, at most 720). Audited 'GatewayPaymentJobCreated' with the key's id.
+// after expiresInHours (default 24, at most 720). Written through the one door for money (openPaymentJob, server/payments/):
+// versioned, audited 'GatewayPaymentJobCreated' with the key's id, and announced to open panes.
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
@@ -19,9 +20,10 @@ import { formatMoney, maxIdempotencyKeyLength } from '../../src/contract/payment
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import { lineAmounts, orderTotals, toMinor } from '../../src/contract/virtual-terminal.ts';
 import { gatewayPaymentJobBody } from '../../src/contract/virtual-terminal-schemas.ts';
-import { auditEvents, businesses, paymentJobs, transactions } from '../db/schema.ts';
+import { businesses, paymentJobs, transactions } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress } from '../mail/outbox.ts';
+import { openPaymentJob } from '../payments/payment-job-opening.ts';
 import { runPaymentAction, type ActionOutcome } from '../payments/payment-operations.ts';
 import { loadVirtualTerminalSettings } from '../payments/virtual-terminal.ts';
 import { verifyApiKey } from './api-keys.ts';
@@ -80,20 +82,24 @@ export function gatewayRoutes({ database, publicUrl }: Deps) {
       const [business] = await tx.select({ partnerId: businesses.partnerId }).from(businesses).where(eq(businesses.id, key.businessId));
       const reference = `PJ${randomBytes(5).toString('hex').toUpperCase()}`;
       const expires = new Date(at.getTime() + (body.expiresInHours ?? 24) * 3_600_000);
-      await tx.insert(paymentJobs).values({
-        reference, partnerId: business?.partnerId ?? null, businessId: key.businessId, merchantId: key.merchantId, configurationId: key.configurationId,
-        createDateTimeUtc: at, expirationDateTimeUtc: expires, orderNumber: body.merchantReference.trim(), amountMinor, currency: body.currency, status: 'pending',
-        order: {
-          channel: 'gateway', billingIdentity: { emailAddress: email ?? undefined },
-          orderLines: lines.map((line) => {
-            const amounts = lineAmounts(line, body.currency);
-            return { type: line.type, description: line.description, quantity: line.quantity, vatPercentage: line.vatPercentage, unitPriceInclVat: amounts.sign * amounts.unitInclMinor, unitPriceExclVat: amounts.sign * amounts.unitExclMinor };
-          }),
+      // Through the one door for money: the job, its version, its audit event and the live event of open panes.
+      await openPaymentJob(tx, {
+        actor, at,
+        job: {
+          reference, partnerId: business?.partnerId ?? null, businessId: key.businessId, merchantId: key.merchantId, configurationId: key.configurationId,
+          createDateTimeUtc: at, expirationDateTimeUtc: expires, orderNumber: body.merchantReference.trim(), amountMinor, currency: body.currency, status: 'pending',
+          order: {
+            channel: 'gateway', billingIdentity: { emailAddress: email ?? undefined },
+            orderLines: lines.map((line) => {
+              const amounts = lineAmounts(line, body.currency);
+              return { type: line.type, description: line.description, quantity: line.quantity, vatPercentage: line.vatPercentage, unitPriceInclVat: amounts.sign * amounts.unitInclMinor, unitPriceExclVat: amounts.sign * amounts.unitExclMinor };
+            }),
+          },
         },
-      });
-      await tx.insert(auditEvents).values({
-        userId: actor.userId, event: 'GatewayPaymentJobCreated', dateTimeUtc: at, businessId: key.businessId, merchantId: key.merchantId,
-        metaData: { paymentJobReference: reference, apiKeyId: key.id, configurationId: key.configurationId, amount: body.amount, currency: body.currency, merchantReference: body.merchantReference },
+        audit: {
+          event: 'GatewayPaymentJobCreated',
+          metaData: { paymentJobReference: reference, apiKeyId: key.id, configurationId: key.configurationId, amount: body.amount, currency: body.currency, merchantReference: body.merchantReference },
+        },
       });
       return {
         status: 201,

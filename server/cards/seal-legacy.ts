@@ -8,6 +8,7 @@
 import { and, asc, gt, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { transactions } from '../db/schema.ts';
+import { replaceClearCardNumbers } from '../payments/card-columns.ts';
 import type { CardKeys } from './card-keys.ts';
 import { isCardNumber, maskCardNumber } from './card-seal.ts';
 import { vaultCard } from './card-vault.ts';
@@ -62,9 +63,7 @@ export async function sealLegacyCardNumbers(database: Database, keys: CardKeys, 
       // One statement for the batch: each row gets its token (and a mask if it had none) and loses the number. The
       // parameter holds references, tokens and masks, never a number.
       const updates = assignments.map(({ reference, card, masked }) => ({ reference, token: card === null ? null : tokens.get(card) ?? null, masked }));
-      await tx.execute(sql`UPDATE ${t} SET card_token = v.token, card_number = NULL, card_masked = coalesce(${t.cardMasked}, v.masked)
-        FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS v(reference text, token text, masked text)
-        WHERE ${t.reference} = v.reference`);
+      await replaceClearCardNumbers(tx, updates);
       const unusable = updates.filter((update) => update.token === null).length;
       if (unusable > 0) options.log?.(`${unusable} stored card numbers were not card numbers; erased without vaulting`);
       result.rows += rows.length;

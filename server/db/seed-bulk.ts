@@ -15,6 +15,7 @@
 // - Card payments (and their children) carry the card vault token of their (merchant, test card), computed here as
 //   seedCardToken computes it in JavaScript for the vault rows seed.ts seals; never a card number.
 import { maskCardNumber } from '../cards/card-seal.ts';
+import { publishedTestCards } from '../payments/demo-acquirer.ts';
 import type { Customer, MerchantLookup } from './seed-world.ts';
 
 export type BulkPlan = {
@@ -124,13 +125,11 @@ const paymentMethods: readonly (readonly [string, number])[] = [
 const methodSlots = quantileSlots(paymentMethods.map(([, weight]) => weight), 1000).map((index) => index + 1);
 
 /**
- * Published test card numbers only (card schemes' and acquirers' documented test PANs). Payments carry a token of
- * the card vault (server/cards/), never the number: the seed vaults each card once per merchant (seedCardToken).
+ * The demo acquirer's approved test cards (server/payments/demo-acquirer.ts), so every card the demo world shows is
+ * one the shopper page and the virtual terminal approve. Payments carry a token of the card vault (server/cards/),
+ * never the number: the seed vaults each card once per merchant (seedCardToken).
  */
-export const seedTestCards = [
-  '4111111111111111', '4242424242424242', '4000056655665556', '4012888888881881', '5555555555554444', '5200828282828210',
-  '2223003122003222', '5105105105105100', '378282246310005', '371449635398431', '6011111111111117', '3566002020360505',
-];
+export const seedTestCards = publishedTestCards;
 const cardDeclines = ['Insufficient funds', 'Do not honour', 'Expired card', 'Suspected fraud', '3-D Secure failed', 'Invalid card number', 'Card reported lost or stolen', 'Exceeds withdrawal limit'];
 const otherDeclines = ['Insufficient funds', 'Rejected by the payment provider', 'Suspected fraud', 'Cancelled by the shopper at the provider'];
 const failures = ['Issuer unavailable', 'Communication timeout', '3-D Secure failed', 'Processing error at the acquirer'];

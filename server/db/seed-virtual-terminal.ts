@@ -3,15 +3,18 @@
 // customers, a saved published test card (4111 1111 1111 1111 or 5555 5555 5555 4444, sealed in the vault) so a
 // repeat order with a saved card is paid in the demo. Deterministic and small (a handful of rows).
 import { and, asc, eq } from 'drizzle-orm';
-import { approvedTestCards } from '../../src/contract/virtual-terminal.ts';
 import type { CardKeys } from '../cards/card-keys.ts';
 import { maskCardNumber } from '../cards/card-seal.ts';
 import { vaultCard } from '../cards/card-vault.ts';
+import { publishedTestCards } from '../payments/demo-acquirer.ts';
 import type { Db } from './client.ts';
 import * as schema from './schema.ts';
 import type { World } from './seed-world.ts';
 
 type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** The saved cards: 4111 1111 1111 1111 and 5555 5555 5555 4444, both approved by the demo acquirer. */
+const savedTestCards = publishedTestCards.filter((cardNumber) => cardNumber === '4111111111111111' || cardNumber === '5555555555554444');
 
 export async function seedVirtualTerminal(tx: Writer, { world, now, cardKeys }: { world: World; now: Date; cardKeys: CardKeys }): Promise<void> {
   const merchantId = world.demo.vtMerchantId;
@@ -24,7 +27,7 @@ export async function seedVirtualTerminal(tx: Writer, { world, now, cardKeys }: 
   const stored = await tx.select({ id: schema.customers.id, firstName: schema.customers.firstName, lastName: schema.customers.lastName }).from(schema.customers)
     .where(eq(schema.customers.merchantId, merchantId)).orderBy(asc(schema.customers.reference)).limit(3);
   for (const [index, customer] of stored.entries()) {
-    const cardNumber = approvedTestCards[index % approvedTestCards.length] as string;
+    const cardNumber = savedTestCards[index % savedTestCards.length] as string;
     const cardToken = await vaultCard(tx, cardKeys, { merchantId, cardNumber });
     const id = `SCVT${customer.id.slice(-12)}`;
     const [existing] = await tx.select({ id: schema.customerData.id }).from(schema.customerData).where(and(eq(schema.customerData.id, id)));

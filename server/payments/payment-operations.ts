@@ -43,24 +43,29 @@ export type PaymentChange = {
   actor: Actor;
   /** new transactions rows: captures and refunds (kind, parentReference = the payment) */
   insert?: NewTransactionRow[];
-  /** status changes of existing rows (payments, refunds); the rows are locked already */
-  update?: { reference: string; status: string }[];
+  /**
+   * status changes of existing rows (payments, refunds); the rows are locked already. A pending payment that the
+   * shopper pays also gets the card it was paid with (`card`).
+   */
+  update?: { reference: string; status: string; card?: Pick<NewTransactionRow, 'paymentMethod' | 'cardMasked' | 'cardToken' | 'channel'> }[];
   /** the job's own fields that change */
   jobPatch?: Partial<Pick<JobState['job'], 'status' | 'paidDateTimeUtc' | 'expirationDateTimeUtc'>>;
   refundRows?: (typeof paymentRefunds.$inferInsert)[];
   steps?: (typeof paymentSteps.$inferInsert)[];
-  audit: { event: PaymentAuditEvent | VirtualTerminalAuditEvent; metaData: Record<string, unknown> };
+  audit: { event: DoorAuditEvent; metaData: Record<string, unknown> };
   at: Date;
 };
 /** The virtual terminal's orders (issue 17, server/payments/virtual-terminal.ts) commit through this door too. */
 export type VirtualTerminalAuditEvent = 'VirtualTerminalOrderSuccessful' | 'VirtualTerminalOrderFailed';
+/** … and the gateway's new jobs and the shopper's payments (server/payments/payment-job-opening.ts, shopper-payment.ts). */
+export type DoorAuditEvent = PaymentAuditEvent | VirtualTerminalAuditEvent | 'GatewayPaymentJobCreated' | 'PaymentJobPaidByShopper';
 
 export async function commitPaymentChange(tx: Tx, change: PaymentChange): Promise<number> {
   const changes: TransactionChange[] = [];
-  for (const { reference, status } of change.update ?? []) {
+  for (const { reference, status, card } of change.update ?? []) {
     const [before] = await tx.select().from(transactions).where(eq(transactions.reference, reference)).for('update');
     if (!before) throw new Error(`commitPaymentChange: no transaction ${reference}`);
-    const [after] = await tx.update(transactions).set({ status }).where(eq(transactions.reference, reference)).returning();
+    const [after] = await tx.update(transactions).set({ ...card, status }).where(eq(transactions.reference, reference)).returning();
     if (!after) throw new Error(`commitPaymentChange: transaction ${reference} vanished`);
     changes.push({ before: toStatsTransaction(before), after: toStatsTransaction(after) });
   }
@@ -88,7 +93,7 @@ export async function commitPaymentChange(tx: Tx, change: PaymentChange): Promis
   return job?.version ?? change.job.version + 1;
 }
 
-async function audit(tx: Tx, job: JobState['job'], actor: Actor, event: PaymentAuditEvent | VirtualTerminalAuditEvent, metaData: Record<string, unknown>, at: Date): Promise<void> {
+async function audit(tx: Tx, job: JobState['job'], actor: Actor, event: DoorAuditEvent, metaData: Record<string, unknown>, at: Date): Promise<void> {
   await tx.insert(auditEvents).values({
     userId: actor.userId, event, dateTimeUtc: at, businessId: job.businessId, merchantId: job.merchantId,
     metaData: { paymentJobReference: job.reference, ...metaData },

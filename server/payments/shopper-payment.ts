@@ -1,20 +1,20 @@
 // A shopper paying a payment job on its hosted page (GET/POST /pay/{paymentJobReference}, issue 19). In one
-// database transaction: the job is locked and re-checked (open, not expired), its payment is written paid (the
-// pending payment row of the job when there is one, else a new one), the card is sealed in the card vault (only its
-// masked form is kept beside the payment), the job is marked paid, the statistics move with it and an audit event
-// records it. Test cards only: this portal has no acquirer, so the seed's published test cards are approved and
-// every other number is declined with a clear message (nothing is written for a decline).
+// database transaction: the job is locked and re-checked (open, not expired), the card is sealed in the card vault
+// (only its masked form is kept beside the payment), and the payment commits through the one door for money
+// (commitPaymentChange): the job's pending payment row paid when there is one, else a new one; the job paid and its
+// version moved on; the payment's step; the statistics, the ledger, the audit event and the live event of open panes.
+// The demo acquirer (server/payments/demo-acquirer.ts) decides the card, as it does in the virtual terminal; a
+// declined card writes nothing here: the shopper sees why and may try another.
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import { unknownCardDeclineReason } from '../../src/contract/virtual-terminal.ts';
 import type { CardKeys } from '../cards/card-keys.ts';
 import { maskCardNumber } from '../cards/card-seal.ts';
 import { vaultCard } from '../cards/card-vault.ts';
 import type { Database } from '../db/client.ts';
-import { seedTestCards } from '../db/seed-bulk.ts';
-import { auditEvents, paymentJobs, transactions } from '../db/schema.ts';
-import { recordEvent } from '../events/event-bus.ts';
-import { postTransactionChanges } from '../ledger/post-transactions.ts';
-import { recordTransactionChanges, toStatsTransaction } from '../stats/record-transaction.ts';
+import { paymentJobs, transactions } from '../db/schema.ts';
+import { declineReasonOf } from './demo-acquirer.ts';
+import { commitPaymentChange } from './payment-operations.ts';
 
 export type PaymentJobRow = typeof paymentJobs.$inferSelect;
 export type JobState = 'open' | 'paid' | 'cancelled' | 'expired';
@@ -55,7 +55,9 @@ export function cardProblem(input: CardInput, now: Date): CardProblem {
   const endOfMonth = Date.UTC(2000 + Number(expiry[2]), Number(expiry[1]), 1);
   if (endOfMonth <= now.getTime()) return 'Expiry date is in the past';
   if (!/^[0-9]{3,4}$/.test(input.cvc.trim())) return 'Security code is invalid';
-  if (!seedTestCards.includes(digits)) return 'The card was declined. This demo accepts the published test cards only (for example 4111 1111 1111 1111).';
+  const declined = declineReasonOf(digits, 'hostedPage');
+  if (declined === unknownCardDeclineReason) return 'The card was declined. This demo accepts the published test cards only (for example 4111 1111 1111 1111).';
+  if (declined !== null) return `The card was declined: ${declined}.`;
   return null;
 }
 
@@ -69,32 +71,28 @@ export async function payShopperJob(database: Database, cardKeys: CardKeys, refe
     const state = jobState(job, now);
     if (state !== 'open') return { ok: false, state };
     const cardToken = await vaultCard(tx, cardKeys, { merchantId: job.merchantId, cardNumber: digits });
-    const paid = { status: 'paid', paymentMethod: 'card', cardMasked: maskCardNumber(digits), cardToken, channel: 'Gateway' };
-    const [pending] = await tx.select().from(transactions)
+    const card = { paymentMethod: 'card', cardMasked: maskCardNumber(digits), cardToken, channel: 'Gateway' };
+    const [pending] = await tx.select({ reference: transactions.reference }).from(transactions)
       .where(and(eq(transactions.paymentJobReference, job.reference), eq(transactions.kind, 'payment'), eq(transactions.status, 'pending'))).limit(1).for('update');
-    let before: ReturnType<typeof toStatsTransaction> | null = null;
-    let after: typeof transactions.$inferSelect | undefined;
-    if (pending) {
-      before = toStatsTransaction(pending);
-      [after] = await tx.update(transactions).set(paid).where(eq(transactions.reference, pending.reference)).returning();
-    } else {
-      [after] = await tx.insert(transactions).values({
-        reference: `TX${randomBytes(5).toString('hex').toUpperCase()}`, kind: 'payment', partnerId: job.partnerId, businessId: job.businessId,
-        merchantId: job.merchantId, configurationId: job.configurationId, paymentJobReference: job.reference, createdAt: now,
-        amountMinor: job.amountMinor, currency: job.currency, ...paid,
-      }).returning();
-    }
-    if (!after) throw new Error('the payment could not be written');
-    await tx.update(paymentJobs).set({ status: 'paid', paidDateTimeUtc: now }).where(eq(paymentJobs.reference, job.reference));
-    const changes = [{ before, after: toStatsTransaction(after) }];
-    await recordTransactionChanges(tx, changes);
-    // The settlement ledger moves in the same transaction as the statistics (issue 18).
-    await postTransactionChanges(tx, changes);
-    await tx.insert(auditEvents).values({
-      userId: 'shopper', event: 'PaymentJobPaidByShopper', dateTimeUtc: now, businessId: job.businessId, merchantId: job.merchantId,
-      metaData: { paymentJobReference: job.reference, transactionReference: after.reference, amountMinor: job.amountMinor, currency: job.currency, maskedCardNumber: paid.cardMasked },
+    const paymentReference = pending?.reference ?? `TX${randomBytes(5).toString('hex').toUpperCase()}`;
+    await commitPaymentChange(tx, {
+      job, actor: { userId: 'shopper' }, at: now,
+      ...(pending
+        ? { update: [{ reference: pending.reference, status: 'paid', card }] }
+        : {
+          insert: [{
+            reference: paymentReference, kind: 'payment', parentReference: null, partnerId: job.partnerId, businessId: job.businessId,
+            merchantId: job.merchantId, configurationId: job.configurationId, paymentJobReference: job.reference, createdAt: now,
+            amountMinor: job.amountMinor, currency: job.currency, status: 'paid', ...card,
+          }],
+        }),
+      jobPatch: { status: 'paid', paidDateTimeUtc: now },
+      steps: [{ paymentId: paymentReference, paymentJobReference: job.reference, step: 'authorisedAndCaptured', amountMinor: job.amountMinor, dateTimeUtc: now }],
+      audit: {
+        event: 'PaymentJobPaidByShopper',
+        metaData: { paymentJobReference: job.reference, transactionReference: paymentReference, amountMinor: job.amountMinor, currency: job.currency, maskedCardNumber: card.cardMasked },
+      },
     });
-    await recordEvent(tx, 'record', { resource: 'paymentJob', resourceId: job.reference, businessId: job.businessId, merchantId: job.merchantId });
-    return { ok: true, transactionReference: after.reference };
+    return { ok: true, transactionReference: paymentReference };
   });
 }

@@ -3,25 +3,26 @@
 // 'VirtualTerminalOrderSuccessful' / 'VirtualTerminalOrderFailed'). A declined card is a payment too: the job and
 // its declined payment are written (unsuccessful volume in the statistics) and the answer says why. The card is
 // sealed in the card vault; only its masked form and token are kept; the CVC is checked for form and never stored.
-// Test cards decide the outcome (src/contract/virtual-terminal.ts); a saved card is recognised by its vault
+// The demo acquirer decides the outcome (server/payments/demo-acquirer.ts); a saved card is recognised by its vault
 // fingerprint, never by opening it.
 import { randomBytes } from 'node:crypto';
 import { and, count, eq, gt, sql } from 'drizzle-orm';
 import { decimalsOf, formatMoney } from '../../src/contract/payment-jobs.ts';
 import { currencyExponent, toMajorUnits } from '../../src/contract/transactions.ts';
 import {
-  approvedTestCards, approvedTestRange, cardBrand, cardDigits, decliningTestCards, defaultVirtualTerminalSettings, duplicateReferenceWindowMs, emailRequiredMessage,
-  expiryOf, expiryProblem, lineAmounts, luhnValid, orderTotals, savedCardLimitMessage, unknownCardDeclineReason, type VirtualTerminalSettings,
+  cardBrand, cardDigits, defaultVirtualTerminalSettings, duplicateReferenceWindowMs, emailRequiredMessage,
+  expiryOf, expiryProblem, lineAmounts, luhnValid, orderTotals, savedCardLimitMessage, type VirtualTerminalSettings,
 } from '../../src/contract/virtual-terminal.ts';
 import type { VirtualTerminalOrderBody } from '../../src/contract/virtual-terminal-schemas.ts';
 import type { CardKeys } from '../cards/card-keys.ts';
-import { cardFingerprints, maskCardNumber } from '../cards/card-seal.ts';
+import { maskCardNumber } from '../cards/card-seal.ts';
 import { vaultCard } from '../cards/card-vault.ts';
 import {
   cardVault, configurationPaymentMethods, configurations, customerData, customers, merchants, paymentJobs, virtualTerminalSettings,
 } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
+import { declineReasonOf, vaultedCardDeclineReason } from './demo-acquirer.ts';
 import { commitPaymentChange, type ActionOutcome, type Actor } from './payment-operations.ts';
 import type { Tx } from './payment-state.ts';
 
@@ -47,23 +48,6 @@ export async function loadVirtualTerminalSettings(tx: Tx, scope: { merchantId: s
     askShippingAddress: settings.askShippingAddress, version: row.configuration.version, currencies,
     virtualTerminalMenuEnabled: row.configuration.switches.virtualTerminalMenuEnabled !== false,
   };
-}
-
-/** The outcome the demo acquirer gives a card: approved, or declined with its reason. */
-export function testCardOutcome(digits: string): string | null {
-  if ((approvedTestCards as readonly string[]).includes(digits) || digits.startsWith(approvedTestRange)) return null;
-  return decliningTestCards[digits] ?? unknownCardDeclineReason;
-}
-
-/**
- * The outcome for a vaulted card, recognised by fingerprint or, for the approved test range, by the first six digits
- * its masked number keeps (the vault row is never opened).
- */
-function vaultedCardOutcome(keys: CardKeys, merchantId: string, vaulted: { fingerprint: string; masked: string }): string | null {
-  for (const digits of [...approvedTestCards, ...Object.keys(decliningTestCards)]) {
-    if (cardFingerprints(keys, merchantId, digits).includes(vaulted.fingerprint)) return testCardOutcome(digits);
-  }
-  return vaulted.masked.startsWith(approvedTestRange) ? null : unknownCardDeclineReason;
 }
 
 const newJobReference = () => `PJ${randomBytes(5).toString('hex').toUpperCase()}`;
@@ -157,7 +141,7 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
   if (body.card && digits) {
     cardToken = await vaultCard(tx, context.cardKeys, { merchantId: scope.merchantId, cardNumber: digits });
     masked = maskCardNumber(digits);
-    declineReason = testCardOutcome(digits);
+    declineReason = declineReasonOf(digits, 'moto');
   } else {
     if (!customer) return problem(400, 'A saved card belongs to a stored customer: choose the customer first');
     const [item] = await tx.select().from(customerData)
@@ -170,7 +154,7 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
     if (Date.UTC(year, month, 1) <= at.getTime()) return problem(400, 'The saved card has expired; enter a new card');
     cardToken = vaulted.token;
     masked = vaulted.masked;
-    declineReason = vaultedCardOutcome(context.cardKeys, scope.merchantId, vaulted);
+    declineReason = vaultedCardDeclineReason(context.cardKeys, scope.merchantId, vaulted, 'moto');
     savedCardId = item.id;
   }
 

@@ -3,7 +3,7 @@
 // never disagrees with the transactions. Each change becomes per-bucket deltas (after minus before) upserted into
 // every granularity with `INSERT … ON CONFLICT DO UPDATE SET m = m + excluded.m`; rows are written in key order so
 // concurrent writers lock them in the same order and cannot deadlock on each other.
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { takesMoneyBack } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
@@ -132,26 +132,4 @@ async function upsertMeasures(writer: StatsWriter, table: StatsTable, rows: read
       salesCount: accumulate(table.salesCount),
     },
   });
-}
-
-/** Inserts transactions (payments before the refunds of them) and records them in the statistics. */
-export async function insertTransactions(writer: StatsWriter, rows: readonly NewTransactionRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await writer.insert(transactions).values([...rows]);
-  await recordTransactionChanges(writer, rows.map((row) => ({ before: null, after: toStatsTransaction(row) })));
-}
-
-export type TransactionPatch = Partial<Pick<TransactionRow, 'status' | 'declineReason' | 'amountMinor'>>;
-
-/**
- * Changes a transaction (a payment paid, declined or cancelled; a refund settled) and its statistics. The row is
- * locked first so that two concurrent changes apply one after the other. Null when there is no such transaction.
- */
-export async function updateTransaction(writer: StatsWriter, reference: string, patch: TransactionPatch): Promise<TransactionRow | null> {
-  const [before] = await writer.select().from(transactions).where(eq(transactions.reference, reference)).for('update');
-  if (!before) return null;
-  const [after] = await writer.update(transactions).set(patch).where(eq(transactions.reference, reference)).returning();
-  if (!after) return null;
-  await recordTransactionChanges(writer, [{ before: toStatsTransaction(before), after: toStatsTransaction(after) }]);
-  return after;
 }

@@ -1,4 +1,4 @@
-// The virtual terminal (issue 17): MOTO order entry, its settings and the published test cards. Pure rules both the
+// The virtual terminal (issue 17): MOTO order entry and its settings. Pure rules both the
 // server (enforcement) and the order form (live totals, messages) read; the arktype schemas are in
 // virtual-terminal-schemas.ts so a screen that needs only these does not build them.
 import { currencyExponent } from './transactions.ts';
@@ -132,21 +132,7 @@ export function expiryProblem(text: string, now: Date): ExpiryProblem {
   return Date.UTC(expiry.year, expiry.month, 1) <= now.getTime() ? 'The card has expired' : null;
 }
 
-/**
- * The published test cards (README): the approved ones are paid with any future expiry and CVC; the named ones
- * always decline with their reason; so are the cards of the Mastercard 2-series test range 2223 00 (the seed's saved
- * cards, 2223 0031 …, and the published 2223 0031 2200 3222); every other card number declines as not accepted by
- * the demo acquirer.
- */
-export const approvedTestCards = ['4111111111111111', '5555555555554444'] as const;
-/** The first six digits of the approved test range: a vaulted card is recognised by them in its masked number. */
-export const approvedTestRange = '222300';
-export const decliningTestCards: Readonly<Record<string, string>> = {
-  '4000000000009995': 'Insufficient funds',
-  '4000000000003220': '3-D Secure required: not possible for a MOTO payment',
-  '4000000000000002': 'Do not honour',
-  '4000000000000069': 'Expired card',
-};
+/** The demo acquirer's answer for a number it does not know (server/payments/demo-acquirer.ts decides every test card). */
 export const unknownCardDeclineReason = 'Card not accepted: this demo acquirer approves only the published test cards';
 
 export type DateOfBirthParts = { day: string; month: string; year: string };

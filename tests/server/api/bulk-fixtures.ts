@@ -2,7 +2,7 @@
 // one, two of another tenant (B1), and a user who may cancel at one merchant of B3 only.
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
-import { insertTransactions } from '../../../server/stats/record-transaction.ts';
+import { insertTransactions } from '../transaction-writers.ts';
 
 /** Finance on B3 (reads, may not cancel) and Sales on merchant M3a (may cancel there only). */
 export const bulkMixedUser = 'u-bulk-mixed';

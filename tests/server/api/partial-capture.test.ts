@@ -7,7 +7,7 @@ import { paymentActionAnswer, paymentJobDetail } from '../../../src/contract/pay
 import { feeOf } from '../../../src/contract/ledger.ts';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
-import { insertTransactions } from '../../../server/stats/record-transaction.ts';
+import { insertTransactions } from '../transaction-writers.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 
 const { users } = fixture;

@@ -12,7 +12,7 @@ import { statsAggregationSql, statsInsertSql } from '../../../server/db/seed.ts'
 import { advanceRefund, recordChargeback, refundPayment, runPaymentAction } from '../../../server/payments/payment-operations.ts';
 import { processDueRefunds } from '../../../server/payments/refund-processor.ts';
 import { rebuildStatsRollups } from '../../../server/stats/rebuild.ts';
-import { insertTransactions } from '../../../server/stats/record-transaction.ts';
+import { insertTransactions } from '../transaction-writers.ts';
 import { exactCountLimit } from '../../../server/api/transactions.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 

@@ -106,7 +106,7 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(threeDs.result).toBe('declined');
     expect(String(threeDs.declineReason)).toMatch(/3-D Secure/);
     // Any other valid number is not the demo acquirer's, but for the 2-series test range 2223 00 it approves.
-    const unknown = await json(await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })));
+    const unknown = await json(await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '4000 0000 0000 0044', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })));
     expect(unknown).toMatchObject({ result: 'declined', declineReason: unknownCardDeclineReason });
     const twoSeries = await json(await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '2223 0031 2200 3222', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })));
     expect(twoSeries).toMatchObject({ result: 'paid', declineReason: null, maskedCardNumber: '222300******3222' });

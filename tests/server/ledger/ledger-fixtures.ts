@@ -5,7 +5,8 @@ import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { closeDueBatches, payBusinessRemittances } from '../../../server/ledger/close-batches.ts';
 import { ensureMerchantAccountGroups, postTransactionChanges } from '../../../server/ledger/post-transactions.ts';
-import { insertTransactions, toStatsTransaction, updateTransaction, type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
+import { toStatsTransaction, type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
+import { insertTransactions, updateTransaction } from '../transaction-writers.ts';
 import { merchantAccountNumber, businessAccountNumber } from '../../../src/contract/ledger.ts';
 
 export const ledgerNow = new Date('2026-10-20T12:00:00Z');

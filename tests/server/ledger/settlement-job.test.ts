@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import { postTransactionChanges, utcDayStart } from '../../../server/ledger/post-transactions.ts';
 import { startSettlementJob } from '../../../server/ledger/settlement-job.ts';
-import { insertTransactions, toStatsTransaction, type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
+import { toStatsTransaction, type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
+import { insertTransactions } from '../transaction-writers.ts';
 import { createTestDatabase, insertFixtureWorld } from '../support.ts';
 
 describe('the settlement job (PGlite)', () => {
