@@ -71,6 +71,7 @@ import { type AppEnv, type Deps, readBody } from './env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
 import { likeLiteral, parseListRequest, singleValuedQuery } from './list-sql.ts';
 import type { ParsedListQuery } from '../../src/contract/list-query.ts';
+import { sqlNow } from '../clock.ts';
 
 const u = users;
 const userIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -133,7 +134,7 @@ export async function userListWhere(db: Db, principal: Principal, filters: Parse
   const merchant = first('merchant');
   if (merchant) conditions.push(roleRow(eq(userRoles.merchantId, merchant)));
   const locked = first('locked');
-  const lockedSql = sql`(${u.lockoutEndDateUtc} IS NOT NULL AND ${u.lockoutEndDateUtc} > now())`;
+  const lockedSql = sql`(${u.lockoutEndDateUtc} IS NOT NULL AND ${u.lockoutEndDateUtc} > ${sqlNow()})`;
   if (locked === 'true') conditions.push(lockedSql);
   if (locked === 'false') conditions.push(sql`NOT ${lockedSql}`);
   const status = first('status');
@@ -634,7 +635,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     if (row.id === principal.userId) throw badRequest('Change your own password from your profile.');
     if (row.status === 'invited') throw badRequest('This user has not accepted the invitation yet: re-send the invitation instead.');
     const [recent] = await db.select({ value: count() }).from(passwordResets)
-      .where(and(eq(passwordResets.userId, row.id), sql`${passwordResets.createdAt} > now() - interval '1 hour'`));
+      .where(and(eq(passwordResets.userId, row.id), sql`${passwordResets.createdAt} > ${sqlNow(-3_600_000)}`));
     if (Number(recent?.value ?? 0) >= resetEmailsPerHour) throw new ApiError(429, userMessages.tooManyRequests);
     await db.transaction(async (tx) => {
       await issuePasswordReset(tx, publicUrl, row, `admin:${principal.userId}`);
@@ -724,7 +725,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
   routes.get('/user/sessions', async (c) => {
     const principal = c.get('principal');
     const rows = await db.select({ payload: oidcPayloads.payload, expiresAt: oidcPayloads.expiresAt }).from(oidcPayloads)
-      .where(and(eq(oidcPayloads.type, 'Session'), sql`${oidcPayloads.payload} ->> 'accountId' = ${principal.userId}`, or(isNull(oidcPayloads.expiresAt), sql`${oidcPayloads.expiresAt} > now()`)));
+      .where(and(eq(oidcPayloads.type, 'Session'), sql`${oidcPayloads.payload} ->> 'accountId' = ${principal.userId}`, or(isNull(oidcPayloads.expiresAt), sql`${oidcPayloads.expiresAt} > ${sqlNow()}`)));
     const results = rows.map((row) => {
       const loginTs = Number((row.payload as { loginTs?: number }).loginTs ?? 0);
       return { signedInUtc: loginTs > 0 ? new Date(loginTs * 1000).toISOString() : null, expiresUtc: row.expiresAt?.toISOString() ?? null };

@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import {
   emailKeyOf, growingDelayMs, queueLockedEmail, recordSignInEvent, reserveAttempt, settleAttempt, unknownSource, type AttemptSource,
 } from './sign-in-guard.ts';
+import { sqlNow } from '../clock.ts';
 
 /** Wrong passwords in a row that lock an account, and for how long. */
 export const lockoutThreshold = 5;
@@ -160,7 +161,7 @@ export async function createAccounts(database: Database, publicUrl = 'http://loc
       .select({ id: users.id, email: users.email, givenName: users.givenName, familyName: users.familyName })
       .from(users)
       // A locked account is found by nobody: no code exchange, refresh or silent sign-in for it (findAccount).
-      .where(and(eq(users.id, userId), sql`(${users.lockoutEndDateUtc} IS NULL OR ${users.lockoutEndDateUtc} <= now())`))
+      .where(and(eq(users.id, userId), sql`(${users.lockoutEndDateUtc} IS NULL OR ${users.lockoutEndDateUtc} <= ${sqlNow()})`))
       .limit(1);
     if (!user) return undefined;
     return {

@@ -6,6 +6,7 @@ import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Database, Db } from '../db/client.ts';
 import { businesses, merchants, partners, userRoles, users } from '../db/schema.ts';
 import { partnerLevelExtras, permissionsOfRoles } from './role-permissions.ts';
+import { now } from '../clock.ts';
 
 export type RoleGrant = { role: string; level: 'root' | 'partner' | 'business' | 'merchant'; partnerId: string | null; businessId: string | null; merchantId: string | null };
 
@@ -45,7 +46,7 @@ function principalQuery(db: Db) {
     id: users.id, email: users.email, givenName: users.givenName, familyName: users.familyName, internal: users.internal,
     passwordExpiresUtc: users.passwordExpiresUtc, grants: grantsOfUser, partnerBusinessIds: businessesOfPartnerGrants,
   // A locked account (lockoutEndDateUtc in the future) is no principal at all: its tokens stop working at once.
-  }).from(users).where(and(eq(users.id, sql.placeholder('userId')), sql`(${users.lockoutEndDateUtc} IS NULL OR ${users.lockoutEndDateUtc} <= now())`))
+  }).from(users).where(and(eq(users.id, sql.placeholder('userId')), sql`(${users.lockoutEndDateUtc} IS NULL OR ${users.lockoutEndDateUtc} <= ${sql.placeholder('now')}::timestamptz)`))
     .prepare('load_principal');
 }
 
@@ -72,7 +73,7 @@ function lookupsOf(db: Db): ReturnType<typeof lookups> {
 const fromJson = <T,>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 export async function loadPrincipal(database: Database, userId: string): Promise<Principal | null> {
-  const [user] = await lookupsOf(database.db).principal.execute({ userId });
+  const [user] = await lookupsOf(database.db).principal.execute({ userId, now: now().toISOString() });
   if (!user) return null;
   const grants = fromJson<GrantRow[]>(user.grants).map(([role, level, partnerId, businessId, merchantId]): RoleGrant => ({ role, level, partnerId, businessId, merchantId }));
   return {

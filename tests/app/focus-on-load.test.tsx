@@ -14,8 +14,8 @@ describe('focus on a page load', () => {
   it('puts the keyboard in the pane of a screen opened by its address', async () => {
     signIn({ permissions: ['Mapi.Users.Read'], paths: ['/users'] });
     renderWithServices(<Workspace />);
-    const heading = await screen.findByRole('heading', { name: 'Users', level: 1 }, { timeout: 5000 });
+    const heading = await screen.findByRole('heading', { name: 'Users', level: 1 });
     const pane = heading.closest('section[data-pane-id]') as HTMLElement;
-    await waitFor(() => expect(pane.contains(document.activeElement)).toBe(true), { timeout: 5000 });
+    await waitFor(() => expect(pane.contains(document.activeElement)).toBe(true));
   });
 });

@@ -28,7 +28,7 @@ describe('the guard in a pane', () => {
     // (The users overview, the watch list and the not-built billing screen, the examples here before, are built now.)
     signIn({ permissions: ['Billing.Invoices.Create'], paths: ['/billing'] });
     renderWorkspace();
-    expect(await screen.findByRole('heading', { name: 'Billing', level: 1 }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Billing', level: 1 })).toBeTruthy();
     expect(screen.queryByText(/Not built yet/)).toBeNull();
   });
 

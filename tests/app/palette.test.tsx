@@ -184,7 +184,7 @@ describe('command palette', () => {
     renderWithServices(<Harness />);
     await openPalette(user);
     await user.keyboard('TX-1001');
-    const records = await screen.findByRole('group', { name: 'Transactions' }, { timeout: 5000 });
+    const records = await screen.findByRole('group', { name: 'Transactions' });
     expect(within(records).getByRole('option').textContent).toContain('Transaction TX-1001');
     expect(api.get).toHaveBeenCalledWith('/search', expect.objectContaining({ query: { term: 'TX-1001' }, handleErrors: false }));
     await user.click(within(records).getByRole('option'));

@@ -226,7 +226,7 @@ describe('ContextSelectionPanel', () => {
     const navigate = vi.fn();
     const policy = { ...policies.solo, businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Owner'], merchantPolicies: [] }] };
     renderWithServices(<ContextPage search="?route=%2Fdashboard" />, { policy, services: { data, navigate } });
-    expect(await screen.findByRole('option', { name: /Alpha Online/ }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('option', { name: /Alpha Online/ })).toBeTruthy();
     expect(navigate).not.toHaveBeenCalled();
   });
 

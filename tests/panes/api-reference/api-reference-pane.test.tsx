@@ -69,7 +69,7 @@ describe('the API reference pane', () => {
   it('lists the operations by tag with the base URL, and counts them per tag', async () => {
     fakeApi({ '/openapi.json': () => openApi });
     renderWithServices(<ApiReferencePane params={{}} search="" capability="API reference" />);
-    expect(await screen.findByText('https://portal.test/api/portal', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('https://portal.test/api/portal', {})).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1, name: 'API reference' })).toBeTruthy();
     const beneficiaries = screen.getByRole('region', { name: 'Beneficiaries and screening' });
     expect(within(beneficiaries).getAllByRole('button', { expanded: false })).toHaveLength(2);
@@ -82,7 +82,7 @@ describe('the API reference pane', () => {
   it('filters by every word typed, by tag on request, and clears with Escape', async () => {
     fakeApi({ '/openapi.json': () => openApi });
     renderWithServices(<ApiReferencePane params={{}} search="" capability="API reference" />);
-    const filter = await screen.findByRole('searchbox', { name: 'Filter operations' }, { timeout: 5000 });
+    const filter = await screen.findByRole('searchbox', { name: 'Filter operations' });
     await userEvent.type(filter, 'post beneficiaries');
     expect(screen.getByRole('status').textContent).toBe('1 of 3 operations');
     expect(screen.queryByRole('button', { name: /GET\s*\/transactions/ })).toBeNull();
@@ -98,7 +98,7 @@ describe('the API reference pane', () => {
   it('moves through operations with j and k, expands one with Enter and shows its parameters, body and answers', async () => {
     fakeApi({ '/openapi.json': () => openApi });
     renderWithServices(<ApiReferencePane params={{}} search="" capability="API reference" />);
-    const filter = await screen.findByRole('searchbox', { name: 'Filter operations' }, { timeout: 5000 });
+    const filter = await screen.findByRole('searchbox', { name: 'Filter operations' });
     await userEvent.click(filter);
     await userEvent.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(operationButton(/GET\s*\/businesses\/\{businessId\}\/beneficiaries/));
@@ -128,7 +128,7 @@ describe('the API reference pane', () => {
   it('opens the operation a link names, by ?operation= or by #fragment', async () => {
     fakeApi({ '/openapi.json': () => openApi });
     renderWithServices(<ApiReferencePane params={{}} search="?operation=getTransactions" capability="API reference" />);
-    const transactions = await screen.findByRole('button', { name: /GET\s*\/transactions/ }, { timeout: 5000 });
+    const transactions = await screen.findByRole('button', { name: /GET\s*\/transactions/ });
     expect(transactions.getAttribute('aria-expanded')).toBe('true');
     expect(document.activeElement).toBe(transactions);
     expect(linkedOperation('', '#postBusinessesBeneficiaries')).toBe('postBusinessesBeneficiaries');
@@ -140,7 +140,7 @@ describe('the API reference pane', () => {
     fakeApi({ '/openapi.json': () => ({ openapi: '2.0' }) });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     renderWithServices(<ApiReferencePane params={{}} search="" capability="API reference" />);
-    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toBe('The API reference could not be loaded.');
+    expect((await screen.findByRole('alert', {})).textContent).toBe('The API reference could not be loaded.');
   });
 
   it('describes schemas in one line and matches operations by any of their names', () => {

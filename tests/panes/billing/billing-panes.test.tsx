@@ -36,8 +36,8 @@ describe('the billing screen', { timeout: 20_000 }, () => {
   it('lists invoices with their status, overdue marked', async () => {
     fakeApi({ '/billing/invoices': () => ({ results: [listItem('INV-2026-000002', 'overdue'), listItem('INV-2026-000001', 'paid')], numberOfResults: 2 }) });
     renderWithServices(<BillingPane params={{}} search="" capability="Billing" />);
-    const table = await screen.findByRole('grid', { name: 'Invoices' }, { timeout: 5000 });
-    const row = (await within(table).findByRole('rowheader', { name: 'INV-2026-000002' }, { timeout: 5000 })).closest('tr') as HTMLElement;
+    const table = await screen.findByRole('grid', { name: 'Invoices' });
+    const row = (await within(table).findByRole('rowheader', { name: 'INV-2026-000002' })).closest('tr') as HTMLElement;
     expect(within(row).getByText('Overdue').getAttribute('data-status')).toBe('overdue');
     expect(within(row).getByText('£123.45')).toBeTruthy();
     expect(within(row).getByRole('link', { name: 'INV-2026-000002' }).getAttribute('href')).toBe('/billing/invoices/ID-INV-2026-000002');
@@ -52,10 +52,10 @@ describe('the billing screen', { timeout: 20_000 }, () => {
       return undefined;
     });
     renderWithServices(<BillingPane params={{}} search="?tab=run" capability="Billing" />);
-    const month = await screen.findByLabelText('Month', {}, { timeout: 5000 }) as HTMLInputElement;
+    const month = await screen.findByLabelText('Month', {}) as HTMLInputElement;
     expect(month.value).toBe(lastMonth);
     await userEvent.click(screen.getByRole('button', { name: 'Preview' }));
-    const table = await screen.findByRole('table', { name: /Preview: 1 draft invoices/ }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: /Preview: 1 draft invoices/ });
     expect(within(table).getByRole('rowheader', { name: 'Alpha Ltd (B1)' })).toBeTruthy();
     expect(within(table).getAllByText('£8.28').length).toBeGreaterThan(0);
     expect(callsOf(api.post).filter(([path]) => path === '/billing/runs')).toHaveLength(0);
@@ -74,7 +74,7 @@ describe('the billing screen', { timeout: 20_000 }, () => {
       throw new ApiError({ status: 409, messages: [message], kind: 'http', handled: false });
     });
     renderWithServices(<BillingPane params={{}} search="?tab=run&runmonth=2026-10" capability="Billing" />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Preview' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Preview' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Create invoices' }));
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Create invoices' }));
     expect((await screen.findByRole('alert')).textContent).toBe(message);
@@ -95,7 +95,7 @@ describe('an invoice', { timeout: 20_000 }, () => {
     const api = fakeApi({ '/billing/invoices/ID-INV-2026-000002': () => invoice });
     mockOf(api.put).mockImplementation(async () => ({ ...invoice, status: 'paid', version: 5 }));
     renderWithServices(<InvoiceDetailPane params={{ invoiceId: 'ID-INV-2026-000002' }} search="" capability="Invoice" />);
-    expect(await screen.findByRole('heading', { name: 'Invoice INV-2026-000002' }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Invoice INV-2026-000002' })).toBeTruthy();
     const lines = screen.getByRole('table', { name: 'Invoice lines' });
     expect(within(lines).getByText('Apple Pay')).toBeTruthy();
     expect(within(lines).getByText('£6,000.00')).toBeTruthy();
@@ -108,7 +108,7 @@ describe('an invoice', { timeout: 20_000 }, () => {
     const api = fakeApi({ '/billing/invoices/ID-INV-2026-000002': () => invoice });
     mockOf(api.post).mockImplementation(async () => ({ ...invoice, kind: 'creditNote', number: 'CN-2026-000001', totalMinor: -1_050, creditableMinor: 0 }));
     renderWithServices(<InvoiceDetailPane params={{ invoiceId: 'ID-INV-2026-000002' }} search="" capability="Invoice" />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Issue credit note' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Issue credit note' }));
     const dialog = await screen.findByRole('dialog', { name: 'Issue a credit note for INV-2026-000002' });
     await userEvent.type(within(dialog).getByLabelText('Reason'), 'Duplicate fee');
     await userEvent.type(within(dialog).getByLabelText(/Amount in GBP/), '200');

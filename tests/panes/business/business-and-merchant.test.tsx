@@ -34,7 +34,7 @@ describe('the business detail', () => {
       '/businesses/B1/merchants': () => ({ results: [{ merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: null, supportUrl: null, grossSettlement: true, currencies: ['GBP'], live: true }], numberOfResults: 1 }),
     });
     renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
-    expect(await screen.findByRole('heading', { name: 'Alpha Trading Ltd', level: 1 }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Alpha Trading Ltd', level: 1 })).toBeTruthy();
     expect(screen.getByText('Northwind Partners (P1)')).toBeTruthy();
     const merchants = await screen.findByRole('grid', { name: 'Merchants' });
     expect(within(merchants).getByText('Gross')).toBeTruthy();
@@ -53,7 +53,7 @@ describe('the business detail', () => {
     });
     renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Edit details' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Edit details' }));
     const name = screen.getByRole('textbox', { name: /^Business name/ });
     await user.clear(name);
     await user.type(screen.getByRole('textbox', { name: /^Business URL/ }), 'ftp://nope');
@@ -86,7 +86,7 @@ describe('a live refresh while editing', () => {
     });
     const { services } = renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Edit details' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Edit details' }));
     const name = screen.getByRole('textbox', { name: /^Business name/ });
     await user.clear(name);
     await user.type(name, 'Alpha Trading plc');
@@ -110,7 +110,7 @@ describe('a live refresh while editing', () => {
     fakeApi({ '/businesses/B1': () => current, '/businesses/B1/merchants': () => ({ results: [], numberOfResults: 0 }) });
     const { services } = renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Edit details' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Edit details' }));
     await user.type(screen.getByRole('textbox', { name: /^Business URL/ }), 'https://alpha.example');
     current = business({ businessName: 'Alpha Group Ltd', version: 3 });
     await services.queryClient.invalidateQueries({ queryKey: ['businesses'] });
@@ -128,7 +128,7 @@ describe('a live refresh while editing', () => {
     put.mockResolvedValueOnce(business({ businessName: 'Alpha Trading plc', version: 4 }));
     const { services } = renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Edit details' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Edit details' }));
     const name = screen.getByRole('textbox', { name: /^Business name/ });
     await user.clear(name);
     await user.type(name, 'Alpha Trading plc');
@@ -155,9 +155,9 @@ describe('the merchant detail', () => {
       }], numberOfResults: 1 }),
     });
     renderWithServices(<MerchantDetailPane params={{ businessId: 'B1', merchantId: 'M1' }} search="" capability="Merchant detail" />);
-    expect(await screen.findByRole('heading', { name: 'Alpha Online', level: 1 }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Alpha Online', level: 1 })).toBeTruthy();
     expect(screen.getByText('Alpha web shop')).toBeTruthy();
-    const group = await screen.findByRole('link', { name: '3M1070215' }, { timeout: 5000 });
+    const group = await screen.findByRole('link', { name: '3M1070215' });
     expect(group.getAttribute('href')).toBe('/business/B1/merchants/M1/merchant-accounts-overview/3M1070215');
     expect(screen.getByText('GBP · trading £1,234.50')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Switch context to this merchant' })).toBeTruthy();
@@ -171,6 +171,6 @@ describe('the merchant detail', () => {
       '/businesses/B1/merchants/M1/merchant-accountgroups': () => { throw new ApiError({ status: 403, messages: ['You do not have the correct permissions.'], kind: 'http', handled: true }); },
     });
     renderWithServices(<MerchantDetailPane params={{ businessId: 'B1', merchantId: 'M1' }} search="" capability="Merchant detail" />);
-    expect(await screen.findByText('You do not have the correct permissions.', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('You do not have the correct permissions.', undefined)).toBeTruthy();
   });
 });

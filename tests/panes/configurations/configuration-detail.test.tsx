@@ -49,7 +49,7 @@ describe('the configuration detail', () => {
     signIn({ permissions: ['Mapi.Configurations.Read'], context, paths: ['/configurations/C1'] });
     fakeApi({ '/businesses/B1/merchants/M1/configurations/C1': () => detail() });
     renderWithServices(<ConfigurationDetailPane params={{ configurationId: 'C1' }} search="" capability="Configuration detail" />);
-    const tabs = within(await screen.findByRole('tablist', { name: 'Configuration' }, { timeout: 5000 })).getAllByRole('tab');
+    const tabs = within(await screen.findByRole('tablist', { name: 'Configuration' })).getAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual(['General', 'Payment methods', 'Hosted pages', 'API keys', 'Switches']);
     expect((tabs[3] as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('textbox', { name: /^Trade name/ }) as HTMLInputElement).disabled).toBe(true);
@@ -70,7 +70,7 @@ describe('the configuration detail', () => {
     put.mockImplementationOnce(async (_path: string, body: { tradeName: string; version: number }) => detail({ tradeName: body.tradeName, version: 5 }));
     renderWithServices(<ConfigurationDetailPane params={{ configurationId: 'C1' }} search="" capability="Configuration detail" />);
     const user = userEvent.setup();
-    const tradeName = await screen.findByRole('textbox', { name: /^Trade name/ }, { timeout: 5000 });
+    const tradeName = await screen.findByRole('textbox', { name: /^Trade name/ });
     await user.clear(tradeName);
     await user.type(tradeName, 'Alpha EU shop');
     await user.click(screen.getAllByRole('button', { name: 'Save' })[0] as HTMLElement);
@@ -88,7 +88,7 @@ describe('the configuration detail', () => {
     const post = api.post as unknown as ReturnType<typeof vi.fn>;
     post.mockResolvedValue({ reference: 'HPPNEW', configurationId: 'C1', name: 'Payment page 1', design: defaultHostedPageDesign, version: 4, updatedAt: '2026-11-01T10:00:00.000Z' });
     renderWithServices(<InPane />);
-    await screen.findByRole('tablist', { name: 'Configuration' }, { timeout: 5000 });
+    await screen.findByRole('tablist', { name: 'Configuration' });
     await waitFor(() => expect(workspaceStore.panes[0]?.capabilities).toEqual(expect.arrayContaining(['tabs', 'delete'])));
     expect(workspaceStore.panes[0]?.capabilities).not.toContain('newItem');
     const user = userEvent.setup();
@@ -107,7 +107,7 @@ describe('the configuration detail', () => {
     const api = fakeApi({ '/businesses/B1/merchants/M1/configurations/C1': () => detail() });
     renderWithServices(<ConfigurationDetailPane params={{ configurationId: 'C1' }} search="" capability="Configuration detail" />);
     const user = userEvent.setup();
-    await user.clear(await screen.findByRole('textbox', { name: /^Trade name/ }, { timeout: 5000 }));
+    await user.clear(await screen.findByRole('textbox', { name: /^Trade name/ }));
     await user.click(screen.getAllByRole('button', { name: 'Save' })[0] as HTMLElement);
     expect(await screen.findByText('Trade name is required')).toBeTruthy();
     expect(api.put).not.toHaveBeenCalled();

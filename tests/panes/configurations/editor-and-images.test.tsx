@@ -51,7 +51,7 @@ describe('the hosted page editor', () => {
 
   it('draws the page in a sandboxed frame that cannot submit, and redraws it on every keystroke', async () => {
     renderEditor();
-    const frame = await screen.findByTitle('Preview of the payment page at desktop width', {}, { timeout: 5000 }) as HTMLIFrameElement;
+    const frame = await screen.findByTitle('Preview of the payment page at desktop width', {}) as HTMLIFrameElement;
     expect(frame.getAttribute('sandbox')).toBe('allow-same-origin');
     await waitFor(() => expect(previewBody()?.querySelector('h1')?.textContent).toBe('Pay Alpha'));
     // What the shopper's page can take (a card, by its display name); iDEAL is switched on but named as not
@@ -89,7 +89,7 @@ describe('the hosted page editor', () => {
         <HostedPageEditorPane params={{ configurationId: 'C1', hostedPaymentPageReference: 'HPP1' }} search="" capability="Hosted payment page editor" />
       </PaneScopeContext.Provider>,
     );
-    await screen.findByTitle('Preview of the payment page at desktop width', {}, { timeout: 5000 });
+    await screen.findByTitle('Preview of the payment page at desktop width', {});
     await waitFor(() => expect([...(workspaceStore.panes[0]?.capabilities ?? [])].sort()).toEqual(['previewWidth', 'removeLogo']));
     const services = { state: { paneRequest: (capability: never, argument?: number) => sendPaneRequest(capability, argument) } } as unknown as CommandServices;
     // Removing the logo is a configuration edit: offered with the permission the server checks.
@@ -118,7 +118,7 @@ describe('the hosted page editor', () => {
 
   it('warns when text and background fall below WCAG AA contrast', async () => {
     renderEditor();
-    const text = await screen.findByLabelText('Text colour', {}, { timeout: 5000 });
+    const text = await screen.findByLabelText('Text colour', {});
     fireEvent.change(text, { target: { value: '#dddddd' } });
     expect((await screen.findByText(/Text on the background has a contrast of/)).textContent).toContain('below the 4.5:1 that WCAG AA asks for');
   }, 20_000);
@@ -128,7 +128,7 @@ describe('the hosted page editor', () => {
     const put = api.put as unknown as ReturnType<typeof vi.fn>;
     put.mockResolvedValue({ ...page, name: 'Checkout EU', version: 4 });
     const user = userEvent.setup();
-    const title = await screen.findByRole('textbox', { name: /^Title/ }, { timeout: 5000 });
+    const title = await screen.findByRole('textbox', { name: /^Title/ });
     await user.clear(title);
     await user.click(title);
     await user.paste('x'.repeat(70));
@@ -147,7 +147,7 @@ describe('the hosted page editor', () => {
 
   it('refuses a wrong file type and a file over 5 MB with danger toasts, before any upload', async () => {
     const api = renderEditor();
-    const input = await screen.findByLabelText(/Upload a logo/, {}, { timeout: 5000 }) as HTMLInputElement;
+    const input = await screen.findByLabelText(/Upload a logo/, {}) as HTMLInputElement;
     const user = userEvent.setup({ applyAccept: false });
     await user.upload(input, new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' }));
     await waitFor(() => expect(toastStore.toasts.map((toast) => [toast.kind, toast.message])).toContainEqual(['danger', 'Invalid file type, allowed: .jpg, .jpeg, .png']));

@@ -38,7 +38,7 @@ describe('one notification', () => {
     fakeApi({ '/user/notifications/NTF00005': () => hostile() });
     const { container } = renderWithServices(<UserNotificationPane params={{ reference: 'NTF00005' }} search="" capability="Notification" />);
     // The first answer of a file loads the contract schemas (arktype) on the main thread: over a second on a busy machine.
-    const heading = await screen.findByRole('heading', { level: 1 }, { timeout: 5000 });
+    const heading = await screen.findByRole('heading', { level: 1 });
     expect(heading.textContent).toBe(`Security notice ${script}`);
     expect(screen.getByText(`Never share your password. ${image} Our staff will never ask for it.`).tagName).toBe('P');
     const list = screen.getByRole('list');
@@ -114,7 +114,7 @@ describe('the notifications list', () => {
     });
     (api.put as ReturnType<typeof vi.fn>).mockImplementation(async () => { marked = true; return undefined; });
     renderWithServices(<UserNotificationsPane params={{}} search="" capability="Notifications" />);
-    await screen.findByRole('table', { name: 'Notifications' }, { timeout: 5000 });
+    await screen.findByRole('table', { name: 'Notifications' });
     const button = screen.getByRole('button', { name: 'Mark all as read' });
     await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
     const statusCalls = () => api.get.mock.calls.filter(([path]) => path === '/user/notifications/status').length;
@@ -132,7 +132,7 @@ describe('the notifications list', () => {
       '/user/notifications/status': () => ({ totalUnreadCount: 0, passwordExpiresInXDays: null, latestUnread: null }),
     });
     renderWithServices(<UserNotificationsPane params={{}} search="" capability="Notifications" />);
-    await screen.findByRole('table', { name: 'Notifications' }, { timeout: 5000 });
+    await screen.findByRole('table', { name: 'Notifications' });
     await waitFor(() => expect((screen.getByRole('button', { name: 'Mark all as read' }) as HTMLButtonElement).disabled).toBe(true));
   });
 

@@ -72,7 +72,7 @@ describe('the commission plan screen', () => {
     const put = vi.mocked(api.put).mockImplementation(async () => ({ ...plan, editable: true, version: 2, name: 'Tiered revenue share 2027' }) as never);
     renderWithServices(<CommissionPlanPane params={{ partnerId: 'P1', commissionPlanId: 'CP-P1' }} search="" capability="Commission plan" />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Edit plan' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Edit plan' }));
     const form = screen.getByRole('form', { name: 'Edit commission plan' });
     const name = within(form).getByRole('textbox', { name: /^Name/ });
     await user.clear(name);
@@ -120,7 +120,7 @@ describe('the commission plan screen', () => {
     signIn({ permissions: ['Mapi.Partner.Read'], paths: ['/partners/P1/commissions/CP-P1'] });
     fakeApi({ '/partners/P1/commission-plans/CP-P1': () => plan });
     renderWithServices(<CommissionPlanPane params={{ partnerId: 'P1', commissionPlanId: 'CP-P1' }} search="" capability="Commission plan" />);
-    expect(await screen.findByRole('heading', { name: 'Tiered revenue share', level: 1 }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Tiered revenue share', level: 1 })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Edit plan' })).toBeNull();
   });
 
@@ -130,7 +130,7 @@ describe('the commission plan screen', () => {
       '/partners/P2/commission-plans/CP-P2': () => { throw new ApiError({ status: 404, messages: ['The requested record was not found.'], kind: 'http', handled: false }); },
     });
     renderWithServices(<CommissionPlanPane params={{ partnerId: 'P2', commissionPlanId: 'CP-P2' }} search="" capability="Commission plan" />);
-    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toBe('The requested record was not found.');
+    expect((await screen.findByRole('alert', {})).textContent).toBe('The requested record was not found.');
   });
 });
 
@@ -150,7 +150,7 @@ describe('the partner detail', () => {
       '/partners/P1/users': () => ({ results: [{ userId: 'U7', email: 'james@northwind.example', givenName: 'James', familyName: 'Thornton', status: 'active', internal: false, roles: ['Owner'], businessNames: [], lockoutEndDateUtc: null, lastSignInUtc: null, createdUtc: '2026-01-01T00:00:00.000Z' }], numberOfResults: 1 }),
     });
     renderWithServices(<PartnerDetailPane params={{ partnerId: 'P1' }} search="" capability="Partner detail" />);
-    expect(await screen.findByRole('heading', { name: 'Northwind Partners', level: 1 }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Northwind Partners', level: 1 })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Tiered revenue share' }).getAttribute('href')).toBe('/partners/P1/commissions/CP-P1');
     const businesses = await screen.findByRole('grid', { name: 'Businesses of the partner' });
     expect(within(businesses).getByRole('link', { name: 'Alpha Trading Ltd' }).getAttribute('href')).toBe('/partners/P1/business/B1');
@@ -172,7 +172,7 @@ describe("the partner's frame", () => {
     signIn({ permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read', 'Mapi.Merchant.Read'], paths: ['/partners/P1/business/B1'] });
     fakeApi({ '/businesses/B1': () => business('P1'), '/businesses/B1/merchants': merchants });
     renderWithServices(<PartnerBusinessPane params={{ partnerId: 'P1', businessId: 'B1' }} search="" capability="Partner's business" />);
-    expect(await screen.findByRole('heading', { name: 'Alpha Trading Ltd', level: 1 }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Alpha Trading Ltd', level: 1 })).toBeTruthy();
     const frame = screen.getByRole('navigation', { name: 'Partner frame' });
     expect(within(frame).getByRole('link', { name: 'Transactions of this business' }).getAttribute('href')).toBe('/partners/P1/business/B1/transactions');
     expect(await screen.findByRole('grid', { name: 'Merchants' })).toBeTruthy();
@@ -182,7 +182,7 @@ describe("the partner's frame", () => {
     signIn({ permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read'], paths: ['/partners/P2/business/B1'] });
     fakeApi({ '/businesses/B1': () => business('P1'), '/businesses/B1/merchants': merchants });
     renderWithServices(<PartnerBusinessPane params={{ partnerId: 'P2', businessId: 'B1' }} search="" capability="Partner's business" />);
-    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toBe('The requested record was not found.');
+    expect((await screen.findByRole('alert', {})).textContent).toBe('The requested record was not found.');
   });
 });
 

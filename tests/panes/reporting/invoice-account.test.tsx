@@ -42,7 +42,7 @@ describe('the invoice account of a net-settled merchant', () => {
   it('is listed on the account screen with its balance and statement when it holds top-ups', async () => {
     render(<MerchantAccountDetailPane params={{ businessId: 'B1', merchantId: 'M1', merchantAccountId: withTopUps.accountNumber }} search="" capability="Merchant account" />,
       { [`${groups}/${withTopUps.accountNumber}`]: () => withTopUps }, `/merchant-accounts/${withTopUps.accountNumber}`);
-    const table = await screen.findByRole('table', { name: 'Balances now' }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: 'Balances now' });
     const row = within(table).getByRole('row', { name: /Invoice account/ });
     expect(within(row).getByRole('link').getAttribute('href')).toBe(`/reporting/invoice-account/${withTopUps.accountNumber}`);
     expect(row.textContent).toContain('138.01');
@@ -51,20 +51,20 @@ describe('the invoice account of a net-settled merchant', () => {
   it('is not listed when unused', async () => {
     render(<MerchantAccountDetailPane params={{ businessId: 'B1', merchantId: 'M1', merchantAccountId: unused.accountNumber }} search="" capability="Merchant account" />,
       { [`${groups}/${unused.accountNumber}`]: () => unused }, `/merchant-accounts/${unused.accountNumber}`);
-    const table = await screen.findByRole('table', { name: 'Balances now' }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: 'Balances now' });
     expect(within(table).queryByRole('row', { name: /Invoice account/ })).toBeNull();
   });
 
   it('the invoice statement offers only the account groups whose invoice account is in use', async () => {
     const { location } = render(<StatementPane params={{}} search="" capability="Invoice account" />,
       { [groups]: () => ({ results: [unused, withTopUps], numberOfResults: 2 }) }, '/reporting/invoice-account');
-    await screen.findByRole('heading', { name: 'Invoice account' }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: 'Invoice account' });
     // One account in use: chosen at once.
     await expect.poll(() => location.history.at(-1)).toBe(`/reporting/invoice-account/${withTopUps.accountNumber}`);
   });
 
   it('says so when no invoice account is in use', async () => {
     render(<StatementPane params={{}} search="" capability="Invoice account" />, { [groups]: () => ({ results: [unused], numberOfResults: 1 }) }, '/reporting/invoice-account');
-    expect(await screen.findByText(/No invoice account is in use here/, undefined, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText(/No invoice account is in use here/, undefined)).toBeTruthy();
   });
 });

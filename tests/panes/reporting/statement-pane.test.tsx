@@ -71,7 +71,7 @@ describe('the account statement', () => {
 
   it('offers the context\'s account groups when there are several', async () => {
     setup(undefined, { [groups]: () => ({ results: [group('3M1070216', 'GBP'), group('3M1051802', 'EUR')], numberOfResults: 2 }) });
-    const nav = await screen.findByRole('navigation', { name: 'Account groups' }, { timeout: 5000 });
+    const nav = await screen.findByRole('navigation', { name: 'Account groups' });
     expect(within(nav).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/reporting/trading-account/3M1070216', '/reporting/trading-account/3M1051802']);
   });
 

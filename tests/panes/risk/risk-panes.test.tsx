@@ -49,7 +49,7 @@ describe('the account watch list', () => {
   it('acknowledges an entry with its version', async () => {
     const api = fakeApi({ '/account-watch-list/M1': () => ({ ...entry('M1', 'open', 68), notes: [], statusChangedBy: null, statusChangedUtc: null }) });
     renderWithServices(<WatchEntryPane params={{ merchantId: 'M1' }} search="" capability="Watch list entry" />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Acknowledge' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Acknowledge' }));
     await waitFor(() => expect(callsOf(api.put)[0]?.slice(0, 2)).toEqual(['/account-watch-list/M1/status', { status: 'acknowledged', version: 3 }]));
     expect(screen.getByRole('link', { name: 'Triggering transactions (last 7 days)' }).getAttribute('href')).toMatch(/^\/transactions\?merchantid=%5Beq%5DM1&date=%5Bgte%5D\d{4}-\d{2}-\d{2}$/);
   });
@@ -62,14 +62,14 @@ describe('the account watch list', () => {
       return { ticketId, entry: { ...entry('M1', 'open', 68), ticketId, version: 4 } };
     });
     renderWithServices(<WatchEntryPane params={{ merchantId: 'M1' }} search="" capability="Watch list entry" />);
-    expect(await screen.findByText('Not escalated', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('Not escalated', {})).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Escalate to a ticket' }));
     const dialog = await screen.findByRole('dialog', { name: 'Escalate to a ticket' });
     expect(within(dialog).getByText(/information request ticket is opened in Alpha Ltd about Shop M1, with the score \(68\)/)).toBeTruthy();
     await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: 'Priority' }), 'Medium');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create ticket' }));
     await waitFor(() => expect(callsOf(api.post)[0]?.slice(0, 2)).toEqual(['/account-watch-list/M1/ticket', { version: 3, priority: 'Medium' }]));
-    const link = await screen.findByRole('link', { name: 'Ticket TCK0A1B' }, { timeout: 5000 });
+    const link = await screen.findByRole('link', { name: 'Ticket TCK0A1B' });
     expect(link.getAttribute('href')).toBe('/tickets/TCK0A1B');
     expect((screen.getByRole('button', { name: 'Escalate to a ticket' }) as HTMLButtonElement).disabled).toBe(true);
   });
@@ -94,7 +94,7 @@ describe('the beneficiary screens', () => {
     signIn({ permissions: ['Mapi.Beneficiary.Read'], paths: ['/business/B1/beneficiaries'] });
     fakeApi({ '/businesses/B1/beneficiaries': () => ({ results: [], numberOfResults: 0 }), '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read'] }) });
     renderWithServices(<BeneficiariesPane params={{ businessId: 'B1' }} search="" capability="Beneficiaries" />);
-    expect(await screen.findByText(askBusinessOwnerMessage, {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText(askBusinessOwnerMessage, {})).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'New beneficiary' })).toBeNull();
   });
 
@@ -102,7 +102,7 @@ describe('the beneficiary screens', () => {
     signIn({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Create'], paths: ['/business/B1/beneficiaries'] });
     const api = fakeApi({ '/businesses/B1/beneficiaries': () => ({ results: [], numberOfResults: 0 }), '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Create'] }) });
     renderWithServices(<BeneficiariesPane params={{ businessId: 'B1' }} search="" capability="Beneficiaries" />);
-    await userEvent.click(await screen.findByRole('button', { name: 'New beneficiary' }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByRole('button', { name: 'New beneficiary' }));
     const dialog = await screen.findByRole('dialog', { name: 'New beneficiary' });
     await userEvent.type(within(dialog).getByLabelText('Company name'), 'Kiln House Ceramics');
     await userEvent.type(within(dialog).getByLabelText('Name on the bank account'), 'Kiln House Ceramics');
@@ -121,7 +121,7 @@ describe('the beneficiary screens', () => {
     signIn({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Approve', 'Mapi.Screening.Resolve'], paths: ['/business/B1/beneficiaries/BEN1'] });
     const api = fakeApi({ '/businesses/B1/beneficiaries/BEN1': () => beneficiary, '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Beneficiary.Approve', 'Mapi.Screening.Resolve'] }) });
     renderWithServices(<BeneficiaryDetailPane params={{ businessId: 'B1', beneficiaryId: 'BEN1' }} search="" capability="Beneficiary" />);
-    expect((await screen.findByRole('button', { name: 'Approve' }, { timeout: 5000 }) as HTMLButtonElement).disabled).toBe(true);
+    expect((await screen.findByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText(beneficiary.approvalRefusal ?? '')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Resolve alert: Vadim Arkadyevich Zolotaryov' }));
     const dialog = await screen.findByRole('dialog', { name: 'Resolve screening alert' });
@@ -153,7 +153,7 @@ describe('the customer screen', () => {
       '/user/businesses/B1/merchants/M1/permissions': () => ({ permissions: ['Mapi.Customers.Read', 'Mapi.Customers.Update'] }),
     });
     renderWithServices(<CustomerDetailPane params={{ businessId: 'B1', merchantId: 'M1', customerId: 'CUS1' }} search="" capability="Customer" />);
-    expect(await screen.findByText('+44 7700 900123 (Mobile)', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('+44 7700 900123 (Mobile)', {})).toBeTruthy();
     expect(screen.getByText('+44 20 7946 0000')).toBeTruthy();
     expect(screen.queryByText(/Unknown/)).toBeNull();
     await userEvent.click(await screen.findByRole('button', { name: 'Erase saved card: 555555******4444 expires 04/29, Ada Lovelace' }));

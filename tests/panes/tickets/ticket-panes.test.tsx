@@ -46,7 +46,7 @@ describe('the ticket conversation', () => {
       '/tickets/TCK1/comments': () => ({ results: [comment('C1', 'First reply'), comment('C2', 'Second reply')], numberOfResults: 2, hasOlder: false }),
     });
     render();
-    expect(await screen.findByRole('heading', { name: 'Export fails', level: 1 }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Export fails', level: 1 })).toBeTruthy();
     const download = screen.getByRole('button', { name: /^Download quarterly-settlement-report-november\.pdf/ });
     expect(download.querySelector('[aria-hidden="true"]')?.textContent).toBe('quarterly-settlement…');
     expect(download.querySelector('[title]')?.getAttribute('title')).toBe(longName);
@@ -127,7 +127,7 @@ describe('the ticket conversation', () => {
     api.delete = (async (path: string) => { deleted.push(path); comments = [comments[0]!]; }) as never;
     render();
     const user = userEvent.setup();
-    const theirs = await screen.findByRole('article', { name: 'Comment by Ada Lovelace' }, { timeout: 5000 });
+    const theirs = await screen.findByRole('article', { name: 'Comment by Ada Lovelace' });
     // Not one's own: neither edit nor delete (not staff).
     expect(within(theirs).queryByRole('button', { name: 'Edit this comment' })).toBeNull();
     expect(within(theirs).queryByRole('button', { name: 'Delete this comment' })).toBeNull();
@@ -156,7 +156,7 @@ describe('the ticket conversation', () => {
       '/tickets/TCK1/comments': () => ({ results: [comment('C1', 'Older of mine', { editable: true }), comment('C2', 'Latest of mine', { editable: true }), comment('C3', 'Support answer', { author: { userId: 'user-1', name: 'Ada Lovelace', staff: true } })], numberOfResults: 3, hasOlder: false }),
     });
     render();
-    await screen.findByText('Support answer', undefined, { timeout: 5000 });
+    await screen.findByText('Support answer', undefined);
     act(() => requestOfTicket('TCK1', 'editLastComment'));
     const editor = await screen.findByRole('textbox', { name: 'Edit comment' });
     expect((editor as HTMLTextAreaElement).value).toBe('Latest of mine');

@@ -91,8 +91,8 @@ describe('my report queue', () => {
   // One row a report (issue 25: a dense table like the other overviews); row 0 is the header.
   const card = (index: number) => within(screen.getByRole('grid', { name: 'Reports' })).getAllByRole('row')[index + 1] as HTMLElement;
   const queue = async () => {
-    const grid = await screen.findByRole('grid', { name: 'Reports' }, { timeout: 5000 });
-    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(reports.length + 1), { timeout: 5000 });
+    const grid = await screen.findByRole('grid', { name: 'Reports' });
+    await waitFor(() => expect(within(grid).getAllByRole('row')).toHaveLength(reports.length + 1));
     return grid;
   };
 

@@ -184,11 +184,11 @@ describe('money on the transaction detail', () => {
       }),
     });
     const view = renderWithServices(<TransactionDetailPane params={{ transactionReference: 'TXR1' }} search="" capability="Transaction" />);
-    expect(await screen.findByRole('heading', { name: 'Refund TXR1', level: 1 }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Refund TXR1', level: 1 })).toBeTruthy();
     expect(screen.getByText('-€5.00')).toBeTruthy();
     view.unmount();
     renderWithServices(<TransactionDetailPane params={{ transactionReference: 'TX0001' }} search="" capability="Transaction" />);
-    expect(await screen.findByRole('heading', { name: 'Transaction TX0001', level: 1 }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Transaction TX0001', level: 1 })).toBeTruthy();
     expect(screen.getByText('Partially refunded')).toBeTruthy();
     expect(screen.getByText('Refunded €5.00 of €12.50')).toBeTruthy();
     const linked = screen.getByRole('row', { name: /TXR1/ });

@@ -61,7 +61,7 @@ describe('the users overview', () => {
   it('lists users with the spec’s list convention and puts filters in the address', async () => {
     const api = fakeApi({ '/user/users': () => ({ results: [listItem({}), listItem({ userId: 'USR2', email: 'bob@alpha.example', givenName: 'Bob', familyName: 'Brown', status: 'locked' })], numberOfResults: 2 }) });
     const { location, user } = renderPane(<SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />, '/users');
-    await screen.findByRole('rowheader', { name: 'Ada Lovelace' }, { timeout: 5000 });
+    await screen.findByRole('rowheader', { name: 'Ada Lovelace' });
     const lastQuery = () => (api.get.mock.calls.filter(([path]) => path === '/user/users').at(-1)?.[1] as { query: Record<string, string> }).query;
     expect(lastQuery()).toEqual({ pagenumber: '1', pagesize: '25', sort: 'name' });
     const bob = screen.getByRole('rowheader', { name: 'Bob Brown' }).closest('tr') as HTMLElement;
@@ -77,7 +77,7 @@ describe('the users overview', () => {
     const put = api.put as unknown as Mock;
     put.mockImplementation(async (_path: string, body: unknown) => ({ key: 'usersFilterPresets', value: (body as { value: string }).value }));
     const { user } = renderPane(<SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />, '/users?status=%5Beq%5Dlocked');
-    await screen.findByRole('rowheader', { name: 'Ada Lovelace' }, { timeout: 5000 });
+    await screen.findByRole('rowheader', { name: 'Ada Lovelace' });
     await user.click(screen.getByRole('button', { name: 'Presets' }));
     await user.type(screen.getByLabelText('Save current filters as'), 'Locked people{Enter}');
     await waitFor(() => expect(put).toHaveBeenCalled());

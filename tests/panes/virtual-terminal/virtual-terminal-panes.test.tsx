@@ -47,7 +47,7 @@ describe('the virtual terminal order form', () => {
     const api = fakeApi(answers());
     render();
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: /^Charge/ }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: /^Charge/ }));
     for (const message of ['Merchant reference is required', 'Last name or organisation is required', 'Country is required', 'Description is required', 'Enter a price', 'Card number is required', 'Expiry date is required', 'CVC is 3 or 4 digits', 'Name on card is required']) {
       expect(screen.getByText(message)).toBeTruthy();
     }
@@ -61,7 +61,7 @@ describe('the virtual terminal order form', () => {
     fakeApi(answers());
     render();
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: /^Charge/ }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: /^Charge/ }));
     const card = screen.getByRole('textbox', { name: 'Card number' }) as HTMLInputElement;
     await user.type(card, '4111111111111112');
     expect(card.value).toBe('4111 1111 1111 1112');
@@ -94,7 +94,7 @@ describe('the virtual terminal order form', () => {
     fakeApi(answers());
     render();
     const user = userEvent.setup();
-    const price = await screen.findByRole('textbox', { name: 'Line 1 unit price' }, { timeout: 5000 });
+    const price = await screen.findByRole('textbox', { name: 'Line 1 unit price' });
     await user.type(price, '12.00');
     const quantity = screen.getByRole('spinbutton', { name: 'Line 1 quantity' }) as HTMLInputElement;
     await user.clear(quantity);
@@ -122,7 +122,7 @@ describe('the virtual terminal order form', () => {
     fakeApi(answers({ orderConfirmationEmails: true }));
     render();
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: /^Charge/ }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: /^Charge/ }));
     expect(screen.getByText('With order confirmation emails on, every order needs a valid email address.')).toBeTruthy();
     await user.type(screen.getByRole('textbox', { name: 'Email address' }), 'nope');
     expect(screen.getByText('Enter a valid email address')).toBeTruthy();
@@ -138,7 +138,7 @@ describe('the virtual terminal order form', () => {
     }) as never;
     render();
     const user = userEvent.setup();
-    await screen.findByRole('textbox', { name: 'Merchant reference' }, { timeout: 5000 });
+    await screen.findByRole('textbox', { name: 'Merchant reference' });
     await fillValidOrder(user);
     await user.type(screen.getByRole('textbox', { name: 'Name on card' }), '{Enter}');
     expect(posted).toEqual([]);
@@ -171,7 +171,7 @@ describe('the virtual terminal order form', () => {
     }) as never;
     render();
     const user = userEvent.setup();
-    await screen.findByRole('textbox', { name: 'Merchant reference' }, { timeout: 5000 });
+    await screen.findByRole('textbox', { name: 'Merchant reference' });
     await fillValidOrder(user);
     await user.click(screen.getByRole('button', { name: /^Charge £12\.50$/ }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Charge this reference again?' });
@@ -187,7 +187,7 @@ it('says so, and offers no form, when the configuration switches the terminal of
   signIn({ permissions: ['Portal.Moto.Create'], context: merchantContext, paths: ['/configurations/C1/virtual-terminal'] });
   fakeApi(answers({ virtualTerminalMenuEnabled: false }));
   render();
-  expect(await screen.findByText(/The virtual terminal is switched off for this configuration/, undefined, { timeout: 5000 })).toBeTruthy();
+  expect(await screen.findByText(/The virtual terminal is switched off for this configuration/, undefined)).toBeTruthy();
   expect(screen.queryByRole('form', { name: 'New order' })).toBeNull();
 });
 
@@ -206,7 +206,7 @@ it('offers the merchant’s configurations that take telephone orders when this 
     }),
   });
   render();
-  const offer = await screen.findByRole('navigation', { name: 'Configurations that take telephone orders' }, { timeout: 5000 });
+  const offer = await screen.findByRole('navigation', { name: 'Configurations that take telephone orders' });
   const links = within(offer).getAllByRole('link');
   expect(links.map((link) => link.textContent)).toEqual(['Take orders on Telephone Orders (C2)']);
   const href = new URL(links[0]!.getAttribute('href') ?? '', 'http://portal.test');
@@ -226,7 +226,7 @@ describe('the virtual terminal settings', () => {
     api.put = (async (path: string, body: unknown) => { puts.push([path, body]); return settings({ savedCardLimit: 7, version: 5 }); }) as never;
     renderWithServices(<VirtualTerminalSettingsPane params={{ configurationId: 'C1' }} search="" capability="Virtual terminal settings" />);
     const user = userEvent.setup();
-    const limit = await screen.findByRole('spinbutton', { name: 'Saved card limit per customer' }, { timeout: 5000 });
+    const limit = await screen.findByRole('spinbutton', { name: 'Saved card limit per customer' });
     await user.clear(limit);
     expect(screen.getByText('Saved card limit is a whole number from 1 to 20')).toBeTruthy();
     await user.type(limit, '7');
@@ -238,7 +238,7 @@ describe('the virtual terminal settings', () => {
     signIn({ permissions: ['Portal.Settings.Read'], context: merchantContext, paths: ['/configurations/C1/virtual-terminal/settings'] });
     fakeApi({ [`${base}/settings`]: () => settings() });
     renderWithServices(<VirtualTerminalSettingsPane params={{ configurationId: 'C1' }} search="" capability="Virtual terminal settings" />);
-    expect(((await screen.findByRole('spinbutton', { name: 'Saved card limit per customer' }, { timeout: 5000 })) as HTMLInputElement).disabled).toBe(true);
+    expect(((await screen.findByRole('spinbutton', { name: 'Saved card limit per customer' })) as HTMLInputElement).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: 'Save settings' })).toBeNull();
   });
 });
