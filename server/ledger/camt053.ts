@@ -1,13 +1,21 @@
 // An account statement as ISO 20022 camt.053.001.08 (BankToCustomerStatement), the format accounting software
-// imports: one Stmt with the account (its number as a proprietary id), the opening (OPBD) and closing (CLBD) booked
-// balances of the period, and one booked Ntry per movement (absolute amount with CRDT/DBIT, value date, a
-// proprietary transaction code naming the category, the transaction reference). Streamed: entries are read in keyset
-// batches and written as they come. tests/server/ledger/camt053.test.ts validates the output against the XSD.
+// imports: one Stmt with its electronic sequence number (ElctrncSeqNb: the statement's month counted from the
+// account's first month, so month after month it goes up by one and a missing statement shows as a gap), the account
+// (its number as a proprietary id), the opening (OPBD) and closing (CLBD) booked balances of the period, the
+// transactions summary (TxsSummry: number and sum of all, credit and debit entries, and the net), and one booked Ntry
+// per movement (absolute amount with CRDT/DBIT, value date, a proprietary transaction code naming the category, the
+// transaction reference). An entry's NtryRef is unique within the file and short enough for the schema's 35
+// characters: the posting id (cut where it is too long) and the ledger entry's id, which no other entry has; the whole
+// posting id is in AddtlNtryInf and the entry's id in AcctSvcrRef, so every entry leads back to its posting. An entry is
+// booked when it happens: a remittance account's transfer to the bank, scheduled at a cut-off for a later day, is
+// listed after the booked entries as pending (PDNG, its value date ahead, no booking date) and counts in neither the
+// balances nor the summary until the cut-off of its day books it. Streamed: entries are read in keyset batches and
+// written as they come. tests/server/ledger/camt053.test.ts validates the output against the XSD.
 import { and, asc, eq, gt, gte, lte, or, sql } from 'drizzle-orm';
 import { accountKindLabels, type StatementAccountKind } from '../../src/contract/ledger.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
-import { ledgerEntries } from '../db/schema.ts';
+import { ledgerEntries, ledgerPostings, ledgerTransfers } from '../db/schema.ts';
 import type { Period } from './statement.ts';
 import { readStatement } from './statement.ts';
 
@@ -36,6 +44,32 @@ export type Camt053Request = {
 
 const day = (instant: Date) => instant.toISOString().slice(0, 10);
 
+/** The schema's limit for NtryRef (Max35Text). */
+const maxReferenceLength = 35;
+
+/**
+ * An entry's NtryRef: '{posting id}#{entry id}', the posting id cut so that the whole fits in 35 characters. The entry
+ * id is the ledger's own key, so no two entries of a file (or of any file) share a reference, however alike their
+ * posting ids begin ('reserveRelease:reserveHold:B3200004-…').
+ */
+export function camtEntryReference(postingId: string, entryId: number): string {
+  const suffix = `#${entryId}`;
+  return `${postingId.slice(0, Math.max(0, maxReferenceLength - suffix.length))}${suffix}`;
+}
+
+const monthIndex = (instant: Date) => instant.getUTCFullYear() * 12 + instant.getUTCMonth();
+
+/**
+ * The statement's electronic sequence number: 1 for the month of the account's first entry, one more for each month
+ * after. A period's month is the month of its middle, so a calendar month cut in any zone (a few hours either side of
+ * UTC midnight) counts as itself.
+ */
+export function camtSequenceNumber(period: Period, createdAt: Date, firstEntryAt: Date | null): number {
+  const at = period.start && period.end ? new Date((period.start.getTime() + period.end.getTime()) / 2) : (period.start ?? period.end ?? createdAt);
+  if (!firstEntryAt) return 1;
+  return Math.max(1, monthIndex(at) - monthIndex(firstEntryAt) + 1);
+}
+
 /** The entries written do not add up: opening balance + entries ≠ closing balance (a posting landed while reading). */
 export class CamtReconciliationError extends Error {}
 
@@ -49,6 +83,18 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
   const period: Period = { start: request.period.start, end: request.period.end ?? request.createdAt };
   const batchSize = request.batchSize ?? 2000;
   const summary = await readStatement(db, { accountId, period, sort: { field: 'date', descending: false }, limit: 1, offset: 0 });
+  const inPeriod = and(eq(ledgerEntries.accountId, accountId), period.start ? gte(ledgerEntries.valueAt, period.start) : undefined, period.end ? lte(ledgerEntries.valueAt, period.end) : undefined);
+  const [totals] = await db.select({
+    credits: sql<string>`count(*) FILTER (WHERE ${ledgerEntries.amountMinor} >= 0)`,
+    creditsMinor: sql<string>`coalesce(sum(${ledgerEntries.amountMinor}) FILTER (WHERE ${ledgerEntries.amountMinor} >= 0), 0)`,
+    debits: sql<string>`count(*) FILTER (WHERE ${ledgerEntries.amountMinor} < 0)`,
+    debitsMinor: sql<string>`coalesce(-sum(${ledgerEntries.amountMinor}) FILTER (WHERE ${ledgerEntries.amountMinor} < 0), 0)`,
+  }).from(ledgerEntries).where(inPeriod);
+  const credits = { count: Number(totals?.credits ?? 0), minor: Number(totals?.creditsMinor ?? 0) };
+  const debits = { count: Number(totals?.debits ?? 0), minor: Number(totals?.debitsMinor ?? 0) };
+  const [first] = await db.select({ valueAt: ledgerEntries.valueAt }).from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId))
+    .orderBy(asc(ledgerEntries.valueAt)).limit(1);
+  const sequenceNumber = camtSequenceNumber(period, request.createdAt, first?.valueAt ?? null);
   const stamp = request.createdAt.toISOString();
   const id = `${accountNumber}-${day(period.start ?? request.createdAt).replaceAll('-', '')}-${request.createdAt.getTime().toString(36).toUpperCase()}`.slice(0, 35);
   const balance = (code: 'OPBD' | 'CLBD', minor: number, at: Date) => {
@@ -59,39 +105,69 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
   const closingDate = period.end && period.end < request.createdAt ? period.end : request.createdAt;
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="${camt053Namespace}"><BkToCstmrStmt>`;
   yield `<GrpHdr><MsgId>${escapeXml(id)}</MsgId><CreDtTm>${stamp}</CreDtTm></GrpHdr>`;
-  yield `<Stmt><Id>${escapeXml(id)}</Id><CreDtTm>${stamp}</CreDtTm>`;
+  yield `<Stmt><Id>${escapeXml(id)}</Id><ElctrncSeqNb>${sequenceNumber}</ElctrncSeqNb><CreDtTm>${stamp}</CreDtTm>`;
   if (period.start && period.end) yield `<FrToDt><FrDtTm>${period.start.toISOString()}</FrDtTm><ToDtTm>${period.end.toISOString()}</ToDtTm></FrToDt>`;
   yield `<Acct><Id><Othr><Id>${escapeXml(accountNumber)}</Id><SchmeNm><Prtry>${escapeXml(accountKindLabels[request.kind])}</Prtry></SchmeNm></Othr></Id><Ccy>${currency}</Ccy><Nm>${escapeXml(request.holder.slice(0, 70))}</Nm></Acct>`;
   yield balance('OPBD', summary.openingBalanceMinor, openingDate);
   yield balance('CLBD', summary.closingBalanceMinor, closingDate);
+  const decimal = (minor: number) => camtAmount(minor, currency).amount;
+  const net = camtAmount(credits.minor - debits.minor, currency);
+  yield `<TxsSummry><TtlNtries><NbOfNtries>${credits.count + debits.count}</NbOfNtries><Sum>${decimal(credits.minor + debits.minor)}</Sum>`
+    + `<TtlNetNtry><Amt>${net.amount}</Amt><CdtDbtInd>${net.indicator}</CdtDbtInd></TtlNetNtry></TtlNtries>`
+    + `<TtlCdtNtries><NbOfNtries>${credits.count}</NbOfNtries><Sum>${decimal(credits.minor)}</Sum></TtlCdtNtries>`
+    + `<TtlDbtNtries><NbOfNtries>${debits.count}</NbOfNtries><Sum>${decimal(debits.minor)}</Sum></TtlDbtNtries></TxsSummry>`;
   let after: { valueAt: string; id: number } | null = null;
   let entriesMinor = 0;
   let entries = 0;
+  const written = { credits: 0, creditsMinor: 0, debits: 0, debitsMinor: 0 };
   for (;;) {
     const rows: { id: number; valueAt: Date; valueAtExact: string; category: string; amountMinor: number; transactionReference: string | null; postingId: string }[] = await db.select({
       id: ledgerEntries.id, valueAt: ledgerEntries.valueAt, valueAtExact: sql<string>`${ledgerEntries.valueAt}::text`, category: ledgerEntries.category,
       amountMinor: ledgerEntries.amountMinor, transactionReference: ledgerEntries.transactionReference, postingId: ledgerEntries.postingId,
     }).from(ledgerEntries).where(and(
-      eq(ledgerEntries.accountId, accountId),
-      period.start ? gte(ledgerEntries.valueAt, period.start) : undefined,
-      period.end ? lte(ledgerEntries.valueAt, period.end) : undefined,
+      inPeriod,
       after ? or(gt(ledgerEntries.valueAt, sql`${after.valueAt}::timestamptz`), and(eq(ledgerEntries.valueAt, sql`${after.valueAt}::timestamptz`), gt(ledgerEntries.id, after.id))) : undefined,
     )).orderBy(asc(ledgerEntries.valueAt), asc(ledgerEntries.id)).limit(batchSize);
     yield rows.map((row) => {
-      entriesMinor += Number(row.amountMinor);
+      const amountMinor = Number(row.amountMinor);
+      entriesMinor += amountMinor;
       entries += 1;
-      const { amount, indicator } = camtAmount(Number(row.amountMinor), currency);
+      if (amountMinor >= 0) {
+        written.credits += 1;
+        written.creditsMinor += amountMinor;
+      } else {
+        written.debits += 1;
+        written.debitsMinor -= amountMinor;
+      }
+      const { amount, indicator } = camtAmount(amountMinor, currency);
       const reference = row.transactionReference ? `<NtryDtls><TxDtls><Refs><EndToEndId>${escapeXml(row.transactionReference.slice(0, 35))}</EndToEndId></Refs></TxDtls></NtryDtls>` : '';
-      return `<Ntry><NtryRef>${escapeXml(row.postingId.slice(0, 35))}</NtryRef><Amt Ccy="${currency}">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>`
+      return `<Ntry><NtryRef>${escapeXml(camtEntryReference(row.postingId, Number(row.id)))}</NtryRef><Amt Ccy="${currency}">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>`
         + `<BookgDt><DtTm>${row.valueAt.toISOString()}</DtTm></BookgDt><ValDt><Dt>${day(row.valueAt)}</Dt></ValDt><AcctSvcrRef>${Number(row.id)}</AcctSvcrRef>`
-        + `<BkTxCd><Prtry><Cd>${escapeXml(row.category)}</Cd><Issr>Portal</Issr></Prtry></BkTxCd>${reference}</Ntry>`;
+        + `<BkTxCd><Prtry><Cd>${escapeXml(row.category)}</Cd><Issr>Portal</Issr></Prtry></BkTxCd>${reference}<AddtlNtryInf>${escapeXml(row.postingId.slice(0, 500))}</AddtlNtryInf></Ntry>`;
     }).join('');
     const last = rows[rows.length - 1];
     if (rows.length < batchSize || !last) break;
     after = { valueAt: last.valueAtExact, id: Number(last.id) };
   }
-  if (summary.openingBalanceMinor + entriesMinor !== summary.closingBalanceMinor || entries !== summary.numberOfResults) {
+  const summaryHolds = written.credits === credits.count && written.creditsMinor === credits.minor && written.debits === debits.count && written.debitsMinor === debits.minor;
+  if (summary.openingBalanceMinor + entriesMinor !== summary.closingBalanceMinor || entries !== summary.numberOfResults || !summaryHolds) {
     throw new CamtReconciliationError(`The statement does not reconcile: opening ${summary.openingBalanceMinor} + ${entries} entries of ${entriesMinor} ≠ closing ${summary.closingBalanceMinor} (${summary.numberOfResults} entries) in minor units.`);
+  }
+  if (request.kind === 'remittance') {
+    // Transfers scheduled by a payout of the period (the day before the transfer) and not booked yet.
+    const scheduled = await db.select({ id: ledgerTransfers.id, batchId: ledgerTransfers.batchId, transferDate: ledgerTransfers.transferDate, amountMinor: ledgerTransfers.amountMinor })
+      .from(ledgerTransfers).where(and(
+        eq(ledgerTransfers.accountNumber, accountNumber), eq(ledgerTransfers.groupKind, 'merchant'),
+        period.start ? gte(ledgerTransfers.transferDate, sql`${period.start}::timestamptz + interval '1 day'`) : undefined,
+        period.end ? lte(ledgerTransfers.transferDate, sql`${period.end}::timestamptz + interval '1 day'`) : undefined,
+        sql`NOT EXISTS (SELECT 1 FROM ${ledgerPostings} p WHERE p.id = 'transfer:' || ${ledgerTransfers.batchId})`,
+      )).orderBy(asc(ledgerTransfers.transferDate), asc(ledgerTransfers.id));
+    yield scheduled.map((row) => {
+      const { amount, indicator } = camtAmount(-Number(row.amountMinor), currency);
+      return `<Ntry><NtryRef>${escapeXml(row.id.slice(0, maxReferenceLength))}</NtryRef><Amt Ccy="${currency}">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts><Cd>PDNG</Cd></Sts>`
+        + `<ValDt><Dt>${day(row.transferDate)}</Dt></ValDt><AcctSvcrRef>${escapeXml(row.id.slice(0, maxReferenceLength))}</AcctSvcrRef>`
+        + `<BkTxCd><Prtry><Cd>transfer</Cd><Issr>Portal</Issr></Prtry></BkTxCd><AddtlNtryInf>${escapeXml(`Scheduled: transfer:${row.batchId ?? row.id}`)}</AddtlNtryInf></Ntry>`;
+    }).join('');
   }
   yield '</Stmt></BkToCstmrStmt></Document>\n';
 }

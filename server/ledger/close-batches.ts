@@ -6,7 +6,9 @@
 //                                                      closing batch on or after their due date
 //   payout:{batch}           trading −N, remittance +N (automatic remittance on) or business +N (off)
 //                            N = the trading account's movement in the batch: the trading account ends every batch at 0
-//   transfer:{batch}         remittance −N, bank +N    the next day (automatic remittance on), with a transfers row
+//   transfer:{batch}         remittance −N, bank +N    the next day (automatic remittance on): the transfers row is
+//                                                      scheduled at the cut-off, the posting booked by the first
+//                                                      cut-off on or after its day, never ahead of it
 //
 // Business account groups pay out on their remittance schedule (payBusinessRemittances). Every posting's id is its
 // idempotency key, so a cut-off run twice (two nodes, a retry) posts once.
@@ -52,7 +54,11 @@ export async function postMoves(writer: StatsWriter, moves: ReturnType<typeof sq
   return Number(inserted.rowCount ?? inserted.affectedRows ?? 0);
 }
 
-/** Closes every Open batch that started before the UTC day of asOf; returns how many it closed. Call it in a transaction. */
+/**
+ * Closes every Open batch that started before the UTC day of asOf and books the transfers whose day has come; returns
+ * how many batches it closed. `holdsSince` bounds how far back a live run looks for holds to release and scheduled
+ * transfers to book. Call it in a transaction.
+ */
 export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (line: string) => void, options: { holdsSince?: Date } = {}): Promise<number> {
   const cutoff = utcDayStart(asOf);
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
@@ -65,6 +71,12 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (li
   const due = sql`SELECT b.id, b.account_number, b.business_id, b.merchant_id, b.currency, b.batch_start + interval '1 day' AS cutoff,
       b.sales_minor, b.refunds_minor, b.reversals_minor
     FROM settlement_batches b WHERE b.status = 'Open' AND b.batch_start < ${cutoff}::timestamptz`;
+  // The due batches are locked before anything is reckoned from them. A change posting into one of them (postDrafts
+  // locks its batches too) either commits first, and then every statement below sees its entries and totals, or waits
+  // until this cut-off has committed and then finds the batch closed and posts into a later one. Without the lock, a
+  // refund committing while the payouts were summed landed in a batch closed behind it: never paid out, the trading
+  // account no longer at zero after the batch.
+  await writer.execute(sql`SELECT b.id FROM settlement_batches b WHERE b.status = 'Open' AND b.batch_start < ${cutoff}::timestamptz ORDER BY b.id FOR UPDATE`);
 
   // The batches' totals are kept as the moves are posted (each step's moves are still in ledger_moves), rather than
   // read back from the entries at the end: that UPDATE … FROM a join of every due batch with its entries did not
@@ -114,8 +126,10 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (li
   await keepTotals(sql`amount`, sql`0`);
   lap('payouts');
 
-  // Transfers to the bank the next day, where automatic remittance is on: a transfers row and its posting. The payouts
-  // just posted are still in ledger_moves (payouts and transfers commit together, so none is ever missed).
+  // Transfers to the bank the next day, where automatic remittance is on: the transfers row is scheduled with the
+  // payout (the payouts just posted are still in ledger_moves, so none is ever missed), and its posting is booked when
+  // its day comes, by the first cut-off at or after it: an entry is booked when it happens, so no statement or balance
+  // holds a transfer that has not happened yet (until then it is scheduled, as camt.053 shows it).
   await writer.execute(sql`INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
     SELECT 'T' || substr(sb.id, 2), sb.account_number, 'merchant', sb.business_id, sb.merchant_id, sb.currency, m.value_at + interval '1 day', m.value_at + interval '3 days',
       m.amount, sb.sales_minor, sb.id
@@ -124,8 +138,8 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (li
     ON CONFLICT (id) DO NOTHING`);
   await postMoves(writer, sql`SELECT 'transfer:' || t.batch_id AS posting_id, 'transfer' AS category, t.batch_id, t.business_id, t.merchant_id, t.currency,
       t.transfer_date AS value_at, t.account_number || ':remittance' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
-    FROM ledger_transfers t JOIN settlement_batches sb ON sb.id = t.batch_id
-    WHERE sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz`);
+    FROM ledger_transfers t
+    WHERE t.group_kind = 'merchant' AND t.batch_id IS NOT NULL AND t.transfer_date <= ${asOf}::timestamptz${options.holdsSince ? sql` AND t.transfer_date >= ${options.holdsSince}::timestamptz` : sql``}`);
   lap('transfers');
 
   await writer.execute(sql`ANALYZE ledger_batch_totals`);

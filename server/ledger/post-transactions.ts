@@ -19,7 +19,8 @@
 //
 // A posting's id is its idempotency key: the same change posted twice (a retried request, a replayed job) inserts
 // nothing the second time. Entries land in the day's Open settlement batch of the merchant account group (a batch
-// already Closed takes no more entries: the change goes to today's batch) and the batch's totals move with them.
+// already Closed takes no more entries: the change goes to today's batch, or tomorrow's should the cut-off have
+// closed today's while the change waited for it) and the batch's totals move with them.
 // Reserve holds and releases, payouts and transfers are posted when batches close (close-batches.ts).
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { defaultRate, feeOf, merchantAccountNumber, merchantAccountKinds } from '../../src/contract/ledger.ts';
@@ -198,26 +199,44 @@ export async function postTransactionChanges(writer: StatsWriter, changes: reado
 
 /** Inserts postings (each once), their entries and their batches' totals, in key order. */
 export async function postDrafts(writer: StatsWriter, drafts: readonly PostingDraft[], now: Date): Promise<void> {
-  // Batches: the value date's, unless it is already closed, then today's.
+  // Batches: the value date's, unless it is already closed, then today's. A change whose transaction began just before
+  // midnight may have waited for the cut-off that closed today's batch too (its `now` is the day just closed): it goes
+  // to the day after, never into a closed batch.
+  const today = utcDayStart(now);
+  const tomorrow = new Date(today.getTime() + 86_400_000);
   const wanted = new Map<string, { accountNumber: string; start: Date; draft: PostingDraft }>();
+  const want = (draft: PostingDraft, start: Date) => wanted.set(batchIdOf(draft.accountNumber, start), { accountNumber: draft.accountNumber, start, draft });
   for (const draft of drafts) {
-    const start = utcDayStart(draft.valueAt);
-    wanted.set(batchIdOf(draft.accountNumber, start), { accountNumber: draft.accountNumber, start, draft });
-    const today = utcDayStart(now);
-    wanted.set(batchIdOf(draft.accountNumber, today), { accountNumber: draft.accountNumber, start: today, draft });
+    want(draft, utcDayStart(draft.valueAt));
+    want(draft, today);
   }
-  const ids = [...wanted.keys()].sort();
-  await writer.insert(settlementBatches).values(ids.map((id) => {
-    const { accountNumber, start, draft } = wanted.get(id) as { accountNumber: string; start: Date; draft: PostingDraft };
-    return { id, accountNumber, businessId: draft.businessId, merchantId: draft.merchantId, currency: draft.currency, batchStart: start, status: 'Open' as const };
-  })).onConflictDoNothing();
-  const batches = await writer.select({ id: settlementBatches.id, status: settlementBatches.status }).from(settlementBatches).where(inArray(settlementBatches.id, ids)).for('update');
-  const closed = new Set(batches.filter((batch) => batch.status === 'Closed').map((batch) => batch.id));
+  const closed = new Set<string>();
+  const lockBatches = async (ids: string[]) => {
+    await writer.insert(settlementBatches).values(ids.map((id) => {
+      const { accountNumber, start, draft } = wanted.get(id) as { accountNumber: string; start: Date; draft: PostingDraft };
+      return { id, accountNumber, businessId: draft.businessId, merchantId: draft.merchantId, currency: draft.currency, batchStart: start, status: 'Open' as const };
+    })).onConflictDoNothing();
+    const batches = await writer.select({ id: settlementBatches.id, status: settlementBatches.status }).from(settlementBatches).where(inArray(settlementBatches.id, ids)).for('update');
+    for (const batch of batches) if (batch.status === 'Closed') closed.add(batch.id);
+  };
+  await lockBatches([...wanted.keys()].sort());
+  const lateDrafts = drafts.filter((draft) => closed.has(batchIdOf(draft.accountNumber, utcDayStart(draft.valueAt))) && closed.has(batchIdOf(draft.accountNumber, today)));
+  if (lateDrafts.length > 0) {
+    const before = new Set(wanted.keys());
+    for (const draft of lateDrafts) want(draft, tomorrow);
+    // Locked after today's: batch ids of one account sort by day, so every writer locks in the same order.
+    await lockBatches([...wanted.keys()].filter((id) => !before.has(id)).sort());
+  }
 
   const sorted = [...drafts].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const batchOf = (draft: PostingDraft) => {
     const own = batchIdOf(draft.accountNumber, utcDayStart(draft.valueAt));
-    return closed.has(own) ? batchIdOf(draft.accountNumber, utcDayStart(now)) : own;
+    if (!closed.has(own)) return own;
+    const todays = batchIdOf(draft.accountNumber, today);
+    if (!closed.has(todays)) return todays;
+    const next = batchIdOf(draft.accountNumber, tomorrow);
+    if (closed.has(next)) throw new Error(`postDrafts: the batches of ${draft.accountNumber} up to ${next} are closed already`);
+    return next;
   };
   const inserted = new Set((await writer.insert(ledgerPostings).values(sorted.map((draft) => ({
     id: draft.id, category: draft.category, transactionReference: draft.transactionReference, batchId: batchOf(draft),
