@@ -462,38 +462,44 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
 
   const confirmEmailAction = `${mount}/confirm-email`;
 
-  /** The link sent to a new email address: a page with one button (a link scanner's GET changes nothing). */
-  async function confirmEmailRoute(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  /**
+   * A link's landing: GET shows a page with one button (a link scanner's visit changes nothing), and the button's
+   * same-origin POST hands back the link's token. Null when the request was answered here (the page, 405, 403).
+   */
+  async function tokenOfButtonPost(req: IncomingMessage, res: ServerResponse, url: URL, page: (token: string) => string): Promise<string | null> {
     if (req.method === 'GET' || req.method === 'HEAD') {
-      return sendHtml(res, 200, confirmEmailPage({ action: confirmEmailAction, token: url.searchParams.get('token') ?? '' }));
+      await sendHtml(res, 200, page(url.searchParams.get('token') ?? ''));
+      return null;
     }
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'GET, POST');
-      return sendJson(res, 405, { error: 'method_not_allowed' });
+      await sendJson(res, 405, { error: 'method_not_allowed' });
+      return null;
     }
     const origin = req.headers.origin;
-    if (origin && origin !== publicOrigin.origin) return sendHtml(res, 403, errorPage({ description: 'Forbidden.', homeHref }));
-    const form = await readForm(req);
-    const outcome = await confirmEmailChange(database, publicUrl, form.get('token') ?? '');
+    if (origin && origin !== publicOrigin.origin) {
+      await sendHtml(res, 403, errorPage({ description: 'Forbidden.', homeHref }));
+      return null;
+    }
+    return (await readForm(req)).get('token') ?? '';
+  }
+
+  /** The link sent to a new email address. */
+  async function confirmEmailRoute(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const token = await tokenOfButtonPost(req, res, url, (shown) => confirmEmailPage({ action: confirmEmailAction, token: shown }));
+    if (token === null) return;
+    const outcome = await confirmEmailChange(database, publicUrl, token);
     const message = outcome === 'changed' ? messages.emailChanged : outcome === 'taken' ? messages.emailTaken : messages.linkExpired;
     return sendHtml(res, outcome === 'changed' ? 200 : 410, messagePage({ title: 'Confirm your new email address', message, link: { href: homeHref, text: 'Sign in' } }));
   }
 
   const undoEmailChangeAction = `${mount}/undo-email-change`;
 
-  /** The link sent to the old address when an email change is asked for: a page with one button. */
+  /** The link sent to the old address when an email change is asked for. */
   async function undoEmailChangeRoute(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      return sendHtml(res, 200, undoEmailChangePage({ action: undoEmailChangeAction, token: url.searchParams.get('token') ?? '' }));
-    }
-    if (req.method !== 'POST') {
-      res.setHeader('Allow', 'GET, POST');
-      return sendJson(res, 405, { error: 'method_not_allowed' });
-    }
-    const origin = req.headers.origin;
-    if (origin && origin !== publicOrigin.origin) return sendHtml(res, 403, errorPage({ description: 'Forbidden.', homeHref }));
-    const form = await readForm(req);
-    const outcome = await undoEmailChange(database, publicUrl, form.get('token') ?? '');
+    const token = await tokenOfButtonPost(req, res, url, (shown) => undoEmailChangePage({ action: undoEmailChangeAction, token: shown }));
+    if (token === null) return;
+    const outcome = await undoEmailChange(database, publicUrl, token);
     const message = outcome === 'undone' ? messages.emailChangeUndone : outcome === 'taken' ? messages.emailChangeUndoTaken : messages.linkExpired;
     return sendHtml(res, outcome === 'undone' ? 200 : 410, messagePage({
       title: 'Undo the email address change', message, link: outcome === 'undone' ? { href: forgotHref, text: 'Choose a new password' } : { href: homeHref, text: 'Sign in' },
