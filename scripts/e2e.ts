@@ -28,7 +28,8 @@ const smtp = await startSmtpTestServer({
     renameSync(`${name}.part`, name);
   },
 });
-const server = await startServer({ port, env: { SMTP_URL: smtp.url }, timeoutMs: 420_000 }).catch(async (error: unknown) => {
+// 50,000 transactions: enough for merchants to cross the watch list's thresholds (5 do; none at 20,000).
+const server = await startServer({ port, env: { SMTP_URL: smtp.url, SEED_TRANSACTIONS: '50000' }, timeoutMs: 420_000 }).catch(async (error: unknown) => {
   await smtp.close();
   throw error;
 });
