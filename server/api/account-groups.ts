@@ -46,11 +46,14 @@ import {
   auditEvents, businessAccountGroups, businesses, ledgerAccounts, ledgerEntries, ledgerTransfers, merchantAccountGroups, merchants, pricingPlanRates, pricingPlans,
   queuedReports, remittanceSettings, settlementBatches,
 } from '../db/schema.ts';
+import { now } from '../clock.ts';
+import { contentDisposition } from '../files/content-disposition.ts';
 import { camt053Statement } from '../ledger/camt053.ts';
-import { nextScheduleDates } from '../ledger/close-batches.ts';
+import { batchNetMinor, nextScheduleDates } from '../ledger/close-batches.ts';
 import { groupAccountId } from '../ledger/post-transactions.ts';
 import { balancesOf, invoiceAccountInUse, periodOf, readDailyBalances, readStatement, type MovementRow } from '../ledger/statement.ts';
 import { permissionsIn, resolveContext } from '../policy/principal.ts';
+import { reportDownloadName } from '../reports/naming.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
 import { parseListRequest, singleValuedQuery } from './list-sql.ts';
@@ -80,7 +83,6 @@ const movementOut = (currency: string) => (row: MovementRow) => ({
 
 function batchOut(row: typeof settlementBatches.$inferSelect, grossSettlement: boolean) {
   const major = (minor: number) => toMajorUnits(minor, row.currency);
-  const openNet = row.salesMinor - row.refundsMinor - row.reversalsMinor - (grossSettlement ? 0 : row.feesMinor);
   return {
     batchId: row.id,
     accountNumber: row.accountNumber,
@@ -93,7 +95,7 @@ function batchOut(row: typeof settlementBatches.$inferSelect, grossSettlement: b
     reversalsAmount: major(row.reversalsMinor),
     feesAmount: major(row.feesMinor),
     reserveAmount: major(row.reserveMinor),
-    netAmount: major(row.status === 'Closed' ? row.netMinor : openNet),
+    netAmount: major(batchNetMinor(row, grossSettlement)),
     closedAt: row.closedAt?.toISOString() ?? null,
   };
 }
@@ -249,7 +251,10 @@ export function accountGroupRoutes({ database }: Deps) {
       },
     });
     c.header('Content-Type', 'application/xml; charset=utf-8');
-    c.header('Content-Disposition', `attachment; filename="camt053-${accountNumber}-${kind}.xml"`);
+    // Named by account and period, as the same statement queued as a report is (reports/naming.ts).
+    c.header('Content-Disposition', contentDisposition(reportDownloadName({
+      id: '', reportType: statementReportTypeOf[kind], fileType: 'xml', queuedAt: now(), context: { timeZone: c.get('timeZone') }, filters: { accountNumber }, startDate: period.start, endDate: period.end,
+    })));
     c.header('Cache-Control', 'no-store');
     return c.body(body);
   }

@@ -31,7 +31,7 @@ import { resolveContext, resolvePartner } from '../policy/principal.ts';
 import { breakdownOf } from '../stats/breakdown.ts';
 import { declineReasons, sumPerBucket, type StatsScope } from '../stats/read-stats.ts';
 import { readBody, requirePermission, type AppEnv, type Deps } from './env.ts';
-import { badRequest, notFound } from './errors.ts';
+import { badRequest, notFound, validationMessages } from './errors.ts';
 
 const permission = 'Mapi.MerchantDashboardReport.Read';
 const maxIdLength = 64;
@@ -96,7 +96,7 @@ function bodyFromQuery(c: Context<AppEnv>): unknown {
 
 function parseQuery(c: Context<AppEnv>) {
   const parsed = dashboardRequestSchema(bodyFromQuery(c));
-  if (parsed instanceof type.errors) throw badRequest(parsed.map((error) => error.message));
+  if (parsed instanceof type.errors) throw badRequest(validationMessages(parsed));
   return parsed;
 }
 

@@ -6,10 +6,11 @@ import type { CardKeys } from '../cards/card-keys.ts';
 import type { Database } from '../db/client.ts';
 import type { FileStore } from '../files/file-store.ts';
 import type { Principal } from '../policy/principal.ts';
-import { badRequest, forbidden } from './errors.ts';
+import { badRequest, forbidden, validationMessages } from './errors.ts';
 
-/** sessionKey: the provider grant of the caller's session ('' when the token names none): step-up is per session */
-export type AppEnv = { Variables: { principal: Principal; timeZone: string; sessionKey: string } };
+/** sessionKey: the provider grant of the caller's session ('' when the token names none): step-up is per session;
+ * amr: how that session signed in ('otp' when with the second factor; [] when the token does not say) */
+export type AppEnv = { Variables: { principal: Principal; timeZone: string; sessionKey: string; amr: string[] } };
 export type Deps = {
   database: Database;
   cardKeys: CardKeys;
@@ -31,7 +32,7 @@ export async function readBody<T>(c: Context<AppEnv>, schema: (input: unknown) =
   }
   if (containsNul(input)) throw badRequest('The request body may not contain NUL characters.');
   const parsed = schema(input);
-  if (parsed instanceof type.errors) throw badRequest(parsed.map((error) => error.message));
+  if (parsed instanceof type.errors) throw badRequest(validationMessages(parsed));
   return parsed;
 }
 

@@ -28,7 +28,7 @@ import { runPaymentAction, type ActionOutcome } from '../payments/payment-operat
 import { loadVirtualTerminalSettings } from '../payments/virtual-terminal.ts';
 import { verifyApiKey } from './api-keys.ts';
 import type { Deps } from './env.ts';
-import { errorReport } from './errors.ts';
+import { errorReport, validationMessages } from './errors.ts';
 
 type GatewayKey = { id: string; configurationId: string; businessId: string; merchantId: string };
 type GatewayEnv = { Variables: { apiKey: GatewayKey } };
@@ -60,7 +60,7 @@ export function gatewayRoutes({ database, publicUrl }: Deps) {
     try { input = await c.req.json(); } catch { return fail(c, 400, 'The request body is not valid JSON.'); }
     if (JSON.stringify(input).includes('\\u0000')) return fail(c, 400, 'The request body may not contain NUL characters.');
     const body = gatewayPaymentJobBody(input);
-    if (body instanceof type.errors) return c.json(errorReport(body.map((error) => error.message)), 400);
+    if (body instanceof type.errors) return c.json(errorReport(validationMessages(body)), 400);
     const idempotencyKey = c.req.header('idempotency-key');
     if (idempotencyKey !== undefined && !idempotencyKeyPattern.test(idempotencyKey)) return fail(c, 400, `The Idempotency-Key must be 1 to ${maxIdempotencyKeyLength} printable characters without spaces.`);
     const actor = { userId: `apikey:${key.id}` };

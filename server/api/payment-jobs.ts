@@ -16,7 +16,7 @@
 // | POST   | {context}/payment-jobs/{ref}/payments/{paymentId}/refunds/{refundId}/actions/cancel | Portal.Payments.Refund | 200 { message, version } |
 // | POST   | {context}/payment-jobs/{ref}/payments/{paymentId}/actions/void        | Portal.Payments.Void        | 200 { message, version } |
 // | POST   | {context}/payment-jobs/{ref}/actions/cancel                           | Portal.PaymentJobs.Cancel   | 200 { message, version } |
-// | POST   | {context}/payment-jobs/{ref}/payments/{paymentId}/actions/mail-payment-link | Portal.PaymentJobs.MailPaymentLink | 200 { message } |
+// | POST   | {context}/payment-jobs/{ref}/payments/{paymentId}/actions/mail-payment-link | Portal.PaymentJobs.MailPaymentLink | 200 { message }; 429 with Retry-After past the mail limits (server/payments/payment-link-limits.ts) |
 //
 // Actions: an Idempotency-Key header (1–255 printable characters) returns the first answer to the same request and a
 // 422 to another; a stale version is a 409 ('Someone updated this view'); a refused action is a 400 that says why and
@@ -40,11 +40,12 @@ import {
   cancelJob, cancelRefund, capturePayment, expirePaymentLink, mailPaymentLink, PaymentActionError, refundPayment, runPaymentAction, voidPayment,
   type ActionOutcome, type JobAddress,
 } from '../payments/payment-operations.ts';
+import { PaymentLinkMailLimited } from '../payments/payment-link-limits.ts';
 import { loadJobState } from '../payments/payment-state.ts';
 import { customerOf, paymentJobDetailOf, traceOf } from '../payments/payment-views.ts';
 import { permissionsIn, resolveContext, resolvePartner } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { ApiError, badRequest, notFound } from './errors.ts';
+import { ApiError, badRequest, notFound, validationMessages } from './errors.ts';
 import { countBudgetMs, exactCountLimit, isStatementTimeout, plannerEstimate, withStatementBudget } from './transactions.ts';
 import { assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, scaledBound, singleValuedQuery, type ListResource } from './list-sql.ts';
 
@@ -255,7 +256,7 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
     routes.get(`${prefix}/audit-events`, async (c) => {
       const { scope } = await resolve(c, 'Portal.PaymentJobs.Read');
       const parsed = auditQuery(Object.fromEntries(Object.entries(singleValuedQuery(c)).map(([name, value]) => [name === 'pageNumber' ? 'pagenumber' : name === 'pageSize' ? 'pagesize' : name, value])));
-      if (parsed instanceof type.errors) throw badRequest(parsed.map((error) => error.message));
+      if (parsed instanceof type.errors) throw badRequest(validationMessages(parsed));
       const timeZone = c.get('timeZone');
       const instant = (value: string, bound: 'start' | 'end') => {
         try { return filterInstant(value, bound, timeZone); } catch { throw badRequest(`'${value.slice(0, 40)}' is not an ISO date`); }
@@ -304,6 +305,10 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
           run({ reference, where: jobScopeWhere(scope) }));
       } catch (error) {
         if (error instanceof PaymentActionError) throw new ApiError(error.status, error.message);
+        if (error instanceof PaymentLinkMailLimited) {
+          c.header('Retry-After', String(error.retryAfterSeconds));
+          throw new ApiError(429, error.message);
+        }
         throw error;
       }
       return c.json(outcome.body, outcome.status);

@@ -26,7 +26,7 @@ import { businesses, customers, jobAmountMilliOf, merchants, paymentJobs, ticket
 import { isInternal, type Principal, scopeCondition } from '../policy/principal.ts';
 import { holdsRootPermission, partnersOfBusinesses, permissionInBusiness, permissionInPartner } from '../users/user-access.ts';
 import type { AppEnv, Deps } from './env.ts';
-import { badRequest } from './errors.ts';
+import { badRequest, validationMessages } from './errors.ts';
 import { likeLiteral } from './list-sql.ts';
 import { grantedScope, type TransactionScope } from './transactions.ts';
 
@@ -156,7 +156,7 @@ export function searchRoutes({ database }: Deps) {
 
   routes.get('/search', async (c) => {
     const parsed = searchQuery(c.req.query());
-    if (parsed instanceof type.errors) throw badRequest(parsed.map((error) => error.message));
+    if (parsed instanceof type.errors) throw badRequest(validationMessages(parsed));
     const principal = c.get('principal');
     const timeZone = c.get('timeZone');
     const { query } = parseQuery(parsed.term.trim());
@@ -387,7 +387,7 @@ export function searchRoutes({ database }: Deps) {
   // Merchant names for the palette's completion of merchant:… (the same visibility as the context picker).
   routes.get('/search/merchants', async (c) => {
     const parsed = merchantQuery(c.req.query());
-    if (parsed instanceof type.errors) throw badRequest(parsed.map((error) => error.message));
+    if (parsed instanceof type.errors) throw badRequest(validationMessages(parsed));
     const principal = c.get('principal');
     const prefix = (parsed.prefix ?? '').trim().toLowerCase();
     const rows = await db.select({ id: merchants.id, name: merchants.name, businessId: merchants.businessId, businessName: businesses.name }).from(merchants)

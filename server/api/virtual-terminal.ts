@@ -5,7 +5,7 @@
 // |--------|-------------------------------------------------|----------------------------------------------|--------|
 // | GET    | {c}/settings                                    | Portal.Settings.Read or Portal.Moto.Create   | settings, version (the configuration's), currencies |
 // | PUT    | {c}/settings                                    | Portal.Settings.Update                       | settings; body carries the version read (stale → 409) |
-// | POST   | {c}/orders                                      | Portal.Moto.Create                           | 201 { result paid/declined, declineReason, paymentJobReference, transactionReference, … }; 409 { duplicateOf } for a reference used within 24 h without confirmDuplicate |
+// | POST   | {c}/orders                                      | Portal.Moto.Create                           | 201 { result paid/declined, declineReason, paymentJobReference, transactionReference, … }; 409 { duplicateOf } for a reference used within 24 h (any case, surrounding space ignored) without confirmDuplicate; 429 with Retry-After for a payment link past the mail limits |
 // | GET    | {c}/customers/{customerId}/saved-cards          | Portal.Moto.Create                           | { results (masked only), savedCardLimit } |
 // | DELETE | {c}/customers/{customerId}/saved-cards/{id}     | Portal.Moto.Create                           | 204; the vault row erased; audited SavedCardDeleted |
 //
@@ -21,6 +21,7 @@ import { virtualTerminalOrderBody, virtualTerminalSettingsBody } from '../../src
 import { cardDigits } from '../../src/contract/virtual-terminal.ts';
 import { cardFingerprints } from '../cards/card-seal.ts';
 import { auditEvents, cardVault, configurations, customerData, customers, transactions, virtualTerminalSettings } from '../db/schema.ts';
+import { assertPaymentLinkMailAllowed, PaymentLinkMailLimited } from '../payments/payment-link-limits.ts';
 import { runPaymentAction } from '../payments/payment-operations.ts';
 import { createVirtualTerminalOrder, loadVirtualTerminalSettings, savedCardsOf } from '../payments/virtual-terminal.ts';
 import { resolveContext } from '../policy/principal.ts';
@@ -94,8 +95,19 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
     const actor = { userId: c.get('principal').userId };
     // The fingerprint never holds the card number or CVC, even hashed: the card stands as its keyed vault fingerprint.
     const card = body.card ? { ...body.card, cardNumber: cardFingerprints(cardKeys, scope.merchantId, cardDigits(body.card.cardNumber))[0], cvc: null } : body.card;
-    const outcome = await runPaymentAction(database, { actor, idempotencyKey: key ?? null, fingerprint: { path: c.req.path, body: { ...body, card } } },
-      (tx, at) => createVirtualTerminalOrder(tx, { cardKeys, publicUrl }, actor, scope, body, at));
+    // 'Send a payment link instead' mails the provider's email to the address typed: limited per user and per address.
+    const linkRecipient = body.paymentLink ? body.billingIdentity.emailAddress?.trim() || null : null;
+    let outcome;
+    try {
+      outcome = await runPaymentAction(database, { actor, idempotencyKey: key ?? null, fingerprint: { path: c.req.path, body: { ...body, card } } }, async (tx, at) => {
+        if (linkRecipient !== null) await assertPaymentLinkMailAllowed(tx, actor.userId, linkRecipient, at);
+        return createVirtualTerminalOrder(tx, { cardKeys, publicUrl }, actor, scope, body, at);
+      });
+    } catch (error) {
+      if (!(error instanceof PaymentLinkMailLimited)) throw error;
+      c.header('Retry-After', String(error.retryAfterSeconds));
+      throw new ApiError(429, error.message);
+    }
     return c.json(outcome.body, outcome.status);
   });
 

@@ -19,7 +19,7 @@ import {
   billingRuns, businesses, invoiceCounters, invoices, ledgerAccounts, ledgerEntries, ledgerPostings, merchantAccountGroups, merchants,
   pricingPlans, transactions,
 } from '../db/schema.ts';
-import { postMonthlyMinimums } from '../ledger/close-batches.ts';
+import { postMonthlyMinimums, proratedMonthlyMinimum } from '../ledger/close-batches.ts';
 import type { StatsWriter } from '../stats/record-transaction.ts';
 
 export type DraftInvoice = {
@@ -93,7 +93,7 @@ export async function draftInvoices(reader: StatsWriter, month: string): Promise
   }).from(saleRows).groupBy(saleRows.businessId, saleRows.merchantId, saleRows.currency, saleRows.paymentMethod, saleRows.feeFrom);
 
   // Top-ups: plans with a minimum in force in the month, on account groups that exist (as close-batches.ts).
-  const plans = await reader.select({ merchantId: pricingPlans.merchantId, businessId: pricingPlans.businessId, currency: pricingPlans.currency, minimum: pricingPlans.monthlyMinimumMinor })
+  const plans = await reader.select({ merchantId: pricingPlans.merchantId, businessId: pricingPlans.businessId, currency: pricingPlans.currency, minimum: pricingPlans.monthlyMinimumMinor, validFrom: pricingPlans.validFrom })
     .from(pricingPlans)
     .innerJoin(merchantAccountGroups, and(eq(merchantAccountGroups.merchantId, pricingPlans.merchantId), eq(merchantAccountGroups.currency, pricingPlans.currency)))
     .where(and(sql`${pricingPlans.monthlyMinimumMinor} > 0`, lt(pricingPlans.validFrom, end)));
@@ -142,8 +142,10 @@ export async function draftInvoices(reader: StatsWriter, month: string): Promise
   }
   plans.forEach((plan, index) => {
     const postingId = postingIds[index] as string;
-    const topUp = postedAmount.get(postingId) ?? Math.max(0, plan.minimum - (allFees.get(`${plan.merchantId}\u0000${plan.currency}`) ?? 0));
-    if (topUp > 0) groupOf(plan.businessId, plan.currency).topUps.push({ merchantId: plan.merchantId, minimum: plan.minimum, topUp });
+    // The minimum in force for the month: a plan starting mid-month owes its share (as postMonthlyMinimums posts it).
+    const minimum = proratedMonthlyMinimum(plan.minimum, plan.validFrom, start);
+    const topUp = postedAmount.get(postingId) ?? Math.max(0, minimum - (allFees.get(`${plan.merchantId}\u0000${plan.currency}`) ?? 0));
+    if (topUp > 0) groupOf(plan.businessId, plan.currency).topUps.push({ merchantId: plan.merchantId, minimum, topUp });
   });
   if (groups.size === 0) return [];
 

@@ -1100,8 +1100,12 @@ export const signInAttempts = pgTable('sign_in_attempts', {
   emailKey: text('email_key').notNull(),
   address: text('address').notNull(),
   userId: text('user_id'),
-  /** 'pending' while the password is checked, counted like a failure */
-  outcome: text('outcome').$type<'pending' | 'succeeded' | 'failed' | 'throttled'>().notNull(),
+  /**
+   * 'pending' while the password is checked, counted like a failure. 'probe': a request of the shopper's page for a
+   * payment link that does not exist (emailKey 'pay:' and the reference tried), counted per address by
+   * server/api/shopper-page.ts and never by the sign-in throttles
+   */
+  outcome: text('outcome').$type<'pending' | 'succeeded' | 'failed' | 'throttled' | 'probe'>().notNull(),
   attemptedAt: utc('attempted_at').notNull().defaultNow().$defaultFn(now),
   /** the provider's sign-in interaction (one sign-in page) the attempt was posted on; null for step-up checks */
   interactionId: text('interaction_id'),

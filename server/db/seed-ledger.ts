@@ -119,7 +119,8 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
   await run(sql`ANALYZE ledger_postings, ledger_entries, settlement_batches, merchant_account_groups, ledger_accounts`);
   lap(`${bulkIndexes.length} indexes of entries and postings`);
 
-  const closed = await closeDueBatches(tx, now, (line) => log(`ledger: ${line}`));
+  // Replayed as the daily cut-offs would have run: each batch closes at its own day's end, not at the seed's time.
+  const closed = await closeDueBatches(tx, now, (line) => log(`ledger: ${line}`), { replay: true });
   lap(`cut-off of ${closed.toLocaleString('en-GB')} batches (reserves, payouts, transfers)`);
 
   // Remittance: every business account group pays out weekly on Friday to the business itself.

@@ -31,6 +31,16 @@ export async function ensureBusinessAccountGroups(writer: StatsWriter): Promise<
   }))).onConflictDoNothing();
 }
 
+/**
+ * A batch's net as the API, the batch reports and their files all state it: what a closed batch paid out; for an
+ * open one the net so far (sales less refunds and reversals, less fees where they are deducted from the payout, i.e.
+ * under net settlement), which is not yet paid out.
+ */
+export function batchNetMinor(batch: { status: 'Open' | 'Closed'; salesMinor: number; refundsMinor: number; reversalsMinor: number; feesMinor: number; netMinor: number }, grossSettlement: boolean): number {
+  if (batch.status === 'Closed') return batch.netMinor;
+  return batch.salesMinor - batch.refundsMinor - batch.reversalsMinor - (grossSettlement ? 0 : batch.feesMinor);
+}
+
 /** Serialises cut-offs, remittances and minimums across nodes: each sees the others' committed postings. */
 export const ledgerJobLockKey = 7_270_018;
 
@@ -57,9 +67,12 @@ export async function postMoves(writer: StatsWriter, moves: ReturnType<typeof sq
 /**
  * Closes every Open batch that started before the UTC day of asOf and books the transfers whose day has come; returns
  * how many batches it closed. `holdsSince` bounds how far back a live run looks for holds to release and scheduled
- * transfers to book. Call it in a transaction.
+ * transfers to book. A batch's closed time is when its cut-off ran for it: asOf for a live run (the job's time, even
+ * when it catches up on days it missed); `replay` closes history at once as the daily cut-off would have closed it
+ * (the seed's two years), so each batch closes at its own day's end, not at the moment the history was built. Call it
+ * in a transaction.
  */
-export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (line: string) => void, options: { holdsSince?: Date } = {}): Promise<number> {
+export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (line: string) => void, options: { holdsSince?: Date; replay?: boolean } = {}): Promise<number> {
   const cutoff = utcDayStart(asOf);
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   await ensureBusinessAccountGroups(writer);
@@ -143,9 +156,10 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (li
   lap('transfers');
 
   await writer.execute(sql`ANALYZE ledger_batch_totals`);
-  const closed = await writer.execute(sql`UPDATE settlement_batches b SET status = 'Closed', closed_at = ${asOf}::timestamptz,
+  const closedAt = options.replay ? sql`sums.cutoff` : sql`${asOf}::timestamptz`;
+  const closed = await writer.execute(sql`UPDATE settlement_batches b SET status = 'Closed', closed_at = ${closedAt},
       net_minor = coalesce(sums.net, 0), reserve_minor = coalesce(sums.reserve, 0)
-    FROM (SELECT due.id, t.net, t.reserve FROM (${due}) due
+    FROM (SELECT due.id, due.cutoff, t.net, t.reserve FROM (${due}) due
       LEFT JOIN (SELECT batch_id, sum(net)::bigint AS net, sum(reserve)::bigint AS reserve FROM ledger_batch_totals GROUP BY batch_id) t ON t.batch_id = due.id) sums
     WHERE b.id = sums.id
     RETURNING b.id`) as unknown as { rows?: unknown[] } | unknown[];
@@ -178,7 +192,9 @@ export function nextScheduleDates(schedule: { frequency: 'daily' | 'weekly' | 'm
 
 /**
  * Business account groups pay their balance to the beneficiary on each scheduled date up to asOf: transfer:{group}:{date},
- * business −B, bank +B, with a transfers row. Dates run in order, so each pays what arrived since the last.
+ * business −B, bank +B, with a transfers row. Dates run in order, so each pays what arrived since the last. The row's
+ * sale amount is the sales of the batches whose payouts the transfer pays (those that reached the business account
+ * since the group's previous transfer), not the amount again.
  */
 export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): Promise<number> {
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
@@ -202,11 +218,16 @@ export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): P
     owed AS (
       SELECT w.account_number, w.day, w.at, g.business_id, g.currency,
         (SELECT coalesce(sum(e.amount_minor), 0) FROM ledger_entries e WHERE e.account_id = w.account_number || ':business' AND e.value_at < w.at
-          AND (w.since IS NULL OR (e.value_at >= w.since AND e.category <> 'transfer')))::bigint AS amount
+          AND (w.since IS NULL OR (e.value_at >= w.since AND e.category <> 'transfer')))::bigint AS amount,
+        -- The first date of a run starts where the group's last transfer (of an earlier run) left off.
+        coalesce(w.since, (SELECT max(t.transfer_date) FROM ledger_transfers t WHERE t.account_number = w.account_number AND t.group_kind = 'business' AND t.transfer_date < w.at)) AS paid_since
       FROM windows w JOIN business_account_groups g ON g.account_number = w.account_number
     )
-    SELECT 'R' || account_number || '-' || to_char(day, 'YYYYMMDD'), account_number, 'business', business_id, NULL, currency, at, at + interval '2 days', amount, amount, NULL
-    FROM owed WHERE amount <> 0
+    SELECT 'R' || o.account_number || '-' || to_char(o.day, 'YYYYMMDD'), o.account_number, 'business', o.business_id, NULL, o.currency, o.at, o.at + interval '2 days', o.amount,
+      (SELECT coalesce(sum(sb.sales_minor), 0) FROM ledger_entries e JOIN settlement_batches sb ON sb.id = e.batch_id
+        WHERE e.account_id = o.account_number || ':business' AND e.category = 'payout' AND e.value_at < o.at AND (o.paid_since IS NULL OR e.value_at >= o.paid_since))::bigint,
+      NULL
+    FROM owed o WHERE o.amount <> 0
     ON CONFLICT (id) DO NOTHING`);
   const paid = await postMoves(writer, sql`SELECT 'transfer:' || t.id AS posting_id, 'transfer' AS category, NULL::text AS batch_id, t.business_id, NULL::text AS merchant_id, t.currency,
       t.transfer_date AS value_at, t.account_number || ':business' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
@@ -221,8 +242,23 @@ export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): P
 
 
 /**
+ * The monthly minimum in force for a month: whole for a month the plan covers from its first day; prorated by the
+ * days the plan is in force for the month it starts in (from its start day, inclusive, to the month's end), rounded
+ * half up to the minor unit. Plans have no end date, so no last month is cut short. postMonthlyMinimums computes
+ * the same in SQL; the billing run's preview uses this one.
+ */
+export function proratedMonthlyMinimum(minimumMinor: number, validFrom: Date, monthStart: Date): number {
+  const monthEnd = Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 1);
+  const monthDays = Math.round((monthEnd - monthStart.getTime()) / dayMs);
+  const firstDay = Math.max(monthStart.getTime(), Date.UTC(validFrom.getUTCFullYear(), validFrom.getUTCMonth(), validFrom.getUTCDate()));
+  const days = Math.max(0, Math.round((monthEnd - firstDay) / dayMs));
+  return Math.floor((minimumMinor * days * 2 + monthDays) / (2 * monthDays));
+}
+
+/**
  * Monthly minimums: for each month that has ended (UTC) since the plan's start, a shortfall of the month's fees
  * below the plan's minimum is invoiced: minimumFee:{group}:{yyyymm}, invoice −S, costs +S, at the month's end. The
+ * first month of a plan that starts mid-month owes only its share of the minimum (proratedMonthlyMinimum). The
  * settlement itself is untouched (the trading account's batches stay as they were); the invoice account collects it.
  */
 export async function postMonthlyMinimums(writer: StatsWriter, asOf: Date, options: { fromMonth?: Date } = {}): Promise<void> {
@@ -235,10 +271,14 @@ export async function postMonthlyMinimums(writer: StatsWriter, asOf: Date, optio
       months.account_number || ':invoice' AS from_account, months.account_number || ':costs' AS to_account,
       greatest(0, months.minimum - coalesce(fees.total, 0))::bigint AS amount
     FROM (
-      SELECT g.account_number, g.business_id, g.merchant_id, g.currency, pp.monthly_minimum_minor AS minimum, m.month_start
+      SELECT g.account_number, g.business_id, g.merchant_id, g.currency, m.month_start,
+        -- The minimum times the days in force over the month's days, rounded half up (as proratedMonthlyMinimum).
+        ((pp.monthly_minimum_minor * (d.next_month - greatest(d.first_day, (pp.valid_from AT TIME ZONE 'UTC')::date)) * 2 + (d.next_month - d.first_day))
+          / (2 * (d.next_month - d.first_day)))::bigint AS minimum
       FROM merchant_account_groups g
       JOIN pricing_plans pp ON pp.merchant_id = g.merchant_id AND pp.currency = g.currency AND pp.monthly_minimum_minor > 0
       CROSS JOIN LATERAL generate_series(greatest(date_trunc('month', pp.valid_from AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', ${from}::timestamptz), ${monthStart}::timestamptz - interval '1 month', interval '1 month') m(month_start)
+      CROSS JOIN LATERAL (SELECT (m.month_start AT TIME ZONE 'UTC')::date AS first_day, ((m.month_start AT TIME ZONE 'UTC') + interval '1 month')::date AS next_month) d
     ) months
     LEFT JOIN (
       SELECT e.account_id, date_trunc('month', e.value_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month_start, sum(e.amount_minor) AS total

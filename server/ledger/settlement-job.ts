@@ -1,6 +1,7 @@
 // The settlement day's end, on any node: every few minutes one transaction closes the batches whose UTC day has ended,
 // pays the business remittances that are due and invoices the monthly minimums of ended months. The ledger's advisory
 // lock serialises nodes and every posting is idempotent, so nodes running it together post once.
+import { now as clockNow } from '../clock.ts';
 import type { Database } from '../db/client.ts';
 import { closeDueBatches, payBusinessRemittances, postMonthlyMinimums } from './close-batches.ts';
 
@@ -10,7 +11,7 @@ export function startSettlementJob(database: Database, options: { everyMs?: numb
   const log = options.log ?? (() => undefined);
   let running: Promise<void> | null = null;
   const runOnce = async () => {
-    const now = new Date();
+    const now = clockNow();
     await database.db.transaction(async (tx) => {
       // Live runs look back a bounded way: holds of the last 400 days (no reserve lasts longer), minimums of the last
       // two months (from the start of a month, so the fees are whole); the seed runs them over everything.

@@ -19,6 +19,7 @@ import { recordEvent } from '../events/event-bus.ts';
 import { postTransactionChanges } from '../ledger/post-transactions.ts';
 import { recordTransactionChanges, toStatsTransaction, type NewTransactionRow, type TransactionChange } from '../stats/record-transaction.ts';
 import { loadJobState, transactionStatusOfRefund, type JobState, type PaymentState, type Tx } from './payment-state.ts';
+import { assertPaymentLinkMailAllowed } from './payment-link-limits.ts';
 
 export type Actor = { userId: string };
 /** What an action answers: the HTTP status and body (kept for its Idempotency-Key). */
@@ -397,6 +398,8 @@ export async function mailPaymentLink(tx: Tx, actor: Actor, address: JobAddress,
     const expired = state.job.expirationDateTimeUtc !== null && state.job.expirationDateTimeUtc <= at;
     return refuse(tx, state.job, actor, 'PaymentLinkMailFailed', `A payment link can only be sent for an open job; this one is ${expired && state.job.status === 'pending' ? 'expired' : state.job.status}.`, meta, at);
   }
+  // At most so many per user and per address (payment-link-limits.ts); past either it throws, and nothing is written.
+  await assertPaymentLinkMailAllowed(tx, actor.userId, emailAddress, at);
   const url = portalLink(publicUrl, `/pay/${encodeURIComponent(state.job.reference)}`);
   const amount = formatMoney(state.job.amountMinor, state.job.currency);
   const { id } = await queueEmail(tx, emailAddress, {

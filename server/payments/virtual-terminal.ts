@@ -119,11 +119,17 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
   if (body.saveCard && !settings.savedCardsAllowed) problems.push('Saved cards are switched off for this configuration');
   if (problems.length > 0) return { status: 400, body: { errorReport: { errors: problems.map((message) => ({ message, translatedMessage: message })) } } };
 
-  // A reference used within 24 hours asks before charging again. The lock serialises two agents typing the same one.
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`vt:${scope.merchantId}:${reference}`}, 1717))`);
+  // A reference used within 24 hours asks before charging again. References are compared without case and surrounding
+  // space ('SEC-VT-1' and ' sec-vt-1' are one order). The lock serialises two agents typing the same one.
+  const referenceKey = reference.toLowerCase();
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`vt:${scope.merchantId}:${referenceKey}`}, 1717))`);
   if (!body.confirmDuplicate) {
     const [previous] = await tx.select({ reference: paymentJobs.reference, created: paymentJobs.createDateTimeUtc, status: paymentJobs.status }).from(paymentJobs)
-      .where(and(eq(paymentJobs.merchantId, scope.merchantId), eq(paymentJobs.orderNumber, reference), gt(paymentJobs.createDateTimeUtc, new Date(at.getTime() - duplicateReferenceWindowMs))))
+      .where(and(
+        eq(paymentJobs.merchantId, scope.merchantId), gt(paymentJobs.createDateTimeUtc, new Date(at.getTime() - duplicateReferenceWindowMs)),
+        sql`lower(btrim(${paymentJobs.orderNumber})) = lower(${reference})`,
+      ))
+      .orderBy(sql`${paymentJobs.createDateTimeUtc} desc`)
       .limit(1);
     if (previous) {
       const message = `An order with merchant reference ${reference} was taken at ${previous.created.toISOString().slice(0, 16).replace('T', ' ')} UTC (${previous.status}). Confirm to charge again.`;

@@ -14,6 +14,7 @@ import { currencyExponent } from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
 import { businessAccountGroups, ledgerEntries, ledgerTransfers, merchantAccountGroups, settlementBatches } from '../db/schema.ts';
 import { camt053Statement } from '../ledger/camt053.ts';
+import { batchNetMinor } from '../ledger/close-batches.ts';
 import { groupAccountId } from '../ledger/post-transactions.ts';
 import { invoiceAccountInUse, readStatement } from '../ledger/statement.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
@@ -21,6 +22,9 @@ import type { PdfHeading, PdfSummary } from './pdf-statement.ts';
 import type { ReportRow as QueuedReportRow } from './queue.ts';
 import { minorUnitsToDecimal, wallClock } from './transaction-export.ts';
 import type { ReportColumnSpec, ReportRow } from './writers.ts';
+
+/** How a batch's net reads: what a closed batch paid out, or an open batch's net so far, not yet paid out. */
+const netLabel = (status: 'Open' | 'Closed') => (status === 'Closed' ? 'Net paid out' : 'Net so far (not yet paid out)');
 
 export const isLedgerReportType = (reportType: string): reportType is LedgerReportType => Object.hasOwn(ledgerReportTypes, reportType);
 
@@ -45,7 +49,7 @@ function periodText(start: Date | null, end: Date | null, timeZone: string): str
   return `${from} to ${to} (${timeZone})`;
 }
 
-type LedgerReportAccess = { accountNumber: string; currency: string; holder: string; kind: StatementAccountKind | undefined };
+type LedgerReportAccess = { accountNumber: string; currency: string; holder: string; kind: StatementAccountKind | undefined; grossSettlement: boolean };
 
 /** Whether the report's owner still reads its account group, and the group's currency and holder; else a refusal. */
 async function ledgerReportAccess(database: Database, principal: Principal, report: QueuedReportRow): Promise<LedgerReportAccess | string> {
@@ -62,12 +66,12 @@ async function ledgerReportAccess(database: Database, principal: Principal, repo
   if (context.level === 'business') {
     const [group] = await db.select().from(businessAccountGroups).where(and(eq(businessAccountGroups.accountNumber, accountNumber), eq(businessAccountGroups.businessId, resolved.business.id)));
     if (!group) return 'The account group no longer exists.';
-    return { accountNumber, currency: group.currency, holder: resolved.business.name, kind };
+    return { accountNumber, currency: group.currency, holder: resolved.business.name, kind, grossSettlement: false };
   }
   const [group] = await db.select().from(merchantAccountGroups).where(and(eq(merchantAccountGroups.accountNumber, accountNumber), eq(merchantAccountGroups.merchantId, resolved.merchant?.id ?? '')));
   if (!group) return 'The account group no longer exists.';
   if (kind === 'invoice' && !(await invoiceAccountInUse(db, resolved.merchant?.grossSettlement ?? false, group.accountNumber))) return 'The merchant\'s invoice account is not in use.';
-  return { accountNumber, currency: group.currency, holder: `${resolved.merchant?.name ?? ''} (${resolved.business.name})`, kind };
+  return { accountNumber, currency: group.currency, holder: `${resolved.merchant?.name ?? ''} (${resolved.business.name})`, kind, grossSettlement: resolved.merchant?.grossSettlement ?? false };
 }
 
 /**
@@ -93,7 +97,7 @@ export async function openLedgerReport(database: Database, principal: Principal,
   const timeZone = context.timeZone;
   const access = await ledgerReportAccess(database, principal, report);
   if (typeof access === 'string') return access;
-  const { accountNumber, currency, holder, kind } = access;
+  const { accountNumber, currency, holder, kind, grossSettlement } = access;
   const exponent = currencyExponent(currency);
   const money = (minor: number) => minorUnitsToDecimal(minor, exponent);
   const start = report.startDate;
@@ -109,6 +113,9 @@ export async function openLedgerReport(database: Database, principal: Principal,
       : null;
     const opening = statement?.openingBalanceMinor ?? 0;
     const title = batchId ? `Batch ${batchId}` : `${accountKindLabels[kind ?? 'trading']} statement`;
+    // A batch's file ends with its net as the API answers it (batchNetMinor): paid out, or so far and not yet paid out.
+    const [batch] = batchId === null ? [] : await db.select().from(settlementBatches).where(and(eq(settlementBatches.id, batchId), eq(settlementBatches.accountNumber, accountNumber)));
+    const batchNet = batch ? { label: netLabel(batch.status), minor: batchNetMinor(batch, grossSettlement) } : null;
     const columns: ReportColumnSpec[] = [
       { header: `Date (${timeZone})`, kind: 'datetime', width: 20 },
       { header: 'Category', kind: 'text', width: 22 },
@@ -150,11 +157,12 @@ export async function openLedgerReport(database: Database, principal: Principal,
         after = { valueAt: last.valueAtExact, id: Number(last.id) };
       }
       yield [[null, 'Closing balance', null, null, null, money(closing)]];
+      if (batchNet) yield [[null, batchNet.label, null, batchId, money(batchNet.minor), null]];
     }
     return {
       columns,
       sheetName: batchId ? 'Batch' : 'Statement',
-      heading: heading(title, batchId ? [] : [`Opening balance: ${money(opening)} ${currency}`]),
+      heading: heading(title, batchNet ? [`Status: ${batch?.status ?? ''}`, `${batchNet.label}: ${money(batchNet.minor)} ${currency}`] : batchId ? [] : [`Opening balance: ${money(opening)} ${currency}`]),
       batches: batches(),
       summary: () => ({
         heading: 'Totals',
@@ -162,6 +170,7 @@ export async function openLedgerReport(database: Database, principal: Principal,
           ['Opening balance', `${money(opening)} ${currency}`],
           ...entryCategories.filter((category) => totals.has(category)).map((category) => [entryCategoryLabels[category], `${money(totals.get(category) ?? 0)} ${currency}`] as const),
           ['Closing balance', `${money(closing)} ${currency}`],
+          ...(batchNet ? [[batchNet.label, `${money(batchNet.minor)} ${currency}`] as const] : []),
         ],
       }),
     };
@@ -175,7 +184,7 @@ export async function openLedgerReport(database: Database, principal: Principal,
       end ? lte(settlementBatches.batchStart, end) : undefined,
       status === 'Open' || status === 'Closed' ? eq(settlementBatches.status, status) : undefined,
     );
-    const sums = { sales: 0, net: 0, fees: 0 };
+    const sums = { sales: 0, net: 0, openNet: 0, fees: 0 };
     async function* batches(): AsyncGenerator<ReportRow[]> {
       let after: Date | null = null;
       for (;;) {
@@ -183,8 +192,11 @@ export async function openLedgerReport(database: Database, principal: Principal,
           .orderBy(asc(settlementBatches.batchStart)).limit(batchSize);
         if (rows.length > 0) {
           yield rows.map((row) => {
-            sums.sales += row.salesMinor; sums.net += row.netMinor; sums.fees += row.feesMinor;
-            return [row.id, format(new TZDate(row.batchStart.getTime(), 'UTC'), 'yyyy-MM-dd'), row.status, String(row.salesCount), money(row.salesMinor), money(row.refundsMinor), money(row.reversalsMinor), money(row.feesMinor), money(row.reserveMinor), money(row.netMinor)];
+            // The net as the API states it: an open batch's is the net so far, labelled as not yet paid out.
+            const net = batchNetMinor(row, grossSettlement);
+            sums.sales += row.salesMinor; sums.fees += row.feesMinor;
+            if (row.status === 'Closed') sums.net += net; else sums.openNet += net;
+            return [row.id, format(new TZDate(row.batchStart.getTime(), 'UTC'), 'yyyy-MM-dd'), row.status, String(row.salesCount), money(row.salesMinor), money(row.refundsMinor), money(row.reversalsMinor), money(row.feesMinor), money(row.reserveMinor), money(net), netLabel(row.status)];
           });
         }
         const last = rows[rows.length - 1];
@@ -193,13 +205,19 @@ export async function openLedgerReport(database: Database, principal: Principal,
       }
     }
     return {
-      columns: ['Batch', 'Date (UTC)', 'Status', 'Sales count', 'Sales', 'Refunds', 'Reversals', 'Fees', 'Reserve', 'Net paid out'].map((header, index) => ({
-        header, kind: index >= 4 ? 'decimal' as const : 'text' as const, width: index === 0 ? 26 : 12,
+      columns: ['Batch', 'Date (UTC)', 'Status', 'Sales count', 'Sales', 'Refunds', 'Reversals', 'Fees', 'Reserve', 'Net', 'Payout'].map((header, index) => ({
+        header, kind: index >= 4 && index <= 9 ? 'decimal' as const : 'text' as const, width: index === 0 ? 26 : index === 10 ? 26 : 12,
       })),
       sheetName: 'Batches',
       heading: heading('Settlement batch overview'),
       batches: batches(),
-      summary: () => ({ heading: 'Totals', lines: [['Sales', `${money(sums.sales)} ${currency}`], ['Fees', `${money(sums.fees)} ${currency}`], ['Net paid out (closed batches)', `${money(sums.net)} ${currency}`]] }),
+      summary: () => ({
+        heading: 'Totals',
+        lines: [
+          ['Sales', `${money(sums.sales)} ${currency}`], ['Fees', `${money(sums.fees)} ${currency}`], ['Net paid out (closed batches)', `${money(sums.net)} ${currency}`],
+          ['Net so far, not yet paid out (open batches)', `${money(sums.openNet)} ${currency}`],
+        ],
+      }),
     };
   }
 

@@ -1,7 +1,9 @@
 // A PDF writer for statements and ledger reports (pdfkit, standard fonts): a title block with the provider's and the
-// account holder's names and the period, a table whose header repeats on every page, 'Page n' and a footer on every
-// page, then the totals per category and the closing balance. Rows are drawn as they arrive and pdfkit streams the
-// pages it has finished, so a long statement is never whole in memory. A4 portrait, black on white, readable printed.
+// account holder's names and the period, a table whose header repeats on every page, 'Page n of N' and a footer on
+// every page, then the totals per category and the closing balance. The page count is known only at the end, so
+// pages are buffered (pdfkit's bufferPages) and the footers are written in a final pass over them before the
+// document is flushed; the PDF objects themselves stay small (text with standard fonts). A4 portrait, black on white,
+// readable printed.
 import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
@@ -28,25 +30,25 @@ const fontSize = 8;
 export type PdfReportWriter = ReportWriter & { setSummary: (summary: PdfSummary) => void };
 
 export async function openPdfWriter(stream: Writable, columns: readonly ReportColumnSpec[], heading: PdfHeading, generatedAt: Date): Promise<PdfReportWriter> {
-  const doc = new PDFDocument({ size: 'A4', margin, info: { Title: `${heading.title} ${heading.accountNumber}`, Author: providerName }, autoFirstPage: false });
+  const doc = new PDFDocument({ size: 'A4', margin, info: { Title: `${heading.title} ${heading.accountNumber}`, Author: providerName }, autoFirstPage: false, bufferPages: true });
   let failure: Error | null = null;
   stream.on('error', (error) => { failure = error; });
   doc.pipe(stream);
   const width = () => doc.page.width - margin * 2;
   const totalWeight = columns.reduce((sum, column) => sum + (column.width ?? 12), 0);
   const columnWidths = () => columns.map((column) => ((column.width ?? 12) / totalWeight) * width());
-  let pageNumber = 0;
   let y = 0;
   let summary: PdfSummary | null = null;
 
-  const footer = () => {
+  /** The footer of one page: written once every page exists, so it can say how many there are. */
+  const footer = (pageNumber: number, pageCount: number) => {
     const bottom = doc.page.height - margin + 10;
     // pdfkit starts a new page for text inside the bottom margin: the footer lives there, so the margin is lifted for it.
     const bottomMargin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.font('Helvetica').fontSize(7).fillColor('#000000');
-    doc.text(`${providerName} · ${heading.title} · account ${heading.accountNumber} · generated ${generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`, margin, bottom, { width: width() - 60, lineBreak: false });
-    doc.text(`Page ${pageNumber}`, margin + width() - 60, bottom, { width: 60, align: 'right', lineBreak: false });
+    doc.text(`${providerName} · ${heading.title} · account ${heading.accountNumber} · generated ${generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`, margin, bottom, { width: width() - 90, lineBreak: false });
+    doc.text(`Page ${pageNumber} of ${pageCount}`, margin + width() - 90, bottom, { width: 90, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottomMargin;
   };
   const tableHeader = () => {
@@ -63,8 +65,6 @@ export async function openPdfWriter(stream: Writable, columns: readonly ReportCo
   };
   const newPage = (withHeader: boolean) => {
     doc.addPage();
-    pageNumber += 1;
-    footer();
     y = margin;
     if (withHeader) tableHeader();
   };
@@ -117,6 +117,11 @@ export async function openPdfWriter(stream: Writable, columns: readonly ReportCo
           doc.text(value, margin + width() / 2, y, { width: width() / 2, align: 'right', lineBreak: false });
           y += rowHeight;
         }
+      }
+      const pages = doc.bufferedPageRange();
+      for (let index = 0; index < pages.count; index += 1) {
+        doc.switchToPage(pages.start + index);
+        footer(index + 1, pages.count);
       }
       const finished = once(stream, 'finish');
       doc.end();

@@ -9,6 +9,7 @@ import type { Db } from '../db/client.ts';
 import { queuedReports, users } from '../db/schema.ts';
 import { recordEvent } from '../events/event-bus.ts';
 import { ApiError } from '../api/errors.ts';
+import { reportDownloadName } from './naming.ts';
 import { presenceLockClass } from './presence.ts';
 import { now, sqlNow } from '../clock.ts';
 
@@ -157,10 +158,9 @@ export function toQueuedReport(row: ReportRow, now: Date): QueuedReport {
   };
 }
 
-/** The name a download is saved under: report type, queue date and id; ASCII only. */
-export function downloadName(row: Pick<ReportRow, 'id' | 'reportType' | 'fileType' | 'queuedAt'>): string {
-  const day = row.queuedAt.toISOString().slice(0, 10);
-  return `${row.reportType.replace(/[^a-z0-9-]/gi, '')}-${day}-${row.id}.${row.fileType}`;
+/** The name a report downloads under: a ledger report's account and period, else its type, day and id (naming.ts). */
+export function downloadName(row: Pick<ReportRow, 'id' | 'reportType' | 'fileType' | 'queuedAt' | 'context' | 'filters' | 'startDate' | 'endDate'>): string {
+  return reportDownloadName(row);
 }
 
 /** File names of reports, derived from job id and attempt so two attempts never share a file. */

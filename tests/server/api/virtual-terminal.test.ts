@@ -11,7 +11,7 @@ import * as schema from '../../../server/db/schema.ts';
 import { savedCardList, virtualTerminalOrderAnswer, virtualTerminalSettingsAnswer } from '../../../src/contract/virtual-terminal-schemas.ts';
 import { savedCardLimitMessage, emailRequiredMessage, unknownCardDeclineReason } from '../../../src/contract/virtual-terminal.ts';
 import { vaultCard } from '../../../server/cards/card-vault.ts';
-import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, testCardKeys } from '../support.ts';
+import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld, testCardKeys, tokenFor } from '../support.ts';
 
 const { users } = fixture;
 const vtBase = '/businesses/B1/merchants/M1b/configurations/C-M1b/virtual-terminal';
@@ -127,6 +127,49 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(confirmed.status).toBe(201);
     // Another merchant may use the same reference.
     expect((await post(users.owner, ownerBase, order({ merchantReference: 'DUP-1' }))).status).toBe(201);
+  });
+
+  it('asks before charging a reference that differs only in case or surrounding space', async () => {
+    const first = await post(users.merchantOnly, vtBase, order({ merchantReference: 'SEC-VT-1' }));
+    expect(first.status).toBe(201);
+    const firstBody = await json(first);
+    for (const variant of ['sec-vt-1', '  Sec-Vt-1  ']) {
+      const again = await post(users.merchantOnly, vtBase, order({ merchantReference: variant }));
+      expect(again.status, variant).toBe(409);
+      expect((await json(again)).duplicateOf).toBe(firstBody.paymentJobReference);
+    }
+    const charged = await database.db.select().from(schema.transactions).where(and(eq(schema.transactions.merchantId, 'M1b'), eq(schema.transactions.paymentJobReference, String(firstBody.paymentJobReference))));
+    expect(charged).toHaveLength(1);
+    const jobs = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM payment_jobs WHERE merchant_id = 'M1b' AND lower(order_number) = 'sec-vt-1'`);
+    expect(jobs[0]?.n).toBe(1);
+  });
+
+  it('never echoes a card number, security code or expiry in a validation message, even a wrong one', async () => {
+    const card = { cardNumber: '4111 1111 1111 1111', expiry: '12/30', cvc: '123', cardholderName: 'A B' };
+    const cases: { body: unknown; names: RegExp; secrets: string[] }[] = [
+      { body: order({ card: { ...card, cardNumber: '2223009876543214x' } }), names: /card\.cardNumber/, secrets: ['2223009876543214', '222300987654'] },
+      { body: order({ card: { ...card, cardNumber: '2223 0098 7654 3214 9999 9' } }), names: /card\.cardNumber/, secrets: ['2223 0098 7654 3214', '9999 9'] },
+      { body: order({ card: { ...card, cvc: '98x7' } }), names: /card\.cvc/, secrets: ['98x7'] },
+      { body: order({ card: { ...card, expiry: '1x/3x' } }), names: /card\.expiry/, secrets: ['1x/3x'] },
+      // A card number in a field of any other name, or as an unexpected key, is not echoed either.
+      { body: order({ merchantReference: '\u00012223009876543214' }), names: /merchantReference/, secrets: ['2223009876543214', '222300987654'] },
+      { body: order({ card: { ...card, 2223009876543214: 'x' } }), names: /card/, secrets: ['2223009876543214', '222300987654'] },
+    ];
+    for (const { body, names, secrets } of cases) {
+      const response = await post(users.merchantOnly, vtBase, body);
+      expect(response.status).toBe(400);
+      const text = await response.text();
+      const answer = JSON.parse(text) as { errorReport: { errors: { message: string; translatedMessage: string }[] } };
+      expect(answer.errorReport.errors.map((error) => error.message).join(' ')).toMatch(names);
+      for (const secret of secrets) expect(text, `${text} echoes ${secret}`).not.toContain(secret);
+    }
+    // The same through the gateway base, which the virtual terminal's screen uses.
+    const viaGateway = await app.request(`/api/gateway${vtBase}/orders`, {
+      method: 'POST', headers: { authorization: `Bearer ${tokenFor(users.merchantOnly)}`, 'content-type': 'application/json' },
+      body: JSON.stringify(order({ card: { ...card, cardNumber: '2223009876543214x' } })),
+    });
+    expect(viaGateway.status).toBe(400);
+    expect(await viaGateway.text()).not.toContain('222300987654');
   });
 
   it('refuses callers without Portal.Moto.Create (403) and other tenants (404)', async () => {

@@ -35,7 +35,7 @@ const fingerprintQueries: Record<string, string> = {
   cardVault: `SELECT md5(string_agg(concat_ws(',', token, merchant_id, fingerprint, masked, key_id), '|' ORDER BY token)) FROM card_vault`,
   paymentJobs: `SELECT md5(string_agg(t::text, '|' ORDER BY reference)) FROM payment_jobs t`,
   transactionStats: `SELECT md5(string_agg(t::text, '|' ORDER BY merchant_id, currency, bucket_start)) FROM transaction_stats t`,
-  // The settlement ledger (seed-ledger.ts): entries without their serial ids and the batches (closed_at is the seed's now).
+  // The settlement ledger (seed-ledger.ts): entries without their serial ids and the batches (each closed at its day's end).
   ledgerEntries: `SELECT md5(string_agg(concat_ws(',', posting_id, account_id, category, amount_minor, currency, value_at, transaction_reference, batch_id), '|' ORDER BY posting_id, account_id)) FROM ledger_entries`,
   settlementBatches: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM settlement_batches t`,
   ledgerTransfers: `SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM ledger_transfers t`,
@@ -337,6 +337,22 @@ describe('demo seed', () => {
     const columns = 'merchant_id, business_id, partner_id, currency, bucket_start, volume, revenue, unsuccessful_volume, unsuccessful_revenue, sales_count';
     expect(await count(first, `SELECT count(*) AS n FROM ((SELECT ${columns} FROM transaction_stats EXCEPT ALL SELECT ${columns} FROM (${statsAggregationSql}) a)
       UNION ALL (SELECT ${columns} FROM (${statsAggregationSql}) a EXCEPT ALL SELECT ${columns} FROM transaction_stats)) d`)).toBe(0);
+  });
+
+  it('closes each historical batch when its own cut-off ran, not at the seed\'s time', async () => {
+    expect(await count(first, `SELECT count(*) AS n FROM settlement_batches WHERE status = 'Closed'`)).toBeGreaterThan(100);
+    expect(await count(first, `SELECT count(*) AS n FROM settlement_batches WHERE status = 'Closed' AND closed_at IS DISTINCT FROM batch_start + interval '1 day'`)).toBe(0);
+  });
+
+  it('gives each business transfer the sales of the batches it pays, not its amount again', async () => {
+    expect(await count(first, `SELECT count(*) AS n FROM ledger_transfers WHERE group_kind = 'business'`)).toBeGreaterThan(0);
+    // Per business group: the transfers' sale amounts add up to the sales of every batch paid into the group before
+    // its last transfer.
+    expect(await count(first, `SELECT count(*) AS n FROM (
+        SELECT t.account_number, sum(t.sale_amount_minor) AS sales, max(t.transfer_date) AS last FROM ledger_transfers t WHERE t.group_kind = 'business' GROUP BY 1
+      ) g WHERE g.sales <> (SELECT coalesce(sum(sb.sales_minor), 0) FROM ledger_entries e JOIN settlement_batches sb ON sb.id = e.batch_id
+        WHERE e.account_id = g.account_number || ':business' AND e.category = 'payout' AND e.value_at < g.last)`)).toBe(0);
+    expect(await count(first, `SELECT count(*) AS n FROM ledger_transfers WHERE group_kind = 'business' AND sale_amount_minor <> amount_minor`)).toBeGreaterThan(0);
   });
 
   it('keeps the hostile strings the security suites look for', async () => {

@@ -146,7 +146,8 @@ function bodyOf(route: Route, records: Records): unknown {
   if (p.endsWith('/actions/void')) return { version: 1 };
   if (p.endsWith('/refunds/:refundId/actions/cancel')) return { version: 1 };
   if (p.endsWith('/payment-jobs/:paymentJobReference/actions/cancel')) return { confirmed: true, version: 1 };
-  if (p.endsWith('/actions/mail-payment-link')) return { emailAddress: 'matrix@example.test' };
+  // An address per call: a few payment links an hour may go to one address (server/payments/payment-link-limits.ts).
+  if (p.endsWith('/actions/mail-payment-link')) return { emailAddress: `matrix.${(serial += 1)}@example.test` };
   if (p.endsWith('/actions/expire')) return { version: 1 };
   if (p.endsWith('/reports')) return { fileType: 'csv' };
   if (p.endsWith('/remittance')) return { frequency: 'weekly', dayOfPeriod: 5, startDate: today, beneficiary: { companyName: 'Matrix Ltd' }, version: records.remittanceVersion ? Number(records.remittanceVersion) : 1 };

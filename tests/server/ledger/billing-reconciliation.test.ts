@@ -1,7 +1,8 @@
 // Property (issues 22 and 32): for generated ledgers, a billing run's invoices hold exactly the month's fee entries
 // on the invoice accounts (the gross-settled payments' fees; a net-settled payment's fee was deducted from the payout
-// and is never invoiced again), plus the minimum top-up the rule gives (the plan's monthly minimum less the month's
-// fees of the merchant account group, every fee counted, never below zero), which the run also leaves posted in the
+// and is never invoiced again), plus the minimum top-up the rule gives (the plan's monthly minimum, prorated by the
+// days in force when the plan starts mid-month, less the month's fees of the merchant account group, every fee
+// counted, never below zero), which the run also leaves posted in the
 // ledger. Each generated ledger is written
 // and billed in one transaction that is rolled back, so the cases share one database.
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
@@ -77,8 +78,11 @@ describe('billing reconciles to the ledger', () => {
           const hasGroup = sales.some((sale) => sale.merchantId === group.merchantId && sale.currency === group.currency);
           if (validFrom >= end || !hasGroup) continue;
           const fees = inMonth.filter((sale) => sale.merchantId === group.merchantId && sale.currency === group.currency).reduce((sum, sale) => sum + sale.feeMinor, 0);
+          // A plan starting in October owes the share of October's 31 days from its start day, rounded half up.
+          const daysInForce = validFrom <= start ? 31 : 31 - (validFrom.getUTCDate() - 1);
+          const minimum = Math.floor((plan.minimumMinor * daysInForce * 2 + 31) / 62);
           const key = `${group.businessId}/${group.currency}`;
-          expectedTopUp.set(key, (expectedTopUp.get(key) ?? 0) + Math.max(0, plan.minimumMinor - fees));
+          expectedTopUp.set(key, (expectedTopUp.get(key) ?? 0) + Math.max(0, minimum - fees));
         }
 
         // Invoiced fees: the month's gross-settled sales' fees, nothing of a net-settled one.
