@@ -35,6 +35,10 @@ test('risk@demo.test dismisses a sanctions alert from the alert queue, by keyboa
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('Reason (at least 5 characters)')).toBeFocused();
   await page.keyboard.type('Passport and address show a different person');
+  // No decision is preselected: the analyst chooses one (Space on the radio button, as a keyboard user does).
+  await dialog.getByRole('radio', { name: 'False positive: dismiss' }).focus();
+  await page.keyboard.press('Space');
+  await expect(dialog.getByRole('radio', { name: 'False positive: dismiss' })).toBeChecked();
   await dialog.getByRole('button', { name: 'Record decision' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByText('Alert dismissed as a false positive.')).toBeVisible();

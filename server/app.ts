@@ -233,8 +233,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     let userId: string;
     let grantId: string | undefined;
     let jkt: string | undefined;
+    let amr: string[] | undefined;
     try {
-      ({ userId, grantId, jkt } = await verifyAccessToken(authorization.token));
+      ({ userId, grantId, jkt, amr } = await verifyAccessToken(authorization.token));
     } catch {
       throw new ApiError(401, 'The access token is invalid or has expired.');
     }
@@ -267,6 +268,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       if (signal.aborted) return clientGone();
       c.set('principal', principal);
       c.set('sessionKey', grantId ?? '');
+      c.set('amr', amr ?? []);
       c.set('timeZone', validTimeZone(c.req.header('time-zone')));
       await next();
       return undefined;

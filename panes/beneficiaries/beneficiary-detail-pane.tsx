@@ -1,10 +1,10 @@
 // One beneficiary: its details, its screening alerts (each resolved by a risk analyst with a reason) and its status.
 // Approve (Shift+Y) is offered only when the server says the caller may: not the creator or last changer (four
-// eyes), no open or confirmed alert. After a status change the beneficiary is read again (spec).
+// eyes), no open or confirmed alert, an independent person signed in with two-factor. After a status change the beneficiary is read again (spec).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { userQueries } from '../../src/api/user-queries.ts';
-import { screeningAlertStatusLabels, type ScreeningAlert } from '../../src/contract/beneficiaries.ts';
+import { screeningAlertStatusLabels, type Beneficiary, type ScreeningAlert } from '../../src/contract/beneficiaries.ts';
 import { formatIban } from '../../src/contract/iban.ts';
 import { formatDate, formatDateTime } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
@@ -13,6 +13,9 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { AlertDecisionDialog } from './alert-decision-dialog.tsx';
 import { beneficiaryQueries, resolveAlert, setBeneficiaryStatus } from './beneficiary-queries.ts';
 import '../watch-list/watch-list.css';
+
+/** Whether the latest change was the approval, referral or rejection (made when the record last changed). */
+const lastChangeWasDecision = (data: Beneficiary) => data.statusChangedUtc !== null && data.statusChangedUtc === data.lastUpdatedUtc;
 
 export function BeneficiaryDetailPane({ params }: PaneProps) {
   const businessId = params.businessId ?? '';
@@ -64,14 +67,15 @@ export function BeneficiaryDetailPane({ params }: PaneProps) {
       </header>
       {canDecideStatus && data.approvalRefusal && data.status !== 'Approved' ? <p className="risk-note" role="note">{data.approvalRefusal}</p> : null}
       <dl className="risk-facts">
-        <dt>Status</dt><dd>{data.status}{data.statusChangedBy ? ` (by ${data.statusChangedBy})` : ''}</dd>
+        <dt>Status</dt><dd>{data.status}{data.statusChangedBy ? ` (by ${data.statusChangedBy}${data.statusChangedUtc ? `, ${formatDateTime(data.statusChangedUtc)}` : ''})` : ''}</dd>
         <dt>Type</dt><dd>{data.kind === 'company' ? 'Company' : 'Person'}</dd>
         {data.kind === 'person' ? <><dt>Date of birth</dt><dd>{data.dateOfBirth ? formatDate(data.dateOfBirth) : '—'}</dd></> : null}
         <dt>Name on the bank account</dt><dd>{data.nameOnBankAccount}</dd>
         <dt>IBAN</dt><dd>{formatIban(data.iban)}</dd>
         <dt>BIC</dt><dd>{data.bic}</dd>
         <dt>Created by</dt><dd>{data.createdBy}, {formatDateTime(data.createdUtc)}</dd>
-        <dt>Last changed by</dt><dd>{data.lastChangedBy}, {formatDateTime(data.lastUpdatedUtc)}</dd>
+        {/* The latest change, whoever made it: the decision when nothing changed after it, else the change of details. */}
+        <dt>Last changed by</dt><dd>{data.lastChangedBy}, {formatDateTime(data.lastUpdatedUtc)}{lastChangeWasDecision(data) ? ` (${data.status.toLowerCase()})` : ' (details)'}</dd>
       </dl>
       <h2>Screening alerts</h2>
       {data.alerts.length === 0 ? <p>No possible match on the sanctions and PEP list.</p> : (
@@ -94,7 +98,8 @@ export function BeneficiaryDetailPane({ params }: PaneProps) {
           </tbody>
         </table>
       )}
-      <AlertDecisionDialog alert={deciding} busy={decide.isPending} onClose={() => setDeciding(null)}
+      {/* Keyed by the alert: each alert's dialog starts afresh, never on the decision recorded for the one before. */}
+      <AlertDecisionDialog key={deciding?.alertId ?? 'none'} alert={deciding} busy={decide.isPending} onClose={() => setDeciding(null)}
         onDecide={(decision, reason) => { if (deciding) decide.mutate({ alert: deciding, decision, reason }); }} />
     </section>
   );

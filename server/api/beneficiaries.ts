@@ -10,27 +10,34 @@
 // | GET    | {business}/beneficiaries/{id}                     | Mapi.Beneficiary.Read     | the beneficiary, its alerts, whether the caller may approve it |
 // | POST   | {business}/beneficiaries                          | Mapi.Beneficiary.Create   | 201, status Referred, screened; IBAN mod-97 and BIC checked (400) |
 // | PUT    | {business}/beneficiaries/{id}                     | Mapi.Beneficiary.Create   | changed, back to Referred, screened again; 409 on a stale version |
-// | PUT    | {business}/beneficiaries/{id}/status  { status }  | Mapi.Beneficiary.Approve  | Approved: not by its creator or last changer (four eyes, 422), not with open or confirmed alerts (422) |
+// | PUT    | {business}/beneficiaries/{id}/status  { status }  | Mapi.Beneficiary.Approve  | Approved: not by its creator or last changer (four eyes, 422), not with open or confirmed alerts (422), not by someone they invited in the last 7 days (403), only from a sign-in with two-factor (403); every owner of the business is emailed |
 // | PUT    | {business}/beneficiaries/{id}/alerts/{alertId}    | Mapi.Screening.Resolve    | { decision: confirmed or dismissed, reason, version }; a confirmed match rejects the beneficiary |
 // | GET    | /screening-alerts                                 | Mapi.Screening.Resolve at root | every business's alerts (filter status; sort created, score) |
 // | GET    | /screening/settings                               | Mapi.Screening.Resolve at root | { sensitivity, threshold, version } |
 // | PUT    | /screening/settings  { sensitivity, version }     | Mapi.Screening.Resolve at root | the settings; 409 on a stale version |
 // Every write is audited (BeneficiaryCreated, BeneficiaryChanged, BeneficiaryStatusChanged, ScreeningAlertResolved,
 // ScreeningSettingsChanged) in its own database transaction.
+//
+// Who changed what: last_changed_by is whoever last changed the details (four eyes: they cannot approve them);
+// status_changed_by and status_changed_utc whoever approved or rejected it and when. The answer's lastChangedBy is
+// the latest of the two, with its time.
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import {
   alertDecisionBody, beneficiaryBody, beneficiaryStatusBody, beneficiaryUpdateBody, screeningSettingsBody, type BeneficiaryBody,
 } from '../../src/contract/beneficiary-schemas.ts';
 import {
-  beneficiaryListSpec, fourEyesMessage, openAlertsMessage, screeningAlertListSpec,
+  approverTwoFactorMessage, beneficiaryListSpec, fourEyesMessage, independentApproverDays, independentApproverMessage, openAlertsMessage, screeningAlertListSpec,
   type Beneficiary, type BeneficiaryListItem, type ScreeningAlert,
 } from '../../src/contract/beneficiaries.ts';
 import { bicProblem, ibanProblem, normaliseIban } from '../../src/contract/iban.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
-import { auditEvents, beneficiaries, riskSettings, screeningAlerts, screeningListEntries, users } from '../db/schema.ts';
+import { now } from '../clock.ts';
+import { auditEvents, beneficiaries, businesses, riskSettings, screeningAlerts, screeningListEntries, userInvitations, userRoles, users } from '../db/schema.ts';
+import { portalLink } from '../mail/compose.ts';
+import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { sensitivityThresholds } from '../risk/screening.ts';
@@ -117,7 +124,7 @@ function requireRootPermission(principal: Principal, permission: PermissionName)
   if (!permissionsOfRoles(roots).has(permission)) throw forbidden();
 }
 
-export function beneficiaryRoutes({ database }: Deps) {
+export function beneficiaryRoutes({ database, publicUrl }: Deps) {
   const { db } = database;
   const routes = new Hono<AppEnv>();
   const prefix = '/businesses/:businessId/beneficiaries';
@@ -139,19 +146,73 @@ export function beneficiaryRoutes({ database }: Deps) {
   }
 
   const audit = (tx: Writer, c: Context<AppEnv>, event: string, businessId: string | null, metaData: Record<string, unknown>) =>
-    tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), businessId, metaData });
+    tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: now(), businessId, metaData });
 
   async function blockingAlerts(reader: Writer, id: string): Promise<number> {
     const [row] = await reader.select({ value: count() }).from(a).where(and(eq(a.beneficiaryId, id), inArray(a.status, ['open', 'confirmed'])));
     return Number(row?.value ?? 0);
   }
 
-  /** Why the caller may not approve it now, or null. */
-  async function approvalRefusal(reader: Writer, row: BeneficiaryRow, principal: Principal, permissions: Set<PermissionName>): Promise<string | null> {
-    if (!permissions.has('Mapi.Beneficiary.Approve')) return 'You do not have the correct permissions.';
-    if (row.createdBy === principal.userId || row.lastChangedBy === principal.userId) return fourEyesMessage;
-    if (await blockingAlerts(reader, row.id) > 0) return openAlertsMessage;
+  /**
+   * Whether its creator or last changer brought the caller in within the last 7 days: an invitation they sent (to a
+   * new or a pending account), or access they gave an existing account to this business (invited again, or roles
+   * added). Such an approver may be the same person under a second account, so is not a second pair of eyes.
+   */
+  async function invitedByAuthor(reader: Writer, row: BeneficiaryRow, approverId: string): Promise<boolean> {
+    const authors = [...new Set([row.createdBy, row.lastChangedBy])];
+    const since = new Date(now().getTime() - independentApproverDays * 86_400_000);
+    const [invitation] = await reader.select({ id: userInvitations.id }).from(userInvitations)
+      .where(and(eq(userInvitations.userId, approverId), inArray(userInvitations.invitedBy, authors), gte(userInvitations.createdAt, since))).limit(1);
+    if (invitation) return true;
+    const e = auditEvents;
+    const [granted] = await reader.select({ id: e.id }).from(e).where(and(
+      eq(e.businessId, row.businessId), gte(e.dateTimeUtc, since), inArray(e.userId, authors),
+      inArray(e.event, ['UserInvited', 'UserAccessGranted', 'UserUpdated']),
+      sql`${e.metaData}->>'targetUserId' = ${approverId}`,
+      // A change of someone's names is no grant: only an update that added roles counts.
+      sql`(${e.event} <> 'UserUpdated' OR (CASE WHEN jsonb_typeof(${e.metaData}->'added') = 'array' THEN jsonb_array_length(${e.metaData}->'added') ELSE 0 END) > 0)`,
+    )).limit(1);
+    return granted !== undefined;
+  }
+
+  type Refusal = { status: 403 | 422; message: string };
+
+  /**
+   * Why the caller may not approve it now, or null. The record's own state first (four eyes, alerts: 422), then
+   * whether the caller is an independent second person signed in with two-factor (403).
+   */
+  async function approvalRefusal(reader: Writer, row: BeneficiaryRow, principal: Principal, permissions: Set<PermissionName>, amr: readonly string[]): Promise<Refusal | null> {
+    if (!permissions.has('Mapi.Beneficiary.Approve')) return { status: 403, message: 'You do not have the correct permissions.' };
+    if (row.createdBy === principal.userId || row.lastChangedBy === principal.userId) return { status: 422, message: fourEyesMessage };
+    if (await blockingAlerts(reader, row.id) > 0) return { status: 422, message: openAlertsMessage };
+    if (await invitedByAuthor(reader, row, principal.userId)) return { status: 403, message: independentApproverMessage };
+    if (!amr.includes('otp')) return { status: 403, message: approverTwoFactorMessage };
     return null;
+  }
+
+  /** Every owner of the business is told of an approval (a second account of one owner cannot approve unseen). */
+  async function tellOwnersOfApproval(tx: Writer, row: BeneficiaryRow, approver: Principal): Promise<number> {
+    const [business] = await tx.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, row.businessId));
+    const owners = await tx.selectDistinct({ email: users.email }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId))
+      .where(and(eq(userRoles.role, 'Owner'), eq(userRoles.level, 'business'), eq(userRoles.businessId, row.businessId)));
+    const names = await userNames(tx, [row.createdBy]);
+    const approverName = `${approver.givenName} ${approver.familyName}`.trim() || approver.email;
+    const name = displayName(row);
+    const recipients = owners.map((owner) => owner.email).filter(isPlausibleEmailAddress);
+    for (const recipient of recipients) {
+      await queueEmail(tx as Db, recipient, {
+        template: 'beneficiaryApproved',
+        subject: `Beneficiary approved: ${name}`,
+        heading: 'A beneficiary was approved',
+        paragraphs: [
+          `${approverName} approved ${name} (account ending ${row.iban.slice(-4)}) as a payout beneficiary of ${business?.name ?? row.businessId}. It was set up by ${names.get(row.createdBy) ?? row.createdBy}.`,
+          'Payouts to this beneficiary are now possible. If you do not recognise this approval, reject the beneficiary and tell your administrator at once.',
+        ],
+        action: { label: 'Open the beneficiary', url: portalLink(publicUrl, `/business/${row.businessId}/beneficiaries/${row.id}`) },
+        footer: 'You receive this email because you are an owner of this business.',
+      });
+    }
+    return recipients.length;
   }
 
   async function toListItems(rows: BeneficiaryRow[]): Promise<BeneficiaryListItem[]> {
@@ -165,18 +226,23 @@ export function beneficiaryRoutes({ database }: Deps) {
     }));
   }
 
-  async function toBeneficiary(row: BeneficiaryRow, principal: Principal, permissions: Set<PermissionName>): Promise<Beneficiary> {
+  async function toBeneficiary(row: BeneficiaryRow, c: Context<AppEnv>, permissions: Set<PermissionName>): Promise<Beneficiary> {
     const [item] = await toListItems([row]);
     const names = await userNames(db, [row.createdBy, row.lastChangedBy, ...(row.statusChangedBy ? [row.statusChangedBy] : [])]);
-    const refusal = await approvalRefusal(db, row, principal, permissions);
+    const refusal = await approvalRefusal(db, row, c.get('principal'), permissions, c.get('amr') ?? []);
+    // The latest change is the approval or rejection while nothing changed after it (a change of details moves
+    // lastUpdatedUtc past it), else the change of details.
+    const statusIsLatest = row.statusChangedBy !== null && row.statusChangedUtc !== null && row.statusChangedUtc.getTime() >= row.lastUpdatedUtc.getTime();
+    const latestChanger = statusIsLatest && row.statusChangedBy ? row.statusChangedBy : row.lastChangedBy;
     return {
       ...(item as BeneficiaryListItem), companyName: row.companyName, firstName: row.firstName, lastName: row.lastName, dateOfBirth: row.dateOfBirth,
       countryIso3166Alpha2: row.countryIso3166Alpha2, createdBy: names.get(row.createdBy) ?? row.createdBy,
-      lastChangedBy: names.get(row.lastChangedBy) ?? row.lastChangedBy,
+      lastChangedBy: names.get(latestChanger) ?? latestChanger,
       statusChangedBy: row.statusChangedBy ? names.get(row.statusChangedBy) ?? row.statusChangedBy : null,
+      statusChangedUtc: row.statusChangedUtc?.toISOString() ?? null,
       lastUpdatedUtc: row.lastUpdatedUtc.toISOString(), version: row.version,
       alerts: await alertsOf(db, eq(a.beneficiaryId, row.id), [desc(a.createdUtc), asc(a.id)]),
-      approvable: refusal === null, approvalRefusal: refusal,
+      approvable: refusal === null, approvalRefusal: refusal?.message ?? null,
     };
   }
 
@@ -195,7 +261,7 @@ export function beneficiaryRoutes({ database }: Deps) {
   routes.get(`${prefix}/:beneficiaryId`, async (c) => {
     const { businessId, permissions } = await businessOf(c, 'Mapi.Beneficiary.Read');
     const row = await findBeneficiary(db, businessId, c.req.param('beneficiaryId'));
-    return c.json(await toBeneficiary(row, c.get('principal'), permissions));
+    return c.json(await toBeneficiary(row, c, permissions));
   });
 
   routes.post(prefix, async (c) => {
@@ -204,20 +270,20 @@ export function beneficiaryRoutes({ database }: Deps) {
     const { iban, bic } = checkBody(body);
     const userId = c.get('principal').userId;
     const row = await db.transaction(async (tx) => {
-      const now = new Date();
+      const at = now();
       const [inserted] = await tx.insert(b).values({
         id: newId('BEN'), businessId, kind: body.kind, companyName: body.kind === 'company' ? body.companyName?.trim() ?? null : null,
         firstName: body.kind === 'person' ? body.firstName?.trim() ?? null : null, lastName: body.kind === 'person' ? body.lastName?.trim() ?? null : null,
         dateOfBirth: body.kind === 'person' ? body.dateOfBirth ?? null : null, countryIso3166Alpha2: body.countryIso3166Alpha2 ?? null,
         nameOnBankAccount: body.nameOnBankAccount.trim(), iban, bic, status: 'Referred', createdBy: userId, lastChangedBy: userId,
-        createdUtc: now, lastUpdatedUtc: now,
+        createdUtc: at, lastUpdatedUtc: at,
       }).returning();
       if (!inserted) throw new Error('beneficiary insert returned nothing');
       const alerts = await screenBeneficiary(tx, inserted);
       await audit(tx, c, 'BeneficiaryCreated', businessId, { beneficiaryId: inserted.id, screeningAlerts: alerts });
       return inserted;
     });
-    return c.json(await toBeneficiary(row, c.get('principal'), permissions), 201);
+    return c.json(await toBeneficiary(row, c, permissions), 201);
   });
 
   routes.put(`${prefix}/:beneficiaryId`, async (c) => {
@@ -233,15 +299,15 @@ export function beneficiaryRoutes({ database }: Deps) {
         firstName: body.kind === 'person' ? body.firstName?.trim() ?? null : null, lastName: body.kind === 'person' ? body.lastName?.trim() ?? null : null,
         dateOfBirth: body.kind === 'person' ? body.dateOfBirth ?? null : null, countryIso3166Alpha2: body.countryIso3166Alpha2 ?? null,
         nameOnBankAccount: body.nameOnBankAccount.trim(), iban, bic,
-        // A change needs a new approval: whoever changed it cannot give it.
-        status: 'Referred', lastChangedBy: userId, lastUpdatedUtc: new Date(), version: sql`${b.version} + 1`,
+        // A change needs a new approval: whoever changed it cannot give it. No one has decided on the changed details yet.
+        status: 'Referred', lastChangedBy: userId, statusChangedBy: null, statusChangedUtc: null, lastUpdatedUtc: now(), version: sql`${b.version} + 1`,
       }).where(and(eq(b.id, id), eq(b.businessId, businessId), eq(b.version, body.version))).returning();
       if (!updated) throw conflict();
       const alerts = await screenBeneficiary(tx, updated);
       await audit(tx, c, 'BeneficiaryChanged', businessId, { beneficiaryId: id, version: updated.version, screeningAlerts: alerts });
       return updated;
     });
-    return c.json(await toBeneficiary(row, c.get('principal'), permissions));
+    return c.json(await toBeneficiary(row, c, permissions));
   });
 
   routes.put(`${prefix}/:beneficiaryId/status`, async (c) => {
@@ -256,16 +322,19 @@ export function beneficiaryRoutes({ database }: Deps) {
       if (!current) throw notFound();
       if (body.version !== undefined && body.version !== current.version) throw conflict();
       if (body.status === 'Approved') {
-        const refusal = await approvalRefusal(tx, current, principal, permissions);
-        if (refusal) throw new ApiError(422, refusal);
+        const refusal = await approvalRefusal(tx, current, principal, permissions, c.get('amr') ?? []);
+        if (refusal) throw new ApiError(refusal.status, refusal.message);
       }
-      const [updated] = await tx.update(b).set({ status: body.status, statusChangedBy: principal.userId, lastUpdatedUtc: new Date(), version: sql`${b.version} + 1` })
+      // The decision and its time are recorded as the latest change (shown as 'Last changed by').
+      const at = now();
+      const [updated] = await tx.update(b).set({ status: body.status, statusChangedBy: principal.userId, statusChangedUtc: at, lastUpdatedUtc: at, version: sql`${b.version} + 1` })
         .where(eq(b.id, id)).returning();
       if (!updated) throw notFound();
-      await audit(tx, c, 'BeneficiaryStatusChanged', businessId, { beneficiaryId: id, from: current.status, to: body.status });
+      const ownersTold = body.status === 'Approved' ? await tellOwnersOfApproval(tx, updated, principal) : 0;
+      await audit(tx, c, 'BeneficiaryStatusChanged', businessId, { beneficiaryId: id, from: current.status, to: body.status, ...(body.status === 'Approved' ? { ownersTold } : {}) });
       return updated;
     });
-    return c.json(await toBeneficiary(row, principal, permissions));
+    return c.json(await toBeneficiary(row, c, permissions));
   });
 
   routes.put(`${prefix}/:beneficiaryId/alerts/:alertId`, async (c) => {
@@ -288,14 +357,15 @@ export function beneficiaryRoutes({ database }: Deps) {
       if (!current) throw notFound();
       if (body.decision === 'confirmed' && current.status !== 'Rejected') {
         // A true match is never paid: the beneficiary is rejected with the decision.
-        const [rejected] = await tx.update(b).set({ status: 'Rejected', statusChangedBy: principal.userId, lastUpdatedUtc: new Date(), version: sql`${b.version} + 1` })
+        const at = now();
+        const [rejected] = await tx.update(b).set({ status: 'Rejected', statusChangedBy: principal.userId, statusChangedUtc: at, lastUpdatedUtc: at, version: sql`${b.version} + 1` })
           .where(eq(b.id, id)).returning();
         await audit(tx, c, 'BeneficiaryStatusChanged', businessId, { beneficiaryId: id, from: current.status, to: 'Rejected', alertId });
         return rejected ?? current;
       }
       return current;
     });
-    return c.json(await toBeneficiary(row, principal, permissions));
+    return c.json(await toBeneficiary(row, c, permissions));
   });
 
   routes.get('/screening-alerts', async (c) => {

@@ -5,7 +5,8 @@
 
 /** grantId: the provider's grant the token was issued under (real tokens always name one; test verifiers may not) */
 /** jkt: the thumbprint of the DPoP key the token is bound to (cnf.jkt); such a token needs a proof by that key on every call */
-export type VerifiedToken = { userId: string; scopes: string[]; grantId?: string; jkt?: string };
+/** amr: how the session's user signed in (RFC 8176 names: 'pwd', 'otp'), carried by the token from its grant's sign-in */
+export type VerifiedToken = { userId: string; scopes: string[]; grantId?: string; jkt?: string; amr?: string[] };
 export type AccessTokenVerifier = (token: string) => Promise<VerifiedToken>;
 
 export type VerifiedTokenCacheOptions = {
@@ -34,7 +35,7 @@ export function cachingVerifier(verify: AccessTokenVerifier, options: VerifiedTo
   return async (token) => {
     const known = entries.get(token);
     if (known) {
-      if (now() < known.expiresAtMs) return { userId: known.userId, scopes: known.scopes, ...(known.grantId ? { grantId: known.grantId } : {}), ...(known.jkt ? { jkt: known.jkt } : {}) };
+      if (now() < known.expiresAtMs) return { userId: known.userId, scopes: known.scopes, ...(known.grantId ? { grantId: known.grantId } : {}), ...(known.jkt ? { jkt: known.jkt } : {}), ...(known.amr ? { amr: known.amr } : {}) };
       entries.delete(token);
     }
     const verified = await verify(token);

@@ -787,6 +787,8 @@ export const beneficiaries = pgTable('beneficiaries', {
   createdBy: text('created_by').notNull(),
   lastChangedBy: text('last_changed_by').notNull(),
   statusChangedBy: text('status_changed_by'),
+  /** when statusChangedBy approved or rejected it; equal to lastUpdatedUtc while that status change is the latest change */
+  statusChangedUtc: utc('status_changed_utc'),
   createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
   lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),

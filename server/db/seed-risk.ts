@@ -101,7 +101,7 @@ export async function seedRisk(tx: Writer, options: { world: World; now: Date; c
   const owner = userId('owner@demo.test');
   const solo = userId('solo@demo.test');
   const { ownerBusinessId, soloBusinessId, financeBusinessId } = world.demo;
-  type Seeded = Omit<typeof schema.beneficiaries.$inferInsert, 'createdUtc' | 'lastUpdatedUtc'> & { daysAgo: number };
+  type Seeded = Omit<typeof schema.beneficiaries.$inferInsert, 'createdUtc' | 'lastUpdatedUtc' | 'statusChangedUtc'> & { daysAgo: number };
   const people: Seeded[] = [
     { id: 'BEN0000000000001', businessId: ownerBusinessId, kind: 'company', companyName: 'Weaver & Loom Textiles Ltd', nameOnBankAccount: 'Weaver and Loom Textiles Ltd', iban: gbIban('NWBK', '601613', '31926819'), bic: 'NWBKGB2L', countryIso3166Alpha2: 'GB', status: 'Approved', createdBy: owner, lastChangedBy: owner, statusChangedBy: userId('risk@demo.test'), daysAgo: 120 },
     { id: 'BEN0000000000002', businessId: ownerBusinessId, kind: 'company', companyName: 'Kiln House Ceramics', nameOnBankAccount: 'Kiln House Ceramics', iban: gbIban('BARC', '200415', '73849201'), bic: 'BARCGB22', countryIso3166Alpha2: 'GB', status: 'Approved', createdBy: owner, lastChangedBy: owner, statusChangedBy: userId('risk@demo.test'), daysAgo: 95 },
@@ -113,7 +113,8 @@ export async function seedRisk(tx: Writer, options: { world: World; now: Date; c
   ];
   for (const { daysAgo, ...person } of people) {
     const at = new Date(now.getTime() - daysAgo * day);
-    const [row] = await tx.insert(schema.beneficiaries).values({ ...person, createdUtc: at, lastUpdatedUtc: at }).returning();
+    // A decided one was decided when last changed: its 'Last changed by' is the risk analyst who decided.
+    const [row] = await tx.insert(schema.beneficiaries).values({ ...person, createdUtc: at, lastUpdatedUtc: at, statusChangedUtc: person.statusChangedBy ? at : null }).returning();
     if (row) await screenBeneficiary(tx, row);
   }
 

@@ -55,7 +55,7 @@ export type Identity = {
   /** Node request listener for every path under /connect and /.well-known (mounted by the lead's main.ts before Hono) */
   handle: (req: IncomingMessage, res: ServerResponse) => void;
   /** verifies a bearer access token for the Portal API: signature (jose, local JWKS), issuer, audience = apiAudience, expiry, typ at+jwt. Returns the user id (sub) and scopes, throws on anything wrong */
-  verifyAccessToken: (token: string) => Promise<{ userId: string; scopes: string[]; grantId: string; jkt?: string }>;
+  verifyAccessToken: (token: string) => Promise<{ userId: string; scopes: string[]; grantId: string; jkt?: string; amr: string[] }>;
 };
 
 export type IdentityOptions = {
@@ -115,6 +115,16 @@ function deriveCookieKeys(privateKeys: JWK[]): string[] {
     });
 }
 
+/**
+ * How the session behind a token being issued signed in: the amr of the authorization code (first tokens) or of the
+ * refresh token (later ones, which carry the sign-in's amr across rotations). Nothing when neither names one.
+ */
+function signInMethodsOf(ctx: KoaContextWithOIDC | undefined): { amr?: string[] } {
+  const entities = ctx?.oidc?.entities as { AuthorizationCode?: { amr?: unknown }; RefreshToken?: { amr?: unknown } } | undefined;
+  const amr = entities?.AuthorizationCode?.amr ?? entities?.RefreshToken?.amr;
+  return Array.isArray(amr) ? { amr: amr.filter((method): method is string => typeof method === 'string') } : {};
+}
+
 function releasedClaims(claims: UserClaims, scopes: Iterable<string>): Partial<UserClaims> {
   const released: Partial<UserClaims> = { sub: claims.sub };
   for (const scope of scopes) {
@@ -151,7 +161,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
   const jwks = createLocalJWKSet(publicJwks);
   const algorithms = [...new Set(publicJwks.keys.map((key) => key.alg ?? 'RS256'))];
 
-  async function verifyAccessToken(token: string): Promise<{ userId: string; scopes: string[]; grantId: string; jkt?: string }> {
+  async function verifyAccessToken(token: string): Promise<{ userId: string; scopes: string[]; grantId: string; jkt?: string; amr: string[] }> {
     const { payload } = await jwtVerify(token, jwks, {
       issuer,
       audience: apiAudience,
@@ -167,7 +177,9 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     // DPoP: a token issued to a proof names the key's thumbprint; it is honoured only with a proof by that key.
     const cnf = payload.cnf as { jkt?: unknown } | undefined;
     if (cnf !== undefined && (typeof cnf !== 'object' || cnf === null || typeof cnf.jkt !== 'string')) throw new Error('access token bound to an unsupported key');
-    return { userId: payload.sub, scopes, grantId: payload.gid, ...(cnf ? { jkt: cnf.jkt as string } : {}) };
+    // How the session signed in (extraTokenClaims): 'otp' when with the second factor; decisions needing it read this.
+    const amr = Array.isArray(payload.amr) ? payload.amr.filter((method): method is string => typeof method === 'string') : [];
+    return { userId: payload.sub, scopes, grantId: payload.gid, ...(cnf ? { jkt: cnf.jkt as string } : {}), amr };
   }
 
   const scope = supportedScopes.join(' ');
@@ -254,7 +266,9 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     },
     // JWT access tokens name their grant, so the API can refuse them once the grant is revoked (sign-out, a replayed
     // refresh token, a locked account) instead of honouring them until they expire.
-    extraTokenClaims: (_ctx, token) => (token.kind === 'AccessToken' && token.grantId ? { gid: token.grantId } : undefined),
+    // They also say how the session signed in (amr, from the code or refresh token they were issued for), so the API can
+    // ask for a sign-in with the second factor (approving a beneficiary) without trusting the client.
+    extraTokenClaims: (ctx, token) => (token.kind === 'AccessToken' && token.grantId ? { gid: token.grantId, ...signInMethodsOf(ctx) } : undefined),
     rotateRefreshToken: true,
     expiresWithSession: () => true,
     ttl,

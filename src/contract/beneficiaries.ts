@@ -18,6 +18,11 @@ export type ScreeningSensitivityName = (typeof screeningSensitivityNames)[number
 export const askBusinessOwnerMessage = 'You do not have permission to set up beneficiaries. Please ask the business owner.';
 export const fourEyesMessage = 'A beneficiary must be approved by someone other than the person who created or last changed it.';
 export const openAlertsMessage = 'This beneficiary has screening alerts that are open or confirmed: it cannot be approved.';
+/** The second approver is an established, independent person: not someone its creator (or last changer) just invited. */
+export const independentApproverMessage = 'A beneficiary is approved by a second person who was not invited by its creator in the last 7 days.';
+export const approverTwoFactorMessage = 'Approving a beneficiary needs a sign-in with two-factor authentication.';
+/** How recently invited by the creator a second approver may not be. */
+export const independentApproverDays = 7;
 
 export const beneficiaryListSpec: ListQuerySpec = {
   filters: {

@@ -80,12 +80,15 @@ export const beneficiary = beneficiaryListItem.merge({
   dateOfBirth: 'string | null',
   countryIso3166Alpha2: 'string | null',
   createdBy: 'string',
+  /** who made the latest change (of the details, or the approval or rejection), at lastUpdatedUtc */
   lastChangedBy: 'string',
+  /** who approved or rejected it, at statusChangedUtc (null while never decided) */
   statusChangedBy: 'string | null',
+  statusChangedUtc: type(isoDateTime).or('null'),
   lastUpdatedUtc: isoDateTime,
   version: 'number',
   alerts: screeningAlert.array(),
-  /** the caller may approve it now (permission, four eyes, no open or confirmed alert) */
+  /** the caller may approve it now (permission, four eyes by an independent person signed in with two-factor, no open or confirmed alert) */
   approvable: 'boolean',
   /** why not, when not */
   approvalRefusal: 'string | null',

@@ -1,6 +1,6 @@
 // The risk screens (issue 22) against a fake Portal API: the watch list's score colouring and actions, the
 // beneficiary screens (ask the owner without the permission, IBAN checked in the form, alert resolution with a
-// reason), and the customer screen (Unknown phone types hidden, erasure only after confirmation).
+// reason and a decision never preselected, who last changed it), and the customer screen (Unknown phone types hidden, erasure only after confirmation).
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,6 +12,7 @@ import { WatchListPane } from '../../../panes/watch-list/watch-list-pane.tsx';
 import { askBusinessOwnerMessage, type Beneficiary } from '../../../src/contract/beneficiaries.ts';
 import type { Customer } from '../../../src/contract/customers.ts';
 import type { WatchListEntry } from '../../../src/contract/watch-list.ts';
+import { formatDateTime } from '../../../src/format/dates.ts';
 import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 // The first render also builds the contract's schemas in the validation worker: slow on a loaded machine.
@@ -83,7 +84,7 @@ const alertOf = (status: 'open' | 'dismissed') => ({
 const beneficiary: Beneficiary = {
   beneficiaryId: 'BEN1', businessId: 'B1', kind: 'person', name: 'Vadim Zolotarev', nameOnBankAccount: 'V Zolotarev', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX',
   status: 'Referred', openAlerts: 1, createdUtc: '2026-11-25T10:00:00.000Z', companyName: null, firstName: 'Vadim', lastName: 'Zolotarev', dateOfBirth: '1968-03-14',
-  countryIso3166Alpha2: 'FR', createdBy: 'Olivia Bennett', lastChangedBy: 'Olivia Bennett', statusChangedBy: null, lastUpdatedUtc: '2026-11-25T10:00:00.000Z', version: 1,
+  countryIso3166Alpha2: 'FR', createdBy: 'Olivia Bennett', lastChangedBy: 'Olivia Bennett', statusChangedBy: null, statusChangedUtc: null, lastUpdatedUtc: '2026-11-25T10:00:00.000Z', version: 1,
   alerts: [alertOf('open')], approvable: false, approvalRefusal: 'This beneficiary has screening alerts that are open or confirmed: it cannot be approved.',
 };
 
@@ -128,8 +129,50 @@ describe('the beneficiary screens', () => {
     const record = within(dialog).getByRole('button', { name: 'Record decision' }) as HTMLButtonElement;
     expect(record.disabled).toBe(true);
     await userEvent.type(within(dialog).getByLabelText('Reason (at least 5 characters)'), 'Passport shows another person');
+    await userEvent.click(within(dialog).getByLabelText('False positive: dismiss'));
     await userEvent.click(record);
     await waitFor(() => expect(callsOf(api.put)[0]?.slice(0, 2)).toEqual(['/businesses/B1/beneficiaries/BEN1/alerts/SA1', { decision: 'dismissed', reason: 'Passport shows another person', version: 1 }]));
+  });
+
+  it('starts a 100 % sanctions hit\'s dialog on neither choice; recording without one says what is missing and sends nothing', async () => {
+    signIn({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Screening.Resolve'], paths: ['/business/B1/beneficiaries/BEN1'] });
+    const api = fakeApi({ '/businesses/B1/beneficiaries/BEN1': () => beneficiary, '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Screening.Resolve'] }) });
+    renderWithServices(<BeneficiaryDetailPane params={{ businessId: 'B1', beneficiaryId: 'BEN1' }} search="" capability="Beneficiary" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Resolve alert: Vadim Arkadyevich Zolotaryov' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Resolve screening alert' });
+    expect(within(dialog).getByText(/score 100%/)).toBeTruthy();
+    const dismiss = within(dialog).getByLabelText('False positive: dismiss') as HTMLInputElement;
+    const confirm = within(dialog).getByLabelText('True match: confirm (the beneficiary is rejected)') as HTMLInputElement;
+    expect([dismiss.checked, confirm.checked]).toEqual([false, false]);
+    await userEvent.type(within(dialog).getByLabelText('Reason (at least 5 characters)'), 'Same person: passport and date of birth');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Record decision' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Choose a decision: true match or false positive.');
+    expect(api.put).not.toHaveBeenCalled();
+    await userEvent.click(confirm);
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Record decision' }));
+    await waitFor(() => expect(callsOf(api.put)[0]?.slice(0, 2)).toEqual(['/businesses/B1/beneficiaries/BEN1/alerts/SA1', { decision: 'confirmed', reason: 'Same person: passport and date of birth', version: 1 }]));
+  });
+
+  it('shows the approver as the last changer, with the approval\'s time, and who changed the details otherwise', async () => {
+    const approvedAt = '2026-11-26T15:30:00.000Z';
+    const approved: Beneficiary = { ...beneficiary, status: 'Approved', openAlerts: 0, alerts: [], approvable: false, approvalRefusal: null, lastChangedBy: 'Priya Shah', statusChangedBy: 'Priya Shah', statusChangedUtc: approvedAt, lastUpdatedUtc: approvedAt, version: 2 };
+    signIn({ permissions: ['Mapi.Beneficiary.Read'], paths: ['/business/B1/beneficiaries/BEN1'] });
+    fakeApi({ '/businesses/B1/beneficiaries/BEN1': () => approved, '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read'] }) });
+    const { unmount } = renderWithServices(<BeneficiaryDetailPane params={{ businessId: 'B1', beneficiaryId: 'BEN1' }} search="" capability="Beneficiary" />);
+    const factOf = async (term: string) => (await screen.findByText(term, { selector: 'dt' })).nextElementSibling?.textContent;
+    expect(await factOf('Last changed by')).toBe(`Priya Shah, ${formatDateTime(approvedAt)} (approved)`);
+    expect(await factOf('Status')).toBe(`Approved (by Priya Shah, ${formatDateTime(approvedAt)})`);
+    expect(await factOf('Created by')).toBe(`Olivia Bennett, ${formatDateTime(beneficiary.createdUtc)}`);
+    unmount();
+    resetStores();
+    // Details changed after a decision: the changer, and the record waits for a new decision.
+    const changedAt = '2026-11-27T09:00:00.000Z';
+    signIn({ permissions: ['Mapi.Beneficiary.Read'], paths: ['/business/B1/beneficiaries/BEN1'] });
+    fakeApi({ '/businesses/B1/beneficiaries/BEN1': () => ({ ...approved, status: 'Referred', lastChangedBy: 'Olivia Bennett', statusChangedBy: null, statusChangedUtc: null, lastUpdatedUtc: changedAt, version: 3 }), '/user/businesses/B1/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read'] }) });
+    renderWithServices(<BeneficiaryDetailPane params={{ businessId: 'B1', beneficiaryId: 'BEN1' }} search="" capability="Beneficiary" />);
+    expect(await factOf('Last changed by')).toBe(`Olivia Bennett, ${formatDateTime(changedAt)} (details)`);
+    expect(await factOf('Status')).toBe('Referred');
   });
 });
 

@@ -275,6 +275,8 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
   describe('two-factor sign-in (TOTP)', () => {
     it('enrols from the profile calls, then asks for a code at sign-in; a code works once, recovery codes once each; an admin reset is audited', async () => {
       const first = await signIn('totp@example.com', oldPassword);
+      // A password-only sign-in's tokens do not claim the second factor (approving a beneficiary asks for it).
+      expect((await identity.verifyAccessToken(first.access_token)).amr).not.toContain('otp');
       expect((await api(first.access_token, 'POST', '/user/second-factor/enrolment', { currentPassword: 'not-the-password' })).status).toBe(400);
       const started = await api(first.access_token, 'POST', '/user/second-factor/enrolment', { currentPassword: oldPassword });
       expect(started.status).toBe(200);
@@ -306,7 +308,10 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
       expect(await usedAgain.response.text()).toContain('That code is not right.');
       const next = await browser.follow(started2.interactionUrl, { method: 'POST', body: new URLSearchParams({ challenge, code: currentCode(enrolment.secret, Date.now() + 30_000) }) });
       const tokens = await finish(started2, next.location);
-      expect((await identity.verifyAccessToken(tokens.access_token)).userId).toBe('u-totp');
+      expect(await identity.verifyAccessToken(tokens.access_token)).toMatchObject({ userId: 'u-totp', amr: ['pwd', 'otp'] });
+      // The access tokens of later refreshes still say the session signed in with the second factor.
+      const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token ?? '', insecure));
+      expect((await identity.verifyAccessToken(refreshed.access_token)).amr).toEqual(['pwd', 'otp']);
 
       // A recovery code signs in once.
       const viaRecovery = async () => {
