@@ -44,7 +44,7 @@ function leet(name: string, level: number): string {
 }
 
 /** Deterministic misspellings of the longest word: a dropped letter, two swapped, one doubled, a vowel changed. */
-function misspell(name: string, variant: number): string {
+export function misspell(name: string, variant: number): string {
   const tokens = name.split(' ');
   const longest = tokens.reduce((best, token, index) => (token.length > (tokens[best]?.length ?? 0) ? index : best), 0);
   const word = tokens[longest] ?? '';

@@ -7,23 +7,7 @@ import {
   dateOfBirthSignal, jaroWinkler, nameReadings, nameScore, normaliseName, screen, screeningSensitivities, sensitivityThresholds, withDateOfBirth,
   type ScreeningSensitivity,
 } from '../../../server/risk/screening.ts';
-import { measure, negatives, positives } from './screening-variants.ts';
-
-/** Deterministic misspellings: a dropped letter, two swapped letters, a doubled letter, a vowel changed. */
-function misspell(name: string, variant: number): string {
-  const tokens = name.split(' ');
-  const longest = tokens.reduce((best, token, index) => (token.length > (tokens[best]?.length ?? 0) ? index : best), 0);
-  const word = tokens[longest] ?? '';
-  const at = Math.max(1, Math.floor(word.length / 2));
-  const changed = [
-    word.slice(0, at) + word.slice(at + 1),
-    word.slice(0, at) + (word[at + 1] ?? '') + (word[at] ?? '') + word.slice(at + 2),
-    word.slice(0, at) + (word[at] ?? '') + word.slice(at),
-    word.slice(0, at) + ((word[at] ?? 'a') === 'e' ? 'a' : 'e') + word.slice(at + 1),
-  ][variant % 4] ?? word;
-  tokens[longest] = changed;
-  return tokens.join(' ');
-}
+import { measure, misspell, negatives, positives } from './screening-variants.ts';
 
 type Probe = { expected: string; name: string; dateOfBirth: string | null; how: string };
 
