@@ -67,7 +67,8 @@ test('finance@demo.test reconciles last month of the trading account with its PD
     const download = page.waitForEvent('download');
     await press(page, report.getByRole('button', { name: /Download/ }));
     const file = await download;
-    expect(file.suggestedFilename()).toMatch(new RegExp(`^tradingAccount-\\d{4}-\\d{2}-\\d{2}-RPT[0-9A-F]+\\.${type.toLowerCase()}$`));
+    // Named by the account and the month it covers.
+    expect(file.suggestedFilename()).toMatch(new RegExp(`^trading-account-[0-9A-Z]+-\\d{4}-\\d{2}\\.${type.toLowerCase()}$`));
     downloaded[type] = readFileSync(await file.path());
   }
   expect(downloaded.PDF?.subarray(0, 5).toString()).toBe('%PDF-');

@@ -63,7 +63,8 @@ test('finance@demo.test schedules the trading statement, manages the schedule an
   const saved = page.waitForEvent('download');
   await report.getByRole('button', { name: /Download/ }).click();
   const file = await saved;
-  expect(file.suggestedFilename()).toMatch(/^tradingAccount-\d{4}-\d{2}-\d{2}-RPT[0-9A-F]+\.xml$/);
+  // Named by the account and the month the run covered.
+  expect(file.suggestedFilename()).toMatch(/^trading-account-[0-9A-Z]+-\d{4}-\d{2}\.xml$/);
   const xml = readFileSync(await file.path(), 'utf8');
   expect(xml).toContain('urn:iso:std:iso:20022:tech:xsd:camt.053.001.08');
   const closingBalance = /<Bal><Tp><CdOrPrtry><Cd>CLBD<\/Cd><\/CdOrPrtry><\/Tp><Amt Ccy="[A-Z]{3}">([0-9.]+)<\/Amt><CdtDbtInd>(CRDT|DBIT)<\/CdtDbtInd>/.exec(xml);
