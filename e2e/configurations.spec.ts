@@ -207,11 +207,13 @@ test('two browser contexts edit the same configuration; the second gets the 409 
   await expect(second.getByRole('tablist', { name: 'Configuration' })).toBeVisible();
 
   const tradeName = (target: Page) => target.getByRole('textbox', { name: /^Trade name/ });
+  // The second starts editing before the first saves: an untouched form would take the first's save from the live
+  // update (a fresh version, rightly no conflict), and whether that came before its own edit was a race.
+  await tradeName(second).fill('Second edit');
   await tradeName(page).fill(`First edit ${Date.now() % 1000}`);
   await page.getByRole('button', { name: 'Save' }).first().click();
   await expect(page.getByText('Configuration saved.')).toBeVisible();
 
-  await tradeName(second).fill('Second edit');
   await second.getByRole('button', { name: 'Save' }).first().click();
   const dialog = second.getByRole('alertdialog', { name: 'Someone updated this view' });
   await expect(dialog).toBeVisible();
