@@ -92,15 +92,17 @@ export function postingsOfChange(
     }
     return postings;
   };
+  // A paid payment or capture that stops being paid takes its sale back.
+  const reversalOfSale = (): PostingDraft[] => [{
+    ...base, id: `reversal:${after.reference}`, category: 'reversal',
+    entries: [{ accountId: trading, amountMinor: -amount, category: 'reversal' }, { accountId: clearing, amountMinor: amount, category: 'reversal' }],
+    batchDelta: { ...zeroDelta(), reversalsMinor: amount },
+  }];
   switch (after.kind) {
     case 'payment':
       if (facts.capturedInParts) return [];
       if (isPaid) return saleOf({ reference: after.reference, amountMinor: amount, paymentMethod: facts.paymentMethod });
-      return [{
-        ...base, id: `reversal:${after.reference}`, category: 'reversal',
-        entries: [{ accountId: trading, amountMinor: -amount, category: 'reversal' }, { accountId: clearing, amountMinor: amount, category: 'reversal' }],
-        batchDelta: { ...zeroDelta(), reversalsMinor: amount },
-      }];
+      return reversalOfSale();
     case 'refund':
       if (isPaid) {
         return [{
@@ -130,11 +132,7 @@ export function postingsOfChange(
     case 'capture':
       if (facts.parentSalePosted) return [];
       if (isPaid) return saleOf({ reference: after.reference, amountMinor: amount, paymentMethod: facts.paymentMethod });
-      return [{
-        ...base, id: `reversal:${after.reference}`, category: 'reversal',
-        entries: [{ accountId: trading, amountMinor: -amount, category: 'reversal' }, { accountId: clearing, amountMinor: amount, category: 'reversal' }],
-        batchDelta: { ...zeroDelta(), reversalsMinor: amount },
-      }];
+      return reversalOfSale();
   }
 }
 
