@@ -19,7 +19,10 @@ export async function signIn(page: Page, email: string, path = '/dashboard', sub
   await expect(page.locator('body')).toBeVisible();
 }
 
-export type ReceivedEmail = { to: string[]; subject: string; text: string; /** the first link in the text to this path */ link: (path: string) => URL | undefined };
+export type ReceivedEmail = {
+  to: string[]; subject: string; text: string; from: string; replyTo: string | null;
+  /** the first link in the text to this path */ link: (path: string) => URL | undefined;
+};
 
 function receivedEmails(): ReceivedEmail[] {
   const dir = process.env.E2E_MAIL_DIR;
@@ -27,7 +30,10 @@ function receivedEmails(): ReceivedEmail[] {
   return readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => {
     const mail = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { to: string[]; raw: string };
     const text = plainTextOf(mail.raw);
-    return { to: mail.to, subject: headerOf(mail.raw, 'Subject') ?? '', text, link: (path: string) => linkTo(text, path) };
+    return {
+      to: mail.to, subject: headerOf(mail.raw, 'Subject') ?? '', text, from: headerOf(mail.raw, 'From') ?? '', replyTo: headerOf(mail.raw, 'Reply-To') ?? null,
+      link: (path: string) => linkTo(text, path),
+    };
   });
 }
 

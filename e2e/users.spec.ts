@@ -52,8 +52,10 @@ test('owner@demo.test invites a new finance user by keyboard; the invitee accept
   expect(await seriousViolations(page)).toEqual([]);
 
   // The invitee, in a browser of their own, follows the link in the email that reached the SMTP server.
-  const invitation = await emailTo(email, 'You are invited to the payments portal');
-  expect(invitation.text).toContain('has invited you to the payments portal.');
+  const invitation = await emailTo(email);
+  // The invitation names the business it is for, in the subject and the body.
+  expect(invitation.subject).toMatch(/invited you to Harbour & Finch.* on the payments portal$/);
+  expect(invitation.text).toMatch(/has invited you to the payments portal, as Finance of Harbour & Finch/);
   const link = invitation.link('/user-invite');
   expect(link?.searchParams.get('InviteId')).toBeTruthy();
   const invitee = await browser.newContext();

@@ -8,7 +8,7 @@ import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
 import { businessQueries, saveMerchant } from '../../src/api/configuration-queries.ts';
 import type { MerchantDetail } from '../../src/contract/configuration-schemas.ts';
-import { checkMerchantEdit, maxNameLength, maxUrlLength } from '../../src/contract/configurations.ts';
+import { checkMerchantEdit, maxEmailLength, maxNameLength, maxUrlLength } from '../../src/contract/configurations.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
 import { formatMoney } from '../../src/format/money.ts';
 import { ledgerQueries } from '../reporting/ledger-queries.ts';
@@ -54,8 +54,13 @@ function switchToMerchantLink(route: string, businessId: string, merchantId: str
   return `/context/apply?${params.toString()}`;
 }
 
-type Draft = { merchantName: string; merchantUrl: string; supportUrl: string };
-const draftOf = (detail: MerchantDetail): Draft => ({ merchantName: detail.merchantName, merchantUrl: detail.merchantUrl ?? '', supportUrl: detail.supportUrl ?? '' });
+type Draft = { merchantName: string; merchantUrl: string; supportUrl: string; supportEmail: string };
+const draftOf = (detail: MerchantDetail): Draft => ({
+  merchantName: detail.merchantName, merchantUrl: detail.merchantUrl ?? '', supportUrl: detail.supportUrl ?? '', supportEmail: detail.supportEmail ?? '',
+});
+const editOf = (draft: Draft) => ({
+  merchantName: draft.merchantName.trim(), merchantUrl: draft.merchantUrl.trim() || null, supportUrl: draft.supportUrl.trim() || null, supportEmail: draft.supportEmail.trim() || null,
+});
 
 export function MerchantDetailPane({ params }: PaneProps) {
   const businessId = params.businessId ?? '';
@@ -83,9 +88,7 @@ export function MerchantDetailPane({ params }: PaneProps) {
   });
 
   const save = useMutation({
-    mutationFn: (values: { draft: Draft; version: number }) => saveMerchant(businessId, merchantId, {
-      merchantName: values.draft.merchantName, merchantUrl: values.draft.merchantUrl.trim() || null, supportUrl: values.draft.supportUrl.trim() || null, version: values.version,
-    }),
+    mutationFn: (values: { draft: Draft; version: number }) => saveMerchant(businessId, merchantId, { ...editOf(values.draft), version: values.version }),
     onSuccess: (saved) => {
       queryClient.setQueryData(businessQueries.merchant(businessId, merchantId).queryKey, saved);
       editor.stop();
@@ -107,7 +110,7 @@ export function MerchantDetailPane({ params }: PaneProps) {
   }
   const merchant = detail.data;
   const isApplied = applied.merchant?.id === merchant.merchantId;
-  const errors = draft ? checkMerchantEdit({ merchantName: draft.merchantName.trim(), merchantUrl: draft.merchantUrl.trim() || null, supportUrl: draft.supportUrl.trim() || null }) : {};
+  const errors = draft ? checkMerchantEdit(editOf(draft)) : {};
   const shownErrors = tried ? errors : {};
   const link = (url: string | null) => (url ? <a href={url} rel="noopener noreferrer" target="_blank">{url}</a> : 'N/A');
 
@@ -131,7 +134,7 @@ export function MerchantDetailPane({ params }: PaneProps) {
           heading="Edit merchant details"
           headingId={ids.edit}
           what="merchant"
-          theirs={theirs ? <>Someone else saved this merchant meanwhile: name '{theirs.merchantName}', merchant URL '{theirs.merchantUrl ?? 'none'}', support URL '{theirs.supportUrl ?? 'none'}'.</> : null}
+          theirs={theirs ? <>Someone else saved this merchant meanwhile: name '{theirs.merchantName}', merchant URL '{theirs.merchantUrl ?? 'none'}', support URL '{theirs.supportUrl ?? 'none'}', support email '{theirs.supportEmail ?? 'none'}'.</> : null}
           hasProblems={() => Object.keys(errors).length > 0}
           onSave={(version) => save.mutate({ draft, version })}
         >
@@ -142,6 +145,9 @@ export function MerchantDetailPane({ params }: PaneProps) {
               error={shownErrors.merchantUrl} onChange={(merchantUrl) => setDraft({ ...draft, merchantUrl })} />
             <TextField label="Support URL" type="url" maxLength={maxUrlLength} value={draft.supportUrl} placeholder="https://"
               error={shownErrors.supportUrl} onChange={(supportUrl) => setDraft({ ...draft, supportUrl })} />
+            <TextField label="Support email" type="email" maxLength={maxEmailLength} value={draft.supportEmail} placeholder="support@example.com"
+              hint="Shoppers' replies to this merchant's emails (payment requests, receipts, refunds) go here."
+              error={shownErrors.supportEmail} onChange={(supportEmail) => setDraft({ ...draft, supportEmail })} />
           </div>
           <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={save.isPending}>Save</button>
@@ -154,6 +160,7 @@ export function MerchantDetailPane({ params }: PaneProps) {
         <div><dt>Business</dt><dd><a href={params.partnerId ? `/partners/${encodeURIComponent(params.partnerId)}/business/${encodeURIComponent(merchant.businessId)}` : `/business/${encodeURIComponent(merchant.businessId)}`}>{merchant.businessName}</a></dd></div>
         <div><dt>Merchant URL</dt><dd>{link(merchant.merchantUrl)}</dd></div>
         <div><dt>Support URL</dt><dd>{link(merchant.supportUrl)}</dd></div>
+        <div><dt>Support email</dt><dd>{merchant.supportEmail ? <a href={`mailto:${merchant.supportEmail}`}>{merchant.supportEmail}</a> : 'None: shoppers are told replies are not read'}</dd></div>
         <div><dt>Settlement</dt><dd>{merchant.grossSettlement ? 'Gross settlement' : 'Net settlement'}</dd></div>
         <div><dt>Currencies</dt><dd>{merchant.currencies.join(', ')}</dd></div>
         <div><dt>Live</dt><dd>{merchant.live ? 'Yes' : 'No'}</dd></div>

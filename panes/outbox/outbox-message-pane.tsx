@@ -32,7 +32,9 @@ export function OutboxMessagePane({ params }: PaneProps) {
     <article className="notification-detail" aria-labelledby={titleId}>
       <h1 id={titleId}>{message.subject}</h1>
       <dl className="notification-dates">
+        <div><dt>From</dt><dd>{message.fromName ?? 'Payments portal'}</dd></div>
         <div><dt>To</dt><dd>{message.recipient}</dd></div>
+        {message.replyTo ? <div><dt>Reply to</dt><dd>{message.replyTo}</dd></div> : null}
         <div><dt>Status</dt><dd>{outboundEmailStatusLabels[message.status]}</dd></div>
         <div><dt>Template</dt><dd>{message.template}</dd></div>
         <div><dt>Created</dt><dd>{formatDateTime(message.createdAt)}</dd></div>

@@ -120,7 +120,7 @@ function toBusinessItem(row: BusinessRow, partnerName: string | null): BusinessL
 function toMerchantItem(row: MerchantRow): MerchantListItem {
   return {
     merchantId: row.id, merchantName: row.name, businessId: row.businessId, merchantUrl: row.merchantUrl, supportUrl: row.supportUrl,
-    grossSettlement: row.grossSettlement, currencies: row.currencies, live: row.live,
+    supportEmail: row.supportEmail, grossSettlement: row.grossSettlement, currencies: row.currencies, live: row.live,
   };
 }
 
@@ -234,16 +234,19 @@ export function businessRoutes({ database }: Deps) {
   routes.put('/businesses/:businessId/merchants/:merchantId', async (c) => {
     const { business, merchant } = await reachMerchant(c, 'Mapi.Business.Update');
     const body = await readBody(c, merchantUpdateBody);
-    const edit = { merchantName: body.merchantName.trim(), merchantUrl: body.merchantUrl?.trim() || null, supportUrl: body.supportUrl?.trim() || null };
+    const edit = {
+      merchantName: body.merchantName.trim(), merchantUrl: body.merchantUrl?.trim() || null, supportUrl: body.supportUrl?.trim() || null,
+      supportEmail: body.supportEmail === undefined ? merchant.supportEmail : body.supportEmail?.trim() || null,
+    };
     const problems = Object.values(checkMerchantEdit(edit));
     if (problems.length > 0) throw badRequest(problems);
     const updated = await db.transaction(async (tx) => {
       const [row] = await tx.update(merchants)
-        .set({ name: edit.merchantName, merchantUrl: edit.merchantUrl, supportUrl: edit.supportUrl, version: sql`${merchants.version} + 1` })
+        .set({ name: edit.merchantName, merchantUrl: edit.merchantUrl, supportUrl: edit.supportUrl, supportEmail: edit.supportEmail, version: sql`${merchants.version} + 1` })
         .where(and(eq(merchants.id, merchant.id), eq(merchants.version, body.version))).returning();
       if (!row) throw conflict();
       await recordAudit(tx, c.get('principal'), 'MerchantUpdated', { businessId: business.id, merchantId: merchant.id }, {
-        before: { merchantName: merchant.name, merchantUrl: merchant.merchantUrl, supportUrl: merchant.supportUrl }, after: edit, version: row.version,
+        before: { merchantName: merchant.name, merchantUrl: merchant.merchantUrl, supportUrl: merchant.supportUrl, supportEmail: merchant.supportEmail }, after: edit, version: row.version,
       });
       await recordEvent(tx, 'record', { resource: 'merchant', resourceId: merchant.id, businessId: business.id, merchantId: merchant.id });
       return row;

@@ -9,6 +9,7 @@ import { count, desc, eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { outboxListSpec, type OutboxMessage, type OutboxMessageSummary } from '../../src/contract/outbox.ts';
 import { outboundEmails } from '../db/schema.ts';
+import { fromNameOf } from '../mail/compose.ts';
 import { permissionsIn } from '../policy/principal.ts';
 import { requirePermission, type AppEnv, type Deps } from './env.ts';
 import { notFound } from './errors.ts';
@@ -67,6 +68,7 @@ export function outboxRoutes({ database }: Deps) {
       id: row.id, recipient: row.recipient, subject: row.subject, template: row.template, status: row.status, attempts: row.attempts,
       createdAt: row.createdAt.toISOString(), sentAt: iso(row.sentAt), html: row.html, text: row.text,
       providerMessageId: row.providerMessageId, lastError: row.lastError, nextAttemptAt: row.nextAttemptAt.toISOString(),
+      fromName: row.senderName === null ? null : fromNameOf(row.senderName), replyTo: row.replyTo,
     };
     c.header('Cache-Control', 'no-store');
     return c.json(message);

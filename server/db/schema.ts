@@ -24,6 +24,9 @@ export const businesses = pgTable('businesses', {
   live: boolean('live').notNull().default(true),
   camAutoRemittance: boolean('cam_auto_remittance').notNull().default(true),
   businessUrl: text('business_url'),
+  /** The business's IANA time zone: every money period of its merchants (statement days and months, settlement
+   * batches, invoice months, monthly minimums, commission months) is cut in it (server/ledger/periods.ts). */
+  timeZone: text('time_zone').notNull().default('Europe/London'),
   createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   /** raised by every edit of the editable fields (issue 19); a stale one is a 409 */
   version: integer('version').notNull().default(1),
@@ -42,6 +45,8 @@ export const merchants = pgTable('merchants', {
   currencies: text('currencies').array().notNull(),
   merchantUrl: text('merchant_url'),
   supportUrl: text('support_url'),
+  /** where shoppers' replies to the merchant's emails go (their Reply-To); null: the emails say no reply is read */
+  supportEmail: text('support_email'),
   createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
   /** raised by every edit of the editable fields (issue 19); a stale one is a 409 */
   version: integer('version').notNull().default(1),
@@ -403,6 +408,10 @@ export const outboundEmails = pgTable('outbound_emails', {
    */
   redactedHtml: text('redacted_html'),
   redactedText: text('redacted_text'),
+  /** the merchant a shopper's email comes from: its From name ('{name} via Payments portal'); null: the portal's own */
+  senderName: text('sender_name'),
+  /** the merchant's support address, the message's Reply-To; null: none */
+  replyTo: text('reply_to'),
 }, (t) => [
   index('outbound_emails_claim_idx').on(t.status, t.nextAttemptAt),
   index('outbound_emails_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),

@@ -55,7 +55,7 @@ export async function seedConfigurations(tx: Db, world: World, now: Date): Promi
             title: web ? `Pay ${configuration.tradeName}`.slice(0, 60) : 'Your payment link',
             description: web ? 'Your order is nearly complete.' : `Pay securely to ${configuration.tradeName}`.slice(0, 200),
             payButtonLabel: 'Pay now',
-            footer: 'Payments are processed securely. Questions? Reply to your order email.',
+            footer: `Payments are processed securely. Questions about your order? Contact ${configuration.tradeName}.`.slice(0, 200),
           },
           paymentMethodOrder: enabled,
           returnUrls: { success: '', cancel: '', failure: '' },

@@ -337,6 +337,9 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
         supportUrl: merchantRandom.chance(0.8) ? `${business.businessUrl}/support` : null,
         createdAt: at((760 + merchantRandom.int(0, 1400)) * day),
       });
+      // Merchants with a support page also answer email there (no draw of the generator: the world stays the same).
+      const built = merchants[merchants.length - 1];
+      if (built?.supportUrl) built.supportEmail = `support@${new URL(business.businessUrl).hostname}`;
       merchantSector.set(id, sector);
     }
   });

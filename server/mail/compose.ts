@@ -17,9 +17,23 @@ export type EmailContent = {
   action?: { label: string; url: string; secret?: boolean };
   /** small print under the message (why the recipient got it) */
   footer?: string;
+  /**
+   * the merchant a shopper's message is from: its trade name heads the message and is the From name, its support
+   * address is the Reply-To. Without it the message is the portal's own (users, staff).
+   */
+  sender?: MerchantSender;
 };
 
-export type ComposedEmail = { template: string; subject: string; html: string; text: string; firstLink: string | null };
+export type MerchantSender = { name: string; replyTo: string | null };
+
+export type ComposedEmail = {
+  template: string; subject: string; html: string; text: string; firstLink: string | null;
+  /** the From name and Reply-To of a merchant's message; null for the portal's own */
+  senderName: string | null; replyTo: string | null;
+};
+
+/** The From name of a merchant's message: who it is from, and who sent it for them. */
+export const fromNameOf = (senderName: string) => `${senderName} via ${portalName}`;
 
 export const escapeHtml = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -40,12 +54,13 @@ export function composeEmail(content: EmailContent): ComposedEmail {
     ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="background:#1f4fd1;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(content.action.label)}</a></p>
 <p style="margin:0 0 16px;font-size:13px;color:#555">If the button does not work, copy this address into your browser:<br>${escapeHtml(content.action.url)}</p>`
     : '';
-  const footerHtml = content.footer ? `<p style="margin:24px 0 0;font-size:12px;color:#666">${escapeHtml(content.footer)}</p>` : '';
+  const footer = [content.footer, content.sender ? senderFooter(content.sender) : undefined].filter((part) => part !== undefined).join(' ');
+  const footerHtml = footer ? `<p style="margin:24px 0 0;font-size:12px;color:#666">${escapeHtml(footer)}</p>` : '';
   const html = `<!doctype html>
 <html lang="en-GB"><head><meta charset="utf-8"><title>${escapeHtml(content.subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1b1f24">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
-<p style="margin:0 0 16px;font-size:13px;color:#555">${escapeHtml(portalName)}</p>
+<p style="margin:0 0 16px;font-size:13px;color:#555">${escapeHtml(content.sender?.name ?? portalName)}</p>
 <h1 style="margin:0 0 16px;font-size:20px">${escapeHtml(content.heading)}</h1>
 ${paragraphsHtml}
 ${actionHtml}
@@ -57,8 +72,16 @@ ${footerHtml}
     '',
     ...content.paragraphs.flatMap((paragraph) => [paragraph, '']),
     ...(content.action ? [`${content.action.label}: ${content.action.url}`, ''] : []),
-    ...(content.footer ? [content.footer, ''] : []),
-    `— ${portalName}`,
+    ...(footer ? [footer, ''] : []),
+    `— ${content.sender?.name ?? portalName}`,
   ].join('\n');
-  return { template: content.template, subject: content.subject, html, text, firstLink: content.action?.url ?? null };
+  return {
+    template: content.template, subject: content.subject, html, text, firstLink: content.action?.url ?? null,
+    senderName: content.sender?.name ?? null, replyTo: content.sender?.replyTo ?? null,
+  };
+}
+
+function senderFooter(sender: MerchantSender): string {
+  const contact = sender.replyTo ? `Reply to this email to reach ${sender.name} (${sender.replyTo}).` : `Replies to this address are not read; contact ${sender.name} directly.`;
+  return `Sent for ${sender.name} by ${portalName}. ${contact}`;
 }

@@ -35,7 +35,7 @@ export async function queueEmail(tx: Db, recipient: string, content: EmailConten
   const redacted = content.action?.secret ? withoutLink(composed, content.action.url) : null;
   await tx.insert(outboundEmails).values({
     id, recipient, subject: composed.subject, template: composed.template, html: composed.html, text: composed.text,
-    redactedHtml: redacted?.html ?? null, redactedText: redacted?.text ?? null,
+    redactedHtml: redacted?.html ?? null, redactedText: redacted?.text ?? null, senderName: composed.senderName, replyTo: composed.replyTo,
   });
   return { id };
 }

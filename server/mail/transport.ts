@@ -3,7 +3,15 @@
 // admins read it at /outbox.
 import nodemailer from 'nodemailer';
 
-export type OutgoingMessage = { id: string; from: string; to: string; subject: string; html: string; text: string };
+export type OutgoingMessage = {
+  id: string; from: string; to: string; subject: string; html: string; text: string;
+  /** a merchant's message: the From keeps the portal's address under this name ('Harbour & Finch via Payments portal') */
+  fromName?: string | null;
+  replyTo?: string | null;
+};
+
+/** The address inside a From header ('Payments portal <no-reply@host>' → 'no-reply@host'). */
+export const addressOf = (from: string) => /<([^>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 export type Delivery = { status: 'sent' | 'deliveredLocally'; providerMessageId: string };
 
 export type MailTransport = {
@@ -43,7 +51,9 @@ export function openMailTransport(options: { smtpUrl: string | undefined; log: (
     describe: `SMTP ${url.protocol}//${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}`,
     deliver: async (message) => {
       const info = await transporter.sendMail({
-        from: message.from, to: message.to, subject: message.subject, html: message.html, text: message.text,
+        from: message.fromName ? { name: message.fromName, address: addressOf(message.from) } : message.from,
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+        to: message.to, subject: message.subject, html: message.html, text: message.text,
         messageId: messageIdOf(message.id, message.from),
       });
       return { status: 'sent', providerMessageId: String(info.messageId ?? messageIdOf(message.id, message.from)) };

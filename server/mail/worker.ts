@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { and, asc, eq, lte, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { outboundEmails } from '../db/schema.ts';
+import { fromNameOf } from './compose.ts';
 import type { MailTransport } from './transport.ts';
 import { sqlNow } from '../clock.ts';
 
@@ -82,7 +83,10 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     const message = await claimNext(database, nodeId, leaseMs);
     if (!message) return false;
     try {
-      const delivery = await transport.deliver({ id: message.id, from, to: message.recipient, subject: message.subject, html: message.html, text: message.text });
+      const delivery = await transport.deliver({
+        id: message.id, from, to: message.recipient, subject: message.subject, html: message.html, text: message.text,
+        fromName: message.senderName === null ? null : fromNameOf(message.senderName), replyTo: message.replyTo,
+      });
       await database.db.update(o).set({
         status: delivery.status, sentAt: sqlNow(), providerMessageId: delivery.providerMessageId, lockedBy: null, lockedUntil: null, lastError: null,
         ...redactSecretLink,

@@ -14,11 +14,13 @@ import { currencyExponent } from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
 import { auditEvents, paymentIdempotencyKeys, paymentJobs, paymentRefunds, paymentSteps, transactions, type PaymentStepRecord } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
+import { merchantSenderOf } from '../mail/merchant-sender.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { recordEvent } from '../events/event-bus.ts';
 import { postTransactionChanges } from '../ledger/post-transactions.ts';
 import { recordTransactionChanges, toStatsTransaction, type NewTransactionRow, type TransactionChange } from '../stats/record-transaction.ts';
 import { loadJobState, transactionStatusOfRefund, type JobState, type PaymentState, type Tx } from './payment-state.ts';
+import { orderSummaryParagraphs } from './order-email.ts';
 import { assertPaymentLinkMailAllowed } from './payment-link-limits.ts';
 
 export type Actor = { userId: string };
@@ -265,15 +267,17 @@ export async function refundPayment(tx: Tx, actor: Actor, address: JobAddress, i
   });
   const recipient = customerEmailOf(state, payment);
   if (input.notifyCustomer && recipient) {
+    const sender = await merchantSenderOf(tx, state.job.merchantId, state.job.configurationId);
     await queueEmail(tx, recipient, {
       template: 'refundConfirmation',
-      subject: `Your refund of ${formatMoney(amountMinor, currency)}`,
+      subject: `${sender.name}: your refund of ${formatMoney(amountMinor, currency)} for order ${state.job.orderNumber}`,
       heading: 'Your refund is on its way',
       paragraphs: [
-        `We have started a refund of ${formatMoney(amountMinor, currency)} for order ${state.job.orderNumber}.`,
+        `${sender.name} has started a refund of ${formatMoney(amountMinor, currency)} for order ${state.job.orderNumber}.`,
         'It is returned to the payment method you used; depending on your bank it may take a few working days to appear.',
       ],
-      footer: `You receive this message because a refund was made for your order ${state.job.orderNumber}.`,
+      footer: `You receive this message because ${sender.name} made a refund for your order ${state.job.orderNumber}.`,
+      sender,
     });
   }
   return ok(201, `Refund of ${formatMoney(amountMinor, currency)} requested (${refundReasonLabels[input.reason]}).`, state, version, { refundId: refund.reference });
@@ -402,13 +406,19 @@ export async function mailPaymentLink(tx: Tx, actor: Actor, address: JobAddress,
   await assertPaymentLinkMailAllowed(tx, actor.userId, emailAddress, at);
   const url = portalLink(publicUrl, `/pay/${encodeURIComponent(state.job.reference)}`);
   const amount = formatMoney(state.job.amountMinor, state.job.currency);
+  const sender = await merchantSenderOf(tx, state.job.merchantId, state.job.configurationId);
   const { id } = await queueEmail(tx, emailAddress, {
     template: 'paymentLink',
-    subject: `Payment request for order ${state.job.orderNumber}`,
-    heading: `Please pay ${amount}`,
-    paragraphs: [`You have a payment request of ${amount} for order ${state.job.orderNumber}.`, 'Use the button below to pay securely.'],
+    subject: `${sender.name}: payment request of ${amount} for order ${state.job.orderNumber}`,
+    heading: `${sender.name} asks you to pay ${amount}`,
+    paragraphs: [
+      `${sender.name} sent you a payment request of ${amount} for order ${state.job.orderNumber}.`,
+      ...orderSummaryParagraphs(state.job.order, state.job.currency),
+      'Use the button below to pay securely. You receive a receipt by email once it is paid.',
+    ],
     action: { label: `Pay ${amount}`, url },
     footer: state.job.expirationDateTimeUtc ? `The link is valid until ${state.job.expirationDateTimeUtc.toISOString().slice(0, 16).replace('T', ' ')} UTC.` : undefined,
+    sender,
   });
   await audit(tx, state.job, actor, 'PaymentLinkMailed', { ...meta, outcome: 'queued', emailId: id }, at);
   await recordEvent(tx, 'record', { resource: 'paymentJob', resourceId: state.job.reference, businessId: state.job.businessId, merchantId: state.job.merchantId });

@@ -6,14 +6,18 @@
 // The demo acquirer (server/payments/demo-acquirer.ts) decides the card, as it does in the virtual terminal; a
 // declined card writes nothing here: the shopper sees why and may try another.
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { formatMoney } from '../../src/contract/payment-jobs.ts';
 import { unknownCardDeclineReason } from '../../src/contract/virtual-terminal.ts';
 import type { CardKeys } from '../cards/card-keys.ts';
 import { maskCardNumber } from '../cards/card-seal.ts';
 import { vaultCard } from '../cards/card-vault.ts';
-import type { Database } from '../db/client.ts';
-import { paymentJobs, transactions } from '../db/schema.ts';
+import type { Database, Db } from '../db/client.ts';
+import { auditEvents, paymentJobs, transactions } from '../db/schema.ts';
+import { merchantSenderOf } from '../mail/merchant-sender.ts';
+import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { declineReasonOf } from './demo-acquirer.ts';
+import { orderSummaryParagraphs } from './order-email.ts';
 import { commitPaymentChange } from './payment-operations.ts';
 
 export type PaymentJobRow = typeof paymentJobs.$inferSelect;
@@ -93,6 +97,37 @@ export async function payShopperJob(database: Database, cardKeys: CardKeys, refe
         metaData: { paymentJobReference: job.reference, transactionReference: paymentReference, amountMinor: job.amountMinor, currency: job.currency, maskedCardNumber: card.cardMasked },
       },
     });
+    await queueShopperReceipt(tx, job, paymentReference, card.cardMasked, now);
     return { ok: true, transactionReference: paymentReference };
+  });
+}
+
+/**
+ * The shopper's receipt, queued with the payment: to the order's email, else to the address the payment link was
+ * last mailed to. From the merchant (its trade name, its support address as the Reply-To), with the order and its VAT.
+ */
+async function queueShopperReceipt(tx: Db, job: PaymentJobRow, paymentReference: string, cardMasked: string, now: Date): Promise<void> {
+  const order = job.order as { billingIdentity?: { emailAddress?: unknown } } | null;
+  let recipient = typeof order?.billingIdentity?.emailAddress === 'string' ? order.billingIdentity.emailAddress : null;
+  if (!recipient || !isPlausibleEmailAddress(recipient)) {
+    const [mailed] = await tx.select({ address: sql<string | null>`${auditEvents.metaData}->>'emailAddress'` }).from(auditEvents)
+      .where(and(eq(auditEvents.merchantId, job.merchantId), eq(auditEvents.event, 'PaymentLinkMailed'), sql`${auditEvents.metaData}->>'paymentJobReference' = ${job.reference}`))
+      .orderBy(desc(auditEvents.id)).limit(1);
+    recipient = mailed?.address ?? null;
+  }
+  if (!recipient || !isPlausibleEmailAddress(recipient)) return;
+  const sender = await merchantSenderOf(tx, job.merchantId, job.configurationId);
+  const total = formatMoney(job.amountMinor, job.currency);
+  await queueEmail(tx, recipient, {
+    template: 'shopperReceipt',
+    subject: `${sender.name}: receipt for order ${job.orderNumber}`,
+    heading: `Thank you for your payment`,
+    paragraphs: [
+      `${sender.name} has received your payment of ${total} for order ${job.orderNumber} on ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+      ...orderSummaryParagraphs(job.order, job.currency),
+      `Paid with card ${cardMasked.slice(-4).padStart(8, '•')}. Payment reference ${paymentReference}.`,
+    ],
+    footer: `You receive this email because you paid ${sender.name}'s payment request for order ${job.orderNumber}.`,
+    sender,
   });
 }

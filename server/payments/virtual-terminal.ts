@@ -21,7 +21,9 @@ import {
   cardVault, configurationPaymentMethods, configurations, customerData, customers, merchants, paymentJobs, virtualTerminalSettings,
 } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
+import { merchantSenderOf } from '../mail/merchant-sender.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
+import { orderSummaryParagraphs } from './order-email.ts';
 import { declineReasonOf, vaultedCardDeclineReason } from './demo-acquirer.ts';
 import { commitPaymentChange, type ActionOutcome, type Actor } from './payment-operations.ts';
 import type { Tx } from './payment-state.ts';
@@ -224,16 +226,18 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
   let confirmationEmailQueued = false;
   if (paid && settings.orderConfirmationEmails && email) {
     const total = formatMoney(totals.inclMinor, currency);
+    const sender = await merchantSenderOf(tx, scope.merchantId, scope.configurationId);
     await queueEmail(tx, email, {
       template: 'orderConfirmation',
-      subject: `Order confirmation ${reference}`,
+      subject: `${sender.name}: order confirmation ${reference}`,
       heading: `Thank you for your order`,
       paragraphs: [
-        `We have received your payment of ${total} for order ${reference}.`,
-        ...order.orderLines.map((line) => `${line.quantity} × ${line.description}: ${formatMoney(line.unitPriceInclVat * line.quantity, currency)}`),
+        `${sender.name} has received your payment of ${total} for order ${reference}.`,
+        ...orderSummaryParagraphs(order, currency),
         `Paid with card ${masked.slice(-4).padStart(8, '•')}.`,
       ],
-      footer: `You receive this email because you placed an order by phone. Reference ${jobReference}.`,
+      footer: `You receive this email because you placed an order with ${sender.name} by phone. Reference ${jobReference}.`,
+      sender,
     });
     confirmationEmailQueued = true;
   }
@@ -270,13 +274,19 @@ async function sendPaymentLinkOrder(tx: Tx, context: VirtualTerminalContext, act
   if (!job) throw new Error('sendPaymentLinkOrder: the job was not written');
   const url = portalLink(context.publicUrl, `/pay/${encodeURIComponent(jobReference)}`);
   const total = formatMoney(order.totals.inclMinor, currency);
+  const sender = await merchantSenderOf(tx, scope.merchantId, scope.configurationId);
   const { id } = await queueEmail(tx, order.email, {
     template: 'paymentLink',
-    subject: `Payment request for order ${order.reference}`,
-    heading: `Please pay ${total}`,
-    paragraphs: [`You have a payment request of ${total} for order ${order.reference}, taken by phone.`, 'Use the button below to pay securely; the link can be used once.'],
+    subject: `${sender.name}: payment request of ${total} for order ${order.reference}`,
+    heading: `${sender.name} asks you to pay ${total}`,
+    paragraphs: [
+      `${sender.name} sent you a payment request of ${total} for order ${order.reference}, taken by phone.`,
+      ...orderSummaryParagraphs(job.order, currency),
+      'Use the button below to pay securely; the link can be used once. You receive a receipt by email once it is paid.',
+    ],
     action: { label: `Pay ${total}`, url },
     footer: `The link is valid until ${expires.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+    sender,
   });
   const amount = toMajorUnits(order.totals.inclMinor, currency);
   await commitPaymentChange(tx, {

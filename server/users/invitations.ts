@@ -1,9 +1,10 @@
 // Invitations and password reset links: secrets in the link, only their SHA-256 in the database, single use.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
+import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
 import { invitationValidityDays, passwordResetValidityMinutes } from '../../src/contract/users.ts';
 import type { Db } from '../db/client.ts';
-import { emailChanges, passwordResets, userInvitations } from '../db/schema.ts';
+import { businesses, emailChanges, merchants, partners, passwordResets, userInvitations, userRoles } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 
@@ -22,18 +23,45 @@ export async function issueInvitation(tx: Db, publicUrl: string, invitee: Invite
     .where(sqlPending(invitee.userId));
   await tx.insert(userInvitations).values({ id, userId: invitee.userId, tokenHash: secretHash(secret), invitedBy: invitedBy.userId, createdAt: now, expiresAt });
   const url = portalLink(publicUrl, '/user-invite', { InviteId: secret });
+  const where = await invitationScope(tx, invitee.userId);
   await queueEmail(tx, invitee.email, {
     template: 'userInvitation',
-    subject: 'You are invited to the payments portal',
-    heading: 'You are invited to the payments portal',
+    subject: where.subject ? `${invitedBy.name} invited you to ${where.subject} on the payments portal` : 'You are invited to the payments portal',
+    heading: where.subject ? `Join ${where.subject} on the payments portal` : 'You are invited to the payments portal',
     paragraphs: [
-      `${invitedBy.name} has invited you to the payments portal.`,
+      `${invitedBy.name} has invited you to the payments portal${where.detail ? `, as ${where.detail}` : ''}.`,
       `Set your name and password to create your account. This link can be used once and is valid for ${invitationValidityDays} days.`,
     ],
     action: { label: 'Create your account', url, secret: true },
     footer: 'If you did not expect this invitation, you can ignore this email.',
   });
   return { id, expiresAt };
+}
+
+/**
+ * What the invitation is for, from the roles already granted: the business (or partner, or merchant) by name for the
+ * subject, and each role with where it holds for the body ('Owner of Harbour & Finch Ltd'). Internal roles name no
+ * customer.
+ */
+async function invitationScope(tx: Db, userId: string): Promise<{ subject: string | null; detail: string | null }> {
+  const rows = await tx.select({
+    role: userRoles.role, level: userRoles.level, partner: partners.name, business: businesses.name, merchant: merchants.name,
+  }).from(userRoles)
+    .leftJoin(partners, eq(partners.id, userRoles.partnerId))
+    .leftJoin(businesses, eq(businesses.id, userRoles.businessId))
+    .leftJoin(merchants, eq(merchants.id, userRoles.merchantId))
+    .where(eq(userRoles.userId, userId)).orderBy(userRoles.id);
+  const placeOf = (row: (typeof rows)[number]) => row.merchant ?? row.business ?? row.partner ?? null;
+  const places = [...new Set(rows.map(placeOf).filter((place): place is string => place !== null))];
+  const details = rows.map((row) => {
+    const label = roleLabels[row.role as RoleName] ?? row.role;
+    const place = placeOf(row);
+    return place ? `${label} of ${place}` : label;
+  });
+  return {
+    subject: places.length === 0 ? null : places.length === 1 ? places[0] ?? null : `${places[0]} and ${places.length - 1} more`,
+    detail: details.length === 0 ? null : details.join(', '),
+  };
 }
 
 function sqlPending(userId: string) {

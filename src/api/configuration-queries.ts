@@ -34,7 +34,7 @@ export async function saveBusiness(businessId: string, body: { businessName: str
   return validate('businessDetail', await api.put<unknown>(businessPath(businessId), body));
 }
 
-export async function saveMerchant(businessId: string, merchantId: string, body: { merchantName: string; merchantUrl: string | null; supportUrl: string | null; version: number }) {
+export async function saveMerchant(businessId: string, merchantId: string, body: { merchantName: string; merchantUrl: string | null; supportUrl: string | null; supportEmail: string | null; version: number }) {
   return validate('merchantDetail', await api.put<unknown>(merchantPath(businessId, merchantId), body));
 }
 

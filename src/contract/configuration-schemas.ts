@@ -44,6 +44,7 @@ export const merchantListItem = type({
   businessId: 'string',
   merchantUrl: 'string | null',
   supportUrl: 'string | null',
+  supportEmail: 'string | null',
   grossSettlement: 'boolean',
   currencies: 'string[]',
   live: 'boolean',
@@ -71,6 +72,8 @@ export const merchantUpdateBody = type({
   merchantName: `string <= ${maxNameLength}`,
   merchantUrl: `${url} | null`,
   supportUrl: `${url} | null`,
+  /** where shoppers' replies to the merchant's emails go; left out: unchanged */
+  'supportEmail?': 'string <= 254 | null',
   version,
   '+': 'reject',
 });

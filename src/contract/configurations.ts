@@ -81,12 +81,18 @@ export function checkBusinessEdit(edit: BusinessEdit): FieldErrors {
   return errors;
 }
 
-export type MerchantEdit = { merchantName: string; merchantUrl: string | null; supportUrl: string | null };
+export type MerchantEdit = { merchantName: string; merchantUrl: string | null; supportUrl: string | null; supportEmail?: string | null };
+/** Longest email address accepted (RFC 5321 in practice). */
+export const maxEmailLength = 254;
+const plausibleEmail = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 export function checkMerchantEdit(edit: MerchantEdit): FieldErrors {
   const errors: FieldErrors = {};
   checkText(errors, 'merchantName', 'Merchant name', edit.merchantName, { max: maxNameLength, required: true });
   checkUrl(errors, 'merchantUrl', 'Merchant URL', edit.merchantUrl);
   checkUrl(errors, 'supportUrl', 'Support URL', edit.supportUrl);
+  if (edit.supportEmail && (edit.supportEmail.length > maxEmailLength || !plausibleEmail.test(edit.supportEmail))) {
+    errors.supportEmail = 'Support email must be an email address, like support@example.com';
+  }
   return errors;
 }
 

@@ -24,4 +24,7 @@ export const outboxMessageDetail = outboxMessageSummary.and({
   providerMessageId: 'string | null',
   lastError: 'string | null',
   nextAttemptAt: 'string',
+  /** a merchant's message: its From name and Reply-To; null for the portal's own */
+  fromName: 'string | null',
+  replyTo: 'string | null',
 });

@@ -40,4 +40,7 @@ export type OutboxMessage = OutboxMessageSummary & {
   providerMessageId: string | null;
   lastError: string | null;
   nextAttemptAt: string;
+  /** a merchant's message: its From name ('Harbour & Finch via Payments portal') and Reply-To; null for the portal's own */
+  fromName: string | null;
+  replyTo: string | null;
 };

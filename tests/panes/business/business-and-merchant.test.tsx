@@ -19,7 +19,7 @@ const business = (overrides: Partial<BusinessDetail> = {}): BusinessDetail => ({
   ...overrides,
 });
 const merchant = (overrides: Partial<MerchantDetail> = {}): MerchantDetail => ({
-  merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: 'https://alpha.example', supportUrl: null, grossSettlement: false,
+  merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: 'https://alpha.example', supportUrl: null, supportEmail: null, grossSettlement: false,
   currencies: ['GBP', 'EUR'], live: true, version: 1, businessName: 'Alpha Trading Ltd', createDateTimeUtc: '2026-01-01T10:00:00.000Z',
   configurations: [{ configurationId: 'C1', tradeName: 'Alpha web shop' }], editable: false, ...overrides,
 });
@@ -31,7 +31,7 @@ describe('the business detail', () => {
     signIn({ permissions: ['Mapi.Business.Read'], paths: ['/business/B1'] });
     fakeApi({
       '/businesses/B1': () => business({ editable: false }),
-      '/businesses/B1/merchants': () => ({ results: [{ merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: null, supportUrl: null, grossSettlement: true, currencies: ['GBP'], live: true }], numberOfResults: 1 }),
+      '/businesses/B1/merchants': () => ({ results: [{ merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: null, supportUrl: null, supportEmail: null, grossSettlement: true, currencies: ['GBP'], live: true }], numberOfResults: 1 }),
     });
     renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
     expect(await screen.findByRole('heading', { name: 'Alpha Trading Ltd', level: 1 })).toBeTruthy();

@@ -13,6 +13,7 @@ const message: OutboxMessage = {
   id: 'EM1', recipient: 'jo@example.com', subject: 'Your payment link', template: 'paymentLink', status: 'deliveredLocally', attempts: 1,
   createdAt: '2026-11-25T10:00:00.000Z', sentAt: '2026-11-25T10:00:02.000Z', html: hostileHtml, text: 'Pay now: https://portal.test/pay/PJ1',
   providerMessageId: '<EM1@portal.test>', lastError: null, nextAttemptAt: '2026-11-25T10:00:00.000Z',
+  fromName: 'Harbour & Finch via Payments portal', replyTo: 'help@harbour.example',
 };
 
 describe('the outbox panes', () => {
@@ -41,6 +42,9 @@ describe('the outbox panes', () => {
     fakeApi({ '/outbox/EM1': () => message });
     const { container } = renderWithServices(<OutboxMessagePane params={{ emailId: 'EM1' }} search="" capability="Email" />);
     await screen.findByRole('heading', { level: 1, name: 'Your payment link' });
+    // Who the shopper saw it from, and where a reply goes.
+    expect(screen.getByText('From').nextElementSibling?.textContent).toBe('Harbour & Finch via Payments portal');
+    expect(screen.getByText('Reply to').nextElementSibling?.textContent).toBe('help@harbour.example');
     const frame = screen.getByTitle('HTML body of Your payment link');
     expect(frame.tagName).toBe('IFRAME');
     expect(frame.getAttribute('sandbox')).toBe('');

@@ -166,7 +166,7 @@ describe("the partner's frame", () => {
     businessId: 'B1', businessName: 'Alpha Trading Ltd', businessUrl: null, camAutoRemittance: true, live: true, partnerId, partnerName: 'Northwind Partners',
     version: 1, createDateTimeUtc: '2026-01-01T10:00:00.000Z', editable: false, recentActivity: [],
   });
-  const merchants = () => ({ results: [{ merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: null, supportUrl: null, grossSettlement: false, currencies: ['GBP'], live: true }], numberOfResults: 1 });
+  const merchants = () => ({ results: [{ merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: null, supportUrl: null, supportEmail: null, grossSettlement: false, currencies: ['GBP'], live: true }], numberOfResults: 1 });
 
   it("shows the partner's business with its merchants opening under the same frame", async () => {
     signIn({ permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read', 'Mapi.Merchant.Read'], paths: ['/partners/P1/business/B1'] });

@@ -162,5 +162,21 @@ describe.each(databaseKinds)('businesses and merchants on %s', (kind) => {
       const [audit] = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'MerchantUpdated'));
       expect(audit).toMatchObject({ businessId: 'B1', merchantId: 'M1b', userId: configurationUsers.implementations });
     });
+
+    it("keeps a merchant's support email, refuses one that is not an address, and leaves it alone when not sent", async () => {
+      const bad = await call(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M1b', {
+        merchantName: 'Alpha High Street', merchantUrl: null, supportUrl: null, supportEmail: 'help at alpha', version: 2,
+      });
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(await bad.json())).toContain('Support email must be an email address');
+      const saved = await call(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M1b', {
+        merchantName: 'Alpha High Street', merchantUrl: null, supportUrl: null, supportEmail: ' help@alpha.example ', version: 2,
+      });
+      expect(merchantDetail.assert(await saved.json())).toMatchObject({ supportEmail: 'help@alpha.example', version: 3 });
+      const untouched = await call(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M1b', {
+        merchantName: 'Alpha Shop', merchantUrl: null, supportUrl: null, version: 3,
+      });
+      expect(merchantDetail.assert(await untouched.json())).toMatchObject({ merchantName: 'Alpha Shop', supportEmail: 'help@alpha.example', version: 4 });
+    });
   });
 });

@@ -147,6 +147,40 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
     expect((await app.request('/pay/PJOPEN0001', form(goodCard))).status).toBe(410);
   });
 
+  it("sends the shopper a receipt from the merchant, with the order, to the order's email or where the link was mailed", async () => {
+    await database.db.update(schema.merchants).set({ supportEmail: 'help@alpha.example' }).where(eq(schema.merchants.id, 'M1a'));
+    await database.db.update(schema.paymentJobs).set({
+      order: {
+        billingIdentity: { emailAddress: 'ada@example.test' },
+        orderLines: [{ type: 'physicalItem', description: 'Linen cover', quantity: 2, unitPriceInclVat: 1750, unitPriceExclVat: 1458, vatPercentage: 20 }, { type: 'shippingCost', description: 'Delivery', quantity: 1, unitPriceInclVat: 750, unitPriceExclVat: 750, vatPercentage: 0 }],
+      },
+    }).where(eq(schema.paymentJobs.reference, 'PJOPEN0002'));
+    expect((await app.request('/pay/PJOPEN0002', form(goodCard))).status).toBe(200);
+    const [configuration] = await database.db.select().from(schema.configurations).where(eq(schema.configurations.id, 'C-M1a'));
+    const trade = configuration?.tradeName ?? 'missing';
+    const receipts = await database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.template, 'shopperReceipt'));
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]).toMatchObject({ recipient: 'ada@example.test', subject: `${trade}: receipt for order ORD-PJOPEN0002`, senderName: trade, replyTo: 'help@alpha.example' });
+    expect(receipts[0]?.text).toContain('2 × Linen cover: £35.00');
+    expect(receipts[0]?.text).toContain('Total excl. VAT: £36.66');
+    expect(receipts[0]?.text).toContain('VAT 20%: £5.84');
+    expect(receipts[0]?.text).toContain(`Reply to this email to reach ${trade} (help@alpha.example).`);
+    expect(receipts[0]?.text).not.toContain('4242424242424242');
+    // No email on the order: the receipt goes where the payment link was mailed (the job's PaymentLinkMailed event).
+    await database.db.insert(schema.paymentJobs).values({
+      reference: 'PJLINK0001', businessId: 'B1', merchantId: 'M1b', partnerId: 'P1', configurationId: 'C-M1a', createDateTimeUtc: new Date(), expirationDateTimeUtc: inAWeek(),
+      orderNumber: 'ORD-PJLINK0001', amountMinor: 1200, currency: 'GBP', status: 'pending', order: {},
+    });
+    await database.db.insert(schema.auditEvents).values({
+      userId: 'U-AGENT', event: 'PaymentLinkMailed', dateTimeUtc: new Date(), businessId: 'B1', merchantId: 'M1b',
+      metaData: { paymentJobReference: 'PJLINK0001', emailAddress: 'linked@example.test', outcome: 'queued' },
+    });
+    expect((await app.request('/pay/PJLINK0001', form(goodCard))).status).toBe(200);
+    const [linked] = await database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.recipient, 'linked@example.test'));
+    expect(linked).toMatchObject({ template: 'shopperReceipt', replyTo: null });
+    expect(linked?.text).toContain('Replies to this address are not read');
+  });
+
   it('pays the job\'s pending payment instead of adding one', async () => {
     expect((await app.request('/pay/PJPEND0001', form({ ...goodCard, cardNumber: '5555555555554444' }))).status).toBe(200);
     const payments = await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, 'PJPEND0001'));

@@ -301,8 +301,14 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(paid).toMatchObject({ result: 'paid', confirmationEmailQueued: true });
     const mails = await database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.recipient, 'confirm@example.test'));
     expect(mails).toHaveLength(1);
-    expect(mails[0]?.subject).toBe('Order confirmation MAIL-1');
-    expect(mails[0]?.text).toContain('Teapot');
+    const [configuration] = await database.db.select().from(schema.configurations).where(eq(schema.configurations.id, 'C-M3a'));
+    const trade = configuration?.tradeName ?? 'missing';
+    // From the merchant, by its trade name; the order with its VAT (2 × £12.50 and £3.99, all at 20 %).
+    expect(mails[0]).toMatchObject({ subject: `${trade}: order confirmation MAIL-1`, senderName: trade });
+    expect(mails[0]?.text).toContain('2 × Teapot: £25.00');
+    expect(mails[0]?.text).toContain('Total excl. VAT: £24.17');
+    expect(mails[0]?.text).toContain('VAT 20%: £4.82');
+    expect(mails[0]?.text).toContain('Total: £28.99');
     for (const number of fullNumbers) expect(mails[0]?.html.includes(number) || mails[0]?.text.includes(number)).toBe(false);
   });
 
@@ -322,6 +328,9 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, String(body.paymentJobReference)))).toHaveLength(0);
     const [mail] = await database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.recipient, 'link@example.test'));
     expect(mail?.text).toContain(`/pay/${String(body.paymentJobReference)}`);
+    const [configuration] = await database.db.select().from(schema.configurations).where(eq(schema.configurations.id, 'C-M1b'));
+    expect(mail?.subject).toBe(`${configuration?.tradeName}: payment request of £28.99 for order LINK-1`);
+    expect(mail?.text).toContain('Total: £28.99');
     const audits = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'VirtualTerminalOrderSuccessful'));
     expect(audits.some((event) => (event.metaData as Record<string, unknown>).outcome === 'paymentLinkSent')).toBe(true);
   });

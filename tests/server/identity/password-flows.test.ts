@@ -240,8 +240,9 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
       const invited = await api(owner.access_token, 'POST', '/users', { emails: ['new.finance@example.com'], policy: { roles: [], businessPolicies: [{ businessId: 'B9', roles: ['Finance'], merchantPolicies: [] }] } });
       expect(invited.status).toBe(201);
       const invitation = await lastEmail('new.finance@example.com');
-      expect(invitation).toMatchObject({ template: 'userInvitation', status: 'sent', subject: 'You are invited to the payments portal' });
-      expect(invitation?.text).toContain('Opal Nine has invited you to the payments portal.');
+      const [business] = await database.db.select().from(schema.businesses).where(eq(schema.businesses.id, 'B9'));
+      expect(invitation).toMatchObject({ template: 'userInvitation', status: 'sent', subject: `Opal Nine invited you to ${business?.name} on the payments portal` });
+      expect(invitation?.text).toContain(`Opal Nine has invited you to the payments portal, as Finance of ${business?.name}.`);
       const link = linkIn(invitation?.text ?? '', '/user-invite');
       expect(link.origin).toBe(publicUrl);
       expect(link.pathname).toBe('/user-invite');

@@ -10,6 +10,7 @@ import { queueEmail } from '../../../server/mail/outbox.ts';
 import { firstLink, openMailTransport } from '../../../server/mail/transport.ts';
 import { mailBackoffMs, maxMailAttempts, startMailWorker } from '../../../server/mail/worker.ts';
 import { createTestDatabase, databaseKinds } from '../support.ts';
+import { headerOf, plainTextOf } from './read-mail.ts';
 import { startSmtpTestServer, type SmtpTestServer } from './smtp-test-server.ts';
 
 const from = 'Payments portal <no-reply@portal.test>';
@@ -92,6 +93,26 @@ for (const kind of databaseKinds) {
       const row = await rowOf(id);
       expect(row).toMatchObject({ status: 'sent', attempts: 1, lockedBy: null, providerMessageId: `<${id}@portal.test>` });
       expect(row?.sentAt).toBeInstanceOf(Date);
+      transport.close();
+    });
+
+    it("sends a merchant's message under the merchant's name, from the portal's address, with its support address to reply to", async () => {
+      const transport = openMailTransport({ smtpUrl: smtp.url, log: () => {} });
+      const worker = startMailWorker({ database, transport, from, pollMs: 60_000 });
+      await worker.stop();
+      await queueEmail(database.db, 'shopper@example.com', { ...content('MERCHANT-A'), sender: { name: 'Harbour & Finch', replyTo: 'help@harbour.example' } });
+      await queueEmail(database.db, 'shopper@example.com', { ...content('MERCHANT-B'), sender: { name: 'Little Wren', replyTo: null } });
+      const before = smtp.received.length;
+      await worker.drain();
+      const arrived = smtp.received.slice(before);
+      const first = arrived.find((mail) => mail.raw.includes('Your payment link MERCHANT-A'));
+      expect(first?.from).toBe('no-reply@portal.test');
+      expect(headerOf(first?.raw ?? '', 'From')).toMatch(/^"?Harbour & Finch via Payments portal"? <no-reply@portal\.test>$/);
+      expect(headerOf(first?.raw ?? '', 'Reply-To')).toBe('help@harbour.example');
+      expect(plainTextOf(first?.raw ?? '')).toContain('Reply to this email to reach Harbour & Finch (help@harbour.example).');
+      const second = arrived.find((mail) => mail.raw.includes('Your payment link MERCHANT-B'));
+      expect(headerOf(second?.raw ?? '', 'Reply-To')).toBeUndefined();
+      expect(plainTextOf(second?.raw ?? '')).toContain('Replies to this address are not read; contact Little Wren directly.');
       transport.close();
     });
 
