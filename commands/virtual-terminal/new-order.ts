@@ -5,7 +5,9 @@ export const newOrderCommand: Command = {
   id: 'virtualTerminal.newOrder',
   title: 'New order (same customer)',
   section: 'Record',
-  keywords: ['virtual terminal', 'new order', 'next', 'clear'],
+  keywords: ['virtual terminal', 'new order', 'next', 'clear', 'same customer', 'again'],
+  // Alt, not Shift: Shift+N adds an order line; from the result panel (where a charge leaves the focus) one chord.
+  shortcut: 'Alt+KeyN',
   permissions: ['Portal.Moto.Create'],
   when: (ctx) => ctx.focusedPane?.capabilities.includes('newOrder') === true,
   run: ({ state }) => state.paneRequest('newOrder'),

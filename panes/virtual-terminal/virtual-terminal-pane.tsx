@@ -220,7 +220,11 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
       idempotencyKey.current = newKey();
       void queryClient.invalidateQueries({ queryKey: ['paymentJobs'] });
       if (answer.savedCardId) void queryClient.invalidateQueries({ queryKey: ['virtualTerminal', base, 'savedCards'] });
-      if (answer.result === 'paid') update({ card: { ...form.card, cvc: '' } });
+      // A charged card leaves the form at once (number, expiry and code), and the emptied fields show no error.
+      if (answer.result === 'paid') {
+        update({ card: { ...form.card, cardNumber: '', expiry: '', cvc: '' } });
+        setTouched(false);
+      }
       requestAnimationFrame(() => resultRef.current?.focus());
     } catch (error) {
       idempotencyKey.current = newKey();
@@ -307,7 +311,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
     <div className="vt-pane">
       <header className="vt-header">
         <h1>Virtual terminal</h1>
-        <p className="vt-hint">Card payments by phone or mail order. Tab moves through the form, Ctrl+Enter charges, Shift+N (outside a field) adds an order line.</p>
+        <p className="vt-hint">Card payments by phone or mail order. Tab moves through the form, Ctrl+Enter charges, Shift+N (outside a field) adds an order line, Alt+N starts a new order for the same customer.</p>
       </header>
       {result ? (
         <section ref={resultRef} tabIndex={-1} className={`vt-result vt-result-${result.result}`} aria-labelledby="vt-result-title" role="status">
@@ -422,7 +426,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
                   <input {...props} type="text" inputMode="decimal" value={line.vatPercentage} onChange={(event) => setLine(index, { vatPercentage: event.target.value.replace(',', '.') })} />
                 )}</Field>
                 <output className="vt-line-total" aria-label={`Line ${n} total`}>
-                  {amounts ? <>{money(amounts.totalInclMinor)}<small> ({line.priceIncludesVat ? `excl. ${money(amounts.totalExclMinor)}` : `incl. ${money(amounts.totalInclMinor)}`}, VAT {money(amounts.totalVatMinor)})</small></> : '—'}
+                  {amounts ? <>{money(amounts.totalInclMinor)}<small> (excl. {money(amounts.totalExclMinor)}, VAT {money(amounts.totalVatMinor)})</small></> : '—'}
                 </output>
                 {form.lines.length > 1 ? <button type="button" className="button button-ghost" onClick={() => removeLine(index)} aria-label={`Remove line ${n}`}>Remove</button> : null}
               </div>

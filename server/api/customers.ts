@@ -16,7 +16,7 @@
 // | GET    | {context}/customers/{id}/export       | Mapi.Customers.Read    | JSON file (Content-Disposition): the record and every data item, no card number or token; audited CustomerDataExported |
 //
 // List parameters: pagenumber, pagesize, sort (name, created, reference; leading minus for descending), filters
-// searchterm ([eq], prefix of reference, last name, first name or email) and created ([gte]/[lte]).
+// searchterm ([eq], every word at the start of a word of the name, or anywhere in the email or reference) and created ([gte]/[lte]).
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
@@ -39,13 +39,18 @@ const c$ = customers;
 function searchCondition(clauses: FilterClause[]): SQL | undefined {
   const term = clauses.find((clause) => clause.operator === 'eq')?.value.trim();
   if (!term) return undefined;
-  const lower = `${likeLiteral(term.toLowerCase())}%`;
-  return or(
-    sql`lower(${c$.reference}) LIKE ${lower}`,
-    sql`lower(${c$.lastName}) LIKE ${lower}`,
-    sql`lower(${c$.firstName}) LIKE ${lower}`,
-    sql`lower(${c$.emailAddress}) LIKE ${lower}`,
-  );
+  // Every word typed must be found: at the start of a word of the name ('Anya B' finds Anya Bell, 'jo' finds Jo,
+  // Joanna and Ada Jones), or anywhere in the email address or the reference (part of an email finds it).
+  const words = term.toLowerCase().split(/\s+/).filter((word) => word !== '').slice(0, 6);
+  const name = sql`(' ' || lower(${c$.firstName}) || ' ' || lower(coalesce(${c$.middleName}, '')) || ' ' || lower(${c$.lastName}))`;
+  return and(...words.map((word) => {
+    const literal = likeLiteral(word);
+    return or(
+      sql`${name} LIKE ${`% ${literal}%`}`,
+      sql`lower(coalesce(${c$.emailAddress}, '')) LIKE ${`%${literal}%`}`,
+      sql`lower(${c$.reference}) LIKE ${`%${literal}%`}`,
+    );
+  }));
 }
 
 export const customerResource: ListResource = {

@@ -160,6 +160,39 @@ describe('the virtual terminal order form', () => {
     expect(draft).not.toContain('"123"');
   });
 
+  it('after a charge, moves the focus to the result and clears the card fields without showing errors under them', async () => {
+    signIn({ permissions: ['Portal.Moto.Create', 'Portal.PaymentJobs.Read'], context: merchantContext, paths: ['/configurations/C1/virtual-terminal'] });
+    const api = fakeApi(answers());
+    api.post = (async () => ({
+      result: 'paid', declineReason: null, paymentJobReference: 'PJ3', transactionReference: 'TX3', amount: 12.5, currency: 'GBP', maskedCardNumber: '411111******1111', savedCardId: null, confirmationEmailQueued: false, message: 'paid',
+    })) as never;
+    render();
+    const user = userEvent.setup();
+    await screen.findByRole('textbox', { name: 'Merchant reference' });
+    await fillValidOrder(user);
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    const result = (await screen.findByRole('heading', { name: /^Paid/ })).closest('section') as HTMLElement;
+    await waitFor(() => expect(document.activeElement).toBe(result));
+    expect((screen.getByRole('textbox', { name: 'Card number' }) as HTMLInputElement).value).toBe('');
+    expect((screen.getByRole('textbox', { name: 'Expiry (MM/YY)' }) as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('CVC') as HTMLInputElement).value).toBe('');
+    expect(screen.queryByText('Card number is required')).toBeNull();
+    expect(screen.queryByText('Expiry date is required')).toBeNull();
+  });
+
+  it("labels an 'Excluding VAT' line with its amount excluding VAT", async () => {
+    signIn({ permissions: ['Portal.Moto.Create'], context: merchantContext, paths: ['/configurations/C1/virtual-terminal'] });
+    fakeApi(answers());
+    render();
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('textbox', { name: 'Line 1 unit price' }), '4.95');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Line 1 price is' }), 'excl');
+    const vat = screen.getByRole('textbox', { name: 'Line 1 VAT %' });
+    await user.clear(vat);
+    await user.type(vat, '20');
+    expect(screen.getByLabelText('Line 1 total').textContent).toBe('£5.94 (excl. £4.95, VAT £0.99)');
+  });
+
   it('asks before charging a merchant reference used within 24 hours', async () => {
     signIn({ permissions: ['Portal.Moto.Create'], context: merchantContext, paths: ['/configurations/C1/virtual-terminal'] });
     const api = fakeApi(answers());

@@ -33,6 +33,18 @@ describe.each(databaseKinds)('customers on %s', (kind) => {
     expect(body.results[1]).toMatchObject({ city: 'London', countryIso3166Alpha2: 'GB' });
     const searched = customerList.assert(await (await call(users.owner, 'GET', `${m3a}?searchterm=${encodeURIComponent('[eq]lov')}`)).json());
     expect(searched.results.map((row) => row.customerId)).toEqual(['CUS3A1']);
+    // What the search field promises ('Reference, name or email'): words of the name in any order and part-typed,
+    // and any fragment of the email or the reference.
+    const find = async (term: string) => customerList.assert(await (await call(users.owner, 'GET', `${m3a}?searchterm=${encodeURIComponent(`[eq]${term}`)}`)).json())
+      .results.map((row) => row.customerId);
+    expect(await find('Ada L')).toEqual(['CUS3A1']);
+    expect(await find('lovelace ada')).toEqual(['CUS3A1']);
+    expect(await find('example.te')).toEqual(['CUS3A2', 'CUS3A1']);
+    expect(await find('ada@exam')).toEqual(['CUS3A1']);
+    expect(await find('001')).toEqual(['CUS3A1']);
+    expect(await find('ada zzz')).toEqual([]);
+    // inside a word of the name is not a match ('ace' of Lovelace), so a short fragment does not find everyone
+    expect(await find('ace')).toEqual([]);
     const sorted = customerList.assert(await (await call(users.owner, 'GET', `${m3a}?sort=-created&pagesize=10&pagenumber=1`)).json());
     expect(sorted.results.map((row) => row.customerId)).toEqual(['CUS3A2', 'CUS3A1']);
   });
