@@ -169,7 +169,8 @@ export function orderBody(form: OrderForm, confirmDuplicate: boolean) {
     paymentLink: form.sendPaymentLink ? { validityHours: Number(form.linkValidityHours) } : null,
     card: form.sendPaymentLink ? null : form.paymentSource === 'newCard' ? { ...form.card, cardNumber: cardDigits(form.card.cardNumber), cardholderName: form.card.cardholderName.trim() } : null,
     savedCardId: !form.sendPaymentLink && form.paymentSource === 'savedCard' ? form.savedCardId : null,
-    saveCard: !form.sendPaymentLink && form.paymentSource === 'newCard' && form.saveCard && form.customerId !== null,
+    // Without a chosen customer, saving the card stores the customer too (the server makes them from the order).
+    saveCard: !form.sendPaymentLink && form.paymentSource === 'newCard' && form.saveCard,
   };
 }
 

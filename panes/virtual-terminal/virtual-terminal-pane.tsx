@@ -31,7 +31,7 @@ type Option = { value: string; name: string };
 type CustomerItem = { customerId: string; reference: string; firstName: string; lastName: string; emailAddress: string | null };
 type Customer = CustomerItem & { title: string | null; middleName: string | null; dateOfBirth: string | null; billingAddress: Partial<Record<keyof AddressForm, string | null>> | null; shippingAddress: Partial<Record<keyof AddressForm, string | null>> | null };
 type SavedCard = { savedCardId: string; maskedCardNumber: string; expiryMonth: number; expiryYear: number; cardholderName: string | null };
-type OrderResult = { result: 'paid' | 'declined' | 'linkSent'; declineReason: string | null; paymentJobReference: string; transactionReference: string | null; amount: number; currency: string; maskedCardNumber: string | null; savedCardId: string | null; confirmationEmailQueued: boolean; message: string; paymentUrl?: string; expirationDateTimeUtc?: string };
+type OrderResult = { result: 'paid' | 'declined' | 'linkSent'; declineReason: string | null; paymentJobReference: string; transactionReference: string | null; amount: number; currency: string; maskedCardNumber: string | null; savedCardId: string | null; confirmationEmailQueued: boolean; message: string; paymentUrl?: string; expirationDateTimeUtc?: string; customerId?: string | null; customerCreated?: boolean };
 
 const e = encodeURIComponent;
 const lineTypeLabel: Record<string, string> = {
@@ -222,7 +222,11 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
       if (answer.savedCardId) void queryClient.invalidateQueries({ queryKey: ['virtualTerminal', base, 'savedCards'] });
       // A charged card leaves the form at once (number, expiry and code), and the emptied fields show no error.
       if (answer.result === 'paid') {
-        update({ card: { ...form.card, cardNumber: '', expiry: '', cvc: '' } });
+        // A customer this order stored is the order's customer from now on: 'New order, same customer' keeps them.
+        const stored = answer.customerCreated && answer.customerId
+          ? { customerId: answer.customerId, customerLabel: `${[form.billing.firstName, form.billing.lastName].join(' ').trim() || form.billing.organisation} (stored with this order)` }
+          : {};
+        update({ card: { ...form.card, cardNumber: '', expiry: '', cvc: '' }, saveCard: false, ...stored });
         setTouched(false);
       }
       requestAnimationFrame(() => resultRef.current?.focus());
@@ -320,7 +324,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
             : result.result === 'linkSent' ? `${result.message} It can be used once, until ${(result.expirationDateTimeUtc ?? '').slice(0, 16).replace('T', ' ')} UTC.`
               : `Reason: ${result.declineReason ?? 'unknown'}. The form is kept: check the card with the customer or use another one.`}</p>
           {result.confirmationEmailQueued ? <p>An order confirmation email is on its way to the customer.</p> : null}
-          {result.savedCardId && result.result === 'paid' ? <p>The card is saved for this customer.</p> : null}
+          {result.savedCardId && result.result === 'paid' ? <p>{result.customerCreated ? 'The customer is stored, with this card saved for their next orders.' : 'The card is saved for this customer.'}</p> : null}
           <p>
             Payment job <Link href={jobPath}>{result.paymentJobReference}</Link>{result.transactionReference ? ` · transaction ${result.transactionReference}` : ''}{' '}
             <button type="button" className="button" onClick={openJobBeside}>Open payment job beside</button>
@@ -486,10 +490,11 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
               <Field label="Name on card" error={shown('card.cardholderName')}>{(props) => (
                 <input {...props} type="text" autoComplete="off" value={form.card.cardholderName} maxLength={100} onChange={(event) => update({ card: { ...form.card, cardholderName: event.target.value } })} />
               )}</Field>
-              {form.customerId && settings.savedCardsAllowed ? (
+              {settings.savedCardsAllowed ? (
                 <label className="vt-check">
-                  <input type="checkbox" checked={form.saveCard} onChange={(event) => update({ saveCard: event.target.checked })} /> Save card for this customer
-                  {atLimit ? <span className="vt-hint"> (the saved card limit is reached: delete an older card first)</span> : null}
+                  <input type="checkbox" checked={form.saveCard} onChange={(event) => update({ saveCard: event.target.checked })} />
+                  {form.customerId ? ' Save card for this customer' : ' Save the customer and this card for later orders'}
+                  {form.customerId && atLimit ? <span className="vt-hint"> (the saved card limit is reached: delete an older card first)</span> : null}
                 </label>
               ) : null}
             </>

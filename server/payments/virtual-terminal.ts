@@ -18,7 +18,7 @@ import type { CardKeys } from '../cards/card-keys.ts';
 import { maskCardNumber } from '../cards/card-seal.ts';
 import { vaultCard } from '../cards/card-vault.ts';
 import {
-  cardVault, configurationPaymentMethods, configurations, customerData, customers, merchants, paymentJobs, virtualTerminalSettings,
+  auditEvents, cardVault, configurationPaymentMethods, configurations, customerData, customers, merchants, paymentJobs, virtualTerminalSettings,
 } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { merchantSenderOf } from '../mail/merchant-sender.ts';
@@ -117,7 +117,10 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
     if (!customer) return problem(404, 'The requested record was not found.');
   }
   if (body.saveCard && !body.card) problems.push('Only a newly entered card can be saved');
-  if (body.saveCard && !customer) problems.push('Choose a stored customer to save the card for');
+  // Saving the card of a customer not stored yet stores the customer too, from the order's name, email and addresses.
+  if (body.saveCard && !customer && !body.billingAddress.lastName?.trim() && !body.billingAddress.organisation?.trim()) {
+    problems.push('Enter the customer\'s last name or organisation to store them with the card');
+  }
   if (body.saveCard && !settings.savedCardsAllowed) problems.push('Saved cards are switched off for this configuration');
   if (problems.length > 0) return { status: 400, body: { errorReport: { errors: problems.map((message) => ({ message, translatedMessage: message })) } } };
 
@@ -166,7 +169,13 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
     savedCardId = item.id;
   }
 
-  // Saving the card: only when paid, within the customer's limit (the same card is not saved twice).
+  // Saving the card: only when paid, within the customer's limit (the same card is not saved twice). A new customer
+  // is stored first, with the order: as Stripe's 'Create payment' saves the customer with the card.
+  let customerCreated = false;
+  if (body.saveCard && !customer && body.card && declineReason === null) {
+    customer = await storeOrderCustomer(tx, actor, scope, body, email, dateOfBirth, at);
+    customerCreated = true;
+  }
   if (body.saveCard && customer && body.card && declineReason === null) {
     const existing = await tx.select({ id: customerData.id, value: customerData.value }).from(customerData)
       .where(and(eq(customerData.customerId, customer.id), eq(customerData.kind, 'savedCard'))).for('update');
@@ -247,6 +256,7 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
     body: {
       result: paid ? 'paid' : 'declined', declineReason, paymentJobReference: jobReference, transactionReference, amount, currency,
       maskedCardNumber: masked, savedCardId: paid ? savedCardId : null, confirmationEmailQueued,
+      customerId: customer?.id ?? null, customerCreated,
       message: paid ? `${totalText} paid.` : `Declined: ${declineReason}.`,
     },
   };
@@ -297,9 +307,28 @@ async function sendPaymentLinkOrder(tx: Tx, context: VirtualTerminalContext, act
     status: 201,
     body: {
       result: 'linkSent', declineReason: null, paymentJobReference: jobReference, transactionReference: null, amount, currency, maskedCardNumber: null, savedCardId: null,
+      customerId: order.customerId, customerCreated: false,
       confirmationEmailQueued: false, paymentUrl: url, expirationDateTimeUtc: expires.toISOString(), message: `Payment link for ${total} sent to ${order.email}.`,
     },
   };
+}
+
+/** The order's customer, stored: name, email, date of birth and addresses as typed; audited CustomerCreated. */
+async function storeOrderCustomer(tx: Tx, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, email: string | null, dateOfBirth: string | null, at: Date) {
+  const billing = body.billingAddress;
+  const [stored] = await tx.insert(customers).values({
+    id: `CUS${randomBytes(8).toString('hex').toUpperCase()}`, businessId: scope.businessId, merchantId: scope.merchantId,
+    reference: `C-${randomBytes(4).toString('hex').toUpperCase()}`, title: billing.title?.trim() || null,
+    firstName: billing.firstName?.trim() ?? '', middleName: billing.middleName?.trim() || null,
+    lastName: billing.lastName?.trim() || billing.organisation?.trim() || '', emailAddress: email, dateOfBirth,
+    billingAddress: billing, shippingAddress: body.shippingAddress ?? null, createdUtc: at, lastUpdatedUtc: at,
+  }).returning();
+  if (!stored) throw new Error('storeOrderCustomer: the customer was not written');
+  await tx.insert(auditEvents).values({
+    userId: actor.userId, event: 'CustomerCreated', dateTimeUtc: at, businessId: scope.businessId, merchantId: scope.merchantId,
+    metaData: { customerId: stored.id, reference: stored.reference, source: 'virtualTerminalOrder', merchantReference: body.merchantReference.trim() },
+  });
+  return stored;
 }
 
 /** Saved cards of a customer: what may be shown (never the token). */

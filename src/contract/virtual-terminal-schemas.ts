@@ -62,6 +62,9 @@ export const virtualTerminalOrderAnswer = type({
   maskedCardNumber: 'string | null',
   'savedCardId': 'string | null',
   'confirmationEmailQueued': 'boolean',
+  /** the order's stored customer; customerCreated when this order stored them (saving a new customer's card) */
+  'customerId?': 'string | null',
+  'customerCreated?': 'boolean',
   message: 'string',
 });
 export type VirtualTerminalOrderAnswer = typeof virtualTerminalOrderAnswer.infer;

@@ -3,7 +3,7 @@
 // a reference used again within 24 hours asks first; saved cards and their limit; Idempotency-Key; confirmation
 // emails; settings with the configuration's version (stale → 409); the gateway API with a valid, revoked and unknown
 // API key. No answer or table holds a full card number.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../../server/api/api-keys.ts';
 import type { Database } from '../../../server/db/client.ts';
@@ -213,7 +213,8 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
       [order({ orderLines: [{ type: 'discount', description: 'All of it', quantity: 1, unitPrice: 10, priceIncludesVat: true, vatPercentage: 0 }] }), /more than zero/],
       [order({ card: null }), /card/],
       [order({ surprise: true }), /surprise/],
-      [order({ saveCard: true }), /stored customer/],
+      // Saving a new customer's card stores the customer: they need a last name or an organisation.
+      [order({ saveCard: true, billingAddress: { firstName: 'Ada', countryIso3166Alpha2: 'GB' } }), /last name or organisation/],
     ];
     for (const [body, pattern] of cases) {
       const response = await post(users.merchantOnly, vtBase, body);
@@ -275,6 +276,29 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(await json(await call(users.owner, 'GET', `${ownerBase}/customers/CUS3A9/saved-cards`))).toMatchObject({ results: [] });
     const deleted = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'SavedCardDeleted'));
     expect(deleted).toHaveLength(1);
+  });
+
+  it("stores a new customer with the card when saving a card without a chosen customer, and the next order pays with it", async () => {
+    const before = await database.db.select().from(schema.customers).where(eq(schema.customers.merchantId, 'M3a'));
+    const first = await json(await post(users.owner, ownerBase, order({ merchantReference: 'NEWCUST-1', saveCard: true })));
+    expect(first).toMatchObject({ result: 'paid', customerCreated: true });
+    expect(first.savedCardId).toMatch(/^SC/);
+    const after = await database.db.select().from(schema.customers).where(eq(schema.customers.merchantId, 'M3a'));
+    expect(after).toHaveLength(before.length + 1);
+    const stored = after.find((row) => row.id === first.customerId);
+    expect(stored).toMatchObject({ businessId: 'B3', firstName: 'Ada', lastName: 'Buyer', emailAddress: 'buyer@example.test', dateOfBirth: '1984-02-29' });
+    expect(stored?.billingAddress).toMatchObject({ city: 'Leeds', zipCode: 'LS1 1AA' });
+    const [audit] = await database.db.select().from(schema.auditEvents).where(sql`${schema.auditEvents.event} = 'CustomerCreated' AND ${schema.auditEvents.metaData}->>'customerId' = ${String(first.customerId)}`);
+    expect(audit).toMatchObject({ userId: users.owner, merchantId: 'M3a' });
+    // The job remembers its customer; the second order is for the stored customer, with the saved card.
+    const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, String(first.paymentJobReference)));
+    expect((job?.order as { customerId?: string }).customerId).toBe(first.customerId);
+    const second = await json(await post(users.owner, ownerBase, order({ merchantReference: 'NEWCUST-2', customerId: first.customerId, card: null, savedCardId: first.savedCardId })));
+    expect(second).toMatchObject({ result: 'paid', maskedCardNumber: '411111******1111', customerId: first.customerId, customerCreated: false });
+    // A declined card stores nobody; a customer without a last name or organisation cannot be stored.
+    const declined = await json(await post(users.owner, ownerBase, order({ merchantReference: 'NEWCUST-3', saveCard: true, card: { cardNumber: '4000 0000 0000 9995', expiry: '12/30', cvc: '123', cardholderName: 'Ada Buyer' } })));
+    expect(declined).toMatchObject({ result: 'declined', customerCreated: false, customerId: null });
+    expect(await database.db.select().from(schema.customers).where(eq(schema.customers.merchantId, 'M3a'))).toHaveLength(before.length + 1);
   });
 
   it('pays with a saved card of the 2-series test range as the seed stores them (recognised by its masked number, the vault unopened)', async () => {
