@@ -1,4 +1,4 @@
-// npm run lint: the import direction of ARCHITECTURE.md, no cycles, no default exports, no barrel files, and no write
+// npm run lint: the import direction of docs/architecture.md, no cycles, no default exports, no barrel files, and no write
 // to a money table outside server/payments/, server/ledger/, server/stats/ and the seed (scripts/money-writes.ts).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

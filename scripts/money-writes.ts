@@ -1,4 +1,4 @@
-// The lint's rule for money (ARCHITECTURE.md, "Money moves through one door"): only server/payments/, server/ledger/,
+// The lint's rule for money (docs/architecture.md, "Money moves through one door"): only server/payments/, server/ledger/,
 // server/stats/ and the seed (server/db/seed*.ts) write a money table. A textual rule, run by scripts/lint-imports.ts
 // over every other server file:
 // - a drizzle write on a money table's schema export (`.insert(transactions)`, `.update(schema.paymentJobs)`,

@@ -62,7 +62,7 @@ export async function verifyApiKey(database: Database, secret: string, now = new
 
 /**
  * Queues one warning per owner of the business for every key expiring within 7 days and not yet warned about;
- * marks them warned in the same transaction. Run by a periodic job (wired at merge; see README). Returns how many keys.
+ * marks them warned in the same transaction. Run by a periodic job (server/jobs/housekeeping.ts; docs/decisions/0100-housekeeping-on-every-node.md). Returns how many keys.
  */
 export async function warnExpiringApiKeys(database: Database, publicUrl: string, now = new Date()): Promise<number> {
   return database.db.transaction(async (tx) => {

@@ -12,7 +12,7 @@
 // - Access tokens: resource indicators with `defaultResource` = apiAudience and `useGrantedResource` = true, so
 //   every token response carries a JWT access token for the Portal API (aud = apiAudience, typ at+jwt, 15 min),
 //   whether or not the client sends `resource` at the token endpoint.
-// - Userinfo (STACK.md: oidc-provider refuses a JWT issued for an API at userinfo): /connect/userinfo accepts
+// - Userinfo (docs/stack.md: oidc-provider refuses a JWT issued for an API at userinfo): /connect/userinfo accepts
 //   that same Portal API access token. A bearer JWT is verified here (verifyAccessToken: signature, issuer,
 //   audience, at+jwt, expiry), must carry `openid`, and the claims released are those of the token's scopes
 //   (same scope → claims table as the provider). Opaque tokens still go to oidc-provider's own userinfo.

@@ -1,7 +1,7 @@
 // The card columns of payments rows, written for the card vault's start pass (server/cards/seal-legacy.ts): a row
 // that still holds a clear card number gets its vault token (and a masked number if it had none) and loses the
 // number. Only card columns change, never an amount or a status, so no statistics, ledger or step moves; it lives
-// here because every write to the transactions table does (ARCHITECTURE.md, "Money moves through one door").
+// here because every write to the transactions table does (docs/architecture.md, "Money moves through one door").
 import { sql } from 'drizzle-orm';
 import { transactions } from '../db/schema.ts';
 import type { Tx } from './payment-state.ts';

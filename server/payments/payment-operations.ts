@@ -1,4 +1,4 @@
-// The one door for money (ARCHITECTURE.md, "Money moves through one door"): capture, refund, cancelling a refund
+// The one door for money (docs/architecture.md, "Money moves through one door"): capture, refund, cancelling a refund
 // still requested, void, cancelling a job, mailing a payment link, and a refund's later steps. Each runs in ONE
 // database transaction that locks the job and its payments, checks what the state allows, and commits through
 // commitPaymentChange: the transactions rows, the statistics, the payment's steps, the job's version and the audit

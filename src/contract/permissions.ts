@@ -28,7 +28,7 @@ export const permissionNames = [
   'Portal.Moto.Create',
   'Portal.Settings.Read',
   'Portal.Settings.Update',
-  // Needed by capabilities the spec names without a permission (our decision, see README).
+  // Needed by capabilities the spec names without a permission (our decision, docs/decisions/0003-role-and-permission-names.md).
   'Portal.Tickets.Read',
   'Mapi.Transaction.CardNumber.Read',
   'Mapi.Configurations.Read',
@@ -38,19 +38,19 @@ export const permissionNames = [
   'Mapi.Users.Delete',
   'Portal.PaymentJobs.Cancel',
   'Portal.Outbox.Read',
-  // Issue 19 (README Decisions): editing business and merchant details, and managing a configuration's API keys.
+  // Editing business and merchant details, and managing a configuration's API keys (docs/decisions/0059-who-edits-businesses-and-manages-api-keys.md).
   'Mapi.Business.Update',
   'Mapi.ApiKeys.Manage',
-  // Issue 22 (risk area): customers, beneficiary set-up and approval, screening alerts, watch list actions.
+  // The risk area: customers, beneficiary set-up and approval, screening alerts, watch list actions.
   'Mapi.Customers.Read',
   'Mapi.Customers.Update',
   'Mapi.Beneficiary.Create',
   'Mapi.Beneficiary.Approve',
   'Mapi.Screening.Resolve',
   'Mapi.AccountWatchList.Update',
-  // Issue 22 (partners): changing a partner's commission plan (README Decisions: finance admins, never the partner).
+  // Changing a partner's commission plan: finance admins, never the partner (docs/decisions/0167-who-changes-a-commission-plan-a-new-permission.md).
   'Mapi.CommissionPlans.Update',
-  // Payment operations (issue 16, see README Decisions).
+  // Payment operations (docs/decisions/0067-permissions-for-payment-operations.md).
   'Portal.Payments.Capture',
   'Portal.Payments.Refund',
   'Portal.Payments.Void',

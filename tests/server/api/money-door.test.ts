@@ -1,4 +1,4 @@
-// Every movement of money goes through server/payments/ (ARCHITECTURE.md, "Money moves through one door"), on PGlite
+// Every movement of money goes through server/payments/ (docs/architecture.md, "Money moves through one door"), on PGlite
 // and PostgreSQL, through the API:
 // - a payment job made by the gateway API is written as every change of a job is: its version moves on, its audit
 //   event and the live event open panes listen to commit with it;
