@@ -2,6 +2,7 @@
 // session, the dashboard), registered by the app at start. The areas' own commands are in area-commands.ts, a chunk
 // the shell loads when the first screen is up (src/app/shell-services.tsx), so they stay off the first load.
 import type { Command } from './command.ts';
+import { backToPreviousContextCommand } from './context/back-to-previous.ts';
 import { switchContextCommand } from './context/switch-context.ts';
 import { dashboardCommands } from './dashboard/dashboard-commands.ts';
 import { closeOverlayCommand } from './help/close-overlay.ts';
@@ -45,6 +46,7 @@ export const staticCommands: readonly Command[] = [
   reportBugCommand,
   giveFeedbackCommand,
   switchContextCommand,
+  backToPreviousContextCommand,
   signOutCommand,
   openBesideCommand,
   closePaneCommand,

@@ -5,6 +5,7 @@ import type { Command } from './command.ts';
 import { switchToMerchantCommand } from './configurations/switch-to-merchant.ts';
 import { paymentJobCommands } from './payment-jobs/payment-job-commands.ts';
 import { downloadStatementCommand } from './reporting/download-statement.ts';
+import { downloadSettlementDetailsCommand } from './reporting/download-settlement-details.ts';
 import { openBatchReportCommand } from './reporting/open-batch-report.ts';
 import { openScheduledReportsCommand, scheduleStatementCommand } from './reporting/schedule-statement.ts';
 import { scheduleTransactionsExportCommand } from './reporting/schedule-transactions-export.ts';
@@ -33,6 +34,7 @@ export const areaCommands: readonly Command[] = [
   switchToMerchantCommand,
   ...ticketCommands,
   downloadStatementCommand,
+  downloadSettlementDetailsCommand,
   openBatchReportCommand,
   scheduleStatementCommand,
   scheduleTransactionsExportCommand,

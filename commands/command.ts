@@ -47,6 +47,8 @@ export type CommandContext = {
   controlFocused: boolean;
   /** a shell overlay (palette, shortcut help, context switcher) is open */
   overlayOpen: boolean;
+  /** the context a visible switch left ('Business › Merchant'), while 'Back to <previous context>' can return to it */
+  previousContext?: string | null;
 };
 
 export type CommandArgs = {
@@ -77,6 +79,10 @@ export type CommandServices = {
     paneRequest: (capability: PaneCapability, argument?: number) => void;
     toast: (toast: ToastInput) => void;
     applyContext: (selections: ContextSelections) => void;
+    /** applies a context the person is told about, keeping the one left for 'Back to <previous context>' */
+    switchContextVisibly?: (selections: ContextSelections) => void;
+    /** applies the context a visible switch left again; false when there is none */
+    backToPreviousContext?: () => boolean;
     currentUrl: () => string;
     copyText: (text: string) => Promise<void>;
   };

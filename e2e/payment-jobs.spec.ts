@@ -31,12 +31,12 @@ async function blur(page: Page): Promise<void> {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 }
 
-/** Opens the payment jobs of the applied configuration (g j), filtered by status through the URL the filters write. */
+/** Opens the payment jobs of the applied merchant (g j), filtered by status through the URL the filters write. */
 async function openJobs(page: Page, status: string): Promise<void> {
   await blur(page);
   await page.keyboard.press('g');
   await page.keyboard.press('j');
-  await expect(page).toHaveURL(/\/configurations\/[^/]+\/payments$/);
+  await expect(page).toHaveURL(/\/payment-jobs$/);
   await page.goto(`${page.url()}?status=${encodeURIComponent(`[eq]${status}`)}`);
   await expect(rows(page).first()).toBeVisible();
 }

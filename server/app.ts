@@ -27,6 +27,7 @@ import { enumerationRoutes } from './api/enumerations.ts';
 import { auditEventRoutes } from './api/audit-events.ts';
 import { contextRoutes } from './api/context.ts';
 import { searchRoutes } from './api/search.ts';
+import { recordContextRoutes } from './api/record-context.ts';
 import { dashboardRoutes } from './api/dashboard.ts';
 import { transactionRoutes } from './api/transactions.ts';
 import { paymentJobRoutes } from './api/payment-jobs.ts';
@@ -299,6 +300,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', enumerationRoutes(deps));
   api.route('/', auditEventRoutes(deps));
   api.route('/', contextRoutes(deps));
+  api.route('/', recordContextRoutes(deps));
   api.route('/', searchRoutes(deps));
   api.route('/', dashboardRoutes(deps));
   api.route('/', transactionRoutes(deps));

@@ -2,6 +2,7 @@
 import type { Command } from '../command.ts';
 import { barChartCommand, lineChartCommand } from './chart-type.ts';
 import { compareOffCommand, compareOnCommand } from './compare.ts';
+import { activityDateCommand, paymentDateCommand } from './date-basis.ts';
 import { selectCurrencyCommands } from './select-currency.ts';
 import { selectIntervalCommands } from './select-interval.ts';
 import { selectMeasureCommands } from './select-measure.ts';
@@ -17,4 +18,6 @@ export const dashboardCommands: readonly Command[] = [
   ...selectCurrencyCommands,
   barChartCommand,
   lineChartCommand,
+  paymentDateCommand,
+  activityDateCommand,
 ];

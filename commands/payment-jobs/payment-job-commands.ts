@@ -5,9 +5,11 @@ import { expirePaymentLinkCommand } from './expire-link.ts';
 import { capturePaymentCommand } from './capture.ts';
 import { mailPaymentLinkCommand } from './mail-payment-link.ts';
 import { refundPaymentCommand } from './refund.ts';
+import { paymentJobTabCommands } from './status-tabs.ts';
 import { viewTraceCommand } from './view-trace.ts';
 import { voidAuthorisationCommand } from './void-authorisation.ts';
 
 export const paymentJobCommands: readonly Command[] = [
   capturePaymentCommand, refundPaymentCommand, voidAuthorisationCommand, cancelPaymentJobCommand, expirePaymentLinkCommand, mailPaymentLinkCommand, viewTraceCommand,
+  ...paymentJobTabCommands,
 ];

@@ -11,6 +11,7 @@ import { replyToTicketCommand } from './reply.ts';
 import { setTicketPriorityCommands } from './set-priority.ts';
 import { setTicketStatusCommands } from './set-status.ts';
 import { showOlderCommentsCommand } from './show-older-comments.ts';
+import { ticketQueueViewCommands } from './queue-views.ts';
 
 export const ticketCommands: readonly Command[] = [
   replyToTicketCommand,
@@ -24,4 +25,5 @@ export const ticketCommands: readonly Command[] = [
   chooseTicketAssigneeCommand,
   openTicketAboutTransactionCommand,
   exportTicketsCommand,
+  ...ticketQueueViewCommands,
 ];

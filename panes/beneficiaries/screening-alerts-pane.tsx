@@ -22,7 +22,7 @@ const columns: readonly DataTableColumn<ScreeningAlert>[] = [
   { id: 'beneficiary', header: 'Beneficiary', cell: (row) => <a className="data-table-link is-name" href={beneficiaryPath(row.businessId, row.beneficiaryId)}>{row.beneficiaryName}</a> },
   { id: 'listed', header: 'Listed as', cell: (row) => `${row.listedName} (${row.list === 'pep' ? 'PEP' : 'sanctions'})` },
   { id: 'score', header: 'Score', align: 'end', cell: (row) => `${Math.round(row.score * 100)}%` },
-  { id: 'business', header: 'Business', cell: (row) => row.businessId },
+  { id: 'business', header: 'Business', cell: (row) => <>{row.businessName} <span className="muted">({row.businessId})</span></> },
   { id: 'status', header: 'Status', cell: (row) => screeningAlertStatusLabels[row.status] },
   { id: 'created', header: 'Raised', cell: (row) => formatDateTime(row.createdUtc) },
 ];

@@ -30,8 +30,8 @@ import { RecordChangedNotice } from '../../src/ui/record-changed.tsx';
 import '../../src/ui/form-field.css';
 import './configurations.css';
 
-export const configurationTabIds = ['general', 'paymentMethods', 'hostedPages', 'apiKeys', 'switches'] as const;
-const tabLabels = { general: 'General', paymentMethods: 'Payment methods', hostedPages: 'Hosted pages', apiKeys: 'API keys', switches: 'Switches' } as const;
+export const configurationTabIds = ['general', 'paymentMethods', 'hostedPages', 'apiKeys', 'switches', 'payments'] as const;
+const tabLabels = { general: 'General', paymentMethods: 'Payment methods', hostedPages: 'Hosted pages', apiKeys: 'API keys', switches: 'Switches', payments: 'Payments' } as const;
 
 type General = { tradeName: string; description: string };
 type Switches = ConfigurationDetail['switches'];
@@ -215,6 +215,11 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
       </fieldset>
       {formActions}
     </form>,
+    // The configuration's payment jobs: the overview with this configuration as its filter (panes/payment-jobs/).
+    <div key="payments" className="record-section">
+      <p>The payment jobs of this configuration, with the status tabs and filters of the overview.</p>
+      <a className="button" href={`/configurations/${encodeURIComponent(configurationId)}/payments`}>Open the payment jobs of {data.tradeName}</a>
+    </div>,
   ];
 
   return (

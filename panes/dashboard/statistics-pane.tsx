@@ -8,7 +8,7 @@ import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import {
   browserTimeZone, canStepForward, comparedPeriod, bucketTransactionFilters, dashboardIntervals, dashboardMeasures, dashboardPath, dashboardSearch,
-  compareLabels, compareModesOf, type CompareWith, localDateOf, measureLabels, periodsToPrefetch, readDashboardSearch, selectCustomRange, selectInterval, setCompare, shownMeasures,
+  compareLabels, compareModesOf, type CompareWith, dashboardDateBases, dateBasisDescriptions, dateBasisLabels, defaultDateBasis, type DashboardDateBasis, localDateOf, measureLabels, periodsToPrefetch, readDashboardSearch, selectCustomRange, selectInterval, setCompare, shownMeasures,
   stepView, totalsOf, type ChartType, type DashboardInterval, type DashboardMeasure, type DashboardPeriod, type DashboardSettings,
 } from '../../src/contract/dashboard-intervals.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
@@ -188,14 +188,15 @@ type BodyProps = {
 
 function DashboardBody({ context, period, settings, tableVisible, onToggleTable, onChange }: BodyProps) {
   const { view, measure } = settings;
+  const dateBasis = settings.dateBasis ?? defaultDateBasis;
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const statistics = useQuery({ ...dashboardQueries.statistics(context, period, settings.currency), placeholderData: keepPreviousData });
+  const statistics = useQuery({ ...dashboardQueries.statistics(context, period, settings.currency, dateBasis), placeholderData: keepPreviousData });
   const response = statistics.data;
   const currency = response?.currency ?? settings.currency ?? 'GBP';
   const compared = useMemo(() => comparedPeriod(view), [view]);
   const comparison = useQuery({
-    ...dashboardQueries.statistics(context, compared ?? period, currency),
+    ...dashboardQueries.statistics(context, compared ?? period, currency, dateBasis),
     enabled: compared !== null && response !== undefined,
     placeholderData: keepPreviousData,
   });
@@ -215,15 +216,15 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
   useEffect(() => {
     if (!settled) return undefined;
     return eachWhenIdle(periodsToPrefetch(period).slice(1).map((earlier) => () => {
-      void queryClient.prefetchQuery(dashboardQueries.statistics(context, earlier, settings.currency));
+      void queryClient.prefetchQuery(dashboardQueries.statistics(context, earlier, settings.currency, dateBasis));
       const before = compared ? comparedPeriod({ ...view, period: earlier }) : null;
-      if (before) void queryClient.prefetchQuery(dashboardQueries.statistics(context, before, currency));
+      if (before) void queryClient.prefetchQuery(dashboardQueries.statistics(context, before, currency, dateBasis));
     }), { maxPerSlice: 2 });
-  }, [settled, context, period, settings.currency, currency, compared, view, queryClient]);
+  }, [settled, context, period, settings.currency, currency, compared, view, queryClient, dateBasis]);
 
   // Empty data: the spec's danger toast, once for each answer shown.
   const toasted = useRef('');
-  const shown = `${JSON.stringify(dashboardQueries.statistics(context, period, settings.currency).queryKey)}@${statistics.dataUpdatedAt}`;
+  const shown = `${JSON.stringify(dashboardQueries.statistics(context, period, settings.currency, dateBasis).queryKey)}@${statistics.dataUpdatedAt}`;
   useEffect(() => {
     if (!settled || !response || !isEmptyResponse(response) || toasted.current === shown) return;
     toasted.current = shown;
@@ -251,7 +252,8 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
 
   const empty = isEmptyResponse(response);
   const caption = `${measureLabels[measure]} per ${response.bucket.step > 1 ? `${response.bucket.step} days` : response.bucket.unit} in ${currency}, ${formatPeriod(period)}`;
-  const chartLabel = `${view.chartType === 'bar' ? 'Bar' : 'Line'} chart of ${caption.charAt(0).toLowerCase()}${caption.slice(1)}${comparedResponse ? `, with ${compareLabels[view.compareWith ?? 'year']} as a dashed line` : ''}. The table of the chart has the same figures.`;
+  // The chart says which view its figures are (its heading, and its label for screen readers).
+  const chartLabel = `${view.chartType === 'bar' ? 'Bar' : 'Line'} chart of ${caption.charAt(0).toLowerCase()}${caption.slice(1)}, ${dateBasisLabels[dateBasis].toLowerCase()}${comparedResponse ? `, with ${compareLabels[view.compareWith ?? 'year']} as a dashed line` : ''}. The table of the chart has the same figures.`;
   const setMeasure = (next: DashboardMeasure) => onChange({ ...settings, measure: next });
   // A bar or a table row opens the transactions its figure counts, in the overview of the same context.
   const transactionsLinkOf = (point: { startDate: string; endDate: string }) =>
@@ -261,6 +263,7 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
     else navigate(transactionsLinkOf(point));
   };
   const setChartType = (next: ChartType) => onChange({ ...settings, view: { ...view, chartType: next } });
+  const setDateBasis = (next: DashboardDateBasis) => onChange({ ...settings, dateBasis: next });
 
   return (
     <>
@@ -285,6 +288,14 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
             </label>
           ))}
         </div>
+        <div className="dashboard-chart-type" role="radiogroup" aria-label="Dates">
+          {dashboardDateBases.map((basis) => (
+            <label key={basis} className={dateBasis === basis ? 'dashboard-interval dashboard-interval-checked' : 'dashboard-interval'} title={dateBasisDescriptions[basis]}>
+              <input type="radio" name="dashboard-date-basis" value={basis} checked={dateBasis === basis} onChange={() => setDateBasis(basis)} />
+              {dateBasisLabels[basis]}
+            </label>
+          ))}
+        </div>
         <button type="button" className="button button-ghost" aria-pressed={tableVisible} onClick={onToggleTable}>
           {tableVisible ? 'Hide table' : 'Show table'}
         </button>
@@ -292,6 +303,10 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
 
       <div className="dashboard-main" aria-busy={statistics.isFetching}>
         <section className="dashboard-chart-area" aria-label="Chart">
+          <div className="dashboard-chart-heading">
+            <h2 className="dashboard-chart-title">{measureLabels[measure]}, {dateBasisLabels[dateBasis].toLowerCase()}</h2>
+            <p className="dashboard-muted">{dateBasisDescriptions[dateBasis]}</p>
+          </div>
           {empty ? (
             <div className="dashboard-chart-empty" data-testid="statistics-chart-empty">
               <p>{messages.noGraphData}</p>

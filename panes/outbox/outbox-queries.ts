@@ -2,13 +2,18 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
+import { encodeSearchTerm } from '../../src/contract/filters.ts';
 
 export const outboxQueries = {
   all: ['outbox'] as const,
-  list: (pageNumber: number, pageSize: number, status: string | null) => queryOptions({
-    queryKey: [...outboxQueries.all, 'list', { pageNumber, pageSize, status }] as const,
+  /** search: recipient or subject contains it, any case ('' for all) */
+  list: (pageNumber: number, pageSize: number, status: string | null, search = '') => queryOptions({
+    queryKey: [...outboxQueries.all, 'list', { pageNumber, pageSize, status, search }] as const,
     queryFn: async ({ signal }) => validate('outboxMessageList', await api.get<unknown>('/outbox', {
-      query: { pagenumber: String(pageNumber), pagesize: String(pageSize), ...(status ? { status: `[eq]${status}` } : {}) },
+      query: {
+        pagenumber: String(pageNumber), pagesize: String(pageSize), ...(status ? { status: `[eq]${status}` } : {}),
+        searchterm: encodeSearchTerm(search),
+      },
       signal,
     })),
     placeholderData: keepPreviousData,

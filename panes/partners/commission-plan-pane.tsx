@@ -1,6 +1,6 @@
 // A partner's commission plan (issue 22): its rules in priority order (conditions, volume band, what they earn)
 // and the commission earned per month and currency, computed from the ledger's fees and reconciled to the cent
-// (server/partners/commission.ts). Both are plain tables a screen reader walks cell by cell. Those who may change the
+// (server/partners/commission.ts); a month opens its commission per transaction. Both are plain tables a screen reader walks cell by cell. Those who may change the
 // plan (finance admins; never the partner) edit it with Shift+E under the version rule: a stale save answers 409 and
 // the shell asks 'Someone updated this view'; leaving with unsaved changes asks first. A plan that has not started
 // may be deleted ('Delete this commission plan', after a confirmation); once started it is ended by its last day.
@@ -17,7 +17,7 @@ import { useVersionedDraft, VersionedEditForm } from '../../src/ui/record-change
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { describeBand, describeConditions, describeEarning, formatMonth } from './commission-format.ts';
 import { checkPlanDraft, CommissionPlanFields, newRuleDraft, planDraftOf, planEditOf } from './commission-plan-form.tsx';
-import { deleteCommissionPlan, partnerPath, partnerQueries, saveCommissionPlan } from './partner-queries.ts';
+import { commissionTransactionsPath, deleteCommissionPlan, partnerPath, partnerQueries, saveCommissionPlan } from './partner-queries.ts';
 import '../../src/ui/form-field.css';
 import '../../src/ui/data-table/data-table.css';
 import '../configurations/configurations.css';
@@ -30,7 +30,7 @@ export function CommissionPlanPane({ params }: PaneProps) {
   const [, navigate] = useLocation();
   const plan = useQuery(partnerQueries.commissionPlan(partnerId, planId));
   const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const ids = { title: useId(), rules: useId(), months: useId(), edit: useId() };
+  const ids = { title: useId(), rules: useId(), months: useId(), edit: useId(), perTransaction: useId() };
   const editor = useVersionedDraft(plan.data, planDraftOf);
   const { draft, setDraft, editing, theirs, tried } = editor;
   useLeaveFormGuard(editor.dirty);
@@ -160,6 +160,7 @@ export function CommissionPlanPane({ params }: PaneProps) {
 
       <section className="record-section" aria-labelledby={ids.months}>
         <h2 id={ids.months}>Commission earned per month</h2>
+        <p className="partners-note" id={ids.perTransaction}>Open a month to see its commission transaction by transaction.</p>
         {detail.months.length === 0 ? <p>No fees have been charged under this plan yet.</p> : (
           <div className="plain-table-scroll">
             <table className="plain-table">
@@ -173,7 +174,7 @@ export function CommissionPlanPane({ params }: PaneProps) {
               <tbody>
                 {detail.months.map((month) => (
                   <tr key={`${month.month}-${month.currency}`}>
-                    <th scope="row">{formatMonth(month.month)}</th>
+                    <th scope="row"><a href={commissionTransactionsPath(detail.partnerId, detail.commissionPlanId, month.month, month.currency)} aria-describedby={ids.perTransaction}>{formatMonth(month.month)}</a></th>
                     <td>{month.currency}</td>
                     <td className="numeric">{formatMinorUnits(month.volumeMinor, month.currency)}</td>
                     <td className="numeric">{month.transactionCount.toLocaleString('en-GB')}{month.unmatchedCount > 0 ? ` (${month.unmatchedCount.toLocaleString('en-GB')} matched no rule)` : ''}</td>

@@ -6,6 +6,9 @@ import type { CommissionPlanCreateBody, CommissionPlanUpdateBody } from '../../s
 
 export const partnerPath = (partnerId: string) => `/partners/${encodeURIComponent(partnerId)}`;
 export const commissionPlanPath = (partnerId: string, planId: string) => `${partnerPath(partnerId)}/commissions/${encodeURIComponent(planId)}`;
+/** One month's commission per transaction of a plan (currency: one currency's, else every currency's). */
+export const commissionTransactionsPath = (partnerId: string, planId: string, month: string, currency?: string) =>
+  `${commissionPlanPath(partnerId, planId)}/transactions/${encodeURIComponent(month)}${currency ? `?currency=${encodeURIComponent(currency)}` : ''}`;
 export const newCommissionPlanPath = (partnerId: string) => `${partnerPath(partnerId)}/commissions/new`;
 export const partnerBusinessPath = (partnerId: string, businessId: string) => `${partnerPath(partnerId)}/business/${encodeURIComponent(businessId)}`;
 
@@ -31,6 +34,14 @@ export const partnerQueries = {
   commissionPlan: (partnerId: string, planId: string) => queryOptions({
     queryKey: [...partnerQueries.all, 'commissionPlan', partnerId, planId] as const,
     queryFn: async ({ signal }) => validate('commissionPlanDetail', await api.get<unknown>(`${partnerPath(partnerId)}/commission-plans/${encodeURIComponent(planId)}`, { signal })),
+    staleTime: 60_000,
+  }),
+  commissionTransactions: (partnerId: string, planId: string, query: { month: string; currency: string | null; pageNumber: number; pageSize: number }) => queryOptions({
+    queryKey: [...partnerQueries.all, 'commissionTransactions', partnerId, planId, query] as const,
+    queryFn: async ({ signal }) => validate('commissionTransactionList', await api.get<unknown>(`${partnerPath(partnerId)}/commission-plans/${encodeURIComponent(planId)}/transactions`, {
+      query: { month: query.month, ...(query.currency ? { currency: query.currency } : {}), pagenumber: String(query.pageNumber), pagesize: String(query.pageSize) }, signal,
+    })),
+    placeholderData: keepPreviousData,
     staleTime: 60_000,
   }),
   declines: (partnerId: string, currency: string, startDate: string, endDate: string) => queryOptions({

@@ -1,7 +1,7 @@
 // The payment actions' dialogs, keyboard first: the first field has focus, Enter confirms (the form submits),
 // Escape closes. Each validates as typed and shows the server's refusal (which says why and what is possible)
 // inside the dialog; sending is the caller's (onSubmit), so the dialogs are plain components.
-import { type FormEvent, type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { type FocusEvent, type FormEvent, type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import {
   formatMoney as formatMinor, isValidAmountFor, maxRefundNoteLength, maxVoidReasonLength, refundReasonLabels, refundReasons, toMinorUnits,
   type PaymentDetail, type RefundReason,
@@ -11,18 +11,58 @@ import { Modal } from '../../src/ui/modal.tsx';
 
 type Submit<T> = (body: T) => Promise<void>;
 
-/** The amount as typed, in the currency's decimals: the number, or what is wrong with it. */
+/**
+ * A typed amount as a plain decimal string ('1,234.50' → '1234.50', '10,5' → '10.5', '1.234,50' → '1234.50'), or
+ * null when its separators make no sense. With both separators, the last one is the decimal mark; with only commas,
+ * one comma followed by at most the currency's decimals is a decimal comma (as typed in most of Europe), else commas
+ * group thousands; several dots group thousands.
+ */
+export function normaliseAmountText(text: string, exponent: number): string | null {
+  const grouped = (integer: string, mark: string) => {
+    const groups = integer.split(mark);
+    return groups.length > 1 && !(/^\d{1,3}$/.test(groups[0] ?? '') && groups.slice(1).every((group) => /^\d{3}$/.test(group))) ? null : groups.join('');
+  };
+  const lastComma = text.lastIndexOf(',');
+  const lastDot = text.lastIndexOf('.');
+  if (lastComma >= 0 && lastDot >= 0) {
+    const [mark, group] = lastComma > lastDot ? [',', '.'] : ['.', ','];
+    const at = text.lastIndexOf(mark);
+    const integer = grouped(text.slice(0, at), group);
+    return integer === null || text.slice(at + 1).includes(group) ? null : `${integer}.${text.slice(at + 1)}`;
+  }
+  for (const mark of [',', '.']) {
+    const parts = text.split(mark);
+    if (parts.length === 1) continue;
+    const decimals = parts[1] ?? '';
+    const isDecimal = parts.length === 2 && (mark === '.' || (exponent > 0 && decimals.length >= 1 && decimals.length <= exponent));
+    return isDecimal ? `${parts[0]}.${decimals}` : grouped(text, mark);
+  }
+  return text;
+}
+
+/**
+ * The amount as typed, in the currency's decimals: the number, or what is wrong with it, in words that say what to
+ * type instead ('€10': no currency sign; '-5': no minus sign).
+ */
 export function parseAmountInput(text: string, currency: string, maxMinor: number, verb: 'refunded' | 'captured'): { amount: number } | { problem: string } {
   const exponent = currencyExponent(currency);
-  const trimmed = text.trim().replace(/,/g, '');
+  const trimmed = text.trim().replace(/[\s\u00a0\u202f']/g, '');
   if (trimmed === '') return { problem: 'Enter an amount.' };
+  if (/^[-\u2212]/.test(trimmed)) return { problem: `Enter the amount to be ${verb} without a minus sign: it must be above zero.` };
+  const foreign = trimmed.match(/[^\d.,]+/)?.[0];
+  if (foreign !== undefined) return { problem: `Enter the amount as a number only, without '${foreign.slice(0, 8)}': it is in ${currency}.` };
+  const plain = normaliseAmountText(trimmed, exponent);
+  if (plain === null) return { problem: exponent === 0 ? `Enter a whole number of ${currency}, such as 1250.` : `Enter an amount such as 10.50, with at most ${exponent} decimals.` };
   const pattern = exponent === 0 ? /^\d+$/ : new RegExp(`^\\d+(\\.\\d{1,${exponent}})?$`);
-  if (!pattern.test(trimmed)) return { problem: exponent === 0 ? `Enter a whole number of ${currency}.` : `Enter an amount with at most ${exponent} decimals.` };
-  const amount = Number(trimmed);
+  if (!pattern.test(plain)) return { problem: exponent === 0 ? `Enter a whole number of ${currency}.` : `Enter an amount with at most ${exponent} decimals.` };
+  const amount = Number(plain);
   if (!isValidAmountFor(amount, currency)) return { problem: 'Enter an amount above zero.' };
   if (toMinorUnits(amount, currency) > maxMinor) return { problem: `At most ${formatMinor(maxMinor, currency)} can be ${verb}.` };
   return { amount };
 }
+
+/** The pre-filled amount is selected when the field gets the focus, so typing replaces it (not '55.6410'). */
+const selectAll = (event: FocusEvent<HTMLInputElement>) => event.currentTarget.select();
 
 const amountText = (amount: number, currency: string) => amount.toFixed(currencyExponent(currency));
 
@@ -105,7 +145,7 @@ export function RefundDialog({ open, payment, onClose, onSubmit }: RefundDialogP
       <div className="form-field">
         <label htmlFor={ids.amount}>Amount ({payment.currency})</label>
         <input id={ids.amount} ref={first} type="text" inputMode="decimal" autoComplete="off" value={amount} aria-describedby={ids.amountHint}
-          aria-invalid={'problem' in parsed} onChange={(event) => { setAmount(event.target.value); setTouched(true); }} />
+          aria-invalid={'problem' in parsed} onFocus={selectAll} onChange={(event) => { setAmount(event.target.value); setTouched(true); }} />
         <p id={ids.amountHint} className={'problem' in parsed && touched ? 'field-problem' : 'field-hint'}>{'problem' in parsed && touched ? parsed.problem : `At most ${formatMoney(payment.refundable, payment.currency)}.`}</p>
       </div>
       <div className="form-field">
@@ -151,7 +191,7 @@ export function CaptureDialog({ open, payment, onClose, onSubmit }: CaptureDialo
       description={<p>{formatMoney(payment.capturable, payment.currency)} of payment {payment.paymentId} is authorised and not captured. A partial capture releases the rest.</p>}>
       <div className="form-field">
         <label htmlFor={ids.amount}>Amount ({payment.currency})</label>
-        <input id={ids.amount} ref={first} type="text" inputMode="decimal" autoComplete="off" value={amount} aria-describedby={ids.hint} aria-invalid={'problem' in parsed} onChange={(event) => setAmount(event.target.value)} />
+        <input id={ids.amount} ref={first} type="text" inputMode="decimal" autoComplete="off" value={amount} aria-describedby={ids.hint} aria-invalid={'problem' in parsed} onFocus={selectAll} onChange={(event) => setAmount(event.target.value)} />
         <p id={ids.hint} className={'problem' in parsed ? 'field-problem' : 'field-hint'}>{'problem' in parsed ? parsed.problem : `At most ${formatMoney(payment.capturable, payment.currency)}.`}</p>
       </div>
     </ActionModal>

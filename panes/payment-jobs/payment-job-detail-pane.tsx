@@ -21,10 +21,18 @@ import { Tabs } from '../../src/ui/tabs.tsx';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { CancelJobDialog, CaptureDialog, MailPaymentLinkDialog, RefundDialog, VoidDialog } from './payment-action-dialogs.tsx';
 import { AddressBlock, dateTime, StatusChip, statusLabel } from './payment-job-format.tsx';
+import { auditEventLabel, statusLabelOf } from '../../src/contract/payment-job-labels.ts';
+import { currencyExponent } from '../../src/contract/transactions.ts';
 import { KindBadge } from '../transactions/transaction-columns.tsx';
 import { invalidateAfterPaymentAction, newIdempotencyKey, paymentJobQueries, sendPaymentAction, type PaymentAction } from './payment-job-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import './payment-jobs.css';
+
+/** Major amounts added in minor units, so 0.1 + 0.2 is 0.3. */
+const sumOf = (amounts: readonly number[], currency: string) => {
+  const scale = 10 ** currencyExponent(currency);
+  return amounts.reduce((sum, amount) => sum + Math.round(amount * scale), 0) / scale;
+};
 
 type DialogKind = 'capture' | 'refund' | 'void' | 'cancelJob' | 'mailPaymentLink' | 'expireLink';
 type OpenDialog = { kind: DialogKind; paymentId: string | null; idempotencyKey: string } | null;
@@ -96,6 +104,10 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
   };
   const dialogPayment = job.payments.find((payment) => payment.paymentId === dialog?.paymentId) ?? null;
   const money = (amount: number) => formatMoney(amount, job.currency);
+  // What can still be done with the money: an authorisation not captured yet can be captured (a reserved job holds
+  // its whole amount there), a captured amount less refunds and chargebacks can be refunded.
+  const capturable = sumOf(job.payments.map((payment) => payment.capturable), job.currency);
+  const refundable = sumOf(job.payments.map((payment) => payment.refundable), job.currency);
   const paymentChargebacks = (paymentId: string) => job.reversals.filter((reversal) => reversal.paymentId === paymentId);
 
   const overview = (
@@ -136,7 +148,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
               <thead><tr><th scope="col">Capture</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Status</th></tr></thead>
               <tbody>{payment.captures.map((capture) => (
                 <tr key={capture.captureId}><th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(capture.captureId)}`}>{capture.captureId}</a></th>
-                  <td>{dateTime(capture.createDateTimeUtc)}</td><td className="end">{money(capture.amount)}</td><td><StatusChip status={capture.status} /></td></tr>
+                  <td>{dateTime(capture.createDateTimeUtc)}</td><td className="end">{money(capture.amount)}</td><td><StatusChip kind="capture" status={capture.status} /></td></tr>
               ))}</tbody>
             </table>
           ) : null}
@@ -145,7 +157,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
               <thead><tr><th scope="col">Chargeback</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Reason</th><th scope="col">Status</th></tr></thead>
               <tbody>{paymentChargebacks(payment.paymentId).map((chargeback) => (
                 <tr key={chargeback.reversalId}><th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(chargeback.reversalId)}`}>{chargeback.reversalId}</a> <KindBadge kind="chargeback" /></th>
-                  <td>{dateTime(chargeback.dateTimeUtc)}</td><td className="end amount-negative">{money(chargeback.amount)}</td><td>{chargeback.reason}</td><td><StatusChip status={chargeback.status} /></td></tr>
+                  <td>{dateTime(chargeback.dateTimeUtc)}</td><td className="end amount-negative">{money(chargeback.amount)}</td><td>{chargeback.reason}</td><td><StatusChip kind="chargeback" status={chargeback.status} /></td></tr>
               ))}</tbody>
             </table>
           ) : null}
@@ -157,7 +169,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
                   <th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(refund.refundId)}`}>{refund.refundId}</a></th>
                   <td>{dateTime(refund.createDateTimeUtc)}</td><td className="end">{money(refund.amount)}</td>
                   <td>{refundReasonLabels[refund.reason as RefundReason] ?? refund.reason}{refund.note ? ` · ${refund.note}` : ''}</td>
-                  <td><StatusChip status={refund.status} /> <span className="field-hint">{refund.steps.map((step) => `${statusLabel(step.step)} ${dateTime(step.dateTimeUtc)}`).join(' → ')}</span></td>
+                  <td><StatusChip kind="refund" status={refund.status} /> <span className="field-hint">{refund.steps.map((step) => `${statusLabelOf('refund', step.step)} ${dateTime(step.dateTimeUtc)}`).join(' → ')}</span></td>
                   <td>{refund.cancellable && permissions.includes('Portal.Payments.Refund') ? (
                     <button type="button" className="button" onClick={() => {
                       void sendPaymentAction(contextPrefix, reference, { kind: 'cancelRefund', paymentId: payment.paymentId, refundId: refund.refundId, body: { version: job.version } }, newIdempotencyKey())
@@ -204,7 +216,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
       {job.invoices.length === 0 ? <p>No invoices.</p> : (
         <table className="detail-table"><caption className="visually-hidden">Invoices</caption>
           <thead><tr><th scope="col">Invoice</th><th scope="col">Issued</th><th scope="col">Due</th><th scope="col" className="end">Amount</th><th scope="col">Status</th></tr></thead>
-          <tbody>{job.invoices.map((invoice) => <tr key={invoice.invoiceNumber}><th scope="row">{invoice.invoiceNumber}</th><td>{dateTime(invoice.issueDateTimeUtc)}</td><td>{dateTime(invoice.dueDateTimeUtc)}</td><td className="end">{money(invoice.amount)}</td><td><StatusChip status={invoice.status} /></td></tr>)}</tbody>
+          <tbody>{job.invoices.map((invoice) => <tr key={invoice.invoiceNumber}><th scope="row">{invoice.invoiceNumber}</th><td>{dateTime(invoice.issueDateTimeUtc)}</td><td>{dateTime(invoice.dueDateTimeUtc)}</td><td className="end">{money(invoice.amount)}</td><td><StatusChip kind="invoice" status={invoice.status} /></td></tr>)}</tbody>
         </table>
       )}
       <h2>Reversals</h2>
@@ -213,7 +225,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
           <thead><tr><th scope="col">Reversal</th><th scope="col">Payment</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Reason</th><th scope="col">Status</th></tr></thead>
           <tbody>{job.reversals.map((reversal) => (
             <tr key={reversal.reversalId}><th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(reversal.reversalId)}`}>{reversal.reversalId}</a> <KindBadge kind="chargeback" /></th>
-              <td>{reversal.paymentId}</td><td>{dateTime(reversal.dateTimeUtc)}</td><td className="end amount-negative">{money(reversal.amount)}</td><td>{reversal.reason}</td><td><StatusChip status={reversal.status} /></td></tr>
+              <td>{reversal.paymentId}</td><td>{dateTime(reversal.dateTimeUtc)}</td><td className="end amount-negative">{money(reversal.amount)}</td><td>{reversal.reason}</td><td><StatusChip kind="chargeback" status={reversal.status} /></td></tr>
           ))}</tbody>
         </table>
       )}
@@ -237,7 +249,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
     <table className="detail-table"><caption className="visually-hidden">Activity</caption>
       <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">User</th><th scope="col">Details</th></tr></thead>
       <tbody>{activity.data.data.map((event) => (
-        <tr key={event.id}><td>{dateTime(event.dateTimeUtc)}</td><th scope="row">{event.event}</th><td>{event.userEmail ?? event.userId}</td>
+        <tr key={event.id}><td>{dateTime(event.dateTimeUtc)}</td><th scope="row">{auditEventLabel(event.event, event.metaData)}</th><td>{event.userEmail ?? event.userId}</td>
           <td>{[event.metaData.amount !== undefined ? formatMoney(Number(event.metaData.amount), String(event.metaData.currency ?? job.currency)) : null,
             typeof event.metaData.reason === 'string' ? (refundReasonLabels[event.metaData.reason as RefundReason] ?? event.metaData.reason) : null,
             typeof event.metaData.message === 'string' ? event.metaData.message : null].filter(Boolean).join(' · ')}</td></tr>
@@ -257,7 +269,8 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
         <div><dt>Captured</dt><dd>{money(job.amounts.captured)}</dd></div>
         <div><dt>Refunded</dt><dd>{money(job.amounts.refunded)}</dd></div>
         {job.amounts.chargedBack > 0 ? <div><dt>Charged back</dt><dd className="amount-negative">{money(-job.amounts.chargedBack)}</dd></div> : null}
-        <div><dt>Remaining</dt><dd>{money(job.amounts.remaining)}</dd></div>
+        {capturable > 0 ? <div><dt>Can still be captured</dt><dd>{money(capturable)}</dd></div> : null}
+        <div><dt>Can still be refunded</dt><dd>{money(refundable)}</dd></div>
       </dl>
       <div ref={actionsRef} className="payment-job-actions" role="group" aria-label="Actions">
         {actions.capture ? <button type="button" className="button" onClick={() => open('capture', actions.capture?.paymentId ?? null)}>Capture…</button> : null}

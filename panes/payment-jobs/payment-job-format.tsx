@@ -1,4 +1,5 @@
 // Shared bits of the payment job screens: status chips, step names, addresses by the spec's rules.
+import { statusLabelOf, type StatusKind } from '../../src/contract/payment-job-labels.ts';
 import { formatShortDate, formatTime } from '../../src/format/dates.ts';
 
 export function statusTone(status: string): 'success' | 'danger' | 'warning' | 'info' | 'neutral' {
@@ -9,16 +10,14 @@ export function statusTone(status: string): 'success' | 'danger' | 'warning' | '
   return 'info';
 }
 
-export function StatusChip({ status }: { status: string }) {
-  return <span className="status-chip" data-tone={statusTone(status)}>{statusLabel(status)}</span>;
+/** A state's chip: its one label (src/contract/payment-job-labels.ts) for its kind of thing, default a job's or payment's. */
+export function StatusChip({ status, kind = 'payment' }: { status: string; kind?: StatusKind }) {
+  const tone = kind === 'chargeback' && status === 'paid' ? 'danger' : statusTone(kind === 'refund' && status === 'completed' ? 'completed' : status);
+  return <span className="status-chip" data-tone={tone}>{statusLabelOf(kind, status)}</span>;
 }
 
-const stepLabels: Record<string, string> = {
-  created: 'Created', authorised: 'Authorised', captured: 'Captured', partiallyCaptured: 'Partly captured', declined: 'Declined', failed: 'Failed',
-  pending: 'Waiting for the shopper', expired: 'Expired', cancelled: 'Cancelled', voided: 'Voided', requested: 'Requested', processing: 'Processing',
-  completed: 'Completed', reserved: 'Reserved', paid: 'Paid',
-};
-export const statusLabel = (status: string) => stepLabels[status] ?? status.charAt(0).toUpperCase() + status.slice(1);
+/** A step of a payment's life, in words. */
+export const statusLabel = (step: string) => statusLabelOf('step', step);
 
 export const dateTime = (iso: string) => `${formatShortDate(iso)}, ${formatTime(iso)}`;
 

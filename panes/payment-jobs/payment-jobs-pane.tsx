@@ -1,5 +1,7 @@
-// The payment jobs overview of a configuration (/configurations/{id}/payments) in the applied context: server
-// paging and sorting, a search that finds a job by reference, order number or customer email, filters for date,
+// The payment jobs overview of the applied context (/payment-jobs: the business's, merchant's or partner's jobs,
+// filterable by configuration) and of one configuration (/configurations/{id}/payments, its Payments tab): status
+// tabs as a merchant sorts payments (open, authorised and not captured, paid, refunded, failed), server paging and
+// sorting, a search that finds a job by reference, order number or customer email, filters for date,
 // status and payment method, filter presets and a column chooser remembered per user. The table state lives in the
 // pane's URL, so a link reproduces the view.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,7 +17,9 @@ import {
   encodeDateRange, type ListState, listStateFromParams, listStateToParams, pickerBounds, weekStartsOn,
 } from '../../src/contract/filters.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
-import { paymentJobListSpec, type PaymentJobListItem } from '../../src/contract/payment-jobs.ts';
+import { paymentJobListSpec, paymentJobTabs, type PaymentJobListItem, type PaymentJobTab } from '../../src/contract/payment-jobs.ts';
+import { paymentJobTabLabels, paymentStatusOptions } from '../../src/contract/payment-job-labels.ts';
+import { configurationQueries } from '../../src/api/configuration-queries.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatMoney } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
@@ -44,7 +48,8 @@ import '../../src/ui/data-table/data-table.css';
 import './payment-jobs.css';
 
 const searchDebounceMs = 400;
-const statusOptions = paymentStatuses.map((value) => ({ value, label: value.charAt(0).toUpperCase() + value.slice(1) }));
+// The filter says what the chips say: one label per status (src/contract/payment-job-labels.ts).
+const statusOptions = paymentStatusOptions;
 const methodOptions = paymentMethods.map((value) => ({ value, label: formatPaymentMethod(value) }));
 
 /** What a search term is: an email (has @), an order number (ORD-…) or a reference; the filter it sets. */
@@ -59,9 +64,13 @@ export function searchFilters(term: string): Record<string, string | undefined> 
 }
 const searchOf = (filters: Record<string, string>) => (filters.email ?? filters.ordernumber ?? filters.reference ?? '').replace(/^\[eq\]/, '');
 
+/** A job's detail lives under its configuration, whichever overview listed it. */
+export const paymentJobPath = (row: Pick<PaymentJobListItem, 'configurationId' | 'reference'>) =>
+  `/configurations/${encodeURIComponent(row.configurationId)}/payments/${encodeURIComponent(row.reference)}`;
+
 export const paymentJobColumnsList: readonly DataTableColumn<PaymentJobListItem>[] = [
   { id: 'createDateTimeUtc', header: 'Created', sortField: 'createDateTimeUtc', width: 'minmax(10.5rem, 1fr)', cell: (row) => <time dateTime={row.createDateTimeUtc}>{dateTime(row.createDateTimeUtc)}</time> },
-  { id: 'reference', header: 'Reference', sortField: 'reference', width: 'minmax(9rem, 1fr)', cell: (row) => <a className="data-table-link" href={`/configurations/${encodeURIComponent(row.configurationId)}/payments/${encodeURIComponent(row.reference)}`} tabIndex={-1}>{row.reference}</a> },
+  { id: 'reference', header: 'Reference', sortField: 'reference', width: 'minmax(9rem, 1fr)', cell: (row) => <a className="data-table-link" href={paymentJobPath(row)} tabIndex={-1}>{row.reference}</a> },
   { id: 'orderNumber', header: 'Order number', sortField: 'orderNumber', width: 'minmax(8rem, 1fr)', cell: (row) => row.orderNumber },
   { id: 'customer', header: 'Customer', width: 'minmax(9rem, 1.2fr)', cell: (row) => row.customer ?? '—' },
   { id: 'emailAddress', header: 'Email', width: 'minmax(10rem, 1.4fr)', cell: (row) => row.emailAddress ?? '—' },
@@ -84,7 +93,9 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const scope = usePaneScope();
   const { applied } = useSnapshot(contextStore);
   const contextPrefix = contextPath(applied as ContextSelections) ?? '';
-  const configurationId = params.configurationId ?? '';
+  // On a configuration's Payments tab the route's configuration always filters the list; on the context's overview
+  // the configuration is a filter like the others.
+  const lockedConfiguration = params.configurationId ?? null;
   const state = useMemo(() => listStateFromParams(Object.fromEntries(new URLSearchParams(search)), paymentJobListSpec), [search]);
   const today = calendarDate(new Date());
   const setState = (next: ListState, options: { replace?: boolean } = {}) => {
@@ -94,9 +105,16 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const applyFilters = (patch: Record<string, string | undefined>, options: { replace?: boolean } = {}) =>
     setState(changeListState(state, { filters: compactFilters({ ...state.filters, ...patch }) }), options);
 
-  // The route's configuration is always a filter of the list.
-  const requestState = { ...state, filters: { ...state.filters, configurationid: `[eq]${configurationId}` } };
-  const list = useQuery({ ...paymentJobQueries.list(contextPrefix, requestState), enabled: contextPrefix !== '' && configurationId !== '' });
+  const requestState = lockedConfiguration === null ? state : { ...state, filters: { ...state.filters, configurationid: `[eq]${lockedConfiguration}` } };
+  const list = useQuery({ ...paymentJobQueries.list(contextPrefix, requestState), enabled: contextPrefix !== '' && lockedConfiguration !== '' });
+  const activeTab: PaymentJobTab | 'all' = (decodeAnyOf(state.filters.tab, paymentJobTabs)[0] as PaymentJobTab | undefined) ?? 'all';
+  const showTab = (tab: PaymentJobTab | 'all') => applyFilters({ tab: tab === 'all' ? undefined : `[eq]${tab}` });
+  // The configurations to filter by: a merchant's own list; with a business or partner, the ID is typed.
+  const merchantIds = applied.business?.id && applied.merchant?.id ? { businessId: applied.business.id, merchantId: applied.merchant.id } : null;
+  const configurations = useQuery({ ...configurationQueries.list(merchantIds?.businessId ?? '', merchantIds?.merchantId ?? '', { pagesize: '100' }), enabled: lockedConfiguration === null && merchantIds !== null });
+  const configurationFilter = (state.filters.configurationid ?? '').replace(/^\[eq\]/, '');
+  const [configurationDraft, setConfigurationDraft] = useState(configurationFilter);
+  useEffect(() => setConfigurationDraft(configurationFilter), [configurationFilter]);
   const rows = list.isError ? [] : list.data?.results ?? [];
   const total = list.isError ? 0 : list.data?.numberOfResults ?? 0;
   // Above 10,000 matching jobs the total is the planner's estimate ('about N'), as in the transactions overview.
@@ -133,7 +151,7 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   });
   const [columnsOpen, setColumnsOpen] = useState(false);
   const [dateOpen, setDateOpen] = useState(false);
-  const [filtersOpen, setFiltersOpen] = useState(Boolean(state.filters.status || state.filters.paymentmethod));
+  const [filtersOpen, setFiltersOpen] = useState(Boolean(state.filters.status || state.filters.paymentmethod || (lockedConfiguration === null && state.filters.configurationid)));
   const searchInput = useRef<HTMLInputElement>(null);
   const rowCursor = useRef<RowCursorHandle>(null);
 
@@ -164,12 +182,13 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const [exportSelection, setExportSelection] = useState<RowSelection | null>(null);
   const openRow = (row: PaymentJobListItem | undefined, beside: boolean) => {
     if (!row) return;
-    const path = `/configurations/${encodeURIComponent(row.configurationId)}/payments/${encodeURIComponent(row.reference)}`;
+    const path = paymentJobPath(row);
     if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
     else navigate(path);
   };
   const handlers: PaneRequestHandlers = {
     search: () => searchInput.current?.focus(),
+    statusTab: (index) => showTab(index === undefined || index <= 0 ? 'all' : paymentJobTabs[index - 1] ?? 'all'),
     filters: () => setFiltersOpen(true),
     date: () => setDateOpen(true),
     columns: () => setColumnsOpen(true),
@@ -202,12 +221,13 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
 
   const range = decodeDateRange(state.filters.createdatetimeutc);
   const { min, max } = pickerBounds(today);
-  if (contextPrefix === '') return <div className="payment-jobs-pane"><h1>Payments</h1><p role="alert">Choose a business or merchant first.</p></div>;
+  const title = lockedConfiguration === null ? 'Payment jobs' : 'Payments';
+  if (contextPrefix === '') return <div className="payment-jobs-pane"><h1>{title}</h1><p role="alert">Choose a business, merchant or partner first.</p></div>;
 
   return (
     <div className="payment-jobs-pane">
       <header className="payment-jobs-header">
-        <h1>Payments</h1>
+        <h1>{title}{lockedConfiguration !== null ? <span className="field-hint"> of configuration {lockedConfiguration}</span> : null}</h1>
         <div className="payment-jobs-tools">
           <FilterPresets
             presets={presets}
@@ -232,6 +252,13 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
         </div>
         {offered('export') ? <button type="button" className="button" onClick={() => openBulk('export')}>Export</button> : null}
       </header>
+      <div className="status-tabs" role="group" aria-label="Payment job status">
+        {(['all', ...paymentJobTabs] as const).map((tab) => (
+          <button key={tab} type="button" className="button status-tab" aria-pressed={activeTab === tab} onClick={() => showTab(tab)}>
+            {tab === 'all' ? 'All' : paymentJobTabLabels[tab]}
+          </button>
+        ))}
+      </div>
       <form className="filter-bar" role="search" aria-label="Payment job filters" onSubmit={submit}>
         <SearchField label="Search reference, order number or customer email" placeholder="Reference, order number or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput} />
         <DateRangeButton label="Created" summary={range.start || range.end ? `${range.start ?? '…'} – ${range.end ?? '…'}` : 'Any date'} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
@@ -242,6 +269,22 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
           <div className="filter-panel">
             <ChoiceFilter label="Status" options={statusOptions} selected={decodeAnyOf(state.filters.status, paymentStatuses)} onChange={(values) => applyFilters({ status: encodeAnyOf(values) })} />
             <ChoiceFilter label="Payment method" options={methodOptions} selected={decodeAnyOf(state.filters.paymentmethod, paymentMethods)} onChange={(values) => applyFilters({ paymentmethod: encodeAnyOf(values) })} />
+            {lockedConfiguration === null && merchantIds !== null ? (
+              <label className="dt-field">Configuration{' '}
+                <select value={configurationFilter} onChange={(event) => applyFilters({ configurationid: event.target.value ? `[eq]${event.target.value}` : undefined })}>
+                  <option value="">Any configuration</option>
+                  {(configurations.data?.results ?? []).map((configuration) => <option key={configuration.configurationId} value={configuration.configurationId}>{configuration.tradeName} ({configuration.configurationId})</option>)}
+                  {configurationFilter && !(configurations.data?.results ?? []).some((configuration) => configuration.configurationId === configurationFilter) ? <option value={configurationFilter}>{configurationFilter}</option> : null}
+                </select>
+              </label>
+            ) : null}
+            {lockedConfiguration === null && merchantIds === null ? (
+              <label className="dt-field">Configuration ID{' '}
+                <input type="text" value={configurationDraft} autoComplete="off" onChange={(event) => setConfigurationDraft(event.target.value)}
+                  onBlur={() => { const value = configurationDraft.trim(); if (value !== configurationFilter) applyFilters({ configurationid: value ? `[eq]${value}` : undefined }); }}
+                  onKeyDown={(event) => { if (event.key === 'Enter') { event.preventDefault(); const value = configurationDraft.trim(); applyFilters({ configurationid: value ? `[eq]${value}` : undefined }); } }} />
+              </label>
+            ) : null}
           </div>
         ) : null}
       </form>

@@ -138,7 +138,10 @@ export function BusinessAccountDetailPane({ params }: PaneProps) {
           <thead><tr><th scope="col">Transfer date</th><th scope="col">Amount</th><th scope="col">Maturity date</th></tr></thead>
           <tbody>
             {transfers.data.results.map((transfer) => (
-              <tr key={transfer.id}><th scope="row">{formatShortDate(transfer.transferDate)}</th><td>{formatMoney(transfer.amount, transfer.currency)}</td><td>{formatShortDate(transfer.maturityDate)}</td></tr>
+              <tr key={transfer.id}>
+                <th scope="row"><a href={`/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(params.merchantId ?? '')}/business-accounts-overview/${encodeURIComponent(accountNumber)}/transfers/${encodeURIComponent(transfer.id)}`}>{formatShortDate(transfer.transferDate)}</a></th>
+                <td>{formatMoney(transfer.amount, transfer.currency)}</td><td>{formatShortDate(transfer.maturityDate)}</td>
+              </tr>
             ))}
           </tbody>
         </table>

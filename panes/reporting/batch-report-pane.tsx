@@ -1,6 +1,7 @@
 // The batch report (/reporting/batch-report/{accountNumber?}): the settlement batches of a merchant account group,
 // paged and sorted, filtered by status (Any, Open, Closed) and period, each opening its detail
-// (/reporting/batch-report/{accountNumber}/batch/{batchId}: totals and movements). Both download through the report queue.
+// (/reporting/batch-report/{accountNumber}/batch/{batchId}: totals and movements). Both download through the report queue,
+// and both offer the settlement details (one row per transaction) of a month or of the batch.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -27,6 +28,7 @@ import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { DownloadDialog, type LedgerFileType } from './download-dialog.tsx';
+import { monthFilter, SettlementDetailsDialog, type SettlementDetailsFileType } from './settlement-details-dialog.tsx';
 import { ledgerQueries, merchantGroupsPath, queueLedgerReport } from './ledger-queries.ts';
 import { movementColumns } from './statement-pane.tsx';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
@@ -49,6 +51,19 @@ function batchColumns(): DataTableColumn<SettlementBatch>[] {
     { id: 'reserve', header: 'Reserve', align: 'end', width: 'minmax(6rem, 1fr)', cell: (row) => money(row.reserveAmount, row) },
     { id: 'net', header: 'Net', sortField: 'net', align: 'end', width: 'minmax(7rem, 1fr)', cell: (row) => money(row.netAmount, row) },
   ];
+}
+
+/** Queues the settlement details (one row per transaction) of a batch, or of a month of the account group. */
+function useSettlementDetails(path: string, onQueued: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ fileType, month }: { fileType: SettlementDetailsFileType; month: string | null }) => queueLedgerReport(`${path}/settlement-details`, fileType, month ? monthFilter(month) : {}),
+    onSuccess: () => {
+      onQueued();
+      void queryClient.invalidateQueries({ queryKey: ['reports'] });
+      showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
+    },
+  });
 }
 
 function useMerchantContext() {
@@ -79,6 +94,8 @@ export function BatchReportPane({ params, search }: PaneProps) {
   const range = decodeDateRange(state.filters.date);
   const [dateOpen, setDateOpen] = useState(false);
   const [downloadOpen, setDownloadOpen] = useState(false);
+  const [detailsOpen, setDetailsOpen] = useState(false);
+  const details = useSettlementDetails(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber ?? '')}`, () => setDetailsOpen(false));
   const rowCursor = useRef<RowCursorHandle>(null);
   const columns = useMemo(batchColumns, []);
   const openRow = (row: SettlementBatch | undefined, beside: boolean) => {
@@ -87,8 +104,8 @@ export function BatchReportPane({ params, search }: PaneProps) {
     if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
     else navigate(path);
   };
-  const handlers: PaneRequestHandlers = accountNumber ? { date: () => setDateOpen(true), export: () => setDownloadOpen(true) } : {};
-  if (accountNumber && !dateOpen && !downloadOpen && rows.length > 0) {
+  const handlers: PaneRequestHandlers = accountNumber ? { date: () => setDateOpen(true), export: () => setDownloadOpen(true), settlementDetails: () => setDetailsOpen(true) } : {};
+  if (accountNumber && !dateOpen && !downloadOpen && !detailsOpen && rows.length > 0) {
     handlers[tableRowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) {
         openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
@@ -134,6 +151,7 @@ export function BatchReportPane({ params, search }: PaneProps) {
       <header className="transactions-header">
         <h1>Batch report {accountNumber}</h1>
         <div className="transactions-tools">
+          <button type="button" className="button" onClick={() => setDetailsOpen(true)}>Download settlement details…</button>
           <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>Download report…</button>
         </div>
       </header>
@@ -169,6 +187,8 @@ export function BatchReportPane({ params, search }: PaneProps) {
         min={min} max={max} weekStartsOn={weekStartsOn} onApply={(next) => setState(changeListState(state, { filters: compactFilters({ ...state.filters, date: encodeDateRange(next) }) }))} onClose={() => setDateOpen(false)} />
       <DownloadDialog open={downloadOpen} title="Download settlement batch overview" summary={`${total} batches, ${periodText}, status ${status}.`} busy={download.isPending}
         onClose={() => setDownloadOpen(false)} onDownload={(fileType) => download.mutate(fileType)} />
+      <SettlementDetailsDialog open={detailsOpen} defaultMonth={(range.start ?? today).slice(0, 7)} busy={details.isPending}
+        onClose={() => setDetailsOpen(false)} onDownload={(request) => details.mutate(request)} />
     </div>
   );
 }
@@ -185,6 +205,8 @@ export function BatchDetailPane({ params, search }: PaneProps) {
   const pageSize = pageSizes.find((size) => String(size) === paging.get('pagesize')) ?? 25;
   const batch = useQuery({ ...ledgerQueries.batch(businessId ?? '', merchantId ?? '', accountNumber, batchId, pageNumber, pageSize), enabled: Boolean(businessId && merchantId) });
   const [downloadOpen, setDownloadOpen] = useState(false);
+  const [detailsOpen, setDetailsOpen] = useState(false);
+  const details = useSettlementDetails(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber)}/batches/${encodeURIComponent(batchId)}`, () => setDetailsOpen(false));
   const rowCursor = useRef<RowCursorHandle>(null);
   const data = batch.isError ? undefined : batch.data;
   const columns = useMemo(() => movementColumns(data?.currency ?? 'GBP').filter((column) => column.id !== 'batch'), [data?.currency]);
@@ -195,8 +217,8 @@ export function BatchDetailPane({ params, search }: PaneProps) {
     if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
     else navigate(path);
   };
-  const handlers: PaneRequestHandlers = { export: () => setDownloadOpen(true) };
-  if (!downloadOpen && rows.length > 0) {
+  const handlers: PaneRequestHandlers = { export: () => setDownloadOpen(true), settlementDetails: () => setDetailsOpen(true) };
+  if (!downloadOpen && !detailsOpen && rows.length > 0) {
     handlers[tableRowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) {
         openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
@@ -226,6 +248,7 @@ export function BatchDetailPane({ params, search }: PaneProps) {
         <h1>Batch {batchId}</h1>
         <div className="transactions-tools">
           <a className="button" href={`/reporting/batch-report/${encodeURIComponent(accountNumber)}`}>All batches</a>
+          <button type="button" className="button" onClick={() => setDetailsOpen(true)}>Download settlement details…</button>
           <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>Download batch detail…</button>
         </div>
       </header>
@@ -262,6 +285,8 @@ export function BatchDetailPane({ params, search }: PaneProps) {
         onPageChange={(next) => setPage({ pageNumber: next })} onPageSizeChange={(size) => setPage({ pageSize: size })} />
       <DownloadDialog open={downloadOpen} title="Download batch detail" summary={`Batch ${batchId}: ${data?.numberOfResults ?? 0} movements.`} busy={download.isPending}
         onClose={() => setDownloadOpen(false)} onDownload={(fileType) => download.mutate(fileType)} />
+      <SettlementDetailsDialog open={detailsOpen} batchId={batchId} defaultMonth={(data?.date ?? '').slice(0, 7)} busy={details.isPending}
+        onClose={() => setDetailsOpen(false)} onDownload={(request) => details.mutate(request)} />
     </div>
   );
 }

@@ -77,6 +77,11 @@ export const ledgerQueries = {
       staleTime: 15_000,
     });
   },
+  transfer: (businessId: string, accountNumber: string, transferId: string) => queryOptions({
+    queryKey: [...ledgerQueries.all, 'transfer', businessId, accountNumber, transferId] as const,
+    queryFn: async ({ signal }) => validate('transferDetail', await api.get<unknown>(`${businessGroupsPath(businessId)}/${id(accountNumber)}/transfers/${id(transferId)}`, { signal })),
+    staleTime: 30_000,
+  }),
   remittance: (businessId: string, accountNumber: string) => queryOptions({
     queryKey: [...ledgerQueries.all, 'remittance', businessId, accountNumber] as const,
     queryFn: async ({ signal }) => validate('remittance', await api.get<unknown>(`${businessGroupsPath(businessId)}/${id(accountNumber)}/remittance`, { signal })),

@@ -34,7 +34,13 @@ export const ticketListColumns: readonly (DataTableColumn<TicketListItem> & { la
     id: 'ticketId', label: 'Ticket', header: 'Ticket', width: 'minmax(9rem, 0.9fr)',
     cell: (row) => <a className="data-table-link" href={`/tickets/${encodeURIComponent(row.ticketId)}`} tabIndex={-1}>{row.ticketId}</a>,
   },
-  { id: 'subject', label: 'Subject', header: 'Subject', sortField: 'subject', width: 'minmax(14rem, 2.4fr)', cell: (row) => row.subject },
+  {
+    id: 'subject', label: 'Subject', header: 'Subject', sortField: 'subject', width: 'minmax(14rem, 2.4fr)',
+    // The queue's flag: the requester wrote since support last replied or looked (sent to support staff only).
+    cell: (row) => (row.updatedByRequester
+      ? <>{row.subject} <span className="status-chip ticket-flag" data-tone="warning">Updated by requester</span></>
+      : row.subject),
+  },
   { id: 'type', label: 'Type', header: 'Type', width: '9.5rem', cell: (row) => typeLabel(row.type) },
   { id: 'status', label: 'Status', header: 'Status', sortField: 'status', width: '8rem', cell: (row) => <TicketStatusChip status={row.status} /> },
   { id: 'priority', label: 'Priority', header: 'Priority', sortField: 'priority', width: '7.5rem', cell: (row) => <TicketPriorityChip priority={row.priority} /> },

@@ -16,8 +16,9 @@ import {
 import { pageSizes } from '../../src/contract/list-query.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import {
-  ticketExportColumnLabels, ticketExportColumns, ticketListSpec, ticketPriorities, ticketStatuses, ticketStatusLabels, ticketTypeLabels, ticketTypes,
-  type TicketExportColumn, type TicketListItem,
+  staffQueueViews, ticketExportColumnLabels, ticketExportColumns, ticketListSpec, ticketPriorities, ticketQueueViewFilters, ticketQueueViewLabels,
+  ticketQueueViewOf, ticketQueueViews, ticketQueueViewShortcuts, ticketStatuses, ticketStatusLabels, ticketTypeLabels, ticketTypes,
+  type TicketExportColumn, type TicketListItem, type TicketQueueView,
 } from '../../src/contract/tickets.ts';
 import { formatShortDate } from '../../src/format/dates.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
@@ -74,6 +75,26 @@ export function visibleTicketExportColumns(visibleIds: readonly string[]): Ticke
   return ids.filter((id): id is TicketExportColumn => (ticketExportColumns as readonly string[]).includes(id));
 }
 
+/**
+ * Staff's last scope choice (this context or all businesses), per user and browser: 'g s', a view command or a link
+ * without ?scope= opens the queue the way they left it.
+ */
+const scopeMemoryKey = (userId: string | null) => `portal.tickets.scope.${userId ?? 'anonymous'}`;
+export function rememberedTicketScope(userId: string | null): 'all' | 'context' {
+  try {
+    return globalThis.localStorage?.getItem(scopeMemoryKey(userId)) === 'all' ? 'all' : 'context';
+  } catch {
+    return 'context';
+  }
+}
+function rememberTicketScope(userId: string | null, scope: 'all' | 'context') {
+  try {
+    globalThis.localStorage?.setItem(scopeMemoryKey(userId), scope);
+  } catch {
+    // storage refused (private mode): the URL still holds the choice
+  }
+}
+
 export function TicketsPane({ search }: PaneProps) {
   const [location, navigate] = useLocation();
   const scope = usePaneScope();
@@ -82,8 +103,10 @@ export function TicketsPane({ search }: PaneProps) {
   const granted = useGrantedHere();
   const staff = granted.includes('Portal.Tickets.Read.Internal');
   const searchParams = useMemo(() => new URLSearchParams(search), [search]);
-  // Staff's queue across every business they reach: ?scope=all (the context-free /tickets call).
-  const everyBusiness = staff && searchParams.get('scope') === 'all';
+  // Staff's queue across every business they reach: ?scope=all (the context-free /tickets call). Without a context
+  // (internal staff may open tickets before picking a business) it is the only queue there is.
+  const hasContext = contextPath(applied as ContextSelections) !== null;
+  const everyBusiness = staff && (!hasContext || searchParams.get('scope') === 'all');
   const contextPrefix = everyBusiness ? '' : contextPath(applied as ContextSelections) ?? '';
   const state = useMemo(() => listStateFromParams(Object.fromEntries(searchParams), ticketListSpec), [searchParams]);
   const today = calendarDate(new Date());
@@ -91,10 +114,16 @@ export function TicketsPane({ search }: PaneProps) {
 
   const setState = (next: ListState, options: { replace?: boolean; all?: boolean } = {}) => {
     const params = listStateToParams(next, ticketListSpec);
+    if (options.all !== undefined && staff) rememberTicketScope(userId, options.all ? 'all' : 'context');
     if (options.all ?? everyBusiness) params.scope = 'all';
     const query = new URLSearchParams(params).toString();
     navigate(`${location}${query ? `?${query}` : ''}`, options.replace ? { replace: true } : undefined);
   };
+  // A URL without a scope ('g s', a view command) opens the scope staff chose last.
+  const scopeMissing = staff && hasContext && !searchParams.has('scope') && rememberedTicketScope(userId) === 'all';
+  useEffect(() => {
+    if (scopeMissing) setState(state, { replace: true, all: true });
+  }, [scopeMissing]); // eslint-disable-line react-hooks/exhaustive-deps -- once per URL without a scope
   const applyFilters = (patch: Record<string, string | undefined>, options: { replace?: boolean } = {}) => {
     setState(changeListState(state, { filters: compactFilters({ ...state.filters, ...patch }) }), options);
   };
@@ -240,6 +269,10 @@ export function TicketsPane({ search }: PaneProps) {
     ...(userId && staff ? [{ value: userId, label: 'Assigned to me' }] : []),
   ];
   const activeFilterCount = ['status', 'type', 'priority', 'assignee'].filter((key) => state.filters[key]).length;
+  // The queue's views: the same filters in the URL, one click (or a 'v' sequence) away.
+  const views = ticketQueueViews.filter((view) => staff || !staffQueueViews.includes(view));
+  const activeView = ticketQueueViewOf(state.filters, userId);
+  const showView = (view: TicketQueueView) => applyFilters(ticketQueueViewFilters(view, userId));
   const { min, max } = pickerBounds(today);
 
   return (
@@ -247,7 +280,7 @@ export function TicketsPane({ search }: PaneProps) {
       <header className="transactions-header">
         <h1>Support tickets</h1>
         <div className="transactions-tools">
-          {staff ? (
+          {staff && hasContext ? (
             <div className="tickets-scope" role="group" aria-label="Which tickets">
               <button type="button" className={`button${everyBusiness ? '' : ' filter-choice is-active'}`} aria-pressed={!everyBusiness} onClick={() => setState(changeListState(state, {}), { all: false })}>This context</button>
               <button type="button" className={`button${everyBusiness ? ' filter-choice is-active' : ''}`} aria-pressed={everyBusiness} onClick={() => setState(changeListState(state, {}), { all: true })}>All businesses</button>
@@ -277,6 +310,15 @@ export function TicketsPane({ search }: PaneProps) {
           {canCreate ? <a className="button button-primary" href="/tickets/add">New ticket</a> : null}
         </div>
       </header>
+
+      <div className="ticket-views" role="group" aria-label="Queue views">
+        {views.map((view) => (
+          <button key={view} type="button" className={`button${activeView === view ? ' filter-choice is-active' : ''}`} aria-pressed={activeView === view}
+            title={`${ticketQueueViewLabels[view]} (${ticketQueueViewShortcuts[view]})`} onClick={() => showView(view)}>
+            {ticketQueueViewLabels[view]}
+          </button>
+        ))}
+      </div>
 
       <form className="filter-bar" role="search" aria-label="Ticket filters" onSubmit={submitFilters}>
         <SearchField label="Search subject or ticket id" placeholder="Search subject or ticket id" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput} />

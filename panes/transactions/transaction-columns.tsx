@@ -52,6 +52,8 @@ export const transactionListColumns: readonly (DataTableColumn<TransactionListIt
   { id: 'kind', label: 'Type', header: 'Type', width: '6rem', priority: 1, cell: (row) => <KindBadge kind={row.kind} /> },
   { id: 'paymentJobReference', label: 'Payment job', header: 'Payment job', width: 'minmax(9rem, 1fr)', cell: (row) => <span className="data-table-link">{row.paymentJobReference}</span> },
   { id: 'merchantId', label: 'Merchant ID', header: 'Merchant ID', width: '8rem', cell: (row) => row.merchantId },
+  // The masked card (first six, last four): what a caller reads out, never the full number.
+  { id: 'maskedCardNumber', label: 'Card number (masked)', header: 'Card', width: 'minmax(10rem, 1fr)', cell: (row) => <span className="card-number-value">{row.maskedCardNumber ?? '—'}</span> },
 ];
 
 export const transactionListColumnIds = transactionListColumns.map((column) => column.id);

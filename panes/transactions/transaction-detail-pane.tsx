@@ -1,13 +1,19 @@
 // One transaction: amount and status, where it came from (merchant, channel, payment method, masked card), its
 // payment job and the transactions linked to it (the payment a refund belongs to, its captures and refunds).
 // The full card number shows only to those allowed, on request, and the reveal is recorded in the audit log.
-import { useMutation, useQuery } from '@tanstack/react-query';
+// A payment is refunded where it is shown: 'Refund…' (Shift+R, the payment job's refund command) opens the payment
+// job's own refund dialog for this payment, offered only when the server says the caller may refund it here and
+// something is left to refund; the refund goes through the payment job's refund endpoint like any other.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { isApiError } from '../../src/api/api-error.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
 import { formatMoney } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
-import type { PaneProps } from '../../src/state/pane-scope.tsx';
+import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
+import { showToast } from '../../src/state/toast-store.ts';
+import { RefundDialog } from '../payment-jobs/payment-action-dialogs.tsx';
+import { invalidateAfterPaymentAction, newIdempotencyKey, paymentJobQueries, sendPaymentAction } from '../payment-jobs/payment-job-queries.ts';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { displayStatusOf, takesMoneyBack } from '../../src/contract/transactions.ts';
 import { dateTime, formatSignedMoney, KindBadge, kindLabel, StatusChip } from './transaction-columns.tsx';
@@ -26,6 +32,18 @@ export function TransactionDetailPane({ params }: PaneProps) {
   const stepUp = useStepUp();
   const reveal = useMutation({ mutationFn: () => stepUp.run(() => revealCardNumber(reference)), onSuccess: setCardNumber });
   const ids = { title: useId(), card: useId(), job: useId(), linked: useId() };
+
+  // The refund: the payment as its job shows it (what the dialog needs), read where the payment lives.
+  const queryClient = useQueryClient();
+  const [refundKey, setRefundKey] = useState<string | null>(null);
+  const offered = detail.data?.refundable !== undefined && detail.data.paymentJob !== null ? detail.data : null;
+  const jobPrefix = offered ? `/businesses/${encodeURIComponent(offered.businessId)}/merchants/${encodeURIComponent(offered.merchantId)}` : '';
+  const refundJob = useQuery({ ...paymentJobQueries.detail(jobPrefix, offered?.paymentJob?.reference ?? ''), enabled: offered !== null });
+  const refundPayment = offered ? refundJob.data?.payments.find((payment) => payment.paymentId === offered.reference && payment.actions.refund) ?? null : null;
+  const openRefund = () => setRefundKey(newIdempotencyKey());
+  const handlers: PaneRequestHandlers = {};
+  if (refundPayment && refundKey === null) handlers.refund = openRefund;
+  usePaneCapabilities(handlers);
 
   if (detail.isPending) return <div className="transaction-detail"><Skeleton lines={6} label="Loading the transaction" /></div>;
   if (detail.isError) {
@@ -103,11 +121,23 @@ export function TransactionDetailPane({ params }: PaneProps) {
       ) : null}
 
       {/* support (issue 21): a dispute or question about this payment, linked to it */}
-      <p>
+      <p className="transaction-detail-actions">
+        {refundPayment ? (
+          <button type="button" className="button" aria-keyshortcuts="Shift+R" onClick={openRefund}>Refund…</button>
+        ) : null}
         <a className="button" href={`/tickets/add?${new URLSearchParams({ type: 'dispute', transaction: transaction.reference, business: transaction.businessId, merchant: transaction.merchantId }).toString()}`}>
           Open a ticket about this
         </a>
       </p>
+
+      {refundPayment && refundKey !== null && refundJob.data ? (
+        <RefundDialog open payment={refundPayment} onClose={() => setRefundKey(null)}
+          onSubmit={async (body) => {
+            const answer = await sendPaymentAction(jobPrefix, refundJob.data.reference, { kind: 'refund', paymentId: refundPayment.paymentId, body: { ...body, version: refundJob.data.version } }, refundKey);
+            await invalidateAfterPaymentAction(queryClient);
+            showToast({ kind: 'success', message: answer.message || 'Refund requested.' });
+          }} />
+      ) : null}
 
       <section className="detail-section" aria-labelledby={ids.linked}>
         <h2 id={ids.linked}>Linked transactions</h2>

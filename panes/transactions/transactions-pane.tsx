@@ -1,7 +1,10 @@
 // The transactions overview: every transaction of the applied context (or the route's partner or business), with
 // server paging, sorting, filters and filter presets, a column chooser, and exports into the report queue (once, or
 // scheduled: 'Schedule this export…' in a business, merchant or partner). The whole table state lives in the pane's
-// URL, so a link reproduces the view.
+// URL, so a link reproduces the view. A card is found by its last four or first six digits (the Card field), and the
+// masked card is a column to choose. Opened from the palette's record search, the list shows what the preview showed:
+// its scope (scope=all: everything the user may see), an amount without a currency compared in each row's own
+// currency, and a note naming whatever the query could not use.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -20,11 +23,11 @@ import {
   listStateFromParams, listStateToParams, pickerBounds, presetNameProblem, presetOfRange, weekStartsOn,
 } from '../../src/contract/filters.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
-import { encodeOrdering, pageSizes } from '../../src/contract/list-query.ts';
+import { encodeFilter, encodeOrdering, pageSizes, parseFilter } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
 import {
-  amountNeedsCurrencyMessage, defaultTransactionColumns, overviewCurrencies, transactionColumnLabels, transactionColumns, transactionKinds,
-  transactionListSpec, type TransactionColumn, type TransactionListItem,
+  amountInOwnCurrencyMessage, cardFilterOf, defaultTransactionColumns, maskedCardFilter, overviewCurrencies, searchScopeParameter, transactionColumnLabels,
+  transactionColumns, transactionKinds, transactionListSpec, unusedSearchParameter, type TransactionColumn, type TransactionListItem,
 } from '../../src/contract/transactions.ts';
 import { measureDescriptions } from '../../src/contract/dashboard-intervals.ts';
 import { formatShortDate } from '../../src/format/dates.ts';
@@ -88,6 +91,21 @@ function rangeSummary(range: DateRange, today: string): string {
   return 'Any date';
 }
 
+/** The first [eq] value of a filter parameter ('[eq]4242' → '4242'). */
+function firstValue(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const clauses = parseFilter(raw);
+  return Array.isArray(clauses) ? clauses[0]?.value : undefined;
+}
+
+/** The Card field's text for the applied card filters: '4242', '424242' or '424242…4242'. */
+export function cardTextOf(filters: Readonly<Record<string, string | undefined>>): string {
+  const last4 = firstValue(filters.last4);
+  const bin = firstValue(filters.bin);
+  if (last4 && bin) return maskedCardFilter(bin, last4);
+  return last4 ?? bin ?? '';
+}
+
 const filterLabels: Record<string, string> = { kind: 'Type', currency: 'Currency', status: 'Status', channel: 'Channel', paymentmethod: 'Payment method' };
 const optionLabels: Record<string, readonly { value: string; label: string }[]> = {
   kind: kindOptions, currency: currencyOptions, status: statusOptions, channel: channelOptions, paymentmethod: methodOptions,
@@ -107,6 +125,8 @@ function describeFilter(name: string, value: string, today: string): string | un
   }
   if (name === 'date') return `Date: ${rangeSummary(decodeDateRange(value), today)}`;
   if (name === 'searchterm') return `Search: “${decodeSearchTerm(value)}”`;
+  if (name === 'last4') return `Card: ${maskedCardFilter(undefined, firstValue(value))}`;
+  if (name === 'bin') return `Card: ${maskedCardFilter(firstValue(value), undefined)}`;
   return undefined;
 }
 
@@ -121,22 +141,27 @@ export function TransactionsPane({ params, search }: PaneProps) {
   const scope = usePaneScope();
   const queryClient = useQueryClient();
   const { applied } = useSnapshot(contextStore);
-  const contextPrefix = contextPrefixOf(params, applied as ContextSelections);
-  const state = useMemo(() => listStateFromParams(Object.fromEntries(new URLSearchParams(search)), transactionListSpec), [search]);
+  const searchParams = useMemo(() => new URLSearchParams(search), [search]);
+  // From the palette's record search: its scope (everything the user may see) and what it could not use.
+  const allScope = searchParams.get(searchScopeParameter.name) === searchScopeParameter.all;
+  const unusedFromSearch = searchParams.get(unusedSearchParameter)?.trim() ?? '';
+  const narrowerPrefix = contextPrefixOf(params, applied as ContextSelections);
+  const contextPrefix = allScope ? '' : narrowerPrefix;
+  const state = useMemo(() => listStateFromParams(Object.fromEntries(searchParams), transactionListSpec), [searchParams]);
   const today = calendarDate(new Date());
 
   const setState = (next: ListState, options: { replace?: boolean } = {}) => {
-    const query = new URLSearchParams(listStateToParams(next, transactionListSpec)).toString();
+    const kept = { ...(allScope ? { [searchScopeParameter.name]: searchScopeParameter.all } : {}), ...(unusedFromSearch ? { [unusedSearchParameter]: unusedFromSearch } : {}) };
+    const query = new URLSearchParams({ ...listStateToParams(next, transactionListSpec), ...kept }).toString();
     navigate(`${location}${query ? `?${query}` : ''}`, options.replace ? { replace: true } : undefined);
   };
   const applyFilters = (patch: Record<string, string | undefined>, options: { replace?: boolean } = {}) => {
     setState(changeListState(state, { filters: compactFilters({ ...state.filters, ...patch }) }), options);
   };
 
-  // An amount in the link without exactly one currency is not sent (the server would refuse it): the form asks for
-  // a currency instead, and the list stays as the other filters make it.
-  const amountOnHold = state.filters.amount !== undefined && decodeAnyOf(state.filters.currency, overviewCurrencies).length !== 1;
-  const requestState = useMemo(() => (amountOnHold ? { ...state, filters: compactFilters({ ...state.filters, amount: undefined }) } : state), [state, amountOnHold]);
+  // An amount without exactly one currency compares each row in its own currency (as the palette's preview does); a
+  // note under the filters says so.
+  const requestState = state;
 
   // The list.
   const list = useQuery(transactionQueries.list(contextPrefix, requestState));
@@ -166,34 +191,45 @@ export function TransactionsPane({ params, search }: PaneProps) {
   // Filter drafts: typed values apply 400 ms after the last key (or on Enter) when valid.
   const [searchDraft, setSearchDraft] = useState(() => decodeSearchTerm(state.filters.searchterm));
   const [amountDraft, setAmountDraft] = useState<AmountValue>(() => decodeAmount(state.filters.amount));
+  const [cardDraft, setCardDraft] = useState(() => cardTextOf(state.filters));
   const appliedSearch = state.filters.searchterm;
   const appliedAmount = state.filters.amount;
+  const appliedCard = { last4: state.filters.last4, bin: state.filters.bin };
   useEffect(() => {
     if (encodeSearchTerm(searchDraft) !== appliedSearch) setSearchDraft(decodeSearchTerm(appliedSearch));
   }, [appliedSearch]); // the draft follows the URL when the URL changes (a preset, back, a link)
   useEffect(() => {
     if (encodeAmount(amountDraft) !== appliedAmount) setAmountDraft(decodeAmount(appliedAmount));
   }, [appliedAmount]);
-  // Amounts compare within one currency: an amount with no currency or several chosen asks for one, inline.
+  // The Card field: 4 digits are the last four, 6 the first six, a masked number either or both. Its text stays as
+  // typed while it means the applied filters (several last fours from the palette show the first and are kept).
+  const cardParsed = cardFilterOf(cardDraft);
+  const cardProblem = cardParsed && 'problem' in cardParsed ? cardParsed.problem : null;
+  const cardPatch = cardDraft === cardTextOf(state.filters) || cardProblem ? appliedCard : {
+    last4: cardParsed && 'last4' in cardParsed && cardParsed.last4 ? encodeFilter([{ operator: 'eq', value: cardParsed.last4 }]) : undefined,
+    bin: cardParsed && 'bin' in cardParsed && cardParsed.bin ? encodeFilter([{ operator: 'eq', value: cardParsed.bin }]) : undefined,
+  };
+  useEffect(() => {
+    if (cardPatch.last4 !== appliedCard.last4 || cardPatch.bin !== appliedCard.bin) setCardDraft(cardTextOf(state.filters));
+  }, [appliedCard.last4, appliedCard.bin]);
   const chosenCurrencies = decodeAnyOf(state.filters.currency, overviewCurrencies);
-  const amountNeedsCurrency = encodeAmount(amountDraft) !== undefined && chosenCurrencies.length !== 1;
   const amountIssues = amountProblems(amountDraft);
-  const amountValid = Object.keys(amountIssues).length === 0 && !amountNeedsCurrency;
-  const draftFilters = compactFilters({ ...state.filters, searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : state.filters.amount });
-  const pendingKey = JSON.stringify([encodeSearchTerm(searchDraft), amountValid ? encodeAmount(amountDraft) : appliedAmount]);
-  const appliedKey = JSON.stringify([appliedSearch, appliedAmount]);
+  const amountValid = Object.keys(amountIssues).length === 0;
+  const draftFilters = compactFilters({ ...state.filters, searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : state.filters.amount, ...cardPatch });
+  const pendingKey = JSON.stringify([encodeSearchTerm(searchDraft), amountValid ? encodeAmount(amountDraft) : appliedAmount, cardPatch.last4, cardPatch.bin]);
+  const appliedKey = JSON.stringify([appliedSearch, appliedAmount, appliedCard.last4, appliedCard.bin]);
   useEffect(() => {
     if (pendingKey === appliedKey) return undefined;
-    const timer = setTimeout(() => applyFilters({ searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : appliedAmount }, { replace: true }), searchDebounceMs);
+    const timer = setTimeout(() => applyFilters({ searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : appliedAmount, ...cardPatch }, { replace: true }), searchDebounceMs);
     return () => clearTimeout(timer);
   });
   const submitFilters = (event: FormEvent) => {
     event.preventDefault();
-    if (amountValid) applyFilters({ searchterm: encodeSearchTerm(searchDraft), amount: encodeAmount(amountDraft) });
+    if (amountValid) applyFilters({ searchterm: encodeSearchTerm(searchDraft), amount: encodeAmount(amountDraft), ...cardPatch });
   };
 
   const range = decodeDateRange(state.filters.date);
-  const formProblem = amountNeedsCurrency ? amountNeedsCurrencyMessage : !amountValid ? 'Correct the amount first.' : dateRangeProblem(range);
+  const formProblem = !amountValid ? 'Correct the amount first.' : cardProblem ?? dateRangeProblem(range);
 
   // Presets, saved in the database: mine, my roles', and those shared with the business (read-only unless mine or
   // I administer it). A date that is one of the dropdown's presets is saved as that preset, so 'last month' stays
@@ -253,6 +289,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
   const filterPanel = useRef<HTMLDivElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const filterPanelId = useId();
+  const cardFieldId = useId();
 
   // The row cursor lives in the table (a move renders the table alone); the row commands reach it through a handle.
   const rowCursor = useRef<RowCursorHandle>(null);
@@ -274,14 +311,14 @@ export function TransactionsPane({ params, search }: PaneProps) {
   // Selection (issue 23): a description over the filters, kept across pages and sorts, cleared when the filters or
   // the context change. Picked rows are exported as a bulk export job (a report in My report queue, the server
   // keeping only the picks within the context); with nothing picked, Export queues every matching row as before.
-  const bulkContext = transactionBulkContext(params, applied as ContextSelections);
+  const bulkContext = allScope ? null : transactionBulkContext(params, applied as ContextSelections);
   const visibleExportColumns = shownColumns.map((column) => column.id).filter((id): id is TransactionColumn => (transactionColumns as readonly string[]).includes(id));
   // A scheduled export addresses a business, a merchant or a partner's businesses where the export may be queued; in a
   // partner's frame the applied context's permissions say nothing about it, so the server's answer decides (shown in
   // the dialog). Context-free views (an internal user's whole book) are not scheduled.
   const { permissions: permissionsByScope } = useSnapshot(sessionStore);
   const contextPermissions = permissionsByScope[permissionScope(applied as ContextSelections).key] ?? [];
-  const mayQueueExport = params.partnerId !== undefined || (contextPermissions.includes('Mapi.Transactions.Read') && contextPermissions.includes('Portal.Reports.Create'));
+  const mayQueueExport = allScope ? false : params.partnerId !== undefined || (contextPermissions.includes('Mapi.Transactions.Read') && contextPermissions.includes('Portal.Reports.Create'));
   const scheduleContext = !mayQueueExport ? null
     : bulkContext?.level === 'partner' && bulkContext.partnerId ? { partnerId: bulkContext.partnerId }
       : bulkContext?.businessId && (bulkContext.level === 'business' || bulkContext.level === 'merchant')
@@ -395,12 +432,17 @@ export function TransactionsPane({ params, search }: PaneProps) {
 
       <form className="filter-bar" role="search" aria-label="Transaction filters" onSubmit={submitFilters}>
         <SearchField label="Search reference, payment job or customer email" placeholder="Search reference, payment job or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput} />
+        <div className="dt-field filter-card">
+          <label htmlFor={cardFieldId} className="visually-hidden">Card: last four or first six digits</label>
+          <input id={cardFieldId} type="search" className="dt-input" inputMode="numeric" autoComplete="off" maxLength={24} placeholder="Card: last 4 or first 6"
+            value={cardDraft} aria-invalid={cardProblem !== null} aria-describedby={cardProblem ? `${cardFieldId}-problem` : undefined} onChange={(event) => setCardDraft(event.target.value)} />
+        </div>
         <DateRangeButton label="Date" summary={rangeSummary(range, today)} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
         <button type="button" className={`button${activeFilterCount > 0 ? ' filter-choice is-active' : ''}`} aria-expanded={filtersOpen} aria-controls={filterPanelId} onClick={() => setFiltersOpen(!filtersOpen)}>
           Filters{activeFilterCount > 0 ? ` (${activeFilterCount})` : ''}
         </button>
         {Object.keys(state.filters).length > 0 ? (
-          <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); setState(changeListState(state, { filters: {} })); }}>Clear filters</button>
+          <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); setCardDraft(''); setState(changeListState(state, { filters: {} })); }}>Clear filters</button>
         ) : null}
         <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
         {filtersOpen ? (
@@ -411,10 +453,17 @@ export function TransactionsPane({ params, search }: PaneProps) {
             <ChoiceFilter label="Channel" options={channelOptions} selected={decodeAnyOf(state.filters.channel, channels)} onChange={(values) => applyFilters({ channel: encodeAnyOf(values) })} />
             <ChoiceFilter label="Payment method" options={methodOptions} selected={decodeAnyOf(state.filters.paymentmethod, paymentMethods)} onChange={(values) => applyFilters({ paymentmethod: encodeAnyOf(values) })} />
             <AmountField value={amountDraft} problems={amountIssues} onChange={setAmountDraft} />
-            {amountNeedsCurrency ? <p className="filter-currency-problem" role="alert">{amountNeedsCurrencyMessage}</p> : null}
           </div>
         ) : null}
+        {cardProblem ? <p id={`${cardFieldId}-problem`} className="filter-currency-problem">{cardProblem}</p> : null}
       </form>
+      {(allScope && narrowerPrefix !== '') || unusedFromSearch || (state.filters.amount && chosenCurrencies.length !== 1) ? (
+        <div className="transactions-notes">
+          {allScope && narrowerPrefix !== '' ? <p>As the search looked: every transaction you may see, not only the context you chose.</p> : null}
+          {unusedFromSearch ? <p>Not used from the search: <code>{unusedFromSearch}</code>. The list shows what the rest of the query found.</p> : null}
+          {state.filters.amount && chosenCurrencies.length !== 1 ? <p>{amountInOwnCurrencyMessage}</p> : null}
+        </div>
+      ) : null}
 
       {singleCurrency && totals.data ? (
         <p className="transactions-totals" role="group" aria-label="Totals of these filters, as the dashboard counts them">

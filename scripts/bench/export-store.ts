@@ -1,18 +1,24 @@
-// Bench (not a timed test): a full CSV export of 1,000,000 transactions through each FileStore back end.
+// Bench (not a timed test): full exports of transactions with every column, end to end through a real server.
 //
-//   npx node scripts/bench/export-store.ts [--transactions 1000000] [--backends folder,s3] [--port 3310]
+//   npx node scripts/bench/export-store.ts [--transactions 1000000] [--backends folder,s3] [--file-types csv,xlsx]
+//     [--port 3310] [--database NAME] [--before-root PATH [--only before|after]] [--pglite] [--pglite-dir DIR] [--skip-postgres]
 //
-// Creates a scratch PostgreSQL database (TEST_DATABASE_URL or the local server), seeds it once with the demo world
-// and N transactions (server/db/seed-cli.ts), then for each back end starts a real server process
-// (scripts/server-process.ts) over it — the folder under a fresh DATA_DIR, or s3rver started here — queues one
-// export of every transaction with every column as the internal admin, waits until it is generated, downloads it
-// through the API, and reports rows per second, file size, download speed and the server process's peak resident
-// memory (VmHWM in /proc/<pid>/status) before the export, after it, and after the download. The database is
-// dropped at the end.
+// PostgreSQL: a scratch database (TEST_DATABASE_URL or the local server; --database NAME keeps and reuses one) is
+// seeded once with the demo world and N transactions (server/db/seed-cli.ts); for each back end and file type a
+// real server process (scripts/server-process.ts) starts over it — the folder under a fresh DATA_DIR, or s3rver
+// started here — queues one export of every transaction with every column as the internal admin, waits until it is
+// generated (queued → generated is the time measured), downloads it through the API and checks its size.
+// PGlite (--pglite): the demo world (200,000 transactions) in a kept folder, exported as its partner (PRT0001,
+// about 80,000 rows), CSV and XLSX.
+// Memory: the server process's resident set when idle just before queueing (VmRSS), and its peak (VmHWM, reset
+// through /proc/<pid>/clear_refs when the kernel allows, else sampled every 50 ms) during the export and during the
+// download, as MB above that idle figure.
+// --before-root PATH runs every case on another checkout too (a copy of the code before a change), in the same run,
+// alternating, so the before and after figures come from the same machine under the same load.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { signIn } from '../oidc-sign-in.ts';
@@ -22,22 +28,32 @@ import { startS3TestServer, type S3TestServer } from '../../tests/server/files/s
 import { everyColumn } from '../../tests/faults/export-check.ts';
 
 type Backend = 'folder' | 's3';
+type FileType = 'csv' | 'xlsx';
 
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;
-}
+export type ExportBenchOptions = {
+  transactions: number;
+  backends: Backend[];
+  fileTypes: FileType[];
+  port: number;
+  /** a kept PostgreSQL database to seed once and reuse; default a scratch one dropped at the end */
+  database?: string | undefined;
+  /** another checkout to run every case on as well (the "before") */
+  beforeRoot?: string | undefined;
+  /** with beforeRoot: run only this side (default both) */
+  only?: 'before' | 'after' | undefined;
+  postgres: boolean;
+  pglite: boolean;
+  pgliteDir: string;
+  log?: (line: string) => void;
+};
 
-const transactions = Number(option('transactions', '1000000'));
-const backends = option('backends', 'folder,s3').split(',') as Backend[];
-const port = Number(option('port', '3310'));
 const root = resolve(import.meta.dirname, '../..');
 
-async function admin(url: string, text: string): Promise<void> {
+async function admin(url: string, text: string): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(text);
+    return await client.query(text);
   } finally {
     await client.end();
   }
@@ -49,9 +65,28 @@ function memoryKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   return Number(match?.[1] ?? NaN);
 }
 
-const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+/** The peak resident set of a process over a stretch of time, from now on. */
+function peakWatch(pid: number): { stop: () => number } {
+  let resettable = false;
+  try {
+    // 5: reset the peak resident set (VmHWM) to the current one (Linux 4.0+, the process's owner).
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    resettable = true;
+  } catch { /* sampled instead */ }
+  let sampled = memoryKb(pid, 'VmRSS');
+  const timer = setInterval(() => { try { sampled = Math.max(sampled, memoryKb(pid, 'VmRSS')); } catch { /* exited */ } }, 50);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(sampled, resettable ? memoryKb(pid, 'VmHWM') : 0);
+    },
+  };
+}
 
-async function seed(databaseUrl: string): Promise<void> {
+const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+const load = () => loadavg().map((value) => value.toFixed(2)).join(' / ');
+
+async function seedPostgres(databaseUrl: string, transactions: number, log: (line: string) => void): Promise<void> {
   const started = Date.now();
   await new Promise<void>((done, fail) => {
     const child = spawn(process.execPath, [join(root, 'server/db/seed-cli.ts'), '--transactions', String(transactions), '--no-ledger'], {
@@ -59,73 +94,138 @@ async function seed(databaseUrl: string): Promise<void> {
     });
     child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`seed exited with ${code}`))));
   });
-  console.log(`seeded ${transactions.toLocaleString('en-GB')} transactions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  log(`seeded ${transactions.toLocaleString('en-GB')} transactions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
-async function exportThrough(backend: Backend, databaseUrl: string): Promise<string> {
+type Case = { database: 'PostgreSQL' | 'PGlite'; backend: Backend; fileType: FileType; code: 'before' | 'after'; codeRoot: string; env: Record<string, string>; user: string; prefix: string; dataDir?: string };
+
+async function runCase(options: ExportBenchOptions, item: Case): Promise<string> {
   let s3: S3TestServer | null = null;
   let server: ServerProcess | null = null;
   try {
-    if (backend === 's3') s3 = await startS3TestServer();
-    const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-store-'));
-    server = await startServer({ port, dataDir, env: { DATABASE_URL: databaseUrl, ...(s3?.env ?? {}) } });
+    if (item.backend === 's3') s3 = await startS3TestServer();
+    const dataDir = item.dataDir ?? mkdtempSync(join(tmpdir(), 'portal-bench-store-'));
+    server = await startServer({ port: options.port, dataDir, root: item.codeRoot, timeoutMs: 900_000, env: { ...item.env, ...(s3?.env ?? {}) } });
     const pid = server.child.pid ?? 0;
-    const { accessToken } = await signIn(server.url, 'admin@demo.test');
+    const { accessToken } = await signIn(server.url, item.user);
     const call = (method: string, path: string, body?: unknown) => fetch(`${server!.url}/api/portal${path}`, {
       method,
       headers: { authorization: `Bearer ${accessToken}`, 'time-zone': 'Europe/London', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const peakBefore = memoryKb(pid, 'VmHWM');
+    // Settle: the first start's housekeeping and the sign-in are over before idle is read.
+    await new Promise((done) => setTimeout(done, 1500));
+    const idle = memoryKb(pid, 'VmRSS');
+    const loadBefore = load();
+    const exportWatch = peakWatch(pid);
     const queuedAt = performance.now();
-    const queued = await call('POST', '/transactions/full/reports', { fileType: 'csv', columns: everyColumn });
+    const queued = await call('POST', `${item.prefix}/transactions/full/reports`, { fileType: item.fileType, columns: everyColumn });
     if (queued.status !== 202) throw new Error(`queueing answered ${queued.status}: ${await queued.text()}`);
     const { reportId, totalRows } = (await queued.json()) as { reportId: string; totalRows: number };
     let report: { status: string; processedRows: number; fileSize: number | null; error: string | null };
     for (;;) {
       report = (await (await call('GET', `/reports/${reportId}`)).json()) as typeof report;
       if (report.status === 'generated' || report.status === 'failed') break;
-      await new Promise((done) => setTimeout(done, 250));
+      await new Promise((done) => setTimeout(done, 100));
     }
     const seconds = (performance.now() - queuedAt) / 1000;
+    const exportPeak = exportWatch.stop();
     if (report.status !== 'generated') throw new Error(`the export failed: ${report.error}\n${server.output()}`);
-    const peakAfterExport = memoryKb(pid, 'VmHWM');
 
+    const downloadWatch = peakWatch(pid);
     const downloadStarted = performance.now();
     const download = await call('GET', `/reports/${reportId}/download`);
     let bytes = 0;
     for await (const chunk of download.body ?? []) bytes += (chunk as Uint8Array).length;
     const downloadSeconds = (performance.now() - downloadStarted) / 1000;
-    const peakAfterDownload = memoryKb(pid, 'VmHWM');
+    const downloadPeak = downloadWatch.stop();
     if (bytes !== Number(download.headers.get('content-length')) || bytes !== report.fileSize) {
       throw new Error(`download of ${bytes} bytes; Content-Length ${download.headers.get('content-length')}, file ${report.fileSize}`);
     }
-    return `| ${backend} | ${totalRows.toLocaleString('en-GB')} | ${seconds.toFixed(1)} s | ${Math.round(totalRows / seconds).toLocaleString('en-GB')} | `
-      + `${(bytes / 1024 / 1024).toFixed(0)} MB | ${(bytes / 1024 / 1024 / downloadSeconds).toFixed(0)} MB/s | `
-      + `${mb(peakBefore)} | ${mb(peakAfterExport)} | ${mb(peakAfterDownload)} |`;
+    return `| ${item.database} | ${item.fileType.toUpperCase()} | ${item.backend} | ${item.code} | ${totalRows.toLocaleString('en-GB')} | ${seconds.toFixed(1)} s | `
+      + `${Math.round(totalRows / seconds).toLocaleString('en-GB')} | ${(bytes / 1024 / 1024).toFixed(0)} MB | ${(bytes / 1024 / 1024 / downloadSeconds).toFixed(0)} MB/s | `
+      + `${mb(idle)} | +${mb(Math.max(0, exportPeak - idle))} | +${mb(Math.max(0, downloadPeak - idle))} | ${loadBefore} |`;
   } finally {
     await server?.stop();
     await s3?.close();
   }
 }
 
-const serverUrl = await ensurePostgres();
-if (!serverUrl) throw new Error('no PostgreSQL server reachable');
-const name = `portal_bench_store_${randomBytes(4).toString('hex')}`;
-const databaseUrl = new URL(serverUrl);
-databaseUrl.pathname = `/${name}`;
-await admin(serverUrl, `CREATE DATABASE ${name}`);
-const lines = [
-  '| back end | rows | export (queued → generated) | rows/s | file | download | server peak RSS before | after export | after download |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-];
-try {
-  await seed(databaseUrl.toString());
-  for (const backend of backends) {
-    lines.push(await exportThrough(backend, databaseUrl.toString()));
-    console.log(lines.at(-1));
+export async function benchExport(options: ExportBenchOptions): Promise<string> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const lines = [
+    '### Exports (transactions, every column, queued → generated, through a real server process)',
+    '',
+    '| database | file | store | code | rows | export | rows/s | file | download | server RSS idle | peak during export | peak during download | load (1/5/15 min) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  const codes: { code: 'before' | 'after'; codeRoot: string }[] = [
+    ...(options.beforeRoot ? [{ code: 'before' as const, codeRoot: resolve(options.beforeRoot) }] : []),
+    { code: 'after' as const, codeRoot: root },
+  ].filter((side) => !options.only || side.code === options.only);
+  const record = (line: string) => { lines.push(line); log(line); };
+  let dropDatabase: (() => Promise<unknown>) | null = null;
+  try {
+    if (options.postgres) {
+      const serverUrl = await ensurePostgres();
+      if (!serverUrl) {
+        lines.push('', 'No PostgreSQL server reachable: the PostgreSQL rows are skipped.');
+      } else {
+        const name = options.database ?? `portal_bench_store_${randomBytes(4).toString('hex')}`;
+        if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error('--database: lower-case letters, digits and _ only');
+        const databaseUrl = new URL(serverUrl);
+        databaseUrl.pathname = `/${name}`;
+        const exists = (await admin(serverUrl, `SELECT 1 FROM pg_database WHERE datname = '${name}'`)).rowCount !== 0;
+        if (!exists) await admin(serverUrl, `CREATE DATABASE ${name}`);
+        if (!options.database) dropDatabase = () => admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        const seeded = await admin(databaseUrl.toString(), 'SELECT count(*)::int AS count FROM transactions').then((result) => Number(result.rows[0]?.count), () => 0);
+        if (seeded === 0) await seedPostgres(databaseUrl.toString(), options.transactions, log);
+        else if (seeded !== options.transactions) log(`database ${name} holds ${seeded.toLocaleString('en-GB')} transactions (kept as it is)`);
+        for (const backend of options.backends) {
+          for (const fileType of options.fileTypes) {
+            for (const code of codes) {
+              record(await runCase(options, { database: 'PostgreSQL', backend, fileType, ...code, env: { DATABASE_URL: databaseUrl.toString() }, user: 'admin@demo.test', prefix: '' }));
+            }
+          }
+        }
+      }
+    }
+    if (options.pglite) {
+      // The demo world as a first start seeds it (200,000 transactions), kept between runs: seeding takes minutes.
+      mkdirSync(options.pgliteDir, { recursive: true });
+      if (!existsSync(join(options.pgliteDir, 'PG_VERSION'))) log(`seeding the demo world into ${options.pgliteDir} (once; a few minutes)…`);
+      for (const fileType of options.fileTypes) {
+        for (const code of codes) {
+          record(await runCase(options, {
+            database: 'PGlite', backend: 'folder', fileType, ...code, env: { SEED_TRANSACTIONS: '200000', DATABASE_URL: '' }, user: 'partner@demo.test',
+            prefix: '/partners/PRT0001', dataDir: options.pgliteDir,
+          }));
+        }
+      }
+    }
+  } finally {
+    await dropDatabase?.().catch(() => undefined);
   }
-} finally {
-  await admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+  return lines.join('\n');
 }
-console.log(`\n${lines.join('\n')}`);
+
+if (import.meta.main) {
+  const option = (name: string, fallback: string): string => {
+    const index = process.argv.indexOf(`--${name}`);
+    return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;
+  };
+  const flag = (name: string) => process.argv.includes(`--${name}`);
+  const table = await benchExport({
+    transactions: Number(option('transactions', '1000000')),
+    backends: option('backends', 'folder,s3').split(',') as Backend[],
+    fileTypes: option('file-types', 'csv').split(',') as FileType[],
+    port: Number(option('port', '3310')),
+    database: flag('database') ? option('database', '') : undefined,
+    beforeRoot: flag('before-root') ? option('before-root', '') : undefined,
+    only: flag('only') ? option('only', 'after') as 'before' | 'after' : undefined,
+    postgres: !flag('skip-postgres'),
+    pglite: flag('pglite'),
+    pgliteDir: option('pglite-dir', resolve(root, '.bench/pglite-export')),
+  });
+  console.log(`\n${table}`);
+}

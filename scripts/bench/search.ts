@@ -51,6 +51,10 @@ export async function benchSearch(options: SearchBenchOptions): Promise<string> 
     // A currency the busiest business may not take: the walk finds nothing and the matches are sorted.
     { name: 'field: currency:JPY', term: 'currency:JPY' },
     { name: 'field: status:declined currency:USD', term: 'status:declined currency:USD' },
+    // A card as a caller reads it out: its last four (4 digits alone), with a period, and its first six.
+    { name: 'card: last four 4242', term: '4242' },
+    { name: 'card: 4242 date:yesterday status:paid', term: '4242 date:yesterday status:paid' },
+    { name: 'card: bin:424242 last4:4242 date:last-month', term: 'bin:424242 last4:4242 date:last-month' },
   ];
 
   const rows: (string | number)[][] = [];

@@ -15,6 +15,7 @@
 // | GET    | {m}/{n}/batches                         | Mapi.MerchantAccountGroups.Read                  | { results, numberOfResults } (paged; status Any/Open/Closed) |
 // | GET    | {m}/{n}/batches/{batchId}               | Mapi.MerchantAccountGroups.Read                  | the batch and its movements (paged) |
 // | POST   | {m}/{n}/statements/{kind}/reports, {m}/{n}/costs/reports, {m}/{n}/transfers/reports, {m}/{n}/batches/reports, {m}/{n}/batches/{batchId}/reports | the read's permission + Portal.Reports.Create | 202 { reportId, totalRows } |
+// | POST   | {m}/{n}/settlement-details/reports, {m}/{n}/batches/{batchId}/settlement-details/reports | Mapi.MerchantAccountGroups.Read + Portal.Reports.Create | 202 { reportId, totalRows }: one row per transaction (CSV, XLSX) of the batch, or of the batches of the date filter's period (default: this month; at most maxSettlementDetailsDays days) |
 // | GET    | {b}                                     | Mapi.BagsExternal.Read                           | { results, numberOfResults } (none while automatic remittance is on) |
 // | GET    | {b}/{accountNumber}                     | Mapi.BagsExternal.Read                           | the group and its balance |
 // | GET    | {b}/{n}/statement                       | Mapi.BagsExternal.Read                           | statement of the business account |
@@ -22,6 +23,7 @@
 // | GET    | {b}/{n}/remittance                      | Mapi.BagsExternal.Read                           | schedule and beneficiary, with version |
 // | POST   | {b}/{n}/remittance                      | Mapi.BagsExternal.Read + Portal.Settings.Update  | the changed remittance; 409 on a stale version; audited |
 // | GET    | {b}/{n}/transfers                       | Mapi.BagsExternal.Read                           | { results, numberOfResults } |
+// | GET    | {b}/{n}/transfers/{transferId}          | Mapi.BagsExternal.Read                           | the transfer, its remittance text and the payouts it pays (they sum to it) |
 // | POST   | {b}/{n}/statement/reports, {b}/{n}/transfers/reports | Mapi.BagsExternal.Read + Portal.Reports.Create | 202 { reportId, totalRows } |
 // | GET    | /ledger/internal-accounts               | Mapi.InternalMerchantAccounts.Read (root roles)  | the provider's clearing and bank accounts per currency with balances |
 // | GET    | /businesses/{businessId}/pricing-plan   | Mapi.MerchantAccountPricingPlan.Read             | { results: plan per merchant and currency with rates } |
@@ -31,13 +33,14 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import { addDays, calendarDate, filterInstant } from '../../src/contract/filters.ts';
+import { addDays, calendarDate, encodeDateRange, filterInstant } from '../../src/contract/filters.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
   accountNumberPattern, batchIdPattern, batchListSpec, entryCategories, maxStatementDays, merchantAccountKinds, movementListSpec,
   camtOnlyForStatementsMessage, statementReportTypeOf, statementReportTypes, transferListSpec, type EntryCategory, type MerchantAccountKind, type StatementAccountKind,
+  maxSettlementDetailsDays, settlementDetailsFileTypeMessage, settlementDetailsFileTypes,
 } from '../../src/contract/ledger.ts';
-import { ledgerReportBody, remittanceUpdateBody, type Remittance } from '../../src/contract/ledger-schemas.ts';
+import { ledgerReportBody, remittanceUpdateBody, type Remittance, type TransferDetail } from '../../src/contract/ledger-schemas.ts';
 import type { ParsedListQuery } from '../../src/contract/list-query.ts';
 import type { ReportContext } from '../../src/contract/reports.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
@@ -51,9 +54,12 @@ import { contentDisposition } from '../files/content-disposition.ts';
 import { camt053Statement } from '../ledger/camt053.ts';
 import { batchNetMinor, nextScheduleDates } from '../ledger/close-batches.ts';
 import { groupAccountId } from '../ledger/post-transactions.ts';
+import { dayOf } from '../ledger/periods.ts';
 import { balancesOf, invoiceAccountInUse, periodOf, readDailyBalances, readStatement, type MovementRow } from '../ledger/statement.ts';
 import { permissionsIn, resolveContext } from '../policy/principal.ts';
 import { reportDownloadName } from '../reports/naming.ts';
+import { countSettlementDetails, settlementDetailBatches } from '../reports/settlement-details.ts';
+import { remittanceText } from '../ledger/remittance-text.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { badRequest, conflict, notFound } from './errors.ts';
 import { parseListRequest, singleValuedQuery } from './list-sql.ts';
@@ -68,7 +74,8 @@ const blankId = (value: string | undefined) => !value || !idPattern.test(value) 
 const m = '/businesses/:businessId/merchants/:merchantId/merchant-accountgroups';
 const b = '/businesses/:businessId/business-accountgroups';
 
-type MerchantScope = { businessId: string; merchantId: string; merchantName: string; businessName: string; grossSettlement: boolean };
+/** timeZone: the business's, in which every period of its ledger is cut (ledger/periods.ts), whatever the caller's zone. */
+type MerchantScope = { businessId: string; merchantId: string; merchantName: string; businessName: string; grossSettlement: boolean; timeZone: string };
 
 const movementOut = (currency: string) => (row: MovementRow) => ({
   id: row.id,
@@ -122,7 +129,10 @@ export function accountGroupRoutes({ database }: Deps) {
     const resolved = await resolveContext(database, c.get('principal'), businessId as string, merchantId as string);
     if (!resolved?.merchant) throw notFound();
     for (const permission of permissions) requirePermission(resolved.permissions, permission);
-    return { businessId: resolved.business.id, merchantId: resolved.merchant.id, merchantName: resolved.merchant.name, businessName: resolved.business.name, grossSettlement: resolved.merchant.grossSettlement };
+    return {
+      businessId: resolved.business.id, merchantId: resolved.merchant.id, merchantName: resolved.merchant.name, businessName: resolved.business.name,
+      grossSettlement: resolved.merchant.grossSettlement, timeZone: resolved.business.timeZone,
+    };
   }
 
   async function merchantGroup(c: Context<AppEnv>, permissions: readonly PermissionName[]) {
@@ -150,9 +160,9 @@ export function accountGroupRoutes({ database }: Deps) {
     };
   }
 
-  async function statementAnswer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string) {
+  async function statementAnswer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string, timeZone: string) {
     const query = parseListRequest(singleValuedQuery(c), movementListSpec);
-    const period = periodOf(query.filters.date, c.get('timeZone'));
+    const period = periodOf(query.filters.date, timeZone);
     const statement = await readStatement(db, {
       accountId: groupAccountId(accountNumber, kind), period, categories: categoriesOf(query),
       sort: query.sort[0] ?? { field: 'date', descending: false }, limit: query.pageSize, offset: (query.pageNumber - 1) * query.pageSize,
@@ -169,17 +179,23 @@ export function accountGroupRoutes({ database }: Deps) {
   }
 
   async function queueReport(c: Context<AppEnv>, options: {
-    reportType: string; context: Omit<ReportContext, 'timeZone'>; filters: Record<string, string>; spec: typeof movementListSpec; countRows: (query: ParsedListQuery) => Promise<number>;
+    reportType: string; context: Omit<ReportContext, 'timeZone'> & { timeZone?: string }; filters: Record<string, string>; spec: typeof movementListSpec; countRows: (query: ParsedListQuery) => Promise<number>;
+    /** the file types the report is offered as (default: every ledger file type) and the refusal of another */
+    fileTypes?: { allowed: readonly string[]; message: string };
+    /** filters the report takes when the body names none of its own (settlement details: this month) */
+    defaultFilters?: (timeZone: string) => Record<string, string>;
   }) {
     const body = await readBody(c, ledgerReportBody);
     if (body.fileType === 'xml' && !(statementReportTypes as readonly string[]).includes(options.reportType)) throw badRequest(camtOnlyForStatementsMessage);
-    const filters = { ...(body.filters ?? {}), ...options.filters };
-    const userFilters = body.filters ?? {};
+    if (options.fileTypes && !options.fileTypes.allowed.includes(body.fileType)) throw badRequest(options.fileTypes.message);
+    const userFilters = { ...(options.defaultFilters?.(options.context.timeZone ?? c.get('timeZone')) ?? {}), ...(body.filters ?? {}) };
+    const filters = { ...userFilters, ...options.filters };
     for (const name of Object.keys(userFilters)) {
       if (['pagenumber', 'pagesize'].includes(name.toLowerCase())) throw badRequest(`'${name}' is not a filter; a report holds every matching row`);
     }
     const query = parseListRequest(userFilters, options.spec);
-    const timeZone = c.get('timeZone');
+    // The business's zone, where the context names it: the file's period and its times (the header says which).
+    const timeZone = options.context.timeZone ?? c.get('timeZone');
     const period = periodOf(query.filters.date, timeZone);
     const totalRows = await options.countRows(query);
     const reportId = `RPT${randomBytes(8).toString('hex').toUpperCase()}`;
@@ -190,7 +206,7 @@ export function accountGroupRoutes({ database }: Deps) {
     return c.json({ reportId, totalRows }, 202);
   }
 
-  const merchantContext = (scope: MerchantScope) => ({ level: 'merchant' as const, businessId: scope.businessId, merchantId: scope.merchantId, title: `${scope.merchantName} (${scope.businessName})` });
+  const merchantContext = (scope: MerchantScope) => ({ level: 'merchant' as const, businessId: scope.businessId, merchantId: scope.merchantId, title: `${scope.merchantName} (${scope.businessName})`, timeZone: scope.timeZone });
 
   /** A merchant id is missing: the spec's message, once the business is known to be the caller's (else 404). */
   async function merchantMissing(c: Context<AppEnv>): Promise<never> {
@@ -231,14 +247,14 @@ export function accountGroupRoutes({ database }: Deps) {
     const kind = kindParam(c);
     const { scope, group } = await merchantGroup(c, statementPermissions(kind));
     if (kind === 'invoice') await requireInvoiceAccount(scope, group.accountNumber);
-    return c.json(await statementAnswer(c, group.accountNumber, kind, group.currency));
+    return c.json(await statementAnswer(c, group.accountNumber, kind, group.currency, scope.timeZone));
   });
 
   /** The statement as camt.053.001.08 XML, streamed as it is read (the period of the date filter, as the statement). */
-  function camt053Answer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string, holder: string) {
+  function camt053Answer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string, holder: string, timeZone: string) {
     const query = parseListRequest(singleValuedQuery(c), movementListSpec);
-    const period = periodOf(query.filters.date, c.get('timeZone'));
-    const chunks = camt053Statement(db, { accountId: groupAccountId(accountNumber, kind), accountNumber, kind, currency, holder, period, createdAt: new Date() });
+    const period = periodOf(query.filters.date, timeZone);
+    const chunks = camt053Statement(db, { accountId: groupAccountId(accountNumber, kind), accountNumber, kind, currency, holder, period, createdAt: new Date(), timeZone });
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -253,16 +269,15 @@ export function accountGroupRoutes({ database }: Deps) {
     c.header('Content-Type', 'application/xml; charset=utf-8');
     // Named by account and period, as the same statement queued as a report is (reports/naming.ts).
     c.header('Content-Disposition', contentDisposition(reportDownloadName({
-      id: '', reportType: statementReportTypeOf[kind], fileType: 'xml', queuedAt: now(), context: { timeZone: c.get('timeZone') }, filters: { accountNumber }, startDate: period.start, endDate: period.end,
+      id: '', reportType: statementReportTypeOf[kind], fileType: 'xml', queuedAt: now(), context: { timeZone }, filters: { accountNumber }, startDate: period.start, endDate: period.end,
     })));
     c.header('Cache-Control', 'no-store');
     return c.body(body);
   }
 
-  /** Daily closing balances of the period (default: the last 31 days), in the request's zone; at most maxStatementDays days. */
-  async function dailyBalancesAnswer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string) {
+  /** Daily closing balances of the period (default: the last 31 days), in the business's zone; at most maxStatementDays days. */
+  async function dailyBalancesAnswer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string, timeZone: string) {
     const query = parseListRequest(singleValuedQuery(c), movementListSpec);
-    const timeZone = c.get('timeZone');
     const requested = periodOf(query.filters.date, timeZone);
     const today = calendarDate(new Date(), timeZone);
     const lastDay = requested.end ? calendarDate(requested.end, timeZone) : today;
@@ -281,19 +296,19 @@ export function accountGroupRoutes({ database }: Deps) {
     const kind = kindParam(c);
     const { scope, group } = await merchantGroup(c, statementPermissions(kind));
     if (kind === 'invoice') await requireInvoiceAccount(scope, group.accountNumber);
-    return c.json(await dailyBalancesAnswer(c, group.accountNumber, kind, group.currency));
+    return c.json(await dailyBalancesAnswer(c, group.accountNumber, kind, group.currency, scope.timeZone));
   });
 
   routes.get(`${m}/:accountNumber/statements/:kind/camt053`, async (c) => {
     const kind = kindParam(c);
     const { scope, group } = await merchantGroup(c, statementPermissions(kind));
     if (kind === 'invoice') await requireInvoiceAccount(scope, group.accountNumber);
-    return camt053Answer(c, group.accountNumber, kind, group.currency, `${scope.merchantName} (${scope.businessName})`);
+    return camt053Answer(c, group.accountNumber, kind, group.currency, `${scope.merchantName} (${scope.businessName})`, scope.timeZone);
   });
 
   routes.get(`${m}/:accountNumber/costs`, async (c) => {
-    const { group } = await merchantGroup(c, statementPermissions('costs'));
-    return c.json(await statementAnswer(c, group.accountNumber, 'costs', group.currency));
+    const { scope, group } = await merchantGroup(c, statementPermissions('costs'));
+    return c.json(await statementAnswer(c, group.accountNumber, 'costs', group.currency, scope.timeZone));
   });
 
   const statementReport = (kindOf: (c: Context<AppEnv>) => MerchantAccountKind) => async (c: Context<AppEnv>) => {
@@ -302,7 +317,7 @@ export function accountGroupRoutes({ database }: Deps) {
     if (kind === 'invoice') await requireInvoiceAccount(scope, group.accountNumber);
     return queueReport(c, {
       reportType: statementReportTypeOf[kind], context: merchantContext(scope), filters: { accountNumber: group.accountNumber, kind }, spec: movementListSpec,
-      countRows: async (query) => (await readStatement(db, { accountId: groupAccountId(group.accountNumber, kind), period: periodOf(query.filters.date, c.get('timeZone')), categories: categoriesOf(query), sort: { field: 'date', descending: false }, limit: 1, offset: 0 })).numberOfResults,
+      countRows: async (query) => (await readStatement(db, { accountId: groupAccountId(group.accountNumber, kind), period: periodOf(query.filters.date, scope.timeZone), categories: categoriesOf(query), sort: { field: 'date', descending: false }, limit: 1, offset: 0 })).numberOfResults,
     });
   };
   routes.post(`${m}/:accountNumber/statements/:kind/reports`, statementReport(kindParam));
@@ -312,9 +327,9 @@ export function accountGroupRoutes({ database }: Deps) {
     const period = periodOf(query.filters.date, timeZone);
     return and(eq(ledgerTransfers.accountNumber, accountNumber), period.start ? gte(ledgerTransfers.transferDate, period.start) : undefined, period.end ? lte(ledgerTransfers.transferDate, period.end) : undefined);
   }
-  async function transferPage(c: Context<AppEnv>, accountNumber: string) {
+  async function transferPage(c: Context<AppEnv>, accountNumber: string, timeZone: string) {
     const query = parseListRequest(singleValuedQuery(c), transferListSpec);
-    const where = transferWhere(accountNumber, query, c.get('timeZone'));
+    const where = transferWhere(accountNumber, query, timeZone);
     const sort = query.sort[0] ?? { field: 'date', descending: true };
     const order = sort.descending ? desc : asc;
     const [total] = await db.select({ value: count() }).from(ledgerTransfers).where(where);
@@ -329,20 +344,21 @@ export function accountGroupRoutes({ database }: Deps) {
   };
 
   routes.get(`${m}/:accountNumber/transfers`, async (c) => {
-    const { group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read']);
-    return c.json(await transferPage(c, group.accountNumber));
+    const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read']);
+    return c.json(await transferPage(c, group.accountNumber, scope.timeZone));
   });
   routes.post(`${m}/:accountNumber/transfers/reports`, async (c) => {
     const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
-    return queueReport(c, { reportType: 'transfers', context: merchantContext(scope), filters: { accountNumber: group.accountNumber }, spec: transferListSpec, countRows: countTransfers(group.accountNumber, c.get('timeZone')) });
+    return queueReport(c, { reportType: 'transfers', context: merchantContext(scope), filters: { accountNumber: group.accountNumber }, spec: transferListSpec, countRows: countTransfers(group.accountNumber, scope.timeZone) });
   });
 
+  /** Batches of the date filter's days: a batch is a business day, so the filter is read in the business's zone. */
   function batchWhere(accountNumber: string, query: ParsedListQuery, timeZone: string): SQL | undefined {
     const period = periodOf(query.filters.date, timeZone);
     const status = query.filters.status?.[0]?.value;
     return and(
       eq(settlementBatches.accountNumber, accountNumber),
-      period.start ? gte(settlementBatches.batchStart, new Date(Date.UTC(period.start.getUTCFullYear(), period.start.getUTCMonth(), period.start.getUTCDate()))) : undefined,
+      period.start ? gte(settlementBatches.batchStart, dayOf(period.start, timeZone).start) : undefined,
       period.end ? lte(settlementBatches.batchStart, period.end) : undefined,
       status && status.toLowerCase() !== 'any' ? eq(settlementBatches.status, status.toLowerCase() === 'open' ? 'Open' : 'Closed') : undefined,
     );
@@ -355,7 +371,7 @@ export function accountGroupRoutes({ database }: Deps) {
   routes.get(`${m}/:accountNumber/batches`, async (c) => {
     const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read']);
     const query = parseListRequest(singleValuedQuery(c), batchListSpec);
-    const where = batchWhere(group.accountNumber, query, c.get('timeZone'));
+    const where = batchWhere(group.accountNumber, query, scope.timeZone);
     const sort = query.sort[0] ?? { field: 'date', descending: true };
     const order = sort.descending ? desc : asc;
     const key = sort.field === 'net' ? settlementBatches.netMinor : sort.field === 'sales' ? settlementBatches.salesMinor : settlementBatches.batchStart;
@@ -366,7 +382,7 @@ export function accountGroupRoutes({ database }: Deps) {
   });
   routes.post(`${m}/:accountNumber/batches/reports`, async (c) => {
     const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
-    return queueReport(c, { reportType: 'settlementBatchOverview', context: merchantContext(scope), filters: { accountNumber: group.accountNumber }, spec: batchListSpec, countRows: countBatches(group.accountNumber, c.get('timeZone')) });
+    return queueReport(c, { reportType: 'settlementBatchOverview', context: merchantContext(scope), filters: { accountNumber: group.accountNumber }, spec: batchListSpec, countRows: countBatches(group.accountNumber, scope.timeZone) });
   });
 
   async function findBatch(c: Context<AppEnv>, accountNumber: string) {
@@ -391,6 +407,40 @@ export function accountGroupRoutes({ database }: Deps) {
       reportType: 'batchDetail', context: merchantContext(scope), filters: { accountNumber: group.accountNumber, batchId: batch.id },
       spec: { ...movementListSpec, filters: { category: movementListSpec.filters.category as never } },
       countRows: async (query) => (await batchMovements(db, batch.id, groupAccountId(group.accountNumber, 'trading'), { ...query, pageSize: 1, pageNumber: 1 })).total,
+    });
+  });
+
+  // Settlement details (reports/settlement-details.ts): one row per transaction of a batch, or of a period's batches.
+  const settlementDetailsFiles = { allowed: settlementDetailsFileTypes, message: settlementDetailsFileTypeMessage };
+  /** This month in the caller's zone: the month report's period when the request names none. */
+  const thisMonth = (timeZone: string): Record<string, string> => {
+    const today = calendarDate(now(), timeZone);
+    const first = `${today.slice(0, 7)}-01`;
+    const date = encodeDateRange({ start: first, end: addDays(addDays(first, 32).slice(0, 7) + '-01', -1) });
+    return date ? { date } : {};
+  };
+  routes.post(`${m}/:accountNumber/settlement-details/reports`, async (c) => {
+    const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
+    return queueReport(c, {
+      reportType: 'settlementDetails', context: merchantContext(scope), filters: { accountNumber: group.accountNumber }, spec: batchListSpec,
+      fileTypes: settlementDetailsFiles, defaultFilters: thisMonth,
+      countRows: async (query) => {
+        const period = periodOf(query.filters.date, scope.timeZone);
+        if (!period.start || !period.end) throw badRequest('Settlement details cover a period with a first and a last day (a month, for instance).');
+        if (period.end.getTime() - period.start.getTime() > maxSettlementDetailsDays * 86_400_000) {
+          throw badRequest(`Settlement details cover ${maxSettlementDetailsDays} days at most; choose a month or a shorter period.`);
+        }
+        return countSettlementDetails(db, await settlementDetailBatches(db, group.accountNumber, period));
+      },
+    });
+  });
+  routes.post(`${m}/:accountNumber/batches/:batchId/settlement-details/reports`, async (c) => {
+    const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
+    const batch = await findBatch(c, group.accountNumber);
+    return queueReport(c, {
+      reportType: 'settlementDetails', context: merchantContext(scope), filters: { accountNumber: group.accountNumber, batchId: batch.id },
+      spec: { filters: {}, sortable: [], defaultSort: [] }, fileTypes: settlementDetailsFiles,
+      countRows: async () => countSettlementDetails(db, [batch]),
     });
   });
 
@@ -420,7 +470,7 @@ export function accountGroupRoutes({ database }: Deps) {
       .where(and(eq(merchantAccountGroups.businessId, business.id), eq(merchantAccountGroups.currency, group.currency))).orderBy(asc(merchants.name));
     return { accountNumber: group.accountNumber, businessId: business.id, businessName: business.name, currency: group.currency, balance: toMajorUnits(balance, group.currency), merchantAccounts: linked };
   }
-  const businessContext = (business: typeof businesses.$inferSelect) => ({ level: 'business' as const, businessId: business.id, title: business.name });
+  const businessContext = (business: typeof businesses.$inferSelect) => ({ level: 'business' as const, businessId: business.id, title: business.name, timeZone: business.timeZone });
 
   routes.get(b, async (c) => {
     const business = await businessScope(c, ['Mapi.BagsExternal.Read']);
@@ -436,22 +486,22 @@ export function accountGroupRoutes({ database }: Deps) {
     return c.json(await businessGroupOut(business, group, balances.get(groupAccountId(group.accountNumber, 'business')) ?? 0));
   });
   routes.get(`${b}/:accountNumber/statement`, async (c) => {
-    const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
-    return c.json(await statementAnswer(c, group.accountNumber, 'business', group.currency));
+    const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    return c.json(await statementAnswer(c, group.accountNumber, 'business', group.currency, business.timeZone));
   });
   routes.get(`${b}/:accountNumber/statement/balances`, async (c) => {
-    const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
-    return c.json(await dailyBalancesAnswer(c, group.accountNumber, 'business', group.currency));
+    const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    return c.json(await dailyBalancesAnswer(c, group.accountNumber, 'business', group.currency, business.timeZone));
   });
   routes.get(`${b}/:accountNumber/statement/camt053`, async (c) => {
     const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
-    return camt053Answer(c, group.accountNumber, 'business', group.currency, business.name);
+    return camt053Answer(c, group.accountNumber, 'business', group.currency, business.name, business.timeZone);
   });
   routes.post(`${b}/:accountNumber/statement/reports`, async (c) => {
     const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Reports.Create']);
     return queueReport(c, {
       reportType: 'businessAccount', context: businessContext(business), filters: { accountNumber: group.accountNumber, kind: 'business' }, spec: movementListSpec,
-      countRows: async (query) => (await readStatement(db, { accountId: groupAccountId(group.accountNumber, 'business'), period: periodOf(query.filters.date, c.get('timeZone')), categories: categoriesOf(query), sort: { field: 'date', descending: false }, limit: 1, offset: 0 })).numberOfResults,
+      countRows: async (query) => (await readStatement(db, { accountId: groupAccountId(group.accountNumber, 'business'), period: periodOf(query.filters.date, business.timeZone), categories: categoriesOf(query), sort: { field: 'date', descending: false }, limit: 1, offset: 0 })).numberOfResults,
     });
   });
 
@@ -509,12 +559,53 @@ export function accountGroupRoutes({ database }: Deps) {
     return c.json(await remittanceOut(group));
   });
   routes.get(`${b}/:accountNumber/transfers`, async (c) => {
+    const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
+    return c.json(await transferPage(c, group.accountNumber, business.timeZone));
+  });
+  // A business transfer and the payouts it pays: the merchant batches' payouts (and any other entry but transfers)
+  // that reached the business account from the group's transfer before it (payBusinessRemittances pays the balance
+  // of its day, so those are exactly what it pays) up to its own date. carriedOver is what the account held beyond
+  // them, so the payouts and it always sum to the transfer.
+  routes.get(`${b}/:accountNumber/transfers/:transferId`, async (c) => {
     const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
-    return c.json(await transferPage(c, group.accountNumber));
+    const transferId = c.req.param('transferId') ?? '';
+    if (!/^R[A-Za-z0-9]{6,40}-[0-9]{8}$/.test(transferId)) throw notFound();
+    const [transfer] = await db.select().from(ledgerTransfers).where(and(
+      eq(ledgerTransfers.id, transferId), eq(ledgerTransfers.accountNumber, group.accountNumber), eq(ledgerTransfers.groupKind, 'business'),
+    ));
+    if (!transfer) throw notFound();
+    const [previous] = await db.select({ at: ledgerTransfers.transferDate }).from(ledgerTransfers).where(and(
+      eq(ledgerTransfers.accountNumber, group.accountNumber), eq(ledgerTransfers.groupKind, 'business'), sql`${ledgerTransfers.transferDate} < ${transfer.transferDate}`,
+    )).orderBy(desc(ledgerTransfers.transferDate)).limit(1);
+    const e = ledgerEntries;
+    const rows = await db.select({
+      postingId: e.postingId, category: e.category, batchId: e.batchId, merchantId: e.merchantId, valueAt: e.valueAt, amountMinor: e.amountMinor,
+      merchantName: merchants.name, merchantAccountNumber: settlementBatches.accountNumber, batchStart: settlementBatches.batchStart,
+    }).from(e)
+      .leftJoin(settlementBatches, eq(settlementBatches.id, e.batchId))
+      .leftJoin(merchants, eq(merchants.id, e.merchantId))
+      .where(and(
+        eq(e.accountId, groupAccountId(group.accountNumber, 'business')), sql`${e.category} <> 'transfer'`,
+        previous ? gte(e.valueAt, previous.at) : undefined, sql`${e.valueAt} < ${transfer.transferDate}`,
+      )).orderBy(asc(e.valueAt), asc(e.id));
+    const payoutsMinor = rows.reduce((sum, row) => sum + Number(row.amountMinor), 0);
+    const major = (minor: number) => toMajorUnits(minor, transfer.currency);
+    const body: TransferDetail = {
+      ...transferOut(transfer), businessId: transfer.businessId,
+      remittanceText: remittanceText({ id: transfer.id, businessId: transfer.businessId, transferDate: transfer.transferDate }),
+      periodStart: previous?.at.toISOString() ?? null,
+      payouts: rows.map((row) => ({
+        postingId: row.postingId, category: row.category, batchId: row.batchId, merchantId: row.merchantId, merchantName: row.merchantName ?? null,
+        merchantAccountNumber: row.merchantAccountNumber ?? null, batchDate: row.batchStart?.toISOString() ?? null, valueDate: row.valueAt.toISOString(), amount: major(Number(row.amountMinor)),
+      })),
+      payoutsTotal: major(payoutsMinor),
+      carriedOver: major(transfer.amountMinor - payoutsMinor),
+    };
+    return c.json(body);
   });
   routes.post(`${b}/:accountNumber/transfers/reports`, async (c) => {
     const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Reports.Create']);
-    return queueReport(c, { reportType: 'transfers', context: businessContext(business), filters: { accountNumber: group.accountNumber }, spec: transferListSpec, countRows: countTransfers(group.accountNumber, c.get('timeZone')) });
+    return queueReport(c, { reportType: 'transfers', context: businessContext(business), filters: { accountNumber: group.accountNumber }, spec: transferListSpec, countRows: countTransfers(group.accountNumber, business.timeZone) });
   });
 
   // ── the provider's own accounts (internal users) ──

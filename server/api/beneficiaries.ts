@@ -12,7 +12,7 @@
 // | PUT    | {business}/beneficiaries/{id}                     | Mapi.Beneficiary.Create   | changed, back to Referred, screened again; 409 on a stale version |
 // | PUT    | {business}/beneficiaries/{id}/status  { status }  | Mapi.Beneficiary.Approve  | Approved: not by its creator or last changer (four eyes, 422), not with open or confirmed alerts (422), not by someone they invited in the last 7 days (403), only from a sign-in with two-factor (403); every owner of the business is emailed |
 // | PUT    | {business}/beneficiaries/{id}/alerts/{alertId}    | Mapi.Screening.Resolve    | { decision: confirmed or dismissed, reason, version }; a confirmed match rejects the beneficiary |
-// | GET    | /screening-alerts                                 | Mapi.Screening.Resolve at root | every business's alerts (filter status; sort created, score) |
+// | GET    | /screening-alerts                                 | Mapi.Screening.Resolve at root | every business's alerts, with business and beneficiary names (filter status; sort created, score) |
 // | GET    | /screening/settings                               | Mapi.Screening.Resolve at root | { sensitivity, threshold, version } |
 // | PUT    | /screening/settings  { sensitivity, version }     | Mapi.Screening.Resolve at root | the settings; 409 on a stale version |
 // Every write is audited (BeneficiaryCreated, BeneficiaryChanged, BeneficiaryStatusChanged, ScreeningAlertResolved,
@@ -97,14 +97,17 @@ function checkBody(body: BeneficiaryBody): { iban: string; bic: string } {
 }
 
 async function alertsOf(reader: Writer, where: SQL | undefined, order: SQL[], limit = 500, offset = 0): Promise<ScreeningAlert[]> {
-  const rows = await reader.select({ alert: a, entry: screeningListEntries, beneficiary: b }).from(a)
+  const rows = await reader.select({ alert: a, entry: screeningListEntries, beneficiary: b, businessName: businesses.name }).from(a)
     .innerJoin(screeningListEntries, eq(screeningListEntries.id, a.entryId))
     .innerJoin(b, eq(b.id, a.beneficiaryId))
+    .leftJoin(businesses, eq(businesses.id, a.businessId))
     .where(where).orderBy(...order).limit(limit).offset(offset);
   const resolverIds = [...new Set(rows.map((row) => row.alert.resolvedBy).filter((id): id is string => id !== null))];
   const names = await userNames(reader, resolverIds);
-  return rows.map(({ alert, entry, beneficiary }) => ({
-    alertId: alert.id, beneficiaryId: alert.beneficiaryId, businessId: alert.businessId, beneficiaryName: displayName(beneficiary),
+  return rows.map(({ alert, entry, beneficiary, businessName }) => ({
+    alertId: alert.id, beneficiaryId: alert.beneficiaryId, businessId: alert.businessId,
+    // The business's name for people reading the queue; its id when the business row is gone.
+    businessName: businessName ?? alert.businessId, beneficiaryName: displayName(beneficiary),
     entryId: entry.id, list: entry.list, listedName: entry.name, matchedName: alert.matchedName, screenedName: alert.screenedName,
     listedDateOfBirth: entry.dateOfBirth, listedCountry: entry.country, listedReason: entry.reason, score: alert.score / 1000,
     status: alert.status, reason: alert.reason, resolvedBy: alert.resolvedBy ? names.get(alert.resolvedBy) ?? alert.resolvedBy : null,

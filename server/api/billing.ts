@@ -24,7 +24,7 @@ import { and, count, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import {
   alreadyPaidMessage, businessInvoiceListSpec, creditExceedsMessage, creditNoteNotPayableMessage, creditOfCreditMessage, duplicateRunMessage,
-  invoiceListSpec, invoiceSeries, monthBounds, monthNotEndedMessage, type InvoiceStatusName,
+  invoiceListSpec, invoiceSeries, monthNotEndedMessage, type InvoiceStatusName,
 } from '../../src/contract/billing.ts';
 import { billingMonthBody, creditNoteBody, invoiceStatusBody, type Invoice, type InvoiceListItem } from '../../src/contract/billing-schemas.ts';
 import type { FilterClause, ListQuerySpec } from '../../src/contract/list-query.ts';
@@ -33,6 +33,7 @@ import { draftInvoices, issueBillingRun, newBillingId, takeNumbers } from '../bi
 import { ensureInvoicePdf, invoicePdfName, type InvoiceDocument } from '../billing/invoice-pdf.ts';
 import type { Db } from '../db/client.ts';
 import { creditNotePostingId, invoicePaymentPostingId, postCreditNote, postInvoicePayment } from '../ledger/invoice-postings.ts';
+import { monthEnvelope } from '../ledger/periods.ts';
 import { auditEvents, billingRuns, businesses, invoices, users } from '../db/schema.ts';
 import { contentDisposition } from '../files/content-disposition.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
@@ -102,8 +103,9 @@ function requireRoot(principal: Principal, permission: PermissionName): void {
   if (!permissionsOfRoles(roots).has(permission)) throw forbidden();
 }
 
+/** A month can be billed once it has ended in every business's time zone (the last, UTC−12, ends latest). */
 function monthEnded(month: string, now: Date): void {
-  if (monthBounds(month).end.getTime() > now.getTime()) throw new ApiError(422, monthNotEndedMessage);
+  if (monthEnvelope(month).end.getTime() > now.getTime()) throw new ApiError(422, monthNotEndedMessage);
 }
 
 export function billingRoutes({ database, files }: Deps) {

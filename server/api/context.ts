@@ -6,7 +6,7 @@
 //   GET /context/businesses?pagenumber&pagesize&liveonly
 //       → { data: [{ businessId, businessName, camAutoRemittance, live }], totalCount }   sorted by name, id
 //   GET /context/businesses/{businessId}
-//       → { id, name, live, camAutoRemittance, partnerId }                                   404 when not reachable
+//       → { id, name, live, camAutoRemittance, partnerId, timeZone }                             404 when not reachable
 //   GET /context/businesses/{businessId}/merchants?pagenumber&pagesize&liveonly
 //       → { data: [{ merchantId, merchantName, grossSettlement, currencies, live }], totalCount }   404 business
 //   GET /context/businesses/{businessId}/merchants/{merchantId}
@@ -168,6 +168,7 @@ export function contextRoutes({ database }: Deps) {
     const { business } = resolved;
     return c.json({
       id: business.id, name: business.name, live: business.live, camAutoRemittance: business.camAutoRemittance, partnerId: business.partnerId,
+      timeZone: business.timeZone,
     });
   });
 

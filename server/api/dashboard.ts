@@ -2,9 +2,9 @@
 // and 9; context document section 7). Paths under /api/portal, {context} being /businesses/{b},
 // /businesses/{b}/merchants/{m} or /partners/{p}:
 //
-//   POST {context}/dashboard            { dateRange: { startDate, endDate }, interval, currency? }
-//   GET  /partners/{p}/dashboard?startDate&endDate&interval&currency     (the partner form the spec names)
-//       → { startDate, endDate, interval, timeZone, currency, currencies, bucket: { unit, step },
+//   POST {context}/dashboard            { dateRange: { startDate, endDate }, interval, currency?, dateBasis? }
+//   GET  /partners/{p}/dashboard?startDate&endDate&interval&currency&dateBasis     (the partner form the spec names)
+//       → { startDate, endDate, interval, timeZone, currency, currencies, dateBasis, bucket: { unit, step },
 //           datapoints: [{ startDate, endDate, volume, revenue, unsuccessfulVolume, unsuccessfulRevenue, salesCount }] }
 //   POST {context}/dashboard/declines   { currency, dateRange: { startDate, endDate } }
 //       → { startDate, endDate, currency, totalCount, totalAmount, reasons: [{ reason, count, amount }] }
@@ -12,6 +12,8 @@
 //       → { startDate, endDate, currency, by, rows: [{ key, label, volume, revenue, unsuccessfulVolume, unsuccessfulRevenue, salesCount, count }] }
 //       (server/stats/breakdown.ts: the same definitions, so the rows add up to the dashboard's totals)
 //
+// dateBasis picks the view (server/stats/definition.ts): 'paymentDate' (the default: everything on its payment's day)
+// or 'activityDate' (money on the day it moved); each has its own tables in the statistics store.
 // Dates are calendar dates in the Time-Zone header's zone; buckets are that zone's hours, days or months. Access:
 // the context must be reachable (else 404) and the caller must hold Mapi.MerchantDashboardReport.Read there (else
 // 403). Bad input is a 400 naming the problem. Sums come from the statistics store (server/stats), never from a
@@ -20,7 +22,7 @@ import { type } from 'arktype';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import {
-  addLocalDays, bucketPlan, normalisePeriod, formatInstant, startOfLocalDate, type DashboardPeriod,
+  addLocalDays, bucketPlan, defaultDateBasis, normalisePeriod, formatInstant, startOfLocalDate, type DashboardPeriod,
 } from '../../src/contract/dashboard-intervals.ts';
 import {
   breakdownRequestSchema, dashboardRequestSchema, declinesRequestSchema, type BreakdownResponse, maxDeclineReasons, type DashboardResponse, type DeclinesResponse,
@@ -80,7 +82,7 @@ function periodOrBadRequest(interval: DashboardPeriod['interval'], startDate: st
 
 /** The GET form's query string as the POST body: names are case-insensitive, each given once, nothing else. */
 function bodyFromQuery(c: Context<AppEnv>): unknown {
-  const known: Record<string, string> = { startdate: 'startDate', enddate: 'endDate', interval: 'interval', currency: 'currency' };
+  const known: Record<string, string> = { startdate: 'startDate', enddate: 'endDate', interval: 'interval', currency: 'currency', datebasis: 'dateBasis' };
   const values: Record<string, string> = {};
   const problems: string[] = [];
   for (const [name, list] of Object.entries(c.req.queries())) {
@@ -111,7 +113,8 @@ export function dashboardRoutes({ database }: Deps) {
     const timeZone = c.get('timeZone');
     const currency = request.currency ?? (currencies.includes(defaultCurrency) ? defaultCurrency : currencies[0] ?? defaultCurrency);
     const plan = bucketPlan(period, timeZone);
-    const sums = await sumPerBucket(database.db, scope, currency, plan.buckets);
+    const dateBasis = request.dateBasis ?? defaultDateBasis;
+    const sums = await sumPerBucket(database.db, scope, currency, plan.buckets, dateBasis);
     const body: DashboardResponse = {
       startDate: period.startDate,
       endDate: period.endDate,
@@ -119,6 +122,7 @@ export function dashboardRoutes({ database }: Deps) {
       timeZone,
       currency,
       currencies,
+      dateBasis,
       bucket: { unit: plan.unit, step: plan.step },
       datapoints: plan.buckets.map((bucket, index) => ({
         startDate: formatInstant(bucket.start, timeZone),

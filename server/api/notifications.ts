@@ -19,7 +19,7 @@
 // time publishes it (publishDueNotifications). Publishing stamps publishedUtc. Every write is audited.
 import { randomBytes } from 'node:crypto';
 import { type } from 'arktype';
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { parseListQuery } from '../../src/contract/list-query.ts';
 import { notificationStatusTransitions } from '../../src/contract/notifications.ts';
@@ -101,7 +101,7 @@ export function notificationRoutes({ database }: Deps) {
 
   async function find(reference: string): Promise<AuthoredNotification> {
     if (!referencePattern.test(reference)) throw notFound();
-    const [row] = await db.select({ notification: notifications, readCount }).from(notifications).where(eq(notifications.reference, reference));
+    const [row] = await db.select({ notification: notifications, readCount }).from(notifications).where(and(eq(notifications.reference, reference), isNull(notifications.audienceUserIds)));
     if (!row) throw notFound();
     return { ...summaryOf(row.notification, row.readCount), content: row.notification.content, version: row.notification.version };
   }
@@ -124,7 +124,8 @@ export function notificationRoutes({ database }: Deps) {
     if (!parsed.ok) throw badRequest(parsed.errors);
     const { pageNumber, pageSize, filters } = parsed.query;
     const statuses = (filters.status ?? []).map((clause) => clause.value as Status);
-    const where = statuses.length > 0 ? inArray(notifications.status, statuses) : undefined;
+    // Personal notifications (ticket replies) are the support desk's, not authored ones: never listed or edited here.
+    const where = and(isNull(notifications.audienceUserIds), statuses.length > 0 ? inArray(notifications.status, statuses) : undefined);
     const rows = await db.select({ notification: notifications, readCount }).from(notifications).where(where)
       .orderBy(desc(notifications.lastEditedUtc), desc(notifications.reference)).limit(pageSize).offset((pageNumber - 1) * pageSize);
     const [counted] = await db.select({ total: count() }).from(notifications).where(where);

@@ -128,7 +128,7 @@ add(
   { method: 'GET', path: '/user/businesses', tag: tags.user, summary: 'The businesses the caller’s policy names', response: 'untyped' },
   { method: 'GET', path: '/user/contexts', tag: tags.user, summary: 'Every context the caller’s policy grants explicitly', response: 'untyped' },
   { method: 'GET', path: '/user/notifications/status', tag: tags.notifications, summary: 'Unread notifications and messages of the caller', response: shellResponses.notificationStatusSchema },
-  { method: 'GET', path: '/user-settings/:key', tag: tags.settings, summary: 'One setting of the caller', response: shellResponses.userSettingSchema },
+  { method: 'GET', path: '/user-settings/:key', tag: tags.settings, summary: 'One setting of the caller (value null when not set)', response: shellResponses.userSettingSchema },
   { method: 'PUT', path: '/user-settings/:key', tag: tags.settings, summary: 'Save one setting of the caller', body: settingBody, response: shellResponses.userSettingSchema },
   { method: 'DELETE', path: '/user-settings/:key', tag: tags.settings, summary: 'Forget one setting of the caller', response: 'none' },
   { method: 'GET', path: '/enumerations/:name', tag: tags.reference, summary: 'A list of values (countries, currencies, …) and their names', response: 'untyped' },
@@ -143,6 +143,9 @@ add(
   { method: 'GET', path: '/context/businesses/:businessId/merchants/:merchantId', tag: tags.context, summary: 'One merchant of the context', response: contextResponses.contextMerchantSchema },
   { method: 'GET', path: '/context/businesses/:businessId/merchants/:merchantId/configurations', tag: tags.context, summary: 'Configurations of a merchant of the context', query: pageParameters, response: contextResponses.contextConfigurationPageSchema },
   { method: 'GET', path: '/context/search', tag: tags.context, summary: 'Search businesses and merchants by name', query: [...pageParameters, liveOnly, { name: 'searchTerm', schema: type('0 < string <= 100'), required: true }], response: contextResponses.contextSearchPageSchema },
+  { method: 'GET', path: '/context/records/transactions/:reference', tag: tags.context, summary: 'The context a transaction belongs to (404 when the caller may not read it)', response: contextResponses.recordContextSchema },
+  { method: 'GET', path: '/context/records/configurations/:configurationId/payment-jobs/:paymentJobReference', tag: tags.context, summary: 'The context a payment job belongs to (404 when the caller may not read it)', response: contextResponses.recordContextSchema },
+  { method: 'GET', path: '/context/records/tickets/:ticketId', tag: tags.context, summary: 'The context a support ticket belongs to (404 when the caller may not read it)', response: contextResponses.recordContextSchema },
   { method: 'GET', path: '/search', tag: tags.search, summary: 'Search records by reference or name', query: searchQuery, response: shellResponses.recordSearchSchema },
   { method: 'GET', path: '/search/merchants', tag: tags.search, summary: 'Merchant names the caller may see, by prefix (completes merchant:…)', query: merchantQuery, response: shellResponses.searchMerchantsSchema },
 );
@@ -158,6 +161,7 @@ add({
   query: [
     { name: 'startDate', schema: type(/^\d{4}-\d{2}-\d{2}$/), required: true }, { name: 'endDate', schema: type(/^\d{4}-\d{2}-\d{2}$/), required: true },
     { name: 'interval', schema: type('string'), required: true }, { name: 'currency', schema: type(/^[A-Z]{3}$/) },
+    { name: 'dateBasis', schema: type("'paymentDate' | 'activityDate'") },
   ],
   response: dashboard.dashboardResponseSchema,
 });
@@ -330,6 +334,8 @@ add(
   { method: 'POST', path: `${group}/batches/reports`, tag: tags.ledger, summary: 'Queue a settlement batch overview', body: ledgerSchemas.ledgerReportBody, response: ledgerSchemas.ledgerReportQueued, status: 202 },
   { method: 'GET', path: `${group}/batches/:batchId`, tag: tags.ledger, summary: 'One settlement batch and its movements', query: categoryOnly, response: ledgerSchemas.settlementBatchDetail },
   { method: 'POST', path: `${group}/batches/:batchId/reports`, tag: tags.ledger, summary: 'Queue a settlement batch report', body: ledgerSchemas.ledgerReportBody, response: ledgerSchemas.ledgerReportQueued, status: 202 },
+  { method: 'POST', path: `${group}/batches/:batchId/settlement-details/reports`, tag: tags.ledger, summary: 'Queue the settlement details of a batch: one row per transaction (CSV, XLSX)', body: ledgerSchemas.ledgerReportBody, response: ledgerSchemas.ledgerReportQueued, status: 202 },
+  { method: 'POST', path: `${group}/settlement-details/reports`, tag: tags.ledger, summary: 'Queue the settlement details of a period’s batches (default: this month): one row per transaction (CSV, XLSX)', body: ledgerSchemas.ledgerReportBody, response: ledgerSchemas.ledgerReportQueued, status: 202 },
   { method: 'GET', path: `${business}/business-accountgroups`, tag: tags.ledger, summary: 'Account groups of a business', response: ledgerSchemas.businessAccountGroupList },
   { method: 'GET', path: businessGroup, tag: tags.ledger, summary: 'One business account group', response: ledgerSchemas.businessAccountGroup },
   { method: 'GET', path: `${businessGroup}/statement`, tag: tags.ledger, summary: 'Statement of the business account', query: movementListSpec, response: ledgerSchemas.accountStatement },
@@ -339,6 +345,7 @@ add(
   { method: 'GET', path: `${businessGroup}/remittance`, tag: tags.ledger, summary: 'The automatic remittance of the group', response: ledgerSchemas.remittance },
   { method: 'POST', path: `${businessGroup}/remittance`, tag: tags.ledger, summary: 'Change the automatic remittance', body: ledgerSchemas.remittanceUpdateBody, response: ledgerSchemas.remittance },
   { method: 'GET', path: `${businessGroup}/transfers`, tag: tags.ledger, summary: 'Transfers of the business group', query: transferListSpec, response: ledgerSchemas.ledgerTransferList },
+  { method: 'GET', path: `${businessGroup}/transfers/:transferId`, tag: tags.ledger, summary: 'One business transfer: its remittance text and the payouts it pays', response: ledgerSchemas.transferDetail },
   { method: 'POST', path: `${businessGroup}/transfers/reports`, tag: tags.ledger, summary: 'Queue a business transfers report', body: ledgerSchemas.ledgerReportBody, response: ledgerSchemas.ledgerReportQueued, status: 202 },
   { method: 'GET', path: '/ledger/internal-accounts', tag: tags.ledger, summary: 'The platform’s internal accounts (internal staff)', response: ledgerSchemas.internalAccountList },
   { method: 'GET', path: `${business}/pricing-plan`, tag: tags.ledger, summary: 'The business’s pricing plans', response: ledgerSchemas.pricingPlanList },
@@ -391,6 +398,14 @@ add(
   { method: 'GET', path: `${partner}/businesses`, tag: tags.partners, summary: 'Businesses of a partner', query: partnerBusinessListSpec, response: configurationSchemas.businessList },
   { method: 'GET', path: `${partner}/commission-plans`, tag: tags.partners, summary: 'Commission plans of a partner', response: partnerSchemas.commissionPlanList },
   { method: 'GET', path: `${partner}/commission-plans/:planId`, tag: tags.partners, summary: 'One commission plan, its rules and the commission earned per month', response: partnerSchemas.commissionPlanDetail },
+  {
+    method: 'GET', path: `${partner}/commission-plans/:planId/transactions`, tag: tags.partners, summary: 'One month’s commission per transaction (paged), with the month’s totals',
+    query: [
+      { name: 'month', schema: type(/^\d{4}-(0[1-9]|1[0-2])$/), description: 'YYYY-MM (default: this month)' }, { name: 'currency', schema: type(/^[A-Z]{3}$/), description: 'default: every currency' },
+      ...pageParameters,
+    ],
+    response: partnerSchemas.commissionTransactionList,
+  },
   { method: 'POST', path: `${partner}/commission-plans`, tag: tags.partners, summary: 'Create a commission plan with its rules', body: partnerSchemas.commissionPlanCreateBody, response: partnerSchemas.commissionPlanDetail, status: 201 },
   { method: 'PUT', path: `${partner}/commission-plans/:planId`, tag: tags.partners, summary: 'Change a commission plan and its rules (version rule)', body: partnerSchemas.commissionPlanUpdateBody, response: partnerSchemas.commissionPlanDetail },
   { method: 'DELETE', path: `${partner}/commission-plans/:planId`, tag: tags.partners, summary: 'Delete a commission plan that has not started (version rule)', query: versionQuery, response: 'none' },

@@ -2,10 +2,10 @@
 //
 // | method | path         | permission         | answer                                                        |
 // |--------|--------------|--------------------|---------------------------------------------------------------|
-// | GET    | /outbox      | Portal.Outbox.Read | { results: OutboxMessageSummary[], numberOfResults } (list convention; filters status, template, recipient) |
+// | GET    | /outbox      | Portal.Outbox.Read | { results: OutboxMessageSummary[], numberOfResults } (list convention; filters status, template, recipient, searchterm: recipient or subject contains, any case) |
 // | GET    | /outbox/{id} | Portal.Outbox.Read | OutboxMessage: the summary with both bodies, provider id, last error |
 // The outbox is the provider's own (it holds mail to every tenant), so it is a root-level permission only.
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { count, desc, eq, or, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { outboxListSpec, type OutboxMessage, type OutboxMessageSummary } from '../../src/contract/outbox.ts';
 import { outboundEmails } from '../db/schema.ts';
@@ -13,7 +13,7 @@ import { fromNameOf } from '../mail/compose.ts';
 import { permissionsIn } from '../policy/principal.ts';
 import { requirePermission, type AppEnv, type Deps } from './env.ts';
 import { notFound } from './errors.ts';
-import { assertResourceMatchesSpec, filterCondition, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
+import { assertResourceMatchesSpec, filterCondition, likeLiteral, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
 
 const o = outboundEmails;
 
@@ -27,6 +27,16 @@ const outboxResource: ListResource = {
       condition: (clauses) => {
         const wanted = clauses.filter((clause) => clause.operator === 'eq').map((clause) => clause.value.toLowerCase());
         return wanted.length === 0 ? undefined : sql`lower(${o.recipient}) IN (${sql.join(wanted.map((value) => sql`${value}`), sql`, `)})`;
+      },
+    },
+    searchterm: {
+      type: 'custom',
+      condition: (clauses) => {
+        const term = clauses.find((clause) => clause.operator === 'eq')?.value.trim();
+        if (!term) return undefined;
+        // % and _ typed by the user are literal characters, not wildcards.
+        const pattern = `%${likeLiteral(term.toLowerCase())}%`;
+        return or(sql`lower(${o.recipient}) LIKE ${pattern}`, sql`lower(${o.subject}) LIKE ${pattern}`);
       },
     },
   },

@@ -8,6 +8,7 @@
 // | GET    | /partners/{partnerId}/businesses                  | Mapi.Partner.Read + Mapi.Business.Read          | { results, numberOfResults } (business)  |
 // | GET    | /partners/{partnerId}/commission-plans            | Mapi.Partner.Read                               | { results, numberOfResults }             |
 // | GET    | /partners/{partnerId}/commission-plans/{planId}   | Mapi.Partner.Read                               | plan, rules, commission earned per month |
+// | GET    | /partners/{partnerId}/commission-plans/{planId}/transactions?month=YYYY-MM[&currency][&pagenumber&pagesize] | Mapi.Partner.Read | one month's commission per transaction (paged), with the month's totals per currency |
 // | POST   | /partners/{partnerId}/commission-plans            | Mapi.Partner.Read + Mapi.CommissionPlans.Update | 201, the new plan as GET; 400 a field's problem; audited CommissionPlanCreated |
 // | PUT    | /partners/{partnerId}/commission-plans/{planId}   | Mapi.Partner.Read + Mapi.CommissionPlans.Update | the plan as GET; 409 stale version; 400 an ended plan or a field's problem; audited CommissionPlanUpdated |
 // | DELETE | /partners/{partnerId}/commission-plans/{planId}?version=N | Mapi.Partner.Read + Mapi.CommissionPlans.Update | 204; 409 stale version; 400 a plan that has started; audited CommissionPlanDeleted |
@@ -34,6 +35,9 @@ import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
 import { businesses, commissionPlans, commissionRules, merchants, partners } from '../db/schema.ts';
 import { commissionByMonth } from '../partners/commission-ledger.ts';
+import { commissionTransactionsOfMonth } from '../partners/commission-transactions.ts';
+import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
+import type { CommissionTransactionList } from '../../src/contract/partner-schemas.ts';
 import type { CommissionRuleTerms } from '../partners/commission.ts';
 import { isInternal, permissionsIn, resolvePartner } from '../policy/principal.ts';
 import { recordAudit } from './audit-trail.ts';
@@ -144,13 +148,19 @@ function checkedPlanEdit(body: CommissionPlanCreateBody): CommissionPlanEdit {
   return edit;
 }
 
-/** The months a plan's commission is computed for: its validity up to now, at most maxCommissionMonths, as [from, to). */
+/**
+ * The months a plan's commission is computed for: its validity up to now, at most maxCommissionMonths, as [from, to).
+ * The bounds are dates (UTC midnight standing for each business's own midnight, commission-ledger.ts): the plan's
+ * days, and for a plan still running the end of this month (nothing is posted after now).
+ */
 export function commissionWindow(validFrom: string, validTo: string | null, now: Date): { from: Date; to: Date } | null {
   const startOfMonth = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
   const end = validTo === null ? now : new Date(Math.min(now.getTime(), Date.parse(`${validTo}T00:00:00Z`) + 86_400_000));
   const earliest = startOfMonth(new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - (maxCommissionMonths - 1), 1)));
   const from = new Date(Math.max(Date.parse(`${validFrom}T00:00:00Z`), earliest.getTime()));
-  return from < end ? { from, to: end } : null;
+  const monthAfterNow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  const to = new Date(validTo === null ? monthAfterNow : Math.min(monthAfterNow, Date.parse(`${validTo}T00:00:00Z`) + 86_400_000));
+  return from < end ? { from, to } : null;
 }
 
 export function partnerRoutes({ database }: Deps) {
@@ -258,6 +268,44 @@ export function partnerRoutes({ database }: Deps) {
     const { partner, permissions } = await reachPartner(c, 'Mapi.Partner.Read');
     const plan = await findPlan(partner.id, idParam(c, 'planId'));
     return c.json(await planDetail(partner, plan, permissions));
+  });
+
+  // One month's commission transaction by transaction, each its share of the plan's monthly row (the shares of a
+  // month and currency sum to it): the month cut to the plan's window as the monthly rows are. Parameters: month
+  // (YYYY-MM, default this UTC month), currency (three capitals, default every currency), pagenumber, pagesize.
+  routes.get('/partners/:partnerId/commission-plans/:planId/transactions', async (c) => {
+    const { partner } = await reachPartner(c, 'Mapi.Partner.Read');
+    const plan = await findPlan(partner.id, idParam(c, 'planId'));
+    const params = Object.fromEntries(Object.entries(singleValuedQuery(c)).map(([name, value]) => [name.toLowerCase(), value]));
+    const problems: string[] = [];
+    const unknown = Object.keys(params).filter((name) => !['month', 'currency', 'pagenumber', 'pagesize'].includes(name));
+    if (unknown.length > 0) problems.push(...unknown.map((name) => `'${name.slice(0, 40)}' is not a parameter of this list`));
+    const clock = new Date();
+    const month = params.month ?? clock.toISOString().slice(0, 7);
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) problems.push('month must be a month as YYYY-MM');
+    const currency = params.currency ?? null;
+    if (currency !== null && !/^[A-Z]{3}$/.test(currency)) problems.push('currency must be a currency code of three capital letters');
+    const pageNumber = params.pagenumber === undefined ? 1 : Number(params.pagenumber);
+    if (!/^\d{1,7}$/.test(params.pagenumber ?? '1') || pageNumber < 1) problems.push('pagenumber must be a whole number from 1');
+    const pageSize = params.pagesize === undefined ? defaultPageSize : Number(params.pagesize);
+    if (!(pageSizes as readonly number[]).includes(pageSize)) problems.push(`pagesize must be one of ${pageSizes.join(', ')}`);
+    if (problems.length > 0) throw badRequest(problems);
+    const rules = await db.select().from(commissionRules).where(eq(commissionRules.planId, plan.id));
+    const descriptions = new Map(rules.map((rule) => [rule.id, rule.description]));
+    // The same window (and clock) as the plan's monthly rows.
+    const window = commissionWindow(plan.validFrom, plan.validTo, clock);
+    const { rows, totals } = window ? await commissionTransactionsOfMonth(db, partner.id, rules.map(toRuleTerms), month, window, currency) : { rows: [], totals: [] };
+    const page = rows.slice((pageNumber - 1) * pageSize, pageNumber * pageSize);
+    const body: CommissionTransactionList = {
+      commissionPlanId: plan.id, month, totals,
+      results: page.map((row) => ({
+        reference: row.reference, businessId: row.businessId, businessName: row.businessName, merchantId: row.merchantId, dateTimeUtc: row.valueAt.toISOString(),
+        currency: row.currency, channel: row.channel, paymentMethod: row.paymentMethod, cardType: row.cardType, feeMinor: row.feeMinor,
+        ruleId: row.ruleId, ruleDescription: row.ruleId ? descriptions.get(row.ruleId) ?? null : null, commissionMinor: row.commissionMinor,
+      })),
+      numberOfResults: rows.length,
+    };
+    return c.json(body);
   });
 
   // A new plan under the same checks as an edit. Its id follows the seed's ('CP-{partnerId}-{n}'): the next n after

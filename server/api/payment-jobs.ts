@@ -7,7 +7,7 @@
 //
 // | method | path                                                                  | permission                  | answer |
 // |--------|-----------------------------------------------------------------------|-----------------------------|--------|
-// | GET    | {context}/payment-jobs                                                | Portal.PaymentJobs.Read     | { results, numberOfResults } |
+// | GET    | {context}/payment-jobs                                                | Portal.PaymentJobs.Read     | { results, numberOfResults }; filters incl. configurationid and tab (open, authorised, paid, refunded, failed) |
 // | GET    | {context}/payment-jobs/{ref}                                          | Portal.PaymentJobs.Read     | detail (payments, order, invoices, reversals, split outpayment, version, actions) |
 // | GET    | {context}/traces/{traceReference}?advanced=true|false                 | Portal.Traces.Read          | { traceSequences } (raw messages masked, with advanced) |
 // | GET    | {context}/audit-events                                                | Portal.PaymentJobs.Read     | { data, totalCount }, newest first; filters event, from, to, paymentJobReference |
@@ -21,7 +21,7 @@
 // Actions: an Idempotency-Key header (1–255 printable characters) returns the first answer to the same request and a
 // 422 to another; a stale version is a 409 ('Someone updated this view'); a refused action is a 400 that says why and
 // what is possible, audited as failed. All of it in server/payments/ (the one door for money).
-import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { type } from 'arktype';
 import { filterInstant } from '../../src/contract/filters.ts';
@@ -30,8 +30,9 @@ import {
   cancelJobBody, cancelRefundBody, expireLinkBody, captureBody, mailPaymentLinkBody, refundBody, voidBody,
 } from '../../src/contract/payment-job-schemas.ts';
 import {
-  maxIdempotencyKeyLength, paymentIdOfTrace, paymentJobListSpec, paymentAuditEvents, type PaymentJobListItem,
+  maxIdempotencyKeyLength, paymentIdOfTrace, paymentJobListSpec, paymentAuditEvents, paymentJobTabStatuses, type PaymentJobListItem, type PaymentJobTab,
 } from '../../src/contract/payment-jobs.ts';
+import { sqlNow } from '../clock.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import type { Database, Db } from '../db/client.ts';
@@ -83,6 +84,21 @@ function amountCondition(clauses: FilterClause[]): SQL | undefined {
 const jobsWithPayment = (condition: SQL) =>
   inArray(j.reference, sql`(SELECT ${transactions.paymentJobReference} FROM ${transactions} WHERE ${transactions.kind} = 'payment' AND ${condition})`);
 
+/**
+ * The status tabs (src/contract/payment-jobs.ts): open is waiting or verified and not past its expiry (the app clock);
+ * paid and refunded split the paid jobs by whether any refund of theirs completed (a refund transaction 'paid').
+ */
+const hasCompletedRefund = sql`EXISTS (SELECT 1 FROM ${transactions} WHERE ${transactions.paymentJobReference} = ${j.reference} AND ${transactions.kind} = 'refund' AND ${transactions.status} = 'paid')`;
+export function tabCondition(tab: PaymentJobTab): SQL {
+  const statuses = inArray(j.status, [...paymentJobTabStatuses[tab]]);
+  switch (tab) {
+    case 'open': return and(statuses, sql`(${j.expirationDateTimeUtc} IS NULL OR ${j.expirationDateTimeUtc} > ${sqlNow()})`) as SQL;
+    case 'paid': return and(statuses, sql`NOT ${hasCompletedRefund}`) as SQL;
+    case 'refunded': return and(statuses, hasCompletedRefund) as SQL;
+    default: return statuses;
+  }
+}
+
 export const paymentJobResource: ListResource = {
   spec: paymentJobListSpec,
   filters: {
@@ -104,6 +120,13 @@ export const paymentJobResource: ListResource = {
       condition: (clauses) => {
         const values = clauses.filter((clause) => clause.operator === 'eq').map((clause) => clause.value);
         return values.length === 0 ? undefined : jobsWithPayment(inArray(transactions.paymentMethod, values));
+      },
+    },
+    tab: {
+      type: 'custom',
+      condition: (clauses) => {
+        const tabs = [...new Set(clauses.filter((clause) => clause.operator === 'eq').map((clause) => clause.value as PaymentJobTab))];
+        return tabs.length === 0 ? undefined : or(...tabs.map(tabCondition));
       },
     },
   },

@@ -12,7 +12,9 @@
 // payment jobs. Each kind is read under the permission that opens it (server/policy: the grants conferring
 // Mapi.Transactions.Read, Portal.PaymentJobs.Read, Mapi.Customers.Read, Portal.Tickets.Read, Mapi.Users.Read);
 // businesses and merchants as the context picker shows them. Another tenant's record is never suggested.
-// Invalid clauses are ignored here (the palette explains them inline), so a half-typed query still finds records.
+// Invalid clauses are ignored here (the palette explains them inline, and the list it opens names them), so a
+// half-typed query still finds records. A card is found by its stored last four and first six digits (last4:, bin:, or
+// 4 and 6 digits typed alone), never by the full number.
 // Prefix look-ups are btree range scans on text_pattern_ops indexes (server/db/schema.ts), measured with EXPLAIN.
 import { type } from 'arktype';
 import { and, asc, desc, eq, gte, inArray, or, type SQL, sql } from 'drizzle-orm';
@@ -57,7 +59,7 @@ export type SearchResult = {
 type Scored = SearchResult & { score: number };
 const kindOrder: SearchResultKind[] = ['transaction', 'paymentJob', 'customer', 'ticket', 'user', 'business', 'merchant'];
 
-const transactionFields = new Set<SearchField>(['status', 'amount', 'currency', 'merchant', 'email', 'method', 'channel', 'date', 'is', 'in']);
+const transactionFields = new Set<SearchField>(['status', 'amount', 'currency', 'merchant', 'email', 'method', 'channel', 'date', 'is', 'in', 'last4', 'bin']);
 const paymentJobFields = new Set<SearchField>(['status', 'amount', 'currency', 'merchant', 'date', 'order', 'in']);
 
 const prefixOf = (value: string) => `${likeLiteral(value)}%`;
@@ -203,6 +205,8 @@ export function searchRoutes({ database }: Deps) {
         anyOf(fields, 'is', (clause) => eq(t.kind, clause.value === 'refunded' ? 'refund' : clause.value as 'payment')),
         anyOf(fields, 'merchant', merchantNamed(t.merchantId)),
         anyOf(fields, 'email', (clause) => sql`lower(${t.customerEmail}) LIKE ${prefixOf(clause.value.toLowerCase())}`),
+        anyOf(fields, 'last4', (clause) => eq(t.cardLast4, clause.value)),
+        anyOf(fields, 'bin', (clause) => eq(t.cardBin, clause.value)),
         ...fields.filter((clause) => clause.field === 'amount').map((clause) => amountBounds(clause, t.amountMilli)),
         ...dateBounds,
       ];

@@ -37,6 +37,9 @@
 // (images and PDF; CSV for disputes), kept in the FileStore under tickets/{ticketId}/{attachmentId}.
 // Mail (outbox, same database transaction): the requester when staff reply publicly or change the status; the
 // assignee when a ticket is assigned to them by someone else. Every write is audited.
+// Replies move the ticket and notify the other side's bell (ticket-replies.ts): staff's public reply → OnHold and
+// assigned to the replier when unassigned; a requester-side reply → Open and flagged (updatedByRequester, the list's
+// filter updatedbyrequester=true) until writing staff reply or open it. New tickets are numbered TCK00041 from a sequence.
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
@@ -70,6 +73,8 @@ import {
   type ListResource,
 } from './list-sql.ts';
 import { grantedScope } from './transactions.ts';
+import { isUpdatedByRequester, markSeenByStaff, nextTicketId, recordReply, updatedByRequester } from './ticket-replies.ts';
+import { now as clockNow } from '../clock.ts';
 
 const t = tickets;
 const creator = alias(users, 'ticket_creator');
@@ -119,6 +124,7 @@ export const ticketResource: ListResource = {
     createdutc: { type: 'date', column: t.createdUtc },
     lastupdatedutc: { type: 'date', column: t.lastUpdatedUtc },
     searchterm: { type: 'custom', condition: (clauses) => searchCondition(clauses) },
+    updatedbyrequester: { type: 'custom', condition: (clauses) => (clauses.some((clause) => clause.value === 'true') ? updatedByRequester : undefined) },
   },
   sorts: {
     createdUtc: [{ expression: t.createdUtc, descending: false }, { expression: t.id, descending: false }],
@@ -373,6 +379,7 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       createdUtc: ticket.createdUtc.toISOString(), lastUpdatedUtc: ticket.lastUpdatedUtc.toISOString(),
       createdBy: nameOf(people?.creator?.id ? people.creator : null) ?? { userId: ticket.createdBy, name: 'Former user' },
       assignee: nameOf(people?.assignee?.id ? people.assignee : null),
+      updatedByRequester: opened.staff && isUpdatedByRequester(ticket),
       version: ticket.version,
       linkedTransactionReference: ticket.linkedTransactionReference,
       linkedPaymentJobReference: ticket.linkedPaymentJobReference,
@@ -543,12 +550,15 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
         .orderBy(...orderByOf(orderKeysOf(ticketResource, sort)))
         .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
       const [counted] = await db.select({ total: count() }).from(t).where(where);
+      // The requester's flag is the support staff's queue state: others are not told of it.
+      const staffCaller = grantedScope(c.get('principal'), staffPermission) !== null;
       const results: TicketListItem[] = rows.map((row) => ({
         ticketId: row.ticket.id, businessId: row.ticket.businessId, businessName: row.businessName, merchantId: row.ticket.merchantId, merchantName: row.merchantName,
         type: row.ticket.type as TicketType, status: row.ticket.status as TicketStatus, priority: row.ticket.priority as TicketPriority,
         subject: row.ticket.subject, createdUtc: row.ticket.createdUtc.toISOString(), lastUpdatedUtc: row.ticket.lastUpdatedUtc.toISOString(),
         createdBy: nameOf(row.creator?.id ? row.creator : null) ?? { userId: row.ticket.createdBy, name: 'Former user' },
         assignee: nameOf(row.assignee?.id ? row.assignee : null),
+        updatedByRequester: staffCaller && isUpdatedByRequester(row.ticket),
       }));
       return c.json({ results, numberOfResults: Number(counted?.total ?? 0) });
     });
@@ -576,9 +586,9 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
         const [found] = await db.select({ reference: paymentJobs.reference }).from(paymentJobs).where(and(eq(paymentJobs.reference, body.linkedPaymentJobReference), inContext(paymentJobs)));
         if (!found) throw badRequest('linkedPaymentJobReference is not a payment job of this business or merchant');
       }
-      const ticketId = newId('TCK');
       const now = new Date();
-      await db.transaction(async (tx) => {
+      const ticketId = await db.transaction(async (tx) => {
+        const ticketId = await nextTicketId(tx);
         const ticket = {
           id: ticketId, businessId: addressed.businessId ?? '', merchantId: addressed.merchantId, createdBy: principal.userId,
           type: body.type, status: 'Open', priority: body.priority ?? 'Unknown', subject: body.subject, description: body.description,
@@ -588,11 +598,23 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
         await tx.insert(t).values(ticket);
         await audit(tx, principal, 'TicketCreated', ticket, { ticketId, type: body.type });
         if (assigneeId) await mailAssignee(tx, principal, ticketId, body.subject, assigneeId);
+        return ticketId;
       });
       return c.json({ ticketId }, 201);
     });
 
-    routes.get(`${prefix}/:ticketId`, async (c) => c.json(await detailOf(await openTicket(c, resolve))));
+    routes.get(`${prefix}/:ticketId`, async (c) => {
+      const opened = await openTicket(c, resolve);
+      // Writing staff opening a flagged ticket have seen the requester's update: the queue's flag clears.
+      if (isWritingStaff(opened.here) && isUpdatedByRequester(opened.ticket)) {
+        const at = clockNow();
+        await db.transaction(async (tx) => {
+          if (await markSeenByStaff(tx, opened.ticket.id, at)) await recordEvent(tx, 'record', { resource: 'ticket', resourceId: opened.ticket.id, businessId: null, merchantId: null });
+        });
+        opened.ticket.staffSeenUtc = opened.ticket.requesterUpdatedUtc;
+      }
+      return c.json(await detailOf(opened));
+    });
 
     routes.put(`${prefix}/:ticketId`, async (c) => {
       const opened = await openTicket(c, resolve);
@@ -650,11 +672,13 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       if (internal && !opened.staff) throw forbidden();
       const commentId = newId('TCC');
       const { ticket, principal } = opened;
+      const assignable = opened.staff && !internal && ticket.assigneeId === null && await isAssignableStaff(db, principal.userId);
       await db.transaction(async (tx) => {
         const now = new Date();
         await tx.insert(ticketComments).values({ id: commentId, ticketId: ticket.id, authorId: principal.userId, text: body.text, internal, createdUtc: now, lastUpdatedUtc: now });
-        await tx.update(t).set({ lastUpdatedUtc: now }).where(eq(t.id, ticket.id));
-        await audit(tx, principal, 'TicketCommentCreated', ticket, { ticketId: ticket.id, ticketCommentId: commentId, internal });
+        // The workflow: staff's reply waits on the requester (and takes the ticket), the requester's reopens and flags it.
+        const moved = await recordReply(tx as unknown as Db, publicUrl, { ticket, principal, staff: opened.staff, assignable, internal, text: body.text, at: now });
+        await audit(tx, principal, 'TicketCommentCreated', ticket, { ticketId: ticket.id, ticketCommentId: commentId, internal, ...(Object.keys(moved.changes).length > 0 ? { changes: moved.changes } : {}) });
         // Internal notes are never mailed: the requester learns of public staff replies only.
         if (!internal && opened.staff) {
           await mailRequester(tx, principal, ticket, [`${principal.givenName} ${principal.familyName} replied:`, body.text], `New reply on ticket ${ticket.id}: ${ticket.subject}`);

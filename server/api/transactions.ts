@@ -24,8 +24,11 @@
 //
 // List parameters: pagenumber, pagesize (10, 25, 50, 100), OrderingField (date, amount, status, reference,
 // merchant) with OrderingDirection (Ascending | Descending; default date Descending), and the filters declared in
-// src/contract/transactions.ts (date, amount, status, channel, paymentmethod, kind, currency, merchantid,
-// searchterm). Anything undeclared, repeated or malformed is a 400 naming it.
+// src/contract/transactions.ts (date, amount, status, channel, paymentmethod, kind, currency, merchantid, last4,
+// bin, searchterm). Anything undeclared, repeated or malformed is a 400 naming it. An amount compares each row in its
+// own currency's major units (as the palette's record search does), with or without a currency filter. The card
+// filters read the stored last four and first six digits (generated from the masked number, indexed), never the
+// full number.
 //
 // Count: a capped count first (at most exactCountLimit + 1 = 10,001 matching rows are visited); at or under the
 // cap the total is exact. Above it, or when on PostgreSQL the capped count needs more than countBudgetMs (60 ms:
@@ -56,6 +59,8 @@ import {
 } from '../../src/contract/transactions.ts';
 import { encodeOrdering, type FilterClause, type ParsedListQuery, type SortKey } from '../../src/contract/list-query.ts';
 import { openVaultedCard } from '../cards/card-vault.ts';
+import { paymentActionsOf, refundableMinor } from '../../src/contract/payment-jobs.ts';
+import { loadJobState } from '../payments/payment-state.ts';
 import type { Database, Db } from '../db/client.ts';
 import { auditEvents, businesses, merchants, paymentJobs, transactions, users } from '../db/schema.ts';
 import { insertQueuedReport } from '../reports/queue.ts';
@@ -105,6 +110,8 @@ export const transactionResource: ListResource = {
     kind: { type: 'equals', column: t.kind },
     currency: { type: 'equals', column: t.currency, normalise: (value) => value.toUpperCase() },
     merchantid: { type: 'equals', column: t.merchantId },
+    last4: { type: 'equals', column: t.cardLast4 },
+    bin: { type: 'equals', column: t.cardBin },
     searchterm: { type: 'custom', condition: (clauses: FilterClause[], _context: FilterContext) => searchCondition(clauses) },
   },
   // Ascending orders; each is the backward or forward scan of an index per scope (migration 0002).
@@ -267,7 +274,10 @@ export function transactionOrderKeys(sort: SortKey, filters: Record<string, Filt
   return [{ expression: t.currency, descending: false }, ...keys];
 }
 
-/** An amount filter without exactly one currency is a 400: ¥15,800 never passes 'at least 50' meant in euros. */
+/**
+ * For a scheduled export (server/reports/schedules.ts): an amount filter without exactly one currency is a 400 there.
+ * The overview, its count and its exports take such an amount in each row's own currency instead.
+ */
 export function assertAmountWithinCurrency(filters: Record<string, FilterClause[]>): void {
   const problem = amountFilterCurrencyProblem(filters);
   if (problem) throw badRequest(problem);
@@ -286,6 +296,7 @@ export const listFields = {
   channel: t.channel,
   ewalletType: t.ewalletType,
   paymentJobReference: t.paymentJobReference,
+  cardMasked: t.cardMasked,
   refundedMinor: refundedMinorOf(),
 };
 type ListRow = Pick<typeof t.$inferSelect, Exclude<keyof typeof listFields, 'refundedMinor'>> & { merchantName: string; refundedMinor: number | string | null };
@@ -305,6 +316,7 @@ function toListItem(row: ListRow): TransactionListItem {
     channel: row.channel,
     ewalletType: row.ewalletType,
     paymentJobReference: row.paymentJobReference,
+    maskedCardNumber: row.cardMasked,
     ...(row.kind === 'payment' ? { refundedAmount: toMajorUnits(Number(row.refundedMinor ?? 0), row.currency) } : {}),
   };
 }
@@ -494,7 +506,6 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
 
   function listRequest(scope: TransactionScope, query: ParsedListQuery, timeZone: string): ListRequest {
     const sort = query.sort[0] ?? { field: 'date', descending: true };
-    assertAmountWithinCurrency(query.filters);
     return {
       scope,
       where: and(scopeWhere(scope), filterCondition(transactionResource, query.filters, timeZone)),
@@ -513,6 +524,18 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
       .where(and(eq(t.reference, reference), scopeWhere(scope)));
     if (!row) throw notFound();
     return row;
+  }
+
+  /**
+   * A payment's refund offered where the transaction is shown: only when the refund endpoint of its payment job would
+   * take it (the permissions where the payment lives, and something left to refund by the job's own rules).
+   */
+  async function refundableHere(row: typeof t.$inferSelect, here: Set<PermissionName>): Promise<{ refundable?: number }> {
+    if (row.kind !== 'payment' || !here.has('Portal.Payments.Refund') || !here.has('Portal.PaymentJobs.Read')) return {};
+    const state = await loadJobState(db, row.paymentJobReference, { lock: false });
+    const payment = state?.payments.find((candidate) => candidate.transaction.reference === row.reference);
+    if (!payment || !paymentActionsOf(payment.money).refund) return {};
+    return { refundable: toMajorUnits(refundableMinor(payment.money), row.currency) };
   }
 
   for (const { prefix, resolve } of resolvers(database)) {
@@ -624,6 +647,7 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
         } : null,
         linkedTransactions: [...parent.map(linked('parent')), ...children.map(linked('child')), ...siblings.map(linked('sibling'))],
         cardNumberRevealable: row.cardToken !== null && here.has('Mapi.Transaction.CardNumber.Read'),
+        ...(await refundableHere(row, here)),
       };
       return c.json(detail);
     });

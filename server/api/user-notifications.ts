@@ -2,7 +2,7 @@
 // (published; internal-only ones for internal users; narrowed by an audience), newest first. Opening one records
 // it as read; PUT /user/notifications/{reference}/read-state { read } ('Mark as unread') and
 // PUT /user/notifications/read-state { read: true } ('Mark all as read') change the caller's read state (204).
-import { and, arrayOverlaps, count, desc, eq, isNull, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, arrayOverlaps, count, desc, eq, isNull, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { eventBusOf } from '../events/event-bus.ts';
 import { Hono } from 'hono';
@@ -20,7 +20,9 @@ import { sqlNow } from '../clock.ts';
  * (internal users read all of them).
  */
 export function visibleTo(principal: Principal): SQL | undefined {
-  if (principal.internal) return eq(notifications.status, 'published');
+  // A personal notification (a ticket reply) is read by its addressees only, internal users included.
+  const addressed = or(isNull(notifications.audienceUserIds), arrayContains(notifications.audienceUserIds, [principal.userId]));
+  if (principal.internal) return and(eq(notifications.status, 'published'), addressed);
   const businessIds = [...new Set([...principal.businessIds, ...principal.partnerBusinessIds,
     ...principal.grants.map((grant) => grant.businessId).filter((id): id is string => id !== null)])];
   const partnerIds = principal.partnerIds;
@@ -32,6 +34,7 @@ export function visibleTo(principal: Principal): SQL | undefined {
       partnerIds.length > 0 ? arrayOverlaps(notifications.audiencePartnerIds, partnerIds) : undefined,
       businessIds.length > 0 ? arrayOverlaps(notifications.audienceBusinessIds, businessIds) : undefined,
     ),
+    addressed,
   );
 }
 

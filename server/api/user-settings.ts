@@ -2,7 +2,8 @@
 //
 // | method | path                | answer                                                                            |
 // |--------|---------------------|-----------------------------------------------------------------------------------|
-// | GET    | /user-settings/{key} | { key, value }; 404 when unset (the client treats that as 'not set')             |
+// | GET    | /user-settings/{key} | { key, value }; { key, value: null } when unset: 'not set' is an answer, not a     |
+// |        |                      | missing record, so the browser logs no failed request on every screen              |
 // | PUT    | /user-settings/{key} | { key, value }: value JSON text of at most 64 KiB (UTF-8 bytes); a new key beyond |
 // |        |                      | the user's 100th is a 400                                                          |
 // | DELETE | /user-settings/{key} | 204, set or not                                                                    |
@@ -11,7 +12,7 @@ import { and, count, eq, ne } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { userSettings, users } from '../db/schema.ts';
 import { type AppEnv, type Deps, readBody } from './env.ts';
-import { badRequest, notFound } from './errors.ts';
+import { badRequest } from './errors.ts';
 
 const settingKey = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
 /** Bytes of UTF-8, not characters: what the database stores and every read sends. */
@@ -40,8 +41,7 @@ export function userSettingRoutes({ database }: Deps) {
   routes.get('/user-settings/:key', async (c) => {
     const key = keyOf(c.req.param('key'));
     const [row] = await db.select().from(userSettings).where(and(eq(userSettings.userId, c.get('principal').userId), eq(userSettings.key, key)));
-    if (!row) throw notFound();
-    return c.json({ key, value: row.value });
+    return c.json({ key, value: row?.value ?? null });
   });
 
   routes.put('/user-settings/:key', async (c) => {

@@ -25,6 +25,8 @@ import { lastRefresh, refreshWatchList, staleAfterMs } from '../risk/watch-signa
 import { type AppEnv, type Deps, readBody } from './env.ts';
 import { ApiError, conflict, forbidden, notFound } from './errors.ts';
 import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
+import { nextTicketId } from './ticket-replies.ts';
+import type { Db } from '../db/client.ts';
 
 const w = watchListEntries;
 
@@ -157,10 +159,12 @@ export function watchListRoutes({ database }: Deps) {
     const body = await readBody(c, watchEscalateBody);
     if (row.entry.ticketId) throw new ApiError(409, `This entry is already escalated to ticket ${row.entry.ticketId}.`);
     const principal = c.get('principal');
-    const ticketId = `TCK${randomBytes(8).toString('hex').toUpperCase()}`;
     const { subject, description } = escalationText(row);
     const now = new Date();
+    let ticketId = '';
     const updated = await db.transaction(async (tx) => {
+      // the support desk's readable numbering (TCK00041), unique under concurrency
+      ticketId = await nextTicketId(tx as unknown as Db);
       // The version and the still-empty link are checked together: a concurrent escalation finds no row and answers 409.
       const [saved] = await tx.update(w).set({ ticketId, version: sql`${w.version} + 1` })
         .where(and(eq(w.merchantId, row.entry.merchantId), eq(w.version, body.version), isNull(w.ticketId))).returning();

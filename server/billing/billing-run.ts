@@ -12,7 +12,7 @@
 // is an exempt financial service (README Decisions).
 import { randomBytes } from 'node:crypto';
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import { invoiceNumberOf, invoiceSeries, monthBounds, paymentTermDays } from '../../src/contract/billing.ts';
+import { invoiceNumberOf, invoiceSeries, paymentTermDays } from '../../src/contract/billing.ts';
 import type { InvoiceLine } from '../../src/contract/billing-schemas.ts';
 import { merchantAccountNumber } from '../../src/contract/ledger.ts';
 import {
@@ -20,6 +20,7 @@ import {
   pricingPlans, transactions,
 } from '../db/schema.ts';
 import { postMonthlyMinimums, proratedMonthlyMinimum } from '../ledger/close-batches.ts';
+import { businessTimeZones, defaultBusinessTimeZone, monthBoundsIn, monthEnvelope } from '../ledger/periods.ts';
 import type { StatsWriter } from '../stats/record-transaction.ts';
 
 export type DraftInvoice = {
@@ -65,9 +66,12 @@ const feeTakenFrom = sql<string | null>`(SELECT fa.kind FROM ledger_postings fp
  * never invoiced again; its sales are not listed either.
  */
 export async function draftInvoices(reader: StatsWriter, month: string): Promise<DraftInvoice[]> {
-  const { start, end } = monthBounds(month);
+  // The month of each business is its own (its time zone, ledger/periods.ts): read within the widest month any zone
+  // has, then cut exactly at the business's midnights.
+  const { start, end } = monthEnvelope(month);
   const method = sql<string>`coalesce(${transactions.paymentMethod}, 'card')`;
-  const inMonth = and(gte(ledgerPostings.valueAt, start), lt(ledgerPostings.valueAt, end));
+  const inMonth = and(gte(ledgerPostings.valueAt, start), lt(ledgerPostings.valueAt, end),
+    sql`to_char(${ledgerPostings.valueAt} AT TIME ZONE (SELECT z.time_zone FROM businesses z WHERE z.id = ${ledgerPostings.businessId}), 'YYYY-MM') = ${month}`);
   // Fees: the costs side is every fee charged (the minimum's measure); the invoice side is what was invoiced.
   const feeSums = await reader.select({
     businessId: e.businessId, merchantId: sql<string>`${e.merchantId}`, currency: e.currency, paymentMethod: method, accountKind: ledgerAccounts.kind,
@@ -102,6 +106,7 @@ export async function draftInvoices(reader: StatsWriter, month: string): Promise
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, e.accountId))
     .where(and(inArray(e.postingId, postingIds), eq(ledgerAccounts.kind, 'costs')));
   const postedAmount = new Map(posted.map((row) => [row.postingId, Number(row.amount)]));
+  const zones = await businessTimeZones(reader, plans.map((plan) => plan.businessId));
 
   const allMerchantIds = [...new Set([...feeSums, ...saleSums, ...plans].map((row) => row.merchantId))];
   const merchantRows = allMerchantIds.length === 0 ? [] : await reader.select({ id: merchants.id, name: merchants.name, grossSettlement: merchants.grossSettlement })
@@ -143,7 +148,8 @@ export async function draftInvoices(reader: StatsWriter, month: string): Promise
   plans.forEach((plan, index) => {
     const postingId = postingIds[index] as string;
     // The minimum in force for the month: a plan starting mid-month owes its share (as postMonthlyMinimums posts it).
-    const minimum = proratedMonthlyMinimum(plan.minimum, plan.validFrom, start);
+    const zone = zones.get(plan.businessId) ?? defaultBusinessTimeZone;
+    const minimum = proratedMonthlyMinimum(plan.minimum, plan.validFrom, monthBoundsIn(month, zone).start, zone);
     const topUp = postedAmount.get(postingId) ?? Math.max(0, minimum - (allFees.get(`${plan.merchantId}\u0000${plan.currency}`) ?? 0));
     if (topUp > 0) groupOf(plan.businessId, plan.currency).topUps.push({ merchantId: plan.merchantId, minimum, topUp });
   });
@@ -191,8 +197,8 @@ export async function issueBillingRun(writer: StatsWriter, month: string, userId
   const [run] = await writer.insert(billingRuns).values({ id: newId('BR'), month, createdBy: userId, createdUtc: now, invoiceCount: 0 })
     .onConflictDoNothing().returning();
   if (!run) return null;
-  const { start, end } = monthBounds(month);
-  await postMonthlyMinimums(writer, end, { fromMonth: start });
+  // The month has ended in every zone by its envelope's end; only this month's top-ups are posted.
+  await postMonthlyMinimums(writer, monthEnvelope(month).end, { fromMonth: month, toMonth: month });
   const drafts = await draftInvoices(writer, month);
   const year = now.getUTCFullYear();
   const numbers = await takeNumbers(writer, invoiceSeries.invoice, year, drafts.length);

@@ -5,6 +5,7 @@
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { BulkContext } from '../../src/contract/bulk-jobs.ts';
 import { paymentJobColumnLabels, paymentJobColumns, paymentJobListSpec, type PaymentJobColumn } from '../../src/contract/payment-jobs.ts';
+import { statusLabelOf } from '../../src/contract/payment-job-labels.ts';
 import { parseListQuery } from '../../src/contract/list-query.ts';
 import type { ReportContext } from '../../src/contract/reports.ts';
 import { currencyExponent, defaultTransactionColumns, toMajorUnits, transactionColumns } from '../../src/contract/transactions.ts';
@@ -105,7 +106,7 @@ export async function* paymentJobExportBatches(db: Db, options: {
         createDateTimeUtc: localTime(job.createDateTimeUtc, options.timeZone), reference: job.reference, orderNumber: job.orderNumber,
         customer: customerOf(order), emailAddress: order.billingIdentity?.emailAddress ?? null,
         amount: toMajorUnits(job.amountMinor, job.currency).toFixed(currencyExponent(job.currency)),
-        currency: job.currency, status: job.status, paymentMethod, merchant: merchantName, configurationId: job.configurationId,
+        currency: job.currency, status: statusLabelOf('payment', job.status), paymentMethod, merchant: merchantName, configurationId: job.configurationId,
         paidDateTimeUtc: localTime(job.paidDateTimeUtc, options.timeZone), expirationDateTimeUtc: localTime(job.expirationDateTimeUtc, options.timeZone),
       };
       return options.columns.map((column) => cell[column]);

@@ -1,7 +1,7 @@
 // One PostgreSQL schema for PGlite and PostgreSQL alike. Money is stored in minor units (bigint as number).
 import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn, bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex,
+  type AnyPgColumn, bigint, bigserial, boolean, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { Ordering } from '../../src/contract/list-query.ts';
 import { threeDecimalCurrencies, zeroDecimalCurrencies, type TransactionKind } from '../../src/contract/transactions.ts';
@@ -197,6 +197,12 @@ export const transactions = pgTable('transactions', {
   legacyCardNumber: text('card_number'),
   /** The card in card_vault (its full number sealed there); null for payments without a card. */
   cardToken: text('card_token'),
+  /**
+   * The card's last four digits and its first six (the BIN), read from the masked number: what a caller reads out
+   * and what the overview and the record search filter by. Never derived from, nor able to rebuild, the full number.
+   */
+  cardLast4: text('card_last4').generatedAlwaysAs(sql`right("card_masked", 4)`),
+  cardBin: text('card_bin').generatedAlwaysAs(sql`left("card_masked", 6)`),
   declineReason: text('decline_reason'),
   customerEmail: text('customer_email'),
   originatingIpAddress: text('originating_ip_address'),
@@ -226,6 +232,9 @@ export const transactions = pgTable('transactions', {
   // 100,000+ rows each (100 ms at 2M on PostgreSQL).
   index('transactions_currency_business_idx').on(t.currency, t.businessId, t.createdAt.desc().nullsFirst(), t.reference),
   index('transactions_kind_idx').on(t.kind),
+  // A card by its last four or first six, newest first: selective for real cards, and a range of the index either way.
+  index('transactions_card_last4_idx').on(t.cardLast4, t.createdAt.desc().nullsFirst(), t.reference),
+  index('transactions_card_bin_idx').on(t.cardBin, t.createdAt.desc().nullsFirst(), t.reference),
 ]);
 
 /**
@@ -262,6 +271,14 @@ export const transactionStatsHourly = statsTable('transaction_stats_hourly');
 /** Per UTC day: the whole days inside a period come from here, the edges from the finer tables. Kept by server/stats. */
 export const transactionStatsDaily = statsTable('transaction_stats_daily');
 
+/**
+ * The same measures by activity date (the dashboard's 'By activity date' view): money counts on the day it moved (a
+ * capture at its capture, a refund or chargeback at its own time), not on its payment's day. Kept by server/stats.
+ */
+export const transactionActivityStats = statsTable('transaction_activity_stats');
+export const transactionActivityStatsHourly = statsTable('transaction_activity_stats_hourly');
+export const transactionActivityStatsDaily = statsTable('transaction_activity_stats_daily');
+
 /** Declined payments per merchant, currency, UTC day and reason (covering indexes too); partial days are read from transactions. */
 export const transactionDeclinesDaily = pgTable('transaction_declines_daily', {
   merchantId: text('merchant_id').notNull(),
@@ -292,6 +309,8 @@ export const notifications = pgTable('notifications', {
   audiencePartnerIds: text('audience_partner_ids').array(),
   audienceBusinessIds: text('audience_business_ids').array(),
   lastEditedBy: text('last_edited_by'),
+  // a personal notification (a ticket reply): only these users read it; null for the authored ones
+  audienceUserIds: text('audience_user_ids').array(),
 });
 
 export const notificationReads = pgTable('notification_reads', {
@@ -317,7 +336,13 @@ export const tickets = pgTable('tickets', {
   assigneeId: text('assignee_id'),
   linkedTransactionReference: text('linked_transaction_reference'),
   linkedPaymentJobReference: text('linked_payment_job_reference'),
+  // the requester side's last comment, and when writing staff last replied or opened it: flagged while the first is later
+  requesterUpdatedUtc: utc('requester_updated_utc'),
+  staffSeenUtc: utc('staff_seen_utc'),
 }, (t) => [index('tickets_business_idx').on(t.businessId, t.createdUtc), index('tickets_id_pattern_idx').on(t.id.op('text_pattern_ops'))]);
+
+/** The number of the next ticket id (TCK00041): one readable format for the seed and new tickets, unique under concurrency. */
+export const ticketNumbers = pgSequence('ticket_number_seq', { startWith: 1, increment: 1 });
 
 export const ticketComments = pgTable('ticket_comments', {
   id: text('id').primaryKey(),

@@ -1,7 +1,7 @@
 // The settlement ledger of the demo world, derived in bulk from the seeded transactions (INSERT … SELECT, no row
 // loops): account groups per merchant and currency, pricing plans, security deposits, the sale, fee and refund
 // postings the write path (server/ledger/post-transactions.ts) would have made for each transaction as it was
-// inserted, the daily batches they fall in, then the same cut-off, remittance and monthly-minimum code the live
+// inserted, the daily batches they fall in (each business's days, in its time zone: server/ledger/periods.ts), then the same cut-off, remittance and monthly-minimum code the live
 // ledger runs (server/ledger/close-batches.ts) over two years at once. Deterministic: only ids and integer arithmetic.
 import { sql } from 'drizzle-orm';
 import { merchantAccountKinds } from '../../src/contract/ledger.ts';
@@ -79,11 +79,12 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
   // its creation). A capture credits what it captured (its own sale, the fee on its amount); a payment with captures
   // is credited by them alone, so the uncaptured rest of an authorisation is never credited nor charged a fee.
   const source = sql`SELECT t.reference, CASE WHEN t.kind = 'capture' THEN 'payment' ELSE t.kind END AS kind, t.business_id, t.merchant_id, t.currency, t.created_at, t.amount_minor, g.account_number, m.gross_settlement,
-      'B' || g.account_number || '-' || to_char(t.created_at AT TIME ZONE 'UTC', 'YYYYMMDD') AS batch_id,
+      bz.time_zone, 'B' || g.account_number || '-' || to_char(t.created_at AT TIME ZONE bz.time_zone, 'YYYYMMDD') AS batch_id,
       CASE WHEN t.kind IN ('payment', 'capture') THEN ((t.amount_minor * coalesce(r.percentage_basis_points, 190) + 5000) / 10000 + coalesce(r.fixed_minor, 25))::bigint ELSE 0 END AS fee
     FROM transactions t
     JOIN merchant_account_groups g ON g.merchant_id = t.merchant_id AND g.currency = t.currency
     JOIN merchants m ON m.id = t.merchant_id
+    JOIN businesses bz ON bz.id = t.business_id
     LEFT JOIN pricing_plan_rates r ON r.merchant_id = t.merchant_id AND r.currency = t.currency AND r.payment_method = t.payment_method
     LEFT JOIN (SELECT DISTINCT parent_reference FROM transactions WHERE kind = 'capture') captured ON t.kind = 'payment' AND captured.parent_reference = t.reference
     WHERE t.status = 'paid' AND t.kind IN ('payment', 'capture', 'refund', 'chargeback') AND captured.parent_reference IS NULL`;
@@ -110,7 +111,7 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
 
   await run(sql`INSERT INTO settlement_batches (id, account_number, business_id, merchant_id, currency, batch_start, status, sales_count, sales_minor, refunds_minor, reversals_minor, fees_minor)
     SELECT s.batch_id, min(s.account_number), min(s.business_id), min(s.merchant_id), min(s.currency),
-      date_trunc('day', min(s.created_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', 'Open',
+      date_trunc('day', min(s.created_at) AT TIME ZONE min(s.time_zone)) AT TIME ZONE min(s.time_zone), 'Open',
       count(*) FILTER (WHERE s.kind = 'payment'), coalesce(sum(s.amount_minor) FILTER (WHERE s.kind = 'payment'), 0),
       coalesce(sum(s.amount_minor) FILTER (WHERE s.kind = 'refund'), 0), coalesce(sum(s.amount_minor) FILTER (WHERE s.kind = 'chargeback'), 0), coalesce(sum(s.fee), 0)
     FROM ${sourceRows} s GROUP BY s.batch_id`);

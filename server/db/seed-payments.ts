@@ -60,8 +60,8 @@ export async function seedPayments(run: Run, options: { now: Date; demo: DemoIds
   await run(`UPDATE transactions t SET status = 'pending' FROM seed_open o WHERE t.payment_job_reference = o.reference AND t.kind = 'payment'`);
   await run(`UPDATE payment_jobs j SET status = 'pending', expiration_date_time_utc = $1::timestamptz + interval '7 days' FROM seed_open o WHERE j.reference = o.reference`, [now]);
 
-  // Partial captures: 1 in 4 delayed captures took 70–95 % of the authorisation (a partial shipment). Captures count
-  // nothing in the statistics (the payment does); the ledger credits what they captured (seed-ledger.ts). The rest
+  // Partial captures: 1 in 4 delayed captures took 70–95 % of the authorisation (a partial shipment). The statistics
+  // (built after this) and the ledger (seed-ledger.ts) count what they captured. The rest
   // of an authorisation captured more than a week ago was voided (released to the shopper: a 'voided' step of the
   // rest, the payment stays paid); a younger one's rest is still open, to capture or void.
   await run(`

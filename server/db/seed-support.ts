@@ -30,4 +30,8 @@ export async function seedSupport(tx: Db): Promise<void> {
              WHERE tr.business_id = (SELECT business_id FROM tickets WHERE id = 'TCK00002') AND tr.kind = 'payment'
              ORDER BY tr.created_at DESC, tr.reference LIMIT 1) x
      WHERE t.id = 'TCK00002' AND t.business_id = x.business_id`);
+  // New tickets continue the seed's numbering (TCK00041 after TCK00040): the sequence starts after the highest one.
+  await tx.execute(sql`
+    SELECT setval('ticket_number_seq', GREATEST(1, COALESCE((SELECT max(substring(id from 4)::bigint) FROM tickets WHERE id ~ '^TCK[0-9]{1,15}$'), 0)),
+                  EXISTS (SELECT 1 FROM tickets WHERE id ~ '^TCK[0-9]{1,15}$'))`);
 }

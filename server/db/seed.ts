@@ -88,19 +88,20 @@ export const defaultRandomSeed = 20_240_601;
 /**
  * The dashboard statistics of every (merchant, currency, 15-minute UTC bucket) as the transactions define them,
  * in the column order of `transaction_stats`. Over payments (kind 'payment') in the bucket:
- * - volume: sum of the amounts of paid payments;
+ * - volume: what was captured: the amount of a paid payment without capture rows (captured at authorisation), and
+ *   the paid captures of a payment captured in parts (never its authorised amount);
  * - revenue: volume minus the refunds and chargebacks (kind 'refund' or 'chargeback', status 'paid') of those
  *   payments — a refund or chargeback counts in its payment's bucket, not its own;
  * - unsuccessfulVolume = unsuccessfulRevenue: sum of the amounts of declined and failed payments;
  * - salesCount: number of paid payments.
  * A bucket exists as soon as it holds any payment (of any status), so some rows are all zeros.
- * Captures never count: the payment they capture already does.
+ * Captures count in their payment's bucket, as refunds do.
  */
 export const statsAggregationSql = `
 SELECT p.merchant_id, p.business_id, p.partner_id, p.currency,
   date_bin('15 minutes', p.created_at, TIMESTAMPTZ '2000-01-01T00:00:00Z') AS bucket_start,
-  coalesce(sum(p.amount_minor) FILTER (WHERE p.status = 'paid'), 0)::bigint AS volume,
-  (coalesce(sum(p.amount_minor) FILTER (WHERE p.status = 'paid'), 0) - coalesce(sum(r.refunded), 0))::bigint AS revenue,
+  (coalesce(sum(p.amount_minor) FILTER (WHERE p.status = 'paid' AND c.parent_reference IS NULL), 0) + coalesce(sum(c.captured), 0))::bigint AS volume,
+  (coalesce(sum(p.amount_minor) FILTER (WHERE p.status = 'paid' AND c.parent_reference IS NULL), 0) + coalesce(sum(c.captured), 0) - coalesce(sum(r.refunded), 0))::bigint AS revenue,
   coalesce(sum(p.amount_minor) FILTER (WHERE p.status IN ('declined', 'failed')), 0)::bigint AS unsuccessful_volume,
   coalesce(sum(p.amount_minor) FILTER (WHERE p.status IN ('declined', 'failed')), 0)::bigint AS unsuccessful_revenue,
   count(*) FILTER (WHERE p.status = 'paid')::bigint AS sales_count
@@ -111,6 +112,13 @@ LEFT JOIN (
   WHERE kind IN ('refund', 'chargeback') AND status = 'paid'
   GROUP BY parent_reference
 ) r ON r.parent_reference = p.reference
+LEFT JOIN (
+  -- A payment captured in parts counts what its captures took, not its authorised amount (server/stats/definition.ts).
+  SELECT parent_reference, sum(amount_minor) FILTER (WHERE status = 'paid') AS captured
+  FROM transactions
+  WHERE kind = 'capture'
+  GROUP BY parent_reference
+) c ON c.parent_reference = p.reference
 WHERE p.kind = 'payment'
 GROUP BY p.merchant_id, p.business_id, p.partner_id, p.currency, 5`;
 

@@ -18,6 +18,8 @@ import type { Db } from '../db/client.ts';
 import { ledgerEntries, ledgerPostings, ledgerTransfers } from '../db/schema.ts';
 import type { Period } from './statement.ts';
 import { readStatement } from './statement.ts';
+import { defaultBusinessTimeZone, localDateTime, localDay } from './periods.ts';
+import { remittanceText, transferIdOfPosting } from './remittance-text.ts';
 
 export const camt053Namespace = 'urn:iso:std:iso:20022:tech:xsd:camt.053.001.08';
 
@@ -40,9 +42,16 @@ export type Camt053Request = {
   period: Period;
   createdAt: Date;
   batchSize?: number;
+  /** The business's time zone (default: read from the account's business): its days are the file's dates. */
+  timeZone?: string;
 };
 
-const day = (instant: Date) => instant.toISOString().slice(0, 10);
+/** The time zone of a ledger account's business (the default for the provider's own accounts). */
+async function accountTimeZone(db: Db, accountId: string): Promise<string> {
+  const rows = await db.execute(sql`SELECT b.time_zone FROM ledger_accounts a JOIN businesses b ON b.id = a.business_id WHERE a.id = ${accountId}`) as unknown as { rows?: { time_zone: string }[] } | { time_zone: string }[];
+  const [row] = Array.isArray(rows) ? rows : (rows.rows ?? []);
+  return row?.time_zone ?? defaultBusinessTimeZone;
+}
 
 /** The schema's limit for NtryRef (Max35Text). */
 const maxReferenceLength = 35;
@@ -82,6 +91,9 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
   const { accountId, accountNumber, currency } = request;
   const period: Period = { start: request.period.start, end: request.period.end ?? request.createdAt };
   const batchSize = request.batchSize ?? 2000;
+  // Every date of the file is a day of the business's zone, and every date-time says its offset from UTC.
+  const zone = request.timeZone ?? await accountTimeZone(db, accountId);
+  const day = (instant: Date) => localDay(instant, zone);
   const summary = await readStatement(db, { accountId, period, sort: { field: 'date', descending: false }, limit: 1, offset: 0 });
   const inPeriod = and(eq(ledgerEntries.accountId, accountId), period.start ? gte(ledgerEntries.valueAt, period.start) : undefined, period.end ? lte(ledgerEntries.valueAt, period.end) : undefined);
   const [totals] = await db.select({
@@ -106,7 +118,7 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="${camt053Namespace}"><BkToCstmrStmt>`;
   yield `<GrpHdr><MsgId>${escapeXml(id)}</MsgId><CreDtTm>${stamp}</CreDtTm></GrpHdr>`;
   yield `<Stmt><Id>${escapeXml(id)}</Id><ElctrncSeqNb>${sequenceNumber}</ElctrncSeqNb><CreDtTm>${stamp}</CreDtTm>`;
-  if (period.start && period.end) yield `<FrToDt><FrDtTm>${period.start.toISOString()}</FrDtTm><ToDtTm>${period.end.toISOString()}</ToDtTm></FrToDt>`;
+  if (period.start && period.end) yield `<FrToDt><FrDtTm>${localDateTime(period.start, zone)}</FrDtTm><ToDtTm>${localDateTime(period.end, zone)}</ToDtTm></FrToDt>`;
   yield `<Acct><Id><Othr><Id>${escapeXml(accountNumber)}</Id><SchmeNm><Prtry>${escapeXml(accountKindLabels[request.kind])}</Prtry></SchmeNm></Othr></Id><Ccy>${currency}</Ccy><Nm>${escapeXml(request.holder.slice(0, 70))}</Nm></Acct>`;
   yield balance('OPBD', summary.openingBalanceMinor, openingDate);
   yield balance('CLBD', summary.closingBalanceMinor, closingDate);
@@ -121,9 +133,9 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
   let entries = 0;
   const written = { credits: 0, creditsMinor: 0, debits: 0, debitsMinor: 0 };
   for (;;) {
-    const rows: { id: number; valueAt: Date; valueAtExact: string; category: string; amountMinor: number; transactionReference: string | null; postingId: string }[] = await db.select({
+    const rows: { id: number; valueAt: Date; valueAtExact: string; category: string; amountMinor: number; transactionReference: string | null; postingId: string; businessId: string }[] = await db.select({
       id: ledgerEntries.id, valueAt: ledgerEntries.valueAt, valueAtExact: sql<string>`${ledgerEntries.valueAt}::text`, category: ledgerEntries.category,
-      amountMinor: ledgerEntries.amountMinor, transactionReference: ledgerEntries.transactionReference, postingId: ledgerEntries.postingId,
+      amountMinor: ledgerEntries.amountMinor, transactionReference: ledgerEntries.transactionReference, postingId: ledgerEntries.postingId, businessId: ledgerEntries.businessId,
     }).from(ledgerEntries).where(and(
       inPeriod,
       after ? or(gt(ledgerEntries.valueAt, sql`${after.valueAt}::timestamptz`), and(eq(ledgerEntries.valueAt, sql`${after.valueAt}::timestamptz`), gt(ledgerEntries.id, after.id))) : undefined,
@@ -141,9 +153,12 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
       }
       const { amount, indicator } = camtAmount(amountMinor, currency);
       const reference = row.transactionReference ? `<NtryDtls><TxDtls><Refs><EndToEndId>${escapeXml(row.transactionReference.slice(0, 35))}</EndToEndId></Refs></TxDtls></NtryDtls>` : '';
+      // A transfer to the bank carries the remittance text the beneficiary's bank statement shows (remittance-text.ts).
+      const transferId = row.category === 'transfer' ? transferIdOfPosting(row.postingId) : null;
+      const remittance = transferId ? `<NtryDtls><TxDtls><RmtInf><Ustrd>${escapeXml(remittanceText({ id: transferId, businessId: row.businessId, transferDate: row.valueAt }))}</Ustrd></RmtInf></TxDtls></NtryDtls>` : '';
       return `<Ntry><NtryRef>${escapeXml(camtEntryReference(row.postingId, Number(row.id)))}</NtryRef><Amt Ccy="${currency}">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>`
-        + `<BookgDt><DtTm>${row.valueAt.toISOString()}</DtTm></BookgDt><ValDt><Dt>${day(row.valueAt)}</Dt></ValDt><AcctSvcrRef>${Number(row.id)}</AcctSvcrRef>`
-        + `<BkTxCd><Prtry><Cd>${escapeXml(row.category)}</Cd><Issr>Portal</Issr></Prtry></BkTxCd>${reference}<AddtlNtryInf>${escapeXml(row.postingId.slice(0, 500))}</AddtlNtryInf></Ntry>`;
+        + `<BookgDt><DtTm>${localDateTime(row.valueAt, zone)}</DtTm></BookgDt><ValDt><Dt>${day(row.valueAt)}</Dt></ValDt><AcctSvcrRef>${Number(row.id)}</AcctSvcrRef>`
+        + `<BkTxCd><Prtry><Cd>${escapeXml(row.category)}</Cd><Issr>Portal</Issr></Prtry></BkTxCd>${reference}${remittance}<AddtlNtryInf>${escapeXml(row.postingId.slice(0, 500))}</AddtlNtryInf></Ntry>`;
     }).join('');
     const last = rows[rows.length - 1];
     if (rows.length < batchSize || !last) break;
@@ -169,5 +184,5 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
         + `<BkTxCd><Prtry><Cd>transfer</Cd><Issr>Portal</Issr></Prtry></BkTxCd><AddtlNtryInf>${escapeXml(`Scheduled: transfer:${row.batchId ?? row.id}`)}</AddtlNtryInf></Ntry>`;
     }).join('');
   }
-  yield '</Stmt></BkToCstmrStmt></Document>\n';
+  yield `<AddtlStmtInf>${escapeXml(`Dates and times in ${zone}`)}</AddtlStmtInf></Stmt></BkToCstmrStmt></Document>\n`;
 }

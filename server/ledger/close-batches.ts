@@ -1,4 +1,4 @@
-// Settlement batch cut-off: every Open batch whose UTC day has ended is closed, set-based, in the caller's
+// Settlement batch cut-off: every Open batch whose business day has ended (in the business's time zone, periods.ts) is closed, set-based, in the caller's
 // transaction (a job on any node, or the seed for two years at once). Per batch, in this order:
 //
 //   reserveHold:{batch}      trading −H, reserve +H    H = reserve share of the day's sales less refunds and reversals
@@ -16,7 +16,8 @@ import { and, eq, lte, sql } from 'drizzle-orm';
 import { businessAccountNumber } from '../../src/contract/ledger.ts';
 import { businessAccountGroups, businesses, ledgerAccounts, merchantAccountGroups, remittanceSettings } from '../db/schema.ts';
 import type { StatsWriter } from '../stats/record-transaction.ts';
-import { groupAccountId, utcDayStart } from './post-transactions.ts';
+import { addMonthsTo, businessTimeZones, defaultBusinessTimeZone, localDay, localMonth, monthEnvelope, widestOffsetMs } from './periods.ts';
+import { groupAccountId } from './post-transactions.ts';
 
 /** Business account groups (and accounts) for every merchant group of a business with automatic remittance off. */
 export async function ensureBusinessAccountGroups(writer: StatsWriter): Promise<void> {
@@ -40,6 +41,16 @@ export function batchNetMinor(batch: { status: 'Open' | 'Closed'; salesMinor: nu
   if (batch.status === 'Closed') return batch.netMinor;
   return batch.salesMinor - batch.refundsMinor - batch.reversalsMinor - (grossSettlement ? 0 : batch.feesMinor);
 }
+
+/** The time zone of a row's business (a correlated read of the business's primary key). */
+const zoneOfRow = (alias: string) => `(SELECT z.time_zone FROM businesses z WHERE z.id = ${alias}.business_id)`;
+/**
+ * A batch's end, its cut-off: the business's next midnight after the batch's start (the start is a local midnight), so
+ * 23 hours after it on the day summer time starts and 25 on the day it ends.
+ */
+const batchEnd = (alias: string) => sql.raw(`(((${alias}.batch_start AT TIME ZONE ${zoneOfRow(alias)}) + interval '1 day') AT TIME ZONE ${zoneOfRow(alias)})`);
+/** An Open batch whose day has ended by asOf (the plain bound first, for the index). */
+const batchDue = (alias: string, asOf: Date) => sql`${sql.raw(alias)}.status = 'Open' AND ${sql.raw(alias)}.batch_start < ${asOf}::timestamptz AND ${batchEnd(alias)} <= ${asOf}::timestamptz`;
 
 /** Serialises cut-offs, remittances and minimums across nodes: each sees the others' committed postings. */
 export const ledgerJobLockKey = 7_270_018;
@@ -65,7 +76,7 @@ export async function postMoves(writer: StatsWriter, moves: ReturnType<typeof sq
 }
 
 /**
- * Closes every Open batch that started before the UTC day of asOf and books the transfers whose day has come; returns
+ * Closes every Open batch whose business day ended by asOf (its business's next midnight) and books the transfers whose day has come; returns
  * how many batches it closed. `holdsSince` bounds how far back a live run looks for holds to release and scheduled
  * transfers to book. A batch's closed time is when its cut-off ran for it: asOf for a live run (the job's time, even
  * when it catches up on days it missed); `replay` closes history at once as the daily cut-off would have closed it
@@ -73,7 +84,6 @@ export async function postMoves(writer: StatsWriter, moves: ReturnType<typeof sq
  * in a transaction.
  */
 export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (line: string) => void, options: { holdsSince?: Date; replay?: boolean } = {}): Promise<number> {
-  const cutoff = utcDayStart(asOf);
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   await ensureBusinessAccountGroups(writer);
   let mark = performance.now();
@@ -81,15 +91,15 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (li
     log?.(`cut-off ${label}: ${((performance.now() - mark) / 1000).toFixed(1)} s`);
     mark = performance.now();
   };
-  const due = sql`SELECT b.id, b.account_number, b.business_id, b.merchant_id, b.currency, b.batch_start + interval '1 day' AS cutoff,
+  const due = sql`SELECT b.id, b.account_number, b.business_id, b.merchant_id, b.currency, ${batchEnd('b')} AS cutoff,
       b.sales_minor, b.refunds_minor, b.reversals_minor
-    FROM settlement_batches b WHERE b.status = 'Open' AND b.batch_start < ${cutoff}::timestamptz`;
+    FROM settlement_batches b WHERE ${batchDue('b', asOf)}`;
   // The due batches are locked before anything is reckoned from them. A change posting into one of them (postDrafts
   // locks its batches too) either commits first, and then every statement below sees its entries and totals, or waits
   // until this cut-off has committed and then finds the batch closed and posts into a later one. Without the lock, a
   // refund committing while the payouts were summed landed in a batch closed behind it: never paid out, the trading
   // account no longer at zero after the batch.
-  await writer.execute(sql`SELECT b.id FROM settlement_batches b WHERE b.status = 'Open' AND b.batch_start < ${cutoff}::timestamptz ORDER BY b.id FOR UPDATE`);
+  await writer.execute(sql`SELECT b.id FROM settlement_batches b WHERE ${batchDue('b', asOf)} ORDER BY b.id FOR UPDATE`);
 
   // The batches' totals are kept as the moves are posted (each step's moves are still in ledger_moves), rather than
   // read back from the entries at the end: that UPDATE … FROM a join of every due batch with its entries did not
@@ -110,19 +120,19 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (li
 
   // Reserve releases: each hold in the first closing batch whose cut-off is at or after its due date.
   await postMoves(writer, sql`SELECT 'reserveRelease:' || h.id AS posting_id, 'reserveRelease' AS category, d.id AS batch_id, d.business_id, d.merchant_id,
-      d.currency, d.batch_start + interval '1 day' AS value_at, g.account_number || ':reserve' AS from_account, g.account_number || ':trading' AS to_account,
+      d.currency, d.cutoff AS value_at, g.account_number || ':reserve' AS from_account, g.account_number || ':trading' AS to_account,
       e.amount_minor AS amount
     FROM ledger_postings h
     JOIN ledger_entries e ON e.posting_id = h.id AND e.amount_minor > 0 AND e.category = 'reserveHold'
     JOIN settlement_batches hb ON hb.id = h.batch_id
     JOIN merchant_account_groups g ON g.account_number = hb.account_number
     JOIN LATERAL (
-      SELECT sb.id, sb.business_id, sb.merchant_id, sb.currency, sb.batch_start FROM settlement_batches sb
+      SELECT sb.id, sb.business_id, sb.merchant_id, sb.currency, sb.batch_start, ${batchEnd('sb')} AS cutoff FROM settlement_batches sb
       WHERE sb.account_number = hb.account_number AND sb.batch_start >= h.value_at + make_interval(days => g.reserve_days) - interval '1 day'
-        AND sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz
+        AND ${batchDue('sb', asOf)}
       ORDER BY sb.batch_start LIMIT 1
     ) d ON true
-    WHERE h.category = 'reserveHold' AND h.value_at <= ${cutoff}::timestamptz${options.holdsSince ? sql` AND h.value_at >= ${options.holdsSince}::timestamptz` : sql``}`);
+    WHERE h.category = 'reserveHold' AND h.value_at <= ${asOf}::timestamptz${options.holdsSince ? sql` AND h.value_at >= ${options.holdsSince}::timestamptz` : sql``}`);
   await keepTotals(sql`0`, sql`-amount`);
   lap('reserve releases');
 
@@ -133,7 +143,7 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (li
       moved.net AS amount
     FROM (${due}) due
     JOIN (SELECT e.batch_id, sum(e.amount_minor)::bigint AS net FROM ledger_entries e JOIN settlement_batches sb ON sb.id = e.batch_id
-          WHERE sb.status = 'Open' AND sb.batch_start < ${cutoff}::timestamptz AND e.account_id = sb.account_number || ':trading' GROUP BY e.batch_id) moved ON moved.batch_id = due.id
+          WHERE ${batchDue('sb', asOf)} AND e.account_id = sb.account_number || ':trading' GROUP BY e.batch_id) moved ON moved.batch_id = due.id
     JOIN businesses b ON b.id = due.business_id
     LEFT JOIN business_account_groups bg ON bg.business_id = due.business_id AND bg.currency = due.currency`);
   await keepTotals(sql`amount`, sql`0`);
@@ -144,7 +154,9 @@ export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (li
   // its day comes, by the first cut-off at or after it: an entry is booked when it happens, so no statement or balance
   // holds a transfer that has not happened yet (until then it is scheduled, as camt.053 shows it).
   await writer.execute(sql`INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
-    SELECT 'T' || substr(sb.id, 2), sb.account_number, 'merchant', sb.business_id, sb.merchant_id, sb.currency, m.value_at + interval '1 day', m.value_at + interval '3 days',
+    SELECT 'T' || substr(sb.id, 2), sb.account_number, 'merchant', sb.business_id, sb.merchant_id, sb.currency,
+      ((m.value_at AT TIME ZONE ${sql.raw(zoneOfRow('sb'))}) + interval '1 day') AT TIME ZONE ${sql.raw(zoneOfRow('sb'))},
+      ((m.value_at AT TIME ZONE ${sql.raw(zoneOfRow('sb'))}) + interval '3 days') AT TIME ZONE ${sql.raw(zoneOfRow('sb'))},
       m.amount, sb.sales_minor, sb.id
     FROM ledger_moves m JOIN settlement_batches sb ON sb.id = m.batch_id
     WHERE m.to_account = sb.account_number || ':remittance'
@@ -198,11 +210,15 @@ export function nextScheduleDates(schedule: { frequency: 'daily' | 'weekly' | 'm
  */
 export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): Promise<number> {
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
-  const today = isoDay(asOf);
-  const settings = await writer.select().from(remittanceSettings).where(lte(remittanceSettings.nextPaymentDate, today));
+  // A payment date is a day of the business's zone and is paid from its midnight there (as its batches close then).
+  const latestToday = isoDay(new Date(asOf.getTime() + widestOffsetMs));
+  const candidates = await writer.select().from(remittanceSettings).where(lte(remittanceSettings.nextPaymentDate, latestToday));
+  const zones = await businessTimeZones(writer, candidates.map((setting) => setting.businessId));
+  const todayOf = (setting: (typeof candidates)[number]) => localDay(asOf, zones.get(setting.businessId) ?? defaultBusinessTimeZone);
+  const settings = candidates.filter((setting) => setting.nextPaymentDate <= todayOf(setting));
   const byDate = new Map<string, (typeof settings)[number][]>();
   for (const setting of settings) {
-    for (const date of scheduleDates(setting, setting.nextPaymentDate, today)) byDate.set(date, [...(byDate.get(date) ?? []), setting]);
+    for (const date of scheduleDates(setting, setting.nextPaymentDate, todayOf(setting))) byDate.set(date, [...(byDate.get(date) ?? []), setting]);
   }
   // Set-based over every due date at once: the first date of a group pays its whole balance before it, each later
   // date what arrived since the date before (entries other than the transfers themselves).
@@ -213,7 +229,8 @@ export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): P
       SELECT split_part(d, '|', 1) AS account_number, split_part(d, '|', 2)::date AS day FROM unnest(${sql.raw('ARRAY[')}${sql.join(due.map((value) => sql`${value}`), sql`, `)}${sql.raw(']::text[]')}) d
     ),
     windows AS (
-      SELECT account_number, (day::timestamp AT TIME ZONE 'UTC') AS at, (lag(day) OVER (PARTITION BY account_number ORDER BY day))::timestamp AT TIME ZONE 'UTC' AS since, day FROM dates
+      SELECT d.account_number, (d.day::timestamp AT TIME ZONE bz.time_zone) AS at, (lag(d.day) OVER (PARTITION BY d.account_number ORDER BY d.day))::timestamp AT TIME ZONE bz.time_zone AS since, d.day
+      FROM dates d JOIN business_account_groups bg ON bg.account_number = d.account_number JOIN businesses bz ON bz.id = bg.business_id
     ),
     owed AS (
       SELECT w.account_number, w.day, w.at, g.business_id, g.currency,
@@ -233,7 +250,7 @@ export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): P
       t.transfer_date AS value_at, t.account_number || ':business' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
     FROM ledger_transfers t WHERE t.group_kind = 'business' AND t.id = ANY(${sql.raw('ARRAY[')}${sql.join(due.map((value) => { const [group, date] = value.split('|'); return sql`${`R${group}-${(date ?? '').replaceAll('-', '')}`}`; }), sql`, `)}${sql.raw(']::text[]')})`);
   for (const setting of settings) {
-    const [next, after] = nextScheduleDates(setting, today);
+    const [next, after] = nextScheduleDates(setting, todayOf(setting));
     await writer.update(remittanceSettings).set({ nextPaymentDate: next, nextScheduleDate: after })
       .where(and(eq(remittanceSettings.accountNumber, setting.accountNumber), eq(remittanceSettings.nextPaymentDate, setting.nextPaymentDate)));
   }
@@ -244,46 +261,57 @@ export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): P
 /**
  * The monthly minimum in force for a month: whole for a month the plan covers from its first day; prorated by the
  * days the plan is in force for the month it starts in (from its start day, inclusive, to the month's end), rounded
- * half up to the minor unit. Plans have no end date, so no last month is cut short. postMonthlyMinimums computes
- * the same in SQL; the billing run's preview uses this one.
+ * half up to the minor unit. Plans have no end date, so no last month is cut short. Days and months are the
+ * business's (timeZone; monthStart is the instant its month begins there). postMonthlyMinimums computes the same in
+ * SQL; the billing run's preview uses this one.
  */
-export function proratedMonthlyMinimum(minimumMinor: number, validFrom: Date, monthStart: Date): number {
-  const monthEnd = Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 1);
-  const monthDays = Math.round((monthEnd - monthStart.getTime()) / dayMs);
-  const firstDay = Math.max(monthStart.getTime(), Date.UTC(validFrom.getUTCFullYear(), validFrom.getUTCMonth(), validFrom.getUTCDate()));
-  const days = Math.max(0, Math.round((monthEnd - firstDay) / dayMs));
+export function proratedMonthlyMinimum(minimumMinor: number, validFrom: Date, monthStart: Date, timeZone = 'UTC'): number {
+  const month = localMonth(monthStart, timeZone);
+  const first = Date.parse(`${month}-01T00:00:00Z`);
+  const next = Date.parse(`${addMonthsTo(month, 1)}-01T00:00:00Z`);
+  const monthDays = Math.round((next - first) / dayMs);
+  const firstDay = Math.max(first, Date.parse(`${localDay(validFrom, timeZone)}T00:00:00Z`));
+  const days = Math.max(0, Math.round((next - firstDay) / dayMs));
   return Math.floor((minimumMinor * days * 2 + monthDays) / (2 * monthDays));
 }
 
 /**
- * Monthly minimums: for each month that has ended (UTC) since the plan's start, a shortfall of the month's fees
- * below the plan's minimum is invoiced: minimumFee:{group}:{yyyymm}, invoice −S, costs +S, at the month's end. The
- * first month of a plan that starts mid-month owes only its share of the minimum (proratedMonthlyMinimum). The
- * settlement itself is untouched (the trading account's batches stay as they were); the invoice account collects it.
+ * Monthly minimums: for each month of a business that has ended by asOf (its months, in its time zone) since the
+ * plan's start, a shortfall of the month's fees below the plan's minimum is invoiced: minimumFee:{group}:{yyyymm},
+ * invoice −S, costs +S, at the month's end (the business's midnight). The first month of a plan that starts mid-month
+ * owes only its share of the minimum (proratedMonthlyMinimum). fromMonth and toMonth ('YYYY-MM') bound the months
+ * looked at. The settlement itself is untouched (the trading account's batches stay as they were); the invoice
+ * account collects it.
  */
-export async function postMonthlyMinimums(writer: StatsWriter, asOf: Date, options: { fromMonth?: Date } = {}): Promise<void> {
+export async function postMonthlyMinimums(writer: StatsWriter, asOf: Date, options: { fromMonth?: string; toMonth?: string } = {}): Promise<void> {
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
-  const monthStart = new Date(Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), 1));
-  // The live job looks at the last months only; the seed at every month since the plans began.
-  const from = options.fromMonth ?? new Date(0);
-  await postMoves(writer, sql`SELECT 'minimumFee:' || months.account_number || ':' || to_char(months.month_start AT TIME ZONE 'UTC', 'YYYYMM') AS posting_id,
-      'minimumFee' AS category, NULL::text AS batch_id, months.business_id, months.merchant_id, months.currency, months.month_start + interval '1 month' AS value_at,
+  // The live job looks at the last months only; the seed at every month since the plans began. Fees are read from the
+  // earliest instant any zone's fromMonth begins; each is then counted in its business's month.
+  const fromLocal = options.fromMonth ? sql`${`${options.fromMonth}-01`}::timestamp` : sql`'-infinity'::timestamp`;
+  const lastLocal = (zone: ReturnType<typeof sql>) => options.toMonth
+    ? sql`least(date_trunc('month', ${asOf}::timestamptz AT TIME ZONE ${zone}) - interval '1 month', ${`${options.toMonth}-01`}::timestamp)`
+    : sql`date_trunc('month', ${asOf}::timestamptz AT TIME ZONE ${zone}) - interval '1 month'`;
+  const feesFrom = options.fromMonth ? sql` AND e.value_at >= ${monthEnvelope(options.fromMonth).start}::timestamptz` : sql``;
+  await postMoves(writer, sql`SELECT 'minimumFee:' || months.account_number || ':' || to_char(months.local_start, 'YYYYMM') AS posting_id,
+      'minimumFee' AS category, NULL::text AS batch_id, months.business_id, months.merchant_id, months.currency,
+      (months.local_start + interval '1 month') AT TIME ZONE months.time_zone AS value_at,
       months.account_number || ':invoice' AS from_account, months.account_number || ':costs' AS to_account,
       greatest(0, months.minimum - coalesce(fees.total, 0))::bigint AS amount
     FROM (
-      SELECT g.account_number, g.business_id, g.merchant_id, g.currency, m.month_start,
+      SELECT g.account_number, g.business_id, g.merchant_id, g.currency, bz.time_zone, m.local_start,
         -- The minimum times the days in force over the month's days, rounded half up (as proratedMonthlyMinimum).
-        ((pp.monthly_minimum_minor * (d.next_month - greatest(d.first_day, (pp.valid_from AT TIME ZONE 'UTC')::date)) * 2 + (d.next_month - d.first_day))
+        ((pp.monthly_minimum_minor * (d.next_month - greatest(d.first_day, (pp.valid_from AT TIME ZONE bz.time_zone)::date)) * 2 + (d.next_month - d.first_day))
           / (2 * (d.next_month - d.first_day)))::bigint AS minimum
       FROM merchant_account_groups g
+      JOIN businesses bz ON bz.id = g.business_id
       JOIN pricing_plans pp ON pp.merchant_id = g.merchant_id AND pp.currency = g.currency AND pp.monthly_minimum_minor > 0
-      CROSS JOIN LATERAL generate_series(greatest(date_trunc('month', pp.valid_from AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', ${from}::timestamptz), ${monthStart}::timestamptz - interval '1 month', interval '1 month') m(month_start)
-      CROSS JOIN LATERAL (SELECT (m.month_start AT TIME ZONE 'UTC')::date AS first_day, ((m.month_start AT TIME ZONE 'UTC') + interval '1 month')::date AS next_month) d
+      CROSS JOIN LATERAL generate_series(greatest(date_trunc('month', pp.valid_from AT TIME ZONE bz.time_zone), ${fromLocal}), ${lastLocal(sql`bz.time_zone`)}, interval '1 month') m(local_start)
+      CROSS JOIN LATERAL (SELECT m.local_start::date AS first_day, (m.local_start + interval '1 month')::date AS next_month) d
     ) months
     LEFT JOIN (
-      SELECT e.account_id, date_trunc('month', e.value_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month_start, sum(e.amount_minor) AS total
-      FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'costs'
-      WHERE e.category = 'fee' AND e.value_at < ${monthStart}::timestamptz AND e.value_at >= ${from}::timestamptz
+      SELECT e.account_id, date_trunc('month', e.value_at AT TIME ZONE bz.time_zone) AS local_start, sum(e.amount_minor) AS total
+      FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'costs' JOIN businesses bz ON bz.id = a.business_id
+      WHERE e.category = 'fee' AND e.value_at < ${asOf}::timestamptz${feesFrom}
       GROUP BY 1, 2
-    ) fees ON fees.account_id = months.account_number || ':costs' AND fees.month_start = months.month_start`);
+    ) fees ON fees.account_id = months.account_number || ':costs' AND fees.local_start = months.local_start`);
 }

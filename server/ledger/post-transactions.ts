@@ -28,6 +28,7 @@ import {
   ledgerAccounts, ledgerEntries, ledgerPostings, merchantAccountGroups, merchants, pricingPlanRates, settlementBatches, transactions,
 } from '../db/schema.ts';
 import type { StatsWriter, TransactionChange } from '../stats/record-transaction.ts';
+import { businessTimeZones, dayOf, defaultBusinessTimeZone } from './periods.ts';
 
 export type EntryDraft = { accountId: string; amountMinor: number; category: string };
 export type PostingDraft = {
@@ -45,7 +46,8 @@ export type PostingDraft = {
 
 export const providerAccountId = (kind: 'clearing' | 'bank', currency: string) => `provider:${kind}:${currency}`;
 export const groupAccountId = (accountNumber: string, kind: string) => `${accountNumber}:${kind}`;
-export const batchIdOf = (accountNumber: string, at: Date) => `B${accountNumber}-${at.toISOString().slice(0, 10).replaceAll('-', '')}`;
+/** A batch's id: the account group and the business day it covers ('YYYY-MM-DD' in the business's zone). */
+export const batchIdOf = (accountNumber: string, day: string) => `B${accountNumber}-${day.replaceAll('-', '')}`;
 export const utcDayStart = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 
 const zeroDelta = () => ({ salesCount: 0, salesMinor: 0, refundsMinor: 0, reversalsMinor: 0, feesMinor: 0 });
@@ -199,14 +201,25 @@ export async function postTransactionChanges(writer: StatsWriter, changes: reado
 export async function postDrafts(writer: StatsWriter, drafts: readonly PostingDraft[], now: Date): Promise<void> {
   // Batches: the value date's, unless it is already closed, then today's. A change whose transaction began just before
   // midnight may have waited for the cut-off that closed today's batch too (its `now` is the day just closed): it goes
-  // to the day after, never into a closed batch.
-  const today = utcDayStart(now);
-  const tomorrow = new Date(today.getTime() + 86_400_000);
+  // to the day after, never into a closed batch. Days are the business's (periods.ts): a batch is one business day.
+  const zones = await businessTimeZones(writer, drafts.map((draft) => draft.businessId));
+  const zoneOf = (draft: PostingDraft) => zones.get(draft.businessId) ?? defaultBusinessTimeZone;
+  type Day = { date: string; start: Date; end: Date };
+  const days = new Map<string, Day>();
+  const dayIn = (at: Date, zone: string): Day => {
+    const key = `${zone}|${at.getTime()}`;
+    let day = days.get(key);
+    if (!day) days.set(key, day = dayOf(at, zone));
+    return day;
+  };
+  const ownDay = (draft: PostingDraft): Day => dayIn(draft.valueAt, zoneOf(draft));
+  const today = (draft: PostingDraft): Day => dayIn(now, zoneOf(draft));
+  const tomorrow = (draft: PostingDraft): Day => dayIn(today(draft).end, zoneOf(draft));
   const wanted = new Map<string, { accountNumber: string; start: Date; draft: PostingDraft }>();
-  const want = (draft: PostingDraft, start: Date) => wanted.set(batchIdOf(draft.accountNumber, start), { accountNumber: draft.accountNumber, start, draft });
+  const want = (draft: PostingDraft, day: Day) => wanted.set(batchIdOf(draft.accountNumber, day.date), { accountNumber: draft.accountNumber, start: day.start, draft });
   for (const draft of drafts) {
-    want(draft, utcDayStart(draft.valueAt));
-    want(draft, today);
+    want(draft, ownDay(draft));
+    want(draft, today(draft));
   }
   const closed = new Set<string>();
   const lockBatches = async (ids: string[]) => {
@@ -218,21 +231,21 @@ export async function postDrafts(writer: StatsWriter, drafts: readonly PostingDr
     for (const batch of batches) if (batch.status === 'Closed') closed.add(batch.id);
   };
   await lockBatches([...wanted.keys()].sort());
-  const lateDrafts = drafts.filter((draft) => closed.has(batchIdOf(draft.accountNumber, utcDayStart(draft.valueAt))) && closed.has(batchIdOf(draft.accountNumber, today)));
+  const lateDrafts = drafts.filter((draft) => closed.has(batchIdOf(draft.accountNumber, ownDay(draft).date)) && closed.has(batchIdOf(draft.accountNumber, today(draft).date)));
   if (lateDrafts.length > 0) {
     const before = new Set(wanted.keys());
-    for (const draft of lateDrafts) want(draft, tomorrow);
+    for (const draft of lateDrafts) want(draft, tomorrow(draft));
     // Locked after today's: batch ids of one account sort by day, so every writer locks in the same order.
     await lockBatches([...wanted.keys()].filter((id) => !before.has(id)).sort());
   }
 
   const sorted = [...drafts].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const batchOf = (draft: PostingDraft) => {
-    const own = batchIdOf(draft.accountNumber, utcDayStart(draft.valueAt));
+    const own = batchIdOf(draft.accountNumber, ownDay(draft).date);
     if (!closed.has(own)) return own;
-    const todays = batchIdOf(draft.accountNumber, today);
+    const todays = batchIdOf(draft.accountNumber, today(draft).date);
     if (!closed.has(todays)) return todays;
-    const next = batchIdOf(draft.accountNumber, tomorrow);
+    const next = batchIdOf(draft.accountNumber, tomorrow(draft).date);
     if (closed.has(next)) throw new Error(`postDrafts: the batches of ${draft.accountNumber} up to ${next} are closed already`);
     return next;
   };

@@ -12,7 +12,7 @@ const e = ledgerEntries;
 
 export type Period = { start: Date | null; end: Date | null };
 
-/** The period of a date filter ([gte] start, [lte] end, [eq] one day), in the request's zone. */
+/** The period of a date filter ([gte] start, [lte] end, [eq] one day), in the given zone (the business's: periods.ts). */
 export function periodOf(clauses: readonly FilterClause[] | undefined, timeZone: string): Period {
   const period: Period = { start: null, end: null };
   for (const clause of clauses ?? []) {

@@ -1,15 +1,27 @@
 // Reads what commission is computed from: the ledger's fee entries (the costs account's side of each fee:{ref}
 // posting, server/ledger/post-transactions.ts) and sale entries (the trading account's side of sale:{ref}) of a
-// partner's businesses, per UTC month and currency. Minimum-fee top-ups (minimumFee:…) are not transaction fees and
-// earn no commission. Reached through the accounts (indexed by account and value date), never a scan of the ledger.
+// partner's businesses, per month and currency. Months and days are each business's own (its time zone,
+// server/ledger/periods.ts): a fee at 00:03 London time on 1 October counts in October, as in the business's statement
+// and invoice; the window's bounds are dates, each read at the business's midnight. Minimum-fee top-ups
+// (minimumFee:…) are not transaction fees and earn no commission. Reached through the accounts (indexed by account and value date), never a scan of the ledger.
 import { sql, type SQL } from 'drizzle-orm';
 import { cardTypeOf } from '../../src/contract/partners.ts';
+import { widestOffsetMs } from '../ledger/periods.ts';
 import type { StatsWriter } from '../stats/record-transaction.ts';
 import { allocateCommission, monthCommission, type CommissionRuleTerms, type FeeGroup, type MonthCommission, type TransactionCommission, type TransactionFee } from './commission.ts';
 
 type Row = Record<string, unknown>;
 const rowsOf = async (reader: StatsWriter, query: SQL): Promise<Row[]> => ((await reader.execute(query)) as unknown as { rows: Row[] }).rows;
 const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+/** A bound as a wall-clock time (its UTC digits: a date's midnight), compared with each entry's local time. */
+const wallClock = (date: Date) => sql`${date.toISOString().slice(0, 23).replace('T', ' ')}::timestamp`;
+/**
+ * Entries of the window [from, to): from and to are wall-clock times (a plan's dates, a month's first day at UTC
+ * midnight standing for that midnight in every zone) and each entry is placed by its business's local time. Read
+ * first within the instants any zone could give (widestOffsetMs either side), which an index can use.
+ */
+export const inWindow = (from: Date, to: Date) => sql`e.value_at >= ${timestamp(new Date(from.getTime() - widestOffsetMs))} AND e.value_at < ${timestamp(new Date(to.getTime() + widestOffsetMs))}
+    AND (e.value_at AT TIME ZONE b.time_zone) >= ${wallClock(from)} AND (e.value_at AT TIME ZONE b.time_zone) < ${wallClock(to)}`;
 
 /** The facts of a fee entry's transaction; an order taken by mail or phone counts as Moto. */
 const factColumns = sql`CASE WHEN j."order"->>'channel' IN ('moto', 'moto-link') THEN 'Moto' ELSE t.channel END AS channel,
@@ -20,9 +32,9 @@ const saleEntries = (partnerId: string, from: Date, to: Date) => sql`
   JOIN businesses b ON b.id = a.business_id
   JOIN ledger_entries e ON e.account_id = a.id
   WHERE b.partner_id = ${partnerId} AND a.kind = 'trading' AND e.category = 'sale' AND e.amount_minor > 0
-    AND e.value_at >= ${timestamp(from)} AND e.value_at < ${timestamp(to)}`;
+    AND ${inWindow(from, to)}`;
 
-const monthOf = sql`to_char(e.value_at AT TIME ZONE 'UTC', 'YYYY-MM')`;
+const monthOf = sql`to_char(e.value_at AT TIME ZONE b.time_zone, 'YYYY-MM')`;
 const key = (month: string, currency: string) => `${month}|${currency}`;
 
 /** The partner's paid sales per month and currency: what volume bands are read against. */
@@ -44,7 +56,7 @@ export async function commissionByMonth(reader: StatsWriter, partnerId: string, 
     JOIN transactions t ON t.reference = e.transaction_reference
     LEFT JOIN payment_jobs j ON j.reference = t.payment_job_reference
     WHERE b.partner_id = ${partnerId} AND a.kind = 'costs' AND e.category = 'fee' AND e.amount_minor > 0
-      AND e.value_at >= ${timestamp(from)} AND e.value_at < ${timestamp(to)}
+      AND ${inWindow(from, to)}
     GROUP BY 1, 2, 3, 4, 5`);
   const volumes = await monthlyVolumes(reader, partnerId, from, to);
   const groups = new Map<string, { month: string; currency: string; fees: FeeGroup[] }>();
@@ -64,7 +76,10 @@ export async function commissionByMonth(reader: StatsWriter, partnerId: string, 
   }).sort((a, b) => (a.month === b.month ? (a.currency < b.currency ? -1 : 1) : a.month > b.month ? -1 : 1));
 }
 
-/** One month's fees transaction by transaction in one currency, with each one's share of the month's commission. */
+/**
+ * One month's fees transaction by transaction in one currency, with each one's share of the month's commission. The
+ * month is named by its first day at UTC midnight and is each business's own month.
+ */
 export async function commissionOfTransactions(
   reader: StatsWriter, partnerId: string, rules: readonly CommissionRuleTerms[], monthStart: Date, currency: string,
 ): Promise<(TransactionFee & TransactionCommission)[]> {
@@ -76,7 +91,7 @@ export async function commissionOfTransactions(
     JOIN transactions t ON t.reference = e.transaction_reference
     LEFT JOIN payment_jobs j ON j.reference = t.payment_job_reference
     WHERE b.partner_id = ${partnerId} AND a.kind = 'costs' AND e.category = 'fee' AND e.amount_minor > 0 AND e.currency = ${currency}
-      AND e.value_at >= ${timestamp(monthStart)} AND e.value_at < ${timestamp(monthEnd)}
+      AND ${inWindow(monthStart, monthEnd)}
     GROUP BY 1, 2, 3, 4 ORDER BY 1`);
   const volume = (await monthlyVolumes(reader, partnerId, monthStart, monthEnd)).get(key(monthStart.toISOString().slice(0, 7), currency)) ?? 0;
   const fees: TransactionFee[] = rows.map((row) => ({

@@ -8,6 +8,7 @@ import {
   capturableMinor, isCancellableJob, isOpenJob, paymentActionsOf, refundableMinor, traceReferenceOf,
   type PaymentDetail, type PaymentJobDetail, type PaymentTrace,
 } from '../../src/contract/payment-jobs.ts';
+import { statusLabelOf } from '../../src/contract/payment-job-labels.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import { jobMoney, type JobState, type PaymentState, type TransactionRow } from './payment-state.ts';
 
@@ -238,33 +239,51 @@ export function paymentJobDetailOf(state: JobState, names: { merchantName: strin
 }
 
 /**
- * The gateway conversation of one payment: each step is a request to the acquirer (outbound) and its answer
- * (inbound), with the time between them. With advanced, the raw bodies: the card number masked, never more.
+ * The gateway conversation of one payment over its whole life: the authorisation, captures, voids, each refund's
+ * steps (requested, processing, completed or failed, or cancelled), chargebacks, expiry or cancellation. Each step
+ * is a request to the acquirer (outbound) and its answer (inbound). A request is never sent before the previous
+ * answer arrived (steps recorded close together get a shorter latency), so no duration is negative. With advanced,
+ * the raw bodies: the card number masked, never more.
  */
 export function traceOf(state: JobState, payment: PaymentState, advanced: boolean): PaymentTrace {
   const p = payment.transaction;
-  const steps = stepsOf(state, payment).filter((step) => step.step !== 'created');
+  const paymentSteps: TraceStep[] = stepsOf(state, payment).filter((step) => step.step !== 'created')
+    .map((step) => ({ ...step, operation: operationOf(step.step), label: statusLabelOf('step', step.step) }));
+  const refundSteps: TraceStep[] = payment.refunds.flatMap((refund) => refund.steps.map((step) => ({
+    step: step.step, dateTimeUtc: new Date(step.dateTimeUtc).toISOString(),
+    amount: toMajorUnits(step.amountMinor ?? refund.transaction.amountMinor, refund.transaction.currency), detail: step.detail ?? null,
+    operation: step.step === 'cancelled' ? 'Refund cancellation' : 'Refund', label: statusLabelOf('refund', step.step), refundId: refund.transaction.reference,
+  })));
+  // Stable by time: a refund's steps after the payment's steps of the same instant.
+  const steps = [...paymentSteps, ...refundSteps].map((step, index) => ({ step, index }))
+    .sort((a, b) => (a.step.dateTimeUtc < b.step.dateTimeUtc ? -1 : a.step.dateTimeUtc > b.step.dateTimeUtc ? 1 : a.index - b.index)).map(({ step }) => step);
   const sequences: PaymentTrace['traceSequences'] = [];
+  const acquirerReference = attributesOf(p).acquirerReference ?? null;
   let sequence = 0;
   let previous: Date | null = null;
   for (const step of steps) {
     const answeredAt = new Date(step.dateTimeUtc);
-    const latency = 180 + (hashOf(`${p.reference}:${step.step}:${sequence}`, 'latency') % 1400);
-    const sentAt = new Date(answeredAt.getTime() - latency);
-    const operation = operationOf(step.step);
-    const request = { operation, paymentId: p.reference, paymentJobReference: p.paymentJobReference, amount: step.amount ?? toMajorUnits(p.amountMinor, p.currency), currency: p.currency,
+    const wanted = 180 + (hashOf(`${p.reference}:${step.step}:${sequence}`, 'latency') % 1400);
+    const sentAt = new Date(previous ? Math.max(answeredAt.getTime() - wanted, previous.getTime()) : answeredAt.getTime() - wanted);
+    const latency = answeredAt.getTime() - sentAt.getTime();
+    const { operation } = step;
+    const request = { operation, paymentId: p.reference, ...(step.refundId ? { refundId: step.refundId } : {}), paymentJobReference: p.paymentJobReference,
+      amount: step.amount ?? toMajorUnits(p.amountMinor, p.currency), currency: p.currency,
       paymentMethod: p.paymentMethod, ...(p.cardMasked ? { card: { number: p.cardMasked, expiry: '**/**', cvc: '***' } } : {}) };
-    const response = { operation, result: step.step, ...(step.detail ? { message: step.detail } : {}), acquirerReference: attributesOf(p).acquirerReference ?? null };
+    const response = { operation, result: step.step, ...(step.detail ? { message: step.detail } : {}), acquirerReference };
     sequence += 1;
-    sequences.push({ sequence, timestampUtc: iso(sentAt), direction: 'outbound', message: `${operation} request sent`, durationMs: previous ? sentAt.getTime() - previous.getTime() : null,
+    sequences.push({ sequence, timestampUtc: iso(sentAt), direction: 'outbound', message: `${operation} request sent${step.refundId ? ` (${step.refundId})` : ''}`,
+      durationMs: previous ? Math.max(0, sentAt.getTime() - previous.getTime()) : null,
       ...(advanced ? { rawRequest: JSON.stringify(request, null, 2), rawResponse: null } : {}) });
     sequence += 1;
-    sequences.push({ sequence, timestampUtc: iso(answeredAt), direction: 'inbound', message: `${operation} answered: ${step.step}${step.detail ? ` (${step.detail})` : ''}`, durationMs: latency,
+    sequences.push({ sequence, timestampUtc: iso(answeredAt), direction: 'inbound', message: `${operation} answered: ${step.label}${step.detail ? ` (${step.detail})` : ''}`, durationMs: Math.max(0, latency),
       ...(advanced ? { rawRequest: null, rawResponse: JSON.stringify(response, null, 2) } : {}) });
     previous = answeredAt;
   }
   return { traceReference: traceReferenceOf(p.reference), paymentJobReference: state.job.reference, paymentId: p.reference, advanced, traceSequences: sequences };
 }
+
+type TraceStep = Step & { operation: string; label: string; refundId?: string };
 
 function operationOf(step: string): string {
   if (step === 'authorised' || step === 'declined' || step === 'failed' || step === 'pending') return 'Authorisation';

@@ -22,6 +22,7 @@ import type { PdfHeading, PdfSummary } from './pdf-statement.ts';
 import type { ReportRow as QueuedReportRow } from './queue.ts';
 import { minorUnitsToDecimal, wallClock } from './transaction-export.ts';
 import type { ReportColumnSpec, ReportRow } from './writers.ts';
+import { openSettlementDetails } from './settlement-details.ts';
 
 /** How a batch's net reads: what a closed batch paid out, or an open batch's net so far, not yet paid out. */
 const netLabel = (status: 'Open' | 'Closed') => (status === 'Closed' ? 'Net paid out' : 'Net so far (not yet paid out)');
@@ -103,6 +104,9 @@ export async function openLedgerReport(database: Database, principal: Principal,
   const start = report.startDate;
   const end = report.endDate;
   const heading = (title: string, lines: string[] = []): PdfHeading => ({ title, holder, accountNumber, currency, period: periodText(start, end, timeZone), lines });
+  if (reportType === 'settlementDetails') {
+    return openSettlementDetails(db, { accountNumber, currency, fileType: report.fileType, filters, start, end, timeZone, batchSize }, heading('Settlement details'));
+  }
 
   if (kind || reportType === 'batchDetail') {
     const accountId = groupAccountId(accountNumber, kind ?? 'trading');

@@ -6,6 +6,7 @@
 //   settlement-batch-overview-3M1a070215-2026-10-05.xlsx  one day
 //   reserve-3M1a070215-from-2026-10-01.csv / …-to-2026-10-31.csv / …-until-2026-11-20.csv (no period: to the day it was queued)
 //   batch-detail-B3M1a070215-20261001.csv          a batch names its account and day already
+//   settlement-details-B3M1a070215-20261001.xlsx   (settlement details of one batch; of a month: …-3M1a070215-2026-10.xlsx)
 //
 // The period's days are those of the report's zone (its context's time zone), as the file's own heading states them.
 // Other reports keep their type, queued day and id (transactions-2026-11-21-RPT….csv).
@@ -49,7 +50,7 @@ export function reportDownloadName(report: NamedReport): string {
   const accountNumber = typeof filters.accountNumber === 'string' ? safe(filters.accountNumber) : '';
   if (Object.hasOwn(ledgerReportTypes, report.reportType) && accountNumber !== '') {
     const type = kebab(report.reportType);
-    if (report.reportType === 'batchDetail' && typeof filters.batchId === 'string' && safe(filters.batchId) !== '') return `${type}-${safe(filters.batchId)}.${report.fileType}`;
+    if ((report.reportType === 'batchDetail' || report.reportType === 'settlementDetails') && typeof filters.batchId === 'string' && safe(filters.batchId) !== '') return `${type}-${safe(filters.batchId)}.${report.fileType}`;
     const timeZone = typeof context.timeZone === 'string' && context.timeZone !== '' ? context.timeZone : 'UTC';
     return `${type}-${accountNumber}-${periodName(report.startDate, report.endDate, timeZone, report.queuedAt)}.${report.fileType}`;
   }

@@ -37,7 +37,7 @@ import {
 } from './queue.ts';
 import { sweepReportFiles } from './file-sweeper.ts';
 import { acquirePresence, type Presence } from './presence.ts';
-import { exportCells, exportColumnSpecs, transactionExportBatches } from './transaction-export.ts';
+import { exportCellsOf, exportColumnSpecs, transactionExportBatches } from './transaction-export.ts';
 import { openCsvWriter, openXlsxWriter, type ReportRow as FileRow, type ReportWriter } from './writers.ts';
 import { isLedgerReportType, openCamtReport, openLedgerReport } from './ledger-export.ts';
 import { camt053Errors, camtValidationLimitBytes } from '../ledger/camt053-validate.ts';
@@ -254,6 +254,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
       if (columns.length === 0) throw new ReportRefused('The report has no columns.');
       const specs = exportColumnSpecs(columns, context.timeZone);
       openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxWriter(output, specs, 'Transactions'));
+      const cellsOf = exportCellsOf(columns, context.timeZone);
       rowBatches = (async function* cells() {
         for await (const batch of transactionExportBatches(db, {
           scope,
@@ -263,7 +264,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
           asOf: report.queuedAt,
           batchSize: settings.batchSize,
           picks,
-        })) yield batch.map((row) => exportCells(row, columns, context.timeZone));
+        }, { refunds: columns.includes('status') })) yield batch.map(cellsOf);
       })();
     }
 
@@ -275,7 +276,8 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
     writer = await openWriter(stream);
     let processedRows = 0;
     for await (const batch of rowBatches) {
-      for (const row of batch) await writer.write(row);
+      if (writer.writeBatch) await writer.writeBatch(batch);
+      else for (const row of batch) await writer.write(row);
       processedRows += batch.length;
       // The XLSX writer's zip does not wait for the stream: the next batch does, so a slow store never piles up rows.
       if (stream.writableNeedDrain) await once(stream, 'drain');

@@ -15,6 +15,11 @@ export type ReportRow = (string | null)[];
 
 export type ReportWriter = {
   write: (row: ReportRow) => Promise<void>;
+  /**
+   * Optional: the same as write for each row in turn, for a whole batch at once (the CSV writer makes one string
+   * of it and waits on the stream once). Callers use it when present and fall back to write.
+   */
+  writeBatch?: (rows: readonly ReportRow[]) => Promise<void>;
   /** Writes the end of the file and ends the stream; resolves once the stream has taken every byte. */
   finish: () => Promise<void>;
   /** Stops without finishing: the stream is destroyed, so whatever reads it stores nothing. */
@@ -36,11 +41,18 @@ export function csvQuote(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
+const needsQuotes = /[",\r\n]/;
+
 export function csvLine(row: ReportRow, kinds: readonly ColumnKind[]): string {
-  return `${row.map((value, index) => {
-    if (value === null) return '';
-    return csvQuote(kinds[index] === 'text' ? neutraliseFormula(value) : value);
-  }).join(',')}\r\n`;
+  let line = '';
+  for (let index = 0; index < row.length; index += 1) {
+    if (index > 0) line += ',';
+    const value = row[index];
+    if (value === null || value === undefined || value === '') continue;
+    const text = kinds[index] === 'text' && formulaTriggers.has(value[0] as string) ? `'${value}` : value;
+    line += needsQuotes.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  }
+  return `${line}\r\n`;
 }
 
 const byteOrderMark = '\uFEFF';
@@ -57,6 +69,11 @@ export async function openCsvWriter(stream: Writable, columns: readonly ReportCo
   await write(byteOrderMark + csvLine(columns.map((column) => column.header), columns.map(() => 'text')));
   return {
     write: (row) => write(csvLine(row, kinds)),
+    writeBatch: (rows) => {
+      let text = '';
+      for (const row of rows) text += csvLine(row, kinds);
+      return write(text);
+    },
     finish: async () => {
       if (failure) throw failure;
       const finished = once(stream, 'finish');
@@ -102,7 +119,7 @@ export async function openXlsxWriter(stream: Writable, columns: readonly ReportC
     return sheet;
   };
   let sheet = newSheet();
-  return {
+  const writer: ReportWriter = {
     write: async (row) => {
       if (rowsInSheet >= rowsPerSheet) {
         sheet.commit();
@@ -126,6 +143,9 @@ export async function openXlsxWriter(stream: Writable, columns: readonly ReportC
       added.commit();
       rowsInSheet += 1;
     },
+    writeBatch: async (rows) => {
+      for (const row of rows) await writer.write(row);
+    },
     finish: async () => {
       sheet.commit();
       // Resolves on the stream's 'finish': the zip has been written whole.
@@ -135,4 +155,5 @@ export async function openXlsxWriter(stream: Writable, columns: readonly ReportC
       stream.destroy();
     },
   };
+  return writer;
 }

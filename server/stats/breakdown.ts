@@ -1,9 +1,10 @@
 // The breakdown of a period by merchant, payment method or status (issue 25, the dashboard's table under the chart).
 // The statistics store keeps measures per merchant and quarter hour, not per payment method or status, so this reads
 // the period's payments of the scope and currency (the (scope, created_at) indexes) with their paid refunds, and
-// applies the rules of definition.ts in SQL: a paid payment adds its amount to volume, revenue and one sale; a
-// declined or failed one to both unsuccessful measures; a paid refund or chargeback takes its amount off its payment's revenue,
-// in its payment's row, whenever it was made. The rows therefore add up to sumPerBucket's totals for the same
+// applies the rules of definition.ts in SQL: a paid payment adds one sale and what was captured of it (its amount, or
+// its paid captures when captured in parts) to volume and revenue; a declined or failed one its amount to both
+// unsuccessful measures; a paid refund or chargeback takes its amount off its payment's revenue, in its payment's
+// row, whenever it was made (the breakdown is by payment date). The rows therefore add up to sumPerBucket's totals for the same
 // period (the dashboard API test holds them together).
 import { sql } from 'drizzle-orm';
 import type { BreakdownDimension, BreakdownRow } from '../../src/contract/dashboard.ts';
@@ -31,14 +32,19 @@ export async function breakdownOf(
       FROM ${t}
       WHERE ${t.kind} IN (${sql.raw(moneyBackKindsSql)}) AND ${t.status} = ${paidStatus} AND ${t.parentReference} IN (SELECT reference FROM p)
       GROUP BY 1
+    ), c AS (
+      SELECT ${t.parentReference} AS reference, coalesce(sum(${t.amountMinor}) FILTER (WHERE ${t.status} = ${paidStatus}), 0) AS captured
+      FROM ${t}
+      WHERE ${t.kind} = 'capture' AND ${t.parentReference} IN (SELECT reference FROM p)
+      GROUP BY 1
     )
     SELECT ${dimension} AS key,
-      coalesce(sum(CASE WHEN p.status = ${paidStatus} THEN p.amount END), 0) AS volume,
-      coalesce(sum(CASE WHEN p.status = ${paidStatus} THEN p.amount END), 0) - coalesce(sum(r.refunded), 0) AS revenue,
+      coalesce(sum(CASE WHEN c.reference IS NOT NULL THEN c.captured WHEN p.status = ${paidStatus} THEN p.amount END), 0) AS volume,
+      coalesce(sum(CASE WHEN c.reference IS NOT NULL THEN c.captured WHEN p.status = ${paidStatus} THEN p.amount END), 0) - coalesce(sum(r.refunded), 0) AS revenue,
       coalesce(sum(CASE WHEN p.status IN (${unsuccessful}) THEN p.amount END), 0) AS unsuccessful,
       count(*) FILTER (WHERE p.status = ${paidStatus}) AS sales,
       count(*) AS n
-    FROM p LEFT JOIN r ON r.reference = p.reference
+    FROM p LEFT JOIN r ON r.reference = p.reference LEFT JOIN c ON c.reference = p.reference
     GROUP BY 1`;
   const rows = ((await reader.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
   const names = new Map<string, string>();

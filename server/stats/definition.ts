@@ -1,18 +1,24 @@
 // What the dashboard statistics count, as the write path applies it to one transaction. The rules are those of
-// the seed's `statsAggregationSql` (server/db/seed.ts), which builds the same table in bulk; the statistics
-// integration test holds the two together. Money is in minor units. Per (merchant, currency, quarter hour of the
-// payment's created_at):
+// the seed's `statsAggregationSql` (server/db/seed.ts) and of `activityAggregationSql` (rebuild.ts), which build the
+// same tables in bulk; the statistics integration test holds them together. Money is in minor units. Per (merchant,
+// currency, quarter hour):
 //
-//   volume               amount of paid payments
-//   revenue              volume less the paid refunds and chargebacks of those payments (each counts in its
-//                        payment's bucket)
+//   volume               what was captured of paid payments: the amount of a payment captured at authorisation (no
+//                        capture rows), else the sum of its paid captures (a partial capture counts what it took,
+//                        never the authorised amount)
+//   revenue              volume less the paid refunds and chargebacks
 //   unsuccessfulVolume   amount of declined and failed payments
 //   unsuccessfulRevenue  the same amount
 //   salesCount           number of paid payments
 //
-// Captures settle a payment that already counts, so they add nothing. Declines are the declined and failed
-// payments that carry a reason.
-import type { DashboardTotals } from '../../src/contract/dashboard-intervals.ts';
+// Two views of the same measures (the dashboard's date basis):
+//   by payment date   everything counts in its payment's quarter hour (a refund today lowers the revenue of the day
+//                     the payment was made): transaction_stats and its rollups
+//   by activity date  money counts when it moved: a payment captured at authorisation and a sale at the payment's
+//                     time, a capture at the capture's, a refund or chargeback at its own: transaction_activity_stats
+//                     and its rollups
+// Declines are the declined and failed payments that carry a reason.
+import { dashboardDateBases, type DashboardDateBasis, type DashboardTotals } from '../../src/contract/dashboard-intervals.ts';
 import { takesMoneyBack, type TransactionKind } from '../../src/contract/transactions.ts';
 
 export const paidStatus = 'paid';
@@ -35,29 +41,39 @@ export type StatsTransaction = {
   declineReason: string | null;
 };
 
-/** Where a transaction's measures land: its own bucket for a payment, its payment's for a refund. */
+/** Where a transaction's measures land: its own bucket for a payment, its payment's for a refund or capture. */
 export type StatsKey = { merchantId: string; businessId: string; partnerId: string | null; currency: string; at: Date };
+
+/** The dashboard's two views of the statistics: by the payment's date, or by the date the money moved. */
+export const dateBases = dashboardDateBases;
+export type DateBasis = DashboardDateBasis;
 
 export const isUnsuccessful = (status: string) => (unsuccessfulStatuses as readonly string[]).includes(status);
 
+const noMeasures = (): StatsMeasures => ({ volume: 0, revenue: 0, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 0 });
+
 /**
- * The measures one transaction adds. A payment of any status adds (possibly all-zero) measures, so its bucket
- * exists as in the bulk aggregation; a paid refund or chargeback takes its amount off revenue; anything else adds nothing.
+ * The measures one transaction adds (the same in both views; only where they land differs). A payment of any status
+ * adds (possibly all-zero) measures, so its bucket exists as in the bulk aggregation; a paid payment adds its amount
+ * only when it was captured at authorisation (`capturedInParts` false: it has no capture rows), else its paid
+ * captures add what they captured; a paid refund or chargeback takes its amount off revenue; anything else adds nothing.
  */
-export function contributionOf(transaction: Pick<StatsTransaction, 'kind' | 'status' | 'amountMinor'>): StatsMeasures | null {
+export function contributionOf(transaction: Pick<StatsTransaction, 'kind' | 'status' | 'amountMinor'>, capturedInParts = false): StatsMeasures | null {
   const { kind, status, amountMinor } = transaction;
   if (kind === 'payment') {
     const paid = status === paidStatus;
     const unsuccessful = isUnsuccessful(status);
+    const captured = paid && !capturedInParts ? amountMinor : 0;
     return {
-      volume: paid ? amountMinor : 0,
-      revenue: paid ? amountMinor : 0,
+      volume: captured,
+      revenue: captured,
       unsuccessfulVolume: unsuccessful ? amountMinor : 0,
       unsuccessfulRevenue: unsuccessful ? amountMinor : 0,
       salesCount: paid ? 1 : 0,
     };
   }
-  if (takesMoneyBack(kind) && status === paidStatus) return { volume: 0, revenue: -amountMinor, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 0 };
+  if (kind === 'capture') return status === paidStatus ? { ...noMeasures(), volume: amountMinor, revenue: amountMinor } : null;
+  if (takesMoneyBack(kind) && status === paidStatus) return { ...noMeasures(), revenue: -amountMinor };
   return null;
 }
 

@@ -1,7 +1,10 @@
 // The statistics store keeps the same measures at three UTC granularities. Any interval whose ends fall on quarter
 // hours (every IANA offset in use since 2000 does) splits exactly into whole UTC days in the middle, whole hours
 // next to them and quarter hours at the very edges, so a query reads the coarsest rows that are exact.
-import { transactionStats, transactionStatsDaily, transactionStatsHourly } from '../db/schema.ts';
+import {
+  transactionActivityStats, transactionActivityStatsDaily, transactionActivityStatsHourly, transactionStats, transactionStatsDaily, transactionStatsHourly,
+} from '../db/schema.ts';
+import type { DateBasis } from './definition.ts';
 
 export const granularities = ['quarterHour', 'hour', 'day'] as const;
 export type Granularity = (typeof granularities)[number];
@@ -13,7 +16,15 @@ export const statsTables = {
   hour: transactionStatsHourly,
   day: transactionStatsDaily,
 } as const;
-export type StatsTable = (typeof statsTables)[Granularity];
+/** The activity view's tables (money on the day it moved), the same shape at the same granularities. */
+export const activityStatsTables = {
+  quarterHour: transactionActivityStats,
+  hour: transactionActivityStatsHourly,
+  day: transactionActivityStatsDaily,
+} as const;
+export type StatsTable = (typeof statsTables)[Granularity] | (typeof activityStatsTables)[Granularity];
+
+export const statsTablesOf = (basis: DateBasis): Record<Granularity, StatsTable> => (basis === 'activityDate' ? activityStatsTables : statsTables);
 
 export function floorTo(instant: number, granularity: Granularity): number {
   const size = granularityMs[granularity];

@@ -7,8 +7,8 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Bucket } from '../../src/contract/dashboard-intervals.ts';
 import type { DeclineReason } from '../../src/contract/dashboard.ts';
 import { transactionDeclinesDaily, transactions } from '../db/schema.ts';
-import { unsuccessfulStatuses, type StatsMeasures } from './definition.ts';
-import { ceilTo, decompose, floorTo, granularities, statsTables, type Piece } from './granularity.ts';
+import { unsuccessfulStatuses, type DateBasis, type StatsMeasures } from './definition.ts';
+import { ceilTo, decompose, floorTo, granularities, statsTablesOf, type Piece } from './granularity.ts';
 import type { StatsWriter } from './record-transaction.ts';
 
 export type StatsScope = { merchantId: string } | { businessId: string } | { partnerId: string };
@@ -29,14 +29,14 @@ async function rowsOf(reader: StatsWriter, query: SQL): Promise<Row[]> {
 const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 const emptyMeasures = (): StatsMeasures => ({ volume: 0, revenue: 0, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 0 });
 
-/** The statement that sums every bucket's pieces (exported for EXPLAIN in the measurements). */
-export function perBucketQuery(scope: StatsScope, currency: string, buckets: readonly Bucket[]): SQL | null {
+/** The statement that sums every bucket's pieces (exported for EXPLAIN in the measurements), from the view's tables. */
+export function perBucketQuery(scope: StatsScope, currency: string, buckets: readonly Bucket[], basis: DateBasis = 'paymentDate'): SQL | null {
   const pieces = buckets.flatMap((bucket, index) => decompose(bucket.start, bucket.end).map((piece) => ({ ...piece, index })));
   const parts: SQL[] = [];
   for (const granularity of granularities) {
     const ranges = pieces.filter((piece: Piece) => piece.granularity === granularity);
     if (ranges.length === 0) continue;
-    const table = statsTables[granularity];
+    const table = statsTablesOf(basis)[granularity];
     const values = sql.join(ranges.map((range) => sql`(${range.index}::int, ${timestamp(range.from)}, ${timestamp(range.to)})`), sql`, `);
     // LATERAL: one index range scan per piece (scope, currency, bucket_start between its ends), nothing more read.
     parts.push(sql`SELECT r.idx, s.volume, s.revenue, s.unsuccessful_volume, s.unsuccessful_revenue, s.sales_count
@@ -51,10 +51,10 @@ export function perBucketQuery(scope: StatsScope, currency: string, buckets: rea
   return parts.length === 0 ? null : sql.join(parts, sql` UNION ALL `);
 }
 
-/** The five measures of every bucket, in bucket order. */
-export async function sumPerBucket(reader: StatsWriter, scope: StatsScope, currency: string, buckets: readonly Bucket[]): Promise<StatsMeasures[]> {
+/** The five measures of every bucket, in bucket order, by payment date (default) or by activity date. */
+export async function sumPerBucket(reader: StatsWriter, scope: StatsScope, currency: string, buckets: readonly Bucket[], basis: DateBasis = 'paymentDate'): Promise<StatsMeasures[]> {
   const totals = buckets.map(emptyMeasures);
-  const query = perBucketQuery(scope, currency, buckets);
+  const query = perBucketQuery(scope, currency, buckets, basis);
   if (!query) return totals;
   for (const row of await rowsOf(reader, query)) {
     const bucket = totals[Number(row.idx)];

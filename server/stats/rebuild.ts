@@ -1,9 +1,13 @@
 // Bulk (re)building of the rollups: after a bulk load has filled transaction_stats (the seed's one
-// INSERT … SELECT), the hourly and daily tables are summed from it and the declines from the transactions, in
-// three statements. Run it in the same transaction as the load; the write path keeps everything current after.
+// INSERT … SELECT), the hourly and daily tables are summed from it, the declines and the activity view's quarter
+// hours from the transactions (activityAggregationSql) and the activity view's hours and days from those. Run it in
+// the same transaction as the load; the write path keeps everything current after.
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { transactionDeclinesDaily, transactionStats, transactionStatsDaily, transactionStatsHourly, transactions } from '../db/schema.ts';
+import {
+  transactionActivityStats, transactionActivityStatsDaily, transactionActivityStatsHourly, transactionDeclinesDaily, transactionStats, transactionStatsDaily,
+  transactionStatsHourly, transactions,
+} from '../db/schema.ts';
 import { unsuccessfulStatuses } from './definition.ts';
 import type { StatsTable } from './granularity.ts';
 import type { StatsWriter } from './record-transaction.ts';
@@ -32,13 +36,46 @@ function declinesFromTransactions(): SQL {
     GROUP BY ${t.merchantId}, ${t.currency}, ${day}, ${t.declineReason}`;
 }
 
-/** Empties and refills the hourly, daily and declines tables from transaction_stats and transactions. */
+/**
+ * The activity view (definition.ts) of every (merchant, currency, 15-minute UTC bucket), in the column order of the
+ * statistics tables: each transaction counts at its own time. A paid payment without capture rows adds its amount
+ * and a sale, one captured in parts only the sale; a paid capture adds what it took; a paid refund or chargeback
+ * takes its amount off revenue; declined and failed payments are the unsuccessful measures. Children count only under
+ * a payment, as in the payment-date view. Buckets whose measures are all zero are left out (the write path makes
+ * none either, but may leave some behind when changes cancel out).
+ */
+export const activityAggregationSql = `
+SELECT t.merchant_id, min(t.business_id) AS business_id, min(t.partner_id) AS partner_id, t.currency,
+  date_bin('15 minutes', t.created_at, TIMESTAMPTZ '2000-01-01T00:00:00Z') AS bucket_start,
+  coalesce(sum(t.amount_minor) FILTER (WHERE t.status = 'paid' AND (t.kind = 'capture' OR (t.kind = 'payment' AND c.parent_reference IS NULL))), 0)::bigint AS volume,
+  coalesce(sum(CASE WHEN t.status <> 'paid' THEN 0 WHEN t.kind = 'capture' OR (t.kind = 'payment' AND c.parent_reference IS NULL) THEN t.amount_minor
+    WHEN t.kind IN ('refund', 'chargeback') THEN -t.amount_minor ELSE 0 END), 0)::bigint AS revenue,
+  coalesce(sum(t.amount_minor) FILTER (WHERE t.kind = 'payment' AND t.status IN ('declined', 'failed')), 0)::bigint AS unsuccessful_volume,
+  coalesce(sum(t.amount_minor) FILTER (WHERE t.kind = 'payment' AND t.status IN ('declined', 'failed')), 0)::bigint AS unsuccessful_revenue,
+  count(*) FILTER (WHERE t.kind = 'payment' AND t.status = 'paid')::bigint AS sales_count
+FROM transactions t
+LEFT JOIN (SELECT DISTINCT parent_reference FROM transactions WHERE kind = 'capture') c ON t.kind = 'payment' AND c.parent_reference = t.reference
+WHERE t.kind = 'payment' OR (t.status = 'paid' AND t.kind IN ('capture', 'refund', 'chargeback')
+  AND EXISTS (SELECT 1 FROM transactions p WHERE p.reference = t.parent_reference AND p.kind = 'payment'))
+GROUP BY t.merchant_id, t.currency, 5
+HAVING count(*) FILTER (WHERE t.status = 'paid' OR t.status IN ('declined', 'failed')) > 0`;
+
+/** Empties and refills the hourly, daily, declines and activity tables from transaction_stats and transactions. */
 export async function rebuildStatsRollups(writer: StatsWriter): Promise<void> {
   await writer.execute(sql`TRUNCATE ${transactionStatsHourly}, ${transactionStatsDaily}, ${transactionDeclinesDaily}`);
   await writer.execute(rollUp(transactionStatsHourly, transactionStats, 'hour'));
   await writer.execute(rollUp(transactionStatsDaily, transactionStatsHourly, 'day'));
   await writer.execute(declinesFromTransactions());
+  await writer.execute(sql`TRUNCATE ${transactionActivityStats}, ${transactionActivityStatsHourly}, ${transactionActivityStatsDaily}`);
+  const activity = transactionActivityStats;
+  await writer.execute(sql`INSERT INTO ${activity} (${names([activity.merchantId, activity.businessId, activity.partnerId, activity.currency, activity.bucketStart, ...measureColumns(activity)])})
+    ${sql.raw(activityAggregationSql)}`);
+  await writer.execute(rollUp(transactionActivityStatsHourly, transactionActivityStats, 'hour'));
+  await writer.execute(rollUp(transactionActivityStatsDaily, transactionActivityStatsHourly, 'day'));
 }
 
 /** The tables the store keeps besides transaction_stats (for VACUUM ANALYZE after a bulk load). */
-export const statsRollupTables = ['transaction_stats_hourly', 'transaction_stats_daily', 'transaction_declines_daily'] as const;
+export const statsRollupTables = [
+  'transaction_stats_hourly', 'transaction_stats_daily', 'transaction_declines_daily',
+  'transaction_activity_stats', 'transaction_activity_stats_hourly', 'transaction_activity_stats_daily',
+] as const;

@@ -2,7 +2,7 @@
 // (validation-worker.ts) imports this module, and the main thread only where no worker can run (tests): arktype
 // (46 KB gzip) and building the schemas (about 100 ms of script on the bench machine) stay off the main thread.
 // Callers name a schema (validate('transactionList', data)); the names and output types come from here.
-import { contextBusinessPageSchema, contextBusinessSchema, contextConfigurationPageSchema, contextMerchantPageSchema, contextMerchantSchema, contextSearchPageSchema } from '../contract/context-responses.ts';
+import { contextBusinessPageSchema, contextBusinessSchema, contextConfigurationPageSchema, contextMerchantPageSchema, contextMerchantSchema, contextSearchPageSchema, recordContextSchema } from '../contract/context-responses.ts';
 import { breakdownResponseSchema, dashboardResponseSchema, declinesResponseSchema } from '../contract/dashboard.ts';
 import { outboxMessageDetail, outboxMessageList } from '../contract/outbox-schemas.ts';
 import { authoredNotification, authoredNotificationList, createdNotification, userNotificationDetail, userNotificationList } from '../contract/notification-schemas.ts';
@@ -16,7 +16,7 @@ import {
 } from '../contract/configuration-schemas.ts';
 import {
   accountStatement, businessAccountGroup, dailyBalances, businessAccountGroupList, ledgerReportQueued, ledgerTransferList, merchantAccountGroup, merchantAccountGroupList,
-  internalAccountList, pricingPlanList, remittance, settlementBatchDetail, settlementBatchList,
+  internalAccountList, pricingPlanList, remittance, settlementBatchDetail, settlementBatchList, transferDetail,
 } from '../contract/ledger-schemas.ts';
 import { auditEventList, paymentActionAnswer, paymentJobDetail, paymentJobList, paymentTrace } from '../contract/payment-job-schemas.ts';
 import { invitationPreview, invitedUsers, recoveryCodes, roleGroupList, secondFactorEnrolment, secondFactorStatus, userAuditEvents, userDetail, userList, userSessions } from '../contract/user-schemas.ts';
@@ -25,7 +25,7 @@ import { createdComment, createdTicket, ticketAssignees, ticketAttachment, ticke
 import { customer, customerDataList, customerList } from '../contract/customer-schemas.ts';
 import { beneficiary, beneficiaryList, screeningAlertList, screeningSettings } from '../contract/beneficiary-schemas.ts';
 import { watchListEntryDetail, watchListList } from '../contract/watch-list-schemas.ts';
-import { commissionPlanDetail, commissionPlanList, partnerDeclines, partnerDetail, partnerList } from '../contract/partner-schemas.ts';
+import { commissionPlanDetail, commissionPlanList, commissionTransactionList, partnerDeclines, partnerDetail, partnerList } from '../contract/partner-schemas.ts';
 import { billingPreview, billingRunList, createdBillingRun, invoiceDetail, invoiceList } from '../contract/billing-schemas.ts';
 import { openApiDocument } from '../contract/openapi-schemas.ts';
 import { storedPreset, storedPresetList } from '../contract/filter-presets.ts';
@@ -45,6 +45,7 @@ export const contractSchemas = {
   contextConfigurationPage: contextConfigurationPageSchema,
   contextBusiness: contextBusinessSchema,
   contextMerchant: contextMerchantSchema,
+  recordContext: recordContextSchema,
   transactionList,
   transactionCount,
   transactionDetail,
@@ -88,6 +89,7 @@ export const contractSchemas = {
   settlementBatchList,
   settlementBatchDetail,
   ledgerTransferList,
+  transferDetail,
   remittance,
   pricingPlanList,
   ledgerReportQueued,
@@ -125,6 +127,7 @@ export const contractSchemas = {
   partnerDetail,
   commissionPlanList,
   commissionPlanDetail,
+  commissionTransactionList,
   partnerDeclines,
   // billing (issue 22)
   billingPreview,

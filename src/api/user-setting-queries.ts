@@ -1,5 +1,6 @@
-// Per-user settings (JSON text values). A 404 on read means "not set", which is not an error: the global
-// handler is off for 404 only, and the query answers null.
+// Per-user settings (JSON text values). The server answers an unset key as { key, value: null }, so reading
+// one logs no failed request in the browser; a 404 (a server from before that answer) still means "not set":
+// the global handler is off for 404 only, and the query answers null either way.
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 import { isApiError } from './api-error.ts';
@@ -12,7 +13,7 @@ export async function fetchUserSetting(key: string, signal?: AbortSignal): Promi
       handleErrors: (status) => status !== 404,
     });
     const setting = await validate('userSetting', data);
-    return JSON.parse(setting.value) as unknown;
+    return setting.value === null ? null : JSON.parse(setting.value) as unknown;
   } catch (error) {
     if (isApiError(error) && error.status === 404) return null;
     throw error;

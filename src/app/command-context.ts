@@ -6,7 +6,7 @@ import type { CommandContext } from '../../commands/command.ts';
 import type { ContextSelections } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
 import { credentialsStore } from '../auth/credentials-store.ts';
-import { contextStore, hasSelectedContext } from '../state/context-store.ts';
+import { contextStore, contextTitle, hasSelectedContext } from '../state/context-store.ts';
 import { permissionScope, sessionStore } from '../state/session-store.ts';
 import { shellStore } from '../state/shell-store.ts';
 import type { PaneCapability } from '../state/workspace-store.ts';
@@ -28,6 +28,8 @@ export type ContextSources = {
   controlFocused: boolean;
   /** the path the context is computed for (a pane's own); the focused pane's by default */
   path?: string;
+  /** the context a visible switch left, for 'Back to <previous context>' */
+  previous?: ContextSelections | null;
 };
 
 export function buildCommandContext(sources: ContextSources): GuardContext {
@@ -60,6 +62,7 @@ export function buildCommandContext(sources: ContextSources): GuardContext {
     fieldFocused: sources.fieldFocused,
     controlFocused: sources.controlFocused,
     overlayOpen: sources.overlayOpen,
+    previousContext: sources.previous ? contextTitle(sources.previous) || null : null,
   };
 }
 
@@ -90,6 +93,7 @@ export function currentCommandContext(overrides: Partial<ContextSources> = {}): 
   return buildCommandContext({
     signedIn: credentialsStore.credentials !== null && sessionStore.userInfo !== null,
     applied: contextStore.applied,
+    previous: contextStore.previous,
     permissions: sessionStore.permissions,
     policy: sessionStore.policy,
     panes: workspaceStore.panes,
@@ -122,13 +126,13 @@ export function useCommandContext(path?: string, options: { overlays?: boolean }
   // then build the picture from the plain snapshots: reading deep through the tracking proxies (every
   // permission, the whole policy) cost more than everything else the palette does when it opens.
   const signedIn = credentials.credentials !== null && session.userInfo !== null;
-  void [session.permissions, session.policy, context.applied, workspace.panes, workspace.focusedIndex];
+  void [session.permissions, session.policy, context.applied, context.previous, workspace.panes, workspace.focusedIndex];
   const overlays = options.overlays === false ? false : overlayOpen(shell);
   const plain = { session: snapshot(sessionStore), context: snapshot(contextStore), workspace: snapshot(workspaceStore) };
   // The same picture (the same object) for as long as its parts are the same snapshots: valtio's snapshots share
   // what did not change, so a consumer's memos keyed on the context hold across unrelated re-renders.
   const { permissions, policy } = plain.session;
-  const { applied } = plain.context;
+  const { applied, previous } = plain.context;
   const { panes, focusedIndex } = plain.workspace;
   return useMemo(() => buildCommandContext({
     signedIn,
@@ -140,6 +144,7 @@ export function useCommandContext(path?: string, options: { overlays?: boolean }
     overlayOpen: overlays,
     fieldFocused: false,
     controlFocused: false,
+    previous: previous as ContextSelections | null,
     ...(path !== undefined ? { path } : {}),
-  }), [signedIn, applied, permissions, policy, panes, focusedIndex, overlays, path]);
+  }), [signedIn, applied, previous, permissions, policy, panes, focusedIndex, overlays, path]);
 }

@@ -2,7 +2,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { CommandServices } from '../../commands/command.ts';
 import { api } from '../api/api-client.ts';
-import { applyContext } from '../state/context-store.ts';
+import { applyContext, backToPreviousContext, switchContextVisibly } from '../state/context-store.ts';
 import { closeTopOverlay, openOverlay } from '../state/shell-store.ts';
 import { showToast } from '../state/toast-store.ts';
 import { closePane, focusNextPane, moveFocusedPane, openBeside, requestResize, sendPaneRequest } from '../state/workspace-store.ts';
@@ -32,6 +32,8 @@ export function createCommandServices(queryClient: QueryClient): CommandServices
         showToast(toast);
       },
       applyContext,
+      switchContextVisibly,
+      backToPreviousContext,
       currentUrl: () => window.location.href,
       copyText: async (text) => {
         await navigator.clipboard.writeText(text);

@@ -70,12 +70,13 @@ export function PaneFrame({ paneId, path, index, count, focused, canOpenBeside }
       <header className="pane-header">
         <nav aria-label="Breadcrumb" className="breadcrumb">
           <ol>
-            {crumbs.length === 0 ? <li aria-current="page">{title}</li> : null}
+            {crumbs.length === 0 ? <li aria-current="page" title={title}>{title}</li> : null}
             {crumbs.map((crumb, crumbIndex) => (
               <li key={crumb.path}>
+                {/* A narrow pane ellipsises a crumb: its text (the accessible name) stays whole, the title shows it to the pointer. */}
                 {crumbIndex === crumbs.length - 1
-                  ? <span aria-current="page">{crumb.label}</span>
-                  : <a href={crumb.path}>{crumb.label}</a>}
+                  ? <span aria-current="page" title={crumb.label}>{crumb.label}</span>
+                  : <a href={crumb.path} title={crumb.label}>{crumb.label}</a>}
               </li>
             ))}
           </ol>

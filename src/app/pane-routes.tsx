@@ -5,9 +5,10 @@ import { useSnapshot } from 'valtio';
 import { type BaseLocationHook, Route, Router, Switch } from 'wouter';
 import { messages } from '../contract/messages.ts';
 import { showToast } from '../state/toast-store.ts';
-import { loadLayout, workspaceStore } from '../state/workspace-store.ts';
+import { contextPagePath } from '../state/context-links.ts';
+import { loadLayout, workspaceStore, workspaceUrl } from '../state/workspace-store.ts';
 import { Skeleton } from '../ui/skeleton.tsx';
-import { currentBrowserUrl, openPath } from './app-navigation.ts';
+import { openPath } from './app-navigation.ts';
 import { ChunkBoundary } from './chunk-boundary.tsx';
 import { useCommandContext } from './command-context.ts';
 import { decideRoute } from './guard.ts';
@@ -36,10 +37,16 @@ function usePaneLocationHook(paneId: string): BaseLocationHook {
   }, [paneId]);
 }
 
-/** Replaces the whole layout with context selection, keeping the intended URL (every pane) to come back to. */
+/**
+ * Replaces the whole layout with context selection, keeping the intended URL (every pane) to come back to. Every
+ * pane without a context asks in the same commit (four panes: four calls); the first replaces the layout and the
+ * others find it done, rather than wrapping the context page in itself ('/context?route=/context?route=…').
+ */
 export function requireContext(): void {
-  const intended = currentBrowserUrl();
-  loadLayout({ paths: [`/context?route=${encodeURIComponent(intended)}`], focused: 0 }, 'replace');
+  const target = contextPagePath(workspaceUrl());
+  const [only, ...others] = workspaceStore.panes;
+  if (only?.path === target && others.length === 0) return;
+  loadLayout({ paths: [target], focused: 0 }, 'replace');
 }
 
 function GuardedRoute({ route, paneId, path }: { route: RouteDefinition | null; paneId: string; path: string }) {

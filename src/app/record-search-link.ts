@@ -1,9 +1,13 @@
 // A field query as a link to the overview it describes: the transactions overview (or, with in:payments, the payment
 // jobs of the configuration in context) with the same URL filter parameters its own filter bar writes
-// (src/contract/filters.ts), so the link is shareable and the overview shows the filters as applied.
+// (src/contract/filters.ts), so the link is shareable and the overview shows the filters as applied. The link opens
+// the list with exactly what the preview used: the preview looks across everything the user may see, so the list
+// does too (scope=all, whatever context is applied), an amount without a currency compares each row in its own
+// currency in both, and what the query could not use travels along (unused=…) for the list to say so.
 import { compactFilters, encodeAmount, encodeAnyOf, encodeDateRange, encodeSearchTerm } from '../contract/filters.ts';
 import { encodeFilter } from '../contract/list-query.ts';
-import { amountClauseBounds, dateClauseRange, type FieldClause, fieldsOf, type SearchQuery, wordsOf } from '../contract/search-query.ts';
+import { amountClauseBounds, dateClauseRange, type FieldClause, fieldQueryWords, fieldsOf, type SearchQuery, wordsOf } from '../contract/search-query.ts';
+import { searchScopeParameter, unusedSearchParameter } from '../contract/transactions.ts';
 
 export type OverviewTarget = 'transactions' | 'payments';
 export type OverviewLink = { target: OverviewTarget; path: string; label: string } | { target: OverviewTarget; problem: string };
@@ -44,7 +48,7 @@ const query = (params: Record<string, string>) => {
  * The overview link of a field query, or why there is none (a merchant nobody may see, payment jobs without a
  * configuration). `merchants` are the merchants the user may see (for merchant:"Little Wren" → merchantid).
  */
-export function overviewLink(parsed: SearchQuery, options: { today: string; merchants: readonly MerchantName[]; configurationId: string | null }): OverviewLink {
+export function overviewLink(parsed: SearchQuery, options: { today: string; merchants: readonly MerchantName[]; configurationId: string | null; unused?: readonly string[] }): OverviewLink {
   const fields = fieldsOf(parsed);
   const of = (name: FieldClause['field']) => fields.filter((clause) => clause.field === name);
   const values = (name: FieldClause['field']) => of(name).map((clause) => clause.value);
@@ -55,7 +59,7 @@ export function overviewLink(parsed: SearchQuery, options: { today: string; merc
 
   if (target === 'payments') {
     if (!options.configurationId) return { target, problem: 'Payment jobs are listed per configuration: choose a configuration in the context first.' };
-    const unsupported = fields.find((clause) => ['merchant', 'channel', 'is', 'currency'].includes(clause.field));
+    const unsupported = fields.find((clause) => ['merchant', 'channel', 'is', 'currency', 'last4', 'bin'].includes(clause.field));
     if (unsupported) return { target, problem: `The payment jobs overview has no ${unsupported.field} filter.` };
     const [email] = values('email');
     const [order] = values('order');
@@ -85,16 +89,23 @@ export function overviewLink(parsed: SearchQuery, options: { today: string; merc
   if (merchantIds.length > 1) return { target, problem: 'The overview filters one merchant at a time.' };
   const [email] = values('email');
   const kinds = values('is').map((value) => (value === 'refunded' ? 'refund' : value));
+  const anyOf = (name: FieldClause['field']) => (values(name).length > 0 ? encodeFilter(values(name).map((value) => ({ operator: 'eq' as const, value }))) : undefined);
+  // The words the preview used (one reference or email); the others are said to be unused, in the palette and the list.
+  const { term, unused: unusedWords } = fieldQueryWords(parsed);
+  const unused = [...(options.unused ?? []), ...unusedWords];
   const params = compactFilters({
     status: encodeAnyOf(values('status')),
     paymentmethod: encodeAnyOf(values('method')),
     channel: encodeAnyOf(values('channel')),
     kind: encodeAnyOf(kinds),
-    currency: values('currency').length > 0 ? encodeFilter(values('currency').map((value) => ({ operator: 'eq' as const, value }))) : undefined,
+    currency: anyOf('currency'),
+    last4: anyOf('last4'),
+    bin: anyOf('bin'),
     merchantid: merchantIds[0] ? encodeFilter([{ operator: 'eq', value: merchantIds[0] }]) : undefined,
     amount: of('amount').length > 0 ? amountFilter(of('amount')) : undefined,
     date,
-    searchterm: encodeSearchTerm(words || email || ''),
+    searchterm: encodeSearchTerm(term ?? email ?? ''),
   });
-  return { target, path: `/transactions${query(params)}`, label: 'Open transactions' };
+  const scoped = { ...params, [searchScopeParameter.name]: searchScopeParameter.all, ...(unused.length > 0 ? { [unusedSearchParameter]: unused.join(' ') } : {}) };
+  return { target, path: `/transactions${query(scoped)}`, label: 'Open transactions' };
 }

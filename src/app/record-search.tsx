@@ -1,7 +1,8 @@
 // The palette's record search (issue 23), loaded when the palette first opens or the user types (never part of the
 // first load): records found by GET /search grouped under a heading per kind, completion of field names and values,
 // the overview a field query describes (Enter opens it, Shift+Enter beside), and problems of the query explained
-// inline, under the input, never as a toast.
+// inline, under the input, never as a toast. What the query cannot use (a clause in error, a word beside fields that
+// is neither a reference nor an email) is said there, and the overview opens with the rest and says it too.
 //
 // No keystroke waits for the network: the look-up follows the query 250 ms after the last key, through react-query
 // keyed by the query (an answer is only shown under the query it answers; one left behind is aborted).
@@ -13,7 +14,7 @@ import { looksLikeRecordQuery, searchQueries } from '../api/search-queries.ts';
 import { calendarDate } from '../contract/filters.ts';
 import type { RecordSearchResult } from '../contract/shell-responses.ts';
 import { isFieldQuery, overviewLink } from './record-search-link.ts';
-import { completionsFor, fieldsOf, formatClause, parseQuery } from '../contract/search-query.ts';
+import { completionsFor, fieldQueryWords, fieldsOf, formatClause, parseQuery, unusedWordsMessage } from '../contract/search-query.ts';
 import './record-search.css';
 
 export const recordDebounceMs = 250;
@@ -73,11 +74,13 @@ export function RecordSearch({ query, active, configurationId, onRows, onOpenRec
     [query, merchantRows],
   );
   const fieldQuery = isFieldQuery(parsed.query);
-  const link = fieldQuery && parsed.problems.length === 0 && !(writtenMerchant !== undefined && merchants.isPending)
-    ? overviewLink(parsed.query, { today: calendarDate(new Date()), merchants: merchantRows, configurationId })
-    : null;
   // A problem with the token still being typed waits while a completion is on offer.
   const problems = parsed.problems.filter((problem) => !(problem.end === query.length && completions.length > 0));
+  // The overview opens with what the preview used; what it could not use goes along for the list to name.
+  const link = fieldQuery && !(writtenMerchant !== undefined && merchants.isPending)
+    ? overviewLink(parsed.query, { today: calendarDate(new Date()), merchants: merchantRows, configurationId, unused: problems.map((problem) => query.slice(problem.start, problem.end)) })
+    : null;
+  const unusedWords = fieldQuery ? fieldQueryWords(parsed.query).unused : [];
 
   const values = [
     ...(link && 'path' in link ? [overviewValue] : []),
@@ -108,6 +111,7 @@ export function RecordSearch({ query, active, configurationId, onRows, onOpenRec
           ))}
         </div>
       ) : null}
+      {unusedWords.length > 0 ? <p className="record-search-problem">{unusedWordsMessage(unusedWords)}</p> : null}
       {link && 'problem' in link ? <p className="record-search-problem">{link.problem}</p> : null}
       {searching && records.isError ? <p className="record-search-problem">The record look-up failed. Try again in a moment.</p> : null}
       {/* In the status line, not the list: cmdk's Loading is a progressbar, which a listbox may not hold (axe). */}

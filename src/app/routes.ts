@@ -15,7 +15,8 @@
 // | /reporting/invoice-account/{n?}                                  | Mapi.MerchantAccountGroups.Read              | required  | spec: gross settlement only; also net-settled top-ups: the pane offers the accounts in use |
 // | /configurations, /configurations/{id}                            | Mapi.Configurations.Read                     | required  | |
 // | /configurations/{id}/hosted-payment-page/{ref}                   | Mapi.Configurations.Update                   | required  | editor layout; editing only |
-// | /configurations/{id}/payments, …/{ref}                           | Portal.PaymentJobs.Read                      | required  | |
+// | /payment-jobs                                                    | Portal.PaymentJobs.Read                      | required  | the applied business's, merchant's or partner's payment jobs (like /transactions); path ours |
+// | /configurations/{id}/payments, …/{ref}                           | Portal.PaymentJobs.Read                      | required  | the configuration's Payments tab; the detail |
 // | /configurations/{id}/payments/{ref}/trace/{trace}                | Portal.Traces.Read                           | required  | |
 // | /configurations/{id}/virtual-terminal                            | Portal.Moto.Create                           | required  | menu hidden when virtualTerminalMenuEnabled is false |
 // | /configurations/{id}/virtual-terminal/settings                   | Portal.Settings.Read                         | required  | path chosen by us (spec: not shown) |
@@ -35,7 +36,7 @@
 // | /partners/{id}/users/add, /partners/{id}/users/{userId}          | Mapi.Users.Create / Mapi.Users.Read          | required  | |
 // | /profile                                                         | none                                         | free      | spec: context-free |
 // | /outbox, /outbox/{emailId}                                       | Portal.Outbox.Read (Technical admin)         | free      | issue 15: the mail outbox |
-// | /tickets, /tickets/{id}                                          | Portal.Tickets.Read                          | required  | |
+// | /tickets, /tickets/{id}                                          | Portal.Tickets.Read                          | free      | without a context: every ticket the user reaches (staff's queue; an emailed link opens at once) |
 // | /tickets/add                                                     | Portal.Tickets.Create                        | required  | Report bug / Give feedback open it with ?type= |
 // | /users, /users/{id}                                              | Mapi.Users.Read                              | free      | spec: context-free |
 // | /users/add                                                       | Mapi.Users.Create                            | free      | |
@@ -156,6 +157,7 @@ const merchantAccountsPane = areaPane('merchantAccountsPane');
 const merchantAccountDetailPane = areaPane('merchantAccountDetailPane');
 const businessAccountsPane = areaPane('businessAccountsPane');
 const businessAccountDetailPane = areaPane('businessAccountDetailPane');
+const transferDetailPane = areaPane('transferDetailPane');
 const watchListPane = areaPane('watchListPane');
 const watchEntryPane = areaPane('watchEntryPane');
 const beneficiariesPane = areaPane('beneficiariesPane');
@@ -267,10 +269,17 @@ export const routes: readonly RouteDefinition[] = [
     pane: hostedPageEditorPane, permissions: ['Mapi.Configurations.Update'], layout: 'editor',
   },
   {
-    id: 'paymentJobs', pattern: '/configurations/:configurationId/payments', capability: 'Payment jobs overview', title: () => 'Payments',
+    // One overview per context: the applied business's, merchant's or partner's payment jobs, filterable by configuration.
+    id: 'paymentJobsOverview', pattern: '/payment-jobs', capability: 'Payment jobs overview', title: () => 'Payment jobs',
+    pane: paymentJobsPane, permissions: ['Portal.PaymentJobs.Read'], layout: 'default',
+    menu: { section: 'transactions', index: 2, label: 'Payment jobs' },
+    command: { title: 'Go to payment jobs', keywords: ['payments', 'orders', 'payment jobs', 'open', 'refunds', 'authorisations'], shortcut: 'g j' },
+  },
+  {
+    id: 'paymentJobs', pattern: '/configurations/:configurationId/payments', capability: 'Configuration payment jobs', title: () => 'Payments',
     pane: paymentJobsPane, permissions: ['Portal.PaymentJobs.Read'], layout: 'default', contextParams: { configurationId: 'configuration' },
     menu: { section: 'configuration', index: 2, label: 'Payments' },
-    command: { title: 'Go to payment jobs', keywords: ['payments', 'orders', 'payment jobs'], shortcut: 'g j' },
+    command: { title: "Go to this configuration's payment jobs", keywords: ['payments', 'orders', 'payment jobs', 'configuration'] },
   },
   {
     id: 'paymentJobDetail', pattern: '/configurations/:configurationId/payments/:paymentJobReference', capability: 'Payment job detail',
@@ -338,6 +347,11 @@ export const routes: readonly RouteDefinition[] = [
     title: ({ businessAccountId }) => `Business account ${businessAccountId ?? ''}`, pane: businessAccountDetailPane, permissions: ['Mapi.BagsExternal.Read'], layout: 'default',
     conditions: [{ kind: 'camAutoRemittanceOff' }], paramRules: { businessAccountId: /^\d+$/ },
   },
+  {
+    id: 'businessTransferDetail', pattern: '/business/:businessId/merchants/:merchantId/business-accounts-overview/:businessAccountId/transfers/:transferId', capability: 'Business transfer detail',
+    title: ({ transferId }) => `Transfer ${transferId ?? ''}`, pane: transferDetailPane, permissions: ['Mapi.BagsExternal.Read'], layout: 'default',
+    conditions: [{ kind: 'camAutoRemittanceOff' }], paramRules: { businessAccountId: /^\d+$/ },
+  },
 
   // Context selection
   { id: 'context', pattern: '/context', capability: 'Context selection', title: () => 'Select context', pane: contextPane, permissions: [], layout: 'default', contextFree: true,
@@ -366,6 +380,7 @@ export const routes: readonly RouteDefinition[] = [
   { id: 'partnerUserAdd', pattern: '/partners/:partnerId/users/add', capability: 'New partner user', title: () => 'New partner user', pane: userAddPane, permissions: ['Mapi.Users.Create'], layout: 'default' },
   { id: 'partnerUser', pattern: '/partners/:partnerId/users/:userId', capability: 'Partner user', title: ({ userId }) => `User ${userId ?? ''}`, pane: userDetailPane, permissions: ['Mapi.Users.Read'], layout: 'default' },
   { id: 'partnerCommissionNew', pattern: '/partners/:partnerId/commissions/new', capability: 'New commission plan', title: () => 'New commission plan', pane: areaPane('newCommissionPlanPane'), permissions: ['Mapi.Partner.Read', 'Mapi.CommissionPlans.Update'], layout: 'default' },
+  { id: 'partnerCommissionTransactions', pattern: '/partners/:partnerId/commissions/:commissionPlanId/transactions/:month', capability: 'Commission per transaction', title: ({ month }) => `Commission per transaction ${month ?? ''}`, pane: areaPane('commissionTransactionsPane'), permissions: ['Mapi.Partner.Read'], layout: 'default' },
   { id: 'partnerCommission', pattern: '/partners/:partnerId/commissions/:commissionPlanId', capability: 'Commission plan', title: ({ commissionPlanId }) => `Commission plan ${commissionPlanId ?? ''}`, pane: areaPane('commissionPlanPane'), permissions: ['Mapi.Partner.Read'], layout: 'default' },
   { id: 'partnerDeclines', pattern: '/partners/:partnerId/declines', capability: 'Partner declines', title: () => 'Declines', pane: areaPane('partnerDeclinesPane'), permissions: ['Mapi.Partner.Read'], layout: 'default' },
   { id: 'partnerTransactions', pattern: '/partners/:partnerId/transactions', capability: 'Partner transactions', title: () => 'Partner transactions', pane: transactionsPane, permissions: ['Mapi.Partner.Read', 'Mapi.Transactions.Read'], layout: 'default' },
@@ -384,14 +399,14 @@ export const routes: readonly RouteDefinition[] = [
 
   // Support
   {
-    id: 'tickets', pattern: '/tickets', capability: 'Support tickets', title: () => 'Support', pane: ticketsPane, permissions: ['Portal.Tickets.Read'], layout: 'default',
+    id: 'tickets', pattern: '/tickets', capability: 'Support tickets', title: () => 'Support', pane: ticketsPane, permissions: ['Portal.Tickets.Read'], layout: 'default', contextFree: true,
     menu: { section: 'support', index: 1, label: 'Tickets' },
     command: { title: 'Go to support tickets', keywords: ['help', 'support', 'tickets', 'issues'], shortcut: 'g s' },
   },
   { id: 'ticketAdd', pattern: '/tickets/add', capability: 'New support ticket', title: () => 'New ticket', pane: newTicketPane, permissions: ['Portal.Tickets.Create'], layout: 'default',
     menu: { section: 'support', index: 2, label: 'New ticket' },
     command: { title: 'Create support ticket', keywords: ['help', 'support', 'ask', 'question'] } },
-  { id: 'ticketDetail', pattern: '/tickets/:ticketId', capability: 'Support ticket', title: ({ ticketId }) => `Ticket ${ticketId ?? ''}`, pane: ticketDetailPane, permissions: ['Portal.Tickets.Read'], layout: 'default' },
+  { id: 'ticketDetail', pattern: '/tickets/:ticketId', capability: 'Support ticket', title: ({ ticketId }) => `Ticket ${ticketId ?? ''}`, pane: ticketDetailPane, permissions: ['Portal.Tickets.Read'], layout: 'default', contextFree: true },
 
   // Users (context-free)
   {

@@ -28,7 +28,8 @@ export function ContextApplyPage({ search: paneSearch }: { search?: string }) {
       if (cancelled) return;
       if (!result.ok) {
         showToast({ kind: 'danger', message: result.message });
-        services.navigate(contextPagePath(result.route), { replace: true });
+        // The picker, not the record's context again: that is what just failed.
+        services.navigate(contextPagePath(result.route, { choose: true }), { replace: true });
         return;
       }
       applyContext(result.selections);

@@ -9,7 +9,7 @@ import { isCachedBusiness, isCachedMerchant, isContextItem } from '../contract/c
 import type { ContextItem } from '../contract/context.ts';
 import { sessionStore } from '../state/session-store.ts';
 import type { BusinessOption, ConfigurationOption, LoadQuery, MerchantOption, Page, SearchResult } from './context-flow.ts';
-import type { ContextBusiness, ContextMerchant } from '../contract/context-responses.ts';
+import type { ContextBusiness, ContextMerchant, RecordContext } from '../contract/context-responses.ts';
 
 export const favoritesSettingKey = 'ContextFavorites';
 export const recentSettingKey = 'ContextRecent';
@@ -27,6 +27,8 @@ export type ContextDataSource = {
   /** a context-item setting; [] when not set */
   readItems: (key: typeof favoritesSettingKey | typeof recentSettingKey) => Promise<ContextItem[]>;
   writeItems: (key: typeof favoritesSettingKey | typeof recentSettingKey, items: readonly ContextItem[]) => Promise<void>;
+  /** the context a record belongs to (GET /context/records/…); null when the caller may not read it (404), quietly */
+  recordContext?: (apiPath: string) => Promise<RecordContext | null>;
 };
 
 // The answers are checked against the contract's context schemas (src/contract/context-responses.ts) in the
@@ -125,6 +127,11 @@ export function createContextDataSource(api: PortalApi = sharedApi): ContextData
     },
     readItems: async (key) => parseContextItems(await fetchUserSetting(key)),
     writeItems: (key, items) => saveUserSetting(key, items),
+    recordContext: async (apiPath) => {
+      // Not readable is an answer here (the picker shows), not an error to toast.
+      const answer = await api.get<unknown>(apiPath, { handleErrors: false }).catch(() => null);
+      return answer === null ? null : validate('recordContext', answer);
+    },
   };
 }
 

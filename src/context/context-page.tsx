@@ -1,4 +1,5 @@
-// /context?route=…: the panel as a page, leading to the route the user wanted (kept through sign-in).
+// /context?route=…: the panel as a page, leading to the route the user wanted (kept through sign-in). A route naming
+// a record the person can see skips the panel: the record's own context is applied (record-links.ts).
 // A pane gets its own query as `search`; outside the workspace the browser's is read.
 //
 // A user with exactly one business and one merchant has nothing to choose: the panel
@@ -14,6 +15,7 @@ import { contextApplyPath, queryParams, safeRoute } from './context-apply-url.ts
 import type { ContextDataSource } from './context-data.ts';
 import { contextPageSize } from './context-flow.ts';
 import { contextMessages } from './context-messages.ts';
+import { recordContextLink } from './record-links.ts';
 import { useContextPanelServices } from './use-context-flow.ts';
 
 const ContextSelectionPanel = lazy(() => import('./context-selection-panel.tsx').then((module) => ({ default: module.ContextSelectionPanel })));
@@ -39,22 +41,26 @@ export async function forcedContextLink(business: BusinessPolicy, route: string,
 
 export function ContextPage({ search }: { search?: string }) {
   const browserSearch = useSearch();
-  const route = safeRoute(queryParams(search ?? browserSearch).get('route'));
+  const params = queryParams(search ?? browserSearch);
+  const route = safeRoute(params.get('route'));
+  const choose = params.get('choose') === '1';
   const services = useContextPanelServices();
   const policy = useSnapshot(sessionStore).policy as AuthorizationPolicy | null;
   const [showPanel, setShowPanel] = useState(false);
 
   useEffect(() => {
     if (showPanel || !policy) return undefined;
-    const business = onlyBusinessOf(policy);
-    if (!business) {
-      setShowPanel(true);
-      return undefined;
-    }
     let cancelled = false;
-    forcedContextLink(business, route, services.data).then((link) => {
+    const lookUp = services.data.recordContext;
+    // A link naming a record the person can see opens in the record's context; else a forced choice; else the panel.
+    const link = (!choose && lookUp ? recordContextLink(route, lookUp) : Promise.resolve(null)).then((recordLink) => {
+      if (recordLink) return recordLink;
+      const business = onlyBusinessOf(policy);
+      return business ? forcedContextLink(business, route, services.data) : null;
+    });
+    link.then((found) => {
       if (cancelled) return;
-      if (link) services.navigate(link, { replace: true });
+      if (found) services.navigate(found, { replace: true });
       else setShowPanel(true);
     }, () => {
       if (!cancelled) setShowPanel(true);

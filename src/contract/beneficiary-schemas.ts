@@ -51,6 +51,8 @@ export const screeningAlert = type({
   alertId: 'string',
   beneficiaryId: 'string',
   businessId: 'string',
+  /** the business's name, for people (its id when the business is gone) */
+  businessName: 'string',
   beneficiaryName: 'string',
   entryId: 'string',
   list: "'sanctions' | 'pep'",

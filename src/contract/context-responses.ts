@@ -25,7 +25,8 @@ export const contextConfigurationPageSchema = type({
   totalCount: 'number.integer >= 0',
 });
 
-export const contextBusinessSchema = type({ id: 'string', name: 'string', camAutoRemittance: 'boolean', 'live?': 'boolean', 'partnerId?': 'string | null' });
+/** timeZone: the business's IANA zone, in which its statements, batches, invoices and commission are cut. */
+export const contextBusinessSchema = type({ id: 'string', name: 'string', camAutoRemittance: 'boolean', 'live?': 'boolean', 'partnerId?': 'string | null', 'timeZone?': 'string' });
 export const contextMerchantSchema = type({
   id: 'string', name: 'string', businessId: 'string', grossSettlement: 'boolean', currencies: 'string[]', 'live?': 'boolean',
 });
@@ -39,3 +40,11 @@ export type ContextSearchPage = typeof contextSearchPageSchema.infer;
 export type ContextConfigurationPage = typeof contextConfigurationPageSchema.infer;
 export type ContextBusiness = typeof contextBusinessSchema.infer;
 export type ContextMerchant = typeof contextMerchantSchema.infer;
+
+/** GET /context/records/…: the context a record belongs to (server/api/record-context.ts), for a record link opened without one. */
+export const recordContextSchema = type({
+  business: { id: 'string', title: 'string' },
+  'merchant?': { id: 'string', title: 'string' },
+  'configuration?': { id: 'string', title: 'string', switches: switchesSchema },
+});
+export type RecordContext = typeof recordContextSchema.infer;

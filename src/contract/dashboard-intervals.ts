@@ -9,6 +9,15 @@ export const dashboardIntervals = ['day', 'week', 'month', 'year', 'custom'] as 
 export type DashboardInterval = (typeof dashboardIntervals)[number];
 export type FixedInterval = Exclude<DashboardInterval, 'custom'>;
 
+/**
+ * The dashboard's two views of its figures: by payment date (everything on its payment's day: a refund lowers the day
+ * the payment was made) and by activity date (money on the day it moved: a capture when captured, a refund or
+ * chargeback when made). The first is the default.
+ */
+export const dashboardDateBases = ['paymentDate', 'activityDate'] as const;
+export type DashboardDateBasis = (typeof dashboardDateBases)[number];
+export const defaultDateBasis: DashboardDateBasis = 'paymentDate';
+
 export type BucketUnit = 'hour' | 'day' | 'month';
 /** Bucket sizes of the spec: day-hour, week-day, month-day, year-month, custom-day. */
 export const bucketUnitOf: Record<DashboardInterval, BucketUnit> = { day: 'hour', week: 'day', month: 'day', year: 'month', custom: 'day' };
@@ -331,15 +340,25 @@ export function changeAgainst(current: number, compared: number): number | null 
 }
 
 // ── The dashboard's address: the view lives in the pane's query string, so every view is a link ──
-//   /dashboard?interval=week&from=2026-03-16&compare=1&measure=revenue&currency=EUR
-// (custom ranges add &to=; chart=bar|line only when it differs from the interval's default).
+//   /dashboard?interval=week&from=2026-03-16&compare=1&measure=revenue&currency=EUR&basis=activity
+// (custom ranges add &to=; chart=bar|line only when it differs from the interval's default; basis=activity for the
+// activity view, absent for the default view by payment date).
 
 export const dashboardPath = '/dashboard';
 
 /** Currencies the portal settles in: each gets a palette command. */
 export const dashboardCurrencies = ['GBP', 'EUR', 'USD', 'JPY'] as const;
 
-export type DashboardSettings = { view: DashboardView; measure: DashboardMeasure; currency: string | null };
+/** dateBasis absent: by payment date (the default view). */
+export type DashboardSettings = { view: DashboardView; measure: DashboardMeasure; currency: string | null; dateBasis?: DashboardDateBasis };
+
+/** What each view is called on the chart, its control and its commands. */
+export const dateBasisLabels: Record<DashboardDateBasis, string> = { paymentDate: 'By payment date', activityDate: 'By activity date' };
+/** What each view counts, said under the chart. */
+export const dateBasisDescriptions: Record<DashboardDateBasis, string> = {
+  paymentDate: 'Everything on its payment’s date: a refund or chargeback lowers the day the payment was made.',
+  activityDate: 'Money on the day it moved: captures when captured, refunds and chargebacks when they happened.',
+};
 
 const defaultChartType = (view: Pick<DashboardView, 'interval' | 'period'>): ChartType => (view.interval === 'custom' && view.period ? 'line' : 'bar');
 const isInterval = (value: string | null): value is DashboardInterval => (dashboardIntervals as readonly (string | null)[]).includes(value);
@@ -374,6 +393,8 @@ export function readDashboardSearch(search: string, today: LocalDate): Dashboard
     view: { ...base, ...compareOf(params.get('compare'), interval), chartType: chartParam === 'bar' || chartParam === 'line' ? chartParam : defaultChartType(base) },
     measure: isMeasure(measureParam) ? measureParam : 'volume',
     currency: currencyParam !== null && /^[A-Z]{3}$/.test(currencyParam) ? currencyParam : null,
+    // The default view (by payment date) is left unsaid, as in the address.
+    ...(params.get('basis') === 'activity' ? { dateBasis: 'activityDate' as const } : {}),
   };
 }
 
@@ -390,6 +411,7 @@ export function dashboardSearch(settings: DashboardSettings): string {
   if (view.chartType !== defaultChartType(view)) params.set('chart', view.chartType);
   if (measure !== 'volume') params.set('measure', measure);
   if (currency) params.set('currency', currency);
+  if (settings.dateBasis === 'activityDate') params.set('basis', 'activity');
   return `?${params.toString()}`;
 }
 

@@ -1,13 +1,13 @@
 // The dashboard calls: statistics per bucket and the top decline reasons, for a merchant, business or partner.
 //
 //   POST {context}/dashboard            body dashboardRequestSchema  → dashboardResponseSchema
-//   GET  /partners/{id}/dashboard?startDate&endDate&interval&currency  (the same, as query parameters)
+//   GET  /partners/{id}/dashboard?startDate&endDate&interval&currency&dateBasis  (the same, as query parameters)
 //   POST {context}/dashboard/declines   body declinesRequestSchema   → declinesResponseSchema
 //
 // {context} is /businesses/{b}, /businesses/{b}/merchants/{m} or /partners/{p}. Dates are calendar dates in the
 // caller's Time-Zone header; a datapoint's startDate and endDate are instants with that zone's offset, end exclusive.
 import { type } from 'arktype';
-import { dashboardIntervals } from './dashboard-intervals.ts';
+import { dashboardDateBases, dashboardIntervals } from './dashboard-intervals.ts';
 
 export const currencyCode = type(/^[A-Z]{3}$/).describe('a three-letter currency code such as GBP');
 /** 'YYYY-MM-DD'; a local date-time ('2026-03-31T23:59:59', the spec's range ends) is read as its date. */
@@ -21,6 +21,11 @@ export const dashboardRequestSchema = type({
   interval: type.enumerated(...dashboardIntervals),
   /** absent: GBP when the context has it, else its first currency */
   'currency?': currencyCode,
+  /**
+   * absent: 'paymentDate' (everything on its payment's day). 'activityDate': money on the day it moved (a capture
+   * when captured, a refund or chargeback when made).
+   */
+  'dateBasis?': type.enumerated(...dashboardDateBases).describe("'paymentDate' or 'activityDate'"),
   '+': 'reject',
 });
 export type DashboardRequest = typeof dashboardRequestSchema.inferIn;
@@ -43,6 +48,8 @@ export const dashboardResponseSchema = type({
   timeZone: 'string',
   currency: 'string',
   currencies: 'string[]',
+  /** which view the datapoints are (always sent; optional for answers from before it existed) */
+  'dateBasis?': type.enumerated(...dashboardDateBases),
   bucket: { unit: "'hour' | 'day' | 'month'", step: 'number' },
   datapoints: datapointSchema.array(),
 });

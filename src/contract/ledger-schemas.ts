@@ -158,3 +158,31 @@ export const internalAccountList = type({
   numberOfResults: 'number',
 });
 export type InternalAccountList = typeof internalAccountList.infer;
+
+/**
+ * GET …/business-accountgroups/{n}/transfers/{transferId}: the transfer, the remittance text the bank statement shows
+ * (at most 140 characters, unique: it starts with the transfer's id), and the payouts it pays, each a merchant batch's
+ * payout into the business account since the group's transfer before. The payouts and carriedOver (what the business
+ * account held beyond them: zero when every earlier transfer paid the balance of its day) sum to the transfer's amount.
+ */
+export const transferPayout = type({
+  postingId: 'string',
+  category: 'string',
+  batchId: 'string | null',
+  merchantId: 'string | null',
+  merchantName: 'string | null',
+  merchantAccountNumber: 'string | null',
+  batchDate: 'string.date.iso | null',
+  valueDate: isoDateTime,
+  amount: 'number',
+});
+export type TransferPayout = typeof transferPayout.infer;
+export const transferDetail = ledgerTransfer.merge({
+  businessId: 'string',
+  remittanceText: '0 < string <= 140',
+  periodStart: 'string.date.iso | null',
+  payouts: transferPayout.array(),
+  payoutsTotal: 'number',
+  carriedOver: 'number',
+});
+export type TransferDetail = typeof transferDetail.infer;

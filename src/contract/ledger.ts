@@ -51,6 +51,7 @@ export const ledgerReportTypes = {
   security: 'Security',
   tradingAccount: 'Trading account',
   transfers: 'Transfers',
+  settlementDetails: 'Settlement details',
 } as const;
 export type LedgerReportType = keyof typeof ledgerReportTypes;
 export const ledgerReportFileTypes = ['csv', 'xlsx', 'pdf', 'xml'] as const;
@@ -58,6 +59,11 @@ export type LedgerReportFileType = (typeof ledgerReportFileTypes)[number];
 /** Report types that are an account statement: only these are also offered as ISO 20022 camt.053 XML ('xml'). */
 export const statementReportTypes = ['tradingAccount', 'reserve', 'security', 'remittance', 'invoice', 'costs', 'businessAccount'] as const satisfies readonly LedgerReportType[];
 export const camtOnlyForStatementsMessage = 'camt.053 XML is offered for account statements only.';
+/** The settlement details report (one row per transaction of a batch or a period's batches): CSV and XLSX only. */
+export const settlementDetailsFileTypes = ['csv', 'xlsx'] as const;
+export const settlementDetailsFileTypeMessage = 'Settlement details are offered as CSV or XLSX.';
+/** The longest period one settlement details report covers: a month in any zone, with a day's slack either side. */
+export const maxSettlementDetailsDays = 33;
 
 export const statementReportTypeOf: Record<StatementAccountKind, LedgerReportType> = {
   trading: 'tradingAccount', reserve: 'reserve', security: 'security', remittance: 'remittance', invoice: 'invoice', costs: 'costs', business: 'businessAccount',

@@ -18,6 +18,8 @@ export const outboxListSpec: ListQuerySpec = {
     status: { kind: { oneOf: outboundEmailStatuses }, operators: ['eq'] },
     template: { kind: 'string', operators: ['eq'] },
     recipient: { kind: 'string', operators: ['eq'] },
+    /** recipient or subject contains this, case-insensitively */
+    searchterm: { kind: { pattern: /^[^\u0000-\u001f\u007f]{1,100}$/, description: '1 to 100 printable characters' }, operators: ['eq'] },
   },
   sortable: ['createdAt'],
   defaultSort: [{ field: 'createdAt', descending: true }],

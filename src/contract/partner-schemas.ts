@@ -147,3 +147,35 @@ export const partnerDeclines = type({
   businesses: partnerDeclineBusiness.array(),
 });
 export type PartnerDeclines = typeof partnerDeclines.infer;
+
+/**
+ * GET /partners/{partnerId}/commission-plans/{planId}/transactions?month=YYYY-MM[&currency=XXX][&pagenumber&pagesize]:
+ * one month's commission transaction by transaction (by reference), each its share of the month's figure
+ * (server/partners/commission.ts allocateCommission), with the month's totals per currency: the shares of every
+ * page add up to the plan's monthly row to the minor unit.
+ */
+export const commissionTransaction = type({
+  reference: 'string',
+  businessId: 'string',
+  businessName: 'string',
+  merchantId: 'string',
+  dateTimeUtc: 'string.date.iso',
+  currency: 'string',
+  channel: 'string',
+  paymentMethod: 'string',
+  cardType: 'string | null',
+  feeMinor: 'number',
+  /** the rule it earned under, null when none matched (it earns nothing) */
+  ruleId: 'string | null',
+  ruleDescription: 'string | null',
+  commissionMinor: 'number',
+});
+export type CommissionTransaction = typeof commissionTransaction.infer;
+export const commissionTransactionList = type({
+  commissionPlanId: 'string',
+  month: 'string',
+  totals: type({ currency: 'string', volumeMinor: 'number', feesMinor: 'number', transactionCount: 'number', commissionMinor: 'number' }).array(),
+  results: commissionTransaction.array(),
+  numberOfResults: 'number',
+});
+export type CommissionTransactionList = typeof commissionTransactionList.infer;

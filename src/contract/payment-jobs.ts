@@ -1,12 +1,25 @@
 // Payment jobs and payment operations (issue 16): the overview's filters and orderings, the action rules both the
 // server (enforcement) and the client (what to offer) read, refund reasons and limits. Schemas of requests and
 // answers are in payment-job-schemas.ts, so a screen that needs only these constants does not build them.
-import { paymentMethods, paymentStatuses } from './enumerations.ts';
+import { paymentMethods, paymentStatuses, type PaymentStatus } from './enumerations.ts';
 import type { FilterDeclaration, ListQuerySpec } from './list-query.ts';
 import { currencyExponent } from './transactions.ts';
 
 export const maxPaymentJobSearchLength = 100;
 const reference = { pattern: /^[A-Za-z0-9_-]{1,64}$/, description: 'a reference' };
+
+/**
+ * The overview's status tabs, as a merchant sorts payments: open (the shopper can still pay: waiting or verified and
+ * not past its expiry), authorised and not captured (reserved), paid (nothing refunded), refunded (at least one
+ * completed refund) and failed (declined, failed, rejected, blocked). No job is in two tabs; cancelled and expired
+ * jobs are in none (the 'All' view lists them).
+ */
+export const paymentJobTabs = ['open', 'authorised', 'paid', 'refunded', 'failed'] as const;
+export type PaymentJobTab = (typeof paymentJobTabs)[number];
+/** The job statuses each tab covers (refunded and paid also look at the job's refunds, open at its expiry). */
+export const paymentJobTabStatuses: Record<PaymentJobTab, readonly PaymentStatus[]> = {
+  open: ['pending', 'verified'], authorised: ['reserved'], paid: ['paid'], refunded: ['paid'], failed: ['declined', 'failed', 'rejected', 'blocked'],
+};
 
 /** Filters of GET {context}/payment-jobs, by lower-cased name. Amounts are major units of each job's currency. */
 export const paymentJobFilters = {
@@ -18,6 +31,8 @@ export const paymentJobFilters = {
   createdatetimeutc: { kind: 'date', operators: ['gte', 'lte'] },
   configurationid: { kind: reference, operators: ['eq'] },
   paymentmethod: { kind: { oneOf: paymentMethods }, operators: ['eq'] },
+  /** The overview's status tabs (paymentJobTabs): each value any of its states, several values any of theirs. */
+  tab: { kind: { oneOf: paymentJobTabs }, operators: ['eq'] },
 } as const satisfies Record<string, FilterDeclaration>;
 export type PaymentJobFilterField = keyof typeof paymentJobFilters;
 

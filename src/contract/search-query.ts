@@ -1,6 +1,7 @@
 // The record search's query language, shared by the palette (client) and GET /search (server):
 //   status:paid amount:>100 currency:EUR merchant:"Little Wren" email:jo@ method:card date:last-week is:refunded TX6DE
-// Free words and field clauses (name:value), quoted values ("Little Wren", with \" and \\ inside), comparisons on
+// Free words and field clauses (name:value), a card by what a caller reads out (a bare 4-digit word is its last four,
+// a bare 6-digit word its first six; or last4:4242, bin:424242, card:…4242, card:424242…4242), quoted values ("Little Wren", with \" and \\ inside), comparisons on
 // amount and date (>, >=, <, <=, =, and ranges a..b), relative dates (today, yesterday, this-week, last-week,
 // this-month, last-month, this-year, last-year, last-7-days … last-366-days). Nothing here throws: what cannot be read
 // becomes a positioned problem (shown inline under the palette's input), and the rest of the query still counts.
@@ -8,7 +9,7 @@
 // every valid q (property-tested). Kept small: no imports beyond the value sets.
 import { channels, paymentMethods, paymentStatuses } from './enumerations.ts';
 
-export const searchFields = ['status', 'amount', 'currency', 'merchant', 'email', 'method', 'channel', 'date', 'is', 'order', 'in'] as const;
+export const searchFields = ['status', 'amount', 'currency', 'merchant', 'email', 'method', 'channel', 'date', 'is', 'order', 'in', 'last4', 'bin'] as const;
 export type SearchField = (typeof searchFields)[number];
 
 export const comparisons = ['>=', '<=', '>', '<', '='] as const;
@@ -26,8 +27,18 @@ export const fieldDescriptions: Record<SearchField, string> = {
   status: 'payment status', amount: 'amount in major units (>, >=, <, <=, a..b)', currency: 'three-letter currency code',
   merchant: 'merchant name', email: 'start of the customer’s email', method: 'payment method', channel: 'channel',
   date: 'date (today, last-week, 2026-01-31, a..b, >=…)', is: 'payment, refund or capture', order: 'start of an order number',
-  in: 'transactions or payments',
+  in: 'transactions or payments', last4: 'the card’s last four digits (or type the 4 digits alone)',
+  bin: 'the card’s first six digits, its BIN (or type the 6 digits alone)',
 };
+
+/**
+ * card: is a way of writing last4 and bin, not a field of its own: card:4242 and card:…4242 are last4:4242,
+ * card:424242 is bin:424242, card:424242…4242 (or 424242******4242) is both.
+ */
+export const cardFieldDescription = 'a card as masked: …4242, 424242…, 424242…4242';
+const cardValuePattern = /^(?:(\d{6})[.…*xX•]*|[.…*xX•]*)(\d{4})?$/;
+const last4Pattern = /^\d{4}$/;
+const binPattern = /^\d{6}$/;
 
 /** Fields whose value is one of a closed set (declared spelling); matched case-insensitively. */
 export const fieldValueSets: Partial<Record<SearchField, readonly string[]>> = {
@@ -67,6 +78,8 @@ function checkValue(field: SearchField, raw: string): { value: string } | { prob
   }
   switch (field) {
     case 'amount': return amountPattern.test(raw) ? { value: raw } : { problem: `amount: '${raw}' is not an amount like 100 or 12.50` };
+    case 'last4': return last4Pattern.test(raw) ? { value: raw } : { problem: `last4: '${raw}' is not the card’s last four digits, like 4242` };
+    case 'bin': return binPattern.test(raw) ? { value: raw } : { problem: `bin: '${raw}' is not the card’s first six digits, like 424242` };
     case 'currency': return /^[A-Za-z]{3}$/.test(raw) ? { value: raw.toUpperCase() } : { problem: `currency: '${raw}' is not a three-letter code like EUR` };
     case 'date': {
       const lower = raw.toLowerCase();
@@ -106,7 +119,7 @@ function tokenize(text: string): Token[] {
       continue;
     }
     const start = index;
-    const field = /^([A-Za-z]+):/.exec(text.slice(index));
+    const field = /^([A-Za-z][A-Za-z0-9]*):/.exec(text.slice(index));
     if (field?.[1]) {
       let at = index + field[0].length;
       const op = /^(>=|<=|>|<|=)?/.exec(text.slice(at))?.[0] ?? '';
@@ -138,14 +151,36 @@ export function parseQuery(text: string): ParsedQuery {
     }
     if (token.name === null) {
       if (token.value === '') continue;
+      // The digits a caller reads out: 4 are the card's last four, 6 its first six (quoted, they stay a word).
+      const cardField = token.quoted ? null : last4Pattern.test(token.value) ? 'last4' : binPattern.test(token.value) ? 'bin' : null;
+      if (cardField) {
+        const clause: FieldClause = { kind: 'field', field: cardField, op: '=', value: token.value };
+        clauses.push(clause);
+        spans.push({ start: token.start, end: token.end, clause });
+        continue;
+      }
       const word: Word = { kind: 'word', text: token.value };
       clauses.push(word);
       spans.push({ start: token.start, end: token.end, clause: word });
       continue;
     }
+    if (token.name === 'card') {
+      const card = token.op === '' ? cardValuePattern.exec(token.value) : null;
+      if (!card || (!card[1] && !card[2])) {
+        problem(`card: '${token.op}${token.value}' is not ${cardFieldDescription}`);
+        continue;
+      }
+      const cardClauses: FieldClause[] = [
+        ...(card[1] ? [{ kind: 'field' as const, field: 'bin' as const, op: '=' as const, value: card[1] }] : []),
+        ...(card[2] ? [{ kind: 'field' as const, field: 'last4' as const, op: '=' as const, value: card[2] }] : []),
+      ];
+      clauses.push(...cardClauses);
+      spans.push({ start: token.start, end: token.end, clause: cardClauses[0] ?? null });
+      continue;
+    }
     const field = searchFields.find((candidate) => candidate === token.name);
     if (!field) {
-      problem(`'${token.name}' is not a field; use ${searchFields.join(', ')}`);
+      problem(`'${token.name}' is not a field; use ${[...searchFields, 'card'].join(', ')}`);
       continue;
     }
     let op: Comparison | '..' = (token.op || '=') as Comparison;
@@ -198,8 +233,8 @@ const quote = (value: string) => `"${value.replace(/[\\"]/g, (char) => `\\${char
 
 export function formatClause(clause: Clause): string {
   if (clause.kind === 'word') {
-    // A bare word with a colon after letters would read as a field: quoted, it stays a word.
-    return needsQuotes(clause.text) || /^[A-Za-z]+:/.test(clause.text) ? quote(clause.text) : clause.text;
+    // A bare word with a colon after letters would read as a field, and 4 or 6 digits as a card: quoted, it stays a word.
+    return needsQuotes(clause.text) || /^[A-Za-z][A-Za-z0-9]*:/.test(clause.text) || last4Pattern.test(clause.text) || binPattern.test(clause.text) ? quote(clause.text) : clause.text;
   }
   if (clause.op === '..') return `${clause.field}:${clause.value}..${clause.to ?? ''}`;
   const op = clause.op === '=' ? '' : clause.op;
@@ -211,6 +246,25 @@ export function formatClause(clause: Clause): string {
 export function formatQuery(query: SearchQuery): string {
   return query.clauses.map(formatClause).join(' ');
 }
+
+/** A word worth a prefix look-up of references and ids (the record search's rule): 4 to 64 characters ids are made of. */
+export const referenceWordPattern = /^[A-Za-z0-9_-]{4,64}$/;
+
+/**
+ * What a field query does with its free words, in the palette's preview and in the list it opens alike: the first
+ * reference-like word finds transactions by reference prefix, else the first word with an @ finds them by the start of
+ * the customer's email. Every other word is not used, and is said to be (never silently dropped).
+ */
+export function fieldQueryWords(query: SearchQuery): { term: string | null; unused: string[] } {
+  const words = query.clauses.filter((clause): clause is Word => clause.kind === 'word').map((clause) => clause.text.trim()).filter((text) => text !== '');
+  const term = words.find((word) => referenceWordPattern.test(word)) ?? words.find((word) => word.includes('@')) ?? null;
+  const used = term === null ? -1 : words.indexOf(term);
+  return { term, unused: words.filter((_word, index) => index !== used) };
+}
+
+/** The note for words a field query does not use. */
+export const unusedWordsMessage = (words: readonly string[]) =>
+  `${words.map((word) => `'${word}'`).join(', ')} ${words.length === 1 ? 'is' : 'are'} not used: beside fields, one word finds a reference (4 characters or more) or the start of an email.`;
 
 export const wordsOf = (query: SearchQuery) => query.clauses.filter((clause): clause is Word => clause.kind === 'word').map((clause) => clause.text);
 export const fieldsOf = (query: SearchQuery) => query.clauses.filter((clause): clause is FieldClause => clause.kind === 'field');
@@ -286,7 +340,7 @@ export type CompletionSources = { merchants?: readonly string[]; currencies?: re
 
 /** Suggestions for the token the input ends with (`sta` → status:, `status:pa` → status:paid); `text` is the whole new input. */
 export function completionsFor(input: string, sources: CompletionSources = {}, limit = 8): Completion[] {
-  const match = /(^|\s)([A-Za-z]*)(?::(>=|<=|>|<|=)?("?)([^\s"]*))?$/.exec(input);
+  const match = /(^|\s)([A-Za-z0-9]*)(?::(>=|<=|>|<|=)?("?)([^\s"]*))?$/.exec(input);
   if (!match) return [];
   const before = input.slice(0, (match.index ?? 0) + (match[1]?.length ?? 0));
   const name = (match[2] ?? '').toLowerCase();

@@ -9,8 +9,8 @@ export const notificationStatusSchema = type({
 });
 export type NotificationStatus = typeof notificationStatusSchema.infer;
 
-/** GET /user-settings/{key}: the value is JSON text; 404 means not set. */
-export const userSettingSchema = type({ key: 'string', value: 'string' });
+/** GET /user-settings/{key}: the value is JSON text; null means not set (PUT always answers the text saved). */
+export const userSettingSchema = type({ key: 'string', value: 'string | null' });
 export type UserSetting = typeof userSettingSchema.infer;
 
 export const recordKinds = ['transaction', 'paymentJob', 'customer', 'ticket', 'user', 'business', 'merchant'] as const;

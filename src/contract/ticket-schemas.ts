@@ -76,6 +76,8 @@ const ticketListItemFields = {
   lastUpdatedUtc: 'string',
   createdBy: person,
   assignee: person.or('null'),
+  // the requester side wrote after writing staff last replied or opened it (the queue's flag; absent from older servers)
+  'updatedByRequester?': 'boolean',
 } as const;
 
 export const ticketListItem = type(ticketListItemFields);

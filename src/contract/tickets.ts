@@ -76,6 +76,8 @@ export const ticketFilters = {
   createdutc: { kind: 'date', operators: ['gte', 'lte'] },
   lastupdatedutc: { kind: 'date', operators: ['gte', 'lte'] },
   searchterm: { kind: { pattern: /^[^\u0000-\u001f\u007f]{1,100}$/, description: '1 to 100 printable characters' }, operators: ['eq'] },
+  // 'true': tickets the requester side wrote on since writing staff last replied or opened them
+  updatedbyrequester: { kind: { oneOf: ['true'] }, operators: ['eq'] },
 } as const satisfies Record<string, FilterDeclaration>;
 
 export const ticketSortFields = ['createdUtc', 'lastUpdatedUtc', 'priority', 'status', 'subject'] as const;
@@ -102,3 +104,49 @@ export const ticketExportColumnLabels: Record<TicketExportColumn, string> = {
   // what the reader may see: internal notes count and show only for those with Portal.Tickets.Read.Internal there
   comments: 'Comments', lastComment: 'Latest comment',
 };
+
+/**
+ * The support queue's views (Zendesk's basics), each a set of the list's own filters, so a view is a URL like any
+ * other filter: all tickets, Open, updated by the requester since staff last replied or looked, mine, unassigned.
+ * A view sets these keys and leaves the others (search, type, priority, dates) as they are.
+ */
+export const ticketQueueViews = ['all', 'open', 'updatedByRequester', 'mine', 'unassigned'] as const;
+export type TicketQueueView = (typeof ticketQueueViews)[number];
+export const ticketQueueViewLabels: Record<TicketQueueView, string> = {
+  all: 'All tickets', open: 'Open', updatedByRequester: 'Updated by requester', mine: 'Mine', unassigned: 'Unassigned',
+};
+/** The views only support staff work with (the queue's own ideas: assignment and the requester's flag). */
+export const staffQueueViews: readonly TicketQueueView[] = ['updatedByRequester', 'mine', 'unassigned'];
+export const ticketQueueViewShortcuts: Record<TicketQueueView, string> = {
+  all: 'v a', open: 'v o', updatedByRequester: 'v r', mine: 'v m', unassigned: 'v u',
+};
+const viewKeys = ['status', 'assignee', 'updatedbyrequester'] as const;
+
+/** The filter values (as the URL holds them) a view sets; `userId` is the signed-in user's (Mine). */
+export function ticketQueueViewFilters(view: TicketQueueView, userId: string | null): Record<(typeof viewKeys)[number], string | undefined> {
+  const none = { status: undefined, assignee: undefined, updatedbyrequester: undefined };
+  switch (view) {
+    case 'all': return none;
+    case 'open': return { ...none, status: '[eq]open' };
+    case 'updatedByRequester': return { ...none, updatedbyrequester: '[eq]true' };
+    case 'mine': return { ...none, assignee: userId ? `[eq]${userId}` : undefined };
+    case 'unassigned': return { ...none, assignee: '[eq]none' };
+  }
+}
+
+/** The view the filters show, or null when they mix its keys otherwise (a status and an assignee filter, say). */
+export function ticketQueueViewOf(filters: Readonly<Record<string, string | undefined>>, userId: string | null): TicketQueueView | null {
+  const normal = (value: string | undefined) => value?.toLowerCase();
+  return ticketQueueViews.find((view) => {
+    const wanted = ticketQueueViewFilters(view, userId);
+    return viewKeys.every((key) => normal(wanted[key]) === normal(filters[key]));
+  }) ?? null;
+}
+
+/** The overview's URL for a view (the pane adds the remembered scope). */
+export function ticketQueueViewPath(view: TicketQueueView, userId: string | null): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(ticketQueueViewFilters(view, userId))) if (value !== undefined) params.set(key, value);
+  const query = params.toString();
+  return `/tickets${query ? `?${query}` : ''}`;
+}

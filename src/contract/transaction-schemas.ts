@@ -22,6 +22,8 @@ export const transactionListItem = type({
   paymentJobReference: 'string',
   /** a payment's paid refunds, in its major units (0 when none); absent on refunds and captures */
   'refundedAmount?': 'number',
+  /** the card's masked number (first six and last four digits), null without a card */
+  'maskedCardNumber?': 'string | null',
 });
 export type TransactionListItem = typeof transactionListItem.infer;
 
@@ -76,6 +78,11 @@ export const transactionDetail = transactionListItem.merge({
   linkedTransactions: linkedTransaction.array(),
   /** the caller holds Mapi.Transaction.CardNumber.Read here and a card number is on file */
   cardNumberRevealable: 'boolean',
+  /**
+   * What may still be refunded of this payment, in its major units, when the caller may refund it here (they hold
+   * Portal.Payments.Refund and Portal.PaymentJobs.Read where it lives, and the payment allows a refund); absent otherwise.
+   */
+  'refundable?': 'number',
 });
 export type TransactionDetail = typeof transactionDetail.infer;
 

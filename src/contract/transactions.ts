@@ -16,6 +16,33 @@ export const moneyBackKindsSql = moneyBackKinds.map((kind) => `'${kind}'`).join(
 
 export const maxSearchTermLength = 100;
 
+/** What a card filter reads as, from its last four and first six: '424242…4242', '…4242', '424242…'. */
+export const maskedCardFilter = (bin: string | undefined, last4: string | undefined) => `${bin ?? ''}…${last4 ?? ''}`;
+
+/**
+ * The overview's own parameters beside its filters, written by the palette's record search: scope=all lists everything
+ * the user may see whatever context is applied (what the search's preview looked through), and unused carries what
+ * the query could not use, as typed, for the overview to say so.
+ */
+export const searchScopeParameter = { name: 'scope', all: 'all' } as const;
+export const unusedSearchParameter = 'unused';
+
+export const cardFilterProblem = 'Type the card’s last four digits, its first six, or both as 424242…4242.';
+
+/**
+ * The overview's Card field as typed: 4 digits are the last four, 6 the first six, and a masked number
+ * (424242…4242, 424242******4242, …4242) either or both; null when empty. Spaces are ignored.
+ */
+export function cardFilterOf(text: string): { last4?: string; bin?: string } | { problem: string } | null {
+  const compact = text.replace(/\s+/g, '');
+  if (compact === '') return null;
+  if (/^\d{4}$/.test(compact)) return { last4: compact };
+  if (/^\d{6}$/.test(compact)) return { bin: compact };
+  const masked = /^(\d{6})?[.…*xX•]+(\d{4})?$/.exec(compact);
+  if (!masked || (!masked[1] && !masked[2])) return { problem: cardFilterProblem };
+  return { ...(masked[1] ? { bin: masked[1] } : {}), ...(masked[2] ? { last4: masked[2] } : {}) };
+}
+
 /** The currencies the overview's Currency filter offers (the server takes any three-letter code). */
 export const overviewCurrencies = ['EUR', 'GBP', 'USD', 'JPY', 'CHF', 'DKK', 'NOK', 'SEK', 'PLN'] as const;
 
@@ -33,6 +60,9 @@ export const transactionFilters = {
   kind: { kind: { oneOf: transactionKinds }, operators: ['eq'] },
   currency: { kind: { pattern: /^[A-Za-z]{3}$/, description: 'a three-letter currency code' }, operators: ['eq'] },
   merchantid: { kind: { pattern: /^[A-Za-z0-9_-]{1,64}$/, description: 'a merchant id' }, operators: ['eq'] },
+  // The card by what its masked number keeps (never the full number): its last four digits, its first six (BIN).
+  last4: { kind: { pattern: /^\d{4}$/, description: 'the card’s last four digits' }, operators: ['eq'] },
+  bin: { kind: { pattern: /^\d{6}$/, description: 'the card’s first six digits' }, operators: ['eq'] },
   searchterm: {
     // Printable text only: control characters have no place in a reference or an email address.
     kind: { pattern: new RegExp(`^[^\\u0000-\\u001f\\u007f]{1,${maxSearchTermLength}}$`), description: `1 to ${maxSearchTermLength} printable characters` },
@@ -118,7 +148,13 @@ export function displayStatusOf(item: { kind: string; status: string; amount: nu
 export const displayStatusLabels: Record<string, string> = { refunded: 'Refunded', partiallyRefunded: 'Partially refunded' };
 export const displayStatusLabel = (status: string) => displayStatusLabels[status] ?? status.charAt(0).toUpperCase() + status.slice(1);
 
-/** The 400 (and the form's inline message) when an amount filter would compare amounts of different currencies. */
+/**
+ * The overview's note when an amount is filtered without exactly one currency: each row is compared in its own
+ * currency (as the palette's preview compares them), never converted.
+ */
+export const amountInOwnCurrencyMessage = 'Amounts are compared in each transaction’s own currency: 100 matches €100, £100 and ¥100 alike. Choose one currency to compare one.';
+
+/** A scheduled export's refusal when an amount filter would compare amounts of different currencies. */
 export const amountNeedsCurrencyMessage = 'Choose one currency to filter by amount: amounts in different currencies cannot be compared.';
 
 /** The amount filter needs exactly one currency among the filters (its [eq] clauses, any case). */

@@ -32,7 +32,11 @@ function isSelections(value: unknown): value is ContextSelections {
   return ['partner', 'business', 'merchant', 'configuration'].every((key) => isSelection(record[key]));
 }
 
-export const contextStore = proxy<{ applied: ContextSelections }>({ applied: restore() });
+/**
+ * `previous`: the context a visible switch left (opening a record of another merchant from the palette), for 'Back to
+ * <previous context>'; null once the person has gone back or chosen a context otherwise. Not persisted.
+ */
+export const contextStore = proxy<{ applied: ContextSelections; previous: ContextSelections | null }>({ applied: restore(), previous: null });
 
 const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('portal-context') : null;
 /** the last context applied in any tab */
@@ -68,10 +72,35 @@ if (tabs) {
 
 export function applyContext(selections: ContextSelections): void {
   contextStore.applied = selections;
+  contextStore.previous = null;
 }
 
 export function clearContext(): void {
   contextStore.applied = {};
+  contextStore.previous = null;
+}
+
+/** A switch the person is told about and can undo: the context left is kept for 'Back to <previous context>'. */
+export function switchContextVisibly(selections: ContextSelections): void {
+  const previous = JSON.parse(JSON.stringify(contextStore.applied)) as ContextSelections;
+  contextStore.applied = selections;
+  contextStore.previous = hasSelectedContext(previous) ? previous : null;
+}
+
+/** Undoes a visible switch: the context left is applied again. False when there is nothing to go back to. */
+export function backToPreviousContext(): boolean {
+  const { previous } = contextStore;
+  if (!previous) return false;
+  applyContext(JSON.parse(JSON.stringify(previous)) as ContextSelections);
+  return true;
+}
+
+/** A context as people read it: 'Business › Merchant', the partner's name, or the business alone. */
+export function contextTitle(selections: ContextSelections): string {
+  const { partner, business, merchant } = selections;
+  const names = [business?.id ? business.title : null, merchant?.id ? merchant.title : null].filter((name): name is string => Boolean(name));
+  if (names.length > 0) return names.join(' › ');
+  return partner?.id ? partner.title : '';
 }
 
 /** A context is selected when at least one selection has a defined id. */

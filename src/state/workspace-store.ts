@@ -12,6 +12,8 @@ export const paneCapabilities = [
   'save', 'delete',
   // payment job detail (issue 16): declared only while the focused job allows the action
   'capture', 'refund', 'void', 'cancelJob', 'mailPaymentLink', 'expireLink', 'viewTrace',
+  // payment jobs overview: its status tabs (argument: 0 all, then the index in paymentJobTabs + 1)
+  'statusTab',
   // risk area (issue 22): a record's own actions, offered by its screen and asked for by its commands
   'acknowledge', 'monitor', 'addNote', 'approve', 'resolveAlert', 'exportRecord', 'eraseRecord',
   // virtual terminal (issue 17): the order form and its settings
@@ -26,6 +28,8 @@ export const paneCapabilities = [
   'previewWidth', 'removeLogo',
   // scheduled statements (issue 18): a statement's 'Schedule statement…'
   'schedule',
+  // settlement details: a batch's, or a month's on the batch report ('Download settlement details (CSV/XLSX)…')
+  'settlementDetails',
 ] as const;
 export type PaneCapability = (typeof paneCapabilities)[number];
 

@@ -135,7 +135,36 @@ describe('palette record search', () => {
     const url = new URL(path, 'https://portal.test');
     expect(url.pathname).toBe('/transactions');
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      status: '[eq]paid', amount: '[gte]100', currency: '[eq]EUR', merchantid: '[eq]M7', kind: '[eq]refund',
+      status: '[eq]paid', amount: '[gte]100', currency: '[eq]EUR', merchantid: '[eq]M7', kind: '[eq]refund', scope: 'all',
     });
+  }, 20_000);
+
+  it('opens a card’s last four with the preview’s scope and filters, and names what it could not use', async () => {
+    const terms: string[] = [];
+    fakeApi({
+      '/search': (options) => {
+        terms.push((options as { query: { term: string } }).query.term);
+        return { results: [transaction('TX6DE23E07A1')] };
+      },
+    });
+    const user = userEvent.setup();
+    renderWithServices(<Harness />);
+    await openPalette(user);
+    // The amount has no currency (compared in each row's own, as the preview does); colour:red and hi are not used.
+    await user.paste('5100 status:paid amount:>100 colour:red hi date:yesterday');
+    expect(await screen.findByText(/'colour' is not a field/, {}, { timeout: 8000 })).toBeTruthy();
+    expect(screen.getByText(/'hi' is not used/).closest('[role="status"]')).not.toBeNull();
+    const overview = await screen.findByRole('group', { name: 'Overview' }, { timeout: 8000 });
+    expect(within(overview).getByRole('option').textContent).toContain('last4:5100');
+    await waitFor(() => expect(terms.at(-1)).toBe('5100 status:paid amount:>100 colour:red hi date:yesterday'));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(currentLayout().paths.at(-1) ?? '').toMatch(/^\/transactions\?/));
+    const url = new URL(currentLayout().paths.at(-1) ?? '', 'https://portal.test');
+    const params = Object.fromEntries(url.searchParams);
+    // The preview looked through everything the user may see, whatever the applied context: so does the list.
+    expect(params).toMatchObject({ last4: '[eq]5100', status: '[eq]paid', amount: '[gte]100.001', scope: 'all', unused: 'colour:red hi' });
+    expect(params.date).toMatch(/^\[gte\]\d{4}-\d{2}-\d{2}T00:00:00\[and\]\[lte\]\d{4}-\d{2}-\d{2}T23:59:59/);
+    expect(params).not.toHaveProperty('currency');
+    expect(params).not.toHaveProperty('searchterm');
   }, 20_000);
 });

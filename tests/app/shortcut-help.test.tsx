@@ -38,7 +38,12 @@ describe('keyboard shortcut help', () => {
     await user.keyboard('?');
     const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     const headings = within(dialog).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
-    expect(headings).toEqual(['Navigation', 'Workspace', 'Help']);
+    expect(headings).toEqual(['Navigation', 'Workspace', 'Help', 'Search fields (in the palette, Ctrl+K)']);
+    // The palette's fields are listed, a card's last four and first six among them.
+    const fields = within(dialog).getByRole('region', { name: 'Search fields (in the palette, Ctrl+K)' });
+    expect(within(fields).getByText('last4:')).toBeTruthy();
+    expect(within(fields).getByText('bin:')).toBeTruthy();
+    expect(within(fields).getByText('4242 · 424242')).toBeTruthy();
     const navigation = within(dialog).getByRole('region', { name: 'Navigation' });
     expect(within(navigation).getByText('Go to transactions')).toBeTruthy();
     expect(within(navigation).queryByText('Go to users')).toBeNull();

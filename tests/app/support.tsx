@@ -7,7 +7,6 @@ import { vi } from 'vitest';
 import type { CommandContext, CommandServices } from '../../commands/command.ts';
 import type { CommandRegistry } from '../../commands/registry.ts';
 import { configureApi } from '../../src/api/api-client.ts';
-import { ApiError } from '../../src/api/api-error.ts';
 import type { PortalApi } from '../../src/api/http-client.ts';
 import { areaCommands } from '../../commands/area-commands.ts';
 import { createAppRegistry } from '../../src/app/app-registry.ts';
@@ -96,14 +95,14 @@ export function fakeSession(overrides: Partial<Session> = {}): Session {
   };
 }
 
-/** GET answers by path; user settings not given answer 404 (not set), anything else undefined. */
+/** GET answers by path; user settings not given answer as the server does when unset (value null), anything else undefined. */
 export function fakeApi(answers: Record<string, (options: unknown) => unknown> = {}): PortalApi & { get: ReturnType<typeof vi.fn> } {
   const api = {
     request: vi.fn(async () => undefined),
     get: vi.fn(async (path: string, options: unknown) => {
       const answer = answers[path];
       if (answer) return answer(options);
-      if (path.startsWith('/user-settings/')) throw new ApiError({ status: 404, messages: ['The requested record was not found.'], kind: 'http', handled: false });
+      if (path.startsWith('/user-settings/')) return { key: decodeURIComponent(path.slice('/user-settings/'.length)), value: null };
       return undefined;
     }),
     post: vi.fn(async () => undefined),

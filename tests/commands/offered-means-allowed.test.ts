@@ -1,4 +1,4 @@
-// Issue 33, 'offered means allowed': for every role of the server's role table (server/policy/role-permissions.ts),
+// 'Offered means allowed': for every role of the server's role table (server/policy/role-permissions.ts),
 // on every record screen, every command the registry offers (isAvailable with the role's permissions) is one the
 // server accepts from that role: the permissions the server checks for the command's call (the map below, read from
 // server/api/*) are all held. And every command declares at least those permissions, so the palette, the shortcuts
@@ -93,6 +93,10 @@ const registry = createAppRegistry(undefined, areaCommands);
 for (const command of registry.all()) {
   if (command.id.startsWith('tickets.priority.')) serverChecks[command.id] = write('Portal.Tickets.Create');
   if (command.id.startsWith('tickets.status.')) serverChecks[command.id] = write('Portal.Tickets.Create', 'Portal.Tickets.Read.Internal');
+  // The payment jobs overview's status tabs: a list read with the tab filter.
+  if (command.id.startsWith('paymentJobs.tab.')) serverChecks[command.id] = read('Portal.PaymentJobs.Read');
+  // The ticket queue's views: a list read with filters (updated by requester, assignee, status).
+  if (command.id.startsWith('tickets.view.')) serverChecks[command.id] = read('Portal.Tickets.Read');
 }
 
 /**

@@ -24,7 +24,10 @@ describe('context links', () => {
     ['/', '/dashboard'],
     ['/?x=1', '/dashboard'],
     ['/context', '/dashboard'],
-    ['/context/apply?route=/x', '/dashboard'],
+    // A context page names the route it leads to: that route, never the page itself (nor the dashboard instead).
+    ['/context/apply?route=/x', '/x'],
+    ['/context?route=%2Fcontext%3Froute%3D%252Fx', '/x'],
+    ['/context?route=%2Fcontext', '/dashboard'],
     ['/sign-out', '/dashboard'],
     ['//evil.example/x', '/dashboard'],
     ['https://evil.example/', '/dashboard'],
@@ -178,7 +181,8 @@ describe('ContextApplyPage', () => {
     const navigate = vi.fn();
     window.history.replaceState(null, '', contextApplyPath('/users', { business: { id: 'B-GONE', title: 'Gone' } }));
     renderWithServices(<ContextApplyPage />, { policy: policies.internal, services: { data, navigate } });
-    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/context?route=%2Fusers', { replace: true }));
+    // To the panel itself (choose=1): not back into the record look-up that may have led here.
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/context?route=%2Fusers&choose=1', { replace: true }));
     expect(toastStore.toasts.at(-1)).toMatchObject({ kind: 'danger', message: 'The requested record was not found.' });
     expect(contextStore.applied).toEqual({});
   });

@@ -280,6 +280,12 @@ describe('the dashboard address', () => {
     const bars = { ...settings, view: { ...settings.view, chartType: 'bar' as const } };
     expect(dashboardSearch(bars)).toContain('&chart=bar');
     expect(readDashboardSearch(dashboardSearch(bars), today)).toEqual(bars);
+    // The view by activity date is said in the address (basis=activity); the default, by payment date, is not.
+    const byActivity = { ...settings, dateBasis: 'activityDate' as const };
+    expect(dashboardSearch(byActivity)).toBe(`${search}&basis=activity`);
+    expect(readDashboardSearch(dashboardSearch(byActivity), today)).toEqual(byActivity);
+    expect(dashboardSearch({ ...settings, dateBasis: 'paymentDate' })).toBe(search);
+    expect(readDashboardSearch('?basis=payment', today)).toEqual(readDashboardSearch('', today));
   });
 
   it('normalises a fixed interval to the period holding its date', () => {

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  amountClauseBounds, type Clause, completionsFor, dateClauseRange, fieldValueSets, formatQuery, parseQuery, relativeDates,
-  type SearchQuery,
+  amountClauseBounds, type Clause, completionsFor, dateClauseRange, fieldQueryWords, fieldValueSets, formatQuery, parseQuery, relativeDates,
+  type SearchQuery, unusedWordsMessage,
 } from '../../src/contract/search-query.ts';
+import { cardFilterOf } from '../../src/contract/transactions.ts';
 
 const fields = (text: string) => parseQuery(text).query.clauses;
 
@@ -55,6 +56,73 @@ describe('the search query parser', () => {
     const parsed = parseQuery('status:paid colour:red TX6D');
     expect(parsed.query.clauses).toEqual([{ kind: 'field', field: 'status', op: '=', value: 'paid' }, { kind: 'word', text: 'TX6D' }]);
     expect(parsed.problems).toHaveLength(1);
+  });
+});
+
+describe('a card as a caller reads it out', () => {
+  it('reads 4 digits alone as the last four and 6 as the first six, with other fields', () => {
+    expect(fields('5100 date:yesterday')).toEqual([
+      { kind: 'field', field: 'last4', op: '=', value: '5100' }, { kind: 'field', field: 'date', op: '=', value: 'yesterday' },
+    ]);
+    expect(fields('510510')).toEqual([{ kind: 'field', field: 'bin', op: '=', value: '510510' }]);
+    expect(parseQuery('5100 date:yesterday').problems).toEqual([]);
+  });
+  it('leaves other digits, and quoted ones, as words', () => {
+    expect(fields('510 51051 5105105 "5100"')).toEqual([
+      { kind: 'word', text: '510' }, { kind: 'word', text: '51051' }, { kind: 'word', text: '5105105' }, { kind: 'word', text: '5100' },
+    ]);
+  });
+  it('takes last4:, bin: and card: in the field syntax', () => {
+    expect(fields('last4:4242 bin:424242')).toEqual([
+      { kind: 'field', field: 'last4', op: '=', value: '4242' }, { kind: 'field', field: 'bin', op: '=', value: '424242' },
+    ]);
+    for (const text of ['card:4242', 'card:…4242', 'card:...4242', 'card:******4242']) expect(fields(text)).toEqual([{ kind: 'field', field: 'last4', op: '=', value: '4242' }]);
+    expect(fields('card:424242…')).toEqual([{ kind: 'field', field: 'bin', op: '=', value: '424242' }]);
+    expect(fields('card:424242******4242')).toEqual([
+      { kind: 'field', field: 'bin', op: '=', value: '424242' }, { kind: 'field', field: 'last4', op: '=', value: '4242' },
+    ]);
+    // The canonical spelling is last4: and bin:, and it reads back the same.
+    expect(formatQuery(parseQuery('card:424242…4242 5100').query)).toBe('bin:424242 last4:4242 last4:5100');
+  });
+  it.each([
+    ['last4:42', "last4: '42' is not the card’s last four digits"],
+    ['last4:4242424242424242', 'is not the card’s last four digits'],
+    ['bin:4242', "bin: '4242' is not the card’s first six digits"],
+    ['card:4242424242424242', "card: '4242424242424242' is not a card as masked"],
+    ['card:>4242', 'is not a card as masked'],
+    ['last4:>4242', 'takes no comparison'],
+  ])('explains %s', (text, message) => {
+    const parsed = parseQuery(text);
+    expect(parsed.query.clauses).toEqual([]);
+    expect(parsed.problems[0]?.message).toContain(message);
+  });
+  it('completes last4: and bin:', () => {
+    expect(completionsFor('las').map((c) => c.label)).toEqual(['last4:']);
+    expect(completionsFor('status:paid bi').map((c) => c.text)).toEqual(['status:paid bin:']);
+  });
+  it('reads the overview’s Card field the same way', () => {
+    expect(cardFilterOf('4242')).toEqual({ last4: '4242' });
+    expect(cardFilterOf('424242')).toEqual({ bin: '424242' });
+    expect(cardFilterOf('424242******4242')).toEqual({ bin: '424242', last4: '4242' });
+    expect(cardFilterOf(' …4242 ')).toEqual({ last4: '4242' });
+    expect(cardFilterOf('')).toBeNull();
+    expect(cardFilterOf('42')).toHaveProperty('problem');
+    expect(cardFilterOf('4242424242424242')).toHaveProperty('problem');
+  });
+});
+
+describe('what a field query cannot use is reported, not dropped', () => {
+  it('reports an unknown field where it is and keeps the rest', () => {
+    const parsed = parseQuery('status:paid colour:red 5100');
+    expect(parsed.problems).toEqual([expect.objectContaining({ start: 12, end: 22, message: expect.stringContaining("'colour' is not a field") })]);
+    expect(parsed.query.clauses).toEqual([{ kind: 'field', field: 'status', op: '=', value: 'paid' }, { kind: 'field', field: 'last4', op: '=', value: '5100' }]);
+  });
+  it('uses one reference-like word (else one email) beside fields and names the other words', () => {
+    expect(fieldQueryWords(parseQuery('status:paid TX6D hello jo@x.test').query)).toEqual({ term: 'TX6D', unused: ['hello', 'jo@x.test'] });
+    expect(fieldQueryWords(parseQuery('status:paid hi jo@x.test').query)).toEqual({ term: 'jo@x.test', unused: ['hi'] });
+    expect(fieldQueryWords(parseQuery('status:paid').query)).toEqual({ term: null, unused: [] });
+    expect(unusedWordsMessage(['hi'])).toMatch(/^'hi' is not used/);
+    expect(unusedWordsMessage(['hi', 'yo'])).toMatch(/^'hi', 'yo' are not used/);
   });
 });
 
@@ -120,6 +188,10 @@ const clause: fc.Arbitrary<Clause> = fc.oneof(
   relative.map((value): Clause => ({ kind: 'field', field: 'date', op: '=', value })),
   fc.stringMatching(/^[A-Z]{3}$/).map((value): Clause => ({ kind: 'field', field: 'currency', op: '=', value })),
   fc.constantFrom('merchant', 'email', 'order' as const).chain((field) => printable.map((value): Clause => ({ kind: 'field', field, op: '=', value }))),
+  fc.stringMatching(/^\d{4}$/).map((value): Clause => ({ kind: 'field', field: 'last4', op: '=', value })),
+  fc.stringMatching(/^\d{6}$/).map((value): Clause => ({ kind: 'field', field: 'bin', op: '=', value })),
+  // Words of digits alone read as a card unless quoted: formatting must quote them.
+  fc.stringMatching(/^(\d{4}|\d{6})$/).map((text): Clause => ({ kind: 'word', text })),
 );
 
 describe('format and parse (property)', () => {

@@ -52,7 +52,7 @@ describe('dashboard commands', () => {
       'dashboard.previousPeriod', 'dashboard.nextPeriod', 'dashboard.compareOn', 'dashboard.compareOff',
       'dashboard.measure.volume', 'dashboard.measure.revenue', 'dashboard.measure.unsuccessfulVolume', 'dashboard.measure.unsuccessfulRevenue', 'dashboard.measure.salesCount',
       'dashboard.currency.GBP', 'dashboard.currency.EUR', 'dashboard.currency.USD', 'dashboard.currency.JPY',
-      'dashboard.chart.bar', 'dashboard.chart.line',
+      'dashboard.chart.bar', 'dashboard.chart.line', 'dashboard.dateBasis.paymentDate', 'dashboard.dateBasis.activityDate',
     ]);
   });
 
@@ -72,6 +72,21 @@ describe('dashboard commands', () => {
     expect(comparing).toContain('dashboard.compareOff');
     expect(comparing).toContain('dashboard.measure.volume');
     expect(available('/dashboard?interval=custom')).not.toContain('dashboard.previousPeriod');
+    // By payment date is the default view: only the other one is offered, and back again from it.
+    expect(onMonth).toContain('dashboard.dateBasis.activityDate');
+    expect(onMonth).not.toContain('dashboard.dateBasis.paymentDate');
+    const byActivity = available('/dashboard?interval=month&from=2026-03-01&basis=activity');
+    expect(byActivity).toContain('dashboard.dateBasis.paymentDate');
+    expect(byActivity).not.toContain('dashboard.dateBasis.activityDate');
+  });
+
+  it('switch between the views by payment date and by activity date through the address, keeping the rest', () => {
+    const { services, navigate } = servicesAt('/dashboard?interval=week&from=2026-03-09&measure=revenue');
+    void command('dashboard.dateBasis.activityDate').run(services, {});
+    expect(navigate).toHaveBeenCalledWith('/dashboard?interval=week&from=2026-03-09&measure=revenue&basis=activity', { replace: true });
+    const back = servicesAt('/dashboard?interval=week&from=2026-03-09&measure=revenue&basis=activity');
+    void command('dashboard.dateBasis.paymentDate').run(back.services, {});
+    expect(back.navigate).toHaveBeenCalledWith('/dashboard?interval=week&from=2026-03-09&measure=revenue', { replace: true });
   });
 
   it.each([

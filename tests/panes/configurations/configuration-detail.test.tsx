@@ -45,12 +45,12 @@ describe('the configuration detail', () => {
     resetStores();
   });
 
-  it('shows five tabs, the API keys one disabled without the permission', async () => {
+  it('shows six tabs (the last one the payment jobs of the configuration), the API keys one disabled without the permission', async () => {
     signIn({ permissions: ['Mapi.Configurations.Read'], context, paths: ['/configurations/C1'] });
     fakeApi({ '/businesses/B1/merchants/M1/configurations/C1': () => detail() });
     renderWithServices(<ConfigurationDetailPane params={{ configurationId: 'C1' }} search="" capability="Configuration detail" />);
     const tabs = within(await screen.findByRole('tablist', { name: 'Configuration' })).getAllByRole('tab');
-    expect(tabs.map((tab) => tab.textContent)).toEqual(['General', 'Payment methods', 'Hosted pages', 'API keys', 'Switches']);
+    expect(tabs.map((tab) => tab.textContent)).toEqual(['General', 'Payment methods', 'Hosted pages', 'API keys', 'Switches', 'Payments']);
     expect((tabs[3] as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('textbox', { name: /^Trade name/ }) as HTMLInputElement).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: 'Delete configuration' })).toBeNull();

@@ -53,7 +53,7 @@ configure({ asyncUtilTimeout: 10_000 });
 const merchantPath = '/businesses/B1/merchants/M1';
 const emptyPath = '/businesses/B1/merchants/M2';
 
-type Call = { path: string; body: { dateRange: { startDate: string; endDate: string }; interval?: DashboardInterval; currency?: string } };
+type Call = { path: string; body: { dateRange: { startDate: string; endDate: string }; interval?: DashboardInterval; currency?: string; dateBasis?: string } };
 
 /** The breakdown of any period: two merchants, two payment methods or three statuses. */
 function fakeBreakdown(request: Call['body'] & { by: BreakdownDimension }): BreakdownResponse {
@@ -87,7 +87,7 @@ function fakeApi(calls: Call[]): PortalApi {
       startDate: normalised.period.startDate, endDate: normalised.period.endDate, interval: normalised.period.interval, timeZone: 'UTC',
       currency: request.currency ?? 'GBP', currencies: ['EUR', 'GBP'], bucket: { unit: plan.unit, step: plan.step },
       datapoints: plan.buckets.map((bucket, index) => {
-        const value = empty ? 0 : Math.round(100 * (index + 1) * factor);
+        const value = empty ? 0 : Math.round(100 * (index + 1) * factor) * (request.dateBasis === 'activityDate' ? 2 : 1);
         return { startDate: formatInstant(bucket.start, 'UTC'), endDate: formatInstant(bucket.end, 'UTC'), volume: value, revenue: value, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: empty ? 0 : 1 };
       }),
     } satisfies DashboardResponse;
@@ -231,6 +231,40 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Currency' }), 'EUR');
     expect(lastPath(location)).toBe('/dashboard?interval=month&from=2026-03-01&measure=salesCount&currency=EUR');
     await waitFor(() => expect(statisticsCalls().some((call) => call.body.currency === 'EUR')).toBe(true));
+  });
+
+  it('switches between the views by payment date and by activity date, keeps the choice in the address and says on the chart which it is', async () => {
+    const user = userEvent.setup();
+    const { location, statisticsCalls } = renderPane();
+    await screen.findByRole('table', { name: 'Volume per day in GBP, March 2026' });
+    const dates = screen.getByRole('radiogroup', { name: 'Dates' });
+    expect(within(dates).getByRole('radio', { name: 'By payment date' })).toHaveProperty('checked', true);
+    expect(screen.getByRole('heading', { name: 'Volume, by payment date' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: /^Bar chart of volume per day in GBP, March 2026, by payment date\./ })).toBeTruthy();
+    // The default view asks as before: no dateBasis in the request.
+    expect(statisticsCalls()[0]?.body).not.toHaveProperty('dateBasis');
+
+    await user.click(within(dates).getByRole('radio', { name: 'By activity date' }));
+    expect(lastPath(location)).toBe('/dashboard?interval=month&from=2026-03-01&basis=activity');
+    expect(await screen.findByRole('heading', { name: 'Volume, by activity date' })).toBeTruthy();
+    expect(screen.getByText('Money on the day it moved: captures when captured, refunds and chargebacks when they happened.')).toBeTruthy();
+    await waitFor(() => expect(statisticsCalls().some((call) => call.body.dateBasis === 'activityDate')).toBe(true));
+    // The activity figures are shown (the fake server doubles them): 2 × £496.00.
+    expect(await screen.findByRole('button', { name: /^Volume £992\.00/ })).toBeTruthy();
+    expect(screen.getByRole('img', { name: /, by activity date\./ })).toBeTruthy();
+    expect(within(screen.getByRole('radiogroup', { name: 'Dates' })).getByRole('radio', { name: 'By activity date' })).toHaveProperty('checked', true);
+
+    // Keyboard: the radio group moves back with the arrow keys.
+    await user.keyboard('{ArrowLeft}');
+    expect(lastPath(location)).toBe('/dashboard?interval=month&from=2026-03-01');
+    expect(await screen.findByRole('heading', { name: 'Volume, by payment date' })).toBeTruthy();
+  });
+
+  it('opens the view by activity date from a link', async () => {
+    const { statisticsCalls } = renderPane({ search: '?interval=month&from=2026-03-01&basis=activity' });
+    expect(await screen.findByRole('heading', { name: 'Volume, by activity date' })).toBeTruthy();
+    expect(within(screen.getByRole('radiogroup', { name: 'Dates' })).getByRole('radio', { name: 'By activity date' })).toHaveProperty('checked', true);
+    expect(statisticsCalls()[0]?.body).toEqual({ dateRange: { startDate: '2026-03-01', endDate: '2026-03-31' }, interval: 'month', dateBasis: 'activityDate' });
   });
 
   it('opens the date control on request (Shift+D) and a custom range switches to a line chart', async () => {

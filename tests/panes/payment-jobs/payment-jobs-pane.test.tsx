@@ -31,29 +31,29 @@ describe('searchFilters', () => {
 describe('the payment jobs overview', () => {
   beforeEach(() => resetStores());
 
-  it('lists the configuration’s jobs with the filters of its URL', async () => {
+  it('lists the configuration’s jobs with the filters of its URL', { timeout: 180_000 }, async () => {
     signIn({ permissions: ['Portal.PaymentJobs.Read'], context: merchantContext, paths: ['/configurations/C1/payments'] });
     const api = fakeApi({ '/businesses/B1/merchants/M1/payment-jobs': () => ({ results: [row('PJ0001'), row('PJ0002', { status: 'pending', amount: 99 })], numberOfResults: 2 }) });
     renderWithServices(<PaymentJobsPane params={{ configurationId: 'C1' }} search={`status=${encodeURIComponent('[eq]paid')}`} capability="Payment jobs overview" />);
-    await screen.findByRole('rowheader', { name: 'PJ0002' }, { timeout: 4000 });
+    await screen.findByRole('rowheader', { name: 'PJ0002' }, { timeout: 90_000 });
     const grid = screen.getByRole('grid', { name: 'Payment jobs' });
     expect(within(grid).getByRole('gridcell', { name: '£99.00' })).toBeTruthy();
     const listCall = api.get.mock.calls.find(([path]) => path === '/businesses/B1/merchants/M1/payment-jobs') as [string, { query: Record<string, string> }];
     expect(listCall[1].query).toMatchObject({ configurationid: '[eq]C1', status: '[eq]paid' });
     expect(within(grid).getByRole('link', { name: 'PJ0001' }).getAttribute('href')).toBe('/configurations/C1/payments/PJ0001');
   });
-  it('says the total is about N when the server counted no further than its cap, and the export dialog says so too', async () => {
+  it('says the total is about N when the server counted no further than its cap, and the export dialog says so too', { timeout: 180_000 }, async () => {
     signIn({ permissions: ['Portal.PaymentJobs.Read', 'Portal.Reports.Create'], context: merchantContext, paths: ['/configurations/C1/payments'] });
     fakeApi({ '/businesses/B1/merchants/M1/payment-jobs': () => ({ results: [row('PJ0001'), row('PJ0002')], numberOfResults: 158_707, numberOfResultsIsEstimate: true }) });
     renderWithServices(<PaymentJobsPane params={{ configurationId: 'C1' }} search="" capability="Payment jobs overview" />);
-    await screen.findByRole('rowheader', { name: 'PJ0002' }, { timeout: 4000 });
+    await screen.findByRole('rowheader', { name: 'PJ0002' }, { timeout: 90_000 });
     expect(screen.getByText('1–2 of about 158,707')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));
     const dialog = await screen.findByRole('dialog', { name: 'Export payment jobs' });
     expect(within(dialog).getByText(/^About 158,707 payment jobs will be exported/)).toBeTruthy();
   });
 
-  it('exports the picked jobs only, and says so; with none picked, every matching job', async () => {
+  it('exports the picked jobs only, and says so; with none picked, every matching job', { timeout: 180_000 }, async () => {
     signIn({ permissions: ['Portal.PaymentJobs.Read', 'Portal.Reports.Create'], context: merchantContext, paths: ['/configurations/C1/payments'] });
     const api = fakeApi({ '/businesses/B1/merchants/M1/payment-jobs': () => ({ results: [row('PJ0001'), row('PJ0002'), row('PJ0003')], numberOfResults: 3 }) });
     const post = vi.mocked(api.post);
@@ -64,7 +64,7 @@ describe('the payment jobs overview', () => {
     post.mockImplementation(async () => ({ job }) as never);
     const user = userEvent.setup();
     renderWithServices(<PaymentJobsPane params={{ configurationId: 'C1' }} search="" capability="Payment jobs overview" />);
-    await screen.findByRole('rowheader', { name: 'PJ0003' }, { timeout: 4000 });
+    await screen.findByRole('rowheader', { name: 'PJ0003' }, { timeout: 90_000 });
     await user.click(screen.getByRole('checkbox', { name: 'Select PJ0002' }));
     await user.click(within(screen.getByRole('region', { name: 'Selection' })).getByRole('button', { name: 'Export selected…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Export payment jobs' });
@@ -80,5 +80,5 @@ describe('the payment jobs overview', () => {
     await user.click(within(again).getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(post).toHaveBeenCalledTimes(2));
     expect(post.mock.calls[1]?.[1]).toMatchObject({ selection: { allMatching: true, includedIds: [], excludedIds: [] } });
-  }, 30_000);
+  });
 });

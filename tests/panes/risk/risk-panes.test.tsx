@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BeneficiariesPane } from '../../../panes/beneficiaries/beneficiaries-pane.tsx';
 import { BeneficiaryDetailPane } from '../../../panes/beneficiaries/beneficiary-detail-pane.tsx';
+import { ScreeningAlertsPane } from '../../../panes/beneficiaries/screening-alerts-pane.tsx';
 import { CustomerDetailPane } from '../../../panes/customers/customer-detail-pane.tsx';
 import { WatchEntryPane } from '../../../panes/watch-list/watch-entry-pane.tsx';
 import { WatchListPane } from '../../../panes/watch-list/watch-list-pane.tsx';
@@ -77,7 +78,7 @@ describe('the account watch list', () => {
 });
 
 const alertOf = (status: 'open' | 'dismissed') => ({
-  alertId: 'SA1', beneficiaryId: 'BEN1', businessId: 'B1', beneficiaryName: 'Vadim Zolotarev', entryId: 'SL0001', list: 'sanctions' as const,
+  alertId: 'SA1', beneficiaryId: 'BEN1', businessId: 'B1', businessName: 'Alpha Trading Ltd', beneficiaryName: 'Vadim Zolotarev', entryId: 'SL0001', list: 'sanctions' as const,
   listedName: 'Vadim Arkadyevich Zolotaryov', matchedName: 'Vadim Zolotarev', screenedName: 'Vadim Zolotarev', listedDateOfBirth: '1968-03-14', listedCountry: 'RU',
   listedReason: 'Fictional Eastern Programme: asset freeze', score: 1, status, reason: null, resolvedBy: null, resolvedUtc: null, createdUtc: '2026-11-25T10:00:00.000Z', version: 1,
 });
@@ -90,6 +91,20 @@ const beneficiary: Beneficiary = {
 
 describe('the beneficiary screens', () => {
   beforeEach(() => resetStores());
+
+  it('lists screening alerts with the business by name, its id beside it', async () => {
+    signIn({ permissions: ['Mapi.Screening.Resolve'], paths: ['/screening-alerts'] });
+    fakeApi({ '/screening-alerts': () => ({ results: [{ ...alertOf('open'), businessId: '100001', businessName: 'Harbour & Finch' }], numberOfResults: 1 }) });
+    renderWithServices(<ScreeningAlertsPane params={{}} search="" capability="Screening alerts" />);
+    const table = await screen.findByRole('grid', { name: 'Screening alerts' });
+    const link = await within(table).findByRole('link', { name: 'Vadim Zolotarev' });
+    expect(link.getAttribute('href')).toBe('/business/100001/beneficiaries/BEN1');
+    const row = link.closest('tr');
+    if (!row) throw new Error('no row');
+    const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
+    const cells = [...row.querySelectorAll('th, td')];
+    expect(cells[headers.indexOf('Business')]?.textContent).toBe('Harbour & Finch (100001)');
+  });
 
   it('tells a user without the set-up permission to ask the business owner', async () => {
     signIn({ permissions: ['Mapi.Beneficiary.Read'], paths: ['/business/B1/beneficiaries'] });

@@ -11,7 +11,7 @@ import { useShortcutBinder } from '../../../src/app/shortcut-binder.ts';
 import { ApiError } from '../../../src/api/api-error.ts';
 import type { StoredPreset } from '../../../src/contract/filter-presets.ts';
 import { calendarDate, datePresetRange } from '../../../src/contract/filters.ts';
-import { amountNeedsCurrencyMessage, type TransactionDetail, type TransactionListItem } from '../../../src/contract/transactions.ts';
+import { amountInOwnCurrencyMessage, type TransactionDetail, type TransactionListItem } from '../../../src/contract/transactions.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';
 import { TransactionDetailPane } from '../../../panes/transactions/transaction-detail-pane.tsx';
@@ -108,26 +108,27 @@ describe('money on the transactions overview', () => {
     expect((await screen.findByLabelText(/Totals of these filters/)).textContent).toBe('Volume €185.00 · Refunds -€80.00 · Revenue €105.00 · Unsuccessful €55.00');
   });
 
-  it('asks for one currency before filtering by amount, and sends the amount once one is chosen', async () => {
+  it('filters by amount without a currency in each row’s own currency, and says so', async () => {
     const { user, lastQuery } = setup();
     await screen.findByRole('rowheader', { name: 'TXREFUND1' }, { timeout: 10_000 });
     await user.click(screen.getByRole('button', { name: 'Filters' }));
     await user.type(screen.getByLabelText('Minimum amount'), '50');
-    expect(await screen.findByText(amountNeedsCurrencyMessage)).toBeTruthy();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(lastQuery().amount).toBeUndefined();
+    // Sent as typed, no currency asked for: the server compares each row in its own currency, and the list says so.
+    await waitFor(() => expect(lastQuery().amount).toBe('[gte]50'));
+    expect(lastQuery().currency).toBeUndefined();
+    expect(await screen.findByText(amountInOwnCurrencyMessage)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: /^Currency:/ }));
     await user.click(screen.getByRole('checkbox', { name: 'EUR' }));
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     await waitFor(() => expect(lastQuery()).toMatchObject({ currency: '[eq]eur', amount: '[gte]50' }));
-    expect(screen.queryByText(amountNeedsCurrencyMessage)).toBeNull();
+    expect(screen.queryByText(amountInOwnCurrencyMessage)).toBeNull();
   });
 
-  it('does not send an amount of a link that names no single currency', async () => {
+  it('sends the amount of a link that names no single currency, and says how it compares', async () => {
     const { lastQuery } = setup([], '/transactions?amount=[gte]50');
     await screen.findByRole('rowheader', { name: 'TXREFUND1' }, { timeout: 10_000 });
-    expect(lastQuery().amount).toBeUndefined();
-    expect(screen.getByText(amountNeedsCurrencyMessage)).toBeTruthy();
+    expect(lastQuery().amount).toBe('[gte]50');
+    expect(screen.getByText(amountInOwnCurrencyMessage)).toBeTruthy();
   });
 
   it('applies a relative preset as of today, says what each preset filters, and keeps shared ones read-only', async () => {

@@ -19,6 +19,7 @@ import { createServices, fakeApi, merchantContext, renderWithServices, resetStor
 const item = (reference: string, amount: number, status = 'paid'): TransactionListItem => ({
   reference, kind: 'payment', date: '2026-11-01T10:00:00.000Z', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online',
   amount, currency: 'GBP', status, paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: `PJ-${reference}`,
+  maskedCardNumber: '411111******1111',
 });
 const listPath = '/businesses/B1/merchants/M1/transactions';
 const page = [item('TX0001', 12.5), item('TX0002', 99.99, 'declined'), item('TX0003', 5)];
@@ -30,18 +31,20 @@ function Pane() {
   return <TransactionsPane params={{}} search={search} capability="Transactions overview" />;
 }
 
-function setup(options: { fail?: boolean } = {}) {
+function setup(options: { fail?: boolean; path?: string } = {}) {
   const api = fakeApi({
     [listPath]: () => {
       if (options.fail) throw new ApiError({ status: 500, messages: [], kind: 'http', handled: true });
       return { results: page, numberOfResults: 3, numberOfResultsIsEstimate: false };
     },
+    // The context-free list (scope=all, as the palette's preview looked).
+    '/transactions': () => ({ results: [{ ...item('TX9Z0001', 150), currency: 'EUR', maskedCardNumber: '510510******5100' }], numberOfResults: 1, numberOfResultsIsEstimate: false }),
   });
   const post = api.post as unknown as Mock;
   const put = api.put as unknown as Mock;
   post.mockImplementation(async () => ({ reportId: 'RPT01', totalRows: 3 }));
   put.mockImplementation(async (_path: string, body: unknown) => ({ key: 'x', value: (body as { value: string }).value }));
-  const location = memoryLocation({ path: '/transactions', record: true });
+  const location = memoryLocation({ path: options.path ?? '/transactions', record: true });
   const services = createServices();
   const paneId = workspaceStore.panes[0]?.id ?? '';
   const view = renderWithServices(
@@ -209,6 +212,52 @@ describe('the transactions overview', () => {
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('dialog', { name: 'Columns' })).toBeTruthy();
     expect(workspaceStore.panes).toHaveLength(1);
+  });
+
+  describe('finding a payment by its card', () => {
+    it('offers the masked card as a column to choose', async () => {
+      const { user, put } = setup();
+      await screen.findByRole('rowheader', { name: 'TX0001' }, { timeout: 60_000 });
+      expect(screen.queryByRole('columnheader', { name: 'Card' })).toBeNull();
+      await user.keyboard('{Shift>}C{/Shift}');
+      const dialog = await screen.findByRole('dialog', { name: 'Columns' });
+      await user.click(within(dialog).getByRole('checkbox', { name: 'Card number (masked)' }));
+      await waitFor(() => expect(put).toHaveBeenCalledWith('/user-settings/transactionsColumns', expect.anything(), undefined));
+      expect(JSON.parse((put.mock.calls.at(-1)?.[1] as { value: string }).value).hidden).not.toContain('maskedCardNumber');
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Columns' })).toBeNull());
+      await waitFor(() => expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toContain('Card'));
+      expect(within(rowOf('TX0001')).getByRole('gridcell', { name: '411111******1111' })).toBeTruthy();
+    }, 120_000);
+
+    it('filters by the last four, the first six or both from the Card field', async () => {
+      const { user, lastQuery, location } = setup();
+      await screen.findByRole('rowheader', { name: 'TX0001' });
+      const card = screen.getByRole('searchbox', { name: 'Card: last four or first six digits' });
+      await user.type(card, '4242{Enter}');
+      await waitFor(() => expect(lastQuery()).toMatchObject({ last4: '[eq]4242' }));
+      expect(lastQuery().bin).toBeUndefined();
+      expect(decodeURIComponent(location.history.at(-1) ?? '')).toContain('last4=[eq]4242');
+      await user.clear(card);
+      await user.type(card, '424242******4242{Enter}');
+      await waitFor(() => expect(lastQuery()).toMatchObject({ last4: '[eq]4242', bin: '[eq]424242' }));
+      await user.clear(card);
+      await user.type(card, '42');
+      expect(screen.getByText('Type the card’s last four digits, its first six, or both as 424242…4242.')).toBeTruthy();
+    });
+
+    it('opened from the palette, lists what its preview searched and says what it did not use', async () => {
+      const { api } = setup({ path: '/transactions?scope=all&last4=[eq]5100&amount=[gte]100.001&unused=colour:red%20hi' });
+      // The applied context is a merchant's, yet the list is the context-free one the preview looked through.
+      await screen.findByRole('rowheader', { name: 'TX9Z0001' });
+      const calls = api.get.mock.calls.filter(([path]) => path === '/transactions');
+      expect((calls.at(-1)?.[1] as { query: Record<string, string> }).query).toMatchObject({ last4: '[eq]5100', amount: '[gte]100.001' });
+      expect(api.get.mock.calls.some(([path]) => path === listPath)).toBe(false);
+      expect(screen.getByText(/every transaction you may see, not only the context you chose/)).toBeTruthy();
+      expect(screen.getByText('colour:red hi').closest('p')?.textContent).toMatch(/^Not used from the search: colour:red hi\./);
+      expect(screen.getByText(/compared in each transaction’s own currency/)).toBeTruthy();
+      expect((screen.getByRole('searchbox', { name: 'Card: last four or first six digits' }) as HTMLInputElement).value).toBe('5100');
+    });
   });
 });
 

@@ -11,6 +11,9 @@ const { users } = fixture;
 const m1a = '/businesses/B1/merchants/M1a/merchant-accountgroups';
 const messages = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
 
+
+/** The calendar day of an instant in Europe/London, the fixture businesses' zone. */
+const londonDay = (iso: string) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/London' }).format(new Date(iso));
 describe.each(databaseKinds)('account groups on %s', (kind) => {
   let database: Database;
   let call: ReturnType<typeof createTestApp>['call'];
@@ -75,12 +78,14 @@ describe.each(databaseKinds)('account groups on %s', (kind) => {
       expect((await call(users.partner, 'GET', `${m1a}/${m1aGbp}/statements/trading/balances?date=${encodeURIComponent('[gte]2020-01-01[and][lte]2026-10-03')}`)).status).toBe(400);
     });
 
-    it('in the Time-Zone of the request', async () => {
-      // 1 Oct in Tokyo ends at 15:00 UTC: both sales fall inside it.
-      const response = await call(users.partner, 'GET', `${m1a}/${m1aGbp}/statements/trading?date=${encodeURIComponent('[eq]2026-10-01')}`, undefined, { 'Time-Zone': 'Asia/Tokyo' });
-      const body = accountStatement.assert(await response.json());
-      expect(body.periodStart).toBe('2026-09-30T15:00:00.000Z');
-      expect(body.results.filter((row) => row.category === 'sale')).toHaveLength(2);
+    it("in the business's time zone, whatever the request's", async () => {
+      // 1 Oct is London's day (the business's zone), from 23:00 UTC on 30 Sep, also for a caller in Tokyo.
+      const path = `${m1a}/${m1aGbp}/statements/trading?date=${encodeURIComponent('[eq]2026-10-01')}`;
+      const fromTokyo = accountStatement.assert(await (await call(users.partner, 'GET', path, undefined, { 'Time-Zone': 'Asia/Tokyo' })).json());
+      const fromLondon = accountStatement.assert(await (await call(users.partner, 'GET', path, undefined, { 'Time-Zone': 'Europe/London' })).json());
+      expect(fromTokyo.periodStart).toBe('2026-09-30T23:00:00.000Z');
+      expect(fromTokyo).toEqual(fromLondon);
+      expect(fromTokyo.results.filter((row) => row.category === 'sale').length).toBeGreaterThan(0);
     });
 
     it('costs: the fees of the pricing plan (percentage + fixed; default rate for an unlisted method)', async () => {
@@ -98,7 +103,7 @@ describe.each(databaseKinds)('account groups on %s', (kind) => {
 
     it('batches: paged, filtered by status, with totals; the detail lists its movements', async () => {
       const body = settlementBatchList.assert(await ok(users.partner, `${m1a}/${m1aGbp}/batches?OrderingField=date&OrderingDirection=Ascending&pagesize=10`));
-      expect(body.results.map((batch) => batch.date.slice(0, 10))).toEqual(['2026-10-01', '2026-10-02', '2026-10-03', '2026-10-12']);
+      expect(body.results.map((batch) => londonDay(batch.date))).toEqual(['2026-10-01', '2026-10-02', '2026-10-03', '2026-10-12']);
       expect(body.results[0]).toMatchObject({ status: 'Closed', salesCount: 2, salesAmount: 150, feesAmount: 2.8, reserveAmount: 15, netAmount: 132.2 });
       // 12 Oct: holds 1.00 of its own sales and releases the 15.00 held on 1 Oct (10 days).
       expect(body.results[3]).toMatchObject({ reserveAmount: -14 });
@@ -117,7 +122,8 @@ describe.each(databaseKinds)('account groups on %s', (kind) => {
 
     it('transfers: one per closed batch, the day after, with the sale amount', async () => {
       const body = ledgerTransferList.assert(await ok(users.partner, `${m1a}/${m1aGbp}/transfers?OrderingField=date&OrderingDirection=Ascending`));
-      expect(body.results[0]).toMatchObject({ transferDate: '2026-10-03T00:00:00.000Z', maturityDate: '2026-10-05T00:00:00.000Z', amount: 132.2, saleAmount: 150 });
+      // London's 3 and 5 October began at 23:00 UTC the day before (summer time).
+      expect(body.results[0]).toMatchObject({ transferDate: '2026-10-02T23:00:00.000Z', maturityDate: '2026-10-04T23:00:00.000Z', amount: 132.2, saleAmount: 150 });
     });
 
     it('queues reports in the report queue', async () => {
@@ -181,11 +187,11 @@ describe.each(databaseKinds)('account groups on %s', (kind) => {
       expect(businessAccountGroupList.assert(await ok(users.partner, '/businesses/B1/business-accountgroups')).numberOfResults).toBe(0);
       const statement = accountStatement.assert(await ok(users.finance, `/businesses/B2/business-accountgroups/${b2Eur}/statement`));
       // 40.00 less the default rate's fee (1.90 % + 0.25 = 1.01) arrives at the cut-off and leaves on the next Friday.
-      expect(statement.results.map((row) => [row.category, row.amount, row.date.slice(0, 10)])).toEqual([['payout', 38.99, '2026-10-02'], ['transfer', -38.99, '2026-10-09']]);
+      expect(statement.results.map((row) => [row.category, row.amount, londonDay(row.date)])).toEqual([['payout', 38.99, '2026-10-02'], ['transfer', -38.99, '2026-10-09']]);
       const transfers = ledgerTransferList.assert(await ok(users.finance, `/businesses/B2/business-accountgroups/${b2Eur}/transfers`));
       expect(transfers.results).toHaveLength(1);
       // The sale amount is the sales of the batch whose payout it pays (M2a's 1 October: 40.00), not the amount again.
-      expect(transfers.results[0]).toMatchObject({ transferDate: '2026-10-09T00:00:00.000Z', amount: 38.99, saleAmount: 40 });
+      expect(transfers.results[0]).toMatchObject({ transferDate: '2026-10-08T23:00:00.000Z', amount: 38.99, saleAmount: 40 });
     });
 
     it('remittance: read, changed with its version (audited), 409 when stale, 403 without the permission', async () => {

@@ -173,7 +173,15 @@ describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
   it('lists open alerts across businesses for risk analysts only', async () => {
     const response = await call(riskUsers.risk, 'GET', '/screening-alerts?status=[eq]open');
     expect(response.status).toBe(200);
-    expect(screeningAlertList.assert(await response.json()).results.map((alert) => alert.entryId)).toEqual(['SL0104']);
+    const alerts = screeningAlertList.assert(await response.json()).results;
+    expect(alerts.map((alert) => alert.entryId)).toEqual(['SL0104']);
+    // Names for people, the ids beside them: the business as its name, not '100001'-style ids only.
+    const names: Record<string, string> = { B1: 'Alpha Trading Ltd', B2: 'Beta Retail Ltd', B3: 'Gamma Foods plc' };
+    for (const alert of alerts) {
+      expect(alert.businessName).toBe(names[alert.businessId]);
+      expect(alert.beneficiaryName).not.toBe(alert.beneficiaryId);
+      expect(alert.beneficiaryName.length).toBeGreaterThan(0);
+    }
     expect((await call(users.owner, 'GET', '/screening-alerts')).status).toBe(403);
     expect((await call(users.readonly, 'GET', '/screening-alerts')).status).toBe(403);
   });

@@ -173,8 +173,8 @@ describe.each(databaseKinds)('context selection endpoints on %s', (kind) => {
   });
 
   describe('single look-ups', () => {
-    it('answers a reachable business with id, name and its flags', async () => {
-      expect(await get(users.owner, '/context/businesses/B-GAMMA')).toEqual({ id: 'B-GAMMA', name: 'Gamma Foods', live: true, camAutoRemittance: true, partnerId: null });
+    it('answers a reachable business with id, name, its flags and the time zone its money periods are cut in', async () => {
+      expect(await get(users.owner, '/context/businesses/B-GAMMA')).toEqual({ id: 'B-GAMMA', name: 'Gamma Foods', live: true, camAutoRemittance: true, partnerId: null, timeZone: 'Europe/London' });
       expect(await get(users.partner, '/context/businesses/B-BETA')).toMatchObject({ id: 'B-BETA', name: 'Beta Retail', camAutoRemittance: false, partnerId: 'P1' });
     });
     it('answers a reachable merchant with id, name and its flags', async () => {

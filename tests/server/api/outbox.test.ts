@@ -37,6 +37,32 @@ for (const kind of databaseKinds) {
       expect(message.text).toContain('Open: https://portal.test/x');
     });
 
+    it('searches recipient or subject, in any case, with % and _ as plain characters', async () => {
+      const jo = await queueEmail(harness.database.db, 'Jo.Smith@Searchable.test', content('Your payment link'));
+      const sale = await queueEmail(harness.database.db, 'sam@searchable.test', content('100% off: Summer_Sale'));
+      const other = await queueEmail(harness.database.db, 'alex@shop.test', { ...content('Weekly report'), template: 'other' });
+      const found = async (term: string, extra = '') => {
+        const response = await harness.call(fixture.users.admin, 'GET', `/outbox?searchterm=${encodeURIComponent(`[eq]${term}`)}${extra}`);
+        expect(response.status, term).toBe(200);
+        return ((await response.json()) as { results: { id: string }[] }).results.map((row) => row.id).sort();
+      };
+      expect(await found('jo.smith@SEARCHABLE')).toEqual([jo.id]);
+      expect(await found('PAYMENT LINK')).toEqual([jo.id]);
+      expect(await found('searchable.test')).toEqual([jo.id, sale.id].sort());
+      expect(await found('100%')).toEqual([sale.id]);
+      expect(await found('r_s')).toEqual([sale.id]);
+      // Not wildcards: '%' matches only a percent sign, '_' only an underscore.
+      expect(await found('%')).toEqual([sale.id]);
+      expect(await found('y_l')).toEqual([]);
+      expect(await found('o%o')).toEqual([]);
+      expect(await found('  weekly  ')).toEqual([other.id]);
+      // With the other filters.
+      expect(await found('searchable', '&template=[eq]test&pagesize=10')).toEqual([jo.id, sale.id].sort());
+      expect(await found('searchable', '&template=[eq]other')).toEqual([]);
+      expect((await harness.call(fixture.users.admin, 'GET', `/outbox?searchterm=${encodeURIComponent(`[eq]${'x'.repeat(101)}`)}`)).status).toBe(400);
+      expect((await harness.call(fixture.users.admin, 'GET', `/outbox?searchterm=${encodeURIComponent('[eq]a\u0001b')}`)).status).toBe(400);
+    });
+
     it('refuses everyone but Technical admins, internal read-only staff included', async () => {
       for (const user of [fixture.users.readonly, fixture.users.owner, fixture.users.partner, fixture.users.merchantOnly]) {
         expect((await harness.call(user, 'GET', '/outbox')).status).toBe(403);

@@ -70,7 +70,7 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
   describe('creating and reading', () => {
     it('creates a ticket in a business and answers its id; the requester reads it, Open with priority Unknown', async () => {
       const ticketId = await create(users.owner, '/businesses/B3/tickets', { type: 'bug', subject: '  Export fails  ', description: 'The export stops at 10%.' });
-      expect(ticketId).toMatch(/^TCK[0-9A-F]{16}$/);
+      expect(ticketId).toMatch(/^TCK\d{5,}$/);
       const ticket = await detail(users.owner, `/businesses/B3/tickets/${ticketId}`);
       expect(ticket).toMatchObject({
         ticketId, businessId: 'B3', merchantId: null, type: 'bug', status: 'Open', priority: 'Unknown', subject: 'Export fails',

@@ -43,6 +43,7 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
       expect(body.results[0]).toEqual({
         reference: 'TX1R0001', kind: 'refund', date: '2026-11-05T10:00:00.000Z', businessId: 'B1', merchantId: 'M1a', merchantName: 'Alpha Online',
         amount: 5, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: 'PJ1A0001',
+        maskedCardNumber: '555555******4444',
       });
     });
 

@@ -117,15 +117,18 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
   });
 
   describe('user settings', () => {
-    it('answers 404 for a setting never stored', async () => {
-      expect((await harness.call(users.owner, 'GET', '/user-settings/ContextFavorites')).status).toBe(404);
+    it('answers a setting never stored as not set: 200 with a null value, not a 404 the browser logs', async () => {
+      const response = await harness.call(users.owner, 'GET', '/user-settings/ContextFavorites');
+      expect(response.status).toBe(200);
+      expect(await json(response)).toEqual({ key: 'ContextFavorites', value: null });
     });
     it('stores, replaces and reads a JSON text value per user', async () => {
       const value = JSON.stringify([{ businessId: 'B3' }]);
       expect((await harness.call(users.owner, 'PUT', '/user-settings/ContextFavorites', { value })).status).toBe(200);
       expect((await harness.call(users.owner, 'PUT', '/user-settings/ContextFavorites', { value: '[]' })).status).toBe(200);
       expect(await json(await harness.call(users.owner, 'GET', '/user-settings/ContextFavorites'))).toEqual({ key: 'ContextFavorites', value: '[]' });
-      expect((await harness.call(users.finance, 'GET', '/user-settings/ContextFavorites')).status).toBe(404);
+      // Another user's value is never read: for them the key is not set.
+      expect(await json(await harness.call(users.finance, 'GET', '/user-settings/ContextFavorites'))).toEqual({ key: 'ContextFavorites', value: null });
     });
     it.each([
       ['a value that is not JSON text', { value: '{oops' }, 'application/json'],
@@ -176,7 +179,7 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
       expect(refused.status).toBe(400);
       expect(JSON.stringify(await json(refused))).toContain('remove one before saving another');
       expect((await harness.call(user, 'DELETE', `/user-settings/${kept}`)).status).toBe(204);
-      expect((await harness.call(user, 'GET', `/user-settings/${kept}`)).status).toBe(404);
+      expect(await json(await harness.call(user, 'GET', `/user-settings/${kept}`))).toEqual({ key: kept, value: null });
       expect((await harness.call(user, 'DELETE', `/user-settings/${kept}`)).status).toBe(204);
       expect((await harness.call(user, 'PUT', '/user-settings/OneMore', { value: '1' })).status).toBe(200);
       await harness.database.query(`DELETE FROM user_settings WHERE user_id = '${user}' AND (key LIKE 'Limit%' OR key = 'OneMore')`);

@@ -42,6 +42,8 @@ type Tenant = {
   commissionPlanId?: string | null;
   /** billing (issue 22): one of the business's invoices */
   invoiceId?: string | null;
+  /** payout reconciliation: a transfer of the business account group */
+  transferId?: string | null;
 };
 type Account = { email: string; userId: string; internal: boolean; businesses: Set<string>; merchants: Set<string>; merchantBusinesses: Set<string>; partners: Set<string> };
 type Route = { method: string; path: string };
@@ -153,6 +155,7 @@ function fill(route: Route, tenant: Tenant): string | null {
       savedCardId: tenant.savedCardId ?? null,
       planId: tenant.commissionPlanId ?? null,
       invoiceId: tenant.invoiceId ?? null,
+      transferId: tenant.transferId ?? null,
     } as Record<string, string | null>)[name];
     if (!value) missing = true;
     return encodeURIComponent(value ?? '');
@@ -257,6 +260,8 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     for (const tenant of tenants) {
       const [plan] = tenant.partnerId ? await database.query<{ id: string }>('SELECT id FROM commission_plans WHERE partner_id = $1 ORDER BY id LIMIT 1', [tenant.partnerId]) : [];
       tenant.commissionPlanId = plan?.id ?? null;
+      const [transfer] = tenant.businessAccountNumber ? await database.query<{ id: string }>("SELECT id FROM ledger_transfers WHERE account_number = $1 AND group_kind = 'business' ORDER BY id LIMIT 1", [tenant.businessAccountNumber]) : [];
+      tenant.transferId = transfer?.id ?? null;
     }
     for (const tenant of tenants) {
       if (!tenant.imageReference || !tenant.configurationId) continue;

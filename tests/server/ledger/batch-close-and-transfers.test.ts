@@ -8,6 +8,7 @@ import * as schema from '../../../server/db/schema.ts';
 import { closeDueBatches, payBusinessRemittances } from '../../../server/ledger/close-batches.ts';
 import { ensureMerchantAccountGroups, postTransactionChanges } from '../../../server/ledger/post-transactions.ts';
 import { toStatsTransaction, type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
+import { calendarDate } from '../../../src/contract/filters.ts';
 import { ledgerTransferList } from '../../../src/contract/ledger-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 import { insertTransactions } from '../transaction-writers.ts';
@@ -40,12 +41,14 @@ describe.each(databaseKinds)('batch closed times on %s', (kind) => {
   it('a replayed history closes each batch at its own day\'s end; a live run (catching up too) at its own time', async () => {
     await postSales(database, [sale('TXC1', 'M1a', 'B1', '2026-10-01T10:00:00Z', 1_000), sale('TXC2', 'M1a', 'B1', '2026-10-04T23:59:00Z', 2_000)]);
     await database.db.transaction((tx) => closeDueBatches(tx, new Date('2026-10-20T12:00:00Z'), undefined, { replay: true }));
-    expect(await closedAt()).toEqual({ '20261001': '2026-10-02T00:00:00.000Z', '20261004': '2026-10-05T00:00:00.000Z' });
+    // Batches are the business's (London's) days: 23:59 UTC on 4 October is 00:59 on the 5th, and a day ends at London's
+    // midnight, 23:00 UTC in summer time.
+    expect(await closedAt()).toEqual({ '20261001': '2026-10-01T23:00:00.000Z', '20261005': '2026-10-05T23:00:00.000Z' });
 
     // Live: two days missed, then the job runs at 00:07 on the 24th and closes both then.
     await postSales(database, [sale('TXC3', 'M1a', 'B1', '2026-10-21T10:00:00Z', 3_000), sale('TXC4', 'M1a', 'B1', '2026-10-22T10:00:00Z', 4_000)]);
     await database.db.transaction((tx) => closeDueBatches(tx, new Date('2026-10-24T00:07:00Z')));
-    expect(await closedAt()).toMatchObject({ '20261021': '2026-10-24T00:07:00.000Z', '20261022': '2026-10-24T00:07:00.000Z', '20261001': '2026-10-02T00:00:00.000Z' });
+    expect(await closedAt()).toMatchObject({ '20261021': '2026-10-24T00:07:00.000Z', '20261022': '2026-10-24T00:07:00.000Z', '20261001': '2026-10-01T23:00:00.000Z' });
   });
 });
 
@@ -72,6 +75,7 @@ describe.each(databaseKinds)('business transfers\' sale amounts on %s', (kind) =
     const transfers = ledgerTransferList.assert(await response.json()).results;
     // 9 October pays 1 October's batch (€40.00 of sales, €38.99 paid out); 23 October only the 21st's (€25.00 of
     // sales less the default fee of 1.90 % + 0.25, €0.73), not the earlier batch again.
-    expect(transfers.map((row) => [row.transferDate.slice(0, 10), row.amount, row.saleAmount])).toEqual([['2026-10-09', 38.99, 40], ['2026-10-23', 24.27, 25]]);
+    // A payment date is the business's day, paid from its midnight there (London: 23:00 UTC the day before in summer).
+    expect(transfers.map((row) => [calendarDate(new Date(row.transferDate), 'Europe/London'), row.amount, row.saleAmount])).toEqual([['2026-10-09', 38.99, 40], ['2026-10-23', 24.27, 25]]);
   });
 });

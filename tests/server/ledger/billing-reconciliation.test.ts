@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueBillingRun } from '../../../server/billing/billing-run.ts';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
+import { calendarDate } from '../../../src/contract/filters.ts';
 import { createTestDatabase, insertFixtureWorld } from '../support.ts';
 import { insertLedgerSales, type LedgerSale } from '../api/billing-fixtures.ts';
 
@@ -20,8 +21,12 @@ const merchantsOf = [
   { businessId: 'B3', merchantId: 'M3a', currency: 'GBP' }, { businessId: 'B3', merchantId: 'M3b', currency: 'JPY' },
 ] as const;
 const month = '2026-10';
-const start = new Date('2026-10-01T00:00:00Z');
+// The fixture's businesses keep the default zone, Europe/London: their October runs from midnight on 1 October in
+// summer time (23:00 UTC on 30 September) to midnight on 1 November in winter time, 745 hours (25 October has 25).
+const zone = 'Europe/London';
+const start = new Date('2026-09-30T23:00:00Z');
 const end = new Date('2026-11-01T00:00:00Z');
+const monthMinutes = (end.getTime() - start.getTime()) / 60_000;
 
 const saleArbitrary = fc.record({
   group: fc.integer({ min: 0, max: merchantsOf.length - 1 }),
@@ -29,7 +34,7 @@ const saleArbitrary = fc.record({
   amountMinor: fc.integer({ min: 1, max: 500_000 }),
   feeMinor: fc.integer({ min: 0, max: 5_000 }),
   // From mid-September to mid-November, edges included.
-  offsetMinutes: fc.oneof(fc.integer({ min: -20 * 1440, max: 45 * 1440 }), fc.constantFrom(-1, 0, 31 * 1440 - 1, 31 * 1440)),
+  offsetMinutes: fc.oneof(fc.integer({ min: -20 * 1440, max: 45 * 1440 }), fc.constantFrom(-1, 0, monthMinutes - 1, monthMinutes)),
   gross: fc.boolean(),
 });
 const planArbitrary = fc.record({ group: fc.integer({ min: 0, max: merchantsOf.length - 1 }), minimumMinor: fc.integer({ min: 0, max: 20_000 }), validFromDays: fc.integer({ min: -90, max: 40 }) });
@@ -79,7 +84,7 @@ describe('billing reconciles to the ledger', () => {
           if (validFrom >= end || !hasGroup) continue;
           const fees = inMonth.filter((sale) => sale.merchantId === group.merchantId && sale.currency === group.currency).reduce((sum, sale) => sum + sale.feeMinor, 0);
           // A plan starting in October owes the share of October's 31 days from its start day, rounded half up.
-          const daysInForce = validFrom <= start ? 31 : 31 - (validFrom.getUTCDate() - 1);
+          const daysInForce = validFrom <= start ? 31 : 31 - (Number(calendarDate(validFrom, zone).slice(8, 10)) - 1);
           const minimum = Math.floor((plan.minimumMinor * daysInForce * 2 + 31) / 62);
           const key = `${group.businessId}/${group.currency}`;
           expectedTopUp.set(key, (expectedTopUp.get(key) ?? 0) + Math.max(0, minimum - fees));

@@ -42,7 +42,8 @@ describe('ledger reports (PGlite, folder store)', () => {
   it('a CSV statement opens and closes with the API\'s balances, and each row carries the running balance', async () => {
     const api = accountStatement.assert(await (await call(users.partner, 'GET', `${base}/statements/trading?date=${encodeURIComponent(october)}&pagesize=100`)).json());
     const rows = await csvRows(store.files, await generate({ fileType: 'csv', filters: { date: october } }));
-    expect(rows[0]).toEqual(['Date (UTC)', 'Category', 'Transaction', 'Batch', 'Amount (GBP)', 'Balance (GBP)']);
+    // Times in the business's zone (B1: Europe/London), whatever zone the request came from.
+    expect(rows[0]).toEqual(['Date (Europe/London)', 'Category', 'Transaction', 'Batch', 'Amount (GBP)', 'Balance (GBP)']);
     expect(rows[1]).toEqual(['', 'Opening balance', '', '', '', api.openingBalance.toFixed(2)]);
     expect(rows.at(-1)).toEqual(['', 'Closing balance', '', '', '', api.closingBalance.toFixed(2)]);
     const movements = rows.slice(2, -1);

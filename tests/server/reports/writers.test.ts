@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { minorUnitsToDecimal, wallClock } from '../../../server/reports/transaction-export.ts';
+import { minorUnitsToDecimal, wallClock, wallClockFormatter } from '../../../server/reports/transaction-export.ts';
 import { csvLine, csvQuote, neutraliseFormula, openCsvWriter, openXlsxWriter, type ReportColumnSpec } from '../../../server/reports/writers.ts';
 import { parseCsv } from './csv-reader.ts';
 
@@ -43,6 +43,50 @@ describe('CSV', () => {
     const bytes = readFileSync(path);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(bytes.toString('utf8').slice(1)).toBe('Name,Amount\r\n"Crème brûlée, “fancy”",3.50\r\n\'=cmd,0.00\r\n');
+  });
+});
+
+describe('wall clock of one export', () => {
+  const zones = ['Europe/London', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham', 'UTC', 'Africa/Casablanca'];
+
+  it.each(zones)('reads %s as wallClock does, across its clock changes and at any millisecond', (zone) => {
+    const clock = wallClockFormatter(zone);
+    // About every 3½ hours (odd seconds and milliseconds) through 2026 and 2027, and each hour's first and last minute.
+    for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2028, 0, 1); ms += 12_611_997) {
+      const instant = new Date(ms);
+      if (clock(instant) !== wallClock(instant, zone)) expect(clock(instant), instant.toISOString()).toBe(wallClock(instant, zone));
+    }
+  });
+
+  it('reads the seconds around London’s clock changes as wallClock does', () => {
+    const clock = wallClockFormatter('Europe/London');
+    for (const start of [Date.UTC(2026, 2, 29, 0, 59, 0), Date.UTC(2026, 9, 25, 0, 59, 0)]) {
+      for (let ms = start; ms < start + 120_000; ms += 500) expect(clock(new Date(ms))).toBe(wallClock(new Date(ms), 'Europe/London'));
+    }
+    expect(clock(new Date('2026-10-25T00:30:00Z'))).toBe('2026-10-25 01:30:00');
+    expect(clock(new Date('2026-10-25T01:30:00Z'))).toBe('2026-10-25 01:30:00');
+    expect(clock(new Date('2026-03-29T01:00:00Z'))).toBe('2026-03-29 02:00:00');
+  });
+
+  it('hands instants outside 1970–9999 to wallClock', () => {
+    const clock = wallClockFormatter('Europe/London');
+    for (const iso of ['1969-12-31T23:59:59.999Z', '1847-11-30T12:00:00Z']) expect(clock(new Date(iso))).toBe(wallClock(new Date(iso), 'Europe/London'));
+  });
+});
+
+describe('a batch of rows', () => {
+  it('is the same CSV as its rows written one by one', async () => {
+    const columns: ReportColumnSpec[] = [{ header: 'Name', kind: 'text' }, { header: 'Amount', kind: 'decimal' }, { header: 'At', kind: 'datetime' }];
+    const rows = [['=cmd', '-1.00', '2026-01-01 00:00:00'], ['a,"b"\nc', '0.00', null], [null, null, null], ['', '1', '']];
+    const folder = mkdtempSync(join(tmpdir(), 'csv-'));
+    const one = await openCsvWriter(createWriteStream(join(folder, 'one.csv')), columns);
+    for (const row of rows) await one.write(row);
+    await one.finish();
+    const batch = await openCsvWriter(createWriteStream(join(folder, 'batch.csv')), columns);
+    await batch.writeBatch?.(rows);
+    await batch.finish();
+    expect(readFileSync(join(folder, 'batch.csv')).equals(readFileSync(join(folder, 'one.csv')))).toBe(true);
+    expect(readFileSync(join(folder, 'batch.csv'), 'utf8')).toBe('\uFEFFName,Amount,At\r\n\'=cmd,-1.00,2026-01-01 00:00:00\r\n"a,""b""\nc",0.00,\r\n,,\r\n,1,\r\n');
   });
 });
 

@@ -7,7 +7,7 @@ import { addLocalDays, bucketPlan, periodContaining, startOfLocalDate, type Dash
 import type { Database } from '../../../server/db/client.ts';
 import { statsAggregationSql, statsInsertSql } from '../../../server/db/seed.ts';
 import { createRandom } from '../../../server/db/seed-random.ts';
-import { rebuildStatsRollups } from '../../../server/stats/rebuild.ts';
+import { activityAggregationSql, rebuildStatsRollups } from '../../../server/stats/rebuild.ts';
 import { declineReasons, sumPerBucket, type StatsScope } from '../../../server/stats/read-stats.ts';
 import { createTestDatabase, databaseKinds, insertFixtureWorld } from '../support.ts';
 import { fixtureMerchants, runWorkload } from './workload.ts';
@@ -96,6 +96,20 @@ describe.each(databaseKinds)('statistics store on %s', (kind) => {
   it('keeps hours and days equal to the quarter hours rolled up', async () => {
     expect(await difference(database, `SELECT ${keyed} FROM transaction_stats_hourly`, rollUpSql('hour'))).toEqual([]);
     expect(await difference(database, `SELECT ${keyed} FROM transaction_stats_daily`, rollUpSql('day'))).toEqual([]);
+  });
+
+  it('keeps the activity view (each transaction at its own time) equal to its raw aggregation, and its hours and days rolled up', async () => {
+    // Buckets whose measures all cancelled out are left out of both sides (the bulk build makes none).
+    const nonZero = `(volume <> 0 OR revenue <> 0 OR unsuccessful_volume <> 0 OR unsuccessful_revenue <> 0 OR sales_count <> 0)`;
+    expect(await difference(database, `SELECT ${keyed} FROM transaction_activity_stats WHERE ${nonZero}`, `SELECT ${keyed} FROM (${activityAggregationSql}) s WHERE ${nonZero}`)).toEqual([]);
+    const rolledColumns = `merchant_id, business_id, partner_id, currency, bucket_start, ${measures}`;
+    const activityRollUp = (unit: 'hour' | 'day') => rollUpSql(unit).replace('FROM transaction_stats', 'FROM transaction_activity_stats');
+    expect(await difference(database, `SELECT ${keyed} FROM transaction_activity_stats_hourly WHERE ${nonZero}`, `SELECT * FROM (${activityRollUp('hour')}) r(${rolledColumns}) WHERE ${nonZero}`)).toEqual([]);
+    expect(await difference(database, `SELECT ${keyed} FROM transaction_activity_stats_daily WHERE ${nonZero}`, `SELECT * FROM (${activityRollUp('day')}) r(${rolledColumns}) WHERE ${nonZero}`)).toEqual([]);
+    // Both views count the same money, only on other days.
+    const totals = async (table: string) => database.query(`SELECT merchant_id, currency, sum(volume)::bigint AS volume, sum(revenue)::bigint AS revenue, sum(sales_count)::bigint AS sales
+      FROM ${table} GROUP BY 1, 2 HAVING sum(volume) <> 0 OR sum(revenue) <> 0 OR sum(sales_count) <> 0 ORDER BY 1, 2`);
+    expect(await totals('transaction_activity_stats_daily')).toEqual(await totals('transaction_stats_daily'));
   });
 
   it('keeps the declines equal to the raw declines', async () => {

@@ -1,0 +1,130 @@
+// The money periods of a business, cut in its own time zone (businesses.time_zone, an IANA name): statement days and
+// months, settlement batches (one batch is one business day), invoice months, monthly minimums and commission months.
+// One rule for all of them, so a sale at 00:03 London time on 1 October is in October everywhere: in October's
+// statement, October's batch, October's invoice and minimum and October's commission, never in one place September.
+// A day runs from one local midnight to the next: 23 hours on the day summer time starts, 25 on the day it ends.
+// The SQL helpers cut the same periods in the database (AT TIME ZONE with the same IANA name).
+import { TZDate } from '@date-fns/tz';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { calendarDate } from '../../src/contract/filters.ts';
+import { businesses } from '../db/schema.ts';
+import type { StatsWriter } from '../stats/record-transaction.ts';
+
+/** The zone of a business that names none, and of the demo world's British businesses. */
+export const defaultBusinessTimeZone = 'Europe/London';
+
+/**
+ * The widest a local day or month reaches beyond the same UTC one: zones run from UTC−12 to UTC+14. A period read
+ * across businesses of different zones is first bounded by its UTC period widened by this much (what an index can
+ * use), then cut exactly per business.
+ */
+export const widestOffsetMs = 14 * 3_600_000;
+
+export type Instants = { start: Date; end: Date };
+
+/** Whether the runtime knows the IANA zone. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
+const monthPattern = /^(\d{4})-(\d{2})$/;
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** The instant a local calendar day (year, month 1–12, day; overflow rolls over) begins in a zone. */
+function localMidnight(year: number, month: number, day: number, zone: string): Date {
+  return new Date(new TZDate(year, month - 1, day, 0, 0, 0, 0, zone).getTime());
+}
+
+/** The business day ('YYYY-MM-DD') an instant falls on. */
+export const localDay = (instant: Date, zone: string): string => calendarDate(instant, zone);
+
+/** The business month ('YYYY-MM') an instant falls in. */
+export const localMonth = (instant: Date, zone: string): string => calendarDate(instant, zone).slice(0, 7);
+
+/** [start, end) of a business day 'YYYY-MM-DD': from its midnight to the next day's (23, 24 or 25 hours). */
+export function dayBounds(date: string, zone: string): Instants {
+  const match = datePattern.exec(date);
+  if (!match) throw new RangeError(`'${date}' is not YYYY-MM-DD`);
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return { start: localMidnight(year, month, day, zone), end: localMidnight(year, month, day + 1, zone) };
+}
+
+/** [start, end) of the business day an instant falls on. */
+export const dayOf = (instant: Date, zone: string): Instants & { date: string } => {
+  const date = localDay(instant, zone);
+  return { date, ...dayBounds(date, zone) };
+};
+
+/** [start, end) of a business month 'YYYY-MM'. */
+export function monthBoundsIn(month: string, zone: string): Instants {
+  const match = monthPattern.exec(month);
+  if (!match) throw new RangeError(`'${month}' is not YYYY-MM`);
+  const [year, monthNumber] = [Number(match[1]), Number(match[2])];
+  return { start: localMidnight(year, monthNumber, 1, zone), end: localMidnight(year, monthNumber + 1, 1, zone) };
+}
+
+/** [start, end) of the business month an instant falls in. */
+export const monthOf = (instant: Date, zone: string): Instants & { month: string } => {
+  const month = localMonth(instant, zone);
+  return { month, ...monthBoundsIn(month, zone) };
+};
+
+/** 'YYYY-MM' plus or minus whole months. */
+export function addMonthsTo(month: string, months: number): string {
+  const match = monthPattern.exec(month);
+  if (!match) throw new RangeError(`'${month}' is not YYYY-MM`);
+  const at = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1 + months, 1));
+  return at.toISOString().slice(0, 7);
+}
+
+/** The UTC instants that hold every zone's version of a month: its UTC bounds widened by widestOffsetMs. */
+export function monthEnvelope(month: string): Instants {
+  const utc = monthBoundsIn(month, 'UTC');
+  return { start: new Date(utc.start.getTime() - widestOffsetMs), end: new Date(utc.end.getTime() + widestOffsetMs) };
+}
+
+/** The zone's offset from UTC at an instant, as ISO 8601 writes it: '+01:00', '+09:00', '-05:00', '+00:00'. */
+export function offsetAt(instant: Date, zone: string): string {
+  const minutes = -new TZDate(instant.getTime(), zone).getTimezoneOffset();
+  const sign = minutes < 0 ? '-' : '+';
+  const whole = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(whole / 60))}:${pad(whole % 60)}`;
+}
+
+/** An instant as a local ISO 8601 date and time with the zone's offset: '2026-10-01T00:03:00+01:00'. */
+export function localDateTime(instant: Date, zone: string): string {
+  const zoned = new TZDate(instant.getTime(), zone);
+  const date = `${zoned.getFullYear()}-${pad(zoned.getMonth() + 1)}-${pad(zoned.getDate())}`;
+  const time = `${pad(zoned.getHours())}:${pad(zoned.getMinutes())}:${pad(zoned.getSeconds())}`;
+  const millis = zoned.getMilliseconds();
+  return `${date}T${time}${millis ? `.${String(millis).padStart(3, '0')}` : ''}${offsetAt(instant, zone)}`;
+}
+
+/** The time zone of a business (the default for one that does not exist). */
+export async function businessTimeZone(reader: Pick<StatsWriter, 'select'>, businessId: string): Promise<string> {
+  const [row] = await reader.select({ timeZone: businesses.timeZone }).from(businesses).where(eq(businesses.id, businessId));
+  return row?.timeZone ?? defaultBusinessTimeZone;
+}
+
+/** The zones of many businesses at once. */
+export async function businessTimeZones(reader: Pick<StatsWriter, 'select'>, businessIds: readonly string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(businessIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await reader.select({ id: businesses.id, timeZone: businesses.timeZone }).from(businesses)
+    .where(sql`${businesses.id} IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+  return new Map(rows.map((row) => [row.id, row.timeZone]));
+}
+
+// ── the same periods in SQL (a zone column or value) ──
+
+/** The local month 'YYYY-MM' of a timestamptz in a zone. */
+export const sqlLocalMonth = (instant: SQL | string, zone: SQL) => sql<string>`to_char(${typeof instant === 'string' ? sql.raw(instant) : instant} AT TIME ZONE ${zone}, 'YYYY-MM')`;
+
+/** The instant the local day after the one a timestamptz starts (a batch's cut-off): the next local midnight. */
+export const sqlNextLocalMidnight = (instant: SQL, zone: SQL) => sql`((date_trunc('day', ${instant} AT TIME ZONE ${zone}) + interval '1 day') AT TIME ZONE ${zone})`;
