@@ -1,4 +1,4 @@
-// Billing (issue 22) against the real seeded server in Chromium, keyboard first: the finance admin billing@demo.test
+// Billing against the real seeded server in Chromium, keyboard first: the finance admin billing@demo.test
 // runs billing for last month from the palette (preview, then 'Create invoices' after confirming), opens an invoice
 // from the table and downloads its PDF. The seed bills the two months before last, so last month is open to run.
 // axe finds nothing serious or critical on the screens.

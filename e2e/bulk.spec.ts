@@ -1,4 +1,4 @@
-// Select all matching and bulk actions (issue 23) against the real server in Chromium: the owner filters the
+// Select all matching and bulk actions against the real server in Chromium: the owner filters the
 // payment jobs to the reserved ones, toggles a row with x, selects all that match (every page), cancels them as one
 // server job behind the confirmation tick, and watches its progress in the bulk job pane opened beside until it
 // has finished; the overview then has no reserved job left. Axe finds nothing serious on the overview with its

@@ -125,7 +125,7 @@ test('the dashboard has no serious or critical accessibility violations, chart d
   await signInToMerchant(page, /Harbour & Finch Homeware Online/);
   const chart = page.getByRole('img', { name: /^Bar chart of volume per day in GBP/ });
   await expect(chart.locator('canvas').first()).toBeVisible();
-  // The chart image holds nothing focusable; the library's attribution is a link beside it, not a tab stop (issue 25).
+  // The chart image holds nothing focusable; the library's attribution is a link beside it, not a tab stop.
   await expect(chart.locator('a, button, input, select, textarea, [tabindex]')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Charting by TradingView' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
@@ -138,7 +138,7 @@ test('the dashboard has no serious or critical accessibility violations, chart d
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('the breakdown under the chart: by status, axe clean, Enter on a row opens its transactions (issue 25)', async ({ page }) => {
+test('the breakdown under the chart: by status, axe clean, Enter on a row opens its transactions', async ({ page }) => {
   await signInToMerchant(page, /Harbour & Finch Homeware Online/);
   const byMerchant = page.getByRole('grid', { name: /^GBP payments by merchant/ });
   await expect(byMerchant.getByRole('row').nth(1)).toBeVisible();

@@ -1,4 +1,4 @@
-// Keyboard and focus, tabs and context (issue 25), in Chromium against the real server: Back from a detail puts the
+// Keyboard and focus, tabs and context, in Chromium against the real server: Back from a detail puts the
 // focus on the list's row; j / k past the end of a page turn it; ] / [ turn pages; Esc on a record goes back to its
 // list and j / k step through its records; Ctrl+Enter submits a dialog's form; two tabs share their activity and
 // their context, and sign out together; the side menu collapses with Ctrl+B for the session; a filter's values and the
@@ -17,10 +17,10 @@ async function noSeriousViolations(page: Page): Promise<void> {
   expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
 }
 
-/** A transaction's or a refund's heading (a refund reads as a refund, issue 25; which the newest rows are depends on the hour). */
+/** A transaction's or a refund's heading (a refund reads as a refund; which the newest rows are depends on the hour). */
 const recordHeading = (page: Page, reference: string) => page.getByRole('heading', { name: new RegExp(`^(Transaction|Refund) ${reference}$`) });
 
-// Known defect (issue 25 stays open for it): after Back, the focus is on the list's row left but the table's cursor
+// Known defect: after Back, the focus is on the list's row left but the table's cursor
 // (its roving tab stop) is sometimes elsewhere, and j on the record then does not open the list's next record. By hand
 // (and in this journey with pauses) it works; in this journey's pace it fails in 3 of 4 runs since the areas' merge.
 test('Back, Esc and j / k on a record keep the list and its cursor row, by keyboard', async ({ page }) => {
@@ -175,7 +175,7 @@ test('a filter\'s values and the date presets are listboxes: arrows move, Space 
   await expect(page).toHaveURL(/date=%5Bgte%5D/);
 });
 
-// Known defect (issue 25 stays open for it): when the time is up, a tab that was refreshing its tokens as the other
+// Known defect: when the time is up, a tab that was refreshing its tokens as the other
 // tab's sign-out ended the provider session goes to the provider's password page instead of 'You have been inactive…'
 // (signed out either way). Passed alone twice, failed once in the full run, since DPoP; the fix is for a refused
 // refresh past the tab's own inactivity deadline to sign out as inactivity.

@@ -1,4 +1,4 @@
-// Money that reads right and presets that stay true (issue 25, issue 23's shared presets), in Chromium against the
+// Money that reads right and presets that stay true (shared presets), in Chromium against the
 // real server: the keyboard-only journey 'last month's refunded EUR transactions over €50, exported' (keystrokes
 // counted), and a preset one user of a business shares and another uses.
 import AxeBuilder from '@axe-core/playwright';

@@ -1,4 +1,4 @@
-// The partners area (issue 22) against the real seeded server in Chromium, keyboard only: partner@demo.test opens
+// The partners area against the real seeded server in Chromium, keyboard only: partner@demo.test opens
 // its partner, its commission plan from the palette (rules and the commission earned per month), then one of its
 // businesses in the partner's frame and a merchant of it, the address staying under /partners/{id}/….
 // axe finds nothing serious or critical on the screens. A finance admin creates a commission plan from the palette,

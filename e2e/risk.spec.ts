@@ -1,4 +1,4 @@
-// The risk area (issue 22) against the real seeded server in Chromium, keyboard only: risk@demo.test resolves a
+// The risk area against the real seeded server in Chromium, keyboard only: risk@demo.test resolves a
 // sanctions alert from the alert queue and acknowledges a watch list entry (when the seed flags one); owner@demo.test
 // erases a customer, and adds one and changes it.
 // axe finds nothing serious or critical on the screens.

@@ -1,4 +1,4 @@
-// Record search in the palette (issue 23), by keyboard against the real server: a reference prefix finds the
+// Record search in the palette, by keyboard against the real server: a reference prefix finds the
 // transaction and Enter opens it; a field query's Enter opens the transactions overview with those filters applied
 // (a link like any other view); invalid syntax is explained inline.
 import AxeBuilder from '@axe-core/playwright';

@@ -113,7 +113,7 @@ test('panes open side by side from the keyboard alone, survive a reload, and sig
   await expect(page.getByRole('option').first()).toContainText('Go to my report queue');
   await page.keyboard.press('Shift+Enter');
   await expect(page.getByRole('region', { name: /\(pane 3 of 3\)/ })).toBeVisible();
-  // A new pane opens at the right end (issue 25).
+  // A new pane opens at the right end.
   await expect(page.getByRole('region', { name: /^My report queue \(pane 3 of 3\)/ })).toBeVisible();
 
   // Close the focused pane from the keyboard.
@@ -130,7 +130,7 @@ test('panes open side by side from the keyboard alone, survive a reload, and sig
   await expect(help).toBeVisible();
   await expect(help.getByText('Focus next pane')).toBeVisible();
   await page.keyboard.type('pane');
-  // The list under the dialog is what counts (issue 25): its 'open beside' command is a pane command too.
+  // The list under the dialog is what counts: its 'open beside' command is a pane command too.
   await expect(help.getByRole('heading', { level: 3 })).toHaveText(['Workspace', 'Table']);
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();

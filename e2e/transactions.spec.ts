@@ -34,7 +34,7 @@ test('admin@demo.test filters, sorts, saves a preset and re-applies it, by keybo
   await expect(grid(page).getByRole('gridcell').filter({ hasText: /^Paid$/ })).toHaveCount(0);
   await expect(grid(page).getByRole('gridcell', { name: 'Declined' }).first()).toBeVisible();
 
-  // The amount's Exact/Range switch shows whole (issue 25: it was clipped to 28 of its 98 px).
+  // The amount's Exact/Range switch shows whole (it was clipped to 28 of its 98 px).
   const amountMatch = page.getByRole('radiogroup', { name: 'Amount match' });
   await expect(amountMatch.getByText('Range')).toBeVisible();
   expect(await amountMatch.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
@@ -96,7 +96,7 @@ test('admin@demo.test exports a filtered view and downloads it from the report q
   await expect(report).toContainText('Channel: Chp');
   await expect(report).toContainText('Status: Paid');
   await expect(report.getByText('Ready')).toBeVisible({ timeout: 60_000 });
-  // The queue is a dense table (issue 25), and axe finds nothing serious in it.
+  // The queue is a dense table, and axe finds nothing serious in it.
   const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 
@@ -110,7 +110,7 @@ test('admin@demo.test exports a filtered view and downloads it from the report q
   const lines = text.slice(1).split('\r\n').filter((line) => line !== '');
   expect(lines[0]).toBe('Date (Europe/London),Reference,Merchant,Amount,Currency,Status,Payment method,Channel,E-wallet,Type');
   expect(lines).toHaveLength(expected + 1);
-  // A paid payment with refunds reads as (partially) refunded in the file too (issue 25).
+  // A paid payment with refunds reads as (partially) refunded in the file too.
   expect(lines.slice(1).every((line) => /,(paid|refunded|partiallyRefunded),/.test(line) && line.includes(',Chp,'))).toBe(true);
 });
 
@@ -140,11 +140,11 @@ test('admin@demo.test opens two transactions side by side, by keyboard', async (
   await list.getByRole('grid').locator('tbody tr[data-index="0"]').focus();
   await page.keyboard.press('j');
   await page.keyboard.press('Shift+Enter');
-  // A refund's heading says Refund (issue 25).
+  // A refund's heading says Refund.
   await expect(page.getByRole('heading', { name: new RegExp(`^(Transaction|Refund) ${second}$`) })).toBeVisible();
   await expect(page.getByRole('heading', { name: new RegExp(`^(Transaction|Refund) ${first}$`) })).toBeVisible();
   await expect(page.getByRole('region', { name: /pane \d of 3/ })).toHaveCount(3);
-  // A new pane opens at the right end (issue 25).
+  // A new pane opens at the right end.
   const besideSecond = page.getByRole('region', { name: new RegExp(`^Transaction ${second} \\(pane 3 of 3\\)`) });
   await expect(besideSecond).toHaveAttribute('data-focused', 'true');
   await expect(besideSecond).toBeFocused();

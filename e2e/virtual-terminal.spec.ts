@@ -1,4 +1,4 @@
-// Virtual terminal journey against the real server in Chromium (issue 17): vt@demo.test takes a two-line order for a
+// Virtual terminal journey against the real server in Chromium: vt@demo.test takes a two-line order for a
 // stored customer with a new card, keyboard only, saving the card; then a second order with the saved card; both are
 // in the payment jobs overview; axe finds nothing serious or critical on the order form.
 import AxeBuilder from '@axe-core/playwright';

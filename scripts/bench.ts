@@ -49,7 +49,7 @@ async function measured(run: () => Promise<string>): Promise<void> {
 
 if (only.has('browser')) await measured(benchBrowser);
 if (only.has('lighthouse')) await measured(benchLighthouse);
-// The hosted page editor (issue 19): keystroke to preview, and the image pipeline for a 4,000 × 3,000 JPEG.
+// The hosted page editor: keystroke to preview, and the image pipeline for a 4,000 × 3,000 JPEG.
 if (only.has('hostedpage')) await measured(() => benchHostedPage());
 if (only.has('api')) {
   const postgres = args.includes('--skip-postgres') ? null : await ensurePostgres();
@@ -73,7 +73,7 @@ if (only.has('api')) {
   }
 }
 
-// The palette's record search (issue 23): opt in with --only search (it shares the api section's data sets).
+// The palette's record search: opt in with --only search (it shares the api section's data sets).
 if (only.has('search')) {
   const postgres = args.includes('--skip-postgres') ? null : await ensurePostgres();
   if (postgres) {

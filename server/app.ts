@@ -197,7 +197,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
   const isUpload = (c: { req: { method: string; path: string; header: (name: string) => string | undefined } }) =>
     c.req.method === 'POST' && c.req.path.endsWith('/attachments') && /^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '');
-  // Image uploads carry up to 5 MB as base64 (issue 19): their own, larger limit.
+  // Image uploads carry up to 5 MB as base64: their own, larger limit.
   const limitImageBody = bodyLimit({
     maxSize: maxImageBodyBytes,
     onError: (c) => {
@@ -330,10 +330,10 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', filterPresetRoutes(deps));
   api.notFound((c) => c.json(errorReport(['The requested record was not found.']), 404));
 
-  // The payment gateway API (issue 17): authenticated by the configuration's API keys, not by a portal sign-in.
+  // The payment gateway API: authenticated by the configuration's API keys, not by a portal sign-in.
   const gateway = gatewayRoutes(deps);
   // The virtual terminal submits through the gateway base (spec section 7: {host}/api/gateway with the Time-Zone
-  // header; issue 17): its orders and saved cards under /api/gateway/businesses/…, signed in as for the Portal API and
+  // header): its orders and saved cards under /api/gateway/businesses/…, signed in as for the Portal API and
   // answered by the same handlers with the same checks (permission, context, the configuration's switch). Mounted
   // before the API-key routes, which never see these paths.
   const gatewayPortal = new Hono<AppEnv>();
@@ -341,7 +341,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   gatewayPortal.route('/', virtualTerminalRoutes(deps));
   gatewayPortal.all('/businesses/*', (c) => c.json(errorReport(['The requested record was not found.']), 404));
 
-  // Public before the signed-in API: an <img> and the shopper's page send no bearer (issue 19).
+  // Public before the signed-in API: an <img> and the shopper's page send no bearer.
   app.route('/', publicImageRoutes(deps));
   app.route('/', shopperPageRoutes(deps));
   app.route('/api/portal', api);

@@ -1,4 +1,4 @@
-// The client's address behind a load balancer (TRUSTED_PROXIES, issue 24). Without it every request's client is its
+// The client's address behind a load balancer (TRUSTED_PROXIES). Without it every request's client is its
 // direct peer, so behind a proxy all sign-ins would share the proxy's address (one throttle for everyone) while a
 // client that forges X-Forwarded-For must never pick its own address. The rule: X-Forwarded-For is read only when the
 // direct peer is a trusted proxy, from its right end (what the nearest proxy appended) leftwards, skipping hops that

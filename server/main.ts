@@ -120,7 +120,7 @@ const bulkWorker = startBulkWorker({ database, files, publicUrl: config.publicUr
 // Refunds move on through the (simulated) acquirer's answers: requested → processing → completed (server/payments/).
 const refundProcessor = startRefundProcessor(database, { pollMs: 5000, log: logLine('payments') });
 const settlementJob = startSettlementJob(database, { log: logLine('ledger') });
-// Scheduled statements (issue 18): due runs queue their reports, finished runs email their owners (server/reports/schedules.ts).
+// Scheduled statements: due runs queue their reports, finished runs email their owners (server/reports/schedules.ts).
 const scheduleRunner = startScheduleRunner(database, { publicUrl: config.publicUrl, log: logLine('reports') });
 // API key expiry warnings and the watch list's signals, every 15 minutes (the first round 30 s after start).
 const housekeeping = startHousekeeping(database, { publicUrl: config.publicUrl, files, log: logLine('housekeeping', 'warn') });

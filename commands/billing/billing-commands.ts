@@ -1,4 +1,4 @@
-// Billing commands (issue 22): run a month, and an invoice's own actions, asked of the focused invoice screen.
+// Billing commands: run a month, and an invoice's own actions, asked of the focused invoice screen.
 import type { Command } from '../command.ts';
 
 const offered = (capability: 'downloadInvoice' | 'markPaid' | 'creditNote') => (ctx: Parameters<NonNullable<Command['when']>>[0]) =>

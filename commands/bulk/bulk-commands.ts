@@ -1,4 +1,4 @@
-// Selection and bulk actions of an overview table (issue 23): offered while the focused pane's table takes a
+// Selection and bulk actions of an overview table: offered while the focused pane's table takes a
 // selection (it declares the capabilities); x and Shift+x are the table's own keys while it has focus.
 import type { Command } from '../command.ts';
 import { bulkActionIndex } from '../../src/contract/bulk-jobs.ts';

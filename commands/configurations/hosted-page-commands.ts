@@ -1,4 +1,4 @@
-// The hosted payment page editor's own actions (issue 19) as registry commands: the preview at desktop or phone
+// The hosted payment page editor's own actions as registry commands: the preview at desktop or phone
 // width, and removing the logo (the editor asks for confirmation first, spec: 'Removal asks for confirmation
 // first'). Offered only while the focused pane is the editor and declares them; the editor's buttons call the same
 // handlers the requests reach.

@@ -1,4 +1,4 @@
-// Opens the Portal API reference (/developers/api, issue 23): any signed-in user, from anywhere.
+// Opens the Portal API reference (/developers/api): any signed-in user, from anywhere.
 import type { Command } from '../command.ts';
 
 export const apiReferencePath = '/developers/api';

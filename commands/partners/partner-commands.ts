@@ -1,4 +1,4 @@
-// The partners area's commands (issue 22), each offered where the focused screen is about a partner.
+// The partners area's commands, each offered where the focused screen is about a partner.
 import type { Command } from '../command.ts';
 import { deleteCommissionPlanCommand } from './delete-commission-plan.ts';
 import { addCommissionRuleCommand, editCommissionPlanCommand } from './edit-commission-plan.ts';

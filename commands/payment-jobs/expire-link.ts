@@ -1,6 +1,6 @@
 import type { Command } from '../command.ts';
 
-/** Expires an open job's payment link at once, after asking (issue 17: a link sent to the wrong address). */
+/** Expires an open job's payment link at once, after asking (a link sent to the wrong address). */
 export const expirePaymentLinkCommand: Command = {
   id: 'paymentJob.expireLink',
   title: 'Expire payment link now…',

@@ -1,4 +1,4 @@
-// The payment job actions (issue 16), each a registry command gated by its permission and by what the focused job allows.
+// The payment job actions, each a registry command gated by its permission and by what the focused job allows.
 import type { Command } from '../command.ts';
 import { cancelPaymentJobCommand } from './cancel-payment-job.ts';
 import { expirePaymentLinkCommand } from './expire-link.ts';

@@ -1,4 +1,4 @@
-// Lists beyond the row cursor (issue 25): on a record opened from a list Esc goes back to the list (its cursor and
+// Lists beyond the row cursor: on a record opened from a list Esc goes back to the list (its cursor and
 // focus on that record's row) while j / k open the list's next and previous records. Registered with the areas'
 // commands (after the first screen), so the shell's first load does not grow. `]` / `[` are in page-keys.ts.
 import { listTrailOf, stepListTrail } from '../../src/state/pager.ts';

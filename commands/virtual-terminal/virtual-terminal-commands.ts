@@ -1,4 +1,4 @@
-// The virtual terminal's commands (issue 17), each offered only where the focused screen answers it.
+// The virtual terminal's commands, each offered only where the focused screen answers it.
 import type { Command } from '../command.ts';
 import { addOrderLineCommand } from './add-order-line.ts';
 import { newOrderCommand, newOrderNewCustomerCommand } from './new-order.ts';

@@ -1,4 +1,4 @@
-// A business's beneficiaries (issue 22): status, screening alerts open, and 'New beneficiary' (Shift+N) for those
+// A business's beneficiaries: status, screening alerts open, and 'New beneficiary' (Shift+N) for those
 // who may set them up; others are told to ask the business owner (spec). j / k, Enter, Shift+Enter as everywhere.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-// Billing (issue 22): the invoices (table kit: j / k move, Enter opens, Shift+Enter opens beside; filters status,
+// Billing: the invoices (table kit: j / k move, Enter opens, Shift+Enter opens beside; filters status,
 // month, business and number, '/' focuses the number) and the monthly run: choose a month (last month by default),
 // preview each business's invoice from the ledger, then 'Create invoices' after a confirmation.
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// Billing (issue 22): query factories and actions, answers validated against the contract in the worker.
+// Billing: query factories and actions, answers validated against the contract in the worker.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';

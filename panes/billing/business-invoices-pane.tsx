@@ -1,4 +1,4 @@
-// A business's own invoices and credit notes (issue 22), for its owner and finance users: the list with status and
+// A business's own invoices and credit notes, for its owner and finance users: the list with status and
 // totals, each PDF one keystroke away (Enter on a row downloads it).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';

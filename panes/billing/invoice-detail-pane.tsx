@@ -1,4 +1,4 @@
-// One invoice or credit note (issue 22): its lines and totals as issued, its status, and the finance admin's actions:
+// One invoice or credit note: its lines and totals as issued, its status, and the finance admin's actions:
 // download the PDF (Shift+I), mark paid (Shift+B, with the version read), issue a credit note (palette or button).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-// Bulk jobs (issue 23): start one over a table's selection, follow it (the events stream's 'bulk-jobs' events
+// Bulk jobs: start one over a table's selection, follow it (the events stream's 'bulk-jobs' events
 // refresh it, with a slow poll as the fallback while it runs), cancel it, download its result file.
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';

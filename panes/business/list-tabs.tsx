@@ -1,4 +1,4 @@
-// The business detail's Beneficiaries tab and the merchant detail's Customers tab (issue 22, spec: tabs): the
+// The business detail's Beneficiaries tab and the merchant detail's Customers tab (spec: tabs): the
 // existing list screens, loaded only when their tab is first opened (no new code on the detail's own load).
 import { lazy, Suspense } from 'react';
 import { Skeleton } from '../../src/ui/skeleton.tsx';

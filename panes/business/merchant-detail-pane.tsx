@@ -24,7 +24,7 @@ import '../../src/ui/form-field.css';
 import '../configurations/configurations.css';
 
 /** The same link the 'Switch context to this merchant' command follows: /context/apply looks the names and the first configuration up. */
-/** The merchant's account groups from the settlement ledger (issue 18): currency, trading balance, a link to each. */
+/** The merchant's account groups from the settlement ledger: currency, trading balance, a link to each. */
 function MerchantAccountGroups({ businessId, merchantId }: { businessId: string; merchantId: string }) {
   const groups = useQuery(ledgerQueries.merchantGroups(businessId, merchantId));
   if (groups.isPending) return <Skeleton lines={2} label="Loading the account groups" />;

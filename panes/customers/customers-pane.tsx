@@ -1,4 +1,4 @@
-// A merchant's stored customers (issue 22): search by reference, name or email; j / k, Enter, Shift+Enter. Those
+// A merchant's stored customers: search by reference, name or email; j / k, Enter, Shift+Enter. Those
 // who may change customers add one with Shift+N (or 'Add a customer'); the new customer's screen opens after.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-// The period broken down by merchant, payment method or status (issue 25: 'a dashboard that explains a drop'): a
+// The period broken down by merchant, payment method or status ('a dashboard that explains a drop'): a
 // sortable table under the chart whose rows add up to the totals beside it (POST {context}/dashboard/breakdown,
 // the same definitions). Enter on a row opens the transactions overview filtered to that row, the period and the
 // currency (Shift+Enter beside), as a bar does. Loaded lazily once the dashboard's figures are on screen: nothing

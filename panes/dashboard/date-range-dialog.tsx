@@ -71,7 +71,7 @@ export function DateRangeDialog({ open, today, initial, onChoosePeriod, onChoose
 
   return (
     <Modal open={open} title="Choose dates" onClose={onClose} size="md" closeActionLabel="Cancel">
-      {/* One tab stop (issue 25): the arrows move between the periods, Enter or Space chooses one. */}
+      {/* One tab stop: the arrows move between the periods, Enter or Space chooses one. */}
       <div className="dashboard-presets" role="group" aria-label="Periods" onKeyDown={onPresetKeyDown}>
         {presets.map((preset, index) => (
           <button

@@ -33,7 +33,7 @@ import './dashboard.css';
 // chunk: a chunk of its own for two users cost the first load about 0.5 KB gzip.
 export { type ChartData, StatisticsChart };
 
-// The breakdown table (issue 25) is a chunk of its own, asked for once the figures are on screen: none of it, nor
+// The breakdown table is a chunk of its own, asked for once the figures are on screen: none of it, nor
 // the table kit it draws with, is in the dashboard's first load.
 const BreakdownTable = lazy(() => import('./breakdown-table.tsx').then((module) => ({ default: module.BreakdownTable })));
 // So are the decline reasons below them (from the first figures on, kept while later periods load) and the date

@@ -1,4 +1,4 @@
-// A partner's commission plan (issue 22): its rules in priority order (conditions, volume band, what they earn)
+// A partner's commission plan: its rules in priority order (conditions, volume band, what they earn)
 // and the commission earned per month and currency, computed from the ledger's fees and reconciled to the cent
 // (server/partners/commission.ts); a month opens its commission per transaction. Both are plain tables a screen reader walks cell by cell. Those who may change the
 // plan (finance admins; never the partner) edit it with Shift+E under the version rule: a stale save answers 409 and

@@ -1,4 +1,4 @@
-// A partner's declines (issue 22): the decline reasons across its businesses for a period and currency, as on the
+// A partner's declines: the decline reasons across its businesses for a period and currency, as on the
 // dashboard, and the businesses they come from. Enter on a business (Shift+Enter beside) opens its declined
 // transactions for the same period and currency in the partner's frame. The period lives in the address.
 import { useQuery } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// One partner (issue 22): its figures, the statistics of its businesses this year from the partner dashboard (the
+// One partner: its figures, the statistics of its businesses this year from the partner dashboard (the
 // dashboard's chart), its businesses (Enter opens one in the partner's frame, Shift+Enter beside), its commission
 // plans (with 'New commission plan' for those who may create one) and its users (each a link to the partner user routes). Declines and transactions are one link away.
 import { useQuery } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// A partner's business and merchant (issue 22): the business and merchant detail screens of panes/business, shown
+// A partner's business and merchant: the business and merchant detail screens of panes/business, shown
 // in the partner's frame: the route stays under /partners/{id}/…, so the breadcrumb reads Partners › partner ›
 // business, and the merchants open under the same frame. A line of links leads back to the partner and on to the
 // business's transactions within the partner.

@@ -1,4 +1,4 @@
-// Partners (issue 22): the query factory, answers validated in the worker against the contract's schemas.
+// Partners: the query factory, answers validated in the worker against the contract's schemas.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';

@@ -1,4 +1,4 @@
-// The partners overview (issue 22, Mapi.Partners.Read): every partner with its businesses and commission plans;
+// The partners overview (Mapi.Partners.Read): every partner with its businesses and commission plans;
 // search by name ('/' focuses it), sortable headers, j / k or arrows move the row cursor, Enter opens the partner,
 // Shift+Enter opens it beside. The list state lives in the address, so every view is a link.
 import { useQuery } from '@tanstack/react-query';

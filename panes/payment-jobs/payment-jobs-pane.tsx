@@ -155,7 +155,7 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const searchInput = useRef<HTMLInputElement>(null);
   const rowCursor = useRef<RowCursorHandle>(null);
 
-  // Selection (issue 23): a description over the filters, kept across pages and sorts, cleared when the filters change.
+  // Selection: a description over the filters, kept across pages and sorts, cleared when the filters change.
   const { permissions: permissionsByScope } = useSnapshot(sessionStore);
   const permissions = permissionsByScope[permissionScope(applied as ContextSelections).key] ?? [];
   const [selection, setSelection] = useState<RowSelection>(emptySelection);

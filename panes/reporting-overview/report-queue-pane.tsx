@@ -1,4 +1,4 @@
-// My report queue: every export the user queued, newest first, as a dense table like the other overviews (issue 25):
+// My report queue: every export the user queued, newest first, as a dense table like the other overviews:
 // its state (progress while generating), when it was queued and made, when it expires, what it holds (filters,
 // columns, rows), and what can be done with it: download, delete, retry a failed one, cancel a queued one. j / k move
 // the row cursor, Enter downloads a ready report. The list refreshes itself while work is in progress.
@@ -174,7 +174,7 @@ function LinkedReport({ id }: { id: string }) {
 export function ReportQueuePane({ search }: PaneProps) {
   const query = new URLSearchParams(search);
   const linkedId = /^RPT[0-9A-F]{1,32}$/.test(query.get('report') ?? '') ? query.get('report') : null;
-  // The 'report queued' toast's link led here: it has done its job (issue 25).
+  // The 'report queued' toast's link led here: it has done its job.
   useEffect(() => dismissToastsLinkingTo('/reporting-overview'), []);
   const titleId = useId();
   const queryClient = useQueryClient();

@@ -1,4 +1,4 @@
-// Step-up for sensitive actions (issue 20; src/contract/step-up.ts). A pane wraps the sensitive call in
+// Step-up for sensitive actions (src/contract/step-up.ts). A pane wraps the sensitive call in
 // `stepUp.run(call)`: when the server answers 403 asking for a recent authentication, the dialog asks for the password
 // (and the authenticator code, when the user has one), POST /user/step-up, and the call is made again. Cancelling the
 // dialog rejects the call with the server's message (already told, so nothing else is shown).

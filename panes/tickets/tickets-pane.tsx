@@ -190,7 +190,7 @@ export function TicketsPane({ search }: PaneProps) {
   };
   const canCreate = granted.includes('Portal.Tickets.Create');
 
-  // Selection and bulk actions (issue 23): a description over the filters, kept across pages and sorts, cleared when
+  // Selection and bulk actions: a description over the filters, kept across pages and sorts, cleared when
   // the filters or the context change. The server checks each ticket as the single update does (a requester may
   // only close their own; the workflow and the queue are staff's) and lists the refused ones in the job's result.
   const [selection, setSelection] = useState<RowSelection>(emptySelection);
@@ -204,7 +204,7 @@ export function TicketsPane({ search }: PaneProps) {
   const [bulkStatus, setBulkStatus] = useState<string>('Closed');
   const [bulkAssignee, setBulkAssignee] = useState<string>('');
   const assignees = useQuery({ ...ticketQueries.assignees(), enabled: bulkOpen === 'assignee' });
-  // Export (issues 21, 23): the selection when there is one, else every ticket matching the filters, as a report in My
+  // Export: the selection when there is one, else every ticket matching the filters, as a report in My
   // report queue made by the server (internal notes only for staff, checked per ticket there).
   const [exportSelection, setExportSelection] = useState<RowSelection>(emptySelection);
   const [exportKey, setExportKey] = useState('');

@@ -120,7 +120,7 @@ export function TransactionDetailPane({ params }: PaneProps) {
         </section>
       ) : null}
 
-      {/* support (issue 21): a dispute or question about this payment, linked to it */}
+      {/* support: a dispute or question about this payment, linked to it */}
       <p className="transaction-detail-actions">
         {refundPayment ? (
           <button type="button" className="button" aria-keyshortcuts="Shift+R" onClick={openRefund}>Refund…</button>

@@ -308,7 +308,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const dialogOpen = dateOpen || columnsOpen || exportOpen || scheduleOpen;
 
-  // Selection (issue 23): a description over the filters, kept across pages and sorts, cleared when the filters or
+  // Selection: a description over the filters, kept across pages and sorts, cleared when the filters or
   // the context change. Picked rows are exported as a bulk export job (a report in My report queue, the server
   // keeping only the picks within the context); with nothing picked, Export queues every matching row as before.
   const bulkContext = allScope ? null : transactionBulkContext(params, applied as ContextSelections);

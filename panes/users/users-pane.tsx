@@ -117,7 +117,7 @@ export function UsersPane({ params, search }: PaneProps) {
     if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
     else navigate(path);
   };
-  // Selection and the bulk lock (issue 23): over the overview's own rows (every user the caller reads, or the
+  // Selection and the bulk lock: over the overview's own rows (every user the caller reads, or the
   // partner's), kept across pages and sorts, cleared when the filters change. The server checks each user as the
   // single lock does (managed whole, not oneself) and lists the refused ones in the job's result.
   const [selection, setSelection] = useState<RowSelection>(emptySelection);
@@ -134,7 +134,7 @@ export function UsersPane({ params, search }: PaneProps) {
     openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
   };
   const selectedUsers = selectedCount(selection, total);
-  // Export (issues 20, 23): the selection when there is one, else every user matching the filters, as a report in My
+  // Export: the selection when there is one, else every user matching the filters, as a report in My
   // report queue; the server writes only whom GET /user/users lets the caller read, with the roles they may see.
   const [exportSelection, setExportSelection] = useState<RowSelection | null>(null);
   const [exportKey, setExportKey] = useState('');

@@ -1,4 +1,4 @@
-// The virtual terminal (issue 17): keyboard-fast MOTO order entry for call-centre staff. Tab walks the form in the
+// The virtual terminal: keyboard-fast MOTO order entry for call-centre staff. Tab walks the form in the
 // order an agent hears it (order, customer, addresses, lines, card); Ctrl+Enter charges; Enter in a field never
 // submits by accident. Totals are live in the currency's decimals. A stored customer fills the addresses and offers
 // their saved cards. The result panel says paid or declined (with the reason), links the new payment job (open

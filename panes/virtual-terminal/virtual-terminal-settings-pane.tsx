@@ -1,4 +1,4 @@
-// The virtual terminal's settings (issue 17): default currency, order confirmation emails, saved cards and their
+// The virtual terminal's settings: default currency, order confirmation emails, saved cards and their
 // limit, the default order-line type and whether a shipping address is asked. Read with Portal.Settings.Read, saved
 // with Portal.Settings.Update and the configuration's shared version (stale → the 409 dialog). Ctrl+Enter saves.
 import { useQuery, useQueryClient } from '@tanstack/react-query';

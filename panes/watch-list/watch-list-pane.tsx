@@ -1,4 +1,4 @@
-// The account watch list (issue 22): merchants whose risk signals cross the thresholds, highest score first, with
+// The account watch list: merchants whose risk signals cross the thresholds, highest score first, with
 // the signals behind each score and a 30-day trend. j / k move, Enter opens the entry, Shift+Enter opens it beside.
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';

@@ -109,7 +109,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
     { name: 'list, amount 10–50, card', method: 'GET', path: `${business}/transactions?pagesize=25&amount=${encodeURIComponent('[gte]10[and][lte]50')}&paymentmethod=${encodeURIComponent('[eq]card')}` },
     { name: 'list, all tenants (internal)', method: 'GET', path: '/transactions?pagesize=25' },
   ];
-  // Payment jobs (issue 16): the overview of the busiest business and the detail of one of its jobs with a refund.
+  // Payment jobs: the overview of the busiest business and the detail of one of its jobs with a refund.
   const [refunded] = await database.query<{ reference: string }>(
     `SELECT payment_job_reference AS reference FROM transactions WHERE business_id = $1 AND kind = 'refund' ORDER BY reference LIMIT 1`, [busiest.business_id]);
   cases.push({ name: 'payment jobs overview, newest first', method: 'GET', path: `${business}/payment-jobs?pagesize=25` });

@@ -1,4 +1,4 @@
-// The hosted payment page editor's figures (issue 19), in Chromium against the built portal:
+// The hosted payment page editor's figures, in Chromium against the built portal:
 // - keystroke to preview: a key pressed in the editor's Title field as a user presses it (Chromium's input pipeline,
 //   through CDP), timed in the page from the keydown's own timestamp to the end of the frame that first shows the
 //   new title in the preview's sandboxed frame (a task queued in that frame runs once it is painted);
@@ -143,7 +143,7 @@ export async function benchHostedPage(options: { keystrokes?: number; images?: n
     const sizes = runs.map((run) => `${(run.bytes / 2 ** 20).toFixed(1)} MB`);
 
     return [
-      '### Hosted payment page editor (issue 19)',
+      '### Hosted payment page editor',
       '',
       `Keystroke to preview: ${latencies.length} keys pressed in the Title field (after 10 warm-up keys), each timed from its keydown to the end of the frame whose preview shows the new title.`,
       '',

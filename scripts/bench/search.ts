@@ -1,4 +1,4 @@
-// The palette's record search (issue 23, goal: p95 ≤ 50 ms at 2M transactions) on the bench data set: prefix look-ups
+// The palette's record search (goal: p95 ≤ 50 ms at 2M transactions) on the bench data set: prefix look-ups
 // (a reference from 4 characters, an order number, an email) and field queries, as an internal user (no scope: the
 // whole table) and as the owner of the busiest business, through the app in-process; then EXPLAIN of the prefix
 // statements on PostgreSQL, to show they are index range scans (text_pattern_ops) and not table scans.

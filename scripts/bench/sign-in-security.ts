@@ -1,4 +1,4 @@
-// Sign-in under a flood and revocation across nodes (issue 24's closing figures). Run on its own:
+// Sign-in under a flood and revocation across nodes. Run on its own:
 //
 //   node scripts/bench/sign-in-security.ts [--port 3118] [--before-root DIR] [--skip-postgres] [--rounds 5]
 //

@@ -1,5 +1,5 @@
-// The statement API's latency for a year of the busiest merchant account group of a seeded database (issue 18's
-// closing figure): DATABASE_URL (else PGlite under DATA_DIR), in process through the app (a test verifier stands in
+// The statement API's latency for a year of the busiest merchant account group of a seeded database (the
+// figure docs/benchmarks.md reports): DATABASE_URL (else PGlite under DATA_DIR), in process through the app (a test verifier stands in
 // for tokens), as an internal admin. Prints p50 and p90 of the statement page, its balance chart and the year's
 // camt.053 file read whole.
 //   DATABASE_URL=postgres://… node scripts/bench/statement-p50.ts [--calls 30]

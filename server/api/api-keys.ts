@@ -1,4 +1,4 @@
-// API keys of a configuration (issue 19): the keys a merchant's shop sends to the gateway API.
+// API keys of a configuration: the keys a merchant's shop sends to the gateway API.
 // {c} = /businesses/{b}/merchants/{m}/configurations/{configurationId}
 //
 // | method | path                                          | permission          | answer                                       |

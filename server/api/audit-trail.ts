@@ -1,4 +1,4 @@
-// One audit row per write of issue 19's calls, inside the write's own transaction (no change without its record).
+// One audit row per write of the business, merchant and configuration calls, inside the write's own transaction (no change without its record).
 import type { Db } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
 import type { Principal } from '../policy/principal.ts';

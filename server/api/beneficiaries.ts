@@ -1,5 +1,5 @@
 // Beneficiaries of a business, screened against the sanctions and PEP list on creation and on every change
-// (issue 22), and the screening alerts risk analysts resolve.
+//, and the screening alerts risk analysts resolve.
 //
 // {business} = /businesses/{businessId}. An unreachable business, or a beneficiary of another, answers 404; a
 // reachable one without the permission 403. Business rules refused: 422 with the reason.

@@ -1,4 +1,4 @@
-// Billing (issue 22): monthly runs that invoice each business the fees the ledger charged it (server/billing/), the
+// Billing: monthly runs that invoice each business the fees the ledger charged it (server/billing/), the
 // invoices and credit notes, their PDFs, and the business's own read of them. Internal calls need
 // Billing.Invoices.Create through a root role (finance admins); the business calls need
 // Mapi.MerchantAccountPricingPlan.Read in the business (its owner and finance users, internal readers) and answer 404

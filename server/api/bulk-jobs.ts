@@ -1,4 +1,4 @@
-// Bulk actions (issue 23): a selection of an overview (its filters, plus or minus explicit picks) and an action,
+// Bulk actions: a selection of an overview (its filters, plus or minus explicit picks) and an action,
 // run on the server as a job (server/bulk/). Jobs are their creator's alone: anyone else's answers 404.
 //
 // | method | path                          | answer |

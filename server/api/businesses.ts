@@ -1,4 +1,4 @@
-// Businesses and merchants (spec section 7, issue 19): the lists, the details and the editable fields.
+// Businesses and merchants (spec section 7): the lists, the details and the editable fields.
 //
 // | method | path                                         | permission                              | answer                                  |
 // |--------|----------------------------------------------|-----------------------------------------|-----------------------------------------|

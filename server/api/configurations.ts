@@ -1,4 +1,4 @@
-// Configurations of a merchant, their payment-method settings and their hosted payment pages (issue 19).
+// Configurations of a merchant, their payment-method settings and their hosted payment pages.
 // {m} = /businesses/{businessId}/merchants/{merchantId}
 //
 // | method | path                                        | permission                 | answer                                        |

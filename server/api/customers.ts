@@ -1,4 +1,4 @@
-// Customers of a merchant (issue 22): the stored customers a merchant keeps (virtual terminal, saved cards) and the
+// Customers of a merchant: the stored customers a merchant keeps (virtual terminal, saved cards) and the
 // data items held about each, with erasure and export for data-subject requests.
 //
 // {context} = /businesses/{businessId}/merchants/{merchantId}. An unreachable business or merchant, or a customer

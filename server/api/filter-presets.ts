@@ -1,4 +1,4 @@
-// Filter presets in the database (issue 23 'Presets and views'; issue 25 'Presets that stay true'). The paths and
+// Filter presets in the database. The paths and
 // shapes are in src/contract/filter-presets.ts.
 //
 // | method | path                                  | who                                                   | answer                     |

@@ -1,4 +1,4 @@
-// The payment gateway API (issue 17, spec section 7: base /api/gateway, bearer and Time-Zone headers), for a
+// The payment gateway API (spec section 7: base /api/gateway, bearer and Time-Zone headers), for a
 // merchant's own systems. Authenticated by one of the configuration's API keys (Authorization: Bearer <key>), verified
 // against the stored SHA-256 hashes (server/api/api-keys.ts verifyApiKey): an unknown, revoked or expired key is a 401.
 // Every 4xx answers { errorReport: { errors: [{ message, translatedMessage }] } }.
@@ -8,7 +8,7 @@
 // | POST   | /api/gateway/payment-jobs            | 201 { reference, status 'pending', amount, currency, merchantReference, paymentUrl, expirationDateTimeUtc }; Idempotency-Key as the payment actions |
 // | GET    | /api/gateway/payment-jobs/{reference}| the job of the key's configuration (404 for any other): status, amounts, payments (masked card only) |
 //
-// A job made here is open: the shopper pays it on the hosted payment page (/pay/{reference}, issue 19); it expires
+// A job made here is open: the shopper pays it on the hosted payment page (/pay/{reference}); it expires
 // after expiresInHours (default 24, at most 720). Written through the one door for money (openPaymentJob, server/payments/):
 // versioned, audited 'GatewayPaymentJobCreated' with the key's id, and announced to open panes.
 import { randomBytes } from 'node:crypto';

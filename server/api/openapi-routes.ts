@@ -428,7 +428,7 @@ add(
   { method: 'GET', path: '/bulk-jobs/:jobId/result', tag: tags.bulkJobs, summary: 'The result file of an ended job (CSV of the items that failed and why)', response: { file: 'text/csv' } },
 );
 
-// Filter presets in the database and the overview's totals (issues 23 and 25: server/api/filter-presets.ts, transactions.ts)
+// Filter presets in the database and the overview's totals (server/api/filter-presets.ts, transactions.ts)
 const presetPage: QueryParameter = { name: 'page', schema: type(presetPagePattern), required: true, description: 'the page the presets filter, such as transactions' };
 add(
   { method: 'GET', path: '/filter-presets', tag: tags.transactions, summary: 'The presets the caller may use on a page (personal, shared with the business, with a role)', query: [presetPage, { name: 'businessId', schema: type('string <= 64') }], response: filterPresetSchemas.storedPresetList },

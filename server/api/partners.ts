@@ -1,4 +1,4 @@
-// Partners (issue 22): the partners overview, one partner, its businesses, its commission plans with the commission
+// Partners: the partners overview, one partner, its businesses, its commission plans with the commission
 // earned per month from the ledger's fees, and its declines broken down by business.
 //
 // | method | path                                              | permission                                      | answer                                   |

@@ -1,4 +1,4 @@
-// Payment jobs: overview, detail, traces, the audit trail and the payment actions (issue 16).
+// Payment jobs: overview, detail, traces, the audit trail and the payment actions.
 //
 // Every path exists under three prefixes ({context}): /businesses/{businessId}, /businesses/{businessId}/merchants/
 // {merchantId} and /partners/{partnerId}. An unreachable context answers 404, a reachable one without the permission

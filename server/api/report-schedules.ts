@@ -1,4 +1,4 @@
-// Scheduled statements and transactions exports (issue 18): the caller's own schedules, context-free like My report queue. Another user's
+// Scheduled statements and transactions exports: the caller's own schedules, context-free like My report queue. Another user's
 // schedule answers 404. Runs: server/reports/schedules.ts.
 //
 // | method | path                         | answer                                                                        |

@@ -64,7 +64,7 @@ export function reportRoutes({ database, files }: Deps) {
     const principal = c.get('principal');
     const row = await ownReport(principal.userId, c.req.param('id'));
     // The file holds the rows of its context as they were: whoever lost access to that context since may no longer
-    // take them away (issue 24), even though the report is theirs.
+    // take them away, even though the report is theirs.
     const scope = await scopeOfReportContext(database, principal, row.context as ReportContext, reportReadPermission(row.reportType));
     if (!scope) throw forbidden();
     const view = toQueuedReport(row, new Date());

@@ -1,4 +1,4 @@
-// The record search behind the palette (issue 23): one endpoint, the query language of src/contract/search-query.ts.
+// The record search behind the palette: one endpoint, the query language of src/contract/search-query.ts.
 //
 // | method | path                      | who                    | answer                                                      |
 // |--------|---------------------------|------------------------|-------------------------------------------------------------|

@@ -1,4 +1,4 @@
-// Step-up authentication (issue 20; src/contract/step-up.ts): the password (and the second factor's code, when the
+// Step-up authentication (src/contract/step-up.ts): the password (and the second factor's code, when the
 // user has one) entered again gives this session 5 minutes in which sensitive actions are allowed.
 //
 // | Method | Path          | Permission      | Answer                                                               |

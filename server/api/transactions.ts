@@ -497,7 +497,7 @@ export async function plannerEstimate(db: Db, query: { getSQL: () => SQL }): Pro
 
 const referencePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Full card numbers one user may reveal a minute (issue 24); each is audited. */
+/** Full card numbers one user may reveal a minute; each is audited. */
 export const revealsPerMinute = 5;
 
 export function transactionRoutes({ database, cardKeys }: Deps) {

@@ -95,7 +95,7 @@ export function userRoutes({ database }: Deps) {
 
   routes.get('/user/notifications/status', async (c) => {
     const principal = c.get('principal');
-    // support (issue 21): one visibility for the inbox and the bell (audience, scheduled publication)
+    // support: one visibility for the inbox and the bell (audience, scheduled publication)
     await publishDueNotifications(database);
     const visible = visibleTo(principal);
     const unread = and(visible, notExists(db.select({ one: sql`1` }).from(notificationReads)

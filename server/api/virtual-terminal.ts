@@ -1,4 +1,4 @@
-// The virtual terminal (issue 17): MOTO orders, the saved cards they use and the terminal's settings.
+// The virtual terminal: MOTO orders, the saved cards they use and the terminal's settings.
 // {c} = /businesses/{businessId}/merchants/{merchantId}/configurations/{configurationId}/virtual-terminal
 //
 // | method | path                                            | permission                                   | answer |

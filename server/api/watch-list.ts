@@ -1,4 +1,4 @@
-// The account watch list (issue 22): merchants whose risk signals cross the thresholds (src/contract/watch-list.ts),
+// The account watch list: merchants whose risk signals cross the thresholds (src/contract/watch-list.ts),
 // with their score, signals and trend, and what risk analysts do about them. Context-free and internal: the
 // permissions are only ever held through root roles, and are required at root here.
 //

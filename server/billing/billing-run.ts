@@ -1,4 +1,4 @@
-// The monthly billing run (issue 22): what each business owes for a month, read from the ledger, and the issuing of
+// The monthly billing run: what each business owes for a month, read from the ledger, and the issuing of
 // its invoices. The ledger is the one source, and an invoice charges exactly what the month put on the merchants'
 // invoice accounts: the fees of gross-settled payments (fee posting invoice −F, costs +F) and the monthly
 // minimum top-up (minimumFee posting invoice −S, costs +S: the plan's monthly minimum less the month's fees, every

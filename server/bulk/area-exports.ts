@@ -1,4 +1,4 @@
-// Exports of the tickets and users overviews (bulk 'export', issues 20, 21, 23): the rows of a report in My report
+// Exports of the tickets and users overviews (bulk 'export'): the rows of a report in My report
 // queue, read by the report worker in keyset batches, scoped and checked as the overviews' list calls are.
 //   tickets  the job's context re-resolved now (scopeOf), the overview's filters, and per row Portal.Tickets.Read
 //            where the ticket lives; comments count and show internal notes only where the reader holds

@@ -28,7 +28,7 @@ export const businesses = pgTable('businesses', {
    * batches, invoice months, monthly minimums, commission months) is cut in it (server/ledger/periods.ts). */
   timeZone: text('time_zone').notNull().default('Europe/London'),
   createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
-  /** raised by every edit of the editable fields (issue 19); a stale one is a 409 */
+  /** raised by every edit of the editable fields; a stale one is a 409 */
   version: integer('version').notNull().default(1),
 }, (t) => [
   index('businesses_name_idx').on(t.name, t.id),
@@ -48,7 +48,7 @@ export const merchants = pgTable('merchants', {
   /** where shoppers' replies to the merchant's emails go (their Reply-To); null: the emails say no reply is read */
   supportEmail: text('support_email'),
   createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
-  /** raised by every edit of the editable fields (issue 19); a stale one is a 409 */
+  /** raised by every edit of the editable fields; a stale one is a 409 */
   version: integer('version').notNull().default(1),
 }, (t) => [
   index('merchants_business_idx').on(t.businessId, t.name, t.id),
@@ -81,7 +81,7 @@ export const users = pgTable('users', {
   internal: boolean('internal').notNull().default(false),
   version: integer('version').notNull().default(1),
   createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
-  // ── users (issue 20) ──
+  // ── users ──
   phoneNumber: text('phone_number'),
   language: text('language').notNull().default('en-GB'),
   /** 'active' or 'invited' (no password yet: the invitation sets it); locked is derived from lockoutEndDateUtc */
@@ -304,7 +304,7 @@ export const notifications = pgTable('notifications', {
   publishedUtc: utc('published_utc'),
   lastEditedUtc: utc('last_edited_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),
-  // support (issue 21): scheduled publication, an optional audience (null: everyone the restriction allows), the author
+  // support: scheduled publication, an optional audience (null: everyone the restriction allows), the author
   publishAtUtc: utc('publish_at_utc'),
   audiencePartnerIds: text('audience_partner_ids').array(),
   audienceBusinessIds: text('audience_business_ids').array(),
@@ -332,7 +332,7 @@ export const tickets = pgTable('tickets', {
   createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
   lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),
-  // support (issue 21): the internal staff member handling it, and the record it is about
+  // support: the internal staff member handling it, and the record it is about
   assigneeId: text('assignee_id'),
   linkedTransactionReference: text('linked_transaction_reference'),
   linkedPaymentJobReference: text('linked_payment_job_reference'),
@@ -350,7 +350,7 @@ export const ticketComments = pgTable('ticket_comments', {
   authorId: text('author_id').notNull(),
   text: text('text').notNull(),
   createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
-  // support (issue 21): internal notes are read only with Portal.Tickets.Read.Internal; edits are versioned
+  // support: internal notes are read only with Portal.Tickets.Read.Internal; edits are versioned
   internal: boolean('internal').notNull().default(false),
   lastUpdatedUtc: utc('last_updated_utc').notNull().defaultNow().$defaultFn(now),
   version: integer('version').notNull().default(1),
@@ -533,7 +533,7 @@ export const ticketAttachments = pgTable('ticket_attachments', {
   createdUtc: utc('created_utc').notNull().defaultNow().$defaultFn(now),
 }, (t) => [index('ticket_attachments_ticket_idx').on(t.ticketId, t.createdUtc)]);
 // ── configurations ──
-// Issue 19: per-method settings of a configuration, hosted payment pages, images and API keys. A configuration's
+// Per-method settings of a configuration, hosted payment pages, images and API keys. A configuration's
 // version (configurations.version) is shared by the configuration, its payment-method settings and its hosted pages:
 // every write to any of them sends the version it read and raises it by one (stale → 409).
 
@@ -753,7 +753,7 @@ export const remittanceSettings = pgTable('remittance_settings', {
 });
 // ── risk: customers, beneficiaries and screening, account watch list ──
 
-/** A merchant's stored customers (issue 22): addresses and phone numbers as the spec's Address fields. */
+/** A merchant's stored customers: addresses and phone numbers as the spec's Address fields. */
 export type CustomerAddress = {
   title?: string | null; firstName?: string | null; middleName?: string | null; lastName?: string | null;
   addressLine1?: string | null; addressLine2?: string | null; organisation?: string | null; department?: string | null;
@@ -1029,7 +1029,7 @@ export const emailChanges = pgTable('email_changes', {
 }, (t) => [uniqueIndex('email_changes_token_idx').on(t.tokenHash), uniqueIndex('email_changes_undo_token_idx').on(t.undoTokenHash), index('email_changes_user_idx').on(t.userId)]);
 // ── virtual terminal ──
 /**
- * The virtual terminal's settings of a configuration (issue 17); no row means the defaults. Saved with the
+ * The virtual terminal's settings of a configuration; no row means the defaults. Saved with the
  * configuration's shared version (configurations.version): a write sends the version it read and raises it.
  */
 export const virtualTerminalSettings = pgTable('virtual_terminal_settings', {
@@ -1042,7 +1042,7 @@ export const virtualTerminalSettings = pgTable('virtual_terminal_settings', {
   askShippingAddress: boolean('ask_shipping_address').notNull().default(true),
   updatedAt: utc('updated_at').notNull().defaultNow().$defaultFn(now),
 });
-// ── partners: commission plans (issue 22) ──
+// ── partners: commission plans ──
 /** A partner's commission plan, valid over UTC calendar dates (validTo inclusive, null: open-ended). */
 export const commissionPlans = pgTable('commission_plans', {
   id: text('id').primaryKey(),
@@ -1073,7 +1073,7 @@ export const commissionRules = pgTable('commission_rules', {
   cardType: text('card_type'),
 }, (t) => [uniqueIndex('commission_rules_plan_priority_idx').on(t.planId, t.priority)]);
 
-// ── billing (issue 22) ──
+// ── billing ──
 /** One monthly billing run; the month is unique, so a second run of the same month is refused (409). */
 export const billingRuns = pgTable('billing_runs', {
   id: text('id').primaryKey(),
@@ -1125,7 +1125,7 @@ export const invoiceCounters = pgTable('invoice_counters', {
   year: integer('year').notNull(),
   last: integer('last').notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.series, t.year] })]);
-// ── sign-in security (issues 20 and 24) ──
+// ── sign-in security ──
 /**
  * Every password sign-in attempt (and step-up), written before the password is checked: the sliding windows that
  * throttle per client address and per email count these rows, so the limits hold across every node.
@@ -1159,7 +1159,7 @@ export const stepUpGrants = pgTable('step_up_grants', {
   expiresAt: utc('expires_at').notNull(),
   createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [primaryKey({ columns: [t.userId, t.sessionKey] })]);
-// ── bulk jobs (issue 23) ──
+// ── bulk jobs ──
 /**
  * A bulk action over a selection, run on the server (server/bulk/): the selection is a filter in a scope (the
  * context it was made in) plus explicit picks, never a browser's list of every id. Leased like the report queue:
@@ -1213,7 +1213,7 @@ export const bulkJobItems = pgTable('bulk_job_items', {
   reason: text('reason'),
   at: utc('at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [primaryKey({ columns: [t.jobId, t.itemId] })]);
-// ── filter presets (issue 23 'Presets and views', issue 25 'Presets that stay true') ──
+// ── filter presets ──
 /**
  * Saved filters of a page: personal (owner only), shared with everyone on a business (business_id), or shared with
  * an internal role (role). relative_date keeps a date dropdown preset ('lastMonth') as relative. At most one
@@ -1239,7 +1239,7 @@ export const filterPresets = pgTable('filter_presets', {
   index('filter_presets_role_idx').on(t.role, t.page),
   uniqueIndex('filter_presets_default_idx').on(t.page, t.businessId).where(sql`${t.isDefault}`),
 ]);
-// ── scheduled statements (issue 18) ──
+// ── scheduled statements ──
 /**
  * A statement or ledger report a user receives on a schedule (daily, weekly on a weekday, monthly on a day) at an
  * hour of their time zone: each run queues a report for the period just ended (server/reports/schedules.ts) into

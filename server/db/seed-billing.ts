@@ -1,4 +1,4 @@
-// Billing demo data (issue 22): the invoices of the two months before last, issued by the finance admin a few days
+// Billing demo data: the invoices of the two months before last, issued by the finance admin a few days
 // after each month ended, through the same run the API uses (server/billing/billing-run.ts), so they reconcile to
 // the seeded ledger. The older month is paid; the newer one is paid but for one invoice, now overdue; one invoice
 // has a credit note. Last month is left unbilled for the demo: `billing@demo.test` runs it. An invoice charges what

@@ -1,4 +1,4 @@
-// Bulk jobs of the demo world (issue 23): owner@demo.test has resent payment links to three jobs of their business,
+// Bulk jobs of the demo world: owner@demo.test has resent payment links to three jobs of their business,
 // one of which was already paid (its line in the result file says why), and exported its pending jobs once.
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from './client.ts';

@@ -1,4 +1,4 @@
-// Issue 19's demo data, deterministic from the world: every configuration's payment-method settings (card for all,
+// The configurations' demo data, deterministic from the world: every configuration's payment-method settings (card for all,
 // iDEAL where the merchant takes euros, PayPal for web shops and payment links), one hosted payment page per web
 // shop and payment-link configuration (colours from a fixed palette), and an API key per configuration. The keys'
 // hashes are of 'seed:<id>', which is no key anybody can present (keys start with pk_live_), so no seeded key

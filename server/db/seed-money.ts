@@ -1,4 +1,4 @@
-// Demo filter presets (issues 23 and 25): what a fresh portal shows in the transactions overview's preset list.
+// Demo filter presets: what a fresh portal shows in the transactions overview's preset list.
 // Harbour & Finch (owner@demo.test's business) shares two with everyone on it, one the page's default is not (the
 // overview opens unfiltered); Technical admins share one with their role; admin@demo.test keeps one of their own.
 import type { Db } from './client.ts';

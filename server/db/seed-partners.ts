@@ -1,4 +1,4 @@
-// Demo data of the partners area (issue 22): each seeded partner's commission plans, an ended one and the current
+// Demo data of the partners area: each seeded partner's commission plans, an ended one and the current
 // one, with rules a partner manager would write: card-scheme and MOTO carve-outs first, then volume bands per
 // currency, then a catch-all. Deterministic: the same world and anchor give the same rows.
 import * as schema from './schema.ts';

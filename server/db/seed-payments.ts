@@ -1,4 +1,4 @@
-// The payments area's part of the demo world (issue 16), in bulk SQL over the rows seed-bulk.ts just generated and
+// The payments area's part of the demo world, in bulk SQL over the rows seed-bulk.ts just generated and
 // before the statistics are aggregated from them, so the dashboard agrees with whatever is changed here:
 // - recent card payments not yet captured become authorisations ('reserved' payment and job), some in the owner's
 //   business so the demo can capture and void them;

@@ -1,4 +1,4 @@
-// Demo data of the risk area (issue 22): each merchant's stored customers (the shoppers who paid it most, from the
+// Demo data of the risk area: each merchant's stored customers (the shoppers who paid it most, from the
 // seeded transactions, with their order addresses) and some saved cards sealed into the vault; the fictional
 // sanctions and PEP list; beneficiaries of a few businesses, two of them possible matches with open alerts; and the
 // watch list computed from the transactions. Deterministic: the same world and anchor give the same rows.

@@ -1,4 +1,4 @@
-// Sign-in history of the demo world (issues 20 and 24): a few weeks of sign-ins, a mistyped password, a sign-out and
+// Sign-in history of the demo world: a few weeks of sign-ins, a mistyped password, a sign-out and
 // an account locked by wrong passwords and unlocked by an administrator, so the user page's recent events show what
 // the portal records (with the client's address; documentation addresses only). Deterministic: a function of the
 // seed's clock and the world already inserted.

@@ -1,4 +1,4 @@
-// Users area of the demo world (issue 20): the account whose password has expired (expired@demo.test), pending and
+// Users area of the demo world: the account whose password has expired (expired@demo.test), pending and
 // expired invitations in the owner's business, a deleted user's email that can no longer register, phone numbers
 // and last sign-in times. Deterministic: a function of the seed's clock and the world already inserted.
 import { createHash } from 'node:crypto';

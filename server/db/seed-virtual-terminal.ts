@@ -1,4 +1,4 @@
-// Demo data of the virtual terminal (issue 17): settings of the vt@demo.test merchant's configurations (order
+// Demo data of the virtual terminal: settings of the vt@demo.test merchant's configurations (order
 // confirmation emails on, a saved card limit of 3, shipping address asked) and, for its first three stored
 // customers, a saved published test card (4111 1111 1111 1111 or 5555 5555 5555 4444, sealed in the vault) so a
 // repeat order with a saved card is paid in the demo. Deterministic and small (a handful of rows).

@@ -492,7 +492,7 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
     grantBusiness(id, 'Finance', businessAt(6).id);
     grantBusiness(id, 'Finance', businessAt(10).id);
   }
-  // Billing (issue 22): the finance admin who runs the monthly invoices (after every random user, so ids stay put).
+  // Billing: the finance admin who runs the monthly invoices (after every random user, so ids stay put).
   grantRoot(addUser('billing@demo.test', 'Bianca', 'Osei', true), 'FinanceAdmin');
 
   // Notifications --------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ export type SeedOptions = {
   randomSeed?: number;
   /**
    * Derive the settlement ledger from the transactions (default true). The benchmarks' data sets of a million
-   * transactions and more leave it out: its bulk cut-off does not finish at that size yet (issue 18, open).
+   * transactions and more leave it out: its bulk cut-off does not finish at that size yet (open).
    */
   ledger?: boolean;
   /** Anchor of every timestamp (transactions run up to it, passwords expire relative to it). Default: now, truncated to the hour. */

@@ -15,7 +15,7 @@ import { logger } from '../log.ts';
  * a ticket's comment, a report's generation, an edited configuration). A record event names the resource and its id,
  * and whose it is (business and merchant, or one user): a stream is told only of records its user may read.
  */
-/** 'bulk-jobs': a bulk job's progress changed (each tab refetches only its own jobs; issue 23). */
+/** 'bulk-jobs': a bulk job's progress changed (each tab refetches only its own jobs). */
 export type PortalEventKind = 'notifications' | 'record' | 'bulk-jobs';
 export type RecordResource = 'paymentJob' | 'ticket' | 'report' | 'business' | 'merchant' | 'configuration' | 'hostedPage' | 'user';
 export type RecordChange = { resource: RecordResource; resourceId: string; businessId?: string | null; merchantId?: string | null; userId?: string | null };

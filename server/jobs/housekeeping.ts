@@ -1,6 +1,6 @@
 // Periodic work any node may run at any time (each step is idempotent and safe on several nodes at once): the API
-// key expiry warnings (issue 19: owners are emailed 7 days before a key expires, each key once), the account watch
-// list's daily signals (issue 22: refreshed from the last refreshed day on, under its own advisory lock), and the
+// key expiry warnings (owners are emailed 7 days before a key expires, each key once), the account watch
+// list's daily signals (refreshed from the last refreshed day on, under its own advisory lock), and the
 // files of records that are gone (server/files/record-files-sweeper.ts).
 import { warnExpiringApiKeys } from '../api/api-keys.ts';
 import type { Database } from '../db/client.ts';

@@ -58,7 +58,7 @@ export type PaymentChange = {
   audit: { event: DoorAuditEvent; metaData: Record<string, unknown> };
   at: Date;
 };
-/** The virtual terminal's orders (issue 17, server/payments/virtual-terminal.ts) commit through this door too. */
+/** The virtual terminal's orders (server/payments/virtual-terminal.ts) commit through this door too. */
 export type VirtualTerminalAuditEvent = 'VirtualTerminalOrderSuccessful' | 'VirtualTerminalOrderFailed';
 /** … and the gateway's new jobs and the shopper's payments (server/payments/payment-job-opening.ts, shopper-payment.ts). */
 export type DoorAuditEvent = PaymentAuditEvent | VirtualTerminalAuditEvent | 'GatewayPaymentJobCreated' | 'PaymentJobPaidByShopper';
@@ -77,7 +77,7 @@ export async function commitPaymentChange(tx: Tx, change: PaymentChange): Promis
     for (const row of change.insert) changes.push({ before: null, after: toStatsTransaction(row) });
   }
   await recordTransactionChanges(tx, changes);
-  // The settlement ledger moves in the same transaction as the statistics (issue 18), at the change's time (one clock).
+  // The settlement ledger moves in the same transaction as the statistics, at the change's time (one clock).
   await postTransactionChanges(tx, changes, { now: change.at });
   for (const row of change.refundRows ?? []) {
     await tx.insert(paymentRefunds).values(row).onConflictDoUpdate({
@@ -371,7 +371,7 @@ export async function cancelJob(tx: Tx, actor: Actor, address: JobAddress, input
 }
 
 /**
- * 'Expire now' (issue 17): an open job's payment link stops working at once (an agent sent it to the wrong address,
+ * 'Expire now': an open job's payment link stops working at once (an agent sent it to the wrong address,
  * the customer changed their mind). The job and its open payment become expired; nothing was paid, so no money moves.
  */
 export async function expirePaymentLink(tx: Tx, actor: Actor, address: JobAddress, input: { version: number | null }, at: Date): Promise<ActionOutcome> {
@@ -453,7 +453,7 @@ export async function advanceRefund(tx: Tx, refundId: string, to: 'processing' |
 }
 
 /**
- * A chargeback (issue 16): the shopper's bank reverses a captured card payment. The acquirer reports it; it becomes a
+ * A chargeback: the shopper's bank reverses a captured card payment. The acquirer reports it; it becomes a
  * transaction of kind 'chargeback' (paid: the money has left the merchant) under the payment, through the one door,
  * so the statistics take it off the payment's revenue, the ledger posts a reversal and the overview lists it. Its
  * amount defaults to what the merchant still holds of the payment (captured, less what is refunded, held by refunds

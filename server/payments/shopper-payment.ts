@@ -1,4 +1,4 @@
-// A shopper paying a payment job on its hosted page (GET/POST /pay/{paymentJobReference}, issue 19). In one
+// A shopper paying a payment job on its hosted page (GET/POST /pay/{paymentJobReference}). In one
 // database transaction: the job is locked and re-checked (open, not expired), the card is sealed in the card vault
 // (only its masked form is kept beside the payment), and the payment commits through the one door for money
 // (commitPaymentChange): the job's pending payment row paid when there is one, else a new one; the job paid and its

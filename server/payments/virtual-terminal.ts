@@ -1,4 +1,4 @@
-// Virtual terminal orders (issue 17): a MOTO order typed by an agent becomes a payment job and its card payment in
+// Virtual terminal orders: a MOTO order typed by an agent becomes a payment job and its card payment in
 // ONE database transaction, committed through commitPaymentChange (transactions row, statistics, ledger, audit
 // 'VirtualTerminalOrderSuccessful' / 'VirtualTerminalOrderFailed'). A declined card is a payment too: the job and
 // its declined payment are written (unsuccessful volume in the statistics) and the answer says why. The card is

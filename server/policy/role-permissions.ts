@@ -3,7 +3,7 @@ import { permissionNames, type PermissionName, type RoleName } from '../../src/c
 
 const businessRead: PermissionName[] = ['Mapi.Business.Read', 'Mapi.Merchant.Read', 'Portal.Notifications.Read', 'Portal.Tickets.Read', 'Portal.Tickets.Create'];
 const transactionRead: PermissionName[] = ['Mapi.Transactions.Read', 'Mapi.Transaction.Read', 'Portal.PaymentJobs.Read', 'Portal.Traces.Read', 'Mapi.MerchantDashboardReport.Read', 'Portal.Reports.Create'];
-/** Money-moving payment actions (issue 16): capture, refund (and cancelling a refund still requested), void. */
+/** Money-moving payment actions: capture, refund (and cancelling a refund still requested), void. */
 const paymentOperations: PermissionName[] = ['Portal.Payments.Capture', 'Portal.Payments.Refund', 'Portal.Payments.Void'];
 const financeRead: PermissionName[] = ['Mapi.MerchantAccountGroups.Read', 'Mapi.MerchantAccountPricingPlan.Read', 'Mapi.GatewayFees.Read', 'Mapi.BagsExternal.Read'];
 const internalRead: PermissionName[] = [

@@ -48,7 +48,7 @@ export async function claimNextReport(db: Db, nodeId: string, leaseMs: number): 
         eq(r.status, 'queued'),
         and(eq(r.status, 'generating'), or(lt(r.lockedUntil, sqlNow()), holderGone)),
       )))
-      // Fair between users (issue 24): the user served least recently goes first (a user with a job generating now
+      // Fair between users: the user served least recently goes first (a user with a job generating now
       // was served now), then the oldest job. One user's 20 queued exports no longer hold another's single one.
       .orderBy(sql`coalesce((SELECT max(CASE WHEN g.status = 'generating' THEN ${sqlNow()} ELSE g.generated_at END) FROM queued_reports g WHERE g.user_id = ${r.userId}), '-infinity'::timestamptz)`, asc(r.queuedAt), asc(r.id))
       .limit(1)
@@ -188,7 +188,7 @@ export function reportReadPermission(reportType: string): PermissionName {
   return reportType === 'transactions' ? 'Mapi.Transactions.Read' : 'Mapi.MerchantAccountGroups.Read';
 }
 
-/** Reports one user may have waiting (queued or generating) at once; more are refused with 429 (issue 24). */
+/** Reports one user may have waiting (queued or generating) at once; more are refused with 429. */
 export const maxWaitingReportsPerUser = 20;
 
 /**

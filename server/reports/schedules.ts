@@ -1,4 +1,4 @@
-// Scheduled statements (issue 18): report_schedules hold what a user receives and when; the runner, on any node,
+// Scheduled statements: report_schedules hold what a user receives and when; the runner, on any node,
 // every minute:
 //
 // due      each schedule whose next run has come (not paused) is locked FOR UPDATE SKIP LOCKED (nodes never queue a

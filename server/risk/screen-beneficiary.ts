@@ -1,4 +1,4 @@
-// Screening a beneficiary against the list held in the database and recording its alerts (issue 22): used by the
+// Screening a beneficiary against the list held in the database and recording its alerts: used by the
 // beneficiary endpoints and the seed, in the caller's database transaction.
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';

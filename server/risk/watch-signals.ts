@@ -1,4 +1,4 @@
-// The account watch list's computation (issue 22). Two steps, both incremental:
+// The account watch list's computation. Two steps, both incremental:
 // 1. refreshRiskSignals: merchant_risk_signals_daily gets the days since the last refresh (and the one before,
 //    which may have been partial) recomputed from transactions through the created_at index; never two years.
 // 2. recomputeWatchList: each merchant's score from those daily rows (a few dozen rows a merchant), upserted into

@@ -1,4 +1,4 @@
-// The breakdown of a period by merchant, payment method or status (issue 25, the dashboard's table under the chart).
+// The breakdown of a period by merchant, payment method or status (the dashboard's table under the chart).
 // The statistics store keeps measures per merchant and quarter hour, not per payment method or status, so this reads
 // the period's payments of the scope and currency (the (scope, created_at) indexes) with their paid refunds, and
 // applies the rules of definition.ts in SQL: a paid payment adds one sale and what was captured of it (its amount, or

@@ -2,7 +2,7 @@
 // sends a confirmation link to the new address (single use, 24 hours; the secret's SHA-256 alone is kept); opening it
 // (/connect/confirm-email) makes the change, tells the old address, ends the user's sessions, and is audited. The
 // address must still be free then.
-// Issue 33: the old address is told at once, with a link (/connect/undo-email-change, 7 days, single use) that
+// The old address is told at once, with a link (/connect/undo-email-change, 7 days, single use) that
 // cancels the change, or reverts it when it has applied: the old address is restored, every session and unused reset
 // link ends, and pending changes are cancelled. A password reset asked for within a day of a change also goes to the
 // address it replaced (issuePasswordReset in invitations.ts).

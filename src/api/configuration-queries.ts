@@ -1,4 +1,4 @@
-// Query factories and writes of issue 19: businesses, merchants, configurations, payment-method settings, hosted
+// Query factories and writes: businesses, merchants, configurations, payment-method settings, hosted
 // pages, images and API keys. Keys go from generic to specific; every answer is checked against the contract.
 import { queryOptions } from '@tanstack/react-query';
 import type { ImageMimeType, OldKeyStop, PaymentMethodEdit, HostedPageDesign } from '../contract/configurations.ts';

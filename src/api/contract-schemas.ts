@@ -109,7 +109,7 @@ export const contractSchemas = {
   authoredNotificationList,
   authoredNotification,
   createdNotification,
-  // risk area (issue 22)
+  // risk area
   customerList,
   customerDetail: customer,
   customerDataList,
@@ -122,14 +122,14 @@ export const contractSchemas = {
   userAuditEvents,
   userSessions,
   dailyBalances,
-  // partners (issue 22)
+  // partners
   partnerList,
   partnerDetail,
   commissionPlanList,
   commissionPlanDetail,
   commissionTransactionList,
   partnerDeclines,
-  // billing (issue 22)
+  // billing
   billingPreview,
   billingRunList,
   createdBillingRun,

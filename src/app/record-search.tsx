@@ -1,4 +1,4 @@
-// The palette's record search (issue 23), loaded when the palette first opens or the user types (never part of the
+// The palette's record search, loaded when the palette first opens or the user types (never part of the
 // first load): records found by GET /search grouped under a heading per kind, completion of field names and values,
 // the overview a field query describes (Enter opens it, Shift+Enter beside), and problems of the query explained
 // inline, under the input, never as a toast. What the query cannot use (a clause in error, a word beside fields that

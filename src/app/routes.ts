@@ -35,18 +35,18 @@
 // | /partners/{id}/commissions/new                                   | Mapi.Partner.Read + Mapi.CommissionPlans.Update | required | a new commission plan |
 // | /partners/{id}/users/add, /partners/{id}/users/{userId}          | Mapi.Users.Create / Mapi.Users.Read          | required  | |
 // | /profile                                                         | none                                         | free      | spec: context-free |
-// | /outbox, /outbox/{emailId}                                       | Portal.Outbox.Read (Technical admin)         | free      | issue 15: the mail outbox |
+// | /outbox, /outbox/{emailId}                                       | Portal.Outbox.Read (Technical admin)         | free      | the mail outbox |
 // | /tickets, /tickets/{id}                                          | Portal.Tickets.Read                          | free      | without a context: every ticket the user reaches (staff's queue; an emailed link opens at once) |
 // | /tickets/add                                                     | Portal.Tickets.Create                        | required  | Report bug / Give feedback open it with ?type= |
 // | /users, /users/{id}                                              | Mapi.Users.Read                              | free      | spec: context-free |
 // | /users/add                                                       | Mapi.Users.Create                            | free      | |
 // | /account-watch-list                                              | Mapi.AccountWatchList.Read                   | free      | spec |
 // | /billing                                                         | Billing.Invoices.Create                      | free      | spec; menu hidden with a business selected |
-// | /account-watch-list/{merchantId}                                 | Mapi.AccountWatchList.Read                   | free      | issue 22: one entry |
-// | /screening-alerts                                                | Mapi.Screening.Resolve                       | free      | issue 22: the analysts' alert queue |
-// | /business/{id}/beneficiaries, …/{beneficiaryId}                  | Mapi.Beneficiary.Read                        | free      | issue 22: the path names the business; later a tab of the business detail |
-// | /business/{id}/merchants/{mid}/customers, …/{customerId}         | Mapi.Customers.Read                          | free      | issue 22: the path names the merchant; later a tab of the merchant detail |
-// | /developers/api (#operationId or ?operation=)                    | none (any signed-in user)                    | free      | issue 23: the API reference, rendered from /api/portal/openapi.json |
+// | /account-watch-list/{merchantId}                                 | Mapi.AccountWatchList.Read                   | free      | one entry |
+// | /screening-alerts                                                | Mapi.Screening.Resolve                       | free      | the analysts' alert queue |
+// | /business/{id}/beneficiaries, …/{beneficiaryId}                  | Mapi.Beneficiary.Read                        | free      | the path names the business; later a tab of the business detail |
+// | /business/{id}/merchants/{mid}/customers, …/{customerId}         | Mapi.Customers.Read                          | free      | the path names the merchant; later a tab of the merchant detail |
+// | /developers/api (#operationId or ?operation=)                    | none (any signed-in user)                    | free      | the API reference, rendered from /api/portal/openapi.json |
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import type { CommandContext } from '../../commands/command.ts';
 import type { ContextKey } from '../../commands/navigation/route-commands.ts';
@@ -424,7 +424,7 @@ export const routes: readonly RouteDefinition[] = [
     menu: { section: 'billing', index: 1, label: 'Billing', visible: noBusinessSelected },
     command: { title: 'Go to billing', keywords: ['invoices', 'billing'], shortcut: 'g i' },
   },
-  // Billing (issue 22): one invoice, and a business's own invoices for its owner and finance users
+  // Billing: one invoice, and a business's own invoices for its owner and finance users
   {
     id: 'invoiceDetail', pattern: '/billing/invoices/:invoiceId', capability: 'Invoice', title: ({ invoiceId }) => `Invoice ${invoiceId ?? ''}`,
     pane: invoiceDetailPane, permissions: ['Billing.Invoices.Create'], layout: 'default', contextFree: true,
@@ -442,7 +442,7 @@ export const routes: readonly RouteDefinition[] = [
     command: { title: 'Go to account watch list', keywords: ['risk', 'fraud', 'sanctions', 'watch'], shortcut: 'g w' },
   },
 
-  // Risk area (issue 22): watch list entries, screening alerts, beneficiaries, customers
+  // Risk area: watch list entries, screening alerts, beneficiaries, customers
   {
     id: 'watchListEntry', pattern: '/account-watch-list/:merchantId', capability: 'Watch list entry', title: ({ merchantId }) => `Watch list: ${merchantId ?? ''}`,
     pane: watchEntryPane, permissions: ['Mapi.AccountWatchList.Read'], layout: 'default', contextFree: true,
@@ -475,12 +475,12 @@ export const routes: readonly RouteDefinition[] = [
     pane: customerDetailPane, permissions: ['Mapi.Customers.Read'], layout: 'default', contextFree: true,
     conditions: [{ kind: 'merchantAccess', businessParam: 'businessId', merchantParam: 'merchantId' }],
   },
-  // A bulk job over a table's selection (issue 23): its creator's alone (the server answers 404 to anyone else).
+  // A bulk job over a table's selection: its creator's alone (the server answers 404 to anyone else).
   {
     id: 'bulkJob', pattern: '/bulk-jobs/:jobId', capability: 'Bulk job', title: () => 'Bulk job', pane: bulkJobPane,
     permissions: [], layout: 'default', contextFree: true,
   },
-  // The API reference for developers (issue 23): any signed-in user; its palette command is in commands/developers/.
+  // The API reference for developers: any signed-in user; its palette command is in commands/developers/.
   { id: 'apiReference', pattern: '/developers/api', capability: 'API reference', title: () => 'API reference', pane: apiReferencePane, permissions: [], layout: 'default', contextFree: true },
 ];
 

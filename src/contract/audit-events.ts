@@ -11,7 +11,7 @@ export const auditEventNames = [
 /**
  * What a browser may report through POST /audit-events: things only the browser sees, each needing a permission in
  * the addressed business or merchant. Everything in auditEventNames is written by the server itself, in the
- * transaction of the change, and a client cannot post it (issue 24: no forged 'RefundSuccessful').
+ * transaction of the change, and a client cannot post it (no forged 'RefundSuccessful').
  */
 export const clientAuditEvents = {
   RecordPrinted: 'Mapi.Transaction.Read',

@@ -1,4 +1,4 @@
-// Beneficiaries of a business and their sanctions/PEP screening (issue 22): list spec, labels, messages.
+// Beneficiaries of a business and their sanctions/PEP screening: list spec, labels, messages.
 // Schemas (arktype) in beneficiary-schemas.ts.
 import { beneficiaryStatuses } from './enumerations.ts';
 import type { ListQuerySpec } from './list-query.ts';

@@ -1,4 +1,4 @@
-// Billing (issue 22): monthly runs that invoice each business the fees the ledger charged it, invoice statuses, the
+// Billing: monthly runs that invoice each business the fees the ledger charged it, invoice statuses, the
 // list spec and the messages the finance admin reads. Schemas (arktype) in billing-schemas.ts.
 import type { ListQuerySpec } from './list-query.ts';
 

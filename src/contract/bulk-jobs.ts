@@ -1,4 +1,4 @@
-// Bulk actions over a selection (issue 23): what the client sends (a selection described by the overview's filters,
+// Bulk actions over a selection: what the client sends (a selection described by the overview's filters,
 // plus explicit picks), what a job reports (progress, outcome, result file). The server runs every job (server/bulk/).
 // The request's schema is in bulk-job-schemas.ts, so commands and screens that need these constants do not load arktype.
 

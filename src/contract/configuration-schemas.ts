@@ -1,4 +1,4 @@
-// The arktype schemas of issue 19's calls: businesses, merchants, configurations, payment-method settings, hosted
+// The arktype schemas of these calls: businesses, merchants, configurations, payment-method settings, hosted
 // pages, images and API keys (requests checked by the server, answers by the client's validation worker). The
 // constants and field checks they rely on are in configurations.ts.
 import { type } from 'arktype';

@@ -1,5 +1,5 @@
 // Businesses, merchants, configurations, payment-method settings, hosted payment pages, images and API keys
-// (issue 19): the list specs, field limits, value sets and the field checks the server and the forms share, worded
+//: the list specs, field limits, value sets and the field checks the server and the forms share, worded
 // with the spec's generic message templates. No arktype here (schemas: configuration-schemas.ts).
 import { paymentMethods, type PaymentMethod } from './enumerations.ts';
 import type { FilterDeclaration, ListQuerySpec } from './list-query.ts';

@@ -1,4 +1,4 @@
-// Customers of a merchant (issue 22): the list's declared filters and sorts, data item kinds, labels.
+// Customers of a merchant: the list's declared filters and sorts, data item kinds, labels.
 // The answers' and bodies' schemas (arktype) are in customer-schemas.ts.
 import type { ListQuerySpec } from './list-query.ts';
 

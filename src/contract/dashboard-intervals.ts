@@ -227,7 +227,7 @@ export type DashboardView = {
 
 /**
  * Compare with a year earlier, the previous period, or (a day or a week) the same weekday a week earlier: the ways
- * to tell a drop from a season, a trend or a weekly rhythm (issue 25).
+ * to tell a drop from a season, a trend or a weekly rhythm.
  */
 export const compareModes = ['year', 'previous', 'week'] as const;
 export type CompareWith = (typeof compareModes)[number];
@@ -296,7 +296,7 @@ export const measureLabels: Record<DashboardMeasure, string> = {
   volume: 'Volume', revenue: 'Revenue', unsuccessfulVolume: 'Unsuccessful volume', unsuccessfulRevenue: 'Unsuccessful revenue', salesCount: 'Sales',
 };
 /**
- * What each measure counts, shown beside each total and in the table (issue 25). The transactions overview's
+ * What each measure counts, shown beside each total and in the table. The transactions overview's
  * totals (GET {context}/transactions/totals) count the same way, so both agree for one period and currency.
  */
 export const measureDescriptions: Record<DashboardMeasure, string> = {
@@ -309,7 +309,7 @@ export const measureDescriptions: Record<DashboardMeasure, string> = {
 
 /**
  * The measures the dashboard shows. Unsuccessful revenue counted exactly what unsuccessful volume counts (a declined
- * payment has no refunds to net), so it went (issue 25); the API still answers it for older callers.
+ * payment has no refunds to net), so it went; the API still answers it for older callers.
  */
 export const shownMeasures = ['volume', 'revenue', 'unsuccessfulVolume', 'salesCount'] as const satisfies readonly DashboardMeasure[];
 

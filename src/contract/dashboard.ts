@@ -72,7 +72,7 @@ export const declinesResponseSchema = type({
 });
 export type DeclinesResponse = typeof declinesResponseSchema.infer;
 
-// ── The breakdown of a period (issue 25): the dashboard's measures per merchant, payment method or status ──
+// ── The breakdown of a period: the dashboard's measures per merchant, payment method or status ──
 //   POST {context}/dashboard/breakdown  body breakdownRequestSchema → breakdownResponseSchema
 // Each row's measures follow server/stats/definition.ts, so the rows add up to the dashboard's totals for the same
 // period and currency. `count` is the number of payments of the row in the period, of any status.

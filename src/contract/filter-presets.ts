@@ -1,4 +1,4 @@
-// Filter presets saved in the database (issue 23 'Presets and views', issue 25 'Presets that stay true'): personal,
+// Filter presets saved in the database: personal,
 // shared with everyone on a business, or shared with an internal role; a page can have one default preset per
 // business. Shared presets are read-only to those they are shared with; their owner or an admin edits them.
 //

@@ -1,4 +1,4 @@
-// Partners and their commission plans (issue 22): the lists' declared filters and sorts, the commission rule's
+// Partners and their commission plans: the lists' declared filters and sorts, the commission rule's
 // condition values, and the pure helpers both sides share (a card's type from its masked number, a rule's label).
 import type { FilterDeclaration, ListQuerySpec } from './list-query.ts';
 

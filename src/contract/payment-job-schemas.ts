@@ -29,7 +29,7 @@ export const cancelRefundBody = type({ '+': 'reject', version: 'number.integer >
 
 export const cancelJobBody = type({ '+': 'reject', confirmed: 'boolean', version: 'number.integer >= 1' });
 export type CancelJobBody = typeof cancelJobBody.infer;
-/** 'Expire now' (issue 17): an open job's link stops working at once; nothing was paid, so nothing moves. */
+/** 'Expire now': an open job's link stops working at once; nothing was paid, so nothing moves. */
 export const expireLinkBody = type({ '+': 'reject', version: 'number.integer >= 1' });
 export type ExpireLinkBody = typeof expireLinkBody.infer;
 

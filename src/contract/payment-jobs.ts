@@ -1,4 +1,4 @@
-// Payment jobs and payment operations (issue 16): the overview's filters and orderings, the action rules both the
+// Payment jobs and payment operations: the overview's filters and orderings, the action rules both the
 // server (enforcement) and the client (what to offer) read, refund reasons and limits. Schemas of requests and
 // answers are in payment-job-schemas.ts, so a screen that needs only these constants does not build them.
 import { paymentMethods, paymentStatuses, type PaymentStatus } from './enumerations.ts';
@@ -72,7 +72,7 @@ export const refundReasonLabels: Record<RefundReason, string> = {
   other: 'Other',
 };
 
-/** The largest amount any action may carry, in minor units (issue 16). */
+/** The largest amount any action may carry, in minor units. */
 export const maxActionAmountMinor = 999_999_999;
 export const maxRefundsPerPayment = 10;
 export const maxVoidReasonLength = 255;

@@ -1,4 +1,4 @@
-// Scheduled statements (issue 18): a statement or ledger report a user receives daily, weekly on a weekday or monthly
+// Scheduled statements: a statement or ledger report a user receives daily, weekly on a weekday or monthly
 // on a day, at an hour of the time zone they choose. Each run covers the period that just ended (the day before, the
 // seven days before, the month before) and lands in the owner's report queue; an email (opt-in) links to it.
 // A transactions export (the overview's filters and columns, CSV or XLSX) can be scheduled the same way: each run

@@ -1,4 +1,4 @@
-// Step-up authentication (issue 20): sensitive actions (revealing a full card number, replacing an API key, deleting a
+// Step-up authentication: sensitive actions (revealing a full card number, replacing an API key, deleting a
 // user) need the password (and the second factor's code, when the user has one) entered again within the last
 // 5 minutes in this session. Without it the server answers 403 with one of these messages, and the client asks for
 // the password in a dialog (POST /user/step-up), then retries the action. No arktype here: the panes that show the

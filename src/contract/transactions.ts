@@ -7,7 +7,7 @@ export const transactionKinds = ['payment', 'refund', 'capture', 'chargeback'] a
 export type TransactionKind = (typeof transactionKinds)[number];
 /**
  * Kinds that take a payment's money back once paid: a refund (the merchant's) and a chargeback (the shopper's bank
- * reversing a card payment, issue 16). Both read negative and both come off the revenue of their payment's bucket.
+ * reversing a card payment). Both read negative and both come off the revenue of their payment's bucket.
  */
 export const moneyBackKinds = ['refund', 'chargeback'] as const;
 export const takesMoneyBack = (kind: string) => (moneyBackKinds as readonly string[]).includes(kind);
@@ -107,7 +107,7 @@ export const transactionColumns = [
   'kind', 'paymentJobReference', 'parentReference', 'business', 'merchantId', 'customerEmail', 'maskedCardNumber', 'declineReason',
 ] as const;
 export type TransactionColumn = (typeof transactionColumns)[number];
-/** The first nine and the Type (payment, refund, capture): a refund must read as one at a glance (issue 25). */
+/** The first nine and the Type (payment, refund, capture): a refund must read as one at a glance. */
 export const defaultTransactionColumns: readonly TransactionColumn[] = [...transactionColumns.slice(0, 9), 'kind'];
 
 export const transactionColumnLabels: Record<TransactionColumn, string> = {

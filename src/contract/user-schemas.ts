@@ -148,7 +148,7 @@ export const secondFactorEnrolmentBody = type({ currentPassword: 'string <= 1024
 export const secondFactorStatus = type({ status: "'off' | 'pending' | 'on'", recoveryCodesLeft: 'number' });
 export const secondFactorEnrolment = type({ otpauthUri: 'string', secret: 'string', qrCodeDataUrl: 'string' });
 export const recoveryCodes = type({ recoveryCodes: 'string[]' });
-/** clientAddress: where a sign-in, step-up or security change came from (issue 24), null for other events */
+/** clientAddress: where a sign-in, step-up or security change came from, null for other events */
 export const userAuditEvents = type({ results: type({ event: 'string', dateTimeUtc: 'string', actor: 'string', 'clientAddress?': 'string | null' }).array() });
 export const userSessions = type({ results: type({ signedInUtc: 'string | null', expiresUtc: 'string | null' }).array() });
 export const signOutEverywhereBody = type({ confirm: 'true' });

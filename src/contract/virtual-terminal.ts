@@ -1,4 +1,4 @@
-// The virtual terminal (issue 17): MOTO order entry and its settings. Pure rules both the
+// The virtual terminal: MOTO order entry and its settings. Pure rules both the
 // server (enforcement) and the order form (live totals, messages) read; the arktype schemas are in
 // virtual-terminal-schemas.ts so a screen that needs only these does not build them.
 import { currencyExponent } from './transactions.ts';

@@ -1,4 +1,4 @@
-// The account watch list (issue 22): the signals, THE table of thresholds, entry statuses and the list spec.
+// The account watch list: the signals, THE table of thresholds, entry statuses and the list spec.
 // Schemas (arktype) in watch-list-schemas.ts.
 import type { ListQuerySpec } from './list-query.ts';
 

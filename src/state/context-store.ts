@@ -1,6 +1,6 @@
 // The applied working context, persisted in session storage (spec: the applied context is persisted).
 // No arktype here: the shell's first load stays small, so restoring checks the shape by hand.
-// Shared by the tabs of the browser session (issue 25): a tab that applies a context says so on a
+// Shared by the tabs of the browser session: a tab that applies a context says so on a
 // BroadcastChannel; a new tab without one asks, and the open tabs answer with the last context applied in any of
 // them. Never in local storage: nothing outlives the tabs (or a sign-out, which clears each tab's).
 import { proxy, subscribe } from 'valtio';

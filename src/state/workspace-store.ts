@@ -8,25 +8,25 @@ import { decodeWorkspace, encodeWorkspace, isPanePath, maxPanes, stripPanesParam
 // 'rows': a table's row cursor (j / k / Enter), the contract's tableRowsCapability.
 export const paneCapabilities = [
   'search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows',
-  // 'save' and 'delete' (issue 19): a screen's record form saves, its record is deleted (after its confirmation)
+  // 'save' and 'delete': a screen's record form saves, its record is deleted (after its confirmation)
   'save', 'delete',
-  // payment job detail (issue 16): declared only while the focused job allows the action
+  // payment job detail: declared only while the focused job allows the action
   'capture', 'refund', 'void', 'cancelJob', 'mailPaymentLink', 'expireLink', 'viewTrace',
   // payment jobs overview: its status tabs (argument: 0 all, then the index in paymentJobTabs + 1)
   'statusTab',
-  // risk area (issue 22): a record's own actions, offered by its screen and asked for by its commands
+  // risk area: a record's own actions, offered by its screen and asked for by its commands
   'acknowledge', 'monitor', 'addNote', 'approve', 'resolveAlert', 'exportRecord', 'eraseRecord',
-  // virtual terminal (issue 17): the order form and its settings
+  // virtual terminal: the order form and its settings
   'submitOrder', 'removeOrderLine', 'newOrder', 'openOrderResult', 'saveSettings',
-  // billing (issue 22): an invoice's actions, and the billing screen's run tab
+  // billing: an invoice's actions, and the billing screen's run tab
   'downloadInvoice', 'markPaid', 'creditNote', 'runBilling',
-  // selection and bulk actions (issue 23): x / Shift+x (argument 1: range), all matching, clear, a bulk action by index
+  // selection and bulk actions: x / Shift+x (argument 1: range), all matching, clear, a bulk action by index
   'selectRow', 'selectAllMatching', 'clearSelection', 'bulkAction',
-  // watch list (issue 22): escalate the focused entry to a support ticket
+  // watch list: escalate the focused entry to a support ticket
   'escalate',
-  // hosted page editor (issue 19): the preview's width (argument: index in previewWidths) and removing the logo
+  // hosted page editor: the preview's width (argument: index in previewWidths) and removing the logo
   'previewWidth', 'removeLogo',
-  // scheduled statements (issue 18): a statement's 'Schedule statement…'
+  // scheduled statements: a statement's 'Schedule statement…'
   'schedule',
   // settlement details: a batch's, or a month's on the batch report ('Download settlement details (CSV/XLSX)…')
   'settlementDetails',

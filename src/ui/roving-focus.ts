@@ -1,4 +1,4 @@
-// The listbox pattern's movement keys (issue 25), shared by the pop-ups' lists (choice filters, date presets, filter
+// The listbox pattern's movement keys, shared by the pop-ups' lists (choice filters, date presets, filter
 // presets, the dashboard's periods): the index a key moves to, or null when the key is not a movement key. Stops at
 // the ends (no wrapping), as the WAI-ARIA listbox does by default.
 export type RovingOrientation = 'vertical' | 'horizontal' | 'both';

@@ -1,4 +1,4 @@
-// Issue 25: the breadcrumb never repeats a name: a merchant and its configuration often share their title, and a
+// The breadcrumb never repeats a name: a merchant and its configuration often share their title, and a
 // record's crumb may be named like the one before it.
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 25: focus is never lost. A screen opened by its address (a page load, the screen shown after a context is
+// Focus is never lost. A screen opened by its address (a page load, the screen shown after a context is
 // applied) has the keyboard in its pane, not on the page's body.
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The palette's record search (issue 23): results grouped by kind, an answer of an older query never shown under a
+// The palette's record search: results grouped by kind, an answer of an older query never shown under a
 // newer one, completion of field names and values, problems explained inline, and Enter on a field query opening
 // the filtered overview (Shift+Enter beside).
 import { screen, waitFor, within } from '@testing-library/react';

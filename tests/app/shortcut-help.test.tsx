@@ -49,7 +49,7 @@ describe('keyboard shortcut help', () => {
     expect(within(navigation).queryByText('Go to users')).toBeNull();
     const workspace = within(dialog).getByRole('region', { name: 'Workspace' });
     expect(within(workspace).getByText('Focus next pane')).toBeTruthy();
-    // The side menu's key (issue 25), not `[`, which turns the page.
+    // The side menu's key, not `[`, which turns the page.
     const collapse = within(workspace).getByText('Collapse or expand the side menu').closest('li');
     expect(collapse?.textContent?.replace('Collapse or expand the side menu', '')).toMatch(/^(Ctrl|⌃)\+?B$/);
     expect(within(dialog).queryByText('Export…')).toBeNull();
@@ -80,7 +80,7 @@ describe('keyboard shortcut help', () => {
     expect(within(dialog).getByText('No shortcut matches “zzzz”.')).toBeTruthy();
   });
 
-  it('lists the list keys of the pane under it, j / k / Enter / Shift+Enter and the table keys included (issue 25)', async () => {
+  it('lists the list keys of the pane under it, j / k / Enter / Shift+Enter and the table keys included', async () => {
     workspaceStore.focusedIndex = 1;
     setPaneCapabilities(workspaceStore.panes[1]?.id ?? '', ['rows']);
     shellStore.shortcutHelpOpen = true;
@@ -144,7 +144,7 @@ describe('shortcut binder', () => {
     expect(shellStore.paletteOpen).toBe(false);
   });
 
-  it('waits two seconds for the second key of a sequence (issue 25)', async () => {
+  it('waits two seconds for the second key of a sequence', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
       renderWithServices(<Harness />);

@@ -74,7 +74,7 @@ describe('side menu', () => {
   });
 });
 
-describe('collapsing the side menu (issue 25)', () => {
+describe('collapsing the side menu', () => {
   beforeEach(() => {
     resetStores();
     sessionStorage.clear();

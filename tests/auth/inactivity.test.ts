@@ -89,7 +89,7 @@ describe('inactivity monitor', () => {
   });
 });
 
-describe('inactivity shared by the tabs (issue 25)', () => {
+describe('inactivity shared by the tabs', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

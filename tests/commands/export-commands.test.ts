@@ -1,4 +1,4 @@
-// 'Export tickets…' and 'Export users…' (issues 20, 21, 23): offered on their overview only, when its screen takes an
+// 'Export tickets…' and 'Export users…': offered on their overview only, when its screen takes an
 // export (it declares so only where the user may make reports) and with the permissions the server checks for the
 // report job (the area's read and Portal.Reports.Create); they ask the screen for its export dialog.
 import { describe, expect, it, vi } from 'vitest';

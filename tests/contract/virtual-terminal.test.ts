@@ -1,4 +1,4 @@
-// The virtual terminal's pure rules (issue 17): VAT and totals (property tests: incl/excl round trip within one
+// The virtual terminal's pure rules: VAT and totals (property tests: incl/excl round trip within one
 // minor unit, excl + VAT = incl exactly, JPY whole units), the Luhn check, card brands and formatting, expiry, the
 // amount-as-typed check and the spec's date input messages.
 import fc from 'fast-check';

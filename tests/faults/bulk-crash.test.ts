@@ -1,4 +1,4 @@
-// A node dies in the middle of a bulk job on PostgreSQL (issue 23): node A has committed a batch's progress and two
+// A node dies in the middle of a bulk job on PostgreSQL: node A has committed a batch's progress and two
 // more items, holding the job's lease, when its connections go (as a killed process's do: its presence lock with
 // them). Node B takes the job over at once (A's presence is gone), goes on from A's cursor, skips the two items A
 // did after it, and finishes: every item acted on exactly once, one result, attempt 2.

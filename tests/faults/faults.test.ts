@@ -35,7 +35,7 @@ describe('kill -9 during a burst of writes and an export (embedded database)', (
     const filesDir = join(dataDir, 'files');
     const env = { REPORT_BATCH_SIZE: String(exportBatchSize) };
     const first = await boot(3301, dataDir, env);
-    // Four users share the burst: a user keeps at most 100 settings (issue 24), and the burst writes 150 and more.
+    // Four users share the burst: a user keeps at most 100 settings, and the burst writes 150 and more.
     const writers = ['owner@demo.test', 'finance@demo.test', 'developer@demo.test', 'solo@demo.test'];
     const tokens: string[] = [];
     for (const email of writers) tokens.push((await signIn(first.url, email)).accessToken);

@@ -1,4 +1,4 @@
-// Issue 33: a screen offers no action the server would refuse. Signed in with the permissions the server's role
+// A screen offers no action the server would refuse. Signed in with the permissions the server's role
 // table gives a role (server/policy/role-permissions.ts), the internal read-only role sees no watch list action,
 // no 'Duplicate user' and no 'Add user'; the roles that hold the permission still see them.
 import { screen } from '@testing-library/react';

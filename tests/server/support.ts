@@ -180,7 +180,7 @@ export async function snapshot(database: Database, options: { ignoreAuditEvents?
   return parts.join('\n');
 }
 
-/** A recent step-up for a user's test-token session (sessionKey ''): the sensitive calls then proceed (issue 20). */
+/** A recent step-up for a user's test-token session (sessionKey ''): the sensitive calls then proceed. */
 export async function grantStepUp(database: Database, userId: string, minutes = 5): Promise<void> {
   const expiresAt = new Date(Date.now() + minutes * 60_000);
   await database.db.insert(schema.stepUpGrants).values({ userId, sessionKey: '', expiresAt })

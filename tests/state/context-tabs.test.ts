@@ -1,4 +1,4 @@
-// Issue 25: the applied context is shared by the tabs of one browser session. A new tab (its own session storage,
+// The applied context is shared by the tabs of one browser session. A new tab (its own session storage,
 // no context yet) asks the open tabs and takes the last context applied in any of them; a tab that applies one tells
 // the others. Never through local storage.
 import { afterEach, describe, expect, it, vi } from 'vitest';

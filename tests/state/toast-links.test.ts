@@ -1,4 +1,4 @@
-// Issue 25: the 'report queued' toast goes once its link's place is open (the report queue calls this on mount).
+// The 'report queued' toast goes once its link's place is open (the report queue calls this on mount).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearToasts, dismissToastsLinkingTo, showToast, toastStore } from '../../src/state/toast-store.ts';
 

@@ -17,7 +17,7 @@ describe('workspace store', () => {
     loadLayout({ paths: ['/dashboard'], focused: 0 });
   });
 
-  it('opens a new pane at the right end, in the order opened, whichever pane has the focus (issue 25)', () => {
+  it('opens a new pane at the right end, in the order opened, whichever pane has the focus', () => {
     openBeside('/transactions');
     openBeside('/users');
     focusNextPane(1);

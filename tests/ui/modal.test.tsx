@@ -70,7 +70,7 @@ describe('Modal', () => {
   });
 });
 
-describe('Modal focus and Ctrl+Enter (issue 25)', () => {
+describe('Modal focus and Ctrl+Enter', () => {
   it('opens on its first field, not on ×', async () => {
     renderModal();
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Street' })));

@@ -1,4 +1,4 @@
-// The listbox pattern's movement keys (issue 25) as a table of cases.
+// The listbox pattern's movement keys as a table of cases.
 import { describe, expect, it } from 'vitest';
 import { rovingTarget, type RovingOrientation, typeaheadTarget } from '../../src/ui/roving-focus.ts';
 

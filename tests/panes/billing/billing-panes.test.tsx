@@ -1,4 +1,4 @@
-// The billing screens (issue 22) against a fake Portal API: the run (last month by default, preview from the ledger,
+// The billing screens against a fake Portal API: the run (last month by default, preview from the ledger,
 // 'Create invoices' only after a confirmation, a month billed twice explained), the invoices table, and an invoice's
 // actions (mark paid with the version read, a credit note in major units sent as minor units).
 import { screen, waitFor, within } from '@testing-library/react';

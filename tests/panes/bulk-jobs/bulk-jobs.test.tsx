@@ -1,4 +1,4 @@
-// Bulk actions from the payment jobs overview (issue 23): all matching selected and cancelled as one server job that
+// Bulk actions from the payment jobs overview: all matching selected and cancelled as one server job that
 // carries the filters (not the rows), behind the confirmation tick; the job's screen shows live progress and can
 // cancel it, and offers its result file once it has ended.
 import { screen, within } from '@testing-library/react';

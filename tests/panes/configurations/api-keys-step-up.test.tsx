@@ -1,4 +1,4 @@
-// Issue 33: creating an API key asks to confirm it is you, like replacing one. The server's step-up 403 opens the
+// Creating an API key asks to confirm it is you, like replacing one. The server's step-up 403 opens the
 // step-up dialog from the 'New API key' dialog; after the password the key is created and shown once.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,4 +1,4 @@
-// Adding and changing a merchant's customer (issue 22) against a fake Portal API: the add dialog shows each field's
+// Adding and changing a merchant's customer against a fake Portal API: the add dialog shows each field's
 // problem in the generic wording and sends nothing until they are fixed, then opens the new customer; the edit
 // dialog sends the version it started from and keeps what it does not show (the second phone); the commands are
 // offered only where the screen answers them; the body builder as a table of cases.

@@ -1,4 +1,4 @@
-// The dashboard's date control (issue 25): its periods are one tab stop; the arrows move between them, Enter
+// The dashboard's date control: its periods are one tab stop; the arrows move between them, Enter
 // chooses one.
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

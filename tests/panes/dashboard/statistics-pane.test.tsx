@@ -328,7 +328,7 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
   });
 });
 
-describe('a dashboard that explains a drop (issue 25)', { timeout: 30_000 }, () => {
+describe('a dashboard that explains a drop', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     await import('../../../src/contract/dashboard.ts');
     await import('lightweight-charts');
@@ -389,7 +389,7 @@ describe('a dashboard that explains a drop (issue 25)', { timeout: 30_000 }, () 
   });
 });
 
-describe('compare with the previous period or a week earlier (issue 25)', { timeout: 30_000 }, () => {
+describe('compare with the previous period or a week earlier', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     await import('../../../src/contract/dashboard.ts');
     await import('lightweight-charts');
@@ -423,7 +423,7 @@ describe('compare with the previous period or a week earlier (issue 25)', { time
   });
 });
 
-describe('the breakdown under the chart (issue 25)', { timeout: 30_000 }, () => {
+describe('the breakdown under the chart', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     await import('../../../src/contract/dashboard.ts');
     await import('lightweight-charts');

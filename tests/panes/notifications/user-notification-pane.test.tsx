@@ -109,7 +109,7 @@ describe('the notifications list', () => {
     let marked = false;
     const api = fakeApi({
       '/user/notifications': () => page(false),
-      // The unread one is on another page: the bell's count enables the button all the same (issue 25).
+      // The unread one is on another page: the bell's count enables the button all the same.
       '/user/notifications/status': () => ({ totalUnreadCount: marked ? 0 : 1, passwordExpiresInXDays: null, latestUnread: null }),
     });
     (api.put as ReturnType<typeof vi.fn>).mockImplementation(async () => { marked = true; return undefined; });

@@ -1,4 +1,4 @@
-// The risk screens (issue 22) against a fake Portal API: the watch list's score colouring and actions, the
+// The risk screens against a fake Portal API: the watch list's score colouring and actions, the
 // beneficiary screens (ask the owner without the permission, IBAN checked in the form, alert resolution with a
 // reason and a decision never preselected, who last changed it), and the customer screen (Unknown phone types hidden, erasure only after confirmation).
 import { screen, waitFor, within } from '@testing-library/react';

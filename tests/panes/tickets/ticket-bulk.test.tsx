@@ -1,4 +1,4 @@
-// Bulk actions from the tickets overview (issue 23): picked rows, then all matching, assigned as one server job over
+// Bulk actions from the tickets overview: picked rows, then all matching, assigned as one server job over
 // the filters; a requester may change status (the server lets them close only their own) but not assign.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

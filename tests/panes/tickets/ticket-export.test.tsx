@@ -1,4 +1,4 @@
-// Export from the tickets overview (issues 21, 23): the header's Export and the selection bar's 'Export selected…'
+// Export from the tickets overview: the header's Export and the selection bar's 'Export selected…'
 // queue a bulk 'export' job (a report in My report queue) over the picks or over every ticket matching the filters.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

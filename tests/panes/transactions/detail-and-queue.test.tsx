@@ -88,7 +88,7 @@ describe('my report queue', () => {
     const api = fakeApi({ '/reports': () => ({ results: reports, numberOfResults: reports.length }) });
     return { api, user: userEvent.setup(), ...renderWithServices(<ReportQueuePane params={{}} search="" capability="Report queue" />) };
   }
-  // One row a report (issue 25: a dense table like the other overviews); row 0 is the header.
+  // One row a report (a dense table like the other overviews); row 0 is the header.
   const card = (index: number) => within(screen.getByRole('grid', { name: 'Reports' })).getAllByRole('row')[index + 1] as HTMLElement;
   const queue = async () => {
     const grid = await screen.findByRole('grid', { name: 'Reports' });

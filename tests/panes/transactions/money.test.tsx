@@ -1,4 +1,4 @@
-// Money that reads right and presets that stay true (issue 25), on the transactions overview and detail: refunds
+// Money that reads right and presets that stay true, on the transactions overview and detail: refunds
 // as refunds, refunded payments saying so, the Type column by default, type and currency filters, the amount
 // filter asking for one currency, multi-selects applying on Apply, presets relative, described and shared.
 import { screen, waitFor, within } from '@testing-library/react';
@@ -82,7 +82,7 @@ describe('money on the transactions overview', () => {
     expect(within(rowOf('TXPART01')).getByText('Partially refunded')).toBeTruthy();
     expect(within(rowOf('TXPART01')).queryByText('Paid')).toBeNull();
     expect(within(rowOf('TXPAID01')).getByText('Paid')).toBeTruthy();
-    // A chargeback (issue 16) takes money back too: its own badge and a negative amount.
+    // A chargeback takes money back too: its own badge and a negative amount.
     const chargeback = within(rowOf('TXCHARGE1'));
     expect(chargeback.getByText('Chargeback')).toBeTruthy();
     expect(chargeback.getByRole('gridcell', { name: '-€45.00' })).toBeTruthy();

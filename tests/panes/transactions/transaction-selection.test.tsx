@@ -1,4 +1,4 @@
-// The transactions overview's selection (issue 23): x on the cursor row and the checkboxes pick rows, 'Select all N
+// The transactions overview's selection: x on the cursor row and the checkboxes pick rows, 'Select all N
 // matching' takes every page; 'Export selected…' queues a bulk export job of the picks (a report in My report queue),
 // while Export with nothing picked still queues every matching row through the transactions report call.
 import { screen, waitFor, within } from '@testing-library/react';

@@ -76,7 +76,7 @@ describe('the transactions overview', () => {
     expect(lastQuery()).toEqual({ pagenumber: '1', pagesize: '25', OrderingField: 'date', OrderingDirection: 'Descending' });
     const grid = screen.getByRole('grid', { name: 'Transactions' });
     expect(within(grid).getAllByRole('columnheader').map((header) => header.textContent?.replace(/[↑↓↕]/g, ''))).toEqual(
-      // The selection's checkbox column first (issue 23), then the overview's own.
+      // The selection's checkbox column first, then the overview's own.
       ['Selected', 'Date', 'Reference', 'Merchant', 'Amount', 'Currency', 'Status', 'Payment method', 'Channel', 'E-wallet', 'Type'],
     );
     expect(within(rowOf('TX0001')).getByRole('gridcell', { name: '£12.50' })).toBeTruthy();

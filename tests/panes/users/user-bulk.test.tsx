@@ -1,4 +1,4 @@
-// The bulk lock from the users overview (issue 23): picked users locked as one server job over the overview's own
+// The bulk lock from the users overview: picked users locked as one server job over the overview's own
 // rows (context 'all': every user the caller reads), the server checking each.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

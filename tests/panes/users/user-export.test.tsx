@@ -1,4 +1,4 @@
-// Export from the users overview (issues 20, 23): the picked users, or every user matching the filters, queued as a
+// Export from the users overview: the picked users, or every user matching the filters, queued as a
 // bulk 'export' job over the overview's own rows (context 'all'); the file waits in My report queue.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,4 +1,4 @@
-// Beneficiaries and screening (issue 22) on PGlite and PostgreSQL: allowed, forbidden, cross-tenant 404, malformed
+// Beneficiaries and screening on PGlite and PostgreSQL: allowed, forbidden, cross-tenant 404, malformed
 // (IBAN checksum, BIC), stale version; screening on create and change raises alerts; four-eyes approval; alerts
 // resolved with a reason (audited); the sensitivity setting. Four eyes that are two people: the second approver signed
 // in with two-factor and not invited by the creator in the last 7 days, every owner emailed of an approval, and who

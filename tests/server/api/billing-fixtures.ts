@@ -1,4 +1,4 @@
-// Fixtures of the billing suites (issue 22), shared with the isolation and hostile suites: a finance admin, and a
+// Fixtures of the billing suites, shared with the isolation and hostile suites: a finance admin, and a
 // month of sales and fees in the ledger (October 2026) posted the way the payments module posts them.
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';

@@ -1,4 +1,4 @@
-// Billing (issue 22) on PGlite and PostgreSQL: preview and run of a month from the ledger (fees per payment method,
+// Billing on PGlite and PostgreSQL: preview and run of a month from the ledger (fees per payment method,
 // the minimum top-up), gapless numbers, a month billed once, mark paid with a version, credit notes, PDFs in the
 // file store, and who may do and read what (the business's owner and finance users read their own invoices only).
 import { mkdtemp, rm } from 'node:fs/promises';

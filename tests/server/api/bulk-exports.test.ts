@@ -1,4 +1,4 @@
-// Exports of the tickets and users overviews as bulk jobs (issues 20, 21, 23) on PGlite and PostgreSQL: the job queues
+// Exports of the tickets and users overviews as bulk jobs on PGlite and PostgreSQL: the job queues
 // a report in My report queue; the report worker writes the file with the overview's filters (and picks), scoped and
 // checked as the list calls are: another tenant's rows never, internal notes only for staff, a user's roles only
 // where the caller reads them; refused without the read permission (403) or in an unreachable context (404).

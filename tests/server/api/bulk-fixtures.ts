@@ -1,4 +1,4 @@
-// Bulk jobs' fixtures (issue 23), on top of the fixture world: pending payment jobs of B3 at two merchants, a paid
+// Bulk jobs' fixtures, on top of the fixture world: pending payment jobs of B3 at two merchants, a paid
 // one, two of another tenant (B1), and a user who may cancel at one merchant of B3 only.
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';

@@ -1,4 +1,4 @@
-// Bulk jobs (issue 23) on PGlite and PostgreSQL: a selection of the payment jobs overview (its filters, plus or minus
+// Bulk jobs on PGlite and PostgreSQL: a selection of the payment jobs overview (its filters, plus or minus
 // picks) cancelled or mailed as a server job: every item checked against the user's permission where it lives and
 // its state; a filter never reaches another tenant; a retried create returns the first job; a cancel stops it
 // between items; the result file lists every failed item and why; an export lands in My report queue.

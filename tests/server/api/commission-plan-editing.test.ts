@@ -1,4 +1,4 @@
-// Editing a commission plan (issue 22) on PGlite and PostgreSQL: a finance admin replaces a plan's rules under the
+// Editing a commission plan on PGlite and PostgreSQL: a finance admin replaces a plan's rules under the
 // version rule (409 when stale, nothing written), audited with before and after; the partner itself, read-only
 // internal users and everyone else are refused; malformed bodies and each field's problem answer 400 in the spec's
 // generic wording; an ended plan is not changed; the commission earned is recomputed with the new rules.

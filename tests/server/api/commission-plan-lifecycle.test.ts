@@ -1,4 +1,4 @@
-// Creating and deleting commission plans (issue 22) on PGlite and PostgreSQL: a finance admin creates a plan under
+// Creating and deleting commission plans on PGlite and PostgreSQL: a finance admin creates a plan under
 // the edit's checks (201, the plan as GET answers it, audited CommissionPlanCreated); the partner itself and read-only
 // internal users are refused (403), another partner's user and everyone else out of reach get 404; malformed bodies
 // and each field's problem answer 400. Only a plan that has not started may be deleted, under the version rule

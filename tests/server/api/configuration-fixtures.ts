@@ -1,4 +1,4 @@
-// Users issue 19's suites need beyond the shared fixture world: an external developer on B1, an Implementations
+// Users the configuration suites need beyond the shared fixture world: an external developer on B1, an Implementations
 // user and a Customer service user (internal), and a merchant-level Finance user on M3a.
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';

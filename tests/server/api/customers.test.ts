@@ -1,4 +1,4 @@
-// Customers of a merchant (issue 22) on PGlite and PostgreSQL: allowed, forbidden, cross-tenant 404, malformed,
+// Customers of a merchant on PGlite and PostgreSQL: allowed, forbidden, cross-tenant 404, malformed,
 // stale version; erasure removes the saved card's vault row and is audited; the export holds no card number.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

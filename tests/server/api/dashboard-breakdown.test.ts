@@ -1,4 +1,4 @@
-// The dashboard's breakdown (issue 25): a period's measures by merchant, payment method or status, under the same
+// The dashboard's breakdown: a period's measures by merchant, payment method or status, under the same
 // definitions as the dashboard, so the rows add up to its totals; scoped, permission-checked and validated like it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totalsOf } from '../../../src/contract/dashboard-intervals.ts';

@@ -1,4 +1,4 @@
-// Filter presets in the database (issue 23 'Presets and views', issue 25 'Presets that stay true'): personal,
+// Filter presets in the database: personal,
 // shared with a business (read-only to its other users; its owner or an admin edits), shared with an internal
 // role, a default per page and business; versions (409), audit, and tenants (404).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Money that reads right (issue 25): refunds and refunded payments as the list and detail answer them, the
+// Money that reads right: refunds and refunded payments as the list and detail answer them, the
 // amount filter in each row's own currency and the sort within one currency, and the overview's totals equal to the
 // dashboard's for the same period and filter.
 import { sql } from 'drizzle-orm';

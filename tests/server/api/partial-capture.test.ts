@@ -1,4 +1,4 @@
-// Issue 32, money: a partial capture credits the ledger with what was captured (each capture its own sale, the fee
+// Money: a partial capture credits the ledger with what was captured (each capture its own sale, the fee
 // on the captured amount by the pricing plan) and leaves the rest of the authorisation open to capture or void; an
 // amount below one minor unit, or with more decimals than its currency has, is refused with a 400 that says so and
 // changes nothing (no capture, no refund slot, no email). Through the Portal API, on PGlite and PostgreSQL.

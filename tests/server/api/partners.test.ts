@@ -1,4 +1,4 @@
-// Partners (issue 22) on PGlite and PostgreSQL: the overview, one partner, its businesses, its commission plans with
+// Partners on PGlite and PostgreSQL: the overview, one partner, its businesses, its commission plans with
 // the commission earned per month from the ledger's fees (reconciled to the cent with the per-transaction shares),
 // its declines by business; allowed, forbidden, cross-tenant 404, malformed 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

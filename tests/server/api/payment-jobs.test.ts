@@ -1,4 +1,4 @@
-// Payment jobs and payment operations (issue 16) on PGlite and PostgreSQL: the overview, the detail, traces and the
+// Payment jobs and payment operations on PGlite and PostgreSQL: the overview, the detail, traces and the
 // audit trail, and every action allowed, forbidden, cross-tenant (404), malformed, refused with a reason, repeated
 // with one Idempotency-Key, raced, and stale (409); the statistics stay equal to a raw aggregation throughout.
 import { sql } from 'drizzle-orm';
@@ -111,7 +111,7 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
     it('answers 404 for another tenant’s job, 403 without the permission, 404 for an unreachable context', async () => {
       expect((await call(users.owner, 'GET', `${B3}/payment-jobs/PJ1R0001`)).status).toBe(404);
       expect((await call(users.owner, 'GET', '/businesses/B1/payment-jobs/PJ1R0001')).status).toBe(404);
-      // The VirtualTerminal role reads its merchant's payment jobs (issue 17: the agent opens the job an order made),
+      // The VirtualTerminal role reads its merchant's payment jobs (the agent opens the job an order made),
       // but holds no Portal.Traces.Read.
       expect((await call(users.merchantOnly, 'GET', '/businesses/B1/merchants/M1b/payment-jobs')).status).toBe(200);
       expect((await call(users.merchantOnly, 'GET', '/businesses/B1/merchants/M1b/traces/TR1A0001')).status).toBe(403);

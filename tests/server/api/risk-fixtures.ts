@@ -1,4 +1,4 @@
-// Fixtures of the risk area's suites (issue 22), shared with the isolation and hostile suites: customers with a
+// Fixtures of the risk area's suites, shared with the isolation and hostile suites: customers with a
 // saved card, a risk analyst and a second owner of B3, the screening list, and a merchant with a card-testing burst.
 import { vaultCard } from '../../../server/cards/card-vault.ts';
 import type { Database } from '../../../server/db/client.ts';

@@ -48,7 +48,7 @@ describe.each(databaseKinds)('palette record look-up on %s', (kind) => {
     expect((await harness.call(users.owner, 'GET', '/search?term=abc&drop=1')).status).toBe(400);
   });
 
-  describe('record search (issue 23)', () => {
+  describe('record search', () => {
     beforeAll(async () => {
       const { db } = harness.database;
       await db.insert(schema.customers).values([

@@ -1,4 +1,4 @@
-// Step-up authentication (issue 20) on PGlite and PostgreSQL: revealing a card number and replacing an API key need
+// Step-up authentication on PGlite and PostgreSQL: revealing a card number and replacing an API key need
 // the password (and the second factor's code, when the user has one) entered again in the last 5 minutes; without it
 // 403 with the message that tells the client which dialog to show; wrong passwords count towards the lockout; every
 // step-up is audited with the client's address and user agent.

@@ -54,7 +54,7 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
 
     it.each([
       ['date', 'Ascending', [...b1ByDateDescending].reverse()],
-      // Amounts sort within a currency (issue 25): EUR's rows, then GBP's, each in amount order.
+      // Amounts sort within a currency: EUR's rows, then GBP's, each in amount order.
       ['amount', 'Ascending', ['TX1A0003', 'TX1R0001', 'TX1B0001', 'TX1A0001', 'TX1C0001', 'TX1A0002']],
       ['amount', 'Descending', ['TX1A0003', 'TX1A0002', 'TX1C0001', 'TX1A0001', 'TX1B0001', 'TX1R0001']],
       ['status', 'Ascending', ['TX1A0002', 'TX1R0001', 'TX1B0001', 'TX1A0003', 'TX1C0001', 'TX1A0001']],

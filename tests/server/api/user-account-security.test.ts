@@ -1,4 +1,4 @@
-// Issue 33, 'Sign-in and the account', on PGlite and PostgreSQL: wrong two-factor codes counted on the account across
+// Sign-in and the account, on PGlite and PostgreSQL: wrong two-factor codes counted on the account across
 // sign-ins, step-ups and removals (the tenth locks, emails the holder and is audited); removing two-factor sign-in
 // needs the password as well as a code; changing one's email needs the password (or a step-up), tells the old
 // address at once with an undo link, and a reset within a day of a change also goes to the old address; sent

@@ -1,4 +1,4 @@
-// Users, roles and identity (issue 20) on PGlite and PostgreSQL: every call, who may do what, privilege escalation
+// Users, roles and identity on PGlite and PostgreSQL: every call, who may do what, privilege escalation
 // attempts, cross-tenant reads and writes, versions, audit events, invitations and password resets followed from the
 // outbound email's link.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The virtual terminal (issue 17) on PGlite and PostgreSQL: orders allowed, forbidden, cross-tenant 404, malformed,
+// The virtual terminal on PGlite and PostgreSQL: orders allowed, forbidden, cross-tenant 404, malformed,
 // switched off; paid and declined test cards through the one door for money (job, payment row, statistics, audit);
 // a reference used again within 24 hours asks first; saved cards and their limit; Idempotency-Key; confirmation
 // emails; settings with the configuration's version (stale → 409); the gateway API with a valid, revoked and unknown

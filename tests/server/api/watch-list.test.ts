@@ -1,4 +1,4 @@
-// The account watch list (issue 22) on PGlite and PostgreSQL: signals computed from transactions through the daily
+// The account watch list on PGlite and PostgreSQL: signals computed from transactions through the daily
 // table (incrementally), the entry's score and trend, analysts' status changes (versioned, audited) and notes;
 // internal-only access. Plus the signal rules as a table of cases.
 import { and, eq } from 'drizzle-orm';

@@ -115,7 +115,7 @@ describe.each(databaseKinds)('full card numbers on %s', (kind) => {
       expect(bodies.flatMap(fullNumbersIn)).toEqual([]);
       expect(logged.flatMap(fullNumbersIn)).toEqual([]);
 
-      // The reveal (after the step-up it needs, issue 24) gives the number of the masked card, and is recorded.
+      // The reveal (after the step-up it needs) gives the number of the masked card, and is recorded.
       await grantStepUp(database, admin);
       const reference = sample[0]?.reference ?? '';
       const revealed = await call(admin, 'GET', `/transactions/${reference}/cardNumber`);

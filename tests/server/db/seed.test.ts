@@ -248,7 +248,7 @@ describe('demo seed', () => {
     expect(await count(first, `SELECT count(*) AS n FROM payment_jobs WHERE NOT ("order" ? 'billingAddress' AND "order" ? 'shippingAddress')`)).toBe(0);
   });
 
-  it('seeds the payments area: authorisations to capture, open jobs, refunds with reasons and steps (issue 16)', async () => {
+  it('seeds the payments area: authorisations to capture, open jobs, refunds with reasons and steps', async () => {
     const owner = summary.demo.ownerBusinessId;
     // Authorisations waiting for capture have no capture yet, and their job agrees; the owner has some to act on.
     expect(await count(first, `SELECT count(*) AS n FROM transactions t JOIN payment_jobs j ON j.reference = t.payment_job_reference
@@ -317,7 +317,7 @@ describe('demo seed', () => {
       }
       expected.set(key, m);
     }
-    // Refunds and chargebacks (issue 16) both take their amount off their payment's revenue.
+    // Refunds and chargebacks both take their amount off their payment's revenue.
     for (const row of rows.filter((r) => (r.kind === 'refund' || r.kind === 'chargeback') && r.status === 'paid')) {
       const m = expected.get(keyOfPayment.get(row.parent_reference ?? '') ?? '');
       if (!m) throw new Error(`${row.kind} ${row.reference} without its payment`);
@@ -369,7 +369,7 @@ describe('demo seed', () => {
       WHERE u.email LIKE '%@demo.test' AND n.status = 'published' AND (n.view_restriction = 'allUsers' OR u.internal) AND r.user_id IS NULL
       GROUP BY u.email`);
     expect(unread.filter((u) => u.n > 0).length).toBeGreaterThanOrEqual(9);
-    // Billing (issue 22): the two months before last are invoiced, paid but for one overdue invoice; last month is open.
+    // Billing: the two months before last are invoiced, paid but for one overdue invoice; last month is open.
     const invoices = await first.query<{ month: string; status: string; overdue: boolean; kind: string }>(`SELECT month, status, kind, (status = 'issued' AND kind = 'invoice' AND due_utc < now()) AS overdue FROM invoices`);
     expect(invoices.filter((row) => row.kind === 'invoice').length).toBeGreaterThan(2);
     expect(invoices.filter((row) => row.overdue)).toHaveLength(1);

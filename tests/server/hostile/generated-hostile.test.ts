@@ -22,7 +22,7 @@ const knownIds: Record<string, string> = {
 };
 const hostilePathValues = ['-1', 'x'.repeat(300), '__proto__', 'constructor', '..', '🙂'];
 /**
- * The only audit rows allowed to appear: refused user administration (issue 20), and reads that are audited by
+ * The only audit rows allowed to appear: refused user administration, and reads that are audited by
  * design (an export or a card reveal asked with an extra, ignored query key is still a read, and still recorded).
  */
 const expectedAuditEvents = ['UserAdministrationRefused', 'UserDeletionFailed', 'CustomerDataExported', 'CardNumberRevealed'];

@@ -12,7 +12,7 @@ import { insertCommissionPlans } from '../api/partner-fixtures.ts';
 
 type Route = { method: string; path: string };
 
-/** The risk area's tables (issue 22), digested like snapshot() does for the others. */
+/** The risk area's tables, digested like snapshot() does for the others. */
 async function riskSnapshot(database: Database): Promise<string> {
   const parts: string[] = [];
   for (const table of ['customers', 'customer_data', 'beneficiaries', 'screening_alerts', 'risk_settings', 'watch_list_entries', 'watch_list_notes', 'billing_runs', 'invoices', 'invoice_counters']) {
@@ -36,25 +36,25 @@ const knownIds: Record<string, string> = {
   // support: a ticket of M3a with a comment and a file on each (inserted below)
   ticketId: 'TCKHOSTILE', commentId: 'TCCHOSTILE', attachmentId: 'TCAHOSTILE',
   paymentMethod: 'card', reference: 'HPPFIXTURE', keyId: 'KEY0000000000000000', imageReference: 'IMG00000000000000000000000000000000',
-  // payment jobs (issue 16): a real job, payment and trace of B3, so the routes get past the look-up
+  // payment jobs: a real job, payment and trace of B3, so the routes get past the look-up
   paymentJobReference: 'PJ3A0001', paymentId: 'TX3A0001', traceReference: 'TR3A0001', refundId: 'TX3A0001',
   // the settlement ledger (tests/server/ledger/ledger-fixtures.ts): M3a's account group and a batch of it
   accountNumber: m3aGbp, batchId: `B${m3aGbp}-20261001`, kind: 'trading',
-  // risk area (issue 22): records that exist in B3 / M3a (tests/server/api/risk-fixtures.ts)
+  // risk area: records that exist in B3 / M3a (tests/server/api/risk-fixtures.ts)
   customerId: 'CUS3A1', dataId: 'CD3A1CONSENT', beneficiaryId: 'BENFIX1', alertId: 'SAFIX1',
-  // virtual terminal (issue 17): a saved card of a stored customer of M3a (inserted below)
+  // virtual terminal: a saved card of a stored customer of M3a (inserted below)
   savedCardId: 'SCHOSTILE',
-  // partners (issue 22): P1's commission plan (tests/server/api/partner-fixtures.ts)
+  // partners: P1's commission plan (tests/server/api/partner-fixtures.ts)
   planId: 'CP-P1',
-  // billing (issue 22): an issued invoice of B3 (inserted below)
+  // billing: an issued invoice of B3 (inserted below)
   invoiceId: 'INVHOSTILE',
-  // bulk jobs (issue 23): a well-formed id of no job
+  // bulk jobs: a well-formed id of no job
   jobId: 'BLK0000000000000000',
-  // filter presets (issues 23 and 25): an id of the right shape (none exists: 404 after the body is read)
+  // filter presets: an id of the right shape (none exists: 404 after the body is read)
   presetId: 'FP0000000000000000',
 };
 
-/** Routes served without a portal session (issue 19: images are shown by <img> tags and shopper pages). */
+/** Routes served without a portal session (images are shown by <img> tags and shopper pages). */
 const publicRoutes = new Set(['GET /images/:imageReference']);
 
 function fill(path: string, value: (param: string) => string): string {
@@ -74,7 +74,7 @@ describe('hostile input on every Portal API route (PGlite)', () => {
   let harness: ReturnType<typeof createTestApp>;
   let routes: Route[];
   let before: string;
-  // Refused user administration is audited by design (issue 20): the only rows allowed to appear.
+  // Refused user administration is audited by design: the only rows allowed to appear.
   const expectedAuditEvents = ['UserAdministrationRefused', 'UserDeletionFailed'];
 
   beforeAll(async () => {
@@ -170,7 +170,7 @@ describe('hostile input on every Portal API route (PGlite)', () => {
 
   it('refuses oversized payloads with 413 on every write route', async () => {
     const huge = JSON.stringify({ value: 'x'.repeat(1_200_000) });
-    // Image uploads take up to 5 MB as base64 (issue 19): their limit is higher, and so is the payload that breaks it.
+    // Image uploads take up to 5 MB as base64: their limit is higher, and so is the payload that breaks it.
     const hugeImage = JSON.stringify({ data: 'A'.repeat(7_200_000), mimeType: 'image/png' });
     for (const route of routes.filter((candidate) => ['POST', 'PUT', 'PATCH'].includes(candidate.method))) {
       const body = route.path.endsWith('/images') ? hugeImage : huge;

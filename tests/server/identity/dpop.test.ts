@@ -1,4 +1,4 @@
-// DPoP (RFC 9449, issue 24): the browser's tokens are bound to its non-extractable key, so a copied access token or
+// DPoP (RFC 9449): the browser's tokens are bound to its non-extractable key, so a copied access token or
 // refresh token is refused without that key. The real provider and the real Portal API behind one HTTP server; the
 // browser's own proof code (src/api/dpop.ts) makes the proofs.
 import { createServer, type Server } from 'node:http';

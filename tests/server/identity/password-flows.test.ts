@@ -1,4 +1,4 @@
-// Issue 20 against a real HTTP server with the provider and the Portal API, on PGlite and PostgreSQL: 'Forgot your
+// Invitations, resets and expired passwords against a real HTTP server with the provider and the Portal API, on PGlite and PostgreSQL: 'Forgot your
 // password?' and the emailed reset link, a reset sent by an administrator, the change forced at sign-in when a
 // password has expired, and an invitation accepted from its email link followed by a sign-in with a standard OpenID
 // Connect client library (oauth4webapi) that sees only the inviting business; TOTP sign-in through the same client.

@@ -1,4 +1,4 @@
-// TRUSTED_PROXIES (issue 24): the client's address is read from X-Forwarded-For only when the direct peer is a trusted
+// TRUSTED_PROXIES: the client's address is read from X-Forwarded-For only when the direct peer is a trusted
 // proxy. The rule on its own, then through the real sign-in page: the address throttle counts the forwarded client
 // (so one client behind the balancer does not throttle everyone), the audit rows record it, and a client that forges
 // the header without a trusted proxy in front gets nothing from it.

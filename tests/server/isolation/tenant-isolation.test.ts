@@ -28,19 +28,19 @@ type Tenant = {
   userId: string | null;
   /** support: a ticket of the merchant (else of its business), its first comment and an attachment of each */
   ticketId: string | null; ticketMerchantId: string | null; commentId: string | null; attachmentId: string | null; commentAttachmentId: string | null;
-  /** issue 19: a hosted page, an image and an API key of the merchant's configuration */
+  /** a hosted page, an image and an API key of the merchant's configuration */
   hostedPageReference: string | null; imageReference: string | null; apiKeyId: string | null;
-  /** payment jobs: the job's first payment and one of its refunds (issue 16) */
+  /** payment jobs: the job's first payment and one of its refunds */
   paymentId: string | null; refundId: string | null;
   /** the settlement ledger: the merchant's first account group, one of its batches, the business account group (automatic remittance off) */
   accountNumber: string | null; batchId: string | null; businessAccountNumber: string | null;
-  /** risk area (issue 22): a customer of the merchant and one of its data items, a beneficiary of the business and one of its alerts */
+  /** risk area: a customer of the merchant and one of its data items, a beneficiary of the business and one of its alerts */
   customerId?: string | null; dataId?: string | null; beneficiaryId?: string | null; alertId?: string | null;
-  /** virtual terminal (issue 17): one of the merchant's stored customers' saved cards */
+  /** virtual terminal: one of the merchant's stored customers' saved cards */
   savedCardId?: string | null;
-  /** partners (issue 22): a commission plan of the tenant's partner */
+  /** partners: a commission plan of the tenant's partner */
   commissionPlanId?: string | null;
-  /** billing (issue 22): one of the business's invoices */
+  /** billing: one of the business's invoices */
   invoiceId?: string | null;
   /** payout reconciliation: a transfer of the business account group */
   transferId?: string | null;
@@ -62,20 +62,20 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/dashboard')) return { interval: 'month', dateRange: { startDate: lastMonth, endDate: today } };
   if (route.path.endsWith('/filter-presets')) return { page: 'transactions', name: 'Probe', filters: { kind: '[eq]refund' }, relativeDate: 'lastMonth' };
   if (route.path === '/audit-events') return { event: 'RecordPrinted', dateTimeUtc: new Date().toISOString(), businessId: tenant.businessId, merchantId: tenant.merchantId };
-  // Users (issue 20): writes aimed at the tenant's user, or granting in the tenant's business.
+  // Users: writes aimed at the tenant's user, or granting in the tenant's business.
   if (route.path === '/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], policy: { roles: [], businessPolicies: [{ businessId: tenant.businessId, roles: ['Finance'], merchantPolicies: [] }] } };
   if (route.path === '/users/:userId') return { version: 1, givenName: 'Probe', familyName: 'Probe', policy: { roles: [], businessPolicies: [{ businessId: tenant.businessId, roles: ['Owner'], merchantPolicies: [] }] } };
   if (route.path === '/users/:userId/login') return { version: 1, locked: true };
   if (route.path === '/partners/:partnerId/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], roles: ['Finance'] };
   if (route.path === '/partners/:partnerId/users/:userId') return { version: 1, roles: ['Finance'] };
-  // Support (issue 21)
+  // Support
   if (route.path.endsWith('/read-state')) return { read: true };
   if (route.path.endsWith('/attachments')) return 'multipart';
   if (route.path.endsWith('/comments')) return { text: 'A reply that must not land' };
   if (route.path.endsWith('/comments/:commentId')) return { text: 'An edit that must not land', version: 1 };
   if (route.path.endsWith('/tickets')) return { type: 'general', subject: 'Not yours', description: 'Must not be created' };
   if (route.path.endsWith('/tickets/:ticketId')) return { type: 'general', priority: 'High', status: 'Closed', subject: 'Not yours', description: 'x', assigneeId: null, version: 1 };
-  // Issue 19's writes.
+  // Configuration, hosted page, image and API key writes.
   if (route.path.endsWith('/images')) return { data: tinyPng, mimeType: 'image/png' };
   if (route.path.endsWith('/replacement/complete')) return { oldKeyStops: '7d' };
   if (route.path.endsWith('/replacement')) return undefined;
@@ -87,7 +87,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/configurations/:configurationId')) return { tradeName: 'Probe', description: '', switches: { virtualTerminalMenuEnabled: true }, version: 1 };
   if (route.path.endsWith('/merchants/:merchantId')) return { merchantName: 'Probe', merchantUrl: null, supportUrl: null, version: 1 };
   if (route.path === '/businesses/:businessId') return { businessName: 'Probe', businessUrl: null, version: 1 };
-  // Payment actions (issue 16): bodies that pass validation, so only access decides.
+  // Payment actions: bodies that pass validation, so only access decides.
   if (route.path.endsWith('/actions/capture')) return { amount: 1, version: 1 };
   if (route.path.endsWith('/actions/refund')) return { amount: 1, reason: 'duplicate', version: 1 };
   if (route.path.endsWith('/actions/void')) return { version: 1 };
@@ -108,7 +108,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/account-watch-list/:merchantId/status')) return { status: 'acknowledged', version: 1 };
   if (route.path.endsWith('/account-watch-list/:merchantId/notes')) return { text: 'Isolation probe' };
   if (route.path.endsWith('/account-watch-list/:merchantId/ticket')) return { version: 1 };
-  // Virtual terminal (issue 17): an order and settings that pass validation.
+  // Virtual terminal: an order and settings that pass validation.
   if (route.path.endsWith('/virtual-terminal/orders')) {
     return {
       merchantReference: `ISO-${(probeSerial += 1)}`, currency: 'GBP', billingIdentity: { emailAddress: 'probe@example.test' },
@@ -120,7 +120,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/virtual-terminal/settings')) {
     return { defaultCurrency: null, orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 5, defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 1 };
   }
-  // Partners (issue 22): the declines by business take the dashboard's declines body.
+  // Partners: the declines by business take the dashboard's declines body.
   if (route.path === '/partners/:partnerId/declines') return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
   // A plan (PUT: with its version; POST: a new one) that passes the checks, so a refusal is about access.
   if (route.path === '/partners/:partnerId/commission-plans/:planId' || route.path === '/partners/:partnerId/commission-plans') {
@@ -129,7 +129,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
       rules: [{ priority: 1, description: 'Everything to the prober', volumeFromMinor: 0, volumeToMinor: null, percentageBasisPoints: 10_000, fixedMinor: 0, channel: null, currency: null, paymentMethod: null, cardType: null }],
     };
   }
-  // Dashboard breakdown (issue 25)
+  // Dashboard breakdown
   if (route.path.endsWith('/dashboard/breakdown')) return { by: 'merchant', dateRange: { startDate: lastMonth, endDate: today } };
   return undefined;
 }
@@ -302,7 +302,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
 
   it('answers 403 or 404, never data, for every record outside each account’s reach', async () => {
     expect(routes.length).toBeGreaterThanOrEqual(15);
-    // The user routes are really probed: most record sets carry a user of their own business (issue 20).
+    // The user routes are really probed: most record sets carry a user of their own business.
     expect(tenants.filter((tenant) => tenant.userId !== null).length).toBeGreaterThanOrEqual(10);
     expect(routes.filter((route) => route.path.includes(':userId')).length).toBeGreaterThanOrEqual(8);
     const leaks: string[] = [];
@@ -474,7 +474,7 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     }
   });
 
-  it('never suggests a record of another tenant in the palette’s record search (issue 23)', async () => {
+  it('never suggests a record of another tenant in the palette’s record search', async () => {
     type Found = { kind: string; id: string; context: { business?: { id: string }; merchant?: { id: string } } };
     const leaks: string[] = [];
     let probes = 0;
@@ -502,14 +502,14 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
     expect(leaks.slice(0, 20)).toEqual([]);
   }, 300_000);
 
-  it('never lets a bulk job’s context reach another tenant, and keeps each job to its creator (issue 23)', async () => {
+  it('never lets a bulk job’s context reach another tenant, and keeps each job to its creator', async () => {
     let probes = 0;
     for (const account of accounts.filter((candidate) => !candidate.internal)) {
       for (const tenant of tenants) {
         for (const context of [{ level: 'business', businessId: tenant.businessId }, { level: 'merchant', businessId: tenant.businessId, merchantId: tenant.merchantId }]) {
           const route = { method: 'POST', path: context.level === 'merchant' ? '/businesses/:businessId/merchants/:merchantId' : '/businesses/:businessId' };
           if (reaches(account, tenant, route)) continue;
-          // The exports of tickets and transactions (issues 21, 23) too: never another tenant's context.
+          // The exports of tickets and transactions too: never another tenant's context.
           for (const [area, action] of [['payment-jobs', 'cancel'], ['payment-jobs', 'resend-links'], ['payment-jobs', 'export'], ['tickets', 'export'], ['transactions', 'export']]) {
             const response = await harness.call(account.userId, 'POST', '/bulk-jobs', {
               area, action, context, selection: { allMatching: true, filters: {}, includedIds: [], excludedIds: [] },

@@ -1,4 +1,4 @@
-// Property (issues 22 and 32): for generated ledgers, a billing run's invoices hold exactly the month's fee entries
+// Property: for generated ledgers, a billing run's invoices hold exactly the month's fee entries
 // on the invoice accounts (the gross-settled payments' fees; a net-settled payment's fee was deducted from the payout
 // and is never invoiced again), plus the minimum top-up the rule gives (the plan's monthly minimum, prorated by the
 // days in force when the plan starts mid-month, less the month's fees of the merchant account group, every fee

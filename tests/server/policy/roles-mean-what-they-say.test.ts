@@ -1,4 +1,4 @@
-// Issue 33, 'Roles that mean what they say': the internal read-only role reads tickets (internal notes included) and
+// Roles that mean what they say: the internal read-only role reads tickets (internal notes included) and
 // writes nothing; Owner and External developer manage their own merchants' API keys; a new key, like a replacement,
 // needs a step-up.
 import { eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Issue 25: a list in a narrow pane keeps its amount and status: columns drop by priority, not by their order.
+// A list in a narrow pane keeps its amount and status: columns drop by priority, not by their order.
 import { describe, expect, it } from 'vitest';
 import { type DataTableColumn, fitColumns } from '../../../src/ui/data-table/data-table.tsx';
 

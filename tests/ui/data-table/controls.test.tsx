@@ -142,7 +142,7 @@ describe('the date range dialog', () => {
   });
 });
 
-describe('the date presets, in the listbox pattern (issue 25)', () => {
+describe('the date presets, in the listbox pattern', () => {
   const presets = [
     { id: 'last7Days', label: 'Last 7 days', range: { start: '2026-11-13', end: '2026-11-19' } },
     { id: 'lastMonth', label: 'Last month', range: { start: '2026-10-01', end: '2026-10-31' } },
@@ -238,7 +238,7 @@ describe('filter presets', () => {
     expect(onSave).toHaveBeenCalledWith('Refunds', { shared: false });
   });
 
-  it('saves with Ctrl+Enter from any control of its form, the share tick included (issue 25)', async () => {
+  it('saves with Ctrl+Enter from any control of its form, the share tick included', async () => {
     const user = userEvent.setup();
     const onSave = vi.fn();
     render(<FilterPresets presets={[]} nameProblem={(name) => (name.trim() ? undefined : 'Name is required')} onApply={vi.fn()} onRemove={vi.fn()} onSave={onSave} shareLabel="Share with Alpha Trading" />);
@@ -256,7 +256,7 @@ describe('filter presets', () => {
     expect(screen.getByRole('alert').textContent).toBe('Correct the amount first.');
   });
 
-  it('moves between the saved presets with the arrows, from a preset or its remove button (issue 25)', async () => {
+  it('moves between the saved presets with the arrows, from a preset or its remove button', async () => {
     const user = userEvent.setup();
     const onApply = vi.fn();
     const presets = [{ identifier: 'p1', name: 'Declined this month' }, { identifier: 'p2', name: 'Refunds' }, { identifier: 'p3', name: 'Large payments' }];
@@ -306,7 +306,7 @@ describe('filter fields', () => {
     render(<ChoiceFilter label="Status" options={[{ value: 'paid', label: 'Paid' }, { value: 'declined', label: 'Declined' }]} selected={['paid']} onChange={onChange} />);
     await userEvent.click(screen.getByRole('button', { name: /^Status:/ }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Declined' }));
-    expect(onChange).not.toHaveBeenCalled(); // a tick is a draft (issue 25): nothing applies before Apply
+    expect(onChange).not.toHaveBeenCalled(); // a tick is a draft: nothing applies before Apply
     await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
     expect(onChange).toHaveBeenLastCalledWith(['paid', 'declined']);
     await userEvent.click(screen.getByRole('button', { name: /^Status:/ }));
@@ -341,7 +341,7 @@ describe('the export dialog', () => {
   });
 });
 
-describe('a choice filter in the listbox pattern (issue 25)', () => {
+describe('a choice filter in the listbox pattern', () => {
   const options = [{ value: 'paid', label: 'Paid' }, { value: 'declined', label: 'Declined' }, { value: 'refunded', label: 'Refunded' }];
 
   it('opens on the first ticked value; arrows move, Space ticks a draft, Enter applies the draft', async () => {

@@ -1,4 +1,4 @@
-// Issue 25: j / k, PageDown and End past the ends of a page turn the page (the pane's Pagination lends its pager)
+// J / k, PageDown and End past the ends of a page turn the page (the pane's Pagination lends its pager)
 // and land on the new page's first (last) row; the list remembers its cursor row when the pane leaves it for a
 // detail, and Back puts the cursor and the focus there again.
 import { act, render, screen } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// Selection in the table kit (issue 23): x toggles the cursor row, Shift+x selects a range from the last toggled
+// Selection in the table kit: x toggles the cursor row, Shift+x selects a range from the last toggled
 // row, checkboxes serve pointer users, aria-selected says selected; the selection is a description (ids, or all
 // matching minus exclusions) that survives another page and another sort, and its count reads as people say it.
 import { act, render, screen } from '@testing-library/react';
