@@ -39,10 +39,20 @@ import '../transactions/transactions.css';
 import './reporting.css';
 
 const when = (iso: string) => `${formatShortDate(iso)}, ${formatTime(iso)}`;
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+/** A movement's date and time in the business's zone ('5 Mar 2026, 00:03'), as the statement's days are cut. */
+const whenIn = (iso: string, timeZone: string) => {
+  let formatter = zoneFormats.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
+    zoneFormats.set(timeZone, formatter);
+  }
+  return formatter.format(new Date(iso));
+};
 
-export function movementColumns(currency: string): (DataTableColumn<StatementMovement> & { label: string })[] {
+export function movementColumns(currency: string, timeZone?: string): (DataTableColumn<StatementMovement> & { label: string })[] {
   return [
-    { id: 'date', label: 'Date', header: 'Date', sortField: 'date', width: 'minmax(10rem, 1fr)', cell: (row) => <time dateTime={row.date}>{when(row.date)}</time> },
+    { id: 'date', label: 'Date', header: 'Date', sortField: 'date', width: 'minmax(10rem, 1fr)', cell: (row) => <time dateTime={row.date}>{timeZone ? whenIn(row.date, timeZone) : when(row.date)}</time> },
     { id: 'category', label: 'Movement', header: 'Movement', width: 'minmax(9rem, 1fr)', cell: (row) => entryCategoryLabels[row.category] },
     { id: 'amount', label: 'Amount', header: 'Amount', sortField: 'amount', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => formatMoney(row.amount, currency) },
     { id: 'balance', label: 'Balance', header: 'Balance', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => formatMoney(row.runningBalance, currency) },
@@ -146,7 +156,7 @@ function Statement({ title, source, search, location, navigate }: {
   const data = failed ? undefined : statement.data;
   const rows = data?.results ?? [];
   const currency = data?.currency ?? 'GBP';
-  const columns = useMemo(() => movementColumns(currency), [currency]);
+  const columns = useMemo(() => movementColumns(currency, data?.timeZone), [currency, data?.timeZone]);
   const range = decodeDateRange(state.filters.date);
   const [dateOpen, setDateOpen] = useState(false);
   const [downloadOpen, setDownloadOpen] = useState(false);
@@ -217,6 +227,7 @@ function Statement({ title, source, search, location, navigate }: {
           <div><dt>Movements</dt><dd>{data ? formatMoney(data.closingBalance - data.openingBalance, currency) : '…'}</dd></div>
           <div><dt>Closing balance</dt><dd data-testid="closing-balance">{data ? formatMoney(data.closingBalance, currency) : '…'}</dd></div>
         </dl>
+        {data?.timeZone ? <p className="reporting-zone">Days and times in {data.timeZone}, the business's time zone (statements, batches, invoices and files follow it).</p> : null}
         {data && data.totals.length > 0 ? (
           <table className="reporting-totals">
             <caption>Totals per movement</caption>

@@ -168,7 +168,7 @@ export function accountGroupRoutes({ database }: Deps) {
       sort: query.sort[0] ?? { field: 'date', descending: false }, limit: query.pageSize, offset: (query.pageNumber - 1) * query.pageSize,
     });
     return {
-      accountNumber, kind, currency,
+      accountNumber, kind, currency, timeZone,
       periodStart: period.start?.toISOString() ?? null, periodEnd: period.end?.toISOString() ?? null,
       openingBalance: toMajorUnits(statement.openingBalanceMinor, currency),
       closingBalance: toMajorUnits(statement.closingBalanceMinor, currency),

@@ -50,6 +50,8 @@ export const accountStatement = type({
   accountNumber: 'string',
   kind: type.enumerated(...statementAccountKinds),
   currency: 'string',
+  /** the business's time zone (IANA), in which the period's days are cut and its dates are shown */
+  'timeZone?': 'string',
   /** the period's bounds as instants (null: from the first entry / up to the last) */
   periodStart: 'string | null',
   periodEnd: 'string | null',

@@ -96,6 +96,16 @@ describe('the account statement', () => {
     expect(query).toMatchObject({ date: '[gte]2026-10-01[and][lte]2026-10-31', OrderingField: 'date', OrderingDirection: 'Ascending' });
   });
 
+  it("shows the movements' times in the business's zone and says which zone that is", async () => {
+    // 23:30 UTC on 30 September is 08:30 on 1 October in Tokyo: the movement reads as the business's day.
+    const tokyo: AccountStatement = { ...statement, timeZone: 'Asia/Tokyo', results: [{ ...statement.results[0]!, date: '2026-09-30T23:30:00.000Z' }], numberOfResults: 1 };
+    setup('3M1070216', { [statementPath]: () => tokyo, [`${statementPath}/balances`]: () => ({ currency: 'GBP', results: [] }) });
+    expect(await screen.findByText(/Days and times in Asia\/Tokyo, the business's time zone/)).toBeTruthy();
+    const table = screen.getByRole('grid', { name: 'Trading account movements' });
+    const first = within(table).getAllByRole('row')[1] as HTMLElement;
+    expect(first.querySelector('time')?.textContent).toBe('1 Oct 2026, 08:30');
+  });
+
   it('downloads the statement as CSV through the report queue', async () => {
     const { user, post } = setup('3M1070216', { [statementPath]: () => statement });
     await screen.findByRole('grid', { name: 'Trading account movements' });
