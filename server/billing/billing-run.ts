@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { invoiceNumberOf, invoiceSeries, paymentTermDays } from '../../src/contract/billing.ts';
 import type { InvoiceLine } from '../../src/contract/billing-schemas.ts';
+import { paymentMethodLabels, type PaymentMethod } from '../../src/contract/configurations.ts';
 import { merchantAccountNumber } from '../../src/contract/ledger.ts';
 import {
   billingRuns, businesses, invoiceCounters, invoices, ledgerAccounts, ledgerEntries, ledgerPostings, merchantAccountGroups, merchants,
@@ -39,7 +40,8 @@ export const newBillingId = (prefix: string) => `${prefix}${randomBytes(8).toStr
 export const minimumPostingId = (accountNumber: string, month: string) => `minimumFee:${accountNumber}:${month.replace('-', '')}`;
 
 /** 'someNewMethod' → 'some new method': readable without the client's label table. */
-const methodWords = (method: string) => method.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+/** A payment method by its proper name ('PayPal', 'Klarna Slice It', 'Google Pay'), as every screen names it. */
+const methodWords = (method: string) => paymentMethodLabels[method as PaymentMethod] ?? method.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
 /** Money of a line: a fee line's amount is its fees; a top-up line's is its top-up. */
 export function feeLine(merchantId: string, merchantName: string, paymentMethod: string, transactionCount: number, volumeMinor: number, feesMinor: number): InvoiceLine {

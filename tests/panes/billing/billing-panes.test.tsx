@@ -22,7 +22,7 @@ const preview = (month: string) => ({
   month, alreadyRun: false,
   invoices: [{
     businessId: 'B1', businessName: 'Alpha Ltd', currency: 'GBP', status: 'draft', feesMinor: 828, minimumTopUpMinor: 0, totalMinor: 828,
-    lines: [{ merchantId: 'M1', merchantName: 'Alpha Online', paymentMethod: 'card', description: 'Transaction fees, card', transactionCount: 3, volumeMinor: 30_000, feesMinor: 828, minimumTopUpMinor: 0, amountMinor: 828 }],
+    lines: [{ merchantId: 'M1', merchantName: 'Alpha Online', paymentMethod: 'card', description: 'Transaction fees, Card', transactionCount: 3, volumeMinor: 30_000, feesMinor: 828, minimumTopUpMinor: 0, amountMinor: 828 }],
   }],
   totals: [{ currency: 'GBP', feesMinor: 828, minimumTopUpMinor: 0, totalMinor: 828, invoiceCount: 1 }],
 });
@@ -84,7 +84,7 @@ describe('the billing screen', { timeout: 20_000 }, () => {
 describe('an invoice', { timeout: 20_000 }, () => {
   const invoice: Invoice = {
     ...listItem('INV-2026-000002', 'overdue'), version: 4, feesMinor: 12_345, minimumTopUpMinor: 0, reason: null, creditedInvoiceNumber: null, creditNotes: [], creditableMinor: 12_345,
-    lines: [{ merchantId: 'M1', merchantName: 'Alpha Online', paymentMethod: 'applePay', description: 'Transaction fees, apple pay', transactionCount: 10, volumeMinor: 600_000, feesMinor: 12_345, minimumTopUpMinor: 0, amountMinor: 12_345 }],
+    lines: [{ merchantId: 'M1', merchantName: 'Alpha Online', paymentMethod: 'applePay', description: 'Transaction fees, Apple Pay', transactionCount: 10, volumeMinor: 600_000, feesMinor: 12_345, minimumTopUpMinor: 0, amountMinor: 12_345 }],
   };
   beforeEach(() => {
     resetStores();
