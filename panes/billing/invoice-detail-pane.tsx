@@ -94,6 +94,9 @@ export function InvoiceDetailPane({ params }: PaneProps) {
     credit.mutate({ text, amountMinor });
   };
   const money = (minor: number) => formatMinorUnits(minor, data.currency);
+  // Credit notes carry negative totals; what the business still owes is the total less them, nothing once paid.
+  const credited = -data.creditNotes.reduce((sum, note) => sum + note.totalMinor, 0);
+  const balanceDue = data.status === 'paid' ? 0 : Math.max(0, data.totalMinor - credited);
   return (
     <section className="invoice-pane" aria-labelledby="invoice-title">
       <header className="billing-header">
@@ -109,13 +112,18 @@ export function InvoiceDetailPane({ params }: PaneProps) {
         </div>
       </header>
       <dl className="billing-facts">
-        <dt>Business</dt><dd>{data.businessName} ({data.businessId})</dd>
+        <dt>Business</dt>
+        <dd>
+          <a href={`/business/${encodeURIComponent(data.businessId)}`}>{data.businessName}</a> ({data.businessId}),{' '}
+          <a href={`/business/${encodeURIComponent(data.businessId)}/pricing-plan`}>pricing plan</a>
+        </dd>
         <dt>Period</dt><dd>{monthLabel(data.month)}</dd>
         <dt>Status</dt><dd><InvoiceStatusText status={data.status} />{data.paidUtc ? `, ${formatDateTime(data.paidUtc)}` : ''}</dd>
         <dt>Issued</dt><dd>{formatDate(data.issuedUtc)}</dd>
         {data.kind === 'invoice' ? <><dt>Due</dt><dd>{formatDate(data.dueUtc)}</dd></> : null}
         {data.creditedInvoiceId ? <><dt>Credits</dt><dd><a href={invoicePath(data.creditedInvoiceId)}>{data.creditedInvoiceNumber ?? data.creditedInvoiceId}</a>{data.reason ? `: ${data.reason}` : ''}</dd></> : null}
         <dt>Total</dt><dd>{money(data.totalMinor)}</dd>
+        {data.kind === 'invoice' ? <><dt>Balance due</dt><dd data-testid="balance-due">{money(balanceDue)}</dd></> : null}
       </dl>
       <table className="billing-table">
         <caption>Invoice lines</caption>
@@ -146,6 +154,8 @@ export function InvoiceDetailPane({ params }: PaneProps) {
           ) : null}
           <tr><th scope="row" colSpan={5}>VAT</th><td className="amount">Exempt</td></tr>
           <tr><th scope="row" colSpan={5}>Total</th><td className="amount">{money(data.totalMinor)}</td></tr>
+          {data.kind === 'invoice' && credited !== 0 ? <tr><th scope="row" colSpan={5}>Credited</th><td className="amount">{money(-credited)}</td></tr> : null}
+          {data.kind === 'invoice' ? <tr><th scope="row" colSpan={5}>Balance due</th><td className="amount">{money(balanceDue)}</td></tr> : null}
         </tfoot>
       </table>
       {data.kind === 'invoice' ? (

@@ -120,6 +120,26 @@ describe('an invoice', { timeout: 20_000 }, () => {
     await waitFor(() => expect(callsOf(api.post)[0]?.slice(0, 2)).toEqual(['/billing/invoices/ID-INV-2026-000002/credit-notes', { reason: 'Duplicate fee', amountMinor: 1_050 }]));
   });
 
+  it('shows the balance due after credit notes, and links the business and its pricing plan', async () => {
+    const credited: Invoice = {
+      ...invoice, creditableMinor: 12_345 - 1_050 - 2_000,
+      creditNotes: [
+        { invoiceId: 'ID-CN-2026-000001', number: 'CN-2026-000001', totalMinor: -1_050, issuedUtc: '2026-11-03T10:00:00.000Z' },
+        { invoiceId: 'ID-CN-2026-000002', number: 'CN-2026-000002', totalMinor: -2_000, issuedUtc: '2026-11-04T10:00:00.000Z' },
+      ],
+    };
+    fakeApi({ '/billing/invoices/ID-INV-2026-000002': () => credited });
+    renderWithServices(<InvoiceDetailPane params={{ invoiceId: 'ID-INV-2026-000002' }} search="" capability="Invoice" />);
+    expect(await screen.findByRole('heading', { name: 'Invoice INV-2026-000002' })).toBeTruthy();
+    // £123.45 less £10.50 and £20.00 credited.
+    expect(screen.getByTestId('balance-due').textContent).toBe('£92.95');
+    const lines = screen.getByRole('table', { name: 'Invoice lines' });
+    expect(within(lines).getByRole('rowheader', { name: 'Credited' }).nextElementSibling?.textContent).toBe('-£30.50');
+    expect(within(lines).getByRole('rowheader', { name: 'Balance due' }).nextElementSibling?.textContent).toBe('£92.95');
+    expect(screen.getByRole('link', { name: credited.businessName }).getAttribute('href')).toBe(`/business/${credited.businessId}`);
+    expect(screen.getByRole('link', { name: 'pricing plan' }).getAttribute('href')).toBe(`/business/${credited.businessId}/pricing-plan`);
+  });
+
   it('reads amounts in the currency\'s decimals', () => {
     expect(minorUnitsOf('10.5', 'GBP')).toBe(1_050);
     expect(minorUnitsOf('10', 'GBP')).toBe(1_000);
