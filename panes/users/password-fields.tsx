@@ -25,7 +25,9 @@ export function PasswordFields({ password, confirm, onPassword, onConfirm, userI
         <div id={ids.feedback} className="password-feedback" aria-live="polite">
           {strength ? (
             <>
-              <meter min={0} max={4} low={2} high={3} optimum={4} value={strength.score} aria-label="Password strength" /> <span>{scoreLabels[strength.score] ?? ''}</span>
+              {/* A password the rules refuse (too short, too like the email…) never reads as strong, whatever its score. */}
+              <meter min={0} max={4} low={2} high={3} optimum={4} value={strength.acceptable ? strength.score : Math.min(strength.score, 1)} aria-label="Password strength" />{' '}
+              <span>{strength.acceptable ? scoreLabels[strength.score] ?? '' : 'Not accepted yet'}</span>
               {strength.warning ? <p>{strength.warning}</p> : null}
               {strength.suggestions.length > 0 ? <ul>{strength.suggestions.map((suggestion) => <li key={suggestion}>{suggestion}</li>)}</ul> : null}
               {strength.problems.length > 0 ? <ul>{strength.problems.map((problem) => <li key={problem}>{problem}</li>)}</ul> : null}
