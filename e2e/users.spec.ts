@@ -34,6 +34,9 @@ test('owner@demo.test invites a new finance user by keyboard; the invitee accept
   await page.keyboard.type(email);
   const businessOption = await page.getByLabel('Add a business').locator('option', { hasText: 'Harbour & Finch' }).getAttribute('value');
   await page.getByLabel('Add a business').selectOption(businessOption ?? '');
+  // The choice is added on Enter (arrow keys only move through the options).
+  await page.getByLabel('Add a business').focus();
+  await page.keyboard.press('Enter');
   const roleGroups = page.getByRole('group', { name: /Role groups for Harbour & Finch/ });
   await roleGroups.getByRole('button', { name: 'Finance', exact: true }).focus();
   await page.keyboard.press('Enter');

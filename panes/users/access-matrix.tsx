@@ -2,7 +2,7 @@
 // with merchant-level roles, role groups offered per row (shown as applied only when all their roles are held and
 // the group is allowed for that kind of target, spec), and internal (root) roles for technical admins.
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
 import { roleKinds, roleLabels, roleNames, type RoleName } from '../../src/contract/permissions.ts';
@@ -67,6 +67,32 @@ function GroupButtons({ target, roles, label, onApply }: { target: RoleGroupTarg
   );
 }
 
+/**
+ * A choice that adds something: arrow keys only move through the options (in Chromium and Firefox a closed select
+ * changes its value on every arrow key), and the choice is added on Enter or with the Add button.
+ */
+function AddPicker({ id, label, placeholder, what, options, onAdd }: {
+  id: string; label: string; placeholder: string; what: string; options: readonly { value: string; label: string }[]; onAdd: (value: string) => void;
+}) {
+  const [chosen, setChosen] = useState('');
+  const add = () => {
+    if (!chosen) return;
+    onAdd(chosen);
+    setChosen('');
+  };
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={chosen} onChange={(event) => setChosen(event.target.value)}
+        onKeyDown={(event) => { if (event.key === 'Enter') { event.preventDefault(); add(); } }}>
+        <option value="">{placeholder}</option>
+        {options.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+      </select>
+      <button type="button" className="button button-small" disabled={!chosen} onClick={add}>Add {what}</button>
+    </>
+  );
+}
+
 function MerchantPicker({ business, onAdd }: { business: BusinessAccess; onAdd: (merchant: { merchantId: string; merchantName: string }) => void }) {
   const id = useId();
   const merchants = useQuery({
@@ -78,14 +104,12 @@ function MerchantPicker({ business, onAdd }: { business: BusinessAccess; onAdd: 
   if (choices.length === 0) return null;
   return (
     <div className="access-add">
-      <label htmlFor={id}>Add a merchant of {business.businessName}</label>
-      <select id={id} value="" onChange={(event) => {
-        const merchant = choices.find((choice) => choice.merchantId === event.target.value);
-        if (merchant) onAdd({ merchantId: merchant.merchantId, merchantName: merchant.merchantName });
-      }}>
-        <option value="">Choose a merchant…</option>
-        {choices.map((merchant) => <option key={merchant.merchantId} value={merchant.merchantId}>{merchant.merchantName} ({merchant.merchantId})</option>)}
-      </select>
+      <AddPicker id={id} label={`Add a merchant of ${business.businessName}`} placeholder="Choose a merchant…" what="merchant"
+        options={choices.map((merchant) => ({ value: merchant.merchantId, label: `${merchant.merchantName} (${merchant.merchantId})` }))}
+        onAdd={(merchantId) => {
+          const merchant = choices.find((choice) => choice.merchantId === merchantId);
+          if (merchant) onAdd({ merchantId: merchant.merchantId, merchantName: merchant.merchantName });
+        }} />
     </div>
   );
 }
@@ -184,14 +208,12 @@ export function AccessMatrix({ value, onChange, allowInternal }: { value: Access
       </table>
       {choices.length > 0 ? (
         <div className="access-add">
-          <label htmlFor={addId}>Add a business</label>
-          <select id={addId} value="" onChange={(event) => {
-            const business = choices.find((choice) => choice.businessId === event.target.value);
-            if (business) onChange({ ...value, businesses: [...value.businesses, { businessId: business.businessId, businessName: business.businessName, roles: [], merchants: [] }] });
-          }}>
-            <option value="">Choose a business…</option>
-            {choices.map((business) => <option key={business.businessId} value={business.businessId}>{business.businessName} ({business.businessId})</option>)}
-          </select>
+          <AddPicker id={addId} label="Add a business" placeholder="Choose a business…" what="business"
+            options={choices.map((business) => ({ value: business.businessId, label: `${business.businessName} (${business.businessId})` }))}
+            onAdd={(businessId) => {
+              const business = choices.find((choice) => choice.businessId === businessId);
+              if (business) onChange({ ...value, businesses: [...value.businesses, { businessId: business.businessId, businessName: business.businessName, roles: [], merchants: [] }] });
+            }} />
         </div>
       ) : null}
     </div>

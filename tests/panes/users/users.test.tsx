@@ -329,8 +329,13 @@ describe('the add users form', () => {
     await user.click(screen.getByRole('button', { name: 'Send 2 invitations' }));
     expect((await screen.findByRole('alert')).textContent).toContain('A user needs at least one business.');
     expect(api.post).not.toHaveBeenCalled();
-    await user.selectOptions(await screen.findByRole('combobox', { name: 'Add a business' }), 'B1');
-    await user.click(within(screen.getByRole('group', { name: 'Role groups for Alpha Trading' })).getByRole('button', { name: 'Finance and sales' }));
+    // Choosing adds nothing yet (an arrow key in a closed select changes its value); Enter adds the choice.
+    const addBusiness = await screen.findByRole('combobox', { name: 'Add a business' });
+    await user.selectOptions(addBusiness, 'B1');
+    expect(screen.queryByRole('group', { name: 'Role groups for Alpha Trading' })).toBeNull();
+    addBusiness.focus();
+    await user.keyboard('{Enter}');
+    await user.click(within(await screen.findByRole('group', { name: 'Role groups for Alpha Trading' })).getByRole('button', { name: 'Finance and sales' }));
     await user.click(screen.getByRole('button', { name: 'Send 2 invitations' }));
     await waitFor(() => expect(api.post).toHaveBeenCalledWith('/users', {
       emails: ['a@alpha.example', 'b@alpha.example'],
