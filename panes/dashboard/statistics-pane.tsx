@@ -67,6 +67,13 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
   const settings = useMemo(() => readDashboardSearch(search, today), [search, today]);
   const { view } = settings;
   const [dateDialogOpen, setDateDialogOpen] = useState(false);
+  // Someone who may take telephone orders but not read statistics (a virtual terminal user) lands on the terminal of
+  // the configuration they work in, not on a screen that only says what they may not do.
+  const terminalPath = selections.configuration?.id ? `/configurations/${encodeURIComponent(selections.configuration.id)}/virtual-terminal` : null;
+  const terminalInstead = granted !== undefined && !granted.includes(dashboardPermission) && granted.includes('Portal.Moto.Create') && terminalPath !== null;
+  useEffect(() => {
+    if (terminalInstead && terminalPath) navigate(terminalPath, { replace: true });
+  }, [terminalInstead, terminalPath]);
   // The address a custom interval without dates asked for them at and the user declined: do not ask again there.
   const [declinedAt, setDeclinedAt] = useState<string | null>(null);
   const [tableVisible, setTableVisible] = useState(false);

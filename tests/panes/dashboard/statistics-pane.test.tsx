@@ -96,11 +96,14 @@ function fakeApi(calls: Call[]): PortalApi {
   return { request: unused, get: unused, post, put: unused, patch: unused, delete: unused } as unknown as PortalApi;
 }
 
-function renderPane(options: { merchantId?: string; permissions?: string[]; search?: string } = {}) {
+function renderPane(options: { merchantId?: string; permissions?: string[]; search?: string; configuration?: boolean } = {}) {
   const calls: Call[] = [];
   configureApi(fakeApi(calls));
   const merchantId = options.merchantId ?? 'M1';
-  applyContext({ business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: merchantId, title: merchantId === 'M1' ? 'Alpha Online' : 'Alpha Stores' } });
+  applyContext({
+    business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: merchantId, title: merchantId === 'M1' ? 'Alpha Online' : 'Alpha Stores' },
+    ...(options.configuration ? { configuration: { id: 'C1', title: 'Telephone orders', switches: { virtualTerminalMenuEnabled: true } } } : {}),
+  });
   setPermissions(`merchant:B1/${merchantId}`, options.permissions ?? ['Mapi.MerchantDashboardReport.Read']);
   workspaceStore.panes = [{ id: 'pane-test', path: '/dashboard', capabilities: [], request: null, dirty: false }];
   workspaceStore.focusedIndex = 0;
@@ -319,6 +322,12 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
       { kind: 'danger', message: 'No graph data available.', durationMs: 5000 },
     ]));
     expect(screen.queryByTestId('statistics-chart')).toBeNull();
+  });
+
+  it('takes someone who may take telephone orders but not read statistics to the virtual terminal instead', async () => {
+    const { calls, location } = renderPane({ permissions: ['Portal.Moto.Create'], configuration: true });
+    await waitFor(() => expect(location.history.at(-1)).toBe('/configurations/C1/virtual-terminal'));
+    expect(calls).toEqual([]);
   });
 
   it('says so, without asking the server, when the user may not see statistics here', async () => {
