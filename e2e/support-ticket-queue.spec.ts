@@ -119,12 +119,13 @@ test('a merchant’s reply flags the ticket in the staff queue and rings the age
   const serviceBellMs = Date.now() - merchantReplied;
 
   // 'v r': the queue's Updated by requester view, with the row flagged (named so for screen readers).
-  // Back to the queue by keyboard ('g s'), in the running app: its commands are bound, so 'v r' runs at once.
-  await service.locator('body').focus();
-  await serviceKeys.sequence('g s');
+  // Back to the queue through the breadcrumb, in the running app: its commands are bound, so 'v r' runs at once.
+  await service.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Support' }).focus();
+  await serviceKeys.press('Enter');
   await expect(service.getByRole('heading', { name: 'Support tickets', level: 1 })).toBeVisible({ timeout: 30_000 });
   await expect(service.getByRole('group', { name: 'Queue views' })).toBeVisible();
-  await service.locator('body').focus();
+  // Out of any field (the screen may focus its search), as after signing in: the view keys act on the page.
+  await service.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await serviceKeys.sequence('v r');
   await expect(service.getByRole('button', { name: 'Updated by requester', pressed: true })).toBeVisible();
   const row = service.getByRole('row').filter({ has: service.getByRole('rowheader', { name: ticketId }) });
