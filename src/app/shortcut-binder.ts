@@ -28,7 +28,10 @@ function runShortcut(registry: CommandRegistry, services: CommandServices, short
 
 export function createShortcutHandler(registry: CommandRegistry, services: CommandServices, gate: ShortcutGate = { muted: false }, onUnavailable?: (shortcut: string) => void): EventListener {
   const bindings: Record<string, (event: KeyboardEvent) => void> = {};
-  for (const shortcut of registry.shortcuts()) {
+  // Sequences first: tinykeys tries the bindings in this order for each key, and the handler that runs marks the
+  // event handled, so 'v r' (a sequence typed to its end) wins over 'r' alone (reply) on the same key press.
+  const parts = (shortcut: string) => shortcut.trim().split(/\s+/).length;
+  for (const shortcut of [...registry.shortcuts()].sort((a, b) => parts(b) - parts(a))) {
     bindings[shortcut] = (event) => {
       if (gate.muted || event.defaultPrevented) return;
       if (!runShortcut(registry, services, shortcut, event)) onUnavailable?.(shortcut);
