@@ -20,11 +20,20 @@ const wallClock = (date: Date) => sql`${date.toISOString().slice(0, 23).replace(
  * midnight standing for that midnight in every zone) and each entry is placed by its business's local time. Read
  * first within the instants any zone could give (widestOffsetMs either side), which an index can use.
  */
-export const inWindow = (from: Date, to: Date) => sql`e.value_at >= ${timestamp(new Date(from.getTime() - widestOffsetMs))} AND e.value_at < ${timestamp(new Date(to.getTime() + widestOffsetMs))}
+const inWindow = (from: Date, to: Date) => sql`e.value_at >= ${timestamp(new Date(from.getTime() - widestOffsetMs))} AND e.value_at < ${timestamp(new Date(to.getTime() + widestOffsetMs))}
     AND (e.value_at AT TIME ZONE b.time_zone) >= ${wallClock(from)} AND (e.value_at AT TIME ZONE b.time_zone) < ${wallClock(to)}`;
 
+/** The partner's businesses' fee entries in the window, with their transaction (t) and payment job (j). */
+export const partnerFeeEntries = (partnerId: string, from: Date, to: Date) => sql`FROM ledger_accounts a
+    JOIN businesses b ON b.id = a.business_id
+    JOIN ledger_entries e ON e.account_id = a.id
+    JOIN transactions t ON t.reference = e.transaction_reference
+    LEFT JOIN payment_jobs j ON j.reference = t.payment_job_reference
+    WHERE b.partner_id = ${partnerId} AND a.kind = 'costs' AND e.category = 'fee' AND e.amount_minor > 0
+      AND ${inWindow(from, to)}`;
+
 /** The facts of a fee entry's transaction; an order taken by mail or phone counts as Moto. */
-const factColumns = sql`CASE WHEN j."order"->>'channel' IN ('moto', 'moto-link') THEN 'Moto' ELSE t.channel END AS channel,
+export const factColumns = sql`CASE WHEN j."order"->>'channel' IN ('moto', 'moto-link') THEN 'Moto' ELSE t.channel END AS channel,
   t.payment_method AS payment_method, left(t.card_masked, 2) AS card_prefix`;
 
 const saleEntries = (partnerId: string, from: Date, to: Date) => sql`
@@ -50,13 +59,7 @@ export type CommissionMonthRow = MonthCommission & { month: string; currency: st
 export async function commissionByMonth(reader: StatsWriter, partnerId: string, rules: readonly CommissionRuleTerms[], from: Date, to: Date): Promise<CommissionMonthRow[]> {
   const grouped = await rowsOf(reader, sql`SELECT ${monthOf} AS month, e.currency AS currency, ${factColumns},
       sum(e.amount_minor) AS fee, count(*) AS n
-    FROM ledger_accounts a
-    JOIN businesses b ON b.id = a.business_id
-    JOIN ledger_entries e ON e.account_id = a.id
-    JOIN transactions t ON t.reference = e.transaction_reference
-    LEFT JOIN payment_jobs j ON j.reference = t.payment_job_reference
-    WHERE b.partner_id = ${partnerId} AND a.kind = 'costs' AND e.category = 'fee' AND e.amount_minor > 0
-      AND ${inWindow(from, to)}
+    ${partnerFeeEntries(partnerId, from, to)}
     GROUP BY 1, 2, 3, 4, 5`);
   const volumes = await monthlyVolumes(reader, partnerId, from, to);
   const groups = new Map<string, { month: string; currency: string; fees: FeeGroup[] }>();

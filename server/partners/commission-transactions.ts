@@ -2,13 +2,13 @@
 // (commissionByMonth, commission-ledger.ts), each with its share of the month's figure (allocateCommission,
 // commission.ts), so the shares of a month and currency add up to the monthly row to the minor unit. The month is cut
 // to the plan's commission window exactly as the monthly rows are (a plan that starts mid-month earns from its first
-// day, the month in progress up to now), each entry placed by its business's local time (inWindow), and the volume
+// day, the month in progress up to now), each entry placed by its business's local time (partnerFeeEntries), and the volume
 // bands read the same volume.
 import { sql } from 'drizzle-orm';
 import { cardTypeOf } from '../../src/contract/partners.ts';
 import type { StatsWriter } from '../stats/record-transaction.ts';
 import { allocateCommission, type CommissionRuleTerms, type TransactionFee } from './commission.ts';
-import { inWindow, monthlyVolumes } from './commission-ledger.ts';
+import { factColumns, monthlyVolumes, partnerFeeEntries } from './commission-ledger.ts';
 
 type Row = Record<string, unknown>;
 
@@ -33,15 +33,8 @@ export async function commissionTransactionsOfMonth(
   const span = monthWithin(month, window);
   if (!span) return { rows: [], totals: [] };
   const result = await reader.execute(sql`SELECT e.transaction_reference AS reference, e.currency, min(e.value_at) AS value_at, b.id AS business_id, b.name AS business_name,
-      t.merchant_id, CASE WHEN j."order"->>'channel' IN ('moto', 'moto-link') THEN 'Moto' ELSE t.channel END AS channel,
-      t.payment_method, left(t.card_masked, 2) AS card_prefix, sum(e.amount_minor) AS fee
-    FROM ledger_accounts a
-    JOIN businesses b ON b.id = a.business_id
-    JOIN ledger_entries e ON e.account_id = a.id
-    JOIN transactions t ON t.reference = e.transaction_reference
-    LEFT JOIN payment_jobs j ON j.reference = t.payment_job_reference
-    WHERE b.partner_id = ${partnerId} AND a.kind = 'costs' AND e.category = 'fee' AND e.amount_minor > 0
-      AND ${inWindow(span.from, span.to)}${currency ? sql` AND e.currency = ${currency}` : sql``}
+      t.merchant_id, ${factColumns}, sum(e.amount_minor) AS fee
+    ${partnerFeeEntries(partnerId, span.from, span.to)}${currency ? sql` AND e.currency = ${currency}` : sql``}
     GROUP BY 1, 2, 4, 5, 6, 7, 8, 9 ORDER BY 2, 1`);
   const fetched = (result as unknown as { rows: Row[] }).rows;
   const volumes = await monthlyVolumes(reader, partnerId, span.from, span.to);

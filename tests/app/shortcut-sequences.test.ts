@@ -11,8 +11,8 @@ describe('shortcut sequences', () => {
     const reply = vi.fn();
     const view = vi.fn();
     const commands: Command[] = [
-      { id: 'test.reply', title: 'Reply', section: 'Record', shortcut: 'r', run: reply },
-      { id: 'test.view', title: 'Updated by requester', section: 'Navigation', shortcut: 'v r', run: view },
+      { id: 'test.reply', title: 'Reply', section: 'Record', keywords: [], shortcut: 'r', run: reply },
+      { id: 'test.view', title: 'Updated by requester', section: 'Navigation', keywords: [], shortcut: 'v r', run: view },
     ];
     const registry = createCommandRegistry(commands);
     const services = { context: () => baseContext() } as unknown as CommandServices;
