@@ -66,7 +66,10 @@ describe('refunding from the transaction', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Refund payment' });
     // This payment (TX0001), not the job's first one: what is left of it, pre-filled.
     expect(within(dialog).getByText(/of payment TX0001 can be refunded/)).toBeTruthy();
-    expect((within(dialog).getByLabelText('Amount (GBP)') as HTMLInputElement).value).toBe('12.50');
+    const amount = within(dialog).getByLabelText('Amount (GBP)') as HTMLInputElement;
+    expect(amount.value).toBe('12.50');
+    // The dialog selects its amount once open (typing replaces it); Enter there sends the refund.
+    await waitFor(() => expect(document.activeElement).toBe(amount));
     await user.keyboard('{Enter}');
     await waitFor(() => expect(api.post).toHaveBeenCalled());
     const [path, body, options] = (api.post as unknown as ReturnType<typeof vi.fn>).mock.calls[0] as [string, Record<string, unknown>, { headers: Record<string, string> }];
