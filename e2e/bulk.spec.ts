@@ -38,7 +38,7 @@ test('owner@demo.test selects every reserved (authorised, not captured) payment 
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('g');
   await page.keyboard.press('j');
-  await expect(page).toHaveURL(/\/configurations\/[^/]+\/payments$/);
+  await expect(page).toHaveURL(/\/payment-jobs$/);
   const overview = page.url();
   await page.goto(`${overview}?status=${encodeURIComponent('[eq]reserved')}`);
   await expect(rows(page).first()).toBeVisible();

@@ -76,11 +76,12 @@ test('a recent context is re-applied from the palette', async ({ page }) => {
 });
 
 test('a deep link kept through sign-in still lands once the context is chosen', async ({ page }) => {
-  await signIn(page, 'owner@demo.test', '/tickets?status=Open');
-  await expect(page).toHaveURL(/\/context\?route=%2Ftickets%3Fstatus%3DOpen/);
+  // Payment jobs are per context (tickets are not: a ticket link opens without one).
+  await signIn(page, 'owner@demo.test', '/payment-jobs?pagesize=10');
+  await expect(page).toHaveURL(/\/context\?route=%2Fpayment-jobs%3Fpagesize%3D10/);
   const merchants = page.getByRole('listbox', { name: /Merchants/ });
   await merchants.getByRole('option').first().click();
   await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page).toHaveURL(/\/tickets\?status=Open$/);
+  await expect(page).toHaveURL(/\/payment-jobs\?pagesize=10$/);
   await expect(appliedContext(page)).toContainText('Harbour & Finch Homeware Ltd');
 });

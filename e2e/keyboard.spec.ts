@@ -107,11 +107,11 @@ test('the side menu collapses with Ctrl+B for the session, keeping the focus; `[
   await expect(rows(page).first()).toBeVisible();
   const menu = page.getByRole('navigation', { name: 'Main menu' });
   const toggle = menu.getByRole('button', { name: 'Side menu' });
-  await menu.getByRole('link', { name: 'Transactions' }).focus();
+  await menu.getByRole('button', { name: 'Transactions' }).focus();
   await page.keyboard.press(`${mod}+b`);
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await expect(toggle).toBeFocused();
-  await expect(menu.getByRole('link', { name: 'Transactions' })).toBeHidden();
+  await expect(menu.getByRole('button', { name: 'Transactions' })).toBeHidden();
   // The panes have the room: the menu is a rail.
   expect((await menu.boundingBox())?.width ?? 999).toBeLessThan(60);
   // Nothing scrolls sideways with the rail either.

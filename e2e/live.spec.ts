@@ -29,7 +29,7 @@ test('a refund in one browser appears in the payment job open in another within 
   await blur(first);
   await first.keyboard.press('g');
   await first.keyboard.press('j');
-  await expect(first).toHaveURL(/\/configurations\/[^/]+\/payments$/);
+  await expect(first).toHaveURL(/\/payment-jobs$/);
   await first.goto(`${first.url()}?status=${encodeURIComponent('[eq]paid')}`);
   await expect(rows(first).first()).toBeVisible();
   let opened = false;
