@@ -1,7 +1,9 @@
 // npm test: every layer in order — lint, type check, unit + component + API integration (PGlite, and
 // PostgreSQL when one can be reached), then browser end-to-end in Chromium against the real server.
 import { spawn, spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
 import { ensurePostgres } from './postgres.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -26,13 +28,16 @@ async function vitestStep(name: string, args: string[], env: Record<string, stri
   const started = Date.now();
   console.log(`\n━━ ${name} ━━`);
   // Shown as it comes and kept to read afterwards.
-  const child = spawn('npx', ['vitest', 'run', ...args], {
+  // The JSON report beside the console's: the step ends by naming its slowest files (where CI's time goes).
+  const report = join(mkdtempSync(join(tmpdir(), 'portal-vitest-')), 'report.json');
+  const child = spawn('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
     cwd: root, env: { ...process.env, FORCE_COLOR: '1', ...env }, stdio: ['inherit', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => { process.stdout.write(chunk); output += chunk.toString(); });
   child.stderr.on('data', (chunk: Buffer) => { process.stderr.write(chunk); output += chunk.toString(); });
   const status = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+  printSlowest(name, report);
   const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
   const died = [...plain.matchAll(/Worker exited unexpectedly with signal (\w+) .*? running test file (\S+)/g)];
   const anyFailed = /Test Files .*\bfailed\b/.test(plain) || /Tests .*\bfailed\b/.test(plain);
@@ -46,6 +51,21 @@ async function vitestStep(name: string, args: string[], env: Record<string, stri
   }
   timings.push(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (status !== 0) fail(name, status);
+}
+
+/** The ten files that took longest in a vitest step, from its JSON report (nothing when the run wrote none). */
+function printSlowest(name: string, report: string): void {
+  if (!existsSync(report)) return;
+  try {
+    const results = (JSON.parse(readFileSync(report, 'utf8')) as { testResults?: { name: string; startTime: number; endTime: number }[] }).testResults ?? [];
+    const slowest = results
+      .map((file) => ({ file: relative(root, file.name), seconds: (file.endTime - file.startTime) / 1000 }))
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, 10);
+    if (slowest.length > 0) console.log(`\nslowest files of ${name}:\n${slowest.map((file) => `  ${file.seconds.toFixed(1).padStart(7)} s  ${file.file}`).join('\n')}`);
+  } catch {
+    // A half-written report (the run was killed) names nothing.
+  }
 }
 
 function fail(name: string, status: number | null): never {
