@@ -28,6 +28,7 @@ import { openApiReferenceCommand } from './developers/open-api-reference.ts';
 import { listTrailCommands } from './table/list-trail.ts';
 import { escalateWatchEntryCommand } from './watch-list/escalate-entry.ts';
 import { markAllNotificationsReadCommand } from './notifications/mark-all-read.ts';
+import { toggleNotificationReadCommand } from './notifications/toggle-read.ts';
 import { hostedPageCommands } from './configurations/hosted-page-commands.ts';
 
 export const areaCommands: readonly Command[] = [
@@ -58,5 +59,6 @@ export const areaCommands: readonly Command[] = [
   ...listTrailCommands,
   escalateWatchEntryCommand,
   markAllNotificationsReadCommand,
+  toggleNotificationReadCommand,
   ...hostedPageCommands,
 ];

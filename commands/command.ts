@@ -47,6 +47,11 @@ export type CommandContext = {
   controlFocused: boolean;
   /** a shell overlay (palette, shortcut help, context switcher) is open */
   overlayOpen: boolean;
+  /**
+   * a button of a list's filter bar (its role="search" form) has focus, no popup of it: j / k still move the list's
+   * cursor from there (Enter stays the button's). Absent means false.
+   */
+  filterBarFocused?: boolean;
   /** the context a visible switch left ('Business › Merchant'), while 'Back to <previous context>' can return to it */
   previousContext?: string | null;
 };

@@ -34,7 +34,7 @@ test('an internal admin\'s context-free screens and their first records have no 
   await signIn(page, 'admin@demo.test', '/transactions');
   await expect(page).toHaveURL(/\/transactions/);
   const found: string[] = [];
-  for (const path of ['/transactions', '/users', '/notifications', '/billing', '/account-watch-list', '/screening-alerts', '/outbox', '/reporting/internal-accounts', '/reporting-overview', '/developers/api', '/profile']) {
+  for (const path of ['/transactions', '/users', '/notifications', '/billing', '/account-watch-list', '/screening-alerts', '/beneficiary-approvals', '/outbox', '/reporting/internal-accounts', '/reporting-overview', '/developers/api', '/profile']) {
     await page.goto(path);
     found.push(...(await violationsOf(page)));
     // Not an outbox message: axe cannot run inside its fully sandboxed frame and waits for it (e2e/outbox.spec.ts
@@ -67,6 +67,42 @@ test('a business owner\'s screens in a business and merchant have no serious or 
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/business\/\d+/);
     found.push(...(await violationsOf(page)));
+  }
+  expect(found).toEqual([]);
+});
+
+test('a business owner\'s reporting account screens (account groups, statements, transfers, batches) have no serious or critical violations', async ({ page }) => {
+  test.setTimeout(240_000);
+  await signIn(page, 'owner@demo.test', '/context?route=%2Fdashboard', 'keyboard');
+  await expect(page.getByRole('searchbox', { name: 'Search businesses and merchants' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press(`${mod}+Enter`);
+  await expect(page).toHaveURL(/\/dashboard/);
+  const found: string[] = [];
+  // Statements of the account groups, the cost statement and the batch report (with its first batch opened).
+  for (const path of ['/reporting/trading-account', '/reporting/reserve-account', '/reporting/remittance-account', '/reporting/cost-statement', '/reporting/batch-report']) {
+    await page.goto(path);
+    found.push(...(await violationsOf(page)));
+    if (path === '/reporting/batch-report') await scanFirstRecord(page, found);
+  }
+  // The merchant's and the business's account overviews, their first account and (business accounts) its first transfer.
+  for (const command of ['Go to merchant accounts', 'Go to business accounts']) {
+    await page.keyboard.press(`${mod}+k`);
+    await page.getByRole('combobox', { name: 'Command palette' }).fill(command);
+    await expect(page.getByRole('option', { name: new RegExp(`^${command}`) }).first()).toBeVisible();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/accounts-overview/);
+    found.push(...(await violationsOf(page)));
+    await scanFirstRecord(page, found);
+    if (command === 'Go to business accounts') {
+      const transfer = page.locator('main a[href*="/transfers/"]').first();
+      if ((await transfer.count()) > 0) {
+        await transfer.click();
+        await page.waitForURL(/\/transfers\//);
+        found.push(...(await violationsOf(page)));
+      }
+    }
   }
   expect(found).toEqual([]);
 });

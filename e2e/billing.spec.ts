@@ -27,8 +27,9 @@ test('billing@demo.test runs billing for last month and downloads an invoice PDF
   await expect(page.getByRole('option', { name: /^Run billing for a month/ })).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/billing\?tab=run$/);
-  const month = page.getByLabel('Month');
-  await expect(month).toHaveValue(lastMonth());
+  // The portal's month entry shows mm/yyyy.
+  const month = page.getByRole('textbox', { name: 'Month' });
+  await expect(month).toHaveValue(`${lastMonth().slice(5, 7)}/${lastMonth().slice(0, 4)}`);
   await page.getByRole('button', { name: 'Preview' }).focus();
   await page.keyboard.press('Enter');
   const preview = page.getByRole('table', { name: /^Preview: \d+ draft invoices for / });

@@ -137,6 +137,48 @@ test('the side menu collapses with Ctrl+B for the session, keeping the focus; `[
   await page.keyboard.press('Escape');
 });
 
+test('Escape clears the search, then leaves it for the list; j / k work from the filter bar and g sequences after Escape', async ({ page }) => {
+  await signIn(page, 'admin@demo.test', '/transactions', 'keyboard');
+  await expect(rows(page).first()).toBeVisible();
+  const search = page.getByRole('searchbox', { name: 'Search reference, payment job or customer email' });
+  await page.keyboard.press('/');
+  await expect(search).toBeFocused();
+  await page.keyboard.type('jk');
+  // Letters typed in the field are text, not row moves.
+  await expect(search).toHaveValue('jk');
+  await page.keyboard.press('Escape');
+  await expect(search).toHaveValue('');
+  await expect(search).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(rows(page).first()).toBeFocused();
+  await page.keyboard.press('j');
+  await expect(rows(page).nth(1)).toBeFocused();
+
+  // From the bar's buttons j and k move the list's cursor (Enter stays the button's).
+  await page.keyboard.press('/');
+  await expect(search).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('searchbox', { name: 'Card: last four or first six digits' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('search', { name: 'Transaction filters' }).getByRole('button', { name: /^Date/ })).toBeFocused();
+  await page.keyboard.press('j');
+  await expect(rows(page).nth(2)).toBeFocused();
+  await page.keyboard.press('k');
+  await expect(rows(page).nth(1)).toBeFocused();
+
+  // Shift+F shows the filters with the first one focused; after Escape from the field a g sequence works.
+  await page.keyboard.press('Shift+F');
+  await expect(page.locator('.filter-panel :focus')).toHaveCount(1);
+  await page.keyboard.press('/');
+  await page.keyboard.press('Escape');
+  await expect(rows(page).nth(1)).toBeFocused();
+  await page.keyboard.press('g');
+  await page.keyboard.press('q');
+  await expect(page).toHaveURL(/\/reporting-overview/);
+  await expect.poll(() => page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+  await noSeriousViolations(page);
+});
+
 test('a filter\'s values and the date presets are listboxes: arrows move, Space ticks, Enter applies; Ctrl+Enter applies the dates', async ({ page }) => {
   await signIn(page, 'admin@demo.test', '/transactions', 'keyboard');
   await expect(rows(page).first()).toBeVisible();

@@ -9,7 +9,7 @@
 
 /** The money tables, by their SQL names (server/db/schema.ts). */
 export const moneyTables = [
-  'transactions', 'payment_jobs', 'payment_refunds', 'payment_steps', 'ledger_postings', 'ledger_entries', 'ledger_transfers', 'settlement_batches',
+  'transactions', 'payment_jobs', 'payment_refunds', 'payment_steps', 'ledger_postings', 'ledger_entries', 'ledger_daily_balances', 'ledger_transfers', 'settlement_batches',
 ] as const;
 
 /** Whether a file (a path relative to the repository) may write money tables. */

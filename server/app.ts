@@ -54,6 +54,7 @@ import { virtualTerminalRoutes } from './api/virtual-terminal.ts';
 import { billingRoutes } from './api/billing.ts';
 import { filterPresetRoutes } from './api/filter-presets.ts';
 import { beneficiaryRoutes } from './api/beneficiaries.ts';
+import { beneficiaryApprovalRoutes } from './api/beneficiary-approvals.ts';
 import { watchListRoutes } from './api/watch-list.ts';
 import { partnerRoutes } from './api/partners.ts';
 import { stepUpRoutes } from './api/step-up.ts';
@@ -318,6 +319,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', accountGroupRoutes(deps));
   api.route('/', customerRoutes(deps));
   api.route('/', beneficiaryRoutes(deps));
+  api.route('/', beneficiaryApprovalRoutes(deps));
   api.route('/', watchListRoutes(deps));
   api.route('/', notificationRoutes(deps));
   api.route('/', eventRoutes(deps));

@@ -11,13 +11,17 @@ const rows: PaneCapability = tableRowsCapability;
 export const rowsAvailable = (ctx: CommandContext) =>
   (ctx.focusedPane?.capabilities ?? []).includes(rows) && !ctx.fieldFocused && !ctx.controlFocused && !ctx.overlayOpen;
 
+/** j / k also from the list's filter bar (its buttons): the cursor moves, and focus with it, as in Linear. */
+const cursorMovable = (ctx: CommandContext) =>
+  rowsAvailable(ctx) || (ctx.filterBarFocused === true && !ctx.fieldFocused && !ctx.overlayOpen && (ctx.focusedPane?.capabilities ?? []).includes(rows));
+
 export const nextRowCommand: Command = {
   id: 'table.nextRow',
   title: 'Next row',
   section: 'Table',
   keywords: ['down', 'cursor', 'move', 'row'],
   shortcut: 'j',
-  when: rowsAvailable,
+  when: cursorMovable,
   run: ({ state }) => state.paneRequest(rows, rowRequests.next),
 };
 
@@ -27,7 +31,7 @@ export const previousRowCommand: Command = {
   section: 'Table',
   keywords: ['up', 'cursor', 'move', 'row'],
   shortcut: 'k',
-  when: rowsAvailable,
+  when: cursorMovable,
   run: ({ state }) => state.paneRequest(rows, rowRequests.previous),
 };
 

@@ -2,13 +2,14 @@
 // Approve (Shift+Y) is offered only when the server says the caller may: not the creator or last changer (four
 // eyes), no open or confirmed alert, an independent person signed in with two-factor. After a status change the beneficiary is read again (spec).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { userQueries } from '../../src/api/user-queries.ts';
 import { screeningAlertStatusLabels, type Beneficiary, type ScreeningAlert } from '../../src/contract/beneficiaries.ts';
 import { formatIban } from '../../src/contract/iban.ts';
 import { formatDate, formatDateTime } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
+import { useFocusRequest } from '../../src/ui/focus-request.ts';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { AlertDecisionDialog } from './alert-decision-dialog.tsx';
 import { beneficiaryQueries, resolveAlert, setBeneficiaryStatus } from './beneficiary-queries.ts';
@@ -26,9 +27,16 @@ export function BeneficiaryDetailPane({ params }: PaneProps) {
   const held = new Set(permissions.data ?? []);
   const [deciding, setDeciding] = useState<ScreeningAlert | null>(null);
   const reread = () => queryClient.invalidateQueries({ queryKey: beneficiaryQueries.all });
+  const statusValue = useRef<HTMLElement>(null);
+  const requestFocus = useFocusRequest();
   const status = useMutation({
     mutationFn: (next: 'Approved' | 'Referred' | 'Rejected') => setBeneficiaryStatus(businessId, beneficiaryId, next, detail.data?.version ?? 0),
-    onSuccess: async (_answer, next) => { await reread(); showToast({ kind: 'success', message: `Beneficiary ${next.toLowerCase()}.` }); },
+    onSuccess: async (_answer, next) => {
+      await reread();
+      showToast({ kind: 'success', message: `Beneficiary ${next.toLowerCase()}.` });
+      // The button pressed is now disabled (the status it sets holds): focus goes to the status it changed.
+      requestFocus(() => statusValue.current);
+    },
   });
   const decide = useMutation({
     mutationFn: ({ alert, decision, reason }: { alert: ScreeningAlert; decision: 'confirmed' | 'dismissed'; reason: string }) =>
@@ -59,15 +67,15 @@ export function BeneficiaryDetailPane({ params }: PaneProps) {
         <h1 id="beneficiary-title">{data.name}</h1>
         {canDecideStatus ? (
           <div className="risk-actions">
-            <button type="button" className="button button-primary" disabled={!data.approvable || data.status === 'Approved' || status.isPending} onClick={() => status.mutate('Approved')}>Approve</button>
-            <button type="button" className="button" disabled={data.status === 'Referred' || status.isPending} onClick={() => status.mutate('Referred')}>Refer</button>
-            <button type="button" className="button" disabled={data.status === 'Rejected' || status.isPending} onClick={() => status.mutate('Rejected')}>Reject</button>
+            <button type="button" className="button button-primary" disabled={!data.approvable || data.status === 'Approved'} aria-disabled={status.isPending} onClick={() => { if (!status.isPending) status.mutate('Approved'); }}>Approve</button>
+            <button type="button" className="button" disabled={data.status === 'Referred'} aria-disabled={status.isPending} onClick={() => { if (!status.isPending) status.mutate('Referred'); }}>Refer</button>
+            <button type="button" className="button" disabled={data.status === 'Rejected'} aria-disabled={status.isPending} onClick={() => { if (!status.isPending) status.mutate('Rejected'); }}>Reject</button>
           </div>
         ) : null}
       </header>
       {canDecideStatus && data.approvalRefusal && data.status !== 'Approved' ? <p className="risk-note" role="note">{data.approvalRefusal}</p> : null}
       <dl className="risk-facts">
-        <dt>Status</dt><dd>{data.status}{data.statusChangedBy ? ` (by ${data.statusChangedBy}${data.statusChangedUtc ? `, ${formatDateTime(data.statusChangedUtc)}` : ''})` : ''}</dd>
+        <dt>Status</dt><dd ref={statusValue} tabIndex={-1}>{data.status}{data.statusChangedBy ? ` (by ${data.statusChangedBy}${data.statusChangedUtc ? `, ${formatDateTime(data.statusChangedUtc)}` : ''})` : ''}</dd>
         <dt>Type</dt><dd>{data.kind === 'company' ? 'Company' : 'Person'}</dd>
         {data.kind === 'person' ? <><dt>Date of birth</dt><dd>{data.dateOfBirth ? formatDate(data.dateOfBirth) : '—'}</dd></> : null}
         <dt>Name on the bank account</dt><dd>{data.nameOnBankAccount}</dd>

@@ -22,6 +22,16 @@ export const beneficiaryQueries = {
     queryFn: async ({ signal }) => validate('beneficiaryDetail', await api.get<unknown>(`${base(businessId)}/${encodeURIComponent(beneficiaryId)}`, { signal })),
     staleTime: 5_000,
   }),
+  /**
+   * The approval queue across businesses, by its list query (the pane's address, as the server reads it). Under
+   * `all`: an approval or rejection on the beneficiary (which re-reads `all`) drops it from the queue at once.
+   */
+  approvals: (query: Readonly<Record<string, string>>) => queryOptions({
+    queryKey: [...beneficiaryQueries.all, 'approvals', query] as const,
+    queryFn: async ({ signal }) => validate('beneficiaryApprovalList', await api.get<unknown>('/beneficiary-approvals', { query: { ...query }, signal })),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  }),
   alerts: (status: string | null, pageNumber: number, pageSize: number) => queryOptions({
     queryKey: [...beneficiaryQueries.all, 'alerts', { status, pageNumber, pageSize }] as const,
     queryFn: async ({ signal }) => validate('screeningAlertList', await api.get<unknown>('/screening-alerts', {

@@ -1,6 +1,7 @@
 // Billing: the invoices (table kit: j / k move, Enter opens, Shift+Enter opens beside; filters status,
-// month, business and number, '/' focuses the number) and the monthly run: choose a month (last month by default),
-// preview each business's invoice from the ledger, then 'Create invoices' after a confirmation.
+// month, business and number, '/' focuses the number; a typed filter applies on Enter in its field) and the monthly
+// run: choose a month (last month by default), preview each business's invoice from the ledger with a total per
+// currency, then 'Create invoices' after a confirmation. Months and statuses use the portal's own controls.
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type RefObject, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -16,10 +17,13 @@ import { formatMinorUnits } from '../../src/format/money.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { openBeside } from '../../src/state/workspace-store.ts';
+import { useFocusRequest } from '../../src/ui/focus-request.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { ChoiceFilter } from '../../src/ui/data-table/filter-fields.tsx';
+import { MonthField } from '../../src/ui/month-field.tsx';
 import { Tabs } from '../../src/ui/tabs.tsx';
 import { billingQueries, createBillingRun, previewBillingRun, type InvoiceListView } from './billing-queries.ts';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
@@ -30,6 +34,9 @@ export const invoicePath = (invoiceId: string) => `/billing/invoices/${encodeURI
 const listStatuses: readonly InvoiceStatusName[] = ['issued', 'overdue', 'paid'];
 const businessPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const numberPattern = /^[A-Za-z0-9-]{1,20}$/;
+
+/** The statuses of the status=issued,overdue parameter, known ones only, in their declared order. */
+const statusesOf = (raw: string | null) => listStatuses.filter((status) => (raw ?? '').split(',').includes(status));
 
 export type BillingView = InvoiceListView & { tab: 'invoices' | 'run'; runMonth: string | null };
 
@@ -46,7 +53,7 @@ export function billingViewOf(search: string): BillingView {
     tab: query.get('tab') === 'run' ? 'run' : 'invoices',
     pageNumber: Number.isInteger(pageNumber) && pageNumber >= 1 ? pageNumber : 1,
     pageSize: (pageSizes as readonly number[]).includes(pageSize) ? pageSize : defaultPageSize,
-    status: (listStatuses as readonly string[]).includes(status ?? '') ? status : null,
+    status: statusesOf(status).join(',') || null,
     month: month && monthPattern.test(month) ? month : null,
     business: business && businessPattern.test(business) ? business : null,
     number: number && numberPattern.test(number) ? number : null,
@@ -143,37 +150,41 @@ function InvoicesSection({ view, go, numberField, list, rows, rowCursor, openRow
   openRow: (row: InvoiceListItem | undefined, beside: boolean) => void;
 }) {
   const [numberText, setNumberText] = useState(view.number ?? '');
+  const [businessText, setBusinessText] = useState(view.business ?? '');
+  const monthDraft = useRef<{ value: string | null; problem: string | null }>({ value: view.month ?? '', problem: null });
+  const [problem, setProblem] = useState<string | null>(null);
+  /** Enter in a field (or Apply filters): every typed filter at once, or what is wrong with one. */
   const submitNumber = () => {
-    const value = numberText.trim();
-    if (value && !numberPattern.test(value)) return;
-    go({ number: value || null, pageNumber: 1 });
+    const number = numberText.trim();
+    const business = businessText.trim();
+    const month = monthDraft.current;
+    const wrong = number && !numberPattern.test(number) ? 'An invoice number has letters, digits and dashes, like INV-2026-000123.'
+      : business && !businessPattern.test(business) ? 'A business ID has letters, digits, - and _.'
+        : month.problem;
+    setProblem(wrong);
+    if (wrong) return;
+    go({ number: number || null, business: business || null, month: month.value || null, pageNumber: 1 });
   };
   return (
     <div className="billing-section">
       <form className="billing-filters" aria-label="Invoice filters" onSubmit={(event) => { event.preventDefault(); submitNumber(); }}>
         <label>
           Invoice number
-          <input ref={numberField} type="search" value={numberText} placeholder="INV-2026-000123" maxLength={20}
-            onChange={(event) => setNumberText(event.target.value)} onBlur={submitNumber} />
+          <input ref={numberField} className="dt-input" type="search" value={numberText} placeholder="INV-2026-000123" maxLength={20}
+            onChange={(event) => setNumberText(event.target.value)} />
         </label>
-        <label>
-          Status
-          <select value={view.status ?? ''} onChange={(event) => go({ status: event.target.value || null, pageNumber: 1 })}>
-            <option value="">All</option>
-            {listStatuses.map((status) => <option key={status} value={status}>{invoiceStatusLabels[status]}</option>)}
-          </select>
-        </label>
-        <label>
-          Month
-          <input type="month" value={view.month ?? ''} onChange={(event) => go({ month: monthPattern.test(event.target.value) ? event.target.value : null, pageNumber: 1 })} />
-        </label>
+        <ChoiceFilter label="Status" options={listStatuses.map((status) => ({ value: status, label: invoiceStatusLabels[status] }))}
+          selected={statusesOf(view.status)} onChange={(values) => go({ status: values.join(',') || null, pageNumber: 1 })} />
+        <MonthField label="Month" value={view.month ?? ''}
+          onChange={(change) => { monthDraft.current = change; }} />
         <label>
           Business ID
-          <input type="text" defaultValue={view.business ?? ''} maxLength={64} key={view.business ?? ''}
-            onBlur={(event) => { const value = event.target.value.trim(); if (!value || businessPattern.test(value)) go({ business: value || null, pageNumber: 1 }); }}
-            onKeyDown={(event) => { if (event.key === 'Enter') event.currentTarget.blur(); }} />
+          <input className="dt-input" type="text" value={businessText} maxLength={64} onChange={(event) => setBusinessText(event.target.value)} />
         </label>
+        {/* Enter in any field applies them all; the button is for the pointer. */}
+        <button type="submit" className="button">Apply filters</button>
       </form>
+      {problem ? <p role="alert" className="billing-problem">{problem}</p> : null}
       <CursorDataTable
         cursorHandle={rowCursor}
         resetKey={`${JSON.stringify(view)}|${list.dataUpdatedAt}`}
@@ -213,10 +224,17 @@ function RunSection({ view, go, monthField }: { view: BillingView; go: (next: Pa
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const runs = useQuery(billingQueries.runs());
+  const createButton = useRef<HTMLButtonElement>(null);
+  const previewRegion = useRef<HTMLElement>(null);
+  const requestFocus = useFocusRequest();
   const previewing = useMutation({
     mutationFn: previewBillingRun,
     onMutate: () => { setProblem(null); setPreview(null); },
-    onSuccess: (answer) => setPreview(answer),
+    onSuccess: (answer) => {
+      setPreview(answer);
+      // The next thing to do: create the invoices, or (nothing to create) read why in the preview.
+      requestFocus(() => (createButton.current && !createButton.current.disabled ? createButton.current : previewRegion.current));
+    },
   });
   const creating = useMutation({
     mutationFn: createBillingRun,
@@ -238,6 +256,7 @@ function RunSection({ view, go, monthField }: { view: BillingView; go: (next: Pa
       setProblem('Choose a month.');
       return;
     }
+    if (previewing.isPending) return;
     if (monthText !== view.runMonth) go({ runMonth: monthText });
     previewing.mutate(monthText);
   };
@@ -246,20 +265,18 @@ function RunSection({ view, go, monthField }: { view: BillingView; go: (next: Pa
     <div className="billing-section">
       <p className="billing-note">Each business is invoiced per currency for the fees the ledger charged it in the month, plus the top-up to its pricing plan's monthly minimum. Payment services are exempt from VAT.</p>
       <form className="billing-run-form" aria-label="Billing run" onSubmit={(event) => { event.preventDefault(); submit(); }}>
-        <label>
-          Month
-          <input ref={monthField} type="month" value={monthText} required onChange={(event) => setMonthText(event.target.value)} />
-        </label>
-        <button type="submit" className="button" disabled={previewing.isPending}>Preview</button>
+        <MonthField label="Month" value={monthText} required inputRef={monthField}
+          onChange={(change) => setMonthText(change.value ?? '')} />
+        <button type="submit" className="button" aria-disabled={previewing.isPending}>Preview</button>
         {preview ? (
-          <button type="button" className="button button-primary" disabled={preview.alreadyRun || totalInvoices === 0 || creating.isPending} onClick={() => setConfirming(true)}>
+          <button type="button" ref={createButton} className="button button-primary" disabled={preview.alreadyRun || totalInvoices === 0 || creating.isPending} onClick={() => setConfirming(true)}>
             Create invoices
           </button>
         ) : null}
       </form>
       {problem ? <p role="alert" className="billing-problem">{problem}</p> : null}
       {previewing.isPending ? <p role="status">Reading the ledger…</p> : null}
-      {preview ? <PreviewTable preview={preview} /> : null}
+      {preview ? <section ref={previewRegion} tabIndex={-1} aria-label="Preview" className="billing-preview"><PreviewTable preview={preview} /></section> : null}
       <h2>Runs</h2>
       {runs.data && runs.data.results.length > 0 ? (
         <table className="billing-table">

@@ -2,6 +2,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
+import { encodeAnyOf } from '../../src/contract/filters.ts';
 
 export type InvoiceListView = { pageNumber: number; pageSize: number; status: string | null; month: string | null; business: string | null; number: string | null };
 
@@ -12,7 +13,7 @@ export const billingQueries = {
     queryFn: async ({ signal }) => validate('invoiceList', await api.get<unknown>('/billing/invoices', {
       query: {
         pagenumber: String(view.pageNumber), pagesize: String(view.pageSize),
-        ...(view.status ? { status: `[eq]${view.status}` } : {}),
+        ...(view.status ? { status: encodeAnyOf(view.status.split(',')) } : {}),
         ...(view.month ? { month: `[eq]${view.month}` } : {}),
         ...(view.business ? { business: `[eq]${view.business}` } : {}),
         ...(view.number ? { number: `[eq]${view.number}` } : {}),

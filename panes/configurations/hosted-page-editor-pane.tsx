@@ -13,7 +13,7 @@ import {
   maxHostedPageNameLength, maxUrlLength, paymentMethodLabels, previewWidthLabels, previewWidths, type HostedPageDesign, type PreviewWidth,
 } from '../../src/contract/configurations.ts';
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';
-import { shopperPaymentOptions, type HostedPageView } from '../../src/contract/hosted-page-render.ts';
+import { formatHostedPageMoney, shopperPaymentOptions, type HostedPageOrderLine, type HostedPageView } from '../../src/contract/hosted-page-render.ts';
 import { type PaneProps, useLeaveFormGuard, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
@@ -32,6 +32,12 @@ type Draft = { name: string; design: HostedPageDesign };
  * What the preview shows around the design: a sample order, and the payment choices exactly as the shopper's page
  * makes them (shopperPaymentOptions: what can be paid there, the other switched-on methods named as not available).
  */
+/** The preview's sample order, held as the shopper page's job holds its lines (unit prices in minor units). */
+const previewOrderLines: readonly HostedPageOrderLine[] = [
+  { description: 'Sample item', quantity: 2, unitPriceMinor: 1750, currency: 'GBP' },
+  { description: 'Delivery', quantity: 1, unitPriceMinor: 750, currency: 'GBP' },
+];
+
 export function previewView(draft: Draft, configuration: ConfigurationDetail | undefined, merchantName: string): HostedPageView {
   const options = shopperPaymentOptions(draft.design.paymentMethodOrder, (configuration?.paymentMethods ?? []).map((entry) => ({
     method: entry.paymentMethod, enabled: entry.configuration.enabled, displayName: entry.configuration.displayName,
@@ -40,9 +46,9 @@ export function previewView(draft: Draft, configuration: ConfigurationDetail | u
   return {
     design: draft.design,
     merchantName: configuration?.tradeName ?? merchantName,
-    amount: '£42.50',
+    amount: formatHostedPageMoney(previewOrderLines.reduce((total, line) => total + line.unitPriceMinor * line.quantity, 0), 'GBP'),
     orderNumber: 'PREVIEW-0001',
-    orderLines: [{ description: 'Sample item', quantity: 2, amount: '£17.50' }, { description: 'Delivery', quantity: 1, amount: '£7.50' }],
+    orderLines: previewOrderLines,
     paymentMethods: options.payable,
     unavailableMethods: options.unavailable,
     ...(options.reason ? { unpayableReason: options.reason } : {}),

@@ -1,5 +1,7 @@
 // A merchant's stored customers: search by reference, name or email; j / k, Enter, Shift+Enter. Those
 // who may change customers add one with Shift+N (or 'Add a customer'); the new customer's screen opens after.
+// Under a business or a partner the list spans their merchants: a Merchant column names each row's, a row opens
+// the customer under its merchant (where the record lives), and adding is done under a merchant.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -15,7 +17,7 @@ import { openBeside } from '../../src/state/workspace-store.ts';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
-import { createCustomer, customerQueries } from './customer-queries.ts';
+import { createCustomer, customerQueries, type CustomerListScope } from './customer-queries.ts';
 import { customerBodyOf, customerDraftProblems, CustomerFormDialog, emptyCustomerDraft, type CustomerDraft } from './customer-form.tsx';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/form-field.css';
@@ -25,7 +27,21 @@ import '../watch-list/watch-list.css';
 export const customerPath = (businessId: string, merchantId: string, customerId: string) =>
   `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/customers/${encodeURIComponent(customerId)}`;
 
+/** The list's scope from the route's parameters: a partner's, a business's or one merchant's customers. */
+export function customerListScopeOf(params: Readonly<Record<string, string | undefined>>): CustomerListScope {
+  if (params.partnerId) return { level: 'partner', partnerId: params.partnerId };
+  if (params.merchantId) return { level: 'merchant', businessId: params.businessId ?? '', merchantId: params.merchantId };
+  return { level: 'business', businessId: params.businessId ?? '' };
+}
+
+const e = encodeURIComponent;
+/** The pane's own path for a scope (the route table's customers, businessCustomers and partnerCustomers rows). */
+const listRoutePath = (scope: CustomerListScope) => (scope.level === 'partner' ? `/partners/${e(scope.partnerId)}/customers`
+  : scope.level === 'business' ? `/business/${e(scope.businessId)}/customers` : `/business/${e(scope.businessId)}/merchants/${e(scope.merchantId)}/customers`);
+
 export function CustomersPane({ params, search }: PaneProps) {
+  const listScope = customerListScopeOf(params);
+  const spansMerchants = listScope.level !== 'merchant';
   const businessId = params.businessId ?? '';
   const merchantId = params.merchantId ?? '';
   const query = new URLSearchParams(search);
@@ -35,13 +51,14 @@ export function CustomersPane({ params, search }: PaneProps) {
   const [draft, setDraft] = useState(searchTerm);
   const [, navigate] = useLocation();
   const scope = usePaneScope();
-  const list = useQuery(customerQueries.list(businessId, merchantId, pageNumber, pageSize, searchTerm));
+  const list = useQuery(customerQueries.list(listScope, pageNumber, pageSize, searchTerm));
   const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
   const rowCursor = useRef<RowCursorHandle>(null);
   const searchField = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
-  const permissions = useQuery(userQueries.permissions(`/user/businesses/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/permissions`));
-  const canAdd = permissions.data?.includes('Mapi.Customers.Update') === true;
+  const permissions = useQuery({ ...userQueries.permissions(`/user/businesses/${e(businessId)}/merchants/${e(merchantId)}/permissions`), enabled: !spansMerchants });
+  // A customer is stored under its merchant: a list across merchants adds none.
+  const canAdd = !spansMerchants && permissions.data?.includes('Mapi.Customers.Update') === true;
   const [newCustomer, setNewCustomer] = useState<CustomerDraft | null>(null);
   const [tried, setTried] = useState(false);
   useLeaveFormGuard(newCustomer !== null && JSON.stringify(newCustomer) !== JSON.stringify(emptyCustomerDraft));
@@ -55,14 +72,15 @@ export function CustomersPane({ params, search }: PaneProps) {
       navigate(customerPath(businessId, merchantId, created.customerId));
     },
   });
-  const here = `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/customers`;
+  const here = listRoutePath(listScope);
   const goTo = (next: { pageNumber: number; pageSize: number; search: string }) => {
     const params = new URLSearchParams({ pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) });
     if (next.search) params.set('search', next.search);
     navigate(`${here}?${params.toString()}`);
   };
   const columns: readonly DataTableColumn<CustomerListItem>[] = [
-    { id: 'name', header: 'Customer', cell: (row) => <a className="data-table-link is-name" href={customerPath(businessId, merchantId, row.customerId)}>{`${row.lastName}, ${row.firstName}`}</a> },
+    { id: 'name', header: 'Customer', cell: (row) => <a className="data-table-link is-name" href={customerPath(row.businessId, row.merchantId, row.customerId)}>{`${row.lastName}, ${row.firstName}`}</a> },
+    ...(spansMerchants ? [{ id: 'merchant', header: 'Merchant', cell: (row: CustomerListItem) => row.merchantName ?? row.merchantId }] : []),
     { id: 'reference', header: 'Reference', cell: (row) => row.reference },
     { id: 'email', header: 'Email', cell: (row) => row.emailAddress ?? '' },
     { id: 'city', header: 'City', cell: (row) => [row.city, row.countryIso3166Alpha2].filter(Boolean).join(', ') },
@@ -70,7 +88,7 @@ export function CustomersPane({ params, search }: PaneProps) {
   ];
   const openRow = (row: CustomerListItem | undefined, beside: boolean) => {
     if (!row) return;
-    const path = customerPath(businessId, merchantId, row.customerId);
+    const path = customerPath(row.businessId, row.merchantId, row.customerId);
     if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
     else navigate(path);
   };
@@ -89,6 +107,7 @@ export function CustomersPane({ params, search }: PaneProps) {
         <h1 id="customers-title">Customers</h1>
         {canAdd ? <button type="button" className="button button-primary" onClick={openForm}>Add a customer</button> : null}
       </header>
+      {spansMerchants ? <p>{listScope.level === 'partner' ? "Every merchant's customers across this partner's businesses." : "Every merchant's customers in this business."}</p> : null}
       <form role="search" aria-label="Customer search" className="risk-actions" onSubmit={(event) => { event.preventDefault(); goTo({ pageNumber: 1, pageSize, search: draft.trim() }); }}>
         <label>Search reference, name or email <input ref={searchField} type="search" value={draft} maxLength={100} onChange={(event) => setDraft(event.target.value)} /></label>
         <button type="submit" className="button">Search</button>
@@ -96,7 +115,7 @@ export function CustomersPane({ params, search }: PaneProps) {
       <CursorDataTable cursorHandle={rowCursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Customers" columns={columns} rows={rows}
         rowKey={(row) => row.customerId} rowHeader="name"
         status={tableStatusOf(list)}
-        emptyMessage={searchTerm ? 'No customer matches this search.' : 'This merchant has no stored customers.'} errorMessage="The customers could not be loaded."
+        emptyMessage={searchTerm ? 'No customer matches this search.' : spansMerchants ? `No merchant of this ${listScope.level} has stored customers.` : 'This merchant has no stored customers.'} errorMessage="The customers could not be loaded."
         onOpen={(row, { beside }) => openRow(row, beside)} firstRowNumber={(pageNumber - 1) * pageSize + 1} totalRows={list.data?.numberOfResults ?? 0} />
       {list.data && list.data.numberOfResults > 0 ? (
         <Pagination label="Customer pages" pageNumber={pageNumber} pageSize={pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={list.data.numberOfResults}

@@ -1,6 +1,7 @@
 // Writing a notification (/notifications/add) and editing one (/notifications/edit/{reference}): title, the rich
-// text, who reads it (all users or internal users, optionally only some partners or businesses), the publication
-// status with an optional scheduled time, and a preview exactly as readers will see it (the readers' renderer).
+// text, who reads it (all users or internal users, optionally only some partners or businesses, picked by name, with
+// a line saying who will see it), the publication status with an optional scheduled time (the portal's date and time
+// entry: dd/mm/yyyy, 24-hour), and a preview exactly as readers will see it (the readers' renderer).
 // Ctrl+Enter saves; deleting asks first; leaving with unsaved changes asks first.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
@@ -18,12 +19,11 @@ import { authoringQueries, createNotification, deleteNotification, updateNotific
 import { contentText } from './lexical-content.ts';
 import { NotificationContentView } from './notification-content.tsx';
 import { RichTextEditor } from './rich-text-editor.tsx';
+import { AudiencePicker, type AudienceIds, audienceSummary } from './audience-picker.tsx';
+import { DateTimeField } from '../../src/ui/date-time-field.tsx';
 import './notifications.css';
 
-const idList = (text: string) => [...new Set(text.split(/[\s,;]+/).map((part) => part.trim()).filter((part) => part !== ''))];
-const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** A datetime-local value ('2026-11-25T14:30') from an ISO instant, in the browser's zone, and back. */
+/** A wall-clock value ('2026-11-25T14:30') from an ISO instant, in the browser's zone, and back. */
 export function localInputOf(iso: string | null): string {
   if (!iso) return '';
   const date = new Date(iso);
@@ -41,13 +41,13 @@ function Editor({ existing }: { existing: AuthoredNotification | null }) {
   const [viewRestriction, setViewRestriction] = useState<'allUsers' | 'internalUsers'>(existing?.viewRestriction ?? 'allUsers');
   const [status, setStatus] = useState<NotificationStatusValue>(existing?.status ?? 'draft');
   const [publishAt, setPublishAt] = useState(localInputOf(existing?.publishAtUtc ?? null));
-  const [partnerIds, setPartnerIds] = useState((existing?.audience?.partnerIds ?? []).join(', '));
-  const [businessIds, setBusinessIds] = useState((existing?.audience?.businessIds ?? []).join(', '));
+  const [publishProblem, setPublishProblem] = useState<string | null>(null);
+  const [audienceIds, setAudienceIds] = useState<AudienceIds>({ partnerIds: existing?.audience?.partnerIds ?? [], businessIds: existing?.audience?.businessIds ?? [] });
   const [touched, setTouched] = useState(false);
   const [savedRef, setSavedRef] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [edited, setEdited] = useState(false);
-  const ids = { title: useId(), heading: useId(), preview: useId(), audience: useId() };
+  const ids = { title: useId(), heading: useId(), preview: useId(), audience: useId(), summary: useId() };
   const dirty = edited && savedRef === null;
   useLeaveFormGuard(dirty);
   useEffect(() => {
@@ -55,19 +55,17 @@ function Editor({ existing }: { existing: AuthoredNotification | null }) {
   }, [savedRef, dirty]);
 
   const statuses: readonly NotificationStatusValue[] = existing ? notificationStatusTransitions[existing.status] : ['draft', 'readyForPublication', 'published'];
-  const audienceIds = { partnerIds: idList(partnerIds), businessIds: idList(businessIds) };
   const problems = [
     title.trim() === '' ? 'Title is required' : null,
     title.trim().length > maxNotificationTitleLength ? `Title may have ${maxNotificationTitleLength} characters maximum` : null,
     blocks.length === 0 ? 'Write the notification’s text' : null,
-    [...audienceIds.partnerIds, ...audienceIds.businessIds].some((value) => !idPattern.test(value)) ? 'Audience ids are letters, digits, - and _' : null,
-    status === 'readyForPublication' && publishAt !== '' && Number.isNaN(Date.parse(publishAt)) ? 'The publication time is not a date and time' : null,
+    status === 'readyForPublication' && publishProblem ? `Publish at: ${publishProblem}` : null,
   ].filter((problem): problem is string => problem !== null);
 
   const body = () => ({
     title: title.trim(), content: contentText(blocks), viewRestriction, status,
     publishAtUtc: status === 'readyForPublication' ? isoOfLocalInput(publishAt) : null,
-    audience: audienceIds.partnerIds.length + audienceIds.businessIds.length > 0 ? audienceIds : null,
+    audience: viewRestriction === 'allUsers' && audienceIds.partnerIds.length + audienceIds.businessIds.length > 0 ? audienceIds : null,
   });
   const save = useMutation({
     mutationFn: async () => {
@@ -122,13 +120,13 @@ function Editor({ existing }: { existing: AuthoredNotification | null }) {
         </select>
       </label>
       {viewRestriction === 'allUsers' ? (
-        <fieldset className="notification-field" aria-describedby={ids.audience}>
+        <fieldset className="notification-field">
           <legend>Only for (optional)</legend>
-          <label>Partner ids<input type="text" value={partnerIds} onChange={(event) => change(setPartnerIds)(event.target.value)} /></label>
-          <label>Business ids<input type="text" value={businessIds} onChange={(event) => change(setBusinessIds)(event.target.value)} /></label>
-          <span id={ids.audience} className="notification-hint">Separate ids with commas. Leave both empty for every user.</span>
+          <AudiencePicker value={audienceIds} onChange={change(setAudienceIds)} describedBy={`${ids.audience} ${ids.summary}`} />
+          <span id={ids.audience} className="notification-hint">Leave it empty for every user.</span>
         </fieldset>
       ) : null}
+      <p id={ids.summary} className="audience-summary" aria-live="polite">{`Who will see it: ${audienceSummary(viewRestriction, audienceIds)}`}</p>
       <label>
         Status
         <select value={status} onChange={(event) => change(setStatus)(event.target.value as NotificationStatusValue)}>
@@ -136,10 +134,8 @@ function Editor({ existing }: { existing: AuthoredNotification | null }) {
         </select>
       </label>
       {status === 'readyForPublication' ? (
-        <label>
-          Publish at (optional; your time zone)
-          <input type="datetime-local" value={publishAt} onChange={(event) => change(setPublishAt)(event.target.value)} />
-        </label>
+        <DateTimeField label="Publish at (optional; your time zone)" value={publishAt} hint="dd/mm/yyyy and 24-hour hh:mm; ↑ ↓ step a day or 5 minutes."
+          onChange={({ value, problem }) => { change(setPublishAt)(value ?? ''); setPublishProblem(problem); }} />
       ) : null}
       {touched && problems.length > 0 ? <ul role="alert" className="notification-field-problem">{problems.map((problem) => <li key={problem}>{problem}</li>)}</ul> : null}
 

@@ -110,10 +110,17 @@ function Toolbar({ onLinkProblem }: { onLinkProblem: (problem: string | null) =>
     event.preventDefault();
     buttons[(at + (event.key === 'ArrowRight' ? 1 : -1) + buttons.length) % buttons.length]?.focus();
   };
-  const button = (label: string, action: () => void, text: string, index: number) => (
-    <button type="button" className="button button-ghost" aria-label={label} title={label} tabIndex={index === 0 ? 0 : -1}
-      onMouseDown={(event) => event.preventDefault()} onClick={action}>{text}</button>
-  );
+  // The accessible name starts with the visible text ('H1, Heading 1'), so speech input can say what it reads.
+  const button = (label: string, action: () => void, text: string, index: number) => {
+    const [description, keys] = label.split(/ \((.*)\)$/);
+    const same = description !== undefined && (description === text || description === `${text}…`);
+    const name = same ? description : `${text}, ${description ?? label}`;
+    return (
+      <button type="button" className="button button-ghost" aria-label={name} title={label} tabIndex={index === 0 ? 0 : -1}
+        aria-keyshortcuts={keys ? keys.replace('Ctrl', 'Control') : undefined}
+        onMouseDown={(event) => event.preventDefault()} onClick={action}>{text}</button>
+    );
+  };
   return (
     <>
       <div ref={bar} className="editor-toolbar" role="toolbar" aria-label="Formatting" onKeyDown={onKeyDown}>

@@ -1,9 +1,11 @@
 // The caller's notifications, newest first: title, publication date and whether it is still unread. Each row is a
-// link to the notification; j / k move between rows and Enter (Shift+Enter: beside) opens one. 'Mark all as read'
-// and 'Mark as unread' change the caller's read state on the server. Authors (Portal.Notifications.Create) also
+// link to the notification; the first row (or the one last opened) takes focus when the inbox opens from the bell,
+// j / k move between rows and Enter (Shift+Enter: beside) opens one. 'Mark all as read', and per row 'Mark as read' /
+// 'Mark as unread' (Shift+U on the focused row), change the caller's read state on the server; focus stays on the row
+// (the buttons say aria-disabled while busy rather than disabled, which would drop focus to the page's body). Authors (Portal.Notifications.Create) also
 // get the 'Written' view (?view=authored): every notification in any status, with its readers and an edit link.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
@@ -22,6 +24,7 @@ import { permissionScope, sessionStore } from '../../src/state/session-store.ts'
 import { showToast } from '../../src/state/toast-store.ts';
 import { authoringQueries, markAllNotificationsRead, setNotificationRead } from './authoring-queries.ts';
 import { userNotificationQueries } from './notification-queries.ts';
+import { inboxFocus } from './inbox-focus.ts';
 import '../../src/ui/data-table/data-table.css';
 import './notifications.css';
 
@@ -86,12 +89,20 @@ export function UserNotificationsPane({ search }: PaneProps) {
   const authoredView = author && new URLSearchParams(search).get('view') === 'authored';
   const refreshAll = () => queryClient.invalidateQueries({ queryKey: notificationQueries.all });
   const markAll = useMutation({ mutationFn: markAllNotificationsRead, onSuccess: () => { void refreshAll(); showToast({ kind: 'success', message: 'All notifications are marked as read.' }); } });
-  const markUnread = useMutation({ mutationFn: (reference: string) => setNotificationRead(reference, false), onSuccess: () => void refreshAll() });
+  const tableRef = useRef<HTMLTableElement>(null);
+  const rowLink = (reference: string) => tableRef.current?.querySelector<HTMLAnchorElement>(`tbody a[data-reference="${CSS.escape(reference)}"]`) ?? null;
+  const markRead = useMutation({
+    mutationFn: ({ reference, read }: { reference: string; read: boolean }) => setNotificationRead(reference, read),
+    onSuccess: async (_answer, { reference, read }) => {
+      await refreshAll();
+      showToast({ kind: 'success', message: read ? 'Marked as read.' : 'Marked as unread.' });
+      rowLink(reference)?.focus();
+    },
+  });
   const [, navigate] = useLocation();
   const scope = usePaneScope();
   const list = useQuery(userNotificationQueries.list(pageNumber, pageSize));
   const headingId = useId();
-  const tableRef = useRef<HTMLTableElement>(null);
   const rows: readonly UserNotificationSummary[] = list.isError ? [] : list.data?.results ?? [];
   // Unread ones may sit on another page: the bell's count (the same query, already loaded by the shell) says so too.
   const status = useQuery(notificationQueries.status());
@@ -100,16 +111,46 @@ export function UserNotificationsPane({ search }: PaneProps) {
   const goTo = (next: { pageNumber: number; pageSize: number }) => navigate(`/notifications?${authoredView ? 'view=authored&' : ''}pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
   const rowLinks = () => [...(tableRef.current?.querySelectorAll<HTMLAnchorElement>('tbody a[href]') ?? [])];
 
+  // Opening from the bell (focus on the bell or nowhere): focus the row last opened here, else the first row.
+  const firstReference = rows[0]?.reference;
+  const focusedOnce = useRef(false);
+  useEffect(() => {
+    if (authoredView || !firstReference || focusedOnce.current) return;
+    focusedOnce.current = true;
+    const active = document.activeElement;
+    const fromBell = !active || active === document.body || (active instanceof HTMLAnchorElement && active.getAttribute('href') === '/notifications');
+    if (!fromBell && !inboxFocus.reference) return;
+    const wanted = inboxFocus.reference ? rowLink(inboxFocus.reference) : null;
+    inboxFocus.reference = null;
+    (wanted ?? rowLink(firstReference))?.focus();
+  }, [authoredView, firstReference]);
+
+  /** The row of the focused link or button, else the first. */
+  const focusedRow = () => {
+    const row = (document.activeElement as HTMLElement | null)?.closest('tr');
+    const reference = row?.querySelector<HTMLAnchorElement>('a[data-reference]')?.dataset.reference;
+    return rows.find((candidate) => candidate.reference === reference) ?? null;
+  };
+  const open = (reference: string, beside: boolean) => {
+    inboxFocus.reference = reference;
+    inboxFocus.page = search;
+    if (beside) openBeside(notificationPath(reference), scope ? { afterPaneId: scope.paneId } : {});
+    else navigate(notificationPath(reference));
+  };
+
   const handlers: PaneRequestHandlers = {};
-  if (rows.length > 0) {
+  if (rows.length > 0 && !authoredView) {
+    handlers.toggleRead = () => {
+      const row = focusedRow();
+      if (row && !markRead.isPending) markRead.mutate({ reference: row.reference, read: row.unread });
+    };
     handlers[tableRowsCapability] = (argument) => {
       const links = rowLinks();
       const current = links.findIndex((link) => link === document.activeElement);
       if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        const row = rows[Math.max(current, 0)];
+        const row = focusedRow() ?? rows[Math.max(current, 0)];
         if (!row) return;
-        if (argument === rowRequests.openBeside) openBeside(notificationPath(row.reference), scope ? { afterPaneId: scope.paneId } : {});
-        else navigate(notificationPath(row.reference));
+        open(row.reference, argument === rowRequests.openBeside);
         return;
       }
       const next = current < 0 ? 0 : Math.min(Math.max(current + (argument === rowRequests.previous ? -1 : 1), 0), links.length - 1);
@@ -129,7 +170,7 @@ export function UserNotificationsPane({ search }: PaneProps) {
               <a className={`button${authoredView ? ' filter-choice is-active' : ''}`} aria-current={authoredView ? 'page' : undefined} href="/notifications?view=authored">Written</a>
             </div>
           ) : null}
-          {!authoredView ? <button type="button" className="button" disabled={markAll.isPending || !anyUnread} onClick={() => markAll.mutate()}>Mark all as read</button> : null}
+          {!authoredView ? <button type="button" className="button" aria-disabled={markAll.isPending || !anyUnread} onClick={() => { if (!markAll.isPending && anyUnread) markAll.mutate(); }}>Mark all as read</button> : null}
           {author ? <a className="button button-primary" href="/notifications/add">New notification</a> : null}
         </div>
       </header>
@@ -146,14 +187,16 @@ export function UserNotificationsPane({ search }: PaneProps) {
             {rows.map((row) => (
               <tr key={row.reference} className={row.unread ? 'notification-unread' : undefined}>
                 <th scope="row">
-                  <a className="data-table-link data-table-text-link" href={notificationPath(row.reference)}>{row.title}</a>
+                  <a className="data-table-link data-table-text-link" href={notificationPath(row.reference)} data-reference={row.reference}
+                    onClick={() => { inboxFocus.reference = row.reference; inboxFocus.page = search; }}>{row.title}</a>
                 </th>
                 <td>{formatDate(row.publishedUtc)}</td>
                 <td>{row.unread ? <span className="notification-unread-marker">Unread</span> : <span className="notification-read-marker">Read</span>}</td>
                 <td>
-                  {row.unread ? null : (
-                    <button type="button" className="button button-ghost" aria-label={`Mark as unread: ${row.title}`} disabled={markUnread.isPending} onClick={() => markUnread.mutate(row.reference)}>Mark as unread</button>
-                  )}
+                  <button type="button" className="button button-ghost" aria-label={`${row.unread ? 'Mark as read' : 'Mark as unread'}: ${row.title}`}
+                    aria-keyshortcuts="Shift+U" aria-disabled={markRead.isPending} onClick={() => { if (!markRead.isPending) markRead.mutate({ reference: row.reference, read: row.unread }); }}>
+                    {row.unread ? 'Mark as read' : 'Mark as unread'}
+                  </button>
                 </td>
               </tr>
             ))}

@@ -153,6 +153,12 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const [dateOpen, setDateOpen] = useState(false);
   const [filtersOpen, setFiltersOpen] = useState(Boolean(state.filters.status || state.filters.paymentmethod || (lockedConfiguration === null && state.filters.configurationid)));
   const searchInput = useRef<HTMLInputElement>(null);
+  const filterPanel = useRef<HTMLDivElement>(null);
+  // Shift+F shows the filters and the first one takes the keyboard, once the panel is there.
+  const [filterFocusRequest, setFilterFocusRequest] = useState(0);
+  useEffect(() => {
+    if (filterFocusRequest > 0) filterPanel.current?.querySelector<HTMLElement>('button, input, select')?.focus();
+  }, [filterFocusRequest]);
   const rowCursor = useRef<RowCursorHandle>(null);
 
   // Selection: a description over the filters, kept across pages and sorts, cleared when the filters change.
@@ -189,7 +195,10 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const handlers: PaneRequestHandlers = {
     search: () => searchInput.current?.focus(),
     statusTab: (index) => showTab(index === undefined || index <= 0 ? 'all' : paymentJobTabs[index - 1] ?? 'all'),
-    filters: () => setFiltersOpen(true),
+    filters: () => {
+      setFiltersOpen(true);
+      setFilterFocusRequest((request) => request + 1);
+    },
     date: () => setDateOpen(true),
     columns: () => setColumnsOpen(true),
     selectRow: (argument) => rowCursor.current?.toggle(argument === 1),
@@ -260,13 +269,18 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
         ))}
       </div>
       <form className="filter-bar" role="search" aria-label="Payment job filters" onSubmit={submit}>
-        <SearchField label="Search reference, order number or customer email" placeholder="Reference, order number or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput} />
+        <SearchField label="Search reference, order number or customer email" placeholder="Reference, order number or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput}
+          keys={{
+            onClear: () => applyFilters(searchFilters('')),
+            onLeave: () => rowCursor.current?.focus(),
+            onOpen: applied_ === '' && rows.length > 0 ? () => openRow(rows[rowCursor.current?.index() ?? 0], false) : undefined,
+          }} />
         <DateRangeButton label="Created" summary={range.start || range.end ? `${range.start ?? '…'} – ${range.end ?? '…'}` : 'Any date'} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
         <button type="button" className="button" aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>Filters</button>
         {Object.keys(state.filters).length > 0 ? <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); setState(changeListState(state, { filters: {} })); }}>Clear filters</button> : null}
         <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
         {filtersOpen ? (
-          <div className="filter-panel">
+          <div className="filter-panel" ref={filterPanel}>
             <ChoiceFilter label="Status" options={statusOptions} selected={decodeAnyOf(state.filters.status, paymentStatuses)} onChange={(values) => applyFilters({ status: encodeAnyOf(values) })} />
             <ChoiceFilter label="Payment method" options={methodOptions} selected={decodeAnyOf(state.filters.paymentmethod, paymentMethods)} onChange={(values) => applyFilters({ paymentmethod: encodeAnyOf(values) })} />
             {lockedConfiguration === null && merchantIds !== null ? (

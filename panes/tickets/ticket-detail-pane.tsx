@@ -315,12 +315,12 @@ export function TicketDetailPane({ params }: PaneProps) {
           {staff ? (
             <>
               <label className="ticket-field">Status
-                <select value={ticket.status} disabled={update.isPending} onChange={(event) => update.mutate({ status: event.target.value as TicketStatus })}>
+                <select value={ticket.status} aria-busy={update.isPending || undefined} onChange={(event) => { if (!update.isPending) update.mutate({ status: event.target.value as TicketStatus }); }}>
                   {ticketStatuses.map((value) => <option key={value} value={value}>{ticketStatusLabels[value]}</option>)}
                 </select>
               </label>
               <label className="ticket-field">Assignee
-                <select ref={assignSelect} value={ticket.assignee?.userId ?? ''} disabled={update.isPending} onChange={(event) => update.mutate({ assigneeId: event.target.value === '' ? null : event.target.value })}>
+                <select ref={assignSelect} value={ticket.assignee?.userId ?? ''} aria-busy={update.isPending || undefined} onChange={(event) => { if (!update.isPending) update.mutate({ assigneeId: event.target.value === '' ? null : event.target.value }); }}>
                   <option value="">Unassigned</option>
                   {ticket.assignee && !(assignees.data?.results ?? []).some((person) => person.userId === ticket.assignee?.userId)
                     ? <option value={ticket.assignee.userId}>{ticket.assignee.name}</option> : null}
@@ -331,7 +331,7 @@ export function TicketDetailPane({ params }: PaneProps) {
           ) : null}
           {canWrite ? (
             <label className="ticket-field">Priority
-              <select value={ticket.priority} disabled={update.isPending} onChange={(event) => update.mutate({ priority: event.target.value as TicketPriority })}>
+              <select value={ticket.priority} aria-busy={update.isPending || undefined} onChange={(event) => { if (!update.isPending) update.mutate({ priority: event.target.value as TicketPriority }); }}>
                 {ticketPriorities.map((value) => <option key={value} value={value}>{value === 'Unknown' ? 'No priority' : value}</option>)}
               </select>
             </label>

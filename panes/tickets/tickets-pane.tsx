@@ -238,7 +238,7 @@ export function TicketsPane({ search }: PaneProps) {
     search: () => searchInput.current?.focus(),
     filters: () => {
       setFiltersOpen(true);
-      requestAnimationFrame(() => filterPanel.current?.querySelector<HTMLElement>('button, input')?.focus());
+      requestAnimationFrame(() => filterPanel.current?.querySelector<HTMLElement>('button, input, select')?.focus());
     },
     date: () => setDateOpen(true),
     columns: () => setColumnsOpen(true),
@@ -321,7 +321,12 @@ export function TicketsPane({ search }: PaneProps) {
       </div>
 
       <form className="filter-bar" role="search" aria-label="Ticket filters" onSubmit={submitFilters}>
-        <SearchField label="Search subject or ticket id" placeholder="Search subject or ticket id" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput} />
+        <SearchField label="Search subject or ticket id" placeholder="Search subject or ticket id" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput}
+          keys={{
+            onClear: () => applyFilters({ searchterm: encodeSearchTerm('') }),
+            onLeave: () => rowCursor.current?.focus(),
+            onOpen: !appliedSearch && rows.length > 0 ? () => openRow(rows[rowCursor.current?.index() ?? 0], false) : undefined,
+          }} />
         <DateRangeButton label="Created" summary={rangeSummary(range, today)} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
         <button type="button" className={`button${activeFilterCount > 0 ? ' filter-choice is-active' : ''}`} aria-expanded={filtersOpen} aria-controls={filterPanelId} onClick={() => setFiltersOpen(!filtersOpen)}>
           Filters{activeFilterCount > 0 ? ` (${activeFilterCount})` : ''}

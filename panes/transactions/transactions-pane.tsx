@@ -42,7 +42,7 @@ import { ColumnChooser } from '../../src/ui/data-table/column-chooser.tsx';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { ExportDialog } from '../../src/ui/data-table/export-dialog.tsx';
-import { AmountField, type AmountValue, ChoiceFilter, DateRangeButton, SearchField } from '../../src/ui/data-table/filter-fields.tsx';
+import { AmountField, type AmountValue, ChoiceFilter, DateRangeButton, SearchField, searchFieldKeyDown } from '../../src/ui/data-table/filter-fields.tsx';
 import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { transactionListColumnIds, transactionListColumns } from './transaction-columns.tsx';
@@ -354,7 +354,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
     search: () => searchInput.current?.focus(),
     filters: () => {
       setFiltersOpen(true);
-      requestAnimationFrame(() => filterPanel.current?.querySelector<HTMLElement>('button, input')?.focus());
+      requestAnimationFrame(() => filterPanel.current?.querySelector<HTMLElement>('button, input, select')?.focus());
     },
     date: () => setDateOpen(true),
     columns: () => setColumnsOpen(true),
@@ -431,11 +431,17 @@ export function TransactionsPane({ params, search }: PaneProps) {
       </header>
 
       <form className="filter-bar" role="search" aria-label="Transaction filters" onSubmit={submitFilters}>
-        <SearchField label="Search reference, payment job or customer email" placeholder="Search reference, payment job or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput} />
+        <SearchField label="Search reference, payment job or customer email" placeholder="Search reference, payment job or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput}
+          keys={{
+            onClear: () => applyFilters({ searchterm: encodeSearchTerm('') }),
+            onLeave: () => rowCursor.current?.focus(),
+            onOpen: !appliedSearch && rows.length > 0 ? () => openRow(rows[rowCursor.current?.index() ?? 0], false) : undefined,
+          }} />
         <div className="dt-field filter-card">
           <label htmlFor={cardFieldId} className="visually-hidden">Card: last four or first six digits</label>
           <input id={cardFieldId} type="search" className="dt-input" inputMode="numeric" autoComplete="off" maxLength={24} placeholder="Card: last 4 or first 6"
-            value={cardDraft} aria-invalid={cardProblem !== null} aria-describedby={cardProblem ? `${cardFieldId}-problem` : undefined} onChange={(event) => setCardDraft(event.target.value)} />
+            value={cardDraft} aria-invalid={cardProblem !== null} aria-describedby={cardProblem ? `${cardFieldId}-problem` : undefined} onChange={(event) => setCardDraft(event.target.value)}
+            onKeyDown={(event) => searchFieldKeyDown(event, cardDraft, { onLeave: () => rowCursor.current?.focus() }, setCardDraft)} />
         </div>
         <DateRangeButton label="Date" summary={rangeSummary(range, today)} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
         <button type="button" className={`button${activeFilterCount > 0 ? ' filter-choice is-active' : ''}`} aria-expanded={filtersOpen} aria-controls={filterPanelId} onClick={() => setFiltersOpen(!filtersOpen)}>

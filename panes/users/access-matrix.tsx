@@ -2,12 +2,13 @@
 // with merchant-level roles, role groups offered per row (shown as applied only when all their roles are held and
 // the group is allowed for that kind of target, spec), and internal (root) roles for technical admins.
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
 import { roleKinds, roleLabels, roleNames, type RoleName } from '../../src/contract/permissions.ts';
 import type { PolicyInput, UserDetail } from '../../src/contract/user-schemas.ts';
 import { roleGroupApplies, roleGroups, type RoleGroup, type RoleGroupTarget } from '../../src/contract/users.ts';
+import { useFocusRequest } from '../../src/ui/focus-request.ts';
 
 export type MerchantAccess = { merchantId: string; merchantName: string; roles: string[] };
 export type BusinessAccess = { businessId: string; businessName: string; roles: string[]; merchants: MerchantAccess[] };
@@ -124,9 +125,22 @@ export function AccessMatrix({ value, onChange, allowInternal }: { value: Access
   const choices = (businesses.data?.data ?? []).filter((business) => !value.businesses.some((held) => held.businessId === business.businessId));
   const setBusiness = (businessId: string, change: (business: BusinessAccess) => BusinessAccess) =>
     onChange({ ...value, businesses: value.businesses.map((business) => (business.businessId === businessId ? change(business) : business)) });
+  // Focus follows the rows: an added row's first role takes it, a removed row's place (the next row's Remove, the
+  // one before, else the business picker) takes it from the button that went with the row.
+  const matrix = useRef<HTMLDivElement>(null);
+  const requestFocus = useFocusRequest();
+  const focusAdded = (key: string) => requestFocus(() => matrix.current?.querySelector<HTMLElement>(`tr[data-access-row="${CSS.escape(key)}"] input[type="checkbox"]`));
+  const removeRow = (button: HTMLElement, remove: () => void) => {
+    const position = [...(matrix.current?.querySelectorAll('.access-remove') ?? [])].indexOf(button);
+    remove();
+    requestFocus(() => {
+      const left = matrix.current?.querySelectorAll<HTMLElement>('.access-remove') ?? [];
+      return left[Math.min(position, left.length - 1)] ?? matrix.current?.querySelector<HTMLElement>('select');
+    });
+  };
 
   return (
-    <div className="access-matrix">
+    <div className="access-matrix" ref={matrix}>
       {allowInternal ? (
         <fieldset className="access-internal">
           <legend>Internal roles (internal users hold these only)</legend>
@@ -152,7 +166,7 @@ export function AccessMatrix({ value, onChange, allowInternal }: { value: Access
           {value.businesses.length === 0 ? (
             <tr><td colSpan={businessRoles.length + 3}>No business yet: add one below.</td></tr>
           ) : value.businesses.flatMap((business) => [
-            <tr key={business.businessId} className="access-business">
+            <tr key={business.businessId} className="access-business" data-access-row={business.businessId}>
               <th scope="row">{business.businessName} <span className="muted">({business.businessId})</span></th>
               {businessRoles.map((role) => (
                 <td key={role}>
@@ -165,13 +179,14 @@ export function AccessMatrix({ value, onChange, allowInternal }: { value: Access
                   onApply={(group) => setBusiness(business.businessId, (current) => ({ ...current, roles: [...group.roles] }))} />
               </td>
               <td>
-                <button type="button" className="button button-ghost button-small" onClick={() => onChange({ ...value, businesses: value.businesses.filter((held) => held.businessId !== business.businessId) })}>
+                <button type="button" className="button button-ghost button-small access-remove"
+                  onClick={(event) => removeRow(event.currentTarget, () => onChange({ ...value, businesses: value.businesses.filter((held) => held.businessId !== business.businessId) }))}>
                   Remove {business.businessName}
                 </button>
               </td>
             </tr>,
             ...business.merchants.map((merchant) => (
-              <tr key={`${business.businessId}/${merchant.merchantId}`} className="access-merchant">
+              <tr key={`${business.businessId}/${merchant.merchantId}`} className="access-merchant" data-access-row={`${business.businessId}/${merchant.merchantId}`}>
                 <th scope="row"><span aria-hidden="true">↳ </span>{merchant.merchantName} <span className="muted">({merchant.merchantId})</span></th>
                 {businessRoles.map((role) => (
                   <td key={role}>
@@ -192,7 +207,8 @@ export function AccessMatrix({ value, onChange, allowInternal }: { value: Access
                     }))} />
                 </td>
                 <td>
-                  <button type="button" className="button button-ghost button-small" onClick={() => setBusiness(business.businessId, (current) => ({ ...current, merchants: current.merchants.filter((held) => held.merchantId !== merchant.merchantId) }))}>
+                  <button type="button" className="button button-ghost button-small access-remove"
+                    onClick={(event) => removeRow(event.currentTarget, () => setBusiness(business.businessId, (current) => ({ ...current, merchants: current.merchants.filter((held) => held.merchantId !== merchant.merchantId) })))}>
                     Remove {merchant.merchantName}
                   </button>
                 </td>
@@ -200,7 +216,10 @@ export function AccessMatrix({ value, onChange, allowInternal }: { value: Access
             )),
             <tr key={`${business.businessId}/add`} className="access-merchant-add">
               <td colSpan={businessRoles.length + 3}>
-                <MerchantPicker business={business} onAdd={(merchant) => setBusiness(business.businessId, (current) => ({ ...current, merchants: [...current.merchants, { ...merchant, roles: [] }] }))} />
+                <MerchantPicker business={business} onAdd={(merchant) => {
+                  setBusiness(business.businessId, (current) => ({ ...current, merchants: [...current.merchants, { ...merchant, roles: [] }] }));
+                  focusAdded(`${business.businessId}/${merchant.merchantId}`);
+                }} />
               </td>
             </tr>,
           ])}
@@ -212,7 +231,9 @@ export function AccessMatrix({ value, onChange, allowInternal }: { value: Access
             options={choices.map((business) => ({ value: business.businessId, label: `${business.businessName} (${business.businessId})` }))}
             onAdd={(businessId) => {
               const business = choices.find((choice) => choice.businessId === businessId);
-              if (business) onChange({ ...value, businesses: [...value.businesses, { businessId: business.businessId, businessName: business.businessName, roles: [], merchants: [] }] });
+              if (!business) return;
+              onChange({ ...value, businesses: [...value.businesses, { businessId: business.businessId, businessName: business.businessName, roles: [], merchants: [] }] });
+              focusAdded(business.businessId);
             }} />
         </div>
       ) : null}

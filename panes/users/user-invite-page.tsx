@@ -1,7 +1,11 @@
 // /user-invite?InviteId=…: the public page an invitation email links to. The person sets their name and a password
 // (with the strength estimator's feedback); success says a welcome email was sent. An expired, used or revoked
 // link says 'Oops that link has expired.'; any other failure 'Something went wrong with submission of your request'.
-import { type FormEvent, useEffect, useId, useState } from 'react';
+// Once the account is created the invitee is signed in: the acceptance left a single-use cookie that the provider's
+// sign-in page takes in place of the password just chosen (server/users/invitations.ts), so the portal starts an
+// ordinary sign-in (asking for the login, so another account signed in in this browser is not reused); the
+// 'Sign in' link stays for a browser where that fails.
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { userMessages } from '../../src/contract/users.ts';
 import type { PaneProps } from '../../src/state/pane-scope.tsx';
 import { PasswordFields } from './password-fields.tsx';
@@ -19,7 +23,8 @@ async function errorsOf(response: Response): Promise<string[]> {
   }
 }
 
-export function UserInvitePage({ search }: PaneProps) {
+/** `onAccountReady` starts the sign-in (the shell's session: src/app/user-invite-route.tsx). */
+export function UserInvitePage({ search, onAccountReady }: PaneProps & { onAccountReady?: () => Promise<void> | void }) {
   const inviteId = new URLSearchParams(search).get('InviteId') ?? '';
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [givenName, setGivenName] = useState('');
@@ -29,6 +34,13 @@ export function UserInvitePage({ search }: PaneProps) {
   const [problems, setProblems] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const ids = { title: useId(), given: useId(), family: useId() };
+  const ready = useRef<HTMLParagraphElement>(null);
+  // The form is gone: focus goes to what replaced it, not to the page's body.
+  useEffect(() => {
+    if (phase.kind !== 'done') return;
+    ready.current?.focus();
+    void Promise.resolve(onAccountReady?.()).catch(() => undefined);
+  }, [phase.kind]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     if (!inviteId) { setPhase({ kind: 'expired' }); return; }
@@ -76,7 +88,7 @@ export function UserInvitePage({ search }: PaneProps) {
       {phase.kind === 'failed' ? <p role="alert">{userMessages.inviteFailed}</p> : null}
       {phase.kind === 'done' ? (
         <>
-          <p role="status">{phase.message}</p>
+          <p role="status" tabIndex={-1} ref={ready}>{phase.message}</p>
           <p><a className="button button-primary" href="/">Sign in</a></p>
         </>
       ) : null}

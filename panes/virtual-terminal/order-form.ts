@@ -174,6 +174,21 @@ export function orderBody(form: OrderForm, confirmDuplicate: boolean) {
   };
 }
 
+/**
+ * The order apart from how it is paid: while it matches the declined order's, a charge is another attempt at that
+ * order (the same payment job); a changed order (lines, addresses, reference) is a new order.
+ */
+export function orderKeyOf(form: OrderForm): string {
+  const { card: _card, savedCardId: _saved, saveCard: _save, confirmDuplicate: _confirm, ...order } = orderBody(form, false);
+  return JSON.stringify(order);
+}
+
+/** The body of another attempt with the card the form holds: a typed card or a saved one. */
+export function attemptBody(form: OrderForm): { card: NonNullable<ReturnType<typeof orderBody>['card']> } | { savedCardId: string } {
+  const body = orderBody(form, false);
+  return body.card ? { card: body.card } : { savedCardId: body.savedCardId ?? '' };
+}
+
 /** The draft kept across a reload of the pane: everything but the card. */
 export function draftOf(form: OrderForm): string {
   return JSON.stringify({ ...form, card: emptyCard(), lines: form.lines.map(({ key: _key, ...line }) => line) });

@@ -2,8 +2,9 @@
 // order an agent hears it (order, customer, addresses, lines, card); Ctrl+Enter charges; Enter in a field never
 // submits by accident. Totals are live in the currency's decimals. A stored customer fills the addresses and offers
 // their saved cards. The result panel says paid or declined (with the reason), links the new payment job (open
-// beside) and offers 'New order' keeping or clearing the customer; a decline keeps the form. A merchant reference
-// used within 24 hours asks before charging again. The draft (never the card) survives a reload of the pane.
+// beside) and offers 'New order' keeping or clearing the customer; a decline keeps the form and offers another
+// attempt at the same order ('Try again' with the same card, 'Try another card'): a new payment on the declined
+// payment job, never a second job. A merchant reference used within 24 hours asks before charging again. The draft (never the card) survives a reload of the pane.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -21,17 +22,18 @@ import { showToast } from '../../src/state/toast-store.ts';
 import { openBeside } from '../../src/state/workspace-store.ts';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import {
-  type AddressForm, clampQuantity, draftOf, emptyLine, emptyOrder, formFromDraft, isBlankOrder, liveTotals, nextOrder, orderBody, orderProblems,
+  type AddressForm, attemptBody, clampQuantity, draftOf, emptyLine, emptyOrder, formFromDraft, isBlankOrder, liveTotals, nextOrder, orderBody, orderKeyOf, orderProblems,
   type OrderForm, orderLineTypes, phoneNumberTypes, salutations,
 } from './order-form.ts';
 import './virtual-terminal.css';
+import { useFocusRequest } from '../../src/ui/focus-request.ts';
 
 type Country = { code: string; name: string };
 type Option = { value: string; name: string };
 type CustomerItem = { customerId: string; reference: string; firstName: string; lastName: string; emailAddress: string | null };
 type Customer = CustomerItem & { title: string | null; middleName: string | null; dateOfBirth: string | null; billingAddress: Partial<Record<keyof AddressForm, string | null>> | null; shippingAddress: Partial<Record<keyof AddressForm, string | null>> | null };
 type SavedCard = { savedCardId: string; maskedCardNumber: string; expiryMonth: number; expiryYear: number; cardholderName: string | null };
-type OrderResult = { result: 'paid' | 'declined' | 'linkSent'; declineReason: string | null; paymentJobReference: string; transactionReference: string | null; amount: number; currency: string; maskedCardNumber: string | null; savedCardId: string | null; confirmationEmailQueued: boolean; message: string; paymentUrl?: string; expirationDateTimeUtc?: string; customerId?: string | null; customerCreated?: boolean };
+type OrderResult = { result: 'paid' | 'declined' | 'linkSent'; declineReason: string | null; paymentJobReference: string; transactionReference: string | null; amount: number; currency: string; maskedCardNumber: string | null; savedCardId: string | null; confirmationEmailQueued: boolean; message: string; paymentUrl?: string; expirationDateTimeUtc?: string; customerId?: string | null; customerCreated?: boolean; attempt?: number };
 
 const e = encodeURIComponent;
 const lineTypeLabel: Record<string, string> = {
@@ -52,6 +54,9 @@ function Field({ label, error, children, hint }: { label: string; error?: string
     </div>
   );
 }
+
+/** The retryDeclined request's argument for another card (commands/virtual-terminal/retry-declined.ts). */
+export const anotherCardAttempt = 1;
 
 /** The newOrder request's argument for a new order with a new customer (commands/virtual-terminal/new-order.ts). */
 export const newCustomerOrder = 1;
@@ -128,11 +133,17 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
   const [serverErrors, setServerErrors] = useState<string[]>([]);
   const [duplicate, setDuplicate] = useState<{ message: string } | null>(null);
   const [result, setResult] = useState<OrderResult | null>(null);
+  // The declined order a charge tries again while the order is unchanged (its payment job; see orderKeyOf).
+  const [declinedOrder, setDeclinedOrder] = useState<{ paymentJobReference: string; orderKey: string } | null>(null);
+  const cardNumberRef = useRef<HTMLInputElement>(null);
   const [customerSearch, setCustomerSearch] = useState('');
   const idempotencyKey = useRef(newKey());
   const formRef = useRef<HTMLFormElement>(null);
   const referenceRef = useRef<HTMLInputElement>(null);
   const resultRef = useRef<HTMLElement>(null);
+  const customerRef = useRef<HTMLParagraphElement>(null);
+  const customerSearchRef = useRef<HTMLInputElement>(null);
+  const requestFocus = useFocusRequest();
   const now = new Date();
   const problems = orderProblems(form, settings, now);
   const shown = (key: string) => (touched ? problems[key] : undefined);
@@ -165,15 +176,17 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
   const setLine = (index: number, change: Partial<OrderForm['lines'][number]>) => setForm((current) => ({ ...current, lines: current.lines.map((line, at) => (at === index ? { ...line, ...change } : line)) }));
   const addLine = () => {
     setForm((current) => ({ ...current, lines: [...current.lines, emptyLine(settings.defaultOrderLineType)] }));
-    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('.vt-line:last-of-type select')?.focus());
+    requestFocus(() => formRef.current?.querySelector<HTMLElement>('.vt-line:last-of-type select'));
   };
   const removeLine = (index?: number) => {
-    setForm((current) => {
-      if (current.lines.length <= 1) return current;
-      const focused = current.lines.findIndex((_line, at) => formRef.current?.querySelectorAll('.vt-line')[at]?.contains(document.activeElement));
-      const at = index ?? (focused >= 0 ? focused : current.lines.length - 1);
-      return { ...current, lines: current.lines.filter((_line, position) => position !== at) };
-    });
+    const count = form.lines.length;
+    if (count <= 1) return;
+    const focused = form.lines.findIndex((_line, at) => formRef.current?.querySelectorAll('.vt-line')[at]?.contains(document.activeElement));
+    const at = index ?? (focused >= 0 ? focused : count - 1);
+    setForm((current) => ({ ...current, lines: current.lines.filter((_line, position) => position !== at) }));
+    // The line and its Remove button are gone: the line now in its place (or the one before the last) takes focus.
+    const next = Math.min(at, count - 2);
+    requestFocus(() => formRef.current?.querySelectorAll<HTMLElement>('.vt-line')[next]?.querySelector<HTMLElement>('select, input'));
   };
 
   const pickCustomer = async (item: CustomerItem) => {
@@ -189,6 +202,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
     billing.middleName = billing.middleName || customer.middleName || '';
     billing.lastName = billing.lastName || customer.lastName;
     const [year = '', month = '', day = ''] = (customer.dateOfBirth ?? '').split('-');
+    requestFocus(() => customerRef.current);
     update({
       customerId: customer.customerId, customerLabel: `${customer.firstName} ${customer.lastName} (${customer.reference})`, emailAddress: customer.emailAddress ?? '',
       dateOfBirth: customer.dateOfBirth ? { day: String(Number(day)), month: String(Number(month)), year } : { day: '', month: '', year: '' },
@@ -205,16 +219,23 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
     showToast({ kind: 'success', message: `Saved card ${card.maskedCardNumber} deleted.` });
   };
 
-  const submit = async (confirmDuplicate = false) => {
+  const retrying = declinedOrder !== null && !form.sendPaymentLink && orderKeyOf(form) === declinedOrder.orderKey;
+  /** Charges the form (sameCard: the declined order's card again, whatever the card fields hold). */
+  const submit = async (confirmDuplicate = false, sameCard = false) => {
     setTouched(true);
-    if (Object.keys(problems).length > 0 || sending) {
-      if (Object.keys(problems).length > 0) setProblemFocusWanted((count) => count + 1);
+    const blocking = sameCard ? [] : Object.keys(problems);
+    if (blocking.length > 0 || sending || (sameCard && !declinedOrder)) {
+      if (blocking.length > 0) setProblemFocusWanted((count) => count + 1);
       return;
     }
     setSending(true);
     setServerErrors([]);
     try {
-      const answer = await gatewayApi.post<OrderResult>(`${base}/orders`, orderBody(form, confirmDuplicate), { headers: { 'Idempotency-Key': idempotencyKey.current }, handleErrors: false });
+      // After a decline, the same order is tried again on its payment job: never a new job for the same order.
+      const answer = declinedOrder && (sameCard || retrying)
+        ? await gatewayApi.post<OrderResult>(`${base}/orders/${e(declinedOrder.paymentJobReference)}/attempts`, sameCard ? { sameCard: true } : attemptBody(form), { headers: { 'Idempotency-Key': idempotencyKey.current }, handleErrors: false })
+        : await gatewayApi.post<OrderResult>(`${base}/orders`, orderBody(form, confirmDuplicate), { headers: { 'Idempotency-Key': idempotencyKey.current }, handleErrors: false });
+      setDeclinedOrder(answer.result === 'declined' ? { paymentJobReference: answer.paymentJobReference, orderKey: orderKeyOf(form) } : null);
       setResult(answer);
       setDuplicate(null);
       idempotencyKey.current = newKey();
@@ -229,7 +250,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
         update({ card: { ...form.card, cardNumber: '', expiry: '', cvc: '' }, saveCard: false, ...stored });
         setTouched(false);
       }
-      requestAnimationFrame(() => resultRef.current?.focus());
+      requestFocus(() => resultRef.current);
     } catch (error) {
       idempotencyKey.current = newKey();
       if (isApiError(error) && error.status === 409) {
@@ -246,9 +267,16 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
     // The card this order saved or used is the one 'Saved card' offers first for the same customer.
     setForm(nextOrder(form, settings, keepCustomer, result?.result === 'paid' ? result.savedCardId : null));
     setResult(null);
+    setDeclinedOrder(null);
     setTouched(false);
     setServerErrors([]);
-    requestAnimationFrame(() => referenceRef.current?.focus());
+    requestFocus(() => referenceRef.current);
+  };
+  /** 'Try another card': the card fields emptied (a typed card, not a saved one) and the card number to type in. */
+  const tryAnotherCard = () => {
+    update({ card: { ...form.card, cardNumber: '', expiry: '', cvc: '' }, saveCard: false, ...(form.paymentSource === 'savedCard' ? {} : { paymentSource: 'newCard' as const }) });
+    setTouched(false);
+    requestFocus(() => (form.paymentSource === 'savedCard' ? formRef.current?.querySelector<HTMLElement>('.vt-card select') : cardNumberRef.current) ?? null);
   };
   const jobPath = result ? `/configurations/${e(configurationId)}/payments/${e(result.paymentJobReference)}` : '';
   const openJobBeside = () => { if (result) openBeside(jobPath, scope ? { afterPaneId: scope.paneId } : {}); };
@@ -257,6 +285,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
   const handlers: PaneRequestHandlers = { newItem: addLine, submitOrder: () => void submit(), newOrder: (argument) => newOrder(argument !== newCustomerOrder) };
   if (form.lines.length > 1) handlers.removeOrderLine = () => removeLine();
   if (result) handlers.openOrderResult = openJobBeside;
+  if (result?.result === 'declined' && declinedOrder && !sending) handlers.retryDeclined = (argument) => (argument === anotherCardAttempt ? tryAnotherCard() : void submit(false, true));
   usePaneCapabilities(handlers);
 
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
@@ -319,18 +348,24 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
       </header>
       {result ? (
         <section ref={resultRef} tabIndex={-1} className={`vt-result vt-result-${result.result}`} aria-labelledby="vt-result-title" role="status">
-          <h2 id="vt-result-title">{result.result === 'paid' ? `Paid: ${formatMoney(toMinor(result.amount, result.currency), result.currency)}` : result.result === 'linkSent' ? 'Payment link sent' : 'Declined'}</h2>
+          <h2 id="vt-result-title">{result.result === 'paid' ? `Paid: ${formatMoney(toMinor(result.amount, result.currency), result.currency)}` : result.result === 'linkSent' ? 'Payment link sent' : 'Declined'}{result.attempt ? ` (attempt ${result.attempt})` : ''}</h2>
           <p>{result.result === 'paid' ? `Card ${result.maskedCardNumber ?? ''} was charged.`
             : result.result === 'linkSent' ? `${result.message} It can be used once, until ${(result.expirationDateTimeUtc ?? '').slice(0, 16).replace('T', ' ')} UTC.`
-              : `Reason: ${result.declineReason ?? 'unknown'}. The form is kept: check the card with the customer or use another one.`}</p>
+              : `Reason: ${result.declineReason ?? 'unknown'}. Check the card with the customer, then try it again or try another card: either is another attempt on this order, not a new one.`}</p>
           {result.confirmationEmailQueued ? <p>An order confirmation email is on its way to the customer.</p> : null}
           {result.savedCardId && result.result === 'paid' ? <p>{result.customerCreated ? 'The customer is stored, with this card saved for their next orders.' : 'The card is saved for this customer.'}</p> : null}
           <p>
             Payment job <Link href={jobPath}>{result.paymentJobReference}</Link>{result.transactionReference ? ` · transaction ${result.transactionReference}` : ''}{' '}
             <button type="button" className="button" onClick={openJobBeside}>Open payment job beside</button>
           </p>
+          {result.result === 'declined' && declinedOrder ? (
+            <div className="vt-actions">
+              <button type="button" className="button button-primary" disabled={sending} onClick={() => void submit(false, true)}>Try again</button>
+              <button type="button" className="button" disabled={sending} onClick={tryAnotherCard}>Try another card</button>
+            </div>
+          ) : null}
           <div className="vt-actions">
-            <button type="button" className="button button-primary" onClick={() => newOrder(true)}>New order, same customer</button>
+            <button type="button" className={result.result === 'declined' ? 'button' : 'button button-primary'} onClick={() => newOrder(true)}>New order, same customer</button>
             <button type="button" className="button" onClick={() => newOrder(false)}>New order, new customer</button>
           </div>
         </section>
@@ -360,12 +395,15 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
         <fieldset className="vt-section">
           <legend>Customer</legend>
           {form.customerId ? (
-            <p className="vt-customer">Stored customer: <strong>{form.customerLabel}</strong>{' '}
-              <button type="button" className="button button-ghost" onClick={() => update({ customerId: null, customerLabel: '', paymentSource: 'newCard', savedCardId: '', saveCard: false })}>Clear customer</button>
+            <p className="vt-customer" tabIndex={-1} ref={customerRef}>Stored customer: <strong>{form.customerLabel}</strong>{' '}
+              <button type="button" className="button button-ghost" onClick={() => {
+                update({ customerId: null, customerLabel: '', paymentSource: 'newCard', savedCardId: '', saveCard: false });
+                requestFocus(() => customerSearchRef.current);
+              }}>Clear customer</button>
             </p>
           ) : (
             <Field label="Find a stored customer" hint="Reference, name or email (at least 2 characters).">
-              {(props) => <input {...props} type="search" value={customerSearch} onChange={(event) => setCustomerSearch(event.target.value)} autoComplete="off" />}
+              {(props) => <input {...props} ref={customerSearchRef} type="search" value={customerSearch} onChange={(event) => setCustomerSearch(event.target.value)} autoComplete="off" />}
             </Field>
           )}
           {!form.customerId && customerSearch.trim().length >= 2 ? (
@@ -474,7 +512,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
           ) : (
             <>
               <Field label="Card number" error={shown('card.cardNumber')} hint={brand ?? undefined}>{(props) => (
-                <input {...props} type="text" inputMode="numeric" autoComplete="off" value={form.card.cardNumber} maxLength={23}
+                <input {...props} ref={cardNumberRef} type="text" inputMode="numeric" autoComplete="off" value={form.card.cardNumber} maxLength={23}
                   onChange={(event) => update({ card: { ...form.card, cardNumber: formatCardNumber(event.target.value) } })} />
               )}</Field>
               <Field label="Expiry (MM/YY)" error={shown('card.expiry')}>{(props) => (
@@ -490,7 +528,8 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
               <Field label="Name on card" error={shown('card.cardholderName')}>{(props) => (
                 <input {...props} type="text" autoComplete="off" value={form.card.cardholderName} maxLength={100} onChange={(event) => update({ card: { ...form.card, cardholderName: event.target.value } })} />
               )}</Field>
-              {settings.savedCardsAllowed ? (
+              {/* another attempt at a declined order only charges: the card is saved with an order of its own */}
+              {settings.savedCardsAllowed && !retrying ? (
                 <label className="vt-check">
                   <input type="checkbox" checked={form.saveCard} onChange={(event) => update({ saveCard: event.target.checked })} />
                   {form.customerId ? ' Save card for this customer' : ' Save the customer and this card for later orders'}
@@ -502,7 +541,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
         </fieldset>
 
         <div className="vt-submit">
-          <button type="submit" className="button button-primary" disabled={sending}>{sending ? 'Sending…' : form.sendPaymentLink ? `Send payment link for ${money(totals.inclMinor)}` : `Charge ${money(totals.inclMinor)}`}</button>
+          <button type="submit" className="button button-primary" disabled={sending}>{sending ? 'Sending…' : form.sendPaymentLink ? `Send payment link for ${money(totals.inclMinor)}` : retrying ? `Try this card for ${money(totals.inclMinor)}` : `Charge ${money(totals.inclMinor)}`}</button>
           <span className="vt-hint">Ctrl+Enter</span>
         </div>
       </form>

@@ -2,11 +2,15 @@
 // data items held about each, with erasure and export for data-subject requests.
 //
 // {context} = /businesses/{businessId}/merchants/{merchantId}. An unreachable business or merchant, or a customer
-// of another merchant, answers 404; a reachable one without the permission 403.
+// of another merchant, answers 404; a reachable one without the permission 403. The list is also read across a
+// business's or a partner's merchants (the spec's {context} is any of the three); a customer stays the merchant's,
+// so its record, data and changes are only under the merchant.
 //
 // | method | path                                  | permission             | answer                                          |
 // |--------|---------------------------------------|------------------------|-------------------------------------------------|
 // | GET    | {context}/customers                   | Mapi.Customers.Read    | { results, numberOfResults } (list convention)  |
+// | GET    | /businesses/{businessId}/customers    | Mapi.Customers.Read    | the same list across the business's merchants; each row names its merchant |
+// | GET    | /partners/{partnerId}/customers       | Mapi.Customers.Read    | the same list across the partner's businesses' merchants |
 // | GET    | {context}/customers/{id}              | Mapi.Customers.Read    | the customer with version and saved card count  |
 // | POST   | {context}/customers                   | Mapi.Customers.Update  | 201 the customer; 409 when the reference exists; 400 a field's problem (checkCustomerEdit) |
 // | PUT    | {context}/customers/{id}              | Mapi.Customers.Update  | the customer; 409 on a stale version            |
@@ -18,7 +22,7 @@
 // List parameters: pagenumber, pagesize, sort (name, created, reference; leading minus for descending), filters
 // searchterm ([eq], every word at the start of a word of the name, or anywhere in the email or reference) and created ([gte]/[lte]).
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { customerBody, customerUpdateBody, type CustomerAddressBody } from '../../src/contract/customer-schemas.ts';
 import { checkCustomerEdit, customerListSpec, type CustomerBody, type CustomerDataItem, type CustomerListItem, type Customer } from '../../src/contract/customers.ts';
@@ -26,8 +30,8 @@ import { countryCodes } from '../../src/contract/enumerations.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
-import { auditEvents, cardVault, customerData, customers, type CustomerAddress } from '../db/schema.ts';
-import { resolveContext } from '../policy/principal.ts';
+import { auditEvents, businesses, cardVault, customerData, customers, merchants, type CustomerAddress } from '../db/schema.ts';
+import { resolveContext, resolvePartner } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { ApiError, badRequest, conflict, notFound } from './errors.ts';
 import {
@@ -72,9 +76,9 @@ export const newCustomerId = () => `CUS${randomBytes(8).toString('hex').toUpperC
 
 type CustomerRow = typeof customers.$inferSelect;
 
-function toListItem(row: CustomerRow): CustomerListItem {
+function toListItem(row: CustomerRow, merchantName?: string): CustomerListItem {
   return {
-    customerId: row.id, reference: row.reference, firstName: row.firstName, lastName: row.lastName, emailAddress: row.emailAddress,
+    customerId: row.id, businessId: row.businessId, merchantId: row.merchantId, ...(merchantName === undefined ? {} : { merchantName }), reference: row.reference, firstName: row.firstName, lastName: row.lastName, emailAddress: row.emailAddress,
     city: row.billingAddress?.city ?? null, countryIso3166Alpha2: row.billingAddress?.countryIso3166Alpha2 ?? null,
     createdUtc: row.createdUtc.toISOString(),
   };
@@ -82,7 +86,7 @@ function toListItem(row: CustomerRow): CustomerListItem {
 
 function toCustomer(row: CustomerRow, savedCards: number): Customer {
   return {
-    ...toListItem(row), businessId: row.businessId, merchantId: row.merchantId, title: row.title, middleName: row.middleName,
+    ...toListItem(row), title: row.title, middleName: row.middleName,
     dateOfBirth: row.dateOfBirth, billingAddress: row.billingAddress, shippingAddress: row.shippingAddress,
     lastUpdatedUtc: row.lastUpdatedUtc.toISOString(), version: row.version, savedCards,
   };
@@ -162,17 +166,41 @@ export function customerRoutes({ database }: Deps) {
   const audit = (tx: Writer, c: Context<AppEnv>, event: string, scope: { businessId: string; merchantId: string }, metaData: Record<string, unknown>) =>
     tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), ...scope, metaData });
 
-  routes.get(prefix, async (c) => {
-    const { merchantId } = await merchantOf(c, 'Mapi.Customers.Read');
+  /** One page of the list within a condition on the customers (their merchant, business or partner's businesses). */
+  async function listPage(c: Context<AppEnv>, scope: SQL, withMerchantName: boolean) {
     const query = parseListRequest(singleValuedQuery(c), customerListSpec);
     const sort = query.sort[0] ?? { field: 'name', descending: false };
-    const where = and(eq(c$.merchantId, merchantId), filterCondition(customerResource, query.filters, c.get('timeZone')));
+    const where = and(scope, filterCondition(customerResource, query.filters, c.get('timeZone')));
     const [rows, [total]] = await Promise.all([
-      db.select().from(c$).where(where).orderBy(...orderByOf(orderKeysOf(customerResource, sort)))
-        .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db.select({ customer: c$, merchantName: merchants.name }).from(c$).innerJoin(merchants, eq(merchants.id, c$.merchantId)).where(where)
+        .orderBy(...orderByOf(orderKeysOf(customerResource, sort))).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
       db.select({ value: count() }).from(c$).where(where),
     ]);
-    return c.json({ results: rows.map(toListItem), numberOfResults: Number(total?.value ?? 0) });
+    return c.json({ results: rows.map((row) => toListItem(row.customer, withMerchantName ? row.merchantName : undefined)), numberOfResults: Number(total?.value ?? 0) });
+  }
+
+  routes.get(prefix, async (c) => {
+    const { merchantId } = await merchantOf(c, 'Mapi.Customers.Read');
+    return listPage(c, eq(c$.merchantId, merchantId), false);
+  });
+
+  routes.get('/businesses/:businessId/customers', async (c) => {
+    const businessId = c.req.param('businessId') ?? '';
+    if (!idPattern.test(businessId)) throw notFound();
+    const resolved = await resolveContext(database, c.get('principal'), businessId);
+    if (!resolved) throw notFound();
+    requirePermission(resolved.permissions, 'Mapi.Customers.Read');
+    return listPage(c, eq(c$.businessId, resolved.business.id), true);
+  });
+
+  routes.get('/partners/:partnerId/customers', async (c) => {
+    const partnerId = c.req.param('partnerId') ?? '';
+    if (!idPattern.test(partnerId)) throw notFound();
+    const resolved = await resolvePartner(database, c.get('principal'), partnerId);
+    if (!resolved) throw notFound();
+    requirePermission(resolved.permissions, 'Mapi.Customers.Read');
+    const partnerBusinesses = db.select({ id: businesses.id }).from(businesses).where(eq(businesses.partnerId, resolved.partner.id));
+    return listPage(c, inArray(c$.businessId, partnerBusinesses), true);
   });
 
   routes.get(`${prefix}/:customerId`, async (c) => {

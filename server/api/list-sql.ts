@@ -193,8 +193,10 @@ export function orderKeysOf(resource: ListResource, sort: SortKey): OrderKey[] {
 export const orderByOf = (keys: readonly OrderKey[]): SQL[] => keys.map((key) => (key.descending ? desc(key.expression) : asc(key.expression)));
 
 /**
- * Rows strictly after `values` in the ordering `keys` (keyset continuation): (a > x) OR (a = x AND b > y) OR …,
- * with each key's own direction. Key columns must be NOT NULL.
+ * Rows strictly after `values` in the ordering `keys` (keyset continuation): a >= x AND ((a > x) OR (a = x AND b > y)
+ * OR …), with each key's own direction. The OR alone is only a filter to PostgreSQL; the bound on the leading key
+ * beside it is an index condition, so a page starts where the last one ended instead of walking the index from its
+ * start past every row already read. Key columns must be NOT NULL.
  */
 export function keysetAfter(keys: readonly OrderKey[], values: readonly unknown[]): SQL {
   if (keys.length !== values.length || keys.length === 0) throw new Error('keyset: one value per key');
@@ -205,7 +207,9 @@ export function keysetAfter(keys: readonly OrderKey[], values: readonly unknown[
     const beyond = compare(key.descending ? 'lt' : 'gt', key.expression, values[index]);
     branches.push(equalities.length === 0 ? beyond : and(...equalities, beyond) as SQL);
   }
-  return or(...branches) as SQL;
+  const leading = keys[0] as OrderKey;
+  if (keys.length === 1) return branches[0] as SQL;
+  return and(compare(leading.descending ? 'lte' : 'gte', leading.expression, values[0]), or(...branches)) as SQL;
 }
 
 /** LIKE pattern of a literal prefix or fragment: \, % and _ escaped (PostgreSQL's default escape is backslash). */

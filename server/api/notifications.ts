@@ -8,6 +8,8 @@
 // |        |                               | filter status=[eq]draft…, pagenumber, pagesize                       |
 // | POST   | /notifications                | 201 { reference }; body { title, content, viewRestriction, status,   |
 // |        |                               | publishAtUtc?, audience? }                                           |
+// | GET    | /notifications/audience       | { results }: businesses and partners to address, by name (term=) or  |
+// |        |                               | by id (ids=B1,P1): kind, id, name, partnerName; at most 20 a kind    |
 // | GET    | /notifications/{reference}    | the notification with its content and version                        |
 // | PUT    | /notifications/{reference}    | the notification; the body plus version, 409 when stale              |
 // | DELETE | /notifications/{reference}    | 204                                                                 |
@@ -24,15 +26,17 @@ import { Hono, type Context } from 'hono';
 import { parseListQuery } from '../../src/contract/list-query.ts';
 import { notificationStatusTransitions } from '../../src/contract/notifications.ts';
 import {
-  notificationBody, notificationContent, notificationStatuses, notificationUpdateBody,
-  type AuthoredNotification, type AuthoredNotificationSummary, type NotificationBody,
+  audienceCandidateQuery, notificationBody, notificationContent, notificationStatuses, notificationUpdateBody,
+  type AudienceCandidate, type AuthoredNotification, type AuthoredNotificationSummary, type NotificationBody,
 } from '../../src/contract/notification-schemas.ts';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { auditEvents, businesses, notificationReads, notifications, partners } from '../db/schema.ts';
 import type { Principal } from '../policy/principal.ts';
 import type { AppEnv, Deps } from './env.ts';
 import { readBody } from './env.ts';
-import { badRequest, conflict, forbidden, notFound } from './errors.ts';
+import { badRequest, conflict, forbidden, notFound, validationMessages } from './errors.ts';
+import { likeLiteral } from './list-sql.ts';
 import { grantedScope } from './transactions.ts';
 import { eventBusOf, type PortalEvent } from '../events/event-bus.ts';
 
@@ -148,6 +152,31 @@ export function notificationRoutes({ database }: Deps) {
     });
     if (event) bus.committed(event);
     return c.json({ reference }, 201);
+  });
+
+  // The audience picker: names for the ids a notification stores (the contract keeps ids), found by name or id.
+  routes.get('/notifications/audience', async (c) => {
+    requireAuthor(c);
+    const parsed = audienceCandidateQuery(c.req.query());
+    if (parsed instanceof type.errors) throw badRequest(validationMessages(parsed));
+    const term = (parsed.term ?? '').trim().toLowerCase();
+    const ids = (parsed.ids ?? '').split(',').map((id) => id.trim()).filter((id) => referencePattern.test(id)).slice(0, 250);
+    if (term === '' && ids.length === 0) return c.json({ results: [] });
+    const words = term.split(/\s+/).filter((word) => word !== '').slice(0, 5);
+    const matches = (name: AnyPgColumn, id: AnyPgColumn) => (ids.length > 0
+      ? inArray(id, ids)
+      : and(...words.map((word) => sql`(lower(${name}) || ' ' || lower(${id})) LIKE ${`%${likeLiteral(word)}%`}`)));
+    const limit = ids.length > 0 ? 250 : 20;
+    const [businessRows, partnerRows] = await Promise.all([
+      db.select({ id: businesses.id, name: businesses.name, partnerName: partners.name }).from(businesses).leftJoin(partners, eq(partners.id, businesses.partnerId))
+        .where(matches(businesses.name, businesses.id)).orderBy(businesses.name, businesses.id).limit(limit),
+      db.select({ id: partners.id, name: partners.name }).from(partners).where(matches(partners.name, partners.id)).orderBy(partners.name, partners.id).limit(limit),
+    ]);
+    const results: AudienceCandidate[] = [
+      ...partnerRows.map((row) => ({ kind: 'partner' as const, id: row.id, name: row.name, partnerName: null })),
+      ...businessRows.map((row) => ({ kind: 'business' as const, id: row.id, name: row.name, partnerName: row.partnerName ?? null })),
+    ];
+    return c.json({ results });
   });
 
   routes.get('/notifications/:reference', async (c) => {

@@ -9,7 +9,7 @@ import * as billingSchemas from '../../src/contract/billing-schemas.ts';
 import { businessInvoiceListSpec, invoiceListSpec } from '../../src/contract/billing.ts';
 import * as bulkJobSchemas from '../../src/contract/bulk-job-schemas.ts';
 import * as beneficiarySchemas from '../../src/contract/beneficiary-schemas.ts';
-import { beneficiaryListSpec, screeningAlertListSpec } from '../../src/contract/beneficiaries.ts';
+import { beneficiaryApprovalListSpec, beneficiaryListSpec, screeningAlertListSpec } from '../../src/contract/beneficiaries.ts';
 import * as configurationSchemas from '../../src/contract/configuration-schemas.ts';
 import { businessListSpec, configurationListSpec, merchantListSpec } from '../../src/contract/configurations.ts';
 import * as contextResponses from '../../src/contract/context-responses.ts';
@@ -217,6 +217,7 @@ add(
   { method: 'PUT', path: '/user/notifications/:reference/read-state', tag: tags.notifications, summary: 'Mark one as read or unread', body: notificationSchemas.readStateBody, response: 'none' },
   { method: 'GET', path: '/notifications', tag: tags.notifications, summary: 'Authored notifications (authors only)', query: { filters: { status: { kind: { oneOf: notificationStatuses }, operators: ['eq'] } }, sortable: [], defaultSort: [] }, response: notificationSchemas.authoredNotificationList },
   { method: 'POST', path: '/notifications', tag: tags.notifications, summary: 'Write a notification', body: notificationSchemas.notificationBody, response: notificationSchemas.createdNotification, status: 201 },
+  { method: 'GET', path: '/notifications/audience', tag: tags.notifications, summary: 'Businesses and partners to address, by name or id (authors only)', query: [{ name: 'term', schema: type('string <= 100'), required: false }, { name: 'ids', schema: type('string <= 4000'), required: false }], response: notificationSchemas.audienceCandidateList },
   { method: 'GET', path: '/notifications/:reference', tag: tags.notifications, summary: 'One authored notification', response: notificationSchemas.authoredNotification },
   { method: 'PUT', path: '/notifications/:reference', tag: tags.notifications, summary: 'Change or publish a notification', body: notificationSchemas.notificationUpdateBody, response: notificationSchemas.authoredNotification },
   { method: 'DELETE', path: '/notifications/:reference', tag: tags.notifications, summary: 'Delete a draft notification', response: 'none' },
@@ -356,6 +357,8 @@ const customers = `${merchant}/customers`;
 const beneficiaries = `${business}/beneficiaries`;
 add(
   { method: 'GET', path: customers, tag: tags.customers, summary: 'Stored customers of a merchant', query: customerListSpec, response: customerSchemas.customerList },
+  { method: 'GET', path: `${business}/customers`, tag: tags.customers, summary: "Stored customers across a business's merchants", query: customerListSpec, response: customerSchemas.customerList },
+  { method: 'GET', path: `${partner}/customers`, tag: tags.customers, summary: "Stored customers across a partner's merchants", query: customerListSpec, response: customerSchemas.customerList },
   { method: 'GET', path: `${customers}/:customerId`, tag: tags.customers, summary: 'One customer', response: customerSchemas.customer },
   { method: 'POST', path: customers, tag: tags.customers, summary: 'Store a customer', body: customerSchemas.customerBody, response: customerSchemas.customer, status: 201 },
   { method: 'PUT', path: `${customers}/:customerId`, tag: tags.customers, summary: 'Change a customer', body: customerSchemas.customerUpdateBody, response: customerSchemas.customer },
@@ -369,6 +372,7 @@ add(
   { method: 'PUT', path: `${beneficiaries}/:beneficiaryId`, tag: tags.beneficiaries, summary: 'Change a beneficiary (screened again)', body: beneficiarySchemas.beneficiaryUpdateBody, response: beneficiarySchemas.beneficiary },
   { method: 'PUT', path: `${beneficiaries}/:beneficiaryId/status`, tag: tags.beneficiaries, summary: 'Approve or reject a beneficiary (four eyes)', body: beneficiarySchemas.beneficiaryStatusBody, response: beneficiarySchemas.beneficiary },
   { method: 'PUT', path: `${beneficiaries}/:beneficiaryId/alerts/:alertId`, tag: tags.beneficiaries, summary: 'Confirm or dismiss a screening alert', body: beneficiarySchemas.alertDecisionBody, response: beneficiarySchemas.beneficiary },
+  { method: 'GET', path: '/beneficiary-approvals', tag: tags.beneficiaries, summary: 'Beneficiaries awaiting approval in every business the caller reads', query: beneficiaryApprovalListSpec, response: beneficiarySchemas.beneficiaryApprovalList },
   { method: 'GET', path: '/screening-alerts', tag: tags.beneficiaries, summary: 'Every business’s screening alerts (risk analysts)', query: screeningAlertListSpec, response: beneficiarySchemas.screeningAlertList },
   { method: 'GET', path: '/screening/settings', tag: tags.beneficiaries, summary: 'The screening sensitivity', response: beneficiarySchemas.screeningSettings },
   { method: 'PUT', path: '/screening/settings', tag: tags.beneficiaries, summary: 'Change the screening sensitivity', body: beneficiarySchemas.screeningSettingsBody, response: beneficiarySchemas.screeningSettings },
@@ -386,6 +390,7 @@ add(
   { method: 'GET', path: `${terminal}/settings`, tag: tags.virtualTerminal, summary: 'Virtual terminal settings of a configuration', response: virtualTerminalSchemas.virtualTerminalSettingsAnswer },
   { method: 'PUT', path: `${terminal}/settings`, tag: tags.virtualTerminal, summary: 'Change the virtual terminal settings', body: virtualTerminalSchemas.virtualTerminalSettingsBody, response: virtualTerminalSchemas.virtualTerminalSettingsAnswer },
   { method: 'POST', path: `${terminal}/orders`, tag: tags.virtualTerminal, summary: 'Take a card payment (mail or telephone order)', body: virtualTerminalSchemas.virtualTerminalOrderBody, response: virtualTerminalSchemas.virtualTerminalOrderAnswer, status: 201 },
+  { method: 'POST', path: `${terminal}/orders/:paymentJobReference/attempts`, tag: tags.virtualTerminal, summary: 'Try a declined order again (a new payment on the same payment job)', body: virtualTerminalSchemas.virtualTerminalAttemptBody, response: virtualTerminalSchemas.virtualTerminalOrderAnswer, status: 201 },
   { method: 'GET', path: `${terminal}/customers/:customerId/saved-cards`, tag: tags.virtualTerminal, summary: 'Saved cards of a stored customer', response: virtualTerminalSchemas.savedCardList },
   { method: 'DELETE', path: `${terminal}/customers/:customerId/saved-cards/:savedCardId`, tag: tags.virtualTerminal, summary: 'Forget a saved card', response: 'none' },
 );

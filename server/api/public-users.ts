@@ -6,20 +6,22 @@
 // |        |                                        | givenName, familyName, expiresUtc }; 410 'Oops that link has expired.'|
 // |        |                                        | when expired, used, revoked or unknown                                |
 // | POST   | /api/public/user-invites/accept        | { inviteId, givenName, familyName, password }: 200 { message } and a  |
-// |        |                                        | welcome email; 410 as above; 400 with the strength feedback           |
+// |        |                                        | welcome email, and the cookie that signs the invitee in next (single  |
+// |        |                                        | use, minutes); 410 as above; 400 with the strength feedback           |
 // | POST   | /api/public/password-reset-requests    | { email }: 202, the same answer whether the email exists or not;      |
 // |        |                                        | 429 past 3 an hour per email or 10 an hour per address                |
 // | POST   | /api/public/password-resets            | { token, password }: 200; 410 when expired or used                    |
 // The secrets in links are kept only as SHA-256; each is single use (marked used in the transaction that uses it).
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
+import { setCookie } from 'hono/cookie';
 import { acceptInvitationBody, invitationLookupBody, passwordResetBody, passwordResetRequestBody } from '../../src/contract/user-schemas.ts';
 import { userMessages } from '../../src/contract/users.ts';
 import type { Database } from '../db/client.ts';
 import { auditEvents, userInvitations, users } from '../db/schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { checkNewPassword } from '../users/password-rules.ts';
-import { queueWelcomeEmail, secretHash } from '../users/invitations.ts';
+import { invitationSignInCookie, invitationSignInCookiePath, invitationSignInMinutes, newInvitationSignIn, queueWelcomeEmail, secretHash } from '../users/invitations.ts';
 import { completePasswordReset, passwordExpiryFrom, requestPasswordReset } from '../users/password-reset.ts';
 import { type AppEnv, readBody } from './env.ts';
 import { ApiError, badRequest } from './errors.ts';
@@ -64,9 +66,10 @@ export function publicUserRoutes({ database, publicUrl }: { database: Database; 
     if (problems.length > 0) throw badRequest(problems);
     const passwordHash = await hashPassword(body.password);
     const now = new Date();
+    const signIn = newInvitationSignIn(now);
     await db.transaction(async (tx) => {
       // Single use: only the first of two concurrent acceptances finds the invitation still open.
-      const [used] = await tx.update(userInvitations).set({ acceptedAt: now })
+      const [used] = await tx.update(userInvitations).set({ acceptedAt: now, ...signIn.columns })
         .where(and(eq(userInvitations.id, found.invitation.id), isNull(userInvitations.acceptedAt), isNull(userInvitations.revokedAt))).returning({ id: userInvitations.id });
       if (!used) throw expired();
       await tx.update(users).set({
@@ -75,6 +78,11 @@ export function publicUserRoutes({ database, publicUrl }: { database: Database; 
       }).where(eq(users.id, found.user.id));
       await queueWelcomeEmail(tx, publicUrl, found.user.email, body.givenName);
       await tx.insert(auditEvents).values({ userId: found.user.id, event: 'InvitationAccepted', dateTimeUtc: now, metaData: { targetUserId: found.user.id, invitationId: found.invitation.id } });
+    });
+    // The portal signs the invitee in next (an ordinary sign-in whose interaction page takes this in place of the
+    // password just chosen): HttpOnly, only sent to the provider's interaction pages, gone in minutes and single use.
+    setCookie(c, invitationSignInCookie, signIn.secret, {
+      path: invitationSignInCookiePath(publicUrl), httpOnly: true, sameSite: 'Strict', secure: new URL(publicUrl).protocol === 'https:', maxAge: invitationSignInMinutes * 60,
     });
     return c.json({ message: userMessages.inviteAccepted });
   });

@@ -8,9 +8,12 @@
 //
 // What matches: a reference or id by PREFIX from 4 characters (transactions by reference, payment jobs by reference
 // and order number, customers by id and reference, tickets and users by id, businesses and merchants by id), names
-// and emails by words (every word found), and field clauses (status:paid amount:>100 …) narrowing transactions and
+// and emails by words (every word found), invoices and credit notes by number (a prefix of the full number, or the
+// short number: '104' finds INV-2026-000104), and field clauses (status:paid amount:>100 …) narrowing transactions and
 // payment jobs. Each kind is read under the permission that opens it (server/policy: the grants conferring
-// Mapi.Transactions.Read, Portal.PaymentJobs.Read, Mapi.Customers.Read, Portal.Tickets.Read, Mapi.Users.Read);
+// Mapi.Transactions.Read, Portal.PaymentJobs.Read, Mapi.Customers.Read, Portal.Tickets.Read, Mapi.Users.Read;
+// invoices: Billing.Invoices.Create through a root role opens any invoice, Mapi.MerchantAccountPricingPlan.Read in a
+// business (directly or through its partner) the business's own invoice list);
 // businesses and merchants as the context picker shows them. Another tenant's record is never suggested.
 // Invalid clauses are ignored here (the palette explains them inline, and the list it opens names them), so a
 // half-typed query still finds records. A card is found by its stored last four and first six digits (last4:, bin:, or
@@ -20,11 +23,12 @@ import { type } from 'arktype';
 import { and, asc, desc, eq, gte, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { Hono } from 'hono';
+import { invoiceKindLabels, invoiceNumberQuery, monthLabel } from '../../src/contract/billing.ts';
 import { calendarDate, filterInstant } from '../../src/contract/filters.ts';
 import { takesMoneyBack, threeDecimalCurrencies, zeroDecimalCurrencies } from '../../src/contract/transactions.ts';
 import { amountClauseBounds, dateClauseRange, type FieldClause, fieldsOf, parseQuery, type SearchField, wordsOf } from '../../src/contract/search-query.ts';
 import type { Db } from '../db/client.ts';
-import { businesses, customers, jobAmountMilliOf, merchants, paymentJobs, tickets, transactions, userRoles, users } from '../db/schema.ts';
+import { businesses, customers, invoices, jobAmountMilliOf, merchants, paymentJobs, tickets, transactions, userRoles, users } from '../db/schema.ts';
 import { isInternal, type Principal, scopeCondition } from '../policy/principal.ts';
 import { holdsRootPermission, partnersOfBusinesses, permissionInBusiness, permissionInPartner } from '../users/user-access.ts';
 import type { AppEnv, Deps } from './env.ts';
@@ -46,7 +50,7 @@ export const fieldWalk = { rows: 5000 };
 /** A reference or id worth a prefix look-up: 4 characters or more of the alphabet ids are made of. */
 const referencePattern = /^[A-Za-z0-9_-]{4,64}$/;
 
-export type SearchResultKind = 'transaction' | 'paymentJob' | 'customer' | 'ticket' | 'user' | 'business' | 'merchant';
+export type SearchResultKind = 'transaction' | 'paymentJob' | 'customer' | 'ticket' | 'user' | 'business' | 'merchant' | 'invoice';
 export type SearchResult = {
   kind: SearchResultKind;
   id: string;
@@ -57,7 +61,7 @@ export type SearchResult = {
 };
 /** How well a result matched: an exact id beats a prefix, a prefix beats words or fields. */
 type Scored = SearchResult & { score: number };
-const kindOrder: SearchResultKind[] = ['transaction', 'paymentJob', 'customer', 'ticket', 'user', 'business', 'merchant'];
+const kindOrder: SearchResultKind[] = ['transaction', 'paymentJob', 'customer', 'ticket', 'user', 'business', 'merchant', 'invoice'];
 
 const transactionFields = new Set<SearchField>(['status', 'amount', 'currency', 'merchant', 'email', 'method', 'channel', 'date', 'is', 'in', 'last4', 'bin']);
 const paymentJobFields = new Set<SearchField>(['status', 'amount', 'currency', 'merchant', 'date', 'order', 'in']);
@@ -154,6 +158,18 @@ export function searchRoutes({ database }: Deps) {
       partnerIds.length > 0 ? and(eq(userRoles.level, 'partner'), inArray(userRoles.partnerId, partnerIds)) : undefined,
     );
     return and(eq(users.internal, false), sql`EXISTS (SELECT 1 FROM ${userRoles} WHERE ${userRoles.userId} = ${users.id} AND ${grant})`);
+  }
+
+  /**
+   * The invoices the caller may open: all of them for a finance admin (the invoice itself), else those of the
+   * businesses where the caller reads the business's invoices (its list); null: none.
+   */
+  async function readableInvoices(principal: Principal): Promise<{ all: boolean; condition: SQL | undefined } | null> {
+    if (holdsRootPermission(principal, 'Billing.Invoices.Create')) return { all: true, condition: undefined };
+    const candidates = [...new Set([...principal.businessIds, ...principal.partnerBusinessIds])];
+    const partnerOf = await partnersOfBusinesses(db, candidates);
+    const businessIds = candidates.filter((id) => permissionInBusiness(principal, 'Mapi.MerchantAccountPricingPlan.Read', id, partnerOf.get(id) ?? null));
+    return businessIds.length === 0 ? null : { all: false, condition: inArray(invoices.businessId, businessIds) };
   }
 
   routes.get('/search', async (c) => {
@@ -272,6 +288,29 @@ export function searchRoutes({ database }: Deps) {
           path: `/configurations/${row.configurationId}/payments/${row.reference}`,
           context: { business: { id: row.businessId, title: businessName }, merchant: { id: row.merchantId, title: merchantName } },
           score: exactMatch ? 3 : reference ? 2 : 1,
+        });
+      }
+    })());
+
+    // ── invoices and credit notes: by number, whatever else the term parses as (a 4- or 6-digit short number reads as a card) ──
+    const invoiceNumber = invoiceNumberQuery(parsed.term);
+    if (invoiceNumber) tasks.push((async () => {
+      const invoiceScope = await readableInvoices(principal);
+      if (invoiceScope === null) return;
+      const matched = invoiceNumber.kind === 'prefix'
+        ? sql`${invoices.number} LIKE ${prefixOf(invoiceNumber.prefix)}`
+        : sql`${invoices.number} LIKE ${`%${likeLiteral(invoiceNumber.suffix)}`}`;
+      const rows = await db.select({ row: invoices, businessName: businesses.name }).from(invoices)
+        .innerJoin(businesses, eq(businesses.id, invoices.businessId))
+        .where(and(invoiceScope.condition, matched)).orderBy(desc(invoices.issuedUtc), asc(invoices.number)).limit(perKind);
+      for (const { row, businessName } of rows) {
+        const exact = invoiceNumber.kind === 'prefix' ? row.number === invoiceNumber.prefix : true;
+        results.push({
+          kind: 'invoice', id: row.id, title: `${invoiceKindLabels[row.kind]} ${row.number}`,
+          description: `${businessName} · ${monthLabel(row.month)} · ${money(row.totalMinor, row.currency)} · ${row.status}`,
+          path: invoiceScope.all ? `/billing/invoices/${row.id}` : `/business/${row.businessId}/invoices`,
+          context: invoiceScope.all ? {} : { business: { id: row.businessId, title: businessName } },
+          score: exact ? 3 : 2,
         });
       }
     })());

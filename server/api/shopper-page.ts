@@ -16,7 +16,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { defaultHostedPageDesign, paymentMethodLabels, type HostedPageDesign } from '../../src/contract/configurations.ts';
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';
-import { hostedPageDocument, hostedPageMessageDocument, shopperPaymentOptions, type HostedPageOrderLine } from '../../src/contract/hosted-page-render.ts';
+import { formatHostedPageMoney, hostedPageDocument, hostedPageMessageDocument, shopperPaymentOptions, type HostedPageOrderLine } from '../../src/contract/hosted-page-render.ts';
 import { amountMilliOf, currencyExponent } from '../../src/contract/transactions.ts';
 import { clientAddressOf } from '../client-address.ts';
 import { now } from '../clock.ts';
@@ -64,14 +64,8 @@ function clientAddress(c: Context): string {
   return clientAddressOf(incoming).slice(0, 64);
 }
 
-export function formatAmount(amountMinor: number, currency: string): string {
-  const exponent = currencyExponent(currency);
-  try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(amountMinor / 10 ** exponent);
-  } catch {
-    return `${(amountMinor / 10 ** exponent).toFixed(exponent)} ${currency}`;
-  }
-}
+/** The page's money, as the preview formats it (one formatter: src/contract/hosted-page-render.ts). */
+export const formatAmount = formatHostedPageMoney;
 
 type OrderLineJson = { description?: unknown; quantity?: unknown; unitPriceInclVat?: unknown };
 
@@ -82,7 +76,7 @@ function orderLinesOf(order: unknown, currency: string): HostedPageOrderLine[] {
     const quantity = typeof line.quantity === 'number' ? line.quantity : 1;
     const unit = typeof line.unitPriceInclVat === 'number' ? line.unitPriceInclVat : null;
     if (typeof line.description !== 'string' || unit === null) return [];
-    return [{ description: line.description.slice(0, 200), quantity, amount: formatAmount(Math.round(unit * quantity), currency) }];
+    return [{ description: line.description.slice(0, 200), quantity, unitPriceMinor: unit, currency }];
   });
 }
 

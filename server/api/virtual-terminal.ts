@@ -6,24 +6,25 @@
 // | GET    | {c}/settings                                    | Portal.Settings.Read or Portal.Moto.Create   | settings, version (the configuration's), currencies |
 // | PUT    | {c}/settings                                    | Portal.Settings.Update                       | settings; body carries the version read (stale → 409) |
 // | POST   | {c}/orders                                      | Portal.Moto.Create                           | 201 { result paid/declined, declineReason, paymentJobReference, transactionReference, … }; 409 { duplicateOf } for a reference used within 24 h (any case, surrounding space ignored) without confirmDuplicate; 429 with Retry-After for a payment link past the mail limits |
+// | POST   | {c}/orders/{paymentJobReference}/attempts       | Portal.Moto.Create                           | 201 the order's answer with attempt (2, 3…): another payment on a declined order's job (the same card, another, or a saved one); 409 when the job is paid already or not declined; 404 when not this configuration's order |
 // | GET    | {c}/customers/{customerId}/saved-cards          | Portal.Moto.Create                           | { results (masked only), savedCardLimit } |
 // | DELETE | {c}/customers/{customerId}/saved-cards/{id}     | Portal.Moto.Create                           | 204; the vault row erased; audited SavedCardDeleted |
 //
 // An unreachable business or merchant, and a configuration or customer of another merchant, answer 404; a reachable
 // one without the permission 403. With the configuration's virtualTerminalMenuEnabled switch off, orders and saved
-// cards are refused (403). POST orders takes an Idempotency-Key as the payment actions do. The order itself is
+// cards are refused (403). POST orders and attempts take an Idempotency-Key as the payment actions do. The order itself is
 // server/payments/virtual-terminal.ts (through the one door for money).
 import { and, eq, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { maxIdempotencyKeyLength } from '../../src/contract/payment-jobs.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
-import { virtualTerminalOrderBody, virtualTerminalSettingsBody } from '../../src/contract/virtual-terminal-schemas.ts';
+import { virtualTerminalAttemptBody, virtualTerminalOrderBody, virtualTerminalSettingsBody } from '../../src/contract/virtual-terminal-schemas.ts';
 import { cardDigits } from '../../src/contract/virtual-terminal.ts';
 import { cardFingerprints } from '../cards/card-seal.ts';
 import { auditEvents, cardVault, configurations, customerData, customers, transactions, virtualTerminalSettings } from '../db/schema.ts';
 import { assertPaymentLinkMailAllowed, PaymentLinkMailLimited } from '../payments/payment-link-limits.ts';
 import { runPaymentAction } from '../payments/payment-operations.ts';
-import { createVirtualTerminalOrder, loadVirtualTerminalSettings, savedCardsOf } from '../payments/virtual-terminal.ts';
+import { createVirtualTerminalOrder, loadVirtualTerminalSettings, retryDeclinedOrder, savedCardsOf } from '../payments/virtual-terminal.ts';
 import { resolveContext } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody } from './env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
@@ -108,6 +109,20 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
       c.header('Retry-After', String(error.retryAfterSeconds));
       throw new ApiError(429, error.message);
     }
+    return c.json(outcome.body, outcome.status);
+  });
+
+  // 'Try again' / 'Try another card' after a decline: a new payment on the declined job, never a new job.
+  routes.post(`${base}/orders/:paymentJobReference/attempts`, async (c) => {
+    const { scope } = await configurationOf(c, ['Portal.Moto.Create'], { requireSwitch: true });
+    const jobReference = c.req.param('paymentJobReference');
+    if (!idPattern.test(jobReference)) throw notFound();
+    const body = await readBody(c, virtualTerminalAttemptBody);
+    const key = c.req.header('idempotency-key');
+    if (key !== undefined && !idempotencyKeyPattern.test(key)) throw badRequest(`The Idempotency-Key must be 1 to ${maxIdempotencyKeyLength} printable characters without spaces.`);
+    const card = body.card ? { ...body.card, cardNumber: cardFingerprints(cardKeys, scope.merchantId, cardDigits(body.card.cardNumber))[0], cvc: null } : body.card;
+    const outcome = await runPaymentAction(database, { actor: { userId: c.get('principal').userId }, idempotencyKey: key ?? null, fingerprint: { path: c.req.path, body: { ...body, card } } },
+      (tx, at) => retryDeclinedOrder(tx, { cardKeys, publicUrl }, { userId: c.get('principal').userId }, scope, jobReference, body, at));
     return c.json(outcome.body, outcome.status);
   });
 

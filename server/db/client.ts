@@ -45,6 +45,8 @@ const pgTextTypes = {
 export type QueryOptions = {
   /** PostgreSQL: run on the budgeted connections of this many milliseconds (see budgeted); ignored by PGlite */
   statementTimeoutMs?: number | undefined;
+  /** each row as an array of its values in the statement's column order (no object per row: bulk reads such as exports) */
+  rowMode?: 'array' | undefined;
 };
 
 export type OpenOptions = {
@@ -131,7 +133,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       kind: 'postgres',
       query: async (text, params, queryOptions) => {
         const runner = queryOptions?.statementTimeoutMs ? budget(queryOptions.statementTimeoutMs).pool : pool;
-        return (await runner.query({ text, values: params as unknown[], types: pgTextTypes })).rows;
+        return (await runner.query({ text, values: params as unknown[], types: pgTextTypes, ...(queryOptions?.rowMode ? { rowMode: queryOptions.rowMode } : {}) })).rows;
       },
       budgeted: (ms) => budget(ms).db,
       listenUrl: url,
@@ -165,7 +167,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const database: Database = {
     db,
     kind: 'pglite',
-    query: async <Row,>(text: string, params?: unknown[]) => (await client.query<Row>(text, params)).rows,
+    query: async <Row,>(text: string, params?: unknown[], queryOptions?: QueryOptions) => (await client.query<Row>(text, params, queryOptions?.rowMode ? { rowMode: queryOptions.rowMode } : undefined)).rows,
     close: async () => {
       await client.close();
       unlock();

@@ -1,7 +1,7 @@
 // One PostgreSQL schema for PGlite and PostgreSQL alike. Money is stored in minor units (bigint as number).
 import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn, bigint, bigserial, boolean, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex,
+  type AnyPgColumn, bigint, bigserial, boolean, date, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { Ordering } from '../../src/contract/list-query.ts';
 import { threeDecimalCurrencies, zeroDecimalCurrencies, type TransactionKind } from '../../src/contract/transactions.ts';
@@ -494,7 +494,11 @@ export const userInvitations = pgTable('user_invitations', {
   expiresAt: utc('expires_at').notNull(),
   acceptedAt: utc('accepted_at'),
   revokedAt: utc('revoked_at'),
-}, (t) => [uniqueIndex('user_invitations_token_idx').on(t.tokenHash), index('user_invitations_user_idx').on(t.userId, t.createdAt)]);
+  /** the hand-off that signs the invitee in right after accepting: SHA-256 of a cookie's secret, single use, minutes long */
+  signInTokenHash: text('sign_in_token_hash'),
+  signInExpiresAt: utc('sign_in_expires_at'),
+  signedInAt: utc('signed_in_at'),
+}, (t) => [uniqueIndex('user_invitations_token_idx').on(t.tokenHash), index('user_invitations_user_idx').on(t.userId, t.createdAt), uniqueIndex('user_invitations_sign_in_token_idx').on(t.signInTokenHash)]);
 
 /** Password reset links: SHA-256 of the secret, single use, 15 minutes; rows also count requests for rate limits. */
 export const passwordResets = pgTable('password_resets', {
@@ -609,7 +613,8 @@ export const apiKeys = pgTable('api_keys', {
 ]);
 // ── ledger ──
 // The settlement ledger (server/ledger/): double-entry, money in minor units of one currency per entry, and the
-// entries of every posting sum to zero. Balances and statements are sums of entries; nothing stores a balance.
+// entries of every posting sum to zero. Balances and statements are sums of entries, read through day checkpoints
+// (ledger_daily_balances) written with the entries.
 
 export type LedgerAccountKind = 'trading' | 'reserve' | 'security' | 'remittance' | 'invoice' | 'costs' | 'business' | 'clearing' | 'bank';
 
@@ -673,9 +678,30 @@ export const ledgerEntries = pgTable('ledger_entries', {
   batchId: text('batch_id'),
 }, (t) => [
   index('ledger_entries_account_idx').on(t.accountId, t.valueAt, t.id),
+  /** a statement page sorted by amount reads its 25 rows from here, not by sorting the period */
+  index('ledger_entries_account_amount_idx').on(t.accountId, t.amountMinor, t.id),
   index('ledger_entries_batch_idx').on(t.batchId, t.accountId),
   index('ledger_entries_posting_idx').on(t.postingId),
 ]);
+
+/**
+ * Checkpoints of the ledger: per account, business day (in the account's business's zone, server/ledger/periods.ts)
+ * and category, the credits and debits of that day's entries. Written in the same statement as the entries
+ * (server/ledger/daily-balances.ts), so always their sum; a statement reads its opening balance, totals and running
+ * balances from here instead of summing a whole period. The provider's own accounts (no business) have none: every
+ * payment posts to them, and one row per currency and day would serialise every payment.
+ */
+export const ledgerDailyBalances = pgTable('ledger_daily_balances', {
+  accountId: text('account_id').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  category: text('category').notNull(),
+  credits: integer('credits').notNull(),
+  /** sum of the entries of zero and above */
+  creditsMinor: bigint('credits_minor', { mode: 'number' }).notNull(),
+  debits: integer('debits').notNull(),
+  /** sum of the negative entries (zero or below) */
+  debitsMinor: bigint('debits_minor', { mode: 'number' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.day, t.category] })]);
 
 /** The merchant's pricing plan per currency: the monthly minimum of fees (topped up at month end). */
 export const pricingPlans = pgTable('pricing_plans', {

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { merchantAccountKinds } from '../../src/contract/ledger.ts';
 import { closeDueBatches, ensureBusinessAccountGroups, payBusinessRemittances, postMonthlyMinimums } from '../ledger/close-batches.ts';
+import { rebuildDailyBalances } from '../ledger/daily-balances.ts';
 import type { StatsWriter } from '../stats/record-transaction.ts';
 
 /** Base rates per payment method: basis points and fixed minor units (GBP, EUR, USD; JPY fixed parts are in yen). */
@@ -119,6 +120,10 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
   for (const index of bulkIndexes) await run(sql.raw(index.definition));
   await run(sql`ANALYZE ledger_postings, ledger_entries, settlement_batches, merchant_account_groups, ledger_accounts`);
   lap(`${bulkIndexes.length} indexes of entries and postings`);
+  // The day checkpoints of the bulk entries in one pass; the cut-offs below add theirs as they post (daily-balances.ts).
+  await rebuildDailyBalances(tx);
+  await run(sql`ANALYZE ledger_daily_balances`);
+  lap('day checkpoints of the entries');
 
   // Replayed as the daily cut-offs would have run: each batch closes at its own day's end, not at the seed's time.
   const closed = await closeDueBatches(tx, now, (line) => log(`ledger: ${line}`), { replay: true });
@@ -131,7 +136,7 @@ export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string)
     FROM business_account_groups g JOIN businesses b ON b.id = g.business_id`);
   const remitted = await payBusinessRemittances(tx, now);
   await postMonthlyMinimums(tx, now);
-  await run(sql`ANALYZE ledger_postings, ledger_entries, settlement_batches, ledger_transfers, remittance_settings, pricing_plans, pricing_plan_rates, business_account_groups`);
+  await run(sql`ANALYZE ledger_postings, ledger_entries, ledger_daily_balances, settlement_batches, ledger_transfers, remittance_settings, pricing_plans, pricing_plan_rates, business_account_groups`);
   lap(`${remitted.toLocaleString('en-GB')} business remittances and the monthly minimums`);
   log(`ledger: ${((performance.now() - started) / 1000).toFixed(1)} s in all`);
 }

@@ -50,6 +50,7 @@ import {
 import { completePasswordReset, issueExpiredPasswordTicket, requestPasswordReset, usableReset } from '../users/password-reset.ts';
 import { answerSignInChallenge, hasActiveSecondFactor, issueSignInChallenge } from '../users/second-factor.ts';
 import { confirmEmailChange, undoEmailChange } from '../users/email-change.ts';
+import { invitationSignInCookie, invitationSignInCookiePath, useInvitationSignIn } from '../users/invitations.ts';
 
 export type Identity = {
   /** Node request listener for every path under /connect and /.well-known (mounted by the lead's main.ts before Hono) */
@@ -131,6 +132,20 @@ function releasedClaims(claims: UserClaims, scopes: Iterable<string>): Partial<U
     for (const name of claimsByScope[scope] ?? []) released[name] = claims[name];
   }
   return released;
+}
+
+/** One cookie of the request by name (the provider's own are read by the provider). */
+function readCookie(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at <= 0 || part.slice(0, at).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(at + 1).trim());
+    } catch {
+      return '';
+    }
+  }
+  return undefined;
 }
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
@@ -369,6 +384,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
       if (!interaction) return expired(res);
       if (interaction.prompt.name === 'consent') return grantConsent(req, res, interaction);
       if (interaction.prompt.name !== 'login') return expired(res);
+      if (readCookie(req, invitationSignInCookie) !== undefined) return invitationSignIn(req, res, uid, action);
       return sendHtml(res, 200, signInPage({ action, forgotHref }));
     }
 
@@ -399,6 +415,27 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
       if (left > 0) signInPostsInProgress.set(address, left);
       else signInPostsInProgress.delete(address);
     }
+  }
+
+  /**
+   * Right after accepting an invitation (server/users/invitations.ts): the acceptance's single-use cookie stands in
+   * for the password just chosen, and everything after the password is as in signInPost (a second factor when the
+   * account has one). The cookie is cleared whatever it holds; a spent or stale one shows the ordinary sign-in page.
+   */
+  async function invitationSignIn(req: IncomingMessage, res: ServerResponse, uid: string, action: string): Promise<void> {
+    const secret = readCookie(req, invitationSignInCookie) ?? '';
+    res.appendHeader('Set-Cookie', `${invitationSignInCookie}=; Path=${invitationSignInCookiePath(publicUrl)}; Max-Age=0; HttpOnly; SameSite=Strict${publicOrigin.protocol === 'https:' ? '; Secure' : ''}`);
+    const userId = await useInvitationSignIn(database.db, secret);
+    if (!userId) return sendHtml(res, 200, signInPage({ action, forgotHref }));
+    const source: AttemptSource = sourceOf(clientAddressOf(req), req.headers['user-agent']);
+    if (await hasActiveSecondFactor(database.db, userId)) {
+      if (!options.cardKeys) return sendHtml(res, 503, errorPage({ description: 'Two-factor sign-in is not available on this server.', homeHref }));
+      const ticket = await issueSignInChallenge(database.db, userId, false);
+      return sendHtml(res, 200, secondFactorPage({ action, challenge: ticket }));
+    }
+    await database.db.update(users).set({ lastSignInUtc: new Date() }).where(eq(users.id, userId));
+    await recordSignInEvent(database.db, 'SignInSucceeded', { userId }, source, { methods: ['pwd'], invitation: true });
+    await provider.interactionFinished(req, res, { login: { accountId: userId, amr: ['pwd'] } }, { mergeWithLastSubmission: false });
   }
 
   /** The sign-in page's form: email and password, the second factor's code, or a new password for an expired one. */

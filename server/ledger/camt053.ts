@@ -18,7 +18,8 @@ import type { Db } from '../db/client.ts';
 import { ledgerEntries, ledgerPostings, ledgerTransfers } from '../db/schema.ts';
 import type { Period } from './statement.ts';
 import { readStatement } from './statement.ts';
-import { defaultBusinessTimeZone, localDateTime, localDay } from './periods.ts';
+import { checkpointZone, periodCheckpoints } from './daily-balances.ts';
+import { defaultBusinessTimeZone, localDateTime, zonedClock } from './periods.ts';
 import { remittanceText, transferIdOfPosting } from './remittance-text.ts';
 
 export const camt053Namespace = 'urn:iso:std:iso:20022:tech:xsd:camt.053.001.08';
@@ -93,15 +94,21 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
   const batchSize = request.batchSize ?? 2000;
   // Every date of the file is a day of the business's zone, and every date-time says its offset from UTC.
   const zone = request.timeZone ?? await accountTimeZone(db, accountId);
-  const day = (instant: Date) => localDay(instant, zone);
+  const clock = zonedClock(zone);
+  const day = clock.day;
   const summary = await readStatement(db, { accountId, period, sort: { field: 'date', descending: false }, limit: 1, offset: 0 });
   const inPeriod = and(eq(ledgerEntries.accountId, accountId), period.start ? gte(ledgerEntries.valueAt, period.start) : undefined, period.end ? lte(ledgerEntries.valueAt, period.end) : undefined);
-  const [totals] = await db.select({
-    credits: sql<string>`count(*) FILTER (WHERE ${ledgerEntries.amountMinor} >= 0)`,
-    creditsMinor: sql<string>`coalesce(sum(${ledgerEntries.amountMinor}) FILTER (WHERE ${ledgerEntries.amountMinor} >= 0), 0)`,
-    debits: sql<string>`count(*) FILTER (WHERE ${ledgerEntries.amountMinor} < 0)`,
-    debitsMinor: sql<string>`coalesce(-sum(${ledgerEntries.amountMinor}) FILTER (WHERE ${ledgerEntries.amountMinor} < 0), 0)`,
-  }).from(ledgerEntries).where(inPeriod);
+  // The credits and debits of the period: from the day checkpoints where the account keeps them (daily-balances.ts).
+  const checkpoints = await checkpointZone(db, accountId);
+  const [totals] = checkpoints !== null
+    ? (await db.execute(sql`SELECT coalesce(sum(p.credits), 0) AS credits, coalesce(sum(p.credits_minor), 0) AS "creditsMinor",
+        coalesce(sum(p.debits), 0) AS debits, coalesce(-sum(p.debits_minor), 0) AS "debitsMinor" FROM (${periodCheckpoints(accountId, checkpoints, period)}) p`) as unknown as { rows: { credits: string; creditsMinor: string; debits: string; debitsMinor: string }[] }).rows
+    : await db.select({
+      credits: sql<string>`count(*) FILTER (WHERE ${ledgerEntries.amountMinor} >= 0)`,
+      creditsMinor: sql<string>`coalesce(sum(${ledgerEntries.amountMinor}) FILTER (WHERE ${ledgerEntries.amountMinor} >= 0), 0)`,
+      debits: sql<string>`count(*) FILTER (WHERE ${ledgerEntries.amountMinor} < 0)`,
+      debitsMinor: sql<string>`coalesce(-sum(${ledgerEntries.amountMinor}) FILTER (WHERE ${ledgerEntries.amountMinor} < 0), 0)`,
+    }).from(ledgerEntries).where(inPeriod);
   const credits = { count: Number(totals?.credits ?? 0), minor: Number(totals?.creditsMinor ?? 0) };
   const debits = { count: Number(totals?.debits ?? 0), minor: Number(totals?.debitsMinor ?? 0) };
   const [first] = await db.select({ valueAt: ledgerEntries.valueAt }).from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId))
@@ -157,7 +164,7 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
       const transferId = row.category === 'transfer' ? transferIdOfPosting(row.postingId) : null;
       const remittance = transferId ? `<NtryDtls><TxDtls><RmtInf><Ustrd>${escapeXml(remittanceText({ id: transferId, businessId: row.businessId, transferDate: row.valueAt }))}</Ustrd></RmtInf></TxDtls></NtryDtls>` : '';
       return `<Ntry><NtryRef>${escapeXml(camtEntryReference(row.postingId, Number(row.id)))}</NtryRef><Amt Ccy="${currency}">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>`
-        + `<BookgDt><DtTm>${localDateTime(row.valueAt, zone)}</DtTm></BookgDt><ValDt><Dt>${day(row.valueAt)}</Dt></ValDt><AcctSvcrRef>${Number(row.id)}</AcctSvcrRef>`
+        + `<BookgDt><DtTm>${clock.dateTime(row.valueAt)}</DtTm></BookgDt><ValDt><Dt>${day(row.valueAt)}</Dt></ValDt><AcctSvcrRef>${Number(row.id)}</AcctSvcrRef>`
         + `<BkTxCd><Prtry><Cd>${escapeXml(row.category)}</Cd><Issr>Portal</Issr></Prtry></BkTxCd>${reference}${remittance}<AddtlNtryInf>${escapeXml(row.postingId.slice(0, 500))}</AddtlNtryInf></Ntry>`;
     }).join('');
     const last = rows[rows.length - 1];

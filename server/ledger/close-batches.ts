@@ -16,6 +16,7 @@ import { and, eq, lte, sql } from 'drizzle-orm';
 import { businessAccountNumber } from '../../src/contract/ledger.ts';
 import { businessAccountGroups, businesses, ledgerAccounts, merchantAccountGroups, remittanceSettings } from '../db/schema.ts';
 import type { StatsWriter } from '../stats/record-transaction.ts';
+import { insertLedgerEntries } from './daily-balances.ts';
 import { addMonthsTo, businessTimeZones, defaultBusinessTimeZone, localDay, localMonth, monthEnvelope, widestOffsetMs } from './periods.ts';
 import { groupAccountId } from './post-transactions.ts';
 
@@ -69,7 +70,7 @@ export async function postMoves(writer: StatsWriter, moves: ReturnType<typeof sq
   await writer.execute(sql`ANALYZE ledger_moves`);
   const inserted = await writer.execute(sql`INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
     SELECT posting_id, category, NULL, batch_id, business_id, merchant_id, currency, value_at FROM ledger_moves`) as unknown as { rowCount?: number; affectedRows?: number };
-  await writer.execute(sql`INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
+  await insertLedgerEntries(writer, sql`INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
     SELECT m.posting_id, e.account_id, m.business_id, m.merchant_id, m.category, e.amount, m.currency, m.value_at, m.batch_id
     FROM ledger_moves m CROSS JOIN LATERAL (VALUES (m.from_account, -m.amount), (m.to_account, m.amount)) e(account_id, amount)`);
   return Number(inserted.rowCount ?? inserted.affectedRows ?? 0);

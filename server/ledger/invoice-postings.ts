@@ -17,6 +17,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { merchantAccountNumber } from '../../src/contract/ledger.ts';
 import { invoices, ledgerEntries, ledgerPostings } from '../db/schema.ts';
 import type { StatsWriter } from '../stats/record-transaction.ts';
+import { insertLedgerEntries } from './daily-balances.ts';
 import { groupAccountId, providerAccountId } from './post-transactions.ts';
 
 export const invoicePaymentPostingId = (invoiceId: string) => `invoicePayment:${invoiceId}`;
@@ -85,10 +86,10 @@ async function post(writer: StatsWriter, posting: { id: string; category: 'invoi
     currency: posting.currency, valueAt: posting.valueAt,
   }).onConflictDoNothing().returning({ id: ledgerPostings.id });
   if (!inserted) return false;
-  await writer.insert(ledgerEntries).values(moving.map((entry) => ({
+  await insertLedgerEntries(writer, writer.insert(ledgerEntries).values(moving.map((entry) => ({
     postingId: posting.id, accountId: entry.accountId, businessId: posting.businessId, merchantId: entry.merchantId, category: posting.category,
     amountMinor: entry.amountMinor, currency: posting.currency, valueAt: posting.valueAt, transactionReference: null, batchId: null,
-  })));
+  }))).getSQL());
   return true;
 }
 

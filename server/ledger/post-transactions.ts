@@ -28,6 +28,7 @@ import {
   ledgerAccounts, ledgerEntries, ledgerPostings, merchantAccountGroups, merchants, pricingPlanRates, settlementBatches, transactions,
 } from '../db/schema.ts';
 import type { StatsWriter, TransactionChange } from '../stats/record-transaction.ts';
+import { insertLedgerEntries } from './daily-balances.ts';
 import { businessTimeZones, dayOf, defaultBusinessTimeZone } from './periods.ts';
 
 export type EntryDraft = { accountId: string; amountMinor: number; category: string };
@@ -259,10 +260,10 @@ export async function postDrafts(writer: StatsWriter, drafts: readonly PostingDr
   const rank = { sale: 0, fee: 1, refund: 2, reversal: 3 } as const;
   const readingOrder = [...fresh].sort((a, b) => a.valueAt.getTime() - b.valueAt.getTime()
     || (a.transactionReference < b.transactionReference ? -1 : a.transactionReference > b.transactionReference ? 1 : 0) || rank[a.category] - rank[b.category]);
-  await writer.insert(ledgerEntries).values(readingOrder.flatMap((draft) => draft.entries.map((entry) => ({
+  await insertLedgerEntries(writer, writer.insert(ledgerEntries).values(readingOrder.flatMap((draft) => draft.entries.map((entry) => ({
     postingId: draft.id, accountId: entry.accountId, businessId: draft.businessId, merchantId: draft.merchantId, category: entry.category,
     amountMinor: entry.amountMinor, currency: draft.currency, valueAt: draft.valueAt, transactionReference: draft.transactionReference, batchId: batchOf(draft),
-  }))));
+  })))).getSQL());
   const totals = new Map<string, ReturnType<typeof zeroDelta>>();
   for (const draft of fresh) {
     const id = batchOf(draft);

@@ -6,19 +6,19 @@
 // The demo acquirer decides the outcome (server/payments/demo-acquirer.ts); a saved card is recognised by its vault
 // fingerprint, never by opening it.
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, gt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import { decimalsOf, formatMoney } from '../../src/contract/payment-jobs.ts';
 import { currencyExponent, toMajorUnits } from '../../src/contract/transactions.ts';
 import {
   cardBrand, cardDigits, defaultVirtualTerminalSettings, duplicateReferenceWindowMs, emailRequiredMessage,
   expiryOf, expiryProblem, lineAmounts, luhnValid, orderTotals, savedCardLimitMessage, type VirtualTerminalSettings,
 } from '../../src/contract/virtual-terminal.ts';
-import type { VirtualTerminalOrderBody } from '../../src/contract/virtual-terminal-schemas.ts';
+import type { VirtualTerminalAttemptBody, VirtualTerminalOrderBody } from '../../src/contract/virtual-terminal-schemas.ts';
 import type { CardKeys } from '../cards/card-keys.ts';
 import { maskCardNumber } from '../cards/card-seal.ts';
 import { vaultCard } from '../cards/card-vault.ts';
 import {
-  auditEvents, cardVault, configurationPaymentMethods, configurations, customerData, customers, merchants, paymentJobs, virtualTerminalSettings,
+  auditEvents, cardVault, configurationPaymentMethods, configurations, customerData, customers, merchants, paymentJobs, transactions, virtualTerminalSettings,
 } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { merchantSenderOf } from '../mail/merchant-sender.ts';
@@ -232,24 +232,9 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
     audit: { event: paid ? 'VirtualTerminalOrderSuccessful' : 'VirtualTerminalOrderFailed', metaData: meta },
   });
 
-  let confirmationEmailQueued = false;
-  if (paid && settings.orderConfirmationEmails && email) {
-    const total = formatMoney(totals.inclMinor, currency);
-    const sender = await merchantSenderOf(tx, scope.merchantId, scope.configurationId);
-    await queueEmail(tx, email, {
-      template: 'orderConfirmation',
-      subject: `${sender.name}: order confirmation ${reference}`,
-      heading: `Thank you for your order`,
-      paragraphs: [
-        `${sender.name} has received your payment of ${total} for order ${reference}.`,
-        ...orderSummaryParagraphs(order, currency),
-        `Paid with card ${masked.slice(-4).padStart(8, '•')}.`,
-      ],
-      footer: `You receive this email because you placed an order with ${sender.name} by phone. Reference ${jobReference}.`,
-      sender,
-    });
-    confirmationEmailQueued = true;
-  }
+  const confirmationEmailQueued = paid && settings.orderConfirmationEmails && email
+    ? await queueOrderConfirmation(tx, scope, { email, order, amountMinor: totals.inclMinor, currency, merchantReference: reference, jobReference, masked })
+    : false;
   const totalText = formatMoney(totals.inclMinor, currency);
   return {
     status: 201,
@@ -258,6 +243,117 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
       maskedCardNumber: masked, savedCardId: paid ? savedCardId : null, confirmationEmailQueued,
       customerId: customer?.id ?? null, customerCreated,
       message: paid ? `${totalText} paid.` : `Declined: ${declineReason}.`,
+    },
+  };
+}
+
+/** The paid order's confirmation, from the merchant, with its lines and VAT; true once queued. */
+async function queueOrderConfirmation(tx: Tx, scope: ConfigurationScope, paid: { email: string; order: unknown; amountMinor: number; currency: string; merchantReference: string; jobReference: string; masked: string }): Promise<boolean> {
+  const total = formatMoney(paid.amountMinor, paid.currency);
+  const sender = await merchantSenderOf(tx, scope.merchantId, scope.configurationId);
+  await queueEmail(tx, paid.email, {
+    template: 'orderConfirmation',
+    subject: `${sender.name}: order confirmation ${paid.merchantReference}`,
+    heading: `Thank you for your order`,
+    paragraphs: [
+      `${sender.name} has received your payment of ${total} for order ${paid.merchantReference}.`,
+      ...orderSummaryParagraphs(paid.order, paid.currency),
+      `Paid with card ${paid.masked.slice(-4).padStart(8, '•')}.`,
+    ],
+    footer: `You receive this email because you placed an order with ${sender.name} by phone. Reference ${paid.jobReference}.`,
+    sender,
+  });
+  return true;
+}
+
+/**
+ * Another attempt at a declined order: a new payment on the SAME payment job (the job's detail and trace then show
+ * both), with the card the decline used ('Try again': its vault token, never reopened), another card typed, or a
+ * saved card of the order's customer. The job becomes paid or stays declined; committed through the one door with
+ * the order's audit events (the attempt's number and the payment it follows in the metadata). A job that is not a
+ * declined virtual terminal order of this configuration is refused: 404 when not there, 409 when already paid.
+ */
+export async function retryDeclinedOrder(tx: Tx, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, jobReference: string, body: VirtualTerminalAttemptBody, at: Date): Promise<ActionOutcome> {
+  const [job] = await tx.select().from(paymentJobs).where(and(eq(paymentJobs.reference, jobReference), eq(paymentJobs.merchantId, scope.merchantId))).for('update');
+  if (!job) return problem(404, 'The requested record was not found.');
+  const order = (job.order ?? {}) as { channel?: unknown; customerId?: unknown; billingIdentity?: { emailAddress?: unknown } };
+  if (job.status === 'paid' || job.paidDateTimeUtc !== null) return problem(409, `Order ${job.orderNumber} is paid already: nothing was charged again.`);
+  if (order.channel !== 'moto' || job.configurationId !== scope.configurationId || job.status !== 'declined') {
+    return problem(409, `Payment job ${job.reference} is not a declined telephone order of this configuration: only such an order can be tried again here.`);
+  }
+  if ((body.sameCard ? 1 : 0) + (body.card ? 1 : 0) + (body.savedCardId ? 1 : 0) !== 1) {
+    return problem(400, 'Try the same card again, enter another card or choose a saved card (one of them)');
+  }
+  const attempts = await tx.select({ reference: transactions.reference, cardToken: transactions.cardToken }).from(transactions)
+    .where(and(eq(transactions.paymentJobReference, job.reference), eq(transactions.kind, 'payment'))).orderBy(desc(transactions.createdAt), desc(transactions.reference));
+  const previous = attempts[0];
+  if (!previous) return problem(404, 'The requested record was not found.');
+
+  let vaulted: typeof cardVault.$inferSelect | undefined;
+  let declineReason: string | null;
+  if (body.card) {
+    const digits = cardDigits(body.card.cardNumber);
+    const problems: string[] = [];
+    if (!/^[0-9]{12,19}$/.test(digits) || !luhnValid(digits)) problems.push('Card number is invalid');
+    const expiry = expiryProblem(body.card.expiry, at);
+    if (expiry) problems.push(expiry);
+    if (problems.length > 0) return { status: 400, body: { errorReport: { errors: problems.map((message) => ({ message, translatedMessage: message })) } } };
+    const token = await vaultCard(tx, context.cardKeys, { merchantId: scope.merchantId, cardNumber: digits });
+    [vaulted] = await tx.select().from(cardVault).where(and(eq(cardVault.token, token), eq(cardVault.merchantId, scope.merchantId)));
+    declineReason = declineReasonOf(digits, 'moto');
+  } else {
+    let token: string | null = null;
+    if (body.savedCardId) {
+      const customerId = typeof order.customerId === 'string' ? order.customerId : null;
+      if (!customerId) return problem(400, 'A saved card belongs to a stored customer: this order has none');
+      const [item] = await tx.select().from(customerData)
+        .where(and(eq(customerData.id, body.savedCardId), eq(customerData.customerId, customerId), eq(customerData.merchantId, scope.merchantId), eq(customerData.kind, 'savedCard')));
+      if (!item) return problem(404, 'The requested record was not found.');
+      if (Date.UTC(Number(item.value.expiryYear), Number(item.value.expiryMonth), 1) <= at.getTime()) return problem(400, 'The saved card has expired; enter a new card');
+      token = typeof item.value.cardToken === 'string' ? item.value.cardToken : null;
+    } else {
+      token = previous.cardToken;
+    }
+    [vaulted] = token ? await tx.select().from(cardVault).where(and(eq(cardVault.token, token), eq(cardVault.merchantId, scope.merchantId))) : [];
+    if (!vaulted) return problem(body.sameCard ? 400 : 404, body.sameCard ? 'The declined card is no longer kept: enter the card again' : 'The requested record was not found.');
+    declineReason = vaultedCardDeclineReason(context.cardKeys, scope.merchantId, vaulted, 'moto');
+  }
+  if (!vaulted) throw new Error('retryDeclinedOrder: the card was not vaulted');
+
+  const paid = declineReason === null;
+  const attempt = attempts.length + 1;
+  const email = typeof order.billingIdentity?.emailAddress === 'string' ? order.billingIdentity.emailAddress : null;
+  const transactionReference = newTransactionReference();
+  const amount = toMajorUnits(job.amountMinor, job.currency);
+  await commitPaymentChange(tx, {
+    job, actor, at,
+    insert: [{
+      reference: transactionReference, kind: 'payment', parentReference: null, partnerId: job.partnerId, businessId: job.businessId, merchantId: job.merchantId,
+      configurationId: job.configurationId, paymentJobReference: job.reference, createdAt: at, amountMinor: job.amountMinor, currency: job.currency,
+      status: paid ? 'paid' : 'declined', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, cardMasked: vaulted.masked, cardToken: vaulted.token,
+      declineReason, customerEmail: email, originatingIpAddress: null,
+    }],
+    jobPatch: paid ? { status: 'paid', paidDateTimeUtc: at } : { status: 'declined' },
+    steps: [{ paymentId: transactionReference, paymentJobReference: job.reference, step: paid ? 'authorisedAndCaptured' : 'declined', amountMinor: job.amountMinor, detail: declineReason, dateTimeUtc: at }],
+    audit: {
+      event: paid ? 'VirtualTerminalOrderSuccessful' : 'VirtualTerminalOrderFailed',
+      metaData: {
+        transactionReference, merchantReference: job.orderNumber, amount, currency: job.currency, maskedCardNumber: vaulted.masked, configurationId: job.configurationId,
+        attempt, retryOf: previous.reference, card: body.sameCard ? 'same' : body.savedCardId ? 'saved' : 'new', outcome: paid ? 'paid' : 'declined', ...(declineReason ? { message: declineReason } : {}),
+      },
+    },
+  });
+  const settings = await loadVirtualTerminalSettings(tx, scope);
+  const confirmationEmailQueued = paid && settings?.orderConfirmationEmails && email
+    ? await queueOrderConfirmation(tx, scope, { email, order: job.order, amountMinor: job.amountMinor, currency: job.currency, merchantReference: job.orderNumber, jobReference: job.reference, masked: vaulted.masked })
+    : false;
+  return {
+    status: 201,
+    body: {
+      result: paid ? 'paid' : 'declined', declineReason, paymentJobReference: job.reference, transactionReference, amount, currency: job.currency,
+      maskedCardNumber: vaulted.masked, savedCardId: null, confirmationEmailQueued, customerId: typeof order.customerId === 'string' ? order.customerId : null,
+      customerCreated: false, attempt,
+      message: paid ? `${formatMoney(job.amountMinor, job.currency)} paid.` : `Declined: ${declineReason}.`,
     },
   };
 }

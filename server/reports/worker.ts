@@ -79,7 +79,7 @@ function settingsOf(options: ReportWorkerOptions): Settings {
     nodeId: options.nodeId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
     pollMs: options.pollMs ?? 1000,
     leaseMs: options.leaseMs ?? defaultLeaseMs,
-    batchSize: options.batchSize ?? 2000,
+    batchSize: options.batchSize ?? 10_000,
     housekeepingMs: options.housekeepingMs ?? 5 * 60_000,
     orphanGraceMs: options.orphanGraceMs ?? 10 * 60_000,
     log: options.log ?? ((line) => console.log(`[reports] ${line}`)),
@@ -256,7 +256,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
       openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxWriter(output, specs, 'Transactions'));
       const cellsOf = exportCellsOf(columns, context.timeZone);
       rowBatches = (async function* cells() {
-        for await (const batch of transactionExportBatches(db, {
+        for await (const batch of transactionExportBatches(database, {
           scope,
           filters: parsed.query.filters,
           sort: parsed.query.sort[0] ?? { field: 'date', descending: true },

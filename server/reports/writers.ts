@@ -89,22 +89,81 @@ export async function openCsvWriter(stream: Writable, columns: readonly ReportCo
 /** Excel holds 1,048,576 rows a sheet; longer reports continue on 'Transactions 2', 3… with the header repeated. */
 export const xlsxRowsPerSheet = 1_048_575;
 
+/**
+ * zlib's level for the workbook's zip: 1 (fastest) takes a third of the default's time for a file about a fifth
+ * larger; the cells are the same.
+ */
+const xlsxZipLevel = 1;
+
 const numberFormats: Record<ColumnKind, string | undefined> = {
   text: '@',
   decimal: undefined,
   datetime: 'yyyy-mm-dd hh:mm:ss',
 };
 
+const digit = (text: string, index: number) => text.charCodeAt(index) - 48;
+
 function wallClockToExcelDate(value: string): Date | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
-  if (!match) return null;
+  // 'yyyy-MM-dd HH:mm:ss' read by character codes (a regular expression per cell cost more than the rest of the cell).
+  if (value.length !== 19 || value[4] !== '-' || value[7] !== '-' || value[10] !== ' ' || value[13] !== ':' || value[16] !== ':') return null;
+  const parts = [0, 5, 8, 11, 14, 17].map((at, index) => {
+    const width = index === 0 ? 4 : 2;
+    let number = 0;
+    for (let offset = 0; offset < width; offset += 1) {
+      const code = digit(value, at + offset);
+      if (code < 0 || code > 9) return NaN;
+      number = number * 10 + code;
+    }
+    return number;
+  });
+  if (parts.some(Number.isNaN)) return null;
+  const [year, month, day, hours, minutes, seconds] = parts as [number, number, number, number, number, number];
   // Excel dates have no zone: the wall-clock components are written as they read.
-  return new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), Number(match[4]), Number(match[5]), Number(match[6])));
+  return new Date(Date.UTC(year, month - 1, day, hours, minutes, seconds));
+}
+
+/**
+ * Cells of one column and format share one style object: exceljs keys its style table by the style object's identity
+ * (a WeakMap) and otherwise renders every cell's style to XML to find its number, which was most of an export's time.
+ */
+function styleCache() {
+  const styles = new Map<string, { numFmt: string }>();
+  return (numFmt: string) => {
+    let style = styles.get(numFmt);
+    if (!style) {
+      style = Object.freeze({ numFmt }) as { numFmt: string };
+      styles.set(numFmt, style);
+    }
+    return style;
+  };
+}
+
+/** A decimal keeps its currency's places: 12.50 and ¥1,250 both read as written. */
+const decimalFormat = (value: string) => {
+  const point = value.indexOf('.');
+  const places = point < 0 ? 0 : value.length - point - 1;
+  return places === 0 ? '#,##0' : `#,##0.${'0'.repeat(places)}`;
+};
+
+/** The part of a stream's state the back-pressure check reads (archiver's streams are readable-stream 2's). */
+type EntryStream = { once: (event: 'drain', listener: () => void) => void; off: (event: 'drain', listener: () => void) => void; _writableState?: { needDrain?: boolean } };
+
+/** The zip entry exceljs pipes a sheet's XML into (archiver wraps the sheet's stream in a PassThrough), when it has that shape. */
+function sheetEntryOf(sheet: ExcelJS.Worksheet): EntryStream | null {
+  const entry = (sheet as unknown as { stream?: { pipes?: unknown[] } }).stream?.pipes?.[0] as EntryStream | undefined;
+  return entry && typeof entry.once === 'function' && typeof entry.off === 'function' && typeof entry._writableState === 'object' ? entry : null;
 }
 
 export async function openXlsxWriter(stream: Writable, columns: readonly ReportColumnSpec[], sheetName: string, options: { rowsPerSheet?: number } = {}): Promise<ReportWriter> {
   const rowsPerSheet = options.rowsPerSheet ?? xlsxRowsPerSheet;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: xlsxZipLevel } } });
+  const sharedStyle = styleCache();
+  const count = columns.length;
+  const kinds = columns.map((column) => column.kind);
+  const columnStyles = columns.map((column) => {
+    const numFmt = numberFormats[column.kind];
+    return numFmt ? sharedStyle(numFmt) : null;
+  });
   let sheetNumber = 0;
   let rowsInSheet = 0;
   const newSheet = () => {
@@ -119,32 +178,55 @@ export async function openXlsxWriter(stream: Writable, columns: readonly ReportC
     return sheet;
   };
   let sheet = newSheet();
+  const values: (string | number | Date | null)[] = new Array(count);
+  const writeRow = (row: ReportRow) => {
+    if (rowsInSheet >= rowsPerSheet) {
+      sheet.commit();
+      sheet = newSheet();
+    }
+    for (let index = 0; index < count; index += 1) {
+      const value = row[index] ?? null;
+      const kind = kinds[index];
+      values[index] = value === null ? null : kind === 'decimal' ? Number(value) : kind === 'datetime' ? (wallClockToExcelDate(value) ?? value) : value;
+    }
+    const added = sheet.addRow(values);
+    for (let index = 0; index < count; index += 1) {
+      const value = row[index] ?? null;
+      const style = kinds[index] !== 'decimal' ? columnStyles[index] : value === null ? null : sharedStyle(decimalFormat(value));
+      if (style) added.getCell(index + 1).style = style;
+    }
+    added.commit();
+    rowsInSheet += 1;
+  };
+  /**
+   * exceljs writes a sheet's XML into its zip entry without waiting for the zip to take it: a batch waits until the
+   * entry has drained, so rows never pile up in memory ahead of the compression.
+   */
+  const zipCaughtUp = async () => {
+    const entry = sheetEntryOf(sheet);
+    if (!entry?._writableState?.needDrain) return;
+    // The file's stream may end first (its store failed, the export was discarded): then nothing drains any more.
+    await new Promise<void>((done) => {
+      const settle = () => {
+        entry.off('drain', settle);
+        stream.off('close', settle);
+        stream.off('error', settle);
+        done();
+      };
+      entry.once('drain', settle);
+      stream.once('close', settle);
+      stream.once('error', settle);
+    });
+    if (stream.destroyed) throw stream.errored ?? new Error('The report file stream closed before the workbook was written.');
+  };
   const writer: ReportWriter = {
     write: async (row) => {
-      if (rowsInSheet >= rowsPerSheet) {
-        sheet.commit();
-        sheet = newSheet();
-      }
-      const values = row.map((value, index) => {
-        if (value === null) return null;
-        const column = columns[index];
-        if (column?.kind === 'decimal') return Number(value);
-        if (column?.kind === 'datetime') return wallClockToExcelDate(value) ?? value;
-        return value;
-      });
-      const added = sheet.addRow(values);
-      row.forEach((value, index) => {
-        // A decimal keeps its currency's places: 12.50 and ¥1,250 both read as written.
-        if (value !== null && columns[index]?.kind === 'decimal') {
-          const places = value.includes('.') ? (value.split('.')[1]?.length ?? 0) : 0;
-          added.getCell(index + 1).numFmt = places === 0 ? '#,##0' : `#,##0.${'0'.repeat(places)}`;
-        }
-      });
-      added.commit();
-      rowsInSheet += 1;
+      writeRow(row);
+      if (rowsInSheet % 1000 === 0) await zipCaughtUp();
     },
     writeBatch: async (rows) => {
-      for (const row of rows) await writer.write(row);
+      for (const row of rows) writeRow(row);
+      await zipCaughtUp();
     },
     finish: async () => {
       sheet.commit();

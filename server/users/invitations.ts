@@ -4,7 +4,7 @@ import { and, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
 import { invitationValidityDays, passwordResetValidityMinutes } from '../../src/contract/users.ts';
 import type { Db } from '../db/client.ts';
-import { businesses, emailChanges, merchants, partners, passwordResets, userInvitations, userRoles } from '../db/schema.ts';
+import { businesses, emailChanges, merchants, partners, passwordResets, userInvitations, userRoles, users } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 
@@ -116,4 +116,36 @@ export async function issuePasswordReset(tx: Db, publicUrl: string, user: { id: 
       footer: 'If you did not ask for this, you can ignore this email: your password stays as it is.',
     });
   }
+}
+
+/**
+ * Signing the invitee in right after the account is created: accepting issues a single-use secret, kept only as its
+ * SHA-256 on the invitation and handed to the browser in an HttpOnly cookie scoped to the provider's interaction
+ * pages (never in a URL, so never in a log). The portal then starts an ordinary sign-in; the interaction page takes the
+ * cookie in place of the password just chosen, once, within minutes, and applies every rule a password sign-in does
+ * after the password (a second factor asked for when there is one).
+ */
+export const invitationSignInCookie = 'portal_invitation_sign_in';
+export const invitationSignInMinutes = 5;
+
+export function invitationSignInCookiePath(publicUrl: string): string {
+  return `${new URL(publicUrl).pathname.replace(/\/$/, '')}/connect/interaction`;
+}
+
+/** The secret and what to store of it, for the acceptance's transaction. */
+export function newInvitationSignIn(now: Date) {
+  const secret = newSecret();
+  return { secret, columns: { signInTokenHash: secretHash(secret), signInExpiresAt: new Date(now.getTime() + invitationSignInMinutes * 60_000) } };
+}
+
+/** Uses the hand-off once: the invitee's user id while it is unused, unexpired and the account active; else undefined. */
+export async function useInvitationSignIn(db: Db, secret: string, now = new Date()): Promise<string | undefined> {
+  if (secret.length < 20 || secret.length > 200) return undefined;
+  const [used] = await db.update(userInvitations).set({ signedInAt: now })
+    .where(and(eq(userInvitations.signInTokenHash, secretHash(secret)), isNull(userInvitations.signedInAt), isNotNull(userInvitations.acceptedAt),
+      isNull(userInvitations.revokedAt), gt(userInvitations.signInExpiresAt, now)))
+    .returning({ userId: userInvitations.userId });
+  if (!used) return undefined;
+  const [user] = await db.select({ status: users.status }).from(users).where(eq(users.id, used.userId));
+  return user?.status === 'active' ? used.userId : undefined;
 }

@@ -5,7 +5,7 @@
 import { contextBusinessPageSchema, contextBusinessSchema, contextConfigurationPageSchema, contextMerchantPageSchema, contextMerchantSchema, contextSearchPageSchema, recordContextSchema } from '../contract/context-responses.ts';
 import { breakdownResponseSchema, dashboardResponseSchema, declinesResponseSchema } from '../contract/dashboard.ts';
 import { outboxMessageDetail, outboxMessageList } from '../contract/outbox-schemas.ts';
-import { authoredNotification, authoredNotificationList, createdNotification, userNotificationDetail, userNotificationList } from '../contract/notification-schemas.ts';
+import { audienceCandidateList, authoredNotification, authoredNotificationList, createdNotification, userNotificationDetail, userNotificationList } from '../contract/notification-schemas.ts';
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
 import { reportSchedule, reportScheduleList } from '../contract/report-schedule-schemas.ts';
@@ -23,7 +23,7 @@ import { invitationPreview, invitedUsers, recoveryCodes, roleGroupList, secondFa
 import { cardNumberResponse, queuedExportResponse, transactionCount, transactionDetail, transactionList } from '../contract/transaction-schemas.ts';
 import { createdComment, createdTicket, ticketAssignees, ticketAttachment, ticketComment, ticketCommentPage, ticketDetail, ticketList } from '../contract/ticket-schemas.ts';
 import { customer, customerDataList, customerList } from '../contract/customer-schemas.ts';
-import { beneficiary, beneficiaryList, screeningAlertList, screeningSettings } from '../contract/beneficiary-schemas.ts';
+import { beneficiary, beneficiaryApprovalList, beneficiaryList, screeningAlertList, screeningSettings } from '../contract/beneficiary-schemas.ts';
 import { watchListEntryDetail, watchListList } from '../contract/watch-list-schemas.ts';
 import { commissionPlanDetail, commissionPlanList, commissionTransactionList, partnerDeclines, partnerDetail, partnerList } from '../contract/partner-schemas.ts';
 import { billingPreview, billingRunList, createdBillingRun, invoiceDetail, invoiceList } from '../contract/billing-schemas.ts';
@@ -109,6 +109,7 @@ export const contractSchemas = {
   authoredNotificationList,
   authoredNotification,
   createdNotification,
+  audienceCandidateList,
   // risk area
   customerList,
   customerDetail: customer,
@@ -116,6 +117,7 @@ export const contractSchemas = {
   beneficiaryList,
   beneficiaryDetail: beneficiary,
   screeningAlertList,
+  beneficiaryApprovalList,
   screeningSettings,
   watchListList,
   watchListEntryDetail,

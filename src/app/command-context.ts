@@ -26,6 +26,8 @@ export type ContextSources = {
   overlayOpen: boolean;
   fieldFocused: boolean;
   controlFocused: boolean;
+  /** a filter bar's button has focus (isFilterBarTarget) */
+  filterBarFocused?: boolean;
   /** the path the context is computed for (a pane's own); the focused pane's by default */
   path?: string;
   /** the context a visible switch left, for 'Back to <previous context>' */
@@ -62,6 +64,7 @@ export function buildCommandContext(sources: ContextSources): GuardContext {
     fieldFocused: sources.fieldFocused,
     controlFocused: sources.controlFocused,
     overlayOpen: sources.overlayOpen,
+    ...(sources.filterBarFocused ? { filterBarFocused: true } : {}),
     previousContext: sources.previous ? contextTitle(sources.previous) || null : null,
   };
 }
@@ -84,6 +87,12 @@ export function isControlTarget(element: Element | null): boolean {
   return element.matches(controlSelector) || element.closest('[role="dialog"], [role="alertdialog"]') !== null;
 }
 
+/** A button of a list's filter bar (a role="search" form), not one inside a popup or dialog of it. */
+export function isFilterBarTarget(element: Element | null): boolean {
+  if (!(element instanceof HTMLButtonElement)) return false;
+  return element.closest('form[role="search"]') !== null && element.closest('[role="dialog"], [role="listbox"], [role="menu"], fieldset') === null;
+}
+
 function overlayOpen(state: { paletteOpen: boolean; shortcutHelpOpen: boolean; contextSwitcherOpen: boolean }): boolean {
   return state.paletteOpen || state.shortcutHelpOpen || state.contextSwitcherOpen;
 }
@@ -101,6 +110,7 @@ export function currentCommandContext(overrides: Partial<ContextSources> = {}): 
     overlayOpen: overlayOpen(shellStore),
     fieldFocused: isTypingTarget(typeof document === 'undefined' ? null : document.activeElement),
     controlFocused: isControlTarget(typeof document === 'undefined' ? null : document.activeElement),
+    filterBarFocused: isFilterBarTarget(typeof document === 'undefined' ? null : document.activeElement),
     ...overrides,
   });
 }

@@ -20,6 +20,7 @@ import { LightDialog } from '../ui/light-dialog.tsx';
 import { ShortcutKeys } from '../ui/shortcut-keys.tsx';
 import { useAppServices } from './app-services.tsx';
 import { useCommandContext } from './command-context.ts';
+import { keepFocusAfter } from './focus-keeper.ts';
 import { setPaletteMounted, takeTypeahead } from './palette-typeahead.ts';
 
 export const paletteRenderCap = 50;
@@ -83,7 +84,7 @@ export function CommandPalette() {
     besideRef.current = false;
     close();
     recordRecentCommand(command.id);
-    void command.run(commandServices, { ...args, ...(beside ? { beside: true } : {}) });
+    void keepFocusAfter(command.run(commandServices, { ...args, ...(beside ? { beside: true } : {}) }));
   });
   // The command rows as elements, made again only when the ranking changes: opening (or any other re-render of the
   // palette) leaves them to React as they are.
@@ -155,7 +156,7 @@ export function CommandPalette() {
     const beside = besideRef.current;
     besideRef.current = false;
     close();
-    void commandServices.navigate(path, { beside });
+    void keepFocusAfter(commandServices.navigate(path, { beside }));
   });
   const completeQuery = useEvent((next: string) => {
     setQuery(next);

@@ -21,10 +21,10 @@ export const recordDebounceMs = 250;
 const commonCurrencies = ['AUD', 'CAD', 'CHF', 'CZK', 'DKK', 'EUR', 'GBP', 'HUF', 'JPY', 'NOK', 'PLN', 'SEK', 'USD'];
 
 const kindHeadings: Record<RecordSearchResult['kind'], string> = {
-  transaction: 'Transactions', paymentJob: 'Payment jobs', customer: 'Customers', ticket: 'Tickets', user: 'Users', business: 'Businesses', merchant: 'Merchants',
+  transaction: 'Transactions', paymentJob: 'Payment jobs', customer: 'Customers', ticket: 'Tickets', user: 'Users', business: 'Businesses', merchant: 'Merchants', invoice: 'Invoices',
 };
 const kindLabels: Record<RecordSearchResult['kind'], string> = {
-  transaction: 'Transaction', paymentJob: 'Payment job', customer: 'Customer', ticket: 'Ticket', user: 'User', business: 'Business', merchant: 'Merchant',
+  transaction: 'Transaction', paymentJob: 'Payment job', customer: 'Customer', ticket: 'Ticket', user: 'User', business: 'Business', merchant: 'Merchant', invoice: 'Invoice',
 };
 
 export const recordValue = (record: RecordSearchResult) => `record:${record.kind}:${record.id}`;

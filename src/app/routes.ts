@@ -44,8 +44,10 @@
 // | /billing                                                         | Billing.Invoices.Create                      | free      | spec; menu hidden with a business selected |
 // | /account-watch-list/{merchantId}                                 | Mapi.AccountWatchList.Read                   | free      | one entry |
 // | /screening-alerts                                                | Mapi.Screening.Resolve                       | free      | the analysts' alert queue |
+// | /beneficiary-approvals                                           | Mapi.Beneficiary.Read                        | free      | beneficiaries awaiting approval in every business the user reads |
 // | /business/{id}/beneficiaries, …/{beneficiaryId}                  | Mapi.Beneficiary.Read                        | free      | the path names the business; later a tab of the business detail |
 // | /business/{id}/merchants/{mid}/customers, …/{customerId}         | Mapi.Customers.Read                          | free      | the path names the merchant; later a tab of the merchant detail |
+// | /business/{id}/customers, /partners/{id}/customers               | Mapi.Customers.Read (+ Mapi.Partner.Read)    | free/required | every merchant's customers of the business or partner; a row opens the merchant's customer |
 // | /developers/api (#operationId or ?operation=)                    | none (any signed-in user)                    | free      | the API reference, rendered from /api/portal/openapi.json |
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import type { CommandContext } from '../../commands/command.ts';
@@ -163,6 +165,7 @@ const watchEntryPane = areaPane('watchEntryPane');
 const beneficiariesPane = areaPane('beneficiariesPane');
 const beneficiaryDetailPane = areaPane('beneficiaryDetailPane');
 const screeningAlertsPane = areaPane('screeningAlertsPane');
+const beneficiaryApprovalsPane = areaPane('beneficiaryApprovalsPane');
 const customersPane = areaPane('customersPane');
 const customerDetailPane = areaPane('customerDetailPane');
 const billingPane = areaPane('billingPane');
@@ -454,6 +457,12 @@ export const routes: readonly RouteDefinition[] = [
     command: { title: 'Go to screening alerts', keywords: ['sanctions', 'pep', 'screening', 'alerts', 'beneficiary'] },
   },
   {
+    id: 'beneficiaryApprovals', pattern: '/beneficiary-approvals', capability: 'Beneficiary approvals', title: () => 'Beneficiary approvals', pane: beneficiaryApprovalsPane,
+    permissions: ['Mapi.Beneficiary.Read'], layout: 'default', contextFree: true,
+    menu: { section: 'watchList', index: 3, label: 'Beneficiary approvals' },
+    command: { title: 'Go to beneficiary approvals', keywords: ['beneficiary', 'approve', 'approval', 'four eyes', 'pending', 'queue', 'payee', 'payout'] },
+  },
+  {
     id: 'beneficiaries', pattern: '/business/:businessId/beneficiaries', capability: 'Beneficiaries', title: () => 'Beneficiaries', pane: beneficiariesPane,
     // The path names its business: a risk analyst arrives from the alert queue without choosing a context first.
     permissions: ['Mapi.Beneficiary.Read'], layout: 'default', contextFree: true, contextParams: { businessId: 'business' },
@@ -469,6 +478,18 @@ export const routes: readonly RouteDefinition[] = [
     permissions: ['Mapi.Customers.Read'], layout: 'default', contextFree: true, contextParams: { businessId: 'business', merchantId: 'merchant' },
     conditions: [{ kind: 'merchantAccess', businessParam: 'businessId', merchantParam: 'merchantId' }],
     command: { title: 'Go to customers', keywords: ['customers', 'shoppers', 'saved cards', 'gdpr', 'data subject'] },
+  },
+  {
+    // The spec's {context}/customers for a business or a partner: one list across their merchants.
+    id: 'businessCustomers', pattern: '/business/:businessId/customers', capability: "Business's customers", title: () => 'Customers', pane: customersPane,
+    permissions: ['Mapi.Customers.Read'], layout: 'default', contextFree: true, contextParams: { businessId: 'business' },
+    conditions: [{ kind: 'businessAccess', param: 'businessId' }],
+    command: { title: "Go to this business's customers", keywords: ['customers', 'shoppers', 'all merchants', 'business', 'gdpr'] },
+  },
+  {
+    id: 'partnerCustomers', pattern: '/partners/:partnerId/customers', capability: "Partner's customers", title: () => 'Customers', pane: customersPane,
+    permissions: ['Mapi.Partner.Read', 'Mapi.Customers.Read'], layout: 'default', contextParams: { partnerId: 'partner' },
+    command: { title: "Go to this partner's customers", keywords: ['customers', 'shoppers', 'all merchants', 'partner'] },
   },
   {
     id: 'customerDetail', pattern: '/business/:businessId/merchants/:merchantId/customers/:customerId', capability: 'Customer', title: ({ customerId }) => `Customer ${customerId ?? ''}`,

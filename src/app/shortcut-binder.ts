@@ -10,6 +10,7 @@ import type { CommandRegistry } from '../../commands/registry.ts';
 import { recordRecentCommand } from '../state/palette-store.ts';
 import { sessionStore } from '../state/session-store.ts';
 import { isTypingTarget } from './command-context.ts';
+import { keepFocusAfter } from './focus-keeper.ts';
 
 export const sequenceTimeoutMs = 2000;
 
@@ -22,7 +23,7 @@ function runShortcut(registry: CommandRegistry, services: CommandServices, short
   if (!command) return false;
   event?.preventDefault();
   recordRecentCommand(command.id);
-  void command.run(services, {});
+  void keepFocusAfter(command.run(services, {}));
   return true;
 }
 

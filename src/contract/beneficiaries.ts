@@ -33,10 +33,32 @@ export const beneficiaryListSpec: ListQuerySpec = {
   defaultSort: [{ field: 'created', descending: true }],
 };
 
+/** The status a beneficiary waits in for its four-eyes approval. */
+export const pendingApprovalStatus: BeneficiaryStatusName = 'Referred';
+
+/**
+ * The approval queue across businesses (GET /beneficiary-approvals): beneficiaries awaiting approval in every business
+ * the caller reads. businessid: one or several ([eq]A[and][eq]B, any of them); created: the creation date range;
+ * agedays: whole days waiting ([gte]7 = older than a week); openalerts: whether a screening alert is still open.
+ * Sort by age (descending: the longest waiting first, the default) or by business name.
+ */
+export const beneficiaryApprovalListSpec: ListQuerySpec = {
+  filters: {
+    businessid: { kind: { pattern: /^[A-Za-z0-9_-]{1,64}$/, description: 'a business id' }, operators: ['eq'] },
+    created: { kind: 'date', operators: ['gte', 'lte'] },
+    agedays: { kind: { pattern: /^\d{1,5}$/, description: 'a whole number of days' }, operators: ['gte', 'lte'] },
+    openalerts: { kind: 'boolean', operators: ['eq'] },
+  },
+  sortable: ['age', 'business'],
+  defaultSort: [{ field: 'age', descending: true }],
+};
+
 export const screeningAlertListSpec: ListQuerySpec = {
   filters: { status: { kind: { oneOf: screeningAlertStatuses }, operators: ['eq'] } },
   sortable: ['created', 'score'],
   defaultSort: [{ field: 'created', descending: true }],
 };
 
-export type { Beneficiary, BeneficiaryBody, BeneficiaryList, BeneficiaryListItem, ScreeningAlert, ScreeningAlertList } from './beneficiary-schemas.ts';
+export type {
+  Beneficiary, BeneficiaryApproval, BeneficiaryApprovalList, BeneficiaryBody, BeneficiaryList, BeneficiaryListItem, ScreeningAlert, ScreeningAlertList,
+} from './beneficiary-schemas.ts';

@@ -47,6 +47,36 @@ export type BeneficiaryListItem = typeof beneficiaryListItem.infer;
 export const beneficiaryList = type({ results: beneficiaryListItem.array(), numberOfResults: 'number' });
 export type BeneficiaryList = typeof beneficiaryList.infer;
 
+/** One beneficiary awaiting its four-eyes approval, in the queue across businesses. */
+export const beneficiaryApproval = type({
+  beneficiaryId: 'string',
+  name: 'string',
+  kind: type.enumerated(...beneficiaryKinds),
+  businessId: 'string',
+  /** the business's name, for people */
+  businessName: 'string',
+  createdUtc: isoDateTime,
+  /** who set it up (their name) */
+  createdBy: 'string',
+  /** whole days it has waited, by the server's clock */
+  ageDays: 'number.integer >= 0',
+  /** screening alerts still open (an open alert blocks the approval) */
+  openAlerts: 'number.integer >= 0',
+  status: type.enumerated(...beneficiaryStatuses),
+  /** the caller created or last changed it: someone else must approve it (four eyes) */
+  changedByCaller: 'boolean',
+});
+export type BeneficiaryApproval = typeof beneficiaryApproval.infer;
+/** A business with beneficiaries awaiting approval, for the queue's business filter (picked by name). */
+export const approvalBusiness = type({ businessId: 'string', businessName: 'string', pending: 'number.integer >= 0' });
+export const beneficiaryApprovalList = type({
+  results: beneficiaryApproval.array(),
+  numberOfResults: 'number',
+  /** every business of the caller's with something awaiting approval, whatever the filters, by name */
+  businesses: approvalBusiness.array(),
+});
+export type BeneficiaryApprovalList = typeof beneficiaryApprovalList.infer;
+
 export const screeningAlert = type({
   alertId: 'string',
   beneficiaryId: 'string',

@@ -16,6 +16,20 @@ export const paymentTermDays = 14;
 export const invoiceSeries = { invoice: 'INV', creditNote: 'CN' } as const;
 export const invoiceNumberOf = (series: string, year: number, sequence: number) => `${series}-${year}-${String(sequence).padStart(6, '0')}`;
 
+/**
+ * What a typed term says about an invoice or credit note number, for the palette's record search: a prefix of the full
+ * number ('INV-2026-0001', 'cn-2026'), or the short number, the sequence with or without its year ('104', '2026-104'),
+ * matched as the end of the number with its zeros ('…-000104'). null: the term is not a number.
+ */
+export type InvoiceNumberQuery = { kind: 'prefix'; prefix: string } | { kind: 'suffix'; suffix: string };
+export function invoiceNumberQuery(term: string): InvoiceNumberQuery | null {
+  const trimmed = term.trim().toUpperCase();
+  if (/^(INV|CN)(-\d{0,4}(-\d{0,6})?)?$/.test(trimmed)) return { kind: 'prefix', prefix: trimmed };
+  const short = /^(?:(\d{4})-)?(\d{1,6})$/.exec(trimmed);
+  if (!short?.[2]) return null;
+  return { kind: 'suffix', suffix: `${short[1] ? `-${short[1]}` : ''}-${short[2].padStart(6, '0')}` };
+}
+
 export const monthPattern = /^\d{4}-(0[1-9]|1[0-2])$/;
 /** 'YYYY-MM' of the month before the given instant's UTC month: the default month of a run. */
 export function previousMonthOf(now: Date): string {

@@ -55,6 +55,11 @@ const address = type({
 
 export const customerListItem = type({
   customerId: 'string',
+  /** the customer's merchant (a customer is always a merchant's) */
+  businessId: 'string',
+  merchantId: 'string',
+  /** in a list across merchants (a business's or a partner's): the merchant's name */
+  'merchantName?': 'string',
   reference: 'string',
   firstName: 'string',
   lastName: 'string',
@@ -69,8 +74,6 @@ export const customerList = type({ results: customerListItem.array(), numberOfRe
 export type CustomerList = typeof customerList.infer;
 
 export const customer = customerListItem.merge({
-  businessId: 'string',
-  merchantId: 'string',
   title: 'string | null',
   middleName: 'string | null',
   dateOfBirth: 'string | null',

@@ -4,8 +4,28 @@
 // reach the stylesheet, and the logo is only ever an image reference of ours.
 import { hostedPageFontStacks, paymentMethodLabels, type HostedPageDesign } from './configurations.ts';
 import type { PaymentMethod } from './enumerations.ts';
+import { currencyExponent } from './transactions.ts';
 
-export type HostedPageOrderLine = { description: string; quantity: number; amount: string };
+/** An order line as the job holds it: the unit price (incl. VAT) in minor units; the page formats it and its total. */
+export type HostedPageOrderLine = { description: string; quantity: number; unitPriceMinor: number; currency: string };
+
+/** Money on the page: en-GB, in the currency's decimals ('£17.50'); an unknown code shows as '17.50 XYZ'. */
+export function formatHostedPageMoney(amountMinor: number, currency: string): string {
+  const exponent = currencyExponent(currency);
+  try {
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(amountMinor / 10 ** exponent);
+  } catch {
+    return `${(amountMinor / 10 ** exponent).toFixed(exponent)} ${currency}`;
+  }
+}
+
+/**
+ * The one formatter of the order lines' cells, for the shopper's page and the editor's preview alike: the unit price
+ * and the line's total (unit price × quantity), so neither can show one where the other shows the other.
+ */
+export function hostedPageOrderLineCells(line: HostedPageOrderLine): { unitPrice: string; amount: string } {
+  return { unitPrice: formatHostedPageMoney(line.unitPriceMinor, line.currency), amount: formatHostedPageMoney(line.unitPriceMinor * line.quantity, line.currency) };
+}
 
 export type HostedPageView = {
   design: HostedPageDesign;
@@ -120,14 +140,15 @@ body{background:${background};color:${text};font-family:${font};font-size:16px;l
 .hpp-order{font-size:14px;margin:0 0 16px;opacity:.85}
 .hpp-lines{width:100%;border-collapse:collapse;margin:0 0 16px;font-size:14px}
 .hpp-lines th,.hpp-lines td{text-align:left;padding:6px 4px;border-bottom:1px solid ${text}33}
-.hpp-lines .end{text-align:right}
+.hpp-lines .end{text-align:right;white-space:nowrap}
 .hpp-methods{border:1px solid ${text}55;border-radius:8px;padding:12px 16px;margin:0 0 16px}
 .hpp-methods legend{font-weight:600;padding:0 4px}
 .hpp-method{display:flex;gap:8px;align-items:center;padding:4px 0}
-.hpp-field{display:grid;gap:4px;margin:0 0 12px}
+.hpp-field{display:grid;gap:4px;margin:0 0 12px;min-width:0}
 .hpp-field label{font-weight:600;font-size:14px}
-.hpp-field input{font:inherit;padding:10px 12px;border:1px solid ${text}99;border-radius:6px;background:#FFFFFF;color:#1B1B1F}
-.hpp-row{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.hpp-field input{font:inherit;width:100%;min-width:0;padding:10px 12px;border:1px solid ${text}99;border-radius:6px;background:#FFFFFF;color:#1B1B1F}
+/* minmax(0,1fr): a column may be narrower than its input's intrinsic width (the security code overflowed it) */
+.hpp-row{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:12px}
 .hpp-pay{width:100%;font:inherit;font-weight:700;padding:12px 16px;border:0;border-radius:8px;background:${buttonBackground};color:${buttonText};cursor:pointer}
 .hpp-pay:focus-visible,.hpp-field input:focus-visible{outline:3px solid ${brand};outline-offset:2px}
 .hpp-error{border:2px solid #B3261E;background:#FDECEA;color:#5F1410;border-radius:8px;padding:10px 12px;margin:0 0 16px}
@@ -146,7 +167,10 @@ export function hostedPageBody(view: HostedPageView): string {
     ? `<img class="hpp-logo" src="${escapeHtml(`${base}/api/portal/images/${design.logoImageReference}`)}" alt="${escapeHtml(view.merchantName)} logo">`
     : '';
   const lines = design.showOrderLines && view.orderLines.length > 0
-    ? `<table class="hpp-lines"><caption class="hpp-order">Order lines</caption><thead><tr><th scope="col">Item</th><th scope="col" class="end">Quantity</th><th scope="col" class="end">Amount</th></tr></thead><tbody>${view.orderLines.map((line) => `<tr><td>${escapeHtml(line.description)}</td><td class="end">${line.quantity}</td><td class="end">${escapeHtml(line.amount)}</td></tr>`).join('')}</tbody></table>`
+    ? `<table class="hpp-lines"><caption class="hpp-order">Order lines</caption><thead><tr><th scope="col">Item</th><th scope="col" class="end">Quantity</th><th scope="col" class="end">Unit price</th><th scope="col" class="end">Amount</th></tr></thead><tbody>${view.orderLines.map((line) => {
+      const cells = hostedPageOrderLineCells(line);
+      return `<tr><td>${escapeHtml(line.description)}</td><td class="end">${line.quantity}</td><td class="end">${escapeHtml(cells.unitPrice)}</td><td class="end">${escapeHtml(cells.amount)}</td></tr>`;
+    }).join('')}</tbody></table>`
     : '';
   const unavailable = view.unavailableMethods ?? [];
   const notHere = unavailable.length > 0

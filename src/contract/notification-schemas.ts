@@ -55,6 +55,12 @@ const id = type(/^[A-Za-z0-9_-]{1,64}$/);
 
 export const notificationAudience = type({ partnerIds: id.array().atMostLength(50), businessIds: id.array().atMostLength(200), '+': 'reject' });
 
+/** Businesses and partners an author may address, by name (GET /notifications/audience). */
+export const audienceCandidate = type({ kind: "'business' | 'partner'", id: 'string', name: 'string', partnerName: 'string | null' });
+export type AudienceCandidate = typeof audienceCandidate.infer;
+export const audienceCandidateList = type({ results: audienceCandidate.array() });
+export const audienceCandidateQuery = type({ 'term?': 'string <= 100', 'ids?': 'string <= 4000', '+': 'reject' });
+
 const notificationFields = {
   title: type('string.trim').to(`1 <= string <= ${maxNotificationTitleLength}`),
   /** JSON text of notificationContent */

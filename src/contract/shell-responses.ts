@@ -13,13 +13,13 @@ export type NotificationStatus = typeof notificationStatusSchema.infer;
 export const userSettingSchema = type({ key: 'string', value: 'string | null' });
 export type UserSetting = typeof userSettingSchema.infer;
 
-export const recordKinds = ['transaction', 'paymentJob', 'customer', 'ticket', 'user', 'business', 'merchant'] as const;
+export const recordKinds = ['transaction', 'paymentJob', 'customer', 'ticket', 'user', 'business', 'merchant', 'invoice'] as const;
 export type RecordKind = (typeof recordKinds)[number];
 
 const contextRef = type({ id: 'string', title: 'string' });
 
 export const recordSearchResultSchema = type({
-  kind: "'transaction' | 'paymentJob' | 'customer' | 'ticket' | 'user' | 'business' | 'merchant'",
+  kind: "'transaction' | 'paymentJob' | 'customer' | 'ticket' | 'user' | 'business' | 'merchant' | 'invoice'",
   id: 'string',
   title: 'string',
   description: 'string',

@@ -68,7 +68,7 @@ export const userMessages = {
   needsBusiness: 'A user needs at least one business.',
   inviteFailed: 'Something went wrong with submission of your request',
   linkExpired: 'Oops that link has expired.',
-  inviteAccepted: 'Your account is ready. We have sent you a welcome email; you can now sign in.',
+  inviteAccepted: 'Your account is ready. We have sent you a welcome email; signing you in now.',
   emailDeleted: 'This email address belonged to a deleted user and cannot be registered again.',
   emailExists: 'A user with this email address already exists.',
   deleteAcknowledgements: 'Deleting a user needs both acknowledgements: the user loses access, and the email address cannot register again.',

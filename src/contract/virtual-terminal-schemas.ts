@@ -50,6 +50,18 @@ export const virtualTerminalOrderBody = type({
 });
 export type VirtualTerminalOrderBody = typeof virtualTerminalOrderBody.infer;
 
+/**
+ * Another attempt at a declined order (same payment job, a new payment): exactly one of the card the decline used
+ * (sameCard), another card typed, or a saved card of the order's customer.
+ */
+export const virtualTerminalAttemptBody = type({
+  'sameCard?': 'true',
+  'card?': cardBody.or('null'),
+  'savedCardId?': type(idText).or('null'),
+  '+': 'reject',
+});
+export type VirtualTerminalAttemptBody = typeof virtualTerminalAttemptBody.infer;
+
 export const virtualTerminalOrderAnswer = type({
   result: "'paid' | 'declined' | 'linkSent'",
   'declineReason': 'string | null',
@@ -65,6 +77,8 @@ export const virtualTerminalOrderAnswer = type({
   /** the order's stored customer; customerCreated when this order stored them (saving a new customer's card) */
   'customerId?': 'string | null',
   'customerCreated?': 'boolean',
+  /** a second or later attempt at a declined order: its number (the first charge is attempt 1) */
+  'attempt?': 'number',
   message: 'string',
 });
 export type VirtualTerminalOrderAnswer = typeof virtualTerminalOrderAnswer.infer;

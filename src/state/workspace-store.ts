@@ -18,12 +18,16 @@ export const paneCapabilities = [
   'acknowledge', 'monitor', 'addNote', 'approve', 'resolveAlert', 'exportRecord', 'eraseRecord',
   // virtual terminal: the order form and its settings
   'submitOrder', 'removeOrderLine', 'newOrder', 'openOrderResult', 'saveSettings',
+  // … and a declined order's second attempt (argument 1: with another card)
+  'retryDeclined',
   // billing: an invoice's actions, and the billing screen's run tab
   'downloadInvoice', 'markPaid', 'creditNote', 'runBilling',
   // selection and bulk actions: x / Shift+x (argument 1: range), all matching, clear, a bulk action by index
   'selectRow', 'selectAllMatching', 'clearSelection', 'bulkAction',
   // watch list: escalate the focused entry to a support ticket
   'escalate',
+  // notifications inbox and an open notification: mark the focused (or open) one as read or unread
+  'toggleRead',
   // hosted page editor: the preview's width (argument: index in previewWidths) and removing the logo
   'previewWidth', 'removeLogo',
   // scheduled statements: a statement's 'Schedule statement…'

@@ -18,6 +18,8 @@ export type RowCursorHandle = {
   move: (step: number) => void;
   /** x and Shift+x from a command: toggles the cursor row, or selects the range to it */
   toggle: (range: boolean) => void;
+  /** the keyboard focus to the cursor row (to the table itself while it has no rows): Escape out of the filter bar */
+  focus: () => void;
 };
 
 export type TableSelection = {
@@ -132,6 +134,7 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
         setFocusRequest((value) => value + 1);
       },
       toggle: (range) => toggleAt(onPage(cursor), range),
+      focus: () => setFocusRequest((value) => value + 1),
     };
   }, [cursor, lastRow, host]);
   const hasSelection = selection !== undefined;

@@ -181,6 +181,8 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     if (focusRequest === lastFocusRequest.current) return;
     lastFocusRequest.current = focusRequest;
     if (activeIndex >= 0) focusRow(activeIndex);
+    // No rows to hold it: the table's own region does (focus asked for never falls to the page's body).
+    else scroller.current?.focus({ preventScroll: true });
   });
 
   const moveTo = (index: number) => {
@@ -272,7 +274,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
 
   return (
     <div className="data-table" style={style}>
-      <div ref={scroller} className="data-table-scroll">
+      <div ref={scroller} className="data-table-scroll" tabIndex={-1}>
         <table
           role="grid"
           aria-label={caption}

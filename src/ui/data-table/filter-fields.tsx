@@ -5,12 +5,52 @@ import { SearchIcon } from '../icons.tsx';
 import { rovingTarget, typeaheadTarget } from '../roving-focus.ts';
 import { Popover } from './popover.tsx';
 
-export function SearchField({ label, value, onChange, inputRef, placeholder }: {
+/**
+ * What the search field's keys do besides typing, as in Linear: Escape clears the text (and the search with it) on
+ * the first press and leaves the field for the list on the second, so the list's keys (j / k, g sequences) work
+ * again; ↓ goes down into the list; Enter with nothing typed opens the list's highlighted row (`onOpen`, given
+ * while no search is applied: Enter otherwise applies the cleared search).
+ */
+export type SearchFieldKeys = {
+  /** the text was cleared by Escape: apply the empty search */
+  onClear?: () => void;
+  /** leave the field for the list (its cursor row, or the table itself) */
+  onLeave?: () => void;
+  onOpen?: () => void;
+};
+
+export function searchFieldKeyDown(event: KeyboardEvent<HTMLInputElement>, value: string, keys: SearchFieldKeys, onChange: (value: string) => void): void {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.nativeEvent.isComposing) return;
+  if (event.key === 'Escape') {
+    // The shortcut binder leaves a handled Escape alone (the pane's own Esc would go back from a record).
+    if (value !== '') {
+      event.preventDefault();
+      onChange('');
+      keys.onClear?.();
+    } else if (keys.onLeave) {
+      event.preventDefault();
+      keys.onLeave();
+    }
+    return;
+  }
+  if (event.key === 'ArrowDown' && !event.shiftKey && keys.onLeave) {
+    event.preventDefault();
+    keys.onLeave();
+    return;
+  }
+  if (event.key === 'Enter' && !event.shiftKey && value.trim() === '' && keys.onOpen) {
+    event.preventDefault();
+    keys.onOpen();
+  }
+}
+
+export function SearchField({ label, value, onChange, inputRef, placeholder, keys = {} }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   inputRef?: Ref<HTMLInputElement>;
   placeholder?: string;
+  keys?: SearchFieldKeys;
 }) {
   const id = useId();
   return (
@@ -26,6 +66,7 @@ export function SearchField({ label, value, onChange, inputRef, placeholder }: {
         placeholder={placeholder ?? label}
         maxLength={100}
         onChange={(event) => onChange(event.target.value)}
+        onKeyDown={(event) => searchFieldKeyDown(event, value, keys, onChange)}
       />
     </div>
   );

@@ -3,6 +3,8 @@
 // actions (mark paid with the version read, a credit note in major units sent as minor units).
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Router, useSearch } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BillingPane } from '../../../panes/billing/billing-pane.tsx';
 import { InvoiceDetailPane, minorUnitsOf } from '../../../panes/billing/invoice-detail-pane.tsx';
@@ -53,7 +55,8 @@ describe('the billing screen', { timeout: 20_000 }, () => {
     });
     renderWithServices(<BillingPane params={{}} search="?tab=run" capability="Billing" />);
     const month = await screen.findByLabelText('Month', {}) as HTMLInputElement;
-    expect(month.value).toBe(lastMonth);
+    // The portal's month entry shows mm/yyyy.
+    expect(month.value).toBe(`${lastMonth.slice(5, 7)}/${lastMonth.slice(0, 4)}`);
     await userEvent.click(screen.getByRole('button', { name: 'Preview' }));
     const table = await screen.findByRole('table', { name: /Preview: 1 draft invoices/ });
     expect(within(table).getByRole('rowheader', { name: 'Alpha Ltd (B1)' })).toBeTruthy();
@@ -64,6 +67,40 @@ describe('the billing screen', { timeout: 20_000 }, () => {
     expect(within(dialog).getByText(/1 invoices will be issued/)).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create invoices' }));
     await waitFor(() => expect(callsOf(api.post).find(([path]) => path === '/billing/runs')?.[1]).toEqual({ month: lastMonth }));
+  });
+
+  it('applies the typed filters on Enter in their fields, the month with the portal’s month entry, statuses from its choice list', async () => {
+    const api = fakeApi({ '/billing/invoices': () => ({ results: [listItem('INV-2026-000002', 'overdue')], numberOfResults: 1 }) });
+    const location = memoryLocation({ path: '/billing', record: true });
+    function Billing() {
+      return <BillingPane params={{}} search={useSearch()} capability="Billing" />;
+    }
+    renderWithServices(<Router hook={location.hook} searchHook={location.searchHook}><Billing /></Router>);
+    const user = userEvent.setup();
+    await screen.findByRole('grid', { name: 'Invoices' });
+    await user.click(screen.getByRole('searchbox', { name: 'Invoice number' }));
+    await user.keyboard('INV-2026-000002{Enter}');
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/billing?number=INV-2026-000002'));
+    const month = screen.getByRole('textbox', { name: 'Month' });
+    await user.click(month);
+    await user.keyboard('10/2026');
+    expect(screen.getByText('October 2026')).toBeTruthy();
+    await user.keyboard('{ArrowUp}{Enter}');
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/billing?month=2026-11&number=INV-2026-000002'));
+    // A year beyond 9999 is refused with the reason, nothing applied.
+    await user.clear(month);
+    await user.keyboard('10/20261{Enter}');
+    expect((await screen.findAllByRole('alert')).map((alert) => alert.textContent)).toContain('The year must be 9999 or earlier.');
+    expect(location.history?.at(-1)).toBe('/billing?month=2026-11&number=INV-2026-000002');
+    await user.clear(month);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/billing?number=INV-2026-000002'));
+    // Statuses: the choice list, ticked by Space and applied by Enter, sent as one filter.
+    await user.click(screen.getByRole('button', { name: 'Status: Any' }));
+    await user.keyboard(' {ArrowDown} {Enter}');
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/billing?status=issued%2Coverdue&number=INV-2026-000002'));
+    await waitFor(() => expect(api.get.mock.calls.some(([path, options]) => path === '/billing/invoices'
+      && (options as { query: Record<string, string> }).query.status === '[eq]issued[and][eq]overdue')).toBe(true));
   });
 
   it('explains a month that was billed already', async () => {

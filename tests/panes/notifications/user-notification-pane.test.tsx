@@ -96,7 +96,7 @@ describe('the notifications list', () => {
     const link = within(table).getByRole('link', { name: `Security notice ${script}` });
     expect(link.getAttribute('href')).toBe('/notifications/NTF00005');
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([['5 March 2026', 'Unread', ''], ['2 January 2026', 'Read', 'Mark as unread']]);
+    expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([['5 March 2026', 'Unread', 'Mark as read'], ['2 January 2026', 'Read', 'Mark as unread']]);
     expect(container.querySelector('script, img')).toBeNull();
   });
 
@@ -116,14 +116,18 @@ describe('the notifications list', () => {
     renderWithServices(<UserNotificationsPane params={{}} search="" capability="Notifications" />);
     await screen.findByRole('table', { name: 'Notifications' });
     const button = screen.getByRole('button', { name: 'Mark all as read' });
-    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(button.getAttribute('aria-disabled')).toBe('false'));
     const statusCalls = () => api.get.mock.calls.filter(([path]) => path === '/user/notifications/status').length;
     const before = statusCalls();
     await userEvent.click(button);
     expect((api.put as ReturnType<typeof vi.fn>).mock.calls.map((call) => call.slice(0, 2))).toEqual([['/user/notifications/read-state', { read: true }]]);
     await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain('All notifications are marked as read.'));
     await waitFor(() => expect(statusCalls()).toBeGreaterThan(before));
-    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(true));
+    // Off, but still focused and focusable (aria-disabled): focus stays on the button, not the page's body.
+    await waitFor(() => expect(button.getAttribute('aria-disabled')).toBe('true'));
+    expect(document.activeElement).toBe(button);
+    await userEvent.click(button);
+    expect(api.put).toHaveBeenCalledTimes(1);
   });
 
   it('keeps the button off when nothing is unread', async () => {
@@ -133,7 +137,7 @@ describe('the notifications list', () => {
     });
     renderWithServices(<UserNotificationsPane params={{}} search="" capability="Notifications" />);
     await screen.findByRole('table', { name: 'Notifications' });
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Mark all as read' }) as HTMLButtonElement).disabled).toBe(true));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Mark all as read' }).getAttribute('aria-disabled')).toBe('true'));
   });
 
   it('marks all as read from the palette, anywhere, for readers of notifications', async () => {

@@ -207,7 +207,7 @@ describe('the invitation page', () => {
     fetchMock.mockImplementation(async (url: string, init?: RequestInit) => {
       if (url.startsWith('/api/public/user-invites/accept')) {
         expect(JSON.parse(String(init?.body))).toEqual({ inviteId: 'secret-link-value', givenName: 'Nia', familyName: 'Jones', password: 'Violet-harbour-kettle-93' });
-        return json(200, { message: 'Your account is ready. We have sent you a welcome email; you can now sign in.' });
+        return json(200, { message: 'Your account is ready. We have sent you a welcome email; signing you in now.' });
       }
       // The secret is looked up in a POST body, never in the path (a path is written to the request log).
       expect(url).toBe('/api/public/user-invites/lookup');
@@ -215,14 +215,20 @@ describe('the invitation page', () => {
       expect(JSON.parse(String(init?.body))).toEqual({ inviteId: 'secret-link-value' });
       return json(200, { email: 'nia@alpha.example', givenName: '', familyName: '', expiresUtc: '2026-12-01T10:00:00.000Z' });
     });
-    renderPane(<UserInvitePage params={{}} search="?InviteId=secret-link-value" capability="Invitation" />, '/user-invite');
+    const signIn = vi.fn(async () => undefined);
+    renderPane(<UserInvitePage params={{}} search="?InviteId=secret-link-value" capability="Invitation" onAccountReady={signIn} />, '/user-invite');
     const user = userEvent.setup();
     await user.type(await screen.findByRole('textbox', { name: 'First name' }), 'Nia');
     await user.type(screen.getByRole('textbox', { name: 'Last name' }), 'Jones');
     await user.type(screen.getByLabelText('Password'), 'Violet-harbour-kettle-93');
     await user.type(screen.getByLabelText('Repeat the password'), 'Violet-harbour-kettle-93');
-    await user.click(screen.getByRole('button', { name: 'Create account' }));
-    expect((await screen.findByRole('status')).textContent).toContain('welcome email');
+    expect(signIn).not.toHaveBeenCalled();
+    await user.keyboard('{Enter}');
+    const ready = await screen.findByRole('status');
+    expect(ready.textContent).toContain('welcome email');
+    // The form is gone: focus is on what replaced it (never the page's body), and the sign-in starts at once.
+    expect(document.activeElement).toBe(ready);
+    expect(signIn).toHaveBeenCalledTimes(1);
   });
 
   it('says the link has expired, in the spec’s words', async () => {
@@ -316,6 +322,32 @@ describe('the add users form', () => {
   beforeEach(() => {
     resetStores();
     signIn({ permissions: ['Mapi.Users.Read', 'Mapi.Users.Create'], paths: ['/users/add'], policy: { roles: [], partnerPolicy: null, businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Owner'], merchantPolicies: [] }] } });
+  });
+
+  it('keeps focus on the rows as they are added and removed, never on the page’s body', { timeout: 90_000 }, async () => {
+    fakeApi({
+      '/context/businesses': () => ({ data: [{ businessId: 'B1', businessName: 'Alpha Trading', camAutoRemittance: true }, { businessId: 'B2', businessName: 'Beta Goods', camAutoRemittance: true }], totalCount: 2 }),
+      '/context/businesses/B1/merchants': () => ({ data: [], totalCount: 0 }),
+      '/context/businesses/B2/merchants': () => ({ data: [], totalCount: 0 }),
+    });
+    const { user } = renderPane(<UserAddPane params={{}} search="" capability="New user" />, '/users/add');
+    const addBusiness = await screen.findByRole('combobox', { name: 'Add a business' }, { timeout: 30_000 });
+    await user.selectOptions(addBusiness, 'B1');
+    addBusiness.focus();
+    await user.keyboard('{Enter}');
+    // The added row's first role has the keyboard.
+    const firstRole = (business: string) => screen.getAllByRole('checkbox').find((box) => box.getAttribute('aria-label')?.endsWith(` at ${business}`));
+    await waitFor(() => expect(document.activeElement).toBe(firstRole('Alpha Trading')));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Add a business' }), 'B2');
+    await user.click(screen.getByRole('button', { name: 'Add business' }));
+    await waitFor(() => expect(document.activeElement).toBe(firstRole('Beta Goods')));
+    // Removing a row: the next row's Remove takes focus; the last one gone, the business picker does.
+    screen.getByRole('button', { name: 'Remove Alpha Trading' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove Beta Goods' })));
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Add a business' })));
+    expect(document.activeElement).not.toBe(document.body);
   });
 
   it('invites several addresses with the access chosen through a role group (POST /users), then leaves the form', async () => {

@@ -49,6 +49,46 @@ describe.each(databaseKinds)('customers on %s', (kind) => {
     expect(sorted.results.map((row) => row.customerId)).toEqual(['CUS3A2', 'CUS3A1']);
   });
 
+  it('lists the customers across a business\'s or a partner\'s merchants, each row naming its merchant', async () => {
+    await database.db.insert(schema.customers).values({ id: 'CUS3B1', businessId: 'B3', merchantId: 'M3b', reference: 'C-301', firstName: 'Ann', lastName: 'Abbott', createdUtc: new Date('2026-04-01T10:00:00Z') });
+    try {
+      const business = customerList.assert(await (await call(users.owner, 'GET', '/businesses/B3/customers')).json());
+      expect(business.results.map((row) => [row.customerId, row.merchantId, row.merchantName])).toEqual([
+        ['CUS3B1', 'M3b', 'Gamma Bakery'], ['CUS3A2', 'M3a', 'Gamma Deli'], ['CUS3A1', 'M3a', 'Gamma Deli'],
+      ]);
+      expect(business.results[0]).toMatchObject({ businessId: 'B3' });
+      expect(business.numberOfResults).toBe(3);
+      const searched = customerList.assert(await (await call(users.owner, 'GET', `/businesses/B3/customers?searchterm=${encodeURIComponent('[eq]ann')}&sort=-created`)).json());
+      expect(searched.results.map((row) => row.customerId)).toEqual(['CUS3B1']);
+      // The merchant's own list names no merchant (it is the addressed one).
+      const merchant = customerList.assert(await (await call(users.owner, 'GET', m3a)).json());
+      expect(merchant.results.every((row) => row.merchantName === undefined && row.merchantId === 'M3a')).toBe(true);
+      // P1's businesses are B1 and B2: Carol of M1a only; B3 has no partner.
+      const partner = customerList.assert(await (await call(users.partner, 'GET', '/partners/P1/customers')).json());
+      expect(partner.results.map((row) => [row.customerId, row.businessId, row.merchantName])).toEqual([['CUS1A1', 'B1', 'Alpha Online']]);
+      expect(customerList.assert(await (await call(users.admin, 'GET', '/partners/P2/customers')).json()).results).toEqual([]);
+    } finally {
+      await database.db.delete(schema.customers).where(eq(schema.customers.id, 'CUS3B1'));
+    }
+  });
+
+  it('keeps the business and partner lists to their tenants: 404 across tenants, 403 without the permission, 400 on bad parameters', async () => {
+    expect((await call(users.owner, 'GET', '/businesses/B1/customers')).status).toBe(404);
+    expect((await call(users.owner, 'GET', '/partners/P1/customers')).status).toBe(404);
+    expect((await call(users.partner, 'GET', '/partners/P2/customers')).status).toBe(404);
+    expect((await call(users.partner, 'GET', '/businesses/B3/customers')).status).toBe(404);
+    expect((await call(users.admin, 'GET', '/businesses/NOPE/customers')).status).toBe(404);
+    expect((await call(users.admin, 'GET', `/partners/${encodeURIComponent("P1' OR 1=1")}/customers`)).status).toBe(404);
+    // Finance reads the business but not its customers; a merchant's virtual terminal user reads its merchant's only.
+    expect((await call(users.finance, 'GET', '/businesses/B2/customers')).status).toBe(403);
+    expect([403, 404]).toContain((await call(users.merchantOnly, 'GET', '/businesses/B1/customers')).status);
+    expect((await call(null, 'GET', '/partners/P1/customers')).status).toBe(401);
+    const bad = await call(users.owner, 'GET', '/businesses/B3/customers?colour=[eq]red');
+    expect(bad.status).toBe(400);
+    expect((await errors(bad)).join(' ')).toContain("'colour' is not a filter");
+    expect((await call(users.partner, 'GET', '/partners/P1/customers?sort=shoeSize')).status).toBe(400);
+  });
+
   it('refuses undeclared or malformed list parameters with a 400 naming them', async () => {
     const response = await call(users.owner, 'GET', `${m3a}?colour=[eq]red&pagesize=7`);
     expect(response.status).toBe(400);

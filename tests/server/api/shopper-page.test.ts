@@ -67,7 +67,10 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
     expect(html).toContain('<h1>Pay Alpha Online</h1>');
     expect(html).toContain('£42.50');
     expect(html).toContain('Linen &lt;cushion&gt; cover');
-    expect(html).toContain('£35.00');
+    // Each line shows its unit price and its total (2 × £17.50), as the editor's preview does.
+    expect(html).toContain('<th scope="col" class="end">Unit price</th><th scope="col" class="end">Amount</th>');
+    expect(html).toContain('<td>Linen &lt;cushion&gt; cover</td><td class="end">2</td><td class="end">£17.50</td><td class="end">£35.00</td>');
+    expect(html).toContain('<td>Standard delivery</td><td class="end">1</td><td class="end">£7.50</td><td class="end">£7.50</td>');
     expect(html).toContain('Thanks &amp; see you soon');
     expect(html).toContain('method="post" action="/pay/PJOPEN0001"');
     expect(html).not.toContain('<script');

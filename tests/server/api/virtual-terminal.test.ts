@@ -433,6 +433,75 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     });
   });
 
+  it('tries a declined order again on the same payment job: a new payment each attempt, idempotent and audited, never a new job', async () => {
+    const declinedCard = { cardNumber: '4000 0000 0000 9995', expiry: '12/30', cvc: '123', cardholderName: 'Ada Buyer' };
+    const first = await json(await post(users.owner, ownerBase, order({ merchantReference: 'RETRY-0001', card: declinedCard })));
+    expect(first).toMatchObject({ result: 'declined', declineReason: 'Insufficient funds' });
+    const jobReference = String(first.paymentJobReference);
+    const attempt = (body: unknown, headers: Record<string, string> = {}, user: string = users.owner, base = ownerBase, reference = jobReference) =>
+      call(user, 'POST', `${base}/orders/${reference}/attempts`, body, headers);
+
+    // 'Try again': the card the decline used (its vault token), declined again: attempt 2 on the same job.
+    const again = await json(await attempt({ sameCard: true }));
+    expect(virtualTerminalOrderAnswer.allows(again)).toBe(true);
+    expect(again).toMatchObject({ result: 'declined', declineReason: 'Insufficient funds', paymentJobReference: jobReference, attempt: 2, maskedCardNumber: '400000******9995' });
+    expect(again.transactionReference).not.toBe(first.transactionReference);
+
+    // 'Try another card' with an Idempotency-Key: paid once, the same answer to the same request, 422 to another.
+    const another = { card: { cardNumber: '4111 1111 1111 1111', expiry: '12/30', cvc: '123', cardholderName: 'Ada Buyer' } };
+    const paidResponse = await attempt(another, { 'Idempotency-Key': 'retry-0001-a' });
+    expect(paidResponse.status).toBe(201);
+    const paid = await json(paidResponse);
+    expect(paid).toMatchObject({ result: 'paid', declineReason: null, paymentJobReference: jobReference, attempt: 3, amount: 28.99, maskedCardNumber: '411111******1111' });
+    const replay = await attempt(another, { 'Idempotency-Key': 'retry-0001-a' });
+    expect(replay.status).toBe(201);
+    expect(await json(replay)).toEqual(paid);
+    expect((await attempt({ sameCard: true }, { 'Idempotency-Key': 'retry-0001-a' })).status).toBe(422);
+    // Paid: nothing more is charged.
+    const late = await attempt({ sameCard: true });
+    expect(late.status).toBe(409);
+    expect(messages(await json(late)).join(' ')).toContain('is paid already');
+
+    // One job, its three payments (declined, declined, paid), paid at the last; the job's detail and traces show each.
+    const jobs = await database.db.select().from(schema.paymentJobs).where(and(eq(schema.paymentJobs.merchantId, 'M3a'), eq(schema.paymentJobs.orderNumber, 'RETRY-0001')));
+    expect(jobs.map((job) => [job.reference, job.status, job.paidDateTimeUtc !== null])).toEqual([[jobReference, 'paid', true]]);
+    const payments = await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, jobReference)).orderBy(schema.transactions.createdAt, schema.transactions.reference);
+    expect(payments.map((payment) => payment.status).sort()).toEqual(['declined', 'declined', 'paid']);
+    expect(new Set(payments.map((payment) => payment.reference))).toEqual(new Set([first.transactionReference, again.transactionReference, paid.transactionReference]));
+    const detail = await json(await call(users.owner, 'GET', `/businesses/B3/merchants/M3a/payment-jobs/${jobReference}`));
+    expect((detail.payments as unknown[]).length).toBe(3);
+    for (const payment of [first, paid]) {
+      const trace = await call(users.owner, 'GET', `/businesses/B3/merchants/M3a/traces/${String(payment.transactionReference).replace(/^TX/, 'TR')}`);
+      expect(trace.status).toBe(200);
+    }
+    const events = await database.db.select().from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.merchantId, 'M3a'), sql`${schema.auditEvents.metaData}->>'paymentJobReference' = ${jobReference}`)).orderBy(schema.auditEvents.id);
+    expect(events.map((event) => [event.event, (event.metaData as { attempt?: number }).attempt ?? 1, event.userId])).toEqual([
+      ['VirtualTerminalOrderFailed', 1, users.owner], ['VirtualTerminalOrderFailed', 2, users.owner], ['VirtualTerminalOrderSuccessful', 3, users.owner],
+    ]);
+    expect(events[1]?.metaData).toMatchObject({ retryOf: first.transactionReference, card: 'same' });
+  });
+
+  it('refuses an attempt at another tenant\'s, a paid or a non-telephone job, without the permission, and malformed ones', async () => {
+    const declined = await json(await post(users.owner, ownerBase, order({ merchantReference: 'RETRY-0002', card: { cardNumber: '4000 0000 0000 0002', expiry: '12/30', cvc: '123', cardholderName: 'Ada Buyer' } })));
+    const path = `${ownerBase}/orders/${String(declined.paymentJobReference)}/attempts`;
+    // vt@ works for M1b: B3's order is not there, addressed under B3 or under its own terminal.
+    expect((await call(users.merchantOnly, 'POST', path, { sameCard: true })).status).toBe(404);
+    expect((await call(users.merchantOnly, 'POST', `${vtBase}/orders/${String(declined.paymentJobReference)}/attempts`, { sameCard: true })).status).toBe(404);
+    expect((await call(users.readonly, 'POST', path, { sameCard: true })).status).toBe(403);
+    // The fixture's paid gateway job of C-M3a is not a declined telephone order.
+    expect((await call(users.owner, 'POST', `${ownerBase}/orders/PJ3A0001/attempts`, { sameCard: true })).status).toBe(409);
+    expect((await call(users.owner, 'POST', `${ownerBase}/orders/NOPE0001/attempts`, { sameCard: true })).status).toBe(404);
+    for (const body of [{}, { sameCard: true, savedCardId: 'CD1' }, { sameCard: false }, { sameCard: true, colour: 'red' }, { card: { cardNumber: '4111 1111 1111 1112', expiry: '12/30', cvc: '123', cardholderName: 'A' } }]) {
+      const response = await call(users.owner, 'POST', path, body);
+      expect(response.status).toBe(400);
+      expect(messages(await json(response)).length).toBeGreaterThan(0);
+    }
+    // Nothing of that was charged: the job still has its one declined payment.
+    const payments = await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, String(declined.paymentJobReference)));
+    expect(payments.map((payment) => payment.status)).toEqual(['declined']);
+  });
+
   it('no answer and no table row holds a full card number', async () => {
     for (const number of fullNumbers) expect(answers.some((text) => text.includes(number))).toBe(false);
     const tables = ['transactions', 'payment_jobs', 'customer_data', 'audit_events', 'outbound_emails', 'payment_idempotency_keys', 'card_vault'];

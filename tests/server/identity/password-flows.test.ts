@@ -254,7 +254,7 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inviteId, givenName: 'Nell', familyName: 'Finch', password: newPassword }),
       });
       expect(accept.status).toBe(200);
-      expect(await accept.json()).toEqual({ message: 'Your account is ready. We have sent you a welcome email; you can now sign in.' });
+      expect(await accept.json()).toEqual({ message: 'Your account is ready. We have sent you a welcome email; signing you in now.' });
       const welcome = await lastEmail('new.finance@example.com');
       expect(welcome).toMatchObject({ template: 'userWelcome', status: 'sent', subject: 'Welcome to the payments portal' });
       expect(welcome?.text).toContain('Welcome, Nell');
@@ -270,6 +270,83 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
       const businesses = await (await api(invitee.access_token, 'GET', '/user/businesses')).json() as { results: { businessId: string }[] };
       expect(businesses.results.map((business) => business.businessId)).toEqual(['B9']);
       expect((await api(invitee.access_token, 'GET', '/user/businesses/B8/permissions')).status).toBe(404);
+    });
+  });
+
+  describe('signed in right after accepting an invitation', () => {
+    async function userIdOf(email: string) {
+      const [row] = await database.db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, email));
+      return row?.id ?? '';
+    }
+    async function invite(emails: string[]) {
+      const owner = await signIn('owner9@example.com', oldPassword);
+      expect((await api(owner.access_token, 'POST', '/users', { emails, policy: { roles: [], businessPolicies: [{ businessId: 'B9', roles: ['Finance'], merchantPolicies: [] }] } })).status).toBe(201);
+      const ids: string[] = [];
+      for (const email of emails) ids.push(linkIn((await lastEmail(email))?.text ?? '', '/user-invite').searchParams.get('InviteId') ?? '');
+      return ids;
+    }
+    /** The portal's sign-in (asking for the login) in `browser`: where the provider sends it, and the page it shows if it stops. */
+    async function portalSignIn(browser: Browser) {
+      const codeVerifier = oauth.generateRandomCodeVerifier();
+      const state = oauth.generateRandomState();
+      const url = new URL(as.authorization_endpoint ?? '');
+      for (const [name, value] of Object.entries({
+        client_id: 'portal', redirect_uri: redirectUri, response_type: 'code', scope: 'openid profile identity portal offline_access', prompt: 'login consent',
+        resource: apiAudience, state, code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
+      })) url.searchParams.set(name, value);
+      const { location, response } = await browser.follow(url.href);
+      return { codeVerifier, state, location, html: await response.text() };
+    }
+
+    it('the acceptance’s single-use cookie signs the invitee in once, within minutes, and nothing else does', async () => {
+      const [first = '', second = ''] = await invite(['ida.wren@example.com', 'late.wren@example.com']);
+      const browser = new Browser();
+      // The page posts JSON; the cookie comes back HttpOnly, SameSite=Strict and only for the provider's interaction pages.
+      const response = await fetch(`${publicUrl}/api/public/user-invites/accept`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inviteId: first, givenName: 'Ida', familyName: 'Wren', password: newPassword }),
+      });
+      expect(response.status).toBe(200);
+      const cookie = response.headers.getSetCookie().find((line) => line.startsWith('portal_invitation_sign_in=')) ?? '';
+      expect(cookie).toMatch(/; Max-Age=300/);
+      expect(cookie).toMatch(/; Path=\/connect\/interaction/);
+      expect(cookie).toMatch(/; HttpOnly/);
+      expect(cookie).toMatch(/; SameSite=Strict/);
+      const secret = /^portal_invitation_sign_in=([^;]+)/.exec(cookie)?.[1] ?? '';
+      expect(secret.length).toBeGreaterThan(30);
+      const [stored] = await database.db.select().from(schema.userInvitations).where(eq(schema.userInvitations.userId, (await userIdOf('ida.wren@example.com'))));
+      expect(stored?.signInTokenHash).not.toContain(secret);
+
+      // A copy of the cookie in a second browser, used after the first: the ordinary sign-in page.
+      const copy = new Browser();
+      copy.cookies.set('portal_invitation_sign_in', secret);
+      browser.cookies.set('portal_invitation_sign_in', secret);
+      const started = await portalSignIn(browser);
+      const tokens = await finish(started, started.location);
+      expect((await identity.verifyAccessToken(tokens.access_token)).userId).toBe(await userIdOf('ida.wren@example.com'));
+      const businesses = await (await api(tokens.access_token, 'GET', '/user/businesses')).json() as { results: { businessId: string }[] };
+      expect(businesses.results.map((business) => business.businessId)).toEqual(['B9']);
+      // used: the cookie is cleared and the hand-off is spent
+      expect(browser.cookies.has('portal_invitation_sign_in')).toBe(false);
+      const replayed = await portalSignIn(copy);
+      expect(replayed.location).toBeUndefined();
+      expect(replayed.html).toContain('name="password"');
+      const audits = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.userId, await userIdOf('ida.wren@example.com')));
+      expect(audits.filter((audit) => audit.event === 'SignInSucceeded').map((audit) => (audit.metaData as { invitation?: boolean }).invitation)).toEqual([true]);
+
+      // A made-up cookie, and one past its minutes, sign no one in.
+      const forged = new Browser();
+      forged.cookies.set('portal_invitation_sign_in', 'x'.repeat(43));
+      expect((await portalSignIn(forged)).location).toBeUndefined();
+      const late = new Browser();
+      const lateAccept = await fetch(`${publicUrl}/api/public/user-invites/accept`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inviteId: second, givenName: 'Lee', familyName: 'Wren', password: newPassword }),
+      });
+      const lateSecret = /^portal_invitation_sign_in=([^;]+)/.exec(lateAccept.headers.getSetCookie().find((line) => line.startsWith('portal_invitation_sign_in=')) ?? '')?.[1] ?? '';
+      await database.db.update(schema.userInvitations).set({ signInExpiresAt: new Date(0) }).where(eq(schema.userInvitations.userId, await userIdOf('late.wren@example.com')));
+      late.cookies.set('portal_invitation_sign_in', lateSecret);
+      const stale = await portalSignIn(late);
+      expect(stale.location).toBeUndefined();
+      expect(stale.html).toContain('name="password"');
     });
   });
 

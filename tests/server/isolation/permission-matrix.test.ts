@@ -97,6 +97,7 @@ const stateBound: Record<string, string> = {
   'credit-notes': 'the invoice must be issued',
   runs: 'a billing run needs a month not yet billed',
   orders: 'a virtual-terminal order needs the configuration’s terminal on and a currency it takes',
+  attempts: 'another attempt needs a declined telephone order of the configuration',
   'saved-cards': 'the saved card belongs to one customer and goes with the first delete',
   ticket: 'an entry is escalated once',
 };
@@ -164,6 +165,7 @@ function bodyOf(route: Route, records: Records): unknown {
   if (p.endsWith('/account-watch-list/:merchantId/ticket')) return { version: 1 };
   if (p === '/notifications') return { title: 'Matrix', content: notificationContent, status: 'draft', viewRestriction: 'allUsers', publishAtUtc: null };
   if (p === '/notifications/:reference') return { title: 'Matrix', content: notificationContent, status: 'draft', viewRestriction: 'allUsers', publishAtUtc: null, version: 1 };
+  if (p.endsWith('/virtual-terminal/orders/:paymentJobReference/attempts')) return { sameCard: true };
   if (p.endsWith('/virtual-terminal/orders')) {
     return {
       merchantReference: `MX-${(serial += 1)}`, currency: 'GBP', billingIdentity: { emailAddress: 'matrix@example.test' },

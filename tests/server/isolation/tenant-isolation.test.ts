@@ -109,6 +109,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/account-watch-list/:merchantId/notes')) return { text: 'Isolation probe' };
   if (route.path.endsWith('/account-watch-list/:merchantId/ticket')) return { version: 1 };
   // Virtual terminal: an order and settings that pass validation.
+  if (route.path.endsWith('/virtual-terminal/orders/:paymentJobReference/attempts')) return { sameCard: true };
   if (route.path.endsWith('/virtual-terminal/orders')) {
     return {
       merchantReference: `ISO-${(probeSerial += 1)}`, currency: 'GBP', billingIdentity: { emailAddress: 'probe@example.test' },
@@ -449,6 +450,31 @@ describe('tenant isolation matrix (seeded demo world, PGlite)', () => {
         expect(response.status, `${account.email} ${route.method} ${path}`).toBe(403);
       }
     }
+  });
+
+  it('never shows another tenant\'s beneficiary in the context-free approval queue, filtered by its business or not', async () => {
+    // The queue names no business in its path, so the matrix above does not reach it: each account asks for it whole
+    // and filtered by every business it may not reach. Refused (403), or only its own businesses' rows.
+    const pending = await database.query<{ business_id: string }>(`SELECT DISTINCT business_id FROM beneficiaries WHERE status = 'Referred'`);
+    expect(pending.length).toBeGreaterThanOrEqual(2);
+    const businessIds = [...new Set([...pending.map((row) => row.business_id), ...tenants.map((tenant) => tenant.businessId)])];
+    const leaks: string[] = [];
+    let answered = 0;
+    for (const account of accounts) {
+      const queries = ['', ...(account.internal ? [] : businessIds.filter((id) => !account.businesses.has(id)).map((id) => `?businessid=${encodeURIComponent(`[eq]${id}`)}`))];
+      for (const query of queries) {
+        const response = await harness.call(account.userId, 'GET', `/beneficiary-approvals${query}`);
+        if (response.status === 403) { await response.arrayBuffer(); continue; }
+        if (response.status !== 200) { leaks.push(`${account.email} ${query} → ${response.status}`); continue; }
+        answered += 1;
+        const body = await response.json() as { results: { businessId: string }[]; businesses: { businessId: string }[] };
+        const outside = [...body.results, ...body.businesses].filter((row) => !account.internal && !account.businesses.has(row.businessId));
+        if (outside.length > 0) leaks.push(`${account.email} ${query} → ${outside.map((row) => row.businessId).join(', ')}`);
+      }
+    }
+    // The owner and the internal accounts really read the queue (the check is not all refusals).
+    expect(answered).toBeGreaterThan(accounts.filter((account) => account.internal).length);
+    expect(leaks.slice(0, 20)).toEqual([]);
   });
 
   it('refuses the internal billing calls to every business account, and probes real invoices', async () => {

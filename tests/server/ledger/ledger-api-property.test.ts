@@ -3,7 +3,7 @@
 // against a model of each payment, and after EVERY step: each action answers as the model says (accepted or refused
 // with a 400); for every payment the ledger's sales less refunds and reversals on the trading account equal what was
 // captured less refunded and charged back; its fees are the pricing plan's on each capture; every posting sums to zero;
-// the trial balance is zero per currency; the trading account's statement is continuous (a period's closing balance
+// the trial balance is zero per currency; every day checkpoint is the sum of its entries; the trading account's statement is continuous (a period's closing balance
 // is its opening plus its movements, and the next period opens there). At the end of each run the month's draft
 // invoices charge the merchant exactly its fees taken from the invoice account (gross settlement), never a fee
 // already deducted from a payout (net settlement), and the whole ledger balances.
@@ -20,6 +20,7 @@ import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { draftInvoices } from '../../../server/billing/billing-run.ts';
 import { closeDueBatches } from '../../../server/ledger/close-batches.ts';
+import { dailyBalanceDiscrepancies } from '../../../server/ledger/daily-balances.ts';
 import { groupAccountId } from '../../../server/ledger/post-transactions.ts';
 import { readStatement } from '../../../server/ledger/statement.ts';
 import { advanceRefund, recordChargeback } from '../../../server/payments/payment-operations.ts';
@@ -236,6 +237,8 @@ describe.skipIf(Boolean(process.env.TEST_CLOCK)).each(databaseKinds)('money thro
           SELECT (SELECT string_agg(posting_id, ', ') FROM postings WHERE total <> 0) AS unbalanced,
             (SELECT string_agg(currency || ' ' || total, ', ') FROM (SELECT currency, sum(total) AS total FROM postings GROUP BY 1) c WHERE total <> 0) AS trial`, [merchantId]);
         expect(balance, context).toEqual({ unbalanced: null, trial: null });
+        // Every day checkpoint is the sum of its entries (the statement reads them).
+        expect(await dailyBalanceDiscrepancies(database.db), context).toEqual([]);
         // The trading account's statement of the run so far: its closing balance is its opening plus its movements.
         const statement = await readStatement(database.db, { accountId: trading, period: { start, end: null }, sort: { field: 'date', descending: false }, limit: 500, offset: 0 });
         expect(statement.openingBalanceMinor, context).toBe(0);

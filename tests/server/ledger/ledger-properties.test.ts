@@ -4,8 +4,9 @@
 // back through the one door (server/payments/), then the cut-off: for every payment the ledger credited what was
 // captured less refunded and charged back, with the plan's fee on each capture; every posting sums to zero;
 // a statement's closing balance is its opening plus its movements for any period; the batches' sales less refunds and
-// reversals equal the settled transactions; every closed batch leaves the trading account at zero; posting a change
-// again changes nothing.
+// reversals equal the settled transactions; every closed batch leaves the trading account at zero; every day checkpoint
+// is the sum of its entries, and a statement read from them is the one the entries alone give; posting a change again
+// changes nothing.
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,8 @@ import { advanceRefund, capturePayment, recordChargeback, refundPayment, voidPay
 import { loadJobState } from '../../../server/payments/payment-state.ts';
 import { capturableMinor, refundableMinor } from '../../../src/contract/payment-jobs.ts';
 import { currencyExponent } from '../../../src/contract/transactions.ts';
-import { readStatement } from '../../../server/ledger/statement.ts';
+import { dailyBalanceDiscrepancies } from '../../../server/ledger/daily-balances.ts';
+import { readStatement, readStatementFromEntries, type StatementRequest } from '../../../server/ledger/statement.ts';
 import { toStatsTransaction, type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
 import { insertTransactions, updateTransaction } from '../transaction-writers.ts';
 import type { StatsTransaction } from '../../../server/stats/definition.ts';
@@ -204,6 +206,8 @@ describe.each(databaseKinds)('the ledger after random payment operations (%s)', 
 
         // Every posting sums to zero.
         expect(await database.query('SELECT posting_id FROM ledger_entries GROUP BY posting_id HAVING sum(amount_minor) <> 0')).toEqual([]);
+        // Every day checkpoint is the sum of its entries.
+        expect(await dailyBalanceDiscrepancies(db)).toEqual([]);
         // A closed batch's totals (kept as the cut-off posts its moves) are its entries' sums: the payout that left the
         // trading account, the holds and releases on the reserve account.
         expect(await database.query(`SELECT b.id FROM settlement_batches b LEFT JOIN ledger_entries e ON e.batch_id = b.id
@@ -235,6 +239,20 @@ describe.each(databaseKinds)('the ledger after random payment operations (%s)', 
               expect(statement.movements.at(-1)?.runningBalanceMinor ?? statement.openingBalanceMinor).toBe(statement.closingBalanceMinor);
               const next = await readStatement(db, { accountId: groupAccountId(accountNumber, kind), period: { start: new Date(end.getTime() + 1), end: null }, sort: { field: 'date', descending: false }, limit: 1, offset: 0 });
               expect(next.openingBalanceMinor).toBe(statement.closingBalanceMinor);
+              // Read from the day checkpoints, a statement is what the entries alone say, for periods cut at midnight and
+              // mid-day (the 25-hour 25 October among them), in every order, filtered or not, on any page (the first
+              // period of each run: the reads are many).
+              if (from !== periods[0]?.[0] || length !== periods[0]?.[1]) continue;
+              const midDay = { start: new Date(start.getTime() + ((from * 7) % 24) * 3_600_000 + 17 * 60_000), end: new Date(end.getTime() - ((length * 5) % 24) * 3_600_000) };
+              for (const period of [{ start, end }, midDay, { start: midDay.start, end: null }, { start: null, end: midDay.end }]) {
+                for (const [sort, categories, offset] of [
+                  [{ field: 'date', descending: false }, undefined, 0], [{ field: 'date', descending: true }, undefined, 1],
+                  [{ field: 'amount', descending: true }, undefined, 0], [{ field: 'amount', descending: false }, ['sale', 'refund'], 2],
+                ] as const) {
+                  const request: StatementRequest = { accountId: groupAccountId(accountNumber, kind), period, sort, categories, limit: 7, offset };
+                  expect(await readStatement(db, request), JSON.stringify(request)).toEqual(await readStatementFromEntries(db, request));
+                }
+              }
             }
           }
         }

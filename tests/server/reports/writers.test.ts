@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { minorUnitsToDecimal, wallClock, wallClockFormatter } from '../../../server/reports/transaction-export.ts';
+import { minorUnitsToDecimal, wallClock, wallClockFormatter, wallClockOfTextFormatter } from '../../../server/reports/transaction-export.ts';
 import { csvLine, csvQuote, neutraliseFormula, openCsvWriter, openXlsxWriter, type ReportColumnSpec } from '../../../server/reports/writers.ts';
 import { parseCsv } from './csv-reader.ts';
 
@@ -71,6 +71,28 @@ describe('wall clock of one export', () => {
   it('hands instants outside 1970–9999 to wallClock', () => {
     const clock = wallClockFormatter('Europe/London');
     for (const iso of ['1969-12-31T23:59:59.999Z', '1847-11-30T12:00:00Z']) expect(clock(new Date(iso))).toBe(wallClock(new Date(iso), 'Europe/London'));
+  });
+
+  it('reads PostgreSQL\'s text of a timestamp as the text read by Date reads', () => {
+    // Offsets as a session's TimeZone writes them, fractions of every length, both clock changes, and shapes only Date reads.
+    const texts = [
+      '2026-10-25 00:30:00+00', '2026-10-25 01:30:00.999999+00', '2026-03-29 00:59:59.999999+00', '2026-03-29 01:00:00+00', '2026-06-30 23:00:00.000001+00',
+      '2026-06-30 23:00:00.5+00', '2026-01-01 05:30:00+05:30', '2025-12-31 19:00:00.12-05', '2026-07-01 01:00:00+01', '1970-01-01 00:00:00+00',
+      '1969-12-31 23:59:59.5+00', '1847-11-30 12:00:00+00', '9999-12-31 23:59:59+00', '2026-10-25 02:00:00+01:00',
+    ];
+    for (const zone of ['Europe/London', 'Asia/Kathmandu', 'UTC']) {
+      const clock = wallClockOfTextFormatter(zone);
+      for (const text of texts) expect(clock(text), `${text} in ${zone}`).toBe(wallClock(new Date(text), zone));
+    }
+    // Any instant of 2026–2027, to the microsecond, at a few offsets.
+    fc.assert(fc.property(fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2028, 0, 1) }), fc.integer({ min: 0, max: 999_999 }), fc.constantFrom(0, 60, -300, 330, 345),
+      (ms, micros, offsetMinutes) => {
+        const local = new Date(ms + offsetMinutes * 60_000).toISOString();
+        const sign = offsetMinutes < 0 ? '-' : '+';
+        const offset = `${sign}${String(Math.floor(Math.abs(offsetMinutes) / 60)).padStart(2, '0')}${Math.abs(offsetMinutes) % 60 ? `:${String(Math.abs(offsetMinutes) % 60).padStart(2, '0')}` : ''}`;
+        const text = `${local.slice(0, 10)} ${local.slice(11, 19)}.${String(micros).padStart(6, '0')}${offset}`;
+        expect(wallClockOfTextFormatter('Europe/London')(text)).toBe(wallClock(new Date(text), 'Europe/London'));
+      }), { numRuns: 500 });
   });
 });
 
