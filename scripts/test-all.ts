@@ -1,4 +1,4 @@
-// npm test: every layer in order — lint, type check, unit + component + API integration (PGlite, and
+// npm test: every layer in order — lint (the import lint, then knip: unused files, exports and dependencies), type check, unit + component + API integration (PGlite, and
 // PostgreSQL when one can be reached), then browser end-to-end in Chromium against the real server.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -103,7 +103,7 @@ const movedClocks: { at: string; files: string[] }[] = [
   { at: '2027-12-31T23:30:00Z', files: periodFiles },
 ];
 
-step('lint', 'node', ['scripts/lint-imports.ts']);
+step('lint', 'npm', ['run', '--silent', 'lint']);
 step('type check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 const postgresUrl = await ensurePostgres();
 if (!postgresUrl) {

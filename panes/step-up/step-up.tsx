@@ -13,9 +13,6 @@ import './step-up.css';
 
 export type StepUpKind = 'password' | 'passwordAndCode';
 
-/** Options for the sensitive call: its 403 comes back to the caller (the step-up decides), the rest are handled as usual. */
-export const stepUpCallOptions = { handleErrors: (status: number) => status !== 403 } as const;
-
 export function StepUpDialog({ kind, onDone, onCancel }: { kind: StepUpKind; onDone: () => void; onCancel: () => void }) {
   const ids = { password: useId(), code: useId(), error: useId() };
   const [password, setPassword] = useState('');

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { extname, join, resolve } from 'node:path';
-import type { Page } from 'playwright';
+import type { Page } from '@playwright/test';
 import { buildPortal } from '../build-portal.ts';
 import { startServer } from '../server-process.ts';
 import { settleMs } from '../../src/ui/data-table/fling-model.ts';
@@ -150,7 +150,7 @@ export async function benchBrowser(): Promise<string> {
       observer.observe(document, { childList: true, subtree: true, characterData: true });
     });
     let scripts: { path: string; startedAt: number }[] = [];
-    const counting = (response: import('playwright').Response) => {
+    const counting = (response: import('@playwright/test').Response) => {
       const url = new URL(response.url());
       if (response.request().resourceType() === 'script' && url.origin === server.url) scripts.push({ path: url.pathname, startedAt: response.request().timing().startTime });
     };

@@ -9,7 +9,7 @@
 //   and the redraw).
 //   node scripts/bench/hosted-page.ts [--keystrokes N] [--images N] [--no-build]     (a section of npm run bench)
 import sharp from 'sharp';
-import type { Page } from 'playwright';
+import type { Page } from '@playwright/test';
 import { buildPortal } from '../build-portal.ts';
 import { startServer } from '../server-process.ts';
 import { launchChromium } from './chromium.ts';

@@ -2,7 +2,7 @@
 // alternating rounds: the main thread's work (Ctrl+K dispatched from script: script until React has committed, then
 // style and layout forced) and, with --real, the pressed key's latency as the bench measures it (browser.ts).
 //   npx node scripts/bench/palette-work.ts [dashboard|transactions] [--real]   (build first: npm run build)
-import type { Page } from 'playwright';
+import type { Page } from '@playwright/test';
 import { startServer } from '../server-process.ts';
 import { buildHarness, paletteLatency } from './browser.ts';
 import { launchChromium, signedInPage } from './chromium.ts';

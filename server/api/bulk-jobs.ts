@@ -161,4 +161,3 @@ export function bulkJobRoutes({ database, files, publicUrl }: Deps) {
   return routes;
 }
 
-export { bulkResultKey };

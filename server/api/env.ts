@@ -46,8 +46,3 @@ function containsNul(value: unknown): boolean {
 export function requirePermission(granted: Set<PermissionName>, permission: PermissionName): void {
   if (!granted.has(permission)) throw forbidden();
 }
-
-/** Query parameters as a flat map (the last value wins on repeats). */
-export function queryMap(c: Context<AppEnv>): Record<string, string> {
-  return c.req.query();
-}

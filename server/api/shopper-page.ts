@@ -17,7 +17,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { defaultHostedPageDesign, paymentMethodLabels, type HostedPageDesign } from '../../src/contract/configurations.ts';
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';
 import { formatHostedPageMoney, hostedPageDocument, hostedPageMessageDocument, shopperPaymentOptions, type HostedPageOrderLine } from '../../src/contract/hosted-page-render.ts';
-import { amountMilliOf, currencyExponent } from '../../src/contract/transactions.ts';
+import { amountMilliOf } from '../../src/contract/transactions.ts';
 import { clientAddressOf } from '../client-address.ts';
 import { now } from '../clock.ts';
 import type { Db } from '../db/client.ts';

@@ -31,7 +31,6 @@ const requesterUpdatedAt = (at: Date) => atLeast(at, sql`${t.staffSeenUtc} + int
 
 /** Ticket numbers: TCK and at least five digits, as the seed writes them (TCK00040). */
 export const ticketIdOf = (n: number) => `TCK${String(n).padStart(5, '0')}`;
-export const ticketIdPattern = /^TCK\d{5,}$/;
 
 /**
  * The next ticket id, from the ticket_number_seq sequence: nextval() never hands one number to two callers, whatever

@@ -181,9 +181,6 @@ const lookupCtes = `
   ),
   sc AS (SELECT * FROM jsonb_to_recordset($4::text::jsonb) AS x(idx int, email text))`;
 
-export const bulkParameters = (merchants: string, merchantSlots: string, timeSlots: string, customers: string) =>
-  [merchants, merchantSlots, timeSlots, customers];
-
 /**
  * Payment rows for the indexes `i` (and child numbers `k`) produced by `source`. Each level is fenced with
  * OFFSET 0 so that every draw is computed once per row rather than copied into each expression using it.

@@ -5,7 +5,7 @@
 // A day runs from one local midnight to the next: 23 hours on the day summer time starts, 25 on the day it ends.
 // The SQL helpers cut the same periods in the database (AT TIME ZONE with the same IANA name).
 import { TZDate } from '@date-fns/tz';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { calendarDate } from '../../src/contract/filters.ts';
 import { businesses } from '../db/schema.ts';
 import type { StatsWriter } from '../stats/record-transaction.ts';
@@ -21,16 +21,6 @@ export const defaultBusinessTimeZone = 'Europe/London';
 export const widestOffsetMs = 14 * 3_600_000;
 
 export type Instants = { start: Date; end: Date };
-
-/** Whether the runtime knows the IANA zone. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return zone.length > 0;
-  } catch {
-    return false;
-  }
-}
 
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 const monthPattern = /^(\d{4})-(\d{2})$/;
@@ -143,12 +133,6 @@ export function zonedClock(zone: string): { day: (instant: Date) => string; date
   };
 }
 
-/** The time zone of a business (the default for one that does not exist). */
-export async function businessTimeZone(reader: Pick<StatsWriter, 'select'>, businessId: string): Promise<string> {
-  const [row] = await reader.select({ timeZone: businesses.timeZone }).from(businesses).where(eq(businesses.id, businessId));
-  return row?.timeZone ?? defaultBusinessTimeZone;
-}
-
 /** The zones of many businesses at once. */
 export async function businessTimeZones(reader: Pick<StatsWriter, 'select'>, businessIds: readonly string[]): Promise<Map<string, string>> {
   const ids = [...new Set(businessIds)];
@@ -159,9 +143,3 @@ export async function businessTimeZones(reader: Pick<StatsWriter, 'select'>, bus
 }
 
 // ── the same periods in SQL (a zone column or value) ──
-
-/** The local month 'YYYY-MM' of a timestamptz in a zone. */
-export const sqlLocalMonth = (instant: SQL | string, zone: SQL) => sql<string>`to_char(${typeof instant === 'string' ? sql.raw(instant) : instant} AT TIME ZONE ${zone}, 'YYYY-MM')`;
-
-/** The instant the local day after the one a timestamptz starts (a batch's cut-off): the next local midnight. */
-export const sqlNextLocalMidnight = (instant: SQL, zone: SQL) => sql`((date_trunc('day', ${instant} AT TIME ZONE ${zone}) + interval '1 day') AT TIME ZONE ${zone})`;

@@ -6,7 +6,7 @@
 // The demo acquirer decides the outcome (server/payments/demo-acquirer.ts); a saved card is recognised by its vault
 // fingerprint, never by opening it.
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { decimalsOf, formatMoney } from '../../src/contract/payment-jobs.ts';
 import { currencyExponent, toMajorUnits } from '../../src/contract/transactions.ts';
 import {
@@ -437,9 +437,4 @@ export async function savedCardsOf(tx: Tx, merchantId: string, customerId: strin
     expiryYear: Number(row.value.expiryYear ?? 0), cardholderName: typeof row.value.cardholderName === 'string' ? row.value.cardholderName : null,
     createdUtc: row.createdUtc.toISOString(),
   }));
-}
-
-export async function savedCardCount(tx: Tx, customerId: string): Promise<number> {
-  const [row] = await tx.select({ value: count() }).from(customerData).where(and(eq(customerData.customerId, customerId), eq(customerData.kind, 'savedCard')));
-  return Number(row?.value ?? 0);
 }

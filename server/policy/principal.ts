@@ -4,7 +4,7 @@ import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Database, Db } from '../db/client.ts';
-import { businesses, merchants, partners, userRoles, users } from '../db/schema.ts';
+import { businesses, merchants, partners, users } from '../db/schema.ts';
 import { partnerLevelExtras, permissionsOfRoles } from './role-permissions.ts';
 import { now } from '../clock.ts';
 

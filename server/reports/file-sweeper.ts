@@ -12,7 +12,7 @@
 import { createReadStream } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { and, eq, inArray, isNotNull, lt, notLike, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, notLike, or } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { queuedReports } from '../db/schema.ts';
 import { InvalidFileKey, type FileStore } from '../files/file-store.ts';

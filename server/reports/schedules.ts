@@ -349,4 +349,3 @@ export async function lastReportsOf(db: Db, scheduleIds: string[]): Promise<Map<
   return new Map(rows.map((row) => [row.scheduleId, row.reportId]));
 }
 
-export { ApiError };

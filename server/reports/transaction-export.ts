@@ -214,10 +214,6 @@ export function exportColumnSpecs(columns: readonly TransactionColumn[], timeZon
   });
 }
 
-export function exportCells(row: ExportRow, columns: readonly TransactionColumn[], timeZone: string): ReportRow {
-  return columns.map((column) => exportColumnDefinitions[column].value(row, timeZone));
-}
-
 /**
  * exportCells for every row of one export, with the same cells: the columns are looked up once, the dates go
  * through one formatter for the export instead of a TZDate and a format per row, and an amount's decimal point is

@@ -2,7 +2,6 @@
 // shortcut help and the menus (reactively) and for the key binder and commands (at the moment they run).
 import { useMemo } from 'react';
 import { proxy, snapshot, useSnapshot } from 'valtio';
-import type { CommandContext } from '../../commands/command.ts';
 import type { ContextSelections } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
 import { credentialsStore } from '../auth/credentials-store.ts';

@@ -172,7 +172,6 @@ const billingPane = areaPane('billingPane');
 const invoiceDetailPane = areaPane('invoiceDetailPane');
 const businessInvoicesPane = areaPane('businessInvoicesPane');
 const apiReferencePane = areaPane('apiReferencePane');
-const notBuiltPane = lazy(() => import('../../panes/not-built/not-built-pane.tsx').then((module) => ({ default: module.NotBuiltPane })));
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
 const contextApplyPane = lazy(() => import('../context/context-apply-page.tsx').then((module) => ({ default: module.ContextApplyPage })));
 const rootPane = lazy(() => import('./root-route.tsx').then((module) => ({ default: module.RootRoute })));
@@ -505,10 +504,3 @@ export const routes: readonly RouteDefinition[] = [
   { id: 'apiReference', pattern: '/developers/api', capability: 'API reference', title: () => 'API reference', pane: apiReferencePane, permissions: [], layout: 'default', contextFree: true },
 ];
 
-export const routesById: ReadonlyMap<string, RouteDefinition> = new Map(routes.map((route) => [route.id, route]));
-
-export function routeById(id: string): RouteDefinition {
-  const route = routesById.get(id);
-  if (!route) throw new Error(`No route '${id}' in the route table.`);
-  return route;
-}

@@ -5,9 +5,9 @@
 //     &merchant={"id":"…","title":"…","grossSettlement":false,"currencies":["GBP"]}
 //     &configuration={"id":"…","title":"…","switches":{"virtualTerminalMenuEnabled":true}}
 // A selection may be the empty one (id null). An absent configuration next to a merchant means "pick the first".
-import { contextApplyPath, contextPagePath, defaultRoute, queryParams, safeRoute, selectionKeys } from '../state/context-links.ts';
+import { contextApplyPath, contextPagePath, queryParams, safeRoute, selectionKeys } from '../state/context-links.ts';
 
-export { contextApplyPath, contextPagePath, defaultRoute, queryParams, safeRoute };
+export { contextApplyPath, contextPagePath, queryParams, safeRoute };
 
 export type ApplyRequest = { route: string; raw: Partial<Record<(typeof selectionKeys)[number], unknown>> };
 

@@ -12,7 +12,6 @@ export type ScreeningAlertStatusName = (typeof screeningAlertStatuses)[number];
 export const screeningAlertStatusLabels: Record<ScreeningAlertStatusName, string> = { open: 'Open', confirmed: 'Confirmed match', dismissed: 'Dismissed (false positive)' };
 
 export const screeningSensitivityNames = ['low', 'medium', 'high'] as const;
-export type ScreeningSensitivityName = (typeof screeningSensitivityNames)[number];
 
 /** Spec: 'Beneficiary setup without permission directs the user to the business owner.' */
 export const askBusinessOwnerMessage = 'You do not have permission to set up beneficiaries. Please ask the business owner.';
@@ -60,5 +59,5 @@ export const screeningAlertListSpec: ListQuerySpec = {
 };
 
 export type {
-  Beneficiary, BeneficiaryApproval, BeneficiaryApprovalList, BeneficiaryBody, BeneficiaryList, BeneficiaryListItem, ScreeningAlert, ScreeningAlertList,
+  Beneficiary, BeneficiaryApproval, BeneficiaryApprovalList, BeneficiaryBody, BeneficiaryListItem, ScreeningAlert,
 } from './beneficiary-schemas.ts';

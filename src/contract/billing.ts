@@ -72,4 +72,4 @@ export const businessInvoiceListSpec: ListQuerySpec = {
   defaultSort: [{ field: 'number', descending: true }],
 };
 
-export type { BillingPreview, BillingRun, BillingRunList, Invoice, InvoiceLine, InvoiceList, InvoiceListItem } from './billing-schemas.ts';
+export type { BillingPreview, Invoice, InvoiceList, InvoiceListItem } from './billing-schemas.ts';

@@ -59,11 +59,5 @@ export function bulkJobProgress(job: Pick<BulkJob, 'totalItems' | 'processedItem
   return Math.min(100, Math.floor((job.processedItems / job.totalItems) * 100));
 }
 
-/** 'All 12,408 matching selected' / '3 selected'. */
-export function selectionSummary(count: number, allMatching: boolean): string {
-  const formatted = new Intl.NumberFormat('en-GB').format(count);
-  return allMatching ? `All ${formatted} matching selected` : `${formatted} selected`;
-}
-
 /** A bulk action's number in pane requests (commands ask the focused table for one by it). */
 export const bulkActionIndex = Object.fromEntries(bulkActions.map((action, index) => [action, index])) as Record<BulkAction, number>;

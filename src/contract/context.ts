@@ -17,7 +17,6 @@ export const contextSelectionsSchema = type({
   'configuration?': configurationSelectionSchema,
 });
 
-export type ContextSelection = typeof contextSelectionSchema.infer;
 export type ContextSelections = typeof contextSelectionsSchema.infer;
 
 /** Favorite and recent items: user settings ContextFavorites and ContextRecent. */

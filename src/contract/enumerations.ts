@@ -13,15 +13,11 @@ export const paymentStatuses = ['blocked', 'cancelled', 'commissioned', 'decline
 export type PaymentStatus = (typeof paymentStatuses)[number];
 export const ticketTypes = ['bug', 'dispute', 'featureRequest', 'general', 'informationRequest'] as const;
 export const channels = ['Gateway', 'Acquiring', 'Chp'] as const;
-export const batchStatuses = ['Any', 'Open', 'Closed'] as const;
 export const beneficiaryStatuses = ['Approved', 'Referred', 'Rejected'] as const;
 export const ticketStatuses = ['Open', 'InProgress', 'OnHold', 'Closed'] as const;
 export const ticketPriorities = ['Unknown', 'Low', 'Medium', 'High'] as const;
-export const notificationStatuses = ['draft', 'readyForPublication', 'published', 'unpublished'] as const;
 export const salutations = ['Mr.', 'Mrs.', 'Miss.', 'Dr.', 'Ms.'] as const;
 export const phoneNumberTypes = ['Unknown', 'Mobile', 'Fixed'] as const;
-export const genders = ['Female', 'Male'] as const;
-export const reportFileTypes = ['csv', 'pdf', 'xlsx'] as const;
 
 /** ISO 3166-1 alpha-2 codes; names come from Intl.DisplayNames in en-GB. */
 export const countryCodes = (

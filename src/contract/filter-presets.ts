@@ -16,7 +16,6 @@ import { datePresetIds, type DatePresetId } from './filters.ts';
 import { roleKinds, roleNames, type RoleName } from './permissions.ts';
 
 export const presetSharings = ['personal', 'business', 'role'] as const;
-export type PresetSharing = (typeof presetSharings)[number];
 
 /** Roles a preset can be shared with: internal staff roles only. */
 export const shareableRoles = roleNames.filter((role) => roleKinds[role].includes('internal')) as RoleName[];
@@ -78,7 +77,6 @@ export const storedPreset = type({
 });
 export type StoredPreset = typeof storedPreset.infer;
 export const storedPresetList = type({ results: storedPreset.array() });
-export type StoredPresetList = typeof storedPresetList.infer;
 
 /** The filters a preset applies today: its relative date resolved against today, its other filters as stored. */
 export function presetFiltersFor(preset: Pick<StoredPreset, 'filters' | 'relativeDate'>, resolveDate: (preset: DatePresetId) => string | undefined): Record<string, string> {

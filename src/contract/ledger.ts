@@ -1,6 +1,6 @@
 // The settlement ledger's names shared by server and client: account groups and their numbers, account kinds,
 // statement kinds and their routes, batch statuses, report types, default rates. Schemas: ledger-schemas.ts.
-import { defaultPageSize, type ListQuerySpec } from './list-query.ts';
+import type { ListQuerySpec } from './list-query.ts';
 
 /** Accounts of a merchant account group; 'business' lives in a business account group. */
 export const merchantAccountKinds = ['trading', 'reserve', 'security', 'remittance', 'invoice', 'costs'] as const;
@@ -37,7 +37,6 @@ export const entryCategoryLabels: Record<EntryCategory, string> = {
 };
 
 export const batchStatuses = ['Any', 'Open', 'Closed'] as const;
-export type BatchStatusFilter = (typeof batchStatuses)[number];
 
 /** Spec report types (context-ui-data.md) as ids, with their labels. */
 export const ledgerReportTypes = {
@@ -55,7 +54,6 @@ export const ledgerReportTypes = {
 } as const;
 export type LedgerReportType = keyof typeof ledgerReportTypes;
 export const ledgerReportFileTypes = ['csv', 'xlsx', 'pdf', 'xml'] as const;
-export type LedgerReportFileType = (typeof ledgerReportFileTypes)[number];
 /** Report types that are an account statement: only these are also offered as ISO 20022 camt.053 XML ('xml'). */
 export const statementReportTypes = ['tradingAccount', 'reserve', 'security', 'remittance', 'invoice', 'costs', 'businessAccount'] as const satisfies readonly LedgerReportType[];
 export const camtOnlyForStatementsMessage = 'camt.053 XML is offered for account statements only.';
@@ -83,7 +81,6 @@ export const batchIdPattern = /^B[A-Za-z0-9]{6,40}-[0-9]{8}$/;
 export const defaultRate = { percentageBasisPoints: 190, fixedMinor: 25 };
 
 export const maxStatementDays = 732;
-export const statementPageSize = defaultPageSize;
 
 /** Movements list: paged by the list convention, filtered by date (value date) and category. */
 export const movementListSpec: ListQuerySpec = {
@@ -117,12 +114,6 @@ export const transferListSpec: ListQuerySpec = {
 export function feeOf(amountMinor: number, rate: { percentageBasisPoints: number; fixedMinor: number }): number {
   if (amountMinor <= 0) return 0;
   return Math.floor((amountMinor * rate.percentageBasisPoints + 5000) / 10000) + rate.fixedMinor;
-}
-
-/** A day's reserve hold: share of the day's net sales (never negative), rounded down. */
-export function reserveHoldOf(netSalesMinor: number, basisPoints: number): number {
-  if (netSalesMinor <= 0 || basisPoints <= 0) return 0;
-  return Math.floor((netSalesMinor * basisPoints) / 10000);
 }
 
 /** The /reporting/{slug}/{accountNumber?} route of each statement. */

@@ -31,8 +31,6 @@ export const messages = {
   signingIn: 'Signing you in…',
 } as const;
 
-export type MessageKey = keyof typeof messages;
-
 /** 'Your password expires in 3 days.' (1 day in the singular). */
 export function passwordExpiresMessage(days: number): string {
   return `Your password expires in ${days} ${days === 1 ? 'day' : 'days'}.`;
@@ -46,6 +44,3 @@ export function inactivityWarningMessage(seconds: number): string {
   return `You will be signed out in ${seconds} ${seconds === 1 ? 'second' : 'seconds'} because you have been inactive.`;
 }
 
-export function notBuiltMessage(capability: string): string {
-  return `Not built yet — ${capability}. This screen is part of a later release.`;
-}

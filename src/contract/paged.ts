@@ -2,5 +2,3 @@ import { type, type Type } from 'arktype';
 
 /** The data layer's paged shape: results and numberOfResults. */
 export const pagedResults = <T>(item: Type<T>) => type({ results: item.array(), numberOfResults: 'number' });
-/** The context selection calls' paged shape: data and totalCount. */
-export const pagedData = <T>(item: Type<T>) => type({ data: item.array(), totalCount: 'number' });

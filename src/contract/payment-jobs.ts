@@ -5,7 +5,6 @@ import { paymentMethods, paymentStatuses, type PaymentStatus } from './enumerati
 import type { FilterDeclaration, ListQuerySpec } from './list-query.ts';
 import { currencyExponent } from './transactions.ts';
 
-export const maxPaymentJobSearchLength = 100;
 const reference = { pattern: /^[A-Za-z0-9_-]{1,64}$/, description: 'a reference' };
 
 /**
@@ -34,11 +33,9 @@ export const paymentJobFilters = {
   /** The overview's status tabs (paymentJobTabs): each value any of its states, several values any of theirs. */
   tab: { kind: { oneOf: paymentJobTabs }, operators: ['eq'] },
 } as const satisfies Record<string, FilterDeclaration>;
-export type PaymentJobFilterField = keyof typeof paymentJobFilters;
 
 /** OrderingField values: the date is served by an index per scope; the others sort the scope's matches. */
 export const paymentJobSortFields = ['createDateTimeUtc', 'amount', 'status', 'reference', 'orderNumber'] as const;
-export type PaymentJobSortField = (typeof paymentJobSortFields)[number];
 
 export const paymentJobListSpec: ListQuerySpec = {
   filters: paymentJobFilters,
@@ -52,7 +49,6 @@ export const paymentJobColumns = [
   'merchant', 'configurationId', 'paidDateTimeUtc', 'expirationDateTimeUtc',
 ] as const;
 export type PaymentJobColumn = (typeof paymentJobColumns)[number];
-export const defaultPaymentJobColumns: readonly PaymentJobColumn[] = paymentJobColumns.slice(0, 10);
 export const paymentJobColumnLabels: Record<PaymentJobColumn, string> = {
   createDateTimeUtc: 'Created', reference: 'Reference', orderNumber: 'Order number', customer: 'Customer', emailAddress: 'Email',
   amount: 'Amount', currency: 'Currency', status: 'Status', paymentMethod: 'Payment method', merchant: 'Merchant',
@@ -171,4 +167,4 @@ export const paymentAuditEvents = [
 ] as const;
 export type PaymentAuditEvent = (typeof paymentAuditEvents)[number];
 
-export type { AuditEventList, AuditEventItem, CancelJobBody, ExpireLinkBody, CaptureBody, MailPaymentLinkBody, PaymentActionAnswer, PaymentJobDetail, PaymentJobList, PaymentJobListItem, PaymentTrace, RefundBody, VoidBody, PaymentDetail, RefundDetail } from './payment-job-schemas.ts';
+export type { PaymentJobDetail, PaymentJobListItem, PaymentTrace, PaymentDetail } from './payment-job-schemas.ts';

@@ -1,6 +1,5 @@
 // The report queue (My report queue, /reporting-overview): queued exports, their progress, expiry and files.
 import { ledgerReportTypes } from './ledger.ts';
-import { pageSizes } from './list-query.ts';
 
 export const reportStatuses = ['queued', 'generating', 'generated', 'failed', 'cancelled'] as const;
 export type ReportStatus = (typeof reportStatuses)[number];
@@ -14,9 +13,7 @@ export const maxReportAttempts = 3;
 
 // The queue's answers' schemas (arktype) live in report-schemas.ts, so the queue's screen does not load arktype
 // on the main thread (answers are checked in the validation worker).
-export type { QueuedReport, QueuedReportList, ReportContext } from './report-schemas.ts';
-
-export const reportListPageSizes = pageSizes;
+export type { QueuedReport, ReportContext } from './report-schemas.ts';
 
 /** Expired when its expiry is in the past; with no explicit expiry, 14 days after generation. */
 export function reportState(report: { status: ReportStatus; generatedAt: string | null; expirationDateTime: string | null }, now: Date): ReportState {

@@ -26,8 +26,6 @@ export const attachmentNameDisplayLength = 20;
 /** Types recognised from the file's bytes (never from its name or the browser's claim). */
 export const attachmentImageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export const attachmentDocumentTypes = ['application/pdf'] as const;
-/** CSV has no signature: accepted for disputes only, when the bytes are plain UTF-8 text and the name ends .csv. */
-export const disputeExtraTypes = ['text/csv'] as const;
 export const attachmentExtensions = ['.png', '.jpg', '.jpeg', '.gif', '.webp', '.pdf'] as const;
 
 /** The spec's words for each upload failure (context document, sections 5 and 8). */
@@ -81,7 +79,6 @@ export const ticketFilters = {
 } as const satisfies Record<string, FilterDeclaration>;
 
 export const ticketSortFields = ['createdUtc', 'lastUpdatedUtc', 'priority', 'status', 'subject'] as const;
-export type TicketSortField = (typeof ticketSortFields)[number];
 
 export const ticketListSpec: ListQuerySpec = {
   filters: ticketFilters,
@@ -90,7 +87,7 @@ export const ticketListSpec: ListQuerySpec = {
   sortStyle: 'ordering',
 };
 
-export type { TicketAttachment, TicketBody, TicketComment, TicketCommentBody, TicketCommentPage, TicketCommentUpdateBody, TicketDetail, TicketList, TicketListItem, TicketUpdateBody } from './ticket-schemas.ts';
+export type { TicketAttachment, TicketBody, TicketComment, TicketCommentBody, TicketCommentUpdateBody, TicketDetail, TicketListItem, TicketUpdateBody } from './ticket-schemas.ts';
 
 /** Columns of a tickets export (bulk 'export', My report queue); the overview's column ids where they match. */
 export const ticketExportColumns = [

@@ -69,12 +69,9 @@ export const transactionFilters = {
     operators: ['eq'],
   },
 } as const satisfies Record<string, FilterDeclaration>;
-export type TransactionFilterField = keyof typeof transactionFilters;
-export const transactionFilterFields = Object.keys(transactionFilters) as TransactionFilterField[];
 
 /** OrderingField values; every one is served by an index per scope (see server/api/transactions.ts). */
 export const transactionSortFields = ['date', 'amount', 'status', 'reference', 'merchant'] as const;
-export type TransactionSortField = (typeof transactionSortFields)[number];
 
 export const transactionListSpec: ListQuerySpec = {
   filters: transactionFilters,
@@ -176,9 +173,8 @@ export type TransactionTotals = {
 };
 
 export const exportFileTypes = ['csv', 'xlsx'] as const;
-export type ExportFileType = (typeof exportFileTypes)[number];
 export const maxExportFilters = 20;
 
 // The answers' and the export body's schemas (arktype) live in transaction-schemas.ts, so a screen that needs only
 // the constants above does not build them on the main thread (answers are checked in the validation worker).
-export type { LinkedTransaction, QueuedExportResponse, TransactionDetail, TransactionExportBody, TransactionList, TransactionListItem } from './transaction-schemas.ts';
+export type { TransactionDetail, TransactionExportBody, TransactionListItem } from './transaction-schemas.ts';

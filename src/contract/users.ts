@@ -6,7 +6,6 @@ import { roleKinds, roleNames, type RoleName } from './permissions.ts';
 export const userStatuses = ['active', 'invited', 'locked'] as const;
 export type UserStatus = (typeof userStatuses)[number];
 
-export const maxNameLength = 100;
 export const maxInviteEmails = 25;
 export const invitationValidityDays = 7;
 export const passwordResetValidityMinutes = 15;
@@ -83,7 +82,6 @@ export const userMessages = {
 } as const;
 
 export const businessNeedsRoleMessage = (businessName: string) => `${businessName} needs at least one business or merchant role.`;
-export const roleNotAllowedMessage = (role: string, level: string) => `The role ${role} cannot be granted at ${level} level.`;
 export const lockedUntilMessage = (until: string) => `Locked until ${until}`;
 
 /** The overview keeps its state in the pane's address with the table kit's OrderingField/OrderingDirection. */

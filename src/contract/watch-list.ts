@@ -60,4 +60,4 @@ export function watchSignalText(signal: WatchSignal, value: number, threshold: n
   }
 }
 
-export type { WatchListEntry, WatchListEntryDetail, WatchListList } from './watch-list-schemas.ts';
+export type { WatchListEntry } from './watch-list-schemas.ts';

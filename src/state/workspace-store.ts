@@ -230,7 +230,3 @@ export function sendPaneRequest(capability: PaneCapability, argument?: number): 
   if (!pane || !pane.capabilities.includes(capability)) return;
   pane.request = argument === undefined ? { capability, seq: nextSeq++ } : { capability, argument, seq: nextSeq++ };
 }
-
-export function anyPaneDirty(): boolean {
-  return workspaceStore.panes.some((pane) => pane.dirty);
-}

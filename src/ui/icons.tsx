@@ -14,8 +14,5 @@ export const BellIcon = () => <Icon><path d="M6 9a6 6 0 1 1 12 0c0 6 2.5 7.5 2.5
 export const HelpIcon = () => <Icon><circle cx="12" cy="12" r="9" /><path d="M9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.7.3-1 .9-1 1.6v.3" /><path d="M12 17h.01" /></Icon>;
 export const SearchIcon = () => <Icon><circle cx="11" cy="11" r="6.5" /><path d="M20 20l-4.2-4.2" /></Icon>;
 export const ChevronDownIcon = ({ className }: { className?: string }) => <Icon {...(className ? { className } : {})}><path d="M6 9l6 6 6-6" /></Icon>;
-export const ChevronRightIcon = () => <Icon><path d="M9 6l6 6-6 6" /></Icon>;
 export const SplitIcon = () => <Icon><rect x="3.5" y="4.5" width="17" height="15" rx="2" /><path d="M12 4.5v15" /></Icon>;
-export const SwitchIcon = () => <Icon><path d="M7 7h12l-3-3M17 17H5l3 3" /></Icon>;
 export const MenuIcon = () => <Icon><path d="M4 6h16M4 12h16M4 18h16" /></Icon>;
-export const UserIcon = () => <Icon><circle cx="12" cy="8" r="4" /><path d="M4 20c1.5-4 4.5-5.5 8-5.5s6.5 1.5 8 5.5" /></Icon>;

@@ -10,7 +10,3 @@ export function Skeleton({ lines = 3, label = 'Loading' }: { lines?: number; lab
     </div>
   );
 }
-
-export function SkeletonBlock({ size = 'md' }: { size?: 'sm' | 'md' | 'lg' }) {
-  return <div className={`skeleton-block skeleton-block-${size}`} aria-hidden="true" />;
-}

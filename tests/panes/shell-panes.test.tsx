@@ -1,8 +1,7 @@
-// The shell's own screens: not-found, not built yet, signed out.
+// The shell's own screens: not-found, signed out.
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { NotBuiltPane } from '../../panes/not-built/not-built-pane.tsx';
 import { NotFoundPane } from '../../panes/not-found/not-found-pane.tsx';
 import { SignedOutPane } from '../../panes/signed-out/signed-out-pane.tsx';
 import { resetStores } from '../app/support.tsx';
@@ -15,12 +14,6 @@ describe('shell panes', () => {
     expect(screen.getByRole('heading', { name: 'Page not found' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to the dashboard' }).getAttribute('href')).toBe('/dashboard');
     expect(screen.getByRole('link', { name: 'Visit the support center' }).getAttribute('href')).toBe('/tickets');
-  });
-
-  it('not built yet names the capability honestly', () => {
-    render(<NotBuiltPane params={{}} search="" capability="Payment trace" />);
-    expect(screen.getByRole('heading', { name: 'Payment trace' })).toBeTruthy();
-    expect(screen.getByText('Not built yet — Payment trace. This screen is part of a later release.')).toBeTruthy();
   });
 
   it('signed out after inactivity says why and offers to sign in again', async () => {
