@@ -80,9 +80,10 @@ for (const edge of edges) {
   if (!ok) problems.push(`${edge.from} → ${edge.to}: ${fromZone} may not import ${toZone}`);
 }
 
-// Cycles over value imports (type-only imports vanish at run time).
+// Cycles over every import, type-only ones too: they vanish at run time, but a reader still has to hold both files to
+// understand either, and a type that two files need belongs to a third.
 const graph = new Map<string, string[]>();
-for (const edge of edges) if (!edge.typeOnly) graph.set(edge.from, [...(graph.get(edge.from) ?? []), edge.to]);
+for (const edge of edges) graph.set(edge.from, [...(graph.get(edge.from) ?? []), edge.to]);
 const state = new Map<string, 'visiting' | 'done'>();
 const stack: string[] = [];
 function visit(node: string): void {

@@ -1,7 +1,7 @@
 // What every ticket command shares: it is offered while the focused pane shows one ticket, and acts on that ticket
 // (through the API, re-reading its version first) or asks the ticket's screen to do something (the composer).
 import { validate } from '../../src/api/validate.ts';
-import type { TicketDetail, TicketUpdateBody } from '../../src/contract/tickets.ts';
+import type { TicketDetail, TicketUpdateBody } from '../../src/contract/ticket-schemas.ts';
 import type { CommandContext, CommandServices } from '../command.ts';
 
 /** The id of the ticket the focused pane shows, or null. */

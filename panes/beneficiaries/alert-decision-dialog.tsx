@@ -2,7 +2,7 @@
 // Neither choice is made for the analyst: the dialog starts with no decision (on a 100 % sanctions hit a preselected
 // 'dismiss' is one Enter away from clearing a true match), and recording without one says what is missing.
 import { useRef, useState } from 'react';
-import type { ScreeningAlert } from '../../src/contract/beneficiaries.ts';
+import type { ScreeningAlert } from '../../src/contract/beneficiary-schemas.ts';
 import { Modal } from '../../src/ui/modal.tsx';
 
 type Decision = 'confirmed' | 'dismissed';

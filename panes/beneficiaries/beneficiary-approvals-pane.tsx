@@ -6,7 +6,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { beneficiaryApprovalListSpec, type BeneficiaryApproval } from '../../src/contract/beneficiaries.ts';
+import { beneficiaryApprovalListSpec } from '../../src/contract/beneficiaries.ts';
+import type { BeneficiaryApproval } from '../../src/contract/beneficiary-schemas.ts';
 import {
   calendarDate, compactFilters, datePresetIds, datePresetLabels, datePresetRange, decodeDateRange, encodeDateRange, listStateFromParams, pickerBounds, weekStartsOn,
 } from '../../src/contract/filters.ts';

@@ -4,7 +4,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { userQueries } from '../../src/api/user-queries.ts';
-import { screeningAlertStatusLabels, type Beneficiary, type ScreeningAlert } from '../../src/contract/beneficiaries.ts';
+import { screeningAlertStatusLabels } from '../../src/contract/beneficiaries.ts';
+import type { Beneficiary, ScreeningAlert } from '../../src/contract/beneficiary-schemas.ts';
 import { formatIban } from '../../src/contract/iban.ts';
 import { formatDate, formatDateTime } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';

@@ -1,7 +1,8 @@
 // The new beneficiary form, in a dialog: a company or a person (with date of birth), the bank account's name, IBAN
 // (checked by its mod-97 checksum as you type) and BIC. The server checks all of it again and screens the name.
 import { useState } from 'react';
-import type { BeneficiaryBody, BeneficiaryKind } from '../../src/contract/beneficiaries.ts';
+import type { BeneficiaryKind } from '../../src/contract/beneficiaries.ts';
+import type { BeneficiaryBody } from '../../src/contract/beneficiary-schemas.ts';
 import { bicProblem, ibanProblem } from '../../src/contract/iban.ts';
 import { Modal } from '../../src/ui/modal.tsx';
 

@@ -2,7 +2,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
-import type { BeneficiaryBody } from '../../src/contract/beneficiaries.ts';
+import type { BeneficiaryBody } from '../../src/contract/beneficiary-schemas.ts';
 
 const base = (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/beneficiaries`;
 

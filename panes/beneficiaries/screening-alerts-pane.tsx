@@ -3,7 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { screeningAlertStatuses, screeningAlertStatusLabels, type ScreeningAlert } from '../../src/contract/beneficiaries.ts';
+import { screeningAlertStatuses, screeningAlertStatusLabels } from '../../src/contract/beneficiaries.ts';
+import type { ScreeningAlert } from '../../src/contract/beneficiary-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDateTime } from '../../src/format/dates.ts';

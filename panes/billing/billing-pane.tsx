@@ -9,7 +9,7 @@ import { isApiError } from '../../src/api/api-error.ts';
 import {
   invoiceKindLabels, invoiceStatusLabels, monthLabel, monthPattern, previousMonthOf, type InvoiceStatusName,
 } from '../../src/contract/billing.ts';
-import type { BillingPreview, InvoiceList, InvoiceListItem } from '../../src/contract/billing.ts';
+import type { BillingPreview, InvoiceList, InvoiceListItem } from '../../src/contract/billing-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDate } from '../../src/format/dates.ts';

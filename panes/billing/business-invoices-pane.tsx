@@ -3,7 +3,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { invoiceKindLabels, monthLabel, type InvoiceListItem } from '../../src/contract/billing.ts';
+import { invoiceKindLabels, monthLabel } from '../../src/contract/billing.ts';
+import type { InvoiceListItem } from '../../src/contract/billing-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDate } from '../../src/format/dates.ts';

@@ -3,7 +3,8 @@
 // the server's own (checkCustomerEdit), shown once the form was submitted. Fields the form does not show (a shipping
 // address, a second phone, an organisation) are sent back as they were. Customers hold no bank account: no IBAN here.
 import type { ReactNode, Ref } from 'react';
-import { checkCustomerEdit, customerFieldLimits, type Customer, type CustomerBody, type CustomerEdit } from '../../src/contract/customers.ts';
+import { checkCustomerEdit, customerFieldLimits, type CustomerEdit } from '../../src/contract/customers.ts';
+import type { Customer, CustomerBody } from '../../src/contract/customer-schemas.ts';
 import { countryCodes, phoneNumberTypes, salutations } from '../../src/contract/enumerations.ts';
 import { SelectField, TextField } from '../../src/ui/form-field.tsx';
 import { Modal } from '../../src/ui/modal.tsx';

@@ -3,7 +3,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
-import type { CustomerBody } from '../../src/contract/customers.ts';
+import type { CustomerBody } from '../../src/contract/customer-schemas.ts';
 
 export const customersBase = (businessId: string, merchantId: string) => `/businesses/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/customers`;
 

@@ -8,7 +8,7 @@ import { useLocation } from 'wouter';
 import { userQueries } from '../../src/api/user-queries.ts';
 import { showToast } from '../../src/state/toast-store.ts';
 import { useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
-import type { CustomerListItem } from '../../src/contract/customers.ts';
+import type { CustomerListItem } from '../../src/contract/customer-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDate } from '../../src/format/dates.ts';

@@ -7,10 +7,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
-import {
-  maxNotificationTitleLength, notificationStatusLabels, notificationStatusTransitions, parseNotificationContent,
-  type AuthoredNotification, type NotificationBlock, type NotificationStatusValue,
-} from '../../src/contract/notifications.ts';
+import { maxNotificationTitleLength, notificationStatusLabels, notificationStatusTransitions, parseNotificationContent, type NotificationBlock, type NotificationStatusValue } from '../../src/contract/notifications.ts';
+import type { AuthoredNotification } from '../../src/contract/notification-schemas.ts';
 import { type PaneProps, useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';

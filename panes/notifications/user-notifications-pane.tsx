@@ -9,7 +9,7 @@ import { useEffect, useId, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
-import type { UserNotificationSummary } from '../../src/contract/notifications.ts';
+import type { UserNotificationSummary } from '../../src/contract/notification-schemas.ts';
 import { formatDate } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { openBeside } from '../../src/state/workspace-store.ts';

@@ -2,10 +2,8 @@
 // Escape closes. Each validates as typed and shows the server's refusal (which says why and what is possible)
 // inside the dialog; sending is the caller's (onSubmit), so the dialogs are plain components.
 import { type FocusEvent, type FormEvent, type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
-import {
-  formatMoney as formatMinor, isValidAmountFor, maxRefundNoteLength, maxVoidReasonLength, refundReasonLabels, refundReasons, toMinorUnits,
-  type PaymentDetail, type RefundReason,
-} from '../../src/contract/payment-jobs.ts';
+import { formatMoney as formatMinor, isValidAmountFor, maxRefundNoteLength, maxVoidReasonLength, refundReasonLabels, refundReasons, toMinorUnits, type RefundReason } from '../../src/contract/payment-jobs.ts';
+import type { PaymentDetail } from '../../src/contract/payment-job-schemas.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
 import { Modal } from '../../src/ui/modal.tsx';
 

@@ -17,7 +17,8 @@ import {
   encodeDateRange, type ListState, listStateFromParams, listStateToParams, pickerBounds, weekStartsOn,
 } from '../../src/contract/filters.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
-import { paymentJobListSpec, paymentJobTabs, type PaymentJobListItem, type PaymentJobTab } from '../../src/contract/payment-jobs.ts';
+import { paymentJobListSpec, paymentJobTabs, type PaymentJobTab } from '../../src/contract/payment-jobs.ts';
+import type { PaymentJobListItem } from '../../src/contract/payment-job-schemas.ts';
 import { paymentJobTabLabels, paymentStatusOptions } from '../../src/contract/payment-job-labels.ts';
 import { configurationQueries } from '../../src/api/configuration-queries.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';

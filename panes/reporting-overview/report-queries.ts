@@ -2,7 +2,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
-import { hasReportsInProgress, type QueuedReport } from '../../src/contract/reports.ts';
+import { hasReportsInProgress } from '../../src/contract/reports.ts';
+import type { QueuedReport } from '../../src/contract/report-schemas.ts';
 
 export const reportPollMs = 2000;
 

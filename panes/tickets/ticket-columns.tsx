@@ -1,5 +1,6 @@
 // The tickets overview's columns, and the chips and names every ticket screen shares.
-import { ticketStatusLabels, ticketTypeLabels, truncatedAttachmentName, type TicketListItem, type TicketPriority, type TicketStatus, type TicketType } from '../../src/contract/tickets.ts';
+import { ticketStatusLabels, ticketTypeLabels, truncatedAttachmentName, type TicketPriority, type TicketStatus, type TicketType } from '../../src/contract/tickets.ts';
+import type { TicketListItem } from '../../src/contract/ticket-schemas.ts';
 import { formatShortDate, formatTime } from '../../src/format/dates.ts';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 

@@ -7,10 +7,8 @@ import { type DragEvent, type KeyboardEvent, useEffect, useId, useRef, useState 
 import { subscribe, useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
-import {
-  attachmentAccept, attachmentProblem, maxCommentLength, ticketPriorities, ticketStatuses, ticketStatusLabels, ticketTypeLabels,
-  uploadMessages, type TicketAttachment, type TicketComment, type TicketDetail, type TicketPriority, type TicketStatus,
-} from '../../src/contract/tickets.ts';
+import { attachmentAccept, attachmentProblem, maxCommentLength, ticketPriorities, ticketStatuses, ticketStatusLabels, ticketTypeLabels, uploadMessages, type TicketPriority, type TicketStatus } from '../../src/contract/tickets.ts';
+import type { TicketAttachment, TicketComment, TicketDetail } from '../../src/contract/ticket-schemas.ts';
 import { formatFileSize } from '../../src/format/file-size.ts';
 import type { PaneProps } from '../../src/state/pane-scope.tsx';
 import { sessionStore } from '../../src/state/session-store.ts';

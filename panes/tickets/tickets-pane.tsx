@@ -15,11 +15,8 @@ import {
 } from '../../src/contract/filters.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
-import {
-  staffQueueViews, ticketExportColumnLabels, ticketExportColumns, ticketListSpec, ticketPriorities, ticketQueueViewFilters, ticketQueueViewLabels,
-  ticketQueueViewOf, ticketQueueViews, ticketQueueViewShortcuts, ticketStatuses, ticketStatusLabels, ticketTypeLabels, ticketTypes,
-  type TicketExportColumn, type TicketListItem, type TicketQueueView,
-} from '../../src/contract/tickets.ts';
+import { staffQueueViews, ticketExportColumnLabels, ticketExportColumns, ticketListSpec, ticketPriorities, ticketQueueViewFilters, ticketQueueViewLabels, ticketQueueViewOf, ticketQueueViews, ticketQueueViewShortcuts, ticketStatuses, ticketStatusLabels, ticketTypeLabels, ticketTypes, type TicketExportColumn, type TicketQueueView } from '../../src/contract/tickets.ts';
+import type { TicketListItem } from '../../src/contract/ticket-schemas.ts';
 import { formatShortDate } from '../../src/format/dates.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';

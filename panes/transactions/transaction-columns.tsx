@@ -1,5 +1,6 @@
 // The transactions overview's columns: what each shows and how, which the user may hide or reorder.
-import { displayStatusLabel, displayStatusOf, signedAmount, takesMoneyBack, type TransactionListItem } from '../../src/contract/transactions.ts';
+import { displayStatusLabel, displayStatusOf, signedAmount, takesMoneyBack } from '../../src/contract/transactions.ts';
+import type { TransactionListItem } from '../../src/contract/transaction-schemas.ts';
 import { formatShortDate, formatTime } from '../../src/format/dates.ts';
 import { formatMoney } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';

@@ -4,7 +4,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
 import { listRequestParams, type ListState } from '../../src/contract/filters.ts';
-import type { TransactionExportBody } from '../../src/contract/transactions.ts';
+import type { TransactionExportBody } from '../../src/contract/transaction-schemas.ts';
 
 /**
  * The API path of the transactions a pane lists: a partner's or a business's when the route names one, else the

@@ -25,10 +25,8 @@ import {
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { encodeFilter, encodeOrdering, pageSizes, parseFilter } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
-import {
-  amountInOwnCurrencyMessage, cardFilterOf, defaultTransactionColumns, maskedCardFilter, overviewCurrencies, searchScopeParameter, transactionColumnLabels,
-  transactionColumns, transactionKinds, transactionListSpec, unusedSearchParameter, type TransactionColumn, type TransactionListItem,
-} from '../../src/contract/transactions.ts';
+import { amountInOwnCurrencyMessage, cardFilterOf, defaultTransactionColumns, maskedCardFilter, overviewCurrencies, searchScopeParameter, transactionColumnLabels, transactionColumns, transactionKinds, transactionListSpec, unusedSearchParameter, type TransactionColumn } from '../../src/contract/transactions.ts';
+import type { TransactionListItem } from '../../src/contract/transaction-schemas.ts';
 import { measureDescriptions } from '../../src/contract/dashboard-intervals.ts';
 import { formatShortDate } from '../../src/format/dates.ts';
 import { formatMinorUnits } from '../../src/format/money.ts';

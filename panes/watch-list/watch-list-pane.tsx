@@ -5,9 +5,8 @@ import { useMemo, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
-import {
-  isPositiveWatchStatus, watchEntryStatuses, watchEntryStatusLabels, type WatchEntryStatusName, type WatchListEntry,
-} from '../../src/contract/watch-list.ts';
+import { isPositiveWatchStatus, watchEntryStatuses, watchEntryStatusLabels, type WatchEntryStatusName } from '../../src/contract/watch-list.ts';
+import type { WatchListEntry } from '../../src/contract/watch-list-schemas.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { openBeside } from '../../src/state/workspace-store.ts';

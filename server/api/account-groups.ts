@@ -42,7 +42,7 @@ import {
 } from '../../src/contract/ledger.ts';
 import { ledgerReportBody, remittanceUpdateBody, type Remittance, type TransferDetail } from '../../src/contract/ledger-schemas.ts';
 import type { ParsedListQuery } from '../../src/contract/list-query.ts';
-import type { ReportContext } from '../../src/contract/reports.ts';
+import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
 import {

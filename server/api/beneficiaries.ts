@@ -27,10 +27,8 @@ import { Hono, type Context } from 'hono';
 import {
   alertDecisionBody, beneficiaryBody, beneficiaryStatusBody, beneficiaryUpdateBody, screeningSettingsBody, type BeneficiaryBody,
 } from '../../src/contract/beneficiary-schemas.ts';
-import {
-  approverTwoFactorMessage, beneficiaryListSpec, fourEyesMessage, independentApproverDays, independentApproverMessage, openAlertsMessage, screeningAlertListSpec,
-  type Beneficiary, type BeneficiaryListItem, type ScreeningAlert,
-} from '../../src/contract/beneficiaries.ts';
+import { approverTwoFactorMessage, beneficiaryListSpec, fourEyesMessage, independentApproverDays, independentApproverMessage, openAlertsMessage, screeningAlertListSpec } from '../../src/contract/beneficiaries.ts';
+import type { Beneficiary, BeneficiaryListItem, ScreeningAlert } from '../../src/contract/beneficiary-schemas.ts';
 import { bicProblem, ibanProblem, normaliseIban } from '../../src/contract/iban.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';

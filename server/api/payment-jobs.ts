@@ -29,9 +29,8 @@ import type { FilterClause } from '../../src/contract/list-query.ts';
 import {
   cancelJobBody, cancelRefundBody, expireLinkBody, captureBody, mailPaymentLinkBody, refundBody, voidBody,
 } from '../../src/contract/payment-job-schemas.ts';
-import {
-  maxIdempotencyKeyLength, paymentIdOfTrace, paymentJobListSpec, paymentAuditEvents, paymentJobTabStatuses, type PaymentJobListItem, type PaymentJobTab,
-} from '../../src/contract/payment-jobs.ts';
+import { maxIdempotencyKeyLength, paymentIdOfTrace, paymentJobListSpec, paymentAuditEvents, paymentJobTabStatuses, type PaymentJobTab } from '../../src/contract/payment-jobs.ts';
+import type { PaymentJobListItem } from '../../src/contract/payment-job-schemas.ts';
 import { sqlNow } from '../clock.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';

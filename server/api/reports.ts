@@ -20,7 +20,8 @@
 import { Readable } from 'node:stream';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { reportState, type ReportContext } from '../../src/contract/reports.ts';
+import { reportState } from '../../src/contract/reports.ts';
+import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { queuedReports } from '../db/schema.ts';
 import { contentDisposition } from '../files/content-disposition.ts';
 import { InvalidFileKey } from '../files/file-store.ts';

@@ -51,12 +51,10 @@ import { and, asc, count, desc, eq, inArray, lte, or, sql, type SQL } from 'driz
 import { Hono, type Context } from 'hono';
 import { filterInstant } from '../../src/contract/filters.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
-import type { ReportContext } from '../../src/contract/reports.ts';
+import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { transactionExportBody } from '../../src/contract/transaction-schemas.ts';
-import {
-  amountFilterCurrencyProblem, amountScale, moneyBackKindsSql, maxExportFilters, toMajorUnits, transactionListSpec,
-  type TransactionDetail, type TransactionListItem, type TransactionTotals,
-} from '../../src/contract/transactions.ts';
+import { amountFilterCurrencyProblem, amountScale, moneyBackKindsSql, maxExportFilters, toMajorUnits, transactionListSpec, type TransactionTotals } from '../../src/contract/transactions.ts';
+import type { TransactionDetail, TransactionListItem } from '../../src/contract/transaction-schemas.ts';
 import { encodeOrdering, type FilterClause, type ParsedListQuery, type SortKey } from '../../src/contract/list-query.ts';
 import { openVaultedCard } from '../cards/card-vault.ts';
 import { paymentActionsOf, refundableMinor } from '../../src/contract/payment-jobs.ts';

@@ -7,10 +7,10 @@ import type { BulkContext } from '../../src/contract/bulk-jobs.ts';
 import { paymentJobColumnLabels, paymentJobColumns, paymentJobListSpec, type PaymentJobColumn } from '../../src/contract/payment-jobs.ts';
 import { statusLabelOf } from '../../src/contract/payment-job-labels.ts';
 import { parseListQuery } from '../../src/contract/list-query.ts';
-import type { ReportContext } from '../../src/contract/reports.ts';
+import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { currencyExponent, defaultTransactionColumns, toMajorUnits, transactionColumns } from '../../src/contract/transactions.ts';
 import type { Database, Db } from '../db/client.ts';
-import { auditEvents, businesses, merchants, partners, paymentJobs, queuedReports } from '../db/schema.ts';
+import { auditEvents, businesses, type bulkJobs, merchants, partners, paymentJobs, queuedReports } from '../db/schema.ts';
 import { jobScopeWhere, paymentJobResource, type PaymentJobScope } from '../api/payment-jobs.ts';
 import { filterCondition, picksWhere } from '../api/list-sql.ts';
 import { customerOf } from '../payments/payment-views.ts';
@@ -21,7 +21,6 @@ import { SelectionRefused, type BulkScope } from './areas.ts';
 import { reportFiltersOf, splitReportFilters } from './area-exports.ts';
 import { ticketExportColumns } from '../../src/contract/tickets.ts';
 import { userExportColumns } from '../../src/contract/users.ts';
-import type { BulkJobRow } from './worker.ts';
 
 export const bulkReportIdOf = (jobId: string) => `RPT${jobId.replace(/^BLK/, 'B')}`;
 
@@ -33,6 +32,8 @@ async function titleOf(db: Db, scope: BulkScope): Promise<string> {
 }
 
 /** Queues (once) the job's report and returns its id. */
+type BulkJobRow = typeof bulkJobs.$inferSelect;
+
 export async function exportReportOf(database: Database, principal: Principal, job: BulkJobRow, scope: BulkScope, context: BulkContext & { timeZone: string }): Promise<string> {
   const { db } = database;
   const reportId = bulkReportIdOf(job.id);

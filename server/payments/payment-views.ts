@@ -4,10 +4,8 @@
 // a gateway's records of it would be: they need no bulk rows, cannot drift from the transactions, and are the same on
 // every node. Card data in them is the masked number only.
 import { createHash } from 'node:crypto';
-import {
-  capturableMinor, isCancellableJob, isOpenJob, paymentActionsOf, refundableMinor, traceReferenceOf,
-  type PaymentDetail, type PaymentJobDetail, type PaymentTrace,
-} from '../../src/contract/payment-jobs.ts';
+import { capturableMinor, isCancellableJob, isOpenJob, paymentActionsOf, refundableMinor, traceReferenceOf } from '../../src/contract/payment-jobs.ts';
+import type { PaymentDetail, PaymentJobDetail, PaymentTrace } from '../../src/contract/payment-job-schemas.ts';
 import { statusLabelOf } from '../../src/contract/payment-job-labels.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import { jobMoney, type JobState, type PaymentState, type TransactionRow } from './payment-state.ts';

@@ -9,7 +9,7 @@ import {
   accountKindLabels, camtOnlyForStatementsMessage, entryCategories, entryCategoryLabels, ledgerReportTypes, type EntryCategory, type LedgerReportType, type StatementAccountKind,
 } from '../../src/contract/ledger.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
-import type { ReportContext } from '../../src/contract/reports.ts';
+import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
 import { businessAccountGroups, ledgerEntries, ledgerTransfers, merchantAccountGroups, settlementBatches } from '../db/schema.ts';

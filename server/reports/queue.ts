@@ -3,7 +3,8 @@
 // its lease lapsed or its holder's presence lock is gone (the node died: see presence.ts). Every statement is short: nothing
 // holds a transaction open while a file is written (PGlite has one connection, shared with the API).
 import { and, asc, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import { maxReportAttempts, reportExpiryMs, reportState, type QueuedReport, type ReportContext } from '../../src/contract/reports.ts';
+import { maxReportAttempts, reportExpiryMs, reportState } from '../../src/contract/reports.ts';
+import type { QueuedReport, ReportContext } from '../../src/contract/report-schemas.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
 import { queuedReports, users } from '../db/schema.ts';

@@ -32,7 +32,7 @@ import {
   scheduledExportDateMessage, scheduleReportLabel, type ScheduleTiming, transactionsScheduleContextMessage,
 } from '../../src/contract/report-schedules.ts';
 import type { ReportSchedule, ReportScheduleBody, StatementScheduleBody, TransactionsScheduleBody } from '../../src/contract/report-schedule-schemas.ts';
-import type { ReportContext } from '../../src/contract/reports.ts';
+import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { maxExportFilters, transactionListSpec } from '../../src/contract/transactions.ts';
 import type { Database, Db } from '../db/client.ts';
 import { businessAccountGroups, merchantAccountGroups, queuedReports, reportScheduleRuns, reportSchedules, users } from '../db/schema.ts';

@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { parseListQuery } from '../../src/contract/list-query.ts';
-import type { ReportContext } from '../../src/contract/reports.ts';
+import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { transactionColumns, transactionListSpec, type TransactionColumn } from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
 import { loadPrincipal } from '../policy/principal.ts';

@@ -58,6 +58,3 @@ export const screeningAlertListSpec: ListQuerySpec = {
   defaultSort: [{ field: 'created', descending: true }],
 };
 
-export type {
-  Beneficiary, BeneficiaryApproval, BeneficiaryApprovalList, BeneficiaryBody, BeneficiaryListItem, ScreeningAlert,
-} from './beneficiary-schemas.ts';

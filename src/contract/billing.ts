@@ -72,4 +72,3 @@ export const businessInvoiceListSpec: ListQuerySpec = {
   defaultSort: [{ field: 'number', descending: true }],
 };
 
-export type { BillingPreview, Invoice, InvoiceList, InvoiceListItem } from './billing-schemas.ts';

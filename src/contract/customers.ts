@@ -26,7 +26,6 @@ export const customerListSpec: ListQuerySpec = {
   defaultSort: [{ field: 'name', descending: false }],
 };
 
-export type { Customer, CustomerBody, CustomerDataItem, CustomerListItem } from './customer-schemas.ts';
 
 // ── adding and changing a customer: the checks the form and the server share (spec's generic templates) ──
 export const customerReferencePattern = /^[A-Za-z0-9_.-]{1,64}$/;

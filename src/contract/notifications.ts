@@ -2,7 +2,6 @@
 // and the content format: JSON text of paragraph and list blocks, rendered as text, never as markup. The answers'
 // schemas (arktype) are in notification-schemas.ts; the content is parsed here without arktype, so a notification
 // opened from a deep link does not load it on the main thread (a test holds this parser to the schema).
-export type { UserNotificationDetail, UserNotificationList, UserNotificationSummary } from './notification-schemas.ts';
 
 // Authoring: the workflow's statuses, who may read, limits (the schemas are in notification-schemas.ts).
 export const notificationStatuses = ['draft', 'readyForPublication', 'published', 'unpublished'] as const;
@@ -20,7 +19,6 @@ export const notificationStatusTransitions: Record<NotificationStatusValue, read
 export const notificationViewRestrictions = ['allUsers', 'internalUsers'] as const;
 export const maxNotificationTitleLength = 200;
 export const maxNotificationContentLength = 100_000;
-export type { AuthoredNotification } from './notification-schemas.ts';
 
 export type NotificationInline = { text: string; bold?: boolean; italic?: boolean; href?: string };
 export type NotificationBlock =

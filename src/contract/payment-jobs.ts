@@ -167,4 +167,3 @@ export const paymentAuditEvents = [
 ] as const;
 export type PaymentAuditEvent = (typeof paymentAuditEvents)[number];
 
-export type { PaymentJobDetail, PaymentJobListItem, PaymentTrace, PaymentDetail } from './payment-job-schemas.ts';

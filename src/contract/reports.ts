@@ -13,7 +13,6 @@ export const maxReportAttempts = 3;
 
 // The queue's answers' schemas (arktype) live in report-schemas.ts, so the queue's screen does not load arktype
 // on the main thread (answers are checked in the validation worker).
-export type { QueuedReport, ReportContext } from './report-schemas.ts';
 
 /** Expired when its expiry is in the past; with no explicit expiry, 14 days after generation. */
 export function reportState(report: { status: ReportStatus; generatedAt: string | null; expirationDateTime: string | null }, now: Date): ReportState {

@@ -87,7 +87,6 @@ export const ticketListSpec: ListQuerySpec = {
   sortStyle: 'ordering',
 };
 
-export type { TicketAttachment, TicketBody, TicketComment, TicketCommentBody, TicketCommentUpdateBody, TicketDetail, TicketListItem, TicketUpdateBody } from './ticket-schemas.ts';
 
 /** Columns of a tickets export (bulk 'export', My report queue); the overview's column ids where they match. */
 export const ticketExportColumns = [

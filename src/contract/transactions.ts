@@ -177,4 +177,3 @@ export const maxExportFilters = 20;
 
 // The answers' and the export body's schemas (arktype) live in transaction-schemas.ts, so a screen that needs only
 // the constants above does not build them on the main thread (answers are checked in the validation worker).
-export type { TransactionDetail, TransactionExportBody, TransactionListItem } from './transaction-schemas.ts';

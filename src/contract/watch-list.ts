@@ -60,4 +60,3 @@ export function watchSignalText(signal: WatchSignal, value: number, threshold: n
   }
 }
 
-export type { WatchListEntry } from './watch-list-schemas.ts';

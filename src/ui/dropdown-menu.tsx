@@ -1,16 +1,8 @@
 // A menu button: role=menu with menuitems, arrow keys and typeahead; Escape or an outside click closes it
 // and focus returns to the button. Items are links or actions. The popup (floating-ui) loads on first open,
 // so the header costs a button until someone uses it.
+import type { MenuItem } from './menu-item.ts';
 import { type KeyboardEvent, lazy, type ReactNode, Suspense, useId, useRef, useState } from 'react';
-
-export type MenuItem = {
-  id: string;
-  label: string;
-  /** a link: rendered as an anchor (the shell's link handling navigates the pane) */
-  href?: string;
-  onSelect?: () => void;
-  shortcut?: readonly (readonly string[])[];
-};
 
 export type DropdownMenuProps = {
   /** the button's accessible name (visually hidden text, so the name and the content never disagree) */

@@ -5,7 +5,7 @@ import {
   useInteractions, useListItem, useListNavigation, useRole, useTypeahead,
 } from '@floating-ui/react';
 import { useRef, useState } from 'react';
-import type { MenuItem } from './dropdown-menu.tsx';
+import type { MenuItem } from './menu-item.ts';
 import { ShortcutKeys } from './shortcut-keys.tsx';
 
 type ItemProps = ReturnType<typeof useInteractions>['getItemProps'];

@@ -11,7 +11,7 @@ import { WatchEntryPane } from '../../panes/watch-list/watch-entry-pane.tsx';
 import { rolePermissions } from '../../server/policy/role-permissions.ts';
 import type { RoleName } from '../../src/contract/permissions.ts';
 import type { UserDetail } from '../../src/contract/user-schemas.ts';
-import type { WatchListEntry } from '../../src/contract/watch-list.ts';
+import type { WatchListEntry } from '../../src/contract/watch-list-schemas.ts';
 import { PaneScopeContext } from '../../src/state/pane-scope.tsx';
 import { workspaceStore } from '../../src/state/workspace-store.ts';
 import { createServices, fakeApi, renderWithServices, resetStores, signIn } from '../app/support.tsx';

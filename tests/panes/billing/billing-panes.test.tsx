@@ -9,7 +9,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BillingPane } from '../../../panes/billing/billing-pane.tsx';
 import { InvoiceDetailPane, minorUnitsOf } from '../../../panes/billing/invoice-detail-pane.tsx';
 import { ApiError } from '../../../src/api/api-error.ts';
-import { previousMonthOf, type Invoice, type InvoiceListItem } from '../../../src/contract/billing.ts';
+import { previousMonthOf } from '../../../src/contract/billing.ts';
+import type { Invoice, InvoiceListItem } from '../../../src/contract/billing-schemas.ts';
 import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const callsOf = (fn: unknown) => (fn as { mock: { calls: unknown[][] } }).mock.calls;

@@ -5,7 +5,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, type Mock } from 'vitest';
 import type { BulkJob } from '../../../src/contract/bulk-jobs.ts';
-import type { PaymentJobListItem } from '../../../src/contract/payment-jobs.ts';
+import type { PaymentJobListItem } from '../../../src/contract/payment-job-schemas.ts';
 import { PaymentJobsPane } from '../../../panes/payment-jobs/payment-jobs-pane.tsx';
 import { BulkJobPane } from '../../../panes/bulk-jobs/bulk-job-pane.tsx';
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';

@@ -12,7 +12,7 @@ import { isAvailable } from '../../../commands/registry.ts';
 import { CustomerDetailPane } from '../../../panes/customers/customer-detail-pane.tsx';
 import { customerBodyOf, customerDraftOf, customerDraftProblems, emptyCustomerDraft } from '../../../panes/customers/customer-form.tsx';
 import { CustomersPane } from '../../../panes/customers/customers-pane.tsx';
-import type { Customer } from '../../../src/contract/customers.ts';
+import type { Customer } from '../../../src/contract/customer-schemas.ts';
 import type { PaneCapability } from '../../../src/state/workspace-store.ts';
 import { baseContext, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { isAvailable } from '../../../commands/registry.ts';
 import { CustomersPane, customerListScopeOf } from '../../../panes/customers/customers-pane.tsx';
 import { customerListPath } from '../../../panes/customers/customer-queries.ts';
-import type { CustomerListItem } from '../../../src/contract/customers.ts';
+import type { CustomerListItem } from '../../../src/contract/customer-schemas.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';
 import { baseContext, createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';

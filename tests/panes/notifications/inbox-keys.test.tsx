@@ -11,7 +11,7 @@ import { isAvailable } from '../../../commands/registry.ts';
 import { UserNotificationPane } from '../../../panes/notifications/user-notification-pane.tsx';
 import { UserNotificationsPane } from '../../../panes/notifications/user-notifications-pane.tsx';
 import { inboxFocus } from '../../../panes/notifications/inbox-focus.ts';
-import type { UserNotificationList } from '../../../src/contract/notifications.ts';
+import type { UserNotificationList } from '../../../src/contract/notification-schemas.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { sendPaneRequest, workspaceStore } from '../../../src/state/workspace-store.ts';
 import { baseContext, createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { notificationQueries } from '../../../src/api/notification-queries.ts';
-import type { UserNotificationDetail, UserNotificationList } from '../../../src/contract/notifications.ts';
+import type { UserNotificationDetail, UserNotificationList } from '../../../src/contract/notification-schemas.ts';
 import { UserNotificationPane } from '../../../panes/notifications/user-notification-pane.tsx';
 import { UserNotificationsPane } from '../../../panes/notifications/user-notifications-pane.tsx';
 import { createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';

@@ -4,7 +4,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PaymentDetail, PaymentJobDetail } from '../../../src/contract/payment-jobs.ts';
+import type { PaymentDetail, PaymentJobDetail } from '../../../src/contract/payment-job-schemas.ts';
 import { CancelJobDialog, RefundDialog } from '../../../panes/payment-jobs/payment-action-dialogs.tsx';
 import { PaymentJobDetailPane } from '../../../panes/payment-jobs/payment-job-detail-pane.tsx';
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';

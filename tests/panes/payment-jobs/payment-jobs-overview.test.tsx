@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ContextSelections } from '../../../src/contract/context.ts';
 import { statusLabelOf } from '../../../src/contract/payment-job-labels.ts';
-import type { PaymentJobListItem } from '../../../src/contract/payment-jobs.ts';
+import type { PaymentJobListItem } from '../../../src/contract/payment-job-schemas.ts';
 import { PaymentJobsPane } from '../../../panes/payment-jobs/payment-jobs-pane.tsx';
 import { StatusChip } from '../../../panes/payment-jobs/payment-job-format.tsx';
 import { render } from '@testing-library/react';

@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BulkJob } from '../../../src/contract/bulk-jobs.ts';
-import type { PaymentJobListItem } from '../../../src/contract/payment-jobs.ts';
+import type { PaymentJobListItem } from '../../../src/contract/payment-job-schemas.ts';
 import { PaymentJobsPane, searchFilters } from '../../../panes/payment-jobs/payment-jobs-pane.tsx';
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 

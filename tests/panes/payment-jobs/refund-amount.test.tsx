@@ -4,7 +4,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { PaymentDetail } from '../../../src/contract/payment-jobs.ts';
+import type { PaymentDetail } from '../../../src/contract/payment-job-schemas.ts';
 import { normaliseAmountText, parseAmountInput, RefundDialog } from '../../../panes/payment-jobs/payment-action-dialogs.tsx';
 
 const payment = (overrides: Partial<PaymentDetail> = {}): PaymentDetail => ({

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Router, useSearch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { approvalQueueParams, approvalQueueViewOf, BeneficiaryApprovalsPane, businessIdsOf } from '../../../panes/beneficiaries/beneficiary-approvals-pane.tsx';
-import type { BeneficiaryApproval, BeneficiaryApprovalList } from '../../../src/contract/beneficiaries.ts';
+import type { BeneficiaryApproval, BeneficiaryApprovalList } from '../../../src/contract/beneficiary-schemas.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';
 import { createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';

@@ -10,9 +10,10 @@ import { ScreeningAlertsPane } from '../../../panes/beneficiaries/screening-aler
 import { CustomerDetailPane } from '../../../panes/customers/customer-detail-pane.tsx';
 import { WatchEntryPane } from '../../../panes/watch-list/watch-entry-pane.tsx';
 import { WatchListPane } from '../../../panes/watch-list/watch-list-pane.tsx';
-import { askBusinessOwnerMessage, type Beneficiary } from '../../../src/contract/beneficiaries.ts';
-import type { Customer } from '../../../src/contract/customers.ts';
-import type { WatchListEntry } from '../../../src/contract/watch-list.ts';
+import { askBusinessOwnerMessage } from '../../../src/contract/beneficiaries.ts';
+import type { Beneficiary } from '../../../src/contract/beneficiary-schemas.ts';
+import type { Customer } from '../../../src/contract/customer-schemas.ts';
+import type { WatchListEntry } from '../../../src/contract/watch-list-schemas.ts';
 import { formatDateTime } from '../../../src/format/dates.ts';
 import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 

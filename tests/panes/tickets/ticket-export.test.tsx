@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, type Mock } from 'vitest';
 import type { BulkJob } from '../../../src/contract/bulk-jobs.ts';
-import type { TicketListItem } from '../../../src/contract/tickets.ts';
+import type { TicketListItem } from '../../../src/contract/ticket-schemas.ts';
 import { TicketsPane, visibleTicketExportColumns } from '../../../panes/tickets/tickets-pane.tsx';
 import { toastStore } from '../../../src/state/toast-store.ts';
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { NewTicketPane, typeFromSearch } from '../../../panes/tickets/new-ticket-pane.tsx';
 import { TicketDetailPane } from '../../../panes/tickets/ticket-detail-pane.tsx';
-import type { TicketComment, TicketDetail } from '../../../src/contract/tickets.ts';
+import type { TicketComment, TicketDetail } from '../../../src/contract/ticket-schemas.ts';
 import { uploadMessages } from '../../../src/contract/tickets.ts';
 import { requestOfTicket } from '../../../src/state/ticket-requests.ts';
 import { toastStore } from '../../../src/state/toast-store.ts';

@@ -4,7 +4,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { TicketListItem } from '../../../src/contract/tickets.ts';
+import type { TicketListItem } from '../../../src/contract/ticket-schemas.ts';
 import { TicketsPane, rememberedTicketScope } from '../../../panes/tickets/tickets-pane.tsx';
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 

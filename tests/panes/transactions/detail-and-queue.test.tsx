@@ -3,8 +3,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
-import type { QueuedReport } from '../../../src/contract/reports.ts';
-import type { TransactionDetail } from '../../../src/contract/transactions.ts';
+import type { QueuedReport } from '../../../src/contract/report-schemas.ts';
+import type { TransactionDetail } from '../../../src/contract/transaction-schemas.ts';
 import { toastStore } from '../../../src/state/toast-store.ts';
 import { TransactionDetailPane } from '../../../panes/transactions/transaction-detail-pane.tsx';
 import { describeFilters, ReportQueuePane } from '../../../panes/reporting-overview/report-queue-pane.tsx';

@@ -12,7 +12,7 @@ import { scheduleTransactionsExportCommand } from '../../../commands/reporting/s
 import { useAppServices } from '../../../src/app/app-services.tsx';
 import { useShortcutBinder } from '../../../src/app/shortcut-binder.ts';
 import type { ReportSchedule } from '../../../src/contract/report-schedule-schemas.ts';
-import type { TransactionListItem } from '../../../src/contract/transactions.ts';
+import type { TransactionListItem } from '../../../src/contract/transaction-schemas.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { toastStore } from '../../../src/state/toast-store.ts';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';

@@ -4,8 +4,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PaymentDetail, PaymentJobDetail } from '../../../src/contract/payment-jobs.ts';
-import type { TransactionDetail } from '../../../src/contract/transactions.ts';
+import type { PaymentDetail, PaymentJobDetail } from '../../../src/contract/payment-job-schemas.ts';
+import type { TransactionDetail } from '../../../src/contract/transaction-schemas.ts';
 import { useAppServices } from '../../../src/app/app-services.tsx';
 import { useShortcutBinder } from '../../../src/app/shortcut-binder.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';

@@ -9,7 +9,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import { useAppServices } from '../../../src/app/app-services.tsx';
 import { useShortcutBinder } from '../../../src/app/shortcut-binder.ts';
 import type { BulkJob } from '../../../src/contract/bulk-jobs.ts';
-import type { TransactionListItem } from '../../../src/contract/transactions.ts';
+import type { TransactionListItem } from '../../../src/contract/transaction-schemas.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { toastStore } from '../../../src/state/toast-store.ts';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';

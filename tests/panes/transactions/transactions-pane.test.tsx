@@ -9,7 +9,7 @@ import { useAppServices } from '../../../src/app/app-services.tsx';
 import { useShortcutBinder } from '../../../src/app/shortcut-binder.ts';
 import { ApiError } from '../../../src/api/api-error.ts';
 import type { StoredPreset } from '../../../src/contract/filter-presets.ts';
-import type { TransactionListItem } from '../../../src/contract/transactions.ts';
+import type { TransactionListItem } from '../../../src/contract/transaction-schemas.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { toastStore } from '../../../src/state/toast-store.ts';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';
