@@ -31,7 +31,7 @@ import { approverTwoFactorMessage, beneficiaryListSpec, fourEyesMessage, indepen
 import type { Beneficiary, BeneficiaryListItem, ScreeningAlert } from '../../src/contract/beneficiary-schemas.ts';
 import { bicProblem, ibanProblem, normaliseIban } from '../../src/contract/iban.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbWriter } from '../db/client.ts';
 import { now } from '../clock.ts';
 import { auditEvents, beneficiaries, businesses, riskSettings, screeningAlerts, screeningListEntries, userInvitations, userRoles, users } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
@@ -46,7 +46,6 @@ import { filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValued
 
 const b = beneficiaries;
 const a = screeningAlerts;
-type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const beneficiaryResource: ListResource = {
   spec: beneficiaryListSpec,
@@ -94,7 +93,7 @@ function checkBody(body: BeneficiaryBody): { iban: string; bic: string } {
   return { iban: normaliseIban(body.iban), bic: body.bic.trim().toUpperCase() };
 }
 
-async function alertsOf(reader: Writer, where: SQL | undefined, order: SQL[], limit = 500, offset = 0): Promise<ScreeningAlert[]> {
+async function alertsOf(reader: DbWriter, where: SQL | undefined, order: SQL[], limit = 500, offset = 0): Promise<ScreeningAlert[]> {
   const rows = await reader.select({ alert: a, entry: screeningListEntries, beneficiary: b, businessName: businesses.name }).from(a)
     .innerJoin(screeningListEntries, eq(screeningListEntries.id, a.entryId))
     .innerJoin(b, eq(b.id, a.beneficiaryId))
@@ -113,7 +112,7 @@ async function alertsOf(reader: Writer, where: SQL | undefined, order: SQL[], li
   }));
 }
 
-async function userNames(reader: Writer, ids: string[]): Promise<Map<string, string>> {
+async function userNames(reader: DbWriter, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await reader.select({ id: users.id, givenName: users.givenName, familyName: users.familyName }).from(users).where(inArray(users.id, ids));
   return new Map(rows.map((row) => [row.id, `${row.givenName} ${row.familyName}`]));
@@ -139,17 +138,17 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
     return { businessId: resolved.business.id, permissions: resolved.permissions };
   }
 
-  async function findBeneficiary(reader: Writer, businessId: string, id: string): Promise<BeneficiaryRow> {
+  async function findBeneficiary(reader: DbWriter, businessId: string, id: string): Promise<BeneficiaryRow> {
     if (!idPattern.test(id)) throw notFound();
     const [row] = await reader.select().from(b).where(and(eq(b.id, id), eq(b.businessId, businessId)));
     if (!row) throw notFound();
     return row;
   }
 
-  const audit = (tx: Writer, c: Context<AppEnv>, event: string, businessId: string | null, metaData: Record<string, unknown>) =>
+  const audit = (tx: DbWriter, c: Context<AppEnv>, event: string, businessId: string | null, metaData: Record<string, unknown>) =>
     tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: now(), businessId, metaData });
 
-  async function blockingAlerts(reader: Writer, id: string): Promise<number> {
+  async function blockingAlerts(reader: DbWriter, id: string): Promise<number> {
     const [row] = await reader.select({ value: count() }).from(a).where(and(eq(a.beneficiaryId, id), inArray(a.status, ['open', 'confirmed'])));
     return Number(row?.value ?? 0);
   }
@@ -159,7 +158,7 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
    * new or a pending account), or access they gave an existing account to this business (invited again, or roles
    * added). Such an approver may be the same person under a second account, so is not a second pair of eyes.
    */
-  async function invitedByAuthor(reader: Writer, row: BeneficiaryRow, approverId: string): Promise<boolean> {
+  async function invitedByAuthor(reader: DbWriter, row: BeneficiaryRow, approverId: string): Promise<boolean> {
     const authors = [...new Set([row.createdBy, row.lastChangedBy])];
     const since = new Date(now().getTime() - independentApproverDays * 86_400_000);
     const [invitation] = await reader.select({ id: userInvitations.id }).from(userInvitations)
@@ -182,7 +181,7 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
    * Why the caller may not approve it now, or null. The record's own state first (four eyes, alerts: 422), then
    * whether the caller is an independent second person signed in with two-factor (403).
    */
-  async function approvalRefusal(reader: Writer, row: BeneficiaryRow, principal: Principal, permissions: Set<PermissionName>, amr: readonly string[]): Promise<Refusal | null> {
+  async function approvalRefusal(reader: DbWriter, row: BeneficiaryRow, principal: Principal, permissions: Set<PermissionName>, amr: readonly string[]): Promise<Refusal | null> {
     if (!permissions.has('Mapi.Beneficiary.Approve')) return { status: 403, message: 'You do not have the correct permissions.' };
     if (row.createdBy === principal.userId || row.lastChangedBy === principal.userId) return { status: 422, message: fourEyesMessage };
     if (await blockingAlerts(reader, row.id) > 0) return { status: 422, message: openAlertsMessage };
@@ -192,7 +191,7 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
   }
 
   /** Every owner of the business is told of an approval (a second account of one owner cannot approve unseen). */
-  async function tellOwnersOfApproval(tx: Writer, row: BeneficiaryRow, approver: Principal): Promise<number> {
+  async function tellOwnersOfApproval(tx: DbWriter, row: BeneficiaryRow, approver: Principal): Promise<number> {
     const [business] = await tx.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, row.businessId));
     const owners = await tx.selectDistinct({ email: users.email }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId))
       .where(and(eq(userRoles.role, 'Owner'), eq(userRoles.level, 'business'), eq(userRoles.businessId, row.businessId)));

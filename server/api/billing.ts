@@ -31,7 +31,6 @@ import type { FilterClause, ListQuerySpec } from '../../src/contract/list-query.
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { draftInvoices, issueBillingRun, newBillingId, takeNumbers } from '../billing/billing-run.ts';
 import { ensureInvoicePdf, invoicePdfName, type InvoiceDocument } from '../billing/invoice-pdf.ts';
-import type { Db } from '../db/client.ts';
 import { creditNotePostingId, invoicePaymentPostingId, postCreditNote, postInvoicePayment } from '../ledger/invoice-postings.ts';
 import { monthEnvelope } from '../ledger/periods.ts';
 import { auditEvents, billingRuns, businesses, invoices, users } from '../db/schema.ts';
@@ -41,12 +40,12 @@ import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { ApiError, conflict, forbidden, notFound } from './errors.ts';
 import { assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
+import type { DbWriter } from '../db/client.ts';
 
 const i = invoices;
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const billingPermission: PermissionName = 'Billing.Invoices.Create';
 const businessReadPermission: PermissionName = 'Mapi.MerchantAccountPricingPlan.Read';
-type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 type InvoiceRow = typeof invoices.$inferSelect;
 
 /** issued / overdue are one stored status split by the due date; credit notes are never overdue. */
@@ -113,7 +112,7 @@ export function billingRoutes({ database, files }: Deps) {
   const routes = new Hono<AppEnv>();
   const selectInvoices = () => db.select({ invoice: i, businessName: businesses.name }).from(i).innerJoin(businesses, eq(businesses.id, i.businessId));
 
-  async function invoiceOf(reader: Writer, id: string, businessId?: string, lock = false): Promise<{ invoice: InvoiceRow; businessName: string }> {
+  async function invoiceOf(reader: DbWriter, id: string, businessId?: string, lock = false): Promise<{ invoice: InvoiceRow; businessName: string }> {
     if (!idPattern.test(id)) throw notFound();
     const query = reader.select({ invoice: i, businessName: businesses.name }).from(i).innerJoin(businesses, eq(businesses.id, i.businessId))
       .where(and(eq(i.id, id), businessId ? eq(i.businessId, businessId) : undefined));
@@ -127,7 +126,7 @@ export function billingRoutes({ database, files }: Deps) {
     return { ...row.invoice, businessName: row.businessName, creditedInvoiceNumber: credited?.number ?? null };
   }
 
-  async function creditedSoFar(reader: Writer, invoiceId: string): Promise<{ total: number; notes: InvoiceRow[] }> {
+  async function creditedSoFar(reader: DbWriter, invoiceId: string): Promise<{ total: number; notes: InvoiceRow[] }> {
     const notes = await reader.select().from(i).where(eq(i.creditedInvoiceId, invoiceId)).orderBy(i.number);
     return { total: notes.reduce((sum, note) => sum - note.totalMinor, 0), notes };
   }
@@ -173,7 +172,7 @@ export function billingRoutes({ database, files }: Deps) {
     await Promise.all([worker(), worker(), worker()]);
   }
 
-  const audit = (tx: Writer, c: Context<AppEnv>, event: string, businessId: string | null, metaData: Record<string, unknown>) =>
+  const audit = (tx: DbWriter, c: Context<AppEnv>, event: string, businessId: string | null, metaData: Record<string, unknown>) =>
     tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), businessId, merchantId: null, metaData });
 
   // ── runs ──

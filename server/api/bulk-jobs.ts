@@ -30,7 +30,7 @@ import { contentDisposition } from '../files/content-disposition.ts';
 import { actionPermission, areaRunner, readPermission, scopeOf, SelectionRefused, ticketScopeOf } from '../bulk/areas.ts';
 import { ticketExportCount, userExportCount } from '../bulk/area-exports.ts';
 import { grantedScope } from './transactions.ts';
-import { bulkResultCsv, bulkResultKey } from '../bulk/worker.ts';
+import { bulkResultCsv } from '../bulk/worker.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
 import { ApiError, badRequest, notFound } from './errors.ts';
 import { sqlNow } from '../clock.ts';

@@ -30,7 +30,6 @@ import type { Customer, CustomerBody, CustomerDataItem, CustomerListItem } from 
 import { countryCodes } from '../../src/contract/enumerations.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
-import type { Db } from '../db/client.ts';
 import { auditEvents, businesses, cardVault, customerData, customers, merchants, type CustomerAddress } from '../db/schema.ts';
 import { resolveContext, resolvePartner } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
@@ -38,6 +37,7 @@ import { ApiError, badRequest, conflict, notFound } from './errors.ts';
 import {
   assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource,
 } from './list-sql.ts';
+import type { DbWriter } from '../db/client.ts';
 
 const c$ = customers;
 
@@ -124,10 +124,9 @@ function assertCustomerEdit(body: CustomerBody): void {
 
 const cleanAddress = (address: CustomerAddressBody | null | undefined): CustomerAddress | null => (address ? { ...address } : null);
 
-type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Erases the saved cards' vault rows of these data items (the caller deletes the items). */
-async function eraseVaultRows(tx: Writer, items: { kind: string; value: Record<string, unknown>; merchantId: string }[]): Promise<number> {
+async function eraseVaultRows(tx: DbWriter, items: { kind: string; value: Record<string, unknown>; merchantId: string }[]): Promise<number> {
   const tokens = items.filter((item) => item.kind === 'savedCard' && typeof item.value.cardToken === 'string')
     .map((item) => ({ token: item.value.cardToken as string, merchantId: item.merchantId }));
   let erased = 0;
@@ -152,7 +151,7 @@ export function customerRoutes({ database }: Deps) {
     return { businessId: resolved.business.id, merchantId: resolved.merchant.id };
   }
 
-  async function findCustomer(reader: Writer, merchantId: string, id: string): Promise<CustomerRow> {
+  async function findCustomer(reader: DbWriter, merchantId: string, id: string): Promise<CustomerRow> {
     if (!idPattern.test(id)) throw notFound();
     const [row] = await reader.select().from(c$).where(and(eq(c$.id, id), eq(c$.merchantId, merchantId)));
     if (!row) throw notFound();
@@ -164,7 +163,7 @@ export function customerRoutes({ database }: Deps) {
     return Number(row?.value ?? 0);
   }
 
-  const audit = (tx: Writer, c: Context<AppEnv>, event: string, scope: { businessId: string; merchantId: string }, metaData: Record<string, unknown>) =>
+  const audit = (tx: DbWriter, c: Context<AppEnv>, event: string, scope: { businessId: string; merchantId: string }, metaData: Record<string, unknown>) =>
     tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), ...scope, metaData });
 
   /** One page of the list within a condition on the customers (their merchant, business or partner's businesses). */

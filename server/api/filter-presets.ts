@@ -20,17 +20,16 @@ import { Hono, type Context } from 'hono';
 import {
   businessPresetBody, personalPresetBody, presetPagePattern, presetUpdateBody, type StoredPreset,
 } from '../../src/contract/filter-presets.ts';
-import type { Database } from '../db/client.ts';
 import { auditEvents, filterPresets, users } from '../db/schema.ts';
 import { isInternal, resolveContext, type Principal } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody } from './env.ts';
 import { badRequest, conflict, forbidden, notFound } from './errors.ts';
+import type { DbWriter } from '../db/client.ts';
 
 const p = filterPresets;
 const idPattern = /^FP[0-9A-F]{16}$/;
 const newId = () => `FP${randomBytes(8).toString('hex').toUpperCase()}`;
 type Row = typeof filterPresets.$inferSelect;
-type Tx = Parameters<Parameters<Database['db']['transaction']>[0]>[0];
 
 const isTechnicalAdmin = (principal: Principal) => principal.rootRoles.includes('TechnicalAdmin');
 const isBusinessOwner = (principal: Principal, businessId: string) =>
@@ -89,14 +88,14 @@ export function filterPresetRoutes({ database }: Deps) {
     }));
   }
 
-  const audit = (tx: Tx, principal: Principal, event: string, row: Pick<Row, 'id' | 'page' | 'name' | 'sharing' | 'businessId' | 'role' | 'version'>) =>
+  const audit = (tx: DbWriter, principal: Principal, event: string, row: Pick<Row, 'id' | 'page' | 'name' | 'sharing' | 'businessId' | 'role' | 'version'>) =>
     tx.insert(auditEvents).values({
       userId: principal.userId, event, dateTimeUtc: new Date(), businessId: row.businessId,
       metaData: { presetId: row.id, page: row.page, name: row.name, sharing: row.sharing, role: row.role, version: row.version },
     });
 
   /** One default per page and business: setting one clears the others (same transaction). */
-  async function clearDefault(tx: Tx, page: string, businessId: string, except: string | null) {
+  async function clearDefault(tx: DbWriter, page: string, businessId: string, except: string | null) {
     await tx.update(p).set({ isDefault: false, version: sql`${p.version} + 1`, updatedUtc: new Date() })
       .where(and(eq(p.page, page), eq(p.businessId, businessId), eq(p.isDefault, true), except ? sql`${p.id} <> ${except}` : undefined));
   }
@@ -179,7 +178,7 @@ export function filterPresetRoutes({ database }: Deps) {
     if (!row || !(await visible(principal, row))) throw notFound();
     if (!mayEdit(principal, row)) throw forbidden();
   }
-  async function lockedRow(tx: Tx, id: string): Promise<Row> {
+  async function lockedRow(tx: DbWriter, id: string): Promise<Row> {
     const [row] = await tx.select().from(p).where(eq(p.id, id)).for('update');
     if (!row) throw notFound();
     return row;

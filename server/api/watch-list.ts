@@ -27,7 +27,7 @@ import { type AppEnv, type Deps, readBody } from './env.ts';
 import { ApiError, conflict, forbidden, notFound } from './errors.ts';
 import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
 import { nextTicketId } from './ticket-replies.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbWriter } from '../db/client.ts';
 
 const w = watchListEntries;
 
@@ -90,7 +90,7 @@ export function watchListRoutes({ database }: Deps) {
     return row;
   }
 
-  const audit = (tx: typeof db | Parameters<Parameters<typeof db.transaction>[0]>[0], c: Context<AppEnv>, event: string, row: EntryRow, metaData: Record<string, unknown>) =>
+  const audit = (tx: DbWriter, c: Context<AppEnv>, event: string, row: EntryRow, metaData: Record<string, unknown>) =>
     tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), businessId: row.entry.businessId, merchantId: row.entry.merchantId, metaData });
 
   routes.get('/account-watch-list', async (c) => {

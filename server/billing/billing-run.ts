@@ -22,7 +22,7 @@ import {
 } from '../db/schema.ts';
 import { postMonthlyMinimums, proratedMonthlyMinimum } from '../ledger/close-batches.ts';
 import { businessTimeZones, defaultBusinessTimeZone, monthBoundsIn, monthEnvelope } from '../ledger/periods.ts';
-import type { StatsWriter } from '../stats/record-transaction.ts';
+import type { DbWriter } from '../db/client.ts';
 
 export type DraftInvoice = {
   businessId: string;
@@ -67,7 +67,7 @@ const feeTakenFrom = sql<string | null>`(SELECT fa.kind FROM ledger_postings fp
  * and the monthly minimum top-ups. A net-settled payment's fee was deducted from the payout (trading −F) and is
  * never invoiced again; its sales are not listed either.
  */
-export async function draftInvoices(reader: StatsWriter, month: string): Promise<DraftInvoice[]> {
+export async function draftInvoices(reader: DbWriter, month: string): Promise<DraftInvoice[]> {
   // The month of each business is its own (its time zone, ledger/periods.ts): read within the widest month any zone
   // has, then cut exactly at the business's midnights.
   const { start, end } = monthEnvelope(month);
@@ -180,7 +180,7 @@ export async function draftInvoices(reader: StatsWriter, month: string): Promise
  * Takes `count` consecutive numbers of a series in the caller's transaction: the counter row stays locked until it
  * commits, so concurrent issuers queue and a rolled-back one gives its numbers back (no gaps, no repeats).
  */
-export async function takeNumbers(writer: StatsWriter, series: string, year: number, count: number): Promise<string[]> {
+export async function takeNumbers(writer: DbWriter, series: string, year: number, count: number): Promise<string[]> {
   if (count === 0) return [];
   await writer.insert(invoiceCounters).values({ series, year, last: 0 }).onConflictDoNothing();
   const [row] = await writer.update(invoiceCounters).set({ last: sql`${invoiceCounters.last} + ${count}` })
@@ -195,7 +195,7 @@ export type IssuedRun = { run: typeof billingRuns.$inferSelect; issued: (typeof 
  * Issues the month's invoices in the caller's transaction; null when the month has a run already (the unique month
  * refuses the second, also when two start together: the later insert waits for the first to commit).
  */
-export async function issueBillingRun(writer: StatsWriter, month: string, userId: string, now: Date, newId: (prefix: string) => string = newBillingId): Promise<IssuedRun | null> {
+export async function issueBillingRun(writer: DbWriter, month: string, userId: string, now: Date, newId: (prefix: string) => string = newBillingId): Promise<IssuedRun | null> {
   const [run] = await writer.insert(billingRuns).values({ id: newId('BR'), month, createdBy: userId, createdUtc: now, invoiceCount: 0 })
     .onConflictDoNothing().returning();
   if (!run) return null;

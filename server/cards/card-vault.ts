@@ -7,14 +7,12 @@
 // | openVaultedCard(reader, keys, token)        | the full number, or null when no row has that token (only the audited reveal calls it) |
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
 import { cardVault } from '../db/schema.ts';
 import type { CardKeys } from './card-keys.ts';
 import { cardFingerprints, isCardNumber, maskCardNumber, openCardNumber, sealCardNumber } from './card-seal.ts';
+import type { DbWriter } from '../db/client.ts';
 
-type DbTransaction = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** The database or, as it should be, the transaction that writes the card's transaction. */
-export type VaultWriter = Db | DbTransaction;
 
 /** A card number the vault does not take; the message never holds the number. */
 export class CardNumberRejected extends Error {}
@@ -25,7 +23,7 @@ export class CardNumberRejected extends Error {}
  */
 export const newCardToken = () => `CV${randomBytes(10).toString('hex').toUpperCase()}`;
 
-export async function vaultCard(writer: VaultWriter, keys: CardKeys, card: { merchantId: string; cardNumber: string }): Promise<string> {
+export async function vaultCard(writer: DbWriter, keys: CardKeys, card: { merchantId: string; cardNumber: string }): Promise<string> {
   const { merchantId, cardNumber } = card;
   if (!isCardNumber(cardNumber)) throw new CardNumberRejected(`a card number has 12 to 19 digits and nothing else (merchant ${merchantId})`);
   const fingerprints = cardFingerprints(keys, merchantId, cardNumber);
@@ -44,7 +42,7 @@ export async function vaultCard(writer: VaultWriter, keys: CardKeys, card: { mer
   return winner;
 }
 
-export async function openVaultedCard(reader: VaultWriter, keys: CardKeys, token: string): Promise<string | null> {
+export async function openVaultedCard(reader: DbWriter, keys: CardKeys, token: string): Promise<string | null> {
   const [row] = await reader.select({ token: cardVault.token, keyId: cardVault.keyId, sealed: cardVault.sealed })
     .from(cardVault).where(eq(cardVault.token, token));
   return row ? openCardNumber(keys, row) : null;

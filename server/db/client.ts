@@ -15,6 +15,10 @@ import * as schema from './schema.ts';
 import { asText, textTypeIds } from './text-types.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The transaction `db.transaction` hands its callback. */
+export type DbTransaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** What reads and writes: the database itself or one of its transactions (the caller decides which). */
+export type DbWriter = Db | DbTransaction;
 
 export type Database = {
   db: Db;

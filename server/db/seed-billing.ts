@@ -8,13 +8,12 @@ import { eq, sql } from 'drizzle-orm';
 import { previousMonthOf } from '../../src/contract/billing.ts';
 import { issueBillingRun, takeNumbers } from '../billing/billing-run.ts';
 import { postCreditNote, postInvoicePayment } from '../ledger/invoice-postings.ts';
-import type { Db } from './client.ts';
 import * as schema from './schema.ts';
+import type { DbWriter } from './client.ts';
 
-type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 const day = 86_400_000;
 
-export async function seedBilling(tx: Writer, options: { now: Date }): Promise<void> {
+export async function seedBilling(tx: DbWriter, options: { now: Date }): Promise<void> {
   const [admin] = await tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.email, 'billing@demo.test'));
   if (!admin) return;
   const lastMonth = previousMonthOf(options.now);

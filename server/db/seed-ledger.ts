@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { merchantAccountKinds } from '../../src/contract/ledger.ts';
 import { closeDueBatches, ensureBusinessAccountGroups, payBusinessRemittances, postMonthlyMinimums } from '../ledger/close-batches.ts';
 import { rebuildDailyBalances } from '../ledger/daily-balances.ts';
-import type { StatsWriter } from '../stats/record-transaction.ts';
+import type { DbWriter } from './client.ts';
 
 /** Base rates per payment method: basis points and fixed minor units (GBP, EUR, USD; JPY fixed parts are in yen). */
 export const seedMethodRates: readonly (readonly [string, number, number])[] = [
@@ -19,7 +19,7 @@ export const seedMethodRates: readonly (readonly [string, number, number])[] = [
 const securityDeposit = 50_000;
 const monthlyMinimum = 2_500;
 
-export async function seedLedger(tx: StatsWriter, now: Date, log: (line: string) => void): Promise<void> {
+export async function seedLedger(tx: DbWriter, now: Date, log: (line: string) => void): Promise<void> {
   const started = performance.now();
   let mark = started;
   const lap = (label: string) => {

@@ -1,13 +1,12 @@
 // Demo filter presets: what a fresh portal shows in the transactions overview's preset list.
 // Harbour & Finch (owner@demo.test's business) shares two with everyone on it, one the page's default is not (the
 // overview opens unfiltered); Technical admins share one with their role; admin@demo.test keeps one of their own.
-import type { Db } from './client.ts';
 import * as schema from './schema.ts';
 import type { World } from './seed-world.ts';
+import type { DbWriter } from './client.ts';
 
-type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
-export async function seedMoney(tx: Writer, { world }: { world: World }): Promise<void> {
+export async function seedMoney(tx: DbWriter, { world }: { world: World }): Promise<void> {
   const userId = (email: string) => world.users.find((user) => user.email === email)?.id;
   const owner = userId('owner@demo.test');
   const admin = userId('admin@demo.test');

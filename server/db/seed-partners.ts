@@ -2,10 +2,9 @@
 // one, with rules a partner manager would write: card-scheme and MOTO carve-outs first, then volume bands per
 // currency, then a catch-all. Deterministic: the same world and anchor give the same rows.
 import * as schema from './schema.ts';
-import type { Db } from './client.ts';
 import type { World } from './seed-world.ts';
+import type { DbWriter } from './client.ts';
 
-type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 type RuleSeed = Omit<typeof schema.commissionRules.$inferInsert, 'id' | 'planId'>;
 
 const rule = (priority: number, description: string, terms: Partial<RuleSeed>): RuleSeed => ({
@@ -43,7 +42,7 @@ const currentRules: Record<number, RuleSeed[]> = {
   ],
 };
 
-export async function seedPartners(tx: Writer, { world, now }: { world: World; now: Date }): Promise<void> {
+export async function seedPartners(tx: DbWriter, { world, now }: { world: World; now: Date }): Promise<void> {
   const plans: (typeof schema.commissionPlans.$inferInsert)[] = [];
   const rules: (typeof schema.commissionRules.$inferInsert)[] = [];
   world.partners.forEach((partner, index) => {

@@ -9,12 +9,11 @@ import { cardFingerprints, maskCardNumber, sealCardNumber } from '../cards/card-
 import { screenBeneficiary } from '../risk/screen-beneficiary.ts';
 import { screeningList } from '../risk/screening-list.ts';
 import { recomputeWatchList, refreshRiskSignals } from '../risk/watch-signals.ts';
-import type { Db } from './client.ts';
 import * as schema from './schema.ts';
 import { createRandom } from './seed-random.ts';
 import type { World } from './seed-world.ts';
+import type { DbWriter } from './client.ts';
 
-type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const customersPerMerchant = 25;
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
@@ -35,7 +34,7 @@ const gbIban = (bank: string, sortCode: string, account: string) => `GB${ibanChe
 const deIban = (blz: string, account: string) => `DE${ibanCheckDigits('DE', `${blz}${account}`)}${blz}${account}`;
 const frIban = (bban: string) => `FR${ibanCheckDigits('FR', bban)}${bban}`;
 
-export async function seedRisk(tx: Writer, options: { world: World; now: Date; cardKeys: CardKeys }): Promise<void> {
+export async function seedRisk(tx: DbWriter, options: { world: World; now: Date; cardKeys: CardKeys }): Promise<void> {
   const { world, now, cardKeys } = options;
   const random = createRandom(22_022);
   const day = 86_400_000;

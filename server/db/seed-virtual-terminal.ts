@@ -7,16 +7,15 @@ import type { CardKeys } from '../cards/card-keys.ts';
 import { maskCardNumber } from '../cards/card-seal.ts';
 import { vaultCard } from '../cards/card-vault.ts';
 import { publishedTestCards } from '../payments/demo-acquirer.ts';
-import type { Db } from './client.ts';
 import * as schema from './schema.ts';
 import type { World } from './seed-world.ts';
+import type { DbWriter } from './client.ts';
 
-type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** The saved cards: 4111 1111 1111 1111 and 5555 5555 5555 4444, both approved by the demo acquirer. */
 const savedTestCards = publishedTestCards.filter((cardNumber) => cardNumber === '4111111111111111' || cardNumber === '5555555555554444');
 
-export async function seedVirtualTerminal(tx: Writer, { world, now, cardKeys }: { world: World; now: Date; cardKeys: CardKeys }): Promise<void> {
+export async function seedVirtualTerminal(tx: DbWriter, { world, now, cardKeys }: { world: World; now: Date; cardKeys: CardKeys }): Promise<void> {
   const merchantId = world.demo.vtMerchantId;
   const configurationIds = world.configurations.filter((configuration) => configuration.merchantId === merchantId).map((configuration) => configuration.id);
   if (configurationIds.length === 0) return;

@@ -15,13 +15,13 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { businessAccountNumber } from '../../src/contract/ledger.ts';
 import { businessAccountGroups, businesses, ledgerAccounts, merchantAccountGroups, remittanceSettings } from '../db/schema.ts';
-import type { StatsWriter } from '../stats/record-transaction.ts';
 import { insertLedgerEntries } from './daily-balances.ts';
 import { addMonthsTo, businessTimeZones, defaultBusinessTimeZone, localDay, localMonth, monthEnvelope, widestOffsetMs } from './periods.ts';
 import { groupAccountId } from './post-transactions.ts';
+import type { DbWriter } from '../db/client.ts';
 
 /** Business account groups (and accounts) for every merchant group of a business with automatic remittance off. */
-export async function ensureBusinessAccountGroups(writer: StatsWriter): Promise<void> {
+export async function ensureBusinessAccountGroups(writer: DbWriter): Promise<void> {
   const pairs = await writer.selectDistinct({ businessId: merchantAccountGroups.businessId, currency: merchantAccountGroups.currency })
     .from(merchantAccountGroups).innerJoin(businesses, eq(businesses.id, merchantAccountGroups.businessId))
     .where(eq(businesses.camAutoRemittance, false));
@@ -63,7 +63,7 @@ export const ledgerJobLockKey = 7_270_018;
  * `moves` selects posting_id, category, batch_id, business_id, merchant_id, currency, value_at, from_account,
  * to_account, amount. Call it inside a transaction.
  */
-export async function postMoves(writer: StatsWriter, moves: ReturnType<typeof sql>): Promise<number> {
+export async function postMoves(writer: DbWriter, moves: ReturnType<typeof sql>): Promise<number> {
   await writer.execute(sql`DROP TABLE IF EXISTS ledger_moves`);
   await writer.execute(sql`CREATE TEMPORARY TABLE ledger_moves ON COMMIT DROP AS
     SELECT * FROM (${moves}) m WHERE m.amount <> 0 AND NOT EXISTS (SELECT 1 FROM ledger_postings x WHERE x.id = m.posting_id)`);
@@ -84,7 +84,7 @@ export async function postMoves(writer: StatsWriter, moves: ReturnType<typeof sq
  * (the seed's two years), so each batch closes at its own day's end, not at the moment the history was built. Call it
  * in a transaction.
  */
-export async function closeDueBatches(writer: StatsWriter, asOf: Date, log?: (line: string) => void, options: { holdsSince?: Date; replay?: boolean } = {}): Promise<number> {
+export async function closeDueBatches(writer: DbWriter, asOf: Date, log?: (line: string) => void, options: { holdsSince?: Date; replay?: boolean } = {}): Promise<number> {
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   await ensureBusinessAccountGroups(writer);
   let mark = performance.now();
@@ -209,7 +209,7 @@ export function nextScheduleDates(schedule: { frequency: 'daily' | 'weekly' | 'm
  * sale amount is the sales of the batches whose payouts the transfer pays (those that reached the business account
  * since the group's previous transfer), not the amount again.
  */
-export async function payBusinessRemittances(writer: StatsWriter, asOf: Date): Promise<number> {
+export async function payBusinessRemittances(writer: DbWriter, asOf: Date): Promise<number> {
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   // A payment date is a day of the business's zone and is paid from its midnight there (as its batches close then).
   const latestToday = isoDay(new Date(asOf.getTime() + widestOffsetMs));
@@ -284,7 +284,7 @@ export function proratedMonthlyMinimum(minimumMinor: number, validFrom: Date, mo
  * looked at. The settlement itself is untouched (the trading account's batches stay as they were); the invoice
  * account collects it.
  */
-export async function postMonthlyMinimums(writer: StatsWriter, asOf: Date, options: { fromMonth?: string; toMonth?: string } = {}): Promise<void> {
+export async function postMonthlyMinimums(writer: DbWriter, asOf: Date, options: { fromMonth?: string; toMonth?: string } = {}): Promise<void> {
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   // The live job looks at the last months only; the seed at every month since the plans began. Fees are read from the
   // earliest instant any zone's fromMonth begins; each is then counted in its business's month.

@@ -10,8 +10,7 @@
 // payments wait for each other; their statements sum entries as before. Rows are added in key order, so two
 // writers never wait for each other's checkpoints in opposite orders.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import type { StatsWriter } from '../stats/record-transaction.ts';
+import type { Db, DbWriter } from '../db/client.ts';
 import { defaultBusinessTimeZone } from './periods.ts';
 
 type Reader = Pick<Db, 'execute'>;
@@ -49,7 +48,7 @@ const upsertCheckpoints = (rows: SQL) => sql`INSERT INTO ledger_daily_balances (
  * Inserts ledger entries and adds them to their checkpoints, in one statement. `insert` is an INSERT INTO
  * ledger_entries … without RETURNING (a drizzle insert's getSQL() or raw SQL). Returns how many entries it inserted.
  */
-export async function insertLedgerEntries(writer: StatsWriter, insert: SQL): Promise<number> {
+export async function insertLedgerEntries(writer: DbWriter, insert: SQL): Promise<number> {
   const rows = await rowsOf(writer, sql`WITH inserted AS (${insert} RETURNING account_id, category, amount_minor, value_at),
     added AS (${upsertCheckpoints(checkpointRowsOf(sql`inserted`))})
     SELECT count(*)::int AS n FROM inserted`);
@@ -57,7 +56,7 @@ export async function insertLedgerEntries(writer: StatsWriter, insert: SQL): Pro
 }
 
 /** Rebuilds every checkpoint from the entries (the seed after its bulk load; a repair). */
-export async function rebuildDailyBalances(writer: StatsWriter): Promise<void> {
+export async function rebuildDailyBalances(writer: DbWriter): Promise<void> {
   await writer.execute(sql`DELETE FROM ledger_daily_balances`);
   await writer.execute(upsertCheckpoints(checkpointRowsOf(sql`ledger_entries`)));
 }

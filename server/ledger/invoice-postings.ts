@@ -16,9 +16,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { merchantAccountNumber } from '../../src/contract/ledger.ts';
 import { invoices, ledgerEntries, ledgerPostings } from '../db/schema.ts';
-import type { StatsWriter } from '../stats/record-transaction.ts';
 import { insertLedgerEntries } from './daily-balances.ts';
 import { groupAccountId, providerAccountId } from './post-transactions.ts';
+import type { DbWriter } from '../db/client.ts';
 
 export const invoicePaymentPostingId = (invoiceId: string) => `invoicePayment:${invoiceId}`;
 export const creditNotePostingId = (creditNoteId: string) => `creditNote:${creditNoteId}`;
@@ -63,7 +63,7 @@ export function shareOut(amount: number, left: ReadonlyMap<string, number>): Map
 }
 
 /** Per merchant, what the credit notes of an invoice posted so far took off its invoice accounts. */
-async function creditedByMerchant(writer: StatsWriter, invoice: InvoiceRow, exceptNoteId?: string): Promise<Map<string, number>> {
+async function creditedByMerchant(writer: DbWriter, invoice: InvoiceRow, exceptNoteId?: string): Promise<Map<string, number>> {
   const notes = await writer.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.creditedInvoiceId, invoice.id), eq(invoices.kind, 'creditNote')));
   const postingIds = notes.filter((note) => note.id !== exceptNoteId).map((note) => creditNotePostingId(note.id));
   const credited = new Map<string, number>();
@@ -77,7 +77,7 @@ async function creditedByMerchant(writer: StatsWriter, invoice: InvoiceRow, exce
   return credited;
 }
 
-async function post(writer: StatsWriter, posting: { id: string; category: 'invoicePayment' | 'creditNote'; businessId: string; currency: string; valueAt: Date }, entries: Entry[]): Promise<boolean> {
+async function post(writer: DbWriter, posting: { id: string; category: 'invoicePayment' | 'creditNote'; businessId: string; currency: string; valueAt: Date }, entries: Entry[]): Promise<boolean> {
   const moving = entries.filter((entry) => entry.amountMinor !== 0);
   if (moving.length === 0) return false;
   if (moving.reduce((sum, entry) => sum + entry.amountMinor, 0) !== 0) throw new Error(`posting ${posting.id} does not balance`);
@@ -100,7 +100,7 @@ const costsAccountOf = (merchantId: string, currency: string) => groupAccountId(
  * Posts the payment of an invoice (see the header): what is still owed of it per merchant, credit notes deducted.
  * Returns the amount posted (0 when nothing was owed or it was posted before).
  */
-export async function postInvoicePayment(writer: StatsWriter, invoice: InvoiceRow, paidAt: Date): Promise<number> {
+export async function postInvoicePayment(writer: DbWriter, invoice: InvoiceRow, paidAt: Date): Promise<number> {
   if (invoice.kind !== 'invoice') throw new Error('only an invoice is paid');
   const charged = chargedByMerchant(invoice.lines);
   const credited = await creditedByMerchant(writer, invoice);
@@ -112,7 +112,7 @@ export async function postInvoicePayment(writer: StatsWriter, invoice: InvoiceRo
 }
 
 /** Posts a credit note of an invoice (see the header). Returns the amount posted (0 when it was posted before). */
-export async function postCreditNote(writer: StatsWriter, creditNote: InvoiceRow, invoice: InvoiceRow): Promise<number> {
+export async function postCreditNote(writer: DbWriter, creditNote: InvoiceRow, invoice: InvoiceRow): Promise<number> {
   if (creditNote.kind !== 'creditNote' || creditNote.creditedInvoiceId !== invoice.id) throw new Error('not a credit note of this invoice');
   const charged = chargedByMerchant(invoice.lines);
   const credited = await creditedByMerchant(writer, invoice, creditNote.id);

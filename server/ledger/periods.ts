@@ -8,7 +8,7 @@ import { TZDate } from '@date-fns/tz';
 import { sql } from 'drizzle-orm';
 import { calendarDate } from '../../src/contract/filters.ts';
 import { businesses } from '../db/schema.ts';
-import type { StatsWriter } from '../stats/record-transaction.ts';
+import type { DbWriter } from '../db/client.ts';
 
 /** The zone of a business that names none, and of the demo world's British businesses. */
 export const defaultBusinessTimeZone = 'Europe/London';
@@ -134,7 +134,7 @@ export function zonedClock(zone: string): { day: (instant: Date) => string; date
 }
 
 /** The zones of many businesses at once. */
-export async function businessTimeZones(reader: Pick<StatsWriter, 'select'>, businessIds: readonly string[]): Promise<Map<string, string>> {
+export async function businessTimeZones(reader: Pick<DbWriter, 'select'>, businessIds: readonly string[]): Promise<Map<string, string>> {
   const ids = [...new Set(businessIds)];
   if (ids.length === 0) return new Map();
   const rows = await reader.select({ id: businesses.id, timeZone: businesses.timeZone }).from(businesses)

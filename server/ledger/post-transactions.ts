@@ -27,9 +27,10 @@ import { defaultRate, feeOf, merchantAccountNumber, merchantAccountKinds } from 
 import {
   ledgerAccounts, ledgerEntries, ledgerPostings, merchantAccountGroups, merchants, pricingPlanRates, settlementBatches, transactions,
 } from '../db/schema.ts';
-import type { StatsWriter, TransactionChange } from '../stats/record-transaction.ts';
+import type { TransactionChange } from '../stats/record-transaction.ts';
 import { insertLedgerEntries } from './daily-balances.ts';
 import { businessTimeZones, dayOf, defaultBusinessTimeZone } from './periods.ts';
+import type { DbWriter } from '../db/client.ts';
 
 export type EntryDraft = { accountId: string; amountMinor: number; category: string };
 export type PostingDraft = {
@@ -140,7 +141,7 @@ export function postingsOfChange(
 }
 
 /** Creates the account group (and its accounts) of each (merchant, currency) that has none yet. */
-export async function ensureMerchantAccountGroups(writer: StatsWriter, pairs: readonly { businessId: string; merchantId: string; currency: string }[]): Promise<void> {
+export async function ensureMerchantAccountGroups(writer: DbWriter, pairs: readonly { businessId: string; merchantId: string; currency: string }[]): Promise<void> {
   if (pairs.length === 0) return;
   const unique = new Map(pairs.map((pair) => [merchantAccountNumber(pair.merchantId, pair.currency), pair]));
   const rows = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -156,7 +157,7 @@ export async function ensureMerchantAccountGroups(writer: StatsWriter, pairs: re
 }
 
 /** Posts what the changes imply; see the header. Call it in the transaction that wrote the changes. */
-export async function postTransactionChanges(writer: StatsWriter, changes: readonly TransactionChange[], options: { now?: Date } = {}): Promise<void> {
+export async function postTransactionChanges(writer: DbWriter, changes: readonly TransactionChange[], options: { now?: Date } = {}): Promise<void> {
   const now = options.now ?? new Date();
   const moving = changes.filter(({ before, after }) => after !== null && (before?.status === 'paid') !== (after.status === 'paid'));
   if (moving.length === 0) return;
@@ -199,7 +200,7 @@ export async function postTransactionChanges(writer: StatsWriter, changes: reado
 }
 
 /** Inserts postings (each once), their entries and their batches' totals, in key order. */
-export async function postDrafts(writer: StatsWriter, drafts: readonly PostingDraft[], now: Date): Promise<void> {
+export async function postDrafts(writer: DbWriter, drafts: readonly PostingDraft[], now: Date): Promise<void> {
   // Batches: the value date's, unless it is already closed, then today's. A change whose transaction began just before
   // midnight may have waited for the cut-off that closed today's batch too (its `now` is the day just closed): it goes
   // to the day after, never into a closed batch. Days are the business's (periods.ts): a batch is one business day.

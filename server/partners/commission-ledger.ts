@@ -7,11 +7,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { cardTypeOf } from '../../src/contract/partners.ts';
 import { widestOffsetMs } from '../ledger/periods.ts';
-import type { StatsWriter } from '../stats/record-transaction.ts';
 import { allocateCommission, monthCommission, type CommissionRuleTerms, type FeeGroup, type MonthCommission, type TransactionCommission, type TransactionFee } from './commission.ts';
+import type { DbWriter } from '../db/client.ts';
 
 type Row = Record<string, unknown>;
-const rowsOf = async (reader: StatsWriter, query: SQL): Promise<Row[]> => ((await reader.execute(query)) as unknown as { rows: Row[] }).rows;
+const rowsOf = async (reader: DbWriter, query: SQL): Promise<Row[]> => ((await reader.execute(query)) as unknown as { rows: Row[] }).rows;
 const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 /** A bound as a wall-clock time (its UTC digits: a date's midnight), compared with each entry's local time. */
 const wallClock = (date: Date) => sql`${date.toISOString().slice(0, 23).replace('T', ' ')}::timestamp`;
@@ -47,7 +47,7 @@ const monthOf = sql`to_char(e.value_at AT TIME ZONE b.time_zone, 'YYYY-MM')`;
 const key = (month: string, currency: string) => `${month}|${currency}`;
 
 /** The partner's paid sales per month and currency: what volume bands are read against. */
-export async function monthlyVolumes(reader: StatsWriter, partnerId: string, from: Date, to: Date): Promise<Map<string, number>> {
+export async function monthlyVolumes(reader: DbWriter, partnerId: string, from: Date, to: Date): Promise<Map<string, number>> {
   const rows = await rowsOf(reader, sql`SELECT ${monthOf} AS month, e.currency AS currency, sum(e.amount_minor) AS volume
     ${saleEntries(partnerId, from, to)} GROUP BY 1, 2`);
   return new Map(rows.map((row) => [key(String(row.month), String(row.currency)), Number(row.volume)]));
@@ -56,7 +56,7 @@ export async function monthlyVolumes(reader: StatsWriter, partnerId: string, fro
 export type CommissionMonthRow = MonthCommission & { month: string; currency: string; volumeMinor: number };
 
 /** Commission earned per month and currency over [from, to), newest month first. */
-export async function commissionByMonth(reader: StatsWriter, partnerId: string, rules: readonly CommissionRuleTerms[], from: Date, to: Date): Promise<CommissionMonthRow[]> {
+export async function commissionByMonth(reader: DbWriter, partnerId: string, rules: readonly CommissionRuleTerms[], from: Date, to: Date): Promise<CommissionMonthRow[]> {
   const grouped = await rowsOf(reader, sql`SELECT ${monthOf} AS month, e.currency AS currency, ${factColumns},
       sum(e.amount_minor) AS fee, count(*) AS n
     ${partnerFeeEntries(partnerId, from, to)}
@@ -84,7 +84,7 @@ export async function commissionByMonth(reader: StatsWriter, partnerId: string, 
  * month is named by its first day at UTC midnight and is each business's own month.
  */
 export async function commissionOfTransactions(
-  reader: StatsWriter, partnerId: string, rules: readonly CommissionRuleTerms[], monthStart: Date, currency: string,
+  reader: DbWriter, partnerId: string, rules: readonly CommissionRuleTerms[], monthStart: Date, currency: string,
 ): Promise<(TransactionFee & TransactionCommission)[]> {
   const monthEnd = new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 1));
   const rows = await rowsOf(reader, sql`SELECT e.transaction_reference AS reference, ${factColumns}, sum(e.amount_minor) AS fee

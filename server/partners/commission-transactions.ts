@@ -6,9 +6,9 @@
 // bands read the same volume.
 import { sql } from 'drizzle-orm';
 import { cardTypeOf } from '../../src/contract/partners.ts';
-import type { StatsWriter } from '../stats/record-transaction.ts';
 import { allocateCommission, type CommissionRuleTerms, type TransactionFee } from './commission.ts';
 import { factColumns, monthlyVolumes, partnerFeeEntries } from './commission-ledger.ts';
+import type { DbWriter } from '../db/client.ts';
 
 type Row = Record<string, unknown>;
 
@@ -28,7 +28,7 @@ export function monthWithin(month: string, window: { from: Date; to: Date }): { 
 
 /** Every fee-bearing transaction of the month (in one currency, or every currency), by currency and reference, with its share. */
 export async function commissionTransactionsOfMonth(
-  reader: StatsWriter, partnerId: string, rules: readonly CommissionRuleTerms[], month: string, window: { from: Date; to: Date }, currency: string | null,
+  reader: DbWriter, partnerId: string, rules: readonly CommissionRuleTerms[], month: string, window: { from: Date; to: Date }, currency: string | null,
 ): Promise<{ rows: CommissionTransactionRow[]; totals: CommissionMonthTotal[] }> {
   const span = monthWithin(month, window);
   if (!span) return { rows: [], totals: [] };

@@ -4,12 +4,12 @@
 // here because every write to the transactions table does (docs/architecture.md, "Money moves through one door").
 import { sql } from 'drizzle-orm';
 import { transactions } from '../db/schema.ts';
-import type { Tx } from './payment-state.ts';
+import type { DbWriter } from '../db/client.ts';
 
 export type CardColumns = { reference: string; token: string | null; masked: string | null };
 
 /** One statement for the batch; the parameter holds references, tokens and masks, never a number. */
-export async function replaceClearCardNumbers(tx: Tx, rows: readonly CardColumns[]): Promise<void> {
+export async function replaceClearCardNumbers(tx: DbWriter, rows: readonly CardColumns[]): Promise<void> {
   if (rows.length === 0) return;
   const t = transactions;
   await tx.execute(sql`UPDATE ${t} SET card_token = v.token, card_number = NULL, card_masked = coalesce(${t.cardMasked}, v.masked)

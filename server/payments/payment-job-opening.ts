@@ -5,13 +5,13 @@
 // the shopper's payment on the hosted page is what writes those (server/payments/shopper-payment.ts).
 import { paymentJobs } from '../db/schema.ts';
 import { commitPaymentChange, type Actor, type DoorAuditEvent } from './payment-operations.ts';
-import type { Tx } from './payment-state.ts';
+import type { DbWriter } from '../db/client.ts';
 
 export type NewPaymentJob = Omit<typeof paymentJobs.$inferInsert, 'version' | 'paidDateTimeUtc'>;
 
 export type OpenedPaymentJob = { reference: string; version: number };
 
-export async function openPaymentJob(tx: Tx, input: { job: NewPaymentJob; actor: Actor; audit: { event: DoorAuditEvent; metaData: Record<string, unknown> }; at: Date }): Promise<OpenedPaymentJob> {
+export async function openPaymentJob(tx: DbWriter, input: { job: NewPaymentJob; actor: Actor; audit: { event: DoorAuditEvent; metaData: Record<string, unknown> }; at: Date }): Promise<OpenedPaymentJob> {
   const [job] = await tx.insert(paymentJobs).values({ ...input.job, paidDateTimeUtc: null }).returning();
   if (!job) throw new Error('openPaymentJob: the job was not written');
   const version = await commitPaymentChange(tx, { job, actor: input.actor, at: input.at, audit: input.audit });

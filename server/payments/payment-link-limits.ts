@@ -8,7 +8,7 @@
 // database's clock.
 import { and, desc, eq, gt, or, sql } from 'drizzle-orm';
 import { auditEvents, outboundEmails } from '../db/schema.ts';
-import type { Tx } from './payment-state.ts';
+import type { DbWriter } from '../db/client.ts';
 
 export const paymentLinkMailsPerUserPerMinute = 10;
 export const paymentLinkMailsPerRecipientPerHour = 3;
@@ -34,7 +34,7 @@ export const recipientKeyOf = (emailAddress: string) => emailAddress.trim().toLo
  * Whether `userId` may mail one more payment link to `emailAddress` at `at`: null when it may, else when it may again
  * and why not. Takes the two locks first (held to the end of `tx`), so call it in the transaction that sends.
  */
-export async function paymentLinkMailLimit(tx: Tx, userId: string, emailAddress: string, at: Date): Promise<PaymentLinkMailLimit> {
+export async function paymentLinkMailLimit(tx: DbWriter, userId: string, emailAddress: string, at: Date): Promise<PaymentLinkMailLimit> {
   const recipient = recipientKeyOf(emailAddress);
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`payment-link-mail:user:${userId}`}, 3303))`);
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`payment-link-mail:to:${recipient}`}, 3303))`);
@@ -69,7 +69,7 @@ export async function paymentLinkMailLimit(tx: Tx, userId: string, emailAddress:
 }
 
 /** The same check, throwing PaymentLinkMailLimited when the send must wait (which rolls back the transaction). */
-export async function assertPaymentLinkMailAllowed(tx: Tx, userId: string, emailAddress: string, at: Date): Promise<void> {
+export async function assertPaymentLinkMailAllowed(tx: DbWriter, userId: string, emailAddress: string, at: Date): Promise<void> {
   const limit = await paymentLinkMailLimit(tx, userId, emailAddress, at);
   if (limit) throw new PaymentLinkMailLimited(limit.message, secondsUntil(limit.retryAt, at));
 }

@@ -11,7 +11,7 @@ import {
   refundReasonLabels, toMinorUnits, amountProblemOf, type PaymentAuditEvent, type RefundReason, type RefundStatus,
 } from '../../src/contract/payment-jobs.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, DbWriter } from '../db/client.ts';
 import { auditEvents, paymentIdempotencyKeys, paymentJobs, paymentRefunds, paymentSteps, transactions, type PaymentStepRecord } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { merchantSenderOf } from '../mail/merchant-sender.ts';
@@ -19,7 +19,7 @@ import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { recordEvent } from '../events/event-bus.ts';
 import { postTransactionChanges } from '../ledger/post-transactions.ts';
 import { recordTransactionChanges, toStatsTransaction, type NewTransactionRow, type TransactionChange } from '../stats/record-transaction.ts';
-import { loadJobState, transactionStatusOfRefund, type JobState, type PaymentState, type Tx } from './payment-state.ts';
+import { loadJobState, transactionStatusOfRefund, type JobState, type PaymentState } from './payment-state.ts';
 import { orderSummaryParagraphs } from './order-email.ts';
 import { assertPaymentLinkMailAllowed } from './payment-link-limits.ts';
 
@@ -63,7 +63,7 @@ export type VirtualTerminalAuditEvent = 'VirtualTerminalOrderSuccessful' | 'Virt
 /** … and the gateway's new jobs and the shopper's payments (server/payments/payment-job-opening.ts, shopper-payment.ts). */
 export type DoorAuditEvent = PaymentAuditEvent | VirtualTerminalAuditEvent | 'GatewayPaymentJobCreated' | 'PaymentJobPaidByShopper';
 
-export async function commitPaymentChange(tx: Tx, change: PaymentChange): Promise<number> {
+export async function commitPaymentChange(tx: DbWriter, change: PaymentChange): Promise<number> {
   const changes: TransactionChange[] = [];
   for (const { reference, status, card } of change.update ?? []) {
     const [before] = await tx.select().from(transactions).where(eq(transactions.reference, reference)).for('update');
@@ -96,7 +96,7 @@ export async function commitPaymentChange(tx: Tx, change: PaymentChange): Promis
   return job?.version ?? change.job.version + 1;
 }
 
-async function audit(tx: Tx, job: JobState['job'], actor: Actor, event: DoorAuditEvent, metaData: Record<string, unknown>, at: Date): Promise<void> {
+async function audit(tx: DbWriter, job: JobState['job'], actor: Actor, event: DoorAuditEvent, metaData: Record<string, unknown>, at: Date): Promise<void> {
   await tx.insert(auditEvents).values({
     userId: actor.userId, event, dateTimeUtc: at, businessId: job.businessId, merchantId: job.merchantId,
     metaData: { paymentJobReference: job.reference, ...metaData },
@@ -104,7 +104,7 @@ async function audit(tx: Tx, job: JobState['job'], actor: Actor, event: DoorAudi
 }
 
 /** A refused action: its failed audit event (committed with the transaction) and a 400 that says why. */
-async function refuse(tx: Tx, job: JobState['job'], actor: Actor, event: PaymentAuditEvent, message: string, metaData: Record<string, unknown>, at: Date): Promise<ActionOutcome> {
+async function refuse(tx: DbWriter, job: JobState['job'], actor: Actor, event: PaymentAuditEvent, message: string, metaData: Record<string, unknown>, at: Date): Promise<ActionOutcome> {
   await audit(tx, job, actor, event, { ...metaData, outcome: 'refused', message }, at);
   return { status: 400, body: { errorReport: { errors: [{ message, translatedMessage: message }] } } };
 }
@@ -127,7 +127,7 @@ const fingerprintOf = (value: unknown) => createHash('sha256').update(JSON.strin
  * (the same request) or a 422 (another request), without acting again; concurrent requests with one key wait on an
  * advisory lock of the key, so the second sees the first's answer.
  */
-export async function runPaymentAction(database: Database, request: ActionRequest, action: (tx: Tx, at: Date) => Promise<ActionOutcome>): Promise<ActionOutcome> {
+export async function runPaymentAction(database: Database, request: ActionRequest, action: (tx: DbWriter, at: Date) => Promise<ActionOutcome>): Promise<ActionOutcome> {
   const fingerprint = fingerprintOf(request.fingerprint);
   const key = request.idempotencyKey ?? null;
   return database.db.transaction(async (tx) => {
@@ -158,7 +158,7 @@ export async function runPaymentAction(database: Database, request: ActionReques
 
 export type JobAddress = { reference: string; where?: SQL | undefined };
 
-async function lockedJob(tx: Tx, address: JobAddress, version: number | null): Promise<JobState> {
+async function lockedJob(tx: DbWriter, address: JobAddress, version: number | null): Promise<JobState> {
   const state = await loadJobState(tx, address.reference, { lock: true, where: address.where });
   if (!state) throw new PaymentActionError(404, notFoundMessage);
   if (version !== null && state.job.version !== version) throw new PaymentActionError(409, staleMessage);
@@ -197,7 +197,7 @@ const ok = (status: 200 | 201, message: string, state: JobState, version: number
 
 export type CaptureInput = { paymentId: string; amount: number; version: number | null };
 
-export async function capturePayment(tx: Tx, actor: Actor, address: JobAddress, input: CaptureInput, at: Date): Promise<ActionOutcome> {
+export async function capturePayment(tx: DbWriter, actor: Actor, address: JobAddress, input: CaptureInput, at: Date): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, input.version);
   const payment = paymentOf(state, input.paymentId);
   const { currency } = payment.transaction;
@@ -228,7 +228,7 @@ export async function capturePayment(tx: Tx, actor: Actor, address: JobAddress, 
 
 export type RefundInput = { paymentId: string; amount: number; reason: RefundReason; note?: string | null; notifyCustomer?: boolean; version: number | null };
 
-export async function refundPayment(tx: Tx, actor: Actor, address: JobAddress, input: RefundInput, at: Date): Promise<ActionOutcome> {
+export async function refundPayment(tx: DbWriter, actor: Actor, address: JobAddress, input: RefundInput, at: Date): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, input.version);
   const payment = paymentOf(state, input.paymentId);
   const { currency } = payment.transaction;
@@ -290,7 +290,7 @@ function customerEmailOf(state: JobState, payment: PaymentState): string | null 
   return email && isPlausibleEmailAddress(email) ? email : null;
 }
 
-export async function cancelRefund(tx: Tx, actor: Actor, address: JobAddress, input: { paymentId: string; refundId: string; version: number | null }, at: Date): Promise<ActionOutcome> {
+export async function cancelRefund(tx: DbWriter, actor: Actor, address: JobAddress, input: { paymentId: string; refundId: string; version: number | null }, at: Date): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, input.version);
   const payment = paymentOf(state, input.paymentId);
   const refund = payment.refunds.find((candidate) => candidate.transaction.reference === input.refundId);
@@ -319,7 +319,7 @@ function refundRowWith(refund: PaymentState['refunds'][number], payment: Payment
   };
 }
 
-export async function voidPayment(tx: Tx, actor: Actor, address: JobAddress, input: { paymentId: string; reason?: string | null; version: number | null }, at: Date): Promise<ActionOutcome> {
+export async function voidPayment(tx: DbWriter, actor: Actor, address: JobAddress, input: { paymentId: string; reason?: string | null; version: number | null }, at: Date): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, input.version);
   const payment = paymentOf(state, input.paymentId);
   const { currency, amountMinor } = payment.transaction;
@@ -352,7 +352,7 @@ export async function voidPayment(tx: Tx, actor: Actor, address: JobAddress, inp
   return ok(200, `Authorisation of ${formatMoney(amountMinor, currency)} voided.`, state, version);
 }
 
-export async function cancelJob(tx: Tx, actor: Actor, address: JobAddress, input: { confirmed: boolean; version: number | null }, at: Date): Promise<ActionOutcome> {
+export async function cancelJob(tx: DbWriter, actor: Actor, address: JobAddress, input: { confirmed: boolean; version: number | null }, at: Date): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, input.version);
   const meta = { amount: state.job.amountMinor / 10 ** currencyExponent(state.job.currency), currency: state.job.currency };
   if (!input.confirmed) return refuse(tx, state.job, actor, 'PaymentJobCancellationFailed', 'Tick the confirmation to cancel this payment job: cancelling is permanent.', meta, at);
@@ -374,7 +374,7 @@ export async function cancelJob(tx: Tx, actor: Actor, address: JobAddress, input
  * 'Expire now': an open job's payment link stops working at once (an agent sent it to the wrong address,
  * the customer changed their mind). The job and its open payment become expired; nothing was paid, so no money moves.
  */
-export async function expirePaymentLink(tx: Tx, actor: Actor, address: JobAddress, input: { version: number | null }, at: Date): Promise<ActionOutcome> {
+export async function expirePaymentLink(tx: DbWriter, actor: Actor, address: JobAddress, input: { version: number | null }, at: Date): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, input.version);
   const meta = { amount: state.job.amountMinor / 10 ** currencyExponent(state.job.currency), currency: state.job.currency };
   if (!isOpenJob(state.job.status, state.job.expirationDateTimeUtc?.toISOString() ?? null, at) || state.job.expirationDateTimeUtc === null) {
@@ -392,7 +392,7 @@ export async function expirePaymentLink(tx: Tx, actor: Actor, address: JobAddres
   return ok(200, `The payment link of ${state.job.reference} has expired: it can no longer be paid.`, state, version);
 }
 
-export async function mailPaymentLink(tx: Tx, actor: Actor, address: JobAddress, input: { paymentId: string; emailAddress: string }, at: Date, publicUrl: string): Promise<ActionOutcome> {
+export async function mailPaymentLink(tx: DbWriter, actor: Actor, address: JobAddress, input: { paymentId: string; emailAddress: string }, at: Date, publicUrl: string): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, null);
   paymentOf(state, input.paymentId);
   const emailAddress = input.emailAddress.trim();
@@ -429,7 +429,7 @@ export async function mailPaymentLink(tx: Tx, actor: Actor, address: JobAddress,
  * A refund's later steps (the acquirer's answers): requested → processing → completed or failed. Completing one
  * is what takes its amount off the revenue in the statistics. Used by the refund processor and by tests.
  */
-export async function advanceRefund(tx: Tx, refundId: string, to: 'processing' | 'completed' | 'failed', at: Date, detail?: string): Promise<boolean> {
+export async function advanceRefund(tx: DbWriter, refundId: string, to: 'processing' | 'completed' | 'failed', at: Date, detail?: string): Promise<boolean> {
   const [refundTransaction] = await tx.select().from(transactions).where(and(eq(transactions.reference, refundId), eq(transactions.kind, 'refund')));
   if (!refundTransaction) return false;
   const state = await loadJobState(tx, refundTransaction.paymentJobReference, { lock: true });
@@ -461,7 +461,7 @@ export async function advanceRefund(tx: Tx, refundId: string, to: 'processing' |
  * the detail of the payment's 'chargedBack' step (at the chargeback's time). Null when there is no such payment or
  * nothing of it left to reverse.
  */
-export async function recordChargeback(tx: Tx, paymentId: string, input: { amountMinor?: number; reason: string }, at: Date): Promise<string | null> {
+export async function recordChargeback(tx: DbWriter, paymentId: string, input: { amountMinor?: number; reason: string }, at: Date): Promise<string | null> {
   const [paymentRow] = await tx.select({ job: transactions.paymentJobReference }).from(transactions).where(and(eq(transactions.reference, paymentId), eq(transactions.kind, 'payment')));
   if (!paymentRow) return null;
   const state = await loadJobState(tx, paymentRow.job, { lock: true });

@@ -6,15 +6,13 @@
 // payment_refunds and payment_steps; rows made before those tables (the bulk seed) are read with defaults.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type PaymentMoney, type RefundStatus } from '../../src/contract/payment-jobs.ts';
-import type { Db } from '../db/client.ts';
 import { paymentJobs, paymentRefunds, paymentSteps, transactions, type PaymentStepRecord } from '../db/schema.ts';
+import type { DbWriter } from '../db/client.ts';
 
 export type JobRow = typeof paymentJobs.$inferSelect;
 export type TransactionRow = typeof transactions.$inferSelect;
 export type RefundRow = typeof paymentRefunds.$inferSelect;
 export type StepRow = typeof paymentSteps.$inferSelect;
-type DbTransaction = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Tx = Db | DbTransaction;
 
 export type RefundState = { transaction: TransactionRow; row: RefundRow | null; status: RefundStatus; steps: PaymentStepRecord[] };
 export type PaymentState = {
@@ -79,7 +77,7 @@ export function moneyOf(
  * neither the ORM's statement building (~0.1–0.2 ms a statement on this machine) nor PostgreSQL's parsing is paid
  * again. Lists of ids travel as one array parameter (= ANY), the same condition as IN.
  */
-function paymentReads(tx: Tx) {
+function paymentReads(tx: DbWriter) {
   const paymentIds = sql.placeholder('paymentIds');
   return {
     payments: tx.select().from(transactions)
@@ -91,8 +89,8 @@ function paymentReads(tx: Tx) {
     steps: tx.select().from(paymentSteps).where(sql`${paymentSteps.paymentId} = ANY(${paymentIds})`).orderBy(asc(paymentSteps.id)).prepare('payment_step_rows'),
   };
 }
-const preparedReads = new WeakMap<Tx, ReturnType<typeof paymentReads>>();
-function readsOf(tx: Tx): ReturnType<typeof paymentReads> {
+const preparedReads = new WeakMap<DbWriter, ReturnType<typeof paymentReads>>();
+function readsOf(tx: DbWriter): ReturnType<typeof paymentReads> {
   let reads = preparedReads.get(tx);
   if (!reads) preparedReads.set(tx, reads = paymentReads(tx));
   return reads;
@@ -103,7 +101,7 @@ function readsOf(tx: Tx): ReturnType<typeof paymentReads> {
  * actions on one job run one after the other and two refunds can never both take the last of the money. Without
  * lock, the payments' reads are the prepared ones above.
  */
-export async function loadJobState(tx: Tx, reference: string, options: { lock: boolean; where?: ReturnType<typeof sql> | undefined }): Promise<JobState | null> {
+export async function loadJobState(tx: DbWriter, reference: string, options: { lock: boolean; where?: ReturnType<typeof sql> | undefined }): Promise<JobState | null> {
   const jobQuery = tx.select().from(paymentJobs).where(and(eq(paymentJobs.reference, reference), options.where));
   const [job] = options.lock ? await jobQuery.for('update') : await jobQuery;
   if (!job) return null;

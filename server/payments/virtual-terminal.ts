@@ -26,7 +26,7 @@ import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { orderSummaryParagraphs } from './order-email.ts';
 import { declineReasonOf, vaultedCardDeclineReason } from './demo-acquirer.ts';
 import { commitPaymentChange, type ActionOutcome, type Actor } from './payment-operations.ts';
-import type { Tx } from './payment-state.ts';
+import type { DbWriter } from '../db/client.ts';
 
 export type ConfigurationScope = { businessId: string; merchantId: string; partnerId: string | null; configurationId: string };
 
@@ -34,7 +34,7 @@ const problem = (status: 400 | 404 | 409, message: string, extra: Record<string,
   ({ status, body: { errorReport: { errors: [{ message, translatedMessage: message }] }, ...extra } });
 
 /** The configuration's virtual terminal settings (defaults without a row), its version and card currencies. */
-export async function loadVirtualTerminalSettings(tx: Tx, scope: { merchantId: string; configurationId: string }): Promise<VirtualTerminalSettings | null> {
+export async function loadVirtualTerminalSettings(tx: DbWriter, scope: { merchantId: string; configurationId: string }): Promise<VirtualTerminalSettings | null> {
   const [row] = await tx.select({ configuration: configurations, currencies: merchants.currencies, settings: virtualTerminalSettings }).from(configurations)
     .innerJoin(merchants, eq(merchants.id, configurations.merchantId))
     .leftJoin(virtualTerminalSettings, eq(virtualTerminalSettings.configurationId, configurations.id))
@@ -62,7 +62,7 @@ export type VirtualTerminalContext = { cardKeys: CardKeys; publicUrl: string };
  * Takes one order. Validation problems are 400s (nothing written); a merchant reference used within 24 hours is a
  * 409 with `duplicateOf` unless confirmDuplicate; otherwise the job and its payment commit, paid or declined (201).
  */
-export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, at: Date): Promise<ActionOutcome> {
+export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, at: Date): Promise<ActionOutcome> {
   const settings = await loadVirtualTerminalSettings(tx, scope);
   if (!settings) return problem(404, 'The requested record was not found.');
   const { currency } = body;
@@ -248,7 +248,7 @@ export async function createVirtualTerminalOrder(tx: Tx, context: VirtualTermina
 }
 
 /** The paid order's confirmation, from the merchant, with its lines and VAT; true once queued. */
-async function queueOrderConfirmation(tx: Tx, scope: ConfigurationScope, paid: { email: string; order: unknown; amountMinor: number; currency: string; merchantReference: string; jobReference: string; masked: string }): Promise<boolean> {
+async function queueOrderConfirmation(tx: DbWriter, scope: ConfigurationScope, paid: { email: string; order: unknown; amountMinor: number; currency: string; merchantReference: string; jobReference: string; masked: string }): Promise<boolean> {
   const total = formatMoney(paid.amountMinor, paid.currency);
   const sender = await merchantSenderOf(tx, scope.merchantId, scope.configurationId);
   await queueEmail(tx, paid.email, {
@@ -273,7 +273,7 @@ async function queueOrderConfirmation(tx: Tx, scope: ConfigurationScope, paid: {
  * the order's audit events (the attempt's number and the payment it follows in the metadata). A job that is not a
  * declined virtual terminal order of this configuration is refused: 404 when not there, 409 when already paid.
  */
-export async function retryDeclinedOrder(tx: Tx, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, jobReference: string, body: VirtualTerminalAttemptBody, at: Date): Promise<ActionOutcome> {
+export async function retryDeclinedOrder(tx: DbWriter, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, jobReference: string, body: VirtualTerminalAttemptBody, at: Date): Promise<ActionOutcome> {
   const [job] = await tx.select().from(paymentJobs).where(and(eq(paymentJobs.reference, jobReference), eq(paymentJobs.merchantId, scope.merchantId))).for('update');
   if (!job) return problem(404, 'The requested record was not found.');
   const order = (job.order ?? {}) as { channel?: unknown; customerId?: unknown; billingIdentity?: { emailAddress?: unknown } };
@@ -361,7 +361,7 @@ export async function retryDeclinedOrder(tx: Tx, context: VirtualTerminalContext
 type LinkOrder = { reference: string; email: string; dateOfBirth: string | null; customerId: string | null; validityHours: number; totals: { inclMinor: number } };
 
 /** 'Send a payment link instead': an open job (no payment yet) whose hosted-page link is emailed; single use (paid once). */
-async function sendPaymentLinkOrder(tx: Tx, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, order: LinkOrder, at: Date): Promise<ActionOutcome> {
+async function sendPaymentLinkOrder(tx: DbWriter, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, order: LinkOrder, at: Date): Promise<ActionOutcome> {
   const { currency } = body;
   const expires = new Date(at.getTime() + order.validityHours * 3_600_000);
   const jobReference = newJobReference();
@@ -410,7 +410,7 @@ async function sendPaymentLinkOrder(tx: Tx, context: VirtualTerminalContext, act
 }
 
 /** The order's customer, stored: name, email, date of birth and addresses as typed; audited CustomerCreated. */
-async function storeOrderCustomer(tx: Tx, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, email: string | null, dateOfBirth: string | null, at: Date) {
+async function storeOrderCustomer(tx: DbWriter, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, email: string | null, dateOfBirth: string | null, at: Date) {
   const billing = body.billingAddress;
   const [stored] = await tx.insert(customers).values({
     id: `CUS${randomBytes(8).toString('hex').toUpperCase()}`, businessId: scope.businessId, merchantId: scope.merchantId,
@@ -428,7 +428,7 @@ async function storeOrderCustomer(tx: Tx, actor: Actor, scope: ConfigurationScop
 }
 
 /** Saved cards of a customer: what may be shown (never the token). */
-export async function savedCardsOf(tx: Tx, merchantId: string, customerId: string) {
+export async function savedCardsOf(tx: DbWriter, merchantId: string, customerId: string) {
   const rows = await tx.select().from(customerData)
     .where(and(eq(customerData.customerId, customerId), eq(customerData.merchantId, merchantId), eq(customerData.kind, 'savedCard')))
     .orderBy(customerData.createdUtc, customerData.id);

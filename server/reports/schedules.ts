@@ -41,7 +41,7 @@ import { invoiceAccountInUse } from '../ledger/statement.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { loadPrincipal, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
-import { ApiError, badRequest, forbidden, notFound } from '../api/errors.ts';
+import { badRequest, forbidden, notFound } from '../api/errors.ts';
 import { parseListRequest } from '../api/list-sql.ts';
 import { assertAmountWithinCurrency, scopeOfReportContext } from '../api/transactions.ts';
 

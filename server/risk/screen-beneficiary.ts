@@ -2,11 +2,10 @@
 // beneficiary endpoints and the seed, in the caller's database transaction.
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
 import { beneficiaries, riskSettings, screeningAlerts, screeningListEntries } from '../db/schema.ts';
 import { screen, screeningSensitivities, sensitivityThresholds, type ScreeningSensitivity } from './screening.ts';
+import type { DbWriter } from '../db/client.ts';
 
-type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 type BeneficiaryRow = typeof beneficiaries.$inferSelect;
 const a = screeningAlerts;
 
@@ -18,7 +17,7 @@ export const displayName = (row: Pick<BeneficiaryRow, 'kind' | 'companyName' | '
 
 const newId = (prefix: string) => `${prefix}${randomBytes(8).toString('hex').toUpperCase()}`;
 
-export async function currentSensitivity(reader: Writer): Promise<{ sensitivity: ScreeningSensitivity; version: number }> {
+export async function currentSensitivity(reader: DbWriter): Promise<{ sensitivity: ScreeningSensitivity; version: number }> {
   const [row] = await reader.select().from(riskSettings).where(eq(riskSettings.key, sensitivityKey));
   const value = row?.value as ScreeningSensitivity | undefined;
   return { sensitivity: value && screeningSensitivities.includes(value) ? value : defaultSensitivity, version: row?.version ?? 0 };
@@ -28,7 +27,7 @@ export async function currentSensitivity(reader: Writer): Promise<{ sensitivity:
  * Screens a beneficiary against the whole list and records an open alert for each possible match not already
  * alerted for the same list entry and screened name (a dismissed false positive is not raised again for the same name).
  */
-export async function screenBeneficiary(tx: Writer, row: BeneficiaryRow): Promise<number> {
+export async function screenBeneficiary(tx: DbWriter, row: BeneficiaryRow): Promise<number> {
   const { sensitivity } = await currentSensitivity(tx);
   const entries = await tx.select().from(screeningListEntries);
   const names = [...new Set([displayName(row), row.nameOnBankAccount])];

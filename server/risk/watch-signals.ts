@@ -9,10 +9,9 @@ import { eq, gte, sql } from 'drizzle-orm';
 import {
   baselineDays, maxScore, recentDays, trendDays, watchThresholds, type WatchSignal,
 } from '../../src/contract/watch-list.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, DbWriter } from '../db/client.ts';
 import { merchantRiskSignalsDaily, riskSettings, watchListEntries } from '../db/schema.ts';
 
-type Writer = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const refreshedKey = 'watch.signalsRefreshedUtc';
 export const staleAfterMs = 10 * 60_000;
@@ -22,13 +21,13 @@ const startOfDay = (at: Date) => new Date(Math.floor(at.getTime() / day) * day);
 export type DailySignals = { day: Date; payments: number; paid: number; declined: number; smallDeclines: number; refunds: number; paidMilli: number };
 export type SignalValue = { signal: WatchSignal; value: number; threshold: number };
 
-export async function lastRefresh(reader: Writer): Promise<Date | null> {
+export async function lastRefresh(reader: DbWriter): Promise<Date | null> {
   const [row] = await reader.select().from(riskSettings).where(eq(riskSettings.key, refreshedKey));
   return row ? new Date(row.value) : null;
 }
 
 /** Recomputes the daily rows from the day before the last refresh (or the last 90 days the first time) to now. */
-export async function refreshRiskSignals(tx: Writer, now: Date): Promise<Date> {
+export async function refreshRiskSignals(tx: DbWriter, now: Date): Promise<Date> {
   const last = await lastRefresh(tx);
   const from = last ? new Date(startOfDay(last).getTime() - day) : new Date(startOfDay(now).getTime() - 90 * day);
   await tx.delete(merchantRiskSignalsDaily).where(gte(merchantRiskSignalsDaily.day, from));
@@ -109,7 +108,7 @@ export function scoreOf(signals: readonly SignalValue[]): number {
 }
 
 /** Scores every merchant with daily rows as of today; flagged merchants are upserted, analysts' work kept. */
-export async function recomputeWatchList(tx: Writer, now: Date): Promise<{ flagged: number }> {
+export async function recomputeWatchList(tx: DbWriter, now: Date): Promise<{ flagged: number }> {
   const today = startOfDay(now);
   const since = new Date(today.getTime() - (trendDays + baselineDays + recentDays) * day);
   const rows = await tx.select().from(merchantRiskSignalsDaily).where(gte(merchantRiskSignalsDaily.day, since));

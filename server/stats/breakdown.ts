@@ -12,12 +12,12 @@ import { moneyBackKindsSql } from '../../src/contract/transactions.ts';
 import { merchants, transactions } from '../db/schema.ts';
 import { paidStatus, unsuccessfulStatuses } from './definition.ts';
 import { scopeCondition, type StatsScope } from './read-stats.ts';
-import type { StatsWriter } from './record-transaction.ts';
+import type { DbWriter } from '../db/client.ts';
 
 const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 export async function breakdownOf(
-  reader: StatsWriter, scope: StatsScope, currency: string, start: Date, end: Date, by: BreakdownDimension,
+  reader: DbWriter, scope: StatsScope, currency: string, start: Date, end: Date, by: BreakdownDimension,
 ): Promise<BreakdownRow[]> {
   const t = transactions;
   const dimension = by === 'merchant' ? sql`p.merchant_id` : by === 'paymentMethod' ? sql`p.payment_method` : sql`p.status`;

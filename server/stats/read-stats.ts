@@ -9,7 +9,7 @@ import type { DeclineReason } from '../../src/contract/dashboard.ts';
 import { transactionDeclinesDaily, transactions } from '../db/schema.ts';
 import { unsuccessfulStatuses, type DateBasis, type StatsMeasures } from './definition.ts';
 import { ceilTo, decompose, floorTo, granularities, statsTablesOf, type Piece } from './granularity.ts';
-import type { StatsWriter } from './record-transaction.ts';
+import type { DbWriter } from '../db/client.ts';
 
 export type StatsScope = { merchantId: string } | { businessId: string } | { partnerId: string };
 
@@ -22,7 +22,7 @@ export function scopeCondition(table: ScopedTable, scope: StatsScope): SQL {
 }
 
 type Row = Record<string, unknown>;
-async function rowsOf(reader: StatsWriter, query: SQL): Promise<Row[]> {
+async function rowsOf(reader: DbWriter, query: SQL): Promise<Row[]> {
   return ((await reader.execute(query)) as unknown as { rows: Row[] }).rows;
 }
 
@@ -52,7 +52,7 @@ export function perBucketQuery(scope: StatsScope, currency: string, buckets: rea
 }
 
 /** The five measures of every bucket, in bucket order, by payment date (default) or by activity date. */
-export async function sumPerBucket(reader: StatsWriter, scope: StatsScope, currency: string, buckets: readonly Bucket[], basis: DateBasis = 'paymentDate'): Promise<StatsMeasures[]> {
+export async function sumPerBucket(reader: DbWriter, scope: StatsScope, currency: string, buckets: readonly Bucket[], basis: DateBasis = 'paymentDate'): Promise<StatsMeasures[]> {
   const totals = buckets.map(emptyMeasures);
   const query = perBucketQuery(scope, currency, buckets, basis);
   if (!query) return totals;
@@ -72,7 +72,7 @@ export async function sumPerBucket(reader: StatsWriter, scope: StatsScope, curre
  * Declines in [start, end) by reason, most frequent first: whole UTC days from the daily declines table, the
  * partial days at either end straight from the transactions (at most a day's rows of the scope each).
  */
-export async function declineReasons(reader: StatsWriter, scope: StatsScope, currency: string, start: Date, end: Date): Promise<DeclineReason[]> {
+export async function declineReasons(reader: DbWriter, scope: StatsScope, currency: string, start: Date, end: Date): Promise<DeclineReason[]> {
   const firstDay = ceilTo(start.getTime(), 'day');
   const lastDay = floorTo(end.getTime(), 'day');
   const raw: [Date, Date][] = firstDay < lastDay ? [[start, new Date(firstDay)], [new Date(lastDay), end]] : [[start, end]];

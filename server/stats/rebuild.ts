@@ -10,7 +10,7 @@ import {
 } from '../db/schema.ts';
 import { unsuccessfulStatuses } from './definition.ts';
 import type { StatsTable } from './granularity.ts';
-import type { StatsWriter } from './record-transaction.ts';
+import type { DbWriter } from '../db/client.ts';
 
 const names = (columns: readonly AnyPgColumn[]) => sql.join(columns.map((column) => sql.identifier(column.name)), sql`, `);
 const measureColumns = (table: StatsTable) => [table.volume, table.revenue, table.unsuccessfulVolume, table.unsuccessfulRevenue, table.salesCount];
@@ -61,7 +61,7 @@ GROUP BY t.merchant_id, t.currency, 5
 HAVING count(*) FILTER (WHERE t.status = 'paid' OR t.status IN ('declined', 'failed')) > 0`;
 
 /** Empties and refills the hourly, daily, declines and activity tables from transaction_stats and transactions. */
-export async function rebuildStatsRollups(writer: StatsWriter): Promise<void> {
+export async function rebuildStatsRollups(writer: DbWriter): Promise<void> {
   await writer.execute(sql`TRUNCATE ${transactionStatsHourly}, ${transactionStatsDaily}, ${transactionDeclinesDaily}`);
   await writer.execute(rollUp(transactionStatsHourly, transactionStats, 'hour'));
   await writer.execute(rollUp(transactionStatsDaily, transactionStatsHourly, 'day'));

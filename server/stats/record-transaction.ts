@@ -9,14 +9,12 @@
 // (its payment's row is locked first, so two first captures at once cannot both take the amount off).
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/client.ts';
 import { transactionDeclinesDaily, transactions } from '../db/schema.ts';
 import { contributionOf, dateBases, declineOf, type DateBasis, type StatsKey, type StatsMeasures, type StatsTransaction } from './definition.ts';
 import { bucketStartOf, granularities, statsTablesOf, type StatsTable } from './granularity.ts';
+import type { DbWriter } from '../db/client.ts';
 
-type DbTransaction = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** The database or, as it should be, the transaction the write happens in. */
-export type StatsWriter = Db | DbTransaction;
 
 export type TransactionChange = { before: StatsTransaction | null; after: StatsTransaction | null };
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -50,7 +48,7 @@ type ParentRow = StatsKey & { reference: string; status: string; amountMinor: nu
 const zeroMeasures = (): StatsMeasures => ({ volume: 0, revenue: 0, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 0 });
 
 /** Applies inserts, changes and deletions of transactions to every statistics table. */
-export async function recordTransactionChanges(writer: StatsWriter, changes: readonly TransactionChange[]): Promise<void> {
+export async function recordTransactionChanges(writer: DbWriter, changes: readonly TransactionChange[]): Promise<void> {
   // Captures inserted here: their payments are locked (in key order) before anything of them is read.
   const insertedCaptures = changes.flatMap(({ before, after }) => (before === null && after?.kind === 'capture' && after.parentReference ? [after] : []));
   const capturedPayments = [...new Set(insertedCaptures.map((capture) => capture.parentReference as string))].sort();
@@ -162,7 +160,7 @@ function accumulate(column: AnyPgColumn): SQL {
   return sql`${column} + excluded.${sql.identifier(column.name)}`;
 }
 
-async function upsertMeasures(writer: StatsWriter, table: StatsTable, rows: readonly StatsDelta[]): Promise<void> {
+async function upsertMeasures(writer: DbWriter, table: StatsTable, rows: readonly StatsDelta[]): Promise<void> {
   if (rows.length === 0) return;
   await writer.insert(table).values(rows.map((row) => ({
     merchantId: row.merchantId, businessId: row.businessId, partnerId: row.partnerId, currency: row.currency, bucketStart: row.at, ...row.measures,

@@ -4,7 +4,7 @@ import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { merchantAccountNumber } from '../../../src/contract/ledger.ts';
 import { ensureMerchantAccountGroups, groupAccountId, postDrafts, providerAccountId, type PostingDraft } from '../../../server/ledger/post-transactions.ts';
-import type { StatsWriter } from '../../../server/stats/record-transaction.ts';
+import type { DbWriter } from '../../../server/db/client.ts';
 
 export const billingUsers = { financeAdmin: 'u-billing' } as const;
 export const billedMonth = '2026-10';
@@ -12,7 +12,7 @@ export const billedMonth = '2026-10';
 export type LedgerSale = { reference: string; businessId: string; merchantId: string; currency: string; paymentMethod: string; amountMinor: number; feeMinor: number; at: Date; grossSettlement?: boolean };
 
 /** A paid payment's transactions row, sale posting and fee posting (as server/ledger/post-transactions.ts writes them). */
-export async function insertLedgerSales(writer: StatsWriter, sales: readonly LedgerSale[]): Promise<void> {
+export async function insertLedgerSales(writer: DbWriter, sales: readonly LedgerSale[]): Promise<void> {
   if (sales.length === 0) return;
   await writer.insert(schema.transactions).values(sales.map((sale) => ({
     reference: sale.reference, kind: 'payment' as const, businessId: sale.businessId, merchantId: sale.merchantId, configurationId: `C-${sale.merchantId}`,
