@@ -9,7 +9,7 @@ export const toggleNotificationReadCommand: Command = {
   title: 'Mark this notification as read or unread',
   section: 'Record',
   keywords: ['notifications', 'read', 'unread', 'inbox', 'bell', 'mark'],
-  shortcut: 'Shift+U',
+  shortcut: 'u',
   permissions: ['Portal.Notifications.Read'],
   when: (ctx) => ctx.focusedPane?.capabilities.includes('toggleRead') === true && !ctx.fieldFocused && !ctx.overlayOpen,
   run: ({ state }) => state.paneRequest('toggleRead'),

@@ -1,6 +1,6 @@
 // One notification: title, dates and its content blocks (paragraphs and lists), always rendered as React text,
 // never as markup. Opening it marks it read on the server, so the bell's unread count is refreshed. Escape goes back
-// to the inbox with this notification's row focused; Shift+U ('Mark as unread') marks it unread and goes back too.
+// to the inbox with this notification's row focused; u ('Mark as unread') marks it unread and goes back too.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
 import { useLocation } from 'wouter';
@@ -79,7 +79,7 @@ export function UserNotificationPane({ params }: PaneProps) {
       <p className="notification-detail-actions">
         <a href={`/notifications${inboxFocus.page}`} onClick={() => { inboxFocus.reference = reference; }}>All notifications</a>{' '}
         <span className="notification-hint">(Escape)</span>{' '}
-        <button type="button" className="button button-ghost" aria-keyshortcuts="Shift+U" aria-disabled={markUnread.isPending} onClick={() => { if (!markUnread.isPending) markUnread.mutate(); }}>Mark as unread</button>
+        <button type="button" className="button button-ghost" aria-keyshortcuts="u" aria-disabled={markUnread.isPending} onClick={() => { if (!markUnread.isPending) markUnread.mutate(); }}>Mark as unread</button>
       </p>
     </article>
   );

@@ -1,7 +1,7 @@
 // The caller's notifications, newest first: title, publication date and whether it is still unread. Each row is a
 // link to the notification; the first row (or the one last opened) takes focus when the inbox opens from the bell,
 // j / k move between rows and Enter (Shift+Enter: beside) opens one. 'Mark all as read', and per row 'Mark as read' /
-// 'Mark as unread' (Shift+U on the focused row), change the caller's read state on the server; focus stays on the row
+// 'Mark as unread' (u on the focused row), change the caller's read state on the server; focus stays on the row
 // (the buttons say aria-disabled while busy rather than disabled, which would drop focus to the page's body). Authors (Portal.Notifications.Create) also
 // get the 'Written' view (?view=authored): every notification in any status, with its readers and an edit link.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -194,7 +194,7 @@ export function UserNotificationsPane({ search }: PaneProps) {
                 <td>{row.unread ? <span className="notification-unread-marker">Unread</span> : <span className="notification-read-marker">Read</span>}</td>
                 <td>
                   <button type="button" className="button button-ghost" aria-label={`${row.unread ? 'Mark as read' : 'Mark as unread'}: ${row.title}`}
-                    aria-keyshortcuts="Shift+U" aria-disabled={markRead.isPending} onClick={() => { if (!markRead.isPending) markRead.mutate({ reference: row.reference, read: row.unread }); }}>
+                    aria-keyshortcuts="u" aria-disabled={markRead.isPending} onClick={() => { if (!markRead.isPending) markRead.mutate({ reference: row.reference, read: row.unread }); }}>
                     {row.unread ? 'Mark as read' : 'Mark as unread'}
                   </button>
                 </td>

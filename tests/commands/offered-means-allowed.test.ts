@@ -75,6 +75,8 @@ const serverChecks: Record<string, ServerCheck> = {
   'virtualTerminal.addOrderLine': write('Portal.Moto.Create'),
   'virtualTerminal.removeOrderLine': write('Portal.Moto.Create'),
   'virtualTerminal.submitOrder': write('Portal.Moto.Create'),
+  'virtualTerminal.tryAgain': write('Portal.Moto.Create'),
+  'virtualTerminal.tryAnotherCard': write('Portal.Moto.Create'),
   'virtualTerminal.saveSettings': write('Portal.Settings.Update'),
   // server/api/images.ts: removing a configuration's image
   'hostedPage.removeLogo': write('Mapi.Configurations.Update'),
@@ -108,7 +110,7 @@ for (const command of registry.all()) {
 const clientOnly = [
   'nav.', 'workspace.', 'table.', 'help.', 'session.', 'palette.', 'context.', 'dashboard.', 'bulk.', 'developers.',
   'record.', 'hostedPage.preview', 'partners.open', 'billing.goToInvoice', 'billing.downloadPdf', 'reporting.openBatchReport',
-  'reporting.openScheduledReports', 'virtualTerminal.openOrderResult', 'notifications.markAllRead',
+  'reporting.openScheduledReports', 'virtualTerminal.openOrderResult', 'notifications.markAllRead', 'notifications.toggleRead',
 ];
 const isClientOnly = (id: string) => !(id in serverChecks) && clientOnly.some((prefix) => id === prefix || id.startsWith(prefix));
 
