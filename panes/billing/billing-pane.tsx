@@ -113,7 +113,8 @@ export function BillingPane({ search }: PaneProps) {
       setTimeout(() => numberField.current?.focus(), 0);
     },
   };
-  if (active && rows.length > 0) {
+  // Not while the list still shows the previous filter's rows: j and Enter would open an invoice the filter excludes.
+  if (active && rows.length > 0 && !list.isPlaceholderData) {
     handlers[tableRowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) {
         openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
