@@ -2,8 +2,8 @@
 // had focus (a row marked, a panel replaced, a button that no longer applies); screens move focus to what changed
 // where they know better, and this is the net under them: once the command has finished and the page has drawn, focus
 // left on the body goes to the open dialog, else to the focused pane, so Tab, the screen reader and the next key go on
-// from there. The shell also watches focus that leaves for nowhere (a focused control removed or disabled by a screen).
-import { useEffect } from 'react';
+// from there. (A shell-wide focusout watch was tried and dropped: moving focus between the two keys of a G sequence
+// broke the sequence.)
 
 const nextFrame = () => new Promise<void>((resolve) => {
   if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => resolve());
@@ -38,22 +38,4 @@ export async function keepFocusAfter(outcome: unknown): Promise<void> {
   await nextFrame();
   await nextFrame();
   restoreLostFocus();
-}
-
-/** The shell's watch: focus that leaves for nowhere is checked again once the page has drawn. */
-export function useFocusKeeper(): void {
-  useEffect(() => {
-    let pending = false;
-    const onFocusOut = (event: FocusEvent) => {
-      if (event.relatedTarget !== null || pending) return;
-      pending = true;
-      void nextFrame().then(nextFrame).then(() => {
-        pending = false;
-        // Only while this window has the focus: leaving for another window or tab is not losing it.
-        if (document.hasFocus()) restoreLostFocus();
-      });
-    };
-    document.addEventListener('focusout', onFocusOut);
-    return () => document.removeEventListener('focusout', onFocusOut);
-  }, []);
 }

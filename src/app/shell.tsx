@@ -20,7 +20,6 @@ import { useOnLoadNotices } from './notices.ts';
 import { usePermissionsOfAppliedContext } from './permissions-gate.ts';
 import { matchPath } from './route-match.ts';
 import { useShortcutBinder } from './shortcut-binder.ts';
-import { useFocusKeeper } from './focus-keeper.ts';
 import { SideMenu } from './side-menu.tsx';
 import { useWorkspaceUrlSync } from './url-sync.ts';
 import { loadResizableRow, Workspace } from './workspace.tsx';
@@ -77,7 +76,6 @@ function ShellLayout() {
   // The after-first-screen work, started at once by a key that ran nothing (its command may be an area's, not here yet).
   const startLate = useRef<() => void>(() => undefined);
   useShortcutBinder(registry, commandServices, () => startLate.current());
-  useFocusKeeper();
   useLinkInterception();
   useOnLoadNotices(true);
   const permissions = usePermissionsOfAppliedContext();

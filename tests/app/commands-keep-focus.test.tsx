@@ -10,7 +10,7 @@ import type { Command } from '../../commands/command.ts';
 import { permissionNames } from '../../src/contract/permissions.ts';
 import { useAppServices } from '../../src/app/app-services.tsx';
 import { currentCommandContext } from '../../src/app/command-context.ts';
-import { keepFocusAfter, useFocusKeeper } from '../../src/app/focus-keeper.ts';
+import { keepFocusAfter } from '../../src/app/focus-keeper.ts';
 import { CommandPalette } from '../../src/app/palette.tsx';
 import { useShortcutBinder } from '../../src/app/shortcut-binder.ts';
 import { Workspace } from '../../src/app/workspace.tsx';
@@ -35,7 +35,6 @@ const screens = [
 function Harness() {
   const { registry, commandServices } = useAppServices();
   useShortcutBinder(registry, commandServices);
-  useFocusKeeper();
   return <><Workspace /><CommandPalette /></>;
 }
 
