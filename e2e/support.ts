@@ -48,3 +48,18 @@ export async function emailTo(recipient: string, subject?: string): Promise<Rece
   if (!newest) throw new Error(`no email to ${recipient}`);
   return newest;
 }
+
+/** After sign-in: applies the first context offered, by keyboard, when the portal asks for one (not when there is one choice). */
+export async function chooseContextIfAsked(page: Page): Promise<void> {
+  await expect(page.getByRole('navigation', { name: 'Main menu' }).or(page.getByRole('button', { name: 'Apply' })).first()).toBeVisible();
+  const leftSelection = await page.waitForURL((url) => !url.pathname.startsWith('/context'), { timeout: 5_000 }).then(() => true, () => false);
+  if (leftSelection) return;
+  const apply = page.getByRole('button', { name: 'Apply' });
+  for (let step = 0; step < 3 && !(await apply.isEnabled()); step += 1) {
+    await page.locator('.context-panel [role="option"], .context-panel li button').first().focus();
+    await page.keyboard.press('Enter');
+  }
+  await apply.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).not.toHaveURL(/\/context/);
+}

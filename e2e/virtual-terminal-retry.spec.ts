@@ -1,28 +1,15 @@
 // A declined telephone order tried again, keyboard only: vt@demo.test charges a declining test card, presses 'Try
 // again' (declined again), then 'Try another card' and pays; the order stays ONE payment job whose Payments tab
 // lists the three attempts. axe finds nothing serious or critical on the declined and paid result panels.
+import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { mod, signIn } from './support.ts';
+import { chooseContextIfAsked, mod, signIn } from './support.ts';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-async function chooseContextIfAsked(page: Page): Promise<void> {
-  await expect(page.getByRole('navigation', { name: 'Main menu' }).or(page.getByRole('button', { name: 'Apply' })).first()).toBeVisible();
-  const leftSelection = await page.waitForURL((url) => !url.pathname.startsWith('/context'), { timeout: 5_000 }).then(() => true, () => false);
-  if (leftSelection) return;
-  const apply = page.getByRole('button', { name: 'Apply' });
-  for (let step = 0; step < 3 && !(await apply.isEnabled()); step += 1) {
-    await page.locator('.context-panel [role="option"], .context-panel li button').first().focus();
-    await page.keyboard.press('Enter');
-  }
-  await apply.focus();
-  await page.keyboard.press('Enter');
-  await expect(page).not.toHaveURL(/\/context/);
 }
 
 /** Focus a field the way Tab reaches it, then type into it. */
@@ -57,7 +44,7 @@ test('vt@demo.test tries a declined order again on the same payment job, then wi
   }
   expect(configurationId).not.toBe('');
 
-  const reference = `E2E-RETRY-${Date.now()}`;
+  const reference = `E2E-RETRY-${randomUUID().slice(0, 8).toUpperCase()}`;
   await expect(page.getByLabel('Merchant reference')).toBeFocused();
   await page.keyboard.type(reference);
   await typeInto(page, 'Email address', 'retry@example.test');

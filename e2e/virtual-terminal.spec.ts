@@ -3,26 +3,12 @@
 // in the payment jobs overview; axe finds nothing serious or critical on the order form.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support.ts';
+import { chooseContextIfAsked, signIn } from './support.ts';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-async function chooseContextIfAsked(page: Page): Promise<void> {
-  await expect(page.getByRole('navigation', { name: 'Main menu' }).or(page.getByRole('button', { name: 'Apply' })).first()).toBeVisible();
-  const leftSelection = await page.waitForURL((url) => !url.pathname.startsWith('/context'), { timeout: 5_000 }).then(() => true, () => false);
-  if (leftSelection) return;
-  const apply = page.getByRole('button', { name: 'Apply' });
-  for (let step = 0; step < 3 && !(await apply.isEnabled()); step += 1) {
-    await page.locator('.context-panel [role="option"], .context-panel li button').first().focus();
-    await page.keyboard.press('Enter');
-  }
-  await apply.focus();
-  await page.keyboard.press('Enter');
-  await expect(page).not.toHaveURL(/\/context/);
 }
 
 /** Keys the agent presses (characters typed and keys pressed; moving focus to a field counts as one Tab). */
