@@ -72,7 +72,9 @@ describe.each(combinations)('a worker overtaken mid-export on $kind with files i
       },
     });
     await until(async () => (await reportRow(database, reportId)).processedRows > 0, 10_000, 'the first batch');
-    // Its put is under way: a temporary file in the folder (on S3 the part is still buffered), nothing stored yet.
+    // Its put is under way: a temporary file in the folder (on S3 the part is still buffered), nothing stored yet. The
+    // folder's write stream opens its file asynchronously, so the first batch's commit can come before the file does.
+    if (store.root) await until(async () => incompletePuts(store).length > 0, 10_000, 'the put to open its temporary file');
     if (store.root) expect(incompletePuts(store)).toHaveLength(1);
     expect(await storedReportKeys(store.files)).toEqual([]);
 
