@@ -1,6 +1,9 @@
 // Virtual terminal journey against the real server in Chromium: vt@demo.test takes a two-line order for a
 // stored customer with a new card, keyboard only, saving the card; then a second order with the saved card; both are
-// in the payment jobs overview; axe finds nothing serious or critical on the order form.
+// in the payment jobs overview; axe finds nothing serious or critical on the order form. And the user lands on a
+// terminal that takes orders after signing in, and the palette's command opens one even from the web shop's
+// configuration (the one the context takes for the merchant, terminal off).
+import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { chooseContextIfAsked, signIn } from './support.ts';
@@ -40,19 +43,13 @@ test('vt@demo.test takes a two-line order with a new card, then one with the sav
   await page.keyboard.press('Enter');
   const heading = page.getByRole('heading', { name: 'Virtual terminal', level: 1 });
   await expect(heading).toBeVisible();
-  let configurationId = /\/configurations\/([^/]+)\/virtual-terminal/.exec(page.url())?.[1] ?? '';
+  const configurationId = /\/configurations\/([^/]+)\/virtual-terminal/.exec(page.url())?.[1] ?? '';
   expect(configurationId).not.toBe('');
-  // The context may hold the merchant's web shop configuration (terminal switched off): the screen says so, and the
-  // merchant's telephone-orders configuration is the one seeded just before it.
-  const switchedOff = page.getByText(/The virtual terminal is switched off for this configuration/);
-  await expect(switchedOff.or(page.getByLabel('Merchant reference'))).toBeVisible();
-  if (await switchedOff.isVisible()) {
-    configurationId = `CFG${String(Number(configurationId.slice(3)) - 1).padStart(5, '0')}`;
-    await page.goto(`/configurations/${configurationId}/virtual-terminal`);
-  }
-  const started = Date.now();
+  // The command opens a configuration whose terminal is on, never the web shop's that has it off.
+  await expect(page.getByText(/The virtual terminal is switched off for this configuration/)).toHaveCount(0);
+  const started = performance.now();
   keystrokes = 0;
-  const first = `E2E-${Date.now()}`;
+  const first = `E2E-${randomUUID().slice(0, 8).toUpperCase()}`;
 
   await expect(page.getByLabel('Merchant reference')).toBeFocused();
   await page.keyboard.type(first);
@@ -85,7 +82,7 @@ test('vt@demo.test takes a two-line order with a new card, then one with the sav
   expect(await seriousViolations(page)).toEqual([]);
   await page.keyboard.press('Control+Enter');
   await expect(page.getByRole('heading', { name: 'Paid: £34.95' })).toBeVisible();
-  const seconds = (Date.now() - started) / 1000;
+  const seconds = (performance.now() - started) / 1000;
   console.log(`scripted two-line order: ${keystrokes + 1} keystrokes, ${seconds.toFixed(1)} s (axe scan included)`);
 
   // Second order: same customer, the saved card.
@@ -108,4 +105,37 @@ test('vt@demo.test takes a two-line order with a new card, then one with the sav
   await expect(grid.getByText(second, { exact: true })).toBeVisible();
   // No full card number on any page shown.
   expect(await page.content()).not.toContain('4111111111111111');
+});
+
+test('vt@demo.test lands on a terminal that takes orders, and the palette opens one from the web shop configuration too', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, 'vt@demo.test', '/', 'keyboard');
+  await chooseContextIfAsked(page);
+  // Landed on the terminal, never on a dashboard that only says what the user may not do.
+  await expect(page).toHaveURL(/\/configurations\/[^/?]+\/virtual-terminal(\?|$)/);
+  await expect(page.getByRole('heading', { name: 'Virtual terminal', level: 1 })).toBeVisible();
+  await expect(page.getByLabel('Merchant reference')).toBeVisible();
+  await expect(page.getByText('You do not have the correct permissions.')).toHaveCount(0);
+  const landedOn = new URL(page.url()).pathname;
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The merchant applied again as a saved context would: the context takes its first configuration by name, the web shop.
+  type Applied = { business?: { id: string; title: string }; merchant?: { id: string; title: string }; configuration?: { id: string | null; switches: { virtualTerminalMenuEnabled: boolean } } };
+  const appliedNow = () => page.evaluate(() => JSON.parse(sessionStorage.getItem('portal.context') ?? '{}') as unknown) as Promise<Applied>;
+  const landed = await appliedNow();
+  expect(landed.configuration?.switches.virtualTerminalMenuEnabled).toBe(true);
+  const params = new URLSearchParams({ route: '/payment-jobs', business: JSON.stringify(landed.business), merchant: JSON.stringify(landed.merchant) });
+  await page.goto(`/context/apply?${params.toString()}`);
+  await expect(page).toHaveURL(/\/payment-jobs/);
+  await expect.poll(async () => (await appliedNow()).configuration?.switches.virtualTerminalMenuEnabled).toBe(false);
+
+  // Ctrl+K, 'Go to virtual terminal', Enter: the one configuration with the terminal on, not the applied web shop.
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('Go to virtual terminal');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL((url) => url.pathname === landedOn);
+  await expect(page.getByLabel('Merchant reference')).toBeVisible();
+  await expect(page.getByText(/The virtual terminal is switched off for this configuration/)).toHaveCount(0);
+  expect((await appliedNow()).configuration?.switches.virtualTerminalMenuEnabled).toBe(true);
 });

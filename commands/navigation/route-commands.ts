@@ -6,6 +6,12 @@ import type { PermissionName } from '../../src/contract/permissions.ts';
 
 export type ContextKey = 'partner' | 'business' | 'merchant' | 'configuration';
 
+/**
+ * A route command that decides for itself when it is offered and what it opens (the virtual terminal picks a
+ * configuration whose terminal is on rather than the context's). Its permissions, title and shortcut stay the row's.
+ */
+export type RouteCommandBehaviour = Pick<Command, 'run'> & { when: (ctx: CommandContext) => boolean };
+
 export type NavigableRoute = {
   id: string;
   pattern: string;
@@ -15,7 +21,7 @@ export type NavigableRoute = {
   /** the route's conditions beyond permissions (context flags, page access), as the guard checks them */
   conditionsMet: (ctx: CommandContext, params: Record<string, string>) => boolean;
   contextFree: boolean;
-  command: { title: string; keywords: readonly string[]; shortcut?: string };
+  command: { title: string; keywords: readonly string[]; shortcut?: string; behaviour?: RouteCommandBehaviour };
 };
 
 const contextIds: Record<ContextKey, (ctx: CommandContext) => string | null> = {
@@ -72,13 +78,14 @@ export function routeCommands(routes: readonly NavigableRoute[]): Command[] {
       permissions: route.permissions,
       when: (ctx) => {
         if (!ctx.signedIn) return false;
+        if (route.command.behaviour) return route.command.behaviour.when(ctx);
         const params = paramsFromContext(route, ctx);
         return params !== null && route.conditionsMet(ctx, params);
       },
-      run: (run, args) => {
+      run: route.command.behaviour?.run ?? ((run, args) => {
         const path = routePath(route, run.context());
         if (path) return run.navigate(path, { beside: args.beside === true });
         return undefined;
-      },
+      }),
     }));
 }

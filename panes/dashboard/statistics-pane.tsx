@@ -12,9 +12,10 @@ import {
   stepView, totalsOf, type ChartType, type DashboardInterval, type DashboardMeasure, type DashboardPeriod, type DashboardSettings,
 } from '../../src/contract/dashboard-intervals.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
+import { appliedTerminalConfiguration, noTerminalSentence, terminalConfigurationQueries, terminalPath, withTerminalConfiguration } from '../../src/api/terminal-configurations.ts';
 import type { DashboardResponse } from '../../src/contract/dashboard.ts';
 import { messages } from '../../src/contract/messages.ts';
-import { contextPath, contextStore } from '../../src/state/context-store.ts';
+import { applyContext, contextPath, contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
 import { showToast } from '../../src/state/toast-store.ts';
@@ -67,13 +68,22 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
   const settings = useMemo(() => readDashboardSearch(search, today), [search, today]);
   const { view } = settings;
   const [dateDialogOpen, setDateDialogOpen] = useState(false);
-  // Someone who may take telephone orders but not read statistics (a virtual terminal user) lands on the terminal of
-  // the configuration they work in, not on a screen that only says what they may not do.
-  const terminalPath = selections.configuration?.id ? `/configurations/${encodeURIComponent(selections.configuration.id)}/virtual-terminal` : null;
-  const terminalInstead = granted !== undefined && !granted.includes(dashboardPermission) && granted.includes('Portal.Moto.Create') && terminalPath !== null;
+  // Someone who may take telephone orders but not read statistics (a virtual terminal user) lands on a terminal they
+  // can use, not on a screen that only says what they may not do: the applied configuration's when its terminal is
+  // on, else the merchant's first configuration with it on (made the context's configuration).
+  const terminalUser = granted !== undefined && !granted.includes(dashboardPermission) && granted.includes('Portal.Moto.Create');
+  const appliedTerminal = terminalUser ? appliedTerminalConfiguration(selections) : null;
+  const merchantKey = { businessId: selections.business?.id ?? '', merchantId: selections.merchant?.id ?? '' };
+  const terminals = useQuery({
+    ...terminalConfigurationQueries.enabled(merchantKey.businessId, merchantKey.merchantId),
+    enabled: terminalUser && appliedTerminal === null && merchantKey.businessId !== '' && merchantKey.merchantId !== '',
+  });
+  const landing = appliedTerminal ?? (terminalUser ? terminals.data?.[0] ?? null : null);
   useEffect(() => {
-    if (terminalInstead && terminalPath) navigate(terminalPath, { replace: true });
-  }, [terminalInstead, terminalPath]);
+    if (!landing) return;
+    if (contextStore.applied.configuration?.id !== landing.configurationId) applyContext(withTerminalConfiguration(contextStore.applied, landing));
+    navigate(terminalPath(landing.configurationId), { replace: true });
+  }, [landing?.configurationId]);
   // The address a custom interval without dates asked for them at and the user declined: do not ask again there.
   const [declinedAt, setDeclinedAt] = useState<string | null>(null);
   const [tableVisible, setTableVisible] = useState(false);
@@ -89,6 +99,20 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
 
   if (!context) return <div className="pane-content"><h1>Dashboard</h1><p className="pane-lead">Choose a business or merchant to see its statistics.</p></div>;
   if (granted === undefined) return <div className="pane-content"><h1>Dashboard</h1><Skeleton lines={6} label="Loading the dashboard" /></div>;
+  if (!granted.includes(dashboardPermission) && terminalUser) {
+    if (landing || terminals.fetchStatus === 'fetching') return <div className="pane-content"><h1>Dashboard</h1><Skeleton lines={6} label="Opening the virtual terminal" /></div>;
+    return (
+      <div className="pane-content">
+        <h1>Dashboard</h1>
+        <p className="pane-lead">You are working in {contextLabel(selections)}.</p>
+        <p className="pane-notice" role="note">
+          {!selections.merchant?.id ? 'Choose a merchant as your context to take telephone orders on its virtual terminal.'
+            : terminals.isError ? 'The configurations of this merchant could not be loaded.'
+              : `${noTerminalSentence(selections.merchant.title || selections.merchant.id)} Ask an administrator to switch it on for the configuration that takes telephone orders.`}
+        </p>
+      </div>
+    );
+  }
   if (!granted.includes(dashboardPermission)) {
     return (
       <div className="pane-content">

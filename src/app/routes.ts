@@ -18,7 +18,7 @@
 // | /payment-jobs                                                    | Portal.PaymentJobs.Read                      | required  | the applied business's, merchant's or partner's payment jobs (like /transactions); path ours |
 // | /configurations/{id}/payments, …/{ref}                           | Portal.PaymentJobs.Read                      | required  | the configuration's Payments tab; the detail |
 // | /configurations/{id}/payments/{ref}/trace/{trace}                | Portal.Traces.Read                           | required  | |
-// | /configurations/{id}/virtual-terminal                            | Portal.Moto.Create                           | required  | menu hidden when virtualTerminalMenuEnabled is false |
+// | /configurations/{id}/virtual-terminal                            | Portal.Moto.Create                           | required  | menu hidden when virtualTerminalMenuEnabled is false; its command opens a configuration with the terminal on |
 // | /configurations/{id}/virtual-terminal/settings                   | Portal.Settings.Read                         | required  | path chosen by us (spec: not shown) |
 // | /business, /business/{id}/merchants                              | —                                            | —         | redirect to not-found (spec) |
 // | /business/{id}                                                   | Mapi.Business.Read                           | required  | + a role at root, partner or business level |
@@ -51,7 +51,8 @@
 // | /developers/api (#operationId or ?operation=)                    | none (any signed-in user)                    | free      | the API reference, rendered from /api/portal/openapi.json |
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import type { CommandContext } from '../../commands/command.ts';
-import type { ContextKey } from '../../commands/navigation/route-commands.ts';
+import type { ContextKey, RouteCommandBehaviour } from '../../commands/navigation/route-commands.ts';
+import { goToVirtualTerminal } from '../../commands/virtual-terminal/go-to-virtual-terminal.ts';
 import type { PermissionName } from '../contract/permissions.ts';
 import type { PaneProps } from '../state/pane-scope.tsx';
 import type { AreaPaneName } from './area-panes.ts';
@@ -111,7 +112,7 @@ export type RouteDefinition = {
   contextParams?: Readonly<Record<string, ContextKey>>;
   menu?: { section: MenuSectionId; index: number; label: string; visible?: (ctx: CommandContext) => boolean };
   /** a palette command (and optional go-to shortcut) for routes reachable without typing an id */
-  command?: { title: string; keywords: readonly string[]; shortcut?: string };
+  command?: { title: string; keywords: readonly string[]; shortcut?: string; behaviour?: RouteCommandBehaviour };
 };
 
 /**
@@ -295,7 +296,8 @@ export const routes: readonly RouteDefinition[] = [
     id: 'virtualTerminal', pattern: '/configurations/:configurationId/virtual-terminal', capability: 'Virtual terminal order entry', title: () => 'Virtual terminal',
     pane: virtualTerminalPane, permissions: ['Portal.Moto.Create'], layout: 'default', contextParams: { configurationId: 'configuration' },
     menu: { section: 'virtualTerminal', index: 1, label: 'New order', visible: virtualTerminalEnabled },
-    command: { title: 'Go to virtual terminal', keywords: ['moto', 'order', 'phone', 'card payment', 'terminal'], shortcut: 'g v' },
+    // The command picks a configuration whose terminal is on (the context's may be the web shop's), asking when several are.
+    command: { title: 'Go to virtual terminal', keywords: ['moto', 'order', 'phone', 'card payment', 'terminal'], shortcut: 'g v', behaviour: goToVirtualTerminal },
   },
   {
     id: 'virtualTerminalSettings', pattern: '/configurations/:configurationId/virtual-terminal/settings', capability: 'Virtual terminal settings', title: () => 'Virtual terminal settings',

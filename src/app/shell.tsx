@@ -10,6 +10,7 @@ import { AppHeader } from './app-header.tsx';
 import { useAppServices } from './app-services.tsx';
 import { ShellServices } from './shell-services.tsx';
 import { ConfirmationHost } from './confirmation-host.tsx';
+import { TerminalChooserHost } from './terminal-chooser-host.tsx';
 import { ContextSwitcherDialog } from './context-route.tsx';
 import { whenIdle } from '../ui/when-idle.ts';
 import { afterFirstScreen, browserProbe } from './first-screen.ts';
@@ -145,6 +146,7 @@ function ShellLayout() {
       <Overlays palettePrefetched={palettePrefetched} />
       <ContextSwitcherDialog />
       <ConfirmationHost />
+      <TerminalChooserHost />
       <InactivityWatch />
     </div>
   );

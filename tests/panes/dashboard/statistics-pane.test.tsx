@@ -331,7 +331,8 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
   });
 
   it('says so, without asking the server, when the user may not see statistics here', async () => {
-    const { calls } = renderPane({ permissions: ['Portal.Moto.Create'] });
+    // Not the virtual terminal's permission: its user lands on a terminal (virtual-terminal-landing.test.tsx).
+    const { calls } = renderPane({ permissions: ['Portal.Tickets.Read'] });
     expect(await screen.findByText(/You do not have the correct permissions\./)).toBeTruthy();
     expect(calls).toEqual([]);
   });
