@@ -12,7 +12,7 @@ import {
 import type { BillingPreview, InvoiceList, InvoiceListItem } from '../../src/contract/billing-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
-import { formatDate } from '../../src/format/dates.ts';
+import { formatDate, formatShortDate } from '../../src/format/dates.ts';
 import { formatMinorUnits } from '../../src/format/money.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
@@ -76,15 +76,17 @@ export function InvoiceStatusText({ status }: { status: InvoiceStatusName }) {
   return <span className="invoice-status" data-status={status}>{invoiceStatusLabels[status]}</span>;
 }
 
+// Sized to fit a 1280 px screen with one pane: dates short ('3 Nov 2026'; the invoice has them in full), the business
+// name wrapping onto a second line rather than ellipsising.
 const columns: readonly DataTableColumn<InvoiceListItem>[] = [
-  { id: 'number', header: 'Number', cell: (row) => <a className="data-table-link" href={invoicePath(row.invoiceId)}>{row.number}</a>, width: '11rem' },
-  { id: 'business', header: 'Business', cell: (row) => `${row.businessName} (${row.businessId})`, width: 'minmax(12rem, 2fr)' },
-  { id: 'month', header: 'Month', cell: (row) => monthLabel(row.month) },
-  { id: 'kind', header: 'Kind', cell: (row) => invoiceKindLabels[row.kind] },
-  { id: 'status', header: 'Status', cell: (row) => <InvoiceStatusText status={row.status} /> },
-  { id: 'issued', header: 'Issued', cell: (row) => formatDate(row.issuedUtc) },
-  { id: 'due', header: 'Due', cell: (row) => (row.kind === 'invoice' ? formatDate(row.dueUtc) : '') },
-  { id: 'total', header: 'Total', align: 'end', cell: (row) => formatMinorUnits(row.totalMinor, row.currency) },
+  { id: 'number', header: 'Number', cell: (row) => <a className="data-table-link" href={invoicePath(row.invoiceId)}>{row.number}</a>, width: '9.5rem' },
+  { id: 'business', header: 'Business', cell: (row) => `${row.businessName} (${row.businessId})`, width: 'minmax(10.5rem, 2fr)', wrap: true },
+  { id: 'month', header: 'Month', cell: (row) => monthLabel(row.month), width: '8.5rem' },
+  { id: 'kind', header: 'Kind', cell: (row) => invoiceKindLabels[row.kind], width: '6.5rem' },
+  { id: 'status', header: 'Status', cell: (row) => <InvoiceStatusText status={row.status} />, width: '6rem' },
+  { id: 'issued', header: 'Issued', cell: (row) => <time dateTime={row.issuedUtc}>{formatShortDate(row.issuedUtc)}</time>, width: '7.5rem' },
+  { id: 'due', header: 'Due', cell: (row) => (row.kind === 'invoice' ? <time dateTime={row.dueUtc}>{formatShortDate(row.dueUtc)}</time> : ''), width: '7.5rem' },
+  { id: 'total', header: 'Total', align: 'end', cell: (row) => formatMinorUnits(row.totalMinor, row.currency), width: 'minmax(7rem, 1fr)' },
 ];
 
 export function BillingPane({ search }: PaneProps) {

@@ -16,6 +16,8 @@ import { openBeside } from '../../src/state/workspace-store.ts';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import { type DataTableColumn, type DataTableSort } from '../../src/ui/data-table/data-table.tsx';
 import { formatMeasure } from './dashboard-format.ts';
+// The table kit's look (its sortable headers, cells and rows): without it the headers were the browser's bare buttons.
+import '../../src/ui/data-table/data-table.css';
 
 export const dimensionLabels: Record<BreakdownDimension, string> = { merchant: 'Merchant', paymentMethod: 'Payment method', status: 'Status' };
 
@@ -82,7 +84,7 @@ export function BreakdownTable({ context, period, currency, range }: Props) {
   const shownBy = breakdown.data?.by ?? by;
 
   const columns = useMemo<DataTableColumn<BreakdownRow>[]>(() => [
-    { id: 'label', header: dimensionLabels[shownBy], cell: (row) => row.label, sortField: 'label', width: 'minmax(10rem, 2fr)' },
+    { id: 'label', header: dimensionLabels[shownBy], cell: (row) => row.label, sortField: 'label', width: 'minmax(10rem, 2fr)', wrap: true },
     ...shownMeasures.map((measure): DataTableColumn<BreakdownRow> => ({
       id: measure, header: measureLabels[measure], cell: (row) => formatMeasure(row[measure], measure, currency), align: 'end', sortField: measure, width: 'minmax(7rem, 1fr)',
       priority: measure === 'volume' ? 1 : 2,

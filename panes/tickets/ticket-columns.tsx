@@ -32,24 +32,24 @@ export function AttachmentName({ name }: { name: string }) {
 
 export const ticketListColumns: readonly (DataTableColumn<TicketListItem> & { label: string })[] = [
   {
-    id: 'ticketId', label: 'Ticket', header: 'Ticket', width: 'minmax(9rem, 0.9fr)',
+    id: 'ticketId', label: 'Ticket', header: 'Ticket', width: '6.5rem',
     cell: (row) => <a className="data-table-link" href={`/tickets/${encodeURIComponent(row.ticketId)}`} tabIndex={-1}>{row.ticketId}</a>,
   },
   {
-    id: 'subject', label: 'Subject', header: 'Subject', sortField: 'subject', width: 'minmax(14rem, 2.4fr)',
+    id: 'subject', label: 'Subject', header: 'Subject', sortField: 'subject', width: 'minmax(12rem, 2.4fr)', wrap: true,
     // The queue's flag: the requester wrote since support last replied or looked (sent to support staff only).
     cell: (row) => (row.updatedByRequester
       ? <>{row.subject} <span className="status-chip ticket-flag" data-tone="warning">Updated by requester</span></>
       : row.subject),
   },
-  { id: 'type', label: 'Type', header: 'Type', width: '9.5rem', cell: (row) => typeLabel(row.type) },
-  { id: 'status', label: 'Status', header: 'Status', sortField: 'status', width: '8rem', cell: (row) => <TicketStatusChip status={row.status} /> },
-  { id: 'priority', label: 'Priority', header: 'Priority', sortField: 'priority', width: '7.5rem', cell: (row) => <TicketPriorityChip priority={row.priority} /> },
-  { id: 'business', label: 'Business', header: 'Business', width: 'minmax(10rem, 1.2fr)', cell: (row) => (row.merchantName ? `${row.merchantName} (${row.businessName})` : row.businessName) },
-  { id: 'createdBy', label: 'Requester', header: 'Requester', width: 'minmax(8rem, 1fr)', cell: (row) => row.createdBy.name },
-  { id: 'assignee', label: 'Assignee', header: 'Assignee', width: 'minmax(8rem, 1fr)', cell: (row) => row.assignee?.name ?? 'Unassigned' },
-  { id: 'createdUtc', label: 'Created', header: 'Created', sortField: 'createdUtc', width: 'minmax(10rem, 1fr)', cell: (row) => <time dateTime={row.createdUtc}>{dateTime(row.createdUtc)}</time> },
-  { id: 'lastUpdatedUtc', label: 'Last updated', header: 'Last updated', sortField: 'lastUpdatedUtc', width: 'minmax(10rem, 1fr)', cell: (row) => <time dateTime={row.lastUpdatedUtc}>{dateTime(row.lastUpdatedUtc)}</time> },
+  { id: 'type', label: 'Type', header: 'Type', width: '10.5rem', cell: (row) => typeLabel(row.type) },
+  { id: 'status', label: 'Status', header: 'Status', sortField: 'status', width: '7.5rem', cell: (row) => <TicketStatusChip status={row.status} /> },
+  { id: 'priority', label: 'Priority', header: 'Priority', sortField: 'priority', width: '7rem', cell: (row) => <TicketPriorityChip priority={row.priority} /> },
+  { id: 'business', label: 'Business', header: 'Business', width: 'minmax(10rem, 1.2fr)', wrap: true, cell: (row) => (row.merchantName ? `${row.merchantName} (${row.businessName})` : row.businessName) },
+  { id: 'createdBy', label: 'Requester', header: 'Requester', width: 'minmax(8rem, 1fr)', wrap: true, cell: (row) => row.createdBy.name },
+  { id: 'assignee', label: 'Assignee', header: 'Assignee', width: 'minmax(8rem, 1fr)', wrap: true, cell: (row) => row.assignee?.name ?? 'Unassigned' },
+  { id: 'createdUtc', label: 'Created', header: 'Created', sortField: 'createdUtc', width: '10.5rem', cell: (row) => <time dateTime={row.createdUtc}>{dateTime(row.createdUtc)}</time> },
+  { id: 'lastUpdatedUtc', label: 'Last updated', header: 'Last updated', sortField: 'lastUpdatedUtc', width: '10.5rem', priority: 1, cell: (row) => <time dateTime={row.lastUpdatedUtc}>{dateTime(row.lastUpdatedUtc)}</time> },
 ];
 
 export const ticketListColumnIds = ticketListColumns.map((column) => column.id);

@@ -37,17 +37,17 @@ export const dateTime = (iso: string) => `${formatShortDate(iso)}, ${formatTime(
 
 /** Every column the overview can show; ids match the export's column names. */
 export const transactionListColumns: readonly (DataTableColumn<TransactionListItem> & { label: string })[] = [
-  { id: 'date', label: 'Date', header: 'Date', sortField: 'date', width: 'minmax(10.5rem, 1fr)', cell: (row) => <time dateTime={row.date}>{dateTime(row.date)}</time> },
+  { id: 'date', label: 'Date', header: 'Date', sortField: 'date', width: '10.5rem', cell: (row) => <time dateTime={row.date}>{dateTime(row.date)}</time> },
   {
-    id: 'reference', label: 'Reference', header: 'Reference', sortField: 'reference', width: 'minmax(9rem, 1fr)',
+    id: 'reference', label: 'Reference', header: 'Reference', sortField: 'reference', width: '8.5rem',
     // The row is the keyboard stop (Enter opens it); the link serves the pointer (Shift+click opens beside).
     cell: (row) => <a className="data-table-link" href={`/transactions/${encodeURIComponent(row.reference)}`} tabIndex={-1}>{row.reference}</a>,
   },
-  { id: 'merchant', label: 'Merchant', header: 'Merchant', sortField: 'merchant', width: 'minmax(10rem, 1.4fr)', cell: (row) => row.merchantName },
-  { id: 'amount', label: 'Amount', header: 'Amount', sortField: 'amount', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => <span className={takesMoneyBack(row.kind) ? 'amount-negative' : undefined}>{formatSignedMoney(row)}</span> },
+  { id: 'merchant', label: 'Merchant', header: 'Merchant', sortField: 'merchant', width: 'minmax(12rem, 3fr)', wrap: true, cell: (row) => row.merchantName },
+  { id: 'amount', label: 'Amount', header: 'Amount', sortField: 'amount', align: 'end', width: 'minmax(7rem, 0.6fr)', cell: (row) => <span className={takesMoneyBack(row.kind) ? 'amount-negative' : undefined}>{formatSignedMoney(row)}</span> },
   { id: 'currency', label: 'Currency', header: 'Currency', width: '5.5rem', cell: (row) => row.currency },
-  { id: 'status', label: 'Status', header: 'Status', sortField: 'status', width: '7.5rem', cell: (row) => <StatusChip status={displayStatusOf(row)} /> },
-  { id: 'paymentMethod', label: 'Payment method', header: 'Payment method', width: 'minmax(8rem, 1fr)', cell: (row) => formatPaymentMethod(row.paymentMethod) },
+  { id: 'status', label: 'Status', header: 'Status', sortField: 'status', width: '9.5rem', cell: (row) => <StatusChip status={displayStatusOf(row)} /> },
+  { id: 'paymentMethod', label: 'Payment method', header: 'Payment method', width: 'minmax(9.5rem, 1fr)', wrap: true, cell: (row) => formatPaymentMethod(row.paymentMethod) },
   { id: 'channel', label: 'Channel', header: 'Channel', width: '7rem', cell: (row) => row.channel },
   { id: 'ewalletType', label: 'E-wallet', header: 'E-wallet', width: '7rem', cell: (row) => (row.ewalletType ? formatPaymentMethod(row.ewalletType) : '—') },
   { id: 'kind', label: 'Type', header: 'Type', width: '6rem', priority: 1, cell: (row) => <KindBadge kind={row.kind} /> },

@@ -40,13 +40,14 @@ export function ScoreText({ score, status }: { score: number; status: WatchEntry
   return <span className="watch-score" data-tone={tone}>{score}</span>;
 }
 
+// The signals take the room (two lines of a row, then the detail has them all); names wrap rather than ellipsise.
 const columns: readonly DataTableColumn<WatchListEntry>[] = [
-  { id: 'merchant', header: 'Merchant', cell: (row) => <a className="data-table-link is-name" href={watchEntryPath(row.merchantId)}>{row.merchantName}</a> },
-  { id: 'business', header: 'Business', cell: (row) => row.businessName },
-  { id: 'score', header: 'Score', align: 'end', cell: (row) => <ScoreText score={row.score} status={row.status} /> },
-  { id: 'signals', header: 'Signals', cell: (row) => (row.signals.length === 0 ? 'None now' : row.signals.map((signal) => signalText(signal.signal, signal.value, signal.threshold)).join('; ')) },
-  { id: 'trend', header: 'Trend', cell: (row) => <Sparkline values={row.trend} label={trendLabel(row.trend)} /> },
-  { id: 'status', header: 'Status', cell: (row) => watchEntryStatusLabels[row.status] },
+  { id: 'merchant', header: 'Merchant', width: 'minmax(11rem, 1.3fr)', wrap: true, cell: (row) => <a className="data-table-link is-name" href={watchEntryPath(row.merchantId)}>{row.merchantName}</a> },
+  { id: 'business', header: 'Business', width: 'minmax(10rem, 1fr)', wrap: true, cell: (row) => row.businessName },
+  { id: 'score', header: 'Score', align: 'end', width: '5rem', cell: (row) => <ScoreText score={row.score} status={row.status} /> },
+  { id: 'signals', header: 'Signals', width: 'minmax(14rem, 2.6fr)', wrap: true, cell: (row) => (row.signals.length === 0 ? 'None now' : row.signals.map((signal) => signalText(signal.signal, signal.value, signal.threshold)).join('; ')) },
+  { id: 'trend', header: 'Trend', width: '8rem', cell: (row) => <Sparkline values={row.trend} label={trendLabel(row.trend)} /> },
+  { id: 'status', header: 'Status', width: '8rem', wrap: true, cell: (row) => watchEntryStatusLabels[row.status] },
 ];
 
 export function WatchListPane({ search }: PaneProps) {

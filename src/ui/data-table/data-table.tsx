@@ -21,6 +21,11 @@ export type DataTableColumn<Row> = {
    * go earlier; by default amounts (end-aligned) and the status are 1, others 2. The row header column always stays.
    */
   priority?: number;
+  /**
+   * Long text (a name, a list of signals) wraps onto a second line of the row rather than ellipsising; past two lines
+   * it is cut, and the whole text stays in the cell (the row's accessible name) for the keyboard and screen readers.
+   */
+  wrap?: boolean;
 };
 
 /** A column's narrowest width in pixels, from its track: '11rem', 'minmax(10rem, 1fr)', '120px'. */
@@ -32,6 +37,11 @@ function minimumWidth(track: string | undefined): number {
 
 const priorityOf = <Row,>(column: DataTableColumn<Row>) => column.priority ?? (column.align === 'end' || column.id === 'status' ? 1 : 2);
 
+/** The narrowest the table can be: the sum of its columns' narrowest widths (the grid's min-width, see the CSS). */
+function minimumTableWidth<Row>(columns: readonly DataTableColumn<Row>[]): number {
+  return columns.reduce((sum, column) => sum + minimumWidth(column.width), 0);
+}
+
 /**
  * The columns that fit `width` pixels: while they do not, the least important goes (the highest priority number;
  * of equals, the rightmost). The row header column stays. Every column where the width is unknown.
@@ -39,8 +49,7 @@ const priorityOf = <Row,>(column: DataTableColumn<Row>) => column.priority ?? (c
 export function fitColumns<Row>(columns: readonly DataTableColumn<Row>[], width: number | null, keep: string | undefined): readonly DataTableColumn<Row>[] {
   if (!width) return columns;
   const shown = [...columns];
-  const total = () => shown.reduce((sum, column) => sum + minimumWidth(column.width), 0);
-  while (total() > width && shown.length > 1) {
+  while (minimumTableWidth(shown) > width && shown.length > 1) {
     let drop = -1;
     shown.forEach((column, index) => {
       if (column.id === keep) return;
@@ -143,8 +152,11 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     observeElementRect: (instance, callback) => observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : { width: rect.width || 1024, height: 720 })),
   });
   const template = columns.map((column) => column.width ?? 'minmax(8rem, 1fr)').join(' ');
-  // Rows are all of one height, set here for the CSS: the virtualiser knows every row's place without measuring.
-  const style = { '--data-table-columns': template, '--data-table-row-height': `${rowHeight}px` } as CSSProperties;
+  // Rows are all of one height, set here for the CSS: the virtualiser knows every row's place without measuring. The
+  // grid is never narrower than its columns' minimums (it scrolls sideways instead) and otherwise as wide as the pane:
+  // not its max-content width, which would give each flexible column its fr share of the widest minimum (a 2fr column
+  // twice the 8rem of its 1fr neighbours) and push the last columns out of sight where fitColumns saw room for them.
+  const style = { '--data-table-columns': template, '--data-table-row-height': `${rowHeight}px`, '--data-table-min-width': `${minimumTableWidth(columns)}px` } as CSSProperties;
   const activeIndex = rows.length === 0 ? -1 : Math.min(Math.max(cursor, 0), rows.length - 1);
 
   const pendingFocus = useRef<number | null>(null);
@@ -390,7 +402,7 @@ function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, ch
       data-changed={changed ? 'true' : undefined}
     >
       {columns.map((column, columnIndex) => {
-        const className = column.align === 'end' ? 'data-table-cell data-table-end' : 'data-table-cell';
+        const className = `data-table-cell${column.align === 'end' ? ' data-table-end' : ''}${column.wrap ? ' data-table-wrap' : ''}`;
         return column.id === headerColumn
           ? <th key={column.id} scope="row" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</th>
           : <td key={column.id} role="gridcell" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</td>;

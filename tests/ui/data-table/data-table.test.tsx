@@ -43,6 +43,22 @@ describe('DataTable', () => {
     expect(grid.getAttribute('aria-rowcount')).toBe('6');
   });
 
+  it('wraps the text of a wrap column onto a second line, and is never narrower than its columns\' minimums', () => {
+    const wrapped: DataTableColumn<Row>[] = [
+      { id: 'id', header: 'Reference', cell: (row) => row.id, width: '8rem' },
+      { id: 'merchant', header: 'Merchant', cell: () => 'Meadowbank Veterinary Practice Glasgow', width: 'minmax(12rem, 3fr)', wrap: true },
+    ];
+    const { container } = render(
+      <DataTable caption="Transactions" columns={wrapped} rows={rows(2)} rowKey={(row) => row.id} status="ready" emptyMessage="Nothing here." cursor={0} onCursorChange={vi.fn()} onOpen={vi.fn()} />,
+    );
+    const grid = screen.getByRole('grid', { name: 'Transactions' });
+    const merchantCells = within(grid).getAllByRole('gridcell');
+    expect(merchantCells.map((cell) => cell.classList.contains('data-table-wrap'))).toEqual([true, true]);
+    expect(within(grid).getAllByRole('rowheader').some((cell) => cell.classList.contains('data-table-wrap'))).toBe(false);
+    // 8rem + 12rem: the grid's min-width (not its max-content width, which would widen the flexible column).
+    expect((container.querySelector('.data-table') as HTMLElement).style.getPropertyValue('--data-table-min-width')).toBe('320px');
+  });
+
   it('keeps the previous rows while the next view loads, marked busy (status updating)', () => {
     const table = (status: 'updating' | 'ready') => (
       <DataTable caption="Transactions" columns={columns} rows={rows(3)} rowKey={(row) => row.id} status={status} emptyMessage="Nothing here." cursor={0} onCursorChange={vi.fn()} onOpen={vi.fn()} />
