@@ -9,6 +9,7 @@ import { downloadSettlementDetailsCommand } from './reporting/download-settlemen
 import { openBatchReportCommand } from './reporting/open-batch-report.ts';
 import { openScheduledReportsCommand, scheduleStatementCommand } from './reporting/schedule-statement.ts';
 import { scheduleTransactionsExportCommand } from './reporting/schedule-transactions-export.ts';
+import { runScheduleNowCommand } from './reporting/run-schedule-now.ts';
 import { ticketCommands } from './tickets/ticket-commands.ts';
 import { userCommands } from './users/user-commands.ts';
 import { acknowledgeWatchEntryCommand } from './watch-list/acknowledge-entry.ts';
@@ -40,6 +41,7 @@ export const areaCommands: readonly Command[] = [
   scheduleStatementCommand,
   scheduleTransactionsExportCommand,
   openScheduledReportsCommand,
+  runScheduleNowCommand,
   ...paymentJobCommands,
   ...userCommands,
   acknowledgeWatchEntryCommand,

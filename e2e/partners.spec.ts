@@ -86,7 +86,8 @@ test('partner@demo.test schedules the export of all its businesses\' transaction
 
   await runCommand(page, 'schedule this export', /^Schedule this export/);
   const dialog = page.getByRole('dialog', { name: 'Schedule this export' });
-  await expect(dialog).toContainText('Transactions: status paid.');
+  // Whose transactions: every business of the partner, counted and named.
+  await expect(dialog).toContainText(/Transactions of the \d+ businesses of Northbridge Payments Partners Ltd with status paid\./);
   await expect(dialog).toContainText('Rows: sorted by amount, highest first.');
   await noSeriousViolations(page);
   await page.keyboard.press(`${mod}+Enter`);

@@ -1,5 +1,5 @@
 // Scheduled statements and camt.053 through the report queue, against the real server in Chromium: finance@demo.test
-// schedules the trading account's statement weekly, finds the schedule in My report queue, pauses and deletes it
+// schedules the trading account's statement weekly, finds the schedule in My report queue, runs it now (Shift+R), pauses and deletes it
 // (leaving nothing behind for other journeys), queues the statement as camt.053 XML and downloads it from the queue,
 // closing at the balance the screen shows. An internal user reads the provider's internal accounts. axe on each screen.
 import { readFileSync } from 'node:fs';
@@ -52,6 +52,14 @@ test('finance@demo.test schedules the trading statement, manages the schedule an
   const schedules = page.getByRole('table', { name: 'Scheduled statements and reports' });
   const row = schedules.getByRole('row').filter({ hasText: `Trading account ${accountNumber}` }).filter({ hasText: 'Weekly on Friday at 07:00' });
   await expect(row).toHaveCount(1);
+  expect(await seriousViolations(page)).toEqual([]);
+  // Run now by keyboard: Shift+R on the schedule's row queues one run of the period just ended; a toast says where the
+  // file will be, focus stays on the schedule's Run now, and the report is in the queue above.
+  await row.getByRole('button', { name: `Pause Trading account ${accountNumber}` }).focus();
+  await page.keyboard.press('Shift+R');
+  await expect(page.getByText(/is queued\. The file appears in My report queue when it is ready/).first()).toBeVisible();
+  await expect(row.getByRole('button', { name: `Run now Trading account ${accountNumber}` })).toBeFocused();
+  await expect(page.getByRole('row').filter({ hasText: 'Trading account · PDF' }).first()).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await row.getByRole('button', { name: `Pause Trading account ${accountNumber}` }).click();
   await expect(row.getByText('Paused')).toBeVisible();

@@ -25,7 +25,7 @@ export function AlertDecisionDialog({ alert, busy, onClose, onDecide }: {
   };
   return (
     <Modal open={alert !== null} title="Resolve screening alert" onClose={close} closeActionLabel="Cancel" initialFocus={reasonField}
-      description={alert ? <p>{alert.screenedName} against {alert.listedName} ({alert.list === 'pep' ? 'PEP' : 'sanctions'}, score {Math.round(alert.score * 100)}%): {alert.listedReason}</p> : null}
+      description={alert ? <p>{alert.screenedName}, beneficiary of {alert.businessName}, against {alert.listedName} ({alert.list === 'pep' ? 'PEP' : 'sanctions'}, score {Math.round(alert.score * 100)}%): {alert.listedReason}</p> : null}
       footer={<button type="submit" form="alert-decision-form" className="button button-primary" disabled={busy || tooShort}>Record decision</button>}>
       <form id="alert-decision-form" className="risk-form" onSubmit={(event) => { event.preventDefault(); submit(); }}>
         <fieldset aria-describedby={missing ? 'alert-decision-missing' : undefined}>

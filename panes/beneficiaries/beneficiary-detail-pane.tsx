@@ -77,6 +77,7 @@ export function BeneficiaryDetailPane({ params }: PaneProps) {
       {canDecideStatus && data.approvalRefusal && data.status !== 'Approved' ? <p className="risk-note" role="note">{data.approvalRefusal}</p> : null}
       <dl className="risk-facts">
         <dt>Status</dt><dd ref={statusValue} tabIndex={-1}>{data.status}{data.statusChangedBy ? ` (by ${data.statusChangedBy}${data.statusChangedUtc ? `, ${formatDateTime(data.statusChangedUtc)}` : ''})` : ''}</dd>
+        <dt>Business</dt><dd>{data.businessName}{data.businessName !== data.businessId ? <span className="muted"> ({data.businessId})</span> : null}</dd>
         <dt>Type</dt><dd>{data.kind === 'company' ? 'Company' : 'Person'}</dd>
         {data.kind === 'person' ? <><dt>Date of birth</dt><dd>{data.dateOfBirth ? formatDate(data.dateOfBirth) : '—'}</dd></> : null}
         <dt>Name on the bank account</dt><dd>{data.nameOnBankAccount}</dd>

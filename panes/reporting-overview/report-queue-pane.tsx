@@ -3,7 +3,7 @@
 // columns, rows), and what can be done with it: download, delete, retry a failed one, cancel a queued one. j / k move
 // the row cursor, Enter downloads a ready report. The list refreshes itself while work is in progress.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { datePresetLabels, decodeAmount, decodeAnyOf, decodeDateRange, decodeSearchTerm, calendarDate, presetOfRange } from '../../src/contract/filters.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
@@ -197,7 +197,11 @@ export function ReportQueuePane({ search }: PaneProps) {
     }
     downloadReport(report).catch(() => showToast({ kind: 'danger', message: 'The report could not be downloaded.' }));
   };
+  // The schedules below say which one Run now (Shift+R) would run, and only when the server would run it.
+  const [runSchedule, setRunSchedule] = useState<(() => void) | null>(null);
+  const onRunNowChange = useCallback((run: (() => void) | null) => setRunSchedule(() => run), []);
   const handlers: PaneRequestHandlers = {};
+  if (runSchedule) handlers.runSchedule = runSchedule;
   if (reports.length > 0) {
     handlers[tableRowsCapability] = (argument) => {
       if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(reports[rowCursor.current?.index() ?? 0]); return; }
@@ -237,7 +241,7 @@ export function ReportQueuePane({ search }: PaneProps) {
         onPageChange={(pageNumber) => setPage({ ...page, pageNumber })}
         onPageSizeChange={(pageSize) => setPage({ pageNumber: 1, pageSize })}
       />
-      <ScheduledReports focus={query.get('view') === 'schedules'} />
+      <ScheduledReports focus={query.get('view') === 'schedules'} onRunNowChange={onRunNowChange} />
     </section>
   );
 }

@@ -2,17 +2,21 @@
 // at an hour of a chosen time zone, as PDF, Excel, CSV or camt.053. Each run covers the period just ended and lands
 // in My report queue; 'Email me when it is ready' sends a link there (never the file).
 // 'Schedule this export…' on the transactions overview uses the same dialog: the view's filters and visible columns
-// as CSV or Excel, each run exporting the period just ended in place of the view's own date range.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+// as CSV or Excel, each run exporting the period just ended in place of the view's own date range. It says whose
+// transactions those are: a partner's export covers every business of the partner ('the 9 businesses of Northwind
+// Partners'), a business's every merchant of it.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { ApiError } from '../../src/api/api-error.ts';
 import type { ReportScheduleBody } from '../../src/contract/report-schedule-schemas.ts';
-import { type ScheduleFrequency, type ScheduleOrdering, type SchedulableReportType, scheduleFrequencies, scheduleFrequencyLabels, weekdayNames } from '../../src/contract/report-schedules.ts';
+import {
+  allTransactionsWords, describeTransactionFilters, type ScheduleFrequency, type ScheduleOrdering, type SchedulableReportType, scheduleFrequencies, scheduleFrequencyLabels, weekdayNames,
+} from '../../src/contract/report-schedules.ts';
 import type { TransactionColumn } from '../../src/contract/transactions.ts';
 import { showToast } from '../../src/state/toast-store.ts';
 import { Modal } from '../../src/ui/modal.tsx';
 import { FileTypeChoice } from './download-dialog.tsx';
-import { createSchedule, scheduleQueries } from '../reporting-overview/schedule-queries.ts';
+import { createSchedule, type ScheduleScope, scheduleQueries, scheduleScopeQuery } from '../reporting-overview/schedule-queries.ts';
 
 type FileType = 'pdf' | 'xlsx' | 'csv' | 'xml';
 const fileTypeLabels: Record<FileType, string> = { pdf: 'PDF (.pdf)', xlsx: 'Excel workbook (.xlsx)', csv: 'CSV (.csv)', xml: 'ISO 20022 camt.053 (.xml)' };
@@ -37,6 +41,35 @@ const exportPeriods: Record<ScheduleFrequency, string> = {
   monthly: 'the previous calendar month',
 };
 
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** Whose transactions: 'the 9 businesses of Northwind Partners', 'the 3 merchants of Alpha Trading Ltd', 'Alpha Online'. */
+function scopeWords(scope: ScheduleScope | null, level: ScheduleScope['level']): string {
+  if (level === 'partner') {
+    const partner = scope?.level === 'partner' ? scope : null;
+    const name = partner?.name ?? 'this partner';
+    return partner?.businessCount != null ? `the ${plural(partner.businessCount, 'business', 'businesses')} of ${name}` : `every business of ${name}`;
+  }
+  if (level === 'business') {
+    const business = scope?.level === 'business' ? scope : null;
+    const name = business?.name ?? 'this business';
+    if (business?.merchantCount == null) return `every merchant of ${name}`;
+    return business.merchantCount === 1 ? `${name} (its one merchant)` : `the ${plural(business.merchantCount, 'merchant', 'merchants')} of ${name}`;
+  }
+  return scope?.level === 'merchant' && scope.name ? scope.name : 'this merchant';
+}
+
+/**
+ * A scheduled transactions export in one sentence, saying whose transactions it covers: 'All transactions of the 9
+ * businesses of Northwind Partners.' or 'Transactions of the 3 merchants of Alpha Trading Ltd with status paid.'
+ * The scope is what is known so far (null while it loads: the sentence then says 'every business of this partner').
+ */
+export function describeScheduleCoverage(filters: Record<string, string>, level: ScheduleScope['level'], scope: ScheduleScope | null): string {
+  const whose = scopeWords(scope, level);
+  const filtered = describeTransactionFilters(filters);
+  return filtered === allTransactionsWords ? `All transactions of ${whose}.` : `Transactions of ${whose} with ${filtered}.`;
+}
+
 export function ScheduleDialog({ open, title, target, camt053 = false, onClose, children }: {
   open: boolean; title: string; target: ScheduleTarget; camt053?: boolean; onClose: () => void;
   /** what is scheduled, in words (a transactions export's filters and columns) */
@@ -55,6 +88,12 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose, 
   const [emailWhenReady, setEmailWhenReady] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const zoneOptions = useMemo(() => (open ? zones() : []), [open]);
+  const transactionsTarget = target.reportType === 'transactions' ? target : null;
+  const scopeLevel: ScheduleScope['level'] = transactionsTarget?.partnerId !== undefined ? 'partner' : transactionsTarget?.merchantId !== undefined ? 'merchant' : 'business';
+  const scope = useQuery({
+    ...scheduleScopeQuery({ partnerId: transactionsTarget?.partnerId, businessId: transactionsTarget?.businessId, merchantId: transactionsTarget?.merchantId }),
+    enabled: open && transactionsTarget !== null,
+  });
   useEffect(() => {
     if (open) setError(null);
   }, [open]);
@@ -96,6 +135,7 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose, 
             ? `Each run exports the transactions of ${periodText}, in the time zone chosen below, and lands in My report queue. The view's own date range is not used: each run's period replaces it.`
             : `Each run covers ${periodText} and lands in My report queue.`}
         </p>
+        {transactionsTarget ? <p className="schedule-coverage">{describeScheduleCoverage(transactionsTarget.filters, scopeLevel, scope.data ?? null)}</p> : null}
         {children}
         {error ? <p role="alert" className="form-error">{error}</p> : null}
         <FileTypeChoice name="scheduleFileType" types={fileTypes} labels={fileTypeLabels} value={fileType} onChange={setFileType} />

@@ -13,7 +13,7 @@ import { createPreset, filterPresetQueries, removePresetRecord, updatePreset } f
 import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
 import { describePreset, presetFiltersFor, type StoredPreset } from '../../src/contract/filter-presets.ts';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
-import { describeScheduleOrdering, describeTransactionFilters } from '../../src/contract/report-schedules.ts';
+import { describeScheduleOrdering } from '../../src/contract/report-schedules.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import {
@@ -535,7 +535,6 @@ export function TransactionsPane({ params, search }: PaneProps) {
       />
       {scheduleTarget ? (
         <ScheduleDialog open={scheduleOpen} title="Schedule this export" target={scheduleTarget} onClose={() => setScheduleOpen(false)}>
-          <p>Transactions: {describeTransactionFilters(scheduleTarget.filters)}.</p>
           <p>Columns: {scheduleTarget.columns.map((column) => transactionColumnLabels[column]).join(', ')}.</p>
           <p>Rows: {describeScheduleOrdering(scheduleTarget.ordering) || 'newest first'}.</p>
           {state.filters.date ? <p>This view's date range ({rangeSummary(range, today)}) is not part of the schedule.</p> : null}

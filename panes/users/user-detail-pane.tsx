@@ -11,7 +11,7 @@ import { contextStore } from '../../src/state/context-store.ts';
 import { isApiError } from '../../src/api/api-error.ts';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
 import type { UserDetail } from '../../src/contract/user-schemas.ts';
-import { lockedUntilMessage, roleGroupApplies, roleGroups, userMessages } from '../../src/contract/users.ts';
+import { lockedUntilMessage, roleGroupApplies, roleGroups, signInRefusalLabels, type SignInRefusalReason, userMessages } from '../../src/contract/users.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
 import { type PaneProps, useLeaveFormGuard, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
@@ -37,6 +37,12 @@ const tabDefinitions = [
 ] as const;
 
 const when = (iso: string | null, empty = 'N/A') => (iso ? formatDateTime(iso) : empty);
+
+/** 'Sign In Failed: refused: the account is locked': the event's words, and why a sign-in was refused. */
+const auditEventLabel = (event: { event: string; reason?: SignInRefusalReason | null }) => {
+  const words = event.event.replace(/([a-z])([A-Z])/g, '$1 $2');
+  return event.reason ? `${words}: ${signInRefusalLabels[event.reason]}` : words;
+};
 
 function DeleteDialog({ open, user, busy, onCancel, onConfirm }: { open: boolean; user: UserDetail; busy: boolean; onCancel: () => void; onConfirm: () => void }) {
   const [accessLoss, setAccessLoss] = useState(false);
@@ -87,9 +93,12 @@ export function UserDetailPane({ params }: PaneProps) {
   const session = useSnapshot(sessionStore);
   const mayCreateUsers = (session.permissions[permissionScope(applied as ContextSelections).key] ?? []).includes('Mapi.Users.Create');
 
+  // After a write: the answer is the detail; the lists and the audit events (a lock, an unlock, a save each add one)
+  // are fetched again, so the 'Sign-in and security' tab shows what just happened.
   const refresh = (next?: UserDetail) => {
     if (next) queryClient.setQueryData(userAdminQueries.detail(userId).queryKey, next);
     void queryClient.invalidateQueries({ queryKey: [...userAdminQueries.all, 'list'] });
+    void queryClient.invalidateQueries({ queryKey: userAdminQueries.auditEvents(userId).queryKey });
   };
   const startEditing = () => {
     if (!user || !user.allowed.update) return;
@@ -312,7 +321,7 @@ export function UserDetailPane({ params }: PaneProps) {
             <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">By</th><th scope="col">From</th></tr></thead>
             <tbody>
               {auditTrail.data.results.map((event, index) => (
-                <tr key={`${event.dateTimeUtc}-${index}`}><td>{when(event.dateTimeUtc)}</td><td>{event.event.replace(/([a-z])([A-Z])/g, '$1 $2')}</td><td>{event.actor}</td><td>{event.clientAddress ?? ''}</td></tr>
+                <tr key={`${event.dateTimeUtc}-${index}`}><td>{when(event.dateTimeUtc)}</td><td>{auditEventLabel(event)}</td><td>{event.actor}</td><td>{event.clientAddress ?? ''}</td></tr>
               ))}
             </tbody>
           </table>

@@ -234,8 +234,11 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
     // lastUpdatedUtc past it), else the change of details.
     const statusIsLatest = row.statusChangedBy !== null && row.statusChangedUtc !== null && row.statusChangedUtc.getTime() >= row.lastUpdatedUtc.getTime();
     const latestChanger = statusIsLatest && row.statusChangedBy ? row.statusChangedBy : row.lastChangedBy;
+    const [business] = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, row.businessId));
     return {
-      ...(item as BeneficiaryListItem), companyName: row.companyName, firstName: row.firstName, lastName: row.lastName, dateOfBirth: row.dateOfBirth,
+      ...(item as BeneficiaryListItem),
+      // Named for people: a risk analyst arrives from the alert queue across businesses.
+      businessName: business?.name ?? row.businessId, companyName: row.companyName, firstName: row.firstName, lastName: row.lastName, dateOfBirth: row.dateOfBirth,
       countryIso3166Alpha2: row.countryIso3166Alpha2, createdBy: names.get(row.createdBy) ?? row.createdBy,
       lastChangedBy: names.get(latestChanger) ?? latestChanger,
       statusChangedBy: row.statusChangedBy ? names.get(row.statusChangedBy) ?? row.statusChangedBy : null,

@@ -207,6 +207,7 @@ add(
   { method: 'POST', path: '/report-schedules', tag: tags.reports, summary: 'Schedule a statement or report (daily, weekly, monthly) into the report queue', body: reportScheduleSchemas.reportScheduleBody, response: reportScheduleSchemas.reportSchedule, status: 201 },
   { method: 'PATCH', path: '/report-schedules/:id', tag: tags.reports, summary: 'Pause or resume a schedule (with its version)', body: reportScheduleSchemas.reportScheduleChange, response: reportScheduleSchemas.reportSchedule },
   { method: 'DELETE', path: '/report-schedules/:id', tag: tags.reports, summary: 'Delete a schedule', response: 'none' },
+  { method: 'POST', path: '/report-schedules/:id/runs', tag: tags.reports, summary: 'Run a schedule now: one run of the period just ended into the report queue (Idempotency-Key: a retry answers 200 the same run)', response: reportScheduleSchemas.reportScheduleRun, status: 202 },
 );
 
 // Notifications (user-notifications.ts, notifications.ts), outbox (outbox.ts)

@@ -11,20 +11,38 @@
 // | PATCH  | /report-schedules/{id}       | { paused, version }: pause or resume (the next run is then the first after    |
 // |        |                              | now); 409 on a stale version; audited                                         |
 // | DELETE | /report-schedules/{id}       | 204; reports already queued stay in the queue; audited                        |
+// | POST   | /report-schedules/{id}/runs  | 202 { scheduleId, reportId, periodFirstDay, periodLastDay, schedule }: 'Run     |
+// |        |                              | now', one run queued as a timed run is (the period just ended, delivered and   |
+// |        |                              | emailed alike), the next run unchanged; the access making it would need (403,  |
+// |        |                              | a context out of reach 404); Idempotency-Key: a retry answers 200 the same run; |
+// |        |                              | 429 with a full report queue; audited ReportScheduleRunRequested              |
+// Each schedule says whether the caller may run it now (mayRunNow), so 'Run now' is offered only where allowed.
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { maxIdempotencyKeyLength } from '../../src/contract/payment-jobs.ts';
 import { maxSchedulesPerUser, nextRunAfter, scheduleLimitMessage } from '../../src/contract/report-schedules.ts';
-import { reportScheduleBody, reportScheduleChange } from '../../src/contract/report-schedule-schemas.ts';
+import { reportScheduleBody, reportScheduleChange, type ReportScheduleRun } from '../../src/contract/report-schedule-schemas.ts';
 import { reportSchedules } from '../db/schema.ts';
-import { lastReportsOf, scheduleTarget, timingOf, toReportSchedule, type ScheduleRow } from '../reports/schedules.ts';
+import { runPeriod } from '../../src/contract/report-schedules.ts';
+import { now } from '../clock.ts';
+import type { Principal } from '../policy/principal.ts';
+import { lastReportsOf, runScheduleNow, scheduleBodyOf, scheduleTarget, timingOf, toReportSchedule, type ScheduleRow } from '../reports/schedules.ts';
 import { recordAudit } from './audit-trail.ts';
 import type { AppEnv, Deps } from './env.ts';
 import { readBody } from './env.ts';
-import { ApiError, conflict, notFound } from './errors.ts';
+import { ApiError, badRequest, conflict, notFound } from './errors.ts';
 
 const s = reportSchedules;
 const scheduleIdPattern = /^SCH[0-9A-F]{16}$/;
+const requestKeyPattern = new RegExp(`^[\\x21-\\x7e]{1,${maxIdempotencyKeyLength}}$`);
+
+function requestKeyOf(c: Context<AppEnv>): string | null {
+  const key = c.req.header('idempotency-key');
+  if (key === undefined) return null;
+  if (!requestKeyPattern.test(key)) throw badRequest(`The Idempotency-Key must be 1 to ${maxIdempotencyKeyLength} printable characters without spaces.`);
+  return key;
+}
 
 export function reportScheduleRoutes({ database }: Deps) {
   const { db } = database;
@@ -36,7 +54,18 @@ export function reportScheduleRoutes({ database }: Deps) {
     if (!row) throw notFound();
     return row;
   }
-  const answer = async (row: ScheduleRow) => toReportSchedule(row, (await lastReportsOf(db, [row.id])).get(row.id) ?? null);
+  /** Whether the caller may queue this schedule's report now: what making the schedule checks, asked again. */
+  const mayRun = async (principal: Principal, row: ScheduleRow): Promise<boolean> => {
+    try {
+      await scheduleTarget(database, principal, scheduleBodyOf(row));
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError) return false;
+      throw error;
+    }
+  };
+  const answer = async (principal: Principal, row: ScheduleRow) =>
+    toReportSchedule(row, (await lastReportsOf(db, [row.id])).get(row.id) ?? null, await mayRun(principal, row));
   // A partner's schedule has no business: its audit rows name the partner in their metadata (the context).
   const place = (row: ScheduleRow) => {
     const context = row.context as { businessId?: string; merchantId?: string };
@@ -44,9 +73,13 @@ export function reportScheduleRoutes({ database }: Deps) {
   };
 
   routes.get('/report-schedules', async (c) => {
-    const rows = await db.select().from(s).where(eq(s.userId, c.get('principal').userId)).orderBy(desc(s.createdAt), desc(s.id));
+    const principal = c.get('principal');
+    const rows = await db.select().from(s).where(eq(s.userId, principal.userId)).orderBy(desc(s.createdAt), desc(s.id));
     const last = await lastReportsOf(db, rows.map((row) => row.id));
-    return c.json({ results: rows.map((row) => toReportSchedule(row, last.get(row.id) ?? null)), numberOfResults: rows.length });
+    // One context look-up per schedule (at most maxSchedulesPerUser), one after another: PGlite has one connection.
+    const results = [];
+    for (const row of rows) results.push(toReportSchedule(row, last.get(row.id) ?? null, await mayRun(principal, row)));
+    return c.json({ results, numberOfResults: rows.length });
   });
 
   routes.post('/report-schedules', async (c) => {
@@ -69,7 +102,8 @@ export function reportScheduleRoutes({ database }: Deps) {
       await recordAudit(tx, principal, 'ReportScheduleCreated', place(inserted), { scheduleId: id, reportType: body.reportType, fileType: body.fileType, context, ...(body.reportType === 'transactions' ? { filters, columns, ordering } : { accountNumber: filters.accountNumber }), ...timing, emailWhenReady: body.emailWhenReady });
       return inserted;
     });
-    return c.json(toReportSchedule(created, null), 201);
+    // Made just now with the same checks a run needs.
+    return c.json(toReportSchedule(created, null, true), 201);
   });
 
   routes.patch('/report-schedules/:id', async (c) => {
@@ -86,7 +120,28 @@ export function reportScheduleRoutes({ database }: Deps) {
       await recordAudit(tx, principal, body.paused ? 'ReportSchedulePaused' : 'ReportScheduleResumed', place(row), { scheduleId: row.id, version: changed.version });
       return changed;
     });
-    return c.json(await answer(updated));
+    return c.json(await answer(principal, updated));
+  });
+
+  routes.post('/report-schedules/:id/runs', async (c) => {
+    const principal = c.get('principal');
+    const requestKey = requestKeyOf(c);
+    const row = await ownSchedule(principal.userId, c.req.param('id'));
+    // As making the schedule now would be checked: a context out of reach 404, without the report's permissions 403.
+    await scheduleTarget(database, principal, scheduleBodyOf(row));
+    const run = await runScheduleNow(database, row.id, principal.userId, {
+      at: now(), requestKey,
+      audit: (tx, schedule, reportId) => recordAudit(tx, principal, 'ReportScheduleRunRequested', place(schedule), { scheduleId: schedule.id, reportId, reportType: schedule.reportType }),
+    });
+    if (!run) throw notFound();
+    const [current] = await db.select().from(s).where(eq(s.id, row.id));
+    const schedule = current ?? row;
+    const period = runPeriod(timingOf(schedule), run.dueAt);
+    const body: ReportScheduleRun = {
+      scheduleId: schedule.id, reportId: run.reportId, periodFirstDay: period.firstDay, periodLastDay: period.lastDay,
+      schedule: toReportSchedule(schedule, (await lastReportsOf(db, [schedule.id])).get(schedule.id) ?? null, true),
+    };
+    return c.json(body, run.repeated ? 200 : 202);
   });
 
   routes.delete('/report-schedules/:id', async (c) => {

@@ -16,6 +16,7 @@ import { and, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { NotificationBlock } from '../../src/contract/notifications.ts';
 import type { TicketStatus } from '../../src/contract/tickets.ts';
 import type { Db } from '../db/client.ts';
+import { nextReadableId, type ReadableIdKind } from '../db/readable-ids.ts';
 import { notifications, tickets, userRoles, users } from '../db/schema.ts';
 import { now } from '../clock.ts';
 import { recordEvent } from '../events/event-bus.ts';
@@ -30,23 +31,10 @@ const staffSeenAt = (at: Date) => atLeast(at, sql`${t.requesterUpdatedUtc}`);
 const requesterUpdatedAt = (at: Date) => atLeast(at, sql`${t.staffSeenUtc} + interval '1 millisecond'`);
 
 /** Ticket numbers: TCK and at least five digits, as the seed writes them (TCK00040). */
-export const ticketIdOf = (n: number) => `TCK${String(n).padStart(5, '0')}`;
+const ticketIds: ReadableIdKind = { sequence: 'ticket_number_seq', prefix: 'TCK', digits: 5, table: tickets, column: tickets.id };
 
-/**
- * The next ticket id, from the ticket_number_seq sequence: nextval() never hands one number to two callers, whatever
- * their transactions do, so concurrent creations never collide. A number already taken by a row written another way
- * (an import, an old database) is skipped.
- */
-export async function nextTicketId(tx: Db): Promise<string> {
-  for (let attempt = 0; attempt < 1000; attempt += 1) {
-    const result = await tx.execute<{ n: string | number }>(sql`SELECT nextval('ticket_number_seq') AS n`);
-    const rows = (Array.isArray(result) ? result : (result as { rows: { n: string | number }[] }).rows);
-    const id = ticketIdOf(Number(rows[0]?.n));
-    const [taken] = await tx.select({ id: t.id }).from(t).where(eq(t.id, id));
-    if (!taken) return id;
-  }
-  throw new Error('no free ticket number');
-}
+/** The next ticket id, from the ticket_number_seq sequence (server/db/readable-ids.ts: unique under concurrency). */
+export const nextTicketId = (tx: Db): Promise<string> => nextReadableId(tx, ticketIds);
 
 /** Flagged: the requester side wrote after writing staff last replied or opened the ticket. */
 export const updatedByRequester: SQL = sql`(${t.requesterUpdatedUtc} IS NOT NULL AND (${t.staffSeenUtc} IS NULL OR ${t.requesterUpdatedUtc} > ${t.staffSeenUtc}))`;

@@ -23,7 +23,8 @@
 // |        |                                       |                                              | refused afterwards                       |
 // | DELETE | /users/{id}/second-factor             | technical admin (root), not oneself          | 204; audited SecondFactorReset           |
 // | GET    | /users/{id}/audit-events              | as GET /users/{id}                           | { results }: the 20 latest events about  |
-// |        |                                       |                                              | the user (others: only their businesses) |
+// |        |                                       |                                              | the user (others: only their businesses),|
+// |        |                                       |                                              | a refused sign-in's reason (locked…)     |
 // | GET    | /user/sessions                        | signed in (own)                              | { results: [{ signedInUtc, expiresUtc }] }|
 // | POST   | /user/sessions/revocation             | signed in (own), { confirm: true }           | 204: every session and refresh token ends|
 // | GET    | /user/second-factor                   | signed in (own)                              | { status: off|pending|on, recoveryCodesLeft } |
@@ -38,7 +39,8 @@
 // permission, and grants only roles they hold there or whose permissions they hold there. A user out of sight is a
 // 404, a visible one beyond the caller's rights a 403; both are audited (UserAdministrationRefused, or
 // UserDeletionFailed for a deletion). Every write is one database transaction with its audit event; a lock, a
-// deletion or a removed role ends the user's sessions and refresh tokens at once (revokeAccountAccess).
+// deletion or a removed role ends the user's sessions and refresh tokens at once (revokeAccountAccess); a lock also
+// signs their open tabs out through the live events stream (account-locked).
 import { ownPasswordCheck, requestSource, requireStepUp, sourceMetaData } from './step-up.ts';
 import { and, asc, count, desc, eq, exists, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
@@ -48,10 +50,11 @@ import {
   updateUserBody, userLoginBody, type PolicyInput,
 } from '../../src/contract/user-schemas.ts';
 import type { UserDetail, UserListItem } from '../../src/contract/user-schemas.ts';
-import { businessNeedsRoleMessage, roleGroups, userListSpec, userMessages } from '../../src/contract/users.ts';
+import { businessNeedsRoleMessage, roleGroups, signInRefusalReasons, type SignInRefusalReason, userListSpec, userMessages } from '../../src/contract/users.ts';
 import type { Db } from '../db/client.ts';
 import { auditEvents, businesses, deletedUserEmails, merchants, oidcPayloads, partners, passwordResets, userInvitations, userRoles, users } from '../db/schema.ts';
 import { revokeAccountAccess } from '../identity/adapter.ts';
+import { recordEvent } from '../events/event-bus.ts';
 import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { isInternal, type Principal } from '../policy/principal.ts';
 import { checkNewPassword } from '../users/password-rules.ts';
@@ -59,7 +62,7 @@ import {
   canEditScope, canManageWholeUser, canSeeUser, grantKey, grantRefusal, holdsRootPermission, isTechnicalAdmin, knownBusinessesAndMerchants,
   loadTarget, partnersOfBusinesses, permissionInBusiness, permissionInPartner, type Grant, type Target,
 } from '../users/user-access.ts';
-import { issueInvitation, issuePasswordReset, newId } from '../users/invitations.ts';
+import { issueInvitation, issuePasswordReset, nextUserId } from '../users/invitations.ts';
 import { passwordExpiryFrom } from '../users/password-reset.ts';
 import { portalLink } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
@@ -159,12 +162,17 @@ export async function auditUserEvent(writer: Db, principal: Principal, event: st
 export const businessOfTarget = (target: Target) => target.grants.find((grant) => grant.businessId)?.businessId ?? null;
 
 /** Locks (until a date, or indefinitely) or unlocks a user as PUT /users/{id}/login does, inside the caller's
- * transaction: the version checked (409), their sessions ended on a lock, audited UserLocked / UserUnlocked. */
+ * transaction: the version checked (409), their sessions ended on a lock and their open tabs told (account-locked on
+ * the live events stream), audited UserLocked / UserUnlocked. */
 export async function setUserLock(tx: Db, principal: Principal, user: { id: string; version: number }, target: Target, until: Date | null, metaData: Record<string, unknown> = {}): Promise<void> {
   const [updated] = await tx.update(u).set({ lockoutEndDateUtc: until, failedSignIns: 0, version: sql`${u.version} + 1` })
     .where(and(eq(u.id, user.id), eq(u.version, user.version))).returning({ id: u.id });
   if (!updated) throw conflict();
-  if (until) await revokeAccountAccess(tx, user.id);
+  if (until) {
+    await revokeAccountAccess(tx, user.id);
+    // Their open tabs are told on the live events stream and sign out now, not at their next call.
+    await recordEvent(tx, 'account-locked', { userId: user.id });
+  }
   await auditUserEvent(tx, principal, until ? 'UserLocked' : 'UserUnlocked', { userId: user.id, businessId: businessOfTarget(target) }, { ...(until ? { lockoutEndDateUtc: until.toISOString() } : {}), ...metaData });
 }
 
@@ -417,7 +425,7 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
           created.push(await inviteExisting(tx as unknown as Db, principal, inviter, found, email, grants, firstBusiness));
           continue;
         }
-        const userId = newId('USR');
+        const userId = await nextUserId(tx as unknown as Db);
         await tx.insert(u).values({ id: userId, email, givenName: '', familyName: '', passwordHash: '!invited', status: 'invited', internal });
         await writeGrants(tx, userId, grants);
         const invitation = await issueInvitation(tx, publicUrl, { userId, email }, inviter);
@@ -447,7 +455,8 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
         footer: 'You receive this email because someone invited this address to the payments portal.',
       });
       await audit(tx, principal, 'InvitationNotApplied', { userId: found.id, businessId: firstBusiness }, { email, roles: grants.map(grantKey) });
-      return { userId: newId('USR'), email };
+      // A number of the sequence like any new user's: the answer cannot be told from a real invitation's.
+      return { userId: await nextUserId(tx), email };
     }
     const keys = new Set(target.grants.map(grantKey));
     const added = combined.filter((grant) => !keys.has(grantKey(grant)));
@@ -705,10 +714,12 @@ export function userAdministrationRoutes({ database, publicUrl, cardKeys }: Deps
     return c.json({
       results: rows.map((event) => {
         const actor = actors.find((candidate) => candidate.id === event.userId);
-        const clientAddress = (event.metaData as { clientAddress?: unknown }).clientAddress;
+        const { clientAddress, reason } = event.metaData as { clientAddress?: unknown; reason?: unknown };
         return {
           event: event.event, dateTimeUtc: event.dateTimeUtc.toISOString(), actor: actor ? (`${actor.givenName} ${actor.familyName}`.trim() || actor.email) : 'A deleted user',
           clientAddress: typeof clientAddress === 'string' ? clientAddress : null,
+          // Only a refused sign-in's or step-up's reason, from the known list (other events' metaData stays private).
+          reason: /Failed$/.test(event.event) && signInRefusalReasons.includes(reason as SignInRefusalReason) ? reason as SignInRefusalReason : null,
         };
       }),
     });

@@ -91,6 +91,9 @@ export const users = pgTable('users', {
   failedSecondFactorCodes: integer('failed_second_factor_codes').notNull().default(0),
 }, (t) => [uniqueIndex('users_email_idx').on(sql`lower(${t.email})`), index('users_id_pattern_idx').on(t.id.op('text_pattern_ops'))]);
 
+/** The number of the next user id (USR00043): readable aloud like the seed's ids, unique under concurrency (server/db/readable-ids.ts). */
+export const userNumbers = pgSequence('user_number_seq', { startWith: 1, increment: 1 });
+
 export type RoleLevel = 'root' | 'partner' | 'business' | 'merchant';
 
 /** The policy structure: one row per role a user holds at one level. Root rows have no ids. */
@@ -1314,8 +1317,11 @@ export const reportScheduleRuns = pgTable('report_schedule_runs', {
   attempt: integer('attempt').notNull(),
   status: text('status').$type<'queued' | 'generated' | 'retried' | 'failed'>().notNull().default('queued'),
   notifiedAt: utc('notified_at'),
+  /** a run asked for by its owner ('Run now'): the Idempotency-Key of that request (a retry answers this run); null for timed runs and retries */
+  requestKey: text('request_key'),
   createdAt: utc('created_at').notNull().defaultNow().$defaultFn(now),
 }, (t) => [
   index('report_schedule_runs_open_idx').on(t.status).where(sql`${t.status} = 'queued'`),
   index('report_schedule_runs_schedule_idx').on(t.scheduleId, t.dueAt),
+  uniqueIndex('report_schedule_runs_request_key_idx').on(t.scheduleId, t.requestKey).where(sql`${t.requestKey} IS NOT NULL`),
 ]);

@@ -46,4 +46,8 @@ export async function seedUsers(tx: Db, options: { now: Date; passwordHash: stri
   await tx.execute(sql`UPDATE ${schema.users} SET last_sign_in_utc = ${now.toISOString()}::timestamptz
     - make_interval(mins => (substring(id from 4)::int * 7919) % 43200)
     WHERE status = 'active' AND id ~ '^USR[0-9]+$'`);
+  // New users continue the seed's numbering (server/db/readable-ids.ts): the sequence starts after the highest id.
+  await tx.execute(sql`
+    SELECT setval('user_number_seq', GREATEST(1, COALESCE((SELECT max(substring(id from 4)::bigint) FROM users WHERE id ~ '^USR[0-9]{1,15}$'), 0)),
+                  EXISTS (SELECT 1 FROM users WHERE id ~ '^USR[0-9]{1,15}$'))`);
 }

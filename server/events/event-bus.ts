@@ -16,7 +16,8 @@ import { logger } from '../log.ts';
  * and whose it is (business and merchant, or one user): a stream is told only of records its user may read.
  */
 /** 'bulk-jobs': a bulk job's progress changed (each tab refetches only its own jobs). */
-export type PortalEventKind = 'notifications' | 'record' | 'bulk-jobs';
+/** 'account-locked': one user's account was locked and their sessions ended: that user's open tabs sign out at once. */
+export type PortalEventKind = 'notifications' | 'record' | 'bulk-jobs' | 'account-locked';
 export type RecordResource = 'paymentJob' | 'ticket' | 'report' | 'business' | 'merchant' | 'configuration' | 'hostedPage' | 'user';
 export type RecordChange = { resource: RecordResource; resourceId: string; businessId?: string | null; merchantId?: string | null; userId?: string | null };
 export type PortalEvent = { id: number; kind: PortalEventKind } & Partial<RecordChange>;
@@ -36,10 +37,11 @@ let recorded = 0;
  * every node; on PGlite nobody listens and the poll finds the row). Needs only the transaction, so any write path
  * (payment operations, the report worker) can announce what it changed.
  */
-export async function recordEvent(tx: Db, kind: PortalEventKind, change?: RecordChange): Promise<PortalEvent> {
+export async function recordEvent(tx: Db, kind: PortalEventKind, change?: RecordChange | { userId: string }): Promise<PortalEvent> {
+  const record = change && 'resource' in change ? change : undefined;
   const values = {
-    kind, resource: change?.resource ?? null, resourceId: change?.resourceId ?? null,
-    businessId: change?.businessId ?? null, merchantId: change?.merchantId ?? null, userId: change?.userId ?? null,
+    kind, resource: record?.resource ?? null, resourceId: record?.resourceId ?? null,
+    businessId: record?.businessId ?? null, merchantId: record?.merchantId ?? null, userId: change?.userId ?? null,
   };
   const [row] = await tx.insert(portalEvents).values(values).returning({ id: portalEvents.id });
   if (!row) throw new Error('event not recorded');
@@ -54,6 +56,7 @@ type EventRow = { id: number; kind: string; resource: string | null; resourceId:
 
 function toEvent(row: EventRow): PortalEvent {
   if (row.kind === 'bulk-jobs') return { id: row.id, kind: 'bulk-jobs' };
+  if (row.kind === 'account-locked' && row.userId) return { id: row.id, kind: 'account-locked', userId: row.userId };
   if (row.kind !== 'record' || !row.resource || !row.resourceId) return { id: row.id, kind: 'notifications' };
   return { id: row.id, kind: 'record', resource: row.resource as RecordResource, resourceId: row.resourceId, businessId: row.businessId, merchantId: row.merchantId, userId: row.userId };
 }
@@ -71,7 +74,7 @@ export function parseNotification(payload: string | undefined): PortalEvent | nu
 
 export type EventBus = {
   /** inside the writing transaction: the event's row and its NOTIFY (delivered at commit) */
-  record: (tx: Db, kind: PortalEventKind, change?: RecordChange) => Promise<PortalEvent>;
+  record: (tx: Db, kind: PortalEventKind, change?: RecordChange | { userId: string }) => Promise<PortalEvent>;
   /** after that transaction committed (PGlite: hands the event to this process's streams at once; PostgreSQL: LISTEN does) */
   committed: (event: PortalEvent) => void;
   subscribe: (listener: (event: PortalEvent) => void) => () => void;

@@ -8,6 +8,8 @@
 // |                 | read it (its business and merchant, or its own user); the user's access is re-read every  |
 // |                 | principalMaxAgeMs, and a user who lost access altogether has the stream closed            |
 // | heartbeat       | a comment line every heartbeatMs, so proxies keep the connection and the tab sees it live |
+// | account locked  | `event: account-locked` `data: {}`: only to the locked user's own streams, which then end   |
+// |                 | (the tab signs out at once rather than at its next call)                                |
 // | resume          | Last-Event-ID (header, or ?lastEventId=): the events after it are sent first               |
 // | across nodes    | PostgreSQL LISTEN/NOTIFY (event-bus.ts); PGlite: within the process                       |
 // | end             | the client goes (abort), or maxStreamMs passes (the client reconnects with Last-Event-ID,  |
@@ -24,6 +26,7 @@ export const principalMaxAgeMs = 30_000;
 
 /** May this user be told that this record changed? (Notifications: everyone refreshes their own inbox.) */
 export function mayBeTold(principal: Principal, event: PortalEvent): boolean {
+  if (event.kind === 'account-locked') return event.userId === principal.userId;
   if (event.kind !== 'record') return true;
   if (event.userId) return event.userId === principal.userId;
   if (!event.businessId) return isInternal(principal);
@@ -79,6 +82,8 @@ export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number;
         if (lastEventId !== null) {
           for (const event of await bus.since(lastEventId)) {
             sentUpTo = Math.max(sentUpTo, event.id);
+            // A stream that could resume belongs to an account that works now: an earlier lock has been lifted.
+            if (event.kind === 'account-locked') continue;
             if (mayBeTold(principal, event)) await stream.writeSSE({ id: String(event.id), event: event.kind, data: payloadOf(event) });
           }
         }
@@ -97,6 +102,12 @@ export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number;
             // A replayed event may also arrive live: each id is sent once.
             if (event.id <= sentUpTo) continue;
             sentUpTo = event.id;
+            // The locked user's tab is told (its token no longer works, so the access is not re-read) and the stream ends.
+            if (event.kind === 'account-locked') {
+              if (!mayBeTold(principal, event)) continue;
+              await stream.writeSSE({ id: String(event.id), event: event.kind, data: payloadOf(event) });
+              break;
+            }
             if (event.kind === 'record') {
               const reader = await currentPrincipal();
               if (!reader) break;

@@ -425,9 +425,15 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
   async function invitationSignIn(req: IncomingMessage, res: ServerResponse, uid: string, action: string): Promise<void> {
     const secret = readCookie(req, invitationSignInCookie) ?? '';
     res.appendHeader('Set-Cookie', `${invitationSignInCookie}=; Path=${invitationSignInCookiePath(publicUrl)}; Max-Age=0; HttpOnly; SameSite=Strict${publicOrigin.protocol === 'https:' ? '; Secure' : ''}`);
-    const userId = await useInvitationSignIn(database.db, secret);
-    if (!userId) return sendHtml(res, 200, signInPage({ action, forgotHref }));
+    const handedOff = await useInvitationSignIn(database.db, secret);
+    if (!handedOff) return sendHtml(res, 200, signInPage({ action, forgotHref }));
+    const { userId } = handedOff;
     const source: AttemptSource = sourceOf(clientAddressOf(req), req.headers['user-agent']);
+    // Locked since the invitation was accepted: refused and recorded like a locked account's password sign-in.
+    if (handedOff.locked) {
+      await recordSignInEvent(database.db, 'SignInFailed', { userId }, source, { reason: 'locked', invitation: true });
+      return sendHtml(res, 200, signInPage({ action, forgotHref }));
+    }
     if (await hasActiveSecondFactor(database.db, userId)) {
       if (!options.cardKeys) return sendHtml(res, 503, errorPage({ description: 'Two-factor sign-in is not available on this server.', homeHref }));
       const ticket = await issueSignInChallenge(database.db, userId, false);

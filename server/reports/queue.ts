@@ -198,13 +198,18 @@ export const maxWaitingReportsPerUser = 20;
  */
 export async function insertQueuedReport(db: Db, report: typeof queuedReports.$inferInsert): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, report.userId)).for('update');
-    const [waiting] = await tx.select({ count: count() }).from(r)
-      .where(and(eq(r.userId, report.userId), isNull(r.deletedAt), or(eq(r.status, 'queued'), eq(r.status, 'generating'))));
-    const already = Number(waiting?.count ?? 0);
-    if (already >= maxWaitingReportsPerUser) {
-      throw new ApiError(429, `You have ${already} reports waiting in your report queue, the most there may be. Wait for one to finish, or cancel one, before queueing another.`);
-    }
+    await assertReportQueueRoom(tx, report.userId);
     await tx.insert(r).values(report);
   });
+}
+
+/** Inside the caller's transaction: 429 when the user already has maxWaitingReportsPerUser waiting (their row stays locked till it ends). */
+export async function assertReportQueueRoom(tx: Db, userId: string): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  const [waiting] = await tx.select({ count: count() }).from(r)
+    .where(and(eq(r.userId, userId), isNull(r.deletedAt), or(eq(r.status, 'queued'), eq(r.status, 'generating'))));
+  const already = Number(waiting?.count ?? 0);
+  if (already >= maxWaitingReportsPerUser) {
+    throw new ApiError(429, `You have ${already} reports waiting in your report queue, the most there may be. Wait for one to finish, or cancel one, before queueing another.`);
+  }
 }

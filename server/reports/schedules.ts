@@ -40,6 +40,7 @@ import { recordEvent } from '../events/event-bus.ts';
 import { invoiceAccountInUse } from '../ledger/statement.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
+import { assertReportQueueRoom } from './queue.ts';
 import { loadPrincipal, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 import { badRequest, forbidden, notFound } from '../api/errors.ts';
 import { parseListRequest } from '../api/list-sql.ts';
@@ -152,7 +153,7 @@ async function statementTarget(database: Database, principal: Principal, body: S
   };
 }
 
-export function toReportSchedule(row: ScheduleRow, lastReportId: string | null): ReportSchedule {
+export function toReportSchedule(row: ScheduleRow, lastReportId: string | null, mayRunNow: boolean): ReportSchedule {
   const context = row.context as ScheduleContext;
   const transactionsExport = row.reportType === 'transactions';
   return {
@@ -161,7 +162,7 @@ export function toReportSchedule(row: ScheduleRow, lastReportId: string | null):
     frequency: row.frequency, weekday: row.weekday, dayOfMonth: row.dayOfMonth, hour: row.hour, timeZone: row.timeZone,
     description: transactionsExport ? describeTransactionsSchedule(row.filters, timingOf(row), row.ordering) : describeTiming(timingOf(row)), emailWhenReady: row.emailWhenReady, paused: row.paused,
     nextRunAt: row.paused ? null : row.nextRunAt.toISOString(), lastRunAt: row.lastRunAt?.toISOString() ?? null,
-    lastOutcome: row.lastOutcome, lastError: row.lastError, lastReportId, version: row.version, createdAt: row.createdAt.toISOString(),
+    lastOutcome: row.lastOutcome, lastError: row.lastError, lastReportId, mayRunNow, version: row.version, createdAt: row.createdAt.toISOString(),
   };
 }
 
@@ -180,7 +181,7 @@ async function transactionsRunRefusal(database: Database, schedule: ScheduleRow)
 }
 
 /** Queues the report of one run (attempt n) of a schedule, and its run row. Inside the caller's transaction. */
-async function queueRun(database: Database, tx: Db, schedule: ScheduleRow, dueAt: Date, attempt: number): Promise<string> {
+async function queueRun(database: Database, tx: Db, schedule: ScheduleRow, dueAt: Date, attempt: number, requestKey: string | null = null): Promise<string> {
   const period = runPeriod(timingOf(schedule), dueAt);
   const reportId = newReportId();
   if (schedule.reportType === 'transactions') {
@@ -195,7 +196,7 @@ async function queueRun(database: Database, tx: Db, schedule: ScheduleRow, dueAt
       startDate: period.start, endDate: period.end, totalRows: null, queuedAt: new Date(), error: refusal,
     });
     // A refused run is not retried: the follow-up below ends it as failed with the reason.
-    await tx.insert(reportScheduleRuns).values({ reportId, scheduleId: schedule.id, dueAt, attempt: refusal ? maxRunAttempts : attempt });
+    await tx.insert(reportScheduleRuns).values({ reportId, scheduleId: schedule.id, dueAt, attempt: refusal ? maxRunAttempts : attempt, requestKey });
     await recordEvent(tx, 'record', { resource: 'report', resourceId: reportId, userId: schedule.userId });
     return reportId;
   }
@@ -204,9 +205,63 @@ async function queueRun(database: Database, tx: Db, schedule: ScheduleRow, dueAt
     context: { ...(schedule.context as ScheduleContext), timeZone: schedule.timeZone }, filters: { ...schedule.filters, scheduleId: schedule.id },
     ordering: null, columns: [], startDate: period.start, endDate: period.end, totalRows: null, queuedAt: new Date(),
   });
-  await tx.insert(reportScheduleRuns).values({ reportId, scheduleId: schedule.id, dueAt, attempt });
+  await tx.insert(reportScheduleRuns).values({ reportId, scheduleId: schedule.id, dueAt, attempt, requestKey });
   await recordEvent(tx, 'record', { resource: 'report', resourceId: reportId, userId: schedule.userId });
   return reportId;
+}
+
+/**
+ * The body that would make this schedule today: 'Run now' checks it as making the schedule checks it (the context is
+ * the caller's, else 404; the report's permissions and Portal.Reports.Create there, else 403; the account group is
+ * the context's), so a run is never queued where the schedule could not be made now.
+ */
+export function scheduleBodyOf(row: ScheduleRow): ReportScheduleBody {
+  const context = row.context as ScheduleContext;
+  const timing = {
+    frequency: row.frequency, hour: row.hour, timeZone: row.timeZone, emailWhenReady: row.emailWhenReady,
+    ...(row.frequency === 'weekly' && row.weekday !== null ? { weekday: row.weekday } : {}),
+    ...(row.frequency === 'monthly' && row.dayOfMonth !== null ? { dayOfMonth: row.dayOfMonth } : {}),
+  };
+  const place = context.level === 'partner' ? { partnerId: context.partnerId }
+    : { businessId: context.businessId, ...(context.merchantId ? { merchantId: context.merchantId } : {}) };
+  if (row.reportType === 'transactions') {
+    return {
+      reportType: 'transactions', fileType: row.fileType === 'xlsx' ? 'xlsx' : 'csv', ...place, columns: row.columns as TransactionsScheduleBody['columns'],
+      filters: row.filters, ...(row.ordering ? { ordering: row.ordering } : {}), ...timing,
+    };
+  }
+  return {
+    reportType: row.reportType as StatementScheduleBody['reportType'], fileType: row.fileType, businessId: 'businessId' in place ? place.businessId : '',
+    ...('merchantId' in place ? { merchantId: place.merchantId } : {}), accountNumber: row.filters.accountNumber ?? '', ...timing,
+  };
+}
+
+export type ManualRun = { reportId: string; dueAt: Date; repeated: boolean };
+
+/**
+ * 'Run now': one run of the owner's schedule at `at`, queued by the runner's own queueRun (the period that just ended,
+ * the schedule's filters, context, columns and file type; followed up, retried once and emailed as a timed run is)
+ * without moving its next run. The schedule row is locked, so two requests with one key queue one run: a key already
+ * used on this schedule answers its run (repeated). 429 when the owner's report queue is full. Null: no such schedule
+ * of this owner. The caller checks access first (scheduleBodyOf).
+ */
+export async function runScheduleNow(
+  database: Database, scheduleId: string, userId: string, options: { at: Date; requestKey: string | null; audit: (tx: Db, schedule: ScheduleRow, reportId: string) => Promise<void> },
+): Promise<ManualRun | null> {
+  return database.db.transaction(async (tx) => {
+    const [schedule] = await tx.select().from(reportSchedules).where(and(eq(reportSchedules.id, scheduleId), eq(reportSchedules.userId, userId))).for('update');
+    if (!schedule) return null;
+    if (options.requestKey !== null) {
+      const [earlier] = await tx.select({ reportId: reportScheduleRuns.reportId, dueAt: reportScheduleRuns.dueAt }).from(reportScheduleRuns)
+        .where(and(eq(reportScheduleRuns.scheduleId, schedule.id), eq(reportScheduleRuns.requestKey, options.requestKey)));
+      if (earlier) return { reportId: earlier.reportId, dueAt: earlier.dueAt, repeated: true };
+    }
+    await assertReportQueueRoom(tx, userId);
+    const reportId = await queueRun(database, tx, schedule, options.at, 1, options.requestKey);
+    await tx.update(reportSchedules).set({ lastRunAt: options.at, lastOutcome: 'queued', lastError: null }).where(eq(reportSchedules.id, schedule.id));
+    await options.audit(tx, schedule, reportId);
+    return { reportId, dueAt: options.at, repeated: false };
+  });
 }
 
 export type ScheduleRound = { queued: number; notified: number; retried: number; failed: number };

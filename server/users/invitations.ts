@@ -4,6 +4,7 @@ import { and, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
 import { invitationValidityDays, passwordResetValidityMinutes } from '../../src/contract/users.ts';
 import type { Db } from '../db/client.ts';
+import { nextReadableId } from '../db/readable-ids.ts';
 import { businesses, emailChanges, merchants, partners, passwordResets, userInvitations, userRoles, users } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
@@ -11,6 +12,12 @@ import { queueEmail } from '../mail/outbox.ts';
 export const secretHash = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 export const newSecret = () => randomBytes(32).toString('base64url');
 export const newId = (prefix: string) => `${prefix}${randomBytes(8).toString('hex').toUpperCase()}`;
+
+/**
+ * The next user id: USR and at least five digits, as the seed writes them (USR00005), so a person can read theirs
+ * aloud on the phone; from the user_number_seq sequence, unique under concurrency.
+ */
+export const nextUserId = (tx: Db): Promise<string> => nextReadableId(tx, { sequence: 'user_number_seq', prefix: 'USR', digits: 5, table: users, column: users.id });
 
 export type Invitee = { userId: string; email: string };
 
@@ -138,14 +145,19 @@ export function newInvitationSignIn(now: Date) {
   return { secret, columns: { signInTokenHash: secretHash(secret), signInExpiresAt: new Date(now.getTime() + invitationSignInMinutes * 60_000) } };
 }
 
-/** Uses the hand-off once: the invitee's user id while it is unused, unexpired and the account active; else undefined. */
-export async function useInvitationSignIn(db: Db, secret: string, now = new Date()): Promise<string | undefined> {
+/**
+ * Uses the hand-off once: the invitee's user id while it is unused, unexpired and the account active (locked: true
+ * when an administrator has locked the account since, so the refusal is recorded like any locked sign-in); else
+ * undefined.
+ */
+export async function useInvitationSignIn(db: Db, secret: string, now = new Date()): Promise<{ userId: string; locked: boolean } | undefined> {
   if (secret.length < 20 || secret.length > 200) return undefined;
   const [used] = await db.update(userInvitations).set({ signedInAt: now })
     .where(and(eq(userInvitations.signInTokenHash, secretHash(secret)), isNull(userInvitations.signedInAt), isNotNull(userInvitations.acceptedAt),
       isNull(userInvitations.revokedAt), gt(userInvitations.signInExpiresAt, now)))
     .returning({ userId: userInvitations.userId });
   if (!used) return undefined;
-  const [user] = await db.select({ status: users.status }).from(users).where(eq(users.id, used.userId));
-  return user?.status === 'active' ? used.userId : undefined;
+  const [user] = await db.select({ status: users.status, lockoutEndDateUtc: users.lockoutEndDateUtc }).from(users).where(eq(users.id, used.userId));
+  if (user?.status !== 'active') return undefined;
+  return { userId: used.userId, locked: user.lockoutEndDateUtc !== null && user.lockoutEndDateUtc > now };
 }

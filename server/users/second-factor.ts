@@ -11,6 +11,7 @@ import { openCardNumber, sealCardNumber } from '../cards/card-seal.ts';
 import type { Database, Db } from '../db/client.ts';
 import { signInChallenges, userSecondFactors, users } from '../db/schema.ts';
 import { revokeAccountAccess } from '../identity/adapter.ts';
+import { recordEvent } from '../events/event-bus.ts';
 import { queueLockedEmail, recordSignInEvent, type AttemptSource } from '../identity/sign-in-guard.ts';
 import { newId, newSecret, secretHash } from './invitations.ts';
 
@@ -141,6 +142,8 @@ export async function checkSecondFactorCode(database: Database, keys: CardKeys, 
       if (!locked) return;
       // Whoever guessed knew the password, and may hold a session (step-up, removal): it ends now.
       await revokeAccountAccess(tx, userId);
+      // A tab of that session is told on the live events stream and signs out now (server/events/).
+      await recordEvent(tx, 'account-locked', { userId });
       await recordSignInEvent(tx, 'AccountLocked', { userId }, options.source, { reason: 'wrongSecondFactorCodes', lockoutEndDateUtc: until.toISOString(), failedAttempts: wrongCodesBeforeLock });
       await queueLockedEmail(tx, options.publicUrl, reserved, until, options.source, 'secondFactor');
     });

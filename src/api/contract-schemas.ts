@@ -8,7 +8,7 @@ import { outboxMessageDetail, outboxMessageList } from '../contract/outbox-schem
 import { audienceCandidateList, authoredNotification, authoredNotificationList, createdNotification, userNotificationDetail, userNotificationList } from '../contract/notification-schemas.ts';
 import { permissionListSchema, policyStructureSchema, userInfoSchema } from '../contract/policy.ts';
 import { queuedReport, queuedReportList } from '../contract/report-schemas.ts';
-import { reportSchedule, reportScheduleList } from '../contract/report-schedule-schemas.ts';
+import { reportSchedule, reportScheduleList, reportScheduleRun } from '../contract/report-schedule-schemas.ts';
 import { notificationStatusSchema, recordSearchSchema, searchMerchantsSchema, userSettingSchema } from '../contract/shell-responses.ts';
 import {
   apiKeyCreated, apiKeyList, apiKeyReplacementCompleted, businessDetail, businessList, configurationDetail, configurationList, hostedPageAnswer,
@@ -143,6 +143,7 @@ export const contractSchemas = {
   transactionTotals,
   reportSchedule,
   reportScheduleList,
+  reportScheduleRun,
   internalAccountList,
 };
 

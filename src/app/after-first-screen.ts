@@ -3,6 +3,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { areaCommands } from '../../commands/area-commands.ts';
 import type { CommandRegistry } from '../../commands/registry.ts';
+import type { Session } from '../auth/session.ts';
 import { startLiveEvents } from './live-events.ts';
 
 /**
@@ -15,7 +16,7 @@ export function registerAreaCommands(registry: CommandRegistry): void {
 }
 
 /** Starts the after-first-screen work; the returned function stops what keeps running (the events stream). */
-export function startAfterFirstScreen(registry: CommandRegistry, session: { getAccessToken: () => Promise<string> }, queryClient: QueryClient): () => void {
+export function startAfterFirstScreen(registry: CommandRegistry, session: Pick<Session, 'getAccessToken' | 'signOut'>, queryClient: QueryClient): () => void {
   registerAreaCommands(registry);
   // The imports of every other screen (routes.ts areaPane), so opening one later waits for its own chunk only.
   void import('./area-panes.ts').catch(() => undefined);

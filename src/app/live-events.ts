@@ -1,8 +1,11 @@
 // The tab's one live events stream (GET /api/portal/events, server/events/): read with fetch, since EventSource
 // cannot send the bearer token. An event names what to refresh ('notifications': the bell, the inbox, authors'
-// lists; 'record': one record that changed, told only to tabs whose user may read it); the stream resumes with Last-Event-ID after a drop and reconnects with a growing pause (1 s to 30 s).
+// lists; 'record': one record that changed, told only to tabs whose user may read it; 'account-locked': this user's
+// account was locked and its sessions ended, so the tab signs out now); the stream resumes with Last-Event-ID after a
+// drop and reconnects with a growing pause (1 s to 30 s).
 import type { QueryClient } from '@tanstack/react-query';
 import { authorizationHeaders } from '../api/dpop.ts';
+import type { Session } from '../auth/session.ts';
 
 export type LiveEvent = { id: string | null; event: string; data: string };
 
@@ -74,7 +77,7 @@ export function applyLiveEvent(event: LiveEvent, queryClient: QueryClient, targe
  * Opens the stream and keeps it open until the returned stop is called. The shell starts it once the first screen has
  * settled (a chunk of its own: the first load does not carry it).
  */
-export function startLiveEvents(session: { getAccessToken: () => Promise<string> }, queryClient: QueryClient): () => void {
+export function startLiveEvents(session: Pick<Session, 'getAccessToken' | 'signOut'>, queryClient: QueryClient): () => void {
   let stopped = false;
   let controller: AbortController | null = null;
   let lastEventId: string | null = null;
@@ -100,6 +103,12 @@ export function startLiveEvents(session: { getAccessToken: () => Promise<string>
           buffer = parsed.rest;
           for (const event of parsed.events) {
             if (event.id) lastEventId = event.id;
+            // Locked by an administrator: the server has ended the sessions; the tab goes to the signed-out page now.
+            if (event.event === 'account-locked') {
+              stopped = true;
+              void session.signOut('locked');
+              return;
+            }
             applyLiveEvent(event, queryClient);
           }
         }

@@ -10,7 +10,8 @@ import type { ToastInput } from '../state/toast-store.ts';
 import { credentialsStore, isAuthorised, type Credentials } from './credentials-store.ts';
 import type { OidcClient, TokenSet } from './oidc-client.ts';
 
-export type SignOutReason = 'user' | 'inactivity';
+/** 'locked': the server ended the session because the account was locked (the live events stream said so). */
+export type SignOutReason = 'user' | 'inactivity' | 'locked';
 
 export type SessionDeps = {
   loadOidc: () => Promise<OidcClient>;
@@ -207,7 +208,10 @@ export function createSession(deps: SessionDeps) {
       return 'ready';
     },
 
-    /** Ends the session. By the user: at the provider's end-session endpoint. After inactivity: tokens revoked, straight to /signed-out. */
+    /**
+     * Ends the session. By the user: at the provider's end-session endpoint. After inactivity: tokens revoked, straight
+     * to /signed-out. Locked: the server has already ended every session of the account, straight to /signed-out.
+     */
     async signOut(reason: SignOutReason, resumeUrl?: string): Promise<void> {
       signOuts += 1;
       const credentials = credentialsStore.credentials;
@@ -221,8 +225,8 @@ export function createSession(deps: SessionDeps) {
       } catch {
         oidc = null;
       }
-      if (reason === 'inactivity' || !oidc) {
-        if (oidc && credentials?.refreshToken) await oidc.revoke(credentials.refreshToken, 'refresh_token').catch(() => undefined);
+      if (reason === 'inactivity' || reason === 'locked' || !oidc) {
+        if (reason === 'inactivity' && oidc && credentials?.refreshToken) await oidc.revoke(credentials.refreshToken, 'refresh_token').catch(() => undefined);
         deps.navigateApp('/signed-out', { replace: true });
         return;
       }
@@ -233,7 +237,8 @@ export function createSession(deps: SessionDeps) {
 
     /** What /signed-out shows and where "Sign in again" leads. */
     signedOutState(): { reason: SignOutReason; resumeUrl: string } {
-      const reason = deps.storage.getItem(reasonKey) === 'inactivity' ? 'inactivity' : 'user';
+      const stored = deps.storage.getItem(reasonKey);
+      const reason: SignOutReason = stored === 'inactivity' || stored === 'locked' ? stored : 'user';
       return { reason, resumeUrl: safeIntendedUrl(deps.storage.getItem(resumeKey)) };
     },
 

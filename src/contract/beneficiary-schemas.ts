@@ -106,6 +106,8 @@ export const screeningAlertList = type({ results: screeningAlert.array(), number
 export type ScreeningAlertList = typeof screeningAlertList.infer;
 
 export const beneficiary = beneficiaryListItem.merge({
+  /** the business's name, for people (its id when the business is gone) */
+  businessName: 'string',
   companyName: 'string | null',
   firstName: 'string | null',
   lastName: 'string | null',

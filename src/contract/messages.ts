@@ -27,6 +27,8 @@ export const messages = {
   notFoundText: 'The page you asked for does not exist, or you cannot open it.',
   signedOutTitle: 'You are signed out',
   signedOutText: 'You have signed out of the payments portal.',
+  /** the spec words no message for it: an administrator locked the account while a tab was open */
+  accountLockedSignedOut: 'Your account has been locked, so you have been signed out. Ask your administrator to unlock it.',
   signInAgain: 'Sign in again',
   signingIn: 'Signing you in…',
 } as const;

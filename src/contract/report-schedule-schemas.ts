@@ -76,6 +76,8 @@ export const reportSchedule = type({
   lastOutcome: "'queued' | 'generated' | 'failed' | null",
   lastError: 'string | null',
   lastReportId: 'string | null',
+  /** the caller may queue a run now ('Run now'): the report's permissions in its context, as making the schedule checks them */
+  mayRunNow: 'boolean',
   version: 'number',
   createdAt: 'string',
 });
@@ -83,3 +85,14 @@ export type ReportSchedule = typeof reportSchedule.infer;
 
 export const reportScheduleList = type({ results: reportSchedule.array(), numberOfResults: 'number' });
 export type ReportScheduleList = typeof reportScheduleList.infer;
+
+/** 'Run now' answered: the queued report (in the owner's report queue) and the period the run covers (the schedule's zone). */
+export const reportScheduleRun = type({
+  scheduleId: 'string',
+  reportId: 'string',
+  /** the first and last local day the run covers: the period that just ended, as a timed run's */
+  periodFirstDay: 'string',
+  periodLastDay: 'string',
+  schedule: reportSchedule,
+});
+export type ReportScheduleRun = typeof reportScheduleRun.infer;

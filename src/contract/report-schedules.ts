@@ -102,6 +102,9 @@ const filterWords: Record<string, string> = {
 };
 const operatorWords: Record<string, string> = { eq: '', gte: 'at least ', lte: 'at most ' };
 
+/** What describeTransactionFilters says of an export without filters. */
+export const allTransactionsWords = 'all transactions';
+
 /** 'status paid or declined, currency GBP' (or 'all transactions'): a scheduled export's filters in words. */
 export function describeTransactionFilters(filters: Record<string, string>): string {
   const parsed = parseListQuery(filters, transactionListSpec);
@@ -111,7 +114,7 @@ export function describeTransactionFilters(filters: Record<string, string>): str
     const bounds = clauses.filter((clause) => clause.operator !== 'eq').map((clause) => `${operatorWords[clause.operator] ?? ''}${clause.value}`);
     return `${filterWords[field] ?? field} ${[equal.join(' or '), ...bounds].filter(Boolean).join(' and ')}`;
   });
-  return parts.length > 0 ? parts.join(', ') : 'all transactions';
+  return parts.length > 0 ? parts.join(', ') : allTransactionsWords;
 }
 
 /** A scheduled transactions export's ordering (the overview's OrderingField and OrderingDirection). */

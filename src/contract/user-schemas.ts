@@ -2,7 +2,7 @@
 // bodies of every user call (invite, update, own profile, lock, delete, invitation acceptance, password reset).
 import { type } from 'arktype';
 import { roleNames } from './permissions.ts';
-import { maxInviteEmails, userLanguages, userStatuses } from './users.ts';
+import { maxInviteEmails, signInRefusalReasons, userLanguages, userStatuses } from './users.ts';
 
 const isoDateTime = 'string.date.iso';
 const id = /^[A-Za-z0-9_-]{1,64}$/;
@@ -148,8 +148,10 @@ export const secondFactorEnrolmentBody = type({ currentPassword: 'string <= 1024
 export const secondFactorStatus = type({ status: "'off' | 'pending' | 'on'", recoveryCodesLeft: 'number' });
 export const secondFactorEnrolment = type({ otpauthUri: 'string', secret: 'string', qrCodeDataUrl: 'string' });
 export const recoveryCodes = type({ recoveryCodes: 'string[]' });
-/** clientAddress: where a sign-in, step-up or security change came from, null for other events */
-export const userAuditEvents = type({ results: type({ event: 'string', dateTimeUtc: 'string', actor: 'string', 'clientAddress?': 'string | null' }).array() });
+/** clientAddress: where a sign-in, step-up or security change came from, null for other events; reason: why a sign-in was refused */
+export const userAuditEvents = type({
+  results: type({ event: 'string', dateTimeUtc: 'string', actor: 'string', 'clientAddress?': 'string | null', 'reason?': type.enumerated(...signInRefusalReasons).or('null') }).array(),
+});
 export const userSessions = type({ results: type({ signedInUtc: 'string | null', expiresUtc: 'string | null' }).array() });
 export const signOutEverywhereBody = type({ confirm: 'true' });
 export const stepUpBody = type({ password: 'string <= 1024', 'code?': 'string <= 32' });

@@ -84,6 +84,19 @@ export const userMessages = {
 export const businessNeedsRoleMessage = (businessName: string) => `${businessName} needs at least one business or merchant role.`;
 export const lockedUntilMessage = (until: string) => `Locked until ${until}`;
 
+/**
+ * Why a sign-in (or a step-up) was refused, as a user's audit events name it (GET /users/{id}/audit-events): the
+ * 'Sign-in and security' tab tells a refusal of a locked account from a wrong password.
+ */
+export const signInRefusalReasons = ['locked', 'wrongPassword', 'wrongCode', 'wrongSecondFactorCodes'] as const;
+export type SignInRefusalReason = (typeof signInRefusalReasons)[number];
+export const signInRefusalLabels: Record<SignInRefusalReason, string> = {
+  locked: 'refused: the account is locked',
+  wrongPassword: 'wrong password',
+  wrongCode: 'wrong two-factor code',
+  wrongSecondFactorCodes: 'too many wrong two-factor codes',
+};
+
 /** The overview keeps its state in the pane's address with the table kit's OrderingField/OrderingDirection. */
 export const userListUrlSpec: ListQuerySpec = { ...userListSpec, sortStyle: 'ordering' };
 

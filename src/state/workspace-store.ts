@@ -30,8 +30,8 @@ export const paneCapabilities = [
   'toggleRead',
   // hosted page editor: the preview's width (argument: index in previewWidths) and removing the logo
   'previewWidth', 'removeLogo',
-  // scheduled statements: a statement's 'Schedule statement…'
-  'schedule',
+  // scheduled statements: a statement's 'Schedule statement…'; 'Run now' on the current schedule of My report queue
+  'schedule', 'runSchedule',
   // settlement details: a batch's, or a month's on the batch report ('Download settlement details (CSV/XLSX)…')
   'settlementDetails',
 ] as const;

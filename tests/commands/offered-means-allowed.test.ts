@@ -84,6 +84,8 @@ const serverChecks: Record<string, ServerCheck> = {
   'reporting.downloadStatement': read('Portal.Reports.Create'),
   'reporting.scheduleStatement': read('Portal.Reports.Create'),
   'transactions.scheduleExport': read('Mapi.Transactions.Read', 'Portal.Reports.Create'),
+  // server/api/report-schedules.ts: Run now queues the schedule's report (its own permissions checked in its context too)
+  'reporting.runScheduleNow': read('Portal.Reports.Create'),
   // The forms that create something: their route's command leads to a POST the server checks.
   'nav.ticketAdd': write('Portal.Tickets.Create'),
   'nav.userAdd': write('Mapi.Users.Create'),
@@ -133,6 +135,7 @@ const recordScreens: { id: string; pattern: string; path: string }[] = [
   { id: 'invoiceDetail', pattern: '/billing/invoices/:invoiceId', path: '/billing/invoices/INV1' },
   { id: 'merchantAccountDetail', pattern: '/business/:businessId/merchants/:merchantId/merchant-accounts-overview/:merchantAccountId', path: '/business/B1/merchants/M1/merchant-accounts-overview/MA1' },
   { id: 'partnerCommission', pattern: '/partners/:partnerId/commissions/:commissionPlanId', path: '/partners/P1/commissions/CP1' },
+  { id: 'reportQueue', pattern: '/reporting-overview', path: '/reporting-overview' },
 ];
 
 function screenContext(role: RoleName, screen: (typeof recordScreens)[number]): CommandContext {

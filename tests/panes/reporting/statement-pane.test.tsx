@@ -133,7 +133,7 @@ describe('the account statement', () => {
     post.mockImplementation(async () => ({
       id: 'SCH0123456789ABCDEF', reportType: 'tradingAccount', fileType: 'xml', context: { level: 'merchant', businessId: 'B1', merchantId: 'M1', title: 'Alpha Online' },
       accountNumber: '3M1070216', frequency: 'weekly', weekday: 5, dayOfMonth: null, hour: 7, timeZone: 'Asia/Tokyo', description: 'Weekly on Friday at 07:00 (Asia/Tokyo)',
-      emailWhenReady: false, paused: false, nextRunAt: '2026-11-26T22:00:00.000Z', lastRunAt: null, lastOutcome: null, lastError: null, lastReportId: null, version: 1, createdAt: '2026-11-25T10:00:00.000Z',
+      emailWhenReady: false, paused: false, nextRunAt: '2026-11-26T22:00:00.000Z', lastRunAt: null, lastOutcome: null, lastError: null, lastReportId: null, mayRunNow: true, version: 1, createdAt: '2026-11-25T10:00:00.000Z',
     }));
     await screen.findByRole('grid', { name: 'Trading account movements' });
     await user.click(screen.getByRole('button', { name: 'Schedule statement…' }));

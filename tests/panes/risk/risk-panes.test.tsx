@@ -84,7 +84,7 @@ const alertOf = (status: 'open' | 'dismissed') => ({
   listedReason: 'Fictional Eastern Programme: asset freeze', score: 1, status, reason: null, resolvedBy: null, resolvedUtc: null, createdUtc: '2026-11-25T10:00:00.000Z', version: 1,
 });
 const beneficiary: Beneficiary = {
-  beneficiaryId: 'BEN1', businessId: 'B1', kind: 'person', name: 'Vadim Zolotarev', nameOnBankAccount: 'V Zolotarev', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX',
+  beneficiaryId: 'BEN1', businessId: 'B1', businessName: 'Alpha Trading Ltd', kind: 'person', name: 'Vadim Zolotarev', nameOnBankAccount: 'V Zolotarev', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX',
   status: 'Referred', openAlerts: 1, createdUtc: '2026-11-25T10:00:00.000Z', companyName: null, firstName: 'Vadim', lastName: 'Zolotarev', dateOfBirth: '1968-03-14',
   countryIso3166Alpha2: 'FR', createdBy: 'Olivia Bennett', lastChangedBy: 'Olivia Bennett', statusChangedBy: null, statusChangedUtc: null, lastUpdatedUtc: '2026-11-25T10:00:00.000Z', version: 1,
   alerts: [alertOf('open')], approvable: false, approvalRefusal: 'This beneficiary has screening alerts that are open or confirmed: it cannot be approved.',
@@ -105,6 +105,19 @@ describe('the beneficiary screens', () => {
     const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
     const cells = [...row.querySelectorAll('th, td')];
     expect(cells[headers.indexOf('Business')]?.textContent).toBe('Harbour & Finch (100001)');
+  });
+
+  it('names the business on the beneficiary an alert opens, and in the alert\'s decision dialog, its id only beside the name', async () => {
+    signIn({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Screening.Resolve'], paths: ['/business/100001/beneficiaries/BEN1'] });
+    const harbour: Beneficiary = { ...beneficiary, businessId: '100001', businessName: 'Harbour & Finch', alerts: [{ ...alertOf('open'), businessId: '100001', businessName: 'Harbour & Finch' }] };
+    fakeApi({ '/businesses/100001/beneficiaries/BEN1': () => harbour, '/user/businesses/100001/permissions': () => ({ permissions: ['Mapi.Beneficiary.Read', 'Mapi.Screening.Resolve'] }) });
+    renderWithServices(<BeneficiaryDetailPane params={{ businessId: '100001', beneficiaryId: 'BEN1' }} search="" capability="Beneficiary" />);
+    const term = await screen.findByText('Business', { selector: 'dt' });
+    expect(term.nextElementSibling?.textContent).toBe('Harbour & Finch (100001)');
+    await userEvent.click(screen.getByRole('button', { name: 'Resolve alert: Vadim Arkadyevich Zolotaryov' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Resolve screening alert' });
+    expect(dialog.textContent).toContain('Vadim Zolotarev, beneficiary of Harbour & Finch, against Vadim Arkadyevich Zolotaryov');
+    expect(dialog.textContent).not.toContain('100001');
   });
 
   it('tells a user without the set-up permission to ask the business owner', async () => {

@@ -18,6 +18,7 @@ import { toastStore } from '../../../src/state/toast-store.ts';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';
 import { ScheduledReports } from '../../../panes/reporting-overview/scheduled-reports.tsx';
 import { TransactionsPane } from '../../../panes/transactions/transactions-pane.tsx';
+import { describeScheduleCoverage } from '../../../panes/reporting/schedule-dialog.tsx';
 import { baseContext, createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const item = (reference: string): TransactionListItem => ({
@@ -31,7 +32,7 @@ const schedule = (extra: Partial<ReportSchedule>): ReportSchedule => ({
   id: 'SCH0000000000000009', reportType: 'transactions', fileType: 'xlsx', context: { level: 'merchant', businessId: 'B1', merchantId: 'M1', title: 'Alpha Online (Alpha Trading)' },
   accountNumber: '', columns: ['date', 'reference'], filters: { status: '[eq]paid' }, frequency: 'daily', weekday: null, dayOfMonth: null, hour: 6, timeZone: 'Europe/London',
   description: 'Transactions, status paid, daily at 06:00 (Europe/London), previous day', emailWhenReady: true, paused: false, nextRunAt: '2026-11-27T06:00:00.000Z',
-  lastRunAt: null, lastOutcome: null, lastError: null, lastReportId: null, version: 1, createdAt: '2026-11-26T10:00:00.000Z',
+  lastRunAt: null, lastOutcome: null, lastError: null, lastReportId: null, mayRunNow: true, version: 1, createdAt: '2026-11-26T10:00:00.000Z',
   ...extra,
 });
 
@@ -42,8 +43,19 @@ function Pane({ params }: { params: Record<string, string> }) {
   return <TransactionsPane params={params} search={search} capability="Transactions overview" />;
 }
 
+/** The reads the dialog makes to say whose transactions a schedule covers. */
+const scopeAnswers: Record<string, () => unknown> = {
+  '/businesses/B1/merchants/M1': () => ({
+    merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: null, supportUrl: null, supportEmail: null, grossSettlement: false, currencies: ['GBP'], live: true,
+    version: 1, businessName: 'Alpha Trading', createDateTimeUtc: '2026-01-01T00:00:00.000Z', configurations: [], editable: false,
+  }),
+  '/partners/P1': () => ({
+    partnerId: 'P1', partnerName: 'Northwind Partners', createDateTimeUtc: '2026-01-01T00:00:00.000Z', businessCount: 9, liveBusinessCount: 8, merchantCount: 14, currencies: ['GBP'], commissionPlans: [],
+  }),
+};
+
 function setup(path: string, params: Record<string, string> = {}, list = listPath) {
-  const api = fakeApi({ [list]: () => ({ results: [item('TX0001')], numberOfResults: 1, numberOfResultsIsEstimate: false }) });
+  const api = fakeApi({ ...scopeAnswers, [list]: () => ({ results: [item('TX0001')], numberOfResults: 1, numberOfResultsIsEstimate: false }) });
   const post = api.post as unknown as Mock;
   post.mockImplementation(async () => schedule({}));
   const location = memoryLocation({ path, record: true });
@@ -70,7 +82,7 @@ describe('scheduling the transactions export', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Schedule this export' });
     expect(dialog.textContent).toContain('Each run exports the transactions of the previous day (midnight to midnight)');
     expect(dialog.textContent).toContain('each run\'s period replaces it');
-    expect(dialog.textContent).toContain('Transactions: status paid.');
+    await waitFor(() => expect(dialog.textContent).toContain('Transactions of Alpha Online with status paid.'));
     expect(dialog.textContent).toContain('Rows: sorted by amount, lowest first.');
     expect(dialog.textContent).toMatch(/This view's date range \(.+\) is not part of the schedule/);
     // Keyboard only: the file type, the frequency and its weekday, the hour, the zone.
@@ -98,6 +110,8 @@ describe('scheduling the transactions export', () => {
     await screen.findByRole('rowheader', { name: 'TX0001' });
     await user.click(screen.getByRole('button', { name: 'Schedule this export…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Schedule this export' });
+    // Whose transactions: every business of the partner, counted and named (not just 'all transactions').
+    await waitFor(() => expect(dialog.textContent).toContain('All transactions of the 9 businesses of Northwind Partners.'));
     expect(dialog.textContent).toContain('Rows: newest first.');
     await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
     await waitFor(() => expect(post.mock.calls[0]?.[1]).toMatchObject({ reportType: 'transactions', partnerId: 'P1', fileType: 'csv', frequency: 'daily' }));
@@ -163,5 +177,22 @@ describe('a transactions schedule in My report queue', () => {
     expect(within(row).getByRole('rowheader').textContent).toBe('Transactions · XLSX');
     expect(row.textContent).toContain('Transactions, status paid, daily at 06:00 (Europe/London), previous day');
     expect(within(row).getByRole('button', { name: 'Pause Transactions' })).toBeTruthy();
+  });
+});
+
+describe('what a scheduled export covers, in words', () => {
+  it.each([
+    [{}, 'partner', { level: 'partner', name: 'Northwind Partners', businessCount: 9 }, 'All transactions of the 9 businesses of Northwind Partners.'],
+    [{}, 'partner', { level: 'partner', name: 'Solo Partners', businessCount: 1 }, 'All transactions of the 1 business of Solo Partners.'],
+    [{ status: '[eq]paid' }, 'partner', { level: 'partner', name: 'Northwind Partners', businessCount: 9 }, 'Transactions of the 9 businesses of Northwind Partners with status paid.'],
+    // Still loading, or the partner not readable: no count, never a bare 'all transactions'.
+    [{}, 'partner', null, 'All transactions of every business of this partner.'],
+    [{}, 'business', { level: 'business', name: 'Alpha Trading Ltd', merchantCount: 3 }, 'All transactions of the 3 merchants of Alpha Trading Ltd.'],
+    [{}, 'business', { level: 'business', name: 'Alpha Trading Ltd', merchantCount: 1 }, 'All transactions of Alpha Trading Ltd (its one merchant).'],
+    [{ currency: '[eq]GBP' }, 'business', { level: 'business', name: null, merchantCount: null }, 'Transactions of every merchant of this business with currency GBP.'],
+    [{}, 'merchant', { level: 'merchant', name: 'Alpha Online' }, 'All transactions of Alpha Online.'],
+    [{}, 'merchant', null, 'All transactions of this merchant.'],
+  ] as const)('%j in a %s scope (%j): %s', (filters, level, scope, expected) => {
+    expect(describeScheduleCoverage(filters, level, scope)).toBe(expected);
   });
 });

@@ -11,6 +11,7 @@ import {
 import { openCardNumber, maskCardNumber } from '../../../server/cards/card-seal.ts';
 import { seedTestCards } from '../../../server/db/seed-bulk.ts';
 import { verifyPassword } from '../../../server/identity/passwords.ts';
+import { nextUserId } from '../../../server/users/invitations.ts';
 import { createTestDatabase, testCardKeys } from '../support.ts';
 
 const now = new Date('2026-03-02T14:00:00Z');
@@ -177,6 +178,13 @@ describe('demo seed', () => {
     const [firstConfiguration] = await first.query<{ enabled: boolean }>(
       `SELECT (switches ->> 'virtualTerminalMenuEnabled')::boolean AS enabled FROM configurations WHERE merchant_id = $1 ORDER BY id LIMIT 1`, [demo.vtMerchantId]);
     expect(firstConfiguration?.enabled).toBe(true);
+  });
+
+  it('lets new users continue the seed’s readable ids (USR and five digits), after its highest', async () => {
+    const ids = (await first.query<{ id: string }>(`SELECT id FROM users`)).map((row) => row.id);
+    expect(ids.every((id) => /^USR\d{5}$/.test(id))).toBe(true);
+    const highest = Math.max(...ids.map((id) => Number(id.slice(3))));
+    expect(await nextUserId(first.db)).toBe(`USR${String(highest + 1).padStart(5, '0')}`);
   });
 
   it('leaves exactly one merchant without payments, the one it names', async () => {

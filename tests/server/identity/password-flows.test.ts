@@ -348,6 +348,25 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
       expect(stale.location).toBeUndefined();
       expect(stale.html).toContain('name="password"');
     });
+
+    it('refuses the hand-off of an account locked since the acceptance, and records the refusal as a locked sign-in', async () => {
+      const [inviteId = ''] = await invite(['locked.wren@example.com']);
+      const accepted = await fetch(`${publicUrl}/api/public/user-invites/accept`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inviteId, givenName: 'Lou', familyName: 'Wren', password: newPassword }),
+      });
+      expect(accepted.status).toBe(200);
+      const secret = /^portal_invitation_sign_in=([^;]+)/.exec(accepted.headers.getSetCookie().find((line) => line.startsWith('portal_invitation_sign_in=')) ?? '')?.[1] ?? '';
+      const userId = await userIdOf('locked.wren@example.com');
+      await database.db.update(schema.users).set({ lockoutEndDateUtc: new Date(Date.now() + 3_600_000) }).where(eq(schema.users.id, userId));
+      const browser = new Browser();
+      browser.cookies.set('portal_invitation_sign_in', secret);
+      const refused = await portalSignIn(browser);
+      expect(refused.location).toBeUndefined();
+      expect(refused.html).toContain('name="password"');
+      const audits = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.userId, userId));
+      expect(audits.filter((audit) => audit.event === 'SignInSucceeded')).toEqual([]);
+      expect(audits.filter((audit) => audit.event === 'SignInFailed').map((audit) => audit.metaData)).toEqual([expect.objectContaining({ reason: 'locked', invitation: true, targetUserId: userId })]);
+    });
   });
 
   describe('two-factor sign-in (TOTP)', () => {

@@ -34,6 +34,9 @@ const needs = (scope: 'context' | 'root', ...permissions: PermissionName[]): Rul
  */
 function ruleOf({ method, path }: Route): Rule {
   const p = path;
+  // 'Run now' is the owner's (404 for anyone else) and checks the report's permissions in the schedule's context as
+  // making it does: tests/server/reports/schedule-run-now.test.ts.
+  if (p === '/report-schedules/:id/runs') return { kind: 'own', reason: 'the caller’s own schedule, with its report’s permissions checked as when it was made' };
   if (/^\/user-settings\/|^\/user\/|^\/filter-presets|^\/reports\/|^\/bulk-jobs\/:jobId|^\/report-schedules\/:id/.test(p) || (method === 'PATCH' && p === '/users')) return { kind: 'own', reason: 'the caller’s own settings, presets, account, queued reports and jobs' };
   if (p === '/businesses/:businessId/filter-presets') return { kind: 'own', reason: 'the caller’s own presets' };
   if (p === '/report-schedules' || p === '/bulk-jobs') return { kind: 'notCovered', reason: 'the context is in the body and checked by area; probed per context by the tenant-isolation matrix' };

@@ -1,0 +1,2 @@
+ALTER TABLE "report_schedule_runs" ADD COLUMN "request_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "report_schedule_runs_request_key_idx" ON "report_schedule_runs" USING btree ("schedule_id","request_key") WHERE "report_schedule_runs"."request_key" IS NOT NULL;
