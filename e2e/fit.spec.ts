@@ -158,7 +158,7 @@ test('the named columns, badges and controls fit a 1280 px screen with one pane'
 
 test('with four panes the breadcrumbs do not overlap and each pane header keeps its title and buttons', async ({ page }) => {
   test.setTimeout(180_000);
-  const others = ['/tickets', '_', '/account-watch-list', '/tickets/add'].map((entry) => (entry === '_' ? entry : encodeURIComponent(entry)));
+  const others = ['/tickets', '_', '/account-watch-list', '/reporting/internal-accounts'].map((entry) => (entry === '_' ? entry : encodeURIComponent(entry)));
   await signIn(page, 'admin@demo.test', `/transactions?panes=${others.join(',')}`);
   const panes = page.locator('section.pane');
   await expect(panes).toHaveCount(4);

@@ -8,6 +8,7 @@ import { closePane, focusPaneById, openBeside } from '../state/workspace-store.t
 import { CloseIcon, SplitIcon } from '../ui/icons.tsx';
 import { PaneRoutes } from './pane-routes.tsx';
 import { breadcrumb, paneTitle } from './route-match.ts';
+import { useKeyboardScrollable } from './scroll-region.ts';
 
 export type PaneFrameProps = {
   paneId: string;
@@ -20,6 +21,8 @@ export type PaneFrameProps = {
 
 export function PaneFrame({ paneId, path, index, count, focused, canOpenBeside }: PaneFrameProps) {
   const element = useRef<HTMLElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  useKeyboardScrollable(body);
   const title = paneTitle(path);
   const crumbs = useMemo(() => breadcrumb(path), [path]);
   const scope = useMemo(() => ({ paneId }), [paneId]);
@@ -94,7 +97,7 @@ export function PaneFrame({ paneId, path, index, count, focused, canOpenBeside }
           ) : null}
         </div>
       </header>
-      <div className="pane-body">
+      <div className="pane-body" ref={body}>
         <PaneScopeContext value={scope}>
           <TableHostContext value={tableHost}>
             <PaneRoutes paneId={paneId} path={path} />
