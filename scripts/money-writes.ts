@@ -1,5 +1,5 @@
 // The lint's rule for money (docs/architecture.md, "Money moves through one door"): only server/payments/, server/ledger/,
-// server/stats/ and the seed (server/db/seed*.ts) write a money table. A textual rule, run by scripts/lint-imports.ts
+// server/stats/ and the seed (server/seed/) write a money table. A textual rule, run by scripts/lint-imports.ts
 // over every other server file:
 // - a drizzle write on a money table's schema export (`.insert(transactions)`, `.update(schema.paymentJobs)`,
 //   `.delete(ledgerEntries)`), also through a local alias (`const t = transactions`, `import { transactions as t }`);
@@ -14,7 +14,7 @@ export const moneyTables = [
 
 /** Whether a file (a path relative to the repository) may write money tables. */
 export function mayWriteMoney(file: string): boolean {
-  return /^server\/(payments|ledger|stats)\//.test(file) || /^server\/db\/seed[^/]*\.ts$/.test(file);
+  return /^server\/(payments|ledger|stats)\//.test(file) || /^server\/seed\/[^/]*\.ts$/.test(file);
 }
 
 /** The schema's exports of money tables (export name → SQL name), read from the text of server/db/schema.ts. */

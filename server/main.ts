@@ -13,7 +13,7 @@ import { openMailTransport } from './mail/transport.ts';
 import { startMailWorker } from './mail/worker.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirInUse } from './db/data-dir-lock.ts';
-import { isSeeded, seedDatabase } from './db/seed.ts';
+import { isSeeded, seedDatabase } from './seed/seed.ts';
 import { startPayloadPurge } from './identity/adapter.ts';
 import { describeFileStore, openFileStore } from './files/open-file-store.ts';
 import { createIdentity } from './identity/provider.ts';

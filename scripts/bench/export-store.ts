@@ -4,7 +4,7 @@
 //     [--port 3310] [--database NAME] [--before-root PATH [--only before|after]] [--pglite] [--pglite-dir DIR] [--skip-postgres]
 //
 // PostgreSQL: a scratch database (TEST_DATABASE_URL or the local server; --database NAME keeps and reuses one) is
-// seeded once with the demo world and N transactions (server/db/seed-cli.ts); for each back end and file type a
+// seeded once with the demo world and N transactions (server/seed/seed-cli.ts); for each back end and file type a
 // real server process (scripts/server-process.ts) starts over it — the folder under a fresh DATA_DIR, or s3rver
 // started here — queues one export of every transaction with every column as the internal admin, waits until it is
 // generated (queued → generated is the time measured), downloads it through the API and checks its size.
@@ -89,7 +89,7 @@ const load = () => loadavg().map((value) => value.toFixed(2)).join(' / ');
 async function seedPostgres(databaseUrl: string, transactions: number, log: (line: string) => void): Promise<void> {
   const started = Date.now();
   await new Promise<void>((done, fail) => {
-    const child = spawn(process.execPath, [join(root, 'server/db/seed-cli.ts'), '--transactions', String(transactions), '--no-ledger'], {
+    const child = spawn(process.execPath, [join(root, 'server/seed/seed-cli.ts'), '--transactions', String(transactions), '--no-ledger'], {
       cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'inherit', 'inherit'],
     });
     child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`seed exited with ${code}`))));

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { createApp } from '../../server/app.ts';
 import { loadCardKeys } from '../../server/cards/card-keys.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
-import { isSeeded, seedDatabase } from '../../server/db/seed.ts';
+import { isSeeded, seedDatabase } from '../../server/seed/seed.ts';
 import { markdownTable, ms, percentile } from './stats.ts';
 
 export type SearchBenchOptions = { kind: 'pglite' | 'postgres'; url?: string; dataDir?: string; transactions: number; iterations: number };

@@ -3,7 +3,7 @@
 // acquirer; the cards below are card schemes' and acquirers' published test numbers.
 //
 // - The published test cards are approved with any future expiry and any CVC. The seed's payments carry the same
-//   cards (server/db/seed-bulk.ts imports the list from here), so a number the demo world shows is one it approves.
+//   cards (server/seed/seed-bulk.ts imports the list from here), so a number the demo world shows is one it approves.
 // - The Mastercard 2-series test range 2223 00… is approved too (the published 2223 0031 2200 3222 and the seed's
 //   saved cards); a vaulted card of that range is recognised by the first six digits its masked number keeps.
 // - The named declining cards always decline, with their reason.

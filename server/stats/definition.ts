@@ -1,5 +1,5 @@
 // What the dashboard statistics count, as the write path applies it to one transaction. The rules are those of
-// the seed's `statsAggregationSql` (server/db/seed.ts) and of `activityAggregationSql` (rebuild.ts), which build the
+// the seed's `statsAggregationSql` (server/seed/seed.ts) and of `activityAggregationSql` (rebuild.ts), which build the
 // same tables in bulk; the statistics integration test holds them together. Money is in minor units. Per (merchant,
 // currency, quarter hour):
 //

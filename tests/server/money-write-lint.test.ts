@@ -44,11 +44,11 @@ describe('the money-write lint rule', () => {
     ].join('\n');
     expect(moneyWriteProblems('server/api/transactions.ts', reads, exports)).toEqual([]);
     const write = 'await tx.insert(transactions).values(rows);';
-    for (const file of ['server/payments/x.ts', 'server/ledger/x.ts', 'server/stats/x.ts', 'server/db/seed.ts', 'server/db/seed-bulk.ts']) {
+    for (const file of ['server/payments/x.ts', 'server/ledger/x.ts', 'server/stats/x.ts', 'server/seed/seed.ts', 'server/seed/seed-bulk.ts']) {
       expect(mayWriteMoney(file), file).toBe(true);
       expect(moneyWriteProblems(file, write, exports)).toEqual([]);
     }
-    for (const file of ['server/api/x.ts', 'server/db/schema.ts', 'server/db/seeds/x.ts', 'server/paymentsx/x.ts']) expect(mayWriteMoney(file), file).toBe(false);
+    for (const file of ['server/api/x.ts', 'server/db/schema.ts', 'server/seed/seeds/x.ts', 'server/paymentsx/x.ts']) expect(mayWriteMoney(file), file).toBe(false);
   });
 
   it('finds no money write outside the allowed places in the server as it is', () => {

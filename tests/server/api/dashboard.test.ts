@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardResponse, DeclinesResponse } from '../../../src/contract/dashboard.ts';
 import { dashboardResponseSchema, declinesResponseSchema } from '../../../src/contract/dashboard.ts';
 import type { Database } from '../../../server/db/client.ts';
-import { statsInsertSql } from '../../../server/db/seed.ts';
+import { statsInsertSql } from '../../../server/seed/seed.ts';
 import { rebuildStatsRollups } from '../../../server/stats/rebuild.ts';
 import { type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
 import { insertTransactions, updateTransaction } from '../transaction-writers.ts';

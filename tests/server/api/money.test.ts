@@ -7,7 +7,7 @@ import type { DashboardResponse } from '../../../src/contract/dashboard.ts';
 import { amountNeedsCurrencyMessage, displayStatusOf } from '../../../src/contract/transactions.ts';
 import { transactionDetail, transactionList, transactionTotals } from '../../../src/contract/transaction-schemas.ts';
 import type { Database } from '../../../server/db/client.ts';
-import { statsInsertSql } from '../../../server/db/seed.ts';
+import { statsInsertSql } from '../../../server/seed/seed.ts';
 import { rebuildStatsRollups } from '../../../server/stats/rebuild.ts';
 import { type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
 import { insertTransactions } from '../transaction-writers.ts';

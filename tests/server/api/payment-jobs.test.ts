@@ -8,7 +8,7 @@ import { auditEventList, paymentActionAnswer, paymentJobDetail, paymentJobList, 
 import { transactionList, transactionTotals } from '../../../src/contract/transaction-schemas.ts';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
-import { statsAggregationSql, statsInsertSql } from '../../../server/db/seed.ts';
+import { statsAggregationSql, statsInsertSql } from '../../../server/seed/seed.ts';
 import { advanceRefund, recordChargeback, refundPayment, runPaymentAction } from '../../../server/payments/payment-operations.ts';
 import { processDueRefunds } from '../../../server/payments/refund-processor.ts';
 import { rebuildStatsRollups } from '../../../server/stats/rebuild.ts';

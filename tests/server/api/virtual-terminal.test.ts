@@ -302,7 +302,7 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
   });
 
   it('pays with a saved card of the 2-series test range as the seed stores them (recognised by its masked number, the vault unopened)', async () => {
-    // As server/db/seed-risk.ts saves a customer's card: sealed in the vault, the customer's row holding the token.
+    // As server/seed/seed-risk.ts saves a customer's card: sealed in the vault, the customer's row holding the token.
     const cardToken = await vaultCard(database.db, testCardKeys, { merchantId: 'M3a', cardNumber: '2223003100000018' });
     await database.db.insert(schema.customerData).values({
       id: 'SCRANGE0001', customerId: 'CUS3A9', merchantId: 'M3a', kind: 'savedCard', createdUtc: new Date(),

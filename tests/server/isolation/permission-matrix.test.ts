@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
-import { demoAccounts, seedDatabase } from '../../../server/db/seed.ts';
+import { demoAccounts, seedDatabase } from '../../../server/seed/seed.ts';
 import { createFolderStore } from '../../../server/files/folder-store.ts';
 import { loadPrincipal, permissionsIn, type Principal } from '../../../server/policy/principal.ts';
 import { permissionsOfRoles } from '../../../server/policy/role-permissions.ts';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { createFolderStore } from '../../../server/files/folder-store.ts';
-import { demoAccounts, seedDatabase } from '../../../server/db/seed.ts';
+import { demoAccounts, seedDatabase } from '../../../server/seed/seed.ts';
 import { defaultHostedPageDesign } from '../../../src/contract/configurations.ts';
 import { createTestApp, createTestDatabase, testCardKeys, tokenFor } from '../support.ts';
 

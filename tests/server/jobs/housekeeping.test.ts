@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolderStore } from '../../../server/files/folder-store.ts';
 import type { Database } from '../../../server/db/client.ts';
-import { seedDatabase } from '../../../server/db/seed.ts';
+import { seedDatabase } from '../../../server/seed/seed.ts';
 import { startHousekeeping } from '../../../server/jobs/housekeeping.ts';
 import { createTestDatabase, testCardKeys } from '../support.ts';
 

@@ -8,8 +8,8 @@ import { eq, sql } from 'drizzle-orm';
 import { previousMonthOf } from '../../src/contract/billing.ts';
 import { issueBillingRun, takeNumbers } from '../billing/billing-run.ts';
 import { postCreditNote, postInvoicePayment } from '../ledger/invoice-postings.ts';
-import * as schema from './schema.ts';
-import type { DbWriter } from './client.ts';
+import * as schema from '../db/schema.ts';
+import type { DbWriter } from '../db/client.ts';
 
 const day = 86_400_000;
 
@@ -18,7 +18,7 @@ export async function seedBilling(tx: DbWriter, options: { now: Date }): Promise
   if (!admin) return;
   const lastMonth = previousMonthOf(options.now);
   const [year, month] = lastMonth.split('-').map(Number) as [number, number];
-  // Deterministic ids, so two seeds of one world are identical (tests/server/db/seed.test.ts).
+  // Deterministic ids, so two seeds of one world are identical (tests/server/seed/seed.test.ts).
   let serial = 0;
   const seedId = (prefix: string) => `${prefix}S${String((serial += 1)).padStart(15, '0')}`;
   const months = [3, 2].map((back) => new Date(Date.UTC(year, month - back, 1)).toISOString().slice(0, 7));

@@ -1,7 +1,7 @@
 // The small, hand-shaped part of the demo world: partners, businesses, merchants, configurations, users and
 // their roles, notifications, tickets and audit events, plus the lookups the bulk SQL draws from.
 // A pure function of (randomSeed, now, passwordHash): the same arguments give the same rows.
-import type * as schema from './schema.ts';
+import type * as schema from '../db/schema.ts';
 import { createRandom, type Random } from './seed-random.ts';
 
 type Insert<T extends { $inferInsert: unknown }> = T['$inferInsert'];

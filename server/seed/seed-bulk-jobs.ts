@@ -1,8 +1,8 @@
 // Bulk jobs of the demo world: owner@demo.test has resent payment links to three jobs of their business,
 // one of which was already paid (its line in the result file says why), and exported its pending jobs once.
 import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from './client.ts';
-import * as schema from './schema.ts';
+import type { Db } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
 import type { World } from './seed-world.ts';
 
 export async function seedBulkJobs(tx: Db, options: { world: World; now: Date }): Promise<void> {

@@ -14,8 +14,8 @@ import { seedBilling } from './seed-billing.ts';
 import { seedBulkJobs } from './seed-bulk-jobs.ts';
 import { seedMoney } from './seed-money.ts';
 import { rebuildStatsRollups, statsRollupTables } from '../stats/rebuild.ts';
-import type { Database } from './client.ts';
-import * as schema from './schema.ts';
+import type { Database } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
 import {
   childrenInsertSql, customerEmailsJson, customerOrdersJson, merchantItemsJson, merchantLookupJson, merchantSlotsLiteral,
   paymentJobsInsertSql, paymentsInsertSql, planBulk, seedCardToken, seedTestCards, timeSlotsLiteral,

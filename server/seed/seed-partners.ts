@@ -1,9 +1,9 @@
 // Demo data of the partners area: each seeded partner's commission plans, an ended one and the current
 // one, with rules a partner manager would write: card-scheme and MOTO carve-outs first, then volume bands per
 // currency, then a catch-all. Deterministic: the same world and anchor give the same rows.
-import * as schema from './schema.ts';
+import * as schema from '../db/schema.ts';
 import type { World } from './seed-world.ts';
-import type { DbWriter } from './client.ts';
+import type { DbWriter } from '../db/client.ts';
 
 type RuleSeed = Omit<typeof schema.commissionRules.$inferInsert, 'id' | 'planId'>;
 

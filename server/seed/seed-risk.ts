@@ -9,10 +9,10 @@ import { cardFingerprints, maskCardNumber, sealCardNumber } from '../cards/card-
 import { screenBeneficiary } from '../risk/screen-beneficiary.ts';
 import { screeningList } from '../risk/screening-list.ts';
 import { recomputeWatchList, refreshRiskSignals } from '../risk/watch-signals.ts';
-import * as schema from './schema.ts';
+import * as schema from '../db/schema.ts';
 import { createRandom } from './seed-random.ts';
 import type { World } from './seed-world.ts';
-import type { DbWriter } from './client.ts';
+import type { DbWriter } from '../db/client.ts';
 
 
 const customersPerMerchant = 25;

@@ -4,8 +4,8 @@
 // hashes are of 'seed:<id>', which is no key anybody can present (keys start with pk_live_), so no seeded key
 // works at the gateway; one key of the owner's first merchant expires in five days (the expiry warning's demo).
 import { createHash } from 'node:crypto';
-import type { Db } from './client.ts';
-import * as schema from './schema.ts';
+import type { Db } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
 import type { World } from './seed-world.ts';
 import { cardLikeMethods, defaultHostedPageDesign, paymentMethodLabels } from '../../src/contract/configurations.ts';
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';

@@ -2,7 +2,7 @@
 // handled, internal notes, comment edit times and one ticket about a payment. Deterministic (derived from the ids
 // the world made) and a few set-based statements, so it costs nothing next to the bulk load.
 import { sql } from 'drizzle-orm';
-import type { Db } from './client.ts';
+import type { Db } from '../db/client.ts';
 
 export async function seedSupport(tx: Db): Promise<void> {
   // Tickets somebody is working on have an assignee: customer service mostly, the technical admin for some bugs.

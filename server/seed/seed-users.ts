@@ -3,8 +3,8 @@
 // and last sign-in times. Deterministic: a function of the seed's clock and the world already inserted.
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db } from './client.ts';
-import * as schema from './schema.ts';
+import type { Db } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
 import type { World } from './seed-world.ts';
 
 const day = 86_400_000;

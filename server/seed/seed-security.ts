@@ -2,8 +2,8 @@
 // an account locked by wrong passwords and unlocked by an administrator, so the user page's recent events show what
 // the portal records (with the client's address; documentation addresses only). Deterministic: a function of the
 // seed's clock and the world already inserted.
-import type { Db } from './client.ts';
-import * as schema from './schema.ts';
+import type { Db } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
 import type { World } from './seed-world.ts';
 
 const hour = 3_600_000;

@@ -7,9 +7,9 @@ import type { CardKeys } from '../cards/card-keys.ts';
 import { maskCardNumber } from '../cards/card-seal.ts';
 import { vaultCard } from '../cards/card-vault.ts';
 import { publishedTestCards } from '../payments/demo-acquirer.ts';
-import * as schema from './schema.ts';
+import * as schema from '../db/schema.ts';
 import type { World } from './seed-world.ts';
-import type { DbWriter } from './client.ts';
+import type { DbWriter } from '../db/client.ts';
 
 
 /** The saved cards: 4111 1111 1111 1111 and 5555 5555 5555 4444, both approved by the demo acquirer. */

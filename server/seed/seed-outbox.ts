@@ -1,8 +1,8 @@
 // Demo mail in the outbox: the welcome message each demo account got when its access was set up, delivered locally
 // (the embedded default has no SMTP server), so a Technical admin finds real messages at /outbox on first start.
 import { composeEmail, portalLink } from '../mail/compose.ts';
-import type { Db } from './client.ts';
-import { outboundEmails } from './schema.ts';
+import type { Db } from '../db/client.ts';
+import { outboundEmails } from '../db/schema.ts';
 import { demoAccounts } from './seed-world.ts';
 
 export async function seedOutbox(tx: Db, options: { now: Date; publicUrl: string }): Promise<number> {

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { merchantAccountKinds } from '../../src/contract/ledger.ts';
 import { closeDueBatches, ensureBusinessAccountGroups, payBusinessRemittances, postMonthlyMinimums } from '../ledger/close-batches.ts';
 import { rebuildDailyBalances } from '../ledger/daily-balances.ts';
-import type { DbWriter } from './client.ts';
+import type { DbWriter } from '../db/client.ts';
 
 /** Base rates per payment method: basis points and fixed minor units (GBP, EUR, USD; JPY fixed parts are in yen). */
 export const seedMethodRates: readonly (readonly [string, number, number])[] = [

@@ -4,7 +4,7 @@
 // identity provider's sessions and signing keys. Stop the server first: PGlite allows one process at a time.
 import { CardKeyError, loadCardKeys, type CardKeys } from '../cards/card-keys.ts';
 import { readConfig } from '../config.ts';
-import { openDatabase } from './client.ts';
+import { openDatabase } from '../db/client.ts';
 import { demoAccounts, demoPassword, isSeeded, resetDatabase, seedDatabase } from './seed.ts';
 
 const usage = 'usage: npm run seed -- [--transactions N] [--reset] [--random-seed N] [--no-ledger]';

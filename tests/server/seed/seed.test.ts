@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
 import {
   demoAccounts, demoPassword, isSeeded, resetDatabase, seedDatabase, statsAggregationSql, type SeedOptions, type SeedSummary,
-} from '../../../server/db/seed.ts';
+} from '../../../server/seed/seed.ts';
 import { openCardNumber, maskCardNumber } from '../../../server/cards/card-seal.ts';
-import { seedTestCards } from '../../../server/db/seed-bulk.ts';
+import { seedTestCards } from '../../../server/seed/seed-bulk.ts';
 import { verifyPassword } from '../../../server/identity/passwords.ts';
 import { nextUserId } from '../../../server/users/invitations.ts';
 import { createTestDatabase, testCardKeys } from '../support.ts';

@@ -1,9 +1,9 @@
 // Demo filter presets: what a fresh portal shows in the transactions overview's preset list.
 // Harbour & Finch (owner@demo.test's business) shares two with everyone on it, one the page's default is not (the
 // overview opens unfiltered); Technical admins share one with their role; admin@demo.test keeps one of their own.
-import * as schema from './schema.ts';
+import * as schema from '../db/schema.ts';
 import type { World } from './seed-world.ts';
-import type { DbWriter } from './client.ts';
+import type { DbWriter } from '../db/client.ts';
 
 
 export async function seedMoney(tx: DbWriter, { world }: { world: World }): Promise<void> {
