@@ -5,7 +5,7 @@
 // Read-only; no migration is run (the database must be at the current schema).
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import type { AppEnv } from '../../server/api/env.ts';
+import type { AppEnv } from '../../server/http/env.ts';
 import { transactionRoutes } from '../../server/api/transactions.ts';
 import { cardKeysFrom } from '../../server/cards/card-keys.ts';
 import { createFolderStore } from '../../server/files/folder-store.ts';

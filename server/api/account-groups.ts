@@ -60,9 +60,9 @@ import { permissionsIn, resolveContext } from '../policy/principal.ts';
 import { reportDownloadName } from '../reports/naming.ts';
 import { countSettlementDetails, settlementDetailBatches } from '../reports/settlement-details.ts';
 import { remittanceText } from '../ledger/remittance-text.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { badRequest, conflict, notFound } from './errors.ts';
-import { parseListRequest, singleValuedQuery } from './list-sql.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { parseListRequest, singleValuedQuery } from '../http/list-sql.ts';
 
 export const merchantIdsRequiredMessage = 'Invalid parameters: businessId and merchantId are required.';
 export const businessIdRequiredMessage = 'Business ID is required.';

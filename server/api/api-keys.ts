@@ -28,8 +28,8 @@ import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { resolveContext } from '../policy/principal.ts';
 import { recordAudit } from './audit-trail.ts';
 import { idParam } from './businesses.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { badRequest, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 
 const basePath = '/businesses/:businessId/merchants/:merchantId/configurations/:configurationId/api-keys';
 const keyIdPattern = /^KEY[0-9A-F]{16}$/;

@@ -7,8 +7,8 @@ import { Hono } from 'hono';
 import { auditEventBody, clientAuditEvents } from '../../src/contract/audit-events.ts';
 import { auditEvents } from '../db/schema.ts';
 import { permissionsIn, resolveContext } from '../policy/principal.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { badRequest, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 
 const maxMetaDataBytes = 8 * 1024;
 

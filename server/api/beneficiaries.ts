@@ -40,9 +40,9 @@ import { resolveContext, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { sensitivityThresholds } from '../risk/screening.ts';
 import { currentSensitivity, displayName, screenBeneficiary, sensitivityKey } from '../risk/screen-beneficiary.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
-import { filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, assertResourceMatchesSpec, type ListResource } from './list-sql.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, assertResourceMatchesSpec, type ListResource } from '../http/list-sql.ts';
 
 const b = beneficiaries;
 const a = screeningAlerts;

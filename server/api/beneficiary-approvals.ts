@@ -21,9 +21,9 @@ import { beneficiaries, businesses, screeningAlerts, users } from '../db/schema.
 import type { Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { displayName } from '../risk/screen-beneficiary.ts';
-import type { AppEnv, Deps } from './env.ts';
-import { badRequest, forbidden } from './errors.ts';
-import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
+import { badRequest, forbidden } from '../http/errors.ts';
+import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
 
 const b = beneficiaries;
 const a = screeningAlerts;

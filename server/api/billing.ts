@@ -37,9 +37,9 @@ import { auditEvents, billingRuns, businesses, invoices, users } from '../db/sch
 import { contentDisposition } from '../files/content-disposition.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { ApiError, conflict, forbidden, notFound } from './errors.ts';
-import { assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
+import { assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
 import type { DbWriter } from '../db/client.ts';
 
 const i = invoices;

@@ -31,8 +31,8 @@ import { actionPermission, areaRunner, readPermission, scopeOf, SelectionRefused
 import { ticketExportCount, userExportCount } from '../bulk/area-exports.ts';
 import { grantedScope } from './transactions.ts';
 import { bulkResultCsv } from '../bulk/worker.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { ApiError, badRequest, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { sqlNow } from '../clock.ts';
 
 const b = bulkJobs;

@@ -29,11 +29,11 @@ import { recordEvent } from '../events/event-bus.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { recordAudit } from './audit-trail.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { badRequest, conflict, forbidden, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import {
   assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource,
-} from './list-sql.ts';
+} from '../http/list-sql.ts';
 
 const maxIdLength = 64;
 export const recentActivityLimit = 10;

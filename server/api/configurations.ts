@@ -43,10 +43,10 @@ import { recordAudit, type AuditPlace } from './audit-trail.ts';
 import type { Principal } from '../policy/principal.ts';
 import { recordEvent } from '../events/event-bus.ts';
 import { idParam } from './businesses.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { badRequest, conflict, notFound } from './errors.ts';
-import { filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
-import { assertResourceMatchesSpec } from './list-sql.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
+import { assertResourceMatchesSpec } from '../http/list-sql.ts';
 
 const merchantPath = '/businesses/:businessId/merchants/:merchantId';
 

@@ -29,8 +29,8 @@ import { parseListQuery, type ParsedListQuery } from '../../src/contract/list-qu
 import { businesses, configurations, merchants } from '../db/schema.ts';
 import { isInternal, resolveContext, type Principal } from '../policy/principal.ts';
 import type { Db } from '../db/client.ts';
-import type { AppEnv, Deps } from './env.ts';
-import { badRequest, notFound } from './errors.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 
 export const maxSearchTermLength = 100;
 /** Below three characters pg_trgm extracts no trigram, the index cannot help and the search would scan every row. */

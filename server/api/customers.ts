@@ -32,11 +32,11 @@ import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { auditEvents, businesses, cardVault, customerData, customers, merchants, type CustomerAddress } from '../db/schema.ts';
 import { resolveContext, resolvePartner } from '../policy/principal.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { ApiError, badRequest, conflict, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
 import {
   assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource,
-} from './list-sql.ts';
+} from '../http/list-sql.ts';
 import type { DbWriter } from '../db/client.ts';
 
 const c$ = customers;

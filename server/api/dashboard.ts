@@ -32,8 +32,8 @@ import { businesses, merchants } from '../db/schema.ts';
 import { resolveContext, resolvePartner } from '../policy/principal.ts';
 import { breakdownOf } from '../stats/breakdown.ts';
 import { declineReasons, sumPerBucket, type StatsScope } from '../stats/read-stats.ts';
-import { readBody, requirePermission, type AppEnv, type Deps } from './env.ts';
-import { badRequest, notFound, validationMessages } from './errors.ts';
+import { readBody, requirePermission, type AppEnv, type Deps } from '../http/env.ts';
+import { badRequest, notFound, validationMessages } from '../http/errors.ts';
 
 const permission = 'Mapi.MerchantDashboardReport.Read';
 const maxIdLength = 64;

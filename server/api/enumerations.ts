@@ -3,8 +3,8 @@ import { Hono } from 'hono';
 import {
   countryCodes, enumerationNames, orderLineTypes, paymentMethods, paymentStatuses, ticketTypes, type EnumerationName,
 } from '../../src/contract/enumerations.ts';
-import type { AppEnv, Deps } from './env.ts';
-import { notFound } from './errors.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
+import { notFound } from '../http/errors.ts';
 
 const regionNames = new Intl.DisplayNames(['en-GB'], { type: 'region' });
 const currencyNames = new Intl.DisplayNames(['en-GB'], { type: 'currency' });

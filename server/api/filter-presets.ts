@@ -22,8 +22,8 @@ import {
 } from '../../src/contract/filter-presets.ts';
 import { auditEvents, filterPresets, users } from '../db/schema.ts';
 import { isInternal, resolveContext, type Principal } from '../policy/principal.ts';
-import { type AppEnv, type Deps, readBody } from './env.ts';
-import { badRequest, conflict, forbidden, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody } from '../http/env.ts';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import type { DbWriter } from '../db/client.ts';
 
 const p = filterPresets;

@@ -27,8 +27,8 @@ import { openPaymentJob } from '../payments/payment-job-opening.ts';
 import { runPaymentAction, type ActionOutcome } from '../payments/payment-operations.ts';
 import { loadVirtualTerminalSettings } from '../payments/virtual-terminal.ts';
 import { verifyApiKey } from './api-keys.ts';
-import type { Deps } from './env.ts';
-import { errorReport, validationMessages } from './errors.ts';
+import type { Deps } from '../http/env.ts';
+import { errorReport, validationMessages } from '../http/errors.ts';
 
 type GatewayKey = { id: string; configurationId: string; businessId: string; merchantId: string };
 type GatewayEnv = { Variables: { apiKey: GatewayKey } };

@@ -26,8 +26,8 @@ import { configurations, images } from '../db/schema.ts';
 import { resolveContext } from '../policy/principal.ts';
 import { recordAudit } from './audit-trail.ts';
 import { idParam } from './businesses.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { badRequest, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 
 /** Bodies of image uploads may be this large: base64 of 5,242,880 bytes is 6,990,508 characters, plus the JSON around it. */
 export const maxImageBodyBytes = 7_100_000;

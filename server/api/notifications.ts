@@ -33,10 +33,10 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { auditEvents, businesses, notificationReads, notifications, partners } from '../db/schema.ts';
 import type { Principal } from '../policy/principal.ts';
-import type { AppEnv, Deps } from './env.ts';
-import { readBody } from './env.ts';
-import { badRequest, conflict, forbidden, notFound, validationMessages } from './errors.ts';
-import { likeLiteral } from './list-sql.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
+import { readBody } from '../http/env.ts';
+import { badRequest, conflict, forbidden, notFound, validationMessages } from '../http/errors.ts';
+import { likeLiteral } from '../http/list-sql.ts';
 import { grantedScope } from './transactions.ts';
 import { eventBusOf, type PortalEvent } from '../events/event-bus.ts';
 

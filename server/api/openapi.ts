@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import type { JsonSchema } from 'arktype';
 import type { ListQuerySpec } from '../../src/contract/list-query.ts';
 import { orderingDirections, pageSizes } from '../../src/contract/list-query.ts';
-import type { AppEnv, Deps } from './env.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
 import {
   errorReportSchema, operationTags, pathParameterSchemas, portalOperations, schemaModules,
   type Answer, type Operation, type QueryParameter, type Schema,

@@ -11,9 +11,9 @@ import { outboxListSpec, type OutboxMessage, type OutboxMessageSummary } from '.
 import { outboundEmails } from '../db/schema.ts';
 import { fromNameOf } from '../mail/compose.ts';
 import { permissionsIn } from '../policy/principal.ts';
-import { requirePermission, type AppEnv, type Deps } from './env.ts';
-import { notFound } from './errors.ts';
-import { assertResourceMatchesSpec, filterCondition, likeLiteral, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
+import { requirePermission, type AppEnv, type Deps } from '../http/env.ts';
+import { notFound } from '../http/errors.ts';
+import { assertResourceMatchesSpec, filterCondition, likeLiteral, parseListRequest, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
 
 const o = outboundEmails;
 

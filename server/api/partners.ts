@@ -44,11 +44,11 @@ import { recordAudit } from './audit-trail.ts';
 import { versionParam } from './configurations.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { declineReasons } from '../stats/read-stats.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { badRequest, conflict, forbidden, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import {
   assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource,
-} from './list-sql.ts';
+} from '../http/list-sql.ts';
 
 const maxIdLength = 64;
 

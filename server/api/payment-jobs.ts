@@ -44,10 +44,10 @@ import { PaymentLinkMailLimited } from '../payments/payment-link-limits.ts';
 import { loadJobState } from '../payments/payment-state.ts';
 import { customerOf, paymentJobDetailOf, traceOf } from '../payments/payment-views.ts';
 import { permissionsIn, resolveContext, resolvePartner } from '../policy/principal.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { ApiError, badRequest, notFound, validationMessages } from './errors.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { ApiError, badRequest, notFound, validationMessages } from '../http/errors.ts';
 import { countBudgetMs, exactCountLimit, isStatementTimeout, plannerEstimate, withStatementBudget } from './transactions.ts';
-import { assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, scaledBound, singleValuedQuery, type ListResource } from './list-sql.ts';
+import { assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, scaledBound, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
 
 const j = paymentJobs;
 

@@ -23,8 +23,8 @@ import { hashPassword } from '../identity/passwords.ts';
 import { checkNewPassword } from '../users/password-rules.ts';
 import { invitationSignInCookie, invitationSignInCookiePath, invitationSignInMinutes, newInvitationSignIn, queueWelcomeEmail, secretHash } from '../users/invitations.ts';
 import { completePasswordReset, passwordExpiryFrom, requestPasswordReset } from '../users/password-reset.ts';
-import { type AppEnv, readBody } from './env.ts';
-import { ApiError, badRequest } from './errors.ts';
+import { type AppEnv, readBody } from '../http/env.ts';
+import { ApiError, badRequest } from '../http/errors.ts';
 import { requestSource } from './step-up.ts';
 
 const expired = () => new ApiError(410, userMessages.linkExpired);

@@ -18,8 +18,8 @@ import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { RecordContext } from '../../src/contract/context-responses.ts';
 import { businesses, configurations, merchants, paymentJobs, tickets, transactions } from '../db/schema.ts';
 import { permissionsIn, type Principal } from '../policy/principal.ts';
-import type { AppEnv, Deps } from './env.ts';
-import { notFound } from './errors.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
+import { notFound } from '../http/errors.ts';
 
 const maxIdLength = 64;
 

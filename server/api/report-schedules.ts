@@ -29,9 +29,9 @@ import { now } from '../clock.ts';
 import type { Principal } from '../policy/principal.ts';
 import { lastReportsOf, runScheduleNow, scheduleBodyOf, scheduleTarget, timingOf, toReportSchedule, type ScheduleRow } from '../reports/schedules.ts';
 import { recordAudit } from './audit-trail.ts';
-import type { AppEnv, Deps } from './env.ts';
-import { readBody } from './env.ts';
-import { ApiError, badRequest, conflict, notFound } from './errors.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
+import { readBody } from '../http/env.ts';
+import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
 
 const s = reportSchedules;
 const scheduleIdPattern = /^SCH[0-9A-F]{16}$/;

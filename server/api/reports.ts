@@ -27,9 +27,9 @@ import { contentDisposition } from '../files/content-disposition.ts';
 import { InvalidFileKey } from '../files/file-store.ts';
 import { downloadName, reportContentTypes, reportReadPermission, toQueuedReport, type ReportRow } from '../reports/queue.ts';
 import { scopeOfReportContext } from './transactions.ts';
-import type { AppEnv, Deps } from './env.ts';
-import { ApiError, badRequest, forbidden, notFound } from './errors.ts';
-import { parseListRequest, singleValuedQuery } from './list-sql.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../http/errors.ts';
+import { parseListRequest, singleValuedQuery } from '../http/list-sql.ts';
 
 const r = queuedReports;
 const reportIdPattern = /^RPT[0-9A-F]{1,32}$/;

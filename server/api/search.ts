@@ -31,9 +31,9 @@ import type { Db } from '../db/client.ts';
 import { businesses, customers, invoices, jobAmountMilliOf, merchants, paymentJobs, tickets, transactions, userRoles, users } from '../db/schema.ts';
 import { isInternal, type Principal, scopeCondition } from '../policy/principal.ts';
 import { holdsRootPermission, partnersOfBusinesses, permissionInBusiness, permissionInPartner } from '../users/user-access.ts';
-import type { AppEnv, Deps } from './env.ts';
-import { badRequest, validationMessages } from './errors.ts';
-import { likeLiteral } from './list-sql.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
+import { badRequest, validationMessages } from '../http/errors.ts';
+import { likeLiteral } from '../http/list-sql.ts';
 import { grantedScope, type TransactionScope } from './transactions.ts';
 
 export const maxSearchTermLength = 200;

@@ -23,7 +23,7 @@ import { now } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import { configurationPaymentMethods, configurations, hostedPages, merchants, paymentJobs, signInAttempts } from '../db/schema.ts';
 import { cardProblem, jobState, payShopperJob, type JobState, type PaymentJobRow } from '../payments/shopper-payment.ts';
-import type { Deps } from './env.ts';
+import type { Deps } from '../http/env.ts';
 
 const referencePattern = /^[A-Z0-9]{4,40}$/;
 

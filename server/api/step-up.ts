@@ -21,8 +21,8 @@ import { formatLockoutEnd } from '../identity/pages.ts';
 import { recordSignInEvent, sourceOf, type AttemptSource } from '../identity/sign-in-guard.ts';
 import type { Principal } from '../policy/principal.ts';
 import { checkSecondFactorCode, hasActiveSecondFactor } from '../users/second-factor.ts';
-import { type AppEnv, type Deps, readBody } from './env.ts';
-import { ApiError, badRequest } from './errors.ts';
+import { type AppEnv, type Deps, readBody } from '../http/env.ts';
+import { ApiError, badRequest } from '../http/errors.ts';
 
 /** The client's address and user agent, for the audit trail and the sign-in throttles. */
 export function requestSource(c: Context<AppEnv>): AttemptSource {

@@ -66,12 +66,12 @@ import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { permissionsIn, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import {
   assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery,
   type ListResource,
-} from './list-sql.ts';
+} from '../http/list-sql.ts';
 import { grantedScope } from './transactions.ts';
 import { isUpdatedByRequester, markSeenByStaff, nextTicketId, recordReply, updatedByRequester } from './ticket-replies.ts';
 import { now as clockNow } from '../clock.ts';

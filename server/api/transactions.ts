@@ -64,12 +64,12 @@ import { auditEvents, businesses, merchants, paymentJobs, transactions, users } 
 import { insertQueuedReport } from '../reports/queue.ts';
 import { permissionsIn, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from './env.ts';
-import { ApiError, badRequest, forbidden, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../http/errors.ts';
 import {
   assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest,
   singleValuedQuery, type FilterContext, type ListResource, type OrderKey,
-} from './list-sql.ts';
+} from '../http/list-sql.ts';
 import { sqlNow } from '../clock.ts';
 
 const t = transactions;

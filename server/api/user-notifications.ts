@@ -10,8 +10,8 @@ import { parseListQuery } from '../../src/contract/list-query.ts';
 import { notificationReads, notifications } from '../db/schema.ts';
 import type { Principal } from '../policy/principal.ts';
 import { readStateBody } from '../../src/contract/notification-schemas.ts';
-import { type AppEnv, type Deps, readBody } from './env.ts';
-import { badRequest, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody } from '../http/env.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { sqlNow } from '../clock.ts';
 
 /**

@@ -11,8 +11,8 @@ import { type } from 'arktype';
 import { and, count, eq, ne } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { userSettings, users } from '../db/schema.ts';
-import { type AppEnv, type Deps, readBody } from './env.ts';
-import { badRequest } from './errors.ts';
+import { type AppEnv, type Deps, readBody } from '../http/env.ts';
+import { badRequest } from '../http/errors.ts';
 
 const settingKey = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
 /** Bytes of UTF-8, not characters: what the database stores and every read sends. */

@@ -4,8 +4,8 @@ import { Hono } from 'hono';
 import type { BusinessPolicy, PolicyStructure } from '../../src/contract/policy.ts';
 import { businesses, merchants, notificationReads, notifications, partners } from '../db/schema.ts';
 import { allPermissions, isInternal, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
-import type { AppEnv, Deps } from './env.ts';
-import { notFound } from './errors.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
+import { notFound } from '../http/errors.ts';
 import { publishDueNotifications, visibleTo } from './user-notifications.ts';
 
 const dayMs = 86_400_000;

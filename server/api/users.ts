@@ -70,9 +70,9 @@ import { emailTaken, requestEmailChange } from '../users/email-change.ts';
 import {
   checkSecondFactorCode, confirmEnrolment, removeSecondFactor, secondFactorState, startEnrolment,
 } from '../users/second-factor.ts';
-import { type AppEnv, type Deps, readBody } from './env.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
-import { likeLiteral, parseListRequest, singleValuedQuery } from './list-sql.ts';
+import { type AppEnv, type Deps, readBody } from '../http/env.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { likeLiteral, parseListRequest, singleValuedQuery } from '../http/list-sql.ts';
 import type { ParsedListQuery } from '../../src/contract/list-query.ts';
 import { sqlNow } from '../clock.ts';
 

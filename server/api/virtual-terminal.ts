@@ -26,8 +26,8 @@ import { assertPaymentLinkMailAllowed, PaymentLinkMailLimited } from '../payment
 import { runPaymentAction } from '../payments/payment-operations.ts';
 import { createVirtualTerminalOrder, loadVirtualTerminalSettings, retryDeclinedOrder, savedCardsOf } from '../payments/virtual-terminal.ts';
 import { resolveContext } from '../policy/principal.ts';
-import { type AppEnv, type Deps, readBody } from './env.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from './errors.ts';
+import { type AppEnv, type Deps, readBody } from '../http/env.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const idempotencyKeyPattern = new RegExp(`^[\\x21-\\x7e]{1,${maxIdempotencyKeyLength}}$`);

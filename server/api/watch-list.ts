@@ -23,9 +23,9 @@ import { recordEvent } from '../events/event-bus.ts';
 import type { Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { lastRefresh, refreshWatchList, staleAfterMs } from '../risk/watch-signals.ts';
-import { type AppEnv, type Deps, readBody } from './env.ts';
-import { ApiError, conflict, forbidden, notFound } from './errors.ts';
-import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from './list-sql.ts';
+import { type AppEnv, type Deps, readBody } from '../http/env.ts';
+import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
+import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
 import { nextTicketId } from './ticket-replies.ts';
 import type { Db, DbWriter } from '../db/client.ts';
 

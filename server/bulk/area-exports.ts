@@ -16,7 +16,7 @@ import {
 import { userExportColumnLabels, userListSpec, type UserExportColumn } from '../../src/contract/users.ts';
 import type { Db } from '../db/client.ts';
 import { businesses, ticketComments, tickets, userRoles, users } from '../db/schema.ts';
-import { filterCondition, type Picks, picksWhere } from '../api/list-sql.ts';
+import { filterCondition, type Picks, picksWhere } from '../http/list-sql.ts';
 import { ticketResource, ticketRows, ticketScopeWhere, type TicketScope } from '../api/tickets.ts';
 import { statusOf, userListWhere } from '../api/users.ts';
 import { permissionsIn, type Principal } from '../policy/principal.ts';

@@ -11,14 +11,14 @@ import { businesses, paymentJobs, tickets, transactions } from '../db/schema.ts'
 import { ticketListSpec } from '../../src/contract/tickets.ts';
 import { ticketStatuses } from '../../src/contract/enumerations.ts';
 import { ticketResource, ticketScopeWhere, updateTicket, type TicketScope } from '../api/tickets.ts';
-import { ApiError, notFoundMessage } from '../api/errors.ts';
+import { ApiError, notFoundMessage } from '../http/errors.ts';
 import { users } from '../db/schema.ts';
 import { userListSpec, userMessages } from '../../src/contract/users.ts';
 import { auditUserEvent, indefiniteLock, readableGrantCondition, setUserLock, userListWhere } from '../api/users.ts';
 import { canManageWholeUser, canSeeUser, loadTarget } from '../users/user-access.ts';
 import { jobScopeWhere, paymentJobResource, type PaymentJobScope } from '../api/payment-jobs.ts';
-import { filterCondition, picksWhere } from '../api/list-sql.ts';
-import { noPermissionMessage } from '../api/errors.ts';
+import { filterCondition, picksWhere } from '../http/list-sql.ts';
+import { noPermissionMessage } from '../http/errors.ts';
 import { cancelJob, mailPaymentLink, PaymentActionError, type ActionOutcome } from '../payments/payment-operations.ts';
 import { permissionsIn, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 

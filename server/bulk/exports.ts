@@ -12,7 +12,7 @@ import { currencyExponent, defaultTransactionColumns, toMajorUnits, transactionC
 import type { Database, Db } from '../db/client.ts';
 import { auditEvents, businesses, type bulkJobs, merchants, partners, paymentJobs, queuedReports } from '../db/schema.ts';
 import { jobScopeWhere, paymentJobResource, type PaymentJobScope } from '../api/payment-jobs.ts';
-import { filterCondition, picksWhere } from '../api/list-sql.ts';
+import { filterCondition, picksWhere } from '../http/list-sql.ts';
 import { customerOf } from '../payments/payment-views.ts';
 import { insertQueuedReport } from '../reports/queue.ts';
 import type { ReportColumnSpec, ReportRow } from '../reports/writers.ts';

@@ -22,7 +22,7 @@ import type { Database, Db } from '../db/client.ts';
 import { bulkJobItems, bulkJobs } from '../db/schema.ts';
 import { eventBusOf } from '../events/event-bus.ts';
 import type { FileStore } from '../files/file-store.ts';
-import { noPermissionMessage } from '../api/errors.ts';
+import { noPermissionMessage } from '../http/errors.ts';
 import { loadPrincipal } from '../policy/principal.ts';
 import { acquirePresence, presenceLockClass, type Presence } from '../reports/presence.ts';
 import { areaRunner, readPermission, scopeOf, SelectionRefused, type BulkParams, type StoredSelection } from './areas.ts';

@@ -16,8 +16,8 @@
 // |                 | and a token that has expired meanwhile is refused then)                                  |
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { AppEnv, Deps } from '../api/env.ts';
-import { badRequest } from '../api/errors.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
+import { badRequest } from '../http/errors.ts';
 import { canSeeBusiness, canSeeMerchant, isInternal, loadPrincipal, type Principal } from '../policy/principal.ts';
 import { eventBusOf, type PortalEvent } from './event-bus.ts';
 

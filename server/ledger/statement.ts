@@ -6,7 +6,7 @@ import type { FilterClause, SortKey } from '../../src/contract/list-query.ts';
 import type { EntryCategory } from '../../src/contract/ledger.ts';
 import type { Db } from '../db/client.ts';
 import { ledgerEntries } from '../db/schema.ts';
-import { badRequest } from '../api/errors.ts';
+import { badRequest } from '../http/errors.ts';
 import { balancesAfterEntries, checkpointZone, openingBalanceOf, periodCheckpoints } from './daily-balances.ts';
 
 const e = ledgerEntries;

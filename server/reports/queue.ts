@@ -9,7 +9,7 @@ import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
 import { queuedReports, users } from '../db/schema.ts';
 import { recordEvent } from '../events/event-bus.ts';
-import { ApiError } from '../api/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { reportDownloadName } from './naming.ts';
 import { presenceLockClass } from './presence.ts';
 import { now, sqlNow } from '../clock.ts';

@@ -42,8 +42,8 @@ import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { assertReportQueueRoom } from './queue.ts';
 import { loadPrincipal, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
-import { badRequest, forbidden, notFound } from '../api/errors.ts';
-import { parseListRequest } from '../api/list-sql.ts';
+import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { parseListRequest } from '../http/list-sql.ts';
 import { assertAmountWithinCurrency, scopeOfReportContext } from '../api/transactions.ts';
 
 export type ScheduleRow = typeof reportSchedules.$inferSelect;

@@ -8,7 +8,7 @@ import type { SortKey } from '../../src/contract/list-query.ts';
 import { currencyExponent, displayStatusOf, takesMoneyBack, toMajorUnits, transactionColumnLabels, type TransactionColumn } from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
 import { businesses, merchants, transactions } from '../db/schema.ts';
-import { filterCondition, keysetAfter, orderByOf, type OrderKey, type Picks, picksWhere } from '../api/list-sql.ts';
+import { filterCondition, keysetAfter, orderByOf, type OrderKey, type Picks, picksWhere } from '../http/list-sql.ts';
 import { merchantScopeWhere, scopeWhere, transactionOrderKeys, transactionResource, type TransactionScope } from '../api/transactions.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { ColumnKind, ReportColumnSpec, ReportRow } from './writers.ts';

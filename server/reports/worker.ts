@@ -28,7 +28,7 @@ import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { transactionColumns, transactionListSpec, type TransactionColumn } from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
 import { loadPrincipal } from '../policy/principal.ts';
-import { noPermissionMessage } from '../api/errors.ts';
+import { noPermissionMessage } from '../http/errors.ts';
 import { scopeOfReportContext } from '../api/transactions.ts';
 import type { FileStore } from '../files/file-store.ts';
 import {
@@ -46,7 +46,7 @@ import { scopeOf, SelectionRefused, ticketScopeOf } from '../bulk/areas.ts';
 import { chosenColumns, splitReportFilters, ticketExportBatches, ticketExportSpecs, userExportBatches, userExportSpecs } from '../bulk/area-exports.ts';
 import { ticketExportColumns } from '../../src/contract/tickets.ts';
 import { userExportColumns } from '../../src/contract/users.ts';
-import { ApiError } from '../api/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { paymentJobExportBatches, paymentJobExportSpecs } from '../bulk/exports.ts';
 import { openPdfWriter, type PdfReportWriter, type PdfSummary } from './pdf-statement.ts';
 

@@ -8,7 +8,7 @@ import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { runNextBulkJob } from '../../../server/bulk/worker.ts';
 import { runNextReport } from '../../../server/reports/worker.ts';
-import { noPermissionMessage } from '../../../server/api/errors.ts';
+import { noPermissionMessage } from '../../../server/http/errors.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 import { bulkMixedUser, insertBulkFixtures } from './bulk-fixtures.ts';
 import { openTestFileStore, storedBytes, type TestFileStore } from '../reports/report-support.ts';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
-import { orderKeysOf } from '../../../server/api/list-sql.ts';
+import { orderKeysOf } from '../../../server/http/list-sql.ts';
 import { exactCountLimit, pageOfTransactions, revealsPerMinute, scopeWhere, transactionResource, type TransactionScope } from '../../../server/api/transactions.ts';
 import { transactionDetail, transactionList } from '../../../src/contract/transaction-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, grantStepUp, insertFixtureWorld, snapshot } from '../support.ts';

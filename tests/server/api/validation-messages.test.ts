@@ -2,7 +2,7 @@
 // echoed (a wrong one neither), and a run of digits long enough to be a card number is hidden wherever it appears.
 import { type } from 'arktype';
 import { describe, expect, it } from 'vitest';
-import { validationMessages, withoutCardNumbers } from '../../../server/api/errors.ts';
+import { validationMessages, withoutCardNumbers } from '../../../server/http/errors.ts';
 import { virtualTerminalOrderBody } from '../../../src/contract/virtual-terminal-schemas.ts';
 
 const problemsOf = (schema: (input: unknown) => unknown, input: unknown) => {

@@ -3,7 +3,7 @@
 // stream says nothing about any tenant (events name what to refresh). Delivery figures are printed for the issue.
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppEnv } from '../../../server/api/env.ts';
+import type { AppEnv } from '../../../server/http/env.ts';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
 import { eventBusOf, listening, recordEvent, type PortalEvent } from '../../../server/events/event-bus.ts';
 import { eventRoutes, mayBeTold } from '../../../server/events/event-routes.ts';
