@@ -26,7 +26,7 @@
 //   sign-in session (`expiresWithSession`), so sign-out at /connect/endsession ends them too; the session and
 //   grant live 1 day.
 // - DPoP (RFC 9449) is on: the browser's token requests carry a proof by its non-extractable key, so its access
-//   and refresh tokens are bound to that key (the API and userinfo check proofs: server/api/dpop.ts). PAR is off.
+//   and refresh tokens are bound to that key (the API and userinfo check proofs: server/http/dpop.ts). PAR is off.
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
@@ -37,8 +37,8 @@ import { users } from '../db/schema.ts';
 import type { Database } from '../db/client.ts';
 import { createAccounts, type UserClaims } from './accounts.ts';
 import { recordSignInEvent, sourceOf, type AttemptSource } from './sign-in-guard.ts';
-import { strictTransportSecurity } from '../api/security-headers.ts';
-import { createDpopVerifier, DpopError, dpopAlgorithms } from '../api/dpop.ts';
+import { strictTransportSecurity } from '../http/security-headers.ts';
+import { createDpopVerifier, DpopError, dpopAlgorithms } from '../http/dpop.ts';
 import { logger } from '../log.ts';
 import { clientAddressOf } from '../client-address.ts';
 import { createAdapterClass } from './adapter.ts';
@@ -611,7 +611,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
         'WWW-Authenticate': challenge('invalid_token', 'invalid token provided'),
       });
     }
-    // A DPoP-bound token only with a proof by its key (as at the Portal API, server/api/dpop.ts).
+    // A DPoP-bound token only with a proof by its key (as at the Portal API, server/http/dpop.ts).
     if (verified.jkt !== undefined || scheme === 'DPoP') {
       try {
         if (verified.jkt === undefined || scheme !== 'DPoP') throw new DpopError('wrong scheme for this access token');

@@ -1,6 +1,6 @@
 // The browser's DPoP key (RFC 9449): an ECDSA P-256 key pair made with WebCrypto as non-extractable, so page script
 // can sign with it but never read the private key out. The provider binds the session's access and refresh tokens to
-// it; the Portal API and userinfo want a proof signed by it on every call (server/api/dpop.ts). A copied token is
+// it; the Portal API and userinfo want a proof signed by it on every call (server/http/dpop.ts). A copied token is
 // useless without the key.
 //
 // Each sign-in makes a new key. The key lives in IndexedDB (a CryptoKey is stored as itself, still non-extractable)

@@ -1,9 +1,9 @@
-// The DPoP proof check of the Portal API (server/api/dpop.ts) on its own: what a proof must be, beyond what the
+// The DPoP proof check of the Portal API (server/http/dpop.ts) on its own: what a proof must be, beyond what the
 // provider-and-API journey in tests/server/identity/dpop.test.ts covers.
 import { createHash } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createDpopVerifier, DpopError, parseAuthorization } from '../../../server/api/dpop.ts';
+import { createDpopVerifier, DpopError, parseAuthorization } from '../../../server/http/dpop.ts';
 
 const url = 'https://portal.example/api/portal/transactions';
 const token = 'header.payload.signature';

@@ -2,7 +2,7 @@
 // Strict-Transport-Security whenever PUBLIC_URL is https (TLS ends at the load balancer).
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
-import { strictTransportSecurity } from '../../../server/api/security-headers.ts';
+import { strictTransportSecurity } from '../../../server/http/security-headers.ts';
 import { createTestDatabase, insertFixtureWorld, testCardKeys, tokenFor } from '../support.ts';
 
 const verifyAccessToken = async (token: string) => {
