@@ -27,7 +27,17 @@ async function chooseContextIfAsked(page: Page): Promise<void> {
 async function menuLabels(page: Page): Promise<string[]> {
   const menu = page.getByRole('navigation', { name: 'Main menu' });
   await expect(menu).toBeVisible();
-  return (await menu.locator(':scope > ul > li > :is(a, button)').allInnerTexts()).map((label) => label.trim());
+  const read = async () => (await menu.locator(':scope > ul > li > :is(a, button)').allInnerTexts()).map((label) => label.trim());
+  // The areas' entries arrive with the user's permissions, after the first screen (the menu read 'Dashboard' alone
+  // on a busy machine): read it once it holds more than one entry and has stayed the same for half a second.
+  let labels = await read();
+  for (let settled = 0, tries = 0; settled < 2 && tries < 60; tries += 1) {
+    await page.waitForTimeout(250);
+    const now = await read();
+    settled = now.length > 1 && now.join('|') === labels.join('|') ? settled + 1 : 0;
+    labels = now;
+  }
+  return labels;
 }
 
 async function paletteOptions(page: Page, query: string): Promise<string[]> {

@@ -65,7 +65,9 @@ async function startShard(index: number, seeded: string): Promise<Shard> {
 
 /** One Playwright process per shard; with several, each line it prints is prefixed with its shard. */
 async function runShard(shard: Shard): Promise<number> {
-  const shardArgs = shards > 1 ? [`--shard=${shard.index + 1}/${shards}`] : [];
+  // Each shard writes its traces and failure reports to a folder of its own: two runs sharing test-results/ removed
+  // each other's artifacts mid-journey.
+  const shardArgs = shards > 1 ? [`--shard=${shard.index + 1}/${shards}`, `--output=test-results/shard-${shard.index + 1}`] : [];
   // Not spawnSync: this process's event loop must keep running for the SMTP server to answer while the journeys run.
   const playwright = spawn('npx', ['playwright', 'test', ...shardArgs, ...args], {
     cwd: root,
