@@ -16,7 +16,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { type } from 'arktype';
-import { formatMoney, maxIdempotencyKeyLength } from '../../src/contract/payment-jobs.ts';
+import { formatMoney } from '../../src/contract/payment-jobs.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import { lineAmounts, orderTotals, toMinor } from '../../src/contract/virtual-terminal.ts';
 import { gatewayPaymentJobBody } from '../../src/contract/virtual-terminal-schemas.ts';
@@ -29,12 +29,12 @@ import { loadVirtualTerminalSettings } from '../payments/virtual-terminal.ts';
 import { verifyApiKey } from './api-keys.ts';
 import type { Deps } from '../http/env.ts';
 import { errorReport, validationMessages } from '../http/errors.ts';
+import { idempotencyKeyMessage, isIdempotencyKey } from '../http/idempotency-key.ts';
 
 type GatewayKey = { id: string; configurationId: string; businessId: string; merchantId: string };
 type GatewayEnv = { Variables: { apiKey: GatewayKey } };
 
 const referencePattern = /^[A-Za-z0-9_-]{1,64}$/;
-const idempotencyKeyPattern = new RegExp(`^[\\x21-\\x7e]{1,${maxIdempotencyKeyLength}}$`);
 const fail = (c: Context<GatewayEnv>, status: 400 | 401 | 404 | 413 | 415, message: string) => c.json(errorReport([message]), status);
 
 export function gatewayRoutes({ database, publicUrl }: Deps) {
@@ -62,7 +62,7 @@ export function gatewayRoutes({ database, publicUrl }: Deps) {
     const body = gatewayPaymentJobBody(input);
     if (body instanceof type.errors) return c.json(errorReport(validationMessages(body)), 400);
     const idempotencyKey = c.req.header('idempotency-key');
-    if (idempotencyKey !== undefined && !idempotencyKeyPattern.test(idempotencyKey)) return fail(c, 400, `The Idempotency-Key must be 1 to ${maxIdempotencyKeyLength} printable characters without spaces.`);
+    if (idempotencyKey !== undefined && !isIdempotencyKey(idempotencyKey)) return fail(c, 400, idempotencyKeyMessage);
     const actor = { userId: `apikey:${key.id}` };
     const outcome = await runPaymentAction(database, { actor, idempotencyKey: idempotencyKey ?? null, fingerprint: { path: c.req.path, body } }, async (tx, at): Promise<ActionOutcome> => {
       const refuse = (message: string): ActionOutcome => ({ status: 400, body: errorReport([message]) });

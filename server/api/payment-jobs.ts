@@ -29,7 +29,7 @@ import type { FilterClause } from '../../src/contract/list-query.ts';
 import {
   cancelJobBody, cancelRefundBody, expireLinkBody, captureBody, mailPaymentLinkBody, refundBody, voidBody,
 } from '../../src/contract/payment-job-schemas.ts';
-import { maxIdempotencyKeyLength, paymentIdOfTrace, paymentJobListSpec, paymentAuditEvents, paymentJobTabStatuses, type PaymentJobTab } from '../../src/contract/payment-jobs.ts';
+import { paymentIdOfTrace, paymentJobListSpec, paymentAuditEvents, paymentJobTabStatuses, type PaymentJobTab } from '../../src/contract/payment-jobs.ts';
 import type { PaymentJobListItem } from '../../src/contract/payment-job-schemas.ts';
 import { sqlNow } from '../clock.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
@@ -46,6 +46,7 @@ import { customerOf, paymentJobDetailOf, traceOf } from '../payments/payment-vie
 import { permissionsIn, resolveContext, resolvePartner } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { ApiError, badRequest, notFound, validationMessages } from '../http/errors.ts';
+import { idempotencyKeyOf } from '../http/idempotency-key.ts';
 import { countBudgetMs, exactCountLimit, isStatementTimeout, plannerEstimate, withStatementBudget } from './transactions.ts';
 import { assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, scaledBound, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
 
@@ -196,14 +197,6 @@ function resolvers(database: Database): { prefix: string; resolve: Resolver }[] 
 }
 
 const referencePattern = /^[A-Za-z0-9_-]{1,64}$/;
-const idempotencyKeyPattern = new RegExp(`^[\\x21-\\x7e]{1,${maxIdempotencyKeyLength}}$`);
-
-function idempotencyKeyOf(c: Context<AppEnv>): string | null {
-  const key = c.req.header('idempotency-key');
-  if (key === undefined) return null;
-  if (!idempotencyKeyPattern.test(key)) throw badRequest(`The Idempotency-Key must be 1 to ${maxIdempotencyKeyLength} printable characters without spaces.`);
-  return key;
-}
 
 export const auditQuery = type({
   '+': 'reject',

@@ -19,8 +19,7 @@
 // Each schedule says whether the caller may run it now (mayRunNow), so 'Run now' is offered only where allowed.
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { Hono, type Context } from 'hono';
-import { maxIdempotencyKeyLength } from '../../src/contract/payment-jobs.ts';
+import { Hono } from 'hono';
 import { maxSchedulesPerUser, nextRunAfter, scheduleLimitMessage } from '../../src/contract/report-schedules.ts';
 import { reportScheduleBody, reportScheduleChange, type ReportScheduleRun } from '../../src/contract/report-schedule-schemas.ts';
 import { reportSchedules } from '../db/schema.ts';
@@ -31,18 +30,11 @@ import { lastReportsOf, runScheduleNow, scheduleBodyOf, scheduleTarget, timingOf
 import { recordAudit } from './audit-trail.ts';
 import type { AppEnv, Deps } from '../http/env.ts';
 import { readBody } from '../http/env.ts';
-import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { idempotencyKeyOf } from '../http/idempotency-key.ts';
+import { ApiError, conflict, notFound } from '../http/errors.ts';
 
 const s = reportSchedules;
 const scheduleIdPattern = /^SCH[0-9A-F]{16}$/;
-const requestKeyPattern = new RegExp(`^[\\x21-\\x7e]{1,${maxIdempotencyKeyLength}}$`);
-
-function requestKeyOf(c: Context<AppEnv>): string | null {
-  const key = c.req.header('idempotency-key');
-  if (key === undefined) return null;
-  if (!requestKeyPattern.test(key)) throw badRequest(`The Idempotency-Key must be 1 to ${maxIdempotencyKeyLength} printable characters without spaces.`);
-  return key;
-}
 
 export function reportScheduleRoutes({ database }: Deps) {
   const { db } = database;
@@ -125,7 +117,7 @@ export function reportScheduleRoutes({ database }: Deps) {
 
   routes.post('/report-schedules/:id/runs', async (c) => {
     const principal = c.get('principal');
-    const requestKey = requestKeyOf(c);
+    const requestKey = idempotencyKeyOf(c);
     const row = await ownSchedule(principal.userId, c.req.param('id'));
     // As making the schedule now would be checked: a context out of reach 404, without the report's permissions 403.
     await scheduleTarget(database, principal, scheduleBodyOf(row));

@@ -16,7 +16,6 @@
 // server/payments/virtual-terminal.ts (through the one door for money).
 import { and, eq, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import { maxIdempotencyKeyLength } from '../../src/contract/payment-jobs.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { virtualTerminalAttemptBody, virtualTerminalOrderBody, virtualTerminalSettingsBody } from '../../src/contract/virtual-terminal-schemas.ts';
 import { cardDigits } from '../../src/contract/virtual-terminal.ts';
@@ -28,9 +27,9 @@ import { createVirtualTerminalOrder, loadVirtualTerminalSettings, retryDeclinedO
 import { resolveContext } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody } from '../http/env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { idempotencyKeyOf } from '../http/idempotency-key.ts';
 
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
-const idempotencyKeyPattern = new RegExp(`^[\\x21-\\x7e]{1,${maxIdempotencyKeyLength}}$`);
 const base = '/businesses/:businessId/merchants/:merchantId/configurations/:configurationId/virtual-terminal';
 
 export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
@@ -91,8 +90,7 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
   routes.post(`${base}/orders`, async (c) => {
     const { scope } = await configurationOf(c, ['Portal.Moto.Create'], { requireSwitch: true });
     const body = await readBody(c, virtualTerminalOrderBody);
-    const key = c.req.header('idempotency-key');
-    if (key !== undefined && !idempotencyKeyPattern.test(key)) throw badRequest(`The Idempotency-Key must be 1 to ${maxIdempotencyKeyLength} printable characters without spaces.`);
+    const key = idempotencyKeyOf(c);
     const actor = { userId: c.get('principal').userId };
     // The fingerprint never holds the card number or CVC, even hashed: the card stands as its keyed vault fingerprint.
     const card = body.card ? { ...body.card, cardNumber: cardFingerprints(cardKeys, scope.merchantId, cardDigits(body.card.cardNumber))[0], cvc: null } : body.card;
@@ -100,7 +98,7 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
     const linkRecipient = body.paymentLink ? body.billingIdentity.emailAddress?.trim() || null : null;
     let outcome;
     try {
-      outcome = await runPaymentAction(database, { actor, idempotencyKey: key ?? null, fingerprint: { path: c.req.path, body: { ...body, card } } }, async (tx, at) => {
+      outcome = await runPaymentAction(database, { actor, idempotencyKey: key, fingerprint: { path: c.req.path, body: { ...body, card } } }, async (tx, at) => {
         if (linkRecipient !== null) await assertPaymentLinkMailAllowed(tx, actor.userId, linkRecipient, at);
         return createVirtualTerminalOrder(tx, { cardKeys, publicUrl }, actor, scope, body, at);
       });
@@ -118,10 +116,9 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
     const jobReference = c.req.param('paymentJobReference');
     if (!idPattern.test(jobReference)) throw notFound();
     const body = await readBody(c, virtualTerminalAttemptBody);
-    const key = c.req.header('idempotency-key');
-    if (key !== undefined && !idempotencyKeyPattern.test(key)) throw badRequest(`The Idempotency-Key must be 1 to ${maxIdempotencyKeyLength} printable characters without spaces.`);
+    const key = idempotencyKeyOf(c);
     const card = body.card ? { ...body.card, cardNumber: cardFingerprints(cardKeys, scope.merchantId, cardDigits(body.card.cardNumber))[0], cvc: null } : body.card;
-    const outcome = await runPaymentAction(database, { actor: { userId: c.get('principal').userId }, idempotencyKey: key ?? null, fingerprint: { path: c.req.path, body: { ...body, card } } },
+    const outcome = await runPaymentAction(database, { actor: { userId: c.get('principal').userId }, idempotencyKey: key, fingerprint: { path: c.req.path, body: { ...body, card } } },
       (tx, at) => retryDeclinedOrder(tx, { cardKeys, publicUrl }, { userId: c.get('principal').userId }, scope, jobReference, body, at));
     return c.json(outcome.body, outcome.status);
   });
