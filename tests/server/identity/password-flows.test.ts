@@ -22,6 +22,7 @@ import { startMailWorker, type MailWorker } from '../../../server/mail/worker.ts
 import { headerOf, linkTo, plainTextOf } from '../mail/read-mail.ts';
 import { startSmtpTestServer, type SmtpTestServer } from '../mail/smtp-test-server.ts';
 import { createTestDatabase, databaseKinds, testCardKeys } from '../support.ts';
+import { now } from '../../../server/clock.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const client: oauth.Client = { client_id: 'portal' };
@@ -357,7 +358,7 @@ for (const kind of databaseKinds) describe(`on ${kind}`, () => {
       expect(accepted.status).toBe(200);
       const secret = /^portal_invitation_sign_in=([^;]+)/.exec(accepted.headers.getSetCookie().find((line) => line.startsWith('portal_invitation_sign_in=')) ?? '')?.[1] ?? '';
       const userId = await userIdOf('locked.wren@example.com');
-      await database.db.update(schema.users).set({ lockoutEndDateUtc: new Date(Date.now() + 3_600_000) }).where(eq(schema.users.id, userId));
+      await database.db.update(schema.users).set({ lockoutEndDateUtc: new Date(now().getTime() + 3_600_000) }).where(eq(schema.users.id, userId));
       const browser = new Browser();
       browser.cookies.set('portal_invitation_sign_in', secret);
       const refused = await portalSignIn(browser);
