@@ -4,24 +4,11 @@
 // passes an axe scan.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { signIn as signInThroughProvider } from './support.ts';
+import { chooseContextIfAsked, signIn as signInThroughProvider } from './support.ts';
 
 async function signIn(page: Page, email: string, path = '/dashboard'): Promise<void> {
   await signInThroughProvider(page, email, path);
   await expect(page.getByRole('banner')).toBeVisible();
-}
-
-/** Users with a choice get the context selection panel; those with one business and merchant are taken through. */
-async function chooseContextIfAsked(page: Page): Promise<void> {
-  await expect(page.getByRole('navigation', { name: 'Main menu' }).or(page.getByRole('button', { name: 'Apply' })).first()).toBeVisible();
-  const leftSelection = await page.waitForURL((url) => !url.pathname.startsWith('/context'), { timeout: 5_000 }).then(() => true, () => false);
-  if (leftSelection) return;
-  const apply = page.getByRole('button', { name: 'Apply' });
-  for (let step = 0; step < 3 && !(await apply.isEnabled()); step += 1) {
-    await page.locator('.context-panel [role="option"], .context-panel li button').first().click();
-  }
-  await apply.click();
-  await expect(page).not.toHaveURL(/\/context/);
 }
 
 async function menuLabels(page: Page): Promise<string[]> {
