@@ -65,7 +65,7 @@ export type CommandArgs = {
 
 export type WorkspaceActions = {
   openBeside: (path: string) => void;
-  closePane: () => Promise<unknown> | void;
+  closePane: () => Promise<unknown> | undefined;
   focusNext: (step: 1 | -1) => void;
   move: (step: 1 | -1) => void;
   resize: (deltaPercent: number) => void;
@@ -74,7 +74,7 @@ export type WorkspaceActions = {
 export type CommandServices = {
   /** the picture of now at the moment the command runs */
   context: () => CommandContext;
-  navigate: (path: string, options?: { beside?: boolean; replace?: boolean }) => Promise<unknown> | void;
+  navigate: (path: string, options?: { beside?: boolean; replace?: boolean }) => Promise<unknown> | undefined;
   queryClient: QueryClient;
   api: PortalApi;
   state: {

@@ -1,11 +1,15 @@
 // npm run bench: measures the portal on this machine and prints the figures as a markdown table (also written to
-// .bench/results.md). Not part of npm test. Sections: --only api,browser,lighthouse,hostedpage,export (default all), search (opt-in); --pglite-dir, --skip-pglite, --skip-postgres,
+// .bench/results.md). Not part of npm test. Sections: --only api,browser,lighthouse,hostedpage,export,ledger (default all), search (opt-in); --pglite-dir, --skip-pglite, --skip-postgres,
 // --transactions N (default 2,000,000), --load-seconds N (default 30; 0 skips the load rows), --cases TEXT (only the API/raw
 // cases whose name contains it, e.g. 'payment job'), --database NAME (the PostgreSQL database, default portal_bench).
 // export: transactions exports with every column, queued → generated through a real server process, CSV and XLSX, on
 // PostgreSQL (--export-transactions N, default 1,000,000, in its own kept database portal_bench_export) and on PGlite
 // (the demo world's partner export, about 80,000 rows, kept in .bench/pglite-export), rows/s and the server's peak
 // memory above idle; --export-before PATH runs every case on another checkout too (the code before a change).
+// ledger: the settlement ledger (scripts/bench/ledger.ts): in its own kept PostgreSQL database (--ledger-database NAME,
+// default portal_bench_ledger), seeded once WITH the ledger (--ledger-transactions N, default 2,000,000): the seed's
+// time and its ledger and cut-off phases, then the statement page, balance chart and camt.053 of a year; the same
+// figures on PGlite for the demo world kept in .bench/pglite-ledger.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
@@ -13,6 +17,7 @@ import { benchApi } from './bench/api.ts';
 import { benchBrowser } from './bench/browser.ts';
 import { benchExport } from './bench/export-store.ts';
 import { benchHostedPage } from './bench/hosted-page.ts';
+import { benchLedger } from './bench/ledger.ts';
 import { benchLighthouse } from './bench/lighthouse.ts';
 import { benchSearch } from './bench/search.ts';
 import { ensurePostgres } from './postgres.ts';
@@ -20,7 +25,7 @@ import { ensurePostgres } from './postgres.ts';
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const option = (name: string) => { const index = args.indexOf(name); return index >= 0 ? args[index + 1] : undefined; };
-const only = new Set((option('--only') ?? 'api,browser,lighthouse,hostedpage,export').split(','));
+const only = new Set((option('--only') ?? 'api,browser,lighthouse,hostedpage,export,ledger').split(','));
 const transactions = Number(option('--transactions') ?? 2_000_000);
 const loadSeconds = Number(option('--load-seconds') ?? 30);
 const caseFilter = option('--cases');
@@ -92,6 +97,15 @@ if (only.has('export')) {
     transactions: exportTransactions, backends: ['folder'], fileTypes: ['csv', 'xlsx'], port: Number(option('--export-port') ?? 3310),
     database: `portal_bench_export${exportTransactions === 1_000_000 ? '' : `_${exportTransactions}`}`, beforeRoot: option('--export-before'),
     postgres: !args.includes('--skip-postgres'), pglite: !args.includes('--skip-pglite'), pgliteDir: resolve(root, '.bench/pglite-export'),
+  }));
+}
+
+if (only.has('ledger')) {
+  const ledgerTransactions = Number(option('--ledger-transactions') ?? 2_000_000);
+  await measured(() => benchLedger({
+    transactions: ledgerTransactions,
+    database: option('--ledger-database') ?? `portal_bench_ledger${ledgerTransactions === 2_000_000 ? '' : `_${ledgerTransactions}`}`,
+    postgres: !args.includes('--skip-postgres'), pgliteDir: args.includes('--skip-pglite') ? undefined : resolve(root, '.bench/pglite-ledger'),
   }));
 }
 

@@ -24,7 +24,6 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 compressDist(resolve(root, 'dist'));
 
 const args = process.argv.slice(2);
-const namesFiles = args.some((arg) => !arg.startsWith('-'));
 const shards = Math.max(1, Number(process.env.E2E_SHARDS ?? 1));
 const basePort = Number(process.env.E2E_PORT ?? 3100);
 // 50,000 transactions: enough for merchants to cross the watch list's thresholds (5 do; none at 20,000).

@@ -27,7 +27,7 @@ export function moneyTableExports(schemaText: string): Map<string, string> {
   return exports;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const lineOf = (text: string, index: number) => text.slice(0, index).split('\n').length;
 
 /** Every write to a money table in `text` (the file `file`), as lint problems; none for a file that may write them. */
@@ -35,15 +35,15 @@ export function moneyWriteProblems(file: string, text: string, exports: Readonly
   if (mayWriteMoney(file) || exports.size === 0) return [];
   // Names that stand for a money table in this file: the exports, and aliases made of them.
   const names = new Map(exports);
-  const exportAlternatives = [...exports.keys()].map(escape).join('|');
+  const exportAlternatives = [...exports.keys()].map(escapeRegExp).join('|');
   for (const match of text.matchAll(new RegExp(`\\b(${exportAlternatives})\\s+as\\s+(\\w+)`, 'g'))) {
     if (match[1] && match[2]) names.set(match[2], exports.get(match[1]) ?? match[1]);
   }
   for (const match of text.matchAll(new RegExp(`\\b(?:const|let|var)\\s+(\\w+)\\s*=\\s*(?:\\w+\\.)?(${exportAlternatives})\\s*;`, 'g'))) {
     if (match[1] && match[2]) names.set(match[1], exports.get(match[2]) ?? match[2]);
   }
-  const nameAlternatives = [...names.keys()].map(escape).join('|');
-  const tableAlternatives = moneyTables.map(escape).join('|');
+  const nameAlternatives = [...names.keys()].map(escapeRegExp).join('|');
+  const tableAlternatives = moneyTables.map(escapeRegExp).join('|');
   const drizzleWrite = new RegExp(`\\.(insert|update|delete)\\(\\s*(?:\\w+\\.)?(${nameAlternatives})\\s*[),]`, 'g');
   const sqlWrite = new RegExp(`\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+(?:"?(${tableAlternatives})"?(?![\\w$])|\\$\\{\\s*(?:\\w+\\.)?(${nameAlternatives})\\s*\\})`, 'g');
   const problems: string[] = [];

@@ -38,6 +38,7 @@ async function vitestStep(name: string, args: string[], env: Record<string, stri
   child.stderr.on('data', (chunk: Buffer) => { process.stderr.write(chunk); output += chunk.toString(); });
   const status = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
   printSlowest(name, report);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the colour codes this strips from the runner's output
   const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
   const died = [...plain.matchAll(/Worker exited unexpectedly with signal (\w+) .*? running test file (\S+)/g)];
   const anyFailed = /Test Files .*\bfailed\b/.test(plain) || /Tests .*\bfailed\b/.test(plain);

@@ -36,6 +36,8 @@ import { reportScheduleRoutes } from './api/report-schedules.ts';
 import { userNotificationRoutes } from './api/user-notifications.ts';
 import { outboxRoutes } from './api/outbox.ts';
 import { userAdministrationRoutes } from './api/users.ts';
+import { ownAccountRoutes } from './api/own-account.ts';
+import { partnerUserRoutes } from './api/partner-users.ts';
 import { publicUserRoutes } from './api/public-users.ts';
 import { ticketRoutes } from './api/tickets.ts';
 import { notificationRoutes } from './api/notifications.ts';
@@ -311,6 +313,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', userNotificationRoutes(deps));
   api.route('/', outboxRoutes(deps));
   api.route('/', userAdministrationRoutes(deps));
+  api.route('/', ownAccountRoutes(deps));
+  api.route('/', partnerUserRoutes(deps));
   api.route('/', ticketRoutes(deps));
   api.route('/', businessRoutes(deps));
   api.route('/', configurationRoutes(deps));

@@ -16,7 +16,7 @@ import { DataDirInUse } from './db/data-dir-lock.ts';
 import { isSeeded, seedDatabase } from './seed/seed.ts';
 import { startPayloadPurge } from './identity/adapter.ts';
 import { describeFileStore, openFileStore } from './files/open-file-store.ts';
-import { createIdentity } from './identity/provider.ts';
+import { createIdentity } from './sign-in/router.ts';
 import { logger, logLine } from './log.ts';
 import { moveLegacyReportFiles } from './reports/file-sweeper.ts';
 import { startReportWorker } from './reports/worker.ts';

@@ -16,7 +16,7 @@ export function canGoToVirtualTerminal(ctx: CommandContext): boolean {
 }
 
 /** Opens the terminal of `configuration`, making it the context's configuration first when it is another. */
-export function openTerminalOf(services: Pick<CommandServices, 'navigate' | 'state'>, configuration: TerminalConfiguration, beside: boolean): Promise<unknown> | void {
+export function openTerminalOf(services: Pick<CommandServices, 'navigate' | 'state'>, configuration: TerminalConfiguration, beside: boolean): Promise<unknown> | undefined {
   const applied = contextStore.applied;
   if (applied.configuration?.id !== configuration.configurationId) services.state.applyContext(withTerminalConfiguration(applied, configuration));
   return services.navigate(terminalPath(configuration.configurationId), { beside });

@@ -100,7 +100,8 @@ export function ApiReferencePane({ search }: PaneProps) {
   const move = (step: number) => {
     const buttons = operationButtons();
     if (buttons.length === 0) return;
-    const current = buttons.findIndex((button) => button === globalThis.document.activeElement);
+    const active = globalThis.document.activeElement;
+    const current = active instanceof HTMLButtonElement ? buttons.indexOf(active) : -1;
     const next = current < 0 ? (step > 0 ? 0 : buttons.length - 1) : Math.min(Math.max(current + step, 0), buttons.length - 1);
     buttons[next]?.focus();
   };
@@ -173,6 +174,7 @@ export function ApiReferencePane({ search }: PaneProps) {
                 ))}
               </ul>
             </nav>
+            {/* biome-ignore lint/a11y/noStaticElementInteractions: the arrow keys move between the operations' buttons inside; the list only hears them */}
             <div className="api-reference-operations" ref={listRef} onKeyDown={onListKeyDown}>
               {groups.length === 0 ? <p className="api-reference-empty">No operation matches “{filter}”.</p> : null}
               {groups.map(([name, entries]) => (

@@ -9,7 +9,7 @@ import type { BeneficiaryListItem } from '../../src/contract/beneficiary-schemas
 import { beneficiaryStatuses } from '../../src/contract/enumerations.ts';
 import { formatIban } from '../../src/contract/iban.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import { tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDate } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
@@ -20,6 +20,7 @@ import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { BeneficiaryFormDialog } from './beneficiary-form.tsx';
 import { beneficiaryQueries, createBeneficiary } from './beneficiary-queries.ts';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { rowRequestHandler } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../watch-list/watch-list.css';
 
@@ -76,13 +77,7 @@ export function BeneficiariesPane({ params, search }: PaneProps) {
   const handlers: PaneRequestHandlers = {};
   if (canSetUp && !formOpen) handlers.newItem = () => setFormOpen(true);
   if (rows.length > 0 && !formOpen) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        return;
-      }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
+    handlers[tableRowsCapability] = rowRequestHandler(rowCursor, rows, openRow);
   }
   usePaneCapabilities(handlers);
 

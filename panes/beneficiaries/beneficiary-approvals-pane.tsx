@@ -4,7 +4,7 @@
 // beneficiary (where it is approved, with all the approval rules), Shift+Enter opens it beside; Escape in the filters
 // goes to the list.
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { beneficiaryApprovalListSpec } from '../../src/contract/beneficiaries.ts';
 import type { BeneficiaryApproval } from '../../src/contract/beneficiary-schemas.ts';
@@ -12,16 +12,14 @@ import {
   calendarDate, compactFilters, datePresetIds, datePresetLabels, datePresetRange, decodeDateRange, encodeDateRange, listStateFromParams, pickerBounds, weekStartsOn,
 } from '../../src/contract/filters.ts';
 import { defaultPageSize, encodeFilter, encodeSort, pageSizes, parseFilter, parseListQuery, type SortKey } from '../../src/contract/list-query.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDateTime, formatShortDate } from '../../src/format/dates.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
-import { openBeside } from '../../src/state/workspace-store.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { ChoiceFilter, DateRangeButton } from '../../src/ui/data-table/filter-fields.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import { beneficiaryPath } from './beneficiaries-pane.tsx';
 import { beneficiaryQueries } from './beneficiary-queries.ts';
 import '../../src/ui/data-table/data-table.css';
@@ -87,31 +85,16 @@ const columns: readonly DataTableColumn<BeneficiaryApproval>[] = [
 export function BeneficiaryApprovalsPane({ search }: PaneProps) {
   const view = useMemo(() => approvalQueueViewOf(search), [search]);
   const [, navigate] = useLocation();
-  const scope = usePaneScope();
   const list = useQuery(beneficiaryQueries.approvals({ pagenumber: String(view.pageNumber), pagesize: String(view.pageSize), sort: encodeSort([view.sort]), ...view.filters }));
   const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
-  const rowCursor = useRef<RowCursorHandle>(null);
   const [createdOpen, setCreatedOpen] = useState(false);
   const goTo = (next: ApprovalQueueView) => {
     const query = new URLSearchParams(approvalQueueParams(next)).toString();
     navigate(`${beneficiaryApprovalsPath}${query ? `?${query}` : ''}`);
   };
   const filter = (change: Record<string, string | undefined>) => goTo({ ...view, pageNumber: 1, filters: compactFilters({ ...view.filters, ...change }) });
-  const openRow = (row: BeneficiaryApproval | undefined, beside: boolean) => {
-    if (!row) return;
-    const path = beneficiaryPath(row.businessId, row.beneficiaryId);
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
-  const handlers: PaneRequestHandlers = {};
-  if (!createdOpen) handlers.date = () => setCreatedOpen(true);
-  if (!createdOpen && rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside); return; }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => beneficiaryPath(row.businessId, row.beneficiaryId));
+  usePaneCapabilities(createdOpen ? {} : { date: () => setCreatedOpen(true), ...rowHandlers() });
 
   const chosenBusinesses = businessIdsOf(view.filters.businessid);
   // The businesses with something pending, by name; a business named by the link but with nothing pending stays choosable.
@@ -139,7 +122,7 @@ export function BeneficiaryApprovalsPane({ search }: PaneProps) {
         onKeyDown={(event) => {
           if (event.key !== 'Escape' || event.defaultPrevented || !event.currentTarget.contains(event.target as Node)) return;
           event.preventDefault();
-          rowCursor.current?.focus();
+          cursor.current?.focus();
         }}>
         <ChoiceFilter label="Business" options={businessOptions} selected={chosenBusinesses} onChange={(ids) => filter({ businessid: businessFilterOf(ids) })} />
         <DateRangeButton label="Created" summary={createdText} active={Boolean(created.start || created.end)} onOpen={() => setCreatedOpen(true)} />
@@ -160,17 +143,15 @@ export function BeneficiaryApprovalsPane({ search }: PaneProps) {
         </label>
         {filtered ? <button type="button" className="button button-ghost" onClick={() => goTo({ ...view, pageNumber: 1, filters: {} })}>Clear filters</button> : null}
       </form>
-      <CursorDataTable cursorHandle={rowCursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Beneficiaries awaiting approval" columns={columns} rows={rows}
+      <OverviewTable cursorHandle={cursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Beneficiaries awaiting approval" noun="approvals" columns={columns} rows={rows}
         rowKey={(row) => row.beneficiaryId} rowHeader="name"
         status={tableStatusOf(list)}
         emptyMessage={filtered ? 'No beneficiary awaiting approval matches these filters.' : 'No beneficiary is awaiting approval.'}
         errorMessage="The approval queue could not be loaded."
-        sort={view.sort} onSortChange={(sort) => goTo({ ...view, pageNumber: 1, sort })}
-        onOpen={(row, { beside }) => openRow(row, beside)} firstRowNumber={(view.pageNumber - 1) * view.pageSize + 1} totalRows={list.data?.numberOfResults ?? 0} />
-      {list.data && list.data.numberOfResults > 0 ? (
-        <Pagination label="Approval queue pages" pageNumber={view.pageNumber} pageSize={view.pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={list.data.numberOfResults}
-          onPageChange={(next) => goTo({ ...view, pageNumber: next })} onPageSizeChange={(next) => goTo({ ...view, pageNumber: 1, pageSize: next })} />
-      ) : null}
+        view={view} onSortChange={(sort) => goTo({ ...view, pageNumber: 1, sort })}
+        onOpen={(row, { beside }) => openRow(row, beside)}
+        total={list.data?.numberOfResults ?? 0} pageSizes={pageSizes} pagesLabel="Approval queue pages" pagerOnlyWithRows
+        onPageChange={(next) => goTo({ ...view, pageNumber: next })} onPageSizeChange={(next) => goTo({ ...view, pageNumber: 1, pageSize: next })} />
       <DateRangePicker open={createdOpen} title="Created between" value={created} presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}
         min={min} max={max} weekStartsOn={weekStartsOn} onApply={(next) => filter({ created: encodeDateRange(next) })} onClose={() => setCreatedOpen(false)} />
     </section>

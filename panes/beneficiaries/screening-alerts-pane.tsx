@@ -1,21 +1,19 @@
 // The risk analyst's queue of screening alerts across businesses (context-free), open ones first by default.
 // Each row opens its beneficiary, where the alert is resolved.
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { screeningAlertStatuses, screeningAlertStatusLabels } from '../../src/contract/beneficiaries.ts';
 import type { ScreeningAlert } from '../../src/contract/beneficiary-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
-import { openBeside } from '../../src/state/workspace-store.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { beneficiaryPath } from './beneficiaries-pane.tsx';
 import { beneficiaryQueries } from './beneficiary-queries.ts';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../watch-list/watch-list.css';
 
@@ -35,26 +33,12 @@ export function ScreeningAlertsPane({ search }: PaneProps) {
   const pageNumber = Math.max(1, Number(query.get('pagenumber')) || 1);
   const pageSize = (pageSizes as readonly number[]).includes(Number(query.get('pagesize'))) ? Number(query.get('pagesize')) : defaultPageSize;
   const [, navigate] = useLocation();
-  const scope = usePaneScope();
   const list = useQuery(beneficiaryQueries.alerts(status, pageNumber, pageSize));
   const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
-  const rowCursor = useRef<RowCursorHandle>(null);
   const goTo = (next: { pageNumber: number; pageSize: number; status: string }) =>
     navigate(`/screening-alerts?${new URLSearchParams({ status: next.status, pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) }).toString()}`);
-  const openRow = (row: ScreeningAlert | undefined, beside: boolean) => {
-    if (!row) return;
-    const path = beneficiaryPath(row.businessId, row.beneficiaryId);
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
-  const handlers: PaneRequestHandlers = {};
-  if (rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside); return; }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => beneficiaryPath(row.businessId, row.beneficiaryId));
+  usePaneCapabilities(rowHandlers());
   return (
     <section className="risk-pane" aria-labelledby="alerts-title">
       <header className="risk-header">
@@ -67,15 +51,13 @@ export function ScreeningAlertsPane({ search }: PaneProps) {
           </select>
         </label>
       </header>
-      <CursorDataTable cursorHandle={rowCursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Screening alerts" columns={columns} rows={rows}
+      <OverviewTable cursorHandle={cursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Screening alerts" noun="screening alerts" columns={columns} rows={rows}
         rowKey={(row) => row.alertId} rowHeader="beneficiary"
         status={tableStatusOf(list)}
-        emptyMessage="No screening alerts here." errorMessage="The screening alerts could not be loaded."
-        onOpen={(row, { beside }) => openRow(row, beside)} firstRowNumber={(pageNumber - 1) * pageSize + 1} totalRows={list.data?.numberOfResults ?? 0} />
-      {list.data && list.data.numberOfResults > 0 ? (
-        <Pagination label="Screening alert pages" pageNumber={pageNumber} pageSize={pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={list.data.numberOfResults}
-          onPageChange={(next) => goTo({ pageNumber: next, pageSize, status: status ?? 'all' })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, status: status ?? 'all' })} />
-      ) : null}
+        emptyMessage="No screening alerts here."
+        onOpen={(row, { beside }) => openRow(row, beside)}
+        view={{ pageNumber, pageSize }} total={list.data?.numberOfResults ?? 0} pageSizes={pageSizes} pagesLabel="Screening alert pages" pagerOnlyWithRows
+        onPageChange={(next) => goTo({ pageNumber: next, pageSize, status: status ?? 'all' })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, status: status ?? 'all' })} />
     </section>
   );
 }

@@ -11,22 +11,20 @@ import {
 } from '../../src/contract/billing.ts';
 import type { BillingPreview, InvoiceList, InvoiceListItem } from '../../src/contract/billing-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDate, formatShortDate } from '../../src/format/dates.ts';
 import { formatMinorUnits } from '../../src/format/money.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
+import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
-import { openBeside } from '../../src/state/workspace-store.ts';
 import { useFocusRequest } from '../../src/ui/focus-request.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { ChoiceFilter } from '../../src/ui/data-table/filter-fields.tsx';
 import { MonthField } from '../../src/ui/month-field.tsx';
 import { Tabs } from '../../src/ui/tabs.tsx';
 import { billingQueries, createBillingRun, previewBillingRun, type InvoiceListView } from './billing-queries.ts';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { type RowCursor, useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import './billing.css';
 
@@ -95,16 +93,10 @@ export function BillingPane({ search }: PaneProps) {
   const go = (next: Partial<BillingView>) => navigate(`/billing${billingSearchOf({ ...view, ...next })}`);
   const runMonthField = useRef<HTMLInputElement>(null);
   const numberField = useRef<HTMLInputElement>(null);
-  const scope = usePaneScope();
   const active = view.tab === 'invoices';
   const list = useQuery({ ...billingQueries.invoices(view), enabled: active });
   const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
-  const rowCursor = useRef<RowCursorHandle>(null);
-  const openRow = (row: InvoiceListItem | undefined, beside: boolean) => {
-    if (!row) return;
-    if (beside) openBeside(invoicePath(row.invoiceId), scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(invoicePath(row.invoiceId));
-  };
+  const rowCursor = useRowCursor(rows, (row) => invoicePath(row.invoiceId));
   const handlers: PaneRequestHandlers = {
     runBilling: () => {
       if (view.tab !== 'run') go({ tab: 'run' });
@@ -116,17 +108,8 @@ export function BillingPane({ search }: PaneProps) {
     },
   };
   // Not while the list still shows the previous filter's rows: j and Enter would open an invoice the filter excludes.
-  if (active && rows.length > 0 && !list.isPlaceholderData) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        return;
-      }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
-  const invoicesTab = <InvoicesSection key="invoices" view={view} go={go} numberField={numberField} list={list} rows={rows} rowCursor={rowCursor} openRow={openRow} />;
+  usePaneCapabilities({ ...handlers, ...rowCursor.rowHandlers(active && !list.isPlaceholderData) });
+  const invoicesTab = <InvoicesSection key="invoices" view={view} go={go} numberField={numberField} list={list} rows={rows} rowCursor={rowCursor} />;
   return (
     <section className="billing-pane" aria-labelledby="billing-title">
       <header className="billing-header">
@@ -143,14 +126,13 @@ export function BillingPane({ search }: PaneProps) {
   );
 }
 
-function InvoicesSection({ view, go, numberField, list, rows, rowCursor, openRow }: {
+function InvoicesSection({ view, go, numberField, list, rows, rowCursor }: {
   view: BillingView;
   go: (next: Partial<BillingView>) => void;
   numberField: RefObject<HTMLInputElement | null>;
   list: UseQueryResult<InvoiceList>;
   rows: readonly InvoiceListItem[];
-  rowCursor: RefObject<RowCursorHandle | null>;
-  openRow: (row: InvoiceListItem | undefined, beside: boolean) => void;
+  rowCursor: RowCursor<InvoiceListItem>;
 }) {
   const [numberText, setNumberText] = useState(view.number ?? '');
   const [businessText, setBusinessText] = useState(view.business ?? '');
@@ -188,33 +170,26 @@ function InvoicesSection({ view, go, numberField, list, rows, rowCursor, openRow
         <button type="submit" className="button">Apply filters</button>
       </form>
       {problem ? <p role="alert" className="billing-problem">{problem}</p> : null}
-      <CursorDataTable
-        cursorHandle={rowCursor}
+      <OverviewTable
+        cursorHandle={rowCursor.cursor}
         resetKey={`${JSON.stringify(view)}|${list.dataUpdatedAt}`}
         caption="Invoices"
+        noun="invoices"
+        emptyMessage="No invoices match these filters."
         columns={columns}
         rows={rows}
         rowKey={(row) => row.invoiceId}
         rowHeader="number"
         status={tableStatusOf(list)}
-        emptyMessage="No invoices match these filters."
-        errorMessage="The invoices could not be loaded."
-        onOpen={(row, { beside }) => openRow(row, beside)}
-        firstRowNumber={(view.pageNumber - 1) * view.pageSize + 1}
-        totalRows={list.data?.numberOfResults ?? 0}
+        onOpen={(row, { beside }) => rowCursor.openRow(row, beside)}
+        view={view}
+        total={list.data?.numberOfResults ?? 0}
+        pageSizes={pageSizes}
+        pagesLabel="Invoice pages"
+        pagerOnlyWithRows
+        onPageChange={(next) => go({ pageNumber: next })}
+        onPageSizeChange={(next) => go({ pageNumber: 1, pageSize: next })}
       />
-      {list.data && list.data.numberOfResults > 0 ? (
-        <Pagination
-          label="Invoice pages"
-          pageNumber={view.pageNumber}
-          pageSize={view.pageSize}
-          pageSizes={pageSizes}
-          rowsOnPage={rows.length}
-          total={list.data.numberOfResults}
-          onPageChange={(next) => go({ pageNumber: next })}
-          onPageSizeChange={(next) => go({ pageNumber: 1, pageSize: next })}
-        />
-      ) : null}
     </div>
   );
 }

@@ -1,21 +1,20 @@
 // A business's own invoices and credit notes, for its owner and finance users: the list with status and
 // totals, each PDF one keystroke away (Enter on a row downloads it).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { invoiceKindLabels, monthLabel } from '../../src/contract/billing.ts';
 import type { InvoiceListItem } from '../../src/contract/billing-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDate } from '../../src/format/dates.ts';
 import { formatMinorUnits } from '../../src/format/money.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { InvoiceStatusText } from './billing-pane.tsx';
 import { billingQueries, businessPdfPath, downloadInvoicePdf } from './billing-queries.ts';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import './billing.css';
 
@@ -28,7 +27,6 @@ export function BusinessInvoicesPane({ params, search }: PaneProps) {
   const pageSize = (pageSizes as readonly number[]).includes(requestedSize) ? requestedSize : defaultPageSize;
   const list = useQuery(billingQueries.businessInvoices(businessId, pageNumber, pageSize));
   const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
-  const rowCursor = useRef<RowCursorHandle>(null);
   const download = useMutation({ mutationFn: (row: InvoiceListItem) => downloadInvoicePdf(businessPdfPath(businessId, row.invoiceId), row.number) });
   const columns: readonly DataTableColumn<InvoiceListItem>[] = [
     { id: 'number', header: 'Number', cell: (row) => row.number, width: '11rem' },
@@ -40,42 +38,34 @@ export function BusinessInvoicesPane({ params, search }: PaneProps) {
     { id: 'total', header: 'Total', align: 'end', cell: (row) => formatMinorUnits(row.totalMinor, row.currency) },
     { id: 'pdf', header: 'PDF', cell: (row) => <button type="button" className="button" onClick={() => download.mutate(row)}>{`Download ${row.number}`}</button> },
   ];
-  const handlers: PaneRequestHandlers = {};
-  if (rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        const row = rows[rowCursor.current?.index() ?? 0];
-        if (row) download.mutate(row);
-        return;
-      }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  // Enter (and Shift+Enter: a file has no 'beside') downloads the row's PDF.
+  const { cursor, openRow, rowHandlers } = useRowCursor(rows, { open: (row) => download.mutate(row) });
+  usePaneCapabilities(rowHandlers());
   const goTo = (next: { pageNumber: number; pageSize: number }) => navigate(`/business/${encodeURIComponent(businessId)}/invoices?pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
   return (
     <section className="billing-pane" aria-labelledby="business-invoices-title">
       <h1 id="business-invoices-title">Invoices</h1>
       <p className="billing-note">Monthly invoices of the fees charged to this business, and credit notes correcting them. Enter on a row downloads its PDF.</p>
-      <CursorDataTable
-        cursorHandle={rowCursor}
+      <OverviewTable
+        cursorHandle={cursor}
         resetKey={`${search}|${list.dataUpdatedAt}`}
         caption="Invoices of this business"
+        noun="invoices"
+        emptyMessage="No invoices yet."
         columns={columns}
         rows={rows}
         rowKey={(row) => row.invoiceId}
         rowHeader="number"
         status={tableStatusOf(list)}
-        emptyMessage="No invoices yet."
-        errorMessage="The invoices could not be loaded."
-        onOpen={(row) => download.mutate(row)}
-        firstRowNumber={(pageNumber - 1) * pageSize + 1}
-        totalRows={list.data?.numberOfResults ?? 0}
+        onOpen={(row, { beside }) => openRow(row, beside)}
+        view={{ pageNumber, pageSize }}
+        total={list.data?.numberOfResults ?? 0}
+        pageSizes={pageSizes}
+        pagesLabel="Invoice pages"
+        pagerOnlyWithRows
+        onPageChange={(next) => goTo({ pageNumber: next, pageSize })}
+        onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next })}
       />
-      {list.data && list.data.numberOfResults > 0 ? (
-        <Pagination label="Invoice pages" pageNumber={pageNumber} pageSize={pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={list.data.numberOfResults}
-          onPageChange={(next) => goTo({ pageNumber: next, pageSize })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next })} />
-      ) : null}
     </section>
   );
 }

@@ -135,6 +135,7 @@ export function InvoiceDetailPane({ params }: PaneProps) {
         </thead>
         <tbody>
           {data.lines.map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: invoice lines have no id; a line's place in the issued invoice is its identity
             <tr key={`${line.merchantId}-${line.paymentMethod ?? 'top-up'}-${index}`}>
               <th scope="row">{line.merchantName || '—'}</th>
               <td>{line.paymentMethod ? formatPaymentMethod(line.paymentMethod) : '—'}</td>

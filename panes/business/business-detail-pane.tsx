@@ -4,22 +4,20 @@
 // other side saved; Discard changes reloads).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
-import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
 import { businessQueries, saveBusiness } from '../../src/api/configuration-queries.ts';
 import type { BusinessDetail, MerchantListItem } from '../../src/contract/configuration-schemas.ts';
 import { checkBusinessEdit, maxNameLength, maxUrlLength } from '../../src/contract/configurations.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
-import { type PaneProps, usePaneCapabilities, usePaneScope, useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
+import { type PaneProps, usePaneCapabilities, useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
-import { openBeside } from '../../src/state/workspace-store.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { CursorDataTable } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { TextField } from '../../src/ui/form-field.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { Tabs } from '../../src/ui/tabs.tsx';
 import { BeneficiariesTab } from './list-tabs.tsx';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import { useVersionedDraft, VersionedEditForm } from '../../src/ui/record-changed.tsx';
 import '../../src/ui/data-table/data-table.css';
 import '../../src/ui/form-field.css';
@@ -38,15 +36,12 @@ const draftOf = (detail: BusinessDetail): Draft => ({ businessName: detail.busin
 
 export function BusinessDetailPane({ params }: PaneProps) {
   const businessId = params.businessId ?? '';
-  const [, navigate] = useLocation();
-  const scope = usePaneScope();
   const queryClient = useQueryClient();
   const detail = useQuery(businessQueries.detail(businessId));
   const merchants = useQuery(businessQueries.merchants(businessId, { pagesize: '100' }));
   const ids = { title: useId(), merchants: useId(), activity: useId(), edit: useId() };
   const firstField = useRef<HTMLInputElement>(null);
   const editForm = useRef<HTMLFormElement>(null);
-  const rowCursor = useRef<RowCursorHandle>(null);
   // 0: the merchants and the recent activity; 1: the business's beneficiaries (their list screen, loaded on first open)
   const [tab, setTab] = useState(0);
   const editor = useVersionedDraft(detail.data, draftOf);
@@ -59,24 +54,14 @@ export function BusinessDetailPane({ params }: PaneProps) {
     requestAnimationFrame(() => firstField.current?.focus());
   };
   const rows = merchants.data?.results ?? [];
-  const openMerchant = (row: MerchantListItem | undefined, beside: boolean) => {
-    if (!row) return;
-    // In a partner's frame (/partners/{p}/business/{b}) the merchant opens in the same frame.
-    const path = params.partnerId
-      ? `/partners/${encodeURIComponent(params.partnerId)}/business/${encodeURIComponent(businessId)}/merchant/${encodeURIComponent(row.merchantId)}`
-      : `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(row.merchantId)}`;
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
+  // In a partner's frame (/partners/{p}/business/{b}) the merchant opens in the same frame.
+  const merchantCursor = useRowCursor(rows, (row) => (params.partnerId
+    ? `/partners/${encodeURIComponent(params.partnerId)}/business/${encodeURIComponent(businessId)}/merchant/${encodeURIComponent(row.merchantId)}`
+    : `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(row.merchantId)}`));
   usePaneCapabilities({
     ...(detail.data?.editable && !editing ? { edit: startEditing } : {}),
     ...(editing ? { save: () => editForm.current?.requestSubmit() } : {}),
-    ...(rows.length > 0 && !editing && tab === 0 ? {
-      [tableRowsCapability]: (argument?: number) => {
-        if (argument === rowRequests.open || argument === rowRequests.openBeside) openMerchant(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        else rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-      },
-    } : {}),
+    ...merchantCursor.rowHandlers(!editing && tab === 0),
   });
 
   const save = useMutation({
@@ -162,7 +147,7 @@ export function BusinessDetailPane({ params }: PaneProps) {
               ? <p>You cannot see the merchants of this business.</p>
               : (
                 <CursorDataTable
-                  cursorHandle={rowCursor}
+                  cursorHandle={merchantCursor.cursor}
                   resetKey={String(merchants.dataUpdatedAt)}
                   caption="Merchants"
                   columns={merchantColumns}
@@ -172,7 +157,7 @@ export function BusinessDetailPane({ params }: PaneProps) {
                   status={merchants.isError ? 'error' : merchants.isPending ? 'loading' : 'ready'}
                   emptyMessage="This business has no merchants."
                   errorMessage="The merchants could not be loaded."
-                  onOpen={(row, { beside }) => openMerchant(row, beside)}
+                  onOpen={(row, { beside }) => merchantCursor.openRow(row, beside)}
                   totalRows={merchants.data?.numberOfResults ?? 0}
                 />
               )}
@@ -183,6 +168,7 @@ export function BusinessDetailPane({ params }: PaneProps) {
             {business.recentActivity.length === 0 ? <p>No recent activity.</p> : (
               <ul className="record-list">
                 {business.recentActivity.map((item, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: activity items have no id and are only ever shown in the order the server gives
                   <li key={`${item.dateTimeUtc}-${index}`}>
                     <time dateTime={item.dateTimeUtc}>{formatDateTime(item.dateTimeUtc)}</time>
                     <span>{activityLabel(item.event)}{item.merchantId ? ` (merchant ${item.merchantId})` : ''}</span>

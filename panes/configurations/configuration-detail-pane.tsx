@@ -269,6 +269,7 @@ function PaymentMethodsPanel(props: { detail: ConfigurationDetail; canEdit: bool
           {props.detail.paymentMethods.map(({ paymentMethod, configuration }) => (
             <tr key={paymentMethod}>
               <th scope="row">{paymentMethodLabels[paymentMethod]}</th>
+              {/* biome-ignore lint/suspicious/noArrayIndexKey: the row's cells are fixed columns; the place is the column */}
               {methodRow(configuration).map((cell, index) => <td key={index}>{cell}</td>)}
               <td>{props.canEdit ? <button type="button" className="button" onClick={() => setOpened({ method: paymentMethod, version: props.detail.version })} aria-label={`Edit ${paymentMethodLabels[paymentMethod]}`}>Edit</button> : null}</td>
             </tr>
@@ -351,7 +352,7 @@ function HostedPagesPanel(props: { detail: ConfigurationDetail; canEdit: boolean
     if (props.newItemRequest === handled.current) return;
     handled.current = props.newItemRequest;
     if (props.canEdit && !create.isPending) create.mutate();
-  }, [props.newItemRequest]);
+  }, [props.newItemRequest, props.canEdit, create.isPending, create.mutate]);
   const remove = useMutation({
     mutationFn: (reference: string) => deleteHostedPage(props.businessId, props.merchantId, reference, detail.version),
     onSettled: async () => {

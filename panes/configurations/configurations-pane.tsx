@@ -1,7 +1,7 @@
 // The configurations of the applied merchant (table kit): Enter opens one, Shift+Enter beside, Shift+N starts the
 // 'New configuration' wizard (general → payment methods → switches → review; steps move up, down or to a step).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useLocation } from 'wouter';
 import { configurationQueries, createConfiguration } from '../../src/api/configuration-queries.ts';
 import type { ConfigurationListItem } from '../../src/contract/configuration-schemas.ts';
@@ -10,16 +10,15 @@ import {
   maxTradeNameLength, paymentMethodLabels, type ConfigurationSwitchName,
 } from '../../src/contract/configurations.ts';
 import { paymentMethods, type PaymentMethod } from '../../src/contract/enumerations.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
-import { type PaneProps, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
-import { openBeside } from '../../src/state/workspace-store.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { CursorDataTable } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn, DataTableSort } from '../../src/ui/data-table/data-table.tsx';
 import { CheckboxField, TextField } from '../../src/ui/form-field.tsx';
 import { Modal } from '../../src/ui/modal.tsx';
 import { moveWizardStep, useMerchantContext, type WizardMove } from './configuration-context.ts';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../../src/ui/form-field.css';
 import './configurations.css';
@@ -41,29 +40,17 @@ const emptyDraft = (): WizardDraft => ({ tradeName: '', description: '', payment
 export function ConfigurationsPane(_props: PaneProps) {
   const merchant = useMerchantContext();
   const [, navigate] = useLocation();
-  const scope = usePaneScope();
   const queryClient = useQueryClient();
   const [sort, setSort] = useState<DataTableSort>({ field: 'tradeName', descending: false });
   const query = { sort: `${sort.descending ? '-' : ''}${sort.field}`, pagesize: '100' };
   const list = useQuery({ ...configurationQueries.list(merchant?.businessId ?? '', merchant?.merchantId ?? '', query), enabled: merchant !== null });
-  const rowCursor = useRef<RowCursorHandle>(null);
   const [wizardOpen, setWizardOpen] = useState(false);
   const canCreate = merchant?.can('Mapi.Configurations.Update') ?? false;
   const rows = list.data?.results ?? [];
-  const open = (row: ConfigurationListItem | undefined, beside: boolean) => {
-    if (!row) return;
-    const path = `/configurations/${encodeURIComponent(row.configurationId)}`;
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
+  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => `/configurations/${encodeURIComponent(row.configurationId)}`);
   usePaneCapabilities({
     ...(canCreate && !wizardOpen ? { newItem: () => setWizardOpen(true) } : {}),
-    ...(rows.length > 0 && !wizardOpen ? {
-      [tableRowsCapability]: (argument?: number) => {
-        if (argument === rowRequests.open || argument === rowRequests.openBeside) open(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        else rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-      },
-    } : {}),
+    ...rowHandlers(!wizardOpen),
   });
 
   if (!merchant) {
@@ -83,7 +70,7 @@ export function ConfigurationsPane(_props: PaneProps) {
         </div>
       </header>
       <CursorDataTable
-        cursorHandle={rowCursor}
+        cursorHandle={cursor}
         resetKey={String(list.dataUpdatedAt)}
         caption="Configurations"
         columns={columns}
@@ -95,7 +82,7 @@ export function ConfigurationsPane(_props: PaneProps) {
         errorMessage="The configurations could not be loaded."
         sort={sort}
         onSortChange={setSort}
-        onOpen={(row, { beside }) => open(row, beside)}
+        onOpen={(row, { beside }) => openRow(row, beside)}
         totalRows={list.data?.numberOfResults ?? 0}
       />
       {wizardOpen ? (

@@ -185,6 +185,7 @@ export function HostedPageEditorPane({ params }: PaneProps) {
   };
 
   return (
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: kept as it was: a role that allows the name (a region) would add a landmark to what screen readers announce
     <div className="editor-pane" aria-labelledby={titleId}>
       <form className="editor-form" noValidate onSubmit={(event) => {
         event.preventDefault();

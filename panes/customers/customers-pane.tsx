@@ -10,16 +10,14 @@ import { showToast } from '../../src/state/toast-store.ts';
 import { useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
 import type { CustomerListItem } from '../../src/contract/customer-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDate } from '../../src/format/dates.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
-import { openBeside } from '../../src/state/workspace-store.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { createCustomer, customerQueries, type CustomerListScope } from './customer-queries.ts';
 import { customerBodyOf, customerDraftProblems, CustomerFormDialog, emptyCustomerDraft, type CustomerDraft } from './customer-form.tsx';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/form-field.css';
 import '../../src/ui/data-table/data-table.css';
 import '../watch-list/watch-list.css';
@@ -50,10 +48,8 @@ export function CustomersPane({ params, search }: PaneProps) {
   const searchTerm = (query.get('search') ?? '').slice(0, 100);
   const [draft, setDraft] = useState(searchTerm);
   const [, navigate] = useLocation();
-  const scope = usePaneScope();
   const list = useQuery(customerQueries.list(listScope, pageNumber, pageSize, searchTerm));
   const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
-  const rowCursor = useRef<RowCursorHandle>(null);
   const searchField = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
   const permissions = useQuery({ ...userQueries.permissions(`/user/businesses/${e(businessId)}/merchants/${e(merchantId)}/permissions`), enabled: !spansMerchants });
@@ -86,20 +82,9 @@ export function CustomersPane({ params, search }: PaneProps) {
     { id: 'city', header: 'City', cell: (row) => [row.city, row.countryIso3166Alpha2].filter(Boolean).join(', ') },
     { id: 'created', header: 'Customer since', cell: (row) => formatDate(row.createdUtc) },
   ];
-  const openRow = (row: CustomerListItem | undefined, beside: boolean) => {
-    if (!row) return;
-    const path = customerPath(row.businessId, row.merchantId, row.customerId);
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
-  const handlers: PaneRequestHandlers = { search: () => searchField.current?.focus() };
+  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => customerPath(row.businessId, row.merchantId, row.customerId));
+  const handlers: PaneRequestHandlers = { search: () => searchField.current?.focus(), ...rowHandlers(newCustomer === null) };
   if (canAdd && newCustomer === null) handlers.newItem = openForm;
-  if (rows.length > 0 && newCustomer === null) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside); return; }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
   usePaneCapabilities(handlers);
   return (
     <section className="risk-pane" aria-labelledby="customers-title">
@@ -112,15 +97,13 @@ export function CustomersPane({ params, search }: PaneProps) {
         <label>Search reference, name or email <input ref={searchField} type="search" value={draft} maxLength={100} onChange={(event) => setDraft(event.target.value)} /></label>
         <button type="submit" className="button">Search</button>
       </form>
-      <CursorDataTable cursorHandle={rowCursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Customers" columns={columns} rows={rows}
+      <OverviewTable cursorHandle={cursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Customers" noun="customers" columns={columns} rows={rows}
         rowKey={(row) => row.customerId} rowHeader="name"
         status={tableStatusOf(list)}
-        emptyMessage={searchTerm ? 'No customer matches this search.' : spansMerchants ? `No merchant of this ${listScope.level} has stored customers.` : 'This merchant has no stored customers.'} errorMessage="The customers could not be loaded."
-        onOpen={(row, { beside }) => openRow(row, beside)} firstRowNumber={(pageNumber - 1) * pageSize + 1} totalRows={list.data?.numberOfResults ?? 0} />
-      {list.data && list.data.numberOfResults > 0 ? (
-        <Pagination label="Customer pages" pageNumber={pageNumber} pageSize={pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={list.data.numberOfResults}
-          onPageChange={(next) => goTo({ pageNumber: next, pageSize, search: searchTerm })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, search: searchTerm })} />
-      ) : null}
+        emptyMessage={searchTerm ? 'No customer matches this search.' : spansMerchants ? `No merchant of this ${listScope.level} has stored customers.` : 'This merchant has no stored customers.'}
+        onOpen={(row, { beside }) => openRow(row, beside)}
+        view={{ pageNumber, pageSize }} total={list.data?.numberOfResults ?? 0} pageSizes={pageSizes} pagesLabel="Customer pages" pagerOnlyWithRows
+        onPageChange={(next) => goTo({ pageNumber: next, pageSize, search: searchTerm })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, search: searchTerm })} />
       <CustomerFormDialog open={newCustomer !== null} title="Add a customer" submitLabel="Add customer" draft={newCustomer ?? emptyCustomerDraft} onChange={setNewCustomer} tried={tried}
         busy={create.isPending} onCancel={() => setNewCustomer(null)}
         onSubmit={() => {

@@ -14,7 +14,7 @@ import { displayStatusLabel } from '../../src/contract/transactions.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
 import { openBeside } from '../../src/state/workspace-store.ts';
 import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
-import { type DataTableColumn, type DataTableSort } from '../../src/ui/data-table/data-table.tsx';
+import type { DataTableColumn, DataTableSort } from '../../src/ui/data-table/data-table.tsx';
 import { formatMeasure } from './dashboard-format.ts';
 // The table kit's look (its sortable headers, cells and rows): without it the headers were the browser's bare buttons.
 import '../../src/ui/data-table/data-table.css';

@@ -146,6 +146,7 @@ export function StatisticsChart({ data, label, onOpen }: { data: ChartData; labe
         role="group"
         aria-roledescription="chart"
         aria-label={`${label} Arrow keys move between the bars${onOpen ? '; Enter opens the transactions of a bar, Shift+Enter beside' : ''}.`}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the chart's keyboard way in (see above); it answers the arrow keys and Enter
         tabIndex={0}
         onKeyDown={onKeyDown}
         data-active-bar={active ?? undefined}

@@ -3,7 +3,7 @@
 // period's totals and the top decline reasons. The view lives in the pane's address (/dashboard?interval=…), so
 // the palette's dashboard commands, the back button and a shared link all show the same thing.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import {
@@ -79,11 +79,16 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
     enabled: terminalUser && appliedTerminal === null && merchantKey.businessId !== '' && merchantKey.merchantId !== '',
   });
   const landing = appliedTerminal ?? (terminalUser ? terminals.data?.[0] ?? null : null);
-  useEffect(() => {
+  const landingId = landing?.configurationId;
+  // Once per configuration to land on (the landing object itself is new on each render).
+  const land = useEffectEvent(() => {
     if (!landing) return;
     if (contextStore.applied.configuration?.id !== landing.configurationId) applyContext(withTerminalConfiguration(contextStore.applied, landing));
     navigate(terminalPath(landing.configurationId), { replace: true });
-  }, [landing?.configurationId]);
+  });
+  useEffect(() => {
+    if (landingId !== undefined) land();
+  }, [landingId]);
   // The address a custom interval without dates asked for them at and the user declined: do not ask again there.
   const [declinedAt, setDeclinedAt] = useState<string | null>(null);
   const [tableVisible, setTableVisible] = useState(false);

@@ -41,7 +41,7 @@ export function audienceSummary(viewRestriction: 'allUsers' | 'internalUsers', a
 }
 
 const keyOf = (candidate: Pick<Candidate, 'kind' | 'id'>) => `${candidate.kind}:${candidate.id}`;
-const describe = (candidate: Candidate) => (candidate.kind === 'partner' ? `Partner ${candidate.id}` : `Business ${candidate.id}${candidate.partnerName ? ` of ${candidate.partnerName}` : ''}`);
+const detailOf = (candidate: Candidate) => (candidate.kind === 'partner' ? `Partner ${candidate.id}` : `Business ${candidate.id}${candidate.partnerName ? ` of ${candidate.partnerName}` : ''}`);
 
 function useDebounced(value: string, delayMs: number): string {
   const [debounced, setDebounced] = useState(value);
@@ -161,11 +161,13 @@ export function AudiencePicker({ value, onChange, describedBy }: { value: Audien
         onKeyDown={onInputKey}
         onBlur={() => setOpen(false)}
       />
+      {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA combobox pattern's listbox, a list of options */}
       <ul id={ids.list} role="listbox" aria-label="Businesses and partners" className="audience-options" hidden={!expanded || options.length === 0}>
         {options.map((candidate, index) => (
+          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole lint/a11y/useFocusableInteractive: an option of the combobox's listbox: the focus stays in the field (aria-activedescendant)
           <li key={keyOf(candidate)} id={`${ids.list}-${index}`} role="option" aria-selected={index === activeIndex}
             className="audience-option" onMouseDown={(event) => { event.preventDefault(); add(candidate); }}>
-            <span className="audience-option-name">{candidate.name}</span> <span className="audience-option-detail">{describe(candidate)}</span>
+            <span className="audience-option-name">{candidate.name}</span> <span className="audience-option-detail">{detailOf(candidate)}</span>
           </li>
         ))}
       </ul>

@@ -86,6 +86,7 @@ export const contentText = (blocks: readonly NotificationBlock[]) => JSON.string
 export type EditorBlock = { kind: 'paragraph' | 'h1' | 'h2' | 'h3' | 'bullet' | 'number'; lines: NotificationInline[][] };
 
 export function editorBlocksOf(blocks: readonly NotificationBlock[]): EditorBlock[] {
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every case (TypeScript checks it with noImplicitReturns)
   return blocks.map((block): EditorBlock => {
     switch (block.type) {
       case 'paragraph': return { kind: 'paragraph', lines: [[{ text: block.text }]] };

@@ -141,6 +141,7 @@ function Toolbar({ onLinkProblem }: { onLinkProblem: (problem: string | null) =>
       {linkOpen ? (
         <div className="editor-link" role="group" aria-label="Link address">
           <label>Address of the selected text
+            {/* biome-ignore lint/a11y/noAutofocus: the link field opens on a key press asking for the address; it takes the keyboard */}
             <input type="url" value={url} autoFocus onChange={(event) => setUrl(event.target.value)}
               onKeyDown={(event) => {
                 if (event.key === 'Enter') { event.preventDefault(); applyLink(); }

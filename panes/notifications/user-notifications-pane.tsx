@@ -5,9 +5,8 @@
 // (the buttons say aria-disabled while busy rather than disabled, which would drop focus to the page's body). Authors (Portal.Notifications.Create) also
 // get the 'Written' view (?view=authored): every notification in any status, with its readers and an edit link.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef } from 'react';
+import { useCallback, useEffect, useId, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import type { UserNotificationSummary } from '../../src/contract/notification-schemas.ts';
 import { formatDate } from '../../src/format/dates.ts';
@@ -25,6 +24,7 @@ import { showToast } from '../../src/state/toast-store.ts';
 import { authoringQueries, markAllNotificationsRead, setNotificationRead } from './authoring-queries.ts';
 import { userNotificationQueries } from './notification-queries.ts';
 import { inboxFocus } from './inbox-focus.ts';
+import { linkCursor, useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import './notifications.css';
 
@@ -90,7 +90,7 @@ export function UserNotificationsPane({ search }: PaneProps) {
   const refreshAll = () => queryClient.invalidateQueries({ queryKey: notificationQueries.all });
   const markAll = useMutation({ mutationFn: markAllNotificationsRead, onSuccess: () => { void refreshAll(); showToast({ kind: 'success', message: 'All notifications are marked as read.' }); } });
   const tableRef = useRef<HTMLTableElement>(null);
-  const rowLink = (reference: string) => tableRef.current?.querySelector<HTMLAnchorElement>(`tbody a[data-reference="${CSS.escape(reference)}"]`) ?? null;
+  const rowLink = useCallback((reference: string) => tableRef.current?.querySelector<HTMLAnchorElement>(`tbody a[data-reference="${CSS.escape(reference)}"]`) ?? null, []);
   const markRead = useMutation({
     mutationFn: ({ reference, read }: { reference: string; read: boolean }) => setNotificationRead(reference, read),
     onSuccess: async (_answer, { reference, read }) => {
@@ -109,7 +109,6 @@ export function UserNotificationsPane({ search }: PaneProps) {
   const anyUnread = rows.some((row) => row.unread) || (status.data?.totalUnreadCount ?? 0) > 0;
 
   const goTo = (next: { pageNumber: number; pageSize: number }) => navigate(`/notifications?${authoredView ? 'view=authored&' : ''}pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
-  const rowLinks = () => [...(tableRef.current?.querySelectorAll<HTMLAnchorElement>('tbody a[href]') ?? [])];
 
   // Opening from the bell (focus on the bell or nowhere): focus the row last opened here, else the first row.
   const firstReference = rows[0]?.reference;
@@ -123,7 +122,7 @@ export function UserNotificationsPane({ search }: PaneProps) {
     const wanted = inboxFocus.reference ? rowLink(inboxFocus.reference) : null;
     inboxFocus.reference = null;
     (wanted ?? rowLink(firstReference))?.focus();
-  }, [authoredView, firstReference]);
+  }, [authoredView, firstReference, rowLink]);
 
   /** The row of the focused link or button, else the first. */
   const focusedRow = () => {
@@ -138,23 +137,12 @@ export function UserNotificationsPane({ search }: PaneProps) {
     else navigate(notificationPath(reference));
   };
 
-  const handlers: PaneRequestHandlers = {};
+  const { rowHandlers } = useRowCursor(rows, { open: (row, beside) => open(row.reference, beside) }, { position: linkCursor(tableRef) });
+  const handlers: PaneRequestHandlers = rowHandlers(!authoredView);
   if (rows.length > 0 && !authoredView) {
     handlers.toggleRead = () => {
       const row = focusedRow();
       if (row && !markRead.isPending) markRead.mutate({ reference: row.reference, read: row.unread });
-    };
-    handlers[tableRowsCapability] = (argument) => {
-      const links = rowLinks();
-      const current = links.findIndex((link) => link === document.activeElement);
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        const row = focusedRow() ?? rows[Math.max(current, 0)];
-        if (!row) return;
-        open(row.reference, argument === rowRequests.openBeside);
-        return;
-      }
-      const next = current < 0 ? 0 : Math.min(Math.max(current + (argument === rowRequests.previous ? -1 : 1), 0), links.length - 1);
-      links[next]?.focus();
     };
   }
   usePaneCapabilities(handlers);

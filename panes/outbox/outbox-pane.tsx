@@ -5,14 +5,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { outboundEmailStatuses, outboundEmailStatusLabels, type OutboundEmailStatusName, type OutboxMessageSummary } from '../../src/contract/outbox.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
-import { openBeside } from '../../src/state/workspace-store.ts';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { Pagination } from '../../src/ui/data-table/pagination.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { pageOf } from '../notifications/user-notifications-pane.tsx';
+import { linkCursor, useRowCursor } from '../overview/row-cursor.ts';
 import { outboxQueries } from './outbox-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../notifications/notifications.css';
@@ -26,6 +25,7 @@ export type OutboxView = { pageNumber: number; pageSize: number; status: Outboun
 const maxSearchLength = 100;
 
 /** The search as the server takes it: no control characters, trimmed, at most 100 characters ('' for none). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters typed or pasted into the search are what it removes
 const cleanSearch = (raw: string) => raw.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, maxSearchLength).trim();
 
 /**
@@ -45,7 +45,6 @@ export function outboxViewOf(search: string): OutboxView {
 export function OutboxPane({ search }: PaneProps) {
   const view = outboxViewOf(search);
   const [, navigate] = useLocation();
-  const scope = usePaneScope();
   const list = useQuery(outboxQueries.list(view.pageNumber, view.pageSize, view.status, view.search));
   const headingId = useId();
   const statusId = useId();
@@ -67,25 +66,8 @@ export function OutboxPane({ search }: PaneProps) {
     if (next.search) query.set('search', next.search);
     navigate(`/outbox?${query.toString()}`);
   };
-  const rowLinks = () => [...(tableRef.current?.querySelectorAll<HTMLAnchorElement>('tbody a[href]') ?? [])];
-
-  const handlers: PaneRequestHandlers = { search: () => searchField.current?.focus() };
-  if (rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      const links = rowLinks();
-      const current = links.findIndex((link) => link === document.activeElement);
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        const row = rows[Math.max(current, 0)];
-        if (!row) return;
-        if (argument === rowRequests.openBeside) openBeside(outboxMessagePath(row.id), scope ? { afterPaneId: scope.paneId } : {});
-        else navigate(outboxMessagePath(row.id));
-        return;
-      }
-      const next = current < 0 ? 0 : Math.min(Math.max(current + (argument === rowRequests.previous ? -1 : 1), 0), links.length - 1);
-      links[next]?.focus();
-    };
-  }
-  usePaneCapabilities(handlers);
+  const { rowHandlers } = useRowCursor(rows, (row) => outboxMessagePath(row.id), { position: linkCursor(tableRef) });
+  usePaneCapabilities({ search: () => searchField.current?.focus(), ...rowHandlers() });
 
   return (
     <section className="notifications-pane" aria-labelledby={headingId}>

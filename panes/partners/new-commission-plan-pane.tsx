@@ -36,7 +36,7 @@ export function NewCommissionPlanPane({ params }: PaneProps) {
   // Leave once the guard has been told the form holds nothing (navigating in onSuccess would ask first).
   useEffect(() => {
     if (next) navigate(next, { replace: true });
-  }, [next]);
+  }, [next, navigate]);
 
   const create = useMutation({
     mutationFn: (values: PlanDraft) => createCommissionPlan(partnerId, planEditOf(values)),

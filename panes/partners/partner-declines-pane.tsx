@@ -2,19 +2,18 @@
 // dashboard, and the businesses they come from. Enter on a business (Shift+Enter beside) opens its declined
 // transactions for the same period and currency in the partner's frame. The period lives in the address.
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
 import { addLocalDays, browserTimeZone, isLocalDate, localDateOf } from '../../src/contract/dashboard-intervals.ts';
 import type { PartnerDeclineBusiness } from '../../src/contract/partner-schemas.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatMinorUnits } from '../../src/format/money.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
-import { openBeside } from '../../src/state/workspace-store.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
+import { CursorDataTable } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { partnerBusinessPath, partnerPath, partnerQueries } from './partner-queries.ts';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../configurations/configurations.css';
 import './partners.css';
@@ -42,7 +41,6 @@ export function declinesViewOf(search: string, today: string): { startDate: stri
 export function PartnerDeclinesPane({ params, search }: PaneProps) {
   const partnerId = params.partnerId ?? '';
   const [, navigate] = useLocation();
-  const scope = usePaneScope();
   const today = localDateOf(Date.now(), browserTimeZone());
   const view = declinesViewOf(search, today);
   const partner = useQuery(partnerQueries.detail(partnerId));
@@ -51,32 +49,19 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
   const declines = useQuery({ ...partnerQueries.declines(partnerId, currency, view.startDate, view.endDate), enabled: partner.isSuccess });
   const [draft, setDraft] = useState({ startDate: view.startDate, endDate: view.endDate });
   const ids = { title: useId(), reasons: useId(), businesses: useId() };
-  const rowCursor = useRef<RowCursorHandle>(null);
   const rows = useMemo(() => declines.data?.businesses ?? [], [declines.data]);
 
   const goTo = (next: { startDate: string; endDate: string; currency: string }) => {
     navigate(`${partnerPath(partnerId)}/declines?${new URLSearchParams(next).toString()}`);
   };
-  const openBusiness = (row: PartnerDeclineBusiness | undefined, beside: boolean) => {
-    if (!row) return;
-    const path = declinedTransactionsPath(partnerId, row.businessId, currency, view.startDate, view.endDate);
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
+  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => declinedTransactionsPath(partnerId, row.businessId, currency, view.startDate, view.endDate));
   const columns: readonly DataTableColumn<PartnerDeclineBusiness>[] = [
     { id: 'businessName', header: 'Business', width: 'minmax(14rem, 2fr)', cell: (row) => <a className="data-table-link is-name" href={declinedTransactionsPath(partnerId, row.businessId, currency, view.startDate, view.endDate)}>{row.businessName}</a> },
     { id: 'count', header: 'Declines', width: '7rem', align: 'end', cell: (row) => row.totalCount.toLocaleString('en-GB') },
     { id: 'amount', header: 'Amount', width: '9rem', align: 'end', cell: (row) => formatMinorUnits(row.totalAmount, currency) },
     { id: 'topReason', header: 'Most frequent reason', width: 'minmax(12rem, 1.5fr)', cell: (row) => row.topReason ?? 'N/A' },
   ];
-  const handlers: PaneRequestHandlers = {};
-  if (rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) openBusiness(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-      else rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  usePaneCapabilities(rowHandlers());
 
   if (partner.isError) {
     const notFound = isApiError(partner.error) && partner.error.status === 404;
@@ -126,7 +111,7 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
       <section className="record-section" aria-labelledby={ids.businesses}>
         <h2 id={ids.businesses}>By business</h2>
         <CursorDataTable
-          cursorHandle={rowCursor}
+          cursorHandle={cursor}
           resetKey={`${search}|${declines.dataUpdatedAt}`}
           caption="Declines by business"
           columns={columns}
@@ -136,7 +121,7 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
           status={tableStatusOf(declines)}
           emptyMessage="No business had declines in this period."
           errorMessage="The declines could not be loaded."
-          onOpen={(row, { beside }) => openBusiness(row, beside)}
+          onOpen={(row, { beside }) => openRow(row, beside)}
           totalRows={rows.length}
         />
       </section>

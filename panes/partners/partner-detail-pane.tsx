@@ -2,8 +2,7 @@
 // dashboard's chart), its businesses (Enter opens one in the partner's frame, Shift+Enter beside), its commission
 // plans (with 'New commission plan' for those who may create one) and its users (each a link to the partner user routes). Declines and transactions are one link away.
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useRef, useState } from 'react';
-import { useLocation } from 'wouter';
+import { useId, useMemo, useState } from 'react';
 import { api } from '../../src/api/api-client.ts';
 import { isApiError } from '../../src/api/api-error.ts';
 import { userQueries } from '../../src/api/user-queries.ts';
@@ -11,16 +10,15 @@ import { validate } from '../../src/api/validate.ts';
 import type { BusinessListItem } from '../../src/contract/configuration-schemas.ts';
 import { browserTimeZone, localDateOf, periodContaining } from '../../src/contract/dashboard-intervals.ts';
 import type { CommissionPlanListItem } from '../../src/contract/partner-schemas.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDate } from '../../src/format/dates.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
-import { openBeside } from '../../src/state/workspace-store.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
+import { CursorDataTable } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { displayValue, formatMeasure } from '../dashboard/dashboard-format.ts';
 import { dashboardQueries } from '../dashboard/dashboard-queries.ts';
 import { type ChartData, StatisticsChart } from '../dashboard/statistics-pane.tsx';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import { commissionPlanPath, newCommissionPlanPath, partnerBusinessPath, partnerPath, partnerQueries } from './partner-queries.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../configurations/configurations.css';
@@ -99,30 +97,15 @@ function PartnerUsers({ partnerId }: { partnerId: string }) {
 
 export function PartnerDetailPane({ params }: PaneProps) {
   const partnerId = params.partnerId ?? '';
-  const [, navigate] = useLocation();
-  const scope = usePaneScope();
   const detail = useQuery(partnerQueries.detail(partnerId));
   const businesses = useQuery(partnerQueries.businesses(partnerId, { pagesize: '100' }));
   const permissions = useQuery(userQueries.permissions(`/user/partner/${encodeURIComponent(partnerId)}/permissions`));
   const granted = (name: string) => permissions.data?.includes(name) === true;
   const ids = { title: useId(), statistics: useId(), businesses: useId(), plans: useId(), users: useId() };
-  const rowCursor = useRef<RowCursorHandle>(null);
   const rows = useMemo(() => (businesses.isError ? [] : businesses.data?.results ?? []), [businesses.isError, businesses.data]);
 
-  const openBusiness = (row: BusinessListItem | undefined, beside: boolean) => {
-    if (!row) return;
-    const path = partnerBusinessPath(partnerId, row.businessId);
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
-  const handlers: PaneRequestHandlers = {};
-  if (rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) openBusiness(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-      else rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => partnerBusinessPath(partnerId, row.businessId));
+  usePaneCapabilities(rowHandlers());
 
   if (detail.isPending) return <div className="record-pane"><Skeleton lines={6} label="Loading the partner" /></div>;
   if (detail.isError) {
@@ -175,7 +158,7 @@ export function PartnerDetailPane({ params }: PaneProps) {
       <section className="record-section" aria-labelledby={ids.businesses}>
         <h2 id={ids.businesses}>Businesses</h2>
         <CursorDataTable
-          cursorHandle={rowCursor}
+          cursorHandle={cursor}
           resetKey={String(businesses.dataUpdatedAt)}
           caption="Businesses of the partner"
           columns={businessColumns(partnerId)}
@@ -185,7 +168,7 @@ export function PartnerDetailPane({ params }: PaneProps) {
           status={businesses.isError ? 'error' : businesses.isPending ? 'loading' : 'ready'}
           emptyMessage="This partner has no businesses."
           errorMessage="The businesses could not be loaded."
-          onOpen={(row, { beside }) => openBusiness(row, beside)}
+          onOpen={(row, { beside }) => openRow(row, beside)}
           totalRows={businesses.data?.numberOfResults ?? 0}
         />
       </section>

@@ -6,15 +6,13 @@ import { useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { PartnerListItem } from '../../src/contract/partner-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatDate } from '../../src/format/dates.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
-import { openBeside } from '../../src/state/workspace-store.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import type { DataTableColumn, DataTableSort } from '../../src/ui/data-table/data-table.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { partnerPath, partnerQueries } from './partner-queries.ts';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import './partners.css';
 
@@ -42,9 +40,7 @@ export function partnerViewOf(search: string): ListView {
 export function PartnersPane({ search }: PaneProps) {
   const view = partnerViewOf(search);
   const [, navigate] = useLocation();
-  const scope = usePaneScope();
   const [term, setTerm] = useState(view.name);
-  const rowCursor = useRef<RowCursorHandle>(null);
   const searchInput = useRef<HTMLInputElement>(null);
   const request = {
     pagenumber: String(view.pageNumber), pagesize: String(view.pageSize), sort: `${view.sort.descending ? '-' : ''}${view.sort.field}`,
@@ -62,19 +58,8 @@ export function PartnersPane({ search }: PaneProps) {
     const query = params.toString();
     navigate(`/partners${query ? `?${query}` : ''}`);
   };
-  const openRow = (row: PartnerListItem | undefined, beside: boolean) => {
-    if (!row) return;
-    if (beside) openBeside(partnerPath(row.partnerId), scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(partnerPath(row.partnerId));
-  };
-  const handlers: PaneRequestHandlers = { search: () => searchInput.current?.focus() };
-  if (rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-      else rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => partnerPath(row.partnerId));
+  usePaneCapabilities({ search: () => searchInput.current?.focus(), ...rowHandlers() });
 
   return (
     <section className="partners-pane" aria-labelledby="partners-title">
@@ -88,27 +73,27 @@ export function PartnersPane({ search }: PaneProps) {
           <button type="submit" className="button">Search</button>
         </form>
       </header>
-      <CursorDataTable
-        cursorHandle={rowCursor}
+      <OverviewTable
+        cursorHandle={cursor}
         resetKey={`${search}|${list.dataUpdatedAt}`}
         caption="Partners"
+        noun="partners"
+        emptyMessage={view.name ? `No partner's name contains '${view.name}'.` : 'There are no partners.'}
         columns={columns}
         rows={rows}
         rowKey={(row) => row.partnerId}
         rowHeader="name"
         status={tableStatusOf(list)}
-        emptyMessage={view.name ? `No partner's name contains '${view.name}'.` : 'There are no partners.'}
-        errorMessage="The partners could not be loaded."
-        sort={view.sort}
+        view={view}
+        total={list.data?.numberOfResults ?? 0}
+        pageSizes={pageSizes}
+        pagesLabel="Partner pages"
+        pagerOnlyWithRows
         onSortChange={(sort) => goTo({ ...view, sort, pageNumber: 1 })}
         onOpen={(row, { beside }) => openRow(row, beside)}
-        firstRowNumber={(view.pageNumber - 1) * view.pageSize + 1}
-        totalRows={list.data?.numberOfResults ?? 0}
+        onPageChange={(pageNumber) => goTo({ ...view, pageNumber })}
+        onPageSizeChange={(pageSize) => goTo({ ...view, pageSize, pageNumber: 1 })}
       />
-      {list.data && list.data.numberOfResults > 0 ? (
-        <Pagination label="Partner pages" pageNumber={view.pageNumber} pageSize={view.pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={list.data.numberOfResults}
-          onPageChange={(pageNumber) => goTo({ ...view, pageNumber })} onPageSizeChange={(pageSize) => goTo({ ...view, pageSize, pageNumber: 1 })} />
-      ) : null}
     </section>
   );
 }

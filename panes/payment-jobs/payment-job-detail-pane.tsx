@@ -21,7 +21,8 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { Tabs } from '../../src/ui/tabs.tsx';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { CancelJobDialog, CaptureDialog, MailPaymentLinkDialog, RefundDialog, VoidDialog } from './payment-action-dialogs.tsx';
-import { AddressBlock, dateTime, StatusChip, statusLabel } from './payment-job-format.tsx';
+import { formatShortDateTime } from '../../src/format/dates.ts';
+import { AddressBlock, StatusChip, statusLabel } from './payment-job-format.tsx';
 import { auditEventLabel, statusLabelOf } from '../../src/contract/payment-job-labels.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
 import { KindBadge } from '../transactions/transaction-columns.tsx';
@@ -114,8 +115,8 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
   const overview = (
     <dl className="detail-grid">
       {([
-        ['Order number', job.orderNumber], ['Created', dateTime(job.createDateTimeUtc)], ['Expires', job.expirationDateTimeUtc ? dateTime(job.expirationDateTimeUtc) : null],
-        ['Paid', job.paidDateTimeUtc ? dateTime(job.paidDateTimeUtc) : null], ['Amount', money(job.amount)], ['Payment method', job.paymentMethod ? formatPaymentMethod(job.paymentMethod) : null],
+        ['Order number', job.orderNumber], ['Created', formatShortDateTime(job.createDateTimeUtc)], ['Expires', job.expirationDateTimeUtc ? formatShortDateTime(job.expirationDateTimeUtc) : null],
+        ['Paid', job.paidDateTimeUtc ? formatShortDateTime(job.paidDateTimeUtc) : null], ['Amount', money(job.amount)], ['Payment method', job.paymentMethod ? formatPaymentMethod(job.paymentMethod) : null],
         ['Customer', job.customer], ['Email', job.emailAddress], ['Phone', job.phoneNumber], ['Merchant', `${job.merchantName} (${job.merchantId})`],
         ['Business', `${job.businessName} (${job.businessId})`], ['Configuration', job.configurationId],
       ] as [string, string | null][]).filter(([, value]) => value).map(([term, value]) => <div key={term}><dt>{term}</dt><dd>{value}</dd></div>)}
@@ -134,13 +135,14 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
           <dl className="detail-grid">
             {([['Amount', money(payment.amount)], ['Authorised', money(payment.authorised)], ['Captured', money(payment.captured)], ['Refunded', money(payment.refunded)],
               ['Charged back', payment.chargedBack > 0 ? money(-payment.chargedBack) : null], ['Refunds in progress', payment.refundPending > 0 ? money(payment.refundPending) : null], ['Still refundable', money(payment.refundable)],
-              ['Originating IP address', payment.originatingIpAddress], ['Decline reason', payment.declineReason], ['Created', dateTime(payment.createDateTimeUtc)]] as [string, string | null][])
+              ['Originating IP address', payment.originatingIpAddress], ['Decline reason', payment.declineReason], ['Created', formatShortDateTime(payment.createDateTimeUtc)]] as [string, string | null][])
               .filter(([, value]) => value).map(([term, value]) => <div key={term}><dt>{term}</dt><dd>{value}</dd></div>)}
           </dl>
           <h4>Steps</h4>
           <ol className="step-list">
             {payment.steps.map((step, index) => (
-              <li key={`${step.step}-${index}`}><time dateTime={step.dateTimeUtc}>{dateTime(step.dateTimeUtc)}</time><span>{statusLabel(step.step)}</span>
+              // biome-ignore lint/suspicious/noArrayIndexKey: a payment's steps have no id and show only in the server's order (a step may recur)
+              <li key={`${step.step}-${index}`}><time dateTime={step.dateTimeUtc}>{formatShortDateTime(step.dateTimeUtc)}</time><span>{statusLabel(step.step)}</span>
                 {step.amount !== null && step.amount !== undefined ? <span>{money(step.amount)}</span> : null}{step.detail ? <span>{step.detail}</span> : null}</li>
             ))}
           </ol>
@@ -149,7 +151,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
               <thead><tr><th scope="col">Capture</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Status</th></tr></thead>
               <tbody>{payment.captures.map((capture) => (
                 <tr key={capture.captureId}><th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(capture.captureId)}`}>{capture.captureId}</a></th>
-                  <td>{dateTime(capture.createDateTimeUtc)}</td><td className="end">{money(capture.amount)}</td><td><StatusChip kind="capture" status={capture.status} /></td></tr>
+                  <td>{formatShortDateTime(capture.createDateTimeUtc)}</td><td className="end">{money(capture.amount)}</td><td><StatusChip kind="capture" status={capture.status} /></td></tr>
               ))}</tbody>
             </table>
           ) : null}
@@ -158,7 +160,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
               <thead><tr><th scope="col">Chargeback</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Reason</th><th scope="col">Status</th></tr></thead>
               <tbody>{paymentChargebacks(payment.paymentId).map((chargeback) => (
                 <tr key={chargeback.reversalId}><th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(chargeback.reversalId)}`}>{chargeback.reversalId}</a> <KindBadge kind="chargeback" /></th>
-                  <td>{dateTime(chargeback.dateTimeUtc)}</td><td className="end amount-negative">{money(chargeback.amount)}</td><td>{chargeback.reason}</td><td><StatusChip kind="chargeback" status={chargeback.status} /></td></tr>
+                  <td>{formatShortDateTime(chargeback.dateTimeUtc)}</td><td className="end amount-negative">{money(chargeback.amount)}</td><td>{chargeback.reason}</td><td><StatusChip kind="chargeback" status={chargeback.status} /></td></tr>
               ))}</tbody>
             </table>
           ) : null}
@@ -168,9 +170,9 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
               <tbody>{payment.refunds.map((refund) => (
                 <tr key={refund.refundId}>
                   <th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(refund.refundId)}`}>{refund.refundId}</a></th>
-                  <td>{dateTime(refund.createDateTimeUtc)}</td><td className="end">{money(refund.amount)}</td>
+                  <td>{formatShortDateTime(refund.createDateTimeUtc)}</td><td className="end">{money(refund.amount)}</td>
                   <td>{refundReasonLabels[refund.reason as RefundReason] ?? refund.reason}{refund.note ? ` · ${refund.note}` : ''}</td>
-                  <td><StatusChip kind="refund" status={refund.status} /> <span className="field-hint">{refund.steps.map((step) => `${statusLabelOf('refund', step.step)} ${dateTime(step.dateTimeUtc)}`).join(' → ')}</span></td>
+                  <td><StatusChip kind="refund" status={refund.status} /> <span className="field-hint">{refund.steps.map((step) => `${statusLabelOf('refund', step.step)} ${formatShortDateTime(step.dateTimeUtc)}`).join(' → ')}</span></td>
                   <td>{refund.cancellable && permissions.includes('Portal.Payments.Refund') ? (
                     <button type="button" className="button" onClick={() => {
                       void sendPaymentAction(contextPrefix, reference, { kind: 'cancelRefund', paymentId: payment.paymentId, refundId: refund.refundId, body: { version: job.version } }, newIdempotencyKey())
@@ -197,6 +199,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
       <table className="detail-table"><caption className="visually-hidden">Order lines</caption>
         <thead><tr><th scope="col">Description</th><th scope="col">Type</th><th scope="col" className="end">Quantity</th><th scope="col" className="end">Unit excl. VAT</th><th scope="col" className="end">Unit incl. VAT</th><th scope="col" className="end">VAT rate</th><th scope="col" className="end">VAT</th><th scope="col" className="end">Total incl. VAT</th></tr></thead>
         <tbody>{job.order.orderLines.map((line, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: order lines have no id; a line's place in the order is its identity
           <tr key={`${line.description}-${index}`}><th scope="row">{line.description}</th><td>{line.type}</td><td className="end">{line.quantity}</td><td className="end">{money(line.unitPriceExclVat)}</td>
             <td className="end">{money(line.unitPriceInclVat)}</td><td className="end">{line.vatPercentage}%</td><td className="end">{money(line.totalVat)}</td><td className="end">{money(line.totalInclVat)}</td></tr>
         ))}</tbody>
@@ -217,7 +220,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
       {job.invoices.length === 0 ? <p>No invoices.</p> : (
         <table className="detail-table"><caption className="visually-hidden">Invoices</caption>
           <thead><tr><th scope="col">Invoice</th><th scope="col">Issued</th><th scope="col">Due</th><th scope="col" className="end">Amount</th><th scope="col">Status</th></tr></thead>
-          <tbody>{job.invoices.map((invoice) => <tr key={invoice.invoiceNumber}><th scope="row">{invoice.invoiceNumber}</th><td>{dateTime(invoice.issueDateTimeUtc)}</td><td>{dateTime(invoice.dueDateTimeUtc)}</td><td className="end">{money(invoice.amount)}</td><td><StatusChip kind="invoice" status={invoice.status} /></td></tr>)}</tbody>
+          <tbody>{job.invoices.map((invoice) => <tr key={invoice.invoiceNumber}><th scope="row">{invoice.invoiceNumber}</th><td>{formatShortDateTime(invoice.issueDateTimeUtc)}</td><td>{formatShortDateTime(invoice.dueDateTimeUtc)}</td><td className="end">{money(invoice.amount)}</td><td><StatusChip kind="invoice" status={invoice.status} /></td></tr>)}</tbody>
         </table>
       )}
       <h2>Reversals</h2>
@@ -226,7 +229,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
           <thead><tr><th scope="col">Reversal</th><th scope="col">Payment</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Reason</th><th scope="col">Status</th></tr></thead>
           <tbody>{job.reversals.map((reversal) => (
             <tr key={reversal.reversalId}><th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(reversal.reversalId)}`}>{reversal.reversalId}</a> <KindBadge kind="chargeback" /></th>
-              <td>{reversal.paymentId}</td><td>{dateTime(reversal.dateTimeUtc)}</td><td className="end amount-negative">{money(reversal.amount)}</td><td>{reversal.reason}</td><td><StatusChip kind="chargeback" status={reversal.status} /></td></tr>
+              <td>{reversal.paymentId}</td><td>{formatShortDateTime(reversal.dateTimeUtc)}</td><td className="end amount-negative">{money(reversal.amount)}</td><td>{reversal.reason}</td><td><StatusChip kind="chargeback" status={reversal.status} /></td></tr>
           ))}</tbody>
         </table>
       )}
@@ -235,12 +238,12 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
 
   const split = job.splitOutpayment ? (
     <div className="detail-section">
-      <p>Split created {dateTime(job.splitOutpayment.createDateTimeUtc)}.</p>
+      <p>Split created {formatShortDateTime(job.splitOutpayment.createDateTimeUtc)}.</p>
       <table className="detail-table"><caption className="visually-hidden">Outpayments</caption>
         <thead><tr><th scope="col">Beneficiary</th><th scope="col">Customer ID</th><th scope="col">IBAN</th><th scope="col">BIC</th><th scope="col" className="end">Amount</th><th scope="col">Scheduled</th><th scope="col">Paid out</th></tr></thead>
         <tbody>{job.splitOutpayment.outpayments.map((outpayment) => (
           <tr key={`${outpayment.beneficiary.iban}-${outpayment.amount}`}><th scope="row">{outpayment.beneficiary.nameOnBankAccount}</th><td>{outpayment.beneficiary.customerId}</td><td>{outpayment.beneficiary.iban}</td><td>{outpayment.beneficiary.bic}</td>
-            <td className="end">{money(outpayment.amount)}</td><td>{dateTime(outpayment.scheduledDateTimeUtc)}</td><td>{outpayment.outPaidDateTimeUtc ? dateTime(outpayment.outPaidDateTimeUtc) : 'Not yet'}</td></tr>
+            <td className="end">{money(outpayment.amount)}</td><td>{formatShortDateTime(outpayment.scheduledDateTimeUtc)}</td><td>{outpayment.outPaidDateTimeUtc ? formatShortDateTime(outpayment.outPaidDateTimeUtc) : 'Not yet'}</td></tr>
         ))}</tbody>
       </table>
     </div>
@@ -250,7 +253,7 @@ export function PaymentJobDetailPane({ params }: PaneProps) {
     <table className="detail-table"><caption className="visually-hidden">Activity</caption>
       <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">User</th><th scope="col">Details</th></tr></thead>
       <tbody>{activity.data.data.map((event) => (
-        <tr key={event.id}><td>{dateTime(event.dateTimeUtc)}</td><th scope="row">{auditEventLabel(event.event, event.metaData)}</th><td>{event.userEmail ?? event.userId}</td>
+        <tr key={event.id}><td>{formatShortDateTime(event.dateTimeUtc)}</td><th scope="row">{auditEventLabel(event.event, event.metaData)}</th><td>{event.userEmail ?? event.userId}</td>
           <td>{[event.metaData.amount !== undefined ? formatMoney(Number(event.metaData.amount), String(event.metaData.currency ?? job.currency)) : null,
             typeof event.metaData.reason === 'string' ? (refundReasonLabels[event.metaData.reason as RefundReason] ?? event.metaData.reason) : null,
             typeof event.metaData.message === 'string' ? event.metaData.message : null].filter(Boolean).join(' · ')}</td></tr>

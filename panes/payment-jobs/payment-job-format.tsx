@@ -1,6 +1,5 @@
 // Shared bits of the payment job screens: status chips, step names, addresses by the spec's rules.
 import { statusLabelOf, type StatusKind } from '../../src/contract/payment-job-labels.ts';
-import { formatShortDate, formatTime } from '../../src/format/dates.ts';
 
 export function statusTone(status: string): 'success' | 'danger' | 'warning' | 'info' | 'neutral' {
   if (['paid', 'captured', 'completed', 'commissioned', 'verified', 'authorised'].includes(status)) return 'success';
@@ -18,8 +17,6 @@ export function StatusChip({ status, kind = 'payment' }: { status: string; kind?
 
 /** A step of a payment's life, in words. */
 export const statusLabel = (step: string) => statusLabelOf('step', step);
-
-export const dateTime = (iso: string) => `${formatShortDate(iso)}, ${formatTime(iso)}`;
 
 const addressOrder = [['title', 'firstName', 'middleName', 'lastName'], ['organisation', 'department'], ['addressLine1'], ['addressLine2'], ['zipCode', 'city'], ['stateProvince'], ['countryIso3166Alpha2']] as const;
 

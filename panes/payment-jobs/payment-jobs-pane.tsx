@@ -4,38 +4,29 @@
 // sorting, a search that finds a job by reference, order number or customer email, filters for date,
 // status and payment method, filter presets and a column chooser remembered per user. The table state lives in the
 // pane's URL, so a link reproduces the view.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { useLocation } from 'wouter';
-import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
-import {
-  calendarDate, changeListState, columnChoice, columnChoiceOf, columnsSettingKey, compactFilters, datePresetIds, filterPresetsOf, filterPresetsSettingKey,
-  presetNameProblem, removePreset, savePreset, datePresetLabels, datePresetRange, decodeAnyOf, decodeDateRange, encodeAnyOf,
-  encodeDateRange, type ListState, listStateFromParams, listStateToParams, pickerBounds, weekStartsOn,
-} from '../../src/contract/filters.ts';
-import { pageSizes } from '../../src/contract/list-query.ts';
+import { decodeAnyOf, decodeDateRange, encodeAnyOf, encodeDateRange } from '../../src/contract/filters.ts';
 import { paymentJobListSpec, paymentJobTabs, type PaymentJobTab } from '../../src/contract/payment-jobs.ts';
 import type { PaymentJobListItem } from '../../src/contract/payment-job-schemas.ts';
 import { paymentJobTabLabels, paymentStatusOptions } from '../../src/contract/payment-job-labels.ts';
 import { configurationQueries } from '../../src/api/configuration-queries.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatMoney } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { openBeside } from '../../src/state/workspace-store.ts';
 import { ColumnChooser } from '../../src/ui/data-table/column-chooser.tsx';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
-import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { ChoiceFilter, DateRangeButton, SearchField } from '../../src/ui/data-table/filter-fields.tsx';
-import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
+import { useDebouncedApply, useFilterDraft } from '../../src/ui/data-table/filter-draft.ts';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
-import { dateTime, StatusChip } from './payment-job-format.tsx';
+import { formatShortDateTime } from '../../src/format/dates.ts';
+import { StatusChip } from './payment-job-format.tsx';
 import { bulkActionIndex, type BulkAction, type BulkJob } from '../../src/contract/bulk-jobs.ts';
 import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
 import { ExportDialog } from '../../src/ui/data-table/export-dialog.tsx';
@@ -43,12 +34,14 @@ import { SelectionBar, selectionText } from '../../src/ui/data-table/selection-b
 import { emptySelection, hasSelection, pickedRows, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
 import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
 import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
+import { OverviewDatePicker } from '../overview/overview-dates.tsx';
+import { SettingFilterPresets } from '../overview/setting-presets.tsx';
+import { useOverviewState } from '../overview/use-overview-state.ts';
 import { paymentJobQueries } from './payment-job-queries.ts';
-import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import '../../src/ui/data-table/data-table.css';
+import '../../src/ui/data-table/overview.css';
 import './payment-jobs.css';
 
-const searchDebounceMs = 400;
 // The filter says what the chips say: one label per status (src/contract/payment-job-labels.ts).
 const statusOptions = paymentStatusOptions;
 const methodOptions = paymentMethods.map((value) => ({ value, label: formatPaymentMethod(value) }));
@@ -70,7 +63,7 @@ export const paymentJobPath = (row: Pick<PaymentJobListItem, 'configurationId' |
   `/configurations/${encodeURIComponent(row.configurationId)}/payments/${encodeURIComponent(row.reference)}`;
 
 export const paymentJobColumnsList: readonly DataTableColumn<PaymentJobListItem>[] = [
-  { id: 'createDateTimeUtc', header: 'Created', sortField: 'createDateTimeUtc', width: 'minmax(10.5rem, 1fr)', cell: (row) => <time dateTime={row.createDateTimeUtc}>{dateTime(row.createDateTimeUtc)}</time> },
+  { id: 'createDateTimeUtc', header: 'Created', sortField: 'createDateTimeUtc', width: 'minmax(10.5rem, 1fr)', cell: (row) => <time dateTime={row.createDateTimeUtc}>{formatShortDateTime(row.createDateTimeUtc)}</time> },
   { id: 'reference', header: 'Reference', sortField: 'reference', width: 'minmax(9rem, 1fr)', cell: (row) => <a className="data-table-link" href={paymentJobPath(row)} tabIndex={-1}>{row.reference}</a> },
   { id: 'orderNumber', header: 'Order number', sortField: 'orderNumber', width: 'minmax(8rem, 1fr)', cell: (row) => row.orderNumber },
   { id: 'customer', header: 'Customer', width: 'minmax(9rem, 1.2fr)', cell: (row) => row.customer ?? '—' },
@@ -79,95 +72,59 @@ export const paymentJobColumnsList: readonly DataTableColumn<PaymentJobListItem>
   { id: 'status', header: 'Status', sortField: 'status', width: '7.5rem', cell: (row) => <StatusChip status={row.status} /> },
   { id: 'paymentMethod', header: 'Payment method', width: 'minmax(8rem, 1fr)', cell: (row) => (row.paymentMethod ? formatPaymentMethod(row.paymentMethod) : '—') },
   { id: 'merchant', header: 'Merchant', width: 'minmax(9rem, 1fr)', cell: (row) => row.merchantName },
-  { id: 'paidDateTimeUtc', header: 'Paid', width: 'minmax(10.5rem, 1fr)', cell: (row) => (row.paidDateTimeUtc ? dateTime(row.paidDateTimeUtc) : '—') },
-  { id: 'expirationDateTimeUtc', header: 'Expires', width: 'minmax(10.5rem, 1fr)', cell: (row) => (row.expirationDateTimeUtc ? dateTime(row.expirationDateTimeUtc) : '—') },
+  { id: 'paidDateTimeUtc', header: 'Paid', width: 'minmax(10.5rem, 1fr)', cell: (row) => (row.paidDateTimeUtc ? formatShortDateTime(row.paidDateTimeUtc) : '—') },
+  { id: 'expirationDateTimeUtc', header: 'Expires', width: 'minmax(10.5rem, 1fr)', cell: (row) => (row.expirationDateTimeUtc ? formatShortDateTime(row.expirationDateTimeUtc) : '—') },
   { id: 'configurationId', header: 'Configuration', width: '9rem', cell: (row) => row.configurationId },
 ];
 const columnIds = paymentJobColumnsList.map((column) => column.id);
 const defaultVisibleColumns = columnIds.slice(0, 9);
 /** The page name of user settings: paymentJobsFilterPresets, paymentJobsColumns. */
 export const paymentJobsPage = 'paymentJobs';
-const newIdentifier = () => globalThis.crypto?.randomUUID?.() ?? `preset-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 export function PaymentJobsPane({ params, search }: PaneProps) {
-  const [location, navigate] = useLocation();
   const scope = usePaneScope();
   const { applied } = useSnapshot(contextStore);
   const contextPrefix = contextPath(applied as ContextSelections) ?? '';
   // On a configuration's Payments tab the route's configuration always filters the list; on the context's overview
   // the configuration is a filter like the others.
   const lockedConfiguration = params.configurationId ?? null;
-  const state = useMemo(() => listStateFromParams(Object.fromEntries(new URLSearchParams(search)), paymentJobListSpec), [search]);
-  const today = calendarDate(new Date());
-  const setState = (next: ListState, options: { replace?: boolean } = {}) => {
-    const query = new URLSearchParams(listStateToParams(next, paymentJobListSpec)).toString();
-    navigate(`${location}${query ? `?${query}` : ''}`, options.replace ? { replace: true } : undefined);
-  };
-  const applyFilters = (patch: Record<string, string | undefined>, options: { replace?: boolean } = {}) =>
-    setState(changeListState(state, { filters: compactFilters({ ...state.filters, ...patch }) }), options);
-
-  const requestState = lockedConfiguration === null ? state : { ...state, filters: { ...state.filters, configurationid: `[eq]${lockedConfiguration}` } };
-  const list = useQuery({ ...paymentJobQueries.list(contextPrefix, requestState), enabled: contextPrefix !== '' && lockedConfiguration !== '' });
+  const requestStateOf = <T extends { filters: Record<string, string> }>(listState: T): T =>
+    lockedConfiguration === null ? listState : { ...listState, filters: { ...listState.filters, configurationid: `[eq]${lockedConfiguration}` } };
+  const overview = useOverviewState({
+    search,
+    listSpec: paymentJobListSpec,
+    query: (listState) => ({ ...paymentJobQueries.list(contextPrefix, requestStateOf(listState)), enabled: contextPrefix !== '' && lockedConfiguration !== '' }),
+    rowPath: paymentJobPath,
+    columns: paymentJobColumnsList,
+    columnChoice: { page: paymentJobsPage, defaultVisible: defaultVisibleColumns },
+    selectionScope: contextPrefix,
+  });
+  const { state, applyFilters, rows, total, totalIsEstimate, selection, setSelection, shownColumns } = overview;
+  const requestState = requestStateOf(state);
   const activeTab: PaymentJobTab | 'all' = (decodeAnyOf(state.filters.tab, paymentJobTabs)[0] as PaymentJobTab | undefined) ?? 'all';
   const showTab = (tab: PaymentJobTab | 'all') => applyFilters({ tab: tab === 'all' ? undefined : `[eq]${tab}` });
   // The configurations to filter by: a merchant's own list; with a business or partner, the ID is typed.
   const merchantIds = applied.business?.id && applied.merchant?.id ? { businessId: applied.business.id, merchantId: applied.merchant.id } : null;
   const configurations = useQuery({ ...configurationQueries.list(merchantIds?.businessId ?? '', merchantIds?.merchantId ?? '', { pagesize: '100' }), enabled: lockedConfiguration === null && merchantIds !== null });
   const configurationFilter = (state.filters.configurationid ?? '').replace(/^\[eq\]/, '');
-  const [configurationDraft, setConfigurationDraft] = useState(configurationFilter);
-  useEffect(() => setConfigurationDraft(configurationFilter), [configurationFilter]);
-  const rows = list.isError ? [] : list.data?.results ?? [];
-  const total = list.isError ? 0 : list.data?.numberOfResults ?? 0;
-  // Above 10,000 matching jobs the total is the planner's estimate ('about N'), as in the transactions overview.
-  const totalIsEstimate = !list.isError && (list.data?.numberOfResultsIsEstimate ?? false);
+  const [configurationDraft, setConfigurationDraft] = useFilterDraft(configurationFilter, (applied) => applied, () => false);
 
-  const [searchDraft, setSearchDraft] = useState(() => searchOf(state.filters));
-  const applied_ = searchOf(state.filters);
-  useEffect(() => { if (searchDraft.trim().toUpperCase() !== applied_.toUpperCase()) setSearchDraft(applied_); }, [applied_]);
-  useEffect(() => {
-    if (searchDraft.trim().toUpperCase() === applied_.toUpperCase()) return undefined;
-    const timer = setTimeout(() => applyFilters(searchFilters(searchDraft), { replace: true }), searchDebounceMs);
-    return () => clearTimeout(timer);
-  });
+  const appliedSearch = searchOf(state.filters);
+  const sameSearch = (draft: string, applied: string) => draft.trim().toUpperCase() === applied.toUpperCase();
+  const [searchDraft, setSearchDraft] = useFilterDraft(appliedSearch, (applied) => applied, sameSearch);
+  useDebouncedApply(searchDraft.trim().toUpperCase(), appliedSearch.toUpperCase(), () => applyFilters(searchFilters(searchDraft), { replace: true }));
   const submit = (event: FormEvent) => { event.preventDefault(); applyFilters(searchFilters(searchDraft)); };
 
-  // Columns and presets, remembered per user.
-  const queryClient = useQueryClient();
-  const columnsKey = columnsSettingKey(paymentJobsPage);
-  const columnSetting = useQuery(userSettingQueries.detail(columnsKey));
-  const { order, visible } = columnChoiceOf(columnSetting.data, columnIds, defaultVisibleColumns);
-  const shownColumns = order.filter((id) => visible.includes(id)).map((id) => paymentJobColumnsList.find((column) => column.id === id))
-    .filter((column): column is (typeof paymentJobColumnsList)[number] => column !== undefined);
-  const saveColumns = (nextOrder: readonly string[], nextVisible: readonly string[]) => {
-    const value = columnChoice(nextOrder, nextVisible);
-    queryClient.setQueryData(userSettingQueries.detail(columnsKey).queryKey, value);
-    void saveUserSetting(columnsKey, value).catch(() => queryClient.invalidateQueries({ queryKey: userSettingQueries.detail(columnsKey).queryKey }));
-  };
-  const presetsKey = filterPresetsSettingKey(paymentJobsPage);
-  const presetSetting = useQuery(userSettingQueries.detail(presetsKey));
-  const presets = filterPresetsOf(presetSetting.data);
-  const storePresets = useMutation({
-    mutationFn: (next: ReturnType<typeof filterPresetsOf>) => saveUserSetting(presetsKey, next),
-    onSuccess: (_result, next) => queryClient.setQueryData(userSettingQueries.detail(presetsKey).queryKey, next),
-  });
-  const [columnsOpen, setColumnsOpen] = useState(false);
   const [dateOpen, setDateOpen] = useState(false);
   const [filtersOpen, setFiltersOpen] = useState(Boolean(state.filters.status || state.filters.paymentmethod || (lockedConfiguration === null && state.filters.configurationid)));
-  const searchInput = useRef<HTMLInputElement>(null);
-  const filterPanel = useRef<HTMLDivElement>(null);
   // Shift+F shows the filters and the first one takes the keyboard, once the panel is there.
   const [filterFocusRequest, setFilterFocusRequest] = useState(0);
   useEffect(() => {
-    if (filterFocusRequest > 0) filterPanel.current?.querySelector<HTMLElement>('button, input, select')?.focus();
-  }, [filterFocusRequest]);
-  const rowCursor = useRef<RowCursorHandle>(null);
+    if (filterFocusRequest > 0) overview.filterPanel.current?.querySelector<HTMLElement>('button, input, select')?.focus();
+  }, [filterFocusRequest, overview.filterPanel]);
 
-  // Selection: a description over the filters, kept across pages and sorts, cleared when the filters change.
   const { permissions: permissionsByScope } = useSnapshot(sessionStore);
   const permissions = permissionsByScope[permissionScope(applied as ContextSelections).key] ?? [];
-  const [selection, setSelection] = useState<RowSelection>(emptySelection);
-  const filterKey = JSON.stringify(requestState.filters);
-  useEffect(() => setSelection(emptySelection), [filterKey, contextPrefix]);
   const [bulkOpen, setBulkOpen] = useState<BulkAction | null>(null);
   const offered = (action: BulkAction) => action === 'export' ? permissions.includes('Portal.Reports.Create')
     : action === 'cancel' ? permissions.includes('Portal.PaymentJobs.Cancel') : action === 'resend-links' ? permissions.includes('Portal.PaymentJobs.MailPaymentLink') : false;
@@ -187,37 +144,23 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   };
   const [exportKey, setExportKey] = useState('');
   const [exportSelection, setExportSelection] = useState<RowSelection | null>(null);
-  const openRow = (row: PaymentJobListItem | undefined, beside: boolean) => {
-    if (!row) return;
-    const path = paymentJobPath(row);
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
   const handlers: PaneRequestHandlers = {
-    search: () => searchInput.current?.focus(),
+    search: () => overview.searchInput.current?.focus(),
     statusTab: (index) => showTab(index === undefined || index <= 0 ? 'all' : paymentJobTabs[index - 1] ?? 'all'),
     filters: () => {
       setFiltersOpen(true);
       setFilterFocusRequest((request) => request + 1);
     },
     date: () => setDateOpen(true),
-    columns: () => setColumnsOpen(true),
-    selectRow: (argument) => rowCursor.current?.toggle(argument === 1),
-    selectAllMatching: () => setSelection(selectAllMatching()),
-    clearSelection: () => setSelection(emptySelection),
+    columns: () => overview.setColumnsOpen(true),
+    ...overview.selectionHandlers,
     bulkAction: (argument) => {
       const action = (Object.entries(bulkActionIndex).find(([, index]) => index === argument)?.[0] ?? null) as BulkAction | null;
       if (action && offered(action) && (action === 'export' || hasSelection(selection))) openBulk(action);
     },
   };
   if (offered('export')) handlers.export = () => openBulk('export');
-  if (!dateOpen && !columnsOpen && rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside); return; }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  usePaneCapabilities({ ...handlers, ...overview.rowHandlers(!dateOpen && !overview.columnsOpen) });
   function openBulk(action: BulkAction) {
     if (action === 'export') {
       // Rows picked: the export holds those, and says so.
@@ -230,35 +173,16 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const countText = selectionText(selection, total);
 
   const range = decodeDateRange(state.filters.createdatetimeutc);
-  const { min, max } = pickerBounds(today);
   const title = lockedConfiguration === null ? 'Payment jobs' : 'Payments';
-  if (contextPrefix === '') return <div className="payment-jobs-pane"><h1>{title}</h1><p role="alert">Choose a business, merchant or partner first.</p></div>;
+  if (contextPrefix === '') return <div className="overview-pane"><h1>{title}</h1><p role="alert">Choose a business, merchant or partner first.</p></div>;
 
   return (
-    <div className="payment-jobs-pane">
-      <header className="payment-jobs-header">
+    <div className="overview-pane">
+      <header className="overview-header">
         <h1>{title}{lockedConfiguration !== null ? <span className="field-hint"> of configuration {lockedConfiguration}</span> : null}</h1>
         <div className="payment-jobs-tools">
-          <FilterPresets
-            presets={presets}
-            saveBlockedBy={undefined}
-            nameProblem={presetNameProblem}
-            onApply={(identifier) => {
-              const preset = presets.find((candidate) => candidate.identifier === identifier);
-              if (!preset) return;
-              setState(changeListState(state, { filters: preset.filters }));
-              showToast({ kind: 'success', message: `Filter preset '${preset.name}' applied.` });
-            }}
-            onRemove={(identifier) => {
-              const preset = presets.find((candidate) => candidate.identifier === identifier);
-              storePresets.mutate(removePreset(presets, identifier), { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset?.name ?? ''}' removed.` }) });
-            }}
-            onSave={(name) => {
-              const { presets: next, preset } = savePreset(presets, { name, filters: state.filters }, newIdentifier());
-              storePresets.mutate(next, { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset.name}' saved.` }) });
-            }}
-          />
-          <button type="button" className="button" onClick={() => setColumnsOpen(true)}>Columns</button>
+          <SettingFilterPresets page={paymentJobsPage} filters={state.filters} onApply={overview.showFilters} />
+          <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>Columns</button>
         </div>
         {offered('export') ? <button type="button" className="button" onClick={() => openBulk('export')}>Export</button> : null}
       </header>
@@ -270,18 +194,18 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
         ))}
       </div>
       <form className="filter-bar" role="search" aria-label="Payment job filters" onSubmit={submit}>
-        <SearchField label="Search reference, order number or customer email" placeholder="Reference, order number or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput}
+        <SearchField label="Search reference, order number or customer email" placeholder="Reference, order number or email" value={searchDraft} onChange={setSearchDraft} inputRef={overview.searchInput}
           keys={{
             onClear: () => applyFilters(searchFilters('')),
-            onLeave: () => rowCursor.current?.focus(),
-            onOpen: applied_ === '' && rows.length > 0 ? () => openRow(rows[rowCursor.current?.index() ?? 0], false) : undefined,
+            onLeave: () => overview.cursor.current?.focus(),
+            onOpen: appliedSearch === '' && rows.length > 0 ? overview.openCursorRow : undefined,
           }} />
         <DateRangeButton label="Created" summary={range.start || range.end ? `${range.start ?? '…'} – ${range.end ?? '…'}` : 'Any date'} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
         <button type="button" className="button" aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>Filters</button>
-        {Object.keys(state.filters).length > 0 ? <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); setState(changeListState(state, { filters: {} })); }}>Clear filters</button> : null}
+        {Object.keys(state.filters).length > 0 ? <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); overview.showFilters({}); }}>Clear filters</button> : null}
         <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
         {filtersOpen ? (
-          <div className="filter-panel" ref={filterPanel}>
+          <div className="filter-panel" ref={overview.filterPanel}>
             <ChoiceFilter label="Status" options={statusOptions} selected={decodeAnyOf(state.filters.status, paymentStatuses)} onChange={(values) => applyFilters({ status: encodeAnyOf(values) })} />
             <ChoiceFilter label="Payment method" options={methodOptions} selected={decodeAnyOf(state.filters.paymentmethod, paymentMethods)} onChange={(values) => applyFilters({ paymentmethod: encodeAnyOf(values) })} />
             {lockedConfiguration === null && merchantIds !== null ? (
@@ -308,26 +232,15 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
         {offered('cancel') ? <button type="button" className="button" onClick={() => openBulk('cancel')}>Cancel payment jobs…</button> : null}
         {offered('resend-links') ? <button type="button" className="button" onClick={() => openBulk('resend-links')}>Resend payment links…</button> : null}
       </SelectionBar>
-      <CursorDataTable
-        cursorHandle={rowCursor}
-        selection={{ value: selection, onChange: setSelection, rowLabel: (key) => `Select ${key}` }}
-        resetKey={`${search}|${list.dataUpdatedAt}`}
+      <OverviewTable
+        {...overview.table}
         caption="Payment jobs"
         columns={shownColumns}
-        rows={rows}
         rowKey={(row) => row.reference}
         rowHeader="reference"
-        status={tableStatusOf(list)}
-        emptyMessage={Object.keys(state.filters).length > 0 ? 'No payment jobs match these filters.' : 'There are no payment jobs here yet.'}
-        errorMessage="The payment jobs could not be loaded."
-        sort={state.sort}
-        onSortChange={(sort) => setState(changeListState(state, { sort }))}
-        onOpen={(row, { beside }) => openRow(row, beside)}
-        firstRowNumber={(state.pageNumber - 1) * state.pageSize + 1}
-        totalRows={total}
+        noun="payment jobs"
+        pagesLabel="Payment job pages"
       />
-      <Pagination label="Payment job pages" pageNumber={state.pageNumber} pageSize={state.pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={total} totalIsEstimate={totalIsEstimate}
-        onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))} onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))} />
       <BulkActionDialog
         open={bulkOpen === 'cancel' || bulkOpen === 'resend-links'}
         title={bulkOpen === 'cancel' ? 'Cancel payment jobs' : 'Resend payment links'}
@@ -354,11 +267,8 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
           void startAction('export', exportKey, { fileType: choice.fileType, columns }).then(started, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
         }}
       />
-      <ColumnChooser open={columnsOpen} onClose={() => setColumnsOpen(false)} columns={paymentJobColumnsList.map((column) => ({ id: column.id, label: column.header }))}
-        order={order} visible={visible} onChange={saveColumns} onReset={() => saveColumns(columnIds, defaultVisibleColumns)} />
-      <DateRangePicker open={dateOpen} title="Payment job dates" value={range}
-        presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}
-        min={min} max={max} weekStartsOn={weekStartsOn} onApply={(next) => applyFilters({ createdatetimeutc: encodeDateRange(next) })} onClose={() => setDateOpen(false)} />
+      <ColumnChooser {...overview.columnChooser} />
+      <OverviewDatePicker open={dateOpen} title="Payment job dates" value={range} onApply={(next) => applyFilters({ createdatetimeutc: encodeDateRange(next) })} onClose={() => setDateOpen(false)} />
     </div>
   );
 }

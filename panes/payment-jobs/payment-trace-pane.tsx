@@ -9,7 +9,7 @@ import { contextPath, contextStore } from '../../src/state/context-store.ts';
 import type { PaneProps } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
-import { dateTime } from './payment-job-format.tsx';
+import { formatShortDateTime } from '../../src/format/dates.ts';
 import { paymentJobQueries } from './payment-job-queries.ts';
 import './payment-jobs.css';
 
@@ -40,13 +40,13 @@ export function PaymentTracePane({ params }: PaneProps) {
                     <li key={sequence.sequence} data-direction={sequence.direction}>
                       <span>{sequence.sequence}. {sequence.message}</span>
                       <span className="trace-meta">
-                        <time dateTime={sequence.timestampUtc}>{dateTime(sequence.timestampUtc)}</time>
+                        <time dateTime={sequence.timestampUtc}>{formatShortDateTime(sequence.timestampUtc)}</time>
                         <span>{sequence.direction === 'outbound' ? 'to the acquirer' : 'from the acquirer'}</span>
                         {formatDuration(sequence.durationMs) ? <span>{sequence.direction === 'inbound' ? 'answered after' : 'after the previous step'} {formatDuration(sequence.durationMs)}</span> : null}
                       </span>
                       {advanced && (sequence.rawRequest || sequence.rawResponse) ? (
                         <div>
-                          <pre className="trace-raw" aria-label={`Raw message ${sequence.sequence}`}>{sequence.rawRequest ?? sequence.rawResponse}</pre>
+                          <pre className="trace-raw" role="group" aria-label={`Raw message ${sequence.sequence}`}>{sequence.rawRequest ?? sequence.rawResponse}</pre>
                           <button type="button" className="button" onClick={() => copy(sequence.rawRequest ?? sequence.rawResponse ?? '')}>Copy message {sequence.sequence}</button>
                         </div>
                       ) : null}

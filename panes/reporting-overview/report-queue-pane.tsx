@@ -3,7 +3,7 @@
 // columns, rows), and what can be done with it: download, delete, retry a failed one, cancel a queued one. j / k move
 // the row cursor, Enter downloads a ready report. The list refreshes itself while work is in progress.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { datePresetLabels, decodeAmount, decodeAnyOf, decodeDateRange, decodeSearchTerm, calendarDate, presetOfRange } from '../../src/contract/filters.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
@@ -14,15 +14,14 @@ import { formatDateTime, formatShortDate } from '../../src/format/dates.ts';
 import { formatFileSize } from '../../src/format/file-size.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
 import { dismissToastsLinkingTo, showToast } from '../../src/state/toast-store.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { formatCount } from '../../src/ui/data-table/pagination-model.ts';
 import { cancelReport, deleteReport, downloadReport, reportQueries, retryReport } from './report-queries.ts';
 import { ScheduledReports } from './scheduled-reports.tsx';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../transactions/transactions.css';
 
@@ -186,11 +185,9 @@ export function ReportQueuePane({ search }: PaneProps) {
   const today = calendarDate(new Date());
   const refresh = () => void queryClient.invalidateQueries({ queryKey: reportQueries.all });
   const columns = useMemo(() => reportColumns(today, () => void queryClient.invalidateQueries({ queryKey: reportQueries.all })), [today, queryClient]);
-  const rowCursor = useRef<RowCursorHandle>(null);
   // Enter on a row downloads a ready report; a file has no 'beside', so Shift+Enter does the same. Other states have
   // nothing to open: the row says why (its state), and its actions sit at its end.
-  const openRow = (report: QueuedReport | undefined) => {
-    if (!report) return;
+  const download = (report: QueuedReport) => {
     if (report.state !== 'generated') {
       showToast({ kind: 'info', message: `This report is ${reportStateLabels[report.state].toLowerCase()}: there is no file to download.` });
       return;
@@ -200,15 +197,8 @@ export function ReportQueuePane({ search }: PaneProps) {
   // The schedules below say which one Run now (Shift+R) would run, and only when the server would run it.
   const [runSchedule, setRunSchedule] = useState<(() => void) | null>(null);
   const onRunNowChange = useCallback((run: (() => void) | null) => setRunSchedule(() => run), []);
-  const handlers: PaneRequestHandlers = {};
-  if (runSchedule) handlers.runSchedule = runSchedule;
-  if (reports.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) { openRow(reports[rowCursor.current?.index() ?? 0]); return; }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  const { cursor, openRow, rowHandlers } = useRowCursor(reports, { open: download });
+  usePaneCapabilities({ ...rowHandlers(), ...(runSchedule ? { runSchedule } : {}) });
   return (
     <section className="report-queue" aria-labelledby={titleId}>
       <div className="report-queue-head">
@@ -216,28 +206,23 @@ export function ReportQueuePane({ search }: PaneProps) {
         <button type="button" className="button button-ghost" onClick={refresh}>Refresh</button>
       </div>
       {linkedId ? <LinkedReport id={linkedId} /> : null}
-      <CursorDataTable
-        cursorHandle={rowCursor}
+      <OverviewTable
+        cursorHandle={cursor}
         resetKey={`${page.pageNumber}|${page.pageSize}`}
         caption="Reports"
+        noun="reports"
+        emptyMessage="No reports yet. Export an overview and it appears here."
+        errorMessage="Your reports could not be loaded."
         columns={columns}
         rows={reports}
         rowKey={(report) => report.id}
         rowHeader="report"
         status={tableStatusOf(list)}
-        emptyMessage="No reports yet. Export an overview and it appears here."
-        errorMessage="Your reports could not be loaded."
-        onOpen={(report) => openRow(report)}
-        firstRowNumber={(page.pageNumber - 1) * page.pageSize + 1}
-        totalRows={total}
-      />
-      <Pagination
-        label="Report pages"
-        pageNumber={page.pageNumber}
-        pageSize={page.pageSize}
-        pageSizes={pageSizes}
-        rowsOnPage={reports.length}
+        onOpen={(report, { beside }) => openRow(report, beside)}
+        view={page}
         total={total}
+        pageSizes={pageSizes}
+        pagesLabel="Report pages"
         onPageChange={(pageNumber) => setPage({ ...page, pageNumber })}
         onPageSizeChange={(pageSize) => setPage({ pageNumber: 1, pageSize })}
       />

@@ -2,7 +2,7 @@
 // each statement), business accounts (overview and detail, only where automatic remittance is off: the balance, the
 // merchant accounts paying into it, its transfers and the remittance settings form) and the pricing plan.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../src/api/api-error.ts';
 import type { Remittance } from '../../src/contract/ledger-schemas.ts';
 import { accountKindLabels, statementRouteSlugs, type MerchantAccountKind } from '../../src/contract/ledger.ts';
@@ -163,7 +163,12 @@ const draftOf = (current: Remittance): RemittanceDraft => ({
 export function RemittanceForm({ businessId, accountNumber, current }: { businessId: string; accountNumber: string; current: Remittance }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<RemittanceDraft>(() => draftOf(current));
-  useEffect(() => setDraft(draftOf(current)), [current.version]);
+  // A new version of the settings (saved here or elsewhere) replaces the draft; the same version fetched again does not.
+  const [draftVersion, setDraftVersion] = useState(current.version);
+  if (draftVersion !== current.version) {
+    setDraftVersion(current.version);
+    setDraft(draftOf(current));
+  }
   const dirty = JSON.stringify(draft) !== JSON.stringify(draftOf(current));
   useLeaveFormGuard(dirty);
   const [problem, setProblem] = useState<string | null>(null);

@@ -15,7 +15,7 @@ import type { SettlementBatch } from '../../src/contract/ledger-schemas.ts';
 import { batchListSpec, batchStatuses } from '../../src/contract/ledger.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import { tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { formatShortDate } from '../../src/format/dates.ts';
 import { formatMoney } from '../../src/format/money.ts';
 import { contextStore } from '../../src/state/context-store.ts';
@@ -32,8 +32,10 @@ import { monthFilter, SettlementDetailsDialog, type SettlementDetailsFileType } 
 import { ledgerQueries, merchantGroupsPath, queueLedgerReport } from './ledger-queries.ts';
 import { movementColumns } from './statement-pane.tsx';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { rowRequestHandler } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 // The overview's header and tools (shared with the transactions overview).
+import '../../src/ui/data-table/overview.css';
 import '../transactions/transactions.css';
 import './reporting.css';
 
@@ -81,7 +83,7 @@ export function BatchReportPane({ params, search }: PaneProps) {
   const only = groups.data?.results.length === 1 ? groups.data.results[0]?.accountNumber : undefined;
   useEffect(() => {
     if (!accountNumber && only) navigate(`/reporting/batch-report/${encodeURIComponent(only)}`, { replace: true });
-  }, [accountNumber, only]);
+  }, [accountNumber, only, navigate]);
   const state = useMemo(() => listStateFromParams(Object.fromEntries(new URLSearchParams(search)), batchListSpec), [search]);
   const setState = (next: ListState) => {
     const query = new URLSearchParams(listStateToParams(next, batchListSpec)).toString();
@@ -106,13 +108,7 @@ export function BatchReportPane({ params, search }: PaneProps) {
   };
   const handlers: PaneRequestHandlers = accountNumber ? { date: () => setDateOpen(true), export: () => setDownloadOpen(true), settlementDetails: () => setDetailsOpen(true) } : {};
   if (accountNumber && !dateOpen && !downloadOpen && !detailsOpen && rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        return;
-      }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
+    handlers[tableRowsCapability] = rowRequestHandler(rowCursor, rows, openRow);
   }
   usePaneCapabilities(handlers);
   const download = useMutation({
@@ -148,9 +144,9 @@ export function BatchReportPane({ params, search }: PaneProps) {
   const { min, max } = pickerBounds(today);
   return (
     <div className="reporting-pane">
-      <header className="transactions-header">
+      <header className="overview-header">
         <h1>Batch report {accountNumber}</h1>
-        <div className="transactions-tools">
+        <div className="overview-tools">
           <button type="button" className="button" onClick={() => setDetailsOpen(true)}>Download settlement details…</button>
           <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>Download report…</button>
         </div>
@@ -219,13 +215,7 @@ export function BatchDetailPane({ params, search }: PaneProps) {
   };
   const handlers: PaneRequestHandlers = { export: () => setDownloadOpen(true), settlementDetails: () => setDetailsOpen(true) };
   if (!downloadOpen && !detailsOpen && rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        return;
-      }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
+    handlers[tableRowsCapability] = rowRequestHandler(rowCursor, rows, openRow);
   }
   usePaneCapabilities(handlers);
   const download = useMutation({
@@ -244,9 +234,9 @@ export function BatchDetailPane({ params, search }: PaneProps) {
   const money = (value: number) => formatMoney(value, data?.currency ?? 'GBP');
   return (
     <div className="reporting-pane">
-      <header className="transactions-header">
+      <header className="overview-header">
         <h1>Batch {batchId}</h1>
-        <div className="transactions-tools">
+        <div className="overview-tools">
           <a className="button" href={`/reporting/batch-report/${encodeURIComponent(accountNumber)}`}>All batches</a>
           <button type="button" className="button" onClick={() => setDetailsOpen(true)}>Download settlement details…</button>
           <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>Download batch detail…</button>

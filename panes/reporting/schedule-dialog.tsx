@@ -164,7 +164,7 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose, 
         <label className="reporting-select">
           At{' '}
           <select value={hour} onChange={(event) => setHour(Number(event.target.value))}>
-            {Array.from({ length: 24 }, (_, value) => <option key={value} value={value}>{pad(value)}:00</option>)}
+            {Array.from({ length: 24 }, (_, index) => index).map((value) => <option key={value} value={value}>{pad(value)}:00</option>)}
           </select>
         </label>
         <label className="reporting-select">

@@ -3,7 +3,7 @@
 // (a single one is chosen at once); then the balance summary, the movements (paging, sort, date range with presets,
 // category filter) and 'Download statement…' (PDF, Excel, CSV through the report queue; Shift+X).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { ContextSelections } from '../../src/contract/context.ts';
@@ -17,8 +17,8 @@ import {
 } from '../../src/contract/ledger.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
-import { formatShortDate, formatTime } from '../../src/format/dates.ts';
+import { tableRowsCapability } from '../../src/contract/table-rows.ts';
+import { formatShortDate, formatShortDateTime } from '../../src/format/dates.ts';
 import { formatMoney } from '../../src/format/money.ts';
 import { contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
@@ -33,12 +33,13 @@ import { BalanceChart } from './balance-chart.tsx';
 import { DownloadDialog, type LedgerFileType } from './download-dialog.tsx';
 import { ScheduleDialog, type StatementScheduleTarget } from './schedule-dialog.tsx';
 import { ledgerQueries, queueLedgerReport, statementPath, type StatementSource } from './ledger-queries.ts';
+import { rowRequestHandler } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 // The overview's header and tools (shared with the transactions overview).
+import '../../src/ui/data-table/overview.css';
 import '../transactions/transactions.css';
 import './reporting.css';
 
-const when = (iso: string) => `${formatShortDate(iso)}, ${formatTime(iso)}`;
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 /** A movement's date and time in the business's zone ('5 Mar 2026, 00:03'), as the statement's days are cut. */
 const whenIn = (iso: string, timeZone: string) => {
@@ -52,7 +53,7 @@ const whenIn = (iso: string, timeZone: string) => {
 
 export function movementColumns(currency: string, timeZone?: string): (DataTableColumn<StatementMovement> & { label: string })[] {
   return [
-    { id: 'date', label: 'Date', header: 'Date', sortField: 'date', width: 'minmax(10rem, 1fr)', cell: (row) => <time dateTime={row.date}>{timeZone ? whenIn(row.date, timeZone) : when(row.date)}</time> },
+    { id: 'date', label: 'Date', header: 'Date', sortField: 'date', width: 'minmax(10rem, 1fr)', cell: (row) => <time dateTime={row.date}>{timeZone ? whenIn(row.date, timeZone) : formatShortDateTime(row.date)}</time> },
     { id: 'category', label: 'Movement', header: 'Movement', width: 'minmax(9rem, 1fr)', cell: (row) => entryCategoryLabels[row.category] },
     { id: 'amount', label: 'Amount', header: 'Amount', sortField: 'amount', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => formatMoney(row.amount, currency) },
     { id: 'balance', label: 'Balance', header: 'Balance', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => formatMoney(row.runningBalance, currency) },
@@ -116,9 +117,11 @@ function AccountChooser({ kind, businessId, merchantId, onChoose }: { kind: Stat
   const loading = kind === 'business' ? businessGroups.isPending : merchantGroups.isPending;
   const failed = kind === 'business' ? businessGroups.isError : merchantGroups.isError;
   const only = choices.length === 1 ? choices[0]?.accountNumber : undefined;
+  // A single account group is chosen for the user, once when it is known (the parent's handler is new on each render).
+  const chooseOnly = useEffectEvent(onChoose);
   useEffect(() => {
-    if (only) onChoose(only, true);
-  }, [only]); // a single account group is chosen for the user
+    if (only) chooseOnly(only, true);
+  }, [only]);
   return (
     <div className="reporting-pane">
       <h1>{accountKindLabels[kind]}</h1>
@@ -176,13 +179,7 @@ function Statement({ title, source, search, location, navigate }: {
   };
   const handlers: PaneRequestHandlers = { date: () => setDateOpen(true), export: () => setDownloadOpen(true), schedule: () => setScheduleOpen(true) };
   if (!dateOpen && !downloadOpen && !scheduleOpen && rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        return;
-      }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
+    handlers[tableRowsCapability] = rowRequestHandler(rowCursor, rows, openRow);
   }
   usePaneCapabilities(handlers);
 
@@ -203,9 +200,9 @@ function Statement({ title, source, search, location, navigate }: {
 
   return (
     <div className="reporting-pane">
-      <header className="transactions-header">
+      <header className="overview-header">
         <h1>{title} {source.accountNumber}</h1>
-        <div className="transactions-tools">
+        <div className="overview-tools">
           <button type="button" className="button" onClick={() => setScheduleOpen(true)}>Schedule statement…</button>
           <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>Download statement…</button>
         </div>

@@ -1,7 +1,7 @@
 // The tickets overview's columns, and the chips and names every ticket screen shares.
 import { ticketStatusLabels, ticketTypeLabels, truncatedAttachmentName, type TicketPriority, type TicketStatus, type TicketType } from '../../src/contract/tickets.ts';
 import type { TicketListItem } from '../../src/contract/ticket-schemas.ts';
-import { formatShortDate, formatTime } from '../../src/format/dates.ts';
+import { formatShortDateTime } from '../../src/format/dates.ts';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 
 const statusTones: Record<TicketStatus, 'success' | 'warning' | 'info' | 'neutral'> = { Open: 'info', InProgress: 'warning', OnHold: 'neutral', Closed: 'success' };
@@ -16,7 +16,6 @@ export function TicketPriorityChip({ priority }: { priority: TicketPriority }) {
 }
 
 export const typeLabel = (type: TicketType) => ticketTypeLabels[type];
-export const dateTime = (iso: string) => `${formatShortDate(iso)}, ${formatTime(iso)}`;
 
 /** A file name cut after 20 characters; the whole name on hover and for screen readers. */
 export function AttachmentName({ name }: { name: string }) {
@@ -48,9 +47,8 @@ export const ticketListColumns: readonly (DataTableColumn<TicketListItem> & { la
   { id: 'business', label: 'Business', header: 'Business', width: 'minmax(10rem, 1.2fr)', wrap: true, cell: (row) => (row.merchantName ? `${row.merchantName} (${row.businessName})` : row.businessName) },
   { id: 'createdBy', label: 'Requester', header: 'Requester', width: 'minmax(8rem, 1fr)', wrap: true, cell: (row) => row.createdBy.name },
   { id: 'assignee', label: 'Assignee', header: 'Assignee', width: 'minmax(8rem, 1fr)', wrap: true, cell: (row) => row.assignee?.name ?? 'Unassigned' },
-  { id: 'createdUtc', label: 'Created', header: 'Created', sortField: 'createdUtc', width: '10.5rem', cell: (row) => <time dateTime={row.createdUtc}>{dateTime(row.createdUtc)}</time> },
-  { id: 'lastUpdatedUtc', label: 'Last updated', header: 'Last updated', sortField: 'lastUpdatedUtc', width: '10.5rem', priority: 1, cell: (row) => <time dateTime={row.lastUpdatedUtc}>{dateTime(row.lastUpdatedUtc)}</time> },
+  { id: 'createdUtc', label: 'Created', header: 'Created', sortField: 'createdUtc', width: '10.5rem', cell: (row) => <time dateTime={row.createdUtc}>{formatShortDateTime(row.createdUtc)}</time> },
+  { id: 'lastUpdatedUtc', label: 'Last updated', header: 'Last updated', sortField: 'lastUpdatedUtc', width: '10.5rem', priority: 1, cell: (row) => <time dateTime={row.lastUpdatedUtc}>{formatShortDateTime(row.lastUpdatedUtc)}</time> },
 ];
 
-export const ticketListColumnIds = ticketListColumns.map((column) => column.id);
 export const defaultTicketColumns = ['ticketId', 'subject', 'type', 'status', 'priority', 'business', 'assignee', 'lastUpdatedUtc'];

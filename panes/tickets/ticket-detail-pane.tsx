@@ -16,7 +16,8 @@ import { ticketRequestStore } from '../../src/state/ticket-requests.ts';
 import { showToast } from '../../src/state/toast-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
-import { AttachmentName, dateTime, TicketPriorityChip, TicketStatusChip } from './ticket-columns.tsx';
+import { formatShortDateTime } from '../../src/format/dates.ts';
+import { AttachmentName, TicketPriorityChip, TicketStatusChip } from './ticket-columns.tsx';
 import {
   deleteComment, deleteTicket, downloadAttachment, postComment, removeAttachment, ticketQueries, ticketUpdateOf, updateComment, updateTicket, uploadAttachment,
 } from './ticket-queries.ts';
@@ -70,7 +71,7 @@ function Message({ ticketId, comment, onRemove, actions }: { ticketId: string; c
         <span className="ticket-message-author">{comment.author.name}</span>
         {comment.author.staff ? <span>Support</span> : null}
         {comment.internal ? <span className="status-chip" data-tone="warning">Internal note</span> : null}
-        <time dateTime={comment.createdUtc}>{dateTime(comment.createdUtc)}</time>
+        <time dateTime={comment.createdUtc}>{formatShortDateTime(comment.createdUtc)}</time>
         {comment.version > 1 ? <span>(edited)</span> : null}
         {!editing && actions.mayEdit(comment) ? <button type="button" className="button button-ghost" aria-label={`Edit this ${what}`} onClick={() => actions.startEdit(comment)}>Edit</button> : null}
         {!editing && actions.mayDelete(comment) ? <button type="button" className="button button-ghost" aria-label={`Delete this ${what}`} onClick={() => actions.askDelete(comment)}>Delete</button> : null}
@@ -82,6 +83,7 @@ function Message({ ticketId, comment, onRemove, actions }: { ticketId: string; c
             value={editing.text}
             maxLength={maxCommentLength}
             rows={Math.min(10, Math.max(3, editing.text.split('\n').length + 1))}
+            // biome-ignore lint/a11y/noAutofocus: the user asked to edit this comment: the keyboard goes to its text
             autoFocus
             onChange={(event) => actions.changeEdit(event.target.value)}
             onKeyDown={(event) => {
@@ -304,8 +306,8 @@ export function TicketDetailPane({ params }: PaneProps) {
           <div><dt>For</dt><dd>{ticket.merchantName ? `${ticket.merchantName} (${ticket.businessName})` : ticket.businessName}</dd></div>
           <div><dt>Requester</dt><dd>{ticket.createdBy.name}</dd></div>
           <div><dt>Assignee</dt><dd>{ticket.assignee?.name ?? 'Unassigned'}</dd></div>
-          <div><dt>Created</dt><dd><time dateTime={ticket.createdUtc}>{dateTime(ticket.createdUtc)}</time></dd></div>
-          <div><dt>Last updated</dt><dd><time dateTime={ticket.lastUpdatedUtc}>{dateTime(ticket.lastUpdatedUtc)}</time></dd></div>
+          <div><dt>Created</dt><dd><time dateTime={ticket.createdUtc}>{formatShortDateTime(ticket.createdUtc)}</time></dd></div>
+          <div><dt>Last updated</dt><dd><time dateTime={ticket.lastUpdatedUtc}>{formatShortDateTime(ticket.lastUpdatedUtc)}</time></dd></div>
           {ticket.linkedTransactionReference ? <div><dt>About</dt><dd><a href={`/transactions/${encodeURIComponent(ticket.linkedTransactionReference)}`}>Transaction {ticket.linkedTransactionReference}</a></dd></div> : null}
           {ticket.linkedPaymentJobReference ? <div><dt>Payment job</dt><dd>{ticket.linkedPaymentJobReference}</dd></div> : null}
         </dl>
@@ -345,7 +347,7 @@ export function TicketDetailPane({ params }: PaneProps) {
         <article className="ticket-message" aria-label={`Request by ${ticket.createdBy.name}`}>
           <header className="ticket-message-head">
             <span className="ticket-message-author">{ticket.createdBy.name}</span>
-            <time dateTime={ticket.createdUtc}>{dateTime(ticket.createdUtc)}</time>
+            <time dateTime={ticket.createdUtc}>{formatShortDateTime(ticket.createdUtc)}</time>
           </header>
           <p className="ticket-message-text">{ticket.description}</p>
           <Attachments ticketId={ticketId} attachments={ticket.attachments} onRemove={askRemoval} />
@@ -357,6 +359,7 @@ export function TicketDetailPane({ params }: PaneProps) {
       </div>
 
       {canWrite ? (
+        // biome-ignore lint/a11y/noStaticElementInteractions: a drop zone for files dragged by pointer; the keyboard attaches through 'Attach files…'
         <div className="ticket-composer" data-internal={internal} data-dragging={dragging}
           onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
           <label htmlFor={ids.composer} className="visually-hidden">{internal ? 'Internal note' : 'Reply'}</label>
@@ -365,6 +368,7 @@ export function TicketDetailPane({ params }: PaneProps) {
           {files.length > 0 ? (
             <ul className="ticket-pending" aria-label="Files to attach">
               {files.map((file, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: picked files have no id; two of the same name are told apart by their place (Remove goes by it too)
                 <li key={`${file.name}-${index}`} className="ticket-attachment">
                   <AttachmentName name={file.name} />
                   <button type="button" className="button button-ghost" aria-label={`Remove ${file.name}`} onClick={() => setFiles((current) => current.filter((_, at) => at !== index))}>×</button>

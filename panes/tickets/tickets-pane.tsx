@@ -1,35 +1,24 @@
 // The support tickets overview: the applied context's tickets (staff may widen it to every business they reach),
 // with server paging, sorting, filters on status, type, priority, assignee and dates, filter presets and a column
 // chooser. The whole table state lives in the pane's URL, so a link reproduces the view. Shift+N opens a new ticket.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
-import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
-import {
-  calendarDate, changeListState, columnChoice, columnChoiceOf, columnsSettingKey, compactFilters, type DateRange, datePresetIds,
-  datePresetLabels, datePresetRange, decodeAnyOf, decodeDateRange, decodeSearchTerm, encodeAnyOf, encodeDateRange, encodeSearchTerm,
-  filterPresetsOf, filterPresetsSettingKey, type ListState, listStateFromParams, listStateToParams, pickerBounds, presetNameProblem,
-  presetOfRange, removePreset, savePreset, weekStartsOn,
-} from '../../src/contract/filters.ts';
-import { pageSizes } from '../../src/contract/list-query.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
+import { calendarDate, compactFilters, decodeAnyOf, decodeDateRange, decodeSearchTerm, encodeAnyOf, encodeDateRange, encodeSearchTerm } from '../../src/contract/filters.ts';
 import { staffQueueViews, ticketExportColumnLabels, ticketExportColumns, ticketListSpec, ticketPriorities, ticketQueueViewFilters, ticketQueueViewLabels, ticketQueueViewOf, ticketQueueViews, ticketQueueViewShortcuts, ticketStatuses, ticketStatusLabels, ticketTypeLabels, ticketTypes, type TicketExportColumn, type TicketQueueView } from '../../src/contract/tickets.ts';
 import type { TicketListItem } from '../../src/contract/ticket-schemas.ts';
-import { formatShortDate } from '../../src/format/dates.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { sessionStore } from '../../src/state/session-store.ts';
 import { showToast } from '../../src/state/toast-store.ts';
 import { openBeside } from '../../src/state/workspace-store.ts';
 import { ColumnChooser } from '../../src/ui/data-table/column-chooser.tsx';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
-import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { ChoiceFilter, DateRangeButton, SearchField } from '../../src/ui/data-table/filter-fields.tsx';
-import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
-import { defaultTicketColumns, ticketListColumnIds, ticketListColumns } from './ticket-columns.tsx';
+import { useDebouncedApply, useFilterDraft } from '../../src/ui/data-table/filter-draft.ts';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
+import { defaultTicketColumns, ticketListColumns } from './ticket-columns.tsx';
 import { useGrantedHere } from './granted.ts';
 import { ticketQueries } from './ticket-queries.ts';
 import { bulkActionIndex, type BulkAction, type BulkJob } from '../../src/contract/bulk-jobs.ts';
@@ -38,33 +27,20 @@ import { emptySelection, hasSelection, selectAllMatching, selectedCount, selecti
 import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
 import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import { ExportDialog, type ExportChoice } from '../../src/ui/data-table/export-dialog.tsx';
+import { dateRangeSummary, OverviewDatePicker } from '../overview/overview-dates.tsx';
+import { SettingFilterPresets } from '../overview/setting-presets.tsx';
+import { useOverviewState } from '../overview/use-overview-state.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../../src/ui/form-field.css';
-// The overview's header and tools (shared with the transactions overview).
-import '../transactions/transactions.css';
+import '../../src/ui/data-table/overview.css';
 import './tickets.css';
 
 /** The page name of user settings: ticketsFilterPresets, ticketsColumns. */
 export const ticketsPage = 'tickets';
-const searchDebounceMs = 400;
 
 const statusOptions = ticketStatuses.map((value) => ({ value, label: ticketStatusLabels[value] }));
 const typeOptions = ticketTypes.map((value) => ({ value, label: ticketTypeLabels[value] }));
 const priorityOptions = ticketPriorities.map((value) => ({ value, label: value === 'Unknown' ? 'No priority' : value }));
-
-function rangeSummary(range: DateRange, today: string): string {
-  const preset = presetOfRange(range, today);
-  if (preset) return datePresetLabels[preset];
-  const day = (date: string) => formatShortDate(`${date}T12:00:00`);
-  if (range.start && range.end) return range.start === range.end ? day(range.start) : `${day(range.start)} – ${day(range.end)}`;
-  if (range.start) return `From ${day(range.start)}`;
-  if (range.end) return `Until ${day(range.end)}`;
-  return 'Any date';
-}
-
-function newIdentifier(): string {
-  return globalThis.crypto?.randomUUID?.() ?? `preset-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
 
 /** The export's columns for the overview's visible ones, in their order (Business shows the merchant too). */
 export function visibleTicketExportColumns(visibleIds: readonly string[]): TicketExportColumn[] {
@@ -93,67 +69,45 @@ function rememberTicketScope(userId: string | null, scope: 'all' | 'context') {
 }
 
 export function TicketsPane({ search }: PaneProps) {
-  const [location, navigate] = useLocation();
+  const [, navigate] = useLocation();
   const scope = usePaneScope();
-  const queryClient = useQueryClient();
   const { applied } = useSnapshot(contextStore);
   const granted = useGrantedHere();
   const staff = granted.includes('Portal.Tickets.Read.Internal');
-  const searchParams = useMemo(() => new URLSearchParams(search), [search]);
+  const searchParams = new URLSearchParams(search);
   // Staff's queue across every business they reach: ?scope=all (the context-free /tickets call). Without a context
   // (internal staff may open tickets before picking a business) it is the only queue there is.
   const hasContext = contextPath(applied as ContextSelections) !== null;
   const everyBusiness = staff && (!hasContext || searchParams.get('scope') === 'all');
   const contextPrefix = everyBusiness ? '' : contextPath(applied as ContextSelections) ?? '';
-  const state = useMemo(() => listStateFromParams(Object.fromEntries(searchParams), ticketListSpec), [searchParams]);
   const today = calendarDate(new Date());
   const userId = useSnapshot(sessionStore).userInfo?.sub ?? null;
-
-  const setState = (next: ListState, options: { replace?: boolean; all?: boolean } = {}) => {
-    const params = listStateToParams(next, ticketListSpec);
-    if (options.all !== undefined && staff) rememberTicketScope(userId, options.all ? 'all' : 'context');
-    if (options.all ?? everyBusiness) params.scope = 'all';
-    const query = new URLSearchParams(params).toString();
-    navigate(`${location}${query ? `?${query}` : ''}`, options.replace ? { replace: true } : undefined);
+  const overview = useOverviewState({
+    search,
+    listSpec: ticketListSpec,
+    keptParams: everyBusiness ? { scope: 'all' } : {},
+    query: (listState) => ticketQueries.list(contextPrefix, listState),
+    rowPath: (row: TicketListItem) => `/tickets/${encodeURIComponent(row.ticketId)}`,
+    columns: ticketListColumns,
+    columnChoice: { page: ticketsPage, defaultVisible: defaultTicketColumns },
+    selectionScope: contextPrefix,
+  });
+  const { state, setState, applyFilters, rows, total, selection, setSelection, shownColumns } = overview;
+  const showScope = (all: boolean, options: { replace?: boolean } = {}) => {
+    if (staff) rememberTicketScope(userId, all ? 'all' : 'context');
+    setState({ ...state, pageNumber: 1 }, { ...options, params: all ? { scope: 'all' } : {} });
   };
   // A URL without a scope ('g s', a view command) opens the scope staff chose last.
   const scopeMissing = staff && hasContext && !searchParams.has('scope') && rememberedTicketScope(userId) === 'all';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per URL without a scope; showScope is new each render
   useEffect(() => {
-    if (scopeMissing) setState(state, { replace: true, all: true });
-  }, [scopeMissing]); // eslint-disable-line react-hooks/exhaustive-deps -- once per URL without a scope
-  const applyFilters = (patch: Record<string, string | undefined>, options: { replace?: boolean } = {}) => {
-    setState(changeListState(state, { filters: compactFilters({ ...state.filters, ...patch }) }), options);
-  };
-
-  const list = useQuery(ticketQueries.list(contextPrefix, state));
-  const failed = list.isError;
-  const rows: readonly TicketListItem[] = failed ? [] : list.data?.results ?? [];
-  const total = failed ? 0 : list.data?.numberOfResults ?? 0;
-
-  // Columns, remembered per user.
-  const columnsKey = columnsSettingKey(ticketsPage);
-  const columnSetting = useQuery(userSettingQueries.detail(columnsKey));
-  const { order, visible } = columnChoiceOf(columnSetting.data, ticketListColumnIds, defaultTicketColumns);
-  const shownColumns = order.filter((id) => visible.includes(id))
-    .map((id) => ticketListColumns.find((column) => column.id === id))
-    .filter((column): column is (typeof ticketListColumns)[number] => column !== undefined);
-  const saveColumns = (nextOrder: readonly string[], nextVisible: readonly string[]) => {
-    const value = columnChoice(nextOrder, nextVisible);
-    queryClient.setQueryData(userSettingQueries.detail(columnsKey).queryKey, value);
-    void saveUserSetting(columnsKey, value).catch(() => queryClient.invalidateQueries({ queryKey: userSettingQueries.detail(columnsKey).queryKey }));
-  };
+    if (scopeMissing) showScope(true, { replace: true });
+  }, [scopeMissing]);
 
   // Search applies 400 ms after the last key (or on Enter).
-  const [searchDraft, setSearchDraft] = useState(() => decodeSearchTerm(state.filters.searchterm));
-  const appliedSearch = state.filters.searchterm;
-  useEffect(() => {
-    if (encodeSearchTerm(searchDraft) !== appliedSearch) setSearchDraft(decodeSearchTerm(appliedSearch));
-  }, [appliedSearch]); // the draft follows the URL when the URL changes (a preset, back, a link)
-  useEffect(() => {
-    if (encodeSearchTerm(searchDraft) === appliedSearch) return undefined;
-    const timer = setTimeout(() => applyFilters({ searchterm: encodeSearchTerm(searchDraft) }, { replace: true }), searchDebounceMs);
-    return () => clearTimeout(timer);
-  });
+  const appliedSearch = state.filters.searchterm ?? '';
+  const [searchDraft, setSearchDraft] = useFilterDraft(appliedSearch, decodeSearchTerm, (draft, applied) => (encodeSearchTerm(draft) ?? '') === applied);
+  useDebouncedApply(encodeSearchTerm(searchDraft) ?? '', appliedSearch, () => applyFilters({ searchterm: encodeSearchTerm(searchDraft) }, { replace: true }));
   const submitFilters = (event: FormEvent) => {
     event.preventDefault();
     applyFilters({ searchterm: encodeSearchTerm(searchDraft) });
@@ -161,38 +115,14 @@ export function TicketsPane({ search }: PaneProps) {
 
   const range = decodeDateRange(state.filters.createdutc);
 
-  // Presets, remembered per user.
-  const presetsKey = filterPresetsSettingKey(ticketsPage);
-  const presetSetting = useQuery(userSettingQueries.detail(presetsKey));
-  const presets = filterPresetsOf(presetSetting.data);
-  const storePresets = useMutation({
-    mutationFn: (next: ReturnType<typeof filterPresetsOf>) => saveUserSetting(presetsKey, next),
-    onSuccess: (_result, next) => queryClient.setQueryData(userSettingQueries.detail(presetsKey).queryKey, next),
-  });
-
   const [filtersOpen, setFiltersOpen] = useState(Boolean(state.filters.status || state.filters.type || state.filters.priority || state.filters.assignee));
   const [dateOpen, setDateOpen] = useState(false);
-  const [columnsOpen, setColumnsOpen] = useState(false);
-  const searchInput = useRef<HTMLInputElement>(null);
-  const filterPanel = useRef<HTMLDivElement>(null);
   const filterPanelId = useId();
-  const rowCursor = useRef<RowCursorHandle>(null);
-  const pageKey = `${search}|${list.dataUpdatedAt}`;
 
-  const openRow = (row: TicketListItem | undefined, beside: boolean) => {
-    if (!row) return;
-    const path = `/tickets/${encodeURIComponent(row.ticketId)}`;
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
   const canCreate = granted.includes('Portal.Tickets.Create');
 
-  // Selection and bulk actions: a description over the filters, kept across pages and sorts, cleared when
-  // the filters or the context change. The server checks each ticket as the single update does (a requester may
+  // Bulk actions on the selection. The server checks each ticket as the single update does (a requester may
   // only close their own; the workflow and the queue are staff's) and lists the refused ones in the job's result.
-  const [selection, setSelection] = useState<RowSelection>(emptySelection);
-  const filterKey = JSON.stringify(state.filters);
-  useEffect(() => setSelection(emptySelection), [filterKey, contextPrefix]);
   // Jobs run in a context the server resolves; staff's 'All businesses' queue has none.
   const bulkContext = everyBusiness ? null : bulkContextOf(applied as ContextSelections);
   const offered = (action: BulkAction) => bulkContext !== null
@@ -230,18 +160,16 @@ export function TicketsPane({ search }: PaneProps) {
   const selectedTickets = selectedCount(selection, total);
   const ticketsNoun = (count: number) => `${new Intl.NumberFormat('en-GB').format(count)} ${count === 1 ? 'ticket' : 'tickets'}`;
 
-  const dialogOpen = dateOpen || columnsOpen || bulkOpen !== null;
+  const dialogOpen = dateOpen || overview.columnsOpen || bulkOpen !== null;
   const handlers: PaneRequestHandlers = {
-    search: () => searchInput.current?.focus(),
+    search: () => overview.searchInput.current?.focus(),
     filters: () => {
       setFiltersOpen(true);
-      requestAnimationFrame(() => filterPanel.current?.querySelector<HTMLElement>('button, input, select')?.focus());
+      requestAnimationFrame(() => overview.filterPanel.current?.querySelector<HTMLElement>('button, input, select')?.focus());
     },
     date: () => setDateOpen(true),
-    columns: () => setColumnsOpen(true),
-    selectRow: (argument) => rowCursor.current?.toggle(argument === 1),
-    selectAllMatching: () => setSelection(selectAllMatching()),
-    clearSelection: () => setSelection(emptySelection),
+    columns: () => overview.setColumnsOpen(true),
+    ...overview.selectionHandlers,
     bulkAction: (argument) => {
       const action = (Object.entries(bulkActionIndex).find(([, index]) => index === argument)?.[0] ?? null) as BulkAction | null;
       if (action === 'export' && offered('export')) openExport();
@@ -250,16 +178,7 @@ export function TicketsPane({ search }: PaneProps) {
   };
   if (offered('export')) handlers.export = openExport;
   if (canCreate) handlers.newItem = () => navigate('/tickets/add');
-  if (!dialogOpen && rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        return;
-      }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  usePaneCapabilities({ ...handlers, ...overview.rowHandlers(!dialogOpen) });
 
   const assigneeOptions = [
     { value: 'none', label: 'Unassigned' },
@@ -270,39 +189,20 @@ export function TicketsPane({ search }: PaneProps) {
   const views = ticketQueueViews.filter((view) => staff || !staffQueueViews.includes(view));
   const activeView = ticketQueueViewOf(state.filters, userId);
   const showView = (view: TicketQueueView) => applyFilters(ticketQueueViewFilters(view, userId));
-  const { min, max } = pickerBounds(today);
 
   return (
-    <div className="tickets-pane">
-      <header className="transactions-header">
+    <div className="overview-pane tickets-pane">
+      <header className="overview-header">
         <h1>Support tickets</h1>
-        <div className="transactions-tools">
+        <div className="overview-tools">
           {staff && hasContext ? (
             <div className="tickets-scope" role="group" aria-label="Which tickets">
-              <button type="button" className={`button${everyBusiness ? '' : ' filter-choice is-active'}`} aria-pressed={!everyBusiness} onClick={() => setState(changeListState(state, {}), { all: false })}>This context</button>
-              <button type="button" className={`button${everyBusiness ? ' filter-choice is-active' : ''}`} aria-pressed={everyBusiness} onClick={() => setState(changeListState(state, {}), { all: true })}>All businesses</button>
+              <button type="button" className={`button${everyBusiness ? '' : ' filter-choice is-active'}`} aria-pressed={!everyBusiness} onClick={() => showScope(false)}>This context</button>
+              <button type="button" className={`button${everyBusiness ? ' filter-choice is-active' : ''}`} aria-pressed={everyBusiness} onClick={() => showScope(true)}>All businesses</button>
             </div>
           ) : null}
-          <FilterPresets
-            presets={presets}
-            saveBlockedBy={undefined}
-            nameProblem={presetNameProblem}
-            onApply={(identifier) => {
-              const preset = presets.find((candidate) => candidate.identifier === identifier);
-              if (!preset) return;
-              setState(changeListState(state, { filters: preset.filters }));
-              showToast({ kind: 'success', message: `Filter preset '${preset.name}' applied.` });
-            }}
-            onRemove={(identifier) => {
-              const preset = presets.find((candidate) => candidate.identifier === identifier);
-              storePresets.mutate(removePreset(presets, identifier), { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset?.name ?? ''}' removed.` }) });
-            }}
-            onSave={(name) => {
-              const { presets: next, preset } = savePreset(presets, { name, filters: compactFilters({ ...state.filters, searchterm: encodeSearchTerm(searchDraft) }) }, newIdentifier());
-              storePresets.mutate(next, { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset.name}' saved.` }) });
-            }}
-          />
-          <button type="button" className="button" onClick={() => setColumnsOpen(true)}>Columns</button>
+          <SettingFilterPresets page={ticketsPage} filters={compactFilters({ ...state.filters, searchterm: encodeSearchTerm(searchDraft) })} onApply={overview.showFilters} />
+          <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>Columns</button>
           {offered('export') ? <button type="button" className="button" onClick={openExport}>Export</button> : null}
           {canCreate ? <a className="button button-primary" href="/tickets/add">New ticket</a> : null}
         </div>
@@ -318,22 +218,22 @@ export function TicketsPane({ search }: PaneProps) {
       </div>
 
       <form className="filter-bar" role="search" aria-label="Ticket filters" onSubmit={submitFilters}>
-        <SearchField label="Search subject or ticket id" placeholder="Search subject or ticket id" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput}
+        <SearchField label="Search subject or ticket id" placeholder="Search subject or ticket id" value={searchDraft} onChange={setSearchDraft} inputRef={overview.searchInput}
           keys={{
             onClear: () => applyFilters({ searchterm: encodeSearchTerm('') }),
-            onLeave: () => rowCursor.current?.focus(),
-            onOpen: !appliedSearch && rows.length > 0 ? () => openRow(rows[rowCursor.current?.index() ?? 0], false) : undefined,
+            onLeave: () => overview.cursor.current?.focus(),
+            onOpen: !appliedSearch && rows.length > 0 ? overview.openCursorRow : undefined,
           }} />
-        <DateRangeButton label="Created" summary={rangeSummary(range, today)} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
+        <DateRangeButton label="Created" summary={dateRangeSummary(range, today)} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
         <button type="button" className={`button${activeFilterCount > 0 ? ' filter-choice is-active' : ''}`} aria-expanded={filtersOpen} aria-controls={filterPanelId} onClick={() => setFiltersOpen(!filtersOpen)}>
           Filters{activeFilterCount > 0 ? ` (${activeFilterCount})` : ''}
         </button>
         {Object.keys(state.filters).length > 0 ? (
-          <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); setState(changeListState(state, { filters: {} })); }}>Clear filters</button>
+          <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); overview.showFilters({}); }}>Clear filters</button>
         ) : null}
         <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
         {filtersOpen ? (
-          <div ref={filterPanel} id={filterPanelId} className="filter-panel">
+          <div ref={overview.filterPanel} id={filterPanelId} className="filter-panel">
             <ChoiceFilter label="Status" options={statusOptions} selected={decodeAnyOf(state.filters.status, ticketStatuses)} onChange={(values) => applyFilters({ status: encodeAnyOf(values) })} />
             <ChoiceFilter label="Type" options={typeOptions} selected={decodeAnyOf(state.filters.type, ticketTypes)} onChange={(values) => applyFilters({ type: encodeAnyOf(values) })} />
             <ChoiceFilter label="Priority" options={priorityOptions} selected={decodeAnyOf(state.filters.priority, ticketPriorities)} onChange={(values) => applyFilters({ priority: encodeAnyOf(values) })} />
@@ -347,46 +247,17 @@ export function TicketsPane({ search }: PaneProps) {
         {offered('status') ? <button type="button" className="button" onClick={() => setBulkOpen('status')}>Change status…</button> : null}
         {offered('assignee') ? <button type="button" className="button" onClick={() => setBulkOpen('assignee')}>Change assignee…</button> : null}
       </SelectionBar>
-      <CursorDataTable
-        cursorHandle={rowCursor}
-        selection={bulkContext ? { value: selection, onChange: setSelection, rowLabel: (key) => `Select ${key}` } : undefined}
-        resetKey={pageKey}
+      <OverviewTable
+        {...overview.table}
+        selection={bulkContext ? overview.table.selection : undefined}
         caption="Support tickets"
         columns={shownColumns}
-        rows={rows}
         rowKey={(row) => row.ticketId}
         rowHeader="ticketId"
-        status={failed ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
-        emptyMessage={Object.keys(state.filters).length > 0 ? 'No tickets match these filters.' : 'There are no tickets here yet.'}
-        errorMessage="The tickets could not be loaded."
-        sort={state.sort}
-        onSortChange={(sort) => setState(changeListState(state, { sort }))}
-        onOpen={(row, { beside }) => openRow(row, beside)}
-        firstRowNumber={(state.pageNumber - 1) * state.pageSize + 1}
-        totalRows={total}
+        noun="tickets"
+        pagesLabel="Ticket pages"
       />
-      <Pagination
-        label="Ticket pages"
-        pageNumber={state.pageNumber}
-        pageSize={state.pageSize}
-        pageSizes={pageSizes}
-        rowsOnPage={rows.length}
-        total={total}
-        totalIsEstimate={false}
-        onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))}
-        onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))}
-      />
-      <DateRangePicker
-        open={dateOpen}
-        title="Ticket creation dates"
-        value={range}
-        presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}
-        min={min}
-        max={max}
-        weekStartsOn={weekStartsOn}
-        onApply={(next) => applyFilters({ createdutc: encodeDateRange(next) })}
-        onClose={() => setDateOpen(false)}
-      />
+      <OverviewDatePicker open={dateOpen} title="Ticket creation dates" value={range} onApply={(next) => applyFilters({ createdutc: encodeDateRange(next) })} onClose={() => setDateOpen(false)} />
       <ExportDialog
         open={bulkOpen === 'export'}
         onClose={() => setBulkOpen(null)}
@@ -425,15 +296,7 @@ export function TicketsPane({ search }: PaneProps) {
           </div>
         )}
       </BulkActionDialog>
-      <ColumnChooser
-        open={columnsOpen}
-        onClose={() => setColumnsOpen(false)}
-        columns={ticketListColumns.map((column) => ({ id: column.id, label: column.label }))}
-        order={order}
-        visible={visible}
-        onChange={saveColumns}
-        onReset={() => saveColumns(ticketListColumnIds, defaultTicketColumns)}
-      />
+      <ColumnChooser {...overview.columnChooser} />
     </div>
   );
 }

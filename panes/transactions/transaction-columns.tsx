@@ -1,7 +1,7 @@
 // The transactions overview's columns: what each shows and how, which the user may hide or reorder.
 import { displayStatusLabel, displayStatusOf, signedAmount, takesMoneyBack } from '../../src/contract/transactions.ts';
 import type { TransactionListItem } from '../../src/contract/transaction-schemas.ts';
-import { formatShortDate, formatTime } from '../../src/format/dates.ts';
+import { formatShortDateTime } from '../../src/format/dates.ts';
 import { formatMoney } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
@@ -33,11 +33,9 @@ export const formatSignedMoney = (row: { kind: string; amount: number; currency:
 const kindLabels: Record<string, string> = { payment: 'Payment', refund: 'Refund', capture: 'Capture', chargeback: 'Chargeback' };
 export const kindLabel = (kind: string) => kindLabels[kind] ?? kind;
 
-export const dateTime = (iso: string) => `${formatShortDate(iso)}, ${formatTime(iso)}`;
-
 /** Every column the overview can show; ids match the export's column names. */
 export const transactionListColumns: readonly (DataTableColumn<TransactionListItem> & { label: string })[] = [
-  { id: 'date', label: 'Date', header: 'Date', sortField: 'date', width: '10.5rem', cell: (row) => <time dateTime={row.date}>{dateTime(row.date)}</time> },
+  { id: 'date', label: 'Date', header: 'Date', sortField: 'date', width: '10.5rem', cell: (row) => <time dateTime={row.date}>{formatShortDateTime(row.date)}</time> },
   {
     id: 'reference', label: 'Reference', header: 'Reference', sortField: 'reference', width: '8.5rem',
     // The row is the keyboard stop (Enter opens it); the link serves the pointer (Shift+click opens beside).

@@ -7,7 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { isApiError } from '../../src/api/api-error.ts';
-import { formatDateTime } from '../../src/format/dates.ts';
+import { formatDateTime, formatShortDateTime } from '../../src/format/dates.ts';
 import { formatMoney } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
@@ -16,7 +16,7 @@ import { RefundDialog } from '../payment-jobs/payment-action-dialogs.tsx';
 import { invalidateAfterPaymentAction, newIdempotencyKey, paymentJobQueries, sendPaymentAction } from '../payment-jobs/payment-job-queries.ts';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { displayStatusOf, takesMoneyBack } from '../../src/contract/transactions.ts';
-import { dateTime, formatSignedMoney, KindBadge, kindLabel, StatusChip } from './transaction-columns.tsx';
+import { formatSignedMoney, KindBadge, kindLabel, StatusChip } from './transaction-columns.tsx';
 import { useStepUp } from '../step-up/step-up.tsx';
 import { revealCardNumber, transactionQueries } from './transaction-queries.ts';
 import '../../src/ui/data-table/data-table.css';
@@ -93,7 +93,7 @@ export function TransactionDetailPane({ params }: PaneProps) {
         <h2 id={ids.card}>Card</h2>
         {transaction.maskedCardNumber ? (
           <div className="card-number">
-            <span className="card-number-value" aria-label="Card number">{cardNumber ?? transaction.maskedCardNumber}</span>
+            <span className="card-number-value" role="group" aria-label="Card number">{cardNumber ?? transaction.maskedCardNumber}</span>
             {transaction.cardNumberRevealable ? (
               cardNumber ? (
                 <button type="button" className="button" onClick={() => setCardNumber(null)}>Hide card number</button>
@@ -152,7 +152,7 @@ export function TransactionDetailPane({ params }: PaneProps) {
                   <th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(linked.reference)}`}>{linked.reference}</a></th>
                   <td>{relationLabels[linked.relation]}</td>
                   <td><KindBadge kind={linked.kind} /></td>
-                  <td>{dateTime(linked.date)}</td>
+                  <td>{formatShortDateTime(linked.date)}</td>
                   <td className="end">{formatSignedMoney(linked)}</td>
                   <td><StatusChip status={linked.status} /></td>
                 </tr>

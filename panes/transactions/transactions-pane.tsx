@@ -6,51 +6,47 @@
 // its scope (scope=all: everything the user may see), an amount without a currency compared in each row's own
 // currency, and a note naming whatever the query could not use.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { useLocation } from 'wouter';
 import { createPreset, filterPresetQueries, removePresetRecord, updatePreset } from '../../src/api/filter-preset-queries.ts';
-import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
 import { describePreset, presetFiltersFor, type StoredPreset } from '../../src/contract/filter-presets.ts';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
 import { describeScheduleOrdering } from '../../src/contract/report-schedules.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import {
-  amountProblems, calendarDate, changeListState, columnChoice, columnChoiceOf, columnsSettingKey, compactFilters, type DateRange,
-  datePresetIds, datePresetLabels, datePresetRange, dateRangeProblem, decodeAmount, decodeAnyOf, decodeDateRange, decodeSearchTerm,
-  encodeAmount, encodeAnyOf, encodeDateRange, encodeSearchTerm, type ListState,
-  listStateFromParams, listStateToParams, pickerBounds, presetNameProblem, presetOfRange, weekStartsOn,
+  amountProblems, calendarDate, compactFilters, datePresetLabels, datePresetRange, dateRangeProblem, decodeAmount, decodeAnyOf,
+  decodeDateRange, decodeSearchTerm, encodeAmount, encodeAnyOf, encodeDateRange, encodeSearchTerm, presetNameProblem, presetOfRange,
 } from '../../src/contract/filters.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
-import { encodeFilter, encodeOrdering, pageSizes, parseFilter } from '../../src/contract/list-query.ts';
+import { encodeFilter, encodeOrdering, parseFilter } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
 import { amountInOwnCurrencyMessage, cardFilterOf, defaultTransactionColumns, maskedCardFilter, overviewCurrencies, searchScopeParameter, transactionColumnLabels, transactionColumns, transactionKinds, transactionListSpec, unusedSearchParameter, type TransactionColumn } from '../../src/contract/transactions.ts';
 import type { TransactionListItem } from '../../src/contract/transaction-schemas.ts';
 import { measureDescriptions } from '../../src/contract/dashboard-intervals.ts';
-import { formatShortDate } from '../../src/format/dates.ts';
 import { formatMinorUnits } from '../../src/format/money.ts';
 import { formatPaymentMethod } from '../../src/format/payment-method.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
 import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { showToast, toastDurations } from '../../src/state/toast-store.ts';
-import { openBeside, type PaneCapability } from '../../src/state/workspace-store.ts';
+import { openBeside } from '../../src/state/workspace-store.ts';
 import { ColumnChooser } from '../../src/ui/data-table/column-chooser.tsx';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
-import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 import { ExportDialog } from '../../src/ui/data-table/export-dialog.tsx';
 import { AmountField, type AmountValue, ChoiceFilter, DateRangeButton, SearchField, searchFieldKeyDown } from '../../src/ui/data-table/filter-fields.tsx';
 import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { useDebouncedApply, useFilterDraft } from '../../src/ui/data-table/filter-draft.ts';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { transactionListColumnIds, transactionListColumns } from './transaction-columns.tsx';
 import { queueTransactionExport, transactionQueries } from './transaction-queries.ts';
 import { bulkActionIndex, type BulkAction, type BulkContext, type BulkJob } from '../../src/contract/bulk-jobs.ts';
 import { SelectionBar } from '../../src/ui/data-table/selection-bar.tsx';
 import { emptySelection, pickedRows, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
+import { dateRangeSummary, OverviewDatePicker } from '../overview/overview-dates.tsx';
+import { useOverviewState } from '../overview/use-overview-state.ts';
 import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import { ScheduleDialog, type TransactionsScheduleTarget } from '../reporting/schedule-dialog.tsx';
 import '../../src/ui/data-table/data-table.css';
+import '../../src/ui/data-table/overview.css';
 import './transactions.css';
 
 /** The filters the Filters panel holds (its button counts them). */
@@ -58,8 +54,6 @@ const filterPanelKeys = ['kind', 'currency', 'status', 'channel', 'paymentmethod
 
 /** The page name of user settings: transactionsFilterPresets, transactionsColumns. */
 export const transactionsPage = 'transactions';
-const searchDebounceMs = 400;
-const rowsCapability: PaneCapability = tableRowsCapability;
 
 export function contextPrefixOf(params: Readonly<Record<string, string | undefined>>, applied: ContextSelections): string {
   if (params.partnerId && params.businessId) return `/businesses/${encodeURIComponent(params.businessId)}`;
@@ -79,15 +73,6 @@ const channelOptions = channels.map((value) => ({ value, label: value }));
 const methodOptions = paymentMethods.map((value) => ({ value, label: formatPaymentMethod(value) }));
 const kindOptions = transactionKinds.map((value) => ({ value, label: value.charAt(0).toUpperCase() + value.slice(1) }));
 const currencyOptions = overviewCurrencies.map((value) => ({ value, label: value }));
-
-function rangeSummary(range: DateRange, today: string): string {
-  const preset = presetOfRange(range, today);
-  if (preset) return datePresetLabels[preset];
-  if (range.start && range.end) return range.start === range.end ? formatShortDate(`${range.start}T12:00:00`) : `${formatShortDate(`${range.start}T12:00:00`)} – ${formatShortDate(`${range.end}T12:00:00`)}`;
-  if (range.start) return `From ${formatShortDate(`${range.start}T12:00:00`)}`;
-  if (range.end) return `Until ${formatShortDate(`${range.end}T12:00:00`)}`;
-  return 'Any date';
-}
 
 /** The first [eq] value of a filter parameter ('[eq]4242' → '4242'). */
 function firstValue(raw: string | undefined): string | undefined {
@@ -121,7 +106,7 @@ function describeFilter(name: string, value: string, today: string): string | un
     if (amount.mode === 'exact') return `Amount = ${amount.exact}`;
     return [amount.min ? `Amount ≥ ${amount.min}` : '', amount.max ? `Amount ≤ ${amount.max}` : ''].filter(Boolean).join(', ') || undefined;
   }
-  if (name === 'date') return `Date: ${rangeSummary(decodeDateRange(value), today)}`;
+  if (name === 'date') return `Date: ${dateRangeSummary(decodeDateRange(value), today)}`;
   if (name === 'searchterm') return `Search: “${decodeSearchTerm(value)}”`;
   if (name === 'last4') return `Card: ${maskedCardFilter(undefined, firstValue(value))}`;
   if (name === 'bin') return `Card: ${maskedCardFilter(firstValue(value), undefined)}`;
@@ -135,92 +120,65 @@ function presetBadge(preset: StoredPreset): string | undefined {
 }
 
 export function TransactionsPane({ params, search }: PaneProps) {
-  const [location, navigate] = useLocation();
   const scope = usePaneScope();
   const queryClient = useQueryClient();
   const { applied } = useSnapshot(contextStore);
-  const searchParams = useMemo(() => new URLSearchParams(search), [search]);
+  const searchParams = new URLSearchParams(search);
   // From the palette's record search: its scope (everything the user may see) and what it could not use.
   const allScope = searchParams.get(searchScopeParameter.name) === searchScopeParameter.all;
   const unusedFromSearch = searchParams.get(unusedSearchParameter)?.trim() ?? '';
   const narrowerPrefix = contextPrefixOf(params, applied as ContextSelections);
   const contextPrefix = allScope ? '' : narrowerPrefix;
-  const state = useMemo(() => listStateFromParams(Object.fromEntries(searchParams), transactionListSpec), [searchParams]);
   const today = calendarDate(new Date());
-
-  const setState = (next: ListState, options: { replace?: boolean } = {}) => {
-    const kept = { ...(allScope ? { [searchScopeParameter.name]: searchScopeParameter.all } : {}), ...(unusedFromSearch ? { [unusedSearchParameter]: unusedFromSearch } : {}) };
-    const query = new URLSearchParams({ ...listStateToParams(next, transactionListSpec), ...kept }).toString();
-    navigate(`${location}${query ? `?${query}` : ''}`, options.replace ? { replace: true } : undefined);
-  };
-  const applyFilters = (patch: Record<string, string | undefined>, options: { replace?: boolean } = {}) => {
-    setState(changeListState(state, { filters: compactFilters({ ...state.filters, ...patch }) }), options);
-  };
+  const overview = useOverviewState({
+    search,
+    listSpec: transactionListSpec,
+    keptParams: { ...(allScope ? { [searchScopeParameter.name]: searchScopeParameter.all } : {}), ...(unusedFromSearch ? { [unusedSearchParameter]: unusedFromSearch } : {}) },
+    query: (listState) => transactionQueries.list(contextPrefix, listState),
+    rowPath: (row: TransactionListItem) => `/transactions/${encodeURIComponent(row.reference)}`,
+    columns: transactionListColumns,
+    columnChoice: { page: transactionsPage, defaultVisible: defaultTransactionColumns.filter((column) => transactionListColumnIds.includes(column)) },
+    selectionScope: contextPrefix,
+  });
+  const { state, applyFilters, list, rows, total, selection, setSelection, shownColumns } = overview;
 
   // An amount without exactly one currency compares each row in its own currency (as the palette's preview does); a
   // note under the filters says so.
   const requestState = state;
-
-  // The list.
-  const list = useQuery(transactionQueries.list(contextPrefix, requestState));
   const failed = list.isError;
-  const rows: readonly TransactionListItem[] = failed ? [] : list.data?.results ?? [];
-  const total = failed ? 0 : list.data?.numberOfResults ?? 0;
-  const totalIsEstimate = !failed && (list.data?.numberOfResultsIsEstimate ?? false);
 
   // Totals, with one currency chosen: the dashboard's measures, counted as the dashboard counts them.
   const singleCurrency = decodeAnyOf(requestState.filters.currency, overviewCurrencies).length === 1;
   const totals = useQuery({ ...transactionQueries.totals(contextPrefix, requestState.filters), enabled: singleCurrency });
 
-  // Columns, remembered per user.
-  const columnsKey = columnsSettingKey(transactionsPage);
-  const columnSetting = useQuery(userSettingQueries.detail(columnsKey));
-  const defaultVisible = defaultTransactionColumns.filter((column) => transactionListColumnIds.includes(column));
-  const { order, visible } = columnChoiceOf(columnSetting.data, transactionListColumnIds, defaultVisible);
-  const shownColumns = order.filter((id) => visible.includes(id))
-    .map((id) => transactionListColumns.find((column) => column.id === id))
-    .filter((column): column is (typeof transactionListColumns)[number] => column !== undefined);
-  const saveColumns = (nextOrder: readonly string[], nextVisible: readonly string[]) => {
-    const value = columnChoice(nextOrder, nextVisible);
-    queryClient.setQueryData(userSettingQueries.detail(columnsKey).queryKey, value);
-    void saveUserSetting(columnsKey, value).catch(() => queryClient.invalidateQueries({ queryKey: userSettingQueries.detail(columnsKey).queryKey }));
-  };
-
   // Filter drafts: typed values apply 400 ms after the last key (or on Enter) when valid.
-  const [searchDraft, setSearchDraft] = useState(() => decodeSearchTerm(state.filters.searchterm));
-  const [amountDraft, setAmountDraft] = useState<AmountValue>(() => decodeAmount(state.filters.amount));
-  const [cardDraft, setCardDraft] = useState(() => cardTextOf(state.filters));
   const appliedSearch = state.filters.searchterm;
+  const [searchDraft, setSearchDraft] = useFilterDraft(appliedSearch ?? '', decodeSearchTerm, (draft, applied) => (encodeSearchTerm(draft) ?? '') === applied);
   const appliedAmount = state.filters.amount;
+  const [amountDraft, setAmountDraft] = useFilterDraft<AmountValue>(appliedAmount ?? '', (applied) => decodeAmount(applied || undefined), (draft, applied) => (encodeAmount(draft) ?? '') === applied);
   const appliedCard = { last4: state.filters.last4, bin: state.filters.bin };
-  useEffect(() => {
-    if (encodeSearchTerm(searchDraft) !== appliedSearch) setSearchDraft(decodeSearchTerm(appliedSearch));
-  }, [appliedSearch]); // the draft follows the URL when the URL changes (a preset, back, a link)
-  useEffect(() => {
-    if (encodeAmount(amountDraft) !== appliedAmount) setAmountDraft(decodeAmount(appliedAmount));
-  }, [appliedAmount]);
   // The Card field: 4 digits are the last four, 6 the first six, a masked number either or both. Its text stays as
   // typed while it means the applied filters (several last fours from the palette show the first and are kept).
+  const cardPatchOf = (draft: string) => {
+    const parsed = cardFilterOf(draft);
+    if (draft === cardTextOf(state.filters) || (parsed && 'problem' in parsed)) return appliedCard;
+    return {
+      last4: parsed && 'last4' in parsed && parsed.last4 ? encodeFilter([{ operator: 'eq', value: parsed.last4 }]) : undefined,
+      bin: parsed && 'bin' in parsed && parsed.bin ? encodeFilter([{ operator: 'eq', value: parsed.bin }]) : undefined,
+    };
+  };
+  const cardKeyOf = (patch: { last4?: string; bin?: string }) => `${patch.last4 ?? ''}|${patch.bin ?? ''}`;
+  const [cardDraft, setCardDraft] = useFilterDraft(cardKeyOf(appliedCard), () => cardTextOf(state.filters), (draft, applied) => cardKeyOf(cardPatchOf(draft)) === applied);
   const cardParsed = cardFilterOf(cardDraft);
   const cardProblem = cardParsed && 'problem' in cardParsed ? cardParsed.problem : null;
-  const cardPatch = cardDraft === cardTextOf(state.filters) || cardProblem ? appliedCard : {
-    last4: cardParsed && 'last4' in cardParsed && cardParsed.last4 ? encodeFilter([{ operator: 'eq', value: cardParsed.last4 }]) : undefined,
-    bin: cardParsed && 'bin' in cardParsed && cardParsed.bin ? encodeFilter([{ operator: 'eq', value: cardParsed.bin }]) : undefined,
-  };
-  useEffect(() => {
-    if (cardPatch.last4 !== appliedCard.last4 || cardPatch.bin !== appliedCard.bin) setCardDraft(cardTextOf(state.filters));
-  }, [appliedCard.last4, appliedCard.bin]);
+  const cardPatch = cardPatchOf(cardDraft);
   const chosenCurrencies = decodeAnyOf(state.filters.currency, overviewCurrencies);
   const amountIssues = amountProblems(amountDraft);
   const amountValid = Object.keys(amountIssues).length === 0;
   const draftFilters = compactFilters({ ...state.filters, searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : state.filters.amount, ...cardPatch });
   const pendingKey = JSON.stringify([encodeSearchTerm(searchDraft), amountValid ? encodeAmount(amountDraft) : appliedAmount, cardPatch.last4, cardPatch.bin]);
   const appliedKey = JSON.stringify([appliedSearch, appliedAmount, appliedCard.last4, appliedCard.bin]);
-  useEffect(() => {
-    if (pendingKey === appliedKey) return undefined;
-    const timer = setTimeout(() => applyFilters({ searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : appliedAmount, ...cardPatch }, { replace: true }), searchDebounceMs);
-    return () => clearTimeout(timer);
-  });
+  useDebouncedApply(pendingKey, appliedKey, () => applyFilters({ searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : appliedAmount, ...cardPatch }, { replace: true }));
   const submitFilters = (event: FormEvent) => {
     event.preventDefault();
     if (amountValid) applyFilters({ searchterm: encodeSearchTerm(searchDraft), amount: encodeAmount(amountDraft), ...cardPatch });
@@ -267,11 +225,12 @@ export function TransactionsPane({ params, search }: PaneProps) {
   });
   const applyPreset = (preset: StoredPreset, options: { replace?: boolean } = {}) => {
     setSearchDraft(decodeSearchTerm(preset.filters.searchterm));
-    setState(changeListState(state, { filters: presetFiltersFor(preset, resolveRelative) }), options);
+    overview.showFilters(presetFiltersFor(preset, resolveRelative), options);
   };
   // The business's default preset applies when the overview opens without filters of its own (once).
   const defaultApplied = useRef(false);
   const defaultPreset = presets.find((preset) => preset.isDefault && preset.sharing === 'business');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the presets first load; the filters and applyPreset are read as they are then
   useEffect(() => {
     if (defaultApplied.current || !presetQuery.isSuccess) return;
     defaultApplied.current = true;
@@ -281,30 +240,17 @@ export function TransactionsPane({ params, search }: PaneProps) {
   // Dialogs and panels.
   const [filtersOpen, setFiltersOpen] = useState(filterPanelKeys.some((key) => state.filters[key]));
   const [dateOpen, setDateOpen] = useState(false);
-  const [columnsOpen, setColumnsOpen] = useState(false);
   const [exportOpen, setExportOpen] = useState(false);
-  const searchInput = useRef<HTMLInputElement>(null);
-  const filterPanel = useRef<HTMLDivElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const filterPanelId = useId();
   const cardFieldId = useId();
-
-  // The row cursor lives in the table (a move renders the table alone); the row commands reach it through a handle.
-  const rowCursor = useRef<RowCursorHandle>(null);
-  const pageKey = `${search}|${list.dataUpdatedAt}`;
-  const openRow = (row: TransactionListItem | undefined, beside: boolean) => {
-    if (!row) return;
-    const path = `/transactions/${encodeURIComponent(row.reference)}`;
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
 
   // The keyboard: Enter on a focused button (in the pane, a popover or a dialog) stays the button's: the row
   // commands look at the focus when the key is pressed (the command context's controlFocused), so the pane does
   // not follow the focus in its own state (which rendered it again whenever focus moved, a palette opening
   // included). Its own dialogs withdraw the rows while open.
   const [scheduleOpen, setScheduleOpen] = useState(false);
-  const dialogOpen = dateOpen || columnsOpen || exportOpen || scheduleOpen;
+  const dialogOpen = dateOpen || overview.columnsOpen || exportOpen || scheduleOpen;
 
   // Selection: a description over the filters, kept across pages and sorts, cleared when the filters or
   // the context change. Picked rows are exported as a bulk export job (a report in My report queue, the server
@@ -331,9 +277,6 @@ export function TransactionsPane({ params, search }: PaneProps) {
       ordering: encodeOrdering(state.sort),
     }
     : null;
-  const [selection, setSelection] = useState<RowSelection>(emptySelection);
-  const selectionFilterKey = JSON.stringify(requestState.filters);
-  useEffect(() => setSelection(emptySelection), [selectionFilterKey, contextPrefix]);
   const [exportSelection, setExportSelection] = useState<RowSelection | null>(null);
   const [exportKey, setExportKey] = useState('');
   function openExport() {
@@ -349,35 +292,24 @@ export function TransactionsPane({ params, search }: PaneProps) {
   };
 
   const handlers: PaneRequestHandlers = {
-    search: () => searchInput.current?.focus(),
+    search: () => overview.searchInput.current?.focus(),
     filters: () => {
       setFiltersOpen(true);
-      requestAnimationFrame(() => filterPanel.current?.querySelector<HTMLElement>('button, input, select')?.focus());
+      requestAnimationFrame(() => overview.filterPanel.current?.querySelector<HTMLElement>('button, input, select')?.focus());
     },
     date: () => setDateOpen(true),
-    columns: () => setColumnsOpen(true),
+    columns: () => overview.setColumnsOpen(true),
     export: () => openExport(),
   };
   if (scheduleTarget) handlers.schedule = () => setScheduleOpen(true);
   if (bulkContext) {
-    handlers.selectRow = (argument) => rowCursor.current?.toggle(argument === 1);
-    handlers.selectAllMatching = () => setSelection(selectAllMatching());
-    handlers.clearSelection = () => setSelection(emptySelection);
+    Object.assign(handlers, overview.selectionHandlers);
     handlers.bulkAction = (argument) => {
       const action = (Object.entries(bulkActionIndex).find(([, index]) => index === argument)?.[0] ?? null) as BulkAction | null;
       if (action === 'export') openExport();
     };
   }
-  if (!dialogOpen && rows.length > 0) {
-    handlers[rowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        return;
-      }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  usePaneCapabilities({ ...handlers, ...overview.rowHandlers(!dialogOpen) });
 
   // Export.
   const allExportColumns = transactionColumns;
@@ -398,13 +330,12 @@ export function TransactionsPane({ params, search }: PaneProps) {
   });
 
   const activeFilterCount = filterPanelKeys.filter((key) => state.filters[key]).length;
-  const { min, max } = pickerBounds(today);
 
   return (
-    <div ref={root} className="transactions-pane">
-      <header className="transactions-header">
+    <div ref={root} className="overview-pane">
+      <header className="overview-header">
         <h1>Transactions</h1>
-        <div className="transactions-tools">
+        <div className="overview-tools">
           <FilterPresets
             presets={presetEntries}
             saveBlockedBy={formProblem}
@@ -422,35 +353,35 @@ export function TransactionsPane({ params, search }: PaneProps) {
             }}
             onSave={(name, { shared }) => storePreset.mutate({ name, shared })}
           />
-          <button type="button" className="button" onClick={() => setColumnsOpen(true)}>Columns</button>
+          <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>Columns</button>
           {scheduleTarget ? <button type="button" className="button" onClick={() => setScheduleOpen(true)}>Schedule this export…</button> : null}
           <button type="button" className="button button-primary" onClick={openExport}>Export</button>
         </div>
       </header>
 
       <form className="filter-bar" role="search" aria-label="Transaction filters" onSubmit={submitFilters}>
-        <SearchField label="Search reference, payment job or customer email" placeholder="Search reference, payment job or email" value={searchDraft} onChange={setSearchDraft} inputRef={searchInput}
+        <SearchField label="Search reference, payment job or customer email" placeholder="Search reference, payment job or email" value={searchDraft} onChange={setSearchDraft} inputRef={overview.searchInput}
           keys={{
             onClear: () => applyFilters({ searchterm: encodeSearchTerm('') }),
-            onLeave: () => rowCursor.current?.focus(),
-            onOpen: !appliedSearch && rows.length > 0 ? () => openRow(rows[rowCursor.current?.index() ?? 0], false) : undefined,
+            onLeave: () => overview.cursor.current?.focus(),
+            onOpen: !appliedSearch && rows.length > 0 ? overview.openCursorRow : undefined,
           }} />
         <div className="dt-field filter-card">
           <label htmlFor={cardFieldId} className="visually-hidden">Card: last four or first six digits</label>
           <input id={cardFieldId} type="search" className="dt-input" inputMode="numeric" autoComplete="off" maxLength={24} placeholder="Card: last 4 or first 6"
             value={cardDraft} aria-invalid={cardProblem !== null} aria-describedby={cardProblem ? `${cardFieldId}-problem` : undefined} onChange={(event) => setCardDraft(event.target.value)}
-            onKeyDown={(event) => searchFieldKeyDown(event, cardDraft, { onLeave: () => rowCursor.current?.focus() }, setCardDraft)} />
+            onKeyDown={(event) => searchFieldKeyDown(event, cardDraft, { onLeave: () => overview.cursor.current?.focus() }, setCardDraft)} />
         </div>
-        <DateRangeButton label="Date" summary={rangeSummary(range, today)} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
+        <DateRangeButton label="Date" summary={dateRangeSummary(range, today)} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
         <button type="button" className={`button${activeFilterCount > 0 ? ' filter-choice is-active' : ''}`} aria-expanded={filtersOpen} aria-controls={filterPanelId} onClick={() => setFiltersOpen(!filtersOpen)}>
           Filters{activeFilterCount > 0 ? ` (${activeFilterCount})` : ''}
         </button>
         {Object.keys(state.filters).length > 0 ? (
-          <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); setCardDraft(''); setState(changeListState(state, { filters: {} })); }}>Clear filters</button>
+          <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); setCardDraft(''); overview.showFilters({}); }}>Clear filters</button>
         ) : null}
         <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
         {filtersOpen ? (
-          <div ref={filterPanel} id={filterPanelId} className="filter-panel">
+          <div ref={overview.filterPanel} id={filterPanelId} className="filter-panel">
             <ChoiceFilter label="Type" options={kindOptions} selected={decodeAnyOf(state.filters.kind, transactionKinds)} onChange={(values) => applyFilters({ kind: encodeAnyOf(values) })} />
             <ChoiceFilter label="Currency" options={currencyOptions} selected={chosenCurrencies} onChange={(values) => applyFilters({ currency: encodeAnyOf(values) })} />
             <ChoiceFilter label="Status" options={statusOptions} selected={decodeAnyOf(state.filters.status, paymentStatuses)} onChange={(values) => applyFilters({ status: encodeAnyOf(values) })} />
@@ -483,61 +414,24 @@ export function TransactionsPane({ params, search }: PaneProps) {
           <button type="button" className="button" onClick={openExport}>Export selected…</button>
         </SelectionBar>
       ) : null}
-      <CursorDataTable
-        cursorHandle={rowCursor}
-        selection={bulkContext ? { value: selection, onChange: setSelection, rowLabel: (key) => `Select ${key}` } : undefined}
-        resetKey={pageKey}
+      <OverviewTable
+        {...overview.table}
+        selection={bulkContext ? overview.table.selection : undefined}
         caption="Transactions"
         columns={shownColumns}
-        rows={rows}
         rowKey={(row) => row.reference}
         rowHeader="reference"
-        status={failed ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
-        emptyMessage={Object.keys(state.filters).length > 0 ? 'No transactions match these filters.' : 'There are no transactions here yet.'}
-        errorMessage="The transactions could not be loaded."
-        sort={state.sort}
-        onSortChange={(sort) => setState(changeListState(state, { sort }))}
-        onOpen={(row, { beside }) => openRow(row, beside)}
-        firstRowNumber={(state.pageNumber - 1) * state.pageSize + 1}
-        totalRows={total}
-      />
-      <Pagination
-        label="Transaction pages"
-        pageNumber={state.pageNumber}
-        pageSize={state.pageSize}
-        pageSizes={pageSizes}
-        rowsOnPage={rows.length}
-        total={total}
-        totalIsEstimate={totalIsEstimate}
-        onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))}
-        onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))}
+        noun="transactions"
+        pagesLabel="Transaction pages"
       />
 
-      <DateRangePicker
-        open={dateOpen}
-        title="Transaction dates"
-        value={range}
-        presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}
-        min={min}
-        max={max}
-        weekStartsOn={weekStartsOn}
-        onApply={(next) => applyFilters({ date: encodeDateRange(next) })}
-        onClose={() => setDateOpen(false)}
-      />
-      <ColumnChooser
-        open={columnsOpen}
-        onClose={() => setColumnsOpen(false)}
-        columns={transactionListColumns.map((column) => ({ id: column.id, label: column.label }))}
-        order={order}
-        visible={visible}
-        onChange={saveColumns}
-        onReset={() => saveColumns(transactionListColumnIds, defaultVisible)}
-      />
+      <OverviewDatePicker open={dateOpen} title="Transaction dates" value={range} onApply={(next) => applyFilters({ date: encodeDateRange(next) })} onClose={() => setDateOpen(false)} />
+      <ColumnChooser {...overview.columnChooser} />
       {scheduleTarget ? (
         <ScheduleDialog open={scheduleOpen} title="Schedule this export" target={scheduleTarget} onClose={() => setScheduleOpen(false)}>
           <p>Columns: {scheduleTarget.columns.map((column) => transactionColumnLabels[column]).join(', ')}.</p>
           <p>Rows: {describeScheduleOrdering(scheduleTarget.ordering) || 'newest first'}.</p>
-          {state.filters.date ? <p>This view's date range ({rangeSummary(range, today)}) is not part of the schedule.</p> : null}
+          {state.filters.date ? <p>This view's date range ({dateRangeSummary(range, today)}) is not part of the schedule.</p> : null}
         </ScheduleDialog>
       ) : null}
       <ExportDialog

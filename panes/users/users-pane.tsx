@@ -1,31 +1,23 @@
 // The users overview (and a partner's users under /partners/{id}/users): the table kit with server paging, sorting
 // and filters on name, email, role, status and business, the state in the pane's address so a link reproduces the
 // view. Shift+N adds a user; Enter opens one, Shift+Enter opens it beside.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useId, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { contextStore } from '../../src/state/context-store.ts';
 import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
-import {
-  changeListState, compactFilters, filterPresetsOf, filterPresetsSettingKey, type ListState, listStateFromParams, listStateToParams,
-  presetNameProblem, removePreset, savePreset,
-} from '../../src/contract/filters.ts';
-import { pageSizes } from '../../src/contract/list-query.ts';
+import { compactFilters } from '../../src/contract/filters.ts';
 import { roleLabels, roleNames, type RoleName } from '../../src/contract/permissions.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import type { UserListItem } from '../../src/contract/user-schemas.ts';
 import { statusLabels, userExportColumnLabels, userExportColumns, userListUrlSpec, userStatuses, type UserExportColumn } from '../../src/contract/users.ts';
 import { ExportDialog, type ExportChoice } from '../../src/ui/data-table/export-dialog.tsx';
 import { formatShortDate } from '../../src/format/dates.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
+import { type PaneProps, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
 import { openBeside } from '../../src/state/workspace-store.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
-import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { useDebouncedApply, useFilterDraft } from '../../src/ui/data-table/filter-draft.ts';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { userAdminQueries } from './user-queries.ts';
 import { bulkActionIndex, type BulkAction, type BulkJob } from '../../src/contract/bulk-jobs.ts';
@@ -33,10 +25,11 @@ import { SelectionBar } from '../../src/ui/data-table/selection-bar.tsx';
 import { emptySelection, hasSelection, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
 import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
 import { startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
+import { SettingFilterPresets } from '../overview/setting-presets.tsx';
+import { useOverviewState } from '../overview/use-overview-state.ts';
 import '../../src/ui/data-table/data-table.css';
 import './users.css';
 
-const searchDebounceMs = 400;
 const textFilter = (value: string) => (value.trim() ? `[eq]${value.trim()}` : undefined);
 const textOf = (filter: string | undefined) => filter?.replace(/^\[eq\]/, '') ?? '';
 
@@ -68,61 +61,43 @@ function columnsFor(partnerId?: string): readonly DataTableColumn<UserListItem>[
 
 export function UsersPane({ params, search }: PaneProps) {
   const partnerId = params.partnerId;
-  const [location, navigate] = useLocation();
+  const [, navigate] = useLocation();
   const scope = usePaneScope();
-  const state = useMemo(() => listStateFromParams(Object.fromEntries(new URLSearchParams(search)), userListUrlSpec), [search]);
-  const setState = (next: ListState, options: { replace?: boolean } = {}) => {
-    const query = new URLSearchParams(listStateToParams(next, userListUrlSpec)).toString();
-    navigate(`${location}${query ? `?${query}` : ''}`, options.replace ? { replace: true } : undefined);
-  };
-  const applyFilters = (patch: Record<string, string | undefined>, options: { replace?: boolean } = {}) =>
-    setState(changeListState(state, { filters: compactFilters({ ...state.filters, ...patch }) }), options);
-
-  const list = useQuery(userAdminQueries.list(state, partnerId));
-  const failed = list.isError;
-  const rows: readonly UserListItem[] = failed ? [] : list.data?.results ?? [];
-  const total = failed ? 0 : list.data?.numberOfResults ?? 0;
   const columns = useMemo(() => columnsFor(partnerId), [partnerId]);
-
-  // Typed filters apply 400 ms after the last key (or on Enter).
-  const [nameDraft, setNameDraft] = useState(() => textOf(state.filters.name));
-  const [emailDraft, setEmailDraft] = useState(() => textOf(state.filters.email));
-  const appliedKey = `${state.filters.name ?? ''}|${state.filters.email ?? ''}`;
-  const draftKey = `${textFilter(nameDraft) ?? ''}|${textFilter(emailDraft) ?? ''}`;
-  useEffect(() => {
-    setNameDraft(textOf(state.filters.name));
-    setEmailDraft(textOf(state.filters.email));
-  }, [appliedKey]); // the drafts follow the address when it changes (back, a link)
-  useEffect(() => {
-    if (draftKey === appliedKey) return undefined;
-    const timer = setTimeout(() => applyFilters({ name: textFilter(nameDraft), email: textFilter(emailDraft) }, { replace: true }), searchDebounceMs);
-    return () => clearTimeout(timer);
+  const overview = useOverviewState({
+    search,
+    listSpec: userListUrlSpec,
+    query: (state) => userAdminQueries.list(state, partnerId),
+    rowPath: (row: UserListItem) => userPath(row.userId, partnerId),
+    columns,
+    selectionScope: partnerId,
   });
+  const { state, applyFilters, rows, total, selection, setSelection } = overview;
+
+  // Typed filters apply 400 ms after the last key (or on Enter); the drafts follow the address (back, a link).
+  const appliedKey = `${state.filters.name ?? ''}|${state.filters.email ?? ''}`;
+  const draftsOf = (key: string) => {
+    const [name = '', email = ''] = key.split('|');
+    return { name: textOf(name), email: textOf(email) };
+  };
+  const keyOf = (drafts: { name: string; email: string }) => `${textFilter(drafts.name) ?? ''}|${textFilter(drafts.email) ?? ''}`;
+  const [drafts, setDrafts] = useFilterDraft(appliedKey, draftsOf, (draft, applied) => keyOf(draft) === applied);
+  const typedFilters = { name: textFilter(drafts.name), email: textFilter(drafts.email) };
+  useDebouncedApply(keyOf(drafts), appliedKey, () => applyFilters(typedFilters, { replace: true }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    applyFilters({ name: textFilter(nameDraft), email: textFilter(emailDraft) });
+    applyFilters(typedFilters);
   };
 
-  const searchInput = useRef<HTMLInputElement>(null);
-  const rowCursor = useRef<RowCursorHandle>(null);
   const ids = { name: useId(), email: useId(), role: useId(), status: useId() };
   const addPath = partnerId ? `/partners/${encodeURIComponent(partnerId)}/users/add` : '/users/add';
   // Adding users is offered only with the permission the server checks (not to the read-only role).
   const { applied } = useSnapshot(contextStore);
   const session = useSnapshot(sessionStore);
   const mayAdd = (session.permissions[permissionScope(applied as ContextSelections).key] ?? []).includes('Mapi.Users.Create');
-  const openRow = (row: UserListItem | undefined, beside: boolean) => {
-    if (!row) return;
-    const path = userPath(row.userId, partnerId);
-    if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(path);
-  };
   // Selection and the bulk lock: over the overview's own rows (every user the caller reads, or the
-  // partner's), kept across pages and sorts, cleared when the filters change. The server checks each user as the
-  // single lock does (managed whole, not oneself) and lists the refused ones in the job's result.
-  const [selection, setSelection] = useState<RowSelection>(emptySelection);
-  const filterKey = JSON.stringify(state.filters);
-  useEffect(() => setSelection(emptySelection), [filterKey, partnerId]);
+  // partner's). The server checks each user as the single lock does (managed whole, not oneself) and lists the
+  // refused ones in the job's result.
   const [lockOpen, setLockOpen] = useState(false);
   const startLock = (key: string) => startBulkJob({
     area: 'users', action: 'lock', context: partnerId ? { level: 'partner', partnerId } : { level: 'all' }, selection: selectionRequest(selection, state.filters),
@@ -142,52 +117,30 @@ export function UsersPane({ params, search }: PaneProps) {
     setExportKey(globalThis.crypto?.randomUUID?.() ?? `export-${Date.now()}`);
     setExportSelection(hasSelection(selection) ? selection : selectAllMatching());
   };
+  const visibleExportIds = columns.map((column) => column.id).filter((id): id is UserExportColumn => (userExportColumns as readonly string[]).includes(id));
   const startExport = (choice: ExportChoice) => {
     if (!exportSelection) return;
-    const visibleIds = columns.map((column) => column.id).filter((id): id is UserExportColumn => (userExportColumns as readonly string[]).includes(id));
     void startBulkJob({
       area: 'users', action: 'export', context: partnerId ? { level: 'partner', partnerId } : { level: 'all' }, selection: selectionRequest(exportSelection, state.filters),
-      params: { fileType: choice.fileType, columns: choice.columns === 'visible' ? visibleIds : [...userExportColumns] },
+      params: { fileType: choice.fileType, columns: choice.columns === 'visible' ? visibleExportIds : [...userExportColumns] },
     }, exportKey).then((job) => {
       setExportSelection(null);
       showToast({ kind: 'success', message: 'The export is being made: it will wait for you in My report queue.' });
       openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
     }, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
   };
-  const handlers: PaneRequestHandlers = {
+  usePaneCapabilities({
     export: openExport,
-    search: () => searchInput.current?.focus(),
-    selectRow: (argument) => rowCursor.current?.toggle(argument === 1),
-    selectAllMatching: () => setSelection(selectAllMatching()),
-    clearSelection: () => setSelection(emptySelection),
+    search: () => overview.searchInput.current?.focus(),
+    ...overview.selectionHandlers,
     bulkAction: (argument) => {
       const action = (Object.entries(bulkActionIndex).find(([, index]) => index === argument)?.[0] ?? null) as BulkAction | null;
       if (action === 'lock' && hasSelection(selection)) setLockOpen(true);
       if (action === 'export') openExport();
     },
-  };
-  if (mayAdd) handlers.newItem = () => navigate(addPath);
-  if (rows.length > 0 && !lockOpen && !exportSelection) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        return;
-      }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
-
-  // Filter presets, remembered per user (user setting usersFilterPresets).
-  const queryClient = useQueryClient();
-  const presetsKey = filterPresetsSettingKey('users');
-  const presetSetting = useQuery(userSettingQueries.detail(presetsKey));
-  const presets = filterPresetsOf(presetSetting.data);
-  const storePresets = useMutation({
-    mutationFn: (next: ReturnType<typeof filterPresetsOf>) => saveUserSetting(presetsKey, next),
-    onSuccess: (_result, next) => queryClient.setQueryData(userSettingQueries.detail(presetsKey).queryKey, next),
+    ...(mayAdd ? { newItem: () => navigate(addPath) } : {}),
+    ...overview.rowHandlers(!lockOpen && !exportSelection),
   });
-  const draftFilters = compactFilters({ ...state.filters, name: textFilter(nameDraft), email: textFilter(emailDraft) });
 
   const title = partnerId ? 'Partner users' : 'Users';
   return (
@@ -195,25 +148,7 @@ export function UsersPane({ params, search }: PaneProps) {
       <header className="users-header">
         <h1>{title}</h1>
         <div className="users-tools">
-          <FilterPresets
-            presets={presets}
-            saveBlockedBy={undefined}
-            nameProblem={presetNameProblem}
-            onApply={(identifier) => {
-              const preset = presets.find((candidate) => candidate.identifier === identifier);
-              if (!preset) return;
-              setState(changeListState(state, { filters: preset.filters }));
-              showToast({ kind: 'success', message: `Filter preset '${preset.name}' applied.` });
-            }}
-            onRemove={(identifier) => {
-              const preset = presets.find((candidate) => candidate.identifier === identifier);
-              storePresets.mutate(removePreset(presets, identifier), { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset?.name ?? ''}' removed.` }) });
-            }}
-            onSave={(name) => {
-              const { presets: next, preset } = savePreset(presets, { name, filters: draftFilters }, globalThis.crypto?.randomUUID?.() ?? `preset-${Date.now()}`);
-              storePresets.mutate(next, { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset.name}' saved.` }) });
-            }}
-          />
+          <SettingFilterPresets page="users" filters={compactFilters({ ...state.filters, ...typedFilters })} onApply={overview.showFilters} />
           <button type="button" className="button" onClick={openExport}>Export</button>
           {mayAdd ? <a className="button button-primary" href={addPath}>Add user <kbd>Shift</kbd>+<kbd>N</kbd></a> : null}
         </div>
@@ -221,11 +156,11 @@ export function UsersPane({ params, search }: PaneProps) {
       <form className="filter-bar" role="search" aria-label="User filters" onSubmit={submit}>
         <div className="filter-field">
           <label htmlFor={ids.name}>Name</label>
-          <input id={ids.name} ref={searchInput} type="search" value={nameDraft} maxLength={100} onChange={(event) => setNameDraft(event.target.value)} />
+          <input id={ids.name} ref={overview.searchInput} type="search" value={drafts.name} maxLength={100} onChange={(event) => setDrafts({ ...drafts, name: event.target.value })} />
         </div>
         <div className="filter-field">
           <label htmlFor={ids.email}>Email</label>
-          <input id={ids.email} type="search" value={emailDraft} maxLength={100} onChange={(event) => setEmailDraft(event.target.value)} />
+          <input id={ids.email} type="search" value={drafts.email} maxLength={100} onChange={(event) => setDrafts({ ...drafts, email: event.target.value })} />
         </div>
         <div className="filter-field">
           <label htmlFor={ids.role}>Role</label>
@@ -242,7 +177,7 @@ export function UsersPane({ params, search }: PaneProps) {
           </select>
         </div>
         {Object.keys(state.filters).length > 0 ? (
-          <button type="button" className="button button-ghost" onClick={() => { setNameDraft(''); setEmailDraft(''); setState(changeListState(state, { filters: {} })); }}>Clear filters</button>
+          <button type="button" className="button button-ghost" onClick={() => { setDrafts({ name: '', email: '' }); overview.showFilters({}); }}>Clear filters</button>
         ) : null}
         <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
       </form>
@@ -250,41 +185,22 @@ export function UsersPane({ params, search }: PaneProps) {
         <button type="button" className="button" onClick={openExport}>Export selected…</button>
         <button type="button" className="button" onClick={() => setLockOpen(true)}>Lock sign-in…</button>
       </SelectionBar>
-      <CursorDataTable
-        cursorHandle={rowCursor}
+      <OverviewTable
+        {...overview.table}
         selection={{ value: selection, onChange: setSelection, rowLabel: (key) => `Select ${rows.find((row) => row.userId === key)?.email ?? key}` }}
-        resetKey={`${search}|${list.dataUpdatedAt}`}
         caption={title}
         columns={columns}
-        rows={rows}
         rowKey={(row) => row.userId}
         rowHeader="name"
-        status={failed ? 'error' : list.isPending ? 'loading' : list.isPlaceholderData ? 'updating' : 'ready'}
-        emptyMessage={Object.keys(state.filters).length > 0 ? 'No users match these filters.' : 'There are no users here yet.'}
-        errorMessage="The users could not be loaded."
-        sort={state.sort}
-        onSortChange={(sort) => setState(changeListState(state, { sort }))}
-        onOpen={(row, { beside }) => openRow(row, beside)}
-        firstRowNumber={(state.pageNumber - 1) * state.pageSize + 1}
-        totalRows={total}
-      />
-      <Pagination
-        label="User pages"
-        pageNumber={state.pageNumber}
-        pageSize={state.pageSize}
-        pageSizes={pageSizes}
-        rowsOnPage={rows.length}
-        total={total}
-        totalIsEstimate={false}
-        onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))}
-        onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))}
+        noun="users"
+        pagesLabel="User pages"
       />
       <ExportDialog
         open={exportSelection !== null}
         onClose={() => setExportSelection(null)}
         rowCount={exportSelection ? selectedCount(exportSelection, total) : total}
         selectedOnly={exportSelection !== null && (!exportSelection.allMatching || exportSelection.excluded.size > 0)}
-        visibleColumns={columns.map((column) => column.id).filter((id): id is UserExportColumn => (userExportColumns as readonly string[]).includes(id)).map((id) => userExportColumnLabels[id])}
+        visibleColumns={visibleExportIds.map((id) => userExportColumnLabels[id])}
         allColumns={userExportColumns.map((id) => userExportColumnLabels[id])}
         noun="users"
         busy={false}

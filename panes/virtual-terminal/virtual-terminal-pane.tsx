@@ -375,6 +375,7 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
           <h2 id="vt-duplicate-title">Charge this reference again?</h2>
           <p id="vt-duplicate-text">{duplicate.message}</p>
           <div className="vt-actions">
+            {/* biome-ignore lint/a11y/noAutofocus: the duplicate question takes the keyboard to its safe answer */}
             <button type="button" className="button" autoFocus onClick={() => { setDuplicate(null); referenceRef.current?.focus(); }}>Change the reference</button>
             <button type="button" className="button button-danger" onClick={() => void submit(true)}>Charge again</button>
           </div>
@@ -385,7 +386,10 @@ function OrderEntry({ base, businessId, merchantId, configurationId, settings }:
         <fieldset className="vt-section">
           <legend>Order</legend>
           <Field label="Merchant reference" error={shown('merchantReference')} hint="At most 80 characters; unique within 24 hours.">
-            {(props) => <input {...props} ref={referenceRef} type="text" value={form.merchantReference} maxLength={80} autoFocus onChange={(event) => update({ merchantReference: event.target.value })} autoComplete="off" />}
+            {(props) => (
+              // biome-ignore lint/a11y/noAutofocus: the terminal opens with the keyboard in its first field (decision 0132, focus on load)
+              <input {...props} ref={referenceRef} type="text" value={form.merchantReference} maxLength={80} autoFocus onChange={(event) => update({ merchantReference: event.target.value })} autoComplete="off" />
+            )}
           </Field>
           <Field label="Currency" error={shown('currency')}>
             {(props) => <select {...props} value={form.currency} onChange={(event) => update({ currency: event.target.value })}>{settings.currencies.map((code) => <option key={code} value={code}>{code}</option>)}</select>}

@@ -1,22 +1,20 @@
 // The account watch list: merchants whose risk signals cross the thresholds, highest score first, with
 // the signals behind each score and a 30-day trend. j / k move, Enter opens the entry, Shift+Enter opens it beside.
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
-import { rowRequests, tableRowsCapability } from '../../src/contract/table-rows.ts';
 import { isPositiveWatchStatus, watchEntryStatuses, watchEntryStatusLabels, type WatchEntryStatusName } from '../../src/contract/watch-list.ts';
 import type { WatchListEntry } from '../../src/contract/watch-list-schemas.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
-import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
-import { openBeside } from '../../src/state/workspace-store.ts';
-import { CursorDataTable, type RowCursorHandle } from '../../src/ui/data-table/cursor-data-table.tsx';
+import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
-import { Pagination } from '../../src/ui/data-table/pagination.tsx';
+import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { Sparkline, trendLabel } from './sparkline.tsx';
 import { signalText } from './watch-list-format.ts';
 import { watchListQueries } from './watch-list-queries.ts';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
+import { useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import './watch-list.css';
 
@@ -53,31 +51,15 @@ const columns: readonly DataTableColumn<WatchListEntry>[] = [
 export function WatchListPane({ search }: PaneProps) {
   const view = watchListViewOf(search);
   const [, navigate] = useLocation();
-  const scope = usePaneScope();
   const list = useQuery(watchListQueries.list(view.pageNumber, view.pageSize, view.status));
   const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
-  const rowCursor = useRef<RowCursorHandle>(null);
   const goTo = (next: { pageNumber: number; pageSize: number; status: string | null }) => {
     const query = new URLSearchParams({ pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) });
     if (next.status) query.set('status', next.status);
     navigate(`/account-watch-list?${query.toString()}`);
   };
-  const openRow = (row: WatchListEntry | undefined, beside: boolean) => {
-    if (!row) return;
-    if (beside) openBeside(watchEntryPath(row.merchantId), scope ? { afterPaneId: scope.paneId } : {});
-    else navigate(watchEntryPath(row.merchantId));
-  };
-  const handlers: PaneRequestHandlers = {};
-  if (rows.length > 0) {
-    handlers[tableRowsCapability] = (argument) => {
-      if (argument === rowRequests.open || argument === rowRequests.openBeside) {
-        openRow(rows[rowCursor.current?.index() ?? 0], argument === rowRequests.openBeside);
-        return;
-      }
-      rowCursor.current?.move(argument === rowRequests.previous ? -1 : 1);
-    };
-  }
-  usePaneCapabilities(handlers);
+  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => watchEntryPath(row.merchantId));
+  usePaneCapabilities(rowHandlers());
 
   return (
     <section className="watch-list-pane" aria-labelledby="watch-list-title">
@@ -95,33 +77,26 @@ export function WatchListPane({ search }: PaneProps) {
         Merchants whose chargeback proxy, refund ratio, decline rate, volume or small declines cross the thresholds, from daily signals
         {list.data?.signalsRefreshedUtc ? ` refreshed ${formatDateTime(list.data.signalsRefreshedUtc)}` : ''}.
       </p>
-      <CursorDataTable
-        cursorHandle={rowCursor}
+      <OverviewTable
+        cursorHandle={cursor}
         resetKey={`${search}|${list.dataUpdatedAt}`}
         caption="Account watch list"
+        noun="watch list"
+        emptyMessage="No merchant crosses the thresholds."
         columns={columns}
         rows={rows}
         rowKey={(row) => row.merchantId}
         rowHeader="merchant"
         status={tableStatusOf(list)}
-        emptyMessage="No merchant crosses the thresholds."
-        errorMessage="The watch list could not be loaded."
         onOpen={(row, { beside }) => openRow(row, beside)}
-        firstRowNumber={(view.pageNumber - 1) * view.pageSize + 1}
-        totalRows={list.data?.numberOfResults ?? 0}
+        view={view}
+        total={list.data?.numberOfResults ?? 0}
+        pageSizes={pageSizes}
+        pagesLabel="Watch list pages"
+        pagerOnlyWithRows
+        onPageChange={(next) => goTo({ ...view, pageNumber: next })}
+        onPageSizeChange={(next) => goTo({ ...view, pageNumber: 1, pageSize: next })}
       />
-      {list.data && list.data.numberOfResults > 0 ? (
-        <Pagination
-          label="Watch list pages"
-          pageNumber={view.pageNumber}
-          pageSize={view.pageSize}
-          pageSizes={pageSizes}
-          rowsOnPage={rows.length}
-          total={list.data.numberOfResults}
-          onPageChange={(next) => goTo({ ...view, pageNumber: next })}
-          onPageSizeChange={(next) => goTo({ ...view, pageNumber: 1, pageSize: next })}
-        />
-      ) : null}
     </section>
   );
 }

@@ -13,7 +13,7 @@ import { createApp } from '../../server/app.ts';
 import { loadCardKeys } from '../../server/cards/card-keys.ts';
 import { openDatabase, type Database, type QueryOptions } from '../../server/db/client.ts';
 import { isSeeded, seedDatabase } from '../../server/seed/seed.ts';
-import { createIdentity } from '../../server/identity/provider.ts';
+import { createIdentity } from '../../server/sign-in/router.ts';
 import { signIn } from '../oidc-sign-in.ts';
 import { markdownTable, ms, percentile, timeAlternately } from './stats.ts';
 

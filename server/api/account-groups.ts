@@ -46,7 +46,7 @@ import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
 import {
-  auditEvents, businessAccountGroups, businesses, ledgerAccounts, ledgerEntries, ledgerTransfers, merchantAccountGroups, merchants, pricingPlanRates, pricingPlans,
+  auditEvents, businessAccountGroups, type businesses, ledgerAccounts, ledgerEntries, ledgerTransfers, merchantAccountGroups, merchants, pricingPlanRates, pricingPlans,
   queuedReports, remittanceSettings, settlementBatches,
 } from '../db/schema.ts';
 import { now } from '../clock.ts';
@@ -416,7 +416,7 @@ export function accountGroupRoutes({ database }: Deps) {
   const thisMonth = (timeZone: string): Record<string, string> => {
     const today = calendarDate(now(), timeZone);
     const first = `${today.slice(0, 7)}-01`;
-    const date = encodeDateRange({ start: first, end: addDays(addDays(first, 32).slice(0, 7) + '-01', -1) });
+    const date = encodeDateRange({ start: first, end: addDays(`${addDays(first, 32).slice(0, 7)}-01`, -1) });
     return date ? { date } : {};
   };
   routes.post(`${m}/:accountNumber/settlement-details/reports`, async (c) => {

@@ -37,7 +37,7 @@ import type { AppEnv, Deps } from '../http/env.ts';
 import { readBody } from '../http/env.ts';
 import { badRequest, conflict, forbidden, notFound, validationMessages } from '../http/errors.ts';
 import { likeLiteral } from '../http/list-sql.ts';
-import { grantedScope } from './transactions.ts';
+import { grantedScope } from '../transactions/scope.ts';
 import { eventBusOf, type PortalEvent } from '../events/event-bus.ts';
 
 type Status = (typeof notificationStatuses)[number];

@@ -51,7 +51,7 @@ import { auditQuery } from './payment-jobs.ts';
 import { merchantQuery, searchQuery } from './search.ts';
 import { settingBody } from './user-settings.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any contract schema, whatever it infers and in whichever scope it was made
 export type Schema = Type<any, any>;
 
 /** Contract modules whose exported types become named components (#/components/schemas/<export name>). */
@@ -112,7 +112,7 @@ const liveOnly: QueryParameter = { name: 'liveOnly', schema: type("'true' | 'fal
 
 const ops: Operation[] = [];
 const add = (...operations: Operation[]) => ops.push(...operations);
-const at = (prefixes: readonly string[], make: (prefix: string) => Operation[]) => prefixes.forEach((prefix) => add(...make(prefix)));
+const at = (prefixes: readonly string[], make: (prefix: string) => Operation[]) => prefixes.forEach((prefix) => { add(...make(prefix)); });
 
 const business = '/businesses/:businessId';
 const merchant = `${business}/merchants/:merchantId`;

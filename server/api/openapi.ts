@@ -195,7 +195,10 @@ export function buildOpenApiDocument(options: { publicUrl: string; operations?: 
       item.requestBody = { required: true, content: { 'application/json': { schema: ref(operation.body) } } };
     }
     if (operation.public) item.security = [];
-    (paths[openApiPath(operation.path)] ??= {})[operation.method.toLowerCase()] = item;
+    const path = openApiPath(operation.path);
+    const pathItem = paths[path] ?? {};
+    paths[path] = pathItem;
+    pathItem[operation.method.toLowerCase()] = item;
   }
   const responses = Object.fromEntries(Object.entries(errorStatuses).map(([status, description]) => [
     `Error${status}`, { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${names.get(errorReportSchema)}` } } } },
@@ -230,7 +233,10 @@ export function openApiRoutes({ publicUrl }: Deps) {
   const routes = new Hono<AppEnv>();
   routes.get('/openapi.json', (c) => {
     let document = built.get(publicUrl);
-    if (!document) built.set(publicUrl, (document = buildOpenApiDocument({ publicUrl })));
+    if (!document) {
+      document = buildOpenApiDocument({ publicUrl });
+      built.set(publicUrl, document);
+    }
     return c.json(document);
   });
   return routes;

@@ -21,24 +21,22 @@
 // Actions: an Idempotency-Key header (1–255 printable characters) returns the first answer to the same request and a
 // 422 to another; a stale version is a 409 ('Someone updated this view'); a refused action is a 400 that says why and
 // what is possible, audited as failed. All of it in server/payments/ (the one door for money).
-import { and, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { type } from 'arktype';
 import { filterInstant } from '../../src/contract/filters.ts';
-import type { FilterClause } from '../../src/contract/list-query.ts';
 import {
   cancelJobBody, cancelRefundBody, expireLinkBody, captureBody, mailPaymentLinkBody, refundBody, voidBody,
 } from '../../src/contract/payment-job-schemas.ts';
-import { paymentIdOfTrace, paymentJobListSpec, paymentAuditEvents, paymentJobTabStatuses, type PaymentJobTab } from '../../src/contract/payment-jobs.ts';
+import { paymentIdOfTrace, paymentJobListSpec, paymentAuditEvents } from '../../src/contract/payment-jobs.ts';
 import type { PaymentJobListItem } from '../../src/contract/payment-job-schemas.ts';
-import { sqlNow } from '../clock.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import type { Database, Db } from '../db/client.ts';
-import { auditEvents, businesses, jobAmountMilliOf, merchants, paymentJobs, transactions, users } from '../db/schema.ts';
+import { auditEvents, businesses, merchants, paymentJobs, transactions, users } from '../db/schema.ts';
 import {
-  cancelJob, cancelRefund, capturePayment, expirePaymentLink, mailPaymentLink, PaymentActionError, refundPayment, runPaymentAction, voidPayment,
-  type ActionOutcome, type JobAddress,
+  cancelJob, cancelRefund, capturePayment, expirePaymentLink, mailPaymentLink, PaymentActionError, refundPayment,
+  runPaymentAction, voidPayment, type ActionOutcome, type JobAddress,
 } from '../payments/payment-operations.ts';
 import { PaymentLinkMailLimited } from '../payments/payment-link-limits.ts';
 import { loadJobState } from '../payments/payment-state.ts';
@@ -47,98 +45,11 @@ import { permissionsIn, resolveContext, resolvePartner } from '../policy/princip
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { ApiError, badRequest, notFound, validationMessages } from '../http/errors.ts';
 import { idempotencyKeyOf } from '../http/idempotency-key.ts';
-import { countBudgetMs, exactCountLimit, isStatementTimeout, plannerEstimate, withStatementBudget } from './transactions.ts';
-import { assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, scaledBound, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
+import { countBudgetMs, exactCountLimit, isStatementTimeout, plannerEstimate, withStatementBudget } from '../http/list-count.ts';
+import { jobScopeWhere, paymentJobResource, type PaymentJobScope } from '../payments/payment-job-list.ts';
+import { filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery } from '../http/list-sql.ts';
 
 const j = paymentJobs;
-
-export type PaymentJobScope =
-  | { level: 'partner'; partnerId: string }
-  | { level: 'business'; businessId: string }
-  | { level: 'merchant'; businessId: string; merchantId: string };
-
-export function jobScopeWhere(scope: PaymentJobScope): SQL {
-  switch (scope.level) {
-    case 'partner': return eq(j.partnerId, scope.partnerId);
-    case 'business': return eq(j.businessId, scope.businessId);
-    case 'merchant': return eq(j.merchantId, scope.merchantId);
-  }
-}
-
-/** The job's amount in thousandths of its major unit: one scale across currencies, as transactions.amount_milli. */
-const amountMilli = jobAmountMilliOf(j.amountMinor, j.currency);
-
-function amountCondition(clauses: FilterClause[]): SQL | undefined {
-  const parts: SQL[] = [];
-  for (const clause of clauses) {
-    const bound = scaledBound(clause.value, 3, clause.operator);
-    if (bound === null) return sql`false`;
-    if (bound === 'all') continue;
-    const value = Number(bound);
-    parts.push(clause.operator === 'eq' ? sql`${amountMilli} = ${value}` : clause.operator === 'gte' ? sql`${amountMilli} >= ${value}` : sql`${amountMilli} <= ${value}`);
-  }
-  return parts.length === 0 ? undefined : and(...parts);
-}
-
-/** Jobs with a payment matching a condition on transactions (indexed there: method, email prefix). */
-const jobsWithPayment = (condition: SQL) =>
-  inArray(j.reference, sql`(SELECT ${transactions.paymentJobReference} FROM ${transactions} WHERE ${transactions.kind} = 'payment' AND ${condition})`);
-
-/**
- * The status tabs (src/contract/payment-jobs.ts): open is waiting or verified and not past its expiry (the app clock);
- * paid and refunded split the paid jobs by whether any refund of theirs completed (a refund transaction 'paid').
- */
-const hasCompletedRefund = sql`EXISTS (SELECT 1 FROM ${transactions} WHERE ${transactions.paymentJobReference} = ${j.reference} AND ${transactions.kind} = 'refund' AND ${transactions.status} = 'paid')`;
-export function tabCondition(tab: PaymentJobTab): SQL {
-  const statuses = inArray(j.status, [...paymentJobTabStatuses[tab]]);
-  switch (tab) {
-    case 'open': return and(statuses, sql`(${j.expirationDateTimeUtc} IS NULL OR ${j.expirationDateTimeUtc} > ${sqlNow()})`) as SQL;
-    case 'paid': return and(statuses, sql`NOT ${hasCompletedRefund}`) as SQL;
-    case 'refunded': return and(statuses, hasCompletedRefund) as SQL;
-    default: return statuses;
-  }
-}
-
-export const paymentJobResource: ListResource = {
-  spec: paymentJobListSpec,
-  filters: {
-    reference: { type: 'equals', column: j.reference, normalise: (value) => value.toUpperCase() },
-    ordernumber: { type: 'equals', column: j.orderNumber },
-    status: { type: 'equals', column: j.status },
-    email: {
-      type: 'custom',
-      condition: (clauses) => {
-        const term = clauses.find((clause) => clause.operator === 'eq')?.value.trim().toLowerCase();
-        return term ? jobsWithPayment(sql`lower(${transactions.customerEmail}) LIKE ${`${likeLiteral(term)}%`}`) : undefined;
-      },
-    },
-    amount: { type: 'custom', condition: (clauses) => amountCondition(clauses) },
-    createdatetimeutc: { type: 'date', column: j.createDateTimeUtc },
-    configurationid: { type: 'equals', column: j.configurationId },
-    paymentmethod: {
-      type: 'custom',
-      condition: (clauses) => {
-        const values = clauses.filter((clause) => clause.operator === 'eq').map((clause) => clause.value);
-        return values.length === 0 ? undefined : jobsWithPayment(inArray(transactions.paymentMethod, values));
-      },
-    },
-    tab: {
-      type: 'custom',
-      condition: (clauses) => {
-        const tabs = [...new Set(clauses.filter((clause) => clause.operator === 'eq').map((clause) => clause.value as PaymentJobTab))];
-        return tabs.length === 0 ? undefined : or(...tabs.map(tabCondition));
-      },
-    },
-  },
-  sorts: {
-    createDateTimeUtc: [{ expression: j.createDateTimeUtc, descending: false }, { expression: j.reference, descending: false }],
-    amount: [{ expression: amountMilli, descending: false }, { expression: j.reference, descending: false }],
-    status: [{ expression: j.status, descending: false }, { expression: j.createDateTimeUtc, descending: true }, { expression: j.reference, descending: false }],
-    reference: [{ expression: j.reference, descending: false }],
-    orderNumber: [{ expression: j.orderNumber, descending: false }, { expression: j.reference, descending: false }],
-  },
-};
-assertResourceMatchesSpec(paymentJobResource);
 
 /**
  * The overview's total, as the transactions overview counts: counting stops at exactCountLimit + 1 matching jobs (on

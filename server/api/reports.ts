@@ -26,7 +26,7 @@ import { queuedReports } from '../db/schema.ts';
 import { contentDisposition } from '../files/content-disposition.ts';
 import { InvalidFileKey } from '../files/file-store.ts';
 import { downloadName, reportContentTypes, reportReadPermission, toQueuedReport, type ReportRow } from '../reports/queue.ts';
-import { scopeOfReportContext } from './transactions.ts';
+import { scopeOfReportContext } from '../transactions/scope.ts';
 import type { AppEnv, Deps } from '../http/env.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../http/errors.ts';
 import { parseListRequest, singleValuedQuery } from '../http/list-sql.ts';

@@ -34,7 +34,7 @@ import { holdsRootPermission, partnersOfBusinesses, permissionInBusiness, permis
 import type { AppEnv, Deps } from '../http/env.ts';
 import { badRequest, validationMessages } from '../http/errors.ts';
 import { likeLiteral } from '../http/list-sql.ts';
-import { grantedScope, type TransactionScope } from './transactions.ts';
+import { grantedScope, type TransactionScope } from '../transactions/scope.ts';
 
 export const maxSearchTermLength = 200;
 export const searchQuery = type({ term: `0 < string <= ${maxSearchTermLength}`, '+': 'reject' });

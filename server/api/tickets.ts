@@ -37,7 +37,7 @@
 // (images and PDF; CSV for disputes), kept in the FileStore under tickets/{ticketId}/{attachmentId}.
 // Mail (outbox, same database transaction): the requester when staff reply publicly or change the status; the
 // assignee when a ticket is assigned to them by someone else. Every write is audited.
-// Replies move the ticket and notify the other side's bell (ticket-replies.ts): staff's public reply → OnHold and
+// Replies move the ticket and notify the other side's bell (server/tickets/replies.ts): staff's public reply → OnHold and
 // assigned to the replier when unassigned; a requester-side reply → Open and flagged (updatedByRequester, the list's
 // filter updatedbyrequester=true) until writing staff reply or open it. New tickets are numbered TCK00041 from a sequence.
 import { randomBytes } from 'node:crypto';
@@ -46,117 +46,32 @@ import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql, type SQL } fro
 import { alias } from 'drizzle-orm/pg-core';
 import { fileTypeFromBuffer } from 'file-type';
 import { Hono, type Context } from 'hono';
-import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
-  ticketBody, ticketCommentBody, ticketCommentUpdateBody, ticketUpdateBody, type TicketUpdateBody,
-  type TicketAttachment, type TicketComment, type TicketDetail, type TicketListItem,
+  ticketBody, ticketCommentBody, ticketCommentUpdateBody, ticketUpdateBody, type TicketAttachment,
+  type TicketComment, type TicketDetail, type TicketListItem,
 } from '../../src/contract/ticket-schemas.ts';
 import {
-  attachmentDocumentTypes, attachmentImageTypes, commentBatchSize, maxAttachmentBytes, ticketListSpec, ticketStatusLabels,
+  attachmentDocumentTypes, attachmentImageTypes, commentBatchSize, maxAttachmentBytes, ticketListSpec,
   uploadMessages, type TicketPriority, type TicketStatus, type TicketType,
 } from '../../src/contract/tickets.ts';
-import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { Db } from '../db/client.ts';
-import {
-  auditEvents, businesses, merchants, paymentJobs, ticketAttachments, ticketComments, tickets, transactions, userRoles, users,
-} from '../db/schema.ts';
+import { businesses, merchants, paymentJobs, ticketAttachments, ticketComments, tickets, transactions, userRoles, users } from '../db/schema.ts';
 import { recordEvent } from '../events/event-bus.ts';
 import { contentDisposition } from '../files/content-disposition.ts';
-import { portalLink } from '../mail/compose.ts';
-import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
-import { permissionsIn, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
+import { permissionsIn, resolveContext, resolvePartner } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
-import {
-  assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery,
-  type ListResource,
-} from '../http/list-sql.ts';
-import { grantedScope } from './transactions.ts';
-import { isUpdatedByRequester, markSeenByStaff, nextTicketId, recordReply, updatedByRequester } from './ticket-replies.ts';
+import { filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery } from '../http/list-sql.ts';
+import { grantedScope } from '../transactions/scope.ts';
+import { isUpdatedByRequester, markSeenByStaff, nextTicketId, recordReply } from '../tickets/replies.ts';
+import { ticketResource, ticketRows, ticketScopeWhere, type TicketScope } from '../tickets/list.ts';
+import { isAssignableStaff, isWritingStaff, staffPermission, ticketWrites, updateTicket, type Opened } from '../tickets/writes.ts';
 import { now as clockNow } from '../clock.ts';
 
 const t = tickets;
 const creator = alias(users, 'ticket_creator');
 const assignee = alias(users, 'ticket_assignee');
-
-/** Tickets with their business, merchant, creator and assignee names, as the list and the export read them. */
-export function ticketRows(db: Db) {
-  return db.select({
-    ticket: t, partnerId: businesses.partnerId, businessName: businesses.name, merchantName: merchants.name,
-    creator: { id: creator.id, givenName: creator.givenName, familyName: creator.familyName },
-    assignee: { id: assignee.id, givenName: assignee.givenName, familyName: assignee.familyName },
-  }).from(t)
-    .innerJoin(businesses, eq(businesses.id, t.businessId))
-    .leftJoin(merchants, eq(merchants.id, t.merchantId))
-    .leftJoin(creator, eq(creator.id, t.createdBy))
-    .leftJoin(assignee, eq(assignee.id, t.assigneeId));
-}
-const staffPermission: PermissionName = 'Portal.Tickets.Read.Internal';
-
-// ---------------------------------------------------------------------------------------------------
-// The list's whitelist
-
-const priorityRank = sql`CASE ${t.priority} WHEN 'High' THEN 3 WHEN 'Medium' THEN 2 WHEN 'Low' THEN 1 ELSE 0 END`;
-const statusRank = sql`CASE ${t.status} WHEN 'Open' THEN 0 WHEN 'InProgress' THEN 1 WHEN 'OnHold' THEN 2 ELSE 3 END`;
-
-function assigneeCondition(clauses: FilterClause[]): SQL | undefined {
-  const values = clauses.filter((clause) => clause.operator === 'eq').map((clause) => clause.value);
-  if (values.length === 0) return undefined;
-  const ids = values.filter((value) => value.toLowerCase() !== 'none');
-  return or(values.length > ids.length ? isNull(t.assigneeId) : undefined, ids.length > 0 ? inArray(t.assigneeId, ids) : undefined);
-}
-
-function searchCondition(clauses: FilterClause[]): SQL | undefined {
-  const term = clauses.find((clause) => clause.operator === 'eq')?.value.trim();
-  if (!term) return undefined;
-  const pattern = `%${likeLiteral(term.toLowerCase())}%`;
-  return or(sql`lower(${t.subject}) LIKE ${pattern}`, sql`lower(${t.id}) LIKE ${pattern}`);
-}
-
-export const ticketResource: ListResource = {
-  spec: ticketListSpec,
-  filters: {
-    status: { type: 'equals', column: t.status },
-    type: { type: 'equals', column: t.type },
-    priority: { type: 'equals', column: t.priority },
-    assignee: { type: 'custom', condition: (clauses) => assigneeCondition(clauses) },
-    createdutc: { type: 'date', column: t.createdUtc },
-    lastupdatedutc: { type: 'date', column: t.lastUpdatedUtc },
-    searchterm: { type: 'custom', condition: (clauses) => searchCondition(clauses) },
-    updatedbyrequester: { type: 'custom', condition: (clauses) => (clauses.some((clause) => clause.value === 'true') ? updatedByRequester : undefined) },
-  },
-  sorts: {
-    createdUtc: [{ expression: t.createdUtc, descending: false }, { expression: t.id, descending: false }],
-    lastUpdatedUtc: [{ expression: t.lastUpdatedUtc, descending: false }, { expression: t.id, descending: false }],
-    priority: [{ expression: priorityRank, descending: false }, { expression: t.lastUpdatedUtc, descending: true, fixedDirection: true }, { expression: t.id, descending: false }],
-    status: [{ expression: statusRank, descending: false }, { expression: t.lastUpdatedUtc, descending: true, fixedDirection: true }, { expression: t.id, descending: false }],
-    subject: [{ expression: sql`lower(${t.subject})`, descending: false }, { expression: t.id, descending: false }],
-  },
-};
-assertResourceMatchesSpec(ticketResource);
-
-// ---------------------------------------------------------------------------------------------------
-// Scope
-
-export type TicketScope =
-  | { level: 'all' }
-  | { level: 'business'; businessId: string }
-  | { level: 'merchant'; businessId: string; merchantId: string }
-  | { level: 'grants'; partnerIds: string[]; businessIds: string[]; merchantIds: string[] };
-
-export function ticketScopeWhere(db: Db, scope: TicketScope): SQL | undefined {
-  switch (scope.level) {
-    case 'all': return undefined;
-    case 'business': return eq(t.businessId, scope.businessId);
-    case 'merchant': return and(eq(t.businessId, scope.businessId), eq(t.merchantId, scope.merchantId));
-    case 'grants': return or(
-      scope.partnerIds.length > 0 ? inArray(t.businessId, db.select({ id: businesses.id }).from(businesses).where(inArray(businesses.partnerId, scope.partnerIds))) : undefined,
-      scope.businessIds.length > 0 ? inArray(t.businessId, scope.businessIds) : undefined,
-      scope.merchantIds.length > 0 ? inArray(t.merchantId, scope.merchantIds) : undefined,
-    ) ?? sql`false`;
-  }
-}
 
 type Addressed = { scope: TicketScope; businessId: string | null; merchantId: string | null };
 type Resolver = (c: Context<AppEnv>) => Promise<Addressed>;
@@ -168,15 +83,6 @@ const newId = (prefix: string) => `${prefix}${randomBytes(8).toString('hex').toU
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const nameOf = (row: { id: string; givenName: string; familyName: string } | null) =>
   (row ? { userId: row.id, name: `${row.givenName} ${row.familyName}`.trim() } : null);
-
-/** Support staff who may work a ticket: they read internal notes and may write (read-only staff never do). */
-const isWritingStaff = (granted: Set<PermissionName>) => granted.has(staffPermission) && granted.has('Portal.Tickets.Create');
-
-async function isAssignableStaff(db: Db, userId: string): Promise<boolean> {
-  const rows = await db.select({ role: userRoles.role }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId))
-    .where(and(eq(userRoles.userId, userId), eq(userRoles.level, 'root'), eq(users.internal, true)));
-  return isWritingStaff(permissionsOfRoles(rows.map((row) => row.role)));
-}
 
 /** The spec's upload rules, by the bytes: the MIME type to keep, or the message for the refusal. */
 export async function attachmentTypeOf(bytes: Uint8Array, fileName: string, ticketType: TicketType): Promise<{ mimeType: string } | { refused: string }> {
@@ -209,87 +115,6 @@ function isPlainText(bytes: Uint8Array): boolean {
   } catch {
     return false;
   }
-}
-
-export type TicketRow = typeof t.$inferSelect & { partnerId: string | null; businessName: string; merchantName: string | null };
-export type Opened = { ticket: TicketRow; here: Set<PermissionName>; staff: boolean; principal: Principal };
-
-
-// ---------------------------------------------------------------------------------------------------
-// Writes shared by the routes and the bulk jobs (server/bulk/areas.ts)
-
-/** The audit, announcement and mails of ticket writes. */
-export function ticketWrites(publicUrl: string) {
-  /** Every ticket write is audited, and announced to the tabs that may read the ticket (an internal comment: to staff only). */
-  async function audit(tx: Db, principal: Principal, event: string, ticket: { businessId: string; merchantId: string | null }, metaData: Record<string, unknown>) {
-    await tx.insert(auditEvents).values({ userId: principal.userId, event, dateTimeUtc: new Date(), businessId: ticket.businessId, merchantId: ticket.merchantId, metaData });
-    const internalOnly = metaData.internal === true;
-    await recordEvent(tx, 'record', {
-      resource: 'ticket', resourceId: String(metaData.ticketId),
-      businessId: internalOnly ? null : ticket.businessId, merchantId: internalOnly ? null : ticket.merchantId,
-    });
-  }
-
-  async function emailOf(tx: Db, userId: string): Promise<string | null> {
-    const [row] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
-    return row && isPlausibleEmailAddress(row.email) ? row.email : null;
-  }
-
-  const ticketLink = (ticketId: string) => portalLink(publicUrl, `/tickets/${ticketId}`);
-
-  async function mailAssignee(tx: Db, principal: Principal, ticketId: string, subject: string, assigneeId: string) {
-    if (assigneeId === principal.userId) return;
-    const email = await emailOf(tx, assigneeId);
-    if (!email) return;
-    await queueEmail(tx, email, {
-      template: 'ticketAssigned', subject: `Ticket ${ticketId} assigned to you: ${subject}`, heading: 'A ticket was assigned to you',
-      paragraphs: [`${principal.givenName} ${principal.familyName} assigned ticket ${ticketId} to you.`, `Subject: ${subject}`],
-      action: { label: 'Open the ticket', url: ticketLink(ticketId) },
-      footer: 'You receive this email because you handle support tickets.',
-    });
-  }
-
-  async function mailRequester(tx: Db, principal: Principal, ticket: { id: string; subject: string; createdBy: string }, paragraphs: string[], subject: string) {
-    if (ticket.createdBy === principal.userId) return;
-    const email = await emailOf(tx, ticket.createdBy);
-    if (!email) return;
-    await queueEmail(tx, email, {
-      template: 'ticketUpdate', subject, heading: `Your ticket ${ticket.id}`, paragraphs: [`Subject: ${ticket.subject}`, ...paragraphs],
-      action: { label: 'Open the ticket', url: ticketLink(ticket.id) },
-      footer: 'You receive this email because you raised this support ticket.',
-    });
-  }
-
-  return { audit, mailAssignee, mailRequester };
-}
-
-/** A ticket's update as PUT …/tickets/{ticketId} makes it (inside the caller's transaction): the workflow rules, the
- * version check, the audit event and the mails. Refusals are thrown as ApiError (403, 400, 409). */
-export async function updateTicket(tx: Db, publicUrl: string, opened: Opened, body: TicketUpdateBody): Promise<void> {
-  const { audit, mailAssignee, mailRequester } = ticketWrites(publicUrl);
-  const { ticket, principal } = opened;
-  const statusChanged = body.status !== ticket.status;
-  const assigneeChanged = body.assigneeId !== ticket.assigneeId;
-  // The workflow and the queue are staff's: a requester edits what they wrote, and may close their own ticket.
-  if (!opened.staff) {
-    const requesterClosing = statusChanged && body.status === 'Closed' && ticket.createdBy === principal.userId;
-    if ((statusChanged && !requesterClosing) || assigneeChanged) throw forbidden();
-  }
-  if (assigneeChanged && body.assigneeId !== null && !(await isAssignableStaff(tx, body.assigneeId))) throw badRequest('assigneeId must be a member of the support staff');
-  const [updated] = await tx.update(t).set({
-    type: body.type, priority: body.priority, status: body.status, subject: body.subject, description: body.description,
-    assigneeId: body.assigneeId, lastUpdatedUtc: new Date(), version: sql`${t.version} + 1`,
-  }).where(and(eq(t.id, ticket.id), eq(t.version, body.version))).returning({ id: t.id });
-  if (!updated) throw conflict();
-  await audit(tx, principal, 'TicketUpdated', ticket, {
-    ticketId: ticket.id,
-    changes: Object.fromEntries((['type', 'priority', 'status', 'subject', 'description', 'assigneeId'] as const)
-      .filter((field) => body[field] !== ticket[field]).map((field) => [field, { from: ticket[field], to: body[field] }])),
-  });
-  if (statusChanged && opened.staff) {
-    await mailRequester(tx, principal, ticket, [`The status changed from ${ticketStatusLabels[ticket.status as TicketStatus] ?? ticket.status} to ${ticketStatusLabels[body.status]}.`], `Ticket ${ticket.id} is now ${ticketStatusLabels[body.status]}`);
-  }
-  if (assigneeChanged && body.assigneeId) await mailAssignee(tx, principal, ticket.id, body.subject, body.assigneeId);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -427,13 +252,14 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) throw badRequest(uploadMessages.unreadable);
     let file: unknown;
     try {
-      file = (await c.req.parseBody())['file'];
+      file = (await c.req.parseBody()).file;
     } catch {
       throw badRequest(uploadMessages.unreadable);
     }
     if (!(file instanceof File)) throw badRequest(uploadMessages.unreadable);
     if (file.size > maxAttachmentBytes) throw new ApiError(413, uploadMessages.tooLarge);
     if (file.size === 0) throw badRequest(uploadMessages.invalidFormat);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is stripped from the uploaded file's name
     const fileName = file.name.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255) || 'attachment';
     let bytes: Uint8Array;
     try {
@@ -653,7 +479,7 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       const unknown = Object.keys(params).filter((name) => name.toLowerCase() !== 'before');
       if (unknown.length > 0) throw badRequest(unknown.map((name) => `'${name.slice(0, 40)}' is not a parameter of this list; use before`));
       let olderThan: SQL | undefined;
-      const before = params['before'] ?? Object.entries(params).find(([name]) => name.toLowerCase() === 'before')?.[1];
+      const before = params.before ?? Object.entries(params).find(([name]) => name.toLowerCase() === 'before')?.[1];
       if (before !== undefined) {
         const anchor = await openComment(opened, before).catch(() => { throw badRequest(`before '${before.slice(0, 40)}' is not a comment of this ticket`); });
         olderThan = or(lt(ticketComments.createdUtc, anchor.createdUtc), and(eq(ticketComments.createdUtc, anchor.createdUtc), lt(ticketComments.id, anchor.id)));

@@ -22,7 +22,7 @@ import { cardDigits } from '../../src/contract/virtual-terminal.ts';
 import { cardFingerprints } from '../cards/card-seal.ts';
 import { auditEvents, cardVault, configurations, customerData, customers, transactions, virtualTerminalSettings } from '../db/schema.ts';
 import { assertPaymentLinkMailAllowed, PaymentLinkMailLimited } from '../payments/payment-link-limits.ts';
-import { runPaymentAction } from '../payments/payment-operations.ts';
+import { type ActionOutcome, runPaymentAction } from '../payments/payment-operations.ts';
 import { createVirtualTerminalOrder, loadVirtualTerminalSettings, retryDeclinedOrder, savedCardsOf } from '../payments/virtual-terminal.ts';
 import { resolveContext } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody } from '../http/env.ts';
@@ -96,7 +96,7 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
     const card = body.card ? { ...body.card, cardNumber: cardFingerprints(cardKeys, scope.merchantId, cardDigits(body.card.cardNumber))[0], cvc: null } : body.card;
     // 'Send a payment link instead' mails the provider's email to the address typed: limited per user and per address.
     const linkRecipient = body.paymentLink ? body.billingIdentity.emailAddress?.trim() || null : null;
-    let outcome;
+    let outcome: ActionOutcome;
     try {
       outcome = await runPaymentAction(database, { actor, idempotencyKey: key, fingerprint: { path: c.req.path, body: { ...body, card } } }, async (tx, at) => {
         if (linkRecipient !== null) await assertPaymentLinkMailAllowed(tx, actor.userId, linkRecipient, at);

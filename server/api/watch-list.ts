@@ -26,7 +26,7 @@ import { lastRefresh, refreshWatchList, staleAfterMs } from '../risk/watch-signa
 import { type AppEnv, type Deps, readBody } from '../http/env.ts';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
 import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
-import { nextTicketId } from './ticket-replies.ts';
+import { nextTicketId } from '../tickets/replies.ts';
 import type { Db, DbWriter } from '../db/client.ts';
 
 const w = watchListEntries;

@@ -121,7 +121,10 @@ export async function draftInvoices(reader: DbWriter, month: string): Promise<Dr
   const groupOf = (businessId: string, currency: string) => {
     const key = `${businessId}\u0000${currency}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, group = { businessId, currency, lines: new Map(), topUps: [] });
+    if (!group) {
+      group = { businessId, currency, lines: new Map(), topUps: [] };
+      groups.set(key, group);
+    }
     return group;
   };
   const lineOf = (row: { businessId: string; merchantId: string; currency: string; paymentMethod: string }) => {

@@ -2,27 +2,29 @@
 // time the job runs, so a filter never reaches beyond what the user may read now, nor another tenant), the rows its
 // selection means (the overview's own filters, plus or minus explicit picks), and what one item's action does.
 import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
-import type { BulkAction, BulkArea, BulkContext } from '../../src/contract/bulk-jobs.ts';
+import type { BulkAction, BulkArea } from '../../src/contract/bulk-jobs.ts';
 import { paymentJobListSpec } from '../../src/contract/payment-jobs.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { parseListQuery } from '../../src/contract/list-query.ts';
-import type { Database, Db } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import { businesses, paymentJobs, tickets, transactions } from '../db/schema.ts';
 import { ticketListSpec } from '../../src/contract/tickets.ts';
 import { ticketStatuses } from '../../src/contract/enumerations.ts';
-import { ticketResource, ticketScopeWhere, updateTicket, type TicketScope } from '../api/tickets.ts';
+import { ticketResource, ticketScopeWhere } from '../tickets/list.ts';
+import { SelectionRefused, ticketScopeOf, type BulkScope, type StoredSelection } from '../reports/selection.ts';
+import { updateTicket } from '../tickets/writes.ts';
 import { ApiError, notFoundMessage } from '../http/errors.ts';
 import { users } from '../db/schema.ts';
 import { userListSpec, userMessages } from '../../src/contract/users.ts';
-import { auditUserEvent, indefiniteLock, readableGrantCondition, setUserLock, userListWhere } from '../api/users.ts';
+import { auditUserEvent, indefiniteLock, setUserLock } from '../users/user-lock.ts';
+import { userListWhere } from '../users/user-list.ts';
 import { canManageWholeUser, canSeeUser, loadTarget } from '../users/user-access.ts';
-import { jobScopeWhere, paymentJobResource, type PaymentJobScope } from '../api/payment-jobs.ts';
+import { jobScopeWhere, paymentJobResource } from '../payments/payment-job-list.ts';
 import { filterCondition, picksWhere } from '../http/list-sql.ts';
 import { noPermissionMessage } from '../http/errors.ts';
 import { cancelJob, mailPaymentLink, PaymentActionError, type ActionOutcome } from '../payments/payment-operations.ts';
-import { permissionsIn, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
+import { permissionsIn, type Principal } from '../policy/principal.ts';
 
-export type StoredSelection = { allMatching: boolean; filters: Record<string, string>; includedIds: string[]; excludedIds: string[] };
 export type ItemOutcome = { ok: true } | { ok: false; reason: string };
 export type Item = { id: string; partnerId: string | null; businessId: string; merchantId: string | null };
 /** What an action is asked to set (tickets: status, assigneeId). */
@@ -54,37 +56,6 @@ export const actionPermission: Partial<Record<`${BulkArea}:${BulkAction}`, Permi
 export const readPermission: Record<BulkArea, PermissionName> = {
   'payment-jobs': 'Portal.PaymentJobs.Read', transactions: 'Mapi.Transactions.Read', tickets: 'Portal.Tickets.Read', users: 'Mapi.Users.Read',
 };
-
-/** A job's scope: a context, or (the users overview, which is not contextual) every user the caller may read. */
-export type BulkScope = PaymentJobScope | { level: 'all' };
-
-/** Resolves a context to a scope the principal may read now; null: unreachable (404) or not permitted. */
-export async function scopeOf(database: Database, principal: Principal, context: BulkContext, permission: PermissionName): Promise<{ scope: BulkScope; reachable: boolean } | null> {
-  switch (context.level) {
-    case 'business': case 'merchant': {
-      const resolved = await resolveContext(database, principal, context.businessId ?? '', context.level === 'merchant' ? (context.merchantId ?? '') : undefined);
-      if (!resolved || (context.level === 'merchant' && !resolved.merchant)) return null;
-      const scope: PaymentJobScope = resolved.merchant ? { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id } : { level: 'business', businessId: resolved.business.id };
-      return { scope, reachable: resolved.permissions.has(permission) };
-    }
-    case 'partner': {
-      const resolved = await resolvePartner(database, principal, context.partnerId ?? '');
-      if (!resolved) return null;
-      return { scope: { level: 'partner', partnerId: resolved.partner.id }, reachable: resolved.permissions.has(permission) };
-    }
-    case 'all': {
-      // Only the users overview reads without a context (GET /user/users): who the caller may read, now.
-      if (permission !== 'Mapi.Users.Read') return null;
-      const reachable = await readableGrantCondition(database.db, principal).then(() => true, (error: unknown) => {
-        if (error instanceof ApiError) return false;
-        throw error;
-      });
-      return { scope: { level: 'all' }, reachable };
-    }
-  }
-}
-
-export class SelectionRefused extends Error {}
 
 const j = paymentJobs;
 
@@ -143,7 +114,6 @@ export function areaRunner(options: {
 }
 
 const tk = tickets;
-export const ticketScopeOf = (scope: BulkScope): TicketScope => (scope.level === 'partner' ? { level: 'grants', partnerIds: [scope.partnerId], businessIds: [], merchantIds: [] } : scope);
 
 /** Refusals of a single action (ApiError), as its route answers them, are the item's outcome; a savepoint undoes its writes. */
 async function apiItem(tx: Db, run: (inner: Db) => Promise<void>): Promise<ItemOutcome> {

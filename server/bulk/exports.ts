@@ -1,24 +1,18 @@
 // The export bulk action: a report in My report queue over the selection's filters (server/reports/). Queued once
 // per job (the report id derives from the job id, so a retried attempt finds it). Payment jobs are exported by the
-// report worker as report type 'payment-jobs' (paymentJobExport below); transactions as the existing 'transactions';
-// tickets and users as 'tickets' and 'users' (area-exports.ts), whose exports may also hold picked rows only.
-import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+// report worker as report type 'payment-jobs', transactions as the existing 'transactions', tickets and users as
+// 'tickets' and 'users' (the rows of each: server/reports/area-exports.ts); any of them may hold picked rows only.
+import { eq } from 'drizzle-orm';
 import type { BulkContext } from '../../src/contract/bulk-jobs.ts';
-import { paymentJobColumnLabels, paymentJobColumns, paymentJobListSpec, type PaymentJobColumn } from '../../src/contract/payment-jobs.ts';
-import { statusLabelOf } from '../../src/contract/payment-job-labels.ts';
-import { parseListQuery } from '../../src/contract/list-query.ts';
+import { paymentJobColumns } from '../../src/contract/payment-jobs.ts';
 import type { ReportContext } from '../../src/contract/report-schemas.ts';
-import { currencyExponent, defaultTransactionColumns, toMajorUnits, transactionColumns } from '../../src/contract/transactions.ts';
+import { defaultTransactionColumns, transactionColumns } from '../../src/contract/transactions.ts';
 import type { Database, Db } from '../db/client.ts';
-import { auditEvents, businesses, type bulkJobs, merchants, partners, paymentJobs, queuedReports } from '../db/schema.ts';
-import { jobScopeWhere, paymentJobResource, type PaymentJobScope } from '../api/payment-jobs.ts';
-import { filterCondition, picksWhere } from '../http/list-sql.ts';
-import { customerOf } from '../payments/payment-views.ts';
+import { auditEvents, businesses, type bulkJobs, merchants, partners, queuedReports } from '../db/schema.ts';
 import { insertQueuedReport } from '../reports/queue.ts';
-import type { ReportColumnSpec, ReportRow } from '../reports/writers.ts';
 import type { Principal } from '../policy/principal.ts';
-import { SelectionRefused, type BulkScope } from './areas.ts';
-import { reportFiltersOf, splitReportFilters } from './area-exports.ts';
+import { SelectionRefused, type BulkScope } from '../reports/selection.ts';
+import { reportFiltersOf } from '../reports/area-exports.ts';
 import { ticketExportColumns } from '../../src/contract/tickets.ts';
 import { userExportColumns } from '../../src/contract/users.ts';
 
@@ -70,47 +64,4 @@ export async function exportReportOf(database: Database, principal: Principal, j
     throw error;
   }
   return reportId;
-}
-
-const j = paymentJobs;
-
-export function paymentJobExportSpecs(columns: readonly PaymentJobColumn[], timeZone: string): ReportColumnSpec[] {
-  return columns.map((column) => ({
-    header: column.endsWith('DateTimeUtc') ? `${paymentJobColumnLabels[column]} (${timeZone})` : paymentJobColumnLabels[column],
-    kind: column === 'amount' ? 'decimal' : column.endsWith('DateTimeUtc') ? 'datetime' : 'text',
-  }));
-}
-
-const localTime = (value: Date | null, timeZone: string) => (value === null ? null
-  : new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(value));
-
-/** Payment jobs of a scope and filters, keyset by reference, as file rows; only jobs that existed at asOf. */
-export async function* paymentJobExportBatches(db: Db, options: {
-  scope: PaymentJobScope; filters: Record<string, string>; columns: readonly PaymentJobColumn[]; timeZone: string; asOf: Date; batchSize: number;
-}): AsyncGenerator<ReportRow[]> {
-  const { filters, picks } = splitReportFilters(options.filters);
-  const parsed = parseListQuery(filters, paymentJobListSpec);
-  if (!parsed.ok) throw new SelectionRefused(`The report's filters are no longer valid: ${parsed.errors.join('; ')}`);
-  const where = and(jobScopeWhere(options.scope), filterCondition(paymentJobResource, parsed.query.filters, options.timeZone), picksWhere(j.reference, picks), lte(j.createDateTimeUtc, options.asOf));
-  let cursor: string | null = null;
-  for (;;) {
-    const rows = await db.select({
-      job: j, merchantName: merchants.name,
-      paymentMethod: sql<string | null>`(SELECT t.payment_method FROM transactions t WHERE t.payment_job_reference = ${j.reference} AND t.kind = 'payment' ORDER BY t.created_at DESC LIMIT 1)`,
-    }).from(j).innerJoin(merchants, eq(merchants.id, j.merchantId)).where(cursor === null ? where : and(where, gt(j.reference, cursor)))
-      .orderBy(asc(j.reference)).limit(options.batchSize);
-    if (rows.length === 0) return;
-    cursor = rows[rows.length - 1]?.job.reference ?? null;
-    yield rows.map(({ job, merchantName, paymentMethod }) => {
-      const order = (job.order ?? {}) as Parameters<typeof customerOf>[0];
-      const cell: Record<PaymentJobColumn, string | null> = {
-        createDateTimeUtc: localTime(job.createDateTimeUtc, options.timeZone), reference: job.reference, orderNumber: job.orderNumber,
-        customer: customerOf(order), emailAddress: order.billingIdentity?.emailAddress ?? null,
-        amount: toMajorUnits(job.amountMinor, job.currency).toFixed(currencyExponent(job.currency)),
-        currency: job.currency, status: statusLabelOf('payment', job.status), paymentMethod, merchant: merchantName, configurationId: job.configurationId,
-        paidDateTimeUtc: localTime(job.paidDateTimeUtc, options.timeZone), expirationDateTimeUtc: localTime(job.expirationDateTimeUtc, options.timeZone),
-      };
-      return options.columns.map((column) => cell[column]);
-    });
-  }
 }

@@ -25,7 +25,8 @@ import type { FileStore } from '../files/file-store.ts';
 import { noPermissionMessage } from '../http/errors.ts';
 import { loadPrincipal } from '../policy/principal.ts';
 import { acquirePresence, presenceLockClass, type Presence } from '../reports/presence.ts';
-import { areaRunner, readPermission, scopeOf, SelectionRefused, type BulkParams, type StoredSelection } from './areas.ts';
+import { areaRunner, readPermission, type BulkParams } from './areas.ts';
+import { scopeOf, SelectionRefused, type StoredSelection } from '../reports/selection.ts';
 import { exportReportOf } from './exports.ts';
 import { sqlNow } from '../clock.ts';
 

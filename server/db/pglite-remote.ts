@@ -93,9 +93,9 @@ export async function startPgliteThread(options: PgliteThreadOptions): Promise<P
   return {
     thread: worker,
     query: queryIn(undefined),
-    async transaction(run) {
+    async transaction<T>(run: (tx: PgliteQueryable) => Promise<T>): Promise<T> {
       const transaction = (await send({ op: 'begin' })) as number;
-      let result;
+      let result: T;
       try {
         result = await run({ query: queryIn(transaction) });
       } catch (error) {

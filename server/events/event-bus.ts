@@ -89,7 +89,10 @@ const buses = new WeakMap<Database, EventBus>();
 /** The bus of a database (one per process and database: every router of an app shares it). */
 export function eventBusOf(database: Database): EventBus {
   let bus = buses.get(database);
-  if (!bus) buses.set(database, bus = createEventBus(database));
+  if (!bus) {
+    bus = createEventBus(database);
+    buses.set(database, bus);
+  }
   return bus;
 }
 

@@ -18,6 +18,7 @@ const asciiLookalikes: Record<string, string> = {
 
 /** The name as it will be offered: no control characters, no path separators, never empty. */
 export function cleanFileName(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters must not reach a header's file name
   const cleaned = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').replace(/[/\\]/g, '_').trim();
   return cleaned === '' ? 'download' : cleaned;
 }

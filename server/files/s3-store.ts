@@ -13,7 +13,7 @@
 //         servers without ListMultipartUploads (s3rver) answer NotImplemented, counted as nothing to do.
 import {
   AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand,
-  paginateListObjectsV2, S3Client, S3ServiceException, type MultipartUpload, type S3ClientConfig,
+  paginateListObjectsV2, S3Client, S3ServiceException, type ListMultipartUploadsCommandOutput, type MultipartUpload, type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { finished, Readable, Transform } from 'node:stream';
@@ -163,7 +163,7 @@ export function createS3Store(options: S3StoreOptions): FileStore {
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (;;) {
-      let page;
+      let page: ListMultipartUploadsCommandOutput;
       try {
         page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: which.prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
       } catch (error) {

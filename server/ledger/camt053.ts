@@ -11,7 +11,7 @@
 // listed after the booked entries as pending (PDNG, its value date ahead, no booking date) and counts in neither the
 // balances nor the summary until the cut-off of its day books it. Streamed: entries are read in keyset batches and
 // written as they come. tests/server/ledger/camt053.test.ts validates the output against the XSD.
-import { and, asc, eq, gt, gte, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import { accountKindLabels, type StatementAccountKind } from '../../src/contract/ledger.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
@@ -24,14 +24,23 @@ import { remittanceText, transferIdOfPosting } from './remittance-text.ts';
 
 export const camt053Namespace = 'urn:iso:std:iso:20022:tech:xsd:camt.053.001.08';
 
-const escapeXml = (value: string) => value.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char] as string);
+const xmlSpecial = /[<>&'"]/;
+const xmlEntities: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' };
+// Most values have nothing to escape: tested first, they are returned as they are.
+const escapeXml = (value: string) => (xmlSpecial.test(value) ? value.replace(/[<>&'"]/g, (char) => xmlEntities[char] as string) : value);
+
+/** Minor units → the absolute decimal with the currency's places, the currency's exponent looked up once. */
+function camtAmountFormat(currency: string): (amountMinor: number) => string {
+  const exponent = currencyExponent(currency);
+  return (amountMinor) => {
+    const digits = String(Math.abs(amountMinor)).padStart(exponent + 1, '0');
+    return exponent > 0 ? `${digits.slice(0, digits.length - exponent)}.${digits.slice(digits.length - exponent)}` : digits;
+  };
+}
 
 /** Minor units → an absolute decimal with the currency's places, and the credit/debit indicator. */
 export function camtAmount(amountMinor: number, currency: string): { amount: string; indicator: 'CRDT' | 'DBIT' } {
-  const exponent = currencyExponent(currency);
-  const digits = String(Math.abs(amountMinor)).padStart(exponent + 1, '0');
-  const amount = exponent > 0 ? `${digits.slice(0, digits.length - exponent)}.${digits.slice(digits.length - exponent)}` : digits;
-  return { amount, indicator: amountMinor < 0 ? 'DBIT' : 'CRDT' };
+  return { amount: camtAmountFormat(currency)(amountMinor), indicator: amountMinor < 0 ? 'DBIT' : 'CRDT' };
 }
 
 export type Camt053Request = {
@@ -135,41 +144,69 @@ export async function* camt053Statement(db: Db, request: Camt053Request): AsyncG
     + `<TtlNetNtry><Amt>${net.amount}</Amt><CdtDbtInd>${net.indicator}</CdtDbtInd></TtlNetNtry></TtlNtries>`
     + `<TtlCdtNtries><NbOfNtries>${credits.count}</NbOfNtries><Sum>${decimal(credits.minor)}</Sum></TtlCdtNtries>`
     + `<TtlDbtNtries><NbOfNtries>${debits.count}</NbOfNtries><Sum>${decimal(debits.minor)}</Sum></TtlDbtNtries></TxsSummry>`;
-  let after: { valueAt: string; id: number } | null = null;
   let entriesMinor = 0;
   let entries = 0;
   const written = { credits: 0, creditsMinor: 0, debits: 0, debitsMinor: 0 };
+  // One keyset batch of the period's entries, in the order of the account's (account, value_at, id) index: the row
+  // comparison reads on from the last entry through the index (an OR of the two cases read every later entry and
+  // sorted them, batch after batch). Raw rows: the instant in whole milliseconds as the ORM's Date would hold it,
+  // and as text to the microsecond for the next batch's key.
+  type EntryRow = { id: number | string; at: number; exact: string; category: string; amount: number | string; reference: string | null; posting: string; business: string };
+  const batch = async (after: { exact: string; id: number } | null): Promise<EntryRow[]> => ((await db.execute(sql`SELECT ${ledgerEntries.id} AS id,
+      floor(extract(epoch FROM ${ledgerEntries.valueAt}) * 1000)::float8 AS at, ${ledgerEntries.valueAt}::text AS exact, ${ledgerEntries.category} AS category,
+      ${ledgerEntries.amountMinor} AS amount, ${ledgerEntries.transactionReference} AS reference, ${ledgerEntries.postingId} AS posting, ${ledgerEntries.businessId} AS business
+    FROM ${ledgerEntries} WHERE ${and(inPeriod, after ? sql`(${ledgerEntries.valueAt}, ${ledgerEntries.id}) > (${after.exact}::timestamptz, ${after.id}::bigint)` : undefined)}
+    ORDER BY ${ledgerEntries.valueAt}, ${ledgerEntries.id} LIMIT ${batchSize}`)) as unknown as { rows: EntryRow[] }).rows;
+  const amountText = camtAmountFormat(currency);
+  const amountOpen = `<Amt Ccy="${currency}">`;
+  // A handful of categories: each escaped once.
+  const categoryCodes = new Map<string, string>();
+  const entryXml = (row: EntryRow) => {
+    const amountMinor = Number(row.amount);
+    const id = Number(row.id);
+    entriesMinor += amountMinor;
+    entries += 1;
+    let indicator: string;
+    if (amountMinor >= 0) {
+      written.credits += 1;
+      written.creditsMinor += amountMinor;
+      indicator = 'CRDT';
+    } else {
+      written.debits += 1;
+      written.debitsMinor -= amountMinor;
+      indicator = 'DBIT';
+    }
+    const valueAt = new Date(row.at);
+    const dateTime = clock.dateTime(valueAt);
+    let code = categoryCodes.get(row.category);
+    if (code === undefined) {
+      code = `<BkTxCd><Prtry><Cd>${escapeXml(row.category)}</Cd><Issr>Portal</Issr></Prtry></BkTxCd>`;
+      categoryCodes.set(row.category, code);
+    }
+    const reference = row.reference ? `<NtryDtls><TxDtls><Refs><EndToEndId>${escapeXml(row.reference.slice(0, 35))}</EndToEndId></Refs></TxDtls></NtryDtls>` : '';
+    // A transfer to the bank carries the remittance text the beneficiary's bank statement shows (remittance-text.ts).
+    const transferId = row.category === 'transfer' ? transferIdOfPosting(row.posting) : null;
+    const remittance = transferId ? `<NtryDtls><TxDtls><RmtInf><Ustrd>${escapeXml(remittanceText({ id: transferId, businessId: row.business, transferDate: valueAt }))}</Ustrd></RmtInf></TxDtls></NtryDtls>` : '';
+    // The value date is the booking date-time's day (zonedClock's day and dateTime read the same local instant).
+    return `<Ntry><NtryRef>${escapeXml(camtEntryReference(row.posting, id))}</NtryRef>${amountOpen}${amountText(amountMinor)}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>`
+      + `<BookgDt><DtTm>${dateTime}</DtTm></BookgDt><ValDt><Dt>${dateTime.slice(0, dateTime.indexOf('T'))}</Dt></ValDt><AcctSvcrRef>${id}</AcctSvcrRef>`
+      + `${code}${reference}${remittance}<AddtlNtryInf>${escapeXml(row.posting.length > 500 ? row.posting.slice(0, 500) : row.posting)}</AddtlNtryInf></Ntry>`;
+  };
+  // The next batch is asked for as soon as this one's last key is known, so the database reads it while this one is
+  // written out (a reader that stops early leaves it to settle unread).
+  let pending = batch(null);
   for (;;) {
-    const rows: { id: number; valueAt: Date; valueAtExact: string; category: string; amountMinor: number; transactionReference: string | null; postingId: string; businessId: string }[] = await db.select({
-      id: ledgerEntries.id, valueAt: ledgerEntries.valueAt, valueAtExact: sql<string>`${ledgerEntries.valueAt}::text`, category: ledgerEntries.category,
-      amountMinor: ledgerEntries.amountMinor, transactionReference: ledgerEntries.transactionReference, postingId: ledgerEntries.postingId, businessId: ledgerEntries.businessId,
-    }).from(ledgerEntries).where(and(
-      inPeriod,
-      after ? or(gt(ledgerEntries.valueAt, sql`${after.valueAt}::timestamptz`), and(eq(ledgerEntries.valueAt, sql`${after.valueAt}::timestamptz`), gt(ledgerEntries.id, after.id))) : undefined,
-    )).orderBy(asc(ledgerEntries.valueAt), asc(ledgerEntries.id)).limit(batchSize);
-    yield rows.map((row) => {
-      const amountMinor = Number(row.amountMinor);
-      entriesMinor += amountMinor;
-      entries += 1;
-      if (amountMinor >= 0) {
-        written.credits += 1;
-        written.creditsMinor += amountMinor;
-      } else {
-        written.debits += 1;
-        written.debitsMinor -= amountMinor;
-      }
-      const { amount, indicator } = camtAmount(amountMinor, currency);
-      const reference = row.transactionReference ? `<NtryDtls><TxDtls><Refs><EndToEndId>${escapeXml(row.transactionReference.slice(0, 35))}</EndToEndId></Refs></TxDtls></NtryDtls>` : '';
-      // A transfer to the bank carries the remittance text the beneficiary's bank statement shows (remittance-text.ts).
-      const transferId = row.category === 'transfer' ? transferIdOfPosting(row.postingId) : null;
-      const remittance = transferId ? `<NtryDtls><TxDtls><RmtInf><Ustrd>${escapeXml(remittanceText({ id: transferId, businessId: row.businessId, transferDate: row.valueAt }))}</Ustrd></RmtInf></TxDtls></NtryDtls>` : '';
-      return `<Ntry><NtryRef>${escapeXml(camtEntryReference(row.postingId, Number(row.id)))}</NtryRef><Amt Ccy="${currency}">${amount}</Amt><CdtDbtInd>${indicator}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>`
-        + `<BookgDt><DtTm>${clock.dateTime(row.valueAt)}</DtTm></BookgDt><ValDt><Dt>${day(row.valueAt)}</Dt></ValDt><AcctSvcrRef>${Number(row.id)}</AcctSvcrRef>`
-        + `<BkTxCd><Prtry><Cd>${escapeXml(row.category)}</Cd><Issr>Portal</Issr></Prtry></BkTxCd>${reference}${remittance}<AddtlNtryInf>${escapeXml(row.postingId.slice(0, 500))}</AddtlNtryInf></Ntry>`;
-    }).join('');
+    const rows = await pending;
     const last = rows[rows.length - 1];
-    if (rows.length < batchSize || !last) break;
-    after = { valueAt: last.valueAtExact, id: Number(last.id) };
+    const more = rows.length >= batchSize && last !== undefined;
+    if (more) {
+      pending = batch({ exact: last.exact, id: Number(last.id) });
+      pending.catch(() => undefined);
+    }
+    let xml = '';
+    for (const row of rows) xml += entryXml(row);
+    yield xml;
+    if (!more) break;
   }
   const summaryHolds = written.credits === credits.count && written.creditsMinor === credits.minor && written.debits === debits.count && written.debitsMinor === debits.minor;
   if (summary.openingBalanceMinor + entriesMinor !== summary.closingBalanceMinor || entries !== summary.numberOfResults || !summaryHolds) {

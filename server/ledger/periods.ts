@@ -4,7 +4,7 @@
 // statement, October's batch, October's invoice and minimum and October's commission, never in one place September.
 // A day runs from one local midnight to the next: 23 hours on the day summer time starts, 25 on the day it ends.
 // The SQL helpers cut the same periods in the database (AT TIME ZONE with the same IANA name).
-import { TZDate } from '@date-fns/tz';
+import { TZDate, tzOffset } from '@date-fns/tz';
 import { sql } from 'drizzle-orm';
 import { calendarDate } from '../../src/contract/filters.ts';
 import { businesses } from '../db/schema.ts';
@@ -79,12 +79,24 @@ export function monthEnvelope(month: string): Instants {
   return { start: new Date(utc.start.getTime() - widestOffsetMs), end: new Date(utc.end.getTime() + widestOffsetMs) };
 }
 
-/** The zone's offset from UTC at an instant, as ISO 8601 writes it: '+01:00', '+09:00', '-05:00', '+00:00'. */
-export function offsetAt(instant: Date, zone: string): string {
-  const minutes = -new TZDate(instant.getTime(), zone).getTimezoneOffset();
+/**
+ * The zone's offset from UTC at an instant in whole minutes, as TZDate's getTimezoneOffset rounds it (a historical
+ * offset's seconds dropped towards zero), with one look-up of the zone's offset rather than the several a TZDate makes.
+ */
+function offsetMinutes(instant: Date, zone: string): number {
+  const offset = -tzOffset(zone, instant);
+  return -(offset > 0 ? Math.floor(offset) : Math.ceil(offset));
+}
+
+const offsetText = (minutes: number) => {
   const sign = minutes < 0 ? '-' : '+';
   const whole = Math.abs(minutes);
   return `${sign}${pad(Math.floor(whole / 60))}:${pad(whole % 60)}`;
+};
+
+/** The zone's offset from UTC at an instant, as ISO 8601 writes it: '+01:00', '+09:00', '-05:00', '+00:00'. */
+export function offsetAt(instant: Date, zone: string): string {
+  return offsetText(-new TZDate(instant.getTime(), zone).getTimezoneOffset());
 }
 
 /** An instant as a local ISO 8601 date and time with the zone's offset: '2026-10-01T00:03:00+01:00'. */
@@ -104,8 +116,8 @@ export function localDateTime(instant: Date, zone: string): string {
 export function zonedClock(zone: string): { day: (instant: Date) => string; dateTime: (instant: Date) => string } {
   const offsets = new Map<number, { minutes: number; text: string } | null>();
   const offsetOf = (instant: Date) => {
-    const minutes = -new TZDate(instant.getTime(), zone).getTimezoneOffset();
-    return { minutes, text: offsetAt(instant, zone) };
+    const minutes = offsetMinutes(instant, zone);
+    return { minutes, text: offsetText(minutes) };
   };
   const offsetFor = (instant: Date) => {
     const utcDay = Math.floor(instant.getTime() / 86_400_000);

@@ -211,7 +211,10 @@ export async function postDrafts(writer: DbWriter, drafts: readonly PostingDraft
   const dayIn = (at: Date, zone: string): Day => {
     const key = `${zone}|${at.getTime()}`;
     let day = days.get(key);
-    if (!day) days.set(key, day = dayOf(at, zone));
+    if (!day) {
+      day = dayOf(at, zone);
+      days.set(key, day);
+    }
     return day;
   };
   const ownDay = (draft: PostingDraft): Day => dayIn(draft.valueAt, zoneOf(draft));

@@ -5,7 +5,7 @@
 // transactions table has no column for (a refund's reason and steps, steps after the authorisation) lives in
 // payment_refunds and payment_steps; rows made before those tables (the bulk seed) are read with defaults.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { type PaymentMoney, type RefundStatus } from '../../src/contract/payment-jobs.ts';
+import type { PaymentMoney, RefundStatus } from '../../src/contract/payment-jobs.ts';
 import { paymentJobs, paymentRefunds, paymentSteps, transactions, type PaymentStepRecord } from '../db/schema.ts';
 import type { DbWriter } from '../db/client.ts';
 
@@ -92,7 +92,10 @@ function paymentReads(tx: DbWriter) {
 const preparedReads = new WeakMap<DbWriter, ReturnType<typeof paymentReads>>();
 function readsOf(tx: DbWriter): ReturnType<typeof paymentReads> {
   let reads = preparedReads.get(tx);
-  if (!reads) preparedReads.set(tx, reads = paymentReads(tx));
+  if (!reads) {
+    reads = paymentReads(tx);
+    preparedReads.set(tx, reads);
+  }
   return reads;
 }
 

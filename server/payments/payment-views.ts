@@ -24,6 +24,7 @@ export function stepsOf(state: JobState, payment: PaymentState): Step[] {
   const p = payment.transaction;
   const major = (minor: number) => toMajorUnits(minor, p.currency);
   const recorded = payment.steps.map((row) => row.step);
+  // biome-ignore lint/complexity/useMathMinMax: the earlier of two dates (Math.min would answer a number)
   const steps: Step[] = [{ step: 'created', dateTimeUtc: iso(state.job.createDateTimeUtc < p.createdAt ? state.job.createDateTimeUtc : p.createdAt), amount: major(p.amountMinor) }];
   const wasAuthorised = p.status === 'paid' || p.status === 'reserved' || recorded.includes('voided') || payment.captures.length > 0;
   if (wasAuthorised) steps.push({ step: 'authorised', dateTimeUtc: iso(p.createdAt), amount: major(p.amountMinor) });

@@ -218,7 +218,7 @@ export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualT
   const amount = toMajorUnits(totals.inclMinor, currency);
   const meta = {
     transactionReference, merchantReference: reference, amount, currency, maskedCardNumber: masked, configurationId: scope.configurationId,
-    savedCard: body.savedCardId ? true : false, cardSaved: Boolean(body.saveCard && paid), outcome: paid ? 'paid' : 'declined', ...(declineReason ? { message: declineReason } : {}),
+    savedCard: Boolean(body.savedCardId), cardSaved: Boolean(body.saveCard && paid), outcome: paid ? 'paid' : 'declined', ...(declineReason ? { message: declineReason } : {}),
   };
   await commitPaymentChange(tx, {
     job, actor, at,

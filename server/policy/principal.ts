@@ -65,7 +65,10 @@ const preparedLookups = new WeakMap<Db, ReturnType<typeof lookups>>();
 
 function lookupsOf(db: Db): ReturnType<typeof lookups> {
   let prepared = preparedLookups.get(db);
-  if (!prepared) preparedLookups.set(db, prepared = lookups(db));
+  if (!prepared) {
+    prepared = lookups(db);
+    preparedLookups.set(db, prepared);
+  }
   return prepared;
 }
 
@@ -109,6 +112,7 @@ export type AddressedContext = { partnerId?: string | null; businessId?: string 
 
 /** Permissions in one context: root roles, plus roles granted on the partner, business or merchant it lies in. */
 export function permissionsIn(principal: Principal, context: AddressedContext): Set<PermissionName> {
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every case (TypeScript checks it with noImplicitReturns)
   const roles = principal.grants.filter((grant) => {
     switch (grant.level) {
       case 'root': return true;

@@ -44,7 +44,8 @@ import { assertReportQueueRoom } from './queue.ts';
 import { loadPrincipal, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import { parseListRequest } from '../http/list-sql.ts';
-import { assertAmountWithinCurrency, scopeOfReportContext } from '../api/transactions.ts';
+import { assertAmountWithinCurrency } from '../transactions/list.ts';
+import { scopeOfReportContext } from '../transactions/scope.ts';
 
 export type ScheduleRow = typeof reportSchedules.$inferSelect;
 /** Where a schedule reports: a business or merchant (statements, transactions exports) or a partner's businesses (transactions exports). */

@@ -9,7 +9,8 @@ import { currencyExponent, displayStatusOf, takesMoneyBack, toMajorUnits, transa
 import type { Database } from '../db/client.ts';
 import { businesses, merchants, transactions } from '../db/schema.ts';
 import { filterCondition, keysetAfter, orderByOf, type OrderKey, type Picks, picksWhere } from '../http/list-sql.ts';
-import { merchantScopeWhere, scopeWhere, transactionOrderKeys, transactionResource, type TransactionScope } from '../api/transactions.ts';
+import { transactionOrderKeys, transactionResource } from '../transactions/list.ts';
+import { merchantScopeWhere, scopeWhere, type TransactionScope } from '../transactions/scope.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { ColumnKind, ReportColumnSpec, ReportRow } from './writers.ts';
 
@@ -313,11 +314,12 @@ export type ExportBatchOptions = {
 /**
  * The batches of one keyset walk. The next batch is asked for as soon as this one has arrived (its cursor is this
  * one's last row), so the database reads it while this one is formatted and written: the two overlap on two cores.
+ * `read` gets the batch before (null at the start); a batch of fewer than `limit` rows is the last.
  */
-async function* keysetWalk(read: (after: ExportRow | null) => Promise<ExportRow[]>, complete: (batch: ExportRow[]) => Promise<ExportRow[]>, limit: number): AsyncGenerator<ExportRow[]> {
-  type Fetched = { batch: ExportRow[]; completed: Promise<ExportRow[]> };
-  const fetch = (after: ExportRow | null): Promise<Fetched> => {
-    const pending: Promise<Fetched> = read(after).then(async (batch) => ({ batch, completed: batch.length > 0 ? complete(batch) : Promise.resolve(batch) }));
+export async function* keysetWalk<Batch>(read: (before: Batch | null) => Promise<Batch>, complete: (batch: Batch) => Promise<Batch>, rowsOf: (batch: Batch) => number, limit: number): AsyncGenerator<Batch> {
+  type Fetched = { batch: Batch; completed: Promise<Batch> };
+  const fetch = (before: Batch | null): Promise<Fetched> => {
+    const pending: Promise<Fetched> = read(before).then(async (batch) => ({ batch, completed: rowsOf(batch) > 0 ? complete(batch) : Promise.resolve(batch) }));
     // Read ahead: a walk stopped early (the export cancelled or failed) leaves this one unread, and its failure unheard.
     pending.then(({ completed }) => completed.catch(() => undefined), () => undefined);
     return pending;
@@ -325,28 +327,30 @@ async function* keysetWalk(read: (after: ExportRow | null) => Promise<ExportRow[
   let next: Promise<Fetched> | null = fetch(null);
   while (next) {
     const { batch, completed }: Fetched = await next;
-    next = batch.length < limit ? null : fetch(batch[batch.length - 1] ?? null);
-    if (batch.length > 0) yield await completed;
+    const rows = rowsOf(batch);
+    next = rows < limit ? null : fetch(batch);
+    if (rows > 0) yield await completed;
   }
+}
+
+/**
+ * The keyset walks of one export, in order: one over the whole scope, or (sorted by merchant name) one per merchant
+ * of the scope by name, each newest first. Each walk is a condition and the keys its batches continue along.
+ */
+export async function transactionExportWalks(database: Database, query: ExportQuery): Promise<{ where: SQL | undefined; keys: OrderKey[] }[]> {
+  const where = and(scopeWhere(query.scope), filterCondition(transactionResource, query.filters, query.timeZone), lte(t.createdAt, query.asOf), query.picks ? picksWhere(t.reference, query.picks) : undefined);
+  if (query.sort.field !== 'merchant') return [{ where, keys: transactionOrderKeys(query.sort, query.filters) }];
+  const order = query.sort.descending ? desc : asc;
+  const merchantRows = await database.db.select({ id: merchants.id }).from(merchants)
+    .where(merchantScopeWhere(database.db, query.scope)).orderBy(order(merchants.name), order(merchants.id));
+  const keys: OrderKey[] = [{ expression: t.createdAt, descending: true }, { expression: t.reference, descending: false }];
+  return merchantRows.map((merchant) => ({ where: and(where, eq(t.merchantId, merchant.id)), keys }));
 }
 
 /** Every matching row, batch by batch, in the report's ordering. */
 export async function* transactionExportBatches(database: Database, query: ExportQuery, options: ExportBatchOptions = {}): AsyncGenerator<ExportRow[]> {
-  const { db } = database;
   const complete = options.refunds === false ? async (batch: ExportRow[]) => batch : (batch: ExportRow[]) => withRefunds(database, batch);
-  const where = and(scopeWhere(query.scope), filterCondition(transactionResource, query.filters, query.timeZone), lte(t.createdAt, query.asOf), query.picks ? picksWhere(t.reference, query.picks) : undefined);
-  if (query.sort.field === 'merchant') {
-    // By merchant name: walk the scope's merchants in order and page each one's rows newest first.
-    const order = query.sort.descending ? desc : asc;
-    const merchantRows = await db.select({ id: merchants.id }).from(merchants)
-      .where(merchantScopeWhere(db, query.scope)).orderBy(order(merchants.name), order(merchants.id));
-    const keys: OrderKey[] = [{ expression: t.createdAt, descending: true }, { expression: t.reference, descending: false }];
-    for (const merchant of merchantRows) {
-      const merchantWhere = and(where, eq(t.merchantId, merchant.id));
-      yield* keysetWalk((after) => batchAfter(database, merchantWhere, keys, after, query.batchSize), complete, query.batchSize);
-    }
-    return;
+  for (const { where, keys } of await transactionExportWalks(database, query)) {
+    yield* keysetWalk((before) => batchAfter(database, where, keys, before?.[before.length - 1] ?? null, query.batchSize), complete, (batch) => batch.length, query.batchSize);
   }
-  const keys = transactionOrderKeys(query.sort, query.filters);
-  yield* keysetWalk((after) => batchAfter(database, where, keys, after, query.batchSize), complete, query.batchSize);
 }

@@ -29,7 +29,7 @@ import { transactionColumns, transactionListSpec, type TransactionColumn } from 
 import type { Database } from '../db/client.ts';
 import { loadPrincipal } from '../policy/principal.ts';
 import { noPermissionMessage } from '../http/errors.ts';
-import { scopeOfReportContext } from '../api/transactions.ts';
+import { scopeOfReportContext } from '../transactions/scope.ts';
 import type { FileStore } from '../files/file-store.ts';
 import {
   claimNextReport, completeReport, failReport, heartbeat, releaseAfterError, releaseOnStop, reportContentTypes, reportFileKey,
@@ -38,16 +38,17 @@ import {
 import { sweepReportFiles } from './file-sweeper.ts';
 import { acquirePresence, type Presence } from './presence.ts';
 import { exportCellsOf, exportColumnSpecs, transactionExportBatches } from './transaction-export.ts';
+import { databaseTimeZone, transactionCsvBatches, type CsvTextBatch } from './transaction-csv.ts';
 import { openCsvWriter, openXlsxWriter, type ReportRow as FileRow, type ReportWriter } from './writers.ts';
 import { isLedgerReportType, openCamtReport, openLedgerReport } from './ledger-export.ts';
 import { camt053Errors, camtValidationLimitBytes } from '../ledger/camt053-validate.ts';
 import { paymentJobColumns, type PaymentJobColumn } from '../../src/contract/payment-jobs.ts';
-import { scopeOf, SelectionRefused, ticketScopeOf } from '../bulk/areas.ts';
-import { chosenColumns, splitReportFilters, ticketExportBatches, ticketExportSpecs, userExportBatches, userExportSpecs } from '../bulk/area-exports.ts';
+import { scopeOf, SelectionRefused, ticketScopeOf } from './selection.ts';
+import { chosenColumns, splitReportFilters, ticketExportBatches, ticketExportSpecs, userExportBatches, userExportSpecs } from './area-exports.ts';
 import { ticketExportColumns } from '../../src/contract/tickets.ts';
 import { userExportColumns } from '../../src/contract/users.ts';
 import { ApiError } from '../http/errors.ts';
-import { paymentJobExportBatches, paymentJobExportSpecs } from '../bulk/exports.ts';
+import { paymentJobExportBatches, paymentJobExportSpecs } from './area-exports.ts';
 import { openPdfWriter, type PdfReportWriter, type PdfSummary } from './pdf-statement.ts';
 
 export type ReportWorkerOptions = {
@@ -187,7 +188,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
     const principal = await loadPrincipal(database, report.userId);
     if (!principal) throw new ReportRefused('The user who queued the report no longer exists.');
     const context = report.context as ReportContext;
-    let rowBatches: AsyncIterable<FileRow[]>;
+    let rowBatches: AsyncIterable<FileRow[] | CsvTextBatch>;
     let openWriter: (output: PassThrough) => Promise<ReportWriter>;
     let ledgerSummary: (() => PdfSummary | null) | null = null;
     if (ledger && report.fileType === 'xml') {
@@ -254,18 +255,25 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
       if (columns.length === 0) throw new ReportRefused('The report has no columns.');
       const specs = exportColumnSpecs(columns, context.timeZone);
       openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxWriter(output, specs, 'Transactions'));
-      const cellsOf = exportCellsOf(columns, context.timeZone);
-      rowBatches = (async function* cells() {
-        for await (const batch of transactionExportBatches(database, {
-          scope,
-          filters: parsed.query.filters,
-          sort: parsed.query.sort[0] ?? { field: 'date', descending: true },
-          timeZone: context.timeZone,
-          asOf: report.queuedAt,
-          batchSize: settings.batchSize,
-          picks,
-        }, { refunds: columns.includes('status') })) yield batch.map(cellsOf);
-      })();
+      const exportQuery = {
+        scope,
+        filters: parsed.query.filters,
+        sort: parsed.query.sort[0] ?? { field: 'date', descending: true },
+        timeZone: context.timeZone,
+        asOf: report.queuedAt,
+        batchSize: settings.batchSize,
+        picks,
+      };
+      // CSV in a zone the database writes as we do: the database formats the lines (transaction-csv.ts).
+      const zone = report.fileType === 'csv' ? await databaseTimeZone(database, context.timeZone) : null;
+      if (zone) {
+        rowBatches = transactionCsvBatches(database, exportQuery, columns, zone);
+      } else {
+        const cellsOf = exportCellsOf(columns, context.timeZone);
+        rowBatches = (async function* cells() {
+          for await (const batch of transactionExportBatches(database, exportQuery, { refunds: columns.includes('status') })) yield batch.map(cellsOf);
+        })();
+      }
     }
 
     const stream = new PassThrough({ highWaterMark: streamBufferBytes });
@@ -276,9 +284,15 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
     writer = await openWriter(stream);
     let processedRows = 0;
     for await (const batch of rowBatches) {
-      if (writer.writeBatch) await writer.writeBatch(batch);
-      else for (const row of batch) await writer.write(row);
-      processedRows += batch.length;
+      if (!Array.isArray(batch)) {
+        if (!writer.writeText) throw new Error('CSV text for a writer that takes rows');
+        await writer.writeText(batch.text);
+        processedRows += batch.rows;
+      } else {
+        if (writer.writeBatch) await writer.writeBatch(batch);
+        else for (const row of batch) await writer.write(row);
+        processedRows += batch.length;
+      }
       // The XLSX writer's zip does not wait for the stream: the next batch does, so a slow store never piles up rows.
       if (stream.writableNeedDrain) await once(stream, 'drain');
       // Best effort: a lost presence lets others take this job, and the heartbeat below then says so.

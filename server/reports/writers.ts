@@ -20,6 +20,8 @@ export type ReportWriter = {
    * of it and waits on the stream once). Callers use it when present and fall back to write.
    */
   writeBatch?: (rows: readonly ReportRow[]) => Promise<void>;
+  /** CSV only: lines already formatted by csvLine's rules (the database wrote them: transaction-csv.ts), as they are. */
+  writeText?: (text: string) => Promise<void>;
   /** Writes the end of the file and ends the stream; resolves once the stream has taken every byte. */
   finish: () => Promise<void>;
   /** Stops without finishing: the stream is destroyed, so whatever reads it stores nothing. */
@@ -74,6 +76,7 @@ export async function openCsvWriter(stream: Writable, columns: readonly ReportCo
       for (const row of rows) text += csvLine(row, kinds);
       return write(text);
     },
+    writeText: write,
     finish: async () => {
       if (failure) throw failure;
       const finished = once(stream, 'finish');

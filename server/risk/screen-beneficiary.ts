@@ -2,7 +2,7 @@
 // beneficiary endpoints and the seed, in the caller's database transaction.
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { beneficiaries, riskSettings, screeningAlerts, screeningListEntries } from '../db/schema.ts';
+import { type beneficiaries, riskSettings, screeningAlerts, screeningListEntries } from '../db/schema.ts';
 import { screen, screeningSensitivities, sensitivityThresholds, type ScreeningSensitivity } from './screening.ts';
 import type { DbWriter } from '../db/client.ts';
 

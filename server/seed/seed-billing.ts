@@ -20,7 +20,7 @@ export async function seedBilling(tx: DbWriter, options: { now: Date }): Promise
   const [year, month] = lastMonth.split('-').map(Number) as [number, number];
   // Deterministic ids, so two seeds of one world are identical (tests/server/seed/seed.test.ts).
   let serial = 0;
-  const seedId = (prefix: string) => `${prefix}S${String((serial += 1)).padStart(15, '0')}`;
+  const seedId = (prefix: string) => `${prefix}S${String(++serial).padStart(15, '0')}`;
   const months = [3, 2].map((back) => new Date(Date.UTC(year, month - back, 1)).toISOString().slice(0, 7));
   for (const [index, billed] of months.entries()) {
     const [billedYear, billedMonth] = billed.split('-').map(Number) as [number, number];

@@ -51,8 +51,8 @@ export async function seedPartners(tx: DbWriter, { world, now }: { world: World;
     const current = { id: `CP-${partner.id}-2`, partnerId: partner.id, name: index === 0 ? 'Tiered revenue share' : 'Standard revenue share', validFrom: currentFrom, validTo: null };
     plans.push(ended, current);
     [rule(10, 'MOTO orders: 10% of the fee', { channel: 'Moto', percentageBasisPoints: 1000 }), rule(20, 'Any fee: 20%', { percentageBasisPoints: 2000 })]
-      .forEach((terms) => rules.push({ ...terms, id: `${ended.id}-R${terms.priority}`, planId: ended.id }));
-    (currentRules[index % 3] ?? []).forEach((terms) => rules.push({ ...terms, id: `${current.id}-R${terms.priority}`, planId: current.id }));
+      .forEach((terms) => { rules.push({ ...terms, id: `${ended.id}-R${terms.priority}`, planId: ended.id }); });
+    (currentRules[index % 3] ?? []).forEach((terms) => { rules.push({ ...terms, id: `${current.id}-R${terms.priority}`, planId: current.id }); });
   });
   if (plans.length === 0) return;
   await tx.insert(schema.commissionPlans).values(plans);

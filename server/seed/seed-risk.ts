@@ -75,7 +75,7 @@ export async function seedRisk(tx: DbWriter, options: { world: World; now: Date;
       value: { purpose: 'Order updates by email', granted: true, grantedUtc: created.toISOString() }, createdUtc: created,
     });
     if (random.chance(0.35)) {
-      const cardNumber = savedCardNumber(cardIndex += 1);
+      const cardNumber = savedCardNumber(++cardIndex);
       const token = `CVS${pad(cardIndex, 9)}`;
       vaultRows.push({ token, merchantId: row.merchant_id, fingerprint: cardFingerprints(cardKeys, row.merchant_id, cardNumber)[0] as string, masked: maskCardNumber(cardNumber), ...sealCardNumber(cardKeys, token, cardNumber) });
       const expiry = new Date(now.getTime() + random.int(60, 1400) * day);

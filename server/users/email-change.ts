@@ -93,7 +93,7 @@ export async function undoEmailChange(database: Database, publicUrl: string, sec
   return database.db.transaction(async (tx) => {
     const [change] = await tx.update(emailChanges).set({ undoneAt: now })
       .where(and(eq(emailChanges.undoTokenHash, secretHash(secret)), isNull(emailChanges.undoneAt), gt(emailChanges.undoExpiresAt, now))).returning();
-    if (!change || !change.oldEmail) return 'expired';
+    if (!change?.oldEmail) return 'expired';
     const [user] = await tx.select().from(users).where(eq(users.id, change.userId));
     if (!user) return 'expired';
     const oldEmail = change.oldEmail;

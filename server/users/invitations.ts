@@ -150,7 +150,7 @@ export function newInvitationSignIn(now: Date) {
  * when an administrator has locked the account since, so the refusal is recorded like any locked sign-in); else
  * undefined.
  */
-export async function useInvitationSignIn(db: Db, secret: string, now = new Date()): Promise<{ userId: string; locked: boolean } | undefined> {
+export async function spendInvitationSignIn(db: Db, secret: string, now = new Date()): Promise<{ userId: string; locked: boolean } | undefined> {
   if (secret.length < 20 || secret.length > 200) return undefined;
   const [used] = await db.update(userInvitations).set({ signedInAt: now })
     .where(and(eq(userInvitations.signInTokenHash, secretHash(secret)), isNull(userInvitations.signedInAt), isNotNull(userInvitations.acceptedAt),

@@ -76,7 +76,7 @@ function newRecoveryCodes(): string[] {
 export async function confirmEnrolment(database: Database, keys: CardKeys, userId: string, code: string, now = Date.now()): Promise<string[] | null> {
   return database.db.transaction(async (tx) => {
     const [row] = await tx.select().from(userSecondFactors).where(eq(userSecondFactors.userId, userId)).for('update');
-    if (!row || row.status !== 'pending') return null;
+    if (row?.status !== 'pending') return null;
     const step = acceptedStep(openSecret(keys, row), code.trim(), row.lastUsedStep, now);
     if (step === null) return null;
     const codes = newRecoveryCodes();

@@ -36,7 +36,7 @@ function openDatabase(): Promise<IDBDatabase | null> {
   });
 }
 
-async function withStore<T>(mode: IDBTransactionMode, action: (store: IDBObjectStore) => IDBRequest<T> | void): Promise<T | undefined> {
+async function withStore<T>(mode: IDBTransactionMode, action: (store: IDBObjectStore) => IDBRequest<T> | undefined): Promise<T | undefined> {
   const db = await openDatabase();
   if (!db) return undefined;
   return new Promise((resolve) => {
@@ -72,7 +72,7 @@ function base64url(bytes: Uint8Array): string {
 const encoder = new TextEncoder();
 const encodeJson = (value: unknown) => base64url(encoder.encode(JSON.stringify(value)));
 
-async function describe(id: string, keyPair: CryptoKeyPair, persisted: boolean): Promise<DpopKey> {
+async function dpopKeyOf(id: string, keyPair: CryptoKeyPair, persisted: boolean): Promise<DpopKey> {
   const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', keyPair.publicKey);
   return { id, keyPair, publicJwk: { kty, crv, x, y }, persisted };
 }
@@ -96,7 +96,7 @@ export function newDpopKey(): Promise<DpopKey> {
       };
       return put;
     });
-    return describe(id, keyPair, stored === id);
+    return dpopKeyOf(id, keyPair, stored === id);
   })();
   current = made;
   return made;
@@ -108,11 +108,11 @@ export function currentDpopKey(): Promise<DpopKey | null> {
     const id = globalThis.sessionStorage?.getItem(idKey);
     if (!id) return null;
     const remembered = inMemory.get(id);
-    if (remembered) return describe(id, remembered, false);
+    if (remembered) return dpopKeyOf(id, remembered, false);
     const stored = await withStore<StoredKey | undefined>('readonly', (store) => store.get(id) as IDBRequest<StoredKey | undefined>);
     if (!stored?.keyPair) return null;
     inMemory.set(id, stored.keyPair);
-    return describe(id, stored.keyPair, true);
+    return dpopKeyOf(id, stored.keyPair, true);
   })().catch(() => null);
   const pending = current;
   // A tab without a key now may get one later (a sign-in): do not remember the absence.

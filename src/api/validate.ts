@@ -75,7 +75,7 @@ function workerChecker(): SchemaChecker {
       waiting.set(id, { name, data, resolve, reject });
       try {
         running.postMessage({ id, name, data } satisfies ValidationRequest);
-      } catch (error) {
+      } catch {
         // An answer that cannot be copied to the worker is checked here.
         waiting.delete(id);
         checkHere(name, data).then(resolve, reject);

@@ -25,7 +25,7 @@ function TopLevel() {
   const [pathname] = useBrowserLocation();
   const match = matchPath(pathname);
 
-  if (match && match.route.public && isAppLevelPath(pathname)) {
+  if (match?.route.public && isAppLevelPath(pathname)) {
     const Page = match.route.pane;
     return (
       <SimpleLayout>

@@ -61,6 +61,7 @@ export function CommandPalette() {
   // The areas' commands arrive after the first screen (app-registry.ts loadAreaCommands): the list follows.
   const registryVersion = useSyncExternalStore(registry.subscribe, registry.version);
   const commandsArriving = registry.awaitingMore();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the registry is one object that grows; its version is what changes when commands arrive
   const available = useMemo(() => [
     ...registry.available(listContext).filter((command) => !commandsHiddenFromPalette.has(command.id)),
     ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, listContext)),

@@ -1,8 +1,8 @@
 // Inside a pane: wouter routes the pane's own location through the route table, and the guard decides what
 // the matched route may show. Each pane guards its own route.
-import { lazy, useCallback, useEffect, useMemo } from 'react';
+import { createContext, lazy, useCallback, useContext, useEffect, useMemo } from 'react';
 import { useSnapshot } from 'valtio';
-import { type BaseLocationHook, Route, Router, Switch } from 'wouter';
+import { Route, Router, Switch } from 'wouter';
 import { messages } from '../contract/messages.ts';
 import { showToast } from '../state/toast-store.ts';
 import { contextPagePath } from '../state/context-links.ts';
@@ -18,23 +18,28 @@ import { routes, type RouteDefinition } from './routes.ts';
 
 const NotFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
 
-/** A wouter location hook bound to one pane of the workspace. */
-function usePaneLocationHook(paneId: string): BaseLocationHook {
-  return useMemo(() => {
-    const usePanePath = () => {
-      const workspace = useSnapshot(workspaceStore);
-      return workspace.panes.find((pane) => pane.id === paneId)?.path ?? '/';
-    };
-    const hook = (() => {
-      const path = usePanePath();
-      const navigate = useCallback((to: string, options?: { replace?: boolean }) => {
-        void openPath(to, { paneId, ...(options?.replace ? { replace: true } : {}) });
-      }, []);
-      return [splitPath(path).pathname, navigate];
-    }) as BaseLocationHook;
-    hook.searchHook = () => splitPath(usePanePath()).search.replace(/^\?/, '');
-    return hook;
+/** The workspace pane whose location the router below it follows. */
+const RoutedPaneContext = createContext('');
+
+function usePanePath(): string {
+  const paneId = useContext(RoutedPaneContext);
+  const workspace = useSnapshot(workspaceStore);
+  return workspace.panes.find((pane) => pane.id === paneId)?.path ?? '/';
+}
+
+/** wouter's location hook for the routed pane: its path, and navigation that opens in that pane. */
+function usePaneLocation(): [string, (to: string, options?: { replace?: boolean }) => void] {
+  const paneId = useContext(RoutedPaneContext);
+  const path = usePanePath();
+  const navigate = useCallback((to: string, options?: { replace?: boolean }) => {
+    void openPath(to, { paneId, ...(options?.replace ? { replace: true } : {}) });
   }, [paneId]);
+  return [splitPath(path).pathname, navigate];
+}
+
+/** wouter's search hook for the routed pane: its query without the '?'. */
+function usePaneSearch(): string {
+  return splitPath(usePanePath()).search.replace(/^\?/, '');
 }
 
 /**
@@ -53,6 +58,7 @@ function GuardedRoute({ route, paneId, path }: { route: RouteDefinition | null; 
   const ctx = useCommandContext(path, { overlays: false });
   const decision = decideRoute(path, ctx);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new path with the same refusal (another forbidden record) is refused again
   useEffect(() => {
     if (decision.kind === 'noPermission') {
       showToast({ kind: 'danger', message: messages.noPermissions });
@@ -67,6 +73,7 @@ function GuardedRoute({ route, paneId, path }: { route: RouteDefinition | null; 
   // The screen depends on its path alone (its params and search come from it): it re-renders when the path
   // changes, not whenever the guard's picture of the app does (a pane opening beside, a capability changing).
   const allowed = decision.kind === 'allow' ? decision.match : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the match is a new object on each render; the path and the route it names are what it depends on
   const screen = useMemo(() => {
     if (!allowed) return null;
     const Pane = allowed.route.pane;
@@ -85,19 +92,20 @@ function GuardedRoute({ route, paneId, path }: { route: RouteDefinition | null; 
 }
 
 export function PaneRoutes({ paneId, path }: { paneId: string; path: string }) {
-  const hook = usePaneLocationHook(paneId);
   return (
-    <Router hook={hook} parser={compilePattern}>
-      <Switch>
-        {routes.filter((route) => !route.public || route.id === 'notFound').map((route) => (
-          <Route key={route.id} path={route.pattern}>
-            <GuardedRoute route={route} paneId={paneId} path={path} />
+    <RoutedPaneContext value={paneId}>
+      <Router hook={usePaneLocation} searchHook={usePaneSearch} parser={compilePattern}>
+        <Switch>
+          {routes.filter((route) => !route.public || route.id === 'notFound').map((route) => (
+            <Route key={route.id} path={route.pattern}>
+              <GuardedRoute route={route} paneId={paneId} path={path} />
+            </Route>
+          ))}
+          <Route>
+            <GuardedRoute route={null} paneId={paneId} path={path} />
           </Route>
-        ))}
-        <Route>
-          <GuardedRoute route={null} paneId={paneId} path={path} />
-        </Route>
-      </Switch>
-    </Router>
+        </Switch>
+      </Router>
+    </RoutedPaneContext>
   );
 }

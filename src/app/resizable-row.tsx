@@ -12,7 +12,7 @@ export function ResizableRow({ paneIds }: { paneIds: readonly string[] }) {
   const resizeSeq = useSnapshot(workspaceStore).resizeRequest?.seq;
   useEffect(() => {
     const request = workspaceStore.resizeRequest;
-    if (!request || !group.current) return;
+    if (!request || request.seq !== resizeSeq || !group.current) return;
     const ids = workspaceStore.panes.map((pane) => pane.id);
     group.current.setLayout(resizedLayout(group.current.getLayout(), ids, request.paneId, request.deltaPercent));
   }, [resizeSeq]);
@@ -21,8 +21,9 @@ export function ResizableRow({ paneIds }: { paneIds: readonly string[] }) {
   const order = paneIds.join(' ');
   useLayoutEffect(() => {
     const kept = widths.current;
-    if (group.current && paneIds.length > 1 && paneIds.every((id) => kept[id] !== undefined)) group.current.setLayout(kept);
-  }, [order]); // eslint-disable-line react-hooks/exhaustive-deps
+    const ids = order.split(' ');
+    if (group.current && ids.length > 1 && ids.every((id) => kept[id] !== undefined)) group.current.setLayout(kept);
+  }, [order]);
 
   return (
     <Group groupRef={group} orientation="horizontal" className="workspace" disableCursor onLayoutChange={(layout) => { widths.current = layout; }}>

@@ -41,7 +41,7 @@ export type Session = ReturnType<typeof createSession>;
 
 /** Only same-origin paths are ever restored after sign-in. */
 export function safeIntendedUrl(value: string | null | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return '/dashboard';
+  if (!value?.startsWith('/') || value.startsWith('//') || value.includes('\\')) return '/dashboard';
   const path = value.split('?')[0] ?? '';
   if (['/', '/sign-in', '/sign-out', '/signed-out'].includes(path)) return '/dashboard';
   return value;

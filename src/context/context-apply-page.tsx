@@ -1,6 +1,6 @@
 // /context/apply: applies the selections the link carries and replace-navigates to the route it names.
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { useSearch } from 'wouter';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
@@ -22,10 +22,11 @@ export function ContextApplyPage({ search: paneSearch }: { search?: string }) {
   const queryClient = useQueryClient();
   const policy = useSnapshot(sessionStore).policy as AuthorizationPolicy | null;
 
-  useEffect(() => {
-    let cancelled = false;
-    resolveApplyRequest(search, { data: services.data, policy }).then((result) => {
-      if (cancelled) return;
+  // The link is read once per search string, with the services and policy of that moment (settled before any context
+  // route renders).
+  const applyLink = useEffectEvent((linkSearch: string, live: { cancelled: boolean }) => {
+    resolveApplyRequest(linkSearch, { data: services.data, policy }).then((result) => {
+      if (live.cancelled) return;
       if (!result.ok) {
         showToast({ kind: 'danger', message: result.message });
         // The picker, not the record's context again: that is what just failed.
@@ -37,10 +38,13 @@ export function ContextApplyPage({ search: paneSearch }: { search?: string }) {
       if (result.remember && item) rememberRecent(services.data, queryClient, item).catch(() => undefined);
       services.navigate(result.route, { replace: true });
     }, () => undefined);
+  });
+  useEffect(() => {
+    const live = { cancelled: false };
+    applyLink(search, live);
     return () => {
-      cancelled = true;
+      live.cancelled = true;
     };
-    // The link is read once per search string; services and policy are settled before any context route renders.
   }, [search]);
 
   return <p role="status" aria-busy="true" className="context-apply-status">{contextMessages.applyingContext}</p>;

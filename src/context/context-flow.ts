@@ -370,7 +370,7 @@ function forcedPath(state: FlowState): boolean {
 /** A list of exactly one auto-selects; zero items set the empty selection when the minimum allows it. */
 function merchantsArrived(state: FlowState): Transition {
   const column = activeColumn(state);
-  if (!column || column.kind !== 'merchants') return { state, effects: [] };
+  if (column?.kind !== 'merchants') return { state, effects: [] };
   const [only] = column.items;
   if (column.totalCount === 1 && only) {
     const selected = { ...state, selections: { ...state.selections, merchant: merchantSelection(only) } };
@@ -386,7 +386,7 @@ function merchantsArrived(state: FlowState): Transition {
 
 function businessesArrived(state: FlowState): Transition {
   const column = state.columns[0];
-  if (!column || column.kind !== 'businesses') return { state, effects: [] };
+  if (column?.kind !== 'businesses') return { state, effects: [] };
   const [only] = column.items;
   if (column.totalCount === 1 && only) return openMerchants(state, only);
   if (column.totalCount === 0 && allowsEmptySelection(state.selections, 'business')) {
@@ -493,7 +493,7 @@ export function reduce(current: FlowState, event: FlowEvent): Transition {
     case 'businessesLoaded': {
       const index = current.columns.findIndex((column) => column.kind === 'businesses' && column.requestId === event.requestId);
       const column = current.columns[index];
-      if (!column || column.kind !== 'businesses' || column.status !== 'loading') return none();
+      if (column?.kind !== 'businesses' || column.status !== 'loading') return none();
       const loaded: BusinessColumn = { ...column, status: 'ready', items: event.page.data, totalCount: event.page.totalCount };
       const state = replaceColumn(current, index, loaded);
       return column.pageNumber === 1 && current.columns.length === 1 && !current.selections.business ? businessesArrived(state) : none(state);
@@ -502,7 +502,7 @@ export function reduce(current: FlowState, event: FlowEvent): Transition {
     case 'merchantsLoaded': {
       const index = current.columns.findIndex((column) => column.kind === 'merchants' && column.requestId === event.requestId);
       const column = current.columns[index];
-      if (!column || column.kind !== 'merchants' || column.status !== 'loading') return none();
+      if (column?.kind !== 'merchants' || column.status !== 'loading') return none();
       const state = replaceColumn(current, index, { ...column, status: 'ready', items: event.page.data, totalCount: event.page.totalCount });
       return column.pageNumber === 1 && !current.selections.merchant ? merchantsArrived(state) : none(state);
     }
@@ -520,7 +520,7 @@ export function reduce(current: FlowState, event: FlowEvent): Transition {
 
     case 'continuedWithoutBusiness': {
       const column = current.columns[0];
-      if (!column || column.kind !== 'businesses' || !column.continueWithout) return none();
+      if (column?.kind !== 'businesses' || !column.continueWithout) return none();
       const state = userActed(current);
       return none({
         ...state,
@@ -531,7 +531,7 @@ export function reduce(current: FlowState, event: FlowEvent): Transition {
 
     case 'merchantPicked': {
       const column = activeColumn(current);
-      if (!column || column.kind !== 'merchants' || column.businessId !== event.merchant.businessId) return none();
+      if (column?.kind !== 'merchants' || column.businessId !== event.merchant.businessId) return none();
       return none({ ...userActed(current), selections: { ...current.selections, merchant: merchantSelection(event.merchant) } });
     }
 
@@ -555,7 +555,7 @@ export function reduce(current: FlowState, event: FlowEvent): Transition {
       if (event.column === 'search') return current.search.status === 'error' ? startSearch(current, current.search.pageNumber) : none();
       const index = current.columns.findIndex((column) => column.kind === event.column);
       const column = current.columns[index];
-      if (!column || column.status !== 'error') return none();
+      if (column?.status !== 'error') return none();
       const requestId = current.nextRequestId;
       const retrying = replaceColumn({ ...current, nextRequestId: requestId + 1 }, index, { ...column, status: 'loading', requestId } as Column);
       return {

@@ -6,7 +6,7 @@
 // would apply that context at once (context-flow.ts, a forced path). This page does the same without loading the
 // panel (a chunk of about 4.7 KB gzip on the first visit's path): it looks the merchant up and hands the choice to
 // /context/apply, which checks every selection as for any link. Anything else, or any failure, shows the panel.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useSearch } from 'wouter';
 import type { AuthorizationPolicy, BusinessPolicy } from '../contract/policy.ts';
@@ -48,27 +48,31 @@ export function ContextPage({ search }: { search?: string }) {
   const policy = useSnapshot(sessionStore).policy as AuthorizationPolicy | null;
   const [showPanel, setShowPanel] = useState(false);
 
-  useEffect(() => {
-    if (showPanel || !policy) return undefined;
-    let cancelled = false;
+  // A link naming a record the person can see opens in the record's context; else a forced choice; else the panel.
+  const leadOn = useEffectEvent((known: AuthorizationPolicy, live: { cancelled: boolean }) => {
+    if (showPanel) return;
     const lookUp = services.data.recordContext;
-    // A link naming a record the person can see opens in the record's context; else a forced choice; else the panel.
     const link = (!choose && lookUp ? recordContextLink(route, lookUp) : Promise.resolve(null)).then((recordLink) => {
       if (recordLink) return recordLink;
-      const business = onlyBusinessOf(policy);
+      const business = onlyBusinessOf(known);
       return business ? forcedContextLink(business, route, services.data) : null;
     });
     link.then((found) => {
-      if (cancelled) return;
+      if (live.cancelled) return;
       if (found) services.navigate(found, { replace: true });
       else setShowPanel(true);
     }, () => {
-      if (!cancelled) setShowPanel(true);
+      if (!live.cancelled) setShowPanel(true);
     });
+  });
+  // Once the policy is known (it is loaded once after sign-in).
+  useEffect(() => {
+    if (!policy) return undefined;
+    const live = { cancelled: false };
+    leadOn(policy, live);
     return () => {
-      cancelled = true;
+      live.cancelled = true;
     };
-    // Once the policy is known (it is loaded once after sign-in).
   }, [policy]);
 
   // Busy while the context is looked up and applied: the shell waits for a settled screen before its later work.

@@ -67,6 +67,7 @@ function PanelFrame({ mode, onClose, closable, footer, children, onKeyDown, init
         className="context-dialog"
         {...(initialFocus ? { initialFocus } : {})}
       >
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: the panel's keys (Escape, the tabs' shortcuts) are heard from whichever of its controls has the focus */}
         <div className="context-panel" onKeyDown={onKeyDown}>{children}</div>
       </DeferredModal>
     );
@@ -478,7 +479,7 @@ function OptionList({ name, labelledBy, label, options, emptyText, busy, onActiv
   const baseId = useId();
   if (options.length === 0) return <p className="context-empty">{emptyText}</p>;
   const selectedIndex = options.findIndex((option) => option.selected);
-  const cursor = Math.min(cursors[name] ?? (selectedIndex >= 0 ? selectedIndex : 0), options.length - 1);
+  const cursor = Math.min(cursors[name] ?? Math.max(selectedIndex, 0), options.length - 1);
   const optionId = (index: number) => `${baseId}-option-${index}`;
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
@@ -503,6 +504,7 @@ function OptionList({ name, labelledBy, label, options, emptyText, busy, onActiv
   return (
     <ul
       ref={(element) => { listRefs.current[name] = element; }}
+      // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA listbox pattern on a list: the list is what it is
       role="listbox"
       tabIndex={0}
       className="context-options"
@@ -513,9 +515,11 @@ function OptionList({ name, labelledBy, label, options, emptyText, busy, onActiv
     >
       {options.map((option, index) => (
         // Keyboard users reach options through the listbox (arrows, Enter); the click is the mouse's way in.
+        // biome-ignore lint/a11y/useFocusableInteractive lint/a11y/useKeyWithClickEvents: the listbox holds the focus and the keys (aria-activedescendant)
         <li
           key={option.key}
           id={optionId(index)}
+          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: an option of the listbox above
           role="option"
           aria-selected={option.selected}
           className={`context-option${index === cursor ? ' is-cursor' : ''}${option.selected ? ' is-selected' : ''}`}
@@ -566,9 +570,9 @@ function CompactPagination({ label, pageNumber, pages, onPage }: { label: string
   );
 }
 
-const svgProps = { width: 16, height: 16, viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round', 'aria-hidden': true, focusable: false } as const;
-const BackIcon = () => <svg {...svgProps}><path d="M19 12H5M11 6l-6 6 6 6" /></svg>;
-const StarIcon = () => <svg {...svgProps}><path d="M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" /></svg>;
+const svgProps = { width: 16, height: 16, viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round', focusable: false } as const;
+const BackIcon = () => <svg {...svgProps} aria-hidden="true"><path d="M19 12H5M11 6l-6 6 6 6" /></svg>;
+const StarIcon = () => <svg {...svgProps} aria-hidden="true"><path d="M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" /></svg>;
 const ChevronIcon = ({ direction }: { direction: 'left' | 'right' }) => (
-  <svg {...svgProps}><path d={direction === 'left' ? 'M15 6l-6 6 6 6' : 'M9 6l6 6-6 6'} /></svg>
+  <svg {...svgProps} aria-hidden="true"><path d={direction === 'left' ? 'M15 6l-6 6 6 6' : 'M9 6l6 6-6 6'} /></svg>
 );

@@ -9,7 +9,7 @@ import { contextRecentLimit } from '../contract/context-checks.ts';
 import type { ContextItem, ContextSelections } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
 import { contextApplyPath } from './context-apply-url.ts';
-import { createContextDataSource, favoritesSettingKey, recentSettingKey, rememberBusiness, rememberMerchant, type ContextDataSource } from './context-data.ts';
+import { createContextDataSource, type favoritesSettingKey, recentSettingKey, rememberBusiness, rememberMerchant, type ContextDataSource } from './context-data.ts';
 import { addRecent, open, reduce, type Effect, type FlowEvent, type FlowState, type Transition } from './context-flow.ts';
 import { contextMessages } from './context-messages.ts';
 
@@ -74,9 +74,9 @@ export type UseContextFlowOptions = {
 export function useContextFlow({ policy, preferredRoute, onClose }: UseContextFlowOptions) {
   const services = useContextPanelServices();
   const queryClient = useQueryClient();
-  const initial = useRef<Transition | null>(null);
-  initial.current ??= open(policy, preferredRoute);
-  const [state, setState] = useState<FlowState>(initial.current.state);
+  // Opened once: a new policy is a new panel (the caller keys it by user); a later route arrives as an event below.
+  const [initial] = useState<Transition>(() => open(policy, preferredRoute));
+  const [state, setState] = useState<FlowState>(initial.state);
   const stateRef = useRef(state);
   const latest = useRef({ services, queryClient, onClose });
   latest.current = { services, queryClient, onClose };
@@ -178,18 +178,16 @@ export function useContextFlow({ policy, preferredRoute, onClose }: UseContextFl
     const live: Runtime = { alive: true, lists: new AbortController(), search: null, timer: null };
     runtime.current = live;
     // Start over from the opening transition (a StrictMode remount drops the first run's answers).
-    const start = initial.current ?? open(policy, preferredRoute);
-    stateRef.current = start.state;
-    setState(start.state);
-    for (const effect of start.effects) run(effect);
+    stateRef.current = initial.state;
+    setState(initial.state);
+    for (const effect of initial.effects) run(effect);
     return () => {
       live.alive = false;
       live.lists.abort();
       live.search?.abort();
       if (live.timer) clearTimeout(live.timer);
     };
-    // Opened once: a new policy is a new panel (the caller keys it by user).
-  }, [run]);
+  }, [run, initial]);
 
   // The route may arrive after the panel opened (a pane's query settles a render later): the latest one counts.
   useEffect(() => {

@@ -13,7 +13,7 @@ export const fieldMessages = {
   between: (label: string, min: number, max: number) => `${label} should be between ${min} and ${max}`,
   above: (label: string, min: number) => `${label} should be above ${min}`,
   inPast: (label: string) => `${label} is in the past`,
-  useAtLeastOne: (label: string) => `Use at least one ${label}`,
+  atLeastOne: (label: string) => `Use at least one ${label}`,
 } as const;
 
 /** A form's problems by field name; empty when valid. */
@@ -171,7 +171,7 @@ export function checkPaymentMethodEdit(method: PaymentMethod, edit: PaymentMetho
     errors.maximumAmount = fieldMessages.above('Maximum amount', edit.minimumAmount);
   }
   if (edit.currencies.some((currency) => !/^[A-Z]{3}$/.test(currency))) errors.currencies = fieldMessages.invalid('Currencies');
-  else if (edit.enabled && edit.currencies.length === 0) errors.currencies = fieldMessages.useAtLeastOne('currency');
+  else if (edit.enabled && edit.currencies.length === 0) errors.currencies = fieldMessages.atLeastOne('currency');
   return errors;
 }
 

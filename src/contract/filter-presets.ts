@@ -90,18 +90,18 @@ export function presetFiltersFor(preset: Pick<StoredPreset, 'filters' | 'relativ
 
 /**
  * A preset in words, for the preset list: each filter by its label and values, the date as its relative name.
- * describe gives a filter's words (or undefined to leave it out).
+ * filterWords gives a filter's words (or undefined to leave it out).
  */
 export function describePreset(
   preset: Pick<StoredPreset, 'filters' | 'relativeDate'>,
-  describe: (name: string, value: string) => string | undefined,
+  filterWords: (name: string, value: string) => string | undefined,
   relativeDateLabel: (preset: DatePresetId) => string,
 ): string {
   const parts: string[] = [];
   if (preset.relativeDate) parts.push(`Date: ${relativeDateLabel(preset.relativeDate)}`);
   for (const [name, value] of Object.entries(preset.filters)) {
     if (name === 'date' && preset.relativeDate) continue;
-    const words = describe(name, value);
+    const words = filterWords(name, value);
     if (words) parts.push(words);
   }
   return parts.length > 0 ? parts.join(' · ') : 'No filters';

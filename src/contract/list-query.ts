@@ -111,7 +111,7 @@ export function parseListQuery(params: Record<string, string | undefined>, spec:
       if (!pageSizes.map(String).includes(raw)) errors.push(`pagesize '${truncate(raw)}' must be one of ${pageSizes.join(', ')}`);
       else pageSize = Number(raw);
     } else if (spec.sortStyle === 'ordering' && (key === 'orderingfield' || key === 'orderingdirection')) {
-      continue;
+      // Read on their own after this loop.
     } else if (key === 'sort' && spec.sortStyle === 'ordering') {
       errors.push(`'sort' is not a parameter of this list; use OrderingField and OrderingDirection`);
     } else if (key === 'sort') {
@@ -124,7 +124,7 @@ export function parseListQuery(params: Record<string, string | undefined>, spec:
       }
       if (keys.length > 0) sort = keys;
     } else if (spec.extraParameters?.some((extra) => extra.toLowerCase() === key)) {
-      continue;
+      // The endpoint reads it itself.
     } else {
       const declared = Object.hasOwn(spec.filters, key) ? spec.filters[key] : undefined;
       if (declared === undefined) {

@@ -41,6 +41,11 @@ export function formatTimeWithSeconds(value: DateInput): string {
   return formatWith(value, 'HH:mm:ss');
 }
 
+/** short with the time: '5 Mar 2026, 14:05' (the overviews' date columns) */
+export function formatShortDateTime(value: DateInput): string {
+  return formatWith(value, 'd MMM yyyy, HH:mm');
+}
+
 /** '5 March 2026, 14:05' */
 export function formatDateTime(value: DateInput): string {
   return formatWith(value, "d MMMM yyyy, HH:mm");

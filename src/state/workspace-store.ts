@@ -227,6 +227,6 @@ export function setPaneDirty(paneId: string, dirty: boolean): void {
 /** Asks the focused pane's screen to do something it declared (open its filters, export…). */
 export function sendPaneRequest(capability: PaneCapability, argument?: number): void {
   const pane = focusedPane();
-  if (!pane || !pane.capabilities.includes(capability)) return;
+  if (!pane?.capabilities.includes(capability)) return;
   pane.request = argument === undefined ? { capability, seq: nextSeq++ } : { capability, argument, seq: nextSeq++ };
 }

@@ -15,7 +15,7 @@ export function useFocusRequest(): (target: FocusTarget) => void {
     if (!request) return undefined;
     const take = () => {
       const element = request.target();
-      if (!element || !element.isConnected) return false;
+      if (!element?.isConnected) return false;
       element.focus({ preventScroll: false });
       return true;
     };

@@ -64,6 +64,7 @@ export function MenuPopup({ id, label, anchor, items, placement, initialFocus, o
   return (
     <FloatingPortal>
       <FloatingFocusManager context={context} modal={false} initialFocus={initialFocus === 'last' ? Math.max(0, items.length - 1) : 0} returnFocus>
+        {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the menu role comes from floating-ui's useRole, in the props spread below */}
         <div
           ref={refs.setFloating}
           id={id}

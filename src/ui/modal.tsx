@@ -110,6 +110,7 @@ export function Modal(props: ModalProps) {
     <FloatingPortal>
       <FloatingOverlay className="modal-backdrop" lockScroll>
         <FloatingFocusManager context={context} initialFocus={initialFocus ?? automaticFocus} returnFocus modal>
+          {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role comes from the role prop below (dialog or alertdialog) */}
           <div
             ref={setDialog}
             className={`modal modal-${size}${className ? ` ${className}` : ''}`}

@@ -2,7 +2,8 @@
 // started with (its base); a live refresh that brings a newer version never overwrites the edits: the form says
 // 'This record changed' and offers to reload (discarding the edits) or keep them (a save then replaces the other
 // version knowingly, as after a 409 the user chose to stay). A save always sends the base's version, so a refresh
-// can never turn a stale save into a silent overwrite.
+// can never turn a stale save into a silent overwrite. An always-open form (an editor screen, no Edit button) starts
+// with the record and, while unedited, follows its newer versions.
 import { type ReactNode, type Ref, useState } from 'react';
 
 export type VersionedDraft<T, D> = {
@@ -27,17 +28,26 @@ export type VersionedDraft<T, D> = {
   keep: () => void;
 };
 
-export function useVersionedDraft<T extends { version: number }, D>(current: T | undefined, draftOf: (record: T) => D): VersionedDraft<T, D> {
+export function useVersionedDraft<T extends { version: number }, D>(
+  current: T | undefined,
+  draftOf: (record: T) => D,
+  options: { alwaysOpen?: boolean } = {},
+): VersionedDraft<T, D> {
   const [draft, setDraft] = useState<D | null>(null);
   const [base, setBase] = useState<T | null>(null);
   const [theirs, setTheirs] = useState<T | null>(null);
   const [tried, setTried] = useState(false);
   const editing = draft !== null;
   const editedFrom = base ?? current;
+  const dirty = editing && editedFrom !== undefined && JSON.stringify(draft) !== JSON.stringify(draftOf(editedFrom));
+  // Adjusted while rendering rather than in an effect: the form never shows a frame without its record.
+  if (options.alwaysOpen && current && (draft === null || (!dirty && base !== null && current.version !== base.version))) {
+    setDraft(draftOf(current));
+    setBase(current);
+  }
   const changed = editing && base && current && current.version !== base.version ? current : null;
   return {
-    draft, setDraft, editing, theirs, changed, tried, setTried,
-    dirty: editing && editedFrom !== undefined && JSON.stringify(draft) !== JSON.stringify(draftOf(editedFrom)),
+    draft, setDraft, editing, theirs, changed, tried, setTried, dirty,
     start: () => {
       if (!current) return;
       setDraft(draftOf(current));

@@ -5,6 +5,7 @@ export function Skeleton({ lines = 3, label = 'Loading' }: { lines?: number; lab
     <div className="skeleton" aria-busy="true" role="status">
       <span className="visually-hidden">{label}…</span>
       {Array.from({ length: lines }, (_, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholder bars: the place is all there is
         <div key={index} className={`skeleton-line skeleton-line-${(index % 3) + 1}`} aria-hidden="true" />
       ))}
     </div>

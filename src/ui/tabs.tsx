@@ -82,6 +82,7 @@ export function Tabs({ label, tabs, contents, activeIndex, onActiveIndexChange }
           id={`${baseId}-panel-${tab.id}`}
           aria-labelledby={`${baseId}-tab-${tab.id}`}
           hidden={index !== activeIndex}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the WAI-ARIA tabs pattern: a panel takes the focus after its tab
           tabIndex={0}
           className="tab-panel"
         >

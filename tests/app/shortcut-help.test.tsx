@@ -25,6 +25,13 @@ function Harness() {
   );
 }
 
+/** Binds the shortcuts of the services it renders under; `onUnbound` hears of a key that ran nothing. */
+function Binder({ onUnbound }: { onUnbound: () => void }) {
+  const { registry, commandServices } = useAppServices();
+  useShortcutBinder(registry, commandServices, onUnbound);
+  return null;
+}
+
 describe('keyboard shortcut help', () => {
   beforeEach(() => {
     resetStores();
@@ -198,11 +205,7 @@ describe('the shortcut binder while the areas\' commands arrive', () => {
     const late = vi.fn();
     const unbound = vi.fn();
     const services = createServices({ registry: createAppRegistry(undefined, []) });
-    function Binder() {
-      useShortcutBinder(services.registry, services.commandServices, unbound);
-      return null;
-    }
-    renderWithServices(<Binder />, services);
+    renderWithServices(<Binder onUnbound={unbound} />, services);
     fireEvent.keyDown(window, { key: 'y', code: 'KeyY' });
     expect(unbound).toHaveBeenCalledTimes(1);
     act(() => services.registry.registerAll([sequenceCommand('test.late', 'y', late)]));

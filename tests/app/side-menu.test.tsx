@@ -74,6 +74,12 @@ describe('side menu', () => {
   });
 });
 
+function MenuWithKeys() {
+  const { registry, commandServices } = useAppServices();
+  useShortcutBinder(registry, commandServices);
+  return <><SideMenu /><button type="button">Elsewhere</button></>;
+}
+
 describe('collapsing the side menu', () => {
   beforeEach(() => {
     resetStores();
@@ -81,12 +87,6 @@ describe('collapsing the side menu', () => {
     fakeApi();
     signIn({ permissions: ['Mapi.Transactions.Read', 'Portal.Reports.Create'], context: merchantContext, paths: ['/transactions'] });
   });
-
-  function MenuWithKeys() {
-    const { registry, commandServices } = useAppServices();
-    useShortcutBinder(registry, commandServices);
-    return <><SideMenu /><button type="button">Elsewhere</button></>;
-  }
 
   it('collapses and expands with Ctrl+B, keeping the focus on the menu when the entry that had it is hidden', async () => {
     const user = userEvent.setup();

@@ -182,7 +182,7 @@ describe('buckets', () => {
         expect(buckets.length).toBe(Math.ceil(days / step));
         expect(buckets[0]!.start.getTime()).toBe(startOfLocalDate(startDate, zone).getTime());
         expect(buckets.at(-1)!.end.getTime()).toBe(startOfLocalDate(addLocalDays(period.endDate, 1), zone).getTime());
-        buckets.slice(1).forEach((bucket, index) => expect(bucket.start.getTime()).toBe(buckets[index]!.end.getTime()));
+        buckets.slice(1).forEach((bucket, index) => { expect(bucket.start.getTime()).toBe(buckets[index]!.end.getTime()); });
       },
     ), { numRuns: 300 });
   });

@@ -129,7 +129,7 @@ describe('what a field query cannot use is reported, not dropped', () => {
 describe('relative dates and amount bounds', () => {
   const range = (text: string, today = '2026-11-25') => {
     const [clause] = fields(text);
-    if (!clause || clause.kind !== 'field') throw new Error(text);
+    if (clause?.kind !== 'field') throw new Error(text);
     return dateClauseRange(clause, today);
   };
   it.each([

@@ -108,7 +108,7 @@ export const partialFiles = (filesDir: string) => listed(join(filesDir, '.incomi
  * What the file store holds right after the kill: no report file, and at most the killed attempt's unfinished put
  * (the put opens its temporary file while the first rows are already on their way, so a kill may come before it).
  */
-export function expectKilledMidFile(filesDir: string, exports: QueuedExports, atKill: Report): void {
+export function expectKilledMidFile(filesDir: string, atKill: Report): void {
   expect(atKill.attempts).toBe(1);
   expect(partialFiles(filesDir).length).toBeLessThanOrEqual(1);
   expect(finishedFiles(filesDir)).toEqual([]);

@@ -25,6 +25,7 @@ describe('the money-write lint rule', () => {
       'await tx.update(schema.transactions).set({ status });',
       'await tx.delete(t).where(eq(t.reference, reference));',
       "await database.query('INSERT INTO payment_steps (payment_id) VALUES ($1)', [id]);",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text for the lint to read, not a template
       'await tx.execute(sql`UPDATE ${t} SET status = ${status}`);',
       'await db.execute(sql`DELETE FROM "ledger_entries" WHERE id = 1`);',
     ].join('\n');

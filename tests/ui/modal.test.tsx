@@ -70,6 +70,17 @@ describe('Modal', () => {
   });
 });
 
+/** A button that opens an address dialog. */
+function Opener() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>Edit</button>
+      <Modal open={open} title="Edit address" onClose={() => setOpen(false)} closeActionLabel="Cancel"><label>Street <input /></label></Modal>
+    </>
+  );
+}
+
 describe('Modal focus and Ctrl+Enter', () => {
   it('opens on its first field, not on ×', async () => {
     renderModal();
@@ -87,15 +98,6 @@ describe('Modal focus and Ctrl+Enter', () => {
 
   it('gives the focus back to what opened it on closing', async () => {
     const user = userEvent.setup();
-    function Opener() {
-      const [open, setOpen] = useState(false);
-      return (
-        <>
-          <button type="button" onClick={() => setOpen(true)}>Edit</button>
-          <Modal open={open} title="Edit address" onClose={() => setOpen(false)} closeActionLabel="Cancel"><label>Street <input /></label></Modal>
-        </>
-      );
-    }
     render(<Opener />);
     await user.click(screen.getByRole('button', { name: 'Edit' }));
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Street' })));

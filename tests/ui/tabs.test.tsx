@@ -24,12 +24,12 @@ describe('validateTabs', () => {
   });
 });
 
-describe('Tabs', () => {
-  function Harness() {
-    const [index, setIndex] = useState(0);
-    return <Tabs label="Context" tabs={tabs} contents={['All content', 'Recent content', 'Favorite content']} activeIndex={index} onActiveIndexChange={setIndex} />;
-  }
+function Harness() {
+  const [index, setIndex] = useState(0);
+  return <Tabs label="Context" tabs={tabs} contents={['All content', 'Recent content', 'Favorite content']} activeIndex={index} onActiveIndexChange={setIndex} />;
+}
 
+describe('Tabs', () => {
   it('moves between enabled tabs with the arrow keys', async () => {
     const user = userEvent.setup();
     render(<Harness />);

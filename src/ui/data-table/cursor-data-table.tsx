@@ -6,7 +6,7 @@
 // the focus are on it again.
 // With a selection (selection-model.ts), x toggles the cursor row, Shift+x selects from the last toggled row to the
 // cursor, and a checkbox column serves pointer users; the selection itself is the screen's (it spans pages).
-import { type Ref, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { type Ref, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { DataTable, type DataTableColumn, type DataTableProps } from './data-table.tsx';
 import { emptySelection, hasSelection as selectsAny, isRowSelected, selectRange, toggleRow, type RowSelection } from './selection-model.ts';
 import { useTableHost } from './table-host.ts';
@@ -53,6 +53,7 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
   const { rows, rowKey, status } = props;
   const lastRow = Math.max(rows.length - 1, 0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: deliberately on the reset key alone: fresh rows (a new page, other filters) reset the cursor; the rows and status are read as they are then
   useEffect(() => {
     const wanted = returning.current;
     if (wanted) {
@@ -75,8 +76,7 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
     }
     setCursor(0);
     anchor.current = null;
-    // Deliberately on the reset key alone: fresh rows (a new page, other filters) reset the cursor.
-  }, [resetKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [resetKey]);
 
   // A row opened in the pane leaves a trail back to this list (Esc) and on to its next records (j / k, pager.ts).
   const open: typeof onOpen = (row, options) => {
@@ -109,7 +109,7 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
   // whose selection did not change are not rendered again.
   const latest = useRef({ selection, rows, rowKey });
   latest.current = { selection, rows, rowKey };
-  const toggleAt = (index: number, range: boolean) => {
+  const toggleAt = useCallback((index: number, range: boolean) => {
     const { selection: live, rows: liveRows, rowKey: key } = latest.current;
     if (!live || liveRows.length === 0) return;
     const at = Math.min(Math.max(index, 0), liveRows.length - 1);
@@ -119,7 +119,8 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
       live.onChange(toggleRow(live.value, ids[at] as string));
       anchor.current = at;
     }
-  };
+  }, []);
+  // Made afresh each render (no dependency list): a move reads this render's cursor, rows and pager.
   useImperativeHandle(cursorHandle, () => {
     const onPage = (index: number) => Math.min(Math.max(index, 0), lastRow);
     return {
@@ -136,7 +137,7 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
       toggle: (range) => toggleAt(onPage(cursor), range),
       focus: () => setFocusRequest((value) => value + 1),
     };
-  }, [cursor, lastRow, host]);
+  });
   const hasSelection = selection !== undefined;
   const checkboxColumn = useMemo<DataTableColumn<Row>>(() => ({
     id: '__select',
@@ -157,7 +158,7 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
         />
       );
     },
-  }), []);
+  }), [toggleAt]);
   const columns = useMemo(() => (hasSelection ? [checkboxColumn, ...props.columns] : props.columns), [hasSelection, checkboxColumn, props.columns]);
   const tableSelection = useMemo(() => (hasSelection
     ? {
@@ -171,7 +172,7 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
         return true;
       },
     }
-    : undefined), [hasSelection]);
+    : undefined), [hasSelection, toggleAt]);
   // The checkbox column comes first; the row is still named by the screen's own first column.
   const rowHeader = props.rowHeader ?? props.columns[0]?.id;
   return <DataTable {...props} rowHeader={rowHeader} columns={columns} cursor={cursor} onCursorChange={setCursor} focusRequest={focusRequest} onPastEnd={pastEnd} onOpen={open} selection={tableSelection} />;

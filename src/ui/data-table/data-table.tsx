@@ -288,6 +288,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     <div className="data-table" style={style}>
       <div ref={scroller} className="data-table-scroll" tabIndex={-1}>
         <table
+          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a data grid: the rows take the focus (the row cursor), the arrow keys and j / k move it
           role="grid"
           aria-label={caption}
           aria-rowcount={(totalRows ?? rows.length) + 1}
@@ -333,6 +334,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           >
             {message ? (
               <tr className="data-table-row data-table-message-row" aria-rowindex={2}>
+                {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole lint/a11y/useFocusableInteractive: the grid's one cell while it has no rows: its message (the grid itself holds the focus) */}
                 <td role="gridcell" colSpan={columns.length} className={status === 'error' ? 'data-table-message data-table-error' : 'data-table-message'}>{message}</td>
               </tr>
             ) : items.map((item) => {
@@ -357,6 +359,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
         </table>
         {status === 'loading' && rows.length === 0 ? (
           <div className="data-table-loading" role="status"><span className="visually-hidden">Loading…</span>
+            {/* biome-ignore lint/suspicious/noArrayIndexKey: six identical decorative bars: a bar's place is all there is to it */}
             {Array.from({ length: 6 }, (_, index) => <div key={index} className="data-table-loading-bar" aria-hidden="true" />)}
           </div>
         ) : null}
@@ -388,6 +391,7 @@ function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, ch
   if (placeholder) {
     return (
       <tr data-index={index} aria-rowindex={rowNumber} aria-busy="true" tabIndex={-1} className="data-table-row data-table-body-row data-table-placeholder-row">
+        {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole lint/a11y/useFocusableInteractive: a cell of the data grid; the keyboard focus is on its row (the row cursor), which names the row and moves with j / k */}
         <td role="gridcell" colSpan={columns.length} className="data-table-cell"><span className="data-table-placeholder" /></td>
       </tr>
     );
@@ -405,6 +409,7 @@ function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, ch
         const className = `data-table-cell${column.align === 'end' ? ' data-table-end' : ''}${column.wrap ? ' data-table-wrap' : ''}`;
         return column.id === headerColumn
           ? <th key={column.id} scope="row" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</th>
+          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole lint/a11y/useFocusableInteractive: a cell of the data grid; the keyboard focus is on its row (the row cursor), which names the row and moves with j / k
           : <td key={column.id} role="gridcell" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</td>;
       })}
     </tr>

@@ -71,6 +71,7 @@ export function DateRangePicker(props: DateRangePickerProps) {
   const problemId = useId();
 
   // Each opening starts from the filter's current value (only on opening: edits in the dialog are a draft).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on opening alone: the value, bounds and presets are read as they are then
   useEffect(() => {
     if (!open) return;
     const start = clampDate(value.end ?? value.start ?? max, min, max);
@@ -221,6 +222,7 @@ export function DateRangePicker(props: DateRangePickerProps) {
           </div>
           <div ref={calendars} className="date-range-calendars">
             {months.map((month) => (
+              // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA date picker's grid of days; the arrow keys move the focus between its day buttons
               <table key={month} role="grid" className="calendar" aria-label={monthTitle(month)}>
                 <caption className="calendar-title">{monthTitle(month)}</caption>
                 <thead>
@@ -228,8 +230,10 @@ export function DateRangePicker(props: DateRangePickerProps) {
                 </thead>
                 <tbody>
                   {monthWeeks(month, weekStartsOn).map((week, weekIndex) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a month's weeks are fixed rows: a week's place in its month is its identity
                     <tr key={weekIndex}>
                       {week.map((day, dayIndex) => (
+                        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole lint/a11y/useFocusableInteractive: a day of the date grid; the day button inside takes the focus (a roving tabindex)
                         <td key={day ?? `empty-${dayIndex}`} role="gridcell" aria-selected={day ? inRange(day) || day === draft.start : undefined}>
                           {day ? (
                             <button

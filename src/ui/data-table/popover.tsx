@@ -47,6 +47,7 @@ export function Popover({ trigger, label, title, children, triggerClassName, ope
       {open ? (
         <FloatingPortal>
           <FloatingFocusManager context={context} modal={false} returnFocus>
+            {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the dialog role comes from floating-ui's useRole, in the props spread below */}
             <div
               ref={refs.setFloating}
               className="dt-popover"

@@ -30,6 +30,11 @@ const preview = (month: string) => ({
   totals: [{ currency: 'GBP', feesMinor: 828, minimumTopUpMinor: 0, totalMinor: 828, invoiceCount: 1 }],
 });
 
+/** The billing screen with the router's query, as the workspace gives it. */
+function Billing() {
+  return <BillingPane params={{}} search={useSearch()} capability="Billing" />;
+}
+
 describe('the billing screen', { timeout: 20_000 }, () => {
   beforeEach(() => {
     resetStores();
@@ -73,9 +78,6 @@ describe('the billing screen', { timeout: 20_000 }, () => {
   it('applies the typed filters on Enter in their fields, the month with the portal’s month entry, statuses from its choice list', async () => {
     const api = fakeApi({ '/billing/invoices': () => ({ results: [listItem('INV-2026-000002', 'overdue')], numberOfResults: 1 }) });
     const location = memoryLocation({ path: '/billing', record: true });
-    function Billing() {
-      return <BillingPane params={{}} search={useSearch()} capability="Billing" />;
-    }
     renderWithServices(<Router hook={location.hook} searchHook={location.searchHook}><Billing /></Router>);
     const user = userEvent.setup();
     await screen.findByRole('grid', { name: 'Invoices' });

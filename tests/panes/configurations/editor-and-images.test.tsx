@@ -2,7 +2,7 @@
 // and the image pipeline's validation (the spec's danger toasts), against a fake Portal API.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, type vi } from 'vitest';
 import { HostedPageEditorPane } from '../../../panes/configurations/hosted-page-editor-pane.tsx';
 import { fitWithin, imageFileProblem, runImagePipeline } from '../../../panes/configurations/image-pipeline.ts';
 import { moveWizardStep } from '../../../panes/configurations/configuration-context.ts';

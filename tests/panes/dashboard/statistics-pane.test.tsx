@@ -96,6 +96,12 @@ function fakeApi(calls: Call[]): PortalApi {
   return { request: unused, get: unused, post, put: unused, patch: unused, delete: unused } as unknown as PortalApi;
 }
 
+/** The dashboard with the router's query, as the workspace gives it. */
+function Harness() {
+  const search = useSearch();
+  return <StatisticsDashboardPane params={{}} search={search ? `?${search}` : ''} capability="Statistics dashboard" />;
+}
+
 function renderPane(options: { merchantId?: string; permissions?: string[]; search?: string; configuration?: boolean } = {}) {
   const calls: Call[] = [];
   configureApi(fakeApi(calls));
@@ -109,10 +115,6 @@ function renderPane(options: { merchantId?: string; permissions?: string[]; sear
   workspaceStore.focusedIndex = 0;
   const location = memoryLocation({ path: `/dashboard${options.search ?? ''}`, record: true });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  function Harness() {
-    const search = useSearch();
-    return <StatisticsDashboardPane params={{}} search={search ? `?${search}` : ''} capability="Statistics dashboard" />;
-  }
   render(
     <QueryClientProvider client={queryClient}>
       <PaneScopeContext.Provider value={{ paneId: 'pane-test' }}>

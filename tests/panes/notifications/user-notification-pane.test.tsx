@@ -91,7 +91,8 @@ describe('the notifications list', () => {
       ],
       numberOfResults: 2,
     };
-    const { container } = renderWithServices(<UserNotificationsPane params={{}} search="" capability="Notifications" />, (fakeApi({ '/user/notifications': () => answer }), createServices()));
+    fakeApi({ '/user/notifications': () => answer });
+    const { container } = renderWithServices(<UserNotificationsPane params={{}} search="" capability="Notifications" />, createServices());
     const table = await screen.findByRole('table', { name: 'Notifications' });
     const link = within(table).getByRole('link', { name: `Security notice ${script}` });
     expect(link.getAttribute('href')).toBe('/notifications/NTF00005');

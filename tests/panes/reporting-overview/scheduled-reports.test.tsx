@@ -114,6 +114,13 @@ describe('the report an email linked to', () => {
   }, 30_000);
 });
 
+/** My report queue with the shortcuts bound, as in the shell. */
+function QueuePane() {
+  const { registry, commandServices } = useAppServices();
+  useShortcutBinder(registry, commandServices);
+  return <ReportQueuePane params={{}} search="" capability="Report queue" />;
+}
+
 describe('Run now on a schedule', () => {
   beforeEach(() => {
     resetStores();
@@ -126,17 +133,11 @@ describe('Run now on a schedule', () => {
   const statement = schedule({});
   const refused = schedule({ id: 'SCH0000000000000002', reportType: 'costs', mayRunNow: false });
 
-  function QueuePane() {
-    const { registry, commandServices } = useAppServices();
-    useShortcutBinder(registry, commandServices);
-    return <ReportQueuePane params={{}} search="" capability="Report queue" />;
-  }
-
   function setup() {
     const api = fakeApi({ '/reports': () => ({ results: [], numberOfResults: 0 }), '/report-schedules': () => ({ results: [statement, refused], numberOfResults: 2 }) });
     const post = api.post as unknown as Mock;
     let serial = 0;
-    post.mockImplementation(async () => answerOf(statement, `RPT00000000000000A${(serial += 1)}`));
+    post.mockImplementation(async () => answerOf(statement, `RPT00000000000000A${++serial}`));
     const paneId = workspaceStore.panes[0]?.id ?? '';
     renderWithServices(<PaneScopeContext value={{ paneId }}><QueuePane /></PaneScopeContext>, createServices());
     return { post, paneId, user: userEvent.setup() };

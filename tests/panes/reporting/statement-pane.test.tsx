@@ -92,7 +92,7 @@ describe('the account statement', () => {
     const daily = await screen.findByRole('table', { name: 'Balance at the end of each day' });
     expect(within(daily).getAllByRole('row')).toHaveLength(3);
     expect(screen.getByRole('img', { name: /Trading account: balance at the end of each day, 2 days/ })).toBeTruthy();
-    const query = (api.get.mock.calls.find(([path]) => path === statementPath)?.[1] as { query: Record<string, string> }).query;
+    const query = (api.get.mock.calls.find(([path]) => path === statementPath)![1] as { query: Record<string, string> }).query;
     expect(query).toMatchObject({ date: '[gte]2026-10-01[and][lte]2026-10-31', OrderingField: 'date', OrderingDirection: 'Ascending' });
   });
 

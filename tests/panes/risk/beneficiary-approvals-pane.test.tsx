@@ -83,7 +83,7 @@ describe('the beneficiary approval queue', () => {
     const api = fakeApi({ '/beneficiary-approvals': () => answer([row({})]) });
     const { location, user } = renderQueue('/beneficiary-approvals?agedays=%5Bgte%5D7&openalerts=%5Beq%5Dfalse');
     await screen.findByRole('rowheader', { name: 'Thornbury Joinery Ltd' }, { timeout: 15_000 });
-    const lastQuery = () => (api.get.mock.calls.filter(([path]) => path === '/beneficiary-approvals').at(-1)?.[1] as { query: Record<string, string> }).query;
+    const lastQuery = () => (api.get.mock.calls.filter(([path]) => path === '/beneficiary-approvals').at(-1)![1] as { query: Record<string, string> }).query;
     expect(lastQuery()).toMatchObject({ agedays: '[gte]7', openalerts: '[eq]false' });
     expect((screen.getByRole('combobox', { name: 'Waiting at least' }) as HTMLSelectElement).value).toBe('7');
     expect((screen.getByRole('combobox', { name: 'Screening alerts' }) as HTMLSelectElement).value).toBe('none');

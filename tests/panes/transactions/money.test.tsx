@@ -60,7 +60,7 @@ function setup(presets: StoredPreset[] = [], path = '/transactions') {
     createServices(),
   );
   const listCalls = () => api.get.mock.calls.filter(([called]) => called === listPath);
-  const lastQuery = () => (listCalls().at(-1)?.[1] as { query: Record<string, string> }).query;
+  const lastQuery = () => (listCalls().at(-1)![1] as { query: Record<string, string> }).query;
   return { api, post, location, lastQuery, listCalls, user: userEvent.setup() };
 }
 

@@ -3,7 +3,7 @@
 // and sends the refund to the payment job's refund endpoint with the job's version and an Idempotency-Key.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, type vi } from 'vitest';
 import type { PaymentDetail, PaymentJobDetail } from '../../../src/contract/payment-job-schemas.ts';
 import type { TransactionDetail } from '../../../src/contract/transaction-schemas.ts';
 import { useAppServices } from '../../../src/app/app-services.tsx';

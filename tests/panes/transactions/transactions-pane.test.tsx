@@ -53,7 +53,7 @@ function setup(options: { fail?: boolean; path?: string } = {}) {
     </PaneScopeContext>,
     services,
   );
-  const lastQuery = () => (api.get.mock.calls.filter(([path]) => path === listPath).at(-1)?.[1] as { query: Record<string, string> }).query;
+  const lastQuery = () => (api.get.mock.calls.filter(([path]) => path === listPath).at(-1)![1] as { query: Record<string, string> }).query;
   return { api, post, put, location, view, lastQuery, user: userEvent.setup() };
 }
 
@@ -135,7 +135,7 @@ describe('the transactions overview', () => {
       if (path === listPath) return { results: page, numberOfResults: 3, numberOfResultsIsEstimate: false };
       throw new ApiError({ status: 404, messages: ['The requested record was not found.'], kind: 'http', handled: false });
     });
-    post.mockImplementation(async (path: string, body: { name: string; filters: Record<string, string>; relativeDate: null }) => {
+    post.mockImplementation(async (_path: string, body: { name: string; filters: Record<string, string>; relativeDate: null }) => {
       const preset = { ...presetOf(`FP${stored.length}`, body.name, body.filters), relativeDate: body.relativeDate };
       stored.push(preset);
       return preset;
@@ -171,7 +171,7 @@ describe('the transactions overview', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Columns' });
     await user.click(within(dialog).getByRole('checkbox', { name: 'Currency' }));
     await waitFor(() => expect(put).toHaveBeenCalledWith('/user-settings/transactionsColumns', expect.anything(), undefined));
-    expect(JSON.parse((put.mock.calls.at(-1)?.[1] as { value: string }).value).hidden).toContain('currency');
+    expect(JSON.parse((put.mock.calls.at(-1)![1] as { value: string }).value).hidden).toContain('currency');
     expect(screen.queryByRole('columnheader', { name: 'Currency' })).toBeNull();
   });
 
@@ -223,7 +223,7 @@ describe('the transactions overview', () => {
       const dialog = await screen.findByRole('dialog', { name: 'Columns' });
       await user.click(within(dialog).getByRole('checkbox', { name: 'Card number (masked)' }));
       await waitFor(() => expect(put).toHaveBeenCalledWith('/user-settings/transactionsColumns', expect.anything(), undefined));
-      expect(JSON.parse((put.mock.calls.at(-1)?.[1] as { value: string }).value).hidden).not.toContain('maskedCardNumber');
+      expect(JSON.parse((put.mock.calls.at(-1)![1] as { value: string }).value).hidden).not.toContain('maskedCardNumber');
       await user.keyboard('{Escape}');
       await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Columns' })).toBeNull());
       await waitFor(() => expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toContain('Card'));
@@ -251,7 +251,7 @@ describe('the transactions overview', () => {
       // The applied context is a merchant's, yet the list is the context-free one the preview looked through.
       await screen.findByRole('rowheader', { name: 'TX9Z0001' });
       const calls = api.get.mock.calls.filter(([path]) => path === '/transactions');
-      expect((calls.at(-1)?.[1] as { query: Record<string, string> }).query).toMatchObject({ last4: '[eq]5100', amount: '[gte]100.001' });
+      expect((calls.at(-1)![1] as { query: Record<string, string> }).query).toMatchObject({ last4: '[eq]5100', amount: '[gte]100.001' });
       expect(api.get.mock.calls.some(([path]) => path === listPath)).toBe(false);
       expect(screen.getByText(/every transaction you may see, not only the context you chose/)).toBeTruthy();
       expect(screen.getByText('colour:red hi').closest('p')?.textContent).toMatch(/^Not used from the search: colour:red hi\./);

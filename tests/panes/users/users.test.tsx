@@ -62,7 +62,7 @@ describe('the users overview', () => {
     const api = fakeApi({ '/user/users': () => ({ results: [listItem({}), listItem({ userId: 'USR2', email: 'bob@alpha.example', givenName: 'Bob', familyName: 'Brown', status: 'locked' })], numberOfResults: 2 }) });
     const { location, user } = renderPane(<SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />, '/users');
     await screen.findByRole('rowheader', { name: 'Ada Lovelace' });
-    const lastQuery = () => (api.get.mock.calls.filter(([path]) => path === '/user/users').at(-1)?.[1] as { query: Record<string, string> }).query;
+    const lastQuery = () => (api.get.mock.calls.filter(([path]) => path === '/user/users').at(-1)![1] as { query: Record<string, string> }).query;
     expect(lastQuery()).toEqual({ pagenumber: '1', pagesize: '25', sort: 'name' });
     const bob = screen.getByRole('rowheader', { name: 'Bob Brown' }).closest('tr') as HTMLElement;
     expect(within(bob).getByText('Locked')).toBeTruthy();

@@ -2,7 +2,7 @@
 // request whose client has gone sends no statement, a full queue answers 503 with Retry-After and an errorReport.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
-import { type Database } from '../../../server/db/client.ts';
+import type { Database } from '../../../server/db/client.ts';
 import { createTestDatabase, fixture, insertFixtureWorld, testCardKeys, tokenFor } from '../support.ts';
 
 const statements: { text: string; params: unknown[] }[] = [];

@@ -36,7 +36,7 @@ describe('sharing a credit over the merchants of an invoice', () => {
     for (const [amount, left] of [[7, [3, 3, 3]], [5, [1, 2, 2]], [999, [333, 333, 334]]] as const) {
       const shares = shareOut(amount, new Map(left.map((value, index) => [`M${index}`, value])));
       expect([...shares.values()].reduce((sum, share) => sum + share, 0)).toBe(amount);
-      left.forEach((value, index) => expect(shares.get(`M${index}`) ?? 0).toBeLessThanOrEqual(value));
+      left.forEach((value, index) => { expect(shares.get(`M${index}`) ?? 0).toBeLessThanOrEqual(value); });
     }
   });
 });

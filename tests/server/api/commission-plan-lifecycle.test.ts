@@ -60,7 +60,7 @@ describe.each(databaseKinds)('creating and deleting commission plans on %s', (ki
     expect(read).toMatchObject({ ...created, editable: false });
     const [audit] = await auditsOf('CommissionPlanCreated');
     expect(audit).toMatchObject({ userId: financeAdmin, metaData: { partnerId: 'P1', commissionPlanId: 'CP-P1-1', version: 1, plan: { name: 'Launch share 2027', validTo: null } } });
-    expect((audit?.metaData as { plan: { rules: unknown[] } }).plan.rules).toHaveLength(2);
+    expect((audit!.metaData as { plan: { rules: unknown[] } }).plan.rules).toHaveLength(2);
 
     // The next plan takes the next number; the partner's list holds both.
     const second = await call(users.admin, 'POST', plansPath, newPlan({ name: 'Second', validFrom: daysFromToday(-10), validTo: daysFromToday(300) }));

@@ -173,7 +173,7 @@ describe.each(databaseKinds)('customers on %s', (kind) => {
 
   it('erases a saved card with its vault row, audited', async () => {
     const [card] = await database.db.select().from(schema.customerData).where(eq(schema.customerData.id, 'CD3A1CARD'));
-    const token = (card?.value as { cardToken: string }).cardToken;
+    const token = (card!.value as { cardToken: string }).cardToken;
     expect((await database.db.select().from(schema.cardVault).where(eq(schema.cardVault.token, token))).length).toBe(1);
     expect((await call(users.partner, 'DELETE', `${m3a}/CUS3A1/data/CD3A1CARD`)).status).toBe(404);
     expect((await call(users.owner, 'DELETE', `${m3a}/CUS3A1/data/CD3A1CARD`)).status).toBe(204);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totalsOf } from '../../../src/contract/dashboard-intervals.ts';
 import { breakdownResponseSchema, type BreakdownResponse, type DashboardResponse } from '../../../src/contract/dashboard.ts';
 import type { Database } from '../../../server/db/client.ts';
-import { type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
+import type { NewTransactionRow } from '../../../server/stats/record-transaction.ts';
 import { insertTransactions, updateTransaction } from '../transaction-writers.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 

@@ -5,7 +5,7 @@ import { dashboardResponseSchema, declinesResponseSchema } from '../../../src/co
 import type { Database } from '../../../server/db/client.ts';
 import { statsInsertSql } from '../../../server/seed/seed.ts';
 import { rebuildStatsRollups } from '../../../server/stats/rebuild.ts';
-import { type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
+import type { NewTransactionRow } from '../../../server/stats/record-transaction.ts';
 import { insertTransactions, updateTransaction } from '../transaction-writers.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 

@@ -9,7 +9,7 @@ import { transactionDetail, transactionList, transactionTotals } from '../../../
 import type { Database } from '../../../server/db/client.ts';
 import { statsInsertSql } from '../../../server/seed/seed.ts';
 import { rebuildStatsRollups } from '../../../server/stats/rebuild.ts';
-import { type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
+import type { NewTransactionRow } from '../../../server/stats/record-transaction.ts';
 import { insertTransactions } from '../transaction-writers.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 import { insertExtraTransactions } from './transaction-fixtures.ts';

@@ -14,7 +14,7 @@ const publicUrl = 'https://portal.example.test';
 
 /** Every $ref in a JSON value. */
 function refsOf(value: unknown, found: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((item) => refsOf(item, found));
+  if (Array.isArray(value)) value.forEach((item) => { refsOf(item, found); });
   else if (value && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
       if (key === '$ref' && typeof inner === 'string') found.push(inner);

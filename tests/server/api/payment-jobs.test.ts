@@ -13,7 +13,7 @@ import { advanceRefund, recordChargeback, refundPayment, runPaymentAction } from
 import { processDueRefunds } from '../../../server/payments/refund-processor.ts';
 import { rebuildStatsRollups } from '../../../server/stats/rebuild.ts';
 import { insertTransactions } from '../transaction-writers.ts';
-import { exactCountLimit } from '../../../server/api/transactions.ts';
+import { exactCountLimit } from '../../../server/http/list-count.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 
 const { users } = fixture;

@@ -28,7 +28,7 @@ async function insertOpenJob(database: Database): Promise<void> {
 
 let serial = 0;
 const linkOrder = (emailAddress: string) => ({
-  merchantReference: `LINK-LIMIT-${(serial += 1)}`, currency: 'GBP', card: null, paymentLink: { validityHours: 24 },
+  merchantReference: `LINK-LIMIT-${++serial}`, currency: 'GBP', card: null, paymentLink: { validityHours: 24 },
   billingIdentity: { emailAddress }, billingAddress: { lastName: 'Buyer', countryIso3166Alpha2: 'GB' },
   orderLines: [{ type: 'physicalItem', description: 'Teapot', quantity: 1, unitPrice: 10, priceIncludesVat: true, vatPercentage: 20 }],
 });

@@ -15,8 +15,8 @@ import { configurationUsers, insertConfigurationUsers } from './configuration-fi
 const { users } = fixture;
 
 /** A 1×1 PNG, a minimal PDF and a JPEG header: real signatures, so the type comes from the bytes. */
-export const pngBytes = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-export const pdfBytes = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
+const pngBytes = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const pdfBytes = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
 const htmlBytes = Buffer.from('<html><body><script>alert(1)</script></body></html>', 'utf8');
 const csvBytes = Buffer.from('date,reference,amount\n2026-11-01,TX1A0001,12.50\n', 'utf8');
 

@@ -5,7 +5,7 @@
 // messages keep no working secret link; the invitation page's secret travels in a POST body; and inviting an existing
 // person is answered like any invitation. Time-based logic is driven with fixed instants.
 import { and, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as schema from '../../../server/db/schema.ts';
 import { unknownSource } from '../../../server/identity/sign-in-guard.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
@@ -267,7 +267,7 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
 
   describe('invitation secrets stay out of request paths', () => {
     it('the invitation page asks with the secret in a POST body; the old GET path with the secret answers nothing', async () => {
-      const invitee = `lookup.${serial += 1}@invite.test`;
+      const invitee = `lookup.${++serial}@invite.test`;
       expect((await harness.call(fixture.users.owner, 'POST', '/users', { emails: [invitee], policy: { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }] } })).status).toBe(201);
       const inviteId = linkIn((await mailTo(invitee))[0]?.text ?? '', '/user-invite')?.searchParams.get('InviteId') ?? '';
       const looked = await harness.call(null, 'POST', '/../public/user-invites/lookup', { inviteId });
@@ -283,7 +283,7 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
     const b3Finance = { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }] };
 
     it('answers an owner who invites a staff address like any invitation, changes nothing, and tells the person', async () => {
-      const fresh = `fresh.${serial += 1}@invite.test`;
+      const fresh = `fresh.${++serial}@invite.test`;
       const response = await harness.call(fixture.users.owner, 'POST', '/users', { emails: ['Admin@fixture.test', fresh], policy: b3Finance });
       expect(response.status).toBe(201);
       const { users: answered } = await json<{ users: { userId: string; email: string }[] }>(response);

@@ -56,7 +56,7 @@ function sseReader(response: Response) {
 describe.each(databaseKinds)('user ids and locks on %s', (kind) => {
   const harness = useFixtureApp(kind);
   let serial = 0;
-  const freshEmail = (label: string) => `${label}.${kind}.${(serial += 1)}@lock.test`;
+  const freshEmail = (label: string) => `${label}.${kind}.${++serial}@lock.test`;
   const json = async <T,>(response: Response) => (await response.json()) as T;
 
   beforeAll(async () => {

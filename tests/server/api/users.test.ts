@@ -27,7 +27,7 @@ const policy = (businessId: string, roles: string[], merchantPolicies: { merchan
 describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
   const harness = useFixtureApp(kind);
   let emailSerial = 0;
-  const freshEmail = (label: string) => `${label}.${kind}.${(emailSerial += 1)}@invitee.test`;
+  const freshEmail = (label: string) => `${label}.${kind}.${++emailSerial}@invitee.test`;
 
   beforeAll(async () => {
     const { db } = harness.database;

@@ -20,7 +20,7 @@ const gatewayKey = 'pk_live_vt-test-key-valid-0123456789';
 const revokedKey = 'pk_live_vt-test-key-revoked-0123456789';
 const fullNumbers = ['4111111111111111', '5555555555554444', '4000000000009995', '4000000000003220', '4242424242424242', '2223003122003222', '2223003100000018'];
 
-export async function insertVirtualTerminalFixtures(database: Database): Promise<void> {
+async function insertVirtualTerminalFixtures(database: Database): Promise<void> {
   const { db } = database;
   await db.insert(schema.customers).values([
     { id: 'CUS1B1', businessId: 'B1', merchantId: 'M1b', reference: 'VT-001', firstName: 'Vera', lastName: 'Telford', emailAddress: 'vera@example.test' },
@@ -84,7 +84,7 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     const audits = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'VirtualTerminalOrderSuccessful'));
     expect(audits.some((event) => (event.metaData as Record<string, unknown>).paymentJobReference === job?.reference && event.userId === users.merchantOnly)).toBe(true);
     // VAT adds up: the detail's totals are the sum of its lines.
-    const lines = (job?.order as { orderLines: { unitPriceInclVat: number; unitPriceExclVat: number; quantity: number }[] }).orderLines;
+    const lines = (job!.order as { orderLines: { unitPriceInclVat: number; unitPriceExclVat: number; quantity: number }[] }).orderLines;
     expect(lines.reduce((sum, line) => sum + line.unitPriceInclVat * line.quantity, 0)).toBe(2899);
     expect(lines[0]).toMatchObject({ unitPriceInclVat: 1250, unitPriceExclVat: 1042 });
     // vt@ opens the job it made (the result panel links to it) and sees it in its merchant's overview.
@@ -292,7 +292,7 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(audit).toMatchObject({ userId: users.owner, merchantId: 'M3a' });
     // The job remembers its customer; the second order is for the stored customer, with the saved card.
     const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, String(first.paymentJobReference)));
-    expect((job?.order as { customerId?: string }).customerId).toBe(first.customerId);
+    expect((job!.order as { customerId?: string }).customerId).toBe(first.customerId);
     const second = await json(await post(users.owner, ownerBase, order({ merchantReference: 'NEWCUST-2', customerId: first.customerId, card: null, savedCardId: first.savedCardId })));
     expect(second).toMatchObject({ result: 'paid', maskedCardNumber: '411111******1111', customerId: first.customerId, customerCreated: false });
     // A declined card stores nobody; a customer without a last name or organisation cannot be stored.

@@ -3,7 +3,7 @@
 // card_number column is empty); then the transaction endpoints (list, count, detail, masked number, search, an
 // export written by the report worker) are exercised and no answer body, log line or export file holds them.
 // Only the reveal does, and it is recorded.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -15,7 +15,7 @@ import { startS3TestServer, type S3TestServer } from './s3-test-server.ts';
 type Backend = { name: 'folder' | 's3'; open: () => Promise<{ store: FileStore; close: () => Promise<void> }> };
 
 /** A store over s3rver, configured explicitly (a server process reads the same from its environment). */
-export function s3StoreOf(server: S3TestServer): FileStore {
+function s3StoreOf(server: S3TestServer): FileStore {
   return createS3Store({
     bucket: server.bucket,
     clientConfig: {

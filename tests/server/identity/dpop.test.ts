@@ -8,10 +8,10 @@ import * as oauth from 'oauth4webapi';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.ts';
-import { type Database } from '../../../server/db/client.ts';
+import type { Database } from '../../../server/db/client.ts';
 import { users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
-import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
+import { createIdentity, type Identity } from '../../../server/sign-in/router.ts';
 import { dpopProof, newDpopKey, type DpopKey } from '../../../src/api/dpop.ts';
 import { createTestDatabase, testCardKeys } from '../support.ts';
 

@@ -9,13 +9,13 @@ import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../server/app.ts';
 import { createTestDatabase, testCardKeys } from '../support.ts';
-import { type Database } from '../../../server/db/client.ts';
+import type { Database } from '../../../server/db/client.ts';
 import { auditEvents, oidcPayloads, outboundEmails, signInAttempts, users } from '../../../server/db/schema.ts';
 import { attemptsPerInteraction, failuresPerAddress } from '../../../server/identity/sign-in-guard.ts';
 import { lockoutThreshold } from '../../../server/identity/accounts.ts';
 import { createAdapterClass, purgeExpiredPayloads, revokeAccountAccess, startPayloadPurge } from '../../../server/identity/adapter.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
-import { createIdentity, signInPostsPerAddress, type Identity } from '../../../server/identity/provider.ts';
+import { createIdentity, signInPostsPerAddress, type Identity } from '../../../server/sign-in/router.ts';
 import { parseTrustedProxies, withClientAddress } from '../../../server/client-address.ts';
 
 const invalidMessage = 'The email address or password is incorrect.';

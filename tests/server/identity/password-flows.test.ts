@@ -15,7 +15,7 @@ import { createApp } from '../../../server/app.ts';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
-import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
+import { createIdentity, type Identity } from '../../../server/sign-in/router.ts';
 import { currentCode } from '../../../server/users/second-factor.ts';
 import { openMailTransport, type MailTransport } from '../../../server/mail/transport.ts';
 import { startMailWorker, type MailWorker } from '../../../server/mail/worker.ts';

@@ -8,10 +8,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseTrustedProxies, resolveClientAddress, TrustedProxiesError, withClientAddress, type TrustedProxies } from '../../../server/client-address.ts';
-import { type Database } from '../../../server/db/client.ts';
+import type { Database } from '../../../server/db/client.ts';
 import { auditEvents, signInAttempts } from '../../../server/db/schema.ts';
 import { failuresPerAddress } from '../../../server/identity/sign-in-guard.ts';
-import { createIdentity, type Identity } from '../../../server/identity/provider.ts';
+import { createIdentity, type Identity } from '../../../server/sign-in/router.ts';
 import { createTestDatabase } from '../support.ts';
 
 describe('the client address rule', () => {

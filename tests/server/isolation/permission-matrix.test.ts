@@ -124,10 +124,10 @@ function bodyOf(route: Route, records: Records): unknown {
   if (p.endsWith('/dashboard/breakdown')) return { by: 'merchant', dateRange: { startDate: lastMonth, endDate: today } };
   if (p.endsWith('/dashboard')) return { interval: 'month', dateRange: { startDate: '2026-11-01', endDate: today } };
   if (p === '/audit-events') return { event: 'RecordPrinted', dateTimeUtc: '2026-11-30T10:00:00.000Z', businessId: records.businessId, merchantId: records.merchantId };
-  if (p === '/users') return { emails: [`matrix.${(serial += 1)}@matrix.test`], policy: { roles: [], businessPolicies: [{ businessId: records.businessId, roles: ['Finance'], merchantPolicies: [] }] } };
+  if (p === '/users') return { emails: [`matrix.${++serial}@matrix.test`], policy: { roles: [], businessPolicies: [{ businessId: records.businessId, roles: ['Finance'], merchantPolicies: [] }] } };
   if (p === '/users/:userId') return { version: 1, givenName: 'Matrix', familyName: 'Probe', policy: { roles: [], businessPolicies: [{ businessId: records.businessId, roles: ['Sales'], merchantPolicies: [] }] } };
   if (p === '/users/:userId/login') return { version: 1, locked: true };
-  if (p === '/partners/:partnerId/users') return { emails: [`matrix.${(serial += 1)}@matrix.test`], roles: ['Finance'] };
+  if (p === '/partners/:partnerId/users') return { emails: [`matrix.${++serial}@matrix.test`], roles: ['Finance'] };
   if (p === '/partners/:partnerId/users/:userId') return { version: 1, roles: ['Finance'] };
   if (p.endsWith('/attachments')) return 'multipart';
   if (p.endsWith('/comments')) return { text: 'A matrix reply' };
@@ -151,12 +151,12 @@ function bodyOf(route: Route, records: Records): unknown {
   if (p.endsWith('/refunds/:refundId/actions/cancel')) return { version: 1 };
   if (p.endsWith('/payment-jobs/:paymentJobReference/actions/cancel')) return { confirmed: true, version: 1 };
   // An address per call: a few payment links an hour may go to one address (server/payments/payment-link-limits.ts).
-  if (p.endsWith('/actions/mail-payment-link')) return { emailAddress: `matrix.${(serial += 1)}@example.test` };
+  if (p.endsWith('/actions/mail-payment-link')) return { emailAddress: `matrix.${++serial}@example.test` };
   if (p.endsWith('/actions/expire')) return { version: 1 };
   if (p.endsWith('/reports')) return { fileType: 'csv' };
   if (p.endsWith('/remittance')) return { frequency: 'weekly', dayOfPeriod: 5, startDate: today, beneficiary: { companyName: 'Matrix Ltd' }, version: records.remittanceVersion ? Number(records.remittanceVersion) : 1 };
-  if (p.endsWith('/customers')) return { reference: `MX-${(serial += 1)}`, firstName: 'Mat', lastName: 'Rix' };
-  if (p.endsWith('/customers/:customerId')) return { reference: `MX-${(serial += 1)}`, firstName: 'Mat', lastName: 'Rix', version: 1 };
+  if (p.endsWith('/customers')) return { reference: `MX-${++serial}`, firstName: 'Mat', lastName: 'Rix' };
+  if (p.endsWith('/customers/:customerId')) return { reference: `MX-${++serial}`, firstName: 'Mat', lastName: 'Rix', version: 1 };
   const beneficiary = { kind: 'company', companyName: 'Matrix Ltd', nameOnBankAccount: 'Matrix Ltd', iban: 'GB82WEST12345698765432', bic: 'NWBKGB2L' };
   if (p.endsWith('/beneficiaries')) return beneficiary;
   if (p.endsWith('/beneficiaries/:beneficiaryId')) return { ...beneficiary, version: 1 };
@@ -171,7 +171,7 @@ function bodyOf(route: Route, records: Records): unknown {
   if (p.endsWith('/virtual-terminal/orders/:paymentJobReference/attempts')) return { sameCard: true };
   if (p.endsWith('/virtual-terminal/orders')) {
     return {
-      merchantReference: `MX-${(serial += 1)}`, currency: 'GBP', billingIdentity: { emailAddress: 'matrix@example.test' },
+      merchantReference: `MX-${++serial}`, currency: 'GBP', billingIdentity: { emailAddress: 'matrix@example.test' },
       billingAddress: { lastName: 'Matrix', countryIso3166Alpha2: 'GB' },
       orderLines: [{ type: 'physicalItem', description: 'Matrix', quantity: 1, unitPrice: 1, priceIncludesVat: true, vatPercentage: 20 }],
       card: { cardNumber: '4111111111111111', expiry: '12/39', cvc: '123', cardholderName: 'Matrix' },
@@ -180,7 +180,7 @@ function bodyOf(route: Route, records: Records): unknown {
   if (p.endsWith('/virtual-terminal/settings')) return { defaultCurrency: null, orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 5, defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 1 };
   if (p.startsWith('/partners/:partnerId/commission-plans')) {
     return {
-      ...(route.method === 'PUT' ? { version: 1 } : {}), name: `Matrix ${(serial += 1)}`, validFrom: '2099-01-01', validTo: null,
+      ...(route.method === 'PUT' ? { version: 1 } : {}), name: `Matrix ${++serial}`, validFrom: '2099-01-01', validTo: null,
       rules: [{ priority: 1, description: 'All', volumeFromMinor: 0, volumeToMinor: null, percentageBasisPoints: 100, fixedMinor: 0, channel: null, currency: null, paymentMethod: null, cardType: null }],
     };
   }
@@ -208,7 +208,8 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
     let types = columnTypes.get(table);
     if (!types) {
       const rows = await database.query<{ column_name: string; data_type: string }>(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 AND table_schema = current_schema()`, [table]);
-      columnTypes.set(table, types = new Map(rows.map((row) => [row.column_name, row.data_type])));
+      types = new Map(rows.map((row) => [row.column_name, row.data_type]));
+      columnTypes.set(table, types);
     }
     const [row] = await database.query<Record<string, unknown>>(`SELECT * FROM ${table} WHERE ${key} = $1`, [from]);
     if (!row) throw new Error(`${table} ${from} not found`);
@@ -324,7 +325,10 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
     }
     if (p.includes(':reference') && p.includes('hosted-pages')) {
       const from = await one('SELECT reference AS id FROM hosted_pages WHERE merchant_id = $1 ORDER BY reference LIMIT 1', [m]);
-      if (from) await cloneRow('hosted_pages', 'reference', from, { reference: records.reference = fresh('HP') });
+      if (from) {
+        records.reference = fresh('HP');
+        await cloneRow('hosted_pages', 'reference', from, { reference: records.reference });
+      }
     }
     if (p.includes(':imageReference')) {
       records.imageReference = `IMG${randomBytes(16).toString('hex').toUpperCase()}`;
@@ -344,7 +348,7 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
       const from = await one(`SELECT c.id FROM customers c WHERE c.merchant_id = $1 ORDER BY (SELECT count(*) FROM customer_data d WHERE d.customer_id = c.id) DESC, c.id LIMIT 1`, [m]);
       if (from) {
         records.customerId = fresh('CUS');
-        await cloneRow('customers', 'id', from, { id: records.customerId, reference: `MX-${(serial += 1)}` });
+        await cloneRow('customers', 'id', from, { id: records.customerId, reference: `MX-${++serial}` });
         const data = await one(`SELECT id FROM customer_data WHERE customer_id = $1 ORDER BY kind = 'savedCard' DESC, id LIMIT 1`, [from]);
         if (data) {
           records.dataId = records.savedCardId = fresh('CD');
@@ -366,7 +370,10 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
     }
     if (p.includes(':planId') && home.partnerId) {
       const from = await one('SELECT id FROM commission_plans WHERE partner_id = $1 ORDER BY id LIMIT 1', [home.partnerId]);
-      if (from) await cloneRow('commission_plans', 'id', from, { id: records.planId = fresh('CP'), name: `Matrix ${(serial += 1)}`, valid_from: '2099-01-01', valid_to: null });
+      if (from) {
+        records.planId = fresh('CP');
+        await cloneRow('commission_plans', 'id', from, { id: records.planId, name: `Matrix ${++serial}`, valid_from: '2099-01-01', valid_to: null });
+      }
     }
     if (p === '/notifications/:reference') {
       records.reference = fresh('N');

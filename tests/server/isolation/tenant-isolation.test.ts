@@ -63,10 +63,10 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/filter-presets')) return { page: 'transactions', name: 'Probe', filters: { kind: '[eq]refund' }, relativeDate: 'lastMonth' };
   if (route.path === '/audit-events') return { event: 'RecordPrinted', dateTimeUtc: new Date().toISOString(), businessId: tenant.businessId, merchantId: tenant.merchantId };
   // Users: writes aimed at the tenant's user, or granting in the tenant's business.
-  if (route.path === '/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], policy: { roles: [], businessPolicies: [{ businessId: tenant.businessId, roles: ['Finance'], merchantPolicies: [] }] } };
+  if (route.path === '/users') return { emails: [`probe.${++probeSerial}@isolation.test`], policy: { roles: [], businessPolicies: [{ businessId: tenant.businessId, roles: ['Finance'], merchantPolicies: [] }] } };
   if (route.path === '/users/:userId') return { version: 1, givenName: 'Probe', familyName: 'Probe', policy: { roles: [], businessPolicies: [{ businessId: tenant.businessId, roles: ['Owner'], merchantPolicies: [] }] } };
   if (route.path === '/users/:userId/login') return { version: 1, locked: true };
-  if (route.path === '/partners/:partnerId/users') return { emails: [`probe.${(probeSerial += 1)}@isolation.test`], roles: ['Finance'] };
+  if (route.path === '/partners/:partnerId/users') return { emails: [`probe.${++probeSerial}@isolation.test`], roles: ['Finance'] };
   if (route.path === '/partners/:partnerId/users/:userId') return { version: 1, roles: ['Finance'] };
   // Support
   if (route.path.endsWith('/read-state')) return { read: true };
@@ -112,7 +112,7 @@ function validBody(route: Route, tenant: Tenant): unknown {
   if (route.path.endsWith('/virtual-terminal/orders/:paymentJobReference/attempts')) return { sameCard: true };
   if (route.path.endsWith('/virtual-terminal/orders')) {
     return {
-      merchantReference: `ISO-${(probeSerial += 1)}`, currency: 'GBP', billingIdentity: { emailAddress: 'probe@example.test' },
+      merchantReference: `ISO-${++probeSerial}`, currency: 'GBP', billingIdentity: { emailAddress: 'probe@example.test' },
       billingAddress: { lastName: 'Probe', countryIso3166Alpha2: 'GB' },
       orderLines: [{ type: 'physicalItem', description: 'Probe', quantity: 1, unitPrice: 1, priceIncludesVat: true, vatPercentage: 20 }],
       card: { cardNumber: '4111111111111111', expiry: '12/39', cvc: '123', cardholderName: 'Probe' },

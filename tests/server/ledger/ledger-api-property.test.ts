@@ -12,7 +12,6 @@
 // a fresh database. 200 runs on PGlite, 50 on PostgreSQL (when TEST_DATABASE_URL is set), from a fixed seed unless
 // FC_SEED is given; a failure prints the seed and path to replay it (FC_SEED=… FC_PATH=…). The clock stands still
 // between steps and moves only as the commands say (the actions take their time from it).
-import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { feeOf, merchantAccountNumber } from '../../../src/contract/ledger.ts';

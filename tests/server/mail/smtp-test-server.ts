@@ -21,7 +21,7 @@ export async function startSmtpTestServer(options: { onMessage?: (mail: Received
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onRcptTo(address, _session, callback) {
+    onRcptTo(_address, _session, callback) {
       if (refusals > 0) {
         refusals -= 1;
         const error = Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 });

@@ -10,7 +10,7 @@ import * as schema from '../../../server/db/schema.ts';
 import type { FileStore } from '../../../server/files/file-store.ts';
 import { createFolderStore } from '../../../server/files/folder-store.ts';
 import { createS3Store } from '../../../server/files/s3-store.ts';
-import { createTestApp } from '../support.ts';
+import type { createTestApp } from '../support.ts';
 import { startS3TestServer, type S3TestServer } from '../files/s3-test-server.ts';
 
 export const newFilesDir = () => mkdtempSync(join(tmpdir(), 'portal-reports-'));

@@ -128,7 +128,7 @@ describe('XLSX', () => {
     const sheet = workbook.getWorksheet('Transactions');
     expect(sheet?.getRow(1).values).toEqual([undefined, 'Date (Europe/London)', 'Reference', 'Amount']);
     const row = sheet?.getRow(2);
-    expect((row?.getCell(1).value as Date).toISOString()).toBe('2026-11-01T10:30:00.000Z');
+    expect((row!.getCell(1).value as Date).toISOString()).toBe('2026-11-01T10:30:00.000Z');
     expect(row?.getCell(2).value).toBe('=1+1');
     expect(row?.getCell(2).formula).toBeUndefined();
     expect(row?.getCell(3).value).toBe(12.5);

@@ -12,6 +12,7 @@ const companies = screeningList.filter((entry) => entry.kind === 'company');
 
 /** Titles the list carries in front of a name that a payer would not type. */
 const withoutTitle = (name: string) => name.replace(/^(Baroness|Sir) /, '');
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every code point from U+0000 up to the end of Latin Extended-B
 const latinOnly = (name: string) => !/[^\u0000-\u024f]/.test(name);
 const ascii = (name: string) => name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/ø/g, 'o').replace(/Ø/g, 'O').replace(/æ/g, 'ae').replace(/ə/g, 'a').replace(/ı/g, 'i');
 
@@ -84,7 +85,7 @@ export function positives(): Labelled[] {
     const firstLast = `${given} ${family}`;
     const add = (how: string, name: string, dateOfBirth: string | null = dob) => out.push({ name, dateOfBirth, expected: entry.id, how });
     for (const alias of entry.aliases) add(latinOnly(alias) ? 'listed alias' : 'other script', alias);
-    transliterations.forEach((rewrite, index) => add(`transliteration ${index + 1}`, ascii(rewrite(firstLast))));
+    transliterations.forEach((rewrite, index) => { add(`transliteration ${index + 1}`, ascii(rewrite(firstLast))); });
     add('no accents, capitals', ascii(withoutTitle(entry.name)).toUpperCase());
     add('spacing: hyphens as spaces, run together', `${given}${family.replace(/-/g, '')}`);
     add('spacing: hyphens removed', withoutTitle(entry.name).replace(/-/g, ' ').replace(/ +/g, '  '));
@@ -104,7 +105,7 @@ export function positives(): Labelled[] {
     const add = (how: string, name: string) => out.push({ name, dateOfBirth: null, expected: entry.id, how });
     for (const alias of entry.aliases) add(latinOnly(alias) ? 'listed alias' : 'other script', alias);
     const bare = ascii(entry.name);
-    transliterations.forEach((rewrite, index) => add(`transliteration ${index + 1}`, rewrite(bare)));
+    transliterations.forEach((rewrite, index) => { add(`transliteration ${index + 1}`, rewrite(bare)); });
     add('no accents, capitals', bare.toUpperCase());
     add('spacing: run together', bare.replace(/ (?=\S+$)/, '').replace(/ /, ''));
     add('legal form changed', /\b(Ltd|LLC|SA|JSC|SAS|Co Ltd|d\.o\.o\.)$/.test(bare) ? bare.replace(/\b(Co Ltd|Ltd|LLC|SA|JSC|SAS|d\.o\.o\.)$/, 'Limited') : `${bare} Ltd`);

@@ -20,6 +20,7 @@ function probes(): Probe[] {
     out.push({ expected: entry.id, name: firstLast, dateOfBirth, how: 'first and last name' });
     if (entry.kind === 'person') out.push({ expected: entry.id, name: `${tokens[tokens.length - 1]}, ${tokens[0]}`, dateOfBirth, how: 'reordered' });
     for (const variant of [0, 1, 2, 3]) out.push({ expected: entry.id, name: misspell(firstLast, variant), dateOfBirth, how: `misspelt ${variant}` });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every code point from U+0000 up to the end of Latin Extended-B
     const nonLatin = entry.aliases.find((alias) => /[^\u0000-\u024f]/.test(alias));
     if (nonLatin) out.push({ expected: entry.id, name: nonLatin, dateOfBirth, how: 'other script' });
     out.push({ expected: entry.id, name: entry.name.toUpperCase().replace(/[-']/g, ' '), dateOfBirth: null, how: 'capitals, no date of birth' });

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../../server/db/client.ts';
 import { transactions } from '../../../server/db/schema.ts';
 import { createRandom, type Random } from '../../../server/seed/seed-random.ts';
-import { type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
+import type { NewTransactionRow } from '../../../server/stats/record-transaction.ts';
 import { insertTransactions, updateTransaction } from '../transaction-writers.ts';
 
 /** The fixture world's merchants and the currencies they take. */

@@ -286,12 +286,14 @@ describe('filter presets', () => {
   });
 });
 
+/** The amount field holding its own value, with the problem the form reports for a minimum of 20. */
+function Amount() {
+  const [value, setValue] = useState<AmountValue>({ mode: 'range', exact: '', min: '', max: '' });
+  return <AmountField value={value} problems={value.min === '20' ? { max: 'Maximum amount should be above 20' } : {}} onChange={setValue} />;
+}
+
 describe('filter fields', () => {
   it('switches the amount between a range and an exact match, keeping digits only', async () => {
-    function Amount() {
-      const [value, setValue] = useState<AmountValue>({ mode: 'range', exact: '', min: '', max: '' });
-      return <AmountField value={value} problems={value.min === '20' ? { max: 'Maximum amount should be above 20' } : {}} onChange={setValue} />;
-    }
     render(<Amount />);
     await userEvent.type(screen.getByLabelText('Minimum amount'), '2a0');
     expect((screen.getByLabelText('Minimum amount') as HTMLInputElement).value).toBe('20');

@@ -34,6 +34,25 @@ function Harness({ count = 5, onOpen = vi.fn(), status = 'ready' as const, onSor
   );
 }
 
+/** A table holding its own cursor, given a new array of the same columns on every render. */
+function Counting({ amountColumn, rows: shown }: { amountColumn: DataTableColumn<Row>; rows: Row[] }) {
+  const [cursor, setCursor] = useState(0);
+  return (
+    <DataTable
+      caption="Transactions"
+      // A new array of the same columns on every render, as a pane that filters its columns passes.
+      columns={[columns[0] as DataTableColumn<Row>, amountColumn]}
+      rows={shown}
+      rowKey={(row) => row.id}
+      status="ready"
+      emptyMessage="Nothing here."
+      cursor={cursor}
+      onCursorChange={setCursor}
+      onOpen={vi.fn()}
+    />
+  );
+}
+
 describe('DataTable', () => {
   it('is a grid named by its caption, with column headers and a row header per row', () => {
     render(<Harness />);
@@ -126,25 +145,8 @@ describe('DataTable', () => {
   it('renders again only the rows whose cursor state changed, and lays rows out in the body’s flow', async () => {
     const amountCell = vi.fn((row: Row) => row.amount.toFixed(2));
     const amountColumn: DataTableColumn<Row> = { id: 'amount', header: 'Amount', cell: amountCell };
-    function Counting() {
-      const [cursor, setCursor] = useState(0);
-      return (
-        <DataTable
-          caption="Transactions"
-          // A new array of the same columns on every render, as a pane that filters its columns passes.
-          columns={[columns[0] as DataTableColumn<Row>, amountColumn]}
-          rows={fiveRows}
-          rowKey={(row) => row.id}
-          status="ready"
-          emptyMessage="Nothing here."
-          cursor={cursor}
-          onCursorChange={setCursor}
-          onOpen={vi.fn()}
-        />
-      );
-    }
     const fiveRows = rows(5);
-    render(<Counting />);
+    render(<Counting amountColumn={amountColumn} rows={fiveRows} />);
     const rendered = amountCell.mock.calls.length;
     act(() => (screen.getByRole('rowheader', { name: 'TX00001' }).closest('tr') as HTMLElement).focus());
     await userEvent.keyboard('{ArrowDown}');

@@ -1,27 +1,34 @@
-// Exports of the tickets and users overviews (bulk 'export'): the rows of a report in My report
-// queue, read by the report worker in keyset batches, scoped and checked as the overviews' list calls are.
-//   tickets  the job's context re-resolved now (scopeOf), the overview's filters, and per row Portal.Tickets.Read
-//            where the ticket lives; comments count and show internal notes only where the reader holds
-//            Portal.Tickets.Read.Internal (the same rule as GET …/comments), never otherwise.
-//   users    GET /user/users' own rows (userListWhere: whom the caller may read now, never internal users to
-//            business or partner readers); roles and businesses only those of the grants the caller may read.
+// Exports of the payment jobs, tickets and users overviews (bulk 'export', server/bulk/exports.ts): the rows of a report
+// in My report queue, read by the report worker (worker.ts) in keyset batches, scoped and checked as the overviews'
+// list calls are.
+//   payment jobs  the job's context re-resolved now (scopeOf, selection.ts) and the overview's filters.
+//   tickets       the job's context re-resolved now (scopeOf), the overview's filters, and per row Portal.Tickets.Read
+//                 where the ticket lives; comments count and show internal notes only where the reader holds
+//                 Portal.Tickets.Read.Internal (the same rule as GET …/comments), never otherwise.
+//   users         GET /user/users' own rows (userListWhere: whom the caller may read now, never internal users to
+//                 business or partner readers); roles and businesses only those of the grants the caller may read.
 // A selection of picked rows travels in the report's filters under two reserved keys (pickKeys), so a retried or
 // re-queued report holds the same rows.
-import { and, asc, count, desc, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { parseListQuery } from '../../src/contract/list-query.ts';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
 import {
   ticketExportColumnLabels, ticketListSpec, ticketPriorities, ticketStatusLabels, ticketTypeLabels, type TicketExportColumn, type TicketType,
 } from '../../src/contract/tickets.ts';
 import { userExportColumnLabels, userListSpec, type UserExportColumn } from '../../src/contract/users.ts';
+import { paymentJobColumnLabels, paymentJobListSpec, type PaymentJobColumn } from '../../src/contract/payment-jobs.ts';
+import { statusLabelOf } from '../../src/contract/payment-job-labels.ts';
+import { currencyExponent, toMajorUnits } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
-import { businesses, ticketComments, tickets, userRoles, users } from '../db/schema.ts';
+import { businesses, merchants, paymentJobs, ticketComments, tickets, userRoles, users } from '../db/schema.ts';
+import { jobScopeWhere, paymentJobResource, type PaymentJobScope } from '../payments/payment-job-list.ts';
+import { customerOf } from '../payments/payment-views.ts';
 import { filterCondition, type Picks, picksWhere } from '../http/list-sql.ts';
-import { ticketResource, ticketRows, ticketScopeWhere, type TicketScope } from '../api/tickets.ts';
-import { statusOf, userListWhere } from '../api/users.ts';
+import { ticketResource, ticketRows, ticketScopeWhere, type TicketScope } from '../tickets/list.ts';
+import { statusOf, userListWhere } from '../users/user-list.ts';
 import { permissionsIn, type Principal } from '../policy/principal.ts';
-import type { ReportColumnSpec, ReportRow } from '../reports/writers.ts';
-import { SelectionRefused, type StoredSelection } from './areas.ts';
+import type { ReportColumnSpec, ReportRow } from './writers.ts';
+import { SelectionRefused, type StoredSelection } from './selection.ts';
 
 /** The report filters' reserved keys holding a selection's picks (JSON arrays of ids); never list filters. */
 export const pickKeys = { included: 'selection.included', excluded: 'selection.excluded' } as const;
@@ -186,4 +193,44 @@ export async function userExportCount(db: Db, principal: Principal, partnerId: s
   if (!parsed.ok) throw new SelectionRefused(`The selection's filters are not valid: ${parsed.errors.join('; ')}`);
   const { where } = await userListWhere(db, principal, parsed.query.filters, partnerId ? { partnerId } : {});
   return Number((await db.select({ n: count() }).from(u).where(and(where, picksWhere(u.id, selection))))[0]?.n ?? 0);
+}
+
+const j = paymentJobs;
+
+export function paymentJobExportSpecs(columns: readonly PaymentJobColumn[], timeZone: string): ReportColumnSpec[] {
+  return columns.map((column) => ({
+    header: column.endsWith('DateTimeUtc') ? `${paymentJobColumnLabels[column]} (${timeZone})` : paymentJobColumnLabels[column],
+    kind: column === 'amount' ? 'decimal' : column.endsWith('DateTimeUtc') ? 'datetime' : 'text',
+  }));
+}
+
+/** Payment jobs of a scope and filters, keyset by reference, as file rows; only jobs that existed at asOf. */
+export async function* paymentJobExportBatches(db: Db, options: {
+  scope: PaymentJobScope; filters: Record<string, string>; columns: readonly PaymentJobColumn[]; timeZone: string; asOf: Date; batchSize: number;
+}): AsyncGenerator<ReportRow[]> {
+  const { filters, picks } = splitReportFilters(options.filters);
+  const parsed = parseListQuery(filters, paymentJobListSpec);
+  if (!parsed.ok) throw new SelectionRefused(`The report's filters are no longer valid: ${parsed.errors.join('; ')}`);
+  const where = and(jobScopeWhere(options.scope), filterCondition(paymentJobResource, parsed.query.filters, options.timeZone), picksWhere(j.reference, picks), lte(j.createDateTimeUtc, options.asOf));
+  let cursor: string | null = null;
+  for (;;) {
+    const rows = await db.select({
+      job: j, merchantName: merchants.name,
+      paymentMethod: sql<string | null>`(SELECT t.payment_method FROM transactions t WHERE t.payment_job_reference = ${j.reference} AND t.kind = 'payment' ORDER BY t.created_at DESC LIMIT 1)`,
+    }).from(j).innerJoin(merchants, eq(merchants.id, j.merchantId)).where(cursor === null ? where : and(where, gt(j.reference, cursor)))
+      .orderBy(asc(j.reference)).limit(options.batchSize);
+    if (rows.length === 0) return;
+    cursor = rows[rows.length - 1]?.job.reference ?? null;
+    yield rows.map(({ job, merchantName, paymentMethod }) => {
+      const order = (job.order ?? {}) as Parameters<typeof customerOf>[0];
+      const cell: Record<PaymentJobColumn, string | null> = {
+        createDateTimeUtc: localTime(job.createDateTimeUtc, options.timeZone), reference: job.reference, orderNumber: job.orderNumber,
+        customer: customerOf(order), emailAddress: order.billingIdentity?.emailAddress ?? null,
+        amount: toMajorUnits(job.amountMinor, job.currency).toFixed(currencyExponent(job.currency)),
+        currency: job.currency, status: statusLabelOf('payment', job.status), paymentMethod, merchant: merchantName, configurationId: job.configurationId,
+        paidDateTimeUtc: localTime(job.paidDateTimeUtc, options.timeZone), expirationDateTimeUtc: localTime(job.expirationDateTimeUtc, options.timeZone),
+      };
+      return options.columns.map((column) => cell[column]);
+    });
+  }
 }
