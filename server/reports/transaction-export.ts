@@ -314,12 +314,11 @@ export type ExportBatchOptions = {
 /**
  * The batches of one keyset walk. The next batch is asked for as soon as this one has arrived (its cursor is this
  * one's last row), so the database reads it while this one is formatted and written: the two overlap on two cores.
- * `read` gets the batch before (null at the start); a batch of fewer than `limit` rows is the last.
  */
-export async function* keysetWalk<Batch>(read: (before: Batch | null) => Promise<Batch>, complete: (batch: Batch) => Promise<Batch>, rowsOf: (batch: Batch) => number, limit: number): AsyncGenerator<Batch> {
-  type Fetched = { batch: Batch; completed: Promise<Batch> };
-  const fetch = (before: Batch | null): Promise<Fetched> => {
-    const pending: Promise<Fetched> = read(before).then(async (batch) => ({ batch, completed: rowsOf(batch) > 0 ? complete(batch) : Promise.resolve(batch) }));
+async function* keysetWalk(read: (after: ExportRow | null) => Promise<ExportRow[]>, complete: (batch: ExportRow[]) => Promise<ExportRow[]>, limit: number): AsyncGenerator<ExportRow[]> {
+  type Fetched = { batch: ExportRow[]; completed: Promise<ExportRow[]> };
+  const fetch = (after: ExportRow | null): Promise<Fetched> => {
+    const pending: Promise<Fetched> = read(after).then(async (batch) => ({ batch, completed: batch.length > 0 ? complete(batch) : Promise.resolve(batch) }));
     // Read ahead: a walk stopped early (the export cancelled or failed) leaves this one unread, and its failure unheard.
     pending.then(({ completed }) => completed.catch(() => undefined), () => undefined);
     return pending;
@@ -327,9 +326,8 @@ export async function* keysetWalk<Batch>(read: (before: Batch | null) => Promise
   let next: Promise<Fetched> | null = fetch(null);
   while (next) {
     const { batch, completed }: Fetched = await next;
-    const rows = rowsOf(batch);
-    next = rows < limit ? null : fetch(batch);
-    if (rows > 0) yield await completed;
+    next = batch.length < limit ? null : fetch(batch[batch.length - 1] ?? null);
+    if (batch.length > 0) yield await completed;
   }
 }
 
@@ -351,6 +349,6 @@ export async function transactionExportWalks(database: Database, query: ExportQu
 export async function* transactionExportBatches(database: Database, query: ExportQuery, options: ExportBatchOptions = {}): AsyncGenerator<ExportRow[]> {
   const complete = options.refunds === false ? async (batch: ExportRow[]) => batch : (batch: ExportRow[]) => withRefunds(database, batch);
   for (const { where, keys } of await transactionExportWalks(database, query)) {
-    yield* keysetWalk((before) => batchAfter(database, where, keys, before?.[before.length - 1] ?? null, query.batchSize), complete, (batch) => batch.length, query.batchSize);
+    yield* keysetWalk((after) => batchAfter(database, where, keys, after, query.batchSize), complete, query.batchSize);
   }
 }

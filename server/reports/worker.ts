@@ -208,7 +208,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
       openWriter = (output) => (report.fileType === 'pdf' ? openPdfWriter(output, opened.columns, opened.heading, new Date())
         : report.fileType === 'csv' ? openCsvWriter(output, opened.columns) : openXlsxWriter(output, opened.columns, opened.sheetName));
     } else if (report.reportType === 'tickets' || report.reportType === 'users') {
-      // Tickets and users selected in their overviews and exported as a bulk action (server/bulk/area-exports.ts):
+      // Tickets and users selected in their overviews and exported as a bulk action (area-exports.ts):
       // the context re-resolved with the user's access now, each row checked as the list call checks it.
       const contextNow = { level: context.level, partnerId: context.partnerId, businessId: context.businessId, merchantId: context.merchantId };
       const tickets = report.reportType === 'tickets';
@@ -230,7 +230,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
         rowBatches = refusalsAsReport(userExportBatches(db, { ...common, partnerId: scoped.scope.level === 'partner' ? scoped.scope.partnerId : undefined, columns }));
       }
     } else if (report.reportType === 'payment-jobs') {
-      // Payment jobs selected in their overview and exported as a bulk action (server/bulk/exports.ts).
+      // Payment jobs selected in their overview and exported as a bulk action (area-exports.ts).
       const scoped = await scopeOf(database, principal, { level: context.level, partnerId: context.partnerId, businessId: context.businessId, merchantId: context.merchantId }, 'Portal.PaymentJobs.Read');
       if (!scoped?.reachable || scoped.scope.level === 'all') throw new ReportRefused(noPermissionMessage);
       const columns = report.columns.filter((column): column is PaymentJobColumn => (paymentJobColumns as readonly string[]).includes(column));
@@ -241,7 +241,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
     } else {
       const scope = await scopeOfReportContext(database, principal, context, 'Mapi.Transactions.Read');
       if (!scope) throw new ReportRefused(noPermissionMessage);
-      // A bulk export of picked transactions keeps its picks beside the filters (server/bulk/area-exports.ts).
+      // A bulk export of picked transactions keeps its picks beside the filters (area-exports.ts).
       const { filters: listFilters, picks } = (() => {
         try {
           return splitReportFilters(report.filters as Record<string, string>);

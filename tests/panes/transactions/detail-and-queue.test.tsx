@@ -171,7 +171,7 @@ describe('my report queue', () => {
   it('describes filters in words', () => {
     expect(describeFilters({ date: '[gte]2026-10-01T00:00:00[and][lte]2026-10-31T23:59:59', amount: '[gte]10', searchterm: '[eq]ada' }, '2026-11-19'))
       .toEqual(['Date: Last month', 'Amount: from 10', 'Search: “ada”']);
-    // A bulk export of picked rows (server/bulk/area-exports.ts) says how many, not which.
+    // A bulk export of picked rows (server/reports/area-exports.ts) says how many, not which.
     expect(describeFilters({ 'selection.included': '["TCK1","TCK2"]' }, '2026-11-19')).toEqual(['Selected rows: 2']);
     expect(describeFilters({ status: '[eq]paid', 'selection.excluded': '["TX1"]' }, '2026-11-19')).toEqual(['Status: Paid', 'Rows left out: 1']);
     expect(describeFilters({ 'selection.included': 'not json' }, '2026-11-19')).toEqual([]);

@@ -10,6 +10,10 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import { runNextReport } from '../../../server/reports/worker.ts';
+import { databaseTimeZone, transactionCsvBatches } from '../../../server/reports/transaction-csv.ts';
+import { exportCellsOf, exportColumnSpecs, transactionExportBatches } from '../../../server/reports/transaction-export.ts';
+import { csvLine } from '../../../server/reports/writers.ts';
+import type { TransactionColumn } from '../../../src/contract/transactions.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 import { openTestFileStore, queueExport, reportRow, storedBytes, type Caller, type TestFileStore } from './report-support.ts';
 
@@ -111,12 +115,12 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
     expect(bytes.equals(expectedCsv)).toBe(true);
   });
 
-  it('reads each batch from where the last ended, with the refunds of a batch in one statement', async () => {
+  it('reads each batch from where the last ended, with the refunds of a batch in one statement (xlsx)', async () => {
     statements = [];
-    await generate('csv');
+    await generate('xlsx');
     const captured = statements;
     statements = null;
-    const batches = captured.filter((text) => /from "transactions" inner join "merchants"/i.test(text) && /limit \$\d+\) "batch"$/i.test(text.trim()));
+    const batches = captured.filter((text) => /from "transactions" inner join "merchants"/i.test(text) && /limit \$\d+\) "batch"/i.test(text));
     // Ten rows in batches of two: five full batches and an empty one.
     expect(batches).toHaveLength(6);
     // After the first batch the leading key is bounded too (an index condition), not only the keyset's OR.
@@ -124,6 +128,57 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
     // No refund sub-query per row: one statement per batch that has payments in it.
     expect(captured.filter((text) => /"refunds"\."parent_reference" = "transactions"\."reference"|parent_reference = "transactions"\."reference"/i.test(text))).toEqual([]);
     expect(captured.filter((text) => /from "transactions" "refunds"/i.test(text)).length).toBeGreaterThan(0);
+  });
+
+  // CSV: the database writes each batch's lines (transaction-csv.ts); a walk along the index that formats nothing
+  // finds where each batch starts, so two batches can be formatted at once.
+  it('cuts the CSV into batches along the index, each starting where the last ended, with its refunds in its own statement', async () => {
+    statements = [];
+    await generate('csv');
+    const captured = statements;
+    statements = null;
+    const lines = captured.filter((text) => text.includes('chr(13) || chr(10)'));
+    const boundaries = captured.filter((text) => /from "transactions" inner join "merchants"/i.test(text) && /limit \$\d+ offset \$\d+$/i.test(text.trim()));
+    // Ten rows in batches of two: five full batches and an empty one, and as many cuts (the last finds none).
+    expect(lines).toHaveLength(6);
+    expect(boundaries).toHaveLength(6);
+    // After the first batch the leading key is bounded too (an index condition), not only the keyset's OR.
+    for (const text of [...lines.slice(1), ...boundaries.slice(1)]) expect(text).toMatch(/"transactions"\."created_at" >= \$\d+::timestamptz/);
+    // A paid payment's refunds are read in its batch's statement, by the parent index; no other statement reads them.
+    for (const text of lines) expect(text).toMatch(/"refunds"\."parent_reference" = p\.c_reference/);
+    expect(captured.filter((text) => /from "transactions" "refunds"/i.test(text) && !text.includes('chr(13) || chr(10)'))).toEqual([]);
+  });
+
+  // The database's lines and the row-by-row path's (a zone the database is not given, such as '+03:00') agree in
+  // zones with half hours, quarter hours and daylight saving on either side of the year, in every sort.
+  it.each([
+    ['Europe/London', 'date', false], ['America/St_Johns', 'date', true], ['Asia/Kathmandu', 'amount', true], ['Pacific/Chatham', 'status', false],
+    ['Australia/Lord_Howe', 'reference', true], ['UTC', 'merchant', false],
+  ] as const)('writes the same lines in SQL as row by row in %s, sorted by %s', async (timeZone, field, descending) => {
+    expect(await databaseTimeZone(database, timeZone)).toBe(timeZone);
+    const query = {
+      scope: { level: 'all' as const }, filters: { searchterm: [{ operator: 'eq' as const, value: 'TXGOLD' }] }, sort: { field, descending }, timeZone,
+      asOf: new Date(Date.UTC(2030, 0, 1)), batchSize: 3,
+    };
+    const columns = everyColumn as TransactionColumn[];
+    const kinds = exportColumnSpecs(columns, timeZone).map((spec) => spec.kind);
+    const cellsOf = exportCellsOf(columns, timeZone);
+    let rowByRow = '';
+    for await (const batch of transactionExportBatches(database, query)) for (const row of batch) rowByRow += csvLine(cellsOf(row), kinds);
+    let inSql = '';
+    let rows = 0;
+    for await (const batch of transactionCsvBatches(database, query, columns, timeZone)) {
+      inSql += batch.text;
+      rows += batch.rows;
+    }
+    expect(rows).toBe(goldenRows.length);
+    expect(inSql).toBe(rowByRow);
+  });
+
+  it('leaves an offset or an unknown zone to the row-by-row path', async () => {
+    expect(await databaseTimeZone(database, '+03:00')).toBeNull();
+    expect(await databaseTimeZone(database, 'Mars/Olympus_Mons')).toBeNull();
+    expect(await databaseTimeZone(database, 'GMT+3')).toBeNull();
   });
 
   it('writes the XLSX cell for cell', async () => {
