@@ -1,7 +1,7 @@
 // The payment actions' dialogs, keyboard first: the first field has focus, Enter confirms (the form submits),
 // Escape closes. Each validates as typed and shows the server's refusal (which says why and what is possible)
 // inside the dialog; sending is the caller's (onSubmit), so the dialogs are plain components.
-import { type FocusEvent, type FormEvent, type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { type FocusEvent, type FormEvent, type ReactNode, type RefObject, useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import { formatMoney as formatMinor, isValidAmountFor, maxRefundNoteLength, maxVoidReasonLength, refundReasonLabels, refundReasons, toMinorUnits, type RefundReason } from '../../src/contract/payment-jobs.ts';
 import type { PaymentDetail } from '../../src/contract/payment-job-schemas.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
@@ -122,11 +122,12 @@ export function RefundDialog({ open, payment, onClose, onSubmit }: RefundDialogP
   const [notify, setNotify] = useState(false);
   const [touched, setTouched] = useState(false);
   const submission = useSubmission(onClose);
-  useEffect(() => {
-    if (!open) return;
+  // A fresh form each time the dialog opens (not when the payment's figures change while it is open).
+  const freshForm = useEffectEvent(() => {
     setAmount(amountText(payment.refundable, payment.currency));
     setReason('requestedByCustomer'); setNote(''); setNotify(false); setTouched(false); submission.setError(null);
-  }, [open]); // a fresh form each time the dialog opens
+  });
+  useEffect(() => { if (open) freshForm(); }, [open]);
   const parsed = parseAmountInput(amount, payment.currency, refundableMinor, 'refunded');
   const noteProblem = reason === 'other' && note.trim() === '' ? "A refund for the reason 'Other' needs a note." : null;
   const ids = { amount: useId(), amountHint: useId(), reason: useId(), note: useId(), notify: useId() };
@@ -174,9 +175,8 @@ export function CaptureDialog({ open, payment, onClose, onSubmit }: CaptureDialo
   const capturableMinor = toMinorUnits(payment.capturable, payment.currency);
   const [amount, setAmount] = useState(() => amountText(payment.capturable, payment.currency));
   const submission = useSubmission(onClose);
-  useEffect(() => {
-    if (open) { setAmount(amountText(payment.capturable, payment.currency)); submission.setError(null); }
-  }, [open]);
+  const freshForm = useEffectEvent(() => { setAmount(amountText(payment.capturable, payment.currency)); submission.setError(null); });
+  useEffect(() => { if (open) freshForm(); }, [open]);
   const parsed = parseAmountInput(amount, payment.currency, capturableMinor, 'captured');
   const ids = { amount: useId(), hint: useId() };
   const submit = (event: FormEvent) => {
@@ -202,7 +202,8 @@ export function VoidDialog({ open, payment, onClose, onSubmit }: VoidDialogProps
   const first = useRef<HTMLInputElement>(null);
   const [reason, setReason] = useState('');
   const submission = useSubmission(onClose);
-  useEffect(() => { if (open) { setReason(''); submission.setError(null); } }, [open]);
+  const freshForm = useEffectEvent(() => { setReason(''); submission.setError(null); });
+  useEffect(() => { if (open) freshForm(); }, [open]);
   const id = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -225,7 +226,8 @@ export function CancelJobDialog({ open, reference, onClose, onSubmit }: CancelJo
   const first = useRef<HTMLInputElement>(null);
   const [confirmed, setConfirmed] = useState(false);
   const submission = useSubmission(onClose);
-  useEffect(() => { if (open) { setConfirmed(false); submission.setError(null); } }, [open]);
+  const freshForm = useEffectEvent(() => { setConfirmed(false); submission.setError(null); });
+  useEffect(() => { if (open) freshForm(); }, [open]);
   const id = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -250,7 +252,8 @@ export function MailPaymentLinkDialog({ open, defaultEmail, onClose, onSubmit }:
   const first = useRef<HTMLInputElement>(null);
   const [email, setEmail] = useState(defaultEmail ?? '');
   const submission = useSubmission(onClose);
-  useEffect(() => { if (open) { setEmail(defaultEmail ?? ''); submission.setError(null); } }, [open]);
+  const freshForm = useEffectEvent(() => { setEmail(defaultEmail ?? ''); submission.setError(null); });
+  useEffect(() => { if (open) freshForm(); }, [open]);
   const problem = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()) ? null : 'Enter a valid email address.';
   const id = useId();
   const submit = (event: FormEvent) => {
