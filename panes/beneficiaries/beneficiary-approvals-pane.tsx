@@ -93,7 +93,7 @@ export function BeneficiaryApprovalsPane({ search }: PaneProps) {
     navigate(`${beneficiaryApprovalsPath}${query ? `?${query}` : ''}`);
   };
   const filter = (change: Record<string, string | undefined>) => goTo({ ...view, pageNumber: 1, filters: compactFilters({ ...view.filters, ...change }) });
-  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => beneficiaryPath(row.businessId, row.beneficiaryId));
+  const { cursor, rowHandlers, table } = useRowCursor(rows, (row) => beneficiaryPath(row.businessId, row.beneficiaryId));
   usePaneCapabilities(createdOpen ? {} : { date: () => setCreatedOpen(true), ...rowHandlers() });
 
   const chosenBusinesses = businessIdsOf(view.filters.businessid);
@@ -143,13 +143,12 @@ export function BeneficiaryApprovalsPane({ search }: PaneProps) {
         </label>
         {filtered ? <button type="button" className="button button-ghost" onClick={() => goTo({ ...view, pageNumber: 1, filters: {} })}>Clear filters</button> : null}
       </form>
-      <OverviewTable cursorHandle={cursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Beneficiaries awaiting approval" noun="approvals" columns={columns} rows={rows}
+      <OverviewTable {...table} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Beneficiaries awaiting approval" noun="approvals" columns={columns}
         rowKey={(row) => row.beneficiaryId} rowHeader="name"
         status={tableStatusOf(list)}
         emptyMessage={filtered ? 'No beneficiary awaiting approval matches these filters.' : 'No beneficiary is awaiting approval.'}
         errorMessage="The approval queue could not be loaded."
         view={view} onSortChange={(sort) => goTo({ ...view, pageNumber: 1, sort })}
-        onOpen={(row, { beside }) => openRow(row, beside)}
         total={list.data?.numberOfResults ?? 0} pageSizes={pageSizes} pagesLabel="Approval queue pages" pagerOnlyWithRows
         onPageChange={(next) => goTo({ ...view, pageNumber: next })} onPageSizeChange={(next) => goTo({ ...view, pageNumber: 1, pageSize: next })} />
       <DateRangePicker open={createdOpen} title="Created between" value={created} presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}

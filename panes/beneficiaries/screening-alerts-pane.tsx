@@ -37,7 +37,7 @@ export function ScreeningAlertsPane({ search }: PaneProps) {
   const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
   const goTo = (next: { pageNumber: number; pageSize: number; status: string }) =>
     navigate(`/screening-alerts?${new URLSearchParams({ status: next.status, pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) }).toString()}`);
-  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => beneficiaryPath(row.businessId, row.beneficiaryId));
+  const { rowHandlers, table } = useRowCursor(rows, (row) => beneficiaryPath(row.businessId, row.beneficiaryId));
   usePaneCapabilities(rowHandlers());
   return (
     <section className="risk-pane" aria-labelledby="alerts-title">
@@ -51,11 +51,10 @@ export function ScreeningAlertsPane({ search }: PaneProps) {
           </select>
         </label>
       </header>
-      <OverviewTable cursorHandle={cursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Screening alerts" noun="screening alerts" columns={columns} rows={rows}
+      <OverviewTable {...table} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Screening alerts" noun="screening alerts" columns={columns}
         rowKey={(row) => row.alertId} rowHeader="beneficiary"
         status={tableStatusOf(list)}
         emptyMessage="No screening alerts here."
-        onOpen={(row, { beside }) => openRow(row, beside)}
         view={{ pageNumber, pageSize }} total={list.data?.numberOfResults ?? 0} pageSizes={pageSizes} pagesLabel="Screening alert pages" pagerOnlyWithRows
         onPageChange={(next) => goTo({ pageNumber: next, pageSize, status: status ?? 'all' })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, status: status ?? 'all' })} />
     </section>

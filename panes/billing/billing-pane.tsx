@@ -109,7 +109,7 @@ export function BillingPane({ search }: PaneProps) {
   };
   // Not while the list still shows the previous filter's rows: j and Enter would open an invoice the filter excludes.
   usePaneCapabilities({ ...handlers, ...rowCursor.rowHandlers(active && !list.isPlaceholderData) });
-  const invoicesTab = <InvoicesSection key="invoices" view={view} go={go} numberField={numberField} list={list} rows={rows} rowCursor={rowCursor} />;
+  const invoicesTab = <InvoicesSection key="invoices" view={view} go={go} numberField={numberField} list={list} rowCursor={rowCursor} />;
   return (
     <section className="billing-pane" aria-labelledby="billing-title">
       <header className="billing-header">
@@ -126,12 +126,11 @@ export function BillingPane({ search }: PaneProps) {
   );
 }
 
-function InvoicesSection({ view, go, numberField, list, rows, rowCursor }: {
+function InvoicesSection({ view, go, numberField, list, rowCursor }: {
   view: BillingView;
   go: (next: Partial<BillingView>) => void;
   numberField: RefObject<HTMLInputElement | null>;
   list: UseQueryResult<InvoiceList>;
-  rows: readonly InvoiceListItem[];
   rowCursor: RowCursor<InvoiceListItem>;
 }) {
   const [numberText, setNumberText] = useState(view.number ?? '');
@@ -171,17 +170,15 @@ function InvoicesSection({ view, go, numberField, list, rows, rowCursor }: {
       </form>
       {problem ? <p role="alert" className="billing-problem">{problem}</p> : null}
       <OverviewTable
-        cursorHandle={rowCursor.cursor}
+        {...rowCursor.table}
         resetKey={`${JSON.stringify(view)}|${list.dataUpdatedAt}`}
         caption="Invoices"
         noun="invoices"
         emptyMessage="No invoices match these filters."
         columns={columns}
-        rows={rows}
         rowKey={(row) => row.invoiceId}
         rowHeader="number"
         status={tableStatusOf(list)}
-        onOpen={(row, { beside }) => rowCursor.openRow(row, beside)}
         view={view}
         total={list.data?.numberOfResults ?? 0}
         pageSizes={pageSizes}

@@ -39,7 +39,7 @@ export function BusinessInvoicesPane({ params, search }: PaneProps) {
     { id: 'pdf', header: 'PDF', cell: (row) => <button type="button" className="button" onClick={() => download.mutate(row)}>{`Download ${row.number}`}</button> },
   ];
   // Enter (and Shift+Enter: a file has no 'beside') downloads the row's PDF.
-  const { cursor, openRow, rowHandlers } = useRowCursor(rows, { open: (row) => download.mutate(row) });
+  const { rowHandlers, table } = useRowCursor(rows, { open: (row) => download.mutate(row) });
   usePaneCapabilities(rowHandlers());
   const goTo = (next: { pageNumber: number; pageSize: number }) => navigate(`/business/${encodeURIComponent(businessId)}/invoices?pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
   return (
@@ -47,17 +47,15 @@ export function BusinessInvoicesPane({ params, search }: PaneProps) {
       <h1 id="business-invoices-title">Invoices</h1>
       <p className="billing-note">Monthly invoices of the fees charged to this business, and credit notes correcting them. Enter on a row downloads its PDF.</p>
       <OverviewTable
-        cursorHandle={cursor}
+        {...table}
         resetKey={`${search}|${list.dataUpdatedAt}`}
         caption="Invoices of this business"
         noun="invoices"
         emptyMessage="No invoices yet."
         columns={columns}
-        rows={rows}
         rowKey={(row) => row.invoiceId}
         rowHeader="number"
         status={tableStatusOf(list)}
-        onOpen={(row, { beside }) => openRow(row, beside)}
         view={{ pageNumber, pageSize }}
         total={list.data?.numberOfResults ?? 0}
         pageSizes={pageSizes}

@@ -1,9 +1,9 @@
 // The confirmation before a bulk action over a selection: what will happen to how many rows, a tick where the
 // action is permanent (cancelling payment jobs, as the single cancel needs it), and Start. One Idempotency-Key per
 // opening: a second press or a retry after a lost answer is the same job, never a second one.
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { BulkJob } from '../../src/contract/bulk-jobs.ts';
-import { Modal } from '../../src/ui/modal.tsx';
+import { FormModal } from '../../src/ui/form-modal.tsx';
 import { ApiError } from '../../src/api/api-error.ts';
 
 export type BulkActionDialogProps = {
@@ -23,7 +23,6 @@ export type BulkActionDialogProps = {
 const newKey = () => globalThis.crypto?.randomUUID?.() ?? `bulk-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 export function BulkActionDialog({ open, title, summary, confirmation, onClose, onStart, onStarted, children }: BulkActionDialogProps) {
-  const formId = useId();
   const [key, setKey] = useState(newKey);
   const [ticked, setTicked] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -49,25 +48,17 @@ export function BulkActionDialog({ open, title, summary, confirmation, onClose, 
     }
   };
   return (
-    <Modal
-      open={open}
-      title={title}
-      onClose={onClose}
-      size="md"
-      closeActionLabel="Close"
-      footer={<button type="submit" form={formId} className="button button-primary" disabled={busy || Boolean(confirmation && !ticked)}>{busy ? 'Starting…' : 'Start'}</button>}
-    >
-      <form id={formId} onSubmit={(event) => void submit(event)}>
-        <p>{summary}</p>
-        {children}
-        <p>Each row is checked on the server against your permissions and its state; rows that cannot be changed are listed with the reason in the job's result file.</p>
-        {confirmation ? (
-          <label className="dt-checkbox">
-            <input type="checkbox" checked={ticked} onChange={(event) => setTicked(event.target.checked)} /> {confirmation}
-          </label>
-        ) : null}
-        {problem ? <p role="alert">{problem}</p> : null}
-      </form>
-    </Modal>
+    <FormModal open={open} title={title} onClose={onClose} size="md" closeActionLabel="Close" submitLabel="Start" busyLabel="Starting…" busy={busy}
+      disabled={Boolean(confirmation && !ticked)} onSubmit={(event) => void submit(event)}>
+      <p>{summary}</p>
+      {children}
+      <p>Each row is checked on the server against your permissions and its state; rows that cannot be changed are listed with the reason in the job's result file.</p>
+      {confirmation ? (
+        <label className="dt-checkbox">
+          <input type="checkbox" checked={ticked} onChange={(event) => setTicked(event.target.checked)} /> {confirmation}
+        </label>
+      ) : null}
+      {problem ? <p role="alert">{problem}</p> : null}
+    </FormModal>
   );
 }

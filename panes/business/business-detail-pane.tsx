@@ -147,17 +147,15 @@ export function BusinessDetailPane({ params }: PaneProps) {
               ? <p>You cannot see the merchants of this business.</p>
               : (
                 <CursorDataTable
-                  cursorHandle={merchantCursor.cursor}
+                  {...merchantCursor.table}
                   resetKey={String(merchants.dataUpdatedAt)}
                   caption="Merchants"
                   columns={merchantColumns}
-                  rows={rows}
                   rowKey={(row) => row.merchantId}
                   rowHeader="merchantName"
                   status={merchants.isError ? 'error' : merchants.isPending ? 'loading' : 'ready'}
                   emptyMessage="This business has no merchants."
                   errorMessage="The merchants could not be loaded."
-                  onOpen={(row, { beside }) => merchantCursor.openRow(row, beside)}
                   totalRows={merchants.data?.numberOfResults ?? 0}
                 />
               )}

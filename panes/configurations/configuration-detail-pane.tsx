@@ -26,7 +26,7 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { Tabs, type TabDefinition } from '../../src/ui/tabs.tsx';
 import { ApiKeysPanel } from './api-keys-panel.tsx';
 import { useMerchantContext } from './configuration-context.ts';
-import { RecordChangedNotice } from '../../src/ui/record-changed.tsx';
+import { RecordChangedNotice, useVersionedDraft } from '../../src/ui/record-changed.tsx';
 import '../../src/ui/form-field.css';
 import './configurations.css';
 
@@ -35,6 +35,8 @@ const tabLabels = { general: 'General', paymentMethods: 'Payment methods', hoste
 
 type General = { tradeName: string; description: string };
 type Switches = ConfigurationDetail['switches'];
+type Draft = { general: General; switches: Switches };
+const draftOf = (detail: ConfigurationDetail): Draft => ({ general: { tradeName: detail.tradeName, description: detail.description }, switches: detail.switches });
 
 /** The request failed with 409 and the user chose Stay (true) or Discard changes (false); null: no conflict. */
 function conflictChoice(error: unknown): 'stay' | 'discard' | null {
@@ -57,42 +59,17 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
   const canManageKeys = merchant?.can('Mapi.ApiKeys.Manage') ?? false;
   const requestedTab = new URLSearchParams(search).get('tab');
   const [tab, setTab] = useState(() => Math.max(0, configurationTabIds.indexOf(requestedTab as (typeof configurationTabIds)[number])));
-  const [general, setGeneral] = useState<General | null>(null);
-  const [switches, setSwitches] = useState<Switches | null>(null);
-  const [theirs, setTheirs] = useState<ConfigurationDetail | null>(null);
-  const [tried, setTried] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const titleId = useId();
 
   const tabs: TabDefinition[] = configurationTabIds.map((id) => ({ id, label: tabLabels[id], disabled: id === 'apiKeys' && !canManageKeys }));
   const activeTab = tabs[tab]?.disabled ? 0 : tab;
   const data = detail.data;
-  const dirty = data !== undefined && (
-    (general !== null && (general.tradeName !== data.tradeName || general.description !== data.description))
-    || (switches !== null && JSON.stringify(switches) !== JSON.stringify(data.switches)));
-  useLeaveFormGuard(dirty);
   // The version the edits started from: a live refresh that brings a newer one shows 'This record changed'
   // (record-changed.tsx) instead of letting a save send the newer version and overwrite it unseen.
-  const [baseVersion, setBaseVersion] = useState<number | null>(null);
-  useEffect(() => {
-    if (!dirty) setBaseVersion(null);
-    else if (baseVersion === null && data) setBaseVersion(data.version);
-  }, [dirty, baseVersion, data]);
-  const changed = dirty && data && baseVersion !== null && data.version !== baseVersion ? data : null;
-  const changedNotice = {
-    changed,
-    reload: () => {
-      setGeneral(null);
-      setSwitches(null);
-      setTheirs(null);
-      setBaseVersion(null);
-    },
-    keep: () => {
-      if (!changed) return;
-      setTheirs(changed);
-      setBaseVersion(changed.version);
-    },
-  };
+  const editor = useVersionedDraft(data, draftOf, { alwaysOpen: true });
+  const { dirty, theirs, tried, setTried } = editor;
+  useLeaveFormGuard(dirty);
   const [newItemRequest, setNewItemRequest] = useState(0);
   const submitRef = useRef<() => void>(() => undefined);
   usePaneCapabilities({
@@ -107,16 +84,8 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: configurationQueries.all });
   const onConflict = async (error: unknown) => {
     const choice = conflictChoice(error);
-    if (choice === 'stay') {
-      const fresh = await queryClient.fetchQuery({ ...detailOptions, staleTime: 0 });
-      setTheirs(fresh);
-      setBaseVersion(fresh.version);
-    }
-    else if (choice === 'discard') {
-      setGeneral(null);
-      setSwitches(null);
-      setTheirs(null);
-    }
+    if (choice === 'stay') editor.conflictKept(await queryClient.fetchQuery({ ...detailOptions, staleTime: 0 }));
+    else if (choice === 'discard') editor.stop();
   };
   const save = useMutation({
     mutationFn: (body: { general: General; switches: Switches; version: number }) => saveConfiguration(businessId, merchantId, configurationId, {
@@ -125,9 +94,8 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
     onSuccess: (saved) => {
       queryClient.setQueryData(detailOptions.queryKey, saved);
       void queryClient.invalidateQueries({ queryKey: [...configurationQueries.all, merchantId, 'list'] });
-      setGeneral(null);
-      setSwitches(null);
-      setTheirs(null);
+      // The form starts again from the saved configuration (now the query's).
+      editor.stop();
       setTried(false);
       showToast({ kind: 'success', message: 'Configuration saved.' });
     },
@@ -155,9 +123,10 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
     const notFound = isApiError(detail.error) && detail.error.status === 404;
     return <div className="record-pane"><h1>Configuration {configurationId}</h1><p role="alert">{notFound ? 'The requested record was not found.' : 'The configuration could not be loaded.'}</p></div>;
   }
-  const version = theirs?.version ?? baseVersion ?? data.version;
-  const generalDraft = general ?? { tradeName: data.tradeName, description: data.description };
-  const switchesDraft = switches ?? data.switches;
+  const version = editor.version();
+  const { general: generalDraft, switches: switchesDraft } = editor.draft ?? draftOf(data);
+  const setGeneral = (general: General) => editor.setDraft({ general, switches: switchesDraft });
+  const setSwitches = (switches: Switches) => editor.setDraft({ general: generalDraft, switches });
   const generalErrors = checkConfigurationEdit({ tradeName: generalDraft.tradeName.trim(), description: generalDraft.description.trim() });
   const submit = () => {
     setTried(true);
@@ -171,7 +140,7 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
   const formActions = canEdit ? (
     <div className="form-actions">
       <button type="submit" className="button button-primary" disabled={save.isPending || !dirty}>Save</button>
-      {dirty ? <button type="button" className="button" onClick={() => { setGeneral(null); setSwitches(null); setTheirs(null); }}>Undo changes</button> : null}
+      {dirty ? <button type="button" className="button" onClick={editor.stop}>Undo changes</button> : null}
     </div>
   ) : null;
 
@@ -230,7 +199,7 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
           {canEdit ? <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>Delete configuration</button> : null}
         </div>
       </header>
-      <RecordChangedNotice what="configuration" editor={changedNotice} />
+      <RecordChangedNotice what="configuration" editor={editor} />
       {theirs ? <p className="form-warning" role="status">Someone else saved this configuration meanwhile (version {theirs.version}). Their values are shown beside yours; saving again replaces them.</p> : null}
       <Tabs label="Configuration" tabs={tabs} contents={contents} activeIndex={activeTab} onActiveIndexChange={setTab} />
       <ConfirmDialog

@@ -47,7 +47,7 @@ export function ConfigurationsPane(_props: PaneProps) {
   const [wizardOpen, setWizardOpen] = useState(false);
   const canCreate = merchant?.can('Mapi.Configurations.Update') ?? false;
   const rows = list.data?.results ?? [];
-  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => `/configurations/${encodeURIComponent(row.configurationId)}`);
+  const { rowHandlers, table } = useRowCursor(rows, (row) => `/configurations/${encodeURIComponent(row.configurationId)}`);
   usePaneCapabilities({
     ...(canCreate && !wizardOpen ? { newItem: () => setWizardOpen(true) } : {}),
     ...rowHandlers(!wizardOpen),
@@ -70,11 +70,10 @@ export function ConfigurationsPane(_props: PaneProps) {
         </div>
       </header>
       <CursorDataTable
-        cursorHandle={cursor}
+        {...table}
         resetKey={String(list.dataUpdatedAt)}
         caption="Configurations"
         columns={columns}
-        rows={rows}
         rowKey={(row) => row.configurationId}
         rowHeader="tradeName"
         status={tableStatusOf(list)}
@@ -82,7 +81,6 @@ export function ConfigurationsPane(_props: PaneProps) {
         errorMessage="The configurations could not be loaded."
         sort={sort}
         onSortChange={setSort}
-        onOpen={(row, { beside }) => openRow(row, beside)}
         totalRows={list.data?.numberOfResults ?? 0}
       />
       {wizardOpen ? (

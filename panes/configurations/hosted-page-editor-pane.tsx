@@ -4,7 +4,7 @@
 // contrast warning; a font from the fixed list; texts with the limits the server enforces; the payment-method
 // order; order lines on or off; return URLs. Saving sends the configuration's shared version (409 → Stay/Discard).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { isApiError } from '../../src/api/api-error.ts';
 import { configurationPath, configurationQueries, deleteImage, imageUrl, saveHostedPage, uploadImage } from '../../src/api/configuration-queries.ts';
 import type { ConfigurationDetail, HostedPageAnswer } from '../../src/contract/configuration-schemas.ts';
@@ -22,11 +22,12 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { useMerchantContext } from './configuration-context.ts';
 import { HostedPagePreview } from './hosted-page-preview.tsx';
 import { resizeImage, runImagePipeline } from './image-pipeline.ts';
-import { RecordChangedNotice } from '../../src/ui/record-changed.tsx';
+import { RecordChangedNotice, useVersionedDraft } from '../../src/ui/record-changed.tsx';
 import '../../src/ui/form-field.css';
 import './configurations.css';
 
 type Draft = { name: string; design: HostedPageDesign };
+const draftOf = (page: HostedPageAnswer): Draft => ({ name: page.name, design: page.design as HostedPageDesign });
 
 /**
  * What the preview shows around the design: a sample order, and the payment choices exactly as the shopper's page
@@ -66,42 +67,15 @@ export function HostedPageEditorPane({ params }: PaneProps) {
   const pageOptions = configurationQueries.hostedPage(businessId, merchantId, reference);
   const page = useQuery({ ...pageOptions, enabled: merchant !== null });
   const configuration = useQuery({ ...configurationQueries.detail(businessId, merchantId, configurationId), enabled: merchant !== null });
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [theirs, setTheirs] = useState<HostedPageAnswer | null>(null);
   const [width, setWidth] = useState<PreviewWidth>('desktop');
-  const [tried, setTried] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [confirmRemoveLogo, setConfirmRemoveLogo] = useState(false);
   const titleId = useId();
 
   // The page as the edits started from it (its version is what a save sends): a newer version arriving by a live
   // refresh replaces an unedited draft, and an edited one shows 'This record changed' (record-changed.tsx).
-  const [base, setBase] = useState<HostedPageAnswer | null>(null);
-  const saved = base ? { name: base.name, design: base.design } : null;
-  const dirty = draft !== null && saved !== null && JSON.stringify(draft) !== JSON.stringify(saved);
-  useEffect(() => {
-    if (!page.data) return;
-    const fresh = page.data;
-    if (draft === null || (!dirty && base !== null && fresh.version !== base.version)) {
-      setDraft({ name: fresh.name, design: fresh.design as HostedPageDesign });
-      setBase(fresh);
-    }
-  }, [page.data, draft, dirty, base]);
-  const changed = dirty && base && page.data && page.data.version !== base.version ? page.data : null;
-  const changedNotice = {
-    changed,
-    reload: () => {
-      if (!changed) return;
-      setDraft({ name: changed.name, design: changed.design as HostedPageDesign });
-      setBase(changed);
-      setTheirs(null);
-    },
-    keep: () => {
-      if (!changed) return;
-      setTheirs(changed);
-      setBase(changed);
-    },
-  };
+  const editor = useVersionedDraft(page.data, draftOf, { alwaysOpen: true });
+  const { draft, setDraft, dirty, theirs, tried, setTried } = editor;
   useLeaveFormGuard(dirty);
   const submitRef = useRef<() => void>(() => undefined);
   // The preview width and the logo's removal are commands (hosted-page-commands.ts); the buttons call these too.
@@ -119,23 +93,15 @@ export function HostedPageEditorPane({ params }: PaneProps) {
     onSuccess: (answer) => {
       queryClient.setQueryData(pageOptions.queryKey, answer);
       void queryClient.invalidateQueries({ queryKey: configurationQueries.detail(businessId, merchantId, configurationId).queryKey });
-      setDraft({ name: answer.name, design: answer.design as HostedPageDesign });
-      setBase(answer);
-      setTheirs(null);
+      // The form starts again from the saved page (now the query's).
+      editor.stop();
       setTried(false);
       showToast({ kind: 'success', message: 'Hosted page saved.' });
     },
     onError: async (error) => {
       if (!isApiError(error)) return;
-      if (error.kind === 'conflictKept') {
-        const fresh = await queryClient.fetchQuery({ ...pageOptions, staleTime: 0 });
-        setTheirs(fresh);
-        setBase((current) => (current ? { ...current, version: fresh.version } : fresh));
-      }
-      else if (error.kind === 'conflictDiscarded') {
-        setDraft(null);
-        setTheirs(null);
-      }
+      if (error.kind === 'conflictKept') editor.conflictKept(await queryClient.fetchQuery({ ...pageOptions, staleTime: 0 }));
+      else if (error.kind === 'conflictDiscarded') editor.stop();
     },
   });
 
@@ -163,7 +129,7 @@ export function HostedPageEditorPane({ params }: PaneProps) {
   const submit = () => {
     setTried(true);
     if (Object.keys(errors).length > 0) return;
-    save.mutate({ draft, version: theirs?.version ?? base?.version ?? page.data.version });
+    save.mutate({ draft, version: editor.version() });
   };
   submitRef.current = submit;
   const pickLogo = async (file: File | undefined) => {
@@ -198,7 +164,7 @@ export function HostedPageEditorPane({ params }: PaneProps) {
             <button type="submit" className="button button-primary" disabled={save.isPending || !dirty}>Save</button>
           </div>
         </header>
-        <RecordChangedNotice what="hosted page or its configuration" editor={changedNotice} />
+        <RecordChangedNotice what="hosted page or its configuration" editor={editor} />
         {theirs ? <p className="form-warning" role="status">Someone else saved this page or its configuration meanwhile (version {theirs.version}). Saving again replaces their version with yours.</p> : null}
         {Object.keys(shown).length > 0 ? <div className="form-summary" role="alert">{Object.values(shown).map((message) => <div key={message}>{message}</div>)}</div> : null}
         <TextField label="Name" required maxLength={maxHostedPageNameLength} value={draft.name} error={shown.name} onChange={(name) => setDraft({ ...draft, name })} />

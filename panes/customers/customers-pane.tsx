@@ -82,7 +82,7 @@ export function CustomersPane({ params, search }: PaneProps) {
     { id: 'city', header: 'City', cell: (row) => [row.city, row.countryIso3166Alpha2].filter(Boolean).join(', ') },
     { id: 'created', header: 'Customer since', cell: (row) => formatDate(row.createdUtc) },
   ];
-  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => customerPath(row.businessId, row.merchantId, row.customerId));
+  const { rowHandlers, table } = useRowCursor(rows, (row) => customerPath(row.businessId, row.merchantId, row.customerId));
   const handlers: PaneRequestHandlers = { search: () => searchField.current?.focus(), ...rowHandlers(newCustomer === null) };
   if (canAdd && newCustomer === null) handlers.newItem = openForm;
   usePaneCapabilities(handlers);
@@ -97,11 +97,10 @@ export function CustomersPane({ params, search }: PaneProps) {
         <label>Search reference, name or email <input ref={searchField} type="search" value={draft} maxLength={100} onChange={(event) => setDraft(event.target.value)} /></label>
         <button type="submit" className="button">Search</button>
       </form>
-      <OverviewTable cursorHandle={cursor} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Customers" noun="customers" columns={columns} rows={rows}
+      <OverviewTable {...table} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Customers" noun="customers" columns={columns}
         rowKey={(row) => row.customerId} rowHeader="name"
         status={tableStatusOf(list)}
         emptyMessage={searchTerm ? 'No customer matches this search.' : spansMerchants ? `No merchant of this ${listScope.level} has stored customers.` : 'This merchant has no stored customers.'}
-        onOpen={(row, { beside }) => openRow(row, beside)}
         view={{ pageNumber, pageSize }} total={list.data?.numberOfResults ?? 0} pageSizes={pageSizes} pagesLabel="Customer pages" pagerOnlyWithRows
         onPageChange={(next) => goTo({ pageNumber: next, pageSize, search: searchTerm })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, search: searchTerm })} />
       <CustomerFormDialog open={newCustomer !== null} title="Add a customer" submitLabel="Add customer" draft={newCustomer ?? emptyCustomerDraft} onChange={setNewCustomer} tried={tried}

@@ -19,6 +19,8 @@ export type RowCursor<Row> = {
   openCursorRow: () => void;
   /** the 'rows' capability while `enabled` and there are rows (a screen's own dialogs withdraw it) */
   rowHandlers: (enabled?: boolean) => PaneRequestHandlers;
+  /** the table's props for the cursor, spread into a CursorDataTable or OverviewTable: its handle, rows and opener */
+  table: { cursorHandle: RefObject<RowCursorHandle | null>; rows: readonly Row[]; onOpen: (row: Row, options: { beside: boolean }) => void };
 };
 
 /** A row's detail path, or what opening a row does where it is no detail (a report or a PDF downloads). */
@@ -50,6 +52,7 @@ export function useRowCursor<Row>(rows: readonly Row[], target: RowTarget<Row>, 
     openRow,
     openCursorRow: () => openRow(rows[position.current?.index() ?? 0], false),
     rowHandlers: (enabled = true) => (enabled && rows.length > 0 ? { [tableRowsCapability]: onRowRequest } : {}),
+    table: { cursorHandle: cursor, rows, onOpen: (row, { beside }) => openRow(row, beside) },
   };
 }
 

@@ -45,7 +45,7 @@ export type OverviewSpec<Row, Page extends ListPage<Row>, Key extends QueryKey> 
 
 export type SetListState = (next: ListState, options?: { replace?: boolean; params?: Record<string, string> }) => void;
 
-export type OverviewState<Row, Page extends ListPage<Row>> = RowCursor<Row> & {
+export type OverviewState<Row, Page extends ListPage<Row>> = Omit<RowCursor<Row>, 'table'> & {
   state: ListState;
   /** `params` replaces the kept parameters for this change */
   setState: SetListState;
@@ -154,10 +154,9 @@ export function useOverviewState<Row, Page extends ListPage<Row>, Key extends Qu
     searchInput,
     filterPanel,
     table: {
-      cursorHandle: rowCursor.cursor,
+      ...rowCursor.table,
       selection: { value: selection, onChange: setSelection, rowLabel: (key) => `Select ${key}` },
       resetKey: `${search}|${list.dataUpdatedAt}`,
-      rows,
       status: tableStatusOf(list),
       view: state,
       filtered: Object.keys(state.filters).length > 0,
@@ -165,7 +164,6 @@ export function useOverviewState<Row, Page extends ListPage<Row>, Key extends Qu
       totalIsEstimate,
       pageSizes,
       onSortChange: (sort) => setState(changeListState(state, { sort })),
-      onOpen: (row, { beside }) => rowCursor.openRow(row, beside),
       onPageChange: (pageNumber) => setState(changeListState(state, { pageNumber })),
       onPageSizeChange: (pageSize) => setState(changeListState(state, { pageSize })),
     },

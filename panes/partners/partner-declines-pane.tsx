@@ -54,7 +54,7 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
   const goTo = (next: { startDate: string; endDate: string; currency: string }) => {
     navigate(`${partnerPath(partnerId)}/declines?${new URLSearchParams(next).toString()}`);
   };
-  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => declinedTransactionsPath(partnerId, row.businessId, currency, view.startDate, view.endDate));
+  const { rowHandlers, table } = useRowCursor(rows, (row) => declinedTransactionsPath(partnerId, row.businessId, currency, view.startDate, view.endDate));
   const columns: readonly DataTableColumn<PartnerDeclineBusiness>[] = [
     { id: 'businessName', header: 'Business', width: 'minmax(14rem, 2fr)', cell: (row) => <a className="data-table-link is-name" href={declinedTransactionsPath(partnerId, row.businessId, currency, view.startDate, view.endDate)}>{row.businessName}</a> },
     { id: 'count', header: 'Declines', width: '7rem', align: 'end', cell: (row) => row.totalCount.toLocaleString('en-GB') },
@@ -111,17 +111,15 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
       <section className="record-section" aria-labelledby={ids.businesses}>
         <h2 id={ids.businesses}>By business</h2>
         <CursorDataTable
-          cursorHandle={cursor}
+          {...table}
           resetKey={`${search}|${declines.dataUpdatedAt}`}
           caption="Declines by business"
           columns={columns}
-          rows={rows}
           rowKey={(row) => row.businessId}
           rowHeader="businessName"
           status={tableStatusOf(declines)}
           emptyMessage="No business had declines in this period."
           errorMessage="The declines could not be loaded."
-          onOpen={(row, { beside }) => openRow(row, beside)}
           totalRows={rows.length}
         />
       </section>

@@ -104,7 +104,7 @@ export function PartnerDetailPane({ params }: PaneProps) {
   const ids = { title: useId(), statistics: useId(), businesses: useId(), plans: useId(), users: useId() };
   const rows = useMemo(() => (businesses.isError ? [] : businesses.data?.results ?? []), [businesses.isError, businesses.data]);
 
-  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => partnerBusinessPath(partnerId, row.businessId));
+  const { rowHandlers, table } = useRowCursor(rows, (row) => partnerBusinessPath(partnerId, row.businessId));
   usePaneCapabilities(rowHandlers());
 
   if (detail.isPending) return <div className="record-pane"><Skeleton lines={6} label="Loading the partner" /></div>;
@@ -158,17 +158,15 @@ export function PartnerDetailPane({ params }: PaneProps) {
       <section className="record-section" aria-labelledby={ids.businesses}>
         <h2 id={ids.businesses}>Businesses</h2>
         <CursorDataTable
-          cursorHandle={cursor}
+          {...table}
           resetKey={String(businesses.dataUpdatedAt)}
           caption="Businesses of the partner"
           columns={businessColumns(partnerId)}
-          rows={rows}
           rowKey={(row) => row.businessId}
           rowHeader="businessName"
           status={businesses.isError ? 'error' : businesses.isPending ? 'loading' : 'ready'}
           emptyMessage="This partner has no businesses."
           errorMessage="The businesses could not be loaded."
-          onOpen={(row, { beside }) => openRow(row, beside)}
           totalRows={businesses.data?.numberOfResults ?? 0}
         />
       </section>

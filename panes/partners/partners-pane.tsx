@@ -58,7 +58,7 @@ export function PartnersPane({ search }: PaneProps) {
     const query = params.toString();
     navigate(`/partners${query ? `?${query}` : ''}`);
   };
-  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => partnerPath(row.partnerId));
+  const { rowHandlers, table } = useRowCursor(rows, (row) => partnerPath(row.partnerId));
   usePaneCapabilities({ search: () => searchInput.current?.focus(), ...rowHandlers() });
 
   return (
@@ -74,13 +74,12 @@ export function PartnersPane({ search }: PaneProps) {
         </form>
       </header>
       <OverviewTable
-        cursorHandle={cursor}
+        {...table}
         resetKey={`${search}|${list.dataUpdatedAt}`}
         caption="Partners"
         noun="partners"
         emptyMessage={view.name ? `No partner's name contains '${view.name}'.` : 'There are no partners.'}
         columns={columns}
-        rows={rows}
         rowKey={(row) => row.partnerId}
         rowHeader="name"
         status={tableStatusOf(list)}
@@ -90,7 +89,6 @@ export function PartnersPane({ search }: PaneProps) {
         pagesLabel="Partner pages"
         pagerOnlyWithRows
         onSortChange={(sort) => goTo({ ...view, sort, pageNumber: 1 })}
-        onOpen={(row, { beside }) => openRow(row, beside)}
         onPageChange={(pageNumber) => goTo({ ...view, pageNumber })}
         onPageSizeChange={(pageSize) => goTo({ ...view, pageSize, pageNumber: 1 })}
       />

@@ -197,7 +197,7 @@ export function ReportQueuePane({ search }: PaneProps) {
   // The schedules below say which one Run now (Shift+R) would run, and only when the server would run it.
   const [runSchedule, setRunSchedule] = useState<(() => void) | null>(null);
   const onRunNowChange = useCallback((run: (() => void) | null) => setRunSchedule(() => run), []);
-  const { cursor, openRow, rowHandlers } = useRowCursor(reports, { open: download });
+  const { rowHandlers, table } = useRowCursor(reports, { open: download });
   usePaneCapabilities({ ...rowHandlers(), ...(runSchedule ? { runSchedule } : {}) });
   return (
     <section className="report-queue" aria-labelledby={titleId}>
@@ -207,18 +207,16 @@ export function ReportQueuePane({ search }: PaneProps) {
       </div>
       {linkedId ? <LinkedReport id={linkedId} /> : null}
       <OverviewTable
-        cursorHandle={cursor}
+        {...table}
         resetKey={`${page.pageNumber}|${page.pageSize}`}
         caption="Reports"
         noun="reports"
         emptyMessage="No reports yet. Export an overview and it appears here."
         errorMessage="Your reports could not be loaded."
         columns={columns}
-        rows={reports}
         rowKey={(report) => report.id}
         rowHeader="report"
         status={tableStatusOf(list)}
-        onOpen={(report, { beside }) => openRow(report, beside)}
         view={page}
         total={total}
         pageSizes={pageSizes}

@@ -1,7 +1,7 @@
 // 'Download statement…': the file type (PDF, Excel, CSV) of a statement or ledger report, queued in the report
 // queue with the list's filters; the file appears in My report queue.
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { Modal } from '../../src/ui/modal.tsx';
+import { type FormEvent, useEffect, useState } from 'react';
+import { FormModal } from '../../src/ui/form-modal.tsx';
 
 export type LedgerFileType = 'pdf' | 'xlsx' | 'csv' | 'camt053';
 const labels: Record<LedgerFileType, string> = {
@@ -15,7 +15,6 @@ export function DownloadDialog({ open, title, summary, busy, onClose, onDownload
   camt053?: boolean;
 }) {
   const [fileType, setFileType] = useState<LedgerFileType>('pdf');
-  const formId = useId();
   useEffect(() => {
     if (open) setFileType('pdf');
   }, [open]);
@@ -24,19 +23,11 @@ export function DownloadDialog({ open, title, summary, busy, onClose, onDownload
     if (!busy) onDownload(fileType);
   };
   return (
-    <Modal
-      open={open}
-      title={title}
-      onClose={onClose}
-      size="md"
-      closeActionLabel="Cancel"
-      footer={<button type="submit" form={formId} className="button button-primary" disabled={busy}>{busy ? 'Queueing…' : 'Download'}</button>}
-    >
-      <form id={formId} className="export-form" onSubmit={submit}>
-        <p className="export-count">{summary}</p>
-        <FileTypeChoice name="fileType" types={camt053 ? ['pdf', 'xlsx', 'csv', 'camt053'] : ['pdf', 'xlsx', 'csv']} labels={labels} value={fileType} onChange={setFileType} />
-      </form>
-    </Modal>
+    <FormModal open={open} title={title} onClose={onClose} size="md" closeActionLabel="Cancel" submitLabel="Download" busyLabel="Queueing…" busy={busy}
+      formClassName="export-form" onSubmit={submit}>
+      <p className="export-count">{summary}</p>
+      <FileTypeChoice name="fileType" types={camt053 ? ['pdf', 'xlsx', 'csv', 'camt053'] : ['pdf', 'xlsx', 'csv']} labels={labels} value={fileType} onChange={setFileType} />
+    </FormModal>
   );
 }
 

@@ -14,7 +14,7 @@ import {
 } from '../../src/contract/report-schedules.ts';
 import type { TransactionColumn } from '../../src/contract/transactions.ts';
 import { showToast } from '../../src/state/toast-store.ts';
-import { Modal } from '../../src/ui/modal.tsx';
+import { FormModal } from '../../src/ui/form-modal.tsx';
 import { FileTypeChoice } from './download-dialog.tsx';
 import { createSchedule, type ScheduleScope, scheduleQueries, scheduleScopeQuery } from '../reporting-overview/schedule-queries.ts';
 
@@ -75,7 +75,7 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose, 
   /** what is scheduled, in words (a transactions export's filters and columns) */
   children?: ReactNode;
 }) {
-  const formId = useId();
+  const periodId = useId();
   const queryClient = useQueryClient();
   const exportsTransactions = target.reportType === 'transactions';
   const [fileType, setFileType] = useState<FileType>(exportsTransactions ? 'csv' : 'pdf');
@@ -121,63 +121,55 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose, 
   const periodText = (exportsTransactions ? exportPeriods : statementPeriods)[frequency];
   const fileTypes: FileType[] = exportsTransactions ? ['csv', 'xlsx'] : camt053 ? ['pdf', 'xlsx', 'csv', 'xml'] : ['pdf', 'xlsx', 'csv'];
   return (
-    <Modal
-      open={open}
-      title={title}
-      onClose={onClose}
-      size="md"
-      closeActionLabel="Cancel"
-      footer={<button type="submit" form={formId} className="button button-primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Schedule'}</button>}
-    >
-      <form id={formId} className="export-form schedule-form" onSubmit={submit}>
-        <p className="export-count" id={`${formId}-period`}>
-          {exportsTransactions
-            ? `Each run exports the transactions of ${periodText}, in the time zone chosen below, and lands in My report queue. The view's own date range is not used: each run's period replaces it.`
-            : `Each run covers ${periodText} and lands in My report queue.`}
-        </p>
-        {transactionsTarget ? <p className="schedule-coverage">{describeScheduleCoverage(transactionsTarget.filters, scopeLevel, scope.data ?? null)}</p> : null}
-        {children}
-        {error ? <p role="alert" className="form-error">{error}</p> : null}
-        <FileTypeChoice name="scheduleFileType" types={fileTypes} labels={fileTypeLabels} value={fileType} onChange={setFileType} />
+    <FormModal open={open} title={title} onClose={onClose} size="md" closeActionLabel="Cancel" submitLabel="Schedule" busyLabel="Saving…" busy={save.isPending}
+      formClassName="export-form schedule-form" onSubmit={submit}>
+      <p className="export-count" id={periodId}>
+        {exportsTransactions
+          ? `Each run exports the transactions of ${periodText}, in the time zone chosen below, and lands in My report queue. The view's own date range is not used: each run's period replaces it.`
+          : `Each run covers ${periodText} and lands in My report queue.`}
+      </p>
+      {transactionsTarget ? <p className="schedule-coverage">{describeScheduleCoverage(transactionsTarget.filters, scopeLevel, scope.data ?? null)}</p> : null}
+      {children}
+      {error ? <p role="alert" className="form-error">{error}</p> : null}
+      <FileTypeChoice name="scheduleFileType" types={fileTypes} labels={fileTypeLabels} value={fileType} onChange={setFileType} />
+      <label className="reporting-select">
+        Repeat{' '}
+        <select value={frequency} onChange={(event) => setFrequency(event.target.value as ScheduleFrequency)}>
+          {scheduleFrequencies.map((value) => <option key={value} value={value}>{scheduleFrequencyLabels[value]}</option>)}
+        </select>
+      </label>
+      {frequency === 'weekly' ? (
         <label className="reporting-select">
-          Repeat{' '}
-          <select value={frequency} onChange={(event) => setFrequency(event.target.value as ScheduleFrequency)}>
-            {scheduleFrequencies.map((value) => <option key={value} value={value}>{scheduleFrequencyLabels[value]}</option>)}
+          Weekday{' '}
+          <select value={weekday} onChange={(event) => setWeekday(Number(event.target.value))}>
+            {weekdayNames.map((name, index) => <option key={name} value={index + 1}>{name}</option>)}
           </select>
         </label>
-        {frequency === 'weekly' ? (
-          <label className="reporting-select">
-            Weekday{' '}
-            <select value={weekday} onChange={(event) => setWeekday(Number(event.target.value))}>
-              {weekdayNames.map((name, index) => <option key={name} value={index + 1}>{name}</option>)}
-            </select>
-          </label>
-        ) : null}
-        {frequency === 'monthly' ? (
-          <label className="reporting-select">
-            Day of the month{' '}
-            <select value={dayOfMonth} onChange={(event) => setDayOfMonth(Number(event.target.value))}>
-              {Array.from({ length: 31 }, (_, index) => index + 1).map((day) => <option key={day} value={day}>{day === 31 ? '31 (or the month\'s last day)' : day > 28 ? `${day} (or the month's last day)` : day}</option>)}
-            </select>
-          </label>
-        ) : null}
+      ) : null}
+      {frequency === 'monthly' ? (
         <label className="reporting-select">
-          At{' '}
-          <select value={hour} onChange={(event) => setHour(Number(event.target.value))}>
-            {Array.from({ length: 24 }, (_, index) => index).map((value) => <option key={value} value={value}>{pad(value)}:00</option>)}
+          Day of the month{' '}
+          <select value={dayOfMonth} onChange={(event) => setDayOfMonth(Number(event.target.value))}>
+            {Array.from({ length: 31 }, (_, index) => index + 1).map((day) => <option key={day} value={day}>{day === 31 ? '31 (or the month\'s last day)' : day > 28 ? `${day} (or the month's last day)` : day}</option>)}
           </select>
         </label>
-        <label className="reporting-select">
-          Time zone{' '}
-          <select value={timeZone} onChange={(event) => setTimeZone(event.target.value)}>
-            {zoneOptions.map((zone) => <option key={zone} value={zone}>{zone}</option>)}
-          </select>
-        </label>
-        <label className="dt-checkbox">
-          <input type="checkbox" checked={emailWhenReady} onChange={(event) => setEmailWhenReady(event.target.checked)} />
-          Email me when it is ready (a link to the portal, never the file)
-        </label>
-      </form>
-    </Modal>
+      ) : null}
+      <label className="reporting-select">
+        At{' '}
+        <select value={hour} onChange={(event) => setHour(Number(event.target.value))}>
+          {Array.from({ length: 24 }, (_, index) => index).map((value) => <option key={value} value={value}>{pad(value)}:00</option>)}
+        </select>
+      </label>
+      <label className="reporting-select">
+        Time zone{' '}
+        <select value={timeZone} onChange={(event) => setTimeZone(event.target.value)}>
+          {zoneOptions.map((zone) => <option key={zone} value={zone}>{zone}</option>)}
+        </select>
+      </label>
+      <label className="dt-checkbox">
+        <input type="checkbox" checked={emailWhenReady} onChange={(event) => setEmailWhenReady(event.target.checked)} />
+        Email me when it is ready (a link to the portal, never the file)
+      </label>
+    </FormModal>
   );
 }

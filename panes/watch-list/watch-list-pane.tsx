@@ -58,7 +58,7 @@ export function WatchListPane({ search }: PaneProps) {
     if (next.status) query.set('status', next.status);
     navigate(`/account-watch-list?${query.toString()}`);
   };
-  const { cursor, openRow, rowHandlers } = useRowCursor(rows, (row) => watchEntryPath(row.merchantId));
+  const { rowHandlers, table } = useRowCursor(rows, (row) => watchEntryPath(row.merchantId));
   usePaneCapabilities(rowHandlers());
 
   return (
@@ -78,17 +78,15 @@ export function WatchListPane({ search }: PaneProps) {
         {list.data?.signalsRefreshedUtc ? ` refreshed ${formatDateTime(list.data.signalsRefreshedUtc)}` : ''}.
       </p>
       <OverviewTable
-        cursorHandle={cursor}
+        {...table}
         resetKey={`${search}|${list.dataUpdatedAt}`}
         caption="Account watch list"
         noun="watch list"
         emptyMessage="No merchant crosses the thresholds."
         columns={columns}
-        rows={rows}
         rowKey={(row) => row.merchantId}
         rowHeader="merchant"
         status={tableStatusOf(list)}
-        onOpen={(row, { beside }) => openRow(row, beside)}
         view={view}
         total={list.data?.numberOfResults ?? 0}
         pageSizes={pageSizes}
