@@ -10,11 +10,12 @@ export function PasswordFields({ password, confirm, onPassword, onConfirm, userI
 }) {
   const ids = { password: useId(), confirm: useId(), feedback: useId() };
   const [strength, setStrength] = useState<PasswordStrength | null>(null);
-  const inputsKey = userInputs.join('|');
+  // The words the estimate penalises, by value: a new array of the same words is no reason to estimate again.
+  const inputsKey = userInputs.join('\u0000');
   useEffect(() => {
     if (!password) { setStrength(null); return undefined; }
     let current = true;
-    const timer = setTimeout(() => { void estimatePassword(password, userInputs).then((result) => { if (current) setStrength(result); }); }, 150);
+    const timer = setTimeout(() => { void estimatePassword(password, inputsKey === '' ? [] : inputsKey.split('\u0000')).then((result) => { if (current) setStrength(result); }); }, 150);
     return () => { current = false; clearTimeout(timer); };
   }, [password, inputsKey]);
   return (

@@ -1,7 +1,7 @@
 // /profile: the caller's own names and phone number (PATCH /users, versioned), and a password change that needs the
 // current password, two-factor sign-in (second-factor-section.tsx), the caller's sessions and 'sign out everywhere'.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { isApiError } from '../../src/api/api-error.ts';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
@@ -24,9 +24,12 @@ export function ProfilePane(_props: PaneProps) {
   const [passwords, setPasswords] = useState({ current: '', next: '', confirm: '' });
   const [passwordProblems, setPasswordProblems] = useState<string[]>([]);
   const ids = { title: useId(), given: useId(), family: useId(), phone: useId(), current: useId(), names: useId(), password: useId(), email: useId(), newEmail: useId(), emailPassword: useId() };
-  useEffect(() => {
-    if (me.data) setNames({ givenName: me.data.givenName, familyName: me.data.familyName, phoneNumber: me.data.phoneNumber ?? '' });
-  }, [me.data?.version]);
+  // The fields start from the profile and start again from each newer version of it (adjusted while rendering).
+  const [namesVersion, setNamesVersion] = useState<number | null>(null);
+  if (me.data && me.data.version !== namesVersion) {
+    setNamesVersion(me.data.version);
+    setNames({ givenName: me.data.givenName, familyName: me.data.familyName, phoneNumber: me.data.phoneNumber ?? '' });
+  }
   usePaneCapabilities({});
   const sessions = useQuery(userAdminQueries.sessions());
   const [newEmail, setNewEmail] = useState('');
@@ -108,7 +111,10 @@ export function ProfilePane(_props: PaneProps) {
       <section className="profile-section" aria-label="Sessions">
         <h2>Sessions</h2>
         {sessions.data ? (
-          <ul>{sessions.data.results.map((session, index) => <li key={`${session.signedInUtc ?? ''}-${index}`}>Signed in {session.signedInUtc ? formatDateTime(session.signedInUtc) : 'at an unknown time'}{session.expiresUtc ? `, until ${formatDateTime(session.expiresUtc)}` : ''}</li>)}</ul>
+          <ul>{sessions.data.results.map((session, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a session has no id in the answer and two may share a sign-in time; the items hold no state
+            <li key={`${session.signedInUtc ?? ''}-${index}`}>Signed in {session.signedInUtc ? formatDateTime(session.signedInUtc) : 'at an unknown time'}{session.expiresUtc ? `, until ${formatDateTime(session.expiresUtc)}` : ''}</li>
+          ))}</ul>
         ) : null}
         <p className="hint">Signing out everywhere ends every session, this one included, and every app signed in as you.</p>
         <button type="button" className="button" disabled={everywhere.isPending} onClick={() => everywhere.mutate()}>Sign out everywhere</button>

@@ -72,7 +72,7 @@ export function SecondFactorSection() {
         <form onSubmit={(event: FormEvent) => { event.preventDefault(); confirm.mutate(); }}>
           <p>Scan this QR code with your authenticator app, or type the key below, then enter the 6-digit code it shows.</p>
           <img src={enrolment.qrCodeDataUrl} alt="QR code for your authenticator app" width={220} height={220} />
-          <p>Key: <code aria-label="Key for typing">{enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}</code></p>
+          <p>Key: <code role="group" aria-label="Key for typing">{enrolment.secret.replace(/(.{4})/g, '$1 ').trim()}</code></p>
           <div className="field"><label htmlFor={ids.code}>Code from the app</label><input id={ids.code} inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(event) => setCode(event.target.value)} /></div>
           <button type="submit" className="button button-primary" disabled={code.length !== 6 || confirm.isPending}>Turn on</button>
         </form>

@@ -72,7 +72,7 @@ export function UserAddPane({ params, search }: PaneProps) {
   const [next, setNext] = useState<string | null>(null);
   useEffect(() => {
     if (next) navigate(next, { replace: true });
-  }, [next]);
+  }, [next, navigate]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -101,7 +101,7 @@ export function UserDetailPane({ params }: PaneProps) {
     void queryClient.invalidateQueries({ queryKey: userAdminQueries.auditEvents(userId).queryKey });
   };
   const startEditing = () => {
-    if (!user || !user.allowed.update) return;
+    if (!user?.allowed.update) return;
     setDraft({
       givenName: user.givenName, familyName: user.familyName, phoneNumber: user.phoneNumber ?? '',
       access: accessOfPolicy(user.policyStructure.portalPolicy), partnerRoles: [...(user.policyStructure.portalPolicy.partnerPolicy?.roles ?? [])],
@@ -321,6 +321,7 @@ export function UserDetailPane({ params }: PaneProps) {
             <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">By</th><th scope="col">From</th></tr></thead>
             <tbody>
               {auditTrail.data.results.map((event, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: an audit event has no id in the answer and two may share a time; the rows hold no state
                 <tr key={`${event.dateTimeUtc}-${index}`}><td>{when(event.dateTimeUtc)}</td><td>{auditEventLabel(event)}</td><td>{event.actor}</td><td>{event.clientAddress ?? ''}</td></tr>
               ))}
             </tbody>
