@@ -91,12 +91,15 @@ export function createCommandRegistry(initial: readonly Command[] = [], options:
     awaitingMore: () => awaitingMore,
     get: (id) => commands.get(id),
     all: () => [...commands.values()],
-    available: (ctx) => [...commands.values()]
-      .filter((command) => !command.requiresArgs && isAvailable(command, ctx))
-      .sort((a, b) => sectionOrder(a.section) - sectionOrder(b.section)),
+    available: (ctx) =>
+      [...commands.values()]
+        .filter((command) => !command.requiresArgs && isAvailable(command, ctx))
+        .sort((a, b) => sectionOrder(a.section) - sectionOrder(b.section)),
     resolveShortcut: (shortcut, ctx) => {
       const wanted = normaliseShortcut(shortcut);
-      const matching = [...commands.values()].filter((command) => command.shortcut && normaliseShortcut(command.shortcut) === wanted && isAvailable(command, ctx));
+      const matching = [...commands.values()].filter(
+        (command) => command.shortcut && normaliseShortcut(command.shortcut) === wanted && isAvailable(command, ctx),
+      );
       if (matching.length > 1) {
         console.error(`Shortcut '${shortcut}' is claimed by ${matching.map((command) => command.id).join(', ')} at once; none runs.`);
         return null;

@@ -23,7 +23,9 @@ function presses(shortcut: string): Press[] {
 }
 
 export function normaliseShortcut(shortcut: string): string {
-  return presses(shortcut).map((press) => [...press.modifiers, press.key].join('+')).join(' ');
+  return presses(shortcut)
+    .map((press) => [...press.modifiers, press.key].join('+'))
+    .join(' ');
 }
 
 export function shortcutsCollide(a: string, b: string): boolean {
@@ -35,8 +37,17 @@ export function shortcutsCollide(a: string, b: string): boolean {
 }
 
 const keyLabels: Record<string, string> = {
-  arrowright: '→', arrowleft: '←', arrowup: '↑', arrowdown: '↓', escape: 'Esc', enter: 'Enter',
-  bracketright: ']', bracketleft: '[', backslash: '\\', slash: '/', space: 'Space',
+  arrowright: '→',
+  arrowleft: '←',
+  arrowup: '↑',
+  arrowdown: '↓',
+  escape: 'Esc',
+  enter: 'Enter',
+  bracketright: ']',
+  bracketleft: '[',
+  backslash: '\\',
+  slash: '/',
+  space: 'Space',
 };
 
 /** Keys as people read them: [['Ctrl', 'K']] or [['G'], ['T']] for a sequence. */
@@ -46,12 +57,16 @@ export function shortcutKeys(shortcut: string): string[][] {
     // '?' and '!' already imply Shift: show the character alone.
     const modifiers = [...required].filter((modifier) => !(modifier === 'Shift' && /^[?!]$/.test(keyName)));
     return [
-      ...modifiers.map((modifier) => (modifier === 'Meta' ? (isMac ? '⌘' : 'Meta') : modifier === 'Control' ? (isMac ? '⌃' : 'Ctrl') : modifier === 'Alt' ? (isMac ? '⌥' : 'Alt') : modifier)),
+      ...modifiers.map((modifier) =>
+        modifier === 'Meta' ? (isMac ? '⌘' : 'Meta') : modifier === 'Control' ? (isMac ? '⌃' : 'Ctrl') : modifier === 'Alt' ? (isMac ? '⌥' : 'Alt') : modifier,
+      ),
       keyLabels[keyName] ?? (keyName.length === 1 ? keyName.toUpperCase() : keyName.charAt(0).toUpperCase() + keyName.slice(1)),
     ];
   });
 }
 
 export function shortcutLabel(shortcut: string): string {
-  return shortcutKeys(shortcut).map((press) => press.join('+')).join(' then ');
+  return shortcutKeys(shortcut)
+    .map((press) => press.join('+'))
+    .join(' then ');
 }

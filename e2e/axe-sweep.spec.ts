@@ -16,7 +16,8 @@ async function violationsOf(page: Page): Promise<string[]> {
   await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0, undefined, { timeout: 10_000 }).catch(() => undefined);
   const { violations } = await new AxeBuilder({ page }).analyze();
   const path = new URL(page.url()).pathname;
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${path} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -29,12 +30,25 @@ async function scanFirstRecord(page: Page, found: string[]): Promise<void> {
   found.push(...(await violationsOf(page)));
 }
 
-test('an internal admin\'s context-free screens and their first records have no serious or critical violations', async ({ page }) => {
+test("an internal admin's context-free screens and their first records have no serious or critical violations", async ({ page }) => {
   test.setTimeout(180_000);
   await signIn(page, 'admin@demo.test', '/transactions');
   await expect(page).toHaveURL(/\/transactions/);
   const found: string[] = [];
-  for (const path of ['/transactions', '/users', '/notifications', '/billing', '/account-watch-list', '/screening-alerts', '/beneficiary-approvals', '/outbox', '/reporting/internal-accounts', '/reporting-overview', '/developers/api', '/profile']) {
+  for (const path of [
+    '/transactions',
+    '/users',
+    '/notifications',
+    '/billing',
+    '/account-watch-list',
+    '/screening-alerts',
+    '/beneficiary-approvals',
+    '/outbox',
+    '/reporting/internal-accounts',
+    '/reporting-overview',
+    '/developers/api',
+    '/profile',
+  ]) {
     await page.goto(path);
     found.push(...(await violationsOf(page)));
     // Not an outbox message: axe cannot run inside its fully sandboxed frame and waits for it (e2e/outbox.spec.ts
@@ -44,7 +58,7 @@ test('an internal admin\'s context-free screens and their first records have no 
   expect(found).toEqual([]);
 });
 
-test('a business owner\'s screens in a business and merchant have no serious or critical violations', async ({ page }) => {
+test("a business owner's screens in a business and merchant have no serious or critical violations", async ({ page }) => {
   test.setTimeout(180_000);
   await signIn(page, 'owner@demo.test', '/context?route=%2Fdashboard', 'keyboard');
   await expect(page.getByRole('searchbox', { name: 'Search businesses and merchants' })).toBeFocused();
@@ -71,7 +85,9 @@ test('a business owner\'s screens in a business and merchant have no serious or 
   expect(found).toEqual([]);
 });
 
-test('a business owner\'s reporting account screens (account groups, statements, transfers, batches) have no serious or critical violations', async ({ page }) => {
+test("a business owner's reporting account screens (account groups, statements, transfers, batches) have no serious or critical violations", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await signIn(page, 'owner@demo.test', '/context?route=%2Fdashboard', 'keyboard');
   await expect(page.getByRole('searchbox', { name: 'Search businesses and merchants' })).toBeFocused();
@@ -81,7 +97,13 @@ test('a business owner\'s reporting account screens (account groups, statements,
   await expect(page).toHaveURL(/\/dashboard/);
   const found: string[] = [];
   // Statements of the account groups, the cost statement and the batch report (with its first batch opened).
-  for (const path of ['/reporting/trading-account', '/reporting/reserve-account', '/reporting/remittance-account', '/reporting/cost-statement', '/reporting/batch-report']) {
+  for (const path of [
+    '/reporting/trading-account',
+    '/reporting/reserve-account',
+    '/reporting/remittance-account',
+    '/reporting/cost-statement',
+    '/reporting/batch-report',
+  ]) {
     await page.goto(path);
     found.push(...(await violationsOf(page)));
     if (path === '/reporting/batch-report') await scanFirstRecord(page, found);

@@ -19,7 +19,8 @@ const beneficiaryName = 'Thornbury Joinery Ltd';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -32,9 +33,13 @@ async function enrolRisk(): Promise<{ authenticator: OTPAuth.TOTP; userId: strin
   const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
   const started = await fetch(api('/user/second-factor/enrolment'), { method: 'POST', headers, body: JSON.stringify({ currentPassword: demoPassword }) });
   expect(started.status, await started.clone().text()).toBe(200);
-  const { secret } = await started.json() as { secret: string };
+  const { secret } = (await started.json()) as { secret: string };
   const authenticator = new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret.replace(/\s+/g, '')) });
-  const confirmed = await fetch(api('/user/second-factor/enrolment/confirm'), { method: 'POST', headers, body: JSON.stringify({ code: authenticator.generate() }) });
+  const confirmed = await fetch(api('/user/second-factor/enrolment/confirm'), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ code: authenticator.generate() }),
+  });
   expect(confirmed.status, await confirmed.clone().text()).toBe(200);
   return { authenticator, userId: subjectOf(accessToken) };
 }
@@ -53,9 +58,20 @@ test('risk@demo.test approves a beneficiary from the approval queue, by keyboard
   const { authenticator, userId } = await enrolRisk();
   let keystrokes = 0;
   let axeMs = 0;
-  const press = async (key: string) => { keystrokes += 1; await page.keyboard.press(key); };
-  const type = async (text: string) => { keystrokes += text.length; await page.keyboard.type(text); };
-  const axe = async () => { const started = performance.now(); const found = await seriousViolations(page); axeMs += performance.now() - started; return found; };
+  const press = async (key: string) => {
+    keystrokes += 1;
+    await page.keyboard.press(key);
+  };
+  const type = async (text: string) => {
+    keystrokes += text.length;
+    await page.keyboard.type(text);
+  };
+  const axe = async () => {
+    const started = performance.now();
+    const found = await seriousViolations(page);
+    axeMs += performance.now() - started;
+    return found;
+  };
   try {
     const started = performance.now();
     // Sign in: the email field has the focus; the password; then the provider asks for the code.
@@ -97,7 +113,8 @@ test('risk@demo.test approves a beneficiary from the approval queue, by keyboard
     await press('Enter');
     const choice = page.getByRole('checkbox', { name: new RegExp(`^${businessName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+\\)$`) });
     await expect(page.getByRole('checkbox').first()).toBeFocused();
-    for (let letters = 0; letters < 5 && !(await choice.evaluate((element) => element === document.activeElement)); letters += 1) await press((businessName[0] ?? '').toLowerCase());
+    for (let letters = 0; letters < 5 && !(await choice.evaluate((element) => element === document.activeElement)); letters += 1)
+      await press((businessName[0] ?? '').toLowerCase());
     await expect(choice).toBeFocused();
     await press('Space');
     await expect(choice).toBeChecked();
@@ -125,7 +142,9 @@ test('risk@demo.test approves a beneficiary from the approval queue, by keyboard
     await expect(row).toHaveCount(0);
     await expect(queue.getByText('No beneficiary awaiting approval matches these filters.')).toBeVisible();
     const seconds = (performance.now() - started - axeMs) / 1000;
-    console.log(`[beneficiary-approvals journey] ${keystrokes} keystrokes (typed characters included), ${seconds.toFixed(1)} s without the axe scans (${(axeMs / 1000).toFixed(1)} s of axe)`);
+    console.log(
+      `[beneficiary-approvals journey] ${keystrokes} keystrokes (typed characters included), ${seconds.toFixed(1)} s without the axe scans (${(axeMs / 1000).toFixed(1)} s of axe)`,
+    );
   } finally {
     await resetRisk(userId);
   }

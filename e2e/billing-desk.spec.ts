@@ -9,16 +9,28 @@ import { mod, signIn } from './support.ts';
 
 async function noSeriousViolations(page: Page): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 /** The keyboard, counting what the person presses (a typed text counts a key per character). */
 function countedKeyboard(page: Page) {
   let keys = 0;
   return {
-    press: async (key: string) => { keys += 1; await page.keyboard.press(key); },
-    type: async (text: string) => { keys += text.length; await page.keyboard.type(text); },
-    get count() { return keys; },
+    press: async (key: string) => {
+      keys += 1;
+      await page.keyboard.press(key);
+    },
+    type: async (text: string) => {
+      keys += text.length;
+      await page.keyboard.type(text);
+    },
+    get count() {
+      return keys;
+    },
   };
 }
 
@@ -71,8 +83,20 @@ test('billing@demo.test finds an invoice by its number from the palette and read
     await expect.poll(async () => minorOf((await balance.textContent()) ?? '')).toBe(before - 100);
   }
   // The balance due is the total less the credit notes.
-  const total = minorOf((await page.getByRole('row', { name: /^Total / }).getByRole('cell').last().textContent()) ?? '');
-  const credited = minorOf((await page.getByRole('row', { name: /^Credited / }).getByRole('cell').last().textContent()) ?? '');
+  const total = minorOf(
+    (await page
+      .getByRole('row', { name: /^Total / })
+      .getByRole('cell')
+      .last()
+      .textContent()) ?? '',
+  );
+  const credited = minorOf(
+    (await page
+      .getByRole('row', { name: /^Credited / })
+      .getByRole('cell')
+      .last()
+      .textContent()) ?? '',
+  );
   expect(credited).toBeLessThan(0);
   expect(minorOf((await balance.textContent()) ?? '')).toBe(total + credited);
   await expect(page.getByRole('heading', { level: 2, name: 'Credit notes' })).toBeVisible();
@@ -98,5 +122,7 @@ test('billing@demo.test finds an invoice by its number from the palette and read
   await noSeriousViolations(page);
 
   const seconds = (performance.now() - started) / 1000;
-  console.log(`billing desk: found ${number} from the palette in ${toFind.keys} keys, ${toFind.seconds.toFixed(1)} s; whole journey ${keyboard.count} keys, ${seconds.toFixed(1)} s`);
+  console.log(
+    `billing desk: found ${number} from the palette in ${toFind.keys} keys, ${toFind.seconds.toFixed(1)} s; whole journey ${keyboard.count} keys, ${seconds.toFixed(1)} s`,
+  );
 });

@@ -34,7 +34,9 @@ test('billing@demo.test runs billing for last month and downloads an invoice PDF
   await page.keyboard.press('Enter');
   const preview = page.getByRole('table', { name: /^Preview: \d+ draft invoices for / });
   await expect(preview).toBeVisible({ timeout: 30_000 });
-  const draftCount = Number((await preview.getAttribute('aria-label') ?? (await preview.locator('caption').textContent()) ?? '').match(/Preview: (\d+)/)?.[1] ?? '0');
+  const draftCount = Number(
+    ((await preview.getAttribute('aria-label')) ?? (await preview.locator('caption').textContent()) ?? '').match(/Preview: (\d+)/)?.[1] ?? '0',
+  );
   expect(draftCount).toBeGreaterThan(0);
   await noSeriousViolations(page);
 

@@ -30,10 +30,20 @@ async function signInToMerchant(page: Page, email: string, merchant: RegExp): Pr
 /** The filter panel's choice buttons (filter-fields.tsx, not this journey's) carry a known label-content-name-mismatch. */
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).exclude('.filter-panel').analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).slice(0, 3).join(", ")})`);
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes
+          .map((node) => node.target.join(' '))
+          .slice(0, 3)
+          .join(', ')})`,
+    );
 }
 
-test('owner@demo.test selects every reserved (authorised, not captured) payment job of a filtered view and cancels them, watching progress', async ({ page }) => {
+test('owner@demo.test selects every reserved (authorised, not captured) payment job of a filtered view and cancels them, watching progress', async ({
+  page,
+}) => {
   await signInToMerchant(page, 'owner@demo.test', /Harbour & Finch Homeware Online/);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('g');
@@ -51,7 +61,7 @@ test('owner@demo.test selects every reserved (authorised, not captured) payment 
   await expect(bar.getByRole('status')).toHaveText('1 selected');
   const selectAll = bar.getByRole('button', { name: /^Select all [\d,]+ matching payment jobs$/ });
   let matching = 1;
-  if (await selectAll.count() > 0) {
+  if ((await selectAll.count()) > 0) {
     matching = Number(((await selectAll.textContent()) ?? '').replace(/[^\d]/g, ''));
     await selectAll.click();
     await expect(bar.getByRole('status')).toHaveText(`All ${matching.toLocaleString('en-GB')} matching selected`);
@@ -71,7 +81,13 @@ test('owner@demo.test selects every reserved (authorised, not captured) payment 
   await expect(progress).toBeVisible();
   await expect(progress).toHaveAttribute('aria-valuenow', '100', { timeout: 60_000 });
   await expect(page.getByText('Finished', { exact: true })).toBeVisible();
-  await expect(page.getByText(new RegExp(`^${matching.toLocaleString('en-GB')} of ${matching.toLocaleString('en-GB')} done: ${matching.toLocaleString('en-GB')} succeeded, 0 failed\\.$`))).toBeVisible();
+  await expect(
+    page.getByText(
+      new RegExp(
+        `^${matching.toLocaleString('en-GB')} of ${matching.toLocaleString('en-GB')} done: ${matching.toLocaleString('en-GB')} succeeded, 0 failed\\.$`,
+      ),
+    ),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Download result' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 

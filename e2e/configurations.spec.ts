@@ -15,7 +15,8 @@ async function seriousViolations(page: Page, exclude?: string): Promise<string[]
   const builder = new AxeBuilder({ page });
   if (exclude) builder.exclude(exclude);
   const { violations } = await builder.analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -60,35 +61,45 @@ async function runCommand(page: Page, title: string): Promise<void> {
  * calls are a script's (a bearer token from the provider, as scripts/oidc-sign-in.ts gets one): the browser's own
  * tokens are bound to its DPoP key and useless outside it.
  */
-async function paymentLinkFor(_browser: Browser, { businessId, merchantId, configurationId }: { businessId: string; merchantId: string; configurationId: string }): Promise<string> {
+async function paymentLinkFor(
+  _browser: Browser,
+  { businessId, merchantId, configurationId }: { businessId: string; merchantId: string; configurationId: string },
+): Promise<string> {
   const origin = process.env.BASE_URL ?? 'http://localhost:3100';
   const { accessToken } = await oidcSignIn(origin, 'admin@demo.test');
   const base = `${origin}/api/portal/businesses/${businessId}/merchants/${merchantId}/configurations/${configurationId}`;
   const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
   const settingsAnswer = await fetch(`${base}/virtual-terminal/settings`, { headers });
   expect(settingsAnswer.status).toBe(200);
-  const settings = await settingsAnswer.json() as { currencies: string[] };
+  const settings = (await settingsAnswer.json()) as { currencies: string[] };
   // A new API key needs a step-up in this session.
   const steppedUp = await fetch(`${origin}/api/portal/user/step-up`, { method: 'POST', headers, body: JSON.stringify({ password: demoPassword }) });
   expect(steppedUp.status).toBe(200);
-  const created = await fetch(`${base}/api-keys`, { method: 'POST', headers, body: JSON.stringify({ name: 'Journey shop', description: 'Configurations journey', expiresAt: null }) });
+  const created = await fetch(`${base}/api-keys`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Journey shop', description: 'Configurations journey', expiresAt: null }),
+  });
   expect(created.ok).toBe(true);
-  const { secret } = await created.json() as { secret: string };
+  const { secret } = (await created.json()) as { secret: string };
   const job = await fetch(`${origin}/api/gateway/payment-jobs`, {
-    method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
     body: JSON.stringify({ merchantReference: `JOURNEY-${Date.now()}`, currency: settings.currencies[0], amount: 25, expiresInHours: 24 }),
   });
-  const answer = { status: job.status, body: await job.json() as { paymentUrl?: string } };
+  const answer = { status: job.status, body: (await job.json()) as { paymentUrl?: string } };
   expect(answer.status).toBe(201);
   return new URL(answer.body.paymentUrl ?? '').pathname;
 }
 
-test('developer@demo.test changes a hosted page\'s colours and logo and sees the preview change, then a shopper pays', async ({ page, browser }) => {
+test("developer@demo.test changes a hosted page's colours and logo and sees the preview change, then a shopper pays", async ({ page, browser }) => {
   test.setTimeout(300_000);
   await developerOnConfigurations(page);
   const configurationId = (await openFirstConfiguration(page)).split('/').pop() ?? '';
   await page.getByRole('tab', { name: 'Hosted pages' }).click();
-  const pageLoaded = page.waitForResponse((response) => /\/businesses\/[^/]+\/merchants\/[^/]+\/hosted-pages\/HPP[0-9A-F]+$/.test(new URL(response.url()).pathname));
+  const pageLoaded = page.waitForResponse((response) =>
+    /\/businesses\/[^/]+\/merchants\/[^/]+\/hosted-pages\/HPP[0-9A-F]+$/.test(new URL(response.url()).pathname),
+  );
   await page.getByRole('button', { name: 'New hosted page' }).click();
   await expect(page).toHaveURL(/\/hosted-payment-page\/HPP[0-9A-F]+$/);
   const [, businessId = '', merchantId = ''] = /\/businesses\/([^/]+)\/merchants\/([^/]+)\//.exec(new URL((await pageLoaded).url()).pathname) ?? [];
@@ -127,7 +138,9 @@ test('developer@demo.test changes a hosted page\'s colours and logo and sees the
     return results;
   });
   const sorted = [...latencies].sort((a, b) => a - b);
-  console.log(`[figure] keystroke to preview over ${latencies.length} keystrokes: p95 ${p95(latencies).toFixed(1)} ms, median ${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(1)} ms`);
+  console.log(
+    `[figure] keystroke to preview over ${latencies.length} keystrokes: p95 ${p95(latencies).toFixed(1)} ms, median ${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(1)} ms`,
+  );
   await expect(preview.locator('h1')).toHaveText('Pay us 39');
 
   // The preview width is a command (the palette) as well as a button.
@@ -138,11 +151,15 @@ test('developer@demo.test changes a hosted page\'s colours and logo and sees the
   await expect(page.locator('iframe[title="Preview of the payment page at desktop width"]')).toBeVisible();
 
   // Logo: a 4,000 × 3,000 JPEG goes through validate, resize (800 × 600), upload; the preview shows it.
-  const jpeg = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#2255aa' } }).jpeg({ quality: 90 }).toBuffer();
+  const jpeg = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#2255aa' } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
   const started = Date.now();
   await page.getByLabel(/Upload a logo/).setInputFiles({ name: 'logo.jpg', mimeType: 'image/jpeg', buffer: jpeg });
   await expect(page.getByRole('img', { name: 'Current logo' })).toBeVisible();
-  console.log(`[figure] image pipeline for a 4,000 × 3,000 JPEG (${(jpeg.length / 1024).toFixed(0)} KB): ${Date.now() - started} ms from choosing the file to the new reference shown`);
+  console.log(
+    `[figure] image pipeline for a 4,000 × 3,000 JPEG (${(jpeg.length / 1024).toFixed(0)} KB): ${Date.now() - started} ms from choosing the file to the new reference shown`,
+  );
   await expect(preview.locator('img.hpp-logo')).toBeVisible();
   const natural = await preview.locator('img.hpp-logo').evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight]);
   expect(natural).toEqual([800, 600]);

@@ -2,8 +2,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn, mod } from './support.ts';
 
-
-
 /** Opens a path signed out, signs in on the identity provider's page and waits to be back in the app. */
 
 const appliedContext = (page: Page) => page.getByLabel('Applied context');
@@ -60,7 +58,10 @@ test('a recent context is re-applied from the palette', async ({ page }) => {
   await expect(appliedContext(page)).toContainText(first);
   await page.getByRole('button', { name: 'Switch context' }).click();
   const dialog = page.getByRole('dialog', { name: 'Select context' });
-  await dialog.getByRole('listbox', { name: /Merchants/ }).getByRole('option', { name: new RegExp(second) }).dblclick();
+  await dialog
+    .getByRole('listbox', { name: /Merchants/ })
+    .getByRole('option', { name: new RegExp(second) })
+    .dblclick();
   await expect(appliedContext(page)).toContainText(second);
 
   await page.keyboard.press(`${mod}+k`);

@@ -9,12 +9,10 @@ import { signIn, mod } from './support.ts';
 /** axe's serious and critical findings on the page as it is now, one line each. */
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
-
-
-
 
 /**
  * owner@demo.test's business has five merchants: choose one on the context page and apply it. `beforeApply`
@@ -23,7 +21,10 @@ async function seriousViolations(page: Page): Promise<string[]> {
 async function signInToMerchant(page: Page, merchant: RegExp, beforeApply: () => void = () => undefined): Promise<void> {
   await signIn(page, 'owner@demo.test', '/dashboard');
   await expect(page).toHaveURL(/\/context\?route=%2Fdashboard/);
-  await page.getByRole('listbox', { name: /Merchants/ }).getByRole('option', { name: merchant }).click();
+  await page
+    .getByRole('listbox', { name: /Merchants/ })
+    .getByRole('option', { name: merchant })
+    .click();
   beforeApply();
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -133,7 +134,12 @@ test('the dashboard has no serious or critical accessibility violations, chart d
   await page.getByRole('button', { name: 'Show table' }).click();
   await page.getByRole('checkbox', { name: 'Compare with a year earlier' }).check();
   await page.getByRole('radio', { name: 'Line' }).check();
-  await expect(page.getByRole('img', { name: /^Line chart of volume per day in GBP.*a year earlier as a dashed line/ }).locator('canvas').first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('img', { name: /^Line chart of volume per day in GBP.*a year earlier as a dashed line/ })
+      .locator('canvas')
+      .first(),
+  ).toBeVisible();
   await expect(statisticsTable(page)).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });

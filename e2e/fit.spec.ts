@@ -16,7 +16,8 @@ async function settled(page: Page): Promise<void> {
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${new URL(page.url()).pathname} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -43,28 +44,36 @@ async function cutCells(table: Locator, header: string): Promise<string[]> {
 
 /** Status badges cut inside their cell (narrower than their text, or running past the cell). */
 async function cutBadges(table: Locator): Promise<string[]> {
-  return table.locator('tbody .status-chip').evaluateAll((chips) => chips.flatMap((chip) => {
-    const cell = chip.closest('td, th');
-    if (!cell) return [];
-    const chipBox = chip.getBoundingClientRect();
-    const cellBox = cell.getBoundingClientRect();
-    const cut = chip.scrollWidth > chip.clientWidth + 1 || chipBox.right > cellBox.right + 1 || chipBox.bottom > cellBox.bottom + 1;
-    return cut ? [chip.textContent ?? ''] : [];
-  }));
+  return table.locator('tbody .status-chip').evaluateAll((chips) =>
+    chips.flatMap((chip) => {
+      const cell = chip.closest('td, th');
+      if (!cell) return [];
+      const chipBox = chip.getBoundingClientRect();
+      const cellBox = cell.getBoundingClientRect();
+      const cut = chip.scrollWidth > chip.clientWidth + 1 || chipBox.right > cellBox.right + 1 || chipBox.bottom > cellBox.bottom + 1;
+      return cut ? [chip.textContent ?? ''] : [];
+    }),
+  );
 }
 
 /** Native selects and text-like inputs left with the browser's own look (its 13.33 px font and square corners). */
 async function bareControls(page: Page): Promise<string[]> {
-  return page.locator('main select, main input, main textarea, [role="dialog"] select, [role="dialog"] input').evaluateAll((controls) => controls.flatMap((control) => {
-    const type = control.getAttribute('type') ?? '';
-    if (['radio', 'checkbox', 'hidden', 'range', 'color', 'file'].includes(type)) return [];
-    const box = control.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) return [];
-    const style = getComputedStyle(control);
-    // The browser's default font size for controls; or, for a control without a class, square corners.
-    const bare = style.fontSize === '13.3333px' || (!control.getAttribute('class') && style.borderTopLeftRadius === '0px');
-    return bare ? [`${location.pathname} ${control.tagName.toLowerCase()}[${type}].${control.getAttribute('class') ?? ''} ${control.getAttribute('aria-label') ?? control.closest('label')?.textContent?.trim() ?? ''}`] : [];
-  }));
+  return page.locator('main select, main input, main textarea, [role="dialog"] select, [role="dialog"] input').evaluateAll((controls) =>
+    controls.flatMap((control) => {
+      const type = control.getAttribute('type') ?? '';
+      if (['radio', 'checkbox', 'hidden', 'range', 'color', 'file'].includes(type)) return [];
+      const box = control.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) return [];
+      const style = getComputedStyle(control);
+      // The browser's default font size for controls; or, for a control without a class, square corners.
+      const bare = style.fontSize === '13.3333px' || (!control.getAttribute('class') && style.borderTopLeftRadius === '0px');
+      return bare
+        ? [
+            `${location.pathname} ${control.tagName.toLowerCase()}[${type}].${control.getAttribute('class') ?? ''} ${control.getAttribute('aria-label') ?? control.closest('label')?.textContent?.trim() ?? ''}`,
+          ]
+        : [];
+    }),
+  );
 }
 
 test('the named columns, badges and controls fit a 1280 px screen with one pane', async ({ page }) => {
@@ -78,18 +87,23 @@ test('the named columns, badges and controls fit a 1280 px screen with one pane'
   found.push(...(await cutCells(transactions, 'Merchant')), ...(await cutBadges(transactions)));
   found.push(...(await bareControls(page)), ...(await seriousViolations(page)));
   // The longest badge, 'Partially refunded', in a status cell of this table (whichever rows the page has).
-  const longest = await transactions.locator('tbody tr[aria-rowindex] .status-chip').first().evaluate((chip) => {
-    const wide = chip.cloneNode() as HTMLElement;
-    wide.textContent = 'Partially refunded';
-    chip.after(wide);
-    chip.remove();
-    const cell = wide.closest('td, th') as HTMLElement;
-    const fits = wide.scrollWidth <= wide.clientWidth + 1 && wide.getBoundingClientRect().right <= cell.getBoundingClientRect().right - 1
-      && wide.getBoundingClientRect().height < 22;
-    wide.after(chip);
-    wide.remove();
-    return fits;
-  });
+  const longest = await transactions
+    .locator('tbody tr[aria-rowindex] .status-chip')
+    .first()
+    .evaluate((chip) => {
+      const wide = chip.cloneNode() as HTMLElement;
+      wide.textContent = 'Partially refunded';
+      chip.after(wide);
+      chip.remove();
+      const cell = wide.closest('td, th') as HTMLElement;
+      const fits =
+        wide.scrollWidth <= wide.clientWidth + 1 &&
+        wide.getBoundingClientRect().right <= cell.getBoundingClientRect().right - 1 &&
+        wide.getBoundingClientRect().height < 22;
+      wide.after(chip);
+      wide.remove();
+      return fits;
+    });
   if (!longest) found.push("the 'Partially refunded' badge does not fit its column on one line");
 
   // An export, so the report queue has a row with its actions.
@@ -113,7 +127,12 @@ test('the named columns, badges and controls fit a 1280 px screen with one pane'
     range.selectNodeContents(text);
     const textBox = range.getBoundingClientRect();
     const box = radio.getBoundingClientRect();
-    return { leftOfText: box.right <= textBox.left, sameLine: box.top < textBox.bottom && box.bottom > textBox.top, round: getComputedStyle(radio).borderTopLeftRadius, square: Math.abs(box.width - box.height) < 1 };
+    return {
+      leftOfText: box.right <= textBox.left,
+      sameLine: box.top < textBox.bottom && box.bottom > textBox.top,
+      round: getComputedStyle(radio).borderTopLeftRadius,
+      square: Math.abs(box.width - box.height) < 1,
+    };
   });
   expect(radioShape).toEqual({ leftOfText: true, sameLine: true, round: '50%', square: true });
   found.push(...(await bareControls(page)));
@@ -146,10 +165,14 @@ test('the named columns, badges and controls fit a 1280 px screen with one pane'
   await settled(page);
   const queue = page.getByRole('grid').first();
   found.push(...(await cutCells(queue, 'Actions')));
-  const spilled = await queue.locator('tbody .report-actions button').evaluateAll((buttons) => buttons.filter((button) => {
-    const cell = button.closest('td, th') as HTMLElement;
-    return button.getBoundingClientRect().right > cell.getBoundingClientRect().right + 1;
-  }).map((button) => button.textContent ?? ''));
+  const spilled = await queue.locator('tbody .report-actions button').evaluateAll((buttons) =>
+    buttons
+      .filter((button) => {
+        const cell = button.closest('td, th') as HTMLElement;
+        return button.getBoundingClientRect().right > cell.getBoundingClientRect().right + 1;
+      })
+      .map((button) => button.textContent ?? ''),
+  );
   found.push(...spilled.map((text) => `report queue action past its cell: ${text}`));
   found.push(...(await bareControls(page)), ...(await seriousViolations(page)));
 
@@ -163,39 +186,42 @@ test('with four panes the breadcrumbs do not overlap and each pane header keeps 
   const panes = page.locator('section.pane');
   await expect(panes).toHaveCount(4);
   await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0, undefined, { timeout: 15_000 });
-  const problems = await panes.evaluateAll((sections) => sections.flatMap((section) => {
-    const found: string[] = [];
-    const header = section.querySelector('.pane-header') as HTMLElement;
-    const crumbs = [...header.querySelectorAll('.breadcrumb li')] as HTMLElement[];
-    const actions = header.querySelector('.pane-actions') as HTMLElement;
-    const boxes = crumbs.map((crumb) => crumb.getBoundingClientRect()).filter((box) => box.width > 0);
-    boxes.forEach((box, index) => {
-      const next = boxes[index + 1];
-      if (next && next.left < box.right - 0.5 && next.top < box.bottom - 0.5) found.push(`crumbs ${index} and ${index + 1} overlap`);
-      if (box.right > actions.getBoundingClientRect().left + 0.5) found.push(`crumb ${index} runs under the buttons`);
-      if (box.right > header.getBoundingClientRect().right) found.push(`crumb ${index} past the header`);
-    });
-    // Every button stays visible and whole.
-    for (const button of actions.querySelectorAll('button')) {
-      const box = button.getBoundingClientRect();
-      if (box.width < 24 || box.right > header.getBoundingClientRect().right + 0.5) found.push(`button ${button.getAttribute('aria-label')} cut`);
-    }
-    // The screen's own header: its buttons wrap inside the pane rather than run past its edge (a table scrolls).
-    const paneRight = section.getBoundingClientRect().right;
-    for (const button of section.querySelectorAll('.pane-body button')) {
-      const box = button.getBoundingClientRect();
-      if (box.width > 0 && !button.closest('.data-table-scroll') && box.right > paneRight + 0.5) found.push(`button ${button.textContent} past the pane's edge`);
-    }
-    // The current crumb (the pane's title), if ellipsised, keeps its whole text as its name and title.
-    const current = header.querySelector('[aria-current="page"]') as HTMLElement | null;
-    if (!current) found.push('no current crumb');
-    else if (current.scrollWidth > current.clientWidth + 1) {
-      const whole = current.getAttribute('title') ?? '';
-      if (!whole || !(current.textContent ?? '').includes(whole)) found.push(`title cut without its whole text: ${current.textContent}`);
-      if (!(section.getAttribute('aria-label') ?? '').startsWith(whole)) found.push(`pane not named by its whole title: ${whole}`);
-    }
-    return found.map((problem) => `${section.getAttribute('aria-label')}: ${problem}`);
-  }));
+  const problems = await panes.evaluateAll((sections) =>
+    sections.flatMap((section) => {
+      const found: string[] = [];
+      const header = section.querySelector('.pane-header') as HTMLElement;
+      const crumbs = [...header.querySelectorAll('.breadcrumb li')] as HTMLElement[];
+      const actions = header.querySelector('.pane-actions') as HTMLElement;
+      const boxes = crumbs.map((crumb) => crumb.getBoundingClientRect()).filter((box) => box.width > 0);
+      boxes.forEach((box, index) => {
+        const next = boxes[index + 1];
+        if (next && next.left < box.right - 0.5 && next.top < box.bottom - 0.5) found.push(`crumbs ${index} and ${index + 1} overlap`);
+        if (box.right > actions.getBoundingClientRect().left + 0.5) found.push(`crumb ${index} runs under the buttons`);
+        if (box.right > header.getBoundingClientRect().right) found.push(`crumb ${index} past the header`);
+      });
+      // Every button stays visible and whole.
+      for (const button of actions.querySelectorAll('button')) {
+        const box = button.getBoundingClientRect();
+        if (box.width < 24 || box.right > header.getBoundingClientRect().right + 0.5) found.push(`button ${button.getAttribute('aria-label')} cut`);
+      }
+      // The screen's own header: its buttons wrap inside the pane rather than run past its edge (a table scrolls).
+      const paneRight = section.getBoundingClientRect().right;
+      for (const button of section.querySelectorAll('.pane-body button')) {
+        const box = button.getBoundingClientRect();
+        if (box.width > 0 && !button.closest('.data-table-scroll') && box.right > paneRight + 0.5)
+          found.push(`button ${button.textContent} past the pane's edge`);
+      }
+      // The current crumb (the pane's title), if ellipsised, keeps its whole text as its name and title.
+      const current = header.querySelector('[aria-current="page"]') as HTMLElement | null;
+      if (!current) found.push('no current crumb');
+      else if (current.scrollWidth > current.clientWidth + 1) {
+        const whole = current.getAttribute('title') ?? '';
+        if (!whole || !(current.textContent ?? '').includes(whole)) found.push(`title cut without its whole text: ${current.textContent}`);
+        if (!(section.getAttribute('aria-label') ?? '').startsWith(whole)) found.push(`pane not named by its whole title: ${whole}`);
+      }
+      return found.map((problem) => `${section.getAttribute('aria-label')}: ${problem}`);
+    }),
+  );
   expect(problems).toEqual([]);
   expect(await seriousViolations(page)).toEqual([]);
 });

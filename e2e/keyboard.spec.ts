@@ -14,7 +14,9 @@ const reference = async (page: Page, index: number) => ((await rows(page).nth(in
 
 async function noSeriousViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+  expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual(
+    [],
+  );
 }
 
 /** A transaction's or a refund's heading (a refund reads as a refund; which the newest rows are depends on the hour). */
@@ -179,7 +181,7 @@ test('Escape clears the search, then leaves it for the list; j / k work from the
   await noSeriousViolations(page);
 });
 
-test('a filter\'s values and the date presets are listboxes: arrows move, Space ticks, Enter applies; Ctrl+Enter applies the dates', async ({ page }) => {
+test("a filter's values and the date presets are listboxes: arrows move, Space ticks, Enter applies; Ctrl+Enter applies the dates", async ({ page }) => {
   await signIn(page, 'admin@demo.test', '/transactions', 'keyboard');
   await expect(rows(page).first()).toBeVisible();
   await page.keyboard.press('Shift+F');

@@ -14,7 +14,8 @@ const appliedContext = (page: Page) => page.getByLabel('Applied context');
 async function violationsOf(page: Page): Promise<string[]> {
   await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0, undefined, { timeout: 10_000 }).catch(() => undefined);
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${new URL(page.url()).pathname} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -83,19 +84,32 @@ test('a four-pane link opened signed out comes back whole after sign-in and the 
   await expect(page.getByRole('region', { name: /^My profile \(pane 4 of 4\)/ })).toBeVisible();
   await expect(appliedContext(page)).toContainText('Harbour & Finch Homeware Ltd');
   const seconds = (performance.now() - started) / 1000;
-  console.log(`[links] four-pane link after sign-in: ${keys.count()} keys after the credentials (Enter to submit them aside), ${seconds.toFixed(1)} s from opening the link`);
+  console.log(
+    `[links] four-pane link after sign-in: ${keys.count()} keys after the credentials (Enter to submit them aside), ${seconds.toFixed(1)} s from opening the link`,
+  );
 
   // Four panes at 1600 px: no breadcrumb runs under its pane's buttons, no status badge is cut, and a merchant name
   // the column ellipsises is whole in its row's accessible name.
-  const overlaps = await page.locator('.pane-header').evaluateAll((headers) => headers.flatMap((header) => {
-    const crumbs = header.querySelector('.breadcrumb')?.getBoundingClientRect();
-    const actions = header.querySelector('.pane-actions')?.getBoundingClientRect();
-    return crumbs && actions && crumbs.right > actions.left + 0.5 ? [header.textContent ?? ''] : [];
-  }));
+  const overlaps = await page.locator('.pane-header').evaluateAll((headers) =>
+    headers.flatMap((header) => {
+      const crumbs = header.querySelector('.breadcrumb')?.getBoundingClientRect();
+      const actions = header.querySelector('.pane-actions')?.getBoundingClientRect();
+      return crumbs && actions && crumbs.right > actions.left + 0.5 ? [header.textContent ?? ''] : [];
+    }),
+  );
   expect(overlaps).toEqual([]);
   const transactions = page.getByRole('region', { name: /^Transactions \(pane 2 of 4\)/ });
   await expect(transactions.locator('tbody tr').first()).toBeVisible();
-  const cutBadges = await transactions.locator('.status-chip').evaluateAll((chips) => chips.filter((chip) => chip.scrollWidth > chip.clientWidth + 1 || chip.getBoundingClientRect().right > (chip.parentElement?.getBoundingClientRect().right ?? 0) + 0.5).map((chip) => chip.textContent));
+  const cutBadges = await transactions
+    .locator('.status-chip')
+    .evaluateAll((chips) =>
+      chips
+        .filter(
+          (chip) =>
+            chip.scrollWidth > chip.clientWidth + 1 || chip.getBoundingClientRect().right > (chip.parentElement?.getBoundingClientRect().right ?? 0) + 0.5,
+        )
+        .map((chip) => chip.textContent),
+    );
   expect(cutBadges).toEqual([]);
   // The longest cell of the first row (the merchant's name): whole in the row's accessible name, ellipsised or not.
   const cells = await transactions.locator('tbody tr').first().locator('td, th').allTextContents();

@@ -37,7 +37,7 @@ test('a refund in one browser appears in the payment job open in another within 
     await rows(first).nth(index).focus();
     await first.keyboard.press('Enter');
     await expect(first.getByRole('heading', { level: 1, name: /^Payment job PJ/ })).toBeVisible();
-    if (await first.getByRole('button', { name: 'Refund…' }).count() > 0) opened = true;
+    if ((await first.getByRole('button', { name: 'Refund…' }).count()) > 0) opened = true;
     else await first.goBack();
   }
   expect(opened).toBe(true);

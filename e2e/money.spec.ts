@@ -11,10 +11,16 @@ const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
 /** Every key the journey presses goes through here, so the count is the journey's. */
 function keyboard(page: Page) {
   let count = 0;
-  const press = async (key: string) => { count += 1; await page.keyboard.press(key); };
+  const press = async (key: string) => {
+    count += 1;
+    await page.keyboard.press(key);
+  };
   return {
     press,
-    type: async (text: string) => { count += text.length; await page.keyboard.type(text); },
+    type: async (text: string) => {
+      count += text.length;
+      await page.keyboard.type(text);
+    },
     /** Tab (Shift+Tab backwards, ArrowDown in a listbox; at most `limit` times) until the focused element's accessible name matches. */
     tabTo: async (name: RegExp, limit = 25, key = 'Tab') => {
       for (let step = 0; step < limit; step += 1) {
@@ -30,13 +36,17 @@ function keyboard(page: Page) {
       }
       throw new Error(`never reached ${String(name)} by Tab`);
     },
-    get count() { return count; },
+    get count() {
+      return count;
+    },
   };
 }
 
 async function axeClean(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+  expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual(
+    [],
+  );
 }
 
 test("keyboard only: last month's refunded EUR transactions over €50, exported", async ({ page }) => {
@@ -107,7 +117,10 @@ test('a preset shared with the business is used, read-only, by another user of i
   const ownerContext = await browser.newContext();
   const owner = await ownerContext.newPage();
   await signIn(owner, 'owner@demo.test', '/context?route=%2Ftransactions', 'keyboard');
-  await owner.getByRole('listbox', { name: /Merchants/ }).getByRole('option', { name: /Harbour & Finch Homeware Online/ }).click();
+  await owner
+    .getByRole('listbox', { name: /Merchants/ })
+    .getByRole('option', { name: /Harbour & Finch Homeware Online/ })
+    .click();
   await owner.getByRole('button', { name: 'Apply' }).click();
   await expect(owner).toHaveURL(/\/transactions$/);
   await expect(rows(owner).first()).toBeVisible();
@@ -129,8 +142,14 @@ test('a preset shared with the business is used, read-only, by another user of i
   const partnerContext = await browser.newContext();
   const partner = await partnerContext.newPage();
   await signIn(partner, 'partner@demo.test', '/context?route=%2Ftransactions', 'keyboard');
-  await partner.getByRole('listbox', { name: 'Businesses' }).getByRole('option', { name: /Harbour & Finch Homeware Ltd/ }).click();
-  await partner.getByRole('listbox', { name: /Merchants/ }).getByRole('option', { name: /Harbour & Finch Homeware Online/ }).click();
+  await partner
+    .getByRole('listbox', { name: 'Businesses' })
+    .getByRole('option', { name: /Harbour & Finch Homeware Ltd/ })
+    .click();
+  await partner
+    .getByRole('listbox', { name: /Merchants/ })
+    .getByRole('option', { name: /Harbour & Finch Homeware Online/ })
+    .click();
   await partner.getByRole('button', { name: 'Apply' }).click();
   await expect(partner).toHaveURL(/\/transactions$/);
   await expect(rows(partner).first()).toBeVisible();

@@ -9,15 +9,27 @@ import { mod, signIn } from './support.ts';
 
 async function noSeriousViolations(page: Page): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 function countedKeyboard(page: Page) {
   let keys = 0;
   return {
-    press: async (key: string) => { keys += 1; await page.keyboard.press(key); },
-    type: async (text: string) => { keys += text.length; await page.keyboard.type(text); },
-    get count() { return keys; },
+    press: async (key: string) => {
+      keys += 1;
+      await page.keyboard.press(key);
+    },
+    type: async (text: string) => {
+      keys += text.length;
+      await page.keyboard.type(text);
+    },
+    get count() {
+      return keys;
+    },
   };
 }
 

@@ -77,8 +77,12 @@ test('partner@demo.test opens its commission plan and a business in its frame, b
   await noSeriousViolations(page);
 });
 
-test('partner@demo.test schedules the export of all its businesses\' transactions with the view\'s filter and sort, by keyboard', async ({ page }) => {
-  await signInAndPickFirstContext(page, 'partner@demo.test', '/partners/PRT0001/transactions?status=%5Beq%5Dpaid&OrderingField=amount&OrderingDirection=Descending');
+test("partner@demo.test schedules the export of all its businesses' transactions with the view's filter and sort, by keyboard", async ({ page }) => {
+  await signInAndPickFirstContext(
+    page,
+    'partner@demo.test',
+    '/partners/PRT0001/transactions?status=%5Beq%5Dpaid&OrderingField=amount&OrderingDirection=Descending',
+  );
   await expect(page.getByRole('option', { name: /Continue without business/, selected: true })).toBeVisible();
   await page.keyboard.press(`${mod}+Enter`);
   await expect(page).toHaveURL(/\/partners\/PRT0001\/transactions\?.*OrderingField=amount/);

@@ -11,7 +11,9 @@ const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help}`);
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help}`);
 }
 
 /** dd/mm/yyyy digits as typed into an en-GB date field, `days` before the browser's today. */
@@ -25,8 +27,14 @@ async function typedDate(page: Page, daysAgo: number): Promise<string> {
 
 test('owner@demo.test finds the last week’s open payment jobs across the business and cancels one, keyboard only', async ({ page }) => {
   let keystrokes = 0;
-  const press = async (key: string) => { keystrokes += 1; await page.keyboard.press(key); };
-  const type = async (text: string) => { keystrokes += text.length; await page.keyboard.type(text); };
+  const press = async (key: string) => {
+    keystrokes += 1;
+    await page.keyboard.press(key);
+  };
+  const type = async (text: string) => {
+    keystrokes += text.length;
+    await page.keyboard.type(text);
+  };
   /** Tab until `target` has the focus: each Tab counted. */
   const tabTo = async (target: ReturnType<Page['getByRole']>, most = 25) => {
     for (let step = 0; step < most; step += 1) {
@@ -57,7 +65,10 @@ test('owner@demo.test finds the last week’s open payment jobs across the busin
   // t o: the Open tab (jobs the shopper can still pay).
   await press('t');
   await press('o');
-  await expect(page.getByRole('group', { name: 'Payment job status' }).getByRole('button', { name: 'Open', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('group', { name: 'Payment job status' }).getByRole('button', { name: 'Open', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await expect(page).toHaveURL(/tab=%5Beq%5Dopen/);
 
   // Shift+D: the dates, from seven days ago to today, typed as dd/mm/yyyy.

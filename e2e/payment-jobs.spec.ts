@@ -43,7 +43,9 @@ async function openJobs(page: Page, status: string): Promise<void> {
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help}`);
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help}`);
 }
 
 test('owner@demo.test refunds part of a payment and cancels an open job, keyboard only', async ({ page }) => {
@@ -56,7 +58,7 @@ test('owner@demo.test refunds part of a payment and cancels an open job, keyboar
     await rows(page).nth(index).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: /^Payment job PJ/ })).toBeVisible();
-    if (await page.getByRole('button', { name: 'Refund…' }).count() > 0) opened = true;
+    if ((await page.getByRole('button', { name: 'Refund…' }).count()) > 0) opened = true;
     else await page.goBack();
   }
   expect(opened).toBe(true);

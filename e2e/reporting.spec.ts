@@ -8,7 +8,8 @@ import { signIn } from './support.ts';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -27,7 +28,10 @@ const asDecimal = (text: string) => `${text.includes('-') || text.includes('−'
 test('finance@demo.test reconciles last month of the trading account with its PDF and CSV statements', async ({ page }) => {
   await signIn(page, 'finance@demo.test', '/reporting/trading-account', 'keyboard');
   await expect(page).toHaveURL(/\/context\?route=%2Freporting%2Ftrading-account/);
-  await page.getByRole('listbox', { name: /Merchants/ }).getByRole('option', { name: /Online/ }).click();
+  await page
+    .getByRole('listbox', { name: /Merchants/ })
+    .getByRole('option', { name: /Online/ })
+    .click();
   await page.getByRole('button', { name: 'Apply' }).click();
   // The merchant has one account group: it is chosen at once.
   await expect(page).toHaveURL(/\/reporting\/trading-account\/3\d+/);
@@ -62,7 +66,10 @@ test('finance@demo.test reconciles last month of the trading account with its PD
   await expect(page.getByRole('heading', { name: 'My report queue' })).toBeVisible();
   const downloaded: Record<string, Buffer> = {};
   for (const type of ['PDF', 'CSV'] as const) {
-    const report = page.getByRole('row').filter({ hasText: `Trading account · ${type}` }).first();
+    const report = page
+      .getByRole('row')
+      .filter({ hasText: `Trading account · ${type}` })
+      .first();
     await expect(report.getByText('Ready')).toBeVisible({ timeout: 90_000 });
     const download = page.waitForEvent('download');
     await press(page, report.getByRole('button', { name: /Download/ }));
@@ -72,7 +79,10 @@ test('finance@demo.test reconciles last month of the trading account with its PD
     downloaded[type] = readFileSync(await file.path());
   }
   expect(downloaded.PDF?.subarray(0, 5).toString()).toBe('%PDF-');
-  const lines = (downloaded.CSV?.toString('utf8') ?? '').slice(1).split('\r\n').filter((line) => line !== '');
+  const lines = (downloaded.CSV?.toString('utf8') ?? '')
+    .slice(1)
+    .split('\r\n')
+    .filter((line) => line !== '');
   expect(lines[1]).toMatch(/^,Opening balance,,,,/);
   expect(lines.at(-1)).toBe(`,Closing balance,,,,${closing}`);
 });

@@ -44,7 +44,6 @@ test('risk@demo.test dismisses a sanctions alert from the alert queue, by keyboa
   await expect(page.getByText('Alert dismissed as a false positive.')).toBeVisible();
   await expect(page.getByRole('cell', { name: /Passport and address show a different person/ })).toBeVisible();
   await noSeriousViolations(page);
-
 });
 
 // The e2e server seeds 50,000 transactions (scripts/e2e.ts), enough for five merchants to cross the thresholds'

@@ -9,7 +9,8 @@ import { signIn } from './support.ts';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -18,7 +19,10 @@ const amountOf = (text: string) => Number(`${text.includes('-') || text.includes
 
 test('finance@demo.test schedules the trading statement, manages the schedule and downloads the camt.053 file from the queue', async ({ page }) => {
   await signIn(page, 'finance@demo.test', '/reporting/trading-account');
-  await page.getByRole('listbox', { name: /Merchants/ }).getByRole('option', { name: /Online/ }).click();
+  await page
+    .getByRole('listbox', { name: /Merchants/ })
+    .getByRole('option', { name: /Online/ })
+    .click();
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/\/reporting\/trading-account\/3\d+/);
   await expect(page.getByRole('grid', { name: 'Trading account movements' })).toBeVisible();
@@ -50,7 +54,10 @@ test('finance@demo.test schedules the trading statement, manages the schedule an
 
   await page.goto('/reporting-overview?view=schedules');
   const schedules = page.getByRole('table', { name: 'Scheduled statements and reports' });
-  const row = schedules.getByRole('row').filter({ hasText: `Trading account ${accountNumber}` }).filter({ hasText: 'Weekly on Friday at 07:00' });
+  const row = schedules
+    .getByRole('row')
+    .filter({ hasText: `Trading account ${accountNumber}` })
+    .filter({ hasText: 'Weekly on Friday at 07:00' });
   await expect(row).toHaveCount(1);
   expect(await seriousViolations(page)).toEqual([]);
   // Run now by keyboard: Shift+R on the schedule's row queues one run of the period just ended; a toast says where the
@@ -75,11 +82,13 @@ test('finance@demo.test schedules the trading statement, manages the schedule an
   expect(file.suggestedFilename()).toMatch(/^trading-account-[0-9A-Z]+-\d{4}-\d{2}\.xml$/);
   const xml = readFileSync(await file.path(), 'utf8');
   expect(xml).toContain('urn:iso:std:iso:20022:tech:xsd:camt.053.001.08');
-  const closingBalance = /<Bal><Tp><CdOrPrtry><Cd>CLBD<\/Cd><\/CdOrPrtry><\/Tp><Amt Ccy="[A-Z]{3}">([0-9.]+)<\/Amt><CdtDbtInd>(CRDT|DBIT)<\/CdtDbtInd>/.exec(xml);
+  const closingBalance = /<Bal><Tp><CdOrPrtry><Cd>CLBD<\/Cd><\/CdOrPrtry><\/Tp><Amt Ccy="[A-Z]{3}">([0-9.]+)<\/Amt><CdtDbtInd>(CRDT|DBIT)<\/CdtDbtInd>/.exec(
+    xml,
+  );
   expect(Number(closingBalance?.[1]) * (closingBalance?.[2] === 'DBIT' ? -1 : 1)).toBeCloseTo(closing, 2);
 });
 
-test('an internal user reads the provider\'s internal accounts', async ({ page }) => {
+test("an internal user reads the provider's internal accounts", async ({ page }) => {
   await signIn(page, 'admin@demo.test', '/reporting/internal-accounts');
   const table = page.getByRole('table', { name: 'Internal accounts and balances' });
   await expect(table).toBeVisible();

@@ -8,7 +8,9 @@ import { mod, signIn } from './support.ts';
 async function expectNoSeriousAxeViolation(page: Page): Promise<void> {
   const result = await new AxeBuilder({ page }).analyze();
   const serious = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => `${node.target.join(' ')} ${node.failureSummary ?? ''}`).join(', ')}`)).toEqual([]);
+  expect(
+    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => `${node.target.join(' ')} ${node.failureSummary ?? ''}`).join(', ')}`),
+  ).toEqual([]);
 }
 
 test('admin@demo.test finds a transaction by a prefix of its reference and opens a field query as a filtered overview', async ({ page }) => {

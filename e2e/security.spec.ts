@@ -5,10 +5,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { demoPassword, signIn } from './support.ts';
 
-
 const script = '<script>alert(1)</script>';
 const image = '<img src=x onerror=alert(1)>';
-
 
 test('the app page is served with a strict Content-Security-Policy and no inline script', async ({ request }) => {
   // Asked for as the browser would on a deep link, without a page: a page left on its way to the provider's sign-in
@@ -42,7 +40,9 @@ test('after sign-in the session lives in sessionStorage and no token in localSto
   }
 });
 
-test('the session\'s tokens are bound to a key the page cannot read: API calls carry DPoP proofs, a copied token alone is refused, a reload keeps working', async ({ page }) => {
+test("the session's tokens are bound to a key the page cannot read: API calls carry DPoP proofs, a copied token alone is refused, a reload keeps working", async ({
+  page,
+}) => {
   const apiCall = page.waitForRequest((request) => request.url().includes('/api/portal/') && Boolean(request.headers().dpop));
   await signIn(page, 'owner@demo.test', '/notifications');
   const request = await apiCall;
@@ -57,11 +57,17 @@ test('the session\'s tokens are bound to a key the page cannot read: API calls c
       open.onerror = () => reject(open.error);
     });
     const stored = await new Promise<{ keyPair: CryptoKeyPair } | undefined>((resolve) => {
-      const get = db.transaction('keys').objectStore('keys').get(id ?? '');
+      const get = db
+        .transaction('keys')
+        .objectStore('keys')
+        .get(id ?? '');
       get.onsuccess = () => resolve(get.result as { keyPair: CryptoKeyPair } | undefined);
     });
     db.close();
-    const exported = await crypto.subtle.exportKey('jwk', stored!.keyPair.privateKey).then(() => 'exported', () => 'refused');
+    const exported = await crypto.subtle.exportKey('jwk', stored!.keyPair.privateKey).then(
+      () => 'exported',
+      () => 'refused',
+    );
     return { id, extractable: stored?.keyPair.privateKey.extractable, exported };
   });
   expect(key).toEqual({ id: expect.any(String), extractable: false, exported: 'refused' });
@@ -104,7 +110,8 @@ test('a notification with hostile text shows it as text: no dialog, no image', a
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 

@@ -46,7 +46,9 @@ test('an internal admin signs in through a deep link with two panes and sees eve
   await expect(page.getByRole('region', { name: /^Transactions \(pane 2 of 2\)/ })).toBeVisible();
 
   const labels = await menuLabels(page);
-  expect(labels).toEqual(expect.arrayContaining(['Dashboard', 'Transactions', 'Reporting', 'Configurations', 'Users', 'Billing', 'Watch list', 'Support', 'Partners']));
+  expect(labels).toEqual(
+    expect.arrayContaining(['Dashboard', 'Transactions', 'Reporting', 'Configurations', 'Users', 'Billing', 'Watch list', 'Support', 'Partners']),
+  );
   expect(labels.indexOf('Dashboard')).toBeLessThan(labels.indexOf('Transactions'));
   expect(labels.indexOf('Watch list')).toBeLessThan(labels.indexOf('Partners'));
 

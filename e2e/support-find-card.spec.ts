@@ -11,17 +11,28 @@ const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
 
 async function axeClean(page: Page, screen: string) {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${screen}: ${violation.id} ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${screen}: ${violation.id} ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 /** Every key the journey presses goes through here, so the count is the journey's. */
 function keyboard(page: Page) {
   let count = 0;
   return {
-    press: async (key: string) => { count += 1; await page.keyboard.press(key); },
-    type: async (text: string) => { count += text.length; await page.keyboard.type(text); },
-    get count() { return count; },
+    press: async (key: string) => {
+      count += 1;
+      await page.keyboard.press(key);
+    },
+    type: async (text: string) => {
+      count += text.length;
+      await page.keyboard.type(text);
+    },
+    get count() {
+      return count;
+    },
   };
 }
 
@@ -51,7 +62,7 @@ test('service@demo.test finds yesterday’s payments of a card by its last four 
     await expect(overview).toContainText(`last4:${candidate}`);
     await page.waitForTimeout(600); // the look-up follows 250 ms after the last key
     await expect(page.getByText('Looking up records…')).toHaveCount(0);
-    if (await found.getByRole('option').count() > 0) {
+    if ((await found.getByRole('option').count()) > 0) {
       lastFour = candidate;
       break;
     }
@@ -80,7 +91,13 @@ test('service@demo.test finds yesterday’s payments of a card by its last four 
     await keys.press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: /^Transaction TX/ })).toBeVisible();
     // The offer comes with the payment job's answer; give it a moment before deciding there is none.
-    offered = await page.getByRole('button', { name: 'Refund…' }).waitFor({ timeout: 8_000 }).then(() => true, () => false);
+    offered = await page
+      .getByRole('button', { name: 'Refund…' })
+      .waitFor({ timeout: 8_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (!offered) {
       await keys.press('Alt+ArrowLeft');
       await expect(rows(page).first()).toBeVisible();

@@ -9,7 +9,8 @@ import { demoPassword, emailTo, mod } from './support.ts';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -17,10 +18,21 @@ async function seriousViolations(page: Page): Promise<string[]> {
 function keyboardOf(page: Page) {
   let keys = 0;
   return {
-    press: async (key: string) => { keys += 1; await page.keyboard.press(key); },
+    press: async (key: string) => {
+      keys += 1;
+      await page.keyboard.press(key);
+    },
     /** a shortcut sequence such as 'v r': one key per part */
-    sequence: async (shortcut: string) => { for (const key of shortcut.split(' ')) { keys += 1; await page.keyboard.press(key); } },
-    type: async (text: string) => { keys += [...text].length; await page.keyboard.type(text); },
+    sequence: async (shortcut: string) => {
+      for (const key of shortcut.split(' ')) {
+        keys += 1;
+        await page.keyboard.press(key);
+      }
+    },
+    type: async (text: string) => {
+      keys += [...text].length;
+      await page.keyboard.type(text);
+    },
     count: () => keys,
   };
 }
@@ -146,7 +158,9 @@ test('a merchant’s reply flags the ticket in the staff queue and rings the age
   await expect(reader.getByRole('listbox', { name: /^(Merchants|Businesses)/ })).toHaveCount(0);
   expect(await seriousViolations(reader)).toEqual([]);
 
-  console.log(`merchant: ${ownerKeys.count()} keystrokes, ${ownerSeconds.toFixed(1)} s (sign-in to reply); agent: ${serviceKeys.count()} keystrokes, ${serviceSeconds.toFixed(1)} s; merchant's bell ${ownerBellMs} ms after the staff reply, agent's bell ${serviceBellMs} ms after the merchant's`);
+  console.log(
+    `merchant: ${ownerKeys.count()} keystrokes, ${ownerSeconds.toFixed(1)} s (sign-in to reply); agent: ${serviceKeys.count()} keystrokes, ${serviceSeconds.toFixed(1)} s; merchant's bell ${ownerBellMs} ms after the staff reply, agent's bell ${serviceBellMs} ms after the merchant's`,
+  );
   await fresh.close();
   await ownerContext.close();
   await serviceContext.close();

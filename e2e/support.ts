@@ -20,21 +20,33 @@ export async function signIn(page: Page, email: string, path = '/dashboard', sub
 }
 
 export type ReceivedEmail = {
-  to: string[]; subject: string; text: string; from: string; replyTo: string | null;
+  to: string[];
+  subject: string;
+  text: string;
+  from: string;
+  replyTo: string | null;
   /** the first link in the text to this path */ link: (path: string) => URL | undefined;
 };
 
 function receivedEmails(): ReceivedEmail[] {
   const dir = process.env.E2E_MAIL_DIR;
-  if (!dir || !existsSync(dir)) throw new Error('E2E_MAIL_DIR is not set: run the journeys through scripts/e2e.ts, which starts the SMTP server the portal sends to');
-  return readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => {
-    const mail = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { to: string[]; raw: string };
-    const text = plainTextOf(mail.raw);
-    return {
-      to: mail.to, subject: headerOf(mail.raw, 'Subject') ?? '', text, from: headerOf(mail.raw, 'From') ?? '', replyTo: headerOf(mail.raw, 'Reply-To') ?? null,
-      link: (path: string) => linkTo(text, path),
-    };
-  });
+  if (!dir || !existsSync(dir))
+    throw new Error('E2E_MAIL_DIR is not set: run the journeys through scripts/e2e.ts, which starts the SMTP server the portal sends to');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => {
+      const mail = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { to: string[]; raw: string };
+      const text = plainTextOf(mail.raw);
+      return {
+        to: mail.to,
+        subject: headerOf(mail.raw, 'Subject') ?? '',
+        text,
+        from: headerOf(mail.raw, 'From') ?? '',
+        replyTo: headerOf(mail.raw, 'Reply-To') ?? null,
+        link: (path: string) => linkTo(text, path),
+      };
+    });
 }
 
 /**
@@ -42,8 +54,13 @@ function receivedEmails(): ReceivedEmail[] {
  * SMTP server scripts/e2e.ts started, and returns the newest such message, decoded as a mail client shows it.
  */
 export async function emailTo(recipient: string, subject?: string): Promise<ReceivedEmail> {
-  const matching = () => receivedEmails().filter((mail) => mail.to.some((to) => to.toLowerCase() === recipient.toLowerCase()) && (subject === undefined || mail.subject === subject));
-  await expect.poll(() => matching().length, { message: `an email to ${recipient}${subject ? ` “${subject}”` : ''} arrives at the SMTP server`, timeout: 30_000 }).toBeGreaterThan(0);
+  const matching = () =>
+    receivedEmails().filter(
+      (mail) => mail.to.some((to) => to.toLowerCase() === recipient.toLowerCase()) && (subject === undefined || mail.subject === subject),
+    );
+  await expect
+    .poll(() => matching().length, { message: `an email to ${recipient}${subject ? ` “${subject}”` : ''} arrives at the SMTP server`, timeout: 30_000 })
+    .toBeGreaterThan(0);
   const newest = matching().at(-1);
   if (!newest) throw new Error(`no email to ${recipient}`);
   return newest;
@@ -51,8 +68,18 @@ export async function emailTo(recipient: string, subject?: string): Promise<Rece
 
 /** After sign-in: applies the first context offered, by keyboard, when the portal asks for one (not when there is one choice). */
 export async function chooseContextIfAsked(page: Page): Promise<void> {
-  await expect(page.getByRole('navigation', { name: 'Main menu' }).or(page.getByRole('button', { name: 'Apply' })).first()).toBeVisible();
-  const leftSelection = await page.waitForURL((url) => !url.pathname.startsWith('/context'), { timeout: 5_000 }).then(() => true, () => false);
+  await expect(
+    page
+      .getByRole('navigation', { name: 'Main menu' })
+      .or(page.getByRole('button', { name: 'Apply' }))
+      .first(),
+  ).toBeVisible();
+  const leftSelection = await page
+    .waitForURL((url) => !url.pathname.startsWith('/context'), { timeout: 5_000 })
+    .then(
+      () => true,
+      () => false,
+    );
   if (leftSelection) return;
   const apply = page.getByRole('button', { name: 'Apply' });
   for (let step = 0; step < 3 && !(await apply.isEnabled()); step += 1) {

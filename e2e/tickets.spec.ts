@@ -11,7 +11,8 @@ const screenshot = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAA
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -47,7 +48,9 @@ test('owner reports a bug with a screenshot; service answers with an internal no
 
   const serviceContext = await browser.newContext();
   const service = await serviceContext.newPage();
-  await signInWithContext(service, 'service@demo.test', ticketPath, (page) => page.getByRole('heading', { name: 'Refund button missing on captured payments', level: 1 }));
+  await signInWithContext(service, 'service@demo.test', ticketPath, (page) =>
+    page.getByRole('heading', { name: 'Refund button missing on captured payments', level: 1 }),
+  );
   await service.getByRole('checkbox', { name: 'Internal note' }).check();
   await service.getByRole('textbox', { name: 'Internal note' }).fill('Probably the capture flag; checking with engineering.');
   await service.keyboard.press(`${mod}+Enter`);

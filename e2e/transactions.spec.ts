@@ -5,9 +5,6 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support.ts';
 
-
-
-
 const grid = (page: Page) => page.getByRole('grid', { name: 'Transactions' });
 const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
 
@@ -31,7 +28,11 @@ test('admin@demo.test filters, sorts, saves a preset and re-applies it, by keybo
   await page.keyboard.press('Space');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/status=%5Beq%5Ddeclined/);
-  await expect(grid(page).getByRole('gridcell').filter({ hasText: /^Paid$/ })).toHaveCount(0);
+  await expect(
+    grid(page)
+      .getByRole('gridcell')
+      .filter({ hasText: /^Paid$/ }),
+  ).toHaveCount(0);
   await expect(grid(page).getByRole('gridcell', { name: 'Declined' }).first()).toBeVisible();
 
   // The amount's Exact/Range switch shows whole (it was clipped to 28 of its 98 px).
@@ -64,7 +65,11 @@ test('admin@demo.test filters, sorts, saves a preset and re-applies it, by keybo
   await press(page, 'Declined payments');
   await expect(page.getByText("Filter preset 'Declined payments' applied.")).toBeVisible();
   await expect(page).toHaveURL(/status=%5Beq%5Ddeclined/);
-  await expect(grid(page).getByRole('gridcell').filter({ hasText: /^Paid$/ })).toHaveCount(0);
+  await expect(
+    grid(page)
+      .getByRole('gridcell')
+      .filter({ hasText: /^Paid$/ }),
+  ).toHaveCount(0);
 
   // The link reproduces the view.
   const link = page.url();
@@ -97,7 +102,9 @@ test('admin@demo.test exports a filtered view and downloads it from the report q
   await expect(report).toContainText('Status: Paid');
   await expect(report.getByText('Ready')).toBeVisible({ timeout: 60_000 });
   // The queue is a dense table, and axe finds nothing serious in it.
-  const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  const serious = (await new AxeBuilder({ page }).analyze()).violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
   expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 
   const download = page.waitForEvent('download');
@@ -107,7 +114,10 @@ test('admin@demo.test exports a filtered view and downloads it from the report q
   expect(file.suggestedFilename()).toMatch(/^transactions-\d{4}-\d{2}-\d{2}-RPT[0-9A-F]+\.csv$/);
   const text = readFileSync(await file.path(), 'utf8');
   expect(text.charCodeAt(0)).toBe(0xfeff);
-  const lines = text.slice(1).split('\r\n').filter((line) => line !== '');
+  const lines = text
+    .slice(1)
+    .split('\r\n')
+    .filter((line) => line !== '');
   expect(lines[0]).toBe('Date (Europe/London),Reference,Merchant,Amount,Currency,Status,Payment method,Channel,E-wallet,Type');
   expect(lines).toHaveLength(expected + 1);
   // A paid payment with refunds reads as (partially) refunded in the file too.

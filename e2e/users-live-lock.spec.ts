@@ -7,14 +7,19 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { demoPassword, signIn } from './support.ts';
 
-test('admin@demo.test locks a user whose page is open elsewhere: that page signs out at once; the tab shows the lock and the refused sign-in', async ({ page, browser }) => {
+test('admin@demo.test locks a user whose page is open elsewhere: that page signs out at once; the tab shows the lock and the refused sign-in', async ({
+  page,
+  browser,
+}) => {
   // Two people, two sign-ins, a lock and an unlock: more than the default on a busy machine.
   test.slow();
   const lockedContext = await browser.newContext();
   const lockedPage = await lockedContext.newPage();
   try {
     // The locked user's tab, with its live events stream open.
-    const streamOpened = lockedPage.waitForResponse((response) => new URL(response.url()).pathname === '/api/portal/events' && response.status() === 200, { timeout: 60_000 });
+    const streamOpened = lockedPage.waitForResponse((response) => new URL(response.url()).pathname === '/api/portal/events' && response.status() === 200, {
+      timeout: 60_000,
+    });
     await signIn(lockedPage, 'readonly@demo.test', '/profile');
     await streamOpened;
 

@@ -12,7 +12,8 @@ import { demoPassword, emailTo, signIn } from './support.ts';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -144,7 +145,9 @@ test('expiring@demo.test forgets the password, chooses a new one from the emaile
   await expect(page.getByLabel('Email')).toBeFocused();
   await page.keyboard.type('expiring@demo.test');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('status')).toHaveText('If an account exists for this email address, we have sent it a link to reset the password. The link is valid for 15 minutes.');
+  await expect(page.getByRole('status')).toHaveText(
+    'If an account exists for this email address, we have sent it a link to reset the password. The link is valid for 15 minutes.',
+  );
   expect(await seriousViolations(page)).toEqual([]);
 
   const mail = await emailTo('expiring@demo.test', 'Reset your payments portal password');

@@ -10,7 +10,8 @@ import { chooseContextIfAsked, signIn } from './support.ts';
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
@@ -18,7 +19,10 @@ async function seriousViolations(page: Page): Promise<string[]> {
 let keystrokes = 0;
 /** Focus a field the way Tab reaches it, then type into it. */
 async function typeInto(page: Page, label: string | RegExp, text: string): Promise<void> {
-  await page.getByLabel(label, { exact: typeof label === 'string' }).first().focus();
+  await page
+    .getByLabel(label, { exact: typeof label === 'string' })
+    .first()
+    .focus();
   await page.keyboard.type(text);
   keystrokes += 1 + text.length;
 }
@@ -120,7 +124,11 @@ test('vt@demo.test lands on a terminal that takes orders, and the palette opens 
   expect(await seriousViolations(page)).toEqual([]);
 
   // The merchant applied again as a saved context would: the context takes its first configuration by name, the web shop.
-  type Applied = { business?: { id: string; title: string }; merchant?: { id: string; title: string }; configuration?: { id: string | null; switches: { virtualTerminalMenuEnabled: boolean } } };
+  type Applied = {
+    business?: { id: string; title: string };
+    merchant?: { id: string; title: string };
+    configuration?: { id: string | null; switches: { virtualTerminalMenuEnabled: boolean } };
+  };
   const appliedNow = () => page.evaluate(() => JSON.parse(sessionStorage.getItem('portal.context') ?? '{}') as unknown) as Promise<Applied>;
   const landed = await appliedNow();
   expect(landed.configuration?.switches.virtualTerminalMenuEnabled).toBe(true);

@@ -55,10 +55,12 @@ async function startShard(index: number, seeded: string): Promise<Shard> {
   });
   const dataDir = mkdtempSync(join(tmpdir(), `portal-e2e-data-${index}-`));
   cpSync(seeded, dataDir, { recursive: true });
-  const server = await startServer({ port: basePort + index, dataDir, env: { ...serverEnv, SMTP_URL: smtp.url }, timeoutMs: 420_000 }).catch(async (error: unknown) => {
-    await smtp.close();
-    throw error;
-  });
+  const server = await startServer({ port: basePort + index, dataDir, env: { ...serverEnv, SMTP_URL: smtp.url }, timeoutMs: 420_000 }).catch(
+    async (error: unknown) => {
+      await smtp.close();
+      throw error;
+    },
+  );
   console.log(`[e2e] shard ${index + 1}/${shards}: server on ${server.url}, mail through ${smtp.url} into ${mailDir}, Chromium at ${chromium}`);
   return { index, server, smtp, mailDir };
 }
@@ -83,13 +85,16 @@ async function runShard(shard: Shard): Promise<number> {
         pending = lines.pop() ?? '';
         for (const line of lines) process.stdout.write(`${prefix}${line}\n`);
       });
-      stream?.on('end', () => { if (pending) process.stdout.write(`${prefix}${pending}\n`); });
+      stream?.on('end', () => {
+        if (pending) process.stdout.write(`${prefix}${pending}\n`);
+      });
     }
   }
   const status = await new Promise<number>((done) => playwright.once('exit', (code) => done(code ?? 1)));
   await shard.server.stop();
   await shard.smtp.close();
-  if (status !== 0) console.error(`[e2e] shard ${shard.index + 1}/${shards} failed; its server's log tail:\n${shard.server.output().split('\n').slice(-30).join('\n')}`);
+  if (status !== 0)
+    console.error(`[e2e] shard ${shard.index + 1}/${shards} failed; its server's log tail:\n${shard.server.output().split('\n').slice(-30).join('\n')}`);
   return status;
 }
 
@@ -98,7 +103,12 @@ const started: Shard[] = [];
 try {
   for (let index = 0; index < shards; index += 1) started.push(await startShard(index, seeded));
 } catch (error) {
-  await Promise.all(started.map(async (shard) => { await shard.server.stop(); await shard.smtp.close(); }));
+  await Promise.all(
+    started.map(async (shard) => {
+      await shard.server.stop();
+      await shard.smtp.close();
+    }),
+  );
   throw error;
 }
 const statuses = await Promise.all(started.map(runShard));

@@ -108,11 +108,17 @@ for (const edge of edges) {
   const to = serverFolder(edge.to);
   if (from && to && from !== to) folderEdges.add(`${from} → ${to}`);
 }
-const ties = [...folderEdges].map((pair) => pair.split(' → ') as [string, string]).filter(([from, to]) => from < to && folderEdges.has(`${to} → ${from}`)).map(([from, to]) => `${from} ↔ ${to}`);
-for (const tie of ties) if (!allowedTies.has(tie)) problems.push(`server/ folders import each other: ${tie} (move the shared piece into a folder both may import)`);
+const ties = [...folderEdges]
+  .map((pair) => pair.split(' → ') as [string, string])
+  .filter(([from, to]) => from < to && folderEdges.has(`${to} → ${from}`))
+  .map(([from, to]) => `${from} ↔ ${to}`);
+for (const tie of ties)
+  if (!allowedTies.has(tie)) problems.push(`server/ folders import each other: ${tie} (move the shared piece into a folder both may import)`);
 
 if (problems.length > 0) {
   console.error(`lint: ${problems.length} problem(s)\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
   process.exit(1);
 }
-console.log(`lint: ${edges.length} imports in ${new Set(edges.map((edge) => edge.from)).size} files follow the architecture; no cycles; server/ folders tied both ways: ${ties.length} (${ties.join(', ')}); money tables written only behind server/payments/, server/ledger/, server/stats/ and the seed`);
+console.log(
+  `lint: ${edges.length} imports in ${new Set(edges.map((edge) => edge.from)).size} files follow the architecture; no cycles; server/ folders tied both ways: ${ties.length} (${ties.join(', ')}); money tables written only behind server/payments/, server/ledger/, server/stats/ and the seed`,
+);

@@ -9,7 +9,15 @@
 
 /** The money tables, by their SQL names (server/db/schema.ts). */
 export const moneyTables = [
-  'transactions', 'payment_jobs', 'payment_refunds', 'payment_steps', 'ledger_postings', 'ledger_entries', 'ledger_daily_balances', 'ledger_transfers', 'settlement_batches',
+  'transactions',
+  'payment_jobs',
+  'payment_refunds',
+  'payment_steps',
+  'ledger_postings',
+  'ledger_entries',
+  'ledger_daily_balances',
+  'ledger_transfers',
+  'settlement_batches',
 ] as const;
 
 /** Whether a file (a path relative to the repository) may write money tables. */
@@ -45,10 +53,15 @@ export function moneyWriteProblems(file: string, text: string, exports: Readonly
   const nameAlternatives = [...names.keys()].map(escapeRegExp).join('|');
   const tableAlternatives = moneyTables.map(escapeRegExp).join('|');
   const drizzleWrite = new RegExp(`\\.(insert|update|delete)\\(\\s*(?:\\w+\\.)?(${nameAlternatives})\\s*[),]`, 'g');
-  const sqlWrite = new RegExp(`\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+(?:"?(${tableAlternatives})"?(?![\\w$])|\\$\\{\\s*(?:\\w+\\.)?(${nameAlternatives})\\s*\\})`, 'g');
+  const sqlWrite = new RegExp(
+    `\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+(?:"?(${tableAlternatives})"?(?![\\w$])|\\$\\{\\s*(?:\\w+\\.)?(${nameAlternatives})\\s*\\})`,
+    'g',
+  );
   const problems: string[] = [];
   const report = (index: number, table: string | undefined, found: string) =>
-    problems.push(`${file}:${lineOf(text, index)}: writes the money table ${table ?? '?'} (${found.replace(/\s+/g, ' ').trim()}); only server/payments/, server/ledger/, server/stats/ and the seed may`);
+    problems.push(
+      `${file}:${lineOf(text, index)}: writes the money table ${table ?? '?'} (${found.replace(/\s+/g, ' ').trim()}); only server/payments/, server/ledger/, server/stats/ and the seed may`,
+    );
   for (const match of text.matchAll(drizzleWrite)) report(match.index, names.get(match[2] ?? ''), match[0]);
   for (const match of text.matchAll(sqlWrite)) report(match.index, match[2] ?? names.get(match[3] ?? ''), match[0]);
   return problems;

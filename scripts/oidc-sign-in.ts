@@ -41,7 +41,8 @@ async function discover(baseUrl: string) {
 export async function refresh(baseUrl: string, refreshToken: string): Promise<SignedIn> {
   const { as, options } = await discover(baseUrl);
   const response = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, {
-    ...options, additionalParameters: { resource: `${baseUrl}/api/portal` },
+    ...options,
+    additionalParameters: { resource: `${baseUrl}/api/portal` },
   });
   const tokens = await oauth.processRefreshTokenResponse(as, client, response);
   return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, idToken: tokens.id_token };
@@ -55,9 +56,16 @@ export async function signIn(baseUrl: string, email: string, password = 'portal-
   const state = oauth.generateRandomState();
   const authorize = new URL(as.authorization_endpoint ?? '');
   for (const [name, value] of Object.entries({
-    client_id: client.client_id, redirect_uri: redirectUri, response_type: 'code', scope: 'openid profile identity portal offline_access',
-    resource, state, code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
-  })) authorize.searchParams.set(name, value);
+    client_id: client.client_id,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'openid profile identity portal offline_access',
+    resource,
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: 'S256',
+  }))
+    authorize.searchParams.set(name, value);
 
   const jar = new CookieJar(options.headers);
   let url = authorize.href;
@@ -76,7 +84,8 @@ export async function signIn(baseUrl: string, email: string, password = 'portal-
   if (!url.startsWith(redirectUri)) throw new Error(`sign-in of ${email} did not return to the client (status ${response.status})`);
   const params = oauth.validateAuthResponse(as, client, new URL(url), state);
   const tokenResponse = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, codeVerifier, {
-    ...discovered, additionalParameters: { resource },
+    ...discovered,
+    additionalParameters: { resource },
   });
   const tokens = await oauth.processAuthorizationCodeResponse(as, client, tokenResponse);
   return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, idToken: tokens.id_token };

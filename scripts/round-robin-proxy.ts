@@ -18,18 +18,24 @@ export async function startRoundRobinProxy(options: { port: number; nodes: strin
     next = (next + 1) % targets.length;
     const target = targets[index] as URL;
     const path = incoming.url ?? '/';
-    const forwarded = httpRequest({
-      host: target.hostname,
-      port: target.port,
-      method: incoming.method,
-      path,
-      // Appends the peer to X-Forwarded-For, as a balancer does (the nodes read it with TRUSTED_PROXIES).
-      headers: { ...incoming.headers, 'x-forwarded-for': [incoming.headers['x-forwarded-for'], incoming.socket.remoteAddress ?? ''].filter(Boolean).join(', ') },
-    }, (answer) => {
-      served.push({ method: incoming.method ?? 'GET', path: path.split('?')[0] ?? path, node: index, status: answer.statusCode ?? 0 });
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forwarded = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path,
+        // Appends the peer to X-Forwarded-For, as a balancer does (the nodes read it with TRUSTED_PROXIES).
+        headers: {
+          ...incoming.headers,
+          'x-forwarded-for': [incoming.headers['x-forwarded-for'], incoming.socket.remoteAddress ?? ''].filter(Boolean).join(', '),
+        },
+      },
+      (answer) => {
+        served.push({ method: incoming.method ?? 'GET', path: path.split('?')[0] ?? path, node: index, status: answer.statusCode ?? 0 });
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     forwarded.on('error', () => {
       // The node is down (killed): a real balancer would take it out of the rotation; this one answers 502.
       served.push({ method: incoming.method ?? 'GET', path, node: index, status: 502 });

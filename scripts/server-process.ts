@@ -19,7 +19,13 @@ async function assertPortFree(port: number): Promise<void> {
 }
 
 /** root: another checkout of the portal to run (a benchmark's "before"); default this one */
-export async function startServer(options: { port: number; dataDir?: string; env?: Record<string, string>; timeoutMs?: number; root?: string }): Promise<ServerProcess> {
+export async function startServer(options: {
+  port: number;
+  dataDir?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  root?: string;
+}): Promise<ServerProcess> {
   const url = `http://localhost:${options.port}`;
   await assertPortFree(options.port);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'portal-data-'));
@@ -29,8 +35,12 @@ export async function startServer(options: { port: number; dataDir?: string; env
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const deadline = Date.now() + (options.timeoutMs ?? 180_000);
   while (Date.now() < deadline) {
@@ -38,7 +48,9 @@ export async function startServer(options: { port: number; dataDir?: string; env
     try {
       const response = await fetch(`${url}/connect/.well-known/openid-configuration`);
       if (response.ok) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((done) => setTimeout(done, 300));
   }
   if (Date.now() >= deadline) {

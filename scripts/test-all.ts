@@ -31,11 +31,19 @@ async function vitestStep(name: string, args: string[], env: Record<string, stri
   // The JSON report beside the console's: the step ends by naming its slowest files (where CI's time goes).
   const report = join(mkdtempSync(join(tmpdir(), 'portal-vitest-')), 'report.json');
   const child = spawn('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-    cwd: root, env: { ...process.env, FORCE_COLOR: '1', ...env }, stdio: ['inherit', 'pipe', 'pipe'],
+    cwd: root,
+    env: { ...process.env, FORCE_COLOR: '1', ...env },
+    stdio: ['inherit', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => { process.stdout.write(chunk); output += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { process.stderr.write(chunk); output += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    output += chunk.toString();
+  });
   const status = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
   printSlowest(name, report);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the colour codes this strips from the runner's output
@@ -44,7 +52,9 @@ async function vitestStep(name: string, args: string[], env: Record<string, stri
   const anyFailed = /Test Files .*\bfailed\b/.test(plain) || /Tests .*\bfailed\b/.test(plain);
   if (status !== 0 && died.length > 0 && !anyFailed) {
     const files = [...new Set(died.map((match) => match[2]!))];
-    console.warn(`\n⚠ ${died.map((match) => `${match[2]} (${match[1]})`).join(', ')}: the test process died without a failed test; running ${files.length === 1 ? 'it' : 'them'} again`);
+    console.warn(
+      `\n⚠ ${died.map((match) => `${match[2]} (${match[1]})`).join(', ')}: the test process died without a failed test; running ${files.length === 1 ? 'it' : 'them'} again`,
+    );
     const again = spawnSync('npx', ['vitest', 'run', ...args, ...files], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
     timings.push(`${name}: ${((Date.now() - started) / 1000).toFixed(1)} s (${files.length} file(s) run again after a signal)`);
     if (again.status !== 0) fail(name, again.status);
@@ -63,7 +73,8 @@ function printSlowest(name: string, report: string): void {
       .map((file) => ({ file: relative(root, file.name), seconds: (file.endTime - file.startTime) / 1000 }))
       .sort((a, b) => b.seconds - a.seconds)
       .slice(0, 10);
-    if (slowest.length > 0) console.log(`\nslowest files of ${name}:\n${slowest.map((file) => `  ${file.seconds.toFixed(1).padStart(7)} s  ${file.file}`).join('\n')}`);
+    if (slowest.length > 0)
+      console.log(`\nslowest files of ${name}:\n${slowest.map((file) => `  ${file.seconds.toFixed(1).padStart(7)} s  ${file.file}`).join('\n')}`);
   } catch {
     // A half-written report (the run was killed) names nothing.
   }
@@ -83,9 +94,17 @@ function fail(name: string, status: number | null): never {
  * run's time. Files that only wait on real timers (sign-in flows' session ends) are left out of both.
  */
 const periodFiles = [
-  'tests/server/reports/schedules.test.ts', 'tests/server/reports/transaction-schedules.test.ts', 'tests/server/ledger',
-  'tests/server/api/billing.test.ts', 'tests/server/api/billing-ledger.test.ts', 'tests/server/api/dashboard.test.ts',
-  'tests/server/api/dashboard-breakdown.test.ts', 'tests/contract', 'tests/format', 'tests/panes/dashboard', 'tests/panes/reporting',
+  'tests/server/reports/schedules.test.ts',
+  'tests/server/reports/transaction-schedules.test.ts',
+  'tests/server/ledger',
+  'tests/server/api/billing.test.ts',
+  'tests/server/api/billing-ledger.test.ts',
+  'tests/server/api/dashboard.test.ts',
+  'tests/server/api/dashboard-breakdown.test.ts',
+  'tests/contract',
+  'tests/format',
+  'tests/panes/dashboard',
+  'tests/panes/reporting',
   'tests/panes/reporting-overview',
 ];
 const movedClocks: { at: string; files: string[] }[] = [
@@ -93,11 +112,23 @@ const movedClocks: { at: string; files: string[] }[] = [
   {
     at: '2027-03-28T00:30:00Z',
     files: [
-      ...periodFiles, 'tests/server/reports/worker.test.ts', 'tests/server/api/reports.test.ts', 'tests/server/jobs', 'tests/server/mail/mail.test.ts',
-      'tests/server/identity/sign-in-security.test.ts', 'tests/server/identity/password-flows.test.ts', 'tests/server/identity/dpop.test.ts',
-      'tests/server/api/users.test.ts', 'tests/server/api/user.test.ts', 'tests/server/api/step-up.test.ts', 'tests/server/api/user-account-security.test.ts',
-      'tests/server/api/bulk-jobs.test.ts', 'tests/server/api/user-notifications.test.ts', 'tests/server/api/money.test.ts',
-      'tests/server/files/record-files-sweeper.test.ts', 'tests/auth',
+      ...periodFiles,
+      'tests/server/reports/worker.test.ts',
+      'tests/server/api/reports.test.ts',
+      'tests/server/jobs',
+      'tests/server/mail/mail.test.ts',
+      'tests/server/identity/sign-in-security.test.ts',
+      'tests/server/identity/password-flows.test.ts',
+      'tests/server/identity/dpop.test.ts',
+      'tests/server/api/users.test.ts',
+      'tests/server/api/user.test.ts',
+      'tests/server/api/step-up.test.ts',
+      'tests/server/api/user-account-security.test.ts',
+      'tests/server/api/bulk-jobs.test.ts',
+      'tests/server/api/user-notifications.test.ts',
+      'tests/server/api/money.test.ts',
+      'tests/server/files/record-files-sweeper.test.ts',
+      'tests/auth',
     ],
   },
   // The last half hour of a year: tomorrow is another day, month, quarter and year.
@@ -117,7 +148,10 @@ const databaseEnv: Record<string, string> = postgresUrl ? { TEST_DATABASE_URL: p
 delete process.env.TEST_CLOCK;
 await vitestStep('unit, component and API integration', ['--project', 'server', '--project', 'web'], databaseEnv);
 for (const clock of movedClocks) {
-  await vitestStep(`files that decide by time, clock at ${clock.at}`, ['--project', 'server', '--project', 'web', ...clock.files], { TEST_CLOCK: clock.at, TEST_DATABASE_URL: '' });
+  await vitestStep(`files that decide by time, clock at ${clock.at}`, ['--project', 'server', '--project', 'web', ...clock.files], {
+    TEST_CLOCK: clock.at,
+    TEST_DATABASE_URL: '',
+  });
 }
 step('faults: kill -9, database outage, workers overtaken', 'npx', ['vitest', 'run', '--project', 'faults'], databaseEnv);
 step('browser end-to-end', 'node', ['scripts/e2e.ts']);

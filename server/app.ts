@@ -114,7 +114,12 @@ function isDatabaseUnavailable(error: unknown): boolean {
     const code = (current as { code?: string }).code ?? '';
     const message = current instanceof Error ? current.message : '';
     if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003', '08004'].includes(code)) return true;
-    if (/Connection terminated|connect ECONNREFUSED|database system is (shutting down|starting up|in recovery mode)|terminating connection|Client has encountered a connection error/.test(message)) return true;
+    if (
+      /Connection terminated|connect ECONNREFUSED|database system is (shutting down|starting up|in recovery mode)|terminating connection|Client has encountered a connection error/.test(
+        message,
+      )
+    )
+      return true;
   }
   return false;
 }
@@ -156,7 +161,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     }
     // Input the database cannot represent (a NUL or an invalid byte sequence that slipped past validation).
     const code = sqlState(error);
-    if (code === '22021' || code === '22P05' || code === '22P02') return c.json(errorReport(['The request contains characters or values that cannot be stored.']), 400);
+    if (code === '22021' || code === '22P05' || code === '22P02')
+      return c.json(errorReport(['The request contains characters or values that cannot be stored.']), 400);
     if (isDatabaseUnavailable(error)) return unavailable(c);
     logger.error({ component: 'api', method: c.req.method, path: c.req.path, err: error }, 'unhandled error');
     return c.json(errorReport(['Whoops! Something went wrong.']), 500);
@@ -210,8 +216,15 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
   const isImageUpload = (c: { req: { method: string; path: string } }) => c.req.method === 'POST' && c.req.path.endsWith('/images');
   // No GET or HEAD handler reads a body; asking for one would build a whole fetch Request for each call.
-  signedInMiddleware.push((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next()
-    : isUpload(c) ? limitUpload(c, next) : isImageUpload(c) ? limitImageBody(c, next) : limitBody(c, next)));
+  signedInMiddleware.push((c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD'
+      ? next()
+      : isUpload(c)
+        ? limitUpload(c, next)
+        : isImageUpload(c)
+          ? limitImageBody(c, next)
+          : limitBody(c, next),
+  );
   signedInMiddleware.push(async (c, next) => {
     // PostgreSQL text cannot hold NUL; refuse it at the door rather than deep in a query.
     let decoded: string;
@@ -247,8 +260,15 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     // token may not pose as one. A copied bound token without the browser's key is refused here.
     if (jkt !== undefined || authorization.scheme === 'DPoP') {
       try {
-        if (jkt === undefined || authorization.scheme !== 'DPoP') throw new DpopError('The access token is bound to a DPoP key: send it with the DPoP scheme and a proof.');
-        await checkDpop({ method: c.req.method, url: `${publicOrigin}${new URL(c.req.url).pathname}`, accessToken: authorization.token, proof: c.req.header('dpop'), jkt });
+        if (jkt === undefined || authorization.scheme !== 'DPoP')
+          throw new DpopError('The access token is bound to a DPoP key: send it with the DPoP scheme and a proof.');
+        await checkDpop({
+          method: c.req.method,
+          url: `${publicOrigin}${new URL(c.req.url).pathname}`,
+          accessToken: authorization.token,
+          proof: c.req.header('dpop'),
+          jkt,
+        });
       } catch (error) {
         if (!(error instanceof DpopError)) throw error;
         c.header('WWW-Authenticate', `DPoP error="invalid_dpop_proof", algs="${dpopAlgorithms.join(' ')}"`);
@@ -295,7 +315,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   // What every router may need: the database, the card keys, the one FileStore, and PUBLIC_URL for links in emails.
   const deps: Deps = {
-    database, cardKeys: options.cardKeys, files: options.files ?? openFileStore(readConfig()),
+    database,
+    cardKeys: options.cardKeys,
+    files: options.files ?? openFileStore(readConfig()),
     publicUrl: options.publicUrl ?? readConfig().publicUrl,
   };
   api.route('/', userRoutes(deps));
@@ -362,8 +384,16 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     const staticDir = options.staticDir;
     const indexHtml = readFileSync(join(staticDir, 'index.html'), 'utf8');
     const csp = [
-      "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
-      "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'", "object-src 'none'",
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "font-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "object-src 'none'",
     ].join('; ');
     app.use('*', async (c, next) => {
       await next();

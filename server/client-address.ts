@@ -20,7 +20,10 @@ export function plainAddress(address: string): string {
 
 export function parseTrustedProxies(value: string | undefined): TrustedProxies {
   const list = new BlockList();
-  const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (entry === 'loopback') {
       list.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -36,7 +39,8 @@ export function parseTrustedProxies(value: string | undefined): TrustedProxies {
       continue;
     }
     const bits = Number(prefix);
-    if (!/^\d{1,3}$/.test(prefix) || bits > (family === 4 ? 32 : 128)) throw new TrustedProxiesError(`TRUSTED_PROXIES: "${entry}" has an invalid prefix length`);
+    if (!/^\d{1,3}$/.test(prefix) || bits > (family === 4 ? 32 : 128))
+      throw new TrustedProxiesError(`TRUSTED_PROXIES: "${entry}" has an invalid prefix length`);
     list.addSubnet(address, bits, type);
   }
   return {
@@ -55,7 +59,10 @@ export function resolveClientAddress(peer: string | undefined, forwardedFor: str
   if (!peer) return 'unknown';
   const direct = plainAddress(peer);
   if (trusted.empty || !trusted.check(direct) || forwardedFor === undefined) return direct;
-  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',').map((hop) => hop.trim()).filter(Boolean);
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   let client = direct;
   for (let index = hops.length - 1; index >= 0; index -= 1) {
     const hop = plainAddress(hops[index]!);

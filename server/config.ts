@@ -43,6 +43,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || `Payments portal <no-reply@${new URL(publicUrl).hostname}>`,
     trustedProxies: env.TRUSTED_PROXIES || undefined,
-    cardDataPreviousKeys: (env.CARD_DATA_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
+    cardDataPreviousKeys: (env.CARD_DATA_PREVIOUS_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean),
   };
 }

@@ -24,10 +24,7 @@ export async function readinessProblems(database: Database): Promise<string[]> {
   });
   try {
     // drizzle records each applied migration in drizzle.__drizzle_migrations (created before the first one runs).
-    const rows = await Promise.race([
-      database.query<{ applied: number | string }>('SELECT count(*) AS applied FROM drizzle.__drizzle_migrations'),
-      late,
-    ]);
+    const rows = await Promise.race([database.query<{ applied: number | string }>('SELECT count(*) AS applied FROM drizzle.__drizzle_migrations'), late]);
     const applied = Number(rows[0]?.applied ?? 0);
     return applied >= expectedMigrations ? [] : [`${applied} of ${expectedMigrations} migrations applied`];
   } catch (error) {

@@ -47,11 +47,16 @@ log(`trusted proxies: ${trustedProxies.describe}`);
 let cardKeys: CardKeys;
 try {
   const loaded = loadCardKeys({
-    cardDataKey: config.cardDataKey, previousKeys: config.cardDataPreviousKeys, dataDir: config.dataDir,
-    sharedDatabase: config.databaseUrl !== undefined, warn: logLine('portal', 'warn'),
+    cardDataKey: config.cardDataKey,
+    previousKeys: config.cardDataPreviousKeys,
+    dataDir: config.dataDir,
+    sharedDatabase: config.databaseUrl !== undefined,
+    warn: logLine('portal', 'warn'),
   });
   cardKeys = loaded.keys;
-  log(`card data key ${loaded.keys.current.id} (${loaded.source}${loaded.path ? ` ${loaded.path}` : ''}${loaded.keys.previous.length ? `; ${loaded.keys.previous.length} previous` : ''})`);
+  log(
+    `card data key ${loaded.keys.current.id} (${loaded.source}${loaded.path ? ` ${loaded.path}` : ''}${loaded.keys.previous.length ? `; ${loaded.keys.previous.length} previous` : ''})`,
+  );
 } catch (error) {
   if (!(error instanceof CardKeyError)) throw error;
   cannotStart(error.message);
@@ -116,7 +121,14 @@ log(`mail through ${mailTransport.describe}`);
 const mailWorker = startMailWorker({ database, transport: mailTransport, from: config.mailFrom, pollMs: 1000, log: logLine('mail', 'warn') });
 const reportWorker = startReportWorker({ database, files, pollMs: 1000, batchSize: reportBatchSize, log: logLine('reports') });
 // Bulk actions over a selection (server/bulk/): leased like the report queue; BULK_BATCH_SIZE tunes items per heartbeat.
-const bulkWorker = startBulkWorker({ database, files, publicUrl: config.publicUrl, pollMs: 1000, batchSize: Number(process.env.BULK_BATCH_SIZE ?? '') || undefined, log: logLine('bulk') });
+const bulkWorker = startBulkWorker({
+  database,
+  files,
+  publicUrl: config.publicUrl,
+  pollMs: 1000,
+  batchSize: Number(process.env.BULK_BATCH_SIZE ?? '') || undefined,
+  log: logLine('bulk'),
+});
 // Refunds move on through the (simulated) acquirer's answers: requested → processing → completed (server/payments/).
 const refundProcessor = startRefundProcessor(database, { pollMs: 5000, log: logLine('payments') });
 const settlementJob = startSettlementJob(database, { log: logLine('ledger') });
@@ -126,11 +138,16 @@ const scheduleRunner = startScheduleRunner(database, { publicUrl: config.publicU
 const housekeeping = startHousekeeping(database, { publicUrl: config.publicUrl, files, log: logLine('housekeeping', 'warn') });
 
 // The client's address (sign-in throttles, audit events, logs): X-Forwarded-For only from TRUSTED_PROXIES.
-const server = createServer(withClientAddress(withRequestLog((request, response) => {
-  const url = request.url ?? '/';
-  if (url.startsWith('/connect') || url.startsWith('/.well-known/')) identity.handle(request, response);
-  else void apiListener(request, response);
-}), trustedProxies));
+const server = createServer(
+  withClientAddress(
+    withRequestLog((request, response) => {
+      const url = request.url ?? '/';
+      if (url.startsWith('/connect') || url.startsWith('/.well-known/')) identity.handle(request, response);
+      else void apiListener(request, response);
+    }),
+    trustedProxies,
+  ),
+);
 
 // A port already taken ends the start with a clear message, the database closed (and its data directory unlocked).
 server.once('error', (error: NodeJS.ErrnoException) => {

@@ -36,7 +36,9 @@ export function withRequestLog(listener: Listener, parent: Logger = logger): Lis
       bytes: Number(response.getHeader('content-length') ?? 0) || undefined,
       // the client behind trusted proxies (client-address.ts), and the direct peer when that is another machine
       clientAddress: clientAddressOf(request),
-      ...(request.socket.remoteAddress && plainAddress(request.socket.remoteAddress) !== clientAddressOf(request) ? { peerAddress: request.socket.remoteAddress } : {}),
+      ...(request.socket.remoteAddress && plainAddress(request.socket.remoteAddress) !== clientAddressOf(request)
+        ? { peerAddress: request.socket.remoteAddress }
+        : {}),
     });
     inRequestScope(requestId, () => {
       response.once('finish', () => {

@@ -94,10 +94,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<void> {
   const key = migrationsHash();
   const adminUrl = process.env.TEST_DATABASE_URL;
-  const [pgliteFile, postgresName] = await Promise.all([
-    pgliteTemplate(key),
-    adminUrl ? postgresTemplate(adminUrl, key) : Promise.resolve(undefined),
-  ]);
+  const [pgliteFile, postgresName] = await Promise.all([pgliteTemplate(key), adminUrl ? postgresTemplate(adminUrl, key) : Promise.resolve(undefined)]);
   project.provide('pgliteTemplate', pgliteFile);
   project.provide('postgresTemplate', postgresName);
 }

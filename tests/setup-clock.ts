@@ -16,7 +16,7 @@ if (setting) {
   const ShiftedDate = new Proxy(RealDate, {
     construct: (real, args: unknown[], newTarget) => Reflect.construct(real, args.length === 0 ? [shiftedNow()] : args, newTarget) as object,
     apply: () => new RealDate(shiftedNow()).toString(),
-    get: (real, property, receiver) => (property === 'now' ? shiftedNow : Reflect.get(real, property, receiver) as unknown),
+    get: (real, property, receiver) => (property === 'now' ? shiftedNow : (Reflect.get(real, property, receiver) as unknown)),
   });
   globalThis.Date = ShiftedDate;
   // Node's HTTP servers stamp responses with the real time (internal code keeps the original Date). A client that

@@ -62,4 +62,10 @@ export const goToInvoiceCommand: Command = {
   },
 };
 
-export const billingCommands: readonly Command[] = [runBillingCommand, downloadInvoicePdfCommand, markInvoicePaidCommand, issueCreditNoteCommand, goToInvoiceCommand];
+export const billingCommands: readonly Command[] = [
+  runBillingCommand,
+  downloadInvoicePdfCommand,
+  markInvoicePaidCommand,
+  issueCreditNoteCommand,
+  goToInvoiceCommand,
+];

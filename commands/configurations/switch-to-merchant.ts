@@ -17,7 +17,8 @@ export function merchantOfPath(path: string): { businessId: string; merchantId: 
 /** /context/apply with the merchant (it looks names, flags and the first configuration up, and adds it to Recent). */
 export function switchToMerchantLink(route: string, businessId: string, merchantId: string, businessName?: string, merchantName?: string): string {
   return savedContextLink(route, {
-    businessId, merchantId,
+    businessId,
+    merchantId,
     ...(businessName ? { businessName } : {}),
     ...(merchantName ? { merchantName } : {}),
   });

@@ -62,9 +62,14 @@ function commandFor(kind: 'favorite' | 'recent', item: ContextItem): Command {
     title: `Switch to ${label(item)}`,
     section: 'Context',
     keywords: [
-      'context', 'switch', kind === 'favorite' ? 'favourite' : 'recent', kind === 'favorite' ? 'favorite' : 'recently used',
-      item.businessId, ...(item.merchantId ? [item.merchantId] : []),
-      ...(item.businessName ? [item.businessName] : []), ...(item.merchantName ? [item.merchantName] : []),
+      'context',
+      'switch',
+      kind === 'favorite' ? 'favourite' : 'recent',
+      kind === 'favorite' ? 'favorite' : 'recently used',
+      item.businessId,
+      ...(item.merchantId ? [item.merchantId] : []),
+      ...(item.businessName ? [item.businessName] : []),
+      ...(item.merchantName ? [item.merchantName] : []),
     ],
     // The context already applied is not offered again.
     when: (ctx) => ctx.signedIn && !isApplied(ctx, item),

@@ -1,7 +1,12 @@
 // What every dashboard command shares: it is offered while the focused pane shows the dashboard and the
 // caller may read its statistics, and it acts by rewriting the pane's address (the view lives there).
 import {
-  browserTimeZone, changeDashboardPath, dashboardPath, localDateOf, readDashboardSearch, type DashboardSettings,
+  browserTimeZone,
+  changeDashboardPath,
+  dashboardPath,
+  localDateOf,
+  readDashboardSearch,
+  type DashboardSettings,
 } from '../../src/contract/dashboard-intervals.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { CommandContext, CommandServices } from '../command.ts';
@@ -36,5 +41,8 @@ export function today(): string {
 export function changeDashboard(services: CommandServices, change: (settings: DashboardSettings, today: string) => DashboardSettings): unknown {
   const path = services.context().route?.path ?? dashboardPath;
   const now = today();
-  return services.navigate(changeDashboardPath(path, now, (settings) => change(settings, now)), { replace: true });
+  return services.navigate(
+    changeDashboardPath(path, now, (settings) => change(settings, now)),
+    { replace: true },
+  );
 }

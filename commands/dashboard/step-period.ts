@@ -22,5 +22,6 @@ export const nextPeriodCommand: Command = {
   shortcut: 'BracketRight',
   permissions: dashboardPermissions,
   when: (ctx) => shownSettings(ctx)?.view.period != null,
-  run: (services) => changeDashboard(services, (settings, today) => (canStepForward(settings.view, today) ? { ...settings, view: stepView(settings.view, 1) } : settings)),
+  run: (services) =>
+    changeDashboard(services, (settings, today) => (canStepForward(settings.view, today) ? { ...settings, view: stepView(settings.view, 1) } : settings)),
 };

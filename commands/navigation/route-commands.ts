@@ -69,23 +69,27 @@ function hasRequiredParamsBeyondContext(route: NavigableRoute): boolean {
 export function routeCommands(routes: readonly NavigableRoute[]): Command[] {
   return routes
     .filter((route) => !hasRequiredParamsBeyondContext(route))
-    .map((route): Command => ({
-      id: `nav.${route.id}`,
-      title: route.command.title,
-      section: 'Navigation',
-      keywords: route.command.keywords,
-      ...(route.command.shortcut ? { shortcut: route.command.shortcut } : {}),
-      permissions: route.permissions,
-      when: (ctx) => {
-        if (!ctx.signedIn) return false;
-        if (route.command.behaviour) return route.command.behaviour.when(ctx);
-        const params = paramsFromContext(route, ctx);
-        return params !== null && route.conditionsMet(ctx, params);
-      },
-      run: route.command.behaviour?.run ?? ((run, args) => {
-        const path = routePath(route, run.context());
-        if (path) return run.navigate(path, { beside: args.beside === true });
-        return undefined;
+    .map(
+      (route): Command => ({
+        id: `nav.${route.id}`,
+        title: route.command.title,
+        section: 'Navigation',
+        keywords: route.command.keywords,
+        ...(route.command.shortcut ? { shortcut: route.command.shortcut } : {}),
+        permissions: route.permissions,
+        when: (ctx) => {
+          if (!ctx.signedIn) return false;
+          if (route.command.behaviour) return route.command.behaviour.when(ctx);
+          const params = paramsFromContext(route, ctx);
+          return params !== null && route.conditionsMet(ctx, params);
+        },
+        run:
+          route.command.behaviour?.run ??
+          ((run, args) => {
+            const path = routePath(route, run.context());
+            if (path) return run.navigate(path, { beside: args.beside === true });
+            return undefined;
+          }),
       }),
-    }));
+    );
 }

@@ -18,6 +18,9 @@ export const addCommissionRuleCommand: Command = {
   section: 'Record',
   keywords: ['commission', 'rule', 'tier', 'band', 'new'],
   permissions: ['Mapi.CommissionPlans.Update'],
-  when: (ctx) => (ctx.route?.id === 'partnerCommission' || ctx.route?.id === 'partnerCommissionNew') && ctx.focusedPane?.capabilities.includes('newItem') === true && !ctx.overlayOpen,
+  when: (ctx) =>
+    (ctx.route?.id === 'partnerCommission' || ctx.route?.id === 'partnerCommissionNew') &&
+    ctx.focusedPane?.capabilities.includes('newItem') === true &&
+    !ctx.overlayOpen,
   run: ({ state }) => state.paneRequest('newItem'),
 };

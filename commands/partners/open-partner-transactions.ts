@@ -15,8 +15,9 @@ export const openPartnerTransactionsCommand: Command = {
     const partnerId = partnerIdOfPath(path);
     const target = inBusiness
       ? `${partnerHref(inBusiness.partnerId)}/business/${encodeURIComponent(inBusiness.businessId)}/transactions`
-      : partnerId ? `${partnerHref(partnerId)}/transactions` : null;
+      : partnerId
+        ? `${partnerHref(partnerId)}/transactions`
+        : null;
     return target ? navigate(target, args?.beside ? { beside: true } : undefined) : undefined;
   },
 };
-

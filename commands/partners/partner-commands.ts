@@ -9,6 +9,12 @@ import { openPartnerDeclinesCommand } from './open-partner-declines.ts';
 import { openPartnerTransactionsCommand } from './open-partner-transactions.ts';
 
 export const partnerCommands: readonly Command[] = [
-  openCommissionPlanCommand, openPartnerDeclinesCommand, openPartnerTransactionsCommand, openBusinessInPartnerFrameCommand,
-  editCommissionPlanCommand, addCommissionRuleCommand, newCommissionPlanCommand, deleteCommissionPlanCommand,
+  openCommissionPlanCommand,
+  openPartnerDeclinesCommand,
+  openPartnerTransactionsCommand,
+  openBusinessInPartnerFrameCommand,
+  editCommissionPlanCommand,
+  addCommissionRuleCommand,
+  newCommissionPlanCommand,
+  deleteCommissionPlanCommand,
 ];

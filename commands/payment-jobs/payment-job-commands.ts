@@ -10,6 +10,12 @@ import { viewTraceCommand } from './view-trace.ts';
 import { voidAuthorisationCommand } from './void-authorisation.ts';
 
 export const paymentJobCommands: readonly Command[] = [
-  capturePaymentCommand, refundPaymentCommand, voidAuthorisationCommand, cancelPaymentJobCommand, expirePaymentLinkCommand, mailPaymentLinkCommand, viewTraceCommand,
+  capturePaymentCommand,
+  refundPaymentCommand,
+  voidAuthorisationCommand,
+  cancelPaymentJobCommand,
+  expirePaymentLinkCommand,
+  mailPaymentLinkCommand,
+  viewTraceCommand,
   ...paymentJobTabCommands,
 ];

@@ -2,7 +2,15 @@ import type { Command } from '../command.ts';
 
 /** Routes whose screen downloads a statement or ledger report (Shift+X, table.export, opens the same dialog). */
 export const ledgerDownloadRouteIds = [
-  'tradingAccount', 'reserveAccount', 'securityAccount', 'remittanceAccount', 'invoiceAccount', 'costStatement', 'businessAccount', 'batchReport', 'batchDetail',
+  'tradingAccount',
+  'reserveAccount',
+  'securityAccount',
+  'remittanceAccount',
+  'invoiceAccount',
+  'costStatement',
+  'businessAccount',
+  'batchReport',
+  'batchDetail',
 ] as const;
 
 /** 'Download statement…' by name in the palette, where a statement, batch report or batch is focused. */

@@ -31,7 +31,10 @@ export const nextRecordCommand: Command = {
   keywords: ['next', 'record', 'down', 'list'],
   shortcut: 'j',
   when: onRecord,
-  run: ({ context }) => { const found = trail(context()); if (found) stepListTrail(found, 1); },
+  run: ({ context }) => {
+    const found = trail(context());
+    if (found) stepListTrail(found, 1);
+  },
 };
 
 export const previousRecordCommand: Command = {
@@ -41,7 +44,10 @@ export const previousRecordCommand: Command = {
   keywords: ['previous', 'record', 'up', 'list'],
   shortcut: 'k',
   when: onRecord,
-  run: ({ context }) => { const found = trail(context()); if (found) stepListTrail(found, -1); },
+  run: ({ context }) => {
+    const found = trail(context());
+    if (found) stepListTrail(found, -1);
+  },
 };
 
 export const listTrailCommands: readonly Command[] = [backToListCommand, nextRecordCommand, previousRecordCommand];

@@ -14,7 +14,9 @@ export const nextPageCommand: Command = {
   keywords: ['page', 'next', 'forward', 'more'],
   shortcut: 'BracketRight',
   when: paged,
-  run: ({ context }) => { turnPage(context().focusedPane?.id, 1); },
+  run: ({ context }) => {
+    turnPage(context().focusedPane?.id, 1);
+  },
 };
 
 export const previousPageCommand: Command = {
@@ -24,6 +26,7 @@ export const previousPageCommand: Command = {
   keywords: ['page', 'previous', 'back'],
   shortcut: 'BracketLeft',
   when: paged,
-  run: ({ context }) => { turnPage(context().focusedPane?.id, -1); },
+  run: ({ context }) => {
+    turnPage(context().focusedPane?.id, -1);
+  },
 };
-

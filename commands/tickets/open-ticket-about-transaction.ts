@@ -13,7 +13,12 @@ export const openTicketAboutTransactionCommand: Command = {
     const match = /^\/transactions\/([^/?#]+)/.exec(context().route?.path ?? '');
     if (!match?.[1]) return undefined;
     const transaction = await validate('transactionDetail', await api.get<unknown>(`/transactions/${match[1]}`));
-    const query = new URLSearchParams({ type: 'dispute', transaction: transaction.reference, business: transaction.businessId, merchant: transaction.merchantId });
+    const query = new URLSearchParams({
+      type: 'dispute',
+      transaction: transaction.reference,
+      business: transaction.businessId,
+      merchant: transaction.merchantId,
+    });
     return navigate(`/tickets/add?${query.toString()}`, { beside: true });
   },
 };

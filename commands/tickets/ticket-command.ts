@@ -26,8 +26,14 @@ export async function changeTicket(services: CommandServices, change: (ticket: T
   if (!ticketId) return;
   const ticket = await validate('ticketDetail', await services.api.get<unknown>(ticketPath(ticketId)));
   const body: TicketUpdateBody = {
-    type: ticket.type, priority: ticket.priority, status: ticket.status, subject: ticket.subject, description: ticket.description,
-    assigneeId: ticket.assignee?.userId ?? null, version: ticket.version, ...change(ticket),
+    type: ticket.type,
+    priority: ticket.priority,
+    status: ticket.status,
+    subject: ticket.subject,
+    description: ticket.description,
+    assigneeId: ticket.assignee?.userId ?? null,
+    version: ticket.version,
+    ...change(ticket),
   };
   await services.api.put<unknown>(ticketPath(ticketId), body);
   await services.queryClient.invalidateQueries({ queryKey: ['tickets'] });

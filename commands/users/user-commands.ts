@@ -10,5 +10,12 @@ import { sendPasswordResetCommand } from './send-password-reset.ts';
 import { unlockUserCommand } from './unlock-user.ts';
 
 export const userCommands: readonly Command[] = [
-  lockUserCommand, unlockUserCommand, sendPasswordResetCommand, resendInvitationCommand, revokeInvitationCommand, deleteUserCommand, resetSecondFactorCommand, exportUsersCommand,
+  lockUserCommand,
+  unlockUserCommand,
+  sendPasswordResetCommand,
+  resendInvitationCommand,
+  revokeInvitationCommand,
+  deleteUserCommand,
+  resetSecondFactorCommand,
+  exportUsersCommand,
 ];

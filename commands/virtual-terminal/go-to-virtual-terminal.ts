@@ -2,7 +2,12 @@
 // configuration when its terminal is on; else among the merchant's: exactly one opens, several ask which (a
 // dialog listing them by name), none is said plainly. Never a configuration with the terminal switched off.
 import {
-  appliedTerminalConfiguration, noTerminalSentence, terminalChoice, terminalConfigurations, terminalPath, withTerminalConfiguration,
+  appliedTerminalConfiguration,
+  noTerminalSentence,
+  terminalChoice,
+  terminalConfigurations,
+  terminalPath,
+  withTerminalConfiguration,
 } from '../../src/api/terminal-configurations.ts';
 import { contextStore } from '../../src/state/context-store.ts';
 import { askTerminalConfiguration, type TerminalConfiguration } from '../../src/state/terminal-chooser-store.ts';
@@ -16,7 +21,11 @@ export function canGoToVirtualTerminal(ctx: CommandContext): boolean {
 }
 
 /** Opens the terminal of `configuration`, making it the context's configuration first when it is another. */
-export function openTerminalOf(services: Pick<CommandServices, 'navigate' | 'state'>, configuration: TerminalConfiguration, beside: boolean): Promise<unknown> | undefined {
+export function openTerminalOf(
+  services: Pick<CommandServices, 'navigate' | 'state'>,
+  configuration: TerminalConfiguration,
+  beside: boolean,
+): Promise<unknown> | undefined {
   const applied = contextStore.applied;
   if (applied.configuration?.id !== configuration.configurationId) services.state.applyContext(withTerminalConfiguration(applied, configuration));
   return services.navigate(terminalPath(configuration.configurationId), { beside });

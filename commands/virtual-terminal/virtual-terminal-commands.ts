@@ -9,6 +9,13 @@ import { saveVirtualTerminalSettingsCommand } from './save-settings.ts';
 import { submitOrderCommand } from './submit-order.ts';
 
 export const virtualTerminalCommands: readonly Command[] = [
-  submitOrderCommand, addOrderLineCommand, removeOrderLineCommand, newOrderCommand, newOrderNewCustomerCommand, openOrderResultCommand, saveVirtualTerminalSettingsCommand,
-  tryAgainCommand, tryAnotherCardCommand,
+  submitOrderCommand,
+  addOrderLineCommand,
+  removeOrderLineCommand,
+  newOrderCommand,
+  newOrderNewCustomerCommand,
+  openOrderResultCommand,
+  saveVirtualTerminalSettingsCommand,
+  tryAgainCommand,
+  tryAnotherCardCommand,
 ];

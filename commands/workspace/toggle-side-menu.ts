@@ -11,5 +11,7 @@ export const toggleSideMenuCommand: Command = {
   keywords: ['side menu', 'sidebar', 'navigation', 'collapse', 'expand', 'hide', 'show', 'menu'],
   shortcut: '$mod+KeyB',
   when: (ctx) => ctx.signedIn && !ctx.overlayOpen,
-  run: () => { toggleSideMenu(); },
+  run: () => {
+    toggleSideMenu();
+  },
 };

@@ -27,7 +27,8 @@ export const apiReferenceQuery = {
 /** Every operation of the document, in the document's order. */
 export function operationsOf(document: OpenApiDocumentShape): ReferenceOperation[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })));
+    Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+  );
 }
 
 /** Every word of the filter must occur in the method, path, summary, operationId or a tag (case-insensitive). */
@@ -58,7 +59,10 @@ export function ApiReferencePane({ search }: PaneProps) {
   const document = reference.data;
 
   const all = useMemo(() => (document ? operationsOf(document) : []), [document]);
-  const visible = useMemo(() => all.filter((entry) => (tag === null || entry.operation.tags.includes(tag)) && matchesFilter(entry, filter)), [all, tag, filter]);
+  const visible = useMemo(
+    () => all.filter((entry) => (tag === null || entry.operation.tags.includes(tag)) && matchesFilter(entry, filter)),
+    [all, tag, filter],
+  );
   const groups = useMemo(() => {
     const byTag = new Map<string, ReferenceOperation[]>();
     for (const entry of visible) {
@@ -143,7 +147,16 @@ export function ApiReferencePane({ search }: PaneProps) {
         {document ? (
           <p className="api-reference-meta">
             {document.info.title} {document.info.version} · OpenAPI {document.openapi} · base URL <code>{document.servers[0]?.url}</code> ·{' '}
-            <a href="/api/portal/openapi.json" download="portal-openapi.json" onClick={(event) => { event.preventDefault(); void downloadDocument(document); }}>Download openapi.json</a>
+            <a
+              href="/api/portal/openapi.json"
+              download="portal-openapi.json"
+              onClick={(event) => {
+                event.preventDefault();
+                void downloadDocument(document);
+              }}
+            >
+              Download openapi.json
+            </a>
           </p>
         ) : null}
       </header>
@@ -155,16 +168,27 @@ export function ApiReferencePane({ search }: PaneProps) {
           <div className="api-reference-filter">
             <label htmlFor={filterId}>Filter operations</label>
             <input
-              id={filterId} type="search" value={filter} placeholder="Path, summary, operationId or tag" autoComplete="off"
-              onChange={(event) => setFilter(event.target.value)} onKeyDown={onFilterKeyDown}
+              id={filterId}
+              type="search"
+              value={filter}
+              placeholder="Path, summary, operationId or tag"
+              autoComplete="off"
+              onChange={(event) => setFilter(event.target.value)}
+              onKeyDown={onFilterKeyDown}
               aria-describedby={`${filterId}-count`}
             />
-            <span id={`${filterId}-count`} role="status" className="api-reference-count">{visible.length} of {all.length} operations</span>
+            <span id={`${filterId}-count`} role="status" className="api-reference-count">
+              {visible.length} of {all.length} operations
+            </span>
           </div>
           <div className="api-reference-body">
             <nav aria-label="Tags" className="api-reference-tags">
               <ul>
-                <li><button type="button" className="button button-ghost" aria-pressed={tag === null} onClick={() => setTag(null)}>All tags <span className="api-reference-tag-count">{matching}</span></button></li>
+                <li>
+                  <button type="button" className="button button-ghost" aria-pressed={tag === null} onClick={() => setTag(null)}>
+                    All tags <span className="api-reference-tag-count">{matching}</span>
+                  </button>
+                </li>
                 {document.tags.map(({ name }) => (
                   <li key={name}>
                     <button type="button" className="button button-ghost" aria-pressed={tag === name} onClick={() => setTag(tag === name ? null : name)}>
@@ -182,8 +206,13 @@ export function ApiReferencePane({ search }: PaneProps) {
                   <h2>{name}</h2>
                   <ul>
                     {entries.map((entry) => (
-                      <OperationItem key={entry.operation.operationId} entry={entry} document={document}
-                        open={expanded.has(entry.operation.operationId)} onToggle={() => toggle(entry.operation.operationId)} />
+                      <OperationItem
+                        key={entry.operation.operationId}
+                        entry={entry}
+                        document={document}
+                        open={expanded.has(entry.operation.operationId)}
+                        onToggle={() => toggle(entry.operation.operationId)}
+                      />
                     ))}
                   </ul>
                 </section>
@@ -205,7 +234,17 @@ async function downloadDocument(document: OpenApiDocumentShape) {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-function OperationItem({ entry, document, open, onToggle }: { entry: ReferenceOperation; document: OpenApiDocumentShape; open: boolean; onToggle: () => void }) {
+function OperationItem({
+  entry,
+  document,
+  open,
+  onToggle,
+}: {
+  entry: ReferenceOperation;
+  document: OpenApiDocumentShape;
+  open: boolean;
+  onToggle: () => void;
+}) {
   const { method, path, operation } = entry;
   const detailId = useId();
   const parameters = operation.parameters;
@@ -224,27 +263,44 @@ function OperationItem({ entry, document, open, onToggle }: { entry: ReferenceOp
           <p className="api-reference-id">
             operationId <code>{operation.operationId}</code>
             {operation.security && operation.security.length === 0 ? ' · public (no sign-in)' : ' · bearer token'}
-            {' · '}<a href={`${apiReferencePath}#${encodeURIComponent(operation.operationId)}`}>Link to this operation</a>
+            {' · '}
+            <a href={`${apiReferencePath}#${encodeURIComponent(operation.operationId)}`}>Link to this operation</a>
           </p>
           {parameters.length > 0 ? (
             <table className="api-reference-table">
               <caption>Parameters</caption>
-              <thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Schema</th><th scope="col">Description</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">In</th>
+                  <th scope="col">Schema</th>
+                  <th scope="col">Description</th>
+                </tr>
+              </thead>
               <tbody>
                 {parameters.map((parameter) => (
                   <tr key={`${parameter.in} ${parameter.name}`}>
-                    <th scope="row"><code>{parameter.name}</code>{parameter.required ? <span className="api-required"> required</span> : null}</th>
+                    <th scope="row">
+                      <code>{parameter.name}</code>
+                      {parameter.required ? <span className="api-required"> required</span> : null}
+                    </th>
                     <td>{parameter.in}</td>
-                    <td><SchemaView schema={parameter.schema} document={document} /></td>
+                    <td>
+                      <SchemaView schema={parameter.schema} document={document} />
+                    </td>
                     <td>{parameter.description ?? ''}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          ) : <p className="api-reference-none">No parameters.</p>}
+          ) : (
+            <p className="api-reference-none">No parameters.</p>
+          )}
           {body.map(([mediaType, { schema }]) => (
             <div key={mediaType} className="api-reference-block">
-              <h4>Request body <code>{mediaType}</code></h4>
+              <h4>
+                Request body <code>{mediaType}</code>
+              </h4>
               <SchemaView schema={schema} document={document} />
             </div>
           ))}
@@ -256,11 +312,15 @@ function OperationItem({ entry, document, open, onToggle }: { entry: ReferenceOp
                 const content = Object.entries(response.content ?? {});
                 return (
                   <div key={status}>
-                    <dt><span className={`api-status api-status-${status.charAt(0)}xx`}>{status}</span></dt>
+                    <dt>
+                      <span className={`api-status api-status-${status.charAt(0)}xx`}>{status}</span>
+                    </dt>
                     <dd>
                       {response.description}
                       {content.map(([mediaType, media]) => (
-                        <div key={mediaType}><code>{mediaType}</code> <SchemaView schema={media.schema} document={document} /></div>
+                        <div key={mediaType}>
+                          <code>{mediaType}</code> <SchemaView schema={media.schema} document={document} />
+                        </div>
                       ))}
                     </dd>
                   </div>
@@ -278,6 +338,7 @@ type Response = { description?: string; content?: Record<string, { schema: Recor
 
 function resolveResponse(document: OpenApiDocumentShape, raw: Record<string, unknown>): Response {
   const ref = raw.$ref;
-  if (typeof ref === 'string' && ref.startsWith('#/components/responses/')) return (document.components.responses[ref.slice('#/components/responses/'.length)] ?? {}) as Response;
+  if (typeof ref === 'string' && ref.startsWith('#/components/responses/'))
+    return (document.components.responses[ref.slice('#/components/responses/'.length)] ?? {}) as Response;
   return raw as Response;
 }

@@ -12,7 +12,7 @@ export function componentName(schema: Schema): string | null {
 }
 
 const characters = (count: number) => `${count} character${count === 1 ? '' : 's'}`;
-const asSchema = (value: unknown): Schema => (value && typeof value === 'object' ? value as Schema : {});
+const asSchema = (value: unknown): Schema => (value && typeof value === 'object' ? (value as Schema) : {});
 
 /** One line: the type and its rules ('string, 1–200 characters', 'integer ≥ 1', 'one of: a, b', 'beneficiary'). */
 export function describeSchema(schema: Schema): string {
@@ -36,7 +36,12 @@ export function describeSchema(schema: Schema): string {
   if (typeof schema.contentMediaType === 'string') rules.push(schema.contentMediaType);
   if (type === 'array') {
     const items = asSchema(schema.items);
-    const bounds = [typeof schema.minItems === 'number' ? `at least ${schema.minItems}` : '', typeof schema.maxItems === 'number' ? `at most ${schema.maxItems}` : ''].filter(Boolean).join(', ');
+    const bounds = [
+      typeof schema.minItems === 'number' ? `at least ${schema.minItems}` : '',
+      typeof schema.maxItems === 'number' ? `at most ${schema.maxItems}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     return `array of ${describeSchema(items)}${bounds ? ` (${bounds})` : ''}`;
   }
   return rules.length > 0 ? `${type}, ${rules.join(', ')}` : type;
@@ -49,10 +54,25 @@ export function SchemaView({ schema, document, depth = 0 }: { schema: Schema; do
   if (properties.length === 0) {
     const items = schema.type === 'array' ? asSchema(schema.items) : null;
     const itemName = items ? componentName(items) : null;
-    if (items && itemName) return <span>array of <NamedSchema name={itemName} document={document} depth={depth} /></span>;
-    if (items?.type === 'object') return <div>array of objects: <SchemaView schema={items} document={document} depth={depth + 1} /></div>;
+    if (items && itemName)
+      return (
+        <span>
+          array of <NamedSchema name={itemName} document={document} depth={depth} />
+        </span>
+      );
+    if (items?.type === 'object')
+      return (
+        <div>
+          array of objects: <SchemaView schema={items} document={document} depth={depth + 1} />
+        </div>
+      );
     const description = typeof schema.description === 'string' ? ` — ${schema.description}` : '';
-    return <span className="api-schema-type">{describeSchema(schema)}{description}</span>;
+    return (
+      <span className="api-schema-type">
+        {describeSchema(schema)}
+        {description}
+      </span>
+    );
   }
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   return (
@@ -61,11 +81,19 @@ export function SchemaView({ schema, document, depth = 0 }: { schema: Schema; do
       <ul className="api-schema-properties">
         {properties.map(([property, raw]) => {
           const inner = asSchema(raw);
-          const nested = (inner.type === 'object' && inner.properties) || componentName(inner) || (inner.type === 'array' && (componentName(asSchema(inner.items)) || asSchema(inner.items).type === 'object'));
+          const nested =
+            (inner.type === 'object' && inner.properties) ||
+            componentName(inner) ||
+            (inner.type === 'array' && (componentName(asSchema(inner.items)) || asSchema(inner.items).type === 'object'));
           return (
             <li key={property}>
-              <code>{property}</code>{required.has(property) ? <span className="api-required"> required</span> : <span className="api-optional"> optional</span>}{' '}
-              {nested && depth < 6 ? <SchemaView schema={inner} document={document} depth={depth + 1} /> : <span className="api-schema-type">{describeSchema(inner)}</span>}
+              <code>{property}</code>
+              {required.has(property) ? <span className="api-required"> required</span> : <span className="api-optional"> optional</span>}{' '}
+              {nested && depth < 6 ? (
+                <SchemaView schema={inner} document={document} depth={depth + 1} />
+              ) : (
+                <span className="api-schema-type">{describeSchema(inner)}</span>
+              )}
             </li>
           );
         })}
@@ -80,7 +108,9 @@ function NamedSchema({ name, document, depth }: { name: string; document: OpenAp
   if (!schema) return <code>{name}</code>;
   return (
     <details className="api-schema-named" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary><code>{name}</code></summary>
+      <summary>
+        <code>{name}</code>
+      </summary>
       {open ? <SchemaView schema={schema} document={document} depth={depth + 1} /> : null}
     </details>
   );

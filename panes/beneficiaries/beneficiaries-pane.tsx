@@ -24,15 +24,32 @@ import { rowRequestHandler } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../watch-list/watch-list.css';
 
-export const beneficiaryPath = (businessId: string, beneficiaryId: string) => `/business/${encodeURIComponent(businessId)}/beneficiaries/${encodeURIComponent(beneficiaryId)}`;
+export const beneficiaryPath = (businessId: string, beneficiaryId: string) =>
+  `/business/${encodeURIComponent(businessId)}/beneficiaries/${encodeURIComponent(beneficiaryId)}`;
 const statusTones: Record<string, string> = { Approved: 'success', Referred: 'warning', Rejected: 'danger' };
 
 function columnsFor(businessId: string): readonly DataTableColumn<BeneficiaryListItem>[] {
   return [
-    { id: 'name', header: 'Beneficiary', cell: (row) => <a className="data-table-link is-name" href={beneficiaryPath(businessId, row.beneficiaryId)}>{row.name}</a> },
+    {
+      id: 'name',
+      header: 'Beneficiary',
+      cell: (row) => (
+        <a className="data-table-link is-name" href={beneficiaryPath(businessId, row.beneficiaryId)}>
+          {row.name}
+        </a>
+      ),
+    },
     { id: 'kind', header: 'Type', cell: (row) => (row.kind === 'company' ? 'Company' : 'Person') },
     { id: 'account', header: 'Bank account', cell: (row) => `${row.nameOnBankAccount}, ${formatIban(row.iban)}` },
-    { id: 'status', header: 'Status', cell: (row) => <span className="status-chip" data-tone={statusTones[row.status]}>{row.status}</span> },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: (row) => (
+        <span className="status-chip" data-tone={statusTones[row.status]}>
+          {row.status}
+        </span>
+      ),
+    },
     { id: 'alerts', header: 'Open alerts', align: 'end', cell: (row) => String(row.openAlerts) },
     { id: 'created', header: 'Created', cell: (row) => formatDate(row.createdUtc) },
   ];
@@ -52,7 +69,7 @@ export function BeneficiariesPane({ params, search }: PaneProps) {
   const permissions = useQuery(userQueries.permissions(`/user/businesses/${encodeURIComponent(businessId)}/permissions`));
   const canSetUp = permissions.data?.includes('Mapi.Beneficiary.Create') === true;
   const [formOpen, setFormOpen] = useState(false);
-  const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
+  const rows = useMemo(() => (list.isError ? [] : (list.data?.results ?? [])), [list.isError, list.data]);
   const rowCursor = useRef<RowCursorHandle>(null);
   const create = useMutation({
     mutationFn: (body: Parameters<typeof createBeneficiary>[1]) => createBeneficiary(businessId, body),
@@ -89,12 +106,24 @@ export function BeneficiariesPane({ params, search }: PaneProps) {
           Status{' '}
           <select value={status ?? ''} onChange={(event) => goTo({ pageNumber: 1, pageSize, status: event.target.value || null })}>
             <option value="">All</option>
-            {beneficiaryStatuses.map((value) => <option key={value} value={value}>{value}</option>)}
+            {beneficiaryStatuses.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
           </select>
         </label>
-        {canSetUp ? <button type="button" className="button button-primary" onClick={() => setFormOpen(true)}>New beneficiary</button> : null}
+        {canSetUp ? (
+          <button type="button" className="button button-primary" onClick={() => setFormOpen(true)}>
+            New beneficiary
+          </button>
+        ) : null}
       </header>
-      {permissions.isSuccess && !canSetUp ? <p className="risk-note" role="note">{askBusinessOwnerMessage}</p> : null}
+      {permissions.isSuccess && !canSetUp ? (
+        <p className="risk-note" role="note">
+          {askBusinessOwnerMessage}
+        </p>
+      ) : null}
       <CursorDataTable
         cursorHandle={rowCursor}
         resetKey={`${search}|${list.dataUpdatedAt}`}
@@ -111,8 +140,16 @@ export function BeneficiariesPane({ params, search }: PaneProps) {
         totalRows={list.data?.numberOfResults ?? 0}
       />
       {list.data && list.data.numberOfResults > 0 ? (
-        <Pagination label="Beneficiary pages" pageNumber={pageNumber} pageSize={pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={list.data.numberOfResults}
-          onPageChange={(next) => goTo({ pageNumber: next, pageSize, status })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, status })} />
+        <Pagination
+          label="Beneficiary pages"
+          pageNumber={pageNumber}
+          pageSize={pageSize}
+          pageSizes={pageSizes}
+          rowsOnPage={rows.length}
+          total={list.data.numberOfResults}
+          onPageChange={(next) => goTo({ pageNumber: next, pageSize, status })}
+          onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, status })}
+        />
       ) : null}
       <BeneficiaryFormDialog open={formOpen} busy={create.isPending} onClose={() => setFormOpen(false)} onSubmit={(body) => create.mutate(body)} />
     </section>

@@ -9,7 +9,16 @@ import { useLocation } from 'wouter';
 import { beneficiaryApprovalListSpec } from '../../src/contract/beneficiaries.ts';
 import type { BeneficiaryApproval } from '../../src/contract/beneficiary-schemas.ts';
 import {
-  calendarDate, compactFilters, datePresetIds, datePresetLabels, datePresetRange, decodeDateRange, encodeDateRange, listStateFromParams, pickerBounds, weekStartsOn,
+  calendarDate,
+  compactFilters,
+  datePresetIds,
+  datePresetLabels,
+  datePresetRange,
+  decodeDateRange,
+  encodeDateRange,
+  listStateFromParams,
+  pickerBounds,
+  weekStartsOn,
 } from '../../src/contract/filters.ts';
 import { defaultPageSize, encodeFilter, encodeSort, pageSizes, parseFilter, parseListQuery, type SortKey } from '../../src/contract/list-query.ts';
 import { formatDateTime, formatShortDate } from '../../src/format/dates.ts';
@@ -44,7 +53,12 @@ export function approvalQueueViewOf(search: string): ApprovalQueueView {
   const state = listStateFromParams(params, beneficiaryApprovalListSpec);
   const sorted = params.sort === undefined ? null : parseListQuery({ sort: params.sort }, beneficiaryApprovalListSpec);
   const sort = sorted?.ok ? sorted.query.sort[0] : undefined;
-  return { pageNumber: state.pageNumber, pageSize: state.pageSize, sort: sort ?? (beneficiaryApprovalListSpec.defaultSort[0] as SortKey), filters: state.filters };
+  return {
+    pageNumber: state.pageNumber,
+    pageSize: state.pageSize,
+    sort: sort ?? (beneficiaryApprovalListSpec.defaultSort[0] as SortKey),
+    filters: state.filters,
+  };
 }
 
 /** The address (and the API's query) of a view: defaults left out so links stay short. */
@@ -69,14 +83,35 @@ const alertsOf = (raw: string | undefined) => (raw === '[eq]true' ? 'open' : raw
 const daysText = (days: number) => (days === 0 ? 'Less than a day' : days === 1 ? '1 day' : `${days} days`);
 
 const columns: readonly DataTableColumn<BeneficiaryApproval>[] = [
-  { id: 'name', header: 'Beneficiary', width: 'minmax(12rem, 1.4fr)', cell: (row) => <a className="data-table-link is-name" href={beneficiaryPath(row.businessId, row.beneficiaryId)}>{row.name}</a> },
-  { id: 'business', header: 'Business', width: 'minmax(11rem, 1.2fr)', sortField: 'business', cell: (row) => <>{row.businessName} <span className="muted">({row.businessId})</span></> },
+  {
+    id: 'name',
+    header: 'Beneficiary',
+    width: 'minmax(12rem, 1.4fr)',
+    cell: (row) => (
+      <a className="data-table-link is-name" href={beneficiaryPath(row.businessId, row.beneficiaryId)}>
+        {row.name}
+      </a>
+    ),
+  },
+  {
+    id: 'business',
+    header: 'Business',
+    width: 'minmax(11rem, 1.2fr)',
+    sortField: 'business',
+    cell: (row) => (
+      <>
+        {row.businessName} <span className="muted">({row.businessId})</span>
+      </>
+    ),
+  },
   { id: 'waiting', header: 'Waiting', width: '8rem', sortField: 'age', priority: 1, cell: (row) => daysText(row.ageDays) },
   { id: 'created', header: 'Created', width: '11rem', cell: (row) => formatDateTime(row.createdUtc) },
   { id: 'createdBy', header: 'Created by', width: 'minmax(9rem, 1fr)', cell: (row) => row.createdBy },
   { id: 'openAlerts', header: 'Open alerts', width: '7rem', align: 'end', cell: (row) => row.openAlerts },
   {
-    id: 'status', header: 'Status', width: 'minmax(11rem, 1fr)',
+    id: 'status',
+    header: 'Status',
+    width: 'minmax(11rem, 1fr)',
     // Four eyes: a row the user set up or last changed waits for someone else.
     cell: (row) => (row.changedByCaller ? 'Awaiting approval by someone else' : row.openAlerts > 0 ? 'Awaiting alert review' : 'Awaiting approval'),
   },
@@ -85,8 +120,10 @@ const columns: readonly DataTableColumn<BeneficiaryApproval>[] = [
 export function BeneficiaryApprovalsPane({ search }: PaneProps) {
   const view = useMemo(() => approvalQueueViewOf(search), [search]);
   const [, navigate] = useLocation();
-  const list = useQuery(beneficiaryQueries.approvals({ pagenumber: String(view.pageNumber), pagesize: String(view.pageSize), sort: encodeSort([view.sort]), ...view.filters }));
-  const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
+  const list = useQuery(
+    beneficiaryQueries.approvals({ pagenumber: String(view.pageNumber), pagesize: String(view.pageSize), sort: encodeSort([view.sort]), ...view.filters }),
+  );
+  const rows = useMemo(() => (list.isError ? [] : (list.data?.results ?? [])), [list.isError, list.data]);
   const [createdOpen, setCreatedOpen] = useState(false);
   const goTo = (next: ApprovalQueueView) => {
     const query = new URLSearchParams(approvalQueueParams(next)).toString();
@@ -105,9 +142,10 @@ export function BeneficiaryApprovalsPane({ search }: PaneProps) {
   const created = decodeDateRange(view.filters.created);
   const today = calendarDate(new Date());
   const { min, max } = pickerBounds(today);
-  const createdText = created.start || created.end
-    ? `${created.start ? formatShortDate(`${created.start}T12:00:00`) : '…'} – ${created.end ? formatShortDate(`${created.end}T12:00:00`) : '…'}`
-    : 'Any date';
+  const createdText =
+    created.start || created.end
+      ? `${created.start ? formatShortDate(`${created.start}T12:00:00`) : '…'} – ${created.end ? formatShortDate(`${created.end}T12:00:00`) : '…'}`
+      : 'Any date';
   const filtered = Object.keys(view.filters).length > 0;
 
   return (
@@ -118,41 +156,86 @@ export function BeneficiaryApprovalsPane({ search }: PaneProps) {
       <p className="risk-note">Beneficiaries waiting for a second person to approve them, in every business you can see. Open one to approve it.</p>
       {/* A search form (filters apply as they change): j / k from its buttons move the row cursor, and focus with it;
           Escape goes to the list. An open filter's own Escape (in its portalled panel) only closes the panel. */}
-      <form className="filter-bar" role="search" aria-label="Approval filters" onSubmit={(event) => event.preventDefault()}
+      <form
+        className="filter-bar"
+        role="search"
+        aria-label="Approval filters"
+        onSubmit={(event) => event.preventDefault()}
         onKeyDown={(event) => {
           if (event.key !== 'Escape' || event.defaultPrevented || !event.currentTarget.contains(event.target as Node)) return;
           event.preventDefault();
           cursor.current?.focus();
-        }}>
-        <ChoiceFilter label="Business" options={businessOptions} selected={chosenBusinesses} onChange={(ids) => filter({ businessid: businessFilterOf(ids) })} />
+        }}
+      >
+        <ChoiceFilter
+          label="Business"
+          options={businessOptions}
+          selected={chosenBusinesses}
+          onChange={(ids) => filter({ businessid: businessFilterOf(ids) })}
+        />
         <DateRangeButton label="Created" summary={createdText} active={Boolean(created.start || created.end)} onOpen={() => setCreatedOpen(true)} />
         <label>
           Waiting at least{' '}
-          <select value={waitingOf(view.filters.agedays)} onChange={(event) => filter({ agedays: event.target.value ? `[gte]${event.target.value}` : undefined })}>
+          <select
+            value={waitingOf(view.filters.agedays)}
+            onChange={(event) => filter({ agedays: event.target.value ? `[gte]${event.target.value}` : undefined })}
+          >
             <option value="">Any time</option>
-            {waitingChoices.map((days) => <option key={days} value={String(days)}>{days === 1 ? '1 day' : `${days} days`}</option>)}
+            {waitingChoices.map((days) => (
+              <option key={days} value={String(days)}>
+                {days === 1 ? '1 day' : `${days} days`}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Screening alerts{' '}
-          <select value={alertsOf(view.filters.openalerts)} onChange={(event) => filter({ openalerts: event.target.value === 'open' ? '[eq]true' : event.target.value === 'none' ? '[eq]false' : undefined })}>
+          <select
+            value={alertsOf(view.filters.openalerts)}
+            onChange={(event) => filter({ openalerts: event.target.value === 'open' ? '[eq]true' : event.target.value === 'none' ? '[eq]false' : undefined })}
+          >
             <option value="">Any</option>
             <option value="open">With open alerts</option>
             <option value="none">Without open alerts</option>
           </select>
         </label>
-        {filtered ? <button type="button" className="button button-ghost" onClick={() => goTo({ ...view, pageNumber: 1, filters: {} })}>Clear filters</button> : null}
+        {filtered ? (
+          <button type="button" className="button button-ghost" onClick={() => goTo({ ...view, pageNumber: 1, filters: {} })}>
+            Clear filters
+          </button>
+        ) : null}
       </form>
-      <OverviewTable {...table} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Beneficiaries awaiting approval" noun="approvals" columns={columns}
-        rowKey={(row) => row.beneficiaryId} rowHeader="name"
+      <OverviewTable
+        {...table}
+        resetKey={`${search}|${list.dataUpdatedAt}`}
+        caption="Beneficiaries awaiting approval"
+        noun="approvals"
+        columns={columns}
+        rowKey={(row) => row.beneficiaryId}
+        rowHeader="name"
         status={tableStatusOf(list)}
         emptyMessage={filtered ? 'No beneficiary awaiting approval matches these filters.' : 'No beneficiary is awaiting approval.'}
         errorMessage="The approval queue could not be loaded."
-        view={view} onSortChange={(sort) => goTo({ ...view, pageNumber: 1, sort })}
-        total={list.data?.numberOfResults ?? 0} pageSizes={pageSizes} pagesLabel="Approval queue pages" pagerOnlyWithRows
-        onPageChange={(next) => goTo({ ...view, pageNumber: next })} onPageSizeChange={(next) => goTo({ ...view, pageNumber: 1, pageSize: next })} />
-      <DateRangePicker open={createdOpen} title="Created between" value={created} presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}
-        min={min} max={max} weekStartsOn={weekStartsOn} onApply={(next) => filter({ created: encodeDateRange(next) })} onClose={() => setCreatedOpen(false)} />
+        view={view}
+        onSortChange={(sort) => goTo({ ...view, pageNumber: 1, sort })}
+        total={list.data?.numberOfResults ?? 0}
+        pageSizes={pageSizes}
+        pagesLabel="Approval queue pages"
+        pagerOnlyWithRows
+        onPageChange={(next) => goTo({ ...view, pageNumber: next })}
+        onPageSizeChange={(next) => goTo({ ...view, pageNumber: 1, pageSize: next })}
+      />
+      <DateRangePicker
+        open={createdOpen}
+        title="Created between"
+        value={created}
+        presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}
+        min={min}
+        max={max}
+        weekStartsOn={weekStartsOn}
+        onApply={(next) => filter({ created: encodeDateRange(next) })}
+        onClose={() => setCreatedOpen(false)}
+      />
     </section>
   );
 }

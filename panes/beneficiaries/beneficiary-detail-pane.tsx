@@ -45,7 +45,10 @@ export function BeneficiaryDetailPane({ params }: PaneProps) {
     onSuccess: async (_answer, { decision }) => {
       setDeciding(null);
       await reread();
-      showToast({ kind: 'success', message: decision === 'confirmed' ? 'Match confirmed; the beneficiary is rejected.' : 'Alert dismissed as a false positive.' });
+      showToast({
+        kind: 'success',
+        message: decision === 'confirmed' ? 'Match confirmed; the beneficiary is rejected.' : 'Alert dismissed as a false positive.',
+      });
     },
   });
   const data = detail.data;
@@ -61,47 +64,131 @@ export function BeneficiaryDetailPane({ params }: PaneProps) {
   usePaneCapabilities(handlers);
 
   if (detail.isPending) return <Skeleton lines={6} label="Loading the beneficiary" />;
-  if (detail.isError || !data) return <p role="alert" className="risk-pane">The beneficiary could not be loaded.</p>;
+  if (detail.isError || !data)
+    return (
+      <p role="alert" className="risk-pane">
+        The beneficiary could not be loaded.
+      </p>
+    );
   return (
     <section className="risk-pane" aria-labelledby="beneficiary-title">
       <header className="risk-header">
         <h1 id="beneficiary-title">{data.name}</h1>
         {canDecideStatus ? (
           <div className="risk-actions">
-            <button type="button" className="button button-primary" disabled={!data.approvable || data.status === 'Approved'} aria-disabled={status.isPending} onClick={() => { if (!status.isPending) status.mutate('Approved'); }}>Approve</button>
-            <button type="button" className="button" disabled={data.status === 'Referred'} aria-disabled={status.isPending} onClick={() => { if (!status.isPending) status.mutate('Referred'); }}>Refer</button>
-            <button type="button" className="button" disabled={data.status === 'Rejected'} aria-disabled={status.isPending} onClick={() => { if (!status.isPending) status.mutate('Rejected'); }}>Reject</button>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={!data.approvable || data.status === 'Approved'}
+              aria-disabled={status.isPending}
+              onClick={() => {
+                if (!status.isPending) status.mutate('Approved');
+              }}
+            >
+              Approve
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={data.status === 'Referred'}
+              aria-disabled={status.isPending}
+              onClick={() => {
+                if (!status.isPending) status.mutate('Referred');
+              }}
+            >
+              Refer
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={data.status === 'Rejected'}
+              aria-disabled={status.isPending}
+              onClick={() => {
+                if (!status.isPending) status.mutate('Rejected');
+              }}
+            >
+              Reject
+            </button>
           </div>
         ) : null}
       </header>
-      {canDecideStatus && data.approvalRefusal && data.status !== 'Approved' ? <p className="risk-note" role="note">{data.approvalRefusal}</p> : null}
+      {canDecideStatus && data.approvalRefusal && data.status !== 'Approved' ? (
+        <p className="risk-note" role="note">
+          {data.approvalRefusal}
+        </p>
+      ) : null}
       <dl className="risk-facts">
-        <dt>Status</dt><dd ref={statusValue} tabIndex={-1}>{data.status}{data.statusChangedBy ? ` (by ${data.statusChangedBy}${data.statusChangedUtc ? `, ${formatDateTime(data.statusChangedUtc)}` : ''})` : ''}</dd>
-        <dt>Business</dt><dd>{data.businessName}{data.businessName !== data.businessId ? <span className="muted"> ({data.businessId})</span> : null}</dd>
-        <dt>Type</dt><dd>{data.kind === 'company' ? 'Company' : 'Person'}</dd>
-        {data.kind === 'person' ? <><dt>Date of birth</dt><dd>{data.dateOfBirth ? formatDate(data.dateOfBirth) : '—'}</dd></> : null}
-        <dt>Name on the bank account</dt><dd>{data.nameOnBankAccount}</dd>
-        <dt>IBAN</dt><dd>{formatIban(data.iban)}</dd>
-        <dt>BIC</dt><dd>{data.bic}</dd>
-        <dt>Created by</dt><dd>{data.createdBy}, {formatDateTime(data.createdUtc)}</dd>
+        <dt>Status</dt>
+        <dd ref={statusValue} tabIndex={-1}>
+          {data.status}
+          {data.statusChangedBy ? ` (by ${data.statusChangedBy}${data.statusChangedUtc ? `, ${formatDateTime(data.statusChangedUtc)}` : ''})` : ''}
+        </dd>
+        <dt>Business</dt>
+        <dd>
+          {data.businessName}
+          {data.businessName !== data.businessId ? <span className="muted"> ({data.businessId})</span> : null}
+        </dd>
+        <dt>Type</dt>
+        <dd>{data.kind === 'company' ? 'Company' : 'Person'}</dd>
+        {data.kind === 'person' ? (
+          <>
+            <dt>Date of birth</dt>
+            <dd>{data.dateOfBirth ? formatDate(data.dateOfBirth) : '—'}</dd>
+          </>
+        ) : null}
+        <dt>Name on the bank account</dt>
+        <dd>{data.nameOnBankAccount}</dd>
+        <dt>IBAN</dt>
+        <dd>{formatIban(data.iban)}</dd>
+        <dt>BIC</dt>
+        <dd>{data.bic}</dd>
+        <dt>Created by</dt>
+        <dd>
+          {data.createdBy}, {formatDateTime(data.createdUtc)}
+        </dd>
         {/* The latest change, whoever made it: the decision when nothing changed after it, else the change of details. */}
-        <dt>Last changed by</dt><dd>{data.lastChangedBy}, {formatDateTime(data.lastUpdatedUtc)}{lastChangeWasDecision(data) ? ` (${data.status.toLowerCase()})` : ' (details)'}</dd>
+        <dt>Last changed by</dt>
+        <dd>
+          {data.lastChangedBy}, {formatDateTime(data.lastUpdatedUtc)}
+          {lastChangeWasDecision(data) ? ` (${data.status.toLowerCase()})` : ' (details)'}
+        </dd>
       </dl>
       <h2>Screening alerts</h2>
-      {data.alerts.length === 0 ? <p>No possible match on the sanctions and PEP list.</p> : (
+      {data.alerts.length === 0 ? (
+        <p>No possible match on the sanctions and PEP list.</p>
+      ) : (
         <table className="notifications-table" aria-label="Screening alerts">
-          <thead><tr><th scope="col">Listed name</th><th scope="col">List</th><th scope="col">Score</th><th scope="col">Status</th><th scope="col">Decision</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Listed name</th>
+              <th scope="col">List</th>
+              <th scope="col">Score</th>
+              <th scope="col">Status</th>
+              <th scope="col">Decision</th>
+            </tr>
+          </thead>
           <tbody>
             {data.alerts.map((alert) => (
               <tr key={alert.alertId}>
-                <th scope="row">{alert.listedName}{alert.listedDateOfBirth ? `, born ${alert.listedDateOfBirth}` : ''}<br /><small>{alert.listedReason}</small></th>
+                <th scope="row">
+                  {alert.listedName}
+                  {alert.listedDateOfBirth ? `, born ${alert.listedDateOfBirth}` : ''}
+                  <br />
+                  <small>{alert.listedReason}</small>
+                </th>
                 <td>{alert.list === 'pep' ? 'PEP' : 'Sanctions'}</td>
                 <td>{Math.round(alert.score * 100)}%</td>
                 <td>{screeningAlertStatusLabels[alert.status]}</td>
                 <td>
-                  {alert.status === 'open' && canResolve
-                    ? <button type="button" className="button" onClick={() => setDeciding(alert)}>Resolve alert: {alert.listedName}</button>
-                    : alert.reason ? `${alert.reason} (${alert.resolvedBy ?? ''})` : 'Awaiting a risk analyst'}
+                  {alert.status === 'open' && canResolve ? (
+                    <button type="button" className="button" onClick={() => setDeciding(alert)}>
+                      Resolve alert: {alert.listedName}
+                    </button>
+                  ) : alert.reason ? (
+                    `${alert.reason} (${alert.resolvedBy ?? ''})`
+                  ) : (
+                    'Awaiting a risk analyst'
+                  )}
                 </td>
               </tr>
             ))}
@@ -109,8 +196,15 @@ export function BeneficiaryDetailPane({ params }: PaneProps) {
         </table>
       )}
       {/* Keyed by the alert: each alert's dialog starts afresh, never on the decision recorded for the one before. */}
-      <AlertDecisionDialog key={deciding?.alertId ?? 'none'} alert={deciding} busy={decide.isPending} onClose={() => setDeciding(null)}
-        onDecide={(decision, reason) => { if (deciding) decide.mutate({ alert: deciding, decision, reason }); }} />
+      <AlertDecisionDialog
+        key={deciding?.alertId ?? 'none'}
+        alert={deciding}
+        busy={decide.isPending}
+        onClose={() => setDeciding(null)}
+        onDecide={(decision, reason) => {
+          if (deciding) decide.mutate({ alert: deciding, decision, reason });
+        }}
+      />
     </section>
   );
 }

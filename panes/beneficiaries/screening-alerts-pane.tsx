@@ -18,10 +18,26 @@ import '../../src/ui/data-table/data-table.css';
 import '../watch-list/watch-list.css';
 
 const columns: readonly DataTableColumn<ScreeningAlert>[] = [
-  { id: 'beneficiary', header: 'Beneficiary', cell: (row) => <a className="data-table-link is-name" href={beneficiaryPath(row.businessId, row.beneficiaryId)}>{row.beneficiaryName}</a> },
+  {
+    id: 'beneficiary',
+    header: 'Beneficiary',
+    cell: (row) => (
+      <a className="data-table-link is-name" href={beneficiaryPath(row.businessId, row.beneficiaryId)}>
+        {row.beneficiaryName}
+      </a>
+    ),
+  },
   { id: 'listed', header: 'Listed as', cell: (row) => `${row.listedName} (${row.list === 'pep' ? 'PEP' : 'sanctions'})` },
   { id: 'score', header: 'Score', align: 'end', cell: (row) => `${Math.round(row.score * 100)}%` },
-  { id: 'business', header: 'Business', cell: (row) => <>{row.businessName} <span className="muted">({row.businessId})</span></> },
+  {
+    id: 'business',
+    header: 'Business',
+    cell: (row) => (
+      <>
+        {row.businessName} <span className="muted">({row.businessId})</span>
+      </>
+    ),
+  },
   { id: 'status', header: 'Status', cell: (row) => screeningAlertStatusLabels[row.status] },
   { id: 'created', header: 'Raised', cell: (row) => formatDateTime(row.createdUtc) },
 ];
@@ -34,9 +50,11 @@ export function ScreeningAlertsPane({ search }: PaneProps) {
   const pageSize = (pageSizes as readonly number[]).includes(Number(query.get('pagesize'))) ? Number(query.get('pagesize')) : defaultPageSize;
   const [, navigate] = useLocation();
   const list = useQuery(beneficiaryQueries.alerts(status, pageNumber, pageSize));
-  const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
+  const rows = useMemo(() => (list.isError ? [] : (list.data?.results ?? [])), [list.isError, list.data]);
   const goTo = (next: { pageNumber: number; pageSize: number; status: string }) =>
-    navigate(`/screening-alerts?${new URLSearchParams({ status: next.status, pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) }).toString()}`);
+    navigate(
+      `/screening-alerts?${new URLSearchParams({ status: next.status, pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) }).toString()}`,
+    );
   const { rowHandlers, table } = useRowCursor(rows, (row) => beneficiaryPath(row.businessId, row.beneficiaryId));
   usePaneCapabilities(rowHandlers());
   return (
@@ -47,16 +65,32 @@ export function ScreeningAlertsPane({ search }: PaneProps) {
           Status{' '}
           <select value={status ?? 'all'} onChange={(event) => goTo({ pageNumber: 1, pageSize, status: event.target.value })}>
             <option value="all">All</option>
-            {screeningAlertStatuses.map((value) => <option key={value} value={value}>{screeningAlertStatusLabels[value]}</option>)}
+            {screeningAlertStatuses.map((value) => (
+              <option key={value} value={value}>
+                {screeningAlertStatusLabels[value]}
+              </option>
+            ))}
           </select>
         </label>
       </header>
-      <OverviewTable {...table} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Screening alerts" noun="screening alerts" columns={columns}
-        rowKey={(row) => row.alertId} rowHeader="beneficiary"
+      <OverviewTable
+        {...table}
+        resetKey={`${search}|${list.dataUpdatedAt}`}
+        caption="Screening alerts"
+        noun="screening alerts"
+        columns={columns}
+        rowKey={(row) => row.alertId}
+        rowHeader="beneficiary"
         status={tableStatusOf(list)}
         emptyMessage="No screening alerts here."
-        view={{ pageNumber, pageSize }} total={list.data?.numberOfResults ?? 0} pageSizes={pageSizes} pagesLabel="Screening alert pages" pagerOnlyWithRows
-        onPageChange={(next) => goTo({ pageNumber: next, pageSize, status: status ?? 'all' })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, status: status ?? 'all' })} />
+        view={{ pageNumber, pageSize }}
+        total={list.data?.numberOfResults ?? 0}
+        pageSizes={pageSizes}
+        pagesLabel="Screening alert pages"
+        pagerOnlyWithRows
+        onPageChange={(next) => goTo({ pageNumber: next, pageSize, status: status ?? 'all' })}
+        onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, status: status ?? 'all' })}
+      />
     </section>
   );
 }

@@ -6,9 +6,7 @@ import { type UseQueryResult, useMutation, useQuery, useQueryClient } from '@tan
 import { type RefObject, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
-import {
-  invoiceKindLabels, invoiceStatusLabels, monthLabel, monthPattern, previousMonthOf, type InvoiceStatusName,
-} from '../../src/contract/billing.ts';
+import { invoiceKindLabels, invoiceStatusLabels, monthLabel, monthPattern, previousMonthOf, type InvoiceStatusName } from '../../src/contract/billing.ts';
 import type { BillingPreview, InvoiceList, InvoiceListItem } from '../../src/contract/billing-schemas.ts';
 import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import { formatDate, formatShortDate } from '../../src/format/dates.ts';
@@ -71,19 +69,37 @@ export function billingSearchOf(view: BillingView): string {
 }
 
 export function InvoiceStatusText({ status }: { status: InvoiceStatusName }) {
-  return <span className="invoice-status" data-status={status}>{invoiceStatusLabels[status]}</span>;
+  return (
+    <span className="invoice-status" data-status={status}>
+      {invoiceStatusLabels[status]}
+    </span>
+  );
 }
 
 // Sized to fit a 1280 px screen with one pane: dates short ('3 Nov 2026'; the invoice has them in full), the business
 // name wrapping onto a second line rather than ellipsising.
 const columns: readonly DataTableColumn<InvoiceListItem>[] = [
-  { id: 'number', header: 'Number', cell: (row) => <a className="data-table-link" href={invoicePath(row.invoiceId)}>{row.number}</a>, width: '9.5rem' },
+  {
+    id: 'number',
+    header: 'Number',
+    cell: (row) => (
+      <a className="data-table-link" href={invoicePath(row.invoiceId)}>
+        {row.number}
+      </a>
+    ),
+    width: '9.5rem',
+  },
   { id: 'business', header: 'Business', cell: (row) => `${row.businessName} (${row.businessId})`, width: 'minmax(10.5rem, 2fr)', wrap: true },
   { id: 'month', header: 'Month', cell: (row) => monthLabel(row.month), width: '8.5rem' },
   { id: 'kind', header: 'Kind', cell: (row) => invoiceKindLabels[row.kind], width: '6.5rem' },
   { id: 'status', header: 'Status', cell: (row) => <InvoiceStatusText status={row.status} />, width: '6rem' },
   { id: 'issued', header: 'Issued', cell: (row) => <time dateTime={row.issuedUtc}>{formatShortDate(row.issuedUtc)}</time>, width: '7.5rem' },
-  { id: 'due', header: 'Due', cell: (row) => (row.kind === 'invoice' ? <time dateTime={row.dueUtc}>{formatShortDate(row.dueUtc)}</time> : ''), width: '7.5rem' },
+  {
+    id: 'due',
+    header: 'Due',
+    cell: (row) => (row.kind === 'invoice' ? <time dateTime={row.dueUtc}>{formatShortDate(row.dueUtc)}</time> : ''),
+    width: '7.5rem',
+  },
   { id: 'total', header: 'Total', align: 'end', cell: (row) => formatMinorUnits(row.totalMinor, row.currency), width: 'minmax(7rem, 1fr)' },
 ];
 
@@ -95,7 +111,7 @@ export function BillingPane({ search }: PaneProps) {
   const numberField = useRef<HTMLInputElement>(null);
   const active = view.tab === 'invoices';
   const list = useQuery({ ...billingQueries.invoices(view), enabled: active });
-  const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
+  const rows = useMemo(() => (list.isError ? [] : (list.data?.results ?? [])), [list.isError, list.data]);
   const rowCursor = useRowCursor(rows, (row) => invoicePath(row.invoiceId));
   const handlers: PaneRequestHandlers = {
     runBilling: () => {
@@ -117,7 +133,10 @@ export function BillingPane({ search }: PaneProps) {
       </header>
       <Tabs
         label="Billing"
-        tabs={[{ id: 'invoices', label: 'Invoices' }, { id: 'run', label: 'Run billing' }]}
+        tabs={[
+          { id: 'invoices', label: 'Invoices' },
+          { id: 'run', label: 'Run billing' },
+        ]}
         contents={[invoicesTab, <RunSection key="run" view={view} go={go} monthField={runMonthField} />]}
         activeIndex={view.tab === 'run' ? 1 : 0}
         onActiveIndexChange={(index) => go({ tab: index === 1 ? 'run' : 'invoices' })}
@@ -126,7 +145,13 @@ export function BillingPane({ search }: PaneProps) {
   );
 }
 
-function InvoicesSection({ view, go, numberField, list, rowCursor }: {
+function InvoicesSection({
+  view,
+  go,
+  numberField,
+  list,
+  rowCursor,
+}: {
   view: BillingView;
   go: (next: Partial<BillingView>) => void;
   numberField: RefObject<HTMLInputElement | null>;
@@ -142,33 +167,65 @@ function InvoicesSection({ view, go, numberField, list, rowCursor }: {
     const number = numberText.trim();
     const business = businessText.trim();
     const month = monthDraft.current;
-    const wrong = number && !numberPattern.test(number) ? 'An invoice number has letters, digits and dashes, like INV-2026-000123.'
-      : business && !businessPattern.test(business) ? 'A business ID has letters, digits, - and _.'
-        : month.problem;
+    const wrong =
+      number && !numberPattern.test(number)
+        ? 'An invoice number has letters, digits and dashes, like INV-2026-000123.'
+        : business && !businessPattern.test(business)
+          ? 'A business ID has letters, digits, - and _.'
+          : month.problem;
     setProblem(wrong);
     if (wrong) return;
     go({ number: number || null, business: business || null, month: month.value || null, pageNumber: 1 });
   };
   return (
     <div className="billing-section">
-      <form className="billing-filters" aria-label="Invoice filters" onSubmit={(event) => { event.preventDefault(); submitNumber(); }}>
+      <form
+        className="billing-filters"
+        aria-label="Invoice filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submitNumber();
+        }}
+      >
         <label>
           Invoice number
-          <input ref={numberField} className="dt-input" type="search" value={numberText} placeholder="INV-2026-000123" maxLength={20}
-            onChange={(event) => setNumberText(event.target.value)} />
+          <input
+            ref={numberField}
+            className="dt-input"
+            type="search"
+            value={numberText}
+            placeholder="INV-2026-000123"
+            maxLength={20}
+            onChange={(event) => setNumberText(event.target.value)}
+          />
         </label>
-        <ChoiceFilter label="Status" options={listStatuses.map((status) => ({ value: status, label: invoiceStatusLabels[status] }))}
-          selected={statusesOf(view.status)} onChange={(values) => go({ status: values.join(',') || null, pageNumber: 1 })} />
-        <MonthField label="Month" value={view.month ?? ''}
-          onChange={(change) => { monthDraft.current = change; }} />
+        <ChoiceFilter
+          label="Status"
+          options={listStatuses.map((status) => ({ value: status, label: invoiceStatusLabels[status] }))}
+          selected={statusesOf(view.status)}
+          onChange={(values) => go({ status: values.join(',') || null, pageNumber: 1 })}
+        />
+        <MonthField
+          label="Month"
+          value={view.month ?? ''}
+          onChange={(change) => {
+            monthDraft.current = change;
+          }}
+        />
         <label>
           Business ID
           <input className="dt-input" type="text" value={businessText} maxLength={64} onChange={(event) => setBusinessText(event.target.value)} />
         </label>
         {/* Enter in any field applies them all; the button is for the pointer. */}
-        <button type="submit" className="button">Apply filters</button>
+        <button type="submit" className="button">
+          Apply filters
+        </button>
       </form>
-      {problem ? <p role="alert" className="billing-problem">{problem}</p> : null}
+      {problem ? (
+        <p role="alert" className="billing-problem">
+          {problem}
+        </p>
+      ) : null}
       <OverviewTable
         {...rowCursor.table}
         resetKey={`${JSON.stringify(view)}|${list.dataUpdatedAt}`}
@@ -204,7 +261,10 @@ function RunSection({ view, go, monthField }: { view: BillingView; go: (next: Pa
   const requestFocus = useFocusRequest();
   const previewing = useMutation({
     mutationFn: previewBillingRun,
-    onMutate: () => { setProblem(null); setPreview(null); },
+    onMutate: () => {
+      setProblem(null);
+      setPreview(null);
+    },
     onSuccess: (answer) => {
       setPreview(answer);
       // The next thing to do: create the invoices, or (nothing to create) read why in the preview.
@@ -238,32 +298,71 @@ function RunSection({ view, go, monthField }: { view: BillingView; go: (next: Pa
   const totalInvoices = preview?.invoices.length ?? 0;
   return (
     <div className="billing-section">
-      <p className="billing-note">Each business is invoiced per currency for the fees the ledger charged it in the month, plus the top-up to its pricing plan's monthly minimum. Payment services are exempt from VAT.</p>
-      <form className="billing-run-form" aria-label="Billing run" onSubmit={(event) => { event.preventDefault(); submit(); }}>
-        <MonthField label="Month" value={monthText} required inputRef={monthField}
-          onChange={(change) => setMonthText(change.value ?? '')} />
-        <button type="submit" className="button" aria-disabled={previewing.isPending}>Preview</button>
+      <p className="billing-note">
+        Each business is invoiced per currency for the fees the ledger charged it in the month, plus the top-up to its pricing plan's monthly minimum. Payment
+        services are exempt from VAT.
+      </p>
+      <form
+        className="billing-run-form"
+        aria-label="Billing run"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <MonthField label="Month" value={monthText} required inputRef={monthField} onChange={(change) => setMonthText(change.value ?? '')} />
+        <button type="submit" className="button" aria-disabled={previewing.isPending}>
+          Preview
+        </button>
         {preview ? (
-          <button type="button" ref={createButton} className="button button-primary" disabled={preview.alreadyRun || totalInvoices === 0 || creating.isPending} onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            ref={createButton}
+            className="button button-primary"
+            disabled={preview.alreadyRun || totalInvoices === 0 || creating.isPending}
+            onClick={() => setConfirming(true)}
+          >
             Create invoices
           </button>
         ) : null}
       </form>
-      {problem ? <p role="alert" className="billing-problem">{problem}</p> : null}
+      {problem ? (
+        <p role="alert" className="billing-problem">
+          {problem}
+        </p>
+      ) : null}
       {previewing.isPending ? <p role="status">Reading the ledger…</p> : null}
-      {preview ? <section ref={previewRegion} tabIndex={-1} aria-label="Preview" className="billing-preview"><PreviewTable preview={preview} /></section> : null}
+      {preview ? (
+        <section ref={previewRegion} tabIndex={-1} aria-label="Preview" className="billing-preview">
+          <PreviewTable preview={preview} />
+        </section>
+      ) : null}
       <h2>Runs</h2>
       {runs.data && runs.data.results.length > 0 ? (
         <table className="billing-table">
           <caption className="visually-hidden">Billing runs</caption>
-          <thead><tr><th scope="col">Month</th><th scope="col">Invoices</th><th scope="col">Created by</th><th scope="col">Created</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col">Invoices</th>
+              <th scope="col">Created by</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
           <tbody>
             {runs.data.results.map((run) => (
-              <tr key={run.runId}><th scope="row">{monthLabel(run.month)}</th><td>{run.invoiceCount}</td><td>{run.createdBy}</td><td>{formatDate(run.createdUtc)}</td></tr>
+              <tr key={run.runId}>
+                <th scope="row">{monthLabel(run.month)}</th>
+                <td>{run.invoiceCount}</td>
+                <td>{run.createdBy}</td>
+                <td>{formatDate(run.createdUtc)}</td>
+              </tr>
             ))}
           </tbody>
         </table>
-      ) : <p>{runs.isPending ? 'Loading runs…' : 'No month has been billed yet.'}</p>}
+      ) : (
+        <p>{runs.isPending ? 'Loading runs…' : 'No month has been billed yet.'}</p>
+      )}
       <ConfirmDialog
         open={confirming}
         tone="primary"
@@ -271,7 +370,9 @@ function RunSection({ view, go, monthField }: { view: BillingView; go: (next: Pa
         text={`${totalInvoices} invoices will be issued with the next numbers. Issued invoices cannot be changed; corrections are made by credit note.`}
         confirmLabel="Create invoices"
         cancelLabel="Cancel"
-        onConfirm={() => { if (preview) creating.mutate(preview.month); }}
+        onConfirm={() => {
+          if (preview) creating.mutate(preview.month);
+        }}
         onCancel={() => setConfirming(false)}
       />
     </div>
@@ -282,24 +383,53 @@ function PreviewTable({ preview }: { preview: BillingPreview }) {
   const label = monthLabel(preview.month);
   return (
     <>
-      {preview.alreadyRun ? <p role="alert" className="billing-problem">{label} has been billed already: the preview shows what the ledger holds now.</p> : null}
-      {preview.invoices.length === 0 ? <p>No fees were charged in {label}: there is nothing to invoice.</p> : (
+      {preview.alreadyRun ? (
+        <p role="alert" className="billing-problem">
+          {label} has been billed already: the preview shows what the ledger holds now.
+        </p>
+      ) : null}
+      {preview.invoices.length === 0 ? (
+        <p>No fees were charged in {label}: there is nothing to invoice.</p>
+      ) : (
         <table className="billing-table">
           <caption>{`Preview: ${preview.invoices.length} draft invoices for ${label}`}</caption>
           <thead>
             <tr>
-              <th scope="col">Business</th><th scope="col">Currency</th><th scope="col">Lines</th><th scope="col" className="amount">Transactions</th>
-              <th scope="col" className="amount">Volume</th><th scope="col" className="amount">Fees</th><th scope="col" className="amount">Minimum top-up</th><th scope="col" className="amount">Total</th>
+              <th scope="col">Business</th>
+              <th scope="col">Currency</th>
+              <th scope="col">Lines</th>
+              <th scope="col" className="amount">
+                Transactions
+              </th>
+              <th scope="col" className="amount">
+                Volume
+              </th>
+              <th scope="col" className="amount">
+                Fees
+              </th>
+              <th scope="col" className="amount">
+                Minimum top-up
+              </th>
+              <th scope="col" className="amount">
+                Total
+              </th>
             </tr>
           </thead>
           <tbody>
             {preview.invoices.map((invoice) => (
               <tr key={`${invoice.businessId}-${invoice.currency}`}>
-                <th scope="row">{invoice.businessName} ({invoice.businessId})</th>
+                <th scope="row">
+                  {invoice.businessName} ({invoice.businessId})
+                </th>
                 <td>{invoice.currency}</td>
                 <td>{invoice.lines.length}</td>
                 <td className="amount">{invoice.lines.reduce((sum, line) => sum + line.transactionCount, 0)}</td>
-                <td className="amount">{formatMinorUnits(invoice.lines.reduce((sum, line) => sum + line.volumeMinor, 0), invoice.currency)}</td>
+                <td className="amount">
+                  {formatMinorUnits(
+                    invoice.lines.reduce((sum, line) => sum + line.volumeMinor, 0),
+                    invoice.currency,
+                  )}
+                </td>
                 <td className="amount">{formatMinorUnits(invoice.feesMinor, invoice.currency)}</td>
                 <td className="amount">{formatMinorUnits(invoice.minimumTopUpMinor, invoice.currency)}</td>
                 <td className="amount">{formatMinorUnits(invoice.totalMinor, invoice.currency)}</td>
@@ -310,7 +440,10 @@ function PreviewTable({ preview }: { preview: BillingPreview }) {
             {preview.totals.map((total) => (
               <tr key={total.currency}>
                 <th scope="row">{`Total ${total.currency} (${total.invoiceCount} invoices)`}</th>
-                <td>{total.currency}</td><td /><td /><td />
+                <td>{total.currency}</td>
+                <td />
+                <td />
+                <td />
                 <td className="amount">{formatMinorUnits(total.feesMinor, total.currency)}</td>
                 <td className="amount">{formatMinorUnits(total.minimumTopUpMinor, total.currency)}</td>
                 <td className="amount">{formatMinorUnits(total.totalMinor, total.currency)}</td>

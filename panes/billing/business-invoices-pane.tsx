@@ -26,7 +26,7 @@ export function BusinessInvoicesPane({ params, search }: PaneProps) {
   const requestedSize = Number(query.get('pagesize') ?? String(defaultPageSize));
   const pageSize = (pageSizes as readonly number[]).includes(requestedSize) ? requestedSize : defaultPageSize;
   const list = useQuery(billingQueries.businessInvoices(businessId, pageNumber, pageSize));
-  const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
+  const rows = useMemo(() => (list.isError ? [] : (list.data?.results ?? [])), [list.isError, list.data]);
   const download = useMutation({ mutationFn: (row: InvoiceListItem) => downloadInvoicePdf(businessPdfPath(businessId, row.invoiceId), row.number) });
   const columns: readonly DataTableColumn<InvoiceListItem>[] = [
     { id: 'number', header: 'Number', cell: (row) => row.number, width: '11rem' },
@@ -36,12 +36,17 @@ export function BusinessInvoicesPane({ params, search }: PaneProps) {
     { id: 'issued', header: 'Issued', cell: (row) => formatDate(row.issuedUtc) },
     { id: 'due', header: 'Due', cell: (row) => (row.kind === 'invoice' ? formatDate(row.dueUtc) : '') },
     { id: 'total', header: 'Total', align: 'end', cell: (row) => formatMinorUnits(row.totalMinor, row.currency) },
-    { id: 'pdf', header: 'PDF', cell: (row) => <button type="button" className="button" onClick={() => download.mutate(row)}>{`Download ${row.number}`}</button> },
+    {
+      id: 'pdf',
+      header: 'PDF',
+      cell: (row) => <button type="button" className="button" onClick={() => download.mutate(row)}>{`Download ${row.number}`}</button>,
+    },
   ];
   // Enter (and Shift+Enter: a file has no 'beside') downloads the row's PDF.
   const { rowHandlers, table } = useRowCursor(rows, { open: (row) => download.mutate(row) });
   usePaneCapabilities(rowHandlers());
-  const goTo = (next: { pageNumber: number; pageSize: number }) => navigate(`/business/${encodeURIComponent(businessId)}/invoices?pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
+  const goTo = (next: { pageNumber: number; pageSize: number }) =>
+    navigate(`/business/${encodeURIComponent(businessId)}/invoices?pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
   return (
     <section className="billing-pane" aria-labelledby="business-invoices-title">
       <h1 id="business-invoices-title">Invoices</h1>

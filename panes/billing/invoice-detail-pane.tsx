@@ -73,7 +73,12 @@ export function InvoiceDetailPane({ params }: PaneProps) {
   usePaneCapabilities(handlers);
 
   if (invoice.isPending) return <Skeleton lines={6} label="Loading the invoice" />;
-  if (invoice.isError || !data) return <p role="alert" className="invoice-pane">This invoice was not found.</p>;
+  if (invoice.isError || !data)
+    return (
+      <p role="alert" className="invoice-pane">
+        This invoice was not found.
+      </p>
+    );
 
   const submitCredit = () => {
     const text = reason.trim();
@@ -102,11 +107,17 @@ export function InvoiceDetailPane({ params }: PaneProps) {
       <header className="billing-header">
         <h1 id="invoice-title">{`${invoiceKindLabels[data.kind]} ${data.number}`}</h1>
         <div className="billing-actions">
-          <button type="button" className="button" disabled={download.isPending} onClick={() => download.mutate()}>Download PDF</button>
+          <button type="button" className="button" disabled={download.isPending} onClick={() => download.mutate()}>
+            Download PDF
+          </button>
           {data.kind === 'invoice' ? (
             <>
-              <button type="button" className="button button-primary" disabled={!canPay || paid.isPending} onClick={() => setConfirmPaid(true)}>Mark paid</button>
-              <button type="button" className="button" disabled={!canCredit} onClick={() => setCreditOpen(true)}>Issue credit note</button>
+              <button type="button" className="button button-primary" disabled={!canPay || paid.isPending} onClick={() => setConfirmPaid(true)}>
+                Mark paid
+              </button>
+              <button type="button" className="button" disabled={!canCredit} onClick={() => setCreditOpen(true)}>
+                Issue credit note
+              </button>
             </>
           ) : null}
         </div>
@@ -117,20 +128,55 @@ export function InvoiceDetailPane({ params }: PaneProps) {
           <a href={`/business/${encodeURIComponent(data.businessId)}`}>{data.businessName}</a> ({data.businessId}),{' '}
           <a href={`/business/${encodeURIComponent(data.businessId)}/pricing-plan`}>pricing plan</a>
         </dd>
-        <dt>Period</dt><dd>{monthLabel(data.month)}</dd>
-        <dt>Status</dt><dd><InvoiceStatusText status={data.status} />{data.paidUtc ? `, ${formatDateTime(data.paidUtc)}` : ''}</dd>
-        <dt>Issued</dt><dd>{formatDate(data.issuedUtc)}</dd>
-        {data.kind === 'invoice' ? <><dt>Due</dt><dd>{formatDate(data.dueUtc)}</dd></> : null}
-        {data.creditedInvoiceId ? <><dt>Credits</dt><dd><a href={invoicePath(data.creditedInvoiceId)}>{data.creditedInvoiceNumber ?? data.creditedInvoiceId}</a>{data.reason ? `: ${data.reason}` : ''}</dd></> : null}
-        <dt>Total</dt><dd>{money(data.totalMinor)}</dd>
-        {data.kind === 'invoice' ? <><dt>Balance due</dt><dd data-testid="balance-due">{money(balanceDue)}</dd></> : null}
+        <dt>Period</dt>
+        <dd>{monthLabel(data.month)}</dd>
+        <dt>Status</dt>
+        <dd>
+          <InvoiceStatusText status={data.status} />
+          {data.paidUtc ? `, ${formatDateTime(data.paidUtc)}` : ''}
+        </dd>
+        <dt>Issued</dt>
+        <dd>{formatDate(data.issuedUtc)}</dd>
+        {data.kind === 'invoice' ? (
+          <>
+            <dt>Due</dt>
+            <dd>{formatDate(data.dueUtc)}</dd>
+          </>
+        ) : null}
+        {data.creditedInvoiceId ? (
+          <>
+            <dt>Credits</dt>
+            <dd>
+              <a href={invoicePath(data.creditedInvoiceId)}>{data.creditedInvoiceNumber ?? data.creditedInvoiceId}</a>
+              {data.reason ? `: ${data.reason}` : ''}
+            </dd>
+          </>
+        ) : null}
+        <dt>Total</dt>
+        <dd>{money(data.totalMinor)}</dd>
+        {data.kind === 'invoice' ? (
+          <>
+            <dt>Balance due</dt>
+            <dd data-testid="balance-due">{money(balanceDue)}</dd>
+          </>
+        ) : null}
       </dl>
       <table className="billing-table">
         <caption>Invoice lines</caption>
         <thead>
           <tr>
-            <th scope="col">Merchant</th><th scope="col">Payment method</th><th scope="col">Description</th>
-            <th scope="col" className="amount">Transactions</th><th scope="col" className="amount">Volume</th><th scope="col" className="amount">Amount</th>
+            <th scope="col">Merchant</th>
+            <th scope="col">Payment method</th>
+            <th scope="col">Description</th>
+            <th scope="col" className="amount">
+              Transactions
+            </th>
+            <th scope="col" className="amount">
+              Volume
+            </th>
+            <th scope="col" className="amount">
+              Amount
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -149,21 +195,63 @@ export function InvoiceDetailPane({ params }: PaneProps) {
         <tfoot>
           {data.kind === 'invoice' ? (
             <>
-              <tr><th scope="row" colSpan={5}>Transaction fees</th><td className="amount">{money(data.feesMinor)}</td></tr>
-              <tr><th scope="row" colSpan={5}>Minimum top-up</th><td className="amount">{money(data.minimumTopUpMinor)}</td></tr>
+              <tr>
+                <th scope="row" colSpan={5}>
+                  Transaction fees
+                </th>
+                <td className="amount">{money(data.feesMinor)}</td>
+              </tr>
+              <tr>
+                <th scope="row" colSpan={5}>
+                  Minimum top-up
+                </th>
+                <td className="amount">{money(data.minimumTopUpMinor)}</td>
+              </tr>
             </>
           ) : null}
-          <tr><th scope="row" colSpan={5}>VAT</th><td className="amount">Exempt</td></tr>
-          <tr><th scope="row" colSpan={5}>Total</th><td className="amount">{money(data.totalMinor)}</td></tr>
-          {data.kind === 'invoice' && credited !== 0 ? <tr><th scope="row" colSpan={5}>Credited</th><td className="amount">{money(-credited)}</td></tr> : null}
-          {data.kind === 'invoice' ? <tr><th scope="row" colSpan={5}>Balance due</th><td className="amount">{money(balanceDue)}</td></tr> : null}
+          <tr>
+            <th scope="row" colSpan={5}>
+              VAT
+            </th>
+            <td className="amount">Exempt</td>
+          </tr>
+          <tr>
+            <th scope="row" colSpan={5}>
+              Total
+            </th>
+            <td className="amount">{money(data.totalMinor)}</td>
+          </tr>
+          {data.kind === 'invoice' && credited !== 0 ? (
+            <tr>
+              <th scope="row" colSpan={5}>
+                Credited
+              </th>
+              <td className="amount">{money(-credited)}</td>
+            </tr>
+          ) : null}
+          {data.kind === 'invoice' ? (
+            <tr>
+              <th scope="row" colSpan={5}>
+                Balance due
+              </th>
+              <td className="amount">{money(balanceDue)}</td>
+            </tr>
+          ) : null}
         </tfoot>
       </table>
       {data.kind === 'invoice' ? (
         <>
           <h2>Credit notes</h2>
-          {data.creditNotes.length === 0 ? <p>No credit notes.</p> : (
-            <ul>{data.creditNotes.map((note) => <li key={note.invoiceId}><a href={invoicePath(note.invoiceId)}>{note.number}</a>, {formatDate(note.issuedUtc)}: {money(note.totalMinor)}</li>)}</ul>
+          {data.creditNotes.length === 0 ? (
+            <p>No credit notes.</p>
+          ) : (
+            <ul>
+              {data.creditNotes.map((note) => (
+                <li key={note.invoiceId}>
+                  <a href={invoicePath(note.invoiceId)}>{note.number}</a>, {formatDate(note.issuedUtc)}: {money(note.totalMinor)}
+                </li>
+              ))}
+            </ul>
           )}
           <p className="billing-note">Left to credit: {money(data.creditableMinor)}</p>
         </>
@@ -184,15 +272,33 @@ export function InvoiceDetailPane({ params }: PaneProps) {
         onClose={() => setCreditOpen(false)}
         closeActionLabel="Cancel"
         initialFocus={reasonField}
-        footer={<button type="submit" form="credit-note-form" className="button button-primary" disabled={credit.isPending}>Issue credit note</button>}
+        footer={
+          <button type="submit" form="credit-note-form" className="button button-primary" disabled={credit.isPending}>
+            Issue credit note
+          </button>
+        }
       >
-        <form id="credit-note-form" className="billing-form" onSubmit={(event) => { event.preventDefault(); submitCredit(); }}>
-          <label>Reason<textarea ref={reasonField} value={reason} maxLength={500} rows={3} onChange={(event) => setReason(event.target.value)} /></label>
+        <form
+          id="credit-note-form"
+          className="billing-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            submitCredit();
+          }}
+        >
+          <label>
+            Reason
+            <textarea ref={reasonField} value={reason} maxLength={500} rows={3} onChange={(event) => setReason(event.target.value)} />
+          </label>
           <label>
             {`Amount in ${data.currency} (empty: all ${formatMinorUnits(data.creditableMinor, data.currency)} left)`}
             <input type="text" inputMode="decimal" value={amountText} onChange={(event) => setAmountText(event.target.value)} />
           </label>
-          {creditProblem ? <p role="alert" className="billing-problem">{creditProblem}</p> : null}
+          {creditProblem ? (
+            <p role="alert" className="billing-problem">
+              {creditProblem}
+            </p>
+          ) : null}
         </form>
       </Modal>
     </section>

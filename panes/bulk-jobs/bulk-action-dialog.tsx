@@ -48,11 +48,24 @@ export function BulkActionDialog({ open, title, summary, confirmation, onClose, 
     }
   };
   return (
-    <FormModal open={open} title={title} onClose={onClose} size="md" closeActionLabel="Close" submitLabel="Start" busyLabel="Starting…" busy={busy}
-      disabled={Boolean(confirmation && !ticked)} onSubmit={(event) => void submit(event)}>
+    <FormModal
+      open={open}
+      title={title}
+      onClose={onClose}
+      size="md"
+      closeActionLabel="Close"
+      submitLabel="Start"
+      busyLabel="Starting…"
+      busy={busy}
+      disabled={Boolean(confirmation && !ticked)}
+      onSubmit={(event) => void submit(event)}
+    >
       <p>{summary}</p>
       {children}
-      <p>Each row is checked on the server against your permissions and its state; rows that cannot be changed are listed with the reason in the job's result file.</p>
+      <p>
+        Each row is checked on the server against your permissions and its state; rows that cannot be changed are listed with the reason in the job's result
+        file.
+      </p>
       {confirmation ? (
         <label className="dt-checkbox">
           <input type="checkbox" checked={ticked} onChange={(event) => setTicked(event.target.checked)} /> {confirmation}

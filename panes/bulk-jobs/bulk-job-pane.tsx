@@ -11,7 +11,11 @@ import { bulkJobQueries, cancelBulkJob, downloadBulkResult } from './bulk-job-qu
 import './bulk-jobs.css';
 
 const statusLabels: Record<BulkJob['status'], string> = {
-  queued: 'Waiting to start', running: 'Running', completed: 'Finished', cancelled: 'Cancelled', failed: 'Failed',
+  queued: 'Waiting to start',
+  running: 'Running',
+  completed: 'Finished',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
 };
 const areaNouns: Record<BulkJob['area'], string> = { 'payment-jobs': 'payment jobs', transactions: 'transactions', tickets: 'tickets', users: 'users' };
 
@@ -35,7 +39,10 @@ export function BulkJobView({ jobId }: { jobId: string }) {
   return (
     <section className="bulk-job" aria-labelledby={`bulk-job-${value.id}`}>
       <h1 id={`bulk-job-${value.id}`}>{title}</h1>
-      <p className="bulk-job-status">{statusLabels[value.status]}{value.cancelRequested && !finished ? ' — stopping' : ''}</p>
+      <p className="bulk-job-status">
+        {statusLabels[value.status]}
+        {value.cancelRequested && !finished ? ' — stopping' : ''}
+      </p>
       <div
         className="bulk-job-progress"
         role="progressbar"
@@ -48,22 +55,35 @@ export function BulkJobView({ jobId }: { jobId: string }) {
         <div className="bulk-job-progress-bar" style={{ inlineSize: `${progress}%` }} />
       </div>
       <p role="status" aria-live="polite">
-        {formatCount(value.processedItems)} of {formatCount(value.totalItems)} done: {formatCount(value.succeededItems)} succeeded, {formatCount(value.failedItems)} failed.
+        {formatCount(value.processedItems)} of {formatCount(value.totalItems)} done: {formatCount(value.succeededItems)} succeeded,{' '}
+        {formatCount(value.failedItems)} failed.
       </p>
       {value.error ? <p role="alert">{value.error}</p> : null}
       <div className="bulk-job-actions">
         {!finished ? (
-          <button type="button" className="button" disabled={cancel.isPending || value.cancelRequested} onClick={() => cancel.mutate()}>Cancel job</button>
+          <button type="button" className="button" disabled={cancel.isPending || value.cancelRequested} onClick={() => cancel.mutate()}>
+            Cancel job
+          </button>
         ) : null}
         {finished ? (
-          <button type="button" className="button" disabled={download.isPending} onClick={() => download.mutate(value)}>Download result</button>
+          <button type="button" className="button" disabled={download.isPending} onClick={() => download.mutate(value)}>
+            Download result
+          </button>
         ) : null}
-        {value.reportId ? <Link className="button button-ghost" href="/reporting-overview">Open My report queue</Link> : null}
+        {value.reportId ? (
+          <Link className="button button-ghost" href="/reporting-overview">
+            Open My report queue
+          </Link>
+        ) : null}
       </div>
     </section>
   );
 }
 
 export function BulkJobPane({ params }: PaneProps) {
-  return <div className="bulk-job-pane"><BulkJobView jobId={params.jobId ?? ''} /></div>;
+  return (
+    <div className="bulk-job-pane">
+      <BulkJobView jobId={params.jobId ?? ''} />
+    </div>
+  );
 }

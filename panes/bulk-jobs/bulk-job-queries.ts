@@ -6,18 +6,20 @@ import { isBulkJobFinished, type BulkAction, type BulkArea, type BulkContext, ty
 
 function asBulkJob(value: unknown): BulkJob {
   const job = value as BulkJob;
-  if (!job || typeof job.id !== 'string' || typeof job.status !== 'string' || typeof job.totalItems !== 'number') throw new Error('Unexpected answer for a bulk job.');
+  if (!job || typeof job.id !== 'string' || typeof job.status !== 'string' || typeof job.totalItems !== 'number')
+    throw new Error('Unexpected answer for a bulk job.');
   return job;
 }
 
 export const bulkJobQueries = {
   all: ['bulk-jobs'] as const,
-  detail: (jobId: string) => queryOptions({
-    queryKey: ['bulk-jobs', 'detail', jobId] as const,
-    queryFn: async ({ signal }) => asBulkJob(await api.get<unknown>(`/bulk-jobs/${encodeURIComponent(jobId)}`, { signal })),
-    // Live through the events stream; while running, a poll every 3 s is the fallback should the stream be down.
-    refetchInterval: (query) => (query.state.data && isBulkJobFinished(query.state.data.status) ? false : 3000),
-  }),
+  detail: (jobId: string) =>
+    queryOptions({
+      queryKey: ['bulk-jobs', 'detail', jobId] as const,
+      queryFn: async ({ signal }) => asBulkJob(await api.get<unknown>(`/bulk-jobs/${encodeURIComponent(jobId)}`, { signal })),
+      // Live through the events stream; while running, a poll every 3 s is the fallback should the stream be down.
+      refetchInterval: (query) => (query.state.data && isBulkJobFinished(query.state.data.status) ? false : 3000),
+    }),
 };
 
 export type StartBulkJob = {
@@ -31,7 +33,10 @@ export type StartBulkJob = {
 /** Starts a job; the key is kept by the caller for the dialog's life, so a second press or a retry is the same job. */
 export async function startBulkJob(request: StartBulkJob, idempotencyKey: string): Promise<BulkJob> {
   // A refusal (400, 403, 422) is shown in the dialog, with its reason.
-  const answer = await api.post<{ job: unknown }>('/bulk-jobs', request, { headers: { 'Idempotency-Key': idempotencyKey }, handleErrors: (status) => status !== 400 && status !== 403 && status !== 422 });
+  const answer = await api.post<{ job: unknown }>('/bulk-jobs', request, {
+    headers: { 'Idempotency-Key': idempotencyKey },
+    handleErrors: (status) => status !== 400 && status !== 403 && status !== 422,
+  });
   return asBulkJob(answer.job);
 }
 
@@ -50,7 +55,11 @@ export async function downloadBulkResult(job: Pick<BulkJob, 'id' | 'resultFileNa
 }
 
 /** The applied context as a bulk job's context: the merchant when one is chosen, else the business, else the partner. */
-export function bulkContextOf(applied: { business?: { id: string | null } | null; merchant?: { id: string | null } | null; partner?: { id: string | null } | null }): BulkContext | null {
+export function bulkContextOf(applied: {
+  business?: { id: string | null } | null;
+  merchant?: { id: string | null } | null;
+  partner?: { id: string | null } | null;
+}): BulkContext | null {
   const businessId = applied.business?.id ?? null;
   const merchantId = applied.merchant?.id ?? null;
   if (businessId && merchantId) return { level: 'merchant', businessId, merchantId };

@@ -55,9 +55,11 @@ export function BusinessDetailPane({ params }: PaneProps) {
   };
   const rows = merchants.data?.results ?? [];
   // In a partner's frame (/partners/{p}/business/{b}) the merchant opens in the same frame.
-  const merchantCursor = useRowCursor(rows, (row) => (params.partnerId
-    ? `/partners/${encodeURIComponent(params.partnerId)}/business/${encodeURIComponent(businessId)}/merchant/${encodeURIComponent(row.merchantId)}`
-    : `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(row.merchantId)}`));
+  const merchantCursor = useRowCursor(rows, (row) =>
+    params.partnerId
+      ? `/partners/${encodeURIComponent(params.partnerId)}/business/${encodeURIComponent(businessId)}/merchant/${encodeURIComponent(row.merchantId)}`
+      : `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(row.merchantId)}`,
+  );
   usePaneCapabilities({
     ...(detail.data?.editable && !editing ? { edit: startEditing } : {}),
     ...(editing ? { save: () => editForm.current?.requestSubmit() } : {}),
@@ -65,9 +67,12 @@ export function BusinessDetailPane({ params }: PaneProps) {
   });
 
   const save = useMutation({
-    mutationFn: (values: { draft: Draft; version: number }) => saveBusiness(businessId, {
-      businessName: values.draft.businessName, businessUrl: values.draft.businessUrl.trim() || null, version: values.version,
-    }),
+    mutationFn: (values: { draft: Draft; version: number }) =>
+      saveBusiness(businessId, {
+        businessName: values.draft.businessName,
+        businessUrl: values.draft.businessUrl.trim() || null,
+        version: values.version,
+      }),
     onSuccess: (saved) => {
       queryClient.setQueryData(businessQueries.detail(businessId).queryKey, saved);
       editor.stop();
@@ -85,10 +90,20 @@ export function BusinessDetailPane({ params }: PaneProps) {
     },
   });
 
-  if (detail.isPending) return <div className="record-pane"><Skeleton lines={6} label="Loading the business" /></div>;
+  if (detail.isPending)
+    return (
+      <div className="record-pane">
+        <Skeleton lines={6} label="Loading the business" />
+      </div>
+    );
   if (detail.isError) {
     const notFound = isApiError(detail.error) && detail.error.status === 404;
-    return <div className="record-pane"><h1>Business {businessId}</h1><p role="alert">{notFound ? 'The requested record was not found.' : 'The business could not be loaded.'}</p></div>;
+    return (
+      <div className="record-pane">
+        <h1>Business {businessId}</h1>
+        <p role="alert">{notFound ? 'The requested record was not found.' : 'The business could not be loaded.'}</p>
+      </div>
+    );
   }
   const business = detail.data;
   const errors = draft ? checkBusinessEdit({ businessName: draft.businessName.trim(), businessUrl: draft.businessUrl.trim() || null }) : {};
@@ -99,7 +114,11 @@ export function BusinessDetailPane({ params }: PaneProps) {
       <header className="record-header">
         <h1 id={ids.title}>{business.businessName}</h1>
         <div className="record-tools">
-          {business.editable && !editing ? <button type="button" className="button" onClick={startEditing}>Edit details</button> : null}
+          {business.editable && !editing ? (
+            <button type="button" className="button" onClick={startEditing}>
+              Edit details
+            </button>
+          ) : null}
         </div>
       </header>
       {editing && draft ? (
@@ -109,43 +128,96 @@ export function BusinessDetailPane({ params }: PaneProps) {
           heading="Edit business details"
           headingId={ids.edit}
           what="business"
-          theirs={theirs ? <>Someone else saved this business meanwhile: name '{theirs.businessName}', URL '{theirs.businessUrl ?? 'none'}'.</> : null}
+          theirs={
+            theirs ? (
+              <>
+                Someone else saved this business meanwhile: name '{theirs.businessName}', URL '{theirs.businessUrl ?? 'none'}'.
+              </>
+            ) : null
+          }
           hasProblems={() => Object.keys(errors).length > 0}
           onSave={(version) => save.mutate({ draft, version })}
         >
           <div className="form-grid">
-            <TextField inputRef={firstField} label="Business name" required maxLength={maxNameLength} value={draft.businessName}
-              error={shownErrors.businessName} onChange={(businessName) => setDraft({ ...draft, businessName })} />
-            <TextField label="Business URL" type="url" maxLength={maxUrlLength} value={draft.businessUrl} placeholder="https://"
-              error={shownErrors.businessUrl} onChange={(businessUrl) => setDraft({ ...draft, businessUrl })} />
+            <TextField
+              inputRef={firstField}
+              label="Business name"
+              required
+              maxLength={maxNameLength}
+              value={draft.businessName}
+              error={shownErrors.businessName}
+              onChange={(businessName) => setDraft({ ...draft, businessName })}
+            />
+            <TextField
+              label="Business URL"
+              type="url"
+              maxLength={maxUrlLength}
+              value={draft.businessUrl}
+              placeholder="https://"
+              error={shownErrors.businessUrl}
+              onChange={(businessUrl) => setDraft({ ...draft, businessUrl })}
+            />
           </div>
           <div className="form-actions">
-            <button type="submit" className="button button-primary" disabled={save.isPending}>Save</button>
-            <button type="button" className="button" onClick={editor.stop}>Cancel</button>
+            <button type="submit" className="button button-primary" disabled={save.isPending}>
+              Save
+            </button>
+            <button type="button" className="button" onClick={editor.stop}>
+              Cancel
+            </button>
           </div>
         </VersionedEditForm>
       ) : null}
       <dl className="detail-grid">
-        <div><dt>Business ID</dt><dd>{business.businessId}</dd></div>
-        <div><dt>Business URL</dt><dd>{business.businessUrl ? <a href={business.businessUrl} rel="noopener noreferrer" target="_blank">{business.businessUrl}</a> : 'N/A'}</dd></div>
-        <div><dt>Automatic remittance</dt><dd>{business.camAutoRemittance ? 'On' : 'Off'}</dd></div>
-        <div><dt>Partner</dt><dd>{business.partnerName ? `${business.partnerName} (${business.partnerId})` : 'None'}</dd></div>
-        <div><dt>Live</dt><dd>{business.live ? 'Yes' : 'No'}</dd></div>
-        <div><dt>Created</dt><dd>{formatDateTime(business.createDateTimeUtc)}</dd></div>
+        <div>
+          <dt>Business ID</dt>
+          <dd>{business.businessId}</dd>
+        </div>
+        <div>
+          <dt>Business URL</dt>
+          <dd>
+            {business.businessUrl ? (
+              <a href={business.businessUrl} rel="noopener noreferrer" target="_blank">
+                {business.businessUrl}
+              </a>
+            ) : (
+              'N/A'
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Automatic remittance</dt>
+          <dd>{business.camAutoRemittance ? 'On' : 'Off'}</dd>
+        </div>
+        <div>
+          <dt>Partner</dt>
+          <dd>{business.partnerName ? `${business.partnerName} (${business.partnerId})` : 'None'}</dd>
+        </div>
+        <div>
+          <dt>Live</dt>
+          <dd>{business.live ? 'Yes' : 'No'}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(business.createDateTimeUtc)}</dd>
+        </div>
       </dl>
 
       <Tabs
         label="Business"
-        tabs={[{ id: 'overview', label: 'Merchants and activity' }, { id: 'beneficiaries', label: 'Beneficiaries' }]}
+        tabs={[
+          { id: 'overview', label: 'Merchants and activity' },
+          { id: 'beneficiaries', label: 'Beneficiaries' },
+        ]}
         activeIndex={tab}
         onActiveIndexChange={setTab}
         contents={[
           <div key="overview">
-          <section className="record-section" aria-labelledby={ids.merchants}>
-            <h2 id={ids.merchants}>Merchants</h2>
-            {merchants.isError && isApiError(merchants.error) && merchants.error.status === 403
-              ? <p>You cannot see the merchants of this business.</p>
-              : (
+            <section className="record-section" aria-labelledby={ids.merchants}>
+              <h2 id={ids.merchants}>Merchants</h2>
+              {merchants.isError && isApiError(merchants.error) && merchants.error.status === 403 ? (
+                <p>You cannot see the merchants of this business.</p>
+              ) : (
                 <CursorDataTable
                   {...merchantCursor.table}
                   resetKey={String(merchants.dataUpdatedAt)}
@@ -159,23 +231,28 @@ export function BusinessDetailPane({ params }: PaneProps) {
                   totalRows={merchants.data?.numberOfResults ?? 0}
                 />
               )}
-          </section>
+            </section>
 
-          <section className="record-section" aria-labelledby={ids.activity}>
-            <h2 id={ids.activity}>Recent activity</h2>
-            {business.recentActivity.length === 0 ? <p>No recent activity.</p> : (
-              <ul className="record-list">
-                {business.recentActivity.map((item, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: activity items have no id and are only ever shown in the order the server gives
-                  <li key={`${item.dateTimeUtc}-${index}`}>
-                    <time dateTime={item.dateTimeUtc}>{formatDateTime(item.dateTimeUtc)}</time>
-                    <span>{activityLabel(item.event)}{item.merchantId ? ` (merchant ${item.merchantId})` : ''}</span>
-                    <span className="record-meta">by {item.userName}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
+            <section className="record-section" aria-labelledby={ids.activity}>
+              <h2 id={ids.activity}>Recent activity</h2>
+              {business.recentActivity.length === 0 ? (
+                <p>No recent activity.</p>
+              ) : (
+                <ul className="record-list">
+                  {business.recentActivity.map((item, index) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: activity items have no id and are only ever shown in the order the server gives
+                    <li key={`${item.dateTimeUtc}-${index}`}>
+                      <time dateTime={item.dateTimeUtc}>{formatDateTime(item.dateTimeUtc)}</time>
+                      <span>
+                        {activityLabel(item.event)}
+                        {item.merchantId ? ` (merchant ${item.merchantId})` : ''}
+                      </span>
+                      <span className="record-meta">by {item.userName}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
           </div>,
           tab === 1 ? <BeneficiariesTab key="beneficiaries" businessId={businessId} /> : null,
         ]}

@@ -39,7 +39,9 @@ function MerchantAccountGroups({ businessId, merchantId }: { businessId: string;
       {groups.data.results.map((group) => (
         <li key={group.accountNumber}>
           <a href={`${base}/${encodeURIComponent(group.accountNumber)}`}>{group.accountNumber}</a>
-          <span className="record-meta">{group.currency} · trading {formatMoney(group.balances.find((balance) => balance.kind === 'trading')?.balance ?? 0, group.currency)}</span>
+          <span className="record-meta">
+            {group.currency} · trading {formatMoney(group.balances.find((balance) => balance.kind === 'trading')?.balance ?? 0, group.currency)}
+          </span>
         </li>
       ))}
     </ul>
@@ -56,10 +58,16 @@ function switchToMerchantLink(route: string, businessId: string, merchantId: str
 
 type Draft = { merchantName: string; merchantUrl: string; supportUrl: string; supportEmail: string };
 const draftOf = (detail: MerchantDetail): Draft => ({
-  merchantName: detail.merchantName, merchantUrl: detail.merchantUrl ?? '', supportUrl: detail.supportUrl ?? '', supportEmail: detail.supportEmail ?? '',
+  merchantName: detail.merchantName,
+  merchantUrl: detail.merchantUrl ?? '',
+  supportUrl: detail.supportUrl ?? '',
+  supportEmail: detail.supportEmail ?? '',
 });
 const editOf = (draft: Draft) => ({
-  merchantName: draft.merchantName.trim(), merchantUrl: draft.merchantUrl.trim() || null, supportUrl: draft.supportUrl.trim() || null, supportEmail: draft.supportEmail.trim() || null,
+  merchantName: draft.merchantName.trim(),
+  merchantUrl: draft.merchantUrl.trim() || null,
+  supportUrl: draft.supportUrl.trim() || null,
+  supportEmail: draft.supportEmail.trim() || null,
 });
 
 export function MerchantDetailPane({ params }: PaneProps) {
@@ -96,23 +104,41 @@ export function MerchantDetailPane({ params }: PaneProps) {
     },
     onError: async (error) => {
       if (!isApiError(error)) return;
-      if (error.kind === 'conflictKept') editor.conflictKept(await queryClient.fetchQuery({ ...businessQueries.merchant(businessId, merchantId), staleTime: 0 }));
+      if (error.kind === 'conflictKept')
+        editor.conflictKept(await queryClient.fetchQuery({ ...businessQueries.merchant(businessId, merchantId), staleTime: 0 }));
       else if (error.kind === 'conflictDiscarded') {
         editor.stop();
       }
     },
   });
 
-  if (detail.isPending) return <div className="record-pane"><Skeleton lines={6} label="Loading the merchant" /></div>;
+  if (detail.isPending)
+    return (
+      <div className="record-pane">
+        <Skeleton lines={6} label="Loading the merchant" />
+      </div>
+    );
   if (detail.isError) {
     const notFound = isApiError(detail.error) && detail.error.status === 404;
-    return <div className="record-pane"><h1>Merchant {merchantId}</h1><p role="alert">{notFound ? 'The requested record was not found.' : 'The merchant could not be loaded.'}</p></div>;
+    return (
+      <div className="record-pane">
+        <h1>Merchant {merchantId}</h1>
+        <p role="alert">{notFound ? 'The requested record was not found.' : 'The merchant could not be loaded.'}</p>
+      </div>
+    );
   }
   const merchant = detail.data;
   const isApplied = applied.merchant?.id === merchant.merchantId;
   const errors = draft ? checkMerchantEdit(editOf(draft)) : {};
   const shownErrors = tried ? errors : {};
-  const link = (url: string | null) => (url ? <a href={url} rel="noopener noreferrer" target="_blank">{url}</a> : 'N/A');
+  const link = (url: string | null) =>
+    url ? (
+      <a href={url} rel="noopener noreferrer" target="_blank">
+        {url}
+      </a>
+    ) : (
+      'N/A'
+    );
 
   return (
     <article className="record-pane" aria-labelledby={ids.title}>
@@ -120,11 +146,21 @@ export function MerchantDetailPane({ params }: PaneProps) {
         <h1 id={ids.title}>{merchant.merchantName}</h1>
         <div className="record-tools">
           {!isApplied ? (
-            <button type="button" className="button" onClick={() => navigate(switchToMerchantLink(location, merchant.businessId, merchant.merchantId, merchant.businessName, merchant.merchantName))}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => navigate(switchToMerchantLink(location, merchant.businessId, merchant.merchantId, merchant.businessName, merchant.merchantName))}
+            >
               Switch context to this merchant
             </button>
-          ) : <span className="record-meta">This is the merchant you are working in.</span>}
-          {merchant.editable && !editing ? <button type="button" className="button" onClick={startEditing}>Edit details</button> : null}
+          ) : (
+            <span className="record-meta">This is the merchant you are working in.</span>
+          )}
+          {merchant.editable && !editing ? (
+            <button type="button" className="button" onClick={startEditing}>
+              Edit details
+            </button>
+          ) : null}
         </div>
       </header>
       {editing && draft ? (
@@ -134,47 +170,129 @@ export function MerchantDetailPane({ params }: PaneProps) {
           heading="Edit merchant details"
           headingId={ids.edit}
           what="merchant"
-          theirs={theirs ? <>Someone else saved this merchant meanwhile: name '{theirs.merchantName}', merchant URL '{theirs.merchantUrl ?? 'none'}', support URL '{theirs.supportUrl ?? 'none'}', support email '{theirs.supportEmail ?? 'none'}'.</> : null}
+          theirs={
+            theirs ? (
+              <>
+                Someone else saved this merchant meanwhile: name '{theirs.merchantName}', merchant URL '{theirs.merchantUrl ?? 'none'}', support URL '
+                {theirs.supportUrl ?? 'none'}', support email '{theirs.supportEmail ?? 'none'}'.
+              </>
+            ) : null
+          }
           hasProblems={() => Object.keys(errors).length > 0}
           onSave={(version) => save.mutate({ draft, version })}
         >
           <div className="form-grid">
-            <TextField inputRef={firstField} label="Merchant name" required maxLength={maxNameLength} value={draft.merchantName}
-              error={shownErrors.merchantName} onChange={(merchantName) => setDraft({ ...draft, merchantName })} />
-            <TextField label="Merchant URL" type="url" maxLength={maxUrlLength} value={draft.merchantUrl} placeholder="https://"
-              error={shownErrors.merchantUrl} onChange={(merchantUrl) => setDraft({ ...draft, merchantUrl })} />
-            <TextField label="Support URL" type="url" maxLength={maxUrlLength} value={draft.supportUrl} placeholder="https://"
-              error={shownErrors.supportUrl} onChange={(supportUrl) => setDraft({ ...draft, supportUrl })} />
-            <TextField label="Support email" type="email" maxLength={maxEmailLength} value={draft.supportEmail} placeholder="support@example.com"
+            <TextField
+              inputRef={firstField}
+              label="Merchant name"
+              required
+              maxLength={maxNameLength}
+              value={draft.merchantName}
+              error={shownErrors.merchantName}
+              onChange={(merchantName) => setDraft({ ...draft, merchantName })}
+            />
+            <TextField
+              label="Merchant URL"
+              type="url"
+              maxLength={maxUrlLength}
+              value={draft.merchantUrl}
+              placeholder="https://"
+              error={shownErrors.merchantUrl}
+              onChange={(merchantUrl) => setDraft({ ...draft, merchantUrl })}
+            />
+            <TextField
+              label="Support URL"
+              type="url"
+              maxLength={maxUrlLength}
+              value={draft.supportUrl}
+              placeholder="https://"
+              error={shownErrors.supportUrl}
+              onChange={(supportUrl) => setDraft({ ...draft, supportUrl })}
+            />
+            <TextField
+              label="Support email"
+              type="email"
+              maxLength={maxEmailLength}
+              value={draft.supportEmail}
+              placeholder="support@example.com"
               hint="Shoppers' replies to this merchant's emails (payment requests, receipts, refunds) go here."
-              error={shownErrors.supportEmail} onChange={(supportEmail) => setDraft({ ...draft, supportEmail })} />
+              error={shownErrors.supportEmail}
+              onChange={(supportEmail) => setDraft({ ...draft, supportEmail })}
+            />
           </div>
           <div className="form-actions">
-            <button type="submit" className="button button-primary" disabled={save.isPending}>Save</button>
-            <button type="button" className="button" onClick={editor.stop}>Cancel</button>
+            <button type="submit" className="button button-primary" disabled={save.isPending}>
+              Save
+            </button>
+            <button type="button" className="button" onClick={editor.stop}>
+              Cancel
+            </button>
           </div>
         </VersionedEditForm>
       ) : null}
       <dl className="detail-grid">
-        <div><dt>Merchant ID</dt><dd>{merchant.merchantId}</dd></div>
-        <div><dt>Business</dt><dd><a href={params.partnerId ? `/partners/${encodeURIComponent(params.partnerId)}/business/${encodeURIComponent(merchant.businessId)}` : `/business/${encodeURIComponent(merchant.businessId)}`}>{merchant.businessName}</a></dd></div>
-        <div><dt>Merchant URL</dt><dd>{link(merchant.merchantUrl)}</dd></div>
-        <div><dt>Support URL</dt><dd>{link(merchant.supportUrl)}</dd></div>
-        <div><dt>Support email</dt><dd>{merchant.supportEmail ? <a href={`mailto:${merchant.supportEmail}`}>{merchant.supportEmail}</a> : 'None: shoppers are told replies are not read'}</dd></div>
-        <div><dt>Settlement</dt><dd>{merchant.grossSettlement ? 'Gross settlement' : 'Net settlement'}</dd></div>
-        <div><dt>Currencies</dt><dd>{merchant.currencies.join(', ')}</dd></div>
-        <div><dt>Live</dt><dd>{merchant.live ? 'Yes' : 'No'}</dd></div>
-        <div><dt>Created</dt><dd>{formatDateTime(merchant.createDateTimeUtc)}</dd></div>
+        <div>
+          <dt>Merchant ID</dt>
+          <dd>{merchant.merchantId}</dd>
+        </div>
+        <div>
+          <dt>Business</dt>
+          <dd>
+            <a
+              href={
+                params.partnerId
+                  ? `/partners/${encodeURIComponent(params.partnerId)}/business/${encodeURIComponent(merchant.businessId)}`
+                  : `/business/${encodeURIComponent(merchant.businessId)}`
+              }
+            >
+              {merchant.businessName}
+            </a>
+          </dd>
+        </div>
+        <div>
+          <dt>Merchant URL</dt>
+          <dd>{link(merchant.merchantUrl)}</dd>
+        </div>
+        <div>
+          <dt>Support URL</dt>
+          <dd>{link(merchant.supportUrl)}</dd>
+        </div>
+        <div>
+          <dt>Support email</dt>
+          <dd>
+            {merchant.supportEmail ? <a href={`mailto:${merchant.supportEmail}`}>{merchant.supportEmail}</a> : 'None: shoppers are told replies are not read'}
+          </dd>
+        </div>
+        <div>
+          <dt>Settlement</dt>
+          <dd>{merchant.grossSettlement ? 'Gross settlement' : 'Net settlement'}</dd>
+        </div>
+        <div>
+          <dt>Currencies</dt>
+          <dd>{merchant.currencies.join(', ')}</dd>
+        </div>
+        <div>
+          <dt>Live</dt>
+          <dd>{merchant.live ? 'Yes' : 'No'}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(merchant.createDateTimeUtc)}</dd>
+        </div>
       </dl>
       <section className="record-section" aria-labelledby={ids.configurations}>
         <h2 id={ids.configurations}>Configurations</h2>
-        {merchant.configurations.length === 0 ? <p>This merchant has no configurations.</p> : (
+        {merchant.configurations.length === 0 ? (
+          <p>This merchant has no configurations.</p>
+        ) : (
           <ul className="record-list">
             {merchant.configurations.map((configuration) => (
               <li key={configuration.configurationId}>
-                {isApplied
-                  ? <a href={`/configurations/${encodeURIComponent(configuration.configurationId)}`}>{configuration.tradeName}</a>
-                  : <span>{configuration.tradeName}</span>}
+                {isApplied ? (
+                  <a href={`/configurations/${encodeURIComponent(configuration.configurationId)}`}>{configuration.tradeName}</a>
+                ) : (
+                  <span>{configuration.tradeName}</span>
+                )}
                 <span className="record-meta">{configuration.configurationId}</span>
               </li>
             ))}
@@ -184,15 +302,18 @@ export function MerchantDetailPane({ params }: PaneProps) {
       </section>
       <Tabs
         label="Merchant"
-        tabs={[{ id: 'accounts', label: 'Accounts' }, { id: 'customers', label: 'Customers' }]}
+        tabs={[
+          { id: 'accounts', label: 'Accounts' },
+          { id: 'customers', label: 'Customers' },
+        ]}
         activeIndex={tab}
         onActiveIndexChange={setTab}
         contents={[
           <div key="accounts">
-          <section className="record-section" aria-labelledby={ids.accounts}>
-            <h2 id={ids.accounts}>Account groups</h2>
-            <MerchantAccountGroups businessId={merchant.businessId} merchantId={merchant.merchantId} />
-          </section>
+            <section className="record-section" aria-labelledby={ids.accounts}>
+              <h2 id={ids.accounts}>Account groups</h2>
+              <MerchantAccountGroups businessId={merchant.businessId} merchantId={merchant.merchantId} />
+            </section>
           </div>,
           tab === 1 ? <CustomersTab key="customers" businessId={businessId} merchantId={merchantId} /> : null,
         ]}

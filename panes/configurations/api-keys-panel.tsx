@@ -4,11 +4,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import {
-  completeApiKeyReplacement, configurationPath, configurationQueries, createApiKey, revokeApiKey, startApiKeyReplacement,
+  completeApiKeyReplacement,
+  configurationPath,
+  configurationQueries,
+  createApiKey,
+  revokeApiKey,
+  startApiKeyReplacement,
 } from '../../src/api/configuration-queries.ts';
 import type { ApiKeyAnswer } from '../../src/contract/configuration-schemas.ts';
 import {
-  checkApiKeyEdit, maxApiKeyDescriptionLength, maxApiKeyNameLength, oldKeyStopLabels, oldKeyStopOptions, type OldKeyStop,
+  checkApiKeyEdit,
+  maxApiKeyDescriptionLength,
+  maxApiKeyNameLength,
+  oldKeyStopLabels,
+  oldKeyStopOptions,
+  type OldKeyStop,
 } from '../../src/contract/configurations.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
 import { showToast } from '../../src/state/toast-store.ts';
@@ -20,7 +30,17 @@ import { useStepUp } from '../step-up/step-up.tsx';
 const statusLabels = { active: 'Active', expiring: 'Expires soon', expired: 'Expired', revoked: 'Revoked' } as const;
 const statusTones = { active: 'success', expiring: 'warning', expired: 'neutral', revoked: 'danger' } as const;
 
-export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRequest = 0 }: { businessId: string; merchantId: string; configurationId: string; newKeyRequest?: number }) {
+export function ApiKeysPanel({
+  businessId,
+  merchantId,
+  configurationId,
+  newKeyRequest = 0,
+}: {
+  businessId: string;
+  merchantId: string;
+  configurationId: string;
+  newKeyRequest?: number;
+}) {
   const queryClient = useQueryClient();
   const path = configurationPath(businessId, merchantId, configurationId);
   const list = useQuery(configurationQueries.apiKeys(businessId, merchantId, configurationId));
@@ -47,7 +67,10 @@ export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRe
   });
   const revoke = useMutation({
     mutationFn: (key: ApiKeyAnswer) => revokeApiKey(path, key.id),
-    onSettled: () => { setRevoking(null); void refresh(); },
+    onSettled: () => {
+      setRevoking(null);
+      void refresh();
+    },
     onSuccess: () => showToast({ kind: 'success', message: 'API key revoked.' }),
   });
   const keys = list.data?.results ?? [];
@@ -60,23 +83,67 @@ export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRe
       {keys.length > 0 ? (
         <table className="method-table">
           <caption className="visually-hidden">API keys</caption>
-          <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Expires</th><th scope="col">Created</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Status</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {keys.map((key) => {
               const pending = pendingFor(key);
               const usable = key.status === 'active' || key.status === 'expiring';
               return (
                 <tr key={key.id}>
-                  <th scope="row">{key.name}{key.description ? <div className="record-meta">{key.description}</div> : null}{key.replacesId ? <div className="record-meta">Replacement waiting to be completed</div> : null}</th>
-                  <td><code>{key.prefix}…</code></td>
-                  <td><span className="status-chip" data-tone={statusTones[key.status]}>{statusLabels[key.status]}</span></td>
+                  <th scope="row">
+                    {key.name}
+                    {key.description ? <div className="record-meta">{key.description}</div> : null}
+                    {key.replacesId ? <div className="record-meta">Replacement waiting to be completed</div> : null}
+                  </th>
+                  <td>
+                    <code>{key.prefix}…</code>
+                  </td>
+                  <td>
+                    <span className="status-chip" data-tone={statusTones[key.status]}>
+                      {statusLabels[key.status]}
+                    </span>
+                  </td>
                   <td>{key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'}</td>
                   <td>{formatDateTime(key.createdAt)}</td>
                   <td>
                     <div className="record-tools">
-                      {usable && !key.replacesId && !pending ? <button type="button" className="button" disabled={replace.isPending} onClick={() => replace.mutate(key)} aria-label={`Replace ${key.name}`}>Replace</button> : null}
-                      {usable && pending ? <button type="button" className="button button-primary" onClick={() => setCompleting(key)} aria-label={`Complete update of ${key.name}`}>Complete update</button> : null}
-                      {key.status !== 'revoked' && key.status !== 'expired' ? <button type="button" className="button button-ghost" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>Revoke</button> : null}
+                      {usable && !key.replacesId && !pending ? (
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={replace.isPending}
+                          onClick={() => replace.mutate(key)}
+                          aria-label={`Replace ${key.name}`}
+                        >
+                          Replace
+                        </button>
+                      ) : null}
+                      {usable && pending ? (
+                        <button
+                          type="button"
+                          className="button button-primary"
+                          onClick={() => setCompleting(key)}
+                          aria-label={`Complete update of ${key.name}`}
+                        >
+                          Complete update
+                        </button>
+                      ) : null}
+                      {key.status !== 'revoked' && key.status !== 'expired' ? (
+                        <button type="button" className="button button-ghost" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                          Revoke
+                        </button>
+                      ) : null}
                     </div>
                   </td>
                 </tr>
@@ -85,24 +152,55 @@ export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRe
           </tbody>
         </table>
       ) : null}
-      <div><button type="button" className="button" onClick={() => setCreating(true)}>New API key</button></div>
+      <div>
+        <button type="button" className="button" onClick={() => setCreating(true)}>
+          New API key
+        </button>
+      </div>
 
-      {creating ? <NewApiKeyDialog path={path} stepUp={stepUp.run} onClose={() => setCreating(false)} onCreated={(secret, name) => { setCreating(false); void refresh(); setShown({ title: `API key '${name}'`, secret }); }} /> : null}
-      {shown ? (
-        <SecretDialog title={shown.title} secret={shown.secret} onClose={() => {
-          const next = shown.completeFor;
-          setShown(null);
-          if (next) setCompleting(next);
-        }} />
+      {creating ? (
+        <NewApiKeyDialog
+          path={path}
+          stepUp={stepUp.run}
+          onClose={() => setCreating(false)}
+          onCreated={(secret, name) => {
+            setCreating(false);
+            void refresh();
+            setShown({ title: `API key '${name}'`, secret });
+          }}
+        />
       ) : null}
-      {completing ? <CompleteReplacementDialog path={path} apiKey={completing} onClose={() => setCompleting(null)} onDone={() => { setCompleting(null); void refresh(); }} /> : null}
+      {shown ? (
+        <SecretDialog
+          title={shown.title}
+          secret={shown.secret}
+          onClose={() => {
+            const next = shown.completeFor;
+            setShown(null);
+            if (next) setCompleting(next);
+          }}
+        />
+      ) : null}
+      {completing ? (
+        <CompleteReplacementDialog
+          path={path}
+          apiKey={completing}
+          onClose={() => setCompleting(null)}
+          onDone={() => {
+            setCompleting(null);
+            void refresh();
+          }}
+        />
+      ) : null}
       <ConfirmDialog
         open={revoking !== null}
         title="Revoke this API key?"
         text={`'${revoking?.name ?? ''}' (${revoking?.prefix ?? ''}…) stops working at once; a shop still using it can no longer take payments.`}
         confirmLabel="Revoke API key"
         cancelLabel="Keep it"
-        onConfirm={() => { if (revoking) revoke.mutate(revoking); }}
+        onConfirm={() => {
+          if (revoking) revoke.mutate(revoking);
+        }}
         onCancel={() => setRevoking(null)}
       />
       {stepUp.dialog}
@@ -110,7 +208,12 @@ export function ApiKeysPanel({ businessId, merchantId, configurationId, newKeyRe
   );
 }
 
-function NewApiKeyDialog(props: { path: string; stepUp: <T>(call: () => Promise<T>) => Promise<T>; onClose: () => void; onCreated: (secret: string, name: string) => void }) {
+function NewApiKeyDialog(props: {
+  path: string;
+  stepUp: <T>(call: () => Promise<T>) => Promise<T>;
+  onClose: () => void;
+  onCreated: (secret: string, name: string) => void;
+}) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [expiry, setExpiry] = useState('');
@@ -123,19 +226,40 @@ function NewApiKeyDialog(props: { path: string; stepUp: <T>(call: () => Promise<
     onSuccess: (created) => props.onCreated(created.secret, created.apiKey.name),
   });
   return (
-    <Modal open title="New API key" onClose={props.onClose} footer={(
-      <>
-        <button type="button" className="button" onClick={props.onClose}>Cancel</button>
-        <button type="button" className="button button-primary" disabled={create.isPending} onClick={() => {
-          setTried(true);
-          if (Object.keys(errors).length === 0) create.mutate();
-        }}>Create API key</button>
-      </>
-    )}>
+    <Modal
+      open
+      title="New API key"
+      onClose={props.onClose}
+      footer={
+        <>
+          <button type="button" className="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={create.isPending}
+            onClick={() => {
+              setTried(true);
+              if (Object.keys(errors).length === 0) create.mutate();
+            }}
+          >
+            Create API key
+          </button>
+        </>
+      }
+    >
       <div className="form-grid">
         <TextField label="Name" required maxLength={maxApiKeyNameLength} value={name} error={shownErrors.name} onChange={setName} />
         <TextField label="Description" maxLength={maxApiKeyDescriptionLength} value={description} error={shownErrors.description} onChange={setDescription} />
-        <TextField label="Expiry date" type="date" value={expiry} error={shownErrors.expiresAt} hint="Leave empty for a key that never expires. Owners are emailed 7 days before." onChange={setExpiry} />
+        <TextField
+          label="Expiry date"
+          type="date"
+          value={expiry}
+          error={shownErrors.expiresAt}
+          hint="Leave empty for a key that never expires. Owners are emailed 7 days before."
+          onChange={setExpiry}
+        />
       </div>
     </Modal>
   );
@@ -159,16 +283,30 @@ function SecretDialog(props: { title: string; secret: string; onClose: () => voi
     URL.revokeObjectURL(url);
   };
   return (
-    <Modal open title={props.title} onClose={props.onClose} closeOnOutsideClick={false} footer={(
-      <>
-        <button type="button" className="button" onClick={() => void copy()}>Copy key</button>
-        <button type="button" className="button" onClick={download}>Download key</button>
-        <button type="button" className="button button-primary" onClick={props.onClose}>I have stored the key</button>
-      </>
-    )}>
+    <Modal
+      open
+      title={props.title}
+      onClose={props.onClose}
+      closeOnOutsideClick={false}
+      footer={
+        <>
+          <button type="button" className="button" onClick={() => void copy()}>
+            Copy key
+          </button>
+          <button type="button" className="button" onClick={download}>
+            Download key
+          </button>
+          <button type="button" className="button button-primary" onClick={props.onClose}>
+            I have stored the key
+          </button>
+        </>
+      }
+    >
       <p>This is the only time the key is shown. Store it in the shop's configuration now.</p>
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: kept as it was: the key's text is found by this name; a role that allows it would change what screen readers announce */}
-      <p className="secret-box" aria-label="API key">{props.secret}</p>
+      <p className="secret-box" aria-label="API key">
+        {props.secret}
+      </p>
     </Modal>
   );
 }
@@ -178,19 +316,36 @@ function CompleteReplacementDialog(props: { path: string; apiKey: ApiKeyAnswer; 
   const complete = useMutation({
     mutationFn: () => completeApiKeyReplacement(props.path, props.apiKey.id, stop),
     onSuccess: () => {
-      showToast({ kind: 'success', message: stop === 'now' ? 'The old key has stopped working.' : `The old key stops working ${oldKeyStopLabels[stop].toLowerCase()}.` });
+      showToast({
+        kind: 'success',
+        message: stop === 'now' ? 'The old key has stopped working.' : `The old key stops working ${oldKeyStopLabels[stop].toLowerCase()}.`,
+      });
       props.onDone();
     },
   });
   return (
-    <Modal open title={`Complete the update of '${props.apiKey.name}'`} onClose={props.onClose} footer={(
-      <>
-        <button type="button" className="button" onClick={props.onClose}>Later</button>
-        <button type="button" className="button button-primary" disabled={complete.isPending} onClick={() => complete.mutate()}>Complete update</button>
-      </>
-    )}>
+    <Modal
+      open
+      title={`Complete the update of '${props.apiKey.name}'`}
+      onClose={props.onClose}
+      footer={
+        <>
+          <button type="button" className="button" onClick={props.onClose}>
+            Later
+          </button>
+          <button type="button" className="button button-primary" disabled={complete.isPending} onClick={() => complete.mutate()}>
+            Complete update
+          </button>
+        </>
+      }
+    >
       <p>Both keys work until you complete the update. Once the shop uses the new key, choose when the old one stops working.</p>
-      <SelectField label="The old key stops working" value={stop} options={oldKeyStopOptions.map((value) => ({ value, label: oldKeyStopLabels[value] }))} onChange={setStop} />
+      <SelectField
+        label="The old key stops working"
+        value={stop}
+        options={oldKeyStopOptions.map((value) => ({ value, label: oldKeyStopLabels[value] }))}
+        onChange={setStop}
+      />
     </Modal>
   );
 }

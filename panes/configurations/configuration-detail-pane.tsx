@@ -7,13 +7,29 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
 import {
-  configurationQueries, createHostedPage, deleteConfiguration, deleteHostedPage, saveConfiguration, savePaymentMethod,
+  configurationQueries,
+  createHostedPage,
+  deleteConfiguration,
+  deleteHostedPage,
+  saveConfiguration,
+  savePaymentMethod,
 } from '../../src/api/configuration-queries.ts';
 import type { ConfigurationDetail, PaymentMethodSettings } from '../../src/contract/configuration-schemas.ts';
 import {
-  cardLikeMethods, checkConfigurationEdit, checkPaymentMethodEdit, configurationSwitchLabels, configurationSwitchNames, defaultHostedPageDesign,
-  maxDescriptionLength, maxDisplayNameLength, maxTradeNameLength, paymentMethodLabels, threeDSecurePolicies, threeDSecurePolicyLabels,
-  type PaymentMethodEdit, type ThreeDSecurePolicy,
+  cardLikeMethods,
+  checkConfigurationEdit,
+  checkPaymentMethodEdit,
+  configurationSwitchLabels,
+  configurationSwitchNames,
+  defaultHostedPageDesign,
+  maxDescriptionLength,
+  maxDisplayNameLength,
+  maxTradeNameLength,
+  paymentMethodLabels,
+  threeDSecurePolicies,
+  threeDSecurePolicyLabels,
+  type PaymentMethodEdit,
+  type ThreeDSecurePolicy,
 } from '../../src/contract/configurations.ts';
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';
 import { formatDateTime } from '../../src/format/dates.ts';
@@ -31,12 +47,22 @@ import '../../src/ui/form-field.css';
 import './configurations.css';
 
 export const configurationTabIds = ['general', 'paymentMethods', 'hostedPages', 'apiKeys', 'switches', 'payments'] as const;
-const tabLabels = { general: 'General', paymentMethods: 'Payment methods', hostedPages: 'Hosted pages', apiKeys: 'API keys', switches: 'Switches', payments: 'Payments' } as const;
+const tabLabels = {
+  general: 'General',
+  paymentMethods: 'Payment methods',
+  hostedPages: 'Hosted pages',
+  apiKeys: 'API keys',
+  switches: 'Switches',
+  payments: 'Payments',
+} as const;
 
 type General = { tradeName: string; description: string };
 type Switches = ConfigurationDetail['switches'];
 type Draft = { general: General; switches: Switches };
-const draftOf = (detail: ConfigurationDetail): Draft => ({ general: { tradeName: detail.tradeName, description: detail.description }, switches: detail.switches });
+const draftOf = (detail: ConfigurationDetail): Draft => ({
+  general: { tradeName: detail.tradeName, description: detail.description },
+  switches: detail.switches,
+});
 
 /** The request failed with 409 and the user chose Stay (true) or Discard changes (false); null: no conflict. */
 function conflictChoice(error: unknown): 'stay' | 'discard' | null {
@@ -73,12 +99,15 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
   const [newItemRequest, setNewItemRequest] = useState(0);
   const submitRef = useRef<() => void>(() => undefined);
   usePaneCapabilities({
-    tabs: (index) => { if (index !== undefined && !tabs[index]?.disabled) setTab(index); },
+    tabs: (index) => {
+      if (index !== undefined && !tabs[index]?.disabled) setTab(index);
+    },
     ...(canEdit && dirty ? { save: () => submitRef.current() } : {}),
     ...(canEdit && data ? { delete: () => setConfirmDelete(true) } : {}),
     // Shift+N: a new hosted page on the hosted pages tab, a new API key on the API keys tab.
     ...((canEdit && configurationTabIds[activeTab] === 'hostedPages') || (canManageKeys && configurationTabIds[activeTab] === 'apiKeys')
-      ? { newItem: () => setNewItemRequest((count) => count + 1) } : {}),
+      ? { newItem: () => setNewItemRequest((count) => count + 1) }
+      : {}),
   });
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: configurationQueries.all });
@@ -88,9 +117,13 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
     else if (choice === 'discard') editor.stop();
   };
   const save = useMutation({
-    mutationFn: (body: { general: General; switches: Switches; version: number }) => saveConfiguration(businessId, merchantId, configurationId, {
-      tradeName: body.general.tradeName.trim(), description: body.general.description.trim(), switches: body.switches, version: body.version,
-    }),
+    mutationFn: (body: { general: General; switches: Switches; version: number }) =>
+      saveConfiguration(businessId, merchantId, configurationId, {
+        tradeName: body.general.tradeName.trim(),
+        description: body.general.description.trim(),
+        switches: body.switches,
+        version: body.version,
+      }),
     onSuccess: (saved) => {
       queryClient.setQueryData(detailOptions.queryKey, saved);
       void queryClient.invalidateQueries({ queryKey: [...configurationQueries.all, merchantId, 'list'] });
@@ -116,12 +149,29 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
   });
 
   if (!merchant) {
-    return <div className="record-pane"><h1>Configuration {configurationId}</h1><p>Configurations belong to a merchant. <a href="/context?route=%2Fconfigurations">Choose a merchant</a> first.</p></div>;
+    return (
+      <div className="record-pane">
+        <h1>Configuration {configurationId}</h1>
+        <p>
+          Configurations belong to a merchant. <a href="/context?route=%2Fconfigurations">Choose a merchant</a> first.
+        </p>
+      </div>
+    );
   }
-  if (detail.isPending) return <div className="record-pane"><Skeleton lines={6} label="Loading the configuration" /></div>;
+  if (detail.isPending)
+    return (
+      <div className="record-pane">
+        <Skeleton lines={6} label="Loading the configuration" />
+      </div>
+    );
   if (detail.isError || !data) {
     const notFound = isApiError(detail.error) && detail.error.status === 404;
-    return <div className="record-pane"><h1>Configuration {configurationId}</h1><p role="alert">{notFound ? 'The requested record was not found.' : 'The configuration could not be loaded.'}</p></div>;
+    return (
+      <div className="record-pane">
+        <h1>Configuration {configurationId}</h1>
+        <p role="alert">{notFound ? 'The requested record was not found.' : 'The configuration could not be loaded.'}</p>
+      </div>
+    );
   }
   const version = editor.version();
   const { general: generalDraft, switches: switchesDraft } = editor.draft ?? draftOf(data);
@@ -139,47 +189,115 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
   submitRef.current = submit;
   const formActions = canEdit ? (
     <div className="form-actions">
-      <button type="submit" className="button button-primary" disabled={save.isPending || !dirty}>Save</button>
-      {dirty ? <button type="button" className="button" onClick={editor.stop}>Undo changes</button> : null}
+      <button type="submit" className="button button-primary" disabled={save.isPending || !dirty}>
+        Save
+      </button>
+      {dirty ? (
+        <button type="button" className="button" onClick={editor.stop}>
+          Undo changes
+        </button>
+      ) : null}
     </div>
   ) : null;
 
   const contents = [
-    <form key="general" className="record-section" noValidate onSubmit={(event) => { event.preventDefault(); submit(); }}>
+    <form
+      key="general"
+      className="record-section"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
       <div className="form-grid">
-        <TextField label="Trade name" required maxLength={maxTradeNameLength} value={generalDraft.tradeName} disabled={!canEdit}
-          error={tried ? generalErrors.tradeName : undefined} onChange={(tradeName) => setGeneral({ ...generalDraft, tradeName })}
-          hint={theirs && theirs.tradeName !== generalDraft.tradeName ? <span className="form-compare">Their version: {theirs.tradeName}</span> : undefined} />
-        <TextField label="Description" multiline maxLength={maxDescriptionLength} value={generalDraft.description} disabled={!canEdit}
-          error={tried ? generalErrors.description : undefined} onChange={(description) => setGeneral({ ...generalDraft, description })}
-          hint={theirs && theirs.description !== generalDraft.description ? <span className="form-compare">Their version: {theirs.description || '(empty)'}</span> : undefined} />
+        <TextField
+          label="Trade name"
+          required
+          maxLength={maxTradeNameLength}
+          value={generalDraft.tradeName}
+          disabled={!canEdit}
+          error={tried ? generalErrors.tradeName : undefined}
+          onChange={(tradeName) => setGeneral({ ...generalDraft, tradeName })}
+          hint={theirs && theirs.tradeName !== generalDraft.tradeName ? <span className="form-compare">Their version: {theirs.tradeName}</span> : undefined}
+        />
+        <TextField
+          label="Description"
+          multiline
+          maxLength={maxDescriptionLength}
+          value={generalDraft.description}
+          disabled={!canEdit}
+          error={tried ? generalErrors.description : undefined}
+          onChange={(description) => setGeneral({ ...generalDraft, description })}
+          hint={
+            theirs && theirs.description !== generalDraft.description ? (
+              <span className="form-compare">Their version: {theirs.description || '(empty)'}</span>
+            ) : undefined
+          }
+        />
       </div>
       <dl className="detail-grid">
-        <div><dt>Configuration ID</dt><dd>{data.configurationId}</dd></div>
-        <div><dt>Version</dt><dd>{data.version}</dd></div>
+        <div>
+          <dt>Configuration ID</dt>
+          <dd>{data.configurationId}</dd>
+        </div>
+        <div>
+          <dt>Version</dt>
+          <dd>{data.version}</dd>
+        </div>
       </dl>
       {formActions}
     </form>,
-    <PaymentMethodsPanel key="paymentMethods" detail={data} canEdit={canEdit} onSave={async (method, edit, methodVersion) => {
-      try {
-        await savePaymentMethod(businessId, merchantId, configurationId, method, { ...edit, version: methodVersion });
-        await refresh();
-        showToast({ kind: 'success', message: `${paymentMethodLabels[method]} saved.` });
-        return true;
-      } catch (error) {
-        if (conflictChoice(error) === 'stay') await refresh();
-        return false;
-      }
-    }} />,
-    <HostedPagesPanel key="hostedPages" detail={data} canEdit={canEdit} businessId={businessId} merchantId={merchantId} onChanged={refresh} newItemRequest={newItemRequest} />,
-    canManageKeys ? <ApiKeysPanel key="apiKeys" businessId={businessId} merchantId={merchantId} configurationId={configurationId} newKeyRequest={newItemRequest} /> : <p key="apiKeys">API keys are managed by the business's owners, external developers, Implementations and Technical admin.</p>,
-    <form key="switches" className="record-section" noValidate onSubmit={(event) => { event.preventDefault(); submit(); }}>
+    <PaymentMethodsPanel
+      key="paymentMethods"
+      detail={data}
+      canEdit={canEdit}
+      onSave={async (method, edit, methodVersion) => {
+        try {
+          await savePaymentMethod(businessId, merchantId, configurationId, method, { ...edit, version: methodVersion });
+          await refresh();
+          showToast({ kind: 'success', message: `${paymentMethodLabels[method]} saved.` });
+          return true;
+        } catch (error) {
+          if (conflictChoice(error) === 'stay') await refresh();
+          return false;
+        }
+      }}
+    />,
+    <HostedPagesPanel
+      key="hostedPages"
+      detail={data}
+      canEdit={canEdit}
+      businessId={businessId}
+      merchantId={merchantId}
+      onChanged={refresh}
+      newItemRequest={newItemRequest}
+    />,
+    canManageKeys ? (
+      <ApiKeysPanel key="apiKeys" businessId={businessId} merchantId={merchantId} configurationId={configurationId} newKeyRequest={newItemRequest} />
+    ) : (
+      <p key="apiKeys">API keys are managed by the business's owners, external developers, Implementations and Technical admin.</p>
+    ),
+    <form
+      key="switches"
+      className="record-section"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
       <fieldset className="form-grid">
         <legend>Switches</legend>
         {configurationSwitchNames.map((name) => (
-          <CheckboxField key={name} label={configurationSwitchLabels[name]} checked={switchesDraft[name] === true} disabled={!canEdit}
+          <CheckboxField
+            key={name}
+            label={configurationSwitchLabels[name]}
+            checked={switchesDraft[name] === true}
+            disabled={!canEdit}
             hint={theirs && theirs.switches[name] !== switchesDraft[name] ? `Their version: ${theirs.switches[name] ? 'on' : 'off'}` : undefined}
-            onChange={(checked) => setSwitches({ ...switchesDraft, [name]: checked })} />
+            onChange={(checked) => setSwitches({ ...switchesDraft, [name]: checked })}
+          />
         ))}
       </fieldset>
       {formActions}
@@ -187,7 +305,9 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
     // The configuration's payment jobs: the overview with this configuration as its filter (panes/payment-jobs/).
     <div key="payments" className="record-section">
       <p>The payment jobs of this configuration, with the status tabs and filters of the overview.</p>
-      <a className="button" href={`/configurations/${encodeURIComponent(configurationId)}/payments`}>Open the payment jobs of {data.tradeName}</a>
+      <a className="button" href={`/configurations/${encodeURIComponent(configurationId)}/payments`}>
+        Open the payment jobs of {data.tradeName}
+      </a>
     </div>,
   ];
 
@@ -196,11 +316,19 @@ export function ConfigurationDetailPane({ params, search }: PaneProps) {
       <header className="record-header">
         <h1 id={titleId}>{data.tradeName}</h1>
         <div className="record-tools">
-          {canEdit ? <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>Delete configuration</button> : null}
+          {canEdit ? (
+            <button type="button" className="button button-danger" onClick={() => setConfirmDelete(true)}>
+              Delete configuration
+            </button>
+          ) : null}
         </div>
       </header>
       <RecordChangedNotice what="configuration" editor={editor} />
-      {theirs ? <p className="form-warning" role="status">Someone else saved this configuration meanwhile (version {theirs.version}). Their values are shown beside yours; saving again replaces them.</p> : null}
+      {theirs ? (
+        <p className="form-warning" role="status">
+          Someone else saved this configuration meanwhile (version {theirs.version}). Their values are shown beside yours; saving again replaces them.
+        </p>
+      ) : null}
       <Tabs label="Configuration" tabs={tabs} contents={contents} activeIndex={activeTab} onActiveIndexChange={setTab} />
       <ConfirmDialog
         open={confirmDelete}
@@ -223,7 +351,11 @@ const methodRow = (settings: PaymentMethodSettings) => [
   settings.currencies.join(', '),
 ];
 
-function PaymentMethodsPanel(props: { detail: ConfigurationDetail; canEdit: boolean; onSave: (method: PaymentMethod, edit: PaymentMethodEdit, version: number) => Promise<boolean> }) {
+function PaymentMethodsPanel(props: {
+  detail: ConfigurationDetail;
+  canEdit: boolean;
+  onSave: (method: PaymentMethod, edit: PaymentMethodEdit, version: number) => Promise<boolean>;
+}) {
   // The form saves against the version it opened with: a live refresh meanwhile makes the save a 409, not an overwrite.
   const [opened, setOpened] = useState<{ method: PaymentMethod; version: number } | null>(null);
   const editing = opened?.method ?? null;
@@ -232,25 +364,66 @@ function PaymentMethodsPanel(props: { detail: ConfigurationDetail; canEdit: bool
   return (
     <div className="record-section">
       <table className="method-table" aria-labelledby={captionId}>
-        <caption id={captionId} className="visually-hidden">Payment methods</caption>
-        <thead><tr><th scope="col">Payment method</th><th scope="col">Enabled</th><th scope="col">Display name</th><th scope="col">3-D Secure</th><th scope="col">Amounts</th><th scope="col">Currencies</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+        <caption id={captionId} className="visually-hidden">
+          Payment methods
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Payment method</th>
+            <th scope="col">Enabled</th>
+            <th scope="col">Display name</th>
+            <th scope="col">3-D Secure</th>
+            <th scope="col">Amounts</th>
+            <th scope="col">Currencies</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {props.detail.paymentMethods.map(({ paymentMethod, configuration }) => (
             <tr key={paymentMethod}>
               <th scope="row">{paymentMethodLabels[paymentMethod]}</th>
-              {/* biome-ignore lint/suspicious/noArrayIndexKey: the row's cells are fixed columns; the place is the column */}
-              {methodRow(configuration).map((cell, index) => <td key={index}>{cell}</td>)}
-              <td>{props.canEdit ? <button type="button" className="button" onClick={() => setOpened({ method: paymentMethod, version: props.detail.version })} aria-label={`Edit ${paymentMethodLabels[paymentMethod]}`}>Edit</button> : null}</td>
+              {methodRow(configuration).map((cell, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the row's cells are fixed columns; the place is the column
+                <td key={index}>{cell}</td>
+              ))}
+              <td>
+                {props.canEdit ? (
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => setOpened({ method: paymentMethod, version: props.detail.version })}
+                    aria-label={`Edit ${paymentMethodLabels[paymentMethod]}`}
+                  >
+                    Edit
+                  </button>
+                ) : null}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      {opened && current ? <PaymentMethodForm method={opened.method} settings={current} onClose={() => setOpened(null)} onSave={async (edit) => { if (await props.onSave(opened.method, edit, opened.version)) setOpened(null); }} /> : null}
+      {opened && current ? (
+        <PaymentMethodForm
+          method={opened.method}
+          settings={current}
+          onClose={() => setOpened(null)}
+          onSave={async (edit) => {
+            if (await props.onSave(opened.method, edit, opened.version)) setOpened(null);
+          }}
+        />
+      ) : null}
     </div>
   );
 }
 
-function PaymentMethodForm(props: { method: PaymentMethod; settings: PaymentMethodSettings; onClose: () => void; onSave: (edit: PaymentMethodEdit) => Promise<void> }) {
+function PaymentMethodForm(props: {
+  method: PaymentMethod;
+  settings: PaymentMethodSettings;
+  onClose: () => void;
+  onSave: (edit: PaymentMethodEdit) => Promise<void>;
+}) {
   const { method, settings } = props;
   const [enabled, setEnabled] = useState(settings.enabled);
   const [displayName, setDisplayName] = useState(settings.displayName);
@@ -262,9 +435,15 @@ function PaymentMethodForm(props: { method: PaymentMethod; settings: PaymentMeth
   const [busy, setBusy] = useState(false);
   const number = (value: string) => (value.trim() === '' ? null : Number(value.replace(',', '.')));
   const edit: PaymentMethodEdit = {
-    enabled, displayName: displayName.trim(), threeDSecurePolicy: cardLikeMethods.includes(method) ? policy : null,
-    minimumAmount: number(minimum), maximumAmount: number(maximum),
-    currencies: currencies.split(/[\s,]+/).map((code) => code.trim().toUpperCase()).filter(Boolean),
+    enabled,
+    displayName: displayName.trim(),
+    threeDSecurePolicy: cardLikeMethods.includes(method) ? policy : null,
+    minimumAmount: number(minimum),
+    maximumAmount: number(maximum),
+    currencies: currencies
+      .split(/[\s,]+/)
+      .map((code) => code.trim().toUpperCase())
+      .filter(Boolean),
   };
   const errors = checkPaymentMethodEdit(method, edit);
   const shown = tried ? errors : {};
@@ -273,47 +452,87 @@ function PaymentMethodForm(props: { method: PaymentMethod; settings: PaymentMeth
       open
       title={`Edit ${paymentMethodLabels[method]}`}
       onClose={props.onClose}
-      footer={(
+      footer={
         <>
-          <button type="button" className="button" onClick={props.onClose}>Cancel</button>
-          <button type="button" className="button button-primary" disabled={busy} onClick={async () => {
-            setTried(true);
-            if (Object.keys(errors).length > 0) return;
-            setBusy(true);
-            await props.onSave(edit);
-            setBusy(false);
-          }}>Save</button>
+          <button type="button" className="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={busy}
+            onClick={async () => {
+              setTried(true);
+              if (Object.keys(errors).length > 0) return;
+              setBusy(true);
+              await props.onSave(edit);
+              setBusy(false);
+            }}
+          >
+            Save
+          </button>
         </>
-      )}
+      }
     >
       <div className="form-grid">
         <CheckboxField label="Enabled" checked={enabled} onChange={setEnabled} />
         <TextField label="Display name" required maxLength={maxDisplayNameLength} value={displayName} error={shown.displayName} onChange={setDisplayName} />
-        {cardLikeMethods.includes(method)
-          ? <SelectField label="3-D Secure policy" value={policy} options={threeDSecurePolicies.map((value) => ({ value, label: threeDSecurePolicyLabels[value] }))} error={shown.threeDSecurePolicy} onChange={setPolicy} />
-          : null}
-        <TextField label="Minimum amount" inputMode="decimal" value={minimum} error={shown.minimumAmount} hint="In each currency's major units; empty for none." onChange={setMinimum} />
+        {cardLikeMethods.includes(method) ? (
+          <SelectField
+            label="3-D Secure policy"
+            value={policy}
+            options={threeDSecurePolicies.map((value) => ({ value, label: threeDSecurePolicyLabels[value] }))}
+            error={shown.threeDSecurePolicy}
+            onChange={setPolicy}
+          />
+        ) : null}
+        <TextField
+          label="Minimum amount"
+          inputMode="decimal"
+          value={minimum}
+          error={shown.minimumAmount}
+          hint="In each currency's major units; empty for none."
+          onChange={setMinimum}
+        />
         <TextField label="Maximum amount" inputMode="decimal" value={maximum} error={shown.maximumAmount} hint="Empty for no maximum." onChange={setMaximum} />
-        <TextField label="Currencies" value={currencies} error={shown.currencies} hint="Three-letter codes the merchant takes, separated by commas." onChange={setCurrencies} />
+        <TextField
+          label="Currencies"
+          value={currencies}
+          error={shown.currencies}
+          hint="Three-letter codes the merchant takes, separated by commas."
+          onChange={setCurrencies}
+        />
       </div>
     </Modal>
   );
 }
 
-function HostedPagesPanel(props: { detail: ConfigurationDetail; canEdit: boolean; businessId: string; merchantId: string; onChanged: () => Promise<unknown>; newItemRequest: number }) {
+function HostedPagesPanel(props: {
+  detail: ConfigurationDetail;
+  canEdit: boolean;
+  businessId: string;
+  merchantId: string;
+  onChanged: () => Promise<unknown>;
+  newItemRequest: number;
+}) {
   const { detail } = props;
   const [, navigate] = useLocation();
   const [deleting, setDeleting] = useState<{ reference: string; name: string } | null>(null);
   const create = useMutation({
-    mutationFn: () => createHostedPage(props.businessId, props.merchantId, {
-      configurationId: detail.configurationId, name: `Payment page ${detail.hostedPages.length + 1}`,
-      design: { ...defaultHostedPageDesign, texts: { ...defaultHostedPageDesign.texts, title: `Pay ${detail.tradeName}`.slice(0, 60) } }, version: detail.version,
-    }),
+    mutationFn: () =>
+      createHostedPage(props.businessId, props.merchantId, {
+        configurationId: detail.configurationId,
+        name: `Payment page ${detail.hostedPages.length + 1}`,
+        design: { ...defaultHostedPageDesign, texts: { ...defaultHostedPageDesign.texts, title: `Pay ${detail.tradeName}`.slice(0, 60) } },
+        version: detail.version,
+      }),
     onSuccess: async (page) => {
       await props.onChanged();
       navigate(`/configurations/${encodeURIComponent(detail.configurationId)}/hosted-payment-page/${encodeURIComponent(page.reference)}`);
     },
-    onError: async (error) => { if (conflictChoice(error)) await props.onChanged(); },
+    onError: async (error) => {
+      if (conflictChoice(error)) await props.onChanged();
+    },
   });
   const handled = useRef(props.newItemRequest);
   useEffect(() => {
@@ -332,25 +551,43 @@ function HostedPagesPanel(props: { detail: ConfigurationDetail; canEdit: boolean
   });
   return (
     <div className="record-section">
-      {detail.hostedPages.length === 0 ? <p>This configuration has no hosted payment pages yet.</p> : (
+      {detail.hostedPages.length === 0 ? (
+        <p>This configuration has no hosted payment pages yet.</p>
+      ) : (
         <ul className="record-list">
           {detail.hostedPages.map((page) => (
             <li key={page.reference}>
-              <a href={`/configurations/${encodeURIComponent(detail.configurationId)}/hosted-payment-page/${encodeURIComponent(page.reference)}`}>{page.name}</a>
-              <span className="record-meta">{page.reference} · changed {formatDateTime(page.updatedAt)}</span>
-              {props.canEdit ? <button type="button" className="button button-ghost" aria-label={`Delete ${page.name}`} onClick={() => setDeleting(page)}>Delete</button> : null}
+              <a href={`/configurations/${encodeURIComponent(detail.configurationId)}/hosted-payment-page/${encodeURIComponent(page.reference)}`}>
+                {page.name}
+              </a>
+              <span className="record-meta">
+                {page.reference} · changed {formatDateTime(page.updatedAt)}
+              </span>
+              {props.canEdit ? (
+                <button type="button" className="button button-ghost" aria-label={`Delete ${page.name}`} onClick={() => setDeleting(page)}>
+                  Delete
+                </button>
+              ) : null}
             </li>
           ))}
         </ul>
       )}
-      {props.canEdit ? <div><button type="button" className="button" disabled={create.isPending} onClick={() => create.mutate()}>New hosted page</button></div> : null}
+      {props.canEdit ? (
+        <div>
+          <button type="button" className="button" disabled={create.isPending} onClick={() => create.mutate()}>
+            New hosted page
+          </button>
+        </div>
+      ) : null}
       <ConfirmDialog
         open={deleting !== null}
         title="Delete this hosted page?"
         text={`'${deleting?.name ?? ''}' is removed; payment links that use it show the default page.`}
         confirmLabel="Delete hosted page"
         cancelLabel="Keep it"
-        onConfirm={() => { if (deleting) remove.mutate(deleting.reference); }}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting.reference);
+        }}
         onCancel={() => setDeleting(null)}
       />
     </div>

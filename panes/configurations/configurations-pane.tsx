@@ -6,8 +6,14 @@ import { useLocation } from 'wouter';
 import { configurationQueries, createConfiguration } from '../../src/api/configuration-queries.ts';
 import type { ConfigurationListItem } from '../../src/contract/configuration-schemas.ts';
 import {
-  checkConfigurationEdit, configurationSwitchLabels, configurationSwitchNames, defaultConfigurationSwitches, maxDescriptionLength,
-  maxTradeNameLength, paymentMethodLabels, type ConfigurationSwitchName,
+  checkConfigurationEdit,
+  configurationSwitchLabels,
+  configurationSwitchNames,
+  defaultConfigurationSwitches,
+  maxDescriptionLength,
+  maxTradeNameLength,
+  paymentMethodLabels,
+  type ConfigurationSwitchName,
 } from '../../src/contract/configurations.ts';
 import { paymentMethods, type PaymentMethod } from '../../src/contract/enumerations.ts';
 import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
@@ -27,7 +33,15 @@ const columns: readonly DataTableColumn<ConfigurationListItem>[] = [
   { id: 'tradeName', header: 'Trade name', sortField: 'tradeName', width: 'minmax(12rem, 2fr)', cell: (row) => row.tradeName },
   { id: 'configurationId', header: 'Configuration ID', sortField: 'configurationId', width: 'minmax(9rem, 1fr)', cell: (row) => row.configurationId },
   { id: 'description', header: 'Description', width: 'minmax(12rem, 2fr)', cell: (row) => row.description },
-  { id: 'methods', header: 'Payment methods', width: 'minmax(10rem, 2fr)', cell: (row) => (row.enabledPaymentMethods.length === 0 ? 'None' : row.enabledPaymentMethods.map((method) => paymentMethodLabels[method as PaymentMethod] ?? method).join(', ')) },
+  {
+    id: 'methods',
+    header: 'Payment methods',
+    width: 'minmax(10rem, 2fr)',
+    cell: (row) =>
+      row.enabledPaymentMethods.length === 0
+        ? 'None'
+        : row.enabledPaymentMethods.map((method) => paymentMethodLabels[method as PaymentMethod] ?? method).join(', '),
+  },
   { id: 'pages', header: 'Hosted pages', align: 'end', width: '7rem', cell: (row) => row.hostedPageCount },
   { id: 'vt', header: 'Virtual terminal', width: '8rem', cell: (row) => (row.switches.virtualTerminalMenuEnabled ? 'On' : 'Off') },
 ];
@@ -57,7 +71,9 @@ export function ConfigurationsPane(_props: PaneProps) {
     return (
       <div className="record-pane">
         <h1>Configurations</h1>
-        <p>Configurations belong to a merchant. <a href="/context?route=%2Fconfigurations">Choose a merchant</a> to see its configurations.</p>
+        <p>
+          Configurations belong to a merchant. <a href="/context?route=%2Fconfigurations">Choose a merchant</a> to see its configurations.
+        </p>
       </div>
     );
   }
@@ -66,7 +82,11 @@ export function ConfigurationsPane(_props: PaneProps) {
       <header className="record-header">
         <h1>Configurations of {merchant.merchantTitle}</h1>
         <div className="record-tools">
-          {canCreate ? <button type="button" className="button button-primary" onClick={() => setWizardOpen(true)}>New configuration</button> : null}
+          {canCreate ? (
+            <button type="button" className="button button-primary" onClick={() => setWizardOpen(true)}>
+              New configuration
+            </button>
+          ) : null}
         </div>
       </header>
       <CursorDataTable
@@ -106,9 +126,13 @@ export function NewConfigurationWizard(props: { businessId: string; merchantId: 
   const [tried, setTried] = useState(false);
   const stepsId = useId();
   const create = useMutation({
-    mutationFn: () => createConfiguration(props.businessId, props.merchantId, {
-      tradeName: draft.tradeName.trim(), description: draft.description.trim(), switches: draft.switches, paymentMethods: draft.paymentMethods,
-    }),
+    mutationFn: () =>
+      createConfiguration(props.businessId, props.merchantId, {
+        tradeName: draft.tradeName.trim(),
+        description: draft.description.trim(),
+        switches: draft.switches,
+        paymentMethods: draft.paymentMethods,
+      }),
     onSuccess: (created) => props.onCreated(created.configurationId),
   });
   const errors = checkConfigurationEdit({ tradeName: draft.tradeName.trim(), description: draft.description.trim() });
@@ -131,39 +155,72 @@ export function NewConfigurationWizard(props: { businessId: string; merchantId: 
       title="New configuration"
       size="lg"
       onClose={props.onClose}
-      description={(
+      description={
         <ol className="wizard-steps" id={stepsId} aria-label="Steps">
           {wizardSteps.map((label, index) => (
             <li key={label} aria-current={index === step ? 'step' : undefined}>
-              <button type="button" className="button button-ghost" onClick={() => go({ kind: 'to', step: index })}>{index + 1}. {label}</button>
+              <button type="button" className="button button-ghost" onClick={() => go({ kind: 'to', step: index })}>
+                {index + 1}. {label}
+              </button>
             </li>
           ))}
         </ol>
-      )}
-      footer={(
+      }
+      footer={
         <>
-          <button type="button" className="button" onClick={props.onClose}>Cancel</button>
-          {step > 0 ? <button type="button" className="button" onClick={() => go({ kind: 'previous' })}>Back</button> : null}
-          {last
-            ? <button type="button" className="button button-primary" disabled={create.isPending || !generalValid} onClick={() => create.mutate()}>Create configuration</button>
-            : <button type="button" className="button button-primary" onClick={() => go({ kind: 'next' })}>Next</button>}
+          <button type="button" className="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          {step > 0 ? (
+            <button type="button" className="button" onClick={() => go({ kind: 'previous' })}>
+              Back
+            </button>
+          ) : null}
+          {last ? (
+            <button type="button" className="button button-primary" disabled={create.isPending || !generalValid} onClick={() => create.mutate()}>
+              Create configuration
+            </button>
+          ) : (
+            <button type="button" className="button button-primary" onClick={() => go({ kind: 'next' })}>
+              Next
+            </button>
+          )}
         </>
-      )}
+      }
     >
       {step === 0 ? (
         <div className="form-grid">
-          <TextField label="Trade name" required maxLength={maxTradeNameLength} value={draft.tradeName} error={shown.tradeName}
-            hint="The name shoppers see on the payment page and their statements." onChange={(tradeName) => setDraft({ ...draft, tradeName })} />
-          <TextField label="Description" multiline maxLength={maxDescriptionLength} value={draft.description} error={shown.description}
-            onChange={(description) => setDraft({ ...draft, description })} />
+          <TextField
+            label="Trade name"
+            required
+            maxLength={maxTradeNameLength}
+            value={draft.tradeName}
+            error={shown.tradeName}
+            hint="The name shoppers see on the payment page and their statements."
+            onChange={(tradeName) => setDraft({ ...draft, tradeName })}
+          />
+          <TextField
+            label="Description"
+            multiline
+            maxLength={maxDescriptionLength}
+            value={draft.description}
+            error={shown.description}
+            onChange={(description) => setDraft({ ...draft, description })}
+          />
         </div>
       ) : null}
       {step === 1 ? (
         <fieldset className="form-grid">
           <legend>Payment methods to switch on</legend>
           {paymentMethods.map((method) => (
-            <CheckboxField key={method} label={paymentMethodLabels[method]} checked={draft.paymentMethods.includes(method)}
-              onChange={(checked) => setDraft({ ...draft, paymentMethods: checked ? [...draft.paymentMethods, method] : draft.paymentMethods.filter((entry) => entry !== method) })} />
+            <CheckboxField
+              key={method}
+              label={paymentMethodLabels[method]}
+              checked={draft.paymentMethods.includes(method)}
+              onChange={(checked) =>
+                setDraft({ ...draft, paymentMethods: checked ? [...draft.paymentMethods, method] : draft.paymentMethods.filter((entry) => entry !== method) })
+              }
+            />
           ))}
         </fieldset>
       ) : null}
@@ -171,17 +228,38 @@ export function NewConfigurationWizard(props: { businessId: string; merchantId: 
         <fieldset className="form-grid">
           <legend>Switches</legend>
           {configurationSwitchNames.map((name) => (
-            <CheckboxField key={name} label={configurationSwitchLabels[name]} checked={draft.switches[name]}
-              onChange={(checked) => setDraft({ ...draft, switches: { ...draft.switches, [name]: checked } })} />
+            <CheckboxField
+              key={name}
+              label={configurationSwitchLabels[name]}
+              checked={draft.switches[name]}
+              onChange={(checked) => setDraft({ ...draft, switches: { ...draft.switches, [name]: checked } })}
+            />
           ))}
         </fieldset>
       ) : null}
       {step === 3 ? (
         <dl className="detail-grid">
-          <div><dt>Trade name</dt><dd>{draft.tradeName}</dd></div>
-          <div><dt>Description</dt><dd>{draft.description || 'None'}</dd></div>
-          <div><dt>Payment methods</dt><dd>{draft.paymentMethods.length === 0 ? 'None' : draft.paymentMethods.map((method) => paymentMethodLabels[method]).join(', ')}</dd></div>
-          <div><dt>Switches on</dt><dd>{configurationSwitchNames.filter((name) => draft.switches[name]).map((name) => configurationSwitchLabels[name]).join(', ') || 'None'}</dd></div>
+          <div>
+            <dt>Trade name</dt>
+            <dd>{draft.tradeName}</dd>
+          </div>
+          <div>
+            <dt>Description</dt>
+            <dd>{draft.description || 'None'}</dd>
+          </div>
+          <div>
+            <dt>Payment methods</dt>
+            <dd>{draft.paymentMethods.length === 0 ? 'None' : draft.paymentMethods.map((method) => paymentMethodLabels[method]).join(', ')}</dd>
+          </div>
+          <div>
+            <dt>Switches on</dt>
+            <dd>
+              {configurationSwitchNames
+                .filter((name) => draft.switches[name])
+                .map((name) => configurationSwitchLabels[name])
+                .join(', ') || 'None'}
+            </dd>
+          </div>
         </dl>
       ) : null}
     </Modal>

@@ -9,8 +9,20 @@ import { isApiError } from '../../src/api/api-error.ts';
 import { configurationPath, configurationQueries, deleteImage, imageUrl, saveHostedPage, uploadImage } from '../../src/api/configuration-queries.ts';
 import type { ConfigurationDetail, HostedPageAnswer } from '../../src/contract/configuration-schemas.ts';
 import {
-  checkHostedPage, contrastWarnings, hostedPageColourLabels, hostedPageColourNames, hostedPageFonts, hostedPageTextLabels, hostedPageTextLimits,
-  maxHostedPageNameLength, maxUrlLength, paymentMethodLabels, previewWidthLabels, previewWidths, type HostedPageDesign, type PreviewWidth,
+  checkHostedPage,
+  contrastWarnings,
+  hostedPageColourLabels,
+  hostedPageColourNames,
+  hostedPageFonts,
+  hostedPageTextLabels,
+  hostedPageTextLimits,
+  maxHostedPageNameLength,
+  maxUrlLength,
+  paymentMethodLabels,
+  previewWidthLabels,
+  previewWidths,
+  type HostedPageDesign,
+  type PreviewWidth,
 } from '../../src/contract/configurations.ts';
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';
 import { formatHostedPageMoney, shopperPaymentOptions, type HostedPageOrderLine, type HostedPageView } from '../../src/contract/hosted-page-render.ts';
@@ -40,14 +52,25 @@ const previewOrderLines: readonly HostedPageOrderLine[] = [
 ];
 
 export function previewView(draft: Draft, configuration: ConfigurationDetail | undefined, merchantName: string): HostedPageView {
-  const options = shopperPaymentOptions(draft.design.paymentMethodOrder, (configuration?.paymentMethods ?? []).map((entry) => ({
-    method: entry.paymentMethod, enabled: entry.configuration.enabled, displayName: entry.configuration.displayName,
-    minimumAmountMilli: null, maximumAmountMilli: null, currencies: [],
-  })), null);
+  const options = shopperPaymentOptions(
+    draft.design.paymentMethodOrder,
+    (configuration?.paymentMethods ?? []).map((entry) => ({
+      method: entry.paymentMethod,
+      enabled: entry.configuration.enabled,
+      displayName: entry.configuration.displayName,
+      minimumAmountMilli: null,
+      maximumAmountMilli: null,
+      currencies: [],
+    })),
+    null,
+  );
   return {
     design: draft.design,
     merchantName: configuration?.tradeName ?? merchantName,
-    amount: formatHostedPageMoney(previewOrderLines.reduce((total, line) => total + line.unitPriceMinor * line.quantity, 0), 'GBP'),
+    amount: formatHostedPageMoney(
+      previewOrderLines.reduce((total, line) => total + line.unitPriceMinor * line.quantity, 0),
+      'GBP',
+    ),
     orderNumber: 'PREVIEW-0001',
     orderLines: previewOrderLines,
     paymentMethods: options.payable,
@@ -89,7 +112,8 @@ export function HostedPageEditorPane({ params }: PaneProps) {
   });
 
   const save = useMutation({
-    mutationFn: (values: { draft: Draft; version: number }) => saveHostedPage(businessId, merchantId, reference, { ...values.draft, name: values.draft.name.trim(), version: values.version }),
+    mutationFn: (values: { draft: Draft; version: number }) =>
+      saveHostedPage(businessId, merchantId, reference, { ...values.draft, name: values.draft.name.trim(), version: values.version }),
     onSuccess: (answer) => {
       queryClient.setQueryData(pageOptions.queryKey, answer);
       void queryClient.invalidateQueries({ queryKey: configurationQueries.detail(businessId, merchantId, configurationId).queryKey });
@@ -105,12 +129,30 @@ export function HostedPageEditorPane({ params }: PaneProps) {
     },
   });
 
-  if (!merchant) return <div className="record-pane"><h1>Hosted payment page</h1><p>Hosted pages belong to a merchant. <a href="/context">Choose a merchant</a> first.</p></div>;
+  if (!merchant)
+    return (
+      <div className="record-pane">
+        <h1>Hosted payment page</h1>
+        <p>
+          Hosted pages belong to a merchant. <a href="/context">Choose a merchant</a> first.
+        </p>
+      </div>
+    );
   if (page.isError) {
     const notFound = isApiError(page.error) && page.error.status === 404;
-    return <div className="record-pane"><h1>Hosted payment page {reference}</h1><p role="alert">{notFound ? 'The requested record was not found.' : 'The hosted page could not be loaded.'}</p></div>;
+    return (
+      <div className="record-pane">
+        <h1>Hosted payment page {reference}</h1>
+        <p role="alert">{notFound ? 'The requested record was not found.' : 'The hosted page could not be loaded.'}</p>
+      </div>
+    );
   }
-  if (!draft || !page.data) return <div className="record-pane"><Skeleton lines={8} label="Loading the hosted page" /></div>;
+  if (!draft || !page.data)
+    return (
+      <div className="record-pane">
+        <Skeleton lines={8} label="Loading the hosted page" />
+      </div>
+    );
   const { design } = draft;
   const setDesign = (patch: Partial<HostedPageDesign>) => setDraft({ ...draft, design: { ...design, ...patch } });
   const errors = checkHostedPage(draft.name.trim(), design);
@@ -153,64 +195,155 @@ export function HostedPageEditorPane({ params }: PaneProps) {
   return (
     // biome-ignore lint/a11y/useAriaPropsSupportedByRole: kept as it was: a role that allows the name (a region) would add a landmark to what screen readers announce
     <div className="editor-pane" aria-labelledby={titleId}>
-      <form className="editor-form" noValidate onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}>
+      <form
+        className="editor-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
         <header className="record-header">
           <h1 id={titleId}>{draft.name || 'Hosted payment page'}</h1>
           <div className="record-tools">
-            <a className="button" href={`/configurations/${encodeURIComponent(configurationId)}?tab=hostedPages`}>Back to the configuration</a>
-            <button type="submit" className="button button-primary" disabled={save.isPending || !dirty}>Save</button>
+            <a className="button" href={`/configurations/${encodeURIComponent(configurationId)}?tab=hostedPages`}>
+              Back to the configuration
+            </a>
+            <button type="submit" className="button button-primary" disabled={save.isPending || !dirty}>
+              Save
+            </button>
           </div>
         </header>
         <RecordChangedNotice what="hosted page or its configuration" editor={editor} />
-        {theirs ? <p className="form-warning" role="status">Someone else saved this page or its configuration meanwhile (version {theirs.version}). Saving again replaces their version with yours.</p> : null}
-        {Object.keys(shown).length > 0 ? <div className="form-summary" role="alert">{Object.values(shown).map((message) => <div key={message}>{message}</div>)}</div> : null}
-        <TextField label="Name" required maxLength={maxHostedPageNameLength} value={draft.name} error={shown.name} onChange={(name) => setDraft({ ...draft, name })} />
+        {theirs ? (
+          <p className="form-warning" role="status">
+            Someone else saved this page or its configuration meanwhile (version {theirs.version}). Saving again replaces their version with yours.
+          </p>
+        ) : null}
+        {Object.keys(shown).length > 0 ? (
+          <div className="form-summary" role="alert">
+            {Object.values(shown).map((message) => (
+              <div key={message}>{message}</div>
+            ))}
+          </div>
+        ) : null}
+        <TextField
+          label="Name"
+          required
+          maxLength={maxHostedPageNameLength}
+          value={draft.name}
+          error={shown.name}
+          onChange={(name) => setDraft({ ...draft, name })}
+        />
 
         <fieldset className="record-section">
           <legend>Logo</legend>
-          {design.logoImageReference ? <img className="logo-thumb" src={imageUrl(design.logoImageReference)} alt="Current logo" /> : <p className="record-meta">No logo.</p>}
+          {design.logoImageReference ? (
+            <img className="logo-thumb" src={imageUrl(design.logoImageReference)} alt="Current logo" />
+          ) : (
+            <p className="record-meta">No logo.</p>
+          )}
           <div className="form-field">
             <label htmlFor={`${titleId}-logo`}>Upload a logo (JPEG or PNG, at most 5 MB)</label>
-            <input id={`${titleId}-logo`} type="file" accept="image/jpeg,image/png" disabled={uploading} onChange={(event) => { void pickLogo(event.target.files?.[0]); event.target.value = ''; }} />
+            <input
+              id={`${titleId}-logo`}
+              type="file"
+              accept="image/jpeg,image/png"
+              disabled={uploading}
+              onChange={(event) => {
+                void pickLogo(event.target.files?.[0]);
+                event.target.value = '';
+              }}
+            />
           </div>
-          {design.logoImageReference ? <div><button type="button" className="button" disabled={uploading} onClick={askRemoveLogo}>Remove logo</button></div> : null}
+          {design.logoImageReference ? (
+            <div>
+              <button type="button" className="button" disabled={uploading} onClick={askRemoveLogo}>
+                Remove logo
+              </button>
+            </div>
+          ) : null}
         </fieldset>
 
         <fieldset className="record-section">
           <legend>Colours</legend>
           <div className="colour-row">
             {hostedPageColourNames.map((name) => (
-              <TextField key={name} label={hostedPageColourLabels[name]} type="color" value={design.colours[name].toLowerCase()} error={shown[`colours.${name}`]}
-                onChange={(value) => setDesign({ colours: { ...design.colours, [name]: value.toUpperCase() } })} />
+              <TextField
+                key={name}
+                label={hostedPageColourLabels[name]}
+                type="color"
+                value={design.colours[name].toLowerCase()}
+                error={shown[`colours.${name}`]}
+                onChange={(value) => setDesign({ colours: { ...design.colours, [name]: value.toUpperCase() } })}
+              />
             ))}
           </div>
-          {warnings.map((warning) => <p key={warning} className="form-warning" role="status">{warning}</p>)}
+          {warnings.map((warning) => (
+            <p key={warning} className="form-warning" role="status">
+              {warning}
+            </p>
+          ))}
         </fieldset>
 
-        <SelectField label="Font" value={design.font} options={hostedPageFonts.map((font) => ({ value: font, label: font }))} error={shown.font} onChange={(font) => setDesign({ font })} />
+        <SelectField
+          label="Font"
+          value={design.font}
+          options={hostedPageFonts.map((font) => ({ value: font, label: font }))}
+          error={shown.font}
+          onChange={(font) => setDesign({ font })}
+        />
 
         <fieldset className="record-section">
           <legend>Texts (en-GB)</legend>
           {(['title', 'description', 'payButtonLabel', 'footer'] as const).map((text) => (
-            <TextField key={text} label={hostedPageTextLabels[text]} required={text === 'title' || text === 'payButtonLabel'} maxLength={hostedPageTextLimits[text]}
-              multiline={text === 'description' || text === 'footer'} value={design.texts[text]} error={shown[`texts.${text}`]}
-              onChange={(value) => setDesign({ texts: { ...design.texts, [text]: value.slice(0, hostedPageTextLimits[text]) } })} />
+            <TextField
+              key={text}
+              label={hostedPageTextLabels[text]}
+              required={text === 'title' || text === 'payButtonLabel'}
+              maxLength={hostedPageTextLimits[text]}
+              multiline={text === 'description' || text === 'footer'}
+              value={design.texts[text]}
+              error={shown[`texts.${text}`]}
+              onChange={(value) => setDesign({ texts: { ...design.texts, [text]: value.slice(0, hostedPageTextLimits[text]) } })}
+            />
           ))}
         </fieldset>
 
         <fieldset className="record-section">
           <legend>Payment method order</legend>
-          <p className="record-meta">The shopper's page takes cards only (this portal has no acquirer: the published test cards are accepted). Other switched-on methods are listed there as not available.</p>
-          {order.length === 0 ? <p className="record-meta">No payment method is switched on in this configuration.</p> : (
+          <p className="record-meta">
+            The shopper's page takes cards only (this portal has no acquirer: the published test cards are accepted). Other switched-on methods are listed there
+            as not available.
+          </p>
+          {order.length === 0 ? (
+            <p className="record-meta">No payment method is switched on in this configuration.</p>
+          ) : (
             <ol className="order-list">
               {order.map((method, index) => (
                 <li key={method}>
-                  <span>{paymentMethodLabels[method]}{enabledMethods.includes(method) ? '' : ' (switched off)'}</span>
-                  <button type="button" className="button button-ghost" disabled={index === 0} onClick={() => moveMethod(index, -1)} aria-label={`Move ${paymentMethodLabels[method]} up`}>Up</button>
-                  <button type="button" className="button button-ghost" disabled={index === order.length - 1} onClick={() => moveMethod(index, 1)} aria-label={`Move ${paymentMethodLabels[method]} down`}>Down</button>
+                  <span>
+                    {paymentMethodLabels[method]}
+                    {enabledMethods.includes(method) ? '' : ' (switched off)'}
+                  </span>
+                  <button
+                    type="button"
+                    className="button button-ghost"
+                    disabled={index === 0}
+                    onClick={() => moveMethod(index, -1)}
+                    aria-label={`Move ${paymentMethodLabels[method]} up`}
+                  >
+                    Up
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-ghost"
+                    disabled={index === order.length - 1}
+                    onClick={() => moveMethod(index, 1)}
+                    aria-label={`Move ${paymentMethodLabels[method]} down`}
+                  >
+                    Down
+                  </button>
                 </li>
               ))}
             </ol>
@@ -222,8 +355,16 @@ export function HostedPageEditorPane({ params }: PaneProps) {
         <fieldset className="record-section">
           <legend>Return URLs</legend>
           {(['success', 'cancel', 'failure'] as const).map((kind) => (
-            <TextField key={kind} label={`${kind.charAt(0).toUpperCase()}${kind.slice(1)} return URL`} type="url" maxLength={maxUrlLength} placeholder="https://"
-              value={design.returnUrls[kind]} error={shown[`returnUrls.${kind}`]} onChange={(value) => setDesign({ returnUrls: { ...design.returnUrls, [kind]: value } })} />
+            <TextField
+              key={kind}
+              label={`${kind.charAt(0).toUpperCase()}${kind.slice(1)} return URL`}
+              type="url"
+              maxLength={maxUrlLength}
+              placeholder="https://"
+              value={design.returnUrls[kind]}
+              error={shown[`returnUrls.${kind}`]}
+              onChange={(value) => setDesign({ returnUrls: { ...design.returnUrls, [kind]: value } })}
+            />
           ))}
         </fieldset>
       </form>
@@ -231,7 +372,9 @@ export function HostedPageEditorPane({ params }: PaneProps) {
       <section className="editor-preview" aria-label="Preview">
         <div className="record-tools" role="group" aria-label="Preview width">
           {previewWidths.map((option) => (
-            <button key={option} type="button" className="button" aria-pressed={width === option} onClick={() => showWidth(option)}>{previewWidthLabels[option]}</button>
+            <button key={option} type="button" className="button" aria-pressed={width === option} onClick={() => showWidth(option)}>
+              {previewWidthLabels[option]}
+            </button>
           ))}
         </div>
         <HostedPagePreview view={previewView(draft, configuration.data, merchant.merchantTitle)} width={width} />

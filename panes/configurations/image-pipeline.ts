@@ -16,7 +16,12 @@ export function imageFileProblem(file: { type: string; size: number }): ImagePro
 }
 
 /** The largest size within maxWidth × maxHeight keeping the proportions; never enlarged. */
-export function fitWithin(width: number, height: number, maxWidth: number = imageResize.maxWidth, maxHeight: number = imageResize.maxHeight): { width: number; height: number } {
+export function fitWithin(
+  width: number,
+  height: number,
+  maxWidth: number = imageResize.maxWidth,
+  maxHeight: number = imageResize.maxHeight,
+): { width: number; height: number } {
   const scale = Math.min(1, maxWidth / width, maxHeight / height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
@@ -34,13 +39,16 @@ export async function resizeImage(file: Blob, mimeType: ImageMimeType): Promise<
   const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
   try {
     const size = fitWithin(bitmap.width, bitmap.height);
-    const canvas = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(size.width, size.height) : Object.assign(document.createElement('canvas'), size);
+    const canvas =
+      typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(size.width, size.height) : Object.assign(document.createElement('canvas'), size);
     const context = canvas.getContext('2d') as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null;
     if (!context) throw new Error(imageMessages.invalidFormat);
     context.imageSmoothingQuality = 'high';
     context.drawImage(bitmap, 0, 0, size.width, size.height);
     if (canvas instanceof HTMLCanvasElement) {
-      return await new Promise<Blob>((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(imageMessages.invalidFormat))), mimeType, imageResize.quality));
+      return await new Promise<Blob>((resolve, reject) =>
+        canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(imageMessages.invalidFormat))), mimeType, imageResize.quality),
+      );
     }
     return await canvas.convertToBlob({ type: mimeType, quality: imageResize.quality });
   } finally {

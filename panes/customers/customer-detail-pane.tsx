@@ -25,11 +25,17 @@ type Address = NonNullable<Customer['billingAddress']>;
 /** Address lines as shown; phone numbers with their type unless the type is Unknown. */
 export function addressLines(address: Address): string[] {
   const name = [address.title, address.firstName, address.middleName, address.lastName].filter(Boolean).join(' ');
-  const phone = (number: string | null | undefined, type: string | null | undefined) => (number ? (type && type !== 'Unknown' ? `${number} (${type})` : number) : null);
+  const phone = (number: string | null | undefined, type: string | null | undefined) =>
+    number ? (type && type !== 'Unknown' ? `${number} (${type})` : number) : null;
   return [
-    name, [address.organisation, address.department].filter(Boolean).join(', '), address.addressLine1, address.addressLine2,
-    [address.zipCode, address.city].filter(Boolean).join(' '), [address.stateProvince, address.countryIso3166Alpha2].filter(Boolean).join(', '),
-    phone(address.phoneNumber1, address.phoneNumber1Type), phone(address.phoneNumber2, address.phoneNumber2Type),
+    name,
+    [address.organisation, address.department].filter(Boolean).join(', '),
+    address.addressLine1,
+    address.addressLine2,
+    [address.zipCode, address.city].filter(Boolean).join(' '),
+    [address.stateProvince, address.countryIso3166Alpha2].filter(Boolean).join(', '),
+    phone(address.phoneNumber1, address.phoneNumber1Type),
+    phone(address.phoneNumber2, address.phoneNumber2Type),
   ].filter((line): line is string => Boolean(line));
 }
 
@@ -41,13 +47,16 @@ export function CustomerDetailPane({ params }: PaneProps) {
   const queryClient = useQueryClient();
   const detail = useQuery(customerQueries.detail(businessId, merchantId, customerId));
   const data = useQuery(customerQueries.data(businessId, merchantId, customerId));
-  const permissions = useQuery(userQueries.permissions(`/user/businesses/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/permissions`));
+  const permissions = useQuery(
+    userQueries.permissions(`/user/businesses/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/permissions`),
+  );
   const canErase = permissions.data?.includes('Mapi.Customers.Update') === true;
   const [confirm, setConfirm] = useState<{ kind: 'customer' } | { kind: 'item'; item: CustomerDataItem } | null>(null);
   const erase = useMutation({
-    mutationFn: async (target: NonNullable<typeof confirm>) => (target.kind === 'customer'
-      ? eraseCustomer(businessId, merchantId, customerId)
-      : eraseCustomerData(businessId, merchantId, customerId, target.item.dataId)),
+    mutationFn: async (target: NonNullable<typeof confirm>) =>
+      target.kind === 'customer'
+        ? eraseCustomer(businessId, merchantId, customerId)
+        : eraseCustomerData(businessId, merchantId, customerId, target.item.dataId),
     onSuccess: async (_answer, target) => {
       setConfirm(null);
       if (target.kind === 'customer') {
@@ -89,7 +98,9 @@ export function CustomerDetailPane({ params }: PaneProps) {
       }
     },
   });
-  const startEditing = () => { if (customer && canErase) editor.start(); };
+  const startEditing = () => {
+    if (customer && canErase) editor.start();
+  };
   const handlers: PaneRequestHandlers = {};
   if (customer && confirm === null && !editor.editing) {
     handlers.exportRecord = () => exportData.mutate();
@@ -101,62 +112,139 @@ export function CustomerDetailPane({ params }: PaneProps) {
   usePaneCapabilities(handlers);
 
   if (detail.isPending) return <Skeleton lines={6} label="Loading the customer" />;
-  if (detail.isError || !customer) return <p role="alert" className="risk-pane">The customer could not be loaded.</p>;
+  if (detail.isError || !customer)
+    return (
+      <p role="alert" className="risk-pane">
+        The customer could not be loaded.
+      </p>
+    );
   const items = data.data?.results ?? [];
   return (
     <section className="risk-pane" aria-labelledby="customer-title">
       <header className="risk-header">
         <h1 id="customer-title">{[customer.title, customer.firstName, customer.middleName, customer.lastName].filter(Boolean).join(' ')}</h1>
         <div className="risk-actions">
-          <button type="button" className="button" disabled={exportData.isPending} onClick={() => exportData.mutate()}>Export this customer's data</button>
-          {canErase ? <button type="button" className="button" onClick={startEditing}>Edit customer</button> : null}
-          {canErase ? <button type="button" className="button button-danger" onClick={() => setConfirm({ kind: 'customer' })}>Erase customer</button> : null}
+          <button type="button" className="button" disabled={exportData.isPending} onClick={() => exportData.mutate()}>
+            Export this customer's data
+          </button>
+          {canErase ? (
+            <button type="button" className="button" onClick={startEditing}>
+              Edit customer
+            </button>
+          ) : null}
+          {canErase ? (
+            <button type="button" className="button button-danger" onClick={() => setConfirm({ kind: 'customer' })}>
+              Erase customer
+            </button>
+          ) : null}
         </div>
       </header>
       <dl className="risk-facts">
-        <dt>Reference</dt><dd>{customer.reference}</dd>
-        <dt>Email</dt><dd>{customer.emailAddress ?? '—'}</dd>
-        <dt>Date of birth</dt><dd>{customer.dateOfBirth ? formatDate(customer.dateOfBirth) : '—'}</dd>
-        <dt>Saved cards</dt><dd>{customer.savedCards}</dd>
-        <dt>Customer since</dt><dd>{formatDateTime(customer.createdUtc)}</dd>
-        {customer.billingAddress ? <><dt>Billing address</dt><dd>{addressLines(customer.billingAddress).map((line) => <div key={line}>{line}</div>)}</dd></> : null}
-        {customer.shippingAddress ? <><dt>Shipping address</dt><dd>{addressLines(customer.shippingAddress).map((line) => <div key={line}>{line}</div>)}</dd></> : null}
+        <dt>Reference</dt>
+        <dd>{customer.reference}</dd>
+        <dt>Email</dt>
+        <dd>{customer.emailAddress ?? '—'}</dd>
+        <dt>Date of birth</dt>
+        <dd>{customer.dateOfBirth ? formatDate(customer.dateOfBirth) : '—'}</dd>
+        <dt>Saved cards</dt>
+        <dd>{customer.savedCards}</dd>
+        <dt>Customer since</dt>
+        <dd>{formatDateTime(customer.createdUtc)}</dd>
+        {customer.billingAddress ? (
+          <>
+            <dt>Billing address</dt>
+            <dd>
+              {addressLines(customer.billingAddress).map((line) => (
+                <div key={line}>{line}</div>
+              ))}
+            </dd>
+          </>
+        ) : null}
+        {customer.shippingAddress ? (
+          <>
+            <dt>Shipping address</dt>
+            <dd>
+              {addressLines(customer.shippingAddress).map((line) => (
+                <div key={line}>{line}</div>
+              ))}
+            </dd>
+          </>
+        ) : null}
       </dl>
       <h2>Stored data</h2>
-      {data.isPending ? <Skeleton lines={2} label="Loading the stored data" /> : items.length === 0 ? <p>Nothing else is stored about this customer.</p> : (
+      {data.isPending ? (
+        <Skeleton lines={2} label="Loading the stored data" />
+      ) : items.length === 0 ? (
+        <p>Nothing else is stored about this customer.</p>
+      ) : (
         <table className="notifications-table" aria-label="Stored data">
-          <thead><tr><th scope="col">Kind</th><th scope="col">What</th><th scope="col">Stored</th>{canErase ? <th scope="col">Erase</th> : null}</tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">What</th>
+              <th scope="col">Stored</th>
+              {canErase ? <th scope="col">Erase</th> : null}
+            </tr>
+          </thead>
           <tbody>
             {items.map((item) => (
               <tr key={item.dataId}>
                 <th scope="row">{customerDataKindLabels[item.kind]}</th>
                 <td>{item.description}</td>
                 <td>{formatDate(item.createdUtc)}</td>
-                {canErase ? <td><button type="button" className="button" onClick={() => setConfirm({ kind: 'item', item })}>Erase {customerDataKindLabels[item.kind].toLowerCase()}: {item.description}</button></td> : null}
+                {canErase ? (
+                  <td>
+                    <button type="button" className="button" onClick={() => setConfirm({ kind: 'item', item })}>
+                      Erase {customerDataKindLabels[item.kind].toLowerCase()}: {item.description}
+                    </button>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <CustomerFormDialog open={editor.editing} title="Edit customer" submitLabel="Save customer" draft={editor.draft ?? customerDraftOf(customer)} onChange={editor.setDraft}
-        tried={editor.tried} busy={save.isPending} onCancel={editor.stop} firstField={firstField}
-        notice={<>
-          <RecordChangedNotice what="customer" editor={editor} />
-          {editor.theirs ? <p className="form-warning" role="status">Someone else saved this customer meanwhile (now {editor.theirs.firstName} {editor.theirs.lastName}, reference {editor.theirs.reference}). Saving again replaces their version with yours.</p> : null}
-        </>}
+      <CustomerFormDialog
+        open={editor.editing}
+        title="Edit customer"
+        submitLabel="Save customer"
+        draft={editor.draft ?? customerDraftOf(customer)}
+        onChange={editor.setDraft}
+        tried={editor.tried}
+        busy={save.isPending}
+        onCancel={editor.stop}
+        firstField={firstField}
+        notice={
+          <>
+            <RecordChangedNotice what="customer" editor={editor} />
+            {editor.theirs ? (
+              <p className="form-warning" role="status">
+                Someone else saved this customer meanwhile (now {editor.theirs.firstName} {editor.theirs.lastName}, reference {editor.theirs.reference}). Saving
+                again replaces their version with yours.
+              </p>
+            ) : null}
+          </>
+        }
         onSubmit={() => {
           editor.setTried(true);
           if (editor.draft && Object.keys(customerDraftProblems(editor.draft)).length === 0) save.mutate({ draft: editor.draft, version: editor.version() });
-        }} />
+        }}
+      />
       <ConfirmDialog
         open={confirm !== null}
         title={confirm?.kind === 'customer' ? 'Erase this customer?' : 'Erase this item?'}
-        text={confirm?.kind === 'customer'
-          ? 'The customer, every item stored about them and their saved cards are erased for good. This cannot be undone.'
-          : confirm?.kind === 'item' ? `${customerDataKindLabels[confirm.item.kind]} ${confirm.item.description} is erased for good.` : ''}
+        text={
+          confirm?.kind === 'customer'
+            ? 'The customer, every item stored about them and their saved cards are erased for good. This cannot be undone.'
+            : confirm?.kind === 'item'
+              ? `${customerDataKindLabels[confirm.item.kind]} ${confirm.item.description} is erased for good.`
+              : ''
+        }
         confirmLabel="Erase"
         cancelLabel="Keep"
-        onConfirm={() => { if (confirm) erase.mutate(confirm); }}
+        onConfirm={() => {
+          if (confirm) erase.mutate(confirm);
+        }}
         onCancel={() => setConfirm(null)}
       />
     </section>

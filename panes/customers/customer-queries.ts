@@ -5,7 +5,8 @@ import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
 import type { CustomerBody } from '../../src/contract/customer-schemas.ts';
 
-export const customersBase = (businessId: string, merchantId: string) => `/businesses/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/customers`;
+export const customersBase = (businessId: string, merchantId: string) =>
+  `/businesses/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/customers`;
 
 /** Whose customers a list shows: one merchant's, or every merchant's of a business or of a partner. */
 export type CustomerListScope =
@@ -16,33 +17,45 @@ export type CustomerListScope =
 /** The Portal API path of a scope's list. */
 export function customerListPath(scope: CustomerListScope): string {
   switch (scope.level) {
-    case 'merchant': return customersBase(scope.businessId, scope.merchantId);
-    case 'business': return `/businesses/${encodeURIComponent(scope.businessId)}/customers`;
-    case 'partner': return `/partners/${encodeURIComponent(scope.partnerId)}/customers`;
+    case 'merchant':
+      return customersBase(scope.businessId, scope.merchantId);
+    case 'business':
+      return `/businesses/${encodeURIComponent(scope.businessId)}/customers`;
+    case 'partner':
+      return `/partners/${encodeURIComponent(scope.partnerId)}/customers`;
   }
 }
 
 export const customerQueries = {
   all: ['customers'] as const,
-  list: (scope: CustomerListScope, pageNumber: number, pageSize: number, searchTerm: string) => queryOptions({
-    queryKey: [...customerQueries.all, 'list', customerListPath(scope), { pageNumber, pageSize, searchTerm }] as const,
-    queryFn: async ({ signal }) => validate('customerList', await api.get<unknown>(customerListPath(scope), {
-      query: { pagenumber: String(pageNumber), pagesize: String(pageSize), ...(searchTerm ? { searchterm: `[eq]${searchTerm}` } : {}) },
-      signal,
-    })),
-    placeholderData: keepPreviousData,
-    staleTime: 10_000,
-  }),
-  detail: (businessId: string, merchantId: string, customerId: string) => queryOptions({
-    queryKey: [...customerQueries.all, 'detail', businessId, merchantId, customerId] as const,
-    queryFn: async ({ signal }) => validate('customerDetail', await api.get<unknown>(`${customersBase(businessId, merchantId)}/${encodeURIComponent(customerId)}`, { signal })),
-    staleTime: 5_000,
-  }),
-  data: (businessId: string, merchantId: string, customerId: string) => queryOptions({
-    queryKey: [...customerQueries.all, 'data', businessId, merchantId, customerId] as const,
-    queryFn: async ({ signal }) => validate('customerDataList', await api.get<unknown>(`${customersBase(businessId, merchantId)}/${encodeURIComponent(customerId)}/data`, { signal })),
-    staleTime: 5_000,
-  }),
+  list: (scope: CustomerListScope, pageNumber: number, pageSize: number, searchTerm: string) =>
+    queryOptions({
+      queryKey: [...customerQueries.all, 'list', customerListPath(scope), { pageNumber, pageSize, searchTerm }] as const,
+      queryFn: async ({ signal }) =>
+        validate(
+          'customerList',
+          await api.get<unknown>(customerListPath(scope), {
+            query: { pagenumber: String(pageNumber), pagesize: String(pageSize), ...(searchTerm ? { searchterm: `[eq]${searchTerm}` } : {}) },
+            signal,
+          }),
+        ),
+      placeholderData: keepPreviousData,
+      staleTime: 10_000,
+    }),
+  detail: (businessId: string, merchantId: string, customerId: string) =>
+    queryOptions({
+      queryKey: [...customerQueries.all, 'detail', businessId, merchantId, customerId] as const,
+      queryFn: async ({ signal }) =>
+        validate('customerDetail', await api.get<unknown>(`${customersBase(businessId, merchantId)}/${encodeURIComponent(customerId)}`, { signal })),
+      staleTime: 5_000,
+    }),
+  data: (businessId: string, merchantId: string, customerId: string) =>
+    queryOptions({
+      queryKey: [...customerQueries.all, 'data', businessId, merchantId, customerId] as const,
+      queryFn: async ({ signal }) =>
+        validate('customerDataList', await api.get<unknown>(`${customersBase(businessId, merchantId)}/${encodeURIComponent(customerId)}/data`, { signal })),
+      staleTime: 5_000,
+    }),
 };
 
 export const eraseCustomer = (businessId: string, merchantId: string, customerId: string) =>
@@ -52,7 +65,10 @@ export const eraseCustomerData = (businessId: string, merchantId: string, custom
 
 /** 'Export this customer's data': the server's JSON file, saved under the name it gives. */
 export async function downloadCustomerData(businessId: string, merchantId: string, customerId: string, reference: string): Promise<void> {
-  const blob = await api.get<Blob>(`${customersBase(businessId, merchantId)}/${encodeURIComponent(customerId)}/export`, { responseType: 'blob', headers: { Accept: 'application/json' } });
+  const blob = await api.get<Blob>(`${customersBase(businessId, merchantId)}/${encodeURIComponent(customerId)}/export`, {
+    responseType: 'blob',
+    headers: { Accept: 'application/json' },
+  });
   const url = URL.createObjectURL(blob);
   const anchor = document.createElement('a');
   anchor.href = url;

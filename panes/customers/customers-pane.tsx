@@ -34,8 +34,12 @@ export function customerListScopeOf(params: Readonly<Record<string, string | und
 
 const e = encodeURIComponent;
 /** The pane's own path for a scope (the route table's customers, businessCustomers and partnerCustomers rows). */
-const listRoutePath = (scope: CustomerListScope) => (scope.level === 'partner' ? `/partners/${e(scope.partnerId)}/customers`
-  : scope.level === 'business' ? `/business/${e(scope.businessId)}/customers` : `/business/${e(scope.businessId)}/merchants/${e(scope.merchantId)}/customers`);
+const listRoutePath = (scope: CustomerListScope) =>
+  scope.level === 'partner'
+    ? `/partners/${e(scope.partnerId)}/customers`
+    : scope.level === 'business'
+      ? `/business/${e(scope.businessId)}/customers`
+      : `/business/${e(scope.businessId)}/merchants/${e(scope.merchantId)}/customers`;
 
 export function CustomersPane({ params, search }: PaneProps) {
   const listScope = customerListScopeOf(params);
@@ -49,16 +53,22 @@ export function CustomersPane({ params, search }: PaneProps) {
   const [draft, setDraft] = useState(searchTerm);
   const [, navigate] = useLocation();
   const list = useQuery(customerQueries.list(listScope, pageNumber, pageSize, searchTerm));
-  const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
+  const rows = useMemo(() => (list.isError ? [] : (list.data?.results ?? [])), [list.isError, list.data]);
   const searchField = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
-  const permissions = useQuery({ ...userQueries.permissions(`/user/businesses/${e(businessId)}/merchants/${e(merchantId)}/permissions`), enabled: !spansMerchants });
+  const permissions = useQuery({
+    ...userQueries.permissions(`/user/businesses/${e(businessId)}/merchants/${e(merchantId)}/permissions`),
+    enabled: !spansMerchants,
+  });
   // A customer is stored under its merchant: a list across merchants adds none.
   const canAdd = !spansMerchants && permissions.data?.includes('Mapi.Customers.Update') === true;
   const [newCustomer, setNewCustomer] = useState<CustomerDraft | null>(null);
   const [tried, setTried] = useState(false);
   useLeaveFormGuard(newCustomer !== null && JSON.stringify(newCustomer) !== JSON.stringify(emptyCustomerDraft));
-  const openForm = () => { setTried(false); setNewCustomer(emptyCustomerDraft); };
+  const openForm = () => {
+    setTried(false);
+    setNewCustomer(emptyCustomerDraft);
+  };
   const create = useMutation({
     mutationFn: (next: CustomerDraft) => createCustomer(businessId, merchantId, customerBodyOf(next)),
     onSuccess: async (created) => {
@@ -75,7 +85,13 @@ export function CustomersPane({ params, search }: PaneProps) {
     navigate(`${here}?${params.toString()}`);
   };
   const columns: readonly DataTableColumn<CustomerListItem>[] = [
-    { id: 'name', header: 'Customer', cell: (row) => <a className="data-table-link is-name" href={customerPath(row.businessId, row.merchantId, row.customerId)}>{`${row.lastName}, ${row.firstName}`}</a> },
+    {
+      id: 'name',
+      header: 'Customer',
+      cell: (row) => (
+        <a className="data-table-link is-name" href={customerPath(row.businessId, row.merchantId, row.customerId)}>{`${row.lastName}, ${row.firstName}`}</a>
+      ),
+    },
     ...(spansMerchants ? [{ id: 'merchant', header: 'Merchant', cell: (row: CustomerListItem) => row.merchantName ?? row.merchantId }] : []),
     { id: 'reference', header: 'Reference', cell: (row) => row.reference },
     { id: 'email', header: 'Email', cell: (row) => row.emailAddress ?? '' },
@@ -90,25 +106,70 @@ export function CustomersPane({ params, search }: PaneProps) {
     <section className="risk-pane" aria-labelledby="customers-title">
       <header className="risk-header">
         <h1 id="customers-title">Customers</h1>
-        {canAdd ? <button type="button" className="button button-primary" onClick={openForm}>Add a customer</button> : null}
+        {canAdd ? (
+          <button type="button" className="button button-primary" onClick={openForm}>
+            Add a customer
+          </button>
+        ) : null}
       </header>
-      {spansMerchants ? <p>{listScope.level === 'partner' ? "Every merchant's customers across this partner's businesses." : "Every merchant's customers in this business."}</p> : null}
-      <form role="search" aria-label="Customer search" className="risk-actions" onSubmit={(event) => { event.preventDefault(); goTo({ pageNumber: 1, pageSize, search: draft.trim() }); }}>
-        <label>Search reference, name or email <input ref={searchField} type="search" value={draft} maxLength={100} onChange={(event) => setDraft(event.target.value)} /></label>
-        <button type="submit" className="button">Search</button>
+      {spansMerchants ? (
+        <p>{listScope.level === 'partner' ? "Every merchant's customers across this partner's businesses." : "Every merchant's customers in this business."}</p>
+      ) : null}
+      <form
+        role="search"
+        aria-label="Customer search"
+        className="risk-actions"
+        onSubmit={(event) => {
+          event.preventDefault();
+          goTo({ pageNumber: 1, pageSize, search: draft.trim() });
+        }}
+      >
+        <label>
+          Search reference, name or email{' '}
+          <input ref={searchField} type="search" value={draft} maxLength={100} onChange={(event) => setDraft(event.target.value)} />
+        </label>
+        <button type="submit" className="button">
+          Search
+        </button>
       </form>
-      <OverviewTable {...table} resetKey={`${search}|${list.dataUpdatedAt}`} caption="Customers" noun="customers" columns={columns}
-        rowKey={(row) => row.customerId} rowHeader="name"
+      <OverviewTable
+        {...table}
+        resetKey={`${search}|${list.dataUpdatedAt}`}
+        caption="Customers"
+        noun="customers"
+        columns={columns}
+        rowKey={(row) => row.customerId}
+        rowHeader="name"
         status={tableStatusOf(list)}
-        emptyMessage={searchTerm ? 'No customer matches this search.' : spansMerchants ? `No merchant of this ${listScope.level} has stored customers.` : 'This merchant has no stored customers.'}
-        view={{ pageNumber, pageSize }} total={list.data?.numberOfResults ?? 0} pageSizes={pageSizes} pagesLabel="Customer pages" pagerOnlyWithRows
-        onPageChange={(next) => goTo({ pageNumber: next, pageSize, search: searchTerm })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, search: searchTerm })} />
-      <CustomerFormDialog open={newCustomer !== null} title="Add a customer" submitLabel="Add customer" draft={newCustomer ?? emptyCustomerDraft} onChange={setNewCustomer} tried={tried}
-        busy={create.isPending} onCancel={() => setNewCustomer(null)}
+        emptyMessage={
+          searchTerm
+            ? 'No customer matches this search.'
+            : spansMerchants
+              ? `No merchant of this ${listScope.level} has stored customers.`
+              : 'This merchant has no stored customers.'
+        }
+        view={{ pageNumber, pageSize }}
+        total={list.data?.numberOfResults ?? 0}
+        pageSizes={pageSizes}
+        pagesLabel="Customer pages"
+        pagerOnlyWithRows
+        onPageChange={(next) => goTo({ pageNumber: next, pageSize, search: searchTerm })}
+        onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next, search: searchTerm })}
+      />
+      <CustomerFormDialog
+        open={newCustomer !== null}
+        title="Add a customer"
+        submitLabel="Add customer"
+        draft={newCustomer ?? emptyCustomerDraft}
+        onChange={setNewCustomer}
+        tried={tried}
+        busy={create.isPending}
+        onCancel={() => setNewCustomer(null)}
         onSubmit={() => {
           setTried(true);
           if (newCustomer && Object.keys(customerDraftProblems(newCustomer)).length === 0) create.mutate(newCustomer);
-        }} />
+        }}
+      />
     </section>
   );
 }

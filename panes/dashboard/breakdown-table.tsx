@@ -21,13 +21,24 @@ import '../../src/ui/data-table/data-table.css';
 
 export const dimensionLabels: Record<BreakdownDimension, string> = { merchant: 'Merchant', paymentMethod: 'Payment method', status: 'Status' };
 
-export const breakdownQuery = (context: string, period: DashboardPeriod, currency: string, by: BreakdownDimension) => queryOptions({
-  queryKey: ['dashboard', context, 'breakdown', period.startDate, period.endDate, currency, by] as const,
-  queryFn: async ({ signal }) => validate('breakdownResponse', await api.post<unknown>(`${context}/dashboard/breakdown`, {
-    by, currency, dateRange: { startDate: period.startDate, endDate: period.endDate },
-  }, { signal })),
-  staleTime: 60_000,
-});
+export const breakdownQuery = (context: string, period: DashboardPeriod, currency: string, by: BreakdownDimension) =>
+  queryOptions({
+    queryKey: ['dashboard', context, 'breakdown', period.startDate, period.endDate, currency, by] as const,
+    queryFn: async ({ signal }) =>
+      validate(
+        'breakdownResponse',
+        await api.post<unknown>(
+          `${context}/dashboard/breakdown`,
+          {
+            by,
+            currency,
+            dateRange: { startDate: period.startDate, endDate: period.endDate },
+          },
+          { signal },
+        ),
+      ),
+    staleTime: 60_000,
+  });
 
 const filterNames: Record<BreakdownDimension, string> = { merchant: 'merchantid', paymentMethod: 'paymentmethod', status: 'status' };
 
@@ -83,17 +94,38 @@ export function BreakdownTable({ context, period, currency, range }: Props) {
   const breakdown = useQuery({ ...breakdownQuery(context, period, currency, by), placeholderData: keepPreviousData });
   const shownBy = breakdown.data?.by ?? by;
 
-  const columns = useMemo<DataTableColumn<BreakdownRow>[]>(() => [
-    { id: 'label', header: dimensionLabels[shownBy], cell: (row) => row.label, sortField: 'label', width: 'minmax(10rem, 2fr)', wrap: true },
-    ...shownMeasures.map((measure): DataTableColumn<BreakdownRow> => ({
-      id: measure, header: measureLabels[measure], cell: (row) => formatMeasure(row[measure], measure, currency), align: 'end', sortField: measure, width: 'minmax(7rem, 1fr)',
-      priority: measure === 'volume' ? 1 : 2,
-    })),
-    { id: 'count', header: 'Payments', cell: (row) => formatMeasure(row.count, 'salesCount', currency), align: 'end', sortField: 'count', width: '7rem', priority: 3 },
-  ], [shownBy, currency]);
+  const columns = useMemo<DataTableColumn<BreakdownRow>[]>(
+    () => [
+      { id: 'label', header: dimensionLabels[shownBy], cell: (row) => row.label, sortField: 'label', width: 'minmax(10rem, 2fr)', wrap: true },
+      ...shownMeasures.map(
+        (measure): DataTableColumn<BreakdownRow> => ({
+          id: measure,
+          header: measureLabels[measure],
+          cell: (row) => formatMeasure(row[measure], measure, currency),
+          align: 'end',
+          sortField: measure,
+          width: 'minmax(7rem, 1fr)',
+          priority: measure === 'volume' ? 1 : 2,
+        }),
+      ),
+      {
+        id: 'count',
+        header: 'Payments',
+        cell: (row) => formatMeasure(row.count, 'salesCount', currency),
+        align: 'end',
+        sortField: 'count',
+        width: '7rem',
+        priority: 3,
+      },
+    ],
+    [shownBy, currency],
+  );
   const rows = useMemo(() => {
     const shown = breakdown.data;
-    return sortRows((shown?.rows ?? []).map((row) => ({ ...row, label: breakdownLabel(shown?.by ?? 'merchant', row) })), sort);
+    return sortRows(
+      (shown?.rows ?? []).map((row) => ({ ...row, label: breakdownLabel(shown?.by ?? 'merchant', row) })),
+      sort,
+    );
   }, [breakdown.data, sort]);
   const status = breakdown.isError ? 'error' : breakdown.data === undefined ? 'loading' : breakdown.isPlaceholderData ? 'updating' : 'ready';
 
@@ -103,7 +135,11 @@ export function BreakdownTable({ context, period, currency, range }: Props) {
       <label>
         Break down by{' '}
         <select value={by} onChange={(event) => setBy(event.target.value as BreakdownDimension)}>
-          {breakdownDimensions.map((name) => <option key={name} value={name}>{dimensionLabels[name]}</option>)}
+          {breakdownDimensions.map((name) => (
+            <option key={name} value={name}>
+              {dimensionLabels[name]}
+            </option>
+          ))}
         </select>
       </label>
       <CursorDataTable
@@ -128,4 +164,3 @@ export function BreakdownTable({ context, period, currency, range }: Props) {
     </section>
   );
 }
-

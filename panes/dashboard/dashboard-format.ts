@@ -1,7 +1,5 @@
 // en-GB labels for the dashboard: periods, buckets (in the zone the server bucketed in), amounts and counts.
-import {
-  type BucketUnit, type DashboardMeasure, type DashboardPeriod, measureKinds,
-} from '../../src/contract/dashboard-intervals.ts';
+import { type BucketUnit, type DashboardMeasure, type DashboardPeriod, measureKinds } from '../../src/contract/dashboard-intervals.ts';
 import { currencyDecimals, formatMoney } from '../../src/format/money.ts';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -43,8 +41,12 @@ export function formatBucket(start: Date, end: Date, unit: BucketUnit, step: num
   if (unit === 'hour') {
     const time = dateFormat(timeZone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(start);
     // On the day the clocks go back an hour repeats: say which one.
-    const zoneName = dateFormat(timeZone, { timeZoneName: 'short' }).formatToParts(start).find((part) => part.type === 'timeZoneName')?.value;
-    return style === 'axis' ? time : `${dateFormat(timeZone, { day: 'numeric', month: 'short', year: 'numeric' }).format(start)}, ${time}${zoneName ? ` ${zoneName}` : ''}`;
+    const zoneName = dateFormat(timeZone, { timeZoneName: 'short' })
+      .formatToParts(start)
+      .find((part) => part.type === 'timeZoneName')?.value;
+    return style === 'axis'
+      ? time
+      : `${dateFormat(timeZone, { day: 'numeric', month: 'short', year: 'numeric' }).format(start)}, ${time}${zoneName ? ` ${zoneName}` : ''}`;
   }
   if (unit === 'month') {
     return dateFormat(timeZone, style === 'axis' ? { month: 'short' } : { month: 'long', year: 'numeric' }).format(start);

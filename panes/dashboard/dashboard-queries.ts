@@ -14,22 +14,40 @@ export const dashboardQueries = {
    * `context` is the API prefix of the applied context; a null currency lets the server choose (GBP first); the view
    * by activity date is asked for by name, the one by payment date is the server's default.
    */
-  statistics: (context: string, period: DashboardPeriod, currency: string | null, dateBasis: DashboardDateBasis = 'paymentDate') => queryOptions({
-    queryKey: [...dashboardQueries.all, context, 'statistics', period.interval, period.startDate, period.endDate, currency, dateBasis] as const,
-    queryFn: async ({ signal }) => validate('dashboardResponse', await api.post<unknown>(`${context}/dashboard`, {
-      dateRange: { startDate: period.startDate, endDate: period.endDate },
-      interval: period.interval,
-      ...(currency ? { currency } : {}),
-      ...(dateBasis === 'activityDate' ? { dateBasis } : {}),
-    }, { signal })),
-    staleTime,
-  }),
-  declines: (context: string, period: DashboardPeriod, currency: string) => queryOptions({
-    queryKey: [...dashboardQueries.all, context, 'declines', period.startDate, period.endDate, currency] as const,
-    queryFn: async ({ signal }) => validate('declinesResponse', await api.post<unknown>(`${context}/dashboard/declines`, {
-      currency,
-      dateRange: { startDate: period.startDate, endDate: period.endDate },
-    }, { signal })),
-    staleTime,
-  }),
+  statistics: (context: string, period: DashboardPeriod, currency: string | null, dateBasis: DashboardDateBasis = 'paymentDate') =>
+    queryOptions({
+      queryKey: [...dashboardQueries.all, context, 'statistics', period.interval, period.startDate, period.endDate, currency, dateBasis] as const,
+      queryFn: async ({ signal }) =>
+        validate(
+          'dashboardResponse',
+          await api.post<unknown>(
+            `${context}/dashboard`,
+            {
+              dateRange: { startDate: period.startDate, endDate: period.endDate },
+              interval: period.interval,
+              ...(currency ? { currency } : {}),
+              ...(dateBasis === 'activityDate' ? { dateBasis } : {}),
+            },
+            { signal },
+          ),
+        ),
+      staleTime,
+    }),
+  declines: (context: string, period: DashboardPeriod, currency: string) =>
+    queryOptions({
+      queryKey: [...dashboardQueries.all, context, 'declines', period.startDate, period.endDate, currency] as const,
+      queryFn: async ({ signal }) =>
+        validate(
+          'declinesResponse',
+          await api.post<unknown>(
+            `${context}/dashboard/declines`,
+            {
+              currency,
+              dateRange: { startDate: period.startDate, endDate: period.endDate },
+            },
+            { signal },
+          ),
+        ),
+      staleTime,
+    }),
 };

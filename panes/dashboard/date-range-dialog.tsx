@@ -3,7 +3,14 @@
 // switches the dashboard to the custom interval.
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import {
-  addLocalDays, daysInRange, isLocalDate, maxCustomRangeDays, periodContaining, shiftPeriod, type DashboardPeriod, type LocalDate,
+  addLocalDays,
+  daysInRange,
+  isLocalDate,
+  maxCustomRangeDays,
+  periodContaining,
+  shiftPeriod,
+  type DashboardPeriod,
+  type LocalDate,
 } from '../../src/contract/dashboard-intervals.ts';
 import { DeferredModal as Modal } from '../../src/ui/deferred-modal.tsx';
 import { rovingTarget } from '../../src/ui/roving-focus.ts';
@@ -76,7 +83,9 @@ export function DateRangeDialog({ open, today, initial, onChoosePeriod, onChoose
         {presets.map((preset, index) => (
           <button
             key={preset.label}
-            ref={(element) => { presetButtons.current[index] = element; }}
+            ref={(element) => {
+              presetButtons.current[index] = element;
+            }}
             type="button"
             className="button"
             tabIndex={index === activePreset ? 0 : -1}
@@ -92,19 +101,37 @@ export function DateRangeDialog({ open, today, initial, onChoosePeriod, onChoose
           <legend>Custom range</legend>
           <label htmlFor={fromId}>From</label>
           <input
-            id={fromId} type="date" value={startDate} min={earliestSelectable(today)} max={today} required
-            aria-invalid={submitted && problem !== null} aria-describedby={submitted && problem ? errorId : undefined}
+            id={fromId}
+            type="date"
+            value={startDate}
+            min={earliestSelectable(today)}
+            max={today}
+            required
+            aria-invalid={submitted && problem !== null}
+            aria-describedby={submitted && problem ? errorId : undefined}
             onChange={(event) => setStartDate(event.target.value)}
           />
           <label htmlFor={toId}>To</label>
           <input
-            id={toId} type="date" value={endDate} min={earliestSelectable(today)} max={today} required
-            aria-invalid={submitted && problem !== null} aria-describedby={submitted && problem ? errorId : undefined}
+            id={toId}
+            type="date"
+            value={endDate}
+            min={earliestSelectable(today)}
+            max={today}
+            required
+            aria-invalid={submitted && problem !== null}
+            aria-describedby={submitted && problem ? errorId : undefined}
             onChange={(event) => setEndDate(event.target.value)}
           />
-          <button type="submit" className="button button-primary">Show range</button>
+          <button type="submit" className="button button-primary">
+            Show range
+          </button>
         </fieldset>
-        {submitted && problem && <p id={errorId} className="dashboard-range-error" role="alert">{problem}</p>}
+        {submitted && problem && (
+          <p id={errorId} className="dashboard-range-error" role="alert">
+            {problem}
+          </p>
+        )}
       </form>
     </Modal>
   );

@@ -16,12 +16,20 @@ export function DeclinesPanel({ context, period, currency }: { context: string; 
     <section className="dashboard-declines" aria-labelledby="dashboard-declines-title" aria-busy={declines.isFetching}>
       <h2 id="dashboard-declines-title">Top decline reasons</h2>
       {!data ? (
-        declines.isError ? <p className="dashboard-muted">The decline reasons could not be loaded.</p> : <Skeleton lines={3} label="Loading decline reasons" />
+        declines.isError ? (
+          <p className="dashboard-muted">The decline reasons could not be loaded.</p>
+        ) : (
+          <Skeleton lines={3} label="Loading decline reasons" />
+        )
       ) : data.reasons.length === 0 ? (
-        <p className="dashboard-muted">No declined payments in {currency} for {formatPeriod(period)}.</p>
+        <p className="dashboard-muted">
+          No declined payments in {currency} for {formatPeriod(period)}.
+        </p>
       ) : (
         <table className="dashboard-declines-table">
-          <caption className="visually-hidden">Decline reasons in {currency}, {formatPeriod(period)}, most frequent first</caption>
+          <caption className="visually-hidden">
+            Decline reasons in {currency}, {formatPeriod(period)}, most frequent first
+          </caption>
           <thead>
             <tr>
               <th scope="col">Reason</th>

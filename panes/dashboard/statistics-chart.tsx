@@ -68,25 +68,28 @@ export function StatisticsChart({ data, label, onOpen }: { data: ChartData; labe
     const frame = requestAnimationFrame(() => {
       timer = setTimeout(() => void create(), 0);
     });
-    const create = () => loadCharts().then((charts) => {
-      const element = container.current;
-      if (cancelled || !element) return;
-      chart.current = charts.createChart(element, {
-        autoSize: true,
-        layout: { background: { color: 'transparent' }, textColor: colours.text, fontFamily: 'system-ui, sans-serif', attributionLogo: false },
-        grid: { vertLines: { visible: false }, horzLines: { color: colours.grid } },
-        rightPriceScale: { borderVisible: false },
-        timeScale: { borderVisible: false, fixLeftEdge: true, fixRightEdge: true, lockVisibleTimeRangeOnResize: true },
-        handleScroll: false,
-        handleScale: false,
-        localization: { locale: 'en-GB' },
-      });
-      draw(charts, chart.current, latest.current);
-      observer = new ResizeObserver(() => chart.current?.timeScale().fitContent());
-      observer.observe(element);
-    }).catch(() => {
-      if (!cancelled) setFailed(true);
-    });
+    const create = () =>
+      loadCharts()
+        .then((charts) => {
+          const element = container.current;
+          if (cancelled || !element) return;
+          chart.current = charts.createChart(element, {
+            autoSize: true,
+            layout: { background: { color: 'transparent' }, textColor: colours.text, fontFamily: 'system-ui, sans-serif', attributionLogo: false },
+            grid: { vertLines: { visible: false }, horzLines: { color: colours.grid } },
+            rightPriceScale: { borderVisible: false },
+            timeScale: { borderVisible: false, fixLeftEdge: true, fixRightEdge: true, lockVisibleTimeRangeOnResize: true },
+            handleScroll: false,
+            handleScale: false,
+            localization: { locale: 'en-GB' },
+          });
+          draw(charts, chart.current, latest.current);
+          observer = new ResizeObserver(() => chart.current?.timeScale().fitContent());
+          observer.observe(element);
+        })
+        .catch(() => {
+          if (!cancelled) setFailed(true);
+        });
     return () => {
       cancelled = true;
       cancelAnimationFrame(frame);
@@ -153,9 +156,13 @@ export function StatisticsChart({ data, label, onOpen }: { data: ChartData; labe
       >
         <div ref={container} className="dashboard-chart" role="img" aria-label={label} data-testid="statistics-chart" />
       </div>
-      <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="chart-announcement">{active === null ? '' : announcementOf(data, active)}</p>
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="chart-announcement">
+        {active === null ? '' : announcementOf(data, active)}
+      </p>
       {/* The licence's attribution: a link beside the chart, not a tab stop of it. */}
-      <a className="dashboard-chart-attribution" href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer" tabIndex={-1}>Charting by TradingView</a>
+      <a className="dashboard-chart-attribution" href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer" tabIndex={-1}>
+        Charting by TradingView
+      </a>
     </div>
   );
 }
@@ -185,18 +192,33 @@ function draw(charts: Charts, api: ChartApi, data: ChartData): void {
       },
     },
   });
-  const current = data.chartType === 'bar'
-    ? api.addSeries(charts.HistogramSeries, { color: colours.current, priceLineVisible: false, lastValueVisible: false, title: '' })
-    : api.addSeries(charts.LineSeries, { color: colours.current, lineWidth: 2, priceLineVisible: false, lastValueVisible: false, pointMarkersVisible: data.points.length <= 31 });
+  const current =
+    data.chartType === 'bar'
+      ? api.addSeries(charts.HistogramSeries, { color: colours.current, priceLineVisible: false, lastValueVisible: false, title: '' })
+      : api.addSeries(charts.LineSeries, {
+          color: colours.current,
+          lineWidth: 2,
+          priceLineVisible: false,
+          lastValueVisible: false,
+          pointMarkersVisible: data.points.length <= 31,
+        });
   // Days still to come are whitespace: a gap with no bar, never a bar of zero.
   current.setData(data.points.map((point) => (point.future ? { time: seconds(point.start) } : { time: seconds(point.start), value: point.value })));
   const compared = data.compared
-    ? api.addSeries(charts.LineSeries, { color: colours.compared, lineWidth: 2, lineStyle: charts.LineStyle.Dashed, priceLineVisible: false, lastValueVisible: false })
+    ? api.addSeries(charts.LineSeries, {
+        color: colours.compared,
+        lineWidth: 2,
+        lineStyle: charts.LineStyle.Dashed,
+        priceLineVisible: false,
+        lastValueVisible: false,
+      })
     : null;
-  compared?.setData(data.points.flatMap((point, index) => {
-    const value = data.compared?.[index];
-    return value === undefined ? [] : [{ time: seconds(point.start), value }];
-  }));
+  compared?.setData(
+    data.points.flatMap((point, index) => {
+      const value = data.compared?.[index];
+      return value === undefined ? [] : [{ time: seconds(point.start), value }];
+    }),
+  );
   api.timeScale().fitContent();
   seriesOf.set(api, {
     current,

@@ -7,12 +7,46 @@ import { lazy, Suspense, useEffect, useEffectEvent, useMemo, useRef, useState } 
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import {
-  browserTimeZone, canStepForward, comparedPeriod, bucketTransactionFilters, dashboardIntervals, dashboardMeasures, dashboardPath, dashboardSearch,
-  compareLabels, compareModesOf, type CompareWith, dashboardDateBases, dateBasisDescriptions, dateBasisLabels, defaultDateBasis, type DashboardDateBasis, localDateOf, measureLabels, periodsToPrefetch, readDashboardSearch, selectCustomRange, selectInterval, setCompare, shownMeasures,
-  stepView, totalsOf, type ChartType, type DashboardInterval, type DashboardMeasure, type DashboardPeriod, type DashboardSettings,
+  browserTimeZone,
+  canStepForward,
+  comparedPeriod,
+  bucketTransactionFilters,
+  dashboardIntervals,
+  dashboardMeasures,
+  dashboardPath,
+  dashboardSearch,
+  compareLabels,
+  compareModesOf,
+  type CompareWith,
+  dashboardDateBases,
+  dateBasisDescriptions,
+  dateBasisLabels,
+  defaultDateBasis,
+  type DashboardDateBasis,
+  localDateOf,
+  measureLabels,
+  periodsToPrefetch,
+  readDashboardSearch,
+  selectCustomRange,
+  selectInterval,
+  setCompare,
+  shownMeasures,
+  stepView,
+  totalsOf,
+  type ChartType,
+  type DashboardInterval,
+  type DashboardMeasure,
+  type DashboardPeriod,
+  type DashboardSettings,
 } from '../../src/contract/dashboard-intervals.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
-import { appliedTerminalConfiguration, noTerminalSentence, terminalConfigurationQueries, terminalPath, withTerminalConfiguration } from '../../src/api/terminal-configurations.ts';
+import {
+  appliedTerminalConfiguration,
+  noTerminalSentence,
+  terminalConfigurationQueries,
+  terminalPath,
+  withTerminalConfiguration,
+} from '../../src/api/terminal-configurations.ts';
 import type { DashboardResponse } from '../../src/contract/dashboard.ts';
 import { messages } from '../../src/contract/messages.ts';
 import { applyContext, contextPath, contextStore } from '../../src/state/context-store.ts';
@@ -78,7 +112,7 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
     ...terminalConfigurationQueries.enabled(merchantKey.businessId, merchantKey.merchantId),
     enabled: terminalUser && appliedTerminal === null && merchantKey.businessId !== '' && merchantKey.merchantId !== '',
   });
-  const landing = appliedTerminal ?? (terminalUser ? terminals.data?.[0] ?? null : null);
+  const landing = appliedTerminal ?? (terminalUser ? (terminals.data?.[0] ?? null) : null);
   const landingId = landing?.configurationId;
   // Once per configuration to land on (the landing object itself is new on each render).
   const land = useEffectEvent(() => {
@@ -102,17 +136,37 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
   usePaneCapabilities({ date: () => setDateDialogOpen(true) });
   const dialogOpen = dateDialogOpen || (view.interval === 'custom' && view.period === null && declinedAt !== search);
 
-  if (!context) return <div className="pane-content"><h1>Dashboard</h1><p className="pane-lead">Choose a business or merchant to see its statistics.</p></div>;
-  if (granted === undefined) return <div className="pane-content"><h1>Dashboard</h1><Skeleton lines={6} label="Loading the dashboard" /></div>;
+  if (!context)
+    return (
+      <div className="pane-content">
+        <h1>Dashboard</h1>
+        <p className="pane-lead">Choose a business or merchant to see its statistics.</p>
+      </div>
+    );
+  if (granted === undefined)
+    return (
+      <div className="pane-content">
+        <h1>Dashboard</h1>
+        <Skeleton lines={6} label="Loading the dashboard" />
+      </div>
+    );
   if (!granted.includes(dashboardPermission) && terminalUser) {
-    if (landing || terminals.fetchStatus === 'fetching') return <div className="pane-content"><h1>Dashboard</h1><Skeleton lines={6} label="Opening the virtual terminal" /></div>;
+    if (landing || terminals.fetchStatus === 'fetching')
+      return (
+        <div className="pane-content">
+          <h1>Dashboard</h1>
+          <Skeleton lines={6} label="Opening the virtual terminal" />
+        </div>
+      );
     return (
       <div className="pane-content">
         <h1>Dashboard</h1>
         <p className="pane-lead">You are working in {contextLabel(selections)}.</p>
         <p className="pane-notice" role="note">
-          {!selections.merchant?.id ? 'Choose a merchant as your context to take telephone orders on its virtual terminal.'
-            : terminals.isError ? 'The configurations of this merchant could not be loaded.'
+          {!selections.merchant?.id
+            ? 'Choose a merchant as your context to take telephone orders on its virtual terminal.'
+            : terminals.isError
+              ? 'The configurations of this merchant could not be loaded.'
               : `${noTerminalSentence(selections.merchant.title || selections.merchant.id)} Ask an administrator to switch it on for the configuration that takes telephone orders.`}
         </p>
       </div>
@@ -123,7 +177,9 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
       <div className="pane-content">
         <h1>Dashboard</h1>
         <p className="pane-lead">You are working in {contextLabel(selections)}.</p>
-        <p className="pane-notice" role="note">{messages.noPermissions} Statistics need the dashboard report permission in this context.</p>
+        <p className="pane-notice" role="note">
+          {messages.noPermissions} Statistics need the dashboard report permission in this context.
+        </p>
       </div>
     );
   }
@@ -132,21 +188,53 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
     <div className="pane-content dashboard">
       <header className="dashboard-header">
         <h1>Dashboard</h1>
-        <p className="pane-lead">Statistics of {contextLabel(selections)}{view.period ? `, ${formatPeriod(view.period)}` : ''}.</p>
+        <p className="pane-lead">
+          Statistics of {contextLabel(selections)}
+          {view.period ? `, ${formatPeriod(view.period)}` : ''}.
+        </p>
       </header>
 
       <div className="dashboard-toolbar">
         <div className="dashboard-intervals" role="radiogroup" aria-label="Interval">
           {dashboardIntervals.map((interval) => (
-            <IntervalRadio key={interval} interval={interval} checked={view.interval === interval} onSelect={() => changeView(selectInterval(view, interval, today))} />
+            <IntervalRadio
+              key={interval}
+              interval={interval}
+              checked={view.interval === interval}
+              onSelect={() => changeView(selectInterval(view, interval, today))}
+            />
           ))}
         </div>
         <div className="dashboard-stepper" role="group" aria-label="Period">
-          <button type="button" className="button" aria-label="Previous period" title="Previous period ([)" disabled={!view.period} onClick={() => changeView(stepView(view, -1))}>‹</button>
-          <button type="button" className="button dashboard-period" aria-haspopup="dialog" title="Choose dates (Shift+D)" onClick={() => setDateDialogOpen(true)}>
+          <button
+            type="button"
+            className="button"
+            aria-label="Previous period"
+            title="Previous period ([)"
+            disabled={!view.period}
+            onClick={() => changeView(stepView(view, -1))}
+          >
+            ‹
+          </button>
+          <button
+            type="button"
+            className="button dashboard-period"
+            aria-haspopup="dialog"
+            title="Choose dates (Shift+D)"
+            onClick={() => setDateDialogOpen(true)}
+          >
             {view.period ? formatPeriod(view.period) : 'Choose dates'}
           </button>
-          <button type="button" className="button" aria-label="Next period" title="Next period (])" disabled={!canStepForward(view, today)} onClick={() => changeView(stepView(view, 1))}>›</button>
+          <button
+            type="button"
+            className="button"
+            aria-label="Next period"
+            title="Next period (])"
+            disabled={!canStepForward(view, today)}
+            onClick={() => changeView(stepView(view, 1))}
+          >
+            ›
+          </button>
         </div>
         <label className="dashboard-compare">
           <input type="checkbox" checked={view.compare} disabled={!view.period} onChange={(event) => changeView(setCompare(view, event.target.checked))} />
@@ -156,7 +244,11 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
           <label className="dashboard-compare">
             Compare with{' '}
             <select value={view.compareWith ?? 'year'} onChange={(event) => changeView({ ...view, compareWith: event.target.value as CompareWith })}>
-              {compareModesOf(view.interval).map((mode) => <option key={mode} value={mode}>{compareLabels[mode]}</option>)}
+              {compareModesOf(view.interval).map((mode) => (
+                <option key={mode} value={mode}>
+                  {compareLabels[mode]}
+                </option>
+              ))}
             </select>
           </label>
         ) : null}
@@ -175,7 +267,9 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
       ) : (
         <div className="dashboard-empty" role="status">
           <p>Choose the dates of a custom range to see its statistics.</p>
-          <button type="button" className="button button-primary" onClick={() => setDateDialogOpen(true)}>Choose dates</button>
+          <button type="button" className="button button-primary" onClick={() => setDateDialogOpen(true)}>
+            Choose dates
+          </button>
         </div>
       )}
 
@@ -251,11 +345,16 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
   // requests made it a long task (fetch alone 11–36 ms of it on the bench machine).
   useEffect(() => {
     if (!settled) return undefined;
-    return eachWhenIdle(periodsToPrefetch(period).slice(1).map((earlier) => () => {
-      void queryClient.prefetchQuery(dashboardQueries.statistics(context, earlier, settings.currency, dateBasis));
-      const before = compared ? comparedPeriod({ ...view, period: earlier }) : null;
-      if (before) void queryClient.prefetchQuery(dashboardQueries.statistics(context, before, currency, dateBasis));
-    }), { maxPerSlice: 2 });
+    return eachWhenIdle(
+      periodsToPrefetch(period)
+        .slice(1)
+        .map((earlier) => () => {
+          void queryClient.prefetchQuery(dashboardQueries.statistics(context, earlier, settings.currency, dateBasis));
+          const before = compared ? comparedPeriod({ ...view, period: earlier }) : null;
+          if (before) void queryClient.prefetchQuery(dashboardQueries.statistics(context, before, currency, dateBasis));
+        }),
+      { maxPerSlice: 2 },
+    );
   }, [settled, context, period, settings.currency, currency, compared, view, queryClient, dateBasis]);
 
   // Empty data: the spec's danger toast, once for each answer shown.
@@ -267,22 +366,36 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
     showToast({ kind: 'danger', message: messages.noGraphData });
   }, [settled, response, shown]);
 
-  const chartData = useMemo<ChartData | null>(() => (response ? {
-    chartType: view.chartType,
-    measure,
-    currency,
-    unit: response.bucket.unit,
-    step: response.bucket.step,
-    timeZone: response.timeZone,
-    points: response.datapoints.map((point) => ({
-      start: new Date(point.startDate), end: new Date(point.endDate), value: displayValue(point[measure], measure, currency), future: Date.parse(point.startDate) > Date.now(),
-    })),
-    compared: comparedResponse ? comparedResponse.datapoints.map((point) => displayValue(point[measure], measure, currency)) : null,
-    comparedLabel: compareLabels[view.compareWith ?? 'year'],
-  } : null), [response, comparedResponse, view.chartType, view.compareWith, measure, currency]);
+  const chartData = useMemo<ChartData | null>(
+    () =>
+      response
+        ? {
+            chartType: view.chartType,
+            measure,
+            currency,
+            unit: response.bucket.unit,
+            step: response.bucket.step,
+            timeZone: response.timeZone,
+            points: response.datapoints.map((point) => ({
+              start: new Date(point.startDate),
+              end: new Date(point.endDate),
+              value: displayValue(point[measure], measure, currency),
+              future: Date.parse(point.startDate) > Date.now(),
+            })),
+            compared: comparedResponse ? comparedResponse.datapoints.map((point) => displayValue(point[measure], measure, currency)) : null,
+            comparedLabel: compareLabels[view.compareWith ?? 'year'],
+          }
+        : null,
+    [response, comparedResponse, view.chartType, view.compareWith, measure, currency],
+  );
 
   if (!response) {
-    if (statistics.isError) return <p className="dashboard-empty" role="status">The statistics could not be loaded.</p>;
+    if (statistics.isError)
+      return (
+        <p className="dashboard-empty" role="status">
+          The statistics could not be loaded.
+        </p>
+      );
     return <Skeleton lines={8} label="Loading statistics" />;
   }
 
@@ -307,13 +420,21 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
         <label>
           Data type{' '}
           <select value={measure} onChange={(event) => setMeasure(event.target.value as DashboardMeasure)}>
-            {shownMeasures.map((name) => <option key={name} value={name}>{measureLabels[name]}</option>)}
+            {shownMeasures.map((name) => (
+              <option key={name} value={name}>
+                {measureLabels[name]}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Currency{' '}
           <select value={currency} onChange={(event) => onChange({ ...settings, currency: event.target.value })}>
-            {[...new Set([...response.currencies, currency])].sort().map((code) => <option key={code} value={code}>{code}</option>)}
+            {[...new Set([...response.currencies, currency])].sort().map((code) => (
+              <option key={code} value={code}>
+                {code}
+              </option>
+            ))}
           </select>
         </label>
         <div className="dashboard-chart-type" role="radiogroup" aria-label="Chart type">
@@ -326,7 +447,11 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
         </div>
         <div className="dashboard-chart-type" role="radiogroup" aria-label="Dates">
           {dashboardDateBases.map((basis) => (
-            <label key={basis} className={dateBasis === basis ? 'dashboard-interval dashboard-interval-checked' : 'dashboard-interval'} title={dateBasisDescriptions[basis]}>
+            <label
+              key={basis}
+              className={dateBasis === basis ? 'dashboard-interval dashboard-interval-checked' : 'dashboard-interval'}
+              title={dateBasisDescriptions[basis]}
+            >
               <input type="radio" name="dashboard-date-basis" value={basis} checked={dateBasis === basis} onChange={() => setDateBasis(basis)} />
               {dateBasisLabels[basis]}
             </label>
@@ -340,15 +465,30 @@ function DashboardBody({ context, period, settings, tableVisible, onToggleTable,
       <div className="dashboard-main" aria-busy={statistics.isFetching}>
         <section className="dashboard-chart-area" aria-label="Chart">
           <div className="dashboard-chart-heading">
-            <h2 className="dashboard-chart-title">{measureLabels[measure]}, {dateBasisLabels[dateBasis].toLowerCase()}</h2>
+            <h2 className="dashboard-chart-title">
+              {measureLabels[measure]}, {dateBasisLabels[dateBasis].toLowerCase()}
+            </h2>
             <p className="dashboard-muted">{dateBasisDescriptions[dateBasis]}</p>
           </div>
           {empty ? (
             <div className="dashboard-chart-empty" data-testid="statistics-chart-empty">
               <p>{messages.noGraphData}</p>
-              <p className="dashboard-muted">There were no payments in {currency} for {formatPeriod(period)}.</p>
+              <p className="dashboard-muted">
+                There were no payments in {currency} for {formatPeriod(period)}.
+              </p>
             </div>
-          ) : chartData && <StatisticsChart data={chartData} label={chartLabel} onOpen={(index, beside) => { const point = response.datapoints[index]; if (point) openTransactions(point, beside); }} />}
+          ) : (
+            chartData && (
+              <StatisticsChart
+                data={chartData}
+                label={chartLabel}
+                onOpen={(index, beside) => {
+                  const point = response.datapoints[index];
+                  if (point) openTransactions(point, beside);
+                }}
+              />
+            )
+          )}
           <StatisticsTable
             caption={caption}
             datapoints={response.datapoints}

@@ -21,10 +21,29 @@ export type StatisticsTableProps = {
   comparedLabel?: string;
 };
 
-export function StatisticsTable({ caption, datapoints, compared, measure, currency, unit, step, timeZone, visible, linkOf, now = Date.now(), comparedLabel = 'a year earlier' }: StatisticsTableProps) {
+export function StatisticsTable({
+  caption,
+  datapoints,
+  compared,
+  measure,
+  currency,
+  unit,
+  step,
+  timeZone,
+  visible,
+  linkOf,
+  now = Date.now(),
+  comparedLabel = 'a year earlier',
+}: StatisticsTableProps) {
   return (
     <table className={visible ? 'dashboard-table' : 'dashboard-table visually-hidden'} aria-label={caption}>
-      <caption>{caption}<span className="dashboard-table-definition"> {measureLabels[measure]}: {measureDescriptions[measure]}.</span></caption>
+      <caption>
+        {caption}
+        <span className="dashboard-table-definition">
+          {' '}
+          {measureLabels[measure]}: {measureDescriptions[measure]}.
+        </span>
+      </caption>
       <thead>
         <tr>
           <th scope="col">{unit === 'hour' ? 'Hour' : unit === 'month' ? 'Month' : 'Day'}</th>
@@ -40,7 +59,15 @@ export function StatisticsTable({ caption, datapoints, compared, measure, curren
           const future = Date.parse(point.startDate) > now;
           return (
             <tr key={point.startDate}>
-              <th scope="row">{linkOf && !future ? <a href={linkOf(point)} aria-label={`${label}: open its transactions`}>{label}</a> : label}</th>
+              <th scope="row">
+                {linkOf && !future ? (
+                  <a href={linkOf(point)} aria-label={`${label}: open its transactions`}>
+                    {label}
+                  </a>
+                ) : (
+                  label
+                )}
+              </th>
               <td>{future ? 'No data yet' : formatMeasure(point[measure], measure, currency)}</td>
               {compared && <td>{before ? formatMeasure(before[measure], measure, currency) : '–'}</td>}
               {compared && <td>{before ? formatChange(changeAgainst(point[measure], before[measure])) : '–'}</td>}

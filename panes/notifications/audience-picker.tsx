@@ -13,17 +13,21 @@ export type AudienceIds = { partnerIds: string[]; businessIds: string[] };
 type Candidate = AudienceCandidate;
 
 const audienceQueries = {
-  search: (term: string) => queryOptions({
-    queryKey: [...notificationQueries.all, 'audience', 'search', term] as const,
-    queryFn: async ({ signal }) => (await validate('audienceCandidateList', await api.get<unknown>('/notifications/audience', { query: { term }, signal }))).results,
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  }),
-  names: (ids: readonly string[]) => queryOptions({
-    queryKey: [...notificationQueries.all, 'audience', 'names', [...ids].sort().join(',')] as const,
-    queryFn: async ({ signal }) => (await validate('audienceCandidateList', await api.get<unknown>('/notifications/audience', { query: { ids: ids.join(',') }, signal }))).results,
-    staleTime: 60_000,
-  }),
+  search: (term: string) =>
+    queryOptions({
+      queryKey: [...notificationQueries.all, 'audience', 'search', term] as const,
+      queryFn: async ({ signal }) =>
+        (await validate('audienceCandidateList', await api.get<unknown>('/notifications/audience', { query: { term }, signal }))).results,
+      placeholderData: keepPreviousData,
+      staleTime: 30_000,
+    }),
+  names: (ids: readonly string[]) =>
+    queryOptions({
+      queryKey: [...notificationQueries.all, 'audience', 'names', [...ids].sort().join(',')] as const,
+      queryFn: async ({ signal }) =>
+        (await validate('audienceCandidateList', await api.get<unknown>('/notifications/audience', { query: { ids: ids.join(',') }, signal }))).results,
+      staleTime: 60_000,
+    }),
 };
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -41,7 +45,8 @@ export function audienceSummary(viewRestriction: 'allUsers' | 'internalUsers', a
 }
 
 const keyOf = (candidate: Pick<Candidate, 'kind' | 'id'>) => `${candidate.kind}:${candidate.id}`;
-const detailOf = (candidate: Candidate) => (candidate.kind === 'partner' ? `Partner ${candidate.id}` : `Business ${candidate.id}${candidate.partnerName ? ` of ${candidate.partnerName}` : ''}`);
+const detailOf = (candidate: Candidate) =>
+  candidate.kind === 'partner' ? `Partner ${candidate.id}` : `Business ${candidate.id}${candidate.partnerName ? ` of ${candidate.partnerName}` : ''}`;
 
 function useDebounced(value: string, delayMs: number): string {
   const [debounced, setDebounced] = useState(value);
@@ -71,23 +76,27 @@ export function AudiencePicker({ value, onChange, describedBy }: { value: Audien
     ...value.partnerIds.map((id) => known.current.get(keyOf({ kind: 'partner', id })) ?? { kind: 'partner' as const, id, name: id, partnerName: null }),
   ];
   const chosen = new Set(chips.map(keyOf));
-  const options = text.trim() === '' || term !== text.trim() && !search.data ? [] : (search.data ?? []).filter((candidate) => !chosen.has(keyOf(candidate)));
+  const options = text.trim() === '' || (term !== text.trim() && !search.data) ? [] : (search.data ?? []).filter((candidate) => !chosen.has(keyOf(candidate)));
   const expanded = open && text.trim() !== '';
   const activeIndex = Math.min(active, Math.max(0, options.length - 1));
 
   const add = (candidate: Candidate) => {
-    onChange(candidate.kind === 'partner'
-      ? { ...value, partnerIds: [...value.partnerIds, candidate.id] }
-      : { ...value, businessIds: [...value.businessIds, candidate.id] });
+    onChange(
+      candidate.kind === 'partner'
+        ? { ...value, partnerIds: [...value.partnerIds, candidate.id] }
+        : { ...value, businessIds: [...value.businessIds, candidate.id] },
+    );
     setText('');
     setActive(0);
   };
   const remove = (index: number) => {
     const chip = chips[index];
     if (!chip) return;
-    onChange(chip.kind === 'partner'
-      ? { ...value, partnerIds: value.partnerIds.filter((id) => id !== chip.id) }
-      : { ...value, businessIds: value.businessIds.filter((id) => id !== chip.id) });
+    onChange(
+      chip.kind === 'partner'
+        ? { ...value, partnerIds: value.partnerIds.filter((id) => id !== chip.id) }
+        : { ...value, businessIds: value.businessIds.filter((id) => id !== chip.id) },
+    );
     // Focus stays in the picker: the next chip, else the previous, else the field.
     setTimeout(() => (chipButtons.current[index < chips.length - 1 ? index : index - 1] ?? input.current)?.focus(), 0);
   };
@@ -105,7 +114,10 @@ export function AudiencePicker({ value, onChange, describedBy }: { value: Audien
       event.preventDefault();
       event.stopPropagation();
       setOpen(false);
-    } else if ((event.key === 'Backspace' && text === '') || (event.key === 'ArrowLeft' && event.currentTarget.selectionStart === 0 && event.currentTarget.selectionEnd === 0)) {
+    } else if (
+      (event.key === 'Backspace' && text === '') ||
+      (event.key === 'ArrowLeft' && event.currentTarget.selectionStart === 0 && event.currentTarget.selectionEnd === 0)
+    ) {
       if (chips.length === 0) return;
       event.preventDefault();
       if (event.key === 'Backspace') remove(chips.length - 1);
@@ -124,8 +136,13 @@ export function AudiencePicker({ value, onChange, describedBy }: { value: Audien
       (chipButtons.current[index + 1] ?? input.current)?.focus();
     }
   };
-  const status = !expanded ? '' : term !== text.trim() || search.isFetching ? 'Looking up names…'
-    : options.length === 0 ? 'No business or partner of that name.' : `${options.length} found: ↑ ↓ choose, Enter adds.`;
+  const status = !expanded
+    ? ''
+    : term !== text.trim() || search.isFetching
+      ? 'Looking up names…'
+      : options.length === 0
+        ? 'No business or partner of that name.'
+        : `${options.length} found: ↑ ↓ choose, Enter adds.`;
 
   return (
     <div className="audience-picker">
@@ -133,9 +150,17 @@ export function AudiencePicker({ value, onChange, describedBy }: { value: Audien
         <ul className="audience-chips" id={ids.chips} aria-label="Chosen businesses and partners">
           {chips.map((chip, index) => (
             <li key={keyOf(chip)}>
-              <button ref={(element) => { chipButtons.current[index] = element; }} type="button" className="audience-chip"
-                aria-label={`${chip.name}, ${chip.kind}: remove`} title="Backspace or Delete removes it"
-                onClick={() => remove(index)} onKeyDown={onChipKey(index)}>
+              <button
+                ref={(element) => {
+                  chipButtons.current[index] = element;
+                }}
+                type="button"
+                className="audience-chip"
+                aria-label={`${chip.name}, ${chip.kind}: remove`}
+                title="Backspace or Delete removes it"
+                onClick={() => remove(index)}
+                onKeyDown={onChipKey(index)}
+              >
                 {chip.name} <span aria-hidden="true">×</span>
               </button>
             </li>
@@ -157,21 +182,37 @@ export function AudiencePicker({ value, onChange, describedBy }: { value: Audien
         aria-describedby={describedBy}
         placeholder="Type a name"
         value={text}
-        onChange={(event) => { setText(event.target.value); setOpen(true); setActive(0); }}
+        onChange={(event) => {
+          setText(event.target.value);
+          setOpen(true);
+          setActive(0);
+        }}
         onKeyDown={onInputKey}
         onBlur={() => setOpen(false)}
       />
       {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA combobox pattern's listbox, a list of options */}
       <ul id={ids.list} role="listbox" aria-label="Businesses and partners" className="audience-options" hidden={!expanded || options.length === 0}>
         {options.map((candidate, index) => (
-          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole lint/a11y/useFocusableInteractive: an option of the combobox's listbox: the focus stays in the field (aria-activedescendant)
-          <li key={keyOf(candidate)} id={`${ids.list}-${index}`} role="option" aria-selected={index === activeIndex}
-            className="audience-option" onMouseDown={(event) => { event.preventDefault(); add(candidate); }}>
+          // biome-ignore lint/a11y/useFocusableInteractive: an option of the combobox's listbox: the focus stays in the field (aria-activedescendant)
+          <li
+            key={keyOf(candidate)}
+            id={`${ids.list}-${index}`}
+            // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: an option of the combobox's listbox, a list item in the markup
+            role="option"
+            aria-selected={index === activeIndex}
+            className="audience-option"
+            onMouseDown={(event) => {
+              event.preventDefault();
+              add(candidate);
+            }}
+          >
             <span className="audience-option-name">{candidate.name}</span> <span className="audience-option-detail">{detailOf(candidate)}</span>
           </li>
         ))}
       </ul>
-      <p className="notification-hint" role="status">{status}</p>
+      <p className="notification-hint" role="status">
+        {status}
+      </p>
     </div>
   );
 }

@@ -8,17 +8,23 @@ import type { NotificationBody, NotificationUpdateBody } from '../../src/contrac
 
 export const authoringQueries = {
   all: [...notificationQueries.all, 'authoring'] as const,
-  list: (pageNumber: number, pageSize: number) => queryOptions({
-    queryKey: [...authoringQueries.all, 'list', { pageNumber, pageSize }] as const,
-    queryFn: async ({ signal }) => validate('authoredNotificationList', await api.get<unknown>('/notifications', { query: { pagenumber: String(pageNumber), pagesize: String(pageSize) }, signal })),
-    placeholderData: keepPreviousData,
-    staleTime: 10_000,
-  }),
-  detail: (reference: string) => queryOptions({
-    queryKey: [...authoringQueries.all, 'detail', reference] as const,
-    queryFn: async ({ signal }) => validate('authoredNotification', await api.get<unknown>(`/notifications/${encodeURIComponent(reference)}`, { signal })),
-    staleTime: 0,
-  }),
+  list: (pageNumber: number, pageSize: number) =>
+    queryOptions({
+      queryKey: [...authoringQueries.all, 'list', { pageNumber, pageSize }] as const,
+      queryFn: async ({ signal }) =>
+        validate(
+          'authoredNotificationList',
+          await api.get<unknown>('/notifications', { query: { pagenumber: String(pageNumber), pagesize: String(pageSize) }, signal }),
+        ),
+      placeholderData: keepPreviousData,
+      staleTime: 10_000,
+    }),
+  detail: (reference: string) =>
+    queryOptions({
+      queryKey: [...authoringQueries.all, 'detail', reference] as const,
+      queryFn: async ({ signal }) => validate('authoredNotification', await api.get<unknown>(`/notifications/${encodeURIComponent(reference)}`, { signal })),
+      staleTime: 0,
+    }),
 };
 
 export async function createNotification(body: NotificationBody) {

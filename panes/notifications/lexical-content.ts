@@ -89,11 +89,16 @@ export function editorBlocksOf(blocks: readonly NotificationBlock[]): EditorBloc
   // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every case (TypeScript checks it with noImplicitReturns)
   return blocks.map((block): EditorBlock => {
     switch (block.type) {
-      case 'paragraph': return { kind: 'paragraph', lines: [[{ text: block.text }]] };
-      case 'list': return { kind: 'bullet', lines: block.items.map((item) => [{ text: item }]) };
-      case 'text': return { kind: 'paragraph', lines: [block.inlines] };
-      case 'heading': return { kind: block.level === 1 ? 'h1' : block.level === 2 ? 'h2' : 'h3', lines: [block.inlines] };
-      case 'richList': return { kind: block.ordered ? 'number' : 'bullet', lines: block.items };
+      case 'paragraph':
+        return { kind: 'paragraph', lines: [[{ text: block.text }]] };
+      case 'list':
+        return { kind: 'bullet', lines: block.items.map((item) => [{ text: item }]) };
+      case 'text':
+        return { kind: 'paragraph', lines: [block.inlines] };
+      case 'heading':
+        return { kind: block.level === 1 ? 'h1' : block.level === 2 ? 'h2' : 'h3', lines: [block.inlines] };
+      case 'richList':
+        return { kind: block.ordered ? 'number' : 'bullet', lines: block.items };
     }
   });
 }

@@ -7,7 +7,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
-import { maxNotificationTitleLength, notificationStatusLabels, notificationStatusTransitions, parseNotificationContent, type NotificationBlock, type NotificationStatusValue } from '../../src/contract/notifications.ts';
+import {
+  maxNotificationTitleLength,
+  notificationStatusLabels,
+  notificationStatusTransitions,
+  parseNotificationContent,
+  type NotificationBlock,
+  type NotificationStatusValue,
+} from '../../src/contract/notifications.ts';
 import type { AuthoredNotification } from '../../src/contract/notification-schemas.ts';
 import { type PaneProps, useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
@@ -40,7 +47,10 @@ function Editor({ existing }: { existing: AuthoredNotification | null }) {
   const [status, setStatus] = useState<NotificationStatusValue>(existing?.status ?? 'draft');
   const [publishAt, setPublishAt] = useState(localInputOf(existing?.publishAtUtc ?? null));
   const [publishProblem, setPublishProblem] = useState<string | null>(null);
-  const [audienceIds, setAudienceIds] = useState<AudienceIds>({ partnerIds: existing?.audience?.partnerIds ?? [], businessIds: existing?.audience?.businessIds ?? [] });
+  const [audienceIds, setAudienceIds] = useState<AudienceIds>({
+    partnerIds: existing?.audience?.partnerIds ?? [],
+    businessIds: existing?.audience?.businessIds ?? [],
+  });
   const [touched, setTouched] = useState(false);
   const [savedRef, setSavedRef] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -52,7 +62,9 @@ function Editor({ existing }: { existing: AuthoredNotification | null }) {
     if (savedRef && !dirty) navigate(`/notifications/edit/${encodeURIComponent(savedRef)}`, { replace: true });
   }, [savedRef, dirty, navigate]);
 
-  const statuses: readonly NotificationStatusValue[] = existing ? notificationStatusTransitions[existing.status] : ['draft', 'readyForPublication', 'published'];
+  const statuses: readonly NotificationStatusValue[] = existing
+    ? notificationStatusTransitions[existing.status]
+    : ['draft', 'readyForPublication', 'published'];
   const problems = [
     title.trim() === '' ? 'Title is required' : null,
     title.trim().length > maxNotificationTitleLength ? `Title may have ${maxNotificationTitleLength} characters maximum` : null,
@@ -61,7 +73,10 @@ function Editor({ existing }: { existing: AuthoredNotification | null }) {
   ].filter((problem): problem is string => problem !== null);
 
   const body = () => ({
-    title: title.trim(), content: contentText(blocks), viewRestriction, status,
+    title: title.trim(),
+    content: contentText(blocks),
+    viewRestriction,
+    status,
     publishAtUtc: status === 'readyForPublication' ? isoOfLocalInput(publishAt) : null,
     audience: viewRestriction === 'allUsers' && audienceIds.partnerIds.length + audienceIds.businessIds.length > 0 ? audienceIds : null,
   });
@@ -97,19 +112,46 @@ function Editor({ existing }: { existing: AuthoredNotification | null }) {
       submit();
     }
   };
-  const change = <T,>(setter: (value: T) => void) => (value: T) => { setter(value); setEdited(true); };
+  const change =
+    <T,>(setter: (value: T) => void) =>
+    (value: T) => {
+      setter(value);
+      setEdited(true);
+    };
 
   return (
-    <form className="notification-form notification-editor" aria-labelledby={ids.heading} onSubmit={(event) => { event.preventDefault(); submit(); }} onKeyDown={onKeyDown} noValidate>
+    <form
+      className="notification-form notification-editor"
+      aria-labelledby={ids.heading}
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+      onKeyDown={onKeyDown}
+      noValidate
+    >
       <h1 id={ids.heading}>{existing ? `Edit notification ${existing.reference}` : 'New notification'}</h1>
       <label>
         Title
-        {/* biome-ignore lint/a11y/noAutofocus: a new notification opens with the keyboard in its title (decision 0132, focus on load) */}
-        <input type="text" value={title} maxLength={maxNotificationTitleLength} onChange={(event) => change(setTitle)(event.target.value)} autoFocus={!existing} />
+        <input
+          type="text"
+          value={title}
+          maxLength={maxNotificationTitleLength}
+          onChange={(event) => change(setTitle)(event.target.value)}
+          // biome-ignore lint/a11y/noAutofocus: a new notification opens with the keyboard in its title (decision 0132, focus on load)
+          autoFocus={!existing}
+        />
       </label>
       <div className="notification-field">
         <span>Text</span>
-        <RichTextEditor label="Notification text" initialBlocks={initialBlocks} onChange={(next) => { setBlocks(next); if (JSON.stringify(next) !== JSON.stringify(initialBlocks)) setEdited(true); }} />
+        <RichTextEditor
+          label="Notification text"
+          initialBlocks={initialBlocks}
+          onChange={(next) => {
+            setBlocks(next);
+            if (JSON.stringify(next) !== JSON.stringify(initialBlocks)) setEdited(true);
+          }}
+        />
       </div>
       <label>
         Who reads it
@@ -122,21 +164,40 @@ function Editor({ existing }: { existing: AuthoredNotification | null }) {
         <fieldset className="notification-field">
           <legend>Only for (optional)</legend>
           <AudiencePicker value={audienceIds} onChange={change(setAudienceIds)} describedBy={`${ids.audience} ${ids.summary}`} />
-          <span id={ids.audience} className="notification-hint">Leave it empty for every user.</span>
+          <span id={ids.audience} className="notification-hint">
+            Leave it empty for every user.
+          </span>
         </fieldset>
       ) : null}
       <p id={ids.summary} className="audience-summary" aria-live="polite">{`Who will see it: ${audienceSummary(viewRestriction, audienceIds)}`}</p>
       <label>
         Status
         <select value={status} onChange={(event) => change(setStatus)(event.target.value as NotificationStatusValue)}>
-          {statuses.map((value) => <option key={value} value={value}>{notificationStatusLabels[value]}</option>)}
+          {statuses.map((value) => (
+            <option key={value} value={value}>
+              {notificationStatusLabels[value]}
+            </option>
+          ))}
         </select>
       </label>
       {status === 'readyForPublication' ? (
-        <DateTimeField label="Publish at (optional; your time zone)" value={publishAt} hint="dd/mm/yyyy and 24-hour hh:mm; ↑ ↓ step a day or 5 minutes."
-          onChange={({ value, problem }) => { change(setPublishAt)(value ?? ''); setPublishProblem(problem); }} />
+        <DateTimeField
+          label="Publish at (optional; your time zone)"
+          value={publishAt}
+          hint="dd/mm/yyyy and 24-hour hh:mm; ↑ ↓ step a day or 5 minutes."
+          onChange={({ value, problem }) => {
+            change(setPublishAt)(value ?? '');
+            setPublishProblem(problem);
+          }}
+        />
       ) : null}
-      {touched && problems.length > 0 ? <ul role="alert" className="notification-field-problem">{problems.map((problem) => <li key={problem}>{problem}</li>)}</ul> : null}
+      {touched && problems.length > 0 ? (
+        <ul role="alert" className="notification-field-problem">
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      ) : null}
 
       <section className="notification-preview" aria-labelledby={ids.preview}>
         <h2 id={ids.preview}>Preview, as readers will see it</h2>
@@ -147,8 +208,14 @@ function Editor({ existing }: { existing: AuthoredNotification | null }) {
       </section>
 
       <div className="notification-form-actions">
-        {existing ? <button type="button" className="button button-ghost" onClick={() => setConfirmDelete(true)}>Delete notification</button> : null}
-        <a className="button" href="/notifications?view=authored">Cancel</a>
+        {existing ? (
+          <button type="button" className="button button-ghost" onClick={() => setConfirmDelete(true)}>
+            Delete notification
+          </button>
+        ) : null}
+        <a className="button" href="/notifications?view=authored">
+          Cancel
+        </a>
         <button type="submit" className="button button-primary" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : status === 'published' && existing?.status !== 'published' ? 'Publish' : 'Save'}
         </button>
@@ -174,7 +241,12 @@ export function NewNotificationPane(_props: PaneProps) {
 export function EditNotificationPane({ params }: PaneProps) {
   const reference = params.reference ?? '';
   const detail = useQuery(authoringQueries.detail(reference));
-  if (detail.isPending) return <div className="notification-form"><Skeleton lines={6} label="Loading the notification" /></div>;
+  if (detail.isPending)
+    return (
+      <div className="notification-form">
+        <Skeleton lines={6} label="Loading the notification" />
+      </div>
+    );
   if (detail.isError) {
     const notFound = isApiError(detail.error) && detail.error.status === 404;
     return (

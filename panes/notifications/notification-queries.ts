@@ -7,15 +7,22 @@ import { validate } from '../../src/api/validate.ts';
 
 export const userNotificationQueries = {
   all: [...notificationQueries.all, 'user'] as const,
-  list: (pageNumber: number, pageSize: number) => queryOptions({
-    queryKey: [...userNotificationQueries.all, 'list', { pageNumber, pageSize }] as const,
-    queryFn: async ({ signal }) => validate('userNotificationList', await api.get<unknown>('/user/notifications', { query: { pagenumber: String(pageNumber), pagesize: String(pageSize) }, signal })),
-    placeholderData: keepPreviousData,
-    staleTime: 15_000,
-  }),
-  detail: (reference: string) => queryOptions({
-    queryKey: [...userNotificationQueries.all, 'detail', reference] as const,
-    queryFn: async ({ signal }) => validate('userNotificationDetail', await api.get<unknown>(`/user/notifications/${encodeURIComponent(reference)}`, { signal })),
-    staleTime: 60_000,
-  }),
+  list: (pageNumber: number, pageSize: number) =>
+    queryOptions({
+      queryKey: [...userNotificationQueries.all, 'list', { pageNumber, pageSize }] as const,
+      queryFn: async ({ signal }) =>
+        validate(
+          'userNotificationList',
+          await api.get<unknown>('/user/notifications', { query: { pagenumber: String(pageNumber), pagesize: String(pageSize) }, signal }),
+        ),
+      placeholderData: keepPreviousData,
+      staleTime: 15_000,
+    }),
+  detail: (reference: string) =>
+    queryOptions({
+      queryKey: [...userNotificationQueries.all, 'detail', reference] as const,
+      queryFn: async ({ signal }) =>
+        validate('userNotificationDetail', await api.get<unknown>(`/user/notifications/${encodeURIComponent(reference)}`, { signal })),
+      staleTime: 60_000,
+    }),
 };

@@ -3,7 +3,15 @@
 // shortcuts (Ctrl+B, Ctrl+I, Ctrl+Z). It reports every change as notification blocks (lexical-content.ts), so what
 // the author saves is exactly what readers' renderer shows. Loaded only by the authoring screens.
 import { $createLinkNode, $isLinkNode, LinkNode, TOGGLE_LINK_COMMAND } from '@lexical/link';
-import { $createListItemNode, $createListNode, INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, ListItemNode, ListNode, REMOVE_LIST_COMMAND } from '@lexical/list';
+import {
+  $createListItemNode,
+  $createListNode,
+  INSERT_ORDERED_LIST_COMMAND,
+  INSERT_UNORDERED_LIST_COMMAND,
+  ListItemNode,
+  ListNode,
+  REMOVE_LIST_COMMAND,
+} from '@lexical/list';
 import { LexicalComposer } from '@lexical/react/LexicalComposer';
 import { useLexicalComposerContext } from '@lexical/react/LexicalComposerContext';
 import { ContentEditable } from '@lexical/react/LexicalContentEditable';
@@ -15,8 +23,18 @@ import { OnChangePlugin } from '@lexical/react/LexicalOnChangePlugin';
 import { RichTextPlugin } from '@lexical/react/LexicalRichTextPlugin';
 import { $createHeadingNode, HeadingNode, type HeadingTagType } from '@lexical/rich-text';
 import {
-  $createLineBreakNode, $createParagraphNode, $createTextNode, $getRoot, $getSelection, $isRangeSelection, FORMAT_TEXT_COMMAND,
-  $isElementNode, type ElementNode, type LexicalNode, REDO_COMMAND, UNDO_COMMAND,
+  $createLineBreakNode,
+  $createParagraphNode,
+  $createTextNode,
+  $getRoot,
+  $getSelection,
+  $isRangeSelection,
+  FORMAT_TEXT_COMMAND,
+  $isElementNode,
+  type ElementNode,
+  type LexicalNode,
+  REDO_COMMAND,
+  UNDO_COMMAND,
 } from 'lexical';
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { safeLinkPattern, type NotificationBlock, type NotificationInline } from '../../src/contract/notifications.ts';
@@ -70,19 +88,20 @@ function Toolbar({ onLinkProblem }: { onLinkProblem: (problem: string | null) =>
   const [url, setUrl] = useState('https://');
 
   // The selected top-level blocks become paragraphs or headings (lists stay lists: 'No list' first).
-  const setBlock = (kind: BlockKind) => editor.update(() => {
-    const selection = $getSelection();
-    if (!$isRangeSelection(selection)) return;
-    const blocks = new Map<string, ElementNode>();
-    for (const node of selection.getNodes()) {
-      const block = node.getTopLevelElement();
-      if (block && $isElementNode(block)) blocks.set(block.getKey(), block);
-    }
-    for (const block of blocks.values()) {
-      if (block.getType() === 'list') continue;
-      block.replace(kind === 'paragraph' ? $createParagraphNode() : $createHeadingNode(kind), true);
-    }
-  });
+  const setBlock = (kind: BlockKind) =>
+    editor.update(() => {
+      const selection = $getSelection();
+      if (!$isRangeSelection(selection)) return;
+      const blocks = new Map<string, ElementNode>();
+      for (const node of selection.getNodes()) {
+        const block = node.getTopLevelElement();
+        if (block && $isElementNode(block)) blocks.set(block.getKey(), block);
+      }
+      for (const block of blocks.values()) {
+        if (block.getType() === 'list') continue;
+        block.replace(kind === 'paragraph' ? $createParagraphNode() : $createHeadingNode(kind), true);
+      }
+    });
   const applyLink = () => {
     const address = url.trim();
     if (address !== '' && !safeLinkPattern.test(address)) {
@@ -94,12 +113,16 @@ function Toolbar({ onLinkProblem }: { onLinkProblem: (problem: string | null) =>
     setLinkOpen(false);
     editor.focus();
   };
-  const removeLink = () => editor.update(() => {
-    const selection = $getSelection();
-    if (!$isRangeSelection(selection)) return;
-    const link = selection.getNodes().map((node) => (node.getParent() && $isLinkNode(node.getParent()) ? node.getParent() : node)).find($isLinkNode);
-    if (link) editor.dispatchCommand(TOGGLE_LINK_COMMAND, null);
-  });
+  const removeLink = () =>
+    editor.update(() => {
+      const selection = $getSelection();
+      if (!$isRangeSelection(selection)) return;
+      const link = selection
+        .getNodes()
+        .map((node) => (node.getParent() && $isLinkNode(node.getParent()) ? node.getParent() : node))
+        .find($isLinkNode);
+      if (link) editor.dispatchCommand(TOGGLE_LINK_COMMAND, null);
+    });
 
   // A toolbar is one tab stop; arrow keys move between its buttons (WAI-ARIA toolbar pattern).
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -116,9 +139,18 @@ function Toolbar({ onLinkProblem }: { onLinkProblem: (problem: string | null) =>
     const same = description !== undefined && (description === text || description === `${text}…`);
     const name = same ? description : `${text}, ${description ?? label}`;
     return (
-      <button type="button" className="button button-ghost" aria-label={name} title={label} tabIndex={index === 0 ? 0 : -1}
+      <button
+        type="button"
+        className="button button-ghost"
+        aria-label={name}
+        title={label}
+        tabIndex={index === 0 ? 0 : -1}
         aria-keyshortcuts={keys ? keys.replace('Ctrl', 'Control') : undefined}
-        onMouseDown={(event) => event.preventDefault()} onClick={action}>{text}</button>
+        onMouseDown={(event) => event.preventDefault()}
+        onClick={action}
+      >
+        {text}
+      </button>
     );
   };
   return (
@@ -140,23 +172,52 @@ function Toolbar({ onLinkProblem }: { onLinkProblem: (problem: string | null) =>
       </div>
       {linkOpen ? (
         <div className="editor-link" role="group" aria-label="Link address">
-          <label>Address of the selected text
-            {/* biome-ignore lint/a11y/noAutofocus: the link field opens on a key press asking for the address; it takes the keyboard */}
-            <input type="url" value={url} autoFocus onChange={(event) => setUrl(event.target.value)}
+          <label>
+            Address of the selected text
+            <input
+              type="url"
+              value={url}
+              // biome-ignore lint/a11y/noAutofocus: the link field opens on a key press asking for the address; it takes the keyboard
+              autoFocus
+              onChange={(event) => setUrl(event.target.value)}
               onKeyDown={(event) => {
-                if (event.key === 'Enter') { event.preventDefault(); applyLink(); }
-                if (event.key === 'Escape') { event.preventDefault(); event.stopPropagation(); setLinkOpen(false); editor.focus(); }
-              }} />
+                if (event.key === 'Enter') {
+                  event.preventDefault();
+                  applyLink();
+                }
+                if (event.key === 'Escape') {
+                  event.preventDefault();
+                  event.stopPropagation();
+                  setLinkOpen(false);
+                  editor.focus();
+                }
+              }}
+            />
           </label>
-          <button type="button" className="button" onClick={applyLink}>Apply link</button>
-          <button type="button" className="button button-ghost" onClick={() => { setLinkOpen(false); editor.focus(); }}>Cancel</button>
+          <button type="button" className="button" onClick={applyLink}>
+            Apply link
+          </button>
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => {
+              setLinkOpen(false);
+              editor.focus();
+            }}
+          >
+            Cancel
+          </button>
         </div>
       ) : null}
     </>
   );
 }
 
-export function RichTextEditor({ label, initialBlocks, onChange }: {
+export function RichTextEditor({
+  label,
+  initialBlocks,
+  onChange,
+}: {
   label: string;
   initialBlocks: readonly NotificationBlock[];
   onChange: (blocks: NotificationBlock[]) => void;
@@ -165,7 +226,9 @@ export function RichTextEditor({ label, initialBlocks, onChange }: {
   const initialConfig = {
     namespace: 'notification',
     nodes: [HeadingNode, ListNode, ListItemNode, LinkNode],
-    onError: (error: Error) => { throw error; },
+    onError: (error: Error) => {
+      throw error;
+    },
     editorState: () => $loadBlocks(initialBlocks),
     theme: { text: { bold: 'editor-bold', italic: 'editor-italic' }, link: 'editor-link-text' },
   };
@@ -173,7 +236,11 @@ export function RichTextEditor({ label, initialBlocks, onChange }: {
     <div className="rich-text-editor">
       <LexicalComposer initialConfig={initialConfig}>
         <Toolbar onLinkProblem={setLinkProblem} />
-        {linkProblem ? <p role="alert" className="notification-field-problem">{linkProblem}</p> : null}
+        {linkProblem ? (
+          <p role="alert" className="notification-field-problem">
+            {linkProblem}
+          </p>
+        ) : null}
         <RichTextPlugin
           contentEditable={<ContentEditable className="editor-content notification-content" aria-label={label} aria-multiline="true" role="textbox" />}
           ErrorBoundary={LexicalErrorBoundary}

@@ -38,7 +38,15 @@ export function UserNotificationPane({ params }: PaneProps) {
       backToInbox();
     },
   });
-  usePaneCapabilities(openedReference ? { toggleRead: () => { if (!markUnread.isPending) markUnread.mutate(); } } : {});
+  usePaneCapabilities(
+    openedReference
+      ? {
+          toggleRead: () => {
+            if (!markUnread.isPending) markUnread.mutate();
+          },
+        }
+      : {},
+  );
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Escape' || event.defaultPrevented || event.target instanceof HTMLInputElement) return;
     event.preventDefault();
@@ -56,7 +64,12 @@ export function UserNotificationPane({ params }: PaneProps) {
     void queryClient.invalidateQueries({ queryKey: [...userNotificationQueries.all, 'list'] });
   }, [openedReference, queryClient]);
 
-  if (detail.isPending) return <div className="notification-detail"><Skeleton lines={4} label="Loading the notification" /></div>;
+  if (detail.isPending)
+    return (
+      <div className="notification-detail">
+        <Skeleton lines={4} label="Loading the notification" />
+      </div>
+    );
   if (detail.isError) {
     const notFound = isApiError(detail.error) && detail.error.status === 404;
     return (
@@ -70,16 +83,41 @@ export function UserNotificationPane({ params }: PaneProps) {
   const blocks = parseNotificationContent(notification.content);
   return (
     <article className="notification-detail" aria-labelledby={titleId} onKeyDown={onKeyDown}>
-      <h1 id={titleId} ref={heading} tabIndex={-1}>{notification.title}</h1>
+      <h1 id={titleId} ref={heading} tabIndex={-1}>
+        {notification.title}
+      </h1>
       <dl className="notification-dates">
-        <div><dt>Published</dt><dd>{formatDateTime(notification.publishedUtc)}</dd></div>
-        <div><dt>Last edited</dt><dd>{formatDateTime(notification.lastEditedUtc)}</dd></div>
+        <div>
+          <dt>Published</dt>
+          <dd>{formatDateTime(notification.publishedUtc)}</dd>
+        </div>
+        <div>
+          <dt>Last edited</dt>
+          <dd>{formatDateTime(notification.lastEditedUtc)}</dd>
+        </div>
       </dl>
       <NotificationContentView blocks={blocks} />
       <p className="notification-detail-actions">
-        <a href={`/notifications${inboxFocus.page}`} onClick={() => { inboxFocus.reference = reference; }}>All notifications</a>{' '}
+        <a
+          href={`/notifications${inboxFocus.page}`}
+          onClick={() => {
+            inboxFocus.reference = reference;
+          }}
+        >
+          All notifications
+        </a>{' '}
         <span className="notification-hint">(Escape)</span>{' '}
-        <button type="button" className="button button-ghost" aria-keyshortcuts="u" aria-disabled={markUnread.isPending} onClick={() => { if (!markUnread.isPending) markUnread.mutate(); }}>Mark as unread</button>
+        <button
+          type="button"
+          className="button button-ghost"
+          aria-keyshortcuts="u"
+          aria-disabled={markUnread.isPending}
+          onClick={() => {
+            if (!markUnread.isPending) markUnread.mutate();
+          }}
+        >
+          Mark as unread
+        </button>
       </p>
     </article>
   );

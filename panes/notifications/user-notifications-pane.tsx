@@ -41,30 +41,52 @@ export function pageOf(search: string): { pageNumber: number; pageSize: number }
   };
 }
 
-function AuthoredNotifications({ pageNumber, pageSize, goTo }: { pageNumber: number; pageSize: number; goTo: (next: { pageNumber: number; pageSize: number }) => void }) {
+function AuthoredNotifications({
+  pageNumber,
+  pageSize,
+  goTo,
+}: {
+  pageNumber: number;
+  pageSize: number;
+  goTo: (next: { pageNumber: number; pageSize: number }) => void;
+}) {
   const list = useQuery(authoringQueries.list(pageNumber, pageSize));
   const headingId = useId();
   const rows = list.data?.results ?? [];
   return (
     <section aria-labelledby={headingId} className="notifications-pane">
-      <h2 id={headingId} className="visually-hidden">Notifications written</h2>
+      <h2 id={headingId} className="visually-hidden">
+        Notifications written
+      </h2>
       {list.isPending ? <Skeleton lines={5} label="Loading notifications" /> : null}
       {list.isError ? <p role="alert">The notifications could not be loaded.</p> : null}
       {list.isSuccess && rows.length === 0 ? <p className="notifications-empty">No notification has been written yet.</p> : null}
       {rows.length > 0 ? (
         <table className="notifications-table" aria-labelledby={headingId}>
           <thead>
-            <tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Readers</th><th scope="col">Published</th><th scope="col">Last edited</th></tr>
+            <tr>
+              <th scope="col">Title</th>
+              <th scope="col">Status</th>
+              <th scope="col">Readers</th>
+              <th scope="col">Published</th>
+              <th scope="col">Last edited</th>
+            </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
               <tr key={row.reference}>
-                <th scope="row"><a className="data-table-link data-table-text-link" href={`/notifications/edit/${encodeURIComponent(row.reference)}`}>{row.title}</a></th>
+                <th scope="row">
+                  <a className="data-table-link data-table-text-link" href={`/notifications/edit/${encodeURIComponent(row.reference)}`}>
+                    {row.title}
+                  </a>
+                </th>
                 <td>
                   {notificationStatusLabels[row.status]}
                   {row.status === 'readyForPublication' && row.publishAtUtc ? ` (at ${formatDate(row.publishAtUtc)})` : ''}
                 </td>
-                <td>{row.viewRestriction === 'internalUsers' ? 'Internal users' : row.audience ? 'Some businesses' : 'All users'} · {row.readCount} read</td>
+                <td>
+                  {row.viewRestriction === 'internalUsers' ? 'Internal users' : row.audience ? 'Some businesses' : 'All users'} · {row.readCount} read
+                </td>
                 <td>{formatDate(row.publishedUtc)}</td>
                 <td>{formatDate(row.lastEditedUtc)}</td>
               </tr>
@@ -73,8 +95,16 @@ function AuthoredNotifications({ pageNumber, pageSize, goTo }: { pageNumber: num
         </table>
       ) : null}
       {list.data && list.data.numberOfResults > 0 ? (
-        <Pagination label="Written notifications pages" pageNumber={pageNumber} pageSize={pageSize} pageSizes={pageSizes} rowsOnPage={rows.length}
-          total={list.data.numberOfResults} onPageChange={(next) => goTo({ pageNumber: next, pageSize })} onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next })} />
+        <Pagination
+          label="Written notifications pages"
+          pageNumber={pageNumber}
+          pageSize={pageSize}
+          pageSizes={pageSizes}
+          rowsOnPage={rows.length}
+          total={list.data.numberOfResults}
+          onPageChange={(next) => goTo({ pageNumber: next, pageSize })}
+          onPageSizeChange={(next) => goTo({ pageNumber: 1, pageSize: next })}
+        />
       ) : null}
     </section>
   );
@@ -88,9 +118,18 @@ export function UserNotificationsPane({ search }: PaneProps) {
   const author = (session.permissions[permissionScope(applied as ContextSelections).key] ?? []).includes('Portal.Notifications.Create');
   const authoredView = author && new URLSearchParams(search).get('view') === 'authored';
   const refreshAll = () => queryClient.invalidateQueries({ queryKey: notificationQueries.all });
-  const markAll = useMutation({ mutationFn: markAllNotificationsRead, onSuccess: () => { void refreshAll(); showToast({ kind: 'success', message: 'All notifications are marked as read.' }); } });
+  const markAll = useMutation({
+    mutationFn: markAllNotificationsRead,
+    onSuccess: () => {
+      void refreshAll();
+      showToast({ kind: 'success', message: 'All notifications are marked as read.' });
+    },
+  });
   const tableRef = useRef<HTMLTableElement>(null);
-  const rowLink = useCallback((reference: string) => tableRef.current?.querySelector<HTMLAnchorElement>(`tbody a[data-reference="${CSS.escape(reference)}"]`) ?? null, []);
+  const rowLink = useCallback(
+    (reference: string) => tableRef.current?.querySelector<HTMLAnchorElement>(`tbody a[data-reference="${CSS.escape(reference)}"]`) ?? null,
+    [],
+  );
   const markRead = useMutation({
     mutationFn: ({ reference, read }: { reference: string; read: boolean }) => setNotificationRead(reference, read),
     onSuccess: async (_answer, { reference, read }) => {
@@ -103,12 +142,13 @@ export function UserNotificationsPane({ search }: PaneProps) {
   const scope = usePaneScope();
   const list = useQuery(userNotificationQueries.list(pageNumber, pageSize));
   const headingId = useId();
-  const rows: readonly UserNotificationSummary[] = list.isError ? [] : list.data?.results ?? [];
+  const rows: readonly UserNotificationSummary[] = list.isError ? [] : (list.data?.results ?? []);
   // Unread ones may sit on another page: the bell's count (the same query, already loaded by the shell) says so too.
   const status = useQuery(notificationQueries.status());
   const anyUnread = rows.some((row) => row.unread) || (status.data?.totalUnreadCount ?? 0) > 0;
 
-  const goTo = (next: { pageNumber: number; pageSize: number }) => navigate(`/notifications?${authoredView ? 'view=authored&' : ''}pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
+  const goTo = (next: { pageNumber: number; pageSize: number }) =>
+    navigate(`/notifications?${authoredView ? 'view=authored&' : ''}pagenumber=${next.pageNumber}&pagesize=${next.pageSize}`);
 
   // Opening from the bell (focus on the bell or nowhere): focus the row last opened here, else the first row.
   const firstReference = rows[0]?.reference;
@@ -154,12 +194,35 @@ export function UserNotificationsPane({ search }: PaneProps) {
         <div className="notifications-actions">
           {author ? (
             <div className="notifications-views" role="group" aria-label="Which notifications">
-              <a className={`button${authoredView ? '' : ' filter-choice is-active'}`} aria-current={authoredView ? undefined : 'page'} href="/notifications">Inbox</a>
-              <a className={`button${authoredView ? ' filter-choice is-active' : ''}`} aria-current={authoredView ? 'page' : undefined} href="/notifications?view=authored">Written</a>
+              <a className={`button${authoredView ? '' : ' filter-choice is-active'}`} aria-current={authoredView ? undefined : 'page'} href="/notifications">
+                Inbox
+              </a>
+              <a
+                className={`button${authoredView ? ' filter-choice is-active' : ''}`}
+                aria-current={authoredView ? 'page' : undefined}
+                href="/notifications?view=authored"
+              >
+                Written
+              </a>
             </div>
           ) : null}
-          {!authoredView ? <button type="button" className="button" aria-disabled={markAll.isPending || !anyUnread} onClick={() => { if (!markAll.isPending && anyUnread) markAll.mutate(); }}>Mark all as read</button> : null}
-          {author ? <a className="button button-primary" href="/notifications/add">New notification</a> : null}
+          {!authoredView ? (
+            <button
+              type="button"
+              className="button"
+              aria-disabled={markAll.isPending || !anyUnread}
+              onClick={() => {
+                if (!markAll.isPending && anyUnread) markAll.mutate();
+              }}
+            >
+              Mark all as read
+            </button>
+          ) : null}
+          {author ? (
+            <a className="button button-primary" href="/notifications/add">
+              New notification
+            </a>
+          ) : null}
         </div>
       </header>
       {authoredView ? <AuthoredNotifications pageNumber={pageNumber} pageSize={pageSize} goTo={goTo} /> : null}
@@ -169,20 +232,44 @@ export function UserNotificationsPane({ search }: PaneProps) {
       {!authoredView && rows.length > 0 ? (
         <table className="notifications-table" aria-labelledby={headingId} ref={tableRef}>
           <thead>
-            <tr><th scope="col">Title</th><th scope="col">Published</th><th scope="col">Status</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+            <tr>
+              <th scope="col">Title</th>
+              <th scope="col">Published</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
               <tr key={row.reference} className={row.unread ? 'notification-unread' : undefined}>
                 <th scope="row">
-                  <a className="data-table-link data-table-text-link" href={notificationPath(row.reference)} data-reference={row.reference}
-                    onClick={() => { inboxFocus.reference = row.reference; inboxFocus.page = search; }}>{row.title}</a>
+                  <a
+                    className="data-table-link data-table-text-link"
+                    href={notificationPath(row.reference)}
+                    data-reference={row.reference}
+                    onClick={() => {
+                      inboxFocus.reference = row.reference;
+                      inboxFocus.page = search;
+                    }}
+                  >
+                    {row.title}
+                  </a>
                 </th>
                 <td>{formatDate(row.publishedUtc)}</td>
                 <td>{row.unread ? <span className="notification-unread-marker">Unread</span> : <span className="notification-read-marker">Read</span>}</td>
                 <td>
-                  <button type="button" className="button button-ghost" aria-label={`${row.unread ? 'Mark as read' : 'Mark as unread'}: ${row.title}`}
-                    aria-keyshortcuts="u" aria-disabled={markRead.isPending} onClick={() => { if (!markRead.isPending) markRead.mutate({ reference: row.reference, read: row.unread }); }}>
+                  <button
+                    type="button"
+                    className="button button-ghost"
+                    aria-label={`${row.unread ? 'Mark as read' : 'Mark as unread'}: ${row.title}`}
+                    aria-keyshortcuts="u"
+                    aria-disabled={markRead.isPending}
+                    onClick={() => {
+                      if (!markRead.isPending) markRead.mutate({ reference: row.reference, read: row.unread });
+                    }}
+                  >
                     {row.unread ? 'Mark as read' : 'Mark as unread'}
                   </button>
                 </td>

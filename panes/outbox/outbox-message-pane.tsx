@@ -17,7 +17,12 @@ export function OutboxMessagePane({ params }: PaneProps) {
   const titleId = useId();
   const [body, setBody] = useState<'html' | 'text'>('html');
 
-  if (detail.isPending) return <div className="notification-detail"><Skeleton lines={4} label="Loading the email" /></div>;
+  if (detail.isPending)
+    return (
+      <div className="notification-detail">
+        <Skeleton lines={4} label="Loading the email" />
+      </div>
+    );
   if (detail.isError) {
     const notFound = isApiError(detail.error) && detail.error.status === 404;
     return (
@@ -32,29 +37,77 @@ export function OutboxMessagePane({ params }: PaneProps) {
     <article className="notification-detail" aria-labelledby={titleId}>
       <h1 id={titleId}>{message.subject}</h1>
       <dl className="notification-dates">
-        <div><dt>From</dt><dd>{message.fromName ?? 'Payments portal'}</dd></div>
-        <div><dt>To</dt><dd>{message.recipient}</dd></div>
-        {message.replyTo ? <div><dt>Reply to</dt><dd>{message.replyTo}</dd></div> : null}
-        <div><dt>Status</dt><dd>{outboundEmailStatusLabels[message.status]}</dd></div>
-        <div><dt>Template</dt><dd>{message.template}</dd></div>
-        <div><dt>Created</dt><dd>{formatDateTime(message.createdAt)}</dd></div>
-        <div><dt>Sent</dt><dd>{formatDateTime(message.sentAt)}</dd></div>
-        <div><dt>Attempts</dt><dd>{message.attempts}</dd></div>
-        {message.status === 'queued' && message.attempts > 0 ? <div><dt>Next attempt</dt><dd>{formatDateTime(message.nextAttemptAt)}</dd></div> : null}
-        {message.providerMessageId ? <div><dt>Message ID</dt><dd>{message.providerMessageId}</dd></div> : null}
+        <div>
+          <dt>From</dt>
+          <dd>{message.fromName ?? 'Payments portal'}</dd>
+        </div>
+        <div>
+          <dt>To</dt>
+          <dd>{message.recipient}</dd>
+        </div>
+        {message.replyTo ? (
+          <div>
+            <dt>Reply to</dt>
+            <dd>{message.replyTo}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Status</dt>
+          <dd>{outboundEmailStatusLabels[message.status]}</dd>
+        </div>
+        <div>
+          <dt>Template</dt>
+          <dd>{message.template}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(message.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Sent</dt>
+          <dd>{formatDateTime(message.sentAt)}</dd>
+        </div>
+        <div>
+          <dt>Attempts</dt>
+          <dd>{message.attempts}</dd>
+        </div>
+        {message.status === 'queued' && message.attempts > 0 ? (
+          <div>
+            <dt>Next attempt</dt>
+            <dd>{formatDateTime(message.nextAttemptAt)}</dd>
+          </div>
+        ) : null}
+        {message.providerMessageId ? (
+          <div>
+            <dt>Message ID</dt>
+            <dd>{message.providerMessageId}</dd>
+          </div>
+        ) : null}
       </dl>
-      {message.lastError ? <p role="note" className="report-error">Last error: {message.lastError}</p> : null}
+      {message.lastError ? (
+        <p role="note" className="report-error">
+          Last error: {message.lastError}
+        </p>
+      ) : null}
       <div role="group" aria-label="Body" className="outbox-body-switch">
-        <button type="button" className="button" aria-pressed={body === 'html'} onClick={() => setBody('html')}>HTML</button>{' '}
-        <button type="button" className="button" aria-pressed={body === 'text'} onClick={() => setBody('text')}>Plain text</button>
+        <button type="button" className="button" aria-pressed={body === 'html'} onClick={() => setBody('html')}>
+          HTML
+        </button>{' '}
+        <button type="button" className="button" aria-pressed={body === 'text'} onClick={() => setBody('text')}>
+          Plain text
+        </button>
       </div>
       {body === 'html' ? (
         <iframe className="outbox-html" title={`HTML body of ${message.subject}`} sandbox="" srcDoc={message.html} referrerPolicy="no-referrer" />
       ) : (
         // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useAriaPropsSupportedByRole: a scrolling body is reached by keyboard (axe's scrollable-region-focusable); its label is what tests and screen readers that honour it find
-        <pre className="outbox-text" tabIndex={0} aria-label={`Plain text body of ${message.subject}`}>{message.text}</pre>
+        <pre className="outbox-text" tabIndex={0} aria-label={`Plain text body of ${message.subject}`}>
+          {message.text}
+        </pre>
       )}
-      <p><a href="/outbox">All emails</a></p>
+      <p>
+        <a href="/outbox">All emails</a>
+      </p>
     </article>
   );
 }

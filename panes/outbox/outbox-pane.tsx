@@ -18,15 +18,26 @@ import '../notifications/notifications.css';
 
 export const outboxMessagePath = (id: string) => `/outbox/${encodeURIComponent(id)}`;
 
-const statusTones: Record<OutboundEmailStatusName, string> = { queued: 'info', sending: 'warning', sent: 'success', deliveredLocally: 'success', failed: 'danger' };
+const statusTones: Record<OutboundEmailStatusName, string> = {
+  queued: 'info',
+  sending: 'warning',
+  sent: 'success',
+  deliveredLocally: 'success',
+  failed: 'danger',
+};
 
 export type OutboxView = { pageNumber: number; pageSize: number; status: OutboundEmailStatusName | null; search: string };
 
 const maxSearchLength = 100;
 
 /** The search as the server takes it: no control characters, trimmed, at most 100 characters ('' for none). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters typed or pasted into the search are what it removes
-const cleanSearch = (raw: string) => raw.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, maxSearchLength).trim();
+const cleanSearch = (raw: string) =>
+  raw
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters typed or pasted into the search are what it removes
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .trim()
+    .slice(0, maxSearchLength)
+    .trim();
 
 /**
  * page and page size as the inbox reads them (pageOf), the status and the search; anything invalid falls back to
@@ -37,7 +48,7 @@ export function outboxViewOf(search: string): OutboxView {
   const status = query.get('status');
   return {
     ...pageOf(search),
-    status: (outboundEmailStatuses as readonly string[]).includes(status ?? '') ? status as OutboundEmailStatusName : null,
+    status: (outboundEmailStatuses as readonly string[]).includes(status ?? '') ? (status as OutboundEmailStatusName) : null,
     search: cleanSearch(query.get('search') ?? ''),
   };
 }
@@ -58,7 +69,7 @@ export function OutboxPane({ search }: PaneProps) {
     setShownSearch(view.search);
     setDraft(view.search);
   }
-  const rows: readonly OutboxMessageSummary[] = list.isError ? [] : list.data?.results ?? [];
+  const rows: readonly OutboxMessageSummary[] = list.isError ? [] : (list.data?.results ?? []);
 
   const goTo = (next: { pageNumber: number; pageSize: number; status: string | null; search: string }) => {
     const query = new URLSearchParams({ pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) });
@@ -76,31 +87,65 @@ export function OutboxPane({ search }: PaneProps) {
         <label htmlFor={statusId}>Status</label>{' '}
         <select id={statusId} value={view.status ?? ''} onChange={(event) => goTo({ ...view, pageNumber: 1, status: event.target.value || null })}>
           <option value="">All</option>
-          {outboundEmailStatuses.map((status) => <option key={status} value={status}>{outboundEmailStatusLabels[status]}</option>)}
+          {outboundEmailStatuses.map((status) => (
+            <option key={status} value={status}>
+              {outboundEmailStatusLabels[status]}
+            </option>
+          ))}
         </select>
-        <form role="search" aria-label="Outbox search" onSubmit={(event) => { event.preventDefault(); goTo({ ...view, pageNumber: 1, search: cleanSearch(draft) }); }}>
+        <form
+          role="search"
+          aria-label="Outbox search"
+          onSubmit={(event) => {
+            event.preventDefault();
+            goTo({ ...view, pageNumber: 1, search: cleanSearch(draft) });
+          }}
+        >
           <label htmlFor={searchId}>Search recipient or subject</label>{' '}
           <input id={searchId} ref={searchField} type="search" value={draft} maxLength={maxSearchLength} onChange={(event) => setDraft(event.target.value)} />{' '}
-          <button type="submit" className="button">Search</button>
+          <button type="submit" className="button">
+            Search
+          </button>
         </form>
       </header>
-      <p className="outbox-note">Every email the portal sends, newest first. Without an SMTP server configured, messages are delivered locally and can be read only here.</p>
+      <p className="outbox-note">
+        Every email the portal sends, newest first. Without an SMTP server configured, messages are delivered locally and can be read only here.
+      </p>
       {list.isPending ? <Skeleton lines={5} label="Loading the outbox" /> : null}
       {list.isError ? <p role="alert">The outbox could not be loaded.</p> : null}
-      {list.isSuccess && rows.length === 0 ? <p className="notifications-empty">No emails{view.status ? ` with status ${outboundEmailStatusLabels[view.status]}` : ''}{view.search ? ` matching “${view.search}”` : ''}.</p> : null}
+      {list.isSuccess && rows.length === 0 ? (
+        <p className="notifications-empty">
+          No emails{view.status ? ` with status ${outboundEmailStatusLabels[view.status]}` : ''}
+          {view.search ? ` matching “${view.search}”` : ''}.
+        </p>
+      ) : null}
       {rows.length > 0 ? (
         <table className="notifications-table" aria-labelledby={headingId} ref={tableRef}>
           <thead>
-            <tr><th scope="col">Subject</th><th scope="col">Recipient</th><th scope="col">Template</th><th scope="col">Created</th><th scope="col">Status</th></tr>
+            <tr>
+              <th scope="col">Subject</th>
+              <th scope="col">Recipient</th>
+              <th scope="col">Template</th>
+              <th scope="col">Created</th>
+              <th scope="col">Status</th>
+            </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>
-                <th scope="row"><a className="data-table-link is-name" href={outboxMessagePath(row.id)}>{row.subject}</a></th>
+                <th scope="row">
+                  <a className="data-table-link is-name" href={outboxMessagePath(row.id)}>
+                    {row.subject}
+                  </a>
+                </th>
                 <td>{row.recipient}</td>
                 <td>{row.template}</td>
                 <td>{formatDateTime(row.createdAt)}</td>
-                <td><span className="status-chip" data-tone={statusTones[row.status]}>{outboundEmailStatusLabels[row.status]}</span></td>
+                <td>
+                  <span className="status-chip" data-tone={statusTones[row.status]}>
+                    {outboundEmailStatusLabels[row.status]}
+                  </span>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,13 @@
 // An overview's date filter: the range in words for its button, and the picker with the spec's presets and bounds.
 import {
-  calendarDate, type DateRange, datePresetIds, datePresetLabels, datePresetRange, pickerBounds, presetOfRange, weekStartsOn,
+  calendarDate,
+  type DateRange,
+  datePresetIds,
+  datePresetLabels,
+  datePresetRange,
+  pickerBounds,
+  presetOfRange,
+  weekStartsOn,
 } from '../../src/contract/filters.ts';
 import { formatShortDate } from '../../src/format/dates.ts';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';

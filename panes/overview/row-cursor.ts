@@ -57,7 +57,11 @@ export function useRowCursor<Row>(rows: readonly Row[], target: RowTarget<Row>, 
 }
 
 /** The 'rows' capability's handler for a screen that keeps its own cursor handle and opener. */
-export function rowRequestHandler<Row>(cursor: { readonly current: RowCursorPosition | null }, rows: readonly Row[], openRow: (row: Row | undefined, beside: boolean) => void) {
+export function rowRequestHandler<Row>(
+  cursor: { readonly current: RowCursorPosition | null },
+  rows: readonly Row[],
+  openRow: (row: Row | undefined, beside: boolean) => void,
+) {
   return (argument?: number) => {
     if (argument === rowRequests.open || argument === rowRequests.openBeside) {
       openRow(rows[cursor.current?.index() ?? 0], argument === rowRequests.openBeside);

@@ -37,7 +37,9 @@ export function SettingFilterPresets({ page, filters, onApply }: SettingFilterPr
       }}
       onRemove={(identifier) => {
         const preset = presets.find((candidate) => candidate.identifier === identifier);
-        storePresets.mutate(removePreset(presets, identifier), { onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset?.name ?? ''}' removed.` }) });
+        storePresets.mutate(removePreset(presets, identifier), {
+          onSuccess: () => showToast({ kind: 'success', message: `Filter preset '${preset?.name ?? ''}' removed.` }),
+        });
       }}
       onSave={(name) => {
         const { presets: next, preset } = savePreset(presets, { name, filters }, newIdentifier());

@@ -8,7 +8,14 @@ import { type RefObject, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
 import {
-  changeListState, columnChoice, columnChoiceOf, columnsSettingKey, compactFilters, type ListState, listStateFromParams, listStateToParams,
+  changeListState,
+  columnChoice,
+  columnChoiceOf,
+  columnsSettingKey,
+  compactFilters,
+  type ListState,
+  listStateFromParams,
+  listStateToParams,
 } from '../../src/contract/filters.ts';
 import { type ListQuerySpec, pageSizes } from '../../src/contract/list-query.ts';
 import type { PaneRequestHandlers } from '../../src/state/pane-scope.tsx';
@@ -87,8 +94,8 @@ export function useOverviewState<Row, Page extends ListPage<Row>, Key extends Qu
 
   const list = useQuery(spec.query(state));
   const failed = list.isError;
-  const rows: readonly Row[] = failed ? [] : list.data?.results ?? [];
-  const total = failed ? 0 : list.data?.numberOfResults ?? 0;
+  const rows: readonly Row[] = failed ? [] : (list.data?.results ?? []);
+  const total = failed ? 0 : (list.data?.numberOfResults ?? 0);
   const totalIsEstimate = !failed && (list.data?.numberOfResultsIsEstimate ?? false);
 
   // Columns, remembered per user.
@@ -98,9 +105,10 @@ export function useOverviewState<Row, Page extends ListPage<Row>, Key extends Qu
   const defaultVisible = spec.columnChoice?.defaultVisible ?? columnIds;
   const { order, visible } = spec.columnChoice ? columnChoiceOf(columnSetting.data, columnIds, defaultVisible) : { order: columnIds, visible: columnIds };
   const shownColumns = spec.columnChoice
-    ? order.filter((id) => visible.includes(id))
-      .map((id) => columns.find((column) => column.id === id))
-      .filter((column): column is OverviewColumn<Row> => column !== undefined)
+    ? order
+        .filter((id) => visible.includes(id))
+        .map((id) => columns.find((column) => column.id === id))
+        .filter((column): column is OverviewColumn<Row> => column !== undefined)
     : columns;
   const saveColumns = (nextOrder: readonly string[], nextVisible: readonly string[]) => {
     const value = columnChoice(nextOrder, nextVisible);

@@ -49,10 +49,13 @@ export function CommissionPlanPane({ params }: PaneProps) {
   usePaneCapabilities({
     ...(plan.data?.editable && !editing ? { edit: startEditing } : {}),
     ...(deletable ? { delete: askDelete } : {}),
-    ...(editing && draft ? { save: () => editForm.current?.requestSubmit(), newItem: () => setDraft({ ...draft, rules: [...draft.rules, newRuleDraft(draft.rules)] }) } : {}),
+    ...(editing && draft
+      ? { save: () => editForm.current?.requestSubmit(), newItem: () => setDraft({ ...draft, rules: [...draft.rules, newRuleDraft(draft.rules)] }) }
+      : {}),
   });
   const save = useMutation({
-    mutationFn: (values: { draft: NonNullable<typeof draft>; version: number }) => saveCommissionPlan(partnerId, planId, { ...planEditOf(values.draft), version: values.version }),
+    mutationFn: (values: { draft: NonNullable<typeof draft>; version: number }) =>
+      saveCommissionPlan(partnerId, planId, { ...planEditOf(values.draft), version: values.version }),
     onSuccess: async (saved) => {
       queryClient.setQueryData(partnerQueries.commissionPlan(partnerId, planId).queryKey, saved);
       editor.stop();
@@ -82,19 +85,39 @@ export function CommissionPlanPane({ params }: PaneProps) {
     onError: () => queryClient.invalidateQueries({ queryKey: partnerQueries.commissionPlan(partnerId, planId).queryKey }),
   });
 
-  if (plan.isPending) return <div className="record-pane"><Skeleton lines={8} label="Loading the commission plan" /></div>;
+  if (plan.isPending)
+    return (
+      <div className="record-pane">
+        <Skeleton lines={8} label="Loading the commission plan" />
+      </div>
+    );
   if (plan.isError) {
     const notFound = isApiError(plan.error) && plan.error.status === 404;
-    return <div className="record-pane"><h1>Commission plan {planId}</h1><p role="alert">{notFound ? 'The requested record was not found.' : 'The commission plan could not be loaded.'}</p></div>;
+    return (
+      <div className="record-pane">
+        <h1>Commission plan {planId}</h1>
+        <p role="alert">{notFound ? 'The requested record was not found.' : 'The commission plan could not be loaded.'}</p>
+      </div>
+    );
   }
   const detail = plan.data;
   return (
     <article className="record-pane" aria-labelledby={ids.title}>
       <header className="record-header">
         <h1 id={ids.title}>{detail.name}</h1>
-        <span className="status-chip" data-tone={detail.status === 'Active' ? 'success' : undefined}>{detail.status}</span>
-        {detail.editable && !editing ? <button type="button" className="button" onClick={startEditing}>Edit plan</button> : null}
-        {deletable ? <button type="button" className="button" onClick={askDelete} disabled={remove.isPending}>Delete plan</button> : null}
+        <span className="status-chip" data-tone={detail.status === 'Active' ? 'success' : undefined}>
+          {detail.status}
+        </span>
+        {detail.editable && !editing ? (
+          <button type="button" className="button" onClick={startEditing}>
+            Edit plan
+          </button>
+        ) : null}
+        {deletable ? (
+          <button type="button" className="button" onClick={askDelete} disabled={remove.isPending}>
+            Delete plan
+          </button>
+        ) : null}
       </header>
       <ConfirmDialog
         open={confirmingDelete}
@@ -115,33 +138,65 @@ export function CommissionPlanPane({ params }: PaneProps) {
           heading="Edit commission plan"
           headingId={ids.edit}
           what="commission plan"
-          theirs={theirs ? <>Someone else saved this plan meanwhile ('{theirs.name}', {theirs.rules.length} rules).</> : null}
+          theirs={
+            theirs ? (
+              <>
+                Someone else saved this plan meanwhile ('{theirs.name}', {theirs.rules.length} rules).
+              </>
+            ) : null
+          }
           hasProblems={() => Object.keys(checkPlanDraft(draft)).length > 0}
           onSave={(version) => save.mutate({ draft, version })}
         >
           <CommissionPlanFields draft={draft} onChange={setDraft} errors={tried ? checkPlanDraft(draft) : {}} firstField={firstField} />
           <div className="form-actions">
-            <button type="submit" className="button button-primary" disabled={save.isPending}>Save plan</button>
-            <button type="button" className="button" onClick={editor.stop}>Cancel</button>
+            <button type="submit" className="button button-primary" disabled={save.isPending}>
+              Save plan
+            </button>
+            <button type="button" className="button" onClick={editor.stop}>
+              Cancel
+            </button>
           </div>
         </VersionedEditForm>
       ) : null}
       <dl className="partner-figures">
-        <div><dt>Partner</dt><dd><a href={partnerPath(detail.partnerId)}>{detail.partnerName}</a></dd></div>
-        <div><dt>Valid</dt><dd>{formatDate(detail.validFrom)} to {detail.validTo ? formatDate(detail.validTo) : 'open-ended'}</dd></div>
+        <div>
+          <dt>Partner</dt>
+          <dd>
+            <a href={partnerPath(detail.partnerId)}>{detail.partnerName}</a>
+          </dd>
+        </div>
+        <div>
+          <dt>Valid</dt>
+          <dd>
+            {formatDate(detail.validFrom)} to {detail.validTo ? formatDate(detail.validTo) : 'open-ended'}
+          </dd>
+        </div>
         {detail.totals.map((total) => (
-          <div key={total.currency}><dt>Commission earned in {total.currency}</dt><dd>{formatMinorUnits(total.commissionMinor, total.currency)}</dd></div>
+          <div key={total.currency}>
+            <dt>Commission earned in {total.currency}</dt>
+            <dd>{formatMinorUnits(total.commissionMinor, total.currency)}</dd>
+          </div>
         ))}
       </dl>
 
       <section className="record-section" aria-labelledby={ids.rules}>
         <h2 id={ids.rules}>Rules</h2>
-        <p className="partners-note">Each fee-bearing transaction earns under the first rule that matches it, lowest priority number first; the volume band is the partner's paid sales that month in the fee's currency.</p>
+        <p className="partners-note">
+          Each fee-bearing transaction earns under the first rule that matches it, lowest priority number first; the volume band is the partner's paid sales
+          that month in the fee's currency.
+        </p>
         <div className="plain-table-scroll">
           <table className="plain-table">
             <caption className="visually-hidden">Rules of {detail.name}, in priority order</caption>
             <thead>
-              <tr><th scope="col">Priority</th><th scope="col">Rule</th><th scope="col">Applies to</th><th scope="col">Monthly volume</th><th scope="col">Earns</th></tr>
+              <tr>
+                <th scope="col">Priority</th>
+                <th scope="col">Rule</th>
+                <th scope="col">Applies to</th>
+                <th scope="col">Monthly volume</th>
+                <th scope="col">Earns</th>
+              </tr>
             </thead>
             <tbody>
               {detail.rules.map((rule) => (
@@ -160,24 +215,50 @@ export function CommissionPlanPane({ params }: PaneProps) {
 
       <section className="record-section" aria-labelledby={ids.months}>
         <h2 id={ids.months}>Commission earned per month</h2>
-        <p className="partners-note" id={ids.perTransaction}>Open a month to see its commission transaction by transaction.</p>
-        {detail.months.length === 0 ? <p>No fees have been charged under this plan yet.</p> : (
+        <p className="partners-note" id={ids.perTransaction}>
+          Open a month to see its commission transaction by transaction.
+        </p>
+        {detail.months.length === 0 ? (
+          <p>No fees have been charged under this plan yet.</p>
+        ) : (
           <div className="plain-table-scroll">
             <table className="plain-table">
               <caption className="visually-hidden">Commission earned per month, newest first</caption>
               <thead>
                 <tr>
-                  <th scope="col">Month</th><th scope="col">Currency</th><th scope="col" className="numeric">Volume</th><th scope="col" className="numeric">Transactions</th>
-                  <th scope="col" className="numeric">Fees</th><th scope="col" className="numeric">Commission</th>
+                  <th scope="col">Month</th>
+                  <th scope="col">Currency</th>
+                  <th scope="col" className="numeric">
+                    Volume
+                  </th>
+                  <th scope="col" className="numeric">
+                    Transactions
+                  </th>
+                  <th scope="col" className="numeric">
+                    Fees
+                  </th>
+                  <th scope="col" className="numeric">
+                    Commission
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {detail.months.map((month) => (
                   <tr key={`${month.month}-${month.currency}`}>
-                    <th scope="row"><a href={commissionTransactionsPath(detail.partnerId, detail.commissionPlanId, month.month, month.currency)} aria-describedby={ids.perTransaction}>{formatMonth(month.month)}</a></th>
+                    <th scope="row">
+                      <a
+                        href={commissionTransactionsPath(detail.partnerId, detail.commissionPlanId, month.month, month.currency)}
+                        aria-describedby={ids.perTransaction}
+                      >
+                        {formatMonth(month.month)}
+                      </a>
+                    </th>
                     <td>{month.currency}</td>
                     <td className="numeric">{formatMinorUnits(month.volumeMinor, month.currency)}</td>
-                    <td className="numeric">{month.transactionCount.toLocaleString('en-GB')}{month.unmatchedCount > 0 ? ` (${month.unmatchedCount.toLocaleString('en-GB')} matched no rule)` : ''}</td>
+                    <td className="numeric">
+                      {month.transactionCount.toLocaleString('en-GB')}
+                      {month.unmatchedCount > 0 ? ` (${month.unmatchedCount.toLocaleString('en-GB')} matched no rule)` : ''}
+                    </td>
                     <td className="numeric">{formatMinorUnits(month.feesMinor, month.currency)}</td>
                     <td className="numeric">{formatMinorUnits(month.commissionMinor, month.currency)}</td>
                   </tr>

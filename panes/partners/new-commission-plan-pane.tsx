@@ -66,8 +66,12 @@ export function NewCommissionPlanPane({ params }: PaneProps) {
       <form ref={form} aria-labelledby={ids.title} onSubmit={submit} noValidate>
         <CommissionPlanFields draft={draft} onChange={setDraft} errors={tried ? checkPlanDraft(draft) : {}} firstField={firstField} />
         <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={create.isPending}>Create plan</button>
-          <a className="button" href={partnerPath(partnerId)}>Cancel</a>
+          <button type="submit" className="button button-primary" disabled={create.isPending}>
+            Create plan
+          </button>
+          <a className="button" href={partnerPath(partnerId)}>
+            Cancel
+          </a>
         </div>
       </form>
     </article>

@@ -23,7 +23,10 @@ export const defaultDeclineDays = 30;
 /** The declined and failed payments of one business in the period and currency: the transactions overview's filters. */
 export function declinedTransactionsPath(partnerId: string, businessId: string, currency: string, startDate: string, endDate: string): string {
   const params = new URLSearchParams({
-    status: '[eq]declined[and][eq]failed', kind: '[eq]payment', currency: `[eq]${currency}`, date: `[gte]${startDate}T00:00:00[and][lte]${endDate}T23:59:59`,
+    status: '[eq]declined[and][eq]failed',
+    kind: '[eq]payment',
+    currency: `[eq]${currency}`,
+    date: `[gte]${startDate}T00:00:00[and][lte]${endDate}T23:59:59`,
   });
   return `${partnerBusinessPath(partnerId, businessId)}/transactions?${params.toString()}`;
 }
@@ -45,7 +48,7 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
   const view = declinesViewOf(search, today);
   const partner = useQuery(partnerQueries.detail(partnerId));
   const currencies = partner.data?.currencies ?? [];
-  const currency = view.currency ?? (currencies.includes('GBP') ? 'GBP' : currencies[0] ?? 'GBP');
+  const currency = view.currency ?? (currencies.includes('GBP') ? 'GBP' : (currencies[0] ?? 'GBP'));
   const declines = useQuery({ ...partnerQueries.declines(partnerId, currency, view.startDate, view.endDate), enabled: partner.isSuccess });
   const [draft, setDraft] = useState({ startDate: view.startDate, endDate: view.endDate });
   const ids = { title: useId(), reasons: useId(), businesses: useId() };
@@ -56,7 +59,16 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
   };
   const { rowHandlers, table } = useRowCursor(rows, (row) => declinedTransactionsPath(partnerId, row.businessId, currency, view.startDate, view.endDate));
   const columns: readonly DataTableColumn<PartnerDeclineBusiness>[] = [
-    { id: 'businessName', header: 'Business', width: 'minmax(14rem, 2fr)', cell: (row) => <a className="data-table-link is-name" href={declinedTransactionsPath(partnerId, row.businessId, currency, view.startDate, view.endDate)}>{row.businessName}</a> },
+    {
+      id: 'businessName',
+      header: 'Business',
+      width: 'minmax(14rem, 2fr)',
+      cell: (row) => (
+        <a className="data-table-link is-name" href={declinedTransactionsPath(partnerId, row.businessId, currency, view.startDate, view.endDate)}>
+          {row.businessName}
+        </a>
+      ),
+    },
     { id: 'count', header: 'Declines', width: '7rem', align: 'end', cell: (row) => row.totalCount.toLocaleString('en-GB') },
     { id: 'amount', header: 'Amount', width: '9rem', align: 'end', cell: (row) => formatMinorUnits(row.totalAmount, currency) },
     { id: 'topReason', header: 'Most frequent reason', width: 'minmax(12rem, 1.5fr)', cell: (row) => row.topReason ?? 'N/A' },
@@ -65,21 +77,51 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
 
   if (partner.isError) {
     const notFound = isApiError(partner.error) && partner.error.status === 404;
-    return <div className="record-pane"><h1>Declines</h1><p role="alert">{notFound ? 'The requested record was not found.' : 'The partner could not be loaded.'}</p></div>;
+    return (
+      <div className="record-pane">
+        <h1>Declines</h1>
+        <p role="alert">{notFound ? 'The requested record was not found.' : 'The partner could not be loaded.'}</p>
+      </div>
+    );
   }
   const refused = declines.isError && isApiError(declines.error) && declines.error.status === 403;
   return (
     <section className="partners-pane" aria-labelledby={ids.title}>
       <header className="partners-header">
         <h1 id={ids.title}>Declines{partner.data ? ` of ${partner.data.partnerName}` : ''}</h1>
-        <form className="partners-tools" aria-label="Period and currency" onSubmit={(event) => { event.preventDefault(); goTo({ ...draft, currency }); }}>
-          <label>From<input type="date" value={draft.startDate} max={draft.endDate} required onChange={(event) => setDraft({ ...draft, startDate: event.target.value })} /></label>
-          <label>To<input type="date" value={draft.endDate} min={draft.startDate} required onChange={(event) => setDraft({ ...draft, endDate: event.target.value })} /></label>
-          <button type="submit" className="button">Show</button>
+        <form
+          className="partners-tools"
+          aria-label="Period and currency"
+          onSubmit={(event) => {
+            event.preventDefault();
+            goTo({ ...draft, currency });
+          }}
+        >
+          <label>
+            From
+            <input
+              type="date"
+              value={draft.startDate}
+              max={draft.endDate}
+              required
+              onChange={(event) => setDraft({ ...draft, startDate: event.target.value })}
+            />
+          </label>
+          <label>
+            To
+            <input type="date" value={draft.endDate} min={draft.startDate} required onChange={(event) => setDraft({ ...draft, endDate: event.target.value })} />
+          </label>
+          <button type="submit" className="button">
+            Show
+          </button>
           <label>
             Currency
             <select value={currency} onChange={(event) => goTo({ startDate: view.startDate, endDate: view.endDate, currency: event.target.value })}>
-              {(currencies.length > 0 ? currencies : [currency]).map((code) => <option key={code} value={code}>{code}</option>)}
+              {(currencies.length > 0 ? currencies : [currency]).map((code) => (
+                <option key={code} value={code}>
+                  {code}
+                </option>
+              ))}
             </select>
           </label>
         </form>
@@ -87,7 +129,8 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
       {refused ? <p role="alert">You do not have the correct permissions.</p> : null}
       {declines.data ? (
         <p className="partners-note" role="status">
-          {declines.data.totalCount.toLocaleString('en-GB')} declined payments worth {formatMinorUnits(declines.data.totalAmount, currency)} from {declines.data.startDate} to {declines.data.endDate}.
+          {declines.data.totalCount.toLocaleString('en-GB')} declined payments worth {formatMinorUnits(declines.data.totalAmount, currency)} from{' '}
+          {declines.data.startDate} to {declines.data.endDate}.
         </p>
       ) : null}
       <section className="record-section" aria-labelledby={ids.reasons}>
@@ -95,7 +138,17 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
         {declines.data && declines.data.reasons.length > 0 ? (
           <table className="plain-table">
             <caption className="visually-hidden">Decline reasons, most frequent first</caption>
-            <thead><tr><th scope="col">Reason</th><th scope="col" className="numeric">Declines</th><th scope="col" className="numeric">Amount</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Reason</th>
+                <th scope="col" className="numeric">
+                  Declines
+                </th>
+                <th scope="col" className="numeric">
+                  Amount
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {declines.data.reasons.map((reason) => (
                 <tr key={reason.reason}>
@@ -106,7 +159,9 @@ export function PartnerDeclinesPane({ params, search }: PaneProps) {
               ))}
             </tbody>
           </table>
-        ) : <p>{declines.isPending ? 'Loading the decline reasons…' : declines.isError ? 'The declines could not be loaded.' : 'No declines in this period.'}</p>}
+        ) : (
+          <p>{declines.isPending ? 'Loading the decline reasons…' : declines.isError ? 'The declines could not be loaded.' : 'No declines in this period.'}</p>
+        )}
       </section>
       <section className="record-section" aria-labelledby={ids.businesses}>
         <h2 id={ids.businesses}>By business</h2>

@@ -27,7 +27,12 @@ function PartnerFrame({ params, children }: { params: PaneProps['params']; child
   const businessId = params.businessId ?? '';
   const business = useQuery(businessQueries.detail(businessId));
   if (business.data && business.data.partnerId !== partnerId) {
-    return <div className="record-pane"><h1>Business {businessId}</h1><p role="alert">The requested record was not found.</p></div>;
+    return (
+      <div className="record-pane">
+        <h1>Business {businessId}</h1>
+        <p role="alert">The requested record was not found.</p>
+      </div>
+    );
   }
   return (
     <>
@@ -38,9 +43,17 @@ function PartnerFrame({ params, children }: { params: PaneProps['params']; child
 }
 
 export function PartnerBusinessPane(props: PaneProps) {
-  return <PartnerFrame params={props.params}><BusinessDetailPane {...props} /></PartnerFrame>;
+  return (
+    <PartnerFrame params={props.params}>
+      <BusinessDetailPane {...props} />
+    </PartnerFrame>
+  );
 }
 
 export function PartnerMerchantPane(props: PaneProps) {
-  return <PartnerFrame params={props.params}><MerchantDetailPane {...props} /></PartnerFrame>;
+  return (
+    <PartnerFrame params={props.params}>
+      <MerchantDetailPane {...props} />
+    </PartnerFrame>
+  );
 }

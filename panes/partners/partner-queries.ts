@@ -14,44 +14,70 @@ export const partnerBusinessPath = (partnerId: string, businessId: string) => `$
 
 export const partnerQueries = {
   all: ['partners'] as const,
-  list: (params: Record<string, string>) => queryOptions({
-    queryKey: [...partnerQueries.all, 'list', params] as const,
-    queryFn: async ({ signal }) => validate('partnerList', await api.get<unknown>('/partners', { query: params, signal })),
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  }),
-  detail: (partnerId: string) => queryOptions({
-    queryKey: [...partnerQueries.all, 'detail', partnerId] as const,
-    queryFn: async ({ signal }) => validate('partnerDetail', await api.get<unknown>(partnerPath(partnerId), { signal })),
-    staleTime: 30_000,
-  }),
-  businesses: (partnerId: string, params: Record<string, string>) => queryOptions({
-    queryKey: [...partnerQueries.all, 'businesses', partnerId, params] as const,
-    queryFn: async ({ signal }) => validate('businessList', await api.get<unknown>(`${partnerPath(partnerId)}/businesses`, { query: params, signal })),
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  }),
-  commissionPlan: (partnerId: string, planId: string) => queryOptions({
-    queryKey: [...partnerQueries.all, 'commissionPlan', partnerId, planId] as const,
-    queryFn: async ({ signal }) => validate('commissionPlanDetail', await api.get<unknown>(`${partnerPath(partnerId)}/commission-plans/${encodeURIComponent(planId)}`, { signal })),
-    staleTime: 60_000,
-  }),
-  commissionTransactions: (partnerId: string, planId: string, query: { month: string; currency: string | null; pageNumber: number; pageSize: number }) => queryOptions({
-    queryKey: [...partnerQueries.all, 'commissionTransactions', partnerId, planId, query] as const,
-    queryFn: async ({ signal }) => validate('commissionTransactionList', await api.get<unknown>(`${partnerPath(partnerId)}/commission-plans/${encodeURIComponent(planId)}/transactions`, {
-      query: { month: query.month, ...(query.currency ? { currency: query.currency } : {}), pagenumber: String(query.pageNumber), pagesize: String(query.pageSize) }, signal,
-    })),
-    placeholderData: keepPreviousData,
-    staleTime: 60_000,
-  }),
-  declines: (partnerId: string, currency: string, startDate: string, endDate: string) => queryOptions({
-    queryKey: [...partnerQueries.all, 'declines', partnerId, currency, startDate, endDate] as const,
-    queryFn: async ({ signal }) => validate('partnerDeclines', await api.post<unknown>(`${partnerPath(partnerId)}/declines`, {
-      currency, dateRange: { startDate, endDate },
-    }, { signal })),
-    placeholderData: keepPreviousData,
-    staleTime: 60_000,
-  }),
+  list: (params: Record<string, string>) =>
+    queryOptions({
+      queryKey: [...partnerQueries.all, 'list', params] as const,
+      queryFn: async ({ signal }) => validate('partnerList', await api.get<unknown>('/partners', { query: params, signal })),
+      placeholderData: keepPreviousData,
+      staleTime: 30_000,
+    }),
+  detail: (partnerId: string) =>
+    queryOptions({
+      queryKey: [...partnerQueries.all, 'detail', partnerId] as const,
+      queryFn: async ({ signal }) => validate('partnerDetail', await api.get<unknown>(partnerPath(partnerId), { signal })),
+      staleTime: 30_000,
+    }),
+  businesses: (partnerId: string, params: Record<string, string>) =>
+    queryOptions({
+      queryKey: [...partnerQueries.all, 'businesses', partnerId, params] as const,
+      queryFn: async ({ signal }) => validate('businessList', await api.get<unknown>(`${partnerPath(partnerId)}/businesses`, { query: params, signal })),
+      placeholderData: keepPreviousData,
+      staleTime: 30_000,
+    }),
+  commissionPlan: (partnerId: string, planId: string) =>
+    queryOptions({
+      queryKey: [...partnerQueries.all, 'commissionPlan', partnerId, planId] as const,
+      queryFn: async ({ signal }) =>
+        validate('commissionPlanDetail', await api.get<unknown>(`${partnerPath(partnerId)}/commission-plans/${encodeURIComponent(planId)}`, { signal })),
+      staleTime: 60_000,
+    }),
+  commissionTransactions: (partnerId: string, planId: string, query: { month: string; currency: string | null; pageNumber: number; pageSize: number }) =>
+    queryOptions({
+      queryKey: [...partnerQueries.all, 'commissionTransactions', partnerId, planId, query] as const,
+      queryFn: async ({ signal }) =>
+        validate(
+          'commissionTransactionList',
+          await api.get<unknown>(`${partnerPath(partnerId)}/commission-plans/${encodeURIComponent(planId)}/transactions`, {
+            query: {
+              month: query.month,
+              ...(query.currency ? { currency: query.currency } : {}),
+              pagenumber: String(query.pageNumber),
+              pagesize: String(query.pageSize),
+            },
+            signal,
+          }),
+        ),
+      placeholderData: keepPreviousData,
+      staleTime: 60_000,
+    }),
+  declines: (partnerId: string, currency: string, startDate: string, endDate: string) =>
+    queryOptions({
+      queryKey: [...partnerQueries.all, 'declines', partnerId, currency, startDate, endDate] as const,
+      queryFn: async ({ signal }) =>
+        validate(
+          'partnerDeclines',
+          await api.post<unknown>(
+            `${partnerPath(partnerId)}/declines`,
+            {
+              currency,
+              dateRange: { startDate, endDate },
+            },
+            { signal },
+          ),
+        ),
+      placeholderData: keepPreviousData,
+      staleTime: 60_000,
+    }),
 };
 
 /** PUT the whole plan with the version it was read at; the answer is the plan as GET gives it. */

@@ -17,7 +17,17 @@ import '../../src/ui/data-table/data-table.css';
 import './partners.css';
 
 const columns: readonly DataTableColumn<PartnerListItem>[] = [
-  { id: 'name', header: 'Partner', width: 'minmax(14rem, 2fr)', sortField: 'name', cell: (row) => <a className="data-table-link is-name" href={partnerPath(row.partnerId)}>{row.partnerName}</a> },
+  {
+    id: 'name',
+    header: 'Partner',
+    width: 'minmax(14rem, 2fr)',
+    sortField: 'name',
+    cell: (row) => (
+      <a className="data-table-link is-name" href={partnerPath(row.partnerId)}>
+        {row.partnerName}
+      </a>
+    ),
+  },
   { id: 'id', header: 'Partner ID', width: 'minmax(8rem, 1fr)', sortField: 'id', cell: (row) => row.partnerId },
   { id: 'businesses', header: 'Businesses', width: '8rem', align: 'end', sortField: 'businesses', cell: (row) => String(row.businessCount) },
   { id: 'live', header: 'Live businesses', width: '9rem', align: 'end', cell: (row) => String(row.liveBusinessCount) },
@@ -43,11 +53,13 @@ export function PartnersPane({ search }: PaneProps) {
   const [term, setTerm] = useState(view.name);
   const searchInput = useRef<HTMLInputElement>(null);
   const request = {
-    pagenumber: String(view.pageNumber), pagesize: String(view.pageSize), sort: `${view.sort.descending ? '-' : ''}${view.sort.field}`,
+    pagenumber: String(view.pageNumber),
+    pagesize: String(view.pageSize),
+    sort: `${view.sort.descending ? '-' : ''}${view.sort.field}`,
     ...(view.name.trim() ? { name: `[eq]${view.name.trim()}` } : {}),
   };
   const list = useQuery(partnerQueries.list(request));
-  const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
+  const rows = useMemo(() => (list.isError ? [] : (list.data?.results ?? [])), [list.isError, list.data]);
 
   const goTo = (next: ListView) => {
     const params = new URLSearchParams();
@@ -65,12 +77,21 @@ export function PartnersPane({ search }: PaneProps) {
     <section className="partners-pane" aria-labelledby="partners-title">
       <header className="partners-header">
         <h1 id="partners-title">Partners</h1>
-        <form className="partners-tools" role="search" onSubmit={(event) => { event.preventDefault(); goTo({ ...view, name: term, pageNumber: 1 }); }}>
+        <form
+          className="partners-tools"
+          role="search"
+          onSubmit={(event) => {
+            event.preventDefault();
+            goTo({ ...view, name: term, pageNumber: 1 });
+          }}
+        >
           <label>
             Partner name
             <input ref={searchInput} type="search" value={term} maxLength={100} onChange={(event) => setTerm(event.target.value)} />
           </label>
-          <button type="submit" className="button">Search</button>
+          <button type="submit" className="button">
+            Search
+          </button>
         </form>
       </header>
       <OverviewTable

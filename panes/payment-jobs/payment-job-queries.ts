@@ -17,21 +17,30 @@ export const paymentJobQueries = {
       staleTime: 15_000,
     });
   },
-  detail: (contextPrefix: string, reference: string) => queryOptions({
-    queryKey: [...paymentJobQueries.all, contextPrefix, 'detail', reference] as const,
-    queryFn: async ({ signal }) => validate('paymentJobDetail', await api.get<unknown>(`${contextPrefix}/payment-jobs/${encodeURIComponent(reference)}`, { signal })),
-    staleTime: 10_000,
-  }),
-  trace: (contextPrefix: string, traceReference: string, advanced: boolean) => queryOptions({
-    queryKey: [...paymentJobQueries.all, contextPrefix, 'trace', traceReference, advanced] as const,
-    queryFn: async ({ signal }) => validate('paymentTrace', await api.get<unknown>(`${contextPrefix}/traces/${encodeURIComponent(traceReference)}`, { query: { advanced }, signal })),
-    staleTime: 30_000,
-  }),
-  activity: (contextPrefix: string, reference: string) => queryOptions({
-    queryKey: [...paymentJobQueries.all, contextPrefix, 'activity', reference] as const,
-    queryFn: async ({ signal }) => validate('auditEventList', await api.get<unknown>(`${contextPrefix}/audit-events`, { query: { paymentJobReference: reference, pagesize: 100 }, signal })),
-    staleTime: 10_000,
-  }),
+  detail: (contextPrefix: string, reference: string) =>
+    queryOptions({
+      queryKey: [...paymentJobQueries.all, contextPrefix, 'detail', reference] as const,
+      queryFn: async ({ signal }) =>
+        validate('paymentJobDetail', await api.get<unknown>(`${contextPrefix}/payment-jobs/${encodeURIComponent(reference)}`, { signal })),
+      staleTime: 10_000,
+    }),
+  trace: (contextPrefix: string, traceReference: string, advanced: boolean) =>
+    queryOptions({
+      queryKey: [...paymentJobQueries.all, contextPrefix, 'trace', traceReference, advanced] as const,
+      queryFn: async ({ signal }) =>
+        validate('paymentTrace', await api.get<unknown>(`${contextPrefix}/traces/${encodeURIComponent(traceReference)}`, { query: { advanced }, signal })),
+      staleTime: 30_000,
+    }),
+  activity: (contextPrefix: string, reference: string) =>
+    queryOptions({
+      queryKey: [...paymentJobQueries.all, contextPrefix, 'activity', reference] as const,
+      queryFn: async ({ signal }) =>
+        validate(
+          'auditEventList',
+          await api.get<unknown>(`${contextPrefix}/audit-events`, { query: { paymentJobReference: reference, pagesize: 100 }, signal }),
+        ),
+      staleTime: 10_000,
+    }),
 };
 
 export type PaymentAction =
@@ -46,20 +55,28 @@ export type PaymentAction =
 export function actionPath(contextPrefix: string, reference: string, action: PaymentAction): string {
   const job = `${contextPrefix}/payment-jobs/${encodeURIComponent(reference)}`;
   switch (action.kind) {
-    case 'cancel': return `${job}/actions/cancel`;
-    case 'expire': return `${job}/actions/expire`;
-    case 'cancelRefund': return `${job}/payments/${encodeURIComponent(action.paymentId)}/refunds/${encodeURIComponent(action.refundId)}/actions/cancel`;
-    case 'mailPaymentLink': return `${job}/payments/${encodeURIComponent(action.paymentId)}/actions/mail-payment-link`;
-    default: return `${job}/payments/${encodeURIComponent(action.paymentId)}/actions/${action.kind}`;
+    case 'cancel':
+      return `${job}/actions/cancel`;
+    case 'expire':
+      return `${job}/actions/expire`;
+    case 'cancelRefund':
+      return `${job}/payments/${encodeURIComponent(action.paymentId)}/refunds/${encodeURIComponent(action.refundId)}/actions/cancel`;
+    case 'mailPaymentLink':
+      return `${job}/payments/${encodeURIComponent(action.paymentId)}/actions/mail-payment-link`;
+    default:
+      return `${job}/payments/${encodeURIComponent(action.paymentId)}/actions/${action.kind}`;
   }
 }
 
 /** Sends an action; a 400 (refused, with the reason) is the caller's to show in its dialog, a 409 opens the conflict modal. */
 export async function sendPaymentAction(contextPrefix: string, reference: string, action: PaymentAction, idempotencyKey: string) {
-  return validate('paymentActionAnswer', await api.post<unknown>(actionPath(contextPrefix, reference, action), action.body, {
-    headers: { 'Idempotency-Key': idempotencyKey },
-    handleErrors: (status) => status !== 400 && status !== 422,
-  }));
+  return validate(
+    'paymentActionAnswer',
+    await api.post<unknown>(actionPath(contextPrefix, reference, action), action.body, {
+      headers: { 'Idempotency-Key': idempotencyKey },
+      handleErrors: (status) => status !== 400 && status !== 422,
+    }),
+  );
 }
 
 /** After an action: the job, the overviews (payment jobs and transactions) and the dashboard show it without a reload. */

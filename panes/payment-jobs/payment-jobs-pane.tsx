@@ -31,7 +31,15 @@ import { bulkActionIndex, type BulkAction, type BulkJob } from '../../src/contra
 import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
 import { ExportDialog } from '../../src/ui/data-table/export-dialog.tsx';
 import { SelectionBar, selectionText } from '../../src/ui/data-table/selection-bar.tsx';
-import { emptySelection, hasSelection, pickedRows, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
+import {
+  emptySelection,
+  hasSelection,
+  pickedRows,
+  selectAllMatching,
+  selectedCount,
+  selectionRequest,
+  type RowSelection,
+} from '../../src/ui/data-table/selection-model.ts';
 import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
 import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import { OverviewDatePicker } from '../overview/overview-dates.tsx';
@@ -53,7 +61,8 @@ export function searchFilters(term: string): Record<string, string | undefined> 
   if (value === '') return none;
   if (/^ORD-/i.test(value)) return { ...none, ordernumber: `[eq]${value.toUpperCase()}` };
   // References are opaque capitals and digits (PJ0123456789); typed in any case they are still references.
-  if (!value.includes('@') && /^(PJ[0-9A-F]+|[A-Z0-9_-]+)$/i.test(value) && (/^PJ/i.test(value) || value === value.toUpperCase())) return { ...none, reference: `[eq]${value.toUpperCase()}` };
+  if (!value.includes('@') && /^(PJ[0-9A-F]+|[A-Z0-9_-]+)$/i.test(value) && (/^PJ/i.test(value) || value === value.toUpperCase()))
+    return { ...none, reference: `[eq]${value.toUpperCase()}` };
   return { ...none, email: `[eq]${value}` };
 }
 const searchOf = (filters: Record<string, string>) => (filters.email ?? filters.ordernumber ?? filters.reference ?? '').replace(/^\[eq\]/, '');
@@ -63,17 +72,48 @@ export const paymentJobPath = (row: Pick<PaymentJobListItem, 'configurationId' |
   `/configurations/${encodeURIComponent(row.configurationId)}/payments/${encodeURIComponent(row.reference)}`;
 
 export const paymentJobColumnsList: readonly DataTableColumn<PaymentJobListItem>[] = [
-  { id: 'createDateTimeUtc', header: 'Created', sortField: 'createDateTimeUtc', width: 'minmax(10.5rem, 1fr)', cell: (row) => <time dateTime={row.createDateTimeUtc}>{formatShortDateTime(row.createDateTimeUtc)}</time> },
-  { id: 'reference', header: 'Reference', sortField: 'reference', width: 'minmax(9rem, 1fr)', cell: (row) => <a className="data-table-link" href={paymentJobPath(row)} tabIndex={-1}>{row.reference}</a> },
+  {
+    id: 'createDateTimeUtc',
+    header: 'Created',
+    sortField: 'createDateTimeUtc',
+    width: 'minmax(10.5rem, 1fr)',
+    cell: (row) => <time dateTime={row.createDateTimeUtc}>{formatShortDateTime(row.createDateTimeUtc)}</time>,
+  },
+  {
+    id: 'reference',
+    header: 'Reference',
+    sortField: 'reference',
+    width: 'minmax(9rem, 1fr)',
+    cell: (row) => (
+      <a className="data-table-link" href={paymentJobPath(row)} tabIndex={-1}>
+        {row.reference}
+      </a>
+    ),
+  },
   { id: 'orderNumber', header: 'Order number', sortField: 'orderNumber', width: 'minmax(8rem, 1fr)', cell: (row) => row.orderNumber },
   { id: 'customer', header: 'Customer', width: 'minmax(9rem, 1.2fr)', cell: (row) => row.customer ?? '—' },
   { id: 'emailAddress', header: 'Email', width: 'minmax(10rem, 1.4fr)', cell: (row) => row.emailAddress ?? '—' },
   { id: 'amount', header: 'Amount', sortField: 'amount', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => formatMoney(row.amount, row.currency) },
   { id: 'status', header: 'Status', sortField: 'status', width: '7.5rem', cell: (row) => <StatusChip status={row.status} /> },
-  { id: 'paymentMethod', header: 'Payment method', width: 'minmax(8rem, 1fr)', cell: (row) => (row.paymentMethod ? formatPaymentMethod(row.paymentMethod) : '—') },
+  {
+    id: 'paymentMethod',
+    header: 'Payment method',
+    width: 'minmax(8rem, 1fr)',
+    cell: (row) => (row.paymentMethod ? formatPaymentMethod(row.paymentMethod) : '—'),
+  },
   { id: 'merchant', header: 'Merchant', width: 'minmax(9rem, 1fr)', cell: (row) => row.merchantName },
-  { id: 'paidDateTimeUtc', header: 'Paid', width: 'minmax(10.5rem, 1fr)', cell: (row) => (row.paidDateTimeUtc ? formatShortDateTime(row.paidDateTimeUtc) : '—') },
-  { id: 'expirationDateTimeUtc', header: 'Expires', width: 'minmax(10.5rem, 1fr)', cell: (row) => (row.expirationDateTimeUtc ? formatShortDateTime(row.expirationDateTimeUtc) : '—') },
+  {
+    id: 'paidDateTimeUtc',
+    header: 'Paid',
+    width: 'minmax(10.5rem, 1fr)',
+    cell: (row) => (row.paidDateTimeUtc ? formatShortDateTime(row.paidDateTimeUtc) : '—'),
+  },
+  {
+    id: 'expirationDateTimeUtc',
+    header: 'Expires',
+    width: 'minmax(10.5rem, 1fr)',
+    cell: (row) => (row.expirationDateTimeUtc ? formatShortDateTime(row.expirationDateTimeUtc) : '—'),
+  },
   { id: 'configurationId', header: 'Configuration', width: '9rem', cell: (row) => row.configurationId },
 ];
 const columnIds = paymentJobColumnsList.map((column) => column.id);
@@ -93,7 +133,10 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const overview = useOverviewState({
     search,
     listSpec: paymentJobListSpec,
-    query: (listState) => ({ ...paymentJobQueries.list(contextPrefix, requestStateOf(listState)), enabled: contextPrefix !== '' && lockedConfiguration !== '' }),
+    query: (listState) => ({
+      ...paymentJobQueries.list(contextPrefix, requestStateOf(listState)),
+      enabled: contextPrefix !== '' && lockedConfiguration !== '',
+    }),
     rowPath: paymentJobPath,
     columns: paymentJobColumnsList,
     columnChoice: { page: paymentJobsPage, defaultVisible: defaultVisibleColumns },
@@ -105,18 +148,30 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const showTab = (tab: PaymentJobTab | 'all') => applyFilters({ tab: tab === 'all' ? undefined : `[eq]${tab}` });
   // The configurations to filter by: a merchant's own list; with a business or partner, the ID is typed.
   const merchantIds = applied.business?.id && applied.merchant?.id ? { businessId: applied.business.id, merchantId: applied.merchant.id } : null;
-  const configurations = useQuery({ ...configurationQueries.list(merchantIds?.businessId ?? '', merchantIds?.merchantId ?? '', { pagesize: '100' }), enabled: lockedConfiguration === null && merchantIds !== null });
+  const configurations = useQuery({
+    ...configurationQueries.list(merchantIds?.businessId ?? '', merchantIds?.merchantId ?? '', { pagesize: '100' }),
+    enabled: lockedConfiguration === null && merchantIds !== null,
+  });
   const configurationFilter = (state.filters.configurationid ?? '').replace(/^\[eq\]/, '');
-  const [configurationDraft, setConfigurationDraft] = useFilterDraft(configurationFilter, (applied) => applied, () => false);
+  const [configurationDraft, setConfigurationDraft] = useFilterDraft(
+    configurationFilter,
+    (applied) => applied,
+    () => false,
+  );
 
   const appliedSearch = searchOf(state.filters);
   const sameSearch = (draft: string, applied: string) => draft.trim().toUpperCase() === applied.toUpperCase();
   const [searchDraft, setSearchDraft] = useFilterDraft(appliedSearch, (applied) => applied, sameSearch);
   useDebouncedApply(searchDraft.trim().toUpperCase(), appliedSearch.toUpperCase(), () => applyFilters(searchFilters(searchDraft), { replace: true }));
-  const submit = (event: FormEvent) => { event.preventDefault(); applyFilters(searchFilters(searchDraft)); };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    applyFilters(searchFilters(searchDraft));
+  };
 
   const [dateOpen, setDateOpen] = useState(false);
-  const [filtersOpen, setFiltersOpen] = useState(Boolean(state.filters.status || state.filters.paymentmethod || (lockedConfiguration === null && state.filters.configurationid)));
+  const [filtersOpen, setFiltersOpen] = useState(
+    Boolean(state.filters.status || state.filters.paymentmethod || (lockedConfiguration === null && state.filters.configurationid)),
+  );
   // Shift+F shows the filters and the first one takes the keyboard, once the panel is there.
   const [filterFocusRequest, setFilterFocusRequest] = useState(0);
   useEffect(() => {
@@ -126,27 +181,36 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
   const { permissions: permissionsByScope } = useSnapshot(sessionStore);
   const permissions = permissionsByScope[permissionScope(applied as ContextSelections).key] ?? [];
   const [bulkOpen, setBulkOpen] = useState<BulkAction | null>(null);
-  const offered = (action: BulkAction) => action === 'export' ? permissions.includes('Portal.Reports.Create')
-    : action === 'cancel' ? permissions.includes('Portal.PaymentJobs.Cancel') : action === 'resend-links' ? permissions.includes('Portal.PaymentJobs.MailPaymentLink') : false;
+  const offered = (action: BulkAction) =>
+    action === 'export'
+      ? permissions.includes('Portal.Reports.Create')
+      : action === 'cancel'
+        ? permissions.includes('Portal.PaymentJobs.Cancel')
+        : action === 'resend-links'
+          ? permissions.includes('Portal.PaymentJobs.MailPaymentLink')
+          : false;
   const bulkContext = bulkContextOf(applied as ContextSelections);
   const startAction = (action: BulkAction, key: string, params?: { fileType?: 'csv' | 'xlsx'; columns?: string[] }) => {
     if (!bulkContext) return Promise.reject(new Error('Choose a business or merchant first.'));
     // An export holds the rows picked when the export was opened, else every matching row; the other actions act on
     // the selection.
-    const chosen = action === 'export' ? exportSelection ?? selectAllMatching() : selection;
+    const chosen = action === 'export' ? (exportSelection ?? selectAllMatching()) : selection;
     return startBulkJob({ area: 'payment-jobs', action, context: bulkContext, selection: selectionRequest(chosen, requestState.filters), params }, key);
   };
   const started = (job: BulkJob) => {
     setBulkOpen(null);
     if (job.action !== 'export') setSelection(emptySelection);
-    showToast({ kind: 'success', message: job.action === 'export' ? 'The export is being made: it will wait for you in My report queue.' : 'The bulk job has started.' });
+    showToast({
+      kind: 'success',
+      message: job.action === 'export' ? 'The export is being made: it will wait for you in My report queue.' : 'The bulk job has started.',
+    });
     openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
   };
   const [exportKey, setExportKey] = useState('');
   const [exportSelection, setExportSelection] = useState<RowSelection | null>(null);
   const handlers: PaneRequestHandlers = {
     search: () => overview.searchInput.current?.focus(),
-    statusTab: (index) => showTab(index === undefined || index <= 0 ? 'all' : paymentJobTabs[index - 1] ?? 'all'),
+    statusTab: (index) => showTab(index === undefined || index <= 0 ? 'all' : (paymentJobTabs[index - 1] ?? 'all')),
     filters: () => {
       setFiltersOpen(true);
       setFilterFocusRequest((request) => request + 1);
@@ -174,17 +238,32 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
 
   const range = decodeDateRange(state.filters.createdatetimeutc);
   const title = lockedConfiguration === null ? 'Payment jobs' : 'Payments';
-  if (contextPrefix === '') return <div className="overview-pane"><h1>{title}</h1><p role="alert">Choose a business, merchant or partner first.</p></div>;
+  if (contextPrefix === '')
+    return (
+      <div className="overview-pane">
+        <h1>{title}</h1>
+        <p role="alert">Choose a business, merchant or partner first.</p>
+      </div>
+    );
 
   return (
     <div className="overview-pane">
       <header className="overview-header">
-        <h1>{title}{lockedConfiguration !== null ? <span className="field-hint"> of configuration {lockedConfiguration}</span> : null}</h1>
+        <h1>
+          {title}
+          {lockedConfiguration !== null ? <span className="field-hint"> of configuration {lockedConfiguration}</span> : null}
+        </h1>
         <div className="payment-jobs-tools">
           <SettingFilterPresets page={paymentJobsPage} filters={state.filters} onApply={overview.showFilters} />
-          <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>Columns</button>
+          <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>
+            Columns
+          </button>
         </div>
-        {offered('export') ? <button type="button" className="button" onClick={() => openBulk('export')}>Export</button> : null}
+        {offered('export') ? (
+          <button type="button" className="button" onClick={() => openBulk('export')}>
+            Export
+          </button>
+        ) : null}
       </header>
       <div className="status-tabs" role="group" aria-label="Payment job status">
         {(['all', ...paymentJobTabs] as const).map((tab) => (
@@ -194,43 +273,123 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
         ))}
       </div>
       <form className="filter-bar" role="search" aria-label="Payment job filters" onSubmit={submit}>
-        <SearchField label="Search reference, order number or customer email" placeholder="Reference, order number or email" value={searchDraft} onChange={setSearchDraft} inputRef={overview.searchInput}
+        <SearchField
+          label="Search reference, order number or customer email"
+          placeholder="Reference, order number or email"
+          value={searchDraft}
+          onChange={setSearchDraft}
+          inputRef={overview.searchInput}
           keys={{
             onClear: () => applyFilters(searchFilters('')),
             onLeave: () => overview.cursor.current?.focus(),
             onOpen: appliedSearch === '' && rows.length > 0 ? overview.openCursorRow : undefined,
-          }} />
-        <DateRangeButton label="Created" summary={range.start || range.end ? `${range.start ?? '…'} – ${range.end ?? '…'}` : 'Any date'} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
-        <button type="button" className="button" aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>Filters</button>
-        {Object.keys(state.filters).length > 0 ? <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); overview.showFilters({}); }}>Clear filters</button> : null}
-        <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
+          }}
+        />
+        <DateRangeButton
+          label="Created"
+          summary={range.start || range.end ? `${range.start ?? '…'} – ${range.end ?? '…'}` : 'Any date'}
+          active={Boolean(range.start || range.end)}
+          onOpen={() => setDateOpen(true)}
+        />
+        <button type="button" className="button" aria-expanded={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>
+          Filters
+        </button>
+        {Object.keys(state.filters).length > 0 ? (
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => {
+              setSearchDraft('');
+              overview.showFilters({});
+            }}
+          >
+            Clear filters
+          </button>
+        ) : null}
+        <button type="submit" className="visually-hidden" tabIndex={-1}>
+          Apply filters
+        </button>
         {filtersOpen ? (
           <div className="filter-panel" ref={overview.filterPanel}>
-            <ChoiceFilter label="Status" options={statusOptions} selected={decodeAnyOf(state.filters.status, paymentStatuses)} onChange={(values) => applyFilters({ status: encodeAnyOf(values) })} />
-            <ChoiceFilter label="Payment method" options={methodOptions} selected={decodeAnyOf(state.filters.paymentmethod, paymentMethods)} onChange={(values) => applyFilters({ paymentmethod: encodeAnyOf(values) })} />
+            <ChoiceFilter
+              label="Status"
+              options={statusOptions}
+              selected={decodeAnyOf(state.filters.status, paymentStatuses)}
+              onChange={(values) => applyFilters({ status: encodeAnyOf(values) })}
+            />
+            <ChoiceFilter
+              label="Payment method"
+              options={methodOptions}
+              selected={decodeAnyOf(state.filters.paymentmethod, paymentMethods)}
+              onChange={(values) => applyFilters({ paymentmethod: encodeAnyOf(values) })}
+            />
             {lockedConfiguration === null && merchantIds !== null ? (
-              <label className="dt-field">Configuration{' '}
-                <select value={configurationFilter} onChange={(event) => applyFilters({ configurationid: event.target.value ? `[eq]${event.target.value}` : undefined })}>
+              <label className="dt-field">
+                Configuration{' '}
+                <select
+                  value={configurationFilter}
+                  onChange={(event) => applyFilters({ configurationid: event.target.value ? `[eq]${event.target.value}` : undefined })}
+                >
                   <option value="">Any configuration</option>
-                  {(configurations.data?.results ?? []).map((configuration) => <option key={configuration.configurationId} value={configuration.configurationId}>{configuration.tradeName} ({configuration.configurationId})</option>)}
-                  {configurationFilter && !(configurations.data?.results ?? []).some((configuration) => configuration.configurationId === configurationFilter) ? <option value={configurationFilter}>{configurationFilter}</option> : null}
+                  {(configurations.data?.results ?? []).map((configuration) => (
+                    <option key={configuration.configurationId} value={configuration.configurationId}>
+                      {configuration.tradeName} ({configuration.configurationId})
+                    </option>
+                  ))}
+                  {configurationFilter &&
+                  !(configurations.data?.results ?? []).some((configuration) => configuration.configurationId === configurationFilter) ? (
+                    <option value={configurationFilter}>{configurationFilter}</option>
+                  ) : null}
                 </select>
               </label>
             ) : null}
             {lockedConfiguration === null && merchantIds === null ? (
-              <label className="dt-field">Configuration ID{' '}
-                <input type="text" value={configurationDraft} autoComplete="off" onChange={(event) => setConfigurationDraft(event.target.value)}
-                  onBlur={() => { const value = configurationDraft.trim(); if (value !== configurationFilter) applyFilters({ configurationid: value ? `[eq]${value}` : undefined }); }}
-                  onKeyDown={(event) => { if (event.key === 'Enter') { event.preventDefault(); const value = configurationDraft.trim(); applyFilters({ configurationid: value ? `[eq]${value}` : undefined }); } }} />
+              <label className="dt-field">
+                Configuration ID{' '}
+                <input
+                  type="text"
+                  value={configurationDraft}
+                  autoComplete="off"
+                  onChange={(event) => setConfigurationDraft(event.target.value)}
+                  onBlur={() => {
+                    const value = configurationDraft.trim();
+                    if (value !== configurationFilter) applyFilters({ configurationid: value ? `[eq]${value}` : undefined });
+                  }}
+                  onKeyDown={(event) => {
+                    if (event.key === 'Enter') {
+                      event.preventDefault();
+                      const value = configurationDraft.trim();
+                      applyFilters({ configurationid: value ? `[eq]${value}` : undefined });
+                    }
+                  }}
+                />
               </label>
             ) : null}
           </div>
         ) : null}
       </form>
-      <SelectionBar selection={selection} total={total} noun="payment jobs" onSelectAllMatching={() => setSelection(selectAllMatching())} onClear={() => setSelection(emptySelection)}>
-        {offered('export') ? <button type="button" className="button" onClick={() => openBulk('export')}>Export selected…</button> : null}
-        {offered('cancel') ? <button type="button" className="button" onClick={() => openBulk('cancel')}>Cancel payment jobs…</button> : null}
-        {offered('resend-links') ? <button type="button" className="button" onClick={() => openBulk('resend-links')}>Resend payment links…</button> : null}
+      <SelectionBar
+        selection={selection}
+        total={total}
+        noun="payment jobs"
+        onSelectAllMatching={() => setSelection(selectAllMatching())}
+        onClear={() => setSelection(emptySelection)}
+      >
+        {offered('export') ? (
+          <button type="button" className="button" onClick={() => openBulk('export')}>
+            Export selected…
+          </button>
+        ) : null}
+        {offered('cancel') ? (
+          <button type="button" className="button" onClick={() => openBulk('cancel')}>
+            Cancel payment jobs…
+          </button>
+        ) : null}
+        {offered('resend-links') ? (
+          <button type="button" className="button" onClick={() => openBulk('resend-links')}>
+            Resend payment links…
+          </button>
+        ) : null}
       </SelectionBar>
       <OverviewTable
         {...overview.table}
@@ -244,9 +403,11 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
       <BulkActionDialog
         open={bulkOpen === 'cancel' || bulkOpen === 'resend-links'}
         title={bulkOpen === 'cancel' ? 'Cancel payment jobs' : 'Resend payment links'}
-        summary={bulkOpen === 'cancel'
-          ? `${countText}: each one with nothing paid yet will be cancelled (${count === 1 ? 'it' : 'they'} can no longer be paid).`
-          : `${countText}: the shopper of each open one is mailed its payment link again.`}
+        summary={
+          bulkOpen === 'cancel'
+            ? `${countText}: each one with nothing paid yet will be cancelled (${count === 1 ? 'it' : 'they'} can no longer be paid).`
+            : `${countText}: the shopper of each open one is mailed its payment link again.`
+        }
         confirmation={bulkOpen === 'cancel' ? 'I understand that cancelling is permanent.' : undefined}
         onClose={() => setBulkOpen(null)}
         onStart={(key) => startAction(bulkOpen ?? 'cancel', key)}
@@ -264,11 +425,19 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
         busy={false}
         onExport={(choice) => {
           const columns = (choice.columns === 'visible' ? shownColumns : paymentJobColumnsList).map((column) => column.id);
-          void startAction('export', exportKey, { fileType: choice.fileType, columns }).then(started, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
+          void startAction('export', exportKey, { fileType: choice.fileType, columns }).then(started, () =>
+            showToast({ kind: 'danger', message: 'The export could not be queued.' }),
+          );
         }}
       />
       <ColumnChooser {...overview.columnChooser} />
-      <OverviewDatePicker open={dateOpen} title="Payment job dates" value={range} onApply={(next) => applyFilters({ createdatetimeutc: encodeDateRange(next) })} onClose={() => setDateOpen(false)} />
+      <OverviewDatePicker
+        open={dateOpen}
+        title="Payment job dates"
+        value={range}
+        onApply={(next) => applyFilters({ createdatetimeutc: encodeDateRange(next) })}
+        onClose={() => setDateOpen(false)}
+      />
     </div>
   );
 }

@@ -9,19 +9,22 @@ export const reportPollMs = 2000;
 
 export const reportQueries = {
   all: ['reports'] as const,
-  list: (pageNumber: number, pageSize: number) => queryOptions({
-    queryKey: [...reportQueries.all, 'list', pageNumber, pageSize] as const,
-    queryFn: async ({ signal }) => validate('queuedReportList', await api.get<unknown>('/reports', { query: { pagenumber: pageNumber, pagesize: pageSize }, signal })),
-    placeholderData: keepPreviousData,
-    staleTime: 0,
-    refetchInterval: (query) => (query.state.data && hasReportsInProgress(query.state.data.results) ? reportPollMs : false),
-  }),
-  one: (id: string) => queryOptions({
-    queryKey: [...reportQueries.all, 'one', id] as const,
-    queryFn: async ({ signal }) => validate('queuedReport', await api.get<unknown>(`/reports/${encodeURIComponent(id)}`, { signal })),
-    staleTime: 0,
-    refetchInterval: (query) => (query.state.data && hasReportsInProgress([query.state.data]) ? reportPollMs : false),
-  }),
+  list: (pageNumber: number, pageSize: number) =>
+    queryOptions({
+      queryKey: [...reportQueries.all, 'list', pageNumber, pageSize] as const,
+      queryFn: async ({ signal }) =>
+        validate('queuedReportList', await api.get<unknown>('/reports', { query: { pagenumber: pageNumber, pagesize: pageSize }, signal })),
+      placeholderData: keepPreviousData,
+      staleTime: 0,
+      refetchInterval: (query) => (query.state.data && hasReportsInProgress(query.state.data.results) ? reportPollMs : false),
+    }),
+  one: (id: string) =>
+    queryOptions({
+      queryKey: [...reportQueries.all, 'one', id] as const,
+      queryFn: async ({ signal }) => validate('queuedReport', await api.get<unknown>(`/reports/${encodeURIComponent(id)}`, { signal })),
+      staleTime: 0,
+      refetchInterval: (query) => (query.state.data && hasReportsInProgress([query.state.data]) ? reportPollMs : false),
+    }),
 };
 
 export const deleteReport = (id: string) => api.delete<unknown>(`/reports/${encodeURIComponent(id)}`);

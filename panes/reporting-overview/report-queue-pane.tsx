@@ -25,7 +25,14 @@ import { useRowCursor } from '../overview/row-cursor.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../transactions/transactions.css';
 
-const stateTones: Record<string, string> = { queued: 'info', generating: 'warning', generated: 'success', failed: 'danger', cancelled: 'neutral', expired: 'neutral' };
+const stateTones: Record<string, string> = {
+  queued: 'info',
+  generating: 'warning',
+  generated: 'success',
+  failed: 'danger',
+  cancelled: 'neutral',
+  expired: 'neutral',
+};
 const day = (iso: string) => formatShortDate(`${iso}T12:00:00`);
 
 /** The filters a report was made with, in words: 'Date: Last month · Status: Paid, Declined · Amount: from 10'. */
@@ -44,7 +51,9 @@ export function describeFilters(filters: Readonly<Record<string, string>>, today
   const range = decodeDateRange(filters.date);
   if (range.start || range.end) {
     const preset = presetOfRange(range, today);
-    parts.push(`Date: ${preset ? datePresetLabels[preset] : [range.start ? `from ${day(range.start)}` : null, range.end ? `until ${day(range.end)}` : null].filter(Boolean).join(' ')}`);
+    parts.push(
+      `Date: ${preset ? datePresetLabels[preset] : [range.start ? `from ${day(range.start)}` : null, range.end ? `until ${day(range.end)}` : null].filter(Boolean).join(' ')}`,
+    );
   }
   const choices: [string, string, readonly string[], (value: string) => string][] = [
     ['status', 'Status', paymentStatuses, (value) => value.charAt(0).toUpperCase() + value.slice(1)],
@@ -58,7 +67,9 @@ export function describeFilters(filters: Readonly<Record<string, string>>, today
   }
   if (filters.amount) {
     const amount = decodeAmount(filters.amount);
-    parts.push(`Amount: ${amount.mode === 'exact' ? amount.exact : [amount.min ? `from ${amount.min}` : null, amount.max ? `up to ${amount.max}` : null].filter(Boolean).join(' ')}`);
+    parts.push(
+      `Amount: ${amount.mode === 'exact' ? amount.exact : [amount.min ? `from ${amount.min}` : null, amount.max ? `up to ${amount.max}` : null].filter(Boolean).join(' ')}`,
+    );
   }
   if (filters.currency) parts.push(`Currency: ${decodeSearchTerm(filters.currency).toUpperCase()}`);
   if (filters.merchantid) parts.push(`Merchant: ${decodeSearchTerm(filters.merchantid)}`);
@@ -96,9 +107,25 @@ function ReportActions({ report, onChanged }: { report: QueuedReport; onChanged:
           Download<span className="visually-hidden"> {report.fileName}</span>
         </button>
       ) : null}
-      {report.status === 'failed' ? <button type="button" className="button button-small" aria-label={`Retry ${name}`} disabled={act.isPending} onClick={() => act.mutate('retry')}>Retry</button> : null}
-      {report.status === 'queued' ? <button type="button" className="button button-small" aria-label={`Cancel ${name}`} disabled={act.isPending} onClick={() => act.mutate('cancel')}>Cancel</button> : null}
-      <button type="button" className="button button-ghost button-small" aria-label={`Delete ${name}`} disabled={act.isPending} onClick={() => act.mutate('delete')}>Delete</button>
+      {report.status === 'failed' ? (
+        <button type="button" className="button button-small" aria-label={`Retry ${name}`} disabled={act.isPending} onClick={() => act.mutate('retry')}>
+          Retry
+        </button>
+      ) : null}
+      {report.status === 'queued' ? (
+        <button type="button" className="button button-small" aria-label={`Cancel ${name}`} disabled={act.isPending} onClick={() => act.mutate('cancel')}>
+          Cancel
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className="button button-ghost button-small"
+        aria-label={`Delete ${name}`}
+        disabled={act.isPending}
+        onClick={() => act.mutate('delete')}
+      >
+        Delete
+      </button>
     </span>
   );
 }
@@ -108,37 +135,82 @@ const reportName = (report: QueuedReport) => `${reportTypeLabels[report.reportTy
 function reportColumns(today: string, onChanged: () => void): DataTableColumn<QueuedReport>[] {
   return [
     {
-      id: 'report', header: 'Report', width: 'minmax(11rem, 1fr)',
-      cell: (report) => <span className="report-name">{reportTypeLabels[report.reportType] ?? report.reportType} · {report.fileType.toUpperCase()}</span>,
+      id: 'report',
+      header: 'Report',
+      width: 'minmax(11rem, 1fr)',
+      cell: (report) => (
+        <span className="report-name">
+          {reportTypeLabels[report.reportType] ?? report.reportType} · {report.fileType.toUpperCase()}
+        </span>
+      ),
     },
     { id: 'context', header: 'For', width: 'minmax(9rem, 1fr)', priority: 3, cell: (report) => report.context.title },
     {
-      id: 'status', header: 'State', width: '12rem',
+      id: 'status',
+      header: 'State',
+      width: '12rem',
       cell: (report) => (
         <span className="report-state">
-          <span className="status-chip" data-tone={stateTones[report.state]}>{reportStateLabels[report.state]}</span>
+          <span className="status-chip" data-tone={stateTones[report.state]}>
+            {reportStateLabels[report.state]}
+          </span>
           {report.state === 'generating' ? (
             <>
               <progress max={100} value={reportProgress(report) ?? undefined} aria-label={`Progress of ${reportName(report)}`} />
-              <span className="report-progress-text">{formatCount(report.processedRows)} of {formatCount(report.totalRows ?? 0)} rows</span>
+              <span className="report-progress-text">
+                {formatCount(report.processedRows)} of {formatCount(report.totalRows ?? 0)} rows
+              </span>
             </>
           ) : null}
         </span>
       ),
     },
     { id: 'queued', header: 'Queued', width: '10.5rem', priority: 2, cell: (report) => formatDateTime(report.queuedAt) },
-    { id: 'generated', header: 'Generated', width: '10.5rem', priority: 4, cell: (report) => (report.generatedAt ? formatDateTime(report.generatedAt) : 'N/A') },
-    { id: 'expires', header: 'Expires', width: '10.5rem', priority: 3, cell: (report) => (report.state === 'expired' ? 'Expired' : report.expirationDateTime ? formatDateTime(report.expirationDateTime) : 'N/A') },
-    { id: 'rows', header: 'Rows', width: '5.5rem', align: 'end', priority: 3, cell: (report) => (report.totalRows === null ? 'N/A' : formatCount(report.totalRows)) },
-    { id: 'size', header: 'Size', width: '5.5rem', align: 'end', priority: 4, cell: (report) => (report.fileSize === null ? '' : formatFileSize(report.fileSize)) },
     {
-      id: 'holds', header: 'Filters and columns', width: 'minmax(14rem, 2fr)', priority: 2,
+      id: 'generated',
+      header: 'Generated',
+      width: '10.5rem',
+      priority: 4,
+      cell: (report) => (report.generatedAt ? formatDateTime(report.generatedAt) : 'N/A'),
+    },
+    {
+      id: 'expires',
+      header: 'Expires',
+      width: '10.5rem',
+      priority: 3,
+      cell: (report) => (report.state === 'expired' ? 'Expired' : report.expirationDateTime ? formatDateTime(report.expirationDateTime) : 'N/A'),
+    },
+    {
+      id: 'rows',
+      header: 'Rows',
+      width: '5.5rem',
+      align: 'end',
+      priority: 3,
+      cell: (report) => (report.totalRows === null ? 'N/A' : formatCount(report.totalRows)),
+    },
+    {
+      id: 'size',
+      header: 'Size',
+      width: '5.5rem',
+      align: 'end',
+      priority: 4,
+      cell: (report) => (report.fileSize === null ? '' : formatFileSize(report.fileSize)),
+    },
+    {
+      id: 'holds',
+      header: 'Filters and columns',
+      width: 'minmax(14rem, 2fr)',
+      priority: 2,
       cell: (report) => {
         if (report.state === 'failed' && report.error) return <span className="report-error">{report.error}</span>;
         const filters = describeFilters(report.filters, today);
         const columns = report.columns.map((column) => transactionColumnLabels[column as TransactionColumn] ?? column);
         const text = `${filters.length > 0 ? filters.join(' · ') : 'No filters: every transaction'} — columns: ${columns.join(', ')}`;
-        return <span className="report-holds" title={text}>{text}</span>;
+        return (
+          <span className="report-holds" title={text}>
+            {text}
+          </span>
+        );
       },
     },
     { id: 'actions', header: 'Actions', width: '12rem', priority: 1, cell: (report) => <ReportActions report={report} onChanged={onChanged} /> },
@@ -157,11 +229,20 @@ function LinkedReport({ id }: { id: string }) {
       {report.isError ? <p role="alert">The report you followed is not in your report queue (it may have been deleted).</p> : null}
       {data ? (
         <p>
-          <strong>{reportTypeLabels[data.reportType] ?? data.reportType} · {data.fileType.toUpperCase()}</strong> ({data.context.title}):{' '}
-          <span className="status-chip" data-tone={stateTones[data.state]}>{reportStateLabels[data.state]}</span>{' '}
+          <strong>
+            {reportTypeLabels[data.reportType] ?? data.reportType} · {data.fileType.toUpperCase()}
+          </strong>{' '}
+          ({data.context.title}):{' '}
+          <span className="status-chip" data-tone={stateTones[data.state]}>
+            {reportStateLabels[data.state]}
+          </span>{' '}
           {data.state === 'generated' ? (
-            <button type="button" className="button button-small" aria-label={`Download ${data.fileName ?? ''}`}
-              onClick={() => downloadReport(data).catch(() => showToast({ kind: 'danger', message: 'The report could not be downloaded.' }))}>
+            <button
+              type="button"
+              className="button button-small"
+              aria-label={`Download ${data.fileName ?? ''}`}
+              onClick={() => downloadReport(data).catch(() => showToast({ kind: 'danger', message: 'The report could not be downloaded.' }))}
+            >
               Download
             </button>
           ) : null}
@@ -180,8 +261,8 @@ export function ReportQueuePane({ search }: PaneProps) {
   const queryClient = useQueryClient();
   const [page, setPage] = useState({ pageNumber: 1, pageSize: 25 });
   const list = useQuery(reportQueries.list(page.pageNumber, page.pageSize));
-  const reports = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
-  const total = list.isError ? 0 : list.data?.numberOfResults ?? 0;
+  const reports = useMemo(() => (list.isError ? [] : (list.data?.results ?? [])), [list.isError, list.data]);
+  const total = list.isError ? 0 : (list.data?.numberOfResults ?? 0);
   const today = calendarDate(new Date());
   const refresh = () => void queryClient.invalidateQueries({ queryKey: reportQueries.all });
   const columns = useMemo(() => reportColumns(today, () => void queryClient.invalidateQueries({ queryKey: reportQueries.all })), [today, queryClient]);
@@ -203,7 +284,9 @@ export function ReportQueuePane({ search }: PaneProps) {
     <section className="report-queue" aria-labelledby={titleId}>
       <div className="report-queue-head">
         <h1 id={titleId}>My report queue</h1>
-        <button type="button" className="button button-ghost" onClick={refresh}>Refresh</button>
+        <button type="button" className="button button-ghost" onClick={refresh}>
+          Refresh
+        </button>
       </div>
       {linkedId ? <LinkedReport id={linkedId} /> : null}
       <OverviewTable

@@ -31,12 +31,22 @@ export function MerchantAccountsPane({ params }: PaneProps) {
         <table className="reporting-totals">
           <caption>Account groups and balances</caption>
           <thead>
-            <tr><th scope="col">Account group</th><th scope="col">Currency</th>{['trading', 'reserve', 'security', 'remittance', 'costs'].map((kind) => <th key={kind} scope="col">{accountKindLabels[kind as MerchantAccountKind]}</th>)}</tr>
+            <tr>
+              <th scope="col">Account group</th>
+              <th scope="col">Currency</th>
+              {['trading', 'reserve', 'security', 'remittance', 'costs'].map((kind) => (
+                <th key={kind} scope="col">
+                  {accountKindLabels[kind as MerchantAccountKind]}
+                </th>
+              ))}
+            </tr>
           </thead>
           <tbody>
             {groups.data.results.map((group) => (
               <tr key={group.accountNumber}>
-                <th scope="row"><a href={`${base}/${encodeURIComponent(group.accountNumber)}`}>{group.accountNumber}</a></th>
+                <th scope="row">
+                  <a href={`${base}/${encodeURIComponent(group.accountNumber)}`}>{group.accountNumber}</a>
+                </th>
                 <td>{group.currency}</td>
                 {(['trading', 'reserve', 'security', 'remittance', 'costs'] as const).map((kind) => (
                   <td key={kind}>{formatMoney(group.balances.find((balance) => balance.kind === kind)?.balance ?? 0, group.currency)}</td>
@@ -66,19 +76,36 @@ export function MerchantAccountDetailPane({ params }: PaneProps) {
       {group.isError ? <p role="alert">The account group could not be loaded.</p> : null}
       {data ? (
         <>
-          <p>{data.merchantName} · {data.currency} · {data.grossSettlement ? 'gross settlement (fees invoiced)' : 'net settlement (fees deducted)'} · reserve {data.reservePercentage} % for {data.reserveDays} days</p>
+          <p>
+            {data.merchantName} · {data.currency} · {data.grossSettlement ? 'gross settlement (fees invoiced)' : 'net settlement (fees deducted)'} · reserve{' '}
+            {data.reservePercentage} % for {data.reserveDays} days
+          </p>
           <table className="reporting-totals">
             <caption>Balances now</caption>
-            <thead><tr><th scope="col">Account</th><th scope="col">Balance</th><th scope="col">Statement</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Account</th>
+                <th scope="col">Balance</th>
+                <th scope="col">Statement</th>
+              </tr>
+            </thead>
             <tbody>
               {kinds.map((kind) => (
                 <tr key={kind}>
                   <th scope="row">{accountKindLabels[kind]}</th>
                   <td>{formatMoney(data.balances.find((balance) => balance.kind === kind)?.balance ?? 0, data.currency)}</td>
-                  <td><a href={statementLink(kind, accountNumber)}>Open {accountKindLabels[kind].toLowerCase()}</a></td>
+                  <td>
+                    <a href={statementLink(kind, accountNumber)}>Open {accountKindLabels[kind].toLowerCase()}</a>
+                  </td>
                 </tr>
               ))}
-              <tr><th scope="row">Settlement batches</th><td>—</td><td><a href={`/reporting/batch-report/${encodeURIComponent(accountNumber)}`}>Open batch report</a></td></tr>
+              <tr>
+                <th scope="row">Settlement batches</th>
+                <td>—</td>
+                <td>
+                  <a href={`/reporting/batch-report/${encodeURIComponent(accountNumber)}`}>Open batch report</a>
+                </td>
+              </tr>
             </tbody>
           </table>
         </>
@@ -101,11 +128,20 @@ export function BusinessAccountsPane({ params }: PaneProps) {
       {groups.data && groups.data.results.length > 0 ? (
         <table className="reporting-totals">
           <caption>Business accounts</caption>
-          <thead><tr><th scope="col">Account</th><th scope="col">Currency</th><th scope="col">Balance</th><th scope="col">Merchant accounts</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Account</th>
+              <th scope="col">Currency</th>
+              <th scope="col">Balance</th>
+              <th scope="col">Merchant accounts</th>
+            </tr>
+          </thead>
           <tbody>
             {groups.data.results.map((group) => (
               <tr key={group.accountNumber}>
-                <th scope="row"><a href={`${base}/${encodeURIComponent(group.accountNumber)}`}>{group.accountNumber}</a></th>
+                <th scope="row">
+                  <a href={`${base}/${encodeURIComponent(group.accountNumber)}`}>{group.accountNumber}</a>
+                </th>
                 <td>{group.currency}</td>
                 <td>{formatMoney(group.balance, group.currency)}</td>
                 <td>{group.merchantAccounts.map((account) => account.merchantName).join(', ')}</td>
@@ -122,7 +158,14 @@ export function BusinessAccountDetailPane({ params }: PaneProps) {
   const businessId = params.businessId ?? '';
   const accountNumber = params.businessAccountId ?? '';
   const group = useQuery(ledgerQueries.businessGroup(businessId, accountNumber));
-  const transfers = useQuery(ledgerQueries.transfers(`${businessGroupsPath(businessId)}/${encodeURIComponent(accountNumber)}/transfers`, { pageNumber: 1, pageSize: 10, sort: { field: 'date', descending: true }, filters: {} }));
+  const transfers = useQuery(
+    ledgerQueries.transfers(`${businessGroupsPath(businessId)}/${encodeURIComponent(accountNumber)}/transfers`, {
+      pageNumber: 1,
+      pageSize: 10,
+      sort: { field: 'date', descending: true },
+      filters: {},
+    }),
+  );
   const remittance = useQuery(ledgerQueries.remittance(businessId, accountNumber));
   const data = group.data;
   return (
@@ -130,17 +173,33 @@ export function BusinessAccountDetailPane({ params }: PaneProps) {
       <h1>Business account {accountNumber}</h1>
       {group.isError ? <p role="alert">The business account could not be loaded.</p> : null}
       {data ? (
-        <p>{data.businessName} · {data.currency} · balance {formatMoney(data.balance, data.currency)} · <a href={`/reporting/business-account/${encodeURIComponent(accountNumber)}`}>Open business account statement</a></p>
+        <p>
+          {data.businessName} · {data.currency} · balance {formatMoney(data.balance, data.currency)} ·{' '}
+          <a href={`/reporting/business-account/${encodeURIComponent(accountNumber)}`}>Open business account statement</a>
+        </p>
       ) : null}
       {transfers.data ? (
         <table className="reporting-totals">
           <caption>Latest transfers</caption>
-          <thead><tr><th scope="col">Transfer date</th><th scope="col">Amount</th><th scope="col">Maturity date</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Transfer date</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Maturity date</th>
+            </tr>
+          </thead>
           <tbody>
             {transfers.data.results.map((transfer) => (
               <tr key={transfer.id}>
-                <th scope="row"><a href={`/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(params.merchantId ?? '')}/business-accounts-overview/${encodeURIComponent(accountNumber)}/transfers/${encodeURIComponent(transfer.id)}`}>{formatShortDate(transfer.transferDate)}</a></th>
-                <td>{formatMoney(transfer.amount, transfer.currency)}</td><td>{formatShortDate(transfer.maturityDate)}</td>
+                <th scope="row">
+                  <a
+                    href={`/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(params.merchantId ?? '')}/business-accounts-overview/${encodeURIComponent(accountNumber)}/transfers/${encodeURIComponent(transfer.id)}`}
+                  >
+                    {formatShortDate(transfer.transferDate)}
+                  </a>
+                </th>
+                <td>{formatMoney(transfer.amount, transfer.currency)}</td>
+                <td>{formatShortDate(transfer.maturityDate)}</td>
               </tr>
             ))}
           </tbody>
@@ -152,12 +211,26 @@ export function BusinessAccountDetailPane({ params }: PaneProps) {
   );
 }
 
-type RemittanceDraft = { frequency: Remittance['frequency']; dayOfPeriod: string; startDate: string; beneficiaryKind: 'company' | 'person'; companyName: string; givenName: string; familyName: string; dateOfBirth: string };
+type RemittanceDraft = {
+  frequency: Remittance['frequency'];
+  dayOfPeriod: string;
+  startDate: string;
+  beneficiaryKind: 'company' | 'person';
+  companyName: string;
+  givenName: string;
+  familyName: string;
+  dateOfBirth: string;
+};
 
 const draftOf = (current: Remittance): RemittanceDraft => ({
-  frequency: current.frequency, dayOfPeriod: String(current.dayOfPeriod), startDate: current.startDate,
+  frequency: current.frequency,
+  dayOfPeriod: String(current.dayOfPeriod),
+  startDate: current.startDate,
   beneficiaryKind: current.beneficiary.companyName !== undefined ? 'company' : 'person',
-  companyName: current.beneficiary.companyName ?? '', givenName: current.beneficiary.givenName ?? '', familyName: current.beneficiary.familyName ?? '', dateOfBirth: current.beneficiary.dateOfBirth ?? '',
+  companyName: current.beneficiary.companyName ?? '',
+  givenName: current.beneficiary.givenName ?? '',
+  familyName: current.beneficiary.familyName ?? '',
+  dateOfBirth: current.beneficiary.dateOfBirth ?? '',
 });
 
 export function RemittanceForm({ businessId, accountNumber, current }: { businessId: string; accountNumber: string; current: Remittance }) {
@@ -173,10 +246,17 @@ export function RemittanceForm({ businessId, accountNumber, current }: { busines
   useLeaveFormGuard(dirty);
   const [problem, setProblem] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: () => saveRemittance(businessId, accountNumber, {
-      frequency: draft.frequency, dayOfPeriod: draft.frequency === 'daily' ? 1 : Number(draft.dayOfPeriod), startDate: draft.startDate, version: current.version,
-      beneficiary: draft.beneficiaryKind === 'company' ? { companyName: draft.companyName.trim() } : { givenName: draft.givenName.trim(), familyName: draft.familyName.trim(), dateOfBirth: draft.dateOfBirth },
-    }),
+    mutationFn: () =>
+      saveRemittance(businessId, accountNumber, {
+        frequency: draft.frequency,
+        dayOfPeriod: draft.frequency === 'daily' ? 1 : Number(draft.dayOfPeriod),
+        startDate: draft.startDate,
+        version: current.version,
+        beneficiary:
+          draft.beneficiaryKind === 'company'
+            ? { companyName: draft.companyName.trim() }
+            : { givenName: draft.givenName.trim(), familyName: draft.familyName.trim(), dateOfBirth: draft.dateOfBirth },
+      }),
     onSuccess: (saved) => {
       queryClient.setQueryData(ledgerQueries.remittance(businessId, accountNumber).queryKey, saved);
       setProblem(null);
@@ -201,34 +281,70 @@ export function RemittanceForm({ businessId, accountNumber, current }: { busines
   return (
     <form className="reporting-form" aria-label="Remittance settings" onSubmit={submit}>
       <h2>Remittance</h2>
-      <p>Next payment {current.nextPaymentDate}, then {current.nextScheduleDate}; paid to {current.ibanMasked}.</p>
-      <label>Frequency
+      <p>
+        Next payment {current.nextPaymentDate}, then {current.nextScheduleDate}; paid to {current.ibanMasked}.
+      </p>
+      <label>
+        Frequency
         <select value={draft.frequency} onChange={(event) => set({ frequency: event.target.value as RemittanceDraft['frequency'] })}>
-          <option value="daily">Daily</option><option value="weekly">Weekly</option><option value="monthly">Monthly</option>
+          <option value="daily">Daily</option>
+          <option value="weekly">Weekly</option>
+          <option value="monthly">Monthly</option>
         </select>
       </label>
       {draft.frequency !== 'daily' ? (
-        <label>{draft.frequency === 'weekly' ? 'Day of the week (1 = Monday)' : 'Day of the month (1–28)'}
-          <input type="number" min={1} max={draft.frequency === 'weekly' ? 7 : 28} value={draft.dayOfPeriod} onChange={(event) => set({ dayOfPeriod: event.target.value })} />
+        <label>
+          {draft.frequency === 'weekly' ? 'Day of the week (1 = Monday)' : 'Day of the month (1–28)'}
+          <input
+            type="number"
+            min={1}
+            max={draft.frequency === 'weekly' ? 7 : 28}
+            value={draft.dayOfPeriod}
+            onChange={(event) => set({ dayOfPeriod: event.target.value })}
+          />
         </label>
       ) : null}
-      <label>Start date<input type="date" value={draft.startDate} required onChange={(event) => set({ startDate: event.target.value })} /></label>
+      <label>
+        Start date
+        <input type="date" value={draft.startDate} required onChange={(event) => set({ startDate: event.target.value })} />
+      </label>
       <fieldset>
         <legend>Beneficiary</legend>
-        <label className="dt-radio"><input type="radio" name="beneficiaryKind" checked={draft.beneficiaryKind === 'company'} onChange={() => set({ beneficiaryKind: 'company' })} />A company</label>
-        <label className="dt-radio"><input type="radio" name="beneficiaryKind" checked={draft.beneficiaryKind === 'person'} onChange={() => set({ beneficiaryKind: 'person' })} />A person</label>
+        <label className="dt-radio">
+          <input type="radio" name="beneficiaryKind" checked={draft.beneficiaryKind === 'company'} onChange={() => set({ beneficiaryKind: 'company' })} />A
+          company
+        </label>
+        <label className="dt-radio">
+          <input type="radio" name="beneficiaryKind" checked={draft.beneficiaryKind === 'person'} onChange={() => set({ beneficiaryKind: 'person' })} />A person
+        </label>
         {draft.beneficiaryKind === 'company' ? (
-          <label>Company name<input value={draft.companyName} maxLength={140} onChange={(event) => set({ companyName: event.target.value })} /></label>
+          <label>
+            Company name
+            <input value={draft.companyName} maxLength={140} onChange={(event) => set({ companyName: event.target.value })} />
+          </label>
         ) : (
           <>
-            <label>Given name<input value={draft.givenName} maxLength={70} onChange={(event) => set({ givenName: event.target.value })} /></label>
-            <label>Family name<input value={draft.familyName} maxLength={70} onChange={(event) => set({ familyName: event.target.value })} /></label>
-            <label>Date of birth<input type="date" value={draft.dateOfBirth} onChange={(event) => set({ dateOfBirth: event.target.value })} /></label>
+            <label>
+              Given name
+              <input value={draft.givenName} maxLength={70} onChange={(event) => set({ givenName: event.target.value })} />
+            </label>
+            <label>
+              Family name
+              <input value={draft.familyName} maxLength={70} onChange={(event) => set({ familyName: event.target.value })} />
+            </label>
+            <label>
+              Date of birth
+              <input type="date" value={draft.dateOfBirth} onChange={(event) => set({ dateOfBirth: event.target.value })} />
+            </label>
           </>
         )}
       </fieldset>
       {problem ? <p role="alert">{problem}</p> : null}
-      <div><button type="submit" className="button button-primary" disabled={!dirty || save.isPending}>{save.isPending ? 'Saving…' : 'Save remittance settings'}</button></div>
+      <div>
+        <button type="submit" className="button button-primary" disabled={!dirty || save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save remittance settings'}
+        </button>
+      </div>
     </form>
   );
 }
@@ -245,13 +361,23 @@ export function PricingPlanPane({ params }: PaneProps) {
       {plans.data?.results.map((plan) => (
         <table key={`${plan.merchantId}/${plan.currency}`} className="reporting-totals">
           <caption>
-            <a href={`/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(plan.merchantId)}`}>{plan.merchantName}</a>
-            {' '}· {plan.currency} · {plan.name} · monthly minimum {formatMoney(plan.monthlyMinimum, plan.currency)} · since {formatShortDate(plan.validFrom)}
+            <a href={`/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(plan.merchantId)}`}>{plan.merchantName}</a> · {plan.currency} ·{' '}
+            {plan.name} · monthly minimum {formatMoney(plan.monthlyMinimum, plan.currency)} · since {formatShortDate(plan.validFrom)}
           </caption>
-          <thead><tr><th scope="col">Payment method</th><th scope="col">Percentage</th><th scope="col">Fixed</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Payment method</th>
+              <th scope="col">Percentage</th>
+              <th scope="col">Fixed</th>
+            </tr>
+          </thead>
           <tbody>
             {plan.rates.map((rate) => (
-              <tr key={rate.paymentMethod}><th scope="row">{formatPaymentMethod(rate.paymentMethod)}</th><td>{rate.percentage.toFixed(2)} %</td><td>{formatMoney(rate.fixedAmount, plan.currency)}</td></tr>
+              <tr key={rate.paymentMethod}>
+                <th scope="row">{formatPaymentMethod(rate.paymentMethod)}</th>
+                <td>{rate.percentage.toFixed(2)} %</td>
+                <td>{formatMoney(rate.fixedAmount, plan.currency)}</td>
+              </tr>
             ))}
           </tbody>
         </table>
@@ -281,7 +407,15 @@ export function InternalAccountsPane(_props: PaneProps) {
       {currencies.length > 0 ? (
         <table className="reporting-totals">
           <caption>Internal accounts and balances</caption>
-          <thead><tr><th scope="col">Currency</th><th scope="col">Clearing account</th><th scope="col">Bank account</th><th scope="col">Total</th><th scope="col">Owed to merchants and businesses</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Currency</th>
+              <th scope="col">Clearing account</th>
+              <th scope="col">Bank account</th>
+              <th scope="col">Total</th>
+              <th scope="col">Owed to merchants and businesses</th>
+            </tr>
+          </thead>
           <tbody>
             {currencies.map((currency) => {
               const balance = (kind: 'clearing' | 'bank') => rows.find((row) => row.currency === currency && row.kind === kind)?.balance ?? 0;
@@ -289,7 +423,11 @@ export function InternalAccountsPane(_props: PaneProps) {
               return (
                 <tr key={currency}>
                   <th scope="row">{currency}</th>
-                  {(['clearing', 'bank'] as const).map((kind) => <td key={kind} aria-label={`${internalKindLabels[kind]} ${currency}`}>{formatMoney(balance(kind), currency)}</td>)}
+                  {(['clearing', 'bank'] as const).map((kind) => (
+                    <td key={kind} aria-label={`${internalKindLabels[kind]} ${currency}`}>
+                      {formatMoney(balance(kind), currency)}
+                    </td>
+                  ))}
                   <td>{formatMoney(total, currency)}</td>
                   <td>{formatMoney(-total, currency)}</td>
                 </tr>

@@ -17,7 +17,8 @@ const loadCharts = () => (chartsModule ??= import('lightweight-charts'));
 
 export const balanceQuery = (source: StatementSource, date: string | undefined) => ({
   queryKey: ['ledger', 'balances', source, date ?? ''] as const,
-  queryFn: async ({ signal }: { signal: AbortSignal }) => validate('dailyBalances', await api.get<unknown>(`${statementPath(source)}/balances`, { query: date ? { date } : {}, signal })),
+  queryFn: async ({ signal }: { signal: AbortSignal }) =>
+    validate('dailyBalances', await api.get<unknown>(`${statementPath(source)}/balances`, { query: date ? { date } : {}, signal })),
   staleTime: 15_000,
 });
 
@@ -33,9 +34,19 @@ export function BalanceChart({ source, date, title }: { source: StatementSource;
         <summary>Daily balances as a table</summary>
         <table className="reporting-totals">
           <caption>Balance at the end of each day</caption>
-          <thead><tr><th scope="col">Day</th><th scope="col">Balance</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Balance</th>
+            </tr>
+          </thead>
           <tbody>
-            {data.results.map((row) => <tr key={row.date}><th scope="row">{formatShortDate(`${row.date}T12:00:00`)}</th><td>{formatMoney(row.balance, data.currency)}</td></tr>)}
+            {data.results.map((row) => (
+              <tr key={row.date}>
+                <th scope="row">{formatShortDate(`${row.date}T12:00:00`)}</th>
+                <td>{formatMoney(row.balance, data.currency)}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
       </details>
@@ -49,26 +60,28 @@ function ChartDrawing({ data, label }: { data: DailyBalances; label: string }) {
   useEffect(() => {
     let cancelled = false;
     let remove: (() => void) | null = null;
-    void loadCharts().then((charts) => {
-      const element = container.current;
-      if (cancelled || !element) return;
-      const chart = charts.createChart(element, {
-        autoSize: true,
-        layout: { background: { color: 'transparent' }, textColor: '#5d616b', fontFamily: 'system-ui, sans-serif', attributionLogo: false },
-        grid: { vertLines: { visible: false }, horzLines: { color: '#ececef' } },
-        rightPriceScale: { borderVisible: false },
-        timeScale: { borderVisible: false, fixLeftEdge: true, fixRightEdge: true },
-        handleScroll: false,
-        handleScale: false,
-        localization: { locale: 'en-GB', priceFormatter: (value: number) => formatMoney(value, data.currency) },
+    void loadCharts()
+      .then((charts) => {
+        const element = container.current;
+        if (cancelled || !element) return;
+        const chart = charts.createChart(element, {
+          autoSize: true,
+          layout: { background: { color: 'transparent' }, textColor: '#5d616b', fontFamily: 'system-ui, sans-serif', attributionLogo: false },
+          grid: { vertLines: { visible: false }, horzLines: { color: '#ececef' } },
+          rightPriceScale: { borderVisible: false },
+          timeScale: { borderVisible: false, fixLeftEdge: true, fixRightEdge: true },
+          handleScroll: false,
+          handleScale: false,
+          localization: { locale: 'en-GB', priceFormatter: (value: number) => formatMoney(value, data.currency) },
+        });
+        const series = chart.addSeries(charts.LineSeries, { color: '#4b44d6', lineWidth: 2, priceLineVisible: false, lastValueVisible: false });
+        series.setData(data.results.map((row) => ({ time: (Date.parse(`${row.date}T00:00:00Z`) / 1000) as UTCTimestamp, value: row.balance })));
+        chart.timeScale().fitContent();
+        remove = () => chart.remove();
+      })
+      .catch(() => {
+        if (!cancelled) setFailed(true);
       });
-      const series = chart.addSeries(charts.LineSeries, { color: '#4b44d6', lineWidth: 2, priceLineVisible: false, lastValueVisible: false });
-      series.setData(data.results.map((row) => ({ time: (Date.parse(`${row.date}T00:00:00Z`) / 1000) as UTCTimestamp, value: row.balance })));
-      chart.timeScale().fitContent();
-      remove = () => chart.remove();
-    }).catch(() => {
-      if (!cancelled) setFailed(true);
-    });
     return () => {
       cancelled = true;
       remove?.();
@@ -78,7 +91,9 @@ function ChartDrawing({ data, label }: { data: DailyBalances; label: string }) {
   return (
     <div className="reporting-chart-frame">
       <div ref={container} className="reporting-chart-drawing" role="img" aria-label={label} />
-      <a href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer">Charting by TradingView</a>
+      <a href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer">
+        Charting by TradingView
+      </a>
     </div>
   );
 }

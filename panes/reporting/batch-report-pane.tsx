@@ -8,8 +8,19 @@ import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import {
-  calendarDate, changeListState, compactFilters, datePresetIds, datePresetLabels, datePresetRange, decodeDateRange, encodeDateRange, type ListState,
-  listStateFromParams, listStateToParams, pickerBounds, weekStartsOn,
+  calendarDate,
+  changeListState,
+  compactFilters,
+  datePresetIds,
+  datePresetLabels,
+  datePresetRange,
+  decodeDateRange,
+  encodeDateRange,
+  type ListState,
+  listStateFromParams,
+  listStateToParams,
+  pickerBounds,
+  weekStartsOn,
 } from '../../src/contract/filters.ts';
 import type { SettlementBatch } from '../../src/contract/ledger-schemas.ts';
 import { batchListSpec, batchStatuses } from '../../src/contract/ledger.ts';
@@ -39,13 +50,33 @@ import '../../src/ui/data-table/overview.css';
 import '../transactions/transactions.css';
 import './reporting.css';
 
-const batchPath = (accountNumber: string, batchId: string) => `/reporting/batch-report/${encodeURIComponent(accountNumber)}/batch/${encodeURIComponent(batchId)}`;
+const batchPath = (accountNumber: string, batchId: string) =>
+  `/reporting/batch-report/${encodeURIComponent(accountNumber)}/batch/${encodeURIComponent(batchId)}`;
 
 function batchColumns(): DataTableColumn<SettlementBatch>[] {
   const money = (value: number, row: SettlementBatch) => formatMoney(value, row.currency);
   return [
-    { id: 'date', header: 'Date', sortField: 'date', width: 'minmax(8rem, 1fr)', cell: (row) => <a className="data-table-link" href={batchPath(row.accountNumber, row.batchId)} tabIndex={-1}>{formatShortDate(row.date)}</a> },
-    { id: 'status', header: 'Status', width: '6rem', cell: (row) => <span className="status-chip" data-tone={row.status === 'Open' ? 'warning' : 'neutral'}>{row.status}</span> },
+    {
+      id: 'date',
+      header: 'Date',
+      sortField: 'date',
+      width: 'minmax(8rem, 1fr)',
+      cell: (row) => (
+        <a className="data-table-link" href={batchPath(row.accountNumber, row.batchId)} tabIndex={-1}>
+          {formatShortDate(row.date)}
+        </a>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      width: '6rem',
+      cell: (row) => (
+        <span className="status-chip" data-tone={row.status === 'Open' ? 'warning' : 'neutral'}>
+          {row.status}
+        </span>
+      ),
+    },
     { id: 'salesCount', header: 'Sales', align: 'end', width: '5rem', cell: (row) => String(row.salesCount) },
     { id: 'sales', header: 'Sales amount', sortField: 'sales', align: 'end', width: 'minmax(7rem, 1fr)', cell: (row) => money(row.salesAmount, row) },
     { id: 'refunds', header: 'Refunds', align: 'end', width: 'minmax(6rem, 1fr)', cell: (row) => money(row.refundsAmount, row) },
@@ -59,11 +90,17 @@ function batchColumns(): DataTableColumn<SettlementBatch>[] {
 function useSettlementDetails(path: string, onQueued: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ fileType, month }: { fileType: SettlementDetailsFileType; month: string | null }) => queueLedgerReport(`${path}/settlement-details`, fileType, month ? monthFilter(month) : {}),
+    mutationFn: ({ fileType, month }: { fileType: SettlementDetailsFileType; month: string | null }) =>
+      queueLedgerReport(`${path}/settlement-details`, fileType, month ? monthFilter(month) : {}),
     onSuccess: () => {
       onQueued();
       void queryClient.invalidateQueries({ queryKey: ['reports'] });
-      showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
+      showToast({
+        kind: 'info',
+        message: messages.reportQueued,
+        durationMs: toastDurations.long,
+        link: { href: '/reporting-overview', label: 'Open my report queue' },
+      });
     },
   });
 }
@@ -79,7 +116,10 @@ export function BatchReportPane({ params, search }: PaneProps) {
   const queryClient = useQueryClient();
   const { businessId, merchantId } = useMerchantContext();
   const accountNumber = params.accountNumber ?? null;
-  const groups = useQuery({ ...ledgerQueries.merchantGroups(businessId ?? '', merchantId ?? ''), enabled: Boolean(businessId && merchantId && !accountNumber) });
+  const groups = useQuery({
+    ...ledgerQueries.merchantGroups(businessId ?? '', merchantId ?? ''),
+    enabled: Boolean(businessId && merchantId && !accountNumber),
+  });
   const only = groups.data?.results.length === 1 ? groups.data.results[0]?.accountNumber : undefined;
   useEffect(() => {
     if (!accountNumber && only) navigate(`/reporting/batch-report/${encodeURIComponent(only)}`, { replace: true });
@@ -89,15 +129,20 @@ export function BatchReportPane({ params, search }: PaneProps) {
     const query = new URLSearchParams(listStateToParams(next, batchListSpec)).toString();
     navigate(`${location}${query ? `?${query}` : ''}`);
   };
-  const list = useQuery({ ...ledgerQueries.batches(businessId ?? '', merchantId ?? '', accountNumber ?? '', state), enabled: Boolean(businessId && merchantId && accountNumber) });
-  const rows = list.isError ? [] : list.data?.results ?? [];
-  const total = list.isError ? 0 : list.data?.numberOfResults ?? 0;
+  const list = useQuery({
+    ...ledgerQueries.batches(businessId ?? '', merchantId ?? '', accountNumber ?? '', state),
+    enabled: Boolean(businessId && merchantId && accountNumber),
+  });
+  const rows = list.isError ? [] : (list.data?.results ?? []);
+  const total = list.isError ? 0 : (list.data?.numberOfResults ?? 0);
   const today = calendarDate(new Date());
   const range = decodeDateRange(state.filters.date);
   const [dateOpen, setDateOpen] = useState(false);
   const [downloadOpen, setDownloadOpen] = useState(false);
   const [detailsOpen, setDetailsOpen] = useState(false);
-  const details = useSettlementDetails(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber ?? '')}`, () => setDetailsOpen(false));
+  const details = useSettlementDetails(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber ?? '')}`, () =>
+    setDetailsOpen(false),
+  );
   const rowCursor = useRef<RowCursorHandle>(null);
   const columns = useMemo(batchColumns, []);
   const openRow = (row: SettlementBatch | undefined, beside: boolean) => {
@@ -106,21 +151,39 @@ export function BatchReportPane({ params, search }: PaneProps) {
     if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
     else navigate(path);
   };
-  const handlers: PaneRequestHandlers = accountNumber ? { date: () => setDateOpen(true), export: () => setDownloadOpen(true), settlementDetails: () => setDetailsOpen(true) } : {};
+  const handlers: PaneRequestHandlers = accountNumber
+    ? { date: () => setDateOpen(true), export: () => setDownloadOpen(true), settlementDetails: () => setDetailsOpen(true) }
+    : {};
   if (accountNumber && !dateOpen && !downloadOpen && !detailsOpen && rows.length > 0) {
     handlers[tableRowsCapability] = rowRequestHandler(rowCursor, rows, openRow);
   }
   usePaneCapabilities(handlers);
   const download = useMutation({
-    mutationFn: (fileType: LedgerFileType) => queueLedgerReport(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber ?? '')}/batches`, fileType === 'camt053' ? 'csv' : fileType, compactFilters({ date: state.filters.date, status: state.filters.status })),
+    mutationFn: (fileType: LedgerFileType) =>
+      queueLedgerReport(
+        `${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber ?? '')}/batches`,
+        fileType === 'camt053' ? 'csv' : fileType,
+        compactFilters({ date: state.filters.date, status: state.filters.status }),
+      ),
     onSuccess: () => {
       setDownloadOpen(false);
       void queryClient.invalidateQueries({ queryKey: ['reports'] });
-      showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
+      showToast({
+        kind: 'info',
+        message: messages.reportQueued,
+        durationMs: toastDurations.long,
+        link: { href: '/reporting-overview', label: 'Open my report queue' },
+      });
     },
   });
 
-  if (!businessId || !merchantId) return <div className="reporting-pane"><h1>Batch report</h1><p>Choose a merchant in the context to see its settlement batches.</p></div>;
+  if (!businessId || !merchantId)
+    return (
+      <div className="reporting-pane">
+        <h1>Batch report</h1>
+        <p>Choose a merchant in the context to see its settlement batches.</p>
+      </div>
+    );
   if (!accountNumber) {
     return (
       <div className="reporting-pane">
@@ -131,7 +194,13 @@ export function BatchReportPane({ params, search }: PaneProps) {
           <nav aria-label="Account groups">
             <p>Choose an account group.</p>
             <ul className="reporting-choices">
-              {groups.data?.results.map((group) => <li key={group.accountNumber}><a className="button" href={`/reporting/batch-report/${encodeURIComponent(group.accountNumber)}`}>{group.accountNumber} · {group.currency}</a></li>)}
+              {groups.data?.results.map((group) => (
+                <li key={group.accountNumber}>
+                  <a className="button" href={`/reporting/batch-report/${encodeURIComponent(group.accountNumber)}`}>
+                    {group.accountNumber} · {group.currency}
+                  </a>
+                </li>
+              ))}
             </ul>
           </nav>
         ) : null}
@@ -147,16 +216,33 @@ export function BatchReportPane({ params, search }: PaneProps) {
       <header className="overview-header">
         <h1>Batch report {accountNumber}</h1>
         <div className="overview-tools">
-          <button type="button" className="button" onClick={() => setDetailsOpen(true)}>Download settlement details…</button>
-          <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>Download report…</button>
+          <button type="button" className="button" onClick={() => setDetailsOpen(true)}>
+            Download settlement details…
+          </button>
+          <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>
+            Download report…
+          </button>
         </div>
       </header>
       <div className="filter-bar" role="search" aria-label="Batch filters">
         <DateRangeButton label="Period" summary={periodText} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
         <label>
           Batch status{' '}
-          <select value={status} onChange={(event) => setState(changeListState(state, { filters: compactFilters({ ...state.filters, status: event.target.value === 'Any' ? undefined : `[eq]${event.target.value}` }) }))}>
-            {batchStatuses.map((value) => <option key={value} value={value}>{value}</option>)}
+          <select
+            value={status}
+            onChange={(event) =>
+              setState(
+                changeListState(state, {
+                  filters: compactFilters({ ...state.filters, status: event.target.value === 'Any' ? undefined : `[eq]${event.target.value}` }),
+                }),
+              )
+            }
+          >
+            {batchStatuses.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
           </select>
         </label>
       </div>
@@ -177,14 +263,43 @@ export function BatchReportPane({ params, search }: PaneProps) {
         firstRowNumber={(state.pageNumber - 1) * state.pageSize + 1}
         totalRows={total}
       />
-      <Pagination label="Batch pages" pageNumber={state.pageNumber} pageSize={state.pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={total} totalIsEstimate={false}
-        onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))} onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))} />
-      <DateRangePicker open={dateOpen} title="Batch period" value={range} presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}
-        min={min} max={max} weekStartsOn={weekStartsOn} onApply={(next) => setState(changeListState(state, { filters: compactFilters({ ...state.filters, date: encodeDateRange(next) }) }))} onClose={() => setDateOpen(false)} />
-      <DownloadDialog open={downloadOpen} title="Download settlement batch overview" summary={`${total} batches, ${periodText}, status ${status}.`} busy={download.isPending}
-        onClose={() => setDownloadOpen(false)} onDownload={(fileType) => download.mutate(fileType)} />
-      <SettlementDetailsDialog open={detailsOpen} defaultMonth={(range.start ?? today).slice(0, 7)} busy={details.isPending}
-        onClose={() => setDetailsOpen(false)} onDownload={(request) => details.mutate(request)} />
+      <Pagination
+        label="Batch pages"
+        pageNumber={state.pageNumber}
+        pageSize={state.pageSize}
+        pageSizes={pageSizes}
+        rowsOnPage={rows.length}
+        total={total}
+        totalIsEstimate={false}
+        onPageChange={(pageNumber) => setState(changeListState(state, { pageNumber }))}
+        onPageSizeChange={(pageSize) => setState(changeListState(state, { pageSize }))}
+      />
+      <DateRangePicker
+        open={dateOpen}
+        title="Batch period"
+        value={range}
+        presets={datePresetIds.map((id) => ({ id, label: datePresetLabels[id], range: datePresetRange(id, today) }))}
+        min={min}
+        max={max}
+        weekStartsOn={weekStartsOn}
+        onApply={(next) => setState(changeListState(state, { filters: compactFilters({ ...state.filters, date: encodeDateRange(next) }) }))}
+        onClose={() => setDateOpen(false)}
+      />
+      <DownloadDialog
+        open={downloadOpen}
+        title="Download settlement batch overview"
+        summary={`${total} batches, ${periodText}, status ${status}.`}
+        busy={download.isPending}
+        onClose={() => setDownloadOpen(false)}
+        onDownload={(fileType) => download.mutate(fileType)}
+      />
+      <SettlementDetailsDialog
+        open={detailsOpen}
+        defaultMonth={(range.start ?? today).slice(0, 7)}
+        busy={details.isPending}
+        onClose={() => setDetailsOpen(false)}
+        onDownload={(request) => details.mutate(request)}
+      />
     </div>
   );
 }
@@ -199,10 +314,16 @@ export function BatchDetailPane({ params, search }: PaneProps) {
   const paging = new URLSearchParams(search);
   const pageNumber = Math.max(1, Number(paging.get('pagenumber') ?? 1) || 1);
   const pageSize = pageSizes.find((size) => String(size) === paging.get('pagesize')) ?? 25;
-  const batch = useQuery({ ...ledgerQueries.batch(businessId ?? '', merchantId ?? '', accountNumber, batchId, pageNumber, pageSize), enabled: Boolean(businessId && merchantId) });
+  const batch = useQuery({
+    ...ledgerQueries.batch(businessId ?? '', merchantId ?? '', accountNumber, batchId, pageNumber, pageSize),
+    enabled: Boolean(businessId && merchantId),
+  });
   const [downloadOpen, setDownloadOpen] = useState(false);
   const [detailsOpen, setDetailsOpen] = useState(false);
-  const details = useSettlementDetails(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber)}/batches/${encodeURIComponent(batchId)}`, () => setDetailsOpen(false));
+  const details = useSettlementDetails(
+    `${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber)}/batches/${encodeURIComponent(batchId)}`,
+    () => setDetailsOpen(false),
+  );
   const rowCursor = useRef<RowCursorHandle>(null);
   const data = batch.isError ? undefined : batch.data;
   const columns = useMemo(() => movementColumns(data?.currency ?? 'GBP').filter((column) => column.id !== 'batch'), [data?.currency]);
@@ -219,40 +340,83 @@ export function BatchDetailPane({ params, search }: PaneProps) {
   }
   usePaneCapabilities(handlers);
   const download = useMutation({
-    mutationFn: (fileType: LedgerFileType) => queueLedgerReport(`${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber)}/batches/${encodeURIComponent(batchId)}`, fileType === 'camt053' ? 'csv' : fileType, {}),
+    mutationFn: (fileType: LedgerFileType) =>
+      queueLedgerReport(
+        `${merchantGroupsPath(businessId ?? '', merchantId ?? '')}/${encodeURIComponent(accountNumber)}/batches/${encodeURIComponent(batchId)}`,
+        fileType === 'camt053' ? 'csv' : fileType,
+        {},
+      ),
     onSuccess: () => {
       setDownloadOpen(false);
       void queryClient.invalidateQueries({ queryKey: ['reports'] });
-      showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
+      showToast({
+        kind: 'info',
+        message: messages.reportQueued,
+        durationMs: toastDurations.long,
+        link: { href: '/reporting-overview', label: 'Open my report queue' },
+      });
     },
   });
   const setPage = (next: { pageNumber?: number; pageSize?: number }) => {
     const query = new URLSearchParams({ pagenumber: String(next.pageNumber ?? 1), pagesize: String(next.pageSize ?? pageSize) }).toString();
     navigate(`${location}?${query}`);
   };
-  if (!businessId || !merchantId) return <div className="reporting-pane"><h1>Batch {batchId}</h1><p>Choose a merchant in the context to see its settlement batches.</p></div>;
+  if (!businessId || !merchantId)
+    return (
+      <div className="reporting-pane">
+        <h1>Batch {batchId}</h1>
+        <p>Choose a merchant in the context to see its settlement batches.</p>
+      </div>
+    );
   const money = (value: number) => formatMoney(value, data?.currency ?? 'GBP');
   return (
     <div className="reporting-pane">
       <header className="overview-header">
         <h1>Batch {batchId}</h1>
         <div className="overview-tools">
-          <a className="button" href={`/reporting/batch-report/${encodeURIComponent(accountNumber)}`}>All batches</a>
-          <button type="button" className="button" onClick={() => setDetailsOpen(true)}>Download settlement details…</button>
-          <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>Download batch detail…</button>
+          <a className="button" href={`/reporting/batch-report/${encodeURIComponent(accountNumber)}`}>
+            All batches
+          </a>
+          <button type="button" className="button" onClick={() => setDetailsOpen(true)}>
+            Download settlement details…
+          </button>
+          <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>
+            Download batch detail…
+          </button>
         </div>
       </header>
       {batch.isError ? <p role="alert">The batch could not be loaded.</p> : null}
       {data ? (
         <section aria-label="Batch totals" className="reporting-summary">
           <dl>
-            <div><dt>Date</dt><dd>{formatShortDate(data.date)}</dd></div>
-            <div><dt>Status</dt><dd>{data.status}</dd></div>
-            <div><dt>Sales ({data.salesCount})</dt><dd>{money(data.salesAmount)}</dd></div>
-            <div><dt>Refunds</dt><dd>{money(data.refundsAmount)}</dd></div>
-            <div><dt>Fees</dt><dd>{money(data.feesAmount)}</dd></div>
-            <div><dt>Reserve</dt><dd>{money(data.reserveAmount)}</dd></div>
-            <div><dt>{data.status === 'Closed' ? 'Paid out' : 'Net so far'}</dt><dd>{money(data.netAmount)}</dd></div>
+            <div>
+              <dt>Date</dt>
+              <dd>{formatShortDate(data.date)}</dd>
+            </div>
+            <div>
+              <dt>Status</dt>
+              <dd>{data.status}</dd>
+            </div>
+            <div>
+              <dt>Sales ({data.salesCount})</dt>
+              <dd>{money(data.salesAmount)}</dd>
+            </div>
+            <div>
+              <dt>Refunds</dt>
+              <dd>{money(data.refundsAmount)}</dd>
+            </div>
+            <div>
+              <dt>Fees</dt>
+              <dd>{money(data.feesAmount)}</dd>
+            </div>
+            <div>
+              <dt>Reserve</dt>
+              <dd>{money(data.reserveAmount)}</dd>
+            </div>
+            <div>
+              <dt>{data.status === 'Closed' ? 'Paid out' : 'Net so far'}</dt>
+              <dd>{money(data.netAmount)}</dd>
+            </div>
           </dl>
         </section>
       ) : null}
@@ -271,12 +435,33 @@ export function BatchDetailPane({ params, search }: PaneProps) {
         firstRowNumber={(pageNumber - 1) * pageSize + 1}
         totalRows={data?.numberOfResults ?? 0}
       />
-      <Pagination label="Batch movement pages" pageNumber={pageNumber} pageSize={pageSize} pageSizes={pageSizes} rowsOnPage={rows.length} total={data?.numberOfResults ?? 0} totalIsEstimate={false}
-        onPageChange={(next) => setPage({ pageNumber: next })} onPageSizeChange={(size) => setPage({ pageSize: size })} />
-      <DownloadDialog open={downloadOpen} title="Download batch detail" summary={`Batch ${batchId}: ${data?.numberOfResults ?? 0} movements.`} busy={download.isPending}
-        onClose={() => setDownloadOpen(false)} onDownload={(fileType) => download.mutate(fileType)} />
-      <SettlementDetailsDialog open={detailsOpen} batchId={batchId} defaultMonth={(data?.date ?? '').slice(0, 7)} busy={details.isPending}
-        onClose={() => setDetailsOpen(false)} onDownload={(request) => details.mutate(request)} />
+      <Pagination
+        label="Batch movement pages"
+        pageNumber={pageNumber}
+        pageSize={pageSize}
+        pageSizes={pageSizes}
+        rowsOnPage={rows.length}
+        total={data?.numberOfResults ?? 0}
+        totalIsEstimate={false}
+        onPageChange={(next) => setPage({ pageNumber: next })}
+        onPageSizeChange={(size) => setPage({ pageSize: size })}
+      />
+      <DownloadDialog
+        open={downloadOpen}
+        title="Download batch detail"
+        summary={`Batch ${batchId}: ${data?.numberOfResults ?? 0} movements.`}
+        busy={download.isPending}
+        onClose={() => setDownloadOpen(false)}
+        onDownload={(fileType) => download.mutate(fileType)}
+      />
+      <SettlementDetailsDialog
+        open={detailsOpen}
+        batchId={batchId}
+        defaultMonth={(data?.date ?? '').slice(0, 7)}
+        busy={details.isPending}
+        onClose={() => setDetailsOpen(false)}
+        onDownload={(request) => details.mutate(request)}
+      />
     </div>
   );
 }

@@ -5,12 +5,27 @@ import { FormModal } from '../../src/ui/form-modal.tsx';
 
 export type LedgerFileType = 'pdf' | 'xlsx' | 'csv' | 'camt053';
 const labels: Record<LedgerFileType, string> = {
-  pdf: 'PDF, for reading and printing (.pdf)', xlsx: 'Excel workbook (.xlsx)', csv: 'CSV, comma separated (.csv)',
+  pdf: 'PDF, for reading and printing (.pdf)',
+  xlsx: 'Excel workbook (.xlsx)',
+  csv: 'CSV, comma separated (.csv)',
   camt053: 'ISO 20022 camt.053 bank statement for accounting software (.xml)',
 };
 
-export function DownloadDialog({ open, title, summary, busy, onClose, onDownload, camt053 = false }: {
-  open: boolean; title: string; summary: string; busy: boolean; onClose: () => void; onDownload: (fileType: LedgerFileType) => void;
+export function DownloadDialog({
+  open,
+  title,
+  summary,
+  busy,
+  onClose,
+  onDownload,
+  camt053 = false,
+}: {
+  open: boolean;
+  title: string;
+  summary: string;
+  busy: boolean;
+  onClose: () => void;
+  onDownload: (fileType: LedgerFileType) => void;
   /** offer the camt.053 XML of a statement */
   camt053?: boolean;
 }) {
@@ -23,17 +38,43 @@ export function DownloadDialog({ open, title, summary, busy, onClose, onDownload
     if (!busy) onDownload(fileType);
   };
   return (
-    <FormModal open={open} title={title} onClose={onClose} size="md" closeActionLabel="Cancel" submitLabel="Download" busyLabel="Queueing…" busy={busy}
-      formClassName="export-form" onSubmit={submit}>
+    <FormModal
+      open={open}
+      title={title}
+      onClose={onClose}
+      size="md"
+      closeActionLabel="Cancel"
+      submitLabel="Download"
+      busyLabel="Queueing…"
+      busy={busy}
+      formClassName="export-form"
+      onSubmit={submit}
+    >
       <p className="export-count">{summary}</p>
-      <FileTypeChoice name="fileType" types={camt053 ? ['pdf', 'xlsx', 'csv', 'camt053'] : ['pdf', 'xlsx', 'csv']} labels={labels} value={fileType} onChange={setFileType} />
+      <FileTypeChoice
+        name="fileType"
+        types={camt053 ? ['pdf', 'xlsx', 'csv', 'camt053'] : ['pdf', 'xlsx', 'csv']}
+        labels={labels}
+        value={fileType}
+        onChange={setFileType}
+      />
     </FormModal>
   );
 }
 
 /** A statement's file type as radio buttons (the download and the schedule dialogs). */
-export function FileTypeChoice<T extends string>({ name, types, labels: typeLabels, value, onChange }: {
-  name: string; types: readonly T[]; labels: Record<T, string>; value: T; onChange: (type: T) => void;
+export function FileTypeChoice<T extends string>({
+  name,
+  types,
+  labels: typeLabels,
+  value,
+  onChange,
+}: {
+  name: string;
+  types: readonly T[];
+  labels: Record<T, string>;
+  value: T;
+  onChange: (type: T) => void;
 }) {
   return (
     <fieldset className="export-choice">

@@ -10,7 +10,14 @@ import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } f
 import { ApiError } from '../../src/api/api-error.ts';
 import type { ReportScheduleBody } from '../../src/contract/report-schedule-schemas.ts';
 import {
-  allTransactionsWords, describeTransactionFilters, type ScheduleFrequency, type ScheduleOrdering, type SchedulableReportType, scheduleFrequencies, scheduleFrequencyLabels, weekdayNames,
+  allTransactionsWords,
+  describeTransactionFilters,
+  type ScheduleFrequency,
+  type ScheduleOrdering,
+  type SchedulableReportType,
+  scheduleFrequencies,
+  scheduleFrequencyLabels,
+  weekdayNames,
 } from '../../src/contract/report-schedules.ts';
 import type { TransactionColumn } from '../../src/contract/transactions.ts';
 import { showToast } from '../../src/state/toast-store.ts';
@@ -30,7 +37,13 @@ const zones = () => {
 export type StatementScheduleTarget = { reportType: SchedulableReportType; businessId: string; merchantId?: string; accountNumber: string };
 /** A transactions export: the view's filters without its date range (each run has its own period) and its columns. */
 export type TransactionsScheduleTarget = {
-  reportType: 'transactions'; businessId?: string; merchantId?: string; partnerId?: string; columns: TransactionColumn[]; filters: Record<string, string>; ordering?: ScheduleOrdering;
+  reportType: 'transactions';
+  businessId?: string;
+  merchantId?: string;
+  partnerId?: string;
+  columns: TransactionColumn[];
+  filters: Record<string, string>;
+  ordering?: ScheduleOrdering;
 };
 export type ScheduleTarget = StatementScheduleTarget | TransactionsScheduleTarget;
 
@@ -70,8 +83,19 @@ export function describeScheduleCoverage(filters: Record<string, string>, level:
   return filtered === allTransactionsWords ? `All transactions of ${whose}.` : `Transactions of ${whose} with ${filtered}.`;
 }
 
-export function ScheduleDialog({ open, title, target, camt053 = false, onClose, children }: {
-  open: boolean; title: string; target: ScheduleTarget; camt053?: boolean; onClose: () => void;
+export function ScheduleDialog({
+  open,
+  title,
+  target,
+  camt053 = false,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  target: ScheduleTarget;
+  camt053?: boolean;
+  onClose: () => void;
   /** what is scheduled, in words (a transactions export's filters and columns) */
   children?: ReactNode;
 }) {
@@ -89,7 +113,8 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose, 
   const [error, setError] = useState<string | null>(null);
   const zoneOptions = useMemo(() => (open ? zones() : []), [open]);
   const transactionsTarget = target.reportType === 'transactions' ? target : null;
-  const scopeLevel: ScheduleScope['level'] = transactionsTarget?.partnerId !== undefined ? 'partner' : transactionsTarget?.merchantId !== undefined ? 'merchant' : 'business';
+  const scopeLevel: ScheduleScope['level'] =
+    transactionsTarget?.partnerId !== undefined ? 'partner' : transactionsTarget?.merchantId !== undefined ? 'merchant' : 'business';
   const scope = useQuery({
     ...scheduleScopeQuery({ partnerId: transactionsTarget?.partnerId, businessId: transactionsTarget?.businessId, merchantId: transactionsTarget?.merchantId }),
     enabled: open && transactionsTarget !== null,
@@ -100,17 +125,25 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose, 
   const save = useMutation({
     mutationFn: () => {
       const timing = {
-        frequency, hour, timeZone, emailWhenReady, ...(frequency === 'weekly' ? { weekday } : {}), ...(frequency === 'monthly' ? { dayOfMonth } : {}),
+        frequency,
+        hour,
+        timeZone,
+        emailWhenReady,
+        ...(frequency === 'weekly' ? { weekday } : {}),
+        ...(frequency === 'monthly' ? { dayOfMonth } : {}),
       };
-      const body: ReportScheduleBody = target.reportType === 'transactions'
-        ? { ...target, fileType: fileType === 'xlsx' ? 'xlsx' : 'csv', ...timing }
-        : { ...target, fileType, ...timing };
+      const body: ReportScheduleBody =
+        target.reportType === 'transactions' ? { ...target, fileType: fileType === 'xlsx' ? 'xlsx' : 'csv', ...timing } : { ...target, fileType, ...timing };
       return createSchedule(body);
     },
     onSuccess: (schedule) => {
       void queryClient.invalidateQueries({ queryKey: scheduleQueries.all });
       onClose();
-      showToast({ kind: 'success', message: `Scheduled: ${schedule.description}. Each run appears in your report queue.`, link: { href: '/reporting-overview', label: 'Open my report queue' } });
+      showToast({
+        kind: 'success',
+        message: `Scheduled: ${schedule.description}. Each run appears in your report queue.`,
+        link: { href: '/reporting-overview', label: 'Open my report queue' },
+      });
     },
     onError: (failure) => setError(failure instanceof ApiError ? failure.messages.join(' ') : 'The schedule could not be saved.'),
   });
@@ -121,8 +154,18 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose, 
   const periodText = (exportsTransactions ? exportPeriods : statementPeriods)[frequency];
   const fileTypes: FileType[] = exportsTransactions ? ['csv', 'xlsx'] : camt053 ? ['pdf', 'xlsx', 'csv', 'xml'] : ['pdf', 'xlsx', 'csv'];
   return (
-    <FormModal open={open} title={title} onClose={onClose} size="md" closeActionLabel="Cancel" submitLabel="Schedule" busyLabel="Saving…" busy={save.isPending}
-      formClassName="export-form schedule-form" onSubmit={submit}>
+    <FormModal
+      open={open}
+      title={title}
+      onClose={onClose}
+      size="md"
+      closeActionLabel="Cancel"
+      submitLabel="Schedule"
+      busyLabel="Saving…"
+      busy={save.isPending}
+      formClassName="export-form schedule-form"
+      onSubmit={submit}
+    >
       <p className="export-count" id={periodId}>
         {exportsTransactions
           ? `Each run exports the transactions of ${periodText}, in the time zone chosen below, and lands in My report queue. The view's own date range is not used: each run's period replaces it.`
@@ -130,19 +173,31 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose, 
       </p>
       {transactionsTarget ? <p className="schedule-coverage">{describeScheduleCoverage(transactionsTarget.filters, scopeLevel, scope.data ?? null)}</p> : null}
       {children}
-      {error ? <p role="alert" className="form-error">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      ) : null}
       <FileTypeChoice name="scheduleFileType" types={fileTypes} labels={fileTypeLabels} value={fileType} onChange={setFileType} />
       <label className="reporting-select">
         Repeat{' '}
         <select value={frequency} onChange={(event) => setFrequency(event.target.value as ScheduleFrequency)}>
-          {scheduleFrequencies.map((value) => <option key={value} value={value}>{scheduleFrequencyLabels[value]}</option>)}
+          {scheduleFrequencies.map((value) => (
+            <option key={value} value={value}>
+              {scheduleFrequencyLabels[value]}
+            </option>
+          ))}
         </select>
       </label>
       {frequency === 'weekly' ? (
         <label className="reporting-select">
           Weekday{' '}
           <select value={weekday} onChange={(event) => setWeekday(Number(event.target.value))}>
-            {weekdayNames.map((name, index) => <option key={name} value={index + 1}>{name}</option>)}
+            {weekdayNames.map((name, index) => (
+              <option key={name} value={index + 1}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
       ) : null}
@@ -150,20 +205,32 @@ export function ScheduleDialog({ open, title, target, camt053 = false, onClose, 
         <label className="reporting-select">
           Day of the month{' '}
           <select value={dayOfMonth} onChange={(event) => setDayOfMonth(Number(event.target.value))}>
-            {Array.from({ length: 31 }, (_, index) => index + 1).map((day) => <option key={day} value={day}>{day === 31 ? '31 (or the month\'s last day)' : day > 28 ? `${day} (or the month's last day)` : day}</option>)}
+            {Array.from({ length: 31 }, (_, index) => index + 1).map((day) => (
+              <option key={day} value={day}>
+                {day === 31 ? "31 (or the month's last day)" : day > 28 ? `${day} (or the month's last day)` : day}
+              </option>
+            ))}
           </select>
         </label>
       ) : null}
       <label className="reporting-select">
         At{' '}
         <select value={hour} onChange={(event) => setHour(Number(event.target.value))}>
-          {Array.from({ length: 24 }, (_, index) => index).map((value) => <option key={value} value={value}>{pad(value)}:00</option>)}
+          {Array.from({ length: 24 }, (_, index) => index).map((value) => (
+            <option key={value} value={value}>
+              {pad(value)}:00
+            </option>
+          ))}
         </select>
       </label>
       <label className="reporting-select">
         Time zone{' '}
         <select value={timeZone} onChange={(event) => setTimeZone(event.target.value)}>
-          {zoneOptions.map((zone) => <option key={zone} value={zone}>{zone}</option>)}
+          {zoneOptions.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
         </select>
       </label>
       <label className="dt-checkbox">

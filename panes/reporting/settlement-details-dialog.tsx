@@ -17,7 +17,14 @@ export function monthFilter(month: string): Record<string, string> {
   return date ? { date } : {};
 }
 
-export function SettlementDetailsDialog({ open, batchId, defaultMonth, busy, onClose, onDownload }: {
+export function SettlementDetailsDialog({
+  open,
+  batchId,
+  defaultMonth,
+  busy,
+  onClose,
+  onDownload,
+}: {
   open: boolean;
   /** the batch the details are of; without one, the dialog asks for a month */
   batchId?: string;
@@ -49,19 +56,27 @@ export function SettlementDetailsDialog({ open, batchId, defaultMonth, busy, onC
       onClose={onClose}
       size="md"
       closeActionLabel="Cancel"
-      footer={<button type="submit" form={formId} className="button button-primary" disabled={busy}>{busy ? 'Queueing…' : 'Download'}</button>}
+      footer={
+        <button type="submit" form={formId} className="button button-primary" disabled={busy}>
+          {busy ? 'Queueing…' : 'Download'}
+        </button>
+      }
     >
       <form id={formId} className="export-form" onSubmit={submit}>
         <p className="export-count">
           {batchId
             ? `One row per transaction settled in batch ${batchId}: gross, fee and net, payment method and card brand, the original payment of a refund, the dispute of a chargeback, and the payout.`
-            : 'One row per transaction settled in the month\'s batches: gross, fee and net, payment method and card brand, the original payment of a refund, the dispute of a chargeback, and the payout.'}
+            : "One row per transaction settled in the month's batches: gross, fee and net, payment method and card brand, the original payment of a refund, the dispute of a chargeback, and the payout."}
         </p>
         {batchId ? null : (
           <div className="form-field">
             <label htmlFor={monthId}>Month</label>
             <input id={monthId} type="month" value={month} required aria-invalid={!monthValid} onChange={(event) => setMonth(event.target.value)} />
-            {monthValid ? null : <p className="field-error" role="alert">Enter a month as YYYY-MM.</p>}
+            {monthValid ? null : (
+              <p className="field-error" role="alert">
+                Enter a month as YYYY-MM.
+              </p>
+            )}
           </div>
         )}
         <FileTypeChoice name="settlementDetailsFileType" types={['xlsx', 'csv'] as const} labels={labels} value={fileType} onChange={setFileType} />

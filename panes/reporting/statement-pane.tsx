@@ -8,12 +8,32 @@ import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import {
-  calendarDate, changeListState, compactFilters, datePresetIds, datePresetLabels, datePresetRange, decodeAnyOf, decodeDateRange, encodeAnyOf,
-  encodeDateRange, type ListState, listStateFromParams, listStateToParams, pickerBounds, weekStartsOn,
+  calendarDate,
+  changeListState,
+  compactFilters,
+  datePresetIds,
+  datePresetLabels,
+  datePresetRange,
+  decodeAnyOf,
+  decodeDateRange,
+  encodeAnyOf,
+  encodeDateRange,
+  type ListState,
+  listStateFromParams,
+  listStateToParams,
+  pickerBounds,
+  weekStartsOn,
 } from '../../src/contract/filters.ts';
 import type { StatementMovement } from '../../src/contract/ledger-schemas.ts';
 import {
-  accountKindLabels, entryCategories, entryCategoryLabels, movementListSpec, statementKindOfSlug, statementReportTypeOf, statementRouteSlugs, type StatementAccountKind,
+  accountKindLabels,
+  entryCategories,
+  entryCategoryLabels,
+  movementListSpec,
+  statementKindOfSlug,
+  statementReportTypeOf,
+  statementRouteSlugs,
+  type StatementAccountKind,
 } from '../../src/contract/ledger.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
@@ -45,7 +65,15 @@ const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 const whenIn = (iso: string, timeZone: string) => {
   let formatter = zoneFormats.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
+    formatter = new Intl.DateTimeFormat('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZone,
+    });
     zoneFormats.set(timeZone, formatter);
   }
   return formatter.format(new Date(iso));
@@ -53,13 +81,45 @@ const whenIn = (iso: string, timeZone: string) => {
 
 export function movementColumns(currency: string, timeZone?: string): (DataTableColumn<StatementMovement> & { label: string })[] {
   return [
-    { id: 'date', label: 'Date', header: 'Date', sortField: 'date', width: 'minmax(10rem, 1fr)', cell: (row) => <time dateTime={row.date}>{timeZone ? whenIn(row.date, timeZone) : formatShortDateTime(row.date)}</time> },
-    { id: 'category', label: 'Movement', header: 'Movement', width: 'minmax(9rem, 1fr)', cell: (row) => entryCategoryLabels[row.category] },
-    { id: 'amount', label: 'Amount', header: 'Amount', sortField: 'amount', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => formatMoney(row.amount, currency) },
-    { id: 'balance', label: 'Balance', header: 'Balance', align: 'end', width: 'minmax(7rem, 0.8fr)', cell: (row) => formatMoney(row.runningBalance, currency) },
     {
-      id: 'transaction', label: 'Transaction', header: 'Transaction', width: 'minmax(8rem, 1fr)',
-      cell: (row) => (row.transactionReference ? <a className="data-table-link" href={`/transactions/${encodeURIComponent(row.transactionReference)}`} tabIndex={-1}>{row.transactionReference}</a> : '—'),
+      id: 'date',
+      label: 'Date',
+      header: 'Date',
+      sortField: 'date',
+      width: 'minmax(10rem, 1fr)',
+      cell: (row) => <time dateTime={row.date}>{timeZone ? whenIn(row.date, timeZone) : formatShortDateTime(row.date)}</time>,
+    },
+    { id: 'category', label: 'Movement', header: 'Movement', width: 'minmax(9rem, 1fr)', cell: (row) => entryCategoryLabels[row.category] },
+    {
+      id: 'amount',
+      label: 'Amount',
+      header: 'Amount',
+      sortField: 'amount',
+      align: 'end',
+      width: 'minmax(7rem, 0.8fr)',
+      cell: (row) => formatMoney(row.amount, currency),
+    },
+    {
+      id: 'balance',
+      label: 'Balance',
+      header: 'Balance',
+      align: 'end',
+      width: 'minmax(7rem, 0.8fr)',
+      cell: (row) => formatMoney(row.runningBalance, currency),
+    },
+    {
+      id: 'transaction',
+      label: 'Transaction',
+      header: 'Transaction',
+      width: 'minmax(8rem, 1fr)',
+      cell: (row) =>
+        row.transactionReference ? (
+          <a className="data-table-link" href={`/transactions/${encodeURIComponent(row.transactionReference)}`} tabIndex={-1}>
+            {row.transactionReference}
+          </a>
+        ) : (
+          '—'
+        ),
     },
     { id: 'batch', label: 'Batch', header: 'Batch', width: 'minmax(10rem, 1.2fr)', cell: (row) => row.batchId ?? '—' },
   ];
@@ -98,22 +158,47 @@ export function StatementPane({ params, search, capability }: PaneProps) {
       </div>
     );
   }
-  if (!accountNumber) return <AccountChooser kind={kind} businessId={businessId} merchantId={merchantId} onChoose={(number, replace) => navigate(`/reporting/${statementRouteSlugs[kind]}/${encodeURIComponent(number)}`, replace ? { replace: true } : undefined)} />;
-  const source: StatementSource = kind === 'business'
-    ? { owner: 'business', businessId, accountNumber }
-    : { owner: 'merchant', businessId, merchantId: merchantId as string, accountNumber, kind };
+  if (!accountNumber)
+    return (
+      <AccountChooser
+        kind={kind}
+        businessId={businessId}
+        merchantId={merchantId}
+        onChoose={(number, replace) =>
+          navigate(`/reporting/${statementRouteSlugs[kind]}/${encodeURIComponent(number)}`, replace ? { replace: true } : undefined)
+        }
+      />
+    );
+  const source: StatementSource =
+    kind === 'business'
+      ? { owner: 'business', businessId, accountNumber }
+      : { owner: 'merchant', businessId, merchantId: merchantId as string, accountNumber, kind };
   return <Statement key={`${kind}/${accountNumber}`} title={title} source={source} search={search} location={location} navigate={navigate} />;
 }
 
-function AccountChooser({ kind, businessId, merchantId, onChoose }: { kind: StatementAccountKind; businessId: string; merchantId: string | null; onChoose: (accountNumber: string, replace: boolean) => void }) {
+function AccountChooser({
+  kind,
+  businessId,
+  merchantId,
+  onChoose,
+}: {
+  kind: StatementAccountKind;
+  businessId: string;
+  merchantId: string | null;
+  onChoose: (accountNumber: string, replace: boolean) => void;
+}) {
   const merchantGroups = useQuery({ ...ledgerQueries.merchantGroups(businessId, merchantId ?? ''), enabled: kind !== 'business' && merchantId !== null });
   const businessGroups = useQuery({ ...ledgerQueries.businessGroups(businessId), enabled: kind === 'business' });
-  const choices = kind === 'business'
-    ? (businessGroups.data?.results ?? []).map((group) => ({ accountNumber: group.accountNumber, label: `${group.accountNumber} · ${group.currency} · ${group.businessName}` }))
-    : (merchantGroups.data?.results ?? [])
-      // Invoice accounts: only those the server lists as in use (gross settlement, or entries such as top-ups).
-      .filter((group) => kind !== 'invoice' || group.balances.some((balance) => balance.kind === 'invoice'))
-      .map((group) => ({ accountNumber: group.accountNumber, label: `${group.accountNumber} · ${group.currency} · ${group.merchantName}` }));
+  const choices =
+    kind === 'business'
+      ? (businessGroups.data?.results ?? []).map((group) => ({
+          accountNumber: group.accountNumber,
+          label: `${group.accountNumber} · ${group.currency} · ${group.businessName}`,
+        }))
+      : (merchantGroups.data?.results ?? [])
+          // Invoice accounts: only those the server lists as in use (gross settlement, or entries such as top-ups).
+          .filter((group) => kind !== 'invoice' || group.balances.some((balance) => balance.kind === 'invoice'))
+          .map((group) => ({ accountNumber: group.accountNumber, label: `${group.accountNumber} · ${group.currency} · ${group.merchantName}` }));
   const loading = kind === 'business' ? businessGroups.isPending : merchantGroups.isPending;
   const failed = kind === 'business' ? businessGroups.isError : merchantGroups.isError;
   const only = choices.length === 1 ? choices[0]?.accountNumber : undefined;
@@ -127,13 +212,23 @@ function AccountChooser({ kind, businessId, merchantId, onChoose }: { kind: Stat
       <h1>{accountKindLabels[kind]}</h1>
       {loading ? <p role="status">Loading the account groups…</p> : null}
       {failed ? <p role="alert">The account groups could not be loaded.</p> : null}
-      {!loading && !failed && choices.length === 0 ? <p>{kind === 'invoice' ? 'No invoice account is in use here: the fees are deducted from the payouts and nothing has been invoiced.' : 'There are no account groups here yet.'}</p> : null}
+      {!loading && !failed && choices.length === 0 ? (
+        <p>
+          {kind === 'invoice'
+            ? 'No invoice account is in use here: the fees are deducted from the payouts and nothing has been invoiced.'
+            : 'There are no account groups here yet.'}
+        </p>
+      ) : null}
       {choices.length > 1 ? (
         <nav aria-label="Account groups">
           <p>Choose an account group.</p>
           <ul className="reporting-choices">
             {choices.map((choice) => (
-              <li key={choice.accountNumber}><a className="button" href={`/reporting/${statementRouteSlugs[kind]}/${encodeURIComponent(choice.accountNumber)}`}>{choice.label}</a></li>
+              <li key={choice.accountNumber}>
+                <a className="button" href={`/reporting/${statementRouteSlugs[kind]}/${encodeURIComponent(choice.accountNumber)}`}>
+                  {choice.label}
+                </a>
+              </li>
             ))}
           </ul>
         </nav>
@@ -142,8 +237,18 @@ function AccountChooser({ kind, businessId, merchantId, onChoose }: { kind: Stat
   );
 }
 
-function Statement({ title, source, search, location, navigate }: {
-  title: string; source: StatementSource; search: string; location: string; navigate: (to: string, options?: { replace?: boolean }) => void;
+function Statement({
+  title,
+  source,
+  search,
+  location,
+  navigate,
+}: {
+  title: string;
+  source: StatementSource;
+  search: string;
+  location: string;
+  navigate: (to: string, options?: { replace?: boolean }) => void;
 }) {
   const scope = usePaneScope();
   const queryClient = useQueryClient();
@@ -164,15 +269,24 @@ function Statement({ title, source, search, location, navigate }: {
   const [dateOpen, setDateOpen] = useState(false);
   const [downloadOpen, setDownloadOpen] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
-  const scheduleTarget: StatementScheduleTarget = source.owner === 'business'
-    ? { reportType: 'businessAccount', businessId: source.businessId, accountNumber: source.accountNumber }
-    : { reportType: statementReportTypeOf[source.kind] as StatementScheduleTarget['reportType'], businessId: source.businessId, merchantId: source.merchantId, accountNumber: source.accountNumber };
+  const scheduleTarget: StatementScheduleTarget =
+    source.owner === 'business'
+      ? { reportType: 'businessAccount', businessId: source.businessId, accountNumber: source.accountNumber }
+      : {
+          reportType: statementReportTypeOf[source.kind] as StatementScheduleTarget['reportType'],
+          businessId: source.businessId,
+          merchantId: source.merchantId,
+          accountNumber: source.accountNumber,
+        };
   const rowCursor = useRef<RowCursorHandle>(null);
 
   const openRow = (row: StatementMovement | undefined, beside: boolean) => {
     if (!row) return;
-    const path = row.transactionReference ? `/transactions/${encodeURIComponent(row.transactionReference)}`
-      : row.batchId && source.owner === 'merchant' ? `/reporting/batch-report/${encodeURIComponent(source.accountNumber)}/batch/${encodeURIComponent(row.batchId)}` : null;
+    const path = row.transactionReference
+      ? `/transactions/${encodeURIComponent(row.transactionReference)}`
+      : row.batchId && source.owner === 'merchant'
+        ? `/reporting/batch-report/${encodeURIComponent(source.accountNumber)}/batch/${encodeURIComponent(row.batchId)}`
+        : null;
     if (!path) return;
     if (beside) openBeside(path, scope ? { afterPaneId: scope.paneId } : {});
     else navigate(path);
@@ -192,7 +306,12 @@ function Statement({ title, source, search, location, navigate }: {
     onSuccess: () => {
       setDownloadOpen(false);
       void queryClient.invalidateQueries({ queryKey: ['reports'] });
-      showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
+      showToast({
+        kind: 'info',
+        message: messages.reportQueued,
+        durationMs: toastDurations.long,
+        link: { href: '/reporting-overview', label: 'Open my report queue' },
+      });
     },
   });
   const periodText = range.start && range.end ? `${formatShortDate(`${range.start}T12:00:00`)} – ${formatShortDate(`${range.end}T12:00:00`)}` : 'Any date';
@@ -201,39 +320,82 @@ function Statement({ title, source, search, location, navigate }: {
   return (
     <div className="reporting-pane">
       <header className="overview-header">
-        <h1>{title} {source.accountNumber}</h1>
+        <h1>
+          {title} {source.accountNumber}
+        </h1>
         <div className="overview-tools">
-          <button type="button" className="button" onClick={() => setScheduleOpen(true)}>Schedule statement…</button>
-          <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>Download statement…</button>
+          <button type="button" className="button" onClick={() => setScheduleOpen(true)}>
+            Schedule statement…
+          </button>
+          <button type="button" className="button button-primary" onClick={() => setDownloadOpen(true)}>
+            Download statement…
+          </button>
         </div>
       </header>
       <div className="filter-bar" role="search" aria-label="Statement filters">
         <DateRangeButton label="Period" summary={periodText} active onOpen={() => setDateOpen(true)} />
         <label className="reporting-select">
           Movements{' '}
-          <select value={decodeAnyOf(state.filters.category, entryCategories)[0] ?? ''}
-            onChange={(event) => setState(changeListState(state, { filters: compactFilters({ ...state.filters, category: event.target.value ? encodeAnyOf([event.target.value]) : undefined }) }))}>
+          <select
+            value={decodeAnyOf(state.filters.category, entryCategories)[0] ?? ''}
+            onChange={(event) =>
+              setState(
+                changeListState(state, {
+                  filters: compactFilters({ ...state.filters, category: event.target.value ? encodeAnyOf([event.target.value]) : undefined }),
+                }),
+              )
+            }
+          >
             <option value="">All movements</option>
-            {categoryOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+            {categoryOptions.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
           </select>
         </label>
       </div>
       <section aria-label="Balances" className="reporting-summary">
         <dl>
-          <div><dt>Opening balance</dt><dd data-testid="opening-balance">{data ? formatMoney(data.openingBalance, currency) : '…'}</dd></div>
-          <div><dt>Movements</dt><dd>{data ? formatMoney(data.closingBalance - data.openingBalance, currency) : '…'}</dd></div>
-          <div><dt>Closing balance</dt><dd data-testid="closing-balance">{data ? formatMoney(data.closingBalance, currency) : '…'}</dd></div>
+          <div>
+            <dt>Opening balance</dt>
+            <dd data-testid="opening-balance">{data ? formatMoney(data.openingBalance, currency) : '…'}</dd>
+          </div>
+          <div>
+            <dt>Movements</dt>
+            <dd>{data ? formatMoney(data.closingBalance - data.openingBalance, currency) : '…'}</dd>
+          </div>
+          <div>
+            <dt>Closing balance</dt>
+            <dd data-testid="closing-balance">{data ? formatMoney(data.closingBalance, currency) : '…'}</dd>
+          </div>
         </dl>
-        {data?.timeZone ? <p className="reporting-zone">Days and times in {data.timeZone}, the business's time zone (statements, batches, invoices and files follow it).</p> : null}
+        {data?.timeZone ? (
+          <p className="reporting-zone">Days and times in {data.timeZone}, the business's time zone (statements, batches, invoices and files follow it).</p>
+        ) : null}
         {data && data.totals.length > 0 ? (
           <table className="reporting-totals">
             <caption>Totals per movement</caption>
-            <thead><tr><th scope="col">Movement</th><th scope="col">Count</th><th scope="col">Amount</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Movement</th>
+                <th scope="col">Count</th>
+                <th scope="col">Amount</th>
+              </tr>
+            </thead>
             <tbody>
-              {entryCategories.filter((category) => data.totals.some((row) => row.category === category)).map((category) => {
-                const total = data.totals.find((row) => row.category === category);
-                return <tr key={category}><th scope="row">{entryCategoryLabels[category]}</th><td>{total?.count ?? 0}</td><td>{formatMoney(total?.amount ?? 0, currency)}</td></tr>;
-              })}
+              {entryCategories
+                .filter((category) => data.totals.some((row) => row.category === category))
+                .map((category) => {
+                  const total = data.totals.find((row) => row.category === category);
+                  return (
+                    <tr key={category}>
+                      <th scope="row">{entryCategoryLabels[category]}</th>
+                      <td>{total?.count ?? 0}</td>
+                      <td>{formatMoney(total?.amount ?? 0, currency)}</td>
+                    </tr>
+                  );
+                })}
             </tbody>
           </table>
         ) : null}

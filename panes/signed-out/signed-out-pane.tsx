@@ -21,7 +21,9 @@ export function SignedOutPane({ reason, onSignIn }: SignedOutPaneProps) {
       <p className={warning ? 'pane-message-text pane-message-warning' : 'pane-message-text'} role={warning ? 'alert' : undefined}>
         {texts[reason]}
       </p>
-      <button type="button" className="button button-primary" onClick={onSignIn}>{messages.signInAgain}</button>
+      <button type="button" className="button button-primary" onClick={onSignIn}>
+        {messages.signInAgain}
+      </button>
     </div>
   );
 }

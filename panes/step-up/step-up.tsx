@@ -46,25 +46,52 @@ export function StepUpDialog({ kind, onDone, onCancel }: { kind: StepUpKind; onD
       onClose={onCancel}
       closeOnOutsideClick={false}
       initialFocus={passwordRef}
-      description={kind === 'passwordAndCode'
-        ? 'This action needs your password and a code from your authenticator app. You will not be asked again for 5 minutes.'
-        : 'This action needs your password again. You will not be asked again for 5 minutes.'}
+      description={
+        kind === 'passwordAndCode'
+          ? 'This action needs your password and a code from your authenticator app. You will not be asked again for 5 minutes.'
+          : 'This action needs your password again. You will not be asked again for 5 minutes.'
+      }
     >
       <form className="step-up-form" onSubmit={(event) => void submit(event)}>
-        {error ? <p id={ids.error} className="form-summary" role="alert">{error}</p> : null}
+        {error ? (
+          <p id={ids.error} className="form-summary" role="alert">
+            {error}
+          </p>
+        ) : null}
         <div className="form-field">
           <label htmlFor={ids.password}>Password</label>
-          <input ref={passwordRef} id={ids.password} type="password" autoComplete="current-password" required maxLength={1024} value={password} onChange={(event) => setPassword(event.target.value)} />
+          <input
+            ref={passwordRef}
+            id={ids.password}
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={1024}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
         </div>
         {kind === 'passwordAndCode' ? (
           <div className="form-field">
             <label htmlFor={ids.code}>Code from your authenticator app</label>
-            <input id={ids.code} inputMode="numeric" autoComplete="one-time-code" required maxLength={32} value={code} onChange={(event) => setCode(event.target.value)} />
+            <input
+              id={ids.code}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              required
+              maxLength={32}
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+            />
           </div>
         ) : null}
         <div className="form-actions">
-          <button type="button" className="button" onClick={onCancel}>Cancel</button>
-          <button type="submit" className="button button-primary" disabled={busy || !password || (kind === 'passwordAndCode' && !code)}>Confirm</button>
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={busy || !password || (kind === 'passwordAndCode' && !code)}>
+            Confirm
+          </button>
         </div>
       </form>
     </Modal>
@@ -98,10 +125,20 @@ export function useStepUp(): { run: <T>(call: () => Promise<T>) => Promise<T>; d
   const dialog = pending ? (
     <StepUpDialog
       kind={pending.kind}
-      onDone={() => { setPending(null); pending.resolve(); }}
+      onDone={() => {
+        setPending(null);
+        pending.resolve();
+      }}
       onCancel={() => {
         setPending(null);
-        pending.reject(new ApiError({ status: 403, messages: [pending.kind === 'password' ? stepUpMessages.passwordRequired : stepUpMessages.passwordAndCodeRequired], kind: 'http', handled: true }));
+        pending.reject(
+          new ApiError({
+            status: 403,
+            messages: [pending.kind === 'password' ? stepUpMessages.passwordRequired : stepUpMessages.passwordAndCodeRequired],
+            kind: 'http',
+            handled: true,
+          }),
+        );
       }}
     />
   ) : null;

@@ -7,8 +7,16 @@ import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import {
-  attachmentAccept, attachmentProblem, maxDescriptionLength, maxSubjectLength, ticketPriorities, ticketTypeLabels, ticketTypes,
-  uploadMessages, type TicketPriority, type TicketType,
+  attachmentAccept,
+  attachmentProblem,
+  maxDescriptionLength,
+  maxSubjectLength,
+  ticketPriorities,
+  ticketTypeLabels,
+  ticketTypes,
+  uploadMessages,
+  type TicketPriority,
+  type TicketType,
 } from '../../src/contract/tickets.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, useLeaveFormGuard } from '../../src/state/pane-scope.tsx';
@@ -38,8 +46,10 @@ export function NewTicketPane({ search }: PaneProps) {
     : contextPath(applied as ContextSelections);
   const businessChosen = recordBusiness !== null || Boolean((applied as ContextSelections).business?.id);
   const forLabel = recordBusiness
-    ? (recordMerchant ? `merchant ${recordMerchant} of business ${recordBusiness}` : `business ${recordBusiness}`)
-    : (applied as ContextSelections).merchant?.title ?? (applied as ContextSelections).business?.title;
+    ? recordMerchant
+      ? `merchant ${recordMerchant} of business ${recordBusiness}`
+      : `business ${recordBusiness}`
+    : ((applied as ContextSelections).merchant?.title ?? (applied as ContextSelections).business?.title);
   const [type, setType] = useState<TicketType>(() => typeFromSearch(search));
   const [priority, setPriority] = useState<TicketPriority>(type === 'bug' ? 'Medium' : 'Unknown');
   const [subject, setSubject] = useState('');
@@ -60,8 +70,14 @@ export function NewTicketPane({ search }: PaneProps) {
     if (createdId && !dirty) navigate(`/tickets/${encodeURIComponent(createdId)}`, { replace: true });
   }, [createdId, dirty, navigate]);
 
-  const subjectProblem = subject.trim() === '' ? 'Subject is required' : subject.trim().length > maxSubjectLength ? `Subject may have ${maxSubjectLength} characters maximum` : null;
-  const descriptionProblem = description.trim() === '' ? 'Description is required' : description.trim().length > maxDescriptionLength ? `Description may have ${maxDescriptionLength} characters maximum` : null;
+  const subjectProblem =
+    subject.trim() === '' ? 'Subject is required' : subject.trim().length > maxSubjectLength ? `Subject may have ${maxSubjectLength} characters maximum` : null;
+  const descriptionProblem =
+    description.trim() === ''
+      ? 'Description is required'
+      : description.trim().length > maxDescriptionLength
+        ? `Description may have ${maxDescriptionLength} characters maximum`
+        : null;
 
   const addFiles = (chosen: readonly File[]) => {
     const accepted: File[] = [];
@@ -77,7 +93,10 @@ export function NewTicketPane({ search }: PaneProps) {
     mutationFn: async () => {
       if (!contextPrefix) throw new Error('no context');
       const { ticketId } = await createTicket(contextPrefix, {
-        type, priority, subject: subject.trim(), description: description.trim(),
+        type,
+        priority,
+        subject: subject.trim(),
+        description: description.trim(),
         ...(keepLink && linkedTransaction ? { linkedTransactionReference: linkedTransaction } : {}),
         ...(keepLink && linkedPaymentJob ? { linkedPaymentJobReference: linkedPaymentJob } : {}),
       });
@@ -122,38 +141,78 @@ export function NewTicketPane({ search }: PaneProps) {
       <div className="ticket-form">
         <h1>New ticket</h1>
         <p role="alert">Business ID is required. Choose a business (or one of its merchants) as your context to raise a ticket for it.</p>
-        <p><a href="/context">Choose a context</a></p>
+        <p>
+          <a href="/context">Choose a context</a>
+        </p>
       </div>
     );
   }
 
   return (
-    <form className="ticket-form" aria-labelledby={ids.title} onSubmit={submit} onKeyDown={onKeyDown} noValidate
-      onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop} data-dragging={dragging}>
+    <form
+      className="ticket-form"
+      aria-labelledby={ids.title}
+      onSubmit={submit}
+      onKeyDown={onKeyDown}
+      noValidate
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+      data-dragging={dragging}
+    >
       <h1 id={ids.title}>New ticket</h1>
       <p className="ticket-hint">For {forLabel}. Ctrl+Enter sends the ticket.</p>
       <label>
         Type
         <select value={type} onChange={(event) => setType(event.target.value as TicketType)}>
-          {ticketTypes.map((value) => <option key={value} value={value}>{ticketTypeLabels[value]}</option>)}
+          {ticketTypes.map((value) => (
+            <option key={value} value={value}>
+              {ticketTypeLabels[value]}
+            </option>
+          ))}
         </select>
       </label>
       <label>
         Priority
         <select value={priority} onChange={(event) => setPriority(event.target.value as TicketPriority)}>
-          {ticketPriorities.map((value) => <option key={value} value={value}>{value === 'Unknown' ? 'No priority' : value}</option>)}
+          {ticketPriorities.map((value) => (
+            <option key={value} value={value}>
+              {value === 'Unknown' ? 'No priority' : value}
+            </option>
+          ))}
         </select>
       </label>
       <label>
         Subject
-        {/* biome-ignore lint/a11y/noAutofocus: a new ticket opens with the keyboard in its subject (decision 0132, focus on load) */}
-        <input type="text" value={subject} maxLength={maxSubjectLength} onChange={(event) => setSubject(event.target.value)} aria-invalid={touched && subjectProblem !== null} aria-describedby={ids.subject} autoFocus />
-        <span id={ids.subject} className="ticket-field-problem">{touched ? subjectProblem : null}</span>
+        <input
+          type="text"
+          value={subject}
+          maxLength={maxSubjectLength}
+          onChange={(event) => setSubject(event.target.value)}
+          aria-invalid={touched && subjectProblem !== null}
+          aria-describedby={ids.subject}
+          // biome-ignore lint/a11y/noAutofocus: a new ticket opens with the keyboard in its subject (decision 0132, focus on load)
+          autoFocus
+        />
+        <span id={ids.subject} className="ticket-field-problem">
+          {touched ? subjectProblem : null}
+        </span>
       </label>
       <label>
         Description
-        <textarea value={description} maxLength={maxDescriptionLength} onChange={(event) => setDescription(event.target.value)} aria-invalid={touched && descriptionProblem !== null} aria-describedby={ids.description} />
-        <span id={ids.description} className="ticket-field-problem">{touched ? descriptionProblem : null}</span>
+        <textarea
+          value={description}
+          maxLength={maxDescriptionLength}
+          onChange={(event) => setDescription(event.target.value)}
+          aria-invalid={touched && descriptionProblem !== null}
+          aria-describedby={ids.description}
+        />
+        <span id={ids.description} className="ticket-field-problem">
+          {touched ? descriptionProblem : null}
+        </span>
       </label>
       {linkedTransaction || linkedPaymentJob ? (
         <label className="dt-checkbox ticket-linked">
@@ -164,25 +223,48 @@ export function NewTicketPane({ search }: PaneProps) {
       <div className="ticket-field">
         <span id={ids.files}>Attachments</span>
         <div className="ticket-composer-tools">
-          <button type="button" className="button" onClick={() => fileInput.current?.click()} aria-describedby={ids.files}>Attach files…</button>
+          <button type="button" className="button" onClick={() => fileInput.current?.click()} aria-describedby={ids.files}>
+            Attach files…
+          </button>
           <span className="ticket-hint">Images or PDF{type === 'dispute' ? ' (CSV for disputes)' : ''}, up to 5 MB each. You can also drop files here.</span>
         </div>
-        <input ref={fileInput} type="file" multiple hidden accept={attachmentAccept(type)} onChange={(event) => { addFiles([...(event.target.files ?? [])]); event.target.value = ''; }} />
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          accept={attachmentAccept(type)}
+          onChange={(event) => {
+            addFiles([...(event.target.files ?? [])]);
+            event.target.value = '';
+          }}
+        />
         {files.length > 0 ? (
           <ul className="ticket-pending" aria-label="Files to attach">
             {files.map((file, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: two chosen files may share a name; the items hold no state, so a key that shifts on removal costs nothing
               <li key={`${file.name}-${index}`} className="ticket-attachment">
                 <AttachmentName name={file.name} />
-                <button type="button" className="button button-ghost" aria-label={`Remove ${file.name}`} onClick={() => setFiles((current) => current.filter((_, at) => at !== index))}>×</button>
+                <button
+                  type="button"
+                  className="button button-ghost"
+                  aria-label={`Remove ${file.name}`}
+                  onClick={() => setFiles((current) => current.filter((_, at) => at !== index))}
+                >
+                  ×
+                </button>
               </li>
             ))}
           </ul>
         ) : null}
       </div>
       <div className="ticket-form-actions">
-        <a className="button" href="/tickets">Cancel</a>
-        <button type="submit" className="button button-primary" disabled={create.isPending}>{create.isPending ? 'Sending…' : 'Send ticket'}</button>
+        <a className="button" href="/tickets">
+          Cancel
+        </a>
+        <button type="submit" className="button button-primary" disabled={create.isPending}>
+          {create.isPending ? 'Sending…' : 'Send ticket'}
+        </button>
       </div>
     </form>
   );

@@ -7,7 +7,18 @@ import { type DragEvent, type KeyboardEvent, useEffect, useId, useRef, useState 
 import { subscribe, useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
-import { attachmentAccept, attachmentProblem, maxCommentLength, ticketPriorities, ticketStatuses, ticketStatusLabels, ticketTypeLabels, uploadMessages, type TicketPriority, type TicketStatus } from '../../src/contract/tickets.ts';
+import {
+  attachmentAccept,
+  attachmentProblem,
+  maxCommentLength,
+  ticketPriorities,
+  ticketStatuses,
+  ticketStatusLabels,
+  ticketTypeLabels,
+  uploadMessages,
+  type TicketPriority,
+  type TicketStatus,
+} from '../../src/contract/tickets.ts';
 import type { TicketAttachment, TicketComment, TicketDetail } from '../../src/contract/ticket-schemas.ts';
 import { formatFileSize } from '../../src/format/file-size.ts';
 import type { PaneProps } from '../../src/state/pane-scope.tsx';
@@ -19,7 +30,16 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { formatShortDateTime } from '../../src/format/dates.ts';
 import { AttachmentName, TicketPriorityChip, TicketStatusChip } from './ticket-columns.tsx';
 import {
-  deleteComment, deleteTicket, downloadAttachment, postComment, removeAttachment, ticketQueries, ticketUpdateOf, updateComment, updateTicket, uploadAttachment,
+  deleteComment,
+  deleteTicket,
+  downloadAttachment,
+  postComment,
+  removeAttachment,
+  ticketQueries,
+  ticketUpdateOf,
+  updateComment,
+  updateTicket,
+  uploadAttachment,
 } from './ticket-queries.ts';
 import { useGrantedHere } from './granted.ts';
 import '../../src/ui/data-table/data-table.css';
@@ -40,21 +60,35 @@ type CommentActions = {
   saving: boolean;
 };
 
-function Attachments({ ticketId, attachments, onRemove }: { ticketId: string; attachments: readonly TicketAttachment[]; onRemove: (attachment: TicketAttachment) => void }) {
+function Attachments({
+  ticketId,
+  attachments,
+  onRemove,
+}: {
+  ticketId: string;
+  attachments: readonly TicketAttachment[];
+  onRemove: (attachment: TicketAttachment) => void;
+}) {
   if (attachments.length === 0) return null;
   return (
     <ul className="ticket-attachments" aria-label="Attachments">
       {attachments.map((attachment) => (
         <li key={attachment.ticketAttachmentId} className="ticket-attachment">
           {/* The name comes from the content (the visible, cut name is part of it), so speech matches what is seen. */}
-          <button type="button" className="button button-ghost"
-            onClick={() => void downloadAttachment(ticketId, attachment.ticketCommentId, attachment.ticketAttachmentId, attachment.filename).catch(() => undefined)}>
-            <span className="visually-hidden">Download</span>{' '}
-            <AttachmentName name={attachment.filename} />{' '}
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() =>
+              void downloadAttachment(ticketId, attachment.ticketCommentId, attachment.ticketAttachmentId, attachment.filename).catch(() => undefined)
+            }
+          >
+            <span className="visually-hidden">Download</span> <AttachmentName name={attachment.filename} />{' '}
             <span className="visually-hidden">({formatFileSize(attachment.size)})</span>
           </button>
           {attachment.removable ? (
-            <button type="button" className="button button-ghost" aria-label={`Remove ${attachment.filename}`} onClick={() => onRemove(attachment)}>×</button>
+            <button type="button" className="button button-ghost" aria-label={`Remove ${attachment.filename}`} onClick={() => onRemove(attachment)}>
+              ×
+            </button>
           ) : null}
         </li>
       ))}
@@ -62,22 +96,55 @@ function Attachments({ ticketId, attachments, onRemove }: { ticketId: string; at
   );
 }
 
-function Message({ ticketId, comment, onRemove, actions }: { ticketId: string; comment: TicketComment; onRemove: (attachment: TicketAttachment) => void; actions: CommentActions }) {
+function Message({
+  ticketId,
+  comment,
+  onRemove,
+  actions,
+}: {
+  ticketId: string;
+  comment: TicketComment;
+  onRemove: (attachment: TicketAttachment) => void;
+  actions: CommentActions;
+}) {
   const editing = actions.editing?.id === comment.ticketCommentId ? actions.editing : null;
   const what = comment.internal ? 'internal note' : 'comment';
   return (
-    <article className="ticket-message" data-staff={comment.author.staff} data-internal={comment.internal} aria-label={`${comment.internal ? 'Internal note' : 'Comment'} by ${comment.author.name}`}>
+    <article
+      className="ticket-message"
+      data-staff={comment.author.staff}
+      data-internal={comment.internal}
+      aria-label={`${comment.internal ? 'Internal note' : 'Comment'} by ${comment.author.name}`}
+    >
       <header className="ticket-message-head">
         <span className="ticket-message-author">{comment.author.name}</span>
         {comment.author.staff ? <span>Support</span> : null}
-        {comment.internal ? <span className="status-chip" data-tone="warning">Internal note</span> : null}
+        {comment.internal ? (
+          <span className="status-chip" data-tone="warning">
+            Internal note
+          </span>
+        ) : null}
         <time dateTime={comment.createdUtc}>{formatShortDateTime(comment.createdUtc)}</time>
         {comment.version > 1 ? <span>(edited)</span> : null}
-        {!editing && actions.mayEdit(comment) ? <button type="button" className="button button-ghost" aria-label={`Edit this ${what}`} onClick={() => actions.startEdit(comment)}>Edit</button> : null}
-        {!editing && actions.mayDelete(comment) ? <button type="button" className="button button-ghost" aria-label={`Delete this ${what}`} onClick={() => actions.askDelete(comment)}>Delete</button> : null}
+        {!editing && actions.mayEdit(comment) ? (
+          <button type="button" className="button button-ghost" aria-label={`Edit this ${what}`} onClick={() => actions.startEdit(comment)}>
+            Edit
+          </button>
+        ) : null}
+        {!editing && actions.mayDelete(comment) ? (
+          <button type="button" className="button button-ghost" aria-label={`Delete this ${what}`} onClick={() => actions.askDelete(comment)}>
+            Delete
+          </button>
+        ) : null}
       </header>
       {editing ? (
-        <form className="ticket-comment-edit" onSubmit={(event) => { event.preventDefault(); actions.saveEdit(comment); }}>
+        <form
+          className="ticket-comment-edit"
+          onSubmit={(event) => {
+            event.preventDefault();
+            actions.saveEdit(comment);
+          }}
+        >
           <textarea
             aria-label={`Edit ${what}`}
             value={editing.text}
@@ -87,17 +154,30 @@ function Message({ ticketId, comment, onRemove, actions }: { ticketId: string; c
             autoFocus
             onChange={(event) => actions.changeEdit(event.target.value)}
             onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); actions.saveEdit(comment); }
-              if (event.key === 'Escape') { event.preventDefault(); event.stopPropagation(); actions.cancelEdit(); }
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+                event.preventDefault();
+                actions.saveEdit(comment);
+              }
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                event.stopPropagation();
+                actions.cancelEdit();
+              }
             }}
           />
           <div className="form-actions">
-            <button type="submit" className="button button-primary" disabled={actions.saving || editing.text.trim() === ''}>{actions.saving ? 'Saving…' : 'Save'}</button>
-            <button type="button" className="button" onClick={actions.cancelEdit}>Cancel</button>
+            <button type="submit" className="button button-primary" disabled={actions.saving || editing.text.trim() === ''}>
+              {actions.saving ? 'Saving…' : 'Save'}
+            </button>
+            <button type="button" className="button" onClick={actions.cancelEdit}>
+              Cancel
+            </button>
             <span className="ticket-hint">Ctrl+Enter saves, Escape cancels.</span>
           </div>
         </form>
-      ) : <p className="ticket-message-text">{comment.text}</p>}
+      ) : (
+        <p className="ticket-message-text">{comment.text}</p>
+      )}
       <Attachments ticketId={ticketId} attachments={comment.attachments} onRemove={onRemove} />
     </article>
   );
@@ -194,7 +274,8 @@ export function TicketDetailPane({ params }: PaneProps) {
 
   const refreshComments = () => queryClient.invalidateQueries({ queryKey: [...ticketQueries.all, 'detail', ticketId] });
   const editComment = useMutation({
-    mutationFn: (values: { comment: TicketComment; text: string }) => updateComment(ticketId, values.comment.ticketCommentId, { text: values.text.trim(), version: values.comment.version }),
+    mutationFn: (values: { comment: TicketComment; text: string }) =>
+      updateComment(ticketId, values.comment.ticketCommentId, { text: values.text.trim(), version: values.comment.version }),
     onSuccess: () => {
       setEditingComment(null);
       showToast({ kind: 'success', message: 'Comment updated.' });
@@ -212,7 +293,10 @@ export function TicketDetailPane({ params }: PaneProps) {
     changeEdit: (text) => setEditingComment((current) => (current ? { ...current, text } : current)),
     saveEdit: (comment) => {
       if (!editingComment || editComment.isPending || editingComment.text.trim() === '') return;
-      if (editingComment.text.trim() === comment.text) { setEditingComment(null); return; }
+      if (editingComment.text.trim() === comment.text) {
+        setEditingComment(null);
+        return;
+      }
       editComment.mutate({ comment, text: editingComment.text });
     },
     cancelEdit: () => setEditingComment(null),
@@ -252,11 +336,25 @@ export function TicketDetailPane({ params }: PaneProps) {
       if (!request || request.seq === lastSeq || request.ticketId !== ticketId) return;
       lastSeq = request.seq;
       switch (request.kind) {
-        case 'reply': setInternal(false); composer.current?.focus(); break;
-        case 'internalNote': if (latestHandlers.current.staff) { setInternal(true); composer.current?.focus(); } break;
-        case 'attach': fileInput.current?.click(); break;
-        case 'showOlder': latestHandlers.current.showOlder(); break;
-        case 'assign': assignSelect.current?.focus(); break;
+        case 'reply':
+          setInternal(false);
+          composer.current?.focus();
+          break;
+        case 'internalNote':
+          if (latestHandlers.current.staff) {
+            setInternal(true);
+            composer.current?.focus();
+          }
+          break;
+        case 'attach':
+          fileInput.current?.click();
+          break;
+        case 'showOlder':
+          latestHandlers.current.showOlder();
+          break;
+        case 'assign':
+          assignSelect.current?.focus();
+          break;
         case 'editLastComment': {
           const { ownLatest: mine, canWrite: writable } = latestHandlers.current;
           if (mine && writable) setEditingComment({ id: mine.ticketCommentId, text: mine.text });
@@ -267,7 +365,12 @@ export function TicketDetailPane({ params }: PaneProps) {
     });
   }, [ticketId]);
 
-  if (detail.isPending) return <div className="ticket-form"><Skeleton lines={6} label="Loading the ticket" /></div>;
+  if (detail.isPending)
+    return (
+      <div className="ticket-form">
+        <Skeleton lines={6} label="Loading the ticket" />
+      </div>
+    );
   if (detail.isError || !ticket) {
     const notFound = isApiError(detail.error) && detail.error.status === 404;
     return (
@@ -301,45 +404,123 @@ export function TicketDetailPane({ params }: PaneProps) {
           <TicketPriorityChip priority={ticket.priority} />
         </div>
         <dl className="ticket-detail-meta">
-          <div><dt>Ticket</dt><dd>{ticket.ticketId}</dd></div>
-          <div><dt>Type</dt><dd>{ticketTypeLabels[ticket.type]}</dd></div>
-          <div><dt>For</dt><dd>{ticket.merchantName ? `${ticket.merchantName} (${ticket.businessName})` : ticket.businessName}</dd></div>
-          <div><dt>Requester</dt><dd>{ticket.createdBy.name}</dd></div>
-          <div><dt>Assignee</dt><dd>{ticket.assignee?.name ?? 'Unassigned'}</dd></div>
-          <div><dt>Created</dt><dd><time dateTime={ticket.createdUtc}>{formatShortDateTime(ticket.createdUtc)}</time></dd></div>
-          <div><dt>Last updated</dt><dd><time dateTime={ticket.lastUpdatedUtc}>{formatShortDateTime(ticket.lastUpdatedUtc)}</time></dd></div>
-          {ticket.linkedTransactionReference ? <div><dt>About</dt><dd><a href={`/transactions/${encodeURIComponent(ticket.linkedTransactionReference)}`}>Transaction {ticket.linkedTransactionReference}</a></dd></div> : null}
-          {ticket.linkedPaymentJobReference ? <div><dt>Payment job</dt><dd>{ticket.linkedPaymentJobReference}</dd></div> : null}
+          <div>
+            <dt>Ticket</dt>
+            <dd>{ticket.ticketId}</dd>
+          </div>
+          <div>
+            <dt>Type</dt>
+            <dd>{ticketTypeLabels[ticket.type]}</dd>
+          </div>
+          <div>
+            <dt>For</dt>
+            <dd>{ticket.merchantName ? `${ticket.merchantName} (${ticket.businessName})` : ticket.businessName}</dd>
+          </div>
+          <div>
+            <dt>Requester</dt>
+            <dd>{ticket.createdBy.name}</dd>
+          </div>
+          <div>
+            <dt>Assignee</dt>
+            <dd>{ticket.assignee?.name ?? 'Unassigned'}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <time dateTime={ticket.createdUtc}>{formatShortDateTime(ticket.createdUtc)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>Last updated</dt>
+            <dd>
+              <time dateTime={ticket.lastUpdatedUtc}>{formatShortDateTime(ticket.lastUpdatedUtc)}</time>
+            </dd>
+          </div>
+          {ticket.linkedTransactionReference ? (
+            <div>
+              <dt>About</dt>
+              <dd>
+                <a href={`/transactions/${encodeURIComponent(ticket.linkedTransactionReference)}`}>Transaction {ticket.linkedTransactionReference}</a>
+              </dd>
+            </div>
+          ) : null}
+          {ticket.linkedPaymentJobReference ? (
+            <div>
+              <dt>Payment job</dt>
+              <dd>{ticket.linkedPaymentJobReference}</dd>
+            </div>
+          ) : null}
         </dl>
         <div className="ticket-composer-tools">
           {staff ? (
             <>
-              <label className="ticket-field">Status
-                <select value={ticket.status} aria-busy={update.isPending || undefined} onChange={(event) => { if (!update.isPending) update.mutate({ status: event.target.value as TicketStatus }); }}>
-                  {ticketStatuses.map((value) => <option key={value} value={value}>{ticketStatusLabels[value]}</option>)}
+              <label className="ticket-field">
+                Status
+                <select
+                  value={ticket.status}
+                  aria-busy={update.isPending || undefined}
+                  onChange={(event) => {
+                    if (!update.isPending) update.mutate({ status: event.target.value as TicketStatus });
+                  }}
+                >
+                  {ticketStatuses.map((value) => (
+                    <option key={value} value={value}>
+                      {ticketStatusLabels[value]}
+                    </option>
+                  ))}
                 </select>
               </label>
-              <label className="ticket-field">Assignee
-                <select ref={assignSelect} value={ticket.assignee?.userId ?? ''} aria-busy={update.isPending || undefined} onChange={(event) => { if (!update.isPending) update.mutate({ assigneeId: event.target.value === '' ? null : event.target.value }); }}>
+              <label className="ticket-field">
+                Assignee
+                <select
+                  ref={assignSelect}
+                  value={ticket.assignee?.userId ?? ''}
+                  aria-busy={update.isPending || undefined}
+                  onChange={(event) => {
+                    if (!update.isPending) update.mutate({ assigneeId: event.target.value === '' ? null : event.target.value });
+                  }}
+                >
                   <option value="">Unassigned</option>
-                  {ticket.assignee && !(assignees.data?.results ?? []).some((person) => person.userId === ticket.assignee?.userId)
-                    ? <option value={ticket.assignee.userId}>{ticket.assignee.name}</option> : null}
-                  {(assignees.data?.results ?? []).map((person) => <option key={person.userId} value={person.userId}>{person.name}</option>)}
+                  {ticket.assignee && !(assignees.data?.results ?? []).some((person) => person.userId === ticket.assignee?.userId) ? (
+                    <option value={ticket.assignee.userId}>{ticket.assignee.name}</option>
+                  ) : null}
+                  {(assignees.data?.results ?? []).map((person) => (
+                    <option key={person.userId} value={person.userId}>
+                      {person.name}
+                    </option>
+                  ))}
                 </select>
               </label>
             </>
           ) : null}
           {canWrite ? (
-            <label className="ticket-field">Priority
-              <select value={ticket.priority} aria-busy={update.isPending || undefined} onChange={(event) => { if (!update.isPending) update.mutate({ priority: event.target.value as TicketPriority }); }}>
-                {ticketPriorities.map((value) => <option key={value} value={value}>{value === 'Unknown' ? 'No priority' : value}</option>)}
+            <label className="ticket-field">
+              Priority
+              <select
+                value={ticket.priority}
+                aria-busy={update.isPending || undefined}
+                onChange={(event) => {
+                  if (!update.isPending) update.mutate({ priority: event.target.value as TicketPriority });
+                }}
+              >
+                {ticketPriorities.map((value) => (
+                  <option key={value} value={value}>
+                    {value === 'Unknown' ? 'No priority' : value}
+                  </option>
+                ))}
               </select>
             </label>
           ) : null}
           {!staff && requester && canWrite && ticket.status !== 'Closed' ? (
-            <button type="button" className="button" disabled={update.isPending} onClick={() => update.mutate({ status: 'Closed' })}>Close ticket</button>
+            <button type="button" className="button" disabled={update.isPending} onClick={() => update.mutate({ status: 'Closed' })}>
+              Close ticket
+            </button>
           ) : null}
-          {staff || (requester && canWrite) ? <button type="button" className="button button-ghost" onClick={() => setRemoval({ kind: 'ticket' })}>Delete ticket</button> : null}
+          {staff || (requester && canWrite) ? (
+            <button type="button" className="button button-ghost" onClick={() => setRemoval({ kind: 'ticket' })}>
+              Delete ticket
+            </button>
+          ) : null}
         </div>
       </header>
 
@@ -352,41 +533,87 @@ export function TicketDetailPane({ params }: PaneProps) {
           <p className="ticket-message-text">{ticket.description}</p>
           <Attachments ticketId={ticketId} attachments={ticket.attachments} onRemove={askRemoval} />
         </article>
-        {hasOlder ? <button type="button" className="button" onClick={showOlder}>Show older comments</button> : null}
+        {hasOlder ? (
+          <button type="button" className="button" onClick={showOlder}>
+            Show older comments
+          </button>
+        ) : null}
         {latest.isPending ? <Skeleton lines={2} label="Loading the comments" /> : null}
         {latest.isError ? <p role="alert">The comments could not be loaded.</p> : null}
-        {comments.map((comment) => <Message key={comment.ticketCommentId} ticketId={ticketId} comment={comment} onRemove={askRemoval} actions={commentActions} />)}
+        {comments.map((comment) => (
+          <Message key={comment.ticketCommentId} ticketId={ticketId} comment={comment} onRemove={askRemoval} actions={commentActions} />
+        ))}
       </div>
 
       {canWrite ? (
         // biome-ignore lint/a11y/noStaticElementInteractions: a drop zone for files dragged by pointer; the keyboard attaches through 'Attach files…'
-        <div className="ticket-composer" data-internal={internal} data-dragging={dragging}
-          onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
-          <label htmlFor={ids.composer} className="visually-hidden">{internal ? 'Internal note' : 'Reply'}</label>
-          <textarea id={ids.composer} ref={composer} value={text} maxLength={maxCommentLength} onChange={(event) => setText(event.target.value)} onKeyDown={onComposerKey}
-            placeholder={internal ? 'Internal note: only support staff see it' : 'Write a reply'} aria-describedby={ids.hint} />
+        <div
+          className="ticket-composer"
+          data-internal={internal}
+          data-dragging={dragging}
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+        >
+          <label htmlFor={ids.composer} className="visually-hidden">
+            {internal ? 'Internal note' : 'Reply'}
+          </label>
+          <textarea
+            id={ids.composer}
+            ref={composer}
+            value={text}
+            maxLength={maxCommentLength}
+            onChange={(event) => setText(event.target.value)}
+            onKeyDown={onComposerKey}
+            placeholder={internal ? 'Internal note: only support staff see it' : 'Write a reply'}
+            aria-describedby={ids.hint}
+          />
           {files.length > 0 ? (
             <ul className="ticket-pending" aria-label="Files to attach">
               {files.map((file, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: picked files have no id; two of the same name are told apart by their place (Remove goes by it too)
                 <li key={`${file.name}-${index}`} className="ticket-attachment">
                   <AttachmentName name={file.name} />
-                  <button type="button" className="button button-ghost" aria-label={`Remove ${file.name}`} onClick={() => setFiles((current) => current.filter((_, at) => at !== index))}>×</button>
+                  <button
+                    type="button"
+                    className="button button-ghost"
+                    aria-label={`Remove ${file.name}`}
+                    onClick={() => setFiles((current) => current.filter((_, at) => at !== index))}
+                  >
+                    ×
+                  </button>
                 </li>
               ))}
             </ul>
           ) : null}
           <div className="ticket-composer-row">
             <div className="ticket-composer-tools">
-              <button type="button" className="button" onClick={() => fileInput.current?.click()}>Attach files…</button>
-              <input ref={fileInput} type="file" multiple hidden accept={attachmentAccept(ticket.type)} onChange={(event) => { addFiles([...(event.target.files ?? [])]); event.target.value = ''; }} />
+              <button type="button" className="button" onClick={() => fileInput.current?.click()}>
+                Attach files…
+              </button>
+              <input
+                ref={fileInput}
+                type="file"
+                multiple
+                hidden
+                accept={attachmentAccept(ticket.type)}
+                onChange={(event) => {
+                  addFiles([...(event.target.files ?? [])]);
+                  event.target.value = '';
+                }}
+              />
               {staff ? (
                 <label className="dt-checkbox">
                   <input type="checkbox" checked={internal} onChange={(event) => setInternal(event.target.checked)} />
                   <span>Internal note</span>
                 </label>
               ) : null}
-              <span id={ids.hint} className="ticket-hint">Ctrl+Enter sends. Images or PDF{ticket.type === 'dispute' ? ' (or CSV)' : ''}, up to 5 MB; drop files here.</span>
+              <span id={ids.hint} className="ticket-hint">
+                Ctrl+Enter sends. Images or PDF{ticket.type === 'dispute' ? ' (or CSV)' : ''}, up to 5 MB; drop files here.
+              </span>
             </div>
             <button type="button" className="button button-primary" disabled={send.isPending || (text.trim() === '' && files.length === 0)} onClick={submit}>
               {send.isPending ? 'Sending…' : internal ? 'Add internal note' : 'Send reply'}
@@ -398,14 +625,18 @@ export function TicketDetailPane({ params }: PaneProps) {
       <ConfirmDialog
         open={removal !== null}
         title={removal?.kind === 'ticket' ? 'Delete this ticket?' : removal?.kind === 'comment' ? 'Delete this comment?' : 'Remove this file?'}
-        text={removal?.kind === 'ticket'
-          ? `Ticket ${ticket.ticketId}, its comments and its files will be deleted for everyone.`
-          : removal?.kind === 'comment'
-            ? `The ${removal.comment.internal ? 'internal note' : 'comment'} by ${removal.comment.author.name}${removal.comment.attachments.length > 0 ? ' and its files' : ''} will be deleted for everyone.`
-            : `${removal?.kind === 'attachment' ? removal.attachment.filename : ''} will be removed from the ticket for everyone.`}
+        text={
+          removal?.kind === 'ticket'
+            ? `Ticket ${ticket.ticketId}, its comments and its files will be deleted for everyone.`
+            : removal?.kind === 'comment'
+              ? `The ${removal.comment.internal ? 'internal note' : 'comment'} by ${removal.comment.author.name}${removal.comment.attachments.length > 0 ? ' and its files' : ''} will be deleted for everyone.`
+              : `${removal?.kind === 'attachment' ? removal.attachment.filename : ''} will be removed from the ticket for everyone.`
+        }
         confirmLabel={removal?.kind === 'ticket' ? 'Delete ticket' : removal?.kind === 'comment' ? 'Delete comment' : 'Remove file'}
         cancelLabel="Keep it"
-        onConfirm={() => { if (removal) remove.mutate(removal); }}
+        onConfirm={() => {
+          if (removal) remove.mutate(removal);
+        }}
         onCancel={() => setRemoval(null)}
       />
     </article>

@@ -20,22 +20,26 @@ export const ticketQueries = {
       staleTime: 15_000,
     });
   },
-  detail: (ticketId: string) => queryOptions({
-    queryKey: [...ticketQueries.all, 'detail', ticketId] as const,
-    queryFn: async ({ signal }) => validate('ticketDetail', await api.get<unknown>(ticketPath(ticketId), { signal })),
-    staleTime: 10_000,
-  }),
+  detail: (ticketId: string) =>
+    queryOptions({
+      queryKey: [...ticketQueries.all, 'detail', ticketId] as const,
+      queryFn: async ({ signal }) => validate('ticketDetail', await api.get<unknown>(ticketPath(ticketId), { signal })),
+      staleTime: 10_000,
+    }),
   /** one batch of comments: the latest (before = null) or the 20 before a comment */
-  comments: (ticketId: string, before: string | null) => queryOptions({
-    queryKey: [...ticketQueries.all, 'detail', ticketId, 'comments', before] as const,
-    queryFn: async ({ signal }) => validate('ticketCommentPage', await api.get<unknown>(`${ticketPath(ticketId)}/comments`, { query: before ? { before } : {}, signal })),
-    staleTime: 10_000,
-  }),
-  assignees: () => queryOptions({
-    queryKey: [...ticketQueries.all, 'assignees'] as const,
-    queryFn: async ({ signal }) => validate('ticketAssignees', await api.get<unknown>('/ticket-assignees', { signal })),
-    staleTime: 300_000,
-  }),
+  comments: (ticketId: string, before: string | null) =>
+    queryOptions({
+      queryKey: [...ticketQueries.all, 'detail', ticketId, 'comments', before] as const,
+      queryFn: async ({ signal }) =>
+        validate('ticketCommentPage', await api.get<unknown>(`${ticketPath(ticketId)}/comments`, { query: before ? { before } : {}, signal })),
+      staleTime: 10_000,
+    }),
+  assignees: () =>
+    queryOptions({
+      queryKey: [...ticketQueries.all, 'assignees'] as const,
+      queryFn: async ({ signal }) => validate('ticketAssignees', await api.get<unknown>('/ticket-assignees', { signal })),
+      staleTime: 300_000,
+    }),
 };
 
 export async function createTicket(contextPrefix: string, body: TicketBody) {
@@ -49,8 +53,14 @@ export async function updateTicket(ticketId: string, body: TicketUpdateBody) {
 /** The update body of a ticket as it is, with a change applied (commands change one field at a time). */
 export function ticketUpdateOf(ticket: TicketDetail, change: Partial<TicketUpdateBody>): TicketUpdateBody {
   return {
-    type: ticket.type, priority: ticket.priority, status: ticket.status, subject: ticket.subject, description: ticket.description,
-    assigneeId: ticket.assignee?.userId ?? null, version: ticket.version, ...change,
+    type: ticket.type,
+    priority: ticket.priority,
+    status: ticket.status,
+    subject: ticket.subject,
+    description: ticket.description,
+    assigneeId: ticket.assignee?.userId ?? null,
+    version: ticket.version,
+    ...change,
   };
 }
 
@@ -85,7 +95,10 @@ export async function removeAttachment(ticketId: string, commentId: string | nul
 
 /** Downloads a file under the name the server gave it (the spec's fallback: 'unknown'). */
 export async function downloadAttachment(ticketId: string, commentId: string | null, attachmentId: string, fileName: string | null) {
-  const blob = await api.get<Blob>(`${attachmentsPath(ticketId, commentId)}/${encodeURIComponent(attachmentId)}`, { responseType: 'blob', headers: { Accept: '*/*' } });
+  const blob = await api.get<Blob>(`${attachmentsPath(ticketId, commentId)}/${encodeURIComponent(attachmentId)}`, {
+    responseType: 'blob',
+    headers: { Accept: '*/*' },
+  });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -6,8 +6,34 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { ContextSelections } from '../../src/contract/context.ts';
-import { calendarDate, compactFilters, decodeAnyOf, decodeDateRange, decodeSearchTerm, encodeAnyOf, encodeDateRange, encodeSearchTerm } from '../../src/contract/filters.ts';
-import { staffQueueViews, ticketExportColumnLabels, ticketExportColumns, ticketListSpec, ticketPriorities, ticketQueueViewFilters, ticketQueueViewLabels, ticketQueueViewOf, ticketQueueViews, ticketQueueViewShortcuts, ticketStatuses, ticketStatusLabels, ticketTypeLabels, ticketTypes, type TicketExportColumn, type TicketQueueView } from '../../src/contract/tickets.ts';
+import {
+  calendarDate,
+  compactFilters,
+  decodeAnyOf,
+  decodeDateRange,
+  decodeSearchTerm,
+  encodeAnyOf,
+  encodeDateRange,
+  encodeSearchTerm,
+} from '../../src/contract/filters.ts';
+import {
+  staffQueueViews,
+  ticketExportColumnLabels,
+  ticketExportColumns,
+  ticketListSpec,
+  ticketPriorities,
+  ticketQueueViewFilters,
+  ticketQueueViewLabels,
+  ticketQueueViewOf,
+  ticketQueueViews,
+  ticketQueueViewShortcuts,
+  ticketStatuses,
+  ticketStatusLabels,
+  ticketTypeLabels,
+  ticketTypes,
+  type TicketExportColumn,
+  type TicketQueueView,
+} from '../../src/contract/tickets.ts';
 import type { TicketListItem } from '../../src/contract/ticket-schemas.ts';
 import { contextPath, contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities, usePaneScope } from '../../src/state/pane-scope.tsx';
@@ -23,7 +49,14 @@ import { useGrantedHere } from './granted.ts';
 import { ticketQueries } from './ticket-queries.ts';
 import { bulkActionIndex, type BulkAction, type BulkJob } from '../../src/contract/bulk-jobs.ts';
 import { SelectionBar } from '../../src/ui/data-table/selection-bar.tsx';
-import { emptySelection, hasSelection, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
+import {
+  emptySelection,
+  hasSelection,
+  selectAllMatching,
+  selectedCount,
+  selectionRequest,
+  type RowSelection,
+} from '../../src/ui/data-table/selection-model.ts';
 import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
 import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import { ExportDialog, type ExportChoice } from '../../src/ui/data-table/export-dialog.tsx';
@@ -79,7 +112,7 @@ export function TicketsPane({ search }: PaneProps) {
   // (internal staff may open tickets before picking a business) it is the only queue there is.
   const hasContext = contextPath(applied as ContextSelections) !== null;
   const everyBusiness = staff && (!hasContext || searchParams.get('scope') === 'all');
-  const contextPrefix = everyBusiness ? '' : contextPath(applied as ContextSelections) ?? '';
+  const contextPrefix = everyBusiness ? '' : (contextPath(applied as ContextSelections) ?? '');
   const today = calendarDate(new Date());
   const userId = useSnapshot(sessionStore).userInfo?.sub ?? null;
   const overview = useOverviewState({
@@ -125,8 +158,9 @@ export function TicketsPane({ search }: PaneProps) {
   // only close their own; the workflow and the queue are staff's) and lists the refused ones in the job's result.
   // Jobs run in a context the server resolves; staff's 'All businesses' queue has none.
   const bulkContext = everyBusiness ? null : bulkContextOf(applied as ContextSelections);
-  const offered = (action: BulkAction) => bulkContext !== null
-    && (action === 'status' ? canCreate : action === 'assignee' ? staff && canCreate : action === 'export' ? granted.includes('Portal.Reports.Create') : false);
+  const offered = (action: BulkAction) =>
+    bulkContext !== null &&
+    (action === 'status' ? canCreate : action === 'assignee' ? staff && canCreate : action === 'export' ? granted.includes('Portal.Reports.Create') : false);
   const [bulkOpen, setBulkOpen] = useState<BulkAction | null>(null);
   const [bulkStatus, setBulkStatus] = useState<string>('Closed');
   const [bulkAssignee, setBulkAssignee] = useState<string>('');
@@ -143,8 +177,16 @@ export function TicketsPane({ search }: PaneProps) {
   const startExport = (choice: ExportChoice) => {
     if (!bulkContext) return;
     const columns = choice.columns === 'visible' ? visibleTicketExportColumns(shownColumns.map((column) => column.id)) : [...ticketExportColumns];
-    void startBulkJob({ area: 'tickets', action: 'export', context: bulkContext, selection: selectionRequest(exportSelection, state.filters), params: { fileType: choice.fileType, columns } }, exportKey)
-      .then(started, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
+    void startBulkJob(
+      {
+        area: 'tickets',
+        action: 'export',
+        context: bulkContext,
+        selection: selectionRequest(exportSelection, state.filters),
+        params: { fileType: choice.fileType, columns },
+      },
+      exportKey,
+    ).then(started, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
   };
   const startAction = (key: string) => {
     if (!bulkContext || !bulkOpen) return Promise.reject(new Error('Choose a business or merchant first.'));
@@ -154,7 +196,10 @@ export function TicketsPane({ search }: PaneProps) {
   const started = (job: BulkJob) => {
     setBulkOpen(null);
     if (job.action !== 'export') setSelection(emptySelection);
-    showToast({ kind: 'success', message: job.action === 'export' ? 'The export is being made: it will wait for you in My report queue.' : 'The bulk job has started.' });
+    showToast({
+      kind: 'success',
+      message: job.action === 'export' ? 'The export is being made: it will wait for you in My report queue.' : 'The bulk job has started.',
+    });
     openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
   };
   const selectedTickets = selectedCount(selection, total);
@@ -180,10 +225,7 @@ export function TicketsPane({ search }: PaneProps) {
   if (canCreate) handlers.newItem = () => navigate('/tickets/add');
   usePaneCapabilities({ ...handlers, ...overview.rowHandlers(!dialogOpen) });
 
-  const assigneeOptions = [
-    { value: 'none', label: 'Unassigned' },
-    ...(userId && staff ? [{ value: userId, label: 'Assigned to me' }] : []),
-  ];
+  const assigneeOptions = [{ value: 'none', label: 'Unassigned' }, ...(userId && staff ? [{ value: userId, label: 'Assigned to me' }] : [])];
   const activeFilterCount = ['status', 'type', 'priority', 'assignee'].filter((key) => state.filters[key]).length;
   // The queue's views: the same filters in the URL, one click (or a 'v' sequence) away.
   const views = ticketQueueViews.filter((view) => staff || !staffQueueViews.includes(view));
@@ -197,55 +239,153 @@ export function TicketsPane({ search }: PaneProps) {
         <div className="overview-tools">
           {staff && hasContext ? (
             <div className="tickets-scope" role="group" aria-label="Which tickets">
-              <button type="button" className={`button${everyBusiness ? '' : ' filter-choice is-active'}`} aria-pressed={!everyBusiness} onClick={() => showScope(false)}>This context</button>
-              <button type="button" className={`button${everyBusiness ? ' filter-choice is-active' : ''}`} aria-pressed={everyBusiness} onClick={() => showScope(true)}>All businesses</button>
+              <button
+                type="button"
+                className={`button${everyBusiness ? '' : ' filter-choice is-active'}`}
+                aria-pressed={!everyBusiness}
+                onClick={() => showScope(false)}
+              >
+                This context
+              </button>
+              <button
+                type="button"
+                className={`button${everyBusiness ? ' filter-choice is-active' : ''}`}
+                aria-pressed={everyBusiness}
+                onClick={() => showScope(true)}
+              >
+                All businesses
+              </button>
             </div>
           ) : null}
-          <SettingFilterPresets page={ticketsPage} filters={compactFilters({ ...state.filters, searchterm: encodeSearchTerm(searchDraft) })} onApply={overview.showFilters} />
-          <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>Columns</button>
-          {offered('export') ? <button type="button" className="button" onClick={openExport}>Export</button> : null}
-          {canCreate ? <a className="button button-primary" href="/tickets/add">New ticket</a> : null}
+          <SettingFilterPresets
+            page={ticketsPage}
+            filters={compactFilters({ ...state.filters, searchterm: encodeSearchTerm(searchDraft) })}
+            onApply={overview.showFilters}
+          />
+          <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>
+            Columns
+          </button>
+          {offered('export') ? (
+            <button type="button" className="button" onClick={openExport}>
+              Export
+            </button>
+          ) : null}
+          {canCreate ? (
+            <a className="button button-primary" href="/tickets/add">
+              New ticket
+            </a>
+          ) : null}
         </div>
       </header>
 
       <div className="ticket-views" role="group" aria-label="Queue views">
         {views.map((view) => (
-          <button key={view} type="button" className={`button${activeView === view ? ' filter-choice is-active' : ''}`} aria-pressed={activeView === view}
-            title={`${ticketQueueViewLabels[view]} (${ticketQueueViewShortcuts[view]})`} onClick={() => showView(view)}>
+          <button
+            key={view}
+            type="button"
+            className={`button${activeView === view ? ' filter-choice is-active' : ''}`}
+            aria-pressed={activeView === view}
+            title={`${ticketQueueViewLabels[view]} (${ticketQueueViewShortcuts[view]})`}
+            onClick={() => showView(view)}
+          >
             {ticketQueueViewLabels[view]}
           </button>
         ))}
       </div>
 
       <form className="filter-bar" role="search" aria-label="Ticket filters" onSubmit={submitFilters}>
-        <SearchField label="Search subject or ticket id" placeholder="Search subject or ticket id" value={searchDraft} onChange={setSearchDraft} inputRef={overview.searchInput}
+        <SearchField
+          label="Search subject or ticket id"
+          placeholder="Search subject or ticket id"
+          value={searchDraft}
+          onChange={setSearchDraft}
+          inputRef={overview.searchInput}
           keys={{
             onClear: () => applyFilters({ searchterm: encodeSearchTerm('') }),
             onLeave: () => overview.cursor.current?.focus(),
             onOpen: !appliedSearch && rows.length > 0 ? overview.openCursorRow : undefined,
-          }} />
+          }}
+        />
         <DateRangeButton label="Created" summary={dateRangeSummary(range, today)} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
-        <button type="button" className={`button${activeFilterCount > 0 ? ' filter-choice is-active' : ''}`} aria-expanded={filtersOpen} aria-controls={filterPanelId} onClick={() => setFiltersOpen(!filtersOpen)}>
+        <button
+          type="button"
+          className={`button${activeFilterCount > 0 ? ' filter-choice is-active' : ''}`}
+          aria-expanded={filtersOpen}
+          aria-controls={filterPanelId}
+          onClick={() => setFiltersOpen(!filtersOpen)}
+        >
           Filters{activeFilterCount > 0 ? ` (${activeFilterCount})` : ''}
         </button>
         {Object.keys(state.filters).length > 0 ? (
-          <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); overview.showFilters({}); }}>Clear filters</button>
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => {
+              setSearchDraft('');
+              overview.showFilters({});
+            }}
+          >
+            Clear filters
+          </button>
         ) : null}
-        <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
+        <button type="submit" className="visually-hidden" tabIndex={-1}>
+          Apply filters
+        </button>
         {filtersOpen ? (
           <div ref={overview.filterPanel} id={filterPanelId} className="filter-panel">
-            <ChoiceFilter label="Status" options={statusOptions} selected={decodeAnyOf(state.filters.status, ticketStatuses)} onChange={(values) => applyFilters({ status: encodeAnyOf(values) })} />
-            <ChoiceFilter label="Type" options={typeOptions} selected={decodeAnyOf(state.filters.type, ticketTypes)} onChange={(values) => applyFilters({ type: encodeAnyOf(values) })} />
-            <ChoiceFilter label="Priority" options={priorityOptions} selected={decodeAnyOf(state.filters.priority, ticketPriorities)} onChange={(values) => applyFilters({ priority: encodeAnyOf(values) })} />
-            <ChoiceFilter label="Assignee" options={assigneeOptions} selected={decodeAnyOf(state.filters.assignee, assigneeOptions.map((option) => option.value))} onChange={(values) => applyFilters({ assignee: encodeAnyOf(values) })} />
+            <ChoiceFilter
+              label="Status"
+              options={statusOptions}
+              selected={decodeAnyOf(state.filters.status, ticketStatuses)}
+              onChange={(values) => applyFilters({ status: encodeAnyOf(values) })}
+            />
+            <ChoiceFilter
+              label="Type"
+              options={typeOptions}
+              selected={decodeAnyOf(state.filters.type, ticketTypes)}
+              onChange={(values) => applyFilters({ type: encodeAnyOf(values) })}
+            />
+            <ChoiceFilter
+              label="Priority"
+              options={priorityOptions}
+              selected={decodeAnyOf(state.filters.priority, ticketPriorities)}
+              onChange={(values) => applyFilters({ priority: encodeAnyOf(values) })}
+            />
+            <ChoiceFilter
+              label="Assignee"
+              options={assigneeOptions}
+              selected={decodeAnyOf(
+                state.filters.assignee,
+                assigneeOptions.map((option) => option.value),
+              )}
+              onChange={(values) => applyFilters({ assignee: encodeAnyOf(values) })}
+            />
           </div>
         ) : null}
       </form>
 
-      <SelectionBar selection={selection} total={total} noun="tickets" onSelectAllMatching={() => setSelection(selectAllMatching())} onClear={() => setSelection(emptySelection)}>
-        {offered('export') ? <button type="button" className="button" onClick={openExport}>Export selected…</button> : null}
-        {offered('status') ? <button type="button" className="button" onClick={() => setBulkOpen('status')}>Change status…</button> : null}
-        {offered('assignee') ? <button type="button" className="button" onClick={() => setBulkOpen('assignee')}>Change assignee…</button> : null}
+      <SelectionBar
+        selection={selection}
+        total={total}
+        noun="tickets"
+        onSelectAllMatching={() => setSelection(selectAllMatching())}
+        onClear={() => setSelection(emptySelection)}
+      >
+        {offered('export') ? (
+          <button type="button" className="button" onClick={openExport}>
+            Export selected…
+          </button>
+        ) : null}
+        {offered('status') ? (
+          <button type="button" className="button" onClick={() => setBulkOpen('status')}>
+            Change status…
+          </button>
+        ) : null}
+        {offered('assignee') ? (
+          <button type="button" className="button" onClick={() => setBulkOpen('assignee')}>
+            Change assignee…
+          </button>
+        ) : null}
       </SelectionBar>
       <OverviewTable
         {...overview.table}
@@ -257,7 +397,13 @@ export function TicketsPane({ search }: PaneProps) {
         noun="tickets"
         pagesLabel="Ticket pages"
       />
-      <OverviewDatePicker open={dateOpen} title="Ticket creation dates" value={range} onApply={(next) => applyFilters({ createdutc: encodeDateRange(next) })} onClose={() => setDateOpen(false)} />
+      <OverviewDatePicker
+        open={dateOpen}
+        title="Ticket creation dates"
+        value={range}
+        onApply={(next) => applyFilters({ createdutc: encodeDateRange(next) })}
+        onClose={() => setDateOpen(false)}
+      />
       <ExportDialog
         open={bulkOpen === 'export'}
         onClose={() => setBulkOpen(null)}
@@ -272,9 +418,11 @@ export function TicketsPane({ search }: PaneProps) {
       <BulkActionDialog
         open={bulkOpen === 'status' || bulkOpen === 'assignee'}
         title={bulkOpen === 'assignee' ? 'Change assignee' : 'Change status'}
-        summary={bulkOpen === 'assignee'
-          ? `${ticketsNoun(selectedTickets)} will be assigned to the support staff member you choose.`
-          : `${ticketsNoun(selectedTickets)} will get the status you choose; their requesters are emailed the change.`}
+        summary={
+          bulkOpen === 'assignee'
+            ? `${ticketsNoun(selectedTickets)} will be assigned to the support staff member you choose.`
+            : `${ticketsNoun(selectedTickets)} will get the status you choose; their requesters are emailed the change.`
+        }
         onClose={() => setBulkOpen(null)}
         onStart={startAction}
         onStarted={started}
@@ -284,14 +432,22 @@ export function TicketsPane({ search }: PaneProps) {
             <label htmlFor={`${filterPanelId}-bulk-assignee`}>New assignee</label>
             <select id={`${filterPanelId}-bulk-assignee`} value={bulkAssignee} onChange={(event) => setBulkAssignee(event.target.value)}>
               <option value="">Unassigned</option>
-              {(assignees.data?.results ?? []).map((person) => <option key={person.userId} value={person.userId}>{person.name}</option>)}
+              {(assignees.data?.results ?? []).map((person) => (
+                <option key={person.userId} value={person.userId}>
+                  {person.name}
+                </option>
+              ))}
             </select>
           </div>
         ) : (
           <div className="form-field">
             <label htmlFor={`${filterPanelId}-bulk-status`}>New status</label>
             <select id={`${filterPanelId}-bulk-status`} value={bulkStatus} onChange={(event) => setBulkStatus(event.target.value)}>
-              {statusOptions.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+              {statusOptions.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
             </select>
           </div>
         )}

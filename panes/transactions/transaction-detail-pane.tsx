@@ -39,13 +39,20 @@ export function TransactionDetailPane({ params }: PaneProps) {
   const offered = detail.data?.refundable !== undefined && detail.data.paymentJob !== null ? detail.data : null;
   const jobPrefix = offered ? `/businesses/${encodeURIComponent(offered.businessId)}/merchants/${encodeURIComponent(offered.merchantId)}` : '';
   const refundJob = useQuery({ ...paymentJobQueries.detail(jobPrefix, offered?.paymentJob?.reference ?? ''), enabled: offered !== null });
-  const refundPayment = offered ? refundJob.data?.payments.find((payment) => payment.paymentId === offered.reference && payment.actions.refund) ?? null : null;
+  const refundPayment = offered
+    ? (refundJob.data?.payments.find((payment) => payment.paymentId === offered.reference && payment.actions.refund) ?? null)
+    : null;
   const openRefund = () => setRefundKey(newIdempotencyKey());
   const handlers: PaneRequestHandlers = {};
   if (refundPayment && refundKey === null) handlers.refund = openRefund;
   usePaneCapabilities(handlers);
 
-  if (detail.isPending) return <div className="transaction-detail"><Skeleton lines={6} label="Loading the transaction" /></div>;
+  if (detail.isPending)
+    return (
+      <div className="transaction-detail">
+        <Skeleton lines={6} label="Loading the transaction" />
+      </div>
+    );
   if (detail.isError) {
     const notFound = isApiError(detail.error) && detail.error.status === 404;
     return (
@@ -75,35 +82,54 @@ export function TransactionDetailPane({ params }: PaneProps) {
   return (
     <article className="transaction-detail" aria-labelledby={ids.title}>
       <header className="transaction-detail-title">
-        <h1 id={ids.title}>{transaction.kind === 'refund' ? 'Refund' : transaction.kind === 'chargeback' ? 'Chargeback' : 'Transaction'} {transaction.reference}</h1>
+        <h1 id={ids.title}>
+          {transaction.kind === 'refund' ? 'Refund' : transaction.kind === 'chargeback' ? 'Chargeback' : 'Transaction'} {transaction.reference}
+        </h1>
         {takesMoneyBack(transaction.kind) ? <KindBadge kind={transaction.kind} /> : null}
         <StatusChip status={displayStatusOf(transaction)} />
       </header>
       <p className={`transaction-detail-amount${takesMoneyBack(transaction.kind) ? ' amount-negative' : ''}`}>{formatSignedMoney(transaction)}</p>
       {transaction.kind === 'payment' && transaction.refundedAmount ? (
-        <p className="transaction-detail-refunded">Refunded {formatMoney(transaction.refundedAmount, transaction.currency)} of {formatMoney(transaction.amount, transaction.currency)}</p>
+        <p className="transaction-detail-refunded">
+          Refunded {formatMoney(transaction.refundedAmount, transaction.currency)} of {formatMoney(transaction.amount, transaction.currency)}
+        </p>
       ) : null}
       <dl className="detail-grid">
-        {entries.filter(([, value]) => value !== null && value !== '').map(([term, value]) => (
-          <div key={term}><dt>{term}</dt><dd>{value}</dd></div>
-        ))}
+        {entries
+          .filter(([, value]) => value !== null && value !== '')
+          .map(([term, value]) => (
+            <div key={term}>
+              <dt>{term}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
       </dl>
 
       <section className="detail-section" aria-labelledby={ids.card}>
         <h2 id={ids.card}>Card</h2>
         {transaction.maskedCardNumber ? (
           <div className="card-number">
-            <span className="card-number-value" role="group" aria-label="Card number">{cardNumber ?? transaction.maskedCardNumber}</span>
+            <span className="card-number-value" role="group" aria-label="Card number">
+              {cardNumber ?? transaction.maskedCardNumber}
+            </span>
             {transaction.cardNumberRevealable ? (
               cardNumber ? (
-                <button type="button" className="button" onClick={() => setCardNumber(null)}>Hide card number</button>
+                <button type="button" className="button" onClick={() => setCardNumber(null)}>
+                  Hide card number
+                </button>
               ) : (
-                <button type="button" className="button" disabled={reveal.isPending} onClick={() => reveal.mutate()}>Reveal card number</button>
+                <button type="button" className="button" disabled={reveal.isPending} onClick={() => reveal.mutate()}>
+                  Reveal card number
+                </button>
               )
             ) : null}
-            {transaction.cardNumberRevealable ? <span className="date-range-hint">Revealing the card number asks for your password and is recorded in the audit log.</span> : null}
+            {transaction.cardNumberRevealable ? (
+              <span className="date-range-hint">Revealing the card number asks for your password and is recorded in the audit log.</span>
+            ) : null}
           </div>
-        ) : <p>No card was used.</p>}
+        ) : (
+          <p>No card was used.</p>
+        )}
         {stepUp.dialog}
       </section>
 
@@ -111,11 +137,30 @@ export function TransactionDetailPane({ params }: PaneProps) {
         <section className="detail-section" aria-labelledby={ids.job}>
           <h2 id={ids.job}>Payment job</h2>
           <dl className="detail-grid">
-            <div><dt>Reference</dt><dd><a href={`/configurations/${encodeURIComponent(job.configurationId)}/payments/${encodeURIComponent(job.reference)}`}>{job.reference}</a></dd></div>
-            <div><dt>Order number</dt><dd>{job.orderNumber}</dd></div>
-            <div><dt>Created</dt><dd>{formatDateTime(job.createDateTimeUtc)}</dd></div>
-            <div><dt>Amount</dt><dd>{formatMoney(job.amount, job.currency)}</dd></div>
-            <div><dt>Status</dt><dd><StatusChip status={job.status} /></dd></div>
+            <div>
+              <dt>Reference</dt>
+              <dd>
+                <a href={`/configurations/${encodeURIComponent(job.configurationId)}/payments/${encodeURIComponent(job.reference)}`}>{job.reference}</a>
+              </dd>
+            </div>
+            <div>
+              <dt>Order number</dt>
+              <dd>{job.orderNumber}</dd>
+            </div>
+            <div>
+              <dt>Created</dt>
+              <dd>{formatDateTime(job.createDateTimeUtc)}</dd>
+            </div>
+            <div>
+              <dt>Amount</dt>
+              <dd>{formatMoney(job.amount, job.currency)}</dd>
+            </div>
+            <div>
+              <dt>Status</dt>
+              <dd>
+                <StatusChip status={job.status} />
+              </dd>
+            </div>
           </dl>
         </section>
       ) : null}
@@ -123,38 +168,71 @@ export function TransactionDetailPane({ params }: PaneProps) {
       {/* support: a dispute or question about this payment, linked to it */}
       <p className="transaction-detail-actions">
         {refundPayment ? (
-          <button type="button" className="button" aria-keyshortcuts="Shift+R" onClick={openRefund}>Refund…</button>
+          <button type="button" className="button" aria-keyshortcuts="Shift+R" onClick={openRefund}>
+            Refund…
+          </button>
         ) : null}
-        <a className="button" href={`/tickets/add?${new URLSearchParams({ type: 'dispute', transaction: transaction.reference, business: transaction.businessId, merchant: transaction.merchantId }).toString()}`}>
+        <a
+          className="button"
+          href={`/tickets/add?${new URLSearchParams({ type: 'dispute', transaction: transaction.reference, business: transaction.businessId, merchant: transaction.merchantId }).toString()}`}
+        >
           Open a ticket about this
         </a>
       </p>
 
       {refundPayment && refundKey !== null && refundJob.data ? (
-        <RefundDialog open payment={refundPayment} onClose={() => setRefundKey(null)}
+        <RefundDialog
+          open
+          payment={refundPayment}
+          onClose={() => setRefundKey(null)}
           onSubmit={async (body) => {
-            const answer = await sendPaymentAction(jobPrefix, refundJob.data.reference, { kind: 'refund', paymentId: refundPayment.paymentId, body: { ...body, version: refundJob.data.version } }, refundKey);
+            const answer = await sendPaymentAction(
+              jobPrefix,
+              refundJob.data.reference,
+              { kind: 'refund', paymentId: refundPayment.paymentId, body: { ...body, version: refundJob.data.version } },
+              refundKey,
+            );
             await invalidateAfterPaymentAction(queryClient);
             showToast({ kind: 'success', message: answer.message || 'Refund requested.' });
-          }} />
+          }}
+        />
       ) : null}
 
       <section className="detail-section" aria-labelledby={ids.linked}>
         <h2 id={ids.linked}>Linked transactions</h2>
-        {transaction.linkedTransactions.length === 0 ? <p>No linked transactions.</p> : (
+        {transaction.linkedTransactions.length === 0 ? (
+          <p>No linked transactions.</p>
+        ) : (
           <table className="detail-table" aria-labelledby={ids.linked}>
             <thead>
-              <tr><th scope="col">Reference</th><th scope="col">Relation</th><th scope="col">Type</th><th scope="col">Date</th><th scope="col" className="end">Amount</th><th scope="col">Status</th></tr>
+              <tr>
+                <th scope="col">Reference</th>
+                <th scope="col">Relation</th>
+                <th scope="col">Type</th>
+                <th scope="col">Date</th>
+                <th scope="col" className="end">
+                  Amount
+                </th>
+                <th scope="col">Status</th>
+              </tr>
             </thead>
             <tbody>
               {transaction.linkedTransactions.map((linked) => (
                 <tr key={linked.reference}>
-                  <th scope="row"><a className="data-table-link" href={`/transactions/${encodeURIComponent(linked.reference)}`}>{linked.reference}</a></th>
+                  <th scope="row">
+                    <a className="data-table-link" href={`/transactions/${encodeURIComponent(linked.reference)}`}>
+                      {linked.reference}
+                    </a>
+                  </th>
                   <td>{relationLabels[linked.relation]}</td>
-                  <td><KindBadge kind={linked.kind} /></td>
+                  <td>
+                    <KindBadge kind={linked.kind} />
+                  </td>
                   <td>{formatShortDateTime(linked.date)}</td>
                   <td className="end">{formatSignedMoney(linked)}</td>
-                  <td><StatusChip status={linked.status} /></td>
+                  <td>
+                    <StatusChip status={linked.status} />
+                  </td>
                 </tr>
               ))}
             </tbody>

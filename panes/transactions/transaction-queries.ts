@@ -25,28 +25,36 @@ export const transactionQueries = {
       staleTime: 15_000,
     });
   },
-  count: (contextPrefix: string, filters: Record<string, string>) => queryOptions({
-    queryKey: [...transactionQueries.all, contextPrefix, 'count', filters] as const,
-    queryFn: async ({ signal }) => validate('transactionCount', await api.get<unknown>(`${transactionsPath(contextPrefix)}/count`, { query: filters, signal })),
-    staleTime: 15_000,
-  }),
+  count: (contextPrefix: string, filters: Record<string, string>) =>
+    queryOptions({
+      queryKey: [...transactionQueries.all, contextPrefix, 'count', filters] as const,
+      queryFn: async ({ signal }) =>
+        validate('transactionCount', await api.get<unknown>(`${transactionsPath(contextPrefix)}/count`, { query: filters, signal })),
+      staleTime: 15_000,
+    }),
   /** The dashboard's measures over the filters (one currency): what the overview's totals line shows. */
-  totals: (contextPrefix: string, filters: Record<string, string>) => queryOptions({
-    queryKey: [...transactionQueries.all, contextPrefix, 'totals', filters] as const,
-    queryFn: async ({ signal }) => validate('transactionTotals', await api.get<unknown>(`${transactionsPath(contextPrefix)}/totals`, { query: filters, signal })),
-    staleTime: 15_000,
-  }),
-  detail: (reference: string) => queryOptions({
-    queryKey: [...transactionQueries.all, 'detail', reference] as const,
-    queryFn: async ({ signal }) => validate('transactionDetail', await api.get<unknown>(`/transactions/${encodeURIComponent(reference)}`, { signal })),
-    staleTime: 30_000,
-  }),
+  totals: (contextPrefix: string, filters: Record<string, string>) =>
+    queryOptions({
+      queryKey: [...transactionQueries.all, contextPrefix, 'totals', filters] as const,
+      queryFn: async ({ signal }) =>
+        validate('transactionTotals', await api.get<unknown>(`${transactionsPath(contextPrefix)}/totals`, { query: filters, signal })),
+      staleTime: 15_000,
+    }),
+  detail: (reference: string) =>
+    queryOptions({
+      queryKey: [...transactionQueries.all, 'detail', reference] as const,
+      queryFn: async ({ signal }) => validate('transactionDetail', await api.get<unknown>(`/transactions/${encodeURIComponent(reference)}`, { signal })),
+      staleTime: 30_000,
+    }),
 };
 
 /** Reads the full card number; the server records the reveal as an audit event. Never cached. */
 export async function revealCardNumber(reference: string): Promise<string> {
   // A 403 comes back to the caller: it may ask for a step-up (panes/step-up), which the detail pane handles.
-  const answer = await validate('cardNumber', await api.get<unknown>(`/transactions/${encodeURIComponent(reference)}/cardNumber`, { handleErrors: (status) => status !== 403 }));
+  const answer = await validate(
+    'cardNumber',
+    await api.get<unknown>(`/transactions/${encodeURIComponent(reference)}/cardNumber`, { handleErrors: (status) => status !== 403 }),
+  );
   return answer.cardNumber;
 }
 

@@ -15,12 +15,39 @@ import { describeScheduleOrdering } from '../../src/contract/report-schedules.ts
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import {
-  amountProblems, calendarDate, compactFilters, datePresetLabels, datePresetRange, dateRangeProblem, decodeAmount, decodeAnyOf,
-  decodeDateRange, decodeSearchTerm, encodeAmount, encodeAnyOf, encodeDateRange, encodeSearchTerm, presetNameProblem, presetOfRange,
+  amountProblems,
+  calendarDate,
+  compactFilters,
+  datePresetLabels,
+  datePresetRange,
+  dateRangeProblem,
+  decodeAmount,
+  decodeAnyOf,
+  decodeDateRange,
+  decodeSearchTerm,
+  encodeAmount,
+  encodeAnyOf,
+  encodeDateRange,
+  encodeSearchTerm,
+  presetNameProblem,
+  presetOfRange,
 } from '../../src/contract/filters.ts';
 import { encodeFilter, encodeOrdering, parseFilter } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
-import { amountInOwnCurrencyMessage, cardFilterOf, defaultTransactionColumns, maskedCardFilter, overviewCurrencies, searchScopeParameter, transactionColumnLabels, transactionColumns, transactionKinds, transactionListSpec, unusedSearchParameter, type TransactionColumn } from '../../src/contract/transactions.ts';
+import {
+  amountInOwnCurrencyMessage,
+  cardFilterOf,
+  defaultTransactionColumns,
+  maskedCardFilter,
+  overviewCurrencies,
+  searchScopeParameter,
+  transactionColumnLabels,
+  transactionColumns,
+  transactionKinds,
+  transactionListSpec,
+  unusedSearchParameter,
+  type TransactionColumn,
+} from '../../src/contract/transactions.ts';
 import type { TransactionListItem } from '../../src/contract/transaction-schemas.ts';
 import { measureDescriptions } from '../../src/contract/dashboard-intervals.ts';
 import { formatMinorUnits } from '../../src/format/money.ts';
@@ -91,14 +118,21 @@ export function cardTextOf(filters: Readonly<Record<string, string | undefined>>
 
 const filterLabels: Record<string, string> = { kind: 'Type', currency: 'Currency', status: 'Status', channel: 'Channel', paymentmethod: 'Payment method' };
 const optionLabels: Record<string, readonly { value: string; label: string }[]> = {
-  kind: kindOptions, currency: currencyOptions, status: statusOptions, channel: channelOptions, paymentmethod: methodOptions,
+  kind: kindOptions,
+  currency: currencyOptions,
+  status: statusOptions,
+  channel: channelOptions,
+  paymentmethod: methodOptions,
 };
 
 /** One filter in words for the preset list: 'Type: Refund', 'Amount ≥ 50', 'Search: “TX6”'. */
 function describeFilter(name: string, value: string, today: string): string | undefined {
   const options = optionLabels[name];
   if (options) {
-    const labels = decodeAnyOf(value, options.map((option) => option.value)).map((chosen) => options.find((option) => option.value === chosen)?.label ?? chosen);
+    const labels = decodeAnyOf(
+      value,
+      options.map((option) => option.value),
+    ).map((chosen) => options.find((option) => option.value === chosen)?.label ?? chosen);
     return labels.length > 0 ? `${filterLabels[name]}: ${labels.join(', ')}` : undefined;
   }
   if (name === 'amount') {
@@ -114,7 +148,8 @@ function describeFilter(name: string, value: string, today: string): string | un
 }
 
 function presetBadge(preset: StoredPreset): string | undefined {
-  if (preset.sharing === 'business') return preset.isDefault ? 'Default, shared with the business' : `Shared with the business by ${preset.ownerName}${preset.editable ? '' : ' (read-only)'}`;
+  if (preset.sharing === 'business')
+    return preset.isDefault ? 'Default, shared with the business' : `Shared with the business by ${preset.ownerName}${preset.editable ? '' : ' (read-only)'}`;
   if (preset.sharing === 'role') return `Shared with ${roleLabels[preset.role as RoleName] ?? preset.role}${preset.editable ? '' : ' (read-only)'}`;
   return undefined;
 }
@@ -133,7 +168,10 @@ export function TransactionsPane({ params, search }: PaneProps) {
   const overview = useOverviewState({
     search,
     listSpec: transactionListSpec,
-    keptParams: { ...(allScope ? { [searchScopeParameter.name]: searchScopeParameter.all } : {}), ...(unusedFromSearch ? { [unusedSearchParameter]: unusedFromSearch } : {}) },
+    keptParams: {
+      ...(allScope ? { [searchScopeParameter.name]: searchScopeParameter.all } : {}),
+      ...(unusedFromSearch ? { [unusedSearchParameter]: unusedFromSearch } : {}),
+    },
     query: (listState) => transactionQueries.list(contextPrefix, listState),
     rowPath: (row: TransactionListItem) => `/transactions/${encodeURIComponent(row.reference)}`,
     columns: transactionListColumns,
@@ -155,7 +193,11 @@ export function TransactionsPane({ params, search }: PaneProps) {
   const appliedSearch = state.filters.searchterm;
   const [searchDraft, setSearchDraft] = useFilterDraft(appliedSearch ?? '', decodeSearchTerm, (draft, applied) => (encodeSearchTerm(draft) ?? '') === applied);
   const appliedAmount = state.filters.amount;
-  const [amountDraft, setAmountDraft] = useFilterDraft<AmountValue>(appliedAmount ?? '', (applied) => decodeAmount(applied || undefined), (draft, applied) => (encodeAmount(draft) ?? '') === applied);
+  const [amountDraft, setAmountDraft] = useFilterDraft<AmountValue>(
+    appliedAmount ?? '',
+    (applied) => decodeAmount(applied || undefined),
+    (draft, applied) => (encodeAmount(draft) ?? '') === applied,
+  );
   const appliedCard = { last4: state.filters.last4, bin: state.filters.bin };
   // The Card field: 4 digits are the last four, 6 the first six, a masked number either or both. Its text stays as
   // typed while it means the applied filters (several last fours from the palette show the first and are kept).
@@ -168,36 +210,54 @@ export function TransactionsPane({ params, search }: PaneProps) {
     };
   };
   const cardKeyOf = (patch: { last4?: string; bin?: string }) => `${patch.last4 ?? ''}|${patch.bin ?? ''}`;
-  const [cardDraft, setCardDraft] = useFilterDraft(cardKeyOf(appliedCard), () => cardTextOf(state.filters), (draft, applied) => cardKeyOf(cardPatchOf(draft)) === applied);
+  const [cardDraft, setCardDraft] = useFilterDraft(
+    cardKeyOf(appliedCard),
+    () => cardTextOf(state.filters),
+    (draft, applied) => cardKeyOf(cardPatchOf(draft)) === applied,
+  );
   const cardParsed = cardFilterOf(cardDraft);
   const cardProblem = cardParsed && 'problem' in cardParsed ? cardParsed.problem : null;
   const cardPatch = cardPatchOf(cardDraft);
   const chosenCurrencies = decodeAnyOf(state.filters.currency, overviewCurrencies);
   const amountIssues = amountProblems(amountDraft);
   const amountValid = Object.keys(amountIssues).length === 0;
-  const draftFilters = compactFilters({ ...state.filters, searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : state.filters.amount, ...cardPatch });
+  const draftFilters = compactFilters({
+    ...state.filters,
+    searchterm: encodeSearchTerm(searchDraft),
+    amount: amountValid ? encodeAmount(amountDraft) : state.filters.amount,
+    ...cardPatch,
+  });
   const pendingKey = JSON.stringify([encodeSearchTerm(searchDraft), amountValid ? encodeAmount(amountDraft) : appliedAmount, cardPatch.last4, cardPatch.bin]);
   const appliedKey = JSON.stringify([appliedSearch, appliedAmount, appliedCard.last4, appliedCard.bin]);
-  useDebouncedApply(pendingKey, appliedKey, () => applyFilters({ searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : appliedAmount, ...cardPatch }, { replace: true }));
+  useDebouncedApply(pendingKey, appliedKey, () =>
+    applyFilters(
+      { searchterm: encodeSearchTerm(searchDraft), amount: amountValid ? encodeAmount(amountDraft) : appliedAmount, ...cardPatch },
+      { replace: true },
+    ),
+  );
   const submitFilters = (event: FormEvent) => {
     event.preventDefault();
     if (amountValid) applyFilters({ searchterm: encodeSearchTerm(searchDraft), amount: encodeAmount(amountDraft), ...cardPatch });
   };
 
   const range = decodeDateRange(state.filters.date);
-  const formProblem = !amountValid ? 'Correct the amount first.' : cardProblem ?? dateRangeProblem(range);
+  const formProblem = !amountValid ? 'Correct the amount first.' : (cardProblem ?? dateRangeProblem(range));
 
   // Presets, saved in the database: mine, my roles', and those shared with the business (read-only unless mine or
   // I administer it). A date that is one of the dropdown's presets is saved as that preset, so 'last month' stays
   // last month; applying resolves it against today.
-  const businessId = params.partnerId && !params.businessId ? null : params.businessId ?? (applied as ContextSelections).business?.id ?? null;
+  const businessId = params.partnerId && !params.businessId ? null : (params.businessId ?? (applied as ContextSelections).business?.id ?? null);
   const presetQuery = useQuery(filterPresetQueries.page(transactionsPage, businessId));
   const presets = presetQuery.data?.results ?? [];
   const resolveRelative = (preset: Parameters<typeof datePresetRange>[0]) => encodeDateRange(datePresetRange(preset, today));
   const presetEntries = presets.map((preset) => ({
     identifier: preset.id,
     name: preset.name,
-    summary: describePreset(preset, (name, value) => describeFilter(name, value, today), (relative) => datePresetLabels[relative]),
+    summary: describePreset(
+      preset,
+      (name, value) => describeFilter(name, value, today),
+      (relative) => datePresetLabels[relative],
+    ),
     badge: presetBadge(preset),
     removable: preset.editable,
   }));
@@ -256,26 +316,33 @@ export function TransactionsPane({ params, search }: PaneProps) {
   // the context change. Picked rows are exported as a bulk export job (a report in My report queue, the server
   // keeping only the picks within the context); with nothing picked, Export queues every matching row as before.
   const bulkContext = allScope ? null : transactionBulkContext(params, applied as ContextSelections);
-  const visibleExportColumns = shownColumns.map((column) => column.id).filter((id): id is TransactionColumn => (transactionColumns as readonly string[]).includes(id));
+  const visibleExportColumns = shownColumns
+    .map((column) => column.id)
+    .filter((id): id is TransactionColumn => (transactionColumns as readonly string[]).includes(id));
   // A scheduled export addresses a business, a merchant or a partner's businesses where the export may be queued; in a
   // partner's frame the applied context's permissions say nothing about it, so the server's answer decides (shown in
   // the dialog). Context-free views (an internal user's whole book) are not scheduled.
   const { permissions: permissionsByScope } = useSnapshot(sessionStore);
   const contextPermissions = permissionsByScope[permissionScope(applied as ContextSelections).key] ?? [];
-  const mayQueueExport = allScope ? false : params.partnerId !== undefined || (contextPermissions.includes('Mapi.Transactions.Read') && contextPermissions.includes('Portal.Reports.Create'));
-  const scheduleContext = !mayQueueExport ? null
-    : bulkContext?.level === 'partner' && bulkContext.partnerId ? { partnerId: bulkContext.partnerId }
+  const mayQueueExport = allScope
+    ? false
+    : params.partnerId !== undefined || (contextPermissions.includes('Mapi.Transactions.Read') && contextPermissions.includes('Portal.Reports.Create'));
+  const scheduleContext = !mayQueueExport
+    ? null
+    : bulkContext?.level === 'partner' && bulkContext.partnerId
+      ? { partnerId: bulkContext.partnerId }
       : bulkContext?.businessId && (bulkContext.level === 'business' || bulkContext.level === 'merchant')
         ? { businessId: bulkContext.businessId, ...(bulkContext.level === 'merchant' && bulkContext.merchantId ? { merchantId: bulkContext.merchantId } : {}) }
         : null;
   const scheduleTarget: TransactionsScheduleTarget | null = scheduleContext
     ? {
-      reportType: 'transactions', ...scheduleContext,
-      columns: visibleExportColumns.length > 0 ? visibleExportColumns : [...transactionColumns],
-      // Each run's period replaces the view's date range; the view's sort is kept.
-      filters: compactFilters({ ...requestState.filters, date: undefined }),
-      ordering: encodeOrdering(state.sort),
-    }
+        reportType: 'transactions',
+        ...scheduleContext,
+        columns: visibleExportColumns.length > 0 ? visibleExportColumns : [...transactionColumns],
+        // Each run's period replaces the view's date range; the view's sort is kept.
+        filters: compactFilters({ ...requestState.filters, date: undefined }),
+        ordering: encodeOrdering(state.sort),
+      }
     : null;
   const [exportSelection, setExportSelection] = useState<RowSelection | null>(null);
   const [exportKey, setExportKey] = useState('');
@@ -287,7 +354,12 @@ export function TransactionsPane({ params, search }: PaneProps) {
   const exportStarted = (job: BulkJob) => {
     setExportOpen(false);
     void queryClient.invalidateQueries({ queryKey: ['reports'] });
-    showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
+    showToast({
+      kind: 'info',
+      message: messages.reportQueued,
+      durationMs: toastDurations.long,
+      link: { href: '/reporting-overview', label: 'Open my report queue' },
+    });
     openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
   };
 
@@ -316,16 +388,22 @@ export function TransactionsPane({ params, search }: PaneProps) {
   const exactTotal = list.data && !list.data.numberOfResultsIsEstimate && !failed ? list.data.numberOfResults : null;
   const count = useQuery({ ...transactionQueries.count(contextPrefix, requestState.filters), enabled: exportOpen && exactTotal === null });
   const queueExport = useMutation({
-    mutationFn: (choice: { fileType: 'xlsx' | 'csv'; columns: 'visible' | 'all' }) => queueTransactionExport(contextPrefix, {
-      fileType: choice.fileType,
-      columns: [...(choice.columns === 'all' ? allExportColumns : visibleExportColumns)],
-      filters: requestState.filters,
-      ordering: encodeOrdering(state.sort),
-    }),
+    mutationFn: (choice: { fileType: 'xlsx' | 'csv'; columns: 'visible' | 'all' }) =>
+      queueTransactionExport(contextPrefix, {
+        fileType: choice.fileType,
+        columns: [...(choice.columns === 'all' ? allExportColumns : visibleExportColumns)],
+        filters: requestState.filters,
+        ordering: encodeOrdering(state.sort),
+      }),
     onSuccess: () => {
       setExportOpen(false);
       void queryClient.invalidateQueries({ queryKey: ['reports'] });
-      showToast({ kind: 'info', message: messages.reportQueued, durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open my report queue' } });
+      showToast({
+        kind: 'info',
+        message: messages.reportQueued,
+        durationMs: toastDurations.long,
+        link: { href: '/reporting-overview', label: 'Open my report queue' },
+      });
     },
   });
 
@@ -353,65 +431,161 @@ export function TransactionsPane({ params, search }: PaneProps) {
             }}
             onSave={(name, { shared }) => storePreset.mutate({ name, shared })}
           />
-          <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>Columns</button>
-          {scheduleTarget ? <button type="button" className="button" onClick={() => setScheduleOpen(true)}>Schedule this export…</button> : null}
-          <button type="button" className="button button-primary" onClick={openExport}>Export</button>
+          <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>
+            Columns
+          </button>
+          {scheduleTarget ? (
+            <button type="button" className="button" onClick={() => setScheduleOpen(true)}>
+              Schedule this export…
+            </button>
+          ) : null}
+          <button type="button" className="button button-primary" onClick={openExport}>
+            Export
+          </button>
         </div>
       </header>
 
       <form className="filter-bar" role="search" aria-label="Transaction filters" onSubmit={submitFilters}>
-        <SearchField label="Search reference, payment job or customer email" placeholder="Search reference, payment job or email" value={searchDraft} onChange={setSearchDraft} inputRef={overview.searchInput}
+        <SearchField
+          label="Search reference, payment job or customer email"
+          placeholder="Search reference, payment job or email"
+          value={searchDraft}
+          onChange={setSearchDraft}
+          inputRef={overview.searchInput}
           keys={{
             onClear: () => applyFilters({ searchterm: encodeSearchTerm('') }),
             onLeave: () => overview.cursor.current?.focus(),
             onOpen: !appliedSearch && rows.length > 0 ? overview.openCursorRow : undefined,
-          }} />
+          }}
+        />
         <div className="dt-field filter-card">
-          <label htmlFor={cardFieldId} className="visually-hidden">Card: last four or first six digits</label>
-          <input id={cardFieldId} type="search" className="dt-input" inputMode="numeric" autoComplete="off" maxLength={24} placeholder="Card: last 4 or first 6"
-            value={cardDraft} aria-invalid={cardProblem !== null} aria-describedby={cardProblem ? `${cardFieldId}-problem` : undefined} onChange={(event) => setCardDraft(event.target.value)}
-            onKeyDown={(event) => searchFieldKeyDown(event, cardDraft, { onLeave: () => overview.cursor.current?.focus() }, setCardDraft)} />
+          <label htmlFor={cardFieldId} className="visually-hidden">
+            Card: last four or first six digits
+          </label>
+          <input
+            id={cardFieldId}
+            type="search"
+            className="dt-input"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={24}
+            placeholder="Card: last 4 or first 6"
+            value={cardDraft}
+            aria-invalid={cardProblem !== null}
+            aria-describedby={cardProblem ? `${cardFieldId}-problem` : undefined}
+            onChange={(event) => setCardDraft(event.target.value)}
+            onKeyDown={(event) => searchFieldKeyDown(event, cardDraft, { onLeave: () => overview.cursor.current?.focus() }, setCardDraft)}
+          />
         </div>
         <DateRangeButton label="Date" summary={dateRangeSummary(range, today)} active={Boolean(range.start || range.end)} onOpen={() => setDateOpen(true)} />
-        <button type="button" className={`button${activeFilterCount > 0 ? ' filter-choice is-active' : ''}`} aria-expanded={filtersOpen} aria-controls={filterPanelId} onClick={() => setFiltersOpen(!filtersOpen)}>
+        <button
+          type="button"
+          className={`button${activeFilterCount > 0 ? ' filter-choice is-active' : ''}`}
+          aria-expanded={filtersOpen}
+          aria-controls={filterPanelId}
+          onClick={() => setFiltersOpen(!filtersOpen)}
+        >
           Filters{activeFilterCount > 0 ? ` (${activeFilterCount})` : ''}
         </button>
         {Object.keys(state.filters).length > 0 ? (
-          <button type="button" className="button button-ghost" onClick={() => { setSearchDraft(''); setCardDraft(''); overview.showFilters({}); }}>Clear filters</button>
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => {
+              setSearchDraft('');
+              setCardDraft('');
+              overview.showFilters({});
+            }}
+          >
+            Clear filters
+          </button>
         ) : null}
-        <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
+        <button type="submit" className="visually-hidden" tabIndex={-1}>
+          Apply filters
+        </button>
         {filtersOpen ? (
           <div ref={overview.filterPanel} id={filterPanelId} className="filter-panel">
-            <ChoiceFilter label="Type" options={kindOptions} selected={decodeAnyOf(state.filters.kind, transactionKinds)} onChange={(values) => applyFilters({ kind: encodeAnyOf(values) })} />
-            <ChoiceFilter label="Currency" options={currencyOptions} selected={chosenCurrencies} onChange={(values) => applyFilters({ currency: encodeAnyOf(values) })} />
-            <ChoiceFilter label="Status" options={statusOptions} selected={decodeAnyOf(state.filters.status, paymentStatuses)} onChange={(values) => applyFilters({ status: encodeAnyOf(values) })} />
-            <ChoiceFilter label="Channel" options={channelOptions} selected={decodeAnyOf(state.filters.channel, channels)} onChange={(values) => applyFilters({ channel: encodeAnyOf(values) })} />
-            <ChoiceFilter label="Payment method" options={methodOptions} selected={decodeAnyOf(state.filters.paymentmethod, paymentMethods)} onChange={(values) => applyFilters({ paymentmethod: encodeAnyOf(values) })} />
+            <ChoiceFilter
+              label="Type"
+              options={kindOptions}
+              selected={decodeAnyOf(state.filters.kind, transactionKinds)}
+              onChange={(values) => applyFilters({ kind: encodeAnyOf(values) })}
+            />
+            <ChoiceFilter
+              label="Currency"
+              options={currencyOptions}
+              selected={chosenCurrencies}
+              onChange={(values) => applyFilters({ currency: encodeAnyOf(values) })}
+            />
+            <ChoiceFilter
+              label="Status"
+              options={statusOptions}
+              selected={decodeAnyOf(state.filters.status, paymentStatuses)}
+              onChange={(values) => applyFilters({ status: encodeAnyOf(values) })}
+            />
+            <ChoiceFilter
+              label="Channel"
+              options={channelOptions}
+              selected={decodeAnyOf(state.filters.channel, channels)}
+              onChange={(values) => applyFilters({ channel: encodeAnyOf(values) })}
+            />
+            <ChoiceFilter
+              label="Payment method"
+              options={methodOptions}
+              selected={decodeAnyOf(state.filters.paymentmethod, paymentMethods)}
+              onChange={(values) => applyFilters({ paymentmethod: encodeAnyOf(values) })}
+            />
             <AmountField value={amountDraft} problems={amountIssues} onChange={setAmountDraft} />
           </div>
         ) : null}
-        {cardProblem ? <p id={`${cardFieldId}-problem`} className="filter-currency-problem">{cardProblem}</p> : null}
+        {cardProblem ? (
+          <p id={`${cardFieldId}-problem`} className="filter-currency-problem">
+            {cardProblem}
+          </p>
+        ) : null}
       </form>
       {(allScope && narrowerPrefix !== '') || unusedFromSearch || (state.filters.amount && chosenCurrencies.length !== 1) ? (
         <div className="transactions-notes">
           {allScope && narrowerPrefix !== '' ? <p>As the search looked: every transaction you may see, not only the context you chose.</p> : null}
-          {unusedFromSearch ? <p>Not used from the search: <code>{unusedFromSearch}</code>. The list shows what the rest of the query found.</p> : null}
+          {unusedFromSearch ? (
+            <p>
+              Not used from the search: <code>{unusedFromSearch}</code>. The list shows what the rest of the query found.
+            </p>
+          ) : null}
           {state.filters.amount && chosenCurrencies.length !== 1 ? <p>{amountInOwnCurrencyMessage}</p> : null}
         </div>
       ) : null}
 
       {singleCurrency && totals.data ? (
         <p className="transactions-totals" role="group" aria-label="Totals of these filters, as the dashboard counts them">
-          <span title={measureDescriptions.volume}>Volume {formatMinorUnits(totals.data.volume, totals.data.currency)}</span>{' · '}
-          <span title="The paid refunds of those payments, whenever made">Refunds {formatMinorUnits(-totals.data.refunds, totals.data.currency)}</span>{' · '}
-          {totals.data.chargebacks > 0 ? <><span title="The chargebacks of those payments (the shoppers' banks took the money back)">Chargebacks {formatMinorUnits(-totals.data.chargebacks, totals.data.currency)}</span>{' · '}</> : null}
-          <span title={measureDescriptions.revenue}>Revenue {formatMinorUnits(totals.data.revenue, totals.data.currency)}</span>{' · '}
+          <span title={measureDescriptions.volume}>Volume {formatMinorUnits(totals.data.volume, totals.data.currency)}</span>
+          {' · '}
+          <span title="The paid refunds of those payments, whenever made">Refunds {formatMinorUnits(-totals.data.refunds, totals.data.currency)}</span>
+          {' · '}
+          {totals.data.chargebacks > 0 ? (
+            <>
+              <span title="The chargebacks of those payments (the shoppers' banks took the money back)">
+                Chargebacks {formatMinorUnits(-totals.data.chargebacks, totals.data.currency)}
+              </span>
+              {' · '}
+            </>
+          ) : null}
+          <span title={measureDescriptions.revenue}>Revenue {formatMinorUnits(totals.data.revenue, totals.data.currency)}</span>
+          {' · '}
           <span title={measureDescriptions.unsuccessfulVolume}>Unsuccessful {formatMinorUnits(totals.data.unsuccessfulVolume, totals.data.currency)}</span>
         </p>
       ) : null}
       {bulkContext ? (
-        <SelectionBar selection={selection} total={total} noun="transactions" onSelectAllMatching={() => setSelection(selectAllMatching())} onClear={() => setSelection(emptySelection)}>
-          <button type="button" className="button" onClick={openExport}>Export selected…</button>
+        <SelectionBar
+          selection={selection}
+          total={total}
+          noun="transactions"
+          onSelectAllMatching={() => setSelection(selectAllMatching())}
+          onClear={() => setSelection(emptySelection)}
+        >
+          <button type="button" className="button" onClick={openExport}>
+            Export selected…
+          </button>
         </SelectionBar>
       ) : null}
       <OverviewTable
@@ -425,7 +599,13 @@ export function TransactionsPane({ params, search }: PaneProps) {
         pagesLabel="Transaction pages"
       />
 
-      <OverviewDatePicker open={dateOpen} title="Transaction dates" value={range} onApply={(next) => applyFilters({ date: encodeDateRange(next) })} onClose={() => setDateOpen(false)} />
+      <OverviewDatePicker
+        open={dateOpen}
+        title="Transaction dates"
+        value={range}
+        onApply={(next) => applyFilters({ date: encodeDateRange(next) })}
+        onClose={() => setDateOpen(false)}
+      />
       <ColumnChooser {...overview.columnChooser} />
       {scheduleTarget ? (
         <ScheduleDialog open={scheduleOpen} title="Schedule this export" target={scheduleTarget} onClose={() => setScheduleOpen(false)}>
@@ -438,7 +618,7 @@ export function TransactionsPane({ params, search }: PaneProps) {
         open={exportOpen}
         onClose={() => setExportOpen(false)}
         noun="transactions"
-        rowCount={exportSelection ? selectedCount(exportSelection, total) : exactTotal ?? count.data?.numberOfResults ?? null}
+        rowCount={exportSelection ? selectedCount(exportSelection, total) : (exactTotal ?? count.data?.numberOfResults ?? null)}
         rowCountFailed={!exportSelection && count.isError}
         selectedOnly={exportSelection !== null}
         visibleColumns={visibleExportColumns.map((id) => transactionColumnLabels[id])}
@@ -450,8 +630,16 @@ export function TransactionsPane({ params, search }: PaneProps) {
             return;
           }
           const columns = [...(choice.columns === 'all' ? allExportColumns : visibleExportColumns)];
-          void startBulkJob({ area: 'transactions', action: 'export', context: bulkContext, selection: selectionRequest(exportSelection, requestState.filters), params: { fileType: choice.fileType, columns } }, exportKey)
-            .then(exportStarted, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
+          void startBulkJob(
+            {
+              area: 'transactions',
+              action: 'export',
+              context: bulkContext,
+              selection: selectionRequest(exportSelection, requestState.filters),
+              params: { fileType: choice.fileType, columns },
+            },
+            exportKey,
+          ).then(exportStarted, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
         }}
       />
     </div>

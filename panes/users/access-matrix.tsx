@@ -28,7 +28,11 @@ export function accessOfPolicy(policy: UserDetail['policyStructure']['portalPoli
       businessId: business.businessId,
       businessName: business.businessName,
       roles: [...business.roles],
-      merchants: business.merchantPolicies.map((merchant) => ({ merchantId: merchant.merchantId, merchantName: merchant.merchantName, roles: [...merchant.roles] })),
+      merchants: business.merchantPolicies.map((merchant) => ({
+        merchantId: merchant.merchantId,
+        merchantName: merchant.merchantName,
+        roles: [...merchant.roles],
+      })),
     })),
   };
 }
@@ -40,7 +44,9 @@ export function policyOfAccess(access: AccessDraft): PolicyInput {
     businessPolicies: access.businesses.map((business) => ({
       businessId: business.businessId,
       roles: business.roles as RoleName[],
-      merchantPolicies: business.merchants.filter((merchant) => merchant.roles.length > 0).map((merchant) => ({ merchantId: merchant.merchantId, roles: merchant.roles as RoleName[] })),
+      merchantPolicies: business.merchants
+        .filter((merchant) => merchant.roles.length > 0)
+        .map((merchant) => ({ merchantId: merchant.merchantId, roles: merchant.roles as RoleName[] })),
     })),
   };
 }
@@ -56,14 +62,32 @@ export function accessProblems(access: AccessDraft): string[] {
 
 const toggle = (roles: readonly string[], role: string, on: boolean) => (on ? [...new Set([...roles, role])] : roles.filter((held) => held !== role));
 
-function GroupButtons({ target, roles, label, onApply }: { target: RoleGroupTarget; roles: readonly string[]; label: string; onApply: (group: RoleGroup) => void }) {
+function GroupButtons({
+  target,
+  roles,
+  label,
+  onApply,
+}: {
+  target: RoleGroupTarget;
+  roles: readonly string[];
+  label: string;
+  onApply: (group: RoleGroup) => void;
+}) {
   return (
     <div className="role-groups" role="group" aria-label={`Role groups for ${label}`}>
-      {roleGroups.filter((group) => group.targets.includes(target)).map((group) => (
-        <button key={group.id} type="button" className="button button-small" aria-pressed={roleGroupApplies(group, roles, target)} onClick={() => onApply(group)}>
-          {group.name}
-        </button>
-      ))}
+      {roleGroups
+        .filter((group) => group.targets.includes(target))
+        .map((group) => (
+          <button
+            key={group.id}
+            type="button"
+            className="button button-small"
+            aria-pressed={roleGroupApplies(group, roles, target)}
+            onClick={() => onApply(group)}
+          >
+            {group.name}
+          </button>
+        ))}
     </div>
   );
 }
@@ -72,8 +96,20 @@ function GroupButtons({ target, roles, label, onApply }: { target: RoleGroupTarg
  * A choice that adds something: arrow keys only move through the options (in Chromium and Firefox a closed select
  * changes its value on every arrow key), and the choice is added on Enter or with the Add button.
  */
-function AddPicker({ id, label, placeholder, what, options, onAdd }: {
-  id: string; label: string; placeholder: string; what: string; options: readonly { value: string; label: string }[]; onAdd: (value: string) => void;
+function AddPicker({
+  id,
+  label,
+  placeholder,
+  what,
+  options,
+  onAdd,
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  what: string;
+  options: readonly { value: string; label: string }[];
+  onAdd: (value: string) => void;
 }) {
   const [chosen, setChosen] = useState('');
   const add = () => {
@@ -84,12 +120,27 @@ function AddPicker({ id, label, placeholder, what, options, onAdd }: {
   return (
     <>
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={chosen} onChange={(event) => setChosen(event.target.value)}
-        onKeyDown={(event) => { if (event.key === 'Enter') { event.preventDefault(); add(); } }}>
+      <select
+        id={id}
+        value={chosen}
+        onChange={(event) => setChosen(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            add();
+          }
+        }}
+      >
         <option value="">{placeholder}</option>
-        {options.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
       </select>
-      <button type="button" className="button button-small" disabled={!chosen} onClick={add}>Add {what}</button>
+      <button type="button" className="button button-small" disabled={!chosen} onClick={add}>
+        Add {what}
+      </button>
     </>
   );
 }
@@ -98,19 +149,28 @@ function MerchantPicker({ business, onAdd }: { business: BusinessAccess; onAdd: 
   const id = useId();
   const merchants = useQuery({
     queryKey: ['users', 'merchantChoices', business.businessId],
-    queryFn: async ({ signal }) => validate('contextMerchantPage', await api.get<unknown>(`/context/businesses/${encodeURIComponent(business.businessId)}/merchants`, { query: { pagesize: 100 }, signal })),
+    queryFn: async ({ signal }) =>
+      validate(
+        'contextMerchantPage',
+        await api.get<unknown>(`/context/businesses/${encodeURIComponent(business.businessId)}/merchants`, { query: { pagesize: 100 }, signal }),
+      ),
     staleTime: 60_000,
   });
   const choices = (merchants.data?.data ?? []).filter((merchant) => !business.merchants.some((held) => held.merchantId === merchant.merchantId));
   if (choices.length === 0) return null;
   return (
     <div className="access-add">
-      <AddPicker id={id} label={`Add a merchant of ${business.businessName}`} placeholder="Choose a merchant…" what="merchant"
+      <AddPicker
+        id={id}
+        label={`Add a merchant of ${business.businessName}`}
+        placeholder="Choose a merchant…"
+        what="merchant"
         options={choices.map((merchant) => ({ value: merchant.merchantId, label: `${merchant.merchantName} (${merchant.merchantId})` }))}
         onAdd={(merchantId) => {
           const merchant = choices.find((choice) => choice.merchantId === merchantId);
           if (merchant) onAdd({ merchantId: merchant.merchantId, merchantName: merchant.merchantName });
-        }} />
+        }}
+      />
     </div>
   );
 }
@@ -129,7 +189,8 @@ export function AccessMatrix({ value, onChange, allowInternal }: { value: Access
   // one before, else the business picker) takes it from the button that went with the row.
   const matrix = useRef<HTMLDivElement>(null);
   const requestFocus = useFocusRequest();
-  const focusAdded = (key: string) => requestFocus(() => matrix.current?.querySelector<HTMLElement>(`tr[data-access-row="${CSS.escape(key)}"] input[type="checkbox"]`));
+  const focusAdded = (key: string) =>
+    requestFocus(() => matrix.current?.querySelector<HTMLElement>(`tr[data-access-row="${CSS.escape(key)}"] input[type="checkbox"]`));
   const removeRow = (button: HTMLElement, remove: () => void) => {
     const position = [...(matrix.current?.querySelectorAll('.access-remove') ?? [])].indexOf(button);
     remove();
@@ -146,7 +207,11 @@ export function AccessMatrix({ value, onChange, allowInternal }: { value: Access
           <legend>Internal roles (internal users hold these only)</legend>
           {internalRoles.map((role) => (
             <label key={role} className="check">
-              <input type="checkbox" checked={value.rootRoles.includes(role)} onChange={(event) => onChange({ ...value, rootRoles: toggle(value.rootRoles, role, event.target.checked) })} />
+              <input
+                type="checkbox"
+                checked={value.rootRoles.includes(role)}
+                onChange={(event) => onChange({ ...value, rootRoles: toggle(value.rootRoles, role, event.target.checked) })}
+              />
               {roleLabels[role]}
             </label>
           ))}
@@ -157,84 +222,159 @@ export function AccessMatrix({ value, onChange, allowInternal }: { value: Access
         <thead>
           <tr>
             <th scope="col">Business or merchant</th>
-            {businessRoles.map((role) => <th key={role} scope="col">{roleLabels[role]}</th>)}
+            {businessRoles.map((role) => (
+              <th key={role} scope="col">
+                {roleLabels[role]}
+              </th>
+            ))}
             <th scope="col">Role groups</th>
-            <th scope="col"><span className="visually-hidden">Remove</span></th>
+            <th scope="col">
+              <span className="visually-hidden">Remove</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {value.businesses.length === 0 ? (
-            <tr><td colSpan={businessRoles.length + 3}>No business yet: add one below.</td></tr>
-          ) : value.businesses.flatMap((business) => [
-            <tr key={business.businessId} className="access-business" data-access-row={business.businessId}>
-              <th scope="row">{business.businessName} <span className="muted">({business.businessId})</span></th>
-              {businessRoles.map((role) => (
-                <td key={role}>
-                  <input type="checkbox" aria-label={`${roleLabels[role]} at ${business.businessName}`} checked={business.roles.includes(role)}
-                    onChange={(event) => setBusiness(business.businessId, (current) => ({ ...current, roles: toggle(current.roles, role, event.target.checked) }))} />
-                </td>
-              ))}
-              <td>
-                <GroupButtons target="business" roles={business.roles} label={business.businessName}
-                  onApply={(group) => setBusiness(business.businessId, (current) => ({ ...current, roles: [...group.roles] }))} />
-              </td>
-              <td>
-                <button type="button" className="button button-ghost button-small access-remove"
-                  onClick={(event) => removeRow(event.currentTarget, () => onChange({ ...value, businesses: value.businesses.filter((held) => held.businessId !== business.businessId) }))}>
-                  Remove {business.businessName}
-                </button>
-              </td>
-            </tr>,
-            ...business.merchants.map((merchant) => (
-              <tr key={`${business.businessId}/${merchant.merchantId}`} className="access-merchant" data-access-row={`${business.businessId}/${merchant.merchantId}`}>
-                <th scope="row"><span aria-hidden="true">↳ </span>{merchant.merchantName} <span className="muted">({merchant.merchantId})</span></th>
+            <tr>
+              <td colSpan={businessRoles.length + 3}>No business yet: add one below.</td>
+            </tr>
+          ) : (
+            value.businesses.flatMap((business) => [
+              <tr key={business.businessId} className="access-business" data-access-row={business.businessId}>
+                <th scope="row">
+                  {business.businessName} <span className="muted">({business.businessId})</span>
+                </th>
                 {businessRoles.map((role) => (
                   <td key={role}>
-                    {(merchantRoles as readonly string[]).includes(role) ? (
-                      <input type="checkbox" aria-label={`${roleLabels[role]} at ${merchant.merchantName}`} checked={merchant.roles.includes(role)}
-                        onChange={(event) => setBusiness(business.businessId, (current) => ({
-                          ...current,
-                          merchants: current.merchants.map((held) => (held.merchantId === merchant.merchantId ? { ...held, roles: toggle(held.roles, role, event.target.checked) } : held)),
-                        }))} />
-                    ) : <span className="muted" title="Business level only">—</span>}
+                    <input
+                      type="checkbox"
+                      aria-label={`${roleLabels[role]} at ${business.businessName}`}
+                      checked={business.roles.includes(role)}
+                      onChange={(event) =>
+                        setBusiness(business.businessId, (current) => ({ ...current, roles: toggle(current.roles, role, event.target.checked) }))
+                      }
+                    />
                   </td>
                 ))}
                 <td>
-                  <GroupButtons target="merchant" roles={merchant.roles} label={merchant.merchantName}
-                    onApply={(group) => setBusiness(business.businessId, (current) => ({
-                      ...current,
-                      merchants: current.merchants.map((held) => (held.merchantId === merchant.merchantId ? { ...held, roles: [...group.roles] } : held)),
-                    }))} />
+                  <GroupButtons
+                    target="business"
+                    roles={business.roles}
+                    label={business.businessName}
+                    onApply={(group) => setBusiness(business.businessId, (current) => ({ ...current, roles: [...group.roles] }))}
+                  />
                 </td>
                 <td>
-                  <button type="button" className="button button-ghost button-small access-remove"
-                    onClick={(event) => removeRow(event.currentTarget, () => setBusiness(business.businessId, (current) => ({ ...current, merchants: current.merchants.filter((held) => held.merchantId !== merchant.merchantId) })))}>
-                    Remove {merchant.merchantName}
+                  <button
+                    type="button"
+                    className="button button-ghost button-small access-remove"
+                    onClick={(event) =>
+                      removeRow(event.currentTarget, () =>
+                        onChange({ ...value, businesses: value.businesses.filter((held) => held.businessId !== business.businessId) }),
+                      )
+                    }
+                  >
+                    Remove {business.businessName}
                   </button>
                 </td>
-              </tr>
-            )),
-            <tr key={`${business.businessId}/add`} className="access-merchant-add">
-              <td colSpan={businessRoles.length + 3}>
-                <MerchantPicker business={business} onAdd={(merchant) => {
-                  setBusiness(business.businessId, (current) => ({ ...current, merchants: [...current.merchants, { ...merchant, roles: [] }] }));
-                  focusAdded(`${business.businessId}/${merchant.merchantId}`);
-                }} />
-              </td>
-            </tr>,
-          ])}
+              </tr>,
+              ...business.merchants.map((merchant) => (
+                <tr
+                  key={`${business.businessId}/${merchant.merchantId}`}
+                  className="access-merchant"
+                  data-access-row={`${business.businessId}/${merchant.merchantId}`}
+                >
+                  <th scope="row">
+                    <span aria-hidden="true">↳ </span>
+                    {merchant.merchantName} <span className="muted">({merchant.merchantId})</span>
+                  </th>
+                  {businessRoles.map((role) => (
+                    <td key={role}>
+                      {(merchantRoles as readonly string[]).includes(role) ? (
+                        <input
+                          type="checkbox"
+                          aria-label={`${roleLabels[role]} at ${merchant.merchantName}`}
+                          checked={merchant.roles.includes(role)}
+                          onChange={(event) =>
+                            setBusiness(business.businessId, (current) => ({
+                              ...current,
+                              merchants: current.merchants.map((held) =>
+                                held.merchantId === merchant.merchantId ? { ...held, roles: toggle(held.roles, role, event.target.checked) } : held,
+                              ),
+                            }))
+                          }
+                        />
+                      ) : (
+                        <span className="muted" title="Business level only">
+                          —
+                        </span>
+                      )}
+                    </td>
+                  ))}
+                  <td>
+                    <GroupButtons
+                      target="merchant"
+                      roles={merchant.roles}
+                      label={merchant.merchantName}
+                      onApply={(group) =>
+                        setBusiness(business.businessId, (current) => ({
+                          ...current,
+                          merchants: current.merchants.map((held) => (held.merchantId === merchant.merchantId ? { ...held, roles: [...group.roles] } : held)),
+                        }))
+                      }
+                    />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button button-ghost button-small access-remove"
+                      onClick={(event) =>
+                        removeRow(event.currentTarget, () =>
+                          setBusiness(business.businessId, (current) => ({
+                            ...current,
+                            merchants: current.merchants.filter((held) => held.merchantId !== merchant.merchantId),
+                          })),
+                        )
+                      }
+                    >
+                      Remove {merchant.merchantName}
+                    </button>
+                  </td>
+                </tr>
+              )),
+              <tr key={`${business.businessId}/add`} className="access-merchant-add">
+                <td colSpan={businessRoles.length + 3}>
+                  <MerchantPicker
+                    business={business}
+                    onAdd={(merchant) => {
+                      setBusiness(business.businessId, (current) => ({ ...current, merchants: [...current.merchants, { ...merchant, roles: [] }] }));
+                      focusAdded(`${business.businessId}/${merchant.merchantId}`);
+                    }}
+                  />
+                </td>
+              </tr>,
+            ])
+          )}
         </tbody>
       </table>
       {choices.length > 0 ? (
         <div className="access-add">
-          <AddPicker id={addId} label="Add a business" placeholder="Choose a business…" what="business"
+          <AddPicker
+            id={addId}
+            label="Add a business"
+            placeholder="Choose a business…"
+            what="business"
             options={choices.map((business) => ({ value: business.businessId, label: `${business.businessName} (${business.businessId})` }))}
             onAdd={(businessId) => {
               const business = choices.find((choice) => choice.businessId === businessId);
               if (!business) return;
-              onChange({ ...value, businesses: [...value.businesses, { businessId: business.businessId, businessName: business.businessName, roles: [], merchants: [] }] });
+              onChange({
+                ...value,
+                businesses: [...value.businesses, { businessId: business.businessId, businessName: business.businessName, roles: [], merchants: [] }],
+              });
               focusAdded(business.businessId);
-            }} />
+            }}
+          />
         </div>
       ) : null}
     </div>

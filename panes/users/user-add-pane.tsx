@@ -17,7 +17,14 @@ const plausibleEmail = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]
 
 /** The addresses typed (commas, semicolons, spaces or new lines between them) and the problems with them. */
 export function parseEmails(text: string): { emails: string[]; problems: string[] } {
-  const emails = [...new Set(text.split(/[\s,;]+/).map((part) => part.trim().toLowerCase()).filter(Boolean))];
+  const emails = [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((part) => part.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
   const problems: string[] = [];
   if (emails.length === 0) problems.push('Enter at least one email address.');
   if (emails.length > maxInviteEmails) problems.push(`Invite at most ${maxInviteEmails} addresses at once.`);
@@ -51,20 +58,37 @@ export function UserAddPane({ params, search }: PaneProps) {
   usePaneCapabilities({});
 
   const parsed = parseEmails(emailText);
-  const problems = [...(submitted ? parsed.problems : []), ...(partnerId ? (partnerRoles.length === 0 && submitted ? ['Choose at least one role.'] : []) : submitted ? accessProblems(access) : [])];
+  const problems = [
+    ...(submitted ? parsed.problems : []),
+    ...(partnerId ? (partnerRoles.length === 0 && submitted ? ['Choose at least one role.'] : []) : submitted ? accessProblems(access) : []),
+  ];
   const dirty = emailText.trim() !== '' || access.businesses.length > 0 || access.rootRoles.length > 0 || partnerRoles.length > 0;
   const invite = useMutation({
-    mutationFn: () => inviteUsers(parsed.emails, partnerId ? { roles: [], partnerPolicy: { partnerId, roles: partnerRoles as RoleName[] }, businessPolicies: [] } : policyOfAccess(access), partnerId),
+    mutationFn: () =>
+      inviteUsers(
+        parsed.emails,
+        partnerId ? { roles: [], partnerPolicy: { partnerId, roles: partnerRoles as RoleName[] }, businessPolicies: [] } : policyOfAccess(access),
+        partnerId,
+      ),
     onSuccess: (result) => {
       setEmailText('');
       setAccess(emptyAccess);
       setPartnerRoles([]);
       void queryClient.invalidateQueries({ queryKey: userAdminQueries.all });
-      showToast({ kind: 'success', message: `${result.users.length === 1 ? 'An invitation has' : `${result.users.length} invitations have`} been sent (valid ${invitationValidityDays} days).` });
+      showToast({
+        kind: 'success',
+        message: `${result.users.length === 1 ? 'An invitation has' : `${result.users.length} invitations have`} been sent (valid ${invitationValidityDays} days).`,
+      });
       const first = result.users[0];
-      setNext(result.users.length === 1 && first
-        ? (partnerId ? `/partners/${encodeURIComponent(partnerId)}/users/${encodeURIComponent(first.userId)}` : `/users/${encodeURIComponent(first.userId)}`)
-        : (partnerId ? `/partners/${encodeURIComponent(partnerId)}` : '/users'));
+      setNext(
+        result.users.length === 1 && first
+          ? partnerId
+            ? `/partners/${encodeURIComponent(partnerId)}/users/${encodeURIComponent(first.userId)}`
+            : `/users/${encodeURIComponent(first.userId)}`
+          : partnerId
+            ? `/partners/${encodeURIComponent(partnerId)}`
+            : '/users',
+      );
     },
   });
   useLeaveFormGuard(dirty);
@@ -87,23 +111,47 @@ export function UserAddPane({ params, search }: PaneProps) {
       {from && source.data ? <p role="status">Starting from the access of {source.data.email}.</p> : null}
       <div className="field">
         <label htmlFor={ids.emails}>Email addresses</label>
-        <textarea id={ids.emails} ref={emailsField} rows={3} value={emailText} aria-describedby={ids.hint} onChange={(event) => setEmailText(event.target.value)} />
-        <p className="hint" id={ids.hint}>One or more addresses (up to {maxInviteEmails}), separated by commas or new lines. Everyone gets the same access and an invitation email valid {invitationValidityDays} days.</p>
+        <textarea
+          id={ids.emails}
+          ref={emailsField}
+          rows={3}
+          value={emailText}
+          aria-describedby={ids.hint}
+          onChange={(event) => setEmailText(event.target.value)}
+        />
+        <p className="hint" id={ids.hint}>
+          One or more addresses (up to {maxInviteEmails}), separated by commas or new lines. Everyone gets the same access and an invitation email valid{' '}
+          {invitationValidityDays} days.
+        </p>
       </div>
       {partnerId ? (
         <fieldset>
           <legend>Roles at the partner (all its businesses)</legend>
           {partnerRoleChoices.map((role) => (
             <label key={role} className="check">
-              <input type="checkbox" checked={partnerRoles.includes(role)} onChange={(event) => setPartnerRoles(event.target.checked ? [...partnerRoles, role] : partnerRoles.filter((held) => held !== role))} />
+              <input
+                type="checkbox"
+                checked={partnerRoles.includes(role)}
+                onChange={(event) => setPartnerRoles(event.target.checked ? [...partnerRoles, role] : partnerRoles.filter((held) => held !== role))}
+              />
               {roleLabels[role]}
             </label>
           ))}
         </fieldset>
-      ) : <AccessMatrix value={access} onChange={setAccess} allowInternal={(sessionStore.policy?.roles ?? []).includes('TechnicalAdmin')} />}
-      {problems.length > 0 ? <ul className="form-problems" role="alert">{problems.map((problem) => <li key={problem}>{problem}</li>)}</ul> : null}
+      ) : (
+        <AccessMatrix value={access} onChange={setAccess} allowInternal={(sessionStore.policy?.roles ?? []).includes('TechnicalAdmin')} />
+      )}
+      {problems.length > 0 ? (
+        <ul className="form-problems" role="alert">
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      ) : null}
       <div className="actions-row">
-        <button type="submit" className="button button-primary" disabled={invite.isPending}>Send {parsed.emails.length > 1 ? `${parsed.emails.length} invitations` : 'invitation'}</button>
+        <button type="submit" className="button button-primary" disabled={invite.isPending}>
+          Send {parsed.emails.length > 1 ? `${parsed.emails.length} invitations` : 'invitation'}
+        </button>
       </div>
     </form>
   );

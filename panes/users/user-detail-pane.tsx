@@ -23,7 +23,15 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { Tabs } from '../../src/ui/tabs.tsx';
 import { accessOfPolicy, AccessMatrix, accessProblems, type AccessDraft, policyOfAccess } from './access-matrix.tsx';
 import {
-  deleteUser, resendInvitation, resetSecondFactor, revokeInvitation, sendPasswordResetEmail, setUserLock, updatePartnerUser, updateUser, userAdminQueries,
+  deleteUser,
+  resendInvitation,
+  resetSecondFactor,
+  revokeInvitation,
+  sendPasswordResetEmail,
+  setUserLock,
+  updatePartnerUser,
+  updateUser,
+  userAdminQueries,
 } from './user-queries.ts';
 import { fullName, UserStatusChip } from './users-pane.tsx';
 import '../../src/ui/data-table/data-table.css';
@@ -44,11 +52,26 @@ const auditEventLabel = (event: { event: string; reason?: SignInRefusalReason | 
   return event.reason ? `${words}: ${signInRefusalLabels[event.reason]}` : words;
 };
 
-function DeleteDialog({ open, user, busy, onCancel, onConfirm }: { open: boolean; user: UserDetail; busy: boolean; onCancel: () => void; onConfirm: () => void }) {
+function DeleteDialog({
+  open,
+  user,
+  busy,
+  onCancel,
+  onConfirm,
+}: {
+  open: boolean;
+  user: UserDetail;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
   const [accessLoss, setAccessLoss] = useState(false);
   const [emailBlocked, setEmailBlocked] = useState(false);
   useEffect(() => {
-    if (!open) { setAccessLoss(false); setEmailBlocked(false); }
+    if (!open) {
+      setAccessLoss(false);
+      setEmailBlocked(false);
+    }
   }, [open]);
   return (
     <Modal
@@ -58,16 +81,26 @@ function DeleteDialog({ open, user, busy, onCancel, onConfirm }: { open: boolean
       size="md"
       closeOnOutsideClick={false}
       onClose={onCancel}
-      footer={(
+      footer={
         <>
-          <button type="button" className="button" onClick={onCancel}>Cancel</button>
-          <button type="button" className="button button-danger" disabled={!accessLoss || !emailBlocked || busy} onClick={onConfirm}>Delete user</button>
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" className="button button-danger" disabled={!accessLoss || !emailBlocked || busy} onClick={onConfirm}>
+            Delete user
+          </button>
         </>
-      )}
+      }
     >
       <p>{userMessages.deleteAcknowledgements}</p>
-      <label className="check"><input type="checkbox" checked={accessLoss} onChange={(event) => setAccessLoss(event.target.checked)} /> I understand that {user.email} loses access to the portal at once.</label>
-      <label className="check"><input type="checkbox" checked={emailBlocked} onChange={(event) => setEmailBlocked(event.target.checked)} /> I understand that {user.email} cannot be registered again.</label>
+      <label className="check">
+        <input type="checkbox" checked={accessLoss} onChange={(event) => setAccessLoss(event.target.checked)} /> I understand that {user.email} loses access to
+        the portal at once.
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={emailBlocked} onChange={(event) => setEmailBlocked(event.target.checked)} /> I understand that {user.email} cannot be
+        registered again.
+      </label>
     </Modal>
   );
 }
@@ -103,16 +136,27 @@ export function UserDetailPane({ params }: PaneProps) {
   const startEditing = () => {
     if (!user?.allowed.update) return;
     setDraft({
-      givenName: user.givenName, familyName: user.familyName, phoneNumber: user.phoneNumber ?? '',
-      access: accessOfPolicy(user.policyStructure.portalPolicy), partnerRoles: [...(user.policyStructure.portalPolicy.partnerPolicy?.roles ?? [])],
+      givenName: user.givenName,
+      familyName: user.familyName,
+      phoneNumber: user.phoneNumber ?? '',
+      access: accessOfPolicy(user.policyStructure.portalPolicy),
+      partnerRoles: [...(user.policyStructure.portalPolicy.partnerPolicy?.roles ?? [])],
     });
     setEditing(true);
     requestAnimationFrame(() => firstField.current?.focus());
   };
-  const dirty = editing && draft !== null && user !== undefined && JSON.stringify(draft) !== JSON.stringify({
-    givenName: user.givenName, familyName: user.familyName, phoneNumber: user.phoneNumber ?? '',
-    access: accessOfPolicy(user.policyStructure.portalPolicy), partnerRoles: [...(user.policyStructure.portalPolicy.partnerPolicy?.roles ?? [])],
-  });
+  const dirty =
+    editing &&
+    draft !== null &&
+    user !== undefined &&
+    JSON.stringify(draft) !==
+      JSON.stringify({
+        givenName: user.givenName,
+        familyName: user.familyName,
+        phoneNumber: user.phoneNumber ?? '',
+        access: accessOfPolicy(user.policyStructure.portalPolicy),
+        partnerRoles: [...(user.policyStructure.portalPolicy.partnerPolicy?.roles ?? [])],
+      });
   useLeaveFormGuard(dirty);
 
   const save = useMutation({
@@ -120,7 +164,11 @@ export function UserDetailPane({ params }: PaneProps) {
       if (!user || !draft) throw new Error('nothing to save');
       if (partnerId) return updatePartnerUser(partnerId, user.userId, { version: user.version, roles: draft.partnerRoles });
       return updateUser(user.userId, {
-        version: user.version, givenName: draft.givenName, familyName: draft.familyName, phoneNumber: draft.phoneNumber.trim() || null, policy: policyOfAccess(draft.access),
+        version: user.version,
+        givenName: draft.givenName,
+        familyName: draft.familyName,
+        phoneNumber: draft.phoneNumber.trim() || null,
+        policy: policyOfAccess(draft.access),
       });
     },
     onSuccess: (next) => {
@@ -136,13 +184,25 @@ export function UserDetailPane({ params }: PaneProps) {
     mutationFn: async (action: UserAction) => {
       if (!user) return undefined;
       switch (action) {
-        case 'lock': return setUserLock(user.userId, user.version, true);
-        case 'unlock': return setUserLock(user.userId, user.version, false);
-        case 'resetPassword': await sendPasswordResetEmail(user.userId); return undefined;
-        case 'resendInvitation': await resendInvitation(user.userId); return undefined;
-        case 'revokeInvitation': await revokeInvitation(user.userId); return undefined;
-        case 'delete': await stepUp.run(() => deleteUser(user.userId, user.version)); return undefined;
-        case 'resetSecondFactor': await resetSecondFactor(user.userId); return undefined;
+        case 'lock':
+          return setUserLock(user.userId, user.version, true);
+        case 'unlock':
+          return setUserLock(user.userId, user.version, false);
+        case 'resetPassword':
+          await sendPasswordResetEmail(user.userId);
+          return undefined;
+        case 'resendInvitation':
+          await resendInvitation(user.userId);
+          return undefined;
+        case 'revokeInvitation':
+          await revokeInvitation(user.userId);
+          return undefined;
+        case 'delete':
+          await stepUp.run(() => deleteUser(user.userId, user.version));
+          return undefined;
+        case 'resetSecondFactor':
+          await resetSecondFactor(user.userId);
+          return undefined;
       }
     },
     onSuccess: (next, action) => {
@@ -172,13 +232,20 @@ export function UserDetailPane({ params }: PaneProps) {
   const allowedAction = (action: UserAction): boolean => {
     if (!user) return false;
     switch (action) {
-      case 'lock': return user.allowed.lock && user.status !== 'locked';
-      case 'unlock': return user.allowed.lock && user.status === 'locked';
-      case 'resetPassword': return user.allowed.resetPassword && user.status !== 'invited';
-      case 'resendInvitation': return user.allowed.lock && user.status === 'invited';
-      case 'revokeInvitation': return user.allowed.lock && user.invitation?.state === 'pending';
-      case 'delete': return user.allowed.delete;
-      case 'resetSecondFactor': return user.allowed.resetSecondFactor && user.secondFactor !== 'off';
+      case 'lock':
+        return user.allowed.lock && user.status !== 'locked';
+      case 'unlock':
+        return user.allowed.lock && user.status === 'locked';
+      case 'resetPassword':
+        return user.allowed.resetPassword && user.status !== 'invited';
+      case 'resendInvitation':
+        return user.allowed.lock && user.status === 'invited';
+      case 'revokeInvitation':
+        return user.allowed.lock && user.invitation?.state === 'pending';
+      case 'delete':
+        return user.allowed.delete;
+      case 'resetSecondFactor':
+        return user.allowed.resetSecondFactor && user.secondFactor !== 'off';
     }
   };
   const request = (action: UserAction) => {
@@ -204,7 +271,12 @@ export function UserDetailPane({ params }: PaneProps) {
   const showTab = (index?: number) => setTab(Math.min(Math.max(index ?? 0, 0), tabDefinitions.length - 1));
   usePaneCapabilities(user?.allowed.update && !self && !editing ? { edit: startEditing, tabs: showTab } : { tabs: showTab });
 
-  if (detail.isPending) return <div className="user-detail"><Skeleton lines={6} label="Loading the user" /></div>;
+  if (detail.isPending)
+    return (
+      <div className="user-detail">
+        <Skeleton lines={6} label="Loading the user" />
+      </div>
+    );
   if (detail.isError || !user) {
     const missing = isApiError(detail.error) && detail.error.status === 404;
     return (
@@ -222,94 +294,216 @@ export function UserDetailPane({ params }: PaneProps) {
   };
   const problems = draft && !partnerId ? accessProblems(draft.access) : [];
 
-  const profileTab = editing && draft ? (
-    <div className="user-form-fields">
-      <div className="field"><label htmlFor={ids.given}>First name</label><input id={ids.given} ref={firstField} required maxLength={100} value={draft.givenName} disabled={Boolean(partnerId)} onChange={(event) => setDraft({ ...draft, givenName: event.target.value })} /></div>
-      <div className="field"><label htmlFor={ids.family}>Last name</label><input id={ids.family} required maxLength={100} value={draft.familyName} disabled={Boolean(partnerId)} onChange={(event) => setDraft({ ...draft, familyName: event.target.value })} /></div>
-      <div className="field"><label htmlFor={ids.phone}>Phone number</label><input id={ids.phone} type="tel" maxLength={32} value={draft.phoneNumber} disabled={Boolean(partnerId)} onChange={(event) => setDraft({ ...draft, phoneNumber: event.target.value })} /></div>
-    </div>
-  ) : (
-    <dl className="detail-grid">
-      <div><dt>Email</dt><dd>{user.email}</dd></div>
-      <div><dt>Name</dt><dd>{fullName(user)}</dd></div>
-      <div><dt>Phone number</dt><dd>{user.phoneNumber ?? 'N/A'}</dd></div>
-      <div><dt>Language</dt><dd>{user.language}</dd></div>
-      <div><dt>Kind</dt><dd>{user.internal ? 'Internal' : 'External'}</dd></div>
-      <div><dt>Created</dt><dd>{when(user.createdUtc)}</dd></div>
-      <div><dt>Last sign-in</dt><dd>{when(user.lastSignInUtc, 'Never')}</dd></div>
-    </dl>
-  );
+  const profileTab =
+    editing && draft ? (
+      <div className="user-form-fields">
+        <div className="field">
+          <label htmlFor={ids.given}>First name</label>
+          <input
+            id={ids.given}
+            ref={firstField}
+            required
+            maxLength={100}
+            value={draft.givenName}
+            disabled={Boolean(partnerId)}
+            onChange={(event) => setDraft({ ...draft, givenName: event.target.value })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.family}>Last name</label>
+          <input
+            id={ids.family}
+            required
+            maxLength={100}
+            value={draft.familyName}
+            disabled={Boolean(partnerId)}
+            onChange={(event) => setDraft({ ...draft, familyName: event.target.value })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.phone}>Phone number</label>
+          <input
+            id={ids.phone}
+            type="tel"
+            maxLength={32}
+            value={draft.phoneNumber}
+            disabled={Boolean(partnerId)}
+            onChange={(event) => setDraft({ ...draft, phoneNumber: event.target.value })}
+          />
+        </div>
+      </div>
+    ) : (
+      <dl className="detail-grid">
+        <div>
+          <dt>Email</dt>
+          <dd>{user.email}</dd>
+        </div>
+        <div>
+          <dt>Name</dt>
+          <dd>{fullName(user)}</dd>
+        </div>
+        <div>
+          <dt>Phone number</dt>
+          <dd>{user.phoneNumber ?? 'N/A'}</dd>
+        </div>
+        <div>
+          <dt>Language</dt>
+          <dd>{user.language}</dd>
+        </div>
+        <div>
+          <dt>Kind</dt>
+          <dd>{user.internal ? 'Internal' : 'External'}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{when(user.createdUtc)}</dd>
+        </div>
+        <div>
+          <dt>Last sign-in</dt>
+          <dd>{when(user.lastSignInUtc, 'Never')}</dd>
+        </div>
+      </dl>
+    );
 
-  const accessTab = editing && draft ? (
-    partnerId ? (
-      <fieldset>
-        <legend>Roles at the partner</legend>
-        {(['Owner', 'Finance', 'ExternalDeveloper', 'Sales', 'VirtualTerminal'] as const).map((role) => (
-          <label key={role} className="check">
-            <input type="checkbox" checked={draft.partnerRoles.includes(role)} onChange={(event) => setDraft({ ...draft, partnerRoles: event.target.checked ? [...draft.partnerRoles, role] : draft.partnerRoles.filter((held) => held !== role) })} />
-            {roleLabels[role]}
-          </label>
-        ))}
-      </fieldset>
-    ) : <AccessMatrix value={draft.access} onChange={(access) => setDraft({ ...draft, access })} allowInternal={canEditInternal} />
-  ) : (
-    <div>
-      {policy.roles.length > 0 ? <p>Internal roles: {policy.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ')}</p> : null}
-      {policy.partnerPolicy ? <p>Partner {policy.partnerPolicy.partnerName}: {policy.partnerPolicy.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ')}</p> : null}
-      {policy.businessPolicies.length === 0 && policy.roles.length === 0 && !policy.partnerPolicy ? <p>No access you can see.</p> : null}
-      {policy.businessPolicies.length > 0 ? (
-        <table className="detail-table">
-          <caption>Access per business and merchant</caption>
-          <thead><tr><th scope="col">Business or merchant</th><th scope="col">Roles</th><th scope="col">Role groups applied</th></tr></thead>
-          <tbody>
-            {policy.businessPolicies.flatMap((business) => [
-              <tr key={business.businessId}>
-                <th scope="row">{business.businessName}</th>
-                <td>{business.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ') || '—'}</td>
-                <td>{roleGroups.filter((group) => roleGroupApplies(group, business.roles, 'business')).map((group) => group.name).join(', ') || '—'}</td>
-              </tr>,
-              ...business.merchantPolicies.map((merchant) => (
-                <tr key={`${business.businessId}/${merchant.merchantId}`}>
-                  <th scope="row"><span aria-hidden="true">↳ </span>{merchant.merchantName}</th>
-                  <td>{merchant.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ') || '—'}</td>
-                  <td>{roleGroups.filter((group) => roleGroupApplies(group, merchant.roles, 'merchant')).map((group) => group.name).join(', ') || '—'}</td>
-                </tr>
-              )),
-            ])}
-          </tbody>
-        </table>
-      ) : null}
-    </div>
-  );
+  const accessTab =
+    editing && draft ? (
+      partnerId ? (
+        <fieldset>
+          <legend>Roles at the partner</legend>
+          {(['Owner', 'Finance', 'ExternalDeveloper', 'Sales', 'VirtualTerminal'] as const).map((role) => (
+            <label key={role} className="check">
+              <input
+                type="checkbox"
+                checked={draft.partnerRoles.includes(role)}
+                onChange={(event) =>
+                  setDraft({
+                    ...draft,
+                    partnerRoles: event.target.checked ? [...draft.partnerRoles, role] : draft.partnerRoles.filter((held) => held !== role),
+                  })
+                }
+              />
+              {roleLabels[role]}
+            </label>
+          ))}
+        </fieldset>
+      ) : (
+        <AccessMatrix value={draft.access} onChange={(access) => setDraft({ ...draft, access })} allowInternal={canEditInternal} />
+      )
+    ) : (
+      <div>
+        {policy.roles.length > 0 ? <p>Internal roles: {policy.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ')}</p> : null}
+        {policy.partnerPolicy ? (
+          <p>
+            Partner {policy.partnerPolicy.partnerName}: {policy.partnerPolicy.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ')}
+          </p>
+        ) : null}
+        {policy.businessPolicies.length === 0 && policy.roles.length === 0 && !policy.partnerPolicy ? <p>No access you can see.</p> : null}
+        {policy.businessPolicies.length > 0 ? (
+          <table className="detail-table">
+            <caption>Access per business and merchant</caption>
+            <thead>
+              <tr>
+                <th scope="col">Business or merchant</th>
+                <th scope="col">Roles</th>
+                <th scope="col">Role groups applied</th>
+              </tr>
+            </thead>
+            <tbody>
+              {policy.businessPolicies.flatMap((business) => [
+                <tr key={business.businessId}>
+                  <th scope="row">{business.businessName}</th>
+                  <td>{business.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ') || '—'}</td>
+                  <td>
+                    {roleGroups
+                      .filter((group) => roleGroupApplies(group, business.roles, 'business'))
+                      .map((group) => group.name)
+                      .join(', ') || '—'}
+                  </td>
+                </tr>,
+                ...business.merchantPolicies.map((merchant) => (
+                  <tr key={`${business.businessId}/${merchant.merchantId}`}>
+                    <th scope="row">
+                      <span aria-hidden="true">↳ </span>
+                      {merchant.merchantName}
+                    </th>
+                    <td>{merchant.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ') || '—'}</td>
+                    <td>
+                      {roleGroups
+                        .filter((group) => roleGroupApplies(group, merchant.roles, 'merchant'))
+                        .map((group) => group.name)
+                        .join(', ') || '—'}
+                    </td>
+                  </tr>
+                )),
+              ])}
+            </tbody>
+          </table>
+        ) : null}
+      </div>
+    );
 
   const locked = user.status === 'locked';
   const securityTab = (
     <div className="user-security">
       <section aria-label="Lockout">
         <h2>Sign-in</h2>
-        {locked ? <p className="notice-danger">{lockedUntilMessage(user.lockoutEndDateUtc?.startsWith('9999') ? 'unlocked by an administrator' : when(user.lockoutEndDateUtc))}</p> : <p>Sign-in is open.</p>}
+        {locked ? (
+          <p className="notice-danger">
+            {lockedUntilMessage(user.lockoutEndDateUtc?.startsWith('9999') ? 'unlocked by an administrator' : when(user.lockoutEndDateUtc))}
+          </p>
+        ) : (
+          <p>Sign-in is open.</p>
+        )}
         <p>Password expires: {when(user.passwordExpiresUtc)}</p>
         <div className="actions-row">
-          {user.allowed.lock ? (locked
-            ? <button type="button" className="button button-primary" onClick={() => request('unlock')}>Unlock</button>
-            : <button type="button" className="button" onClick={() => request('lock')}>Lock sign-in</button>) : null}
-          {allowedAction('resetPassword') ? <button type="button" className="button" onClick={() => request('resetPassword')}>Send password reset email</button> : null}
+          {user.allowed.lock ? (
+            locked ? (
+              <button type="button" className="button button-primary" onClick={() => request('unlock')}>
+                Unlock
+              </button>
+            ) : (
+              <button type="button" className="button" onClick={() => request('lock')}>
+                Lock sign-in
+              </button>
+            )
+          ) : null}
+          {allowedAction('resetPassword') ? (
+            <button type="button" className="button" onClick={() => request('resetPassword')}>
+              Send password reset email
+            </button>
+          ) : null}
         </div>
       </section>
       <section aria-label="Invitation">
         <h2>Invitation</h2>
         {user.invitation ? (
-          <p>Invitation {user.invitation.state}: sent {when(user.invitation.createdUtc)}, valid until {when(user.invitation.expiresUtc)}.</p>
-        ) : <p>No invitation on record.</p>}
+          <p>
+            Invitation {user.invitation.state}: sent {when(user.invitation.createdUtc)}, valid until {when(user.invitation.expiresUtc)}.
+          </p>
+        ) : (
+          <p>No invitation on record.</p>
+        )}
         <div className="actions-row">
-          {allowedAction('resendInvitation') ? <button type="button" className="button" onClick={() => request('resendInvitation')}>Re-send invitation</button> : null}
-          {allowedAction('revokeInvitation') ? <button type="button" className="button" onClick={() => request('revokeInvitation')}>Revoke invitation</button> : null}
+          {allowedAction('resendInvitation') ? (
+            <button type="button" className="button" onClick={() => request('resendInvitation')}>
+              Re-send invitation
+            </button>
+          ) : null}
+          {allowedAction('revokeInvitation') ? (
+            <button type="button" className="button" onClick={() => request('revokeInvitation')}>
+              Revoke invitation
+            </button>
+          ) : null}
         </div>
       </section>
       <section aria-label="Second factor">
         <h2>Second factor</h2>
         <p>Two-factor sign-in: {user.secondFactor === 'on' ? 'on' : user.secondFactor === 'pending' ? 'being set up' : 'off'}.</p>
-        {user.allowed.resetSecondFactor && user.secondFactor !== 'off' ? <button type="button" className="button" onClick={() => request('resetSecondFactor')}>Reset second factor</button> : null}
+        {user.allowed.resetSecondFactor && user.secondFactor !== 'off' ? (
+          <button type="button" className="button" onClick={() => request('resetSecondFactor')}>
+            Reset second factor
+          </button>
+        ) : null}
       </section>
       <section aria-label="Recent audit events">
         <h2>Recent audit events</h2>
@@ -318,11 +512,23 @@ export function UserDetailPane({ params }: PaneProps) {
         {auditTrail.data && auditTrail.data.results.length > 0 ? (
           <table className="detail-table">
             <caption className="visually-hidden">Recent audit events</caption>
-            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">By</th><th scope="col">From</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Event</th>
+                <th scope="col">By</th>
+                <th scope="col">From</th>
+              </tr>
+            </thead>
             <tbody>
               {auditTrail.data.results.map((event, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: an audit event has no id in the answer and two may share a time; the rows hold no state
-                <tr key={`${event.dateTimeUtc}-${index}`}><td>{when(event.dateTimeUtc)}</td><td>{auditEventLabel(event)}</td><td>{event.actor}</td><td>{event.clientAddress ?? ''}</td></tr>
+                <tr key={`${event.dateTimeUtc}-${index}`}>
+                  <td>{when(event.dateTimeUtc)}</td>
+                  <td>{auditEventLabel(event)}</td>
+                  <td>{event.actor}</td>
+                  <td>{event.clientAddress ?? ''}</td>
+                </tr>
               ))}
             </tbody>
           </table>
@@ -331,7 +537,9 @@ export function UserDetailPane({ params }: PaneProps) {
       {user.allowed.delete ? (
         <section aria-label="Danger zone">
           <h2>Delete</h2>
-          <button type="button" className="button button-danger" onClick={() => request('delete')}>Delete user</button>
+          <button type="button" className="button button-danger" onClick={() => request('delete')}>
+            Delete user
+          </button>
         </section>
       ) : null}
     </div>
@@ -339,9 +547,17 @@ export function UserDetailPane({ params }: PaneProps) {
 
   const confirmTexts: Partial<Record<UserAction, { title: string; text: string; label: string }>> = {
     lock: { title: `Lock ${fullName(user)}?`, text: 'They cannot sign in until unlocked, and every session they have ends now.', label: 'Lock sign-in' },
-    resetPassword: { title: 'Send a password reset email?', text: `${user.email} gets a single-use link, valid for 15 minutes, to choose a new password.`, label: 'Send email' },
+    resetPassword: {
+      title: 'Send a password reset email?',
+      text: `${user.email} gets a single-use link, valid for 15 minutes, to choose a new password.`,
+      label: 'Send email',
+    },
     revokeInvitation: { title: 'Revoke the invitation?', text: 'The invitation link stops working. You can send a new one later.', label: 'Revoke' },
-    resetSecondFactor: { title: 'Reset the second factor?', text: 'Their authenticator and recovery codes stop working, their sessions end, and they sign in with the password alone until they set it up again.', label: 'Reset second factor' },
+    resetSecondFactor: {
+      title: 'Reset the second factor?',
+      text: 'Their authenticator and recovery codes stop working, their sessions end, and they sign in with the password alone until they set it up again.',
+      label: 'Reset second factor',
+    },
   };
   const confirmText = confirming && confirming !== 'delete' ? confirmTexts[confirming] : undefined;
 
@@ -354,19 +570,41 @@ export function UserDetailPane({ params }: PaneProps) {
           <div className="users-tools">
             {editing ? (
               <>
-                <button type="button" className="button" onClick={() => setEditing(false)}>Cancel</button>
-                <button type="submit" className="button button-primary" disabled={save.isPending || problems.length > 0}>Save</button>
+                <button type="button" className="button" onClick={() => setEditing(false)}>
+                  Cancel
+                </button>
+                <button type="submit" className="button button-primary" disabled={save.isPending || problems.length > 0}>
+                  Save
+                </button>
               </>
             ) : (
               <>
-                {user.allowed.update && !self ? <button type="button" className="button" onClick={startEditing}>Edit <kbd>Shift</kbd>+<kbd>E</kbd></button> : null}
-                {!partnerId && !user.internal && mayCreateUsers ? <button type="button" className="button" onClick={() => navigate(`/users/add?from=${encodeURIComponent(user.userId)}`)}>Duplicate user</button> : null}
+                {user.allowed.update && !self ? (
+                  <button type="button" className="button" onClick={startEditing}>
+                    Edit <kbd>Shift</kbd>+<kbd>E</kbd>
+                  </button>
+                ) : null}
+                {!partnerId && !user.internal && mayCreateUsers ? (
+                  <button type="button" className="button" onClick={() => navigate(`/users/add?from=${encodeURIComponent(user.userId)}`)}>
+                    Duplicate user
+                  </button>
+                ) : null}
               </>
             )}
           </div>
         </header>
-        {locked ? <p className="notice-danger" role="status">{lockedUntilMessage(user.lockoutEndDateUtc?.startsWith('9999') ? 'unlocked by an administrator' : when(user.lockoutEndDateUtc))}</p> : null}
-        {problems.length > 0 ? <ul className="form-problems" aria-live="polite">{problems.map((problem) => <li key={problem}>{problem}</li>)}</ul> : null}
+        {locked ? (
+          <p className="notice-danger" role="status">
+            {lockedUntilMessage(user.lockoutEndDateUtc?.startsWith('9999') ? 'unlocked by an administrator' : when(user.lockoutEndDateUtc))}
+          </p>
+        ) : null}
+        {problems.length > 0 ? (
+          <ul className="form-problems" aria-live="polite">
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        ) : null}
         <Tabs label="User" tabs={tabDefinitions} contents={[profileTab, accessTab, securityTab]} activeIndex={tab} onActiveIndexChange={setTab} />
       </form>
       <ConfirmDialog
@@ -380,7 +618,13 @@ export function UserDetailPane({ params }: PaneProps) {
         onConfirm={() => confirming && act.mutate(confirming)}
       />
       {stepUp.dialog}
-      <DeleteDialog open={confirming === 'delete'} user={user} busy={act.isPending} onCancel={() => setConfirming(null)} onConfirm={() => act.mutate('delete')} />
+      <DeleteDialog
+        open={confirming === 'delete'}
+        user={user}
+        busy={act.isPending}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => act.mutate('delete')}
+      />
     </article>
   );
 }

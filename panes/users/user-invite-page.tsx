@@ -45,11 +45,17 @@ export function UserInvitePage({ search, onAccountReady }: PaneProps & { onAccou
   }, [phase.kind]);
 
   useEffect(() => {
-    if (!inviteId) { setPhase({ kind: 'expired' }); return; }
+    if (!inviteId) {
+      setPhase({ kind: 'expired' });
+      return;
+    }
     const controller = new AbortController();
     // The secret goes in the body: a path is written to the request log.
     fetch('/api/public/user-invites/lookup', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inviteId }), signal: controller.signal,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ inviteId }),
+      signal: controller.signal,
     })
       .then(async (response) => {
         if (response.status === 410 || response.status === 404) return setPhase({ kind: 'expired' });
@@ -59,17 +65,24 @@ export function UserInvitePage({ search, onAccountReady }: PaneProps & { onAccou
         setFamilyName(preview.familyName);
         return setPhase({ kind: 'form', preview });
       })
-      .catch((error: unknown) => { if (!controller.signal.aborted && !(error instanceof DOMException)) setPhase({ kind: 'failed' }); });
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted && !(error instanceof DOMException)) setPhase({ kind: 'failed' });
+      });
     return () => controller.abort();
   }, [inviteId]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (password !== confirm) { setProblems(['The two passwords are not the same.']); return; }
+    if (password !== confirm) {
+      setProblems(['The two passwords are not the same.']);
+      return;
+    }
     setBusy(true);
     try {
       const response = await fetch('/api/public/user-invites/accept', {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inviteId, givenName, familyName, password }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ inviteId, givenName, familyName, password }),
       });
       if (response.ok) setPhase({ kind: 'done', message: ((await response.json()) as { message: string }).message });
       else if (response.status === 410) setPhase({ kind: 'expired' });
@@ -90,19 +103,63 @@ export function UserInvitePage({ search, onAccountReady }: PaneProps & { onAccou
       {phase.kind === 'failed' ? <p role="alert">{userMessages.inviteFailed}</p> : null}
       {phase.kind === 'done' ? (
         <>
-          <p role="status" tabIndex={-1} ref={ready}>{phase.message}</p>
-          <p><a className="button button-primary" href="/">Sign in</a></p>
+          <p role="status" tabIndex={-1} ref={ready}>
+            {phase.message}
+          </p>
+          <p>
+            <a className="button button-primary" href="/">
+              Sign in
+            </a>
+          </p>
         </>
       ) : null}
       {phase.kind === 'form' ? (
         <form onSubmit={(event) => void submit(event)}>
-          <p>You were invited as <strong>{phase.preview.email}</strong>.</p>
-          {/* biome-ignore lint/a11y/noAutofocus: the invitation opens with the keyboard in its first field (decision 0132, focus on load) */}
-          <div className="field"><label htmlFor={ids.given}>First name</label><input id={ids.given} required maxLength={100} autoComplete="given-name" value={givenName} onChange={(event) => setGivenName(event.target.value)} autoFocus /></div>
-          <div className="field"><label htmlFor={ids.family}>Last name</label><input id={ids.family} required maxLength={100} autoComplete="family-name" value={familyName} onChange={(event) => setFamilyName(event.target.value)} /></div>
-          <PasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} userInputs={[phase.preview.email, givenName, familyName]} label="Password" />
-          {problems.length > 0 ? <ul className="form-problems" role="alert">{problems.map((problem) => <li key={problem}>{problem}</li>)}</ul> : null}
-          <button type="submit" className="button button-primary" disabled={busy}>Create account</button>
+          <p>
+            You were invited as <strong>{phase.preview.email}</strong>.
+          </p>
+          <div className="field">
+            <label htmlFor={ids.given}>First name</label>
+            <input
+              id={ids.given}
+              required
+              maxLength={100}
+              autoComplete="given-name"
+              value={givenName}
+              onChange={(event) => setGivenName(event.target.value)}
+              // biome-ignore lint/a11y/noAutofocus: the invitation opens with the keyboard in its first field (decision 0132, focus on load)
+              autoFocus
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.family}>Last name</label>
+            <input
+              id={ids.family}
+              required
+              maxLength={100}
+              autoComplete="family-name"
+              value={familyName}
+              onChange={(event) => setFamilyName(event.target.value)}
+            />
+          </div>
+          <PasswordFields
+            password={password}
+            confirm={confirm}
+            onPassword={setPassword}
+            onConfirm={setConfirm}
+            userInputs={[phase.preview.email, givenName, familyName]}
+            label="Password"
+          />
+          {problems.length > 0 ? (
+            <ul className="form-problems" role="alert">
+              {problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          ) : null}
+          <button type="submit" className="button button-primary" disabled={busy}>
+            Create account
+          </button>
         </form>
       ) : null}
     </main>

@@ -25,25 +25,30 @@ export const userAdminQueries = {
       staleTime: 15_000,
     });
   },
-  detail: (userId: string) => queryOptions({
-    queryKey: [...userAdminQueries.all, 'detail', userId] as const,
-    queryFn: async ({ signal }) => validate('userDetail', await api.get<unknown>(`/users/${encodeURIComponent(userId)}`, { signal, handleErrors: (status) => status !== 404 })),
-    staleTime: 10_000,
-  }),
-  auditEvents: (userId: string) => queryOptions({
-    queryKey: [...userAdminQueries.all, 'detail', userId, 'auditEvents'] as const,
-    queryFn: async ({ signal }) => validate('userAuditEvents', await api.get<unknown>(`/users/${encodeURIComponent(userId)}/audit-events`, { signal })),
-    staleTime: 10_000,
-  }),
-  sessions: () => queryOptions({
-    queryKey: [...userAdminQueries.all, 'sessions'] as const,
-    queryFn: async ({ signal }) => validate('userSessions', await api.get<unknown>('/user/sessions', { signal })),
-  }),
-  roleGroups: () => queryOptions({
-    queryKey: [...userAdminQueries.all, 'roleGroups'] as const,
-    queryFn: async ({ signal }) => validate('roleGroupList', await api.get<unknown>('/user/role-groups', { signal })),
-    staleTime: Infinity,
-  }),
+  detail: (userId: string) =>
+    queryOptions({
+      queryKey: [...userAdminQueries.all, 'detail', userId] as const,
+      queryFn: async ({ signal }) =>
+        validate('userDetail', await api.get<unknown>(`/users/${encodeURIComponent(userId)}`, { signal, handleErrors: (status) => status !== 404 })),
+      staleTime: 10_000,
+    }),
+  auditEvents: (userId: string) =>
+    queryOptions({
+      queryKey: [...userAdminQueries.all, 'detail', userId, 'auditEvents'] as const,
+      queryFn: async ({ signal }) => validate('userAuditEvents', await api.get<unknown>(`/users/${encodeURIComponent(userId)}/audit-events`, { signal })),
+      staleTime: 10_000,
+    }),
+  sessions: () =>
+    queryOptions({
+      queryKey: [...userAdminQueries.all, 'sessions'] as const,
+      queryFn: async ({ signal }) => validate('userSessions', await api.get<unknown>('/user/sessions', { signal })),
+    }),
+  roleGroups: () =>
+    queryOptions({
+      queryKey: [...userAdminQueries.all, 'roleGroups'] as const,
+      queryFn: async ({ signal }) => validate('roleGroupList', await api.get<unknown>('/user/role-groups', { signal })),
+      staleTime: Infinity,
+    }),
 };
 
 export async function inviteUsers(emails: readonly string[], policy: PolicyInput, partnerId?: string) {
@@ -52,7 +57,10 @@ export async function inviteUsers(emails: readonly string[], policy: PolicyInput
   return validate('invitedUsers', await api.post<unknown>(partnerId ? usersPath(partnerId) : '/users', body));
 }
 
-export async function updateUser(userId: string, body: { version: number; givenName: string; familyName: string; phoneNumber: string | null; policy: PolicyInput }) {
+export async function updateUser(
+  userId: string,
+  body: { version: number; givenName: string; familyName: string; phoneNumber: string | null; policy: PolicyInput },
+) {
   return validate('userDetail', await api.put<unknown>(`/users/${encodeURIComponent(userId)}`, body));
 }
 
@@ -78,10 +86,21 @@ export async function revokeInvitation(userId: string) {
 
 export async function deleteUser(userId: string, version: number) {
   // A 403 comes back to the caller: it may ask for a step-up (panes/step-up), which the user detail pane handles.
-  await api.request<unknown>(`/users/${encodeURIComponent(userId)}`, { method: 'DELETE', body: { version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true }, handleErrors: (status) => status !== 403 });
+  await api.request<unknown>(`/users/${encodeURIComponent(userId)}`, {
+    method: 'DELETE',
+    body: { version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true },
+    handleErrors: (status) => status !== 403,
+  });
 }
 
-export async function updateOwnProfile(body: { version: number; givenName?: string; familyName?: string; phoneNumber?: string | null; email?: string; currentPassword?: string }) {
+export async function updateOwnProfile(body: {
+  version: number;
+  givenName?: string;
+  familyName?: string;
+  phoneNumber?: string | null;
+  email?: string;
+  currentPassword?: string;
+}) {
   return validate('userDetail', await api.patch<unknown>('/users', body));
 }
 

@@ -22,7 +22,14 @@ import { showToast } from '../../src/state/toast-store.ts';
 import { userAdminQueries } from './user-queries.ts';
 import { bulkActionIndex, type BulkAction, type BulkJob } from '../../src/contract/bulk-jobs.ts';
 import { SelectionBar } from '../../src/ui/data-table/selection-bar.tsx';
-import { emptySelection, hasSelection, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
+import {
+  emptySelection,
+  hasSelection,
+  selectAllMatching,
+  selectedCount,
+  selectionRequest,
+  type RowSelection,
+} from '../../src/ui/data-table/selection-model.ts';
 import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
 import { startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import { SettingFilterPresets } from '../overview/setting-presets.tsx';
@@ -35,7 +42,11 @@ const textOf = (filter: string | undefined) => filter?.replace(/^\[eq\]/, '') ??
 
 export function UserStatusChip({ status }: { status: UserListItem['status'] }) {
   const tone = status === 'active' ? 'success' : status === 'locked' ? 'danger' : 'warning';
-  return <span className="status-chip" data-tone={tone}>{statusLabels[status]}</span>;
+  return (
+    <span className="status-chip" data-tone={tone}>
+      {statusLabels[status]}
+    </span>
+  );
 }
 
 export const fullName = (user: { givenName: string; familyName: string; email: string }) => `${user.givenName} ${user.familyName}`.trim() || user.email;
@@ -47,14 +58,32 @@ export function userPath(userId: string, partnerId?: string) {
 function columnsFor(partnerId?: string): readonly DataTableColumn<UserListItem>[] {
   return [
     {
-      id: 'name', header: 'Name', sortField: 'name', width: 'minmax(10rem, 1.2fr)',
-      cell: (row) => <a className="data-table-link is-name" href={userPath(row.userId, partnerId)} tabIndex={-1}>{fullName(row)}</a>,
+      id: 'name',
+      header: 'Name',
+      sortField: 'name',
+      width: 'minmax(10rem, 1.2fr)',
+      cell: (row) => (
+        <a className="data-table-link is-name" href={userPath(row.userId, partnerId)} tabIndex={-1}>
+          {fullName(row)}
+        </a>
+      ),
     },
     { id: 'email', header: 'Email', sortField: 'email', width: 'minmax(12rem, 1.4fr)', cell: (row) => row.email },
     { id: 'status', header: 'Status', width: '7rem', cell: (row) => <UserStatusChip status={row.status} /> },
-    { id: 'roles', header: 'Roles', width: 'minmax(9rem, 1fr)', cell: (row) => row.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ') || '—' },
+    {
+      id: 'roles',
+      header: 'Roles',
+      width: 'minmax(9rem, 1fr)',
+      cell: (row) => row.roles.map((role) => roleLabels[role as RoleName] ?? role).join(', ') || '—',
+    },
     { id: 'businesses', header: 'Businesses', width: 'minmax(10rem, 1.2fr)', cell: (row) => (row.internal ? 'Internal' : row.businessNames.join(', ') || '—') },
-    { id: 'lastSignIn', header: 'Last sign-in', sortField: 'lastSignIn', width: '8.5rem', cell: (row) => (row.lastSignInUtc ? formatShortDate(row.lastSignInUtc) : 'Never') },
+    {
+      id: 'lastSignIn',
+      header: 'Last sign-in',
+      sortField: 'lastSignIn',
+      width: '8.5rem',
+      cell: (row) => (row.lastSignInUtc ? formatShortDate(row.lastSignInUtc) : 'Never'),
+    },
     { id: 'created', header: 'Created', sortField: 'created', width: '8.5rem', cell: (row) => formatShortDate(row.createdUtc) },
   ];
 }
@@ -99,9 +128,16 @@ export function UsersPane({ params, search }: PaneProps) {
   // partner's). The server checks each user as the single lock does (managed whole, not oneself) and lists the
   // refused ones in the job's result.
   const [lockOpen, setLockOpen] = useState(false);
-  const startLock = (key: string) => startBulkJob({
-    area: 'users', action: 'lock', context: partnerId ? { level: 'partner', partnerId } : { level: 'all' }, selection: selectionRequest(selection, state.filters),
-  }, key);
+  const startLock = (key: string) =>
+    startBulkJob(
+      {
+        area: 'users',
+        action: 'lock',
+        context: partnerId ? { level: 'partner', partnerId } : { level: 'all' },
+        selection: selectionRequest(selection, state.filters),
+      },
+      key,
+    );
   const lockStarted = (job: BulkJob) => {
     setLockOpen(false);
     setSelection(emptySelection);
@@ -120,14 +156,23 @@ export function UsersPane({ params, search }: PaneProps) {
   const visibleExportIds = columns.map((column) => column.id).filter((id): id is UserExportColumn => (userExportColumns as readonly string[]).includes(id));
   const startExport = (choice: ExportChoice) => {
     if (!exportSelection) return;
-    void startBulkJob({
-      area: 'users', action: 'export', context: partnerId ? { level: 'partner', partnerId } : { level: 'all' }, selection: selectionRequest(exportSelection, state.filters),
-      params: { fileType: choice.fileType, columns: choice.columns === 'visible' ? visibleExportIds : [...userExportColumns] },
-    }, exportKey).then((job) => {
-      setExportSelection(null);
-      showToast({ kind: 'success', message: 'The export is being made: it will wait for you in My report queue.' });
-      openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
-    }, () => showToast({ kind: 'danger', message: 'The export could not be queued.' }));
+    void startBulkJob(
+      {
+        area: 'users',
+        action: 'export',
+        context: partnerId ? { level: 'partner', partnerId } : { level: 'all' },
+        selection: selectionRequest(exportSelection, state.filters),
+        params: { fileType: choice.fileType, columns: choice.columns === 'visible' ? visibleExportIds : [...userExportColumns] },
+      },
+      exportKey,
+    ).then(
+      (job) => {
+        setExportSelection(null);
+        showToast({ kind: 'success', message: 'The export is being made: it will wait for you in My report queue.' });
+        openBeside(`/bulk-jobs/${encodeURIComponent(job.id)}`, scope ? { afterPaneId: scope.paneId } : {});
+      },
+      () => showToast({ kind: 'danger', message: 'The export could not be queued.' }),
+    );
   };
   usePaneCapabilities({
     export: openExport,
@@ -149,14 +194,27 @@ export function UsersPane({ params, search }: PaneProps) {
         <h1>{title}</h1>
         <div className="users-tools">
           <SettingFilterPresets page="users" filters={compactFilters({ ...state.filters, ...typedFilters })} onApply={overview.showFilters} />
-          <button type="button" className="button" onClick={openExport}>Export</button>
-          {mayAdd ? <a className="button button-primary" href={addPath}>Add user <kbd>Shift</kbd>+<kbd>N</kbd></a> : null}
+          <button type="button" className="button" onClick={openExport}>
+            Export
+          </button>
+          {mayAdd ? (
+            <a className="button button-primary" href={addPath}>
+              Add user <kbd>Shift</kbd>+<kbd>N</kbd>
+            </a>
+          ) : null}
         </div>
       </header>
       <form className="filter-bar" role="search" aria-label="User filters" onSubmit={submit}>
         <div className="filter-field">
           <label htmlFor={ids.name}>Name</label>
-          <input id={ids.name} ref={overview.searchInput} type="search" value={drafts.name} maxLength={100} onChange={(event) => setDrafts({ ...drafts, name: event.target.value })} />
+          <input
+            id={ids.name}
+            ref={overview.searchInput}
+            type="search"
+            value={drafts.name}
+            maxLength={100}
+            onChange={(event) => setDrafts({ ...drafts, name: event.target.value })}
+          />
         </div>
         <div className="filter-field">
           <label htmlFor={ids.email}>Email</label>
@@ -166,24 +224,53 @@ export function UsersPane({ params, search }: PaneProps) {
           <label htmlFor={ids.role}>Role</label>
           <select id={ids.role} value={textOf(state.filters.role)} onChange={(event) => applyFilters({ role: textFilter(event.target.value) })}>
             <option value="">Any role</option>
-            {roleNames.map((role) => <option key={role} value={role}>{roleLabels[role]}</option>)}
+            {roleNames.map((role) => (
+              <option key={role} value={role}>
+                {roleLabels[role]}
+              </option>
+            ))}
           </select>
         </div>
         <div className="filter-field">
           <label htmlFor={ids.status}>Status</label>
           <select id={ids.status} value={textOf(state.filters.status)} onChange={(event) => applyFilters({ status: textFilter(event.target.value) })}>
             <option value="">Any status</option>
-            {userStatuses.map((status) => <option key={status} value={status}>{statusLabels[status]}</option>)}
+            {userStatuses.map((status) => (
+              <option key={status} value={status}>
+                {statusLabels[status]}
+              </option>
+            ))}
           </select>
         </div>
         {Object.keys(state.filters).length > 0 ? (
-          <button type="button" className="button button-ghost" onClick={() => { setDrafts({ name: '', email: '' }); overview.showFilters({}); }}>Clear filters</button>
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => {
+              setDrafts({ name: '', email: '' });
+              overview.showFilters({});
+            }}
+          >
+            Clear filters
+          </button>
         ) : null}
-        <button type="submit" className="visually-hidden" tabIndex={-1}>Apply filters</button>
+        <button type="submit" className="visually-hidden" tabIndex={-1}>
+          Apply filters
+        </button>
       </form>
-      <SelectionBar selection={selection} total={total} noun="users" onSelectAllMatching={() => setSelection(selectAllMatching())} onClear={() => setSelection(emptySelection)}>
-        <button type="button" className="button" onClick={openExport}>Export selected…</button>
-        <button type="button" className="button" onClick={() => setLockOpen(true)}>Lock sign-in…</button>
+      <SelectionBar
+        selection={selection}
+        total={total}
+        noun="users"
+        onSelectAllMatching={() => setSelection(selectAllMatching())}
+        onClear={() => setSelection(emptySelection)}
+      >
+        <button type="button" className="button" onClick={openExport}>
+          Export selected…
+        </button>
+        <button type="button" className="button" onClick={() => setLockOpen(true)}>
+          Lock sign-in…
+        </button>
       </SelectionBar>
       <OverviewTable
         {...overview.table}

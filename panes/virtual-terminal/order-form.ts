@@ -2,16 +2,50 @@
 // it sends and the draft kept in session storage (never the card). Pure, so component tests and the pane share it.
 import { orderLineTypes, phoneNumberTypes, salutations } from '../../src/contract/enumerations.ts';
 import {
-  amountTextProblem, cardDigits, dateInputProblems, defaultPaymentLinkValidityHours, maxPaymentLinkValidityHours, emailRequiredMessage, expiryProblem, isoDateOf, lineAmounts, luhnValid, maxMerchantReferenceLength,
-  maxQuantity, orderTotals, type LineInput, type VirtualTerminalSettings,
+  amountTextProblem,
+  cardDigits,
+  dateInputProblems,
+  defaultPaymentLinkValidityHours,
+  maxPaymentLinkValidityHours,
+  emailRequiredMessage,
+  expiryProblem,
+  isoDateOf,
+  lineAmounts,
+  luhnValid,
+  maxMerchantReferenceLength,
+  maxQuantity,
+  orderTotals,
+  type LineInput,
+  type VirtualTerminalSettings,
 } from '../../src/contract/virtual-terminal.ts';
 
 export type AddressForm = {
-  title: string; firstName: string; middleName: string; lastName: string; organisation: string; department: string;
-  addressLine1: string; addressLine2: string; zipCode: string; city: string; stateProvince: string; countryIso3166Alpha2: string;
-  phoneNumber1: string; phoneNumber1Type: string; phoneNumber2: string; phoneNumber2Type: string;
+  title: string;
+  firstName: string;
+  middleName: string;
+  lastName: string;
+  organisation: string;
+  department: string;
+  addressLine1: string;
+  addressLine2: string;
+  zipCode: string;
+  city: string;
+  stateProvince: string;
+  countryIso3166Alpha2: string;
+  phoneNumber1: string;
+  phoneNumber1Type: string;
+  phoneNumber2: string;
+  phoneNumber2Type: string;
 };
-export type LineForm = { key: number; type: string; description: string; quantity: string; unitPrice: string; priceIncludesVat: boolean; vatPercentage: string };
+export type LineForm = {
+  key: number;
+  type: string;
+  description: string;
+  quantity: string;
+  unitPrice: string;
+  priceIncludesVat: boolean;
+  vatPercentage: string;
+};
 export type CardForm = { cardNumber: string; expiry: string; cvc: string; cardholderName: string };
 export type OrderForm = {
   merchantReference: string;
@@ -36,29 +70,76 @@ export type OrderForm = {
 export { orderLineTypes, phoneNumberTypes, salutations };
 
 export const emptyAddress = (): AddressForm => ({
-  title: '', firstName: '', middleName: '', lastName: '', organisation: '', department: '', addressLine1: '', addressLine2: '', zipCode: '', city: '',
-  stateProvince: '', countryIso3166Alpha2: '', phoneNumber1: '', phoneNumber1Type: 'Unknown', phoneNumber2: '', phoneNumber2Type: 'Unknown',
+  title: '',
+  firstName: '',
+  middleName: '',
+  lastName: '',
+  organisation: '',
+  department: '',
+  addressLine1: '',
+  addressLine2: '',
+  zipCode: '',
+  city: '',
+  stateProvince: '',
+  countryIso3166Alpha2: '',
+  phoneNumber1: '',
+  phoneNumber1Type: 'Unknown',
+  phoneNumber2: '',
+  phoneNumber2Type: 'Unknown',
 });
 let lineKey = 1;
-export const emptyLine = (type: string): LineForm => ({ key: lineKey++, type, description: '', quantity: '1', unitPrice: '', priceIncludesVat: true, vatPercentage: '20' });
+export const emptyLine = (type: string): LineForm => ({
+  key: lineKey++,
+  type,
+  description: '',
+  quantity: '1',
+  unitPrice: '',
+  priceIncludesVat: true,
+  vatPercentage: '20',
+});
 export const emptyCard = (): CardForm => ({ cardNumber: '', expiry: '', cvc: '', cardholderName: '' });
 
 export function emptyOrder(settings: Pick<VirtualTerminalSettings, 'defaultCurrency' | 'currencies' | 'defaultOrderLineType'>): OrderForm {
   return {
-    merchantReference: '', currency: settings.defaultCurrency ?? settings.currencies[0] ?? 'GBP', customerId: null, customerLabel: '',
-    emailAddress: '', dateOfBirth: { day: '', month: '', year: '' }, billing: emptyAddress(), shipToDifferentAddress: false, shipping: emptyAddress(),
-    lines: [emptyLine(settings.defaultOrderLineType)], paymentSource: 'newCard', card: emptyCard(), savedCardId: '', saveCard: false,
-    sendPaymentLink: false, linkValidityHours: String(defaultPaymentLinkValidityHours),
+    merchantReference: '',
+    currency: settings.defaultCurrency ?? settings.currencies[0] ?? 'GBP',
+    customerId: null,
+    customerLabel: '',
+    emailAddress: '',
+    dateOfBirth: { day: '', month: '', year: '' },
+    billing: emptyAddress(),
+    shipToDifferentAddress: false,
+    shipping: emptyAddress(),
+    lines: [emptyLine(settings.defaultOrderLineType)],
+    paymentSource: 'newCard',
+    card: emptyCard(),
+    savedCardId: '',
+    saveCard: false,
+    sendPaymentLink: false,
+    linkValidityHours: String(defaultPaymentLinkValidityHours),
   };
 }
 
 /** 'New order' keeping the customer: identity, addresses and customer stay; the rest is new. */
-export function nextOrder(form: OrderForm, settings: Pick<VirtualTerminalSettings, 'defaultCurrency' | 'currencies' | 'defaultOrderLineType'>, keepCustomer: boolean, lastCardId: string | null = null): OrderForm {
+export function nextOrder(
+  form: OrderForm,
+  settings: Pick<VirtualTerminalSettings, 'defaultCurrency' | 'currencies' | 'defaultOrderLineType'>,
+  keepCustomer: boolean,
+  lastCardId: string | null = null,
+): OrderForm {
   const fresh = emptyOrder(settings);
   if (!keepCustomer) return fresh;
   return {
-    ...fresh, currency: form.currency, customerId: form.customerId, customerLabel: form.customerLabel, emailAddress: form.emailAddress, dateOfBirth: form.dateOfBirth,
-    billing: form.billing, shipToDifferentAddress: form.shipToDifferentAddress, shipping: form.shipping, savedCardId: lastCardId ?? '',
+    ...fresh,
+    currency: form.currency,
+    customerId: form.customerId,
+    customerLabel: form.customerLabel,
+    emailAddress: form.emailAddress,
+    dateOfBirth: form.dateOfBirth,
+    billing: form.billing,
+    shipToDifferentAddress: form.shipToDifferentAddress,
+    shipping: form.shipping,
+    savedCardId: lastCardId ?? '',
   };
 }
 
@@ -76,15 +157,22 @@ export const lineInput = (line: LineForm): LineInput | null => {
   const quantity = Number(line.quantity);
   const unitPrice = Number(line.unitPrice);
   const vatPercentage = Number(line.vatPercentage || '0');
-  if (!Number.isInteger(quantity) || quantity < 1 || !Number.isFinite(unitPrice) || line.unitPrice.trim() === '' || !Number.isFinite(vatPercentage)) return null;
+  if (!Number.isInteger(quantity) || quantity < 1 || !Number.isFinite(unitPrice) || line.unitPrice.trim() === '' || !Number.isFinite(vatPercentage))
+    return null;
   return { type: line.type, quantity, unitPrice, priceIncludesVat: line.priceIncludesVat, vatPercentage };
 };
 
 export function liveTotals(form: OrderForm) {
   const lines = form.lines.map((line) => ({ line, input: lineInput(line) }));
   return {
-    lines: lines.map(({ line, input }) => ({ key: line.key, amounts: input && !amountTextProblem(line.unitPrice, form.currency) ? lineAmounts(input, form.currency) : null })),
-    totals: orderTotals(lines.flatMap(({ input, line }) => (input && !amountTextProblem(line.unitPrice, form.currency) ? [input] : [])), form.currency),
+    lines: lines.map(({ line, input }) => ({
+      key: line.key,
+      amounts: input && !amountTextProblem(line.unitPrice, form.currency) ? lineAmounts(input, form.currency) : null,
+    })),
+    totals: orderTotals(
+      lines.flatMap(({ input, line }) => (input && !amountTextProblem(line.unitPrice, form.currency) ? [input] : [])),
+      form.currency,
+    ),
   };
 }
 
@@ -94,7 +182,8 @@ function addressProblems(prefix: string, address: AddressForm, problems: Problem
   if (required && !address.lastName.trim() && !address.organisation.trim()) problems[`${prefix}.lastName`] = 'Last name or organisation is required';
   if (required && !address.countryIso3166Alpha2) problems[`${prefix}.countryIso3166Alpha2`] = 'Country is required';
   for (const field of ['phoneNumber1', 'phoneNumber2'] as const) {
-    if (address[field].trim() && !phonePattern.test(address[field].trim())) problems[`${prefix}.${field}`] = 'Enter a phone number: digits, spaces, ( ) - and a leading +';
+    if (address[field].trim() && !phonePattern.test(address[field].trim()))
+      problems[`${prefix}.${field}`] = 'Enter a phone number: digits, spaces, ( ) - and a leading +';
   }
 }
 
@@ -103,7 +192,8 @@ export function orderProblems(form: OrderForm, settings: Pick<VirtualTerminalSet
   const problems: Problems = {};
   const reference = form.merchantReference.trim();
   if (!reference) problems.merchantReference = 'Merchant reference is required';
-  else if (reference.length > maxMerchantReferenceLength) problems.merchantReference = `Merchant reference may have ${maxMerchantReferenceLength} characters maximum`;
+  else if (reference.length > maxMerchantReferenceLength)
+    problems.merchantReference = `Merchant reference may have ${maxMerchantReferenceLength} characters maximum`;
   if (!settings.currencies.includes(form.currency)) problems.currency = 'Choose a currency this configuration offers';
   const email = form.emailAddress.trim();
   if (email && !plausibleEmail.test(email)) problems.emailAddress = 'Enter a valid email address';
@@ -123,14 +213,17 @@ export function orderProblems(form: OrderForm, settings: Pick<VirtualTerminalSet
     const price = amountTextProblem(line.unitPrice, form.currency);
     if (price) problems[`lines.${index}.unitPrice`] = price;
     const vat = Number(line.vatPercentage || '0');
-    if (!/^\d{1,3}(\.\d{1,2})?$/.test(line.vatPercentage || '0') || vat > 100) problems[`lines.${index}.vatPercentage`] = 'VAT rate is a percentage from 0 to 100';
+    if (!/^\d{1,3}(\.\d{1,2})?$/.test(line.vatPercentage || '0') || vat > 100)
+      problems[`lines.${index}.vatPercentage`] = 'VAT rate is a percentage from 0 to 100';
   });
   if (form.lines.length === 0) problems.lines = 'Add at least one order line';
-  else if (Object.keys(problems).every((key) => !key.startsWith('lines.')) && liveTotals(form).totals.inclMinor <= 0) problems.lines = 'The order total must be more than zero';
+  else if (Object.keys(problems).every((key) => !key.startsWith('lines.')) && liveTotals(form).totals.inclMinor <= 0)
+    problems.lines = 'The order total must be more than zero';
   if (form.sendPaymentLink) {
-    if (!email) problems.emailAddress = 'A payment link is emailed: enter the customer\'s email address';
+    if (!email) problems.emailAddress = "A payment link is emailed: enter the customer's email address";
     const hours = Number(form.linkValidityHours);
-    if (!/^\d{1,3}$/.test(form.linkValidityHours) || hours < 1 || hours > maxPaymentLinkValidityHours) problems.linkValidityHours = `The link is valid 1 to ${maxPaymentLinkValidityHours} hours (30 days)`;
+    if (!/^\d{1,3}$/.test(form.linkValidityHours) || hours < 1 || hours > maxPaymentLinkValidityHours)
+      problems.linkValidityHours = `The link is valid 1 to ${maxPaymentLinkValidityHours} hours (30 days)`;
   } else if (form.paymentSource === 'newCard') {
     const digits = cardDigits(form.card.cardNumber);
     if (!digits) problems['card.cardNumber'] = 'Card number is required';
@@ -157,17 +250,27 @@ const addressBody = (address: AddressForm) => {
 
 export function orderBody(form: OrderForm, confirmDuplicate: boolean) {
   return {
-    merchantReference: form.merchantReference.trim(), currency: form.currency, confirmDuplicate,
+    merchantReference: form.merchantReference.trim(),
+    currency: form.currency,
+    confirmDuplicate,
     customerId: form.customerId,
     billingIdentity: { emailAddress: form.emailAddress.trim() || null, dateOfBirth: isoDateOf(form.dateOfBirth) },
     billingAddress: addressBody(form.billing),
     shippingAddress: form.shipToDifferentAddress ? addressBody(form.shipping) : null,
     orderLines: form.lines.map((line) => ({
-      type: line.type, description: line.description.trim(), quantity: Number(line.quantity), unitPrice: Number(line.unitPrice), priceIncludesVat: line.priceIncludesVat,
+      type: line.type,
+      description: line.description.trim(),
+      quantity: Number(line.quantity),
+      unitPrice: Number(line.unitPrice),
+      priceIncludesVat: line.priceIncludesVat,
       vatPercentage: Number(line.vatPercentage || '0'),
     })),
     paymentLink: form.sendPaymentLink ? { validityHours: Number(form.linkValidityHours) } : null,
-    card: form.sendPaymentLink ? null : form.paymentSource === 'newCard' ? { ...form.card, cardNumber: cardDigits(form.card.cardNumber), cardholderName: form.card.cardholderName.trim() } : null,
+    card: form.sendPaymentLink
+      ? null
+      : form.paymentSource === 'newCard'
+        ? { ...form.card, cardNumber: cardDigits(form.card.cardNumber), cardholderName: form.card.cardholderName.trim() }
+        : null,
     savedCardId: !form.sendPaymentLink && form.paymentSource === 'savedCard' ? form.savedCardId : null,
     // Without a chosen customer, saving the card stores the customer too (the server makes them from the order).
     saveCard: !form.sendPaymentLink && form.paymentSource === 'newCard' && form.saveCard,
@@ -198,7 +301,12 @@ export function formFromDraft(text: string | null, fallback: OrderForm): OrderFo
   try {
     const parsed = JSON.parse(text) as Partial<OrderForm>;
     if (!parsed || typeof parsed !== 'object' || !Array.isArray(parsed.lines)) return fallback;
-    return { ...fallback, ...parsed, card: emptyCard(), lines: parsed.lines.map((line) => ({ ...emptyLine(fallback.lines[0]?.type ?? 'physicalItem'), ...line, key: lineKey++ })) };
+    return {
+      ...fallback,
+      ...parsed,
+      card: emptyCard(),
+      lines: parsed.lines.map((line) => ({ ...emptyLine(fallback.lines[0]?.type ?? 'physicalItem'), ...line, key: lineKey++ })),
+    };
   } catch {
     return fallback;
   }

@@ -40,7 +40,11 @@ export function WatchEntryPane({ params }: PaneProps) {
     mutationFn: (next: WatchEntryStatusName) => setWatchStatus(merchantId, next, entry.data?.version ?? 0),
     onSuccess: async (_answer, next) => {
       await refresh();
-      showToast({ kind: 'success', message: next === 'acknowledged' ? 'Watch list entry acknowledged.' : next === 'monitoring' ? 'Merchant put on monitoring.' : 'Watch list entry reopened.' });
+      showToast({
+        kind: 'success',
+        message:
+          next === 'acknowledged' ? 'Watch list entry acknowledged.' : next === 'monitoring' ? 'Merchant put on monitoring.' : 'Watch list entry reopened.',
+      });
     },
   });
   const note = useMutation({
@@ -74,37 +78,83 @@ export function WatchEntryPane({ params }: PaneProps) {
   usePaneCapabilities(handlers);
 
   if (entry.isPending) return <Skeleton lines={6} label="Loading the watch list entry" />;
-  if (entry.isError || !data) return <p role="alert" className="watch-entry-pane">This merchant is not on the watch list.</p>;
+  if (entry.isError || !data)
+    return (
+      <p role="alert" className="watch-entry-pane">
+        This merchant is not on the watch list.
+      </p>
+    );
   return (
     <section className="watch-entry-pane" aria-labelledby="watch-entry-title">
       <header className="risk-header">
         <h1 id="watch-entry-title">{data.merchantName}</h1>
         {mayAct ? (
           <div className="risk-actions">
-            <button type="button" className="button button-primary" disabled={!canChange('acknowledged')} onClick={() => status.mutate('acknowledged')}>Acknowledge</button>
-            <button type="button" className="button" disabled={!canChange('monitoring')} onClick={() => status.mutate('monitoring')}>Put on monitoring</button>
-            <button type="button" className="button" onClick={() => setNoteOpen(true)}>Add a note</button>
-            <button type="button" className="button" disabled={!canEscalate} onClick={() => setEscalateOpen(true)}>Escalate to a ticket</button>
+            <button type="button" className="button button-primary" disabled={!canChange('acknowledged')} onClick={() => status.mutate('acknowledged')}>
+              Acknowledge
+            </button>
+            <button type="button" className="button" disabled={!canChange('monitoring')} onClick={() => status.mutate('monitoring')}>
+              Put on monitoring
+            </button>
+            <button type="button" className="button" onClick={() => setNoteOpen(true)}>
+              Add a note
+            </button>
+            <button type="button" className="button" disabled={!canEscalate} onClick={() => setEscalateOpen(true)}>
+              Escalate to a ticket
+            </button>
           </div>
         ) : null}
       </header>
       <dl className="risk-facts">
-        <dt>Business</dt><dd>{data.businessName} ({data.businessId})</dd>
-        <dt>Score</dt><dd><ScoreText score={data.score} status={data.status} /></dd>
-        <dt>Status</dt><dd>{watchEntryStatusLabels[data.status]}{data.statusChangedBy ? ` by ${data.statusChangedBy}` : ''}{data.statusChangedUtc ? `, ${formatDateTime(data.statusChangedUtc)}` : ''}</dd>
-        <dt>First flagged</dt><dd>{formatDateTime(data.firstFlaggedUtc)}</dd>
-        <dt>Computed</dt><dd>{formatDateTime(data.lastComputedUtc)}</dd>
-        <dt>Ticket</dt><dd>{data.ticketId ? <a href={`/tickets/${encodeURIComponent(data.ticketId)}`}>Ticket {data.ticketId}</a> : 'Not escalated'}</dd>
-        <dt>Trend</dt><dd><Sparkline values={data.trend} label={trendLabel(data.trend)} width={180} height={36} /></dd>
+        <dt>Business</dt>
+        <dd>
+          {data.businessName} ({data.businessId})
+        </dd>
+        <dt>Score</dt>
+        <dd>
+          <ScoreText score={data.score} status={data.status} />
+        </dd>
+        <dt>Status</dt>
+        <dd>
+          {watchEntryStatusLabels[data.status]}
+          {data.statusChangedBy ? ` by ${data.statusChangedBy}` : ''}
+          {data.statusChangedUtc ? `, ${formatDateTime(data.statusChangedUtc)}` : ''}
+        </dd>
+        <dt>First flagged</dt>
+        <dd>{formatDateTime(data.firstFlaggedUtc)}</dd>
+        <dt>Computed</dt>
+        <dd>{formatDateTime(data.lastComputedUtc)}</dd>
+        <dt>Ticket</dt>
+        <dd>{data.ticketId ? <a href={`/tickets/${encodeURIComponent(data.ticketId)}`}>Ticket {data.ticketId}</a> : 'Not escalated'}</dd>
+        <dt>Trend</dt>
+        <dd>
+          <Sparkline values={data.trend} label={trendLabel(data.trend)} width={180} height={36} />
+        </dd>
       </dl>
       <h2>Signals</h2>
-      {data.signals.length === 0 ? <p>No signal crosses its threshold now.</p> : (
-        <ul className="risk-list">{data.signals.map((signal) => <li key={signal.signal}>{signalText(signal.signal, signal.value, signal.threshold)}</li>)}</ul>
+      {data.signals.length === 0 ? (
+        <p>No signal crosses its threshold now.</p>
+      ) : (
+        <ul className="risk-list">
+          {data.signals.map((signal) => (
+            <li key={signal.signal}>{signalText(signal.signal, signal.value, signal.threshold)}</li>
+          ))}
+        </ul>
       )}
-      <p><a href={triggeringTransactionsPath(data.merchantId, new Date())}>Triggering transactions (last 7 days)</a></p>
+      <p>
+        <a href={triggeringTransactionsPath(data.merchantId, new Date())}>Triggering transactions (last 7 days)</a>
+      </p>
       <h2>Notes</h2>
-      {data.notes.length === 0 ? <p>No notes yet.</p> : (
-        <ul className="risk-list">{data.notes.map((item) => <li key={item.noteId}><strong>{item.author}</strong>, {formatDateTime(item.createdUtc)}: {item.text}</li>)}</ul>
+      {data.notes.length === 0 ? (
+        <p>No notes yet.</p>
+      ) : (
+        <ul className="risk-list">
+          {data.notes.map((item) => (
+            <li key={item.noteId}>
+              <strong>{item.author}</strong>, {formatDateTime(item.createdUtc)}: {item.text}
+            </li>
+          ))}
+        </ul>
       )}
       <Modal
         open={noteOpen}
@@ -112,10 +162,24 @@ export function WatchEntryPane({ params }: PaneProps) {
         onClose={() => setNoteOpen(false)}
         closeActionLabel="Cancel"
         initialFocus={noteField}
-        footer={<button type="submit" form="watch-note-form" className="button button-primary" disabled={note.isPending || noteText.trim() === ''}>Add note</button>}
+        footer={
+          <button type="submit" form="watch-note-form" className="button button-primary" disabled={note.isPending || noteText.trim() === ''}>
+            Add note
+          </button>
+        }
       >
-        <form id="watch-note-form" className="risk-form" onSubmit={(event) => { event.preventDefault(); if (noteText.trim()) note.mutate(noteText.trim()); }}>
-          <label>Note<textarea ref={noteField} value={noteText} maxLength={2000} rows={4} onChange={(event) => setNoteText(event.target.value)} /></label>
+        <form
+          id="watch-note-form"
+          className="risk-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (noteText.trim()) note.mutate(noteText.trim());
+          }}
+        >
+          <label>
+            Note
+            <textarea ref={noteField} value={noteText} maxLength={2000} rows={4} onChange={(event) => setNoteText(event.target.value)} />
+          </label>
         </form>
       </Modal>
       <Modal
@@ -124,13 +188,32 @@ export function WatchEntryPane({ params }: PaneProps) {
         onClose={() => setEscalateOpen(false)}
         closeActionLabel="Cancel"
         initialFocus={priorityField}
-        footer={<button type="submit" form="watch-escalate-form" className="button button-primary" disabled={escalation.isPending}>Create ticket</button>}
+        footer={
+          <button type="submit" form="watch-escalate-form" className="button button-primary" disabled={escalation.isPending}>
+            Create ticket
+          </button>
+        }
       >
-        <form id="watch-escalate-form" className="risk-form" onSubmit={(event) => { event.preventDefault(); escalation.mutate(); }}>
-          <p>An information request ticket is opened in {data.businessName} about {data.merchantName}, with the score ({data.score}) and its signals. The merchant's users see it.</p>
-          <label>Priority
+        <form
+          id="watch-escalate-form"
+          className="risk-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            escalation.mutate();
+          }}
+        >
+          <p>
+            An information request ticket is opened in {data.businessName} about {data.merchantName}, with the score ({data.score}) and its signals. The
+            merchant's users see it.
+          </p>
+          <label>
+            Priority
             <select ref={priorityField} value={priority} onChange={(event) => setPriority(event.target.value as TicketPriority)}>
-              {ticketPriorities.map((value) => <option key={value} value={value}>{value}</option>)}
+              {ticketPriorities.map((value) => (
+                <option key={value} value={value}>
+                  {value}
+                </option>
+              ))}
             </select>
           </label>
         </form>

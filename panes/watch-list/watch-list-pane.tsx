@@ -28,22 +28,42 @@ export function watchListViewOf(search: string): { pageNumber: number; pageSize:
   return {
     pageNumber: Number.isInteger(pageNumber) && pageNumber >= 1 ? pageNumber : 1,
     pageSize: (pageSizes as readonly number[]).includes(pageSize) ? pageSize : defaultPageSize,
-    status: (watchEntryStatuses as readonly string[]).includes(status ?? '') ? status as WatchEntryStatusName : null,
+    status: (watchEntryStatuses as readonly string[]).includes(status ?? '') ? (status as WatchEntryStatusName) : null,
   };
 }
 
 /** Spec: the score is success-coloured when the status is positive, else danger. */
 export function ScoreText({ score, status }: { score: number; status: WatchEntryStatusName }) {
   const tone = isPositiveWatchStatus(status) ? 'success' : 'danger';
-  return <span className="watch-score" data-tone={tone}>{score}</span>;
+  return (
+    <span className="watch-score" data-tone={tone}>
+      {score}
+    </span>
+  );
 }
 
 // The signals take the room (two lines of a row, then the detail has them all); names wrap rather than ellipsise.
 const columns: readonly DataTableColumn<WatchListEntry>[] = [
-  { id: 'merchant', header: 'Merchant', width: 'minmax(11rem, 1.3fr)', wrap: true, cell: (row) => <a className="data-table-link is-name" href={watchEntryPath(row.merchantId)}>{row.merchantName}</a> },
+  {
+    id: 'merchant',
+    header: 'Merchant',
+    width: 'minmax(11rem, 1.3fr)',
+    wrap: true,
+    cell: (row) => (
+      <a className="data-table-link is-name" href={watchEntryPath(row.merchantId)}>
+        {row.merchantName}
+      </a>
+    ),
+  },
   { id: 'business', header: 'Business', width: 'minmax(10rem, 1fr)', wrap: true, cell: (row) => row.businessName },
   { id: 'score', header: 'Score', align: 'end', width: '5rem', cell: (row) => <ScoreText score={row.score} status={row.status} /> },
-  { id: 'signals', header: 'Signals', width: 'minmax(14rem, 2.6fr)', wrap: true, cell: (row) => (row.signals.length === 0 ? 'None now' : row.signals.map((signal) => signalText(signal.signal, signal.value, signal.threshold)).join('; ')) },
+  {
+    id: 'signals',
+    header: 'Signals',
+    width: 'minmax(14rem, 2.6fr)',
+    wrap: true,
+    cell: (row) => (row.signals.length === 0 ? 'None now' : row.signals.map((signal) => signalText(signal.signal, signal.value, signal.threshold)).join('; ')),
+  },
   { id: 'trend', header: 'Trend', width: '8rem', cell: (row) => <Sparkline values={row.trend} label={trendLabel(row.trend)} /> },
   { id: 'status', header: 'Status', width: '8rem', wrap: true, cell: (row) => watchEntryStatusLabels[row.status] },
 ];
@@ -52,7 +72,7 @@ export function WatchListPane({ search }: PaneProps) {
   const view = watchListViewOf(search);
   const [, navigate] = useLocation();
   const list = useQuery(watchListQueries.list(view.pageNumber, view.pageSize, view.status));
-  const rows = useMemo(() => (list.isError ? [] : list.data?.results ?? []), [list.isError, list.data]);
+  const rows = useMemo(() => (list.isError ? [] : (list.data?.results ?? [])), [list.isError, list.data]);
   const goTo = (next: { pageNumber: number; pageSize: number; status: string | null }) => {
     const query = new URLSearchParams({ pagenumber: String(next.pageNumber), pagesize: String(next.pageSize) });
     if (next.status) query.set('status', next.status);
@@ -69,7 +89,11 @@ export function WatchListPane({ search }: PaneProps) {
           Status{' '}
           <select value={view.status ?? ''} onChange={(event) => goTo({ pageNumber: 1, pageSize: view.pageSize, status: event.target.value || null })}>
             <option value="">All</option>
-            {watchEntryStatuses.map((status) => <option key={status} value={status}>{watchEntryStatusLabels[status]}</option>)}
+            {watchEntryStatuses.map((status) => (
+              <option key={status} value={status}>
+                {watchEntryStatusLabels[status]}
+              </option>
+            ))}
           </select>
         </label>
       </header>

@@ -36,9 +36,23 @@ import { Hono, type Context } from 'hono';
 import { addDays, calendarDate, encodeDateRange, filterInstant } from '../../src/contract/filters.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
-  accountNumberPattern, batchIdPattern, batchListSpec, entryCategories, maxStatementDays, merchantAccountKinds, movementListSpec,
-  camtOnlyForStatementsMessage, statementReportTypeOf, statementReportTypes, transferListSpec, type EntryCategory, type MerchantAccountKind, type StatementAccountKind,
-  maxSettlementDetailsDays, settlementDetailsFileTypeMessage, settlementDetailsFileTypes,
+  accountNumberPattern,
+  batchIdPattern,
+  batchListSpec,
+  entryCategories,
+  maxStatementDays,
+  merchantAccountKinds,
+  movementListSpec,
+  camtOnlyForStatementsMessage,
+  statementReportTypeOf,
+  statementReportTypes,
+  transferListSpec,
+  type EntryCategory,
+  type MerchantAccountKind,
+  type StatementAccountKind,
+  maxSettlementDetailsDays,
+  settlementDetailsFileTypeMessage,
+  settlementDetailsFileTypes,
 } from '../../src/contract/ledger.ts';
 import { ledgerReportBody, remittanceUpdateBody, type Remittance, type TransferDetail } from '../../src/contract/ledger-schemas.ts';
 import type { ParsedListQuery } from '../../src/contract/list-query.ts';
@@ -46,8 +60,19 @@ import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
 import type { Db } from '../db/client.ts';
 import {
-  auditEvents, businessAccountGroups, type businesses, ledgerAccounts, ledgerEntries, ledgerTransfers, merchantAccountGroups, merchants, pricingPlanRates, pricingPlans,
-  queuedReports, remittanceSettings, settlementBatches,
+  auditEvents,
+  businessAccountGroups,
+  type businesses,
+  ledgerAccounts,
+  ledgerEntries,
+  ledgerTransfers,
+  merchantAccountGroups,
+  merchants,
+  pricingPlanRates,
+  pricingPlans,
+  queuedReports,
+  remittanceSettings,
+  settlementBatches,
 } from '../db/schema.ts';
 import { now } from '../clock.ts';
 import { contentDisposition } from '../files/content-disposition.ts';
@@ -109,13 +134,21 @@ function batchOut(row: typeof settlementBatches.$inferSelect, grossSettlement: b
 
 function transferOut(row: typeof ledgerTransfers.$inferSelect) {
   return {
-    id: row.id, accountNumber: row.accountNumber, transferDate: row.transferDate.toISOString(), maturityDate: row.maturityDate.toISOString(),
-    amount: toMajorUnits(row.amountMinor, row.currency), saleAmount: toMajorUnits(row.saleAmountMinor, row.currency), currency: row.currency, batchId: row.batchId,
+    id: row.id,
+    accountNumber: row.accountNumber,
+    transferDate: row.transferDate.toISOString(),
+    maturityDate: row.maturityDate.toISOString(),
+    amount: toMajorUnits(row.amountMinor, row.currency),
+    saleAmount: toMajorUnits(row.saleAmountMinor, row.currency),
+    currency: row.currency,
+    batchId: row.batchId,
   };
 }
 
 const categoriesOf = (query: ParsedListQuery): EntryCategory[] =>
-  (query.filters.category ?? []).map((clause) => entryCategories.find((category) => category.toLowerCase() === clause.value.toLowerCase())).filter((value): value is EntryCategory => value !== undefined);
+  (query.filters.category ?? [])
+    .map((clause) => entryCategories.find((category) => category.toLowerCase() === clause.value.toLowerCase()))
+    .filter((value): value is EntryCategory => value !== undefined);
 
 export function accountGroupRoutes({ database }: Deps) {
   const { db } = database;
@@ -130,8 +163,12 @@ export function accountGroupRoutes({ database }: Deps) {
     if (!resolved?.merchant) throw notFound();
     for (const permission of permissions) requirePermission(resolved.permissions, permission);
     return {
-      businessId: resolved.business.id, merchantId: resolved.merchant.id, merchantName: resolved.merchant.name, businessName: resolved.business.name,
-      grossSettlement: resolved.merchant.grossSettlement, timeZone: resolved.business.timeZone,
+      businessId: resolved.business.id,
+      merchantId: resolved.merchant.id,
+      merchantName: resolved.merchant.name,
+      businessName: resolved.business.name,
+      grossSettlement: resolved.merchant.grossSettlement,
+      timeZone: resolved.business.timeZone,
     };
   }
 
@@ -139,7 +176,9 @@ export function accountGroupRoutes({ database }: Deps) {
     const scope = await merchantScope(c, permissions);
     const accountNumber = c.req.param('accountNumber') ?? '';
     if (!accountNumberPattern.test(accountNumber)) throw notFound();
-    const [group] = await db.select().from(merchantAccountGroups)
+    const [group] = await db
+      .select()
+      .from(merchantAccountGroups)
       .where(and(eq(merchantAccountGroups.accountNumber, accountNumber), eq(merchantAccountGroups.merchantId, scope.merchantId)));
     if (!group) throw notFound();
     return { scope, group };
@@ -153,9 +192,16 @@ export function accountGroupRoutes({ database }: Deps) {
   async function groupOut(scope: MerchantScope, group: typeof merchantAccountGroups.$inferSelect, balances: Map<string, number>) {
     const invoiceInUse = await invoiceAccountInUse(db, scope.grossSettlement, group.accountNumber);
     return {
-      accountNumber: group.accountNumber, businessId: group.businessId, merchantId: group.merchantId, merchantName: scope.merchantName, currency: group.currency,
-      grossSettlement: scope.grossSettlement, reservePercentage: group.reserveBasisPoints / 100, reserveDays: group.reserveDays,
-      balances: merchantAccountKinds.filter((kind) => kind !== 'invoice' || invoiceInUse)
+      accountNumber: group.accountNumber,
+      businessId: group.businessId,
+      merchantId: group.merchantId,
+      merchantName: scope.merchantName,
+      currency: group.currency,
+      grossSettlement: scope.grossSettlement,
+      reservePercentage: group.reserveBasisPoints / 100,
+      reserveDays: group.reserveDays,
+      balances: merchantAccountKinds
+        .filter((kind) => kind !== 'invoice' || invoiceInUse)
         .map((kind) => ({ kind, balance: toMajorUnits(balances.get(groupAccountId(group.accountNumber, kind)) ?? 0, group.currency) })),
     };
   }
@@ -164,12 +210,20 @@ export function accountGroupRoutes({ database }: Deps) {
     const query = parseListRequest(singleValuedQuery(c), movementListSpec);
     const period = periodOf(query.filters.date, timeZone);
     const statement = await readStatement(db, {
-      accountId: groupAccountId(accountNumber, kind), period, categories: categoriesOf(query),
-      sort: query.sort[0] ?? { field: 'date', descending: false }, limit: query.pageSize, offset: (query.pageNumber - 1) * query.pageSize,
+      accountId: groupAccountId(accountNumber, kind),
+      period,
+      categories: categoriesOf(query),
+      sort: query.sort[0] ?? { field: 'date', descending: false },
+      limit: query.pageSize,
+      offset: (query.pageNumber - 1) * query.pageSize,
     });
     return {
-      accountNumber, kind, currency, timeZone,
-      periodStart: period.start?.toISOString() ?? null, periodEnd: period.end?.toISOString() ?? null,
+      accountNumber,
+      kind,
+      currency,
+      timeZone,
+      periodStart: period.start?.toISOString() ?? null,
+      periodEnd: period.end?.toISOString() ?? null,
       openingBalance: toMajorUnits(statement.openingBalanceMinor, currency),
       closingBalance: toMajorUnits(statement.closingBalanceMinor, currency),
       totals: statement.totals.map((row) => ({ category: row.category as EntryCategory, amount: toMajorUnits(row.amountMinor, currency), count: row.count })),
@@ -178,13 +232,20 @@ export function accountGroupRoutes({ database }: Deps) {
     };
   }
 
-  async function queueReport(c: Context<AppEnv>, options: {
-    reportType: string; context: Omit<ReportContext, 'timeZone'> & { timeZone?: string }; filters: Record<string, string>; spec: typeof movementListSpec; countRows: (query: ParsedListQuery) => Promise<number>;
-    /** the file types the report is offered as (default: every ledger file type) and the refusal of another */
-    fileTypes?: { allowed: readonly string[]; message: string };
-    /** filters the report takes when the body names none of its own (settlement details: this month) */
-    defaultFilters?: (timeZone: string) => Record<string, string>;
-  }) {
+  async function queueReport(
+    c: Context<AppEnv>,
+    options: {
+      reportType: string;
+      context: Omit<ReportContext, 'timeZone'> & { timeZone?: string };
+      filters: Record<string, string>;
+      spec: typeof movementListSpec;
+      countRows: (query: ParsedListQuery) => Promise<number>;
+      /** the file types the report is offered as (default: every ledger file type) and the refusal of another */
+      fileTypes?: { allowed: readonly string[]; message: string };
+      /** filters the report takes when the body names none of its own (settlement details: this month) */
+      defaultFilters?: (timeZone: string) => Record<string, string>;
+    },
+  ) {
     const body = await readBody(c, ledgerReportBody);
     if (body.fileType === 'xml' && !(statementReportTypes as readonly string[]).includes(options.reportType)) throw badRequest(camtOnlyForStatementsMessage);
     if (options.fileTypes && !options.fileTypes.allowed.includes(body.fileType)) throw badRequest(options.fileTypes.message);
@@ -200,13 +261,30 @@ export function accountGroupRoutes({ database }: Deps) {
     const totalRows = await options.countRows(query);
     const reportId = `RPT${randomBytes(8).toString('hex').toUpperCase()}`;
     await db.insert(queuedReports).values({
-      id: reportId, userId: c.get('principal').userId, reportType: options.reportType, fileType: body.fileType, status: 'queued',
-      context: { ...options.context, timeZone }, filters, ordering: null, columns: [], startDate: period.start, endDate: period.end, totalRows, queuedAt: new Date(),
+      id: reportId,
+      userId: c.get('principal').userId,
+      reportType: options.reportType,
+      fileType: body.fileType,
+      status: 'queued',
+      context: { ...options.context, timeZone },
+      filters,
+      ordering: null,
+      columns: [],
+      startDate: period.start,
+      endDate: period.end,
+      totalRows,
+      queuedAt: new Date(),
     });
     return c.json({ reportId, totalRows }, 202);
   }
 
-  const merchantContext = (scope: MerchantScope) => ({ level: 'merchant' as const, businessId: scope.businessId, merchantId: scope.merchantId, title: `${scope.merchantName} (${scope.businessName})`, timeZone: scope.timeZone });
+  const merchantContext = (scope: MerchantScope) => ({
+    level: 'merchant' as const,
+    businessId: scope.businessId,
+    merchantId: scope.merchantId,
+    title: `${scope.merchantName} (${scope.businessName})`,
+    timeZone: scope.timeZone,
+  });
 
   /** A merchant id is missing: the spec's message, once the business is known to be the caller's (else 404). */
   async function merchantMissing(c: Context<AppEnv>): Promise<never> {
@@ -223,15 +301,27 @@ export function accountGroupRoutes({ database }: Deps) {
 
   routes.get(m, async (c) => {
     const scope = await merchantScope(c, ['Mapi.MerchantAccountGroups.Read']);
-    const groups = await db.select().from(merchantAccountGroups).where(eq(merchantAccountGroups.merchantId, scope.merchantId)).orderBy(asc(merchantAccountGroups.accountNumber));
-    const balances = await balancesOf(db, groups.flatMap((group) => merchantAccountKinds.map((kind) => groupAccountId(group.accountNumber, kind))), new Date());
+    const groups = await db
+      .select()
+      .from(merchantAccountGroups)
+      .where(eq(merchantAccountGroups.merchantId, scope.merchantId))
+      .orderBy(asc(merchantAccountGroups.accountNumber));
+    const balances = await balancesOf(
+      db,
+      groups.flatMap((group) => merchantAccountKinds.map((kind) => groupAccountId(group.accountNumber, kind))),
+      new Date(),
+    );
     const results = await Promise.all(groups.map((group) => groupOut(scope, group, balances)));
     return c.json({ results, numberOfResults: results.length });
   });
 
   routes.get(`${m}/:accountNumber`, async (c) => {
     const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read']);
-    const balances = await balancesOf(db, merchantAccountKinds.map((kind) => groupAccountId(group.accountNumber, kind)), new Date());
+    const balances = await balancesOf(
+      db,
+      merchantAccountKinds.map((kind) => groupAccountId(group.accountNumber, kind)),
+      new Date(),
+    );
     return c.json(await groupOut(scope, group, balances));
   });
 
@@ -254,7 +344,16 @@ export function accountGroupRoutes({ database }: Deps) {
   function camt053Answer(c: Context<AppEnv>, accountNumber: string, kind: StatementAccountKind, currency: string, holder: string, timeZone: string) {
     const query = parseListRequest(singleValuedQuery(c), movementListSpec);
     const period = periodOf(query.filters.date, timeZone);
-    const chunks = camt053Statement(db, { accountId: groupAccountId(accountNumber, kind), accountNumber, kind, currency, holder, period, createdAt: new Date(), timeZone });
+    const chunks = camt053Statement(db, {
+      accountId: groupAccountId(accountNumber, kind),
+      accountNumber,
+      kind,
+      currency,
+      holder,
+      period,
+      createdAt: new Date(),
+      timeZone,
+    });
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -268,9 +367,21 @@ export function accountGroupRoutes({ database }: Deps) {
     });
     c.header('Content-Type', 'application/xml; charset=utf-8');
     // Named by account and period, as the same statement queued as a report is (reports/naming.ts).
-    c.header('Content-Disposition', contentDisposition(reportDownloadName({
-      id: '', reportType: statementReportTypeOf[kind], fileType: 'xml', queuedAt: now(), context: { timeZone }, filters: { accountNumber }, startDate: period.start, endDate: period.end,
-    })));
+    c.header(
+      'Content-Disposition',
+      contentDisposition(
+        reportDownloadName({
+          id: '',
+          reportType: statementReportTypeOf[kind],
+          fileType: 'xml',
+          queuedAt: now(),
+          context: { timeZone },
+          filters: { accountNumber },
+          startDate: period.start,
+          endDate: period.end,
+        }),
+      ),
+    );
     c.header('Cache-Control', 'no-store');
     return c.body(body);
   }
@@ -316,16 +427,36 @@ export function accountGroupRoutes({ database }: Deps) {
     const { scope, group } = await merchantGroup(c, [...statementPermissions(kind), 'Portal.Reports.Create']);
     if (kind === 'invoice') await requireInvoiceAccount(scope, group.accountNumber);
     return queueReport(c, {
-      reportType: statementReportTypeOf[kind], context: merchantContext(scope), filters: { accountNumber: group.accountNumber, kind }, spec: movementListSpec,
-      countRows: async (query) => (await readStatement(db, { accountId: groupAccountId(group.accountNumber, kind), period: periodOf(query.filters.date, scope.timeZone), categories: categoriesOf(query), sort: { field: 'date', descending: false }, limit: 1, offset: 0 })).numberOfResults,
+      reportType: statementReportTypeOf[kind],
+      context: merchantContext(scope),
+      filters: { accountNumber: group.accountNumber, kind },
+      spec: movementListSpec,
+      countRows: async (query) =>
+        (
+          await readStatement(db, {
+            accountId: groupAccountId(group.accountNumber, kind),
+            period: periodOf(query.filters.date, scope.timeZone),
+            categories: categoriesOf(query),
+            sort: { field: 'date', descending: false },
+            limit: 1,
+            offset: 0,
+          })
+        ).numberOfResults,
     });
   };
   routes.post(`${m}/:accountNumber/statements/:kind/reports`, statementReport(kindParam));
-  routes.post(`${m}/:accountNumber/costs/reports`, statementReport(() => 'costs'));
+  routes.post(
+    `${m}/:accountNumber/costs/reports`,
+    statementReport(() => 'costs'),
+  );
 
   function transferWhere(accountNumber: string, query: ParsedListQuery, timeZone: string): SQL | undefined {
     const period = periodOf(query.filters.date, timeZone);
-    return and(eq(ledgerTransfers.accountNumber, accountNumber), period.start ? gte(ledgerTransfers.transferDate, period.start) : undefined, period.end ? lte(ledgerTransfers.transferDate, period.end) : undefined);
+    return and(
+      eq(ledgerTransfers.accountNumber, accountNumber),
+      period.start ? gte(ledgerTransfers.transferDate, period.start) : undefined,
+      period.end ? lte(ledgerTransfers.transferDate, period.end) : undefined,
+    );
   }
   async function transferPage(c: Context<AppEnv>, accountNumber: string, timeZone: string) {
     const query = parseListRequest(singleValuedQuery(c), transferListSpec);
@@ -333,13 +464,20 @@ export function accountGroupRoutes({ database }: Deps) {
     const sort = query.sort[0] ?? { field: 'date', descending: true };
     const order = sort.descending ? desc : asc;
     const [total] = await db.select({ value: count() }).from(ledgerTransfers).where(where);
-    const rows = await db.select().from(ledgerTransfers).where(where)
+    const rows = await db
+      .select()
+      .from(ledgerTransfers)
+      .where(where)
       .orderBy(order(sort.field === 'amount' ? ledgerTransfers.amountMinor : ledgerTransfers.transferDate), order(ledgerTransfers.id))
-      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
     return { results: rows.map(transferOut), numberOfResults: Number(total?.value ?? 0) };
   }
   const countTransfers = (accountNumber: string, timeZone: string) => async (query: ParsedListQuery) => {
-    const [total] = await db.select({ value: count() }).from(ledgerTransfers).where(transferWhere(accountNumber, query, timeZone));
+    const [total] = await db
+      .select({ value: count() })
+      .from(ledgerTransfers)
+      .where(transferWhere(accountNumber, query, timeZone));
     return Number(total?.value ?? 0);
   };
 
@@ -349,7 +487,13 @@ export function accountGroupRoutes({ database }: Deps) {
   });
   routes.post(`${m}/:accountNumber/transfers/reports`, async (c) => {
     const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
-    return queueReport(c, { reportType: 'transfers', context: merchantContext(scope), filters: { accountNumber: group.accountNumber }, spec: transferListSpec, countRows: countTransfers(group.accountNumber, scope.timeZone) });
+    return queueReport(c, {
+      reportType: 'transfers',
+      context: merchantContext(scope),
+      filters: { accountNumber: group.accountNumber },
+      spec: transferListSpec,
+      countRows: countTransfers(group.accountNumber, scope.timeZone),
+    });
   });
 
   /** Batches of the date filter's days: a batch is a business day, so the filter is read in the business's zone. */
@@ -364,7 +508,10 @@ export function accountGroupRoutes({ database }: Deps) {
     );
   }
   const countBatches = (accountNumber: string, timeZone: string) => async (query: ParsedListQuery) => {
-    const [total] = await db.select({ value: count() }).from(settlementBatches).where(batchWhere(accountNumber, query, timeZone));
+    const [total] = await db
+      .select({ value: count() })
+      .from(settlementBatches)
+      .where(batchWhere(accountNumber, query, timeZone));
     return Number(total?.value ?? 0);
   };
 
@@ -376,19 +523,33 @@ export function accountGroupRoutes({ database }: Deps) {
     const order = sort.descending ? desc : asc;
     const key = sort.field === 'net' ? settlementBatches.netMinor : sort.field === 'sales' ? settlementBatches.salesMinor : settlementBatches.batchStart;
     const [total] = await db.select({ value: count() }).from(settlementBatches).where(where);
-    const rows = await db.select().from(settlementBatches).where(where).orderBy(order(key), order(settlementBatches.id))
-      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    const rows = await db
+      .select()
+      .from(settlementBatches)
+      .where(where)
+      .orderBy(order(key), order(settlementBatches.id))
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
     return c.json({ results: rows.map((row) => batchOut(row, scope.grossSettlement)), numberOfResults: Number(total?.value ?? 0) });
   });
   routes.post(`${m}/:accountNumber/batches/reports`, async (c) => {
     const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
-    return queueReport(c, { reportType: 'settlementBatchOverview', context: merchantContext(scope), filters: { accountNumber: group.accountNumber }, spec: batchListSpec, countRows: countBatches(group.accountNumber, scope.timeZone) });
+    return queueReport(c, {
+      reportType: 'settlementBatchOverview',
+      context: merchantContext(scope),
+      filters: { accountNumber: group.accountNumber },
+      spec: batchListSpec,
+      countRows: countBatches(group.accountNumber, scope.timeZone),
+    });
   });
 
   async function findBatch(c: Context<AppEnv>, accountNumber: string) {
     const batchId = c.req.param('batchId') ?? '';
     if (!batchIdPattern.test(batchId)) throw notFound();
-    const [batch] = await db.select().from(settlementBatches).where(and(eq(settlementBatches.id, batchId), eq(settlementBatches.accountNumber, accountNumber)));
+    const [batch] = await db
+      .select()
+      .from(settlementBatches)
+      .where(and(eq(settlementBatches.id, batchId), eq(settlementBatches.accountNumber, accountNumber)));
     if (!batch) throw notFound();
     return batch;
   }
@@ -404,9 +565,12 @@ export function accountGroupRoutes({ database }: Deps) {
     const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
     const batch = await findBatch(c, group.accountNumber);
     return queueReport(c, {
-      reportType: 'batchDetail', context: merchantContext(scope), filters: { accountNumber: group.accountNumber, batchId: batch.id },
+      reportType: 'batchDetail',
+      context: merchantContext(scope),
+      filters: { accountNumber: group.accountNumber, batchId: batch.id },
       spec: { ...movementListSpec, filters: { category: movementListSpec.filters.category as never } },
-      countRows: async (query) => (await batchMovements(db, batch.id, groupAccountId(group.accountNumber, 'trading'), { ...query, pageSize: 1, pageNumber: 1 })).total,
+      countRows: async (query) =>
+        (await batchMovements(db, batch.id, groupAccountId(group.accountNumber, 'trading'), { ...query, pageSize: 1, pageNumber: 1 })).total,
     });
   });
 
@@ -422,8 +586,12 @@ export function accountGroupRoutes({ database }: Deps) {
   routes.post(`${m}/:accountNumber/settlement-details/reports`, async (c) => {
     const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
     return queueReport(c, {
-      reportType: 'settlementDetails', context: merchantContext(scope), filters: { accountNumber: group.accountNumber }, spec: batchListSpec,
-      fileTypes: settlementDetailsFiles, defaultFilters: thisMonth,
+      reportType: 'settlementDetails',
+      context: merchantContext(scope),
+      filters: { accountNumber: group.accountNumber },
+      spec: batchListSpec,
+      fileTypes: settlementDetailsFiles,
+      defaultFilters: thisMonth,
       countRows: async (query) => {
         const period = periodOf(query.filters.date, scope.timeZone);
         if (!period.start || !period.end) throw badRequest('Settlement details cover a period with a first and a last day (a month, for instance).');
@@ -438,8 +606,11 @@ export function accountGroupRoutes({ database }: Deps) {
     const { scope, group } = await merchantGroup(c, ['Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create']);
     const batch = await findBatch(c, group.accountNumber);
     return queueReport(c, {
-      reportType: 'settlementDetails', context: merchantContext(scope), filters: { accountNumber: group.accountNumber, batchId: batch.id },
-      spec: { filters: {}, sortable: [], defaultSort: [] }, fileTypes: settlementDetailsFiles,
+      reportType: 'settlementDetails',
+      context: merchantContext(scope),
+      filters: { accountNumber: group.accountNumber, batchId: batch.id },
+      spec: { filters: {}, sortable: [], defaultSort: [] },
+      fileTypes: settlementDetailsFiles,
       countRows: async () => countSettlementDetails(db, [batch]),
     });
   });
@@ -460,24 +631,54 @@ export function accountGroupRoutes({ database }: Deps) {
     const business = await businessScope(c, permissions);
     if (!accountNumber?.trim() || accountNumber === 'undefined' || accountNumber === 'null') throw badRequest(accountNumberRequiredMessage);
     if (!accountNumberPattern.test(accountNumber)) throw notFound();
-    const [group] = await db.select().from(businessAccountGroups).where(and(eq(businessAccountGroups.accountNumber, accountNumber), eq(businessAccountGroups.businessId, business.id)));
+    const [group] = await db
+      .select()
+      .from(businessAccountGroups)
+      .where(and(eq(businessAccountGroups.accountNumber, accountNumber), eq(businessAccountGroups.businessId, business.id)));
     if (!group) throw notFound();
     return { business, group };
   }
   async function businessGroupOut(business: typeof businesses.$inferSelect, group: typeof businessAccountGroups.$inferSelect, balance: number) {
-    const linked = await db.select({ accountNumber: merchantAccountGroups.accountNumber, merchantId: merchants.id, merchantName: merchants.name })
-      .from(merchantAccountGroups).innerJoin(merchants, eq(merchants.id, merchantAccountGroups.merchantId))
-      .where(and(eq(merchantAccountGroups.businessId, business.id), eq(merchantAccountGroups.currency, group.currency))).orderBy(asc(merchants.name));
-    return { accountNumber: group.accountNumber, businessId: business.id, businessName: business.name, currency: group.currency, balance: toMajorUnits(balance, group.currency), merchantAccounts: linked };
+    const linked = await db
+      .select({ accountNumber: merchantAccountGroups.accountNumber, merchantId: merchants.id, merchantName: merchants.name })
+      .from(merchantAccountGroups)
+      .innerJoin(merchants, eq(merchants.id, merchantAccountGroups.merchantId))
+      .where(and(eq(merchantAccountGroups.businessId, business.id), eq(merchantAccountGroups.currency, group.currency)))
+      .orderBy(asc(merchants.name));
+    return {
+      accountNumber: group.accountNumber,
+      businessId: business.id,
+      businessName: business.name,
+      currency: group.currency,
+      balance: toMajorUnits(balance, group.currency),
+      merchantAccounts: linked,
+    };
   }
-  const businessContext = (business: typeof businesses.$inferSelect) => ({ level: 'business' as const, businessId: business.id, title: business.name, timeZone: business.timeZone });
+  const businessContext = (business: typeof businesses.$inferSelect) => ({
+    level: 'business' as const,
+    businessId: business.id,
+    title: business.name,
+    timeZone: business.timeZone,
+  });
 
   routes.get(b, async (c) => {
     const business = await businessScope(c, ['Mapi.BagsExternal.Read']);
     // Only a business with automatic remittance off has business account groups.
-    const groups = business.camAutoRemittance ? [] : await db.select().from(businessAccountGroups).where(eq(businessAccountGroups.businessId, business.id)).orderBy(asc(businessAccountGroups.accountNumber));
-    const balances = await balancesOf(db, groups.map((group) => groupAccountId(group.accountNumber, 'business')), new Date());
-    const results = await Promise.all(groups.map((group) => businessGroupOut(business, group, balances.get(groupAccountId(group.accountNumber, 'business')) ?? 0)));
+    const groups = business.camAutoRemittance
+      ? []
+      : await db
+          .select()
+          .from(businessAccountGroups)
+          .where(eq(businessAccountGroups.businessId, business.id))
+          .orderBy(asc(businessAccountGroups.accountNumber));
+    const balances = await balancesOf(
+      db,
+      groups.map((group) => groupAccountId(group.accountNumber, 'business')),
+      new Date(),
+    );
+    const results = await Promise.all(
+      groups.map((group) => businessGroupOut(business, group, balances.get(groupAccountId(group.accountNumber, 'business')) ?? 0)),
+    );
     return c.json({ results, numberOfResults: results.length });
   });
   routes.get(`${b}/:accountNumber`, async (c) => {
@@ -500,20 +701,43 @@ export function accountGroupRoutes({ database }: Deps) {
   routes.post(`${b}/:accountNumber/statement/reports`, async (c) => {
     const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Reports.Create']);
     return queueReport(c, {
-      reportType: 'businessAccount', context: businessContext(business), filters: { accountNumber: group.accountNumber, kind: 'business' }, spec: movementListSpec,
-      countRows: async (query) => (await readStatement(db, { accountId: groupAccountId(group.accountNumber, 'business'), period: periodOf(query.filters.date, business.timeZone), categories: categoriesOf(query), sort: { field: 'date', descending: false }, limit: 1, offset: 0 })).numberOfResults,
+      reportType: 'businessAccount',
+      context: businessContext(business),
+      filters: { accountNumber: group.accountNumber, kind: 'business' },
+      spec: movementListSpec,
+      countRows: async (query) =>
+        (
+          await readStatement(db, {
+            accountId: groupAccountId(group.accountNumber, 'business'),
+            period: periodOf(query.filters.date, business.timeZone),
+            categories: categoriesOf(query),
+            sort: { field: 'date', descending: false },
+            limit: 1,
+            offset: 0,
+          })
+        ).numberOfResults,
     });
   });
 
   async function remittanceOut(group: typeof businessAccountGroups.$inferSelect): Promise<Remittance> {
     const [settings] = await db.select().from(remittanceSettings).where(eq(remittanceSettings.accountNumber, group.accountNumber));
     if (!settings) throw notFound();
-    const linked = await db.select({ accountNumber: merchantAccountGroups.accountNumber }).from(merchantAccountGroups)
-      .where(and(eq(merchantAccountGroups.businessId, group.businessId), eq(merchantAccountGroups.currency, group.currency))).orderBy(asc(merchantAccountGroups.accountNumber));
+    const linked = await db
+      .select({ accountNumber: merchantAccountGroups.accountNumber })
+      .from(merchantAccountGroups)
+      .where(and(eq(merchantAccountGroups.businessId, group.businessId), eq(merchantAccountGroups.currency, group.currency)))
+      .orderBy(asc(merchantAccountGroups.accountNumber));
     return {
-      accountNumber: settings.accountNumber, frequency: settings.frequency, dayOfPeriod: settings.dayOfPeriod, startDate: settings.startDate,
-      nextPaymentDate: settings.nextPaymentDate, nextScheduleDate: settings.nextScheduleDate, beneficiary: settings.beneficiary, ibanMasked: settings.ibanMasked,
-      version: settings.version, merchantAccounts: linked.map((row) => row.accountNumber),
+      accountNumber: settings.accountNumber,
+      frequency: settings.frequency,
+      dayOfPeriod: settings.dayOfPeriod,
+      startDate: settings.startDate,
+      nextPaymentDate: settings.nextPaymentDate,
+      nextScheduleDate: settings.nextScheduleDate,
+      beneficiary: settings.beneficiary,
+      ibanMasked: settings.ibanMasked,
+      version: settings.version,
+      merchantAccounts: linked.map((row) => row.accountNumber),
     };
   }
   routes.get(`${b}/:accountNumber/remittance`, async (c) => {
@@ -525,7 +749,8 @@ export function accountGroupRoutes({ database }: Deps) {
     const body = await readBody(c, remittanceUpdateBody);
     const beneficiary = body.beneficiary;
     const person = beneficiary.givenName !== undefined || beneficiary.familyName !== undefined || beneficiary.dateOfBirth !== undefined;
-    if (beneficiary.companyName !== undefined && person) throw badRequest('The beneficiary is a company (companyName) or a person (givenName, familyName, dateOfBirth), not both.');
+    if (beneficiary.companyName !== undefined && person)
+      throw badRequest('The beneficiary is a company (companyName) or a person (givenName, familyName, dateOfBirth), not both.');
     if (beneficiary.companyName === undefined && !(beneficiary.givenName && beneficiary.familyName && beneficiary.dateOfBirth)) {
       throw badRequest('The beneficiary needs a companyName, or a givenName, familyName and dateOfBirth.');
     }
@@ -542,18 +767,41 @@ export function accountGroupRoutes({ database }: Deps) {
     const fromDay = body.startDate > today ? new Date(start - 86_400_000).toISOString().slice(0, 10) : today;
     const [nextPaymentDate, nextScheduleDate] = nextScheduleDates(schedule, fromDay);
     await db.transaction(async (tx) => {
-      const [updated] = await tx.update(remittanceSettings).set({
-        frequency: schedule.frequency, dayOfPeriod: schedule.dayOfPeriod, startDate: body.startDate, nextPaymentDate, nextScheduleDate,
-        beneficiary, version: sql`${remittanceSettings.version} + 1`, updatedAt: new Date(),
-      }).where(and(eq(remittanceSettings.accountNumber, group.accountNumber), eq(remittanceSettings.version, body.version))).returning({ version: remittanceSettings.version });
+      const [updated] = await tx
+        .update(remittanceSettings)
+        .set({
+          frequency: schedule.frequency,
+          dayOfPeriod: schedule.dayOfPeriod,
+          startDate: body.startDate,
+          nextPaymentDate,
+          nextScheduleDate,
+          beneficiary,
+          version: sql`${remittanceSettings.version} + 1`,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(remittanceSettings.accountNumber, group.accountNumber), eq(remittanceSettings.version, body.version)))
+        .returning({ version: remittanceSettings.version });
       if (!updated) {
-        const [exists] = await tx.select({ version: remittanceSettings.version }).from(remittanceSettings).where(eq(remittanceSettings.accountNumber, group.accountNumber));
+        const [exists] = await tx
+          .select({ version: remittanceSettings.version })
+          .from(remittanceSettings)
+          .where(eq(remittanceSettings.accountNumber, group.accountNumber));
         if (!exists) throw notFound();
         throw conflict();
       }
       await tx.insert(auditEvents).values({
-        userId: c.get('principal').userId, event: 'RemittanceSettingsChanged', dateTimeUtc: new Date(), businessId: business.id, merchantId: null,
-        metaData: { accountNumber: group.accountNumber, frequency: schedule.frequency, dayOfPeriod: schedule.dayOfPeriod, startDate: body.startDate, version: updated.version },
+        userId: c.get('principal').userId,
+        event: 'RemittanceSettingsChanged',
+        dateTimeUtc: new Date(),
+        businessId: business.id,
+        merchantId: null,
+        metaData: {
+          accountNumber: group.accountNumber,
+          frequency: schedule.frequency,
+          dayOfPeriod: schedule.dayOfPeriod,
+          startDate: body.startDate,
+          version: updated.version,
+        },
       });
     });
     return c.json(await remittanceOut(group));
@@ -570,33 +818,65 @@ export function accountGroupRoutes({ database }: Deps) {
     const { group } = await businessGroup(c, ['Mapi.BagsExternal.Read']);
     const transferId = c.req.param('transferId') ?? '';
     if (!/^R[A-Za-z0-9]{6,40}-[0-9]{8}$/.test(transferId)) throw notFound();
-    const [transfer] = await db.select().from(ledgerTransfers).where(and(
-      eq(ledgerTransfers.id, transferId), eq(ledgerTransfers.accountNumber, group.accountNumber), eq(ledgerTransfers.groupKind, 'business'),
-    ));
+    const [transfer] = await db
+      .select()
+      .from(ledgerTransfers)
+      .where(and(eq(ledgerTransfers.id, transferId), eq(ledgerTransfers.accountNumber, group.accountNumber), eq(ledgerTransfers.groupKind, 'business')));
     if (!transfer) throw notFound();
-    const [previous] = await db.select({ at: ledgerTransfers.transferDate }).from(ledgerTransfers).where(and(
-      eq(ledgerTransfers.accountNumber, group.accountNumber), eq(ledgerTransfers.groupKind, 'business'), sql`${ledgerTransfers.transferDate} < ${transfer.transferDate}`,
-    )).orderBy(desc(ledgerTransfers.transferDate)).limit(1);
+    const [previous] = await db
+      .select({ at: ledgerTransfers.transferDate })
+      .from(ledgerTransfers)
+      .where(
+        and(
+          eq(ledgerTransfers.accountNumber, group.accountNumber),
+          eq(ledgerTransfers.groupKind, 'business'),
+          sql`${ledgerTransfers.transferDate} < ${transfer.transferDate}`,
+        ),
+      )
+      .orderBy(desc(ledgerTransfers.transferDate))
+      .limit(1);
     const e = ledgerEntries;
-    const rows = await db.select({
-      postingId: e.postingId, category: e.category, batchId: e.batchId, merchantId: e.merchantId, valueAt: e.valueAt, amountMinor: e.amountMinor,
-      merchantName: merchants.name, merchantAccountNumber: settlementBatches.accountNumber, batchStart: settlementBatches.batchStart,
-    }).from(e)
+    const rows = await db
+      .select({
+        postingId: e.postingId,
+        category: e.category,
+        batchId: e.batchId,
+        merchantId: e.merchantId,
+        valueAt: e.valueAt,
+        amountMinor: e.amountMinor,
+        merchantName: merchants.name,
+        merchantAccountNumber: settlementBatches.accountNumber,
+        batchStart: settlementBatches.batchStart,
+      })
+      .from(e)
       .leftJoin(settlementBatches, eq(settlementBatches.id, e.batchId))
       .leftJoin(merchants, eq(merchants.id, e.merchantId))
-      .where(and(
-        eq(e.accountId, groupAccountId(group.accountNumber, 'business')), sql`${e.category} <> 'transfer'`,
-        previous ? gte(e.valueAt, previous.at) : undefined, sql`${e.valueAt} < ${transfer.transferDate}`,
-      )).orderBy(asc(e.valueAt), asc(e.id));
+      .where(
+        and(
+          eq(e.accountId, groupAccountId(group.accountNumber, 'business')),
+          sql`${e.category} <> 'transfer'`,
+          previous ? gte(e.valueAt, previous.at) : undefined,
+          sql`${e.valueAt} < ${transfer.transferDate}`,
+        ),
+      )
+      .orderBy(asc(e.valueAt), asc(e.id));
     const payoutsMinor = rows.reduce((sum, row) => sum + Number(row.amountMinor), 0);
     const major = (minor: number) => toMajorUnits(minor, transfer.currency);
     const body: TransferDetail = {
-      ...transferOut(transfer), businessId: transfer.businessId,
+      ...transferOut(transfer),
+      businessId: transfer.businessId,
       remittanceText: remittanceText({ id: transfer.id, businessId: transfer.businessId, transferDate: transfer.transferDate }),
       periodStart: previous?.at.toISOString() ?? null,
       payouts: rows.map((row) => ({
-        postingId: row.postingId, category: row.category, batchId: row.batchId, merchantId: row.merchantId, merchantName: row.merchantName ?? null,
-        merchantAccountNumber: row.merchantAccountNumber ?? null, batchDate: row.batchStart?.toISOString() ?? null, valueDate: row.valueAt.toISOString(), amount: major(Number(row.amountMinor)),
+        postingId: row.postingId,
+        category: row.category,
+        batchId: row.batchId,
+        merchantId: row.merchantId,
+        merchantName: row.merchantName ?? null,
+        merchantAccountNumber: row.merchantAccountNumber ?? null,
+        batchDate: row.batchStart?.toISOString() ?? null,
+        valueDate: row.valueAt.toISOString(),
+        amount: major(Number(row.amountMinor)),
       })),
       payoutsTotal: major(payoutsMinor),
       carriedOver: major(transfer.amountMinor - payoutsMinor),
@@ -605,32 +885,69 @@ export function accountGroupRoutes({ database }: Deps) {
   });
   routes.post(`${b}/:accountNumber/transfers/reports`, async (c) => {
     const { business, group } = await businessGroup(c, ['Mapi.BagsExternal.Read', 'Portal.Reports.Create']);
-    return queueReport(c, { reportType: 'transfers', context: businessContext(business), filters: { accountNumber: group.accountNumber }, spec: transferListSpec, countRows: countTransfers(group.accountNumber, business.timeZone) });
+    return queueReport(c, {
+      reportType: 'transfers',
+      context: businessContext(business),
+      filters: { accountNumber: group.accountNumber },
+      spec: transferListSpec,
+      countRows: countTransfers(group.accountNumber, business.timeZone),
+    });
   });
 
   // ── the provider's own accounts (internal users) ──
   routes.get('/ledger/internal-accounts', async (c) => {
     requirePermission(permissionsIn(c.get('principal'), {}), 'Mapi.InternalMerchantAccounts.Read');
-    const accounts = await db.select().from(ledgerAccounts).where(eq(ledgerAccounts.owner, 'provider')).orderBy(asc(ledgerAccounts.currency), asc(ledgerAccounts.kind));
-    const balances = await balancesOf(db, accounts.map((account) => account.id), new Date());
-    const results = accounts.map((account) => ({ accountId: account.id, kind: account.kind, currency: account.currency, balance: toMajorUnits(balances.get(account.id) ?? 0, account.currency) }));
+    const accounts = await db
+      .select()
+      .from(ledgerAccounts)
+      .where(eq(ledgerAccounts.owner, 'provider'))
+      .orderBy(asc(ledgerAccounts.currency), asc(ledgerAccounts.kind));
+    const balances = await balancesOf(
+      db,
+      accounts.map((account) => account.id),
+      new Date(),
+    );
+    const results = accounts.map((account) => ({
+      accountId: account.id,
+      kind: account.kind,
+      currency: account.currency,
+      balance: toMajorUnits(balances.get(account.id) ?? 0, account.currency),
+    }));
     return c.json({ results, numberOfResults: results.length });
   });
 
   // ── pricing plan ──
   routes.get('/businesses/:businessId/pricing-plan', async (c) => {
     const business = await businessScope(c, ['Mapi.MerchantAccountPricingPlan.Read']);
-    const plans = await db.select({ plan: pricingPlans, merchantName: merchants.name }).from(pricingPlans)
+    const plans = await db
+      .select({ plan: pricingPlans, merchantName: merchants.name })
+      .from(pricingPlans)
       .innerJoin(merchants, eq(merchants.id, pricingPlans.merchantId))
-      .where(eq(pricingPlans.businessId, business.id)).orderBy(asc(merchants.name), asc(pricingPlans.currency));
-    const rates = plans.length === 0 ? [] : await db.select().from(pricingPlanRates)
-      .innerJoin(merchants, eq(merchants.id, pricingPlanRates.merchantId)).where(eq(merchants.businessId, business.id))
-      .orderBy(asc(pricingPlanRates.paymentMethod));
+      .where(eq(pricingPlans.businessId, business.id))
+      .orderBy(asc(merchants.name), asc(pricingPlans.currency));
+    const rates =
+      plans.length === 0
+        ? []
+        : await db
+            .select()
+            .from(pricingPlanRates)
+            .innerJoin(merchants, eq(merchants.id, pricingPlanRates.merchantId))
+            .where(eq(merchants.businessId, business.id))
+            .orderBy(asc(pricingPlanRates.paymentMethod));
     const results = plans.map(({ plan, merchantName }) => ({
-      merchantId: plan.merchantId, merchantName, currency: plan.currency, name: plan.name,
-      monthlyMinimum: toMajorUnits(plan.monthlyMinimumMinor, plan.currency), validFrom: plan.validFrom.toISOString(),
-      rates: rates.filter(({ pricing_plan_rates: rate }) => rate.merchantId === plan.merchantId && rate.currency === plan.currency)
-        .map(({ pricing_plan_rates: rate }) => ({ paymentMethod: rate.paymentMethod, percentage: rate.percentageBasisPoints / 100, fixedAmount: toMajorUnits(rate.fixedMinor, plan.currency) })),
+      merchantId: plan.merchantId,
+      merchantName,
+      currency: plan.currency,
+      name: plan.name,
+      monthlyMinimum: toMajorUnits(plan.monthlyMinimumMinor, plan.currency),
+      validFrom: plan.validFrom.toISOString(),
+      rates: rates
+        .filter(({ pricing_plan_rates: rate }) => rate.merchantId === plan.merchantId && rate.currency === plan.currency)
+        .map(({ pricing_plan_rates: rate }) => ({
+          paymentMethod: rate.paymentMethod,
+          percentage: rate.percentageBasisPoints / 100,
+          fixedAmount: toMajorUnits(rate.fixedMinor, plan.currency),
+        })),
     }));
     return c.json({ results, numberOfResults: results.length });
   });
@@ -644,11 +961,26 @@ export async function batchMovements(db: Db, batchId: string, tradingAccountId: 
   const categories = categoriesOf({ filters: query.filters } as ParsedListQuery);
   const where = and(eq(e.batchId, batchId), eq(e.accountId, tradingAccountId), categories.length > 0 ? inArray(e.category, categories) : undefined);
   const [total] = await db.select({ value: count() }).from(e).where(where);
-  const running = db.select({
-    id: e.id, valueAt: e.valueAt, category: e.category, amountMinor: e.amountMinor, transactionReference: e.transactionReference, batchId: e.batchId, postingId: e.postingId,
-    runningBalanceMinor: sql<string>`sum(${e.amountMinor}) OVER (ORDER BY ${e.valueAt}, ${e.id})`.as('running_balance'),
-  }).from(e).where(where).as('running');
-  const rows = await db.select().from(running).orderBy(asc(running.valueAt), asc(running.id)).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+  const running = db
+    .select({
+      id: e.id,
+      valueAt: e.valueAt,
+      category: e.category,
+      amountMinor: e.amountMinor,
+      transactionReference: e.transactionReference,
+      batchId: e.batchId,
+      postingId: e.postingId,
+      runningBalanceMinor: sql<string>`sum(${e.amountMinor}) OVER (ORDER BY ${e.valueAt}, ${e.id})`.as('running_balance'),
+    })
+    .from(e)
+    .where(where)
+    .as('running');
+  const rows = await db
+    .select()
+    .from(running)
+    .orderBy(asc(running.valueAt), asc(running.id))
+    .limit(query.pageSize)
+    .offset((query.pageNumber - 1) * query.pageSize);
   return {
     total: Number(total?.value ?? 0),
     rows: rows.map((row): MovementRow => ({ ...row, amountMinor: Number(row.amountMinor), runningBalanceMinor: Number(row.runningBalanceMinor) })),

@@ -45,8 +45,14 @@ type KeyRow = typeof apiKeys.$inferSelect;
 
 export function apiKeyAnswerOf(row: KeyRow, now: Date): ApiKeyAnswer {
   const answer = {
-    id: row.id, configurationId: row.configurationId, name: row.name, description: row.description, prefix: row.prefix,
-    expiresAt: row.expiresAt?.toISOString() ?? null, revokedAt: row.revokedAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString(),
+    id: row.id,
+    configurationId: row.configurationId,
+    name: row.name,
+    description: row.description,
+    prefix: row.prefix,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
     replacesId: row.replacementCompletedAt === null ? row.replacesId : null,
   };
   return { ...answer, status: apiKeyStatus(answer, now) };
@@ -55,8 +61,10 @@ export function apiKeyAnswerOf(row: KeyRow, now: Date): ApiKeyAnswer {
 /** The configuration a presented key belongs to, or null (unknown, revoked or expired). For the gateway API. */
 export async function verifyApiKey(database: Database, secret: string, now = new Date()) {
   if (!secret.startsWith(apiKeyPrefix) || secret.length > 128) return null;
-  const [row] = await database.db.select({ configurationId: apiKeys.configurationId, businessId: apiKeys.businessId, merchantId: apiKeys.merchantId, id: apiKeys.id })
-    .from(apiKeys).where(and(eq(apiKeys.keyHash, hashApiKey(secret)), isNull(apiKeys.revokedAt), sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > ${now})`));
+  const [row] = await database.db
+    .select({ configurationId: apiKeys.configurationId, businessId: apiKeys.businessId, merchantId: apiKeys.merchantId, id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hashApiKey(secret)), isNull(apiKeys.revokedAt), sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > ${now})`));
   return row ?? null;
 }
 
@@ -66,17 +74,28 @@ export async function verifyApiKey(database: Database, secret: string, now = new
  */
 export async function warnExpiringApiKeys(database: Database, publicUrl: string, now = new Date()): Promise<number> {
   return database.db.transaction(async (tx) => {
-    const due = await tx.select({ key: apiKeys, tradeName: configurations.tradeName, merchantName: merchants.name }).from(apiKeys)
+    const due = await tx
+      .select({ key: apiKeys, tradeName: configurations.tradeName, merchantName: merchants.name })
+      .from(apiKeys)
       .innerJoin(configurations, eq(configurations.id, apiKeys.configurationId))
       .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))
-      .where(and(
-        isNull(apiKeys.revokedAt), isNull(apiKeys.expiryWarnedAt), gt(apiKeys.expiresAt, now), lte(apiKeys.expiresAt, new Date(now.getTime() + apiKeyExpiryWarningMs)),
-        // A key whose replacement was completed is ending on purpose: nobody needs warning about it.
-        sql`NOT EXISTS (SELECT 1 FROM api_keys successor WHERE successor.replaces_id = ${apiKeys.id} AND successor.replacement_completed_at IS NOT NULL)`,
-      ))
-      .for('update', { of: apiKeys, skipLocked: true }).limit(500);
+      .where(
+        and(
+          isNull(apiKeys.revokedAt),
+          isNull(apiKeys.expiryWarnedAt),
+          gt(apiKeys.expiresAt, now),
+          lte(apiKeys.expiresAt, new Date(now.getTime() + apiKeyExpiryWarningMs)),
+          // A key whose replacement was completed is ending on purpose: nobody needs warning about it.
+          sql`NOT EXISTS (SELECT 1 FROM api_keys successor WHERE successor.replaces_id = ${apiKeys.id} AND successor.replacement_completed_at IS NOT NULL)`,
+        ),
+      )
+      .for('update', { of: apiKeys, skipLocked: true })
+      .limit(500);
     for (const { key, tradeName, merchantName } of due) {
-      const owners = await tx.selectDistinct({ email: users.email }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId))
+      const owners = await tx
+        .selectDistinct({ email: users.email })
+        .from(userRoles)
+        .innerJoin(users, eq(users.id, userRoles.userId))
         .where(and(eq(userRoles.role, 'Owner'), eq(userRoles.level, 'business'), eq(userRoles.businessId, key.businessId)));
       const expires = (key.expiresAt as Date).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
       for (const owner of owners) {
@@ -107,7 +126,9 @@ export function apiKeyRoutes({ database }: Deps) {
     const resolved = await resolveContext(database, c.get('principal'), idParam(c, 'businessId'), idParam(c, 'merchantId'));
     if (!resolved?.merchant) throw notFound();
     requirePermission(resolved.permissions, 'Mapi.ApiKeys.Manage');
-    const [configuration] = await db.select().from(configurations)
+    const [configuration] = await db
+      .select()
+      .from(configurations)
       .where(and(eq(configurations.id, idParam(c, 'configurationId')), eq(configurations.merchantId, resolved.merchant.id)));
     if (!configuration) throw notFound();
     return { businessId: resolved.business.id, merchantId: resolved.merchant.id, configuration };
@@ -115,7 +136,10 @@ export function apiKeyRoutes({ database }: Deps) {
 
   async function findKey(tx: Db, configurationId: string, keyId: string): Promise<KeyRow> {
     if (!keyIdPattern.test(keyId)) throw notFound();
-    const [row] = await tx.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.configurationId, configurationId)));
+    const [row] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.configurationId, configurationId)));
     if (!row) throw notFound();
     return row;
   }
@@ -124,7 +148,12 @@ export function apiKeyRoutes({ database }: Deps) {
 
   routes.get(basePath, async (c) => {
     const { configuration } = await reachConfiguration(c);
-    const rows = await db.select().from(apiKeys).where(eq(apiKeys.configurationId, configuration.id)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(200);
+    const rows = await db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.configurationId, configuration.id))
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+      .limit(200);
     const now = new Date();
     return c.json({ results: rows.map((row) => apiKeyAnswerOf(row, now)), numberOfResults: rows.length });
   });
@@ -140,13 +169,29 @@ export function apiKeyRoutes({ database }: Deps) {
     if (problems.length > 0) throw badRequest(problems);
     const { secret, prefix, keyHash } = newSecret();
     const row = await db.transaction(async (tx) => {
-      const [inserted] = await tx.insert(apiKeys).values({
-        id: newKeyId(), configurationId: place.configuration.id, businessId: place.businessId, merchantId: place.merchantId,
-        name: edit.name, description: edit.description, prefix, keyHash, expiresAt: edit.expiresAt ? new Date(edit.expiresAt) : null,
-        createdBy: c.get('principal').userId, createdAt: now,
-      }).returning();
+      const [inserted] = await tx
+        .insert(apiKeys)
+        .values({
+          id: newKeyId(),
+          configurationId: place.configuration.id,
+          businessId: place.businessId,
+          merchantId: place.merchantId,
+          name: edit.name,
+          description: edit.description,
+          prefix,
+          keyHash,
+          expiresAt: edit.expiresAt ? new Date(edit.expiresAt) : null,
+          createdBy: c.get('principal').userId,
+          createdAt: now,
+        })
+        .returning();
       if (!inserted) throw new Error('api key insert returned nothing');
-      await recordAudit(tx, c.get('principal'), 'ApiKeyCreated', place, { configurationId: place.configuration.id, keyId: inserted.id, prefix, expiresAt: edit.expiresAt });
+      await recordAudit(tx, c.get('principal'), 'ApiKeyCreated', place, {
+        configurationId: place.configuration.id,
+        keyId: inserted.id,
+        prefix,
+        expiresAt: edit.expiresAt,
+      });
       return inserted;
     });
     c.header('Cache-Control', 'no-store');
@@ -164,16 +209,35 @@ export function apiKeyRoutes({ database }: Deps) {
       if (apiKeyStatus(apiKeyAnswerOf(old, now), now) === 'revoked' || apiKeyStatus(apiKeyAnswerOf(old, now), now) === 'expired') {
         throw badRequest('This API key no longer works; create a new key instead of replacing it.');
       }
-      const [pending] = await tx.select({ id: apiKeys.id }).from(apiKeys)
+      const [pending] = await tx
+        .select({ id: apiKeys.id })
+        .from(apiKeys)
         .where(and(eq(apiKeys.replacesId, old.id), isNull(apiKeys.replacementCompletedAt), isNull(apiKeys.revokedAt)));
       if (pending) throw badRequest('A replacement of this API key is already waiting to be completed.');
-      const [inserted] = await tx.insert(apiKeys).values({
-        id: newKeyId(), configurationId: old.configurationId, businessId: old.businessId, merchantId: old.merchantId,
-        name: old.name, description: old.description, prefix, keyHash, expiresAt: null, replacesId: old.id,
-        createdBy: c.get('principal').userId, createdAt: now,
-      }).returning();
+      const [inserted] = await tx
+        .insert(apiKeys)
+        .values({
+          id: newKeyId(),
+          configurationId: old.configurationId,
+          businessId: old.businessId,
+          merchantId: old.merchantId,
+          name: old.name,
+          description: old.description,
+          prefix,
+          keyHash,
+          expiresAt: null,
+          replacesId: old.id,
+          createdBy: c.get('principal').userId,
+          createdAt: now,
+        })
+        .returning();
       if (!inserted) throw new Error('api key insert returned nothing');
-      await recordAudit(tx, c.get('principal'), 'ApiKeyReplacementStarted', place, { configurationId: old.configurationId, keyId: old.id, replacementKeyId: inserted.id, prefix });
+      await recordAudit(tx, c.get('principal'), 'ApiKeyReplacementStarted', place, {
+        configurationId: old.configurationId,
+        keyId: old.id,
+        replacementKeyId: inserted.id,
+        prefix,
+      });
       return inserted;
     });
     c.header('Cache-Control', 'no-store');
@@ -186,7 +250,9 @@ export function apiKeyRoutes({ database }: Deps) {
     const now = new Date();
     const result = await db.transaction(async (tx) => {
       const old = await findKey(tx, place.configuration.id, c.req.param('keyId'));
-      const [replacement] = await tx.select().from(apiKeys)
+      const [replacement] = await tx
+        .select()
+        .from(apiKeys)
         .where(and(eq(apiKeys.replacesId, old.id), isNull(apiKeys.replacementCompletedAt), isNull(apiKeys.revokedAt)));
       if (!replacement) throw badRequest('There is no replacement of this API key to complete; generate a new key first.');
       const stopsAt = new Date(now.getTime() + oldKeyStopMs[body.oldKeyStops]);
@@ -196,7 +262,11 @@ export function apiKeyRoutes({ database }: Deps) {
       const [completed] = await tx.update(apiKeys).set({ replacementCompletedAt: now }).where(eq(apiKeys.id, replacement.id)).returning();
       if (!replaced || !completed) throw notFound();
       await recordAudit(tx, c.get('principal'), 'ApiKeyReplacementCompleted', place, {
-        configurationId: old.configurationId, keyId: old.id, replacementKeyId: replacement.id, oldKeyStops: body.oldKeyStops, oldKeyExpiresAt: expiresAt.toISOString(),
+        configurationId: old.configurationId,
+        keyId: old.id,
+        replacementKeyId: replacement.id,
+        oldKeyStops: body.oldKeyStops,
+        oldKeyExpiresAt: expiresAt.toISOString(),
       });
       return { replaced: apiKeyAnswerOf(replaced, now), replacement: apiKeyAnswerOf(completed, now) };
     });

@@ -27,15 +27,18 @@ export function auditEventRoutes({ database }: Deps) {
       granted = resolved.permissions;
     }
     requirePermission(granted, clientAuditEvents[body.event]);
-    const [row] = await database.db.insert(auditEvents).values({
-      userId: principal.userId,
-      event: body.event,
-      dateTimeUtc: new Date(),
-      businessId: body.businessId ?? null,
-      merchantId: body.merchantId ?? null,
-      metaData: { ...(body.metaData ?? {}), clientDateTimeUtc: body.dateTimeUtc },
-      source: 'client',
-    }).returning({ id: auditEvents.id });
+    const [row] = await database.db
+      .insert(auditEvents)
+      .values({
+        userId: principal.userId,
+        event: body.event,
+        dateTimeUtc: new Date(),
+        businessId: body.businessId ?? null,
+        merchantId: body.merchantId ?? null,
+        metaData: { ...(body.metaData ?? {}), clientDateTimeUtc: body.dateTimeUtc },
+        source: 'client',
+      })
+      .returning({ id: auditEvents.id });
     return c.json({ id: String(row?.id) }, 201);
   });
   return routes;

@@ -5,7 +5,13 @@ import type { Principal } from '../policy/principal.ts';
 
 export type AuditPlace = { businessId: string | null; merchantId: string | null };
 
-export async function recordAudit(tx: Db, principal: Principal | null, event: string, place: AuditPlace, metaData: Record<string, unknown> = {}): Promise<void> {
+export async function recordAudit(
+  tx: Db,
+  principal: Principal | null,
+  event: string,
+  place: AuditPlace,
+  metaData: Record<string, unknown> = {},
+): Promise<void> {
   await tx.insert(auditEvents).values({
     // A shopper paying a link has no portal user: the row says who acted in words the audit list can show.
     userId: principal?.userId ?? 'shopper',

@@ -25,15 +25,38 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import {
-  alertDecisionBody, beneficiaryBody, beneficiaryStatusBody, beneficiaryUpdateBody, screeningSettingsBody, type BeneficiaryBody,
+  alertDecisionBody,
+  beneficiaryBody,
+  beneficiaryStatusBody,
+  beneficiaryUpdateBody,
+  screeningSettingsBody,
+  type BeneficiaryBody,
 } from '../../src/contract/beneficiary-schemas.ts';
-import { approverTwoFactorMessage, beneficiaryListSpec, fourEyesMessage, independentApproverDays, independentApproverMessage, openAlertsMessage, screeningAlertListSpec } from '../../src/contract/beneficiaries.ts';
+import {
+  approverTwoFactorMessage,
+  beneficiaryListSpec,
+  fourEyesMessage,
+  independentApproverDays,
+  independentApproverMessage,
+  openAlertsMessage,
+  screeningAlertListSpec,
+} from '../../src/contract/beneficiaries.ts';
 import type { Beneficiary, BeneficiaryListItem, ScreeningAlert } from '../../src/contract/beneficiary-schemas.ts';
 import { bicProblem, ibanProblem, normaliseIban } from '../../src/contract/iban.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db, DbWriter } from '../db/client.ts';
 import { now } from '../clock.ts';
-import { auditEvents, beneficiaries, businesses, riskSettings, screeningAlerts, screeningListEntries, userInvitations, userRoles, users } from '../db/schema.ts';
+import {
+  auditEvents,
+  beneficiaries,
+  businesses,
+  riskSettings,
+  screeningAlerts,
+  screeningListEntries,
+  userInvitations,
+  userRoles,
+  users,
+} from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
@@ -42,7 +65,15 @@ import { sensitivityThresholds } from '../risk/screening.ts';
 import { currentSensitivity, displayName, screenBeneficiary, sensitivityKey } from '../risk/screen-beneficiary.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
-import { filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, assertResourceMatchesSpec, type ListResource } from '../http/list-sql.ts';
+import {
+  filterCondition,
+  orderByOf,
+  orderKeysOf,
+  parseListRequest,
+  singleValuedQuery,
+  assertResourceMatchesSpec,
+  type ListResource,
+} from '../http/list-sql.ts';
 
 const b = beneficiaries;
 const a = screeningAlerts;
@@ -51,9 +82,18 @@ export const beneficiaryResource: ListResource = {
   spec: beneficiaryListSpec,
   filters: { status: { type: 'equals', column: b.status }, kind: { type: 'equals', column: b.kind } },
   sorts: {
-    created: [{ expression: b.createdUtc, descending: false }, { expression: b.id, descending: false }],
-    name: [{ expression: sql`lower(coalesce(${b.companyName}, ${b.lastName} || ' ' || ${b.firstName}))`, descending: false }, { expression: b.id, descending: false }],
-    status: [{ expression: b.status, descending: false }, { expression: b.id, descending: false }],
+    created: [
+      { expression: b.createdUtc, descending: false },
+      { expression: b.id, descending: false },
+    ],
+    name: [
+      { expression: sql`lower(coalesce(${b.companyName}, ${b.lastName} || ' ' || ${b.firstName}))`, descending: false },
+      { expression: b.id, descending: false },
+    ],
+    status: [
+      { expression: b.status, descending: false },
+      { expression: b.id, descending: false },
+    ],
   },
 };
 assertResourceMatchesSpec(beneficiaryResource);
@@ -62,8 +102,14 @@ export const alertResource: ListResource = {
   spec: screeningAlertListSpec,
   filters: { status: { type: 'equals', column: a.status } },
   sorts: {
-    created: [{ expression: a.createdUtc, descending: false }, { expression: a.id, descending: false }],
-    score: [{ expression: a.score, descending: false }, { expression: a.id, descending: false }],
+    created: [
+      { expression: a.createdUtc, descending: false },
+      { expression: a.id, descending: false },
+    ],
+    score: [
+      { expression: a.score, descending: false },
+      { expression: a.id, descending: false },
+    ],
   },
 };
 assertResourceMatchesSpec(alertResource);
@@ -83,7 +129,8 @@ function checkBody(body: BeneficiaryBody): { iban: string; bic: string } {
   }
   if (body.dateOfBirth) {
     const date = new Date(`${body.dateOfBirth}T00:00:00Z`);
-    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== body.dateOfBirth || date.getTime() > Date.now()) problems.push('The date of birth is not a past date.');
+    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== body.dateOfBirth || date.getTime() > Date.now())
+      problems.push('The date of birth is not a past date.');
   }
   const ibanIssue = ibanProblem(body.iban);
   if (ibanIssue) problems.push(ibanIssue);
@@ -94,21 +141,40 @@ function checkBody(body: BeneficiaryBody): { iban: string; bic: string } {
 }
 
 async function alertsOf(reader: DbWriter, where: SQL | undefined, order: SQL[], limit = 500, offset = 0): Promise<ScreeningAlert[]> {
-  const rows = await reader.select({ alert: a, entry: screeningListEntries, beneficiary: b, businessName: businesses.name }).from(a)
+  const rows = await reader
+    .select({ alert: a, entry: screeningListEntries, beneficiary: b, businessName: businesses.name })
+    .from(a)
     .innerJoin(screeningListEntries, eq(screeningListEntries.id, a.entryId))
     .innerJoin(b, eq(b.id, a.beneficiaryId))
     .leftJoin(businesses, eq(businesses.id, a.businessId))
-    .where(where).orderBy(...order).limit(limit).offset(offset);
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset);
   const resolverIds = [...new Set(rows.map((row) => row.alert.resolvedBy).filter((id): id is string => id !== null))];
   const names = await userNames(reader, resolverIds);
   return rows.map(({ alert, entry, beneficiary, businessName }) => ({
-    alertId: alert.id, beneficiaryId: alert.beneficiaryId, businessId: alert.businessId,
+    alertId: alert.id,
+    beneficiaryId: alert.beneficiaryId,
+    businessId: alert.businessId,
     // The business's name for people reading the queue; its id when the business row is gone.
-    businessName: businessName ?? alert.businessId, beneficiaryName: displayName(beneficiary),
-    entryId: entry.id, list: entry.list, listedName: entry.name, matchedName: alert.matchedName, screenedName: alert.screenedName,
-    listedDateOfBirth: entry.dateOfBirth, listedCountry: entry.country, listedReason: entry.reason, score: alert.score / 1000,
-    status: alert.status, reason: alert.reason, resolvedBy: alert.resolvedBy ? names.get(alert.resolvedBy) ?? alert.resolvedBy : null,
-    resolvedUtc: alert.resolvedUtc?.toISOString() ?? null, createdUtc: alert.createdUtc.toISOString(), version: alert.version,
+    businessName: businessName ?? alert.businessId,
+    beneficiaryName: displayName(beneficiary),
+    entryId: entry.id,
+    list: entry.list,
+    listedName: entry.name,
+    matchedName: alert.matchedName,
+    screenedName: alert.screenedName,
+    listedDateOfBirth: entry.dateOfBirth,
+    listedCountry: entry.country,
+    listedReason: entry.reason,
+    score: alert.score / 1000,
+    status: alert.status,
+    reason: alert.reason,
+    resolvedBy: alert.resolvedBy ? (names.get(alert.resolvedBy) ?? alert.resolvedBy) : null,
+    resolvedUtc: alert.resolvedUtc?.toISOString() ?? null,
+    createdUtc: alert.createdUtc.toISOString(),
+    version: alert.version,
   }));
 }
 
@@ -140,7 +206,10 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
 
   async function findBeneficiary(reader: DbWriter, businessId: string, id: string): Promise<BeneficiaryRow> {
     if (!idPattern.test(id)) throw notFound();
-    const [row] = await reader.select().from(b).where(and(eq(b.id, id), eq(b.businessId, businessId)));
+    const [row] = await reader
+      .select()
+      .from(b)
+      .where(and(eq(b.id, id), eq(b.businessId, businessId)));
     if (!row) throw notFound();
     return row;
   }
@@ -149,7 +218,10 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
     tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: now(), businessId, metaData });
 
   async function blockingAlerts(reader: DbWriter, id: string): Promise<number> {
-    const [row] = await reader.select({ value: count() }).from(a).where(and(eq(a.beneficiaryId, id), inArray(a.status, ['open', 'confirmed'])));
+    const [row] = await reader
+      .select({ value: count() })
+      .from(a)
+      .where(and(eq(a.beneficiaryId, id), inArray(a.status, ['open', 'confirmed'])));
     return Number(row?.value ?? 0);
   }
 
@@ -161,17 +233,28 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
   async function invitedByAuthor(reader: DbWriter, row: BeneficiaryRow, approverId: string): Promise<boolean> {
     const authors = [...new Set([row.createdBy, row.lastChangedBy])];
     const since = new Date(now().getTime() - independentApproverDays * 86_400_000);
-    const [invitation] = await reader.select({ id: userInvitations.id }).from(userInvitations)
-      .where(and(eq(userInvitations.userId, approverId), inArray(userInvitations.invitedBy, authors), gte(userInvitations.createdAt, since))).limit(1);
+    const [invitation] = await reader
+      .select({ id: userInvitations.id })
+      .from(userInvitations)
+      .where(and(eq(userInvitations.userId, approverId), inArray(userInvitations.invitedBy, authors), gte(userInvitations.createdAt, since)))
+      .limit(1);
     if (invitation) return true;
     const e = auditEvents;
-    const [granted] = await reader.select({ id: e.id }).from(e).where(and(
-      eq(e.businessId, row.businessId), gte(e.dateTimeUtc, since), inArray(e.userId, authors),
-      inArray(e.event, ['UserInvited', 'UserAccessGranted', 'UserUpdated']),
-      sql`${e.metaData}->>'targetUserId' = ${approverId}`,
-      // A change of someone's names is no grant: only an update that added roles counts.
-      sql`(${e.event} <> 'UserUpdated' OR (CASE WHEN jsonb_typeof(${e.metaData}->'added') = 'array' THEN jsonb_array_length(${e.metaData}->'added') ELSE 0 END) > 0)`,
-    )).limit(1);
+    const [granted] = await reader
+      .select({ id: e.id })
+      .from(e)
+      .where(
+        and(
+          eq(e.businessId, row.businessId),
+          gte(e.dateTimeUtc, since),
+          inArray(e.userId, authors),
+          inArray(e.event, ['UserInvited', 'UserAccessGranted', 'UserUpdated']),
+          sql`${e.metaData}->>'targetUserId' = ${approverId}`,
+          // A change of someone's names is no grant: only an update that added roles counts.
+          sql`(${e.event} <> 'UserUpdated' OR (CASE WHEN jsonb_typeof(${e.metaData}->'added') = 'array' THEN jsonb_array_length(${e.metaData}->'added') ELSE 0 END) > 0)`,
+        ),
+      )
+      .limit(1);
     return granted !== undefined;
   }
 
@@ -181,10 +264,16 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
    * Why the caller may not approve it now, or null. The record's own state first (four eyes, alerts: 422), then
    * whether the caller is an independent second person signed in with two-factor (403).
    */
-  async function approvalRefusal(reader: DbWriter, row: BeneficiaryRow, principal: Principal, permissions: Set<PermissionName>, amr: readonly string[]): Promise<Refusal | null> {
+  async function approvalRefusal(
+    reader: DbWriter,
+    row: BeneficiaryRow,
+    principal: Principal,
+    permissions: Set<PermissionName>,
+    amr: readonly string[],
+  ): Promise<Refusal | null> {
     if (!permissions.has('Mapi.Beneficiary.Approve')) return { status: 403, message: 'You do not have the correct permissions.' };
     if (row.createdBy === principal.userId || row.lastChangedBy === principal.userId) return { status: 422, message: fourEyesMessage };
-    if (await blockingAlerts(reader, row.id) > 0) return { status: 422, message: openAlertsMessage };
+    if ((await blockingAlerts(reader, row.id)) > 0) return { status: 422, message: openAlertsMessage };
     if (await invitedByAuthor(reader, row, principal.userId)) return { status: 403, message: independentApproverMessage };
     if (!amr.includes('otp')) return { status: 403, message: approverTwoFactorMessage };
     return null;
@@ -193,7 +282,10 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
   /** Every owner of the business is told of an approval (a second account of one owner cannot approve unseen). */
   async function tellOwnersOfApproval(tx: DbWriter, row: BeneficiaryRow, approver: Principal): Promise<number> {
     const [business] = await tx.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, row.businessId));
-    const owners = await tx.selectDistinct({ email: users.email }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId))
+    const owners = await tx
+      .selectDistinct({ email: users.email })
+      .from(userRoles)
+      .innerJoin(users, eq(users.id, userRoles.userId))
       .where(and(eq(userRoles.role, 'Owner'), eq(userRoles.level, 'business'), eq(userRoles.businessId, row.businessId)));
     const names = await userNames(tx, [row.createdBy]);
     const approverName = `${approver.givenName} ${approver.familyName}`.trim() || approver.email;
@@ -217,12 +309,26 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
 
   async function toListItems(rows: BeneficiaryRow[]): Promise<BeneficiaryListItem[]> {
     const ids = rows.map((row) => row.id);
-    const open = ids.length === 0 ? [] : await db.select({ id: a.beneficiaryId, value: count() }).from(a)
-      .where(and(inArray(a.beneficiaryId, ids), eq(a.status, 'open'))).groupBy(a.beneficiaryId);
+    const open =
+      ids.length === 0
+        ? []
+        : await db
+            .select({ id: a.beneficiaryId, value: count() })
+            .from(a)
+            .where(and(inArray(a.beneficiaryId, ids), eq(a.status, 'open')))
+            .groupBy(a.beneficiaryId);
     const openOf = new Map(open.map((row) => [row.id, Number(row.value)]));
     return rows.map((row) => ({
-      beneficiaryId: row.id, businessId: row.businessId, kind: row.kind, name: displayName(row), nameOnBankAccount: row.nameOnBankAccount,
-      iban: row.iban, bic: row.bic, status: row.status, openAlerts: openOf.get(row.id) ?? 0, createdUtc: row.createdUtc.toISOString(),
+      beneficiaryId: row.id,
+      businessId: row.businessId,
+      kind: row.kind,
+      name: displayName(row),
+      nameOnBankAccount: row.nameOnBankAccount,
+      iban: row.iban,
+      bic: row.bic,
+      status: row.status,
+      openAlerts: openOf.get(row.id) ?? 0,
+      createdUtc: row.createdUtc.toISOString(),
     }));
   }
 
@@ -238,14 +344,21 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
     return {
       ...(item as BeneficiaryListItem),
       // Named for people: a risk analyst arrives from the alert queue across businesses.
-      businessName: business?.name ?? row.businessId, companyName: row.companyName, firstName: row.firstName, lastName: row.lastName, dateOfBirth: row.dateOfBirth,
-      countryIso3166Alpha2: row.countryIso3166Alpha2, createdBy: names.get(row.createdBy) ?? row.createdBy,
+      businessName: business?.name ?? row.businessId,
+      companyName: row.companyName,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      dateOfBirth: row.dateOfBirth,
+      countryIso3166Alpha2: row.countryIso3166Alpha2,
+      createdBy: names.get(row.createdBy) ?? row.createdBy,
       lastChangedBy: names.get(latestChanger) ?? latestChanger,
-      statusChangedBy: row.statusChangedBy ? names.get(row.statusChangedBy) ?? row.statusChangedBy : null,
+      statusChangedBy: row.statusChangedBy ? (names.get(row.statusChangedBy) ?? row.statusChangedBy) : null,
       statusChangedUtc: row.statusChangedUtc?.toISOString() ?? null,
-      lastUpdatedUtc: row.lastUpdatedUtc.toISOString(), version: row.version,
+      lastUpdatedUtc: row.lastUpdatedUtc.toISOString(),
+      version: row.version,
       alerts: await alertsOf(db, eq(a.beneficiaryId, row.id), [desc(a.createdUtc), asc(a.id)]),
-      approvable: refusal === null, approvalRefusal: refusal?.message ?? null,
+      approvable: refusal === null,
+      approvalRefusal: refusal?.message ?? null,
     };
   }
 
@@ -255,7 +368,13 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
     const sort = query.sort[0] ?? { field: 'created', descending: true };
     const where = and(eq(b.businessId, businessId), filterCondition(beneficiaryResource, query.filters, c.get('timeZone')));
     const [rows, [total]] = await Promise.all([
-      db.select().from(b).where(where).orderBy(...orderByOf(orderKeysOf(beneficiaryResource, sort))).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db
+        .select()
+        .from(b)
+        .where(where)
+        .orderBy(...orderByOf(orderKeysOf(beneficiaryResource, sort)))
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize),
       db.select({ value: count() }).from(b).where(where),
     ]);
     return c.json({ results: await toListItems(rows), numberOfResults: Number(total?.value ?? 0) });
@@ -274,13 +393,27 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
     const userId = c.get('principal').userId;
     const row = await db.transaction(async (tx) => {
       const at = now();
-      const [inserted] = await tx.insert(b).values({
-        id: newId('BEN'), businessId, kind: body.kind, companyName: body.kind === 'company' ? body.companyName?.trim() ?? null : null,
-        firstName: body.kind === 'person' ? body.firstName?.trim() ?? null : null, lastName: body.kind === 'person' ? body.lastName?.trim() ?? null : null,
-        dateOfBirth: body.kind === 'person' ? body.dateOfBirth ?? null : null, countryIso3166Alpha2: body.countryIso3166Alpha2 ?? null,
-        nameOnBankAccount: body.nameOnBankAccount.trim(), iban, bic, status: 'Referred', createdBy: userId, lastChangedBy: userId,
-        createdUtc: at, lastUpdatedUtc: at,
-      }).returning();
+      const [inserted] = await tx
+        .insert(b)
+        .values({
+          id: newId('BEN'),
+          businessId,
+          kind: body.kind,
+          companyName: body.kind === 'company' ? (body.companyName?.trim() ?? null) : null,
+          firstName: body.kind === 'person' ? (body.firstName?.trim() ?? null) : null,
+          lastName: body.kind === 'person' ? (body.lastName?.trim() ?? null) : null,
+          dateOfBirth: body.kind === 'person' ? (body.dateOfBirth ?? null) : null,
+          countryIso3166Alpha2: body.countryIso3166Alpha2 ?? null,
+          nameOnBankAccount: body.nameOnBankAccount.trim(),
+          iban,
+          bic,
+          status: 'Referred',
+          createdBy: userId,
+          lastChangedBy: userId,
+          createdUtc: at,
+          lastUpdatedUtc: at,
+        })
+        .returning();
       if (!inserted) throw new Error('beneficiary insert returned nothing');
       const alerts = await screenBeneficiary(tx, inserted);
       await audit(tx, c, 'BeneficiaryCreated', businessId, { beneficiaryId: inserted.id, screeningAlerts: alerts });
@@ -297,14 +430,28 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
     const { iban, bic } = checkBody(body);
     const userId = c.get('principal').userId;
     const row = await db.transaction(async (tx) => {
-      const [updated] = await tx.update(b).set({
-        kind: body.kind, companyName: body.kind === 'company' ? body.companyName?.trim() ?? null : null,
-        firstName: body.kind === 'person' ? body.firstName?.trim() ?? null : null, lastName: body.kind === 'person' ? body.lastName?.trim() ?? null : null,
-        dateOfBirth: body.kind === 'person' ? body.dateOfBirth ?? null : null, countryIso3166Alpha2: body.countryIso3166Alpha2 ?? null,
-        nameOnBankAccount: body.nameOnBankAccount.trim(), iban, bic,
-        // A change needs a new approval: whoever changed it cannot give it. No one has decided on the changed details yet.
-        status: 'Referred', lastChangedBy: userId, statusChangedBy: null, statusChangedUtc: null, lastUpdatedUtc: now(), version: sql`${b.version} + 1`,
-      }).where(and(eq(b.id, id), eq(b.businessId, businessId), eq(b.version, body.version))).returning();
+      const [updated] = await tx
+        .update(b)
+        .set({
+          kind: body.kind,
+          companyName: body.kind === 'company' ? (body.companyName?.trim() ?? null) : null,
+          firstName: body.kind === 'person' ? (body.firstName?.trim() ?? null) : null,
+          lastName: body.kind === 'person' ? (body.lastName?.trim() ?? null) : null,
+          dateOfBirth: body.kind === 'person' ? (body.dateOfBirth ?? null) : null,
+          countryIso3166Alpha2: body.countryIso3166Alpha2 ?? null,
+          nameOnBankAccount: body.nameOnBankAccount.trim(),
+          iban,
+          bic,
+          // A change needs a new approval: whoever changed it cannot give it. No one has decided on the changed details yet.
+          status: 'Referred',
+          lastChangedBy: userId,
+          statusChangedBy: null,
+          statusChangedUtc: null,
+          lastUpdatedUtc: now(),
+          version: sql`${b.version} + 1`,
+        })
+        .where(and(eq(b.id, id), eq(b.businessId, businessId), eq(b.version, body.version)))
+        .returning();
       if (!updated) throw conflict();
       const alerts = await screenBeneficiary(tx, updated);
       await audit(tx, c, 'BeneficiaryChanged', businessId, { beneficiaryId: id, version: updated.version, screeningAlerts: alerts });
@@ -321,7 +468,11 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
     const principal = c.get('principal');
     const row = await db.transaction(async (tx) => {
       // Locked: an alert raised or a change made meanwhile is seen before the approval commits.
-      const [current] = await tx.select().from(b).where(and(eq(b.id, id), eq(b.businessId, businessId))).for('update');
+      const [current] = await tx
+        .select()
+        .from(b)
+        .where(and(eq(b.id, id), eq(b.businessId, businessId)))
+        .for('update');
       if (!current) throw notFound();
       if (body.version !== undefined && body.version !== current.version) throw conflict();
       if (body.status === 'Approved') {
@@ -330,11 +481,19 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
       }
       // The decision and its time are recorded as the latest change (shown as 'Last changed by').
       const at = now();
-      const [updated] = await tx.update(b).set({ status: body.status, statusChangedBy: principal.userId, statusChangedUtc: at, lastUpdatedUtc: at, version: sql`${b.version} + 1` })
-        .where(eq(b.id, id)).returning();
+      const [updated] = await tx
+        .update(b)
+        .set({ status: body.status, statusChangedBy: principal.userId, statusChangedUtc: at, lastUpdatedUtc: at, version: sql`${b.version} + 1` })
+        .where(eq(b.id, id))
+        .returning();
       if (!updated) throw notFound();
       const ownersTold = body.status === 'Approved' ? await tellOwnersOfApproval(tx, updated, principal) : 0;
-      await audit(tx, c, 'BeneficiaryStatusChanged', businessId, { beneficiaryId: id, from: current.status, to: body.status, ...(body.status === 'Approved' ? { ownersTold } : {}) });
+      await audit(tx, c, 'BeneficiaryStatusChanged', businessId, {
+        beneficiaryId: id,
+        from: current.status,
+        to: body.status,
+        ...(body.status === 'Approved' ? { ownersTold } : {}),
+      });
       return updated;
     });
     return c.json(await toBeneficiary(row, c, permissions));
@@ -349,20 +508,35 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
     const body = await readBody(c, alertDecisionBody);
     const principal = c.get('principal');
     const row = await db.transaction(async (tx) => {
-      const [alert] = await tx.select().from(a).where(and(eq(a.id, alertId), eq(a.beneficiaryId, id))).for('update');
+      const [alert] = await tx
+        .select()
+        .from(a)
+        .where(and(eq(a.id, alertId), eq(a.beneficiaryId, id)))
+        .for('update');
       if (!alert) throw notFound();
       if (alert.version !== body.version) throw conflict();
       if (alert.status !== 'open') throw new ApiError(422, 'This alert has already been resolved.');
-      await tx.update(a).set({ status: body.decision, reason: body.reason.trim(), resolvedBy: principal.userId, resolvedUtc: new Date(), version: sql`${a.version} + 1` })
+      await tx
+        .update(a)
+        .set({ status: body.decision, reason: body.reason.trim(), resolvedBy: principal.userId, resolvedUtc: new Date(), version: sql`${a.version} + 1` })
         .where(eq(a.id, alertId));
-      await audit(tx, c, 'ScreeningAlertResolved', businessId, { beneficiaryId: id, alertId, entryId: alert.entryId, decision: body.decision, reason: body.reason.trim() });
+      await audit(tx, c, 'ScreeningAlertResolved', businessId, {
+        beneficiaryId: id,
+        alertId,
+        entryId: alert.entryId,
+        decision: body.decision,
+        reason: body.reason.trim(),
+      });
       const [current] = await tx.select().from(b).where(eq(b.id, id));
       if (!current) throw notFound();
       if (body.decision === 'confirmed' && current.status !== 'Rejected') {
         // A true match is never paid: the beneficiary is rejected with the decision.
         const at = now();
-        const [rejected] = await tx.update(b).set({ status: 'Rejected', statusChangedBy: principal.userId, statusChangedUtc: at, lastUpdatedUtc: at, version: sql`${b.version} + 1` })
-          .where(eq(b.id, id)).returning();
+        const [rejected] = await tx
+          .update(b)
+          .set({ status: 'Rejected', statusChangedBy: principal.userId, statusChangedUtc: at, lastUpdatedUtc: at, version: sql`${b.version} + 1` })
+          .where(eq(b.id, id))
+          .returning();
         await audit(tx, c, 'BeneficiaryStatusChanged', businessId, { beneficiaryId: id, from: current.status, to: 'Rejected', alertId });
         return rejected ?? current;
       }
@@ -397,7 +571,9 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
       const current = await currentSensitivity(tx);
       if (current.version !== body.version) throw conflict();
       const version = current.version + 1;
-      await tx.insert(riskSettings).values({ key: sensitivityKey, value: body.sensitivity, updatedBy: userId, version })
+      await tx
+        .insert(riskSettings)
+        .values({ key: sensitivityKey, value: body.sensitivity, updatedBy: userId, version })
         .onConflictDoUpdate({ target: riskSettings.key, set: { value: body.sensitivity, updatedBy: userId, updatedUtc: new Date(), version } });
       await audit(tx, c, 'ScreeningSettingsChanged', null, { from: current.sensitivity, to: body.sensitivity });
       return { sensitivity: body.sensitivity, version };

@@ -23,7 +23,15 @@ import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { displayName } from '../risk/screen-beneficiary.ts';
 import type { AppEnv, Deps } from '../http/env.ts';
 import { badRequest, forbidden } from '../http/errors.ts';
-import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
+import {
+  assertResourceMatchesSpec,
+  filterCondition,
+  orderByOf,
+  orderKeysOf,
+  parseListRequest,
+  singleValuedQuery,
+  type ListResource,
+} from '../http/list-sql.ts';
 
 const b = beneficiaries;
 const a = screeningAlerts;
@@ -32,7 +40,13 @@ const day = 86_400_000;
 const businessChoicesLimit = 500;
 
 /** Has an open screening alert (as a sub-select, so the filter and the count agree). */
-const hasOpenAlert = (db: Db) => exists(db.select({ one: sql`1` }).from(a).where(and(eq(a.beneficiaryId, b.id), eq(a.status, 'open'))));
+const hasOpenAlert = (db: Db) =>
+  exists(
+    db
+      .select({ one: sql`1` })
+      .from(a)
+      .where(and(eq(a.beneficiaryId, b.id), eq(a.status, 'open'))),
+  );
 
 /** agedays [gte]N: waited at least N whole days (created at or before now − N days); [lte]N: at most N. */
 function ageCondition(clauses: FilterClause[], at: Date): SQL | undefined {
@@ -63,8 +77,16 @@ function approvalResource(db: Db, at: Date): ListResource {
     },
     sorts: {
       // Ascending age is the newest first; the default (descending) puts the longest waiting first.
-      age: [{ expression: b.createdUtc, descending: true }, { expression: b.id, descending: true }],
-      business: [{ expression: sql`lower(${businesses.name})`, descending: false }, { expression: businesses.id, descending: false }, { expression: b.createdUtc, descending: false, fixedDirection: true }, { expression: b.id, descending: false, fixedDirection: true }],
+      age: [
+        { expression: b.createdUtc, descending: true },
+        { expression: b.id, descending: true },
+      ],
+      business: [
+        { expression: sql`lower(${businesses.name})`, descending: false },
+        { expression: businesses.id, descending: false },
+        { expression: b.createdUtc, descending: false, fixedDirection: true },
+        { expression: b.id, descending: false, fixedDirection: true },
+      ],
     },
   };
 }
@@ -73,13 +95,21 @@ function approvalResource(db: Db, at: Date): ListResource {
 export function approvalScope(principal: Principal): SQL | undefined | null {
   const grants = principal.grants.filter((grant) => permissionsOfRoles([grant.role]).has('Mapi.Beneficiary.Read'));
   if (grants.some((grant) => grant.level === 'root')) return undefined;
-  const partnerIds = grants.filter((grant) => grant.level === 'partner').map((grant) => grant.partnerId).filter((id): id is string => id !== null);
-  const businessIds = grants.filter((grant) => grant.level === 'business').map((grant) => grant.businessId).filter((id): id is string => id !== null);
+  const partnerIds = grants
+    .filter((grant) => grant.level === 'partner')
+    .map((grant) => grant.partnerId)
+    .filter((id): id is string => id !== null);
+  const businessIds = grants
+    .filter((grant) => grant.level === 'business')
+    .map((grant) => grant.businessId)
+    .filter((id): id is string => id !== null);
   if (partnerIds.length + businessIds.length === 0) return null;
-  return or(
-    partnerIds.length > 0 ? inArray(businesses.partnerId, partnerIds) : undefined,
-    businessIds.length > 0 ? inArray(b.businessId, businessIds) : undefined,
-  ) ?? sql`false`;
+  return (
+    or(
+      partnerIds.length > 0 ? inArray(businesses.partnerId, partnerIds) : undefined,
+      businessIds.length > 0 ? inArray(b.businessId, businessIds) : undefined,
+    ) ?? sql`false`
+  );
 }
 
 export function beneficiaryApprovalRoutes({ database }: Deps) {
@@ -99,29 +129,52 @@ export function beneficiaryApprovalRoutes({ database }: Deps) {
     const pending = and(eq(b.status, pendingApprovalStatus), scope);
     const where = and(pending, filterCondition(resource, query.filters, c.get('timeZone')));
     const [rows, [total], choices] = await Promise.all([
-      db.select({ beneficiary: b, businessName: businesses.name, givenName: users.givenName, familyName: users.familyName }).from(b)
-        .innerJoin(businesses, eq(businesses.id, b.businessId)).leftJoin(users, eq(users.id, b.createdBy))
-        .where(where).orderBy(...orderByOf(orderKeysOf(resource, sort))).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db
+        .select({ beneficiary: b, businessName: businesses.name, givenName: users.givenName, familyName: users.familyName })
+        .from(b)
+        .innerJoin(businesses, eq(businesses.id, b.businessId))
+        .leftJoin(users, eq(users.id, b.createdBy))
+        .where(where)
+        .orderBy(...orderByOf(orderKeysOf(resource, sort)))
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize),
       db.select({ value: count() }).from(b).innerJoin(businesses, eq(businesses.id, b.businessId)).where(where),
       // The filter's choices ignore the filters: a business stays pickable after another is picked.
-      db.select({ businessId: businesses.id, businessName: businesses.name, pending: count() }).from(b)
-        .innerJoin(businesses, eq(businesses.id, b.businessId)).where(pending)
-        .groupBy(businesses.id, businesses.name).orderBy(asc(sql`lower(${businesses.name})`), asc(businesses.id)).limit(businessChoicesLimit),
+      db
+        .select({ businessId: businesses.id, businessName: businesses.name, pending: count() })
+        .from(b)
+        .innerJoin(businesses, eq(businesses.id, b.businessId))
+        .where(pending)
+        .groupBy(businesses.id, businesses.name)
+        .orderBy(asc(sql`lower(${businesses.name})`), asc(businesses.id))
+        .limit(businessChoicesLimit),
     ]);
     const ids = rows.map((row) => row.beneficiary.id);
-    const open = ids.length === 0 ? [] : await db.select({ id: a.beneficiaryId, value: count() }).from(a)
-      .where(and(inArray(a.beneficiaryId, ids), eq(a.status, 'open'))).groupBy(a.beneficiaryId);
+    const open =
+      ids.length === 0
+        ? []
+        : await db
+            .select({ id: a.beneficiaryId, value: count() })
+            .from(a)
+            .where(and(inArray(a.beneficiaryId, ids), eq(a.status, 'open')))
+            .groupBy(a.beneficiaryId);
     const openOf = new Map(open.map((row) => [row.id, Number(row.value)]));
     const results: BeneficiaryApproval[] = rows.map(({ beneficiary: row, businessName, givenName, familyName }) => ({
-      beneficiaryId: row.id, name: displayName(row), kind: row.kind, businessId: row.businessId, businessName,
+      beneficiaryId: row.id,
+      name: displayName(row),
+      kind: row.kind,
+      businessId: row.businessId,
+      businessName,
       createdUtc: row.createdUtc.toISOString(),
       createdBy: givenName ? `${givenName} ${familyName ?? ''}`.trim() : row.createdBy,
       ageDays: Math.max(0, Math.floor((at.getTime() - row.createdUtc.getTime()) / day)),
-      openAlerts: openOf.get(row.id) ?? 0, status: row.status,
+      openAlerts: openOf.get(row.id) ?? 0,
+      status: row.status,
       changedByCaller: row.createdBy === principal.userId || row.lastChangedBy === principal.userId,
     }));
     return c.json({
-      results, numberOfResults: Number(total?.value ?? 0),
+      results,
+      numberOfResults: Number(total?.value ?? 0),
       businesses: choices.map((choice) => ({ businessId: choice.businessId, businessName: choice.businessName, pending: Number(choice.pending) })),
     });
   });

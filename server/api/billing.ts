@@ -23,8 +23,16 @@ import { Readable } from 'node:stream';
 import { and, count, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import {
-  alreadyPaidMessage, businessInvoiceListSpec, creditExceedsMessage, creditNoteNotPayableMessage, creditOfCreditMessage, duplicateRunMessage,
-  invoiceListSpec, invoiceSeries, monthNotEndedMessage, type InvoiceStatusName,
+  alreadyPaidMessage,
+  businessInvoiceListSpec,
+  creditExceedsMessage,
+  creditNoteNotPayableMessage,
+  creditOfCreditMessage,
+  duplicateRunMessage,
+  invoiceListSpec,
+  invoiceSeries,
+  monthNotEndedMessage,
+  type InvoiceStatusName,
 } from '../../src/contract/billing.ts';
 import { billingMonthBody, creditNoteBody, invoiceStatusBody, type Invoice, type InvoiceListItem } from '../../src/contract/billing-schemas.ts';
 import type { FilterClause, ListQuerySpec } from '../../src/contract/list-query.ts';
@@ -39,7 +47,16 @@ import { resolveContext, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
-import { assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
+import {
+  assertResourceMatchesSpec,
+  filterCondition,
+  likeLiteral,
+  orderByOf,
+  orderKeysOf,
+  parseListRequest,
+  singleValuedQuery,
+  type ListResource,
+} from '../http/list-sql.ts';
 import type { DbWriter } from '../db/client.ts';
 
 const i = invoices;
@@ -53,18 +70,32 @@ function statusCondition(clauses: FilterClause[]): SQL | undefined {
   const now = new Date();
   const parts = clauses.map((clause) => {
     switch (clause.value as InvoiceStatusName) {
-      case 'paid': return eq(i.status, 'paid');
-      case 'overdue': return and(eq(i.status, 'issued'), eq(i.kind, 'invoice'), lt(i.dueUtc, now));
-      default: return and(eq(i.status, 'issued'), sql`(${i.kind} = 'creditNote' OR ${i.dueUtc} >= ${now})`);
+      case 'paid':
+        return eq(i.status, 'paid');
+      case 'overdue':
+        return and(eq(i.status, 'issued'), eq(i.kind, 'invoice'), lt(i.dueUtc, now));
+      default:
+        return and(eq(i.status, 'issued'), sql`(${i.kind} = 'creditNote' OR ${i.dueUtc} >= ${now})`);
     }
   });
-  return parts.length === 1 ? parts[0] : sql`(${sql.join(parts.map((part) => sql`(${part})`), sql` OR `)})`;
+  return parts.length === 1
+    ? parts[0]
+    : sql`(${sql.join(
+        parts.map((part) => sql`(${part})`),
+        sql` OR `,
+      )})`;
 }
 
 const sorts = {
-  issued: [{ expression: i.issuedUtc, descending: false }, { expression: i.number, descending: false }],
+  issued: [
+    { expression: i.issuedUtc, descending: false },
+    { expression: i.number, descending: false },
+  ],
   number: [{ expression: i.number, descending: false }],
-  total: [{ expression: i.totalMinor, descending: false }, { expression: i.number, descending: false }],
+  total: [
+    { expression: i.totalMinor, descending: false },
+    { expression: i.number, descending: false },
+  ],
 };
 export const invoiceResource: ListResource = {
   spec: invoiceListSpec,
@@ -92,9 +123,20 @@ export function statusOf(row: Pick<InvoiceRow, 'status' | 'kind' | 'dueUtc'>, no
 }
 
 const toListItem = (row: InvoiceRow, businessName: string, now: Date): InvoiceListItem => ({
-  invoiceId: row.id, number: row.number, kind: row.kind, month: row.month, businessId: row.businessId, businessName, currency: row.currency,
-  status: statusOf(row, now), issuedUtc: row.issuedUtc.toISOString(), dueUtc: row.dueUtc.toISOString(), paidUtc: row.paidUtc?.toISOString() ?? null,
-  totalMinor: row.totalMinor, creditedInvoiceId: row.creditedInvoiceId, version: row.version,
+  invoiceId: row.id,
+  number: row.number,
+  kind: row.kind,
+  month: row.month,
+  businessId: row.businessId,
+  businessName,
+  currency: row.currency,
+  status: statusOf(row, now),
+  issuedUtc: row.issuedUtc.toISOString(),
+  dueUtc: row.dueUtc.toISOString(),
+  paidUtc: row.paidUtc?.toISOString() ?? null,
+  totalMinor: row.totalMinor,
+  creditedInvoiceId: row.creditedInvoiceId,
+  version: row.version,
 });
 
 function requireRoot(principal: Principal, permission: PermissionName): void {
@@ -114,7 +156,10 @@ export function billingRoutes({ database, files }: Deps) {
 
   async function invoiceOf(reader: DbWriter, id: string, businessId?: string, lock = false): Promise<{ invoice: InvoiceRow; businessName: string }> {
     if (!idPattern.test(id)) throw notFound();
-    const query = reader.select({ invoice: i, businessName: businesses.name }).from(i).innerJoin(businesses, eq(businesses.id, i.businessId))
+    const query = reader
+      .select({ invoice: i, businessName: businesses.name })
+      .from(i)
+      .innerJoin(businesses, eq(businesses.id, i.businessId))
       .where(and(eq(i.id, id), businessId ? eq(i.businessId, businessId) : undefined));
     const [row] = lock ? await query.for('update', { of: i }) : await query;
     if (!row) throw notFound();
@@ -137,7 +182,10 @@ export function billingRoutes({ database, files }: Deps) {
     const document = await documentOf(row);
     return {
       ...toListItem(row.invoice, row.businessName, now),
-      feesMinor: row.invoice.feesMinor, minimumTopUpMinor: row.invoice.minimumTopUpMinor, lines: row.invoice.lines, reason: row.invoice.reason,
+      feesMinor: row.invoice.feesMinor,
+      minimumTopUpMinor: row.invoice.minimumTopUpMinor,
+      lines: row.invoice.lines,
+      reason: row.invoice.reason,
       creditedInvoiceNumber: document.creditedInvoiceNumber,
       creditNotes: notes.map((note) => ({ invoiceId: note.id, number: note.number, totalMinor: note.totalMinor, issuedUtc: note.issuedUtc.toISOString() })),
       creditableMinor: row.invoice.kind === 'invoice' ? Math.max(0, row.invoice.totalMinor - total) : 0,
@@ -181,13 +229,22 @@ export function billingRoutes({ database, files }: Deps) {
     const query = parseListRequest(singleValuedQuery(c), runListSpec);
     const order = query.sort[0]?.descending === false ? billingRuns.month : desc(billingRuns.month);
     const [rows, [total]] = await Promise.all([
-      db.select({ run: billingRuns, givenName: users.givenName, familyName: users.familyName }).from(billingRuns).leftJoin(users, eq(users.id, billingRuns.createdBy))
-        .orderBy(order).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db
+        .select({ run: billingRuns, givenName: users.givenName, familyName: users.familyName })
+        .from(billingRuns)
+        .leftJoin(users, eq(users.id, billingRuns.createdBy))
+        .orderBy(order)
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize),
       db.select({ value: count() }).from(billingRuns),
     ]);
     return c.json({
       results: rows.map(({ run, givenName, familyName }) => ({
-        runId: run.id, month: run.month, createdBy: givenName ? `${givenName} ${familyName ?? ''}`.trim() : run.createdBy, createdUtc: run.createdUtc.toISOString(), invoiceCount: run.invoiceCount,
+        runId: run.id,
+        month: run.month,
+        createdBy: givenName ? `${givenName} ${familyName ?? ''}`.trim() : run.createdBy,
+        createdUtc: run.createdUtc.toISOString(),
+        invoiceCount: run.invoiceCount,
       })),
       numberOfResults: Number(total?.value ?? 0),
     });
@@ -197,7 +254,10 @@ export function billingRoutes({ database, files }: Deps) {
     requireRoot(c.get('principal'), billingPermission);
     const { month } = await readBody(c, billingMonthBody);
     monthEnded(month, new Date());
-    const [drafts, [existing]] = await Promise.all([draftInvoices(db, month), db.select({ id: billingRuns.id }).from(billingRuns).where(eq(billingRuns.month, month))]);
+    const [drafts, [existing]] = await Promise.all([
+      draftInvoices(db, month),
+      db.select({ id: billingRuns.id }).from(billingRuns).where(eq(billingRuns.month, month)),
+    ]);
     const totals = new Map<string, { currency: string; feesMinor: number; minimumTopUpMinor: number; totalMinor: number; invoiceCount: number }>();
     for (const draft of drafts) {
       const total = totals.get(draft.currency) ?? { currency: draft.currency, feesMinor: 0, minimumTopUpMinor: 0, totalMinor: 0, invoiceCount: 0 };
@@ -208,7 +268,8 @@ export function billingRoutes({ database, files }: Deps) {
       totals.set(draft.currency, total);
     }
     return c.json({
-      month, alreadyRun: existing !== undefined,
+      month,
+      alreadyRun: existing !== undefined,
       invoices: drafts.map((draft) => ({ ...draft, status: 'draft' as const })),
       totals: [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
     });
@@ -224,17 +285,39 @@ export function billingRoutes({ database, files }: Deps) {
       const issued = await issueBillingRun(tx, month, principal.userId, now);
       if (!issued) return null;
       const numbers = issued.issued.map((invoice) => invoice.number);
-      await audit(tx, c, 'BillingRunCreated', null, { runId: issued.run.id, month, invoiceCount: numbers.length, firstNumber: numbers[0] ?? null, lastNumber: numbers.at(-1) ?? null });
+      await audit(tx, c, 'BillingRunCreated', null, {
+        runId: issued.run.id,
+        month,
+        invoiceCount: numbers.length,
+        firstNumber: numbers[0] ?? null,
+        lastNumber: numbers.at(-1) ?? null,
+      });
       return issued;
     });
     if (!result) throw new ApiError(409, duplicateRunMessage(month));
-    const names = new Map((result.issued.length === 0 ? [] : await db.select({ id: businesses.id, name: businesses.name }).from(businesses)
-      .where(inArray(businesses.id, [...new Set(result.issued.map((invoice) => invoice.businessId))]))).map((row) => [row.id, row.name]));
-    await writePdfs(result.issued.map((invoice) => ({ ...invoice, businessName: names.get(invoice.businessId) ?? invoice.businessId, creditedInvoiceNumber: null })));
-    return c.json({
-      runId: result.run.id, month, createdBy: `${principal.givenName} ${principal.familyName}`.trim(), createdUtc: result.run.createdUtc.toISOString(),
-      invoiceCount: result.issued.length, invoiceNumbers: result.issued.map((invoice) => invoice.number),
-    }, 201);
+    const names = new Map(
+      (result.issued.length === 0
+        ? []
+        : await db
+            .select({ id: businesses.id, name: businesses.name })
+            .from(businesses)
+            .where(inArray(businesses.id, [...new Set(result.issued.map((invoice) => invoice.businessId))]))
+      ).map((row) => [row.id, row.name]),
+    );
+    await writePdfs(
+      result.issued.map((invoice) => ({ ...invoice, businessName: names.get(invoice.businessId) ?? invoice.businessId, creditedInvoiceNumber: null })),
+    );
+    return c.json(
+      {
+        runId: result.run.id,
+        month,
+        createdBy: `${principal.givenName} ${principal.familyName}`.trim(),
+        createdUtc: result.run.createdUtc.toISOString(),
+        invoiceCount: result.issued.length,
+        invoiceNumbers: result.issued.map((invoice) => invoice.number),
+      },
+      201,
+    );
   });
 
   // ── invoices (internal) ──
@@ -245,7 +328,11 @@ export function billingRoutes({ database, files }: Deps) {
     const where = filterCondition(invoiceResource, query.filters, c.get('timeZone'));
     const now = new Date();
     const [rows, [total]] = await Promise.all([
-      selectInvoices().where(where).orderBy(...orderByOf(orderKeysOf(invoiceResource, sort))).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      selectInvoices()
+        .where(where)
+        .orderBy(...orderByOf(orderKeysOf(invoiceResource, sort)))
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize),
       db.select({ value: count() }).from(i).where(where),
     ]);
     return c.json({ results: rows.map((row) => toListItem(row.invoice, row.businessName, now)), numberOfResults: Number(total?.value ?? 0) });
@@ -271,13 +358,21 @@ export function billingRoutes({ database, files }: Deps) {
       if (invoice.kind === 'creditNote') throw new ApiError(422, creditNoteNotPayableMessage);
       if (invoice.status === 'paid') throw new ApiError(422, alreadyPaidMessage);
       const now = new Date();
-      const [saved] = await tx.update(i).set({ status: 'paid', paidUtc: now, version: sql`${i.version} + 1` })
-        .where(and(eq(i.id, invoice.id), eq(i.version, body.version))).returning();
+      const [saved] = await tx
+        .update(i)
+        .set({ status: 'paid', paidUtc: now, version: sql`${i.version} + 1` })
+        .where(and(eq(i.id, invoice.id), eq(i.version, body.version)))
+        .returning();
       if (!saved) throw conflict();
       // The payment clears what the invoice charged on the merchants' invoice accounts (credit notes deducted).
       const postedMinor = await postInvoicePayment(tx, saved, now);
       await audit(tx, c, 'InvoiceMarkedPaid', invoice.businessId, {
-        invoiceId: invoice.id, number: invoice.number, wasOverdue: statusOf(invoice, now) === 'overdue', postingId: invoicePaymentPostingId(invoice.id), postedMinor, currency: invoice.currency,
+        invoiceId: invoice.id,
+        number: invoice.number,
+        wasOverdue: statusOf(invoice, now) === 'overdue',
+        postingId: invoicePaymentPostingId(invoice.id),
+        postedMinor,
+        currency: invoice.currency,
       });
       return saved;
     });
@@ -299,17 +394,52 @@ export function billingRoutes({ database, files }: Deps) {
       const now = new Date();
       const [number] = await takeNumbers(tx, invoiceSeries.creditNote, now.getUTCFullYear(), 1);
       const reason = body.reason.trim();
-      const [saved] = await tx.insert(i).values({
-        id: newBillingId('CN'), number: number as string, kind: 'creditNote', runId: null, month: invoice.month, businessId: invoice.businessId, currency: invoice.currency,
-        status: 'issued', issuedUtc: now, dueUtc: now, paidUtc: null, feesMinor: 0, minimumTopUpMinor: 0, totalMinor: -amount,
-        lines: [{ merchantId: '', merchantName: '', paymentMethod: null, description: `Credit for invoice ${invoice.number}: ${reason}`, transactionCount: 0, volumeMinor: 0, feesMinor: 0, minimumTopUpMinor: 0, amountMinor: -amount }],
-        creditedInvoiceId: invoice.id, reason, createdBy: principal.userId,
-      }).returning();
+      const [saved] = await tx
+        .insert(i)
+        .values({
+          id: newBillingId('CN'),
+          number: number as string,
+          kind: 'creditNote',
+          runId: null,
+          month: invoice.month,
+          businessId: invoice.businessId,
+          currency: invoice.currency,
+          status: 'issued',
+          issuedUtc: now,
+          dueUtc: now,
+          paidUtc: null,
+          feesMinor: 0,
+          minimumTopUpMinor: 0,
+          totalMinor: -amount,
+          lines: [
+            {
+              merchantId: '',
+              merchantName: '',
+              paymentMethod: null,
+              description: `Credit for invoice ${invoice.number}: ${reason}`,
+              transactionCount: 0,
+              volumeMinor: 0,
+              feesMinor: 0,
+              minimumTopUpMinor: 0,
+              amountMinor: -amount,
+            },
+          ],
+          creditedInvoiceId: invoice.id,
+          reason,
+          createdBy: principal.userId,
+        })
+        .returning();
       if (!saved) throw new Error('credit note insert returned nothing');
       // The credit takes the amount off the merchants' invoice accounts and back from their costs accounts.
       await postCreditNote(tx, saved, invoice);
       await audit(tx, c, 'CreditNoteIssued', invoice.businessId, {
-        invoiceId: invoice.id, invoiceNumber: invoice.number, creditNoteId: saved.id, number: saved.number, amountMinor: amount, currency: invoice.currency, reason,
+        invoiceId: invoice.id,
+        invoiceNumber: invoice.number,
+        creditNoteId: saved.id,
+        number: saved.number,
+        amountMinor: amount,
+        currency: invoice.currency,
+        reason,
         postingId: creditNotePostingId(saved.id),
       });
       return saved;
@@ -336,7 +466,11 @@ export function billingRoutes({ database, files }: Deps) {
     const where = and(eq(i.businessId, businessId), filterCondition(businessInvoiceResource, query.filters, c.get('timeZone')));
     const now = new Date();
     const [rows, [total]] = await Promise.all([
-      selectInvoices().where(where).orderBy(...orderByOf(orderKeysOf(businessInvoiceResource, sort))).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      selectInvoices()
+        .where(where)
+        .orderBy(...orderByOf(orderKeysOf(businessInvoiceResource, sort)))
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize),
       db.select({ value: count() }).from(i).where(where),
     ]);
     return c.json({ results: rows.map((row) => toListItem(row.invoice, row.businessName, now)), numberOfResults: Number(total?.value ?? 0) });
@@ -349,4 +483,3 @@ export function billingRoutes({ database, files }: Deps) {
 
   return routes;
 }
-

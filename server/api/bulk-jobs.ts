@@ -17,9 +17,7 @@ import { Readable } from 'node:stream';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { createBulkJobBody } from '../../src/contract/bulk-job-schemas.ts';
-import {
-  bulkActionsOf, isBulkJobFinished, maxBulkFilters, maxClientKeyLength, type BulkJob, type BulkJobStatus,
-} from '../../src/contract/bulk-jobs.ts';
+import { bulkActionsOf, isBulkJobFinished, maxBulkFilters, maxClientKeyLength, type BulkJob, type BulkJobStatus } from '../../src/contract/bulk-jobs.ts';
 import { parseListQuery } from '../../src/contract/list-query.ts';
 import { paymentJobListSpec } from '../../src/contract/payment-jobs.ts';
 import { transactionListSpec } from '../../src/contract/transactions.ts';
@@ -44,10 +42,20 @@ const notPaging = ['pagenumber', 'pagesize', 'sort', 'orderingfield', 'orderingd
 
 export function toBulkJob(row: Row): BulkJob {
   return {
-    id: row.id, area: row.area as BulkJob['area'], action: row.action as BulkJob['action'], status: row.status as BulkJobStatus,
-    cancelRequested: row.cancelRequested, totalItems: row.totalItems, processedItems: row.processedItems, succeededItems: row.succeededItems,
-    failedItems: row.failedItems, createdAt: row.createdAt.toISOString(), finishedAt: row.finishedAt?.toISOString() ?? null,
-    reportId: row.reportId, resultFileName: row.resultPath ? `bulk-${row.action}-${row.id}.csv` : null, error: row.error,
+    id: row.id,
+    area: row.area as BulkJob['area'],
+    action: row.action as BulkJob['action'],
+    status: row.status as BulkJobStatus,
+    cancelRequested: row.cancelRequested,
+    totalItems: row.totalItems,
+    processedItems: row.processedItems,
+    succeededItems: row.succeededItems,
+    failedItems: row.failedItems,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    reportId: row.reportId,
+    resultFileName: row.resultPath ? `bulk-${row.action}-${row.id}.csv` : null,
+    error: row.error,
   };
 }
 
@@ -58,7 +66,10 @@ export function bulkJobRoutes({ database, files, publicUrl }: Deps) {
   const ownJob = async (c: Context<AppEnv>): Promise<Row> => {
     const id = c.req.param('jobId') ?? '';
     if (!jobIdPattern.test(id)) throw notFound();
-    const [row] = await db.select().from(b).where(and(eq(b.id, id), eq(b.userId, c.get('principal').userId)));
+    const [row] = await db
+      .select()
+      .from(b)
+      .where(and(eq(b.id, id), eq(b.userId, c.get('principal').userId)));
     if (!row) throw notFound();
     return row;
   };
@@ -66,37 +77,58 @@ export function bulkJobRoutes({ database, files, publicUrl }: Deps) {
   routes.post('/bulk-jobs', async (c) => {
     const principal = c.get('principal');
     const header = c.req.header('idempotency-key');
-    if (header !== undefined && !keyPattern.test(header)) throw badRequest(`The Idempotency-Key must be 1 to ${maxClientKeyLength} printable characters without spaces.`);
+    if (header !== undefined && !keyPattern.test(header))
+      throw badRequest(`The Idempotency-Key must be 1 to ${maxClientKeyLength} printable characters without spaces.`);
     const body = await readBody(c, createBulkJobBody);
-    if (body.clientKey !== undefined && !keyPattern.test(body.clientKey)) throw badRequest(`clientKey must be 1 to ${maxClientKeyLength} printable characters without spaces.`);
+    if (body.clientKey !== undefined && !keyPattern.test(body.clientKey))
+      throw badRequest(`clientKey must be 1 to ${maxClientKeyLength} printable characters without spaces.`);
     if (!bulkActionsOf[body.area].includes(body.action)) throw badRequest(`The ${body.area} overview has no bulk action '${body.action}'.`);
     const { filters } = body.selection;
     if (Object.keys(filters).length > maxBulkFilters) throw badRequest(`filters may have ${maxBulkFilters} entries maximum`);
     for (const name of Object.keys(filters)) {
-      if (notPaging.includes(name.toLowerCase())) throw badRequest(`'${name}' is not a filter: a selection holds every matching row, on every page and in any order.`);
+      if (notPaging.includes(name.toLowerCase()))
+        throw badRequest(`'${name}' is not a filter: a selection holds every matching row, on every page and in any order.`);
     }
     if (!body.selection.allMatching && body.selection.includedIds.length === 0) throw badRequest('Select at least one row, or all matching.');
     const scoped = await scopeOf(database, principal, body.context, readPermission[body.area]);
     if (!scoped) throw notFound();
     if (!scoped.reachable) requirePermission(new Set(), readPermission[body.area]);
     const timeZone = c.get('timeZone');
-    const spec = body.area === 'transactions' ? transactionListSpec : body.area === 'payment-jobs' ? paymentJobListSpec : body.area === 'tickets' ? ticketListSpec : userListSpec;
+    const spec =
+      body.area === 'transactions'
+        ? transactionListSpec
+        : body.area === 'payment-jobs'
+          ? paymentJobListSpec
+          : body.area === 'tickets'
+            ? ticketListSpec
+            : userListSpec;
     if (!spec || !actionPermission[`${body.area}:${body.action}`]) throw badRequest(`Bulk ${body.action} of ${body.area} is not available yet.`);
     const parsed = parseListQuery(filters, spec);
     if (!parsed.ok) throw badRequest(parsed.errors);
     if (body.action === 'export') {
       // The report lands in My report queue: making reports is a permission of its own, in the context (the users
       // overview, which has none: somewhere the caller reads users).
-      const here = body.context.level === 'all' ? (grantedScope(principal, 'Portal.Reports.Create') ? { reachable: true } : null)
-        : await scopeOf(database, principal, body.context, 'Portal.Reports.Create');
+      const here =
+        body.context.level === 'all'
+          ? grantedScope(principal, 'Portal.Reports.Create')
+            ? { reachable: true }
+            : null
+          : await scopeOf(database, principal, body.context, 'Portal.Reports.Create');
       if (!here?.reachable) requirePermission(new Set(), 'Portal.Reports.Create');
     }
     const { clientKey: bodyKey, ...request } = body;
     const clientKey = header ?? bodyKey ?? `auto-${randomBytes(12).toString('hex')}`;
     const fingerprint = createHash('sha256').update(JSON.stringify(request)).digest('hex');
-    const existing = async () => (await db.select().from(b).where(and(eq(b.userId, principal.userId), eq(b.clientKey, clientKey))))[0];
+    const existing = async () =>
+      (
+        await db
+          .select()
+          .from(b)
+          .where(and(eq(b.userId, principal.userId), eq(b.clientKey, clientKey)))
+      )[0];
     const answerExisting = (row: Row) => {
-      if (row.requestFingerprint !== fingerprint) throw new ApiError(422, 'This Idempotency-Key was used for another request; use a new key for a new request.');
+      if (row.requestFingerprint !== fingerprint)
+        throw new ApiError(422, 'This Idempotency-Key was used for another request; use a new key for a new request.');
       return c.json({ job: toBulkJob(row) }, 200);
     };
     const before = await existing();
@@ -104,9 +136,19 @@ export function bulkJobRoutes({ database, files, publicUrl }: Deps) {
     let totalItems = 0;
     try {
       if (body.action === 'export' && body.area === 'tickets') totalItems = await ticketExportCount(db, ticketScopeOf(scoped.scope), body.selection, timeZone);
-      else if (body.action === 'export' && body.area === 'users') totalItems = await userExportCount(db, principal, scoped.scope.level === 'partner' ? scoped.scope.partnerId : undefined, body.selection);
+      else if (body.action === 'export' && body.area === 'users')
+        totalItems = await userExportCount(db, principal, scoped.scope.level === 'partner' ? scoped.scope.partnerId : undefined, body.selection);
       else if (body.action !== 'export' || body.area === 'payment-jobs') {
-        const runner = areaRunner({ area: body.area, action: body.action === 'export' ? 'cancel' : body.action, scope: scoped.scope, selection: body.selection, timeZone, principal, publicUrl, params: body.params });
+        const runner = areaRunner({
+          area: body.area,
+          action: body.action === 'export' ? 'cancel' : body.action,
+          scope: scoped.scope,
+          selection: body.selection,
+          timeZone,
+          principal,
+          publicUrl,
+          params: body.params,
+        });
         totalItems = await runner.count(db);
       }
     } catch (error) {
@@ -114,11 +156,26 @@ export function bulkJobRoutes({ database, files, publicUrl }: Deps) {
       throw error;
     }
     const id = `BLK${randomBytes(8).toString('hex').toUpperCase()}`;
-    const inserted = await db.insert(b).values({
-      id, userId: principal.userId, clientKey, requestFingerprint: fingerprint, area: body.area, action: body.action,
-      scope: { ...body.context, timeZone }, filters, allMatching: body.selection.allMatching,
-      includedIds: body.selection.includedIds, excludedIds: body.selection.excludedIds, params: body.params ?? {}, status: 'queued', totalItems,
-    }).onConflictDoNothing().returning();
+    const inserted = await db
+      .insert(b)
+      .values({
+        id,
+        userId: principal.userId,
+        clientKey,
+        requestFingerprint: fingerprint,
+        area: body.area,
+        action: body.action,
+        scope: { ...body.context, timeZone },
+        filters,
+        allMatching: body.selection.allMatching,
+        includedIds: body.selection.includedIds,
+        excludedIds: body.selection.excludedIds,
+        params: body.params ?? {},
+        status: 'queued',
+        totalItems,
+      })
+      .onConflictDoNothing()
+      .returning();
     const row = inserted[0];
     if (!row) {
       // Two requests with one key at once: the first one's job is the answer to both.
@@ -130,7 +187,12 @@ export function bulkJobRoutes({ database, files, publicUrl }: Deps) {
   });
 
   routes.get('/bulk-jobs', async (c) => {
-    const rows = await db.select().from(b).where(eq(b.userId, c.get('principal').userId)).orderBy(desc(b.createdAt), desc(b.id)).limit(50);
+    const rows = await db
+      .select()
+      .from(b)
+      .where(eq(b.userId, c.get('principal').userId))
+      .orderBy(desc(b.createdAt), desc(b.id))
+      .limit(50);
     return c.json({ results: rows.map(toBulkJob) });
   });
 
@@ -140,11 +202,15 @@ export function bulkJobRoutes({ database, files, publicUrl }: Deps) {
     const row = await ownJob(c);
     if (isBulkJobFinished(row.status as BulkJobStatus)) return c.json(toBulkJob(row));
     // A queued job ends now; a running one is stopped by its worker between two items (it writes the result file).
-    const [updated] = await db.update(b).set({
-      cancelRequested: true,
-      status: sql`CASE WHEN ${b.status} = 'queued' THEN 'cancelled' ELSE ${b.status} END`,
-      finishedAt: sql`CASE WHEN ${b.status} = 'queued' THEN ${sqlNow()} ELSE ${b.finishedAt} END`,
-    }).where(eq(b.id, row.id)).returning();
+    const [updated] = await db
+      .update(b)
+      .set({
+        cancelRequested: true,
+        status: sql`CASE WHEN ${b.status} = 'queued' THEN 'cancelled' ELSE ${b.status} END`,
+        finishedAt: sql`CASE WHEN ${b.status} = 'queued' THEN ${sqlNow()} ELSE ${b.finishedAt} END`,
+      })
+      .where(eq(b.id, row.id))
+      .returning();
     return c.json(toBulkJob(updated ?? row));
   });
 
@@ -161,4 +227,3 @@ export function bulkJobRoutes({ database, files, publicUrl }: Deps) {
 
   return routes;
 }
-

@@ -32,7 +32,14 @@ import { recordAudit } from './audit-trail.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import {
-  assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource,
+  assertResourceMatchesSpec,
+  filterCondition,
+  likeLiteral,
+  orderByOf,
+  orderKeysOf,
+  parseListRequest,
+  singleValuedQuery,
+  type ListResource,
 } from '../http/list-sql.ts';
 
 const maxIdLength = 64;
@@ -57,7 +64,10 @@ export const businessResource: ListResource = {
     automaticremittance: { type: 'custom', condition: booleanCondition(businesses.camAutoRemittance) },
   },
   sorts: {
-    name: [{ expression: businesses.name, descending: false }, { expression: businesses.id, descending: false }],
+    name: [
+      { expression: businesses.name, descending: false },
+      { expression: businesses.id, descending: false },
+    ],
     id: [{ expression: businesses.id, descending: false }],
   },
 };
@@ -71,7 +81,10 @@ export const merchantResource: ListResource = {
     live: { type: 'custom', condition: booleanCondition(merchants.live) },
   },
   sorts: {
-    name: [{ expression: merchants.name, descending: false }, { expression: merchants.id, descending: false }],
+    name: [
+      { expression: merchants.name, descending: false },
+      { expression: merchants.id, descending: false },
+    ],
     id: [{ expression: merchants.id, descending: false }],
   },
 };
@@ -83,21 +96,31 @@ const nothing = sql`false`;
 function businessesWhere(principal: Principal, permission: PermissionName): SQL | undefined | null {
   const grants = principal.grants.filter((grant) => permissionsOfRoles([grant.role]).has(permission));
   if (grants.some((grant) => grant.level === 'root')) return undefined;
-  const partnerIds = grants.filter((grant) => grant.level === 'partner').map((grant) => grant.partnerId).filter((id): id is string => id !== null);
-  const businessIds = grants.filter((grant) => grant.level === 'business').map((grant) => grant.businessId).filter((id): id is string => id !== null);
+  const partnerIds = grants
+    .filter((grant) => grant.level === 'partner')
+    .map((grant) => grant.partnerId)
+    .filter((id): id is string => id !== null);
+  const businessIds = grants
+    .filter((grant) => grant.level === 'business')
+    .map((grant) => grant.businessId)
+    .filter((id): id is string => id !== null);
   if (partnerIds.length + businessIds.length === 0) return null;
-  return or(
-    partnerIds.length > 0 ? inArray(businesses.partnerId, partnerIds) : undefined,
-    businessIds.length > 0 ? inArray(businesses.id, businessIds) : undefined,
-  ) ?? nothing;
+  return (
+    or(
+      partnerIds.length > 0 ? inArray(businesses.partnerId, partnerIds) : undefined,
+      businessIds.length > 0 ? inArray(businesses.id, businessIds) : undefined,
+    ) ?? nothing
+  );
 }
 
 /** The merchants of one business the caller reads: all when the business-level permission holds, else the merchant grants. */
 function merchantsWhere(principal: Principal, businessPermissions: Set<PermissionName>, businessId: string): SQL | null {
   if (businessPermissions.has('Mapi.Merchant.Read')) return eq(merchants.businessId, businessId);
-  const merchantIds = principal.grants.filter((grant) => grant.level === 'merchant' && grant.businessId === businessId && permissionsOfRoles([grant.role]).has('Mapi.Merchant.Read'))
-    .map((grant) => grant.merchantId).filter((id): id is string => id !== null);
-  return merchantIds.length === 0 ? null : and(eq(merchants.businessId, businessId), inArray(merchants.id, merchantIds)) as SQL;
+  const merchantIds = principal.grants
+    .filter((grant) => grant.level === 'merchant' && grant.businessId === businessId && permissionsOfRoles([grant.role]).has('Mapi.Merchant.Read'))
+    .map((grant) => grant.merchantId)
+    .filter((id): id is string => id !== null);
+  return merchantIds.length === 0 ? null : (and(eq(merchants.businessId, businessId), inArray(merchants.id, merchantIds)) as SQL);
 }
 
 export function idParam(c: Context<AppEnv>, name: string): string {
@@ -112,43 +135,74 @@ type MerchantRow = typeof merchants.$inferSelect;
 
 function toBusinessItem(row: BusinessRow, partnerName: string | null): BusinessListItem {
   return {
-    businessId: row.id, businessName: row.name, businessUrl: row.businessUrl, camAutoRemittance: row.camAutoRemittance, live: row.live,
-    partnerId: row.partnerId, partnerName,
+    businessId: row.id,
+    businessName: row.name,
+    businessUrl: row.businessUrl,
+    camAutoRemittance: row.camAutoRemittance,
+    live: row.live,
+    partnerId: row.partnerId,
+    partnerName,
   };
 }
 
 function toMerchantItem(row: MerchantRow): MerchantListItem {
   return {
-    merchantId: row.id, merchantName: row.name, businessId: row.businessId, merchantUrl: row.merchantUrl, supportUrl: row.supportUrl,
-    supportEmail: row.supportEmail, grossSettlement: row.grossSettlement, currencies: row.currencies, live: row.live,
+    merchantId: row.id,
+    merchantName: row.name,
+    businessId: row.businessId,
+    merchantUrl: row.merchantUrl,
+    supportUrl: row.supportUrl,
+    supportEmail: row.supportEmail,
+    grossSettlement: row.grossSettlement,
+    currencies: row.currencies,
+    live: row.live,
   };
 }
 
 async function businessDetailOf(db: Db, business: BusinessRow, editable: boolean): Promise<BusinessDetail> {
   const [partner] = business.partnerId ? await db.select({ name: partners.name }).from(partners).where(eq(partners.id, business.partnerId)) : [];
-  const activity = await db.select({
-    event: auditEvents.event, dateTimeUtc: auditEvents.dateTimeUtc, merchantId: auditEvents.merchantId,
-    givenName: users.givenName, familyName: users.familyName, userId: auditEvents.userId,
-  }).from(auditEvents).leftJoin(users, eq(users.id, auditEvents.userId))
-    .where(eq(auditEvents.businessId, business.id)).orderBy(desc(auditEvents.dateTimeUtc), desc(auditEvents.id)).limit(recentActivityLimit);
+  const activity = await db
+    .select({
+      event: auditEvents.event,
+      dateTimeUtc: auditEvents.dateTimeUtc,
+      merchantId: auditEvents.merchantId,
+      givenName: users.givenName,
+      familyName: users.familyName,
+      userId: auditEvents.userId,
+    })
+    .from(auditEvents)
+    .leftJoin(users, eq(users.id, auditEvents.userId))
+    .where(eq(auditEvents.businessId, business.id))
+    .orderBy(desc(auditEvents.dateTimeUtc), desc(auditEvents.id))
+    .limit(recentActivityLimit);
   return {
     ...toBusinessItem(business, partner?.name ?? null),
     version: business.version,
     createDateTimeUtc: business.createdAt.toISOString(),
     editable,
     recentActivity: activity.map((row) => ({
-      event: row.event, dateTimeUtc: row.dateTimeUtc.toISOString(), merchantId: row.merchantId,
+      event: row.event,
+      dateTimeUtc: row.dateTimeUtc.toISOString(),
+      merchantId: row.merchantId,
       userName: row.givenName ? `${row.givenName} ${row.familyName ?? ''}`.trim() : row.userId === 'shopper' ? 'Shopper' : 'Former user',
     })),
   };
 }
 
 async function merchantDetailOf(db: Db, business: BusinessRow, merchant: MerchantRow, editable: boolean): Promise<MerchantDetail> {
-  const rows = await db.select({ configurationId: configurations.id, tradeName: configurations.tradeName }).from(configurations)
-    .where(eq(configurations.merchantId, merchant.id)).orderBy(asc(configurations.tradeName), asc(configurations.id)).limit(100);
+  const rows = await db
+    .select({ configurationId: configurations.id, tradeName: configurations.tradeName })
+    .from(configurations)
+    .where(eq(configurations.merchantId, merchant.id))
+    .orderBy(asc(configurations.tradeName), asc(configurations.id))
+    .limit(100);
   return {
-    ...toMerchantItem(merchant), version: merchant.version, businessName: business.name, createDateTimeUtc: merchant.createdAt.toISOString(),
-    configurations: rows, editable,
+    ...toMerchantItem(merchant),
+    version: merchant.version,
+    businessName: business.name,
+    createDateTimeUtc: merchant.createdAt.toISOString(),
+    configurations: rows,
+    editable,
   };
 }
 
@@ -177,9 +231,14 @@ export function businessRoutes({ database }: Deps) {
     const where = and(scope, filterCondition(businessResource, query.filters, c.get('timeZone')));
     const order = query.sort.flatMap((key) => orderByOf(orderKeysOf(businessResource, key)));
     const [total] = await db.select({ value: count() }).from(businesses).where(where);
-    const rows = await db.select({ business: businesses, partnerName: partners.name }).from(businesses)
-      .leftJoin(partners, eq(partners.id, businesses.partnerId)).where(where).orderBy(...order)
-      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    const rows = await db
+      .select({ business: businesses, partnerName: partners.name })
+      .from(businesses)
+      .leftJoin(partners, eq(partners.id, businesses.partnerId))
+      .where(where)
+      .orderBy(...order)
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
     return c.json({ results: rows.map((row) => toBusinessItem(row.business, row.partnerName)), numberOfResults: total?.value ?? 0 });
   });
 
@@ -195,12 +254,23 @@ export function businessRoutes({ database }: Deps) {
     const problems = Object.values(checkBusinessEdit(edit));
     if (problems.length > 0) throw badRequest(problems);
     const updated = await db.transaction(async (tx) => {
-      const [row] = await tx.update(businesses).set({ name: edit.businessName, businessUrl: edit.businessUrl, version: sql`${businesses.version} + 1` })
-        .where(and(eq(businesses.id, business.id), eq(businesses.version, body.version))).returning();
+      const [row] = await tx
+        .update(businesses)
+        .set({ name: edit.businessName, businessUrl: edit.businessUrl, version: sql`${businesses.version} + 1` })
+        .where(and(eq(businesses.id, business.id), eq(businesses.version, body.version)))
+        .returning();
       if (!row) throw conflict();
-      await recordAudit(tx, c.get('principal'), 'BusinessUpdated', { businessId: business.id, merchantId: null }, {
-        before: { businessName: business.name, businessUrl: business.businessUrl }, after: edit, version: row.version,
-      });
+      await recordAudit(
+        tx,
+        c.get('principal'),
+        'BusinessUpdated',
+        { businessId: business.id, merchantId: null },
+        {
+          before: { businessName: business.name, businessUrl: business.businessUrl },
+          after: edit,
+          version: row.version,
+        },
+      );
       await recordEvent(tx, 'record', { resource: 'business', resourceId: business.id, businessId: business.id });
       return row;
     });
@@ -221,8 +291,13 @@ export function businessRoutes({ database }: Deps) {
     const where = and(scope, filterCondition(merchantResource, query.filters, c.get('timeZone')));
     const order = query.sort.flatMap((key) => orderByOf(orderKeysOf(merchantResource, key)));
     const [total] = await db.select({ value: count() }).from(merchants).where(where);
-    const rows = await db.select().from(merchants).where(where).orderBy(...order)
-      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    const rows = await db
+      .select()
+      .from(merchants)
+      .where(where)
+      .orderBy(...order)
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
     return c.json({ results: rows.map(toMerchantItem), numberOfResults: total?.value ?? 0 });
   });
 
@@ -235,19 +310,37 @@ export function businessRoutes({ database }: Deps) {
     const { business, merchant } = await reachMerchant(c, 'Mapi.Business.Update');
     const body = await readBody(c, merchantUpdateBody);
     const edit = {
-      merchantName: body.merchantName.trim(), merchantUrl: body.merchantUrl?.trim() || null, supportUrl: body.supportUrl?.trim() || null,
+      merchantName: body.merchantName.trim(),
+      merchantUrl: body.merchantUrl?.trim() || null,
+      supportUrl: body.supportUrl?.trim() || null,
       supportEmail: body.supportEmail === undefined ? merchant.supportEmail : body.supportEmail?.trim() || null,
     };
     const problems = Object.values(checkMerchantEdit(edit));
     if (problems.length > 0) throw badRequest(problems);
     const updated = await db.transaction(async (tx) => {
-      const [row] = await tx.update(merchants)
-        .set({ name: edit.merchantName, merchantUrl: edit.merchantUrl, supportUrl: edit.supportUrl, supportEmail: edit.supportEmail, version: sql`${merchants.version} + 1` })
-        .where(and(eq(merchants.id, merchant.id), eq(merchants.version, body.version))).returning();
+      const [row] = await tx
+        .update(merchants)
+        .set({
+          name: edit.merchantName,
+          merchantUrl: edit.merchantUrl,
+          supportUrl: edit.supportUrl,
+          supportEmail: edit.supportEmail,
+          version: sql`${merchants.version} + 1`,
+        })
+        .where(and(eq(merchants.id, merchant.id), eq(merchants.version, body.version)))
+        .returning();
       if (!row) throw conflict();
-      await recordAudit(tx, c.get('principal'), 'MerchantUpdated', { businessId: business.id, merchantId: merchant.id }, {
-        before: { merchantName: merchant.name, merchantUrl: merchant.merchantUrl, supportUrl: merchant.supportUrl, supportEmail: merchant.supportEmail }, after: edit, version: row.version,
-      });
+      await recordAudit(
+        tx,
+        c.get('principal'),
+        'MerchantUpdated',
+        { businessId: business.id, merchantId: merchant.id },
+        {
+          before: { merchantName: merchant.name, merchantUrl: merchant.merchantUrl, supportUrl: merchant.supportUrl, supportEmail: merchant.supportEmail },
+          after: edit,
+          version: row.version,
+        },
+      );
       await recordEvent(tx, 'record', { resource: 'merchant', resourceId: merchant.id, businessId: business.id, merchantId: merchant.id });
       return row;
     });

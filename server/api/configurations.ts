@@ -27,12 +27,28 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import {
-  configurationCreateBody, configurationUpdateBody, hostedPageCreateBody, hostedPageUpdateBody, paymentMethodUpdateBody,
-  type ConfigurationDetail, type HostedPageAnswer, type PaymentMethodAnswer, type PaymentMethodSettings,
+  configurationCreateBody,
+  configurationUpdateBody,
+  hostedPageCreateBody,
+  hostedPageUpdateBody,
+  paymentMethodUpdateBody,
+  type ConfigurationDetail,
+  type HostedPageAnswer,
+  type PaymentMethodAnswer,
+  type PaymentMethodSettings,
 } from '../../src/contract/configuration-schemas.ts';
 import {
-  amountScaleFactor, cardLikeMethods, checkConfigurationEdit, checkHostedPage, checkPaymentMethodEdit, configurationListSpec,
-  defaultConfigurationSwitches, paymentMethodLabels, paymentMethodPathNames, paymentMethodPathPattern, type HostedPageDesign,
+  amountScaleFactor,
+  cardLikeMethods,
+  checkConfigurationEdit,
+  checkHostedPage,
+  checkPaymentMethodEdit,
+  configurationListSpec,
+  defaultConfigurationSwitches,
+  paymentMethodLabels,
+  paymentMethodPathNames,
+  paymentMethodPathPattern,
+  type HostedPageDesign,
 } from '../../src/contract/configurations.ts';
 import { paymentMethods, type PaymentMethod } from '../../src/contract/enumerations.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
@@ -62,7 +78,10 @@ export const configurationResource: ListResource = {
     },
   },
   sorts: {
-    tradeName: [{ expression: configurations.tradeName, descending: false }, { expression: configurations.id, descending: false }],
+    tradeName: [
+      { expression: configurations.tradeName, descending: false },
+      { expression: configurations.id, descending: false },
+    ],
     configurationId: [{ expression: configurations.id, descending: false }],
   },
 };
@@ -74,14 +93,22 @@ type MethodRow = typeof configurationPaymentMethods.$inferSelect;
 /** A method without a saved row: switched off, named as the enumeration labels it, 3-D Secure always for cards. */
 export function defaultMethodSettings(method: PaymentMethod, merchantCurrencies: readonly string[]): PaymentMethodSettings {
   return {
-    paymentMethod: method, enabled: false, displayName: paymentMethodLabels[method],
-    threeDSecurePolicy: cardLikeMethods.includes(method) ? 'always' : null, minimumAmount: null, maximumAmount: null, currencies: [...merchantCurrencies],
+    paymentMethod: method,
+    enabled: false,
+    displayName: paymentMethodLabels[method],
+    threeDSecurePolicy: cardLikeMethods.includes(method) ? 'always' : null,
+    minimumAmount: null,
+    maximumAmount: null,
+    currencies: [...merchantCurrencies],
   };
 }
 
 function methodSettingsOf(row: MethodRow): PaymentMethodSettings {
   return {
-    paymentMethod: row.paymentMethod as PaymentMethod, enabled: row.enabled, displayName: row.displayName, threeDSecurePolicy: row.threeDSecurePolicy,
+    paymentMethod: row.paymentMethod as PaymentMethod,
+    enabled: row.enabled,
+    displayName: row.displayName,
+    threeDSecurePolicy: row.threeDSecurePolicy,
     minimumAmount: row.minimumAmountMilli === null ? null : row.minimumAmountMilli / amountScaleFactor,
     maximumAmount: row.maximumAmountMilli === null ? null : row.maximumAmountMilli / amountScaleFactor,
     currencies: row.currencies,
@@ -102,8 +129,11 @@ export function versionParam(c: Context<AppEnv>): number {
 
 /** The shared version rule: raises the configuration's version if it still is `version`, else 409 (or 404 if gone). */
 export async function raiseVersion(tx: Db, configurationId: string, version: number): Promise<number> {
-  const [row] = await tx.update(configurations).set({ version: sql`${configurations.version} + 1` })
-    .where(and(eq(configurations.id, configurationId), eq(configurations.version, version))).returning({ version: configurations.version });
+  const [row] = await tx
+    .update(configurations)
+    .set({ version: sql`${configurations.version} + 1` })
+    .where(and(eq(configurations.id, configurationId), eq(configurations.version, version)))
+    .returning({ version: configurations.version });
   if (row) return row.version;
   const [exists] = await tx.select({ id: configurations.id }).from(configurations).where(eq(configurations.id, configurationId));
   throw exists ? conflict() : notFound();
@@ -112,13 +142,31 @@ export async function raiseVersion(tx: Db, configurationId: string, version: num
 const newReference = (prefix: string) => `${prefix}${randomBytes(6).toString('hex').toUpperCase()}`;
 
 function hostedPageAnswerOf(row: typeof hostedPages.$inferSelect, version: number): HostedPageAnswer {
-  return { reference: row.reference, configurationId: row.configurationId, name: row.name, design: row.design as HostedPageAnswer['design'], version, updatedAt: row.updatedAt.toISOString() };
+  return {
+    reference: row.reference,
+    configurationId: row.configurationId,
+    name: row.name,
+    design: row.design as HostedPageAnswer['design'],
+    version,
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 /** A configuration's writes (its payment methods and hosted pages share its version) are audited and announced. */
-async function auditConfiguration(tx: Db, principal: Principal, event: string, place: AuditPlace & { merchantId: string }, metaData: Record<string, unknown> & { configurationId: string }): Promise<void> {
+async function auditConfiguration(
+  tx: Db,
+  principal: Principal,
+  event: string,
+  place: AuditPlace & { merchantId: string },
+  metaData: Record<string, unknown> & { configurationId: string },
+): Promise<void> {
   await recordAudit(tx, principal, event, place, metaData);
-  await recordEvent(tx, 'record', { resource: 'configuration', resourceId: metaData.configurationId, businessId: place.businessId, merchantId: place.merchantId });
+  await recordEvent(tx, 'record', {
+    resource: 'configuration',
+    resourceId: metaData.configurationId,
+    businessId: place.businessId,
+    merchantId: place.merchantId,
+  });
 }
 
 export function configurationRoutes({ database }: Deps) {
@@ -134,18 +182,29 @@ export function configurationRoutes({ database }: Deps) {
 
   async function findConfiguration(tx: Db, merchantId: string, configurationId: string): Promise<ConfigurationRow> {
     if (configurationId === '' || configurationId.length > 64) throw notFound();
-    const [row] = await tx.select().from(configurations).where(and(eq(configurations.id, configurationId), eq(configurations.merchantId, merchantId)));
+    const [row] = await tx
+      .select()
+      .from(configurations)
+      .where(and(eq(configurations.id, configurationId), eq(configurations.merchantId, merchantId)));
     if (!row) throw notFound();
     return row;
   }
 
   async function detailOf(tx: Db, row: ConfigurationRow, merchantCurrencies: readonly string[]): Promise<ConfigurationDetail> {
     const saved = await tx.select().from(configurationPaymentMethods).where(eq(configurationPaymentMethods.configurationId, row.id));
-    const pages = await tx.select({ reference: hostedPages.reference, name: hostedPages.name, updatedAt: hostedPages.updatedAt }).from(hostedPages)
-      .where(eq(hostedPages.configurationId, row.id)).orderBy(asc(hostedPages.name), asc(hostedPages.reference));
+    const pages = await tx
+      .select({ reference: hostedPages.reference, name: hostedPages.name, updatedAt: hostedPages.updatedAt })
+      .from(hostedPages)
+      .where(eq(hostedPages.configurationId, row.id))
+      .orderBy(asc(hostedPages.name), asc(hostedPages.reference));
     return {
-      configurationId: row.id, businessId: row.businessId, merchantId: row.merchantId, tradeName: row.tradeName, description: row.description,
-      switches: switchesOf(row), version: row.version,
+      configurationId: row.id,
+      businessId: row.businessId,
+      merchantId: row.merchantId,
+      tradeName: row.tradeName,
+      description: row.description,
+      switches: switchesOf(row),
+      version: row.version,
       hostedPages: pages.map((page) => ({ ...page, updatedAt: page.updatedAt.toISOString() })),
       paymentMethods: paymentMethods.map((method) => {
         const found = saved.find((candidate) => candidate.paymentMethod === method);
@@ -160,17 +219,36 @@ export function configurationRoutes({ database }: Deps) {
     const query = parseListRequest(singleValuedQuery(c), configurationListSpec);
     const where = and(eq(configurations.merchantId, merchant.id), filterCondition(configurationResource, query.filters, c.get('timeZone')));
     const [total] = await db.select({ value: count() }).from(configurations).where(where);
-    const rows = await db.select().from(configurations).where(where)
+    const rows = await db
+      .select()
+      .from(configurations)
+      .where(where)
       .orderBy(...query.sort.flatMap((key) => orderByOf(orderKeysOf(configurationResource, key))))
-      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
     const ids = rows.map((row) => row.id);
-    const enabled = ids.length === 0 ? [] : await db.select({ configurationId: configurationPaymentMethods.configurationId, paymentMethod: configurationPaymentMethods.paymentMethod })
-      .from(configurationPaymentMethods).where(and(inArray(configurationPaymentMethods.configurationId, ids), eq(configurationPaymentMethods.enabled, true)));
-    const pageCounts = ids.length === 0 ? [] : await db.select({ configurationId: hostedPages.configurationId, value: count() }).from(hostedPages)
-      .where(inArray(hostedPages.configurationId, ids)).groupBy(hostedPages.configurationId);
+    const enabled =
+      ids.length === 0
+        ? []
+        : await db
+            .select({ configurationId: configurationPaymentMethods.configurationId, paymentMethod: configurationPaymentMethods.paymentMethod })
+            .from(configurationPaymentMethods)
+            .where(and(inArray(configurationPaymentMethods.configurationId, ids), eq(configurationPaymentMethods.enabled, true)));
+    const pageCounts =
+      ids.length === 0
+        ? []
+        : await db
+            .select({ configurationId: hostedPages.configurationId, value: count() })
+            .from(hostedPages)
+            .where(inArray(hostedPages.configurationId, ids))
+            .groupBy(hostedPages.configurationId);
     return c.json({
       results: rows.map((row) => ({
-        configurationId: row.id, tradeName: row.tradeName, description: row.description, switches: switchesOf(row), version: row.version,
+        configurationId: row.id,
+        tradeName: row.tradeName,
+        description: row.description,
+        switches: switchesOf(row),
+        version: row.version,
         enabledPaymentMethods: paymentMethods.filter((method) => enabled.some((entry) => entry.configurationId === row.id && entry.paymentMethod === method)),
         hostedPageCount: pageCounts.find((entry) => entry.configurationId === row.id)?.value ?? 0,
       })),
@@ -186,23 +264,45 @@ export function configurationRoutes({ database }: Deps) {
     if (problems.length > 0) throw badRequest(problems);
     const methods = [...new Set(body.paymentMethods ?? [])];
     const detail = await db.transaction(async (tx) => {
-      const [row] = await tx.insert(configurations).values({
-        id: newReference('CFG'), merchantId: merchant.id, businessId: business.id, tradeName: edit.tradeName, description: edit.description,
-        switches: { ...defaultConfigurationSwitches, ...body.switches }, version: 1,
-      }).returning();
+      const [row] = await tx
+        .insert(configurations)
+        .values({
+          id: newReference('CFG'),
+          merchantId: merchant.id,
+          businessId: business.id,
+          tradeName: edit.tradeName,
+          description: edit.description,
+          switches: { ...defaultConfigurationSwitches, ...body.switches },
+          version: 1,
+        })
+        .returning();
       if (!row) throw new Error('configuration insert returned nothing');
       if (methods.length > 0) {
-        await tx.insert(configurationPaymentMethods).values(methods.map((method) => {
-          const settings = defaultMethodSettings(method, merchant.currencies);
-          return {
-            configurationId: row.id, paymentMethod: method, enabled: true, displayName: settings.displayName,
-            threeDSecurePolicy: settings.threeDSecurePolicy, currencies: settings.currencies,
-          };
-        }));
+        await tx.insert(configurationPaymentMethods).values(
+          methods.map((method) => {
+            const settings = defaultMethodSettings(method, merchant.currencies);
+            return {
+              configurationId: row.id,
+              paymentMethod: method,
+              enabled: true,
+              displayName: settings.displayName,
+              threeDSecurePolicy: settings.threeDSecurePolicy,
+              currencies: settings.currencies,
+            };
+          }),
+        );
       }
-      await auditConfiguration(tx, c.get('principal'), 'ConfigurationCreated', { businessId: business.id, merchantId: merchant.id }, {
-        configurationId: row.id, tradeName: row.tradeName, paymentMethods: methods,
-      });
+      await auditConfiguration(
+        tx,
+        c.get('principal'),
+        'ConfigurationCreated',
+        { businessId: business.id, merchantId: merchant.id },
+        {
+          configurationId: row.id,
+          tradeName: row.tradeName,
+          paymentMethods: methods,
+        },
+      );
       return detailOf(tx, row, merchant.currencies);
     });
     return c.json(detail, 201);
@@ -222,17 +322,32 @@ export function configurationRoutes({ database }: Deps) {
     const problems = Object.values(checkConfigurationEdit(edit));
     if (problems.length > 0) throw badRequest(problems);
     const detail = await db.transaction(async (tx) => {
-      const [row] = await tx.update(configurations)
-        .set({ tradeName: edit.tradeName, description: edit.description, switches: { ...switchesOf(existing), ...body.switches }, version: sql`${configurations.version} + 1` })
-        .where(and(eq(configurations.id, existing.id), eq(configurations.version, body.version))).returning();
+      const [row] = await tx
+        .update(configurations)
+        .set({
+          tradeName: edit.tradeName,
+          description: edit.description,
+          switches: { ...switchesOf(existing), ...body.switches },
+          version: sql`${configurations.version} + 1`,
+        })
+        .where(and(eq(configurations.id, existing.id), eq(configurations.version, body.version)))
+        .returning();
       if (!row) {
         const [still] = await tx.select({ id: configurations.id }).from(configurations).where(eq(configurations.id, existing.id));
         throw still ? conflict() : notFound();
       }
-      await auditConfiguration(tx, c.get('principal'), 'ConfigurationUpdated', { businessId: business.id, merchantId: merchant.id }, {
-        configurationId: row.id, before: { tradeName: existing.tradeName, description: existing.description, switches: existing.switches },
-        after: { ...edit, switches: row.switches }, version: row.version,
-      });
+      await auditConfiguration(
+        tx,
+        c.get('principal'),
+        'ConfigurationUpdated',
+        { businessId: business.id, merchantId: merchant.id },
+        {
+          configurationId: row.id,
+          before: { tradeName: existing.tradeName, description: existing.description, switches: existing.switches },
+          after: { ...edit, switches: row.switches },
+          version: row.version,
+        },
+      );
       return detailOf(tx, row, merchant.currencies);
     });
     return c.json(detail);
@@ -242,20 +357,34 @@ export function configurationRoutes({ database }: Deps) {
     const { business, merchant } = await reachMerchant(c, 'Mapi.Configurations.Update');
     const existing = await findConfiguration(db, merchant.id, c.req.param('configurationId') ?? '');
     const version = versionParam(c);
-    const [job] = await db.select({ reference: paymentJobs.reference }).from(paymentJobs)
-      .where(and(eq(paymentJobs.merchantId, merchant.id), eq(paymentJobs.configurationId, existing.id))).limit(1);
+    const [job] = await db
+      .select({ reference: paymentJobs.reference })
+      .from(paymentJobs)
+      .where(and(eq(paymentJobs.merchantId, merchant.id), eq(paymentJobs.configurationId, existing.id)))
+      .limit(1);
     if (job) throw badRequest('This configuration has payments and cannot be deleted. Switch its payment methods off instead.');
     await db.transaction(async (tx) => {
-      const [row] = await tx.delete(configurations).where(and(eq(configurations.id, existing.id), eq(configurations.version, version))).returning({ id: configurations.id });
+      const [row] = await tx
+        .delete(configurations)
+        .where(and(eq(configurations.id, existing.id), eq(configurations.version, version)))
+        .returning({ id: configurations.id });
       if (!row) {
         const [still] = await tx.select({ id: configurations.id }).from(configurations).where(eq(configurations.id, existing.id));
         throw still ? conflict() : notFound();
       }
       // Its images stay in the file store until the sweeper of unreferenced images (not built) or a DELETE removes them.
       await tx.update(images).set({ configurationId: null }).where(eq(images.configurationId, existing.id));
-      await auditConfiguration(tx, c.get('principal'), 'ConfigurationDeleted', { businessId: business.id, merchantId: merchant.id }, {
-        configurationId: existing.id, tradeName: existing.tradeName, version,
-      });
+      await auditConfiguration(
+        tx,
+        c.get('principal'),
+        'ConfigurationDeleted',
+        { businessId: business.id, merchantId: merchant.id },
+        {
+          configurationId: existing.id,
+          tradeName: existing.tradeName,
+          version,
+        },
+      );
     });
     return c.body(null, 204);
   });
@@ -267,16 +396,21 @@ export function configurationRoutes({ database }: Deps) {
     const unknown = Object.keys(params).filter((name) => name.toLowerCase() !== 'configurationid');
     if (unknown.length > 0) throw badRequest(unknown.map((name) => `'${name.slice(0, 40)}' is not a parameter of this list`));
     const configurationId = Object.entries(params).find(([name]) => name.toLowerCase() === 'configurationid')?.[1];
-    const rows = await db.select({ page: hostedPages, version: configurations.version }).from(hostedPages)
+    const rows = await db
+      .select({ page: hostedPages, version: configurations.version })
+      .from(hostedPages)
       .innerJoin(configurations, eq(configurations.id, hostedPages.configurationId))
       .where(and(eq(hostedPages.merchantId, merchant.id), configurationId !== undefined ? eq(hostedPages.configurationId, configurationId) : undefined))
-      .orderBy(asc(hostedPages.name), asc(hostedPages.reference)).limit(500);
+      .orderBy(asc(hostedPages.name), asc(hostedPages.reference))
+      .limit(500);
     return c.json({ results: rows.map((row) => hostedPageAnswerOf(row.page, row.version)), numberOfResults: rows.length });
   });
 
   async function findHostedPage(tx: Db, merchantId: string, reference: string) {
     if (reference === '' || reference.length > 64) throw notFound();
-    const [row] = await tx.select({ page: hostedPages, version: configurations.version }).from(hostedPages)
+    const [row] = await tx
+      .select({ page: hostedPages, version: configurations.version })
+      .from(hostedPages)
       .innerJoin(configurations, eq(configurations.id, hostedPages.configurationId))
       .where(and(eq(hostedPages.reference, reference), eq(hostedPages.merchantId, merchantId)));
     if (!row) throw notFound();
@@ -285,7 +419,9 @@ export function configurationRoutes({ database }: Deps) {
 
   async function checkLogo(tx: Db, design: HostedPageDesign, businessId: string): Promise<void> {
     if (design.logoImageReference === null) return;
-    const [image] = await tx.select({ reference: images.reference }).from(images)
+    const [image] = await tx
+      .select({ reference: images.reference })
+      .from(images)
       .where(and(eq(images.reference, design.logoImageReference), eq(images.businessId, businessId)));
     if (!image) throw badRequest('Logo is invalid');
   }
@@ -306,13 +442,29 @@ export function configurationRoutes({ database }: Deps) {
     const answer = await db.transaction(async (tx) => {
       await checkLogo(tx, design, business.id);
       const version = await raiseVersion(tx, configuration.id, body.version);
-      const [row] = await tx.insert(hostedPages).values({
-        reference: newReference('HPP'), configurationId: configuration.id, businessId: business.id, merchantId: merchant.id, name: body.name.trim(), design,
-      }).returning();
+      const [row] = await tx
+        .insert(hostedPages)
+        .values({
+          reference: newReference('HPP'),
+          configurationId: configuration.id,
+          businessId: business.id,
+          merchantId: merchant.id,
+          name: body.name.trim(),
+          design,
+        })
+        .returning();
       if (!row) throw new Error('hosted page insert returned nothing');
-      await auditConfiguration(tx, c.get('principal'), 'HostedPageCreated', { businessId: business.id, merchantId: merchant.id }, {
-        configurationId: configuration.id, reference: row.reference, version,
-      });
+      await auditConfiguration(
+        tx,
+        c.get('principal'),
+        'HostedPageCreated',
+        { businessId: business.id, merchantId: merchant.id },
+        {
+          configurationId: configuration.id,
+          reference: row.reference,
+          version,
+        },
+      );
       return hostedPageAnswerOf(row, version);
     });
     return c.json(answer, 201);
@@ -328,12 +480,23 @@ export function configurationRoutes({ database }: Deps) {
     const answer = await db.transaction(async (tx) => {
       await checkLogo(tx, design, business.id);
       const version = await raiseVersion(tx, existing.page.configurationId, body.version);
-      const [row] = await tx.update(hostedPages).set({ name: body.name.trim(), design, updatedAt: new Date() })
-        .where(eq(hostedPages.reference, existing.page.reference)).returning();
+      const [row] = await tx
+        .update(hostedPages)
+        .set({ name: body.name.trim(), design, updatedAt: new Date() })
+        .where(eq(hostedPages.reference, existing.page.reference))
+        .returning();
       if (!row) throw notFound();
-      await auditConfiguration(tx, c.get('principal'), 'HostedPageUpdated', { businessId: business.id, merchantId: merchant.id }, {
-        configurationId: row.configurationId, reference: row.reference, version,
-      });
+      await auditConfiguration(
+        tx,
+        c.get('principal'),
+        'HostedPageUpdated',
+        { businessId: business.id, merchantId: merchant.id },
+        {
+          configurationId: row.configurationId,
+          reference: row.reference,
+          version,
+        },
+      );
       return hostedPageAnswerOf(row, version);
     });
     return c.json(answer);
@@ -346,9 +509,17 @@ export function configurationRoutes({ database }: Deps) {
     await db.transaction(async (tx) => {
       const raised = await raiseVersion(tx, existing.page.configurationId, version);
       await tx.delete(hostedPages).where(eq(hostedPages.reference, existing.page.reference));
-      await auditConfiguration(tx, c.get('principal'), 'HostedPageDeleted', { businessId: business.id, merchantId: merchant.id }, {
-        configurationId: existing.page.configurationId, reference: existing.page.reference, version: raised,
-      });
+      await auditConfiguration(
+        tx,
+        c.get('principal'),
+        'HostedPageDeleted',
+        { businessId: business.id, merchantId: merchant.id },
+        {
+          configurationId: existing.page.configurationId,
+          reference: existing.page.reference,
+          version: raised,
+        },
+      );
     });
     return c.body(null, 204);
   });
@@ -361,8 +532,16 @@ export function configurationRoutes({ database }: Deps) {
     return method;
   };
 
-  async function methodAnswer(tx: Db, configuration: ConfigurationRow, method: PaymentMethod, currencies: readonly string[], version: number): Promise<PaymentMethodAnswer> {
-    const [row] = await tx.select().from(configurationPaymentMethods)
+  async function methodAnswer(
+    tx: Db,
+    configuration: ConfigurationRow,
+    method: PaymentMethod,
+    currencies: readonly string[],
+    version: number,
+  ): Promise<PaymentMethodAnswer> {
+    const [row] = await tx
+      .select()
+      .from(configurationPaymentMethods)
       .where(and(eq(configurationPaymentMethods.configurationId, configuration.id), eq(configurationPaymentMethods.paymentMethod, method)));
     return { ...(row ? methodSettingsOf(row) : defaultMethodSettings(method, currencies)), version };
   }
@@ -387,16 +566,29 @@ export function configurationRoutes({ database }: Deps) {
     const answer = await db.transaction(async (tx) => {
       const version = await raiseVersion(tx, configuration.id, body.version);
       const values = {
-        enabled: edit.enabled, displayName: edit.displayName, threeDSecurePolicy: edit.threeDSecurePolicy,
+        enabled: edit.enabled,
+        displayName: edit.displayName,
+        threeDSecurePolicy: edit.threeDSecurePolicy,
         minimumAmountMilli: edit.minimumAmount === null ? null : Math.round(edit.minimumAmount * amountScaleFactor),
         maximumAmountMilli: edit.maximumAmount === null ? null : Math.round(edit.maximumAmount * amountScaleFactor),
         currencies: edit.currencies,
       };
-      await tx.insert(configurationPaymentMethods).values({ configurationId: configuration.id, paymentMethod: method, ...values })
+      await tx
+        .insert(configurationPaymentMethods)
+        .values({ configurationId: configuration.id, paymentMethod: method, ...values })
         .onConflictDoUpdate({ target: [configurationPaymentMethods.configurationId, configurationPaymentMethods.paymentMethod], set: values });
-      await auditConfiguration(tx, c.get('principal'), 'PaymentMethodConfigured', { businessId: business.id, merchantId: merchant.id }, {
-        configurationId: configuration.id, paymentMethod: method, settings: { ...edit, version: undefined }, version,
-      });
+      await auditConfiguration(
+        tx,
+        c.get('principal'),
+        'PaymentMethodConfigured',
+        { businessId: business.id, merchantId: merchant.id },
+        {
+          configurationId: configuration.id,
+          paymentMethod: method,
+          settings: { ...edit, version: undefined },
+          version,
+        },
+      );
       return methodAnswer(tx, configuration, method, merchant.currencies, version);
     });
     return c.json(answer);

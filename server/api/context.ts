@@ -149,13 +149,18 @@ export function contextRoutes({ database }: Deps) {
     const query = parseContextQuery(c, ['liveonly']);
     const where = and(businessScope(principal), query.liveOnly ? eq(businesses.live, true) : undefined);
     const [rows, [counted]] = await Promise.all([
-      db.select({
-        businessId: businesses.id,
-        businessName: businesses.name,
-        camAutoRemittance: businesses.camAutoRemittance,
-        live: businesses.live,
-      }).from(businesses).where(where).orderBy(asc(businesses.name), asc(businesses.id))
-        .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db
+        .select({
+          businessId: businesses.id,
+          businessName: businesses.name,
+          camAutoRemittance: businesses.camAutoRemittance,
+          live: businesses.live,
+        })
+        .from(businesses)
+        .where(where)
+        .orderBy(asc(businesses.name), asc(businesses.id))
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize),
       db.select({ total: count() }).from(businesses).where(where),
     ]);
     return c.json({ data: rows, totalCount: Number(counted?.total ?? 0) });
@@ -167,7 +172,11 @@ export function contextRoutes({ database }: Deps) {
     if (!resolved) throw notFound();
     const { business } = resolved;
     return c.json({
-      id: business.id, name: business.name, live: business.live, camAutoRemittance: business.camAutoRemittance, partnerId: business.partnerId,
+      id: business.id,
+      name: business.name,
+      live: business.live,
+      camAutoRemittance: business.camAutoRemittance,
+      partnerId: business.partnerId,
       timeZone: business.timeZone,
     });
   });
@@ -183,14 +192,19 @@ export function contextRoutes({ database }: Deps) {
       query.liveOnly ? eq(merchants.live, true) : undefined,
     );
     const [rows, [counted]] = await Promise.all([
-      db.select({
-        merchantId: merchants.id,
-        merchantName: merchants.name,
-        grossSettlement: merchants.grossSettlement,
-        currencies: merchants.currencies,
-        live: merchants.live,
-      }).from(merchants).where(where).orderBy(asc(merchants.name), asc(merchants.id))
-        .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db
+        .select({
+          merchantId: merchants.id,
+          merchantName: merchants.name,
+          grossSettlement: merchants.grossSettlement,
+          currencies: merchants.currencies,
+          live: merchants.live,
+        })
+        .from(merchants)
+        .where(where)
+        .orderBy(asc(merchants.name), asc(merchants.id))
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize),
       db.select({ total: count() }).from(merchants).where(where),
     ]);
     return c.json({ data: rows, totalCount: Number(counted?.total ?? 0) });
@@ -202,8 +216,12 @@ export function contextRoutes({ database }: Deps) {
     if (!resolved?.merchant) throw notFound();
     const { merchant } = resolved;
     return c.json({
-      id: merchant.id, name: merchant.name, businessId: merchant.businessId, live: merchant.live,
-      grossSettlement: merchant.grossSettlement, currencies: merchant.currencies,
+      id: merchant.id,
+      name: merchant.name,
+      businessId: merchant.businessId,
+      live: merchant.live,
+      grossSettlement: merchant.grossSettlement,
+      currencies: merchant.currencies,
     });
   });
 
@@ -213,13 +231,18 @@ export function contextRoutes({ database }: Deps) {
     if (!resolved?.merchant) throw notFound();
     const where = eq(configurations.merchantId, resolved.merchant.id);
     const [rows, [counted]] = await Promise.all([
-      db.select({
-        configurationId: configurations.id,
-        tradeName: configurations.tradeName,
-        description: configurations.description,
-        switches: configurations.switches,
-      }).from(configurations).where(where).orderBy(asc(configurations.tradeName), asc(configurations.id))
-        .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db
+        .select({
+          configurationId: configurations.id,
+          tradeName: configurations.tradeName,
+          description: configurations.description,
+          switches: configurations.switches,
+        })
+        .from(configurations)
+        .where(where)
+        .orderBy(asc(configurations.tradeName), asc(configurations.id))
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize),
       db.select({ total: count() }).from(configurations).where(where),
     ]);
     return c.json({ data: rows, totalCount: Number(counted?.total ?? 0) });
@@ -235,9 +258,9 @@ export function contextRoutes({ database }: Deps) {
       totalCount = Number(counted?.total ?? 0);
     }
     return c.json({
-      data: rows.map(({ businessId, businessName, merchantId, merchantName }) => (merchantId === null
-        ? { businessId, businessName }
-        : { businessId, businessName, merchantId, merchantName: merchantName ?? '' })),
+      data: rows.map(({ businessId, businessName, merchantId, merchantName }) =>
+        merchantId === null ? { businessId, businessName } : { businessId, businessName, merchantId, merchantName: merchantName ?? '' },
+      ),
       totalCount,
     });
   });
@@ -248,39 +271,41 @@ export function contextRoutes({ database }: Deps) {
 /** Businesses and merchants matching the term that the caller may choose, as one row set (a subquery). */
 export function searchMatches(db: Db, principal: Principal, searchTerm: string, liveOnly: boolean) {
   const pattern = containsPattern(searchTerm);
-  const businessMatches = db.select({
-    businessId: sql<string>`${businesses.id}`.as('business_id'),
-    businessName: sql<string>`${businesses.name}`.as('business_name'),
-    merchantId: sql<string | null>`NULL::text`.as('merchant_id'),
-    merchantName: sql<string | null>`NULL::text`.as('merchant_name'),
-  }).from(businesses).where(and(
-    searchable(businesses, pattern),
-    businessScope(principal),
-    liveOnly ? eq(businesses.live, true) : undefined,
-  ));
-  const merchantMatches = db.select({
-    businessId: sql<string>`${businesses.id}`.as('business_id'),
-    businessName: sql<string>`${businesses.name}`.as('business_name'),
-    merchantId: sql<string | null>`${merchants.id}`.as('merchant_id'),
-    merchantName: sql<string | null>`${merchants.name}`.as('merchant_name'),
-  }).from(merchants).innerJoin(businesses, eq(businesses.id, merchants.businessId)).where(and(
-    searchable(merchants, pattern),
-    merchantScope(principal),
-    liveOnly ? and(eq(merchants.live, true), eq(businesses.live, true)) : undefined,
-  ));
+  const businessMatches = db
+    .select({
+      businessId: sql<string>`${businesses.id}`.as('business_id'),
+      businessName: sql<string>`${businesses.name}`.as('business_name'),
+      merchantId: sql<string | null>`NULL::text`.as('merchant_id'),
+      merchantName: sql<string | null>`NULL::text`.as('merchant_name'),
+    })
+    .from(businesses)
+    .where(and(searchable(businesses, pattern), businessScope(principal), liveOnly ? eq(businesses.live, true) : undefined));
+  const merchantMatches = db
+    .select({
+      businessId: sql<string>`${businesses.id}`.as('business_id'),
+      businessName: sql<string>`${businesses.name}`.as('business_name'),
+      merchantId: sql<string | null>`${merchants.id}`.as('merchant_id'),
+      merchantName: sql<string | null>`${merchants.name}`.as('merchant_name'),
+    })
+    .from(merchants)
+    .innerJoin(businesses, eq(businesses.id, merchants.businessId))
+    .where(and(searchable(merchants, pattern), merchantScope(principal), liveOnly ? and(eq(merchants.live, true), eq(businesses.live, true)) : undefined));
   return businessMatches.unionAll(merchantMatches).as('matches');
 }
 
 /** One page of matches: a business before its merchants, by business name then merchant name. */
 export function searchPage(db: Db, matches: ReturnType<typeof searchMatches>, query: { pageNumber: number; pageSize: number }) {
-  return db.select({
-    businessId: matches.businessId,
-    businessName: matches.businessName,
-    merchantId: matches.merchantId,
-    merchantName: matches.merchantName,
-    // One pass: the sort needs every match anyway, so counting them there costs nothing extra.
-    totalCount: sql<string>`count(*) OVER ()`,
-  }).from(matches)
+  return db
+    .select({
+      businessId: matches.businessId,
+      businessName: matches.businessName,
+      merchantId: matches.merchantId,
+      merchantName: matches.merchantName,
+      // One pass: the sort needs every match anyway, so counting them there costs nothing extra.
+      totalCount: sql<string>`count(*) OVER ()`,
+    })
+    .from(matches)
     .orderBy(asc(matches.businessName), asc(matches.businessId), sql`${matches.merchantName} ASC NULLS FIRST`, asc(matches.merchantId))
-    .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    .limit(query.pageSize)
+    .offset((query.pageNumber - 1) * query.pageSize);
 }

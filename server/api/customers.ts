@@ -35,7 +35,14 @@ import { resolveContext, resolvePartner } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
 import {
-  assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource,
+  assertResourceMatchesSpec,
+  filterCondition,
+  likeLiteral,
+  orderByOf,
+  orderKeysOf,
+  parseListRequest,
+  singleValuedQuery,
+  type ListResource,
 } from '../http/list-sql.ts';
 import type { DbWriter } from '../db/client.ts';
 
@@ -46,16 +53,22 @@ function searchCondition(clauses: FilterClause[]): SQL | undefined {
   if (!term) return undefined;
   // Every word typed must be found: at the start of a word of the name ('Anya B' finds Anya Bell, 'jo' finds Jo,
   // Joanna and Ada Jones), or anywhere in the email address or the reference (part of an email finds it).
-  const words = term.toLowerCase().split(/\s+/).filter((word) => word !== '').slice(0, 6);
+  const words = term
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .slice(0, 6);
   const name = sql`(' ' || lower(${c$.firstName}) || ' ' || lower(coalesce(${c$.middleName}, '')) || ' ' || lower(${c$.lastName}))`;
-  return and(...words.map((word) => {
-    const literal = likeLiteral(word);
-    return or(
-      sql`${name} LIKE ${`% ${literal}%`}`,
-      sql`lower(coalesce(${c$.emailAddress}, '')) LIKE ${`%${literal}%`}`,
-      sql`lower(${c$.reference}) LIKE ${`%${literal}%`}`,
-    );
-  }));
+  return and(
+    ...words.map((word) => {
+      const literal = likeLiteral(word);
+      return or(
+        sql`${name} LIKE ${`% ${literal}%`}`,
+        sql`lower(coalesce(${c$.emailAddress}, '')) LIKE ${`%${literal}%`}`,
+        sql`lower(${c$.reference}) LIKE ${`%${literal}%`}`,
+      );
+    }),
+  );
 }
 
 export const customerResource: ListResource = {
@@ -65,8 +78,15 @@ export const customerResource: ListResource = {
     created: { type: 'date', column: c$.createdUtc },
   },
   sorts: {
-    name: [{ expression: c$.lastName, descending: false }, { expression: c$.firstName, descending: false }, { expression: c$.id, descending: false }],
-    created: [{ expression: c$.createdUtc, descending: false }, { expression: c$.id, descending: false }],
+    name: [
+      { expression: c$.lastName, descending: false },
+      { expression: c$.firstName, descending: false },
+      { expression: c$.id, descending: false },
+    ],
+    created: [
+      { expression: c$.createdUtc, descending: false },
+      { expression: c$.id, descending: false },
+    ],
     reference: [{ expression: c$.reference, descending: false }],
   },
 };
@@ -79,59 +99,96 @@ type CustomerRow = typeof customers.$inferSelect;
 
 function toListItem(row: CustomerRow, merchantName?: string): CustomerListItem {
   return {
-    customerId: row.id, businessId: row.businessId, merchantId: row.merchantId, ...(merchantName === undefined ? {} : { merchantName }), reference: row.reference, firstName: row.firstName, lastName: row.lastName, emailAddress: row.emailAddress,
-    city: row.billingAddress?.city ?? null, countryIso3166Alpha2: row.billingAddress?.countryIso3166Alpha2 ?? null,
+    customerId: row.id,
+    businessId: row.businessId,
+    merchantId: row.merchantId,
+    ...(merchantName === undefined ? {} : { merchantName }),
+    reference: row.reference,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    emailAddress: row.emailAddress,
+    city: row.billingAddress?.city ?? null,
+    countryIso3166Alpha2: row.billingAddress?.countryIso3166Alpha2 ?? null,
     createdUtc: row.createdUtc.toISOString(),
   };
 }
 
 function toCustomer(row: CustomerRow, savedCards: number): Customer {
   return {
-    ...toListItem(row), title: row.title, middleName: row.middleName,
-    dateOfBirth: row.dateOfBirth, billingAddress: row.billingAddress, shippingAddress: row.shippingAddress,
-    lastUpdatedUtc: row.lastUpdatedUtc.toISOString(), version: row.version, savedCards,
+    ...toListItem(row),
+    title: row.title,
+    middleName: row.middleName,
+    dateOfBirth: row.dateOfBirth,
+    billingAddress: row.billingAddress,
+    shippingAddress: row.shippingAddress,
+    lastUpdatedUtc: row.lastUpdatedUtc.toISOString(),
+    version: row.version,
+    savedCards,
   };
 }
 
 /** What a data item is, in a line: never a card number or token. */
 export function describeDataItem(kind: string, value: Record<string, unknown>): string {
-  const str = (key: string) => (typeof value[key] === 'string' ? value[key] as string : '');
+  const str = (key: string) => (typeof value[key] === 'string' ? (value[key] as string) : '');
   switch (kind) {
     case 'savedCard': {
       const month = String(value.expiryMonth ?? '').padStart(2, '0');
       const year = String(value.expiryYear ?? '').slice(-2);
       return `${str('maskedCardNumber')} expires ${month}/${year}${str('cardholderName') ? `, ${str('cardholderName')}` : ''}`;
     }
-    case 'address': return [str('addressLine1'), str('zipCode'), str('city'), str('countryIso3166Alpha2')].filter(Boolean).join(', ');
-    case 'consent': return `${str('purpose')}: ${value.granted === true ? 'granted' : 'withdrawn'}${str('grantedUtc') ? ` on ${str('grantedUtc').slice(0, 10)}` : ''}`;
-    default: return kind;
+    case 'address':
+      return [str('addressLine1'), str('zipCode'), str('city'), str('countryIso3166Alpha2')].filter(Boolean).join(', ');
+    case 'consent':
+      return `${str('purpose')}: ${value.granted === true ? 'granted' : 'withdrawn'}${str('grantedUtc') ? ` on ${str('grantedUtc').slice(0, 10)}` : ''}`;
+    default:
+      return kind;
   }
 }
 
 /** The form's checks again (real dates, not in the future, known countries): 400 naming each field's problem. */
 function assertCustomerEdit(body: CustomerBody): void {
-  const problems = checkCustomerEdit({
-    reference: body.reference, firstName: body.firstName, middleName: body.middleName ?? null, lastName: body.lastName, emailAddress: body.emailAddress ?? null,
-    dateOfBirth: body.dateOfBirth ?? null,
-    billingAddress: body.billingAddress ? {
-      addressLine1: body.billingAddress.addressLine1 ?? null, addressLine2: body.billingAddress.addressLine2 ?? null, zipCode: body.billingAddress.zipCode ?? null,
-      city: body.billingAddress.city ?? null, countryIso3166Alpha2: body.billingAddress.countryIso3166Alpha2 ?? null, phoneNumber1: body.billingAddress.phoneNumber1 ?? null,
-    } : null,
-  }, new Date().toISOString().slice(0, 10), countryCodes);
-  if (body.shippingAddress?.countryIso3166Alpha2 && !countryCodes.includes(body.shippingAddress.countryIso3166Alpha2)) problems['shippingAddress.countryIso3166Alpha2'] = 'Country is invalid';
+  const problems = checkCustomerEdit(
+    {
+      reference: body.reference,
+      firstName: body.firstName,
+      middleName: body.middleName ?? null,
+      lastName: body.lastName,
+      emailAddress: body.emailAddress ?? null,
+      dateOfBirth: body.dateOfBirth ?? null,
+      billingAddress: body.billingAddress
+        ? {
+            addressLine1: body.billingAddress.addressLine1 ?? null,
+            addressLine2: body.billingAddress.addressLine2 ?? null,
+            zipCode: body.billingAddress.zipCode ?? null,
+            city: body.billingAddress.city ?? null,
+            countryIso3166Alpha2: body.billingAddress.countryIso3166Alpha2 ?? null,
+            phoneNumber1: body.billingAddress.phoneNumber1 ?? null,
+          }
+        : null,
+    },
+    new Date().toISOString().slice(0, 10),
+    countryCodes,
+  );
+  if (body.shippingAddress?.countryIso3166Alpha2 && !countryCodes.includes(body.shippingAddress.countryIso3166Alpha2))
+    problems['shippingAddress.countryIso3166Alpha2'] = 'Country is invalid';
   if (Object.keys(problems).length > 0) throw badRequest(Object.values(problems));
 }
 
 const cleanAddress = (address: CustomerAddressBody | null | undefined): CustomerAddress | null => (address ? { ...address } : null);
 
-
 /** Erases the saved cards' vault rows of these data items (the caller deletes the items). */
 async function eraseVaultRows(tx: DbWriter, items: { kind: string; value: Record<string, unknown>; merchantId: string }[]): Promise<number> {
-  const tokens = items.filter((item) => item.kind === 'savedCard' && typeof item.value.cardToken === 'string')
+  const tokens = items
+    .filter((item) => item.kind === 'savedCard' && typeof item.value.cardToken === 'string')
     .map((item) => ({ token: item.value.cardToken as string, merchantId: item.merchantId }));
   let erased = 0;
   for (const { token, merchantId } of tokens) {
-    erased += (await tx.delete(cardVault).where(and(eq(cardVault.token, token), eq(cardVault.merchantId, merchantId))).returning({ token: cardVault.token })).length;
+    erased += (
+      await tx
+        .delete(cardVault)
+        .where(and(eq(cardVault.token, token), eq(cardVault.merchantId, merchantId)))
+        .returning({ token: cardVault.token })
+    ).length;
   }
   return erased;
 }
@@ -153,13 +210,19 @@ export function customerRoutes({ database }: Deps) {
 
   async function findCustomer(reader: DbWriter, merchantId: string, id: string): Promise<CustomerRow> {
     if (!idPattern.test(id)) throw notFound();
-    const [row] = await reader.select().from(c$).where(and(eq(c$.id, id), eq(c$.merchantId, merchantId)));
+    const [row] = await reader
+      .select()
+      .from(c$)
+      .where(and(eq(c$.id, id), eq(c$.merchantId, merchantId)));
     if (!row) throw notFound();
     return row;
   }
 
   async function savedCardCount(id: string): Promise<number> {
-    const [row] = await db.select({ value: count() }).from(customerData).where(and(eq(customerData.customerId, id), eq(customerData.kind, 'savedCard')));
+    const [row] = await db
+      .select({ value: count() })
+      .from(customerData)
+      .where(and(eq(customerData.customerId, id), eq(customerData.kind, 'savedCard')));
     return Number(row?.value ?? 0);
   }
 
@@ -172,11 +235,20 @@ export function customerRoutes({ database }: Deps) {
     const sort = query.sort[0] ?? { field: 'name', descending: false };
     const where = and(scope, filterCondition(customerResource, query.filters, c.get('timeZone')));
     const [rows, [total]] = await Promise.all([
-      db.select({ customer: c$, merchantName: merchants.name }).from(c$).innerJoin(merchants, eq(merchants.id, c$.merchantId)).where(where)
-        .orderBy(...orderByOf(orderKeysOf(customerResource, sort))).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      db
+        .select({ customer: c$, merchantName: merchants.name })
+        .from(c$)
+        .innerJoin(merchants, eq(merchants.id, c$.merchantId))
+        .where(where)
+        .orderBy(...orderByOf(orderKeysOf(customerResource, sort)))
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize),
       db.select({ value: count() }).from(c$).where(where),
     ]);
-    return c.json({ results: rows.map((row) => toListItem(row.customer, withMerchantName ? row.merchantName : undefined)), numberOfResults: Number(total?.value ?? 0) });
+    return c.json({
+      results: rows.map((row) => toListItem(row.customer, withMerchantName ? row.merchantName : undefined)),
+      numberOfResults: Number(total?.value ?? 0),
+    });
   }
 
   routes.get(prefix, async (c) => {
@@ -214,14 +286,30 @@ export function customerRoutes({ database }: Deps) {
     const body = await readBody(c, customerBody);
     assertCustomerEdit(body);
     const row = await db.transaction(async (tx) => {
-      const [existing] = await tx.select({ id: c$.id }).from(c$).where(and(eq(c$.merchantId, scope.merchantId), eq(c$.reference, body.reference)));
+      const [existing] = await tx
+        .select({ id: c$.id })
+        .from(c$)
+        .where(and(eq(c$.merchantId, scope.merchantId), eq(c$.reference, body.reference)));
       if (existing) throw new ApiError(409, `A customer with reference ${body.reference} already exists.`);
       const now = new Date();
-      const [inserted] = await tx.insert(c$).values({
-        id: newCustomerId(), ...scope, reference: body.reference, title: body.title ?? null, firstName: body.firstName,
-        middleName: body.middleName ?? null, lastName: body.lastName, emailAddress: body.emailAddress ?? null, dateOfBirth: body.dateOfBirth ?? null,
-        billingAddress: cleanAddress(body.billingAddress), shippingAddress: cleanAddress(body.shippingAddress), createdUtc: now, lastUpdatedUtc: now,
-      }).returning();
+      const [inserted] = await tx
+        .insert(c$)
+        .values({
+          id: newCustomerId(),
+          ...scope,
+          reference: body.reference,
+          title: body.title ?? null,
+          firstName: body.firstName,
+          middleName: body.middleName ?? null,
+          lastName: body.lastName,
+          emailAddress: body.emailAddress ?? null,
+          dateOfBirth: body.dateOfBirth ?? null,
+          billingAddress: cleanAddress(body.billingAddress),
+          shippingAddress: cleanAddress(body.shippingAddress),
+          createdUtc: now,
+          lastUpdatedUtc: now,
+        })
+        .returning();
       if (!inserted) throw new Error('customer insert returned nothing');
       await audit(tx, c, 'CustomerCreated', scope, { customerId: inserted.id, reference: inserted.reference });
       return inserted;
@@ -236,13 +324,28 @@ export function customerRoutes({ database }: Deps) {
     const body = await readBody(c, customerUpdateBody);
     assertCustomerEdit(body);
     const row = await db.transaction(async (tx) => {
-      const [clash] = await tx.select({ id: c$.id }).from(c$).where(and(eq(c$.merchantId, scope.merchantId), eq(c$.reference, body.reference), sql`${c$.id} <> ${id}`));
+      const [clash] = await tx
+        .select({ id: c$.id })
+        .from(c$)
+        .where(and(eq(c$.merchantId, scope.merchantId), eq(c$.reference, body.reference), sql`${c$.id} <> ${id}`));
       if (clash) throw new ApiError(409, `A customer with reference ${body.reference} already exists.`);
-      const [updated] = await tx.update(c$).set({
-        reference: body.reference, title: body.title ?? null, firstName: body.firstName, middleName: body.middleName ?? null, lastName: body.lastName,
-        emailAddress: body.emailAddress ?? null, dateOfBirth: body.dateOfBirth ?? null, billingAddress: cleanAddress(body.billingAddress),
-        shippingAddress: cleanAddress(body.shippingAddress), lastUpdatedUtc: new Date(), version: sql`${c$.version} + 1`,
-      }).where(and(eq(c$.id, id), eq(c$.merchantId, scope.merchantId), eq(c$.version, body.version))).returning();
+      const [updated] = await tx
+        .update(c$)
+        .set({
+          reference: body.reference,
+          title: body.title ?? null,
+          firstName: body.firstName,
+          middleName: body.middleName ?? null,
+          lastName: body.lastName,
+          emailAddress: body.emailAddress ?? null,
+          dateOfBirth: body.dateOfBirth ?? null,
+          billingAddress: cleanAddress(body.billingAddress),
+          shippingAddress: cleanAddress(body.shippingAddress),
+          lastUpdatedUtc: new Date(),
+          version: sql`${c$.version} + 1`,
+        })
+        .where(and(eq(c$.id, id), eq(c$.merchantId, scope.merchantId), eq(c$.version, body.version)))
+        .returning();
       if (!updated) throw conflict();
       await audit(tx, c, 'CustomerUpdated', scope, { customerId: id, version: updated.version });
       return updated;
@@ -269,7 +372,12 @@ export function customerRoutes({ database }: Deps) {
     const { merchantId } = await merchantOf(c, 'Mapi.Customers.Read');
     const row = await findCustomer(db, merchantId, c.req.param('customerId'));
     const items = await db.select().from(customerData).where(eq(customerData.customerId, row.id)).orderBy(asc(customerData.createdUtc), asc(customerData.id));
-    const results: CustomerDataItem[] = items.map((item) => ({ dataId: item.id, kind: item.kind, description: describeDataItem(item.kind, item.value), createdUtc: item.createdUtc.toISOString() }));
+    const results: CustomerDataItem[] = items.map((item) => ({
+      dataId: item.id,
+      kind: item.kind,
+      description: describeDataItem(item.kind, item.value),
+      createdUtc: item.createdUtc.toISOString(),
+    }));
     return c.json({ results });
   });
 
@@ -280,7 +388,10 @@ export function customerRoutes({ database }: Deps) {
     if (!idPattern.test(dataId)) throw notFound();
     await db.transaction(async (tx) => {
       await findCustomer(tx, scope.merchantId, id);
-      const [item] = await tx.select().from(customerData).where(and(eq(customerData.id, dataId), eq(customerData.customerId, id)));
+      const [item] = await tx
+        .select()
+        .from(customerData)
+        .where(and(eq(customerData.id, dataId), eq(customerData.customerId, id)));
       if (!item) throw notFound();
       const vaultRows = await eraseVaultRows(tx, [item]);
       await tx.delete(customerData).where(eq(customerData.id, dataId));
@@ -311,4 +422,3 @@ export function customerRoutes({ database }: Deps) {
 
   return routes;
 }
-

@@ -22,10 +22,22 @@ import { type } from 'arktype';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import {
-  addLocalDays, bucketPlan, defaultDateBasis, normalisePeriod, formatInstant, startOfLocalDate, type DashboardPeriod,
+  addLocalDays,
+  bucketPlan,
+  defaultDateBasis,
+  normalisePeriod,
+  formatInstant,
+  startOfLocalDate,
+  type DashboardPeriod,
 } from '../../src/contract/dashboard-intervals.ts';
 import {
-  breakdownRequestSchema, dashboardRequestSchema, declinesRequestSchema, type BreakdownResponse, maxDeclineReasons, type DashboardResponse, type DeclinesResponse,
+  breakdownRequestSchema,
+  dashboardRequestSchema,
+  declinesRequestSchema,
+  type BreakdownResponse,
+  maxDeclineReasons,
+  type DashboardResponse,
+  type DeclinesResponse,
 } from '../../src/contract/dashboard.ts';
 import type { Database } from '../db/client.ts';
 import { businesses, merchants } from '../db/schema.ts';
@@ -50,8 +62,11 @@ function idParam(c: Context<AppEnv>, name: string): string {
 const sortedUnique = (values: readonly string[]) => [...new Set(values)].sort();
 
 async function currenciesWhere(database: Database, condition: SQL): Promise<string[]> {
-  const rows = await database.db.selectDistinct({ currency: sql<string>`unnest(${merchants.currencies})` })
-    .from(merchants).innerJoin(businesses, eq(businesses.id, merchants.businessId)).where(condition);
+  const rows = await database.db
+    .selectDistinct({ currency: sql<string>`unnest(${merchants.currencies})` })
+    .from(merchants)
+    .innerJoin(businesses, eq(businesses.id, merchants.businessId))
+    .where(condition);
   return sortedUnique(rows.map((row) => row.currency));
 }
 
@@ -111,7 +126,7 @@ export function dashboardRoutes({ database }: Deps) {
     const request = from === 'body' ? await readBody(c, dashboardRequestSchema) : parseQuery(c);
     const period = periodOrBadRequest(request.interval, request.dateRange.startDate, request.dateRange.endDate);
     const timeZone = c.get('timeZone');
-    const currency = request.currency ?? (currencies.includes(defaultCurrency) ? defaultCurrency : currencies[0] ?? defaultCurrency);
+    const currency = request.currency ?? (currencies.includes(defaultCurrency) ? defaultCurrency : (currencies[0] ?? defaultCurrency));
     const plan = bucketPlan(period, timeZone);
     const dateBasis = request.dateBasis ?? defaultDateBasis;
     const sums = await sumPerBucket(database.db, scope, currency, plan.buckets, dateBasis);
@@ -157,7 +172,7 @@ export function dashboardRoutes({ database }: Deps) {
     const request = await readBody(c, breakdownRequestSchema);
     const period = periodOrBadRequest('custom', request.dateRange.startDate, request.dateRange.endDate);
     const timeZone = c.get('timeZone');
-    const currency = request.currency ?? (currencies.includes(defaultCurrency) ? defaultCurrency : currencies[0] ?? defaultCurrency);
+    const currency = request.currency ?? (currencies.includes(defaultCurrency) ? defaultCurrency : (currencies[0] ?? defaultCurrency));
     const start = startOfLocalDate(period.startDate, timeZone);
     const end = startOfLocalDate(addLocalDays(period.endDate, 1), timeZone);
     const body: BreakdownResponse = {

@@ -1,7 +1,13 @@
 // GET /enumerations/{name}: value sets fetched by the client at start.
 import { Hono } from 'hono';
 import {
-  countryCodes, enumerationNames, orderLineTypes, paymentMethods, paymentStatuses, ticketTypes, type EnumerationName,
+  countryCodes,
+  enumerationNames,
+  orderLineTypes,
+  paymentMethods,
+  paymentStatuses,
+  ticketTypes,
+  type EnumerationName,
 } from '../../src/contract/enumerations.ts';
 import type { AppEnv, Deps } from '../http/env.ts';
 import { notFound } from '../http/errors.ts';

@@ -17,9 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import {
-  businessPresetBody, personalPresetBody, presetPagePattern, presetUpdateBody, type StoredPreset,
-} from '../../src/contract/filter-presets.ts';
+import { businessPresetBody, personalPresetBody, presetPagePattern, presetUpdateBody, type StoredPreset } from '../../src/contract/filter-presets.ts';
 import { auditEvents, filterPresets, users } from '../db/schema.ts';
 import { isInternal, resolveContext, type Principal } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody } from '../http/env.ts';
@@ -79,24 +77,42 @@ export function filterPresetRoutes({ database }: Deps) {
 
   async function answerOf(principal: Principal, rows: Row[]): Promise<StoredPreset[]> {
     const ownerIds = [...new Set(rows.map((row) => row.ownerId))];
-    const owners = ownerIds.length === 0 ? [] : await db.select({ id: users.id, givenName: users.givenName, familyName: users.familyName }).from(users).where(inArray(users.id, ownerIds));
+    const owners =
+      ownerIds.length === 0
+        ? []
+        : await db.select({ id: users.id, givenName: users.givenName, familyName: users.familyName }).from(users).where(inArray(users.id, ownerIds));
     const nameOf = new Map(owners.map((owner) => [owner.id, `${owner.givenName} ${owner.familyName}`.trim()]));
     return rows.map((row) => ({
-      id: row.id, page: row.page, name: row.name, filters: row.filters, relativeDate: (row.relativeDate ?? null) as StoredPreset['relativeDate'],
-      sharing: row.sharing, businessId: row.businessId, role: row.role, isDefault: row.isDefault,
-      ownerName: nameOf.get(row.ownerId) ?? 'Unknown user', editable: mayEdit(principal, row), version: row.version, updatedUtc: row.updatedUtc.toISOString(),
+      id: row.id,
+      page: row.page,
+      name: row.name,
+      filters: row.filters,
+      relativeDate: (row.relativeDate ?? null) as StoredPreset['relativeDate'],
+      sharing: row.sharing,
+      businessId: row.businessId,
+      role: row.role,
+      isDefault: row.isDefault,
+      ownerName: nameOf.get(row.ownerId) ?? 'Unknown user',
+      editable: mayEdit(principal, row),
+      version: row.version,
+      updatedUtc: row.updatedUtc.toISOString(),
     }));
   }
 
   const audit = (tx: DbWriter, principal: Principal, event: string, row: Pick<Row, 'id' | 'page' | 'name' | 'sharing' | 'businessId' | 'role' | 'version'>) =>
     tx.insert(auditEvents).values({
-      userId: principal.userId, event, dateTimeUtc: new Date(), businessId: row.businessId,
+      userId: principal.userId,
+      event,
+      dateTimeUtc: new Date(),
+      businessId: row.businessId,
       metaData: { presetId: row.id, page: row.page, name: row.name, sharing: row.sharing, role: row.role, version: row.version },
     });
 
   /** One default per page and business: setting one clears the others (same transaction). */
   async function clearDefault(tx: DbWriter, page: string, businessId: string, except: string | null) {
-    await tx.update(p).set({ isDefault: false, version: sql`${p.version} + 1`, updatedUtc: new Date() })
+    await tx
+      .update(p)
+      .set({ isDefault: false, version: sql`${p.version} + 1`, updatedUtc: new Date() })
       .where(and(eq(p.page, page), eq(p.businessId, businessId), eq(p.isDefault, true), except ? sql`${p.id} <> ${except}` : undefined));
   }
 
@@ -115,7 +131,12 @@ export function filterPresetRoutes({ database }: Deps) {
       // A role preset stays with its owner even if they no longer hold the role.
       and(eq(p.sharing, 'role'), eq(p.ownerId, principal.userId)),
     ];
-    const rows = await db.select().from(p).where(and(eq(p.page, page), or(...seen.filter((part): part is SQL => part !== undefined)))).orderBy(...ordering).limit(200);
+    const rows = await db
+      .select()
+      .from(p)
+      .where(and(eq(p.page, page), or(...seen.filter((part): part is SQL => part !== undefined))))
+      .orderBy(...ordering)
+      .limit(200);
     return c.json({ results: await answerOf(principal, rows) });
   });
 
@@ -129,10 +150,20 @@ export function filterPresetRoutes({ database }: Deps) {
       if (!isInternal(principal) || (!principal.rootRoles.includes(body.role) && !isTechnicalAdmin(principal))) throw forbidden();
     } else if (body.role) throw badRequest("'role' goes with sharing 'role' only.");
     const row = await db.transaction(async (tx) => {
-      const [inserted] = await tx.insert(p).values({
-        id: newId(), page: body.page, name: body.name.trim(), filters: body.filters, relativeDate: body.relativeDate ?? null,
-        sharing, ownerId: principal.userId, businessId: null, role: sharing === 'role' ? body.role ?? null : null,
-      }).returning();
+      const [inserted] = await tx
+        .insert(p)
+        .values({
+          id: newId(),
+          page: body.page,
+          name: body.name.trim(),
+          filters: body.filters,
+          relativeDate: body.relativeDate ?? null,
+          sharing,
+          ownerId: principal.userId,
+          businessId: null,
+          role: sharing === 'role' ? (body.role ?? null) : null,
+        })
+        .returning();
       if (!inserted) throw new Error('preset not inserted');
       await audit(tx, principal, 'FilterPresetCreated', inserted);
       return inserted;
@@ -145,7 +176,12 @@ export function filterPresetRoutes({ database }: Deps) {
     const principal = c.get('principal');
     const businessId = await shareableBusiness(principal, c.req.param('businessId'));
     const page = pageParam(c);
-    const rows = await db.select().from(p).where(and(eq(p.page, page), eq(p.sharing, 'business'), eq(p.businessId, businessId))).orderBy(...ordering).limit(200);
+    const rows = await db
+      .select()
+      .from(p)
+      .where(and(eq(p.page, page), eq(p.sharing, 'business'), eq(p.businessId, businessId)))
+      .orderBy(...ordering)
+      .limit(200);
     return c.json({ results: await answerOf(principal, rows) });
   });
 
@@ -156,10 +192,20 @@ export function filterPresetRoutes({ database }: Deps) {
     if (body.isDefault && !isTechnicalAdmin(principal) && !isBusinessOwner(principal, businessId)) throw forbidden();
     const row = await db.transaction(async (tx) => {
       if (body.isDefault) await clearDefault(tx, body.page, businessId, null);
-      const [inserted] = await tx.insert(p).values({
-        id: newId(), page: body.page, name: body.name.trim(), filters: body.filters, relativeDate: body.relativeDate ?? null,
-        sharing: 'business', ownerId: principal.userId, businessId, isDefault: body.isDefault ?? false,
-      }).returning();
+      const [inserted] = await tx
+        .insert(p)
+        .values({
+          id: newId(),
+          page: body.page,
+          name: body.name.trim(),
+          filters: body.filters,
+          relativeDate: body.relativeDate ?? null,
+          sharing: 'business',
+          ownerId: principal.userId,
+          businessId,
+          isDefault: body.isDefault ?? false,
+        })
+        .returning();
       if (!inserted) throw new Error('preset not inserted');
       await audit(tx, principal, 'FilterPresetCreated', inserted);
       return inserted;
@@ -198,10 +244,18 @@ export function filterPresetRoutes({ database }: Deps) {
         if (!isTechnicalAdmin(principal) && !isBusinessOwner(principal, current.businessId)) throw forbidden();
         if (body.isDefault) await clearDefault(tx, current.page, current.businessId, current.id);
       }
-      const [updated] = await tx.update(p).set({
-        name: body.name.trim(), filters: body.filters, relativeDate: body.relativeDate ?? null, isDefault: body.isDefault ?? current.isDefault,
-        version: sql`${p.version} + 1`, updatedUtc: new Date(),
-      }).where(and(eq(p.id, id), eq(p.version, body.version))).returning();
+      const [updated] = await tx
+        .update(p)
+        .set({
+          name: body.name.trim(),
+          filters: body.filters,
+          relativeDate: body.relativeDate ?? null,
+          isDefault: body.isDefault ?? current.isDefault,
+          version: sql`${p.version} + 1`,
+          updatedUtc: new Date(),
+        })
+        .where(and(eq(p.id, id), eq(p.version, body.version)))
+        .returning();
       if (!updated) throw conflict();
       await audit(tx, principal, 'FilterPresetChanged', updated);
       return updated;

@@ -61,7 +61,8 @@ export async function checkImage(data: Buffer): Promise<ImageCheckResult> {
   }
   try {
     // sharp keeps no metadata unless asked (withMetadata): the output carries pixels only.
-    const bytes = mimeType === 'image/png' ? await pipeline.png({ compressionLevel: 9 }).toBuffer() : await pipeline.jpeg({ quality: 85, mozjpeg: true }).toBuffer();
+    const bytes =
+      mimeType === 'image/png' ? await pipeline.png({ compressionLevel: 9 }).toBuffer() : await pipeline.jpeg({ quality: 85, mozjpeg: true }).toBuffer();
     return { bytes, mimeType, width, height };
   } catch {
     throw badRequest(imageMessages.invalidFormat);
@@ -77,25 +78,29 @@ export function imageRoutes({ database, files }: Deps) {
   async function ownerOf(c: Context<AppEnv>, level: 'business' | 'merchant' | 'configuration'): Promise<Owner> {
     const principal = c.get('principal');
     const businessId = idParam(c, 'businessId');
-    const resolved = level === 'business'
-      ? await resolveContext(database, principal, businessId)
-      : await resolveContext(database, principal, businessId, idParam(c, 'merchantId'));
+    const resolved =
+      level === 'business'
+        ? await resolveContext(database, principal, businessId)
+        : await resolveContext(database, principal, businessId, idParam(c, 'merchantId'));
     if (!resolved || (level !== 'business' && !resolved.merchant)) throw notFound();
     const permission: PermissionName = level === 'business' ? 'Mapi.Business.Update' : 'Mapi.Configurations.Update';
     requirePermission(resolved.permissions, permission);
     if (level !== 'configuration') return { businessId, merchantId: resolved.merchant?.id ?? null, configurationId: null };
     const configurationId = idParam(c, 'configurationId');
-    const [configuration] = await db.select({ id: configurations.id }).from(configurations)
+    const [configuration] = await db
+      .select({ id: configurations.id })
+      .from(configurations)
       .where(and(eq(configurations.id, configurationId), eq(configurations.merchantId, resolved.merchant?.id ?? '')));
     if (!configuration) throw notFound();
     return { businessId, merchantId: resolved.merchant?.id ?? null, configurationId };
   }
 
-  const ownerCondition = (owner: Owner): SQL => and(
-    eq(images.businessId, owner.businessId),
-    owner.merchantId === null ? isNull(images.merchantId) : eq(images.merchantId, owner.merchantId),
-    owner.configurationId === null ? isNull(images.configurationId) : eq(images.configurationId, owner.configurationId),
-  ) as SQL;
+  const ownerCondition = (owner: Owner): SQL =>
+    and(
+      eq(images.businessId, owner.businessId),
+      owner.merchantId === null ? isNull(images.merchantId) : eq(images.merchantId, owner.merchantId),
+      owner.configurationId === null ? isNull(images.configurationId) : eq(images.configurationId, owner.configurationId),
+    ) as SQL;
 
   const paths = [
     { level: 'business' as const, path: '/businesses/:businessId/images' },
@@ -115,18 +120,35 @@ export function imageRoutes({ database, files }: Deps) {
       try {
         await db.transaction(async (tx) => {
           await tx.insert(images).values({
-            reference, ...owner, mimeType: checked.mimeType, width: checked.width, height: checked.height, byteSize: checked.bytes.length,
-            filePath, createdBy: c.get('principal').userId,
+            reference,
+            ...owner,
+            mimeType: checked.mimeType,
+            width: checked.width,
+            height: checked.height,
+            byteSize: checked.bytes.length,
+            filePath,
+            createdBy: c.get('principal').userId,
           });
-          await recordAudit(tx, c.get('principal'), 'ImageUploaded', { businessId: owner.businessId, merchantId: owner.merchantId }, {
-            imageReference: reference, configurationId: owner.configurationId, byteSize: checked.bytes.length,
-          });
+          await recordAudit(
+            tx,
+            c.get('principal'),
+            'ImageUploaded',
+            { businessId: owner.businessId, merchantId: owner.merchantId },
+            {
+              imageReference: reference,
+              configurationId: owner.configurationId,
+              byteSize: checked.bytes.length,
+            },
+          );
         });
       } catch (error) {
         await files.delete(filePath).catch(() => undefined);
         throw error;
       }
-      return c.json({ imageReference: reference, mimeType: checked.mimeType, width: checked.width, height: checked.height, byteSize: checked.bytes.length }, 201);
+      return c.json(
+        { imageReference: reference, mimeType: checked.mimeType, width: checked.width, height: checked.height, byteSize: checked.bytes.length },
+        201,
+      );
     });
 
     routes.delete(`${path}/:imageReference`, async (c) => {
@@ -134,11 +156,21 @@ export function imageRoutes({ database, files }: Deps) {
       const reference = c.req.param('imageReference');
       if (!referencePattern.test(reference)) throw notFound();
       const row = await db.transaction(async (tx) => {
-        const [deleted] = await tx.delete(images).where(and(eq(images.reference, reference), ownerCondition(owner))).returning();
+        const [deleted] = await tx
+          .delete(images)
+          .where(and(eq(images.reference, reference), ownerCondition(owner)))
+          .returning();
         if (!deleted) throw notFound();
-        await recordAudit(tx, c.get('principal'), 'ImageDeleted', { businessId: owner.businessId, merchantId: owner.merchantId }, {
-          imageReference: reference, configurationId: owner.configurationId,
-        });
+        await recordAudit(
+          tx,
+          c.get('principal'),
+          'ImageDeleted',
+          { businessId: owner.businessId, merchantId: owner.merchantId },
+          {
+            imageReference: reference,
+            configurationId: owner.configurationId,
+          },
+        );
         return deleted;
       });
       await files.delete(row.filePath).catch(() => undefined);
@@ -153,7 +185,8 @@ export function publicImageRoutes({ database, files }: Pick<Deps, 'database' | '
   const routes = new Hono();
   routes.get('/api/portal/images/:imageReference', async (c) => {
     const reference = c.req.param('imageReference');
-    const notFoundAnswer = () => c.json({ errorReport: { errors: [{ message: 'The requested record was not found.', translatedMessage: 'The requested record was not found.' }] } }, 404);
+    const notFoundAnswer = () =>
+      c.json({ errorReport: { errors: [{ message: 'The requested record was not found.', translatedMessage: 'The requested record was not found.' }] } }, 404);
     if (!referencePattern.test(reference)) return notFoundAnswer();
     const [row] = await database.db.select().from(images).where(eq(images.reference, reference));
     if (!row) return notFoundAnswer();

@@ -26,8 +26,15 @@ import { Hono, type Context } from 'hono';
 import { parseListQuery } from '../../src/contract/list-query.ts';
 import { notificationStatusTransitions } from '../../src/contract/notifications.ts';
 import {
-  audienceCandidateQuery, notificationBody, notificationContent, notificationStatuses, notificationUpdateBody,
-  type AudienceCandidate, type AuthoredNotification, type AuthoredNotificationSummary, type NotificationBody,
+  audienceCandidateQuery,
+  notificationBody,
+  notificationContent,
+  notificationStatuses,
+  notificationUpdateBody,
+  type AudienceCandidate,
+  type AuthoredNotification,
+  type AuthoredNotificationSummary,
+  type NotificationBody,
 } from '../../src/contract/notification-schemas.ts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
@@ -89,11 +96,18 @@ async function checkBody(db: Db, body: NotificationBody): Promise<{ publishAt: D
 type Row = typeof notifications.$inferSelect;
 
 function summaryOf(row: Row, readCount: number): AuthoredNotificationSummary {
-  const audience = row.audiencePartnerIds || row.audienceBusinessIds ? { partnerIds: row.audiencePartnerIds ?? [], businessIds: row.audienceBusinessIds ?? [] } : null;
+  const audience =
+    row.audiencePartnerIds || row.audienceBusinessIds ? { partnerIds: row.audiencePartnerIds ?? [], businessIds: row.audienceBusinessIds ?? [] } : null;
   return {
-    reference: row.reference, title: row.title, status: row.status, viewRestriction: row.viewRestriction,
-    publishAtUtc: iso(row.publishAtUtc), publishedUtc: iso(row.publishedUtc), lastEditedUtc: row.lastEditedUtc.toISOString(),
-    audience, readCount,
+    reference: row.reference,
+    title: row.title,
+    status: row.status,
+    viewRestriction: row.viewRestriction,
+    publishAtUtc: iso(row.publishAtUtc),
+    publishedUtc: iso(row.publishedUtc),
+    lastEditedUtc: row.lastEditedUtc.toISOString(),
+    audience,
+    readCount,
   };
 }
 
@@ -105,7 +119,10 @@ export function notificationRoutes({ database }: Deps) {
 
   async function find(reference: string): Promise<AuthoredNotification> {
     if (!referencePattern.test(reference)) throw notFound();
-    const [row] = await db.select({ notification: notifications, readCount }).from(notifications).where(and(eq(notifications.reference, reference), isNull(notifications.audienceUserIds)));
+    const [row] = await db
+      .select({ notification: notifications, readCount })
+      .from(notifications)
+      .where(and(eq(notifications.reference, reference), isNull(notifications.audienceUserIds)));
     if (!row) throw notFound();
     return { ...summaryOf(row.notification, row.readCount), content: row.notification.content, version: row.notification.version };
   }
@@ -114,24 +131,36 @@ export function notificationRoutes({ database }: Deps) {
     tx.insert(auditEvents).values({ userId: principal.userId, event, dateTimeUtc: new Date(), metaData });
 
   const columnsOf = (body: NotificationBody, publishAt: Date | null, principal: Principal) => ({
-    title: body.title, content: body.content, viewRestriction: body.viewRestriction, status: body.status, publishAtUtc: publishAt,
+    title: body.title,
+    content: body.content,
+    viewRestriction: body.viewRestriction,
+    status: body.status,
+    publishAtUtc: publishAt,
     audiencePartnerIds: body.audience && body.audience.partnerIds.length > 0 ? body.audience.partnerIds : null,
     audienceBusinessIds: body.audience && body.audience.businessIds.length > 0 ? body.audience.businessIds : null,
-    lastEditedUtc: new Date(), lastEditedBy: principal.userId,
+    lastEditedUtc: new Date(),
+    lastEditedBy: principal.userId,
   });
 
   routes.get('/notifications', async (c) => {
     requireAuthor(c);
     const parsed = parseListQuery(c.req.query(), {
-      filters: { status: { kind: { oneOf: notificationStatuses }, operators: ['eq'] } }, sortable: [], defaultSort: [],
+      filters: { status: { kind: { oneOf: notificationStatuses }, operators: ['eq'] } },
+      sortable: [],
+      defaultSort: [],
     });
     if (!parsed.ok) throw badRequest(parsed.errors);
     const { pageNumber, pageSize, filters } = parsed.query;
     const statuses = (filters.status ?? []).map((clause) => clause.value as Status);
     // Personal notifications (ticket replies) are the support desk's, not authored ones: never listed or edited here.
     const where = and(isNull(notifications.audienceUserIds), statuses.length > 0 ? inArray(notifications.status, statuses) : undefined);
-    const rows = await db.select({ notification: notifications, readCount }).from(notifications).where(where)
-      .orderBy(desc(notifications.lastEditedUtc), desc(notifications.reference)).limit(pageSize).offset((pageNumber - 1) * pageSize);
+    const rows = await db
+      .select({ notification: notifications, readCount })
+      .from(notifications)
+      .where(where)
+      .orderBy(desc(notifications.lastEditedUtc), desc(notifications.reference))
+      .limit(pageSize)
+      .offset((pageNumber - 1) * pageSize);
     const [counted] = await db.select({ total: count() }).from(notifications).where(where);
     return c.json({ results: rows.map((row) => summaryOf(row.notification, row.readCount)), numberOfResults: Number(counted?.total ?? 0) });
   });
@@ -144,7 +173,10 @@ export function notificationRoutes({ database }: Deps) {
     const reference = `NTF${randomBytes(6).toString('hex').toUpperCase()}`;
     const event = await db.transaction(async (tx) => {
       await tx.insert(notifications).values({
-        reference, ...columnsOf(body, publishAt, principal), publishedUtc: body.status === 'published' ? new Date() : null, version: 1,
+        reference,
+        ...columnsOf(body, publishAt, principal),
+        publishedUtc: body.status === 'published' ? new Date() : null,
+        version: 1,
       });
       await audit(tx, principal, 'NotificationCreated', { reference, status: body.status, viewRestriction: body.viewRestriction });
       // Readers' bells and inboxes change only with what they can see: a publication.
@@ -160,17 +192,33 @@ export function notificationRoutes({ database }: Deps) {
     const parsed = audienceCandidateQuery(c.req.query());
     if (parsed instanceof type.errors) throw badRequest(validationMessages(parsed));
     const term = (parsed.term ?? '').trim().toLowerCase();
-    const ids = (parsed.ids ?? '').split(',').map((id) => id.trim()).filter((id) => referencePattern.test(id)).slice(0, 250);
+    const ids = (parsed.ids ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => referencePattern.test(id))
+      .slice(0, 250);
     if (term === '' && ids.length === 0) return c.json({ results: [] });
-    const words = term.split(/\s+/).filter((word) => word !== '').slice(0, 5);
-    const matches = (name: AnyPgColumn, id: AnyPgColumn) => (ids.length > 0
-      ? inArray(id, ids)
-      : and(...words.map((word) => sql`(lower(${name}) || ' ' || lower(${id})) LIKE ${`%${likeLiteral(word)}%`}`)));
+    const words = term
+      .split(/\s+/)
+      .filter((word) => word !== '')
+      .slice(0, 5);
+    const matches = (name: AnyPgColumn, id: AnyPgColumn) =>
+      ids.length > 0 ? inArray(id, ids) : and(...words.map((word) => sql`(lower(${name}) || ' ' || lower(${id})) LIKE ${`%${likeLiteral(word)}%`}`));
     const limit = ids.length > 0 ? 250 : 20;
     const [businessRows, partnerRows] = await Promise.all([
-      db.select({ id: businesses.id, name: businesses.name, partnerName: partners.name }).from(businesses).leftJoin(partners, eq(partners.id, businesses.partnerId))
-        .where(matches(businesses.name, businesses.id)).orderBy(businesses.name, businesses.id).limit(limit),
-      db.select({ id: partners.id, name: partners.name }).from(partners).where(matches(partners.name, partners.id)).orderBy(partners.name, partners.id).limit(limit),
+      db
+        .select({ id: businesses.id, name: businesses.name, partnerName: partners.name })
+        .from(businesses)
+        .leftJoin(partners, eq(partners.id, businesses.partnerId))
+        .where(matches(businesses.name, businesses.id))
+        .orderBy(businesses.name, businesses.id)
+        .limit(limit),
+      db
+        .select({ id: partners.id, name: partners.name })
+        .from(partners)
+        .where(matches(partners.name, partners.id))
+        .orderBy(partners.name, partners.id)
+        .limit(limit),
     ]);
     const results: AudienceCandidate[] = [
       ...partnerRows.map((row) => ({ kind: 'partner' as const, id: row.id, name: row.name, partnerName: null })),
@@ -194,13 +242,21 @@ export function notificationRoutes({ database }: Deps) {
     }
     const publishing = body.status === 'published' && current.status !== 'published';
     const event = await db.transaction(async (tx): Promise<PortalEvent | null> => {
-      const [updated] = await tx.update(notifications).set({
-        ...columnsOf(body, publishAt, principal),
-        ...(publishing ? { publishedUtc: new Date() } : {}),
-        version: sql`${notifications.version} + 1`,
-      }).where(and(eq(notifications.reference, current.reference), eq(notifications.version, body.version))).returning({ reference: notifications.reference });
+      const [updated] = await tx
+        .update(notifications)
+        .set({
+          ...columnsOf(body, publishAt, principal),
+          ...(publishing ? { publishedUtc: new Date() } : {}),
+          version: sql`${notifications.version} + 1`,
+        })
+        .where(and(eq(notifications.reference, current.reference), eq(notifications.version, body.version)))
+        .returning({ reference: notifications.reference });
       if (!updated) throw conflict();
-      await audit(tx, principal, publishing ? 'NotificationPublished' : 'NotificationUpdated', { reference: current.reference, from: current.status, to: body.status });
+      await audit(tx, principal, publishing ? 'NotificationPublished' : 'NotificationUpdated', {
+        reference: current.reference,
+        from: current.status,
+        to: body.status,
+      });
       // What readers see changed: published, withdrawn, or a published one edited.
       return body.status === 'published' || current.status === 'published' ? bus.record(tx, 'notifications') : null;
     });

@@ -11,8 +11,15 @@ import type { ListQuerySpec } from '../../src/contract/list-query.ts';
 import { orderingDirections, pageSizes } from '../../src/contract/list-query.ts';
 import type { AppEnv, Deps } from '../http/env.ts';
 import {
-  errorReportSchema, operationTags, pathParameterSchemas, portalOperations, schemaModules,
-  type Answer, type Operation, type QueryParameter, type Schema,
+  errorReportSchema,
+  operationTags,
+  pathParameterSchemas,
+  portalOperations,
+  schemaModules,
+  type Answer,
+  type Operation,
+  type QueryParameter,
+  type Schema,
 } from './openapi-routes.ts';
 
 type Json = Record<string, unknown>;
@@ -92,17 +99,23 @@ const isListSpec = (query: unknown): query is ListQuerySpec => typeof query === 
 function filterDescription(declaration: ListQuerySpec['filters'][string]): { description: string; schema: Json } {
   const { kind, operators } = typeof declaration === 'object' && 'kind' in declaration ? declaration : { kind: declaration, operators: null };
   const accepted = (operators ?? ['eq', 'gte', 'lte']).map((operator) => `[${operator}]`).join(', ');
-  const values = typeof kind === 'string' ? `a ${kind}`
-    : 'oneOf' in kind ? `one of ${kind.oneOf.join(', ')}` : kind.description;
+  const values = typeof kind === 'string' ? `a ${kind}` : 'oneOf' in kind ? `one of ${kind.oneOf.join(', ')}` : kind.description;
   const schema: Json = { type: 'string', maxLength: 512 };
-  if (typeof kind === 'object' && 'oneOf' in kind && operators?.length === 1 && operators[0] === 'eq') schema.examples = kind.oneOf.slice(0, 3).map((value) => `[eq]${value}`);
+  if (typeof kind === 'object' && 'oneOf' in kind && operators?.length === 1 && operators[0] === 'eq')
+    schema.examples = kind.oneOf.slice(0, 3).map((value) => `[eq]${value}`);
   return { description: `${accepted} followed by ${values}; several joined by [and]`, schema };
 }
 
 function queryParameters(query: Operation['query']): OpenApiParameter[] {
   if (!query) return [];
   if (Array.isArray(query)) {
-    return (query as QueryParameter[]).map(({ name, schema, required, description }) => ({ name, in: 'query', required: required ?? false, ...(description ? { description } : {}), schema: toJsonSchema(schema) }));
+    return (query as QueryParameter[]).map(({ name, schema, required, description }) => ({
+      name,
+      in: 'query',
+      required: required ?? false,
+      ...(description ? { description } : {}),
+      schema: toJsonSchema(schema),
+    }));
   }
   if (isListSpec(query)) {
     const parameters: OpenApiParameter[] = [
@@ -115,7 +128,13 @@ function queryParameters(query: Operation['query']): OpenApiParameter[] {
         { name: 'OrderingDirection', in: 'query', required: false, schema: { type: 'string', enum: [...orderingDirections] } },
       );
     } else if (query.sortable.length > 0) {
-      parameters.push({ name: 'sort', in: 'query', required: false, description: `comma-separated, '-' for descending: ${query.sortable.join(', ')}`, schema: { type: 'string', maxLength: 512 } });
+      parameters.push({
+        name: 'sort',
+        in: 'query',
+        required: false,
+        description: `comma-separated, '-' for descending: ${query.sortable.join(', ')}`,
+        schema: { type: 'string', maxLength: 512 },
+      });
     }
     for (const [name, declaration] of Object.entries(query.filters)) parameters.push({ name, in: 'query', required: false, ...filterDescription(declaration) });
     for (const name of query.extraParameters ?? []) parameters.push({ name, in: 'query', required: false, schema: { type: 'string' } });
@@ -128,7 +147,12 @@ function queryParameters(query: Operation['query']): OpenApiParameter[] {
 /** 'GET /businesses/:businessId/transactions/:reference' → 'getBusinessesTransactionsByReference' (unique: checked below). */
 export function operationIdOf(method: string, honoPath: string): string {
   const segments = honoPath.split('/').filter(Boolean);
-  const pascal = (text: string) => text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+  const pascal = (text: string) =>
+    text
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join('');
   const words = segments.map((segment, index) => {
     if (!segment.startsWith(':')) return pascal(segment);
     const name = segment.slice(1).replace(/\{.*$/, '');
@@ -190,7 +214,14 @@ export function buildOpenApiDocument(options: { publicUrl: string; operations?: 
       'x-route': `${operation.method} ${portalBase}${operation.path}`,
     };
     if (operation.body === 'multipart') {
-      item.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } } } } };
+      item.requestBody = {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+          },
+        },
+      };
     } else if (operation.body) {
       item.requestBody = { required: true, content: { 'application/json': { schema: ref(operation.body) } } };
     }
@@ -200,16 +231,20 @@ export function buildOpenApiDocument(options: { publicUrl: string; operations?: 
     paths[path] = pathItem;
     pathItem[operation.method.toLowerCase()] = item;
   }
-  const responses = Object.fromEntries(Object.entries(errorStatuses).map(([status, description]) => [
-    `Error${status}`, { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${names.get(errorReportSchema)}` } } } },
-  ]));
+  const responses = Object.fromEntries(
+    Object.entries(errorStatuses).map(([status, description]) => [
+      `Error${status}`,
+      { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${names.get(errorReportSchema)}` } } } },
+    ]),
+  );
   const usedTags = new Set(operations.map((operation) => operation.tag));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Payments Portal API',
       version: '1.0.0',
-      description: 'The Portal API behind the back-office portal. Every request needs an access token from the portal’s OpenID Connect provider (Authorization: Bearer, or Authorization: DPoP with a DPoP proof header when the token is DPoP-bound, RFC 9449); every refusal (4xx) answers an errorReport. Generated from the contract schemas the server validates with.',
+      description:
+        'The Portal API behind the back-office portal. Every request needs an access token from the portal’s OpenID Connect provider (Authorization: Bearer, or Authorization: DPoP with a DPoP proof header when the token is DPoP-bound, RFC 9449); every refusal (4xx) answers an errorReport. Generated from the contract schemas the server validates with.',
     },
     servers: [{ url: `${origin}${portalBase}`, description: 'This portal' }],
     security: [{ bearer: [] }, { oidc: ['openid'] }],
@@ -219,7 +254,13 @@ export function buildOpenApiDocument(options: { publicUrl: string; operations?: 
       schemas,
       responses,
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token of the portal’s OpenID Connect provider (audience: the Portal API). A token bound to a DPoP key (cnf.jkt: the browser app’s tokens) is sent as Authorization: DPoP with a DPoP header holding a fresh proof by that key (htm, htu, iat, jti, ath); sent as Bearer it is refused.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'An access token of the portal’s OpenID Connect provider (audience: the Portal API). A token bound to a DPoP key (cnf.jkt: the browser app’s tokens) is sent as Authorization: DPoP with a DPoP header holding a fresh proof by that key (htm, htu, iat, jti, ath); sent as Bearer it is refused.',
+        },
         oidc: { type: 'openIdConnect', openIdConnectUrl: `${origin}/connect/.well-known/openid-configuration` },
       },
     },

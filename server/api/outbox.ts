@@ -26,7 +26,12 @@ const outboxResource: ListResource = {
       type: 'custom',
       condition: (clauses) => {
         const wanted = clauses.filter((clause) => clause.operator === 'eq').map((clause) => clause.value.toLowerCase());
-        return wanted.length === 0 ? undefined : sql`lower(${o.recipient}) IN (${sql.join(wanted.map((value) => sql`${value}`), sql`, `)})`;
+        return wanted.length === 0
+          ? undefined
+          : sql`lower(${o.recipient}) IN (${sql.join(
+              wanted.map((value) => sql`${value}`),
+              sql`, `,
+            )})`;
       },
     },
     searchterm: {
@@ -40,15 +45,26 @@ const outboxResource: ListResource = {
       },
     },
   },
-  sorts: { createdAt: [{ expression: o.createdAt, descending: false }, { expression: o.id, descending: false }] },
+  sorts: {
+    createdAt: [
+      { expression: o.createdAt, descending: false },
+      { expression: o.id, descending: false },
+    ],
+  },
 };
 assertResourceMatchesSpec(outboxResource);
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 const summaryColumns = {
-  id: o.id, recipient: o.recipient, subject: o.subject, template: o.template, status: o.status, attempts: o.attempts,
-  createdAt: o.createdAt, sentAt: o.sentAt,
+  id: o.id,
+  recipient: o.recipient,
+  subject: o.subject,
+  template: o.template,
+  status: o.status,
+  attempts: o.attempts,
+  createdAt: o.createdAt,
+  sentAt: o.sentAt,
 };
 
 export function outboxRoutes({ database }: Deps) {
@@ -60,9 +76,13 @@ export function outboxRoutes({ database }: Deps) {
     const query = parseListRequest(singleValuedQuery(c), outboxListSpec);
     const where = filterCondition(outboxResource, query.filters, c.get('timeZone'));
     const descending = query.sort[0]?.descending ?? true;
-    const rows = await db.select(summaryColumns).from(o).where(where)
+    const rows = await db
+      .select(summaryColumns)
+      .from(o)
+      .where(where)
       .orderBy(...(descending ? [desc(o.createdAt), desc(o.id)] : [o.createdAt, o.id]))
-      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
     const [counted] = await db.select({ total: count() }).from(o).where(where);
     const results: OutboxMessageSummary[] = rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), sentAt: iso(row.sentAt) }));
     return c.json({ results, numberOfResults: Number(counted?.total ?? 0) });
@@ -75,10 +95,21 @@ export function outboxRoutes({ database }: Deps) {
     const [row] = await db.select().from(o).where(eq(o.id, id));
     if (!row) throw notFound();
     const message: OutboxMessage = {
-      id: row.id, recipient: row.recipient, subject: row.subject, template: row.template, status: row.status, attempts: row.attempts,
-      createdAt: row.createdAt.toISOString(), sentAt: iso(row.sentAt), html: row.html, text: row.text,
-      providerMessageId: row.providerMessageId, lastError: row.lastError, nextAttemptAt: row.nextAttemptAt.toISOString(),
-      fromName: row.senderName === null ? null : fromNameOf(row.senderName), replyTo: row.replyTo,
+      id: row.id,
+      recipient: row.recipient,
+      subject: row.subject,
+      template: row.template,
+      status: row.status,
+      attempts: row.attempts,
+      createdAt: row.createdAt.toISOString(),
+      sentAt: iso(row.sentAt),
+      html: row.html,
+      text: row.text,
+      providerMessageId: row.providerMessageId,
+      lastError: row.lastError,
+      nextAttemptAt: row.nextAttemptAt.toISOString(),
+      fromName: row.senderName === null ? null : fromNameOf(row.senderName),
+      replyTo: row.replyTo,
     };
     c.header('Cache-Control', 'no-store');
     return c.json(message);

@@ -18,8 +18,12 @@ import { ownPasswordCheck, requestSource, requireStepUp, sourceMetaData } from '
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import {
-  changePasswordBody, secondFactorCodeBody, secondFactorEnrolmentBody, secondFactorRemovalBody,
-  signOutEverywhereBody, updateOwnProfileBody,
+  changePasswordBody,
+  secondFactorCodeBody,
+  secondFactorEnrolmentBody,
+  secondFactorRemovalBody,
+  signOutEverywhereBody,
+  updateOwnProfileBody,
 } from '../../src/contract/user-schemas.ts';
 import { userMessages } from '../../src/contract/users.ts';
 import { oidcPayloads, users } from '../db/schema.ts';
@@ -69,13 +73,25 @@ export function ownAccountRoutes({ database, publicUrl, cardKeys }: Deps) {
     await db.transaction(async (tx) => {
       // A new email address applies only once confirmed from the link sent to it (server/users/email-change.ts).
       if (newEmail) await requestEmailChange(tx, publicUrl, row, newEmail);
-      const [updated] = await tx.update(u).set({
-        givenName: body.givenName ?? row.givenName, familyName: body.familyName ?? row.familyName,
-        phoneNumber: body.phoneNumber === undefined ? row.phoneNumber : body.phoneNumber, language: body.language ?? row.language,
-        version: sql`${u.version} + 1`,
-      }).where(and(eq(u.id, row.id), eq(u.version, body.version))).returning({ id: u.id });
+      const [updated] = await tx
+        .update(u)
+        .set({
+          givenName: body.givenName ?? row.givenName,
+          familyName: body.familyName ?? row.familyName,
+          phoneNumber: body.phoneNumber === undefined ? row.phoneNumber : body.phoneNumber,
+          language: body.language ?? row.language,
+          version: sql`${u.version} + 1`,
+        })
+        .where(and(eq(u.id, row.id), eq(u.version, body.version)))
+        .returning({ id: u.id });
       if (!updated) throw conflict();
-      await audit(tx, principal, 'OwnProfileUpdated', { userId: row.id }, { fields: Object.keys(body).filter((key) => key !== 'version' && key !== 'currentPassword') });
+      await audit(
+        tx,
+        principal,
+        'OwnProfileUpdated',
+        { userId: row.id },
+        { fields: Object.keys(body).filter((key) => key !== 'version' && key !== 'currentPassword') },
+      );
     });
     return respondDetail(c, row.id);
   });
@@ -95,7 +111,10 @@ export function ownAccountRoutes({ database, publicUrl, cardKeys }: Deps) {
     if (await verifyPassword(body.newPassword, row.passwordHash)) throw badRequest('The new password must differ from the current one.');
     const passwordHash = await hashPassword(body.newPassword);
     await db.transaction(async (tx) => {
-      await tx.update(u).set({ passwordHash, passwordExpiresUtc: passwordExpiryFrom(new Date()), version: sql`${u.version} + 1` }).where(eq(u.id, row.id));
+      await tx
+        .update(u)
+        .set({ passwordHash, passwordExpiresUtc: passwordExpiryFrom(new Date()), version: sql`${u.version} + 1` })
+        .where(eq(u.id, row.id));
       await audit(tx, principal, 'PasswordChanged', { userId: row.id }, sourceMetaData(c));
     });
     return c.body(null, 204);
@@ -105,12 +124,22 @@ export function ownAccountRoutes({ database, publicUrl, cardKeys }: Deps) {
 
   routes.get('/user/sessions', async (c) => {
     const principal = c.get('principal');
-    const rows = await db.select({ payload: oidcPayloads.payload, expiresAt: oidcPayloads.expiresAt }).from(oidcPayloads)
-      .where(and(eq(oidcPayloads.type, 'Session'), sql`${oidcPayloads.payload} ->> 'accountId' = ${principal.userId}`, or(isNull(oidcPayloads.expiresAt), sql`${oidcPayloads.expiresAt} > ${sqlNow()}`)));
-    const results = rows.map((row) => {
-      const loginTs = Number((row.payload as { loginTs?: number }).loginTs ?? 0);
-      return { signedInUtc: loginTs > 0 ? new Date(loginTs * 1000).toISOString() : null, expiresUtc: row.expiresAt?.toISOString() ?? null };
-    }).sort((a, b) => String(b.signedInUtc).localeCompare(String(a.signedInUtc)));
+    const rows = await db
+      .select({ payload: oidcPayloads.payload, expiresAt: oidcPayloads.expiresAt })
+      .from(oidcPayloads)
+      .where(
+        and(
+          eq(oidcPayloads.type, 'Session'),
+          sql`${oidcPayloads.payload} ->> 'accountId' = ${principal.userId}`,
+          or(isNull(oidcPayloads.expiresAt), sql`${oidcPayloads.expiresAt} > ${sqlNow()}`),
+        ),
+      );
+    const results = rows
+      .map((row) => {
+        const loginTs = Number((row.payload as { loginTs?: number }).loginTs ?? 0);
+        return { signedInUtc: loginTs > 0 ? new Date(loginTs * 1000).toISOString() : null, expiresUtc: row.expiresAt?.toISOString() ?? null };
+      })
+      .sort((a, b) => String(b.signedInUtc).localeCompare(String(a.signedInUtc)));
     return c.json({ results });
   });
 
@@ -162,7 +191,13 @@ export function ownAccountRoutes({ database, publicUrl, cardKeys }: Deps) {
     if (state.status === 'on') {
       const checked = await checkSecondFactorCode(database, cardKeys, principal.userId, body.code, { publicUrl, source: requestSource(c) });
       if (checked === 'wrong' || checked === 'locked') {
-        await audit(db, principal, 'SecondFactorRemovalFailed', { userId: principal.userId }, { ...sourceMetaData(c), reason: checked === 'locked' ? 'locked' : 'wrongCode' });
+        await audit(
+          db,
+          principal,
+          'SecondFactorRemovalFailed',
+          { userId: principal.userId },
+          { ...sourceMetaData(c), reason: checked === 'locked' ? 'locked' : 'wrongCode' },
+        );
         throw badRequest(userMessages.wrongCode);
       }
     }

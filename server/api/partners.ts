@@ -24,12 +24,29 @@ import { addLocalDays, normalisePeriod, startOfLocalDate } from '../../src/contr
 import { maxDeclineReasons } from '../../src/contract/dashboard.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
 import type {
-  CommissionPlanCreateBody, CommissionPlanDetail, CommissionPlanListItem, CommissionRule, PartnerDeclines, PartnerDetail, PartnerListItem,
+  CommissionPlanCreateBody,
+  CommissionPlanDetail,
+  CommissionPlanListItem,
+  CommissionRule,
+  PartnerDeclines,
+  PartnerDetail,
+  PartnerListItem,
 } from '../../src/contract/partner-schemas.ts';
 import { commissionPlanCreateBody, commissionPlanUpdateBody, partnerDeclinesRequest } from '../../src/contract/partner-schemas.ts';
 import { paymentMethods } from '../../src/contract/enumerations.ts';
 import {
-  checkCommissionPlanEdit, commissionCardTypes, type CommissionPlanEdit, commissionChannels, commissionEditMessage, commissionPlanStatus, type CommissionCardType, type CommissionChannel, maxCommissionMonths, maxPartnerBusinessesBrokenDown, partnerBusinessListSpec, partnerListSpec,
+  checkCommissionPlanEdit,
+  commissionCardTypes,
+  type CommissionPlanEdit,
+  commissionChannels,
+  commissionEditMessage,
+  commissionPlanStatus,
+  type CommissionCardType,
+  type CommissionChannel,
+  maxCommissionMonths,
+  maxPartnerBusinessesBrokenDown,
+  partnerBusinessListSpec,
+  partnerListSpec,
 } from '../../src/contract/partners.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
@@ -47,7 +64,14 @@ import { declineReasons } from '../stats/read-stats.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import {
-  assertResourceMatchesSpec, filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource,
+  assertResourceMatchesSpec,
+  filterCondition,
+  likeLiteral,
+  orderByOf,
+  orderKeysOf,
+  parseListRequest,
+  singleValuedQuery,
+  type ListResource,
 } from '../http/list-sql.ts';
 
 const maxIdLength = 64;
@@ -66,9 +90,15 @@ export const partnerResource: ListResource = {
   spec: partnerListSpec,
   filters: { name: { type: 'custom', condition: nameContains(partners.name) }, id: { type: 'equals', column: partners.id } },
   sorts: {
-    name: [{ expression: partners.name, descending: false }, { expression: partners.id, descending: false }],
+    name: [
+      { expression: partners.name, descending: false },
+      { expression: partners.id, descending: false },
+    ],
     id: [{ expression: partners.id, descending: false }],
-    businesses: [{ expression: businessCount, descending: false }, { expression: partners.id, descending: false }],
+    businesses: [
+      { expression: businessCount, descending: false },
+      { expression: partners.id, descending: false },
+    ],
   },
 };
 assertResourceMatchesSpec(partnerResource);
@@ -78,13 +108,19 @@ export const partnerBusinessResource: ListResource = {
   filters: {
     name: { type: 'custom', condition: nameContains(businesses.name) },
     id: { type: 'equals', column: businesses.id },
-    live: { type: 'custom', condition: (clauses) => {
-      const values = [...new Set(clauses.map((clause) => clause.value === 'true'))];
-      return values.length === 1 ? eq(businesses.live, values[0] as boolean) : undefined;
-    } },
+    live: {
+      type: 'custom',
+      condition: (clauses) => {
+        const values = [...new Set(clauses.map((clause) => clause.value === 'true'))];
+        return values.length === 1 ? eq(businesses.live, values[0] as boolean) : undefined;
+      },
+    },
   },
   sorts: {
-    name: [{ expression: businesses.name, descending: false }, { expression: businesses.id, descending: false }],
+    name: [
+      { expression: businesses.name, descending: false },
+      { expression: businesses.id, descending: false },
+    ],
     id: [{ expression: businesses.id, descending: false }],
   },
 };
@@ -102,45 +138,76 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 function toPlanItem(plan: PlanRow, ruleCount: number): CommissionPlanListItem {
   return {
-    commissionPlanId: plan.id, partnerId: plan.partnerId, name: plan.name, validFrom: plan.validFrom, validTo: plan.validTo,
-    status: commissionPlanStatus(plan.validFrom, plan.validTo, today()), ruleCount,
+    commissionPlanId: plan.id,
+    partnerId: plan.partnerId,
+    name: plan.name,
+    validFrom: plan.validFrom,
+    validTo: plan.validTo,
+    status: commissionPlanStatus(plan.validFrom, plan.validTo, today()),
+    ruleCount,
   };
 }
 
 export const toRuleTerms = (rule: RuleRow): CommissionRuleTerms => ({
-  ruleId: rule.id, priority: rule.priority, volumeFromMinor: rule.volumeFromMinor, volumeToMinor: rule.volumeToMinor,
-  percentageBasisPoints: rule.percentageBasisPoints, fixedMinor: rule.fixedMinor, channel: rule.channel, currency: rule.currency,
-  paymentMethod: rule.paymentMethod, cardType: rule.cardType,
+  ruleId: rule.id,
+  priority: rule.priority,
+  volumeFromMinor: rule.volumeFromMinor,
+  volumeToMinor: rule.volumeToMinor,
+  percentageBasisPoints: rule.percentageBasisPoints,
+  fixedMinor: rule.fixedMinor,
+  channel: rule.channel,
+  currency: rule.currency,
+  paymentMethod: rule.paymentMethod,
+  cardType: rule.cardType,
 });
 
 function toRuleDetail(rule: RuleRow): CommissionRule {
   return {
-    ...toRuleTerms(rule), description: rule.description,
-    channel: (commissionChannels as readonly string[]).includes(rule.channel ?? '') ? rule.channel as CommissionChannel : null,
-    cardType: (commissionCardTypes as readonly string[]).includes(rule.cardType ?? '') ? rule.cardType as CommissionCardType : null,
+    ...toRuleTerms(rule),
+    description: rule.description,
+    channel: (commissionChannels as readonly string[]).includes(rule.channel ?? '') ? (rule.channel as CommissionChannel) : null,
+    cardType: (commissionCardTypes as readonly string[]).includes(rule.cardType ?? '') ? (rule.cardType as CommissionCardType) : null,
   };
 }
 
 async function plansOf(db: Db, partnerId: string): Promise<CommissionPlanListItem[]> {
-  const rows = await db.select({ plan: commissionPlans, rules: sql<number>`(SELECT count(*)::int FROM commission_rules r WHERE r.plan_id = "commission_plans"."id")` })
-    .from(commissionPlans).where(eq(commissionPlans.partnerId, partnerId)).orderBy(sql`${commissionPlans.validFrom} DESC`, asc(commissionPlans.id));
+  const rows = await db
+    .select({ plan: commissionPlans, rules: sql<number>`(SELECT count(*)::int FROM commission_rules r WHERE r.plan_id = "commission_plans"."id")` })
+    .from(commissionPlans)
+    .where(eq(commissionPlans.partnerId, partnerId))
+    .orderBy(sql`${commissionPlans.validFrom} DESC`, asc(commissionPlans.id));
   return rows.map((row) => toPlanItem(row.plan, Number(row.rules)));
 }
 
 /** A plan and its rules as the audit trail records them (before and after an edit, a created or deleted plan). */
 function planSummary(plan: { name: string; validFrom: string; validTo: string | null }, rules: readonly Omit<RuleRow, 'id' | 'planId'>[]) {
   return {
-    name: plan.name, validFrom: plan.validFrom, validTo: plan.validTo,
-    rules: rules.map(({ priority, description, volumeFromMinor, volumeToMinor, percentageBasisPoints, fixedMinor, channel, currency, paymentMethod, cardType }) => ({
-      priority, description, volumeFromMinor, volumeToMinor, percentageBasisPoints, fixedMinor, channel, currency, paymentMethod, cardType,
-    })),
+    name: plan.name,
+    validFrom: plan.validFrom,
+    validTo: plan.validTo,
+    rules: rules.map(
+      ({ priority, description, volumeFromMinor, volumeToMinor, percentageBasisPoints, fixedMinor, channel, currency, paymentMethod, cardType }) => ({
+        priority,
+        description,
+        volumeFromMinor,
+        volumeToMinor,
+        percentageBasisPoints,
+        fixedMinor,
+        channel,
+        currency,
+        paymentMethod,
+        cardType,
+      }),
+    ),
   };
 }
 
 /** The body's plan, trimmed, after the shared checks (400 naming each field's problem, as the form shows them). */
 function checkedPlanEdit(body: CommissionPlanCreateBody): CommissionPlanEdit {
   const edit = {
-    name: body.name.trim(), validFrom: body.validFrom, validTo: body.validTo,
+    name: body.name.trim(),
+    validFrom: body.validFrom,
+    validTo: body.validTo,
     rules: body.rules.map((rule) => ({ ...rule, description: rule.description.trim() })),
   };
   const problems = checkCommissionPlanEdit(edit, paymentMethods);
@@ -187,28 +254,49 @@ export function partnerRoutes({ database }: Deps) {
     const where = and(scope, filterCondition(partnerResource, query.filters, c.get('timeZone')));
     const order = query.sort.flatMap((key) => orderByOf(orderKeysOf(partnerResource, key)));
     const [total] = await db.select({ value: count() }).from(partners).where(where);
-    const rows = await db.select({ partner: partners, businessCount, liveBusinessCount, planCount }).from(partners).where(where).orderBy(...order)
-      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    const rows = await db
+      .select({ partner: partners, businessCount, liveBusinessCount, planCount })
+      .from(partners)
+      .where(where)
+      .orderBy(...order)
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
     const results: PartnerListItem[] = rows.map((row) => ({
-      partnerId: row.partner.id, partnerName: row.partner.name, businessCount: Number(row.businessCount), liveBusinessCount: Number(row.liveBusinessCount),
-      commissionPlanCount: Number(row.planCount), createDateTimeUtc: row.partner.createdAt.toISOString(),
+      partnerId: row.partner.id,
+      partnerName: row.partner.name,
+      businessCount: Number(row.businessCount),
+      liveBusinessCount: Number(row.liveBusinessCount),
+      commissionPlanCount: Number(row.planCount),
+      createDateTimeUtc: row.partner.createdAt.toISOString(),
     }));
     return c.json({ results, numberOfResults: total?.value ?? 0 });
   });
 
   routes.get('/partners/:partnerId', async (c) => {
     const { partner } = await reachPartner(c, 'Mapi.Partner.Read');
-    const [counts] = await db.select({
-      businesses: sql<number>`count(DISTINCT ${businesses.id})::int`,
-      live: sql<number>`count(DISTINCT ${businesses.id}) FILTER (WHERE ${businesses.live})::int`,
-      merchants: sql<number>`count(${merchants.id})::int`,
-    }).from(businesses).leftJoin(merchants, eq(merchants.businessId, businesses.id)).where(eq(businesses.partnerId, partner.id));
-    const currencies = await db.selectDistinct({ currency: sql<string>`unnest(${merchants.currencies})` })
-      .from(merchants).innerJoin(businesses, eq(businesses.id, merchants.businessId)).where(eq(businesses.partnerId, partner.id));
+    const [counts] = await db
+      .select({
+        businesses: sql<number>`count(DISTINCT ${businesses.id})::int`,
+        live: sql<number>`count(DISTINCT ${businesses.id}) FILTER (WHERE ${businesses.live})::int`,
+        merchants: sql<number>`count(${merchants.id})::int`,
+      })
+      .from(businesses)
+      .leftJoin(merchants, eq(merchants.businessId, businesses.id))
+      .where(eq(businesses.partnerId, partner.id));
+    const currencies = await db
+      .selectDistinct({ currency: sql<string>`unnest(${merchants.currencies})` })
+      .from(merchants)
+      .innerJoin(businesses, eq(businesses.id, merchants.businessId))
+      .where(eq(businesses.partnerId, partner.id));
     const body: PartnerDetail = {
-      partnerId: partner.id, partnerName: partner.name, createDateTimeUtc: partner.createdAt.toISOString(),
-      businessCount: Number(counts?.businesses ?? 0), liveBusinessCount: Number(counts?.live ?? 0), merchantCount: Number(counts?.merchants ?? 0),
-      currencies: currencies.map((row) => row.currency).sort(), commissionPlans: await plansOf(db, partner.id),
+      partnerId: partner.id,
+      partnerName: partner.name,
+      createDateTimeUtc: partner.createdAt.toISOString(),
+      businessCount: Number(counts?.businesses ?? 0),
+      liveBusinessCount: Number(counts?.live ?? 0),
+      merchantCount: Number(counts?.merchants ?? 0),
+      currencies: currencies.map((row) => row.currency).sort(),
+      commissionPlans: await plansOf(db, partner.id),
     };
     return c.json(body);
   });
@@ -219,10 +307,21 @@ export function partnerRoutes({ database }: Deps) {
     const where = and(eq(businesses.partnerId, partner.id), filterCondition(partnerBusinessResource, query.filters, c.get('timeZone')));
     const order = query.sort.flatMap((key) => orderByOf(orderKeysOf(partnerBusinessResource, key)));
     const [total] = await db.select({ value: count() }).from(businesses).where(where);
-    const rows = await db.select().from(businesses).where(where).orderBy(...order).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    const rows = await db
+      .select()
+      .from(businesses)
+      .where(where)
+      .orderBy(...order)
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
     const results: BusinessListItem[] = rows.map((row) => ({
-      businessId: row.id, businessName: row.name, businessUrl: row.businessUrl, camAutoRemittance: row.camAutoRemittance, live: row.live,
-      partnerId: partner.id, partnerName: partner.name,
+      businessId: row.id,
+      businessName: row.name,
+      businessUrl: row.businessUrl,
+      camAutoRemittance: row.camAutoRemittance,
+      live: row.live,
+      partnerId: partner.id,
+      partnerName: partner.name,
     }));
     return c.json({ results, numberOfResults: total?.value ?? 0 });
   });
@@ -235,7 +334,11 @@ export function partnerRoutes({ database }: Deps) {
 
   /** A plan with its rules and the commission earned per month, as GET and PUT answer it. */
   async function planDetail(partner: { id: string; name: string }, plan: PlanRow, permissions: ReadonlySet<PermissionName>): Promise<CommissionPlanDetail> {
-    const rules = await db.select().from(commissionRules).where(eq(commissionRules.planId, plan.id)).orderBy(asc(commissionRules.priority), asc(commissionRules.id));
+    const rules = await db
+      .select()
+      .from(commissionRules)
+      .where(eq(commissionRules.planId, plan.id))
+      .orderBy(asc(commissionRules.priority), asc(commissionRules.id));
     const terms = rules.map(toRuleTerms);
     const window = commissionWindow(plan.validFrom, plan.validTo, new Date());
     const months = window ? await commissionByMonth(db, partner.id, terms, window.from, window.to) : [];
@@ -248,18 +351,29 @@ export function partnerRoutes({ database }: Deps) {
     }
     const item = toPlanItem(plan, rules.length);
     return {
-      ...item, partnerName: partner.name, version: plan.version,
+      ...item,
+      partnerName: partner.name,
+      version: plan.version,
       editable: permissions.has('Mapi.CommissionPlans.Update') && item.status !== 'Ended',
       rules: rules.map(toRuleDetail),
       months: months.map(({ month, currency, volumeMinor, feesMinor, transactionCount, unmatchedCount, commissionMinor }) => ({
-        month, currency, volumeMinor, feesMinor, transactionCount, unmatchedCount, commissionMinor,
+        month,
+        currency,
+        volumeMinor,
+        feesMinor,
+        transactionCount,
+        unmatchedCount,
+        commissionMinor,
       })),
       totals: [...totals.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1)),
     };
   }
 
   async function findPlan(partnerId: string, planId: string): Promise<PlanRow> {
-    const [plan] = await db.select().from(commissionPlans).where(and(eq(commissionPlans.id, planId), eq(commissionPlans.partnerId, partnerId)));
+    const [plan] = await db
+      .select()
+      .from(commissionPlans)
+      .where(and(eq(commissionPlans.id, planId), eq(commissionPlans.partnerId, partnerId)));
     if (!plan) throw notFound();
     return plan;
   }
@@ -294,14 +408,28 @@ export function partnerRoutes({ database }: Deps) {
     const descriptions = new Map(rules.map((rule) => [rule.id, rule.description]));
     // The same window (and clock) as the plan's monthly rows.
     const window = commissionWindow(plan.validFrom, plan.validTo, clock);
-    const { rows, totals } = window ? await commissionTransactionsOfMonth(db, partner.id, rules.map(toRuleTerms), month, window, currency) : { rows: [], totals: [] };
+    const { rows, totals } = window
+      ? await commissionTransactionsOfMonth(db, partner.id, rules.map(toRuleTerms), month, window, currency)
+      : { rows: [], totals: [] };
     const page = rows.slice((pageNumber - 1) * pageSize, pageNumber * pageSize);
     const body: CommissionTransactionList = {
-      commissionPlanId: plan.id, month, totals,
+      commissionPlanId: plan.id,
+      month,
+      totals,
       results: page.map((row) => ({
-        reference: row.reference, businessId: row.businessId, businessName: row.businessName, merchantId: row.merchantId, dateTimeUtc: row.valueAt.toISOString(),
-        currency: row.currency, channel: row.channel, paymentMethod: row.paymentMethod, cardType: row.cardType, feeMinor: row.feeMinor,
-        ruleId: row.ruleId, ruleDescription: row.ruleId ? descriptions.get(row.ruleId) ?? null : null, commissionMinor: row.commissionMinor,
+        reference: row.reference,
+        businessId: row.businessId,
+        businessName: row.businessName,
+        merchantId: row.merchantId,
+        dateTimeUtc: row.valueAt.toISOString(),
+        currency: row.currency,
+        channel: row.channel,
+        paymentMethod: row.paymentMethod,
+        cardType: row.cardType,
+        feeMinor: row.feeMinor,
+        ruleId: row.ruleId,
+        ruleDescription: row.ruleId ? (descriptions.get(row.ruleId) ?? null) : null,
+        commissionMinor: row.commissionMinor,
       })),
       numberOfResults: rows.length,
     };
@@ -322,12 +450,24 @@ export function partnerRoutes({ database }: Deps) {
       const number = Math.max(issued?.last ?? 0, ...taken) + 1;
       const id = `${prefix}${number}`;
       await tx.update(partners).set({ lastCommissionPlanNumber: number }).where(eq(partners.id, partner.id));
-      const [row] = await tx.insert(commissionPlans).values({ id, partnerId: partner.id, name: edit.name, validFrom: edit.validFrom, validTo: edit.validTo }).returning();
+      const [row] = await tx
+        .insert(commissionPlans)
+        .values({ id, partnerId: partner.id, name: edit.name, validFrom: edit.validFrom, validTo: edit.validTo })
+        .returning();
       if (!row) throw new Error('The commission plan was not written.');
       await tx.insert(commissionRules).values(edit.rules.map((rule) => ({ ...rule, id: `${id}-R${rule.priority}`, planId: id })));
-      await recordAudit(tx, c.get('principal'), 'CommissionPlanCreated', { businessId: null, merchantId: null }, {
-        partnerId: partner.id, commissionPlanId: id, version: row.version, plan: planSummary(row, edit.rules),
-      });
+      await recordAudit(
+        tx,
+        c.get('principal'),
+        'CommissionPlanCreated',
+        { businessId: null, merchantId: null },
+        {
+          partnerId: partner.id,
+          commissionPlanId: id,
+          version: row.version,
+          plan: planSummary(row, edit.rules),
+        },
+      );
       return row;
     });
     return c.json(await planDetail(partner, created, permissions), 201);
@@ -343,16 +483,30 @@ export function partnerRoutes({ database }: Deps) {
     const saved = await db.transaction(async (tx) => {
       const [locked] = await tx.select().from(commissionPlans).where(eq(commissionPlans.id, current.id)).for('update');
       if (!locked || locked.version !== body.version) throw conflict();
-      if (commissionPlanStatus(locked.validFrom, locked.validTo, today()) === 'Ended') throw badRequest('This commission plan has ended and cannot be changed.');
+      if (commissionPlanStatus(locked.validFrom, locked.validTo, today()) === 'Ended')
+        throw badRequest('This commission plan has ended and cannot be changed.');
       const before = await tx.select().from(commissionRules).where(eq(commissionRules.planId, locked.id)).orderBy(asc(commissionRules.priority));
-      const [row] = await tx.update(commissionPlans).set({ name: edit.name, validFrom: edit.validFrom, validTo: edit.validTo, version: sql`${commissionPlans.version} + 1` })
-        .where(and(eq(commissionPlans.id, locked.id), eq(commissionPlans.version, body.version))).returning();
+      const [row] = await tx
+        .update(commissionPlans)
+        .set({ name: edit.name, validFrom: edit.validFrom, validTo: edit.validTo, version: sql`${commissionPlans.version} + 1` })
+        .where(and(eq(commissionPlans.id, locked.id), eq(commissionPlans.version, body.version)))
+        .returning();
       if (!row) throw conflict();
       await tx.delete(commissionRules).where(eq(commissionRules.planId, locked.id));
       await tx.insert(commissionRules).values(edit.rules.map((rule) => ({ ...rule, id: `${locked.id}-R${rule.priority}`, planId: locked.id })));
-      await recordAudit(tx, c.get('principal'), 'CommissionPlanUpdated', { businessId: null, merchantId: null }, {
-        partnerId: partner.id, commissionPlanId: locked.id, version: row.version, before: planSummary(locked, before), after: planSummary(row, edit.rules),
-      });
+      await recordAudit(
+        tx,
+        c.get('principal'),
+        'CommissionPlanUpdated',
+        { businessId: null, merchantId: null },
+        {
+          partnerId: partner.id,
+          commissionPlanId: locked.id,
+          version: row.version,
+          before: planSummary(locked, before),
+          after: planSummary(row, edit.rules),
+        },
+      );
       return row;
     });
     return c.json(await planDetail(partner, saved, permissions));
@@ -374,9 +528,18 @@ export function partnerRoutes({ database }: Deps) {
       const rules = await tx.select().from(commissionRules).where(eq(commissionRules.planId, locked.id)).orderBy(asc(commissionRules.priority));
       // The rules go with the plan (ON DELETE CASCADE).
       await tx.delete(commissionPlans).where(eq(commissionPlans.id, locked.id));
-      await recordAudit(tx, c.get('principal'), 'CommissionPlanDeleted', { businessId: null, merchantId: null }, {
-        partnerId: partner.id, commissionPlanId: locked.id, version, plan: planSummary(locked, rules),
-      });
+      await recordAudit(
+        tx,
+        c.get('principal'),
+        'CommissionPlanDeleted',
+        { businessId: null, merchantId: null },
+        {
+          partnerId: partner.id,
+          commissionPlanId: locked.id,
+          version,
+          plan: planSummary(locked, rules),
+        },
+      );
     });
     return c.body(null, 204);
   });
@@ -391,20 +554,34 @@ export function partnerRoutes({ database }: Deps) {
     const start = startOfLocalDate(period.startDate, timeZone);
     const end = startOfLocalDate(addLocalDays(period.endDate, 1), timeZone);
     const reasons = await declineReasons(db, { partnerId: partner.id }, request.currency, start, end);
-    const partnerBusinesses = await db.select({ id: businesses.id, name: businesses.name }).from(businesses)
-      .where(eq(businesses.partnerId, partner.id)).orderBy(asc(businesses.name), asc(businesses.id)).limit(maxPartnerBusinessesBrokenDown);
-    const byBusiness = await Promise.all(partnerBusinesses.map(async (business) => {
-      const own = await declineReasons(db, { businessId: business.id }, request.currency, start, end);
-      return {
-        businessId: business.id, businessName: business.name, totalCount: own.reduce((sum, entry) => sum + entry.count, 0),
-        totalAmount: own.reduce((sum, entry) => sum + entry.amount, 0), topReason: own[0]?.reason ?? null,
-      };
-    }));
+    const partnerBusinesses = await db
+      .select({ id: businesses.id, name: businesses.name })
+      .from(businesses)
+      .where(eq(businesses.partnerId, partner.id))
+      .orderBy(asc(businesses.name), asc(businesses.id))
+      .limit(maxPartnerBusinessesBrokenDown);
+    const byBusiness = await Promise.all(
+      partnerBusinesses.map(async (business) => {
+        const own = await declineReasons(db, { businessId: business.id }, request.currency, start, end);
+        return {
+          businessId: business.id,
+          businessName: business.name,
+          totalCount: own.reduce((sum, entry) => sum + entry.count, 0),
+          totalAmount: own.reduce((sum, entry) => sum + entry.amount, 0),
+          topReason: own[0]?.reason ?? null,
+        };
+      }),
+    );
     const body: PartnerDeclines = {
-      startDate: period.startDate, endDate: period.endDate, currency: request.currency,
-      totalCount: reasons.reduce((sum, entry) => sum + entry.count, 0), totalAmount: reasons.reduce((sum, entry) => sum + entry.amount, 0),
+      startDate: period.startDate,
+      endDate: period.endDate,
+      currency: request.currency,
+      totalCount: reasons.reduce((sum, entry) => sum + entry.count, 0),
+      totalAmount: reasons.reduce((sum, entry) => sum + entry.amount, 0),
       reasons: reasons.slice(0, maxDeclineReasons),
-      businesses: byBusiness.filter((entry) => entry.totalCount > 0).sort((a, b) => b.totalCount - a.totalCount || b.totalAmount - a.totalAmount || (a.businessName < b.businessName ? -1 : 1)),
+      businesses: byBusiness
+        .filter((entry) => entry.totalCount > 0)
+        .sort((a, b) => b.totalCount - a.totalCount || b.totalAmount - a.totalAmount || (a.businessName < b.businessName ? -1 : 1)),
     };
     return c.json(body);
   });

@@ -26,7 +26,13 @@ import { Hono, type Context } from 'hono';
 import { type } from 'arktype';
 import { filterInstant } from '../../src/contract/filters.ts';
 import {
-  cancelJobBody, cancelRefundBody, expireLinkBody, captureBody, mailPaymentLinkBody, refundBody, voidBody,
+  cancelJobBody,
+  cancelRefundBody,
+  expireLinkBody,
+  captureBody,
+  mailPaymentLinkBody,
+  refundBody,
+  voidBody,
 } from '../../src/contract/payment-job-schemas.ts';
 import { paymentIdOfTrace, paymentJobListSpec, paymentAuditEvents } from '../../src/contract/payment-jobs.ts';
 import type { PaymentJobListItem } from '../../src/contract/payment-job-schemas.ts';
@@ -35,8 +41,17 @@ import { toMajorUnits } from '../../src/contract/transactions.ts';
 import type { Database, Db } from '../db/client.ts';
 import { auditEvents, businesses, merchants, paymentJobs, transactions, users } from '../db/schema.ts';
 import {
-  cancelJob, cancelRefund, capturePayment, expirePaymentLink, mailPaymentLink, PaymentActionError, refundPayment,
-  runPaymentAction, voidPayment, type ActionOutcome, type JobAddress,
+  cancelJob,
+  cancelRefund,
+  capturePayment,
+  expirePaymentLink,
+  mailPaymentLink,
+  PaymentActionError,
+  refundPayment,
+  runPaymentAction,
+  voidPayment,
+  type ActionOutcome,
+  type JobAddress,
 } from '../payments/payment-operations.ts';
 import { PaymentLinkMailLimited } from '../payments/payment-link-limits.ts';
 import { loadJobState } from '../payments/payment-state.ts';
@@ -59,7 +74,12 @@ const j = paymentJobs;
  */
 async function jobCount(database: Database, where: SQL | undefined): Promise<{ numberOfResults: number; numberOfResultsIsEstimate: false } | null> {
   const countUpToCap = async (runner: Db) => {
-    const capped = runner.select({ one: sql`1` }).from(j).where(where).limit(exactCountLimit + 1).as('capped');
+    const capped = runner
+      .select({ one: sql`1` })
+      .from(j)
+      .where(where)
+      .limit(exactCountLimit + 1)
+      .as('capped');
     const [row] = await runner.select({ value: count() }).from(capped);
     return Number(row?.value ?? 0);
   };
@@ -113,7 +133,14 @@ export const auditQuery = type({
   '+': 'reject',
   'pagenumber?': /^\d{1,6}$/,
   'pagesize?': "'10' | '25' | '50' | '100'",
-  'event?': type.enumerated(...paymentAuditEvents, 'CardNumberRevealed', 'VirtualTerminalOrderSuccessful', 'VirtualTerminalOrderFailed', 'UserDeletionSuccessful', 'UserDeletionFailed'),
+  'event?': type.enumerated(
+    ...paymentAuditEvents,
+    'CardNumberRevealed',
+    'VirtualTerminalOrderSuccessful',
+    'VirtualTerminalOrderFailed',
+    'UserDeletionSuccessful',
+    'UserDeletionFailed',
+  ),
   'from?': 'string <= 40',
   'to?': 'string <= 40',
   'paymentJobReference?': referencePattern,
@@ -123,8 +150,12 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
   const { db } = database;
   const routes = new Hono<AppEnv>();
   // The detail's names, prepared once (only the id changes), as the payments' reads (server/payments/payment-state.ts).
-  const namesOfMerchant = db.select({ merchantName: merchants.name, businessName: businesses.name }).from(merchants)
-    .innerJoin(businesses, eq(businesses.id, merchants.businessId)).where(eq(merchants.id, sql.placeholder('merchantId'))).prepare('merchant_and_business_names');
+  const namesOfMerchant = db
+    .select({ merchantName: merchants.name, businessName: businesses.name })
+    .from(merchants)
+    .innerJoin(businesses, eq(businesses.id, merchants.businessId))
+    .where(eq(merchants.id, sql.placeholder('merchantId')))
+    .prepare('merchant_and_business_names');
 
   for (const { prefix, resolve } of resolvers(database)) {
     routes.get(`${prefix}/payment-jobs`, async (c) => {
@@ -135,22 +166,44 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
       const offset = (query.pageNumber - 1) * query.pageSize;
       if (offset > 100_000) throw badRequest('Pages beyond row 100,000 are not listed; narrow the filters.');
       // The count (capped, see jobCount) and the page need nothing from each other: sent together.
-      const [total, rows] = await Promise.all([jobCount(database, where), db.select({
-        job: j, merchantName: merchants.name,
-        paymentMethod: sql<string | null>`(SELECT t.payment_method FROM transactions t WHERE t.payment_job_reference = ${j.reference} AND t.kind = 'payment' ORDER BY t.created_at DESC LIMIT 1)`,
-      }).from(j).innerJoin(merchants, eq(merchants.id, j.merchantId)).where(where)
-        .orderBy(...orderByOf(orderKeysOf(paymentJobResource, sort))).limit(query.pageSize).offset(offset)]);
+      const [total, rows] = await Promise.all([
+        jobCount(database, where),
+        db
+          .select({
+            job: j,
+            merchantName: merchants.name,
+            paymentMethod: sql<
+              string | null
+            >`(SELECT t.payment_method FROM transactions t WHERE t.payment_job_reference = ${j.reference} AND t.kind = 'payment' ORDER BY t.created_at DESC LIMIT 1)`,
+          })
+          .from(j)
+          .innerJoin(merchants, eq(merchants.id, j.merchantId))
+          .where(where)
+          .orderBy(...orderByOf(orderKeysOf(paymentJobResource, sort)))
+          .limit(query.pageSize)
+          .offset(offset),
+      ]);
       const results: PaymentJobListItem[] = rows.map(({ job, merchantName, paymentMethod }) => {
         const order = (job.order ?? {}) as Parameters<typeof customerOf>[0];
         return {
-          reference: job.reference, orderNumber: job.orderNumber, createDateTimeUtc: job.createDateTimeUtc.toISOString(),
-          expirationDateTimeUtc: job.expirationDateTimeUtc?.toISOString() ?? null, paidDateTimeUtc: job.paidDateTimeUtc?.toISOString() ?? null,
-          status: job.status, amount: toMajorUnits(job.amountMinor, job.currency), currency: job.currency, configurationId: job.configurationId,
-          businessId: job.businessId, merchantId: job.merchantId, merchantName, customer: customerOf(order),
-          emailAddress: order.billingIdentity?.emailAddress ?? null, paymentMethod,
+          reference: job.reference,
+          orderNumber: job.orderNumber,
+          createDateTimeUtc: job.createDateTimeUtc.toISOString(),
+          expirationDateTimeUtc: job.expirationDateTimeUtc?.toISOString() ?? null,
+          paidDateTimeUtc: job.paidDateTimeUtc?.toISOString() ?? null,
+          status: job.status,
+          amount: toMajorUnits(job.amountMinor, job.currency),
+          currency: job.currency,
+          configurationId: job.configurationId,
+          businessId: job.businessId,
+          merchantId: job.merchantId,
+          merchantName,
+          customer: customerOf(order),
+          emailAddress: order.billingIdentity?.emailAddress ?? null,
+          paymentMethod,
         };
       });
-      return c.json({ results, ...(total ?? await estimatedJobCount(database, where)) });
+      return c.json({ results, ...(total ?? (await estimatedJobCount(database, where))) });
     });
 
     routes.get(`${prefix}/payment-jobs/:paymentJobReference`, async (c) => {
@@ -170,7 +223,9 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
       const traceReference = c.req.param('traceReference');
       const paymentId = referencePattern.test(traceReference) ? paymentIdOfTrace(traceReference) : null;
       if (!paymentId) throw notFound();
-      const [payment] = await db.select({ job: transactions.paymentJobReference }).from(transactions)
+      const [payment] = await db
+        .select({ job: transactions.paymentJobReference })
+        .from(transactions)
         .where(and(eq(transactions.reference, paymentId), eq(transactions.kind, 'payment')));
       if (!payment) throw notFound();
       const state = await loadJobState(db, payment.job, { lock: false, where: jobScopeWhere(scope) });
@@ -181,16 +236,27 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
 
     routes.get(`${prefix}/audit-events`, async (c) => {
       const { scope } = await resolve(c, 'Portal.PaymentJobs.Read');
-      const parsed = auditQuery(Object.fromEntries(Object.entries(singleValuedQuery(c)).map(([name, value]) => [name === 'pageNumber' ? 'pagenumber' : name === 'pageSize' ? 'pagesize' : name, value])));
+      const parsed = auditQuery(
+        Object.fromEntries(
+          Object.entries(singleValuedQuery(c)).map(([name, value]) => [name === 'pageNumber' ? 'pagenumber' : name === 'pageSize' ? 'pagesize' : name, value]),
+        ),
+      );
       if (parsed instanceof type.errors) throw badRequest(validationMessages(parsed));
       const timeZone = c.get('timeZone');
       const instant = (value: string, bound: 'start' | 'end') => {
-        try { return filterInstant(value, bound, timeZone); } catch { throw badRequest(`'${value.slice(0, 40)}' is not an ISO date`); }
+        try {
+          return filterInstant(value, bound, timeZone);
+        } catch {
+          throw badRequest(`'${value.slice(0, 40)}' is not an ISO date`);
+        }
       };
       const a = auditEvents;
-      const scopeCondition = scope.level === 'merchant' ? eq(a.merchantId, scope.merchantId)
-        : scope.level === 'business' ? eq(a.businessId, scope.businessId)
-          : inArray(a.businessId, db.select({ id: businesses.id }).from(businesses).where(eq(businesses.partnerId, scope.partnerId)));
+      const scopeCondition =
+        scope.level === 'merchant'
+          ? eq(a.merchantId, scope.merchantId)
+          : scope.level === 'business'
+            ? eq(a.businessId, scope.businessId)
+            : inArray(a.businessId, db.select({ id: businesses.id }).from(businesses).where(eq(businesses.partnerId, scope.partnerId)));
       const where = and(
         scopeCondition,
         parsed.event ? eq(a.event, parsed.event) : undefined,
@@ -201,12 +267,24 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
       const pageSize = Number(parsed.pagesize ?? 25);
       const pageNumber = Math.max(1, Number(parsed.pagenumber ?? 1));
       const [total] = await db.select({ value: count() }).from(a).where(where);
-      const rows = await db.select({ event: a, email: users.email }).from(a).leftJoin(users, eq(users.id, a.userId))
-        .where(where).orderBy(desc(a.dateTimeUtc), desc(a.id)).limit(pageSize).offset((pageNumber - 1) * pageSize);
+      const rows = await db
+        .select({ event: a, email: users.email })
+        .from(a)
+        .leftJoin(users, eq(users.id, a.userId))
+        .where(where)
+        .orderBy(desc(a.dateTimeUtc), desc(a.id))
+        .limit(pageSize)
+        .offset((pageNumber - 1) * pageSize);
       return c.json({
         data: rows.map(({ event, email }) => ({
-          id: String(event.id), event: event.event, dateTimeUtc: event.dateTimeUtc.toISOString(), userId: event.userId, userEmail: email ?? null,
-          businessId: event.businessId, merchantId: event.merchantId, metaData: (event.metaData ?? {}) as Record<string, unknown>,
+          id: String(event.id),
+          event: event.event,
+          dateTimeUtc: event.dateTimeUtc.toISOString(),
+          userId: event.userId,
+          userEmail: email ?? null,
+          businessId: event.businessId,
+          merchantId: event.merchantId,
+          metaData: (event.metaData ?? {}) as Record<string, unknown>,
         })),
         totalCount: Number(total?.value ?? 0),
       });
@@ -219,7 +297,9 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
       const { scope } = await resolve(c, 'Portal.PaymentJobs.Read');
       const reference = c.req.param('paymentJobReference') ?? '';
       if (!referencePattern.test(reference)) throw notFound();
-      const [job] = await db.select({ partnerId: j.partnerId, businessId: j.businessId, merchantId: j.merchantId }).from(j)
+      const [job] = await db
+        .select({ partnerId: j.partnerId, businessId: j.businessId, merchantId: j.merchantId })
+        .from(j)
         .where(and(eq(j.reference, reference), jobScopeWhere(scope)));
       if (!job) throw notFound();
       const principal = c.get('principal');
@@ -227,8 +307,11 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
       const idempotencyKey = idempotencyKeyOf(c);
       let outcome: ActionOutcome;
       try {
-        outcome = await runPaymentAction(database, { actor: { userId: principal.userId }, idempotencyKey, fingerprint: { path: c.req.path, body } },
-          run({ reference, where: jobScopeWhere(scope) }));
+        outcome = await runPaymentAction(
+          database,
+          { actor: { userId: principal.userId }, idempotencyKey, fingerprint: { path: c.req.path, body } },
+          run({ reference, where: jobScopeWhere(scope) }),
+        );
       } catch (error) {
         if (error instanceof PaymentActionError) throw new ApiError(error.status, error.message);
         if (error instanceof PaymentLinkMailLimited) {
@@ -249,24 +332,45 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
     routes.post(`${paymentPath}/actions/capture`, async (c) => {
       const body = await readBody(c, captureBody);
       const paymentId = paymentIdOf(c);
-      return act(c, 'Portal.Payments.Capture', body, (address) => (tx, at) => capturePayment(tx, { userId: c.get('principal').userId }, address, { paymentId, amount: body.amount, version: body.version }, at));
+      return act(
+        c,
+        'Portal.Payments.Capture',
+        body,
+        (address) => (tx, at) =>
+          capturePayment(tx, { userId: c.get('principal').userId }, address, { paymentId, amount: body.amount, version: body.version }, at),
+      );
     });
     routes.post(`${paymentPath}/actions/refund`, async (c) => {
       const body = await readBody(c, refundBody);
       const paymentId = paymentIdOf(c);
-      return act(c, 'Portal.Payments.Refund', body, (address) => (tx, at) => refundPayment(tx, { userId: c.get('principal').userId }, address, { paymentId, ...body }, at));
+      return act(
+        c,
+        'Portal.Payments.Refund',
+        body,
+        (address) => (tx, at) => refundPayment(tx, { userId: c.get('principal').userId }, address, { paymentId, ...body }, at),
+      );
     });
     routes.post(`${paymentPath}/refunds/:refundId/actions/cancel`, async (c) => {
       const body = await readBody(c, cancelRefundBody);
       const paymentId = paymentIdOf(c);
       const refundId = c.req.param('refundId') ?? '';
       if (!referencePattern.test(refundId)) throw notFound();
-      return act(c, 'Portal.Payments.Refund', body, (address) => (tx, at) => cancelRefund(tx, { userId: c.get('principal').userId }, address, { paymentId, refundId, version: body.version }, at));
+      return act(
+        c,
+        'Portal.Payments.Refund',
+        body,
+        (address) => (tx, at) => cancelRefund(tx, { userId: c.get('principal').userId }, address, { paymentId, refundId, version: body.version }, at),
+      );
     });
     routes.post(`${paymentPath}/actions/void`, async (c) => {
       const body = await readBody(c, voidBody);
       const paymentId = paymentIdOf(c);
-      return act(c, 'Portal.Payments.Void', body, (address) => (tx, at) => voidPayment(tx, { userId: c.get('principal').userId }, address, { paymentId, reason: body.reason, version: body.version }, at));
+      return act(
+        c,
+        'Portal.Payments.Void',
+        body,
+        (address) => (tx, at) => voidPayment(tx, { userId: c.get('principal').userId }, address, { paymentId, reason: body.reason, version: body.version }, at),
+      );
     });
     routes.post(`${prefix}/payment-jobs/:paymentJobReference/actions/cancel`, async (c) => {
       const body = await readBody(c, cancelJobBody);
@@ -274,14 +378,24 @@ export function paymentJobRoutes({ database, publicUrl }: Deps) {
     });
     routes.post(`${prefix}/payment-jobs/:paymentJobReference/actions/expire`, async (c) => {
       const body = await readBody(c, expireLinkBody);
-      return act(c, 'Portal.PaymentJobs.Cancel', body, (address) => (tx, at) => expirePaymentLink(tx, { userId: c.get('principal').userId }, address, body, at));
+      return act(
+        c,
+        'Portal.PaymentJobs.Cancel',
+        body,
+        (address) => (tx, at) => expirePaymentLink(tx, { userId: c.get('principal').userId }, address, body, at),
+      );
     });
     routes.post(`${paymentPath}/actions/mail-payment-link`, async (c) => {
       const body = await readBody(c, mailPaymentLinkBody);
       const paymentId = paymentIdOf(c);
-      return act(c, 'Portal.PaymentJobs.MailPaymentLink', body, (address) => (tx, at) => mailPaymentLink(tx, { userId: c.get('principal').userId }, address, { paymentId, emailAddress: body.emailAddress }, at, publicUrl));
+      return act(
+        c,
+        'Portal.PaymentJobs.MailPaymentLink',
+        body,
+        (address) => (tx, at) =>
+          mailPaymentLink(tx, { userId: c.get('principal').userId }, address, { paymentId, emailAddress: body.emailAddress }, at, publicUrl),
+      );
     });
   }
   return routes;
 }
-

@@ -21,7 +21,14 @@ import type { Database } from '../db/client.ts';
 import { auditEvents, userInvitations, users } from '../db/schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { checkNewPassword } from '../users/password-rules.ts';
-import { invitationSignInCookie, invitationSignInCookiePath, invitationSignInMinutes, newInvitationSignIn, queueWelcomeEmail, secretHash } from '../users/invitations.ts';
+import {
+  invitationSignInCookie,
+  invitationSignInCookiePath,
+  invitationSignInMinutes,
+  newInvitationSignIn,
+  queueWelcomeEmail,
+  secretHash,
+} from '../users/invitations.ts';
 import { completePasswordReset, passwordExpiryFrom, requestPasswordReset } from '../users/password-reset.ts';
 import { type AppEnv, readBody } from '../http/env.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
@@ -44,9 +51,18 @@ export function publicUserRoutes({ database, publicUrl }: { database: Database; 
 
   async function pendingInvitation(secret: string) {
     if (secret.length < 20 || secret.length > 200) return undefined;
-    const [row] = await db.select({ invitation: userInvitations, user: users }).from(userInvitations)
+    const [row] = await db
+      .select({ invitation: userInvitations, user: users })
+      .from(userInvitations)
       .innerJoin(users, eq(users.id, userInvitations.userId))
-      .where(and(eq(userInvitations.tokenHash, secretHash(secret)), isNull(userInvitations.acceptedAt), isNull(userInvitations.revokedAt), gt(userInvitations.expiresAt, new Date())));
+      .where(
+        and(
+          eq(userInvitations.tokenHash, secretHash(secret)),
+          isNull(userInvitations.acceptedAt),
+          isNull(userInvitations.revokedAt),
+          gt(userInvitations.expiresAt, new Date()),
+        ),
+      );
     return row && row.user.status === 'invited' ? row : undefined;
   }
 
@@ -55,7 +71,12 @@ export function publicUserRoutes({ database, publicUrl }: { database: Database; 
     const body = await readBody(c, invitationLookupBody);
     const found = await pendingInvitation(body.inviteId);
     if (!found) throw expired();
-    return c.json({ email: found.user.email, givenName: found.user.givenName, familyName: found.user.familyName, expiresUtc: found.invitation.expiresAt.toISOString() });
+    return c.json({
+      email: found.user.email,
+      givenName: found.user.givenName,
+      familyName: found.user.familyName,
+      expiresUtc: found.invitation.expiresAt.toISOString(),
+    });
   });
 
   routes.post('/user-invites/accept', async (c) => {
@@ -69,20 +90,39 @@ export function publicUserRoutes({ database, publicUrl }: { database: Database; 
     const signIn = newInvitationSignIn(now);
     await db.transaction(async (tx) => {
       // Single use: only the first of two concurrent acceptances finds the invitation still open.
-      const [used] = await tx.update(userInvitations).set({ acceptedAt: now, ...signIn.columns })
-        .where(and(eq(userInvitations.id, found.invitation.id), isNull(userInvitations.acceptedAt), isNull(userInvitations.revokedAt))).returning({ id: userInvitations.id });
+      const [used] = await tx
+        .update(userInvitations)
+        .set({ acceptedAt: now, ...signIn.columns })
+        .where(and(eq(userInvitations.id, found.invitation.id), isNull(userInvitations.acceptedAt), isNull(userInvitations.revokedAt)))
+        .returning({ id: userInvitations.id });
       if (!used) throw expired();
-      await tx.update(users).set({
-        givenName: body.givenName, familyName: body.familyName, passwordHash, status: 'active', passwordExpiresUtc: passwordExpiryFrom(now),
-        version: sql`${users.version} + 1`,
-      }).where(eq(users.id, found.user.id));
+      await tx
+        .update(users)
+        .set({
+          givenName: body.givenName,
+          familyName: body.familyName,
+          passwordHash,
+          status: 'active',
+          passwordExpiresUtc: passwordExpiryFrom(now),
+          version: sql`${users.version} + 1`,
+        })
+        .where(eq(users.id, found.user.id));
       await queueWelcomeEmail(tx, publicUrl, found.user.email, body.givenName);
-      await tx.insert(auditEvents).values({ userId: found.user.id, event: 'InvitationAccepted', dateTimeUtc: now, metaData: { targetUserId: found.user.id, invitationId: found.invitation.id } });
+      await tx.insert(auditEvents).values({
+        userId: found.user.id,
+        event: 'InvitationAccepted',
+        dateTimeUtc: now,
+        metaData: { targetUserId: found.user.id, invitationId: found.invitation.id },
+      });
     });
     // The portal signs the invitee in next (an ordinary sign-in whose interaction page takes this in place of the
     // password just chosen): HttpOnly, only sent to the provider's interaction pages, gone in minutes and single use.
     setCookie(c, invitationSignInCookie, signIn.secret, {
-      path: invitationSignInCookiePath(publicUrl), httpOnly: true, sameSite: 'Strict', secure: new URL(publicUrl).protocol === 'https:', maxAge: invitationSignInMinutes * 60,
+      path: invitationSignInCookiePath(publicUrl),
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: new URL(publicUrl).protocol === 'https:',
+      maxAge: invitationSignInMinutes * 60,
     });
     return c.json({ message: userMessages.inviteAccepted });
   });

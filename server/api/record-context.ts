@@ -39,20 +39,30 @@ export function recordContextRoutes({ database }: Deps) {
   /** The record's context as the caller may see it, or 404 (no such record, or not readable there). */
   async function contextOf(principal: Principal, owner: Owner | undefined, permission: PermissionName): Promise<RecordContext> {
     if (!owner) throw notFound();
-    const [business] = await db.select({ id: businesses.id, name: businesses.name, partnerId: businesses.partnerId }).from(businesses).where(eq(businesses.id, owner.businessId)).limit(1);
+    const [business] = await db
+      .select({ id: businesses.id, name: businesses.name, partnerId: businesses.partnerId })
+      .from(businesses)
+      .where(eq(businesses.id, owner.businessId))
+      .limit(1);
     if (!business) throw notFound();
     const granted = permissionsIn(principal, { partnerId: business.partnerId, businessId: business.id, merchantId: owner.merchantId });
     if (!granted.has(permission)) throw notFound();
     const answer: RecordContext = { business: { id: business.id, title: business.name } };
     if (owner.merchantId) {
-      const [merchant] = await db.select({ id: merchants.id, name: merchants.name }).from(merchants)
-        .where(and(eq(merchants.id, owner.merchantId), eq(merchants.businessId, business.id))).limit(1);
+      const [merchant] = await db
+        .select({ id: merchants.id, name: merchants.name })
+        .from(merchants)
+        .where(and(eq(merchants.id, owner.merchantId), eq(merchants.businessId, business.id)))
+        .limit(1);
       if (!merchant) throw notFound();
       answer.merchant = { id: merchant.id, title: merchant.name };
     }
     if (owner.configurationId && owner.merchantId) {
-      const [configuration] = await db.select({ id: configurations.id, tradeName: configurations.tradeName, switches: configurations.switches }).from(configurations)
-        .where(and(eq(configurations.id, owner.configurationId), eq(configurations.merchantId, owner.merchantId))).limit(1);
+      const [configuration] = await db
+        .select({ id: configurations.id, tradeName: configurations.tradeName, switches: configurations.switches })
+        .from(configurations)
+        .where(and(eq(configurations.id, owner.configurationId), eq(configurations.merchantId, owner.merchantId)))
+        .limit(1);
       if (configuration) answer.configuration = { id: configuration.id, title: configuration.tradeName, switches: { ...configuration.switches } };
     }
     return answer;
@@ -60,8 +70,11 @@ export function recordContextRoutes({ database }: Deps) {
 
   routes.get('/context/records/transactions/:reference', async (c) => {
     const reference = idParam(c, 'reference');
-    const [owner] = await db.select({ businessId: transactions.businessId, merchantId: transactions.merchantId, configurationId: transactions.configurationId })
-      .from(transactions).where(eq(transactions.reference, reference)).limit(1);
+    const [owner] = await db
+      .select({ businessId: transactions.businessId, merchantId: transactions.merchantId, configurationId: transactions.configurationId })
+      .from(transactions)
+      .where(eq(transactions.reference, reference))
+      .limit(1);
     return c.json(await contextOf(c.get('principal'), owner, 'Mapi.Transactions.Read'));
   });
 
@@ -69,8 +82,11 @@ export function recordContextRoutes({ database }: Deps) {
     const configurationId = idParam(c, 'configurationId');
     const reference = idParam(c, 'paymentJobReference');
     // The job must be of the configuration its link names: a link mixing two records opens neither.
-    const [owner] = await db.select({ businessId: paymentJobs.businessId, merchantId: paymentJobs.merchantId, configurationId: paymentJobs.configurationId })
-      .from(paymentJobs).where(and(eq(paymentJobs.reference, reference), eq(paymentJobs.configurationId, configurationId))).limit(1);
+    const [owner] = await db
+      .select({ businessId: paymentJobs.businessId, merchantId: paymentJobs.merchantId, configurationId: paymentJobs.configurationId })
+      .from(paymentJobs)
+      .where(and(eq(paymentJobs.reference, reference), eq(paymentJobs.configurationId, configurationId)))
+      .limit(1);
     return c.json(await contextOf(c.get('principal'), owner, 'Portal.PaymentJobs.Read'));
   });
 

@@ -42,7 +42,10 @@ export function reportScheduleRoutes({ database }: Deps) {
 
   async function ownSchedule(userId: string, id: string): Promise<ScheduleRow> {
     if (!scheduleIdPattern.test(id)) throw notFound();
-    const [row] = await db.select().from(s).where(and(eq(s.id, id), eq(s.userId, userId)));
+    const [row] = await db
+      .select()
+      .from(s)
+      .where(and(eq(s.id, id), eq(s.userId, userId)));
     if (!row) throw notFound();
     return row;
   }
@@ -67,7 +70,10 @@ export function reportScheduleRoutes({ database }: Deps) {
   routes.get('/report-schedules', async (c) => {
     const principal = c.get('principal');
     const rows = await db.select().from(s).where(eq(s.userId, principal.userId)).orderBy(desc(s.createdAt), desc(s.id));
-    const last = await lastReportsOf(db, rows.map((row) => row.id));
+    const last = await lastReportsOf(
+      db,
+      rows.map((row) => row.id),
+    );
     // One context look-up per schedule (at most maxSchedulesPerUser), one after another: PGlite has one connection.
     const results = [];
     for (const row of rows) results.push(toReportSchedule(row, last.get(row.id) ?? null, await mayRun(principal, row)));
@@ -79,19 +85,42 @@ export function reportScheduleRoutes({ database }: Deps) {
     const body = await readBody(c, reportScheduleBody);
     const { context, filters, columns, ordering } = await scheduleTarget(database, principal, body);
     const timing = {
-      frequency: body.frequency, weekday: body.frequency === 'weekly' ? body.weekday ?? null : null,
-      dayOfMonth: body.frequency === 'monthly' ? body.dayOfMonth ?? null : null, hour: body.hour, timeZone: body.timeZone,
+      frequency: body.frequency,
+      weekday: body.frequency === 'weekly' ? (body.weekday ?? null) : null,
+      dayOfMonth: body.frequency === 'monthly' ? (body.dayOfMonth ?? null) : null,
+      hour: body.hour,
+      timeZone: body.timeZone,
     };
     const id = `SCH${randomBytes(8).toString('hex').toUpperCase()}`;
     const created = await db.transaction(async (tx) => {
       const [held] = await tx.select({ value: count() }).from(s).where(eq(s.userId, principal.userId));
       if (Number(held?.value ?? 0) >= maxSchedulesPerUser) throw new ApiError(422, scheduleLimitMessage);
-      const [row] = await tx.insert(s).values({
-        id, userId: principal.userId, reportType: body.reportType, fileType: body.fileType, context, filters, columns, ordering, ...timing,
-        emailWhenReady: body.emailWhenReady, nextRunAt: nextRunAfter(timing, new Date()),
-      }).returning();
+      const [row] = await tx
+        .insert(s)
+        .values({
+          id,
+          userId: principal.userId,
+          reportType: body.reportType,
+          fileType: body.fileType,
+          context,
+          filters,
+          columns,
+          ordering,
+          ...timing,
+          emailWhenReady: body.emailWhenReady,
+          nextRunAt: nextRunAfter(timing, new Date()),
+        })
+        .returning();
       const inserted = row as ScheduleRow;
-      await recordAudit(tx, principal, 'ReportScheduleCreated', place(inserted), { scheduleId: id, reportType: body.reportType, fileType: body.fileType, context, ...(body.reportType === 'transactions' ? { filters, columns, ordering } : { accountNumber: filters.accountNumber }), ...timing, emailWhenReady: body.emailWhenReady });
+      await recordAudit(tx, principal, 'ReportScheduleCreated', place(inserted), {
+        scheduleId: id,
+        reportType: body.reportType,
+        fileType: body.fileType,
+        context,
+        ...(body.reportType === 'transactions' ? { filters, columns, ordering } : { accountNumber: filters.accountNumber }),
+        ...timing,
+        emailWhenReady: body.emailWhenReady,
+      });
       return inserted;
     });
     // Made just now with the same checks a run needs.
@@ -103,13 +132,21 @@ export function reportScheduleRoutes({ database }: Deps) {
     const row = await ownSchedule(principal.userId, c.req.param('id'));
     const body = await readBody(c, reportScheduleChange);
     const updated = await db.transaction(async (tx) => {
-      const [changed] = await tx.update(s).set({
-        paused: body.paused, version: sql`${s.version} + 1`,
-        // Resumed: the next run is the first after now (runs missed while paused are not made up).
-        ...(body.paused ? {} : { nextRunAt: nextRunAfter(timingOf(row), new Date()) }),
-      }).where(and(eq(s.id, row.id), eq(s.userId, principal.userId), eq(s.version, body.version))).returning();
+      const [changed] = await tx
+        .update(s)
+        .set({
+          paused: body.paused,
+          version: sql`${s.version} + 1`,
+          // Resumed: the next run is the first after now (runs missed while paused are not made up).
+          ...(body.paused ? {} : { nextRunAt: nextRunAfter(timingOf(row), new Date()) }),
+        })
+        .where(and(eq(s.id, row.id), eq(s.userId, principal.userId), eq(s.version, body.version)))
+        .returning();
       if (!changed) throw conflict();
-      await recordAudit(tx, principal, body.paused ? 'ReportSchedulePaused' : 'ReportScheduleResumed', place(row), { scheduleId: row.id, version: changed.version });
+      await recordAudit(tx, principal, body.paused ? 'ReportSchedulePaused' : 'ReportScheduleResumed', place(row), {
+        scheduleId: row.id,
+        version: changed.version,
+      });
       return changed;
     });
     return c.json(await answer(principal, updated));
@@ -122,15 +159,20 @@ export function reportScheduleRoutes({ database }: Deps) {
     // As making the schedule now would be checked: a context out of reach 404, without the report's permissions 403.
     await scheduleTarget(database, principal, scheduleBodyOf(row));
     const run = await runScheduleNow(database, row.id, principal.userId, {
-      at: now(), requestKey,
-      audit: (tx, schedule, reportId) => recordAudit(tx, principal, 'ReportScheduleRunRequested', place(schedule), { scheduleId: schedule.id, reportId, reportType: schedule.reportType }),
+      at: now(),
+      requestKey,
+      audit: (tx, schedule, reportId) =>
+        recordAudit(tx, principal, 'ReportScheduleRunRequested', place(schedule), { scheduleId: schedule.id, reportId, reportType: schedule.reportType }),
     });
     if (!run) throw notFound();
     const [current] = await db.select().from(s).where(eq(s.id, row.id));
     const schedule = current ?? row;
     const period = runPeriod(timingOf(schedule), run.dueAt);
     const body: ReportScheduleRun = {
-      scheduleId: schedule.id, reportId: run.reportId, periodFirstDay: period.firstDay, periodLastDay: period.lastDay,
+      scheduleId: schedule.id,
+      reportId: run.reportId,
+      periodFirstDay: period.firstDay,
+      periodLastDay: period.lastDay,
       schedule: toReportSchedule(schedule, (await lastReportsOf(db, [schedule.id])).get(schedule.id) ?? null, true),
     };
     return c.json(body, run.repeated ? 200 : 202);
@@ -140,7 +182,10 @@ export function reportScheduleRoutes({ database }: Deps) {
     const principal = c.get('principal');
     const row = await ownSchedule(principal.userId, c.req.param('id'));
     await db.transaction(async (tx) => {
-      const deleted = await tx.delete(s).where(and(eq(s.id, row.id), eq(s.userId, principal.userId))).returning({ id: s.id });
+      const deleted = await tx
+        .delete(s)
+        .where(and(eq(s.id, row.id), eq(s.userId, principal.userId)))
+        .returning({ id: s.id });
       if (deleted.length > 0) await recordAudit(tx, principal, 'ReportScheduleDeleted', place(row), { scheduleId: row.id, reportType: row.reportType });
     });
     return c.body(null, 204);

@@ -40,7 +40,10 @@ export function reportRoutes({ database, files }: Deps) {
 
   async function ownReport(userId: string, id: string): Promise<ReportRow> {
     if (!reportIdPattern.test(id)) throw notFound();
-    const [row] = await db.select().from(r).where(and(eq(r.id, id), eq(r.userId, userId)));
+    const [row] = await db
+      .select()
+      .from(r)
+      .where(and(eq(r.id, id), eq(r.userId, userId)));
     if (!row) throw notFound();
     return row;
   }
@@ -49,8 +52,13 @@ export function reportRoutes({ database, files }: Deps) {
     const query = parseListRequest(singleValuedQuery(c), { filters: {}, sortable: [], defaultSort: [] });
     const userId = c.get('principal').userId;
     const where = and(eq(r.userId, userId), isNull(r.deletedAt));
-    const rows = await db.select().from(r).where(where).orderBy(desc(r.queuedAt), desc(r.id))
-      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    const rows = await db
+      .select()
+      .from(r)
+      .where(where)
+      .orderBy(desc(r.queuedAt), desc(r.id))
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
     const [total] = await db.select({ value: count() }).from(r).where(where);
     const now = new Date();
     return c.json({ results: rows.map((row) => toQueuedReport(row, now)), numberOfResults: Number(total?.value ?? 0) });
@@ -93,11 +101,14 @@ export function reportRoutes({ database, files }: Deps) {
     if (!row.deletedAt) {
       // A generating job notices at its next heartbeat and discards its upload; a file left by a failed delete here is
       // an orphan the sweeper removes.
-      await db.update(r).set({
-        deletedAt: new Date(),
-        filePath: null,
-        ...(row.status === 'queued' ? { status: 'cancelled' as const } : {}),
-      }).where(and(eq(r.id, row.id), isNull(r.deletedAt)));
+      await db
+        .update(r)
+        .set({
+          deletedAt: new Date(),
+          filePath: null,
+          ...(row.status === 'queued' ? { status: 'cancelled' as const } : {}),
+        })
+        .where(and(eq(r.id, row.id), isNull(r.deletedAt)));
       if (row.filePath) await files.delete(row.filePath).catch(() => undefined);
     }
     return c.body(null, 204);
@@ -107,9 +118,18 @@ export function reportRoutes({ database, files }: Deps) {
     const userId = c.get('principal').userId;
     const row = await ownReport(userId, c.req.param('id'));
     if (row.deletedAt) throw new ApiError(410, 'The report has been deleted.');
-    const [updated] = await db.update(r).set({
-      status: 'queued', attempts: 0, processedRows: 0, error: null, lockedBy: null, lockedUntil: null,
-    }).where(and(eq(r.id, row.id), eq(r.status, 'failed'), isNull(r.deletedAt))).returning();
+    const [updated] = await db
+      .update(r)
+      .set({
+        status: 'queued',
+        attempts: 0,
+        processedRows: 0,
+        error: null,
+        lockedBy: null,
+        lockedUntil: null,
+      })
+      .where(and(eq(r.id, row.id), eq(r.status, 'failed'), isNull(r.deletedAt)))
+      .returning();
     if (!updated) throw badRequest(`Only a failed report can be retried; this one is ${reportState(toQueuedReport(row, new Date()), new Date())}.`);
     return c.json(toQueuedReport(updated, new Date()));
   });
@@ -117,8 +137,11 @@ export function reportRoutes({ database, files }: Deps) {
   routes.post('/reports/:id/cancel', async (c) => {
     const userId = c.get('principal').userId;
     const row = await ownReport(userId, c.req.param('id'));
-    const [updated] = await db.update(r).set({ status: 'cancelled' })
-      .where(and(eq(r.id, row.id), eq(r.status, 'queued'), isNull(r.deletedAt))).returning();
+    const [updated] = await db
+      .update(r)
+      .set({ status: 'cancelled' })
+      .where(and(eq(r.id, row.id), eq(r.status, 'queued'), isNull(r.deletedAt)))
+      .returning();
     if (!updated) throw badRequest(`Only a queued report can be cancelled; this one is ${toQueuedReport(row, new Date()).state}.`);
     return c.json(toQueuedReport(updated, new Date()));
   });

@@ -97,13 +97,19 @@ const startsWith = (column: AnyPgColumn, prefix: string) => {
 const sortedNewestFirst = (at: AnyPgColumn, id: AnyPgColumn) => [desc(sql`(${at} + interval '0 seconds')`), asc(sql`(${id} || '')`)];
 
 /** A scope of grants as a row filter; null: nothing is visible. Partner grants reach a business through its partner. */
-function grantCondition(scope: TransactionScope | null, columns: { partnerId?: AnyPgColumn; businessId: AnyPgColumn; merchantId?: AnyPgColumn }, db: Deps['database']['db']): SQL | undefined | null {
+function grantCondition(
+  scope: TransactionScope | null,
+  columns: { partnerId?: AnyPgColumn; businessId: AnyPgColumn; merchantId?: AnyPgColumn },
+  db: Deps['database']['db'],
+): SQL | undefined | null {
   if (!scope) return null;
   if (scope.level === 'all') return undefined;
   if (scope.level !== 'grants') return null;
   const parts: (SQL | undefined)[] = [
-    scope.partnerIds.length === 0 ? undefined
-      : columns.partnerId ? inArray(columns.partnerId, scope.partnerIds)
+    scope.partnerIds.length === 0
+      ? undefined
+      : columns.partnerId
+        ? inArray(columns.partnerId, scope.partnerIds)
         : inArray(columns.businessId, db.select({ id: businesses.id }).from(businesses).where(inArray(businesses.partnerId, scope.partnerIds))),
     scope.businessIds.length > 0 ? inArray(columns.businessId, scope.businessIds) : undefined,
     scope.merchantIds.length > 0 && columns.merchantId ? inArray(columns.merchantId, scope.merchantIds) : undefined,
@@ -126,20 +132,30 @@ export function searchRoutes({ database }: Deps) {
    * bitmaps: with the default 4 MB the AND of three indexes over a business of 160,000 payment jobs went lossy and
    * rechecked 75,000 rows (170 ms on PGlite at 2M) to find none.
    */
-  const sortedMatches = <T,>(run: (runner: Db) => Promise<T>) => db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`);
-    return run(tx as unknown as Db);
-  });
+  const sortedMatches = <T>(run: (runner: Db) => Promise<T>) =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`);
+      return run(tx as unknown as Db);
+    });
   /**
    * A field query's rows, newest first: along the date index over the scope's newest fieldWalk.rows at most (where the
    * fieldWalk.rows-th newest lies), else the matches found through the filters' indexes and sorted: a rare or absent
    * match no longer walks a whole business (1.7 s on 2M). `read` adds the kind's conditions, the order and the bound.
    */
   async function newestFieldMatches<T>(
-    table: typeof transactions | typeof paymentJobs, at: AnyPgColumn, id: AnyPgColumn, scope: SQL | undefined,
+    table: typeof transactions | typeof paymentJobs,
+    at: AnyPgColumn,
+    id: AnyPgColumn,
+    scope: SQL | undefined,
     read: (runner: Db, order: SQL[], bound?: SQL) => Promise<T[]>,
   ): Promise<T[]> {
-    const [edge] = await db.select({ at }).from(table).where(scope).orderBy(desc(at), asc(id)).offset(fieldWalk.rows - 1).limit(1);
+    const [edge] = await db
+      .select({ at })
+      .from(table)
+      .where(scope)
+      .orderBy(desc(at), asc(id))
+      .offset(fieldWalk.rows - 1)
+      .limit(1);
     const rows = await read(db, [desc(at), asc(id)], edge ? gte(at, edge.at) : undefined);
     return edge && rows.length < perKind ? sortedMatches((runner) => read(runner, sortedNewestFirst(at, id))) : rows;
   }
@@ -179,7 +195,9 @@ export function searchRoutes({ database }: Deps) {
     const timeZone = c.get('timeZone');
     const { query } = parseQuery(parsed.term.trim());
     const fields = fieldsOf(query);
-    const words = wordsOf(query).map((word) => word.trim()).filter((word) => word !== '');
+    const words = wordsOf(query)
+      .map((word) => word.trim())
+      .filter((word) => word !== '');
     const reference = words.find((word) => referencePattern.test(word));
     const email = words.find((word) => word.includes('@'));
     const nameWords = words.filter((word) => word.length >= 2).slice(0, 5);
@@ -200,120 +218,165 @@ export function searchRoutes({ database }: Deps) {
     const amountBounds = (clause: FieldClause, milli: SQL | AnyPgColumn) => {
       const bounds = amountClauseBounds(clause);
       const toMilli = (value: string) => Math.round(Number(value) * 1000);
-      return and(bounds.min !== null ? sql`${milli} >= ${toMilli(bounds.min)}` : undefined, bounds.max !== null ? sql`${milli} <= ${toMilli(bounds.max)}` : undefined);
+      return and(
+        bounds.min !== null ? sql`${milli} >= ${toMilli(bounds.min)}` : undefined,
+        bounds.max !== null ? sql`${milli} <= ${toMilli(bounds.max)}` : undefined,
+      );
     };
     const merchantNamed = (column: AnyPgColumn) => (clause: FieldClause) =>
-      inArray(column, db.select({ id: merchants.id }).from(merchants).where(sql`lower(${merchants.name}) LIKE ${prefixOf(clause.value.toLowerCase())}`));
+      inArray(
+        column,
+        db
+          .select({ id: merchants.id })
+          .from(merchants)
+          .where(sql`lower(${merchants.name}) LIKE ${prefixOf(clause.value.toLowerCase())}`),
+      );
 
     // ── transactions: reference prefix, customer email prefix, fields ──
     const transactionScope = grantCondition(grantedScope(principal, 'Mapi.Transactions.Read'), transactions, db);
-    if (transactionScope !== null && wants('transactions', transactionFields) && (reference || email || fields.length > 0)) tasks.push((async () => {
-      const t = transactions;
-      const dateBounds = fields.filter((clause) => clause.field === 'date').map((clause) => dayBounds(clause, t.createdAt));
-      const conditions = [
-        transactionScope,
-        reference ? startsWith(t.reference, reference.toUpperCase()) : undefined,
-        email && !reference ? sql`lower(${t.customerEmail}) LIKE ${prefixOf(email.toLowerCase())}` : undefined,
-        anyOf(fields, 'status', (clause) => eq(t.status, clause.value)),
-        anyOf(fields, 'currency', (clause) => eq(t.currency, clause.value)),
-        anyOf(fields, 'method', (clause) => eq(t.paymentMethod, clause.value)),
-        anyOf(fields, 'channel', (clause) => eq(t.channel, clause.value)),
-        anyOf(fields, 'is', (clause) => eq(t.kind, clause.value === 'refunded' ? 'refund' : clause.value as 'payment')),
-        anyOf(fields, 'merchant', merchantNamed(t.merchantId)),
-        anyOf(fields, 'email', (clause) => sql`lower(${t.customerEmail}) LIKE ${prefixOf(clause.value.toLowerCase())}`),
-        anyOf(fields, 'last4', (clause) => eq(t.cardLast4, clause.value)),
-        anyOf(fields, 'bin', (clause) => eq(t.cardBin, clause.value)),
-        ...fields.filter((clause) => clause.field === 'amount').map((clause) => amountBounds(clause, t.amountMilli)),
-        ...dateBounds,
-      ];
-      // A prefix in reference order (the index's own order, so LIMIT stops early; an exact match comes first), else newest first.
-      const read = (runner: Db, order: SQL[], bound?: SQL) => runner.select({ row: t, merchantName: merchants.name, businessName: businesses.name }).from(t)
-        .innerJoin(merchants, eq(merchants.id, t.merchantId)).innerJoin(businesses, eq(businesses.id, t.businessId))
-        .where(and(...conditions, bound)).orderBy(...order).limit(perKind);
-      const rows = reference
-        ? await read(db, [patternOrder(t.reference)])
-        : await newestFieldMatches(t, t.createdAt, t.reference, and(transactionScope, ...dateBounds), read);
-      for (const { row, merchantName, businessName } of rows) {
-        const kindLabel = row.kind === 'refund' ? 'Refund' : row.kind === 'capture' ? 'Capture' : row.kind === 'chargeback' ? 'Chargeback' : 'Transaction';
-        results.push({
-          kind: 'transaction', id: row.reference, title: `${kindLabel} ${row.reference}`,
-          description: `${row.status} · ${money(takesMoneyBack(row.kind) ? -row.amountMinor : row.amountMinor, row.currency)} · ${merchantName}`,
-          path: `/transactions/${row.reference}`,
-          context: { business: { id: row.businessId, title: businessName }, merchant: { id: row.merchantId, title: merchantName } },
-          score: reference && row.reference === reference.toUpperCase() ? 3 : reference ? 2 : 1,
-        });
-      }
-    })());
+    if (transactionScope !== null && wants('transactions', transactionFields) && (reference || email || fields.length > 0))
+      tasks.push(
+        (async () => {
+          const t = transactions;
+          const dateBounds = fields.filter((clause) => clause.field === 'date').map((clause) => dayBounds(clause, t.createdAt));
+          const conditions = [
+            transactionScope,
+            reference ? startsWith(t.reference, reference.toUpperCase()) : undefined,
+            email && !reference ? sql`lower(${t.customerEmail}) LIKE ${prefixOf(email.toLowerCase())}` : undefined,
+            anyOf(fields, 'status', (clause) => eq(t.status, clause.value)),
+            anyOf(fields, 'currency', (clause) => eq(t.currency, clause.value)),
+            anyOf(fields, 'method', (clause) => eq(t.paymentMethod, clause.value)),
+            anyOf(fields, 'channel', (clause) => eq(t.channel, clause.value)),
+            anyOf(fields, 'is', (clause) => eq(t.kind, clause.value === 'refunded' ? 'refund' : (clause.value as 'payment'))),
+            anyOf(fields, 'merchant', merchantNamed(t.merchantId)),
+            anyOf(fields, 'email', (clause) => sql`lower(${t.customerEmail}) LIKE ${prefixOf(clause.value.toLowerCase())}`),
+            anyOf(fields, 'last4', (clause) => eq(t.cardLast4, clause.value)),
+            anyOf(fields, 'bin', (clause) => eq(t.cardBin, clause.value)),
+            ...fields.filter((clause) => clause.field === 'amount').map((clause) => amountBounds(clause, t.amountMilli)),
+            ...dateBounds,
+          ];
+          // A prefix in reference order (the index's own order, so LIMIT stops early; an exact match comes first), else newest first.
+          const read = (runner: Db, order: SQL[], bound?: SQL) =>
+            runner
+              .select({ row: t, merchantName: merchants.name, businessName: businesses.name })
+              .from(t)
+              .innerJoin(merchants, eq(merchants.id, t.merchantId))
+              .innerJoin(businesses, eq(businesses.id, t.businessId))
+              .where(and(...conditions, bound))
+              .orderBy(...order)
+              .limit(perKind);
+          const rows = reference
+            ? await read(db, [patternOrder(t.reference)])
+            : await newestFieldMatches(t, t.createdAt, t.reference, and(transactionScope, ...dateBounds), read);
+          for (const { row, merchantName, businessName } of rows) {
+            const kindLabel = row.kind === 'refund' ? 'Refund' : row.kind === 'capture' ? 'Capture' : row.kind === 'chargeback' ? 'Chargeback' : 'Transaction';
+            results.push({
+              kind: 'transaction',
+              id: row.reference,
+              title: `${kindLabel} ${row.reference}`,
+              description: `${row.status} · ${money(takesMoneyBack(row.kind) ? -row.amountMinor : row.amountMinor, row.currency)} · ${merchantName}`,
+              path: `/transactions/${row.reference}`,
+              context: { business: { id: row.businessId, title: businessName }, merchant: { id: row.merchantId, title: merchantName } },
+              score: reference && row.reference === reference.toUpperCase() ? 3 : reference ? 2 : 1,
+            });
+          }
+        })(),
+      );
 
     // ── payment jobs: reference or order number prefix, fields ──
     const jobScope = grantCondition(grantedScope(principal, 'Portal.PaymentJobs.Read'), paymentJobs, db);
-    if (jobScope !== null && wants('payments', paymentJobFields) && (reference || fields.length > 0)) tasks.push((async () => {
-      const j = paymentJobs;
-      // The expression of payment_jobs_business_amount_idx, so an amount bound in a business is an index range.
-      const jobMilli = jobAmountMilliOf(j.amountMinor, j.currency);
-      const dateBounds = fields.filter((clause) => clause.field === 'date').map((clause) => dayBounds(clause, j.createDateTimeUtc));
-      const conditions = [
-        jobScope,
-        anyOf(fields, 'status', (clause) => eq(j.status, clause.value)),
-        anyOf(fields, 'currency', (clause) => eq(j.currency, clause.value)),
-        anyOf(fields, 'merchant', merchantNamed(j.merchantId)),
-        anyOf(fields, 'order', (clause) => sql`${j.orderNumber} LIKE ${prefixOf(clause.value)}`),
-        ...fields.filter((clause) => clause.field === 'amount').map((clause) => amountBounds(clause, jobMilli)),
-        ...dateBounds,
-      ];
-      const select = (match: SQL | undefined, order: SQL[] | AnyPgColumn[], runner: Db = db) => runner.select({ row: j, merchantName: merchants.name, businessName: businesses.name }).from(j)
-        .innerJoin(merchants, eq(merchants.id, j.merchantId)).innerJoin(businesses, eq(businesses.id, j.businessId))
-        .where(and(...conditions, match)).orderBy(...order).limit(perKind);
-      let rows: Awaited<ReturnType<typeof select>>;
-      if (reference) {
-        // Reference and order number apart, each in its index's order (an OR of the two would sort every match).
-        const orderPatterns = [...new Set([reference, reference.toUpperCase()])].map((value) => sql`${j.orderNumber} LIKE ${prefixOf(value)}`);
-        const [byReference, byOrder] = await Promise.all([
-          select(startsWith(j.reference, reference.toUpperCase()), [patternOrder(j.reference)]),
-          select(or(...orderPatterns), [patternOrder(j.orderNumber), patternOrder(j.reference)]),
-        ]);
-        const isExact = (row: (typeof byReference)[number]['row']) => row.reference === reference.toUpperCase() || row.orderNumber === reference;
-        const seen = new Set<string>();
-        rows = [...byReference, ...byOrder].filter((entry) => !seen.has(entry.row.reference) && Boolean(seen.add(entry.row.reference)))
-          .sort((a, b) => Number(isExact(b.row)) - Number(isExact(a.row))).slice(0, perKind);
-      } else {
-        // As for transactions (an amount bound in a business is then a range of payment_jobs_business_amount_idx).
-        rows = await newestFieldMatches(j, j.createDateTimeUtc, j.reference, and(jobScope, ...dateBounds), (runner, order, bound) => select(bound, order, runner));
-      }
-      for (const { row, merchantName, businessName } of rows) {
-        const exactMatch = reference !== undefined && (row.reference === reference.toUpperCase() || row.orderNumber === reference);
-        results.push({
-          kind: 'paymentJob', id: row.reference, title: `Payment job ${row.reference}`,
-          description: `Order ${row.orderNumber} · ${row.status} · ${money(row.amountMinor, row.currency)} · ${merchantName}`,
-          path: `/configurations/${row.configurationId}/payments/${row.reference}`,
-          context: { business: { id: row.businessId, title: businessName }, merchant: { id: row.merchantId, title: merchantName } },
-          score: exactMatch ? 3 : reference ? 2 : 1,
-        });
-      }
-    })());
+    if (jobScope !== null && wants('payments', paymentJobFields) && (reference || fields.length > 0))
+      tasks.push(
+        (async () => {
+          const j = paymentJobs;
+          // The expression of payment_jobs_business_amount_idx, so an amount bound in a business is an index range.
+          const jobMilli = jobAmountMilliOf(j.amountMinor, j.currency);
+          const dateBounds = fields.filter((clause) => clause.field === 'date').map((clause) => dayBounds(clause, j.createDateTimeUtc));
+          const conditions = [
+            jobScope,
+            anyOf(fields, 'status', (clause) => eq(j.status, clause.value)),
+            anyOf(fields, 'currency', (clause) => eq(j.currency, clause.value)),
+            anyOf(fields, 'merchant', merchantNamed(j.merchantId)),
+            anyOf(fields, 'order', (clause) => sql`${j.orderNumber} LIKE ${prefixOf(clause.value)}`),
+            ...fields.filter((clause) => clause.field === 'amount').map((clause) => amountBounds(clause, jobMilli)),
+            ...dateBounds,
+          ];
+          const select = (match: SQL | undefined, order: SQL[] | AnyPgColumn[], runner: Db = db) =>
+            runner
+              .select({ row: j, merchantName: merchants.name, businessName: businesses.name })
+              .from(j)
+              .innerJoin(merchants, eq(merchants.id, j.merchantId))
+              .innerJoin(businesses, eq(businesses.id, j.businessId))
+              .where(and(...conditions, match))
+              .orderBy(...order)
+              .limit(perKind);
+          let rows: Awaited<ReturnType<typeof select>>;
+          if (reference) {
+            // Reference and order number apart, each in its index's order (an OR of the two would sort every match).
+            const orderPatterns = [...new Set([reference, reference.toUpperCase()])].map((value) => sql`${j.orderNumber} LIKE ${prefixOf(value)}`);
+            const [byReference, byOrder] = await Promise.all([
+              select(startsWith(j.reference, reference.toUpperCase()), [patternOrder(j.reference)]),
+              select(or(...orderPatterns), [patternOrder(j.orderNumber), patternOrder(j.reference)]),
+            ]);
+            const isExact = (row: (typeof byReference)[number]['row']) => row.reference === reference.toUpperCase() || row.orderNumber === reference;
+            const seen = new Set<string>();
+            rows = [...byReference, ...byOrder]
+              .filter((entry) => !seen.has(entry.row.reference) && Boolean(seen.add(entry.row.reference)))
+              .sort((a, b) => Number(isExact(b.row)) - Number(isExact(a.row)))
+              .slice(0, perKind);
+          } else {
+            // As for transactions (an amount bound in a business is then a range of payment_jobs_business_amount_idx).
+            rows = await newestFieldMatches(j, j.createDateTimeUtc, j.reference, and(jobScope, ...dateBounds), (runner, order, bound) =>
+              select(bound, order, runner),
+            );
+          }
+          for (const { row, merchantName, businessName } of rows) {
+            const exactMatch = reference !== undefined && (row.reference === reference.toUpperCase() || row.orderNumber === reference);
+            results.push({
+              kind: 'paymentJob',
+              id: row.reference,
+              title: `Payment job ${row.reference}`,
+              description: `Order ${row.orderNumber} · ${row.status} · ${money(row.amountMinor, row.currency)} · ${merchantName}`,
+              path: `/configurations/${row.configurationId}/payments/${row.reference}`,
+              context: { business: { id: row.businessId, title: businessName }, merchant: { id: row.merchantId, title: merchantName } },
+              score: exactMatch ? 3 : reference ? 2 : 1,
+            });
+          }
+        })(),
+      );
 
     // ── invoices and credit notes: by number, whatever else the term parses as (a 4- or 6-digit short number reads as a card) ──
     const invoiceNumber = invoiceNumberQuery(parsed.term);
-    if (invoiceNumber) tasks.push((async () => {
-      const invoiceScope = await readableInvoices(principal);
-      if (invoiceScope === null) return;
-      const matched = invoiceNumber.kind === 'prefix'
-        ? sql`${invoices.number} LIKE ${prefixOf(invoiceNumber.prefix)}`
-        : sql`${invoices.number} LIKE ${`%${likeLiteral(invoiceNumber.suffix)}`}`;
-      const rows = await db.select({ row: invoices, businessName: businesses.name }).from(invoices)
-        .innerJoin(businesses, eq(businesses.id, invoices.businessId))
-        .where(and(invoiceScope.condition, matched)).orderBy(desc(invoices.issuedUtc), asc(invoices.number)).limit(perKind);
-      for (const { row, businessName } of rows) {
-        const exact = invoiceNumber.kind === 'prefix' ? row.number === invoiceNumber.prefix : true;
-        results.push({
-          kind: 'invoice', id: row.id, title: `${invoiceKindLabels[row.kind]} ${row.number}`,
-          description: `${businessName} · ${monthLabel(row.month)} · ${money(row.totalMinor, row.currency)} · ${row.status}`,
-          path: invoiceScope.all ? `/billing/invoices/${row.id}` : `/business/${row.businessId}/invoices`,
-          context: invoiceScope.all ? {} : { business: { id: row.businessId, title: businessName } },
-          score: exact ? 3 : 2,
-        });
-      }
-    })());
+    if (invoiceNumber)
+      tasks.push(
+        (async () => {
+          const invoiceScope = await readableInvoices(principal);
+          if (invoiceScope === null) return;
+          const matched =
+            invoiceNumber.kind === 'prefix'
+              ? sql`${invoices.number} LIKE ${prefixOf(invoiceNumber.prefix)}`
+              : sql`${invoices.number} LIKE ${`%${likeLiteral(invoiceNumber.suffix)}`}`;
+          const rows = await db
+            .select({ row: invoices, businessName: businesses.name })
+            .from(invoices)
+            .innerJoin(businesses, eq(businesses.id, invoices.businessId))
+            .where(and(invoiceScope.condition, matched))
+            .orderBy(desc(invoices.issuedUtc), asc(invoices.number))
+            .limit(perKind);
+          for (const { row, businessName } of rows) {
+            const exact = invoiceNumber.kind === 'prefix' ? row.number === invoiceNumber.prefix : true;
+            results.push({
+              kind: 'invoice',
+              id: row.id,
+              title: `${invoiceKindLabels[row.kind]} ${row.number}`,
+              description: `${businessName} · ${monthLabel(row.month)} · ${money(row.totalMinor, row.currency)} · ${row.status}`,
+              path: invoiceScope.all ? `/billing/invoices/${row.id}` : `/business/${row.businessId}/invoices`,
+              context: invoiceScope.all ? {} : { business: { id: row.businessId, title: businessName } },
+              score: exact ? 3 : 2,
+            });
+          }
+        })(),
+      );
 
     // The rest are found by id or by words only: a field query is about money movements.
     if (fields.length === 0 && (reference || nameWords.length > 0)) {
@@ -321,66 +384,107 @@ export function searchRoutes({ database }: Deps) {
 
       // ── customers ──
       const customerScope = grantCondition(grantedScope(principal, 'Mapi.Customers.Read'), customers, db);
-      if (customerScope !== null) tasks.push((async () => {
-        const cu = customers;
-        const matched = or(
-          reference ? sql`${cu.id} LIKE ${prefixOf(reference)}` : undefined,
-          reference ? sql`${cu.reference} LIKE ${prefixOf(reference)}` : undefined,
-          wordsMatch(sql`lower(${cu.firstName} || ' ' || ${cu.lastName} || ' ' || coalesce(${cu.emailAddress}, ''))`),
+      if (customerScope !== null)
+        tasks.push(
+          (async () => {
+            const cu = customers;
+            const matched = or(
+              reference ? sql`${cu.id} LIKE ${prefixOf(reference)}` : undefined,
+              reference ? sql`${cu.reference} LIKE ${prefixOf(reference)}` : undefined,
+              wordsMatch(sql`lower(${cu.firstName} || ' ' || ${cu.lastName} || ' ' || coalesce(${cu.emailAddress}, ''))`),
+            );
+            const rows = await db
+              .select({ row: cu, merchantName: merchants.name, businessName: businesses.name })
+              .from(cu)
+              .innerJoin(merchants, eq(merchants.id, cu.merchantId))
+              .innerJoin(businesses, eq(businesses.id, cu.businessId))
+              .where(and(customerScope, matched))
+              .orderBy(asc(cu.lastName), asc(cu.firstName), asc(cu.id))
+              .limit(perKind);
+            for (const { row, merchantName, businessName } of rows) {
+              const exactMatch = reference !== undefined && (row.id === reference || row.reference === reference);
+              results.push({
+                kind: 'customer',
+                id: row.id,
+                title: `${row.firstName} ${row.lastName}`.trim(),
+                description: `Customer ${row.reference}${row.emailAddress ? ` · ${row.emailAddress}` : ''} · ${merchantName}`,
+                path: `/business/${row.businessId}/merchants/${row.merchantId}/customers/${row.id}`,
+                context: { business: { id: row.businessId, title: businessName }, merchant: { id: row.merchantId, title: merchantName } },
+                score: exactMatch ? 3 : reference && (row.id.startsWith(reference) || row.reference.startsWith(reference)) ? 2 : 1,
+              });
+            }
+          })(),
         );
-        const rows = await db.select({ row: cu, merchantName: merchants.name, businessName: businesses.name }).from(cu)
-          .innerJoin(merchants, eq(merchants.id, cu.merchantId)).innerJoin(businesses, eq(businesses.id, cu.businessId))
-          .where(and(customerScope, matched)).orderBy(asc(cu.lastName), asc(cu.firstName), asc(cu.id)).limit(perKind);
-        for (const { row, merchantName, businessName } of rows) {
-          const exactMatch = reference !== undefined && (row.id === reference || row.reference === reference);
-          results.push({
-            kind: 'customer', id: row.id, title: `${row.firstName} ${row.lastName}`.trim(),
-            description: `Customer ${row.reference}${row.emailAddress ? ` · ${row.emailAddress}` : ''} · ${merchantName}`,
-            path: `/business/${row.businessId}/merchants/${row.merchantId}/customers/${row.id}`,
-            context: { business: { id: row.businessId, title: businessName }, merchant: { id: row.merchantId, title: merchantName } },
-            score: exactMatch ? 3 : reference && (row.id.startsWith(reference) || row.reference.startsWith(reference)) ? 2 : 1,
-          });
-        }
-      })());
 
       // ── tickets ──
       const ticketScope = grantCondition(grantedScope(principal, 'Portal.Tickets.Read'), tickets, db);
-      if (ticketScope !== null) tasks.push((async () => {
-        const tk = tickets;
-        const matched = or(
-          reference ? sql`${tk.id} LIKE ${prefixOf(reference.toUpperCase())}` : undefined,
-          reference ? sql`${tk.id} LIKE ${prefixOf(reference)}` : undefined,
-          wordsMatch(sql`lower(${tk.subject})`),
+      if (ticketScope !== null)
+        tasks.push(
+          (async () => {
+            const tk = tickets;
+            const matched = or(
+              reference ? sql`${tk.id} LIKE ${prefixOf(reference.toUpperCase())}` : undefined,
+              reference ? sql`${tk.id} LIKE ${prefixOf(reference)}` : undefined,
+              wordsMatch(sql`lower(${tk.subject})`),
+            );
+            const rows = await db
+              .select({ row: tk, businessName: businesses.name, merchantName: merchants.name })
+              .from(tk)
+              .innerJoin(businesses, eq(businesses.id, tk.businessId))
+              .leftJoin(merchants, eq(merchants.id, tk.merchantId))
+              .where(and(ticketScope, matched))
+              .orderBy(desc(tk.lastUpdatedUtc), asc(tk.id))
+              .limit(perKind);
+            for (const { row, businessName, merchantName } of rows) {
+              results.push({
+                kind: 'ticket',
+                id: row.id,
+                title: row.subject,
+                description: `Ticket ${row.id} · ${row.status} · ${merchantName ?? businessName}`,
+                path: `/tickets/${row.id}`,
+                context: {
+                  business: { id: row.businessId, title: businessName },
+                  ...(row.merchantId && merchantName ? { merchant: { id: row.merchantId, title: merchantName } } : {}),
+                },
+                score:
+                  reference && row.id.toUpperCase() === reference.toUpperCase()
+                    ? 3
+                    : reference && row.id.toUpperCase().startsWith(reference.toUpperCase())
+                      ? 2
+                      : 1,
+              });
+            }
+          })(),
         );
-        const rows = await db.select({ row: tk, businessName: businesses.name, merchantName: merchants.name }).from(tk)
-          .innerJoin(businesses, eq(businesses.id, tk.businessId)).leftJoin(merchants, eq(merchants.id, tk.merchantId))
-          .where(and(ticketScope, matched)).orderBy(desc(tk.lastUpdatedUtc), asc(tk.id)).limit(perKind);
-        for (const { row, businessName, merchantName } of rows) {
-          results.push({
-            kind: 'ticket', id: row.id, title: row.subject, description: `Ticket ${row.id} · ${row.status} · ${merchantName ?? businessName}`,
-            path: `/tickets/${row.id}`,
-            context: { business: { id: row.businessId, title: businessName }, ...(row.merchantId && merchantName ? { merchant: { id: row.merchantId, title: merchantName } } : {}) },
-            score: reference && row.id.toUpperCase() === reference.toUpperCase() ? 3 : reference && row.id.toUpperCase().startsWith(reference.toUpperCase()) ? 2 : 1,
-          });
-        }
-      })());
 
       // ── users ──
-      tasks.push((async () => {
-        const userScope = await readableUsers(principal);
-        if (userScope === null) return;
-        const matched = or(
-          reference ? sql`${users.id} LIKE ${prefixOf(reference)}` : undefined,
-          wordsMatch(sql`lower(${users.givenName} || ' ' || ${users.familyName} || ' ' || ${users.email})`),
-        );
-        const rows = await db.select().from(users).where(and(userScope, matched)).orderBy(asc(users.givenName), asc(users.familyName), asc(users.id)).limit(perKind);
-        for (const row of rows) {
-          results.push({
-            kind: 'user', id: row.id, title: `${row.givenName} ${row.familyName}`.trim(), description: `User · ${row.email}`, path: `/users/${row.id}`, context: {},
-            score: reference && row.id === reference ? 3 : reference && row.id.startsWith(reference) ? 2 : 1,
-          });
-        }
-      })());
+      tasks.push(
+        (async () => {
+          const userScope = await readableUsers(principal);
+          if (userScope === null) return;
+          const matched = or(
+            reference ? sql`${users.id} LIKE ${prefixOf(reference)}` : undefined,
+            wordsMatch(sql`lower(${users.givenName} || ' ' || ${users.familyName} || ' ' || ${users.email})`),
+          );
+          const rows = await db
+            .select()
+            .from(users)
+            .where(and(userScope, matched))
+            .orderBy(asc(users.givenName), asc(users.familyName), asc(users.id))
+            .limit(perKind);
+          for (const row of rows) {
+            results.push({
+              kind: 'user',
+              id: row.id,
+              title: `${row.givenName} ${row.familyName}`.trim(),
+              description: `User · ${row.email}`,
+              path: `/users/${row.id}`,
+              context: {},
+              score: reference && row.id === reference ? 3 : reference && row.id.startsWith(reference) ? 2 : 1,
+            });
+          }
+        })(),
+      );
 
       // ── businesses and merchants: the context picker's trigram-indexed expression ──
       const matchedBy = (name: AnyPgColumn, id: AnyPgColumn) => {
@@ -389,30 +493,49 @@ export function searchRoutes({ database }: Deps) {
       };
       const visibleBusinessIds = [...principal.businessIds, ...principal.partnerBusinessIds];
       const businessScope = isInternal(principal) ? undefined : visibleBusinessIds.length > 0 ? inArray(businesses.id, visibleBusinessIds) : sql`false`;
-      tasks.push((async () => {
-        const businessRows = await db.select().from(businesses).where(and(matchedBy(businesses.name, businesses.id), businessScope))
-          .orderBy(asc(businesses.name)).limit(perKind);
-        for (const business of businessRows) {
-          results.push({
-            kind: 'business', id: business.id, title: business.name, description: `Business ${business.id}`, path: `/business/${business.id}`,
-            context: { business: { id: business.id, title: business.name } }, score: reference && business.id.toLowerCase() === reference.toLowerCase() ? 3 : 1,
-          });
-        }
-      })());
-      tasks.push((async () => {
-        const merchantRows = await db.select({ merchant: merchants, businessName: businesses.name }).from(merchants)
-          .innerJoin(businesses, eq(businesses.id, merchants.businessId))
-          .where(and(matchedBy(merchants.name, merchants.id), scopeCondition(principal, { businessId: merchants.businessId, merchantId: merchants.id })))
-          .orderBy(asc(merchants.name)).limit(perKind);
-        for (const { merchant, businessName } of merchantRows) {
-          results.push({
-            kind: 'merchant', id: merchant.id, title: merchant.name, description: `Merchant ${merchant.id} of ${businessName}`,
-            path: `/business/${merchant.businessId}/merchants/${merchant.id}`,
-            context: { business: { id: merchant.businessId, title: businessName }, merchant: { id: merchant.id, title: merchant.name } },
-            score: reference && merchant.id.toLowerCase() === reference.toLowerCase() ? 3 : 1,
-          });
-        }
-      })());
+      tasks.push(
+        (async () => {
+          const businessRows = await db
+            .select()
+            .from(businesses)
+            .where(and(matchedBy(businesses.name, businesses.id), businessScope))
+            .orderBy(asc(businesses.name))
+            .limit(perKind);
+          for (const business of businessRows) {
+            results.push({
+              kind: 'business',
+              id: business.id,
+              title: business.name,
+              description: `Business ${business.id}`,
+              path: `/business/${business.id}`,
+              context: { business: { id: business.id, title: business.name } },
+              score: reference && business.id.toLowerCase() === reference.toLowerCase() ? 3 : 1,
+            });
+          }
+        })(),
+      );
+      tasks.push(
+        (async () => {
+          const merchantRows = await db
+            .select({ merchant: merchants, businessName: businesses.name })
+            .from(merchants)
+            .innerJoin(businesses, eq(businesses.id, merchants.businessId))
+            .where(and(matchedBy(merchants.name, merchants.id), scopeCondition(principal, { businessId: merchants.businessId, merchantId: merchants.id })))
+            .orderBy(asc(merchants.name))
+            .limit(perKind);
+          for (const { merchant, businessName } of merchantRows) {
+            results.push({
+              kind: 'merchant',
+              id: merchant.id,
+              title: merchant.name,
+              description: `Merchant ${merchant.id} of ${businessName}`,
+              path: `/business/${merchant.businessId}/merchants/${merchant.id}`,
+              context: { business: { id: merchant.businessId, title: businessName }, merchant: { id: merchant.id, title: merchant.name } },
+              score: reference && merchant.id.toLowerCase() === reference.toLowerCase() ? 3 : 1,
+            });
+          }
+        })(),
+      );
     }
 
     // The kinds are looked up side by side (each its own statement on the pool).
@@ -422,8 +545,7 @@ export function searchRoutes({ database }: Deps) {
     const best = new Map<SearchResultKind, number>();
     for (const result of results) best.set(result.kind, Math.max(best.get(result.kind) ?? 0, result.score));
     const groups = [...best.keys()].sort((a, b) => (best.get(b) ?? 0) - (best.get(a) ?? 0) || kindOrder.indexOf(a) - kindOrder.indexOf(b));
-    const ordered = groups.flatMap((kind) => results.filter((result) => result.kind === kind))
-      .map(({ score: _score, ...result }): SearchResult => result);
+    const ordered = groups.flatMap((kind) => results.filter((result) => result.kind === kind)).map(({ score: _score, ...result }): SearchResult => result);
     return c.json({ results: ordered });
   });
 
@@ -433,10 +555,18 @@ export function searchRoutes({ database }: Deps) {
     if (parsed instanceof type.errors) throw badRequest(validationMessages(parsed));
     const principal = c.get('principal');
     const prefix = (parsed.prefix ?? '').trim().toLowerCase();
-    const rows = await db.select({ id: merchants.id, name: merchants.name, businessId: merchants.businessId, businessName: businesses.name }).from(merchants)
+    const rows = await db
+      .select({ id: merchants.id, name: merchants.name, businessId: merchants.businessId, businessName: businesses.name })
+      .from(merchants)
       .innerJoin(businesses, eq(businesses.id, merchants.businessId))
-      .where(and(prefix ? sql`lower(${merchants.name}) LIKE ${prefixOf(prefix)}` : undefined, scopeCondition(principal, { businessId: merchants.businessId, merchantId: merchants.id })))
-      .orderBy(asc(merchants.name), asc(merchants.id)).limit(20);
+      .where(
+        and(
+          prefix ? sql`lower(${merchants.name}) LIKE ${prefixOf(prefix)}` : undefined,
+          scopeCondition(principal, { businessId: merchants.businessId, merchantId: merchants.id }),
+        ),
+      )
+      .orderBy(asc(merchants.name), asc(merchants.id))
+      .limit(20);
     return c.json({ results: rows });
   });
   return routes;

@@ -16,7 +16,13 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { defaultHostedPageDesign, paymentMethodLabels, type HostedPageDesign } from '../../src/contract/configurations.ts';
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';
-import { formatHostedPageMoney, hostedPageDocument, hostedPageMessageDocument, shopperPaymentOptions, type HostedPageOrderLine } from '../../src/contract/hosted-page-render.ts';
+import {
+  formatHostedPageMoney,
+  hostedPageDocument,
+  hostedPageMessageDocument,
+  shopperPaymentOptions,
+  type HostedPageOrderLine,
+} from '../../src/contract/hosted-page-render.ts';
 import { amountMilliOf } from '../../src/contract/transactions.ts';
 import { clientAddressOf } from '../client-address.ts';
 import { now } from '../clock.ts';
@@ -38,10 +44,19 @@ const probeWindowMs = probeWindowMinutes * 60_000;
  * when it may ask now.
  */
 export async function probeLimitUntil(db: Db, address: string, at: Date, upToId?: number): Promise<Date | null> {
-  const rows = await db.select({ at: signInAttempts.attemptedAt }).from(signInAttempts).where(and(
-    eq(signInAttempts.address, address), eq(signInAttempts.outcome, 'probe'), gt(signInAttempts.attemptedAt, new Date(at.getTime() - probeWindowMs)),
-    upToId === undefined ? undefined : lte(signInAttempts.id, upToId),
-  )).orderBy(desc(signInAttempts.attemptedAt), desc(signInAttempts.id)).limit(unknownReferencesPerAddress + 1);
+  const rows = await db
+    .select({ at: signInAttempts.attemptedAt })
+    .from(signInAttempts)
+    .where(
+      and(
+        eq(signInAttempts.address, address),
+        eq(signInAttempts.outcome, 'probe'),
+        gt(signInAttempts.attemptedAt, new Date(at.getTime() - probeWindowMs)),
+        upToId === undefined ? undefined : lte(signInAttempts.id, upToId),
+      ),
+    )
+    .orderBy(desc(signInAttempts.attemptedAt), desc(signInAttempts.id))
+    .limit(unknownReferencesPerAddress + 1);
   // With the row just written counted, the address may have one more than the limit (that row itself).
   if (rows.length < unknownReferencesPerAddress + (upToId === undefined ? 0 : 1)) return null;
   // The address may ask again once fewer than the limit are left in the window: when the limit-th newest leaves it.
@@ -53,7 +68,9 @@ export async function probeLimitUntil(db: Db, address: string, at: Date, upToId?
  * only when it has the form of one (anything else, a NUL or an invalid byte included, stands as '?').
  */
 export async function recordProbe(db: Db, address: string, reference: string, at: Date): Promise<number> {
-  const [row] = await db.insert(signInAttempts).values({ emailKey: `pay:${referencePattern.test(reference) ? reference : '?'}`, address, outcome: 'probe', attemptedAt: at })
+  const [row] = await db
+    .insert(signInAttempts)
+    .values({ emailKey: `pay:${referencePattern.test(reference) ? reference : '?'}`, address, outcome: 'probe', attemptedAt: at })
     .returning({ id: signInAttempts.id });
   return row!.id;
 }
@@ -92,7 +109,10 @@ export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' 
   const { db } = database;
 
   const answer = (c: Context, html: string, nonce: string, status: 200 | 404 | 410 | 400 | 429 = 200) => {
-    c.header('Content-Security-Policy', `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+    c.header(
+      'Content-Security-Policy',
+      `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    );
     c.header('Cache-Control', 'no-store');
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
@@ -102,16 +122,28 @@ export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' 
   async function pageOf(job: PaymentJobRow) {
     const [merchant] = await db.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, job.merchantId));
     const [configuration] = await db.select({ tradeName: configurations.tradeName }).from(configurations).where(eq(configurations.id, job.configurationId));
-    const [page] = await db.select({ design: hostedPages.design }).from(hostedPages).where(eq(hostedPages.configurationId, job.configurationId))
-      .orderBy(asc(hostedPages.name), asc(hostedPages.reference)).limit(1);
+    const [page] = await db
+      .select({ design: hostedPages.design })
+      .from(hostedPages)
+      .where(eq(hostedPages.configurationId, job.configurationId))
+      .orderBy(asc(hostedPages.name), asc(hostedPages.reference))
+      .limit(1);
     const methods = await db.select().from(configurationPaymentMethods).where(eq(configurationPaymentMethods.configurationId, job.configurationId));
     const design = (page?.design ?? defaultHostedPageDesign) as HostedPageDesign;
     // Only what can really be paid here (a card, within its setting's currencies and limits) is offered; the other
     // switched-on methods are named as not available on this page (the preview shows the same, hosted-page-render.ts).
-    const options = shopperPaymentOptions(design.paymentMethodOrder, methods.map((row) => ({
-      method: row.paymentMethod as PaymentMethod, enabled: row.enabled, displayName: row.displayName,
-      minimumAmountMilli: row.minimumAmountMilli, maximumAmountMilli: row.maximumAmountMilli, currencies: row.currencies,
-    })), { amountMilli: amountMilliOf(job.amountMinor, job.currency), currency: job.currency });
+    const options = shopperPaymentOptions(
+      design.paymentMethodOrder,
+      methods.map((row) => ({
+        method: row.paymentMethod as PaymentMethod,
+        enabled: row.enabled,
+        displayName: row.displayName,
+        minimumAmountMilli: row.minimumAmountMilli,
+        maximumAmountMilli: row.maximumAmountMilli,
+        currencies: row.currencies,
+      })),
+      { amountMilli: amountMilliOf(job.amountMinor, job.currency), currency: job.currency },
+    );
     return { design, merchantName: configuration?.tradeName ?? merchant?.name ?? 'Payment', options };
   }
 
@@ -128,7 +160,12 @@ export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' 
     const nonce = randomBytes(16).toString('base64');
     const heading = 'Too many payment pages asked for';
     const text = `This connection asked for too many payment pages that do not exist. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again, using the link in your email exactly as it was sent.`;
-    return answer(c, hostedPageMessageDocument(defaultHostedPageDesign, { nonce, title: `${heading} – Payment`, heading, text, merchantName: 'Payment' }), nonce, 429);
+    return answer(
+      c,
+      hostedPageMessageDocument(defaultHostedPageDesign, { nonce, title: `${heading} – Payment`, heading, text, merchantName: 'Payment' }),
+      nonce,
+      429,
+    );
   }
 
   /**
@@ -152,7 +189,12 @@ export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' 
   function refusal(c: Context, state: keyof typeof stateTexts, design: HostedPageDesign, merchantName: string) {
     const nonce = randomBytes(16).toString('base64');
     const texts = stateTexts[state];
-    return answer(c, hostedPageMessageDocument(design, { nonce, title: `${texts.heading} – ${merchantName}`, heading: texts.heading, text: texts.text, merchantName }), nonce, state === 'notFound' ? 404 : 410);
+    return answer(
+      c,
+      hostedPageMessageDocument(design, { nonce, title: `${texts.heading} – ${merchantName}`, heading: texts.heading, text: texts.text, merchantName }),
+      nonce,
+      state === 'notFound' ? 404 : 410,
+    );
   }
 
   async function render(c: Context, job: PaymentJobRow, error: string | null, values: { cardholderName?: string; expiry?: string } = {}) {
@@ -161,10 +203,23 @@ export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' 
     if (state !== 'open') return refusal(c, state, page.design, page.merchantName);
     const nonce = randomBytes(16).toString('base64');
     const amount = formatAmount(job.amountMinor, job.currency);
-    const html = hostedPageDocument({
-      design: page.design, merchantName: page.merchantName, amount, orderNumber: job.orderNumber, orderLines: orderLinesOf(job.order, job.currency),
-      paymentMethods: page.options.payable, unavailableMethods: page.options.unavailable, ...(page.options.reason ? { unpayableReason: page.options.reason } : {}), mode: 'live', formAction: `/pay/${job.reference}`, error, values,
-    }, { nonce, title: `Pay ${amount} to ${page.merchantName}` });
+    const html = hostedPageDocument(
+      {
+        design: page.design,
+        merchantName: page.merchantName,
+        amount,
+        orderNumber: job.orderNumber,
+        orderLines: orderLinesOf(job.order, job.currency),
+        paymentMethods: page.options.payable,
+        unavailableMethods: page.options.unavailable,
+        ...(page.options.reason ? { unpayableReason: page.options.reason } : {}),
+        mode: 'live',
+        formAction: `/pay/${job.reference}`,
+        error,
+        values,
+      },
+      { nonce, title: `Pay ${amount} to ${page.merchantName}` },
+    );
     return answer(c, html, nonce, error ? 400 : 200);
   }
 
@@ -192,7 +247,12 @@ export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' 
     const chosen = text('paymentMethod') || 'card';
     if (!page.options.payable.some((option) => option.method === chosen)) {
       const label = Object.hasOwn(paymentMethodLabels, chosen) ? paymentMethodLabels[chosen as PaymentMethod] : 'This payment method';
-      return render(c, job, page.options.payable.length === 0 ? 'This payment cannot be made on this page.' : `${label} cannot be paid on this page. Pay by card instead.`, keep);
+      return render(
+        c,
+        job,
+        page.options.payable.length === 0 ? 'This payment cannot be made on this page.' : `${label} cannot be paid on this page. Pay by card instead.`,
+        keep,
+      );
     }
     const problem = cardProblem(card, new Date());
     if (problem) return render(c, job, problem, keep);
@@ -200,10 +260,17 @@ export function shopperPageRoutes({ database, cardKeys }: Pick<Deps, 'database' 
     if (!result.ok) return refusal(c, result.state, page.design, page.merchantName);
     const nonce = randomBytes(16).toString('base64');
     const amount = formatAmount(job.amountMinor, job.currency);
-    return answer(c, hostedPageMessageDocument(page.design, {
-      nonce, title: `Payment received – ${page.merchantName}`, heading: 'Thank you, your payment was received',
-      text: `${amount} was paid to ${page.merchantName} for order ${job.orderNumber}. Your reference is ${result.transactionReference}.`, merchantName: page.merchantName,
-    }), nonce);
+    return answer(
+      c,
+      hostedPageMessageDocument(page.design, {
+        nonce,
+        title: `Payment received – ${page.merchantName}`,
+        heading: 'Thank you, your payment was received',
+        text: `${amount} was paid to ${page.merchantName} for order ${job.orderNumber}. Your reference is ${result.transactionReference}.`,
+        merchantName: page.merchantName,
+      }),
+      nonce,
+    );
   });
 
   return routes;

@@ -43,12 +43,17 @@ export function sourceMetaData(c: Context<AppEnv>): { clientAddress: string; use
  */
 export async function requireStepUp(c: Context<AppEnv>, db: Db): Promise<void> {
   const principal = c.get('principal');
-  const [grant] = await db.select({ userId: stepUpGrants.userId }).from(stepUpGrants)
+  const [grant] = await db
+    .select({ userId: stepUpGrants.userId })
+    .from(stepUpGrants)
     .where(and(eq(stepUpGrants.userId, principal.userId), eq(stepUpGrants.sessionKey, c.get('sessionKey') ?? ''), gt(stepUpGrants.expiresAt, new Date())));
   if (grant) return;
   const withCode = await hasActiveSecondFactor(db, principal.userId);
   // RFC 9470's challenge beside the portal's errorReport: the authentication is not recent enough.
-  c.header('WWW-Authenticate', `Bearer error="insufficient_user_authentication", error_description="A recent authentication is required", max_age=${stepUpMinutes * 60}`);
+  c.header(
+    'WWW-Authenticate',
+    `Bearer error="insufficient_user_authentication", error_description="A recent authentication is required", max_age=${stepUpMinutes * 60}`,
+  );
   throw new ApiError(403, withCode ? stepUpMessages.passwordAndCodeRequired : stepUpMessages.passwordRequired);
 }
 
@@ -93,7 +98,9 @@ export function stepUpRoutes({ database, publicUrl, cardKeys }: Deps) {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + stepUpMinutes * 60_000);
     await db.transaction(async (tx) => {
-      await tx.insert(stepUpGrants).values({ userId: principal.userId, sessionKey: c.get('sessionKey') ?? '', expiresAt, createdAt: now })
+      await tx
+        .insert(stepUpGrants)
+        .values({ userId: principal.userId, sessionKey: c.get('sessionKey') ?? '', expiresAt, createdAt: now })
         .onConflictDoUpdate({ target: [stepUpGrants.userId, stepUpGrants.sessionKey], set: { expiresAt, createdAt: now } });
       await recordSignInEvent(tx, 'StepUpSucceeded', { userId: principal.userId }, source, { validUntilUtc: expiresAt.toISOString() });
     });

@@ -47,12 +47,25 @@ import { alias } from 'drizzle-orm/pg-core';
 import { fileTypeFromBuffer } from 'file-type';
 import { Hono, type Context } from 'hono';
 import {
-  ticketBody, ticketCommentBody, ticketCommentUpdateBody, ticketUpdateBody, type TicketAttachment,
-  type TicketComment, type TicketDetail, type TicketListItem,
+  ticketBody,
+  ticketCommentBody,
+  ticketCommentUpdateBody,
+  ticketUpdateBody,
+  type TicketAttachment,
+  type TicketComment,
+  type TicketDetail,
+  type TicketListItem,
 } from '../../src/contract/ticket-schemas.ts';
 import {
-  attachmentDocumentTypes, attachmentImageTypes, commentBatchSize, maxAttachmentBytes, ticketListSpec,
-  uploadMessages, type TicketPriority, type TicketStatus, type TicketType,
+  attachmentDocumentTypes,
+  attachmentImageTypes,
+  commentBatchSize,
+  maxAttachmentBytes,
+  ticketListSpec,
+  uploadMessages,
+  type TicketPriority,
+  type TicketStatus,
+  type TicketType,
 } from '../../src/contract/tickets.ts';
 import type { Db } from '../db/client.ts';
 import { businesses, merchants, paymentJobs, ticketAttachments, ticketComments, tickets, transactions, userRoles, users } from '../db/schema.ts';
@@ -82,7 +95,7 @@ type Resolver = (c: Context<AppEnv>) => Promise<Addressed>;
 const newId = (prefix: string) => `${prefix}${randomBytes(8).toString('hex').toUpperCase()}`;
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const nameOf = (row: { id: string; givenName: string; familyName: string } | null) =>
-  (row ? { userId: row.id, name: `${row.givenName} ${row.familyName}`.trim() } : null);
+  row ? { userId: row.id, name: `${row.givenName} ${row.familyName}`.trim() } : null;
 
 /** The spec's upload rules, by the bytes: the MIME type to keep, or the message for the refusal. */
 export async function attachmentTypeOf(bytes: Uint8Array, fileName: string, ticketType: TicketType): Promise<{ mimeType: string } | { refused: string }> {
@@ -104,7 +117,12 @@ export async function attachmentTypeOf(bytes: Uint8Array, fileName: string, tick
 }
 
 const extensionTypes: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
 };
 
 function isPlainText(bytes: Uint8Array): boolean {
@@ -127,10 +145,14 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
   const contextFree: Resolver = async (c) => {
     const scope = grantedScope(c.get('principal'), 'Portal.Tickets.Read');
     if (!scope) throw forbidden();
-    const ticketScope: TicketScope = scope.level === 'partner' ? { level: 'grants', partnerIds: [scope.partnerId], businessIds: [], merchantIds: [] }
-      : scope.level === 'business' ? { level: 'grants', partnerIds: [], businessIds: [scope.businessId], merchantIds: [] }
-      : scope.level === 'merchant' ? { level: 'grants', partnerIds: [], businessIds: [], merchantIds: [scope.merchantId] }
-      : scope;
+    const ticketScope: TicketScope =
+      scope.level === 'partner'
+        ? { level: 'grants', partnerIds: [scope.partnerId], businessIds: [], merchantIds: [] }
+        : scope.level === 'business'
+          ? { level: 'grants', partnerIds: [], businessIds: [scope.businessId], merchantIds: [] }
+          : scope.level === 'merchant'
+            ? { level: 'grants', partnerIds: [], businessIds: [], merchantIds: [scope.merchantId] }
+            : scope;
     return { scope: ticketScope, businessId: null, merchantId: null };
   };
   const business: Resolver = async (c) => {
@@ -143,7 +165,11 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     const resolved = await resolveContext(database, c.get('principal'), c.req.param('businessId') ?? '', c.req.param('merchantId') ?? '');
     if (!resolved?.merchant) throw notFound();
     requirePermission(resolved.permissions, 'Portal.Tickets.Read');
-    return { scope: { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id }, businessId: resolved.business.id, merchantId: resolved.merchant.id };
+    return {
+      scope: { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id },
+      businessId: resolved.business.id,
+      merchantId: resolved.merchant.id,
+    };
   };
 
   const { audit, mailAssignee, mailRequester } = ticketWrites(publicUrl);
@@ -152,7 +178,9 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     const { scope } = await resolve(c);
     const ticketId = c.req.param('ticketId') ?? '';
     if (!idPattern.test(ticketId)) throw notFound();
-    const [row] = await db.select({ ticket: t, partnerId: businesses.partnerId, businessName: businesses.name, merchantName: merchants.name }).from(t)
+    const [row] = await db
+      .select({ ticket: t, partnerId: businesses.partnerId, businessName: businesses.name, merchantName: merchants.name })
+      .from(t)
       .innerJoin(businesses, eq(businesses.id, t.businessId))
       .leftJoin(merchants, eq(merchants.id, t.merchantId))
       .where(and(eq(t.id, ticketId), ticketScopeWhere(db, scope)));
@@ -161,22 +189,37 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     const here = permissionsIn(principal, { partnerId: row.partnerId, businessId: row.ticket.businessId, merchantId: row.ticket.merchantId });
     // Outside its own context's Read permission the ticket does not exist for the caller (context-free grants).
     if (!here.has('Portal.Tickets.Read')) throw notFound();
-    return { ticket: { ...row.ticket, partnerId: row.partnerId, businessName: row.businessName, merchantName: row.merchantName }, here, staff: here.has(staffPermission), principal };
+    return {
+      ticket: { ...row.ticket, partnerId: row.partnerId, businessName: row.businessName, merchantName: row.merchantName },
+      here,
+      staff: here.has(staffPermission),
+      principal,
+    };
   }
 
   const visibleComments = (opened: Opened) => (opened.staff ? undefined : eq(ticketComments.internal, false));
 
   async function attachmentsOf(opened: Opened): Promise<TicketAttachment[]> {
-    const rows = await db.select({ attachment: ticketAttachments, uploader: { id: users.id, givenName: users.givenName, familyName: users.familyName } })
+    const rows = await db
+      .select({ attachment: ticketAttachments, uploader: { id: users.id, givenName: users.givenName, familyName: users.familyName } })
       .from(ticketAttachments)
       .leftJoin(ticketComments, eq(ticketComments.id, ticketAttachments.commentId))
       .leftJoin(users, eq(users.id, ticketAttachments.uploadedBy))
-      .where(and(eq(ticketAttachments.ticketId, opened.ticket.id), opened.staff ? undefined : or(isNull(ticketAttachments.commentId), eq(ticketComments.internal, false))))
+      .where(
+        and(
+          eq(ticketAttachments.ticketId, opened.ticket.id),
+          opened.staff ? undefined : or(isNull(ticketAttachments.commentId), eq(ticketComments.internal, false)),
+        ),
+      )
       .orderBy(asc(ticketAttachments.createdUtc), asc(ticketAttachments.id));
     return rows.map(({ attachment, uploader }) => toAttachment(opened, attachment, uploader));
   }
 
-  function toAttachment(opened: Opened, attachment: typeof ticketAttachments.$inferSelect, uploader: { id: string; givenName: string; familyName: string } | null): TicketAttachment {
+  function toAttachment(
+    opened: Opened,
+    attachment: typeof ticketAttachments.$inferSelect,
+    uploader: { id: string; givenName: string; familyName: string } | null,
+  ): TicketAttachment {
     return {
       ticketAttachmentId: attachment.id,
       ticketCommentId: attachment.commentId,
@@ -191,17 +234,33 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
 
   async function detailOf(opened: Opened): Promise<TicketDetail> {
     const { ticket } = opened;
-    const [people] = await db.select({
-      creator: { id: creator.id, givenName: creator.givenName, familyName: creator.familyName },
-      assignee: { id: assignee.id, givenName: assignee.givenName, familyName: assignee.familyName },
-    }).from(t).leftJoin(creator, eq(creator.id, t.createdBy)).leftJoin(assignee, eq(assignee.id, t.assigneeId)).where(eq(t.id, ticket.id));
-    const [counted] = await db.select({ total: count() }).from(ticketComments).where(and(eq(ticketComments.ticketId, ticket.id), visibleComments(opened)));
+    const [people] = await db
+      .select({
+        creator: { id: creator.id, givenName: creator.givenName, familyName: creator.familyName },
+        assignee: { id: assignee.id, givenName: assignee.givenName, familyName: assignee.familyName },
+      })
+      .from(t)
+      .leftJoin(creator, eq(creator.id, t.createdBy))
+      .leftJoin(assignee, eq(assignee.id, t.assigneeId))
+      .where(eq(t.id, ticket.id));
+    const [counted] = await db
+      .select({ total: count() })
+      .from(ticketComments)
+      .where(and(eq(ticketComments.ticketId, ticket.id), visibleComments(opened)));
     const allAttachments = await attachmentsOf(opened);
     return {
-      ticketId: ticket.id, businessId: ticket.businessId, businessName: ticket.businessName, merchantId: ticket.merchantId, merchantName: ticket.merchantName,
-      type: ticket.type as TicketType, status: ticket.status as TicketStatus, priority: ticket.priority as TicketPriority,
-      subject: ticket.subject, description: ticket.description,
-      createdUtc: ticket.createdUtc.toISOString(), lastUpdatedUtc: ticket.lastUpdatedUtc.toISOString(),
+      ticketId: ticket.id,
+      businessId: ticket.businessId,
+      businessName: ticket.businessName,
+      merchantId: ticket.merchantId,
+      merchantName: ticket.merchantName,
+      type: ticket.type as TicketType,
+      status: ticket.status as TicketStatus,
+      priority: ticket.priority as TicketPriority,
+      subject: ticket.subject,
+      description: ticket.description,
+      createdUtc: ticket.createdUtc.toISOString(),
+      lastUpdatedUtc: ticket.lastUpdatedUtc.toISOString(),
       createdBy: nameOf(people?.creator?.id ? people.creator : null) ?? { userId: ticket.createdBy, name: 'Former user' },
       assignee: nameOf(people?.assignee?.id ? people.assignee : null),
       updatedByRequester: opened.staff && isUpdatedByRequester(ticket),
@@ -215,15 +274,23 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
   }
 
   async function commentsOf(opened: Opened, where: SQL | undefined, limit: number, newestFirst: boolean): Promise<TicketComment[]> {
-    const rows = await db.select({ comment: ticketComments, author: { id: users.id, givenName: users.givenName, familyName: users.familyName, internal: users.internal } })
-      .from(ticketComments).leftJoin(users, eq(users.id, ticketComments.authorId))
+    const rows = await db
+      .select({ comment: ticketComments, author: { id: users.id, givenName: users.givenName, familyName: users.familyName, internal: users.internal } })
+      .from(ticketComments)
+      .leftJoin(users, eq(users.id, ticketComments.authorId))
       .where(and(eq(ticketComments.ticketId, opened.ticket.id), visibleComments(opened), where))
       .orderBy(...(newestFirst ? [desc(ticketComments.createdUtc), desc(ticketComments.id)] : [asc(ticketComments.createdUtc), asc(ticketComments.id)]))
       .limit(limit);
     const ids = rows.map((row) => row.comment.id);
-    const files = ids.length === 0 ? [] : await db.select({ attachment: ticketAttachments, uploader: { id: users.id, givenName: users.givenName, familyName: users.familyName } })
-      .from(ticketAttachments).leftJoin(users, eq(users.id, ticketAttachments.uploadedBy))
-      .where(inArray(ticketAttachments.commentId, ids)).orderBy(asc(ticketAttachments.createdUtc), asc(ticketAttachments.id));
+    const files =
+      ids.length === 0
+        ? []
+        : await db
+            .select({ attachment: ticketAttachments, uploader: { id: users.id, givenName: users.givenName, familyName: users.familyName } })
+            .from(ticketAttachments)
+            .leftJoin(users, eq(users.id, ticketAttachments.uploadedBy))
+            .where(inArray(ticketAttachments.commentId, ids))
+            .orderBy(asc(ticketAttachments.createdUtc), asc(ticketAttachments.id));
     return rows.map(({ comment, author }) => ({
       ticketCommentId: comment.id,
       ticketId: comment.ticketId,
@@ -241,7 +308,9 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
 
   async function openComment(opened: Opened, commentId: string) {
     if (!idPattern.test(commentId)) throw notFound();
-    const [row] = await db.select().from(ticketComments)
+    const [row] = await db
+      .select()
+      .from(ticketComments)
       .where(and(eq(ticketComments.id, commentId), eq(ticketComments.ticketId, opened.ticket.id), visibleComments(opened)));
     if (!row) throw notFound();
     return row;
@@ -259,8 +328,12 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     if (!(file instanceof File)) throw badRequest(uploadMessages.unreadable);
     if (file.size > maxAttachmentBytes) throw new ApiError(413, uploadMessages.tooLarge);
     if (file.size === 0) throw badRequest(uploadMessages.invalidFormat);
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is stripped from the uploaded file's name
-    const fileName = file.name.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255) || 'attachment';
+    const fileName =
+      file.name
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is stripped from the uploaded file's name
+        .replace(/[\u0000-\u001f\u007f]/g, '')
+        .trim()
+        .slice(0, 255) || 'attachment';
     let bytes: Uint8Array;
     try {
       bytes = new Uint8Array(await file.arrayBuffer());
@@ -283,16 +356,34 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     }
     try {
       const row = await db.transaction(async (tx) => {
-        const [inserted] = await tx.insert(ticketAttachments).values({
-          id: attachmentId, ticketId: opened.ticket.id, commentId, fileName: upload.fileName, mimeType: upload.mimeType,
-          size: upload.bytes.byteLength, storageKey, uploadedBy: opened.principal.userId,
-        }).returning();
+        const [inserted] = await tx
+          .insert(ticketAttachments)
+          .values({
+            id: attachmentId,
+            ticketId: opened.ticket.id,
+            commentId,
+            fileName: upload.fileName,
+            mimeType: upload.mimeType,
+            size: upload.bytes.byteLength,
+            storageKey,
+            uploadedBy: opened.principal.userId,
+          })
+          .returning();
         await tx.update(t).set({ lastUpdatedUtc: new Date() }).where(eq(t.id, opened.ticket.id));
-        await audit(tx, opened.principal, 'TicketAttachmentAdded', opened.ticket, { ticketId: opened.ticket.id, ticketCommentId: commentId, ticketAttachmentId: attachmentId, mimeType: upload.mimeType, size: upload.bytes.byteLength });
+        await audit(tx, opened.principal, 'TicketAttachmentAdded', opened.ticket, {
+          ticketId: opened.ticket.id,
+          ticketCommentId: commentId,
+          ticketAttachmentId: attachmentId,
+          mimeType: upload.mimeType,
+          size: upload.bytes.byteLength,
+        });
         return inserted;
       });
       if (!row) throw new Error('attachment row not written');
-      const [uploader] = await db.select({ id: users.id, givenName: users.givenName, familyName: users.familyName }).from(users).where(eq(users.id, opened.principal.userId));
+      const [uploader] = await db
+        .select({ id: users.id, givenName: users.givenName, familyName: users.familyName })
+        .from(users)
+        .where(eq(users.id, opened.principal.userId));
       return toAttachment(opened, row, uploader ?? null);
     } catch (error) {
       await files.delete(storageKey).catch(() => undefined);
@@ -303,8 +394,16 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
   async function serveAttachment(c: Context<AppEnv>, opened: Opened, commentId: string | null) {
     const attachmentId = c.req.param('attachmentId') ?? '';
     if (!idPattern.test(attachmentId)) throw notFound();
-    const [row] = await db.select().from(ticketAttachments)
-      .where(and(eq(ticketAttachments.id, attachmentId), eq(ticketAttachments.ticketId, opened.ticket.id), commentId === null ? isNull(ticketAttachments.commentId) : eq(ticketAttachments.commentId, commentId)));
+    const [row] = await db
+      .select()
+      .from(ticketAttachments)
+      .where(
+        and(
+          eq(ticketAttachments.id, attachmentId),
+          eq(ticketAttachments.ticketId, opened.ticket.id),
+          commentId === null ? isNull(ticketAttachments.commentId) : eq(ticketAttachments.commentId, commentId),
+        ),
+      );
     if (!row) throw notFound();
     const stored = await files.get(row.storageKey);
     if (!stored) throw notFound();
@@ -324,8 +423,16 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
   async function removeAttachment(c: Context<AppEnv>, opened: Opened, commentId: string | null) {
     const attachmentId = c.req.param('attachmentId') ?? '';
     if (!idPattern.test(attachmentId)) throw notFound();
-    const [row] = await db.select().from(ticketAttachments)
-      .where(and(eq(ticketAttachments.id, attachmentId), eq(ticketAttachments.ticketId, opened.ticket.id), commentId === null ? isNull(ticketAttachments.commentId) : eq(ticketAttachments.commentId, commentId)));
+    const [row] = await db
+      .select()
+      .from(ticketAttachments)
+      .where(
+        and(
+          eq(ticketAttachments.id, attachmentId),
+          eq(ticketAttachments.ticketId, opened.ticket.id),
+          commentId === null ? isNull(ticketAttachments.commentId) : eq(ticketAttachments.commentId, commentId),
+        ),
+      );
     if (!row) throw notFound();
     // Every write needs the write permission, staff included: read-only staff remove nothing.
     requirePermission(opened.here, 'Portal.Tickets.Create');
@@ -333,7 +440,11 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
     await db.transaction(async (tx) => {
       await tx.delete(ticketAttachments).where(eq(ticketAttachments.id, row.id));
       await tx.update(t).set({ lastUpdatedUtc: new Date() }).where(eq(t.id, opened.ticket.id));
-      await audit(tx, opened.principal, 'TicketAttachmentRemoved', opened.ticket, { ticketId: opened.ticket.id, ticketAttachmentId: row.id, filename: row.fileName });
+      await audit(tx, opened.principal, 'TicketAttachmentRemoved', opened.ticket, {
+        ticketId: opened.ticket.id,
+        ticketAttachmentId: row.id,
+        filename: row.fileName,
+      });
     });
     await files.delete(row.storageKey).catch(() => undefined);
     return c.body(null, 204);
@@ -342,11 +453,15 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
   routes.get('/ticket-assignees', async (c) => {
     const principal = c.get('principal');
     if (!grantedScope(principal, staffPermission)) throw forbidden();
-    const rows = await db.selectDistinct({ id: users.id, givenName: users.givenName, familyName: users.familyName, role: userRoles.role })
-      .from(users).innerJoin(userRoles, eq(userRoles.userId, users.id))
-      .where(and(eq(users.internal, true), eq(userRoles.level, 'root'))).orderBy(asc(users.givenName), asc(users.familyName), asc(users.id));
+    const rows = await db
+      .selectDistinct({ id: users.id, givenName: users.givenName, familyName: users.familyName, role: userRoles.role })
+      .from(users)
+      .innerJoin(userRoles, eq(userRoles.userId, users.id))
+      .where(and(eq(users.internal, true), eq(userRoles.level, 'root')))
+      .orderBy(asc(users.givenName), asc(users.familyName), asc(users.id));
     const seen = new Set<string>();
-    const results = rows.filter((row) => isWritingStaff(permissionsOfRoles([row.role])) && !seen.has(row.id) && Boolean(seen.add(row.id)))
+    const results = rows
+      .filter((row) => isWritingStaff(permissionsOfRoles([row.role])) && !seen.has(row.id) && Boolean(seen.add(row.id)))
       .map((row) => ({ userId: row.id, name: `${row.givenName} ${row.familyName}`.trim() }));
     return c.json({ results });
   });
@@ -374,14 +489,23 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       const rows = await ticketRows(db)
         .where(where)
         .orderBy(...orderByOf(orderKeysOf(ticketResource, sort)))
-        .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize);
       const [counted] = await db.select({ total: count() }).from(t).where(where);
       // The requester's flag is the support staff's queue state: others are not told of it.
       const staffCaller = grantedScope(c.get('principal'), staffPermission) !== null;
       const results: TicketListItem[] = rows.map((row) => ({
-        ticketId: row.ticket.id, businessId: row.ticket.businessId, businessName: row.businessName, merchantId: row.ticket.merchantId, merchantName: row.merchantName,
-        type: row.ticket.type as TicketType, status: row.ticket.status as TicketStatus, priority: row.ticket.priority as TicketPriority,
-        subject: row.ticket.subject, createdUtc: row.ticket.createdUtc.toISOString(), lastUpdatedUtc: row.ticket.lastUpdatedUtc.toISOString(),
+        ticketId: row.ticket.id,
+        businessId: row.ticket.businessId,
+        businessName: row.businessName,
+        merchantId: row.ticket.merchantId,
+        merchantName: row.merchantName,
+        type: row.ticket.type as TicketType,
+        status: row.ticket.status as TicketStatus,
+        priority: row.ticket.priority as TicketPriority,
+        subject: row.ticket.subject,
+        createdUtc: row.ticket.createdUtc.toISOString(),
+        lastUpdatedUtc: row.ticket.lastUpdatedUtc.toISOString(),
         createdBy: nameOf(row.creator?.id ? row.creator : null) ?? { userId: row.ticket.createdBy, name: 'Former user' },
         assignee: nameOf(row.assignee?.id ? row.assignee : null),
         updatedByRequester: staffCaller && isUpdatedByRequester(row.ticket),
@@ -403,23 +527,41 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
         if (!(await isAssignableStaff(db, assigneeId))) throw badRequest('assigneeId must be a member of the support staff');
       }
       // A linked record must lie in the addressed context: a ticket never names another tenant's payment.
-      const inContext = (table: typeof transactions | typeof paymentJobs) => and(eq(table.businessId, addressed.businessId ?? ''), addressed.merchantId ? eq(table.merchantId, addressed.merchantId) : undefined);
+      const inContext = (table: typeof transactions | typeof paymentJobs) =>
+        and(eq(table.businessId, addressed.businessId ?? ''), addressed.merchantId ? eq(table.merchantId, addressed.merchantId) : undefined);
       if (body.linkedTransactionReference) {
-        const [found] = await db.select({ reference: transactions.reference }).from(transactions).where(and(eq(transactions.reference, body.linkedTransactionReference), inContext(transactions)));
+        const [found] = await db
+          .select({ reference: transactions.reference })
+          .from(transactions)
+          .where(and(eq(transactions.reference, body.linkedTransactionReference), inContext(transactions)));
         if (!found) throw badRequest('linkedTransactionReference is not a transaction of this business or merchant');
       }
       if (body.linkedPaymentJobReference) {
-        const [found] = await db.select({ reference: paymentJobs.reference }).from(paymentJobs).where(and(eq(paymentJobs.reference, body.linkedPaymentJobReference), inContext(paymentJobs)));
+        const [found] = await db
+          .select({ reference: paymentJobs.reference })
+          .from(paymentJobs)
+          .where(and(eq(paymentJobs.reference, body.linkedPaymentJobReference), inContext(paymentJobs)));
         if (!found) throw badRequest('linkedPaymentJobReference is not a payment job of this business or merchant');
       }
       const now = new Date();
       const ticketId = await db.transaction(async (tx) => {
         const ticketId = await nextTicketId(tx);
         const ticket = {
-          id: ticketId, businessId: addressed.businessId ?? '', merchantId: addressed.merchantId, createdBy: principal.userId,
-          type: body.type, status: 'Open', priority: body.priority ?? 'Unknown', subject: body.subject, description: body.description,
-          createdUtc: now, lastUpdatedUtc: now, version: 1, assigneeId,
-          linkedTransactionReference: body.linkedTransactionReference ?? null, linkedPaymentJobReference: body.linkedPaymentJobReference ?? null,
+          id: ticketId,
+          businessId: addressed.businessId ?? '',
+          merchantId: addressed.merchantId,
+          createdBy: principal.userId,
+          type: body.type,
+          status: 'Open',
+          priority: body.priority ?? 'Unknown',
+          subject: body.subject,
+          description: body.description,
+          createdUtc: now,
+          lastUpdatedUtc: now,
+          version: 1,
+          assigneeId,
+          linkedTransactionReference: body.linkedTransactionReference ?? null,
+          linkedPaymentJobReference: body.linkedPaymentJobReference ?? null,
         };
         await tx.insert(t).values(ticket);
         await audit(tx, principal, 'TicketCreated', ticket, { ticketId, type: body.type });
@@ -435,7 +577,8 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       if (isWritingStaff(opened.here) && isUpdatedByRequester(opened.ticket)) {
         const at = clockNow();
         await db.transaction(async (tx) => {
-          if (await markSeenByStaff(tx, opened.ticket.id, at)) await recordEvent(tx, 'record', { resource: 'ticket', resourceId: opened.ticket.id, businessId: null, merchantId: null });
+          if (await markSeenByStaff(tx, opened.ticket.id, at))
+            await recordEvent(tx, 'record', { resource: 'ticket', resourceId: opened.ticket.id, businessId: null, merchantId: null });
         });
         opened.ticket.staffSeenUtc = opened.ticket.requesterUpdatedUtc;
       }
@@ -481,12 +624,20 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       let olderThan: SQL | undefined;
       const before = params.before ?? Object.entries(params).find(([name]) => name.toLowerCase() === 'before')?.[1];
       if (before !== undefined) {
-        const anchor = await openComment(opened, before).catch(() => { throw badRequest(`before '${before.slice(0, 40)}' is not a comment of this ticket`); });
-        olderThan = or(lt(ticketComments.createdUtc, anchor.createdUtc), and(eq(ticketComments.createdUtc, anchor.createdUtc), lt(ticketComments.id, anchor.id)));
+        const anchor = await openComment(opened, before).catch(() => {
+          throw badRequest(`before '${before.slice(0, 40)}' is not a comment of this ticket`);
+        });
+        olderThan = or(
+          lt(ticketComments.createdUtc, anchor.createdUtc),
+          and(eq(ticketComments.createdUtc, anchor.createdUtc), lt(ticketComments.id, anchor.id)),
+        );
       }
       const newestFirst = await commentsOf(opened, olderThan, commentBatchSize + 1, true);
       const hasOlder = newestFirst.length > commentBatchSize;
-      const [counted] = await db.select({ total: count() }).from(ticketComments).where(and(eq(ticketComments.ticketId, opened.ticket.id), visibleComments(opened)));
+      const [counted] = await db
+        .select({ total: count() })
+        .from(ticketComments)
+        .where(and(eq(ticketComments.ticketId, opened.ticket.id), visibleComments(opened)));
       return c.json({ results: newestFirst.slice(0, commentBatchSize).reverse(), numberOfResults: Number(counted?.total ?? 0), hasOlder });
     });
 
@@ -498,16 +649,37 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       if (internal && !opened.staff) throw forbidden();
       const commentId = newId('TCC');
       const { ticket, principal } = opened;
-      const assignable = opened.staff && !internal && ticket.assigneeId === null && await isAssignableStaff(db, principal.userId);
+      const assignable = opened.staff && !internal && ticket.assigneeId === null && (await isAssignableStaff(db, principal.userId));
       await db.transaction(async (tx) => {
         const now = new Date();
-        await tx.insert(ticketComments).values({ id: commentId, ticketId: ticket.id, authorId: principal.userId, text: body.text, internal, createdUtc: now, lastUpdatedUtc: now });
+        await tx
+          .insert(ticketComments)
+          .values({ id: commentId, ticketId: ticket.id, authorId: principal.userId, text: body.text, internal, createdUtc: now, lastUpdatedUtc: now });
         // The workflow: staff's reply waits on the requester (and takes the ticket), the requester's reopens and flags it.
-        const moved = await recordReply(tx as unknown as Db, publicUrl, { ticket, principal, staff: opened.staff, assignable, internal, text: body.text, at: now });
-        await audit(tx, principal, 'TicketCommentCreated', ticket, { ticketId: ticket.id, ticketCommentId: commentId, internal, ...(Object.keys(moved.changes).length > 0 ? { changes: moved.changes } : {}) });
+        const moved = await recordReply(tx as unknown as Db, publicUrl, {
+          ticket,
+          principal,
+          staff: opened.staff,
+          assignable,
+          internal,
+          text: body.text,
+          at: now,
+        });
+        await audit(tx, principal, 'TicketCommentCreated', ticket, {
+          ticketId: ticket.id,
+          ticketCommentId: commentId,
+          internal,
+          ...(Object.keys(moved.changes).length > 0 ? { changes: moved.changes } : {}),
+        });
         // Internal notes are never mailed: the requester learns of public staff replies only.
         if (!internal && opened.staff) {
-          await mailRequester(tx, principal, ticket, [`${principal.givenName} ${principal.familyName} replied:`, body.text], `New reply on ticket ${ticket.id}: ${ticket.subject}`);
+          await mailRequester(
+            tx,
+            principal,
+            ticket,
+            [`${principal.givenName} ${principal.familyName} replied:`, body.text],
+            `New reply on ticket ${ticket.id}: ${ticket.subject}`,
+          );
         }
       });
       return c.json({ ticketCommentId: commentId }, 201);
@@ -527,8 +699,11 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       if (comment.authorId !== opened.principal.userId || !opened.here.has('Portal.Tickets.Create')) throw forbidden();
       const body = await readBody(c, ticketCommentUpdateBody);
       await db.transaction(async (tx) => {
-        const [updated] = await tx.update(ticketComments).set({ text: body.text, lastUpdatedUtc: new Date(), version: sql`${ticketComments.version} + 1` })
-          .where(and(eq(ticketComments.id, comment.id), eq(ticketComments.version, body.version))).returning({ id: ticketComments.id });
+        const [updated] = await tx
+          .update(ticketComments)
+          .set({ text: body.text, lastUpdatedUtc: new Date(), version: sql`${ticketComments.version} + 1` })
+          .where(and(eq(ticketComments.id, comment.id), eq(ticketComments.version, body.version)))
+          .returning({ id: ticketComments.id });
         if (!updated) throw conflict();
         await audit(tx, opened.principal, 'TicketCommentUpdated', opened.ticket, { ticketId: opened.ticket.id, ticketCommentId: comment.id });
       });
@@ -544,7 +719,11 @@ export function ticketRoutes({ database, files, publicUrl }: Deps) {
       const keys = await db.select({ key: ticketAttachments.storageKey }).from(ticketAttachments).where(eq(ticketAttachments.commentId, comment.id));
       await db.transaction(async (tx) => {
         await tx.delete(ticketComments).where(eq(ticketComments.id, comment.id));
-        await audit(tx, opened.principal, 'TicketCommentDeleted', opened.ticket, { ticketId: opened.ticket.id, ticketCommentId: comment.id, internal: comment.internal });
+        await audit(tx, opened.principal, 'TicketCommentDeleted', opened.ticket, {
+          ticketId: opened.ticket.id,
+          ticketCommentId: comment.id,
+          internal: comment.internal,
+        });
       });
       for (const { key } of keys) await files.delete(key).catch(() => undefined);
       return c.body(null, 204);

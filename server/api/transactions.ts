@@ -105,7 +105,10 @@ function resolvers(database: Database): { prefix: string; resolve: ScopeResolver
     const resolved = await resolveContext(database, c.get('principal'), c.req.param('businessId') ?? '');
     if (!resolved) throw notFound();
     requireAll(resolved.permissions, permissions);
-    return { scope: { level: 'business', businessId: resolved.business.id }, context: { level: 'business', businessId: resolved.business.id, title: resolved.business.name } };
+    return {
+      scope: { level: 'business', businessId: resolved.business.id },
+      context: { level: 'business', businessId: resolved.business.id, title: resolved.business.name },
+    };
   };
   const merchant: ScopeResolver = async (c, permissions) => {
     const resolved = await resolveContext(database, c.get('principal'), c.req.param('businessId') ?? '', c.req.param('merchantId') ?? '');
@@ -113,14 +116,22 @@ function resolvers(database: Database): { prefix: string; resolve: ScopeResolver
     requireAll(resolved.permissions, permissions);
     return {
       scope: { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id },
-      context: { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id, title: `${resolved.merchant.name} (${resolved.business.name})` },
+      context: {
+        level: 'merchant',
+        businessId: resolved.business.id,
+        merchantId: resolved.merchant.id,
+        title: `${resolved.merchant.name} (${resolved.business.name})`,
+      },
     };
   };
   const partner: ScopeResolver = async (c, permissions) => {
     const resolved = await resolvePartner(database, c.get('principal'), c.req.param('partnerId') ?? '');
     if (!resolved) throw notFound();
     requireAll(resolved.permissions, permissions);
-    return { scope: { level: 'partner', partnerId: resolved.partner.id }, context: { level: 'partner', partnerId: resolved.partner.id, title: resolved.partner.name } };
+    return {
+      scope: { level: 'partner', partnerId: resolved.partner.id },
+      context: { level: 'partner', partnerId: resolved.partner.id, title: resolved.partner.name },
+    };
   };
   return [
     { prefix: '/transactions', resolve: contextFree },
@@ -156,7 +167,9 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
 
   async function findTransaction(scope: TransactionScope, reference: string) {
     if (!referencePattern.test(reference)) throw notFound();
-    const [row] = await db.select({ transaction: t, merchantName: merchants.name, businessName: businesses.name }).from(t)
+    const [row] = await db
+      .select({ transaction: t, merchantName: merchants.name, businessName: businesses.name })
+      .from(t)
       .innerJoin(merchants, eq(merchants.id, t.merchantId))
       .innerJoin(businesses, eq(businesses.id, t.businessId))
       .where(and(eq(t.reference, reference), scopeWhere(scope)));
@@ -185,7 +198,9 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
         throw badRequest(`Pages beyond row ${maxListOffset.toLocaleString('en-GB')} are not listed; narrow the filters or export the list.`);
       }
       if (request.sortField === 'merchant' && request.offset + request.limit > maxMerchantSortOffset) {
-        throw badRequest(`A list sorted by merchant shows its first ${maxMerchantSortOffset.toLocaleString('en-GB')} rows; filter by merchant, sort by another column or export the list.`);
+        throw badRequest(
+          `A list sorted by merchant shows its first ${maxMerchantSortOffset.toLocaleString('en-GB')} rows; filter by merchant, sort by another column or export the list.`,
+        );
       }
       const { total, results } = await countedPage(database, request);
       return c.json({ results, ...total });
@@ -262,14 +277,28 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
       const parent = row.parentReference ? await db.select().from(t).where(eq(t.reference, row.parentReference)) : [];
       const children = await db.select().from(t).where(eq(t.parentReference, row.reference)).orderBy(asc(t.createdAt), asc(t.reference)).limit(100);
       const siblings = row.parentReference
-        ? await db.select().from(t).where(and(eq(t.parentReference, row.parentReference), sql`${t.reference} <> ${row.reference}`)).orderBy(asc(t.createdAt), asc(t.reference)).limit(100)
+        ? await db
+            .select()
+            .from(t)
+            .where(and(eq(t.parentReference, row.parentReference), sql`${t.reference} <> ${row.reference}`))
+            .orderBy(asc(t.createdAt), asc(t.reference))
+            .limit(100)
         : [];
       const linked = (relation: 'parent' | 'child' | 'sibling') => (linkedRow: typeof t.$inferSelect) => ({
-        reference: linkedRow.reference, kind: linkedRow.kind, relation, date: linkedRow.createdAt.toISOString(),
-        amount: toMajorUnits(linkedRow.amountMinor, linkedRow.currency), currency: linkedRow.currency, status: linkedRow.status,
+        reference: linkedRow.reference,
+        kind: linkedRow.kind,
+        relation,
+        date: linkedRow.createdAt.toISOString(),
+        amount: toMajorUnits(linkedRow.amountMinor, linkedRow.currency),
+        currency: linkedRow.currency,
+        status: linkedRow.status,
       });
       const detail: TransactionDetail = {
-        ...toListItem({ ...row, merchantName, refundedMinor: children.filter((child) => child.kind === 'refund' && child.status === 'paid').reduce((sum, child) => sum + child.amountMinor, 0) }),
+        ...toListItem({
+          ...row,
+          merchantName,
+          refundedMinor: children.filter((child) => child.kind === 'refund' && child.status === 'paid').reduce((sum, child) => sum + child.amountMinor, 0),
+        }),
         businessName,
         partnerId: row.partnerId,
         configurationId: row.configurationId,
@@ -279,10 +308,17 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
         customerEmail: row.customerEmail,
         originatingIpAddress: row.originatingIpAddress,
         paymentMethods: [{ paymentMethod: row.paymentMethod, ewalletType: row.ewalletType, maskedCardNumber: row.cardMasked }],
-        paymentJob: job ? {
-          reference: job.reference, orderNumber: job.orderNumber, status: job.status, createDateTimeUtc: job.createDateTimeUtc.toISOString(),
-          amount: toMajorUnits(job.amountMinor, job.currency), currency: job.currency, configurationId: job.configurationId,
-        } : null,
+        paymentJob: job
+          ? {
+              reference: job.reference,
+              orderNumber: job.orderNumber,
+              status: job.status,
+              createDateTimeUtc: job.createDateTimeUtc.toISOString(),
+              amount: toMajorUnits(job.amountMinor, job.currency),
+              currency: job.currency,
+              configurationId: job.configurationId,
+            }
+          : null,
         linkedTransactions: [...parent.map(linked('parent')), ...children.map(linked('child')), ...siblings.map(linked('sibling'))],
         cardNumberRevealable: row.cardToken !== null && here.has('Mapi.Transaction.CardNumber.Read'),
         ...(await refundableHere(row, here)),
@@ -310,15 +346,19 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
         // At most revealsPerMinute reveals per user per minute, counted from the audit trail every node shares; the
         // user's row is locked so that concurrent reveals of one user are counted one after another.
         await tx.select({ id: users.id }).from(users).where(eq(users.id, principal.userId)).for('update');
-        const [recent] = await tx.select({ reveals: count() }).from(auditEvents).where(and(
-          eq(auditEvents.userId, principal.userId), eq(auditEvents.event, 'CardNumberRevealed'),
-          sql`${auditEvents.dateTimeUtc} > ${sqlNow(-60_000)}`,
-        ));
+        const [recent] = await tx
+          .select({ reveals: count() })
+          .from(auditEvents)
+          .where(
+            and(eq(auditEvents.userId, principal.userId), eq(auditEvents.event, 'CardNumberRevealed'), sql`${auditEvents.dateTimeUtc} > ${sqlNow(-60_000)}`),
+          );
         if ((recent?.reveals ?? 0) >= revealsPerMinute) {
           c.header('Retry-After', '60');
           throw new ApiError(429, `At most ${revealsPerMinute} card numbers can be revealed a minute. Please wait a minute and try again.`);
         }
-        const [row] = await tx.select({ cardToken: t.cardToken, businessId: t.businessId, merchantId: t.merchantId }).from(t)
+        const [row] = await tx
+          .select({ cardToken: t.cardToken, businessId: t.businessId, merchantId: t.merchantId })
+          .from(t)
           .where(and(eq(t.reference, found.reference), scopeWhere(scope)));
         if (!row) throw notFound();
         const revealed = row.cardToken === null ? null : await openVaultedCard(tx, cardKeys, row.cardToken);

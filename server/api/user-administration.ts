@@ -12,22 +12,32 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { PermissionName } from '../../src/contract/permissions.ts';
-import type {PolicyInput,
-} from '../../src/contract/user-schemas.ts';
+import type { PolicyInput } from '../../src/contract/user-schemas.ts';
 import type { UserDetail, UserListItem } from '../../src/contract/user-schemas.ts';
 import { businessNeedsRoleMessage, userListSpec, userMessages } from '../../src/contract/users.ts';
 import type { Db } from '../db/client.ts';
 import { businesses, deletedUserEmails, merchants, partners, userInvitations, userRoles, users } from '../db/schema.ts';
 import type { Principal } from '../policy/principal.ts';
 import {
-  canEditScope, canManageWholeUser, canSeeUser, grantKey, grantRefusal, holdsRootPermission, isTechnicalAdmin,
-  knownBusinessesAndMerchants, loadTarget, permissionInBusiness, permissionInPartner, type Grant, type Target,
+  canEditScope,
+  canManageWholeUser,
+  canSeeUser,
+  grantKey,
+  grantRefusal,
+  holdsRootPermission,
+  isTechnicalAdmin,
+  knownBusinessesAndMerchants,
+  loadTarget,
+  permissionInBusiness,
+  permissionInPartner,
+  type Grant,
+  type Target,
 } from '../users/user-access.ts';
 import { issueInvitation, nextUserId } from '../users/invitations.ts';
 import { portalLink } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { secondFactorState } from '../users/second-factor.ts';
-import type { AppEnv, Deps, } from '../http/env.ts';
+import type { AppEnv, Deps } from '../http/env.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { parseListRequest, singleValuedQuery } from '../http/list-sql.ts';
 import { auditUserEvent } from '../users/user-lock.ts';
@@ -43,13 +53,20 @@ export function grantsOfPolicy(policy: PolicyInput, merchantBusiness: Map<string
   const grants: Grant[] = [];
   for (const role of new Set(policy.roles)) grants.push({ role, level: 'root', partnerId: null, businessId: null, merchantId: null });
   if (policy.partnerPolicy) {
-    for (const role of new Set(policy.partnerPolicy.roles)) grants.push({ role, level: 'partner', partnerId: policy.partnerPolicy.partnerId, businessId: null, merchantId: null });
+    for (const role of new Set(policy.partnerPolicy.roles))
+      grants.push({ role, level: 'partner', partnerId: policy.partnerPolicy.partnerId, businessId: null, merchantId: null });
   }
   for (const business of policy.businessPolicies) {
     for (const role of new Set(business.roles)) grants.push({ role, level: 'business', partnerId: null, businessId: business.businessId, merchantId: null });
     for (const merchant of business.merchantPolicies) {
       for (const role of new Set(merchant.roles)) {
-        grants.push({ role, level: 'merchant', partnerId: null, businessId: merchantBusiness.get(merchant.merchantId) ?? business.businessId, merchantId: merchant.merchantId });
+        grants.push({
+          role,
+          level: 'merchant',
+          partnerId: null,
+          businessId: merchantBusiness.get(merchant.merchantId) ?? business.businessId,
+          merchantId: merchant.merchantId,
+        });
       }
     }
   }
@@ -62,16 +79,30 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
   const audit = auditUserEvent;
 
   /** Refusals of writes are audited (outside the rolled-back transaction), then answered. */
-  async function auditedWrite(c: Context<AppEnv>, action: string, targetUserId: string | null, work: () => Promise<Response>, refusalEvent = 'UserAdministrationRefused'): Promise<Response> {
+  async function auditedWrite(
+    c: Context<AppEnv>,
+    action: string,
+    targetUserId: string | null,
+    work: () => Promise<Response>,
+    refusalEvent = 'UserAdministrationRefused',
+  ): Promise<Response> {
     try {
       return await work();
     } catch (error) {
       const status = error instanceof ApiError ? error.status : 500;
       const audited = refusalEvent === 'UserDeletionFailed' || status === 403 || status === 404;
       if (audited) {
-        await audit(db, c.get('principal'), refusalEvent, { userId: targetUserId ?? '' }, {
-          action, status, reason: error instanceof ApiError ? error.messages.join('; ') : 'error',
-        }).catch(() => undefined);
+        await audit(
+          db,
+          c.get('principal'),
+          refusalEvent,
+          { userId: targetUserId ?? '' },
+          {
+            action,
+            status,
+            reason: error instanceof ApiError ? error.messages.join('; ') : 'error',
+          },
+        ).catch(() => undefined);
       }
       throw error;
     }
@@ -105,15 +136,29 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
   async function policyStructureOf(grants: Grant[]): Promise<UserDetail['policyStructure']> {
     const businessIds = [...new Set(grants.map((grant) => grant.businessId).filter((id): id is string => id !== null))];
     const merchantIds = [...new Set(grants.map((grant) => grant.merchantId).filter((id): id is string => id !== null))];
-    const businessRows = businessIds.length === 0 ? [] : await db.select({ id: businesses.id, name: businesses.name }).from(businesses).where(inArray(businesses.id, businessIds)).orderBy(asc(businesses.name));
-    const merchantRows = merchantIds.length === 0 ? [] : await db.select({ id: merchants.id, name: merchants.name, business_id: merchants.businessId })
-      .from(merchants).where(inArray(merchants.id, merchantIds)).orderBy(asc(merchants.name));
+    const businessRows =
+      businessIds.length === 0
+        ? []
+        : await db
+            .select({ id: businesses.id, name: businesses.name })
+            .from(businesses)
+            .where(inArray(businesses.id, businessIds))
+            .orderBy(asc(businesses.name));
+    const merchantRows =
+      merchantIds.length === 0
+        ? []
+        : await db
+            .select({ id: merchants.id, name: merchants.name, business_id: merchants.businessId })
+            .from(merchants)
+            .where(inArray(merchants.id, merchantIds))
+            .orderBy(asc(merchants.name));
     const partnerGrant = grants.find((grant) => grant.level === 'partner');
     let partnerPolicy: UserDetail['policyStructure']['portalPolicy']['partnerPolicy'] = null;
     if (partnerGrant?.partnerId) {
       const [partner] = await db.select().from(partners).where(eq(partners.id, partnerGrant.partnerId));
       partnerPolicy = {
-        partnerId: partnerGrant.partnerId, partnerName: partner?.name ?? partnerGrant.partnerId,
+        partnerId: partnerGrant.partnerId,
+        partnerName: partner?.name ?? partnerGrant.partnerId,
         roles: grants.filter((grant) => grant.level === 'partner' && grant.partnerId === partnerGrant.partnerId).map((grant) => grant.role),
       };
     }
@@ -125,10 +170,14 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
           businessId: business.id,
           businessName: business.name,
           roles: grants.filter((grant) => grant.level === 'business' && grant.businessId === business.id).map((grant) => grant.role),
-          merchantPolicies: merchantRows.filter((merchant) => merchant.business_id === business.id).map((merchant) => ({
-            businessId: business.id, merchantId: merchant.id, merchantName: merchant.name,
-            roles: grants.filter((grant) => grant.level === 'merchant' && grant.merchantId === merchant.id).map((grant) => grant.role),
-          })),
+          merchantPolicies: merchantRows
+            .filter((merchant) => merchant.business_id === business.id)
+            .map((merchant) => ({
+              businessId: business.id,
+              merchantId: merchant.id,
+              merchantName: merchant.name,
+              roles: grants.filter((grant) => grant.level === 'merchant' && grant.merchantId === merchant.id).map((grant) => grant.role),
+            })),
         })),
       },
     };
@@ -152,15 +201,21 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
       passwordExpiresUtc: row.passwordExpiresUtc?.toISOString() ?? null,
       lastSignInUtc: row.lastSignInUtc?.toISOString() ?? null,
       createdUtc: row.createdAt.toISOString(),
-      invitation: invitation ? {
-        invitationId: invitation.id,
-        createdUtc: invitation.createdAt.toISOString(),
-        expiresUtc: invitation.expiresAt.toISOString(),
-        state: invitation.acceptedAt ? 'accepted' : invitation.revokedAt ? 'revoked' : invitation.expiresAt <= now ? 'expired' : 'pending',
-      } : null,
+      invitation: invitation
+        ? {
+            invitationId: invitation.id,
+            createdUtc: invitation.createdAt.toISOString(),
+            expiresUtc: invitation.expiresAt.toISOString(),
+            state: invitation.acceptedAt ? 'accepted' : invitation.revokedAt ? 'revoked' : invitation.expiresAt <= now ? 'expired' : 'pending',
+          }
+        : null,
       policyStructure: await policyStructureOf(visibleGrants(principal, target)),
       allowed: {
-        update: !self && target.grants.some((grant) => canEditScope(principal, 'Mapi.Users.Update', grant, grant.businessId ? target.partnersOf.get(grant.businessId) ?? null : null, target.internal)),
+        update:
+          !self &&
+          target.grants.some((grant) =>
+            canEditScope(principal, 'Mapi.Users.Update', grant, grant.businessId ? (target.partnersOf.get(grant.businessId) ?? null) : null, target.internal),
+          ),
         lock: !self && canManageWholeUser(principal, 'Mapi.Users.Update', target),
         delete: !self && canManageWholeUser(principal, 'Mapi.Users.Delete', target),
         resetPassword: !self && canManageWholeUser(principal, 'Mapi.Users.Update', target),
@@ -180,7 +235,12 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
    * The grants a write ends with: the submitted policy in the scopes the caller may edit, the user's other grants
    * kept. Each added grant is checked against what the caller holds; removed ones need the caller's permission there.
    */
-  async function planGrants(principal: Principal, permission: PermissionName, policy: PolicyInput, existing: Target | null): Promise<{ final: Grant[]; added: Grant[]; removed: Grant[] }> {
+  async function planGrants(
+    principal: Principal,
+    permission: PermissionName,
+    policy: PolicyInput,
+    existing: Target | null,
+  ): Promise<{ final: Grant[]; added: Grant[]; removed: Grant[] }> {
     const merchantIds = policy.businessPolicies.flatMap((business) => business.merchantPolicies.map((merchant) => merchant.merchantId));
     const businessIds = policy.businessPolicies.map((business) => business.businessId);
     const known = await knownBusinessesAndMerchants(db, businessIds, merchantIds);
@@ -192,13 +252,15 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
     }
     for (const business of policy.businessPolicies) {
       for (const merchant of business.merchantPolicies) {
-        if (known.merchantBusiness.get(merchant.merchantId) !== business.businessId) forbiddenMessages.push(`You cannot manage users there (merchant ${merchant.merchantId}).`);
+        if (known.merchantBusiness.get(merchant.merchantId) !== business.businessId)
+          forbiddenMessages.push(`You cannot manage users there (merchant ${merchant.merchantId}).`);
       }
     }
     if (new Set(businessIds).size !== businessIds.length) invalid.push('Each business may appear once in a policy.');
     if (forbiddenMessages.length > 0) throw new ApiError(403, forbiddenMessages);
     if (invalid.length > 0) throw badRequest(invalid);
-    const partnerOf = (grant: Grant) => (grant.businessId ? known.businesses.get(grant.businessId)?.partnerId ?? existing?.partnersOf.get(grant.businessId) ?? null : null);
+    const partnerOf = (grant: Grant) =>
+      grant.businessId ? (known.businesses.get(grant.businessId)?.partnerId ?? existing?.partnersOf.get(grant.businessId) ?? null) : null;
     const targetInternal = existing?.internal ?? policy.roles.length > 0;
 
     let submitted = grantsOfPolicy(policy, known.merchantBusiness);
@@ -215,8 +277,16 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
       const key = grantKey(grant);
       if (keptKeys.has(key)) continue;
       if (!canEditScope(principal, permission, grant, partnerOf(grant), targetInternal)) {
-        if (oldKeys.has(key)) { finalMap.set(key, grant); continue; }
-        throw new ApiError(403, grant.level === 'root' ? `You cannot grant the internal role ${grant.role}.` : `You cannot manage users there (${grant.level} ${grant.partnerId ?? grant.merchantId ?? grant.businessId}).`);
+        if (oldKeys.has(key)) {
+          finalMap.set(key, grant);
+          continue;
+        }
+        throw new ApiError(
+          403,
+          grant.level === 'root'
+            ? `You cannot grant the internal role ${grant.role}.`
+            : `You cannot manage users there (${grant.level} ${grant.partnerId ?? grant.merchantId ?? grant.businessId}).`,
+        );
       }
       finalMap.set(key, grant);
     }
@@ -227,17 +297,23 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
     const refusals = added.map((grant) => grantRefusal(principal, permission, grant, partnerOf(grant))).filter((refusal) => refusal !== null);
     const invalidRoles = refusals.filter((refusal) => refusal.kind === 'invalid');
     if (invalidRoles.length > 0) throw badRequest(invalidRoles.map((refusal) => refusal.message));
-    if (refusals.length > 0) throw new ApiError(403, refusals.map((refusal) => refusal.message));
+    if (refusals.length > 0)
+      throw new ApiError(
+        403,
+        refusals.map((refusal) => refusal.message),
+      );
     // A mix of internal and external access is refused: internal users hold root roles only.
     const hasRoot = final.some((grant) => grant.level === 'root');
-    if (hasRoot && final.some((grant) => grant.level !== 'root')) throw badRequest('An internal user holds internal roles only; business, merchant and partner roles are for external users.');
+    if (hasRoot && final.some((grant) => grant.level !== 'root'))
+      throw badRequest('An internal user holds internal roles only; business, merchant and partner roles are for external users.');
     if (!hasRoot) {
       const problems: string[] = [];
       const hasPartner = final.some((grant) => grant.level === 'partner');
       const finalBusinessIds = new Set(final.filter((grant) => grant.businessId).map((grant) => grant.businessId as string));
       if (!hasPartner && finalBusinessIds.size === 0 && policy.businessPolicies.length === 0) problems.push(userMessages.needsBusiness);
       for (const business of policy.businessPolicies) {
-        if (!final.some((grant) => grant.businessId === business.businessId)) problems.push(businessNeedsRoleMessage(known.businesses.get(business.businessId)?.name ?? business.businessId));
+        if (!final.some((grant) => grant.businessId === business.businessId))
+          problems.push(businessNeedsRoleMessage(known.businesses.get(business.businessId)?.name ?? business.businessId));
       }
       if (!hasPartner && finalBusinessIds.size === 0 && problems.length === 0) problems.push(userMessages.needsBusiness);
       if (problems.length > 0) throw badRequest(problems);
@@ -256,7 +332,10 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
     if (lower.length !== emails.length) throw badRequest('Each email address may appear once.');
     const deleted = await db.select({ email: deletedUserEmails.email }).from(deletedUserEmails).where(inArray(deletedUserEmails.email, lower));
     if (deleted.length > 0) throw badRequest(deleted.map((row) => `${row.email}: ${userMessages.emailDeleted}`));
-    return db.select().from(u).where(inArray(sql`lower(${u.email})`, lower));
+    return db
+      .select()
+      .from(u)
+      .where(inArray(sql`lower(${u.email})`, lower));
   }
 
   /** The grants an existing account ends with when invited with `added`, or null when they cannot be combined. */
@@ -277,7 +356,9 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
     const names = [
       ...(businessIds.length === 0 ? [] : await tx.select({ name: businesses.name }).from(businesses).where(inArray(businesses.id, businessIds))),
       ...(partnerIds.length === 0 ? [] : await tx.select({ name: partners.name }).from(partners).where(inArray(partners.id, partnerIds))),
-    ].map((row) => row.name).sort();
+    ]
+      .map((row) => row.name)
+      .sort();
     return names.length === 0 ? 'the payments portal' : names.join(', ');
   }
 
@@ -312,7 +393,15 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
     });
   }
 
-  async function inviteExisting(tx: Db, principal: Principal, inviter: { userId: string; name: string }, found: UserRow, email: string, grants: Grant[], firstBusiness: string | null) {
+  async function inviteExisting(
+    tx: Db,
+    principal: Principal,
+    inviter: { userId: string; name: string },
+    found: UserRow,
+    email: string,
+    grants: Grant[],
+    firstBusiness: string | null,
+  ) {
     const target = await loadTarget(tx, found);
     if (found.id === principal.userId) throw new ApiError(403, 'You cannot change your own access.');
     const combined = combinedGrants(target, grants);
@@ -338,11 +427,20 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
     const added = combined.filter((grant) => !keys.has(grantKey(grant)));
     if (added.length > 0) {
       await tx.insert(userRoles).values(added.map((grant) => ({ userId: found.id, ...grant })));
-      await tx.update(u).set({ version: sql`${u.version} + 1` }).where(eq(u.id, found.id));
+      await tx
+        .update(u)
+        .set({ version: sql`${u.version} + 1` })
+        .where(eq(u.id, found.id));
     }
     if (found.status === 'invited') {
       const invitation = await issueInvitation(tx, publicUrl, { userId: found.id, email: found.email }, inviter);
-      await audit(tx, principal, 'UserInvited', { userId: found.id, businessId: firstBusiness }, { email, invitationId: invitation.id, roles: grants.map(grantKey), existingAccount: true });
+      await audit(
+        tx,
+        principal,
+        'UserInvited',
+        { userId: found.id, businessId: firstBusiness },
+        { email, invitationId: invitation.id, roles: grants.map(grantKey), existingAccount: true },
+      );
     } else {
       await queueEmail(tx, found.email, {
         template: 'userAccessGranted',
@@ -369,27 +467,45 @@ export function userAdministration({ database, publicUrl }: Pick<Deps, 'database
     const { readable, where } = await userListWhere(db, principal, query.filters, extra);
     const sortKey = query.sort[0] ?? { field: 'name', descending: false };
     const direction = (expression: SQL | typeof u.id) => (sortKey.descending ? desc(expression) : asc(expression));
-    const orderBy = {
-      name: [direction(sql`lower(${u.givenName})`), direction(sql`lower(${u.familyName})`), direction(sql`lower(${u.email})`)],
-      email: [direction(sql`lower(${u.email})`)],
-      created: [direction(sql`${u.createdAt}`)],
-      lastSignIn: [sortKey.descending ? sql`${u.lastSignInUtc} DESC NULLS LAST` : sql`${u.lastSignInUtc} ASC NULLS LAST`],
-    }[sortKey.field as 'name'] ?? [];
-    const rows = await db.select().from(u).where(where).orderBy(...orderBy, direction(u.id))
-      .limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize);
+    const orderBy =
+      {
+        name: [direction(sql`lower(${u.givenName})`), direction(sql`lower(${u.familyName})`), direction(sql`lower(${u.email})`)],
+        email: [direction(sql`lower(${u.email})`)],
+        created: [direction(sql`${u.createdAt}`)],
+        lastSignIn: [sortKey.descending ? sql`${u.lastSignInUtc} DESC NULLS LAST` : sql`${u.lastSignInUtc} ASC NULLS LAST`],
+      }[sortKey.field as 'name'] ?? [];
+    const rows = await db
+      .select()
+      .from(u)
+      .where(where)
+      .orderBy(...orderBy, direction(u.id))
+      .limit(query.pageSize)
+      .offset((query.pageNumber - 1) * query.pageSize);
     const [total] = await db.select({ value: count() }).from(u).where(where);
     const ids = rows.map((row) => row.id);
-    const roleRows = ids.length === 0 ? [] : await db.select({ userId: userRoles.userId, role: userRoles.role, businessName: businesses.name })
-      .from(userRoles).leftJoin(businesses, eq(businesses.id, userRoles.businessId))
-      .where(and(inArray(userRoles.userId, ids), readable ?? undefined)).orderBy(userRoles.id);
+    const roleRows =
+      ids.length === 0
+        ? []
+        : await db
+            .select({ userId: userRoles.userId, role: userRoles.role, businessName: businesses.name })
+            .from(userRoles)
+            .leftJoin(businesses, eq(businesses.id, userRoles.businessId))
+            .where(and(inArray(userRoles.userId, ids), readable ?? undefined))
+            .orderBy(userRoles.id);
     const now = new Date();
     const results: UserListItem[] = rows.map((row) => {
       const own = roleRows.filter((roleRow) => roleRow.userId === row.id);
       return {
-        userId: row.id, email: row.email, givenName: row.givenName, familyName: row.familyName, status: statusOf(row, now),
-        internal: row.internal, roles: [...new Set(own.map((roleRow) => roleRow.role))],
+        userId: row.id,
+        email: row.email,
+        givenName: row.givenName,
+        familyName: row.familyName,
+        status: statusOf(row, now),
+        internal: row.internal,
+        roles: [...new Set(own.map((roleRow) => roleRow.role))],
         businessNames: [...new Set(own.map((roleRow) => roleRow.businessName).filter((value): value is string => value !== null))],
-        lockoutEndDateUtc: row.lockoutEndDateUtc?.toISOString() ?? null, lastSignInUtc: row.lastSignInUtc?.toISOString() ?? null,
+        lockoutEndDateUtc: row.lockoutEndDateUtc?.toISOString() ?? null,
+        lastSignInUtc: row.lastSignInUtc?.toISOString() ?? null,
         createdUtc: row.createdAt.toISOString(),
       };
     });

@@ -23,8 +23,13 @@ export function visibleTo(principal: Principal): SQL | undefined {
   // A personal notification (a ticket reply) is read by its addressees only, internal users included.
   const addressed = or(isNull(notifications.audienceUserIds), arrayContains(notifications.audienceUserIds, [principal.userId]));
   if (principal.internal) return and(eq(notifications.status, 'published'), addressed);
-  const businessIds = [...new Set([...principal.businessIds, ...principal.partnerBusinessIds,
-    ...principal.grants.map((grant) => grant.businessId).filter((id): id is string => id !== null)])];
+  const businessIds = [
+    ...new Set([
+      ...principal.businessIds,
+      ...principal.partnerBusinessIds,
+      ...principal.grants.map((grant) => grant.businessId).filter((id): id is string => id !== null),
+    ]),
+  ];
   const partnerIds = principal.partnerIds;
   return and(
     eq(notifications.status, 'published'),
@@ -45,7 +50,8 @@ export function visibleTo(principal: Principal): SQL | undefined {
 export async function publishDueNotifications(database: Database): Promise<string[]> {
   const bus = eventBusOf(database);
   const { due, event } = await database.db.transaction(async (tx) => {
-    const rows = await tx.update(notifications)
+    const rows = await tx
+      .update(notifications)
       .set({ status: 'published', publishedUtc: sql`${notifications.publishAtUtc}`, version: sql`${notifications.version} + 1` })
       .where(and(eq(notifications.status, 'readyForPublication'), lte(notifications.publishAtUtc, sqlNow())))
       .returning({ reference: notifications.reference });
@@ -69,14 +75,25 @@ export function userNotificationRoutes({ database }: Deps) {
     const principal = c.get('principal');
     await publishDueNotifications(database);
     const visible = visibleTo(principal);
-    const unread = notExists(db.select({ one: sql`1` }).from(notificationReads)
-      .where(and(eq(notificationReads.reference, notifications.reference), eq(notificationReads.userId, principal.userId))));
-    const rows = await db.select({
-      reference: notifications.reference, title: notifications.title, publishedUtc: notifications.publishedUtc,
-      lastEditedUtc: notifications.lastEditedUtc, unread: sql<boolean>`${unread}`.mapWith(Boolean),
-    }).from(notifications).where(visible)
+    const unread = notExists(
+      db
+        .select({ one: sql`1` })
+        .from(notificationReads)
+        .where(and(eq(notificationReads.reference, notifications.reference), eq(notificationReads.userId, principal.userId))),
+    );
+    const rows = await db
+      .select({
+        reference: notifications.reference,
+        title: notifications.title,
+        publishedUtc: notifications.publishedUtc,
+        lastEditedUtc: notifications.lastEditedUtc,
+        unread: sql<boolean>`${unread}`.mapWith(Boolean),
+      })
+      .from(notifications)
+      .where(visible)
       .orderBy(desc(notifications.publishedUtc), desc(notifications.reference))
-      .limit(pageSize).offset((pageNumber - 1) * pageSize);
+      .limit(pageSize)
+      .offset((pageNumber - 1) * pageSize);
     const [counted] = await db.select({ total: count() }).from(notifications).where(visible);
     return c.json({
       results: rows.map((row) => ({ ...row, publishedUtc: iso(row.publishedUtc), lastEditedUtc: iso(row.lastEditedUtc) })),
@@ -90,15 +107,21 @@ export function userNotificationRoutes({ database }: Deps) {
     const principal = c.get('principal');
     await publishDueNotifications(database);
     const notification = await db.transaction(async (tx) => {
-      const [row] = await tx.select().from(notifications).where(and(eq(notifications.reference, reference), visibleTo(principal)));
+      const [row] = await tx
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.reference, reference), visibleTo(principal)));
       if (!row) return null;
       await tx.insert(notificationReads).values({ userId: principal.userId, reference: row.reference }).onConflictDoNothing();
       return row;
     });
     if (!notification) throw notFound();
     return c.json({
-      reference: notification.reference, title: notification.title, content: notification.content,
-      publishedUtc: iso(notification.publishedUtc), lastEditedUtc: iso(notification.lastEditedUtc),
+      reference: notification.reference,
+      title: notification.title,
+      content: notification.content,
+      publishedUtc: iso(notification.publishedUtc),
+      lastEditedUtc: iso(notification.lastEditedUtc),
     });
   });
 
@@ -108,9 +131,14 @@ export function userNotificationRoutes({ database }: Deps) {
     if (!read) throw badRequest('Only { read: true } applies to all notifications: mark them unread one at a time.');
     const principal = c.get('principal');
     await publishDueNotifications(database);
-    await db.insert(notificationReads)
-      .select(db.select({ userId: sql<string>`${principal.userId}`.as('user_id'), reference: notifications.reference, readUtc: sqlNow().as('read_utc') })
-        .from(notifications).where(visibleTo(principal)))
+    await db
+      .insert(notificationReads)
+      .select(
+        db
+          .select({ userId: sql<string>`${principal.userId}`.as('user_id'), reference: notifications.reference, readUtc: sqlNow().as('read_utc') })
+          .from(notifications)
+          .where(visibleTo(principal)),
+      )
       .onConflictDoNothing();
     return c.body(null, 204);
   });
@@ -120,7 +148,10 @@ export function userNotificationRoutes({ database }: Deps) {
     if (reference.length > 64) throw notFound();
     const principal = c.get('principal');
     // What the caller cannot read does not exist for them, whatever the body says.
-    const [row] = await db.select({ reference: notifications.reference }).from(notifications).where(and(eq(notifications.reference, reference), visibleTo(principal)));
+    const [row] = await db
+      .select({ reference: notifications.reference })
+      .from(notifications)
+      .where(and(eq(notifications.reference, reference), visibleTo(principal)));
     if (!row) throw notFound();
     const { read } = await readBody(c, readStateBody);
     if (read) await db.insert(notificationReads).values({ userId: principal.userId, reference: row.reference }).onConflictDoNothing();

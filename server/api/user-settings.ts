@@ -40,7 +40,10 @@ export function userSettingRoutes({ database }: Deps) {
 
   routes.get('/user-settings/:key', async (c) => {
     const key = keyOf(c.req.param('key'));
-    const [row] = await db.select().from(userSettings).where(and(eq(userSettings.userId, c.get('principal').userId), eq(userSettings.key, key)));
+    const [row] = await db
+      .select()
+      .from(userSettings)
+      .where(and(eq(userSettings.userId, c.get('principal').userId), eq(userSettings.key, key)));
     return c.json({ key, value: row?.value ?? null });
   });
 
@@ -51,11 +54,16 @@ export function userSettingRoutes({ database }: Deps) {
     await db.transaction(async (tx) => {
       // One writer per user at a time, so two new keys at the 99th cannot both get in.
       await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-      const [others] = await tx.select({ n: count() }).from(userSettings).where(and(eq(userSettings.userId, userId), ne(userSettings.key, key)));
+      const [others] = await tx
+        .select({ n: count() })
+        .from(userSettings)
+        .where(and(eq(userSettings.userId, userId), ne(userSettings.key, key)));
       if (Number(others?.n ?? 0) >= maxSettingsPerUser) {
         throw badRequest(`You have ${maxSettingsPerUser} saved settings, the most a user may keep: remove one before saving another.`);
       }
-      await tx.insert(userSettings).values({ userId, key, value, updatedAt: new Date() })
+      await tx
+        .insert(userSettings)
+        .values({ userId, key, value, updatedAt: new Date() })
         .onConflictDoUpdate({ target: [userSettings.userId, userSettings.key], set: { value, updatedAt: new Date() } });
     });
     return c.json({ key, value });

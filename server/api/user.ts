@@ -29,18 +29,24 @@ export function userRoutes({ database }: Deps) {
     }
     const merchantGrants = principal.grants.filter((grant) => grant.level === 'merchant');
     const businessIds = [...new Set([...principal.businessIds, ...merchantGrants.map((grant) => grant.businessId ?? '')])].filter(Boolean);
-    const businessRows = businessIds.length === 0 ? [] : await db.select().from(businesses).where(inArray(businesses.id, businessIds)).orderBy(asc(businesses.name));
-    const merchantRows = principal.merchantIds.length === 0 ? [] : await db.select().from(merchants).where(inArray(merchants.id, principal.merchantIds)).orderBy(asc(merchants.name));
+    const businessRows =
+      businessIds.length === 0 ? [] : await db.select().from(businesses).where(inArray(businesses.id, businessIds)).orderBy(asc(businesses.name));
+    const merchantRows =
+      principal.merchantIds.length === 0
+        ? []
+        : await db.select().from(merchants).where(inArray(merchants.id, principal.merchantIds)).orderBy(asc(merchants.name));
     const businessPolicies: BusinessPolicy[] = businessRows.map((business) => ({
       businessId: business.id,
       businessName: business.name,
       roles: principal.grants.filter((grant) => grant.level === 'business' && grant.businessId === business.id).map((grant) => grant.role),
-      merchantPolicies: merchantRows.filter((merchant) => merchant.businessId === business.id).map((merchant) => ({
-        businessId: business.id,
-        merchantId: merchant.id,
-        merchantName: merchant.name,
-        roles: merchantGrants.filter((grant) => grant.merchantId === merchant.id).map((grant) => grant.role),
-      })),
+      merchantPolicies: merchantRows
+        .filter((merchant) => merchant.businessId === business.id)
+        .map((merchant) => ({
+          businessId: business.id,
+          merchantId: merchant.id,
+          merchantName: merchant.name,
+          roles: merchantGrants.filter((grant) => grant.merchantId === merchant.id).map((grant) => grant.role),
+        })),
     }));
     return { portalPolicy: { roles: principal.rootRoles, partnerPolicy, businessPolicies } };
   }
@@ -70,15 +76,24 @@ export function userRoutes({ database }: Deps) {
   /** The businesses the caller's own policy names (not everything an internal user could open). */
   routes.get('/user/businesses', async (c) => {
     const { portalPolicy } = await policyStructure(c.get('principal'));
-    return c.json({ results: portalPolicy.businessPolicies.map(({ businessId, businessName, roles }) => ({ businessId, businessName, roles })), numberOfResults: portalPolicy.businessPolicies.length });
+    return c.json({
+      results: portalPolicy.businessPolicies.map(({ businessId, businessName, roles }) => ({ businessId, businessName, roles })),
+      numberOfResults: portalPolicy.businessPolicies.length,
+    });
   });
 
   /** Every context the caller's policy grants explicitly: partner, businesses and merchants. */
   routes.get('/user/contexts', async (c) => {
     const principal = c.get('principal');
     const { portalPolicy } = await policyStructure(principal);
-    const partnerBusinesses = principal.partnerBusinessIds.length === 0 ? [] : await db.select({ businessId: businesses.id, businessName: businesses.name })
-      .from(businesses).where(inArray(businesses.id, principal.partnerBusinessIds)).orderBy(asc(businesses.name));
+    const partnerBusinesses =
+      principal.partnerBusinessIds.length === 0
+        ? []
+        : await db
+            .select({ businessId: businesses.id, businessName: businesses.name })
+            .from(businesses)
+            .where(inArray(businesses.id, principal.partnerBusinessIds))
+            .orderBy(asc(businesses.name));
     return c.json({
       internal: isInternal(principal),
       partner: portalPolicy.partnerPolicy,
@@ -98,11 +113,22 @@ export function userRoutes({ database }: Deps) {
     // support: one visibility for the inbox and the bell (audience, scheduled publication)
     await publishDueNotifications(database);
     const visible = visibleTo(principal);
-    const unread = and(visible, notExists(db.select({ one: sql`1` }).from(notificationReads)
-      .where(and(eq(notificationReads.reference, notifications.reference), eq(notificationReads.userId, principal.userId)))));
+    const unread = and(
+      visible,
+      notExists(
+        db
+          .select({ one: sql`1` })
+          .from(notificationReads)
+          .where(and(eq(notificationReads.reference, notifications.reference), eq(notificationReads.userId, principal.userId))),
+      ),
+    );
     const [counted] = await db.select({ total: count() }).from(notifications).where(unread);
-    const [latest] = await db.select({ reference: notifications.reference, title: notifications.title }).from(notifications)
-      .where(unread).orderBy(desc(notifications.publishedUtc)).limit(1);
+    const [latest] = await db
+      .select({ reference: notifications.reference, title: notifications.title })
+      .from(notifications)
+      .where(unread)
+      .orderBy(desc(notifications.publishedUtc))
+      .limit(1);
     const expires = principal.passwordExpiresUtc;
     const passwordExpiresInXDays = expires ? Math.max(0, Math.ceil((expires.getTime() - Date.now()) / dayMs)) : null;
     return c.json({ totalUnreadCount: Number(counted?.total ?? 0), passwordExpiresInXDays, latestUnread: latest ?? null });

@@ -35,7 +35,14 @@ export function cachingVerifier(verify: AccessTokenVerifier, options: VerifiedTo
   return async (token) => {
     const known = entries.get(token);
     if (known) {
-      if (now() < known.expiresAtMs) return { userId: known.userId, scopes: known.scopes, ...(known.grantId ? { grantId: known.grantId } : {}), ...(known.jkt ? { jkt: known.jkt } : {}), ...(known.amr ? { amr: known.amr } : {}) };
+      if (now() < known.expiresAtMs)
+        return {
+          userId: known.userId,
+          scopes: known.scopes,
+          ...(known.grantId ? { grantId: known.grantId } : {}),
+          ...(known.jkt ? { jkt: known.jkt } : {}),
+          ...(known.amr ? { amr: known.amr } : {}),
+        };
       entries.delete(token);
     }
     const verified = await verify(token);

@@ -44,7 +44,10 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
     if (![businessId, merchantId, configurationId].every((id) => idPattern.test(id))) throw notFound();
     const resolved = await resolveContext(database, c.get('principal'), businessId, merchantId);
     if (!resolved?.merchant) throw notFound();
-    const [configuration] = await db.select().from(configurations).where(and(eq(configurations.id, configurationId), eq(configurations.merchantId, resolved.merchant.id)));
+    const [configuration] = await db
+      .select()
+      .from(configurations)
+      .where(and(eq(configurations.id, configurationId), eq(configurations.merchantId, resolved.merchant.id)));
     if (!configuration) throw notFound();
     if (!anyOf.some((permission) => resolved.permissions.has(permission))) throw forbidden();
     if (options.requireSwitch && configuration.switches.virtualTerminalMenuEnabled === false) {
@@ -72,14 +75,23 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
       if (body.defaultCurrency !== null && !current.currencies.includes(body.defaultCurrency)) {
         throw badRequest(`The default currency must be one this configuration offers: ${current.currencies.join(', ')}.`);
       }
-      const [bumped] = await tx.update(configurations).set({ version: sql`${configurations.version} + 1` })
-        .where(and(eq(configurations.id, scope.configurationId), eq(configurations.version, body.version))).returning({ version: configurations.version });
+      const [bumped] = await tx
+        .update(configurations)
+        .set({ version: sql`${configurations.version} + 1` })
+        .where(and(eq(configurations.id, scope.configurationId), eq(configurations.version, body.version)))
+        .returning({ version: configurations.version });
       if (!bumped) throw conflict();
       const { version: _version, ...values } = body;
-      await tx.insert(virtualTerminalSettings).values({ configurationId: scope.configurationId, ...values, updatedAt: new Date() })
+      await tx
+        .insert(virtualTerminalSettings)
+        .values({ configurationId: scope.configurationId, ...values, updatedAt: new Date() })
         .onConflictDoUpdate({ target: virtualTerminalSettings.configurationId, set: { ...values, updatedAt: new Date() } });
       await tx.insert(auditEvents).values({
-        userId: c.get('principal').userId, event: 'VirtualTerminalSettingsUpdated', dateTimeUtc: new Date(), businessId: scope.businessId, merchantId: scope.merchantId,
+        userId: c.get('principal').userId,
+        event: 'VirtualTerminalSettingsUpdated',
+        dateTimeUtc: new Date(),
+        businessId: scope.businessId,
+        merchantId: scope.merchantId,
         metaData: { configurationId: scope.configurationId, version: bumped.version, ...values },
       });
       return loadVirtualTerminalSettings(tx, scope);
@@ -93,7 +105,9 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
     const key = idempotencyKeyOf(c);
     const actor = { userId: c.get('principal').userId };
     // The fingerprint never holds the card number or CVC, even hashed: the card stands as its keyed vault fingerprint.
-    const card = body.card ? { ...body.card, cardNumber: cardFingerprints(cardKeys, scope.merchantId, cardDigits(body.card.cardNumber))[0], cvc: null } : body.card;
+    const card = body.card
+      ? { ...body.card, cardNumber: cardFingerprints(cardKeys, scope.merchantId, cardDigits(body.card.cardNumber))[0], cvc: null }
+      : body.card;
     // 'Send a payment link instead' mails the provider's email to the address typed: limited per user and per address.
     const linkRecipient = body.paymentLink ? body.billingIdentity.emailAddress?.trim() || null : null;
     let outcome: ActionOutcome;
@@ -117,15 +131,23 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
     if (!idPattern.test(jobReference)) throw notFound();
     const body = await readBody(c, virtualTerminalAttemptBody);
     const key = idempotencyKeyOf(c);
-    const card = body.card ? { ...body.card, cardNumber: cardFingerprints(cardKeys, scope.merchantId, cardDigits(body.card.cardNumber))[0], cvc: null } : body.card;
-    const outcome = await runPaymentAction(database, { actor: { userId: c.get('principal').userId }, idempotencyKey: key, fingerprint: { path: c.req.path, body: { ...body, card } } },
-      (tx, at) => retryDeclinedOrder(tx, { cardKeys, publicUrl }, { userId: c.get('principal').userId }, scope, jobReference, body, at));
+    const card = body.card
+      ? { ...body.card, cardNumber: cardFingerprints(cardKeys, scope.merchantId, cardDigits(body.card.cardNumber))[0], cvc: null }
+      : body.card;
+    const outcome = await runPaymentAction(
+      database,
+      { actor: { userId: c.get('principal').userId }, idempotencyKey: key, fingerprint: { path: c.req.path, body: { ...body, card } } },
+      (tx, at) => retryDeclinedOrder(tx, { cardKeys, publicUrl }, { userId: c.get('principal').userId }, scope, jobReference, body, at),
+    );
     return c.json(outcome.body, outcome.status);
   });
 
   async function customerOf(merchantId: string, customerId: string) {
     if (!idPattern.test(customerId)) throw notFound();
-    const [row] = await db.select({ id: customers.id }).from(customers).where(and(eq(customers.id, customerId), eq(customers.merchantId, merchantId)));
+    const [row] = await db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchantId)));
     if (!row) throw notFound();
     return row;
   }
@@ -143,8 +165,11 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
     const savedCardId = c.req.param('savedCardId');
     if (!idPattern.test(savedCardId)) throw notFound();
     await db.transaction(async (tx) => {
-      const [item] = await tx.select().from(customerData)
-        .where(and(eq(customerData.id, savedCardId), eq(customerData.customerId, customer.id), eq(customerData.kind, 'savedCard'))).for('update');
+      const [item] = await tx
+        .select()
+        .from(customerData)
+        .where(and(eq(customerData.id, savedCardId), eq(customerData.customerId, customer.id), eq(customerData.kind, 'savedCard')))
+        .for('update');
       if (!item) throw notFound();
       const token = typeof item.value.cardToken === 'string' ? item.value.cardToken : null;
       // The vault row goes too unless a payment still refers to it (then the token stays for that payment's record).
@@ -154,7 +179,11 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
       }
       await tx.delete(customerData).where(eq(customerData.id, savedCardId));
       await tx.insert(auditEvents).values({
-        userId: c.get('principal').userId, event: 'SavedCardDeleted', dateTimeUtc: new Date(), businessId: scope.businessId, merchantId: scope.merchantId,
+        userId: c.get('principal').userId,
+        event: 'SavedCardDeleted',
+        dateTimeUtc: new Date(),
+        businessId: scope.businessId,
+        merchantId: scope.merchantId,
         metaData: { customerId: customer.id, savedCardId, maskedCardNumber: item.value.maskedCardNumber ?? null },
       });
     });

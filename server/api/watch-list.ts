@@ -25,7 +25,15 @@ import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { lastRefresh, refreshWatchList, staleAfterMs } from '../risk/watch-signals.ts';
 import { type AppEnv, type Deps, readBody } from '../http/env.ts';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
-import { assertResourceMatchesSpec, filterCondition, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
+import {
+  assertResourceMatchesSpec,
+  filterCondition,
+  orderByOf,
+  orderKeysOf,
+  parseListRequest,
+  singleValuedQuery,
+  type ListResource,
+} from '../http/list-sql.ts';
 import { nextTicketId } from '../tickets/replies.ts';
 import type { Db, DbWriter } from '../db/client.ts';
 
@@ -35,9 +43,18 @@ export const watchListResource: ListResource = {
   spec: watchListSpec,
   filters: { status: { type: 'equals', column: w.status }, score: { type: 'number', column: w.score } },
   sorts: {
-    score: [{ expression: w.score, descending: false }, { expression: w.merchantId, descending: false }],
-    merchant: [{ expression: merchants.name, descending: false }, { expression: w.merchantId, descending: false }],
-    flagged: [{ expression: w.firstFlaggedUtc, descending: false }, { expression: w.merchantId, descending: false }],
+    score: [
+      { expression: w.score, descending: false },
+      { expression: w.merchantId, descending: false },
+    ],
+    merchant: [
+      { expression: merchants.name, descending: false },
+      { expression: w.merchantId, descending: false },
+    ],
+    flagged: [
+      { expression: w.firstFlaggedUtc, descending: false },
+      { expression: w.merchantId, descending: false },
+    ],
   },
 };
 assertResourceMatchesSpec(watchListResource);
@@ -51,9 +68,17 @@ function requireRoot(principal: Principal, permission: PermissionName): void {
 
 type EntryRow = { entry: typeof w.$inferSelect; merchantName: string; businessName: string };
 const toEntry = ({ entry, merchantName, businessName }: EntryRow): WatchListEntry => ({
-  merchantId: entry.merchantId, businessId: entry.businessId, merchantName, businessName, score: entry.score, status: entry.status,
+  merchantId: entry.merchantId,
+  businessId: entry.businessId,
+  merchantName,
+  businessName,
+  score: entry.score,
+  status: entry.status,
   signals: entry.signals.map(({ signal, value, threshold }) => ({ signal: signal as WatchListEntry['signals'][number]['signal'], value, threshold })),
-  trend: entry.trend, firstFlaggedUtc: entry.firstFlaggedUtc.toISOString(), lastComputedUtc: entry.lastComputedUtc.toISOString(), version: entry.version,
+  trend: entry.trend,
+  firstFlaggedUtc: entry.firstFlaggedUtc.toISOString(),
+  lastComputedUtc: entry.lastComputedUtc.toISOString(),
+  version: entry.version,
   ticketId: entry.ticketId ?? null,
 });
 
@@ -80,8 +105,12 @@ export function escalationText({ entry, merchantName }: EntryRow): { subject: st
 export function watchListRoutes({ database }: Deps) {
   const { db } = database;
   const routes = new Hono<AppEnv>();
-  const selectEntries = () => db.select({ entry: w, merchantName: merchants.name, businessName: businesses.name }).from(w)
-    .innerJoin(merchants, eq(merchants.id, w.merchantId)).innerJoin(businesses, eq(businesses.id, w.businessId));
+  const selectEntries = () =>
+    db
+      .select({ entry: w, merchantName: merchants.name, businessName: businesses.name })
+      .from(w)
+      .innerJoin(merchants, eq(merchants.id, w.merchantId))
+      .innerJoin(businesses, eq(businesses.id, w.businessId));
 
   async function entryOf(merchantId: string): Promise<EntryRow> {
     if (!idPattern.test(merchantId)) throw notFound();
@@ -91,7 +120,14 @@ export function watchListRoutes({ database }: Deps) {
   }
 
   const audit = (tx: DbWriter, c: Context<AppEnv>, event: string, row: EntryRow, metaData: Record<string, unknown>) =>
-    tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), businessId: row.entry.businessId, merchantId: row.entry.merchantId, metaData });
+    tx.insert(auditEvents).values({
+      userId: c.get('principal').userId,
+      event,
+      dateTimeUtc: new Date(),
+      businessId: row.entry.businessId,
+      merchantId: row.entry.merchantId,
+      metaData,
+    });
 
   routes.get('/account-watch-list', async (c) => {
     requireRoot(c.get('principal'), 'Mapi.AccountWatchList.Read');
@@ -105,7 +141,11 @@ export function watchListRoutes({ database }: Deps) {
     const sort = query.sort[0] ?? { field: 'score', descending: true };
     const where = filterCondition(watchListResource, query.filters, c.get('timeZone'));
     const [rows, [total]] = await Promise.all([
-      selectEntries().where(where).orderBy(...orderByOf(orderKeysOf(watchListResource, sort))).limit(query.pageSize).offset((query.pageNumber - 1) * query.pageSize),
+      selectEntries()
+        .where(where)
+        .orderBy(...orderByOf(orderKeysOf(watchListResource, sort)))
+        .limit(query.pageSize)
+        .offset((query.pageNumber - 1) * query.pageSize),
       db.select({ value: count() }).from(w).where(where),
     ]);
     return c.json({ results: rows.map(toEntry), numberOfResults: Number(total?.value ?? 0), signalsRefreshedUtc: signalsRefreshedUtc?.toISOString() ?? null });
@@ -114,13 +154,22 @@ export function watchListRoutes({ database }: Deps) {
   routes.get('/account-watch-list/:merchantId', async (c) => {
     requireRoot(c.get('principal'), 'Mapi.AccountWatchList.Read');
     const row = await entryOf(c.req.param('merchantId'));
-    const notes = await db.select({ note: watchListNotes, givenName: users.givenName, familyName: users.familyName }).from(watchListNotes)
+    const notes = await db
+      .select({ note: watchListNotes, givenName: users.givenName, familyName: users.familyName })
+      .from(watchListNotes)
       .leftJoin(users, eq(users.id, watchListNotes.authorId))
-      .where(eq(watchListNotes.merchantId, row.entry.merchantId)).orderBy(desc(watchListNotes.createdUtc), asc(watchListNotes.id)).limit(200);
+      .where(eq(watchListNotes.merchantId, row.entry.merchantId))
+      .orderBy(desc(watchListNotes.createdUtc), asc(watchListNotes.id))
+      .limit(200);
     const [changer] = row.entry.statusChangedBy ? await db.select().from(users).where(eq(users.id, row.entry.statusChangedBy)) : [];
     return c.json({
       ...toEntry(row),
-      notes: notes.map(({ note, givenName, familyName }) => ({ noteId: note.id, author: givenName ? `${givenName} ${familyName ?? ''}`.trim() : note.authorId, text: note.text, createdUtc: note.createdUtc.toISOString() })),
+      notes: notes.map(({ note, givenName, familyName }) => ({
+        noteId: note.id,
+        author: givenName ? `${givenName} ${familyName ?? ''}`.trim() : note.authorId,
+        text: note.text,
+        createdUtc: note.createdUtc.toISOString(),
+      })),
       statusChangedBy: changer ? `${changer.givenName} ${changer.familyName}` : row.entry.statusChangedBy,
       statusChangedUtc: row.entry.statusChangedUtc?.toISOString() ?? null,
     });
@@ -131,8 +180,11 @@ export function watchListRoutes({ database }: Deps) {
     const row = await entryOf(c.req.param('merchantId'));
     const body = await readBody(c, watchStatusBody);
     const updated = await db.transaction(async (tx) => {
-      const [saved] = await tx.update(w).set({ status: body.status, statusChangedBy: c.get('principal').userId, statusChangedUtc: new Date(), version: sql`${w.version} + 1` })
-        .where(and(eq(w.merchantId, row.entry.merchantId), eq(w.version, body.version))).returning();
+      const [saved] = await tx
+        .update(w)
+        .set({ status: body.status, statusChangedBy: c.get('principal').userId, statusChangedUtc: new Date(), version: sql`${w.version} + 1` })
+        .where(and(eq(w.merchantId, row.entry.merchantId), eq(w.version, body.version)))
+        .returning();
       if (!saved) throw conflict();
       await audit(tx, c, 'WatchListStatusChanged', row, { from: row.entry.status, to: body.status, score: row.entry.score });
       return saved;
@@ -146,12 +198,23 @@ export function watchListRoutes({ database }: Deps) {
     const body = await readBody(c, watchNoteBody);
     const principal = c.get('principal');
     const note = await db.transaction(async (tx) => {
-      const [inserted] = await tx.insert(watchListNotes).values({ id: `WN${randomBytes(8).toString('hex').toUpperCase()}`, merchantId: row.entry.merchantId, authorId: principal.userId, text: body.text.trim() }).returning();
+      const [inserted] = await tx
+        .insert(watchListNotes)
+        .values({
+          id: `WN${randomBytes(8).toString('hex').toUpperCase()}`,
+          merchantId: row.entry.merchantId,
+          authorId: principal.userId,
+          text: body.text.trim(),
+        })
+        .returning();
       if (!inserted) throw new Error('note insert returned nothing');
       await audit(tx, c, 'WatchListNoteAdded', row, { noteId: inserted.id });
       return inserted;
     });
-    return c.json({ noteId: note.id, author: `${principal.givenName} ${principal.familyName}`, text: note.text, createdUtc: note.createdUtc.toISOString() }, 201);
+    return c.json(
+      { noteId: note.id, author: `${principal.givenName} ${principal.familyName}`, text: note.text, createdUtc: note.createdUtc.toISOString() },
+      201,
+    );
   });
 
   routes.post('/account-watch-list/:merchantId/ticket', async (c) => {
@@ -167,16 +230,36 @@ export function watchListRoutes({ database }: Deps) {
       // the support desk's readable numbering (TCK00041), unique under concurrency
       ticketId = await nextTicketId(tx as unknown as Db);
       // The version and the still-empty link are checked together: a concurrent escalation finds no row and answers 409.
-      const [saved] = await tx.update(w).set({ ticketId, version: sql`${w.version} + 1` })
-        .where(and(eq(w.merchantId, row.entry.merchantId), eq(w.version, body.version), isNull(w.ticketId))).returning();
+      const [saved] = await tx
+        .update(w)
+        .set({ ticketId, version: sql`${w.version} + 1` })
+        .where(and(eq(w.merchantId, row.entry.merchantId), eq(w.version, body.version), isNull(w.ticketId)))
+        .returning();
       if (!saved) throw conflict();
       const ticket = {
-        id: ticketId, businessId: row.entry.businessId, merchantId: row.entry.merchantId, createdBy: principal.userId,
-        type: escalationTicketType, status: 'Open', priority: body.priority ?? 'High', subject, description,
-        createdUtc: now, lastUpdatedUtc: now, version: 1, assigneeId: null,
+        id: ticketId,
+        businessId: row.entry.businessId,
+        merchantId: row.entry.merchantId,
+        createdBy: principal.userId,
+        type: escalationTicketType,
+        status: 'Open',
+        priority: body.priority ?? 'High',
+        subject,
+        description,
+        createdUtc: now,
+        lastUpdatedUtc: now,
+        version: 1,
+        assigneeId: null,
       };
       await tx.insert(tickets).values(ticket);
-      await tx.insert(auditEvents).values({ userId: principal.userId, event: 'TicketCreated', dateTimeUtc: now, businessId: ticket.businessId, merchantId: ticket.merchantId, metaData: { ticketId, type: ticket.type, watchList: true } });
+      await tx.insert(auditEvents).values({
+        userId: principal.userId,
+        event: 'TicketCreated',
+        dateTimeUtc: now,
+        businessId: ticket.businessId,
+        merchantId: ticket.merchantId,
+        metaData: { ticketId, type: ticket.type, watchList: true },
+      });
       await recordEvent(tx, 'record', { resource: 'ticket', resourceId: ticketId, businessId: ticket.businessId, merchantId: ticket.merchantId });
       await audit(tx, c, 'WatchListEscalated', row, { ticketId, score: row.entry.score });
       return saved;

@@ -16,7 +16,9 @@ export const invoicePdfName = (number: string) => `${number}.pdf`;
 
 export function formatInvoiceMoney(amountMinor: number, currency: string): string {
   const exponent = currencyExponent(currency);
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(amountMinor / 10 ** exponent);
+  return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(
+    amountMinor / 10 ** exponent,
+  );
 }
 const day = (at: Date) => at.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
@@ -24,7 +26,11 @@ const day = (at: Date) => at.toLocaleDateString('en-GB', { day: 'numeric', month
 export function renderInvoicePdf(invoice: InvoiceDocument): PassThrough {
   const out = new PassThrough();
   const margin = 48;
-  const doc = new PDFDocument({ size: 'A4', margin, info: { Title: `${invoiceKindLabels[invoice.kind]} ${invoice.number}`, Author: providerName, CreationDate: invoice.issuedUtc } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin,
+    info: { Title: `${invoiceKindLabels[invoice.kind]} ${invoice.number}`, Author: providerName, CreationDate: invoice.issuedUtc },
+  });
   doc.pipe(out);
   const width = doc.page.width - margin * 2;
   const money = (minor: number) => formatInvoiceMoney(minor, invoice.currency);
@@ -40,8 +46,11 @@ export function renderInvoicePdf(invoice: InvoiceDocument): PassThrough {
   doc.moveDown();
 
   const columns = [
-    { header: 'Merchant', width: 0.24, right: false }, { header: 'Description', width: 0.3, right: false },
-    { header: 'Transactions', width: 0.12, right: true }, { header: 'Volume', width: 0.17, right: true }, { header: 'Amount', width: 0.17, right: true },
+    { header: 'Merchant', width: 0.24, right: false },
+    { header: 'Description', width: 0.3, right: false },
+    { header: 'Transactions', width: 0.12, right: true },
+    { header: 'Volume', width: 0.17, right: true },
+    { header: 'Amount', width: 0.17, right: true },
   ];
   const row = (cells: string[], bold = false) => {
     if (doc.y > doc.page.height - margin - 40) doc.addPage();
@@ -57,10 +66,23 @@ export function renderInvoicePdf(invoice: InvoiceDocument): PassThrough {
     doc.x = margin;
     doc.y = y + 14;
   };
-  row(columns.map((column) => column.header), true);
-  doc.moveTo(margin, doc.y - 2).lineTo(margin + width, doc.y - 2).lineWidth(0.75).stroke('#000000');
+  row(
+    columns.map((column) => column.header),
+    true,
+  );
+  doc
+    .moveTo(margin, doc.y - 2)
+    .lineTo(margin + width, doc.y - 2)
+    .lineWidth(0.75)
+    .stroke('#000000');
   for (const line of invoice.lines) {
-    row([line.merchantName, line.description, line.transactionCount ? String(line.transactionCount) : '', line.volumeMinor ? money(line.volumeMinor) : '', money(line.amountMinor)]);
+    row([
+      line.merchantName,
+      line.description,
+      line.transactionCount ? String(line.transactionCount) : '',
+      line.volumeMinor ? money(line.volumeMinor) : '',
+      money(line.amountMinor),
+    ]);
   }
   doc.moveDown();
   const total = (label: string, value: string, bold = false) => {
@@ -78,7 +100,15 @@ export function renderInvoicePdf(invoice: InvoiceDocument): PassThrough {
   total('VAT', 'exempt');
   total(invoice.kind === 'invoice' ? 'Total due' : 'Total credited', money(invoice.totalMinor), true);
   doc.moveDown(2);
-  doc.font('Helvetica').fontSize(8).text('Payment services are exempt from VAT. Fees are those charged in the settlement ledger for the period; the minimum top-up is the pricing plan\'s monthly minimum less those fees.', margin, doc.y, { width });
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .text(
+      "Payment services are exempt from VAT. Fees are those charged in the settlement ledger for the period; the minimum top-up is the pricing plan's monthly minimum less those fees.",
+      margin,
+      doc.y,
+      { width },
+    );
   doc.end();
   return out;
 }

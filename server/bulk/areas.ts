@@ -54,12 +54,19 @@ export const actionPermission: Partial<Record<`${BulkArea}:${BulkAction}`, Permi
 };
 /** What reading the area's overview needs in the job's context. */
 export const readPermission: Record<BulkArea, PermissionName> = {
-  'payment-jobs': 'Portal.PaymentJobs.Read', transactions: 'Mapi.Transactions.Read', tickets: 'Portal.Tickets.Read', users: 'Mapi.Users.Read',
+  'payment-jobs': 'Portal.PaymentJobs.Read',
+  transactions: 'Mapi.Transactions.Read',
+  tickets: 'Portal.Tickets.Read',
+  users: 'Mapi.Users.Read',
 };
 
 const j = paymentJobs;
 
-function selectionWhere(idColumn: typeof j.reference | typeof tickets.id | typeof users.id, selection: StoredSelection, filterSql: SQL | undefined): SQL | undefined {
+function selectionWhere(
+  idColumn: typeof j.reference | typeof tickets.id | typeof users.id,
+  selection: StoredSelection,
+  filterSql: SQL | undefined,
+): SQL | undefined {
   return and(filterSql, picksWhere(idColumn, selection));
 }
 
@@ -80,8 +87,14 @@ async function paymentItem(tx: Db, run: (inner: Db) => Promise<ActionOutcome>): 
 }
 
 export function areaRunner(options: {
-  area: BulkArea; action: BulkAction; scope: BulkScope; selection: StoredSelection; timeZone: string;
-  principal: Principal; publicUrl: string; params?: BulkParams;
+  area: BulkArea;
+  action: BulkAction;
+  scope: BulkScope;
+  selection: StoredSelection;
+  timeZone: string;
+  principal: Principal;
+  publicUrl: string;
+  params?: BulkParams;
 }): AreaRunner {
   const { area, action, scope, selection, principal } = options;
   if (area === 'tickets') return ticketRunner(options);
@@ -96,17 +109,28 @@ export function areaRunner(options: {
   const address = (item: Item) => ({ reference: item.id, where: jobScopeWhere(scope) });
   return {
     count: async (db) => Number((await db.select({ n: sql<number>`count(*)` }).from(j).where(where))[0]?.n ?? 0),
-    batch: async (db, cursor, size) => db.select({ id: j.reference, partnerId: j.partnerId, businessId: j.businessId, merchantId: j.merchantId }).from(j)
-      .where(cursor === null ? where : and(where, gt(j.reference, cursor))).orderBy(asc(j.reference)).limit(size),
+    batch: async (db, cursor, size) =>
+      db
+        .select({ id: j.reference, partnerId: j.partnerId, businessId: j.businessId, merchantId: j.merchantId })
+        .from(j)
+        .where(cursor === null ? where : and(where, gt(j.reference, cursor)))
+        .orderBy(asc(j.reference))
+        .limit(size),
     act: async (tx, item, at) => {
       if (!permission || !permissionsIn(principal, item).has(permission)) return { ok: false, reason: noPermissionMessage };
       if (action === 'cancel') return paymentItem(tx, (inner) => cancelJob(inner as never, actor, address(item), { confirmed: true, version: null }, at));
       if (action === 'resend-links') {
-        const [payment] = await tx.select({ reference: transactions.reference, email: transactions.customerEmail }).from(transactions)
-          .where(and(eq(transactions.paymentJobReference, item.id), eq(transactions.kind, 'payment'))).orderBy(desc(transactions.createdAt)).limit(1);
+        const [payment] = await tx
+          .select({ reference: transactions.reference, email: transactions.customerEmail })
+          .from(transactions)
+          .where(and(eq(transactions.paymentJobReference, item.id), eq(transactions.kind, 'payment')))
+          .orderBy(desc(transactions.createdAt))
+          .limit(1);
         if (!payment) return { ok: false, reason: 'This payment job has no payment to send a link for.' };
         if (!payment.email) return { ok: false, reason: 'No email address is known for this payment job.' };
-        return paymentItem(tx, (inner) => mailPaymentLink(inner as never, actor, address(item), { paymentId: payment.reference, emailAddress: payment.email as string }, at, options.publicUrl));
+        return paymentItem(tx, (inner) =>
+          mailPaymentLink(inner as never, actor, address(item), { paymentId: payment.reference, emailAddress: payment.email as string }, at, options.publicUrl),
+        );
       }
       return { ok: false, reason: `Bulk ${action} is not an item action.` };
     },
@@ -131,33 +155,54 @@ function ticketRunner(options: Parameters<typeof areaRunner>[0]): AreaRunner {
   const { action, scope, selection, principal, params = {} } = options;
   if (action !== 'status' && action !== 'assignee') throw new SelectionRefused(`Bulk ${action} of tickets is not available yet.`);
   const status = params.status;
-  if (action === 'status' && !ticketStatuses.includes(status as never)) throw new SelectionRefused(`params.status must be one of ${ticketStatuses.join(', ')}.`);
-  if (action === 'assignee' && params.assigneeId === undefined) throw new SelectionRefused('params.assigneeId is required: a support staff member, or null to unassign.');
+  if (action === 'status' && !ticketStatuses.includes(status as never))
+    throw new SelectionRefused(`params.status must be one of ${ticketStatuses.join(', ')}.`);
+  if (action === 'assignee' && params.assigneeId === undefined)
+    throw new SelectionRefused('params.assigneeId is required: a support staff member, or null to unassign.');
   const parsed = parseListQuery(selection.filters, ticketListSpec);
   if (!parsed.ok) throw new SelectionRefused(`The selection's filters are not valid: ${parsed.errors.join('; ')}`);
   const inScope = (db: Db) => ticketScopeWhere(db, ticketScopeOf(scope));
   const where = (db: Db) => and(inScope(db), selectionWhere(tk.id, selection, filterCondition(ticketResource, parsed.query.filters, options.timeZone)));
   return {
     count: async (db) => Number((await db.select({ n: sql<number>`count(*)` }).from(tk).where(where(db)))[0]?.n ?? 0),
-    batch: async (db, cursor, size) => db.select({ id: tk.id, partnerId: businesses.partnerId, businessId: tk.businessId, merchantId: tk.merchantId }).from(tk)
-      .innerJoin(businesses, eq(businesses.id, tk.businessId))
-      .where(cursor === null ? where(db) : and(where(db), gt(tk.id, cursor))).orderBy(asc(tk.id)).limit(size),
+    batch: async (db, cursor, size) =>
+      db
+        .select({ id: tk.id, partnerId: businesses.partnerId, businessId: tk.businessId, merchantId: tk.merchantId })
+        .from(tk)
+        .innerJoin(businesses, eq(businesses.id, tk.businessId))
+        .where(cursor === null ? where(db) : and(where(db), gt(tk.id, cursor)))
+        .orderBy(asc(tk.id))
+        .limit(size),
     act: async (tx, item) => {
       const here = permissionsIn(principal, item);
       if (!here.has('Portal.Tickets.Read') || !here.has('Portal.Tickets.Create')) return { ok: false, reason: noPermissionMessage };
       // The ticket as it is now, locked: its version is the one this item's update is made against.
-      const [row] = await tx.select().from(tk).where(and(eq(tk.id, item.id), inScope(tx))).for('update');
+      const [row] = await tx
+        .select()
+        .from(tk)
+        .where(and(eq(tk.id, item.id), inScope(tx)))
+        .for('update');
       if (!row) return { ok: false, reason: 'This ticket no longer exists.' };
-      const nextStatus = action === 'status' ? (status as typeof ticketStatuses[number]) : row.status as typeof ticketStatuses[number];
+      const nextStatus = action === 'status' ? (status as (typeof ticketStatuses)[number]) : (row.status as (typeof ticketStatuses)[number]);
       const nextAssignee = action === 'assignee' ? (params.assigneeId ?? null) : row.assigneeId;
       if (nextStatus === row.status && nextAssignee === row.assigneeId) return { ok: true };
       const opened = {
-        ticket: { ...row, partnerId: item.partnerId, businessName: '', merchantName: null }, here, staff: here.has('Portal.Tickets.Read.Internal'), principal,
+        ticket: { ...row, partnerId: item.partnerId, businessName: '', merchantName: null },
+        here,
+        staff: here.has('Portal.Tickets.Read.Internal'),
+        principal,
       };
-      return apiItem(tx, (inner) => updateTicket(inner, options.publicUrl, opened, {
-        type: row.type as never, priority: row.priority as never, status: nextStatus, subject: row.subject, description: row.description,
-        assigneeId: nextAssignee, version: row.version,
-      }));
+      return apiItem(tx, (inner) =>
+        updateTicket(inner, options.publicUrl, opened, {
+          type: row.type as never,
+          priority: row.priority as never,
+          status: nextStatus,
+          subject: row.subject,
+          description: row.description,
+          assigneeId: nextAssignee,
+          version: row.version,
+        }),
+      );
     },
   };
 }
@@ -166,24 +211,42 @@ function ticketRunner(options: Parameters<typeof areaRunner>[0]): AreaRunner {
 function userRunner(options: Parameters<typeof areaRunner>[0]): AreaRunner {
   const { action, scope, selection, principal } = options;
   if (action !== 'lock') throw new SelectionRefused(`Bulk ${action} of users is not available yet.`);
-  if (scope.level !== 'all' && scope.level !== 'partner') throw new SelectionRefused('Users are selected in the users overview, or a partner\'s users.');
+  if (scope.level !== 'all' && scope.level !== 'partner') throw new SelectionRefused("Users are selected in the users overview, or a partner's users.");
   const parsed = parseListQuery(selection.filters, userListSpec);
   if (!parsed.ok) throw new SelectionRefused(`The selection's filters are not valid: ${parsed.errors.join('; ')}`);
   const filters = parsed.query.filters;
   const u = users;
   // The overview's own rows (who the caller may read now, the filters), plus or minus the picks.
-  const where = async (db: Db) => and((await userListWhere(db, principal, filters, scope.level === 'partner' ? { partnerId: scope.partnerId } : {})).where, selectionWhere(u.id, selection, undefined));
+  const where = async (db: Db) =>
+    and(
+      (await userListWhere(db, principal, filters, scope.level === 'partner' ? { partnerId: scope.partnerId } : {})).where,
+      selectionWhere(u.id, selection, undefined),
+    );
   /** A refusal is audited as the single action's refusal is (UserAdministrationRefused), then is the item's outcome. */
   const refuse = async (tx: Db, userId: string, status: number, reason: string): Promise<ItemOutcome> => {
     await auditUserEvent(tx, principal, 'UserAdministrationRefused', { userId }, { action: 'login', status, reason, via: 'bulk-job' });
     return { ok: false, reason };
   };
   return {
-    count: async (db) => Number((await db.select({ n: sql<number>`count(*)` }).from(u).where(await where(db)))[0]?.n ?? 0),
+    count: async (db) =>
+      Number(
+        (
+          await db
+            .select({ n: sql<number>`count(*)` })
+            .from(u)
+            .where(await where(db))
+        )[0]?.n ?? 0,
+      ),
     // A user lives where their roles are: the item carries no context of its own, act checks every role.
-    batch: async (db, cursor, size) => (await db.select({ id: u.id }).from(u)
-      .where(cursor === null ? await where(db) : and(await where(db), gt(u.id, cursor))).orderBy(asc(u.id)).limit(size))
-      .map((row) => ({ id: row.id, partnerId: null, businessId: '', merchantId: null })),
+    batch: async (db, cursor, size) =>
+      (
+        await db
+          .select({ id: u.id })
+          .from(u)
+          .where(cursor === null ? await where(db) : and(await where(db), gt(u.id, cursor)))
+          .orderBy(asc(u.id))
+          .limit(size)
+      ).map((row) => ({ id: row.id, partnerId: null, businessId: '', merchantId: null })),
     act: async (tx, item, at) => {
       const [row] = await tx.select().from(u).where(eq(u.id, item.id)).for('update');
       if (!row) return { ok: false, reason: 'This user no longer exists.' };

@@ -20,15 +20,23 @@ export const bulkReportIdOf = (jobId: string) => `RPT${jobId.replace(/^BLK/, 'B'
 
 async function titleOf(db: Db, scope: BulkScope): Promise<string> {
   if (scope.level === 'all') return 'All users';
-  if (scope.level === 'partner') return (await db.select({ name: partners.name }).from(partners).where(eq(partners.id, scope.partnerId)))[0]?.name ?? scope.partnerId;
-  if (scope.level === 'merchant') return (await db.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, scope.merchantId)))[0]?.name ?? scope.merchantId;
+  if (scope.level === 'partner')
+    return (await db.select({ name: partners.name }).from(partners).where(eq(partners.id, scope.partnerId)))[0]?.name ?? scope.partnerId;
+  if (scope.level === 'merchant')
+    return (await db.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, scope.merchantId)))[0]?.name ?? scope.merchantId;
   return (await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.id, scope.businessId)))[0]?.name ?? scope.businessId;
 }
 
 /** Queues (once) the job's report and returns its id. */
 type BulkJobRow = typeof bulkJobs.$inferSelect;
 
-export async function exportReportOf(database: Database, principal: Principal, job: BulkJobRow, scope: BulkScope, context: BulkContext & { timeZone: string }): Promise<string> {
+export async function exportReportOf(
+  database: Database,
+  principal: Principal,
+  job: BulkJobRow,
+  scope: BulkScope,
+  context: BulkContext & { timeZone: string },
+): Promise<string> {
   const { db } = database;
   const reportId = bulkReportIdOf(job.id);
   const [existing] = await db.select({ id: queuedReports.id }).from(queuedReports).where(eq(queuedReports.id, reportId));
@@ -37,24 +45,45 @@ export async function exportReportOf(database: Database, principal: Principal, j
   if (scope.level === 'all' && job.area !== 'users') throw new SelectionRefused(`Bulk export of ${job.area} needs a business, merchant or partner.`);
   const params = job.params as { fileType?: 'csv' | 'xlsx'; columns?: string[] };
   const reportContext: ReportContext = { ...scope, title: await titleOf(db, scope), timeZone: context.timeZone };
-  const all: Record<string, readonly string[]> = { transactions: transactionColumns, 'payment-jobs': paymentJobColumns, tickets: ticketExportColumns, users: userExportColumns };
+  const all: Record<string, readonly string[]> = {
+    transactions: transactionColumns,
+    'payment-jobs': paymentJobColumns,
+    tickets: ticketExportColumns,
+    users: userExportColumns,
+  };
   const known = all[job.area];
   if (!known) throw new SelectionRefused(`Exports of ${job.area} are not available yet.`);
   const chosen = [...new Set((params.columns ?? []).filter((column) => known.includes(column)))];
   const columns = chosen.length > 0 ? chosen : [...(job.area === 'transactions' ? defaultTransactionColumns : known)];
-  const filters = reportFiltersOf({ allMatching: job.allMatching, filters: job.filters as Record<string, string>, includedIds: job.includedIds, excludedIds: job.excludedIds });
+  const filters = reportFiltersOf({
+    allMatching: job.allMatching,
+    filters: job.filters as Record<string, string>,
+    includedIds: job.includedIds,
+    excludedIds: job.excludedIds,
+  });
   try {
     await db.transaction(async (tx) => {
       await insertQueuedReport(tx as unknown as Db, {
-        id: reportId, userId: principal.userId, reportType: job.area, fileType: params.fileType ?? 'csv', status: 'queued',
-        context: reportContext, filters, ordering: null, columns,
-        totalRows: job.area === 'transactions' ? null : job.totalItems, queuedAt: job.createdAt,
+        id: reportId,
+        userId: principal.userId,
+        reportType: job.area,
+        fileType: params.fileType ?? 'csv',
+        status: 'queued',
+        context: reportContext,
+        filters,
+        ordering: null,
+        columns,
+        totalRows: job.area === 'transactions' ? null : job.totalItems,
+        queuedAt: job.createdAt,
       });
       // Tickets and users carry people's words and addresses: who took which out is audited with the report.
       if (job.area === 'tickets' || job.area === 'users') {
         await tx.insert(auditEvents).values({
-          userId: principal.userId, event: 'RecordsExported', dateTimeUtc: new Date(),
-          businessId: 'businessId' in scope ? scope.businessId : null, merchantId: 'merchantId' in scope ? scope.merchantId : null,
+          userId: principal.userId,
+          event: 'RecordsExported',
+          dateTimeUtc: new Date(),
+          businessId: 'businessId' in scope ? scope.businessId : null,
+          merchantId: 'merchantId' in scope ? scope.merchantId : null,
           metaData: { area: job.area, reportId, bulkJobId: job.id, context: reportContext.level, filters, rows: job.totalItems },
         });
       }

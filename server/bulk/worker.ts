@@ -60,10 +60,16 @@ type Settings = Required<Omit<BulkWorkerOptions, 'afterBatch' | 'afterItem'>> & 
 
 function settingsOf(options: BulkWorkerOptions): Settings {
   return {
-    database: options.database, files: options.files, publicUrl: options.publicUrl,
+    database: options.database,
+    files: options.files,
+    publicUrl: options.publicUrl,
     nodeId: options.nodeId ?? `${hostname()}:${process.pid}:bulk:${randomBytes(3).toString('hex')}`,
-    pollMs: options.pollMs ?? 1000, leaseMs: options.leaseMs ?? 60_000, batchSize: options.batchSize ?? 25,
-    log: options.log ?? ((line) => console.log(`[bulk] ${line}`)), afterBatch: options.afterBatch, afterItem: options.afterItem,
+    pollMs: options.pollMs ?? 1000,
+    leaseMs: options.leaseMs ?? 60_000,
+    batchSize: options.batchSize ?? 25,
+    log: options.log ?? ((line) => console.log(`[bulk] ${line}`)),
+    afterBatch: options.afterBatch,
+    afterItem: options.afterItem,
   };
 }
 
@@ -77,39 +83,66 @@ type Claim = { job: BulkJobRow; lease: Lease } | null;
 
 async function claimNext(db: Db, nodeId: string, leaseMs: number): Promise<Claim> {
   return db.transaction(async (tx) => {
-    const [candidate] = await tx.select({ id: b.id, status: b.status, attempts: b.attempts }).from(b)
+    const [candidate] = await tx
+      .select({ id: b.id, status: b.status, attempts: b.attempts })
+      .from(b)
       .where(or(eq(b.status, 'queued'), and(eq(b.status, 'running'), or(lt(b.lockedUntil, sqlNow()), holderGone))))
-      .orderBy(asc(b.createdAt), asc(b.id)).limit(1).for('update', { skipLocked: true });
+      .orderBy(asc(b.createdAt), asc(b.id))
+      .limit(1)
+      .for('update', { skipLocked: true });
     if (!candidate) return null;
     if (candidate.status === 'running' && candidate.attempts >= maxBulkAttempts) {
-      await tx.update(b).set({ status: 'failed', lockedBy: null, lockedUntil: null, finishedAt: sqlNow(), error: `The job could not finish after ${maxBulkAttempts} attempts.` }).where(eq(b.id, candidate.id));
+      await tx
+        .update(b)
+        .set({
+          status: 'failed',
+          lockedBy: null,
+          lockedUntil: null,
+          finishedAt: sqlNow(),
+          error: `The job could not finish after ${maxBulkAttempts} attempts.`,
+        })
+        .where(eq(b.id, candidate.id));
       return null;
     }
-    const [job] = await tx.update(b).set({ status: 'running', attempts: sql`${b.attempts} + 1`, lockedBy: nodeId, lockedUntil: leaseUntil(leaseMs) })
-      .where(eq(b.id, candidate.id)).returning();
+    const [job] = await tx
+      .update(b)
+      .set({ status: 'running', attempts: sql`${b.attempts} + 1`, lockedBy: nodeId, lockedUntil: leaseUntil(leaseMs) })
+      .where(eq(b.id, candidate.id))
+      .returning();
     return job ? { job, lease: { id: job.id, nodeId, attempt: job.attempts } } : null;
   });
 }
 
 /** Ends the job under its lease with the result file already stored; false when the lease is gone. */
 async function finish(db: Db, lease: Lease, patch: Partial<typeof b.$inferInsert>): Promise<boolean> {
-  const rows = await db.update(b).set({ ...patch, lockedBy: null, lockedUntil: null, finishedAt: sqlNow() }).where(leaseHeld(lease)).returning({ id: b.id });
+  const rows = await db
+    .update(b)
+    .set({ ...patch, lockedBy: null, lockedUntil: null, finishedAt: sqlNow() })
+    .where(leaseHeld(lease))
+    .returning({ id: b.id });
   return rows.length > 0;
 }
 
-const csvCell = (value: string) => (/[",\r\n]/.test(value) || /^[=+\-@\t\r]/.test(value) ? `"${(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"` : value);
+const csvCell = (value: string) =>
+  /[",\r\n]/.test(value) || /^[=+\-@\t\r]/.test(value) ? `"${(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"` : value;
 
 /** The result file's text: one line per failed item with its reason (formula-looking text neutralised for spreadsheets). */
 export async function bulkResultCsv(db: Db, jobId: string): Promise<string> {
-  const failed = await db.select({ itemId: bulkJobItems.itemId, reason: bulkJobItems.reason }).from(bulkJobItems)
-    .where(and(eq(bulkJobItems.jobId, jobId), eq(bulkJobItems.outcome, 'failed'))).orderBy(asc(bulkJobItems.itemId));
+  const failed = await db
+    .select({ itemId: bulkJobItems.itemId, reason: bulkJobItems.reason })
+    .from(bulkJobItems)
+    .where(and(eq(bulkJobItems.jobId, jobId), eq(bulkJobItems.outcome, 'failed')))
+    .orderBy(asc(bulkJobItems.itemId));
   const lines = ['item,outcome,reason', ...failed.map((row) => [csvCell(row.itemId), 'failed', csvCell(row.reason ?? '')].join(','))];
   return `${lines.join('\r\n')}\r\n`;
 }
 
 async function storeResult(settings: Settings, job: BulkJobRow): Promise<string> {
   const key = bulkResultKey(job.id);
-  await settings.files.put(key, Readable.from([await bulkResultCsv(settings.database.db, job.id)]), { contentType: 'text/csv; charset=utf-8', metadata: { 'bulk-job-id': job.id } });
+  await settings.files.put(key, Readable.from([await bulkResultCsv(settings.database.db, job.id)]), {
+    contentType: 'text/csv; charset=utf-8',
+    metadata: { 'bulk-job-id': job.id },
+  });
   return key;
 }
 
@@ -137,7 +170,12 @@ async function run(settings: Settings, presence: Presence): Promise<BulkRunOutco
     const context = job.scope as BulkContext & { timeZone: string };
     const scoped = await scopeOf(database, principal, context, readPermission[area]);
     if (!scoped?.reachable) return await fail(noPermissionMessage);
-    const selection: StoredSelection = { allMatching: job.allMatching, filters: job.filters as Record<string, string>, includedIds: job.includedIds, excludedIds: job.excludedIds };
+    const selection: StoredSelection = {
+      allMatching: job.allMatching,
+      filters: job.filters as Record<string, string>,
+      includedIds: job.includedIds,
+      excludedIds: job.excludedIds,
+    };
     if (action === 'export') {
       const reportId = await exportReportOf(database, principal, job, scoped.scope, context);
       const key = await storeResult(settings, job);
@@ -145,7 +183,16 @@ async function run(settings: Settings, presence: Presence): Promise<BulkRunOutco
       await announce(database);
       return done ? 'completed' : 'lost';
     }
-    const runner = areaRunner({ area, action, scope: scoped.scope, selection, timeZone: context.timeZone, principal, publicUrl: settings.publicUrl, params: job.params as BulkParams });
+    const runner = areaRunner({
+      area,
+      action,
+      scope: scoped.scope,
+      selection,
+      timeZone: context.timeZone,
+      principal,
+      publicUrl: settings.publicUrl,
+      params: job.params as BulkParams,
+    });
     let cursor = job.cursor;
     for (;;) {
       // A cancel asked for since the last batch (another node's API wrote it): read afresh before each batch.
@@ -162,26 +209,44 @@ async function run(settings: Settings, presence: Presence): Promise<BulkRunOutco
         const at = new Date();
         const recorded = await db.transaction(async (tx) => {
           // Done by an earlier attempt (the node died between this item and its batch's progress): not again.
-          const [already] = await tx.select({ outcome: bulkJobItems.outcome }).from(bulkJobItems).where(and(eq(bulkJobItems.jobId, job.id), eq(bulkJobItems.itemId, item.id))).for('update');
+          const [already] = await tx
+            .select({ outcome: bulkJobItems.outcome })
+            .from(bulkJobItems)
+            .where(and(eq(bulkJobItems.jobId, job.id), eq(bulkJobItems.itemId, item.id)))
+            .for('update');
           if (already) return null;
           const outcome = await runner.act(tx as unknown as Db, item, at);
-          await tx.insert(bulkJobItems).values({ jobId: job.id, itemId: item.id, outcome: outcome.ok ? 'succeeded' : 'failed', reason: outcome.ok ? null : outcome.reason, at });
+          await tx
+            .insert(bulkJobItems)
+            .values({ jobId: job.id, itemId: item.id, outcome: outcome.ok ? 'succeeded' : 'failed', reason: outcome.ok ? null : outcome.reason, at });
           return outcome.ok;
         });
         if (recorded !== null) await settings.afterItem?.({ jobId: job.id, itemId: item.id });
       }
       cursor = items[items.length - 1]?.id ?? cursor;
       // Progress from the item rows themselves (exact after a takeover), the lease extended, the cursor saved.
-      const [counts] = await db.select({
-        processed: sql<number>`count(*)::int`, failed: sql<number>`count(*) FILTER (WHERE ${bulkJobItems.outcome} = 'failed')::int`,
-      }).from(bulkJobItems).where(eq(bulkJobItems.jobId, job.id));
+      const [counts] = await db
+        .select({
+          processed: sql<number>`count(*)::int`,
+          failed: sql<number>`count(*) FILTER (WHERE ${bulkJobItems.outcome} = 'failed')::int`,
+        })
+        .from(bulkJobItems)
+        .where(eq(bulkJobItems.jobId, job.id));
       const processed = Number(counts?.processed ?? 0);
       const failedCount = Number(counts?.failed ?? 0);
       await presence.ensure().catch(() => undefined);
-      const [updated] = await db.update(b).set({
-        cursor, lockedUntil: leaseUntil(settings.leaseMs), processedItems: processed, failedItems: failedCount, succeededItems: processed - failedCount,
-        totalItems: sql`greatest(${b.totalItems}, ${processed})`,
-      }).where(leaseHeld(lease)).returning();
+      const [updated] = await db
+        .update(b)
+        .set({
+          cursor,
+          lockedUntil: leaseUntil(settings.leaseMs),
+          processedItems: processed,
+          failedItems: failedCount,
+          succeededItems: processed - failedCount,
+          totalItems: sql`greatest(${b.totalItems}, ${processed})`,
+        })
+        .where(leaseHeld(lease))
+        .returning();
       if (!updated) {
         settings.log(`${job.id}: attempt ${lease.attempt} lost its lease; stopped`);
         return 'lost';
@@ -199,7 +264,11 @@ async function run(settings: Settings, presence: Presence): Promise<BulkRunOutco
     if (error instanceof SelectionRefused) return fail(error.message);
     // Something that may pass (a lost connection): the lease lapses and the job is taken again from its cursor.
     settings.log(`${job.id}: attempt ${lease.attempt} broke: ${error instanceof Error ? error.message : String(error)}`);
-    await db.update(b).set({ lockedUntil: sqlNow() }).where(leaseHeld(lease)).catch(() => undefined);
+    await db
+      .update(b)
+      .set({ lockedUntil: sqlNow() })
+      .where(leaseHeld(lease))
+      .catch(() => undefined);
     return 'lost';
   }
 }
@@ -219,10 +288,18 @@ export function startBulkWorker(options: BulkWorkerOptions): { nodeId: string; s
   const settings = settingsOf(options);
   let stopping = false;
   let wake: (() => void) | null = null;
-  const sleep = (ms: number) => new Promise<void>((done) => {
-    const timer = setTimeout(() => { wake = null; done(); }, ms);
-    wake = () => { clearTimeout(timer); wake = null; done(); };
-  });
+  const sleep = (ms: number) =>
+    new Promise<void>((done) => {
+      const timer = setTimeout(() => {
+        wake = null;
+        done();
+      }, ms);
+      wake = () => {
+        clearTimeout(timer);
+        wake = null;
+        done();
+      };
+    });
   let presence: Presence | null = null;
   const loop = (async () => {
     while (!stopping) {
@@ -237,6 +314,12 @@ export function startBulkWorker(options: BulkWorkerOptions): { nodeId: string; s
     }
     await (presence as Presence | null)?.release();
   })();
-  return { nodeId: settings.nodeId, stop: async () => { stopping = true; (wake as (() => void) | null)?.(); await loop; } };
+  return {
+    nodeId: settings.nodeId,
+    stop: async () => {
+      stopping = true;
+      (wake as (() => void) | null)?.();
+      await loop;
+    },
+  };
 }
-

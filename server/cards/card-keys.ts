@@ -94,14 +94,17 @@ export type LoadedCardKeys = { keys: CardKeys; source: 'environment' | 'key file
 /** Reads the keys as the table above says; throws CardKeyError with a message fit for the operator. */
 export function loadCardKeys(options: LoadCardKeysOptions): LoadedCardKeys {
   const warn = options.warn ?? (() => undefined);
-  const previous = (options.previousKeys ?? []).filter((text) => text.trim() !== '')
+  const previous = (options.previousKeys ?? [])
+    .filter((text) => text.trim() !== '')
     .map((text, index) => parseCardKey(text, `CARD_DATA_PREVIOUS_KEYS (key ${index + 1})`));
   if (options.cardDataKey !== undefined && options.cardDataKey !== '') {
     return { keys: cardKeysFrom(parseCardKey(options.cardDataKey, 'CARD_DATA_KEY'), previous), source: 'environment' };
   }
   const path = join(options.dataDir, cardKeyFileName);
   if (options.sharedDatabase) {
-    warn(`CARD_DATA_KEY is not set: card numbers are sealed with the key in ${path}. That is fine for one node; several nodes on one database must all be given the same CARD_DATA_KEY, or each seals with a key the others cannot open`);
+    warn(
+      `CARD_DATA_KEY is not set: card numbers are sealed with the key in ${path}. That is fine for one node; several nodes on one database must all be given the same CARD_DATA_KEY, or each seals with a key the others cannot open`,
+    );
   }
   const { raw, created } = readOrCreateKeyFile(path, warn);
   return { keys: cardKeysFrom(raw, previous), source: created ? 'new key file' : 'key file', path };

@@ -27,14 +27,28 @@ export async function vaultCard(writer: DbWriter, keys: CardKeys, card: { mercha
   const { merchantId, cardNumber } = card;
   if (!isCardNumber(cardNumber)) throw new CardNumberRejected(`a card number has 12 to 19 digits and nothing else (merchant ${merchantId})`);
   const fingerprints = cardFingerprints(keys, merchantId, cardNumber);
-  const find = async () => (await writer.select({ token: cardVault.token }).from(cardVault)
-    .where(and(eq(cardVault.merchantId, merchantId), inArray(cardVault.fingerprint, fingerprints))).limit(1))[0]?.token;
+  const find = async () =>
+    (
+      await writer
+        .select({ token: cardVault.token })
+        .from(cardVault)
+        .where(and(eq(cardVault.merchantId, merchantId), inArray(cardVault.fingerprint, fingerprints)))
+        .limit(1)
+    )[0]?.token;
   const existing = await find();
   if (existing) return existing;
   const token = newCardToken();
-  const inserted = await writer.insert(cardVault).values({
-    token, merchantId, fingerprint: fingerprints[0] as string, masked: maskCardNumber(cardNumber), ...sealCardNumber(keys, token, cardNumber),
-  }).onConflictDoNothing().returning({ token: cardVault.token });
+  const inserted = await writer
+    .insert(cardVault)
+    .values({
+      token,
+      merchantId,
+      fingerprint: fingerprints[0] as string,
+      masked: maskCardNumber(cardNumber),
+      ...sealCardNumber(keys, token, cardNumber),
+    })
+    .onConflictDoNothing()
+    .returning({ token: cardVault.token });
   if (inserted[0]) return inserted[0].token;
   // Another writer vaulted the same card between the look-up and the insert (the insert waited for it to commit).
   const winner = await find();
@@ -43,7 +57,9 @@ export async function vaultCard(writer: DbWriter, keys: CardKeys, card: { mercha
 }
 
 export async function openVaultedCard(reader: DbWriter, keys: CardKeys, token: string): Promise<string | null> {
-  const [row] = await reader.select({ token: cardVault.token, keyId: cardVault.keyId, sealed: cardVault.sealed })
-    .from(cardVault).where(eq(cardVault.token, token));
+  const [row] = await reader
+    .select({ token: cardVault.token, keyId: cardVault.keyId, sealed: cardVault.sealed })
+    .from(cardVault)
+    .where(eq(cardVault.token, token));
   return row ? openCardNumber(keys, row) : null;
 }

@@ -36,9 +36,13 @@ export async function sealLegacyCardNumbers(database: Database, keys: CardKeys, 
   for (;;) {
     const done = await database.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(legacyLockKey))})`);
-      const rows = await tx.select({ reference: t.reference, merchantId: t.merchantId, cardNumber: t.legacyCardNumber, cardMasked: t.cardMasked })
-        .from(t).where(and(isNotNull(t.legacyCardNumber), after === null ? undefined : gt(t.reference, after)))
-        .orderBy(asc(t.reference)).limit(batchSize).for('update');
+      const rows = await tx
+        .select({ reference: t.reference, merchantId: t.merchantId, cardNumber: t.legacyCardNumber, cardMasked: t.cardMasked })
+        .from(t)
+        .where(and(isNotNull(t.legacyCardNumber), after === null ? undefined : gt(t.reference, after)))
+        .orderBy(asc(t.reference))
+        .limit(batchSize)
+        .for('update');
       if (rows.length === 0) return true;
       after = rows[rows.length - 1]?.reference ?? after;
       // Cards in a fixed order, so two writers of the vault always lock its rows in the same order.
@@ -62,7 +66,7 @@ export async function sealLegacyCardNumbers(database: Database, keys: CardKeys, 
       }
       // One statement for the batch: each row gets its token (and a mask if it had none) and loses the number. The
       // parameter holds references, tokens and masks, never a number.
-      const updates = assignments.map(({ reference, card, masked }) => ({ reference, token: card === null ? null : tokens.get(card) ?? null, masked }));
+      const updates = assignments.map(({ reference, card, masked }) => ({ reference, token: card === null ? null : (tokens.get(card) ?? null), masked }));
       await replaceClearCardNumbers(tx, updates);
       const unusable = updates.filter((update) => update.token === null).length;
       if (unusable > 0) options.log?.(`${unusable} stored card numbers were not card numbers; erased without vaulting`);
@@ -75,6 +79,9 @@ export async function sealLegacyCardNumbers(database: Database, keys: CardKeys, 
   // The batches rewrote those rows: fresh statistics and a visibility map again for the overview's index-only counts
   // (PGlite has no autovacuum).
   if (result.rows > 0) await database.query('VACUUM (ANALYZE) transactions');
-  if (result.rows > 0) options.log?.(`sealed ${result.rows.toLocaleString('en-GB')} clear card numbers into the vault (${result.cards.toLocaleString('en-GB')} cards, ${result.batches} batches)`);
+  if (result.rows > 0)
+    options.log?.(
+      `sealed ${result.rows.toLocaleString('en-GB')} clear card numbers into the vault (${result.cards.toLocaleString('en-GB')} cards, ${result.batches} batches)`,
+    );
   return result;
 }

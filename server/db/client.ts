@@ -43,7 +43,8 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 
 const textTypeIdSet = new Set(textTypeIds);
 const pgTextTypes = {
-  getTypeParser: ((id: number, format?: 'text' | 'binary') => (textTypeIdSet.has(id) ? asText : pg.types.getTypeParser(id, format as 'text'))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((id: number, format?: 'text' | 'binary') =>
+    textTypeIdSet.has(id) ? asText : pg.types.getTypeParser(id, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 export type QueryOptions = {
@@ -137,7 +138,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       kind: 'postgres',
       query: async (text, params, queryOptions) => {
         const runner = queryOptions?.statementTimeoutMs ? budget(queryOptions.statementTimeoutMs).pool : pool;
-        return (await runner.query({ text, values: params as unknown[], types: pgTextTypes, ...(queryOptions?.rowMode ? { rowMode: queryOptions.rowMode } : {}) })).rows;
+        return (
+          await runner.query({ text, values: params as unknown[], types: pgTextTypes, ...(queryOptions?.rowMode ? { rowMode: queryOptions.rowMode } : {}) })
+        ).rows;
       },
       budgeted: (ms) => budget(ms).db,
       listenUrl: url,
@@ -171,7 +174,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const database: Database = {
     db,
     kind: 'pglite',
-    query: async <Row,>(text: string, params?: unknown[], queryOptions?: QueryOptions) => (await client.query<Row>(text, params, queryOptions?.rowMode ? { rowMode: queryOptions.rowMode } : undefined)).rows,
+    query: async <Row>(text: string, params?: unknown[], queryOptions?: QueryOptions) =>
+      (await client.query<Row>(text, params, queryOptions?.rowMode ? { rowMode: queryOptions.rowMode } : undefined)).rows,
     close: async () => {
       await client.close();
       unlock();

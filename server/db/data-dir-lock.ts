@@ -46,7 +46,9 @@ export function lockDataDir(dataDir: string): () => void {
         const owner = ownerOf(path);
         // A pid of this very process is an earlier life of it (a restarted container reuses pids): stale too.
         if (owner !== null && owner !== process.pid && alive(owner)) {
-          throw new DataDirInUse(`the embedded database at ${dataDir} is in use by process ${owner} (another npm start?): stop that one, or give this one its own DATA_DIR`);
+          throw new DataDirInUse(
+            `the embedded database at ${dataDir} is in use by process ${owner} (another npm start?): stop that one, or give this one its own DATA_DIR`,
+          );
         }
         unlinkSync(path);
       }

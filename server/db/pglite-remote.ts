@@ -87,8 +87,10 @@ export async function startPgliteThread(options: PgliteThreadOptions): Promise<P
 
   // The ORM's parsers are left out: the thread's instance reads those types as text already (and merging a
   // parser set into PGlite's ~340 for every result cost ~0.1 ms a statement).
-  const queryIn = (transaction: number | undefined): PgliteQueryable['query'] =>
-    (text, params, queryOptions) => send({ op: 'query', text, params, rowMode: queryOptions?.rowMode, transaction }) as never;
+  const queryIn =
+    (transaction: number | undefined): PgliteQueryable['query'] =>
+    (text, params, queryOptions) =>
+      send({ op: 'query', text, params, rowMode: queryOptions?.rowMode, transaction }) as never;
 
   return {
     thread: worker,
@@ -115,7 +117,9 @@ export async function startPgliteThread(options: PgliteThreadOptions): Promise<P
       worker.ref();
       const ended = new Promise<boolean>((done) => worker.once('exit', () => done(true)));
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<boolean>((done) => { timer = setTimeout(done, 5_000, false); });
+      const late = new Promise<boolean>((done) => {
+        timer = setTimeout(done, 5_000, false);
+      });
       const endedByItself = await Promise.race([ended, late]);
       clearTimeout(timer);
       if (!endedByItself) await worker.terminate();

@@ -24,7 +24,7 @@ export const readableIdOf = (kind: Pick<ReadableIdKind, 'prefix' | 'digits'>, n:
 export async function nextReadableId(tx: Db, kind: ReadableIdKind): Promise<string> {
   for (let attempt = 0; attempt < 1000; attempt += 1) {
     const result = await tx.execute<{ n: string | number }>(sql`SELECT nextval(${kind.sequence}::regclass) AS n`);
-    const rows = (Array.isArray(result) ? result : (result as { rows: { n: string | number }[] }).rows);
+    const rows = Array.isArray(result) ? result : (result as { rows: { n: string | number }[] }).rows;
     const id = readableIdOf(kind, Number(rows[0]?.n));
     const [taken] = await tx.select({ id: kind.column }).from(kind.table).where(eq(kind.column, id));
     if (!taken) return id;

@@ -40,8 +40,12 @@ let recorded = 0;
 export async function recordEvent(tx: Db, kind: PortalEventKind, change?: RecordChange | { userId: string }): Promise<PortalEvent> {
   const record = change && 'resource' in change ? change : undefined;
   const values = {
-    kind, resource: record?.resource ?? null, resourceId: record?.resourceId ?? null,
-    businessId: record?.businessId ?? null, merchantId: record?.merchantId ?? null, userId: change?.userId ?? null,
+    kind,
+    resource: record?.resource ?? null,
+    resourceId: record?.resourceId ?? null,
+    businessId: record?.businessId ?? null,
+    merchantId: record?.merchantId ?? null,
+    userId: change?.userId ?? null,
   };
   const [row] = await tx.insert(portalEvents).values(values).returning({ id: portalEvents.id });
   if (!row) throw new Error('event not recorded');
@@ -52,13 +56,29 @@ export async function recordEvent(tx: Db, kind: PortalEventKind, change?: Record
   return event;
 }
 
-type EventRow = { id: number; kind: string; resource: string | null; resourceId: string | null; businessId: string | null; merchantId: string | null; userId: string | null };
+type EventRow = {
+  id: number;
+  kind: string;
+  resource: string | null;
+  resourceId: string | null;
+  businessId: string | null;
+  merchantId: string | null;
+  userId: string | null;
+};
 
 function toEvent(row: EventRow): PortalEvent {
   if (row.kind === 'bulk-jobs') return { id: row.id, kind: 'bulk-jobs' };
   if (row.kind === 'account-locked' && row.userId) return { id: row.id, kind: 'account-locked', userId: row.userId };
   if (row.kind !== 'record' || !row.resource || !row.resourceId) return { id: row.id, kind: 'notifications' };
-  return { id: row.id, kind: 'record', resource: row.resource as RecordResource, resourceId: row.resourceId, businessId: row.businessId, merchantId: row.merchantId, userId: row.userId };
+  return {
+    id: row.id,
+    kind: 'record',
+    resource: row.resource as RecordResource,
+    resourceId: row.resourceId,
+    businessId: row.businessId,
+    merchantId: row.merchantId,
+    userId: row.userId,
+  };
 }
 
 /** A NOTIFY payload back into an event (null: not one of ours). */
@@ -66,7 +86,15 @@ export function parseNotification(payload: string | undefined): PortalEvent | nu
   try {
     const value = JSON.parse(payload ?? '') as Partial<EventRow>;
     if (typeof value.id !== 'number' || !Number.isSafeInteger(value.id) || typeof value.kind !== 'string') return null;
-    return toEvent({ id: value.id, kind: value.kind, resource: value.resource ?? null, resourceId: value.resourceId ?? null, businessId: value.businessId ?? null, merchantId: value.merchantId ?? null, userId: value.userId ?? null });
+    return toEvent({
+      id: value.id,
+      kind: value.kind,
+      resource: value.resource ?? null,
+      resourceId: value.resourceId ?? null,
+      businessId: value.businessId ?? null,
+      merchantId: value.merchantId ?? null,
+      userId: value.userId ?? null,
+    });
   } catch {
     return null;
   }
@@ -112,10 +140,20 @@ function createEventBus(database: Database): EventBus {
     emitter.emit('event', event);
   };
   const since = async (id: number) => {
-    const rows = await database.db.select({
-      id: portalEvents.id, kind: portalEvents.kind, resource: portalEvents.resource, resourceId: portalEvents.resourceId,
-      businessId: portalEvents.businessId, merchantId: portalEvents.merchantId, userId: portalEvents.userId,
-    }).from(portalEvents).where(and(gt(portalEvents.id, id))).orderBy(asc(portalEvents.id)).limit(maxReplay);
+    const rows = await database.db
+      .select({
+        id: portalEvents.id,
+        kind: portalEvents.kind,
+        resource: portalEvents.resource,
+        resourceId: portalEvents.resourceId,
+        businessId: portalEvents.businessId,
+        merchantId: portalEvents.merchantId,
+        userId: portalEvents.userId,
+      })
+      .from(portalEvents)
+      .where(and(gt(portalEvents.id, id)))
+      .orderBy(asc(portalEvents.id))
+      .limit(maxReplay);
     return rows.map(toEvent);
   };
 
@@ -138,10 +176,16 @@ function createEventBus(database: Database): EventBus {
     poller = setInterval(() => void poll(), pollMs);
     poller.unref?.();
     polling = true;
-    void database.db.select({ id: sql<number>`coalesce(max(${portalEvents.id}), 0)` }).from(portalEvents)
-      .then(([row]) => { emittedUpTo = Math.max(emittedUpTo, Number(row?.id ?? 0)); })
+    void database.db
+      .select({ id: sql<number>`coalesce(max(${portalEvents.id}), 0)` })
+      .from(portalEvents)
+      .then(([row]) => {
+        emittedUpTo = Math.max(emittedUpTo, Number(row?.id ?? 0));
+      })
       .catch(() => undefined)
-      .finally(() => { polling = false; });
+      .finally(() => {
+        polling = false;
+      });
   };
   const stopPolling = () => {
     if (poller) clearInterval(poller);
@@ -162,15 +206,20 @@ function createEventBus(database: Database): EventBus {
       next.end().catch(() => undefined);
       if (emitter.listenerCount('event') > 0) setTimeout(listen, 1000).unref();
     });
-    connecting = next.connect().then(() => next.query(`LISTEN ${eventChannel}`)).then(() => {
-      client = next;
-    }).catch((error: Error) => {
-      logger.warn({ component: 'events' }, `LISTEN failed: ${error.message}`);
-      next.end().catch(() => undefined);
-      if (emitter.listenerCount('event') > 0) setTimeout(listen, 1000).unref();
-    }).finally(() => {
-      connecting = null;
-    });
+    connecting = next
+      .connect()
+      .then(() => next.query(`LISTEN ${eventChannel}`))
+      .then(() => {
+        client = next;
+      })
+      .catch((error: Error) => {
+        logger.warn({ component: 'events' }, `LISTEN failed: ${error.message}`);
+        next.end().catch(() => undefined);
+        if (emitter.listenerCount('event') > 0) setTimeout(listen, 1000).unref();
+      })
+      .finally(() => {
+        connecting = null;
+      });
   };
   const unlisten = async () => {
     const current = client;
@@ -210,7 +259,9 @@ function createEventBus(database: Database): EventBus {
 export async function listening(database: Database): Promise<void> {
   if (database.kind !== 'postgres') return;
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const [row] = await database.query<{ n: number | string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'LISTEN ${eventChannel}' AND datname = current_database()`);
+    const [row] = await database.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'LISTEN ${eventChannel}' AND datname = current_database()`,
+    );
     if (Number(row?.n ?? 0) > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -95,7 +95,9 @@ export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number;
           while (open) {
             const event = queue.shift();
             if (!event) {
-              await new Promise<void>((resolve) => { wake = resolve; });
+              await new Promise<void>((resolve) => {
+                wake = resolve;
+              });
               wake = null;
               continue;
             }

@@ -11,15 +11,31 @@
 export type DispositionType = 'attachment' | 'inline';
 
 const asciiLookalikes: Record<string, string> = {
-  '\u2018': "'", '\u2019': "'", '\u201A': "'", '\u201B': "'", '\u2032': "'",
-  '\u201C': "'", '\u201D': "'", '\u201E': "'", '\u201F': "'", '\u2033': "'", '"': "'",
-  '\u2013': '-', '\u2014': '-', '\u2212': '-', '\u00A0': ' ', '\u2026': '...',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201A': "'",
+  '\u201B': "'",
+  '\u2032': "'",
+  '\u201C': "'",
+  '\u201D': "'",
+  '\u201E': "'",
+  '\u201F': "'",
+  '\u2033': "'",
+  '"': "'",
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2212': '-',
+  '\u00A0': ' ',
+  '\u2026': '...',
 };
 
 /** The name as it will be offered: no control characters, no path separators, never empty. */
 export function cleanFileName(name: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters must not reach a header's file name
-  const cleaned = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').replace(/[/\\]/g, '_').trim();
+  const cleaned = name
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters must not reach a header's file name
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/[/\\]/g, '_')
+    .trim();
   return cleaned === '' ? 'download' : cleaned;
 }
 

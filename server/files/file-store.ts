@@ -58,7 +58,8 @@ export function assertFileKey(key: string): void {
   if (typeof key !== 'string' || key.length === 0) throw new InvalidFileKey(String(key), 'empty');
   if (key.length > maxKeyLength) throw new InvalidFileKey(key, `longer than ${maxKeyLength} characters`);
   for (const segment of key.split('/')) {
-    if (!segmentPattern.test(segment)) throw new InvalidFileKey(key, `segment ${JSON.stringify(segment)} is empty, starts with a dot or holds other characters than A-Z a-z 0-9 . _ -`);
+    if (!segmentPattern.test(segment))
+      throw new InvalidFileKey(key, `segment ${JSON.stringify(segment)} is empty, starts with a dot or holds other characters than A-Z a-z 0-9 . _ -`);
   }
 }
 

@@ -16,8 +16,16 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  assertFileKey, assertFilePrefix, assertMetadata, defaultContentType, type FileMetadata, type FileStore, type ListedFile,
-  type PutOptions, type StoredFile, type StoredFileInfo,
+  assertFileKey,
+  assertFilePrefix,
+  assertMetadata,
+  defaultContentType,
+  type FileMetadata,
+  type FileStore,
+  type ListedFile,
+  type PutOptions,
+  type StoredFile,
+  type StoredFileInfo,
 } from './file-store.ts';
 
 const metaFolder = '.meta';

@@ -13,16 +13,43 @@ export type RecordFilesSweep = { imageRows: number; images: number; attachments:
 export async function sweepRecordFiles(options: { database: Database; files: FileStore; graceMs?: number; now?: Date }): Promise<RecordFilesSweep> {
   const { db } = options.database;
   const graceMs = options.graceMs ?? 10 * 60_000;
-  const gone = await db.delete(images)
+  const gone = await db
+    .delete(images)
     .where(and(isNotNull(images.configurationId), sql`NOT EXISTS (SELECT 1 FROM configurations c WHERE c.id = ${images.configurationId})`))
     .returning({ reference: images.reference });
-  const imageFiles = await sweepOrphanFiles(options.files, {
-    prefix: 'images/', graceMs,
-    referenced: async (keys) => new Set((await db.select({ key: images.filePath }).from(images).where(inArray(images.filePath, [...keys]))).map((row) => row.key)),
-  }, options.now);
-  const attachmentFiles = await sweepOrphanFiles(options.files, {
-    prefix: 'tickets/', graceMs,
-    referenced: async (keys) => new Set((await db.select({ key: ticketAttachments.storageKey }).from(ticketAttachments).where(inArray(ticketAttachments.storageKey, [...keys]))).map((row) => row.key)),
-  }, options.now);
+  const imageFiles = await sweepOrphanFiles(
+    options.files,
+    {
+      prefix: 'images/',
+      graceMs,
+      referenced: async (keys) =>
+        new Set(
+          (
+            await db
+              .select({ key: images.filePath })
+              .from(images)
+              .where(inArray(images.filePath, [...keys]))
+          ).map((row) => row.key),
+        ),
+    },
+    options.now,
+  );
+  const attachmentFiles = await sweepOrphanFiles(
+    options.files,
+    {
+      prefix: 'tickets/',
+      graceMs,
+      referenced: async (keys) =>
+        new Set(
+          (
+            await db
+              .select({ key: ticketAttachments.storageKey })
+              .from(ticketAttachments)
+              .where(inArray(ticketAttachments.storageKey, [...keys]))
+          ).map((row) => row.key),
+        ),
+    },
+    options.now,
+  );
   return { imageRows: gone.length, images: imageFiles, attachments: attachmentFiles };
 }

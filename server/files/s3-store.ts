@@ -12,14 +12,31 @@
 //         lifecycle rule (AbortIncompleteMultipartUpload) does the same on the provider's side and is advisable too;
 //         servers without ListMultipartUploads (s3rver) answer NotImplemented, counted as nothing to do.
 import {
-  AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand,
-  paginateListObjectsV2, S3Client, S3ServiceException, type ListMultipartUploadsCommandOutput, type MultipartUpload, type S3ClientConfig,
+  AbortMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  paginateListObjectsV2,
+  S3Client,
+  S3ServiceException,
+  type ListMultipartUploadsCommandOutput,
+  type MultipartUpload,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { finished, Readable, Transform } from 'node:stream';
 import {
-  assertFileKey, assertFilePrefix, assertMetadata, defaultContentType, type FileMetadata, type FileStore, type ListedFile,
-  type PutOptions, type StoredFile, type StoredFileInfo,
+  assertFileKey,
+  assertFilePrefix,
+  assertMetadata,
+  defaultContentType,
+  type FileMetadata,
+  type FileStore,
+  type ListedFile,
+  type PutOptions,
+  type StoredFile,
+  type StoredFileInfo,
 } from './file-store.ts';
 
 export const s3PartSize = 8 * 1024 * 1024;
@@ -49,17 +66,19 @@ export function s3ClientConfig(options: S3StoreOptions): S3ClientConfig {
 const encodeMetadata = (metadata: FileMetadata) => Object.fromEntries(Object.entries(metadata).map(([name, value]) => [name, encodeURIComponent(value)]));
 
 function decodeMetadata(metadata: Record<string, string> | undefined): FileMetadata {
-  return Object.fromEntries(Object.entries(metadata ?? {}).map(([name, value]) => {
-    try {
-      return [name, decodeURIComponent(value)];
-    } catch {
-      return [name, value];
-    }
-  }));
+  return Object.fromEntries(
+    Object.entries(metadata ?? {}).map(([name, value]) => {
+      try {
+        return [name, decodeURIComponent(value)];
+      } catch {
+        return [name, value];
+      }
+    }),
+  );
 }
 
-const isNotFound = (error: unknown) => error instanceof S3ServiceException
-  && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+const isNotFound = (error: unknown) =>
+  error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 
 export function createS3Store(options: S3StoreOptions): FileStore {
   const bucket = options.bucket;
@@ -165,7 +184,9 @@ export function createS3Store(options: S3StoreOptions): FileStore {
     for (;;) {
       let page: ListMultipartUploadsCommandOutput;
       try {
-        page = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: which.prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+        page = await client.send(
+          new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: which.prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+        );
       } catch (error) {
         if (error instanceof S3ServiceException && error.name === 'NotImplemented') return removed;
         throw error;

@@ -23,12 +23,12 @@ export async function withStatementBudget<T>(database: Database, ms: number, run
 }
 
 export const isStatementTimeout = (error: unknown): boolean => {
-  const cause = (error as { cause?: { code?: string }; code?: string } | null);
+  const cause = error as { cause?: { code?: string }; code?: string } | null;
   return cause?.code === '57014' || cause?.cause?.code === '57014';
 };
 
 export async function plannerEstimate(db: Db, query: { getSQL: () => SQL }): Promise<number> {
-  const result = await db.execute(sql`EXPLAIN (FORMAT JSON) ${query}`) as unknown as { rows: Record<string, unknown>[] };
+  const result = (await db.execute(sql`EXPLAIN (FORMAT JSON) ${query}`)) as unknown as { rows: Record<string, unknown>[] };
   const cell = result.rows[0]?.['QUERY PLAN'];
   const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan?: { 'Plan Rows'?: number } }[] | undefined;
   return Math.round(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);

@@ -95,14 +95,20 @@ export function filterCondition(resource: ListResource, filters: Record<string, 
 function columnCondition(column: FilterColumn, clauses: FilterClause[], context: FilterContext): SQL | undefined {
   switch (column.type) {
     case 'equals': {
-      const values = [...new Set(clauses.filter((clause) => clause.operator === 'eq').map((clause) => (column.normalise ? column.normalise(clause.value) : clause.value)))];
+      const values = [
+        ...new Set(clauses.filter((clause) => clause.operator === 'eq').map((clause) => (column.normalise ? column.normalise(clause.value) : clause.value))),
+      ];
       if (values.length === 0) return undefined;
       return values.length === 1 ? eq(column.column, values[0]) : inArray(column.column, values);
     }
-    case 'date': return and(...clauses.map((clause) => dateClause(column.column, clause, context.timeZone)));
-    case 'number': return and(...clauses.map((clause) => comparison(column.column, clause.operator, Number(clause.value))));
-    case 'decimal': return decimalCondition(column.column, column.scale, clauses);
-    case 'custom': return column.condition(clauses, context);
+    case 'date':
+      return and(...clauses.map((clause) => dateClause(column.column, clause, context.timeZone)));
+    case 'number':
+      return and(...clauses.map((clause) => comparison(column.column, clause.operator, Number(clause.value))));
+    case 'decimal':
+      return decimalCondition(column.column, column.scale, clauses);
+    case 'custom':
+      return column.condition(clauses, context);
   }
 }
 
@@ -129,9 +135,12 @@ function dateClause(column: AnyPgColumn, clause: FilterClause, timeZone: string)
     }
   };
   switch (clause.operator) {
-    case 'gte': return gte(column, instant('start'));
-    case 'lte': return lte(column, instant('end'));
-    case 'eq': return and(gte(column, instant('start')), lte(column, instant('end'))) as SQL;
+    case 'gte':
+      return gte(column, instant('start'));
+    case 'lte':
+      return lte(column, instant('end'));
+    case 'eq':
+      return and(gte(column, instant('start')), lte(column, instant('end'))) as SQL;
   }
 }
 
@@ -205,7 +214,7 @@ export function keysetAfter(keys: readonly OrderKey[], values: readonly unknown[
     const equalities = keys.slice(0, index).map((key, position) => compare('eq', key.expression, values[position]));
     const key = keys[index] as OrderKey;
     const beyond = compare(key.descending ? 'lt' : 'gt', key.expression, values[index]);
-    branches.push(equalities.length === 0 ? beyond : and(...equalities, beyond) as SQL);
+    branches.push(equalities.length === 0 ? beyond : (and(...equalities, beyond) as SQL));
   }
   const leading = keys[0] as OrderKey;
   if (keys.length === 1) return branches[0] as SQL;

@@ -5,7 +5,14 @@ import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import {
-  emailKeyOf, growingDelayMs, queueLockedEmail, recordSignInEvent, reserveAttempt, settleAttempt, unknownSource, type AttemptSource,
+  emailKeyOf,
+  growingDelayMs,
+  queueLockedEmail,
+  recordSignInEvent,
+  reserveAttempt,
+  settleAttempt,
+  unknownSource,
+  type AttemptSource,
 } from './sign-in-guard.ts';
 import { sqlNow } from '../clock.ts';
 
@@ -38,7 +45,10 @@ export type UserClaims = {
  * towards the lockout and the throttles.
  */
 export type SignInOptions = {
-  source?: AttemptSource; now?: Date; purpose?: 'signIn' | 'stepUp' | 'passwordCheck'; userId?: string;
+  source?: AttemptSource;
+  now?: Date;
+  purpose?: 'signIn' | 'stepUp' | 'passwordCheck';
+  userId?: string;
   /** the sign-in page (provider interaction) posted on: its attempts are capped and slowed (sign-in-guard.ts) */
   interactionId?: string;
   /** waits before the password check (tests pass a recorder); setTimeout by default */
@@ -56,11 +66,7 @@ export async function createAccounts(database: Database, publicUrl = 'http://loc
   const decoyHash = await hashPassword(randomBytes(24).toString('base64url'));
 
   async function findByEmail(email: string) {
-    const [user] = await db
-      .select()
-      .from(users)
-      .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
-      .limit(1);
+    const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
     return user;
   }
 
@@ -73,8 +79,11 @@ export async function createAccounts(database: Database, publicUrl = 'http://loc
   async function lock(user: { id: string; email: string; givenName: string }, now: Date, source: AttemptSource): Promise<boolean> {
     const until = new Date(now.getTime() + lockoutMinutes * 60_000);
     return db.transaction(async (tx) => {
-      const [locked] = await tx.update(users).set({ lockoutEndDateUtc: until, failedSignIns: 0, lastFailedSignInUtc: null })
-        .where(and(eq(users.id, user.id), notLocked(now))).returning({ id: users.id });
+      const [locked] = await tx
+        .update(users)
+        .set({ lockoutEndDateUtc: until, failedSignIns: 0, lastFailedSignInUtc: null })
+        .where(and(eq(users.id, user.id), notLocked(now)))
+        .returning({ id: users.id });
       if (!locked) return false;
       await recordSignInEvent(tx, 'AccountLocked', { userId: user.id }, source, { lockoutEndDateUtc: until.toISOString(), failedAttempts: lockoutThreshold });
       await queueLockedEmail(tx, publicUrl, user, until, source);
@@ -102,7 +111,8 @@ export async function createAccounts(database: Database, publicUrl = 'http://loc
 
     const reservation = await reserveAttempt(db, emailKey, source, now, options.interactionId);
     if ('throttledUntil' in reservation) {
-      if (purpose === 'signIn') await recordSignInEvent(db, 'SignInThrottled', { userId: null, emailKey }, source, { retryAt: reservation.throttledUntil.toISOString() });
+      if (purpose === 'signIn')
+        await recordSignInEvent(db, 'SignInThrottled', { userId: null, emailKey }, source, { retryAt: reservation.throttledUntil.toISOString() });
       return { outcome: 'throttled', retryAt: reservation.throttledUntil };
     }
     if ('interactionSpent' in reservation) {
@@ -117,10 +127,14 @@ export async function createAccounts(database: Database, publicUrl = 'http://loc
     const user = found && (options.userId === undefined || found.id === options.userId) ? found : undefined;
     const agedOut = new Date(now.getTime() - lockoutMinutes * 60_000).toISOString();
     const [reserved] = user
-      ? await db.update(users).set({
-        failedSignIns: sql`case when ${users.lastFailedSignInUtc} is null or ${users.lastFailedSignInUtc} <= ${agedOut}::timestamptz then 1 else ${users.failedSignIns} + 1 end`,
-        lastFailedSignInUtc: now,
-      }).where(and(eq(users.id, user.id), notLocked(now))).returning({ count: users.failedSignIns })
+      ? await db
+          .update(users)
+          .set({
+            failedSignIns: sql`case when ${users.lastFailedSignInUtc} is null or ${users.lastFailedSignInUtc} <= ${agedOut}::timestamptz then 1 else ${users.failedSignIns} + 1 end`,
+            lastFailedSignInUtc: now,
+          })
+          .where(and(eq(users.id, user.id), notLocked(now)))
+          .returning({ count: users.failedSignIns })
       : [];
 
     const overBurst = reserved !== undefined && reserved.count > lockoutThreshold;
@@ -142,9 +156,11 @@ export async function createAccounts(database: Database, publicUrl = 'http://loc
       return fail('locked');
     }
     if (passwordMatches) {
-      const [cleared] = await db.update(users)
+      const [cleared] = await db
+        .update(users)
         .set({ failedSignIns: 0, lastFailedSignInUtc: null, ...(purpose === 'signIn' ? { lastSignInUtc: now } : {}) })
-        .where(and(eq(users.id, user.id), notLocked(now))).returning({ id: users.id });
+        .where(and(eq(users.id, user.id), notLocked(now)))
+        .returning({ id: users.id });
       // A lock set by another attempt while this password was checked stands.
       if (!cleared) return fail('locked');
       await settleAttempt(db, reservation.id, 'succeeded', user.id);

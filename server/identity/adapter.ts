@@ -17,8 +17,11 @@ const sessionHoldsGrant = (grantId: string) =>
 
 /** The grant exists and has not expired: the access tokens issued under it may still be used. */
 export async function grantIsLive(database: Database, grantId: string): Promise<boolean> {
-  const [row] = await database.db.select({ id: oidcPayloads.id }).from(oidcPayloads)
-    .where(and(eq(oidcPayloads.id, grantId), eq(oidcPayloads.type, 'Grant'), notExpired(new Date()))).limit(1);
+  const [row] = await database.db
+    .select({ id: oidcPayloads.id })
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.id, grantId), eq(oidcPayloads.type, 'Grant'), notExpired(new Date())))
+    .limit(1);
   return row !== undefined;
 }
 
@@ -27,8 +30,11 @@ export async function grantIsLive(database: Database, grantId: string): Promise<
  * JWTs, refused from then on because their grant is gone). For a lock, a deletion or a loss of roles.
  */
 export async function revokeAccountAccess(writer: Pick<Database['db'], 'delete'>, accountId: string): Promise<number> {
-  const deleted = await writer.delete(oidcPayloads)
-    .where(sql`${oidcPayloads.type} IN ('Session', 'Grant', 'RefreshToken', 'AuthorizationCode', 'AccessToken') AND ${oidcPayloads.payload} ->> 'accountId' = ${accountId}`)
+  const deleted = await writer
+    .delete(oidcPayloads)
+    .where(
+      sql`${oidcPayloads.type} IN ('Session', 'Grant', 'RefreshToken', 'AuthorizationCode', 'AccessToken') AND ${oidcPayloads.payload} ->> 'accountId' = ${accountId}`,
+    )
     .returning({ id: oidcPayloads.id });
   return deleted.length;
 }
@@ -131,10 +137,16 @@ export function startPayloadPurge(database: Database, options: { intervalMs: num
   let running: Promise<void> | null = null;
   const purge = () => {
     if (running) return;
-    running = purgeExpiredPayloads(database).then(
-      (count) => { if (count > 0) options.log(`purged ${count} expired identity records`); },
-      (error: unknown) => options.log(`purging expired identity records failed: ${error instanceof Error ? error.message : String(error)}`),
-    ).finally(() => { running = null; });
+    running = purgeExpiredPayloads(database)
+      .then(
+        (count) => {
+          if (count > 0) options.log(`purged ${count} expired identity records`);
+        },
+        (error: unknown) => options.log(`purging expired identity records failed: ${error instanceof Error ? error.message : String(error)}`),
+      )
+      .finally(() => {
+        running = null;
+      });
   };
   purge();
   const timer = setInterval(purge, options.intervalMs);

@@ -26,7 +26,10 @@ export async function loadSigningKeys(database: Database): Promise<SigningKeys> 
       const { privateKey } = await generateKeyPair('RS256', { extractable: true });
       const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig' };
       const kid = `k${Date.now().toString(36)}`;
-      return tx.insert(signingKeys).values({ kid, jwk: { ...jwk, kid } }).returning();
+      return tx
+        .insert(signingKeys)
+        .values({ kid, jwk: { ...jwk, kid } })
+        .returning();
     });
   }
   const keys = rows.map((row) => row.jwk as JWK);

@@ -10,7 +10,8 @@ export const messages = {
   passwordsDiffer: 'The two passwords are not the same.',
   emailChanged: 'Your email address has been changed. Sign in with the new address.',
   emailTaken: 'This email address is already in use, so it cannot be yours here.',
-  emailChangeUndone: 'The change of your email address is undone and every session of your account has ended. If you did not ask for the change, choose a new password now.',
+  emailChangeUndone:
+    'The change of your email address is undone and every session of your account has ended. If you did not ask for the change, choose a new password now.',
   emailChangeUndoTaken: 'Your previous email address now belongs to another account, so it cannot be restored. Contact your administrator.',
   wrongCode: 'That code is not right. Enter the current code from your authenticator app, or a recovery code.',
   passwordChanged: 'Your password has been changed. You can now sign in.',
@@ -31,12 +32,7 @@ export function contentSecurityPolicy(publicUrl: string): string {
 }
 
 export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
 const londonTime = new Intl.DateTimeFormat('en-GB', {
@@ -113,11 +109,16 @@ const newPasswordFields = `<div class="field">
 /** 'Forgot your password?': one field; the answer never says whether the email exists. */
 export function forgotPasswordPage(options: { action: string; signInHref: string; message?: string; error?: string }): string {
   if (options.message) {
-    return layout('Reset your password', `<h1>Reset your password</h1>
+    return layout(
+      'Reset your password',
+      `<h1>Reset your password</h1>
 <p role="status">${escapeHtml(options.message)}</p>
-<p><a href="${escapeHtml(options.signInHref)}">Back to sign in</a></p>`);
+<p><a href="${escapeHtml(options.signInHref)}">Back to sign in</a></p>`,
+    );
   }
-  return layout('Reset your password', `<h1>Reset your password</h1>
+  return layout(
+    'Reset your password',
+    `<h1>Reset your password</h1>
 ${alert(options.error)}<p>Enter the email address you sign in with. We will send it a link to choose a new password.</p>
 <form method="post" action="${escapeHtml(options.action)}">
 <div class="field">
@@ -126,41 +127,53 @@ ${alert(options.error)}<p>Enter the email address you sign in with. We will send
 </div>
 <button type="submit">Send the link</button>
 </form>
-<p class="secondary"><a href="${escapeHtml(options.signInHref)}">Back to sign in</a></p>`);
+<p class="secondary"><a href="${escapeHtml(options.signInHref)}">Back to sign in</a></p>`,
+  );
 }
 
 /** The page a reset link opens: a new password twice (the secret travels in a hidden field, never in a log line). */
 export function resetPasswordPage(options: { action: string; token: string; problems?: readonly string[] }): string {
-  return layout('Choose a new password', `<h1>Choose a new password</h1>
+  return layout(
+    'Choose a new password',
+    `<h1>Choose a new password</h1>
 ${problemList(options.problems)}<form method="post" action="${escapeHtml(options.action)}">
 <input type="hidden" name="token" value="${escapeHtml(options.token)}">
 ${newPasswordFields}
 <button type="submit">Change password</button>
-</form>`);
+</form>`,
+  );
 }
 
 export function confirmEmailPage(options: { action: string; token: string }): string {
-  return layout('Confirm your new email address', `<h1>Confirm your new email address</h1>
+  return layout(
+    'Confirm your new email address',
+    `<h1>Confirm your new email address</h1>
 <p>Sign in to the payments portal with this address from now on.</p>
 <form method="post" action="${escapeHtml(options.action)}">
 <input type="hidden" name="token" value="${escapeHtml(options.token)}">
 <button type="submit" autofocus>Confirm this address</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** The link sent to the old address when an email change is asked for: one button (a link scanner's GET changes nothing). */
 export function undoEmailChangePage(options: { action: string; token: string }): string {
-  return layout('Undo the email address change', `<h1>Undo the email address change</h1>
+  return layout(
+    'Undo the email address change',
+    `<h1>Undo the email address change</h1>
 <p>This cancels the change of your account's email address (or reverses it if it has already applied) and signs the account out everywhere.</p>
 <form method="post" action="${escapeHtml(options.action)}">
 <input type="hidden" name="token" value="${escapeHtml(options.token)}">
 <button type="submit" autofocus>Undo the change</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** After the right password of an account with two-factor sign-in: a code from the authenticator, or a recovery code. */
 export function secondFactorPage(options: { action: string; challenge: string; error?: string }): string {
-  return layout('Two-factor sign-in', `<h1>Two-factor sign-in</h1>
+  return layout(
+    'Two-factor sign-in',
+    `<h1>Two-factor sign-in</h1>
 ${alert(options.error)}<p>Enter the 6-digit code from your authenticator app. Lost it? Enter one of your recovery codes.</p>
 <form method="post" action="${escapeHtml(options.action)}">
 <input type="hidden" name="challenge" value="${escapeHtml(options.challenge)}">
@@ -169,24 +182,26 @@ ${alert(options.error)}<p>Enter the 6-digit code from your authenticator app. Lo
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required maxlength="16" autofocus>
 </div>
 <button type="submit">Verify</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** After a right but expired password: a new one is chosen before the portal opens. */
 export function expiredPasswordPage(options: { action: string; ticket: string; problems?: readonly string[] }): string {
-  return layout('Your password has expired', `<h1>Your password has expired</h1>
+  return layout(
+    'Your password has expired',
+    `<h1>Your password has expired</h1>
 ${problemList(options.problems)}<p>Choose a new password to continue to the portal.</p>
 <form method="post" action="${escapeHtml(options.action)}">
 <input type="hidden" name="ticket" value="${escapeHtml(options.ticket)}">
 ${newPasswordFields}
 <button type="submit">Change password and continue</button>
-</form>`);
+</form>`,
+  );
 }
 
 export function messagePage(options: { title: string; message: string; link?: { href: string; text: string } }): string {
-  const link = options.link
-    ? `<p><a href="${escapeHtml(options.link.href)}">${escapeHtml(options.link.text)}</a></p>`
-    : '';
+  const link = options.link ? `<p><a href="${escapeHtml(options.link.href)}">${escapeHtml(options.link.text)}</a></p>` : '';
   return layout(options.title, `<h1>${escapeHtml(options.title)}</h1>\n<p>${escapeHtml(options.message)}</p>\n${link}`);
 }
 

@@ -98,9 +98,7 @@ function deriveCookieKeys(privateKeys: JWK[]): string[] {
     .sort((a, b) => String(a.kid).localeCompare(String(b.kid)))
     .map((jwk) => {
       if (!jwk.d) throw new Error('signing key without private part');
-      return createHmac('sha256', Buffer.from(jwk.d, 'base64url'))
-        .update('payments-portal/oidc-provider/cookie-keys/v1')
-        .digest('base64url');
+      return createHmac('sha256', Buffer.from(jwk.d, 'base64url')).update('payments-portal/oidc-provider/cookie-keys/v1').digest('base64url');
     });
 }
 
@@ -130,10 +128,7 @@ export async function createProvider(options: IdentityOptions): Promise<OidcProv
   const csp = contentSecurityPolicy(publicUrl);
   const homeHref = `${publicUrl}/`;
 
-  const [{ privateJwks, publicJwks }, accounts] = await Promise.all([
-    loadSigningKeys(database),
-    createAccounts(database, publicUrl),
-  ]);
+  const [{ privateJwks, publicJwks }, accounts] = await Promise.all([loadSigningKeys(database), createAccounts(database, publicUrl)]);
   const jwks = createLocalJWKSet(publicJwks);
   const algorithms = [...new Set(publicJwks.keys.map((key) => key.alg ?? 'RS256'))];
 
@@ -152,7 +147,8 @@ export async function createProvider(options: IdentityOptions): Promise<OidcProv
     if (typeof payload.gid !== 'string' || payload.gid.length === 0) throw new Error('access token without grant');
     // DPoP: a token issued to a proof names the key's thumbprint; it is honoured only with a proof by that key.
     const cnf = payload.cnf as { jkt?: unknown } | undefined;
-    if (cnf !== undefined && (typeof cnf !== 'object' || cnf === null || typeof cnf.jkt !== 'string')) throw new Error('access token bound to an unsupported key');
+    if (cnf !== undefined && (typeof cnf !== 'object' || cnf === null || typeof cnf.jkt !== 'string'))
+      throw new Error('access token bound to an unsupported key');
     // How the session signed in (extraTokenClaims): 'otp' when with the second factor; decisions needing it read this.
     const amr = Array.isArray(payload.amr) ? payload.amr.filter((method): method is string => typeof method === 'string') : [];
     return { userId: payload.sub, scopes, grantId: payload.gid, ...(cnf ? { jkt: cnf.jkt as string } : {}), amr };
@@ -260,8 +256,9 @@ export async function createProvider(options: IdentityOptions): Promise<OidcProv
   provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
     const accountId = ctx.oidc.session?.accountId;
     if (!accountId) return;
-    void recordSignInEvent(database.db, 'SignedOut', { userId: accountId }, sourceOf(clientAddressOf(ctx.req), ctx.req.headers['user-agent']))
-      .catch((error: unknown) => logger.error({ component: 'identity', err: error }, 'sign-out audit failed'));
+    void recordSignInEvent(database.db, 'SignedOut', { userId: accountId }, sourceOf(clientAddressOf(ctx.req), ctx.req.headers['user-agent'])).catch(
+      (error: unknown) => logger.error({ component: 'identity', err: error }, 'sign-out audit failed'),
+    );
   });
   // Every response of the provider carries the CSP; its own auto-submitting forms add their script hash to it.
   provider.use(async (ctx, next) => {

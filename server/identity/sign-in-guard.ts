@@ -51,19 +51,27 @@ export type Reservation =
  * only what had finished before it. Over either limit the attempt is throttled (and no password is checked).
  */
 export async function reserveAttempt(db: Db, emailKey: string, source: AttemptSource, now = new Date(), interactionId?: string): Promise<Reservation> {
-  const [row] = await db.insert(signInAttempts).values({ emailKey, address: source.address, outcome: 'pending', attemptedAt: now, interactionId: interactionId ?? null })
+  const [row] = await db
+    .insert(signInAttempts)
+    .values({ emailKey, address: source.address, outcome: 'pending', attemptedAt: now, interactionId: interactionId ?? null })
     .returning({ id: signInAttempts.id });
   const id = row!.id;
   const since = new Date(now.getTime() - throttleWindowMinutes * 60_000);
   const counted = inArray(signInAttempts.outcome, ['pending', 'failed']);
   const recentOf = async (column: typeof signInAttempts.address | typeof signInAttempts.emailKey, value: string, limit: number) => {
     // The newest `limit` counted attempts before this one: when the oldest of them leaves the window, one more may try.
-    const rows = await db.select({ at: signInAttempts.attemptedAt }).from(signInAttempts)
+    const rows = await db
+      .select({ at: signInAttempts.attemptedAt })
+      .from(signInAttempts)
       .where(and(eq(column, value), counted, gt(signInAttempts.attemptedAt, since), lt(signInAttempts.id, id)))
-      .orderBy(sql`${signInAttempts.attemptedAt} desc`, sql`${signInAttempts.id} desc`).limit(limit);
+      .orderBy(sql`${signInAttempts.attemptedAt} desc`, sql`${signInAttempts.id} desc`)
+      .limit(limit);
     return rows.length >= limit ? new Date(rows[rows.length - 1]!.at.getTime() + throttleWindowMinutes * 60_000) : null;
   };
-  const [byAddress, byEmail] = [await recentOf(signInAttempts.address, source.address, failuresPerAddress), await recentOf(signInAttempts.emailKey, emailKey, failuresPerEmail)];
+  const [byAddress, byEmail] = [
+    await recentOf(signInAttempts.address, source.address, failuresPerAddress),
+    await recentOf(signInAttempts.emailKey, emailKey, failuresPerEmail),
+  ];
   const until = [byAddress, byEmail].filter((date): date is Date => date !== null).sort((a, b) => b.getTime() - a.getTime())[0];
   if (until) {
     await settleAttempt(db, id, 'throttled');
@@ -71,7 +79,9 @@ export async function reserveAttempt(db: Db, emailKey: string, source: AttemptSo
   }
   if (!interactionId) return { id, earlierInInteraction: 0 };
   // Every attempt of the page before this one, whatever its outcome (an interaction lives an hour at most).
-  const [earlier] = await db.select({ count: sql<number>`count(*)::int` }).from(signInAttempts)
+  const [earlier] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(signInAttempts)
     .where(and(eq(signInAttempts.interactionId, interactionId), lt(signInAttempts.id, id)));
   const earlierInInteraction = Number(earlier?.count ?? 0);
   if (earlierInInteraction >= attemptsPerInteraction) {
@@ -82,23 +92,36 @@ export async function reserveAttempt(db: Db, emailKey: string, source: AttemptSo
 }
 
 export async function settleAttempt(db: Db, id: number, outcome: 'succeeded' | 'failed' | 'throttled', userId?: string): Promise<void> {
-  await db.update(signInAttempts).set({ outcome, ...(userId ? { userId } : {}) }).where(eq(signInAttempts.id, id));
+  await db
+    .update(signInAttempts)
+    .set({ outcome, ...(userId ? { userId } : {}) })
+    .where(eq(signInAttempts.id, id));
 }
 
-export type SignInEvent =
-  | 'SignInSucceeded' | 'SignInFailed' | 'SignInThrottled' | 'AccountLocked' | 'SignedOut'
-  | 'StepUpSucceeded' | 'StepUpFailed';
+export type SignInEvent = 'SignInSucceeded' | 'SignInFailed' | 'SignInThrottled' | 'AccountLocked' | 'SignedOut' | 'StepUpSucceeded' | 'StepUpFailed';
 
 /**
  * One audit row of sign-in: the user it concerns (also as targetUserId, so the user's activity lists it), the
  * client's address and user agent. An unknown email is recorded as 'anonymous' with what was typed as the email.
  */
-export async function recordSignInEvent(db: Db, event: SignInEvent, who: { userId: string | null; emailKey?: string }, source: AttemptSource, extra: Record<string, unknown> = {}): Promise<void> {
+export async function recordSignInEvent(
+  db: Db,
+  event: SignInEvent,
+  who: { userId: string | null; emailKey?: string },
+  source: AttemptSource,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   await db.insert(auditEvents).values({
-    userId: who.userId ?? 'anonymous', event, dateTimeUtc: new Date(), businessId: null, merchantId: null,
+    userId: who.userId ?? 'anonymous',
+    event,
+    dateTimeUtc: new Date(),
+    businessId: null,
+    merchantId: null,
     metaData: {
       ...(who.userId ? { targetUserId: who.userId } : { email: (who.emailKey ?? '').slice(0, 120) }),
-      clientAddress: source.address, userAgent: source.userAgent, ...extra,
+      clientAddress: source.address,
+      userAgent: source.userAgent,
+      ...extra,
     },
   });
 }
@@ -109,21 +132,31 @@ const londonDateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', t
  * Tells the holder that their account was locked, when, from where, and what to do (through the mail outbox). After
  * wrong two-factor codes ('secondFactor') whoever tried knew the password: the message says so.
  */
-export async function queueLockedEmail(db: Db, publicUrl: string, user: { email: string; givenName: string }, until: Date, source: AttemptSource, cause: 'password' | 'secondFactor' = 'password'): Promise<void> {
+export async function queueLockedEmail(
+  db: Db,
+  publicUrl: string,
+  user: { email: string; givenName: string },
+  until: Date,
+  source: AttemptSource,
+  cause: 'password' | 'secondFactor' = 'password',
+): Promise<void> {
   const when = `${londonDateTime.format(until)} (UK time)`;
   await queueEmail(db, user.email, {
     template: 'accountLocked',
     subject: 'Your payments portal account was locked',
     heading: 'Your account was locked',
-    paragraphs: cause === 'secondFactor' ? [
-      `Hello ${user.givenName || 'there'},`,
-      `After 10 wrong two-factor codes, sign-in to your account is locked until ${when}, and every session of the account has ended. The last attempt came from the address ${source.address}.`,
-      'Whoever entered the codes knew your password. If it was not you, choose a new password now and tell your administrator.',
-    ] : [
-      `Hello ${user.givenName || 'there'},`,
-      `After several wrong passwords, sign-in to your account is locked until ${when}. The last attempt came from the address ${source.address}.`,
-      'If this was you, wait until then and sign in again, or choose a new password. If it was not you, choose a new password and tell your administrator.',
-    ],
+    paragraphs:
+      cause === 'secondFactor'
+        ? [
+            `Hello ${user.givenName || 'there'},`,
+            `After 10 wrong two-factor codes, sign-in to your account is locked until ${when}, and every session of the account has ended. The last attempt came from the address ${source.address}.`,
+            'Whoever entered the codes knew your password. If it was not you, choose a new password now and tell your administrator.',
+          ]
+        : [
+            `Hello ${user.givenName || 'there'},`,
+            `After several wrong passwords, sign-in to your account is locked until ${when}. The last attempt came from the address ${source.address}.`,
+            'If this was you, wait until then and sign in again, or choose a new password. If it was not you, choose a new password and tell your administrator.',
+          ],
     action: { label: 'Choose a new password', url: portalLink(publicUrl, '/connect/forgot-password') },
     footer: 'You receive this email because sign-in to your payments portal account was locked.',
   });

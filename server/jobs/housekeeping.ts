@@ -8,9 +8,12 @@ import type { FileStore } from '../files/file-store.ts';
 import { sweepRecordFiles } from '../files/record-files-sweeper.ts';
 import { refreshWatchList } from '../risk/watch-signals.ts';
 
-export type Housekeeping = { stop: () => Promise<void>; /** one round now (tests, and at start) */ runOnce: () => Promise<void> };
+export type Housekeeping = { stop: () => Promise<void> /** one round now (tests, and at start) */; runOnce: () => Promise<void> };
 
-export function startHousekeeping(database: Database, options: { publicUrl: string; files: FileStore; intervalMs?: number; log?: (line: string) => void }): Housekeeping {
+export function startHousekeeping(
+  database: Database,
+  options: { publicUrl: string; files: FileStore; intervalMs?: number; log?: (line: string) => void },
+): Housekeeping {
   const log = options.log ?? (() => {});
   let running: Promise<void> | null = null;
   const round = async () => {
@@ -32,7 +35,10 @@ export function startHousekeeping(database: Database, options: { publicUrl: stri
       log(`record files: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  const runOnce = () => (running ??= round().finally(() => { running = null; }));
+  const runOnce = () =>
+    (running ??= round().finally(() => {
+      running = null;
+    }));
   const first = setTimeout(() => void runOnce(), 30_000);
   const timer = setInterval(() => void runOnce(), options.intervalMs ?? 15 * 60_000);
   return {

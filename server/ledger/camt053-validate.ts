@@ -12,6 +12,9 @@ const camtSchema = () => (schema ??= readFile(fileURLToPath(new URL('./standards
 
 /** The schema's complaints about a file (none: it is well-formed and valid). */
 export async function camt053Errors(xml: string): Promise<string[]> {
-  const result = await validateXML({ xml: [{ fileName: 'statement.xml', contents: xml }], schema: [{ fileName: 'camt.053.001.08.xsd', contents: await camtSchema() }] });
+  const result = await validateXML({
+    xml: [{ fileName: 'statement.xml', contents: xml }],
+    schema: [{ fileName: 'camt.053.001.08.xsd', contents: await camtSchema() }],
+  });
   return result.valid ? [] : result.errors.map((error) => error.message);
 }

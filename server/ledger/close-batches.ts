@@ -22,15 +22,30 @@ import type { DbWriter } from '../db/client.ts';
 
 /** Business account groups (and accounts) for every merchant group of a business with automatic remittance off. */
 export async function ensureBusinessAccountGroups(writer: DbWriter): Promise<void> {
-  const pairs = await writer.selectDistinct({ businessId: merchantAccountGroups.businessId, currency: merchantAccountGroups.currency })
-    .from(merchantAccountGroups).innerJoin(businesses, eq(businesses.id, merchantAccountGroups.businessId))
+  const pairs = await writer
+    .selectDistinct({ businessId: merchantAccountGroups.businessId, currency: merchantAccountGroups.currency })
+    .from(merchantAccountGroups)
+    .innerJoin(businesses, eq(businesses.id, merchantAccountGroups.businessId))
     .where(eq(businesses.camAutoRemittance, false));
   if (pairs.length === 0) return;
-  const rows = pairs.map((pair) => ({ accountNumber: businessAccountNumber(pair.businessId, pair.currency), ...pair })).sort((a, b) => (a.accountNumber < b.accountNumber ? -1 : 1));
+  const rows = pairs
+    .map((pair) => ({ accountNumber: businessAccountNumber(pair.businessId, pair.currency), ...pair }))
+    .sort((a, b) => (a.accountNumber < b.accountNumber ? -1 : 1));
   await writer.insert(businessAccountGroups).values(rows).onConflictDoNothing();
-  await writer.insert(ledgerAccounts).values(rows.map((row) => ({
-    id: groupAccountId(row.accountNumber, 'business'), owner: 'business' as const, accountNumber: row.accountNumber, kind: 'business' as const, businessId: row.businessId, merchantId: null, currency: row.currency,
-  }))).onConflictDoNothing();
+  await writer
+    .insert(ledgerAccounts)
+    .values(
+      rows.map((row) => ({
+        id: groupAccountId(row.accountNumber, 'business'),
+        owner: 'business' as const,
+        accountNumber: row.accountNumber,
+        kind: 'business' as const,
+        businessId: row.businessId,
+        merchantId: null,
+        currency: row.currency,
+      })),
+    )
+    .onConflictDoNothing();
 }
 
 /**
@@ -38,7 +53,10 @@ export async function ensureBusinessAccountGroups(writer: DbWriter): Promise<voi
  * open one the net so far (sales less refunds and reversals, less fees where they are deducted from the payout, i.e.
  * under net settlement), which is not yet paid out.
  */
-export function batchNetMinor(batch: { status: 'Open' | 'Closed'; salesMinor: number; refundsMinor: number; reversalsMinor: number; feesMinor: number; netMinor: number }, grossSettlement: boolean): number {
+export function batchNetMinor(
+  batch: { status: 'Open' | 'Closed'; salesMinor: number; refundsMinor: number; reversalsMinor: number; feesMinor: number; netMinor: number },
+  grossSettlement: boolean,
+): number {
   if (batch.status === 'Closed') return batch.netMinor;
   return batch.salesMinor - batch.refundsMinor - batch.reversalsMinor - (grossSettlement ? 0 : batch.feesMinor);
 }
@@ -51,7 +69,8 @@ const zoneOfRow = (alias: string) => `(SELECT z.time_zone FROM businesses z WHER
  */
 const batchEnd = (alias: string) => sql.raw(`(((${alias}.batch_start AT TIME ZONE ${zoneOfRow(alias)}) + interval '1 day') AT TIME ZONE ${zoneOfRow(alias)})`);
 /** An Open batch whose day has ended by asOf (the plain bound first, for the index). */
-const batchDue = (alias: string, asOf: Date) => sql`${sql.raw(alias)}.status = 'Open' AND ${sql.raw(alias)}.batch_start < ${asOf}::timestamptz AND ${batchEnd(alias)} <= ${asOf}::timestamptz`;
+const batchDue = (alias: string, asOf: Date) =>
+  sql`${sql.raw(alias)}.status = 'Open' AND ${sql.raw(alias)}.batch_start < ${asOf}::timestamptz AND ${batchEnd(alias)} <= ${asOf}::timestamptz`;
 
 /** Serialises cut-offs, remittances and minimums across nodes: each sees the others' committed postings. */
 export const ledgerJobLockKey = 7_270_018;
@@ -68,11 +87,18 @@ export async function postMoves(writer: DbWriter, moves: ReturnType<typeof sql>)
   await writer.execute(sql`CREATE TEMPORARY TABLE ledger_moves ON COMMIT DROP AS
     SELECT * FROM (${moves}) m WHERE m.amount <> 0 AND NOT EXISTS (SELECT 1 FROM ledger_postings x WHERE x.id = m.posting_id)`);
   await writer.execute(sql`ANALYZE ledger_moves`);
-  const inserted = await writer.execute(sql`INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
-    SELECT posting_id, category, NULL, batch_id, business_id, merchant_id, currency, value_at FROM ledger_moves`) as unknown as { rowCount?: number; affectedRows?: number };
-  await insertLedgerEntries(writer, sql`INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
+  const inserted =
+    (await writer.execute(sql`INSERT INTO ledger_postings (id, category, transaction_reference, batch_id, business_id, merchant_id, currency, value_at)
+    SELECT posting_id, category, NULL, batch_id, business_id, merchant_id, currency, value_at FROM ledger_moves`)) as unknown as {
+      rowCount?: number;
+      affectedRows?: number;
+    };
+  await insertLedgerEntries(
+    writer,
+    sql`INSERT INTO ledger_entries (posting_id, account_id, business_id, merchant_id, category, amount_minor, currency, value_at, batch_id)
     SELECT m.posting_id, e.account_id, m.business_id, m.merchant_id, m.category, e.amount, m.currency, m.value_at, m.batch_id
-    FROM ledger_moves m CROSS JOIN LATERAL (VALUES (m.from_account, -m.amount), (m.to_account, m.amount)) e(account_id, amount)`);
+    FROM ledger_moves m CROSS JOIN LATERAL (VALUES (m.from_account, -m.amount), (m.to_account, m.amount)) e(account_id, amount)`,
+  );
   return Number(inserted.rowCount ?? inserted.affectedRows ?? 0);
 }
 
@@ -84,7 +110,12 @@ export async function postMoves(writer: DbWriter, moves: ReturnType<typeof sql>)
  * (the seed's two years), so each batch closes at its own day's end, not at the moment the history was built. Call it
  * in a transaction.
  */
-export async function closeDueBatches(writer: DbWriter, asOf: Date, log?: (line: string) => void, options: { holdsSince?: Date; replay?: boolean } = {}): Promise<number> {
+export async function closeDueBatches(
+  writer: DbWriter,
+  asOf: Date,
+  log?: (line: string) => void,
+  options: { holdsSince?: Date; replay?: boolean } = {},
+): Promise<number> {
   await writer.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(ledgerJobLockKey))})`);
   await ensureBusinessAccountGroups(writer);
   let mark = performance.now();
@@ -112,15 +143,20 @@ export async function closeDueBatches(writer: DbWriter, asOf: Date, log?: (line:
     writer.execute(sql`INSERT INTO ledger_batch_totals (batch_id, net, reserve) SELECT batch_id, ${net}, ${reserve} FROM ledger_moves`);
 
   // Reserve holds: the reserve share of the day's sales less refunds and reversals.
-  await postMoves(writer, sql`SELECT 'reserveHold:' || due.id AS posting_id, 'reserveHold' AS category, due.id AS batch_id, due.business_id, due.merchant_id,
+  await postMoves(
+    writer,
+    sql`SELECT 'reserveHold:' || due.id AS posting_id, 'reserveHold' AS category, due.id AS batch_id, due.business_id, due.merchant_id,
       due.currency, due.cutoff AS value_at, due.account_number || ':trading' AS from_account, due.account_number || ':reserve' AS to_account,
       (greatest(0, due.sales_minor - due.refunds_minor - due.reversals_minor) * g.reserve_basis_points / 10000)::bigint AS amount
-    FROM (${due}) due JOIN merchant_account_groups g ON g.account_number = due.account_number WHERE g.reserve_basis_points > 0`);
+    FROM (${due}) due JOIN merchant_account_groups g ON g.account_number = due.account_number WHERE g.reserve_basis_points > 0`,
+  );
   await keepTotals(sql`0`, sql`amount`);
   lap('reserve holds');
 
   // Reserve releases: each hold in the first closing batch whose cut-off is at or after its due date.
-  await postMoves(writer, sql`SELECT 'reserveRelease:' || h.id AS posting_id, 'reserveRelease' AS category, d.id AS batch_id, d.business_id, d.merchant_id,
+  await postMoves(
+    writer,
+    sql`SELECT 'reserveRelease:' || h.id AS posting_id, 'reserveRelease' AS category, d.id AS batch_id, d.business_id, d.merchant_id,
       d.currency, d.cutoff AS value_at, g.account_number || ':reserve' AS from_account, g.account_number || ':trading' AS to_account,
       e.amount_minor AS amount
     FROM ledger_postings h
@@ -133,12 +169,15 @@ export async function closeDueBatches(writer: DbWriter, asOf: Date, log?: (line:
         AND ${batchDue('sb', asOf)}
       ORDER BY sb.batch_start LIMIT 1
     ) d ON true
-    WHERE h.category = 'reserveHold' AND h.value_at <= ${asOf}::timestamptz${options.holdsSince ? sql` AND h.value_at >= ${options.holdsSince}::timestamptz` : sql``}`);
+    WHERE h.category = 'reserveHold' AND h.value_at <= ${asOf}::timestamptz${options.holdsSince ? sql` AND h.value_at >= ${options.holdsSince}::timestamptz` : sql``}`,
+  );
   await keepTotals(sql`0`, sql`-amount`);
   lap('reserve releases');
 
   // Payouts: the trading account's movement of the batch leaves it, to the remittance or the business account.
-  await postMoves(writer, sql`SELECT 'payout:' || due.id AS posting_id, 'payout' AS category, due.id AS batch_id, due.business_id, due.merchant_id,
+  await postMoves(
+    writer,
+    sql`SELECT 'payout:' || due.id AS posting_id, 'payout' AS category, due.id AS batch_id, due.business_id, due.merchant_id,
       due.currency, due.cutoff AS value_at, due.account_number || ':trading' AS from_account,
       CASE WHEN b.cam_auto_remittance OR bg.account_number IS NULL THEN due.account_number || ':remittance' ELSE bg.account_number || ':business' END AS to_account,
       moved.net AS amount
@@ -146,7 +185,8 @@ export async function closeDueBatches(writer: DbWriter, asOf: Date, log?: (line:
     JOIN (SELECT e.batch_id, sum(e.amount_minor)::bigint AS net FROM ledger_entries e JOIN settlement_batches sb ON sb.id = e.batch_id
           WHERE ${batchDue('sb', asOf)} AND e.account_id = sb.account_number || ':trading' GROUP BY e.batch_id) moved ON moved.batch_id = due.id
     JOIN businesses b ON b.id = due.business_id
-    LEFT JOIN business_account_groups bg ON bg.business_id = due.business_id AND bg.currency = due.currency`);
+    LEFT JOIN business_account_groups bg ON bg.business_id = due.business_id AND bg.currency = due.currency`,
+  );
   await keepTotals(sql`amount`, sql`0`);
   lap('payouts');
 
@@ -162,20 +202,23 @@ export async function closeDueBatches(writer: DbWriter, asOf: Date, log?: (line:
     FROM ledger_moves m JOIN settlement_batches sb ON sb.id = m.batch_id
     WHERE m.to_account = sb.account_number || ':remittance'
     ON CONFLICT (id) DO NOTHING`);
-  await postMoves(writer, sql`SELECT 'transfer:' || t.batch_id AS posting_id, 'transfer' AS category, t.batch_id, t.business_id, t.merchant_id, t.currency,
+  await postMoves(
+    writer,
+    sql`SELECT 'transfer:' || t.batch_id AS posting_id, 'transfer' AS category, t.batch_id, t.business_id, t.merchant_id, t.currency,
       t.transfer_date AS value_at, t.account_number || ':remittance' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
     FROM ledger_transfers t
-    WHERE t.group_kind = 'merchant' AND t.batch_id IS NOT NULL AND t.transfer_date <= ${asOf}::timestamptz${options.holdsSince ? sql` AND t.transfer_date >= ${options.holdsSince}::timestamptz` : sql``}`);
+    WHERE t.group_kind = 'merchant' AND t.batch_id IS NOT NULL AND t.transfer_date <= ${asOf}::timestamptz${options.holdsSince ? sql` AND t.transfer_date >= ${options.holdsSince}::timestamptz` : sql``}`,
+  );
   lap('transfers');
 
   await writer.execute(sql`ANALYZE ledger_batch_totals`);
   const closedAt = options.replay ? sql`sums.cutoff` : sql`${asOf}::timestamptz`;
-  const closed = await writer.execute(sql`UPDATE settlement_batches b SET status = 'Closed', closed_at = ${closedAt},
+  const closed = (await writer.execute(sql`UPDATE settlement_batches b SET status = 'Closed', closed_at = ${closedAt},
       net_minor = coalesce(sums.net, 0), reserve_minor = coalesce(sums.reserve, 0)
     FROM (SELECT due.id, due.cutoff, t.net, t.reserve FROM (${due}) due
       LEFT JOIN (SELECT batch_id, sum(net)::bigint AS net, sum(reserve)::bigint AS reserve FROM ledger_batch_totals GROUP BY batch_id) t ON t.batch_id = due.id) sums
     WHERE b.id = sums.id
-    RETURNING b.id`) as unknown as { rows?: unknown[] } | unknown[];
+    RETURNING b.id`)) as unknown as { rows?: unknown[] } | unknown[];
   lap('batch totals');
   return Array.isArray(closed) ? closed.length : (closed.rows?.length ?? 0);
 }
@@ -188,9 +231,10 @@ export function scheduleDates(schedule: { frequency: 'daily' | 'weekly' | 'month
   const dates: string[] = [];
   for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += dayMs) {
     const day = new Date(at);
-    const matches = schedule.frequency === 'daily'
-      || (schedule.frequency === 'weekly' && ((day.getUTCDay() + 6) % 7) + 1 === schedule.dayOfPeriod)
-      || (schedule.frequency === 'monthly' && day.getUTCDate() === schedule.dayOfPeriod);
+    const matches =
+      schedule.frequency === 'daily' ||
+      (schedule.frequency === 'weekly' && ((day.getUTCDay() + 6) % 7) + 1 === schedule.dayOfPeriod) ||
+      (schedule.frequency === 'monthly' && day.getUTCDate() === schedule.dayOfPeriod);
     if (matches) dates.push(isoDay(day));
   }
   return dates;
@@ -214,7 +258,10 @@ export async function payBusinessRemittances(writer: DbWriter, asOf: Date): Prom
   // A payment date is a day of the business's zone and is paid from its midnight there (as its batches close then).
   const latestToday = isoDay(new Date(asOf.getTime() + widestOffsetMs));
   const candidates = await writer.select().from(remittanceSettings).where(lte(remittanceSettings.nextPaymentDate, latestToday));
-  const zones = await businessTimeZones(writer, candidates.map((setting) => setting.businessId));
+  const zones = await businessTimeZones(
+    writer,
+    candidates.map((setting) => setting.businessId),
+  );
   const todayOf = (setting: (typeof candidates)[number]) => localDay(asOf, zones.get(setting.businessId) ?? defaultBusinessTimeZone);
   const settings = candidates.filter((setting) => setting.nextPaymentDate <= todayOf(setting));
   const byDate = new Map<string, (typeof settings)[number][]>();
@@ -227,7 +274,10 @@ export async function payBusinessRemittances(writer: DbWriter, asOf: Date): Prom
   if (due.length === 0) return 0;
   await writer.execute(sql`INSERT INTO ledger_transfers (id, account_number, group_kind, business_id, merchant_id, currency, transfer_date, maturity_date, amount_minor, sale_amount_minor, batch_id)
     WITH dates AS (
-      SELECT split_part(d, '|', 1) AS account_number, split_part(d, '|', 2)::date AS day FROM unnest(${sql.raw('ARRAY[')}${sql.join(due.map((value) => sql`${value}`), sql`, `)}${sql.raw(']::text[]')}) d
+      SELECT split_part(d, '|', 1) AS account_number, split_part(d, '|', 2)::date AS day FROM unnest(${sql.raw('ARRAY[')}${sql.join(
+        due.map((value) => sql`${value}`),
+        sql`, `,
+      )}${sql.raw(']::text[]')}) d
     ),
     windows AS (
       SELECT d.account_number, (d.day::timestamp AT TIME ZONE bz.time_zone) AS at, (lag(d.day) OVER (PARTITION BY d.account_number ORDER BY d.day))::timestamp AT TIME ZONE bz.time_zone AS since, d.day
@@ -247,17 +297,27 @@ export async function payBusinessRemittances(writer: DbWriter, asOf: Date): Prom
       NULL
     FROM owed o WHERE o.amount <> 0
     ON CONFLICT (id) DO NOTHING`);
-  const paid = await postMoves(writer, sql`SELECT 'transfer:' || t.id AS posting_id, 'transfer' AS category, NULL::text AS batch_id, t.business_id, NULL::text AS merchant_id, t.currency,
+  const paid = await postMoves(
+    writer,
+    sql`SELECT 'transfer:' || t.id AS posting_id, 'transfer' AS category, NULL::text AS batch_id, t.business_id, NULL::text AS merchant_id, t.currency,
       t.transfer_date AS value_at, t.account_number || ':business' AS from_account, 'provider:bank:' || t.currency AS to_account, t.amount_minor AS amount
-    FROM ledger_transfers t WHERE t.group_kind = 'business' AND t.id = ANY(${sql.raw('ARRAY[')}${sql.join(due.map((value) => { const [group, date] = value.split('|'); return sql`${`R${group}-${(date ?? '').replaceAll('-', '')}`}`; }), sql`, `)}${sql.raw(']::text[]')})`);
+    FROM ledger_transfers t WHERE t.group_kind = 'business' AND t.id = ANY(${sql.raw('ARRAY[')}${sql.join(
+      due.map((value) => {
+        const [group, date] = value.split('|');
+        return sql`${`R${group}-${(date ?? '').replaceAll('-', '')}`}`;
+      }),
+      sql`, `,
+    )}${sql.raw(']::text[]')})`,
+  );
   for (const setting of settings) {
     const [next, after] = nextScheduleDates(setting, todayOf(setting));
-    await writer.update(remittanceSettings).set({ nextPaymentDate: next, nextScheduleDate: after })
+    await writer
+      .update(remittanceSettings)
+      .set({ nextPaymentDate: next, nextScheduleDate: after })
       .where(and(eq(remittanceSettings.accountNumber, setting.accountNumber), eq(remittanceSettings.nextPaymentDate, setting.nextPaymentDate)));
   }
   return paid;
 }
-
 
 /**
  * The monthly minimum in force for a month: whole for a month the plan covers from its first day; prorated by the
@@ -289,11 +349,14 @@ export async function postMonthlyMinimums(writer: DbWriter, asOf: Date, options:
   // The live job looks at the last months only; the seed at every month since the plans began. Fees are read from the
   // earliest instant any zone's fromMonth begins; each is then counted in its business's month.
   const fromLocal = options.fromMonth ? sql`${`${options.fromMonth}-01`}::timestamp` : sql`'-infinity'::timestamp`;
-  const lastLocal = (zone: ReturnType<typeof sql>) => options.toMonth
-    ? sql`least(date_trunc('month', ${asOf}::timestamptz AT TIME ZONE ${zone}) - interval '1 month', ${`${options.toMonth}-01`}::timestamp)`
-    : sql`date_trunc('month', ${asOf}::timestamptz AT TIME ZONE ${zone}) - interval '1 month'`;
+  const lastLocal = (zone: ReturnType<typeof sql>) =>
+    options.toMonth
+      ? sql`least(date_trunc('month', ${asOf}::timestamptz AT TIME ZONE ${zone}) - interval '1 month', ${`${options.toMonth}-01`}::timestamp)`
+      : sql`date_trunc('month', ${asOf}::timestamptz AT TIME ZONE ${zone}) - interval '1 month'`;
   const feesFrom = options.fromMonth ? sql` AND e.value_at >= ${monthEnvelope(options.fromMonth).start}::timestamptz` : sql``;
-  await postMoves(writer, sql`SELECT 'minimumFee:' || months.account_number || ':' || to_char(months.local_start, 'YYYYMM') AS posting_id,
+  await postMoves(
+    writer,
+    sql`SELECT 'minimumFee:' || months.account_number || ':' || to_char(months.local_start, 'YYYYMM') AS posting_id,
       'minimumFee' AS category, NULL::text AS batch_id, months.business_id, months.merchant_id, months.currency,
       (months.local_start + interval '1 month') AT TIME ZONE months.time_zone AS value_at,
       months.account_number || ':invoice' AS from_account, months.account_number || ':costs' AS to_account,
@@ -314,5 +377,6 @@ export async function postMonthlyMinimums(writer: DbWriter, asOf: Date, options:
       FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'costs' JOIN businesses bz ON bz.id = a.business_id
       WHERE e.category = 'fee' AND e.value_at < ${asOf}::timestamptz${feesFrom}
       GROUP BY 1, 2
-    ) fees ON fees.account_id = months.account_number || ':costs' AND fees.local_start = months.local_start`);
+    ) fees ON fees.account_id = months.account_number || ':costs' AND fees.local_start = months.local_start`,
+  );
 }

@@ -49,9 +49,12 @@ const upsertCheckpoints = (rows: SQL) => sql`INSERT INTO ledger_daily_balances (
  * ledger_entries … without RETURNING (a drizzle insert's getSQL() or raw SQL). Returns how many entries it inserted.
  */
 export async function insertLedgerEntries(writer: DbWriter, insert: SQL): Promise<number> {
-  const rows = await rowsOf(writer, sql`WITH inserted AS (${insert} RETURNING account_id, category, amount_minor, value_at),
+  const rows = await rowsOf(
+    writer,
+    sql`WITH inserted AS (${insert} RETURNING account_id, category, amount_minor, value_at),
     added AS (${upsertCheckpoints(checkpointRowsOf(sql`inserted`))})
-    SELECT count(*)::int AS n FROM inserted`);
+    SELECT count(*)::int AS n FROM inserted`,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -65,21 +68,35 @@ export async function rebuildDailyBalances(writer: DbWriter): Promise<void> {
  * Where checkpoints and entries disagree (the invariant the property tests hold after every step): per account, day
  * and category, what the checkpoint says and what the entries sum to. Empty when the checkpoints are right.
  */
-export async function dailyBalanceDiscrepancies(reader: Reader): Promise<{ accountId: string; day: string; category: string; checkpoint: string; entries: string }[]> {
-  const rows = await rowsOf(reader, sql`WITH actual AS (${checkpointRowsOf(sql`ledger_entries`)})
+export async function dailyBalanceDiscrepancies(
+  reader: Reader,
+): Promise<{ accountId: string; day: string; category: string; checkpoint: string; entries: string }[]> {
+  const rows = await rowsOf(
+    reader,
+    sql`WITH actual AS (${checkpointRowsOf(sql`ledger_entries`)})
     SELECT coalesce(c.account_id, x.account_id) AS account_id, coalesce(c.day, x.day)::text AS day, coalesce(c.category, x.category) AS category,
       coalesce(c.credits || '/' || c.credits_minor || '/' || c.debits || '/' || c.debits_minor, 'none') AS checkpoint,
       coalesce(x.credits || '/' || x.credits_minor || '/' || x.debits || '/' || x.debits_minor, 'none') AS entries
     FROM ledger_daily_balances c FULL JOIN actual x ON x.account_id = c.account_id AND x.day = c.day AND x.category = c.category
     WHERE c.account_id IS NULL OR x.account_id IS NULL OR (c.credits, c.credits_minor, c.debits, c.debits_minor) <> (x.credits, x.credits_minor, x.debits, x.debits_minor)
-    ORDER BY 1, 2, 3`);
-  return rows.map((row) => ({ accountId: String(row.account_id), day: String(row.day), category: String(row.category), checkpoint: String(row.checkpoint), entries: String(row.entries) }));
+    ORDER BY 1, 2, 3`,
+  );
+  return rows.map((row) => ({
+    accountId: String(row.account_id),
+    day: String(row.day),
+    category: String(row.category),
+    checkpoint: String(row.checkpoint),
+    entries: String(row.entries),
+  }));
 }
 
 /** The zone an account's checkpoints are cut in, or null when it keeps none (the provider's accounts, no such account). */
 export async function checkpointZone(reader: Reader, accountId: string): Promise<string | null> {
-  const [row] = await rowsOf(reader, sql`SELECT coalesce(b.time_zone, ${defaultZone}) AS zone FROM ledger_accounts a LEFT JOIN businesses b ON b.id = a.business_id
-    WHERE a.id = ${accountId} AND a.business_id IS NOT NULL`);
+  const [row] = await rowsOf(
+    reader,
+    sql`SELECT coalesce(b.time_zone, ${defaultZone}) AS zone FROM ledger_accounts a LEFT JOIN businesses b ON b.id = a.business_id
+    WHERE a.id = ${accountId} AND a.business_id IS NOT NULL`,
+  );
   return row ? String(row.zone) : null;
 }
 
@@ -98,13 +115,21 @@ export function periodCheckpoints(accountId: string, zone: string, period: Perio
       -count(*) FILTER (WHERE e.amount_minor >= 0) AS credits, -coalesce(sum(e.amount_minor) FILTER (WHERE e.amount_minor >= 0), 0) AS credits_minor,
       -count(*) FILTER (WHERE e.amount_minor < 0) AS debits, -coalesce(sum(e.amount_minor) FILTER (WHERE e.amount_minor < 0), 0) AS debits_minor
     FROM ledger_entries e WHERE e.account_id = ${accountId} AND ${where} GROUP BY 1, 2`;
-  const parts: SQL[] = [sql`SELECT d.day, d.category, d.credits::bigint AS credits, d.credits_minor::numeric AS credits_minor, d.debits::bigint AS debits, d.debits_minor::numeric AS debits_minor
-    FROM ledger_daily_balances d WHERE d.account_id = ${accountId}${startDay ? sql` AND d.day >= ${startDay}` : sql``}${endDay ? sql` AND d.day <= ${endDay}` : sql``}`];
+  const parts: SQL[] = [
+    sql`SELECT d.day, d.category, d.credits::bigint AS credits, d.credits_minor::numeric AS credits_minor, d.debits::bigint AS debits, d.debits_minor::numeric AS debits_minor
+    FROM ledger_daily_balances d WHERE d.account_id = ${accountId}${startDay ? sql` AND d.day >= ${startDay}` : sql``}${endDay ? sql` AND d.day <= ${endDay}` : sql``}`,
+  ];
   if (period.start && startDay) {
-    parts.push(edge(sql`e.value_at >= ${dayFloor(startDay, z)} AND e.value_at < ${period.start}::timestamptz AND ${sqlBusinessDay(sql`e.value_at`, z)} >= ${startDay}`));
+    parts.push(
+      edge(sql`e.value_at >= ${dayFloor(startDay, z)} AND e.value_at < ${period.start}::timestamptz AND ${sqlBusinessDay(sql`e.value_at`, z)} >= ${startDay}`),
+    );
   }
   if (period.end && endDay) {
-    parts.push(edge(sql`e.value_at > ${period.end}::timestamptz AND e.value_at < ${dayFloor(sql`${endDay} + 1`, z)} + interval '6 hours' AND ${sqlBusinessDay(sql`e.value_at`, z)} <= ${endDay}`));
+    parts.push(
+      edge(
+        sql`e.value_at > ${period.end}::timestamptz AND e.value_at < ${dayFloor(sql`${endDay} + 1`, z)} + interval '6 hours' AND ${sqlBusinessDay(sql`e.value_at`, z)} <= ${endDay}`,
+      ),
+    );
   }
   return sql.join(parts, sql` UNION ALL `);
 }
@@ -113,10 +138,13 @@ export function periodCheckpoints(accountId: string, zone: string, period: Perio
 export async function openingBalanceOf(reader: Reader, accountId: string, zone: string, start: Date): Promise<number> {
   const z = sql`${zone}::text`;
   const startDay = sqlBusinessDay(sql`${start}::timestamptz`, z);
-  const [row] = await rowsOf(reader, sql`SELECT
+  const [row] = await rowsOf(
+    reader,
+    sql`SELECT
       (SELECT coalesce(sum(d.credits_minor + d.debits_minor), 0) FROM ledger_daily_balances d WHERE d.account_id = ${accountId} AND d.day < ${startDay})
       + (SELECT coalesce(sum(e.amount_minor), 0) FROM ledger_entries e WHERE e.account_id = ${accountId}
-          AND e.value_at >= ${dayFloor(startDay, z)} AND e.value_at < ${start}::timestamptz AND ${sqlBusinessDay(sql`e.value_at`, z)} >= ${startDay}) AS opening`);
+          AND e.value_at >= ${dayFloor(startDay, z)} AND e.value_at < ${start}::timestamptz AND ${sqlBusinessDay(sql`e.value_at`, z)} >= ${startDay}) AS opening`,
+  );
   return Number(row?.opening ?? 0);
 }
 
@@ -128,9 +156,14 @@ export async function openingBalanceOf(reader: Reader, accountId: string, zone: 
 export async function balancesAfterEntries(reader: Reader, accountId: string, zone: string, entryIds: readonly number[]): Promise<Map<number, number>> {
   if (entryIds.length === 0) return new Map();
   const z = sql`${zone}::text`;
-  const rows = await rowsOf(reader, sql`WITH page AS (
+  const rows = await rowsOf(
+    reader,
+    sql`WITH page AS (
       SELECT e.id, e.value_at, ${sqlBusinessDay(sql`e.value_at`, z)} AS day FROM ledger_entries e
-      WHERE e.account_id = ${accountId} AND e.id IN (${sql.join(entryIds.map((id) => sql`${id}`), sql`, `)})
+      WHERE e.account_id = ${accountId} AND e.id IN (${sql.join(
+        entryIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
     ), before_day AS (
       SELECT d.day, sum(sum(d.credits_minor + d.debits_minor)) OVER (ORDER BY d.day) - sum(d.credits_minor + d.debits_minor) AS before
       FROM ledger_daily_balances d WHERE d.account_id = ${accountId} AND d.day <= (SELECT max(day) FROM page) GROUP BY d.day
@@ -138,6 +171,7 @@ export async function balancesAfterEntries(reader: Reader, accountId: string, zo
     SELECT p.id, coalesce(b.before, 0) + (SELECT coalesce(sum(x.amount_minor), 0) FROM ledger_entries x
         WHERE x.account_id = ${accountId} AND x.value_at >= ${dayFloor(sql`p.day`, z)} AND x.value_at <= p.value_at
           AND (x.value_at < p.value_at OR x.id <= p.id) AND ${sqlBusinessDay(sql`x.value_at`, z)} = p.day) AS balance
-    FROM page p LEFT JOIN before_day b ON b.day = p.day`);
+    FROM page p LEFT JOIN before_day b ON b.day = p.day`,
+  );
   return new Map(rows.map((row) => [Number(row.id), Number(row.balance)]));
 }

@@ -64,12 +64,17 @@ export function shareOut(amount: number, left: ReadonlyMap<string, number>): Map
 
 /** Per merchant, what the credit notes of an invoice posted so far took off its invoice accounts. */
 async function creditedByMerchant(writer: DbWriter, invoice: InvoiceRow, exceptNoteId?: string): Promise<Map<string, number>> {
-  const notes = await writer.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.creditedInvoiceId, invoice.id), eq(invoices.kind, 'creditNote')));
+  const notes = await writer
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.creditedInvoiceId, invoice.id), eq(invoices.kind, 'creditNote')));
   const postingIds = notes.filter((note) => note.id !== exceptNoteId).map((note) => creditNotePostingId(note.id));
   const credited = new Map<string, number>();
   if (postingIds.length === 0) return credited;
-  const rows = await writer.select({ merchantId: ledgerEntries.merchantId, accountId: ledgerEntries.accountId, amount: ledgerEntries.amountMinor })
-    .from(ledgerEntries).where(inArray(ledgerEntries.postingId, postingIds));
+  const rows = await writer
+    .select({ merchantId: ledgerEntries.merchantId, accountId: ledgerEntries.accountId, amount: ledgerEntries.amountMinor })
+    .from(ledgerEntries)
+    .where(inArray(ledgerEntries.postingId, postingIds));
   for (const row of rows) {
     if (!row.merchantId || !row.accountId.endsWith(':invoice')) continue;
     credited.set(row.merchantId, (credited.get(row.merchantId) ?? 0) + Number(row.amount));
@@ -77,19 +82,49 @@ async function creditedByMerchant(writer: DbWriter, invoice: InvoiceRow, exceptN
   return credited;
 }
 
-async function post(writer: DbWriter, posting: { id: string; category: 'invoicePayment' | 'creditNote'; businessId: string; currency: string; valueAt: Date }, entries: Entry[]): Promise<boolean> {
+async function post(
+  writer: DbWriter,
+  posting: { id: string; category: 'invoicePayment' | 'creditNote'; businessId: string; currency: string; valueAt: Date },
+  entries: Entry[],
+): Promise<boolean> {
   const moving = entries.filter((entry) => entry.amountMinor !== 0);
   if (moving.length === 0) return false;
   if (moving.reduce((sum, entry) => sum + entry.amountMinor, 0) !== 0) throw new Error(`posting ${posting.id} does not balance`);
-  const [inserted] = await writer.insert(ledgerPostings).values({
-    id: posting.id, category: posting.category, transactionReference: null, batchId: null, businessId: posting.businessId, merchantId: null,
-    currency: posting.currency, valueAt: posting.valueAt,
-  }).onConflictDoNothing().returning({ id: ledgerPostings.id });
+  const [inserted] = await writer
+    .insert(ledgerPostings)
+    .values({
+      id: posting.id,
+      category: posting.category,
+      transactionReference: null,
+      batchId: null,
+      businessId: posting.businessId,
+      merchantId: null,
+      currency: posting.currency,
+      valueAt: posting.valueAt,
+    })
+    .onConflictDoNothing()
+    .returning({ id: ledgerPostings.id });
   if (!inserted) return false;
-  await insertLedgerEntries(writer, writer.insert(ledgerEntries).values(moving.map((entry) => ({
-    postingId: posting.id, accountId: entry.accountId, businessId: posting.businessId, merchantId: entry.merchantId, category: posting.category,
-    amountMinor: entry.amountMinor, currency: posting.currency, valueAt: posting.valueAt, transactionReference: null, batchId: null,
-  }))).getSQL());
+  await insertLedgerEntries(
+    writer,
+    writer
+      .insert(ledgerEntries)
+      .values(
+        moving.map((entry) => ({
+          postingId: posting.id,
+          accountId: entry.accountId,
+          businessId: posting.businessId,
+          merchantId: entry.merchantId,
+          category: posting.category,
+          amountMinor: entry.amountMinor,
+          currency: posting.currency,
+          valueAt: posting.valueAt,
+          transactionReference: null,
+          batchId: null,
+        })),
+      )
+      .getSQL(),
+  );
   return true;
 }
 
@@ -104,10 +139,18 @@ export async function postInvoicePayment(writer: DbWriter, invoice: InvoiceRow, 
   if (invoice.kind !== 'invoice') throw new Error('only an invoice is paid');
   const charged = chargedByMerchant(invoice.lines);
   const credited = await creditedByMerchant(writer, invoice);
-  const entries: Entry[] = [...charged].map(([merchantId, amount]) => ({ accountId: invoiceAccountOf(merchantId, invoice.currency), merchantId, amountMinor: amount - (credited.get(merchantId) ?? 0) }));
+  const entries: Entry[] = [...charged].map(([merchantId, amount]) => ({
+    accountId: invoiceAccountOf(merchantId, invoice.currency),
+    merchantId,
+    amountMinor: amount - (credited.get(merchantId) ?? 0),
+  }));
   const total = entries.reduce((sum, entry) => sum + entry.amountMinor, 0);
   entries.push({ accountId: providerAccountId('bank', invoice.currency), merchantId: null, amountMinor: -total });
-  const posted = await post(writer, { id: invoicePaymentPostingId(invoice.id), category: 'invoicePayment', businessId: invoice.businessId, currency: invoice.currency, valueAt: paidAt }, entries);
+  const posted = await post(
+    writer,
+    { id: invoicePaymentPostingId(invoice.id), category: 'invoicePayment', businessId: invoice.businessId, currency: invoice.currency, valueAt: paidAt },
+    entries,
+  );
   return posted ? total : 0;
 }
 
@@ -122,6 +165,16 @@ export async function postCreditNote(writer: DbWriter, creditNote: InvoiceRow, i
     { accountId: invoiceAccountOf(merchantId, invoice.currency), merchantId, amountMinor: share },
     { accountId: costsAccountOf(merchantId, invoice.currency), merchantId, amountMinor: -share },
   ]);
-  const posted = await post(writer, { id: creditNotePostingId(creditNote.id), category: 'creditNote', businessId: invoice.businessId, currency: invoice.currency, valueAt: creditNote.issuedUtc }, entries);
+  const posted = await post(
+    writer,
+    {
+      id: creditNotePostingId(creditNote.id),
+      category: 'creditNote',
+      businessId: invoice.businessId,
+      currency: invoice.currency,
+      valueAt: creditNote.issuedUtc,
+    },
+    entries,
+  );
   return posted ? [...shares.values()].reduce((sum, share) => sum + share, 0) : 0;
 }

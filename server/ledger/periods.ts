@@ -149,8 +149,15 @@ export function zonedClock(zone: string): { day: (instant: Date) => string; date
 export async function businessTimeZones(reader: Pick<DbWriter, 'select'>, businessIds: readonly string[]): Promise<Map<string, string>> {
   const ids = [...new Set(businessIds)];
   if (ids.length === 0) return new Map();
-  const rows = await reader.select({ id: businesses.id, timeZone: businesses.timeZone }).from(businesses)
-    .where(sql`${businesses.id} IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+  const rows = await reader
+    .select({ id: businesses.id, timeZone: businesses.timeZone })
+    .from(businesses)
+    .where(
+      sql`${businesses.id} IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    );
   return new Map(rows.map((row) => [row.id, row.timeZone]));
 }
 

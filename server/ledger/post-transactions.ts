@@ -25,7 +25,14 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { defaultRate, feeOf, merchantAccountNumber, merchantAccountKinds } from '../../src/contract/ledger.ts';
 import {
-  ledgerAccounts, ledgerEntries, ledgerPostings, merchantAccountGroups, merchants, pricingPlanRates, settlementBatches, transactions,
+  ledgerAccounts,
+  ledgerEntries,
+  ledgerPostings,
+  merchantAccountGroups,
+  merchants,
+  pricingPlanRates,
+  settlementBatches,
+  transactions,
 } from '../db/schema.ts';
 import type { TransactionChange } from '../stats/record-transaction.ts';
 import { insertLedgerEntries } from './daily-balances.ts';
@@ -60,7 +67,9 @@ type Sale = { reference: string; amountMinor: number; paymentMethod: string };
 export function postingsOfChange(
   change: TransactionChange,
   facts: {
-    now: Date; grossSettlement: boolean; paymentMethod: string;
+    now: Date;
+    grossSettlement: boolean;
+    paymentMethod: string;
     /** a payment: it has capture rows, so its captures are its sales (not the authorised amount) */
     capturedInParts: boolean;
     /** a capture: its payment's own sale is posted already (so the capture adds nothing) */
@@ -77,31 +86,57 @@ export function postingsOfChange(
   const trading = groupAccountId(accountNumber, 'trading');
   const clearing = providerAccountId('clearing', after.currency);
   const valueAt = before === null ? after.createdAt : facts.now;
-  const base = { transactionReference: after.reference, businessId: after.businessId, merchantId: after.merchantId, currency: after.currency, accountNumber, valueAt };
+  const base = {
+    transactionReference: after.reference,
+    businessId: after.businessId,
+    merchantId: after.merchantId,
+    currency: after.currency,
+    accountNumber,
+    valueAt,
+  };
   const amount = after.amountMinor;
   const saleOf = (sale: Sale): PostingDraft[] => {
     const fee = feeOf(sale.amountMinor, facts.rate);
     const feeFrom = facts.grossSettlement ? groupAccountId(accountNumber, 'invoice') : trading;
-    const postings: PostingDraft[] = [{
-      ...base, id: `sale:${sale.reference}`, category: 'sale',
-      entries: [{ accountId: clearing, amountMinor: -sale.amountMinor, category: 'sale' }, { accountId: trading, amountMinor: sale.amountMinor, category: 'sale' }],
-      batchDelta: { ...zeroDelta(), salesCount: 1, salesMinor: sale.amountMinor },
-    }];
+    const postings: PostingDraft[] = [
+      {
+        ...base,
+        id: `sale:${sale.reference}`,
+        category: 'sale',
+        entries: [
+          { accountId: clearing, amountMinor: -sale.amountMinor, category: 'sale' },
+          { accountId: trading, amountMinor: sale.amountMinor, category: 'sale' },
+        ],
+        batchDelta: { ...zeroDelta(), salesCount: 1, salesMinor: sale.amountMinor },
+      },
+    ];
     if (fee !== 0) {
       postings.push({
-        ...base, id: `fee:${sale.reference}`, category: 'fee',
-        entries: [{ accountId: feeFrom, amountMinor: -fee, category: 'fee' }, { accountId: groupAccountId(accountNumber, 'costs'), amountMinor: fee, category: 'fee' }],
+        ...base,
+        id: `fee:${sale.reference}`,
+        category: 'fee',
+        entries: [
+          { accountId: feeFrom, amountMinor: -fee, category: 'fee' },
+          { accountId: groupAccountId(accountNumber, 'costs'), amountMinor: fee, category: 'fee' },
+        ],
         batchDelta: { ...zeroDelta(), feesMinor: fee },
       });
     }
     return postings;
   };
   // A paid payment or capture that stops being paid takes its sale back.
-  const reversalOfSale = (): PostingDraft[] => [{
-    ...base, id: `reversal:${after.reference}`, category: 'reversal',
-    entries: [{ accountId: trading, amountMinor: -amount, category: 'reversal' }, { accountId: clearing, amountMinor: amount, category: 'reversal' }],
-    batchDelta: { ...zeroDelta(), reversalsMinor: amount },
-  }];
+  const reversalOfSale = (): PostingDraft[] => [
+    {
+      ...base,
+      id: `reversal:${after.reference}`,
+      category: 'reversal',
+      entries: [
+        { accountId: trading, amountMinor: -amount, category: 'reversal' },
+        { accountId: clearing, amountMinor: amount, category: 'reversal' },
+      ],
+      batchDelta: { ...zeroDelta(), reversalsMinor: amount },
+    },
+  ];
   switch (after.kind) {
     case 'payment':
       if (facts.capturedInParts) return [];
@@ -109,30 +144,58 @@ export function postingsOfChange(
       return reversalOfSale();
     case 'refund':
       if (isPaid) {
-        return [{
-          ...base, id: `refund:${after.reference}`, category: 'refund',
-          entries: [{ accountId: trading, amountMinor: -amount, category: 'refund' }, { accountId: clearing, amountMinor: amount, category: 'refund' }],
-          batchDelta: { ...zeroDelta(), refundsMinor: amount },
-        }];
+        return [
+          {
+            ...base,
+            id: `refund:${after.reference}`,
+            category: 'refund',
+            entries: [
+              { accountId: trading, amountMinor: -amount, category: 'refund' },
+              { accountId: clearing, amountMinor: amount, category: 'refund' },
+            ],
+            batchDelta: { ...zeroDelta(), refundsMinor: amount },
+          },
+        ];
       }
-      return [{
-        ...base, id: `refundReversal:${after.reference}`, category: 'reversal',
-        entries: [{ accountId: trading, amountMinor: amount, category: 'reversal' }, { accountId: clearing, amountMinor: -amount, category: 'reversal' }],
-        batchDelta: { ...zeroDelta(), refundsMinor: -amount },
-      }];
+      return [
+        {
+          ...base,
+          id: `refundReversal:${after.reference}`,
+          category: 'reversal',
+          entries: [
+            { accountId: trading, amountMinor: amount, category: 'reversal' },
+            { accountId: clearing, amountMinor: -amount, category: 'reversal' },
+          ],
+          batchDelta: { ...zeroDelta(), refundsMinor: -amount },
+        },
+      ];
     case 'chargeback':
       if (isPaid) {
-        return [{
-          ...base, id: `chargeback:${after.reference}`, category: 'reversal',
-          entries: [{ accountId: trading, amountMinor: -amount, category: 'reversal' }, { accountId: clearing, amountMinor: amount, category: 'reversal' }],
-          batchDelta: { ...zeroDelta(), reversalsMinor: amount },
-        }];
+        return [
+          {
+            ...base,
+            id: `chargeback:${after.reference}`,
+            category: 'reversal',
+            entries: [
+              { accountId: trading, amountMinor: -amount, category: 'reversal' },
+              { accountId: clearing, amountMinor: amount, category: 'reversal' },
+            ],
+            batchDelta: { ...zeroDelta(), reversalsMinor: amount },
+          },
+        ];
       }
-      return [{
-        ...base, id: `chargebackReversal:${after.reference}`, category: 'reversal',
-        entries: [{ accountId: trading, amountMinor: amount, category: 'reversal' }, { accountId: clearing, amountMinor: -amount, category: 'reversal' }],
-        batchDelta: { ...zeroDelta(), reversalsMinor: -amount },
-      }];
+      return [
+        {
+          ...base,
+          id: `chargebackReversal:${after.reference}`,
+          category: 'reversal',
+          entries: [
+            { accountId: trading, amountMinor: amount, category: 'reversal' },
+            { accountId: clearing, amountMinor: -amount, category: 'reversal' },
+          ],
+          batchDelta: { ...zeroDelta(), reversalsMinor: -amount },
+        },
+      ];
     case 'capture':
       if (facts.parentSalePosted) return [];
       if (isPaid) return saleOf({ reference: after.reference, amountMinor: amount, paymentMethod: facts.paymentMethod });
@@ -141,17 +204,32 @@ export function postingsOfChange(
 }
 
 /** Creates the account group (and its accounts) of each (merchant, currency) that has none yet. */
-export async function ensureMerchantAccountGroups(writer: DbWriter, pairs: readonly { businessId: string; merchantId: string; currency: string }[]): Promise<void> {
+export async function ensureMerchantAccountGroups(
+  writer: DbWriter,
+  pairs: readonly { businessId: string; merchantId: string; currency: string }[],
+): Promise<void> {
   if (pairs.length === 0) return;
   const unique = new Map(pairs.map((pair) => [merchantAccountNumber(pair.merchantId, pair.currency), pair]));
   const rows = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-  await writer.insert(merchantAccountGroups).values(rows.map(([accountNumber, pair]) => ({ accountNumber, ...pair }))).onConflictDoNothing();
-  const accounts: (typeof ledgerAccounts.$inferInsert)[] = rows.flatMap(([accountNumber, pair]) => merchantAccountKinds.map((kind) => ({
-    id: groupAccountId(accountNumber, kind), owner: 'merchant' as const, accountNumber, kind, businessId: pair.businessId, merchantId: pair.merchantId, currency: pair.currency,
-  })));
+  await writer
+    .insert(merchantAccountGroups)
+    .values(rows.map(([accountNumber, pair]) => ({ accountNumber, ...pair })))
+    .onConflictDoNothing();
+  const accounts: (typeof ledgerAccounts.$inferInsert)[] = rows.flatMap(([accountNumber, pair]) =>
+    merchantAccountKinds.map((kind) => ({
+      id: groupAccountId(accountNumber, kind),
+      owner: 'merchant' as const,
+      accountNumber,
+      kind,
+      businessId: pair.businessId,
+      merchantId: pair.merchantId,
+      currency: pair.currency,
+    })),
+  );
   const currencies = [...new Set(rows.map(([, pair]) => pair.currency))].sort();
   for (const currency of currencies) {
-    for (const kind of ['clearing', 'bank'] as const) accounts.push({ id: providerAccountId(kind, currency), owner: 'provider', accountNumber: null, kind, businessId: null, merchantId: null, currency });
+    for (const kind of ['clearing', 'bank'] as const)
+      accounts.push({ id: providerAccountId(kind, currency), owner: 'provider', accountNumber: null, kind, businessId: null, merchantId: null, currency });
   }
   await writer.insert(ledgerAccounts).values(accounts).onConflictDoNothing();
 }
@@ -162,19 +240,45 @@ export async function postTransactionChanges(writer: DbWriter, changes: readonly
   const moving = changes.filter(({ before, after }) => after !== null && (before?.status === 'paid') !== (after.status === 'paid'));
   if (moving.length === 0) return;
   const references = [...new Set(moving.flatMap(({ after }) => (after ? [after.reference, ...(after.parentReference ? [after.parentReference] : [])] : [])))];
-  const rows = await writer.select({ reference: transactions.reference, paymentMethod: transactions.paymentMethod, status: transactions.status })
-    .from(transactions).where(inArray(transactions.reference, references));
+  const rows = await writer
+    .select({ reference: transactions.reference, paymentMethod: transactions.paymentMethod, status: transactions.status })
+    .from(transactions)
+    .where(inArray(transactions.reference, references));
   const byReference = new Map(rows.map((row) => [row.reference, row]));
   // Payments captured in parts (their captures, written in this transaction or before, are their sales), and payments
   // whose own sale is posted (their captures add nothing).
   const movingPayments = [...new Set(moving.flatMap(({ after }) => (after?.kind === 'payment' ? [after.reference] : [])))];
-  const inParts = new Set(movingPayments.length === 0 ? [] : (await writer.selectDistinct({ reference: transactions.parentReference }).from(transactions)
-    .where(and(inArray(transactions.parentReference, movingPayments), eq(transactions.kind, 'capture')))).map((row) => row.reference));
+  const inParts = new Set(
+    movingPayments.length === 0
+      ? []
+      : (
+          await writer
+            .selectDistinct({ reference: transactions.parentReference })
+            .from(transactions)
+            .where(and(inArray(transactions.parentReference, movingPayments), eq(transactions.kind, 'capture')))
+        ).map((row) => row.reference),
+  );
   const capturedParents = [...new Set(moving.flatMap(({ after }) => (after?.kind === 'capture' && after.parentReference ? [after.parentReference] : [])))];
-  const salePosted = new Set(capturedParents.length === 0 ? [] : (await writer.select({ id: ledgerPostings.id }).from(ledgerPostings)
-    .where(inArray(ledgerPostings.id, capturedParents.map((reference) => `sale:${reference}`)))).map((row) => row.id.slice('sale:'.length)));
+  const salePosted = new Set(
+    capturedParents.length === 0
+      ? []
+      : (
+          await writer
+            .select({ id: ledgerPostings.id })
+            .from(ledgerPostings)
+            .where(
+              inArray(
+                ledgerPostings.id,
+                capturedParents.map((reference) => `sale:${reference}`),
+              ),
+            )
+        ).map((row) => row.id.slice('sale:'.length)),
+  );
   const merchantIds = [...new Set(moving.map(({ after }) => after?.merchantId ?? ''))];
-  const merchantFacts = await writer.select({ id: merchants.id, grossSettlement: merchants.grossSettlement }).from(merchants).where(inArray(merchants.id, merchantIds));
+  const merchantFacts = await writer
+    .select({ id: merchants.id, grossSettlement: merchants.grossSettlement })
+    .from(merchants)
+    .where(inArray(merchants.id, merchantIds));
   const gross = new Map(merchantFacts.map((row) => [row.id, row.grossSettlement]));
   const rates = await writer.select().from(pricingPlanRates).where(inArray(pricingPlanRates.merchantId, merchantIds));
   const rateOf = (merchantId: string, currency: string, paymentMethod: string) =>
@@ -187,12 +291,16 @@ export async function postTransactionChanges(writer: DbWriter, changes: readonly
     const own = byReference.get(after.reference);
     const parent = after.parentReference ? byReference.get(after.parentReference) : undefined;
     const paymentMethod = own?.paymentMethod ?? parent?.paymentMethod ?? 'card';
-    drafts.push(...postingsOfChange(change, {
-      now, grossSettlement: gross.get(after.merchantId) ?? false, paymentMethod,
-      capturedInParts: after.kind === 'payment' && inParts.has(after.reference),
-      parentSalePosted: after.kind === 'capture' && after.parentReference !== null && salePosted.has(after.parentReference),
-      rate: rateOf(after.merchantId, after.currency, paymentMethod),
-    }));
+    drafts.push(
+      ...postingsOfChange(change, {
+        now,
+        grossSettlement: gross.get(after.merchantId) ?? false,
+        paymentMethod,
+        capturedInParts: after.kind === 'payment' && inParts.has(after.reference),
+        parentSalePosted: after.kind === 'capture' && after.parentReference !== null && salePosted.has(after.parentReference),
+        rate: rateOf(after.merchantId, after.currency, paymentMethod),
+      }),
+    );
   }
   if (drafts.length === 0) return;
   await ensureMerchantAccountGroups(writer, drafts);
@@ -204,7 +312,10 @@ export async function postDrafts(writer: DbWriter, drafts: readonly PostingDraft
   // Batches: the value date's, unless it is already closed, then today's. A change whose transaction began just before
   // midnight may have waited for the cut-off that closed today's batch too (its `now` is the day just closed): it goes
   // to the day after, never into a closed batch. Days are the business's (periods.ts): a batch is one business day.
-  const zones = await businessTimeZones(writer, drafts.map((draft) => draft.businessId));
+  const zones = await businessTimeZones(
+    writer,
+    drafts.map((draft) => draft.businessId),
+  );
   const zoneOf = (draft: PostingDraft) => zones.get(draft.businessId) ?? defaultBusinessTimeZone;
   type Day = { date: string; start: Date; end: Date };
   const days = new Map<string, Day>();
@@ -221,22 +332,42 @@ export async function postDrafts(writer: DbWriter, drafts: readonly PostingDraft
   const today = (draft: PostingDraft): Day => dayIn(now, zoneOf(draft));
   const tomorrow = (draft: PostingDraft): Day => dayIn(today(draft).end, zoneOf(draft));
   const wanted = new Map<string, { accountNumber: string; start: Date; draft: PostingDraft }>();
-  const want = (draft: PostingDraft, day: Day) => wanted.set(batchIdOf(draft.accountNumber, day.date), { accountNumber: draft.accountNumber, start: day.start, draft });
+  const want = (draft: PostingDraft, day: Day) =>
+    wanted.set(batchIdOf(draft.accountNumber, day.date), { accountNumber: draft.accountNumber, start: day.start, draft });
   for (const draft of drafts) {
     want(draft, ownDay(draft));
     want(draft, today(draft));
   }
   const closed = new Set<string>();
   const lockBatches = async (ids: string[]) => {
-    await writer.insert(settlementBatches).values(ids.map((id) => {
-      const { accountNumber, start, draft } = wanted.get(id) as { accountNumber: string; start: Date; draft: PostingDraft };
-      return { id, accountNumber, businessId: draft.businessId, merchantId: draft.merchantId, currency: draft.currency, batchStart: start, status: 'Open' as const };
-    })).onConflictDoNothing();
-    const batches = await writer.select({ id: settlementBatches.id, status: settlementBatches.status }).from(settlementBatches).where(inArray(settlementBatches.id, ids)).for('update');
+    await writer
+      .insert(settlementBatches)
+      .values(
+        ids.map((id) => {
+          const { accountNumber, start, draft } = wanted.get(id) as { accountNumber: string; start: Date; draft: PostingDraft };
+          return {
+            id,
+            accountNumber,
+            businessId: draft.businessId,
+            merchantId: draft.merchantId,
+            currency: draft.currency,
+            batchStart: start,
+            status: 'Open' as const,
+          };
+        }),
+      )
+      .onConflictDoNothing();
+    const batches = await writer
+      .select({ id: settlementBatches.id, status: settlementBatches.status })
+      .from(settlementBatches)
+      .where(inArray(settlementBatches.id, ids))
+      .for('update');
     for (const batch of batches) if (batch.status === 'Closed') closed.add(batch.id);
   };
   await lockBatches([...wanted.keys()].sort());
-  const lateDrafts = drafts.filter((draft) => closed.has(batchIdOf(draft.accountNumber, ownDay(draft).date)) && closed.has(batchIdOf(draft.accountNumber, today(draft).date)));
+  const lateDrafts = drafts.filter(
+    (draft) => closed.has(batchIdOf(draft.accountNumber, ownDay(draft).date)) && closed.has(batchIdOf(draft.accountNumber, today(draft).date)),
+  );
   if (lateDrafts.length > 0) {
     const before = new Set(wanted.keys());
     for (const draft of lateDrafts) want(draft, tomorrow(draft));
@@ -254,20 +385,58 @@ export async function postDrafts(writer: DbWriter, drafts: readonly PostingDraft
     if (closed.has(next)) throw new Error(`postDrafts: the batches of ${draft.accountNumber} up to ${next} are closed already`);
     return next;
   };
-  const inserted = new Set((await writer.insert(ledgerPostings).values(sorted.map((draft) => ({
-    id: draft.id, category: draft.category, transactionReference: draft.transactionReference, batchId: batchOf(draft),
-    businessId: draft.businessId, merchantId: draft.merchantId, currency: draft.currency, valueAt: draft.valueAt,
-  }))).onConflictDoNothing().returning({ id: ledgerPostings.id })).map((row) => row.id));
+  const inserted = new Set(
+    (
+      await writer
+        .insert(ledgerPostings)
+        .values(
+          sorted.map((draft) => ({
+            id: draft.id,
+            category: draft.category,
+            transactionReference: draft.transactionReference,
+            batchId: batchOf(draft),
+            businessId: draft.businessId,
+            merchantId: draft.merchantId,
+            currency: draft.currency,
+            valueAt: draft.valueAt,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ id: ledgerPostings.id })
+    ).map((row) => row.id),
+  );
   const fresh = sorted.filter((draft) => inserted.has(draft.id));
   if (fresh.length === 0) return;
   // Entries in the order a statement reads them: by value date, and a sale before its fee.
   const rank = { sale: 0, fee: 1, refund: 2, reversal: 3 } as const;
-  const readingOrder = [...fresh].sort((a, b) => a.valueAt.getTime() - b.valueAt.getTime()
-    || (a.transactionReference < b.transactionReference ? -1 : a.transactionReference > b.transactionReference ? 1 : 0) || rank[a.category] - rank[b.category]);
-  await insertLedgerEntries(writer, writer.insert(ledgerEntries).values(readingOrder.flatMap((draft) => draft.entries.map((entry) => ({
-    postingId: draft.id, accountId: entry.accountId, businessId: draft.businessId, merchantId: draft.merchantId, category: entry.category,
-    amountMinor: entry.amountMinor, currency: draft.currency, valueAt: draft.valueAt, transactionReference: draft.transactionReference, batchId: batchOf(draft),
-  })))).getSQL());
+  const readingOrder = [...fresh].sort(
+    (a, b) =>
+      a.valueAt.getTime() - b.valueAt.getTime() ||
+      (a.transactionReference < b.transactionReference ? -1 : a.transactionReference > b.transactionReference ? 1 : 0) ||
+      rank[a.category] - rank[b.category],
+  );
+  await insertLedgerEntries(
+    writer,
+    writer
+      .insert(ledgerEntries)
+      .values(
+        readingOrder.flatMap((draft) =>
+          draft.entries.map((entry) => ({
+            postingId: draft.id,
+            accountId: entry.accountId,
+            businessId: draft.businessId,
+            merchantId: draft.merchantId,
+            category: entry.category,
+            amountMinor: entry.amountMinor,
+            currency: draft.currency,
+            valueAt: draft.valueAt,
+            transactionReference: draft.transactionReference,
+            batchId: batchOf(draft),
+          })),
+        ),
+      )
+      .getSQL(),
+  );
   const totals = new Map<string, ReturnType<typeof zeroDelta>>();
   for (const draft of fresh) {
     const id = batchOf(draft);
@@ -277,12 +446,15 @@ export async function postDrafts(writer: DbWriter, drafts: readonly PostingDraft
   }
   for (const id of [...totals.keys()].sort()) {
     const delta = totals.get(id) as ReturnType<typeof zeroDelta>;
-    await writer.update(settlementBatches).set({
-      salesCount: sql`${settlementBatches.salesCount} + ${delta.salesCount}`,
-      salesMinor: sql`${settlementBatches.salesMinor} + ${delta.salesMinor}`,
-      refundsMinor: sql`${settlementBatches.refundsMinor} + ${delta.refundsMinor}`,
-      reversalsMinor: sql`${settlementBatches.reversalsMinor} + ${delta.reversalsMinor}`,
-      feesMinor: sql`${settlementBatches.feesMinor} + ${delta.feesMinor}`,
-    }).where(and(eq(settlementBatches.id, id), eq(settlementBatches.status, 'Open')));
+    await writer
+      .update(settlementBatches)
+      .set({
+        salesCount: sql`${settlementBatches.salesCount} + ${delta.salesCount}`,
+        salesMinor: sql`${settlementBatches.salesMinor} + ${delta.salesMinor}`,
+        refundsMinor: sql`${settlementBatches.refundsMinor} + ${delta.refundsMinor}`,
+        reversalsMinor: sql`${settlementBatches.reversalsMinor} + ${delta.reversalsMinor}`,
+        feesMinor: sql`${settlementBatches.feesMinor} + ${delta.feesMinor}`,
+      })
+      .where(and(eq(settlementBatches.id, id), eq(settlementBatches.status, 'Open')));
   }
 }

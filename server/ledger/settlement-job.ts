@@ -24,7 +24,11 @@ export function startSettlementJob(database: Database, options: { everyMs?: numb
     });
   };
   const tick = () => {
-    running ??= runOnce().catch((error: unknown) => log(`settlement cut-off failed: ${error instanceof Error ? error.message : String(error)}`)).finally(() => { running = null; });
+    running ??= runOnce()
+      .catch((error: unknown) => log(`settlement cut-off failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        running = null;
+      });
   };
   const timer = setInterval(tick, options.everyMs ?? 5 * 60_000);
   timer.unref();

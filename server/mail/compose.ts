@@ -27,9 +27,14 @@ export type EmailContent = {
 export type MerchantSender = { name: string; replyTo: string | null };
 
 export type ComposedEmail = {
-  template: string; subject: string; html: string; text: string; firstLink: string | null;
+  template: string;
+  subject: string;
+  html: string;
+  text: string;
+  firstLink: string | null;
   /** the From name and Reply-To of a merchant's message; null for the portal's own */
-  senderName: string | null; replyTo: string | null;
+  senderName: string | null;
+  replyTo: string | null;
 };
 
 /** The From name of a merchant's message: who it is from, and who sent it for them. */
@@ -76,12 +81,19 @@ ${footerHtml}
     `— ${content.sender?.name ?? portalName}`,
   ].join('\n');
   return {
-    template: content.template, subject: content.subject, html, text, firstLink: content.action?.url ?? null,
-    senderName: content.sender?.name ?? null, replyTo: content.sender?.replyTo ?? null,
+    template: content.template,
+    subject: content.subject,
+    html,
+    text,
+    firstLink: content.action?.url ?? null,
+    senderName: content.sender?.name ?? null,
+    replyTo: content.sender?.replyTo ?? null,
   };
 }
 
 function senderFooter(sender: MerchantSender): string {
-  const contact = sender.replyTo ? `Reply to this email to reach ${sender.name} (${sender.replyTo}).` : `Replies to this address are not read; contact ${sender.name} directly.`;
+  const contact = sender.replyTo
+    ? `Reply to this email to reach ${sender.name} (${sender.replyTo}).`
+    : `Replies to this address are not read; contact ${sender.name} directly.`;
   return `Sent for ${sender.name} by ${portalName}. ${contact}`;
 }

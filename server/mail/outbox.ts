@@ -34,8 +34,16 @@ export async function queueEmail(tx: Db, recipient: string, content: EmailConten
   // A secret link waits with its message; the worker swaps in these bodies once the message is sent (worker.ts).
   const redacted = content.action?.secret ? withoutLink(composed, content.action.url) : null;
   await tx.insert(outboundEmails).values({
-    id, recipient, subject: composed.subject, template: composed.template, html: composed.html, text: composed.text,
-    redactedHtml: redacted?.html ?? null, redactedText: redacted?.text ?? null, senderName: composed.senderName, replyTo: composed.replyTo,
+    id,
+    recipient,
+    subject: composed.subject,
+    template: composed.template,
+    html: composed.html,
+    text: composed.text,
+    redactedHtml: redacted?.html ?? null,
+    redactedText: redacted?.text ?? null,
+    senderName: composed.senderName,
+    replyTo: composed.replyTo,
   });
   return { id };
 }

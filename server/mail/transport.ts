@@ -4,7 +4,12 @@
 import nodemailer from 'nodemailer';
 
 export type OutgoingMessage = {
-  id: string; from: string; to: string; subject: string; html: string; text: string;
+  id: string;
+  from: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
   /** a merchant's message: the From keeps the portal's address under this name ('Harbour & Finch via Payments portal') */
   fromName?: string | null;
   replyTo?: string | null;
@@ -53,7 +58,10 @@ export function openMailTransport(options: { smtpUrl: string | undefined; log: (
       const info = await transporter.sendMail({
         from: message.fromName ? { name: message.fromName, address: addressOf(message.from) } : message.from,
         ...(message.replyTo ? { replyTo: message.replyTo } : {}),
-        to: message.to, subject: message.subject, html: message.html, text: message.text,
+        to: message.to,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
         messageId: messageIdOf(message.id, message.from),
       });
       return { status: 'sent', providerMessageId: String(info.messageId ?? messageIdOf(message.id, message.from)) };

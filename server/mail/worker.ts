@@ -31,7 +31,7 @@ export type MailWorkerOptions = {
   log?: (line: string) => void;
 };
 
-export type MailWorker = { nodeId: string; stop: () => Promise<void>; /** sends what is due now; tests call it */ drain: () => Promise<number> };
+export type MailWorker = { nodeId: string; stop: () => Promise<void> /** sends what is due now; tests call it */; drain: () => Promise<number> };
 
 /** Delay before attempt n + 1 after n failures: 30 s doubling, at most an hour. */
 export function mailBackoffMs(failedAttempts: number): number {
@@ -42,19 +42,24 @@ type Claimed = typeof outboundEmails.$inferSelect;
 
 async function claimNext(database: Database, nodeId: string, leaseMs: number): Promise<Claimed | null> {
   return database.db.transaction(async (tx) => {
-    const [candidate] = await tx.select({ id: o.id }).from(o)
-      .where(or(
-        and(eq(o.status, 'queued'), lte(o.nextAttemptAt, sqlNow())),
-        and(eq(o.status, 'sending'), lt(o.lockedUntil, sqlNow())),
-      ))
+    const [candidate] = await tx
+      .select({ id: o.id })
+      .from(o)
+      .where(or(and(eq(o.status, 'queued'), lte(o.nextAttemptAt, sqlNow())), and(eq(o.status, 'sending'), lt(o.lockedUntil, sqlNow()))))
       .orderBy(asc(o.nextAttemptAt), asc(o.id))
       .limit(1)
       .for('update', { skipLocked: true });
     if (!candidate) return null;
-    const [claimed] = await tx.update(o).set({
-      status: 'sending', attempts: sql`${o.attempts} + 1`, lockedBy: nodeId,
-      lockedUntil: sqlNow(leaseMs),
-    }).where(eq(o.id, candidate.id)).returning();
+    const [claimed] = await tx
+      .update(o)
+      .set({
+        status: 'sending',
+        attempts: sql`${o.attempts} + 1`,
+        lockedBy: nodeId,
+        lockedUntil: sqlNow(leaseMs),
+      })
+      .where(eq(o.id, candidate.id))
+      .returning();
     return claimed ?? null;
   });
 }
@@ -65,7 +70,10 @@ async function claimNext(database: Database, nodeId: string, leaseMs: number): P
  * database later finds '[link removed after sending]'.
  */
 const redactSecretLink = {
-  html: sql`coalesce(${o.redactedHtml}, ${o.html})`, text: sql`coalesce(${o.redactedText}, ${o.text})`, redactedHtml: null, redactedText: null,
+  html: sql`coalesce(${o.redactedHtml}, ${o.html})`,
+  text: sql`coalesce(${o.redactedText}, ${o.text})`,
+  redactedHtml: null,
+  redactedText: null,
 };
 
 const held = (id: string, nodeId: string, attempt: number) => and(eq(o.id, id), eq(o.lockedBy, nodeId), eq(o.attempts, attempt), eq(o.status, 'sending'));
@@ -84,20 +92,41 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     if (!message) return false;
     try {
       const delivery = await transport.deliver({
-        id: message.id, from, to: message.recipient, subject: message.subject, html: message.html, text: message.text,
-        fromName: message.senderName === null ? null : fromNameOf(message.senderName), replyTo: message.replyTo,
+        id: message.id,
+        from,
+        to: message.recipient,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        fromName: message.senderName === null ? null : fromNameOf(message.senderName),
+        replyTo: message.replyTo,
       });
-      await database.db.update(o).set({
-        status: delivery.status, sentAt: sqlNow(), providerMessageId: delivery.providerMessageId, lockedBy: null, lockedUntil: null, lastError: null,
-        ...redactSecretLink,
-      }).where(held(message.id, nodeId, message.attempts));
+      await database.db
+        .update(o)
+        .set({
+          status: delivery.status,
+          sentAt: sqlNow(),
+          providerMessageId: delivery.providerMessageId,
+          lockedBy: null,
+          lockedUntil: null,
+          lastError: null,
+          ...redactSecretLink,
+        })
+        .where(held(message.id, nodeId, message.attempts));
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       const giveUp = message.attempts >= maxMailAttempts;
-      await database.db.update(o).set({
-        status: giveUp ? 'failed' : 'queued', lockedBy: null, lockedUntil: null, lastError: reason, ...(giveUp ? redactSecretLink : {}),
-        nextAttemptAt: sqlNow(mailBackoffMs(message.attempts)),
-      }).where(held(message.id, nodeId, message.attempts));
+      await database.db
+        .update(o)
+        .set({
+          status: giveUp ? 'failed' : 'queued',
+          lockedBy: null,
+          lockedUntil: null,
+          lastError: reason,
+          ...(giveUp ? redactSecretLink : {}),
+          nextAttemptAt: sqlNow(mailBackoffMs(message.attempts)),
+        })
+        .where(held(message.id, nodeId, message.attempts));
       log(`mail ${message.id} to ${message.recipient}: attempt ${message.attempts} failed (${reason})${giveUp ? '; given up' : ''}`);
     }
     return true;
@@ -106,7 +135,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   /** Sends what is due until nothing is; the poll loop stops between messages once stopped. */
   async function drain(untilStopped: boolean): Promise<number> {
     let sent = 0;
-    while (!(untilStopped && stopped) && await sendOne()) sent += 1;
+    while (!(untilStopped && stopped) && (await sendOne())) sent += 1;
     return sent;
   }
 

@@ -13,7 +13,12 @@ import type { DbWriter } from '../db/client.ts';
 type Row = Record<string, unknown>;
 
 export type CommissionTransactionRow = TransactionFee & {
-  businessId: string; businessName: string; merchantId: string; valueAt: Date; ruleId: string | null; commissionMinor: number;
+  businessId: string;
+  businessName: string;
+  merchantId: string;
+  valueAt: Date;
+  ruleId: string | null;
+  commissionMinor: number;
 };
 export type CommissionMonthTotal = { currency: string; volumeMinor: number; feesMinor: number; transactionCount: number; commissionMinor: number };
 
@@ -28,11 +33,17 @@ export function monthWithin(month: string, window: { from: Date; to: Date }): { 
 
 /** Every fee-bearing transaction of the month (in one currency, or every currency), by currency and reference, with its share. */
 export async function commissionTransactionsOfMonth(
-  reader: DbWriter, partnerId: string, rules: readonly CommissionRuleTerms[], month: string, window: { from: Date; to: Date }, currency: string | null,
+  reader: DbWriter,
+  partnerId: string,
+  rules: readonly CommissionRuleTerms[],
+  month: string,
+  window: { from: Date; to: Date },
+  currency: string | null,
 ): Promise<{ rows: CommissionTransactionRow[]; totals: CommissionMonthTotal[] }> {
   const span = monthWithin(month, window);
   if (!span) return { rows: [], totals: [] };
-  const result = await reader.execute(sql`SELECT e.transaction_reference AS reference, e.currency, min(e.value_at) AS value_at, b.id AS business_id, b.name AS business_name,
+  const result =
+    await reader.execute(sql`SELECT e.transaction_reference AS reference, e.currency, min(e.value_at) AS value_at, b.id AS business_id, b.name AS business_name,
       t.merchant_id, ${factColumns}, sum(e.amount_minor) AS fee
     ${partnerFeeEntries(partnerId, span.from, span.to)}${currency ? sql` AND e.currency = ${currency}` : sql``}
     GROUP BY 1, 2, 4, 5, 6, 7, 8, 9 ORDER BY 2, 1`);
@@ -45,20 +56,32 @@ export async function commissionTransactionsOfMonth(
   for (const [code, group] of [...byCurrency.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const volumeMinor = volumes.get(`${month}|${code}`) ?? 0;
     const fees: TransactionFee[] = group.map((row) => ({
-      reference: String(row.reference), currency: code, channel: String(row.channel), paymentMethod: String(row.payment_method),
-      cardType: cardTypeOf(row.card_prefix as string | null), feeMinor: Number(row.fee),
+      reference: String(row.reference),
+      currency: code,
+      channel: String(row.channel),
+      paymentMethod: String(row.payment_method),
+      cardType: cardTypeOf(row.card_prefix as string | null),
+      feeMinor: Number(row.fee),
     }));
     const shares = allocateCommission(rules, fees, volumeMinor);
     group.forEach((row, index) => {
       const fee = fees[index] as TransactionFee;
       const share = shares[index];
       rows.push({
-        ...fee, businessId: String(row.business_id), businessName: String(row.business_name), merchantId: String(row.merchant_id),
-        valueAt: new Date(row.value_at as string | Date), ruleId: share?.ruleId ?? null, commissionMinor: share?.commissionMinor ?? 0,
+        ...fee,
+        businessId: String(row.business_id),
+        businessName: String(row.business_name),
+        merchantId: String(row.merchant_id),
+        valueAt: new Date(row.value_at as string | Date),
+        ruleId: share?.ruleId ?? null,
+        commissionMinor: share?.commissionMinor ?? 0,
       });
     });
     totals.push({
-      currency: code, volumeMinor, feesMinor: fees.reduce((sum, fee) => sum + fee.feeMinor, 0), transactionCount: fees.length,
+      currency: code,
+      volumeMinor,
+      feesMinor: fees.reduce((sum, fee) => sum + fee.feeMinor, 0),
+      transactionCount: fees.length,
       commissionMinor: shares.reduce((sum, share) => sum + share.commissionMinor, 0),
     });
   }

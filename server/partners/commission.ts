@@ -28,12 +28,14 @@ const scale = 10_000n;
 export const byPriority = (rules: readonly CommissionRuleTerms[]) => [...rules].sort((a, b) => a.priority - b.priority || (a.ruleId < b.ruleId ? -1 : 1));
 
 export function matches(rule: CommissionRuleTerms, facts: FeeFacts, monthlyVolumeMinor: number): boolean {
-  return (rule.channel === null || rule.channel === facts.channel)
-    && (rule.currency === null || rule.currency === facts.currency)
-    && (rule.paymentMethod === null || rule.paymentMethod === facts.paymentMethod)
-    && (rule.cardType === null || rule.cardType === facts.cardType)
-    && monthlyVolumeMinor >= rule.volumeFromMinor
-    && (rule.volumeToMinor === null || monthlyVolumeMinor < rule.volumeToMinor);
+  return (
+    (rule.channel === null || rule.channel === facts.channel) &&
+    (rule.currency === null || rule.currency === facts.currency) &&
+    (rule.paymentMethod === null || rule.paymentMethod === facts.paymentMethod) &&
+    (rule.cardType === null || rule.cardType === facts.cardType) &&
+    monthlyVolumeMinor >= rule.volumeFromMinor &&
+    (rule.volumeToMinor === null || monthlyVolumeMinor < rule.volumeToMinor)
+  );
 }
 
 /** The first rule (by priority) that matches, or null. `ordered` must come from byPriority. */
@@ -71,7 +73,11 @@ export function monthCommission(rules: readonly CommissionRuleTerms[], groups: r
 export type TransactionCommission = { reference: string; ruleId: string | null; commissionMinor: number };
 
 /** Each transaction's share of its month's commission (same month and currency): they sum to monthCommission's total. */
-export function allocateCommission(rules: readonly CommissionRuleTerms[], fees: readonly TransactionFee[], monthlyVolumeMinor: number): TransactionCommission[] {
+export function allocateCommission(
+  rules: readonly CommissionRuleTerms[],
+  fees: readonly TransactionFee[],
+  monthlyVolumeMinor: number,
+): TransactionCommission[] {
   const ordered = byPriority(rules);
   const exacts = fees.map((fee) => {
     const rule = ruleFor(ordered, fee, monthlyVolumeMinor);
@@ -81,7 +87,8 @@ export function allocateCommission(rules: readonly CommissionRuleTerms[], fees: 
   const total = roundHalfUp(exacts.reduce((sum, entry) => sum + entry.exact, 0n));
   let missing = total - Number(exacts.reduce((sum, entry) => sum + entry.floor, 0n));
   const extra = new Set<number>();
-  const byRemainder = exacts.map((entry, index) => ({ index, remainder: entry.remainder, reference: entry.reference }))
+  const byRemainder = exacts
+    .map((entry, index) => ({ index, remainder: entry.remainder, reference: entry.reference }))
     .filter((entry) => entry.remainder > 0n)
     .sort((a, b) => (a.remainder === b.remainder ? (a.reference < b.reference ? -1 : 1) : a.remainder > b.remainder ? -1 : 1));
   for (const entry of byRemainder) {
@@ -89,5 +96,9 @@ export function allocateCommission(rules: readonly CommissionRuleTerms[], fees: 
     extra.add(entry.index);
     missing -= 1;
   }
-  return exacts.map((entry, index) => ({ reference: entry.reference, ruleId: entry.ruleId, commissionMinor: Number(entry.floor) + (extra.has(index) ? 1 : 0) }));
+  return exacts.map((entry, index) => ({
+    reference: entry.reference,
+    ruleId: entry.ruleId,
+    commissionMinor: Number(entry.floor) + (extra.has(index) ? 1 : 0),
+  }));
 }

@@ -14,8 +14,18 @@ import { cardFingerprints } from '../cards/card-seal.ts';
 
 /** Approved test card numbers (Visa, Visa debit, Mastercard, Mastercard 2-series, American Express, Discover, JCB). */
 export const publishedTestCards: readonly string[] = [
-  '4111111111111111', '4242424242424242', '4000056655665556', '4012888888881881', '5555555555554444', '5200828282828210',
-  '2223003122003222', '5105105105105100', '378282246310005', '371449635398431', '6011111111111117', '3566002020360505',
+  '4111111111111111',
+  '4242424242424242',
+  '4000056655665556',
+  '4012888888881881',
+  '5555555555554444',
+  '5200828282828210',
+  '2223003122003222',
+  '5105105105105100',
+  '378282246310005',
+  '371449635398431',
+  '6011111111111117',
+  '3566002020360505',
 ];
 /** The first six digits of the approved Mastercard 2-series test range. */
 export const approvedTestRange = '222300';
@@ -39,7 +49,8 @@ export function declineReasonOf(digits: string, channel: CardChannel): string | 
   if (publishedTestCards.includes(digits) || digits.startsWith(approvedTestRange)) return null;
   const reason = decliningTestCards[digits];
   if (reason === undefined) return unknownCardDeclineReason;
-  if (digits === threeDSecureCard) return channel === 'moto' ? `${reason}: not possible for a MOTO payment` : `${reason}: this page cannot authenticate the cardholder`;
+  if (digits === threeDSecureCard)
+    return channel === 'moto' ? `${reason}: not possible for a MOTO payment` : `${reason}: this page cannot authenticate the cardholder`;
   return reason;
 }
 
@@ -47,7 +58,12 @@ export function declineReasonOf(digits: string, channel: CardChannel): string | 
  * The answer for a vaulted card, recognised by its keyed fingerprint among the test cards or, for the approved test
  * range, by the first six digits its masked number keeps. The vault row is never opened.
  */
-export function vaultedCardDeclineReason(keys: CardKeys, merchantId: string, vaulted: { fingerprint: string; masked: string }, channel: CardChannel): string | null {
+export function vaultedCardDeclineReason(
+  keys: CardKeys,
+  merchantId: string,
+  vaulted: { fingerprint: string; masked: string },
+  channel: CardChannel,
+): string | null {
   for (const digits of [...publishedTestCards, ...Object.keys(decliningTestCards)]) {
     if (cardFingerprints(keys, merchantId, digits).includes(vaulted.fingerprint)) return declineReasonOf(digits, channel);
   }

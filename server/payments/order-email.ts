@@ -24,10 +24,9 @@ export function orderSummaryParagraphs(order: unknown, currency: string): string
     vatByRate.set(rate, (vatByRate.get(rate) ?? 0) + lineIncl - lineExcl);
     return `${quantity} × ${line.description ?? 'Item'}: ${formatMoney(lineIncl, currency)}`;
   });
-  const vatTexts = [...vatByRate].filter(([, vat]) => vat !== 0).sort(([a], [b]) => a - b)
+  const vatTexts = [...vatByRate]
+    .filter(([, vat]) => vat !== 0)
+    .sort(([a], [b]) => a - b)
     .map(([rate, vat]) => `VAT ${rate}%: ${formatMoney(vat, currency)}`);
-  return [
-    lineTexts.join('\n'),
-    [`Total excl. VAT: ${formatMoney(exclMinor, currency)}`, ...vatTexts, `Total: ${formatMoney(inclMinor, currency)}`].join('\n'),
-  ];
+  return [lineTexts.join('\n'), [`Total excl. VAT: ${formatMoney(exclMinor, currency)}`, ...vatTexts, `Total: ${formatMoney(inclMinor, currency)}`].join('\n')];
 }

@@ -17,9 +17,12 @@ export type PaymentJobScope =
 
 export function jobScopeWhere(scope: PaymentJobScope): SQL {
   switch (scope.level) {
-    case 'partner': return eq(j.partnerId, scope.partnerId);
-    case 'business': return eq(j.businessId, scope.businessId);
-    case 'merchant': return eq(j.merchantId, scope.merchantId);
+    case 'partner':
+      return eq(j.partnerId, scope.partnerId);
+    case 'business':
+      return eq(j.businessId, scope.businessId);
+    case 'merchant':
+      return eq(j.merchantId, scope.merchantId);
   }
 }
 
@@ -33,7 +36,9 @@ function amountCondition(clauses: FilterClause[]): SQL | undefined {
     if (bound === null) return sql`false`;
     if (bound === 'all') continue;
     const value = Number(bound);
-    parts.push(clause.operator === 'eq' ? sql`${amountMilli} = ${value}` : clause.operator === 'gte' ? sql`${amountMilli} >= ${value}` : sql`${amountMilli} <= ${value}`);
+    parts.push(
+      clause.operator === 'eq' ? sql`${amountMilli} = ${value}` : clause.operator === 'gte' ? sql`${amountMilli} >= ${value}` : sql`${amountMilli} <= ${value}`,
+    );
   }
   return parts.length === 0 ? undefined : and(...parts);
 }
@@ -50,10 +55,14 @@ const hasCompletedRefund = sql`EXISTS (SELECT 1 FROM ${transactions} WHERE ${tra
 export function tabCondition(tab: PaymentJobTab): SQL {
   const statuses = inArray(j.status, [...paymentJobTabStatuses[tab]]);
   switch (tab) {
-    case 'open': return and(statuses, sql`(${j.expirationDateTimeUtc} IS NULL OR ${j.expirationDateTimeUtc} > ${sqlNow()})`) as SQL;
-    case 'paid': return and(statuses, sql`NOT ${hasCompletedRefund}`) as SQL;
-    case 'refunded': return and(statuses, hasCompletedRefund) as SQL;
-    default: return statuses;
+    case 'open':
+      return and(statuses, sql`(${j.expirationDateTimeUtc} IS NULL OR ${j.expirationDateTimeUtc} > ${sqlNow()})`) as SQL;
+    case 'paid':
+      return and(statuses, sql`NOT ${hasCompletedRefund}`) as SQL;
+    case 'refunded':
+      return and(statuses, hasCompletedRefund) as SQL;
+    default:
+      return statuses;
   }
 }
 
@@ -66,7 +75,10 @@ export const paymentJobResource: ListResource = {
     email: {
       type: 'custom',
       condition: (clauses) => {
-        const term = clauses.find((clause) => clause.operator === 'eq')?.value.trim().toLowerCase();
+        const term = clauses
+          .find((clause) => clause.operator === 'eq')
+          ?.value.trim()
+          .toLowerCase();
         return term ? jobsWithPayment(sql`lower(${transactions.customerEmail}) LIKE ${`${likeLiteral(term)}%`}`) : undefined;
       },
     },
@@ -89,11 +101,24 @@ export const paymentJobResource: ListResource = {
     },
   },
   sorts: {
-    createDateTimeUtc: [{ expression: j.createDateTimeUtc, descending: false }, { expression: j.reference, descending: false }],
-    amount: [{ expression: amountMilli, descending: false }, { expression: j.reference, descending: false }],
-    status: [{ expression: j.status, descending: false }, { expression: j.createDateTimeUtc, descending: true }, { expression: j.reference, descending: false }],
+    createDateTimeUtc: [
+      { expression: j.createDateTimeUtc, descending: false },
+      { expression: j.reference, descending: false },
+    ],
+    amount: [
+      { expression: amountMilli, descending: false },
+      { expression: j.reference, descending: false },
+    ],
+    status: [
+      { expression: j.status, descending: false },
+      { expression: j.createDateTimeUtc, descending: true },
+      { expression: j.reference, descending: false },
+    ],
     reference: [{ expression: j.reference, descending: false }],
-    orderNumber: [{ expression: j.orderNumber, descending: false }, { expression: j.reference, descending: false }],
+    orderNumber: [
+      { expression: j.orderNumber, descending: false },
+      { expression: j.reference, descending: false },
+    ],
   },
 };
 assertResourceMatchesSpec(paymentJobResource);

@@ -11,8 +11,14 @@ export type NewPaymentJob = Omit<typeof paymentJobs.$inferInsert, 'version' | 'p
 
 export type OpenedPaymentJob = { reference: string; version: number };
 
-export async function openPaymentJob(tx: DbWriter, input: { job: NewPaymentJob; actor: Actor; audit: { event: DoorAuditEvent; metaData: Record<string, unknown> }; at: Date }): Promise<OpenedPaymentJob> {
-  const [job] = await tx.insert(paymentJobs).values({ ...input.job, paidDateTimeUtc: null }).returning();
+export async function openPaymentJob(
+  tx: DbWriter,
+  input: { job: NewPaymentJob; actor: Actor; audit: { event: DoorAuditEvent; metaData: Record<string, unknown> }; at: Date },
+): Promise<OpenedPaymentJob> {
+  const [job] = await tx
+    .insert(paymentJobs)
+    .values({ ...input.job, paidDateTimeUtc: null })
+    .returning();
   if (!job) throw new Error('openPaymentJob: the job was not written');
   const version = await commitPaymentChange(tx, { job, actor: input.actor, at: input.at, audit: input.audit });
   return { reference: job.reference, version };

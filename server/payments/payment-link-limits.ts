@@ -40,30 +40,50 @@ export async function paymentLinkMailLimit(tx: DbWriter, userId: string, emailAd
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`payment-link-mail:to:${recipient}`}, 3303))`);
 
   // The user's links mailed within the last minute: the mail action's and the virtual terminal's.
-  const sentByUser = await tx.select({ at: auditEvents.dateTimeUtc }).from(auditEvents).where(and(
-    eq(auditEvents.userId, userId),
-    gt(auditEvents.dateTimeUtc, new Date(at.getTime() - userWindowMs)),
-    or(
-      eq(auditEvents.event, 'PaymentLinkMailed'),
-      and(eq(auditEvents.event, 'VirtualTerminalOrderSuccessful'), sql`${auditEvents.metaData}->>'outcome' = 'paymentLinkSent'`),
-    ),
-  )).orderBy(desc(auditEvents.dateTimeUtc)).limit(paymentLinkMailsPerUserPerMinute);
+  const sentByUser = await tx
+    .select({ at: auditEvents.dateTimeUtc })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.userId, userId),
+        gt(auditEvents.dateTimeUtc, new Date(at.getTime() - userWindowMs)),
+        or(
+          eq(auditEvents.event, 'PaymentLinkMailed'),
+          and(eq(auditEvents.event, 'VirtualTerminalOrderSuccessful'), sql`${auditEvents.metaData}->>'outcome' = 'paymentLinkSent'`),
+        ),
+      ),
+    )
+    .orderBy(desc(auditEvents.dateTimeUtc))
+    .limit(paymentLinkMailsPerUserPerMinute);
   if (sentByUser.length >= paymentLinkMailsPerUserPerMinute) {
     // When the oldest of the last ones leaves the window, one more may go.
     const retryAt = new Date(sentByUser[sentByUser.length - 1]!.at.getTime() + userWindowMs);
-    return { retryAt, message: `You have mailed ${paymentLinkMailsPerUserPerMinute} payment links in the last minute, the most allowed. Please wait ${secondsUntil(retryAt, at)} seconds and try again.` };
+    return {
+      retryAt,
+      message: `You have mailed ${paymentLinkMailsPerUserPerMinute} payment links in the last minute, the most allowed. Please wait ${secondsUntil(retryAt, at)} seconds and try again.`,
+    };
   }
 
   // Payment links to this address within the last hour, whoever sent them (the outbox keeps every message).
-  const sentToRecipient = await tx.select({ at: outboundEmails.createdAt }).from(outboundEmails).where(and(
-    eq(outboundEmails.template, 'paymentLink'),
-    gt(outboundEmails.createdAt, new Date(at.getTime() - recipientWindowMs)),
-    sql`lower(btrim(${outboundEmails.recipient})) = ${recipient}`,
-  )).orderBy(desc(outboundEmails.createdAt)).limit(paymentLinkMailsPerRecipientPerHour);
+  const sentToRecipient = await tx
+    .select({ at: outboundEmails.createdAt })
+    .from(outboundEmails)
+    .where(
+      and(
+        eq(outboundEmails.template, 'paymentLink'),
+        gt(outboundEmails.createdAt, new Date(at.getTime() - recipientWindowMs)),
+        sql`lower(btrim(${outboundEmails.recipient})) = ${recipient}`,
+      ),
+    )
+    .orderBy(desc(outboundEmails.createdAt))
+    .limit(paymentLinkMailsPerRecipientPerHour);
   if (sentToRecipient.length >= paymentLinkMailsPerRecipientPerHour) {
     const retryAt = new Date(sentToRecipient[sentToRecipient.length - 1]!.at.getTime() + recipientWindowMs);
     const minutes = Math.max(1, Math.ceil(secondsUntil(retryAt, at) / 60));
-    return { retryAt, message: `This email address has been sent ${paymentLinkMailsPerRecipientPerHour} payment links in the last hour, the most allowed. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` };
+    return {
+      retryAt,
+      message: `This email address has been sent ${paymentLinkMailsPerRecipientPerHour} payment links in the last hour, the most allowed. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    };
   }
   return null;
 }

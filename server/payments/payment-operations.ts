@@ -7,8 +7,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
-  capturableMinor, formatMoney, isCancellableJob, isOpenJob, maxActionAmountMinor, maxRefundsPerPayment, refundableMinor,
-  refundReasonLabels, toMinorUnits, amountProblemOf, type PaymentAuditEvent, type RefundReason, type RefundStatus,
+  capturableMinor,
+  formatMoney,
+  isCancellableJob,
+  isOpenJob,
+  maxActionAmountMinor,
+  maxRefundsPerPayment,
+  refundableMinor,
+  refundReasonLabels,
+  toMinorUnits,
+  amountProblemOf,
+  type PaymentAuditEvent,
+  type RefundReason,
+  type RefundStatus,
 } from '../../src/contract/payment-jobs.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
 import type { Database, DbWriter } from '../db/client.ts';
@@ -68,7 +79,11 @@ export async function commitPaymentChange(tx: DbWriter, change: PaymentChange): 
   for (const { reference, status, card } of change.update ?? []) {
     const [before] = await tx.select().from(transactions).where(eq(transactions.reference, reference)).for('update');
     if (!before) throw new Error(`commitPaymentChange: no transaction ${reference}`);
-    const [after] = await tx.update(transactions).set({ ...card, status }).where(eq(transactions.reference, reference)).returning();
+    const [after] = await tx
+      .update(transactions)
+      .set({ ...card, status })
+      .where(eq(transactions.reference, reference))
+      .returning();
     if (!after) throw new Error(`commitPaymentChange: transaction ${reference} vanished`);
     changes.push({ before: toStatsTransaction(before), after: toStatsTransaction(after) });
   }
@@ -80,31 +95,52 @@ export async function commitPaymentChange(tx: DbWriter, change: PaymentChange): 
   // The settlement ledger moves in the same transaction as the statistics, at the change's time (one clock).
   await postTransactionChanges(tx, changes, { now: change.at });
   for (const row of change.refundRows ?? []) {
-    await tx.insert(paymentRefunds).values(row).onConflictDoUpdate({
-      target: paymentRefunds.refundId,
-      set: { status: row.status, steps: row.steps, updatedAt: row.updatedAt },
-    });
+    await tx
+      .insert(paymentRefunds)
+      .values(row)
+      .onConflictDoUpdate({
+        target: paymentRefunds.refundId,
+        set: { status: row.status, steps: row.steps, updatedAt: row.updatedAt },
+      });
   }
   if (change.steps && change.steps.length > 0) await tx.insert(paymentSteps).values(change.steps);
-  const [job] = await tx.update(paymentJobs)
+  const [job] = await tx
+    .update(paymentJobs)
     .set({ ...change.jobPatch, version: sql`${paymentJobs.version} + 1` })
     .where(eq(paymentJobs.reference, change.job.reference))
     .returning({ version: paymentJobs.version });
   await audit(tx, change.job, change.actor, change.audit.event, change.audit.metaData, change.at);
   // Panes that show this job (and lists of jobs and transactions) refresh, in every tab that may read it.
-  await recordEvent(tx, 'record', { resource: 'paymentJob', resourceId: change.job.reference, businessId: change.job.businessId, merchantId: change.job.merchantId });
+  await recordEvent(tx, 'record', {
+    resource: 'paymentJob',
+    resourceId: change.job.reference,
+    businessId: change.job.businessId,
+    merchantId: change.job.merchantId,
+  });
   return job?.version ?? change.job.version + 1;
 }
 
 async function audit(tx: DbWriter, job: JobState['job'], actor: Actor, event: DoorAuditEvent, metaData: Record<string, unknown>, at: Date): Promise<void> {
   await tx.insert(auditEvents).values({
-    userId: actor.userId, event, dateTimeUtc: at, businessId: job.businessId, merchantId: job.merchantId,
+    userId: actor.userId,
+    event,
+    dateTimeUtc: at,
+    businessId: job.businessId,
+    merchantId: job.merchantId,
     metaData: { paymentJobReference: job.reference, ...metaData },
   });
 }
 
 /** A refused action: its failed audit event (committed with the transaction) and a 400 that says why. */
-async function refuse(tx: DbWriter, job: JobState['job'], actor: Actor, event: PaymentAuditEvent, message: string, metaData: Record<string, unknown>, at: Date): Promise<ActionOutcome> {
+async function refuse(
+  tx: DbWriter,
+  job: JobState['job'],
+  actor: Actor,
+  event: PaymentAuditEvent,
+  message: string,
+  metaData: Record<string, unknown>,
+  at: Date,
+): Promise<ActionOutcome> {
   await audit(tx, job, actor, event, { ...metaData, outcome: 'refused', message }, at);
   return { status: 400, body: { errorReport: { errors: [{ message, translatedMessage: message }] } } };
 }
@@ -127,13 +163,19 @@ const fingerprintOf = (value: unknown) => createHash('sha256').update(JSON.strin
  * (the same request) or a 422 (another request), without acting again; concurrent requests with one key wait on an
  * advisory lock of the key, so the second sees the first's answer.
  */
-export async function runPaymentAction(database: Database, request: ActionRequest, action: (tx: DbWriter, at: Date) => Promise<ActionOutcome>): Promise<ActionOutcome> {
+export async function runPaymentAction(
+  database: Database,
+  request: ActionRequest,
+  action: (tx: DbWriter, at: Date) => Promise<ActionOutcome>,
+): Promise<ActionOutcome> {
   const fingerprint = fingerprintOf(request.fingerprint);
   const key = request.idempotencyKey ?? null;
   return database.db.transaction(async (tx) => {
     if (key !== null) {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${request.actor.userId}:${key}`}, 1616))`);
-      const [previous] = await tx.select().from(paymentIdempotencyKeys)
+      const [previous] = await tx
+        .select()
+        .from(paymentIdempotencyKeys)
         .where(and(eq(paymentIdempotencyKeys.userId, request.actor.userId), eq(paymentIdempotencyKeys.idempotencyKey, key)));
       if (previous) {
         if (previous.requestFingerprint !== fingerprint) {
@@ -146,7 +188,11 @@ export async function runPaymentAction(database: Database, request: ActionReques
     const outcome = await action(tx, new Date());
     if (key !== null && (outcome.status < 300 || outcome.status === 400)) {
       await tx.insert(paymentIdempotencyKeys).values({
-        userId: request.actor.userId, idempotencyKey: key, requestFingerprint: fingerprint, responseStatus: outcome.status, responseBody: outcome.body,
+        userId: request.actor.userId,
+        idempotencyKey: key,
+        requestFingerprint: fingerprint,
+        responseStatus: outcome.status,
+        responseBody: outcome.body,
       });
     }
     return outcome;
@@ -177,10 +223,26 @@ const newReference = () => `TX${randomBytes(5).toString('hex').toUpperCase()}`;
 function childOf(payment: PaymentState, kind: 'capture' | 'refund' | 'chargeback', amountMinor: number, status: string, at: Date): NewTransactionRow {
   const p = payment.transaction;
   return {
-    reference: newReference(), kind, parentReference: p.reference, partnerId: p.partnerId, businessId: p.businessId, merchantId: p.merchantId,
-    configurationId: p.configurationId, paymentJobReference: p.paymentJobReference, createdAt: at, amountMinor, currency: p.currency, status,
-    paymentMethod: p.paymentMethod, channel: p.channel, ewalletType: p.ewalletType, cardMasked: p.cardMasked, cardToken: p.cardToken,
-    declineReason: null, customerEmail: p.customerEmail, originatingIpAddress: null,
+    reference: newReference(),
+    kind,
+    parentReference: p.reference,
+    partnerId: p.partnerId,
+    businessId: p.businessId,
+    merchantId: p.merchantId,
+    configurationId: p.configurationId,
+    paymentJobReference: p.paymentJobReference,
+    createdAt: at,
+    amountMinor,
+    currency: p.currency,
+    status,
+    paymentMethod: p.paymentMethod,
+    channel: p.channel,
+    ewalletType: p.ewalletType,
+    cardMasked: p.cardMasked,
+    cardToken: p.cardToken,
+    declineReason: null,
+    customerEmail: p.customerEmail,
+    originatingIpAddress: null,
   };
 }
 
@@ -192,8 +254,10 @@ function amountProblem(amount: number, currency: string): string | null {
   return null;
 }
 
-const ok = (status: 200 | 201, message: string, state: JobState, version: number, extra: Record<string, unknown> = {}): ActionOutcome =>
-  ({ status, body: { message, paymentJobReference: state.job.reference, version, ...extra } });
+const ok = (status: 200 | 201, message: string, state: JobState, version: number, extra: Record<string, unknown> = {}): ActionOutcome => ({
+  status,
+  body: { message, paymentJobReference: state.job.reference, version, ...extra },
+});
 
 export type CaptureInput = { paymentId: string; amount: number; version: number | null };
 
@@ -209,18 +273,29 @@ export async function capturePayment(tx: DbWriter, actor: Actor, address: JobAdd
   // the ledger) or voided later. The payment is paid from its first capture on.
   const capturable = capturableMinor(payment.money);
   if (capturable === 0) {
-    const why = payment.money.releasedMinor > 0 ? ' and the rest of its authorisation was released'
-      : payment.money.capturedMinor > 0 ? ' and already captured' : '';
+    const why =
+      payment.money.releasedMinor > 0 ? ' and the rest of its authorisation was released' : payment.money.capturedMinor > 0 ? ' and already captured' : '';
     return refuse(tx, state.job, actor, 'CaptureFailed', `This payment cannot be captured: it is ${payment.transaction.status}${why}.`, meta, at);
   }
-  if (amountMinor > capturable) return refuse(tx, state.job, actor, 'CaptureFailed', `At most ${formatMoney(capturable, currency)} can still be captured.`, meta, at);
+  if (amountMinor > capturable)
+    return refuse(tx, state.job, actor, 'CaptureFailed', `At most ${formatMoney(capturable, currency)} can still be captured.`, meta, at);
   const capture = childOf(payment, 'capture', amountMinor, 'paid', at);
   const version = await commitPaymentChange(tx, {
-    job: state.job, actor, at,
+    job: state.job,
+    actor,
+    at,
     insert: [capture],
     update: payment.transaction.status === 'paid' ? [] : [{ reference: payment.transaction.reference, status: 'paid' }],
     jobPatch: { status: 'paid', paidDateTimeUtc: state.job.paidDateTimeUtc ?? at },
-    steps: [{ paymentId: input.paymentId, paymentJobReference: state.job.reference, step: amountMinor < capturable ? 'partiallyCaptured' : 'captured', amountMinor, dateTimeUtc: at }],
+    steps: [
+      {
+        paymentId: input.paymentId,
+        paymentJobReference: state.job.reference,
+        step: amountMinor < capturable ? 'partiallyCaptured' : 'captured',
+        amountMinor,
+        dateTimeUtc: at,
+      },
+    ],
     audit: { event: 'CaptureSuccessful', metaData: { ...meta, captureId: capture.reference, outcome: 'captured' } },
   });
   return ok(201, `${formatMoney(amountMinor, currency)} captured.`, state, version, { captureId: capture.reference });
@@ -238,31 +313,60 @@ export async function refundPayment(tx: DbWriter, actor: Actor, address: JobAddr
   if (problem) return refuse(tx, state.job, actor, 'RefundFailed', problem, meta, at);
   if (input.reason === 'other' && !note) return refuse(tx, state.job, actor, 'RefundFailed', "A refund for the reason 'Other' needs a note.", meta, at);
   if (payment.money.refundCount >= maxRefundsPerPayment) {
-    return refuse(tx, state.job, actor, 'RefundFailed', `A payment can have at most ${maxRefundsPerPayment} refunds; this one has ${payment.money.refundCount}.`, meta, at);
+    return refuse(
+      tx,
+      state.job,
+      actor,
+      'RefundFailed',
+      `A payment can have at most ${maxRefundsPerPayment} refunds; this one has ${payment.money.refundCount}.`,
+      meta,
+      at,
+    );
   }
   const amountMinor = toMinorUnits(input.amount, currency);
   const refundable = refundableMinor(payment.money);
   if (refundable === 0) {
-    const why = payment.money.capturedMinor === 0
-      ? `nothing of it is captured (it is ${payment.transaction.status})`
-      : payment.money.refundPendingMinor > 0 ? `the rest is held by refunds still in progress (${formatMoney(payment.money.refundPendingMinor, currency)})`
-        : payment.money.chargedBackMinor > 0 ? `the rest was charged back by the shopper's bank (${formatMoney(payment.money.chargedBackMinor, currency)})` : 'it is refunded in full';
+    const why =
+      payment.money.capturedMinor === 0
+        ? `nothing of it is captured (it is ${payment.transaction.status})`
+        : payment.money.refundPendingMinor > 0
+          ? `the rest is held by refunds still in progress (${formatMoney(payment.money.refundPendingMinor, currency)})`
+          : payment.money.chargedBackMinor > 0
+            ? `the rest was charged back by the shopper's bank (${formatMoney(payment.money.chargedBackMinor, currency)})`
+            : 'it is refunded in full';
     return refuse(tx, state.job, actor, 'RefundFailed', `This payment cannot be refunded: ${why}.`, meta, at);
   }
   if (amountMinor > refundable) {
-    const held = payment.money.refundPendingMinor > 0 ? ` (${formatMoney(payment.money.refundPendingMinor, currency)} is held by refunds in progress)`
-      : payment.money.chargedBackMinor > 0 ? ` (${formatMoney(payment.money.chargedBackMinor, currency)} was charged back)` : '';
+    const held =
+      payment.money.refundPendingMinor > 0
+        ? ` (${formatMoney(payment.money.refundPendingMinor, currency)} is held by refunds in progress)`
+        : payment.money.chargedBackMinor > 0
+          ? ` (${formatMoney(payment.money.chargedBackMinor, currency)} was charged back)`
+          : '';
     return refuse(tx, state.job, actor, 'RefundFailed', `At most ${formatMoney(refundable, currency)} can still be refunded${held}.`, meta, at);
   }
   const refund = childOf(payment, 'refund', amountMinor, transactionStatusOfRefund('requested'), at);
   const steps: PaymentStepRecord[] = [{ step: 'requested', dateTimeUtc: at.toISOString(), amountMinor }];
   const version = await commitPaymentChange(tx, {
-    job: state.job, actor, at,
+    job: state.job,
+    actor,
+    at,
     insert: [refund],
-    refundRows: [{
-      refundId: refund.reference, paymentId: input.paymentId, paymentJobReference: state.job.reference, status: 'requested', reason: input.reason,
-      note, notifyCustomer: input.notifyCustomer ?? false, steps, requestedBy: actor.userId, createdAt: at, updatedAt: at,
-    }],
+    refundRows: [
+      {
+        refundId: refund.reference,
+        paymentId: input.paymentId,
+        paymentJobReference: state.job.reference,
+        status: 'requested',
+        reason: input.reason,
+        note,
+        notifyCustomer: input.notifyCustomer ?? false,
+        steps,
+        requestedBy: actor.userId,
+        createdAt: at,
+        updatedAt: at,
+      },
+    ],
     audit: { event: 'RefundSuccessful', metaData: { ...meta, refundId: refund.reference, outcome: 'requested' } },
   });
   const recipient = customerEmailOf(state, payment);
@@ -280,7 +384,9 @@ export async function refundPayment(tx: DbWriter, actor: Actor, address: JobAddr
       sender,
     });
   }
-  return ok(201, `Refund of ${formatMoney(amountMinor, currency)} requested (${refundReasonLabels[input.reason]}).`, state, version, { refundId: refund.reference });
+  return ok(201, `Refund of ${formatMoney(amountMinor, currency)} requested (${refundReasonLabels[input.reason]}).`, state, version, {
+    refundId: refund.reference,
+  });
 }
 
 function customerEmailOf(state: JobState, payment: PaymentState): string | null {
@@ -290,7 +396,13 @@ function customerEmailOf(state: JobState, payment: PaymentState): string | null 
   return email && isPlausibleEmailAddress(email) ? email : null;
 }
 
-export async function cancelRefund(tx: DbWriter, actor: Actor, address: JobAddress, input: { paymentId: string; refundId: string; version: number | null }, at: Date): Promise<ActionOutcome> {
+export async function cancelRefund(
+  tx: DbWriter,
+  actor: Actor,
+  address: JobAddress,
+  input: { paymentId: string; refundId: string; version: number | null },
+  at: Date,
+): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, input.version);
   const payment = paymentOf(state, input.paymentId);
   const refund = payment.refunds.find((candidate) => candidate.transaction.reference === input.refundId);
@@ -299,10 +411,20 @@ export async function cancelRefund(tx: DbWriter, actor: Actor, address: JobAddre
   const meta = { paymentId: input.paymentId, refundId: input.refundId, amount: amountMinor / 10 ** currencyExponent(currency), currency };
   if (refund.status !== 'requested') {
     const why = refund.status === 'processing' ? 'it is already being processed by the acquirer' : `it is ${refund.status}`;
-    return refuse(tx, state.job, actor, 'RefundCancellationFailed', `This refund can no longer be cancelled: ${why}. Only a refund still requested can be.`, meta, at);
+    return refuse(
+      tx,
+      state.job,
+      actor,
+      'RefundCancellationFailed',
+      `This refund can no longer be cancelled: ${why}. Only a refund still requested can be.`,
+      meta,
+      at,
+    );
   }
   const version = await commitPaymentChange(tx, {
-    job: state.job, actor, at,
+    job: state.job,
+    actor,
+    at,
     update: [{ reference: input.refundId, status: transactionStatusOfRefund('cancelled') }],
     refundRows: [refundRowWith(refund, payment, state, 'cancelled', at)],
     audit: { event: 'RefundCancellationSuccessful', metaData: { ...meta, outcome: 'cancelled' } },
@@ -310,16 +432,36 @@ export async function cancelRefund(tx: DbWriter, actor: Actor, address: JobAddre
   return ok(200, `Refund of ${formatMoney(amountMinor, currency)} cancelled.`, state, version);
 }
 
-function refundRowWith(refund: PaymentState['refunds'][number], payment: PaymentState, state: JobState, status: RefundStatus, at: Date, detail?: string): typeof paymentRefunds.$inferInsert {
+function refundRowWith(
+  refund: PaymentState['refunds'][number],
+  payment: PaymentState,
+  state: JobState,
+  status: RefundStatus,
+  at: Date,
+  detail?: string,
+): typeof paymentRefunds.$inferInsert {
   return {
-    refundId: refund.transaction.reference, paymentId: payment.transaction.reference, paymentJobReference: state.job.reference, status,
-    reason: refund.row?.reason ?? 'requestedByCustomer', note: refund.row?.note ?? null, notifyCustomer: refund.row?.notifyCustomer ?? false,
+    refundId: refund.transaction.reference,
+    paymentId: payment.transaction.reference,
+    paymentJobReference: state.job.reference,
+    status,
+    reason: refund.row?.reason ?? 'requestedByCustomer',
+    note: refund.row?.note ?? null,
+    notifyCustomer: refund.row?.notifyCustomer ?? false,
     steps: [...refund.steps, { step: status, dateTimeUtc: at.toISOString(), ...(detail ? { detail } : {}) }],
-    requestedBy: refund.row?.requestedBy ?? null, createdAt: refund.row?.createdAt ?? refund.transaction.createdAt, updatedAt: at,
+    requestedBy: refund.row?.requestedBy ?? null,
+    createdAt: refund.row?.createdAt ?? refund.transaction.createdAt,
+    updatedAt: at,
   };
 }
 
-export async function voidPayment(tx: DbWriter, actor: Actor, address: JobAddress, input: { paymentId: string; reason?: string | null; version: number | null }, at: Date): Promise<ActionOutcome> {
+export async function voidPayment(
+  tx: DbWriter,
+  actor: Actor,
+  address: JobAddress,
+  input: { paymentId: string; reason?: string | null; version: number | null },
+  at: Date,
+): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, input.version);
   const payment = paymentOf(state, input.paymentId);
   const { currency, amountMinor } = payment.transaction;
@@ -327,23 +469,41 @@ export async function voidPayment(tx: DbWriter, actor: Actor, address: JobAddres
   const meta = { paymentId: input.paymentId, amount: amountMinor / 10 ** currencyExponent(currency), currency, reason };
   const capturable = capturableMinor(payment.money);
   if (capturable === 0) {
-    const why = payment.money.capturedMinor > 0 ? 'nothing of its authorisation is left open (what is captured can be refunded instead)' : `it is ${payment.transaction.status}, not an open authorisation`;
+    const why =
+      payment.money.capturedMinor > 0
+        ? 'nothing of its authorisation is left open (what is captured can be refunded instead)'
+        : `it is ${payment.transaction.status}, not an open authorisation`;
     return refuse(tx, state.job, actor, 'VoidFailed', `This payment cannot be voided: ${why}.`, meta, at);
   }
   if (payment.money.capturedMinor > 0) {
     // After a partial capture, voiding releases the rest of the authorisation; what was captured stays (and stays
     // refundable). The payment stays paid: the 'voided' step carries the amount released.
-    const released = { ...meta, amount: capturable / 10 ** currencyExponent(currency), capturedAmount: payment.money.capturedMinor / 10 ** currencyExponent(currency) };
+    const released = {
+      ...meta,
+      amount: capturable / 10 ** currencyExponent(currency),
+      capturedAmount: payment.money.capturedMinor / 10 ** currencyExponent(currency),
+    };
     const version = await commitPaymentChange(tx, {
-      job: state.job, actor, at,
-      steps: [{ paymentId: input.paymentId, paymentJobReference: state.job.reference, step: 'voided', amountMinor: capturable, detail: reason, dateTimeUtc: at }],
+      job: state.job,
+      actor,
+      at,
+      steps: [
+        { paymentId: input.paymentId, paymentJobReference: state.job.reference, step: 'voided', amountMinor: capturable, detail: reason, dateTimeUtc: at },
+      ],
       audit: { event: 'VoidSuccessful', metaData: { ...released, outcome: 'released' } },
     });
-    return ok(200, `The rest of the authorisation (${formatMoney(capturable, currency)}) voided; ${formatMoney(payment.money.capturedMinor, currency)} captured stays.`, state, version);
+    return ok(
+      200,
+      `The rest of the authorisation (${formatMoney(capturable, currency)}) voided; ${formatMoney(payment.money.capturedMinor, currency)} captured stays.`,
+      state,
+      version,
+    );
   }
   const othersOpen = state.payments.some((other) => other !== payment && ['reserved', 'paid', 'pending'].includes(other.transaction.status));
   const version = await commitPaymentChange(tx, {
-    job: state.job, actor, at,
+    job: state.job,
+    actor,
+    at,
     update: [{ reference: input.paymentId, status: 'cancelled' }],
     jobPatch: othersOpen ? undefined : { status: 'cancelled' },
     steps: [{ paymentId: input.paymentId, paymentJobReference: state.job.reference, step: 'voided', amountMinor, detail: reason, dateTimeUtc: at }],
@@ -352,20 +512,40 @@ export async function voidPayment(tx: DbWriter, actor: Actor, address: JobAddres
   return ok(200, `Authorisation of ${formatMoney(amountMinor, currency)} voided.`, state, version);
 }
 
-export async function cancelJob(tx: DbWriter, actor: Actor, address: JobAddress, input: { confirmed: boolean; version: number | null }, at: Date): Promise<ActionOutcome> {
+export async function cancelJob(
+  tx: DbWriter,
+  actor: Actor,
+  address: JobAddress,
+  input: { confirmed: boolean; version: number | null },
+  at: Date,
+): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, input.version);
   const meta = { amount: state.job.amountMinor / 10 ** currencyExponent(state.job.currency), currency: state.job.currency };
-  if (!input.confirmed) return refuse(tx, state.job, actor, 'PaymentJobCancellationFailed', 'Tick the confirmation to cancel this payment job: cancelling is permanent.', meta, at);
+  if (!input.confirmed)
+    return refuse(tx, state.job, actor, 'PaymentJobCancellationFailed', 'Tick the confirmation to cancel this payment job: cancelling is permanent.', meta, at);
   if (!isCancellableJob(state.job.status)) {
-    return refuse(tx, state.job, actor, 'PaymentJobCancellationFailed', `This payment job cannot be cancelled: it is ${state.job.status}. Only a job with nothing paid (pending, reserved or verified) can be.`, meta, at);
+    return refuse(
+      tx,
+      state.job,
+      actor,
+      'PaymentJobCancellationFailed',
+      `This payment job cannot be cancelled: it is ${state.job.status}. Only a job with nothing paid (pending, reserved or verified) can be.`,
+      meta,
+      at,
+    );
   }
   const open = state.payments.filter((payment) => ['pending', 'reserved', 'verified'].includes(payment.transaction.status));
   const version = await commitPaymentChange(tx, {
-    job: state.job, actor, at,
+    job: state.job,
+    actor,
+    at,
     update: open.map((payment) => ({ reference: payment.transaction.reference, status: 'cancelled' })),
     jobPatch: { status: 'cancelled' },
     steps: open.map((payment) => ({ paymentId: payment.transaction.reference, paymentJobReference: state.job.reference, step: 'cancelled', dateTimeUtc: at })),
-    audit: { event: 'PaymentJobCancellationSuccessful', metaData: { ...meta, outcome: 'cancelled', payments: open.map((payment) => payment.transaction.reference) } },
+    audit: {
+      event: 'PaymentJobCancellationSuccessful',
+      metaData: { ...meta, outcome: 'cancelled', payments: open.map((payment) => payment.transaction.reference) },
+    },
   });
   return ok(200, `Payment job ${state.job.reference} cancelled.`, state, version);
 }
@@ -379,11 +559,21 @@ export async function expirePaymentLink(tx: DbWriter, actor: Actor, address: Job
   const meta = { amount: state.job.amountMinor / 10 ** currencyExponent(state.job.currency), currency: state.job.currency };
   if (!isOpenJob(state.job.status, state.job.expirationDateTimeUtc?.toISOString() ?? null, at) || state.job.expirationDateTimeUtc === null) {
     const expired = state.job.expirationDateTimeUtc !== null && state.job.expirationDateTimeUtc <= at;
-    return refuse(tx, state.job, actor, 'PaymentLinkExpiryFailed', `Only an open payment link can be expired; this job is ${expired && state.job.status === 'pending' ? 'expired' : state.job.status} already.`, meta, at);
+    return refuse(
+      tx,
+      state.job,
+      actor,
+      'PaymentLinkExpiryFailed',
+      `Only an open payment link can be expired; this job is ${expired && state.job.status === 'pending' ? 'expired' : state.job.status} already.`,
+      meta,
+      at,
+    );
   }
   const open = state.payments.filter((payment) => payment.transaction.status === 'pending');
   const version = await commitPaymentChange(tx, {
-    job: state.job, actor, at,
+    job: state.job,
+    actor,
+    at,
     update: open.map((payment) => ({ reference: payment.transaction.reference, status: 'expired' })),
     jobPatch: { status: 'expired', expirationDateTimeUtc: at },
     steps: open.map((payment) => ({ paymentId: payment.transaction.reference, paymentJobReference: state.job.reference, step: 'expired', dateTimeUtc: at })),
@@ -392,7 +582,14 @@ export async function expirePaymentLink(tx: DbWriter, actor: Actor, address: Job
   return ok(200, `The payment link of ${state.job.reference} has expired: it can no longer be paid.`, state, version);
 }
 
-export async function mailPaymentLink(tx: DbWriter, actor: Actor, address: JobAddress, input: { paymentId: string; emailAddress: string }, at: Date, publicUrl: string): Promise<ActionOutcome> {
+export async function mailPaymentLink(
+  tx: DbWriter,
+  actor: Actor,
+  address: JobAddress,
+  input: { paymentId: string; emailAddress: string },
+  at: Date,
+  publicUrl: string,
+): Promise<ActionOutcome> {
   const state = await lockedJob(tx, address, null);
   paymentOf(state, input.paymentId);
   const emailAddress = input.emailAddress.trim();
@@ -400,7 +597,15 @@ export async function mailPaymentLink(tx: DbWriter, actor: Actor, address: JobAd
   if (!isPlausibleEmailAddress(emailAddress)) return refuse(tx, state.job, actor, 'PaymentLinkMailFailed', 'Enter a valid email address.', meta, at);
   if (!isOpenJob(state.job.status, state.job.expirationDateTimeUtc?.toISOString() ?? null, at)) {
     const expired = state.job.expirationDateTimeUtc !== null && state.job.expirationDateTimeUtc <= at;
-    return refuse(tx, state.job, actor, 'PaymentLinkMailFailed', `A payment link can only be sent for an open job; this one is ${expired && state.job.status === 'pending' ? 'expired' : state.job.status}.`, meta, at);
+    return refuse(
+      tx,
+      state.job,
+      actor,
+      'PaymentLinkMailFailed',
+      `A payment link can only be sent for an open job; this one is ${expired && state.job.status === 'pending' ? 'expired' : state.job.status}.`,
+      meta,
+      at,
+    );
   }
   // At most so many per user and per address (payment-link-limits.ts); past either it throws, and nothing is written.
   await assertPaymentLinkMailAllowed(tx, actor.userId, emailAddress, at);
@@ -417,11 +622,18 @@ export async function mailPaymentLink(tx: DbWriter, actor: Actor, address: JobAd
       'Use the button below to pay securely. You receive a receipt by email once it is paid.',
     ],
     action: { label: `Pay ${amount}`, url },
-    footer: state.job.expirationDateTimeUtc ? `The link is valid until ${state.job.expirationDateTimeUtc.toISOString().slice(0, 16).replace('T', ' ')} UTC.` : undefined,
+    footer: state.job.expirationDateTimeUtc
+      ? `The link is valid until ${state.job.expirationDateTimeUtc.toISOString().slice(0, 16).replace('T', ' ')} UTC.`
+      : undefined,
     sender,
   });
   await audit(tx, state.job, actor, 'PaymentLinkMailed', { ...meta, outcome: 'queued', emailId: id }, at);
-  await recordEvent(tx, 'record', { resource: 'paymentJob', resourceId: state.job.reference, businessId: state.job.businessId, merchantId: state.job.merchantId });
+  await recordEvent(tx, 'record', {
+    resource: 'paymentJob',
+    resourceId: state.job.reference,
+    businessId: state.job.businessId,
+    merchantId: state.job.merchantId,
+  });
   return ok(200, `Payment link sent to ${emailAddress}.`, state, state.job.version);
 }
 
@@ -430,7 +642,10 @@ export async function mailPaymentLink(tx: DbWriter, actor: Actor, address: JobAd
  * is what takes its amount off the revenue in the statistics. Used by the refund processor and by tests.
  */
 export async function advanceRefund(tx: DbWriter, refundId: string, to: 'processing' | 'completed' | 'failed', at: Date, detail?: string): Promise<boolean> {
-  const [refundTransaction] = await tx.select().from(transactions).where(and(eq(transactions.reference, refundId), eq(transactions.kind, 'refund')));
+  const [refundTransaction] = await tx
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.reference, refundId), eq(transactions.kind, 'refund')));
   if (!refundTransaction) return false;
   const state = await loadJobState(tx, refundTransaction.paymentJobReference, { lock: true });
   if (!state) return false;
@@ -441,12 +656,21 @@ export async function advanceRefund(tx: DbWriter, refundId: string, to: 'process
   if (!allowed) return false;
   const { currency, amountMinor } = refund.transaction;
   await commitPaymentChange(tx, {
-    job: state.job, actor: { userId: 'system' }, at,
+    job: state.job,
+    actor: { userId: 'system' },
+    at,
     update: to === 'processing' ? [] : [{ reference: refundId, status: transactionStatusOfRefund(to) }],
     refundRows: [refundRowWith(refund, payment, state, to, at, detail)],
     audit: {
       event: to === 'failed' ? 'RefundFailed' : 'RefundSuccessful',
-      metaData: { paymentId: payment.transaction.reference, refundId, amount: amountMinor / 10 ** currencyExponent(currency), currency, outcome: to, ...(detail ? { message: detail } : {}) },
+      metaData: {
+        paymentId: payment.transaction.reference,
+        refundId,
+        amount: amountMinor / 10 ** currencyExponent(currency),
+        currency,
+        outcome: to,
+        ...(detail ? { message: detail } : {}),
+      },
     },
   });
   return true;
@@ -462,7 +686,10 @@ export async function advanceRefund(tx: DbWriter, refundId: string, to: 'process
  * nothing of it left to reverse.
  */
 export async function recordChargeback(tx: DbWriter, paymentId: string, input: { amountMinor?: number; reason: string }, at: Date): Promise<string | null> {
-  const [paymentRow] = await tx.select({ job: transactions.paymentJobReference }).from(transactions).where(and(eq(transactions.reference, paymentId), eq(transactions.kind, 'payment')));
+  const [paymentRow] = await tx
+    .select({ job: transactions.paymentJobReference })
+    .from(transactions)
+    .where(and(eq(transactions.reference, paymentId), eq(transactions.kind, 'payment')));
   if (!paymentRow) return null;
   const state = await loadJobState(tx, paymentRow.job, { lock: true });
   const payment = state?.payments.find((candidate) => candidate.transaction.reference === paymentId);
@@ -473,10 +700,22 @@ export async function recordChargeback(tx: DbWriter, paymentId: string, input: {
   const chargeback = childOf(payment, 'chargeback', amountMinor, 'paid', at);
   const { currency } = payment.transaction;
   await commitPaymentChange(tx, {
-    job: state.job, actor: { userId: 'system' }, at,
+    job: state.job,
+    actor: { userId: 'system' },
+    at,
     insert: [chargeback],
     steps: [{ paymentId, paymentJobReference: state.job.reference, step: 'chargedBack', amountMinor, detail: input.reason, dateTimeUtc: at }],
-    audit: { event: 'ChargebackReceived', metaData: { paymentId, chargebackId: chargeback.reference, amount: amountMinor / 10 ** currencyExponent(currency), currency, reason: input.reason, outcome: 'chargedBack' } },
+    audit: {
+      event: 'ChargebackReceived',
+      metaData: {
+        paymentId,
+        chargebackId: chargeback.reference,
+        amount: amountMinor / 10 ** currencyExponent(currency),
+        currency,
+        reason: input.reason,
+        outcome: 'chargedBack',
+      },
+    },
   });
   return chargeback.reference;
 }

@@ -29,20 +29,29 @@ export type JobState = { job: JobRow; payments: PaymentState[] };
 /** A refund made outside this module (the bulk seed) has only its transaction: its status is read from that. */
 export function refundStatusOfTransaction(status: string): RefundStatus {
   switch (status) {
-    case 'paid': return 'completed';
-    case 'failed': case 'declined': return 'failed';
-    case 'cancelled': return 'cancelled';
-    default: return 'processing';
+    case 'paid':
+      return 'completed';
+    case 'failed':
+    case 'declined':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return 'processing';
   }
 }
 
 /** The transactions status that stands for a refund status (only completed refunds count in the statistics). */
 export function transactionStatusOfRefund(status: RefundStatus): string {
   switch (status) {
-    case 'completed': return 'paid';
-    case 'failed': return 'failed';
-    case 'cancelled': return 'cancelled';
-    default: return 'pending';
+    case 'completed':
+      return 'paid';
+    case 'failed':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return 'pending';
   }
 }
 
@@ -50,14 +59,20 @@ const authorisedStatuses = new Set(['reserved', 'paid']);
 
 /** Amounts of one payment from its row and its children (pure). */
 export function moneyOf(
-  payment: TransactionRow, captures: readonly TransactionRow[], refunds: readonly Pick<RefundState, 'transaction' | 'status'>[], chargebacks: readonly TransactionRow[] = [],
+  payment: TransactionRow,
+  captures: readonly TransactionRow[],
+  refunds: readonly Pick<RefundState, 'transaction' | 'status'>[],
+  chargebacks: readonly TransactionRow[] = [],
   steps: readonly Pick<StepRow, 'step' | 'amountMinor'>[] = [],
 ): PaymentMoney {
   const authorisedMinor = authorisedStatuses.has(payment.status) ? payment.amountMinor : 0;
   // A payment captured at authorisation (no capture rows) has its whole amount captured once paid.
-  const capturedMinor = captures.length > 0
-    ? captures.filter((capture) => capture.status === 'paid').reduce((sum, capture) => sum + capture.amountMinor, 0)
-    : payment.status === 'paid' ? payment.amountMinor : 0;
+  const capturedMinor =
+    captures.length > 0
+      ? captures.filter((capture) => capture.status === 'paid').reduce((sum, capture) => sum + capture.amountMinor, 0)
+      : payment.status === 'paid'
+        ? payment.amountMinor
+        : 0;
   let refundedMinor = 0;
   let refundPendingMinor = 0;
   for (const refund of refunds) {
@@ -80,11 +95,18 @@ export function moneyOf(
 function paymentReads(tx: DbWriter) {
   const paymentIds = sql.placeholder('paymentIds');
   return {
-    payments: tx.select().from(transactions)
+    payments: tx
+      .select()
+      .from(transactions)
       .where(and(eq(transactions.paymentJobReference, sql.placeholder('reference')), eq(transactions.kind, 'payment')))
-      .orderBy(asc(transactions.createdAt), asc(transactions.reference)).prepare('job_payments'),
-    children: tx.select().from(transactions).where(sql`${transactions.parentReference} = ANY(${paymentIds})`)
-      .orderBy(asc(transactions.createdAt), asc(transactions.reference)).prepare('payment_children'),
+      .orderBy(asc(transactions.createdAt), asc(transactions.reference))
+      .prepare('job_payments'),
+    children: tx
+      .select()
+      .from(transactions)
+      .where(sql`${transactions.parentReference} = ANY(${paymentIds})`)
+      .orderBy(asc(transactions.createdAt), asc(transactions.reference))
+      .prepare('payment_children'),
     refunds: tx.select().from(paymentRefunds).where(sql`${paymentRefunds.paymentId} = ANY(${paymentIds})`).prepare('payment_refund_rows'),
     steps: tx.select().from(paymentSteps).where(sql`${paymentSteps.paymentId} = ANY(${paymentIds})`).orderBy(asc(paymentSteps.id)).prepare('payment_step_rows'),
   };
@@ -104,33 +126,62 @@ function readsOf(tx: DbWriter): ReturnType<typeof paymentReads> {
  * actions on one job run one after the other and two refunds can never both take the last of the money. Without
  * lock, the payments' reads are the prepared ones above.
  */
-export async function loadJobState(tx: DbWriter, reference: string, options: { lock: boolean; where?: ReturnType<typeof sql> | undefined }): Promise<JobState | null> {
-  const jobQuery = tx.select().from(paymentJobs).where(and(eq(paymentJobs.reference, reference), options.where));
+export async function loadJobState(
+  tx: DbWriter,
+  reference: string,
+  options: { lock: boolean; where?: ReturnType<typeof sql> | undefined },
+): Promise<JobState | null> {
+  const jobQuery = tx
+    .select()
+    .from(paymentJobs)
+    .where(and(eq(paymentJobs.reference, reference), options.where));
   const [job] = options.lock ? await jobQuery.for('update') : await jobQuery;
   if (!job) return null;
   const reads = options.lock ? null : readsOf(tx);
-  const payments = reads ? await reads.payments.execute({ reference }) : await tx.select().from(transactions)
-    .where(and(eq(transactions.paymentJobReference, reference), eq(transactions.kind, 'payment')))
-    .orderBy(asc(transactions.createdAt), asc(transactions.reference)).for('update');
+  const payments = reads
+    ? await reads.payments.execute({ reference })
+    : await tx
+        .select()
+        .from(transactions)
+        .where(and(eq(transactions.paymentJobReference, reference), eq(transactions.kind, 'payment')))
+        .orderBy(asc(transactions.createdAt), asc(transactions.reference))
+        .for('update');
   const paymentIds = payments.map((payment) => payment.reference);
-  const children = paymentIds.length === 0 ? [] : reads ? await reads.children.execute({ paymentIds }) : await tx.select().from(transactions)
-    .where(inArray(transactions.parentReference, paymentIds))
-    .orderBy(asc(transactions.createdAt), asc(transactions.reference));
-  const refundRows = paymentIds.length === 0 ? [] : reads ? await reads.refunds.execute({ paymentIds })
-    : await tx.select().from(paymentRefunds).where(inArray(paymentRefunds.paymentId, paymentIds));
-  const stepRows = paymentIds.length === 0 ? [] : reads ? await reads.steps.execute({ paymentIds })
-    : await tx.select().from(paymentSteps).where(inArray(paymentSteps.paymentId, paymentIds)).orderBy(asc(paymentSteps.id));
+  const children =
+    paymentIds.length === 0
+      ? []
+      : reads
+        ? await reads.children.execute({ paymentIds })
+        : await tx
+            .select()
+            .from(transactions)
+            .where(inArray(transactions.parentReference, paymentIds))
+            .orderBy(asc(transactions.createdAt), asc(transactions.reference));
+  const refundRows =
+    paymentIds.length === 0
+      ? []
+      : reads
+        ? await reads.refunds.execute({ paymentIds })
+        : await tx.select().from(paymentRefunds).where(inArray(paymentRefunds.paymentId, paymentIds));
+  const stepRows =
+    paymentIds.length === 0
+      ? []
+      : reads
+        ? await reads.steps.execute({ paymentIds })
+        : await tx.select().from(paymentSteps).where(inArray(paymentSteps.paymentId, paymentIds)).orderBy(asc(paymentSteps.id));
   const refundRowById = new Map(refundRows.map((row) => [row.refundId, row]));
   return {
     job,
     payments: payments.map((payment) => {
       const captures = children.filter((child) => child.parentReference === payment.reference && child.kind === 'capture');
-      const refunds: RefundState[] = children.filter((child) => child.parentReference === payment.reference && child.kind === 'refund').map((transaction) => {
-        const row = refundRowById.get(transaction.reference) ?? null;
-        const status = row?.status ?? refundStatusOfTransaction(transaction.status);
-        const steps: PaymentStepRecord[] = row?.steps ?? seededRefundSteps(transaction, status);
-        return { transaction, row, status, steps };
-      });
+      const refunds: RefundState[] = children
+        .filter((child) => child.parentReference === payment.reference && child.kind === 'refund')
+        .map((transaction) => {
+          const row = refundRowById.get(transaction.reference) ?? null;
+          const status = row?.status ?? refundStatusOfTransaction(transaction.status);
+          const steps: PaymentStepRecord[] = row?.steps ?? seededRefundSteps(transaction, status);
+          return { transaction, row, status, steps };
+        });
       const chargebacks = children.filter((child) => child.parentReference === payment.reference && child.kind === 'chargeback');
       const steps = stepRows.filter((step) => step.paymentId === payment.reference);
       return { transaction: payment, captures, refunds, chargebacks, steps, money: moneyOf(payment, captures, refunds, chargebacks, steps) };
@@ -151,9 +202,17 @@ function seededRefundSteps(transaction: TransactionRow, status: RefundStatus): P
 
 /** Totals of a job over its payments (minor units). */
 export function jobMoney(state: JobState) {
-  let authorised = 0; let captured = 0; let refunded = 0; let pending = 0; let chargedBack = 0;
+  let authorised = 0;
+  let captured = 0;
+  let refunded = 0;
+  let pending = 0;
+  let chargedBack = 0;
   for (const { money } of state.payments) {
-    authorised += money.authorisedMinor; captured += money.capturedMinor; refunded += money.refundedMinor; pending += money.refundPendingMinor; chargedBack += money.chargedBackMinor;
+    authorised += money.authorisedMinor;
+    captured += money.capturedMinor;
+    refunded += money.refundedMinor;
+    pending += money.refundPendingMinor;
+    chargedBack += money.chargedBackMinor;
   }
   return { authorised, captured, refunded, chargedBack, remaining: Math.max(0, captured - refunded - pending - chargedBack) };
 }

@@ -18,10 +18,16 @@ export const defaultRefundTimings: RefundProcessorOptions = { requestedForMs: 10
  */
 export async function processDueRefunds(database: Database, now: Date, options: RefundProcessorOptions = defaultRefundTimings): Promise<number> {
   let moved = 0;
-  for (const [from, to, waitMs] of [['requested', 'processing', options.requestedForMs], ['processing', 'completed', options.processingForMs]] as const) {
-    const due = await database.db.select({ refundId: paymentRefunds.refundId }).from(paymentRefunds)
+  for (const [from, to, waitMs] of [
+    ['requested', 'processing', options.requestedForMs],
+    ['processing', 'completed', options.processingForMs],
+  ] as const) {
+    const due = await database.db
+      .select({ refundId: paymentRefunds.refundId })
+      .from(paymentRefunds)
       .where(and(eq(paymentRefunds.status, from), lte(paymentRefunds.updatedAt, new Date(now.getTime() - waitMs))))
-      .orderBy(asc(paymentRefunds.updatedAt)).limit(options.batchSize ?? 200);
+      .orderBy(asc(paymentRefunds.updatedAt))
+      .limit(options.batchSize ?? 200);
     for (const { refundId } of due) {
       if (await database.db.transaction((tx) => advanceRefund(tx, refundId, to, now))) moved += 1;
     }
@@ -36,9 +42,12 @@ export function startRefundProcessor(database: Database, options: { pollMs: numb
   const timings = { ...defaultRefundTimings, ...options };
   const timer = setInterval(() => {
     if (stopped) return;
-    running = running.then(() => processDueRefunds(database, new Date(), timings)).then((moved) => {
-      if (moved > 0) options.log?.(`${moved} refund step${moved === 1 ? '' : 's'} answered by the (simulated) acquirer`);
-    }).catch((error: unknown) => options.log?.(`refund processor: ${error instanceof Error ? error.message : String(error)}`));
+    running = running
+      .then(() => processDueRefunds(database, new Date(), timings))
+      .then((moved) => {
+        if (moved > 0) options.log?.(`${moved} refund step${moved === 1 ? '' : 's'} answered by the (simulated) acquirer`);
+      })
+      .catch((error: unknown) => options.log?.(`refund processor: ${error instanceof Error ? error.message : String(error)}`));
   }, options.pollMs);
   timer.unref?.();
   return {

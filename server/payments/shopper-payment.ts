@@ -76,25 +76,51 @@ export async function payShopperJob(database: Database, cardKeys: CardKeys, refe
     if (state !== 'open') return { ok: false, state };
     const cardToken = await vaultCard(tx, cardKeys, { merchantId: job.merchantId, cardNumber: digits });
     const card = { paymentMethod: 'card', cardMasked: maskCardNumber(digits), cardToken, channel: 'Gateway' };
-    const [pending] = await tx.select({ reference: transactions.reference }).from(transactions)
-      .where(and(eq(transactions.paymentJobReference, job.reference), eq(transactions.kind, 'payment'), eq(transactions.status, 'pending'))).limit(1).for('update');
+    const [pending] = await tx
+      .select({ reference: transactions.reference })
+      .from(transactions)
+      .where(and(eq(transactions.paymentJobReference, job.reference), eq(transactions.kind, 'payment'), eq(transactions.status, 'pending')))
+      .limit(1)
+      .for('update');
     const paymentReference = pending?.reference ?? `TX${randomBytes(5).toString('hex').toUpperCase()}`;
     await commitPaymentChange(tx, {
-      job, actor: { userId: 'shopper' }, at: now,
+      job,
+      actor: { userId: 'shopper' },
+      at: now,
       ...(pending
         ? { update: [{ reference: pending.reference, status: 'paid', card }] }
         : {
-          insert: [{
-            reference: paymentReference, kind: 'payment', parentReference: null, partnerId: job.partnerId, businessId: job.businessId,
-            merchantId: job.merchantId, configurationId: job.configurationId, paymentJobReference: job.reference, createdAt: now,
-            amountMinor: job.amountMinor, currency: job.currency, status: 'paid', ...card,
-          }],
-        }),
+            insert: [
+              {
+                reference: paymentReference,
+                kind: 'payment',
+                parentReference: null,
+                partnerId: job.partnerId,
+                businessId: job.businessId,
+                merchantId: job.merchantId,
+                configurationId: job.configurationId,
+                paymentJobReference: job.reference,
+                createdAt: now,
+                amountMinor: job.amountMinor,
+                currency: job.currency,
+                status: 'paid',
+                ...card,
+              },
+            ],
+          }),
       jobPatch: { status: 'paid', paidDateTimeUtc: now },
-      steps: [{ paymentId: paymentReference, paymentJobReference: job.reference, step: 'authorisedAndCaptured', amountMinor: job.amountMinor, dateTimeUtc: now }],
+      steps: [
+        { paymentId: paymentReference, paymentJobReference: job.reference, step: 'authorisedAndCaptured', amountMinor: job.amountMinor, dateTimeUtc: now },
+      ],
       audit: {
         event: 'PaymentJobPaidByShopper',
-        metaData: { paymentJobReference: job.reference, transactionReference: paymentReference, amountMinor: job.amountMinor, currency: job.currency, maskedCardNumber: card.cardMasked },
+        metaData: {
+          paymentJobReference: job.reference,
+          transactionReference: paymentReference,
+          amountMinor: job.amountMinor,
+          currency: job.currency,
+          maskedCardNumber: card.cardMasked,
+        },
       },
     });
     await queueShopperReceipt(tx, job, paymentReference, card.cardMasked, now);
@@ -110,9 +136,18 @@ async function queueShopperReceipt(tx: Db, job: PaymentJobRow, paymentReference:
   const order = job.order as { billingIdentity?: { emailAddress?: unknown } } | null;
   let recipient = typeof order?.billingIdentity?.emailAddress === 'string' ? order.billingIdentity.emailAddress : null;
   if (!recipient || !isPlausibleEmailAddress(recipient)) {
-    const [mailed] = await tx.select({ address: sql<string | null>`${auditEvents.metaData}->>'emailAddress'` }).from(auditEvents)
-      .where(and(eq(auditEvents.merchantId, job.merchantId), eq(auditEvents.event, 'PaymentLinkMailed'), sql`${auditEvents.metaData}->>'paymentJobReference' = ${job.reference}`))
-      .orderBy(desc(auditEvents.id)).limit(1);
+    const [mailed] = await tx
+      .select({ address: sql<string | null>`${auditEvents.metaData}->>'emailAddress'` })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.merchantId, job.merchantId),
+          eq(auditEvents.event, 'PaymentLinkMailed'),
+          sql`${auditEvents.metaData}->>'paymentJobReference' = ${job.reference}`,
+        ),
+      )
+      .orderBy(desc(auditEvents.id))
+      .limit(1);
     recipient = mailed?.address ?? null;
   }
   if (!recipient || !isPlausibleEmailAddress(recipient)) return;

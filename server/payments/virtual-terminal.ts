@@ -10,15 +10,34 @@ import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { decimalsOf, formatMoney } from '../../src/contract/payment-jobs.ts';
 import { currencyExponent, toMajorUnits } from '../../src/contract/transactions.ts';
 import {
-  cardBrand, cardDigits, defaultVirtualTerminalSettings, duplicateReferenceWindowMs, emailRequiredMessage,
-  expiryOf, expiryProblem, lineAmounts, luhnValid, orderTotals, savedCardLimitMessage, type VirtualTerminalSettings,
+  cardBrand,
+  cardDigits,
+  defaultVirtualTerminalSettings,
+  duplicateReferenceWindowMs,
+  emailRequiredMessage,
+  expiryOf,
+  expiryProblem,
+  lineAmounts,
+  luhnValid,
+  orderTotals,
+  savedCardLimitMessage,
+  type VirtualTerminalSettings,
 } from '../../src/contract/virtual-terminal.ts';
 import type { VirtualTerminalAttemptBody, VirtualTerminalOrderBody } from '../../src/contract/virtual-terminal-schemas.ts';
 import type { CardKeys } from '../cards/card-keys.ts';
 import { maskCardNumber } from '../cards/card-seal.ts';
 import { vaultCard } from '../cards/card-vault.ts';
 import {
-  auditEvents, cardVault, configurationPaymentMethods, configurations, customerData, customers, merchants, paymentJobs, transactions, virtualTerminalSettings,
+  auditEvents,
+  cardVault,
+  configurationPaymentMethods,
+  configurations,
+  customerData,
+  customers,
+  merchants,
+  paymentJobs,
+  transactions,
+  virtualTerminalSettings,
 } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { merchantSenderOf } from '../mail/merchant-sender.ts';
@@ -30,24 +49,39 @@ import type { DbWriter } from '../db/client.ts';
 
 export type ConfigurationScope = { businessId: string; merchantId: string; partnerId: string | null; configurationId: string };
 
-const problem = (status: 400 | 404 | 409, message: string, extra: Record<string, unknown> = {}): ActionOutcome =>
-  ({ status, body: { errorReport: { errors: [{ message, translatedMessage: message }] }, ...extra } });
+const problem = (status: 400 | 404 | 409, message: string, extra: Record<string, unknown> = {}): ActionOutcome => ({
+  status,
+  body: { errorReport: { errors: [{ message, translatedMessage: message }] }, ...extra },
+});
 
 /** The configuration's virtual terminal settings (defaults without a row), its version and card currencies. */
-export async function loadVirtualTerminalSettings(tx: DbWriter, scope: { merchantId: string; configurationId: string }): Promise<VirtualTerminalSettings | null> {
-  const [row] = await tx.select({ configuration: configurations, currencies: merchants.currencies, settings: virtualTerminalSettings }).from(configurations)
+export async function loadVirtualTerminalSettings(
+  tx: DbWriter,
+  scope: { merchantId: string; configurationId: string },
+): Promise<VirtualTerminalSettings | null> {
+  const [row] = await tx
+    .select({ configuration: configurations, currencies: merchants.currencies, settings: virtualTerminalSettings })
+    .from(configurations)
     .innerJoin(merchants, eq(merchants.id, configurations.merchantId))
     .leftJoin(virtualTerminalSettings, eq(virtualTerminalSettings.configurationId, configurations.id))
     .where(and(eq(configurations.id, scope.configurationId), eq(configurations.merchantId, scope.merchantId)));
   if (!row) return null;
-  const [card] = await tx.select({ currencies: configurationPaymentMethods.currencies }).from(configurationPaymentMethods)
+  const [card] = await tx
+    .select({ currencies: configurationPaymentMethods.currencies })
+    .from(configurationPaymentMethods)
     .where(and(eq(configurationPaymentMethods.configurationId, scope.configurationId), eq(configurationPaymentMethods.paymentMethod, 'card')));
   const currencies = card && card.currencies.length > 0 ? card.currencies.filter((code) => row.currencies.includes(code)) : row.currencies;
   const settings = row.settings ?? { ...defaultVirtualTerminalSettings };
   return {
-    configurationId: row.configuration.id, defaultCurrency: settings.defaultCurrency, orderConfirmationEmails: settings.orderConfirmationEmails,
-    savedCardsAllowed: settings.savedCardsAllowed, savedCardLimit: settings.savedCardLimit, defaultOrderLineType: settings.defaultOrderLineType,
-    askShippingAddress: settings.askShippingAddress, version: row.configuration.version, currencies,
+    configurationId: row.configuration.id,
+    defaultCurrency: settings.defaultCurrency,
+    orderConfirmationEmails: settings.orderConfirmationEmails,
+    savedCardsAllowed: settings.savedCardsAllowed,
+    savedCardLimit: settings.savedCardLimit,
+    defaultOrderLineType: settings.defaultOrderLineType,
+    askShippingAddress: settings.askShippingAddress,
+    version: row.configuration.version,
+    currencies,
     virtualTerminalMenuEnabled: row.configuration.switches.virtualTerminalMenuEnabled !== false,
   };
 }
@@ -62,11 +96,19 @@ export type VirtualTerminalContext = { cardKeys: CardKeys; publicUrl: string };
  * Takes one order. Validation problems are 400s (nothing written); a merchant reference used within 24 hours is a
  * 409 with `duplicateOf` unless confirmDuplicate; otherwise the job and its payment commit, paid or declined (201).
  */
-export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, at: Date): Promise<ActionOutcome> {
+export async function createVirtualTerminalOrder(
+  tx: DbWriter,
+  context: VirtualTerminalContext,
+  actor: Actor,
+  scope: ConfigurationScope,
+  body: VirtualTerminalOrderBody,
+  at: Date,
+): Promise<ActionOutcome> {
   const settings = await loadVirtualTerminalSettings(tx, scope);
   if (!settings) return problem(404, 'The requested record was not found.');
   const { currency } = body;
-  if (!settings.currencies.includes(currency)) return problem(400, `This configuration does not offer ${currency}; choose one of ${settings.currencies.join(', ')}.`);
+  if (!settings.currencies.includes(currency))
+    return problem(400, `This configuration does not offer ${currency}; choose one of ${settings.currencies.join(', ')}.`);
   const reference = body.merchantReference.trim();
   if (reference === '') return problem(400, 'Merchant reference is required');
 
@@ -93,13 +135,14 @@ export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualT
     else if (date.getTime() > at.getTime()) problems.push('Date of birth cannot be in the future');
     else if (date.getUTCFullYear() < 1900) problems.push('Date of birth must be after 1900');
   }
-  if (!body.billingAddress.lastName?.trim() && !body.billingAddress.organisation?.trim()) problems.push('Billing address: last name or organisation is required');
+  if (!body.billingAddress.lastName?.trim() && !body.billingAddress.organisation?.trim())
+    problems.push('Billing address: last name or organisation is required');
   if (!body.billingAddress.countryIso3166Alpha2) problems.push('Billing address: country is required');
 
   const link = body.paymentLink ?? null;
   if (link) {
     if (body.card || body.savedCardId || body.saveCard) problems.push('A payment link carries no card: the customer enters it on the payment page');
-    if (email === null) problems.push('A payment link is emailed: enter the customer\'s email address');
+    if (email === null) problems.push("A payment link is emailed: enter the customer's email address");
   } else if ((body.card ? 1 : 0) + (body.savedCardId ? 1 : 0) !== 1) {
     // The card: typed or saved, exactly one.
     problems.push('Enter a card or choose a saved card (one of them)');
@@ -113,13 +156,19 @@ export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualT
   }
   let customer: typeof customers.$inferSelect | null = null;
   if (body.customerId) {
-    customer = (await tx.select().from(customers).where(and(eq(customers.id, body.customerId), eq(customers.merchantId, scope.merchantId))))[0] ?? null;
+    customer =
+      (
+        await tx
+          .select()
+          .from(customers)
+          .where(and(eq(customers.id, body.customerId), eq(customers.merchantId, scope.merchantId)))
+      )[0] ?? null;
     if (!customer) return problem(404, 'The requested record was not found.');
   }
   if (body.saveCard && !body.card) problems.push('Only a newly entered card can be saved');
   // Saving the card of a customer not stored yet stores the customer too, from the order's name, email and addresses.
   if (body.saveCard && !customer && !body.billingAddress.lastName?.trim() && !body.billingAddress.organisation?.trim()) {
-    problems.push('Enter the customer\'s last name or organisation to store them with the card');
+    problems.push("Enter the customer's last name or organisation to store them with the card");
   }
   if (body.saveCard && !settings.savedCardsAllowed) problems.push('Saved cards are switched off for this configuration');
   if (problems.length > 0) return { status: 400, body: { errorReport: { errors: problems.map((message) => ({ message, translatedMessage: message })) } } };
@@ -129,11 +178,16 @@ export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualT
   const referenceKey = reference.toLowerCase();
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`vt:${scope.merchantId}:${referenceKey}`}, 1717))`);
   if (!body.confirmDuplicate) {
-    const [previous] = await tx.select({ reference: paymentJobs.reference, created: paymentJobs.createDateTimeUtc, status: paymentJobs.status }).from(paymentJobs)
-      .where(and(
-        eq(paymentJobs.merchantId, scope.merchantId), gt(paymentJobs.createDateTimeUtc, new Date(at.getTime() - duplicateReferenceWindowMs)),
-        sql`lower(btrim(${paymentJobs.orderNumber})) = lower(${reference})`,
-      ))
+    const [previous] = await tx
+      .select({ reference: paymentJobs.reference, created: paymentJobs.createDateTimeUtc, status: paymentJobs.status })
+      .from(paymentJobs)
+      .where(
+        and(
+          eq(paymentJobs.merchantId, scope.merchantId),
+          gt(paymentJobs.createDateTimeUtc, new Date(at.getTime() - duplicateReferenceWindowMs)),
+          sql`lower(btrim(${paymentJobs.orderNumber})) = lower(${reference})`,
+        ),
+      )
       .orderBy(sql`${paymentJobs.createDateTimeUtc} desc`)
       .limit(1);
     if (previous) {
@@ -142,7 +196,16 @@ export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualT
     }
   }
 
-  if (link && email) return sendPaymentLinkOrder(tx, context, actor, scope, body, { reference, email, dateOfBirth, customerId: customer?.id ?? null, validityHours: link.validityHours, totals }, at);
+  if (link && email)
+    return sendPaymentLinkOrder(
+      tx,
+      context,
+      actor,
+      scope,
+      body,
+      { reference, email, dateOfBirth, customerId: customer?.id ?? null, validityHours: link.validityHours, totals },
+      at,
+    );
 
   // The card's token and what decides the outcome.
   let cardToken: string;
@@ -155,10 +218,17 @@ export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualT
     declineReason = declineReasonOf(digits, 'moto');
   } else {
     if (!customer) return problem(400, 'A saved card belongs to a stored customer: choose the customer first');
-    const [item] = await tx.select().from(customerData)
+    const [item] = await tx
+      .select()
+      .from(customerData)
       .where(and(eq(customerData.id, body.savedCardId ?? ''), eq(customerData.customerId, customer.id), eq(customerData.kind, 'savedCard')));
     const token = typeof item?.value.cardToken === 'string' ? item.value.cardToken : null;
-    const [vaulted] = token ? await tx.select().from(cardVault).where(and(eq(cardVault.token, token), eq(cardVault.merchantId, scope.merchantId))) : [];
+    const [vaulted] = token
+      ? await tx
+          .select()
+          .from(cardVault)
+          .where(and(eq(cardVault.token, token), eq(cardVault.merchantId, scope.merchantId)))
+      : [];
     if (!item || !vaulted) return problem(404, 'The requested record was not found.');
     const month = Number(item.value.expiryMonth);
     const year = Number(item.value.expiryYear);
@@ -177,8 +247,11 @@ export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualT
     customerCreated = true;
   }
   if (body.saveCard && customer && body.card && declineReason === null) {
-    const existing = await tx.select({ id: customerData.id, value: customerData.value }).from(customerData)
-      .where(and(eq(customerData.customerId, customer.id), eq(customerData.kind, 'savedCard'))).for('update');
+    const existing = await tx
+      .select({ id: customerData.id, value: customerData.value })
+      .from(customerData)
+      .where(and(eq(customerData.customerId, customer.id), eq(customerData.kind, 'savedCard')))
+      .for('update');
     const same = existing.find((item) => item.value.cardToken === cardToken);
     if (same) savedCardId = same.id;
     else if (existing.length >= settings.savedCardLimit) return problem(400, savedCardLimitMessage);
@@ -186,8 +259,19 @@ export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualT
       const expiry = expiryOf(body.card.expiry);
       savedCardId = newSavedCardId();
       await tx.insert(customerData).values({
-        id: savedCardId, customerId: customer.id, merchantId: scope.merchantId, kind: 'savedCard', createdUtc: at,
-        value: { cardToken, maskedCardNumber: masked, expiryMonth: expiry?.month ?? 0, expiryYear: expiry?.year ?? 0, cardholderName: body.card.cardholderName.trim(), brand: cardBrand(digits ?? '') },
+        id: savedCardId,
+        customerId: customer.id,
+        merchantId: scope.merchantId,
+        kind: 'savedCard',
+        createdUtc: at,
+        value: {
+          cardToken,
+          maskedCardNumber: masked,
+          expiryMonth: expiry?.month ?? 0,
+          expiryYear: expiry?.year ?? 0,
+          cardholderName: body.card.cardholderName.trim(),
+          brand: cardBrand(digits ?? ''),
+        },
       });
     }
   }
@@ -202,53 +286,121 @@ export async function createVirtualTerminalOrder(tx: DbWriter, context: VirtualT
     orderLines: body.orderLines.map((line) => {
       const amounts = lineAmounts(line, currency);
       return {
-        type: line.type, description: line.description.trim(), quantity: line.quantity, vatPercentage: line.vatPercentage,
-        unitPriceInclVat: amounts.sign * amounts.unitInclMinor, unitPriceExclVat: amounts.sign * amounts.unitExclMinor, priceEnteredIncludingVat: line.priceIncludesVat,
+        type: line.type,
+        description: line.description.trim(),
+        quantity: line.quantity,
+        vatPercentage: line.vatPercentage,
+        unitPriceInclVat: amounts.sign * amounts.unitInclMinor,
+        unitPriceExclVat: amounts.sign * amounts.unitExclMinor,
+        priceEnteredIncludingVat: line.priceIncludesVat,
       };
     }),
   };
   const jobReference = newJobReference();
-  const [job] = await tx.insert(paymentJobs).values({
-    reference: jobReference, partnerId: scope.partnerId, businessId: scope.businessId, merchantId: scope.merchantId, configurationId: scope.configurationId,
-    createDateTimeUtc: at, expirationDateTimeUtc: null, paidDateTimeUtc: paid ? at : null, orderNumber: reference, amountMinor: totals.inclMinor, currency,
-    status: paid ? 'paid' : 'declined', order,
-  }).returning();
+  const [job] = await tx
+    .insert(paymentJobs)
+    .values({
+      reference: jobReference,
+      partnerId: scope.partnerId,
+      businessId: scope.businessId,
+      merchantId: scope.merchantId,
+      configurationId: scope.configurationId,
+      createDateTimeUtc: at,
+      expirationDateTimeUtc: null,
+      paidDateTimeUtc: paid ? at : null,
+      orderNumber: reference,
+      amountMinor: totals.inclMinor,
+      currency,
+      status: paid ? 'paid' : 'declined',
+      order,
+    })
+    .returning();
   if (!job) throw new Error('createVirtualTerminalOrder: the job was not written');
   const transactionReference = newTransactionReference();
   const amount = toMajorUnits(totals.inclMinor, currency);
   const meta = {
-    transactionReference, merchantReference: reference, amount, currency, maskedCardNumber: masked, configurationId: scope.configurationId,
-    savedCard: Boolean(body.savedCardId), cardSaved: Boolean(body.saveCard && paid), outcome: paid ? 'paid' : 'declined', ...(declineReason ? { message: declineReason } : {}),
+    transactionReference,
+    merchantReference: reference,
+    amount,
+    currency,
+    maskedCardNumber: masked,
+    configurationId: scope.configurationId,
+    savedCard: Boolean(body.savedCardId),
+    cardSaved: Boolean(body.saveCard && paid),
+    outcome: paid ? 'paid' : 'declined',
+    ...(declineReason ? { message: declineReason } : {}),
   };
   await commitPaymentChange(tx, {
-    job, actor, at,
-    insert: [{
-      reference: transactionReference, kind: 'payment', parentReference: null, partnerId: scope.partnerId, businessId: scope.businessId, merchantId: scope.merchantId,
-      configurationId: scope.configurationId, paymentJobReference: jobReference, createdAt: at, amountMinor: totals.inclMinor, currency,
-      status: paid ? 'paid' : 'declined', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, cardMasked: masked, cardToken,
-      declineReason, customerEmail: email, originatingIpAddress: null,
-    }],
-    steps: [{ paymentId: transactionReference, paymentJobReference: jobReference, step: paid ? 'authorisedAndCaptured' : 'declined', amountMinor: totals.inclMinor, detail: declineReason, dateTimeUtc: at }],
+    job,
+    actor,
+    at,
+    insert: [
+      {
+        reference: transactionReference,
+        kind: 'payment',
+        parentReference: null,
+        partnerId: scope.partnerId,
+        businessId: scope.businessId,
+        merchantId: scope.merchantId,
+        configurationId: scope.configurationId,
+        paymentJobReference: jobReference,
+        createdAt: at,
+        amountMinor: totals.inclMinor,
+        currency,
+        status: paid ? 'paid' : 'declined',
+        paymentMethod: 'card',
+        channel: 'Gateway',
+        ewalletType: null,
+        cardMasked: masked,
+        cardToken,
+        declineReason,
+        customerEmail: email,
+        originatingIpAddress: null,
+      },
+    ],
+    steps: [
+      {
+        paymentId: transactionReference,
+        paymentJobReference: jobReference,
+        step: paid ? 'authorisedAndCaptured' : 'declined',
+        amountMinor: totals.inclMinor,
+        detail: declineReason,
+        dateTimeUtc: at,
+      },
+    ],
     audit: { event: paid ? 'VirtualTerminalOrderSuccessful' : 'VirtualTerminalOrderFailed', metaData: meta },
   });
 
-  const confirmationEmailQueued = paid && settings.orderConfirmationEmails && email
-    ? await queueOrderConfirmation(tx, scope, { email, order, amountMinor: totals.inclMinor, currency, merchantReference: reference, jobReference, masked })
-    : false;
+  const confirmationEmailQueued =
+    paid && settings.orderConfirmationEmails && email
+      ? await queueOrderConfirmation(tx, scope, { email, order, amountMinor: totals.inclMinor, currency, merchantReference: reference, jobReference, masked })
+      : false;
   const totalText = formatMoney(totals.inclMinor, currency);
   return {
     status: 201,
     body: {
-      result: paid ? 'paid' : 'declined', declineReason, paymentJobReference: jobReference, transactionReference, amount, currency,
-      maskedCardNumber: masked, savedCardId: paid ? savedCardId : null, confirmationEmailQueued,
-      customerId: customer?.id ?? null, customerCreated,
+      result: paid ? 'paid' : 'declined',
+      declineReason,
+      paymentJobReference: jobReference,
+      transactionReference,
+      amount,
+      currency,
+      maskedCardNumber: masked,
+      savedCardId: paid ? savedCardId : null,
+      confirmationEmailQueued,
+      customerId: customer?.id ?? null,
+      customerCreated,
       message: paid ? `${totalText} paid.` : `Declined: ${declineReason}.`,
     },
   };
 }
 
 /** The paid order's confirmation, from the merchant, with its lines and VAT; true once queued. */
-async function queueOrderConfirmation(tx: DbWriter, scope: ConfigurationScope, paid: { email: string; order: unknown; amountMinor: number; currency: string; merchantReference: string; jobReference: string; masked: string }): Promise<boolean> {
+async function queueOrderConfirmation(
+  tx: DbWriter,
+  scope: ConfigurationScope,
+  paid: { email: string; order: unknown; amountMinor: number; currency: string; merchantReference: string; jobReference: string; masked: string },
+): Promise<boolean> {
   const total = formatMoney(paid.amountMinor, paid.currency);
   const sender = await merchantSenderOf(tx, scope.merchantId, scope.configurationId);
   await queueEmail(tx, paid.email, {
@@ -273,8 +425,20 @@ async function queueOrderConfirmation(tx: DbWriter, scope: ConfigurationScope, p
  * the order's audit events (the attempt's number and the payment it follows in the metadata). A job that is not a
  * declined virtual terminal order of this configuration is refused: 404 when not there, 409 when already paid.
  */
-export async function retryDeclinedOrder(tx: DbWriter, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, jobReference: string, body: VirtualTerminalAttemptBody, at: Date): Promise<ActionOutcome> {
-  const [job] = await tx.select().from(paymentJobs).where(and(eq(paymentJobs.reference, jobReference), eq(paymentJobs.merchantId, scope.merchantId))).for('update');
+export async function retryDeclinedOrder(
+  tx: DbWriter,
+  context: VirtualTerminalContext,
+  actor: Actor,
+  scope: ConfigurationScope,
+  jobReference: string,
+  body: VirtualTerminalAttemptBody,
+  at: Date,
+): Promise<ActionOutcome> {
+  const [job] = await tx
+    .select()
+    .from(paymentJobs)
+    .where(and(eq(paymentJobs.reference, jobReference), eq(paymentJobs.merchantId, scope.merchantId)))
+    .for('update');
   if (!job) return problem(404, 'The requested record was not found.');
   const order = (job.order ?? {}) as { channel?: unknown; customerId?: unknown; billingIdentity?: { emailAddress?: unknown } };
   if (job.status === 'paid' || job.paidDateTimeUtc !== null) return problem(409, `Order ${job.orderNumber} is paid already: nothing was charged again.`);
@@ -284,8 +448,11 @@ export async function retryDeclinedOrder(tx: DbWriter, context: VirtualTerminalC
   if ((body.sameCard ? 1 : 0) + (body.card ? 1 : 0) + (body.savedCardId ? 1 : 0) !== 1) {
     return problem(400, 'Try the same card again, enter another card or choose a saved card (one of them)');
   }
-  const attempts = await tx.select({ reference: transactions.reference, cardToken: transactions.cardToken }).from(transactions)
-    .where(and(eq(transactions.paymentJobReference, job.reference), eq(transactions.kind, 'payment'))).orderBy(desc(transactions.createdAt), desc(transactions.reference));
+  const attempts = await tx
+    .select({ reference: transactions.reference, cardToken: transactions.cardToken })
+    .from(transactions)
+    .where(and(eq(transactions.paymentJobReference, job.reference), eq(transactions.kind, 'payment')))
+    .orderBy(desc(transactions.createdAt), desc(transactions.reference));
   const previous = attempts[0];
   if (!previous) return problem(404, 'The requested record was not found.');
 
@@ -299,23 +466,45 @@ export async function retryDeclinedOrder(tx: DbWriter, context: VirtualTerminalC
     if (expiry) problems.push(expiry);
     if (problems.length > 0) return { status: 400, body: { errorReport: { errors: problems.map((message) => ({ message, translatedMessage: message })) } } };
     const token = await vaultCard(tx, context.cardKeys, { merchantId: scope.merchantId, cardNumber: digits });
-    [vaulted] = await tx.select().from(cardVault).where(and(eq(cardVault.token, token), eq(cardVault.merchantId, scope.merchantId)));
+    [vaulted] = await tx
+      .select()
+      .from(cardVault)
+      .where(and(eq(cardVault.token, token), eq(cardVault.merchantId, scope.merchantId)));
     declineReason = declineReasonOf(digits, 'moto');
   } else {
     let token: string | null = null;
     if (body.savedCardId) {
       const customerId = typeof order.customerId === 'string' ? order.customerId : null;
       if (!customerId) return problem(400, 'A saved card belongs to a stored customer: this order has none');
-      const [item] = await tx.select().from(customerData)
-        .where(and(eq(customerData.id, body.savedCardId), eq(customerData.customerId, customerId), eq(customerData.merchantId, scope.merchantId), eq(customerData.kind, 'savedCard')));
+      const [item] = await tx
+        .select()
+        .from(customerData)
+        .where(
+          and(
+            eq(customerData.id, body.savedCardId),
+            eq(customerData.customerId, customerId),
+            eq(customerData.merchantId, scope.merchantId),
+            eq(customerData.kind, 'savedCard'),
+          ),
+        );
       if (!item) return problem(404, 'The requested record was not found.');
-      if (Date.UTC(Number(item.value.expiryYear), Number(item.value.expiryMonth), 1) <= at.getTime()) return problem(400, 'The saved card has expired; enter a new card');
+      if (Date.UTC(Number(item.value.expiryYear), Number(item.value.expiryMonth), 1) <= at.getTime())
+        return problem(400, 'The saved card has expired; enter a new card');
       token = typeof item.value.cardToken === 'string' ? item.value.cardToken : null;
     } else {
       token = previous.cardToken;
     }
-    [vaulted] = token ? await tx.select().from(cardVault).where(and(eq(cardVault.token, token), eq(cardVault.merchantId, scope.merchantId))) : [];
-    if (!vaulted) return problem(body.sameCard ? 400 : 404, body.sameCard ? 'The declined card is no longer kept: enter the card again' : 'The requested record was not found.');
+    [vaulted] = token
+      ? await tx
+          .select()
+          .from(cardVault)
+          .where(and(eq(cardVault.token, token), eq(cardVault.merchantId, scope.merchantId)))
+      : [];
+    if (!vaulted)
+      return problem(
+        body.sameCard ? 400 : 404,
+        body.sameCard ? 'The declined card is no longer kept: enter the card again' : 'The requested record was not found.',
+      );
     declineReason = vaultedCardDeclineReason(context.cardKeys, scope.merchantId, vaulted, 'moto');
   }
   if (!vaulted) throw new Error('retryDeclinedOrder: the card was not vaulted');
@@ -326,57 +515,151 @@ export async function retryDeclinedOrder(tx: DbWriter, context: VirtualTerminalC
   const transactionReference = newTransactionReference();
   const amount = toMajorUnits(job.amountMinor, job.currency);
   await commitPaymentChange(tx, {
-    job, actor, at,
-    insert: [{
-      reference: transactionReference, kind: 'payment', parentReference: null, partnerId: job.partnerId, businessId: job.businessId, merchantId: job.merchantId,
-      configurationId: job.configurationId, paymentJobReference: job.reference, createdAt: at, amountMinor: job.amountMinor, currency: job.currency,
-      status: paid ? 'paid' : 'declined', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, cardMasked: vaulted.masked, cardToken: vaulted.token,
-      declineReason, customerEmail: email, originatingIpAddress: null,
-    }],
+    job,
+    actor,
+    at,
+    insert: [
+      {
+        reference: transactionReference,
+        kind: 'payment',
+        parentReference: null,
+        partnerId: job.partnerId,
+        businessId: job.businessId,
+        merchantId: job.merchantId,
+        configurationId: job.configurationId,
+        paymentJobReference: job.reference,
+        createdAt: at,
+        amountMinor: job.amountMinor,
+        currency: job.currency,
+        status: paid ? 'paid' : 'declined',
+        paymentMethod: 'card',
+        channel: 'Gateway',
+        ewalletType: null,
+        cardMasked: vaulted.masked,
+        cardToken: vaulted.token,
+        declineReason,
+        customerEmail: email,
+        originatingIpAddress: null,
+      },
+    ],
     jobPatch: paid ? { status: 'paid', paidDateTimeUtc: at } : { status: 'declined' },
-    steps: [{ paymentId: transactionReference, paymentJobReference: job.reference, step: paid ? 'authorisedAndCaptured' : 'declined', amountMinor: job.amountMinor, detail: declineReason, dateTimeUtc: at }],
+    steps: [
+      {
+        paymentId: transactionReference,
+        paymentJobReference: job.reference,
+        step: paid ? 'authorisedAndCaptured' : 'declined',
+        amountMinor: job.amountMinor,
+        detail: declineReason,
+        dateTimeUtc: at,
+      },
+    ],
     audit: {
       event: paid ? 'VirtualTerminalOrderSuccessful' : 'VirtualTerminalOrderFailed',
       metaData: {
-        transactionReference, merchantReference: job.orderNumber, amount, currency: job.currency, maskedCardNumber: vaulted.masked, configurationId: job.configurationId,
-        attempt, retryOf: previous.reference, card: body.sameCard ? 'same' : body.savedCardId ? 'saved' : 'new', outcome: paid ? 'paid' : 'declined', ...(declineReason ? { message: declineReason } : {}),
+        transactionReference,
+        merchantReference: job.orderNumber,
+        amount,
+        currency: job.currency,
+        maskedCardNumber: vaulted.masked,
+        configurationId: job.configurationId,
+        attempt,
+        retryOf: previous.reference,
+        card: body.sameCard ? 'same' : body.savedCardId ? 'saved' : 'new',
+        outcome: paid ? 'paid' : 'declined',
+        ...(declineReason ? { message: declineReason } : {}),
       },
     },
   });
   const settings = await loadVirtualTerminalSettings(tx, scope);
-  const confirmationEmailQueued = paid && settings?.orderConfirmationEmails && email
-    ? await queueOrderConfirmation(tx, scope, { email, order: job.order, amountMinor: job.amountMinor, currency: job.currency, merchantReference: job.orderNumber, jobReference: job.reference, masked: vaulted.masked })
-    : false;
+  const confirmationEmailQueued =
+    paid && settings?.orderConfirmationEmails && email
+      ? await queueOrderConfirmation(tx, scope, {
+          email,
+          order: job.order,
+          amountMinor: job.amountMinor,
+          currency: job.currency,
+          merchantReference: job.orderNumber,
+          jobReference: job.reference,
+          masked: vaulted.masked,
+        })
+      : false;
   return {
     status: 201,
     body: {
-      result: paid ? 'paid' : 'declined', declineReason, paymentJobReference: job.reference, transactionReference, amount, currency: job.currency,
-      maskedCardNumber: vaulted.masked, savedCardId: null, confirmationEmailQueued, customerId: typeof order.customerId === 'string' ? order.customerId : null,
-      customerCreated: false, attempt,
+      result: paid ? 'paid' : 'declined',
+      declineReason,
+      paymentJobReference: job.reference,
+      transactionReference,
+      amount,
+      currency: job.currency,
+      maskedCardNumber: vaulted.masked,
+      savedCardId: null,
+      confirmationEmailQueued,
+      customerId: typeof order.customerId === 'string' ? order.customerId : null,
+      customerCreated: false,
+      attempt,
       message: paid ? `${formatMoney(job.amountMinor, job.currency)} paid.` : `Declined: ${declineReason}.`,
     },
   };
 }
 
-type LinkOrder = { reference: string; email: string; dateOfBirth: string | null; customerId: string | null; validityHours: number; totals: { inclMinor: number } };
+type LinkOrder = {
+  reference: string;
+  email: string;
+  dateOfBirth: string | null;
+  customerId: string | null;
+  validityHours: number;
+  totals: { inclMinor: number };
+};
 
 /** 'Send a payment link instead': an open job (no payment yet) whose hosted-page link is emailed; single use (paid once). */
-async function sendPaymentLinkOrder(tx: DbWriter, context: VirtualTerminalContext, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, order: LinkOrder, at: Date): Promise<ActionOutcome> {
+async function sendPaymentLinkOrder(
+  tx: DbWriter,
+  context: VirtualTerminalContext,
+  actor: Actor,
+  scope: ConfigurationScope,
+  body: VirtualTerminalOrderBody,
+  order: LinkOrder,
+  at: Date,
+): Promise<ActionOutcome> {
   const { currency } = body;
   const expires = new Date(at.getTime() + order.validityHours * 3_600_000);
   const jobReference = newJobReference();
-  const [job] = await tx.insert(paymentJobs).values({
-    reference: jobReference, partnerId: scope.partnerId, businessId: scope.businessId, merchantId: scope.merchantId, configurationId: scope.configurationId,
-    createDateTimeUtc: at, expirationDateTimeUtc: expires, paidDateTimeUtc: null, orderNumber: order.reference, amountMinor: order.totals.inclMinor, currency, status: 'pending',
-    order: {
-      channel: 'moto-link', billingIdentity: { emailAddress: order.email, dateOfBirth: order.dateOfBirth ?? undefined }, billingAddress: body.billingAddress,
-      shippingAddress: body.shippingAddress ?? undefined, customerId: order.customerId ?? undefined,
-      orderLines: body.orderLines.map((line) => {
-        const amounts = lineAmounts(line, currency);
-        return { type: line.type, description: line.description.trim(), quantity: line.quantity, vatPercentage: line.vatPercentage, unitPriceInclVat: amounts.sign * amounts.unitInclMinor, unitPriceExclVat: amounts.sign * amounts.unitExclMinor };
-      }),
-    },
-  }).returning();
+  const [job] = await tx
+    .insert(paymentJobs)
+    .values({
+      reference: jobReference,
+      partnerId: scope.partnerId,
+      businessId: scope.businessId,
+      merchantId: scope.merchantId,
+      configurationId: scope.configurationId,
+      createDateTimeUtc: at,
+      expirationDateTimeUtc: expires,
+      paidDateTimeUtc: null,
+      orderNumber: order.reference,
+      amountMinor: order.totals.inclMinor,
+      currency,
+      status: 'pending',
+      order: {
+        channel: 'moto-link',
+        billingIdentity: { emailAddress: order.email, dateOfBirth: order.dateOfBirth ?? undefined },
+        billingAddress: body.billingAddress,
+        shippingAddress: body.shippingAddress ?? undefined,
+        customerId: order.customerId ?? undefined,
+        orderLines: body.orderLines.map((line) => {
+          const amounts = lineAmounts(line, currency);
+          return {
+            type: line.type,
+            description: line.description.trim(),
+            quantity: line.quantity,
+            vatPercentage: line.vatPercentage,
+            unitPriceInclVat: amounts.sign * amounts.unitInclMinor,
+            unitPriceExclVat: amounts.sign * amounts.unitExclMinor,
+          };
+        }),
+      },
+    })
+    .returning();
   if (!job) throw new Error('sendPaymentLinkOrder: the job was not written');
   const url = portalLink(context.publicUrl, `/pay/${encodeURIComponent(jobReference)}`);
   const total = formatMoney(order.totals.inclMinor, currency);
@@ -396,32 +679,80 @@ async function sendPaymentLinkOrder(tx: DbWriter, context: VirtualTerminalContex
   });
   const amount = toMajorUnits(order.totals.inclMinor, currency);
   await commitPaymentChange(tx, {
-    job, actor, at,
-    audit: { event: 'VirtualTerminalOrderSuccessful', metaData: { merchantReference: order.reference, amount, currency, configurationId: scope.configurationId, outcome: 'paymentLinkSent', emailId: id, expirationDateTimeUtc: expires.toISOString() } },
+    job,
+    actor,
+    at,
+    audit: {
+      event: 'VirtualTerminalOrderSuccessful',
+      metaData: {
+        merchantReference: order.reference,
+        amount,
+        currency,
+        configurationId: scope.configurationId,
+        outcome: 'paymentLinkSent',
+        emailId: id,
+        expirationDateTimeUtc: expires.toISOString(),
+      },
+    },
   });
   return {
     status: 201,
     body: {
-      result: 'linkSent', declineReason: null, paymentJobReference: jobReference, transactionReference: null, amount, currency, maskedCardNumber: null, savedCardId: null,
-      customerId: order.customerId, customerCreated: false,
-      confirmationEmailQueued: false, paymentUrl: url, expirationDateTimeUtc: expires.toISOString(), message: `Payment link for ${total} sent to ${order.email}.`,
+      result: 'linkSent',
+      declineReason: null,
+      paymentJobReference: jobReference,
+      transactionReference: null,
+      amount,
+      currency,
+      maskedCardNumber: null,
+      savedCardId: null,
+      customerId: order.customerId,
+      customerCreated: false,
+      confirmationEmailQueued: false,
+      paymentUrl: url,
+      expirationDateTimeUtc: expires.toISOString(),
+      message: `Payment link for ${total} sent to ${order.email}.`,
     },
   };
 }
 
 /** The order's customer, stored: name, email, date of birth and addresses as typed; audited CustomerCreated. */
-async function storeOrderCustomer(tx: DbWriter, actor: Actor, scope: ConfigurationScope, body: VirtualTerminalOrderBody, email: string | null, dateOfBirth: string | null, at: Date) {
+async function storeOrderCustomer(
+  tx: DbWriter,
+  actor: Actor,
+  scope: ConfigurationScope,
+  body: VirtualTerminalOrderBody,
+  email: string | null,
+  dateOfBirth: string | null,
+  at: Date,
+) {
   const billing = body.billingAddress;
-  const [stored] = await tx.insert(customers).values({
-    id: `CUS${randomBytes(8).toString('hex').toUpperCase()}`, businessId: scope.businessId, merchantId: scope.merchantId,
-    reference: `C-${randomBytes(4).toString('hex').toUpperCase()}`, title: billing.title?.trim() || null,
-    firstName: billing.firstName?.trim() ?? '', middleName: billing.middleName?.trim() || null,
-    lastName: billing.lastName?.trim() || billing.organisation?.trim() || '', emailAddress: email, dateOfBirth,
-    billingAddress: billing, shippingAddress: body.shippingAddress ?? null, createdUtc: at, lastUpdatedUtc: at,
-  }).returning();
+  const [stored] = await tx
+    .insert(customers)
+    .values({
+      id: `CUS${randomBytes(8).toString('hex').toUpperCase()}`,
+      businessId: scope.businessId,
+      merchantId: scope.merchantId,
+      reference: `C-${randomBytes(4).toString('hex').toUpperCase()}`,
+      title: billing.title?.trim() || null,
+      firstName: billing.firstName?.trim() ?? '',
+      middleName: billing.middleName?.trim() || null,
+      lastName: billing.lastName?.trim() || billing.organisation?.trim() || '',
+      emailAddress: email,
+      dateOfBirth,
+      billingAddress: billing,
+      shippingAddress: body.shippingAddress ?? null,
+      createdUtc: at,
+      lastUpdatedUtc: at,
+    })
+    .returning();
   if (!stored) throw new Error('storeOrderCustomer: the customer was not written');
   await tx.insert(auditEvents).values({
-    userId: actor.userId, event: 'CustomerCreated', dateTimeUtc: at, businessId: scope.businessId, merchantId: scope.merchantId,
+    userId: actor.userId,
+    event: 'CustomerCreated',
+    dateTimeUtc: at,
+    businessId: scope.businessId,
+    merchantId: scope.merchantId,
     metaData: { customerId: stored.id, reference: stored.reference, source: 'virtualTerminalOrder', merchantReference: body.merchantReference.trim() },
   });
   return stored;
@@ -429,12 +760,17 @@ async function storeOrderCustomer(tx: DbWriter, actor: Actor, scope: Configurati
 
 /** Saved cards of a customer: what may be shown (never the token). */
 export async function savedCardsOf(tx: DbWriter, merchantId: string, customerId: string) {
-  const rows = await tx.select().from(customerData)
+  const rows = await tx
+    .select()
+    .from(customerData)
     .where(and(eq(customerData.customerId, customerId), eq(customerData.merchantId, merchantId), eq(customerData.kind, 'savedCard')))
     .orderBy(customerData.createdUtc, customerData.id);
   return rows.map((row) => ({
-    savedCardId: row.id, maskedCardNumber: String(row.value.maskedCardNumber ?? ''), expiryMonth: Number(row.value.expiryMonth ?? 0),
-    expiryYear: Number(row.value.expiryYear ?? 0), cardholderName: typeof row.value.cardholderName === 'string' ? row.value.cardholderName : null,
+    savedCardId: row.id,
+    maskedCardNumber: String(row.value.maskedCardNumber ?? ''),
+    expiryMonth: Number(row.value.expiryMonth ?? 0),
+    expiryYear: Number(row.value.expiryYear ?? 0),
+    cardholderName: typeof row.value.cardholderName === 'string' ? row.value.cardholderName : null,
     createdUtc: row.createdUtc.toISOString(),
   }));
 }

@@ -8,7 +8,13 @@ import { businesses, merchants, partners, users } from '../db/schema.ts';
 import { partnerLevelExtras, permissionsOfRoles } from './role-permissions.ts';
 import { now } from '../clock.ts';
 
-export type RoleGrant = { role: string; level: 'root' | 'partner' | 'business' | 'merchant'; partnerId: string | null; businessId: string | null; merchantId: string | null };
+export type RoleGrant = {
+  role: string;
+  level: 'root' | 'partner' | 'business' | 'merchant';
+  partnerId: string | null;
+  businessId: string | null;
+  merchantId: string | null;
+};
 
 export type Principal = {
   userId: string;
@@ -42,11 +48,25 @@ function principalQuery(db: Db) {
   const businessesOfPartnerGrants = sql<string[]>`coalesce((
     SELECT json_agg(b.id ORDER BY b.id) FROM businesses b
     WHERE b.partner_id IN (SELECT r.partner_id FROM user_roles r WHERE r.user_id = "users"."id" AND r.level = 'partner')), '[]'::json)`;
-  return db.select({
-    id: users.id, email: users.email, givenName: users.givenName, familyName: users.familyName, internal: users.internal,
-    passwordExpiresUtc: users.passwordExpiresUtc, grants: grantsOfUser, partnerBusinessIds: businessesOfPartnerGrants,
-  // A locked account (lockoutEndDateUtc in the future) is no principal at all: its tokens stop working at once.
-  }).from(users).where(and(eq(users.id, sql.placeholder('userId')), sql`(${users.lockoutEndDateUtc} IS NULL OR ${users.lockoutEndDateUtc} <= ${sql.placeholder('now')}::timestamptz)`))
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      givenName: users.givenName,
+      familyName: users.familyName,
+      internal: users.internal,
+      passwordExpiresUtc: users.passwordExpiresUtc,
+      grants: grantsOfUser,
+      partnerBusinessIds: businessesOfPartnerGrants,
+      // A locked account (lockoutEndDateUtc in the future) is no principal at all: its tokens stop working at once.
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.id, sql.placeholder('userId')),
+        sql`(${users.lockoutEndDateUtc} IS NULL OR ${users.lockoutEndDateUtc} <= ${sql.placeholder('now')}::timestamptz)`,
+      ),
+    )
     .prepare('load_principal');
 }
 
@@ -54,10 +74,21 @@ function principalQuery(db: Db) {
 function lookups(db: Db) {
   return {
     principal: principalQuery(db),
-    business: db.select().from(businesses).where(eq(businesses.id, sql.placeholder('businessId'))).prepare('business_by_id'),
-    merchant: db.select().from(merchants)
-      .where(and(eq(merchants.id, sql.placeholder('merchantId')), eq(merchants.businessId, sql.placeholder('businessId')))).prepare('merchant_of_business'),
-    partner: db.select().from(partners).where(eq(partners.id, sql.placeholder('partnerId'))).prepare('partner_by_id'),
+    business: db
+      .select()
+      .from(businesses)
+      .where(eq(businesses.id, sql.placeholder('businessId')))
+      .prepare('business_by_id'),
+    merchant: db
+      .select()
+      .from(merchants)
+      .where(and(eq(merchants.id, sql.placeholder('merchantId')), eq(merchants.businessId, sql.placeholder('businessId'))))
+      .prepare('merchant_of_business'),
+    partner: db
+      .select()
+      .from(partners)
+      .where(eq(partners.id, sql.placeholder('partnerId')))
+      .prepare('partner_by_id'),
   };
 }
 
@@ -73,12 +104,14 @@ function lookupsOf(db: Db): ReturnType<typeof lookups> {
 }
 
 /** PGlite hands json back parsed, node-postgres too; a driver that hands back text is parsed here. */
-const fromJson = <T,>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+const fromJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 export async function loadPrincipal(database: Database, userId: string): Promise<Principal | null> {
   const [user] = await lookupsOf(database.db).principal.execute({ userId, now: now().toISOString() });
   if (!user) return null;
-  const grants = fromJson<GrantRow[]>(user.grants).map(([role, level, partnerId, businessId, merchantId]): RoleGrant => ({ role, level, partnerId, businessId, merchantId }));
+  const grants = fromJson<GrantRow[]>(user.grants).map(
+    ([role, level, partnerId, businessId, merchantId]): RoleGrant => ({ role, level, partnerId, businessId, merchantId }),
+  );
   return {
     userId: user.id,
     email: user.email,
@@ -112,15 +145,21 @@ export type AddressedContext = { partnerId?: string | null; businessId?: string 
 
 /** Permissions in one context: root roles, plus roles granted on the partner, business or merchant it lies in. */
 export function permissionsIn(principal: Principal, context: AddressedContext): Set<PermissionName> {
-  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every case (TypeScript checks it with noImplicitReturns)
-  const roles = principal.grants.filter((grant) => {
-    switch (grant.level) {
-      case 'root': return true;
-      case 'partner': return grant.partnerId != null && grant.partnerId === context.partnerId;
-      case 'business': return grant.businessId != null && grant.businessId === context.businessId;
-      case 'merchant': return grant.merchantId != null && grant.merchantId === context.merchantId;
-    }
-  }).map((grant) => grant.role);
+  const roles = principal.grants
+    // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every case (TypeScript checks it with noImplicitReturns)
+    .filter((grant) => {
+      switch (grant.level) {
+        case 'root':
+          return true;
+        case 'partner':
+          return grant.partnerId != null && grant.partnerId === context.partnerId;
+        case 'business':
+          return grant.businessId != null && grant.businessId === context.businessId;
+        case 'merchant':
+          return grant.merchantId != null && grant.merchantId === context.merchantId;
+      }
+    })
+    .map((grant) => grant.role);
   const granted = permissionsOfRoles(roles);
   if (context.partnerId && principal.partnerIds.includes(context.partnerId)) for (const extra of partnerLevelExtras) granted.add(extra);
   return granted;
@@ -128,17 +167,21 @@ export function permissionsIn(principal: Principal, context: AddressedContext): 
 
 /** May the caller see this business at all (any role at root, partner or business level, or a merchant role under it)? */
 export function canSeeBusiness(principal: Principal, businessId: string, merchantIdsOfBusiness: readonly string[] = []): boolean {
-  return isInternal(principal)
-    || principal.businessIds.includes(businessId)
-    || principal.partnerBusinessIds.includes(businessId)
-    || merchantIdsOfBusiness.some((merchantId) => principal.merchantIds.includes(merchantId));
+  return (
+    isInternal(principal) ||
+    principal.businessIds.includes(businessId) ||
+    principal.partnerBusinessIds.includes(businessId) ||
+    merchantIdsOfBusiness.some((merchantId) => principal.merchantIds.includes(merchantId))
+  );
 }
 
 export function canSeeMerchant(principal: Principal, businessId: string, merchantId: string): boolean {
-  return isInternal(principal)
-    || principal.businessIds.includes(businessId)
-    || principal.partnerBusinessIds.includes(businessId)
-    || principal.merchantIds.includes(merchantId);
+  return (
+    isInternal(principal) ||
+    principal.businessIds.includes(businessId) ||
+    principal.partnerBusinessIds.includes(businessId) ||
+    principal.merchantIds.includes(merchantId)
+  );
 }
 
 /**
@@ -165,8 +208,15 @@ export async function resolveContext(
   const [business] = await lookupsOf(database.db).business.execute({ businessId });
   if (!business) return null;
   if (merchantId === undefined) {
-    const merchantIds = principal.merchantIds.length === 0 ? [] : (await database.db.select({ id: merchants.id }).from(merchants)
-      .where(and(eq(merchants.businessId, businessId), inArray(merchants.id, principal.merchantIds)))).map((row) => row.id);
+    const merchantIds =
+      principal.merchantIds.length === 0
+        ? []
+        : (
+            await database.db
+              .select({ id: merchants.id })
+              .from(merchants)
+              .where(and(eq(merchants.businessId, businessId), inArray(merchants.id, principal.merchantIds)))
+          ).map((row) => row.id);
     if (!canSeeBusiness(principal, businessId, merchantIds)) return null;
     return { business, merchant: null, permissions: permissionsIn(principal, { partnerId: business.partnerId, businessId }) };
   }

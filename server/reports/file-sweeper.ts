@@ -30,7 +30,10 @@ export const defaultIncompleteGraceMs = 24 * 3_600_000;
 export type ReportSweep = { expired: number; orphans: number; incomplete: number };
 
 export async function sweepReportFiles(options: {
-  database: Database; files: FileStore; orphanGraceMs?: number; incompleteGraceMs?: number;
+  database: Database;
+  files: FileStore;
+  orphanGraceMs?: number;
+  incompleteGraceMs?: number;
   /** the application's time, for reports' expiry */
   now?: Date;
   /** the time by the clock that stamps stored files, for their age (clock.ts) */
@@ -42,27 +45,43 @@ export async function sweepReportFiles(options: {
   const filesNow = options.filesNow ?? systemNow();
   const removed: ReportSweep = { expired: 0, orphans: 0, incomplete: 0 };
 
-  const stale = await db.select({ id: r.id, filePath: r.filePath }).from(r).where(and(isNotNull(r.filePath), or(
-    isNotNull(r.deletedAt),
-    and(eq(r.status, 'generated'), lt(r.expirationDateTime, now)),
-  )));
+  const stale = await db
+    .select({ id: r.id, filePath: r.filePath })
+    .from(r)
+    .where(and(isNotNull(r.filePath), or(isNotNull(r.deletedAt), and(eq(r.status, 'generated'), lt(r.expirationDateTime, now)))));
   for (const row of stale) {
     if (!row.filePath) continue;
     await files.delete(row.filePath).catch((error: unknown) => {
       // A file_path that is no key (never written by this code) has nothing in the store to delete.
       if (!(error instanceof InvalidFileKey)) throw error;
     });
-    await db.update(r).set({ filePath: null }).where(and(eq(r.id, row.id), eq(r.filePath, row.filePath)));
+    await db
+      .update(r)
+      .set({ filePath: null })
+      .where(and(eq(r.id, row.id), eq(r.filePath, row.filePath)));
     removed.expired += 1;
   }
 
-  removed.orphans = await sweepOrphanFiles(files, {
-    prefix: reportFilePrefix,
-    graceMs: options.orphanGraceMs ?? defaultOrphanGraceMs,
-    owns: (key) => reportKeyPattern.test(key),
-    referenced: async (keys) => new Set((await db.select({ filePath: r.filePath }).from(r).where(inArray(r.filePath, [...keys])))
-      .map((row) => row.filePath).filter((path): path is string => path !== null)),
-  }, filesNow);
+  removed.orphans = await sweepOrphanFiles(
+    files,
+    {
+      prefix: reportFilePrefix,
+      graceMs: options.orphanGraceMs ?? defaultOrphanGraceMs,
+      owns: (key) => reportKeyPattern.test(key),
+      referenced: async (keys) =>
+        new Set(
+          (
+            await db
+              .select({ filePath: r.filePath })
+              .from(r)
+              .where(inArray(r.filePath, [...keys]))
+          )
+            .map((row) => row.filePath)
+            .filter((path): path is string => path !== null),
+        ),
+    },
+    filesNow,
+  );
 
   removed.incomplete = await files.removeIncomplete(new Date(filesNow.getTime() - (options.incompleteGraceMs ?? defaultIncompleteGraceMs)));
   return removed;
@@ -74,9 +93,16 @@ export async function sweepReportFiles(options: {
  * puts of the same file under the same key store the same bytes, and only a row still naming the old file is changed.
  * A row whose old file is missing keeps its name (its download answers 410, and the sweeper clears it on expiry).
  */
-export async function moveLegacyReportFiles(options: { database: Database; files: FileStore; legacyDir: string; log?: (line: string) => void }): Promise<number> {
+export async function moveLegacyReportFiles(options: {
+  database: Database;
+  files: FileStore;
+  legacyDir: string;
+  log?: (line: string) => void;
+}): Promise<number> {
   const { db } = options.database;
-  const rows = await db.select({ id: r.id, filePath: r.filePath, fileType: r.fileType }).from(r)
+  const rows = await db
+    .select({ id: r.id, filePath: r.filePath, fileType: r.fileType })
+    .from(r)
     .where(and(isNotNull(r.filePath), notLike(r.filePath, '%/%')));
   let moved = 0;
   for (const row of rows) {
@@ -85,8 +111,14 @@ export async function moveLegacyReportFiles(options: { database: Database; files
     const path = join(options.legacyDir, name);
     if (!(await stat(path).catch(() => null))?.isFile()) continue;
     const key = `${reportFilePrefix}${name}`;
-    await options.files.put(key, createReadStream(path), { contentType: reportContentTypes[row.fileType] ?? 'application/octet-stream', metadata: { 'report-id': row.id } });
-    await db.update(r).set({ filePath: key }).where(and(eq(r.id, row.id), eq(r.filePath, name)));
+    await options.files.put(key, createReadStream(path), {
+      contentType: reportContentTypes[row.fileType] ?? 'application/octet-stream',
+      metadata: { 'report-id': row.id },
+    });
+    await db
+      .update(r)
+      .set({ filePath: key })
+      .where(and(eq(r.id, row.id), eq(r.filePath, name)));
     await unlink(path).catch(() => undefined);
     moved += 1;
   }

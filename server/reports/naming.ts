@@ -25,7 +25,11 @@ export type NamedReport = {
 };
 
 /** 'tradingAccount' → 'trading-account'; anything but letters, digits and '-' is dropped. */
-const kebab = (value: string) => value.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`).replace(/[^a-z0-9-]/gi, '').replace(/^-+/, '');
+const kebab = (value: string) =>
+  value
+    .replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)
+    .replace(/[^a-z0-9-]/gi, '')
+    .replace(/^-+/, '');
 const safe = (value: string) => value.replace(/[^A-Za-z0-9-]/g, '');
 
 /** A period as it reads in a file name: 'yyyy-MM' for one whole month, 'yyyy-MM-dd' for one day, else its two ends. */
@@ -50,7 +54,12 @@ export function reportDownloadName(report: NamedReport): string {
   const accountNumber = typeof filters.accountNumber === 'string' ? safe(filters.accountNumber) : '';
   if (Object.hasOwn(ledgerReportTypes, report.reportType) && accountNumber !== '') {
     const type = kebab(report.reportType);
-    if ((report.reportType === 'batchDetail' || report.reportType === 'settlementDetails') && typeof filters.batchId === 'string' && safe(filters.batchId) !== '') return `${type}-${safe(filters.batchId)}.${report.fileType}`;
+    if (
+      (report.reportType === 'batchDetail' || report.reportType === 'settlementDetails') &&
+      typeof filters.batchId === 'string' &&
+      safe(filters.batchId) !== ''
+    )
+      return `${type}-${safe(filters.batchId)}.${report.fileType}`;
     const timeZone = typeof context.timeZone === 'string' && context.timeZone !== '' ? context.timeZone : 'UTC';
     return `${type}-${accountNumber}-${periodName(report.startDate, report.endDate, timeZone, report.queuedAt)}.${report.fileType}`;
   }

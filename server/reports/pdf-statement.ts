@@ -30,9 +30,17 @@ const fontSize = 8;
 export type PdfReportWriter = ReportWriter & { setSummary: (summary: PdfSummary) => void };
 
 export async function openPdfWriter(stream: Writable, columns: readonly ReportColumnSpec[], heading: PdfHeading, generatedAt: Date): Promise<PdfReportWriter> {
-  const doc = new PDFDocument({ size: 'A4', margin, info: { Title: `${heading.title} ${heading.accountNumber}`, Author: providerName }, autoFirstPage: false, bufferPages: true });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin,
+    info: { Title: `${heading.title} ${heading.accountNumber}`, Author: providerName },
+    autoFirstPage: false,
+    bufferPages: true,
+  });
   let failure: Error | null = null;
-  stream.on('error', (error) => { failure = error; });
+  stream.on('error', (error) => {
+    failure = error;
+  });
   doc.pipe(stream);
   const width = () => doc.page.width - margin * 2;
   const totalWeight = columns.reduce((sum, column) => sum + (column.width ?? 12), 0);
@@ -47,7 +55,12 @@ export async function openPdfWriter(stream: Writable, columns: readonly ReportCo
     const bottomMargin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.font('Helvetica').fontSize(7).fillColor('#000000');
-    doc.text(`${providerName} · ${heading.title} · account ${heading.accountNumber} · generated ${generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`, margin, bottom, { width: width() - 90, lineBreak: false });
+    doc.text(
+      `${providerName} · ${heading.title} · account ${heading.accountNumber} · generated ${generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+      margin,
+      bottom,
+      { width: width() - 90, lineBreak: false },
+    );
     doc.text(`Page ${pageNumber} of ${pageCount}`, margin + width() - 90, bottom, { width: 90, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottomMargin;
   };
@@ -60,7 +73,11 @@ export async function openPdfWriter(stream: Writable, columns: readonly ReportCo
       x += w;
     });
     y += rowHeight;
-    doc.moveTo(margin, y).lineTo(margin + width(), y).lineWidth(0.75).stroke('#000000');
+    doc
+      .moveTo(margin, y)
+      .lineTo(margin + width(), y)
+      .lineWidth(0.75)
+      .stroke('#000000');
     y += 2;
   };
   const newPage = (withHeader: boolean) => {
@@ -87,7 +104,9 @@ export async function openPdfWriter(stream: Writable, columns: readonly ReportCo
   };
 
   return {
-    setSummary: (value) => { summary = value; },
+    setSummary: (value) => {
+      summary = value;
+    },
     write: async (row: ReportRow) => {
       if (y > bottomLimit()) newPage(true);
       doc.font('Helvetica').fontSize(fontSize).fillColor('#000000');
@@ -106,9 +125,16 @@ export async function openPdfWriter(stream: Writable, columns: readonly ReportCo
         const lines = (summary as PdfSummary).lines;
         if (y + (lines.length + 3) * rowHeight > bottomLimit()) newPage(false);
         y += 8;
-        doc.moveTo(margin, y).lineTo(margin + width(), y).lineWidth(0.75).stroke('#000000');
+        doc
+          .moveTo(margin, y)
+          .lineTo(margin + width(), y)
+          .lineWidth(0.75)
+          .stroke('#000000');
         y += 6;
-        doc.font('Helvetica-Bold').fontSize(10).text((summary as PdfSummary).heading, margin, y, { lineBreak: false });
+        doc
+          .font('Helvetica-Bold')
+          .fontSize(10)
+          .text((summary as PdfSummary).heading, margin, y, { lineBreak: false });
         y += rowHeight + 2;
         for (const [label, value] of lines) {
           const bold = /closing|opening/i.test(label);

@@ -20,9 +20,8 @@ export type Lease = { id: string; nodeId: string; attempt: number };
 const r = queuedReports;
 
 /** The lease columns that say a job is still this node's current attempt. */
-const leaseHeld = (lease: Lease) => and(
-  eq(r.id, lease.id), eq(r.lockedBy, lease.nodeId), eq(r.attempts, lease.attempt), eq(r.status, 'generating'), isNull(r.deletedAt),
-);
+const leaseHeld = (lease: Lease) =>
+  and(eq(r.id, lease.id), eq(r.lockedBy, lease.nodeId), eq(r.attempts, lease.attempt), eq(r.status, 'generating'), isNull(r.deletedAt));
 
 const leaseUntil = (leaseMs: number) => sqlNow(leaseMs);
 
@@ -44,27 +43,44 @@ export type ClaimResult =
  */
 export async function claimNextReport(db: Db, nodeId: string, leaseMs: number): Promise<ClaimResult> {
   return db.transaction(async (tx) => {
-    const [candidate] = await tx.select({ id: r.id, status: r.status, attempts: r.attempts, lockedBy: r.lockedBy }).from(r)
-      .where(and(isNull(r.deletedAt), or(
-        eq(r.status, 'queued'),
-        and(eq(r.status, 'generating'), or(lt(r.lockedUntil, sqlNow()), holderGone)),
-      )))
+    const [candidate] = await tx
+      .select({ id: r.id, status: r.status, attempts: r.attempts, lockedBy: r.lockedBy })
+      .from(r)
+      .where(and(isNull(r.deletedAt), or(eq(r.status, 'queued'), and(eq(r.status, 'generating'), or(lt(r.lockedUntil, sqlNow()), holderGone)))))
       // Fair between users: the user served least recently goes first (a user with a job generating now
       // was served now), then the oldest job. One user's 20 queued exports no longer hold another's single one.
-      .orderBy(sql`coalesce((SELECT max(CASE WHEN g.status = 'generating' THEN ${sqlNow()} ELSE g.generated_at END) FROM queued_reports g WHERE g.user_id = ${r.userId}), '-infinity'::timestamptz)`, asc(r.queuedAt), asc(r.id))
+      .orderBy(
+        sql`coalesce((SELECT max(CASE WHEN g.status = 'generating' THEN ${sqlNow()} ELSE g.generated_at END) FROM queued_reports g WHERE g.user_id = ${r.userId}), '-infinity'::timestamptz)`,
+        asc(r.queuedAt),
+        asc(r.id),
+      )
       .limit(1)
       .for('update', { skipLocked: true });
     if (!candidate) return { kind: 'none' } as const;
     if (candidate.status === 'generating' && candidate.attempts >= maxReportAttempts) {
-      await tx.update(r).set({
-        status: 'failed', lockedBy: null, lockedUntil: null,
-        error: `The report could not be generated after ${maxReportAttempts} attempts.`,
-      }).where(eq(r.id, candidate.id));
+      await tx
+        .update(r)
+        .set({
+          status: 'failed',
+          lockedBy: null,
+          lockedUntil: null,
+          error: `The report could not be generated after ${maxReportAttempts} attempts.`,
+        })
+        .where(eq(r.id, candidate.id));
       return { kind: 'gaveUp', id: candidate.id } as const;
     }
-    const [report] = await tx.update(r).set({
-      status: 'generating', attempts: sql`${r.attempts} + 1`, lockedBy: nodeId, lockedUntil: leaseUntil(leaseMs), processedRows: 0, error: null,
-    }).where(eq(r.id, candidate.id)).returning();
+    const [report] = await tx
+      .update(r)
+      .set({
+        status: 'generating',
+        attempts: sql`${r.attempts} + 1`,
+        lockedBy: nodeId,
+        lockedUntil: leaseUntil(leaseMs),
+        processedRows: 0,
+        error: null,
+      })
+      .where(eq(r.id, candidate.id))
+      .returning();
     if (!report) return { kind: 'none' } as const;
     await recordEvent(tx, 'record', { resource: 'report', resourceId: String(report.id), userId: report.userId });
     const reclaimedFrom = candidate.status === 'generating' ? candidate.lockedBy : null;
@@ -74,7 +90,11 @@ export async function claimNextReport(db: Db, nodeId: string, leaseMs: number): 
 
 /** Extends the lease and records progress; false when the job is no longer ours (reclaimed, deleted). */
 export async function heartbeat(db: Db, lease: Lease, processedRows: number, leaseMs: number): Promise<boolean> {
-  const rows = await db.update(r).set({ lockedUntil: leaseUntil(leaseMs), processedRows }).where(leaseHeld(lease)).returning({ id: r.id });
+  const rows = await db
+    .update(r)
+    .set({ lockedUntil: leaseUntil(leaseMs), processedRows })
+    .where(leaseHeld(lease))
+    .returning({ id: r.id });
   return rows.length > 0;
 }
 
@@ -89,10 +109,21 @@ export async function completeReport(db: Db, lease: Lease, file: { key: string; 
     const [held] = await tx.select({ id: r.id }).from(r).where(leaseHeld(lease)).for('update');
     if (!held) return false;
     const generatedAt = now();
-    const [done] = await tx.update(r).set({
-      status: 'generated', generatedAt, expirationDateTime: new Date(generatedAt.getTime() + reportExpiryMs),
-      filePath: file.key, fileSize: file.fileSize, processedRows, lockedBy: null, lockedUntil: null, error: null,
-    }).where(eq(r.id, lease.id)).returning({ userId: r.userId });
+    const [done] = await tx
+      .update(r)
+      .set({
+        status: 'generated',
+        generatedAt,
+        expirationDateTime: new Date(generatedAt.getTime() + reportExpiryMs),
+        filePath: file.key,
+        fileSize: file.fileSize,
+        processedRows,
+        lockedBy: null,
+        lockedUntil: null,
+        error: null,
+      })
+      .where(eq(r.id, lease.id))
+      .returning({ userId: r.userId });
     if (done) await recordEvent(tx, 'record', { resource: 'report', resourceId: String(lease.id), userId: done.userId });
     return true;
   });
@@ -101,7 +132,11 @@ export async function completeReport(db: Db, lease: Lease, file: { key: string; 
 /** A job that cannot succeed (the user lost access, the query is refused): failed now, no further attempts. */
 export async function failReport(db: Db, lease: Lease, error: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const [failed] = await tx.update(r).set({ status: 'failed', lockedBy: null, lockedUntil: null, error }).where(leaseHeld(lease)).returning({ userId: r.userId });
+    const [failed] = await tx
+      .update(r)
+      .set({ status: 'failed', lockedBy: null, lockedUntil: null, error })
+      .where(leaseHeld(lease))
+      .returning({ userId: r.userId });
     if (failed) await recordEvent(tx, 'record', { resource: 'report', resourceId: String(lease.id), userId: failed.userId });
   });
 }
@@ -111,16 +146,24 @@ export async function failReport(db: Db, lease: Lease, error: string): Promise<v
  * attempts remain, failed after the last one. False when the lease was no longer ours (the job went on elsewhere).
  */
 export async function releaseAfterError(db: Db, lease: Lease, error: string): Promise<boolean> {
-  const rows = await db.update(r).set({
-    status: sql`CASE WHEN ${r.attempts} >= ${maxReportAttempts} THEN 'failed' ELSE 'queued' END`,
-    lockedBy: null, lockedUntil: null, error,
-  }).where(leaseHeld(lease)).returning({ id: r.id });
+  const rows = await db
+    .update(r)
+    .set({
+      status: sql`CASE WHEN ${r.attempts} >= ${maxReportAttempts} THEN 'failed' ELSE 'queued' END`,
+      lockedBy: null,
+      lockedUntil: null,
+      error,
+    })
+    .where(leaseHeld(lease))
+    .returning({ id: r.id });
   return rows.length > 0;
 }
 
 /** A graceful stop hands the job back without spending an attempt. */
 export async function releaseOnStop(db: Db, lease: Lease): Promise<void> {
-  await db.update(r).set({ status: 'queued', attempts: sql`greatest(${r.attempts} - 1, 0)`, lockedBy: null, lockedUntil: null, processedRows: 0 })
+  await db
+    .update(r)
+    .set({ status: 'queued', attempts: sql`greatest(${r.attempts} - 1, 0)`, lockedBy: null, lockedUntil: null, processedRows: 0 })
     .where(leaseHeld(lease));
 }
 
@@ -206,10 +249,15 @@ export async function insertQueuedReport(db: Db, report: typeof queuedReports.$i
 /** Inside the caller's transaction: 429 when the user already has maxWaitingReportsPerUser waiting (their row stays locked till it ends). */
 export async function assertReportQueueRoom(tx: Db, userId: string): Promise<void> {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-  const [waiting] = await tx.select({ count: count() }).from(r)
+  const [waiting] = await tx
+    .select({ count: count() })
+    .from(r)
     .where(and(eq(r.userId, userId), isNull(r.deletedAt), or(eq(r.status, 'queued'), eq(r.status, 'generating'))));
   const already = Number(waiting?.count ?? 0);
   if (already >= maxWaitingReportsPerUser) {
-    throw new ApiError(429, `You have ${already} reports waiting in your report queue, the most there may be. Wait for one to finish, or cancel one, before queueing another.`);
+    throw new ApiError(
+      429,
+      `You have ${already} reports waiting in your report queue, the most there may be. Wait for one to finish, or cancel one, before queueing another.`,
+    );
   }
 }

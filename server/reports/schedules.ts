@@ -23,13 +23,28 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import {
-  accountNumberPattern, camtOnlyForStatementsMessage, statementReportTypes, type LedgerReportType, type StatementAccountKind,
+  accountNumberPattern,
+  camtOnlyForStatementsMessage,
+  statementReportTypes,
+  type LedgerReportType,
+  type StatementAccountKind,
 } from '../../src/contract/ledger.ts';
 import { encodeOrdering } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
-  describeTiming, describeTransactionsSchedule, type ScheduleOrdering, isKnownTimeZone, maxRunAttempts, nextRunAfter, runDateFilter, runPeriod, scheduledExportDateFilter,
-  scheduledExportDateMessage, scheduleReportLabel, type ScheduleTiming, transactionsScheduleContextMessage,
+  describeTiming,
+  describeTransactionsSchedule,
+  type ScheduleOrdering,
+  isKnownTimeZone,
+  maxRunAttempts,
+  nextRunAfter,
+  runDateFilter,
+  runPeriod,
+  scheduledExportDateFilter,
+  scheduledExportDateMessage,
+  scheduleReportLabel,
+  type ScheduleTiming,
+  transactionsScheduleContextMessage,
 } from '../../src/contract/report-schedules.ts';
 import type { ReportSchedule, ReportScheduleBody, StatementScheduleBody, TransactionsScheduleBody } from '../../src/contract/report-schedule-schemas.ts';
 import type { ReportContext } from '../../src/contract/report-schemas.ts';
@@ -54,11 +69,21 @@ type ScheduleContext =
   | { level: 'partner'; partnerId: string; title: string };
 
 const kindOfReport: Partial<Record<LedgerReportType, StatementAccountKind>> = {
-  tradingAccount: 'trading', reserve: 'reserve', security: 'security', remittance: 'remittance', invoice: 'invoice', costs: 'costs', businessAccount: 'business',
+  tradingAccount: 'trading',
+  reserve: 'reserve',
+  security: 'security',
+  remittance: 'remittance',
+  invoice: 'invoice',
+  costs: 'costs',
+  businessAccount: 'business',
 };
 
 export const timingOf = (row: Pick<ScheduleRow, 'frequency' | 'weekday' | 'dayOfMonth' | 'hour' | 'timeZone'>): ScheduleTiming => ({
-  frequency: row.frequency, weekday: row.weekday, dayOfMonth: row.dayOfMonth, hour: row.hour, timeZone: row.timeZone,
+  frequency: row.frequency,
+  weekday: row.weekday,
+  dayOfMonth: row.dayOfMonth,
+  hour: row.hour,
+  timeZone: row.timeZone,
 });
 
 type ScheduleTarget = { context: ScheduleContext; filters: Record<string, string>; columns: string[]; ordering: ScheduleOrdering | null };
@@ -108,7 +133,9 @@ async function transactionsTarget(database: Database, principal: Principal, body
 
 /** The partner, or the business and optional merchant, the body names as the caller reaches it (else 404), and the caller's permissions there. */
 async function transactionsContext(
-  database: Database, principal: Principal, body: TransactionsScheduleBody,
+  database: Database,
+  principal: Principal,
+  body: TransactionsScheduleBody,
 ): Promise<{ context: ScheduleContext; permissions: ReadonlySet<PermissionName> }> {
   if (body.partnerId !== undefined) {
     const partner = await resolvePartner(database, principal, body.partnerId);
@@ -124,7 +151,11 @@ async function transactionsContext(
   return { context, permissions: resolved.permissions };
 }
 
-async function statementTarget(database: Database, principal: Principal, body: StatementScheduleBody): Promise<{ context: ScheduleContext; filters: Record<string, string> }> {
+async function statementTarget(
+  database: Database,
+  principal: Principal,
+  body: StatementScheduleBody,
+): Promise<{ context: ScheduleContext; filters: Record<string, string> }> {
   const { db } = database;
   const kind = kindOfReport[body.reportType];
   if (body.fileType === 'xml' && !(statementReportTypes as readonly string[]).includes(body.reportType)) throw badRequest(camtOnlyForStatementsMessage);
@@ -138,13 +169,17 @@ async function statementTarget(database: Database, principal: Principal, body: S
   if (needed.some((permission) => !resolved.permissions.has(permission))) throw forbidden();
   if (business) {
     if (resolved.business.camAutoRemittance) throw notFound();
-    const [group] = await db.select({ accountNumber: businessAccountGroups.accountNumber }).from(businessAccountGroups)
+    const [group] = await db
+      .select({ accountNumber: businessAccountGroups.accountNumber })
+      .from(businessAccountGroups)
       .where(and(eq(businessAccountGroups.accountNumber, body.accountNumber), eq(businessAccountGroups.businessId, resolved.business.id)));
     if (!group) throw notFound();
     return { context: { level: 'business', businessId: resolved.business.id, title: resolved.business.name }, filters: { accountNumber: group.accountNumber } };
   }
   const merchant = resolved.merchant as NonNullable<typeof resolved.merchant>;
-  const [group] = await db.select({ accountNumber: merchantAccountGroups.accountNumber }).from(merchantAccountGroups)
+  const [group] = await db
+    .select({ accountNumber: merchantAccountGroups.accountNumber })
+    .from(merchantAccountGroups)
     .where(and(eq(merchantAccountGroups.accountNumber, body.accountNumber), eq(merchantAccountGroups.merchantId, merchant.id)));
   if (!group) throw notFound();
   if (kind === 'invoice' && !(await invoiceAccountInUse(db, merchant.grossSettlement, group.accountNumber))) throw notFound();
@@ -158,12 +193,28 @@ export function toReportSchedule(row: ScheduleRow, lastReportId: string | null, 
   const context = row.context as ScheduleContext;
   const transactionsExport = row.reportType === 'transactions';
   return {
-    id: row.id, reportType: row.reportType, fileType: row.fileType, context, accountNumber: row.filters.accountNumber ?? '',
+    id: row.id,
+    reportType: row.reportType,
+    fileType: row.fileType,
+    context,
+    accountNumber: row.filters.accountNumber ?? '',
     ...(transactionsExport ? { columns: row.columns, filters: row.filters, ...(row.ordering ? { ordering: row.ordering } : {}) } : {}),
-    frequency: row.frequency, weekday: row.weekday, dayOfMonth: row.dayOfMonth, hour: row.hour, timeZone: row.timeZone,
-    description: transactionsExport ? describeTransactionsSchedule(row.filters, timingOf(row), row.ordering) : describeTiming(timingOf(row)), emailWhenReady: row.emailWhenReady, paused: row.paused,
-    nextRunAt: row.paused ? null : row.nextRunAt.toISOString(), lastRunAt: row.lastRunAt?.toISOString() ?? null,
-    lastOutcome: row.lastOutcome, lastError: row.lastError, lastReportId, mayRunNow, version: row.version, createdAt: row.createdAt.toISOString(),
+    frequency: row.frequency,
+    weekday: row.weekday,
+    dayOfMonth: row.dayOfMonth,
+    hour: row.hour,
+    timeZone: row.timeZone,
+    description: transactionsExport ? describeTransactionsSchedule(row.filters, timingOf(row), row.ordering) : describeTiming(timingOf(row)),
+    emailWhenReady: row.emailWhenReady,
+    paused: row.paused,
+    nextRunAt: row.paused ? null : row.nextRunAt.toISOString(),
+    lastRunAt: row.lastRunAt?.toISOString() ?? null,
+    lastOutcome: row.lastOutcome,
+    lastError: row.lastError,
+    lastReportId,
+    mayRunNow,
+    version: row.version,
+    createdAt: row.createdAt.toISOString(),
   };
 }
 
@@ -189,12 +240,21 @@ async function queueRun(database: Database, tx: Db, schedule: ScheduleRow, dueAt
     // Read inside the run's transaction (PGlite has one connection, and the grants are then those of this instant).
     const refusal = await transactionsRunRefusal({ ...database, db: tx }, schedule);
     await tx.insert(queuedReports).values({
-      id: reportId, userId: schedule.userId, reportType: 'transactions', fileType: schedule.fileType, status: refusal ? 'failed' : 'queued',
+      id: reportId,
+      userId: schedule.userId,
+      reportType: 'transactions',
+      fileType: schedule.fileType,
+      status: refusal ? 'failed' : 'queued',
       context: { ...(schedule.context as ScheduleContext), timeZone: schedule.timeZone },
       // What POST …/transactions/full/reports queues, with the period as the date filter (wall-clock in the zone).
       filters: { ...schedule.filters, [scheduledExportDateFilter]: runDateFilter(period) },
-      ordering: schedule.ordering ?? { OrderingField: 'date', OrderingDirection: 'Descending' }, columns: schedule.columns,
-      startDate: period.start, endDate: period.end, totalRows: null, queuedAt: new Date(), error: refusal,
+      ordering: schedule.ordering ?? { OrderingField: 'date', OrderingDirection: 'Descending' },
+      columns: schedule.columns,
+      startDate: period.start,
+      endDate: period.end,
+      totalRows: null,
+      queuedAt: new Date(),
+      error: refusal,
     });
     // A refused run is not retried: the follow-up below ends it as failed with the reason.
     await tx.insert(reportScheduleRuns).values({ reportId, scheduleId: schedule.id, dueAt, attempt: refusal ? maxRunAttempts : attempt, requestKey });
@@ -202,9 +262,19 @@ async function queueRun(database: Database, tx: Db, schedule: ScheduleRow, dueAt
     return reportId;
   }
   await tx.insert(queuedReports).values({
-    id: reportId, userId: schedule.userId, reportType: schedule.reportType, fileType: schedule.fileType, status: 'queued',
-    context: { ...(schedule.context as ScheduleContext), timeZone: schedule.timeZone }, filters: { ...schedule.filters, scheduleId: schedule.id },
-    ordering: null, columns: [], startDate: period.start, endDate: period.end, totalRows: null, queuedAt: new Date(),
+    id: reportId,
+    userId: schedule.userId,
+    reportType: schedule.reportType,
+    fileType: schedule.fileType,
+    status: 'queued',
+    context: { ...(schedule.context as ScheduleContext), timeZone: schedule.timeZone },
+    filters: { ...schedule.filters, scheduleId: schedule.id },
+    ordering: null,
+    columns: [],
+    startDate: period.start,
+    endDate: period.end,
+    totalRows: null,
+    queuedAt: new Date(),
   });
   await tx.insert(reportScheduleRuns).values({ reportId, scheduleId: schedule.id, dueAt, attempt, requestKey });
   await recordEvent(tx, 'record', { resource: 'report', resourceId: reportId, userId: schedule.userId });
@@ -219,21 +289,35 @@ async function queueRun(database: Database, tx: Db, schedule: ScheduleRow, dueAt
 export function scheduleBodyOf(row: ScheduleRow): ReportScheduleBody {
   const context = row.context as ScheduleContext;
   const timing = {
-    frequency: row.frequency, hour: row.hour, timeZone: row.timeZone, emailWhenReady: row.emailWhenReady,
+    frequency: row.frequency,
+    hour: row.hour,
+    timeZone: row.timeZone,
+    emailWhenReady: row.emailWhenReady,
     ...(row.frequency === 'weekly' && row.weekday !== null ? { weekday: row.weekday } : {}),
     ...(row.frequency === 'monthly' && row.dayOfMonth !== null ? { dayOfMonth: row.dayOfMonth } : {}),
   };
-  const place = context.level === 'partner' ? { partnerId: context.partnerId }
-    : { businessId: context.businessId, ...(context.merchantId ? { merchantId: context.merchantId } : {}) };
+  const place =
+    context.level === 'partner'
+      ? { partnerId: context.partnerId }
+      : { businessId: context.businessId, ...(context.merchantId ? { merchantId: context.merchantId } : {}) };
   if (row.reportType === 'transactions') {
     return {
-      reportType: 'transactions', fileType: row.fileType === 'xlsx' ? 'xlsx' : 'csv', ...place, columns: row.columns as TransactionsScheduleBody['columns'],
-      filters: row.filters, ...(row.ordering ? { ordering: row.ordering } : {}), ...timing,
+      reportType: 'transactions',
+      fileType: row.fileType === 'xlsx' ? 'xlsx' : 'csv',
+      ...place,
+      columns: row.columns as TransactionsScheduleBody['columns'],
+      filters: row.filters,
+      ...(row.ordering ? { ordering: row.ordering } : {}),
+      ...timing,
     };
   }
   return {
-    reportType: row.reportType as StatementScheduleBody['reportType'], fileType: row.fileType, businessId: 'businessId' in place ? place.businessId : '',
-    ...('merchantId' in place ? { merchantId: place.merchantId } : {}), accountNumber: row.filters.accountNumber ?? '', ...timing,
+    reportType: row.reportType as StatementScheduleBody['reportType'],
+    fileType: row.fileType,
+    businessId: 'businessId' in place ? place.businessId : '',
+    ...('merchantId' in place ? { merchantId: place.merchantId } : {}),
+    accountNumber: row.filters.accountNumber ?? '',
+    ...timing,
   };
 }
 
@@ -247,13 +331,22 @@ export type ManualRun = { reportId: string; dueAt: Date; repeated: boolean };
  * of this owner. The caller checks access first (scheduleBodyOf).
  */
 export async function runScheduleNow(
-  database: Database, scheduleId: string, userId: string, options: { at: Date; requestKey: string | null; audit: (tx: Db, schedule: ScheduleRow, reportId: string) => Promise<void> },
+  database: Database,
+  scheduleId: string,
+  userId: string,
+  options: { at: Date; requestKey: string | null; audit: (tx: Db, schedule: ScheduleRow, reportId: string) => Promise<void> },
 ): Promise<ManualRun | null> {
   return database.db.transaction(async (tx) => {
-    const [schedule] = await tx.select().from(reportSchedules).where(and(eq(reportSchedules.id, scheduleId), eq(reportSchedules.userId, userId))).for('update');
+    const [schedule] = await tx
+      .select()
+      .from(reportSchedules)
+      .where(and(eq(reportSchedules.id, scheduleId), eq(reportSchedules.userId, userId)))
+      .for('update');
     if (!schedule) return null;
     if (options.requestKey !== null) {
-      const [earlier] = await tx.select({ reportId: reportScheduleRuns.reportId, dueAt: reportScheduleRuns.dueAt }).from(reportScheduleRuns)
+      const [earlier] = await tx
+        .select({ reportId: reportScheduleRuns.reportId, dueAt: reportScheduleRuns.dueAt })
+        .from(reportScheduleRuns)
         .where(and(eq(reportScheduleRuns.scheduleId, schedule.id), eq(reportScheduleRuns.requestKey, options.requestKey)));
       if (earlier) return { reportId: earlier.reportId, dueAt: earlier.dueAt, repeated: true };
     }
@@ -275,15 +368,21 @@ export async function runSchedules(database: Database, options: { publicUrl: str
   const round: ScheduleRound = { queued: 0, notified: 0, retried: 0, failed: 0 };
   for (;;) {
     const queued = await db.transaction(async (tx) => {
-      const due = await tx.select().from(reportSchedules)
+      const due = await tx
+        .select()
+        .from(reportSchedules)
         .where(and(eq(reportSchedules.paused, false), lte(reportSchedules.nextRunAt, now)))
-        .orderBy(asc(reportSchedules.nextRunAt)).limit(batch).for('update', { skipLocked: true });
+        .orderBy(asc(reportSchedules.nextRunAt))
+        .limit(batch)
+        .for('update', { skipLocked: true });
       for (const schedule of due) {
         // The latest run that has come (runs missed while nothing ran are not made up), then the next after now.
         let dueAt = schedule.nextRunAt;
         for (let next = nextRunAfter(timingOf(schedule), dueAt); next.getTime() <= now.getTime(); next = nextRunAfter(timingOf(schedule), next)) dueAt = next;
         await queueRun(database, tx, schedule, dueAt, 1);
-        await tx.update(reportSchedules).set({ nextRunAt: nextRunAfter(timingOf(schedule), now), lastRunAt: dueAt, lastOutcome: 'queued', lastError: null })
+        await tx
+          .update(reportSchedules)
+          .set({ nextRunAt: nextRunAfter(timingOf(schedule), now), lastRunAt: dueAt, lastOutcome: 'queued', lastError: null })
           .where(eq(reportSchedules.id, schedule.id));
       }
       return due.length;
@@ -293,13 +392,21 @@ export async function runSchedules(database: Database, options: { publicUrl: str
   }
   for (;;) {
     const followed = await db.transaction(async (tx) => {
-      const finished = await tx.select({ run: reportScheduleRuns, report: queuedReports, schedule: reportSchedules, email: users.email, givenName: users.givenName })
+      const finished = await tx
+        .select({ run: reportScheduleRuns, report: queuedReports, schedule: reportSchedules, email: users.email, givenName: users.givenName })
         .from(reportScheduleRuns)
         .innerJoin(queuedReports, eq(queuedReports.id, reportScheduleRuns.reportId))
         .innerJoin(reportSchedules, eq(reportSchedules.id, reportScheduleRuns.scheduleId))
         .innerJoin(users, eq(users.id, reportSchedules.userId))
-        .where(and(eq(reportScheduleRuns.status, 'queued'), sql`(${queuedReports.status} IN ('generated', 'failed', 'cancelled') OR ${queuedReports.deletedAt} IS NOT NULL)`))
-        .orderBy(asc(reportScheduleRuns.createdAt)).limit(batch).for('update', { of: [reportScheduleRuns], skipLocked: true });
+        .where(
+          and(
+            eq(reportScheduleRuns.status, 'queued'),
+            sql`(${queuedReports.status} IN ('generated', 'failed', 'cancelled') OR ${queuedReports.deletedAt} IS NOT NULL)`,
+          ),
+        )
+        .orderBy(asc(reportScheduleRuns.createdAt))
+        .limit(batch)
+        .for('update', { of: [reportScheduleRuns], skipLocked: true });
       for (const { run, report, schedule, email, givenName } of finished) {
         const name = `${scheduleReportLabel(schedule.reportType)} ${(schedule.filters as Record<string, string>).accountNumber ?? ''}`.trim();
         const mail = schedule.emailWhenReady && isPlausibleEmailAddress(email);
@@ -307,8 +414,14 @@ export async function runSchedules(database: Database, options: { publicUrl: str
         const period = runPeriod(timingOf(schedule), run.dueAt);
         const periodText = period.firstDay === period.lastDay ? period.firstDay : `${period.firstDay} to ${period.lastDay}`;
         if (report.status === 'generated' && !report.deletedAt) {
-          await tx.update(reportScheduleRuns).set({ status: 'generated', notifiedAt: mail ? now : null }).where(eq(reportScheduleRuns.reportId, run.reportId));
-          await tx.update(reportSchedules).set({ lastOutcome: 'generated', lastError: null }).where(and(eq(reportSchedules.id, schedule.id), eq(reportSchedules.lastRunAt, run.dueAt)));
+          await tx
+            .update(reportScheduleRuns)
+            .set({ status: 'generated', notifiedAt: mail ? now : null })
+            .where(eq(reportScheduleRuns.reportId, run.reportId));
+          await tx
+            .update(reportSchedules)
+            .set({ lastOutcome: 'generated', lastError: null })
+            .where(and(eq(reportSchedules.id, schedule.id), eq(reportSchedules.lastRunAt, run.dueAt)));
           if (mail) {
             await queueEmail(tx, email, {
               template: 'scheduledReportReady',
@@ -333,8 +446,14 @@ export async function runSchedules(database: Database, options: { publicUrl: str
           continue;
         }
         const error = report.status === 'failed' ? (report.error ?? 'The report could not be generated.') : 'The report was cancelled.';
-        await tx.update(reportScheduleRuns).set({ status: 'failed', notifiedAt: mail && report.status === 'failed' ? now : null }).where(eq(reportScheduleRuns.reportId, run.reportId));
-        await tx.update(reportSchedules).set({ lastOutcome: 'failed', lastError: error }).where(and(eq(reportSchedules.id, schedule.id), eq(reportSchedules.lastRunAt, run.dueAt)));
+        await tx
+          .update(reportScheduleRuns)
+          .set({ status: 'failed', notifiedAt: mail && report.status === 'failed' ? now : null })
+          .where(eq(reportScheduleRuns.reportId, run.reportId));
+        await tx
+          .update(reportSchedules)
+          .set({ lastOutcome: 'failed', lastError: error })
+          .where(and(eq(reportSchedules.id, schedule.id), eq(reportSchedules.lastRunAt, run.dueAt)));
         round.failed += 1;
         if (mail && report.status === 'failed') {
           // A run refused before any attempt (the owner lost the export's permissions) says so, not 'after N tries'.
@@ -381,7 +500,9 @@ export function startScheduleRunner(database: Database, options: { publicUrl: st
         log(`schedules failed: ${error instanceof Error ? error.message : String(error)}`);
         return null;
       })
-      .finally(() => { running = null; });
+      .finally(() => {
+        running = null;
+      });
     return running;
   };
   const timer = setInterval(() => void runOnce(), options.everyMs ?? 60_000);
@@ -399,9 +520,10 @@ export function startScheduleRunner(database: Database, options: { publicUrl: st
 /** The most recent report each of these schedules queued. */
 export async function lastReportsOf(db: Db, scheduleIds: string[]): Promise<Map<string, string>> {
   if (scheduleIds.length === 0) return new Map();
-  const rows = await db.selectDistinctOn([reportScheduleRuns.scheduleId], { scheduleId: reportScheduleRuns.scheduleId, reportId: reportScheduleRuns.reportId })
-    .from(reportScheduleRuns).where(inArray(reportScheduleRuns.scheduleId, scheduleIds))
+  const rows = await db
+    .selectDistinctOn([reportScheduleRuns.scheduleId], { scheduleId: reportScheduleRuns.scheduleId, reportId: reportScheduleRuns.reportId })
+    .from(reportScheduleRuns)
+    .where(inArray(reportScheduleRuns.scheduleId, scheduleIds))
     .orderBy(reportScheduleRuns.scheduleId, sql`${reportScheduleRuns.createdAt} DESC`);
   return new Map(rows.map((row) => [row.scheduleId, row.reportId]));
 }
-

@@ -18,12 +18,25 @@ export class SelectionRefused extends Error {}
 export type BulkScope = PaymentJobScope | { level: 'all' };
 
 /** Resolves a context to a scope the principal may read now; null: unreachable (404) or not permitted. */
-export async function scopeOf(database: Database, principal: Principal, context: BulkContext, permission: PermissionName): Promise<{ scope: BulkScope; reachable: boolean } | null> {
+export async function scopeOf(
+  database: Database,
+  principal: Principal,
+  context: BulkContext,
+  permission: PermissionName,
+): Promise<{ scope: BulkScope; reachable: boolean } | null> {
   switch (context.level) {
-    case 'business': case 'merchant': {
-      const resolved = await resolveContext(database, principal, context.businessId ?? '', context.level === 'merchant' ? (context.merchantId ?? '') : undefined);
+    case 'business':
+    case 'merchant': {
+      const resolved = await resolveContext(
+        database,
+        principal,
+        context.businessId ?? '',
+        context.level === 'merchant' ? (context.merchantId ?? '') : undefined,
+      );
       if (!resolved || (context.level === 'merchant' && !resolved.merchant)) return null;
-      const scope: PaymentJobScope = resolved.merchant ? { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id } : { level: 'business', businessId: resolved.business.id };
+      const scope: PaymentJobScope = resolved.merchant
+        ? { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id }
+        : { level: 'business', businessId: resolved.business.id };
       return { scope, reachable: resolved.permissions.has(permission) };
     }
     case 'partner': {
@@ -34,14 +47,18 @@ export async function scopeOf(database: Database, principal: Principal, context:
     case 'all': {
       // Only the users overview reads without a context (GET /user/users): who the caller may read, now.
       if (permission !== 'Mapi.Users.Read') return null;
-      const reachable = await readableGrantCondition(database.db, principal).then(() => true, (error: unknown) => {
-        if (error instanceof ApiError) return false;
-        throw error;
-      });
+      const reachable = await readableGrantCondition(database.db, principal).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof ApiError) return false;
+          throw error;
+        },
+      );
       return { scope: { level: 'all' }, reachable };
     }
   }
 }
 
 /** The tickets' scope of a selection's scope (a partner's: the tickets of its businesses). */
-export const ticketScopeOf = (scope: BulkScope): TicketScope => (scope.level === 'partner' ? { level: 'grants', partnerIds: [scope.partnerId], businessIds: [], merchantIds: [] } : scope);
+export const ticketScopeOf = (scope: BulkScope): TicketScope =>
+  scope.level === 'partner' ? { level: 'grants', partnerIds: [scope.partnerId], businessIds: [], merchantIds: [] } : scope;

@@ -54,8 +54,15 @@ export const maskCardText = (value: string | null): string | null =>
   value === null ? null : value.replace(/\d{11,19}/g, (digits) => `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`);
 
 const typeLabels: Record<string, string> = {
-  sale: 'Sale', fee: 'Fee', refund: 'Refund', refundReversal: 'Refund reversed', chargeback: 'Chargeback', chargebackReversal: 'Chargeback reversed',
-  reversal: 'Sale reversed', reserveHold: 'Reserve hold', reserveRelease: 'Reserve release',
+  sale: 'Sale',
+  fee: 'Fee',
+  refund: 'Refund',
+  refundReversal: 'Refund reversed',
+  chargeback: 'Chargeback',
+  chargebackReversal: 'Chargeback reversed',
+  reversal: 'Sale reversed',
+  reserveHold: 'Reserve hold',
+  reserveRelease: 'Reserve release',
 };
 const typeOrder = ['sale', 'reversal', 'refund', 'refundReversal', 'chargeback', 'chargebackReversal', 'fee'];
 
@@ -63,20 +70,23 @@ const typeOrder = ['sale', 'reversal', 'refund', 'refundReversal', 'chargeback',
 function typeOf(kinds: readonly string[], transactionKind: string | null): string {
   const moving = kinds.filter((kind) => kind !== 'fee');
   const shown = [...(moving.length > 0 ? moving : kinds)].sort((a, b) => typeOrder.indexOf(a) - typeOrder.indexOf(b));
-  return shown.map((kind) => (kind === 'sale' && transactionKind === 'capture' ? 'Capture' : typeLabels[kind] ?? kind)).join(' + ');
+  return shown.map((kind) => (kind === 'sale' && transactionKind === 'capture' ? 'Capture' : (typeLabels[kind] ?? kind))).join(' + ');
 }
 
 /** The transfer that paid a closed batch out: its own (automatic remittance), or the business transfer carrying its payout. */
 async function payoutOf(db: Db, batch: Batch): Promise<string | null> {
   if (batch.status !== 'Closed') return null;
-  const rows = await rowsOf(db, sql`SELECT coalesce(
+  const rows = await rowsOf(
+    db,
+    sql`SELECT coalesce(
       (SELECT t.id FROM ledger_transfers t WHERE t.batch_id = ${batch.id} AND t.group_kind = 'merchant' LIMIT 1),
       (SELECT t.id FROM ledger_entries e
         JOIN ledger_transfers t ON t.account_number = split_part(e.account_id, ':', 1) AND t.group_kind = 'business' AND t.transfer_date > e.value_at
         WHERE e.posting_id = ${`payout:${batch.id}`} AND e.account_id LIKE '%:business'
         ORDER BY t.transfer_date LIMIT 1),
       (SELECT p.id FROM ledger_postings p WHERE p.id = ${`payout:${batch.id}`})
-    ) AS payout`);
+    ) AS payout`,
+  );
   const payout = rows[0]?.payout;
   return typeof payout === 'string' ? payout : null;
 }
@@ -86,7 +96,9 @@ export async function settlementDetailsOfBatch(db: Db, batch: Batch): Promise<Se
   const trading = groupAccountId(batch.accountNumber, 'trading');
   const costs = groupAccountId(batch.accountNumber, 'costs');
   // Reached through the entries' (batch, account) index: the batch's entries on its two accounts only.
-  const moved = await rowsOf(db, sql`SELECT e.transaction_reference AS reference, min(e.value_at) AS value_at,
+  const moved = await rowsOf(
+    db,
+    sql`SELECT e.transaction_reference AS reference, min(e.value_at) AS value_at,
       array_agg(DISTINCT split_part(e.posting_id, ':', 1)) AS kinds,
       coalesce(sum(e.amount_minor) FILTER (WHERE e.account_id = ${trading} AND e.category <> 'fee'), 0)::bigint AS gross,
       coalesce(sum(e.amount_minor) FILTER (WHERE e.account_id = ${costs} AND e.category = 'fee'), 0)::bigint AS fee,
@@ -94,19 +106,26 @@ export async function settlementDetailsOfBatch(db: Db, batch: Batch): Promise<Se
     FROM ledger_entries e
     WHERE e.batch_id = ${batch.id} AND e.account_id IN (${trading}, ${costs}) AND e.transaction_reference IS NOT NULL
     GROUP BY e.transaction_reference
-    ORDER BY 2, 1`);
+    ORDER BY 2, 1`,
+  );
   const references = moved.map((row) => String(row.reference));
   const facts = new Map<string, Row>();
   if (references.length > 0) {
-    const list = sql.join(references.map((reference) => sql`${reference}`), sql`, `);
-    const factRows = await rowsOf(db, sql`SELECT t.reference, t.kind, t.parent_reference, t.payment_job_reference, t.created_at,
+    const list = sql.join(
+      references.map((reference) => sql`${reference}`),
+      sql`, `,
+    );
+    const factRows = await rowsOf(
+      db,
+      sql`SELECT t.reference, t.kind, t.parent_reference, t.payment_job_reference, t.created_at,
         coalesce(t.payment_method, p.payment_method) AS payment_method, coalesce(t.card_masked, p.card_masked) AS card_masked, j.order_number,
         (SELECT s.detail FROM payment_steps s WHERE t.kind = 'chargeback' AND s.payment_id = t.parent_reference AND s.step = 'chargedBack'
           AND s.date_time_utc = t.created_at ORDER BY s.id LIMIT 1) AS dispute_reason
       FROM transactions t
       LEFT JOIN transactions p ON p.reference = t.parent_reference
       LEFT JOIN payment_jobs j ON j.reference = t.payment_job_reference
-      WHERE t.reference IN (${list})`);
+      WHERE t.reference IN (${list})`,
+    );
     for (const row of factRows) facts.set(String(row.reference), row);
   }
   const payout = await payoutOf(db, batch);
@@ -126,53 +145,106 @@ export async function settlementDetailsOfBatch(db: Db, batch: Batch): Promise<Se
       paymentMethod: (fact?.payment_method as string | null | undefined) ?? null,
       cardBrand: cardMasked ? cardTypeOf(cardMasked) : null,
       cardMasked,
-      originalPayment: kind !== null && kind !== 'payment' ? (fact?.parent_reference as string | null | undefined) ?? null : null,
+      originalPayment: kind !== null && kind !== 'payment' ? ((fact?.parent_reference as string | null | undefined) ?? null) : null,
       disputeId: chargeback ? reference : null,
-      disputeReason: chargeback ? (fact?.dispute_reason as string | null | undefined) ?? chargebackReasonOf(reference) : null,
+      disputeReason: chargeback ? ((fact?.dispute_reason as string | null | undefined) ?? chargebackReasonOf(reference)) : null,
       grossMinor: Number(row.gross),
       feeMinor: Number(row.fee),
       netMinor: Number(row.net),
       payout,
     };
   });
-  const reserve = await rowsOf(db, sql`SELECT e.posting_id, e.category, e.value_at, e.amount_minor FROM ledger_entries e
+  const reserve = await rowsOf(
+    db,
+    sql`SELECT e.posting_id, e.category, e.value_at, e.amount_minor FROM ledger_entries e
     WHERE e.batch_id = ${batch.id} AND e.account_id = ${trading} AND e.transaction_reference IS NULL AND e.category IN ('reserveHold', 'reserveRelease')
-    ORDER BY e.value_at, e.id`);
+    ORDER BY e.value_at, e.id`,
+  );
   for (const row of reserve) {
     rows.push({
-      batchId: batch.id, valueAt: new Date(row.value_at as string | Date), type: typeLabels[String(row.category)] ?? String(row.category),
-      transactionReference: null, paymentJobReference: null, merchantReference: null, paymentMethod: null, cardBrand: null, cardMasked: null,
-      originalPayment: null, disputeId: null, disputeReason: null, grossMinor: 0, feeMinor: 0, netMinor: Number(row.amount_minor), payout,
+      batchId: batch.id,
+      valueAt: new Date(row.value_at as string | Date),
+      type: typeLabels[String(row.category)] ?? String(row.category),
+      transactionReference: null,
+      paymentJobReference: null,
+      merchantReference: null,
+      paymentMethod: null,
+      cardBrand: null,
+      cardMasked: null,
+      originalPayment: null,
+      disputeId: null,
+      disputeReason: null,
+      grossMinor: 0,
+      feeMinor: 0,
+      netMinor: Number(row.amount_minor),
+      payout,
     });
   }
   return rows;
 }
 
 /** The batches a report covers: the one named, or the group's batches whose day lies in the period (as the batch overview lists them). */
-export async function settlementDetailBatches(db: Db, accountNumber: string, selection: { batchId: string } | { start: Date | null; end: Date | null }): Promise<Batch[]> {
+export async function settlementDetailBatches(
+  db: Db,
+  accountNumber: string,
+  selection: { batchId: string } | { start: Date | null; end: Date | null },
+): Promise<Batch[]> {
   if ('batchId' in selection) {
-    return db.select().from(settlementBatches).where(and(eq(settlementBatches.id, selection.batchId), eq(settlementBatches.accountNumber, accountNumber)));
+    return db
+      .select()
+      .from(settlementBatches)
+      .where(and(eq(settlementBatches.id, selection.batchId), eq(settlementBatches.accountNumber, accountNumber)));
   }
   const { start, end } = selection;
-  return db.select().from(settlementBatches).where(and(
-    eq(settlementBatches.accountNumber, accountNumber),
-    start ? gte(settlementBatches.batchStart, new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()))) : undefined,
-    end ? lte(settlementBatches.batchStart, end) : undefined,
-  )).orderBy(asc(settlementBatches.batchStart), asc(settlementBatches.id));
+  return db
+    .select()
+    .from(settlementBatches)
+    .where(
+      and(
+        eq(settlementBatches.accountNumber, accountNumber),
+        start ? gte(settlementBatches.batchStart, new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()))) : undefined,
+        end ? lte(settlementBatches.batchStart, end) : undefined,
+      ),
+    )
+    .orderBy(asc(settlementBatches.batchStart), asc(settlementBatches.id));
 }
 
 /** How many rows a report of these batches holds (transactions and reserve moves), for the queue's progress. */
 export async function countSettlementDetails(db: Db, batches: readonly Batch[]): Promise<number> {
   if (batches.length === 0) return 0;
-  const conditions = sql.join(batches.map((batch) => sql`(e.batch_id = ${batch.id} AND e.account_id IN (${groupAccountId(batch.accountNumber, 'trading')}, ${groupAccountId(batch.accountNumber, 'costs')}))`), sql` OR `);
-  const rows = await rowsOf(db, sql`SELECT count(DISTINCT coalesce(e.transaction_reference, e.posting_id))::int AS n FROM ledger_entries e
-    WHERE (${conditions}) AND (e.transaction_reference IS NOT NULL OR e.category IN ('reserveHold', 'reserveRelease'))`);
+  const conditions = sql.join(
+    batches.map(
+      (batch) =>
+        sql`(e.batch_id = ${batch.id} AND e.account_id IN (${groupAccountId(batch.accountNumber, 'trading')}, ${groupAccountId(batch.accountNumber, 'costs')}))`,
+    ),
+    sql` OR `,
+  );
+  const rows = await rowsOf(
+    db,
+    sql`SELECT count(DISTINCT coalesce(e.transaction_reference, e.posting_id))::int AS n FROM ledger_entries e
+    WHERE (${conditions}) AND (e.transaction_reference IS NOT NULL OR e.category IN ('reserveHold', 'reserveRelease'))`,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
 export const settlementDetailHeaders = [
-  'Batch', 'Booked', 'Type', 'Transaction', 'Payment job', 'Merchant reference', 'Payment method', 'Card brand', 'Card number (masked)',
-  'Original payment', 'Dispute', 'Dispute reason', 'Currency', 'Gross', 'Fee', 'Net', 'Payout',
+  'Batch',
+  'Booked',
+  'Type',
+  'Transaction',
+  'Payment job',
+  'Merchant reference',
+  'Payment method',
+  'Card brand',
+  'Card number (masked)',
+  'Original payment',
+  'Dispute',
+  'Dispute reason',
+  'Currency',
+  'Gross',
+  'Fee',
+  'Net',
+  'Payout',
 ] as const;
 
 export function settlementDetailColumns(currency: string, timeZone: string): ReportColumnSpec[] {
@@ -187,8 +259,22 @@ export function settlementDetailCells(row: SettlementDetailRow, currency: string
   const exponent = currencyExponent(currency);
   const money = (minor: number) => minorUnitsToDecimal(minor, exponent);
   return [
-    row.batchId, wallClock(row.valueAt, timeZone), row.type, row.transactionReference, row.paymentJobReference, row.merchantReference, row.paymentMethod,
-    row.cardBrand, row.cardMasked, row.originalPayment, row.disputeId, row.disputeReason, currency, money(row.grossMinor), money(row.feeMinor), money(row.netMinor),
+    row.batchId,
+    wallClock(row.valueAt, timeZone),
+    row.type,
+    row.transactionReference,
+    row.paymentJobReference,
+    row.merchantReference,
+    row.paymentMethod,
+    row.cardBrand,
+    row.cardMasked,
+    row.originalPayment,
+    row.disputeId,
+    row.disputeReason,
+    currency,
+    money(row.grossMinor),
+    money(row.feeMinor),
+    money(row.netMinor),
     row.payout ?? 'Not yet paid out',
   ];
 }
@@ -205,7 +291,16 @@ export type SettlementDetailsReport = {
 /** A queued settlement details report's rows, or a refusal no retry cures (a file type it is not offered as, a batch gone). */
 export async function openSettlementDetails(
   db: Db,
-  request: { accountNumber: string; currency: string; fileType: string; filters: Record<string, string>; start: Date | null; end: Date | null; timeZone: string; batchSize: number },
+  request: {
+    accountNumber: string;
+    currency: string;
+    fileType: string;
+    filters: Record<string, string>;
+    start: Date | null;
+    end: Date | null;
+    timeZone: string;
+    batchSize: number;
+  },
   heading: SettlementDetailsReport['heading'],
 ): Promise<SettlementDetailsReport | string> {
   if (request.fileType !== 'csv' && request.fileType !== 'xlsx') return 'Settlement details are offered as CSV or XLSX.';
@@ -221,7 +316,10 @@ export async function openSettlementDetails(
       for (let from = 0; from < rows.length; from += request.batchSize) {
         const slice = rows.slice(from, from + request.batchSize);
         for (const row of slice) {
-          sums.gross += row.grossMinor; sums.fee += row.feeMinor; sums.net += row.netMinor; sums.rows += 1;
+          sums.gross += row.grossMinor;
+          sums.fee += row.feeMinor;
+          sums.net += row.netMinor;
+          sums.rows += 1;
         }
         yield slice.map((row) => settlementDetailCells(row, currency, timeZone));
       }
@@ -233,6 +331,14 @@ export async function openSettlementDetails(
     sheetName: 'Settlement details',
     heading: { ...heading, lines: [...(heading.lines ?? []), batchId ? `Batch ${batchId}` : `${batches.length} batches`] },
     batches: rowBatches(),
-    summary: () => ({ heading: 'Totals', lines: [['Rows', String(sums.rows)], ['Gross', money(sums.gross)], ['Fees', money(sums.fee)], ['Net', money(sums.net)]] }),
+    summary: () => ({
+      heading: 'Totals',
+      lines: [
+        ['Rows', String(sums.rows)],
+        ['Gross', money(sums.gross)],
+        ['Fees', money(sums.fee)],
+        ['Net', money(sums.net)],
+      ],
+    }),
   };
 }

@@ -27,9 +27,11 @@ const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
 function textCell(value: string): string {
   const quoted = (prefix: string) => `'"${prefix}' || replace(${value}, '"', '""') || '"'`;
   const needsQuotes = `${value} ~ '[",\\r\\n]'`;
-  return `case when ${value} is null or ${value} = '' then ''`
-    + ` when left(${value}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) then (case when ${needsQuotes} then ${quoted("''")} else '''' || ${value} end)`
-    + ` when ${needsQuotes} then ${quoted('')} else ${value} end`;
+  return (
+    `case when ${value} is null or ${value} = '' then ''` +
+    ` when left(${value}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) then (case when ${needsQuotes} then ${quoted("''")} else '''' || ${value} end)` +
+    ` when ${needsQuotes} then ${quoted('')} else ${value} end`
+  );
 }
 
 /** minorUnitsToDecimal in SQL: '-12.34' from -1234 minor units of a currency with two decimals. */
@@ -51,12 +53,16 @@ function cellOf(column: TransactionColumn, zone: string, text: (value: string) =
       return `to_char(p.c_created_at at time zone ${literal(zone)}, 'YYYY-MM-DD HH24:MI:SS')`;
     case 'amount':
       // 'decimal': the currency's places; a refund or chargeback negative, as on screen.
-      return `(case when upper(p.c_currency) in (${inList(threeDecimalCurrencies)}) then ${decimalOf('p.c_signed', 3)}`
-        + ` when upper(p.c_currency) in (${inList(zeroDecimalCurrencies)}) then p.c_signed::text else ${decimalOf('p.c_signed', 2)} end)`;
+      return (
+        `(case when upper(p.c_currency) in (${inList(threeDecimalCurrencies)}) then ${decimalOf('p.c_signed', 3)}` +
+        ` when upper(p.c_currency) in (${inList(zeroDecimalCurrencies)}) then p.c_signed::text else ${decimalOf('p.c_signed', 2)} end)`
+      );
     case 'status':
       // displayStatusOf: a paid payment with paid refunds reads refunded or partially refunded.
-      return text(`(case when p.c_kind = 'payment' and p.c_status = 'paid' and coalesce(rf.refunded, 0) > 0`
-        + ` then (case when rf.refunded >= abs(p.c_amount_minor) then 'refunded' else 'partiallyRefunded' end) else p.c_status end)`);
+      return text(
+        `(case when p.c_kind = 'payment' and p.c_status = 'paid' and coalesce(rf.refunded, 0) > 0` +
+          ` then (case when rf.refunded >= abs(p.c_amount_minor) then 'refunded' else 'partiallyRefunded' end) else p.c_status end)`,
+      );
     default:
       return text(`p.${textColumns[column]}`);
   }
@@ -70,7 +76,9 @@ function cellOf(column: TransactionColumn, zone: string, text: (value: string) =
  * careful way, which is right for every row.
  */
 function lineOf(columns: readonly TransactionColumn[], zone: string): string {
-  const texts = columns.filter((column) => column !== 'date' && column !== 'amount').map((column) => (column === 'status' ? 'p.c_status' : `p.${textColumns[column]}`));
+  const texts = columns
+    .filter((column) => column !== 'date' && column !== 'amount')
+    .map((column) => (column === 'status' ? 'p.c_status' : `p.${textColumns[column]}`));
   const line = (text: (value: string) => string) => `${columns.map((column) => cellOf(column, zone, text)).join(` || ',' || `)} || chr(13) || chr(10)`;
   const plain = line((value) => `coalesce(${value}, '')`);
   if (texts.length === 0) return plain;
@@ -79,20 +87,42 @@ function lineOf(columns: readonly TransactionColumn[], zone: string): string {
 
 /** The batch's text columns by export column (everything but date, amount and status). */
 const textColumns: Record<Exclude<TransactionColumn, 'date' | 'amount' | 'status'>, string> = {
-  reference: 'c_reference', merchant: 'c_merchant_name', currency: 'c_currency', paymentMethod: 'c_payment_method', channel: 'c_channel',
-  ewalletType: 'c_ewallet_type', kind: 'c_kind', paymentJobReference: 'c_payment_job_reference', parentReference: 'c_parent_reference',
-  business: 'c_business_name', merchantId: 'c_merchant_id', customerEmail: 'c_customer_email', maskedCardNumber: 'c_card_masked', declineReason: 'c_decline_reason',
+  reference: 'c_reference',
+  merchant: 'c_merchant_name',
+  currency: 'c_currency',
+  paymentMethod: 'c_payment_method',
+  channel: 'c_channel',
+  ewalletType: 'c_ewallet_type',
+  kind: 'c_kind',
+  paymentJobReference: 'c_payment_job_reference',
+  parentReference: 'c_parent_reference',
+  business: 'c_business_name',
+  merchantId: 'c_merchant_id',
+  customerEmail: 'c_customer_email',
+  maskedCardNumber: 'c_card_masked',
+  declineReason: 'c_decline_reason',
 };
 
 /** The row's values the cells read, as text (the amount as a number, the date as a timestamp). */
 const rowFields = {
-  c_reference: sql`${t.reference}::text`, c_kind: sql`${t.kind}::text`, c_status: sql`${t.status}::text`, c_currency: sql`${t.currency}::text`,
-  c_created_at: sql`${t.createdAt}`, c_amount_minor: sql`${t.amountMinor}`,
+  c_reference: sql`${t.reference}::text`,
+  c_kind: sql`${t.kind}::text`,
+  c_status: sql`${t.status}::text`,
+  c_currency: sql`${t.currency}::text`,
+  c_created_at: sql`${t.createdAt}`,
+  c_amount_minor: sql`${t.amountMinor}`,
   c_signed: sql`(case when ${t.kind}::text in (${sql.raw(inList(moneyBackKinds))}) then -abs(${t.amountMinor}) else ${t.amountMinor} end)`,
-  c_merchant_name: sql`${merchants.name}::text`, c_business_name: sql`${businesses.name}::text`, c_payment_method: sql`${t.paymentMethod}::text`,
-  c_channel: sql`${t.channel}::text`, c_ewallet_type: sql`${t.ewalletType}::text`, c_payment_job_reference: sql`${t.paymentJobReference}::text`,
-  c_parent_reference: sql`${t.parentReference}::text`, c_merchant_id: sql`${t.merchantId}::text`, c_customer_email: sql`${t.customerEmail}::text`,
-  c_card_masked: sql`${t.cardMasked}::text`, c_decline_reason: sql`${t.declineReason}::text`,
+  c_merchant_name: sql`${merchants.name}::text`,
+  c_business_name: sql`${businesses.name}::text`,
+  c_payment_method: sql`${t.paymentMethod}::text`,
+  c_channel: sql`${t.channel}::text`,
+  c_ewallet_type: sql`${t.ewalletType}::text`,
+  c_payment_job_reference: sql`${t.paymentJobReference}::text`,
+  c_parent_reference: sql`${t.parentReference}::text`,
+  c_merchant_id: sql`${t.merchantId}::text`,
+  c_customer_email: sql`${t.customerEmail}::text`,
+  c_card_masked: sql`${t.cardMasked}::text`,
+  c_decline_reason: sql`${t.declineReason}::text`,
 };
 
 /** A key's value of the row a batch ended on, back as the key column's type. */
@@ -120,9 +150,24 @@ export async function databaseTimeZone(database: Database, zone: string): Promis
 }
 
 /** The rows after `after` in the walk's ordering (all from the start when null), up to `limit`, as the ORM writes them. */
-function rowsAfter(database: Database, where: SQL | undefined, keys: readonly OrderKey[], after: string[] | null, fields: Record<string, SQL.Aliased>, limit: number, offset = 0) {
-  const continuation = after ? keysetAfter(keys, keys.map((key, index) => cursorOf(key.expression, after[index] as string))) : undefined;
-  return database.db.select(fields).from(t)
+function rowsAfter(
+  database: Database,
+  where: SQL | undefined,
+  keys: readonly OrderKey[],
+  after: string[] | null,
+  fields: Record<string, SQL.Aliased>,
+  limit: number,
+  offset = 0,
+) {
+  const continuation = after
+    ? keysetAfter(
+        keys,
+        keys.map((key, index) => cursorOf(key.expression, after[index] as string)),
+      )
+    : undefined;
+  return database.db
+    .select(fields)
+    .from(t)
     .innerJoin(merchants, eq(merchants.id, t.merchantId))
     .innerJoin(businesses, eq(businesses.id, t.businessId))
     .where(and(where, continuation))
@@ -138,7 +183,13 @@ const lineFields = Object.fromEntries(Object.entries(rowFields).map(([alias, fie
  * The key values (text) of the `limit`-th row after `after`: where the next batch starts. A walk along the index
  * that formats nothing, so the batches' formatting can run side by side on two connections.
  */
-async function boundaryAfter(database: Database, where: SQL | undefined, keys: readonly OrderKey[], after: string[] | null, limit: number): Promise<string[] | null> {
+async function boundaryAfter(
+  database: Database,
+  where: SQL | undefined,
+  keys: readonly OrderKey[],
+  after: string[] | null,
+  limit: number,
+): Promise<string[] | null> {
   const keyFields = Object.fromEntries(keys.map((key, index) => [`k${index}`, sql`${key.expression}::text`.as(`k${index}`)]));
   const statement = rowsAfter(database, where, keys, after, keyFields, 1, limit - 1);
   const [row] = await database.query<string[]>(statement.sql, statement.params, { rowMode: 'array' });
@@ -150,13 +201,21 @@ async function boundaryAfter(database: Database, where: SQL | undefined, keys: r
  * the parent index beside its row (the status column needs them); the lines come back in the walk's order, which
  * the sub-query's ORDER BY … LIMIT gives and the outer ORDER BY (on the same key columns) keeps.
  */
-async function linesAfter(database: Database, where: SQL | undefined, keys: readonly OrderKey[], after: string[] | null, limit: number, columns: readonly TransactionColumn[], zone: string): Promise<CsvTextBatch> {
+async function linesAfter(
+  database: Database,
+  where: SQL | undefined,
+  keys: readonly OrderKey[],
+  after: string[] | null,
+  limit: number,
+  columns: readonly TransactionColumn[],
+  zone: string,
+): Promise<CsvTextBatch> {
   const orderFields = Object.fromEntries(keys.map((key, index) => [`o${index}`, sql`${key.expression}`.as(`o${index}`)]));
   const rows = rowsAfter(database, where, keys, after, { ...lineFields, ...orderFields }, limit);
   const order = keys.map((key, index) => `p.o${index} ${key.descending ? 'desc' : 'asc'}`).join(', ');
   const refunds = columns.includes('status')
-    ? ` left join lateral (select sum("refunds"."amount_minor") as refunded from "transactions" "refunds" where p.c_kind = 'payment' and p.c_status = 'paid'`
-      + ` and "refunds"."parent_reference" = p.c_reference and "refunds"."kind" = 'refund' and "refunds"."status" = 'paid') rf on true`
+    ? ` left join lateral (select sum("refunds"."amount_minor") as refunded from "transactions" "refunds" where p.c_kind = 'payment' and p.c_status = 'paid'` +
+      ` and "refunds"."parent_reference" = p.c_reference and "refunds"."kind" = 'refund' and "refunds"."status" = 'paid') rf on true`
     : '';
   const text = `select ${lineOf(columns, zone)} from (${rows.sql}) p${refunds} order by ${order}`;
   // A line a row: one value each (a single text of the batch would be one message the driver reassembles as it grows).
@@ -174,7 +233,12 @@ const batchesInFlight = 2;
  * `columns` in order; `zone` must come from databaseTimeZone. Each walk (transactionExportWalks) is cut into batches
  * by boundaryAfter, one step ahead, and up to batchesInFlight batches are formatted at once and given back in order.
  */
-export async function* transactionCsvBatches(database: Database, query: ExportQuery, columns: readonly TransactionColumn[], zone: string): AsyncGenerator<CsvTextBatch> {
+export async function* transactionCsvBatches(
+  database: Database,
+  query: ExportQuery,
+  columns: readonly TransactionColumn[],
+  zone: string,
+): AsyncGenerator<CsvTextBatch> {
   const limit = query.batchSize;
   for (const { where, keys } of await transactionExportWalks(database, query)) {
     const pending: Promise<CsvTextBatch>[] = [];

@@ -5,7 +5,14 @@ import { format } from 'date-fns';
 import { and, asc, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { SortKey } from '../../src/contract/list-query.ts';
-import { currencyExponent, displayStatusOf, takesMoneyBack, toMajorUnits, transactionColumnLabels, type TransactionColumn } from '../../src/contract/transactions.ts';
+import {
+  currencyExponent,
+  displayStatusOf,
+  takesMoneyBack,
+  toMajorUnits,
+  transactionColumnLabels,
+  type TransactionColumn,
+} from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
 import { businesses, merchants, transactions } from '../db/schema.ts';
 import { filterCondition, keysetAfter, orderByOf, type OrderKey, type Picks, picksWhere } from '../http/list-sql.ts';
@@ -46,13 +53,36 @@ const exportFields = {
  * row. The drivers' per-value cost (PGlite's above all) was most of an export's time; json_agg of a text[] is the
  * cheapest JSON for PostgreSQL to write, and JSON.parse gives back every string exactly.
  */
-const exportRowArray = sql.join([sql`array[`, sql.join(Object.values(exportFields).map((field) => sql`${field}::text`), sql`, `), sql`]`]);
+const exportRowArray = sql.join([
+  sql`array[`,
+  sql.join(
+    Object.values(exportFields).map((field) => sql`${field}::text`),
+    sql`, `,
+  ),
+  sql`]`,
+]);
 
 /** Where each field sits in a row of a batch; refundedMinor is added after reading (the payments' paid refunds, minor units). */
 const at = {
-  reference: 0, kind: 1, parentReference: 2, merchantId: 3, paymentJobReference: 4, createdAt: 5, amountMinor: 6, amountMilli: 7, currency: 8,
-  status: 9, paymentMethod: 10, channel: 11, ewalletType: 12, cardMasked: 13, declineReason: 14, customerEmail: 15, merchantName: 16,
-  businessName: 17, refundedMinor: 18,
+  reference: 0,
+  kind: 1,
+  parentReference: 2,
+  merchantId: 3,
+  paymentJobReference: 4,
+  createdAt: 5,
+  amountMinor: 6,
+  amountMilli: 7,
+  currency: 8,
+  status: 9,
+  paymentMethod: 10,
+  channel: 11,
+  ewalletType: 12,
+  cardMasked: 13,
+  declineReason: 14,
+  customerEmail: 15,
+  merchantName: 16,
+  businessName: 17,
+  refundedMinor: 18,
 } as const satisfies Record<keyof typeof exportFields | 'refundedMinor', number>;
 
 /** One transaction of an export as read: exportFields' values in order (text or null), then its paid refunds in minor units. */
@@ -72,7 +102,12 @@ const exportStatus = (row: ExportRow) => {
   // Only a paid payment with paid refunds reads otherwise: every other row keeps its status as stored.
   if (kind !== 'payment' || status !== 'paid' || !row[at.refundedMinor]) return status;
   const currency = text(row, at.currency);
-  return displayStatusOf({ kind, status, amount: toMajorUnits(amountMinorOf(row), currency), refundedAmount: toMajorUnits(Number(row[at.refundedMinor] ?? 0), currency) });
+  return displayStatusOf({
+    kind,
+    status,
+    amount: toMajorUnits(amountMinorOf(row), currency),
+    refundedAmount: toMajorUnits(Number(row[at.refundedMinor] ?? 0), currency),
+  });
 };
 
 /** 1234 minor units of a 2-decimal currency → '12.34'; exact for every integer (no floating point). */
@@ -163,7 +198,15 @@ function digitsAt(value: string, from: number, width: number): number {
  * other shape (a year past 9999, BC, infinity), which is then read by Date as before.
  */
 export function timestampTextSecondsMs(value: string): number {
-  if (value.length < 22 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(10) !== 32 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return NaN;
+  if (
+    value.length < 22 ||
+    value.charCodeAt(4) !== 45 ||
+    value.charCodeAt(7) !== 45 ||
+    value.charCodeAt(10) !== 32 ||
+    value.charCodeAt(13) !== 58 ||
+    value.charCodeAt(16) !== 58
+  )
+    return NaN;
   let index = 19;
   if (value.charCodeAt(index) === 46) {
     index += 1;
@@ -176,7 +219,10 @@ export function timestampTextSecondsMs(value: string): number {
   const offsetHours = digitsAt(value, index + 1, 2);
   const offsetMinutes = rest === 5 && value.charCodeAt(index + 3) === 58 ? digitsAt(value, index + 4, 2) : rest === 5 ? NaN : 0;
   const offsetMs = (sign === 45 ? -1 : 1) * (offsetHours * 3_600_000 + offsetMinutes * 60_000);
-  return Date.UTC(digitsAt(value, 0, 4), digitsAt(value, 5, 2) - 1, digitsAt(value, 8, 2), digitsAt(value, 11, 2), digitsAt(value, 14, 2), digitsAt(value, 17, 2)) - offsetMs;
+  return (
+    Date.UTC(digitsAt(value, 0, 4), digitsAt(value, 5, 2) - 1, digitsAt(value, 8, 2), digitsAt(value, 11, 2), digitsAt(value, 14, 2), digitsAt(value, 17, 2)) -
+    offsetMs
+  );
 }
 
 /** wallClockFormatter for PostgreSQL's text of a timestamptz, as the text read by Date would format. */
@@ -271,8 +317,15 @@ export type ExportQuery = {
  * batch starts where the last one ended). The ORM writes the statement; it comes back as one JSON text.
  */
 async function batchAfter(database: Database, where: SQL | undefined, keys: readonly OrderKey[], after: ExportRow | null, limit: number): Promise<ExportRow[]> {
-  const continuation = after ? keysetAfter(keys, keys.map((key) => cursorValue(key.expression, after))) : undefined;
-  const rows = database.db.select({ row: exportRowArray.as('row') }).from(t)
+  const continuation = after
+    ? keysetAfter(
+        keys,
+        keys.map((key) => cursorValue(key.expression, after)),
+      )
+    : undefined;
+  const rows = database.db
+    .select({ row: exportRowArray.as('row') })
+    .from(t)
     .innerJoin(merchants, eq(merchants.id, t.merchantId))
     .innerJoin(businesses, eq(businesses.id, t.businessId))
     .where(and(where, continuation))
@@ -280,7 +333,9 @@ async function batchAfter(database: Database, where: SQL | undefined, keys: read
     .limit(limit)
     .toSQL();
   // json_agg takes the rows in the order the sub-query gives them (its ORDER BY … LIMIT).
-  const [batch] = await database.query<[string]>(`select coalesce(json_agg("batch"."row"), '[]')::text from (${rows.sql}) "batch"`, rows.params, { rowMode: 'array' });
+  const [batch] = await database.query<[string]>(`select coalesce(json_agg("batch"."row"), '[]')::text from (${rows.sql}) "batch"`, rows.params, {
+    rowMode: 'array',
+  });
   return JSON.parse(batch?.[0] ?? '[]') as ExportRow[];
 }
 
@@ -294,7 +349,9 @@ async function withRefunds(database: Database, batch: ExportRow[]): Promise<Expo
   const refunded = new Map<string, number>();
   if (payments.length > 0) {
     const refunds = alias(t, 'refunds');
-    const statement = database.db.select({ parentReference: refunds.parentReference, refundedMinor: sql<string>`sum(${refunds.amountMinor})::text` }).from(refunds)
+    const statement = database.db
+      .select({ parentReference: refunds.parentReference, refundedMinor: sql<string>`sum(${refunds.amountMinor})::text` })
+      .from(refunds)
       // One array parameter, not one parameter per payment (the ORM's cost per parameter outweighed the statement's).
       .where(and(sql`${refunds.parentReference} = any(${sql.param(payments)}::text[])`, eq(refunds.kind, 'refund'), eq(refunds.status, 'paid')))
       .groupBy(refunds.parentReference)
@@ -315,12 +372,19 @@ export type ExportBatchOptions = {
  * The batches of one keyset walk. The next batch is asked for as soon as this one has arrived (its cursor is this
  * one's last row), so the database reads it while this one is formatted and written: the two overlap on two cores.
  */
-async function* keysetWalk(read: (after: ExportRow | null) => Promise<ExportRow[]>, complete: (batch: ExportRow[]) => Promise<ExportRow[]>, limit: number): AsyncGenerator<ExportRow[]> {
+async function* keysetWalk(
+  read: (after: ExportRow | null) => Promise<ExportRow[]>,
+  complete: (batch: ExportRow[]) => Promise<ExportRow[]>,
+  limit: number,
+): AsyncGenerator<ExportRow[]> {
   type Fetched = { batch: ExportRow[]; completed: Promise<ExportRow[]> };
   const fetch = (after: ExportRow | null): Promise<Fetched> => {
     const pending: Promise<Fetched> = read(after).then(async (batch) => ({ batch, completed: batch.length > 0 ? complete(batch) : Promise.resolve(batch) }));
     // Read ahead: a walk stopped early (the export cancelled or failed) leaves this one unread, and its failure unheard.
-    pending.then(({ completed }) => completed.catch(() => undefined), () => undefined);
+    pending.then(
+      ({ completed }) => completed.catch(() => undefined),
+      () => undefined,
+    );
     return pending;
   };
   let next: Promise<Fetched> | null = fetch(null);
@@ -336,12 +400,23 @@ async function* keysetWalk(read: (after: ExportRow | null) => Promise<ExportRow[
  * of the scope by name, each newest first. Each walk is a condition and the keys its batches continue along.
  */
 export async function transactionExportWalks(database: Database, query: ExportQuery): Promise<{ where: SQL | undefined; keys: OrderKey[] }[]> {
-  const where = and(scopeWhere(query.scope), filterCondition(transactionResource, query.filters, query.timeZone), lte(t.createdAt, query.asOf), query.picks ? picksWhere(t.reference, query.picks) : undefined);
+  const where = and(
+    scopeWhere(query.scope),
+    filterCondition(transactionResource, query.filters, query.timeZone),
+    lte(t.createdAt, query.asOf),
+    query.picks ? picksWhere(t.reference, query.picks) : undefined,
+  );
   if (query.sort.field !== 'merchant') return [{ where, keys: transactionOrderKeys(query.sort, query.filters) }];
   const order = query.sort.descending ? desc : asc;
-  const merchantRows = await database.db.select({ id: merchants.id }).from(merchants)
-    .where(merchantScopeWhere(database.db, query.scope)).orderBy(order(merchants.name), order(merchants.id));
-  const keys: OrderKey[] = [{ expression: t.createdAt, descending: true }, { expression: t.reference, descending: false }];
+  const merchantRows = await database.db
+    .select({ id: merchants.id })
+    .from(merchants)
+    .where(merchantScopeWhere(database.db, query.scope))
+    .orderBy(order(merchants.name), order(merchants.id));
+  const keys: OrderKey[] = [
+    { expression: t.createdAt, descending: true },
+    { expression: t.reference, descending: false },
+  ];
   return merchantRows.map((merchant) => ({ where: and(where, eq(t.merchantId, merchant.id)), keys }));
 }
 

@@ -62,13 +62,21 @@ const byteOrderMark = '\uFEFF';
 export async function openCsvWriter(stream: Writable, columns: readonly ReportColumnSpec[]): Promise<ReportWriter> {
   const kinds = columns.map((column) => column.kind);
   let failure: Error | null = null;
-  stream.on('error', (error) => { failure = error; });
+  stream.on('error', (error) => {
+    failure = error;
+  });
   const write = async (text: string) => {
     if (failure) throw failure;
     if (!stream.write(text)) await once(stream, 'drain');
   };
   // Headers are ours, but neutralised all the same: the rule is simplest when it has no exceptions.
-  await write(byteOrderMark + csvLine(columns.map((column) => column.header), columns.map(() => 'text')));
+  await write(
+    byteOrderMark +
+      csvLine(
+        columns.map((column) => column.header),
+        columns.map(() => 'text'),
+      ),
+  );
   return {
     write: (row) => write(csvLine(row, kinds)),
     writeBatch: (rows) => {
@@ -149,7 +157,11 @@ const decimalFormat = (value: string) => {
 };
 
 /** The part of a stream's state the back-pressure check reads (archiver's streams are readable-stream 2's). */
-type EntryStream = { once: (event: 'drain', listener: () => void) => void; off: (event: 'drain', listener: () => void) => void; _writableState?: { needDrain?: boolean } };
+type EntryStream = {
+  once: (event: 'drain', listener: () => void) => void;
+  off: (event: 'drain', listener: () => void) => void;
+  _writableState?: { needDrain?: boolean };
+};
 
 /** The zip entry exceljs pipes a sheet's XML into (archiver wraps the sheet's stream in a PassThrough), when it has that shape. */
 function sheetEntryOf(sheet: ExcelJS.Worksheet): EntryStream | null {
@@ -157,7 +169,12 @@ function sheetEntryOf(sheet: ExcelJS.Worksheet): EntryStream | null {
   return entry && typeof entry.once === 'function' && typeof entry.off === 'function' && typeof entry._writableState === 'object' ? entry : null;
 }
 
-export async function openXlsxWriter(stream: Writable, columns: readonly ReportColumnSpec[], sheetName: string, options: { rowsPerSheet?: number } = {}): Promise<ReportWriter> {
+export async function openXlsxWriter(
+  stream: Writable,
+  columns: readonly ReportColumnSpec[],
+  sheetName: string,
+  options: { rowsPerSheet?: number } = {},
+): Promise<ReportWriter> {
   const rowsPerSheet = options.rowsPerSheet ?? xlsxRowsPerSheet;
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: xlsxZipLevel } } });
   const sharedStyle = styleCache();
@@ -174,7 +191,12 @@ export async function openXlsxWriter(stream: Writable, columns: readonly ReportC
     const sheet = workbook.addWorksheet(sheetNumber === 1 ? sheetName : `${sheetName} ${sheetNumber}`, { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = columns.map((column, index) => {
       const numFmt = numberFormats[column.kind];
-      return { header: column.header, key: String(index), width: column.width ?? Math.max(12, column.header.length + 2), ...(numFmt ? { style: { numFmt } } : {}) };
+      return {
+        header: column.header,
+        key: String(index),
+        width: column.width ?? Math.max(12, column.header.length + 2),
+        ...(numFmt ? { style: { numFmt } } : {}),
+      };
     });
     sheet.getRow(1).font = { bold: true };
     rowsInSheet = 0;

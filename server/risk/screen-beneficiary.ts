@@ -13,7 +13,7 @@ export const sensitivityKey = 'screening.sensitivity';
 export const defaultSensitivity: ScreeningSensitivity = 'medium';
 
 export const displayName = (row: Pick<BeneficiaryRow, 'kind' | 'companyName' | 'firstName' | 'lastName'>) =>
-  (row.kind === 'company' ? row.companyName ?? '' : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim());
+  row.kind === 'company' ? (row.companyName ?? '') : `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim();
 
 const newId = (prefix: string) => `${prefix}${randomBytes(8).toString('hex').toUpperCase()}`;
 
@@ -37,10 +37,17 @@ export async function screenBeneficiary(tx: DbWriter, row: BeneficiaryRow): Prom
   const known = new Set(existing.map((alert) => `${alert.entryId}|${alert.screenedName}`));
   const fresh = matches.filter((match) => !known.has(`${match.entryId}|${match.screenedName}`));
   if (fresh.length === 0) return 0;
-  await tx.insert(a).values(fresh.map((match) => ({
-    id: newId('SA'), beneficiaryId: row.id, businessId: row.businessId, entryId: match.entryId, score: Math.round(match.score * 1000),
-    matchedName: match.matchedName, screenedName: match.screenedName, status: 'open' as const,
-  })));
+  await tx.insert(a).values(
+    fresh.map((match) => ({
+      id: newId('SA'),
+      beneficiaryId: row.id,
+      businessId: row.businessId,
+      entryId: match.entryId,
+      score: Math.round(match.score * 1000),
+      matchedName: match.matchedName,
+      screenedName: match.screenedName,
+      status: 'open' as const,
+    })),
+  );
   return fresh.length;
 }
-

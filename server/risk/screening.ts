@@ -4,26 +4,121 @@
 // Pure functions; server/api/beneficiaries.ts reads the list from the database and stores the alerts.
 
 const cyrillic: Record<string, string> = {
-  а: 'a', б: 'b', в: 'v', г: 'g', ґ: 'g', д: 'd', е: 'e', ё: 'e', є: 'ye', ж: 'zh', з: 'z', и: 'i', і: 'i', ї: 'yi', й: 'y', к: 'k',
-  л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'shch',
-  ъ: '', ы: 'y', ь: '', э: 'e', ю: 'yu', я: 'ya',
+  а: 'a',
+  б: 'b',
+  в: 'v',
+  г: 'g',
+  ґ: 'g',
+  д: 'd',
+  е: 'e',
+  ё: 'e',
+  є: 'ye',
+  ж: 'zh',
+  з: 'z',
+  и: 'i',
+  і: 'i',
+  ї: 'yi',
+  й: 'y',
+  к: 'k',
+  л: 'l',
+  м: 'm',
+  н: 'n',
+  о: 'o',
+  п: 'p',
+  р: 'r',
+  с: 's',
+  т: 't',
+  у: 'u',
+  ф: 'f',
+  х: 'kh',
+  ц: 'ts',
+  ч: 'ch',
+  ш: 'sh',
+  щ: 'shch',
+  ъ: '',
+  ы: 'y',
+  ь: '',
+  э: 'e',
+  ю: 'yu',
+  я: 'ya',
 };
 const greek: Record<string, string> = {
-  α: 'a', β: 'v', γ: 'g', δ: 'd', ε: 'e', ζ: 'z', η: 'i', θ: 'th', ι: 'i', κ: 'k', λ: 'l', μ: 'm', ν: 'n', ξ: 'x', ο: 'o', π: 'p',
-  ρ: 'r', σ: 's', ς: 's', τ: 't', υ: 'y', φ: 'f', χ: 'ch', ψ: 'ps', ω: 'o',
+  α: 'a',
+  β: 'v',
+  γ: 'g',
+  δ: 'd',
+  ε: 'e',
+  ζ: 'z',
+  η: 'i',
+  θ: 'th',
+  ι: 'i',
+  κ: 'k',
+  λ: 'l',
+  μ: 'm',
+  ν: 'n',
+  ξ: 'x',
+  ο: 'o',
+  π: 'p',
+  ρ: 'r',
+  σ: 's',
+  ς: 's',
+  τ: 't',
+  υ: 'y',
+  φ: 'f',
+  χ: 'ch',
+  ψ: 'ps',
+  ω: 'o',
 };
 /** Letters NFKD does not decompose into ASCII. */
 const latin: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
 
 /** Legal forms and particles that say nothing about who someone is. */
 const ignoredTokens = new Set([
-  'ltd', 'limited', 'llc', 'plc', 'inc', 'corp', 'corporation', 'co', 'company', 'gmbh', 'ag', 'sa', 'sarl', 'bv', 'nv', 'oy', 'ab', 'as',
-  'srl', 'spa', 'ooo', 'oao', 'zao', 'pao', 'jsc', 'llp', 'lp', 'the', 'and', 'of', 'mr', 'mrs', 'ms', 'dr',
+  'ltd',
+  'limited',
+  'llc',
+  'plc',
+  'inc',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'gmbh',
+  'ag',
+  'sa',
+  'sarl',
+  'bv',
+  'nv',
+  'oy',
+  'ab',
+  'as',
+  'srl',
+  'spa',
+  'ooo',
+  'oao',
+  'zao',
+  'pao',
+  'jsc',
+  'llp',
+  'lp',
+  'the',
+  'and',
+  'of',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
 ]);
 
 /** Spelling variants that transliteration produces for the same sound (kh/h, ks/x, …), folded to one. */
 function foldSpelling(token: string): string {
-  return token.replace(/kh/g, 'h').replace(/ks/g, 'x').replace(/ph/g, 'f').replace(/w/g, 'v').replace(/yi|iy|ii|yy/g, 'y').replace(/(.)\1+/g, '$1');
+  return token
+    .replace(/kh/g, 'h')
+    .replace(/ks/g, 'x')
+    .replace(/ph/g, 'f')
+    .replace(/w/g, 'v')
+    .replace(/yi|iy|ii|yy/g, 'y')
+    .replace(/(.)\1+/g, '$1');
 }
 
 /** Digits and signs typed for the letters they look like ('V4dim Z0lotaryov'); a 1 reads as i or as l (below). */
@@ -36,17 +131,24 @@ const eitherIorL = '*';
  * number) stays as typed. ! and | count only between two letters or digits ('Ph!lippa'), never as punctuation.
  */
 function lettersForLookalikes(text: string): string {
-  const inner = text.replaceAll(eitherIorL, ' ').replace(/(?<=[a-z0-9])!(?=[a-z0-9])/g, '1').replace(/(?<=[a-z0-9])\|(?=[a-z0-9])/g, 'l');
-  return inner.replace(/[a-z0-9@$]+/g, (word) => (/[a-z]/.test(word) && /[0-9@$]/.test(word)
-    ? [...word].map((char) => (char === '1' ? eitherIorL : lookalikes[char] ?? char)).join('')
-    : word));
+  const inner = text
+    .replaceAll(eitherIorL, ' ')
+    .replace(/(?<=[a-z0-9])!(?=[a-z0-9])/g, '1')
+    .replace(/(?<=[a-z0-9])\|(?=[a-z0-9])/g, 'l');
+  return inner.replace(/[a-z0-9@$]+/g, (word) =>
+    /[a-z]/.test(word) && /[0-9@$]/.test(word) ? [...word].map((char) => (char === '1' ? eitherIorL : (lookalikes[char] ?? char))).join('') : word,
+  );
 }
 
 /** Lower case, Latin letters, accents dropped, before digits are read as letters. */
 function latinLower(name: string): string {
   const transliterate = (text: string) => [...text].map((char) => cyrillic[char] ?? greek[char] ?? latin[char] ?? char).join('');
   // Before decomposing (й is not и), and again after it for accented letters the maps hold bare (ί → ι).
-  return transliterate(transliterate(name.toLowerCase()).normalize('NFKD').replace(/[\u0300-\u036f]/g, ''));
+  return transliterate(
+    transliterate(name.toLowerCase())
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, ''),
+  );
 }
 
 const finish = (tokens: string[]) => tokens.filter((token) => token !== '' && !ignoredTokens.has(token)).map(foldSpelling);
@@ -56,7 +158,10 @@ const finish = (tokens: string[]) => tokens.filter((token) => token !== '' && !i
  * each word read both ways (the first reading takes i throughout). Past three such words, i throughout or l throughout.
  */
 export function nameReadings(name: string): string[][] {
-  const words = lettersForLookalikes(latinLower(name)).replace(/[^a-z0-9*]+/g, ' ').trim().split(' ');
+  const words = lettersForLookalikes(latinLower(name))
+    .replace(/[^a-z0-9*]+/g, ' ')
+    .trim()
+    .split(' ');
   const ambiguous = words.filter((word) => word.includes(eitherIorL)).length;
   const read = (word: string, letter: string) => word.replaceAll(eitherIorL, letter);
   if (ambiguous === 0) return [finish(words)];
@@ -82,7 +187,12 @@ export function jaroWinkler(a: string, b: string): number {
   let matches = 0;
   for (let i = 0; i < a.length; i += 1) {
     for (let j = Math.max(0, i - window); j < Math.min(b.length, i + window + 1); j += 1) {
-      if (!bMatched[j] && a[i] === b[j]) { aMatched[i] = true; bMatched[j] = true; matches += 1; break; }
+      if (!bMatched[j] && a[i] === b[j]) {
+        aMatched[i] = true;
+        bMatched[j] = true;
+        matches += 1;
+        break;
+      }
     }
   }
   if (matches === 0) return 0;

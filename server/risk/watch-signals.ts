@@ -6,12 +6,9 @@
 // The seed runs both; GET /account-watch-list runs them when the last refresh is older than staleAfterMs
 // (the lead may instead call refreshWatchList from a periodic job).
 import { eq, gte, sql } from 'drizzle-orm';
-import {
-  baselineDays, maxScore, recentDays, trendDays, watchThresholds, type WatchSignal,
-} from '../../src/contract/watch-list.ts';
+import { baselineDays, maxScore, recentDays, trendDays, watchThresholds, type WatchSignal } from '../../src/contract/watch-list.ts';
 import type { Db, DbWriter } from '../db/client.ts';
 import { merchantRiskSignalsDaily, riskSettings, watchListEntries } from '../db/schema.ts';
-
 
 export const refreshedKey = 'watch.signalsRefreshedUtc';
 export const staleAfterMs = 10 * 60_000;
@@ -43,7 +40,9 @@ export async function refreshRiskSignals(tx: DbWriter, now: Date): Promise<Date>
     FROM transactions
     WHERE created_at >= ${from} AND created_at <= ${now}
     GROUP BY merchant_id, business_id, 3`);
-  await tx.insert(riskSettings).values({ key: refreshedKey, value: now.toISOString() })
+  await tx
+    .insert(riskSettings)
+    .values({ key: refreshedKey, value: now.toISOString() })
     .onConflictDoUpdate({ target: riskSettings.key, set: { value: now.toISOString(), updatedUtc: new Date(), version: sql`${riskSettings.version} + 1` } });
   return from;
 }
@@ -88,7 +87,8 @@ export function signalsAsOf(rows: readonly DailySignals[], asOf: Date): SignalVa
   const recentPerDay = recentPayments / recentDays;
   if (baselinePayments >= t.volumeChange.minimumPayments * baselineDays) {
     const value = recentPerDay / baselinePerDay;
-    if (value >= t.volumeChange.threshold || value <= 1 / t.volumeChange.threshold) crossed.push({ signal: 'volumeChange', value, threshold: t.volumeChange.threshold });
+    if (value >= t.volumeChange.threshold || value <= 1 / t.volumeChange.threshold)
+      crossed.push({ signal: 'volumeChange', value, threshold: t.volumeChange.threshold });
   }
   const worstDay = recent.reduce<DailySignals | null>((worst, row) => (!worst || row.smallDeclines > worst.smallDeclines ? row : worst), null);
   if (worstDay && worstDay.smallDeclines >= t.cardTesting.threshold && worstDay.smallDeclines >= worstDay.declined * t.cardTesting.minimumShare) {
@@ -101,7 +101,7 @@ export function signalsAsOf(rows: readonly DailySignals[], asOf: Date): SignalVa
 export function scoreOf(signals: readonly SignalValue[]): number {
   let score = 0;
   for (const signal of signals) {
-    const ratio = signal.signal === 'volumeChange' && signal.value < 1 ? (1 / Math.max(signal.value, 1e-6)) / signal.threshold : signal.value / signal.threshold;
+    const ratio = signal.signal === 'volumeChange' && signal.value < 1 ? 1 / Math.max(signal.value, 1e-6) / signal.threshold : signal.value / signal.threshold;
     score += watchThresholds[signal.signal].weight * Math.min(2, Math.max(1, ratio));
   }
   return Math.min(maxScore, Math.round(score));
@@ -115,7 +115,15 @@ export async function recomputeWatchList(tx: DbWriter, now: Date): Promise<{ fla
   const byMerchant = new Map<string, { businessId: string; rows: DailySignals[] }>();
   for (const row of rows) {
     const entry = byMerchant.get(row.merchantId) ?? { businessId: row.businessId, rows: [] };
-    entry.rows.push({ day: row.day, payments: row.payments, paid: row.paid, declined: row.declined, smallDeclines: row.smallDeclines, refunds: row.refunds, paidMilli: row.paidMilli });
+    entry.rows.push({
+      day: row.day,
+      payments: row.payments,
+      paid: row.paid,
+      declined: row.declined,
+      smallDeclines: row.smallDeclines,
+      refunds: row.refunds,
+      paidMilli: row.paidMilli,
+    });
     byMerchant.set(row.merchantId, entry);
   }
   const existing = new Map((await tx.select({ merchantId: watchListEntries.merchantId }).from(watchListEntries)).map((row) => [row.merchantId, true]));
@@ -124,11 +132,23 @@ export async function recomputeWatchList(tx: DbWriter, now: Date): Promise<{ fla
     const signals = signalsAsOf(merchantRows, today);
     const score = scoreOf(signals);
     if (score === 0 && !existing.has(merchantId)) continue;
-    const trend = Array.from({ length: trendDays }, (_, index) => scoreOf(signalsAsOf(merchantRows, new Date(today.getTime() - (trendDays - 1 - index) * day))));
+    const trend = Array.from({ length: trendDays }, (_, index) =>
+      scoreOf(signalsAsOf(merchantRows, new Date(today.getTime() - (trendDays - 1 - index) * day))),
+    );
     if (score > 0) flagged += 1;
-    await tx.insert(watchListEntries).values({
-      merchantId, businessId, score, signals, trend, status: 'open', firstFlaggedUtc: now, lastComputedUtc: now,
-    }).onConflictDoUpdate({ target: watchListEntries.merchantId, set: { score, signals, trend, lastComputedUtc: now } });
+    await tx
+      .insert(watchListEntries)
+      .values({
+        merchantId,
+        businessId,
+        score,
+        signals,
+        trend,
+        status: 'open',
+        firstFlaggedUtc: now,
+        lastComputedUtc: now,
+      })
+      .onConflictDoUpdate({ target: watchListEntries.merchantId, set: { score, signals, trend, lastComputedUtc: now } });
   }
   return { flagged };
 }
@@ -136,11 +156,10 @@ export async function recomputeWatchList(tx: DbWriter, now: Date): Promise<{ fla
 /** Both steps in one transaction, at most one node at a time (the others skip: someone is refreshing already). */
 export async function refreshWatchList(db: Db, now: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const result = await tx.execute(sql`SELECT pg_try_advisory_xact_lock(7270022) AS locked`) as unknown as { rows: { locked: boolean }[] };
+    const result = (await tx.execute(sql`SELECT pg_try_advisory_xact_lock(7270022) AS locked`)) as unknown as { rows: { locked: boolean }[] };
     if (!result.rows[0]?.locked) return false;
     await refreshRiskSignals(tx, now);
     await recomputeWatchList(tx, now);
     return true;
   });
 }
-

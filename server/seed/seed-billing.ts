@@ -35,7 +35,13 @@ export async function seedBilling(tx: DbWriter, options: { now: Date }): Promise
       // As the API does: the payment clears what the invoice charged on the invoice accounts.
       if (paid) await postInvoicePayment(tx, paid, paidUtc);
     }
-    await tx.insert(schema.auditEvents).values({ userId: admin.id, event: 'BillingRunCreated', dateTimeUtc: issuedAt, metaData: { runId: issued.run.id, month: billed, invoiceCount: issued.issued.length }, recordedUtc: issuedAt });
+    await tx.insert(schema.auditEvents).values({
+      userId: admin.id,
+      event: 'BillingRunCreated',
+      dateTimeUtc: issuedAt,
+      metaData: { runId: issued.run.id, month: billed, invoiceCount: issued.issued.length },
+      recordedUtc: issuedAt,
+    });
     if (index === 0 && issued.issued[1]) {
       // A correction: part of one invoice credited a week after it was issued.
       const original = issued.issued[1];
@@ -43,12 +49,40 @@ export async function seedBilling(tx: DbWriter, options: { now: Date }): Promise
       const amount = Math.max(1, Math.round(original.totalMinor / 10));
       const [number] = await takeNumbers(tx, 'CN', creditAt.getUTCFullYear(), 1);
       const reason = 'Fees of a duplicated test payment refunded';
-      const [note] = await tx.insert(schema.invoices).values({
-        id: seedId('CN'), number: number as string, kind: 'creditNote', runId: null, month: billed, businessId: original.businessId, currency: original.currency,
-        status: 'issued', issuedUtc: creditAt, dueUtc: creditAt, feesMinor: 0, minimumTopUpMinor: 0, totalMinor: -amount,
-        lines: [{ merchantId: '', merchantName: '', paymentMethod: null, description: `Credit for invoice ${original.number}: ${reason}`, transactionCount: 0, volumeMinor: 0, feesMinor: 0, minimumTopUpMinor: 0, amountMinor: -amount }],
-        creditedInvoiceId: original.id, reason, createdBy: admin.id,
-      }).returning();
+      const [note] = await tx
+        .insert(schema.invoices)
+        .values({
+          id: seedId('CN'),
+          number: number as string,
+          kind: 'creditNote',
+          runId: null,
+          month: billed,
+          businessId: original.businessId,
+          currency: original.currency,
+          status: 'issued',
+          issuedUtc: creditAt,
+          dueUtc: creditAt,
+          feesMinor: 0,
+          minimumTopUpMinor: 0,
+          totalMinor: -amount,
+          lines: [
+            {
+              merchantId: '',
+              merchantName: '',
+              paymentMethod: null,
+              description: `Credit for invoice ${original.number}: ${reason}`,
+              transactionCount: 0,
+              volumeMinor: 0,
+              feesMinor: 0,
+              minimumTopUpMinor: 0,
+              amountMinor: -amount,
+            },
+          ],
+          creditedInvoiceId: original.id,
+          reason,
+          createdBy: admin.id,
+        })
+        .returning();
       if (note) await postCreditNote(tx, note, original);
     }
   }

@@ -66,7 +66,8 @@ function dayWeight(date: Date): number {
   const dayOfMonth = date.getUTCDate();
   let seasonal = 1;
   if (month === 11) seasonal = dayOfMonth <= 23 ? 1.6 : dayOfMonth === 24 ? 1.3 : dayOfMonth === 25 ? 0.45 : dayOfMonth === 26 ? 1.2 : 1.1;
-  else if (month === 10 && dayOfMonth >= 20) seasonal = 1.3; // Black Friday weeks
+  else if (month === 10 && dayOfMonth >= 20)
+    seasonal = 1.3; // Black Friday weeks
   else if (month === 0 && dayOfMonth <= 10) seasonal = 0.85;
   else if (month === 7) seasonal = 0.95;
   return seasonal * (weekdayWeights[date.getUTCDay()] ?? 1);
@@ -104,7 +105,12 @@ export function timeSlotsLiteral(plan: BulkPlan): string {
 
 /** Merchant lookup indexes in proportion to each merchant's weight, shuffled by the SQL hash. */
 export function merchantSlotsLiteral(lookup: readonly MerchantLookup[]): string {
-  return intArrayLiteral(quantileSlots(lookup.map((m) => m.weight), merchantSlotCount));
+  return intArrayLiteral(
+    quantileSlots(
+      lookup.map((m) => m.weight),
+      merchantSlotCount,
+    ),
+  );
 }
 
 export const merchantLookupJson = (lookup: readonly MerchantLookup[]) =>
@@ -118,11 +124,26 @@ export const customerOrdersJson = (customers: readonly Customer[]) => JSON.strin
 // Value sets (codes are 1-based positions)
 
 const paymentMethods: readonly (readonly [string, number])[] = [
-  ['card', 520], ['applePay', 130], ['googlePay', 80], ['payPal', 60], ['ideal', 45], ['klarnaPayLater', 30],
-  ['bancontact', 20], ['sepaBanktransfer', 20], ['directDebit', 25], ['samsungPay', 10], ['clickToPay', 15],
-  ['klarnaPayNow', 15], ['klarnaSliceIt', 5], ['afterPay', 15], ['wallet', 10],
+  ['card', 520],
+  ['applePay', 130],
+  ['googlePay', 80],
+  ['payPal', 60],
+  ['ideal', 45],
+  ['klarnaPayLater', 30],
+  ['bancontact', 20],
+  ['sepaBanktransfer', 20],
+  ['directDebit', 25],
+  ['samsungPay', 10],
+  ['clickToPay', 15],
+  ['klarnaPayNow', 15],
+  ['klarnaSliceIt', 5],
+  ['afterPay', 15],
+  ['wallet', 10],
 ];
-const methodSlots = quantileSlots(paymentMethods.map(([, weight]) => weight), 1000).map((index) => index + 1);
+const methodSlots = quantileSlots(
+  paymentMethods.map(([, weight]) => weight),
+  1000,
+).map((index) => index + 1);
 
 /**
  * The demo acquirer's approved test cards (server/payments/demo-acquirer.ts), so every card the demo world shows is
@@ -130,7 +151,16 @@ const methodSlots = quantileSlots(paymentMethods.map(([, weight]) => weight), 10
  * never the number: the seed vaults each card once per merchant (seedCardToken).
  */
 export const seedTestCards = publishedTestCards;
-const cardDeclines = ['Insufficient funds', 'Do not honour', 'Expired card', 'Suspected fraud', '3-D Secure failed', 'Invalid card number', 'Card reported lost or stolen', 'Exceeds withdrawal limit'];
+const cardDeclines = [
+  'Insufficient funds',
+  'Do not honour',
+  'Expired card',
+  'Suspected fraud',
+  '3-D Secure failed',
+  'Invalid card number',
+  'Card reported lost or stolen',
+  'Exceeds withdrawal limit',
+];
 const otherDeclines = ['Insufficient funds', 'Rejected by the payment provider', 'Suspected fraud', 'Cancelled by the shopper at the provider'];
 const failures = ['Issuer unavailable', 'Communication timeout', '3-D Secure failed', 'Processing error at the acquirer'];
 
@@ -237,19 +267,41 @@ function paymentRowsSql(plan: BulkPlan, source: string): string {
 }
 
 const transactionColumns = [
-  'reference', 'kind', 'parent_reference', 'partner_id', 'business_id', 'merchant_id', 'configuration_id',
-  'payment_job_reference', 'created_at', 'amount_minor', 'currency', 'status', 'payment_method', 'channel',
-  'ewallet_type', 'card_masked', 'card_token', 'decline_reason', 'customer_email', 'originating_ip_address',
+  'reference',
+  'kind',
+  'parent_reference',
+  'partner_id',
+  'business_id',
+  'merchant_id',
+  'configuration_id',
+  'payment_job_reference',
+  'created_at',
+  'amount_minor',
+  'currency',
+  'status',
+  'payment_method',
+  'channel',
+  'ewallet_type',
+  'card_masked',
+  'card_token',
+  'decline_reason',
+  'customer_email',
+  'originating_ip_address',
 ];
 
 /** The value expressions of a payment row `p` from paymentRowsSql, in transactionColumns order (minus the first three). */
 function paymentValues(p: string): string[] {
   const methodNames = textArray(paymentMethods.map(([name]) => name));
   return [
-    `${p}.partner_id`, `${p}.business_id`, `${p}.merchant_id`, `${p}.configuration_id`,
+    `${p}.partner_id`,
+    `${p}.business_id`,
+    `${p}.merchant_id`,
+    `${p}.configuration_id`,
     jobReferenceSql(`${p}.i`),
     `to_timestamp(${p}.epoch)`,
-    `${p}.amount_minor`, `${p}.currency`, `${p}.status`,
+    `${p}.amount_minor`,
+    `${p}.currency`,
+    `${p}.status`,
     `(${methodNames})[${p}.mc]`,
     `CASE WHEN ${p}.mc = 1 THEN CASE WHEN (${p}.r7 / 10000) % 100 < 70 THEN 'Gateway' WHEN (${p}.r7 / 10000) % 100 < 88 THEN 'Acquiring' ELSE 'Chp' END ELSE 'Gateway' END`,
     `CASE ${p}.mc WHEN 2 THEN 'applePay' WHEN 3 THEN 'googlePay' WHEN 10 THEN 'samsungPay' WHEN 11 THEN 'clickToPay' END`,

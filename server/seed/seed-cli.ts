@@ -45,8 +45,11 @@ const log = (line: string) => console.log(`[seed] ${line}`);
 let cardKeys: CardKeys;
 try {
   cardKeys = loadCardKeys({
-    cardDataKey: config.cardDataKey, previousKeys: config.cardDataPreviousKeys, dataDir: config.dataDir,
-    sharedDatabase: config.databaseUrl !== undefined, warn: (line) => console.warn(`[seed] warning: ${line}`),
+    cardDataKey: config.cardDataKey,
+    previousKeys: config.cardDataPreviousKeys,
+    dataDir: config.dataDir,
+    sharedDatabase: config.databaseUrl !== undefined,
+    warn: (line) => console.warn(`[seed] warning: ${line}`),
   }).keys;
 } catch (error) {
   if (!(error instanceof CardKeyError)) throw error;
@@ -55,7 +58,9 @@ try {
 }
 const started = performance.now();
 const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
-log(`database: ${database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${config.dataDir}`}, opened and migrated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+log(
+  `database: ${database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${config.dataDir}`}, opened and migrated in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 
 try {
   if (options.reset) {
@@ -70,9 +75,21 @@ try {
     log(`seeding ${options.transactions.toLocaleString('en-GB')} transactions…`);
     const summary = await seedDatabase(database, { transactions: options.transactions, randomSeed: options.randomSeed, ledger: options.ledger, log, cardKeys });
     const { timings, demo, ...counts } = summary;
-    log(`counts: ${Object.entries(counts).map(([name, value]) => `${name} ${typeof value === 'number' ? value.toLocaleString('en-GB') : value}`).join(', ')}`);
-    log(`demo ids: ${Object.entries(demo).map(([name, value]) => `${name} ${value}`).join(', ')}`);
-    log(`timings (s): ${Object.entries(timings).map(([name, ms]) => `${name.replace(/Ms$/, '')} ${(ms / 1000).toFixed(1)}`).join(', ')}`);
+    log(
+      `counts: ${Object.entries(counts)
+        .map(([name, value]) => `${name} ${typeof value === 'number' ? value.toLocaleString('en-GB') : value}`)
+        .join(', ')}`,
+    );
+    log(
+      `demo ids: ${Object.entries(demo)
+        .map(([name, value]) => `${name} ${value}`)
+        .join(', ')}`,
+    );
+    log(
+      `timings (s): ${Object.entries(timings)
+        .map(([name, ms]) => `${name.replace(/Ms$/, '')} ${(ms / 1000).toFixed(1)}`)
+        .join(', ')}`,
+    );
     log(`demo accounts (password '${demoPassword}'): ${demoAccounts.map((account) => account.email).join(', ')}`);
   }
 } finally {

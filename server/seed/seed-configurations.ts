@@ -11,8 +11,10 @@ import { cardLikeMethods, defaultHostedPageDesign, paymentMethodLabels } from '.
 import type { PaymentMethod } from '../../src/contract/enumerations.ts';
 
 const palette = [
-  { brand: '#1F3A93', buttonBackground: '#1F3A93' }, { brand: '#0B6E4F', buttonBackground: '#0B6E4F' },
-  { brand: '#8E2C48', buttonBackground: '#8E2C48' }, { brand: '#3D3B8E', buttonBackground: '#3D3B8E' },
+  { brand: '#1F3A93', buttonBackground: '#1F3A93' },
+  { brand: '#0B6E4F', buttonBackground: '#0B6E4F' },
+  { brand: '#8E2C48', buttonBackground: '#8E2C48' },
+  { brand: '#3D3B8E', buttonBackground: '#3D3B8E' },
   { brand: '#7A4B00', buttonBackground: '#7A4B00' },
 ] as const;
 const fonts = ['System', 'Inter', 'Georgia', 'Lato'] as const;
@@ -35,9 +37,13 @@ export async function seedConfigurations(tx: Db, world: World, now: Date): Promi
     const enabled: PaymentMethod[] = ['card', ...(currencies.includes('EUR') ? ['ideal' as const] : []), ...(web || link ? ['payPal' as const] : [])];
     for (const method of enabled) {
       methods.push({
-        configurationId: configuration.id, paymentMethod: method, enabled: true, displayName: method === 'card' ? 'Debit or credit card' : paymentMethodLabels[method],
+        configurationId: configuration.id,
+        paymentMethod: method,
+        enabled: true,
+        displayName: method === 'card' ? 'Debit or credit card' : paymentMethodLabels[method],
         threeDSecurePolicy: cardLikeMethods.includes(method) ? (index % 3 === 0 ? 'riskBased' : 'always') : null,
-        minimumAmountMilli: method === 'payPal' ? 1000 : null, maximumAmountMilli: method === 'card' && index % 4 === 0 ? 10_000_000 : null,
+        minimumAmountMilli: method === 'payPal' ? 1000 : null,
+        maximumAmountMilli: method === 'card' && index % 4 === 0 ? 10_000_000 : null,
         currencies: method === 'ideal' ? ['EUR'] : [...currencies],
       });
     }
@@ -45,7 +51,9 @@ export async function seedConfigurations(tx: Db, world: World, now: Date): Promi
       const colours = palette[index % palette.length] ?? palette[0];
       pages.push({
         reference: `HPP${digest(`hpp:${configuration.id}`).slice(0, 12).toUpperCase()}`,
-        configurationId: configuration.id, businessId: configuration.businessId, merchantId: configuration.merchantId,
+        configurationId: configuration.id,
+        businessId: configuration.businessId,
+        merchantId: configuration.merchantId,
         name: web ? 'Checkout' : 'Payment link page',
         design: {
           ...defaultHostedPageDesign,
@@ -66,11 +74,17 @@ export async function seedConfigurations(tx: Db, world: World, now: Date): Promi
     }
     const id = `KEY${digest(`key:${configuration.id}`).slice(0, 16).toUpperCase()}`;
     keys.push({
-      id, configurationId: configuration.id, businessId: configuration.businessId, merchantId: configuration.merchantId,
-      name: web ? 'Web shop' : link ? 'Payment link service' : 'Order system', description: 'Production key',
-      prefix: `pk_live_${digest(`prefix:${id}`).slice(0, 6)}`, keyHash: digest(`seed:${id}`),
+      id,
+      configurationId: configuration.id,
+      businessId: configuration.businessId,
+      merchantId: configuration.merchantId,
+      name: web ? 'Web shop' : link ? 'Payment link service' : 'Order system',
+      description: 'Production key',
+      prefix: `pk_live_${digest(`prefix:${id}`).slice(0, 6)}`,
+      keyHash: digest(`seed:${id}`),
       expiresAt: configuration.merchantId === ownerMerchant && web ? new Date(now.getTime() + 5 * day) : null,
-      createdBy: admin, createdAt: new Date(now.getTime() - (90 + (index % 200)) * day),
+      createdBy: admin,
+      createdAt: new Date(now.getTime() - (90 + (index % 200)) * day),
     });
   });
   for (let start = 0; start < methods.length; start += 1000) await tx.insert(schema.configurationPaymentMethods).values(methods.slice(start, start + 1000));

@@ -11,9 +11,21 @@ import type { DbWriter } from '../db/client.ts';
 
 /** Base rates per payment method: basis points and fixed minor units (GBP, EUR, USD; JPY fixed parts are in yen). */
 export const seedMethodRates: readonly (readonly [string, number, number])[] = [
-  ['card', 140, 20], ['applePay', 150, 20], ['googlePay', 150, 20], ['samsungPay', 150, 20], ['clickToPay', 145, 20],
-  ['payPal', 290, 30], ['wallet', 200, 25], ['ideal', 0, 29], ['bancontact', 0, 35], ['sepaBanktransfer', 0, 25],
-  ['directDebit', 50, 20], ['klarnaPayLater', 299, 35], ['klarnaPayNow', 199, 30], ['klarnaSliceIt', 349, 35], ['afterPay', 349, 30],
+  ['card', 140, 20],
+  ['applePay', 150, 20],
+  ['googlePay', 150, 20],
+  ['samsungPay', 150, 20],
+  ['clickToPay', 145, 20],
+  ['payPal', 290, 30],
+  ['wallet', 200, 25],
+  ['ideal', 0, 29],
+  ['bancontact', 0, 35],
+  ['sepaBanktransfer', 0, 25],
+  ['directDebit', 50, 20],
+  ['klarnaPayLater', 299, 35],
+  ['klarnaPayNow', 199, 30],
+  ['klarnaSliceIt', 349, 35],
+  ['afterPay', 349, 30],
 ];
 
 const securityDeposit = 50_000;
@@ -30,7 +42,10 @@ export async function seedLedger(tx: DbWriter, now: Date, log: (line: string) =>
   const run = (query: ReturnType<typeof sql>) => tx.execute(query);
   const planStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 731 * 86_400_000);
   // Currency → six digits (letters A–Z as 01–26), as currencyDigits does in src/contract/ledger.ts.
-  const digits = (column: string) => sql.raw(`(lpad((ascii(substr(${column}, 1, 1)) - 64)::text, 2, '0') || lpad((ascii(substr(${column}, 2, 1)) - 64)::text, 2, '0') || lpad((ascii(substr(${column}, 3, 1)) - 64)::text, 2, '0'))`);
+  const digits = (column: string) =>
+    sql.raw(
+      `(lpad((ascii(substr(${column}, 1, 1)) - 64)::text, 2, '0') || lpad((ascii(substr(${column}, 2, 1)) - 64)::text, 2, '0') || lpad((ascii(substr(${column}, 3, 1)) - 64)::text, 2, '0'))`,
+    );
 
   // Account groups: one per merchant and currency. Reserve: travel, hotels and aviation hold 10 % for 90 days,
   // every seventh other merchant 3 % for 60 days.
@@ -48,7 +63,9 @@ export async function seedLedger(tx: DbWriter, now: Date, log: (line: string) =>
   await ensureBusinessAccountGroups(tx);
 
   // Pricing plans: the base rates, ten basis points cheaper for every step of the merchant's size band.
-  const rates = sql.raw(`(VALUES ${seedMethodRates.map(([method, points, fixed]) => `('${method}', ${points}, ${fixed})`).join(', ')}) r(method, points, fixed)`);
+  const rates = sql.raw(
+    `(VALUES ${seedMethodRates.map(([method, points, fixed]) => `('${method}', ${points}, ${fixed})`).join(', ')}) r(method, points, fixed)`,
+  );
   await run(sql`INSERT INTO pricing_plans (merchant_id, business_id, currency, name, monthly_minimum_minor, valid_from)
     SELECT g.merchant_id, g.business_id, g.currency, CASE WHEN g.merchant_id::int % 3 = 0 THEN 'Standard' ELSE 'Growth' END,
       ${sql.raw(String(monthlyMinimum))}::bigint, ${planStart}::timestamptz
@@ -59,8 +76,12 @@ export async function seedLedger(tx: DbWriter, now: Date, log: (line: string) =>
   lap('account groups, accounts and pricing plans');
 
   // The bulk rows go in without the entries' and postings' secondary indexes; they are built once afterwards.
-  const bulkIndexes = (await tx.execute(sql`SELECT indexname AS name, indexdef AS definition FROM pg_indexes
-    WHERE schemaname = current_schema() AND tablename IN ('ledger_entries', 'ledger_postings') AND indexname NOT LIKE '%_pkey'`) as unknown as { rows: { name: string; definition: string }[] }).rows;
+  const bulkIndexes = (
+    (await tx.execute(sql`SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+    WHERE schemaname = current_schema() AND tablename IN ('ledger_entries', 'ledger_postings') AND indexname NOT LIKE '%_pkey'`)) as unknown as {
+      rows: { name: string; definition: string }[];
+    }
+  ).rows;
   for (const index of bulkIndexes) await run(sql.raw(`DROP INDEX ${index.name}`));
 
   // Security deposits paid in when the groups opened.
@@ -136,7 +157,9 @@ export async function seedLedger(tx: DbWriter, now: Date, log: (line: string) =>
     FROM business_account_groups g JOIN businesses b ON b.id = g.business_id`);
   const remitted = await payBusinessRemittances(tx, now);
   await postMonthlyMinimums(tx, now);
-  await run(sql`ANALYZE ledger_postings, ledger_entries, ledger_daily_balances, settlement_batches, ledger_transfers, remittance_settings, pricing_plans, pricing_plan_rates, business_account_groups`);
+  await run(
+    sql`ANALYZE ledger_postings, ledger_entries, ledger_daily_balances, settlement_batches, ledger_transfers, remittance_settings, pricing_plans, pricing_plan_rates, business_account_groups`,
+  );
   lap(`${remitted.toLocaleString('en-GB')} business remittances and the monthly minimums`);
   log(`ledger: ${((performance.now() - started) / 1000).toFixed(1)} s in all`);
 }

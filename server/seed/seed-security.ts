@@ -20,7 +20,11 @@ export async function seedSecurity(tx: Db, options: { now: Date; world: World })
   const rows: (typeof schema.auditEvents.$inferInsert)[] = [];
   const event = (userId: string, name: string, offsetMs: number, index: number, extra: Record<string, unknown> = {}, actor = userId) => {
     rows.push({
-      userId: actor, event: name, dateTimeUtc: new Date(now.getTime() - offsetMs), businessId: null, merchantId: null,
+      userId: actor,
+      event: name,
+      dateTimeUtc: new Date(now.getTime() - offsetMs),
+      businessId: null,
+      merchantId: null,
       metaData: { targetUserId: userId, clientAddress: `198.51.100.${10 + (index % 40)}`, userAgent: browsers[index % browsers.length], ...extra },
     });
   };
@@ -38,10 +42,32 @@ export async function seedSecurity(tx: Db, options: { now: Date; world: World })
   const finance = world.users.find((user) => user.email === 'finance@demo.test');
   if (finance?.id) {
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      rows.push({ userId: finance.id, event: 'SignInFailed', dateTimeUtc: new Date(now.getTime() - 6 * day - 20 * hour + attempt * 20_000), businessId: null, merchantId: null, metaData: { targetUserId: finance.id, clientAddress: '203.0.113.77', userAgent: 'python-requests/2.32', reason: 'wrongPassword' } });
+      rows.push({
+        userId: finance.id,
+        event: 'SignInFailed',
+        dateTimeUtc: new Date(now.getTime() - 6 * day - 20 * hour + attempt * 20_000),
+        businessId: null,
+        merchantId: null,
+        metaData: { targetUserId: finance.id, clientAddress: '203.0.113.77', userAgent: 'python-requests/2.32', reason: 'wrongPassword' },
+      });
     }
-    rows.push({ userId: finance.id, event: 'AccountLocked', dateTimeUtc: new Date(now.getTime() - 6 * day - 20 * hour + 100_000), businessId: null, merchantId: null, metaData: { targetUserId: finance.id, clientAddress: '203.0.113.77', userAgent: 'python-requests/2.32', failedAttempts: 5 } });
-    if (admin?.id) rows.push({ userId: admin.id, event: 'UserUnlocked', dateTimeUtc: new Date(now.getTime() - 6 * day - 20 * hour + 600_000), businessId: null, merchantId: null, metaData: { targetUserId: finance.id, clientAddress: '198.51.100.5', userAgent: browsers[0] } });
+    rows.push({
+      userId: finance.id,
+      event: 'AccountLocked',
+      dateTimeUtc: new Date(now.getTime() - 6 * day - 20 * hour + 100_000),
+      businessId: null,
+      merchantId: null,
+      metaData: { targetUserId: finance.id, clientAddress: '203.0.113.77', userAgent: 'python-requests/2.32', failedAttempts: 5 },
+    });
+    if (admin?.id)
+      rows.push({
+        userId: admin.id,
+        event: 'UserUnlocked',
+        dateTimeUtc: new Date(now.getTime() - 6 * day - 20 * hour + 600_000),
+        businessId: null,
+        merchantId: null,
+        metaData: { targetUserId: finance.id, clientAddress: '198.51.100.5', userAgent: browsers[0] },
+      });
   }
   rows.sort((a, b) => (a.dateTimeUtc as Date).getTime() - (b.dateTimeUtc as Date).getTime());
   // Recorded when they happened (the seed is a function of its clock: no wall-clock default).

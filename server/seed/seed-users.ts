@@ -17,12 +17,23 @@ export async function seedUsers(tx: Db, options: { now: Date; passwordHash: stri
   const owner = world.users.find((user) => user.email === 'owner@demo.test');
   const ownerBusiness = world.demo.ownerBusinessId;
   const business = world.businesses.find((candidate) => candidate.id === ownerBusiness);
-  const domain = `${(business?.name ?? 'harbour-finch').toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.example`;
+  const domain = `${(business?.name ?? 'harbour-finch')
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}.example`;
 
   await tx.insert(schema.users).values([
     {
-      id: 'USR90001', email: 'expired@demo.test', givenName: 'Edward', familyName: 'Marsh', passwordHash, internal: false,
-      passwordExpiresUtc: at(-2 * day), createdAt: at(-400 * day), phoneNumber: '+44 113 496 0123',
+      id: 'USR90001',
+      email: 'expired@demo.test',
+      givenName: 'Edward',
+      familyName: 'Marsh',
+      passwordHash,
+      internal: false,
+      passwordExpiresUtc: at(-2 * day),
+      createdAt: at(-400 * day),
+      phoneNumber: '+44 113 496 0123',
     },
     { id: 'USR90002', email: `amelia.hart@${domain}`, givenName: '', familyName: '', passwordHash: '!invited', status: 'invited', createdAt: at(-2 * day) },
     { id: 'USR90003', email: `noah.fletcher@${domain}`, givenName: '', familyName: '', passwordHash: '!invited', status: 'invited', createdAt: at(-10 * day) },
@@ -33,14 +44,49 @@ export async function seedUsers(tx: Db, options: { now: Date; passwordHash: stri
     { userId: 'USR90003', role: 'VirtualTerminal', level: 'business', businessId: ownerBusiness },
   ]);
   await tx.insert(schema.userInvitations).values([
-    { id: 'INVSEED0001', userId: 'USR90002', tokenHash: unusableHash('USR90002'), invitedBy: owner?.id ?? 'USR00005', createdAt: at(-2 * day), expiresAt: at(5 * day) },
-    { id: 'INVSEED0002', userId: 'USR90003', tokenHash: unusableHash('USR90003'), invitedBy: owner?.id ?? 'USR00005', createdAt: at(-10 * day), expiresAt: at(-3 * day) },
+    {
+      id: 'INVSEED0001',
+      userId: 'USR90002',
+      tokenHash: unusableHash('USR90002'),
+      invitedBy: owner?.id ?? 'USR00005',
+      createdAt: at(-2 * day),
+      expiresAt: at(5 * day),
+    },
+    {
+      id: 'INVSEED0002',
+      userId: 'USR90003',
+      tokenHash: unusableHash('USR90003'),
+      invitedBy: owner?.id ?? 'USR00005',
+      createdAt: at(-10 * day),
+      expiresAt: at(-3 * day),
+    },
   ]);
   await tx.insert(schema.deletedUserEmails).values({ email: `former.employee@${domain}`, deletedBy: owner?.id ?? 'USR00005', deletedAt: at(-30 * day) });
   await tx.insert(schema.auditEvents).values([
-    { userId: owner?.id ?? 'USR00005', event: 'UserInvited', dateTimeUtc: at(-2 * day), recordedUtc: at(-2 * day), businessId: ownerBusiness, metaData: { targetUserId: 'USR90002' } },
-    { userId: owner?.id ?? 'USR00005', event: 'UserInvited', dateTimeUtc: at(-10 * day), recordedUtc: at(-10 * day), businessId: ownerBusiness, metaData: { targetUserId: 'USR90003' } },
-    { userId: owner?.id ?? 'USR00005', event: 'UserDeletionSuccessful', dateTimeUtc: at(-30 * day), recordedUtc: at(-30 * day), businessId: ownerBusiness, metaData: { email: `former.employee@${domain}` } },
+    {
+      userId: owner?.id ?? 'USR00005',
+      event: 'UserInvited',
+      dateTimeUtc: at(-2 * day),
+      recordedUtc: at(-2 * day),
+      businessId: ownerBusiness,
+      metaData: { targetUserId: 'USR90002' },
+    },
+    {
+      userId: owner?.id ?? 'USR00005',
+      event: 'UserInvited',
+      dateTimeUtc: at(-10 * day),
+      recordedUtc: at(-10 * day),
+      businessId: ownerBusiness,
+      metaData: { targetUserId: 'USR90003' },
+    },
+    {
+      userId: owner?.id ?? 'USR00005',
+      event: 'UserDeletionSuccessful',
+      dateTimeUtc: at(-30 * day),
+      recordedUtc: at(-30 * day),
+      businessId: ownerBusiness,
+      metaData: { email: `former.employee@${domain}` },
+    },
   ]);
   // Last sign-in: within the past month for every active user, spread by id (no randomness needed).
   await tx.execute(sql`UPDATE ${schema.users} SET last_sign_in_utc = ${now.toISOString()}::timestamptz

@@ -68,14 +68,20 @@ export const demoAccounts: readonly { email: string; description: string }[] = [
   { email: 'service@demo.test', description: 'Customer service (internal, root level)' },
   { email: 'readonly@demo.test', description: 'Internal read only (internal, root level)' },
   { email: 'risk@demo.test', description: 'Risk analyst (internal, root level)' },
-  { email: 'owner@demo.test', description: 'Owner of Harbour & Finch Homeware Ltd (100001): five merchants, one of them without payments; automatic remittance off' },
+  {
+    email: 'owner@demo.test',
+    description: 'Owner of Harbour & Finch Homeware Ltd (100001): five merchants, one of them without payments; automatic remittance off',
+  },
   { email: 'solo@demo.test', description: 'Owner of Little Wren Bakery Ltd (100002), a business with exactly one merchant' },
   { email: 'finance@demo.test', description: 'Finance on Pennine Outdoor Supplies Ltd (100003)' },
   { email: 'developer@demo.test', description: 'External developer on Brightwater Digital Ltd (100004)' },
   { email: 'vt@demo.test', description: 'Virtual terminal on one merchant of Thistle & Rose Florists Ltd (100005) only, no business role' },
   { email: 'partner@demo.test', description: 'Owner at partner level of Northbridge Payments Partners Ltd (PRT0001, nine businesses)' },
   { email: 'expiring@demo.test', description: 'Owner of Calder Valley Cycles Ltd (100006); password expires 3 days after seeding' },
-  { email: 'expired@demo.test', description: 'Finance on Little Wren Bakery Ltd (100002); password expired 2 days before seeding: a new one is asked for at sign-in' },
+  {
+    email: 'expired@demo.test',
+    description: 'Finance on Little Wren Bakery Ltd (100002); password expired 2 days before seeding: a new one is asked for at sign-in',
+  },
   { email: 'billing@demo.test', description: 'Finance admin (internal, root level): billing runs, invoices and credit notes' },
 ];
 
@@ -179,7 +185,24 @@ const businessRows: readonly (readonly [string, string, number, boolean, boolean
 
 const demoBusinessCount = 6;
 
-const ukSuffixes = ['London', 'Manchester', 'Leeds', 'Bristol', 'Edinburgh', 'Glasgow', 'Cardiff', 'Birmingham', 'Newcastle', 'York', 'Brighton', 'Norwich', 'Telephone Sales', 'Mobile App', 'Events', 'Wholesale'];
+const ukSuffixes = [
+  'London',
+  'Manchester',
+  'Leeds',
+  'Bristol',
+  'Edinburgh',
+  'Glasgow',
+  'Cardiff',
+  'Birmingham',
+  'Newcastle',
+  'York',
+  'Brighton',
+  'Norwich',
+  'Telephone Sales',
+  'Mobile App',
+  'Events',
+  'Wholesale',
+];
 const suffixesByCurrency: Record<string, readonly string[]> = {
   EUR: ['Europe', 'Dublin', 'Amsterdam', 'Paris', 'Brussels'],
   USD: ['USA', 'New York', 'Boston'],
@@ -198,17 +221,122 @@ const currencySets: readonly (readonly [readonly string[], number])[] = [
 ];
 
 const givenNames = [
-  'Oliver', 'Amelia', 'George', 'Isla', 'Harry', 'Ava', 'Noah', 'Mia', 'Jack', 'Sophie', 'Leo', 'Grace', 'Arthur', 'Freya',
-  'Oscar', 'Emily', 'Charlie', 'Poppy', 'Jacob', 'Ella', 'Thomas', 'Lily', 'Alfie', 'Evie', 'Muhammad', 'Aisha', 'Rohan',
-  'Zara', 'Declan', 'Siobhan', 'Kwame', 'Chloe', 'Ewan', 'Niamh', 'Dylan', 'Megan', 'Rory', 'Imogen', 'Callum', 'Harriet',
-  'Aled', 'Cerys', 'Joseph', 'Lucy', 'Samuel', 'Holly', 'Daniel', 'Anya', 'Ibrahim', 'Maya', 'Fraser', 'Eilidh', 'Theo', 'Ruby',
+  'Oliver',
+  'Amelia',
+  'George',
+  'Isla',
+  'Harry',
+  'Ava',
+  'Noah',
+  'Mia',
+  'Jack',
+  'Sophie',
+  'Leo',
+  'Grace',
+  'Arthur',
+  'Freya',
+  'Oscar',
+  'Emily',
+  'Charlie',
+  'Poppy',
+  'Jacob',
+  'Ella',
+  'Thomas',
+  'Lily',
+  'Alfie',
+  'Evie',
+  'Muhammad',
+  'Aisha',
+  'Rohan',
+  'Zara',
+  'Declan',
+  'Siobhan',
+  'Kwame',
+  'Chloe',
+  'Ewan',
+  'Niamh',
+  'Dylan',
+  'Megan',
+  'Rory',
+  'Imogen',
+  'Callum',
+  'Harriet',
+  'Aled',
+  'Cerys',
+  'Joseph',
+  'Lucy',
+  'Samuel',
+  'Holly',
+  'Daniel',
+  'Anya',
+  'Ibrahim',
+  'Maya',
+  'Fraser',
+  'Eilidh',
+  'Theo',
+  'Ruby',
 ];
 const familyNames = [
-  'Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Robinson', 'Wright', 'Thompson',
-  'Evans', 'Walker', 'White', 'Roberts', 'Green', 'Hall', 'Thomas', 'Clarke', 'Jackson', 'Wood', 'Harris', 'Edwards', 'Turner',
-  'Martin', 'Cooper', 'Hill', 'Ward', 'Hughes', 'Moore', 'Clark', 'King', 'Harrison', 'Lewis', 'Baker', 'Lee', 'Allen',
-  'Morris', 'Khan', 'Scott', 'Watson', 'Parker', 'Bennett', 'Young', 'Phillips', 'Mitchell', 'Begum', 'Ahmed', 'Kaur',
-  'Campbell', 'Murray', 'MacDonald', 'Fraser', 'Reid', 'Kowalski', 'Okoye', 'Sutherland', 'Doherty', 'Lloyd',
+  'Smith',
+  'Jones',
+  'Taylor',
+  'Brown',
+  'Williams',
+  'Wilson',
+  'Johnson',
+  'Davies',
+  'Patel',
+  'Robinson',
+  'Wright',
+  'Thompson',
+  'Evans',
+  'Walker',
+  'White',
+  'Roberts',
+  'Green',
+  'Hall',
+  'Thomas',
+  'Clarke',
+  'Jackson',
+  'Wood',
+  'Harris',
+  'Edwards',
+  'Turner',
+  'Martin',
+  'Cooper',
+  'Hill',
+  'Ward',
+  'Hughes',
+  'Moore',
+  'Clark',
+  'King',
+  'Harrison',
+  'Lewis',
+  'Baker',
+  'Lee',
+  'Allen',
+  'Morris',
+  'Khan',
+  'Scott',
+  'Watson',
+  'Parker',
+  'Bennett',
+  'Young',
+  'Phillips',
+  'Mitchell',
+  'Begum',
+  'Ahmed',
+  'Kaur',
+  'Campbell',
+  'Murray',
+  'MacDonald',
+  'Fraser',
+  'Reid',
+  'Kowalski',
+  'Okoye',
+  'Sutherland',
+  'Doherty',
+  'Lloyd',
 ];
 const middleNames = ['James', 'Rose', 'Alexander', 'Louise', 'Edward', 'May', 'William', 'Jane', 'David', 'Anne'];
 
@@ -240,8 +368,22 @@ const towns: readonly (readonly [Town, number])[] = [
   [{ city: 'Tokyo', country: 'JP', postcode: (r) => `1${r.int(0, 9)}${r.int(0, 9)}-${r.int(1000, 9999)}` }, 1],
 ];
 const streets = [
-  'High Street', 'Station Road', 'Church Lane', 'Victoria Road', 'Mill Lane', 'Park Avenue', 'Queen Street', 'The Crescent',
-  'Kings Road', 'Orchard Close', 'Riverside Walk', 'Elm Grove', 'Market Place', 'Chapel Street', 'Meadow View', 'Green Lane',
+  'High Street',
+  'Station Road',
+  'Church Lane',
+  'Victoria Road',
+  'Mill Lane',
+  'Park Avenue',
+  'Queen Street',
+  'The Crescent',
+  'Kings Road',
+  'Orchard Close',
+  'Riverside Walk',
+  'Elm Grove',
+  'Market Place',
+  'Chapel Street',
+  'Meadow View',
+  'Green Lane',
 ];
 const titles = ['Mr.', 'Mrs.', 'Miss.', 'Dr.', 'Ms.'];
 const emailDomains = ['example.com', 'example.org', 'example.net'];
@@ -251,11 +393,18 @@ const emailDomains = ['example.com', 'example.org', 'example.net'];
 const day = 86_400_000;
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const slug = (text: string) =>
-  text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  text
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 /** A copy without null members (absent = not given), to keep the bulk order documents small. */
 const withoutNulls = (value: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)
-    .map(([k, v]) => [k, v && typeof v === 'object' && !Array.isArray(v) ? withoutNulls(v as Record<string, unknown>) : v]));
+  Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, v && typeof v === 'object' && !Array.isArray(v) ? withoutNulls(v as Record<string, unknown>) : v]),
+  );
 const ascii = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
 const shortName = (name: string) => name.replace(/ (Ltd|plc)$/, '').replace(/ (Company|Co\.)$/, '');
 
@@ -374,15 +523,23 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
     if (merchant.id === demo.vtMerchantId) kinds = ['phone', 'web'];
     else if (merchant.id === demo.soloMerchantId) kinds = ['web'];
     else if (merchant.id === firstMerchantOf(demo.ownerBusinessId).id) kinds = ['web', 'phone', 'link'];
-    else kinds = configRandom.weighted<('web' | 'phone' | 'link')[]>([[['web'], 50], [['web', 'phone'], 20], [['web', 'link'], 15], [['web', 'phone', 'link'], 15]]);
+    else
+      kinds = configRandom.weighted<('web' | 'phone' | 'link')[]>([
+        [['web'], 50],
+        [['web', 'phone'], 20],
+        [['web', 'link'], 15],
+        [['web', 'phone', 'link'], 15],
+      ]);
     kinds.forEach((kind, n) => {
       let enabled = kind === 'phone' ? true : configRandom.chance(kind === 'web' ? 0.88 : 0.7);
       if (merchant.id === demo.vtMerchantId) enabled = n === 0;
       const tradeName = kind === 'web' ? merchant.name : kind === 'phone' ? `${short} Telephone Orders` : `${short} Pay by Link`;
       const description =
-        kind === 'web' ? 'Hosted payment page for the web shop checkout'
-        : kind === 'phone' ? 'Virtual terminal for orders taken by telephone and post'
-        : 'Payment links sent to customers by email and text message';
+        kind === 'web'
+          ? 'Hosted payment page for the web shop checkout'
+          : kind === 'phone'
+            ? 'Virtual terminal for orders taken by telephone and post'
+            : 'Payment links sent to customers by email and text message';
       configurations.push({
         id: `CFG${pad(configurations.length + 1, 5)}`,
         merchantId: merchant.id,
@@ -421,8 +578,10 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
     return id;
   };
   const grantRoot = (userId: string, role: string) => userRoles.push({ userId, role, level: 'root', partnerId: null, businessId: null, merchantId: null });
-  const grantPartner = (userId: string, role: string, partnerId: string) => userRoles.push({ userId, role, level: 'partner', partnerId, businessId: null, merchantId: null });
-  const grantBusiness = (userId: string, role: string, businessId: string) => userRoles.push({ userId, role, level: 'business', partnerId: null, businessId, merchantId: null });
+  const grantPartner = (userId: string, role: string, partnerId: string) =>
+    userRoles.push({ userId, role, level: 'partner', partnerId, businessId: null, merchantId: null });
+  const grantBusiness = (userId: string, role: string, businessId: string) =>
+    userRoles.push({ userId, role, level: 'business', partnerId: null, businessId, merchantId: null });
   const grantMerchant = (userId: string, role: string, businessId: string, merchantId: string) =>
     userRoles.push({ userId, role, level: 'merchant', partnerId: null, businessId, merchantId });
 
@@ -475,7 +634,13 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
     const extra: Partial<World['users'][number]> = {};
     if (n === 5) extra.lockoutEndDateUtc = new Date(anchor + day); // one locked account
     const id = addUser(`${ascii(given)}.${ascii(family)}@${slug(shortName(business.name))}.example`, given, family, false, extra);
-    const role = userRandom.weighted([['Owner', 30], ['Finance', 25], ['Sales', 15], ['ExternalDeveloper', 15], ['VirtualTerminal', 15]] as const);
+    const role = userRandom.weighted([
+      ['Owner', 30],
+      ['Finance', 25],
+      ['Sales', 15],
+      ['ExternalDeveloper', 15],
+      ['VirtualTerminal', 15],
+    ] as const);
     const ownMerchants = merchantsOf(business.id);
     if (role !== 'Owner' && ownMerchants.length > 1 && userRandom.chance(0.35)) {
       const merchant = userRandom.pick(ownMerchants);
@@ -500,18 +665,86 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
   const paragraph = (text: string) => ({ type: 'paragraph' as const, text });
   type NotificationSpec = [string, string, 'draft' | 'readyForPublication' | 'published' | 'unpublished', 'allUsers' | 'internalUsers', number];
   const notificationSpecs: NotificationSpec[] = [
-    ['Scheduled maintenance on Sunday 02:00–04:00 UTC', content(paragraph('The portal and the reporting services will be unavailable for up to two hours while we upgrade our database servers.'), paragraph('Payments are not affected.')), 'published', 'allUsers', 118],
-    ['Klarna Pay Later is now available', content(paragraph('You can now offer Klarna Pay Later on the hosted payment page.'), { type: 'list', items: ['Open your configuration', 'Choose Payment methods', 'Switch on Klarna Pay Later'] }), 'published', 'allUsers', 96],
-    ['Apple Pay domain verification reminder', content(paragraph('Apple requires the domain association file to be renewed every year. Check your hosted payment page domains before the end of the month.')), 'published', 'allUsers', 74],
-    ['Internal: updated refund escalation procedure', content(paragraph('Refunds above £5,000 now need approval from a second member of the customer service team.')), 'published', 'internalUsers', 60],
-    ['Security notice <script>alert(1)</script>', content(paragraph('Never share your password. <img src=x onerror=alert(1)> Our staff will never ask for it.'), paragraph('<script>alert(1)</script>')), 'published', 'allUsers', 45],
-    ['Settlement times over the bank holiday', content(paragraph('Settlements due on the bank holiday Monday will be paid on the following working day.')), 'published', 'allUsers', 31],
-    ['Strong customer authentication exemptions', content(paragraph('Low-value and trusted-beneficiary exemptions are now requested automatically where the issuer allows them.')), 'published', 'allUsers', 18],
-    ['Internal: risk rules release 4.2', content(paragraph('Velocity rules for card testing have been tightened; see the risk handbook for the new thresholds.')), 'published', 'internalUsers', 9],
+    [
+      'Scheduled maintenance on Sunday 02:00–04:00 UTC',
+      content(
+        paragraph('The portal and the reporting services will be unavailable for up to two hours while we upgrade our database servers.'),
+        paragraph('Payments are not affected.'),
+      ),
+      'published',
+      'allUsers',
+      118,
+    ],
+    [
+      'Klarna Pay Later is now available',
+      content(paragraph('You can now offer Klarna Pay Later on the hosted payment page.'), {
+        type: 'list',
+        items: ['Open your configuration', 'Choose Payment methods', 'Switch on Klarna Pay Later'],
+      }),
+      'published',
+      'allUsers',
+      96,
+    ],
+    [
+      'Apple Pay domain verification reminder',
+      content(
+        paragraph('Apple requires the domain association file to be renewed every year. Check your hosted payment page domains before the end of the month.'),
+      ),
+      'published',
+      'allUsers',
+      74,
+    ],
+    [
+      'Internal: updated refund escalation procedure',
+      content(paragraph('Refunds above £5,000 now need approval from a second member of the customer service team.')),
+      'published',
+      'internalUsers',
+      60,
+    ],
+    [
+      'Security notice <script>alert(1)</script>',
+      content(paragraph('Never share your password. <img src=x onerror=alert(1)> Our staff will never ask for it.'), paragraph('<script>alert(1)</script>')),
+      'published',
+      'allUsers',
+      45,
+    ],
+    [
+      'Settlement times over the bank holiday',
+      content(paragraph('Settlements due on the bank holiday Monday will be paid on the following working day.')),
+      'published',
+      'allUsers',
+      31,
+    ],
+    [
+      'Strong customer authentication exemptions',
+      content(paragraph('Low-value and trusted-beneficiary exemptions are now requested automatically where the issuer allows them.')),
+      'published',
+      'allUsers',
+      18,
+    ],
+    [
+      'Internal: risk rules release 4.2',
+      content(paragraph('Velocity rules for card testing have been tightened; see the risk handbook for the new thresholds.')),
+      'published',
+      'internalUsers',
+      9,
+    ],
     ['New dashboard comparisons', content(paragraph('Compare any period with the same period one year earlier.')), 'published', 'allUsers', 2],
     ['Draft: card scheme fee changes from April', content(paragraph('Scheme fees for cross-border transactions change on 1 April.')), 'draft', 'allUsers', 0],
-    ['Quarterly compliance training', content(paragraph('All staff must complete the anti-money-laundering module by the end of the quarter.')), 'readyForPublication', 'internalUsers', 0],
-    ['Withdrawn: incorrect payout date announcement', content(paragraph('This announcement contained a wrong date and has been withdrawn.')), 'unpublished', 'allUsers', 130],
+    [
+      'Quarterly compliance training',
+      content(paragraph('All staff must complete the anti-money-laundering module by the end of the quarter.')),
+      'readyForPublication',
+      'internalUsers',
+      0,
+    ],
+    [
+      'Withdrawn: incorrect payout date announcement',
+      content(paragraph('This announcement contained a wrong date and has been withdrawn.')),
+      'unpublished',
+      'allUsers',
+      130,
+    ],
   ];
   const notifications: World['notifications'] = notificationSpecs.map(([title, text, status, viewRestriction, daysAgo], index) => {
     const published = status === 'published' || status === 'unpublished' ? at(daysAgo * day + (index + 1) * 3_600_000) : null;
@@ -526,18 +759,52 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
       version: status === 'unpublished' ? 3 : 1,
     };
   });
-  const reads: [string, number[]][] = [[admin, [1, 2, 4]], [service, [1, 4]], [owner, [1, 2]], [finance, [1, 2, 3, 6]], [partner, [1]]];
+  const reads: [string, number[]][] = [
+    [admin, [1, 2, 4]],
+    [service, [1, 4]],
+    [owner, [1, 2]],
+    [finance, [1, 2, 3, 6]],
+    [partner, [1]],
+  ];
   const notificationReads: World['notificationReads'] = reads.flatMap(([userId, numbers]) =>
-    numbers.map((number) => ({ userId, reference: `NTF${pad(number, 5)}`, readUtc: at((10 - number) * day) })));
+    numbers.map((number) => ({ userId, reference: `NTF${pad(number, 5)}`, readUtc: at((10 - number) * day) })),
+  );
 
   // Tickets --------------------------------------------------------------------------------------
   const ticketRandom = stream(randomSeed, 5);
   const subjects: Record<string, string[]> = {
-    bug: ['Dashboard totals do not match the settlement report', 'Export to Excel times out for a year of data', 'Virtual terminal rejects a valid postcode', 'Refund button missing for a captured payment', 'Payment link email not received by the customer', 'Logo stretched on the hosted payment page on mobile'],
-    dispute: ['Chargeback received for a delivered order', 'Customer disputes a duplicate charge', 'Deadline for dispute evidence', 'Dispute reason: goods not as described'],
-    featureRequest: ['Schedule recurring reports', 'Welsh language on the hosted payment page', 'Filter transactions by card scheme', 'Bulk refunds from the transactions overview'],
-    general: ['Change of registered business address', 'Update the bank account for settlements', 'Add a new trading name', 'Question about the monthly invoice'],
-    informationRequest: ['When will Klarna be available for our account?', 'Settlement timings over the bank holiday', 'How do we enable Apple Pay on our website?', 'Which test cards can we use?'],
+    bug: [
+      'Dashboard totals do not match the settlement report',
+      'Export to Excel times out for a year of data',
+      'Virtual terminal rejects a valid postcode',
+      'Refund button missing for a captured payment',
+      'Payment link email not received by the customer',
+      'Logo stretched on the hosted payment page on mobile',
+    ],
+    dispute: [
+      'Chargeback received for a delivered order',
+      'Customer disputes a duplicate charge',
+      'Deadline for dispute evidence',
+      'Dispute reason: goods not as described',
+    ],
+    featureRequest: [
+      'Schedule recurring reports',
+      'Welsh language on the hosted payment page',
+      'Filter transactions by card scheme',
+      'Bulk refunds from the transactions overview',
+    ],
+    general: [
+      'Change of registered business address',
+      'Update the bank account for settlements',
+      'Add a new trading name',
+      'Question about the monthly invoice',
+    ],
+    informationRequest: [
+      'When will Klarna be available for our account?',
+      'Settlement timings over the bank holiday',
+      'How do we enable Apple Pay on our website?',
+      'Which test cards can we use?',
+    ],
   };
   const descriptions = [
     'Could you please look into this for us? Details are below.',
@@ -545,24 +812,37 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
     'We would appreciate an update by the end of the week.',
     'Please let us know if you need any further information from our side.',
   ];
-  const usersOfBusiness = (businessId: string) =>
-    [...new Set(userRoles.filter((r) => r.businessId === businessId).map((r) => r.userId))];
+  const usersOfBusiness = (businessId: string) => [...new Set(userRoles.filter((r) => r.businessId === businessId).map((r) => r.userId))];
   const tickets: World['tickets'] = [];
   const ticketBusinessIndexes = [0, 0, 0, 0, 0, 0, 1, 2, 2, 3, 4, 5, ...Array.from({ length: 48 }, () => ticketRandom.int(0, businesses.length - 1))];
   ticketBusinessIndexes.forEach((businessIndex, n) => {
     const business = businessAt(businessIndex);
-    const type = ticketRandom.weighted([['bug', 25], ['dispute', 20], ['featureRequest', 15], ['general', 20], ['informationRequest', 20]] as const);
-    const status = ticketRandom.weighted([['Open', 30], ['InProgress', 25], ['OnHold', 10], ['Closed', 35]] as const);
-    const priority = ticketRandom.weighted([['Unknown', 10], ['Low', 30], ['Medium', 40], ['High', 20]] as const);
+    const type = ticketRandom.weighted([
+      ['bug', 25],
+      ['dispute', 20],
+      ['featureRequest', 15],
+      ['general', 20],
+      ['informationRequest', 20],
+    ] as const);
+    const status = ticketRandom.weighted([
+      ['Open', 30],
+      ['InProgress', 25],
+      ['OnHold', 10],
+      ['Closed', 35],
+    ] as const);
+    const priority = ticketRandom.weighted([
+      ['Unknown', 10],
+      ['Low', 30],
+      ['Medium', 40],
+      ['High', 20],
+    ] as const);
     const ownMerchants = merchantsOf(business.id);
     const merchant = ticketRandom.chance(0.5) ? ticketRandom.pick(ownMerchants) : null;
     const authors = usersOfBusiness(business.id);
     const createdBy = businessIndex === 0 && n < 3 ? owner : authors.length > 0 ? ticketRandom.pick(authors) : service;
     const ageMs = ticketRandom.int(1, 400) * day + ticketRandom.int(0, 86_399) * 1000;
     const updatedMs = Math.max(0, ageMs - ticketRandom.int(0, Math.min(30, Math.floor(ageMs / day))) * day - ticketRandom.int(0, 3600) * 1000);
-    const subject = n === 2
-      ? 'Invoice query <script>alert(1)</script><img src=x onerror=alert(1)>'
-      : ticketRandom.pick(subjects[type] ?? ['Question']);
+    const subject = n === 2 ? 'Invoice query <script>alert(1)</script><img src=x onerror=alert(1)>' : ticketRandom.pick(subjects[type] ?? ['Question']);
     tickets.push({
       id: `TCK${pad(n + 1, 5)}`,
       businessId: business.id,
@@ -700,7 +980,19 @@ export function buildWorld(randomSeed: number, now: Date, passwordHash: string):
   }
 
   return {
-    partners, businesses, merchants, configurations, users, userRoles, notifications, notificationReads,
-    tickets, ticketComments, auditEvents, demo, merchantLookup, customers,
+    partners,
+    businesses,
+    merchants,
+    configurations,
+    users,
+    userRoles,
+    notifications,
+    notificationReads,
+    tickets,
+    ticketComments,
+    auditEvents,
+    demo,
+    merchantLookup,
+    customers,
   };
 }

@@ -17,8 +17,18 @@ import { rebuildStatsRollups, statsRollupTables } from '../stats/rebuild.ts';
 import type { Database } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
 import {
-  childrenInsertSql, customerEmailsJson, customerOrdersJson, merchantItemsJson, merchantLookupJson, merchantSlotsLiteral,
-  paymentJobsInsertSql, paymentsInsertSql, planBulk, seedCardToken, seedTestCards, timeSlotsLiteral,
+  childrenInsertSql,
+  customerEmailsJson,
+  customerOrdersJson,
+  merchantItemsJson,
+  merchantLookupJson,
+  merchantSlotsLiteral,
+  paymentJobsInsertSql,
+  paymentsInsertSql,
+  planBulk,
+  seedCardToken,
+  seedTestCards,
+  timeSlotsLiteral,
 } from './seed-bulk.ts';
 import { seedLedger } from './seed-ledger.ts';
 import { seedPayments } from './seed-payments.ts';
@@ -165,8 +175,19 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
   const now = options.now ?? truncatedToHour(new Date());
   const randomSeed = options.randomSeed ?? defaultRandomSeed;
   const timings: SeedTimings = {
-    passwordHashMs: 0, entitiesMs: 0, cardsMs: 0, dropIndexesMs: 0, paymentsMs: 0, childrenMs: 0, paymentJobsMs: 0,
-    createIndexesMs: 0, statsMs: 0, rollupsMs: 0, commitMs: 0, vacuumAnalyzeMs: 0, totalMs: 0,
+    passwordHashMs: 0,
+    entitiesMs: 0,
+    cardsMs: 0,
+    dropIndexesMs: 0,
+    paymentsMs: 0,
+    childrenMs: 0,
+    paymentJobsMs: 0,
+    createIndexesMs: 0,
+    statsMs: 0,
+    rollupsMs: 0,
+    commitMs: 0,
+    vacuumAnalyzeMs: 0,
+    totalMs: 0,
   };
   let mark = performance.now();
   const lap = (key: keyof SeedTimings, label: string) => {
@@ -183,7 +204,9 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
   const world = buildWorld(randomSeed, now, passwordHash);
   const plan = planBulk(total, now, randomSeed, world.merchantLookup.length, world.customers.length);
   const bulkParams = [
-    merchantLookupJson(world.merchantLookup), merchantSlotsLiteral(world.merchantLookup), timeSlotsLiteral(plan),
+    merchantLookupJson(world.merchantLookup),
+    merchantSlotsLiteral(world.merchantLookup),
+    timeSlotsLiteral(plan),
     customerEmailsJson(world.customers),
   ];
   let statsRows = 0;
@@ -258,7 +281,11 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
       lap('paymentJobsMs', `${plan.payments.toLocaleString('en-GB')} payment jobs`);
     }
 
-    await seedPayments(run, { now, demo: world.demo, ownerMerchantId: world.merchants.find((merchant) => merchant.businessId === world.demo.ownerBusinessId)?.id ?? '' });
+    await seedPayments(run, {
+      now,
+      demo: world.demo,
+      ownerMerchantId: world.merchants.find((merchant) => merchant.businessId === world.demo.ownerBusinessId)?.id ?? '',
+    });
     await run(statsInsertSql);
     const [count] = await run<{ n: number | string }>('SELECT count(*) AS n FROM transaction_stats');
     statsRows = Number(count?.n ?? 0);
@@ -285,7 +312,9 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
 
   // Fresh statistics for the planner and a visibility map for index-only counts.
   await database.query(`VACUUM (ANALYZE) ${bulkTables.join(', ')}`);
-  await database.query('ANALYZE partners, businesses, merchants, configurations, users, user_roles, notifications, notification_reads, tickets, ticket_comments, audit_events');
+  await database.query(
+    'ANALYZE partners, businesses, merchants, configurations, users, user_roles, notifications, notification_reads, tickets, ticket_comments, audit_events',
+  );
   lap('vacuumAnalyzeMs', 'vacuum and analyse');
 
   timings.totalMs = Math.round(performance.now() - startedAt);
@@ -310,23 +339,27 @@ export async function seedDatabase(database: Database, options: SeedOptions): Pr
 
 /** One vault row per (merchant that takes payments, test card), its token the one the bulk SQL computes. */
 function seedVaultRows(lookup: readonly MerchantLookup[], keys: CardKeys): (typeof schema.cardVault.$inferInsert)[] {
-  return lookup.flatMap((merchant) => seedTestCards.map((cardNumber, cardIndex) => {
-    const token = seedCardToken(merchant.idx, cardIndex);
-    return {
-      token,
-      merchantId: merchant.merchant_id,
-      fingerprint: cardFingerprints(keys, merchant.merchant_id, cardNumber)[0] as string,
-      masked: maskCardNumber(cardNumber),
-      ...sealCardNumber(keys, token, cardNumber),
-    };
-  }));
+  return lookup.flatMap((merchant) =>
+    seedTestCards.map((cardNumber, cardIndex) => {
+      const token = seedCardToken(merchant.idx, cardIndex);
+      return {
+        token,
+        merchantId: merchant.merchant_id,
+        fingerprint: cardFingerprints(keys, merchant.merchant_id, cardNumber)[0] as string,
+        masked: maskCardNumber(cardNumber),
+        ...sealCardNumber(keys, token, cardNumber),
+      };
+    }),
+  );
 }
 
 /** Empties every table of the application schema (the migration journal lives elsewhere and stays). */
 export async function resetDatabase(database: Database): Promise<string[]> {
-  const tables = (await database.query<{ name: string }>(
-    `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT LIKE '%drizzle_migrations' ORDER BY tablename`,
-  )).map((row) => row.name);
+  const tables = (
+    await database.query<{ name: string }>(
+      `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT LIKE '%drizzle_migrations' ORDER BY tablename`,
+    )
+  ).map((row) => row.name);
   if (tables.length > 0) await database.query(`TRUNCATE TABLE ${tables.map(quoteIdent).join(', ')} RESTART IDENTITY CASCADE`);
   return tables;
 }

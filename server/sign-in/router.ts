@@ -11,8 +11,19 @@ import { users } from '../db/schema.ts';
 import { createProvider, releasedClaims, type AccessTokenClaims, type IdentityOptions } from '../identity/provider.ts';
 import { recordSignInEvent, sourceOf, type AttemptSource } from '../identity/sign-in-guard.ts';
 import {
-  confirmEmailPage, errorPage, expiredPasswordPage, forgotPasswordPage, formatLockoutEnd, messagePage, messages,
-  resetPasswordPage, secondFactorPage, signInCss, signInPage, stylesheetPath, undoEmailChangePage,
+  confirmEmailPage,
+  errorPage,
+  expiredPasswordPage,
+  forgotPasswordPage,
+  formatLockoutEnd,
+  messagePage,
+  messages,
+  resetPasswordPage,
+  secondFactorPage,
+  signInCss,
+  signInPage,
+  stylesheetPath,
+  undoEmailChangePage,
 } from '../identity/pages.ts';
 import { strictTransportSecurity } from '../http/security-headers.ts';
 import { createDpopVerifier, DpopError, dpopAlgorithms } from '../http/dpop.ts';
@@ -98,11 +109,15 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
   }
 
   function expired(res: ServerResponse): void {
-    sendHtml(res, 400, messagePage({
-      title: 'Sign in',
-      message: messages.interactionExpired,
-      link: { href: homeHref, text: 'Back to the portal' },
-    }));
+    sendHtml(
+      res,
+      400,
+      messagePage({
+        title: 'Sign in',
+        message: messages.interactionExpired,
+        link: { href: homeHref, text: 'Back to the portal' },
+      }),
+    );
   }
 
   async function loadInteraction(req: IncomingMessage, res: ServerResponse, uid: string) {
@@ -115,11 +130,7 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
   }
 
   /** First-party client: consent is granted without asking, for exactly what was requested. */
-  async function grantConsent(
-    req: IncomingMessage,
-    res: ServerResponse,
-    interaction: Awaited<ReturnType<typeof provider.interactionDetails>>,
-  ): Promise<void> {
+  async function grantConsent(req: IncomingMessage, res: ServerResponse, interaction: Awaited<ReturnType<typeof provider.interactionDetails>>): Promise<void> {
     const accountId = interaction.session?.accountId;
     if (!accountId || interaction.params.client_id !== clientId) {
       expired(res);
@@ -191,7 +202,10 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
    */
   async function invitationSignIn(req: IncomingMessage, res: ServerResponse, action: string): Promise<void> {
     const secret = readCookie(req, invitationSignInCookie) ?? '';
-    res.appendHeader('Set-Cookie', `${invitationSignInCookie}=; Path=${invitationSignInCookiePath(publicUrl)}; Max-Age=0; HttpOnly; SameSite=Strict${publicOrigin.protocol === 'https:' ? '; Secure' : ''}`);
+    res.appendHeader(
+      'Set-Cookie',
+      `${invitationSignInCookie}=; Path=${invitationSignInCookiePath(publicUrl)}; Max-Age=0; HttpOnly; SameSite=Strict${publicOrigin.protocol === 'https:' ? '; Secure' : ''}`,
+    );
     const handedOff = await spendInvitationSignIn(database.db, secret);
     if (!handedOff) return sendHtml(res, 200, signInPage({ action, forgotHref }));
     const { userId } = handedOff;
@@ -236,7 +250,12 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
         return sendHtml(res, 200, expiredPasswordPage({ action, ticket: changeTicket }));
       }
       await recordSignInEvent(database.db, 'SignInSucceeded', { userId: answered.userId }, source, { methods: ['pwd', 'otp'] });
-      await provider.interactionFinished(req, res, { login: { accountId: answered.userId, acr: 'urn:portal:mfa', amr: ['pwd', 'otp'] } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: answered.userId, acr: 'urn:portal:mfa', amr: ['pwd', 'otp'] } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
 
@@ -314,7 +333,11 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     if (token === null) return;
     const outcome = await confirmEmailChange(database, publicUrl, token);
     const message = outcome === 'changed' ? messages.emailChanged : outcome === 'taken' ? messages.emailTaken : messages.linkExpired;
-    return sendHtml(res, outcome === 'changed' ? 200 : 410, messagePage({ title: 'Confirm your new email address', message, link: { href: homeHref, text: 'Sign in' } }));
+    return sendHtml(
+      res,
+      outcome === 'changed' ? 200 : 410,
+      messagePage({ title: 'Confirm your new email address', message, link: { href: homeHref, text: 'Sign in' } }),
+    );
   }
 
   const undoEmailChangeAction = `${mount}/undo-email-change`;
@@ -325,9 +348,15 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
     if (token === null) return;
     const outcome = await undoEmailChange(database, publicUrl, token);
     const message = outcome === 'undone' ? messages.emailChangeUndone : outcome === 'taken' ? messages.emailChangeUndoTaken : messages.linkExpired;
-    return sendHtml(res, outcome === 'undone' ? 200 : 410, messagePage({
-      title: 'Undo the email address change', message, link: outcome === 'undone' ? { href: forgotHref, text: 'Choose a new password' } : { href: homeHref, text: 'Sign in' },
-    }));
+    return sendHtml(
+      res,
+      outcome === 'undone' ? 200 : 410,
+      messagePage({
+        title: 'Undo the email address change',
+        message,
+        link: outcome === 'undone' ? { href: forgotHref, text: 'Choose a new password' } : { href: homeHref, text: 'Sign in' },
+      }),
+    );
   }
 
   const forgotHref = `${mount}/forgot-password`;
@@ -347,60 +376,97 @@ export async function createIdentity(options: IdentityOptions): Promise<Identity
       if (req.method !== 'POST') return sendHtml(res, 200, forgotPasswordPage({ action: forgotHref, signInHref: homeHref }));
       const form = await readForm(req);
       const outcome = await requestPasswordReset(database, publicUrl, form.get('email') ?? '', clientAddressOf(req));
-      if (outcome === 'invalidEmail') return sendHtml(res, 200, forgotPasswordPage({ action: forgotHref, signInHref: homeHref, error: 'Enter an email address.' }));
+      if (outcome === 'invalidEmail')
+        return sendHtml(res, 200, forgotPasswordPage({ action: forgotHref, signInHref: homeHref, error: 'Enter an email address.' }));
       if (outcome === 'limited') return sendHtml(res, 429, forgotPasswordPage({ action: forgotHref, signInHref: homeHref, error: messages.tooManyRequests }));
       return sendHtml(res, 200, forgotPasswordPage({ action: forgotHref, signInHref: homeHref, message: resetRequestedMessage }));
     }
     if (req.method !== 'POST') {
       const token = url.searchParams.get('token') ?? '';
-      if (!(await usableReset(database, token))) return sendHtml(res, 410, messagePage({ title: 'Choose a new password', message: messages.linkExpired, link: { href: `${forgotHref}`, text: 'Ask for a new link' } }));
+      if (!(await usableReset(database, token)))
+        return sendHtml(
+          res,
+          410,
+          messagePage({ title: 'Choose a new password', message: messages.linkExpired, link: { href: `${forgotHref}`, text: 'Ask for a new link' } }),
+        );
       return sendHtml(res, 200, resetPasswordPage({ action: resetAction, token }));
     }
     const form = await readForm(req);
     const token = form.get('token') ?? '';
     const password = form.get('password') ?? '';
-    if (password !== (form.get('confirm') ?? '')) return sendHtml(res, 200, resetPasswordPage({ action: resetAction, token, problems: [messages.passwordsDiffer] }));
+    if (password !== (form.get('confirm') ?? ''))
+      return sendHtml(res, 200, resetPasswordPage({ action: resetAction, token, problems: [messages.passwordsDiffer] }));
     const result = await completePasswordReset(database, token, password);
-    if (result.outcome === 'expired') return sendHtml(res, 410, messagePage({ title: 'Choose a new password', message: messages.linkExpired, link: { href: forgotHref, text: 'Ask for a new link' } }));
+    if (result.outcome === 'expired')
+      return sendHtml(
+        res,
+        410,
+        messagePage({ title: 'Choose a new password', message: messages.linkExpired, link: { href: forgotHref, text: 'Ask for a new link' } }),
+      );
     if (result.outcome === 'refused') return sendHtml(res, 200, resetPasswordPage({ action: resetAction, token, problems: result.problems }));
     return sendHtml(res, 200, messagePage({ title: 'Password changed', message: messages.passwordChanged, link: { href: homeHref, text: 'Sign in' } }));
   }
 
   /** /connect/userinfo with the Portal API's JWT access token (see the note at the top). */
   async function userinfoWithApiToken(req: IncomingMessage, res: ServerResponse, scheme: 'Bearer' | 'DPoP', token: string): Promise<void> {
-    const challenge = (error: string, description: string) =>
-      `${scheme} realm="${issuer}", error="${error}", error_description="${description}"`;
+    const challenge = (error: string, description: string) => `${scheme} realm="${issuer}", error="${error}", error_description="${description}"`;
     let verified: { userId: string; scopes: string[]; jkt?: string };
     try {
       verified = await verifyAccessToken(token);
     } catch {
-      return sendJson(res, 401, { error: 'invalid_token', error_description: 'invalid token provided' }, {
-        'WWW-Authenticate': challenge('invalid_token', 'invalid token provided'),
-      });
+      return sendJson(
+        res,
+        401,
+        { error: 'invalid_token', error_description: 'invalid token provided' },
+        {
+          'WWW-Authenticate': challenge('invalid_token', 'invalid token provided'),
+        },
+      );
     }
     // A DPoP-bound token only with a proof by its key (as at the Portal API, server/http/dpop.ts).
     if (verified.jkt !== undefined || scheme === 'DPoP') {
       try {
         if (verified.jkt === undefined || scheme !== 'DPoP') throw new DpopError('wrong scheme for this access token');
         const proof = req.headers.dpop;
-        await checkDpop({ method: req.method ?? 'GET', url: `${issuer}/userinfo`, accessToken: token, proof: Array.isArray(proof) ? proof.join(',') : proof, jkt: verified.jkt });
+        await checkDpop({
+          method: req.method ?? 'GET',
+          url: `${issuer}/userinfo`,
+          accessToken: token,
+          proof: Array.isArray(proof) ? proof.join(',') : proof,
+          jkt: verified.jkt,
+        });
       } catch (error) {
         if (!(error instanceof DpopError)) throw error;
-        return sendJson(res, 401, { error: 'invalid_dpop_proof', error_description: error.message }, {
-          'WWW-Authenticate': `DPoP realm="${issuer}", error="invalid_dpop_proof", algs="${dpopAlgorithms.join(' ')}"`,
-        });
+        return sendJson(
+          res,
+          401,
+          { error: 'invalid_dpop_proof', error_description: error.message },
+          {
+            'WWW-Authenticate': `DPoP realm="${issuer}", error="invalid_dpop_proof", algs="${dpopAlgorithms.join(' ')}"`,
+          },
+        );
       }
     }
     if (!verified.scopes.includes('openid')) {
-      return sendJson(res, 403, { error: 'insufficient_scope', error_description: 'access token missing openid scope' }, {
-        'WWW-Authenticate': challenge('insufficient_scope', 'access token missing openid scope'),
-      });
+      return sendJson(
+        res,
+        403,
+        { error: 'insufficient_scope', error_description: 'access token missing openid scope' },
+        {
+          'WWW-Authenticate': challenge('insufficient_scope', 'access token missing openid scope'),
+        },
+      );
     }
     const claims = await accounts.claimsFor(verified.userId);
     if (!claims) {
-      return sendJson(res, 401, { error: 'invalid_token', error_description: 'associated account not found' }, {
-        'WWW-Authenticate': challenge('invalid_token', 'associated account not found'),
-      });
+      return sendJson(
+        res,
+        401,
+        { error: 'invalid_token', error_description: 'associated account not found' },
+        {
+          'WWW-Authenticate': challenge('invalid_token', 'associated account not found'),
+        },
+      );
     }
     return sendJson(res, 200, releasedClaims(claims, verified.scopes));
   }

@@ -17,11 +17,19 @@ import type { DbWriter } from '../db/client.ts';
 const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 export async function breakdownOf(
-  reader: DbWriter, scope: StatsScope, currency: string, start: Date, end: Date, by: BreakdownDimension,
+  reader: DbWriter,
+  scope: StatsScope,
+  currency: string,
+  start: Date,
+  end: Date,
+  by: BreakdownDimension,
 ): Promise<BreakdownRow[]> {
   const t = transactions;
   const dimension = by === 'merchant' ? sql`p.merchant_id` : by === 'paymentMethod' ? sql`p.payment_method` : sql`p.status`;
-  const unsuccessful = sql.join(unsuccessfulStatuses.map((status) => sql`${status}`), sql`, `);
+  const unsuccessful = sql.join(
+    unsuccessfulStatuses.map((status) => sql`${status}`),
+    sql`, `,
+  );
   const query = sql`WITH p AS (
       SELECT ${t.reference} AS reference, ${t.merchantId} AS merchant_id, ${t.paymentMethod} AS payment_method, ${t.status} AS status, ${t.amountMinor} AS amount
       FROM ${t}
@@ -50,22 +58,27 @@ export async function breakdownOf(
   const names = new Map<string, string>();
   if (by === 'merchant' && rows.length > 0) {
     const ids = rows.map((row) => String(row.key));
-    const found = await reader.execute(sql`SELECT ${merchants.id} AS id, ${merchants.name} AS name FROM ${merchants}
-      WHERE ${merchants.id} IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`) as unknown as { rows: { id: string; name: string }[] };
+    const found = (await reader.execute(sql`SELECT ${merchants.id} AS id, ${merchants.name} AS name FROM ${merchants}
+      WHERE ${merchants.id} IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`)) as unknown as { rows: { id: string; name: string }[] };
     for (const row of found.rows) names.set(String(row.id), String(row.name));
   }
-  return rows.map((row): BreakdownRow => {
-    const key = String(row.key);
-    const unsuccessfulAmount = Number(row.unsuccessful ?? 0);
-    return {
-      key,
-      label: names.get(key) ?? key,
-      volume: Number(row.volume ?? 0),
-      revenue: Number(row.revenue ?? 0),
-      unsuccessfulVolume: unsuccessfulAmount,
-      unsuccessfulRevenue: unsuccessfulAmount,
-      salesCount: Number(row.sales ?? 0),
-      count: Number(row.n ?? 0),
-    };
-  }).sort((a, b) => b.volume - a.volume || b.count - a.count || a.label.localeCompare(b.label, 'en-GB'));
+  return rows
+    .map((row): BreakdownRow => {
+      const key = String(row.key);
+      const unsuccessfulAmount = Number(row.unsuccessful ?? 0);
+      return {
+        key,
+        label: names.get(key) ?? key,
+        volume: Number(row.volume ?? 0),
+        revenue: Number(row.revenue ?? 0),
+        unsuccessfulVolume: unsuccessfulAmount,
+        unsuccessfulRevenue: unsuccessfulAmount,
+        salesCount: Number(row.sales ?? 0),
+        count: Number(row.n ?? 0),
+      };
+    })
+    .sort((a, b) => b.volume - a.volume || b.count - a.count || a.label.localeCompare(b.label, 'en-GB'));
 }

@@ -2,7 +2,12 @@
 // hours (every IANA offset in use since 2000 does) splits exactly into whole UTC days in the middle, whole hours
 // next to them and quarter hours at the very edges, so a query reads the coarsest rows that are exact.
 import {
-  transactionActivityStats, transactionActivityStatsDaily, transactionActivityStatsHourly, transactionStats, transactionStatsDaily, transactionStatsHourly,
+  transactionActivityStats,
+  transactionActivityStatsDaily,
+  transactionActivityStatsHourly,
+  transactionStats,
+  transactionStatsDaily,
+  transactionStatsHourly,
 } from '../db/schema.ts';
 import type { DateBasis } from './definition.ts';
 

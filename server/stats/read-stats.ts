@@ -37,7 +37,10 @@ export function perBucketQuery(scope: StatsScope, currency: string, buckets: rea
     const ranges = pieces.filter((piece: Piece) => piece.granularity === granularity);
     if (ranges.length === 0) continue;
     const table = statsTablesOf(basis)[granularity];
-    const values = sql.join(ranges.map((range) => sql`(${range.index}::int, ${timestamp(range.from)}, ${timestamp(range.to)})`), sql`, `);
+    const values = sql.join(
+      ranges.map((range) => sql`(${range.index}::int, ${timestamp(range.from)}, ${timestamp(range.to)})`),
+      sql`, `,
+    );
     // LATERAL: one index range scan per piece (scope, currency, bucket_start between its ends), nothing more read.
     parts.push(sql`SELECT r.idx, s.volume, s.revenue, s.unsuccessful_volume, s.unsuccessful_revenue, s.sales_count
       FROM (VALUES ${values}) AS r(idx, lo, hi)
@@ -52,7 +55,13 @@ export function perBucketQuery(scope: StatsScope, currency: string, buckets: rea
 }
 
 /** The five measures of every bucket, in bucket order, by payment date (default) or by activity date. */
-export async function sumPerBucket(reader: DbWriter, scope: StatsScope, currency: string, buckets: readonly Bucket[], basis: DateBasis = 'paymentDate'): Promise<StatsMeasures[]> {
+export async function sumPerBucket(
+  reader: DbWriter,
+  scope: StatsScope,
+  currency: string,
+  buckets: readonly Bucket[],
+  basis: DateBasis = 'paymentDate',
+): Promise<StatsMeasures[]> {
   const totals = buckets.map(emptyMeasures);
   const query = perBucketQuery(scope, currency, buckets, basis);
   if (!query) return totals;
@@ -75,14 +84,27 @@ export async function sumPerBucket(reader: DbWriter, scope: StatsScope, currency
 export async function declineReasons(reader: DbWriter, scope: StatsScope, currency: string, start: Date, end: Date): Promise<DeclineReason[]> {
   const firstDay = ceilTo(start.getTime(), 'day');
   const lastDay = floorTo(end.getTime(), 'day');
-  const raw: [Date, Date][] = firstDay < lastDay ? [[start, new Date(firstDay)], [new Date(lastDay), end]] : [[start, end]];
+  const raw: [Date, Date][] =
+    firstDay < lastDay
+      ? [
+          [start, new Date(firstDay)],
+          [new Date(lastDay), end],
+        ]
+      : [[start, end]];
   const t = transactions;
-  const parts: SQL[] = raw.filter(([from, to]) => from < to).map(([from, to]) => sql`SELECT ${t.declineReason} AS reason, count(*) AS n, sum(${t.amountMinor}) AS amount
+  const parts: SQL[] = raw
+    .filter(([from, to]) => from < to)
+    .map(
+      ([from, to]) => sql`SELECT ${t.declineReason} AS reason, count(*) AS n, sum(${t.amountMinor}) AS amount
     FROM ${t}
     WHERE ${scopeCondition(t, scope)} AND ${t.currency} = ${currency} AND ${t.kind} = 'payment'
-      AND ${t.status} IN (${sql.join(unsuccessfulStatuses.map((status) => sql`${status}`), sql`, `)}) AND ${t.declineReason} IS NOT NULL
+      AND ${t.status} IN (${sql.join(
+        unsuccessfulStatuses.map((status) => sql`${status}`),
+        sql`, `,
+      )}) AND ${t.declineReason} IS NOT NULL
       AND ${t.createdAt} >= ${timestamp(from)} AND ${t.createdAt} < ${timestamp(to)}
-    GROUP BY 1`);
+    GROUP BY 1`,
+    );
   if (firstDay < lastDay) {
     const d = transactionDeclinesDaily;
     parts.push(sql`SELECT ${d.reason} AS reason, sum(${d.declineCount}) AS n, sum(${d.amount}) AS amount
@@ -100,6 +122,7 @@ export async function declineReasons(reader: DbWriter, scope: StatsScope, curren
     entry.amount += Number(row.amount ?? 0);
     reasons.set(reason, entry);
   }
-  return [...reasons.values()].filter((entry) => entry.count > 0)
+  return [...reasons.values()]
+    .filter((entry) => entry.count > 0)
     .sort((a, b) => b.count - a.count || b.amount - a.amount || a.reason.localeCompare(b.reason, 'en-GB'));
 }

@@ -5,14 +5,24 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
-  transactionActivityStats, transactionActivityStatsDaily, transactionActivityStatsHourly, transactionDeclinesDaily, transactionStats, transactionStatsDaily,
-  transactionStatsHourly, transactions,
+  transactionActivityStats,
+  transactionActivityStatsDaily,
+  transactionActivityStatsHourly,
+  transactionDeclinesDaily,
+  transactionStats,
+  transactionStatsDaily,
+  transactionStatsHourly,
+  transactions,
 } from '../db/schema.ts';
 import { unsuccessfulStatuses } from './definition.ts';
 import type { StatsTable } from './granularity.ts';
 import type { DbWriter } from '../db/client.ts';
 
-const names = (columns: readonly AnyPgColumn[]) => sql.join(columns.map((column) => sql.identifier(column.name)), sql`, `);
+const names = (columns: readonly AnyPgColumn[]) =>
+  sql.join(
+    columns.map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
 const measureColumns = (table: StatsTable) => [table.volume, table.revenue, table.unsuccessfulVolume, table.unsuccessfulRevenue, table.salesCount];
 
 /** INSERT INTO target SELECT … FROM source, grouped by merchant, currency and the bucket truncated to `unit` (UTC). */
@@ -20,7 +30,10 @@ function rollUp(target: StatsTable, source: StatsTable, unit: 'hour' | 'day'): S
   const bucket = sql`date_trunc(${unit}, ${source.bucketStart}, 'UTC')`;
   return sql`INSERT INTO ${target} (${names([target.merchantId, target.businessId, target.partnerId, target.currency, target.bucketStart, ...measureColumns(target)])})
     SELECT ${source.merchantId}, min(${source.businessId}), min(${source.partnerId}), ${source.currency}, ${bucket},
-      ${sql.join(measureColumns(source).map((column) => sql`sum(${column})`), sql`, `)}
+      ${sql.join(
+        measureColumns(source).map((column) => sql`sum(${column})`),
+        sql`, `,
+      )}
     FROM ${source}
     GROUP BY 1, 4, 5`;
 }
@@ -32,7 +45,10 @@ function declinesFromTransactions(): SQL {
   return sql`INSERT INTO ${target} (${names([target.merchantId, target.businessId, target.partnerId, target.currency, target.bucketStart, target.reason, target.declineCount, target.amount])})
     SELECT ${t.merchantId}, min(${t.businessId}), min(${t.partnerId}), ${t.currency}, ${day}, ${t.declineReason}, count(*), sum(${t.amountMinor})
     FROM ${t}
-    WHERE ${t.kind} = 'payment' AND ${t.status} IN (${sql.join(unsuccessfulStatuses.map((status) => sql`${status}`), sql`, `)}) AND ${t.declineReason} IS NOT NULL
+    WHERE ${t.kind} = 'payment' AND ${t.status} IN (${sql.join(
+      unsuccessfulStatuses.map((status) => sql`${status}`),
+      sql`, `,
+    )}) AND ${t.declineReason} IS NOT NULL
     GROUP BY ${t.merchantId}, ${t.currency}, ${day}, ${t.declineReason}`;
 }
 
@@ -81,6 +97,10 @@ export async function rebuildStatsRollups(writer: DbWriter): Promise<void> {
 
 /** The tables the store keeps besides transaction_stats (for VACUUM ANALYZE after a bulk load). */
 export const statsRollupTables = [
-  'transaction_stats_hourly', 'transaction_stats_daily', 'transaction_declines_daily',
-  'transaction_activity_stats', 'transaction_activity_stats_hourly', 'transaction_activity_stats_daily',
+  'transaction_stats_hourly',
+  'transaction_stats_daily',
+  'transaction_declines_daily',
+  'transaction_activity_stats',
+  'transaction_activity_stats_hourly',
+  'transaction_activity_stats_daily',
 ] as const;

@@ -17,11 +17,16 @@ const assignee = alias(users, 'ticket_assignee');
 
 /** Tickets with their business, merchant, creator and assignee names, as the list and the export read them. */
 export function ticketRows(db: Db) {
-  return db.select({
-    ticket: t, partnerId: businesses.partnerId, businessName: businesses.name, merchantName: merchants.name,
-    creator: { id: creator.id, givenName: creator.givenName, familyName: creator.familyName },
-    assignee: { id: assignee.id, givenName: assignee.givenName, familyName: assignee.familyName },
-  }).from(t)
+  return db
+    .select({
+      ticket: t,
+      partnerId: businesses.partnerId,
+      businessName: businesses.name,
+      merchantName: merchants.name,
+      creator: { id: creator.id, givenName: creator.givenName, familyName: creator.familyName },
+      assignee: { id: assignee.id, givenName: assignee.givenName, familyName: assignee.familyName },
+    })
+    .from(t)
     .innerJoin(businesses, eq(businesses.id, t.businessId))
     .leftJoin(merchants, eq(merchants.id, t.merchantId))
     .leftJoin(creator, eq(creator.id, t.createdBy))
@@ -61,11 +66,28 @@ export const ticketResource: ListResource = {
     updatedbyrequester: { type: 'custom', condition: (clauses) => (clauses.some((clause) => clause.value === 'true') ? updatedByRequester : undefined) },
   },
   sorts: {
-    createdUtc: [{ expression: t.createdUtc, descending: false }, { expression: t.id, descending: false }],
-    lastUpdatedUtc: [{ expression: t.lastUpdatedUtc, descending: false }, { expression: t.id, descending: false }],
-    priority: [{ expression: priorityRank, descending: false }, { expression: t.lastUpdatedUtc, descending: true, fixedDirection: true }, { expression: t.id, descending: false }],
-    status: [{ expression: statusRank, descending: false }, { expression: t.lastUpdatedUtc, descending: true, fixedDirection: true }, { expression: t.id, descending: false }],
-    subject: [{ expression: sql`lower(${t.subject})`, descending: false }, { expression: t.id, descending: false }],
+    createdUtc: [
+      { expression: t.createdUtc, descending: false },
+      { expression: t.id, descending: false },
+    ],
+    lastUpdatedUtc: [
+      { expression: t.lastUpdatedUtc, descending: false },
+      { expression: t.id, descending: false },
+    ],
+    priority: [
+      { expression: priorityRank, descending: false },
+      { expression: t.lastUpdatedUtc, descending: true, fixedDirection: true },
+      { expression: t.id, descending: false },
+    ],
+    status: [
+      { expression: statusRank, descending: false },
+      { expression: t.lastUpdatedUtc, descending: true, fixedDirection: true },
+      { expression: t.id, descending: false },
+    ],
+    subject: [
+      { expression: sql`lower(${t.subject})`, descending: false },
+      { expression: t.id, descending: false },
+    ],
   },
 };
 assertResourceMatchesSpec(ticketResource);
@@ -81,13 +103,21 @@ export type TicketScope =
 
 export function ticketScopeWhere(db: Db, scope: TicketScope): SQL | undefined {
   switch (scope.level) {
-    case 'all': return undefined;
-    case 'business': return eq(t.businessId, scope.businessId);
-    case 'merchant': return and(eq(t.businessId, scope.businessId), eq(t.merchantId, scope.merchantId));
-    case 'grants': return or(
-      scope.partnerIds.length > 0 ? inArray(t.businessId, db.select({ id: businesses.id }).from(businesses).where(inArray(businesses.partnerId, scope.partnerIds))) : undefined,
-      scope.businessIds.length > 0 ? inArray(t.businessId, scope.businessIds) : undefined,
-      scope.merchantIds.length > 0 ? inArray(t.merchantId, scope.merchantIds) : undefined,
-    ) ?? sql`false`;
+    case 'all':
+      return undefined;
+    case 'business':
+      return eq(t.businessId, scope.businessId);
+    case 'merchant':
+      return and(eq(t.businessId, scope.businessId), eq(t.merchantId, scope.merchantId));
+    case 'grants':
+      return (
+        or(
+          scope.partnerIds.length > 0
+            ? inArray(t.businessId, db.select({ id: businesses.id }).from(businesses).where(inArray(businesses.partnerId, scope.partnerIds)))
+            : undefined,
+          scope.businessIds.length > 0 ? inArray(t.businessId, scope.businessIds) : undefined,
+          scope.merchantIds.length > 0 ? inArray(t.merchantId, scope.merchantIds) : undefined,
+        ) ?? sql`false`
+      );
   }
 }

@@ -46,26 +46,46 @@ const isWritingStaff = (granted: Set<string>) => granted.has('Portal.Tickets.Rea
 
 /** Internal users with a root role that works tickets (the ones GET /ticket-assignees offers). */
 export async function writingStaffIds(tx: Db): Promise<string[]> {
-  const rows = await tx.selectDistinct({ id: users.id, role: userRoles.role }).from(users).innerJoin(userRoles, eq(userRoles.userId, users.id))
+  const rows = await tx
+    .selectDistinct({ id: users.id, role: userRoles.role })
+    .from(users)
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
     .where(and(eq(users.internal, true), eq(userRoles.level, 'root')));
   return [...new Set(rows.filter((row) => isWritingStaff(permissionsOfRoles([row.role]))).map((row) => row.id))].sort();
 }
 
 type ReplyTicket = {
-  id: string; subject: string; status: string; createdBy: string; assigneeId: string | null;
-  businessId: string; merchantId: string | null; partnerId: string | null;
+  id: string;
+  subject: string;
+  status: string;
+  createdBy: string;
+  assigneeId: string | null;
+  businessId: string;
+  merchantId: string | null;
+  partnerId: string | null;
 };
 
 /** The merchant side of a ticket: its requester and the non-internal users whose role reads tickets there. */
 export async function merchantSideIds(tx: Db, ticket: ReplyTicket): Promise<string[]> {
-  const rows = await tx.select({ id: users.id, role: userRoles.role }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId))
-    .where(and(eq(users.internal, false), or(
-      and(eq(userRoles.level, 'business'), eq(userRoles.businessId, ticket.businessId)),
-      ticket.merchantId ? and(eq(userRoles.level, 'merchant'), eq(userRoles.merchantId, ticket.merchantId)) : undefined,
-      ticket.partnerId ? and(eq(userRoles.level, 'partner'), eq(userRoles.partnerId, ticket.partnerId)) : undefined,
-    )));
+  const rows = await tx
+    .select({ id: users.id, role: userRoles.role })
+    .from(userRoles)
+    .innerJoin(users, eq(users.id, userRoles.userId))
+    .where(
+      and(
+        eq(users.internal, false),
+        or(
+          and(eq(userRoles.level, 'business'), eq(userRoles.businessId, ticket.businessId)),
+          ticket.merchantId ? and(eq(userRoles.level, 'merchant'), eq(userRoles.merchantId, ticket.merchantId)) : undefined,
+          ticket.partnerId ? and(eq(userRoles.level, 'partner'), eq(userRoles.partnerId, ticket.partnerId)) : undefined,
+        ),
+      ),
+    );
   const readers = rows.filter((row) => permissionsOfRoles([row.role]).has('Portal.Tickets.Read')).map((row) => row.id);
-  const [requester] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, ticket.createdBy), eq(users.internal, false)));
+  const [requester] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, ticket.createdBy), eq(users.internal, false)));
   return [...new Set([...(requester ? [requester.id] : []), ...readers])].sort();
 }
 
@@ -75,13 +95,23 @@ const excerpt = (text: string) => {
 };
 
 /** One personal notification, published at once, and the bell's event (every open tab re-reads its own count). */
-export async function notifyUsers(tx: Db, recipients: readonly string[], notification: { title: string; blocks: NotificationBlock[]; internalOnly: boolean }): Promise<string | null> {
+export async function notifyUsers(
+  tx: Db,
+  recipients: readonly string[],
+  notification: { title: string; blocks: NotificationBlock[]; internalOnly: boolean },
+): Promise<string | null> {
   if (recipients.length === 0) return null;
   const reference = `NTF${randomBytes(6).toString('hex').toUpperCase()}`;
   const at = now();
   await tx.insert(notifications).values({
-    reference, title: notification.title, content: JSON.stringify({ blocks: notification.blocks }), status: 'published',
-    viewRestriction: notification.internalOnly ? 'internalUsers' : 'allUsers', publishedUtc: at, lastEditedUtc: at, version: 1,
+    reference,
+    title: notification.title,
+    content: JSON.stringify({ blocks: notification.blocks }),
+    status: 'published',
+    viewRestriction: notification.internalOnly ? 'internalUsers' : 'allUsers',
+    publishedUtc: at,
+    lastEditedUtc: at,
+    version: 1,
     audienceUserIds: [...recipients],
   });
   await recordEvent(tx, 'notifications');
@@ -95,9 +125,19 @@ export type ReplyOutcome = { status: TicketStatus; assigneeId: string | null; ch
  * `staff`: the author holds Portal.Tickets.Read.Internal on the ticket; `assignable`: they may be assigned (writing
  * support staff at root level).
  */
-export async function recordReply(tx: Db, publicUrl: string, input: {
-  ticket: ReplyTicket; principal: Principal; staff: boolean; assignable: boolean; internal: boolean; text: string; at: Date;
-}): Promise<ReplyOutcome> {
+export async function recordReply(
+  tx: Db,
+  publicUrl: string,
+  input: {
+    ticket: ReplyTicket;
+    principal: Principal;
+    staff: boolean;
+    assignable: boolean;
+    internal: boolean;
+    text: string;
+    at: Date;
+  },
+): Promise<ReplyOutcome> {
   const { ticket, principal, staff, internal, at } = input;
   const from = { status: ticket.status as TicketStatus, assigneeId: ticket.assigneeId };
   let next = { ...from };
@@ -106,10 +146,16 @@ export async function recordReply(tx: Db, publicUrl: string, input: {
       status: ticket.status === 'Closed' ? 'Closed' : 'OnHold',
       assigneeId: ticket.assigneeId ?? (input.assignable ? principal.userId : null),
     };
-    await tx.update(t).set({ status: next.status, assigneeId: next.assigneeId, staffSeenUtc: staffSeenAt(at), lastUpdatedUtc: at, version: sql`${t.version} + 1` }).where(eq(t.id, ticket.id));
+    await tx
+      .update(t)
+      .set({ status: next.status, assigneeId: next.assigneeId, staffSeenUtc: staffSeenAt(at), lastUpdatedUtc: at, version: sql`${t.version} + 1` })
+      .where(eq(t.id, ticket.id));
   } else if (!staff) {
     next = { status: 'Open', assigneeId: ticket.assigneeId };
-    await tx.update(t).set({ status: 'Open', requesterUpdatedUtc: requesterUpdatedAt(at), lastUpdatedUtc: at, version: sql`${t.version} + 1` }).where(eq(t.id, ticket.id));
+    await tx
+      .update(t)
+      .set({ status: 'Open', requesterUpdatedUtc: requesterUpdatedAt(at), lastUpdatedUtc: at, version: sql`${t.version} + 1` })
+      .where(eq(t.id, ticket.id));
   } else {
     await tx.update(t).set({ lastUpdatedUtc: at }).where(eq(t.id, ticket.id));
   }
@@ -129,18 +175,28 @@ export async function recordReply(tx: Db, publicUrl: string, input: {
   if (!staff || internal) {
     const staffIds = next.assigneeId ? [next.assigneeId] : await writingStaffIds(tx);
     const said = internal ? `${author} added an internal note` : `${author} replied`;
-    await notifyUsers(tx, others(staffIds), { title: `${internal ? 'Internal note' : 'Reply from the requester'} on ${ticket.id}: ${ticket.subject}`, blocks: blocks(said), internalOnly: true });
+    await notifyUsers(tx, others(staffIds), {
+      title: `${internal ? 'Internal note' : 'Reply from the requester'} on ${ticket.id}: ${ticket.subject}`,
+      blocks: blocks(said),
+      internalOnly: true,
+    });
   }
   if (staff && !internal) {
-    await notifyUsers(tx, others(await merchantSideIds(tx, ticket)), { title: `Support replied on ${ticket.id}: ${ticket.subject}`, blocks: blocks(`${author} from support replied`), internalOnly: false });
+    await notifyUsers(tx, others(await merchantSideIds(tx, ticket)), {
+      title: `Support replied on ${ticket.id}: ${ticket.subject}`,
+      blocks: blocks(`${author} from support replied`),
+      internalOnly: false,
+    });
   }
   return { ...next, changes };
 }
 
 /** Writing staff opened the ticket: its flag clears (written only when it is set, so reading stays a read). */
 export async function markSeenByStaff(tx: Db, ticketId: string, at: Date): Promise<boolean> {
-  const cleared = await tx.update(t).set({ staffSeenUtc: staffSeenAt(at) }).where(and(eq(t.id, ticketId), isNotNull(t.requesterUpdatedUtc), or(isNull(t.staffSeenUtc), sql`${t.requesterUpdatedUtc} > ${t.staffSeenUtc}`)))
+  const cleared = await tx
+    .update(t)
+    .set({ staffSeenUtc: staffSeenAt(at) })
+    .where(and(eq(t.id, ticketId), isNotNull(t.requesterUpdatedUtc), or(isNull(t.staffSeenUtc), sql`${t.requesterUpdatedUtc} > ${t.staffSeenUtc}`)))
     .returning({ id: t.id });
   return cleared.length > 0;
 }
-

@@ -23,7 +23,10 @@ export const staffPermission: PermissionName = 'Portal.Tickets.Read.Internal';
 export const isWritingStaff = (granted: Set<PermissionName>) => granted.has(staffPermission) && granted.has('Portal.Tickets.Create');
 
 export async function isAssignableStaff(db: Db, userId: string): Promise<boolean> {
-  const rows = await db.select({ role: userRoles.role }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId))
+  const rows = await db
+    .select({ role: userRoles.role })
+    .from(userRoles)
+    .innerJoin(users, eq(users.id, userRoles.userId))
     .where(and(eq(userRoles.userId, userId), eq(userRoles.level, 'root'), eq(users.internal, true)));
   return isWritingStaff(permissionsOfRoles(rows.map((row) => row.role)));
 }
@@ -37,12 +40,22 @@ export type Opened = { ticket: TicketRow; here: Set<PermissionName>; staff: bool
 /** The audit, announcement and mails of ticket writes. */
 export function ticketWrites(publicUrl: string) {
   /** Every ticket write is audited, and announced to the tabs that may read the ticket (an internal comment: to staff only). */
-  async function audit(tx: Db, principal: Principal, event: string, ticket: { businessId: string; merchantId: string | null }, metaData: Record<string, unknown>) {
-    await tx.insert(auditEvents).values({ userId: principal.userId, event, dateTimeUtc: new Date(), businessId: ticket.businessId, merchantId: ticket.merchantId, metaData });
+  async function audit(
+    tx: Db,
+    principal: Principal,
+    event: string,
+    ticket: { businessId: string; merchantId: string | null },
+    metaData: Record<string, unknown>,
+  ) {
+    await tx
+      .insert(auditEvents)
+      .values({ userId: principal.userId, event, dateTimeUtc: new Date(), businessId: ticket.businessId, merchantId: ticket.merchantId, metaData });
     const internalOnly = metaData.internal === true;
     await recordEvent(tx, 'record', {
-      resource: 'ticket', resourceId: String(metaData.ticketId),
-      businessId: internalOnly ? null : ticket.businessId, merchantId: internalOnly ? null : ticket.merchantId,
+      resource: 'ticket',
+      resourceId: String(metaData.ticketId),
+      businessId: internalOnly ? null : ticket.businessId,
+      merchantId: internalOnly ? null : ticket.merchantId,
     });
   }
 
@@ -58,19 +71,30 @@ export function ticketWrites(publicUrl: string) {
     const email = await emailOf(tx, assigneeId);
     if (!email) return;
     await queueEmail(tx, email, {
-      template: 'ticketAssigned', subject: `Ticket ${ticketId} assigned to you: ${subject}`, heading: 'A ticket was assigned to you',
+      template: 'ticketAssigned',
+      subject: `Ticket ${ticketId} assigned to you: ${subject}`,
+      heading: 'A ticket was assigned to you',
       paragraphs: [`${principal.givenName} ${principal.familyName} assigned ticket ${ticketId} to you.`, `Subject: ${subject}`],
       action: { label: 'Open the ticket', url: ticketLink(ticketId) },
       footer: 'You receive this email because you handle support tickets.',
     });
   }
 
-  async function mailRequester(tx: Db, principal: Principal, ticket: { id: string; subject: string; createdBy: string }, paragraphs: string[], subject: string) {
+  async function mailRequester(
+    tx: Db,
+    principal: Principal,
+    ticket: { id: string; subject: string; createdBy: string },
+    paragraphs: string[],
+    subject: string,
+  ) {
     if (ticket.createdBy === principal.userId) return;
     const email = await emailOf(tx, ticket.createdBy);
     if (!email) return;
     await queueEmail(tx, email, {
-      template: 'ticketUpdate', subject, heading: `Your ticket ${ticket.id}`, paragraphs: [`Subject: ${ticket.subject}`, ...paragraphs],
+      template: 'ticketUpdate',
+      subject,
+      heading: `Your ticket ${ticket.id}`,
+      paragraphs: [`Subject: ${ticket.subject}`, ...paragraphs],
       action: { label: 'Open the ticket', url: ticketLink(ticket.id) },
       footer: 'You receive this email because you raised this support ticket.',
     });
@@ -91,19 +115,39 @@ export async function updateTicket(tx: Db, publicUrl: string, opened: Opened, bo
     const requesterClosing = statusChanged && body.status === 'Closed' && ticket.createdBy === principal.userId;
     if ((statusChanged && !requesterClosing) || assigneeChanged) throw forbidden();
   }
-  if (assigneeChanged && body.assigneeId !== null && !(await isAssignableStaff(tx, body.assigneeId))) throw badRequest('assigneeId must be a member of the support staff');
-  const [updated] = await tx.update(t).set({
-    type: body.type, priority: body.priority, status: body.status, subject: body.subject, description: body.description,
-    assigneeId: body.assigneeId, lastUpdatedUtc: new Date(), version: sql`${t.version} + 1`,
-  }).where(and(eq(t.id, ticket.id), eq(t.version, body.version))).returning({ id: t.id });
+  if (assigneeChanged && body.assigneeId !== null && !(await isAssignableStaff(tx, body.assigneeId)))
+    throw badRequest('assigneeId must be a member of the support staff');
+  const [updated] = await tx
+    .update(t)
+    .set({
+      type: body.type,
+      priority: body.priority,
+      status: body.status,
+      subject: body.subject,
+      description: body.description,
+      assigneeId: body.assigneeId,
+      lastUpdatedUtc: new Date(),
+      version: sql`${t.version} + 1`,
+    })
+    .where(and(eq(t.id, ticket.id), eq(t.version, body.version)))
+    .returning({ id: t.id });
   if (!updated) throw conflict();
   await audit(tx, principal, 'TicketUpdated', ticket, {
     ticketId: ticket.id,
-    changes: Object.fromEntries((['type', 'priority', 'status', 'subject', 'description', 'assigneeId'] as const)
-      .filter((field) => body[field] !== ticket[field]).map((field) => [field, { from: ticket[field], to: body[field] }])),
+    changes: Object.fromEntries(
+      (['type', 'priority', 'status', 'subject', 'description', 'assigneeId'] as const)
+        .filter((field) => body[field] !== ticket[field])
+        .map((field) => [field, { from: ticket[field], to: body[field] }]),
+    ),
   });
   if (statusChanged && opened.staff) {
-    await mailRequester(tx, principal, ticket, [`The status changed from ${ticketStatusLabels[ticket.status as TicketStatus] ?? ticket.status} to ${ticketStatusLabels[body.status]}.`], `Ticket ${ticket.id} is now ${ticketStatusLabels[body.status]}`);
+    await mailRequester(
+      tx,
+      principal,
+      ticket,
+      [`The status changed from ${ticketStatusLabels[ticket.status as TicketStatus] ?? ticket.status} to ${ticketStatusLabels[body.status]}.`],
+      `Ticket ${ticket.id} is now ${ticketStatusLabels[body.status]}`,
+    );
   }
   if (assigneeChanged && body.assigneeId) await mailAssignee(tx, principal, ticket.id, body.subject, body.assigneeId);
 }

@@ -2,7 +2,14 @@
 // queries behind a page, its count and its totals (the plans are described at the top of server/api/transactions.ts).
 // The routes (server/api/transactions.ts) and the export (server/reports/transaction-export.ts) read from here.
 import { and, asc, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
-import { amountFilterCurrencyProblem, amountScale, moneyBackKindsSql, toMajorUnits, transactionListSpec, type TransactionTotals } from '../../src/contract/transactions.ts';
+import {
+  amountFilterCurrencyProblem,
+  amountScale,
+  moneyBackKindsSql,
+  toMajorUnits,
+  transactionListSpec,
+  type TransactionTotals,
+} from '../../src/contract/transactions.ts';
 import type { TransactionListItem } from '../../src/contract/transaction-schemas.ts';
 import type { FilterClause, SortKey } from '../../src/contract/list-query.ts';
 import type { Database, Db } from '../db/client.ts';
@@ -20,11 +27,7 @@ function searchCondition(clauses: FilterClause[]): SQL | undefined {
   // Prefix matches on references (upper-case) and customer email (lower-case): each is a btree range scan.
   const upper = `${likeLiteral(term.toUpperCase())}%`;
   const lower = `${likeLiteral(term.toLowerCase())}%`;
-  return or(
-    sql`${t.reference} LIKE ${upper}`,
-    sql`${t.paymentJobReference} LIKE ${upper}`,
-    sql`lower(${t.customerEmail}) LIKE ${lower}`,
-  );
+  return or(sql`${t.reference} LIKE ${upper}`, sql`${t.paymentJobReference} LIKE ${upper}`, sql`lower(${t.customerEmail}) LIKE ${lower}`);
 }
 
 /** The whitelist: filter and sort names of transactionListSpec → columns of the transactions table. */
@@ -46,9 +49,19 @@ export const transactionResource: ListResource = {
   },
   // Ascending orders; each is the backward or forward scan of an index per scope (migration 0002).
   sorts: {
-    date: [{ expression: t.createdAt, descending: false }, { expression: t.reference, descending: true }],
-    amount: [{ expression: t.amountMilli, descending: false }, { expression: t.reference, descending: false }],
-    status: [{ expression: t.status, descending: false }, { expression: t.createdAt, descending: true }, { expression: t.reference, descending: false }],
+    date: [
+      { expression: t.createdAt, descending: false },
+      { expression: t.reference, descending: true },
+    ],
+    amount: [
+      { expression: t.amountMilli, descending: false },
+      { expression: t.reference, descending: false },
+    ],
+    status: [
+      { expression: t.status, descending: false },
+      { expression: t.createdAt, descending: true },
+      { expression: t.reference, descending: false },
+    ],
     reference: [{ expression: t.reference, descending: false }],
     merchant: [
       { expression: merchants.name, descending: false },
@@ -147,7 +160,8 @@ export type ListRequest = {
 function unindexed(expression: OrderKey['expression']): OrderKey['expression'] {
   if (expression === t.createdAt) return sql`(${t.createdAt} + interval '0 seconds')`;
   if (expression === t.amountMilli) return sql`(${t.amountMilli} + 0)`;
-  if (expression === t.status || expression === t.currency || expression === t.reference || expression === merchants.name || expression === merchants.id) return sql`(${expression} || '')`;
+  if (expression === t.status || expression === t.currency || expression === t.reference || expression === merchants.name || expression === merchants.id)
+    return sql`(${expression} || '')`;
   return expression;
 }
 
@@ -156,26 +170,33 @@ export async function pageOfTransactions(db: Db, request: ListRequest): Promise<
   const { where, limit, offset } = request;
   const sortMatches = request.plan === 'sortMatches';
   if (request.sortField === 'merchant' && !sortMatches) {
-    const perMerchant = db.select(listFields).from(t)
+    const perMerchant = db
+      .select(listFields)
+      .from(t)
       .where(and(eq(t.merchantId, merchants.id), where))
       .orderBy(desc(t.createdAt), asc(t.reference))
       .limit(offset + limit)
       .as('page_rows');
     const nameOrder = request.orderKeys[0]?.descending ? desc : asc;
-    const rows = await db.select({ ...perMerchant._.selectedFields, merchantName: merchants.name })
+    const rows = await db
+      .select({ ...perMerchant._.selectedFields, merchantName: merchants.name })
       .from(merchants)
       .innerJoinLateral(perMerchant, sql`true`)
       .where(merchantScopeWhere(db, request.scope))
       .orderBy(nameOrder(merchants.name), nameOrder(merchants.id), desc(perMerchant.createdAt), asc(perMerchant.reference))
-      .limit(limit).offset(offset);
+      .limit(limit)
+      .offset(offset);
     return rows.map((row) => toListItem(row as ListRow));
   }
   const orderKeys = sortMatches ? request.orderKeys.map((key) => ({ ...key, expression: unindexed(key.expression) })) : request.orderKeys;
-  const rows = await db.select({ ...listFields, merchantName: merchants.name }).from(t)
+  const rows = await db
+    .select({ ...listFields, merchantName: merchants.name })
+    .from(t)
     .innerJoin(merchants, eq(merchants.id, t.merchantId))
     .where(where)
     .orderBy(...orderByOf(orderKeys))
-    .limit(limit).offset(offset);
+    .limit(limit)
+    .offset(offset);
   return rows.map(toListItem);
 }
 
@@ -188,7 +209,11 @@ export const walkBudgetMs = 150;
  * (JPY amounts sit at the top of the amount scale, refunds are never 'cancelled'): on PostgreSQL the walk gets a
  * budget, and past it the page is read by sorting the matches. PGlite (one embedded node, smaller data) walks.
  */
-export async function readPage(database: Database, request: ListRequest, count: { numberOfResults: number; numberOfResultsIsEstimate: boolean }): Promise<TransactionListItem[]> {
+export async function readPage(
+  database: Database,
+  request: ListRequest,
+  count: { numberOfResults: number; numberOfResultsIsEstimate: boolean },
+): Promise<TransactionListItem[]> {
   // An exact count means at most exactCountLimit matches, found quickly: sorting them beats any walk.
   if (!count.numberOfResultsIsEstimate) return pageOfTransactions(database.db, { ...request, plan: 'sortMatches' });
   if (database.kind !== 'postgres') return pageOfTransactions(database.db, { ...request, plan: 'walk' });
@@ -203,24 +228,39 @@ export async function readPage(database: Database, request: ListRequest, count: 
 /** The dashboard's measures over the rows `where` matches (minor units of `currency`). */
 export async function totalsOf(db: Db, where: SQL | undefined, currency: string): Promise<TransactionTotals> {
   const payments = and(where, eq(t.kind, 'payment'));
-  const [row] = await db.select({
-    volume: sql<string>`coalesce(sum(${t.amountMinor}) FILTER (WHERE ${t.status} = 'paid'), 0)`,
-    salesCount: sql<string>`count(*) FILTER (WHERE ${t.status} = 'paid')`,
-    unsuccessfulVolume: sql<string>`coalesce(sum(${t.amountMinor}) FILTER (WHERE ${t.status} IN ('declined', 'failed')), 0)`,
-    unsuccessfulCount: sql<string>`count(*) FILTER (WHERE ${t.status} IN ('declined', 'failed'))`,
-  }).from(t).where(payments);
+  const [row] = await db
+    .select({
+      volume: sql<string>`coalesce(sum(${t.amountMinor}) FILTER (WHERE ${t.status} = 'paid'), 0)`,
+      salesCount: sql<string>`count(*) FILTER (WHERE ${t.status} = 'paid')`,
+      unsuccessfulVolume: sql<string>`coalesce(sum(${t.amountMinor}) FILTER (WHERE ${t.status} IN ('declined', 'failed')), 0)`,
+      unsuccessfulCount: sql<string>`count(*) FILTER (WHERE ${t.status} IN ('declined', 'failed'))`,
+    })
+    .from(t)
+    .where(payments);
   const matchedPayments = db.select({ reference: t.reference }).from(t).where(payments);
-  const [refunds] = await db.select({
-    amount: sql<string>`coalesce(sum(refunds.amount_minor) FILTER (WHERE refunds.kind = 'refund'), 0)`, count: sql<string>`count(*) FILTER (WHERE refunds.kind = 'refund')`,
-    chargebacks: sql<string>`coalesce(sum(refunds.amount_minor) FILTER (WHERE refunds.kind = 'chargeback'), 0)`, chargebacksCount: sql<string>`count(*) FILTER (WHERE refunds.kind = 'chargeback')`,
-  }).from(sql`transactions AS refunds`).where(sql`refunds.kind IN (${sql.raw(moneyBackKindsSql)}) AND refunds.status = 'paid' AND refunds.parent_reference IN (${matchedPayments})`);
+  const [refunds] = await db
+    .select({
+      amount: sql<string>`coalesce(sum(refunds.amount_minor) FILTER (WHERE refunds.kind = 'refund'), 0)`,
+      count: sql<string>`count(*) FILTER (WHERE refunds.kind = 'refund')`,
+      chargebacks: sql<string>`coalesce(sum(refunds.amount_minor) FILTER (WHERE refunds.kind = 'chargeback'), 0)`,
+      chargebacksCount: sql<string>`count(*) FILTER (WHERE refunds.kind = 'chargeback')`,
+    })
+    .from(sql`transactions AS refunds`)
+    .where(sql`refunds.kind IN (${sql.raw(moneyBackKindsSql)}) AND refunds.status = 'paid' AND refunds.parent_reference IN (${matchedPayments})`);
   const volume = Number(row?.volume ?? 0);
   const refunded = Number(refunds?.amount ?? 0);
   const chargedBack = Number(refunds?.chargebacks ?? 0);
   return {
-    currency, volume, salesCount: Number(row?.salesCount ?? 0), refunds: refunded, refundsCount: Number(refunds?.count ?? 0),
-    chargebacks: chargedBack, chargebacksCount: Number(refunds?.chargebacksCount ?? 0),
-    revenue: volume - refunded - chargedBack, unsuccessfulVolume: Number(row?.unsuccessfulVolume ?? 0), unsuccessfulCount: Number(row?.unsuccessfulCount ?? 0),
+    currency,
+    volume,
+    salesCount: Number(row?.salesCount ?? 0),
+    refunds: refunded,
+    refundsCount: Number(refunds?.count ?? 0),
+    chargebacks: chargedBack,
+    chargebacksCount: Number(refunds?.chargebacksCount ?? 0),
+    revenue: volume - refunded - chargedBack,
+    unsuccessfulVolume: Number(row?.unsuccessfulVolume ?? 0),
+    unsuccessfulCount: Number(row?.unsuccessfulCount ?? 0),
   };
 }
 
@@ -236,7 +276,12 @@ export async function exactCount(db: Db, where: SQL | undefined): Promise<number
  */
 async function cappedCount(database: Database, where: SQL | undefined): Promise<number | null> {
   const countUpToCap = async (runner: Db) => {
-    const capped = runner.select({ one: sql`1` }).from(t).where(where).limit(exactCountLimit + 1).as('capped');
+    const capped = runner
+      .select({ one: sql`1` })
+      .from(t)
+      .where(where)
+      .limit(exactCountLimit + 1)
+      .as('capped');
     const [row] = await runner.select({ value: count() }).from(capped);
     return Number(row?.value ?? 0);
   };
@@ -249,14 +294,19 @@ async function cappedCount(database: Database, where: SQL | undefined): Promise<
 }
 
 /** A count that ran out of time (null) saw at least some rows; an estimate of zero would hide them. */
-const estimatedTotal = (estimate: number, capped: number | null) =>
-  ({ numberOfResults: Math.max(estimate, capped === null ? 1 : exactCountLimit + 1), numberOfResultsIsEstimate: true });
+const estimatedTotal = (estimate: number, capped: number | null) => ({
+  numberOfResults: Math.max(estimate, capped === null ? 1 : exactCountLimit + 1),
+  numberOfResultsIsEstimate: true,
+});
 
 /**
  * The total and the page. Past the cap, the planner's estimate and the page need nothing from each other: they are
  * sent together (side by side on two PostgreSQL connections; PGlite takes them in turn).
  */
-export async function countedPage(database: Database, request: ListRequest): Promise<{ total: { numberOfResults: number; numberOfResultsIsEstimate: boolean }; results: TransactionListItem[] }> {
+export async function countedPage(
+  database: Database,
+  request: ListRequest,
+): Promise<{ total: { numberOfResults: number; numberOfResultsIsEstimate: boolean }; results: TransactionListItem[] }> {
   const capped = await cappedCount(database, request.where);
   if (capped !== null && capped <= exactCountLimit) {
     const total = { numberOfResults: capped, numberOfResultsIsEstimate: false };

@@ -20,32 +20,47 @@ export type TransactionScope =
 
 export function scopeWhere(scope: TransactionScope): SQL | undefined {
   switch (scope.level) {
-    case 'all': return undefined;
-    case 'partner': return eq(t.partnerId, scope.partnerId);
-    case 'business': return eq(t.businessId, scope.businessId);
+    case 'all':
+      return undefined;
+    case 'partner':
+      return eq(t.partnerId, scope.partnerId);
+    case 'business':
+      return eq(t.businessId, scope.businessId);
     // Merchant ids are unique: adding the business would only make the planner think the scope is tiny.
-    case 'merchant': return eq(t.merchantId, scope.merchantId);
-    case 'grants': return or(
-      scope.partnerIds.length > 0 ? inArray(t.partnerId, scope.partnerIds) : undefined,
-      scope.businessIds.length > 0 ? inArray(t.businessId, scope.businessIds) : undefined,
-      scope.merchantIds.length > 0 ? inArray(t.merchantId, scope.merchantIds) : undefined,
-    ) ?? sql`false`;
+    case 'merchant':
+      return eq(t.merchantId, scope.merchantId);
+    case 'grants':
+      return (
+        or(
+          scope.partnerIds.length > 0 ? inArray(t.partnerId, scope.partnerIds) : undefined,
+          scope.businessIds.length > 0 ? inArray(t.businessId, scope.businessIds) : undefined,
+          scope.merchantIds.length > 0 ? inArray(t.merchantId, scope.merchantIds) : undefined,
+        ) ?? sql`false`
+      );
   }
 }
 
 /** The merchants a scope can hold rows of (a superset is fine: the rows' own scope condition still applies). */
 export function merchantScopeWhere(db: Db, scope: TransactionScope): SQL | undefined {
-  const ofPartners = (partnerIds: string[]) => inArray(merchants.businessId, db.select({ id: businesses.id }).from(businesses).where(inArray(businesses.partnerId, partnerIds)));
+  const ofPartners = (partnerIds: string[]) =>
+    inArray(merchants.businessId, db.select({ id: businesses.id }).from(businesses).where(inArray(businesses.partnerId, partnerIds)));
   switch (scope.level) {
-    case 'all': return undefined;
-    case 'partner': return ofPartners([scope.partnerId]);
-    case 'business': return eq(merchants.businessId, scope.businessId);
-    case 'merchant': return eq(merchants.id, scope.merchantId);
-    case 'grants': return or(
-      scope.partnerIds.length > 0 ? ofPartners(scope.partnerIds) : undefined,
-      scope.businessIds.length > 0 ? inArray(merchants.businessId, scope.businessIds) : undefined,
-      scope.merchantIds.length > 0 ? inArray(merchants.id, scope.merchantIds) : undefined,
-    ) ?? sql`false`;
+    case 'all':
+      return undefined;
+    case 'partner':
+      return ofPartners([scope.partnerId]);
+    case 'business':
+      return eq(merchants.businessId, scope.businessId);
+    case 'merchant':
+      return eq(merchants.id, scope.merchantId);
+    case 'grants':
+      return (
+        or(
+          scope.partnerIds.length > 0 ? ofPartners(scope.partnerIds) : undefined,
+          scope.businessIds.length > 0 ? inArray(merchants.businessId, scope.businessIds) : undefined,
+          scope.merchantIds.length > 0 ? inArray(merchants.id, scope.merchantIds) : undefined,
+        ) ?? sql`false`
+      );
   }
 }
 
@@ -54,23 +69,42 @@ export function grantedScope(principal: Principal, permission: PermissionName): 
   const confers = (role: string) => permissionsOfRoles([role]).has(permission);
   const grants = principal.grants.filter((grant) => confers(grant.role));
   if (grants.some((grant) => grant.level === 'root')) return { level: 'all' };
-  const ids = (level: 'partner' | 'business' | 'merchant', key: 'partnerId' | 'businessId' | 'merchantId') =>
-    [...new Set(grants.filter((grant) => grant.level === level).map((grant) => grant[key]).filter((id): id is string => id !== null))];
-  const scope = { level: 'grants' as const, partnerIds: ids('partner', 'partnerId'), businessIds: ids('business', 'businessId'), merchantIds: ids('merchant', 'merchantId') };
+  const ids = (level: 'partner' | 'business' | 'merchant', key: 'partnerId' | 'businessId' | 'merchantId') => [
+    ...new Set(
+      grants
+        .filter((grant) => grant.level === level)
+        .map((grant) => grant[key])
+        .filter((id): id is string => id !== null),
+    ),
+  ];
+  const scope = {
+    level: 'grants' as const,
+    partnerIds: ids('partner', 'partnerId'),
+    businessIds: ids('business', 'businessId'),
+    merchantIds: ids('merchant', 'merchantId'),
+  };
   return scope.partnerIds.length + scope.businessIds.length + scope.merchantIds.length === 0 ? null : scope;
 }
 
 /** A report's context back into a scope, re-checked against the user's current grants (the worker runs later). */
-export async function scopeOfReportContext(database: Database, principal: Principal, context: ReportContext, permission: PermissionName): Promise<TransactionScope | null> {
+export async function scopeOfReportContext(
+  database: Database,
+  principal: Principal,
+  context: ReportContext,
+  permission: PermissionName,
+): Promise<TransactionScope | null> {
   switch (context.level) {
-    case 'all': return grantedScope(principal, permission);
+    case 'all':
+      return grantedScope(principal, permission);
     case 'business': {
       const resolved = await resolveContext(database, principal, context.businessId ?? '');
       return resolved?.permissions.has(permission) ? { level: 'business', businessId: resolved.business.id } : null;
     }
     case 'merchant': {
       const resolved = await resolveContext(database, principal, context.businessId ?? '', context.merchantId ?? '');
-      return resolved?.merchant && resolved.permissions.has(permission) ? { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id } : null;
+      return resolved?.merchant && resolved.permissions.has(permission)
+        ? { level: 'merchant', businessId: resolved.business.id, merchantId: resolved.merchant.id }
+        : null;
     }
     case 'partner': {
       const resolved = await resolvePartner(database, principal, context.partnerId ?? '');

@@ -26,19 +26,37 @@ export async function emailTaken(db: Db, email: string): Promise<'exists' | 'del
   return existing ? 'exists' : null;
 }
 
-export async function requestEmailChange(tx: Db, publicUrl: string, user: { id: string; givenName: string; email: string }, newEmail: string, now = new Date()) {
+export async function requestEmailChange(
+  tx: Db,
+  publicUrl: string,
+  user: { id: string; givenName: string; email: string },
+  newEmail: string,
+  now = new Date(),
+) {
   const secret = newSecret();
   const undoSecret = newSecret();
-  await tx.update(emailChanges).set({ usedAt: now }).where(and(eq(emailChanges.userId, user.id), isNull(emailChanges.usedAt)));
+  await tx
+    .update(emailChanges)
+    .set({ usedAt: now })
+    .where(and(eq(emailChanges.userId, user.id), isNull(emailChanges.usedAt)));
   await tx.insert(emailChanges).values({
-    id: newId('EMC'), userId: user.id, newEmail, tokenHash: secretHash(secret), createdAt: now, expiresAt: new Date(now.getTime() + emailChangeHours * 3_600_000),
-    oldEmail: user.email, undoTokenHash: secretHash(undoSecret), undoExpiresAt: new Date(now.getTime() + emailChangeUndoDays * 86_400_000),
+    id: newId('EMC'),
+    userId: user.id,
+    newEmail,
+    tokenHash: secretHash(secret),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + emailChangeHours * 3_600_000),
+    oldEmail: user.email,
+    undoTokenHash: secretHash(undoSecret),
+    undoExpiresAt: new Date(now.getTime() + emailChangeUndoDays * 86_400_000),
   });
   await queueEmail(tx, newEmail, {
     template: 'emailChangeConfirmation',
     subject: 'Confirm your new email address',
     heading: 'Confirm your new email address',
-    paragraphs: [`${user.givenName || 'Hello'}, confirm that you want to sign in to the payments portal with this address. The link can be used once and is valid for ${emailChangeHours} hours.`],
+    paragraphs: [
+      `${user.givenName || 'Hello'}, confirm that you want to sign in to the payments portal with this address. The link can be used once and is valid for ${emailChangeHours} hours.`,
+    ],
     action: { label: 'Confirm this address', url: portalLink(publicUrl, '/connect/confirm-email', { token: secret }), secret: true },
     footer: 'If you did not ask for this, ignore this email: nothing changes.',
   });
@@ -61,20 +79,30 @@ export type EmailChangeOutcome = 'changed' | 'expired' | 'taken';
 export async function confirmEmailChange(database: Database, publicUrl: string, secret: string, now = new Date()): Promise<EmailChangeOutcome> {
   if (secret.length < 20 || secret.length > 200) return 'expired';
   return database.db.transaction(async (tx) => {
-    const [change] = await tx.update(emailChanges).set({ usedAt: now, confirmedAt: now })
-      .where(and(eq(emailChanges.tokenHash, secretHash(secret)), isNull(emailChanges.usedAt), isNull(emailChanges.undoneAt), gt(emailChanges.expiresAt, now))).returning();
+    const [change] = await tx
+      .update(emailChanges)
+      .set({ usedAt: now, confirmedAt: now })
+      .where(and(eq(emailChanges.tokenHash, secretHash(secret)), isNull(emailChanges.usedAt), isNull(emailChanges.undoneAt), gt(emailChanges.expiresAt, now)))
+      .returning();
     if (!change) return 'expired';
     if (await emailTaken(tx, change.newEmail)) return 'taken';
     const [user] = await tx.select().from(users).where(eq(users.id, change.userId));
     if (!user) return 'expired';
-    await tx.update(users).set({ email: change.newEmail, version: sql`${users.version} + 1` }).where(eq(users.id, user.id));
+    await tx
+      .update(users)
+      .set({ email: change.newEmail, version: sql`${users.version} + 1` })
+      .where(eq(users.id, user.id));
     await revokeAccountAccess(tx, user.id);
-    await tx.insert(auditEvents).values({ userId: user.id, event: 'EmailChanged', dateTimeUtc: now, metaData: { targetUserId: user.id, from: user.email, to: change.newEmail } });
+    await tx
+      .insert(auditEvents)
+      .values({ userId: user.id, event: 'EmailChanged', dateTimeUtc: now, metaData: { targetUserId: user.id, from: user.email, to: change.newEmail } });
     await queueEmail(tx, user.email, {
       template: 'emailChanged',
       subject: 'Your payments portal email address was changed',
       heading: 'Your email address was changed',
-      paragraphs: [`The payments portal account that used this address now signs in with ${change.newEmail}. If this was not you, use the link in our earlier email to undo the change, and contact your administrator at once.`],
+      paragraphs: [
+        `The payments portal account that used this address now signs in with ${change.newEmail}. If this was not you, use the link in our earlier email to undo the change, and contact your administrator at once.`,
+      ],
       action: { label: 'Open the portal', url: portalLink(publicUrl, '/') },
     });
     return 'changed';
@@ -91,23 +119,40 @@ export type UndoOutcome = 'undone' | 'expired' | 'taken';
 export async function undoEmailChange(database: Database, publicUrl: string, secret: string, now = new Date()): Promise<UndoOutcome> {
   if (secret.length < 20 || secret.length > 200) return 'expired';
   return database.db.transaction(async (tx) => {
-    const [change] = await tx.update(emailChanges).set({ undoneAt: now })
-      .where(and(eq(emailChanges.undoTokenHash, secretHash(secret)), isNull(emailChanges.undoneAt), gt(emailChanges.undoExpiresAt, now))).returning();
+    const [change] = await tx
+      .update(emailChanges)
+      .set({ undoneAt: now })
+      .where(and(eq(emailChanges.undoTokenHash, secretHash(secret)), isNull(emailChanges.undoneAt), gt(emailChanges.undoExpiresAt, now)))
+      .returning();
     if (!change?.oldEmail) return 'expired';
     const [user] = await tx.select().from(users).where(eq(users.id, change.userId));
     if (!user) return 'expired';
     const oldEmail = change.oldEmail;
     const reverted = user.email.toLowerCase() !== oldEmail.toLowerCase();
     if (reverted) {
-      const [holder] = await tx.select({ id: users.id }).from(users).where(and(sql`lower(${users.email}) = ${oldEmail.toLowerCase()}`, ne(users.id, user.id)));
+      const [holder] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(sql`lower(${users.email}) = ${oldEmail.toLowerCase()}`, ne(users.id, user.id)));
       if (holder) return 'taken';
-      await tx.update(users).set({ email: oldEmail, version: sql`${users.version} + 1` }).where(eq(users.id, user.id));
+      await tx
+        .update(users)
+        .set({ email: oldEmail, version: sql`${users.version} + 1` })
+        .where(eq(users.id, user.id));
     }
-    await tx.update(emailChanges).set({ usedAt: now }).where(and(eq(emailChanges.userId, user.id), isNull(emailChanges.usedAt)));
-    await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
+    await tx
+      .update(emailChanges)
+      .set({ usedAt: now })
+      .where(and(eq(emailChanges.userId, user.id), isNull(emailChanges.usedAt)));
+    await tx
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
     await revokeAccountAccess(tx, user.id);
     await tx.insert(auditEvents).values({
-      userId: user.id, event: 'EmailChangeUndone', dateTimeUtc: now,
+      userId: user.id,
+      event: 'EmailChangeUndone',
+      dateTimeUtc: now,
       metaData: { targetUserId: user.id, changeId: change.id, restored: oldEmail, ...(reverted ? { from: user.email } : { cancelled: change.newEmail }) },
     });
     await queueEmail(tx, oldEmail, {

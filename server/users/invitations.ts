@@ -17,7 +17,8 @@ export const newId = (prefix: string) => `${prefix}${randomBytes(8).toString('he
  * The next user id: USR and at least five digits, as the seed writes them (USR00005), so a person can read theirs
  * aloud on the phone; from the user_number_seq sequence, unique under concurrency.
  */
-export const nextUserId = (tx: Db): Promise<string> => nextReadableId(tx, { sequence: 'user_number_seq', prefix: 'USR', digits: 5, table: users, column: users.id });
+export const nextUserId = (tx: Db): Promise<string> =>
+  nextReadableId(tx, { sequence: 'user_number_seq', prefix: 'USR', digits: 5, table: users, column: users.id });
 
 export type Invitee = { userId: string; email: string };
 
@@ -26,9 +27,10 @@ export async function issueInvitation(tx: Db, publicUrl: string, invitee: Invite
   const secret = newSecret();
   const id = newId('INV');
   const expiresAt = new Date(now.getTime() + invitationValidityDays * 86_400_000);
-  await tx.update(userInvitations).set({ revokedAt: now })
-    .where(sqlPending(invitee.userId));
-  await tx.insert(userInvitations).values({ id, userId: invitee.userId, tokenHash: secretHash(secret), invitedBy: invitedBy.userId, createdAt: now, expiresAt });
+  await tx.update(userInvitations).set({ revokedAt: now }).where(sqlPending(invitee.userId));
+  await tx
+    .insert(userInvitations)
+    .values({ id, userId: invitee.userId, tokenHash: secretHash(secret), invitedBy: invitedBy.userId, createdAt: now, expiresAt });
   const url = portalLink(publicUrl, '/user-invite', { InviteId: secret });
   const where = await invitationScope(tx, invitee.userId);
   await queueEmail(tx, invitee.email, {
@@ -51,13 +53,20 @@ export async function issueInvitation(tx: Db, publicUrl: string, invitee: Invite
  * customer.
  */
 async function invitationScope(tx: Db, userId: string): Promise<{ subject: string | null; detail: string | null }> {
-  const rows = await tx.select({
-    role: userRoles.role, level: userRoles.level, partner: partners.name, business: businesses.name, merchant: merchants.name,
-  }).from(userRoles)
+  const rows = await tx
+    .select({
+      role: userRoles.role,
+      level: userRoles.level,
+      partner: partners.name,
+      business: businesses.name,
+      merchant: merchants.name,
+    })
+    .from(userRoles)
     .leftJoin(partners, eq(partners.id, userRoles.partnerId))
     .leftJoin(businesses, eq(businesses.id, userRoles.businessId))
     .leftJoin(merchants, eq(merchants.id, userRoles.merchantId))
-    .where(eq(userRoles.userId, userId)).orderBy(userRoles.id);
+    .where(eq(userRoles.userId, userId))
+    .orderBy(userRoles.id);
   const placeOf = (row: (typeof rows)[number]) => row.merchant ?? row.business ?? row.partner ?? null;
   const places = [...new Set(rows.map(placeOf).filter((place): place is string => place !== null))];
   const details = rows.map((row) => {
@@ -66,7 +75,7 @@ async function invitationScope(tx: Db, userId: string): Promise<{ subject: strin
     return place ? `${label} of ${place}` : label;
   });
   return {
-    subject: places.length === 0 ? null : places.length === 1 ? places[0] ?? null : `${places[0]} and ${places.length - 1} more`,
+    subject: places.length === 0 ? null : places.length === 1 ? (places[0] ?? null) : `${places[0]} and ${places.length - 1} more`,
     detail: details.length === 0 ? null : details.join(', '),
   };
 }
@@ -95,9 +104,20 @@ export const resetToOldAddressHours = 24;
  */
 export async function previousEmailWithinADay(db: Db, user: { id: string; email: string }, now = new Date()): Promise<string | null> {
   const since = new Date(now.getTime() - resetToOldAddressHours * 3_600_000);
-  const [change] = await db.select({ oldEmail: emailChanges.oldEmail }).from(emailChanges)
-    .where(and(eq(emailChanges.userId, user.id), isNotNull(emailChanges.confirmedAt), gt(emailChanges.confirmedAt, since), isNull(emailChanges.undoneAt), isNotNull(emailChanges.oldEmail)))
-    .orderBy(desc(emailChanges.confirmedAt)).limit(1);
+  const [change] = await db
+    .select({ oldEmail: emailChanges.oldEmail })
+    .from(emailChanges)
+    .where(
+      and(
+        eq(emailChanges.userId, user.id),
+        isNotNull(emailChanges.confirmedAt),
+        gt(emailChanges.confirmedAt, since),
+        isNull(emailChanges.undoneAt),
+        isNotNull(emailChanges.oldEmail),
+      ),
+    )
+    .orderBy(desc(emailChanges.confirmedAt))
+    .limit(1);
   const old = change?.oldEmail ?? null;
   return old && old.toLowerCase() !== user.email.toLowerCase() ? old : null;
 }
@@ -106,8 +126,13 @@ export async function previousEmailWithinADay(db: Db, user: { id: string; email:
 export async function issuePasswordReset(tx: Db, publicUrl: string, user: { id: string; email: string }, requestedFrom: string, now = new Date()) {
   const secret = newSecret();
   await tx.insert(passwordResets).values({
-    id: newId('PWR'), userId: user.id, tokenHash: secretHash(secret), emailKey: user.email.toLowerCase(), requestedFrom,
-    createdAt: now, expiresAt: new Date(now.getTime() + passwordResetValidityMinutes * 60_000),
+    id: newId('PWR'),
+    userId: user.id,
+    tokenHash: secretHash(secret),
+    emailKey: user.email.toLowerCase(),
+    requestedFrom,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + passwordResetValidityMinutes * 60_000),
   });
   const previous = await previousEmailWithinADay(tx, user, now);
   for (const recipient of previous ? [user.email, previous] : [user.email]) {
@@ -117,7 +142,11 @@ export async function issuePasswordReset(tx: Db, publicUrl: string, user: { id: 
       heading: 'Reset your password',
       paragraphs: [
         `Use this link to choose a new password. It can be used once and is valid for ${passwordResetValidityMinutes} minutes.`,
-        ...(recipient === previous ? [`Your account's email address was changed to ${user.email} within the last day, so this link is also sent to this address. If you did not change it, use this link, then undo the change with the link in our earlier email.`] : []),
+        ...(recipient === previous
+          ? [
+              `Your account's email address was changed to ${user.email} within the last day, so this link is also sent to this address. If you did not change it, use this link, then undo the change with the link in our earlier email.`,
+            ]
+          : []),
       ],
       action: { label: 'Choose a new password', url: portalLink(publicUrl, '/connect/reset-password', { token: secret }), secret: true },
       footer: 'If you did not ask for this, you can ignore this email: your password stays as it is.',
@@ -152,9 +181,18 @@ export function newInvitationSignIn(now: Date) {
  */
 export async function spendInvitationSignIn(db: Db, secret: string, now = new Date()): Promise<{ userId: string; locked: boolean } | undefined> {
   if (secret.length < 20 || secret.length > 200) return undefined;
-  const [used] = await db.update(userInvitations).set({ signedInAt: now })
-    .where(and(eq(userInvitations.signInTokenHash, secretHash(secret)), isNull(userInvitations.signedInAt), isNotNull(userInvitations.acceptedAt),
-      isNull(userInvitations.revokedAt), gt(userInvitations.signInExpiresAt, now)))
+  const [used] = await db
+    .update(userInvitations)
+    .set({ signedInAt: now })
+    .where(
+      and(
+        eq(userInvitations.signInTokenHash, secretHash(secret)),
+        isNull(userInvitations.signedInAt),
+        isNotNull(userInvitations.acceptedAt),
+        isNull(userInvitations.revokedAt),
+        gt(userInvitations.signInExpiresAt, now),
+      ),
+    )
     .returning({ userId: userInvitations.userId });
   if (!used) return undefined;
   const [user] = await db.select({ status: users.status, lockoutEndDateUtc: users.lockoutEndDateUtc }).from(users).where(eq(users.id, used.userId));

@@ -20,13 +20,25 @@ export const passwordExpiryFrom = (now: Date) => new Date(now.getTime() + passwo
 export type ResetRequestOutcome = 'accepted' | 'invalidEmail' | 'limited';
 
 /** Same outcome whether the email exists or not; a known, active user gets the email. */
-export async function requestPasswordReset(database: Database, publicUrl: string, emailInput: string, address: string, now = new Date()): Promise<ResetRequestOutcome> {
+export async function requestPasswordReset(
+  database: Database,
+  publicUrl: string,
+  emailInput: string,
+  address: string,
+  now = new Date(),
+): Promise<ResetRequestOutcome> {
   const { db } = database;
   const email = emailInput.trim().toLowerCase();
   if (!isPlausibleEmailAddress(email)) return 'invalidEmail';
   const hourAgo = new Date(now.getTime() - 3_600_000);
-  const [perEmail] = await db.select({ value: count() }).from(passwordResets).where(and(eq(passwordResets.emailKey, email), gt(passwordResets.createdAt, hourAgo)));
-  const [perAddress] = await db.select({ value: count() }).from(passwordResets).where(and(eq(passwordResets.requestedFrom, address), gt(passwordResets.createdAt, hourAgo)));
+  const [perEmail] = await db
+    .select({ value: count() })
+    .from(passwordResets)
+    .where(and(eq(passwordResets.emailKey, email), gt(passwordResets.createdAt, hourAgo)));
+  const [perAddress] = await db
+    .select({ value: count() })
+    .from(passwordResets)
+    .where(and(eq(passwordResets.requestedFrom, address), gt(passwordResets.createdAt, hourAgo)));
   if (Number(perEmail?.value ?? 0) >= resetRequestsPerEmailPerHour || Number(perAddress?.value ?? 0) >= resetRequestsPerAddressPerHour) return 'limited';
   const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`);
   await db.transaction(async (tx) => {
@@ -40,7 +52,10 @@ export async function requestPasswordReset(database: Database, publicUrl: string
 /** A reset the caller of the form may use (not expired, not used). */
 export async function usableReset(database: Database, secret: string) {
   if (secret.length < 20 || secret.length > 200) return undefined;
-  const [found] = await database.db.select({ reset: passwordResets, user: users }).from(passwordResets).innerJoin(users, eq(users.id, passwordResets.userId))
+  const [found] = await database.db
+    .select({ reset: passwordResets, user: users })
+    .from(passwordResets)
+    .innerJoin(users, eq(users.id, passwordResets.userId))
     .where(and(eq(passwordResets.tokenHash, secretHash(secret)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date())));
   return found;
 }
@@ -57,10 +72,17 @@ export async function completePasswordReset(database: Database, secret: string, 
   const passwordHash = await hashPassword(password);
   const now = new Date();
   return database.db.transaction(async (tx) => {
-    const [used] = await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.id, found.reset.id), isNull(passwordResets.usedAt))).returning({ id: passwordResets.id });
+    const [used] = await tx
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.id, found.reset.id), isNull(passwordResets.usedAt)))
+      .returning({ id: passwordResets.id });
     if (!used) return { outcome: 'expired' } as const;
     // A reset also clears the count of wrong passwords, and ends every session signed in with the old password.
-    await tx.update(users).set({ passwordHash, passwordExpiresUtc: passwordExpiryFrom(now), failedSignIns: 0, version: sql`${users.version} + 1` }).where(eq(users.id, found.user.id));
+    await tx
+      .update(users)
+      .set({ passwordHash, passwordExpiresUtc: passwordExpiryFrom(now), failedSignIns: 0, version: sql`${users.version} + 1` })
+      .where(eq(users.id, found.user.id));
     await revokeAccountAccess(tx, found.user.id);
     await tx.insert(auditEvents).values({ userId: found.user.id, event, dateTimeUtc: now, metaData: { targetUserId: found.user.id } });
     return { outcome: 'done', userId: found.user.id } as const;
@@ -72,9 +94,13 @@ export async function issueExpiredPasswordTicket(database: Database, user: { id:
   const secret = newSecret();
   const now = new Date();
   await database.db.insert(passwordResets).values({
-    id: newId('PWR'), userId: user.id, tokenHash: secretHash(secret), emailKey: user.email.toLowerCase(), requestedFrom: 'expired-password',
-    createdAt: now, expiresAt: new Date(now.getTime() + passwordResetValidityMinutes * 60_000),
+    id: newId('PWR'),
+    userId: user.id,
+    tokenHash: secretHash(secret),
+    emailKey: user.email.toLowerCase(),
+    requestedFrom: 'expired-password',
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + passwordResetValidityMinutes * 60_000),
   });
   return secret;
 }
-

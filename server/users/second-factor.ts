@@ -39,7 +39,10 @@ function openSecret(keys: CardKeys, row: { userId: string; keyId: string; sealed
 }
 
 export async function secondFactorState(db: Db, userId: string): Promise<{ status: 'off' | 'pending' | 'on'; recoveryCodesLeft: number }> {
-  const [row] = await db.select({ status: userSecondFactors.status, codes: userSecondFactors.recoveryCodeHashes }).from(userSecondFactors).where(eq(userSecondFactors.userId, userId));
+  const [row] = await db
+    .select({ status: userSecondFactors.status, codes: userSecondFactors.recoveryCodeHashes })
+    .from(userSecondFactors)
+    .where(eq(userSecondFactors.userId, userId));
   if (!row) return { status: 'off', recoveryCodesLeft: 0 };
   return { status: row.status === 'active' ? 'on' : 'pending', recoveryCodesLeft: row.codes.length };
 }
@@ -50,10 +53,20 @@ export async function startEnrolment(db: Db, keys: CardKeys, user: { id: string;
   if (existing?.status === 'active') return { outcome: 'alreadyOn' as const };
   const secret = new OTPAuth.Secret({ size: 20 });
   const sealed = sealCardNumber(keys, aad(user.id), secret.base32);
-  await db.insert(userSecondFactors).values({ userId: user.id, keyId: sealed.keyId, sealed: sealed.sealed, status: 'pending' })
-    .onConflictDoUpdate({ target: userSecondFactors.userId, set: { keyId: sealed.keyId, sealed: sealed.sealed, status: 'pending', lastUsedStep: 0, recoveryCodeHashes: [], createdAt: new Date() } });
+  await db
+    .insert(userSecondFactors)
+    .values({ userId: user.id, keyId: sealed.keyId, sealed: sealed.sealed, status: 'pending' })
+    .onConflictDoUpdate({
+      target: userSecondFactors.userId,
+      set: { keyId: sealed.keyId, sealed: sealed.sealed, status: 'pending', lastUsedStep: 0, recoveryCodeHashes: [], createdAt: new Date() },
+    });
   const uri = totpOf(secret.base32, user.email).toString();
-  return { outcome: 'started' as const, otpauthUri: uri, secret: secret.base32, qrCodeDataUrl: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, width: 220 }) };
+  return {
+    outcome: 'started' as const,
+    otpauthUri: uri,
+    secret: secret.base32,
+    qrCodeDataUrl: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 1, width: 220 }),
+  };
 }
 
 /** Accepts a code of the secret once; returns the step used, or null. */
@@ -67,7 +80,11 @@ function acceptedStep(secretBase32: string, code: string, lastUsedStep: number, 
 
 function newRecoveryCodes(): string[] {
   return Array.from({ length: recoveryCodeCount }, () => {
-    const raw = randomBytes(8).toString('base64url').replace(/[^A-Za-z0-9]/g, 'x').slice(0, 10).toLowerCase();
+    const raw = randomBytes(8)
+      .toString('base64url')
+      .replace(/[^A-Za-z0-9]/g, 'x')
+      .slice(0, 10)
+      .toLowerCase();
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
 }
@@ -80,17 +97,29 @@ export async function confirmEnrolment(database: Database, keys: CardKeys, userI
     const step = acceptedStep(openSecret(keys, row), code.trim(), row.lastUsedStep, now);
     if (step === null) return null;
     const codes = newRecoveryCodes();
-    await tx.update(userSecondFactors).set({ status: 'active', lastUsedStep: step, activatedAt: new Date(now), recoveryCodeHashes: codes.map(codeHash) })
+    await tx
+      .update(userSecondFactors)
+      .set({ status: 'active', lastUsedStep: step, activatedAt: new Date(now), recoveryCodeHashes: codes.map(codeHash) })
       .where(eq(userSecondFactors.userId, userId));
     return codes;
   });
 }
 
 /** A sign-in's second step: a current code (once) or an unused recovery code (then spent). */
-export async function verifySecondFactor(database: Database, keys: CardKeys, userId: string, input: string, now = Date.now()): Promise<'code' | 'recoveryCode' | null> {
+export async function verifySecondFactor(
+  database: Database,
+  keys: CardKeys,
+  userId: string,
+  input: string,
+  now = Date.now(),
+): Promise<'code' | 'recoveryCode' | null> {
   const code = input.trim();
   return database.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(userSecondFactors).where(and(eq(userSecondFactors.userId, userId), eq(userSecondFactors.status, 'active'))).for('update');
+    const [row] = await tx
+      .select()
+      .from(userSecondFactors)
+      .where(and(eq(userSecondFactors.userId, userId), eq(userSecondFactors.status, 'active')))
+      .for('update');
     if (!row) return null;
     const step = acceptedStep(openSecret(keys, row), code, row.lastUsedStep, now);
     if (step !== null) {
@@ -101,7 +130,10 @@ export async function verifySecondFactor(database: Database, keys: CardKeys, use
     const wanted = Buffer.from(codeHash(code), 'hex');
     const match = row.recoveryCodeHashes.find((stored) => timingSafeEqual(Buffer.from(stored, 'hex'), wanted));
     if (!match) return null;
-    await tx.update(userSecondFactors).set({ recoveryCodeHashes: row.recoveryCodeHashes.filter((stored) => stored !== match) }).where(eq(userSecondFactors.userId, userId));
+    await tx
+      .update(userSecondFactors)
+      .set({ recoveryCodeHashes: row.recoveryCodeHashes.filter((stored) => stored !== match) })
+      .where(eq(userSecondFactors.userId, userId));
     return 'recoveryCode';
   });
 }
@@ -112,7 +144,10 @@ export async function removeSecondFactor(db: Db, userId: string): Promise<boolea
 }
 
 export async function hasActiveSecondFactor(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db.select({ userId: userSecondFactors.userId }).from(userSecondFactors).where(and(eq(userSecondFactors.userId, userId), eq(userSecondFactors.status, 'active')));
+  const [row] = await db
+    .select({ userId: userSecondFactors.userId })
+    .from(userSecondFactors)
+    .where(and(eq(userSecondFactors.userId, userId), eq(userSecondFactors.status, 'active')));
   return row !== undefined;
 }
 
@@ -131,20 +166,30 @@ export async function checkSecondFactorCode(database: Database, keys: CardKeys, 
   const { db } = database;
   const now = options.now ?? new Date();
   const notLocked = sql`(${users.lockoutEndDateUtc} IS NULL OR ${users.lockoutEndDateUtc} <= ${now.toISOString()}::timestamptz)`;
-  const [reserved] = await db.update(users).set({ failedSecondFactorCodes: sql`${users.failedSecondFactorCodes} + 1` })
-    .where(and(eq(users.id, userId), notLocked)).returning({ count: users.failedSecondFactorCodes, email: users.email, givenName: users.givenName });
+  const [reserved] = await db
+    .update(users)
+    .set({ failedSecondFactorCodes: sql`${users.failedSecondFactorCodes} + 1` })
+    .where(and(eq(users.id, userId), notLocked))
+    .returning({ count: users.failedSecondFactorCodes, email: users.email, givenName: users.givenName });
   if (!reserved) return 'locked';
   const lock = async () => {
     const until = new Date(now.getTime() + codeLockoutMinutes * 60_000);
     await db.transaction(async (tx) => {
-      const [locked] = await tx.update(users).set({ lockoutEndDateUtc: until, failedSecondFactorCodes: 0 })
-        .where(and(eq(users.id, userId), notLocked)).returning({ id: users.id });
+      const [locked] = await tx
+        .update(users)
+        .set({ lockoutEndDateUtc: until, failedSecondFactorCodes: 0 })
+        .where(and(eq(users.id, userId), notLocked))
+        .returning({ id: users.id });
       if (!locked) return;
       // Whoever guessed knew the password, and may hold a session (step-up, removal): it ends now.
       await revokeAccountAccess(tx, userId);
       // A tab of that session is told on the live events stream and signs out now (server/events/).
       await recordEvent(tx, 'account-locked', { userId });
-      await recordSignInEvent(tx, 'AccountLocked', { userId }, options.source, { reason: 'wrongSecondFactorCodes', lockoutEndDateUtc: until.toISOString(), failedAttempts: wrongCodesBeforeLock });
+      await recordSignInEvent(tx, 'AccountLocked', { userId }, options.source, {
+        reason: 'wrongSecondFactorCodes',
+        lockoutEndDateUtc: until.toISOString(),
+        failedAttempts: wrongCodesBeforeLock,
+      });
       await queueLockedEmail(tx, options.publicUrl, reserved, until, options.source, 'secondFactor');
     });
   };
@@ -154,7 +199,11 @@ export async function checkSecondFactorCode(database: Database, keys: CardKeys, 
   }
   const passed = await verifySecondFactor(database, keys, userId, input, now.getTime());
   if (passed) {
-    const [cleared] = await db.update(users).set({ failedSecondFactorCodes: 0 }).where(and(eq(users.id, userId), notLocked)).returning({ id: users.id });
+    const [cleared] = await db
+      .update(users)
+      .set({ failedSecondFactorCodes: 0 })
+      .where(and(eq(users.id, userId), notLocked))
+      .returning({ id: users.id });
     return cleared ? passed : 'locked';
   }
   if (reserved.count >= wrongCodesBeforeLock) {
@@ -167,25 +216,48 @@ export async function checkSecondFactorCode(database: Database, keys: CardKeys, 
 /** After the right password: the ticket the second-factor form carries. */
 export async function issueSignInChallenge(db: Db, userId: string, passwordExpired: boolean, now = new Date()): Promise<string> {
   const secret = newSecret();
-  await db.insert(signInChallenges).values({ id: newId('SIC'), tokenHash: secretHash(secret), userId, passwordExpired, expiresAt: new Date(now.getTime() + challengeMinutes * 60_000) });
+  await db
+    .insert(signInChallenges)
+    .values({ id: newId('SIC'), tokenHash: secretHash(secret), userId, passwordExpired, expiresAt: new Date(now.getTime() + challengeMinutes * 60_000) });
   return secret;
 }
 
-export type ChallengeOutcome = { outcome: 'passed'; userId: string; passwordExpired: boolean } | { outcome: 'wrong'; userId: string; locked: boolean } | { outcome: 'expired' };
+export type ChallengeOutcome =
+  | { outcome: 'passed'; userId: string; passwordExpired: boolean }
+  | { outcome: 'wrong'; userId: string; locked: boolean }
+  | { outcome: 'expired' };
 
-export async function answerSignInChallenge(database: Database, keys: CardKeys, ticket: string, code: string, options: CodeCheckOptions): Promise<ChallengeOutcome> {
+export async function answerSignInChallenge(
+  database: Database,
+  keys: CardKeys,
+  ticket: string,
+  code: string,
+  options: CodeCheckOptions,
+): Promise<ChallengeOutcome> {
   if (ticket.length < 20 || ticket.length > 200) return { outcome: 'expired' };
   const now = options.now ?? new Date();
   // Each answer counts, right or wrong; past the limit the ticket is dead (a new sign-in starts over).
-  const [challenge] = await database.db.update(signInChallenges).set({ attempts: sql`${signInChallenges.attempts} + 1` })
-    .where(and(eq(signInChallenges.tokenHash, secretHash(ticket)), isNull(signInChallenges.usedAt), gt(signInChallenges.expiresAt, now), sql`${signInChallenges.attempts} < ${challengeAttempts}`))
+  const [challenge] = await database.db
+    .update(signInChallenges)
+    .set({ attempts: sql`${signInChallenges.attempts} + 1` })
+    .where(
+      and(
+        eq(signInChallenges.tokenHash, secretHash(ticket)),
+        isNull(signInChallenges.usedAt),
+        gt(signInChallenges.expiresAt, now),
+        sql`${signInChallenges.attempts} < ${challengeAttempts}`,
+      ),
+    )
     .returning();
   if (!challenge) return { outcome: 'expired' };
   // The ticket's own five tries aside, wrong codes count on the account across sign-ins (checkSecondFactorCode).
   const passed = await checkSecondFactorCode(database, keys, challenge.userId, code, { ...options, now });
   if (passed === 'wrong' || passed === 'locked') return { outcome: 'wrong', userId: challenge.userId, locked: passed === 'locked' };
-  const [used] = await database.db.update(signInChallenges).set({ usedAt: now })
-    .where(and(eq(signInChallenges.id, challenge.id), isNull(signInChallenges.usedAt))).returning({ id: signInChallenges.id });
+  const [used] = await database.db
+    .update(signInChallenges)
+    .set({ usedAt: now })
+    .where(and(eq(signInChallenges.id, challenge.id), isNull(signInChallenges.usedAt)))
+    .returning({ id: signInChallenges.id });
   if (!used) return { outcome: 'expired' };
   return { outcome: 'passed', userId: challenge.userId, passwordExpired: challenge.passwordExpired };
 }

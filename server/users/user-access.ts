@@ -31,8 +31,7 @@ export async function partnersOfBusinesses(db: Db, businessIds: readonly string[
   return new Map(rows.map((row) => [row.id, row.partnerId]));
 }
 
-export const holdsRootPermission = (principal: Principal, permission: PermissionName) =>
-  permissionsOfRoles(principal.rootRoles).has(permission);
+export const holdsRootPermission = (principal: Principal, permission: PermissionName) => permissionsOfRoles(principal.rootRoles).has(permission);
 
 export const isTechnicalAdmin = (principal: Principal) => principal.rootRoles.includes('TechnicalAdmin');
 
@@ -76,7 +75,13 @@ export function canManageWholeUser(principal: Principal, permission: PermissionN
 }
 
 /** May the caller change the target's grants in this scope (add or remove)? */
-export function canEditScope(principal: Principal, permission: PermissionName, grant: Pick<Grant, 'level' | 'partnerId' | 'businessId'>, partnerOfBusiness: string | null, targetInternal: boolean): boolean {
+export function canEditScope(
+  principal: Principal,
+  permission: PermissionName,
+  grant: Pick<Grant, 'level' | 'partnerId' | 'businessId'>,
+  partnerOfBusiness: string | null,
+  targetInternal: boolean,
+): boolean {
   if (grant.level === 'root') return isTechnicalAdmin(principal);
   if (targetInternal && !isTechnicalAdmin(principal)) return false;
   if (holdsRootPermission(principal, permission)) return true;
@@ -92,20 +97,30 @@ export function grantRefusal(principal: Principal, permission: PermissionName, g
   if (grant.level === 'root') {
     return isTechnicalAdmin(principal) ? null : { kind: 'forbidden', message: `You cannot grant the internal role ${grant.role}.` };
   }
-  const context = grant.level === 'partner'
-    ? { partnerId: grant.partnerId }
-    : { partnerId: partnerOfBusiness, businessId: grant.businessId, merchantId: grant.level === 'merchant' ? grant.merchantId : null };
+  const context =
+    grant.level === 'partner'
+      ? { partnerId: grant.partnerId }
+      : { partnerId: partnerOfBusiness, businessId: grant.businessId, merchantId: grant.level === 'merchant' ? grant.merchantId : null };
   const held = permissionsIn(principal, context);
-  if (!held.has(permission)) return { kind: 'forbidden', message: `You cannot manage users there (${grant.level} ${grant.partnerId ?? grant.merchantId ?? grant.businessId}).` };
-  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every case (TypeScript checks it with noImplicitReturns)
-  const heldRoles = new Set(principal.grants.filter((own) => {
-    switch (own.level) {
-      case 'root': return true;
-      case 'partner': return own.partnerId !== null && own.partnerId === context.partnerId;
-      case 'business': return own.businessId !== null && own.businessId === context.businessId;
-      case 'merchant': return own.merchantId !== null && own.merchantId === context.merchantId;
-    }
-  }).map((own) => own.role));
+  if (!held.has(permission))
+    return { kind: 'forbidden', message: `You cannot manage users there (${grant.level} ${grant.partnerId ?? grant.merchantId ?? grant.businessId}).` };
+  const heldRoles = new Set(
+    principal.grants
+      // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every case (TypeScript checks it with noImplicitReturns)
+      .filter((own) => {
+        switch (own.level) {
+          case 'root':
+            return true;
+          case 'partner':
+            return own.partnerId !== null && own.partnerId === context.partnerId;
+          case 'business':
+            return own.businessId !== null && own.businessId === context.businessId;
+          case 'merchant':
+            return own.merchantId !== null && own.merchantId === context.merchantId;
+        }
+      })
+      .map((own) => own.role),
+  );
   if (heldRoles.has(grant.role)) return null;
   for (const needed of permissionsOfRoles([grant.role])) {
     if (!held.has(needed)) return { kind: 'forbidden', message: `You cannot grant ${grant.role}: it carries ${needed}, which you do not hold there.` };
@@ -115,10 +130,20 @@ export function grantRefusal(principal: Principal, permission: PermissionName, g
 
 /** Which businesses exist, and which merchants belong to which business. */
 export async function knownBusinessesAndMerchants(db: Db, businessIds: readonly string[], merchantIds: readonly string[]) {
-  const businessRows = businessIds.length === 0 ? [] : await db.select({ id: businesses.id, name: businesses.name, partnerId: businesses.partnerId })
-    .from(businesses).where(inArray(businesses.id, [...new Set(businessIds)]));
-  const merchantRows = merchantIds.length === 0 ? [] : await db.select({ id: merchants.id, businessId: merchants.businessId })
-    .from(merchants).where(inArray(merchants.id, [...new Set(merchantIds)]));
+  const businessRows =
+    businessIds.length === 0
+      ? []
+      : await db
+          .select({ id: businesses.id, name: businesses.name, partnerId: businesses.partnerId })
+          .from(businesses)
+          .where(inArray(businesses.id, [...new Set(businessIds)]));
+  const merchantRows =
+    merchantIds.length === 0
+      ? []
+      : await db
+          .select({ id: merchants.id, businessId: merchants.businessId })
+          .from(merchants)
+          .where(inArray(merchants.id, [...new Set(merchantIds)]));
   return {
     businesses: new Map(businessRows.map((row) => [row.id, row])),
     merchantBusiness: new Map(merchantRows.map((row) => [row.id, row.businessId])),

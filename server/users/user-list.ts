@@ -34,10 +34,23 @@ export async function readableGrantCondition(db: Db, principal: Principal): Prom
 }
 
 /** The users overview's rows (GET /user/users, /partners/{id}/users): who the caller may read, narrowed by the filters. */
-export async function userListWhere(db: Db, principal: Principal, filters: ParsedListQuery['filters'], extra: { partnerId?: string } = {}): Promise<{ readable: SQL | null; where: SQL | undefined }> {
+export async function userListWhere(
+  db: Db,
+  principal: Principal,
+  filters: ParsedListQuery['filters'],
+  extra: { partnerId?: string } = {},
+): Promise<{ readable: SQL | null; where: SQL | undefined }> {
   const query = { filters };
-  const readable = extra.partnerId ? and(eq(userRoles.level, 'partner'), eq(userRoles.partnerId, extra.partnerId)) as SQL : await readableGrantCondition(db, principal);
-  const roleRow = (condition?: SQL) => exists(db.select({ one: sql`1` }).from(userRoles).where(and(eq(userRoles.userId, u.id), readable ?? undefined, condition)));
+  const readable = extra.partnerId
+    ? (and(eq(userRoles.level, 'partner'), eq(userRoles.partnerId, extra.partnerId)) as SQL)
+    : await readableGrantCondition(db, principal);
+  const roleRow = (condition?: SQL) =>
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(userRoles)
+        .where(and(eq(userRoles.userId, u.id), readable ?? undefined, condition)),
+    );
   const conditions: (SQL | undefined)[] = [readable ? roleRow() : undefined];
   const first = (name: string) => query.filters[name]?.[0]?.value;
   const name = first('name');

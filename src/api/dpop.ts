@@ -154,7 +154,12 @@ export async function dpopProof(key: DpopKey, method: string, url: string, acces
   const target = new URL(url, globalThis.location?.href);
   target.search = '';
   target.hash = '';
-  const payload: Record<string, unknown> = { jti: randomId(), htm: method.toUpperCase(), htu: target.href, iat: Math.floor((Date.now() + serverOffsetMs) / 1000) };
+  const payload: Record<string, unknown> = {
+    jti: randomId(),
+    htm: method.toUpperCase(),
+    htu: target.href,
+    iat: Math.floor((Date.now() + serverOffsetMs) / 1000),
+  };
   if (accessToken !== undefined) {
     payload.ath = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(accessToken))));
   }

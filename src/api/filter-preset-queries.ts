@@ -10,13 +10,19 @@ export type PresetInput = { name: string; filters: Record<string, string>; relat
 
 export const filterPresetQueries = {
   all: ['filterPresets'] as const,
-  page: (page: string, businessId: string | null) => queryOptions({
-    queryKey: [...filterPresetQueries.all, page, businessId ?? ''] as const,
-    queryFn: async ({ signal }) => validate('storedPresetList', await api.get<unknown>('/filter-presets', {
-      query: { page, ...(businessId ? { businessId } : {}) }, signal,
-    })),
-    staleTime: 60_000,
-  }),
+  page: (page: string, businessId: string | null) =>
+    queryOptions({
+      queryKey: [...filterPresetQueries.all, page, businessId ?? ''] as const,
+      queryFn: async ({ signal }) =>
+        validate(
+          'storedPresetList',
+          await api.get<unknown>('/filter-presets', {
+            query: { page, ...(businessId ? { businessId } : {}) },
+            signal,
+          }),
+        ),
+      staleTime: 60_000,
+    }),
 };
 
 /** Personal, or shared with everyone on the business. */

@@ -68,18 +68,20 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 export function createHttpClient(deps: HttpClientDeps): PortalApi {
   const fetcher = ofetch.create(
     {
-      baseURL: deps.baseURL, retry: 0, timeout: deps.timeoutMs ?? 60_000,
+      baseURL: deps.baseURL,
+      retry: 0,
+      timeout: deps.timeoutMs ?? 60_000,
       // The server's clock, for dating DPoP proofs (a 401 for a proof dated by a wrong clock is then retried right).
-      onResponse: ({ response }) => { noteServerDate(response.headers.get('date')); },
+      onResponse: ({ response }) => {
+        noteServerDate(response.headers.get('date'));
+      },
     },
     deps.fetch ? { fetch: deps.fetch } : undefined,
   );
   const timeZone = deps.timeZone ?? resolvedTimeZone;
 
   async function send<T>(path: string, options: RequestOptions<T>, token: string): Promise<T> {
-    const query = options.query
-      ? Object.fromEntries(Object.entries(options.query).filter(([, value]) => value !== undefined && value !== null))
-      : undefined;
+    const query = options.query ? Object.fromEntries(Object.entries(options.query).filter(([, value]) => value !== undefined && value !== null)) : undefined;
     const method = options.method ?? 'GET';
     // DPoP (src/api/dpop.ts): the proof names the method and the address without its query.
     const address = `${deps.baseURL.replace(/\/$/, '')}/${path.replace(/^\//, '')}`;

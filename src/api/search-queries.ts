@@ -15,22 +15,24 @@ export function looksLikeRecordQuery(term: string): boolean {
 
 export const searchQueries = {
   all: ['search'] as const,
-  records: (term: string) => queryOptions({
-    queryKey: [...searchQueries.all, 'records', term.trim()] as const,
-    queryFn: async ({ signal }): Promise<RecordSearchResult[]> => {
-      const data = await api.get<unknown>('/search', { query: { term: term.trim() }, signal, handleErrors: false });
-      return (await validate('recordSearch', data)).results;
-    },
-    staleTime: 30_000,
-    retry: false,
-  }),
-  merchants: (prefix: string) => queryOptions({
-    queryKey: [...searchQueries.all, 'merchants', prefix.trim().toLowerCase()] as const,
-    queryFn: async ({ signal }): Promise<SearchMerchants['results']> => {
-      const data = await api.get<unknown>('/search/merchants', { query: { prefix: prefix.trim() }, signal, handleErrors: false });
-      return (await validate('searchMerchants', data)).results;
-    },
-    staleTime: 60_000,
-    retry: false,
-  }),
+  records: (term: string) =>
+    queryOptions({
+      queryKey: [...searchQueries.all, 'records', term.trim()] as const,
+      queryFn: async ({ signal }): Promise<RecordSearchResult[]> => {
+        const data = await api.get<unknown>('/search', { query: { term: term.trim() }, signal, handleErrors: false });
+        return (await validate('recordSearch', data)).results;
+      },
+      staleTime: 30_000,
+      retry: false,
+    }),
+  merchants: (prefix: string) =>
+    queryOptions({
+      queryKey: [...searchQueries.all, 'merchants', prefix.trim().toLowerCase()] as const,
+      queryFn: async ({ signal }): Promise<SearchMerchants['results']> => {
+        const data = await api.get<unknown>('/search/merchants', { query: { prefix: prefix.trim() }, signal, handleErrors: false });
+        return (await validate('searchMerchants', data)).results;
+      },
+      staleTime: 60_000,
+      retry: false,
+    }),
 };

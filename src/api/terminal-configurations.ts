@@ -22,10 +22,13 @@ const e = encodeURIComponent;
 export async function terminalConfigurations(api: PortalApi, businessId: string, merchantId: string, signal?: AbortSignal): Promise<TerminalConfiguration[]> {
   const found: TerminalConfiguration[] = [];
   for (let pageNumber = 1; pageNumber <= maxPages; pageNumber += 1) {
-    const page = await validate('contextConfigurationPage', await api.get<unknown>(
-      `/context/businesses/${e(businessId)}/merchants/${e(merchantId)}/configurations`,
-      { query: { pagenumber: pageNumber, pagesize: pageSize }, ...(signal ? { signal } : {}) },
-    ));
+    const page = await validate(
+      'contextConfigurationPage',
+      await api.get<unknown>(`/context/businesses/${e(businessId)}/merchants/${e(merchantId)}/configurations`, {
+        query: { pagenumber: pageNumber, pagesize: pageSize },
+        ...(signal ? { signal } : {}),
+      }),
+    );
     found.push(...page.data.filter((configuration) => configuration.switches.virtualTerminalMenuEnabled));
     if (page.data.length < pageSize || pageNumber * pageSize >= page.totalCount) break;
   }
@@ -33,11 +36,12 @@ export async function terminalConfigurations(api: PortalApi, businessId: string,
 }
 
 export const terminalConfigurationQueries = {
-  enabled: (businessId: string, merchantId: string) => queryOptions({
-    queryKey: ['context', 'terminalConfigurations', businessId, merchantId] as const,
-    queryFn: ({ signal }) => terminalConfigurations(portalApi, businessId, merchantId, signal),
-    staleTime: 15_000,
-  }),
+  enabled: (businessId: string, merchantId: string) =>
+    queryOptions({
+      queryKey: ['context', 'terminalConfigurations', businessId, merchantId] as const,
+      queryFn: ({ signal }) => terminalConfigurations(portalApi, businessId, merchantId, signal),
+      staleTime: 15_000,
+    }),
 };
 
 /** Exactly one with the terminal on: that one; several: ask which; none: say so. */

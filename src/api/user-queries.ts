@@ -19,14 +19,16 @@ export async function fetchPermissions(path: string, signal?: AbortSignal): Prom
 
 export const userQueries = {
   all: ['user'] as const,
-  policy: () => queryOptions({
-    queryKey: [...userQueries.all, 'policy'] as const,
-    queryFn: ({ signal }) => fetchPolicy(signal),
-    staleTime: Number.POSITIVE_INFINITY,
-  }),
-  permissions: (path: string) => queryOptions({
-    queryKey: [...userQueries.all, 'permissions', path] as const,
-    queryFn: ({ signal }) => fetchPermissions(path, signal),
-    staleTime: Number.POSITIVE_INFINITY,
-  }),
+  policy: () =>
+    queryOptions({
+      queryKey: [...userQueries.all, 'policy'] as const,
+      queryFn: ({ signal }) => fetchPolicy(signal),
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
+  permissions: (path: string) =>
+    queryOptions({
+      queryKey: [...userQueries.all, 'permissions', path] as const,
+      queryFn: ({ signal }) => fetchPermissions(path, signal),
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
 };

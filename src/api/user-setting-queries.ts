@@ -13,7 +13,7 @@ export async function fetchUserSetting(key: string, signal?: AbortSignal): Promi
       handleErrors: (status) => status !== 404,
     });
     const setting = await validate('userSetting', data);
-    return setting.value === null ? null : JSON.parse(setting.value) as unknown;
+    return setting.value === null ? null : (JSON.parse(setting.value) as unknown);
   } catch (error) {
     if (isApiError(error) && error.status === 404) return null;
     throw error;
@@ -26,9 +26,10 @@ export async function saveUserSetting(key: string, value: unknown): Promise<void
 
 export const userSettingQueries = {
   all: ['userSettings'] as const,
-  detail: (key: string) => queryOptions({
-    queryKey: [...userSettingQueries.all, key] as const,
-    queryFn: ({ signal }) => fetchUserSetting(key, signal),
-    staleTime: 5 * 60_000,
-  }),
+  detail: (key: string) =>
+    queryOptions({
+      queryKey: [...userSettingQueries.all, key] as const,
+      queryFn: ({ signal }) => fetchUserSetting(key, signal),
+      staleTime: 5 * 60_000,
+    }),
 };

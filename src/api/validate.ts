@@ -109,14 +109,16 @@ export async function finishFirstLoad(): Promise<void> {
     await checker('userSetting', { key: '', value: '' }).catch(() => undefined);
     return;
   }
-  await Promise.all(handedOn.map(async ({ name, data }) => {
-    try {
-      await check(name, data);
-    } catch (error) {
-      if (error instanceof ApiError) onLateDrift(error);
-      else console.error('[api] the contract schema could not be loaded', error);
-    }
-  }));
+  await Promise.all(
+    handedOn.map(async ({ name, data }) => {
+      try {
+        await check(name, data);
+      } catch (error) {
+        if (error instanceof ApiError) onLateDrift(error);
+        else console.error('[api] the contract schema could not be loaded', error);
+      }
+    }),
+  );
 }
 
 /** Where a mismatch found after the answer was handed on goes (the composition root shows the general error). */

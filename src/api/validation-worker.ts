@@ -14,7 +14,11 @@ export function answer(request: ValidationRequest): ValidationReply {
 }
 
 // In a worker (not when a test imports answer()): reply to each message.
-const scope = globalThis as unknown as { WorkerGlobalScope?: unknown; onmessage: ((event: MessageEvent<ValidationRequest>) => void) | null; postMessage: (reply: ValidationReply) => void };
+const scope = globalThis as unknown as {
+  WorkerGlobalScope?: unknown;
+  onmessage: ((event: MessageEvent<ValidationRequest>) => void) | null;
+  postMessage: (reply: ValidationReply) => void;
+};
 if (typeof scope.WorkerGlobalScope !== 'undefined') {
   scope.onmessage = (event) => scope.postMessage(answer(event.data));
 }

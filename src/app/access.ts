@@ -13,9 +13,9 @@ export function accessFromPolicy(policy: AuthorizationPolicy | null): Access {
   return {
     rootOrPartner: policy.roles.length > 0 || (policy.partnerPolicy?.roles.length ?? 0) > 0,
     businessIds: policy.businessPolicies.filter((business) => business.roles.length > 0).map((business) => business.businessId),
-    merchantKeys: policy.businessPolicies.flatMap((business) => business.merchantPolicies
-      .filter((merchant) => merchant.roles.length > 0)
-      .map((merchant) => `${merchant.businessId}/${merchant.merchantId}`)),
+    merchantKeys: policy.businessPolicies.flatMap((business) =>
+      business.merchantPolicies.filter((merchant) => merchant.roles.length > 0).map((merchant) => `${merchant.businessId}/${merchant.merchantId}`),
+    ),
   };
 }
 
@@ -27,7 +27,10 @@ export function hasBusinessAccess(access: Access | undefined, businessId: string
 
 /** A merchant page: likewise, or a role at merchant level. */
 export function hasMerchantAccess(access: Access | undefined, businessId: string | undefined, merchantId: string | undefined): boolean {
-  return hasBusinessAccess(access, businessId) || (businessId !== undefined && merchantId !== undefined && (access ?? noAccess).merchantKeys.includes(`${businessId}/${merchantId}`));
+  return (
+    hasBusinessAccess(access, businessId) ||
+    (businessId !== undefined && merchantId !== undefined && (access ?? noAccess).merchantKeys.includes(`${businessId}/${merchantId}`))
+  );
 }
 
 export type ConditionResult = { ok: true } | { ok: false; failure: 'notFound' | 'noPermission' };
@@ -41,13 +44,19 @@ function check(condition: RouteCondition, ctx: CommandContext, params: Readonly<
     case 'businessAccess':
       return hasBusinessAccess(ctx.access, params[condition.param]) ? { ok: true } : { ok: false, failure: 'noPermission' };
     case 'merchantAccess':
-      return hasMerchantAccess(ctx.access, params[condition.businessParam], params[condition.merchantParam]) ? { ok: true } : { ok: false, failure: 'noPermission' };
+      return hasMerchantAccess(ctx.access, params[condition.businessParam], params[condition.merchantParam])
+        ? { ok: true }
+        : { ok: false, failure: 'noPermission' };
     default:
       return { ok: false, failure: 'notFound' };
   }
 }
 
-export function routeConditions(route: Pick<RouteDefinition, 'conditions'>, ctx: CommandContext, params: Readonly<Record<string, string | undefined>>): ConditionResult {
+export function routeConditions(
+  route: Pick<RouteDefinition, 'conditions'>,
+  ctx: CommandContext,
+  params: Readonly<Record<string, string | undefined>>,
+): ConditionResult {
   for (const condition of route.conditions ?? []) {
     const result = check(condition, ctx, params);
     if (!result.ok) return result;

@@ -41,13 +41,21 @@ function ContextDisplay() {
     <div className="context-display">
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: kept as it was: the line is found by this name (tests, journeys); a role that allows it would change what screen readers announce */}
       <p className="context-path" aria-label="Applied context">
-        {parts.length === 0 ? <span className="context-none">No context selected</span> : parts.map((part, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the context's parts are positions in a path (one name may stand at two levels)
-          <span key={`${index}-${part}`} className="context-part">
-            {index > 0 ? <span className="context-separator" aria-hidden="true">›</span> : null}
-            {part}
-          </span>
-        ))}
+        {parts.length === 0 ? (
+          <span className="context-none">No context selected</span>
+        ) : (
+          parts.map((part, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the context's parts are positions in a path (one name may stand at two levels)
+            <span key={`${index}-${part}`} className="context-part">
+              {index > 0 ? (
+                <span className="context-separator" aria-hidden="true">
+                  ›
+                </span>
+              ) : null}
+              {part}
+            </span>
+          ))
+        )}
       </p>
       {switchCommand && isAvailable(switchCommand, ctx) ? (
         <button type="button" className="button button-ghost context-switch" onClick={() => void switchCommand.run(commandServices, {})}>
@@ -67,13 +75,21 @@ function Bell() {
   return (
     <a href="/notifications" className="icon-button bell" aria-label={label} title="Notifications">
       <BellIcon />
-      {count > 0 ? <span className="bell-count" aria-hidden="true">{count > 99 ? '99+' : count}</span> : null}
+      {count > 0 ? (
+        <span className="bell-count" aria-hidden="true">
+          {count > 99 ? '99+' : count}
+        </span>
+      ) : null}
     </a>
   );
 }
 
 function initials(name: string): string {
-  const letters = name.split(/[\s@.]+/).filter(Boolean).slice(0, 2).map((word) => word.charAt(0).toUpperCase());
+  const letters = name
+    .split(/[\s@.]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => word.charAt(0).toUpperCase());
   return letters.join('') || '?';
 }
 
@@ -112,7 +128,11 @@ export function AppHeader() {
         <DropdownMenu
           label={`Account menu for ${name}`}
           triggerClassName="avatar-button"
-          trigger={<span className="avatar" aria-hidden="true">{initials(name)}</span>}
+          trigger={
+            <span className="avatar" aria-hidden="true">
+              {initials(name)}
+            </span>
+          }
           items={profileItems}
         />
       </div>

@@ -8,21 +8,31 @@ import { routeConditions } from './access.ts';
 import { routes, type RouteDefinition } from './routes.ts';
 
 export function navigableRoutes(table: readonly RouteDefinition[] = routes): NavigableRoute[] {
-  return table.flatMap((route) => (route.command && !route.public && !route.redirect ? [{
-    id: route.id,
-    pattern: route.pattern,
-    permissions: route.permissions,
-    contextParams: route.contextParams ?? {},
-    contextFree: route.contextFree === true,
-    conditionsMet: (ctx, params) => routeConditions(route, ctx, params).ok,
-    command: route.command,
-  } satisfies NavigableRoute] : []));
+  return table.flatMap((route) =>
+    route.command && !route.public && !route.redirect
+      ? [
+          {
+            id: route.id,
+            pattern: route.pattern,
+            permissions: route.permissions,
+            contextParams: route.contextParams ?? {},
+            contextFree: route.contextFree === true,
+            conditionsMet: (ctx, params) => routeConditions(route, ctx, params).ok,
+            command: route.command,
+          } satisfies NavigableRoute,
+        ]
+      : [],
+  );
 }
 
 /**
  * The registry at start: route commands and the commands every screen needs; `more` (tests: the areas' commands) too.
  * `areasToCome`: the areas' commands will be registered after the first screen (after-first-screen.ts).
  */
-export function createAppRegistry(table: readonly RouteDefinition[] = routes, more: readonly Command[] = [], options: { areasToCome?: boolean } = {}): CommandRegistry {
+export function createAppRegistry(
+  table: readonly RouteDefinition[] = routes,
+  more: readonly Command[] = [],
+  options: { areasToCome?: boolean } = {},
+): CommandRegistry {
   return createCommandRegistry([...routeCommands(navigableRoutes(table)), ...staticCommands, ...more], { moreToCome: options.areasToCome === true });
 }

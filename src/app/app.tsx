@@ -38,7 +38,9 @@ function TopLevel() {
   if (match?.route.id === 'notFound' && !session.isAuthorised()) {
     return (
       <SimpleLayout>
-        <ChunkBoundary resetKey="notFound"><NotFoundPane /></ChunkBoundary>
+        <ChunkBoundary resetKey="notFound">
+          <NotFoundPane />
+        </ChunkBoundary>
       </SimpleLayout>
     );
   }

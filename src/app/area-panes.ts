@@ -7,9 +7,12 @@ type PaneModule = Promise<{ default: ComponentType<PaneProps> }>;
 
 const areaPaneLoaders = {
   transactionsPane: (): PaneModule => import('../../panes/transactions/transactions-pane.tsx').then((module) => ({ default: module.TransactionsPane })),
-  transactionDetailPane: (): PaneModule => import('../../panes/transactions/transaction-detail-pane.tsx').then((module) => ({ default: module.TransactionDetailPane })),
-  userNotificationsPane: (): PaneModule => import('../../panes/notifications/user-notifications-pane.tsx').then((module) => ({ default: module.UserNotificationsPane })),
-  userNotificationPane: (): PaneModule => import('../../panes/notifications/user-notification-pane.tsx').then((module) => ({ default: module.UserNotificationPane })),
+  transactionDetailPane: (): PaneModule =>
+    import('../../panes/transactions/transaction-detail-pane.tsx').then((module) => ({ default: module.TransactionDetailPane })),
+  userNotificationsPane: (): PaneModule =>
+    import('../../panes/notifications/user-notifications-pane.tsx').then((module) => ({ default: module.UserNotificationsPane })),
+  userNotificationPane: (): PaneModule =>
+    import('../../panes/notifications/user-notification-pane.tsx').then((module) => ({ default: module.UserNotificationPane })),
   reportQueuePane: (): PaneModule => import('../../panes/reporting-overview/report-queue-pane.tsx').then((module) => ({ default: module.ReportQueuePane })),
   outboxPane: (): PaneModule => import('../../panes/outbox/outbox-pane.tsx').then((module) => ({ default: module.OutboxPane })),
   outboxMessagePane: (): PaneModule => import('../../panes/outbox/outbox-message-pane.tsx').then((module) => ({ default: module.OutboxMessagePane })),
@@ -19,43 +22,57 @@ const areaPaneLoaders = {
   businessDetailPane: (): PaneModule => import('../../panes/business/business-detail-pane.tsx').then((module) => ({ default: module.BusinessDetailPane })),
   merchantDetailPane: (): PaneModule => import('../../panes/business/merchant-detail-pane.tsx').then((module) => ({ default: module.MerchantDetailPane })),
   configurationsPane: (): PaneModule => import('../../panes/configurations/configurations-pane.tsx').then((module) => ({ default: module.ConfigurationsPane })),
-  configurationDetailPane: (): PaneModule => import('../../panes/configurations/configuration-detail-pane.tsx').then((module) => ({ default: module.ConfigurationDetailPane })),
-  hostedPageEditorPane: (): PaneModule => import('../../panes/configurations/hosted-page-editor-pane.tsx').then((module) => ({ default: module.HostedPageEditorPane })),
+  configurationDetailPane: (): PaneModule =>
+    import('../../panes/configurations/configuration-detail-pane.tsx').then((module) => ({ default: module.ConfigurationDetailPane })),
+  hostedPageEditorPane: (): PaneModule =>
+    import('../../panes/configurations/hosted-page-editor-pane.tsx').then((module) => ({ default: module.HostedPageEditorPane })),
   paymentJobsPane: (): PaneModule => import('../../panes/payment-jobs/payment-jobs-pane.tsx').then((module) => ({ default: module.PaymentJobsPane })),
-  paymentJobDetailPane: (): PaneModule => import('../../panes/payment-jobs/payment-job-detail-pane.tsx').then((module) => ({ default: module.PaymentJobDetailPane })),
+  paymentJobDetailPane: (): PaneModule =>
+    import('../../panes/payment-jobs/payment-job-detail-pane.tsx').then((module) => ({ default: module.PaymentJobDetailPane })),
   paymentTracePane: (): PaneModule => import('../../panes/payment-jobs/payment-trace-pane.tsx').then((module) => ({ default: module.PaymentTracePane })),
   usersPane: (): PaneModule => import('../../panes/users/users-pane.tsx').then((module) => ({ default: module.UsersPane })),
   userDetailPane: (): PaneModule => import('../../panes/users/user-detail-pane.tsx').then((module) => ({ default: module.UserDetailPane })),
   userAddPane: (): PaneModule => import('../../panes/users/user-add-pane.tsx').then((module) => ({ default: module.UserAddPane })),
   profilePane: (): PaneModule => import('../../panes/users/profile-pane.tsx').then((module) => ({ default: module.ProfilePane })),
   userInvitePage: (): PaneModule => import('./user-invite-route.tsx').then((module) => ({ default: module.UserInviteRoute })),
-  newNotificationPane: (): PaneModule => import('../../panes/notifications/notification-editor-pane.tsx').then((module) => ({ default: module.NewNotificationPane })),
-  editNotificationPane: (): PaneModule => import('../../panes/notifications/notification-editor-pane.tsx').then((module) => ({ default: module.EditNotificationPane })),
+  newNotificationPane: (): PaneModule =>
+    import('../../panes/notifications/notification-editor-pane.tsx').then((module) => ({ default: module.NewNotificationPane })),
+  editNotificationPane: (): PaneModule =>
+    import('../../panes/notifications/notification-editor-pane.tsx').then((module) => ({ default: module.EditNotificationPane })),
   statementPane: (): PaneModule => import('../../panes/reporting/statement-pane.tsx').then((module) => ({ default: module.StatementPane })),
   batchReportPane: (): PaneModule => import('../../panes/reporting/batch-report-pane.tsx').then((module) => ({ default: module.BatchReportPane })),
   batchDetailPane: (): PaneModule => import('../../panes/reporting/batch-report-pane.tsx').then((module) => ({ default: module.BatchDetailPane })),
   pricingPlanPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.PricingPlanPane })),
   internalAccountsPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.InternalAccountsPane })),
   merchantAccountsPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.MerchantAccountsPane })),
-  merchantAccountDetailPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.MerchantAccountDetailPane })),
+  merchantAccountDetailPane: (): PaneModule =>
+    import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.MerchantAccountDetailPane })),
   businessAccountsPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.BusinessAccountsPane })),
-  businessAccountDetailPane: (): PaneModule => import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.BusinessAccountDetailPane })),
+  businessAccountDetailPane: (): PaneModule =>
+    import('../../panes/reporting/account-panes.tsx').then((module) => ({ default: module.BusinessAccountDetailPane })),
   transferDetailPane: (): PaneModule => import('../../panes/reporting/transfer-detail-pane.tsx').then((module) => ({ default: module.TransferDetailPane })),
   watchListPane: (): PaneModule => import('../../panes/watch-list/watch-list-pane.tsx').then((module) => ({ default: module.WatchListPane })),
   watchEntryPane: (): PaneModule => import('../../panes/watch-list/watch-entry-pane.tsx').then((module) => ({ default: module.WatchEntryPane })),
   beneficiariesPane: (): PaneModule => import('../../panes/beneficiaries/beneficiaries-pane.tsx').then((module) => ({ default: module.BeneficiariesPane })),
-  beneficiaryDetailPane: (): PaneModule => import('../../panes/beneficiaries/beneficiary-detail-pane.tsx').then((module) => ({ default: module.BeneficiaryDetailPane })),
-  screeningAlertsPane: (): PaneModule => import('../../panes/beneficiaries/screening-alerts-pane.tsx').then((module) => ({ default: module.ScreeningAlertsPane })),
-  beneficiaryApprovalsPane: (): PaneModule => import('../../panes/beneficiaries/beneficiary-approvals-pane.tsx').then((module) => ({ default: module.BeneficiaryApprovalsPane })),
+  beneficiaryDetailPane: (): PaneModule =>
+    import('../../panes/beneficiaries/beneficiary-detail-pane.tsx').then((module) => ({ default: module.BeneficiaryDetailPane })),
+  screeningAlertsPane: (): PaneModule =>
+    import('../../panes/beneficiaries/screening-alerts-pane.tsx').then((module) => ({ default: module.ScreeningAlertsPane })),
+  beneficiaryApprovalsPane: (): PaneModule =>
+    import('../../panes/beneficiaries/beneficiary-approvals-pane.tsx').then((module) => ({ default: module.BeneficiaryApprovalsPane })),
   customersPane: (): PaneModule => import('../../panes/customers/customers-pane.tsx').then((module) => ({ default: module.CustomersPane })),
   customerDetailPane: (): PaneModule => import('../../panes/customers/customer-detail-pane.tsx').then((module) => ({ default: module.CustomerDetailPane })),
-  virtualTerminalPane: (): PaneModule => import('../../panes/virtual-terminal/virtual-terminal-pane.tsx').then((module) => ({ default: module.VirtualTerminalPane })),
-  virtualTerminalSettingsPane: (): PaneModule => import('../../panes/virtual-terminal/virtual-terminal-settings-pane.tsx').then((module) => ({ default: module.VirtualTerminalSettingsPane })),
+  virtualTerminalPane: (): PaneModule =>
+    import('../../panes/virtual-terminal/virtual-terminal-pane.tsx').then((module) => ({ default: module.VirtualTerminalPane })),
+  virtualTerminalSettingsPane: (): PaneModule =>
+    import('../../panes/virtual-terminal/virtual-terminal-settings-pane.tsx').then((module) => ({ default: module.VirtualTerminalSettingsPane })),
   partnersPane: (): PaneModule => import('../../panes/partners/partners-pane.tsx').then((module) => ({ default: module.PartnersPane })),
   partnerDetailPane: (): PaneModule => import('../../panes/partners/partner-detail-pane.tsx').then((module) => ({ default: module.PartnerDetailPane })),
-  newCommissionPlanPane: (): PaneModule => import('../../panes/partners/new-commission-plan-pane.tsx').then((module) => ({ default: module.NewCommissionPlanPane })),
+  newCommissionPlanPane: (): PaneModule =>
+    import('../../panes/partners/new-commission-plan-pane.tsx').then((module) => ({ default: module.NewCommissionPlanPane })),
   commissionPlanPane: (): PaneModule => import('../../panes/partners/commission-plan-pane.tsx').then((module) => ({ default: module.CommissionPlanPane })),
-  commissionTransactionsPane: (): PaneModule => import('../../panes/partners/commission-transactions-pane.tsx').then((module) => ({ default: module.CommissionTransactionsPane })),
+  commissionTransactionsPane: (): PaneModule =>
+    import('../../panes/partners/commission-transactions-pane.tsx').then((module) => ({ default: module.CommissionTransactionsPane })),
   partnerDeclinesPane: (): PaneModule => import('../../panes/partners/partner-declines-pane.tsx').then((module) => ({ default: module.PartnerDeclinesPane })),
   partnerBusinessPane: (): PaneModule => import('../../panes/partners/partner-frame-panes.tsx').then((module) => ({ default: module.PartnerBusinessPane })),
   partnerMerchantPane: (): PaneModule => import('../../panes/partners/partner-frame-panes.tsx').then((module) => ({ default: module.PartnerMerchantPane })),

@@ -10,7 +10,9 @@ function ChunkFailed() {
   return (
     <div className="pane-error" role="alert">
       <p>{messages.chunkLoadFailed}</p>
-      <button type="button" className="button" onClick={() => window.location.reload()}>Reload</button>
+      <button type="button" className="button" onClick={() => window.location.reload()}>
+        Reload
+      </button>
     </div>
   );
 }
@@ -21,7 +23,13 @@ function LoadingWithTimeout({ label }: { label: string }) {
     const timer = setTimeout(() => setTimedOut(true), chunkTimeoutMs);
     return () => clearTimeout(timer);
   }, []);
-  return timedOut ? <ChunkFailed /> : <div className="pane-loading"><Skeleton lines={4} label={label} /></div>;
+  return timedOut ? (
+    <ChunkFailed />
+  ) : (
+    <div className="pane-loading">
+      <Skeleton lines={4} label={label} />
+    </div>
+  );
 }
 
 class ErrorBoundary extends Component<{ children: ReactNode; resetKey: string }, { failed: boolean; resetKey: string }> {

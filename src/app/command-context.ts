@@ -143,17 +143,21 @@ export function useCommandContext(path?: string, options: { overlays?: boolean }
   const { permissions, policy } = plain.session;
   const { applied, previous } = plain.context;
   const { panes, focusedIndex } = plain.workspace;
-  return useMemo(() => buildCommandContext({
-    signedIn,
-    applied: applied as ContextSelections,
-    permissions,
-    policy: policy as AuthorizationPolicy | null,
-    panes,
-    focusedIndex,
-    overlayOpen: overlays,
-    fieldFocused: false,
-    controlFocused: false,
-    previous: previous as ContextSelections | null,
-    ...(path !== undefined ? { path } : {}),
-  }), [signedIn, applied, previous, permissions, policy, panes, focusedIndex, overlays, path]);
+  return useMemo(
+    () =>
+      buildCommandContext({
+        signedIn,
+        applied: applied as ContextSelections,
+        permissions,
+        policy: policy as AuthorizationPolicy | null,
+        panes,
+        focusedIndex,
+        overlayOpen: overlays,
+        fieldFocused: false,
+        controlFocused: false,
+        previous: previous as ContextSelections | null,
+        ...(path !== undefined ? { path } : {}),
+      }),
+    [signedIn, applied, previous, permissions, policy, panes, focusedIndex, overlays, path],
+  );
 }

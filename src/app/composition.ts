@@ -22,10 +22,12 @@ export function composeApp(): BaseServices {
   let oidc: Promise<OidcClient> | null = null;
   const session = createSession({
     loadOidc: () => {
-      oidc ??= import('../auth/oidc-client.ts').then((module) => module.createOidcClient(oidcSettings())).catch((error: unknown) => {
-        oidc = null;
-        throw error;
-      });
+      oidc ??= import('../auth/oidc-client.ts')
+        .then((module) => module.createOidcClient(oidcSettings()))
+        .catch((error: unknown) => {
+          oidc = null;
+          throw error;
+        });
       return oidc;
     },
     fetchPolicy: () => fetchPolicy(),

@@ -5,17 +5,19 @@
 // from there. (A shell-wide focusout watch was tried and dropped: moving focus between the two keys of a G sequence
 // broke the sequence.)
 
-const nextFrame = () => new Promise<void>((resolve) => {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => resolve());
-  else setTimeout(resolve, 16);
-});
+const nextFrame = () =>
+  new Promise<void>((resolve) => {
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => resolve());
+    else setTimeout(resolve, 16);
+  });
 
 /** Where lost focus goes: the topmost open dialog, else the focused pane; null when focus is not lost. */
 export function lostFocusTarget(doc: Document = document): HTMLElement | null {
   const active = doc.activeElement;
   if (active && active !== doc.body && active.isConnected) return null;
-  const dialogs = [...doc.querySelectorAll<HTMLElement>('[role="dialog"], [role="alertdialog"], dialog[open]')]
-    .filter((dialog) => !dialog.closest('[hidden], [aria-hidden="true"]') && getComputedStyle(dialog).visibility !== 'hidden');
+  const dialogs = [...doc.querySelectorAll<HTMLElement>('[role="dialog"], [role="alertdialog"], dialog[open]')].filter(
+    (dialog) => !dialog.closest('[hidden], [aria-hidden="true"]') && getComputedStyle(dialog).visibility !== 'hidden',
+  );
   const dialog = dialogs.at(-1);
   if (dialog) return dialog.querySelector<HTMLElement>('[autofocus], input:not([disabled]), button:not([disabled]), [tabindex]:not([tabindex="-1"])') ?? dialog;
   return doc.querySelector<HTMLElement>('section[data-pane-id][data-focused="true"]') ?? doc.querySelector<HTMLElement>('main, [role="main"]');

@@ -79,12 +79,16 @@ export function InactivityWatch() {
       onClose={stay}
       closeOnOutsideClick={false}
       description={<p>{inactivityWarningMessage(seconds)}</p>}
-      footer={(
+      footer={
         <>
-          <button type="button" className="button" onClick={() => void session.signOut('user')}>Sign out now</button>
-          <button type="button" className="button button-primary" onClick={stay}>{messages.inactivityWarningStay}</button>
+          <button type="button" className="button" onClick={() => void session.signOut('user')}>
+            Sign out now
+          </button>
+          <button type="button" className="button button-primary" onClick={stay}>
+            {messages.inactivityWarningStay}
+          </button>
         </>
-      )}
+      }
     />
   );
 }

@@ -21,7 +21,14 @@ export function parseEventStream(buffer: string): { events: LiveEvent[]; rest: s
       const line = lines.find((candidate) => candidate === name || candidate.startsWith(`${name}:`));
       return line === undefined ? null : line.slice(name.length + 1).replace(/^ /, '');
     };
-    events.push({ id: field('id'), event: field('event') ?? 'message', data: lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, '')).join('\n') });
+    events.push({
+      id: field('id'),
+      event: field('event') ?? 'message',
+      data: lines
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).replace(/^ /, ''))
+        .join('\n'),
+    });
   }
   return { events, rest };
 }
@@ -88,7 +95,11 @@ export function startLiveEvents(session: Pick<Session, 'getAccessToken' | 'signO
       try {
         const token = await session.getAccessToken();
         const response = await fetch('/api/portal/events', {
-          headers: { ...(await authorizationHeaders('GET', '/api/portal/events', token)), Accept: 'text/event-stream', ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
+          headers: {
+            ...(await authorizationHeaders('GET', '/api/portal/events', token)),
+            Accept: 'text/event-stream',
+            ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
+          },
           signal: controller.signal,
         });
         if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
@@ -126,4 +137,3 @@ export function startLiveEvents(session: Pick<Session, 'getAccessToken' | 'signO
     controller?.abort();
   };
 }
-

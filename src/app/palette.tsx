@@ -5,7 +5,21 @@
 // new pane beside.
 import { useQuery } from '@tanstack/react-query';
 import { Command } from 'cmdk';
-import { type KeyboardEvent, lazy, type MouseEvent, type ReactNode, Suspense, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  type KeyboardEvent,
+  lazy,
+  type MouseEvent,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useSnapshot } from 'valtio';
 import type { Command as PortalCommand, CommandArgs } from '../../commands/command.ts';
 import { favoritesSettingKey, recentSettingKey, savedContextCommands } from '../../commands/context/saved-contexts.ts';
@@ -35,7 +49,12 @@ function useEvent<A extends unknown[], R>(handler: (...args: A) => R): (...args:
   useLayoutEffect(() => {
     latest.current = handler;
   });
-  return useMemo(() => (...args: A) => latest.current(...args), []);
+  return useMemo(
+    () =>
+      (...args: A) =>
+        latest.current(...args),
+    [],
+  );
 }
 
 export function CommandPalette() {
@@ -62,10 +81,13 @@ export function CommandPalette() {
   const registryVersion = useSyncExternalStore(registry.subscribe, registry.version);
   const commandsArriving = registry.awaitingMore();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the registry is one object that grows; its version is what changes when commands arrive
-  const available = useMemo(() => [
-    ...registry.available(listContext).filter((command) => !commandsHiddenFromPalette.has(command.id)),
-    ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, listContext)),
-  ], [registry, registryVersion, listContext, favorites.data, recentContexts.data]);
+  const available = useMemo(
+    () => [
+      ...registry.available(listContext).filter((command) => !commandsHiddenFromPalette.has(command.id)),
+      ...savedContextCommands(favorites.data, recentContexts.data).filter((command) => isAvailable(command, listContext)),
+    ],
+    [registry, registryVersion, listContext, favorites.data, recentContexts.data],
+  );
 
   // The record search chunk is asked for once the palette has opened or been typed into, and stays.
   const [recordSearchWanted, setRecordSearchWanted] = useState(false);
@@ -105,7 +127,9 @@ export function CommandPalette() {
     const groups: ReactNode = (
       <>
         {recentCommands.length > 0 ? <Command.Group heading="Recent">{recentCommands.map(renderCommand)}</Command.Group> : null}
-        {otherCommands.length > 0 ? <Command.Group heading={showRecentGroup ? 'All commands' : 'Commands'}>{otherCommands.map(renderCommand)}</Command.Group> : null}
+        {otherCommands.length > 0 ? (
+          <Command.Group heading={showRecentGroup ? 'All commands' : 'Commands'}>{otherCommands.map(renderCommand)}</Command.Group>
+        ) : null}
       </>
     );
     const shown = [...recentCommands, ...otherCommands];
@@ -195,7 +219,16 @@ export function CommandPalette() {
 
   return (
     <LightDialog open={paletteOpen} keepMounted label="Command palette" onClose={close} className="palette-dialog" initialFocus={inputRef}>
-      <Command label="Command palette" shouldFilter={false} value={selected} onValueChange={setSelected} loop onKeyDown={onKeyDown} onClickCapture={onClickCapture} className="palette">
+      <Command
+        label="Command palette"
+        shouldFilter={false}
+        value={selected}
+        onValueChange={setSelected}
+        loop
+        onKeyDown={onKeyDown}
+        onClickCapture={onClickCapture}
+        className="palette"
+      >
         <Command.Input
           // Focused as the palette opens (the dialog's initial focus), so keys typed right after Ctrl+K land in it.
           ref={inputRef}
@@ -208,16 +241,25 @@ export function CommandPalette() {
         <Command.List className="palette-list" aria-label="Results">
           {/* A disabled option rather than cmdk's Empty: a listbox must hold an option (axe: aria-required-children). */}
           {ranked.length === 0 && recordRows.values.length === 0 && !recordRows.busy ? (
-            <Command.Item value="palette:nothing" disabled className="palette-item palette-nothing">Nothing matches.</Command.Item>
+            <Command.Item value="palette:nothing" disabled className="palette-item palette-nothing">
+              Nothing matches.
+            </Command.Item>
           ) : null}
           {leading ? null : commandList.groups}
           {recordSearch}
           {leading ? commandList.groups : null}
         </Command.List>
         <footer className="palette-footer" aria-hidden="true">
-          <span><kbd>↵</kbd> open</span>
-          <span><kbd>⇧</kbd><kbd>↵</kbd> open beside</span>
-          <span><kbd>Esc</kbd> close</span>
+          <span>
+            <kbd>↵</kbd> open
+          </span>
+          <span>
+            <kbd>⇧</kbd>
+            <kbd>↵</kbd> open beside
+          </span>
+          <span>
+            <kbd>Esc</kbd> close
+          </span>
         </footer>
       </Command>
     </LightDialog>

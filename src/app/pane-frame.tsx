@@ -73,20 +73,36 @@ export function PaneFrame({ paneId, path, index, count, focused, canOpenBeside }
       <header className="pane-header">
         <nav aria-label="Breadcrumb" className="breadcrumb">
           <ol>
-            {crumbs.length === 0 ? <li aria-current="page" title={title}>{title}</li> : null}
+            {crumbs.length === 0 ? (
+              <li aria-current="page" title={title}>
+                {title}
+              </li>
+            ) : null}
             {crumbs.map((crumb, crumbIndex) => (
               <li key={crumb.path}>
                 {/* A narrow pane ellipsises a crumb: its text (the accessible name) stays whole, the title shows it to the pointer. */}
-                {crumbIndex === crumbs.length - 1
-                  ? <span aria-current="page" title={crumb.label}>{crumb.label}</span>
-                  : <a href={crumb.path} title={crumb.label}>{crumb.label}</a>}
+                {crumbIndex === crumbs.length - 1 ? (
+                  <span aria-current="page" title={crumb.label}>
+                    {crumb.label}
+                  </span>
+                ) : (
+                  <a href={crumb.path} title={crumb.label}>
+                    {crumb.label}
+                  </a>
+                )}
               </li>
             ))}
           </ol>
         </nav>
         <div className="pane-actions">
           {canOpenBeside ? (
-            <button type="button" className="icon-button" aria-label={`Open ${title} in a new pane beside`} title="Open beside" onClick={() => openBeside(path, { afterPaneId: paneId })}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Open ${title} in a new pane beside`}
+              title="Open beside"
+              onClick={() => openBeside(path, { afterPaneId: paneId })}
+            >
               <SplitIcon />
             </button>
           ) : null}

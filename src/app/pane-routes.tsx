@@ -31,9 +31,12 @@ function usePanePath(): string {
 function usePaneLocation(): [string, (to: string, options?: { replace?: boolean }) => void] {
   const paneId = useContext(RoutedPaneContext);
   const path = usePanePath();
-  const navigate = useCallback((to: string, options?: { replace?: boolean }) => {
-    void openPath(to, { paneId, ...(options?.replace ? { replace: true } : {}) });
-  }, [paneId]);
+  const navigate = useCallback(
+    (to: string, options?: { replace?: boolean }) => {
+      void openPath(to, { paneId, ...(options?.replace ? { replace: true } : {}) });
+    },
+    [paneId],
+  );
   return [splitPath(path).pathname, navigate];
 }
 
@@ -85,9 +88,18 @@ function GuardedRoute({ route, paneId, path }: { route: RouteDefinition | null; 
   }, [allowed?.route.id, path]);
 
   if (decision.kind === 'unknown' || !route) {
-    return <ChunkBoundary resetKey={path}><NotFoundPane /></ChunkBoundary>;
+    return (
+      <ChunkBoundary resetKey={path}>
+        <NotFoundPane />
+      </ChunkBoundary>
+    );
   }
-  if (decision.kind !== 'allow') return <div className="pane-loading"><Skeleton lines={4} /></div>;
+  if (decision.kind !== 'allow')
+    return (
+      <div className="pane-loading">
+        <Skeleton lines={4} />
+      </div>
+    );
   return screen;
 }
 
@@ -96,11 +108,13 @@ export function PaneRoutes({ paneId, path }: { paneId: string; path: string }) {
     <RoutedPaneContext value={paneId}>
       <Router hook={usePaneLocation} searchHook={usePaneSearch} parser={compilePattern}>
         <Switch>
-          {routes.filter((route) => !route.public || route.id === 'notFound').map((route) => (
-            <Route key={route.id} path={route.pattern}>
-              <GuardedRoute route={route} paneId={paneId} path={path} />
-            </Route>
-          ))}
+          {routes
+            .filter((route) => !route.public || route.id === 'notFound')
+            .map((route) => (
+              <Route key={route.id} path={route.pattern}>
+                <GuardedRoute route={route} paneId={paneId} path={path} />
+              </Route>
+            ))}
           <Route>
             <GuardedRoute route={null} paneId={paneId} path={path} />
           </Route>

@@ -48,7 +48,10 @@ const query = (params: Record<string, string>) => {
  * The overview link of a field query, or why there is none (a merchant nobody may see, payment jobs without a
  * configuration). `merchants` are the merchants the user may see (for merchant:"Little Wren" → merchantid).
  */
-export function overviewLink(parsed: SearchQuery, options: { today: string; merchants: readonly MerchantName[]; configurationId: string | null; unused?: readonly string[] }): OverviewLink {
+export function overviewLink(
+  parsed: SearchQuery,
+  options: { today: string; merchants: readonly MerchantName[]; configurationId: string | null; unused?: readonly string[] },
+): OverviewLink {
   const fields = fieldsOf(parsed);
   const of = (name: FieldClause['field']) => fields.filter((clause) => clause.field === name);
   const values = (name: FieldClause['field']) => of(name).map((clause) => clause.value);
@@ -82,14 +85,19 @@ export function overviewLink(parsed: SearchQuery, options: { today: string; merc
     const exact = options.merchants.filter((merchant) => merchant.name.toLowerCase() === lower);
     const starting = exact.length > 0 ? exact : options.merchants.filter((merchant) => merchant.name.toLowerCase().startsWith(lower));
     if (starting.length !== 1) {
-      return { target, problem: starting.length === 0 ? `No merchant you can see is called '${name}'.` : `${starting.length} merchants are called '${name}…': complete the name.` };
+      return {
+        target,
+        problem:
+          starting.length === 0 ? `No merchant you can see is called '${name}'.` : `${starting.length} merchants are called '${name}…': complete the name.`,
+      };
     }
     merchantIds.push(starting[0]?.id ?? '');
   }
   if (merchantIds.length > 1) return { target, problem: 'The overview filters one merchant at a time.' };
   const [email] = values('email');
   const kinds = values('is').map((value) => (value === 'refunded' ? 'refund' : value));
-  const anyOf = (name: FieldClause['field']) => (values(name).length > 0 ? encodeFilter(values(name).map((value) => ({ operator: 'eq' as const, value }))) : undefined);
+  const anyOf = (name: FieldClause['field']) =>
+    values(name).length > 0 ? encodeFilter(values(name).map((value) => ({ operator: 'eq' as const, value }))) : undefined;
   // The words the preview used (one reference or email); the others are said to be unused, in the palette and the list.
   const { term, unused: unusedWords } = fieldQueryWords(parsed);
   const unused = [...(options.unused ?? []), ...unusedWords];
@@ -106,6 +114,10 @@ export function overviewLink(parsed: SearchQuery, options: { today: string; merc
     date,
     searchterm: encodeSearchTerm(term ?? email ?? ''),
   });
-  const scoped = { ...params, [searchScopeParameter.name]: searchScopeParameter.all, ...(unused.length > 0 ? { [unusedSearchParameter]: unused.join(' ') } : {}) };
+  const scoped = {
+    ...params,
+    [searchScopeParameter.name]: searchScopeParameter.all,
+    ...(unused.length > 0 ? { [unusedSearchParameter]: unused.join(' ') } : {}),
+  };
   return { target, path: `/transactions${query(scoped)}`, label: 'Open transactions' };
 }

@@ -21,10 +21,24 @@ export const recordDebounceMs = 250;
 const commonCurrencies = ['AUD', 'CAD', 'CHF', 'CZK', 'DKK', 'EUR', 'GBP', 'HUF', 'JPY', 'NOK', 'PLN', 'SEK', 'USD'];
 
 const kindHeadings: Record<RecordSearchResult['kind'], string> = {
-  transaction: 'Transactions', paymentJob: 'Payment jobs', customer: 'Customers', ticket: 'Tickets', user: 'Users', business: 'Businesses', merchant: 'Merchants', invoice: 'Invoices',
+  transaction: 'Transactions',
+  paymentJob: 'Payment jobs',
+  customer: 'Customers',
+  ticket: 'Tickets',
+  user: 'Users',
+  business: 'Businesses',
+  merchant: 'Merchants',
+  invoice: 'Invoices',
 };
 const kindLabels: Record<RecordSearchResult['kind'], string> = {
-  transaction: 'Transaction', paymentJob: 'Payment job', customer: 'Customer', ticket: 'Ticket', user: 'User', business: 'Business', merchant: 'Merchant', invoice: 'Invoice',
+  transaction: 'Transaction',
+  paymentJob: 'Payment job',
+  customer: 'Customer',
+  ticket: 'Ticket',
+  user: 'User',
+  business: 'Business',
+  merchant: 'Merchant',
+  invoice: 'Invoice',
 };
 
 export const recordValue = (record: RecordSearchResult) => `record:${record.kind}:${record.id}`;
@@ -77,9 +91,15 @@ export function RecordSearch({ query, active, configurationId, onRows, onOpenRec
   // A problem with the token still being typed waits while a completion is on offer.
   const problems = parsed.problems.filter((problem) => !(problem.end === query.length && completions.length > 0));
   // The overview opens with what the preview used; what it could not use goes along for the list to name.
-  const link = fieldQuery && !(writtenMerchant !== undefined && merchants.isPending)
-    ? overviewLink(parsed.query, { today: calendarDate(new Date()), merchants: merchantRows, configurationId, unused: problems.map((problem) => query.slice(problem.start, problem.end)) })
-    : null;
+  const link =
+    fieldQuery && !(writtenMerchant !== undefined && merchants.isPending)
+      ? overviewLink(parsed.query, {
+          today: calendarDate(new Date()),
+          merchants: merchantRows,
+          configurationId,
+          unused: problems.map((problem) => query.slice(problem.start, problem.end)),
+        })
+      : null;
   const unusedWords = fieldQuery ? fieldQueryWords(parsed.query).unused : [];
 
   const values = [
@@ -129,16 +149,25 @@ export function RecordSearch({ query, active, configurationId, onRows, onOpenRec
               {link.label}
               <span className="palette-item-description">{fieldsOf(parsed.query).map(formatClause).join(' ')}</span>
             </span>
-            <span className="palette-item-meta"><span className="palette-item-section">Filtered view</span></span>
+            <span className="palette-item-meta">
+              <span className="palette-item-section">Filtered view</span>
+            </span>
           </Command.Item>
         </Command.Group>
       ) : null}
       {completions.length > 0 ? (
         <Command.Group heading="Complete">
           {completions.map((completion) => (
-            <Command.Item key={completion.text} value={completionValue(completion.text)} onSelect={() => onQueryChange(completion.text)} className="palette-item">
+            <Command.Item
+              key={completion.text}
+              value={completionValue(completion.text)}
+              onSelect={() => onQueryChange(completion.text)}
+              className="palette-item"
+            >
               <span className="palette-item-title">{completion.label}</span>
-              <span className="palette-item-meta"><span className="palette-item-section">{completion.detail}</span></span>
+              <span className="palette-item-meta">
+                <span className="palette-item-section">{completion.detail}</span>
+              </span>
             </Command.Item>
           ))}
         </Command.Group>
@@ -151,7 +180,9 @@ export function RecordSearch({ query, active, configurationId, onRows, onOpenRec
                 {record.title}
                 <span className="palette-item-description">{record.description}</span>
               </span>
-              <span className="palette-item-meta"><span className="palette-item-section">{kindLabels[record.kind]}</span></span>
+              <span className="palette-item-meta">
+                <span className="palette-item-section">{kindLabels[record.kind]}</span>
+              </span>
             </Command.Item>
           ))}
         </Command.Group>

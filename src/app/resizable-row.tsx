@@ -26,7 +26,15 @@ export function ResizableRow({ paneIds }: { paneIds: readonly string[] }) {
   }, [order]);
 
   return (
-    <Group groupRef={group} orientation="horizontal" className="workspace" disableCursor onLayoutChange={(layout) => { widths.current = layout; }}>
+    <Group
+      groupRef={group}
+      orientation="horizontal"
+      className="workspace"
+      disableCursor
+      onLayoutChange={(layout) => {
+        widths.current = layout;
+      }}
+    >
       {paneIds.map((paneId, index) => (
         <Fragment key={paneId}>
           {index > 0 ? <Separator className="pane-separator" aria-label={`Resize panes ${index} and ${index + 1}`} /> : null}

@@ -3,7 +3,8 @@
 // scrollable-region-focusable), and leaves it again once it fits or gains a control.
 import { type RefObject, useEffect } from 'react';
 
-const tabbable = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
+const tabbable =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
 
 /** Whether `body` overflows and has no keyboard-reachable descendant (its own tabindex aside). */
 export function needsOwnTabStop(body: HTMLElement): boolean {
@@ -18,10 +19,13 @@ export function useKeyboardScrollable(ref: RefObject<HTMLElement | null>): void 
     let frame = 0;
     const check = () => {
       frame = 0;
-      if (needsOwnTabStop(body)) { if (body.getAttribute('tabindex') !== '0') body.setAttribute('tabindex', '0'); }
-      else if (body.getAttribute('tabindex') === '0') body.removeAttribute('tabindex');
+      if (needsOwnTabStop(body)) {
+        if (body.getAttribute('tabindex') !== '0') body.setAttribute('tabindex', '0');
+      } else if (body.getAttribute('tabindex') === '0') body.removeAttribute('tabindex');
     };
-    const schedule = () => { if (!frame) frame = requestAnimationFrame(check); };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(check);
+    };
     const resizes = new ResizeObserver(schedule);
     resizes.observe(body);
     const mutations = new MutationObserver(schedule);

@@ -26,7 +26,8 @@ export function SessionGate({ children }: { children: ReactNode }) {
         if (!cancelled) setState('failed');
       });
     };
-    session.resume()
+    session
+      .resume()
       .then((result) => {
         if (cancelled) return;
         if (result === 'ready') setState('ready');

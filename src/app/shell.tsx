@@ -103,17 +103,26 @@ function ShellLayout() {
       started = true;
       cancel();
       void loadResizableRow().catch(() => undefined);
-      void import('./after-first-screen.ts').then(({ startAfterFirstScreen }) => {
-        if (!cancelled) stopLater = startAfterFirstScreen(registry, session, queryClient);
-      }, () => undefined);
-      void loadPalette().then(() => {
-        // Mounted (closed, its list rendered hidden) at low priority: an interruptible render, not a long task.
-        if (!cancelled) startTransition(() => setPalettePrefetched(true));
-      }, () => {
-        if (!cancelled) setValidatorDue(true);
-      });
+      void import('./after-first-screen.ts').then(
+        ({ startAfterFirstScreen }) => {
+          if (!cancelled) stopLater = startAfterFirstScreen(registry, session, queryClient);
+        },
+        () => undefined,
+      );
+      void loadPalette().then(
+        () => {
+          // Mounted (closed, its list rendered hidden) at low priority: an interruptible render, not a long task.
+          if (!cancelled) startTransition(() => setPalettePrefetched(true));
+        },
+        () => {
+          if (!cancelled) setValidatorDue(true);
+        },
+      );
     };
-    const cancel = afterFirstScreen(browserProbe(() => queryClient.isFetching()), start);
+    const cancel = afterFirstScreen(
+      browserProbe(() => queryClient.isFetching()),
+      start,
+    );
     startLate.current = start;
     return () => {
       cancelled = true;
@@ -132,16 +141,24 @@ function ShellLayout() {
 
   return (
     <div className={`shell shell-${layout}${menuCollapsed ? ' shell-menu-collapsed' : ''}`}>
-      <a className="skip-link" href="#workspace">Skip to content</a>
+      <a className="skip-link" href="#workspace">
+        Skip to content
+      </a>
       <Header />
       {layout === 'default' ? <Menu /> : null}
       <main id="workspace" className="shell-main" tabIndex={-1}>
         {permissions.status === 'error' ? (
           <div className="pane-error" role="alert">
             <p>Your permissions could not be loaded.</p>
-            <button type="button" className="button" onClick={permissions.retry}>Try again</button>
+            <button type="button" className="button" onClick={permissions.retry}>
+              Try again
+            </button>
           </div>
-        ) : workspace.panes.length === 0 ? <Skeleton lines={4} /> : <Workspace />}
+        ) : workspace.panes.length === 0 ? (
+          <Skeleton lines={4} />
+        ) : (
+          <Workspace />
+        )}
       </main>
       <Overlays palettePrefetched={palettePrefetched} />
       <ContextSwitcherDialog />

@@ -15,7 +15,9 @@ import { keepFocusAfter } from './focus-keeper.ts';
 export const sequenceTimeoutMs = 2000;
 
 /** While `muted`, a completed binding runs nothing (the binder replays keys already handled into a new handler). */
-export interface ShortcutGate { muted: boolean }
+export interface ShortcutGate {
+  muted: boolean;
+}
 
 /** Runs the command a shortcut resolves to now; false when none is available. */
 function runShortcut(registry: CommandRegistry, services: CommandServices, shortcut: string, event?: KeyboardEvent): boolean {
@@ -27,7 +29,12 @@ function runShortcut(registry: CommandRegistry, services: CommandServices, short
   return true;
 }
 
-export function createShortcutHandler(registry: CommandRegistry, services: CommandServices, gate: ShortcutGate = { muted: false }, onUnavailable?: (shortcut: string) => void): EventListener {
+export function createShortcutHandler(
+  registry: CommandRegistry,
+  services: CommandServices,
+  gate: ShortcutGate = { muted: false },
+  onUnavailable?: (shortcut: string) => void,
+): EventListener {
   const bindings: Record<string, (event: KeyboardEvent) => void> = {};
   // Sequences first: tinykeys tries the bindings in this order for each key, and the handler that runs marks the
   // event handled, so 'v r' (a sequence typed to its end) wins over 'r' alone (reply) on the same key press.
@@ -82,7 +89,9 @@ export function useShortcutBinder(registry: CommandRegistry, services: CommandSe
     });
     let handler = createShortcutHandler(registry, services, gate, unavailable);
     let recent: { event: KeyboardEvent; at: number; ran: boolean }[] = [];
-    const forget = (now: number) => { recent = recent.filter((key) => now - key.at < sequenceTimeoutMs); };
+    const forget = (now: number) => {
+      recent = recent.filter((key) => now - key.at < sequenceTimeoutMs);
+    };
     const listener = (event: Event) => {
       if (!(event instanceof KeyboardEvent)) return;
       const now = performance.now();

@@ -49,8 +49,12 @@ export function ShortcutHelpDialog() {
       ? tableKeys.filter((entry) => !filter.trim() || `${entry.title} ${entry.keys.flat().join(' ')}`.toLowerCase().includes(filter.trim().toLowerCase()))
       : [];
     return [
-      ...commandSections
-        .map((section) => ({ section: section as string, commands: matching.filter((command) => command.section === section).map((command) => ({ id: command.id, title: command.title, keys: shortcutKeys(command.shortcut ?? '') })) })),
+      ...commandSections.map((section) => ({
+        section: section as string,
+        commands: matching
+          .filter((command) => command.section === section)
+          .map((command) => ({ id: command.id, title: command.title, keys: shortcutKeys(command.shortcut ?? '') })),
+      })),
       { section: 'In a list', commands: listKeys },
     ].filter((group) => group.commands.length > 0);
   }, [registry, ctx, filter]);

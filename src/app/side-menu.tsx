@@ -53,8 +53,10 @@ export function SideMenu() {
   }, [collapsed]);
 
   /** The menu's items a person sees now, in order: the toggle, the sections, the open section's entries. */
-  const visibleItems = (): HTMLElement[] => [...(navElement.current?.querySelectorAll<HTMLElement>('.side-menu-collapse, .side-menu-link, .side-menu-entry') ?? [])]
-    .filter((element) => !element.closest('[hidden]'));
+  const visibleItems = (): HTMLElement[] =>
+    [...(navElement.current?.querySelectorAll<HTMLElement>('.side-menu-collapse, .side-menu-link, .side-menu-entry') ?? [])].filter(
+      (element) => !element.closest('[hidden]'),
+    );
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -76,10 +78,18 @@ export function SideMenu() {
     };
     const sectionId = target?.closest<HTMLElement>('[data-section]')?.dataset.section;
     switch (event.key) {
-      case 'ArrowDown': focusAt(index + 1); return;
-      case 'ArrowUp': focusAt(index - 1); return;
-      case 'Home': focusAt(0); return;
-      case 'End': focusAt(items.length - 1); return;
+      case 'ArrowDown':
+        focusAt(index + 1);
+        return;
+      case 'ArrowUp':
+        focusAt(index - 1);
+        return;
+      case 'Home':
+        focusAt(0);
+        return;
+      case 'End':
+        focusAt(items.length - 1);
+        return;
       case 'ArrowRight': {
         if (!sectionId || !target?.classList.contains('side-menu-toggle')) return;
         event.preventDefault();
@@ -105,7 +115,9 @@ export function SideMenu() {
     if (only && only.label === section.label) {
       return (
         <li key={section.id} className="side-menu-section">
-          <a className="side-menu-link" href={only.path} aria-current={isCurrent(only.path, focusedPath) ? 'page' : undefined}>{section.label}</a>
+          <a className="side-menu-link" href={only.path} aria-current={isCurrent(only.path, focusedPath) ? 'page' : undefined}>
+            {section.label}
+          </a>
         </li>
       );
     }
@@ -130,7 +142,9 @@ export function SideMenu() {
         <ul id={listId} className="side-menu-entries" hidden={!open}>
           {section.entries.map((entry) => (
             <li key={entry.routeId}>
-              <a className="side-menu-entry" href={entry.path} aria-current={isCurrent(entry.path, focusedPath) ? 'page' : undefined}>{entry.label}</a>
+              <a className="side-menu-entry" href={entry.path} aria-current={isCurrent(entry.path, focusedPath) ? 'page' : undefined}>
+                {entry.label}
+              </a>
             </li>
           ))}
         </ul>
@@ -152,7 +166,9 @@ export function SideMenu() {
       >
         <MenuIcon />
       </button>
-      <ul ref={sectionList} id={`${baseId}-sections`} className="side-menu-sections" hidden={collapsed}>{sections.map(renderSection)}</ul>
+      <ul ref={sectionList} id={`${baseId}-sections`} className="side-menu-sections" hidden={collapsed}>
+        {sections.map(renderSection)}
+      </ul>
     </nav>
   );
 }

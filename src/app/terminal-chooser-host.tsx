@@ -8,5 +8,9 @@ const TerminalChooser = lazy(() => import('./terminal-chooser.tsx').then((module
 export function TerminalChooserHost() {
   const { question } = useSnapshot(terminalChooserStore);
   if (!question) return null;
-  return <Suspense fallback={null}><TerminalChooser question={question as TerminalQuestion} /></Suspense>;
+  return (
+    <Suspense fallback={null}>
+      <TerminalChooser question={question as TerminalQuestion} />
+    </Suspense>
+  );
 }

@@ -40,7 +40,10 @@ export function TerminalChooser({ question }: { question: TerminalQuestion }) {
             <button type="button" className="button terminal-chooser-option" onClick={() => choose(configuration)}>
               {configuration.tradeName}
             </button>
-            <span className="terminal-chooser-detail">{configuration.configurationId}{configuration.description ? ` · ${configuration.description}` : ''}</span>
+            <span className="terminal-chooser-detail">
+              {configuration.configurationId}
+              {configuration.description ? ` · ${configuration.description}` : ''}
+            </span>
           </li>
         ))}
       </ul>

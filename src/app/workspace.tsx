@@ -16,7 +16,9 @@ const ResizableRow = lazy(() => loadResizableRow().then((module) => ({ default: 
 function PlainRow({ paneIds }: { paneIds: readonly string[] }) {
   return (
     <div className="workspace workspace-plain">
-      {paneIds.map((paneId) => <div key={paneId} className="pane-slot" ref={slotRef(paneId)} />)}
+      {paneIds.map((paneId) => (
+        <div key={paneId} className="pane-slot" ref={slotRef(paneId)} />
+      ))}
     </div>
   );
 }
@@ -36,9 +38,13 @@ export function Workspace() {
   return (
     <>
       {/* The row first: its slots hold the hosts before the panes' own effects run. */}
-      {count > 1
-        ? <Suspense fallback={<PlainRow paneIds={paneIds} />}><ResizableRow paneIds={paneIds} /></Suspense>
-        : <PlainRow paneIds={paneIds} />}
+      {count > 1 ? (
+        <Suspense fallback={<PlainRow paneIds={paneIds} />}>
+          <ResizableRow paneIds={paneIds} />
+        </Suspense>
+      ) : (
+        <PlainRow paneIds={paneIds} />
+      )}
       {workspace.panes.map((pane, index) => (
         <PanePortal key={pane.id} paneId={pane.id} path={pane.path} index={index} count={count} focused={index === workspace.focusedIndex} />
       ))}

@@ -80,7 +80,8 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
   }
 
   function server(): Promise<oauth.AuthorizationServer> {
-    discovery ??= oauth.discoveryRequest(issuer, { ...insecure })
+    discovery ??= oauth
+      .discoveryRequest(issuer, { ...insecure })
       .then((response) => oauth.processDiscoveryResponse(issuer, response))
       .catch((error: unknown) => {
         discovery = null;
@@ -117,22 +118,26 @@ export function createOidcClient(settings: OidcSettings): OidcClient {
       const as = await server();
       const parameters = oauth.validateAuthResponse(as, client, callbackUrl, expectedState);
       const key = (await currentDpopKey()) ?? (await newDpopKey());
-      const response = await withServerClock(() => oauth.authorizationCodeGrantRequest(as, client, clientAuth, parameters, settings.redirectUri, codeVerifier, {
-        ...insecure,
-        DPoP: dpopHandle(key.keyPair),
-        additionalParameters: { resource: settings.resource },
-      }));
+      const response = await withServerClock(() =>
+        oauth.authorizationCodeGrantRequest(as, client, clientAuth, parameters, settings.redirectUri, codeVerifier, {
+          ...insecure,
+          DPoP: dpopHandle(key.keyPair),
+          additionalParameters: { resource: settings.resource },
+        }),
+      );
       return toTokenSet(await oauth.processAuthorizationCodeResponse(as, client, response));
     },
 
     async refresh(refreshToken) {
       const as = await server();
       const dpop = await dpopOption();
-      const response = await withServerClock(async () => oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, {
-        ...insecure,
-        ...(dpop.DPoP ? await dpopOption() : {}),
-        additionalParameters: { resource: settings.resource },
-      }));
+      const response = await withServerClock(async () =>
+        oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, {
+          ...insecure,
+          ...(dpop.DPoP ? await dpopOption() : {}),
+          additionalParameters: { resource: settings.resource },
+        }),
+      );
       return toTokenSet(await oauth.processRefreshTokenResponse(as, client, response));
     },
 

@@ -124,8 +124,8 @@ export function createSession(deps: SessionDeps) {
       if (endedMeanwhile()) throw new SessionUnavailableError();
       const credentials = store({
         ...tokens,
-        ...(tokens.idToken ?? previous?.idToken ? { idToken: tokens.idToken ?? previous?.idToken } : {}),
-        ...(tokens.claims ?? previous?.claims ? { claims: tokens.claims ?? previous?.claims } : {}),
+        ...((tokens.idToken ?? previous?.idToken) ? { idToken: tokens.idToken ?? previous?.idToken } : {}),
+        ...((tokens.claims ?? previous?.claims) ? { claims: tokens.claims ?? previous?.claims } : {}),
       } as TokenSet);
       // Loaded after the token is handed out: requests waiting for it need not wait for the profile too.
       void loadProfile(oidc, credentials).catch(() => undefined);
@@ -157,7 +157,12 @@ export function createSession(deps: SessionDeps) {
     async beginSignIn(intendedUrl: string, options: { forceLogin?: boolean } = {}): Promise<void> {
       const oidc = await deps.loadOidc();
       const request = await oidc.createAuthorizationRequest(options);
-      const pending: PendingSignIn = { state: request.state, codeVerifier: request.codeVerifier, intended: safeIntendedUrl(intendedUrl), createdAt: deps.now() };
+      const pending: PendingSignIn = {
+        state: request.state,
+        codeVerifier: request.codeVerifier,
+        intended: safeIntendedUrl(intendedUrl),
+        createdAt: deps.now(),
+      };
       deps.storage.setItem(pendingKey, JSON.stringify(pending));
       deps.assign(request.url);
     },

@@ -25,19 +25,22 @@ export function ContextApplyPage({ search: paneSearch }: { search?: string }) {
   // The link is read once per search string, with the services and policy of that moment (settled before any context
   // route renders).
   const applyLink = useEffectEvent((linkSearch: string, live: { cancelled: boolean }) => {
-    resolveApplyRequest(linkSearch, { data: services.data, policy }).then((result) => {
-      if (live.cancelled) return;
-      if (!result.ok) {
-        showToast({ kind: 'danger', message: result.message });
-        // The picker, not the record's context again: that is what just failed.
-        services.navigate(contextPagePath(result.route, { choose: true }), { replace: true });
-        return;
-      }
-      applyContext(result.selections);
-      const item = contextItemOf(result.selections);
-      if (result.remember && item) rememberRecent(services.data, queryClient, item).catch(() => undefined);
-      services.navigate(result.route, { replace: true });
-    }, () => undefined);
+    resolveApplyRequest(linkSearch, { data: services.data, policy }).then(
+      (result) => {
+        if (live.cancelled) return;
+        if (!result.ok) {
+          showToast({ kind: 'danger', message: result.message });
+          // The picker, not the record's context again: that is what just failed.
+          services.navigate(contextPagePath(result.route, { choose: true }), { replace: true });
+          return;
+        }
+        applyContext(result.selections);
+        const item = contextItemOf(result.selections);
+        if (result.remember && item) rememberRecent(services.data, queryClient, item).catch(() => undefined);
+        services.navigate(result.route, { replace: true });
+      },
+      () => undefined,
+    );
   });
   useEffect(() => {
     const live = { cancelled: false };
@@ -47,5 +50,9 @@ export function ContextApplyPage({ search: paneSearch }: { search?: string }) {
     };
   }, [search]);
 
-  return <p role="status" aria-busy="true" className="context-apply-status">{contextMessages.applyingContext}</p>;
+  return (
+    <p role="status" aria-busy="true" className="context-apply-status">
+      {contextMessages.applyingContext}
+    </p>
+  );
 }

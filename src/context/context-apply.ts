@@ -10,9 +10,7 @@ import type { ContextDataSource } from './context-data.ts';
 import { isValidSelection } from './context-flow.ts';
 import { contextMessages } from './context-messages.ts';
 
-export type ResolvedApply =
-  | { ok: true; route: string; selections: ContextSelections; remember: boolean }
-  | { ok: false; route: string; message: string };
+export type ResolvedApply = { ok: true; route: string; selections: ContextSelections; remember: boolean } | { ok: false; route: string; message: string };
 
 const emptyConfiguration = { id: null, title: '', switches: { virtualTerminalMenuEnabled: false } };
 
@@ -56,10 +54,11 @@ export async function resolveApplyRequest(search: string, deps: { data: ContextD
         selections.configuration = configuration;
       } else {
         // A link without a configuration (a saved context): the first one, or none on none or error.
-        const first = await deps.data.configurations(businessId, merchantId).then((list) => list[0], () => undefined);
-        selections.configuration = first
-          ? { id: first.configurationId, title: first.tradeName, switches: { ...first.switches } }
-          : emptyConfiguration;
+        const first = await deps.data.configurations(businessId, merchantId).then(
+          (list) => list[0],
+          () => undefined,
+        );
+        selections.configuration = first ? { id: first.configurationId, title: first.tradeName, switches: { ...first.switches } } : emptyConfiguration;
       }
     }
   } catch {

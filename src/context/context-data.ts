@@ -57,7 +57,9 @@ function readCache<T>(key: string): Record<string, T> {
 function writeCache<T>(key: string, id: string, value: T): void {
   try {
     // Bounded: a long session of browsing must not grow session storage without end.
-    const entries = Object.entries(readCache<T>(key)).filter(([existing]) => existing !== id).slice(-199);
+    const entries = Object.entries(readCache<T>(key))
+      .filter(([existing]) => existing !== id)
+      .slice(-199);
     const file: CacheFile<T> = { user: currentUser(), entries: Object.fromEntries([...entries, [id, value]]) };
     globalThis.sessionStorage?.setItem(key, JSON.stringify(file));
   } catch {
@@ -91,7 +93,10 @@ export function createContextDataSource(api: PortalApi = sharedApi): ContextData
   const notFoundQuietly = { handleErrors: (status: number) => status !== 404 };
   return {
     businesses: async (query, signal) => {
-      const page = await validate('contextBusinessPage', await api.get<unknown>('/context/businesses', { query: listQuery(query), ...(signal ? { signal } : {}) }));
+      const page = await validate(
+        'contextBusinessPage',
+        await api.get<unknown>('/context/businesses', { query: listQuery(query), ...(signal ? { signal } : {}) }),
+      );
       return page;
     },
     merchants: async (businessId, query, signal) => {
@@ -99,9 +104,14 @@ export function createContextDataSource(api: PortalApi = sharedApi): ContextData
       const page = await validate('contextMerchantPage', data);
       return { totalCount: page.totalCount, data: page.data.map((merchant) => ({ ...merchant, businessId })) };
     },
-    search: async (searchTerm, query, signal) => validate('contextSearchPage', await api.get<unknown>('/context/search', {
-      query: { searchterm: searchTerm, ...listQuery(query) }, signal,
-    })),
+    search: async (searchTerm, query, signal) =>
+      validate(
+        'contextSearchPage',
+        await api.get<unknown>('/context/search', {
+          query: { searchterm: searchTerm, ...listQuery(query) },
+          signal,
+        }),
+      ),
     business: async (businessId) => {
       const cached = cachedBusiness(businessId);
       if (cached) return cached;
@@ -112,17 +122,21 @@ export function createContextDataSource(api: PortalApi = sharedApi): ContextData
     merchant: async (businessId, merchantId) => {
       const cached = cachedMerchant(businessId, merchantId);
       if (cached) return cached;
-      const merchant = await validate('contextMerchant', await api.get<unknown>(
-        `/context/businesses/${segment(businessId)}/merchants/${segment(merchantId)}`, notFoundQuietly,
-      ));
+      const merchant = await validate(
+        'contextMerchant',
+        await api.get<unknown>(`/context/businesses/${segment(businessId)}/merchants/${segment(merchantId)}`, notFoundQuietly),
+      );
       rememberMerchant(merchant);
       return merchant;
     },
     configurations: async (businessId, merchantId) => {
-      const page = await validate('contextConfigurationPage', await api.get<unknown>(
-        `/context/businesses/${segment(businessId)}/merchants/${segment(merchantId)}/configurations`,
-        { query: { pagenumber: 1, pagesize: 10 }, handleErrors: false },
-      ));
+      const page = await validate(
+        'contextConfigurationPage',
+        await api.get<unknown>(`/context/businesses/${segment(businessId)}/merchants/${segment(merchantId)}/configurations`, {
+          query: { pagenumber: 1, pagesize: 10 },
+          handleErrors: false,
+        }),
+      );
       return page.data;
     },
     readItems: async (key) => parseContextItems(await fetchUserSetting(key)),

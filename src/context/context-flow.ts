@@ -236,9 +236,7 @@ export function addRecent(items: readonly ContextItem[], item: ContextItem, limi
 
 /** Favorites: toggled per business or merchant; a new favourite goes last so the list keeps its order. */
 export function toggleFavorite(items: readonly ContextItem[], item: ContextItem): ContextItem[] {
-  return items.some((existing) => sameContext(existing, item))
-    ? items.filter((existing) => !sameContext(existing, item))
-    : [...items, item];
+  return items.some((existing) => sameContext(existing, item)) ? items.filter((existing) => !sameContext(existing, item)) : [...items, item];
 }
 
 export const isFavorite = (items: readonly ContextItem[], item: ContextItem) => items.some((existing) => sameContext(existing, item));
@@ -300,7 +298,14 @@ function openTree(previous: FlowState): Transition {
   if (businessesFromServer(policy)) {
     const requestId = state.nextRequestId;
     const column: BusinessColumn = {
-      kind: 'businesses', source: 'server', status: 'loading', pageNumber: 1, totalCount: 0, items: [], all: [], requestId,
+      kind: 'businesses',
+      source: 'server',
+      status: 'loading',
+      pageNumber: 1,
+      totalCount: 0,
+      items: [],
+      all: [],
+      requestId,
       continueWithout: allowsEmptySelection(state.selections, 'business'),
     };
     return {
@@ -317,7 +322,14 @@ function openTree(previous: FlowState): Transition {
     .sort((a, b) => a.businessName.localeCompare(b.businessName, 'en-GB'))
     .map((business): BusinessOption => ({ businessId: business.businessId, businessName: business.businessName }));
   const column: BusinessColumn = {
-    kind: 'businesses', source: 'policy', status: 'ready', pageNumber: 1, totalCount: all.length, items: pageOf(all, 1), all, requestId: 0,
+    kind: 'businesses',
+    source: 'policy',
+    status: 'ready',
+    pageNumber: 1,
+    totalCount: all.length,
+    items: pageOf(all, 1),
+    all,
+    requestId: 0,
     continueWithout: allowsEmptySelection(state.selections, 'business'),
   };
   return { state: { ...state, columns: [column] }, effects: [] };
@@ -344,8 +356,16 @@ function openMerchants(previous: FlowState, business: BusinessOption): Transitio
   if (merchantsFromServer(state.policy, business.businessId)) {
     const requestId = state.nextRequestId;
     const column: MerchantColumn = {
-      kind: 'merchants', source: 'server', status: 'loading', pageNumber: 1, totalCount: 0, items: [], all: [], requestId,
-      businessId: business.businessId, businessName: business.businessName,
+      kind: 'merchants',
+      source: 'server',
+      status: 'loading',
+      pageNumber: 1,
+      totalCount: 0,
+      items: [],
+      all: [],
+      requestId,
+      businessId: business.businessId,
+      businessName: business.businessName,
     };
     return {
       state: { ...state, columns: [...columns, column], nextRequestId: requestId + 1 },
@@ -356,8 +376,16 @@ function openMerchants(previous: FlowState, business: BusinessOption): Transitio
     .sort((a, b) => a.merchantName.localeCompare(b.merchantName, 'en-GB'))
     .map((merchant): MerchantOption => ({ businessId: merchant.businessId, merchantId: merchant.merchantId, merchantName: merchant.merchantName }));
   const column: MerchantColumn = {
-    kind: 'merchants', source: 'policy', status: 'ready', pageNumber: 1, totalCount: all.length, items: pageOf(all, 1), all, requestId: 0,
-    businessId: business.businessId, businessName: business.businessName,
+    kind: 'merchants',
+    source: 'policy',
+    status: 'ready',
+    pageNumber: 1,
+    totalCount: all.length,
+    items: pageOf(all, 1),
+    all,
+    requestId: 0,
+    businessId: business.businessId,
+    businessName: business.businessName,
   };
   return merchantsArrived({ ...state, columns: [...columns, column] });
 }
@@ -407,25 +435,31 @@ function loadPage(state: FlowState, index: number, pageNumber: number): Transiti
   const pages = Math.max(1, Math.ceil(column.totalCount / contextPageSize));
   if (pageNumber < 1 || pageNumber > pages || pageNumber === column.pageNumber) return { state, effects: [] };
   if (column.source === 'policy') {
-    const paged: Column = column.kind === 'businesses'
-      ? { ...column, pageNumber, items: pageOf(column.all, pageNumber) }
-      : { ...column, pageNumber, items: pageOf(column.all, pageNumber) };
+    const paged: Column =
+      column.kind === 'businesses'
+        ? { ...column, pageNumber, items: pageOf(column.all, pageNumber) }
+        : { ...column, pageNumber, items: pageOf(column.all, pageNumber) };
     return { state: replaceColumn(state, index, paged), effects: [] };
   }
   const requestId = state.nextRequestId;
   const next = replaceColumn({ ...state, nextRequestId: requestId + 1 }, index, { ...column, status: 'loading', pageNumber, requestId } as Column);
   return {
     state: next,
-    effects: [column.kind === 'businesses'
-      ? { type: 'loadBusinesses', requestId, query: query(state, pageNumber) }
-      : { type: 'loadMerchants', requestId, businessId: column.businessId, query: query(state, pageNumber) }],
+    effects: [
+      column.kind === 'businesses'
+        ? { type: 'loadBusinesses', requestId, query: query(state, pageNumber) }
+        : { type: 'loadMerchants', requestId, businessId: column.businessId, query: query(state, pageNumber) },
+    ],
   };
 }
 
 function startSearch(state: FlowState, pageNumber: number): Transition {
   const term = state.search.input.trim();
   if (term.length < minSearchTermLength) {
-    return { state: { ...state, search: { ...state.search, term, status: 'tooShort', results: [], totalCount: 0, pageNumber: 1 } }, effects: [{ type: 'cancelSearch' }] };
+    return {
+      state: { ...state, search: { ...state.search, term, status: 'tooShort', results: [], totalCount: 0, pageNumber: 1 } },
+      effects: [{ type: 'cancelSearch' }],
+    };
   }
   const requestId = state.nextRequestId;
   return {
@@ -438,8 +472,7 @@ function startSearch(state: FlowState, pageNumber: number): Transition {
 function startApply(state: FlowState): Transition {
   const { business, merchant } = state.selections;
   const merchantId = merchant?.id ?? null;
-  const missingDetails = (business?.id != null && business.camAutoRemittance === undefined)
-    || (merchantId !== null && merchant?.grossSettlement === undefined);
+  const missingDetails = (business?.id != null && business.camAutoRemittance === undefined) || (merchantId !== null && merchant?.grossSettlement === undefined);
   if (business?.id && missingDetails) {
     return { state: { ...state, apply: 'lookingUp', error: null }, effects: [{ type: 'lookUpDetails', businessId: business.id, merchantId }] };
   }
@@ -560,9 +593,11 @@ export function reduce(current: FlowState, event: FlowEvent): Transition {
       const retrying = replaceColumn({ ...current, nextRequestId: requestId + 1 }, index, { ...column, status: 'loading', requestId } as Column);
       return {
         state: retrying,
-        effects: [column.kind === 'businesses'
-          ? { type: 'loadBusinesses', requestId, query: query(current, column.pageNumber) }
-          : { type: 'loadMerchants', requestId, businessId: column.businessId, query: query(current, column.pageNumber) }],
+        effects: [
+          column.kind === 'businesses'
+            ? { type: 'loadBusinesses', requestId, query: query(current, column.pageNumber) }
+            : { type: 'loadMerchants', requestId, businessId: column.businessId, query: query(current, column.pageNumber) },
+        ],
       };
     }
 
@@ -582,7 +617,11 @@ export function reduce(current: FlowState, event: FlowEvent): Transition {
       }
       const requestId = state.nextRequestId;
       return {
-        state: { ...state, nextRequestId: requestId + 1, search: { ...state.search, status: state.search.status === 'idle' ? 'waiting' : state.search.status, requestId } },
+        state: {
+          ...state,
+          nextRequestId: requestId + 1,
+          search: { ...state.search, status: state.search.status === 'idle' ? 'waiting' : state.search.status, requestId },
+        },
         effects: [{ type: 'scheduleSearch', requestId, delayMs: searchDebounceMs }],
       };
     }
@@ -632,7 +671,12 @@ export function reduce(current: FlowState, event: FlowEvent): Transition {
         selections.business = { id: event.business.id, title: event.business.name, camAutoRemittance: event.business.camAutoRemittance };
       }
       if (merchant?.id && event.merchant && merchant.id === event.merchant.id) {
-        selections.merchant = { id: event.merchant.id, title: event.merchant.name, grossSettlement: event.merchant.grossSettlement, currencies: [...event.merchant.currencies] };
+        selections.merchant = {
+          id: event.merchant.id,
+          title: event.merchant.name,
+          grossSettlement: event.merchant.grossSettlement,
+          currencies: [...event.merchant.currencies],
+        };
       }
       return configurationStep({ ...current, selections });
     }
@@ -664,8 +708,7 @@ export function reduceAll(start: Transition, events: readonly FlowEvent[]): Tran
 
 // ——— keyboard ———
 
-export type PanelKeyAction =
-  | 'previous' | 'next' | 'first' | 'last' | 'deeper' | 'back' | 'toggleFavorite' | 'apply' | 'previousPage' | 'nextPage';
+export type PanelKeyAction = 'previous' | 'next' | 'first' | 'last' | 'deeper' | 'back' | 'toggleFavorite' | 'apply' | 'previousPage' | 'nextPage';
 
 type KeyInput = { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean };
 
@@ -677,18 +720,28 @@ export function panelKeyAction(event: KeyInput, inField: boolean): PanelKeyActio
   if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) return 'apply';
   if (inField || event.ctrlKey || event.metaKey || event.altKey) return null;
   switch (event.key) {
-    case 'ArrowUp': return 'previous';
-    case 'ArrowDown': return 'next';
-    case 'Home': return 'first';
-    case 'End': return 'last';
-    case 'PageUp': return 'previousPage';
-    case 'PageDown': return 'nextPage';
+    case 'ArrowUp':
+      return 'previous';
+    case 'ArrowDown':
+      return 'next';
+    case 'Home':
+      return 'first';
+    case 'End':
+      return 'last';
+    case 'PageUp':
+      return 'previousPage';
+    case 'PageDown':
+      return 'nextPage';
     case 'ArrowRight':
-    case 'Enter': return 'deeper';
+    case 'Enter':
+      return 'deeper';
     case 'ArrowLeft':
-    case 'Backspace': return 'back';
+    case 'Backspace':
+      return 'back';
     case 'f':
-    case 'F': return 'toggleFavorite';
-    default: return null;
+    case 'F':
+      return 'toggleFavorite';
+    default:
+      return null;
   }
 }

@@ -29,9 +29,13 @@ export function onlyBusinessOf(policy: AuthorizationPolicy | null): BusinessPoli
 /** The /context/apply link for a user with nothing to choose, or null when there is a choice to make. */
 export async function forcedContextLink(business: BusinessPolicy, route: string, data: ContextDataSource): Promise<string | null> {
   // Merchants come from the server when the user holds roles on the business, else from the policy (context-flow.ts).
-  const merchants = business.roles.length > 0
-    ? (await data.merchants(business.businessId, { pageNumber: 1, pageSize: contextPageSize, liveOnly: false })).data.map((item) => ({ id: item.merchantId, title: item.merchantName }))
-    : business.merchantPolicies.map((item) => ({ id: item.merchantId, title: item.merchantName }));
+  const merchants =
+    business.roles.length > 0
+      ? (await data.merchants(business.businessId, { pageNumber: 1, pageSize: contextPageSize, liveOnly: false })).data.map((item) => ({
+          id: item.merchantId,
+          title: item.merchantName,
+        }))
+      : business.merchantPolicies.map((item) => ({ id: item.merchantId, title: item.merchantName }));
   const [merchant] = merchants;
   if (merchants.length !== 1 || !merchant) return null;
   // As the panel does: /context/apply takes the merchant's first configuration.
@@ -57,13 +61,16 @@ export function ContextPage({ search }: { search?: string }) {
       const business = onlyBusinessOf(known);
       return business ? forcedContextLink(business, route, services.data) : null;
     });
-    link.then((found) => {
-      if (live.cancelled) return;
-      if (found) services.navigate(found, { replace: true });
-      else setShowPanel(true);
-    }, () => {
-      if (!live.cancelled) setShowPanel(true);
-    });
+    link.then(
+      (found) => {
+        if (live.cancelled) return;
+        if (found) services.navigate(found, { replace: true });
+        else setShowPanel(true);
+      },
+      () => {
+        if (!live.cancelled) setShowPanel(true);
+      },
+    );
   });
   // Once the policy is known (it is loaded once after sign-in).
   useEffect(() => {
@@ -76,7 +83,15 @@ export function ContextPage({ search }: { search?: string }) {
   }, [policy]);
 
   // Busy while the context is looked up and applied: the shell waits for a settled screen before its later work.
-  const applying = <p role="status" aria-busy="true" className="context-apply-status">{contextMessages.applyingContext}</p>;
+  const applying = (
+    <p role="status" aria-busy="true" className="context-apply-status">
+      {contextMessages.applyingContext}
+    </p>
+  );
   if (!showPanel) return applying;
-  return <Suspense fallback={applying}><ContextSelectionPanel mode="page" preferredRoute={route} /></Suspense>;
+  return (
+    <Suspense fallback={applying}>
+      <ContextSelectionPanel mode="page" preferredRoute={route} />
+    </Suspense>
+  );
 }

@@ -14,8 +14,22 @@ import { Skeleton } from '../ui/skeleton.tsx';
 import { Tabs } from '../ui/tabs.tsx';
 import { favoritesSettingKey, parseContextItems, recentSettingKey } from './context-data.ts';
 import {
-  activeColumn, awaitingForcedPath, canApply, canGoBack, contextPageSize, hasRoles, isFavorite, minSearchTermLength, panelKeyAction, searchActive,
-  toggleFavorite, type Column, type ContextTab, type FlowEvent, type FlowState, type SearchResult,
+  activeColumn,
+  awaitingForcedPath,
+  canApply,
+  canGoBack,
+  contextPageSize,
+  hasRoles,
+  isFavorite,
+  minSearchTermLength,
+  panelKeyAction,
+  searchActive,
+  toggleFavorite,
+  type Column,
+  type ContextTab,
+  type FlowEvent,
+  type FlowState,
+  type SearchResult,
 } from './context-flow.ts';
 import { contextItemLabel, contextMessages as text, noContextFor, pageStatus, searchTooShort } from './context-messages.ts';
 import { contextItemsKey, useContextFlow, useContextPanelServices, type ContextItemKey } from './use-context-flow.ts';
@@ -49,7 +63,13 @@ export function ContextSelectionPanel(props: ContextSelectionPanelProps) {
   return <ContextSelectionBody {...props} policy={policy} key={session.userInfo?.sub ?? 'user'} />;
 }
 
-type FrameProps = ContextSelectionPanelProps & { closable: boolean; footer: ReactNode; children: ReactNode; onKeyDown?: (event: KeyboardEvent<HTMLElement>) => void; initialFocus?: RefObject<HTMLElement | null> };
+type FrameProps = ContextSelectionPanelProps & {
+  closable: boolean;
+  footer: ReactNode;
+  children: ReactNode;
+  onKeyDown?: (event: KeyboardEvent<HTMLElement>) => void;
+  initialFocus?: RefObject<HTMLElement | null>;
+};
 
 function PanelFrame({ mode, onClose, closable, footer, children, onKeyDown, initialFocus }: FrameProps) {
   const titleId = useId();
@@ -68,13 +88,17 @@ function PanelFrame({ mode, onClose, closable, footer, children, onKeyDown, init
         {...(initialFocus ? { initialFocus } : {})}
       >
         {/* biome-ignore lint/a11y/noStaticElementInteractions: the panel's keys (Escape, the tabs' shortcuts) are heard from whichever of its controls has the focus */}
-        <div className="context-panel" onKeyDown={onKeyDown}>{children}</div>
+        <div className="context-panel" onKeyDown={onKeyDown}>
+          {children}
+        </div>
       </DeferredModal>
     );
   }
   return (
     <section className="context-panel context-page" aria-labelledby={titleId} onKeyDown={onKeyDown}>
-      <h1 id={titleId} className="context-page-title">{text.panelTitle}</h1>
+      <h1 id={titleId} className="context-page-title">
+        {text.panelTitle}
+      </h1>
       {children}
       {footer}
     </section>
@@ -147,7 +171,7 @@ function ContextSelectionBody({ mode, preferredRoute, onClose, policy }: BodyPro
   };
 
   const focusFirstList = () => {
-    const list: ListName = state.tab !== 'all' ? state.tab : searchActive(state) ? 'search' : activeColumn(state)?.kind ?? 'businesses';
+    const list: ListName = state.tab !== 'all' ? state.tab : searchActive(state) ? 'search' : (activeColumn(state)?.kind ?? 'businesses');
     listRefs.current[list]?.focus();
   };
 
@@ -165,25 +189,27 @@ function ContextSelectionBody({ mode, preferredRoute, onClose, policy }: BodyPro
           </label>
         ) : null}
       </div>
-      {searchActive(state)
-        ? <SearchResults state={state} dispatch={dispatch} favorites={favoriteList} onToggleFavorite={toggle} {...listProps} />
-        : (
-          <div className="context-tree">
-            {state.columns.map((column, index) => (
-              <DecisionColumn
-                key={column.kind}
-                column={column}
-                isLater={index > 0}
-                state={state}
-                dispatch={dispatch}
-                favorites={favoriteList}
-                onToggleFavorite={toggle}
-                onDeeper={(list) => { pendingFocus.current = list; }}
-                {...listProps}
-              />
-            ))}
-          </div>
-        )}
+      {searchActive(state) ? (
+        <SearchResults state={state} dispatch={dispatch} favorites={favoriteList} onToggleFavorite={toggle} {...listProps} />
+      ) : (
+        <div className="context-tree">
+          {state.columns.map((column, index) => (
+            <DecisionColumn
+              key={column.kind}
+              column={column}
+              isLater={index > 0}
+              state={state}
+              dispatch={dispatch}
+              favorites={favoriteList}
+              onToggleFavorite={toggle}
+              onDeeper={(list) => {
+                pendingFocus.current = list;
+              }}
+              {...listProps}
+            />
+          ))}
+        </div>
+      )}
     </div>
   );
 
@@ -209,22 +235,43 @@ function ContextSelectionBody({ mode, preferredRoute, onClose, policy }: BodyPro
           if (alreadySelected) apply();
           else dispatch({ type: 'itemPicked', item });
         }}
-        onFavorite={(index) => { const item = entries[index]; if (item) toggle(item); }}
+        onFavorite={(index) => {
+          const item = entries[index];
+          if (item) toggle(item);
+        }}
         {...listProps}
       />
     );
   };
 
   if (statusOnly) {
-    return <p role="status" className="context-apply-status">{text.loading}</p>;
+    return (
+      <p role="status" className="context-apply-status">
+        {text.loading}
+      </p>
+    );
   }
 
   const footer = (
-    <form className="context-footer" onSubmit={(event: FormEvent) => { event.preventDefault(); apply(); }}>
+    <form
+      className="context-footer"
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        apply();
+      }}
+    >
       <SelectionSummary state={state} />
-      {state.error ? <p role="alert" className="context-error">{state.error}</p> : null}
+      {state.error ? (
+        <p role="alert" className="context-error">
+          {state.error}
+        </p>
+      ) : null}
       <div className="context-footer-actions">
-        {close ? <button type="button" className="button-link context-cancel" onClick={close}>{text.cancel}</button> : null}
+        {close ? (
+          <button type="button" className="button-link context-cancel" onClick={close}>
+            {text.cancel}
+          </button>
+        ) : null}
         <button
           type="submit"
           className="button button-primary"
@@ -239,7 +286,15 @@ function ContextSelectionBody({ mode, preferredRoute, onClose, policy }: BodyPro
   );
 
   return (
-    <PanelFrame mode={mode} preferredRoute={preferredRoute} closable={Boolean(close)} footer={footer} onKeyDown={onPanelKeyDown} initialFocus={searchInput} {...(close ? { onClose: close } : {})}>
+    <PanelFrame
+      mode={mode}
+      preferredRoute={preferredRoute}
+      closable={Boolean(close)}
+      footer={footer}
+      onKeyDown={onPanelKeyDown}
+      initialFocus={searchInput}
+      {...(close ? { onClose: close } : {})}
+    >
       <Tabs
         label={text.panelTitle}
         tabs={tabs}
@@ -255,7 +310,11 @@ function ContextSelectionBody({ mode, preferredRoute, onClose, policy }: BodyPro
 function SelectionSummary({ state }: { state: FlowState }) {
   const { partner, business, merchant } = state.selections;
   const parts = [partner?.id ? partner.title : null, business?.id ? business.title : null, merchant?.id ? merchant.title : null].filter(Boolean);
-  return <p className="context-summary" aria-live="polite">{parts.join(' › ')}</p>;
+  return (
+    <p className="context-summary" aria-live="polite">
+      {parts.join(' › ')}
+    </p>
+  );
 }
 
 type SearchBoxProps = { state: FlowState; dispatch: (event: FlowEvent) => void; inputRef: RefObject<HTMLInputElement | null>; onArrowDown: () => void };
@@ -263,8 +322,17 @@ type SearchBoxProps = { state: FlowState; dispatch: (event: FlowEvent) => void; 
 function SearchBox({ state, dispatch, inputRef, onArrowDown }: SearchBoxProps) {
   const inputId = useId();
   return (
-    <form role="search" className="context-search" onSubmit={(event) => { event.preventDefault(); dispatch({ type: 'searchSubmitted' }); }}>
-      <label htmlFor={inputId} className="visually-hidden">{text.searchLabel}</label>
+    <form
+      role="search"
+      className="context-search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        dispatch({ type: 'searchSubmitted' });
+      }}
+    >
+      <label htmlFor={inputId} className="visually-hidden">
+        {text.searchLabel}
+      </label>
       <input
         ref={inputRef}
         id={inputId}
@@ -283,7 +351,9 @@ function SearchBox({ state, dispatch, inputRef, onArrowDown }: SearchBoxProps) {
           }
         }}
       />
-      <button type="submit" className="button context-search-button">{text.searchButton}</button>
+      <button type="submit" className="button context-search-button">
+        {text.searchButton}
+      </button>
     </form>
   );
 }
@@ -316,25 +386,42 @@ function DecisionColumn({ column, isLater, state, dispatch, favorites, onToggleF
       return business ? { businessId: business.businessId, businessName: business.businessName } : null;
     }
     const merchant = column.items[index];
-    return merchant ? { businessId: merchant.businessId, businessName: column.businessName, merchantId: merchant.merchantId, merchantName: merchant.merchantName } : null;
+    return merchant
+      ? { businessId: merchant.businessId, businessName: column.businessName, merchantId: merchant.merchantId, merchantName: merchant.merchantName }
+      : null;
   };
   const selectedBusiness = state.selections.business;
   const options = [
-    ...(continueWithout ? [{ key: '__none', label: text.continueWithoutBusiness, detail: '', selected: selectedBusiness?.id === null, favorite: undefined }] : []),
+    ...(continueWithout
+      ? [{ key: '__none', label: text.continueWithoutBusiness, detail: '', selected: selectedBusiness?.id === null, favorite: undefined }]
+      : []),
     ...(column.kind === 'businesses'
       ? column.items.map((business) => ({
-        key: business.businessId, label: business.businessName, detail: business.businessId, notLive: business.live === false,
-        selected: selectedBusiness?.id === business.businessId, favorite: isFavorite(favorites, { businessId: business.businessId }),
-      }))
+          key: business.businessId,
+          label: business.businessName,
+          detail: business.businessId,
+          notLive: business.live === false,
+          selected: selectedBusiness?.id === business.businessId,
+          favorite: isFavorite(favorites, { businessId: business.businessId }),
+        }))
       : column.items.map((merchant) => ({
-        key: merchant.merchantId, label: merchant.merchantName, detail: merchant.merchantId, notLive: merchant.live === false,
-        selected: state.selections.merchant?.id === merchant.merchantId,
-        favorite: isFavorite(favorites, { businessId: merchant.businessId, merchantId: merchant.merchantId }),
-      }))),
+          key: merchant.merchantId,
+          label: merchant.merchantName,
+          detail: merchant.merchantId,
+          notLive: merchant.live === false,
+          selected: state.selections.merchant?.id === merchant.merchantId,
+          favorite: isFavorite(favorites, { businessId: merchant.businessId, merchantId: merchant.merchantId }),
+        }))),
   ];
   const pages = Math.max(1, Math.ceil(column.totalCount / contextPageSize));
   const onPage = (pageNumber: number) => dispatch({ type: 'pageChanged', column: column.kind, pageNumber });
-  const back = isLater && canGoBack(state) ? () => { onDeeper('businesses'); dispatch({ type: 'back' }); } : undefined;
+  const back =
+    isLater && canGoBack(state)
+      ? () => {
+          onDeeper('businesses');
+          dispatch({ type: 'back' });
+        }
+      : undefined;
 
   return (
     <div className={`context-column context-column-${column.kind}`} role="group" aria-labelledby={headerId}>
@@ -353,7 +440,9 @@ function DecisionColumn({ column, isLater, state, dispatch, favorites, onToggleF
       {column.status === 'error' ? (
         <div className="context-failed" role="alert">
           <p>{text.loadFailed}</p>
-          <button type="button" className="button" onClick={() => dispatch({ type: 'retried', column: column.kind })}>{text.retry}</button>
+          <button type="button" className="button" onClick={() => dispatch({ type: 'retried', column: column.kind })}>
+            {text.retry}
+          </button>
         </div>
       ) : null}
       {column.status === 'ready' ? (
@@ -382,7 +471,10 @@ function DecisionColumn({ column, isLater, state, dispatch, favorites, onToggleF
             if (alreadySelected) shared.onApply();
             else dispatch({ type: 'merchantPicked', merchant });
           }}
-          onFavorite={(index) => { const item = itemOf(index); if (item) onToggleFavorite(item); }}
+          onFavorite={(index) => {
+            const item = itemOf(index);
+            if (item) onToggleFavorite(item);
+          }}
           {...(back ? { onBack: back } : {})}
           onPage={(step) => onPage(column.pageNumber + step)}
           {...shared}
@@ -403,9 +495,15 @@ type SearchResultsProps = ListSharedProps & {
 function SearchResults({ state, dispatch, favorites, onToggleFavorite, ...shared }: SearchResultsProps) {
   const headerId = useId();
   const { search } = state;
-  const itemOf = (result: SearchResult): ContextItem => (result.merchantId
-    ? { businessId: result.businessId, businessName: result.businessName, merchantId: result.merchantId, merchantName: result.merchantName ?? result.merchantId }
-    : { businessId: result.businessId, businessName: result.businessName });
+  const itemOf = (result: SearchResult): ContextItem =>
+    result.merchantId
+      ? {
+          businessId: result.businessId,
+          businessName: result.businessName,
+          merchantId: result.merchantId,
+          merchantName: result.merchantName ?? result.merchantId,
+        }
+      : { businessId: result.businessId, businessName: result.businessName };
   const pages = Math.max(1, Math.ceil(search.totalCount / contextPageSize));
   const onPage = (pageNumber: number) => dispatch({ type: 'searchPageChanged', pageNumber });
   let body: ReactNode;
@@ -415,7 +513,9 @@ function SearchResults({ state, dispatch, favorites, onToggleFavorite, ...shared
     body = (
       <div className="context-failed" role="alert">
         <p>{text.loadFailed}</p>
-        <button type="button" className="button" onClick={() => dispatch({ type: 'retried', column: 'search' })}>{text.retry}</button>
+        <button type="button" className="button" onClick={() => dispatch({ type: 'retried', column: 'search' })}>
+          {text.retry}
+        </button>
       </div>
     );
   } else {
@@ -426,7 +526,7 @@ function SearchResults({ state, dispatch, favorites, onToggleFavorite, ...shared
         busy={search.status === 'loading'}
         options={search.results.map((result) => ({
           key: `${result.businessId}/${result.merchantId ?? ''}`,
-          label: result.merchantId ? result.merchantName ?? result.merchantId : result.businessName,
+          label: result.merchantId ? (result.merchantName ?? result.merchantId) : result.businessName,
           detail: result.merchantId ? `${result.businessName} · ${result.merchantId}` : result.businessId,
           kind: result.merchantId ? text.merchants : text.businesses,
           selected: state.selections.business?.id === result.businessId && (state.selections.merchant?.id ?? undefined) === result.merchantId,
@@ -439,7 +539,10 @@ function SearchResults({ state, dispatch, favorites, onToggleFavorite, ...shared
           if (alreadySelected) shared.onApply();
           else dispatch({ type: 'searchResultPicked', result });
         }}
-        onFavorite={(index) => { const result = search.results[index]; if (result) onToggleFavorite(itemOf(result)); }}
+        onFavorite={(index) => {
+          const result = search.results[index];
+          if (result) onToggleFavorite(itemOf(result));
+        }}
         onPage={(step) => onPage(search.pageNumber + step)}
         {...shared}
       />
@@ -448,12 +551,14 @@ function SearchResults({ state, dispatch, favorites, onToggleFavorite, ...shared
   return (
     <div className="context-column context-results" role="group" aria-labelledby={headerId}>
       <div className="context-column-header">
-        <h2 id={headerId} className="context-column-title">{text.searchResults}</h2>
+        <h2 id={headerId} className="context-column-title">
+          {text.searchResults}
+        </h2>
       </div>
       {body}
-      {search.status === 'ready' || search.status === 'loading'
-        ? <CompactPagination label={text.searchResults} pageNumber={search.pageNumber} pages={pages} onPage={onPage} />
-        : null}
+      {search.status === 'ready' || search.status === 'loading' ? (
+        <CompactPagination label={text.searchResults} pageNumber={search.pageNumber} pages={pages} onPage={onPage} />
+      ) : null}
     </div>
   );
 }
@@ -475,7 +580,21 @@ type OptionListProps = ListSharedProps & {
 };
 
 /** A listbox whose options are chosen with the arrows (aria-activedescendant) and activated with Enter or a click. */
-function OptionList({ name, labelledBy, label, options, emptyText, busy, onActivate, onFavorite, onBack, onPage, cursors, setCursor, listRefs }: OptionListProps) {
+function OptionList({
+  name,
+  labelledBy,
+  label,
+  options,
+  emptyText,
+  busy,
+  onActivate,
+  onFavorite,
+  onBack,
+  onPage,
+  cursors,
+  setCursor,
+  listRefs,
+}: OptionListProps) {
   const baseId = useId();
   if (options.length === 0) return <p className="context-empty">{emptyText}</p>;
   const selectedIndex = options.findIndex((option) => option.selected);
@@ -486,16 +605,41 @@ function OptionList({ name, labelledBy, label, options, emptyText, busy, onActiv
     const action = panelKeyAction(event, false);
     const move = (index: number) => setCursor(name, Math.max(0, Math.min(options.length - 1, index)));
     switch (action) {
-      case 'previous': move(cursor - 1); break;
-      case 'next': move(cursor + 1); break;
-      case 'first': move(0); break;
-      case 'last': move(options.length - 1); break;
-      case 'deeper': onActivate(cursor, Boolean(options[cursor]?.selected), true); break;
-      case 'back': if (!onBack) return; onBack(); break;
-      case 'toggleFavorite': if (!onFavorite || options[cursor]?.favorite === undefined) return; onFavorite(cursor); break;
-      case 'previousPage': if (!onPage) return; setCursor(name, 0); onPage(-1); break;
-      case 'nextPage': if (!onPage) return; setCursor(name, 0); onPage(1); break;
-      default: return; // Ctrl+Enter bubbles to the panel
+      case 'previous':
+        move(cursor - 1);
+        break;
+      case 'next':
+        move(cursor + 1);
+        break;
+      case 'first':
+        move(0);
+        break;
+      case 'last':
+        move(options.length - 1);
+        break;
+      case 'deeper':
+        onActivate(cursor, Boolean(options[cursor]?.selected), true);
+        break;
+      case 'back':
+        if (!onBack) return;
+        onBack();
+        break;
+      case 'toggleFavorite':
+        if (!onFavorite || options[cursor]?.favorite === undefined) return;
+        onFavorite(cursor);
+        break;
+      case 'previousPage':
+        if (!onPage) return;
+        setCursor(name, 0);
+        onPage(-1);
+        break;
+      case 'nextPage':
+        if (!onPage) return;
+        setCursor(name, 0);
+        onPage(1);
+        break;
+      default:
+        return; // Ctrl+Enter bubbles to the panel
     }
     event.preventDefault();
     event.stopPropagation();
@@ -503,7 +647,9 @@ function OptionList({ name, labelledBy, label, options, emptyText, busy, onActiv
 
   return (
     <ul
-      ref={(element) => { listRefs.current[name] = element; }}
+      ref={(element) => {
+        listRefs.current[name] = element;
+      }}
       // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA listbox pattern on a list: the list is what it is
       role="listbox"
       tabIndex={0}
@@ -562,7 +708,9 @@ function CompactPagination({ label, pageNumber, pages, onPage }: { label: string
       <button type="button" className="icon-button" aria-label={text.previousPage} disabled={pageNumber <= 1} onClick={() => onPage(pageNumber - 1)}>
         <ChevronIcon direction="left" />
       </button>
-      <span className="context-pagination-status" aria-hidden="true">{pageNumber} / {pages}</span>
+      <span className="context-pagination-status" aria-hidden="true">
+        {pageNumber} / {pages}
+      </span>
       <button type="button" className="icon-button" aria-label={text.nextPage} disabled={pageNumber >= pages} onClick={() => onPage(pageNumber + 1)}>
         <ChevronIcon direction="right" />
       </button>
@@ -570,9 +718,29 @@ function CompactPagination({ label, pageNumber, pages, onPage }: { label: string
   );
 }
 
-const svgProps = { width: 16, height: 16, viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round', focusable: false } as const;
-const BackIcon = () => <svg {...svgProps} aria-hidden="true"><path d="M19 12H5M11 6l-6 6 6 6" /></svg>;
-const StarIcon = () => <svg {...svgProps} aria-hidden="true"><path d="M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" /></svg>;
+const svgProps = {
+  width: 16,
+  height: 16,
+  viewBox: '0 0 24 24',
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 1.8,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+  focusable: false,
+} as const;
+const BackIcon = () => (
+  <svg {...svgProps} aria-hidden="true">
+    <path d="M19 12H5M11 6l-6 6 6 6" />
+  </svg>
+);
+const StarIcon = () => (
+  <svg {...svgProps} aria-hidden="true">
+    <path d="M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" />
+  </svg>
+);
 const ChevronIcon = ({ direction }: { direction: 'left' | 'right' }) => (
-  <svg {...svgProps} aria-hidden="true"><path d={direction === 'left' ? 'M15 6l-6 6 6 6' : 'M9 6l6 6-6 6'} /></svg>
+  <svg {...svgProps} aria-hidden="true">
+    <path d={direction === 'left' ? 'M15 6l-6 6 6 6' : 'M9 6l6 6-6 6'} />
+  </svg>
 );

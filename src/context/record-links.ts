@@ -14,9 +14,7 @@ import { decodeWorkspace } from '../state/workspace-url.ts';
 export type RecordContextSource = (apiPath: string) => Promise<RecordContext | null>;
 
 /** Where a pane path's context comes from: the path itself, or a look-up on the server. */
-export type RecordContextOrigin =
-  | { kind: 'path'; businessId: string; merchantId?: string }
-  | { kind: 'lookup'; apiPath: string };
+export type RecordContextOrigin = { kind: 'path'; businessId: string; merchantId?: string } | { kind: 'lookup'; apiPath: string };
 
 const segment = (value: string) => encodeURIComponent(value);
 
@@ -34,7 +32,10 @@ const recordRoutes: { pattern: RegExp; origin: (ids: string[]) => RecordContextO
   { pattern: /^\/transactions\/([^/]+)$/, origin: ([reference = '']) => ({ kind: 'lookup', apiPath: `/context/records/transactions/${segment(reference)}` }) },
   {
     pattern: /^\/configurations\/([^/]+)\/payments\/([^/]+)(?:\/trace\/[^/]+)?$/,
-    origin: ([configurationId = '', reference = '']) => ({ kind: 'lookup', apiPath: `/context/records/configurations/${segment(configurationId)}/payment-jobs/${segment(reference)}` }),
+    origin: ([configurationId = '', reference = '']) => ({
+      kind: 'lookup',
+      apiPath: `/context/records/configurations/${segment(configurationId)}/payment-jobs/${segment(reference)}`,
+    }),
   },
   { pattern: /^\/tickets\/(?!add$)([^/]+)$/, origin: ([ticketId = '']) => ({ kind: 'lookup', apiPath: `/context/records/tickets/${segment(ticketId)}` }) },
   { pattern: /^\/business\/([^/]+)\/merchants\/([^/]+)(?:\/.*)?$/, origin: ([businessId = '', merchantId = '']) => ({ kind: 'path', businessId, merchantId }) },
@@ -47,7 +48,10 @@ export function recordContextOrigin(panePath: string): RecordContextOrigin | nul
   for (const route of recordRoutes) {
     const match = route.pattern.exec(pathname);
     if (!match) continue;
-    const ids = match.slice(1).filter((value): value is string => value !== undefined).map(decoded);
+    const ids = match
+      .slice(1)
+      .filter((value): value is string => value !== undefined)
+      .map(decoded);
     if (ids.some((id) => id === null || id === '')) return null;
     return route.origin(ids as string[]);
   }
@@ -66,7 +70,9 @@ function selectionsOf(origin: RecordContextOrigin, found: RecordContext | null):
   return {
     business: { id: found.business.id, title: found.business.title },
     ...(found.merchant ? { merchant: { id: found.merchant.id, title: found.merchant.title } } : {}),
-    ...(found.merchant && found.configuration ? { configuration: { id: found.configuration.id, title: found.configuration.title, switches: { ...found.configuration.switches } } } : {}),
+    ...(found.merchant && found.configuration
+      ? { configuration: { id: found.configuration.id, title: found.configuration.title, switches: { ...found.configuration.switches } } }
+      : {}),
   };
 }
 

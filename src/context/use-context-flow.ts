@@ -9,7 +9,14 @@ import { contextRecentLimit } from '../contract/context-checks.ts';
 import type { ContextItem, ContextSelections } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
 import { contextApplyPath } from './context-apply-url.ts';
-import { createContextDataSource, type favoritesSettingKey, recentSettingKey, rememberBusiness, rememberMerchant, type ContextDataSource } from './context-data.ts';
+import {
+  createContextDataSource,
+  type favoritesSettingKey,
+  recentSettingKey,
+  rememberBusiness,
+  rememberMerchant,
+  type ContextDataSource,
+} from './context-data.ts';
 import { addRecent, open, reduce, type Effect, type FlowEvent, type FlowState, type Transition } from './context-flow.ts';
 import { contextMessages } from './context-messages.ts';
 
@@ -38,14 +45,11 @@ export type ContextItemKey = typeof favoritesSettingKey | typeof recentSettingKe
 export const contextItemsKey = (key: ContextItemKey) => userSettingQueries.detail(key).queryKey;
 
 /** Adds an applied context to the recent list (newest first, capped, de-duplicated) and saves it. */
-export async function rememberRecent(
-  data: ContextDataSource,
-  queryClient: ReturnType<typeof useQueryClient>,
-  item: ContextItem,
-): Promise<void> {
-  const current = await queryClient.fetchQuery({ queryKey: contextItemsKey(recentSettingKey), queryFn: () => data.readItems(recentSettingKey), staleTime: 60_000 })
+export async function rememberRecent(data: ContextDataSource, queryClient: ReturnType<typeof useQueryClient>, item: ContextItem): Promise<void> {
+  const current = await queryClient
+    .fetchQuery({ queryKey: contextItemsKey(recentSettingKey), queryFn: () => data.readItems(recentSettingKey), staleTime: 60_000 })
     .catch(() => [] as ContextItem[]);
-  const next = addRecent(Array.isArray(current) ? current as ContextItem[] : [], item, contextRecentLimit);
+  const next = addRecent(Array.isArray(current) ? (current as ContextItem[]) : [], item, contextRecentLimit);
   queryClient.setQueryData(contextItemsKey(recentSettingKey), next);
   await data.writeItems(recentSettingKey, next);
 }
@@ -57,7 +61,13 @@ function rememberSelections(selections: ContextSelections): void {
     rememberBusiness({ id: business.id, name: business.title, camAutoRemittance: business.camAutoRemittance });
   }
   if (business?.id && merchant?.id && merchant.grossSettlement !== undefined && merchant.currencies) {
-    rememberMerchant({ id: merchant.id, name: merchant.title, businessId: business.id, grossSettlement: merchant.grossSettlement, currencies: [...merchant.currencies] });
+    rememberMerchant({
+      id: merchant.id,
+      name: merchant.title,
+      businessId: business.id,
+      grossSettlement: merchant.grossSettlement,
+      currencies: [...merchant.currencies],
+    });
   }
 }
 
@@ -89,7 +99,10 @@ export function useContextFlow({ policy, preferredRoute, onClose }: UseContextFl
   const run = useCallback((effect: Effect) => {
     const live = runtime.current;
     if (!live?.alive) return;
-    const { services: { data, navigate }, queryClient: client } = latest.current;
+    const {
+      services: { data, navigate },
+      queryClient: client,
+    } = latest.current;
     const dispatch = (event: FlowEvent) => {
       if (live.alive) dispatchRef.current(event);
     };
@@ -97,13 +110,17 @@ export function useContextFlow({ policy, preferredRoute, onClose }: UseContextFl
       case 'loadBusinesses':
         data.businesses(effect.query, live.lists.signal).then(
           (page) => dispatch({ type: 'businessesLoaded', requestId: effect.requestId, page }),
-          (error: unknown) => { if (!isAborted(error)) dispatch({ type: 'businessesFailed', requestId: effect.requestId }); },
+          (error: unknown) => {
+            if (!isAborted(error)) dispatch({ type: 'businessesFailed', requestId: effect.requestId });
+          },
         );
         return;
       case 'loadMerchants':
         data.merchants(effect.businessId, effect.query, live.lists.signal).then(
           (page) => dispatch({ type: 'merchantsLoaded', requestId: effect.requestId, page }),
-          (error: unknown) => { if (!isAborted(error)) dispatch({ type: 'merchantsFailed', requestId: effect.requestId }); },
+          (error: unknown) => {
+            if (!isAborted(error)) dispatch({ type: 'merchantsFailed', requestId: effect.requestId });
+          },
         );
         return;
       case 'scheduleSearch':
@@ -122,7 +139,9 @@ export function useContextFlow({ policy, preferredRoute, onClose }: UseContextFl
         live.search = controller;
         data.search(effect.searchTerm, effect.query, controller.signal).then(
           (page) => dispatch({ type: 'searchLoaded', requestId: effect.requestId, page }),
-          (error: unknown) => { if (!isAborted(error)) dispatch({ type: 'searchFailed', requestId: effect.requestId }); },
+          (error: unknown) => {
+            if (!isAborted(error)) dispatch({ type: 'searchFailed', requestId: effect.requestId });
+          },
         );
         return;
       }
@@ -138,10 +157,14 @@ export function useContextFlow({ policy, preferredRoute, onClose }: UseContextFl
           effect.merchantId === null ? Promise.resolve(null) : data.merchant(effect.businessId, effect.merchantId),
         ]).then(
           ([business, merchant]) => dispatch({ type: 'detailsLookedUp', business, merchant }),
-          (error: unknown) => dispatch({
-            type: 'detailsFailed',
-            message: isApiError(error) && error.status === 404 ? contextMessages.recordNotFound : (isApiError(error) && error.messages[0]) || contextMessages.loadFailed,
-          }),
+          (error: unknown) =>
+            dispatch({
+              type: 'detailsFailed',
+              message:
+                isApiError(error) && error.status === 404
+                  ? contextMessages.recordNotFound
+                  : (isApiError(error) && error.messages[0]) || contextMessages.loadFailed,
+            }),
         );
         return;
       case 'loadConfigurations':
@@ -164,14 +187,17 @@ export function useContextFlow({ policy, preferredRoute, onClose }: UseContextFl
     }
   }, []);
 
-  const dispatch = useCallback((event: FlowEvent) => {
-    const next = reduce(stateRef.current, event);
-    if (next.state !== stateRef.current) {
-      stateRef.current = next.state;
-      setState(next.state);
-    }
-    for (const effect of next.effects) run(effect);
-  }, [run]);
+  const dispatch = useCallback(
+    (event: FlowEvent) => {
+      const next = reduce(stateRef.current, event);
+      if (next.state !== stateRef.current) {
+        stateRef.current = next.state;
+        setState(next.state);
+      }
+      for (const effect of next.effects) run(effect);
+    },
+    [run],
+  );
   dispatchRef.current = dispatch;
 
   useEffect(() => {

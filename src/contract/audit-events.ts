@@ -3,8 +3,16 @@ import type { PermissionName } from './permissions.ts';
 
 /** Audit events of the spec: capture, refund, void, virtual-terminal order and user deletion, each successful or failed. */
 export const auditEventNames = [
-  'CaptureSuccessful', 'CaptureFailed', 'RefundSuccessful', 'RefundFailed', 'VoidSuccessful', 'VoidFailed',
-  'VirtualTerminalOrderSuccessful', 'VirtualTerminalOrderFailed', 'UserDeletionSuccessful', 'UserDeletionFailed',
+  'CaptureSuccessful',
+  'CaptureFailed',
+  'RefundSuccessful',
+  'RefundFailed',
+  'VoidSuccessful',
+  'VoidFailed',
+  'VirtualTerminalOrderSuccessful',
+  'VirtualTerminalOrderFailed',
+  'UserDeletionSuccessful',
+  'UserDeletionFailed',
   'CardNumberRevealed',
 ] as const;
 

@@ -9,7 +9,11 @@ export type BeneficiaryStatusName = (typeof beneficiaryStatuses)[number];
 
 export const screeningAlertStatuses = ['open', 'confirmed', 'dismissed'] as const;
 export type ScreeningAlertStatusName = (typeof screeningAlertStatuses)[number];
-export const screeningAlertStatusLabels: Record<ScreeningAlertStatusName, string> = { open: 'Open', confirmed: 'Confirmed match', dismissed: 'Dismissed (false positive)' };
+export const screeningAlertStatusLabels: Record<ScreeningAlertStatusName, string> = {
+  open: 'Open',
+  confirmed: 'Confirmed match',
+  dismissed: 'Dismissed (false positive)',
+};
 
 export const screeningSensitivityNames = ['low', 'medium', 'high'] as const;
 
@@ -57,4 +61,3 @@ export const screeningAlertListSpec: ListQuerySpec = {
   sortable: ['created', 'score'],
   defaultSort: [{ field: 'created', descending: true }],
 };
-

@@ -33,7 +33,13 @@ export const billingPreview = type({
   month: 'string',
   alreadyRun: 'boolean',
   invoices: previewInvoice.array(),
-  totals: type({ currency: 'string', feesMinor: 'number.integer', minimumTopUpMinor: 'number.integer', totalMinor: 'number.integer', invoiceCount: 'number.integer' }).array(),
+  totals: type({
+    currency: 'string',
+    feesMinor: 'number.integer',
+    minimumTopUpMinor: 'number.integer',
+    totalMinor: 'number.integer',
+    invoiceCount: 'number.integer',
+  }).array(),
 });
 export type BillingPreview = typeof billingPreview.infer;
 

@@ -45,7 +45,8 @@ export function monthLabel(month: string): string {
   return monthBounds(month).start.toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
-export const duplicateRunMessage = (month: string) => `Invoices for ${monthLabel(month)} have already been created. A month is billed once; correct an invoice with a credit note.`;
+export const duplicateRunMessage = (month: string) =>
+  `Invoices for ${monthLabel(month)} have already been created. A month is billed once; correct an invoice with a credit note.`;
 export const monthNotEndedMessage = 'Only a month that has ended can be billed.';
 export const alreadyPaidMessage = 'This invoice is already marked paid.';
 export const creditNoteNotPayableMessage = 'A credit note is not paid; only invoices are.';
@@ -67,8 +68,10 @@ export const invoiceListSpec: ListQuerySpec = {
 };
 /** GET /businesses/{b}/invoices: what the business's owner and finance users read. */
 export const businessInvoiceListSpec: ListQuerySpec = {
-  filters: { status: invoiceListSpec.filters.status as ListQuerySpec['filters'][string], month: invoiceListSpec.filters.month as ListQuerySpec['filters'][string] },
+  filters: {
+    status: invoiceListSpec.filters.status as ListQuerySpec['filters'][string],
+    month: invoiceListSpec.filters.month as ListQuerySpec['filters'][string],
+  },
   sortable: ['issued', 'number'],
   defaultSort: [{ field: 'number', descending: true }],
 };
-

@@ -40,12 +40,22 @@ export const createBulkJobBody = type({
 });
 export type CreateBulkJobBody = typeof createBulkJobBody.infer;
 
-
 /** A bulk job as the server answers it (GET /bulk-jobs/{jobId}, POST …/cancel; { job } from POST /bulk-jobs, { results } from GET /bulk-jobs). */
 export const bulkJobSchema = type({
-  id: 'string', area: type.enumerated(...bulkAreas), action: type.enumerated(...bulkActions), status: type.enumerated(...bulkJobStatuses),
-  cancelRequested: 'boolean', totalItems: 'number.integer', processedItems: 'number.integer', succeededItems: 'number.integer', failedItems: 'number.integer',
-  createdAt: 'string', finishedAt: 'string | null', reportId: 'string | null', resultFileName: 'string | null', error: 'string | null',
+  id: 'string',
+  area: type.enumerated(...bulkAreas),
+  action: type.enumerated(...bulkActions),
+  status: type.enumerated(...bulkJobStatuses),
+  cancelRequested: 'boolean',
+  totalItems: 'number.integer',
+  processedItems: 'number.integer',
+  succeededItems: 'number.integer',
+  failedItems: 'number.integer',
+  createdAt: 'string',
+  finishedAt: 'string | null',
+  reportId: 'string | null',
+  resultFileName: 'string | null',
+  error: 'string | null',
 });
 export const createdBulkJob = type({ job: bulkJobSchema });
 export const bulkJobList = type({ results: bulkJobSchema.array() });

@@ -17,7 +17,12 @@ export const bulkActionsOf: Record<BulkArea, readonly BulkAction[]> = {
 };
 
 export const bulkActionLabels: Record<BulkAction, string> = {
-  export: 'Export', cancel: 'Cancel payment jobs', 'resend-links': 'Resend payment links', status: 'Change status', assignee: 'Change assignee', lock: 'Lock users',
+  export: 'Export',
+  cancel: 'Cancel payment jobs',
+  'resend-links': 'Resend payment links',
+  status: 'Change status',
+  assignee: 'Change assignee',
+  lock: 'Lock users',
 };
 
 export const bulkJobStatuses = ['queued', 'running', 'completed', 'cancelled', 'failed'] as const;

@@ -4,8 +4,18 @@
 import { type } from 'arktype';
 import { paymentMethods } from './enumerations.ts';
 import {
-  hostedPageFonts, imageMimeTypes, maxApiKeyDescriptionLength, maxApiKeyNameLength, maxDescriptionLength,
-  maxDisplayNameLength, maxHostedPageNameLength, maxNameLength, maxTradeNameLength, maxUrlLength, oldKeyStopOptions, threeDSecurePolicies,
+  hostedPageFonts,
+  imageMimeTypes,
+  maxApiKeyDescriptionLength,
+  maxApiKeyNameLength,
+  maxDescriptionLength,
+  maxDisplayNameLength,
+  maxHostedPageNameLength,
+  maxNameLength,
+  maxTradeNameLength,
+  maxUrlLength,
+  oldKeyStopOptions,
+  threeDSecurePolicies,
 } from './configurations.ts';
 
 const isoDateTime = 'string.date.iso';
@@ -81,7 +91,10 @@ export const merchantUpdateBody = type({
 // ── configurations ──
 /** Every switch of configurationSwitchNames; unknown ones are refused. */
 const switchesBody = type({
-  virtualTerminalMenuEnabled: 'boolean', 'paymentLinksEnabled?': 'boolean', 'orderConfirmationEmailsEnabled?': 'boolean', 'savedCardsEnabled?': 'boolean',
+  virtualTerminalMenuEnabled: 'boolean',
+  'paymentLinksEnabled?': 'boolean',
+  'orderConfirmationEmailsEnabled?': 'boolean',
+  'savedCardsEnabled?': 'boolean',
   '+': 'reject',
 });
 const switchesAnswer = type({ virtualTerminalMenuEnabled: 'boolean', '[string]': 'boolean' });
@@ -131,7 +144,10 @@ export const configurationCreateBody = type({
   description: `string <= ${maxDescriptionLength}`,
   'switches?': switchesBody,
   /** the methods to switch on at once (the wizard's second step), each with its default settings */
-  'paymentMethods?': type.enumerated(...paymentMethods).array().atMostLength(paymentMethods.length),
+  'paymentMethods?': type
+    .enumerated(...paymentMethods)
+    .array()
+    .atMostLength(paymentMethods.length),
   '+': 'reject',
 });
 export type ConfigurationCreateBody = typeof configurationCreateBody.infer;
@@ -167,7 +183,10 @@ export const hostedPageDesignSchema = type({
   colours: { brand: colour, background: colour, text: colour, buttonBackground: colour, buttonText: colour, '+': 'reject' },
   font: type.enumerated(...hostedPageFonts),
   texts: { title: 'string <= 60', description: 'string <= 200', payButtonLabel: 'string <= 30', footer: 'string <= 200', '+': 'reject' },
-  paymentMethodOrder: type.enumerated(...paymentMethods).array().atMostLength(paymentMethods.length),
+  paymentMethodOrder: type
+    .enumerated(...paymentMethods)
+    .array()
+    .atMostLength(paymentMethods.length),
   showOrderLines: 'boolean',
   returnUrls: { success: url, cancel: url, failure: url, '+': 'reject' },
   '+': 'reject',

@@ -120,7 +120,10 @@ export const configurationSwitchLabels: Record<ConfigurationSwitchName, string> 
   savedCardsEnabled: 'Saved cards',
 };
 export const defaultConfigurationSwitches: Record<ConfigurationSwitchName, boolean> = {
-  virtualTerminalMenuEnabled: true, paymentLinksEnabled: true, orderConfirmationEmailsEnabled: false, savedCardsEnabled: false,
+  virtualTerminalMenuEnabled: true,
+  paymentLinksEnabled: true,
+  orderConfirmationEmailsEnabled: false,
+  savedCardsEnabled: false,
 };
 
 export type ConfigurationEdit = { tradeName: string; description: string };
@@ -141,9 +144,21 @@ export const threeDSecurePolicyLabels: Record<ThreeDSecurePolicy, string> = { al
 export const cardLikeMethods: readonly PaymentMethod[] = ['card', 'applePay', 'googlePay', 'samsungPay', 'clickToPay'];
 export const maxDisplayNameLength = 50;
 export const paymentMethodLabels: Record<PaymentMethod, string> = {
-  afterPay: 'AfterPay', applePay: 'Apple Pay', bancontact: 'Bancontact', card: 'Card', directDebit: 'Direct debit', googlePay: 'Google Pay',
-  ideal: 'iDEAL', klarnaPayLater: 'Klarna Pay Later', klarnaPayNow: 'Klarna Pay Now', klarnaSliceIt: 'Klarna Slice It', payPal: 'PayPal',
-  samsungPay: 'Samsung Pay', sepaBanktransfer: 'SEPA bank transfer', clickToPay: 'Click to Pay', wallet: 'Wallet',
+  afterPay: 'AfterPay',
+  applePay: 'Apple Pay',
+  bancontact: 'Bancontact',
+  card: 'Card',
+  directDebit: 'Direct debit',
+  googlePay: 'Google Pay',
+  ideal: 'iDEAL',
+  klarnaPayLater: 'Klarna Pay Later',
+  klarnaPayNow: 'Klarna Pay Now',
+  klarnaSliceIt: 'Klarna Slice It',
+  payPal: 'PayPal',
+  samsungPay: 'Samsung Pay',
+  sepaBanktransfer: 'SEPA bank transfer',
+  clickToPay: 'Click to Pay',
+  wallet: 'Wallet',
 };
 /** Limits are kept in thousandths of the major unit (the amount scale of the transactions overview). */
 export const amountScaleFactor = 1000;
@@ -163,9 +178,13 @@ export function checkPaymentMethodEdit(method: PaymentMethod, edit: PaymentMetho
   checkText(errors, 'displayName', 'Display name', edit.displayName, { max: maxDisplayNameLength, required: true });
   if (cardLikeMethods.includes(method) && edit.threeDSecurePolicy === null) errors.threeDSecurePolicy = fieldMessages.required('3-D Secure policy');
   if (!cardLikeMethods.includes(method) && edit.threeDSecurePolicy !== null) errors.threeDSecurePolicy = fieldMessages.invalid('3-D Secure policy');
-  for (const [field, label, value] of [['minimumAmount', 'Minimum amount', edit.minimumAmount], ['maximumAmount', 'Maximum amount', edit.maximumAmount]] as const) {
+  for (const [field, label, value] of [
+    ['minimumAmount', 'Minimum amount', edit.minimumAmount],
+    ['maximumAmount', 'Maximum amount', edit.maximumAmount],
+  ] as const) {
     if (value === null) continue;
-    if (!Number.isFinite(value) || value < 0 || value > maxAmountLimit || Math.round(value * 1000) !== value * 1000) errors[field] = fieldMessages.between(label, 0, maxAmountLimit);
+    if (!Number.isFinite(value) || value < 0 || value > maxAmountLimit || Math.round(value * 1000) !== value * 1000)
+      errors[field] = fieldMessages.between(label, 0, maxAmountLimit);
   }
   if (!errors.minimumAmount && !errors.maximumAmount && edit.minimumAmount !== null && edit.maximumAmount !== null && edit.maximumAmount < edit.minimumAmount) {
     errors.maximumAmount = fieldMessages.above('Maximum amount', edit.minimumAmount);
@@ -199,7 +218,11 @@ export const maxHostedPageNameLength = 60;
 export const hostedPageColourNames = ['brand', 'background', 'text', 'buttonBackground', 'buttonText'] as const;
 export type HostedPageColourName = (typeof hostedPageColourNames)[number];
 export const hostedPageColourLabels: Record<HostedPageColourName, string> = {
-  brand: 'Brand colour', background: 'Background colour', text: 'Text colour', buttonBackground: 'Button colour', buttonText: 'Button text colour',
+  brand: 'Brand colour',
+  background: 'Background colour',
+  text: 'Text colour',
+  buttonBackground: 'Button colour',
+  buttonText: 'Button text colour',
 };
 
 export type HostedPageDesign = {
@@ -248,19 +271,27 @@ export function contrastWarnings(colours: Record<HostedPageColourName, string>):
     ['Text on the background', colours.text, colours.background],
     ['Button text on the button', colours.buttonText, colours.buttonBackground],
   ];
-  return pairs.filter(([, a, b]) => hexColour.test(a) && hexColour.test(b) && contrastRatio(a, b) < minimumContrast)
+  return pairs
+    .filter(([, a, b]) => hexColour.test(a) && hexColour.test(b) && contrastRatio(a, b) < minimumContrast)
     .map(([label, a, b]) => `${label} has a contrast of ${contrastRatio(a, b).toFixed(2)}:1, below the ${minimumContrast}:1 that WCAG AA asks for`);
 }
 
 export function checkHostedPage(name: string, design: HostedPageDesign): FieldErrors {
   const errors: FieldErrors = {};
   checkText(errors, 'name', 'Name', name, { max: maxHostedPageNameLength, required: true });
-  for (const colour of hostedPageColourNames) if (!hexColour.test(design.colours[colour])) errors[`colours.${colour}`] = fieldMessages.invalid(hostedPageColourLabels[colour]);
+  for (const colour of hostedPageColourNames)
+    if (!hexColour.test(design.colours[colour])) errors[`colours.${colour}`] = fieldMessages.invalid(hostedPageColourLabels[colour]);
   if (!(hostedPageFonts as readonly string[]).includes(design.font)) errors.font = fieldMessages.invalid('Font');
   for (const text of ['title', 'description', 'payButtonLabel', 'footer'] as const) {
-    checkText(errors, `texts.${text}`, hostedPageTextLabels[text], design.texts[text], { max: hostedPageTextLimits[text], required: text === 'title' || text === 'payButtonLabel' });
+    checkText(errors, `texts.${text}`, hostedPageTextLabels[text], design.texts[text], {
+      max: hostedPageTextLimits[text],
+      required: text === 'title' || text === 'payButtonLabel',
+    });
   }
-  if (new Set(design.paymentMethodOrder).size !== design.paymentMethodOrder.length || design.paymentMethodOrder.some((method) => !(paymentMethods as readonly string[]).includes(method))) {
+  if (
+    new Set(design.paymentMethodOrder).size !== design.paymentMethodOrder.length ||
+    design.paymentMethodOrder.some((method) => !(paymentMethods as readonly string[]).includes(method))
+  ) {
     errors.paymentMethodOrder = fieldMessages.invalid('Payment method order');
   }
   checkUrl(errors, 'returnUrls.success', 'Success return URL', design.returnUrls.success || null);

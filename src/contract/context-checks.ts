@@ -23,27 +23,50 @@ function isSwitches(value: unknown): boolean {
 
 export function isContextSelections(value: unknown): value is ContextSelections {
   if (!isRecord(value)) return false;
-  return optional(value, 'partner', isSelection)
-    && optional(value, 'business', (business) => isSelection(business) && optional(business, 'camAutoRemittance', isBoolean))
-    && optional(value, 'merchant', (merchant) => isSelection(merchant)
-      && optional(merchant, 'grossSettlement', isBoolean) && optional(merchant, 'currencies', isStringArray))
-    && optional(value, 'configuration', (configuration) => isSelection(configuration) && isSwitches(configuration.switches));
+  return (
+    optional(value, 'partner', isSelection) &&
+    optional(value, 'business', (business) => isSelection(business) && optional(business, 'camAutoRemittance', isBoolean)) &&
+    optional(
+      value,
+      'merchant',
+      (merchant) => isSelection(merchant) && optional(merchant, 'grossSettlement', isBoolean) && optional(merchant, 'currencies', isStringArray),
+    ) &&
+    optional(value, 'configuration', (configuration) => isSelection(configuration) && isSwitches(configuration.switches))
+  );
 }
 
 export function isContextItem(value: unknown): value is ContextItem {
-  return isRecord(value) && isString(value.businessId)
-    && optional(value, 'merchantId', isString) && optional(value, 'businessName', isString) && optional(value, 'merchantName', isString);
+  return (
+    isRecord(value) &&
+    isString(value.businessId) &&
+    optional(value, 'merchantId', isString) &&
+    optional(value, 'businessName', isString) &&
+    optional(value, 'merchantName', isString)
+  );
 }
 
 export type CachedBusiness = { id: string; name: string; camAutoRemittance: boolean; live?: boolean; partnerId?: string | null };
 export type CachedMerchant = { id: string; name: string; businessId: string; grossSettlement: boolean; currencies: string[]; live?: boolean };
 
 export function isCachedBusiness(value: unknown): value is CachedBusiness {
-  return isRecord(value) && isString(value.id) && isString(value.name) && isBoolean(value.camAutoRemittance)
-    && optional(value, 'live', isBoolean) && optional(value, 'partnerId', isIdOrNull);
+  return (
+    isRecord(value) &&
+    isString(value.id) &&
+    isString(value.name) &&
+    isBoolean(value.camAutoRemittance) &&
+    optional(value, 'live', isBoolean) &&
+    optional(value, 'partnerId', isIdOrNull)
+  );
 }
 
 export function isCachedMerchant(value: unknown): value is CachedMerchant {
-  return isRecord(value) && isString(value.id) && isString(value.name) && isString(value.businessId)
-    && isBoolean(value.grossSettlement) && isStringArray(value.currencies) && optional(value, 'live', isBoolean);
+  return (
+    isRecord(value) &&
+    isString(value.id) &&
+    isString(value.name) &&
+    isString(value.businessId) &&
+    isBoolean(value.grossSettlement) &&
+    isStringArray(value.currencies) &&
+    optional(value, 'live', isBoolean)
+  );
 }

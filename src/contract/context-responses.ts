@@ -26,9 +26,21 @@ export const contextConfigurationPageSchema = type({
 });
 
 /** timeZone: the business's IANA zone, in which its statements, batches, invoices and commission are cut. */
-export const contextBusinessSchema = type({ id: 'string', name: 'string', camAutoRemittance: 'boolean', 'live?': 'boolean', 'partnerId?': 'string | null', 'timeZone?': 'string' });
+export const contextBusinessSchema = type({
+  id: 'string',
+  name: 'string',
+  camAutoRemittance: 'boolean',
+  'live?': 'boolean',
+  'partnerId?': 'string | null',
+  'timeZone?': 'string',
+});
 export const contextMerchantSchema = type({
-  id: 'string', name: 'string', businessId: 'string', grossSettlement: 'boolean', currencies: 'string[]', 'live?': 'boolean',
+  id: 'string',
+  name: 'string',
+  businessId: 'string',
+  grossSettlement: 'boolean',
+  currencies: 'string[]',
+  'live?': 'boolean',
 });
 
 /** Items of the ContextFavorites and ContextRecent user settings. */

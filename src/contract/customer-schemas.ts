@@ -47,10 +47,22 @@ export const customerUpdateBody = customerBody.merge({ version: 'number.integer 
 export type CustomerUpdateBody = typeof customerUpdateBody.infer;
 
 const address = type({
-  'title?': 'string | null', 'firstName?': 'string | null', 'middleName?': 'string | null', 'lastName?': 'string | null',
-  'addressLine1?': 'string | null', 'addressLine2?': 'string | null', 'organisation?': 'string | null', 'department?': 'string | null',
-  'zipCode?': 'string | null', 'city?': 'string | null', 'stateProvince?': 'string | null', 'countryIso3166Alpha2?': 'string | null',
-  'phoneNumber1?': 'string | null', 'phoneNumber1Type?': phoneType, 'phoneNumber2?': 'string | null', 'phoneNumber2Type?': phoneType,
+  'title?': 'string | null',
+  'firstName?': 'string | null',
+  'middleName?': 'string | null',
+  'lastName?': 'string | null',
+  'addressLine1?': 'string | null',
+  'addressLine2?': 'string | null',
+  'organisation?': 'string | null',
+  'department?': 'string | null',
+  'zipCode?': 'string | null',
+  'city?': 'string | null',
+  'stateProvince?': 'string | null',
+  'countryIso3166Alpha2?': 'string | null',
+  'phoneNumber1?': 'string | null',
+  'phoneNumber1Type?': phoneType,
+  'phoneNumber2?': 'string | null',
+  'phoneNumber2Type?': phoneType,
 });
 
 export const customerListItem = type({

@@ -17,7 +17,10 @@ export const maxCustomerSearchTermLength = 100;
 export const customerListSpec: ListQuerySpec = {
   filters: {
     searchterm: {
-      kind: { pattern: new RegExp(`^[^\\u0000-\\u001f\\u007f]{1,${maxCustomerSearchTermLength}}$`), description: `1 to ${maxCustomerSearchTermLength} printable characters` },
+      kind: {
+        pattern: new RegExp(`^[^\\u0000-\\u001f\\u007f]{1,${maxCustomerSearchTermLength}}$`),
+        description: `1 to ${maxCustomerSearchTermLength} printable characters`,
+      },
       operators: ['eq'],
     },
     created: { kind: 'date', operators: ['gte', 'lte'] },
@@ -26,12 +29,19 @@ export const customerListSpec: ListQuerySpec = {
   defaultSort: [{ field: 'name', descending: false }],
 };
 
-
 // ── adding and changing a customer: the checks the form and the server share (spec's generic templates) ──
 export const customerReferencePattern = /^[A-Za-z0-9_.-]{1,64}$/;
 export const customerPhonePattern = /^\+?[0-9 ()-]{4,30}$/;
 export const customerFieldLimits = {
-  reference: 64, firstName: 100, middleName: 100, lastName: 100, emailAddress: 254, addressLine1: 200, addressLine2: 200, zipCode: 20, city: 100,
+  reference: 64,
+  firstName: 100,
+  middleName: 100,
+  lastName: 100,
+  emailAddress: 254,
+  addressLine1: 200,
+  addressLine2: 200,
+  zipCode: 20,
+  city: 100,
 } as const;
 
 /** What the form edits; the body's other address fields (organisation, a second phone) are carried over untouched. */
@@ -42,7 +52,14 @@ export type CustomerEdit = {
   lastName: string;
   emailAddress: string | null;
   dateOfBirth: string | null;
-  billingAddress: { addressLine1: string | null; addressLine2: string | null; zipCode: string | null; city: string | null; countryIso3166Alpha2: string | null; phoneNumber1: string | null } | null;
+  billingAddress: {
+    addressLine1: string | null;
+    addressLine2: string | null;
+    zipCode: string | null;
+    city: string | null;
+    countryIso3166Alpha2: string | null;
+    phoneNumber1: string | null;
+  } | null;
 };
 
 const realDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
@@ -55,7 +72,10 @@ export function checkCustomerEdit(edit: CustomerEdit, today: string, countries: 
   const errors: Record<string, string> = {};
   const text = (field: string, label: string, value: string | null, max: number, required = false) => {
     const trimmed = value?.trim() ?? '';
-    if (trimmed === '') { if (required) errors[field] = `${label} is required`; return; }
+    if (trimmed === '') {
+      if (required) errors[field] = `${label} is required`;
+      return;
+    }
     if (trimmed.length > max) errors[field] = `${label} may have ${max} characters maximum`;
   };
   const limits = customerFieldLimits;
@@ -65,7 +85,8 @@ export function checkCustomerEdit(edit: CustomerEdit, today: string, countries: 
   text('middleName', 'Middle name', edit.middleName, limits.middleName);
   text('lastName', 'Last name', edit.lastName, limits.lastName, true);
   text('emailAddress', 'Email address', edit.emailAddress, limits.emailAddress);
-  if (!errors.emailAddress && edit.emailAddress?.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(edit.emailAddress.trim())) errors.emailAddress = 'Email address is invalid';
+  if (!errors.emailAddress && edit.emailAddress?.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(edit.emailAddress.trim()))
+    errors.emailAddress = 'Email address is invalid';
   if (edit.dateOfBirth) {
     if (!realDate(edit.dateOfBirth)) errors.dateOfBirth = 'Date of birth is invalid';
     else if (edit.dateOfBirth > today) errors.dateOfBirth = 'Date of birth is in the future';
@@ -77,7 +98,8 @@ export function checkCustomerEdit(edit: CustomerEdit, today: string, countries: 
     text('billingAddress.zipCode', 'Postcode', address.zipCode, limits.zipCode);
     text('billingAddress.city', 'City', address.city, limits.city);
     if (address.countryIso3166Alpha2 && !countries.includes(address.countryIso3166Alpha2)) errors['billingAddress.countryIso3166Alpha2'] = 'Country is invalid';
-    if (address.phoneNumber1?.trim() && !customerPhonePattern.test(address.phoneNumber1.trim())) errors['billingAddress.phoneNumber1'] = 'Phone number is invalid';
+    if (address.phoneNumber1?.trim() && !customerPhonePattern.test(address.phoneNumber1.trim()))
+      errors['billingAddress.phoneNumber1'] = 'Phone number is invalid';
   }
   return errors;
 }

@@ -151,7 +151,11 @@ export function shiftPeriod(period: DashboardPeriod, steps: number): DashboardPe
 export function comparePeriod(period: DashboardPeriod): DashboardPeriod {
   if (period.interval === 'week') return shiftPeriod(period, -52);
   if (period.interval === 'custom') {
-    return { interval: 'custom', startDate: toLocalDate(addYears(calendar(period.startDate), -1)), endDate: toLocalDate(addYears(calendar(period.endDate), -1)) };
+    return {
+      interval: 'custom',
+      startDate: toLocalDate(addYears(calendar(period.startDate), -1)),
+      endDate: toLocalDate(addYears(calendar(period.endDate), -1)),
+    };
   }
   return periodContaining(period.interval, toLocalDate(addYears(calendar(period.startDate), -1)));
 }
@@ -177,9 +181,7 @@ export function bucketPlan(period: DashboardPeriod, timeZone: string): BucketPla
     return { unit, step: 1, buckets };
   }
   const step = period.interval === 'custom' ? customStep(period.startDate, period.endDate) : 1;
-  const next = unit === 'month'
-    ? (date: LocalDate) => addLocalMonths(date, step)
-    : (date: LocalDate) => addLocalDays(date, step);
+  const next = unit === 'month' ? (date: LocalDate) => addLocalMonths(date, step) : (date: LocalDate) => addLocalDays(date, step);
   for (let date = period.startDate; date <= period.endDate; date = next(date)) {
     const start = startOfLocalDate(date, timeZone);
     const following = next(date);
@@ -195,11 +197,19 @@ export type PeriodProblem = string;
  * Checks a requested period and gives it in its canonical form: a day, week, month or year is the whole period
  * holding startDate (endDate must lie in it); a custom range is taken as given.
  */
-export function normalisePeriod(interval: DashboardInterval, startDate: LocalDate, endDate: LocalDate): { period: DashboardPeriod } | { problems: PeriodProblem[] } {
+export function normalisePeriod(
+  interval: DashboardInterval,
+  startDate: LocalDate,
+  endDate: LocalDate,
+): { period: DashboardPeriod } | { problems: PeriodProblem[] } {
   const problems: PeriodProblem[] = [];
-  for (const [name, value] of [['startDate', startDate], ['endDate', endDate]] as const) {
+  for (const [name, value] of [
+    ['startDate', startDate],
+    ['endDate', endDate],
+  ] as const) {
     if (!isLocalDate(value)) problems.push(`dateRange.${name} '${value.slice(0, 40)}' is not a date`);
-    else if (value < earliestDashboardDate || value > latestDashboardDate) problems.push(`dateRange.${name} should be between ${earliestDashboardDate} and ${latestDashboardDate}`);
+    else if (value < earliestDashboardDate || value > latestDashboardDate)
+      problems.push(`dateRange.${name} should be between ${earliestDashboardDate} and ${latestDashboardDate}`);
   }
   if (problems.length > 0) return { problems };
   if (endDate < startDate) return { problems: ['dateRange.endDate is before dateRange.startDate'] };
@@ -208,7 +218,8 @@ export function normalisePeriod(interval: DashboardInterval, startDate: LocalDat
     return { period: { interval, startDate, endDate } };
   }
   const period = periodContaining(interval, startDate);
-  if (endDate > period.endDate) return { problems: [`dateRange.endDate should be in the same ${interval} as dateRange.startDate (${period.startDate} to ${period.endDate})`] };
+  if (endDate > period.endDate)
+    return { problems: [`dateRange.endDate should be in the same ${interval} as dateRange.startDate (${period.startDate} to ${period.endDate})`] };
   return { period };
 }
 
@@ -233,7 +244,8 @@ export const compareModes = ['year', 'previous', 'week'] as const;
 export type CompareWith = (typeof compareModes)[number];
 export const compareLabels: Record<CompareWith, string> = { year: 'a year earlier', previous: 'the previous period', week: 'a week earlier' };
 /** The modes a view offers: a week earlier only where a period lines up with one (a day, a week). */
-export const compareModesOf = (interval: DashboardInterval): CompareWith[] => (interval === 'day' || interval === 'week' ? [...compareModes] : ['year', 'previous']);
+export const compareModesOf = (interval: DashboardInterval): CompareWith[] =>
+  interval === 'day' || interval === 'week' ? [...compareModes] : ['year', 'previous'];
 
 export const defaultInterval: FixedInterval = 'month';
 
@@ -290,10 +302,18 @@ export const dashboardMeasures = ['volume', 'revenue', 'unsuccessfulVolume', 'un
 export type DashboardMeasure = (typeof dashboardMeasures)[number];
 export type MeasureKind = 'count' | 'money';
 export const measureKinds: Record<DashboardMeasure, MeasureKind> = {
-  volume: 'money', revenue: 'money', unsuccessfulVolume: 'money', unsuccessfulRevenue: 'money', salesCount: 'count',
+  volume: 'money',
+  revenue: 'money',
+  unsuccessfulVolume: 'money',
+  unsuccessfulRevenue: 'money',
+  salesCount: 'count',
 };
 export const measureLabels: Record<DashboardMeasure, string> = {
-  volume: 'Volume', revenue: 'Revenue', unsuccessfulVolume: 'Unsuccessful volume', unsuccessfulRevenue: 'Unsuccessful revenue', salesCount: 'Sales',
+  volume: 'Volume',
+  revenue: 'Revenue',
+  unsuccessfulVolume: 'Unsuccessful volume',
+  unsuccessfulRevenue: 'Unsuccessful revenue',
+  salesCount: 'Sales',
 };
 /**
  * What each measure counts, shown beside each total and in the table. The transactions overview's
@@ -320,7 +340,12 @@ export const shownMeasures = ['volume', 'revenue', 'unsuccessfulVolume', 'salesC
 export function bucketTransactionFilters(measure: DashboardMeasure, bucket: { startDate: string; endDate: string }, currency: string): Record<string, string> {
   const lastInstant = new Date(Date.parse(bucket.endDate) - 1).toISOString();
   const status = measure === 'unsuccessfulVolume' || measure === 'unsuccessfulRevenue' ? '[eq]declined[and][eq]failed' : '[eq]paid';
-  return { date: `[gte]${new Date(Date.parse(bucket.startDate)).toISOString()}[and][lte]${lastInstant}`, currency: `[eq]${currency.toLowerCase()}`, kind: '[eq]payment', status };
+  return {
+    date: `[gte]${new Date(Date.parse(bucket.startDate)).toISOString()}[and][lte]${lastInstant}`,
+    currency: `[eq]${currency.toLowerCase()}`,
+    kind: '[eq]payment',
+    status,
+  };
 }
 
 export type DashboardTotals = Record<DashboardMeasure, number>;
@@ -390,7 +415,11 @@ export function readDashboardSearch(search: string, today: LocalDate): Dashboard
   const measureParam = params.get('measure');
   const currencyParam = params.get('currency');
   return {
-    view: { ...base, ...compareOf(params.get('compare'), interval), chartType: chartParam === 'bar' || chartParam === 'line' ? chartParam : defaultChartType(base) },
+    view: {
+      ...base,
+      ...compareOf(params.get('compare'), interval),
+      chartType: chartParam === 'bar' || chartParam === 'line' ? chartParam : defaultChartType(base),
+    },
     measure: isMeasure(measureParam) ? measureParam : 'volume',
     currency: currencyParam !== null && /^[A-Z]{3}$/.test(currencyParam) ? currencyParam : null,
     // The default view (by payment date) is left unsaid, as in the address.

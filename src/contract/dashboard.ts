@@ -11,7 +11,8 @@ import { dashboardDateBases, dashboardIntervals } from './dashboard-intervals.ts
 
 export const currencyCode = type(/^[A-Z]{3}$/).describe('a three-letter currency code such as GBP');
 /** 'YYYY-MM-DD'; a local date-time ('2026-03-31T23:59:59', the spec's range ends) is read as its date. */
-export const dashboardDate = type(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?)?$/).describe('a date, YYYY-MM-DD')
+export const dashboardDate = type(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?)?$/)
+  .describe('a date, YYYY-MM-DD')
   .pipe((value) => value.slice(0, 10));
 
 export const dateRangeSchema = type({ startDate: dashboardDate, endDate: dashboardDate, '+': 'reject' });

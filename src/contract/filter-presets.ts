@@ -25,7 +25,10 @@ export const maxPresetFilters = 20;
 export const maxStoredPresetNameLength = 50;
 
 const page = type(presetPagePattern).describe('a page name such as transactions');
-const presetName = type('string').narrow((value, ctx) => (value.trim().length > 0 && value.trim().length <= maxStoredPresetNameLength) || ctx.mustBe(`a name of 1 to ${maxStoredPresetNameLength} characters`));
+const presetName = type('string').narrow(
+  (value, ctx) =>
+    (value.trim().length > 0 && value.trim().length <= maxStoredPresetNameLength) || ctx.mustBe(`a name of 1 to ${maxStoredPresetNameLength} characters`),
+);
 const filterMap = type({ '[string]': 'string <= 512' }).narrow((value, ctx) => {
   const keys = Object.keys(value);
   if (keys.length > maxPresetFilters) return ctx.mustBe(`at most ${maxPresetFilters} filters`);
@@ -79,7 +82,10 @@ export type StoredPreset = typeof storedPreset.infer;
 export const storedPresetList = type({ results: storedPreset.array() });
 
 /** The filters a preset applies today: its relative date resolved against today, its other filters as stored. */
-export function presetFiltersFor(preset: Pick<StoredPreset, 'filters' | 'relativeDate'>, resolveDate: (preset: DatePresetId) => string | undefined): Record<string, string> {
+export function presetFiltersFor(
+  preset: Pick<StoredPreset, 'filters' | 'relativeDate'>,
+  resolveDate: (preset: DatePresetId) => string | undefined,
+): Record<string, string> {
   const filters = { ...preset.filters };
   if (preset.relativeDate) {
     const date = resolveDate(preset.relativeDate);

@@ -81,24 +81,36 @@ export function datePresetRange(preset: DatePresetId, today: IsoDate): { start: 
   const firstOfMonth = `${today.slice(0, 7)}-01`;
   const year = Number(today.slice(0, 4));
   switch (preset) {
-    case 'today': return { start: today, end: today };
-    case 'yesterday': { const yesterday = addDays(today, -1); return { start: yesterday, end: yesterday }; }
-    case 'thisWeek': return { start: monday, end: today };
-    case 'lastWeek': return { start: addDays(monday, -7), end: addDays(monday, -1) };
-    case 'thisMonth': return { start: firstOfMonth, end: today };
-    case 'lastMonth': return { start: addMonths(firstOfMonth, -1), end: addDays(firstOfMonth, -1) };
-    case 'thisYear': return { start: `${year}-01-01`, end: today };
-    case 'lastYear': return { start: `${year - 1}-01-01`, end: `${year - 1}-12-31` };
+    case 'today':
+      return { start: today, end: today };
+    case 'yesterday': {
+      const yesterday = addDays(today, -1);
+      return { start: yesterday, end: yesterday };
+    }
+    case 'thisWeek':
+      return { start: monday, end: today };
+    case 'lastWeek':
+      return { start: addDays(monday, -7), end: addDays(monday, -1) };
+    case 'thisMonth':
+      return { start: firstOfMonth, end: today };
+    case 'lastMonth':
+      return { start: addMonths(firstOfMonth, -1), end: addDays(firstOfMonth, -1) };
+    case 'thisYear':
+      return { start: `${year}-01-01`, end: today };
+    case 'lastYear':
+      return { start: `${year - 1}-01-01`, end: `${year - 1}-12-31` };
   }
 }
 
 /** The preset a range is exactly, if any (the dropdown shows its name). */
 export function presetOfRange(range: DateRange, today: IsoDate): DatePresetId | null {
   if (!range.start || !range.end) return null;
-  return datePresetIds.find((id) => {
-    const candidate = datePresetRange(id, today);
-    return candidate.start === range.start && candidate.end === range.end;
-  }) ?? null;
+  return (
+    datePresetIds.find((id) => {
+      const candidate = datePresetRange(id, today);
+      return candidate.start === range.start && candidate.end === range.end;
+    }) ?? null
+  );
 }
 
 /** Selectable dates: from five years ago to today. */
@@ -198,7 +210,8 @@ export function encodeAnyOf(values: readonly string[]): string | undefined {
 export function decodeAnyOf(raw: string | undefined, allowed: readonly string[]): string[] {
   const clauses = raw === undefined ? [] : parseFilter(raw);
   if (typeof clauses === 'string') return [];
-  const found = clauses.filter((clause) => clause.operator === 'eq')
+  const found = clauses
+    .filter((clause) => clause.operator === 'eq')
     .map((clause) => allowed.find((value) => value.toLowerCase() === clause.value.toLowerCase()))
     .filter((value): value is string => value !== undefined);
   return [...new Set(found)];
@@ -216,7 +229,7 @@ export function encodeSearchTerm(term: string): string | undefined {
 
 export function decodeSearchTerm(raw: string | undefined): string {
   const clauses = raw === undefined ? [] : parseFilter(raw);
-  return typeof clauses === 'string' ? '' : clauses.find((clause) => clause.operator === 'eq')?.value ?? '';
+  return typeof clauses === 'string' ? '' : (clauses.find((clause) => clause.operator === 'eq')?.value ?? '');
 }
 
 /** Drops empty entries, so an unset filter never reaches a URL, a preset or the server. */
@@ -348,10 +361,11 @@ export function columnChoiceOf(value: unknown, columns: readonly string[], defau
   return visible.length > 0 ? { order: merged, visible } : fallback;
 }
 
-export const columnChoice = (order: readonly string[], visible: readonly string[]): ColumnChoice =>
-  ({ order: [...order], hidden: order.filter((column) => !visible.includes(column)) });
+export const columnChoice = (order: readonly string[], visible: readonly string[]): ColumnChoice => ({
+  order: [...order],
+  hidden: order.filter((column) => !visible.includes(column)),
+});
 export const serialiseColumnChoice = (order: readonly string[], visible: readonly string[]) => JSON.stringify(columnChoice(order, visible));
-
 
 // ---------------------------------------------------------------------------------------------------
 // The table's state in the URL: the same parameters the API takes, so a link is also the request

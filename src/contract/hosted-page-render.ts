@@ -13,7 +13,9 @@ export type HostedPageOrderLine = { description: string; quantity: number; unitP
 export function formatHostedPageMoney(amountMinor: number, currency: string): string {
   const exponent = currencyExponent(currency);
   try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(amountMinor / 10 ** exponent);
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(
+      amountMinor / 10 ** exponent,
+    );
   } catch {
     return `${(amountMinor / 10 ** exponent).toFixed(exponent)} ${currency}`;
   }
@@ -24,7 +26,10 @@ export function formatHostedPageMoney(amountMinor: number, currency: string): st
  * and the line's total (unit price × quantity), so neither can show one where the other shows the other.
  */
 export function hostedPageOrderLineCells(line: HostedPageOrderLine): { unitPrice: string; amount: string } {
-  return { unitPrice: formatHostedPageMoney(line.unitPriceMinor, line.currency), amount: formatHostedPageMoney(line.unitPriceMinor * line.quantity, line.currency) };
+  return {
+    unitPrice: formatHostedPageMoney(line.unitPriceMinor, line.currency),
+    amount: formatHostedPageMoney(line.unitPriceMinor * line.quantity, line.currency),
+  };
 }
 
 export type HostedPageView = {
@@ -60,7 +65,8 @@ export type HostedPageView = {
  * not available here, never offered as a choice that could not be paid.
  */
 export const shopperPayableMethods: readonly PaymentMethod[] = ['card'];
-export const testCardNote = 'This is a test environment: only the published test cards are accepted (for example 4111 1111 1111 1111, any future expiry date and any security code). No real card is charged.';
+export const testCardNote =
+  'This is a test environment: only the published test cards are accepted (for example 4111 1111 1111 1111, any future expiry date and any security code). No real card is charged.';
 
 export type ShopperMethodSetting = {
   method: PaymentMethod;
@@ -87,9 +93,16 @@ const listOf = (names: readonly string[]) => (names.length <= 1 ? names.join('')
  * here (a card, within the card setting's currencies and amount limits when a payment is given) and the rest.
  * The preview passes no payment (its sample amount is not a real one), so only the limits are skipped there.
  */
-export function shopperPaymentOptions(order: readonly PaymentMethod[], settings: readonly ShopperMethodSetting[], payment: { amountMilli: number; currency: string } | null): ShopperPaymentOptions {
+export function shopperPaymentOptions(
+  order: readonly PaymentMethod[],
+  settings: readonly ShopperMethodSetting[],
+  payment: { amountMilli: number; currency: string } | null,
+): ShopperPaymentOptions {
   const enabled = settings.filter((setting) => setting.enabled);
-  const ordered = [...order.flatMap((method) => enabled.filter((setting) => setting.method === method)), ...enabled.filter((setting) => !order.includes(setting.method))];
+  const ordered = [
+    ...order.flatMap((method) => enabled.filter((setting) => setting.method === method)),
+    ...enabled.filter((setting) => !order.includes(setting.method)),
+  ];
   const label = (setting: ShopperMethodSetting) => setting.displayName.trim() || paymentMethodLabels[setting.method];
   const payable: ShopperPaymentOptions['payable'] = [];
   const unavailable: string[] = [];
@@ -99,10 +112,14 @@ export function shopperPaymentOptions(order: readonly PaymentMethod[], settings:
       unavailable.push(label(setting));
       continue;
     }
-    const problem = !payment ? null
-      : setting.currencies.length > 0 && !setting.currencies.includes(payment.currency) ? `${label(setting)} payments are not accepted in ${payment.currency} by this shop.`
-        : setting.minimumAmountMilli !== null && payment.amountMilli < setting.minimumAmountMilli ? `The amount is below this shop's minimum for ${label(setting)} payments.`
-          : setting.maximumAmountMilli !== null && payment.amountMilli > setting.maximumAmountMilli ? `The amount is above this shop's maximum for ${label(setting)} payments.`
+    const problem = !payment
+      ? null
+      : setting.currencies.length > 0 && !setting.currencies.includes(payment.currency)
+        ? `${label(setting)} payments are not accepted in ${payment.currency} by this shop.`
+        : setting.minimumAmountMilli !== null && payment.amountMilli < setting.minimumAmountMilli
+          ? `The amount is below this shop's minimum for ${label(setting)} payments.`
+          : setting.maximumAmountMilli !== null && payment.amountMilli > setting.maximumAmountMilli
+            ? `The amount is above this shop's maximum for ${label(setting)} payments.`
             : null;
     if (problem) {
       reason ??= problem;
@@ -113,8 +130,7 @@ export function shopperPaymentOptions(order: readonly PaymentMethod[], settings:
   return { payable, unavailable, reason: reason ?? 'Card payments are not switched on for this shop.' };
 }
 
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 const safeColour = (value: string, fallback: string) => (/^#[0-9A-Fa-f]{6}$/.test(value) ? value : fallback);
 
@@ -163,28 +179,36 @@ body{background:${background};color:${text};font-family:${font};font-size:16px;l
 export function hostedPageBody(view: HostedPageView): string {
   const { design } = view;
   const base = view.imageBase ?? '';
-  const logo = design.logoImageReference && /^IMG[0-9A-F]{32}$/.test(design.logoImageReference)
-    ? `<img class="hpp-logo" src="${escapeHtml(`${base}/api/portal/images/${design.logoImageReference}`)}" alt="${escapeHtml(view.merchantName)} logo">`
-    : '';
-  const lines = design.showOrderLines && view.orderLines.length > 0
-    ? `<table class="hpp-lines"><caption class="hpp-order">Order lines</caption><thead><tr><th scope="col">Item</th><th scope="col" class="end">Quantity</th><th scope="col" class="end">Unit price</th><th scope="col" class="end">Amount</th></tr></thead><tbody>${view.orderLines.map((line) => {
-      const cells = hostedPageOrderLineCells(line);
-      return `<tr><td>${escapeHtml(line.description)}</td><td class="end">${line.quantity}</td><td class="end">${escapeHtml(cells.unitPrice)}</td><td class="end">${escapeHtml(cells.amount)}</td></tr>`;
-    }).join('')}</tbody></table>`
-    : '';
+  const logo =
+    design.logoImageReference && /^IMG[0-9A-F]{32}$/.test(design.logoImageReference)
+      ? `<img class="hpp-logo" src="${escapeHtml(`${base}/api/portal/images/${design.logoImageReference}`)}" alt="${escapeHtml(view.merchantName)} logo">`
+      : '';
+  const lines =
+    design.showOrderLines && view.orderLines.length > 0
+      ? `<table class="hpp-lines"><caption class="hpp-order">Order lines</caption><thead><tr><th scope="col">Item</th><th scope="col" class="end">Quantity</th><th scope="col" class="end">Unit price</th><th scope="col" class="end">Amount</th></tr></thead><tbody>${view.orderLines
+          .map((line) => {
+            const cells = hostedPageOrderLineCells(line);
+            return `<tr><td>${escapeHtml(line.description)}</td><td class="end">${line.quantity}</td><td class="end">${escapeHtml(cells.unitPrice)}</td><td class="end">${escapeHtml(cells.amount)}</td></tr>`;
+          })
+          .join('')}</tbody></table>`
+      : '';
   const unavailable = view.unavailableMethods ?? [];
-  const notHere = unavailable.length > 0
-    ? `<p class="hpp-note hpp-unavailable">${escapeHtml(listOf(unavailable))} ${unavailable.length === 1 ? 'is' : 'are'} not available on this page.</p>`
-    : '';
+  const notHere =
+    unavailable.length > 0
+      ? `<p class="hpp-note hpp-unavailable">${escapeHtml(listOf(unavailable))} ${unavailable.length === 1 ? 'is' : 'are'} not available on this page.</p>`
+      : '';
   const methods = `<fieldset class="hpp-methods"><legend>Payment method</legend>${view.paymentMethods.map((entry, index) => `<label class="hpp-method"><input type="radio" name="paymentMethod" value="${escapeHtml(entry.method)}"${index === 0 ? ' checked' : ''}> ${escapeHtml(entry.label)}</label>`).join('')}${notHere}</fieldset>`;
-  const hidden = Object.entries(view.hiddenFields ?? {}).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
+  const hidden = Object.entries(view.hiddenFields ?? {})
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('');
   const live = view.mode === 'live';
   const action = live && view.formAction ? ` method="post" action="${escapeHtml(view.formAction)}"` : '';
   const error = view.error ? `<p class="hpp-error" role="alert">${escapeHtml(view.error)}</p>` : '';
   const values = view.values ?? {};
-  const form = view.paymentMethods.length === 0
-    ? `<div class="hpp-unpayable" role="status"><h2>This payment cannot be made on this page</h2><p>${escapeHtml(view.unpayableReason ?? 'No payment method that this page can take is switched on.')}</p>${notHere}<p>Contact ${escapeHtml(view.merchantName)} to pay another way.</p></div>`
-    : `<form class="hpp-form"${action} aria-label="Payment">
+  const form =
+    view.paymentMethods.length === 0
+      ? `<div class="hpp-unpayable" role="status"><h2>This payment cannot be made on this page</h2><p>${escapeHtml(view.unpayableReason ?? 'No payment method that this page can take is switched on.')}</p>${notHere}<p>Contact ${escapeHtml(view.merchantName)} to pay another way.</p></div>`
+      : `<form class="hpp-form"${action} aria-label="Payment">
 ${hidden}
 ${methods}
 <div class="hpp-field"><label for="hpp-name">Name on card</label><input id="hpp-name" name="cardholderName" autocomplete="cc-name" maxlength="100" required value="${escapeHtml(values.cardholderName ?? '')}"></div>
@@ -226,7 +250,10 @@ ${hostedPageBody(view)}
 }
 
 /** A page of one message (paid, cancelled, expired, not found), in the same look. */
-export function hostedPageMessageDocument(design: HostedPageDesign, options: { nonce: string; title: string; heading: string; text: string; merchantName: string }): string {
+export function hostedPageMessageDocument(
+  design: HostedPageDesign,
+  options: { nonce: string; title: string; heading: string; text: string; merchantName: string },
+): string {
   return `<!doctype html>
 <html lang="en-GB">
 <head>

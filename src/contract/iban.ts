@@ -2,9 +2,49 @@
 
 /** IBAN lengths of the countries in the SEPA area and the usual payout corridors (ISO 13616 registry). */
 export const ibanLengths: Readonly<Record<string, number>> = {
-  AD: 24, AE: 23, AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FO: 18, FR: 27,
-  GB: 22, GI: 23, GL: 18, GR: 27, HR: 21, HU: 28, IE: 22, IL: 23, IS: 26, IT: 27, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27,
-  MT: 31, NL: 18, NO: 15, PL: 28, PT: 25, RO: 24, SA: 24, SE: 24, SI: 19, SK: 24, SM: 27, TR: 26, VA: 22,
+  AD: 24,
+  AE: 23,
+  AT: 20,
+  BE: 16,
+  BG: 22,
+  CH: 21,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  EE: 20,
+  ES: 24,
+  FI: 18,
+  FO: 18,
+  FR: 27,
+  GB: 22,
+  GI: 23,
+  GL: 18,
+  GR: 27,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IL: 23,
+  IS: 26,
+  IT: 27,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MT: 31,
+  NL: 18,
+  NO: 15,
+  PL: 28,
+  PT: 25,
+  RO: 24,
+  SA: 24,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  TR: 26,
+  VA: 22,
 };
 
 /** Spaces removed, upper-cased: the form an IBAN is stored and compared in. */
@@ -46,4 +86,7 @@ export function bicProblem(value: string): string | null {
 }
 
 /** GB33 BUKB 2020 1555 5555 55: groups of four, as printed. */
-export const formatIban = (iban: string) => normaliseIban(iban).replace(/(.{4})/g, '$1 ').trim();
+export const formatIban = (iban: string) =>
+  normaliseIban(iban)
+    .replace(/(.{4})/g, '$1 ')
+    .trim();

@@ -149,7 +149,6 @@ export type LedgerReportBody = typeof ledgerReportBody.infer;
 
 export const ledgerReportQueued = type({ reportId: 'string', totalRows: 'number' });
 
-
 /** The balance at the end of each day of a period (the balance chart and its table). */
 export const dailyBalances = type({ currency: 'string', results: type({ date: 'string', balance: 'number' }).array() });
 export type DailyBalances = typeof dailyBalances.infer;

@@ -19,7 +19,20 @@ export const accountKindLabels: Record<StatementAccountKind, string> = {
 };
 
 /** Categories of entries (what a movement is), in the order the totals per category are shown. */
-export const entryCategories = ['sale', 'fee', 'refund', 'reversal', 'reserveHold', 'reserveRelease', 'minimumFee', 'securityDeposit', 'payout', 'transfer', 'invoicePayment', 'creditNote'] as const;
+export const entryCategories = [
+  'sale',
+  'fee',
+  'refund',
+  'reversal',
+  'reserveHold',
+  'reserveRelease',
+  'minimumFee',
+  'securityDeposit',
+  'payout',
+  'transfer',
+  'invoicePayment',
+  'creditNote',
+] as const;
 export type EntryCategory = (typeof entryCategories)[number];
 export const entryCategoryLabels: Record<EntryCategory, string> = {
   sale: 'Sale',
@@ -55,7 +68,15 @@ export const ledgerReportTypes = {
 export type LedgerReportType = keyof typeof ledgerReportTypes;
 export const ledgerReportFileTypes = ['csv', 'xlsx', 'pdf', 'xml'] as const;
 /** Report types that are an account statement: only these are also offered as ISO 20022 camt.053 XML ('xml'). */
-export const statementReportTypes = ['tradingAccount', 'reserve', 'security', 'remittance', 'invoice', 'costs', 'businessAccount'] as const satisfies readonly LedgerReportType[];
+export const statementReportTypes = [
+  'tradingAccount',
+  'reserve',
+  'security',
+  'remittance',
+  'invoice',
+  'costs',
+  'businessAccount',
+] as const satisfies readonly LedgerReportType[];
 export const camtOnlyForStatementsMessage = 'camt.053 XML is offered for account statements only.';
 /** The settlement details report (one row per transaction of a batch or a period's batches): CSV and XLSX only. */
 export const settlementDetailsFileTypes = ['csv', 'xlsx'] as const;
@@ -64,7 +85,13 @@ export const settlementDetailsFileTypeMessage = 'Settlement details are offered 
 export const maxSettlementDetailsDays = 33;
 
 export const statementReportTypeOf: Record<StatementAccountKind, LedgerReportType> = {
-  trading: 'tradingAccount', reserve: 'reserve', security: 'security', remittance: 'remittance', invoice: 'invoice', costs: 'costs', business: 'businessAccount',
+  trading: 'tradingAccount',
+  reserve: 'reserve',
+  security: 'security',
+  remittance: 'remittance',
+  invoice: 'invoice',
+  costs: 'costs',
+  business: 'businessAccount',
 };
 
 /** Letters A–Z as 01–26: a currency code as six digits, so account numbers stay numeric and unique per currency. */
@@ -118,8 +145,13 @@ export function feeOf(amountMinor: number, rate: { percentageBasisPoints: number
 
 /** The /reporting/{slug}/{accountNumber?} route of each statement. */
 export const statementRouteSlugs: Record<StatementAccountKind, string> = {
-  trading: 'trading-account', reserve: 'reserve-account', security: 'security-account', remittance: 'remittance-account',
-  invoice: 'invoice-account', costs: 'cost-statement', business: 'business-account',
+  trading: 'trading-account',
+  reserve: 'reserve-account',
+  security: 'security-account',
+  remittance: 'remittance-account',
+  invoice: 'invoice-account',
+  costs: 'cost-statement',
+  business: 'business-account',
 };
 export const statementKindOfSlug = (slug: string): StatementAccountKind | null =>
   (Object.entries(statementRouteSlugs).find(([, candidate]) => candidate === slug)?.[0] as StatementAccountKind | undefined) ?? null;

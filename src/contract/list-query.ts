@@ -65,7 +65,8 @@ function checkValue(kind: FieldKind, value: string): string | null {
   if (kind === 'number') return /^-?\d+(\.\d+)?$/.test(value) ? null : `'${truncate(value)}' is not a number`;
   if (kind === 'date') return isoDate.test(value) && !Number.isNaN(Date.parse(value)) ? null : `'${truncate(value)}' is not an ISO date`;
   if (kind === 'boolean') return value === 'true' || value === 'false' ? null : `'${truncate(value)}' is not true or false`;
-  if (typeof kind === 'object' && 'oneOf' in kind) return canonicalOf(kind.oneOf, value) !== undefined ? null : `'${truncate(value)}' is not one of ${kind.oneOf.join(', ')}`;
+  if (typeof kind === 'object' && 'oneOf' in kind)
+    return canonicalOf(kind.oneOf, value) !== undefined ? null : `'${truncate(value)}' is not one of ${kind.oneOf.join(', ')}`;
   if (typeof kind === 'object') return kind.pattern.test(value) ? null : `'${truncate(value)}' is not ${kind.description}`;
   return null;
 }
@@ -145,9 +146,10 @@ export function parseListQuery(params: Record<string, string | undefined>, spec:
       const problems = clauses.map((clause) => checkValue(kind, clause.value)).filter((problem) => problem !== null);
       if (problems.length > 0) errors.push(`filter ${key} ${problems[0]}`);
       else {
-        filters[key] = typeof kind === 'object' && 'oneOf' in kind
-          ? clauses.map((clause) => ({ ...clause, value: canonicalOf(kind.oneOf, clause.value) ?? clause.value }))
-          : clauses;
+        filters[key] =
+          typeof kind === 'object' && 'oneOf' in kind
+            ? clauses.map((clause) => ({ ...clause, value: canonicalOf(kind.oneOf, clause.value) ?? clause.value }))
+            : clauses;
       }
     }
   }

@@ -45,4 +45,3 @@ export function unreadNotificationMessage(title: string): string {
 export function inactivityWarningMessage(seconds: number): string {
   return `You will be signed out in ${seconds} ${seconds === 1 ? 'second' : 'seconds'} because you have been inactive.`;
 }
-

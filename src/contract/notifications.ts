@@ -7,7 +7,10 @@
 export const notificationStatuses = ['draft', 'readyForPublication', 'published', 'unpublished'] as const;
 export type NotificationStatusValue = (typeof notificationStatuses)[number];
 export const notificationStatusLabels: Record<NotificationStatusValue, string> = {
-  draft: 'Draft', readyForPublication: 'Ready for publication', published: 'Published', unpublished: 'Unpublished',
+  draft: 'Draft',
+  readyForPublication: 'Ready for publication',
+  published: 'Published',
+  unpublished: 'Unpublished',
 };
 /** Which status may follow which (the same status is an edit); the server holds the same table. */
 export const notificationStatusTransitions: Record<NotificationStatusValue, readonly NotificationStatusValue[]> = {
@@ -36,9 +39,18 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 function inlineOf(value: unknown): NotificationInline | null {
   if (!isRecord(value) || typeof value.text !== 'string') return null;
   const inline: NotificationInline = { text: value.text };
-  if ('bold' in value) { if (typeof value.bold !== 'boolean') return null; inline.bold = value.bold; }
-  if ('italic' in value) { if (typeof value.italic !== 'boolean') return null; inline.italic = value.italic; }
-  if ('href' in value) { if (typeof value.href !== 'string' || !safeLinkPattern.test(value.href)) return null; inline.href = value.href; }
+  if ('bold' in value) {
+    if (typeof value.bold !== 'boolean') return null;
+    inline.bold = value.bold;
+  }
+  if ('italic' in value) {
+    if (typeof value.italic !== 'boolean') return null;
+    inline.italic = value.italic;
+  }
+  if ('href' in value) {
+    if (typeof value.href !== 'string' || !safeLinkPattern.test(value.href)) return null;
+    inline.href = value.href;
+  }
   return inline;
 }
 
@@ -51,8 +63,12 @@ function inlinesOf(value: unknown): NotificationInline[] | null {
 function blockOf(value: unknown): NotificationBlock | null {
   if (!isRecord(value)) return null;
   switch (value.type) {
-    case 'paragraph': return typeof value.text === 'string' ? { type: 'paragraph', text: value.text } : null;
-    case 'list': return Array.isArray(value.items) && value.items.every((item) => typeof item === 'string') ? { type: 'list', items: [...(value.items as string[])] } : null;
+    case 'paragraph':
+      return typeof value.text === 'string' ? { type: 'paragraph', text: value.text } : null;
+    case 'list':
+      return Array.isArray(value.items) && value.items.every((item) => typeof item === 'string')
+        ? { type: 'list', items: [...(value.items as string[])] }
+        : null;
     case 'text': {
       const inlines = inlinesOf(value.inlines);
       return inlines ? { type: 'text', inlines } : null;
@@ -66,7 +82,8 @@ function blockOf(value: unknown): NotificationBlock | null {
       const items = value.items.map(inlinesOf);
       return items.every((item): item is NotificationInline[] => item !== null) ? { type: 'richList', ordered: value.ordered, items } : null;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 

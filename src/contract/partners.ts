@@ -36,7 +36,10 @@ export const partnerBusinessListSpec: ListQuerySpec = {
 export const commissionChannels = ['Gateway', 'Moto', 'Acquiring', 'Chp'] as const;
 export type CommissionChannel = (typeof commissionChannels)[number];
 export const commissionChannelLabels: Record<CommissionChannel, string> = {
-  Gateway: 'Gateway (e-commerce)', Moto: 'MOTO (mail and telephone order)', Acquiring: 'Acquiring', Chp: 'Chp',
+  Gateway: 'Gateway (e-commerce)',
+  Moto: 'MOTO (mail and telephone order)',
+  Acquiring: 'Acquiring',
+  Chp: 'Chp',
 };
 
 /** The card type a rule may name: the scheme, read from the masked number's first digits. */
@@ -100,9 +103,16 @@ const wholeBetween = (value: number, min: number, max: number) => Number.isInteg
 
 /** Labels of a rule's fields, as the form shows them and the server's messages name them. */
 export const commissionRuleFieldLabels = {
-  priority: 'Priority', description: 'Description', volumeFromMinor: 'Volume from', volumeToMinor: 'Volume to',
-  percentageBasisPoints: 'Percentage of the fee', fixedMinor: 'Fixed amount', channel: 'Channel', currency: 'Currency',
-  paymentMethod: 'Payment method', cardType: 'Card type',
+  priority: 'Priority',
+  description: 'Description',
+  volumeFromMinor: 'Volume from',
+  volumeToMinor: 'Volume to',
+  percentageBasisPoints: 'Percentage of the fee',
+  fixedMinor: 'Fixed amount',
+  channel: 'Channel',
+  currency: 'Currency',
+  paymentMethod: 'Payment method',
+  cardType: 'Card type',
 } as const satisfies Record<keyof CommissionRuleEdit, string>;
 
 /**
@@ -125,18 +135,24 @@ export function checkCommissionPlanEdit(edit: CommissionPlanEdit, paymentMethods
   const priorities = new Map<number, number>();
   for (const rule of edit.rules) priorities.set(rule.priority, (priorities.get(rule.priority) ?? 0) + 1);
   edit.rules.forEach((rule, index) => {
-    const at = (field: keyof CommissionRuleEdit, message: string) => { errors[`rules.${index}.${field}`] = message; };
+    const at = (field: keyof CommissionRuleEdit, message: string) => {
+      errors[`rules.${index}.${field}`] = message;
+    };
     const label = commissionRuleFieldLabels;
     if (!wholeBetween(rule.priority, 1, maxCommissionPriority)) at('priority', `${label.priority} should be between 1 and ${maxCommissionPriority}`);
     else if ((priorities.get(rule.priority) ?? 0) > 1) at('priority', `${label.priority} is not unique`);
     const description = rule.description.trim();
     if (description === '') at('description', `${label.description} is required`);
-    else if (description.length > maxCommissionRuleDescriptionLength) at('description', `${label.description} may have ${maxCommissionRuleDescriptionLength} characters maximum`);
-    if (!wholeBetween(rule.percentageBasisPoints, 0, maxCommissionBasisPoints)) at('percentageBasisPoints', `${label.percentageBasisPoints} should be between 0 and 100`);
+    else if (description.length > maxCommissionRuleDescriptionLength)
+      at('description', `${label.description} may have ${maxCommissionRuleDescriptionLength} characters maximum`);
+    if (!wholeBetween(rule.percentageBasisPoints, 0, maxCommissionBasisPoints))
+      at('percentageBasisPoints', `${label.percentageBasisPoints} should be between 0 and 100`);
     if (!wholeBetween(rule.fixedMinor, 0, maxCommissionFixedMinor)) at('fixedMinor', `${label.fixedMinor} should be between 0 and ${maxCommissionFixedMinor}`);
-    if (!wholeBetween(rule.volumeFromMinor, 0, maxCommissionVolumeMinor)) at('volumeFromMinor', `${label.volumeFromMinor} should be between 0 and ${maxCommissionVolumeMinor}`);
+    if (!wholeBetween(rule.volumeFromMinor, 0, maxCommissionVolumeMinor))
+      at('volumeFromMinor', `${label.volumeFromMinor} should be between 0 and ${maxCommissionVolumeMinor}`);
     if (rule.volumeToMinor !== null) {
-      if (!wholeBetween(rule.volumeToMinor, 1, maxCommissionVolumeMinor)) at('volumeToMinor', `${label.volumeToMinor} should be between 1 and ${maxCommissionVolumeMinor}`);
+      if (!wholeBetween(rule.volumeToMinor, 1, maxCommissionVolumeMinor))
+        at('volumeToMinor', `${label.volumeToMinor} should be between 1 and ${maxCommissionVolumeMinor}`);
       else if (rule.volumeToMinor <= rule.volumeFromMinor) at('volumeToMinor', `${label.volumeToMinor} should be above ${rule.volumeFromMinor}`);
     }
     if (rule.channel !== null && !(commissionChannels as readonly string[]).includes(rule.channel)) at('channel', `${label.channel} is invalid`);

@@ -38,9 +38,20 @@ export const passwordTranslations = {
     pwned: 'If you use this password elsewhere, you should change it.',
   },
   timeEstimation: {
-    ltSecond: 'less than a second', second: '{base} second', seconds: '{base} seconds', minute: '{base} minute',
-    minutes: '{base} minutes', hour: '{base} hour', hours: '{base} hours', day: '{base} day', days: '{base} days',
-    month: '{base} month', months: '{base} months', year: '{base} year', years: '{base} years', centuries: 'centuries',
+    ltSecond: 'less than a second',
+    second: '{base} second',
+    seconds: '{base} seconds',
+    minute: '{base} minute',
+    minutes: '{base} minutes',
+    hour: '{base} hour',
+    hours: '{base} hours',
+    day: '{base} day',
+    days: '{base} days',
+    month: '{base} month',
+    months: '{base} months',
+    year: '{base} year',
+    years: '{base} years',
+    centuries: 'centuries',
   },
 };
 
@@ -62,7 +73,19 @@ export async function estimatePassword(password: string, userInputs: readonly st
   const problems: string[] = [];
   if (password.length < minPasswordLength) problems.push(`The password needs at least ${minPasswordLength} characters.`);
   if (password.length > 256) problems.push('The password may have 256 characters maximum.');
-  const result = (await loadEstimator()).check(password.slice(0, 256), userInputs.filter(Boolean).flatMap((input) => input.toLowerCase().split(/[@.\s]+/)).filter((part) => part.length > 2));
+  const result = (await loadEstimator()).check(
+    password.slice(0, 256),
+    userInputs
+      .filter(Boolean)
+      .flatMap((input) => input.toLowerCase().split(/[@.\s]+/))
+      .filter((part) => part.length > 2),
+  );
   if (result.score < minPasswordScore) problems.push('The password is too easy to guess.');
-  return { score: result.score, warning: result.feedback.warning || null, suggestions: result.feedback.suggestions, acceptable: problems.length === 0, problems };
+  return {
+    score: result.score,
+    warning: result.feedback.warning || null,
+    suggestions: result.feedback.suggestions,
+    acceptable: problems.length === 0,
+    problems,
+  };
 }

@@ -30,12 +30,19 @@ export const refundStatusLabels: Record<RefundStatus, string> = {
 };
 
 export const captureStatuses = ['completed', 'failed', 'pending'] as const;
-export const captureStatusLabels: Record<(typeof captureStatuses)[number], string> = { completed: 'Captured', failed: 'Capture failed', pending: 'Capture pending' };
+export const captureStatusLabels: Record<(typeof captureStatuses)[number], string> = {
+  completed: 'Captured',
+  failed: 'Capture failed',
+  pending: 'Capture pending',
+};
 
 /** A chargeback is a transaction of its own: 'paid' means the shopper's bank took the money back. */
 export const chargebackStatuses = ['paid', 'pending', 'failed', 'cancelled'] as const;
 export const chargebackStatusLabels: Record<(typeof chargebackStatuses)[number], string> = {
-  paid: 'Charged back', pending: 'Chargeback pending', failed: 'Chargeback failed', cancelled: 'Chargeback withdrawn',
+  paid: 'Charged back',
+  pending: 'Chargeback pending',
+  failed: 'Chargeback failed',
+  cancelled: 'Chargeback withdrawn',
 };
 
 export const invoiceStatuses = ['open', 'paid', 'credited'] as const;
@@ -43,7 +50,17 @@ export const invoiceStatusLabels: Record<(typeof invoiceStatuses)[number], strin
 
 /** The steps of a payment's life (the detail's step list and the trace). */
 export const paymentSteps = [
-  'created', 'pending', 'authorised', 'declined', 'failed', 'captured', 'partiallyCaptured', 'voided', 'chargedBack', 'expired', 'cancelled',
+  'created',
+  'pending',
+  'authorised',
+  'declined',
+  'failed',
+  'captured',
+  'partiallyCaptured',
+  'voided',
+  'chargedBack',
+  'expired',
+  'cancelled',
 ] as const;
 export type PaymentStep = (typeof paymentSteps)[number];
 export const paymentStepLabels: Record<PaymentStep, string> = {
@@ -61,25 +78,37 @@ export const paymentStepLabels: Record<PaymentStep, string> = {
 };
 
 export const paymentJobTabLabels: Record<PaymentJobTab, string> = {
-  open: 'Open', authorised: 'Authorised, not captured', paid: 'Paid', refunded: 'Refunded', failed: 'Failed',
+  open: 'Open',
+  authorised: 'Authorised, not captured',
+  paid: 'Paid',
+  refunded: 'Refunded',
+  failed: 'Failed',
 };
 
 export type StatusKind = 'payment' | 'refund' | 'capture' | 'chargeback' | 'invoice' | 'step';
 
 const tables: Record<StatusKind, Readonly<Record<string, string>>> = {
-  payment: paymentStatusLabels, refund: refundStatusLabels, capture: captureStatusLabels, chargeback: chargebackStatusLabels,
-  invoice: invoiceStatusLabels, step: paymentStepLabels,
+  payment: paymentStatusLabels,
+  refund: refundStatusLabels,
+  capture: captureStatusLabels,
+  chargeback: chargebackStatusLabels,
+  invoice: invoiceStatusLabels,
+  step: paymentStepLabels,
 };
 
 /** Words of an unknown name (a state added later): 'partlyRefunded' → 'Partly refunded'. Never the raw name. */
 export function wordsOf(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The one label of a state of a kind of thing. */
 export function statusLabelOf(kind: StatusKind, status: string): string {
-  return Object.hasOwn(tables[kind], status) ? tables[kind][status] as string : wordsOf(status);
+  return Object.hasOwn(tables[kind], status) ? (tables[kind][status] as string) : wordsOf(status);
 }
 
 /**
@@ -126,7 +155,8 @@ const auditEventLabels: Record<string, string> = {
  */
 export function auditEventLabel(event: string, metaData: Readonly<Record<string, unknown>> = {}): string {
   const outcome = typeof metaData.outcome === 'string' ? metaData.outcome : null;
-  if (event === 'RefundSuccessful') return outcome && Object.hasOwn(refundStatusLabels, outcome) ? statusLabelOf('refund', outcome) : refundStatusLabels.requested;
+  if (event === 'RefundSuccessful')
+    return outcome && Object.hasOwn(refundStatusLabels, outcome) ? statusLabelOf('refund', outcome) : refundStatusLabels.requested;
   if (event === 'RefundFailed') return outcome === 'failed' ? refundStatusLabels.failed : 'Refund refused';
   return auditEventLabels[event] ?? wordsOf(event);
 }

@@ -1,9 +1,7 @@
 // The payment jobs contract's schemas (arktype): action bodies the server validates, answers the client checks.
 // Constants and rules are in payment-jobs.ts.
 import { type } from 'arktype';
-import {
-  maxRefundNoteLength, maxVoidReasonLength, refundReasons, refundStatuses,
-} from './payment-jobs.ts';
+import { maxRefundNoteLength, maxVoidReasonLength, refundReasons, refundStatuses } from './payment-jobs.ts';
 
 const isoDateTime = 'string.date.iso';
 /** Major units; the largest any request may carry is 999,999,999 minor units (checked per currency by the server). */
@@ -106,8 +104,15 @@ export type PaymentDetail = typeof paymentDetail.infer;
 
 const address = type({ '[string]': 'string | null' });
 const orderLine = type({
-  type: 'string', description: 'string', quantity: 'number', unitPriceExclVat: 'number', unitPriceInclVat: 'number',
-  vatPercentage: 'number', totalExclVat: 'number', totalInclVat: 'number', totalVat: 'number',
+  type: 'string',
+  description: 'string',
+  quantity: 'number',
+  unitPriceExclVat: 'number',
+  unitPriceInclVat: 'number',
+  vatPercentage: 'number',
+  totalExclVat: 'number',
+  totalInclVat: 'number',
+  totalVat: 'number',
 });
 
 export const paymentJobDetail = paymentJobListItem.merge({
@@ -124,13 +129,31 @@ export const paymentJobDetail = paymentJobListItem.merge({
   }),
   amounts: type({ authorised: 'number', captured: 'number', refunded: 'number', chargedBack: 'number', remaining: 'number' }),
   payments: paymentDetail.array(),
-  invoices: type({ invoiceNumber: 'string', amount: 'number', currency: 'string', issueDateTimeUtc: isoDateTime, dueDateTimeUtc: isoDateTime, status: 'string' }).array(),
+  invoices: type({
+    invoiceNumber: 'string',
+    amount: 'number',
+    currency: 'string',
+    issueDateTimeUtc: isoDateTime,
+    dueDateTimeUtc: isoDateTime,
+    status: 'string',
+  }).array(),
   /** chargebacks: each a transaction of kind 'chargeback' (reversalId = its reference), its amount negative */
-  reversals: type({ reversalId: 'string', paymentId: 'string', amount: 'number', currency: 'string', reason: 'string', status: 'string', dateTimeUtc: isoDateTime }).array(),
+  reversals: type({
+    reversalId: 'string',
+    paymentId: 'string',
+    amount: 'number',
+    currency: 'string',
+    reason: 'string',
+    status: 'string',
+    dateTimeUtc: isoDateTime,
+  }).array(),
   splitOutpayment: type({
     createDateTimeUtc: isoDateTime,
     outpayments: type({
-      amount: 'number', currency: 'string', scheduledDateTimeUtc: isoDateTime, outPaidDateTimeUtc: 'string | null',
+      amount: 'number',
+      currency: 'string',
+      scheduledDateTimeUtc: isoDateTime,
+      outPaidDateTimeUtc: 'string | null',
       beneficiary: type({ customerId: 'string', nameOnBankAccount: 'string', iban: 'string', bic: 'string' }),
     }).array(),
   }).or('null'),
@@ -147,8 +170,13 @@ export const paymentTrace = type({
   paymentId: 'string',
   advanced: 'boolean',
   traceSequences: type({
-    sequence: 'number', timestampUtc: isoDateTime, direction: "'inbound' | 'outbound'", message: 'string',
-    'durationMs?': 'number | null', 'rawRequest?': 'string | null', 'rawResponse?': 'string | null',
+    sequence: 'number',
+    timestampUtc: isoDateTime,
+    direction: "'inbound' | 'outbound'",
+    message: 'string',
+    'durationMs?': 'number | null',
+    'rawRequest?': 'string | null',
+    'rawResponse?': 'string | null',
   }).array(),
 });
 export type PaymentTrace = typeof paymentTrace.infer;

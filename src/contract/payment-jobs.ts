@@ -17,7 +17,11 @@ export const paymentJobTabs = ['open', 'authorised', 'paid', 'refunded', 'failed
 export type PaymentJobTab = (typeof paymentJobTabs)[number];
 /** The job statuses each tab covers (refunded and paid also look at the job's refunds, open at its expiry). */
 export const paymentJobTabStatuses: Record<PaymentJobTab, readonly PaymentStatus[]> = {
-  open: ['pending', 'verified'], authorised: ['reserved'], paid: ['paid'], refunded: ['paid'], failed: ['declined', 'failed', 'rejected', 'blocked'],
+  open: ['pending', 'verified'],
+  authorised: ['reserved'],
+  paid: ['paid'],
+  refunded: ['paid'],
+  failed: ['declined', 'failed', 'rejected', 'blocked'],
 };
 
 /** Filters of GET {context}/payment-jobs, by lower-cased name. Amounts are major units of each job's currency. */
@@ -45,14 +49,35 @@ export const paymentJobListSpec: ListQuerySpec = {
 };
 
 export const paymentJobColumns = [
-  'createDateTimeUtc', 'reference', 'orderNumber', 'customer', 'emailAddress', 'amount', 'currency', 'status', 'paymentMethod',
-  'merchant', 'configurationId', 'paidDateTimeUtc', 'expirationDateTimeUtc',
+  'createDateTimeUtc',
+  'reference',
+  'orderNumber',
+  'customer',
+  'emailAddress',
+  'amount',
+  'currency',
+  'status',
+  'paymentMethod',
+  'merchant',
+  'configurationId',
+  'paidDateTimeUtc',
+  'expirationDateTimeUtc',
 ] as const;
 export type PaymentJobColumn = (typeof paymentJobColumns)[number];
 export const paymentJobColumnLabels: Record<PaymentJobColumn, string> = {
-  createDateTimeUtc: 'Created', reference: 'Reference', orderNumber: 'Order number', customer: 'Customer', emailAddress: 'Email',
-  amount: 'Amount', currency: 'Currency', status: 'Status', paymentMethod: 'Payment method', merchant: 'Merchant',
-  configurationId: 'Configuration', paidDateTimeUtc: 'Paid', expirationDateTimeUtc: 'Expires',
+  createDateTimeUtc: 'Created',
+  reference: 'Reference',
+  orderNumber: 'Order number',
+  customer: 'Customer',
+  emailAddress: 'Email',
+  amount: 'Amount',
+  currency: 'Currency',
+  status: 'Status',
+  paymentMethod: 'Payment method',
+  merchant: 'Merchant',
+  configurationId: 'Configuration',
+  paidDateTimeUtc: 'Paid',
+  expirationDateTimeUtc: 'Expires',
 };
 
 /** Refund reasons: a fixed list; 'other' needs a note. */
@@ -100,8 +125,9 @@ export type PaymentMoney = {
  * no capture rows) has nothing left.
  */
 export const capturableMinor = (money: PaymentMoney) =>
-  (money.status === 'reserved' || money.status === 'paid' ? Math.max(0, money.authorisedMinor - money.capturedMinor - money.releasedMinor) : 0);
-export const refundableMinor = (money: PaymentMoney) => Math.max(0, money.capturedMinor - money.refundedMinor - money.refundPendingMinor - money.chargedBackMinor);
+  money.status === 'reserved' || money.status === 'paid' ? Math.max(0, money.authorisedMinor - money.capturedMinor - money.releasedMinor) : 0;
+export const refundableMinor = (money: PaymentMoney) =>
+  Math.max(0, money.capturedMinor - money.refundedMinor - money.refundPendingMinor - money.chargedBackMinor);
 
 /** Which actions a payment allows by its state alone (permissions apart): the server enforces, the client offers. */
 export function paymentActionsOf(money: PaymentMoney): { capture: boolean; refund: boolean; void: boolean } {
@@ -152,7 +178,9 @@ export const toMinorUnits = (amount: number, currency: string) => Math.round(amo
 /** 'At most £12.50 can still be refunded.': amounts in messages, en-GB. */
 export function formatMoney(amountMinor: number, currency: string): string {
   const exponent = currencyExponent(currency);
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(amountMinor / 10 ** exponent);
+  return new Intl.NumberFormat('en-GB', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(
+    amountMinor / 10 ** exponent,
+  );
 }
 
 /** The trace of a payment has the payment's reference with TR for its prefix (TX0123456789 → TR0123456789). */
@@ -161,9 +189,20 @@ export const paymentIdOfTrace = (traceReference: string) => (traceReference.star
 
 /** Audit events of the payment area: the spec's capture, refund and void kinds and ours for the other actions. */
 export const paymentAuditEvents = [
-  'CaptureSuccessful', 'CaptureFailed', 'RefundSuccessful', 'RefundFailed', 'VoidSuccessful', 'VoidFailed',
-  'RefundCancellationSuccessful', 'RefundCancellationFailed', 'PaymentJobCancellationSuccessful', 'PaymentJobCancellationFailed',
-  'PaymentLinkMailed', 'PaymentLinkMailFailed', 'PaymentLinkExpired', 'PaymentLinkExpiryFailed', 'ChargebackReceived',
+  'CaptureSuccessful',
+  'CaptureFailed',
+  'RefundSuccessful',
+  'RefundFailed',
+  'VoidSuccessful',
+  'VoidFailed',
+  'RefundCancellationSuccessful',
+  'RefundCancellationFailed',
+  'PaymentJobCancellationSuccessful',
+  'PaymentJobCancellationFailed',
+  'PaymentLinkMailed',
+  'PaymentLinkMailFailed',
+  'PaymentLinkExpired',
+  'PaymentLinkExpiryFailed',
+  'ChargebackReceived',
 ] as const;
 export type PaymentAuditEvent = (typeof paymentAuditEvents)[number];
-

@@ -39,7 +39,11 @@ export const transactionsScheduleBody = type({
   'businessId?': '0 < string <= 64',
   'merchantId?': '0 < string <= 64',
   'partnerId?': '0 < string <= 64',
-  columns: type.enumerated(...transactionColumns).array().atLeastLength(1).atMostLength(transactionColumns.length),
+  columns: type
+    .enumerated(...transactionColumns)
+    .array()
+    .atLeastLength(1)
+    .atMostLength(transactionColumns.length),
   'filters?': type({ '[string]': 'string <= 512' }),
   /** the overview's sort, as the export takes it; absent: newest first */
   'ordering?': transactionOrdering,
@@ -57,7 +61,11 @@ export const reportSchedule = type({
   id: 'string',
   reportType: 'string',
   fileType: "'csv' | 'xlsx' | 'pdf' | 'xml'",
-  context: type({ level: "'business' | 'merchant'", businessId: 'string', 'merchantId?': 'string', title: 'string' }).or({ level: "'partner'", partnerId: 'string', title: 'string' }),
+  context: type({ level: "'business' | 'merchant'", businessId: 'string', 'merchantId?': 'string', title: 'string' }).or({
+    level: "'partner'",
+    partnerId: 'string',
+    title: 'string',
+  }),
   accountNumber: 'string',
   /** a transactions schedule's columns and filters (the period replaces any date range) */
   'columns?': 'string[]',

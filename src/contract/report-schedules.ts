@@ -17,10 +17,19 @@ export const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
 
 /** What can be scheduled: every ledger report over a period (a batch's detail is one day and is not). */
 export const schedulableReportTypes = [
-  'tradingAccount', 'reserve', 'security', 'remittance', 'invoice', 'costs', 'businessAccount', 'settlementBatchOverview', 'transfers',
+  'tradingAccount',
+  'reserve',
+  'security',
+  'remittance',
+  'invoice',
+  'costs',
+  'businessAccount',
+  'settlementBatchOverview',
+  'transfers',
 ] as const satisfies readonly LedgerReportType[];
 export type SchedulableReportType = (typeof schedulableReportTypes)[number];
-export const scheduleReportLabel = (reportType: string) => (reportType === 'transactions' ? 'Transactions' : ledgerReportTypes[reportType as LedgerReportType] ?? reportType);
+export const scheduleReportLabel = (reportType: string) =>
+  reportType === 'transactions' ? 'Transactions' : (ledgerReportTypes[reportType as LedgerReportType] ?? reportType);
 
 /**
  * The filter a scheduled transactions export may not carry: its period is the one that just ended, so the view's own
@@ -28,7 +37,8 @@ export const scheduleReportLabel = (reportType: string) => (reportType === 'tran
  */
 export const scheduledExportDateFilter = 'date';
 export const scheduledExportDateMessage = 'A scheduled export covers the period that just ended at each run; leave the date filter out.';
-export const transactionsScheduleContextMessage = 'A scheduled transactions export needs either a businessId (with a merchantId for one merchant) or a partnerId.';
+export const transactionsScheduleContextMessage =
+  'A scheduled transactions export needs either a businessId (with a merchantId for one merchant) or a partnerId.';
 
 /** Schedules one user may hold; a run that fails is queued once more, then reported. */
 export const maxSchedulesPerUser = 20;
@@ -67,9 +77,8 @@ export function nextRunAfter(timing: ScheduleTiming, after: Date): Date {
 export function runPeriod(timing: ScheduleTiming, dueAt: Date): { start: Date; end: Date; firstDay: IsoDate; lastDay: IsoDate } {
   const runDate = calendarDate(dueAt, timing.timeZone);
   const lastDay = addDays(runDate, -1);
-  const firstDay = timing.frequency === 'daily' ? lastDay
-    : timing.frequency === 'weekly' ? addDays(runDate, -7)
-      : `${addMonths(`${runDate.slice(0, 7)}-01`, -1)}`;
+  const firstDay =
+    timing.frequency === 'daily' ? lastDay : timing.frequency === 'weekly' ? addDays(runDate, -7) : `${addMonths(`${runDate.slice(0, 7)}-01`, -1)}`;
   const periodLastDay = timing.frequency === 'monthly' ? addDays(`${runDate.slice(0, 7)}-01`, -1) : lastDay;
   return {
     start: zonedInstant(firstDay, 0, timing.timeZone),
@@ -98,7 +107,14 @@ export function runDateFilter(period: { firstDay: IsoDate; lastDay: IsoDate }): 
 }
 
 const filterWords: Record<string, string> = {
-  amount: 'amount', status: 'status', channel: 'channel', paymentmethod: 'payment method', kind: 'kind', currency: 'currency', merchantid: 'merchant', searchterm: 'search',
+  amount: 'amount',
+  status: 'status',
+  channel: 'channel',
+  paymentmethod: 'payment method',
+  kind: 'kind',
+  currency: 'currency',
+  merchantid: 'merchant',
+  searchterm: 'search',
 };
 const operatorWords: Record<string, string> = { eq: '', gte: 'at least ', lte: 'at most ' };
 
@@ -109,11 +125,13 @@ export const allTransactionsWords = 'all transactions';
 export function describeTransactionFilters(filters: Record<string, string>): string {
   const parsed = parseListQuery(filters, transactionListSpec);
   if (!parsed.ok) return 'filters no longer valid';
-  const parts = Object.entries(parsed.query.filters).filter(([field]) => field !== scheduledExportDateFilter).map(([field, clauses]) => {
-    const equal = clauses.filter((clause) => clause.operator === 'eq').map((clause) => (field === 'searchterm' ? `"${clause.value}"` : clause.value));
-    const bounds = clauses.filter((clause) => clause.operator !== 'eq').map((clause) => `${operatorWords[clause.operator] ?? ''}${clause.value}`);
-    return `${filterWords[field] ?? field} ${[equal.join(' or '), ...bounds].filter(Boolean).join(' and ')}`;
-  });
+  const parts = Object.entries(parsed.query.filters)
+    .filter(([field]) => field !== scheduledExportDateFilter)
+    .map(([field, clauses]) => {
+      const equal = clauses.filter((clause) => clause.operator === 'eq').map((clause) => (field === 'searchterm' ? `"${clause.value}"` : clause.value));
+      const bounds = clauses.filter((clause) => clause.operator !== 'eq').map((clause) => `${operatorWords[clause.operator] ?? ''}${clause.value}`);
+      return `${filterWords[field] ?? field} ${[equal.join(' or '), ...bounds].filter(Boolean).join(' and ')}`;
+    });
   return parts.length > 0 ? parts.join(', ') : allTransactionsWords;
 }
 

@@ -43,5 +43,9 @@ export const reportStateLabels: Record<ReportState, string> = {
 };
 
 export const reportTypeLabels: Record<string, string> = {
-  transactions: 'Transactions', 'payment-jobs': 'Payment jobs', tickets: 'Tickets', users: 'Users', ...ledgerReportTypes,
+  transactions: 'Transactions',
+  'payment-jobs': 'Payment jobs',
+  tickets: 'Tickets',
+  users: 'Users',
+  ...ledgerReportTypes,
 };

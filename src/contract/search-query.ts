@@ -17,17 +17,37 @@ export type Comparison = (typeof comparisons)[number];
 
 export const isValues = ['payment', 'refund', 'refunded', 'capture'] as const;
 export const inValues = ['transactions', 'payments'] as const;
-export const relativeDates = ['today', 'yesterday', 'this-week', 'last-week', 'this-month', 'last-month', 'this-year', 'last-year', 'last-7-days', 'last-30-days', 'last-90-days'] as const;
+export const relativeDates = [
+  'today',
+  'yesterday',
+  'this-week',
+  'last-week',
+  'this-month',
+  'last-month',
+  'this-year',
+  'last-year',
+  'last-7-days',
+  'last-30-days',
+  'last-90-days',
+] as const;
 const lastDaysPattern = /^last-(\d{1,3})-days$/;
 const isoDatePattern = /^\d{4}-\d{2}-\d{2}$/;
 const amountPattern = /^\d{1,12}(\.\d{1,3})?$/;
 
 /** What each field means, for the completion list and the problems' wording. */
 export const fieldDescriptions: Record<SearchField, string> = {
-  status: 'payment status', amount: 'amount in major units (>, >=, <, <=, a..b)', currency: 'three-letter currency code',
-  merchant: 'merchant name', email: 'start of the customer’s email', method: 'payment method', channel: 'channel',
-  date: 'date (today, last-week, 2026-01-31, a..b, >=…)', is: 'payment, refund or capture', order: 'start of an order number',
-  in: 'transactions or payments', last4: 'the card’s last four digits (or type the 4 digits alone)',
+  status: 'payment status',
+  amount: 'amount in major units (>, >=, <, <=, a..b)',
+  currency: 'three-letter currency code',
+  merchant: 'merchant name',
+  email: 'start of the customer’s email',
+  method: 'payment method',
+  channel: 'channel',
+  date: 'date (today, last-week, 2026-01-31, a..b, >=…)',
+  is: 'payment, refund or capture',
+  order: 'start of an order number',
+  in: 'transactions or payments',
+  last4: 'the card’s last four digits (or type the 4 digits alone)',
   bin: 'the card’s first six digits, its BIN (or type the 6 digits alone)',
 };
 
@@ -42,7 +62,11 @@ const binPattern = /^\d{6}$/;
 
 /** Fields whose value is one of a closed set (declared spelling); matched case-insensitively. */
 export const fieldValueSets: Partial<Record<SearchField, readonly string[]>> = {
-  status: paymentStatuses, method: paymentMethods, channel: channels, is: isValues, in: inValues,
+  status: paymentStatuses,
+  method: paymentMethods,
+  channel: channels,
+  is: isValues,
+  in: inValues,
 };
 
 export type Word = { kind: 'word'; text: string };
@@ -77,16 +101,21 @@ function checkValue(field: SearchField, raw: string): { value: string } | { prob
     return found ? { value: found } : { problem: `${field}: '${raw}' is not one of ${set.join(', ')}` };
   }
   switch (field) {
-    case 'amount': return amountPattern.test(raw) ? { value: raw } : { problem: `amount: '${raw}' is not an amount like 100 or 12.50` };
-    case 'last4': return last4Pattern.test(raw) ? { value: raw } : { problem: `last4: '${raw}' is not the card’s last four digits, like 4242` };
-    case 'bin': return binPattern.test(raw) ? { value: raw } : { problem: `bin: '${raw}' is not the card’s first six digits, like 424242` };
-    case 'currency': return /^[A-Za-z]{3}$/.test(raw) ? { value: raw.toUpperCase() } : { problem: `currency: '${raw}' is not a three-letter code like EUR` };
+    case 'amount':
+      return amountPattern.test(raw) ? { value: raw } : { problem: `amount: '${raw}' is not an amount like 100 or 12.50` };
+    case 'last4':
+      return last4Pattern.test(raw) ? { value: raw } : { problem: `last4: '${raw}' is not the card’s last four digits, like 4242` };
+    case 'bin':
+      return binPattern.test(raw) ? { value: raw } : { problem: `bin: '${raw}' is not the card’s first six digits, like 424242` };
+    case 'currency':
+      return /^[A-Za-z]{3}$/.test(raw) ? { value: raw.toUpperCase() } : { problem: `currency: '${raw}' is not a three-letter code like EUR` };
     case 'date': {
       const lower = raw.toLowerCase();
       if (isRelativeDate(lower)) return { value: lower };
       return validIsoDate(raw) ? { value: raw } : { problem: `date: '${raw}' is not a date like 2026-01-31, today or last-week` };
     }
-    default: return { value: raw };
+    default:
+      return { value: raw };
   }
 }
 
@@ -234,7 +263,9 @@ const quote = (value: string) => `"${value.replace(/[\\"]/g, (char) => `\\${char
 export function formatClause(clause: Clause): string {
   if (clause.kind === 'word') {
     // A bare word with a colon after letters would read as a field, and 4 or 6 digits as a card: quoted, it stays a word.
-    return needsQuotes(clause.text) || /^[A-Za-z][A-Za-z0-9]*:/.test(clause.text) || last4Pattern.test(clause.text) || binPattern.test(clause.text) ? quote(clause.text) : clause.text;
+    return needsQuotes(clause.text) || /^[A-Za-z][A-Za-z0-9]*:/.test(clause.text) || last4Pattern.test(clause.text) || binPattern.test(clause.text)
+      ? quote(clause.text)
+      : clause.text;
   }
   if (clause.op === '..') return `${clause.field}:${clause.value}..${clause.to ?? ''}`;
   const op = clause.op === '=' ? '' : clause.op;
@@ -256,7 +287,10 @@ export const referenceWordPattern = /^[A-Za-z0-9_-]{4,64}$/;
  * the customer's email. Every other word is not used, and is said to be (never silently dropped).
  */
 export function fieldQueryWords(query: SearchQuery): { term: string | null; unused: string[] } {
-  const words = query.clauses.filter((clause): clause is Word => clause.kind === 'word').map((clause) => clause.text.trim()).filter((text) => text !== '');
+  const words = query.clauses
+    .filter((clause): clause is Word => clause.kind === 'word')
+    .map((clause) => clause.text.trim())
+    .filter((text) => text !== '');
   const term = words.find((word) => referenceWordPattern.test(word)) ?? words.find((word) => word.includes('@')) ?? null;
   const used = term === null ? -1 : words.indexOf(term);
   return { term, unused: words.filter((_word, index) => index !== used) };
@@ -291,28 +325,40 @@ export function dateClauseRange(clause: FieldClause, today: string): DayRange {
   if (clause.op === '..') return { start: clause.value, end: clause.to ?? clause.value };
   if (clause.op !== '=') {
     switch (clause.op) {
-      case '>': return { start: shiftDays(clause.value, 1), end: null };
-      case '>=': return { start: clause.value, end: null };
-      case '<': return { start: null, end: shiftDays(clause.value, -1) };
-      case '<=': return { start: null, end: clause.value };
+      case '>':
+        return { start: shiftDays(clause.value, 1), end: null };
+      case '>=':
+        return { start: clause.value, end: null };
+      case '<':
+        return { start: null, end: shiftDays(clause.value, -1) };
+      case '<=':
+        return { start: null, end: clause.value };
     }
   }
   const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
   const days = lastDaysPattern.exec(clause.value);
   if (days) return { start: shiftDays(today, 1 - Number(days[1])), end: today };
   switch (clause.value) {
-    case 'today': return { start: today, end: today };
-    case 'yesterday': return { start: shiftDays(today, -1), end: shiftDays(today, -1) };
-    case 'this-week': return { start: shiftDays(today, -weekday), end: today };
-    case 'last-week': return { start: shiftDays(today, -weekday - 7), end: shiftDays(today, -weekday - 1) };
-    case 'this-month': return { start: monthStart(today, 0), end: today };
-    case 'last-month': return { start: monthStart(today, 1), end: shiftDays(monthStart(today, 0), -1) };
-    case 'this-year': return { start: `${today.slice(0, 4)}-01-01`, end: today };
+    case 'today':
+      return { start: today, end: today };
+    case 'yesterday':
+      return { start: shiftDays(today, -1), end: shiftDays(today, -1) };
+    case 'this-week':
+      return { start: shiftDays(today, -weekday), end: today };
+    case 'last-week':
+      return { start: shiftDays(today, -weekday - 7), end: shiftDays(today, -weekday - 1) };
+    case 'this-month':
+      return { start: monthStart(today, 0), end: today };
+    case 'last-month':
+      return { start: monthStart(today, 1), end: shiftDays(monthStart(today, 0), -1) };
+    case 'this-year':
+      return { start: `${today.slice(0, 4)}-01-01`, end: today };
     case 'last-year': {
       const year = String(Number(today.slice(0, 4)) - 1).padStart(4, '0');
       return { start: `${year}-01-01`, end: `${year}-12-31` };
     }
-    default: return { start: clause.value, end: clause.value };
+    default:
+      return { start: clause.value, end: clause.value };
   }
 }
 
@@ -323,12 +369,18 @@ export function amountClauseBounds(clause: FieldClause): { min: string | null; m
     return (Math.max(0, milli) / 1000).toString();
   };
   switch (clause.op) {
-    case '..': return { min: clause.value, max: clause.to ?? clause.value };
-    case '>': return { min: step(clause.value, 1), max: null };
-    case '>=': return { min: clause.value, max: null };
-    case '<': return { min: null, max: step(clause.value, -1) };
-    case '<=': return { min: null, max: clause.value };
-    default: return { min: clause.value, max: clause.value };
+    case '..':
+      return { min: clause.value, max: clause.to ?? clause.value };
+    case '>':
+      return { min: step(clause.value, 1), max: null };
+    case '>=':
+      return { min: clause.value, max: null };
+    case '<':
+      return { min: null, max: step(clause.value, -1) };
+    case '<=':
+      return { min: null, max: clause.value };
+    default:
+      return { min: clause.value, max: clause.value };
   }
 }
 
@@ -346,16 +398,21 @@ export function completionsFor(input: string, sources: CompletionSources = {}, l
   const name = (match[2] ?? '').toLowerCase();
   if (input.slice(before.length).indexOf(':') < 0) {
     if (name === '') return [];
-    return searchFields.filter((field) => field.startsWith(name) && field !== name).slice(0, limit)
+    return searchFields
+      .filter((field) => field.startsWith(name) && field !== name)
+      .slice(0, limit)
       .map((field) => ({ label: `${field}:`, detail: fieldDescriptions[field], text: `${before}${field}:` }));
   }
   const field = searchFields.find((candidate) => candidate === name);
   if (!field) return [];
   const op = match[3] ?? '';
   const partial = (match[5] ?? '').toLowerCase();
-  const values: readonly string[] = fieldValueSets[field]
-    ?? (field === 'date' ? (op ? [] : relativeDates) : field === 'merchant' ? (sources.merchants ?? []) : field === 'currency' ? (sources.currencies ?? []) : []);
-  return values.filter((value) => value.toLowerCase().startsWith(partial) && value.toLowerCase() !== partial).slice(0, limit)
+  const values: readonly string[] =
+    fieldValueSets[field] ??
+    (field === 'date' ? (op ? [] : relativeDates) : field === 'merchant' ? (sources.merchants ?? []) : field === 'currency' ? (sources.currencies ?? []) : []);
+  return values
+    .filter((value) => value.toLowerCase().startsWith(partial) && value.toLowerCase() !== partial)
+    .slice(0, limit)
     .map((value) => {
       const clause = formatClause({ kind: 'field', field, op: (op || '=') as Comparison, value });
       return { label: clause, detail: fieldDescriptions[field], text: `${before}${clause} ` };

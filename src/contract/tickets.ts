@@ -9,7 +9,11 @@ export type TicketStatus = (typeof ticketStatuses)[number];
 export type TicketPriority = (typeof ticketPriorities)[number];
 
 export const ticketTypeLabels: Record<TicketType, string> = {
-  bug: 'Bug', dispute: 'Dispute', featureRequest: 'Feature request', general: 'General', informationRequest: 'Information request',
+  bug: 'Bug',
+  dispute: 'Dispute',
+  featureRequest: 'Feature request',
+  general: 'General',
+  informationRequest: 'Information request',
 };
 export const ticketStatusLabels: Record<TicketStatus, string> = { Open: 'Open', InProgress: 'In progress', OnHold: 'On hold', Closed: 'Closed' };
 
@@ -51,8 +55,8 @@ export function truncatedAttachmentName(name: string): string {
 export function attachmentProblem(file: { name: string; size: number; type: string }, ticketType: TicketType | null): string | null {
   if (file.size > maxAttachmentBytes) return uploadMessages.tooLarge;
   const name = file.name.toLowerCase();
-  const imageOrPdf = [...attachmentImageTypes, ...attachmentDocumentTypes].includes(file.type as never)
-    || attachmentExtensions.some((extension) => name.endsWith(extension));
+  const imageOrPdf =
+    [...attachmentImageTypes, ...attachmentDocumentTypes].includes(file.type as never) || attachmentExtensions.some((extension) => name.endsWith(extension));
   if (imageOrPdf) return null;
   if (ticketType === 'dispute') return name.endsWith('.csv') ? null : uploadMessages.invalidTypeForDispute;
   return uploadMessages.notImageOrPdf;
@@ -87,18 +91,40 @@ export const ticketListSpec: ListQuerySpec = {
   sortStyle: 'ordering',
 };
 
-
 /** Columns of a tickets export (bulk 'export', My report queue); the overview's column ids where they match. */
 export const ticketExportColumns = [
-  'ticketId', 'createdUtc', 'lastUpdatedUtc', 'type', 'status', 'priority', 'subject', 'description', 'business', 'merchant',
-  'createdBy', 'assignee', 'comments', 'lastComment',
+  'ticketId',
+  'createdUtc',
+  'lastUpdatedUtc',
+  'type',
+  'status',
+  'priority',
+  'subject',
+  'description',
+  'business',
+  'merchant',
+  'createdBy',
+  'assignee',
+  'comments',
+  'lastComment',
 ] as const;
 export type TicketExportColumn = (typeof ticketExportColumns)[number];
 export const ticketExportColumnLabels: Record<TicketExportColumn, string> = {
-  ticketId: 'Ticket', createdUtc: 'Created', lastUpdatedUtc: 'Last updated', type: 'Type', status: 'Status', priority: 'Priority',
-  subject: 'Subject', description: 'Description', business: 'Business', merchant: 'Merchant', createdBy: 'Requester', assignee: 'Assignee',
+  ticketId: 'Ticket',
+  createdUtc: 'Created',
+  lastUpdatedUtc: 'Last updated',
+  type: 'Type',
+  status: 'Status',
+  priority: 'Priority',
+  subject: 'Subject',
+  description: 'Description',
+  business: 'Business',
+  merchant: 'Merchant',
+  createdBy: 'Requester',
+  assignee: 'Assignee',
   // what the reader may see: internal notes count and show only for those with Portal.Tickets.Read.Internal there
-  comments: 'Comments', lastComment: 'Latest comment',
+  comments: 'Comments',
+  lastComment: 'Latest comment',
 };
 
 /**
@@ -109,12 +135,20 @@ export const ticketExportColumnLabels: Record<TicketExportColumn, string> = {
 export const ticketQueueViews = ['all', 'open', 'updatedByRequester', 'mine', 'unassigned'] as const;
 export type TicketQueueView = (typeof ticketQueueViews)[number];
 export const ticketQueueViewLabels: Record<TicketQueueView, string> = {
-  all: 'All tickets', open: 'Open', updatedByRequester: 'Updated by requester', mine: 'Mine', unassigned: 'Unassigned',
+  all: 'All tickets',
+  open: 'Open',
+  updatedByRequester: 'Updated by requester',
+  mine: 'Mine',
+  unassigned: 'Unassigned',
 };
 /** The views only support staff work with (the queue's own ideas: assignment and the requester's flag). */
 export const staffQueueViews: readonly TicketQueueView[] = ['updatedByRequester', 'mine', 'unassigned'];
 export const ticketQueueViewShortcuts: Record<TicketQueueView, string> = {
-  all: 'v a', open: 'v o', updatedByRequester: 'v r', mine: 'v m', unassigned: 'v u',
+  all: 'v a',
+  open: 'v o',
+  updatedByRequester: 'v r',
+  mine: 'v m',
+  unassigned: 'v u',
 };
 const viewKeys = ['status', 'assignee', 'updatedbyrequester'] as const;
 
@@ -122,21 +156,28 @@ const viewKeys = ['status', 'assignee', 'updatedbyrequester'] as const;
 export function ticketQueueViewFilters(view: TicketQueueView, userId: string | null): Record<(typeof viewKeys)[number], string | undefined> {
   const none = { status: undefined, assignee: undefined, updatedbyrequester: undefined };
   switch (view) {
-    case 'all': return none;
-    case 'open': return { ...none, status: '[eq]open' };
-    case 'updatedByRequester': return { ...none, updatedbyrequester: '[eq]true' };
-    case 'mine': return { ...none, assignee: userId ? `[eq]${userId}` : undefined };
-    case 'unassigned': return { ...none, assignee: '[eq]none' };
+    case 'all':
+      return none;
+    case 'open':
+      return { ...none, status: '[eq]open' };
+    case 'updatedByRequester':
+      return { ...none, updatedbyrequester: '[eq]true' };
+    case 'mine':
+      return { ...none, assignee: userId ? `[eq]${userId}` : undefined };
+    case 'unassigned':
+      return { ...none, assignee: '[eq]none' };
   }
 }
 
 /** The view the filters show, or null when they mix its keys otherwise (a status and an assignee filter, say). */
 export function ticketQueueViewOf(filters: Readonly<Record<string, string | undefined>>, userId: string | null): TicketQueueView | null {
   const normal = (value: string | undefined) => value?.toLowerCase();
-  return ticketQueueViews.find((view) => {
-    const wanted = ticketQueueViewFilters(view, userId);
-    return viewKeys.every((key) => normal(wanted[key]) === normal(filters[key]));
-  }) ?? null;
+  return (
+    ticketQueueViews.find((view) => {
+      const wanted = ticketQueueViewFilters(view, userId);
+      return viewKeys.every((key) => normal(wanted[key]) === normal(filters[key]));
+    }) ?? null
+  );
 }
 
 /** The overview's URL for a view (the pane adds the remembered scope). */

@@ -41,8 +41,16 @@ export type TransactionList = typeof transactionList.infer;
 export const transactionCount = type({ numberOfResults: 'number' });
 
 export const transactionTotals = type({
-  currency: 'string', volume: 'number', salesCount: 'number', refunds: 'number', refundsCount: 'number', chargebacks: 'number', chargebacksCount: 'number',
-  revenue: 'number', unsuccessfulVolume: 'number', unsuccessfulCount: 'number',
+  currency: 'string',
+  volume: 'number',
+  salesCount: 'number',
+  refunds: 'number',
+  refundsCount: 'number',
+  chargebacks: 'number',
+  chargebacksCount: 'number',
+  revenue: 'number',
+  unsuccessfulVolume: 'number',
+  unsuccessfulCount: 'number',
 });
 
 export const linkedTransaction = type({
@@ -92,7 +100,11 @@ export const cardNumberResponse = type({ cardNumber: 'string' });
 /** POST {context}/transactions/full/reports */
 export const transactionExportBody = type({
   fileType: type.enumerated(...exportFileTypes),
-  columns: type.enumerated(...transactionColumns).array().atLeastLength(1).atMostLength(transactionColumns.length),
+  columns: type
+    .enumerated(...transactionColumns)
+    .array()
+    .atLeastLength(1)
+    .atMostLength(transactionColumns.length),
   'filters?': type({ '[string]': 'string <= 512' }),
   'ordering?': { OrderingField: 'string <= 32', OrderingDirection: "'Ascending' | 'Descending'" },
   '+': 'reject',

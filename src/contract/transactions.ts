@@ -82,8 +82,30 @@ export const transactionListSpec: ListQuerySpec = {
 
 /** Minor-unit exponents that are not 2 (ISO 4217); amounts travel in major units and are stored in minor units. */
 const currencyExponents: Record<string, number> = {
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
 };
 export const zeroDecimalCurrencies = Object.keys(currencyExponents).filter((code) => currencyExponents[code] === 0);
 export const threeDecimalCurrencies = Object.keys(currencyExponents).filter((code) => currencyExponents[code] === 3);
@@ -100,8 +122,23 @@ export const toMajorUnits = (amountMinor: number, currency: string) => amountMin
 
 /** Columns a transactions export can hold, in their default order; the overview shows the first nine by default. */
 export const transactionColumns = [
-  'date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType',
-  'kind', 'paymentJobReference', 'parentReference', 'business', 'merchantId', 'customerEmail', 'maskedCardNumber', 'declineReason',
+  'date',
+  'reference',
+  'merchant',
+  'amount',
+  'currency',
+  'status',
+  'paymentMethod',
+  'channel',
+  'ewalletType',
+  'kind',
+  'paymentJobReference',
+  'parentReference',
+  'business',
+  'merchantId',
+  'customerEmail',
+  'maskedCardNumber',
+  'declineReason',
 ] as const;
 export type TransactionColumn = (typeof transactionColumns)[number];
 /** The first nine and the Type (payment, refund, capture): a refund must read as one at a glance. */
@@ -149,7 +186,8 @@ export const displayStatusLabel = (status: string) => displayStatusLabels[status
  * The overview's note when an amount is filtered without exactly one currency: each row is compared in its own
  * currency (as the palette's preview compares them), never converted.
  */
-export const amountInOwnCurrencyMessage = 'Amounts are compared in each transaction’s own currency: 100 matches €100, £100 and ¥100 alike. Choose one currency to compare one.';
+export const amountInOwnCurrencyMessage =
+  'Amounts are compared in each transaction’s own currency: 100 matches €100, £100 and ¥100 alike. Choose one currency to compare one.';
 
 /** A scheduled export's refusal when an amount filter would compare amounts of different currencies. */
 export const amountNeedsCurrencyMessage = 'Choose one currency to filter by amount: amounts in different currencies cannot be compared.';
@@ -168,8 +206,16 @@ export function amountFilterCurrencyProblem(filters: Readonly<Record<string, rea
  * unsuccessfulVolume of the declined and failed payments.
  */
 export type TransactionTotals = {
-  currency: string; volume: number; salesCount: number; refunds: number; refundsCount: number; chargebacks: number; chargebacksCount: number;
-  revenue: number; unsuccessfulVolume: number; unsuccessfulCount: number;
+  currency: string;
+  volume: number;
+  salesCount: number;
+  refunds: number;
+  refundsCount: number;
+  chargebacks: number;
+  chargebacksCount: number;
+  revenue: number;
+  unsuccessfulVolume: number;
+  unsuccessfulCount: number;
 };
 
 export const exportFileTypes = ['csv', 'xlsx'] as const;

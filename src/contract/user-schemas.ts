@@ -6,8 +6,12 @@ import { maxInviteEmails, signInRefusalReasons, userLanguages, userStatuses } fr
 
 const isoDateTime = 'string.date.iso';
 const id = /^[A-Za-z0-9_-]{1,64}$/;
-const name = type('string.trim').pipe((value, ctx) => (value.length >= 1 && value.length <= 100 && !/[\u0000-\u001f\u007f]/.test(value) ? value : ctx.error('a name of 1 to 100 printable characters')));
-const email = type('string.trim').pipe((value, ctx) => (value.length <= 254 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/.test(value) ? value.toLowerCase() : ctx.error('an email address')));
+const name = type('string.trim').pipe((value, ctx) =>
+  value.length >= 1 && value.length <= 100 && !/[\u0000-\u001f\u007f]/.test(value) ? value : ctx.error('a name of 1 to 100 printable characters'),
+);
+const email = type('string.trim').pipe((value, ctx) =>
+  value.length <= 254 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/.test(value) ? value.toLowerCase() : ctx.error('an email address'),
+);
 const role = type.enumerated(...roleNames);
 const roles = role.array().atMostLength(roleNames.length);
 
@@ -150,7 +154,13 @@ export const secondFactorEnrolment = type({ otpauthUri: 'string', secret: 'strin
 export const recoveryCodes = type({ recoveryCodes: 'string[]' });
 /** clientAddress: where a sign-in, step-up or security change came from, null for other events; reason: why a sign-in was refused */
 export const userAuditEvents = type({
-  results: type({ event: 'string', dateTimeUtc: 'string', actor: 'string', 'clientAddress?': 'string | null', 'reason?': type.enumerated(...signInRefusalReasons).or('null') }).array(),
+  results: type({
+    event: 'string',
+    dateTimeUtc: 'string',
+    actor: 'string',
+    'clientAddress?': 'string | null',
+    'reason?': type.enumerated(...signInRefusalReasons).or('null'),
+  }).array(),
 });
 export const userSessions = type({ results: type({ signedInUtc: 'string | null', expiresUtc: 'string | null' }).array() });
 export const signOutEverywhereBody = type({ confirm: 'true' });

@@ -106,6 +106,13 @@ export const statusLabels: Record<UserStatus, string> = { active: 'Active', invi
 export const userExportColumns = ['userId', 'name', 'email', 'status', 'roles', 'businesses', 'lastSignIn', 'created', 'lockedUntil'] as const;
 export type UserExportColumn = (typeof userExportColumns)[number];
 export const userExportColumnLabels: Record<UserExportColumn, string> = {
-  userId: 'User ID', name: 'Name', email: 'Email', status: 'Status', roles: 'Roles', businesses: 'Businesses',
-  lastSignIn: 'Last sign-in', created: 'Created', lockedUntil: 'Locked until',
+  userId: 'User ID',
+  name: 'Name',
+  email: 'Email',
+  status: 'Status',
+  roles: 'Roles',
+  businesses: 'Businesses',
+  lastSignIn: 'Last sign-in',
+  created: 'Created',
+  lockedUntil: 'Locked until',
 };

@@ -64,7 +64,7 @@ export type VirtualTerminalAttemptBody = typeof virtualTerminalAttemptBody.infer
 
 export const virtualTerminalOrderAnswer = type({
   result: "'paid' | 'declined' | 'linkSent'",
-  'declineReason': 'string | null',
+  declineReason: 'string | null',
   paymentJobReference: 'string',
   transactionReference: 'string | null',
   'paymentUrl?': 'string',
@@ -72,8 +72,8 @@ export const virtualTerminalOrderAnswer = type({
   amount: 'number',
   currency: 'string',
   maskedCardNumber: 'string | null',
-  'savedCardId': 'string | null',
-  'confirmationEmailQueued': 'boolean',
+  savedCardId: 'string | null',
+  confirmationEmailQueued: 'boolean',
   /** the order's stored customer; customerCreated when this order stored them (saving a new customer's card) */
   'customerId?': 'string | null',
   'customerCreated?': 'boolean',
@@ -109,7 +109,14 @@ export const virtualTerminalSettingsAnswer = type({
 });
 
 export const savedCardList = type({
-  results: type({ savedCardId: 'string', maskedCardNumber: 'string', expiryMonth: 'number', expiryYear: 'number', cardholderName: 'string | null', createdUtc: 'string' }).array(),
+  results: type({
+    savedCardId: 'string',
+    maskedCardNumber: 'string',
+    expiryMonth: 'number',
+    expiryYear: 'number',
+    cardholderName: 'string | null',
+    createdUtc: 'string',
+  }).array(),
   savedCardLimit: 'number',
 });
 export type SavedCardList = typeof savedCardList.infer;

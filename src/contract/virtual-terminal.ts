@@ -35,8 +35,12 @@ export type VirtualTerminalSettings = {
 };
 
 export const defaultVirtualTerminalSettings = {
-  defaultCurrency: null, orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 5,
-  defaultOrderLineType: 'physicalItem', askShippingAddress: true,
+  defaultCurrency: null,
+  orderConfirmationEmails: false,
+  savedCardsAllowed: true,
+  savedCardLimit: 5,
+  defaultOrderLineType: 'physicalItem',
+  askShippingAddress: true,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -144,7 +148,8 @@ export function dateInputProblems(parts: DateOfBirthParts, label = 'Date of birt
   const problems: { day?: string; month?: string; year?: string; date?: string } = {};
   const part = (value: string, name: 'day' | 'month', min: number, max: number) => {
     if (value.trim() === '') problems[name] = `${label}: ${name} is required`;
-    else if (!/^\d{1,2}$/.test(value.trim()) || Number(value) < min || Number(value) > max) problems[name] = `${label}: ${name} must be between ${min} and ${max}`;
+    else if (!/^\d{1,2}$/.test(value.trim()) || Number(value) < min || Number(value) > max)
+      problems[name] = `${label}: ${name} must be between ${min} and ${max}`;
   };
   part(parts.day, 'day', 1, 31);
   part(parts.month, 'month', 1, 12);

@@ -27,7 +27,11 @@ export const watchListList = type({ results: watchListEntry.array(), numberOfRes
 export type WatchListList = typeof watchListList.infer;
 
 export const watchListNote = type({ noteId: 'string', author: 'string', text: 'string', createdUtc: isoDateTime });
-export const watchListEntryDetail = watchListEntry.merge({ notes: watchListNote.array(), statusChangedBy: 'string | null', statusChangedUtc: type(isoDateTime).or('null') });
+export const watchListEntryDetail = watchListEntry.merge({
+  notes: watchListNote.array(),
+  statusChangedBy: 'string | null',
+  statusChangedUtc: type(isoDateTime).or('null'),
+});
 export type WatchListEntryDetail = typeof watchListEntryDetail.infer;
 
 export const watchStatusBody = type({ status: type.enumerated(...watchEntryStatuses), version: 'number.integer >= 1', '+': 'reject' });

@@ -53,10 +53,13 @@ export function watchSignalText(signal: WatchSignal, value: number, threshold: n
   const label = watchThresholds[signal].label;
   switch (signal) {
     case 'chargebackProxy':
-    case 'refundRatio': return `${label}: ${percent(value)} (threshold ${percent(threshold)})`;
-    case 'declineSpike': return `${label}: ${value.toFixed(1)}× the 30-day baseline (threshold ${threshold}×)`;
-    case 'volumeChange': return `${label}: ${value.toFixed(2)}× the 30-day baseline (flagged at ${threshold}× or 1/${threshold})`;
-    case 'cardTesting': return `${label}: ${value} small declines in a day (threshold ${threshold})`;
+    case 'refundRatio':
+      return `${label}: ${percent(value)} (threshold ${percent(threshold)})`;
+    case 'declineSpike':
+      return `${label}: ${value.toFixed(1)}× the 30-day baseline (threshold ${threshold}×)`;
+    case 'volumeChange':
+      return `${label}: ${value.toFixed(2)}× the 30-day baseline (flagged at ${threshold}× or 1/${threshold})`;
+    case 'cardTesting':
+      return `${label}: ${value} small declines in a day (threshold ${threshold})`;
   }
 }
-

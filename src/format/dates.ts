@@ -48,5 +48,5 @@ export function formatShortDateTime(value: DateInput): string {
 
 /** '5 March 2026, 14:05' */
 export function formatDateTime(value: DateInput): string {
-  return formatWith(value, "d MMMM yyyy, HH:mm");
+  return formatWith(value, 'd MMMM yyyy, HH:mm');
 }

@@ -57,4 +57,3 @@ export function contextApplyPath(route: string, selections: ContextSelections): 
   }
   return `/context/apply?${params.toString()}`;
 }
-

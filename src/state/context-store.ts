@@ -66,7 +66,9 @@ if (tabs) {
   if (!hasSelectedContext(contextStore.applied)) {
     asking = true;
     tabs.postMessage({});
-    setTimeout(() => { asking = false; }, 3000);
+    setTimeout(() => {
+      asking = false;
+    }, 3000);
   }
 }
 

@@ -3,9 +3,7 @@
 // form with unsaved changes. Screens (panes/) use these hooks; the workspace (src/app) provides the scope.
 import { createContext, useContext, useEffect, useRef } from 'react';
 import { subscribe } from 'valtio';
-import {
-  type PaneCapability, setPaneCapabilities, setPaneDirty, workspaceStore,
-} from './workspace-store.ts';
+import { type PaneCapability, setPaneCapabilities, setPaneDirty, workspaceStore } from './workspace-store.ts';
 
 // The pane's identity only: whether the pane is focused is the workspace's business, and a screen that read it
 // would render again on every pane switch (20 switches rendered both screens 20 times each).

@@ -7,31 +7,64 @@ import { decodeWorkspace, encodeWorkspace, isPanePath, maxPanes, stripPanesParam
 
 // 'rows': a table's row cursor (j / k / Enter), the contract's tableRowsCapability.
 export const paneCapabilities = [
-  'search', 'tabs', 'date', 'filters', 'export', 'columns', 'edit', 'newItem', 'rows',
+  'search',
+  'tabs',
+  'date',
+  'filters',
+  'export',
+  'columns',
+  'edit',
+  'newItem',
+  'rows',
   // 'save' and 'delete': a screen's record form saves, its record is deleted (after its confirmation)
-  'save', 'delete',
+  'save',
+  'delete',
   // payment job detail: declared only while the focused job allows the action
-  'capture', 'refund', 'void', 'cancelJob', 'mailPaymentLink', 'expireLink', 'viewTrace',
+  'capture',
+  'refund',
+  'void',
+  'cancelJob',
+  'mailPaymentLink',
+  'expireLink',
+  'viewTrace',
   // payment jobs overview: its status tabs (argument: 0 all, then the index in paymentJobTabs + 1)
   'statusTab',
   // risk area: a record's own actions, offered by its screen and asked for by its commands
-  'acknowledge', 'monitor', 'addNote', 'approve', 'resolveAlert', 'exportRecord', 'eraseRecord',
+  'acknowledge',
+  'monitor',
+  'addNote',
+  'approve',
+  'resolveAlert',
+  'exportRecord',
+  'eraseRecord',
   // virtual terminal: the order form and its settings
-  'submitOrder', 'removeOrderLine', 'newOrder', 'openOrderResult', 'saveSettings',
+  'submitOrder',
+  'removeOrderLine',
+  'newOrder',
+  'openOrderResult',
+  'saveSettings',
   // … and a declined order's second attempt (argument 1: with another card)
   'retryDeclined',
   // billing: an invoice's actions, and the billing screen's run tab
-  'downloadInvoice', 'markPaid', 'creditNote', 'runBilling',
+  'downloadInvoice',
+  'markPaid',
+  'creditNote',
+  'runBilling',
   // selection and bulk actions: x / Shift+x (argument 1: range), all matching, clear, a bulk action by index
-  'selectRow', 'selectAllMatching', 'clearSelection', 'bulkAction',
+  'selectRow',
+  'selectAllMatching',
+  'clearSelection',
+  'bulkAction',
   // watch list: escalate the focused entry to a support ticket
   'escalate',
   // notifications inbox and an open notification: mark the focused (or open) one as read or unread
   'toggleRead',
   // hosted page editor: the preview's width (argument: index in previewWidths) and removing the logo
-  'previewWidth', 'removeLogo',
+  'previewWidth',
+  'removeLogo',
   // scheduled statements: a statement's 'Schedule statement…'; 'Run now' on the current schedule of My report queue
-  'schedule', 'runSchedule',
+  'schedule',
+  'runSchedule',
   // settlement details: a batch's, or a month's on the batch report ('Download settlement details (CSV/XLSX)…')
   'settlementDetails',
 ] as const;

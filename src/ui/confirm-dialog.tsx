@@ -27,18 +27,29 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       closeOnOutsideClick={false}
       onClose={onCancel}
       initialFocus={cancelRef}
-      footer={(
+      footer={
         <>
-          <button ref={cancelRef} type="button" className="button" onClick={onCancel}>{cancelLabel}</button>
-          <button type="button" className={`button button-${tone}`} onClick={onConfirm}>{confirmLabel}</button>
+          <button ref={cancelRef} type="button" className="button" onClick={onCancel}>
+            {cancelLabel}
+          </button>
+          <button type="button" className={`button button-${tone}`} onClick={onConfirm}>
+            {confirmLabel}
+          </button>
         </>
-      )}
+      }
     />
   );
 }
 
 /** The leave-form guard's dialog: 'stay' or 'leave'. */
-export function LeaveFormDialog(props: { open: boolean; title: string; text: string; stayLabel: string; leaveLabel: string; onAnswer: (answer: 'stay' | 'leave') => void }) {
+export function LeaveFormDialog(props: {
+  open: boolean;
+  title: string;
+  text: string;
+  stayLabel: string;
+  leaveLabel: string;
+  onAnswer: (answer: 'stay' | 'leave') => void;
+}) {
   return (
     <ConfirmDialog
       open={props.open}

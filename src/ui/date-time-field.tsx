@@ -8,7 +8,13 @@ import './date-time-field.css';
 
 export type DateTimeChange = { value: WallClock | null; problem: string | null };
 
-export function DateTimeField({ label, value, hint, onChange, timeStepMinutes = 5 }: {
+export function DateTimeField({
+  label,
+  value,
+  hint,
+  onChange,
+  timeStepMinutes = 5,
+}: {
   label: string;
   /** 'YYYY-MM-DDTHH:mm' or '' for none */
   value: WallClock;
@@ -34,7 +40,16 @@ export function DateTimeField({ label, value, hint, onChange, timeStepMinutes = 
     onChange({ value: 'value' in read ? read.value : null, problem });
   };
   const onDateKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    const by = event.key === 'ArrowUp' ? { days: 1 } : event.key === 'ArrowDown' ? { days: -1 } : event.key === 'PageUp' ? { months: 1 } : event.key === 'PageDown' ? { months: -1 } : null;
+    const by =
+      event.key === 'ArrowUp'
+        ? { days: 1 }
+        : event.key === 'ArrowDown'
+          ? { days: -1 }
+          : event.key === 'PageUp'
+            ? { months: 1 }
+            : event.key === 'PageDown'
+              ? { months: -1 }
+              : null;
     if (!by) return;
     const next = stepDate(date, by);
     if (next === null) return;
@@ -43,7 +58,16 @@ export function DateTimeField({ label, value, hint, onChange, timeStepMinutes = 
     report(next, time, true);
   };
   const onTimeKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    const minutes = event.key === 'ArrowUp' ? timeStepMinutes : event.key === 'ArrowDown' ? -timeStepMinutes : event.key === 'PageUp' ? 60 : event.key === 'PageDown' ? -60 : 0;
+    const minutes =
+      event.key === 'ArrowUp'
+        ? timeStepMinutes
+        : event.key === 'ArrowDown'
+          ? -timeStepMinutes
+          : event.key === 'PageUp'
+            ? 60
+            : event.key === 'PageDown'
+              ? -60
+              : 0;
     if (minutes === 0) return;
     const next = stepTime(time || '00:00', minutes);
     if (next === null) return;
@@ -57,18 +81,54 @@ export function DateTimeField({ label, value, hint, onChange, timeStepMinutes = 
       <legend>{label}</legend>
       <div className="date-time-inputs">
         <label htmlFor={ids.date}>Date</label>
-        <input id={ids.date} className="dt-input date-time-date" type="text" inputMode="numeric" autoComplete="off" placeholder="dd/mm/yyyy" maxLength={16}
-          value={date} aria-invalid={shown !== null} aria-describedby={describedBy}
-          onChange={(event) => { setDate(event.target.value); report(event.target.value, time, false); }}
-          onBlur={() => report(date, time, true)} onKeyDown={onDateKey} />
+        <input
+          id={ids.date}
+          className="dt-input date-time-date"
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="dd/mm/yyyy"
+          maxLength={16}
+          value={date}
+          aria-invalid={shown !== null}
+          aria-describedby={describedBy}
+          onChange={(event) => {
+            setDate(event.target.value);
+            report(event.target.value, time, false);
+          }}
+          onBlur={() => report(date, time, true)}
+          onKeyDown={onDateKey}
+        />
         <label htmlFor={ids.time}>Time</label>
-        <input id={ids.time} className="dt-input date-time-time" type="text" inputMode="numeric" autoComplete="off" placeholder="hh:mm" maxLength={5}
-          value={time} aria-invalid={shown !== null} aria-describedby={describedBy}
-          onChange={(event) => { setTime(event.target.value); report(date, event.target.value, false); }}
-          onBlur={() => report(date, time, true)} onKeyDown={onTimeKey} />
+        <input
+          id={ids.time}
+          className="dt-input date-time-time"
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="hh:mm"
+          maxLength={5}
+          value={time}
+          aria-invalid={shown !== null}
+          aria-describedby={describedBy}
+          onChange={(event) => {
+            setTime(event.target.value);
+            report(date, event.target.value, false);
+          }}
+          onBlur={() => report(date, time, true)}
+          onKeyDown={onTimeKey}
+        />
       </div>
-      {hint ? <span id={ids.hint} className="date-time-hint">{hint}</span> : null}
-      {shown ? <span id={ids.problem} className="date-time-problem" role="alert">{shown}</span> : null}
+      {hint ? (
+        <span id={ids.hint} className="date-time-hint">
+          {hint}
+        </span>
+      ) : null}
+      {shown ? (
+        <span id={ids.problem} className="date-time-problem" role="alert">
+          {shown}
+        </span>
+      ) : null}
     </fieldset>
   );
 }

@@ -90,7 +90,13 @@ export function readMonth(text: string): Reading<string> {
   const named = /^([a-z]+)\.?\s+(\d+)$/.exec(trimmed);
   let year: string | undefined;
   let month: number | undefined;
-  if (iso) { year = iso[1]; month = Number(iso[2]); } else if (numeric) { year = numeric[2]; month = Number(numeric[1]); } else if (named?.[1]) {
+  if (iso) {
+    year = iso[1];
+    month = Number(iso[2]);
+  } else if (numeric) {
+    year = numeric[2];
+    month = Number(numeric[1]);
+  } else if (named?.[1]) {
     year = named[2];
     const index = monthNames.findIndex((name) => named[1]?.startsWith(name));
     month = index >= 0 ? index + 1 : undefined;

@@ -45,7 +45,9 @@ export function DropdownMenu({ label, trigger, items, triggerClassName, placemen
         }}
         onKeyDown={onKeyDown}
       >
-        <span aria-hidden="true" className="menu-trigger-content">{trigger}</span>
+        <span aria-hidden="true" className="menu-trigger-content">
+          {trigger}
+        </span>
         <span className="visually-hidden">{label}</span>
       </button>
       {open && anchor ? (

@@ -20,7 +20,11 @@ export function FormModal({ submitLabel, busyLabel, busy, disabled = false, form
   return (
     <Modal
       {...modal}
-      footer={<button type="submit" form={formId} className="button button-primary" disabled={busy || disabled}>{busy ? busyLabel : submitLabel}</button>}
+      footer={
+        <button type="submit" form={formId} className="button button-primary" disabled={busy || disabled}>
+          {busy ? busyLabel : submitLabel}
+        </button>
+      }
     >
       <form id={formId} className={formClassName} onSubmit={onSubmit}>
         {children}

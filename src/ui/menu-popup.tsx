@@ -1,8 +1,20 @@
 // The open menu of a DropdownMenu: positioned by floating-ui next to its button, arrow keys, Home/End and
 // typeahead between items, Escape, Tab or an outside click close it; focus returns to the button.
 import {
-  autoUpdate, flip, FloatingFocusManager, FloatingList, FloatingPortal, offset, shift, useDismiss, useFloating,
-  useInteractions, useListItem, useListNavigation, useRole, useTypeahead,
+  autoUpdate,
+  flip,
+  FloatingFocusManager,
+  FloatingList,
+  FloatingPortal,
+  offset,
+  shift,
+  useDismiss,
+  useFloating,
+  useInteractions,
+  useListItem,
+  useListNavigation,
+  useRole,
+  useTypeahead,
 } from '@floating-ui/react';
 import { useRef, useState } from 'react';
 import type { MenuItem } from './menu-item.ts';
@@ -25,9 +37,17 @@ function MenuEntry({ item, active, getItemProps, close }: { item: MenuItem; acti
     },
   });
   if (item.href) {
-    return <a ref={ref} href={item.href} role="menuitem" tabIndex={active ? 0 : -1} className="menu-item" {...props}>{content}</a>;
+    return (
+      <a ref={ref} href={item.href} role="menuitem" tabIndex={active ? 0 : -1} className="menu-item" {...props}>
+        {content}
+      </a>
+    );
   }
-  return <button ref={ref} type="button" role="menuitem" tabIndex={active ? 0 : -1} className="menu-item" {...props}>{content}</button>;
+  return (
+    <button ref={ref} type="button" role="menuitem" tabIndex={active ? 0 : -1} className="menu-item" {...props}>
+      {content}
+    </button>
+  );
 }
 
 export type MenuPopupProps = {

@@ -38,10 +38,12 @@ const controlSelector = 'button:not([disabled]):not(.modal-close), [href], [tabi
 /** The element a dialog opens on: its first field, else its primary action, else its first control but ×, else itself. */
 export function initialFocusTarget(dialog: HTMLElement | null): HTMLElement | null {
   if (!dialog) return null;
-  return dialog.querySelector<HTMLElement>(`.modal-body :is(${fieldSelector}), .modal-description :is(${fieldSelector})`)
-    ?? dialog.querySelector<HTMLElement>(actionSelector)
-    ?? dialog.querySelector<HTMLElement>(controlSelector)
-    ?? dialog;
+  return (
+    dialog.querySelector<HTMLElement>(`.modal-body :is(${fieldSelector}), .modal-description :is(${fieldSelector})`) ??
+    dialog.querySelector<HTMLElement>(actionSelector) ??
+    dialog.querySelector<HTMLElement>(controlSelector) ??
+    dialog
+  );
 }
 
 /**
@@ -67,16 +69,34 @@ export function submitDialogForm(dialog: HTMLElement, from: EventTarget | null):
 
 export function Modal(props: ModalProps) {
   const {
-    open, title, onClose, children, footer, description, size = 'md', closeOnEscape = true, closeOnOutsideClick = true,
-    showCloseButton = true, closeActionLabel, role = 'dialog', initialFocus, className, hideTitle = false,
+    open,
+    title,
+    onClose,
+    children,
+    footer,
+    description,
+    size = 'md',
+    closeOnEscape = true,
+    closeOnOutsideClick = true,
+    showCloseButton = true,
+    closeActionLabel,
+    role = 'dialog',
+    initialFocus,
+    className,
+    hideTitle = false,
   } = props;
   const titleId = useId();
   const descriptionId = useId();
   const dialogElement = useRef<HTMLDivElement | null>(null);
   // Read when the focus manager places the focus (after the dialog's content is in the document).
-  const automaticFocus = useMemo<RefObject<HTMLElement | null>>(() => ({
-    get current() { return initialFocusTarget(dialogElement.current); },
-  }), []);
+  const automaticFocus = useMemo<RefObject<HTMLElement | null>>(
+    () => ({
+      get current() {
+        return initialFocusTarget(dialogElement.current);
+      },
+    }),
+    [],
+  );
   const { refs, context } = useFloating({
     open,
     onOpenChange: (next, _event, reason) => {
@@ -84,10 +104,13 @@ export function Modal(props: ModalProps) {
     },
   });
   const { setFloating } = refs;
-  const setDialog = useCallback((element: HTMLDivElement | null) => {
-    dialogElement.current = element;
-    setFloating(element);
-  }, [setFloating]);
+  const setDialog = useCallback(
+    (element: HTMLDivElement | null) => {
+      dialogElement.current = element;
+      setFloating(element);
+    },
+    [setFloating],
+  );
   const dismiss = useDismiss(context, { escapeKey: false, outsidePress: closeOnOutsideClick, outsidePressEvent: 'mousedown' });
   const roleProps = useRole(context, { role: role === 'alertdialog' ? 'alertdialog' : 'dialog' });
   const { getFloatingProps } = useInteractions([dismiss, roleProps]);
@@ -121,19 +144,27 @@ export function Modal(props: ModalProps) {
             role={role}
           >
             <header className="modal-header">
-              <h2 id={titleId} className={hideTitle ? 'visually-hidden' : 'modal-title'}>{title}</h2>
+              <h2 id={titleId} className={hideTitle ? 'visually-hidden' : 'modal-title'}>
+                {title}
+              </h2>
               {showCloseButton ? (
                 <button type="button" className="icon-button modal-close" aria-label="Close" onClick={() => onClose('closeButton')}>
                   <CloseIcon />
                 </button>
               ) : null}
             </header>
-            {description ? <div id={descriptionId} className="modal-description">{description}</div> : null}
+            {description ? (
+              <div id={descriptionId} className="modal-description">
+                {description}
+              </div>
+            ) : null}
             {children !== undefined ? <div className="modal-body">{children}</div> : null}
             {footer || closeActionLabel ? (
               <footer className="modal-footer">
                 {closeActionLabel ? (
-                  <button type="button" className="button" onClick={() => onClose('action')}>{closeActionLabel}</button>
+                  <button type="button" className="button" onClick={() => onClose('action')}>
+                    {closeActionLabel}
+                  </button>
                 ) : null}
                 {footer}
               </footer>

@@ -7,7 +7,14 @@ import './date-time-field.css';
 
 const textOf = (month: string) => (month ? `${month.slice(5, 7)}/${month.slice(0, 4)}` : '');
 
-export function MonthField({ label, value, onChange, onEnter, inputRef, required = false }: {
+export function MonthField({
+  label,
+  value,
+  onChange,
+  onEnter,
+  inputRef,
+  required = false,
+}: {
   label: string;
   /** 'YYYY-MM' or '' */
   value: string;
@@ -45,13 +52,36 @@ export function MonthField({ label, value, onChange, onEnter, inputRef, required
     <div className="month-field">
       <label htmlFor={ids.input}>{label}</label>
       <div className="month-field-row">
-        <input ref={inputRef} id={ids.input} className="dt-input month-field-input" type="text" inputMode="numeric" autoComplete="off" placeholder="mm/yyyy" maxLength={10}
-          value={text} aria-invalid={problem !== null} aria-describedby={problem ? `${ids.named} ${ids.problem}` : ids.named}
-          onChange={(event) => { setText(event.target.value); const next = read(event.target.value); if (next.problem === null) setProblem(null); onChange(next); }}
-          onBlur={() => setProblem(current.problem)} onKeyDown={onKeyDown} />
-        <span id={ids.named} className="date-time-hint">{current.value ? monthName(current.value) : 'mm/yyyy; ↑ ↓ change the month'}</span>
+        <input
+          ref={inputRef}
+          id={ids.input}
+          className="dt-input month-field-input"
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="mm/yyyy"
+          maxLength={10}
+          value={text}
+          aria-invalid={problem !== null}
+          aria-describedby={problem ? `${ids.named} ${ids.problem}` : ids.named}
+          onChange={(event) => {
+            setText(event.target.value);
+            const next = read(event.target.value);
+            if (next.problem === null) setProblem(null);
+            onChange(next);
+          }}
+          onBlur={() => setProblem(current.problem)}
+          onKeyDown={onKeyDown}
+        />
+        <span id={ids.named} className="date-time-hint">
+          {current.value ? monthName(current.value) : 'mm/yyyy; ↑ ↓ change the month'}
+        </span>
       </div>
-      {problem ? <span id={ids.problem} className="date-time-problem" role="alert">{problem}</span> : null}
+      {problem ? (
+        <span id={ids.problem} className="date-time-problem" role="alert">
+          {problem}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -47,7 +47,14 @@ export function useVersionedDraft<T extends { version: number }, D>(
   }
   const changed = editing && base && current && current.version !== base.version ? current : null;
   return {
-    draft, setDraft, editing, theirs, changed, tried, setTried, dirty,
+    draft,
+    setDraft,
+    editing,
+    theirs,
+    changed,
+    tried,
+    setTried,
+    dirty,
     start: () => {
       if (!current) return;
       setDraft(draftOf(current));
@@ -83,10 +90,16 @@ export function RecordChangedNotice({ what, editor }: { what: string; editor: Pi
   if (!editor.changed) return null;
   return (
     <div className="form-warning record-changed" role="alert">
-      <p><strong>This record changed.</strong> Someone saved this {what} while you were editing it.</p>
+      <p>
+        <strong>This record changed.</strong> Someone saved this {what} while you were editing it.
+      </p>
       <div className="form-actions">
-        <button type="button" className="button" onClick={editor.reload}>Reload and discard my edits</button>
-        <button type="button" className="button" onClick={editor.keep}>Keep my edits</button>
+        <button type="button" className="button" onClick={editor.reload}>
+          Reload and discard my edits
+        </button>
+        <button type="button" className="button" onClick={editor.keep}>
+          Keep my edits
+        </button>
       </div>
     </div>
   );
@@ -97,7 +110,17 @@ export function RecordChangedNotice({ what, editor }: { what: string; editor: Pi
  * from, only when the form has no problems; 'This record changed' and, after a 409 the user stayed on, what the other
  * version holds ('Saving again replaces their version with yours').
  */
-export function VersionedEditForm({ editor, formRef, heading, headingId, what, theirs, hasProblems, onSave, children }: {
+export function VersionedEditForm({
+  editor,
+  formRef,
+  heading,
+  headingId,
+  what,
+  theirs,
+  hasProblems,
+  onSave,
+  children,
+}: {
   editor: Pick<VersionedDraft<unknown, unknown>, 'changed' | 'reload' | 'keep' | 'setTried' | 'version'>;
   formRef: Ref<HTMLFormElement>;
   heading: string;
@@ -125,7 +148,11 @@ export function VersionedEditForm({ editor, formRef, heading, headingId, what, t
     >
       <h2 id={headingId}>{heading}</h2>
       <RecordChangedNotice what={what} editor={editor} />
-      {theirs ? <p className="form-warning" role="status">{theirs} Saving again replaces their version with yours.</p> : null}
+      {theirs ? (
+        <p className="form-warning" role="status">
+          {theirs} Saving again replaces their version with yours.
+        </p>
+      ) : null}
       {children}
     </form>
   );

@@ -7,7 +7,9 @@ export function ShortcutKeys({ keys, className }: { keys: readonly (readonly str
         // biome-ignore lint/suspicious/noArrayIndexKey: the presses of a sequence are positions ('g g' presses one key twice)
         <span key={pressIndex} className="shortcut-press">
           {pressIndex > 0 ? <span className="shortcut-then">then</span> : null}
-          {press.map((key) => <kbd key={key}>{key}</kbd>)}
+          {press.map((key) => (
+            <kbd key={key}>{key}</kbd>
+          ))}
         </span>
       ))}
     </span>

@@ -14,7 +14,8 @@ export class TabsConfigurationError extends Error {
 export function validateTabs(tabs: readonly TabDefinition[], contentCount: number, activeIndex: number): void {
   if (tabs.length === 0) throw new TabsConfigurationError('Tabs need at least one tab.');
   if (tabs.length !== contentCount) throw new TabsConfigurationError(`Tabs need as many contents as tabs (${tabs.length} tabs, ${contentCount} contents).`);
-  if (!Number.isInteger(activeIndex) || activeIndex < 0 || activeIndex >= tabs.length) throw new TabsConfigurationError(`Tab index ${activeIndex} is out of range.`);
+  if (!Number.isInteger(activeIndex) || activeIndex < 0 || activeIndex >= tabs.length)
+    throw new TabsConfigurationError(`Tab index ${activeIndex} is out of range.`);
   if (tabs[activeIndex]?.disabled) throw new TabsConfigurationError(`Tab ${activeIndex} is disabled and cannot be active.`);
   if (new Set(tabs.map((tab) => tab.id)).size !== tabs.length) throw new TabsConfigurationError('Tab ids must be unique.');
 }

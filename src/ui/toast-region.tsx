@@ -37,7 +37,11 @@ function ToastItem({ toast, onDismiss }: { toast: ToastView; onDismiss: (id: num
       onBlur={() => setPaused(false)}
     >
       <p className="toast-message">{toast.message}</p>
-      {toast.link ? <a className="toast-link" href={toast.link.href}>{toast.link.label}</a> : null}
+      {toast.link ? (
+        <a className="toast-link" href={toast.link.href}>
+          {toast.link.label}
+        </a>
+      ) : null}
       <button type="button" className="icon-button toast-dismiss" aria-label="Dismiss message" onClick={() => onDismiss(toast.id)}>
         <CloseIcon />
       </button>
@@ -48,7 +52,9 @@ function ToastItem({ toast, onDismiss }: { toast: ToastView; onDismiss: (id: num
 export function ToastRegion({ toasts, onDismiss }: { toasts: readonly ToastView[]; onDismiss: (id: number) => void }) {
   return (
     <section className="toast-region" aria-label="Messages">
-      {toasts.map((toast) => <ToastItem key={toast.id} toast={toast} onDismiss={onDismiss} />)}
+      {toasts.map((toast) => (
+        <ToastItem key={toast.id} toast={toast} onDismiss={onDismiss} />
+      ))}
     </section>
   );
 }

@@ -19,10 +19,11 @@ function Toasts() {
   return <ToastRegion toasts={toasts} onDismiss={dismissToast} />;
 }
 
-const json = (status: number, body: unknown) => new Response(body === undefined ? null : JSON.stringify(body), {
-  status,
-  headers: { 'content-type': 'application/json' },
-});
+const json = (status: number, body: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 const report = (...messages: string[]) => ({ errorReport: { errors: messages.map((message) => ({ message, translatedMessage: message })) } });
 
 function setup(responses: ((input: string, init: RequestInit) => Response | Promise<Response>)[], overrides: Partial<HttpClientDeps> = {}) {
@@ -47,7 +48,12 @@ function setup(responses: ((input: string, init: RequestInit) => Response | Prom
     fetch: fetch as unknown as typeof globalThis.fetch,
     ...overrides,
   };
-  renderWithServices(<><ConfirmationHost /><Toasts /></>);
+  renderWithServices(
+    <>
+      <ConfirmationHost />
+      <Toasts />
+    </>,
+  );
   return { client: createHttpClient(deps), calls, deps };
 }
 
@@ -64,7 +70,7 @@ describe('http client', () => {
     expect(calls[0]?.headers.get('time-zone')).toBe('Europe/London');
   });
 
-  it('with the session\'s DPoP key, sends the token with the DPoP scheme and a fresh proof for the method and address', async () => {
+  it("with the session's DPoP key, sends the token with the DPoP scheme and a fresh proof for the method and address", async () => {
     const key = await newDpopKey();
     try {
       const { client, calls } = setup([() => json(200, { ok: true }), () => json(200, { ok: true })]);
@@ -140,18 +146,23 @@ describe('http client', () => {
   });
 
   it('shows the general message when the network fails', async () => {
-    const { client } = setup([() => {
-      throw new TypeError('Failed to fetch');
-    }]);
+    const { client } = setup([
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+    ]);
     await expect(client.get('/x')).rejects.toMatchObject({ kind: 'network', handled: true });
     expect((await screen.findByRole('alert')).textContent).toContain('Whoops! Something went wrong.');
   });
 
   it('stays silent about cancelled requests', async () => {
     const controller = new AbortController();
-    const { client } = setup([(_url, init) => new Promise<Response>((_resolve, reject) => {
-      init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-    })]);
+    const { client } = setup([
+      (_url, init) =>
+        new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    ]);
     const pending = client.get('/slow', { signal: controller.signal });
     await vi.waitFor(() => expect(toastStore.toasts).toEqual([]));
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -12,15 +12,17 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 function client(answer: () => Response) {
   const notify = vi.fn();
   const fetch = vi.fn(async () => answer());
-  configureApi(createHttpClient({
-    baseURL: 'http://localhost/api/portal',
-    getAccessToken: async () => 'token',
-    refreshAccessToken: async () => 'token',
-    confirmConflict: async () => false,
-    notify,
-    timeZone: () => 'Europe/London',
-    fetch: fetch as unknown as typeof globalThis.fetch,
-  }));
+  configureApi(
+    createHttpClient({
+      baseURL: 'http://localhost/api/portal',
+      getAccessToken: async () => 'token',
+      refreshAccessToken: async () => 'token',
+      confirmConflict: async () => false,
+      notify,
+      timeZone: () => 'Europe/London',
+      fetch: fetch as unknown as typeof globalThis.fetch,
+    }),
+  );
   return { notify, fetch };
 }
 

@@ -26,7 +26,12 @@ beforeEach(async () => {
 describe('validate', () => {
   it('checks before use by default: a good answer passes, a bad one rejects as drift', async () => {
     await expect(module.validate('userSetting', { amount: 5 })).resolves.toEqual({ amount: 5 });
-    await expect(module.validate('userSetting', { amount: '5' })).rejects.toMatchObject({ name: 'ApiError', kind: 'drift', status: 0, messages: ['amount must be a number'] });
+    await expect(module.validate('userSetting', { amount: '5' })).rejects.toMatchObject({
+      name: 'ApiError',
+      kind: 'drift',
+      status: 0,
+      messages: ['amount must be a number'],
+    });
     expect(amountChecker).toHaveBeenCalledTimes(2);
   });
 
@@ -67,19 +72,39 @@ describe('validate', () => {
   it('checks against the real contract schemas on the main thread where there is no worker', async () => {
     module.setSchemaChecker(null);
     await expect(module.validate('userSetting', { key: 'ContextFavorites', value: '[]' })).resolves.toEqual({ key: 'ContextFavorites', value: '[]' });
-    await expect(module.validate('userSetting', { key: 'ContextFavorites' })).rejects.toMatchObject({ kind: 'drift', messages: [expect.stringContaining('value')] });
+    await expect(module.validate('userSetting', { key: 'ContextFavorites' })).rejects.toMatchObject({
+      kind: 'drift',
+      messages: [expect.stringContaining('value')],
+    });
   });
 });
 
 describe('the validation worker', () => {
   it('answers with the schema output or what is wrong, for each named schema', () => {
-    expect(answer({ id: 1, name: 'permissionList', data: { permissions: ['Mapi.Transactions.Read'] } })).toEqual({ id: 1, ok: true, output: { permissions: ['Mapi.Transactions.Read'] } });
+    expect(answer({ id: 1, name: 'permissionList', data: { permissions: ['Mapi.Transactions.Read'] } })).toEqual({
+      id: 1,
+      ok: true,
+      output: { permissions: ['Mapi.Transactions.Read'] },
+    });
     const wrong = answer({ id: 2, name: 'permissionList', data: { permissions: 'all' } });
     expect(wrong).toMatchObject({ id: 2, ok: false, message: expect.stringContaining('permissions') });
-    const declines = { startDate: '2026-11-01', endDate: '2026-11-02', currency: 'GBP', totalCount: 1, totalAmount: 5, reasons: [{ reason: 'Insufficient funds', count: 1, amount: 5 }] };
+    const declines = {
+      startDate: '2026-11-01',
+      endDate: '2026-11-02',
+      currency: 'GBP',
+      totalCount: 1,
+      totalAmount: 5,
+      reasons: [{ reason: 'Insufficient funds', count: 1, amount: 5 }],
+    };
     expect(answer({ id: 3, name: 'declinesResponse', data: declines })).toEqual({ id: 3, ok: true, output: declines });
-    expect(answer({ id: 6, name: 'declinesResponse', data: { ...declines, reasons: [{ reason: 'x' }] } })).toMatchObject({ ok: false, message: expect.stringContaining('count') });
-    expect(answer({ id: 4, name: 'noSuchSchema' as SchemaName, data: {} })).toMatchObject({ ok: false, message: 'there is no contract schema named noSuchSchema' });
+    expect(answer({ id: 6, name: 'declinesResponse', data: { ...declines, reasons: [{ reason: 'x' }] } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('count'),
+    });
+    expect(answer({ id: 4, name: 'noSuchSchema' as SchemaName, data: {} })).toMatchObject({
+      ok: false,
+      message: 'there is no contract schema named noSuchSchema',
+    });
   });
 });
 
@@ -93,7 +118,9 @@ describe('validate with a worker', () => {
     onmessageerror: ((event: MessageEvent) => void) | null = null;
     posted = 0;
     terminated = false;
-    constructor() { FakeWorker.instances.push(this); }
+    constructor() {
+      FakeWorker.instances.push(this);
+    }
     postMessage(request: Parameters<typeof answer>[0]) {
       this.posted += 1;
       queueMicrotask(() => {
@@ -101,7 +128,9 @@ describe('validate with a worker', () => {
         else this.onmessage?.({ data: answer(request) } as MessageEvent);
       });
     }
-    terminate() { this.terminated = true; }
+    terminate() {
+      this.terminated = true;
+    }
   }
 
   beforeEach(() => {

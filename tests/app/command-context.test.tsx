@@ -29,8 +29,12 @@ describe('useCommandContext', () => {
     const { seen, probeElement } = probe({ overlays: false });
     render(probeElement());
     const renders = seen.length;
-    await act(async () => { shellStore.paletteOpen = true; });
-    await act(async () => { shellStore.shortcutHelpOpen = true; });
+    await act(async () => {
+      shellStore.paletteOpen = true;
+    });
+    await act(async () => {
+      shellStore.shortcutHelpOpen = true;
+    });
     expect(seen).toHaveLength(renders);
     expect(seen.at(-1)?.overlayOpen).toBe(false);
   });
@@ -38,7 +42,9 @@ describe('useCommandContext', () => {
   it('re-renders consumers of the overlays, with overlayOpen', async () => {
     const { seen, probeElement } = probe({});
     render(probeElement());
-    await act(async () => { shellStore.paletteOpen = true; });
+    await act(async () => {
+      shellStore.paletteOpen = true;
+    });
     expect(seen.at(-1)?.overlayOpen).toBe(true);
   });
 
@@ -48,7 +54,9 @@ describe('useCommandContext', () => {
     const first = seen.at(-1);
     view.rerender(probeElement());
     expect(seen.at(-1)).toBe(first);
-    await act(async () => { loadLayout({ paths: ['/transactions'], focused: 0 }); });
+    await act(async () => {
+      loadLayout({ paths: ['/transactions'], focused: 0 });
+    });
     expect(seen.at(-1)).not.toBe(first);
     expect(seen.at(-1)?.route?.path).toBe('/transactions');
   });

@@ -28,18 +28,35 @@ const notRunHere: Record<string, string> = {
 
 /** Screens the commands are run on: the areas' lists, records and forms merchants work in by keyboard. */
 const screens = [
-  '/dashboard', '/transactions', '/payment-jobs', '/tickets/T1', '/users/add', '/notifications', '/notifications/N1', '/billing',
-  '/configurations/C1/virtual-terminal', '/business/B1/beneficiaries/BEN1', '/reporting/trading-account',
+  '/dashboard',
+  '/transactions',
+  '/payment-jobs',
+  '/tickets/T1',
+  '/users/add',
+  '/notifications',
+  '/notifications/N1',
+  '/billing',
+  '/configurations/C1/virtual-terminal',
+  '/business/B1/beneficiaries/BEN1',
+  '/reporting/trading-account',
 ];
 
 function Harness() {
   const { registry, commandServices } = useAppServices();
   useShortcutBinder(registry, commandServices);
-  return <><Workspace /><CommandPalette /></>;
+  return (
+    <>
+      <Workspace />
+      <CommandPalette />
+    </>
+  );
 }
 
 const frames = async (count: number) => {
-  for (let at = 0; at < count; at += 1) await act(async () => { await new Promise((resolve) => requestAnimationFrame(resolve)); });
+  for (let at = 0; at < count; at += 1)
+    await act(async () => {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    });
 };
 
 async function show(path: string) {
@@ -53,7 +70,9 @@ async function show(path: string) {
   const pane = document.querySelector<HTMLElement>('section[data-pane-id]');
   // The keyboard in the screen, as a person working in it has it: its first control, else the pane.
   const first = pane?.querySelector<HTMLElement>('main input, main button, main select, [role="grid"] tr[tabindex="0"], input, button, select, textarea');
-  await act(async () => { (first ?? pane)?.focus(); });
+  await act(async () => {
+    (first ?? pane)?.focus();
+  });
 }
 
 type Outcome = { command: string; screen: string; focus: string };
@@ -91,11 +110,16 @@ describe('focus after every command', () => {
 
     for (const path of screens) {
       await show(path);
-      const available = services.registry.available(currentCommandContext())
+      const available = services.registry
+        .available(currentCommandContext())
         .filter((command) => !command.id.startsWith('nav.') && notRunHere[command.id] === undefined);
       for (const command of available) {
         // A fresh pane only when the last command left this screen or opened a dialog on it.
-        if (workspaceStore.panes[0]?.path !== path || document.querySelector('section[data-pane-id] [role="dialog"], section[data-pane-id] [role="alertdialog"]')) await show(path);
+        if (
+          workspaceStore.panes[0]?.path !== path ||
+          document.querySelector('section[data-pane-id] [role="dialog"], section[data-pane-id] [role="alertdialog"]')
+        )
+          await show(path);
         // Still offered on the fresh pane (a command's `when` may read what the screen declared once loaded).
         if (!services.registry.available(currentCommandContext()).some((candidate) => candidate.id === command.id)) continue;
         await runOn(path, command, services);

@@ -15,7 +15,12 @@ function Toasts() {
 }
 
 function renderWorkspace() {
-  return renderWithServices(<><Workspace /><Toasts /></>);
+  return renderWithServices(
+    <>
+      <Workspace />
+      <Toasts />
+    </>,
+  );
 }
 
 describe('the guard in a pane', () => {
@@ -61,7 +66,9 @@ describe('the guard in a pane', () => {
     window.history.replaceState(null, '', '/configurations?panes=_,%2Fusers');
     signIn({ permissions: ['Mapi.Configurations.Read', 'Mapi.Users.Read'], paths: ['/configurations', '/users'] });
     renderWorkspace();
-    await waitFor(() => expect(workspaceStore.panes.map((pane) => pane.path)).toEqual([`/context?route=${encodeURIComponent('/configurations?panes=_,%2Fusers')}`]));
+    await waitFor(() =>
+      expect(workspaceStore.panes.map((pane) => pane.path)).toEqual([`/context?route=${encodeURIComponent('/configurations?panes=_,%2Fusers')}`]),
+    );
   });
 
   it('guards each pane on its own', async () => {

@@ -4,8 +4,13 @@ import { applyLiveEvent, parseEventStream, recordChangedEvent, type RecordChange
 
 describe('the events stream parser', () => {
   it('returns complete events, skips heartbeats and keeps the unfinished rest', () => {
-    const { events, rest } = parseEventStream('event: ready\ndata: {}\nretry: 3000\n\n: heartbeat\n\nid: 41\nevent: notifications\ndata: {}\n\nid: 42\nevent: notif');
-    expect(events).toEqual([{ id: null, event: 'ready', data: '{}' }, { id: '41', event: 'notifications', data: '{}' }]);
+    const { events, rest } = parseEventStream(
+      'event: ready\ndata: {}\nretry: 3000\n\n: heartbeat\n\nid: 41\nevent: notifications\ndata: {}\n\nid: 42\nevent: notif',
+    );
+    expect(events).toEqual([
+      { id: null, event: 'ready', data: '{}' },
+      { id: '41', event: 'notifications', data: '{}' },
+    ]);
     expect(rest).toBe('id: 42\nevent: notif');
     expect(parseEventStream(`${rest}ications\r\ndata: {}\r\n\r\n`).events).toEqual([{ id: '42', event: 'notifications', data: '{}' }]);
   });
@@ -14,7 +19,12 @@ describe('the events stream parser', () => {
 describe('a record event', () => {
   it('refreshes the queries of its kind and tells open forms, and ignores what it cannot read', () => {
     const invalidated: unknown[] = [];
-    const queryClient = { invalidateQueries: ({ queryKey }: { queryKey: unknown }) => { invalidated.push(queryKey); return Promise.resolve(); } } as unknown as QueryClient;
+    const queryClient = {
+      invalidateQueries: ({ queryKey }: { queryKey: unknown }) => {
+        invalidated.push(queryKey);
+        return Promise.resolve();
+      },
+    } as unknown as QueryClient;
     const target = new EventTarget();
     const told: RecordChanged[] = [];
     target.addEventListener(recordChangedEvent, (event) => told.push((event as CustomEvent<RecordChanged>).detail));

@@ -14,11 +14,17 @@ import { resetStores } from './support.tsx';
 
 /** A fetch answering the events stream with these chunks, then staying open. */
 function streamingFetch(chunks: string[]) {
-  return vi.fn(async () => new Response(new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
-    },
-  }), { status: 200, headers: { 'content-type': 'text/event-stream' } }));
+  return vi.fn(
+    async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'text/event-stream' } },
+      ),
+  );
 }
 
 describe('the live sign-out', () => {
@@ -48,8 +54,14 @@ describe('the live sign-out', () => {
   it('the session goes straight to /signed-out, remembering why, without the provider', async () => {
     const oidc = { revoke: vi.fn(async () => undefined), endSessionUrl: vi.fn(async () => 'http://localhost/connect/endsession') } as unknown as OidcClient;
     const deps = {
-      loadOidc: vi.fn(async () => oidc), fetchPolicy: vi.fn(), now: () => 1_000_000, storage: sessionStorage,
-      assign: vi.fn(), navigateApp: vi.fn(), notify: vi.fn(), onCleared: vi.fn(),
+      loadOidc: vi.fn(async () => oidc),
+      fetchPolicy: vi.fn(),
+      now: () => 1_000_000,
+      storage: sessionStorage,
+      assign: vi.fn(),
+      navigateApp: vi.fn(),
+      notify: vi.fn(),
+      onCleared: vi.fn(),
     };
     const session = createSession(deps);
     credentialsStore.credentials = { accessToken: 'a', idToken: 'id-1', refreshToken: 'r', expiresIn: 900, validUntilUtc: 2_000_000 };

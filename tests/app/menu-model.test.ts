@@ -7,14 +7,30 @@ import { baseContext } from './support.tsx';
 
 const registry = createAppRegistry();
 const everything = registry.all().flatMap((command) => command.permissions ?? []);
-const merchantContext: CommandContext['context'] = { partnerId: null, businessId: 'B1', merchantId: 'M1', configurationId: 'C1', virtualTerminalMenuEnabled: true, camAutoRemittance: false, grossSettlement: true };
+const merchantContext: CommandContext['context'] = {
+  partnerId: null,
+  businessId: 'B1',
+  merchantId: 'M1',
+  configurationId: 'C1',
+  virtualTerminalMenuEnabled: true,
+  camAutoRemittance: false,
+  grossSettlement: true,
+};
 
 describe('buildMenu', () => {
   it('shows the sections in the documented order and indices', () => {
     const sections = buildMenu(baseContext({ permissions: everything, context: merchantContext }), registry);
     expect(sections.map((section) => [section.label, section.index])).toEqual([
-      ['Dashboard', 10], ['Transactions', 30], ['Reporting', 40], ['Configuration', 51], ['Business', 60], ['Virtual terminal', 65],
-      ['Users', 70], ['Watch list', 90], ['Support', 100], ['Partners', 150],
+      ['Dashboard', 10],
+      ['Transactions', 30],
+      ['Reporting', 40],
+      ['Configuration', 51],
+      ['Business', 60],
+      ['Virtual terminal', 65],
+      ['Users', 70],
+      ['Watch list', 90],
+      ['Support', 100],
+      ['Partners', 150],
     ]);
   });
 

@@ -18,14 +18,20 @@ function Harness() {
 
 const permissions = ['Mapi.Transactions.Read', 'Portal.PaymentJobs.Read', 'Mapi.Users.Read'];
 const transaction = (reference: string) => ({
-  kind: 'transaction', id: reference, title: `Transaction ${reference}`, description: 'paid · EUR 12.00 · Little Wren', path: `/transactions/${reference}`,
+  kind: 'transaction',
+  id: reference,
+  title: `Transaction ${reference}`,
+  description: 'paid · EUR 12.00 · Little Wren',
+  path: `/transactions/${reference}`,
   context: { business: { id: 'B1', title: 'Alpha' }, merchant: { id: 'M1', title: 'Little Wren' } },
 });
 
 type Deferred = { resolve: (value: unknown) => void; promise: Promise<unknown> };
 function deferred(): Deferred {
   let resolve: (value: unknown) => void = () => undefined;
-  const promise = new Promise((done) => { resolve = done; });
+  const promise = new Promise((done) => {
+    resolve = done;
+  });
   return { resolve, promise };
 }
 
@@ -67,7 +73,11 @@ describe('palette record search', () => {
     answers.get('TX6D')?.resolve({ results: [transaction('TX6D00000001'), transaction('TX6DE23E07A1')] });
     await new Promise((done) => setTimeout(done, 100));
     const group = screen.getByRole('group', { name: 'Transactions' });
-    expect(within(group).getAllByRole('option').map((option) => option.textContent)).toEqual([expect.stringContaining('TX6DE23E07A1')]);
+    expect(
+      within(group)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual([expect.stringContaining('TX6DE23E07A1')]);
     expect(screen.queryByText(/TX6D00000001/)).toBeNull();
   }, 20_000);
 
@@ -135,7 +145,12 @@ describe('palette record search', () => {
     const url = new URL(path, 'https://portal.test');
     expect(url.pathname).toBe('/transactions');
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      status: '[eq]paid', amount: '[gte]100', currency: '[eq]EUR', merchantid: '[eq]M7', kind: '[eq]refund', scope: 'all',
+      status: '[eq]paid',
+      amount: '[gte]100',
+      currency: '[eq]EUR',
+      merchantid: '[eq]M7',
+      kind: '[eq]refund',
+      scope: 'all',
     });
   }, 20_000);
 

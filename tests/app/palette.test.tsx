@@ -50,7 +50,9 @@ describe('command palette', () => {
     const input = await openPalette(user);
     await waitFor(() => expect(document.activeElement).toBe(input));
     const listbox = screen.getByRole('listbox');
-    const titles = within(listbox).getAllByRole('option').map((option) => option.textContent ?? '');
+    const titles = within(listbox)
+      .getAllByRole('option')
+      .map((option) => option.textContent ?? '');
     expect(titles.some((title) => title.startsWith('Go to transactions'))).toBe(true);
     expect(titles.some((title) => title.startsWith('Report bug'))).toBe(true);
     expect(titles.some((title) => title.startsWith('Go to billing'))).toBe(false);
@@ -66,7 +68,12 @@ describe('command palette', () => {
     expect(screen.queryByRole('combobox')).toBeNull();
     expect(screen.queryByRole('option')).toBeNull();
     // A permission goes and comes back while the palette is closed; each opening lists what is allowed then.
-    act(() => setPermissions(permissionScope(contextStore.applied).key, permissions.filter((permission) => permission !== 'Mapi.Users.Read')));
+    act(() =>
+      setPermissions(
+        permissionScope(contextStore.applied).key,
+        permissions.filter((permission) => permission !== 'Mapi.Users.Read'),
+      ),
+    );
     await openPalette(user);
     const titles = screen.getAllByRole('option').map((option) => option.textContent ?? '');
     expect(titles.some((title) => title.startsWith('Go to transactions'))).toBe(true);
@@ -110,7 +117,7 @@ describe('command palette', () => {
     expect(paletteStore.recent[0]).toBe('nav.users');
   });
 
-  it('holds an Enter typed while the areas\' commands are on their way, then runs the first result for that query', async () => {
+  it("holds an Enter typed while the areas' commands are on their way, then runs the first result for that query", async () => {
     const late = vi.fn();
     const areaCommand: Command = { id: 'test.lateArea', title: 'Reconcile the ledger', section: 'Navigation', keywords: [], run: late };
     const registry = createAppRegistry(undefined, [], { areasToCome: true });
@@ -133,7 +140,11 @@ describe('command palette', () => {
     renderWithServices(<Harness />);
     await openPalette(user);
     const recent = screen.getByRole('group', { name: 'Recent' });
-    expect(within(recent).getAllByRole('option').map((option) => option.textContent?.replace(/(Help|Navigation).*$/, ''))).toEqual(['Give feedback', 'Go to users']);
+    expect(
+      within(recent)
+        .getAllByRole('option')
+        .map((option) => option.textContent?.replace(/(Help|Navigation).*$/, '')),
+    ).toEqual(['Give feedback', 'Go to users']);
     expect(screen.getAllByRole('option')[0]?.textContent).toMatch(/^Give feedback/);
   });
 
@@ -150,19 +161,28 @@ describe('command palette', () => {
   it('offers the favourite and recent contexts from the user settings', async () => {
     fakeApi({
       '/user-settings/ContextFavorites': () => ({ key: 'ContextFavorites', value: JSON.stringify([{ businessId: 'B2', businessName: 'Beta Retail' }]) }),
-      '/user-settings/ContextRecent': () => ({ key: 'ContextRecent', value: JSON.stringify([{ businessId: 'B1', merchantId: 'M1', businessName: 'Alpha Trading', merchantName: 'Alpha Online' }, { businessId: 'B3' }]) }),
+      '/user-settings/ContextRecent': () => ({
+        key: 'ContextRecent',
+        value: JSON.stringify([{ businessId: 'B1', merchantId: 'M1', businessName: 'Alpha Trading', merchantName: 'Alpha Online' }, { businessId: 'B3' }]),
+      }),
     });
     const user = userEvent.setup();
     renderWithServices(<Harness />);
     await openPalette(user);
     await user.keyboard('switch to');
     // The applied context (B1/M1) is not offered again.
-    await waitFor(() => expect(screen.getAllByRole('option').map((option) => option.textContent?.replace(/Context.*$/, ''))).toEqual(['Switch to Beta Retail', 'Switch to B3']));
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((option) => option.textContent?.replace(/Context.*$/, ''))).toEqual(['Switch to Beta Retail', 'Switch to B3']),
+    );
   });
 
   it('renders at most the cap of a thousand matching commands, and stays quick', async () => {
     const many: Command[] = Array.from({ length: 1000 }, (_, index) => ({
-      id: `bulk.c${index}`, title: `Bulk command ${index}`, section: 'Record', keywords: ['bulk'], run: vi.fn(),
+      id: `bulk.c${index}`,
+      title: `Bulk command ${index}`,
+      section: 'Record',
+      keywords: ['bulk'],
+      run: vi.fn(),
     }));
     const registry = createCommandRegistry([...createAppRegistry().all(), ...many]);
     const user = userEvent.setup();
@@ -178,7 +198,18 @@ describe('command palette', () => {
 
   it('looks records up through the API and opens one, applying its context first', async () => {
     const api = fakeApi({
-      '/search': () => ({ results: [{ kind: 'transaction', id: 'TX-1001', title: 'Transaction TX-1001', description: 'paid · GBP 12.00', path: '/transactions/TX-1001', context: { business: { id: 'B2', title: 'Beta' }, merchant: { id: 'M9', title: 'Beta Web' } } }] }),
+      '/search': () => ({
+        results: [
+          {
+            kind: 'transaction',
+            id: 'TX-1001',
+            title: 'Transaction TX-1001',
+            description: 'paid · GBP 12.00',
+            path: '/transactions/TX-1001',
+            context: { business: { id: 'B2', title: 'Beta' }, merchant: { id: 'M9', title: 'Beta Web' } },
+          },
+        ],
+      }),
     });
     const user = userEvent.setup();
     renderWithServices(<Harness />);

@@ -13,7 +13,18 @@ import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } fro
 function RecordScreen() {
   const [index, setIndex] = useState(0);
   usePaneCapabilities({ tabs: (tab) => tab !== undefined && setIndex(tab) });
-  return <Tabs label="Payment job" tabs={[{ id: 'details', label: 'Details' }, { id: 'payments', label: 'Payments' }]} contents={['Details panel', 'Payments panel']} activeIndex={index} onActiveIndexChange={setIndex} />;
+  return (
+    <Tabs
+      label="Payment job"
+      tabs={[
+        { id: 'details', label: 'Details' },
+        { id: 'payments', label: 'Payments' },
+      ]}
+      contents={['Details panel', 'Payments panel']}
+      activeIndex={index}
+      onActiveIndexChange={setIndex}
+    />
+  );
 }
 
 function Harness() {
@@ -23,7 +34,9 @@ function Harness() {
   const paneId = workspaceStore.panes[0]?.id ?? '';
   return (
     <PaneScopeContext value={{ paneId }}>
-      <button type="button" onClick={() => setWithScreen(false)}>Leave the screen</button>
+      <button type="button" onClick={() => setWithScreen(false)}>
+        Leave the screen
+      </button>
       {withScreen ? <RecordScreen /> : null}
     </PaneScopeContext>
   );

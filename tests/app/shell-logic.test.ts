@@ -8,7 +8,10 @@ import { resizedLayout } from '../../src/app/pane-layout.ts';
 describe('on-load notices', () => {
   it.each([
     [{ totalUnreadCount: 0, passwordExpiresInXDays: null, latestUnread: null }, []],
-    [{ totalUnreadCount: 2, passwordExpiresInXDays: null, latestUnread: { reference: 'N-7', title: 'Maintenance' } }, [['info', 'New notification: Maintenance', '/notifications/N-7']]],
+    [
+      { totalUnreadCount: 2, passwordExpiresInXDays: null, latestUnread: { reference: 'N-7', title: 'Maintenance' } },
+      [['info', 'New notification: Maintenance', '/notifications/N-7']],
+    ],
     [{ totalUnreadCount: 0, passwordExpiresInXDays: 3, latestUnread: null }, [['danger', 'Your password expires in 3 days.', '/profile']]],
     [{ totalUnreadCount: 0, passwordExpiresInXDays: 1, latestUnread: null }, [['danger', 'Your password expires in 1 day.', '/profile']]],
     [{ totalUnreadCount: 0, passwordExpiresInXDays: 8, latestUnread: null }, []],
@@ -54,7 +57,15 @@ describe('keyboard resizing', () => {
 });
 
 describe('app-level paths', () => {
-  it.each([['/', true], ['/sign-in?code=1', true], ['/sign-out', true], ['/signed-out', true], ['/user-invite?InviteId=1', true], ['/404', false], ['/dashboard', false]])('%s → %s', (path, expected) => {
+  it.each([
+    ['/', true],
+    ['/sign-in?code=1', true],
+    ['/sign-out', true],
+    ['/signed-out', true],
+    ['/user-invite?InviteId=1', true],
+    ['/404', false],
+    ['/dashboard', false],
+  ])('%s → %s', (path, expected) => {
     expect(isAppLevelPath(path)).toBe(expected);
   });
 });

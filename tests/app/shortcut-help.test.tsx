@@ -19,7 +19,9 @@ function Harness() {
   useShortcutBinder(registry, commandServices);
   return (
     <>
-      <label>Notes <input aria-label="Notes" /></label>
+      <label>
+        Notes <input aria-label="Notes" />
+      </label>
       <ShortcutHelpDialog />
     </>
   );
@@ -44,7 +46,9 @@ describe('keyboard shortcut help', () => {
     renderWithServices(<Harness />);
     await user.keyboard('?');
     const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
-    const headings = within(dialog).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+    const headings = within(dialog)
+      .getAllByRole('heading', { level: 3 })
+      .map((heading) => heading.textContent);
     expect(headings).toEqual(['Navigation', 'Workspace', 'Help', 'Search fields (in the palette, Ctrl+K)']);
     // The palette's fields are listed, a card's last four and first six among them.
     const fields = within(dialog).getByRole('region', { name: 'Search fields (in the palette, Ctrl+K)' });
@@ -69,7 +73,11 @@ describe('keyboard shortcut help', () => {
     renderWithServices(<Harness />);
     const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     const table = within(dialog).getByRole('region', { name: 'Table' });
-    expect(within(table).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Export…ShiftX', 'Show filtersShiftF', 'Choose datesShiftD']);
+    expect(
+      within(table)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Export…ShiftX', 'Show filtersShiftF', 'Choose datesShiftD']);
     expect(within(within(dialog).getByRole('region', { name: 'Record' })).getByText('Show first tab')).toBeTruthy();
   });
 
@@ -81,7 +89,13 @@ describe('keyboard shortcut help', () => {
     await waitFor(() => expect(document.activeElement).toBe(filter));
     await user.type(filter, 'pane');
     const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
-    await waitFor(() => expect(within(dialog).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual(['Workspace']));
+    await waitFor(() =>
+      expect(
+        within(dialog)
+          .getAllByRole('heading', { level: 3 })
+          .map((heading) => heading.textContent),
+      ).toEqual(['Workspace']),
+    );
     await user.clear(filter);
     await user.type(filter, 'zzzz');
     expect(within(dialog).getByText('No shortcut matches “zzzz”.')).toBeTruthy();
@@ -94,9 +108,11 @@ describe('keyboard shortcut help', () => {
     renderWithServices(<Harness />);
     const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     const table = within(dialog).getByRole('region', { name: 'Table' });
-    expect(within(table).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Next rowJ', 'Previous rowK', 'Open the highlighted rowEnter', 'Open the highlighted row in a new pane besideShiftEnter',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Next rowJ', 'Previous rowK', 'Open the highlighted rowEnter', 'Open the highlighted row in a new pane besideShiftEnter']);
     const list = within(dialog).getByRole('region', { name: 'In a list' });
     expect(within(list).getByText('Last row; on the last row, the next page')).toBeTruthy();
     expect(within(list).getByText('Ten rows down; at the end of the page, the next page')).toBeTruthy();
@@ -156,7 +172,9 @@ describe('shortcut binder', () => {
     try {
       renderWithServices(<Harness />);
       fireEvent.keyDown(document.body, { key: 'g', code: 'KeyG' });
-      act(() => { vi.advanceTimersByTime(1800); });
+      act(() => {
+        vi.advanceTimersByTime(1800);
+      });
       fireEvent.keyDown(document.body, { key: 't', code: 'KeyT' });
     } finally {
       vi.useRealTimers();
@@ -176,7 +194,7 @@ describe('shortcut binder', () => {
   });
 });
 
-describe('the shortcut binder while the areas\' commands arrive', () => {
+describe("the shortcut binder while the areas' commands arrive", () => {
   beforeEach(() => {
     resetStores();
     fakeApi();
@@ -226,7 +244,7 @@ describe('the shortcut binder while the areas\' commands arrive', () => {
     expect(late).not.toHaveBeenCalled();
   });
 
-  it('runs a sequence completed while the applied context\'s permissions were on their way once they arrive, unless another key came', async () => {
+  it("runs a sequence completed while the applied context's permissions were on their way once they arrive, unless another key came", async () => {
     const run = vi.fn();
     const guarded: Command = { ...sequenceCommand('test.guarded', 'g q', run), permissions: ['Mapi.Transactions.Read'] };
     const services = createServices({ registry: createAppRegistry(undefined, [guarded]) });

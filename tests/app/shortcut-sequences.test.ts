@@ -7,7 +7,7 @@ import { createShortcutHandler } from '../../src/app/shortcut-binder.ts';
 import { baseContext } from './support.tsx';
 
 describe('shortcut sequences', () => {
-  it("run the sequence, not the single key it ends with", () => {
+  it('run the sequence, not the single key it ends with', () => {
     const reply = vi.fn();
     const view = vi.fn();
     const commands: Command[] = [

@@ -13,20 +13,31 @@ describe('side menu', () => {
   beforeEach(() => {
     resetStores();
     fakeApi();
-    signIn({ permissions: ['Mapi.Transactions.Read', 'Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create', 'Mapi.Users.Read'], context: merchantContext, paths: ['/transactions'] });
+    signIn({
+      permissions: ['Mapi.Transactions.Read', 'Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create', 'Mapi.Users.Read'],
+      context: merchantContext,
+      paths: ['/transactions'],
+    });
   });
 
   it('lists the permitted sections in order, marking the current one', () => {
     renderWithServices(<SideMenu />);
     const menu = screen.getByRole('navigation', { name: 'Main menu' });
-    const top = within(menu).getAllByRole('listitem').filter((item) => item.parentElement?.classList.contains('side-menu-sections'));
+    const top = within(menu)
+      .getAllByRole('listitem')
+      .filter((item) => item.parentElement?.classList.contains('side-menu-sections'));
     expect(top.map((item) => item.firstElementChild?.textContent)).toEqual(['Dashboard', 'Transactions', 'Reporting', 'Business', 'Users']);
     expect(within(menu).getByRole('link', { name: 'Transactions' }).getAttribute('aria-current')).toBe('page');
   });
 
   it('expands a section, and closes it on Escape or an outside click', async () => {
     const user = userEvent.setup();
-    renderWithServices(<><SideMenu /><p>Elsewhere</p></>);
+    renderWithServices(
+      <>
+        <SideMenu />
+        <p>Elsewhere</p>
+      </>,
+    );
     const reporting = screen.getByRole('button', { name: 'Reporting' });
     expect(reporting.getAttribute('aria-expanded')).toBe('false');
     await user.click(reporting);
@@ -77,7 +88,12 @@ describe('side menu', () => {
 function MenuWithKeys() {
   const { registry, commandServices } = useAppServices();
   useShortcutBinder(registry, commandServices);
-  return <><SideMenu /><button type="button">Elsewhere</button></>;
+  return (
+    <>
+      <SideMenu />
+      <button type="button">Elsewhere</button>
+    </>
+  );
 }
 
 describe('collapsing the side menu', () => {

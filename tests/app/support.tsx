@@ -37,7 +37,15 @@ export function baseContext(overrides: Partial<CommandContext> = {}): CommandCon
     signedIn: true,
     permissions: [],
     route: { id: 'dashboard', pattern: '/dashboard', path: '/dashboard' },
-    context: { partnerId: null, businessId: null, merchantId: null, configurationId: null, virtualTerminalMenuEnabled: null, camAutoRemittance: null, grossSettlement: null },
+    context: {
+      partnerId: null,
+      businessId: null,
+      merchantId: null,
+      configurationId: null,
+      virtualTerminalMenuEnabled: null,
+      camAutoRemittance: null,
+      grossSettlement: null,
+    },
     access: { rootOrPartner: true, businessIds: [], merchantKeys: [] },
     focusedPane: { id: 'pane-1', capabilities: [] },
     paneCount: 1,
@@ -67,7 +75,13 @@ export function resetStores(): void {
 }
 
 /** A signed-in user with the given permissions in the given context, and panes showing `paths`. */
-export function signIn(options: { permissions: readonly string[]; context?: ContextSelections; policy?: AuthorizationPolicy; paths?: string[]; focused?: number }): void {
+export function signIn(options: {
+  permissions: readonly string[];
+  context?: ContextSelections;
+  policy?: AuthorizationPolicy;
+  paths?: string[];
+  focused?: number;
+}): void {
   credentialsStore.credentials = { accessToken: 'token', expiresIn: 900, validUntilUtc: Date.now() + 900_000 };
   setProfile({ sub: 'user-1', email: 'ada@demo.test', given_name: 'Ada', family_name: 'Lovelace' }, options.policy ?? internalPolicy);
   contextStore.applied = options.context ?? {};

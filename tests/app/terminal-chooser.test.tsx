@@ -16,7 +16,12 @@ import { fakeApi, renderWithServices, resetStores, signIn } from './support.tsx'
 function Harness() {
   const { registry, commandServices } = useAppServices();
   useShortcutBinder(registry, commandServices);
-  return <><CommandPalette /><TerminalChooserHost /></>;
+  return (
+    <>
+      <CommandPalette />
+      <TerminalChooserHost />
+    </>
+  );
 }
 
 const webShopContext: ContextSelections = {
@@ -24,7 +29,12 @@ const webShopContext: ContextSelections = {
   merchant: { id: 'M1', title: 'Alpha Online' },
   configuration: { id: 'C1', title: 'Alpha Online', switches: { virtualTerminalMenuEnabled: false } },
 };
-const item = (configurationId: string, tradeName: string, on: boolean) => ({ configurationId, tradeName, description: '', switches: { virtualTerminalMenuEnabled: on } });
+const item = (configurationId: string, tradeName: string, on: boolean) => ({
+  configurationId,
+  tradeName,
+  description: '',
+  switches: { virtualTerminalMenuEnabled: on },
+});
 
 function serve(configurations: ReturnType<typeof item>[]) {
   fakeApi({ '/context/businesses/B1/merchants/M1/configurations': () => ({ data: configurations, totalCount: configurations.length }) });
@@ -55,7 +65,11 @@ describe('choosing the virtual terminal’s configuration', { timeout: 30_000 },
     await runFromPalette(user);
     const dialog = await screen.findByRole('dialog', { name: 'Which virtual terminal?' });
     const list = within(dialog).getByRole('list', { name: 'Configurations with the virtual terminal on' });
-    expect(within(list).getAllByRole('button').map((button) => button.textContent)).toEqual(['Alpha Postal Orders', 'Alpha Telephone Orders']);
+    expect(
+      within(list)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Alpha Postal Orders', 'Alpha Telephone Orders']);
     await waitFor(() => expect(document.activeElement).toBe(within(list).getByRole('button', { name: 'Alpha Postal Orders' })));
     await user.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(within(list).getByRole('button', { name: 'Alpha Telephone Orders' }));

@@ -29,7 +29,13 @@ describe('inactivity monitor', () => {
   it('says the time is up from the clock, before its timer has fired (a timer late under load)', () => {
     let now = Date.now();
     const onTimeout = vi.fn();
-    const monitor = startInactivityMonitor({ ...defaultInactivityTimings, target: new EventTarget() as unknown as Window, now: () => now, onWarn: vi.fn(), onTimeout });
+    const monitor = startInactivityMonitor({
+      ...defaultInactivityTimings,
+      target: new EventTarget() as unknown as Window,
+      now: () => now,
+      onWarn: vi.fn(),
+      onTimeout,
+    });
     now += 15 * 60_000 - 1;
     expect(monitor.timedOut()).toBe(false);
     now += 1;
@@ -98,10 +104,17 @@ describe('inactivity shared by the tabs', () => {
     const tabs = [0, 1].map(() => ({ target: new EventTarget(), onWarn: vi.fn(), onTimeout: vi.fn(), onResume: vi.fn() }));
     const monitors: ReturnType<typeof startInactivityMonitor>[] = [];
     tabs.forEach((tab, index) => {
-      monitors.push(startInactivityMonitor({
-        ...defaultInactivityTimings, target: tab.target as unknown as Window, now: () => Date.now(), onWarn: tab.onWarn, onTimeout: tab.onTimeout, onResume: tab.onResume,
-        onActivity: (at) => monitors[1 - index]?.heard(at),
-      }));
+      monitors.push(
+        startInactivityMonitor({
+          ...defaultInactivityTimings,
+          target: tab.target as unknown as Window,
+          now: () => Date.now(),
+          onWarn: tab.onWarn,
+          onTimeout: tab.onTimeout,
+          onResume: tab.onResume,
+          onActivity: (at) => monitors[1 - index]?.heard(at),
+        }),
+      );
     });
     return { tabs, monitors };
   }

@@ -12,7 +12,13 @@ import { internalPolicy, resetStores } from '../app/support.tsx';
 function fakeOidc(overrides: Partial<OidcClient> = {}): OidcClient {
   return {
     createAuthorizationRequest: vi.fn(async () => ({ url: 'http://localhost/connect/authorize?x', state: 'state-1', codeVerifier: 'verifier-1' })),
-    exchangeCode: vi.fn(async () => ({ accessToken: 'access-1', expiresIn: 900, idToken: 'id-1', refreshToken: 'refresh-1', claims: { sub: 'u1', email: 'a@demo.test' } })),
+    exchangeCode: vi.fn(async () => ({
+      accessToken: 'access-1',
+      expiresIn: 900,
+      idToken: 'id-1',
+      refreshToken: 'refresh-1',
+      claims: { sub: 'u1', email: 'a@demo.test' },
+    })),
     refresh: vi.fn(async () => ({ accessToken: 'access-2', expiresIn: 900, refreshToken: 'refresh-2' })),
     userInfo: vi.fn(async () => ({ sub: 'u1', email: 'a@demo.test', given_name: 'Ada' })),
     revoke: vi.fn(async () => undefined),
@@ -34,7 +40,14 @@ function setup(oidc = fakeOidc(), overrides: Partial<SessionDeps> = {}) {
     onCleared: vi.fn(),
     ...overrides,
   } satisfies SessionDeps;
-  return { session: createSession(deps), deps, oidc, advance: (ms: number) => { now += ms; } };
+  return {
+    session: createSession(deps),
+    deps,
+    oidc,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('session', () => {
@@ -44,7 +57,11 @@ describe('session', () => {
     const { session, deps } = setup();
     await session.beginSignIn('/transactions?panes=_,%2Fdashboard');
     expect(deps.assign).toHaveBeenCalledWith('http://localhost/connect/authorize?x');
-    expect(JSON.parse(sessionStorage.getItem('portal.signIn') ?? '{}')).toMatchObject({ state: 'state-1', codeVerifier: 'verifier-1', intended: '/transactions?panes=_,%2Fdashboard' });
+    expect(JSON.parse(sessionStorage.getItem('portal.signIn') ?? '{}')).toMatchObject({
+      state: 'state-1',
+      codeVerifier: 'verifier-1',
+      intended: '/transactions?panes=_,%2Fdashboard',
+    });
   });
 
   it('completes sign-in: tokens in session storage, user info and policy loaded once, back to the intended URL', async () => {
@@ -61,14 +78,26 @@ describe('session', () => {
   });
 
   it('falls back to the ID token claims when userinfo refuses the token', async () => {
-    const { session } = setup(fakeOidc({ userInfo: vi.fn(async () => { throw new Error('invalid_token'); }) }));
+    const { session } = setup(
+      fakeOidc({
+        userInfo: vi.fn(async () => {
+          throw new Error('invalid_token');
+        }),
+      }),
+    );
     await session.beginSignIn('/dashboard');
     await session.completeSignIn('http://localhost/sign-in?code=c&state=state-1');
     expect(sessionStore.userInfo).toEqual({ sub: 'u1', email: 'a@demo.test' });
   });
 
   it('a failed authorise clears the session, says so and goes to /', async () => {
-    const { session, deps } = setup(fakeOidc({ exchangeCode: vi.fn(async () => { throw new Error('invalid_grant'); }) }));
+    const { session, deps } = setup(
+      fakeOidc({
+        exchangeCode: vi.fn(async () => {
+          throw new Error('invalid_grant');
+        }),
+      }),
+    );
     await session.beginSignIn('/dashboard');
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await expect(session.completeSignIn('http://localhost/sign-in?code=c&state=state-1')).rejects.toThrow();
@@ -97,7 +126,13 @@ describe('session', () => {
   });
 
   it('a failed refresh clears credentials, permissions, policy and user info, says so and goes to /', async () => {
-    const { session, deps } = setup(fakeOidc({ refresh: vi.fn(async () => { throw new Error('invalid_grant'); }) }));
+    const { session, deps } = setup(
+      fakeOidc({
+        refresh: vi.fn(async () => {
+          throw new Error('invalid_grant');
+        }),
+      }),
+    );
     credentialsStore.credentials = { accessToken: 'a', refreshToken: 'r', expiresIn: 1, validUntilUtc: 0 };
     sessionStore.userInfo = { sub: 'u1' };
     sessionStore.policy = internalPolicy;
@@ -117,7 +152,13 @@ describe('session', () => {
   });
 
   it('stops redirecting after two failed sign-ins within a minute', async () => {
-    const { session } = setup(fakeOidc({ exchangeCode: vi.fn(async () => { throw new Error('bad'); }) }));
+    const { session } = setup(
+      fakeOidc({
+        exchangeCode: vi.fn(async () => {
+          throw new Error('bad');
+        }),
+      }),
+    );
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     for (let attempt = 0; attempt < 2; attempt += 1) {
       await session.beginSignIn('/dashboard');
@@ -147,7 +188,16 @@ describe('session', () => {
 
   it('a refresh still on its way when the tab signs out neither keeps its tokens nor reports a failure', async () => {
     let answer: (value: TokenSet) => void = () => undefined;
-    const { session, deps } = setup(fakeOidc({ refresh: vi.fn(() => new Promise<TokenSet>((resolve) => { answer = resolve; })) }));
+    const { session, deps } = setup(
+      fakeOidc({
+        refresh: vi.fn(
+          () =>
+            new Promise<TokenSet>((resolve) => {
+              answer = resolve;
+            }),
+        ),
+      }),
+    );
     credentialsStore.credentials = { accessToken: 'a', idToken: 'id-1', refreshToken: 'r', expiresIn: 1, validUntilUtc: 0 };
     const refreshed = session.getAccessToken();
     await vi.waitFor(() => expect(deps.loadOidc).toHaveBeenCalled());
@@ -159,8 +209,14 @@ describe('session', () => {
     expect(vi.mocked(deps.navigateApp).mock.calls).toEqual([['/signed-out', { replace: true }]]);
   });
 
-  it('a refresh refused once the tab\'s own time without activity is up is the inactivity sign-out: /signed-out, not /', async () => {
-    const { session, deps } = setup(fakeOidc({ refresh: vi.fn(async () => { throw new Error('invalid_grant'); }) }));
+  it("a refresh refused once the tab's own time without activity is up is the inactivity sign-out: /signed-out, not /", async () => {
+    const { session, deps } = setup(
+      fakeOidc({
+        refresh: vi.fn(async () => {
+          throw new Error('invalid_grant');
+        }),
+      }),
+    );
     credentialsStore.credentials = { accessToken: 'a', refreshToken: 'r', expiresIn: 1, validUntilUtc: 0 };
     let timedOut = true;
     const forget = session.watchInactivity({ timedOut: () => timedOut, resumeUrl: () => '/payment-jobs' });
@@ -200,8 +256,12 @@ describe('oidc settings', () => {
     const settings = oidcSettings(origin);
     expect(settings.allowInsecureRequests).toBe(expected);
     expect(settings).toMatchObject({
-      issuer: `${origin}/connect`, clientId: 'portal', redirectUri: `${origin}/sign-in`, postLogoutRedirectUri: `${origin}/signed-out`,
-      scope: 'openid profile identity portal offline_access', resource: `${origin}/api/portal`,
+      issuer: `${origin}/connect`,
+      clientId: 'portal',
+      redirectUri: `${origin}/sign-in`,
+      postLogoutRedirectUri: `${origin}/signed-out`,
+      scope: 'openid profile identity portal offline_access',
+      resource: `${origin}/api/portal`,
     });
   });
 });

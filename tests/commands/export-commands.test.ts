@@ -8,9 +8,12 @@ import { exportTicketsCommand } from '../../commands/tickets/export-tickets.ts';
 import { exportUsersCommand } from '../../commands/users/export-users.ts';
 import { baseContext } from '../app/support.tsx';
 
-const on = (routeId: string, capabilities: string[], permissions: string[]) => baseContext({
-  permissions, route: { id: routeId, pattern: `/${routeId}`, path: `/${routeId}` }, focusedPane: { id: 'p1', capabilities: capabilities as never },
-});
+const on = (routeId: string, capabilities: string[], permissions: string[]) =>
+  baseContext({
+    permissions,
+    route: { id: routeId, pattern: `/${routeId}`, path: `/${routeId}` },
+    focusedPane: { id: 'p1', capabilities: capabilities as never },
+  });
 
 describe('export commands of the tickets and users overviews', () => {
   it.each([

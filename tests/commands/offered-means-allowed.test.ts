@@ -110,13 +110,38 @@ for (const command of registry.all()) {
  * from the server). Listed by id or prefix; anything else a screen offers must be in serverChecks.
  */
 const clientOnly = [
-  'nav.', 'workspace.', 'table.', 'help.', 'session.', 'palette.', 'context.', 'dashboard.', 'bulk.', 'developers.',
-  'record.', 'hostedPage.preview', 'partners.open', 'billing.goToInvoice', 'billing.downloadPdf', 'reporting.openBatchReport',
-  'reporting.openScheduledReports', 'virtualTerminal.openOrderResult', 'notifications.markAllRead', 'notifications.toggleRead',
+  'nav.',
+  'workspace.',
+  'table.',
+  'help.',
+  'session.',
+  'palette.',
+  'context.',
+  'dashboard.',
+  'bulk.',
+  'developers.',
+  'record.',
+  'hostedPage.preview',
+  'partners.open',
+  'billing.goToInvoice',
+  'billing.downloadPdf',
+  'reporting.openBatchReport',
+  'reporting.openScheduledReports',
+  'virtualTerminal.openOrderResult',
+  'notifications.markAllRead',
+  'notifications.toggleRead',
 ];
 const isClientOnly = (id: string) => !(id in serverChecks) && clientOnly.some((prefix) => id === prefix || id.startsWith(prefix));
 
-const business = { partnerId: null, businessId: 'B1', merchantId: 'M1', configurationId: 'C1', virtualTerminalMenuEnabled: true, camAutoRemittance: false, grossSettlement: false };
+const business = {
+  partnerId: null,
+  businessId: 'B1',
+  merchantId: 'M1',
+  configurationId: 'C1',
+  virtualTerminalMenuEnabled: true,
+  camAutoRemittance: false,
+  grossSettlement: false,
+};
 
 /** The record screens and where they are: every capability a screen may declare is assumed declared (the worst case). */
 const recordScreens: { id: string; pattern: string; path: string }[] = [
@@ -130,10 +155,18 @@ const recordScreens: { id: string; pattern: string; path: string }[] = [
   { id: 'customerDetail', pattern: '/business/:businessId/merchants/:merchantId/customers/:customerId', path: '/business/B1/merchants/M1/customers/CUS1' },
   { id: 'beneficiaryDetail', pattern: '/business/:businessId/beneficiaries/:beneficiaryId', path: '/business/B1/beneficiaries/BEN1' },
   { id: 'configurationDetail', pattern: '/configurations/:configurationId', path: '/configurations/C1' },
-  { id: 'hostedPaymentPage', pattern: '/configurations/:configurationId/hosted-payment-page/:hostedPaymentPageReference', path: '/configurations/C1/hosted-payment-page/HP1' },
+  {
+    id: 'hostedPaymentPage',
+    pattern: '/configurations/:configurationId/hosted-payment-page/:hostedPaymentPageReference',
+    path: '/configurations/C1/hosted-payment-page/HP1',
+  },
   { id: 'virtualTerminal', pattern: '/configurations/:configurationId/virtual-terminal', path: '/configurations/C1/virtual-terminal' },
   { id: 'invoiceDetail', pattern: '/billing/invoices/:invoiceId', path: '/billing/invoices/INV1' },
-  { id: 'merchantAccountDetail', pattern: '/business/:businessId/merchants/:merchantId/merchant-accounts-overview/:merchantAccountId', path: '/business/B1/merchants/M1/merchant-accounts-overview/MA1' },
+  {
+    id: 'merchantAccountDetail',
+    pattern: '/business/:businessId/merchants/:merchantId/merchant-accounts-overview/:merchantAccountId',
+    path: '/business/B1/merchants/M1/merchant-accounts-overview/MA1',
+  },
   { id: 'partnerCommission', pattern: '/partners/:partnerId/commissions/:commissionPlanId', path: '/partners/P1/commissions/CP1' },
   { id: 'reportQueue', pattern: '/reporting-overview', path: '/reporting-overview' },
 ];

@@ -24,8 +24,11 @@ describe('rankCommands', () => {
   });
 
   it('lists recently used commands first when nothing is typed', () => {
-    expect(rankCommands(items, '', ['workspace.copyLink', 'nav.tickets'], 3).map((ranked) => ranked.id))
-      .toEqual(['workspace.copyLink', 'nav.tickets', 'nav.transactions']);
+    expect(rankCommands(items, '', ['workspace.copyLink', 'nav.tickets'], 3).map((ranked) => ranked.id)).toEqual([
+      'workspace.copyLink',
+      'nav.tickets',
+      'nav.transactions',
+    ]);
   });
 
   it('boosts a recent command among equal matches', () => {
@@ -33,10 +36,7 @@ describe('rankCommands', () => {
   });
 
   it('puts an action of the screen before a navigation that matches as well', () => {
-    const here = [
-      item('nav.schedules', 'Scheduled statements and reports'),
-      { ...item('reporting.schedule', 'Schedule statement…'), section: 'Table' },
-    ];
+    const here = [item('nav.schedules', 'Scheduled statements and reports'), { ...item('reporting.schedule', 'Schedule statement…'), section: 'Table' }];
     expect(rankCommands(here, 'schedule', [], 10).map((ranked) => ranked.id)).toEqual(['reporting.schedule', 'nav.schedules']);
     // A better match still wins.
     expect(rankCommands(here, 'scheduled', [], 10).map((ranked) => ranked.id)).toEqual(['nav.schedules']);

@@ -16,10 +16,20 @@ describe('isAvailable', () => {
   it.each([
     ['no rules', command('a'), baseContext(), true],
     ['held permission', command('a', { permissions: ['Mapi.Users.Read'] }), baseContext({ permissions: ['Mapi.Users.Read'] }), true],
-    ['one of two permissions', command('a', { permissions: ['Mapi.Users.Read', 'Mapi.Users.Create'] }), baseContext({ permissions: ['Mapi.Users.Read'] }), false],
+    [
+      'one of two permissions',
+      command('a', { permissions: ['Mapi.Users.Read', 'Mapi.Users.Create'] }),
+      baseContext({ permissions: ['Mapi.Users.Read'] }),
+      false,
+    ],
     ['when false', command('a', { when: (ctx) => ctx.paneCount > 1 }), baseContext(), false],
     ['when true', command('a', { when: (ctx) => ctx.paneCount > 1 }), baseContext({ paneCount: 2 }), true],
-    ['permission held but when false', command('a', { permissions: ['Mapi.Users.Read'], when: () => false }), baseContext({ permissions: ['Mapi.Users.Read'] }), false],
+    [
+      'permission held but when false',
+      command('a', { permissions: ['Mapi.Users.Read'], when: () => false }),
+      baseContext({ permissions: ['Mapi.Users.Read'] }),
+      false,
+    ],
   ] as const)('%s', (_name, candidate, ctx, expected) => {
     expect(isAvailable(candidate, ctx)).toBe(expected);
   });
@@ -53,10 +63,7 @@ describe('registry', () => {
 
   it('runs neither when two conditional commands claim a shortcut at once', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const registry = createCommandRegistry([
-      command('a', { shortcut: 'Shift+X', when: () => true }),
-      command('b', { shortcut: 'Shift+X', when: () => true }),
-    ]);
+    const registry = createCommandRegistry([command('a', { shortcut: 'Shift+X', when: () => true }), command('b', { shortcut: 'Shift+X', when: () => true })]);
     expect(registry.resolveShortcut('Shift+X', baseContext())).toBeNull();
     expect(collisionsIn(registry, baseContext())).toEqual([['a', 'b']]);
     error.mockRestore();
@@ -125,7 +132,9 @@ describe('the app registry', () => {
     if (!someArea) throw new Error('no area commands');
     expect(atStart.get(someArea.id)).toBeUndefined();
     let told = 0;
-    atStart.subscribe(() => { told += 1; });
+    atStart.subscribe(() => {
+      told += 1;
+    });
     registerAreaCommands(atStart);
     expect(atStart.get(someArea.id)).toBe(someArea);
     expect(told).toBe(1);
@@ -138,7 +147,10 @@ describe('the app registry', () => {
 
   it('makes every documented shortcut a palette command', () => {
     const documented = ['[Shift]+?', '/', 'Shift+Digit1', 'Shift+Digit2', 'Shift+D', 'Shift+F', 'Shift+X', 'Shift+C', 'Shift+E', 'Shift+N', 'Escape'];
-    const shortcuts = registry.all().filter((candidate) => !candidate.requiresArgs).map((candidate) => candidate.shortcut);
+    const shortcuts = registry
+      .all()
+      .filter((candidate) => !candidate.requiresArgs)
+      .map((candidate) => candidate.shortcut);
     for (const shortcut of documented) expect(shortcuts).toContain(shortcut);
   });
 

@@ -20,7 +20,14 @@ describe('fillPattern', () => {
 
 describe('route commands', () => {
   const route = (extra: Partial<NavigableRoute>): NavigableRoute => ({
-    id: 'x', pattern: '/x', permissions: [], contextParams: {}, contextFree: true, conditionsMet: () => true, command: { title: 'Go to x', keywords: [] }, ...extra,
+    id: 'x',
+    pattern: '/x',
+    permissions: [],
+    contextParams: {},
+    contextFree: true,
+    conditionsMet: () => true,
+    command: { title: 'Go to x', keywords: [] },
+    ...extra,
   });
 
   it('skips routes with parameters the context cannot supply', () => {
@@ -45,6 +52,8 @@ describe('route commands', () => {
     expect(navigable.get('dashboard')?.command.shortcut).toBe('g d');
     expect(navigable.get('transactions')?.command.shortcut).toBe('g t');
     const virtualTerminal = navigable.get('virtualTerminal');
-    expect(virtualTerminal && routePath(virtualTerminal, baseContext({ context: { ...baseContext().context, configurationId: 'C1' } }))).toBe('/configurations/C1/virtual-terminal');
+    expect(virtualTerminal && routePath(virtualTerminal, baseContext({ context: { ...baseContext().context, configurationId: 'C1' } }))).toBe(
+      '/configurations/C1/virtual-terminal',
+    );
   });
 });

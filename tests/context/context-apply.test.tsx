@@ -91,13 +91,19 @@ describe('resolveApplyRequest', () => {
   it('fails with the not-found message for a context the user cannot reach, keeping the route for the panel', async () => {
     const { data } = fakeData();
     const path = contextApplyPath('/users', { business: { id: 'B-OTHER', title: 'Other' } });
-    expect(await resolveApplyRequest(search(path), { data, policy: policies.internal })).toEqual({ ok: false, route: '/users', message: 'The requested record was not found.' });
+    expect(await resolveApplyRequest(search(path), { data, policy: policies.internal })).toEqual({
+      ok: false,
+      route: '/users',
+      message: 'The requested record was not found.',
+    });
   });
 
   it('refuses a partner that is not the user’s, a merchant without a business and an empty context', async () => {
     const { data } = fakeData();
     const policy = policies.internal;
-    expect(await resolveApplyRequest(search(contextApplyPath('/x', { partner: { id: 'P9', title: 'Not mine' } })), { data, policy })).toMatchObject({ ok: false });
+    expect(await resolveApplyRequest(search(contextApplyPath('/x', { partner: { id: 'P9', title: 'Not mine' } })), { data, policy })).toMatchObject({
+      ok: false,
+    });
     expect(await resolveApplyRequest(search(contextApplyPath('/x', { merchant: { id: 'M1', title: 'M' } })), { data, policy })).toMatchObject({ ok: false });
     expect(await resolveApplyRequest('?route=%2Fx', { data, policy })).toMatchObject({ ok: false });
     expect(await resolveApplyRequest(`?route=%2Fx&business=${encodeURIComponent('{"id":5}')}`, { data, policy })).toMatchObject({ ok: false });
@@ -108,7 +114,10 @@ describe('resolveApplyRequest', () => {
     const policy = { roles: [], partnerPolicy: { partnerId: 'P1', partnerName: 'Northwind', roles: ['Owner'] }, businessPolicies: [] };
     const path = contextApplyPath('/partners/P1', { partner: { id: 'P1', title: 'Forged' }, business: { id: null, title: '' } });
     expect(await resolveApplyRequest(search(path), { data, policy })).toEqual({
-      ok: true, route: '/partners/P1', remember: false, selections: { partner: { id: 'P1', title: 'Northwind' }, business: { id: null, title: '' } },
+      ok: true,
+      route: '/partners/P1',
+      remember: false,
+      selections: { partner: { id: 'P1', title: 'Northwind' }, business: { id: null, title: '' } },
     });
   });
 });
@@ -117,9 +126,11 @@ describe('single look-ups cached in session storage', () => {
   beforeEach(() => sessionStorage.clear());
 
   it("asks the server once per business and merchant, keeping them under 'businesses' and 'merchants'", async () => {
-    const get = vi.fn(async (path: string) => (path.includes('/merchants/')
-      ? { id: 'M1', name: 'Online', businessId: 'B1', live: true, grossSettlement: false, currencies: ['GBP'] }
-      : { id: 'B1', name: 'Alpha', live: true, camAutoRemittance: true, partnerId: null }));
+    const get = vi.fn(async (path: string) =>
+      path.includes('/merchants/')
+        ? { id: 'M1', name: 'Online', businessId: 'B1', live: true, grossSettlement: false, currencies: ['GBP'] }
+        : { id: 'B1', name: 'Alpha', live: true, camAutoRemittance: true, partnerId: null },
+    );
     const data = createContextDataSource({ get } as unknown as PortalApi);
     expect(await data.business('B1')).toMatchObject({ id: 'B1', name: 'Alpha' });
     expect(await data.business('B1')).toMatchObject({ id: 'B1', name: 'Alpha' });
@@ -154,7 +165,8 @@ describe('single look-ups cached in session storage', () => {
 
   it('keeps the valid entries of a damaged stored list', () => {
     expect(parseContextItems([{ businessId: 'B1' }, { merchantId: 'M1' }, 'x', { businessId: 'B2', merchantId: 'M2' }])).toEqual([
-      { businessId: 'B1' }, { businessId: 'B2', merchantId: 'M2' },
+      { businessId: 'B1' },
+      { businessId: 'B2', merchantId: 'M2' },
     ]);
     expect(parseContextItems(null)).toEqual([]);
   });
@@ -173,7 +185,11 @@ describe('ContextApplyPage', () => {
       merchant: { id: 'M1', title: 'Alpha Online', grossSettlement: false, currencies: ['GBP'] },
       configuration: { id: null, title: '', switches: { virtualTerminalMenuEnabled: false } },
     });
-    await waitFor(() => expect(data.writeItems).toHaveBeenCalledWith('ContextRecent', [{ businessId: 'B1', businessName: 'Alpha Trading', merchantId: 'M1', merchantName: 'Alpha Online' }]));
+    await waitFor(() =>
+      expect(data.writeItems).toHaveBeenCalledWith('ContextRecent', [
+        { businessId: 'B1', businessName: 'Alpha Trading', merchantId: 'M1', merchantName: 'Alpha Online' },
+      ]),
+    );
   });
 
   it('sends an unreachable context back to the panel with the not-found message', async () => {
@@ -190,11 +206,29 @@ describe('ContextApplyPage', () => {
 
 describe('saved-context palette commands', () => {
   // Only what these commands read; the rest of the shell's context does not concern them.
-  const ctx = (businessId: string | null, merchantId: string | null) => ({
-    signedIn: true, permissions: [], route: null, focusedPane: null, paneCount: 1, focusedIndex: 0, maxPanes: 4, selectionCount: 0,
-    fieldFocused: false, controlFocused: false, overlayOpen: false,
-    context: { partnerId: null, businessId, merchantId, configurationId: null, virtualTerminalMenuEnabled: null, camAutoRemittance: null, grossSettlement: null },
-  }) as unknown as CommandContext;
+  const ctx = (businessId: string | null, merchantId: string | null) =>
+    ({
+      signedIn: true,
+      permissions: [],
+      route: null,
+      focusedPane: null,
+      paneCount: 1,
+      focusedIndex: 0,
+      maxPanes: 4,
+      selectionCount: 0,
+      fieldFocused: false,
+      controlFocused: false,
+      overlayOpen: false,
+      context: {
+        partnerId: null,
+        businessId,
+        merchantId,
+        configurationId: null,
+        virtualTerminalMenuEnabled: null,
+        camAutoRemittance: null,
+        grossSettlement: null,
+      },
+    }) as unknown as CommandContext;
 
   it('makes one command per favourite and recent context, favourites first, without repeats', () => {
     const commands = savedContextCommands(
@@ -227,7 +261,9 @@ describe('saved-context palette commands', () => {
     const [[url]] = navigate.mock.calls as [[string]];
     const { data } = fakeData();
     expect(await resolveApplyRequest(search(url), { data, policy: policies.internal })).toMatchObject({
-      ok: true, route: '/transactions?panes=%2Fdashboard,_', remember: true,
+      ok: true,
+      route: '/transactions?panes=%2Fdashboard,_',
+      remember: true,
       selections: { business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: 'M2', title: 'Alpha Stores' }, configuration: { id: 'C2' } },
     });
   });

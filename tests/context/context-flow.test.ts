@@ -3,29 +3,57 @@ import { describe, expect, it } from 'vitest';
 import type { AuthorizationPolicy } from '../../src/contract/policy.ts';
 import { contextRecentLimit } from '../../src/contract/context-checks.ts';
 import {
-  addRecent, awaitingForcedPath, canApply, canGoBack, contextPageSize, isValidSelection, open, panelKeyAction, reduce, reduceAll, searchActive,
-  searchDebounceMs, toggleFavorite, type BusinessOption, type FlowEvent, type MerchantOption, type Transition,
+  addRecent,
+  awaitingForcedPath,
+  canApply,
+  canGoBack,
+  contextPageSize,
+  isValidSelection,
+  open,
+  panelKeyAction,
+  reduce,
+  reduceAll,
+  searchActive,
+  searchDebounceMs,
+  toggleFavorite,
+  type BusinessOption,
+  type FlowEvent,
+  type MerchantOption,
+  type Transition,
 } from '../../src/context/context-flow.ts';
 
 const internal: AuthorizationPolicy = { roles: ['TechnicalAdmin'], partnerPolicy: null, businessPolicies: [] };
-const partner: AuthorizationPolicy = { roles: [], partnerPolicy: { partnerId: 'P1', partnerName: 'Northwind Partners', roles: ['Owner'] }, businessPolicies: [] };
+const partner: AuthorizationPolicy = {
+  roles: [],
+  partnerPolicy: { partnerId: 'P1', partnerName: 'Northwind Partners', roles: ['Owner'] },
+  businessPolicies: [],
+};
 const soloOwner: AuthorizationPolicy = {
-  roles: [], partnerPolicy: null,
+  roles: [],
+  partnerPolicy: null,
   businessPolicies: [{ businessId: 'B1', businessName: 'Little Wren Bakery', roles: ['Owner'], merchantPolicies: [] }],
 };
 const singleMerchant: AuthorizationPolicy = {
-  roles: [], partnerPolicy: null,
-  businessPolicies: [{
-    businessId: 'B5', businessName: 'Thistle & Rose', roles: [],
-    merchantPolicies: [{ businessId: 'B5', merchantId: 'M5a', merchantName: 'Thistle Web', roles: ['VirtualTerminal'] }],
-  }],
+  roles: [],
+  partnerPolicy: null,
+  businessPolicies: [
+    {
+      businessId: 'B5',
+      businessName: 'Thistle & Rose',
+      roles: [],
+      merchantPolicies: [{ businessId: 'B5', merchantId: 'M5a', merchantName: 'Thistle Web', roles: ['VirtualTerminal'] }],
+    },
+  ],
 };
 const policyOnly: AuthorizationPolicy = {
-  roles: [], partnerPolicy: null,
+  roles: [],
+  partnerPolicy: null,
   businessPolicies: [
     { businessId: 'B2', businessName: 'Beta Retail', roles: ['Finance'], merchantPolicies: [] },
     {
-      businessId: 'B3', businessName: 'Alpha Foods', roles: [],
+      businessId: 'B3',
+      businessName: 'Alpha Foods',
+      roles: [],
       merchantPolicies: [
         { businessId: 'B3', merchantId: 'M3b', merchantName: 'Deli', roles: ['Sales'] },
         { businessId: 'B3', merchantId: 'M3a', merchantName: 'Bakery', roles: ['Sales'] },
@@ -36,7 +64,12 @@ const policyOnly: AuthorizationPolicy = {
 
 const business = (id: string, name = `Business ${id}`): BusinessOption => ({ businessId: id, businessName: name, camAutoRemittance: true, live: true });
 const merchant = (businessId: string, id: string, name = `Merchant ${id}`): MerchantOption => ({
-  businessId, merchantId: id, merchantName: name, grossSettlement: false, currencies: ['GBP'], live: true,
+  businessId,
+  merchantId: id,
+  merchantName: name,
+  grossSettlement: false,
+  currencies: ['GBP'],
+  live: true,
 });
 const page = <T>(data: T[], totalCount = data.length) => ({ data, totalCount });
 
@@ -72,7 +105,9 @@ describe('context selection flow rules', () => {
   it('roles or a partner policy load businesses from the server', () => {
     for (const policy of [internal, partner]) {
       const { state, effects } = open(policy, '/dashboard');
-      expect(effects).toEqual([{ type: 'loadBusinesses', requestId: expect.any(Number), query: { pageNumber: 1, pageSize: contextPageSize, liveOnly: false } }]);
+      expect(effects).toEqual([
+        { type: 'loadBusinesses', requestId: expect.any(Number), query: { pageNumber: 1, pageSize: contextPageSize, liveOnly: false } },
+      ]);
       expect(state.columns[0]).toMatchObject({ kind: 'businesses', source: 'server', status: 'loading' });
     }
     const { state, effects } = open(policyOnly, '/dashboard');
@@ -94,7 +129,9 @@ describe('context selection flow rules', () => {
 
   it('merchants come from the server with business roles, otherwise from the policy', () => {
     const withRoles = open(soloOwner, '/dashboard');
-    expect(withRoles.effects).toEqual([{ type: 'loadMerchants', requestId: expect.any(Number), businessId: 'B1', query: { pageNumber: 1, pageSize: 10, liveOnly: false } }]);
+    expect(withRoles.effects).toEqual([
+      { type: 'loadMerchants', requestId: expect.any(Number), businessId: 'B1', query: { pageNumber: 1, pageSize: 10, liveOnly: false } },
+    ]);
     const opened = open(policyOnly, '/dashboard');
     const withoutRoles = step(opened, { type: 'businessPicked', business: { businessId: 'B3', businessName: 'Alpha Foods' } });
     expect(withoutRoles.effects).toEqual([]);
@@ -122,11 +159,19 @@ describe('context selection flow rules', () => {
     expect(awaitingForcedPath(opened.state)).toBe(true);
     const applying = step(opened, { type: 'merchantsLoaded', requestId: requestIdOf(opened, 'loadMerchants'), page: page([merchant('B1', 'M1')]) });
     expect(awaitingForcedPath(applying.state)).toBe(true);
-    const choice = step(opened, { type: 'merchantsLoaded', requestId: requestIdOf(opened, 'loadMerchants'), page: page([merchant('B1', 'M1'), merchant('B1', 'M2')]) });
+    const choice = step(opened, {
+      type: 'merchantsLoaded',
+      requestId: requestIdOf(opened, 'loadMerchants'),
+      page: page([merchant('B1', 'M1'), merchant('B1', 'M2')]),
+    });
     expect(awaitingForcedPath(choice.state)).toBe(false);
     const internalOpened = open(internal, '/dashboard');
     expect(awaitingForcedPath(internalOpened.state)).toBe(true);
-    const many = step(internalOpened, { type: 'businessesLoaded', requestId: requestIdOf(internalOpened, 'loadBusinesses'), page: page([business('B1'), business('B2')]) });
+    const many = step(internalOpened, {
+      type: 'businessesLoaded',
+      requestId: requestIdOf(internalOpened, 'loadBusinesses'),
+      page: page([business('B1'), business('B2')]),
+    });
     expect(awaitingForcedPath(many.state)).toBe(false);
     expect(awaitingForcedPath(open(policyOnly, '/dashboard').state)).toBe(false);
   });
@@ -177,7 +222,11 @@ describe('context selection flow rules', () => {
     const loaded = step(opened, { type: 'businessesLoaded', requestId: requestIdOf(opened, 'loadBusinesses'), page: page([business('B1'), business('B2')]) });
     expect(loaded.state.columns[0]).toMatchObject({ continueWithout: true });
     const picked = step(loaded, { type: 'businessPicked', business: business('B1') });
-    const withMerchant = step(picked, { type: 'merchantsLoaded', requestId: requestIdOf(picked, 'loadMerchants'), page: page([merchant('B1', 'M1'), merchant('B1', 'M2')]) });
+    const withMerchant = step(picked, {
+      type: 'merchantsLoaded',
+      requestId: requestIdOf(picked, 'loadMerchants'),
+      page: page([merchant('B1', 'M1'), merchant('B1', 'M2')]),
+    });
     const chosen = step(withMerchant, { type: 'merchantPicked', merchant: merchant('B1', 'M2') });
     const without = step(chosen, { type: 'continuedWithoutBusiness' });
     expect(without.state.selections).toEqual({ partner: { id: 'P1', title: 'Northwind Partners' }, business: { id: null, title: '' } });
@@ -264,7 +313,11 @@ describe('context selection flow rules', () => {
     expect(added).toHaveLength(20);
     expect(added[0]).toEqual({ businessId: 'B7' });
     expect(added.filter((item) => item.businessId === 'B7')).toHaveLength(1);
-    const withMerchant = addRecent([{ businessId: 'B1' }, { businessId: 'B1', merchantId: 'M1' }], { businessId: 'B1', merchantId: 'M1', merchantName: 'new' }, 20);
+    const withMerchant = addRecent(
+      [{ businessId: 'B1' }, { businessId: 'B1', merchantId: 'M1' }],
+      { businessId: 'B1', merchantId: 'M1', merchantName: 'new' },
+      20,
+    );
     expect(withMerchant).toEqual([{ businessId: 'B1', merchantId: 'M1', merchantName: 'new' }, { businessId: 'B1' }]);
   });
 
@@ -296,7 +349,11 @@ describe('context selection flow rules', () => {
     const picked = step(loaded, { type: 'businessPicked', business: business('B1') });
     expect(picked.state.selections.business?.id).toBe('B1');
     expect(canApply(picked.state)).toBe(false); // merchants loading
-    const merchants = step(picked, { type: 'merchantsLoaded', requestId: requestIdOf(picked, 'loadMerchants'), page: page([merchant('B1', 'M1'), merchant('B1', 'M2')]) });
+    const merchants = step(picked, {
+      type: 'merchantsLoaded',
+      requestId: requestIdOf(picked, 'loadMerchants'),
+      page: page([merchant('B1', 'M1'), merchant('B1', 'M2')]),
+    });
     expect(canApply(merchants.state)).toBe(true);
     expect(step(merchants, { type: 'applyRequested' }).effects.map((effect) => effect.type)).toEqual(['addRecent', 'close', 'navigate']);
     expect(step(opened, { type: 'applyRequested' }).effects).toEqual([]);
@@ -318,7 +375,9 @@ describe('context selection flow rules', () => {
     expect(typed.effects).toEqual([{ type: 'scheduleSearch', requestId: expect.any(Number), delayMs: searchDebounceMs }]);
     expect(searchDebounceMs).toBe(400);
     const due = step(typed, { type: 'searchDue', requestId: requestIdOf(typed, 'scheduleSearch') });
-    expect(due.effects).toEqual([{ type: 'search', requestId: expect.any(Number), searchTerm: 'alpha', query: { pageNumber: 1, pageSize: 10, liveOnly: false } }]);
+    expect(due.effects).toEqual([
+      { type: 'search', requestId: expect.any(Number), searchTerm: 'alpha', query: { pageNumber: 1, pageSize: 10, liveOnly: false } },
+    ]);
     // A timer of an earlier keystroke no longer counts.
     const more = step(typed, { type: 'searchInputChanged', input: 'alphab' });
     expect(step(more, { type: 'searchDue', requestId: requestIdOf(typed, 'scheduleSearch') }).effects).toEqual([]);
@@ -349,7 +408,10 @@ describe('context selection flow rules', () => {
   });
 
   it('search results are a flat list: picking one selects its business and merchant', () => {
-    const picked = step(internalWithMerchants(), { type: 'searchResultPicked', result: { businessId: 'B7', businessName: 'Gamma', merchantId: 'M7', merchantName: 'Deli' } });
+    const picked = step(internalWithMerchants(), {
+      type: 'searchResultPicked',
+      result: { businessId: 'B7', businessName: 'Gamma', merchantId: 'M7', merchantName: 'Deli' },
+    });
     expect(picked.state.selections).toEqual({ business: { id: 'B7', title: 'Gamma' }, merchant: { id: 'M7', title: 'Deli' } });
   });
 
@@ -365,13 +427,23 @@ describe('context selection flow rules', () => {
 
   it('columns page by 10, from the server or from the policy', () => {
     const opened = open(internal, '/dashboard');
-    const loaded = step(opened, { type: 'businessesLoaded', requestId: requestIdOf(opened, 'loadBusinesses'), page: page([business('B1'), business('B2')], 23) });
+    const loaded = step(opened, {
+      type: 'businessesLoaded',
+      requestId: requestIdOf(opened, 'loadBusinesses'),
+      page: page([business('B1'), business('B2')], 23),
+    });
     const second = step(loaded, { type: 'pageChanged', column: 'businesses', pageNumber: 2 });
     expect(second.effects).toEqual([expect.objectContaining({ type: 'loadBusinesses', query: { pageNumber: 2, pageSize: 10, liveOnly: false } })]);
     expect(step(loaded, { type: 'pageChanged', column: 'businesses', pageNumber: 4 }).effects).toEqual([]);
     const many: AuthorizationPolicy = {
-      roles: [], partnerPolicy: null,
-      businessPolicies: Array.from({ length: 12 }, (_, index) => ({ businessId: `B${index + 10}`, businessName: `Business ${index + 10}`, roles: ['Owner'], merchantPolicies: [] })),
+      roles: [],
+      partnerPolicy: null,
+      businessPolicies: Array.from({ length: 12 }, (_, index) => ({
+        businessId: `B${index + 10}`,
+        businessName: `Business ${index + 10}`,
+        roles: ['Owner'],
+        merchantPolicies: [],
+      })),
     };
     const policyOpened = open(many, '/dashboard');
     const policyPage = step(policyOpened, { type: 'pageChanged', column: 'businesses', pageNumber: 2 });
@@ -416,11 +488,26 @@ describe('context selection flow rules', () => {
 
 describe('panel keys', () => {
   const key = (name: string, modifiers: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}) => ({
-    key: name, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...modifiers,
+    key: name,
+    ctrlKey: false,
+    metaKey: false,
+    altKey: false,
+    shiftKey: false,
+    ...modifiers,
   });
   it.each([
-    ['ArrowUp', 'previous'], ['ArrowDown', 'next'], ['Home', 'first'], ['End', 'last'], ['PageUp', 'previousPage'], ['PageDown', 'nextPage'],
-    ['ArrowRight', 'deeper'], ['Enter', 'deeper'], ['ArrowLeft', 'back'], ['Backspace', 'back'], ['f', 'toggleFavorite'], ['F', 'toggleFavorite'],
+    ['ArrowUp', 'previous'],
+    ['ArrowDown', 'next'],
+    ['Home', 'first'],
+    ['End', 'last'],
+    ['PageUp', 'previousPage'],
+    ['PageDown', 'nextPage'],
+    ['ArrowRight', 'deeper'],
+    ['Enter', 'deeper'],
+    ['ArrowLeft', 'back'],
+    ['Backspace', 'back'],
+    ['f', 'toggleFavorite'],
+    ['F', 'toggleFavorite'],
     ['x', null],
   ])('%s in a list → %s', (name, action) => {
     expect(panelKeyAction(key(name), false)).toBe(action);
@@ -434,4 +521,3 @@ describe('panel keys', () => {
     expect(panelKeyAction(key('f', { ctrlKey: true }), false)).toBeNull();
   });
 });
-

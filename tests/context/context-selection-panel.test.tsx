@@ -14,10 +14,10 @@ function setup(options: { policy?: keyof typeof policies; mode?: 'page' | 'dialo
   const onClose = vi.fn();
   const mode = options.mode ?? 'dialog';
   const closable = options.closable ?? mode === 'dialog';
-  const view = renderWithServices(
-    <ContextSelectionPanel mode={mode} preferredRoute="/transactions" {...(closable ? { onClose } : {})} />,
-    { policy: policies[options.policy ?? 'internal'], services: { data, navigate } },
-  );
+  const view = renderWithServices(<ContextSelectionPanel mode={mode} preferredRoute="/transactions" {...(closable ? { onClose } : {})} />, {
+    policy: policies[options.policy ?? 'internal'],
+    services: { data, navigate },
+  });
   return { ...view, data, stored, searches, navigate, onClose, user: userEvent.setup() };
 }
 
@@ -31,11 +31,17 @@ describe('ContextSelectionPanel', () => {
   it('is a dialog with a title, the three tabs and the businesses column with its header', async () => {
     setup();
     const dialog = await screen.findByRole('dialog', { name: 'Select context' });
-    expect(within(dialog).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['All', 'Recent', 'Favorites']);
+    expect(
+      within(dialog)
+        .getAllByRole('tab')
+        .map((tab) => tab.textContent),
+    ).toEqual(['All', 'Recent', 'Favorites']);
     const businesses = await screen.findByRole('listbox', { name: 'Businesses' });
-    expect(within(businesses).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      expect.stringContaining('Alpha Trading'), expect.stringContaining('Beta Retail'),
-    ]);
+    expect(
+      within(businesses)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual([expect.stringContaining('Alpha Trading'), expect.stringContaining('Beta Retail')]);
     expect(within(businesses).getByRole('option', { name: /Beta Retail/ }).textContent).toContain('not live');
     expect((screen.getByRole('checkbox', { name: 'Live only' }) as HTMLInputElement).checked).toBe(false);
     expect((screen.getByRole('button', { name: 'Apply' }) as HTMLButtonElement).disabled).toBe(true);
@@ -53,7 +59,11 @@ describe('ContextSelectionPanel', () => {
     await waitFor(() => expect(document.activeElement).toBe(merchants));
     expect(screen.getByRole('button', { name: 'Back to businesses' })).toBeTruthy();
     await user.keyboard('{ArrowDown}{Enter}');
-    expect(within(merchants).getByRole('option', { name: /Alpha Stores/ }).getAttribute('aria-selected')).toBe('true');
+    expect(
+      within(merchants)
+        .getByRole('option', { name: /Alpha Stores/ })
+        .getAttribute('aria-selected'),
+    ).toBe('true');
     expect((screen.getByRole('button', { name: 'Apply' }) as HTMLButtonElement).disabled).toBe(false);
     await user.keyboard('{Control>}{Enter}{/Control}');
     await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
@@ -70,7 +80,9 @@ describe('ContextSelectionPanel', () => {
     });
     expect(onClose).toHaveBeenCalled();
     expect(data.configurations).toHaveBeenCalledWith('B1', 'M2');
-    await waitFor(() => expect(stored.ContextRecent).toEqual([{ businessId: 'B1', businessName: 'Alpha Trading', merchantId: 'M2', merchantName: 'Alpha Stores' }]));
+    await waitFor(() =>
+      expect(stored.ContextRecent).toEqual([{ businessId: 'B1', businessName: 'Alpha Trading', merchantId: 'M2', merchantName: 'Alpha Stores' }]),
+    );
   });
 
   it('goes back with Left, clearing the merchant', async () => {
@@ -168,13 +180,17 @@ describe('ContextSelectionPanel', () => {
   });
 
   it('applies a recent context picked from the Recent tab, looking up what the list did not say', async () => {
-    const { user, navigate, data } = setup({ settings: { ContextRecent: [{ businessId: 'B1', businessName: 'Old name', merchantId: 'M2', merchantName: 'Old stores' }] } });
+    const { user, navigate, data } = setup({
+      settings: { ContextRecent: [{ businessId: 'B1', businessName: 'Old name', merchantId: 'M2', merchantName: 'Old stores' }] },
+    });
     await user.click(screen.getByRole('tab', { name: 'Recent' }));
     const option = await screen.findByRole('option', { name: /Old name › Old stores/ });
     await user.dblClick(option);
     await waitFor(() => expect(navigate).toHaveBeenCalled());
     expect(data.business).toHaveBeenCalledWith('B1');
-    expect(appliedUrl(navigate).request).toMatchObject({ raw: { business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: 'M2', title: 'Alpha Stores' }, configuration: { id: 'C2' } } });
+    expect(appliedUrl(navigate).request).toMatchObject({
+      raw: { business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: 'M2', title: 'Alpha Stores' }, configuration: { id: 'C2' } },
+    });
   });
 
   it('offers Cancel only when the panel may be closed', async () => {
@@ -201,7 +217,10 @@ describe('ContextSelectionPanel', () => {
   it('auto-applies the only context of a user with one business and one merchant, without showing a choice', async () => {
     const { navigate } = setup({ policy: 'solo', mode: 'page' });
     await waitFor(() => expect(navigate).toHaveBeenCalled());
-    expect(appliedUrl(navigate).request).toMatchObject({ route: '/transactions', raw: { business: { id: 'B2', title: 'Beta Retail', camAutoRemittance: false }, merchant: { id: 'M3' } } });
+    expect(appliedUrl(navigate).request).toMatchObject({
+      route: '/transactions',
+      raw: { business: { id: 'B2', title: 'Beta Retail', camAutoRemittance: false }, merchant: { id: 'M3' } },
+    });
   });
 
   it('as the /context page, applies the one business and merchant of a user with nothing to choose, without the panel', async () => {
@@ -214,7 +233,10 @@ describe('ContextSelectionPanel', () => {
     expect(options).toEqual({ replace: true });
     const [path, search = ''] = url.split('?');
     expect(path).toBe('/context/apply');
-    expect(readApplyQuery(search)).toMatchObject({ route: '/transactions', raw: { business: { id: 'B2', title: 'Beta Retail' }, merchant: { id: 'M3', title: 'Beta Web' } } });
+    expect(readApplyQuery(search)).toMatchObject({
+      route: '/transactions',
+      raw: { business: { id: 'B2', title: 'Beta Retail' }, merchant: { id: 'M3', title: 'Beta Web' } },
+    });
     expect(new URLSearchParams(search).get('recent')).toBe('1');
     // The panel never opened: no business list was asked for.
     expect(data.businesses).not.toHaveBeenCalled();

@@ -18,7 +18,7 @@ const deli: RecordContext = {
 function applyParams(link: string | null) {
   expect(link?.startsWith('/context/apply?')).toBe(true);
   const params = queryParams((link ?? '').slice((link ?? '').indexOf('?')));
-  const json = (key: string) => (params.get(key) === null ? undefined : JSON.parse(params.get(key) ?? '') as unknown);
+  const json = (key: string) => (params.get(key) === null ? undefined : (JSON.parse(params.get(key) ?? '') as unknown));
   return { route: params.get('route'), business: json('business'), merchant: json('merchant'), configuration: json('configuration') };
 }
 
@@ -37,9 +37,12 @@ describe('record context origin', () => {
     expect(recordContextOrigin(path)).toEqual(origin);
   });
 
-  it.each(['/transactions', '/tickets', '/tickets/add', '/configurations/C-1/payments', '/dashboard', '/business/B1/merchants', '/transactions/%E0%A4%A'])('%s names no record', (path) => {
-    expect(recordContextOrigin(path)).toBeNull();
-  });
+  it.each(['/transactions', '/tickets', '/tickets/add', '/configurations/C-1/payments', '/dashboard', '/business/B1/merchants', '/transactions/%E0%A4%A'])(
+    '%s names no record',
+    (path) => {
+      expect(recordContextOrigin(path)).toBeNull();
+    },
+  );
 });
 
 describe('recordContextLink', () => {
@@ -60,17 +63,28 @@ describe('recordContextLink', () => {
   it('tries the other panes when the focused one’s record is not the person’s (404), and gives up quietly', async () => {
     const route = encodeWorkspace({ paths: ['/tickets/TK-1', '/transactions/TX-NOT-MINE'], focused: 1 });
     const lookUp = vi.fn(async (apiPath: string) => (apiPath.endsWith('/tickets/TK-1') ? { business: { id: 'B2', title: 'Beta Retail' } } : null));
-    expect(applyParams(await recordContextLink(route, lookUp))).toEqual({ route, business: { id: 'B2', title: 'Beta Retail' }, merchant: undefined, configuration: undefined });
+    expect(applyParams(await recordContextLink(route, lookUp))).toEqual({
+      route,
+      business: { id: 'B2', title: 'Beta Retail' },
+      merchant: undefined,
+      configuration: undefined,
+    });
     expect(lookUp.mock.calls.map(([path]) => path)).toEqual(['/context/records/transactions/TX-NOT-MINE', '/context/records/tickets/TK-1']);
     expect(await recordContextLink('/transactions/TX-NOT-MINE', async () => null)).toBeNull();
-    expect(await recordContextLink('/transactions/TX-1', async () => { throw new Error('offline'); })).toBeNull();
+    expect(
+      await recordContextLink('/transactions/TX-1', async () => {
+        throw new Error('offline');
+      }),
+    ).toBeNull();
     expect(await recordContextLink('/transactions?status=paid', vi.fn())).toBeNull();
   });
 
   it('takes ids written in the path without asking (the apply step checks them)', async () => {
     const lookUp = vi.fn();
     expect(applyParams(await recordContextLink('/business/B1/merchants/M2/customers/CU1', lookUp))).toMatchObject({
-      business: { id: 'B1' }, merchant: { id: 'M2' }, configuration: undefined,
+      business: { id: 'B1' },
+      merchant: { id: 'M2' },
+      configuration: undefined,
     });
     expect(lookUp).not.toHaveBeenCalled();
   });
@@ -82,7 +96,8 @@ describe('ContextPage with a record link', () => {
     const recordContext = vi.fn(async () => deli);
     const navigate = vi.fn();
     renderWithServices(<ContextPage search={contextPagePath('/transactions/TX1').slice('/context'.length)} />, {
-      policy: policies.owner, services: { data: Object.assign(data, { recordContext }), navigate },
+      policy: policies.owner,
+      services: { data: Object.assign(data, { recordContext }), navigate },
     });
     await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
     expect(recordContext).toHaveBeenCalledWith('/context/records/transactions/TX1');
@@ -96,14 +111,16 @@ describe('ContextPage with a record link', () => {
     const recordContext = vi.fn(async () => null);
     const navigate = vi.fn();
     const view = renderWithServices(<ContextPage search={contextPagePath('/transactions/TX1').slice('/context'.length)} />, {
-      policy: policies.owner, services: { data: Object.assign(data, { recordContext }), navigate },
+      policy: policies.owner,
+      services: { data: Object.assign(data, { recordContext }), navigate },
     });
     await waitFor(() => expect(view.container.querySelector('.context-panel')).not.toBeNull(), { timeout: 15_000 });
     expect(navigate).not.toHaveBeenCalled();
     view.unmount();
 
     const again = renderWithServices(<ContextPage search={contextPagePath('/transactions/TX1', { choose: true }).slice('/context'.length)} />, {
-      policy: policies.owner, services: { data: Object.assign(fakeData().data, { recordContext }), navigate },
+      policy: policies.owner,
+      services: { data: Object.assign(fakeData().data, { recordContext }), navigate },
     });
     await waitFor(() => expect(again.container.querySelector('.context-panel')).not.toBeNull(), { timeout: 15_000 });
     expect(recordContext).toHaveBeenCalledTimes(1);

@@ -35,14 +35,16 @@ export const world = {
 export const policies = {
   internal: { roles: ['TechnicalAdmin'], partnerPolicy: null, businessPolicies: [] } satisfies AuthorizationPolicy,
   owner: {
-    roles: [], partnerPolicy: null,
+    roles: [],
+    partnerPolicy: null,
     businessPolicies: [
       { businessId: 'B1', businessName: 'Alpha Trading', roles: ['Owner'], merchantPolicies: [] },
       { businessId: 'B2', businessName: 'Beta Retail', roles: ['Owner'], merchantPolicies: [] },
     ],
   } satisfies AuthorizationPolicy,
   solo: {
-    roles: [], partnerPolicy: null,
+    roles: [],
+    partnerPolicy: null,
     businessPolicies: [{ businessId: 'B2', businessName: 'Beta Retail', roles: ['Owner'], merchantPolicies: [] }],
   } satisfies AuthorizationPolicy,
 };
@@ -69,7 +71,12 @@ export function fakeData(settings: Record<string, ContextItem[]> = {}) {
         if (business.businessName.toLowerCase().includes(lower)) results.push({ businessId: business.businessId, businessName: business.businessName });
         for (const merchant of world.merchants[business.businessId] ?? []) {
           if (merchant.merchantName.toLowerCase().includes(lower)) {
-            results.push({ businessId: business.businessId, businessName: business.businessName, merchantId: merchant.merchantId, merchantName: merchant.merchantName });
+            results.push({
+              businessId: business.businessId,
+              businessName: business.businessName,
+              merchantId: merchant.merchantId,
+              merchantName: merchant.merchantName,
+            });
           }
         }
       }
@@ -83,7 +90,13 @@ export function fakeData(settings: Record<string, ContextItem[]> = {}) {
     merchant: vi.fn(async (businessId: string, merchantId: string) => {
       const merchant = world.merchants[businessId]?.find((candidate) => candidate.merchantId === merchantId);
       if (!merchant) throw notFound();
-      return { id: merchant.merchantId, name: merchant.merchantName, businessId, grossSettlement: merchant.grossSettlement ?? false, currencies: [...(merchant.currencies ?? [])] };
+      return {
+        id: merchant.merchantId,
+        name: merchant.merchantName,
+        businessId,
+        grossSettlement: merchant.grossSettlement ?? false,
+        currencies: [...(merchant.currencies ?? [])],
+      };
     }),
     configurations: vi.fn(async (_businessId: string, merchantId: string) => world.configurations[merchantId] ?? []),
     readItems: vi.fn(async (key: string) => stored[key] ?? []),

@@ -3,9 +3,33 @@ import fc from 'fast-check';
 import { TZDate } from '@date-fns/tz';
 import { addDays, addMonths, differenceInCalendarDays } from 'date-fns';
 import {
-  addLocalDays, addLocalMonths, bucketPlan, canStepForward, changeDashboardPath, dashboardSearch, readDashboardSearch, comparePeriod, comparedPeriod, customStep, daysInRange, formatInstant, initialView,
-  isLocalDate, localDateOf, maxCustomRangeDays, maxDashboardBuckets, normalisePeriod, periodContaining, periodsToPrefetch,
-  selectCustomRange, selectInterval, setCompare, shiftPeriod, startOfLocalDate, stepView, type DashboardPeriod,
+  addLocalDays,
+  addLocalMonths,
+  bucketPlan,
+  canStepForward,
+  changeDashboardPath,
+  dashboardSearch,
+  readDashboardSearch,
+  comparePeriod,
+  comparedPeriod,
+  customStep,
+  daysInRange,
+  formatInstant,
+  initialView,
+  isLocalDate,
+  localDateOf,
+  maxCustomRangeDays,
+  maxDashboardBuckets,
+  normalisePeriod,
+  periodContaining,
+  periodsToPrefetch,
+  selectCustomRange,
+  selectInterval,
+  setCompare,
+  shiftPeriod,
+  startOfLocalDate,
+  stepView,
+  type DashboardPeriod,
 } from '../../src/contract/dashboard-intervals.ts';
 
 const iso = (date: Date) => date.toISOString();
@@ -18,7 +42,8 @@ describe('calendar arithmetic on UTC day numbers', () => {
     const zoned = new TZDate(date.getTime(), 'UTC');
     return `${String(zoned.getFullYear()).padStart(4, '0')}-${String(zoned.getMonth() + 1).padStart(2, '0')}-${String(zoned.getDate()).padStart(2, '0')}`;
   };
-  const anyDate = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true })
+  const anyDate = fc
+    .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true })
     .map((date) => date.toISOString().slice(0, 10));
 
   it('keeps the day, or the last day of a shorter month, when adding months', () => {
@@ -30,18 +55,26 @@ describe('calendar arithmetic on UTC day numbers', () => {
   });
 
   it('agrees with date-fns for days, months and day counts over 1970–2199', () => {
-    fc.assert(fc.property(anyDate, anyDate, fc.integer({ min: -800, max: 800 }), fc.integer({ min: -40, max: 40 }), (start, end, days, months) => {
-      expect(addLocalDays(start, days)).toBe(text(addDays(utc(start), days)));
-      expect(addLocalMonths(start, months)).toBe(text(addMonths(utc(start), months)));
-      expect(daysInRange(start, end)).toBe(differenceInCalendarDays(utc(end), utc(start)) + 1);
-      expect(isLocalDate(start)).toBe(true);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(anyDate, anyDate, fc.integer({ min: -800, max: 800 }), fc.integer({ min: -40, max: 40 }), (start, end, days, months) => {
+        expect(addLocalDays(start, days)).toBe(text(addDays(utc(start), days)));
+        expect(addLocalMonths(start, months)).toBe(text(addMonths(utc(start), months)));
+        expect(daysInRange(start, end)).toBe(differenceInCalendarDays(utc(end), utc(start)) + 1);
+        expect(isLocalDate(start)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
 describe('local dates', () => {
   it.each([
-    ['2026-02-28', true], ['2024-02-29', true], ['2026-02-29', false], ['2026-13-01', false], ['2026-1-01', false], ['26-01-01', false],
+    ['2026-02-28', true],
+    ['2024-02-29', true],
+    ['2026-02-29', false],
+    ['2026-13-01', false],
+    ['2026-1-01', false],
+    ['26-01-01', false],
   ])('%s is a date: %s', (value, valid) => {
     expect(isLocalDate(value)).toBe(valid);
   });
@@ -96,13 +129,31 @@ describe('periods', () => {
   });
 
   it.each<[DashboardPeriod, DashboardPeriod]>([
-    [{ interval: 'day', startDate: '2024-02-29', endDate: '2024-02-29' }, { interval: 'day', startDate: '2023-02-28', endDate: '2023-02-28' }],
-    [{ interval: 'day', startDate: '2026-06-15', endDate: '2026-06-15' }, { interval: 'day', startDate: '2025-06-15', endDate: '2025-06-15' }],
+    [
+      { interval: 'day', startDate: '2024-02-29', endDate: '2024-02-29' },
+      { interval: 'day', startDate: '2023-02-28', endDate: '2023-02-28' },
+    ],
+    [
+      { interval: 'day', startDate: '2026-06-15', endDate: '2026-06-15' },
+      { interval: 'day', startDate: '2025-06-15', endDate: '2025-06-15' },
+    ],
     // 52 weeks back: still a Monday-to-Sunday week, the weekdays line up.
-    [{ interval: 'week', startDate: '2026-03-23', endDate: '2026-03-29' }, { interval: 'week', startDate: '2025-03-24', endDate: '2025-03-30' }],
-    [{ interval: 'month', startDate: '2024-02-01', endDate: '2024-02-29' }, { interval: 'month', startDate: '2023-02-01', endDate: '2023-02-28' }],
-    [{ interval: 'year', startDate: '2026-01-01', endDate: '2026-12-31' }, { interval: 'year', startDate: '2025-01-01', endDate: '2025-12-31' }],
-    [{ interval: 'custom', startDate: '2024-02-10', endDate: '2024-02-29' }, { interval: 'custom', startDate: '2023-02-10', endDate: '2023-02-28' }],
+    [
+      { interval: 'week', startDate: '2026-03-23', endDate: '2026-03-29' },
+      { interval: 'week', startDate: '2025-03-24', endDate: '2025-03-30' },
+    ],
+    [
+      { interval: 'month', startDate: '2024-02-01', endDate: '2024-02-29' },
+      { interval: 'month', startDate: '2023-02-01', endDate: '2023-02-28' },
+    ],
+    [
+      { interval: 'year', startDate: '2026-01-01', endDate: '2026-12-31' },
+      { interval: 'year', startDate: '2025-01-01', endDate: '2025-12-31' },
+    ],
+    [
+      { interval: 'custom', startDate: '2024-02-10', endDate: '2024-02-29' },
+      { interval: 'custom', startDate: '2023-02-10', endDate: '2023-02-28' },
+    ],
   ])('compares %o with %o', (period, expected) => {
     expect(comparePeriod(period)).toEqual(expected);
   });
@@ -117,14 +168,19 @@ describe('buckets', () => {
 
     const spring = bucketPlan(periodContaining('day', '2026-03-29'), 'Europe/London');
     expect(spring.buckets).toHaveLength(23);
-    expect(spring.buckets.map((bucket) => formatInstant(bucket.start, 'Europe/London')).slice(0, 3))
-      .toEqual(['2026-03-29T00:00:00+00:00', '2026-03-29T02:00:00+01:00', '2026-03-29T03:00:00+01:00']);
+    expect(spring.buckets.map((bucket) => formatInstant(bucket.start, 'Europe/London')).slice(0, 3)).toEqual([
+      '2026-03-29T00:00:00+00:00',
+      '2026-03-29T02:00:00+01:00',
+      '2026-03-29T03:00:00+01:00',
+    ]);
     expect(iso(spring.buckets.at(-1)!.end)).toBe('2026-03-29T23:00:00.000Z');
 
     const autumn = bucketPlan(periodContaining('day', '2026-10-25'), 'Europe/London');
     expect(autumn.buckets).toHaveLength(25);
-    expect(autumn.buckets.map((bucket) => formatInstant(bucket.start, 'Europe/London')).slice(1, 3))
-      .toEqual(['2026-10-25T01:00:00+01:00', '2026-10-25T01:00:00+00:00']);
+    expect(autumn.buckets.map((bucket) => formatInstant(bucket.start, 'Europe/London')).slice(1, 3)).toEqual([
+      '2026-10-25T01:00:00+01:00',
+      '2026-10-25T01:00:00+00:00',
+    ]);
   });
 
   it('a day in Kolkata and Kathmandu starts off the hour in UTC', () => {
@@ -142,7 +198,13 @@ describe('buckets', () => {
     expect(plan).toMatchObject({ unit: 'day', step: 1 });
     expect(plan.buckets.map(hours)).toEqual([24, 24, 24, 24, 24, 24, 23]);
     expect(plan.buckets.map((bucket) => localDateOf(bucket.start, 'Europe/London'))).toEqual([
-      '2026-03-23', '2026-03-24', '2026-03-25', '2026-03-26', '2026-03-27', '2026-03-28', '2026-03-29',
+      '2026-03-23',
+      '2026-03-24',
+      '2026-03-25',
+      '2026-03-26',
+      '2026-03-27',
+      '2026-03-28',
+      '2026-03-29',
     ]);
   });
 
@@ -154,14 +216,31 @@ describe('buckets', () => {
     expect(year).toMatchObject({ unit: 'month', step: 1 });
     expect(year.buckets).toHaveLength(12);
     expect(year.buckets.map((bucket) => formatInstant(bucket.start, 'Asia/Kolkata').slice(0, 10))).toEqual([
-      '2026-01-01', '2026-02-01', '2026-03-01', '2026-04-01', '2026-05-01', '2026-06-01', '2026-07-01', '2026-08-01', '2026-09-01',
-      '2026-10-01', '2026-11-01', '2026-12-01',
+      '2026-01-01',
+      '2026-02-01',
+      '2026-03-01',
+      '2026-04-01',
+      '2026-05-01',
+      '2026-06-01',
+      '2026-07-01',
+      '2026-08-01',
+      '2026-09-01',
+      '2026-10-01',
+      '2026-11-01',
+      '2026-12-01',
     ]);
     expect(iso(year.buckets[0]!.start)).toBe('2025-12-31T18:30:00.000Z');
   });
 
   it.each([
-    [1, 1, 1], [31, 1, 31], [32, 2, 16], [62, 2, 31], [63, 3, 21], [365, 12, 31], [366, 12, 31], [1830, 60, 31],
+    [1, 1, 1],
+    [31, 1, 31],
+    [32, 2, 16],
+    [62, 2, 31],
+    [63, 3, 21],
+    [365, 12, 31],
+    [366, 12, 31],
+    [1830, 60, 31],
   ])('a custom range of %i days has a step of %i days and %i buckets', (days, step, count) => {
     const period: DashboardPeriod = { interval: 'custom', startDate: '2024-01-01', endDate: addLocalDays('2024-01-01', days - 1) };
     expect(customStep(period.startDate, period.endDate)).toBe(step);
@@ -172,9 +251,8 @@ describe('buckets', () => {
 
   it('custom buckets never exceed 31 and tile the range exactly, in any zone', () => {
     const zones = ['UTC', 'Europe/London', 'Asia/Kolkata', 'America/Santiago', 'Australia/Lord_Howe', 'Pacific/Chatham'];
-    fc.assert(fc.property(
-      fc.integer({ min: 0, max: 365 * 20 }), fc.integer({ min: 1, max: maxCustomRangeDays }), fc.constantFrom(...zones),
-      (offset, days, zone) => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 365 * 20 }), fc.integer({ min: 1, max: maxCustomRangeDays }), fc.constantFrom(...zones), (offset, days, zone) => {
         const startDate = addLocalDays('2004-01-01', offset);
         const period: DashboardPeriod = { interval: 'custom', startDate, endDate: addLocalDays(startDate, days - 1) };
         const { buckets, step } = bucketPlan(period, zone);
@@ -182,9 +260,12 @@ describe('buckets', () => {
         expect(buckets.length).toBe(Math.ceil(days / step));
         expect(buckets[0]!.start.getTime()).toBe(startOfLocalDate(startDate, zone).getTime());
         expect(buckets.at(-1)!.end.getTime()).toBe(startOfLocalDate(addLocalDays(period.endDate, 1), zone).getTime());
-        buckets.slice(1).forEach((bucket, index) => { expect(bucket.start.getTime()).toBe(buckets[index]!.end.getTime()); });
-      },
-    ), { numRuns: 300 });
+        buckets.slice(1).forEach((bucket, index) => {
+          expect(bucket.start.getTime()).toBe(buckets[index]!.end.getTime());
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -227,7 +308,9 @@ describe('interval transitions', () => {
 
   it('a custom range switches to a line chart, in date order', () => {
     expect(selectCustomRange(initialView(today), '2026-03-10', '2026-03-01')).toMatchObject({
-      interval: 'custom', chartType: 'line', period: { interval: 'custom', startDate: '2026-03-01', endDate: '2026-03-10' },
+      interval: 'custom',
+      chartType: 'line',
+      period: { interval: 'custom', startDate: '2026-03-01', endDate: '2026-03-10' },
     });
   });
 
@@ -289,7 +372,11 @@ describe('the dashboard address', () => {
   });
 
   it('normalises a fixed interval to the period holding its date', () => {
-    expect(readDashboardSearch('?interval=week&from=2026-03-18', today).view.period).toEqual({ interval: 'week', startDate: '2026-03-16', endDate: '2026-03-22' });
+    expect(readDashboardSearch('?interval=week&from=2026-03-18', today).view.period).toEqual({
+      interval: 'week',
+      startDate: '2026-03-16',
+      endDate: '2026-03-22',
+    });
   });
 
   it.each([
@@ -302,11 +389,16 @@ describe('the dashboard address', () => {
   });
 
   it('ignores a malformed measure, currency or chart type', () => {
-    expect(readDashboardSearch('?measure=profit&currency=pounds&chart=pie&compare=yes', today)).toEqual({ view: initialView(today), measure: 'volume', currency: null });
+    expect(readDashboardSearch('?measure=profit&currency=pounds&chart=pie&compare=yes', today)).toEqual({
+      view: initialView(today),
+      measure: 'volume',
+      currency: null,
+    });
   });
 
   it('changes a pane path through a transition', () => {
-    expect(changeDashboardPath('/dashboard?interval=year&from=2025-01-01&compare=1', today, (settings) => ({ ...settings, view: stepView(settings.view, 1) })))
-      .toBe('/dashboard?interval=year&from=2026-01-01&compare=1');
+    expect(
+      changeDashboardPath('/dashboard?interval=year&from=2025-01-01&compare=1', today, (settings) => ({ ...settings, view: stepView(settings.view, 1) })),
+    ).toBe('/dashboard?interval=year&from=2026-01-01&compare=1');
   });
 });

@@ -1,11 +1,41 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  addMonths, amountProblems, applyColumnChoice, calendarDate, changeListState, compactFilters, datePresetIds, datePresetRange,
-  dateRangeProblem, decodeAmount, decodeAnyOf, decodeDateRange, decodeSearchTerm, encodeAmount, encodeAnyOf, encodeDateRange,
-  encodeSearchTerm, filterInstant, filterPresetsSettingKey, isoWeekday, listRequestParams, listStateFromParams, listStateToParams,
-  parseFilterPresets, pickerBounds, pickerColumns, presetNameProblem, presetOfRange, removePreset, savePreset,
-  serialiseColumnChoice, serialiseFilterPresets, singleDateValue, type AmountFilter, type FilterPreset,
+  addMonths,
+  amountProblems,
+  applyColumnChoice,
+  calendarDate,
+  changeListState,
+  compactFilters,
+  datePresetIds,
+  datePresetRange,
+  dateRangeProblem,
+  decodeAmount,
+  decodeAnyOf,
+  decodeDateRange,
+  decodeSearchTerm,
+  encodeAmount,
+  encodeAnyOf,
+  encodeDateRange,
+  encodeSearchTerm,
+  filterInstant,
+  filterPresetsSettingKey,
+  isoWeekday,
+  listRequestParams,
+  listStateFromParams,
+  listStateToParams,
+  parseFilterPresets,
+  pickerBounds,
+  pickerColumns,
+  presetNameProblem,
+  presetOfRange,
+  removePreset,
+  savePreset,
+  serialiseColumnChoice,
+  serialiseFilterPresets,
+  singleDateValue,
+  type AmountFilter,
+  type FilterPreset,
 } from '../../src/contract/filters.ts';
 import { parseListQuery } from '../../src/contract/list-query.ts';
 import { channels, paymentStatuses } from '../../src/contract/enumerations.ts';
@@ -40,13 +70,19 @@ describe('date presets', () => {
   });
 
   it('always gives a range inside the picker, ending no later than today', () => {
-    fc.assert(fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-12-31'), noInvalidDate: true }), fc.constantFrom(...datePresetIds), (date, preset) => {
-      const day = date.toISOString().slice(0, 10);
-      const range = datePresetRange(preset, day);
-      expect(range.start <= range.end).toBe(true);
-      expect(range.end <= day).toBe(true);
-      expect(range.start >= pickerBounds(day).min).toBe(true);
-    }));
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('2000-01-01'), max: new Date('2100-12-31'), noInvalidDate: true }),
+        fc.constantFrom(...datePresetIds),
+        (date, preset) => {
+          const day = date.toISOString().slice(0, 10);
+          const range = datePresetRange(preset, day);
+          expect(range.start <= range.end).toBe(true);
+          expect(range.end <= day).toBe(true);
+          expect(range.start >= pickerBounds(day).min).toBe(true);
+        },
+      ),
+    );
   });
 
   it('recognises a range that is exactly a preset', () => {
@@ -128,13 +164,15 @@ describe('form values to filter values and back', () => {
     expect(encodeSearchTerm('a[an[and]d]b')).toBe('[eq]a[an d]b');
     expect(encodeSearchTerm('   ')).toBeUndefined();
     expect(decodeSearchTerm('[eq]emily')).toBe('emily');
-    fc.assert(fc.property(fc.string({ maxLength: 200 }), (term) => {
-      const encoded = encodeSearchTerm(term);
-      if (encoded === undefined) return;
-      const parsed = parseListQuery({ searchterm: encoded }, transactionListSpec);
-      expect(parsed.ok).toBe(true);
-      expect(decodeSearchTerm(encoded)).toBe(encoded.slice(4));
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (term) => {
+        const encoded = encodeSearchTerm(term);
+        if (encoded === undefined) return;
+        const parsed = parseListQuery({ searchterm: encoded }, transactionListSpec);
+        expect(parsed.ok).toBe(true);
+        expect(decodeSearchTerm(encoded)).toBe(encoded.slice(4));
+      }),
+    );
   });
 
   it('produces values the server accepts, for any form', () => {
@@ -147,18 +185,20 @@ describe('form values to filter values and back', () => {
       channel: fc.subarray([...channels]),
       term: fc.string({ maxLength: 120 }),
     });
-    fc.assert(fc.property(form, (values) => {
-      const filters = compactFilters({
-        date: encodeDateRange({ start: values.start, end: values.end }),
-        amount: encodeAmount({ mode: 'range', exact: '', min: values.min ?? '', max: values.max ?? '' }),
-        status: encodeAnyOf(values.status),
-        channel: encodeAnyOf(values.channel),
-        searchterm: encodeSearchTerm(values.term),
-      });
-      const parsed = parseListQuery(filters, transactionListSpec);
-      expect(parsed.ok ? [] : parsed.errors).toEqual([]);
-      if (parsed.ok && values.status.length > 0) expect(parsed.query.filters.status?.map((clause) => clause.value)).toEqual([...new Set(values.status)]);
-    }));
+    fc.assert(
+      fc.property(form, (values) => {
+        const filters = compactFilters({
+          date: encodeDateRange({ start: values.start, end: values.end }),
+          amount: encodeAmount({ mode: 'range', exact: '', min: values.min ?? '', max: values.max ?? '' }),
+          status: encodeAnyOf(values.status),
+          channel: encodeAnyOf(values.channel),
+          searchterm: encodeSearchTerm(values.term),
+        });
+        const parsed = parseListQuery(filters, transactionListSpec);
+        expect(parsed.ok ? [] : parsed.errors).toEqual([]);
+        if (parsed.ok && values.status.length > 0) expect(parsed.query.filters.status?.map((clause) => clause.value)).toEqual([...new Set(values.status)]);
+      }),
+    );
   });
 });
 
@@ -216,20 +256,26 @@ describe('filter presets', () => {
     ['nothing', null],
     ['not JSON', '{'],
     ['not a list', '{"a":1}'],
-    ['junk entries', '[1, null, "x", {"identifier": 2, "name": "n", "filters": {}}, {"identifier": "i", "name": "", "filters": {}}, {"identifier": "i", "name": "n", "filters": []}]'],
+    [
+      'junk entries',
+      '[1, null, "x", {"identifier": 2, "name": "n", "filters": {}}, {"identifier": "i", "name": "", "filters": {}}, {"identifier": "i", "name": "n", "filters": []}]',
+    ],
   ])('reads %s as no presets', (_name, stored) => {
     expect(parseFilterPresets(stored)).toEqual([]);
   });
 
   it('drops non-text filter values from a stored preset', () => {
-    expect(parseFilterPresets('[{"identifier":"i","name":"n","filters":{"status":"[eq]paid","amount":5,"x":""}}]'))
-      .toEqual([{ identifier: 'i', name: 'n', filters: { status: '[eq]paid' } }]);
+    expect(parseFilterPresets('[{"identifier":"i","name":"n","filters":{"status":"[eq]paid","amount":5,"x":""}}]')).toEqual([
+      { identifier: 'i', name: 'n', filters: { status: '[eq]paid' } },
+    ]);
   });
 
   it('never throws on any stored text', () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (stored) => {
-      expect(Array.isArray(parseFilterPresets(stored))).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json()), (stored) => {
+        expect(Array.isArray(parseFilterPresets(stored))).toBe(true);
+      }),
+    );
   });
 });
 
@@ -243,12 +289,18 @@ describe('column choices', () => {
 
   it('applies a saved order and hidden set', () => {
     const saved = serialiseColumnChoice(['amount', 'date', 'reference', 'merchant', 'kind'], ['amount', 'date', 'kind']);
-    expect(applyColumnChoice(saved, columns, defaults)).toEqual({ order: ['amount', 'date', 'reference', 'merchant', 'kind'], visible: ['amount', 'date', 'kind'] });
+    expect(applyColumnChoice(saved, columns, defaults)).toEqual({
+      order: ['amount', 'date', 'reference', 'merchant', 'kind'],
+      visible: ['amount', 'date', 'kind'],
+    });
   });
 
   it('places columns added since in their default position, and drops columns that are gone', () => {
     const saved = JSON.stringify({ order: ['amount', 'gone', 'date', 'merchant'], hidden: [] });
-    expect(applyColumnChoice(saved, columns, defaults)).toEqual({ order: ['amount', 'date', 'reference', 'merchant', 'kind'], visible: ['amount', 'date', 'reference', 'merchant'] });
+    expect(applyColumnChoice(saved, columns, defaults)).toEqual({
+      order: ['amount', 'date', 'reference', 'merchant', 'kind'],
+      visible: ['amount', 'date', 'reference', 'merchant'],
+    });
   });
 
   it('never hides every column', () => {
@@ -263,17 +315,25 @@ describe('the table state in the URL', () => {
     const params = listStateToParams(state, transactionListSpec);
     expect(params).toEqual({ pagenumber: '3', pagesize: '50', OrderingField: 'amount', OrderingDirection: 'Ascending', status: '[eq]paid' });
     expect(listStateFromParams(params, transactionListSpec)).toEqual(state);
-    expect(listStateToParams({ ...state, pageNumber: 1, pageSize: 25, sort: { field: 'date', descending: true }, filters: {} }, transactionListSpec)).toEqual({});
+    expect(listStateToParams({ ...state, pageNumber: 1, pageSize: 25, sort: { field: 'date', descending: true }, filters: {} }, transactionListSpec)).toEqual(
+      {},
+    );
   });
 
   it('keeps the valid part of a hand-edited link', () => {
-    expect(listStateFromParams({ pagenumber: 'x', pagesize: '7', OrderingField: 'nope', status: '[eq]paid', amount: '[eq]lots', evil: '1' }, transactionListSpec))
-      .toEqual({ pageNumber: 1, pageSize: 25, sort: { field: 'date', descending: true }, filters: { status: '[eq]paid' } });
+    expect(
+      listStateFromParams({ pagenumber: 'x', pagesize: '7', OrderingField: 'nope', status: '[eq]paid', amount: '[eq]lots', evil: '1' }, transactionListSpec),
+    ).toEqual({ pageNumber: 1, pageSize: 25, sort: { field: 'date', descending: true }, filters: { status: '[eq]paid' } });
   });
 
   it('asks the API with explicit paging and ordering', () => {
-    expect(listRequestParams({ pageNumber: 1, pageSize: 25, sort: { field: 'date', descending: true }, filters: { channel: '[eq]chp' } }))
-      .toEqual({ pagenumber: '1', pagesize: '25', OrderingField: 'date', OrderingDirection: 'Descending', channel: '[eq]chp' });
+    expect(listRequestParams({ pageNumber: 1, pageSize: 25, sort: { field: 'date', descending: true }, filters: { channel: '[eq]chp' } })).toEqual({
+      pagenumber: '1',
+      pagesize: '25',
+      OrderingField: 'date',
+      OrderingDirection: 'Descending',
+      channel: '[eq]chp',
+    });
   });
 
   it('returns to page 1 when sort, size or filters change, not when the page does', () => {

@@ -10,13 +10,21 @@ const bigRemainder = (iban: string) => {
   return Number(BigInt(digits) % 97n);
 };
 
-const countryAndBban = fc.constantFrom(...Object.entries(ibanLengths)).chain(([country, length]) =>
-  fc.array(fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), { minLength: length - 4, maxLength: length - 4 }).map((chars) => ({ country, bban: chars.join('') })));
+const countryAndBban = fc
+  .constantFrom(...Object.entries(ibanLengths))
+  .chain(([country, length]) =>
+    fc
+      .array(fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), { minLength: length - 4, maxLength: length - 4 })
+      .map((chars) => ({ country, bban: chars.join('') })),
+  );
 
 describe('IBAN', () => {
-  it.each(['GB82 WEST 1234 5698 7654 32', 'DE89 3704 0044 0532 0130 00', 'FR14 2004 1010 0505 0001 3M02 606', 'NL91ABNA0417164300', 'gb29nwbk60161331926819'])('accepts %s', (iban) => {
-    expect(ibanProblem(iban)).toBeNull();
-  });
+  it.each(['GB82 WEST 1234 5698 7654 32', 'DE89 3704 0044 0532 0130 00', 'FR14 2004 1010 0505 0001 3M02 606', 'NL91ABNA0417164300', 'gb29nwbk60161331926819'])(
+    'accepts %s',
+    (iban) => {
+      expect(ibanProblem(iban)).toBeNull();
+    },
+  );
 
   it.each([
     ['GB82 WEST 1234 5698 7654 33', 'check digits'],
@@ -28,30 +36,36 @@ describe('IBAN', () => {
   });
 
   it('makes valid IBANs from any BBAN with the computed check digits, and the remainder agrees with BigInt arithmetic', () => {
-    fc.assert(fc.property(countryAndBban, ({ country, bban }) => {
-      const iban = `${country}${ibanCheckDigits(country, bban)}${bban}`;
-      expect(ibanProblem(iban)).toBeNull();
-      expect(ibanRemainder(iban)).toBe(bigRemainder(iban));
-      expect(ibanProblem(formatIban(iban).toLowerCase())).toBeNull();
-      expect(normaliseIban(formatIban(iban))).toBe(iban);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(countryAndBban, ({ country, bban }) => {
+        const iban = `${country}${ibanCheckDigits(country, bban)}${bban}`;
+        expect(ibanProblem(iban)).toBeNull();
+        expect(ibanRemainder(iban)).toBe(bigRemainder(iban));
+        expect(ibanProblem(formatIban(iban).toLowerCase())).toBeNull();
+        expect(normaliseIban(formatIban(iban))).toBe(iban);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('catches every single-character substitution and every adjacent transposition of different characters', () => {
-    fc.assert(fc.property(countryAndBban, fc.nat(), fc.constantFrom(...'0123456789'), ({ country, bban }, at, replacement) => {
-      const iban = `${country}${ibanCheckDigits(country, bban)}${bban}`;
-      const position = 2 + (at % (iban.length - 2));
-      if (iban[position] !== replacement && /[0-9]/.test(iban[position] ?? '')) {
-        const substituted = iban.slice(0, position) + replacement + iban.slice(position + 1);
-        expect(ibanProblem(substituted)).not.toBeNull();
-      }
-      const swap = 4 + (at % (iban.length - 5));
-      const left = iban[swap] ?? '';
-      const right = iban[swap + 1] ?? '';
-      if (left !== right && /[0-9]/.test(left) && /[0-9]/.test(right)) {
-        expect(ibanProblem(iban.slice(0, swap) + right + left + iban.slice(swap + 2))).not.toBeNull();
-      }
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(countryAndBban, fc.nat(), fc.constantFrom(...'0123456789'), ({ country, bban }, at, replacement) => {
+        const iban = `${country}${ibanCheckDigits(country, bban)}${bban}`;
+        const position = 2 + (at % (iban.length - 2));
+        if (iban[position] !== replacement && /[0-9]/.test(iban[position] ?? '')) {
+          const substituted = iban.slice(0, position) + replacement + iban.slice(position + 1);
+          expect(ibanProblem(substituted)).not.toBeNull();
+        }
+        const swap = 4 + (at % (iban.length - 5));
+        const left = iban[swap] ?? '';
+        const right = iban[swap + 1] ?? '';
+        if (left !== right && /[0-9]/.test(left) && /[0-9]/.test(right)) {
+          expect(ibanProblem(iban.slice(0, swap) + right + left + iban.slice(swap + 2))).not.toBeNull();
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -12,7 +12,13 @@ const errorsOf = (params: Record<string, string>) => {
 describe('the filter syntax', () => {
   it.each<[string, FilterClause[]]>([
     ['[eq]paid', [{ operator: 'eq', value: 'paid' }]],
-    ['[gte]10[and][lte]20.5', [{ operator: 'gte', value: '10' }, { operator: 'lte', value: '20.5' }]],
+    [
+      '[gte]10[and][lte]20.5',
+      [
+        { operator: 'gte', value: '10' },
+        { operator: 'lte', value: '20.5' },
+      ],
+    ],
     ['[eq][eq]x', [{ operator: 'eq', value: '[eq]x' }]],
     ['[eq]', [{ operator: 'eq', value: '' }]],
   ])('parses %s', (raw, clauses) => {
@@ -28,35 +34,52 @@ describe('the filter syntax', () => {
       operator: fc.constantFrom<'eq' | 'gte' | 'lte'>('eq', 'gte', 'lte'),
       value: fc.string({ maxLength: 30 }).filter((value) => !value.includes('[and]')),
     });
-    fc.assert(fc.property(fc.array(clause, { minLength: 1, maxLength: 5 }), (clauses) => {
-      expect(parseFilter(encodeFilter(clauses))).toEqual(clauses);
-    }));
+    fc.assert(
+      fc.property(fc.array(clause, { minLength: 1, maxLength: 5 }), (clauses) => {
+        expect(parseFilter(encodeFilter(clauses))).toEqual(clauses);
+      }),
+    );
   });
 
   it('never throws on hostile input, and answers clauses or a reason', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 600 }), (raw) => {
-      const parsed = parseFilter(raw);
-      expect(typeof parsed === 'string' || Array.isArray(parsed)).toBe(true);
-    }));
-    fc.assert(fc.property(fc.dictionary(fc.string({ maxLength: 20 }), fc.string({ maxLength: 80 })), (params) => {
-      const result = parse(params);
-      expect(typeof result.ok).toBe('boolean');
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 600 }), (raw) => {
+        const parsed = parseFilter(raw);
+        expect(typeof parsed === 'string' || Array.isArray(parsed)).toBe(true);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 20 }), fc.string({ maxLength: 80 })), (params) => {
+        const result = parse(params);
+        expect(typeof result.ok).toBe('boolean');
+      }),
+    );
   });
 });
 
 describe('the transactions list query', () => {
   it('reads paging, ordering and declared filters, with values in their declared spelling', () => {
     const result = parse({
-      pagenumber: '3', PageSize: '50', OrderingField: 'Amount', OrderingDirection: 'Descending',
-      status: '[eq]PAID[and][eq]declined', channel: '[eq]chp', paymentmethod: '[eq]applepay', date: '[gte]2026-11-01T00:00:00',
+      pagenumber: '3',
+      PageSize: '50',
+      OrderingField: 'Amount',
+      OrderingDirection: 'Descending',
+      status: '[eq]PAID[and][eq]declined',
+      channel: '[eq]chp',
+      paymentmethod: '[eq]applepay',
+      date: '[gte]2026-11-01T00:00:00',
     });
     expect(result).toEqual({
       ok: true,
       query: {
-        pageNumber: 3, pageSize: 50, sort: [{ field: 'amount', descending: true }],
+        pageNumber: 3,
+        pageSize: 50,
+        sort: [{ field: 'amount', descending: true }],
         filters: {
-          status: [{ operator: 'eq', value: 'paid' }, { operator: 'eq', value: 'declined' }],
+          status: [
+            { operator: 'eq', value: 'paid' },
+            { operator: 'eq', value: 'declined' },
+          ],
           channel: [{ operator: 'eq', value: 'Chp' }],
           paymentmethod: [{ operator: 'eq', value: 'applePay' }],
           date: [{ operator: 'gte', value: '2026-11-01T00:00:00' }],
@@ -102,7 +125,15 @@ describe('the transactions list query', () => {
 
   it('keeps the sort= convention for lists that use it', () => {
     const spec: ListQuerySpec = { filters: { name: 'string' }, sortable: ['name', 'date'], defaultSort: [{ field: 'name', descending: false }] };
-    expect(parseListQuery({ sort: '-date,name' }, spec)).toMatchObject({ ok: true, query: { sort: [{ field: 'date', descending: true }, { field: 'name', descending: false }] } });
+    expect(parseListQuery({ sort: '-date,name' }, spec)).toMatchObject({
+      ok: true,
+      query: {
+        sort: [
+          { field: 'date', descending: true },
+          { field: 'name', descending: false },
+        ],
+      },
+    });
     expect(parseListQuery({ OrderingField: 'date' }, spec)).toMatchObject({ ok: false });
   });
 

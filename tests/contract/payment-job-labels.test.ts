@@ -4,12 +4,30 @@
 import { describe, expect, it } from 'vitest';
 import { paymentStatuses } from '../../src/contract/enumerations.ts';
 import {
-  auditEventLabel, captureStatusLabels, chargebackStatusLabels, invoiceStatusLabels, paymentJobTabLabels, paymentJobTabOptions, paymentStatusLabels,
-  paymentStatusOptions, paymentStepLabels, refundStatusLabels, statusLabelOf, transactionStatusLabel, wordsOf,
+  auditEventLabel,
+  captureStatusLabels,
+  chargebackStatusLabels,
+  invoiceStatusLabels,
+  paymentJobTabLabels,
+  paymentJobTabOptions,
+  paymentStatusLabels,
+  paymentStatusOptions,
+  paymentStepLabels,
+  refundStatusLabels,
+  statusLabelOf,
+  transactionStatusLabel,
+  wordsOf,
 } from '../../src/contract/payment-job-labels.ts';
 import { paymentAuditEvents, paymentJobTabs, refundStatuses } from '../../src/contract/payment-jobs.ts';
 
-const kinds = { payment: paymentStatusLabels, refund: refundStatusLabels, capture: captureStatusLabels, chargeback: chargebackStatusLabels, invoice: invoiceStatusLabels, step: paymentStepLabels } as const;
+const kinds = {
+  payment: paymentStatusLabels,
+  refund: refundStatusLabels,
+  capture: captureStatusLabels,
+  chargeback: chargebackStatusLabels,
+  invoice: invoiceStatusLabels,
+  step: paymentStepLabels,
+} as const;
 
 describe('the payment area’s labels', () => {
   it('give every job and payment status, every refund status and every tab exactly one label, distinct within its kind', () => {

@@ -1,8 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  amountClauseBounds, type Clause, completionsFor, dateClauseRange, fieldQueryWords, fieldValueSets, formatQuery, parseQuery, relativeDates,
-  type SearchQuery, unusedWordsMessage,
+  amountClauseBounds,
+  type Clause,
+  completionsFor,
+  dateClauseRange,
+  fieldQueryWords,
+  fieldValueSets,
+  formatQuery,
+  parseQuery,
+  relativeDates,
+  type SearchQuery,
+  unusedWordsMessage,
 } from '../../src/contract/search-query.ts';
 import { cardFilterOf } from '../../src/contract/transactions.ts';
 
@@ -25,7 +34,9 @@ describe('the search query parser', () => {
   });
   it('keeps free words, quoted phrases and escapes', () => {
     expect(fields('TX6DE23E "Little \\"Wren\\"" 10:30')).toEqual([
-      { kind: 'word', text: 'TX6DE23E' }, { kind: 'word', text: 'Little "Wren"' }, { kind: 'word', text: '10:30' },
+      { kind: 'word', text: 'TX6DE23E' },
+      { kind: 'word', text: 'Little "Wren"' },
+      { kind: 'word', text: '10:30' },
     ]);
   });
   it('reads comparisons and ranges on amounts and dates', () => {
@@ -54,7 +65,10 @@ describe('the search query parser', () => {
   });
   it('keeps the valid clauses around a problem', () => {
     const parsed = parseQuery('status:paid colour:red TX6D');
-    expect(parsed.query.clauses).toEqual([{ kind: 'field', field: 'status', op: '=', value: 'paid' }, { kind: 'word', text: 'TX6D' }]);
+    expect(parsed.query.clauses).toEqual([
+      { kind: 'field', field: 'status', op: '=', value: 'paid' },
+      { kind: 'word', text: 'TX6D' },
+    ]);
     expect(parsed.problems).toHaveLength(1);
   });
 });
@@ -62,24 +76,31 @@ describe('the search query parser', () => {
 describe('a card as a caller reads it out', () => {
   it('reads 4 digits alone as the last four and 6 as the first six, with other fields', () => {
     expect(fields('5100 date:yesterday')).toEqual([
-      { kind: 'field', field: 'last4', op: '=', value: '5100' }, { kind: 'field', field: 'date', op: '=', value: 'yesterday' },
+      { kind: 'field', field: 'last4', op: '=', value: '5100' },
+      { kind: 'field', field: 'date', op: '=', value: 'yesterday' },
     ]);
     expect(fields('510510')).toEqual([{ kind: 'field', field: 'bin', op: '=', value: '510510' }]);
     expect(parseQuery('5100 date:yesterday').problems).toEqual([]);
   });
   it('leaves other digits, and quoted ones, as words', () => {
     expect(fields('510 51051 5105105 "5100"')).toEqual([
-      { kind: 'word', text: '510' }, { kind: 'word', text: '51051' }, { kind: 'word', text: '5105105' }, { kind: 'word', text: '5100' },
+      { kind: 'word', text: '510' },
+      { kind: 'word', text: '51051' },
+      { kind: 'word', text: '5105105' },
+      { kind: 'word', text: '5100' },
     ]);
   });
   it('takes last4:, bin: and card: in the field syntax', () => {
     expect(fields('last4:4242 bin:424242')).toEqual([
-      { kind: 'field', field: 'last4', op: '=', value: '4242' }, { kind: 'field', field: 'bin', op: '=', value: '424242' },
+      { kind: 'field', field: 'last4', op: '=', value: '4242' },
+      { kind: 'field', field: 'bin', op: '=', value: '424242' },
     ]);
-    for (const text of ['card:4242', 'card:…4242', 'card:...4242', 'card:******4242']) expect(fields(text)).toEqual([{ kind: 'field', field: 'last4', op: '=', value: '4242' }]);
+    for (const text of ['card:4242', 'card:…4242', 'card:...4242', 'card:******4242'])
+      expect(fields(text)).toEqual([{ kind: 'field', field: 'last4', op: '=', value: '4242' }]);
     expect(fields('card:424242…')).toEqual([{ kind: 'field', field: 'bin', op: '=', value: '424242' }]);
     expect(fields('card:424242******4242')).toEqual([
-      { kind: 'field', field: 'bin', op: '=', value: '424242' }, { kind: 'field', field: 'last4', op: '=', value: '4242' },
+      { kind: 'field', field: 'bin', op: '=', value: '424242' },
+      { kind: 'field', field: 'last4', op: '=', value: '4242' },
     ]);
     // The canonical spelling is last4: and bin:, and it reads back the same.
     expect(formatQuery(parseQuery('card:424242…4242 5100').query)).toBe('bin:424242 last4:4242 last4:5100');
@@ -115,7 +136,10 @@ describe('what a field query cannot use is reported, not dropped', () => {
   it('reports an unknown field where it is and keeps the rest', () => {
     const parsed = parseQuery('status:paid colour:red 5100');
     expect(parsed.problems).toEqual([expect.objectContaining({ start: 12, end: 22, message: expect.stringContaining("'colour' is not a field") })]);
-    expect(parsed.query.clauses).toEqual([{ kind: 'field', field: 'status', op: '=', value: 'paid' }, { kind: 'field', field: 'last4', op: '=', value: '5100' }]);
+    expect(parsed.query.clauses).toEqual([
+      { kind: 'field', field: 'status', op: '=', value: 'paid' },
+      { kind: 'field', field: 'last4', op: '=', value: '5100' },
+    ]);
   });
   it('uses one reference-like word (else one email) beside fields and names the other words', () => {
     expect(fieldQueryWords(parseQuery('status:paid TX6D hello jo@x.test').query)).toEqual({ term: 'TX6D', unused: ['hello', 'jo@x.test'] });
@@ -171,16 +195,27 @@ describe('completion', () => {
 // Property: every formatted query parses back to itself
 
 const printable = fc.string({ unit: fc.constantFrom(...'abcXYZ019 -_.@:"\\<>=é'.split('')), minLength: 1, maxLength: 12 });
-const amount = fc.tuple(fc.integer({ min: 0, max: 999_999 }), fc.option(fc.integer({ min: 0, max: 999 }), { nil: undefined }))
+const amount = fc
+  .tuple(fc.integer({ min: 0, max: 999_999 }), fc.option(fc.integer({ min: 0, max: 999 }), { nil: undefined }))
   .map(([whole, fraction]) => (fraction === undefined ? String(whole) : `${whole}.${String(fraction).padStart(3, '0').replace(/0+$/, '') || '5'}`));
-const isoDate = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
-const relative = fc.oneof(fc.constantFrom(...relativeDates), fc.integer({ min: 1, max: 366 }).map((days) => `last-${days}-days`));
+const isoDate = fc
+  .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((date) => date.toISOString().slice(0, 10));
+const relative = fc.oneof(
+  fc.constantFrom(...relativeDates),
+  fc.integer({ min: 1, max: 366 }).map((days) => `last-${days}-days`),
+);
 const compare = fc.constantFrom('=', '>', '>=', '<', '<=' as const);
-const oneOf = (field: 'status' | 'method' | 'channel' | 'is' | 'in') => fc.constantFrom(...(fieldValueSets[field] ?? [])).map((value): Clause => ({ kind: 'field', field, op: '=', value }));
+const oneOf = (field: 'status' | 'method' | 'channel' | 'is' | 'in') =>
+  fc.constantFrom(...(fieldValueSets[field] ?? [])).map((value): Clause => ({ kind: 'field', field, op: '=', value }));
 
 const clause: fc.Arbitrary<Clause> = fc.oneof(
   printable.filter((text) => text.trim() !== '').map((text): Clause => ({ kind: 'word', text })),
-  oneOf('status'), oneOf('method'), oneOf('channel'), oneOf('is'), oneOf('in'),
+  oneOf('status'),
+  oneOf('method'),
+  oneOf('channel'),
+  oneOf('is'),
+  oneOf('in'),
   fc.tuple(compare, amount).map(([op, value]): Clause => ({ kind: 'field', field: 'amount', op, value })),
   fc.tuple(amount, amount).map(([value, to]): Clause => ({ kind: 'field', field: 'amount', op: '..', value, to })),
   fc.tuple(compare, isoDate).map(([op, value]): Clause => ({ kind: 'field', field: 'date', op, value })),
@@ -196,17 +231,23 @@ const clause: fc.Arbitrary<Clause> = fc.oneof(
 
 describe('format and parse (property)', () => {
   it('every formatted query parses back to itself, without problems', () => {
-    fc.assert(fc.property(fc.array(clause, { maxLength: 8 }), (clauses) => {
-      const query: SearchQuery = { clauses };
-      const parsed = parseQuery(formatQuery(query));
-      expect(parsed.problems).toEqual([]);
-      expect(parsed.query).toEqual(query);
-    }), { numRuns: 2000, seed: 23 });
+    fc.assert(
+      fc.property(fc.array(clause, { maxLength: 8 }), (clauses) => {
+        const query: SearchQuery = { clauses };
+        const parsed = parseQuery(formatQuery(query));
+        expect(parsed.problems).toEqual([]);
+        expect(parsed.query).toEqual(query);
+      }),
+      { numRuns: 2000, seed: 23 },
+    );
   });
   it('formatting is canonical: format ∘ parse is idempotent on any text', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 40 }), (text) => {
-      const once = formatQuery(parseQuery(text).query);
-      expect(formatQuery(parseQuery(once).query)).toBe(once);
-    }), { numRuns: 2000, seed: 25 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (text) => {
+        const once = formatQuery(parseQuery(text).query);
+        expect(formatQuery(parseQuery(once).query)).toBe(once);
+      }),
+      { numRuns: 2000, seed: 25 },
+    );
   });
 });

@@ -23,7 +23,11 @@ const urlOf = (name: string) => {
 async function admin(text: string) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  try { await client.query(text); } finally { await client.end(); }
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
 }
 
 describe.skipIf(!adminUrl)('a node dies mid bulk job (PostgreSQL)', () => {
@@ -46,20 +50,30 @@ describe.skipIf(!adminUrl)('a node dies mid bulk job (PostgreSQL)', () => {
   it('is finished by another node, every item exactly once', async () => {
     const { call } = createTestApp(nodeB, { files: store.files });
     const created = await call(fixture.users.owner, 'POST', '/bulk-jobs', {
-      area: 'payment-jobs', action: 'cancel', context: { level: 'business', businessId: 'B3' },
+      area: 'payment-jobs',
+      action: 'cancel',
+      context: { level: 'business', businessId: 'B3' },
       selection: { allMatching: true, filters: { status: '[eq]pending' }, includedIds: [], excludedIds: [] },
     });
     expect(created.status).toBe(202);
-    const { job } = await created.json() as { job: { id: string; totalItems: number } };
+    const { job } = (await created.json()) as { job: { id: string; totalItems: number } };
     expect(job.totalItems).toBe(14);
 
     const nodeA = await openDatabase({ url: urlOf(name), poolSize: 2 });
     let items = 0;
     let died: () => void = () => undefined;
-    const dead = new Promise<void>((resolve) => { died = resolve; });
+    const dead = new Promise<void>((resolve) => {
+      died = resolve;
+    });
     // Node A never returns from its seventh item: it is dead, not failing (no catch of its own runs, no lease is given back).
     void runNextBulkJob({
-      database: nodeA, files: store.files, publicUrl: 'https://portal.test', nodeId: 'node-a', batchSize: 5, leaseMs: 600_000, log: () => undefined,
+      database: nodeA,
+      files: store.files,
+      publicUrl: 'https://portal.test',
+      nodeId: 'node-a',
+      batchSize: 5,
+      leaseMs: 600_000,
+      log: () => undefined,
       afterItem: async () => {
         items += 1;
         // After the first batch's progress and two more items: every connection of node A goes, mid-job.
@@ -82,12 +96,15 @@ describe.skipIf(!adminUrl)('a node dies mid bulk job (PostgreSQL)', () => {
     const [doneByA] = await nodeB.db.select({ n: sql<number>`count(*)::int` }).from(schema.bulkJobItems).where(eq(schema.bulkJobItems.jobId, job.id));
     expect(Number(doneByA?.n)).toBe(7);
 
-    expect(await runNextBulkJob({ database: nodeB, files: store.files, publicUrl: 'https://portal.test', nodeId: 'node-b', batchSize: 5, log: () => undefined })).toBe('completed');
+    expect(
+      await runNextBulkJob({ database: nodeB, files: store.files, publicUrl: 'https://portal.test', nodeId: 'node-b', batchSize: 5, log: () => undefined }),
+    ).toBe('completed');
     const [finished] = await nodeB.db.select().from(schema.bulkJobs).where(eq(schema.bulkJobs.id, job.id));
     expect(finished).toMatchObject({ status: 'completed', attempts: 2, processedItems: 14, succeededItems: 14, failedItems: 0, lockedBy: null });
     // Exactly once: one item row and one cancellation audit event per job, none twice.
     const audits = await nodeB.query<{ reference: string; n: number }>(
-      `SELECT meta_data->>'paymentJobReference' AS reference, count(*)::int AS n FROM audit_events WHERE event = 'PaymentJobCancellationSuccessful' GROUP BY 1`);
+      `SELECT meta_data->>'paymentJobReference' AS reference, count(*)::int AS n FROM audit_events WHERE event = 'PaymentJobCancellationSuccessful' GROUP BY 1`,
+    );
     expect(audits.every((row) => Number(row.n) === 1)).toBe(true);
     const cancelled = await nodeB.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.status, 'cancelled'));
     expect(cancelled).toHaveLength(14);

@@ -8,22 +8,46 @@ import type { ServerProcess } from '../../scripts/server-process.ts';
 import { parseCsv } from '../server/reports/csv-reader.ts';
 
 export const everyColumn = [
-  'date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType',
-  'kind', 'paymentJobReference', 'parentReference', 'business', 'merchantId', 'customerEmail', 'maskedCardNumber', 'declineReason',
+  'date',
+  'reference',
+  'merchant',
+  'amount',
+  'currency',
+  'status',
+  'paymentMethod',
+  'channel',
+  'ewalletType',
+  'kind',
+  'paymentJobReference',
+  'parentReference',
+  'business',
+  'merchantId',
+  'customerEmail',
+  'maskedCardNumber',
+  'declineReason',
 ];
 /** Rows per export batch for the servers these suites start: small, so an export lasts long enough to be killed. */
 export const exportBatchSize = 10;
 /** The lease is 60 s; a restarted server must not wait for it. */
 const recoveryBudgetMs = 30_000;
 
-export type Report = { id: string; status: string; attempts: number; processedRows: number; totalRows: number | null; fileName: string | null; error: string | null };
+export type Report = {
+  id: string;
+  status: string;
+  attempts: number;
+  processedRows: number;
+  totalRows: number | null;
+  fileName: string | null;
+  error: string | null;
+};
 
 export function api(server: ServerProcess, token: string) {
-  return (method: string, path: string, body?: unknown) => fetch(`${server.url}/api/portal${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'time-zone': 'Europe/London', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  return (method: string, path: string, body?: unknown) =>
+    fetch(`${server.url}/api/portal${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'time-zone': 'Europe/London', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 }
 
 export const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -64,16 +88,17 @@ async function downloadedRows(response: Response, fileType: 'csv' | 'xlsx'): Pro
   const rows: string[][] = [];
   workbook.worksheets[0]?.eachRow((row, number) => {
     if (number <= 1) return;
-    rows.push(everyColumn.map((_, index) => {
-      const value = row.getCell(index + 1).value;
-      return value instanceof Date ? value.toISOString() : String(value ?? '');
-    }));
+    rows.push(
+      everyColumn.map((_, index) => {
+        const value = row.getCell(index + 1).value;
+        return value instanceof Date ? value.toISOString() : String(value ?? '');
+      }),
+    );
   });
   return rows;
 }
 
 const occurrences = (text: string, needle: string) => text.split(needle).length - 1;
-
 
 export type Call = ReturnType<typeof api>;
 export type QueuedExports = { big: { reportId: string; totalRows: number }; small: { reportId: string; totalRows: number }; fileType: 'csv' | 'xlsx' };
@@ -85,18 +110,26 @@ export async function queueExports(call: Call, fileType: 'csv' | 'xlsx'): Promis
   const big = (await queued.json()) as { reportId: string; totalRows: number };
   expect(big.totalRows).toBeGreaterThan(20 * exportBatchSize);
   // The one worker takes it only after the big one.
-  const smallQueued = await call('POST', '/transactions/full/reports', { fileType: 'csv', columns: ['reference', 'amount'], filters: { status: '[eq]declined' } });
+  const smallQueued = await call('POST', '/transactions/full/reports', {
+    fileType: 'csv',
+    columns: ['reference', 'amount'],
+    filters: { status: '[eq]declined' },
+  });
   expect(smallQueued.status).toBe(202);
   return { big, small: (await smallQueued.json()) as { reportId: string; totalRows: number }, fileType };
 }
 
 /** Waits until the big export has written a few batches and is not finished: the moment to kill the server. */
 export async function waitUntilMidFile(call: Call, exports: QueuedExports, server: ServerProcess): Promise<Report> {
-  return until(async () => {
-    const view = (await (await call('GET', `/reports/${exports.big.reportId}`)).json()) as Report;
-    expect(view.status, `the export must still be running when the server is killed:\n${server.output()}`).not.toBe('generated');
-    return view.status === 'generating' && view.processedRows >= 2 * exportBatchSize ? view : null;
-  }, 90_000, () => `the export's progress\n${server.output()}`);
+  return until(
+    async () => {
+      const view = (await (await call('GET', `/reports/${exports.big.reportId}`)).json()) as Report;
+      expect(view.status, `the export must still be running when the server is killed:\n${server.output()}`).not.toBe('generated');
+      return view.status === 'generating' && view.processedRows >= 2 * exportBatchSize ? view : null;
+    },
+    90_000,
+    () => `the export's progress\n${server.output()}`,
+  );
 }
 
 /** Report files the server's folder store (${DATA_DIR}/files) holds, and its puts under way (.incoming). */
@@ -120,22 +153,42 @@ export function expectKilledMidFile(filesDir: string, atKill: Report): void {
  * Returns how long the recovery took from the restarted server's first answer.
  */
 export async function expectExportsFinishedOnce(options: {
-  call: Call; exports: QueuedExports; filesDir: string; first: ServerProcess; second: ServerProcess;
+  call: Call;
+  exports: QueuedExports;
+  filesDir: string;
+  first: ServerProcess;
+  second: ServerProcess;
 }): Promise<number> {
-  const { call, exports: { big, small, fileType }, filesDir, first, second } = options;
+  const {
+    call,
+    exports: { big, small, fileType },
+    filesDir,
+    first,
+    second,
+  } = options;
   const restartedAt = Date.now();
   const reportNow = async (id: string) => (await (await call('GET', `/reports/${id}`)).json()) as Report;
   const ids = [big.reportId, small.reportId];
-  await until(async () => {
-    const views = await Promise.all(ids.map(reportNow));
-    for (const view of views) expect(view.status, view.error ?? '').not.toBe('failed');
-    return views.every((view) => view.status === 'generated');
-  }, recoveryBudgetMs, () => `the reports to be generated after the restart\n${second.output()}`);
+  await until(
+    async () => {
+      const views = await Promise.all(ids.map(reportNow));
+      for (const view of views) expect(view.status, view.error ?? '').not.toBe('failed');
+      return views.every((view) => view.status === 'generated');
+    },
+    recoveryBudgetMs,
+    () => `the reports to be generated after the restart\n${second.output()}`,
+  );
   const recoveryMs = Date.now() - restartedAt;
 
   // Time for the worker to run anything twice if it were going to (it polls every second).
   await pause(2500);
-  expect(await reportNow(big.reportId)).toMatchObject({ status: 'generated', attempts: 2, processedRows: big.totalRows, totalRows: big.totalRows, error: null });
+  expect(await reportNow(big.reportId)).toMatchObject({
+    status: 'generated',
+    attempts: 2,
+    processedRows: big.totalRows,
+    totalRows: big.totalRows,
+    error: null,
+  });
   expect(await reportNow(small.reportId)).toMatchObject({ status: 'generated', attempts: 1, processedRows: small.totalRows });
   const list = (await (await call('GET', '/reports?pagesize=100')).json()) as { results: Report[] };
   expect(list.results.map((row) => row.id).sort()).toEqual([...ids].sort());

@@ -61,7 +61,9 @@ describe('kill -9 during an export (PostgreSQL)', () => {
         const value = JSON.stringify({ index });
         try {
           if ((await call('PUT', `/user-settings/${key}`, { value })).status === 200) acknowledged.set(key, value);
-        } catch { /* the connection died with the server: not acknowledged */ }
+        } catch {
+          /* the connection died with the server: not acknowledged */
+        }
         await pause(10);
       }
     })();

@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../scripts/oidc-sign-in.ts';
 import { startServer, type ServerProcess } from '../../scripts/server-process.ts';
-import { api as exportApi, expectExportsFinishedOnce, expectKilledMidFile, exportBatchSize, missingWrites, queueExports, waitUntilMidFile } from './export-check.ts';
+import {
+  api as exportApi,
+  expectExportsFinishedOnce,
+  expectKilledMidFile,
+  exportBatchSize,
+  missingWrites,
+  queueExports,
+  waitUntilMidFile,
+} from './export-check.ts';
 import { createPrivatePostgres, type PrivatePostgres } from './private-postgres.ts';
 
 const started: ServerProcess[] = [];
@@ -22,11 +30,12 @@ async function boot(port: number, dataDir: string, env: Record<string, string> =
 }
 
 function api(server: ServerProcess, token: string) {
-  return (method: string, path: string, body?: unknown) => fetch(`${server.url}/api/portal${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  return (method: string, path: string, body?: unknown) =>
+    fetch(`${server.url}/api/portal${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 }
 
 describe('kill -9 during a burst of writes and an export (embedded database)', () => {
@@ -55,7 +64,9 @@ describe('kill -9 during a burst of writes and an export (embedded database)', (
         try {
           const response = await calls[user]?.('PUT', `/user-settings/${key}`, { value });
           if (response?.status === 200) acknowledged[user]?.set(key, value);
-        } catch { /* the connection died with the server: not acknowledged */ }
+        } catch {
+          /* the connection died with the server: not acknowledged */
+        }
       }
     };
     const lanes = Array.from({ length: 8 }, (_, lane) => writer(lane));
@@ -67,8 +78,10 @@ describe('kill -9 during a burst of writes and an export (embedded database)', (
     await first.kill9();
     killed = true;
     await Promise.all(lanes);
-    console.log(`burst: ${attempted} writes attempted, ${acknowledgedCount()} acknowledged before kill -9; `
-      + `export killed at ${atKill.processedRows} of ${exports.big.totalRows} rows`);
+    console.log(
+      `burst: ${attempted} writes attempted, ${acknowledgedCount()} acknowledged before kill -9; ` +
+        `export killed at ${atKill.processedRows} of ${exports.big.totalRows} rows`,
+    );
     expectKilledMidFile(filesDir, atKill);
 
     const second = await boot(3301, dataDir, env);
@@ -76,7 +89,9 @@ describe('kill -9 during a burst of writes and an export (embedded database)', (
     const recoveryMs = await expectExportsFinishedOnce({ call: exportApi(second, admin.accessToken), exports, filesDir, first, second });
     console.log(`export: csv of ${exports.big.totalRows} rows finished ${recoveryMs} ms after the restarted server answered`);
     for (const [user, token] of tokens.entries()) {
-      expect(await missingWrites(api(second, token), acknowledged[user] ?? new Map()), `${writers[user]}: acknowledged writes missing after restart`).toEqual([]);
+      expect(await missingWrites(api(second, token), acknowledged[user] ?? new Map()), `${writers[user]}: acknowledged writes missing after restart`).toEqual(
+        [],
+      );
     }
     await second.stop();
   });

@@ -71,9 +71,17 @@ describe('several nodes behind a load balancer (PostgreSQL, S3-compatible store)
       ...store.env,
     };
     // All three at once on the empty database: one migrates and seeds, the others wait for it.
-    nodes.push(...await Promise.all(nodePorts.map((port) => startServer({
-      port, dataDir: mkdtempSync(join(tmpdir(), `portal-node-${port}-`)), env,
-    }))));
+    nodes.push(
+      ...(await Promise.all(
+        nodePorts.map((port) =>
+          startServer({
+            port,
+            dataDir: mkdtempSync(join(tmpdir(), `portal-node-${port}-`)),
+            env,
+          }),
+        ),
+      )),
+    );
     const [seeded] = await adminQuery<{ n: string }>('SELECT count(*) AS n FROM transactions', [], database);
     expect(Number(seeded?.n), 'seeded once').toBe(3000);
     for (const node of nodes) expect((await fetch(`${node.url}/readyz`)).status).toBe(200);
@@ -88,47 +96,70 @@ describe('several nodes behind a load balancer (PostgreSQL, S3-compatible store)
 
     // One token, every node (and the renewed one too).
     const calls = nodes.map((node) => api(node, renewed.accessToken));
-    const answers = await Promise.all(calls.map(async (call) => {
-      const response = await call('GET', '/transactions?pagesize=10');
-      expect(response.status).toBe(200);
-      return response.text();
-    }));
+    const answers = await Promise.all(
+      calls.map(async (call) => {
+        const response = await call('GET', '/transactions?pagesize=10');
+        expect(response.status).toBe(200);
+        return response.text();
+      }),
+    );
     expect(new Set(answers).size, 'every node answers alike').toBe(1);
     expect((await api(nodes[0] as ServerProcess, signedIn.accessToken)('GET', '/user/permissions')).status).toBe(200);
 
     // An export queued on node 1, produced by whichever worker takes it, downloaded through each node.
-    const [first, second, third] = calls as [typeof calls[0], typeof calls[0], typeof calls[0]];
-    const small = await second('POST', '/transactions/full/reports', { fileType: 'csv', columns: ['reference', 'amount', 'currency'], filters: { status: '[eq]declined' } });
+    const [first, second, third] = calls as [(typeof calls)[0], (typeof calls)[0], (typeof calls)[0]];
+    const small = await second('POST', '/transactions/full/reports', {
+      fileType: 'csv',
+      columns: ['reference', 'amount', 'currency'],
+      filters: { status: '[eq]declined' },
+    });
     expect(small.status).toBe(202);
     const smallId = ((await small.json()) as { reportId: string }).reportId;
-    await until(async () => ((await (await third('GET', `/reports/${smallId}`)).json()) as Report).status === 'generated', 60_000, () => 'the small export');
-    const digests = await Promise.all(calls.map(async (call) => {
-      const download = await call('GET', `/reports/${smallId}/download`);
-      expect(download.status).toBe(200);
-      return sha256(await download.arrayBuffer());
-    }));
+    await until(
+      async () => ((await (await third('GET', `/reports/${smallId}`)).json()) as Report).status === 'generated',
+      60_000,
+      () => 'the small export',
+    );
+    const digests = await Promise.all(
+      calls.map(async (call) => {
+        const download = await call('GET', `/reports/${smallId}/download`);
+        expect(download.status).toBe(200);
+        return sha256(await download.arrayBuffer());
+      }),
+    );
     expect(new Set(digests).size, 'byte-identical through every node').toBe(1);
 
     // A big one, and kill -9 the node whose worker holds it mid-file.
     const big = await first('POST', '/transactions/full/reports', { fileType: 'xlsx', columns: everyColumn });
     expect(big.status).toBe(202);
     const { reportId: bigId, totalRows } = (await big.json()) as { reportId: string; totalRows: number };
-    const holding = await until(async () => {
-      const [row] = await adminQuery<{ status: string; locked_by: string | null; processed_rows: number }>(
-        'SELECT status, locked_by, processed_rows FROM queued_reports WHERE id = $1', [bigId], database);
-      return row?.status === 'generating' && row.locked_by && row.processed_rows >= 2 * exportBatchSize ? row : null;
-    }, 60_000, () => 'the big export to be mid-file');
+    const holding = await until(
+      async () => {
+        const [row] = await adminQuery<{ status: string; locked_by: string | null; processed_rows: number }>(
+          'SELECT status, locked_by, processed_rows FROM queued_reports WHERE id = $1',
+          [bigId],
+          database,
+        );
+        return row?.status === 'generating' && row.locked_by && row.processed_rows >= 2 * exportBatchSize ? row : null;
+      },
+      60_000,
+      () => 'the big export to be mid-file',
+    );
     const holderPid = Number((holding.locked_by ?? '').split(':')[1]);
     const holder = nodes.findIndex((node) => node.child.pid === holderPid);
     expect(holder, `the lease holder ${holding.locked_by} is one of the nodes`).toBeGreaterThanOrEqual(0);
     await (nodes[holder] as ServerProcess).kill9();
     const survivors = calls.filter((_, index) => index !== holder);
-    const survivor = survivors[0] as typeof calls[0];
-    const finished = await until(async () => {
-      const view = (await (await survivor('GET', `/reports/${bigId}`)).json()) as Report;
-      expect(view.status, view.error ?? '').not.toBe('failed');
-      return view.status === 'generated' ? view : null;
-    }, 60_000, () => 'another node to finish the export');
+    const survivor = survivors[0] as (typeof calls)[0];
+    const finished = await until(
+      async () => {
+        const view = (await (await survivor('GET', `/reports/${bigId}`)).json()) as Report;
+        expect(view.status, view.error ?? '').not.toBe('failed');
+        return view.status === 'generated' ? view : null;
+      },
+      60_000,
+      () => 'another node to finish the export',
+    );
     await pause(2500);
     const [after] = await adminQuery<{ attempts: number; status: string }>('SELECT attempts, status FROM queued_reports WHERE id = $1', [bigId], database);
     expect(after, 'finished once, by a second attempt').toEqual({ attempts: 2, status: 'generated' });
@@ -136,19 +167,28 @@ describe('several nodes behind a load balancer (PostgreSQL, S3-compatible store)
     const completions = nodes.filter((node) => node.output().includes(`${bigId}: generated`));
     expect(completions, 'one node completed it').toHaveLength(1);
     expect(completions[0]).not.toBe(nodes[holder]);
-    const bigDigests = await Promise.all(survivors.map(async (call) => {
-      const download = await call('GET', `/reports/${bigId}/download`);
-      expect(download.status).toBe(200);
-      return sha256(await download.arrayBuffer());
-    }));
+    const bigDigests = await Promise.all(
+      survivors.map(async (call) => {
+        const download = await call('GET', `/reports/${bigId}/download`);
+        expect(download.status).toBe(200);
+        return sha256(await download.arrayBuffer());
+      }),
+    );
     expect(new Set(bigDigests).size).toBe(1);
     const bucket = createS3Store({
       bucket: store.bucket,
-      clientConfig: { endpoint: store.endpoint, region: store.env.AWS_REGION, credentials: { accessKeyId: store.env.AWS_ACCESS_KEY_ID, secretAccessKey: store.env.AWS_SECRET_ACCESS_KEY } },
+      clientConfig: {
+        endpoint: store.endpoint,
+        region: store.env.AWS_REGION,
+        credentials: { accessKeyId: store.env.AWS_ACCESS_KEY_ID, secretAccessKey: store.env.AWS_SECRET_ACCESS_KEY },
+      },
     });
     const stored: string[] = [];
     for await (const file of bucket.list('reports/')) stored.push(file.key);
-    expect(stored.filter((key) => key.includes(bigId)), 'one stored file of the big export, the second attempt\'s').toEqual([`reports/${bigId}-2.xlsx`]);
+    expect(
+      stored.filter((key) => key.includes(bigId)),
+      "one stored file of the big export, the second attempt's",
+    ).toEqual([`reports/${bigId}-2.xlsx`]);
     console.log(`multi-node: ${totalRows} rows finished by another node after kill -9; whole test ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 });

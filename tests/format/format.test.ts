@@ -33,7 +33,11 @@ describe('formatMoney', () => {
     expect(formatMinorUnits(amount, currency)).toBe(expected);
   });
 
-  it.each([[0.125, '12.5%'], [1, '100%'], [null, 'N/A']] as const)('percent %s → %s', (ratio, expected) => {
+  it.each([
+    [0.125, '12.5%'],
+    [1, '100%'],
+    [null, 'N/A'],
+  ] as const)('percent %s → %s', (ratio, expected) => {
     expect(formatPercent(ratio)).toBe(expected);
   });
 });

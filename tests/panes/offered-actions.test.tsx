@@ -21,16 +21,45 @@ vi.setConfig({ testTimeout: 20_000 });
 const asRole = (role: RoleName, path: string) => signIn({ permissions: [...rolePermissions[role]], paths: [path] });
 
 const watchEntry: WatchListEntry & { notes: []; statusChangedBy: null; statusChangedUtc: null } = {
-  merchantId: 'M1', businessId: 'B1', merchantName: 'Shop M1', businessName: 'Alpha Ltd', score: 68, status: 'open',
-  signals: [{ signal: 'cardTesting', value: 20, threshold: 15 }], trend: [0, 10, 68], firstFlaggedUtc: '2026-11-20T10:00:00.000Z',
-  lastComputedUtc: '2026-11-25T10:00:00.000Z', version: 3, ticketId: null, notes: [], statusChangedBy: null, statusChangedUtc: null,
+  merchantId: 'M1',
+  businessId: 'B1',
+  merchantName: 'Shop M1',
+  businessName: 'Alpha Ltd',
+  score: 68,
+  status: 'open',
+  signals: [{ signal: 'cardTesting', value: 20, threshold: 15 }],
+  trend: [0, 10, 68],
+  firstFlaggedUtc: '2026-11-20T10:00:00.000Z',
+  lastComputedUtc: '2026-11-25T10:00:00.000Z',
+  version: 3,
+  ticketId: null,
+  notes: [],
+  statusChangedBy: null,
+  statusChangedUtc: null,
 };
 
 const userDetail: UserDetail = {
-  userId: 'USR1', email: 'ada@alpha.example', givenName: 'Ada', familyName: 'Lovelace', phoneNumber: null, language: 'en-GB', status: 'active',
-  internal: false, version: 3, lockoutEndDateUtc: null, passwordExpiresUtc: '2027-01-01T10:00:00.000Z', lastSignInUtc: null, createdUtc: '2026-01-01T10:00:00.000Z',
+  userId: 'USR1',
+  email: 'ada@alpha.example',
+  givenName: 'Ada',
+  familyName: 'Lovelace',
+  phoneNumber: null,
+  language: 'en-GB',
+  status: 'active',
+  internal: false,
+  version: 3,
+  lockoutEndDateUtc: null,
+  passwordExpiresUtc: '2027-01-01T10:00:00.000Z',
+  lastSignInUtc: null,
+  createdUtc: '2026-01-01T10:00:00.000Z',
   invitation: null,
-  policyStructure: { portalPolicy: { roles: [], partnerPolicy: null, businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Finance'], merchantPolicies: [] }] } },
+  policyStructure: {
+    portalPolicy: {
+      roles: [],
+      partnerPolicy: null,
+      businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Finance'], merchantPolicies: [] }],
+    },
+  },
   allowed: { update: false, lock: false, delete: false, resetPassword: false, resetSecondFactor: false },
   secondFactor: 'off',
 };
@@ -39,7 +68,9 @@ function renderPane(node: React.ReactNode, path: string) {
   const location = memoryLocation({ path, record: true });
   renderWithServices(
     <PaneScopeContext value={{ paneId: workspaceStore.panes[0]?.id ?? '' }}>
-      <Router hook={location.hook} searchHook={location.searchHook}>{node}</Router>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        {node}
+      </Router>
     </PaneScopeContext>,
     createServices(),
   );
@@ -48,7 +79,10 @@ function renderPane(node: React.ReactNode, path: string) {
 describe('offered means allowed on the screens', () => {
   beforeEach(() => resetStores());
 
-  it.each([['InternalReadOnly', false], ['RiskAnalyst', true]] as const)('the watch list entry offers its actions to %s: %s', async (role, offered) => {
+  it.each([
+    ['InternalReadOnly', false],
+    ['RiskAnalyst', true],
+  ] as const)('the watch list entry offers its actions to %s: %s', async (role, offered) => {
     asRole(role, '/account-watch-list/M1');
     fakeApi({ '/account-watch-list/M1': () => watchEntry });
     renderPane(<WatchEntryPane params={{ merchantId: 'M1' }} search="" capability="Watch list entry" />, '/account-watch-list/M1');
@@ -58,7 +92,11 @@ describe('offered means allowed on the screens', () => {
     }
   });
 
-  it.each([['InternalReadOnly', false], ['CustomerService', true], ['TechnicalAdmin', true]] as const)('the user detail offers Duplicate user to %s: %s', async (role, offered) => {
+  it.each([
+    ['InternalReadOnly', false],
+    ['CustomerService', true],
+    ['TechnicalAdmin', true],
+  ] as const)('the user detail offers Duplicate user to %s: %s', async (role, offered) => {
     asRole(role, '/users/USR1');
     fakeApi({ '/users/USR1': () => userDetail });
     renderPane(<UserDetailPane params={{ userId: 'USR1' }} search="" capability="User detail" />, '/users/USR1');
@@ -66,7 +104,10 @@ describe('offered means allowed on the screens', () => {
     expect(screen.queryByRole('button', { name: 'Duplicate user' }) !== null).toBe(offered);
   });
 
-  it.each([['InternalReadOnly', false], ['CustomerService', true]] as const)('the users overview offers Add user to %s: %s', async (role, offered) => {
+  it.each([
+    ['InternalReadOnly', false],
+    ['CustomerService', true],
+  ] as const)('the users overview offers Add user to %s: %s', async (role, offered) => {
     asRole(role, '/users');
     fakeApi({ '/users': () => ({ results: [], numberOfResults: 0 }) });
     renderPane(<UsersPane params={{}} search="" capability="Users" />, '/users');

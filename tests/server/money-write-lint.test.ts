@@ -12,8 +12,12 @@ const exports = moneyTableExports(readFileSync(join(root, 'server/db/schema.ts')
 describe('the money-write lint rule', () => {
   it('knows the money tables by their schema exports', () => {
     expect(Object.fromEntries(exports)).toMatchObject({
-      transactions: 'transactions', paymentJobs: 'payment_jobs', paymentSteps: 'payment_steps', paymentRefunds: 'payment_refunds',
-      ledgerPostings: 'ledger_postings', ledgerEntries: 'ledger_entries',
+      transactions: 'transactions',
+      paymentJobs: 'payment_jobs',
+      paymentSteps: 'payment_steps',
+      paymentRefunds: 'payment_refunds',
+      ledgerPostings: 'ledger_postings',
+      ledgerEntries: 'ledger_entries',
     });
     expect(exports.has('auditEvents')).toBe(false);
   });
@@ -32,12 +36,19 @@ describe('the money-write lint rule', () => {
     const problems = moneyWriteProblems('server/api/gateway.ts', fixture, exports);
     expect(problems).toHaveLength(6);
     expect(problems[0]).toMatch(/^server\/api\/gateway\.ts:2: writes the money table payment_jobs/);
-    expect(problems.map((problem) => /money table (\w+)/.exec(problem)?.[1])).toEqual(['payment_jobs', 'transactions', 'transactions', 'payment_steps', 'transactions', 'ledger_entries']);
+    expect(problems.map((problem) => /money table (\w+)/.exec(problem)?.[1])).toEqual([
+      'payment_jobs',
+      'transactions',
+      'transactions',
+      'payment_steps',
+      'transactions',
+      'ledger_entries',
+    ]);
   });
 
   it('lets reads, other tables and the allowed places be', () => {
     const reads = [
-      'await tx.select().from(transactions).where(eq(transactions.reference, reference)).for(\'update\');',
+      "await tx.select().from(transactions).where(eq(transactions.reference, reference)).for('update');",
       'await tx.insert(auditEvents).values({ event });',
       "await database.query('SELECT * FROM transactions FOR UPDATE SKIP LOCKED');",
       "await database.query('VACUUM (ANALYZE) transactions');",
@@ -49,15 +60,17 @@ describe('the money-write lint rule', () => {
       expect(mayWriteMoney(file), file).toBe(true);
       expect(moneyWriteProblems(file, write, exports)).toEqual([]);
     }
-    for (const file of ['server/api/x.ts', 'server/db/schema.ts', 'server/seed/seeds/x.ts', 'server/paymentsx/x.ts']) expect(mayWriteMoney(file), file).toBe(false);
+    for (const file of ['server/api/x.ts', 'server/db/schema.ts', 'server/seed/seeds/x.ts', 'server/paymentsx/x.ts'])
+      expect(mayWriteMoney(file), file).toBe(false);
   });
 
   it('finds no money write outside the allowed places in the server as it is', () => {
-    const files = (dir: string): string[] => readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return name === 'migrations' ? [] : files(path);
-      return /\.tsx?$/.test(name) ? [path] : [];
-    });
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) return name === 'migrations' ? [] : files(path);
+        return /\.tsx?$/.test(name) ? [path] : [];
+      });
     const problems = files(join(root, 'server')).flatMap((path) => moneyWriteProblems(relative(root, path), readFileSync(path, 'utf8'), exports));
     expect(problems).toEqual([]);
   });

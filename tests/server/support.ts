@@ -96,14 +96,22 @@ export function useFixtureApp(kind: DatabaseKind) {
  */
 export const fixture = {
   users: {
-    admin: 'u-admin', readonly: 'u-readonly', partner: 'u-partner', owner: 'u-owner', finance: 'u-finance',
-    merchantOnly: 'u-vt', nobody: 'u-nobody',
+    admin: 'u-admin',
+    readonly: 'u-readonly',
+    partner: 'u-partner',
+    owner: 'u-owner',
+    finance: 'u-finance',
+    merchantOnly: 'u-vt',
+    nobody: 'u-nobody',
   },
 } as const;
 
 export async function insertFixtureWorld(database: Database): Promise<void> {
   const { db } = database;
-  await db.insert(schema.partners).values([{ id: 'P1', name: 'Northwind Partners' }, { id: 'P2', name: 'Southwind Partners' }]);
+  await db.insert(schema.partners).values([
+    { id: 'P1', name: 'Northwind Partners' },
+    { id: 'P2', name: 'Southwind Partners' },
+  ]);
   await db.insert(schema.businesses).values([
     { id: 'B1', name: 'Alpha Trading Ltd', partnerId: 'P1' },
     { id: 'B2', name: 'Beta Retail Ltd', partnerId: 'P1', camAutoRemittance: false },
@@ -119,15 +127,26 @@ export async function insertFixtureWorld(database: Database): Promise<void> {
     { id: 'M4a', businessId: 'B4', name: 'Delta Shop', currencies: ['USD'], live: false },
   ]);
   const user = (id: string, email: string, internal = false) => ({
-    id, email, givenName: id, familyName: 'Test', passwordHash: 'scrypt$1$1$1$x$y', internal,
+    id,
+    email,
+    givenName: id,
+    familyName: 'Test',
+    passwordHash: 'scrypt$1$1$1$x$y',
+    internal,
     passwordExpiresUtc: new Date(Date.now() + 3 * 86_400_000 + 3_600_000),
   });
   const { users } = fixture;
-  await db.insert(schema.users).values([
-    user(users.admin, 'admin@fixture.test', true), user(users.readonly, 'readonly@fixture.test', true),
-    user(users.partner, 'partner@fixture.test'), user(users.owner, 'owner@fixture.test'), user(users.finance, 'finance@fixture.test'),
-    user(users.merchantOnly, 'vt@fixture.test'), user(users.nobody, 'nobody@fixture.test'),
-  ]);
+  await db
+    .insert(schema.users)
+    .values([
+      user(users.admin, 'admin@fixture.test', true),
+      user(users.readonly, 'readonly@fixture.test', true),
+      user(users.partner, 'partner@fixture.test'),
+      user(users.owner, 'owner@fixture.test'),
+      user(users.finance, 'finance@fixture.test'),
+      user(users.merchantOnly, 'vt@fixture.test'),
+      user(users.nobody, 'nobody@fixture.test'),
+    ]);
   await db.insert(schema.userRoles).values([
     { userId: users.admin, role: 'TechnicalAdmin', level: 'root' },
     { userId: users.readonly, role: 'InternalReadOnly', level: 'root' },
@@ -137,26 +156,49 @@ export async function insertFixtureWorld(database: Database): Promise<void> {
     { userId: users.merchantOnly, role: 'VirtualTerminal', level: 'merchant', businessId: 'B1', merchantId: 'M1b' },
   ]);
   const job = (reference: string, businessId: string, merchantId: string) => ({
-    reference, businessId, merchantId, configurationId: `C-${merchantId}`, createDateTimeUtc: new Date('2026-11-01T10:00:00Z'),
-    orderNumber: `ORD-${reference}`, amountMinor: 1250, currency: 'GBP', status: 'paid', order: {},
+    reference,
+    businessId,
+    merchantId,
+    configurationId: `C-${merchantId}`,
+    createDateTimeUtc: new Date('2026-11-01T10:00:00Z'),
+    orderNumber: `ORD-${reference}`,
+    amountMinor: 1250,
+    currency: 'GBP',
+    status: 'paid',
+    order: {},
   });
-  await db.insert(schema.configurations).values(['M1a', 'M1b', 'M2a', 'M3a', 'M3b', 'M4a'].map((merchantId) => ({
-    id: `C-${merchantId}`, merchantId, businessId: `B${merchantId.slice(1, 2)}`, tradeName: `${merchantId} shop`, switches: { virtualTerminalMenuEnabled: merchantId !== 'M3b' },
-  })));
+  await db.insert(schema.configurations).values(
+    ['M1a', 'M1b', 'M2a', 'M3a', 'M3b', 'M4a'].map((merchantId) => ({
+      id: `C-${merchantId}`,
+      merchantId,
+      businessId: `B${merchantId.slice(1, 2)}`,
+      tradeName: `${merchantId} shop`,
+      switches: { virtualTerminalMenuEnabled: merchantId !== 'M3b' },
+    })),
+  );
   await db.insert(schema.paymentJobs).values([job('PJ1A0001', 'B1', 'M1a'), job('PJ3A0001', 'B3', 'M3a')]);
   const cardTokens = {
     M1a: await vaultCard(db, testCardKeys, { merchantId: 'M1a', cardNumber: fixtureCardNumber }),
     M3a: await vaultCard(db, testCardKeys, { merchantId: 'M3a', cardNumber: fixtureCardNumber }),
   };
   const transaction = (reference: string, businessId: string, merchantId: keyof typeof cardTokens, partnerId: string | null, paymentJobReference: string) => ({
-    reference, kind: 'payment' as const, businessId, merchantId, partnerId, configurationId: `C-${merchantId}`, paymentJobReference,
-    createdAt: new Date('2026-11-01T10:00:00Z'), amountMinor: 1250, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway',
-    cardMasked: '411111******1111', cardToken: cardTokens[merchantId],
+    reference,
+    kind: 'payment' as const,
+    businessId,
+    merchantId,
+    partnerId,
+    configurationId: `C-${merchantId}`,
+    paymentJobReference,
+    createdAt: new Date('2026-11-01T10:00:00Z'),
+    amountMinor: 1250,
+    currency: 'GBP',
+    status: 'paid',
+    paymentMethod: 'card',
+    channel: 'Gateway',
+    cardMasked: '411111******1111',
+    cardToken: cardTokens[merchantId],
   });
-  await db.insert(schema.transactions).values([
-    transaction('TX1A0001', 'B1', 'M1a', 'P1', 'PJ1A0001'),
-    transaction('TX3A0001', 'B3', 'M3a', null, 'PJ3A0001'),
-  ]);
+  await db.insert(schema.transactions).values([transaction('TX1A0001', 'B1', 'M1a', 'P1', 'PJ1A0001'), transaction('TX3A0001', 'B3', 'M3a', null, 'PJ3A0001')]);
   await db.insert(schema.notifications).values([
     { reference: 'N1', title: 'Maintenance window', content: '{}', status: 'published', viewRestriction: 'allUsers', publishedUtc: new Date('2026-01-01') },
     { reference: 'N2', title: 'Internal memo', content: '{}', status: 'published', viewRestriction: 'internalUsers', publishedUtc: new Date('2026-02-01') },
@@ -166,15 +208,41 @@ export async function insertFixtureWorld(database: Database): Promise<void> {
 
 /** Every row of every table, for 'the database is unchanged' checks. */
 export async function snapshot(database: Database, options: { ignoreAuditEvents?: readonly string[] } = {}): Promise<string> {
-  const tables = ['partners', 'businesses', 'merchants', 'configurations', 'users', 'user_roles', 'user_settings', 'notifications',
-    'notification_reads', 'tickets', 'ticket_comments', 'ticket_attachments', 'queued_reports', 'audit_events', 'transactions', 'payment_jobs', 'card_vault',
-    'user_invitations', 'password_resets', 'deleted_user_emails',
-    'ledger_postings', 'ledger_entries', 'settlement_batches', 'ledger_transfers', 'remittance_settings'];
+  const tables = [
+    'partners',
+    'businesses',
+    'merchants',
+    'configurations',
+    'users',
+    'user_roles',
+    'user_settings',
+    'notifications',
+    'notification_reads',
+    'tickets',
+    'ticket_comments',
+    'ticket_attachments',
+    'queued_reports',
+    'audit_events',
+    'transactions',
+    'payment_jobs',
+    'card_vault',
+    'user_invitations',
+    'password_resets',
+    'deleted_user_emails',
+    'ledger_postings',
+    'ledger_entries',
+    'settlement_batches',
+    'ledger_transfers',
+    'remittance_settings',
+  ];
   const parts: string[] = [];
   for (const table of tables) {
     // Audit rows cannot be deleted (append-only): events a check expects are left out of the digest instead.
     const ignored = table === 'audit_events' && options.ignoreAuditEvents?.length ? ` WHERE t.event <> ALL($1)` : '';
-    const rows = await database.query(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t${ignored}`, ignored ? [[...(options.ignoreAuditEvents ?? [])]] : []);
+    const rows = await database.query(
+      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t${ignored}`,
+      ignored ? [[...(options.ignoreAuditEvents ?? [])]] : [],
+    );
     parts.push(`${table}:${String(rows[0]?.digest)}`);
   }
   return parts.join('\n');
@@ -183,6 +251,8 @@ export async function snapshot(database: Database, options: { ignoreAuditEvents?
 /** A recent step-up for a user's test-token session (sessionKey ''): the sensitive calls then proceed. */
 export async function grantStepUp(database: Database, userId: string, minutes = 5): Promise<void> {
   const expiresAt = new Date(Date.now() + minutes * 60_000);
-  await database.db.insert(schema.stepUpGrants).values({ userId, sessionKey: '', expiresAt })
+  await database.db
+    .insert(schema.stepUpGrants)
+    .values({ userId, sessionKey: '', expiresAt })
     .onConflictDoUpdate({ target: [schema.stepUpGrants.userId, schema.stepUpGrants.sessionKey], set: { expiresAt } });
 }

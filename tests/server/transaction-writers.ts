@@ -10,7 +10,10 @@ import type { DbWriter } from '../../server/db/client.ts';
 export async function insertTransactions(writer: DbWriter, rows: readonly NewTransactionRow[]): Promise<void> {
   if (rows.length === 0) return;
   await writer.insert(transactions).values([...rows]);
-  await recordTransactionChanges(writer, rows.map((row) => ({ before: null, after: toStatsTransaction(row) })));
+  await recordTransactionChanges(
+    writer,
+    rows.map((row) => ({ before: null, after: toStatsTransaction(row) })),
+  );
 }
 
 export type TransactionPatch = Partial<Pick<TransactionRow, 'status' | 'declineReason' | 'amountMinor'>>;

@@ -3,8 +3,20 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { resolveConfirmation, shellStore } from '../../src/state/shell-store.ts';
 import { toastStore } from '../../src/state/toast-store.ts';
 import {
-  closePane, currentLayout, focusNextPane, loadLayout, moveFocusedPane, navigatePane, openBeside, requestResize, sendPaneRequest,
-  setHistoryWriter, setPaneCapabilities, setPaneDirty, workspaceStore, workspaceUrl,
+  closePane,
+  currentLayout,
+  focusNextPane,
+  loadLayout,
+  moveFocusedPane,
+  navigatePane,
+  openBeside,
+  requestResize,
+  sendPaneRequest,
+  setHistoryWriter,
+  setPaneCapabilities,
+  setPaneDirty,
+  workspaceStore,
+  workspaceUrl,
 } from '../../src/state/workspace-store.ts';
 import { resetStores } from '../app/support.tsx';
 

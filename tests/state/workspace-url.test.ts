@@ -7,7 +7,10 @@ describe('workspace URL', () => {
     [{ paths: ['/dashboard'], focused: 0 }, '/dashboard'],
     [{ paths: ['/dashboard', '/transactions'], focused: 1 }, '/transactions?panes=%2Fdashboard,_'],
     [{ paths: ['/dashboard', '/transactions'], focused: 0 }, '/dashboard?panes=_,%2Ftransactions'],
-    [{ paths: ['/transactions?status=paid&sort=-date', '/transactions/T-1,2'], focused: 0 }, '/transactions?status=paid&sort=-date&panes=_,%2Ftransactions%2FT-1%2C2'],
+    [
+      { paths: ['/transactions?status=paid&sort=-date', '/transactions/T-1,2'], focused: 0 },
+      '/transactions?status=paid&sort=-date&panes=_,%2Ftransactions%2FT-1%2C2',
+    ],
     [{ paths: ['/a', '/b', '/c', '/d'], focused: 2 }, '/c?panes=%2Fa,%2Fb,_,%2Fd'],
   ])('encodes %j as %s and back', (layout, url) => {
     expect(encodeWorkspace(layout)).toBe(url);

@@ -12,7 +12,9 @@ function renderModal(props: Partial<ModalProps> = {}) {
     <>
       <button type="button">Outside</button>
       <Modal open title="Edit address" onClose={onClose} closeActionLabel="Cancel" {...props}>
-        <label>Street <input /></label>
+        <label>
+          Street <input />
+        </label>
       </Modal>
     </>,
   );
@@ -75,8 +77,14 @@ function Opener() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" onClick={() => setOpen(true)}>Edit</button>
-      <Modal open={open} title="Edit address" onClose={() => setOpen(false)} closeActionLabel="Cancel"><label>Street <input /></label></Modal>
+      <button type="button" onClick={() => setOpen(true)}>
+        Edit
+      </button>
+      <Modal open={open} title="Edit address" onClose={() => setOpen(false)} closeActionLabel="Cancel">
+        <label>
+          Street <input />
+        </label>
+      </Modal>
     </>
   );
 }
@@ -89,7 +97,17 @@ describe('Modal focus and Ctrl+Enter', () => {
 
   it('opens on its primary action when it has no field', async () => {
     render(
-      <Modal open title="Discard draft" onClose={() => undefined} closeActionLabel="Cancel" footer={<button type="button" className="button button-primary">Discard</button>}>
+      <Modal
+        open
+        title="Discard draft"
+        onClose={() => undefined}
+        closeActionLabel="Cancel"
+        footer={
+          <button type="button" className="button button-primary">
+            Discard
+          </button>
+        }
+      >
         <p>The draft goes.</p>
       </Modal>,
     );
@@ -109,8 +127,21 @@ describe('Modal focus and Ctrl+Enter', () => {
     const user = userEvent.setup();
     const onSubmit = vi.fn((event: { preventDefault: () => void }) => event.preventDefault());
     render(
-      <Modal open title="Add note" onClose={() => undefined} footer={<button type="submit" form="note-form" className="button button-primary">Add note</button>}>
-        <form id="note-form" onSubmit={onSubmit}><label>Note <textarea /></label></form>
+      <Modal
+        open
+        title="Add note"
+        onClose={() => undefined}
+        footer={
+          <button type="submit" form="note-form" className="button button-primary">
+            Add note
+          </button>
+        }
+      >
+        <form id="note-form" onSubmit={onSubmit}>
+          <label>
+            Note <textarea />
+          </label>
+        </form>
       </Modal>,
     );
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Note' })));
@@ -122,8 +153,21 @@ describe('Modal focus and Ctrl+Enter', () => {
     const user = userEvent.setup();
     const onSubmit = vi.fn((event: { preventDefault: () => void }) => event.preventDefault());
     render(
-      <Modal open title="Add note" onClose={() => undefined} footer={<button type="submit" form="note-form" className="button button-primary" disabled>Add note</button>}>
-        <form id="note-form" onSubmit={onSubmit}><label>Note <textarea /></label></form>
+      <Modal
+        open
+        title="Add note"
+        onClose={() => undefined}
+        footer={
+          <button type="submit" form="note-form" className="button button-primary" disabled>
+            Add note
+          </button>
+        }
+      >
+        <form id="note-form" onSubmit={onSubmit}>
+          <label>
+            Note <textarea />
+          </label>
+        </form>
       </Modal>,
     );
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Note' })));
@@ -136,8 +180,24 @@ describe('Modal focus and Ctrl+Enter', () => {
     const onCreate = vi.fn();
     const onDelete = vi.fn();
     render(
-      <Modal open title="New API key" onClose={() => undefined} footer={<><button type="button" className="button button-danger" onClick={onDelete}>Delete</button><button type="button" className="button button-primary" onClick={onCreate}>Create API key</button></>}>
-        <label>Name <input /></label>
+      <Modal
+        open
+        title="New API key"
+        onClose={() => undefined}
+        footer={
+          <>
+            <button type="button" className="button button-danger" onClick={onDelete}>
+              Delete
+            </button>
+            <button type="button" className="button button-primary" onClick={onCreate}>
+              Create API key
+            </button>
+          </>
+        }
+      >
+        <label>
+          Name <input />
+        </label>
       </Modal>,
     );
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Name' })));
@@ -151,7 +211,16 @@ describe('Modal focus and Ctrl+Enter', () => {
     const onDiscard = vi.fn();
     const onCreate = vi.fn();
     const { unmount } = render(
-      <Modal open title="Discard draft" onClose={() => undefined} footer={<button type="button" className="button button-primary" onClick={onDiscard}>Discard</button>}>
+      <Modal
+        open
+        title="Discard draft"
+        onClose={() => undefined}
+        footer={
+          <button type="button" className="button button-primary" onClick={onDiscard}>
+            Discard
+          </button>
+        }
+      >
         <p>The draft goes.</p>
       </Modal>,
     );
@@ -160,8 +229,19 @@ describe('Modal focus and Ctrl+Enter', () => {
     expect(onDiscard).not.toHaveBeenCalled();
     unmount();
     render(
-      <Modal open title="New API key" onClose={() => undefined} footer={<button type="button" className="button button-primary" disabled onClick={onCreate}>Create API key</button>}>
-        <label>Name <input /></label>
+      <Modal
+        open
+        title="New API key"
+        onClose={() => undefined}
+        footer={
+          <button type="button" className="button button-primary" disabled onClick={onCreate}>
+            Create API key
+          </button>
+        }
+      >
+        <label>
+          Name <input />
+        </label>
       </Modal>,
     );
     await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Name' })));

@@ -5,7 +5,11 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { Tabs, TabsConfigurationError, validateTabs } from '../../src/ui/tabs.tsx';
 
-const tabs = [{ id: 'all', label: 'All' }, { id: 'recent', label: 'Recent', disabled: true }, { id: 'favorites', label: 'Favorites' }];
+const tabs = [
+  { id: 'all', label: 'All' },
+  { id: 'recent', label: 'Recent', disabled: true },
+  { id: 'favorites', label: 'Favorites' },
+];
 
 describe('validateTabs', () => {
   it.each([
@@ -15,7 +19,16 @@ describe('validateTabs', () => {
     ['negative index', tabs, 3, -1, /out of range/],
     ['disabled tab active', tabs, 3, 1, /disabled/],
     ['no tabs', [], 0, 0, /at least one/],
-    ['duplicate ids', [{ id: 'a', label: 'A' }, { id: 'a', label: 'B' }], 2, 0, /unique/],
+    [
+      'duplicate ids',
+      [
+        { id: 'a', label: 'A' },
+        { id: 'a', label: 'B' },
+      ],
+      2,
+      0,
+      /unique/,
+    ],
   ] as const)('%s', (_name, list, contents, index, error) => {
     const check = () => validateTabs(list, contents, index);
     if (error) expect(check).toThrow(TabsConfigurationError);
@@ -26,7 +39,9 @@ describe('validateTabs', () => {
 
 function Harness() {
   const [index, setIndex] = useState(0);
-  return <Tabs label="Context" tabs={tabs} contents={['All content', 'Recent content', 'Favorite content']} activeIndex={index} onActiveIndexChange={setIndex} />;
+  return (
+    <Tabs label="Context" tabs={tabs} contents={['All content', 'Recent content', 'Favorite content']} activeIndex={index} onActiveIndexChange={setIndex} />
+  );
 }
 
 describe('Tabs', () => {
@@ -45,6 +60,8 @@ describe('Tabs', () => {
 
   it('raises an error for a wrong configuration', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    expect(() => render(<Tabs label="x" tabs={tabs} contents={['one']} activeIndex={0} onActiveIndexChange={() => undefined} />)).toThrow(TabsConfigurationError);
+    expect(() => render(<Tabs label="x" tabs={tabs} contents={['one']} activeIndex={0} onActiveIndexChange={() => undefined} />)).toThrow(
+      TabsConfigurationError,
+    );
   });
 });

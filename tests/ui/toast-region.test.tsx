@@ -21,7 +21,12 @@ describe('toasts', () => {
     render(<Toasts />);
     await act(async () => {
       showToast({ kind: 'danger', message: 'You do not have the correct permissions.' });
-      showToast({ kind: 'info', message: 'Your report has been queued.', durationMs: toastDurations.long, link: { href: '/reporting-overview', label: 'Open the report queue' } });
+      showToast({
+        kind: 'info',
+        message: 'Your report has been queued.',
+        durationMs: toastDurations.long,
+        link: { href: '/reporting-overview', label: 'Open the report queue' },
+      });
     });
     expect(screen.getByRole('alert').textContent).toContain('You do not have the correct permissions.');
     expect(screen.getByRole('status').textContent).toContain('Your report has been queued.');

@@ -41,7 +41,10 @@ describe('eachWhenIdle', () => {
   it('runs no more than maxPerSlice steps in one idle period, however long it is', () => {
     const browser = idleBrowser();
     const ran: number[] = [];
-    eachWhenIdle([1, 2, 3, 4, 5].map((step) => () => ran.push(step)), { maxPerSlice: 2 });
+    eachWhenIdle(
+      [1, 2, 3, 4, 5].map((step) => () => ran.push(step)),
+      { maxPerSlice: 2 },
+    );
     browser.idle(50);
     expect(ran).toEqual([1, 2]);
     browser.idle(50);

@@ -58,20 +58,33 @@ export const clampDate = (date: IsoDate, min: IsoDate, max: IsoDate): IsoDate =>
 /** Where a key moves the active day: arrows by day and week, Page Up/Down by month (Shift: year), Home/End to the week's ends. */
 export function moveByKey(date: IsoDate, key: string, shiftKey: boolean, weekStartsOn: number): IsoDate | null {
   switch (key) {
-    case 'ArrowLeft': return shiftDays(date, -1);
-    case 'ArrowRight': return shiftDays(date, 1);
-    case 'ArrowUp': return shiftDays(date, -7);
-    case 'ArrowDown': return shiftDays(date, 7);
-    case 'PageUp': return shiftMonths(date, shiftKey ? -12 : -1);
-    case 'PageDown': return shiftMonths(date, shiftKey ? 12 : 1);
-    case 'Home': return shiftDays(date, -weekdayIndex(date, weekStartsOn));
-    case 'End': return shiftDays(date, 6 - weekdayIndex(date, weekStartsOn));
-    default: return null;
+    case 'ArrowLeft':
+      return shiftDays(date, -1);
+    case 'ArrowRight':
+      return shiftDays(date, 1);
+    case 'ArrowUp':
+      return shiftDays(date, -7);
+    case 'ArrowDown':
+      return shiftDays(date, 7);
+    case 'PageUp':
+      return shiftMonths(date, shiftKey ? -12 : -1);
+    case 'PageDown':
+      return shiftMonths(date, shiftKey ? 12 : 1);
+    case 'Home':
+      return shiftDays(date, -weekdayIndex(date, weekStartsOn));
+    case 'End':
+      return shiftDays(date, 6 - weekdayIndex(date, weekStartsOn));
+    default:
+      return null;
   }
 }
 
 /** A click or Enter on a day: the first pick starts a range, the second ends it (in either order). */
-export function pickDay(range: { start: IsoDate | null; end: IsoDate | null }, day: IsoDate, picking: 'start' | 'end'): { range: { start: IsoDate; end: IsoDate | null }; next: 'start' | 'end' } {
+export function pickDay(
+  range: { start: IsoDate | null; end: IsoDate | null },
+  day: IsoDate,
+  picking: 'start' | 'end',
+): { range: { start: IsoDate; end: IsoDate | null }; next: 'start' | 'end' } {
   if (picking === 'start' || !range.start) return { range: { start: day, end: null }, next: 'end' };
   return day < range.start ? { range: { start: day, end: range.start }, next: 'start' } : { range: { start: range.start, end: day }, next: 'start' };
 }

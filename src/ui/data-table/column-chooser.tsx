@@ -31,7 +31,10 @@ export function ColumnChooser({ open, onClose, columns, order, visible, onChange
 
   const move = (id: string, step: -1 | 1) => {
     const next = moveColumn(order, id, step);
-    onChange(next, next.filter((column) => visible.includes(column)));
+    onChange(
+      next,
+      next.filter((column) => visible.includes(column)),
+    );
     // Keep the keyboard on the column that moved.
     requestAnimationFrame(() => list.current?.querySelector<HTMLInputElement>(`input[data-column="${id}"]`)?.focus());
   };
@@ -52,12 +55,16 @@ export function ColumnChooser({ open, onClose, columns, order, visible, onChange
       description="Choose the columns to show and their order. Alt+↑ and Alt+↓ move the focused column."
       onClose={onClose}
       size="sm"
-      footer={(
+      footer={
         <>
-          <button type="button" className="button button-ghost" onClick={onReset}>Reset to default</button>
-          <button type="button" className="button button-primary" onClick={onClose}>Done</button>
+          <button type="button" className="button button-ghost" onClick={onReset}>
+            Reset to default
+          </button>
+          <button type="button" className="button button-primary" onClick={onClose}>
+            Done
+          </button>
         </>
-      )}
+      }
     >
       <ul ref={list} className="column-chooser" aria-label="Columns in order">
         {order.map((id, index) => {
@@ -76,8 +83,18 @@ export function ColumnChooser({ open, onClose, columns, order, visible, onChange
                 <span>{labelOf(id)}</span>
               </label>
               <span className="column-chooser-moves">
-                <button type="button" className="icon-button" aria-label={`Move ${labelOf(id)} up`} disabled={index === 0} onClick={() => move(id, -1)}>↑</button>
-                <button type="button" className="icon-button" aria-label={`Move ${labelOf(id)} down`} disabled={index === order.length - 1} onClick={() => move(id, 1)}>↓</button>
+                <button type="button" className="icon-button" aria-label={`Move ${labelOf(id)} up`} disabled={index === 0} onClick={() => move(id, -1)}>
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Move ${labelOf(id)} down`}
+                  disabled={index === order.length - 1}
+                  onClick={() => move(id, 1)}
+                >
+                  ↓
+                </button>
               </span>
             </li>
           );

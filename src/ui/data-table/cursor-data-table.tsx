@@ -86,7 +86,10 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
       host.openedFrom({
         keys,
         index: keys.indexOf(rowKey(row)),
-        open: (index) => { const next = shown[index]; if (next !== undefined) onOpen(next, { beside: false }); },
+        open: (index) => {
+          const next = shown[index];
+          if (next !== undefined) onOpen(next, { beside: false });
+        },
         remember: (key) => leftAt.set(memoryKey, key),
       });
     }
@@ -101,9 +104,12 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
   const current = rows[Math.min(cursor, lastRow)];
   const remembered = useRef<string | null>(null);
   remembered.current = current === undefined ? null : rowKey(current);
-  useEffect(() => () => {
-    if (paneId && remembered.current) leftAt.set(memoryKey, remembered.current);
-  }, [memoryKey, paneId]);
+  useEffect(
+    () => () => {
+      if (paneId && remembered.current) leftAt.set(memoryKey, remembered.current);
+    },
+    [memoryKey, paneId],
+  );
 
   // Read by the checkbox cells and the key handler at the time they run: the column objects stay the same, so rows
   // whose selection did not change are not rendered again.
@@ -139,41 +145,65 @@ export function CursorDataTable<Row>({ cursorHandle, resetKey, onOpen, selection
     };
   });
   const hasSelection = selection !== undefined;
-  const checkboxColumn = useMemo<DataTableColumn<Row>>(() => ({
-    id: '__select',
-    header: 'Selected',
-    width: '5.5rem',
-    cell: (row) => {
-      const live = latest.current;
-      if (!live.selection) return null;
-      const key = live.rowKey(row);
-      return (
-        <input
-          type="checkbox"
-          className="data-table-check"
-          tabIndex={-1}
-          aria-label={live.selection.rowLabel(key)}
-          checked={isRowSelected(live.selection.value, key)}
-          onChange={() => toggleAt(live.rows.findIndex((candidate) => live.rowKey(candidate) === key), false)}
-        />
-      );
-    },
-  }), [toggleAt]);
-  const columns = useMemo(() => (hasSelection ? [checkboxColumn, ...props.columns] : props.columns), [hasSelection, checkboxColumn, props.columns]);
-  const tableSelection = useMemo(() => (hasSelection
-    ? {
-      isSelected: (row: Row) => isRowSelected(latest.current.selection?.value ?? emptySelection, latest.current.rowKey(row)),
-      onToggle: toggleAt,
-      hasAny: () => selectsAny(latest.current.selection?.value ?? emptySelection),
-      onClear: () => {
-        const live = latest.current.selection;
-        if (!live || !selectsAny(live.value)) return false;
-        live.onChange(emptySelection);
-        return true;
+  const checkboxColumn = useMemo<DataTableColumn<Row>>(
+    () => ({
+      id: '__select',
+      header: 'Selected',
+      width: '5.5rem',
+      cell: (row) => {
+        const live = latest.current;
+        if (!live.selection) return null;
+        const key = live.rowKey(row);
+        return (
+          <input
+            type="checkbox"
+            className="data-table-check"
+            tabIndex={-1}
+            aria-label={live.selection.rowLabel(key)}
+            checked={isRowSelected(live.selection.value, key)}
+            onChange={() =>
+              toggleAt(
+                live.rows.findIndex((candidate) => live.rowKey(candidate) === key),
+                false,
+              )
+            }
+          />
+        );
       },
-    }
-    : undefined), [hasSelection, toggleAt]);
+    }),
+    [toggleAt],
+  );
+  const columns = useMemo(() => (hasSelection ? [checkboxColumn, ...props.columns] : props.columns), [hasSelection, checkboxColumn, props.columns]);
+  const tableSelection = useMemo(
+    () =>
+      hasSelection
+        ? {
+            isSelected: (row: Row) => isRowSelected(latest.current.selection?.value ?? emptySelection, latest.current.rowKey(row)),
+            onToggle: toggleAt,
+            hasAny: () => selectsAny(latest.current.selection?.value ?? emptySelection),
+            onClear: () => {
+              const live = latest.current.selection;
+              if (!live || !selectsAny(live.value)) return false;
+              live.onChange(emptySelection);
+              return true;
+            },
+          }
+        : undefined,
+    [hasSelection, toggleAt],
+  );
   // The checkbox column comes first; the row is still named by the screen's own first column.
   const rowHeader = props.rowHeader ?? props.columns[0]?.id;
-  return <DataTable {...props} rowHeader={rowHeader} columns={columns} cursor={cursor} onCursorChange={setCursor} focusRequest={focusRequest} onPastEnd={pastEnd} onOpen={open} selection={tableSelection} />;
+  return (
+    <DataTable
+      {...props}
+      rowHeader={rowHeader}
+      columns={columns}
+      cursor={cursor}
+      onCursorChange={setCursor}
+      focusRequest={focusRequest}
+      onPastEnd={pastEnd}
+      onOpen={open}
+      selection={tableSelection}
+    />
+  );
 }

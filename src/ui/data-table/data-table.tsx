@@ -2,7 +2,20 @@
 // client list of 10,000 scrolls smoothly, sortable column headers, and a row cursor: arrows or j/k move it, Home
 // and End jump, Enter opens the row, Shift+Enter opens it beside. Data comes in through props only.
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { type CSSProperties, type FocusEvent, type KeyboardEvent, memo, type MouseEvent, type ReactNode, startTransition, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import {
+  type CSSProperties,
+  type FocusEvent,
+  type KeyboardEvent,
+  memo,
+  type MouseEvent,
+  type ReactNode,
+  startTransition,
+  useEffect,
+  useLayoutEffect,
+  useReducer,
+  useRef,
+  useState,
+} from 'react';
 import { useChangedRows } from './changed-rows.ts';
 import { initialWindowMemory, planWindow, rememberWindow, settleMs } from './fling-model.ts';
 
@@ -92,7 +105,9 @@ export type DataTableProps<Row> = {
   rowHeight?: number;
   /** rows may be selected (x toggles the cursor row, Shift+x a range): aria-selected then says selected, not cursor */
   selection?: {
-    isSelected: (row: Row) => boolean; onToggle: (index: number, range: boolean) => void; onClear?: () => boolean;
+    isSelected: (row: Row) => boolean;
+    onToggle: (index: number, range: boolean) => void;
+    onClear?: () => boolean;
     /** whether any row is selected: Shift+x with none is left to the shell (Shift+X, the export shortcut) */
     hasAny?: () => boolean;
   };
@@ -110,8 +125,25 @@ export function nextSort(current: DataTableSort | null | undefined, field: strin
 
 export function DataTable<Row>(props: DataTableProps<Row>) {
   const {
-    caption, columns: allColumns, rows, rowKey, rowHeader, status, emptyMessage, errorMessage, sort, onSortChange, cursor, onCursorChange, onOpen,
-    focusRequest = 0, firstRowNumber = 1, totalRows, rowHeight = 40, onPastEnd, selection,
+    caption,
+    columns: allColumns,
+    rows,
+    rowKey,
+    rowHeader,
+    status,
+    emptyMessage,
+    errorMessage,
+    sort,
+    onSortChange,
+    cursor,
+    onCursorChange,
+    onOpen,
+    focusRequest = 0,
+    firstRowNumber = 1,
+    totalRows,
+    rowHeight = 40,
+    onPastEnd,
+    selection,
   } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLTableSectionElement>(null);
@@ -149,14 +181,19 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     // Where nothing is laid out (a pane not yet shown, a test without layout) sizes read 0: a screenful of rows
     // at their estimated height still renders, rather than none or all of them.
     initialRect: { width: 1024, height: 720 },
-    observeElementRect: (instance, callback) => observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : { width: rect.width || 1024, height: 720 })),
+    observeElementRect: (instance, callback) =>
+      observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : { width: rect.width || 1024, height: 720 })),
   });
   const template = columns.map((column) => column.width ?? 'minmax(8rem, 1fr)').join(' ');
   // Rows are all of one height, set here for the CSS: the virtualiser knows every row's place without measuring. The
   // grid is never narrower than its columns' minimums (it scrolls sideways instead) and otherwise as wide as the pane:
   // not its max-content width, which would give each flexible column its fr share of the widest minimum (a 2fr column
   // twice the 8rem of its 1fr neighbours) and push the last columns out of sight where fitColumns saw room for them.
-  const style = { '--data-table-columns': template, '--data-table-row-height': `${rowHeight}px`, '--data-table-min-width': `${minimumTableWidth(columns)}px` } as CSSProperties;
+  const style = {
+    '--data-table-columns': template,
+    '--data-table-row-height': `${rowHeight}px`,
+    '--data-table-min-width': `${minimumTableWidth(columns)}px`,
+  } as CSSProperties;
   const activeIndex = rows.length === 0 ? -1 : Math.min(Math.max(cursor, 0), rows.length - 1);
 
   const pendingFocus = useRef<number | null>(null);
@@ -184,9 +221,12 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
       body.current?.querySelector<HTMLElement>(`[data-index="${index}"]`)?.focus({ preventScroll: true });
     });
   };
-  useEffect(() => () => {
-    if (pendingFocus.current !== null) cancelAnimationFrame(pendingFocus.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (pendingFocus.current !== null) cancelAnimationFrame(pendingFocus.current);
+    },
+    [],
+  );
 
   const lastFocusRequest = useRef(focusRequest);
   useEffect(() => {
@@ -217,21 +257,41 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     const row = rows[activeIndex];
     let handled = true;
     switch (event.key) {
-      case 'ArrowDown': case 'j': moveTo(activeIndex + 1); break;
-      case 'ArrowUp': case 'k': moveTo(activeIndex - 1); break;
-      case 'PageDown': moveTo(activeIndex + pageStep); break;
-      case 'PageUp': moveTo(activeIndex - pageStep); break;
-      case 'Home': moveTo(0); break;
-      case 'End': moveTo(activeIndex === rows.length - 1 ? rows.length : rows.length - 1); break;
-      case 'Enter': if (row) onOpen(row, { beside: event.shiftKey }); break;
+      case 'ArrowDown':
+      case 'j':
+        moveTo(activeIndex + 1);
+        break;
+      case 'ArrowUp':
+      case 'k':
+        moveTo(activeIndex - 1);
+        break;
+      case 'PageDown':
+        moveTo(activeIndex + pageStep);
+        break;
+      case 'PageUp':
+        moveTo(activeIndex - pageStep);
+        break;
+      case 'Home':
+        moveTo(0);
+        break;
+      case 'End':
+        moveTo(activeIndex === rows.length - 1 ? rows.length : rows.length - 1);
+        break;
+      case 'Enter':
+        if (row) onOpen(row, { beside: event.shiftKey });
+        break;
       // Shift+x extends a selection; with nothing selected yet it stays the shell's Shift+X (export), as on every table.
-      case 'x': case 'X':
+      case 'x':
+      case 'X':
         if (selection && (!event.shiftKey || selection.hasAny?.() !== false)) selection.onToggle(activeIndex, event.shiftKey);
         else handled = false;
         break;
       // Esc clears a selection first; with none it is left to the shell (its own Escape command).
-      case 'Escape': handled = selection?.onClear?.() === true; break;
-      default: handled = false;
+      case 'Escape':
+        handled = selection?.onClear?.() === true;
+        break;
+      default:
+        handled = false;
     }
     if (handled) event.preventDefault();
   };
@@ -262,7 +322,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   const ariaSort = (column: DataTableColumn<Row>) => {
     if (!column.sortField) return undefined;
     if (sort?.field !== column.sortField) return 'none' as const;
-    return sort.descending ? 'descending' as const : 'ascending' as const;
+    return sort.descending ? ('descending' as const) : ('ascending' as const);
   };
 
   const items = virtualizer.getVirtualItems();
@@ -308,17 +368,15 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                   className={`data-table-header${column.align === 'end' ? ' data-table-end' : ''}`}
                 >
                   {column.sortField && onSortChange ? (
-                    <button
-                      type="button"
-                      className="data-table-sort"
-                      onClick={() => onSortChange(nextSort(sort, column.sortField as string))}
-                    >
+                    <button type="button" className="data-table-sort" onClick={() => onSortChange(nextSort(sort, column.sortField as string))}>
                       <span>{column.header}</span>
                       <span aria-hidden="true" className="data-table-sort-mark">
                         {sort?.field === column.sortField ? (sort.descending ? '↓' : '↑') : '↕'}
                       </span>
                     </button>
-                  ) : column.header}
+                  ) : (
+                    column.header
+                  )}
                 </th>
               ))}
             </tr>
@@ -335,32 +393,39 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
             {message ? (
               <tr className="data-table-row data-table-message-row" aria-rowindex={2}>
                 {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole lint/a11y/useFocusableInteractive: the grid's one cell while it has no rows: its message (the grid itself holds the focus) */}
-                <td role="gridcell" colSpan={columns.length} className={status === 'error' ? 'data-table-message data-table-error' : 'data-table-message'}>{message}</td>
+                <td role="gridcell" colSpan={columns.length} className={status === 'error' ? 'data-table-message data-table-error' : 'data-table-message'}>
+                  {message}
+                </td>
               </tr>
-            ) : items.map((item) => {
-              const row = rows[item.index] as Row;
-              const key = windowKeys[item.index - windowStart] as string;
-              return (
-                <BodyRow<Row>
-                  key={key}
-                  row={row}
-                  placeholder={plan.placeholders.has(key)}
-                  index={item.index}
-                  rowNumber={firstRowNumber + item.index + 1}
-                  active={item.index === activeIndex}
-                  changed={changedRows.has(key)}
-                  selected={selection ? selection.isSelected(row) : null}
-                  columns={columns}
-                  headerColumn={headerColumn}
-                />
-              );
-            })}
+            ) : (
+              items.map((item) => {
+                const row = rows[item.index] as Row;
+                const key = windowKeys[item.index - windowStart] as string;
+                return (
+                  <BodyRow<Row>
+                    key={key}
+                    row={row}
+                    placeholder={plan.placeholders.has(key)}
+                    index={item.index}
+                    rowNumber={firstRowNumber + item.index + 1}
+                    active={item.index === activeIndex}
+                    changed={changedRows.has(key)}
+                    selected={selection ? selection.isSelected(row) : null}
+                    columns={columns}
+                    headerColumn={headerColumn}
+                  />
+                );
+              })
+            )}
           </tbody>
         </table>
         {status === 'loading' && rows.length === 0 ? (
-          <div className="data-table-loading" role="status"><span className="visually-hidden">Loading…</span>
-            {/* biome-ignore lint/suspicious/noArrayIndexKey: six identical decorative bars: a bar's place is all there is to it */}
-            {Array.from({ length: 6 }, (_, index) => <div key={index} className="data-table-loading-bar" aria-hidden="true" />)}
+          <div className="data-table-loading" role="status">
+            <span className="visually-hidden">Loading…</span>
+            {Array.from({ length: 6 }, (_, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: six identical decorative bars: a bar's place is all there is to it
+              <div key={index} className="data-table-loading-bar" aria-hidden="true" />
+            ))}
           </div>
         ) : null}
       </div>
@@ -392,7 +457,9 @@ function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, ch
     return (
       <tr data-index={index} aria-rowindex={rowNumber} aria-busy="true" tabIndex={-1} className="data-table-row data-table-body-row data-table-placeholder-row">
         {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole lint/a11y/useFocusableInteractive: a cell of the data grid; the keyboard focus is on its row (the row cursor), which names the row and moves with j / k */}
-        <td role="gridcell" colSpan={columns.length} className="data-table-cell"><span className="data-table-placeholder" /></td>
+        <td role="gridcell" colSpan={columns.length} className="data-table-cell">
+          <span className="data-table-placeholder" />
+        </td>
       </tr>
     );
   }
@@ -407,10 +474,16 @@ function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, ch
     >
       {columns.map((column, columnIndex) => {
         const className = `data-table-cell${column.align === 'end' ? ' data-table-end' : ''}${column.wrap ? ' data-table-wrap' : ''}`;
-        return column.id === headerColumn
-          ? <th key={column.id} scope="row" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</th>
+        return column.id === headerColumn ? (
+          <th key={column.id} scope="row" aria-colindex={columnIndex + 1} className={className}>
+            {column.cell(row)}
+          </th>
+        ) : (
           // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole lint/a11y/useFocusableInteractive: a cell of the data grid; the keyboard focus is on its row (the row cursor), which names the row and moves with j / k
-          : <td key={column.id} role="gridcell" aria-colindex={columnIndex + 1} className={className}>{column.cell(row)}</td>;
+          <td key={column.id} role="gridcell" aria-colindex={columnIndex + 1} className={className}>
+            {column.cell(row)}
+          </td>
+        );
       })}
     </tr>
   );
@@ -421,6 +494,16 @@ function BodyRowUnmemoised<Row>({ row, placeholder, index, rowNumber, active, ch
 const sameColumns = <Row,>(a: readonly DataTableColumn<Row>[], b: readonly DataTableColumn<Row>[]) =>
   a === b || (a.length === b.length && a.every((column, index) => column === b[index]));
 
-const BodyRow = memo(BodyRowUnmemoised, (previous, next) =>
-  previous.row === next.row && previous.placeholder === next.placeholder && previous.index === next.index && previous.rowNumber === next.rowNumber && previous.active === next.active && previous.selected === next.selected
-  && previous.changed === next.changed && previous.headerColumn === next.headerColumn && sameColumns(previous.columns, next.columns)) as typeof BodyRowUnmemoised;
+const BodyRow = memo(
+  BodyRowUnmemoised,
+  (previous, next) =>
+    previous.row === next.row &&
+    previous.placeholder === next.placeholder &&
+    previous.index === next.index &&
+    previous.rowNumber === next.rowNumber &&
+    previous.active === next.active &&
+    previous.selected === next.selected &&
+    previous.changed === next.changed &&
+    previous.headerColumn === next.headerColumn &&
+    sameColumns(previous.columns, next.columns),
+) as typeof BodyRowUnmemoised;

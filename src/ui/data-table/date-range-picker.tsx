@@ -8,9 +8,7 @@ import { type KeyboardEvent, type RefObject, useEffect, useId, useMemo, useRef, 
 import { formatDate } from '../../format/dates.ts';
 import { Modal } from '../modal.tsx';
 import { rovingTarget, typeaheadTarget } from '../roving-focus.ts';
-import {
-  clampDate, firstOfMonth, type IsoDate, monthOf, monthWeeks, moveByKey, pickDay, shiftMonths, weekdayHeaders,
-} from './calendar-model.ts';
+import { clampDate, firstOfMonth, type IsoDate, monthOf, monthWeeks, moveByKey, pickDay, shiftMonths, weekdayHeaders } from './calendar-model.ts';
 
 export type DateRangeValue = { start: IsoDate | null; end: IsoDate | null };
 export type DateRangePreset = { id: string; label: string; range: { start: IsoDate; end: IsoDate } };
@@ -59,12 +57,15 @@ export function DateRangePicker(props: DateRangePickerProps) {
   const openedOn = useRef(value);
   openedOn.current = value;
   // The dialog opens on the preset of the applied range, else the first (read when the focus is placed).
-  const currentPreset = useMemo<RefObject<HTMLElement | null>>(() => ({
-    get current() {
-      const index = presets.findIndex((preset) => preset.range.start === openedOn.current.start && preset.range.end === openedOn.current.end);
-      return presetButtons.current[Math.max(0, index)] ?? null;
-    },
-  }), [presets]);
+  const currentPreset = useMemo<RefObject<HTMLElement | null>>(
+    () => ({
+      get current() {
+        const index = presets.findIndex((preset) => preset.range.start === openedOn.current.start && preset.range.end === openedOn.current.end);
+        return presetButtons.current[Math.max(0, index)] ?? null;
+      },
+    }),
+    [presets],
+  );
   const focusDay = useRef(false);
   const fromId = useId();
   const toId = useId();
@@ -76,7 +77,12 @@ export function DateRangePicker(props: DateRangePickerProps) {
     if (!open) return;
     const start = clampDate(value.end ?? value.start ?? max, min, max);
     setDraft(value);
-    setActivePreset(Math.max(0, presets.findIndex((preset) => preset.range.start === value.start && preset.range.end === value.end)));
+    setActivePreset(
+      Math.max(
+        0,
+        presets.findIndex((preset) => preset.range.start === value.start && preset.range.end === value.end),
+      ),
+    );
     setPicking('start');
     setActive(start);
     setViewMonth(firstOfMonth(columns === 2 && monthOf(start) !== monthOf(min) ? shiftMonths(start, -1) : start));
@@ -131,7 +137,13 @@ export function DateRangePicker(props: DateRangePickerProps) {
       setViewMonth(firstOfMonth(columns === 2 && monthOf(end) !== monthOf(min) ? shiftMonths(end, -1) : end));
       return;
     }
-    const to = rovingTarget(event.key, index, presets.length) ?? typeaheadTarget(event.key, index, presets.map((entry) => entry.label));
+    const to =
+      rovingTarget(event.key, index, presets.length) ??
+      typeaheadTarget(
+        event.key,
+        index,
+        presets.map((entry) => entry.label),
+      );
     if (to === null) return;
     event.preventDefault();
     setActivePreset(to);
@@ -150,26 +162,40 @@ export function DateRangePicker(props: DateRangePickerProps) {
       size={columns === 2 ? 'lg' : 'sm'}
       className="date-range-dialog"
       initialFocus={presets.length > 0 ? currentPreset : 0}
-      footer={(
+      footer={
         <>
-          <button type="button" className="button button-ghost" onClick={() => { onApply({ start: null, end: null }); onClose(); }}>Clear dates</button>
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() => {
+              onApply({ start: null, end: null });
+              onClose();
+            }}
+          >
+            Clear dates
+          </button>
           <button
             type="button"
             className="button button-primary"
             disabled={problem !== null}
-            onClick={() => { onApply(draft); onClose(); }}
+            onClick={() => {
+              onApply(draft);
+              onClose();
+            }}
           >
             Apply dates
           </button>
         </>
-      )}
+      }
     >
       <div className={`date-range columns-${columns}`}>
         <ul className="date-range-presets" aria-label="Presets">
           {presets.map((preset, index) => (
             <li key={preset.id}>
               <button
-                ref={(element) => { presetButtons.current[index] = element; }}
+                ref={(element) => {
+                  presetButtons.current[index] = element;
+                }}
                 type="button"
                 tabIndex={index === activePreset ? 0 : -1}
                 aria-pressed={draft.start === preset.range.start && draft.end === preset.range.end}
@@ -177,8 +203,13 @@ export function DateRangePicker(props: DateRangePickerProps) {
                 onFocus={() => setActivePreset(index)}
                 onKeyDown={(event) => onPresetKeyDown(event, index)}
                 // Space is the draft's key (above): the button's own activation on its release is not a click here.
-                onKeyUp={(event) => { if (event.key === ' ') event.preventDefault(); }}
-                onClick={() => { onApply(preset.range); onClose(); }}
+                onKeyUp={(event) => {
+                  if (event.key === ' ') event.preventDefault();
+                }}
+                onClick={() => {
+                  onApply(preset.range);
+                  onClose();
+                }}
               >
                 {preset.label}
               </button>
@@ -215,10 +246,30 @@ export function DateRangePicker(props: DateRangePickerProps) {
               />
             </div>
           </div>
-          {problem ? <p id={problemId} className="dt-problem" role="alert">{problem}</p> : null}
+          {problem ? (
+            <p id={problemId} className="dt-problem" role="alert">
+              {problem}
+            </p>
+          ) : null}
           <div className="date-range-nav">
-            <button type="button" className="icon-button" aria-label="Previous month" disabled={monthOf(viewMonth) <= monthOf(min)} onClick={() => setViewMonth(shiftMonths(viewMonth, -1))}>‹</button>
-            <button type="button" className="icon-button" aria-label="Next month" disabled={monthOf(months[months.length - 1] ?? viewMonth) >= monthOf(max)} onClick={() => setViewMonth(shiftMonths(viewMonth, 1))}>›</button>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Previous month"
+              disabled={monthOf(viewMonth) <= monthOf(min)}
+              onClick={() => setViewMonth(shiftMonths(viewMonth, -1))}
+            >
+              ‹
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Next month"
+              disabled={monthOf(months[months.length - 1] ?? viewMonth) >= monthOf(max)}
+              onClick={() => setViewMonth(shiftMonths(viewMonth, 1))}
+            >
+              ›
+            </button>
           </div>
           <div ref={calendars} className="date-range-calendars">
             {months.map((month) => (
@@ -226,7 +277,13 @@ export function DateRangePicker(props: DateRangePickerProps) {
               <table key={month} role="grid" className="calendar" aria-label={monthTitle(month)}>
                 <caption className="calendar-title">{monthTitle(month)}</caption>
                 <thead>
-                  <tr>{headers.map((header) => <th key={header.long} scope="col" abbr={header.long}>{header.short}</th>)}</tr>
+                  <tr>
+                    {headers.map((header) => (
+                      <th key={header.long} scope="col" abbr={header.long}>
+                        {header.short}
+                      </th>
+                    ))}
+                  </tr>
                 </thead>
                 <tbody>
                   {monthWeeks(month, weekStartsOn).map((week, weekIndex) => (

@@ -24,7 +24,19 @@ export type ExportDialogProps = {
   selectedOnly?: boolean;
 };
 
-export function ExportDialog({ open, onClose, rowCount, rowCountFailed, rowCountIsEstimate = false, visibleColumns, allColumns, noun, busy, onExport, selectedOnly = false }: ExportDialogProps) {
+export function ExportDialog({
+  open,
+  onClose,
+  rowCount,
+  rowCountFailed,
+  rowCountIsEstimate = false,
+  visibleColumns,
+  allColumns,
+  noun,
+  busy,
+  onExport,
+  selectedOnly = false,
+}: ExportDialogProps) {
   const [choice, setChoice] = useState<ExportChoice>({ fileType: 'xlsx', columns: 'visible' });
   const formId = useId();
   useEffect(() => {
@@ -37,7 +49,9 @@ export function ExportDialog({ open, onClose, rowCount, rowCountFailed, rowCount
   };
   const countText = rowCountFailed
     ? `Every matching ${noun.replace(/s$/, '')} will be exported.`
-    : rowCount === null ? `Counting the ${noun}…` : `${rowCountIsEstimate ? 'About ' : ''}${formatCount(rowCount)} ${rowCount === 1 ? noun.replace(/s$/, '') : noun} will be exported, ${selectedOnly ? (rowCount === 1 ? 'the one you selected' : 'the ones you selected') : 'every one that matches the filters'}.`;
+    : rowCount === null
+      ? `Counting the ${noun}…`
+      : `${rowCountIsEstimate ? 'About ' : ''}${formatCount(rowCount)} ${rowCount === 1 ? noun.replace(/s$/, '') : noun} will be exported, ${selectedOnly ? (rowCount === 1 ? 'the one you selected' : 'the ones you selected') : 'every one that matches the filters'}.`;
   return (
     <Modal
       open={open}
@@ -45,10 +59,16 @@ export function ExportDialog({ open, onClose, rowCount, rowCountFailed, rowCount
       onClose={onClose}
       size="md"
       closeActionLabel="Cancel"
-      footer={<button type="submit" form={formId} className="button button-primary" disabled={busy || rowCount === 0}>{busy ? 'Queueing…' : 'Export'}</button>}
+      footer={
+        <button type="submit" form={formId} className="button button-primary" disabled={busy || rowCount === 0}>
+          {busy ? 'Queueing…' : 'Export'}
+        </button>
+      }
     >
       <form id={formId} className="export-form" onSubmit={submit}>
-        <p className="export-count" role="status">{countText}</p>
+        <p className="export-count" role="status">
+          {countText}
+        </p>
         <fieldset className="export-choice">
           <legend>File type</legend>
           {(['xlsx', 'csv'] as const).map((fileType) => (
@@ -61,7 +81,13 @@ export function ExportDialog({ open, onClose, rowCount, rowCountFailed, rowCount
         <fieldset className="export-choice">
           <legend>Columns</legend>
           <label className="dt-radio">
-            <input type="radio" name="columns" value="visible" checked={choice.columns === 'visible'} onChange={() => setChoice({ ...choice, columns: 'visible' })} />
+            <input
+              type="radio"
+              name="columns"
+              value="visible"
+              checked={choice.columns === 'visible'}
+              onChange={() => setChoice({ ...choice, columns: 'visible' })}
+            />
             The {visibleColumns.length} visible columns
           </label>
           <label className="dt-radio">

@@ -8,7 +8,11 @@ export const filterDebounceMs = 400;
  * A draft of an applied filter value. `matches` says whether the draft already means the applied value (then a change
  * of the applied value leaves the text as typed); otherwise the draft becomes `fromApplied(applied)`.
  */
-export function useFilterDraft<Draft>(applied: string, fromApplied: (applied: string) => Draft, matches: (draft: Draft, applied: string) => boolean): [Draft, Dispatch<SetStateAction<Draft>>] {
+export function useFilterDraft<Draft>(
+  applied: string,
+  fromApplied: (applied: string) => Draft,
+  matches: (draft: Draft, applied: string) => boolean,
+): [Draft, Dispatch<SetStateAction<Draft>>] {
   const [draft, setDraft] = useState(() => fromApplied(applied));
   // Adjusted while rendering rather than in an effect: the draft never shows the old value for a frame.
   const [seen, setSeen] = useState(applied);

@@ -44,7 +44,14 @@ export function searchFieldKeyDown(event: KeyboardEvent<HTMLInputElement>, value
   }
 }
 
-export function SearchField({ label, value, onChange, inputRef, placeholder, keys = {} }: {
+export function SearchField({
+  label,
+  value,
+  onChange,
+  inputRef,
+  placeholder,
+  keys = {},
+}: {
   label: string;
   value: string;
   onChange: (value: string) => void;
@@ -55,8 +62,12 @@ export function SearchField({ label, value, onChange, inputRef, placeholder, key
   const id = useId();
   return (
     <div className="dt-field filter-search">
-      <label htmlFor={id} className="visually-hidden">{label}</label>
-      <span className="filter-search-icon" aria-hidden="true"><SearchIcon /></span>
+      <label htmlFor={id} className="visually-hidden">
+        {label}
+      </label>
+      <span className="filter-search-icon" aria-hidden="true">
+        <SearchIcon />
+      </span>
       <input
         ref={inputRef}
         id={id}
@@ -92,7 +103,11 @@ export function AmountField({ value, problems, onChange }: { value: AmountValue;
           aria-describedby={problem ? `${base}-${key}-problem` : undefined}
           onChange={(event) => onChange({ ...value, [key]: event.target.value.replace(/[^\d.]/g, '') })}
         />
-        {problem ? <span id={`${base}-${key}-problem`} className="dt-problem">{problem}</span> : null}
+        {problem ? (
+          <span id={`${base}-${key}-problem`} className="dt-problem">
+            {problem}
+          </span>
+        ) : null}
       </div>
     );
   };
@@ -107,7 +122,9 @@ export function AmountField({ value, problems, onChange }: { value: AmountValue;
           </label>
         ))}
       </div>
-      {value.mode === 'exact' ? input('exact', 'Exact amount') : (
+      {value.mode === 'exact' ? (
+        input('exact', 'Exact amount')
+      ) : (
         <>
           {input('min', 'Minimum amount')}
           {input('max', 'Maximum amount')}
@@ -126,29 +143,56 @@ export type ChoiceOption = { value: string; label: string };
  * that follows the listbox pattern: ↑/↓ (Home, End, or a value's first letter) move between the values, Space ticks,
  * Enter applies.
  */
-export function ChoiceFilter({ label, options, selected, onChange }: {
+export function ChoiceFilter({
+  label,
+  options,
+  selected,
+  onChange,
+}: {
   label: string;
   options: readonly ChoiceOption[];
   selected: readonly string[];
   onChange: (selected: string[]) => void;
 }) {
-  const summary = selected.length === 0 ? 'Any' : selected.length <= 2
-    ? selected.map((value) => options.find((option) => option.value === value)?.label ?? value).join(', ')
-    : `${selected.length} chosen`;
+  const summary =
+    selected.length === 0
+      ? 'Any'
+      : selected.length <= 2
+        ? selected.map((value) => options.find((option) => option.value === value)?.label ?? value).join(', ')
+        : `${selected.length} chosen`;
   return (
     <Popover
       title={label}
       label={`${label}: ${summary}`}
       triggerClassName={`button filter-choice${selected.length > 0 ? ' is-active' : ''}`}
       // The visible text is the accessible name ('Type: Refund'), so speech input can say what it reads.
-      trigger={<><span className="filter-choice-label">{label}:</span> <span className="filter-choice-value">{summary}</span></>}
+      trigger={
+        <>
+          <span className="filter-choice-label">{label}:</span> <span className="filter-choice-value">{summary}</span>
+        </>
+      }
     >
-      {(close) => <ChoiceList label={label} options={options} selected={selected} onApply={(values) => { onChange(values); close(); }} />}
+      {(close) => (
+        <ChoiceList
+          label={label}
+          options={options}
+          selected={selected}
+          onApply={(values) => {
+            onChange(values);
+            close();
+          }}
+        />
+      )}
     </Popover>
   );
 }
 
-function ChoiceList({ label, options, selected, onApply }: {
+function ChoiceList({
+  label,
+  options,
+  selected,
+  onApply,
+}: {
   label: string;
   options: readonly ChoiceOption[];
   selected: readonly string[];
@@ -156,13 +200,24 @@ function ChoiceList({ label, options, selected, onApply }: {
 }) {
   const [draft, setDraft] = useState<string[]>(() => [...selected]);
   // The roving tab stop: the first ticked value, else the first.
-  const [active, setActive] = useState(() => Math.max(0, options.findIndex((option) => selected.includes(option.value))));
+  const [active, setActive] = useState(() =>
+    Math.max(
+      0,
+      options.findIndex((option) => selected.includes(option.value)),
+    ),
+  );
   const boxes = useRef<(HTMLInputElement | null)[]>([]);
   // The declared order, whatever order the ticks came in.
   const ordered = () => options.map((option) => option.value).filter((value) => draft.includes(value));
   const onListKeyDown = (event: KeyboardEvent<HTMLFieldSetElement>) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    const to = rovingTarget(event.key, active, options.length) ?? typeaheadTarget(event.key, active, options.map((option) => option.label));
+    const to =
+      rovingTarget(event.key, active, options.length) ??
+      typeaheadTarget(
+        event.key,
+        active,
+        options.map((option) => option.label),
+      );
     if (to === null) return;
     event.preventDefault();
     setActive(to);
@@ -170,34 +225,59 @@ function ChoiceList({ label, options, selected, onApply }: {
   };
   return (
     // The list is portalled, but React events bubble to the filter bar's own form: the submit stops here.
-    <form className="choice-list" onSubmit={(event) => { event.preventDefault(); event.stopPropagation(); onApply(ordered()); }}>
+    <form
+      className="choice-list"
+      onSubmit={(event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        onApply(ordered());
+      }}
+    >
       <fieldset onKeyDown={onListKeyDown}>
         <legend className="visually-hidden">{label}</legend>
         {options.map((option, index) => (
           <label key={option.value} className="dt-checkbox">
             <input
-              ref={(element) => { boxes.current[index] = element; }}
+              ref={(element) => {
+                boxes.current[index] = element;
+              }}
               type="checkbox"
               tabIndex={index === active ? 0 : -1}
               onFocus={() => setActive(index)}
               checked={draft.includes(option.value)}
               onChange={(event) => setDraft(event.target.checked ? [...draft, option.value] : draft.filter((value) => value !== option.value))}
-              onKeyDown={(event) => { if (event.key === 'Enter') { event.preventDefault(); event.stopPropagation(); onApply(ordered()); } }}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') {
+                  event.preventDefault();
+                  event.stopPropagation();
+                  onApply(ordered());
+                }
+              }}
             />
             <span>{option.label}</span>
           </label>
         ))}
       </fieldset>
       <div className="choice-actions">
-        <button type="button" className="button button-ghost" disabled={selected.length === 0 && draft.length === 0} onClick={() => onApply([])}>Any {label.toLowerCase()}</button>
-        <button type="submit" className="button button-primary">Apply</button>
+        <button type="button" className="button button-ghost" disabled={selected.length === 0 && draft.length === 0} onClick={() => onApply([])}>
+          Any {label.toLowerCase()}
+        </button>
+        <button type="submit" className="button button-primary">
+          Apply
+        </button>
       </div>
     </form>
   );
 }
 
 /** Shows the chosen range and opens the date dialog. */
-export function DateRangeButton({ label, summary, active, onOpen, buttonRef }: {
+export function DateRangeButton({
+  label,
+  summary,
+  active,
+  onOpen,
+  buttonRef,
+}: {
   label: string;
   summary: string;
   active: boolean;

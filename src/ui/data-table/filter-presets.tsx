@@ -63,7 +63,9 @@ export function FilterPresets({ presets, saveBlockedBy, nameProblem, onApply, on
       {(close) => (
         <div className="presets">
           <h3 className="presets-title">Filter presets</h3>
-          {presets.length === 0 ? <p className="presets-empty">No presets saved for this page yet.</p> : (
+          {presets.length === 0 ? (
+            <p className="presets-empty">No presets saved for this page yet.</p>
+          ) : (
             <ul className="presets-list" aria-label="Saved presets" onKeyDown={onListKeyDown}>
               {presets.map((preset) => (
                 <li key={preset.identifier} className="presets-item">
@@ -71,17 +73,24 @@ export function FilterPresets({ presets, saveBlockedBy, nameProblem, onApply, on
                     type="button"
                     className="button button-ghost presets-apply"
                     aria-describedby={preset.summary || preset.badge ? `${problemId}-${preset.identifier}` : undefined}
-                    onClick={() => { onApply(preset.identifier); close(); }}
+                    onClick={() => {
+                      onApply(preset.identifier);
+                      close();
+                    }}
                   >
                     {preset.name}
                   </button>
                   {preset.summary || preset.badge ? (
                     <span id={`${problemId}-${preset.identifier}`} className="presets-summary">
-                      {preset.badge ? <span className="presets-badge">{preset.badge}</span> : null}{preset.badge && preset.summary ? ' ' : null}{preset.summary}
+                      {preset.badge ? <span className="presets-badge">{preset.badge}</span> : null}
+                      {preset.badge && preset.summary ? ' ' : null}
+                      {preset.summary}
                     </span>
                   ) : null}
                   {preset.removable === false ? null : (
-                    <button type="button" className="icon-button" aria-label={`Remove preset ${preset.name}`} onClick={() => onRemove(preset.identifier)}>×</button>
+                    <button type="button" className="icon-button" aria-label={`Remove preset ${preset.name}`} onClick={() => onRemove(preset.identifier)}>
+                      ×
+                    </button>
                   )}
                 </li>
               ))}
@@ -99,14 +108,20 @@ export function FilterPresets({ presets, saveBlockedBy, nameProblem, onApply, on
               onChange={(event) => setName(event.target.value)}
               onBlur={() => setTouched(name !== '')}
             />
-            {problem ? <p id={problemId} className="dt-problem" role="alert">{problem}</p> : null}
+            {problem ? (
+              <p id={problemId} className="dt-problem" role="alert">
+                {problem}
+              </p>
+            ) : null}
             {shareLabel ? (
               <label className="dt-checkbox">
                 <input type="checkbox" checked={shared} onChange={(event) => setShared(event.target.checked)} />
                 <span>{shareLabel}</span>
               </label>
             ) : null}
-            <button type="submit" className="button button-primary" disabled={saveBlockedBy !== undefined}>Save preset</button>
+            <button type="submit" className="button button-primary" disabled={saveBlockedBy !== undefined}>
+              Save preset
+            </button>
           </form>
         </div>
       )}

@@ -28,7 +28,21 @@ export type OverviewTableProps<Row> = Omit<CursorDataTableProps<Row>, 'sort' | '
 };
 
 export function OverviewTable<Row>(props: OverviewTableProps<Row>) {
-  const { view, noun, filtered = false, emptyMessage, errorMessage, total, totalIsEstimate = false, pageSizes, pagesLabel, onPageChange, onPageSizeChange, pagerOnlyWithRows = false, ...table } = props;
+  const {
+    view,
+    noun,
+    filtered = false,
+    emptyMessage,
+    errorMessage,
+    total,
+    totalIsEstimate = false,
+    pageSizes,
+    pagesLabel,
+    onPageChange,
+    onPageSizeChange,
+    pagerOnlyWithRows = false,
+    ...table
+  } = props;
   return (
     <>
       <CursorDataTable

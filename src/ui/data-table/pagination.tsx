@@ -32,9 +32,17 @@ export function Pagination(props: PaginationProps) {
   });
   return (
     <nav className="pagination" aria-label={label}>
-      <p className="pagination-range" aria-live="polite">{rangeLabel(pageNumber, pageSize, rowsOnPage, total, totalIsEstimate)}</p>
+      <p className="pagination-range" aria-live="polite">
+        {rangeLabel(pageNumber, pageSize, rowsOnPage, total, totalIsEstimate)}
+      </p>
       <div className="pagination-pages">
-        <button type="button" className="button button-ghost" aria-label="Previous page" disabled={pageNumber <= 1} onClick={() => onPageChange(pageNumber - 1)}>
+        <button
+          type="button"
+          className="button button-ghost"
+          aria-label="Previous page"
+          disabled={pageNumber <= 1}
+          onClick={() => onPageChange(pageNumber - 1)}
+        >
           Previous
         </button>
         {visiblePages(pageNumber, lastPage).map((page) => (
@@ -56,7 +64,11 @@ export function Pagination(props: PaginationProps) {
       <div className="pagination-size">
         <label htmlFor={sizeId}>Rows per page</label>
         <select id={sizeId} className="dt-select" value={pageSize} onChange={(event) => onPageSizeChange(Number(event.target.value))}>
-          {pageSizes.map((size) => <option key={size} value={size}>{size}</option>)}
+          {pageSizes.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
         </select>
       </div>
     </nav>

@@ -1,7 +1,17 @@
 // A button that opens a small non-modal panel beside it (choice filters, presets). Escape, Tab out or an outside
 // click closes it and focus returns to the button. Ctrl+Enter (⌘+Enter) submits its form, as in a modal dialog.
 import {
-  autoUpdate, flip, FloatingFocusManager, FloatingPortal, offset, shift, useClick, useDismiss, useFloating, useInteractions, useRole,
+  autoUpdate,
+  flip,
+  FloatingFocusManager,
+  FloatingPortal,
+  offset,
+  shift,
+  useClick,
+  useDismiss,
+  useFloating,
+  useInteractions,
+  useRole,
 } from '@floating-ui/react';
 import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import { submitDialogForm } from '../modal.tsx';
@@ -35,13 +45,7 @@ export function Popover({ trigger, label, title, children, triggerClassName, ope
   const { getReferenceProps, getFloatingProps } = useInteractions([useClick(context), useDismiss(context), useRole(context, { role: 'dialog' })]);
   return (
     <>
-      <button
-        ref={refs.setReference}
-        type="button"
-        className={triggerClassName ?? 'button'}
-        aria-label={label}
-        {...getReferenceProps()}
-      >
+      <button ref={refs.setReference} type="button" className={triggerClassName ?? 'button'} aria-label={label} {...getReferenceProps()}>
         {trigger}
       </button>
       {open ? (

@@ -26,7 +26,11 @@ export function selectionText(selection: RowSelection, total: number): string {
 export function SelectionBar({ selection, total, noun, onSelectAllMatching, onClear, children }: SelectionBarProps) {
   const selected = hasSelection(selection);
   // The count is one live region that is always there, so its first change is announced too.
-  const count = <p className={selected ? 'selection-count' : 'visually-hidden'} role="status" aria-live="polite">{selected ? selectionText(selection, total) : ''}</p>;
+  const count = (
+    <p className={selected ? 'selection-count' : 'visually-hidden'} role="status" aria-live="polite">
+      {selected ? selectionText(selection, total) : ''}
+    </p>
+  );
   if (!selected) return count;
   return (
     <div
@@ -34,14 +38,21 @@ export function SelectionBar({ selection, total, noun, onSelectAllMatching, onCl
       role="region"
       aria-label="Selection"
       onKeyDown={(event) => {
-        if (event.key === 'Escape') { event.preventDefault(); onClear(); }
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onClear();
+        }
       }}
     >
       {count}
       {!selection.allMatching && total > selectedCount(selection, total) ? (
-        <button type="button" className="button button-ghost" onClick={onSelectAllMatching}>Select all {formatCount(total)} matching {noun}</button>
+        <button type="button" className="button button-ghost" onClick={onSelectAllMatching}>
+          Select all {formatCount(total)} matching {noun}
+        </button>
       ) : null}
-      <button type="button" className="button button-ghost" onClick={onClear}>Clear selection</button>
+      <button type="button" className="button button-ghost" onClick={onClear}>
+        Clear selection
+      </button>
       <div className="selection-actions">{children}</div>
     </div>
   );

@@ -17,11 +17,15 @@ export function isRowSelected(selection: RowSelection, id: string): boolean {
 export function setRows(selection: RowSelection, ids: readonly string[], selected: boolean): RowSelection {
   if (selection.allMatching) {
     const excluded = new Set(selection.excluded);
-    for (const id of ids) if (selected) excluded.delete(id); else excluded.add(id);
+    for (const id of ids)
+      if (selected) excluded.delete(id);
+      else excluded.add(id);
     return { ...selection, excluded };
   }
   const included = new Set(selection.included);
-  for (const id of ids) if (selected) included.add(id); else included.delete(id);
+  for (const id of ids)
+    if (selected) included.add(id);
+    else included.delete(id);
   return { ...selection, included };
 }
 

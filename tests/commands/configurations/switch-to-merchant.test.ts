@@ -6,16 +6,17 @@ import type { CommandServices } from '../../../commands/command.ts';
 import { isAvailable } from '../../../commands/registry.ts';
 import { baseContext } from '../../app/support.tsx';
 
-const onMerchantPage = (merchantId: string | null) => baseContext({
-  route: { id: 'merchantDetail', pattern: '/business/:businessId/merchants/:merchantId', path: '/business/100001/merchants/200002' },
-  context: { ...baseContext().context, businessId: '100001', merchantId },
-});
+const onMerchantPage = (merchantId: string | null) =>
+  baseContext({
+    route: { id: 'merchantDetail', pattern: '/business/:businessId/merchants/:merchantId', path: '/business/100001/merchants/200002' },
+    context: { ...baseContext().context, businessId: '100001', merchantId },
+  });
 
 describe('switch context to this merchant', () => {
   it.each([
-    ['on another merchant\'s page', onMerchantPage('200001'), true],
+    ["on another merchant's page", onMerchantPage('200001'), true],
     ['with no merchant applied', onMerchantPage(null), true],
-    ['on the applied merchant\'s page', onMerchantPage('200002'), false],
+    ["on the applied merchant's page", onMerchantPage('200002'), false],
     ['elsewhere', baseContext({ route: { id: 'dashboard', pattern: '/dashboard', path: '/dashboard' } }), false],
   ])('is available %s: %s', (_label, ctx, expected) => {
     expect(isAvailable(switchToMerchantCommand, ctx)).toBe(expected);

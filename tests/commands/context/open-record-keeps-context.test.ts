@@ -14,18 +14,40 @@ const harbour: ContextSelections = { business: { id: 'B1', title: 'Harbour & Fin
 const harbourShop: ContextSelections = { business: { id: 'B1', title: 'Harbour & Finch Homeware Ltd' }, merchant: { id: 'M1', title: 'Harbour Shop' } };
 
 const transaction = (merchantId: string, merchantTitle: string, businessId = 'B1'): RecordSearchResult => ({
-  kind: 'transaction', id: 'TX1', title: 'Transaction TX1', description: 'paid', path: '/transactions/TX1',
-  context: { business: { id: businessId, title: businessId === 'B1' ? 'Harbour & Finch Homeware Ltd' : 'Other Ltd' }, merchant: { id: merchantId, title: merchantTitle } },
+  kind: 'transaction',
+  id: 'TX1',
+  title: 'Transaction TX1',
+  description: 'paid',
+  path: '/transactions/TX1',
+  context: {
+    business: { id: businessId, title: businessId === 'B1' ? 'Harbour & Finch Homeware Ltd' : 'Other Ltd' },
+    merchant: { id: merchantId, title: merchantTitle },
+  },
 });
 
 const now = (businessId: string | null, merchantId: string | null): CommandContext['context'] => ({
-  partnerId: null, businessId, merchantId, configurationId: null, virtualTerminalMenuEnabled: null, camAutoRemittance: null, grossSettlement: null,
+  partnerId: null,
+  businessId,
+  merchantId,
+  configurationId: null,
+  virtualTerminalMenuEnabled: null,
+  camAutoRemittance: null,
+  grossSettlement: null,
 });
 
 function services() {
   const ctx = (): CommandContext => ({
-    signedIn: true, permissions: [], route: null, focusedPane: null, paneCount: 1, focusedIndex: 0, maxPanes: 4, selectionCount: 0,
-    fieldFocused: false, controlFocused: false, overlayOpen: false,
+    signedIn: true,
+    permissions: [],
+    route: null,
+    focusedPane: null,
+    paneCount: 1,
+    focusedIndex: 0,
+    maxPanes: 4,
+    selectionCount: 0,
+    fieldFocused: false,
+    controlFocused: false,
+    overlayOpen: false,
     context: now(contextStore.applied.business?.id ?? null, contextStore.applied.merchant?.id ?? null),
     previousContext: contextStore.previous ? contextTitle(contextStore.previous) : null,
   });
@@ -73,7 +95,9 @@ describe('opening a palette record', () => {
     await openSearchResultCommand.run(s, { record: transaction('M2', 'Other shop'), beside: false });
     expect(contextStore.applied).toEqual({ business: harbourShop.business, merchant: { id: 'M2', title: 'Other shop' } });
     const [toast] = state.toast.mock.calls[0] as [{ kind: string; message: string; link?: { href: string; label: string } }];
-    expect(toast.message).toBe('Context switched to Harbour & Finch Homeware Ltd › Other shop to open Transaction TX1. Shift+Z goes back to Harbour & Finch Homeware Ltd › Harbour Shop.');
+    expect(toast.message).toBe(
+      'Context switched to Harbour & Finch Homeware Ltd › Other shop to open Transaction TX1. Shift+Z goes back to Harbour & Finch Homeware Ltd › Harbour Shop.',
+    );
     expect(toast.link?.label).toBe('Back to Harbour & Finch Homeware Ltd › Harbour Shop');
     expect(toast.link?.href).toMatch(/^\/context\/apply\?route=%2Ftransactions%3Fpanes%3D_%2C%252Ftransactions%252FTX1&business=.*&merchant=.*%22M1%22/);
 

@@ -8,8 +8,19 @@ function contextAt(path: string | null, permissions: string[] = ['Mapi.MerchantD
   return {
     signedIn: true,
     permissions,
-    route: path === null ? null : { id: path.startsWith('/dashboard') ? 'dashboard' : 'transactions', pattern: path.startsWith('/dashboard') ? '/dashboard' : '/transactions', path },
-    context: { partnerId: null, businessId: 'B1', merchantId: 'M1', configurationId: null, virtualTerminalMenuEnabled: null, camAutoRemittance: null, grossSettlement: null },
+    route:
+      path === null
+        ? null
+        : { id: path.startsWith('/dashboard') ? 'dashboard' : 'transactions', pattern: path.startsWith('/dashboard') ? '/dashboard' : '/transactions', path },
+    context: {
+      partnerId: null,
+      businessId: 'B1',
+      merchantId: 'M1',
+      configurationId: null,
+      virtualTerminalMenuEnabled: null,
+      camAutoRemittance: null,
+      grossSettlement: null,
+    },
     access: { rootOrPartner: false, businessIds: ['B1'], merchantKeys: [] },
     focusedPane: { id: 'pane-1', capabilities: ['date'] },
     paneCount: 1,
@@ -34,7 +45,8 @@ const command = (id: string) => {
   return found;
 };
 
-const available = (path: string | null, permissions?: string[]) => dashboardCommands.filter((candidate) => isAvailable(candidate, contextAt(path, permissions))).map((candidate) => candidate.id);
+const available = (path: string | null, permissions?: string[]) =>
+  dashboardCommands.filter((candidate) => isAvailable(candidate, contextAt(path, permissions))).map((candidate) => candidate.id);
 
 describe('dashboard commands', () => {
   beforeEach(() => {
@@ -45,14 +57,33 @@ describe('dashboard commands', () => {
 
   it('register beside every other command without a clash of ids or shortcuts', () => {
     // Every command of the app (route commands included), whether or not it lists the dashboard's yet.
-    const others = createAppRegistry().all().filter((candidate) => !dashboardCommands.includes(candidate));
+    const others = createAppRegistry()
+      .all()
+      .filter((candidate) => !dashboardCommands.includes(candidate));
     expect(() => createCommandRegistry([...others, ...dashboardCommands])).not.toThrow();
     expect(dashboardCommands.map((candidate) => candidate.id)).toEqual([
-      'dashboard.interval.day', 'dashboard.interval.week', 'dashboard.interval.month', 'dashboard.interval.year', 'dashboard.interval.custom',
-      'dashboard.previousPeriod', 'dashboard.nextPeriod', 'dashboard.compareOn', 'dashboard.compareOff',
-      'dashboard.measure.volume', 'dashboard.measure.revenue', 'dashboard.measure.unsuccessfulVolume', 'dashboard.measure.unsuccessfulRevenue', 'dashboard.measure.salesCount',
-      'dashboard.currency.GBP', 'dashboard.currency.EUR', 'dashboard.currency.USD', 'dashboard.currency.JPY',
-      'dashboard.chart.bar', 'dashboard.chart.line', 'dashboard.dateBasis.paymentDate', 'dashboard.dateBasis.activityDate',
+      'dashboard.interval.day',
+      'dashboard.interval.week',
+      'dashboard.interval.month',
+      'dashboard.interval.year',
+      'dashboard.interval.custom',
+      'dashboard.previousPeriod',
+      'dashboard.nextPeriod',
+      'dashboard.compareOn',
+      'dashboard.compareOff',
+      'dashboard.measure.volume',
+      'dashboard.measure.revenue',
+      'dashboard.measure.unsuccessfulVolume',
+      'dashboard.measure.unsuccessfulRevenue',
+      'dashboard.measure.salesCount',
+      'dashboard.currency.GBP',
+      'dashboard.currency.EUR',
+      'dashboard.currency.USD',
+      'dashboard.currency.JPY',
+      'dashboard.chart.bar',
+      'dashboard.chart.line',
+      'dashboard.dateBasis.paymentDate',
+      'dashboard.dateBasis.activityDate',
     ]);
   });
 

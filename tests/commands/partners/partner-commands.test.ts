@@ -14,28 +14,40 @@ import { baseContext } from '../../app/support.tsx';
 vi.setConfig({ testTimeout: 30_000 });
 
 const partnerPermissions = ['Mapi.Partner.Read', 'Mapi.Business.Read', 'Mapi.Transactions.Read'];
-const on = (id: string, path: string, extra: Partial<CommandContext> = {}) => baseContext({ permissions: partnerPermissions, route: { id, pattern: null, path }, ...extra });
+const on = (id: string, path: string, extra: Partial<CommandContext> = {}) =>
+  baseContext({ permissions: partnerPermissions, route: { id, pattern: null, path }, ...extra });
 
 /** A commission plan focused, its screen declaring these capabilities. */
-const editable = (capabilities: string[], permissions = [...partnerPermissions, 'Mapi.CommissionPlans.Update']) => baseContext({
-  permissions, route: { id: 'partnerCommission', pattern: null, path: '/partners/P1/commissions/CP1' },
-  focusedPane: { id: 'pane-1', capabilities: capabilities as unknown as readonly PaneCapability[] },
-});
+const editable = (capabilities: string[], permissions = [...partnerPermissions, 'Mapi.CommissionPlans.Update']) =>
+  baseContext({
+    permissions,
+    route: { id: 'partnerCommission', pattern: null, path: '/partners/P1/commissions/CP1' },
+    focusedPane: { id: 'pane-1', capabilities: capabilities as unknown as readonly PaneCapability[] },
+  });
 
 describe('partner commands', () => {
   it.each([
     ['declines from the partner', openPartnerDeclinesCommand, on('partnerDetail', '/partners/P1'), true],
     ['declines on the declines screen', openPartnerDeclinesCommand, on('partnerDeclines', '/partners/P1/declines'), false],
     ['declines from the overview', openPartnerDeclinesCommand, on('partners', '/partners'), false],
-    ['declines without the permission', openPartnerDeclinesCommand, baseContext({ permissions: [], route: { id: 'partnerDetail', pattern: null, path: '/partners/P1' } }), false],
+    [
+      'declines without the permission',
+      openPartnerDeclinesCommand,
+      baseContext({ permissions: [], route: { id: 'partnerDetail', pattern: null, path: '/partners/P1' } }),
+      false,
+    ],
     ['transactions from a plan', openPartnerTransactionsCommand, on('partnerCommission', '/partners/P1/commissions/CP1'), true],
     ['transactions on the transactions', openPartnerTransactionsCommand, on('partnerTransactions', '/partners/P1/transactions'), false],
     ['commission plan from the partner', openCommissionPlanCommand, on('partnerDetail', '/partners/P1'), true],
     ['commission plan on a plan', openCommissionPlanCommand, on('partnerCommission', '/partners/P1/commissions/CP1'), false],
     ['frame from its transactions', openBusinessInPartnerFrameCommand, on('partnerBusinessTransactions', '/partners/P1/business/B1/transactions'), true],
     ['frame on the business itself', openBusinessInPartnerFrameCommand, on('partnerBusiness', '/partners/P1/business/B1'), false],
-    ['frame from a business with a partner applied', openBusinessInPartnerFrameCommand,
-      on('businessDetail', '/business/B1', { context: { ...baseContext().context, partnerId: 'P1', businessId: 'B1' } }), true],
+    [
+      'frame from a business with a partner applied',
+      openBusinessInPartnerFrameCommand,
+      on('businessDetail', '/business/B1', { context: { ...baseContext().context, partnerId: 'P1', businessId: 'B1' } }),
+      true,
+    ],
     ['frame from a business without a partner', openBusinessInPartnerFrameCommand, on('businessDetail', '/business/B1'), false],
     ['edit a plan its editor may change', editCommissionPlanCommand, editable(['edit']), true],
     ['edit a plan the screen does not offer (ended, or already editing)', editCommissionPlanCommand, editable([]), false],
@@ -49,7 +61,7 @@ describe('partner commands', () => {
 
   it('goes where it says', async () => {
     const navigate = vi.fn();
-    const services = (ctx: CommandContext) => ({ context: () => ctx, navigate } as unknown as CommandServices);
+    const services = (ctx: CommandContext) => ({ context: () => ctx, navigate }) as unknown as CommandServices;
     await openPartnerTransactionsCommand.run(services(on('partnerBusiness', '/partners/P1/business/B%201')), {});
     await openPartnerDeclinesCommand.run(services(on('partnerDetail', '/partners/P1')), { beside: true });
     await openBusinessInPartnerFrameCommand.run(services(on('partnerMerchant', '/partners/P1/business/B1/merchant/M1')), {});
@@ -61,7 +73,15 @@ describe('partner commands', () => {
   });
 
   it('opens the active plan, else says there is none', async () => {
-    const plan = (commissionPlanId: string, status: string) => ({ commissionPlanId, partnerId: 'P1', name: 'Plan', validFrom: '2025-01-01', validTo: null, status, ruleCount: 1 });
+    const plan = (commissionPlanId: string, status: string) => ({
+      commissionPlanId,
+      partnerId: 'P1',
+      name: 'Plan',
+      validFrom: '2025-01-01',
+      validTo: null,
+      status,
+      ruleCount: 1,
+    });
     const answers = [
       { results: [plan('CP-OLD', 'Ended'), plan('CP-NOW', 'Active')], numberOfResults: 2 },
       { results: [], numberOfResults: 0 },

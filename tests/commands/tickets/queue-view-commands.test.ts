@@ -9,7 +9,14 @@ import type { CommandServices } from '../../../commands/command.ts';
 
 describe('the queue view commands', () => {
   it('are registered, one per view, with documented shortcuts and the staff permission where the view is staff’s', () => {
-    expect(ticketQueueViewCommands.map((command) => [command.id, command.title, command.shortcut, command.permissions?.includes('Portal.Tickets.Read.Internal') ?? false])).toEqual([
+    expect(
+      ticketQueueViewCommands.map((command) => [
+        command.id,
+        command.title,
+        command.shortcut,
+        command.permissions?.includes('Portal.Tickets.Read.Internal') ?? false,
+      ]),
+    ).toEqual([
       ['tickets.view.all', 'Tickets: All tickets', 'v a', false],
       ['tickets.view.open', 'Tickets: Open', 'v o', false],
       ['tickets.view.updatedByRequester', 'Tickets: Updated by requester', 'v r', true],
@@ -27,9 +34,7 @@ describe('the queue view commands', () => {
     await run('tickets.view.updatedByRequester');
     await run('tickets.view.mine');
     await run('tickets.view.all');
-    expect(navigate.mock.calls.map(([path]) => path)).toEqual([
-      '/tickets?updatedbyrequester=%5Beq%5Dtrue', '/tickets?assignee=%5Beq%5Duser-1', '/tickets',
-    ]);
+    expect(navigate.mock.calls.map(([path]) => path)).toEqual(['/tickets?updatedbyrequester=%5Beq%5Dtrue', '/tickets?assignee=%5Beq%5Duser-1', '/tickets']);
   });
 
   it('tell which view a set of filters is, and none for a mix', () => {

@@ -11,7 +11,10 @@ import type { PortalApi } from '../../../src/api/http-client.ts';
 import { ticketRequestStore } from '../../../src/state/ticket-requests.ts';
 import { baseContext } from '../../app/support.tsx';
 
-const onTicket = baseContext({ route: { id: 'ticketDetail', pattern: '/tickets/:ticketId', path: '/tickets/TCK1?x=1' }, context: { ...baseContext().context, businessId: 'B1' } });
+const onTicket = baseContext({
+  route: { id: 'ticketDetail', pattern: '/tickets/:ticketId', path: '/tickets/TCK1?x=1' },
+  context: { ...baseContext().context, businessId: 'B1' },
+});
 const command = (id: string) => {
   const found = ticketCommands.find((candidate) => candidate.id === id);
   if (!found) throw new Error(`no command ${id}`);
@@ -44,14 +47,38 @@ describe('ticket commands', () => {
 
   it('offers "Open a ticket about this" on a transaction, for its own business and merchant', async () => {
     const open = command('tickets.openAboutTransaction');
-    const onTransaction = baseContext({ permissions: requester, route: { id: 'transactionDetail', pattern: '/transactions/:transactionReference', path: '/transactions/TX1' } });
+    const onTransaction = baseContext({
+      permissions: requester,
+      route: { id: 'transactionDetail', pattern: '/transactions/:transactionReference', path: '/transactions/TX1' },
+    });
     expect(isAvailable(open, onTransaction)).toBe(true);
     expect(isAvailable(open, { ...onTransaction, permissions: ['Mapi.Transaction.Read'] })).toBe(false);
     const detail = {
-      reference: 'TX1', kind: 'payment', date: '2026-11-01T10:00:00.000Z', businessId: 'B7', merchantId: 'M7', merchantName: 'M', amount: 1, currency: 'GBP',
-      status: 'paid', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: 'PJ1', businessName: 'B', partnerId: null,
-      configurationId: 'C1', parentReference: null, maskedCardNumber: null, declineReason: null, customerEmail: null, originatingIpAddress: null,
-      paymentMethods: [], paymentJob: null, linkedTransactions: [], cardNumberRevealable: false,
+      reference: 'TX1',
+      kind: 'payment',
+      date: '2026-11-01T10:00:00.000Z',
+      businessId: 'B7',
+      merchantId: 'M7',
+      merchantName: 'M',
+      amount: 1,
+      currency: 'GBP',
+      status: 'paid',
+      paymentMethod: 'card',
+      channel: 'Gateway',
+      ewalletType: null,
+      paymentJobReference: 'PJ1',
+      businessName: 'B',
+      partnerId: null,
+      configurationId: 'C1',
+      parentReference: null,
+      maskedCardNumber: null,
+      declineReason: null,
+      customerEmail: null,
+      originatingIpAddress: null,
+      paymentMethods: [],
+      paymentJob: null,
+      linkedTransactions: [],
+      cardNumberRevealable: false,
     };
     const navigate = vi.fn();
     const api = { get: vi.fn(async () => detail) } as unknown as PortalApi;
@@ -61,18 +88,47 @@ describe('ticket commands', () => {
 
   it('changes one field of the ticket with its current version', async () => {
     const detail = {
-      ticketId: 'TCK1', businessId: 'B1', businessName: 'Alpha', merchantId: null, merchantName: null, type: 'bug', status: 'Open', priority: 'Low',
-      subject: 'S', description: 'D', createdUtc: '2026-11-01T10:00:00.000Z', lastUpdatedUtc: '2026-11-01T10:00:00.000Z',
-      createdBy: { userId: 'u1', name: 'U' }, assignee: { userId: 'u2', name: 'Staff' }, version: 7, linkedTransactionReference: null,
-      linkedPaymentJobReference: null, attachments: [], allAttachments: [], commentCount: 0,
+      ticketId: 'TCK1',
+      businessId: 'B1',
+      businessName: 'Alpha',
+      merchantId: null,
+      merchantName: null,
+      type: 'bug',
+      status: 'Open',
+      priority: 'Low',
+      subject: 'S',
+      description: 'D',
+      createdUtc: '2026-11-01T10:00:00.000Z',
+      lastUpdatedUtc: '2026-11-01T10:00:00.000Z',
+      createdBy: { userId: 'u1', name: 'U' },
+      assignee: { userId: 'u2', name: 'Staff' },
+      version: 7,
+      linkedTransactionReference: null,
+      linkedPaymentJobReference: null,
+      attachments: [],
+      allAttachments: [],
+      commentCount: 0,
     };
     const put = vi.fn(async () => detail);
     const api = { get: vi.fn(async () => detail), put } as unknown as PortalApi;
     configureApi(api);
     const toast = vi.fn();
-    const services = { context: () => ({ ...onTicket, permissions: staff }), api, queryClient: new QueryClient(), state: { toast } } as unknown as CommandServices;
+    const services = {
+      context: () => ({ ...onTicket, permissions: staff }),
+      api,
+      queryClient: new QueryClient(),
+      state: { toast },
+    } as unknown as CommandServices;
     await command('tickets.status.OnHold').run(services, {});
-    expect(put).toHaveBeenCalledWith('/tickets/TCK1', { type: 'bug', priority: 'Low', status: 'OnHold', subject: 'S', description: 'D', assigneeId: 'u2', version: 7 });
+    expect(put).toHaveBeenCalledWith('/tickets/TCK1', {
+      type: 'bug',
+      priority: 'Low',
+      status: 'OnHold',
+      subject: 'S',
+      description: 'D',
+      assigneeId: 'u2',
+      version: 7,
+    });
     expect(toast).toHaveBeenCalledWith({ kind: 'success', message: 'Ticket status set to On hold.' });
   });
 

@@ -12,7 +12,10 @@ import { baseContext } from '../../app/support.tsx';
 
 const configurationsPath = '/context/businesses/B1/merchants/M1/configurations';
 const configuration = (configurationId: string, tradeName: string, on: boolean): TerminalConfiguration => ({
-  configurationId, tradeName, description: on ? 'Orders taken by telephone' : 'Web shop checkout', switches: { virtualTerminalMenuEnabled: on },
+  configurationId,
+  tradeName,
+  description: on ? 'Orders taken by telephone' : 'Web shop checkout',
+  switches: { virtualTerminalMenuEnabled: on },
 });
 const webShop = configuration('C1', 'Alpha Online', false);
 const telephone = configuration('C2', 'Alpha Telephone Orders', true);
@@ -24,16 +27,17 @@ const webShopContext: ContextSelections = {
   merchant: { id: 'M1', title: 'Alpha Online' },
   configuration: { id: 'C1', title: 'Alpha Online', switches: { virtualTerminalMenuEnabled: false } },
 };
-const commandContext = (selections: ContextSelections, permissions: string[] = ['Portal.Moto.Create']) => baseContext({
-  permissions,
-  context: {
-    ...baseContext().context,
-    businessId: selections.business?.id ?? null,
-    merchantId: selections.merchant?.id ?? null,
-    configurationId: selections.configuration?.id ?? null,
-    virtualTerminalMenuEnabled: selections.configuration ? selections.configuration.switches.virtualTerminalMenuEnabled : null,
-  },
-});
+const commandContext = (selections: ContextSelections, permissions: string[] = ['Portal.Moto.Create']) =>
+  baseContext({
+    permissions,
+    context: {
+      ...baseContext().context,
+      businessId: selections.business?.id ?? null,
+      merchantId: selections.merchant?.id ?? null,
+      configurationId: selections.configuration?.id ?? null,
+      virtualTerminalMenuEnabled: selections.configuration ? selections.configuration.switches.virtualTerminalMenuEnabled : null,
+    },
+  });
 
 function services(configurations: TerminalConfiguration[], selections: ContextSelections) {
   contextStore.applied = selections;
@@ -44,7 +48,9 @@ function services(configurations: TerminalConfiguration[], selections: ContextSe
   });
   const navigate = vi.fn(async () => undefined);
   const toast = vi.fn();
-  const applyContext = vi.fn((next: ContextSelections) => { contextStore.applied = next; });
+  const applyContext = vi.fn((next: ContextSelections) => {
+    contextStore.applied = next;
+  });
   const built = { context: () => commandContext(selections), navigate, api: { get }, state: { toast, applyContext } } as unknown as CommandServices;
   return { built, get, navigate, toast, applyContext };
 }
@@ -81,7 +87,10 @@ describe('go to virtual terminal', { timeout: 30_000 }, () => {
     await command.run(built, {});
     expect(get).toHaveBeenCalledTimes(1);
     expect(navigate).toHaveBeenCalledWith('/configurations/C2/virtual-terminal', { beside: false });
-    expect(applyContext).toHaveBeenCalledWith({ ...webShopContext, configuration: { id: 'C2', title: 'Alpha Telephone Orders', switches: { virtualTerminalMenuEnabled: true } } });
+    expect(applyContext).toHaveBeenCalledWith({
+      ...webShopContext,
+      configuration: { id: 'C2', title: 'Alpha Telephone Orders', switches: { virtualTerminalMenuEnabled: true } },
+    });
     expect(terminalChooserStore.question).toBeNull();
   });
 

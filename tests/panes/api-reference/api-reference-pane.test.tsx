@@ -22,12 +22,22 @@ const openApi: OpenApiDocumentShape = {
   paths: {
     '/businesses/{businessId}/beneficiaries': {
       get: {
-        operationId: 'getBusinessesBeneficiaries', summary: 'Beneficiaries of a business', tags: ['Beneficiaries and screening'],
-        parameters: [businessId, { name: 'sort', in: 'query', required: false, description: 'created, name, status', schema: { type: 'string', maxLength: 512 } }],
-        responses: { 200: { description: 'Success.', content: { 'application/json': { schema: { $ref: '#/components/schemas/beneficiaryList' } } } }, ...errorResponses },
+        operationId: 'getBusinessesBeneficiaries',
+        summary: 'Beneficiaries of a business',
+        tags: ['Beneficiaries and screening'],
+        parameters: [
+          businessId,
+          { name: 'sort', in: 'query', required: false, description: 'created, name, status', schema: { type: 'string', maxLength: 512 } },
+        ],
+        responses: {
+          200: { description: 'Success.', content: { 'application/json': { schema: { $ref: '#/components/schemas/beneficiaryList' } } } },
+          ...errorResponses,
+        },
       },
       post: {
-        operationId: 'postBusinessesBeneficiaries', summary: 'Add a beneficiary (screened at once)', tags: ['Beneficiaries and screening'],
+        operationId: 'postBusinessesBeneficiaries',
+        summary: 'Add a beneficiary (screened at once)',
+        tags: ['Beneficiaries and screening'],
         parameters: [businessId],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/beneficiaryBody' } } } },
         responses: { 201: { description: 'Success.' }, ...errorResponses },
@@ -35,7 +45,10 @@ const openApi: OpenApiDocumentShape = {
     },
     '/transactions': {
       get: {
-        operationId: 'getTransactions', summary: 'Transactions (filtered, sorted, paged)', tags: ['Transactions'], parameters: [],
+        operationId: 'getTransactions',
+        summary: 'Transactions (filtered, sorted, paged)',
+        tags: ['Transactions'],
+        parameters: [],
         responses: { 200: { description: 'Success.' }, ...errorResponses },
       },
     },
@@ -43,10 +56,20 @@ const openApi: OpenApiDocumentShape = {
   components: {
     schemas: {
       beneficiaryBody: {
-        type: 'object', additionalProperties: false, required: ['iban', 'kind'],
-        properties: { iban: { type: 'string', minLength: 1, maxLength: 50 }, kind: { enum: ['company', 'person'] }, companyName: { anyOf: [{ type: 'string', maxLength: 200 }, { type: 'null' }] } },
+        type: 'object',
+        additionalProperties: false,
+        required: ['iban', 'kind'],
+        properties: {
+          iban: { type: 'string', minLength: 1, maxLength: 50 },
+          kind: { enum: ['company', 'person'] },
+          companyName: { anyOf: [{ type: 'string', maxLength: 200 }, { type: 'null' }] },
+        },
       },
-      beneficiaryList: { type: 'object', required: ['results'], properties: { results: { type: 'array', items: { $ref: '#/components/schemas/beneficiaryBody' } } } },
+      beneficiaryList: {
+        type: 'object',
+        required: ['results'],
+        properties: { results: { type: 'array', items: { $ref: '#/components/schemas/beneficiaryBody' } } },
+      },
       errorReportSchema: { type: 'object', required: ['errorReport'], properties: { errorReport: { type: 'object' } } },
     },
     responses: {
@@ -146,7 +169,9 @@ describe('the API reference pane', () => {
   it('describes schemas in one line and matches operations by any of their names', () => {
     expect(describeSchema({ type: 'integer', minimum: 1 })).toBe('integer, ≥ 1');
     expect(describeSchema({ anyOf: [{ type: 'string', maxLength: 200 }, { type: 'null' }] })).toBe('string, at most 200 characters or null');
-    expect(describeSchema({ type: 'array', items: { $ref: '#/components/schemas/beneficiaryBody' }, maxItems: 25 })).toBe('array of beneficiaryBody (at most 25)');
+    expect(describeSchema({ type: 'array', items: { $ref: '#/components/schemas/beneficiaryBody' }, maxItems: 25 })).toBe(
+      'array of beneficiaryBody (at most 25)',
+    );
     const [first] = operationsOf(openApi);
     if (!first) throw new Error('no operation');
     expect(matchesFilter(first, 'GET benef')).toBe(true);

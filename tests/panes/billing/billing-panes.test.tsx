@@ -18,15 +18,48 @@ const callsOf = (fn: unknown) => (fn as { mock: { calls: unknown[][] } }).mock.c
 const mockOf = (fn: unknown) => fn as ReturnType<typeof vi.fn>;
 
 const listItem = (number: string, status: InvoiceListItem['status']): InvoiceListItem => ({
-  invoiceId: `ID-${number}`, number, kind: 'invoice', month: '2026-09', businessId: 'B1', businessName: 'Alpha Ltd', currency: 'GBP', status,
-  issuedUtc: '2026-10-03T09:00:00.000Z', dueUtc: '2026-10-17T09:00:00.000Z', paidUtc: null, totalMinor: 12_345, creditedInvoiceId: null, version: 1,
+  invoiceId: `ID-${number}`,
+  number,
+  kind: 'invoice',
+  month: '2026-09',
+  businessId: 'B1',
+  businessName: 'Alpha Ltd',
+  currency: 'GBP',
+  status,
+  issuedUtc: '2026-10-03T09:00:00.000Z',
+  dueUtc: '2026-10-17T09:00:00.000Z',
+  paidUtc: null,
+  totalMinor: 12_345,
+  creditedInvoiceId: null,
+  version: 1,
 });
 const preview = (month: string) => ({
-  month, alreadyRun: false,
-  invoices: [{
-    businessId: 'B1', businessName: 'Alpha Ltd', currency: 'GBP', status: 'draft', feesMinor: 828, minimumTopUpMinor: 0, totalMinor: 828,
-    lines: [{ merchantId: 'M1', merchantName: 'Alpha Online', paymentMethod: 'card', description: 'Transaction fees, Card', transactionCount: 3, volumeMinor: 30_000, feesMinor: 828, minimumTopUpMinor: 0, amountMinor: 828 }],
-  }],
+  month,
+  alreadyRun: false,
+  invoices: [
+    {
+      businessId: 'B1',
+      businessName: 'Alpha Ltd',
+      currency: 'GBP',
+      status: 'draft',
+      feesMinor: 828,
+      minimumTopUpMinor: 0,
+      totalMinor: 828,
+      lines: [
+        {
+          merchantId: 'M1',
+          merchantName: 'Alpha Online',
+          paymentMethod: 'card',
+          description: 'Transaction fees, Card',
+          transactionCount: 3,
+          volumeMinor: 30_000,
+          feesMinor: 828,
+          minimumTopUpMinor: 0,
+          amountMinor: 828,
+        },
+      ],
+    },
+  ],
   totals: [{ currency: 'GBP', feesMinor: 828, minimumTopUpMinor: 0, totalMinor: 828, invoiceCount: 1 }],
 });
 
@@ -56,11 +89,19 @@ describe('the billing screen', { timeout: 20_000 }, () => {
     const api = fakeApi({ '/billing/runs': () => ({ results: [], numberOfResults: 0 }) });
     mockOf(api.post).mockImplementation(async (path: string, body: unknown) => {
       if (path === '/billing/runs/preview') return preview((body as { month: string }).month);
-      if (path === '/billing/runs') return { runId: 'BR1', month: lastMonth, createdBy: 'Bill', createdUtc: '2026-11-25T10:00:00.000Z', invoiceCount: 1, invoiceNumbers: ['INV-2026-000003'] };
+      if (path === '/billing/runs')
+        return {
+          runId: 'BR1',
+          month: lastMonth,
+          createdBy: 'Bill',
+          createdUtc: '2026-11-25T10:00:00.000Z',
+          invoiceCount: 1,
+          invoiceNumbers: ['INV-2026-000003'],
+        };
       return undefined;
     });
     renderWithServices(<BillingPane params={{}} search="?tab=run" capability="Billing" />);
-    const month = await screen.findByLabelText('Month', {}) as HTMLInputElement;
+    const month = (await screen.findByLabelText('Month', {})) as HTMLInputElement;
     // The portal's month entry shows mm/yyyy.
     expect(month.value).toBe(`${lastMonth.slice(5, 7)}/${lastMonth.slice(0, 4)}`);
     await userEvent.click(screen.getByRole('button', { name: 'Preview' }));
@@ -78,7 +119,11 @@ describe('the billing screen', { timeout: 20_000 }, () => {
   it('applies the typed filters on Enter in their fields, the month with the portal’s month entry, statuses from its choice list', async () => {
     const api = fakeApi({ '/billing/invoices': () => ({ results: [listItem('INV-2026-000002', 'overdue')], numberOfResults: 1 }) });
     const location = memoryLocation({ path: '/billing', record: true });
-    renderWithServices(<Router hook={location.hook} searchHook={location.searchHook}><Billing /></Router>);
+    renderWithServices(
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        <Billing />
+      </Router>,
+    );
     const user = userEvent.setup();
     await screen.findByRole('grid', { name: 'Invoices' });
     await user.click(screen.getByRole('searchbox', { name: 'Invoice number' }));
@@ -102,8 +147,13 @@ describe('the billing screen', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Status: Any' }));
     await user.keyboard(' {ArrowDown} {Enter}');
     await waitFor(() => expect(location.history?.at(-1)).toBe('/billing?status=issued%2Coverdue&number=INV-2026-000002'));
-    await waitFor(() => expect(api.get.mock.calls.some(([path, options]) => path === '/billing/invoices'
-      && (options as { query: Record<string, string> }).query.status === '[eq]issued[and][eq]overdue')).toBe(true));
+    await waitFor(() =>
+      expect(
+        api.get.mock.calls.some(
+          ([path, options]) => path === '/billing/invoices' && (options as { query: Record<string, string> }).query.status === '[eq]issued[and][eq]overdue',
+        ),
+      ).toBe(true),
+    );
   });
 
   it('explains a month that was billed already', async () => {
@@ -123,8 +173,27 @@ describe('the billing screen', { timeout: 20_000 }, () => {
 
 describe('an invoice', { timeout: 20_000 }, () => {
   const invoice: Invoice = {
-    ...listItem('INV-2026-000002', 'overdue'), version: 4, feesMinor: 12_345, minimumTopUpMinor: 0, reason: null, creditedInvoiceNumber: null, creditNotes: [], creditableMinor: 12_345,
-    lines: [{ merchantId: 'M1', merchantName: 'Alpha Online', paymentMethod: 'applePay', description: 'Transaction fees, Apple Pay', transactionCount: 10, volumeMinor: 600_000, feesMinor: 12_345, minimumTopUpMinor: 0, amountMinor: 12_345 }],
+    ...listItem('INV-2026-000002', 'overdue'),
+    version: 4,
+    feesMinor: 12_345,
+    minimumTopUpMinor: 0,
+    reason: null,
+    creditedInvoiceNumber: null,
+    creditNotes: [],
+    creditableMinor: 12_345,
+    lines: [
+      {
+        merchantId: 'M1',
+        merchantName: 'Alpha Online',
+        paymentMethod: 'applePay',
+        description: 'Transaction fees, Apple Pay',
+        transactionCount: 10,
+        volumeMinor: 600_000,
+        feesMinor: 12_345,
+        minimumTopUpMinor: 0,
+        amountMinor: 12_345,
+      },
+    ],
   };
   beforeEach(() => {
     resetStores();
@@ -157,12 +226,15 @@ describe('an invoice', { timeout: 20_000 }, () => {
     await userEvent.clear(within(dialog).getByLabelText(/Amount in GBP/));
     await userEvent.type(within(dialog).getByLabelText(/Amount in GBP/), '10.5');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Issue credit note' }));
-    await waitFor(() => expect(callsOf(api.post)[0]?.slice(0, 2)).toEqual(['/billing/invoices/ID-INV-2026-000002/credit-notes', { reason: 'Duplicate fee', amountMinor: 1_050 }]));
+    await waitFor(() =>
+      expect(callsOf(api.post)[0]?.slice(0, 2)).toEqual(['/billing/invoices/ID-INV-2026-000002/credit-notes', { reason: 'Duplicate fee', amountMinor: 1_050 }]),
+    );
   });
 
   it('shows the balance due after credit notes, and links the business and its pricing plan', async () => {
     const credited: Invoice = {
-      ...invoice, creditableMinor: 12_345 - 1_050 - 2_000,
+      ...invoice,
+      creditableMinor: 12_345 - 1_050 - 2_000,
       creditNotes: [
         { invoiceId: 'ID-CN-2026-000001', number: 'CN-2026-000001', totalMinor: -1_050, issuedUtc: '2026-11-03T10:00:00.000Z' },
         { invoiceId: 'ID-CN-2026-000002', number: 'CN-2026-000002', totalMinor: -2_000, issuedUtc: '2026-11-04T10:00:00.000Z' },
@@ -180,7 +252,7 @@ describe('an invoice', { timeout: 20_000 }, () => {
     expect(screen.getByRole('link', { name: 'pricing plan' }).getAttribute('href')).toBe(`/business/${credited.businessId}/pricing-plan`);
   });
 
-  it('reads amounts in the currency\'s decimals', () => {
+  it("reads amounts in the currency's decimals", () => {
     expect(minorUnitsOf('10.5', 'GBP')).toBe(1_050);
     expect(minorUnitsOf('10', 'GBP')).toBe(1_000);
     expect(minorUnitsOf('10.555', 'GBP')).toBeNull();

@@ -11,23 +11,54 @@ import { BulkJobPane } from '../../../panes/bulk-jobs/bulk-job-pane.tsx';
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const row = (reference: string): PaymentJobListItem => ({
-  reference, orderNumber: `ORD-${reference}`, createDateTimeUtc: '2026-11-01T10:00:00.000Z', expirationDateTimeUtc: null, paidDateTimeUtc: null,
-  status: 'pending', amount: 12.5, currency: 'GBP', configurationId: 'C1', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online',
-  customer: 'Ada Shopper', emailAddress: 'ada@example.test', paymentMethod: 'card',
+  reference,
+  orderNumber: `ORD-${reference}`,
+  createDateTimeUtc: '2026-11-01T10:00:00.000Z',
+  expirationDateTimeUtc: null,
+  paidDateTimeUtc: null,
+  status: 'pending',
+  amount: 12.5,
+  currency: 'GBP',
+  configurationId: 'C1',
+  businessId: 'B1',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  customer: 'Ada Shopper',
+  emailAddress: 'ada@example.test',
+  paymentMethod: 'card',
 });
 const job = (overrides: Partial<BulkJob> = {}): BulkJob => ({
-  id: 'BLK00000000000000AA', area: 'payment-jobs', action: 'cancel', status: 'running', cancelRequested: false, totalItems: 120, processedItems: 48,
-  succeededItems: 45, failedItems: 3, createdAt: '2026-11-25T10:00:00.000Z', finishedAt: null, reportId: null, resultFileName: null, error: null, ...overrides,
+  id: 'BLK00000000000000AA',
+  area: 'payment-jobs',
+  action: 'cancel',
+  status: 'running',
+  cancelRequested: false,
+  totalItems: 120,
+  processedItems: 48,
+  succeededItems: 45,
+  failedItems: 3,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  finishedAt: null,
+  reportId: null,
+  resultFileName: null,
+  error: null,
+  ...overrides,
 });
 
 describe('bulk actions', () => {
   beforeEach(() => resetStores());
 
   it('cancels all matching payment jobs of a filtered view as one server job over the filters', async () => {
-    signIn({ permissions: ['Portal.PaymentJobs.Read', 'Portal.PaymentJobs.Cancel', 'Portal.Reports.Create'], context: merchantContext, paths: ['/configurations/C1/payments'] });
+    signIn({
+      permissions: ['Portal.PaymentJobs.Read', 'Portal.PaymentJobs.Cancel', 'Portal.Reports.Create'],
+      context: merchantContext,
+      paths: ['/configurations/C1/payments'],
+    });
     const api = fakeApi({ '/businesses/B1/merchants/M1/payment-jobs': () => ({ results: [row('PJ0001'), row('PJ0002')], numberOfResults: 120 }) });
     (api.post as Mock).mockResolvedValue({ job: job({ status: 'queued', processedItems: 0 }) });
-    renderWithServices(<PaymentJobsPane params={{ configurationId: 'C1' }} search={`status=${encodeURIComponent('[eq]pending')}`} capability="Payment jobs overview" />);
+    renderWithServices(
+      <PaymentJobsPane params={{ configurationId: 'C1' }} search={`status=${encodeURIComponent('[eq]pending')}`} capability="Payment jobs overview" />,
+    );
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Select PJ0001' }, { timeout: 8000 }));
     expect(screen.getByRole('status', { name: '' }).textContent).toBe('1 selected');
     await userEvent.click(screen.getByRole('button', { name: 'Select all 120 matching payment jobs' }));
@@ -43,7 +74,9 @@ describe('bulk actions', () => {
     const [path, body, options] = (api.post as Mock).mock.calls[0] as [string, Record<string, unknown>, { headers: Record<string, string> }];
     expect(path).toBe('/bulk-jobs');
     expect(body).toEqual({
-      area: 'payment-jobs', action: 'cancel', context: { level: 'merchant', businessId: 'B1', merchantId: 'M1' },
+      area: 'payment-jobs',
+      action: 'cancel',
+      context: { level: 'merchant', businessId: 'B1', merchantId: 'M1' },
       selection: { allMatching: true, filters: { status: '[eq]pending', configurationid: '[eq]C1' }, includedIds: [], excludedIds: [] },
     });
     expect(options.headers['Idempotency-Key']).toMatch(/.{8,}/);
@@ -78,7 +111,20 @@ describe('bulk actions', () => {
 
   it('offers the result file of an ended job, and the report queue for an export', async () => {
     signIn({ permissions: [], paths: ['/bulk-jobs/BLK00000000000000BB'] });
-    fakeApi({ '/bulk-jobs/BLK00000000000000BB': () => job({ id: 'BLK00000000000000BB', action: 'export', status: 'completed', processedItems: 120, succeededItems: 120, failedItems: 0, reportId: 'RPTB1', resultFileName: 'bulk-export.csv', finishedAt: '2026-11-25T10:01:00.000Z' }) });
+    fakeApi({
+      '/bulk-jobs/BLK00000000000000BB': () =>
+        job({
+          id: 'BLK00000000000000BB',
+          action: 'export',
+          status: 'completed',
+          processedItems: 120,
+          succeededItems: 120,
+          failedItems: 0,
+          reportId: 'RPTB1',
+          resultFileName: 'bulk-export.csv',
+          finishedAt: '2026-11-25T10:01:00.000Z',
+        }),
+    });
     renderWithServices(<BulkJobPane params={{ jobId: 'BLK00000000000000BB' }} search="" capability="Bulk job" />);
     expect((await screen.findByRole('progressbar', { name: 'Export payment jobs: progress' })).getAttribute('aria-valuenow')).toBe('100');
     expect(screen.getByRole('button', { name: 'Download result' })).toBeTruthy();

@@ -13,15 +13,35 @@ import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/supp
 vi.setConfig({ testTimeout: 20_000 });
 
 const business = (overrides: Partial<BusinessDetail> = {}): BusinessDetail => ({
-  businessId: 'B1', businessName: 'Alpha Trading Ltd', businessUrl: null, camAutoRemittance: true, live: true, partnerId: 'P1', partnerName: 'Northwind Partners',
-  version: 2, createDateTimeUtc: '2026-01-01T10:00:00.000Z', editable: true,
+  businessId: 'B1',
+  businessName: 'Alpha Trading Ltd',
+  businessUrl: null,
+  camAutoRemittance: true,
+  live: true,
+  partnerId: 'P1',
+  partnerName: 'Northwind Partners',
+  version: 2,
+  createDateTimeUtc: '2026-01-01T10:00:00.000Z',
+  editable: true,
   recentActivity: [{ event: 'ConfigurationCreated', dateTimeUtc: '2026-11-01T10:00:00.000Z', merchantId: 'M1', userName: 'Priya Shah' }],
   ...overrides,
 });
 const merchant = (overrides: Partial<MerchantDetail> = {}): MerchantDetail => ({
-  merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: 'https://alpha.example', supportUrl: null, supportEmail: null, grossSettlement: false,
-  currencies: ['GBP', 'EUR'], live: true, version: 1, businessName: 'Alpha Trading Ltd', createDateTimeUtc: '2026-01-01T10:00:00.000Z',
-  configurations: [{ configurationId: 'C1', tradeName: 'Alpha web shop' }], editable: false, ...overrides,
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  businessId: 'B1',
+  merchantUrl: 'https://alpha.example',
+  supportUrl: null,
+  supportEmail: null,
+  grossSettlement: false,
+  currencies: ['GBP', 'EUR'],
+  live: true,
+  version: 1,
+  businessName: 'Alpha Trading Ltd',
+  createDateTimeUtc: '2026-01-01T10:00:00.000Z',
+  configurations: [{ configurationId: 'C1', tradeName: 'Alpha web shop' }],
+  editable: false,
+  ...overrides,
 });
 
 describe('the business detail', () => {
@@ -31,7 +51,22 @@ describe('the business detail', () => {
     signIn({ permissions: ['Mapi.Business.Read'], paths: ['/business/B1'] });
     fakeApi({
       '/businesses/B1': () => business({ editable: false }),
-      '/businesses/B1/merchants': () => ({ results: [{ merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: null, supportUrl: null, supportEmail: null, grossSettlement: true, currencies: ['GBP'], live: true }], numberOfResults: 1 }),
+      '/businesses/B1/merchants': () => ({
+        results: [
+          {
+            merchantId: 'M1',
+            merchantName: 'Alpha Online',
+            businessId: 'B1',
+            merchantUrl: null,
+            supportUrl: null,
+            supportEmail: null,
+            grossSettlement: true,
+            currencies: ['GBP'],
+            live: true,
+          },
+        ],
+        numberOfResults: 1,
+      }),
     });
     renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
     expect(await screen.findByRole('heading', { name: 'Alpha Trading Ltd', level: 1 })).toBeTruthy();
@@ -149,10 +184,25 @@ describe('the merchant detail', () => {
     signIn({ permissions: ['Mapi.Merchant.Read'], paths: ['/business/B1/merchants/M1'] });
     fakeApi({
       '/businesses/B1/merchants/M1': () => merchant(),
-      '/businesses/B1/merchants/M1/merchant-accountgroups': () => ({ results: [{
-        accountNumber: '3M1070215', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online', currency: 'GBP', grossSettlement: false,
-        reservePercentage: 0, reserveDays: 60, balances: [{ kind: 'trading', balance: 1234.5 }, { kind: 'reserve', balance: 0 }],
-      }], numberOfResults: 1 }),
+      '/businesses/B1/merchants/M1/merchant-accountgroups': () => ({
+        results: [
+          {
+            accountNumber: '3M1070215',
+            businessId: 'B1',
+            merchantId: 'M1',
+            merchantName: 'Alpha Online',
+            currency: 'GBP',
+            grossSettlement: false,
+            reservePercentage: 0,
+            reserveDays: 60,
+            balances: [
+              { kind: 'trading', balance: 1234.5 },
+              { kind: 'reserve', balance: 0 },
+            ],
+          },
+        ],
+        numberOfResults: 1,
+      }),
     });
     renderWithServices(<MerchantDetailPane params={{ businessId: 'B1', merchantId: 'M1' }} search="" capability="Merchant detail" />);
     expect(await screen.findByRole('heading', { name: 'Alpha Online', level: 1 })).toBeTruthy();
@@ -168,7 +218,9 @@ describe('the merchant detail', () => {
     signIn({ permissions: ['Mapi.Merchant.Read'], paths: ['/business/B1/merchants/M1'] });
     fakeApi({
       '/businesses/B1/merchants/M1': () => merchant(),
-      '/businesses/B1/merchants/M1/merchant-accountgroups': () => { throw new ApiError({ status: 403, messages: ['You do not have the correct permissions.'], kind: 'http', handled: true }); },
+      '/businesses/B1/merchants/M1/merchant-accountgroups': () => {
+        throw new ApiError({ status: 403, messages: ['You do not have the correct permissions.'], kind: 'http', handled: true });
+      },
     });
     renderWithServices(<MerchantDetailPane params={{ businessId: 'B1', merchantId: 'M1' }} search="" capability="Merchant detail" />);
     expect(await screen.findByText('You do not have the correct permissions.', undefined)).toBeTruthy();

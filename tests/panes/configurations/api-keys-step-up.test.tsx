@@ -13,8 +13,16 @@ vi.setConfig({ testTimeout: 20_000 });
 const path = '/businesses/B1/merchants/M1/configurations/C1';
 const created = {
   apiKey: {
-    id: 'KEY0123456789ABCDEF', configurationId: 'C1', name: 'Web shop', description: '', prefix: 'pk_live_abcdef', expiresAt: null, revokedAt: null,
-    createdAt: '2026-11-02T09:00:00.000Z', replacesId: null, status: 'active',
+    id: 'KEY0123456789ABCDEF',
+    configurationId: 'C1',
+    name: 'Web shop',
+    description: '',
+    prefix: 'pk_live_abcdef',
+    expiresAt: null,
+    revokedAt: null,
+    createdAt: '2026-11-02T09:00:00.000Z',
+    replacesId: null,
+    status: 'active',
   },
   secret: `pk_live_${'a'.repeat(43)}`,
 };

@@ -31,11 +31,25 @@ vi.setConfig({ testTimeout: 20_000 });
 
 const context = { business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: 'M1', title: 'Alpha Online' } };
 const detail = (overrides: Partial<ConfigurationDetail> = {}): ConfigurationDetail => ({
-  configurationId: 'C1', businessId: 'B1', merchantId: 'M1', tradeName: 'Alpha web shop', description: 'Checkout', switches: { virtualTerminalMenuEnabled: true },
-  version: 3, hostedPages: [],
+  configurationId: 'C1',
+  businessId: 'B1',
+  merchantId: 'M1',
+  tradeName: 'Alpha web shop',
+  description: 'Checkout',
+  switches: { virtualTerminalMenuEnabled: true },
+  version: 3,
+  hostedPages: [],
   paymentMethods: paymentMethods.map((method) => ({
     paymentMethod: method,
-    configuration: { paymentMethod: method, enabled: method === 'card', displayName: paymentMethodLabels[method], threeDSecurePolicy: method === 'card' ? 'always' : null, minimumAmount: null, maximumAmount: null, currencies: ['GBP'] },
+    configuration: {
+      paymentMethod: method,
+      enabled: method === 'card',
+      displayName: paymentMethodLabels[method],
+      threeDSecurePolicy: method === 'card' ? 'always' : null,
+      minimumAmount: null,
+      maximumAmount: null,
+      currencies: ['GBP'],
+    },
   })),
   ...overrides,
 });
@@ -86,7 +100,14 @@ describe('the configuration detail', () => {
     signIn({ permissions: ['Mapi.Configurations.Read', 'Mapi.Configurations.Update'], context, paths: ['/configurations/C1'] });
     const api = fakeApi({ '/businesses/B1/merchants/M1/configurations/C1': () => detail() });
     const post = api.post as unknown as ReturnType<typeof vi.fn>;
-    post.mockResolvedValue({ reference: 'HPPNEW', configurationId: 'C1', name: 'Payment page 1', design: defaultHostedPageDesign, version: 4, updatedAt: '2026-11-01T10:00:00.000Z' });
+    post.mockResolvedValue({
+      reference: 'HPPNEW',
+      configurationId: 'C1',
+      name: 'Payment page 1',
+      design: defaultHostedPageDesign,
+      version: 4,
+      updatedAt: '2026-11-01T10:00:00.000Z',
+    });
     renderWithServices(<InPane />);
     await screen.findByRole('tablist', { name: 'Configuration' });
     await waitFor(() => expect(workspaceStore.panes[0]?.capabilities).toEqual(expect.arrayContaining(['tabs', 'delete'])));

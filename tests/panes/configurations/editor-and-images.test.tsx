@@ -20,15 +20,33 @@ import { baseContext, fakeApi, renderWithServices, resetStores, signIn } from '.
 
 const context = { business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: 'M1', title: 'Alpha Online' } };
 const page: HostedPageAnswer = {
-  reference: 'HPP1', configurationId: 'C1', name: 'Checkout', version: 3, updatedAt: '2026-11-01T10:00:00.000Z',
+  reference: 'HPP1',
+  configurationId: 'C1',
+  name: 'Checkout',
+  version: 3,
+  updatedAt: '2026-11-01T10:00:00.000Z',
   design: { ...defaultHostedPageDesign, texts: { ...defaultHostedPageDesign.texts, title: 'Pay Alpha' } },
 };
 const configuration: ConfigurationDetail = {
-  configurationId: 'C1', businessId: 'B1', merchantId: 'M1', tradeName: 'Alpha web shop', description: '', switches: { virtualTerminalMenuEnabled: true },
-  version: 3, hostedPages: [{ reference: 'HPP1', name: 'Checkout', updatedAt: '2026-11-01T10:00:00.000Z' }],
+  configurationId: 'C1',
+  businessId: 'B1',
+  merchantId: 'M1',
+  tradeName: 'Alpha web shop',
+  description: '',
+  switches: { virtualTerminalMenuEnabled: true },
+  version: 3,
+  hostedPages: [{ reference: 'HPP1', name: 'Checkout', updatedAt: '2026-11-01T10:00:00.000Z' }],
   paymentMethods: paymentMethods.map((method) => ({
     paymentMethod: method,
-    configuration: { paymentMethod: method, enabled: method === 'card' || method === 'ideal', displayName: method === 'card' ? 'Debit or credit card' : paymentMethodLabels[method], threeDSecurePolicy: null, minimumAmount: null, maximumAmount: null, currencies: ['GBP'] },
+    configuration: {
+      paymentMethod: method,
+      enabled: method === 'card' || method === 'ideal',
+      displayName: method === 'card' ? 'Debit or credit card' : paymentMethodLabels[method],
+      threeDSecurePolicy: null,
+      minimumAmount: null,
+      maximumAmount: null,
+      currencies: ['GBP'],
+    },
   })),
 };
 
@@ -37,7 +55,9 @@ function renderEditor() {
     '/businesses/B1/merchants/M1/hosted-pages/HPP1': () => page,
     '/businesses/B1/merchants/M1/configurations/C1': () => configuration,
   });
-  renderWithServices(<HostedPageEditorPane params={{ configurationId: 'C1', hostedPaymentPageReference: 'HPP1' }} search="" capability="Hosted payment page editor" />);
+  renderWithServices(
+    <HostedPageEditorPane params={{ configurationId: 'C1', hostedPaymentPageReference: 'HPP1' }} search="" capability="Hosted payment page editor" />,
+  );
   return api;
 }
 
@@ -51,7 +71,7 @@ describe('the hosted page editor', () => {
 
   it('draws the page in a sandboxed frame that cannot submit, and redraws it on every keystroke', async () => {
     renderEditor();
-    const frame = await screen.findByTitle('Preview of the payment page at desktop width', {}) as HTMLIFrameElement;
+    const frame = (await screen.findByTitle('Preview of the payment page at desktop width', {})) as HTMLIFrameElement;
     expect(frame.getAttribute('sandbox')).toBe('allow-same-origin');
     await waitFor(() => expect(previewBody()?.querySelector('h1')?.textContent).toBe('Pay Alpha'));
     // What the shopper's page can take (a card, by its display name); iDEAL is switched on but named as not
@@ -93,8 +113,15 @@ describe('the hosted page editor', () => {
     await waitFor(() => expect([...(workspaceStore.panes[0]?.capabilities ?? [])].sort()).toEqual(['previewWidth', 'removeLogo']));
     const services = { state: { paneRequest: (capability: never, argument?: number) => sendPaneRequest(capability, argument) } } as unknown as CommandServices;
     // Removing the logo is a configuration edit: offered with the permission the server checks.
-    const ctx = baseContext({ permissions: ['Mapi.Configurations.Update'], focusedPane: { id: 'pane-test', capabilities: [...(workspaceStore.panes[0]?.capabilities ?? [])] } });
-    expect(hostedPageCommands.filter((command) => isAvailable(command, ctx)).map((command) => command.id)).toEqual(['hostedPage.previewDesktop', 'hostedPage.previewPhone', 'hostedPage.removeLogo']);
+    const ctx = baseContext({
+      permissions: ['Mapi.Configurations.Update'],
+      focusedPane: { id: 'pane-test', capabilities: [...(workspaceStore.panes[0]?.capabilities ?? [])] },
+    });
+    expect(hostedPageCommands.filter((command) => isAvailable(command, ctx)).map((command) => command.id)).toEqual([
+      'hostedPage.previewDesktop',
+      'hostedPage.previewPhone',
+      'hostedPage.removeLogo',
+    ]);
 
     act(() => void previewPhoneCommand.run(services, {}));
     expect(await screen.findByTitle('Preview of the payment page at phone width')).toHaveProperty('dataset.width', 'phone');
@@ -147,10 +174,12 @@ describe('the hosted page editor', () => {
 
   it('refuses a wrong file type and a file over 5 MB with danger toasts, before any upload', async () => {
     const api = renderEditor();
-    const input = await screen.findByLabelText(/Upload a logo/, {}) as HTMLInputElement;
+    const input = (await screen.findByLabelText(/Upload a logo/, {})) as HTMLInputElement;
     const user = userEvent.setup({ applyAccept: false });
     await user.upload(input, new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' }));
-    await waitFor(() => expect(toastStore.toasts.map((toast) => [toast.kind, toast.message])).toContainEqual(['danger', 'Invalid file type, allowed: .jpg, .jpeg, .png']));
+    await waitFor(() =>
+      expect(toastStore.toasts.map((toast) => [toast.kind, toast.message])).toContainEqual(['danger', 'Invalid file type, allowed: .jpg, .jpeg, .png']),
+    );
     const big = new File([new Uint8Array(5_242_881)], 'huge.png', { type: 'image/png' });
     await user.upload(input, big);
     await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain('The file exceeded the maximum file size of 5 MB'));
@@ -183,9 +212,17 @@ describe('the image pipeline', () => {
   it('uploads the resized bytes, then deletes the old image, then answers the new reference', async () => {
     const calls: string[] = [];
     const reference = await runImagePipeline(new File([new Uint8Array([1, 2, 3])], 'logo.png', { type: 'image/png' }), 'IMGOLD', {
-      resize: async () => { calls.push('resize'); return new Blob([new Uint8Array([9, 8, 7])]); },
-      upload: async (body) => { calls.push(`upload ${body.mimeType} ${body.data}`); return { imageReference: 'IMGNEW' }; },
-      deleteOld: async (old) => { calls.push(`delete ${old}`); },
+      resize: async () => {
+        calls.push('resize');
+        return new Blob([new Uint8Array([9, 8, 7])]);
+      },
+      upload: async (body) => {
+        calls.push(`upload ${body.mimeType} ${body.data}`);
+        return { imageReference: 'IMGNEW' };
+      },
+      deleteOld: async (old) => {
+        calls.push(`delete ${old}`);
+      },
       notify: (message) => calls.push(`notify ${message}`),
     });
     expect(reference).toBe('IMGNEW');
@@ -196,8 +233,17 @@ describe('the image pipeline', () => {
 describe('the shared renderer and the wizard steps', () => {
   it('escapes every text and drops a logo that is not one of our references', () => {
     const html = hostedPageBody({
-      design: { ...defaultHostedPageDesign, logoImageReference: '"><script>alert(1)</script>', texts: { ...defaultHostedPageDesign.texts, footer: '<img src=x onerror=alert(1)>' } },
-      merchantName: 'A & B', amount: '£1.00', orderNumber: '<1>', orderLines: [], paymentMethods: [], mode: 'preview',
+      design: {
+        ...defaultHostedPageDesign,
+        logoImageReference: '"><script>alert(1)</script>',
+        texts: { ...defaultHostedPageDesign.texts, footer: '<img src=x onerror=alert(1)>' },
+      },
+      merchantName: 'A & B',
+      amount: '£1.00',
+      orderNumber: '<1>',
+      orderLines: [],
+      paymentMethods: [],
+      mode: 'preview',
     });
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<img src=x');
@@ -205,23 +251,51 @@ describe('the shared renderer and the wizard steps', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
-  it('offers a card within its setting and names every other switched-on method, in the design\'s order', () => {
+  it("offers a card within its setting and names every other switched-on method, in the design's order", () => {
     const setting = (method: 'card' | 'ideal' | 'payPal' | 'klarnaPayNow', overrides = {}) => ({
-      method, enabled: true, displayName: method === 'card' ? 'Debit or credit card' : '', minimumAmountMilli: null, maximumAmountMilli: null, currencies: ['GBP'], ...overrides,
+      method,
+      enabled: true,
+      displayName: method === 'card' ? 'Debit or credit card' : '',
+      minimumAmountMilli: null,
+      maximumAmountMilli: null,
+      currencies: ['GBP'],
+      ...overrides,
     });
-    const settings = [setting('card', { minimumAmountMilli: 1_000, maximumAmountMilli: 50_000 }), setting('ideal'), setting('payPal'), setting('klarnaPayNow', { enabled: false })];
+    const settings = [
+      setting('card', { minimumAmountMilli: 1_000, maximumAmountMilli: 50_000 }),
+      setting('ideal'),
+      setting('payPal'),
+      setting('klarnaPayNow', { enabled: false }),
+    ];
     const open = shopperPaymentOptions(['payPal', 'card', 'ideal'], settings, { amountMilli: 42_500, currency: 'GBP' });
     expect(open).toEqual({ payable: [{ method: 'card', label: 'Debit or credit card' }], unavailable: ['PayPal', 'iDEAL'] });
-    expect(shopperPaymentOptions(['card'], settings, { amountMilli: 60_000, currency: 'GBP' }).reason).toBe('The amount is above this shop\'s maximum for Debit or credit card payments.');
-    expect(shopperPaymentOptions(['card'], settings, { amountMilli: 500, currency: 'GBP' }).reason).toBe('The amount is below this shop\'s minimum for Debit or credit card payments.');
+    expect(shopperPaymentOptions(['card'], settings, { amountMilli: 60_000, currency: 'GBP' }).reason).toBe(
+      "The amount is above this shop's maximum for Debit or credit card payments.",
+    );
+    expect(shopperPaymentOptions(['card'], settings, { amountMilli: 500, currency: 'GBP' }).reason).toBe(
+      "The amount is below this shop's minimum for Debit or credit card payments.",
+    );
     expect(shopperPaymentOptions(['card'], settings, { amountMilli: 5_000, currency: 'EUR' }).payable).toEqual([]);
     // The preview has no real payment: limits are not applied there.
     expect(shopperPaymentOptions(['card'], settings, null).payable).toHaveLength(1);
-    expect(shopperPaymentOptions([], [setting('card', { enabled: false })], null)).toEqual({ payable: [], unavailable: [], reason: 'Card payments are not switched on for this shop.' });
-
-    const body = (view: Partial<Parameters<typeof hostedPageBody>[0]>) => hostedPageBody({
-      design: defaultHostedPageDesign, merchantName: 'Alpha', amount: '£1.00', orderNumber: '1', orderLines: [], paymentMethods: [], mode: 'live', formAction: '/pay/X', ...view,
+    expect(shopperPaymentOptions([], [setting('card', { enabled: false })], null)).toEqual({
+      payable: [],
+      unavailable: [],
+      reason: 'Card payments are not switched on for this shop.',
     });
+
+    const body = (view: Partial<Parameters<typeof hostedPageBody>[0]>) =>
+      hostedPageBody({
+        design: defaultHostedPageDesign,
+        merchantName: 'Alpha',
+        amount: '£1.00',
+        orderNumber: '1',
+        orderLines: [],
+        paymentMethods: [],
+        mode: 'live',
+        formAction: '/pay/X',
+        ...view,
+      });
     expect(body({ paymentMethods: open.payable, unavailableMethods: open.unavailable })).toContain('PayPal and iDEAL are not available on this page.');
     const none = body({ unpayableReason: 'Card payments are not switched on for this shop.' });
     expect(none).toContain('<h2>This payment cannot be made on this page</h2>');

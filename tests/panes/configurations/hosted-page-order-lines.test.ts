@@ -5,15 +5,29 @@ import { previewView } from '../../../panes/configurations/hosted-page-editor-pa
 import { defaultHostedPageDesign } from '../../../src/contract/configurations.ts';
 import { formatHostedPageMoney, hostedPageBody, hostedPageCss, hostedPageOrderLineCells } from '../../../src/contract/hosted-page-render.ts';
 
-const rowsOf = (html: string) => [...html.matchAll(/<tr><td>([^<]*)<\/td><td class="end">(\d+)<\/td><td class="end">([^<]*)<\/td><td class="end">([^<]*)<\/td><\/tr>/g)]
-  .map((match) => match.slice(1, 5));
+const rowsOf = (html: string) =>
+  [...html.matchAll(/<tr><td>([^<]*)<\/td><td class="end">(\d+)<\/td><td class="end">([^<]*)<\/td><td class="end">([^<]*)<\/td><\/tr>/g)].map((match) =>
+    match.slice(1, 5),
+  );
 
 describe('order lines on the hosted payment page', () => {
   it.each([
-    [{ description: 'Mug', quantity: 3, unitPriceMinor: 1250, currency: 'GBP' }, { unitPrice: '£12.50', amount: '£37.50' }],
-    [{ description: 'Tea', quantity: 1, unitPriceMinor: 799, currency: 'EUR' }, { unitPrice: '€7.99', amount: '€7.99' }],
-    [{ description: 'Cake', quantity: 2, unitPriceMinor: 450, currency: 'JPY' }, { unitPrice: 'JP¥450', amount: 'JP¥900' }],
-    [{ description: 'Odd', quantity: 2, unitPriceMinor: 100, currency: 'XQQ' }, { unitPrice: 'XQQ 1.00', amount: 'XQQ 2.00' }],
+    [
+      { description: 'Mug', quantity: 3, unitPriceMinor: 1250, currency: 'GBP' },
+      { unitPrice: '£12.50', amount: '£37.50' },
+    ],
+    [
+      { description: 'Tea', quantity: 1, unitPriceMinor: 799, currency: 'EUR' },
+      { unitPrice: '€7.99', amount: '€7.99' },
+    ],
+    [
+      { description: 'Cake', quantity: 2, unitPriceMinor: 450, currency: 'JPY' },
+      { unitPrice: 'JP¥450', amount: 'JP¥900' },
+    ],
+    [
+      { description: 'Odd', quantity: 2, unitPriceMinor: 100, currency: 'XQQ' },
+      { unitPrice: 'XQQ 1.00', amount: 'XQQ 2.00' },
+    ],
   ])('formats %o as its unit price and line total', (line, cells) => {
     // An unknown currency's code is followed by a space that ICU may make non-breaking: compare the words.
     const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
@@ -24,7 +38,10 @@ describe('order lines on the hosted payment page', () => {
   it('shows unit price and line total in the preview, adding up to the amount it shows', () => {
     const view = previewView({ name: 'Default', design: { ...defaultHostedPageDesign, showOrderLines: true } }, undefined, 'Alpha Online');
     const html = hostedPageBody(view);
-    expect(rowsOf(html)).toEqual([['Sample item', '2', '£17.50', '£35.00'], ['Delivery', '1', '£7.50', '£7.50']]);
+    expect(rowsOf(html)).toEqual([
+      ['Sample item', '2', '£17.50', '£35.00'],
+      ['Delivery', '1', '£7.50', '£7.50'],
+    ]);
     expect(view.amount).toBe('£42.50');
     expect(view.amount).toBe(formatHostedPageMoney(3500 + 750, 'GBP'));
     // The live page renders the same lines with the same cells.

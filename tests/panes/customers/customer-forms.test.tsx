@@ -23,10 +23,32 @@ const base = '/businesses/B1/merchants/M1/customers';
 const permissionsPath = '/user/businesses/B1/merchants/M1/permissions';
 
 const customer: Customer = {
-  customerId: 'CUS1', reference: 'C-001', firstName: 'Ada', lastName: 'Lovelace', emailAddress: 'ada@example.test', city: 'London', countryIso3166Alpha2: 'GB',
-  createdUtc: '2026-01-01T10:00:00.000Z', businessId: 'B1', merchantId: 'M1', title: 'Dr.', middleName: null, dateOfBirth: '1990-12-10',
-  billingAddress: { addressLine1: '1 High Street', city: 'London', countryIso3166Alpha2: 'GB', phoneNumber1: '+44 7700 900123', phoneNumber1Type: 'Mobile', phoneNumber2: '+44 20 7946 0000', phoneNumber2Type: 'Unknown' },
-  shippingAddress: null, lastUpdatedUtc: '2026-01-01T10:00:00.000Z', version: 4, savedCards: 1,
+  customerId: 'CUS1',
+  reference: 'C-001',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  emailAddress: 'ada@example.test',
+  city: 'London',
+  countryIso3166Alpha2: 'GB',
+  createdUtc: '2026-01-01T10:00:00.000Z',
+  businessId: 'B1',
+  merchantId: 'M1',
+  title: 'Dr.',
+  middleName: null,
+  dateOfBirth: '1990-12-10',
+  billingAddress: {
+    addressLine1: '1 High Street',
+    city: 'London',
+    countryIso3166Alpha2: 'GB',
+    phoneNumber1: '+44 7700 900123',
+    phoneNumber1Type: 'Mobile',
+    phoneNumber2: '+44 20 7946 0000',
+    phoneNumber2Type: 'Unknown',
+  },
+  shippingAddress: null,
+  lastUpdatedUtc: '2026-01-01T10:00:00.000Z',
+  version: 4,
+  savedCards: 1,
 };
 
 describe('adding a customer', () => {
@@ -52,7 +74,11 @@ describe('adding a customer', () => {
     expect(within(dialog).getByText('Reference is invalid')).toBeTruthy();
     expect(within(dialog).getByText('First name is required')).toBeTruthy();
     expect(within(dialog).getByText('Phone number is invalid')).toBeTruthy();
-    expect(within(dialog).getByRole('textbox', { name: /^First name/ }).getAttribute('aria-invalid')).toBe('true');
+    expect(
+      within(dialog)
+        .getByRole('textbox', { name: /^First name/ })
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
     expect(api.post).not.toHaveBeenCalled();
 
     const reference = within(dialog).getByRole('textbox', { name: /^Reference/ });
@@ -66,11 +92,28 @@ describe('adding a customer', () => {
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Country' }), 'US');
     await user.click(within(dialog).getByRole('button', { name: 'Add customer' }));
     await waitFor(() => expect(api.post).toHaveBeenCalledTimes(1));
-    expect(callsOf(api.post)[0]?.slice(0, 2)).toEqual([base, {
-      reference: 'C-900', title: null, firstName: 'Grace', middleName: null, lastName: 'Hopper', emailAddress: null, dateOfBirth: null,
-      billingAddress: { addressLine1: null, addressLine2: null, zipCode: null, city: null, countryIso3166Alpha2: 'US', phoneNumber1: '+1 212 555 0100', phoneNumber1Type: 'Mobile' },
-      shippingAddress: null,
-    }]);
+    expect(callsOf(api.post)[0]?.slice(0, 2)).toEqual([
+      base,
+      {
+        reference: 'C-900',
+        title: null,
+        firstName: 'Grace',
+        middleName: null,
+        lastName: 'Hopper',
+        emailAddress: null,
+        dateOfBirth: null,
+        billingAddress: {
+          addressLine1: null,
+          addressLine2: null,
+          zipCode: null,
+          city: null,
+          countryIso3166Alpha2: 'US',
+          phoneNumber1: '+1 212 555 0100',
+          phoneNumber1Type: 'Mobile',
+        },
+        shippingAddress: null,
+      },
+    ]);
   });
 
   it('offers no add to those who may only read customers', async () => {
@@ -108,16 +151,24 @@ describe('changing a customer', () => {
     const [path, body] = callsOf(api.put)[0] as [string, Record<string, unknown> & { billingAddress: Record<string, unknown> }];
     expect(path).toBe(`${base}/CUS1`);
     expect(body).toMatchObject({ version: 4, reference: 'C-001', title: 'Dr.', firstName: 'Ada', lastName: 'King', dateOfBirth: '1990-12-10' });
-    expect(body.billingAddress).toMatchObject({ addressLine1: '1 High Street', phoneNumber1: '+44 7700 900123', phoneNumber1Type: 'Mobile', phoneNumber2: '+44 20 7946 0000', phoneNumber2Type: 'Unknown' });
+    expect(body.billingAddress).toMatchObject({
+      addressLine1: '1 High Street',
+      phoneNumber1: '+44 7700 900123',
+      phoneNumber1Type: 'Mobile',
+      phoneNumber2: '+44 20 7946 0000',
+      phoneNumber2Type: 'Unknown',
+    });
     expect(await screen.findByRole('heading', { name: 'Dr. Ada King', level: 1 })).toBeTruthy();
   });
 });
 
 describe('customer commands and forms', () => {
-  const on = (routeId: string, capabilities: string[], permissions = ['Mapi.Customers.Read', 'Mapi.Customers.Update']): CommandContext => baseContext({
-    permissions, route: { id: routeId, pattern: null, path: '/business/B1/merchants/M1/customers' },
-    focusedPane: { id: 'pane-1', capabilities: capabilities as unknown as readonly PaneCapability[] },
-  });
+  const on = (routeId: string, capabilities: string[], permissions = ['Mapi.Customers.Read', 'Mapi.Customers.Update']): CommandContext =>
+    baseContext({
+      permissions,
+      route: { id: routeId, pattern: null, path: '/business/B1/merchants/M1/customers' },
+      focusedPane: { id: 'pane-1', capabilities: capabilities as unknown as readonly PaneCapability[] },
+    });
 
   it.each([
     ['add on the customers', addCustomerCommand, on('customers', ['newItem']), true],
@@ -132,14 +183,25 @@ describe('customer commands and forms', () => {
   });
 
   it('checks drafts as the server does, and turns them into bodies', () => {
-    expect(customerDraftProblems(emptyCustomerDraft, '2026-11-26')).toEqual({ reference: 'Reference is required', firstName: 'First name is required', lastName: 'Last name is required' });
+    expect(customerDraftProblems(emptyCustomerDraft, '2026-11-26')).toEqual({
+      reference: 'Reference is required',
+      firstName: 'First name is required',
+      lastName: 'Last name is required',
+    });
     expect(customerDraftProblems({ ...customerDraftOf(customer), dateOfBirth: '2027-01-01', emailAddress: 'ada@', country: 'ZZ' }, '2026-11-26')).toEqual({
-      dateOfBirth: 'Date of birth is in the future', emailAddress: 'Email address is invalid', 'billingAddress.countryIso3166Alpha2': 'Country is invalid',
+      dateOfBirth: 'Date of birth is in the future',
+      emailAddress: 'Email address is invalid',
+      'billingAddress.countryIso3166Alpha2': 'Country is invalid',
     });
     expect(customerDraftProblems(customerDraftOf(customer), '2026-11-26')).toEqual({});
     // An address emptied of everything the form shows keeps what it does not show; a customer without one sends none.
     const emptied = { ...customerDraftOf(customer), addressLine1: '', city: '', country: '', phoneNumber: '', phoneType: '' };
-    expect(customerBodyOf(emptied, customer).billingAddress).toMatchObject({ addressLine1: null, phoneNumber1: null, phoneNumber1Type: null, phoneNumber2: '+44 20 7946 0000' });
+    expect(customerBodyOf(emptied, customer).billingAddress).toMatchObject({
+      addressLine1: null,
+      phoneNumber1: null,
+      phoneNumber1Type: null,
+      phoneNumber2: '+44 20 7946 0000',
+    });
     expect(customerBodyOf({ ...emptyCustomerDraft, reference: 'R', firstName: 'A', lastName: 'B' }).billingAddress).toBeNull();
   });
 });

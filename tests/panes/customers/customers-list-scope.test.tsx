@@ -17,15 +17,28 @@ import { baseContext, createServices, fakeApi, renderWithServices, resetStores, 
 vi.setConfig({ testTimeout: 30_000 });
 
 const row = (customerId: string, lastName: string, businessId: string, merchantId: string, merchantName?: string): CustomerListItem => ({
-  customerId, businessId, merchantId, ...(merchantName ? { merchantName } : {}), reference: `C-${customerId}`, firstName: 'Ada', lastName,
-  emailAddress: null, city: null, countryIso3166Alpha2: null, createdUtc: '2026-01-01T10:00:00.000Z',
+  customerId,
+  businessId,
+  merchantId,
+  ...(merchantName ? { merchantName } : {}),
+  reference: `C-${customerId}`,
+  firstName: 'Ada',
+  lastName,
+  emailAddress: null,
+  city: null,
+  countryIso3166Alpha2: null,
+  createdUtc: '2026-01-01T10:00:00.000Z',
 });
 
 function render(params: Record<string, string>, path: string) {
   const location = memoryLocation({ path, record: true });
   const paneId = workspaceStore.panes[0]?.id ?? '';
   renderWithServices(
-    <PaneScopeContext value={{ paneId }}><Router hook={location.hook} searchHook={location.searchHook}><CustomersPane params={params} search="" capability="Customers" /></Router></PaneScopeContext>,
+    <PaneScopeContext value={{ paneId }}>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        <CustomersPane params={params} search="" capability="Customers" />
+      </Router>
+    </PaneScopeContext>,
     createServices(),
   );
   return { user: userEvent.setup(), location };
@@ -39,12 +52,19 @@ describe('customers across merchants', () => {
   it('under a partner: reads the partner list, names each merchant and opens a row under its merchant', async () => {
     signIn({ permissions: ['Mapi.Partner.Read', 'Mapi.Customers.Read', 'Mapi.Customers.Update'], paths: ['/partners/P1/customers'] });
     const api = fakeApi({
-      '/partners/P1/customers': () => ({ results: [row('CUS1', 'Abbott', 'B1', 'M1a', 'Alpha Online'), row('CUS2', 'Byrne', 'B2', 'M2a', 'Beta Web')], numberOfResults: 2 }),
+      '/partners/P1/customers': () => ({
+        results: [row('CUS1', 'Abbott', 'B1', 'M1a', 'Alpha Online'), row('CUS2', 'Byrne', 'B2', 'M2a', 'Beta Web')],
+        numberOfResults: 2,
+      }),
     });
     const { user, location } = render({ partnerId: 'P1' }, '/partners/P1/customers');
     const table = await screen.findByRole('grid', { name: /Customers/ }, { timeout: 15_000 });
     await within(table).findByText('Beta Web');
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toContain('Merchant');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toContain('Merchant');
     expect(within(table).getByRole('link', { name: 'Byrne, Ada' }).getAttribute('href')).toBe('/business/B2/merchants/M2a/customers/CUS2');
     // A list across merchants adds no customer (a customer is stored under one merchant).
     expect(screen.queryByRole('button', { name: 'Add a customer' })).toBeNull();
@@ -68,7 +88,7 @@ describe('customers across merchants', () => {
     expect(screen.getByText("Every merchant's customers in this business.")).toBeTruthy();
   });
 
-  it('keeps one merchant\'s list as it was', async () => {
+  it("keeps one merchant's list as it was", async () => {
     signIn({ permissions: ['Mapi.Customers.Read'], paths: ['/business/B3/merchants/M3a/customers'] });
     fakeApi({
       '/businesses/B3/merchants/M3a/customers': () => ({ results: [row('CUS4', 'Dunn', 'B3', 'M3a')], numberOfResults: 1 }),
@@ -77,7 +97,11 @@ describe('customers across merchants', () => {
     render({ businessId: 'B3', merchantId: 'M3a' }, '/business/B3/merchants/M3a/customers');
     const table = await screen.findByRole('grid', { name: /Customers/ }, { timeout: 15_000 });
     await within(table).findByText('Dunn, Ada');
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).not.toContain('Merchant');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).not.toContain('Merchant');
   });
 
   it.each([

@@ -22,7 +22,11 @@ vi.mock('lightweight-charts', () => {
   const series = (kind: string) => {
     const entry = { kind, data: [] as unknown[] };
     drawn.series.push(entry);
-    return { setData: (data: unknown[]) => { entry.data = data; } };
+    return {
+      setData: (data: unknown[]) => {
+        entry.data = data;
+      },
+    };
   };
   return {
     HistogramSeries: 'histogram',
@@ -37,11 +41,11 @@ vi.mock('lightweight-charts', () => {
         element.append(logo);
       }
       return {
-      addSeries: (kind: string) => series(kind),
-      removeSeries: () => undefined,
-      applyOptions: () => undefined,
-      timeScale: () => ({ fitContent: () => undefined }),
-      remove: () => undefined,
+        addSeries: (kind: string) => series(kind),
+        removeSeries: () => undefined,
+        applyOptions: () => undefined,
+        timeScale: () => ({ fitContent: () => undefined }),
+        remove: () => undefined,
       };
     },
   };
@@ -57,7 +61,16 @@ type Call = { path: string; body: { dateRange: { startDate: string; endDate: str
 
 /** The breakdown of any period: two merchants, two payment methods or three statuses. */
 function fakeBreakdown(request: Call['body'] & { by: BreakdownDimension }): BreakdownResponse {
-  const row = (key: string, label: string, volume: number, count: number) => ({ key, label, volume, revenue: volume, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: count, count });
+  const row = (key: string, label: string, volume: number, count: number) => ({
+    key,
+    label,
+    volume,
+    revenue: volume,
+    unsuccessfulVolume: 0,
+    unsuccessfulRevenue: 0,
+    salesCount: count,
+    count,
+  });
   const rows = {
     merchant: [row('M1', 'Alpha Online', 30_000, 3), row('M9', 'Zeta Shop', 45_000, 1)],
     paymentMethod: [row('card', 'card', 60_000, 3), row('applePay', 'applePay', 15_000, 1)],
@@ -73,8 +86,15 @@ function fakeApi(calls: Call[]): PortalApi {
     calls.push({ path, body: request });
     if (path.endsWith('/declines')) {
       return {
-        startDate: request.dateRange.startDate, endDate: request.dateRange.endDate, currency: request.currency ?? 'GBP', totalCount: 5, totalAmount: 12_345,
-        reasons: [{ reason: 'Insufficient funds', count: 3, amount: 10_000 }, { reason: 'Do not honour', count: 2, amount: 2_345 }],
+        startDate: request.dateRange.startDate,
+        endDate: request.dateRange.endDate,
+        currency: request.currency ?? 'GBP',
+        totalCount: 5,
+        totalAmount: 12_345,
+        reasons: [
+          { reason: 'Insufficient funds', count: 3, amount: 10_000 },
+          { reason: 'Do not honour', count: 2, amount: 2_345 },
+        ],
       } satisfies DeclinesResponse;
     }
     if (path.endsWith('/breakdown')) return fakeBreakdown(request as Call['body'] & { by: BreakdownDimension });
@@ -84,15 +104,30 @@ function fakeApi(calls: Call[]): PortalApi {
     const empty = path.startsWith(emptyPath);
     const factor = request.dateRange.startDate.startsWith('2025') ? 0.5 : 1;
     return {
-      startDate: normalised.period.startDate, endDate: normalised.period.endDate, interval: normalised.period.interval, timeZone: 'UTC',
-      currency: request.currency ?? 'GBP', currencies: ['EUR', 'GBP'], bucket: { unit: plan.unit, step: plan.step },
+      startDate: normalised.period.startDate,
+      endDate: normalised.period.endDate,
+      interval: normalised.period.interval,
+      timeZone: 'UTC',
+      currency: request.currency ?? 'GBP',
+      currencies: ['EUR', 'GBP'],
+      bucket: { unit: plan.unit, step: plan.step },
       datapoints: plan.buckets.map((bucket, index) => {
         const value = empty ? 0 : Math.round(100 * (index + 1) * factor) * (request.dateBasis === 'activityDate' ? 2 : 1);
-        return { startDate: formatInstant(bucket.start, 'UTC'), endDate: formatInstant(bucket.end, 'UTC'), volume: value, revenue: value, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: empty ? 0 : 1 };
+        return {
+          startDate: formatInstant(bucket.start, 'UTC'),
+          endDate: formatInstant(bucket.end, 'UTC'),
+          volume: value,
+          revenue: value,
+          unsuccessfulVolume: 0,
+          unsuccessfulRevenue: 0,
+          salesCount: empty ? 0 : 1,
+        };
       }),
     } satisfies DashboardResponse;
   });
-  const unused = vi.fn(async () => { throw new Error('not used'); });
+  const unused = vi.fn(async () => {
+    throw new Error('not used');
+  });
   return { request: unused, get: unused, post, put: unused, patch: unused, delete: unused } as unknown as PortalApi;
 }
 
@@ -107,7 +142,8 @@ function renderPane(options: { merchantId?: string; permissions?: string[]; sear
   configureApi(fakeApi(calls));
   const merchantId = options.merchantId ?? 'M1';
   applyContext({
-    business: { id: 'B1', title: 'Alpha Trading' }, merchant: { id: merchantId, title: merchantId === 'M1' ? 'Alpha Online' : 'Alpha Stores' },
+    business: { id: 'B1', title: 'Alpha Trading' },
+    merchant: { id: merchantId, title: merchantId === 'M1' ? 'Alpha Online' : 'Alpha Stores' },
     ...(options.configuration ? { configuration: { id: 'C1', title: 'Telephone orders', switches: { virtualTerminalMenuEnabled: true } } } : {}),
   });
   setPermissions(`merchant:B1/${merchantId}`, options.permissions ?? ['Mapi.MerchantDashboardReport.Read']);
@@ -155,7 +191,10 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
     const table = await screen.findByRole('table', { name: /Volume per day in GBP, March 2026/ });
     expect(within(table).getAllByRole('row')).toHaveLength(32);
     expect(within(table).getByRole('rowheader', { name: '31 March 2026' })).toBeTruthy();
-    expect(statisticsCalls()[0]).toEqual({ path: `${merchantPath}/dashboard`, body: { dateRange: { startDate: '2026-03-01', endDate: '2026-03-31' }, interval: 'month' } });
+    expect(statisticsCalls()[0]).toEqual({
+      path: `${merchantPath}/dashboard`,
+      body: { dateRange: { startDate: '2026-03-01', endDate: '2026-03-31' }, interval: 'month' },
+    });
     expect(screen.getByRole('radio', { name: 'Month' })).toHaveProperty('checked', true);
     expect(screen.getByRole('button', { name: 'March 2026' })).toBeTruthy();
     // 100 + 200 + … + 3100 pence.
@@ -181,13 +220,21 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
   it('pre-fetches the fourteen periods before the shown one', async () => {
     const { statisticsCalls } = renderPane();
     await waitFor(() => expect(statisticsCalls()).toHaveLength(15));
-    expect(statisticsCalls().map((call) => call.body.dateRange.startDate).at(-1)).toBe('2025-01-01');
+    expect(
+      statisticsCalls()
+        .map((call) => call.body.dateRange.startDate)
+        .at(-1),
+    ).toBe('2025-01-01');
   });
 
   it('lists the top decline reasons', async () => {
     renderPane();
     const declines = await screen.findByRole('table', { name: /Decline reasons in GBP, March 2026/ });
-    expect(within(declines).getAllByRole('rowheader').map((cell) => cell.textContent)).toEqual(['Insufficient funds', 'Do not honour', 'All declines']);
+    expect(
+      within(declines)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Insufficient funds', 'Do not honour', 'All declines']);
     expect(within(declines).getByText('£100.00')).toBeTruthy();
   });
 
@@ -221,7 +268,13 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
     expect(lastPath(location)).toBe('/dashboard?interval=month&from=2026-03-01&compare=1');
     await waitFor(() => expect(statisticsCalls().some((call) => call.body.dateRange.startDate === '2025-03-01' && call.body.currency === 'GBP')).toBe(true));
     const table = await screen.findByRole('table', { name: 'Volume per day in GBP, March 2026' });
-    await waitFor(() => expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Day', 'Volume', 'A year earlier', 'Change']));
+    await waitFor(() =>
+      expect(
+        within(table)
+          .getAllByRole('columnheader')
+          .map((cell) => cell.textContent),
+      ).toEqual(['Day', 'Volume', 'A year earlier', 'Change']),
+    );
     expect(await screen.findByRole('button', { name: /^Volume £496\.00 \+100% against £248\.00 a year earlier/ })).toBeTruthy();
     await waitFor(() => expect(drawn.series.map((series) => series.kind).slice(-2)).toEqual(['histogram', 'line']));
   });
@@ -320,9 +373,11 @@ describe('the statistics dashboard pane', { timeout: 30_000 }, () => {
   it('without payments: the danger toast for 5 s and an empty chart', async () => {
     renderPane({ merchantId: 'M2' });
     expect(await screen.findByTestId('statistics-chart-empty')).toBeTruthy();
-    await waitFor(() => expect(toastStore.toasts.map(({ kind, message, durationMs }) => ({ kind, message, durationMs }))).toEqual([
-      { kind: 'danger', message: 'No graph data available.', durationMs: 5000 },
-    ]));
+    await waitFor(() =>
+      expect(toastStore.toasts.map(({ kind, message, durationMs }) => ({ kind, message, durationMs }))).toEqual([
+        { kind: 'danger', message: 'No graph data available.', durationMs: 5000 },
+      ]),
+    );
     expect(screen.queryByTestId('statistics-chart')).toBeNull();
   });
 
@@ -362,7 +417,9 @@ describe('a dashboard that explains a drop', { timeout: 30_000 }, () => {
     renderPane();
     const volume = await screen.findByRole('button', { name: /^Volume £496\.00/ });
     expect(volume.textContent).toContain('Paid payments, on the payment’s date; refunds not taken off.');
-    expect(screen.getByRole('button', { name: /^Revenue .*Volume less the paid refunds and chargebacks of those payments, netted on the payment’s date/ })).toBeTruthy();
+    expect(
+      screen.getByRole('button', { name: /^Revenue .*Volume less the paid refunds and chargebacks of those payments, netted on the payment’s date/ }),
+    ).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Unsuccessful revenue/ })).toBeNull();
     expect(screen.queryByRole('option', { name: 'Unsuccessful revenue' })).toBeNull();
     const table = screen.getByRole('table', { name: /Volume per day in GBP, March 2026/ });
@@ -465,7 +522,11 @@ describe('the breakdown under the chart', { timeout: 30_000 }, () => {
     // Lazily: only after the statistics were asked for (and answered).
     expect(calls.findIndex((call) => call.path.endsWith('/dashboard'))).toBeLessThan(calls.findIndex((call) => call.path.endsWith('/breakdown')));
     await waitFor(() => expect(rowNames(table)).toEqual(['Zeta Shop', 'Alpha Online']));
-    expect(within(bodyRows(table)[0] as HTMLElement).getAllByRole('gridcell').map((cell) => cell.textContent)).toEqual(['£450.00', '£450.00', '£0.00', '1', '1']);
+    expect(
+      within(bodyRows(table)[0] as HTMLElement)
+        .getAllByRole('gridcell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['£450.00', '£450.00', '£0.00', '1', '1']);
     const user = userEvent.setup({ advanceTimers: () => undefined });
     await user.click(within(table).getByRole('button', { name: /^Merchant/ }));
     expect(rowNames(table)).toEqual(['Alpha Online', 'Zeta Shop']);
@@ -486,7 +547,9 @@ describe('the breakdown under the chart', { timeout: 30_000 }, () => {
     const declined = bodyRows(table)[1] as HTMLElement;
     declined.focus();
     await user.keyboard('{Shift>}{Enter}{/Shift}');
-    await waitFor(() => expect(workspaceStore.panes.map((pane) => decodeURIComponent(pane.path))).toContainEqual(expect.stringContaining('status=[eq]declined')));
+    await waitFor(() =>
+      expect(workspaceStore.panes.map((pane) => decodeURIComponent(pane.path))).toContainEqual(expect.stringContaining('status=[eq]declined')),
+    );
     expect(lastPath(location)).not.toContain('/transactions');
 
     await user.selectOptions(screen.getByRole('combobox', { name: 'Break down by' }), 'Payment method');
@@ -497,7 +560,10 @@ describe('the breakdown under the chart', { timeout: 30_000 }, () => {
     await waitFor(() => expect(decodeURIComponent(lastPath(location))).toContain('/transactions?'));
     const opened = new URLSearchParams(lastPath(location).split('?')[1]);
     expect(Object.fromEntries(opened)).toEqual({
-      date: '[gte]2026-03-01T00:00:00.000Z[and][lte]2026-03-31T23:59:59.999Z', currency: '[eq]gbp', kind: '[eq]payment', paymentmethod: '[eq]card',
+      date: '[gte]2026-03-01T00:00:00.000Z[and][lte]2026-03-31T23:59:59.999Z',
+      currency: '[eq]gbp',
+      kind: '[eq]payment',
+      paymentmethod: '[eq]card',
     });
   });
 });

@@ -17,8 +17,21 @@ import { StatisticsDashboardPane } from '../../../panes/dashboard/statistics-pan
 
 configure({ asyncUtilTimeout: 10_000 });
 
-const virtualTerminalRole = ['Portal.Moto.Create', 'Portal.Terminals.Read', 'Portal.Notifications.Read', 'Portal.Settings.Read', 'Mapi.Configurations.Read', 'Mapi.Customers.Read', 'Portal.PaymentJobs.Read'];
-const item = (configurationId: string, tradeName: string, on: boolean) => ({ configurationId, tradeName, description: '', switches: { virtualTerminalMenuEnabled: on } });
+const virtualTerminalRole = [
+  'Portal.Moto.Create',
+  'Portal.Terminals.Read',
+  'Portal.Notifications.Read',
+  'Portal.Settings.Read',
+  'Mapi.Configurations.Read',
+  'Mapi.Customers.Read',
+  'Portal.PaymentJobs.Read',
+];
+const item = (configurationId: string, tradeName: string, on: boolean) => ({
+  configurationId,
+  tradeName,
+  description: '',
+  switches: { virtualTerminalMenuEnabled: on },
+});
 const business = { id: 'B1', title: 'Thistle & Rose Florists Ltd' };
 const merchant = { id: 'M1', title: 'Thistle & Rose Online' };
 /** What the context takes for the merchant: its first configuration by name, the web shop, terminal off. */
@@ -29,8 +42,12 @@ function renderLanding(selections: ContextSelections, configurations: ReturnType
     if (path === '/context/businesses/B1/merchants/M1/configurations') return { data: configurations, totalCount: configurations.length };
     throw new Error(`unexpected ${path}`);
   });
-  const post = vi.fn(async () => { throw new Error('no statistics for this user'); });
-  const unused = vi.fn(async () => { throw new Error('not used'); });
+  const post = vi.fn(async () => {
+    throw new Error('no statistics for this user');
+  });
+  const unused = vi.fn(async () => {
+    throw new Error('not used');
+  });
   configureApi({ request: unused, get, post, put: unused, patch: unused, delete: unused } as unknown as PortalApi);
   applyContext(selections);
   setPermissions(permissionScope(selections).key, permissions);
@@ -58,7 +75,10 @@ describe('the landing of a virtual terminal user', { timeout: 30_000 }, () => {
   });
 
   it('lands on the terminal of the merchant’s configuration that has it on, not on the web shop the context took', async () => {
-    const { location, post } = renderLanding({ business, merchant, configuration: webShop }, [item('C1', 'Thistle & Rose Online', false), item('C2', 'Thistle & Rose Telephone Orders', true)]);
+    const { location, post } = renderLanding({ business, merchant, configuration: webShop }, [
+      item('C1', 'Thistle & Rose Online', false),
+      item('C2', 'Thistle & Rose Telephone Orders', true),
+    ]);
     await waitFor(() => expect(location.history.at(-1)).toBe('/configurations/C2/virtual-terminal'));
     expect(contextStore.applied.configuration).toEqual({ id: 'C2', title: 'Thistle & Rose Telephone Orders', switches: { virtualTerminalMenuEnabled: true } });
     expect(post).not.toHaveBeenCalled();
@@ -66,7 +86,10 @@ describe('the landing of a virtual terminal user', { timeout: 30_000 }, () => {
   });
 
   it('lands on the first by name when several have it on (g v asks among them later)', async () => {
-    const { location } = renderLanding({ business, merchant }, [item('C3', 'Thistle & Rose Postal Orders', true), item('C2', 'Thistle & Rose Telephone Orders', true)]);
+    const { location } = renderLanding({ business, merchant }, [
+      item('C3', 'Thistle & Rose Postal Orders', true),
+      item('C2', 'Thistle & Rose Telephone Orders', true),
+    ]);
     await waitFor(() => expect(location.history.at(-1)).toBe('/configurations/C3/virtual-terminal'));
   });
 

@@ -32,7 +32,13 @@ function Picker({ initial, onValue }: { initial: AudienceIds; onValue: (value: A
   const [value, setValue] = useState(initial);
   return (
     <>
-      <AudiencePicker value={value} onChange={(next) => { setValue(next); onValue(next); }} />
+      <AudiencePicker
+        value={value}
+        onChange={(next) => {
+          setValue(next);
+          onValue(next);
+        }}
+      />
       <p>{audienceSummary('allUsers', value)}</p>
     </>
   );
@@ -42,7 +48,11 @@ describe('who reads it', () => {
   it.each([
     [{ businessIds: [], partnerIds: [] }, 'allUsers', 'Every user.'],
     [{ businessIds: ['B1', 'B2', 'B3'], partnerIds: [] }, 'allUsers', "Users of 3 businesses and their partners' users. Internal users see it too."],
-    [{ businessIds: ['B1'], partnerIds: ['P1'] }, 'allUsers', "Users of 1 business and their partners' users, and the partner-level users of 1 partner. Internal users see it too."],
+    [
+      { businessIds: ['B1'], partnerIds: ['P1'] },
+      'allUsers',
+      "Users of 1 business and their partners' users, and the partner-level users of 1 partner. Internal users see it too.",
+    ],
     [{ businessIds: [], partnerIds: ['P1', 'P2'] }, 'allUsers', 'The partner-level users of 2 partners. Internal users see it too.'],
     [{ businessIds: ['B1'], partnerIds: [] }, 'internalUsers', 'Internal users only.'],
   ] as const)('%j for %s', (audience, restriction, line) => {
@@ -65,9 +75,13 @@ describe('the audience picker', () => {
     await user.click(field);
     await user.keyboard('alp');
     const listbox = await screen.findByRole('listbox', { name: 'Businesses and partners' });
-    await waitFor(() => expect(within(listbox).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'Alpha Retail Business B1 of North Partners', 'Alpine Books Business B7', 'Alpha Partners Partner P1',
-    ]));
+    await waitFor(() =>
+      expect(
+        within(listbox)
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual(['Alpha Retail Business B1 of North Partners', 'Alpine Books Business B7', 'Alpha Partners Partner P1']),
+    );
     await user.keyboard('{ArrowDown}{Enter}');
     expect(onValue).toHaveBeenLastCalledWith({ businessIds: ['B7'], partnerIds: [] });
     expect(field).toHaveProperty('value', '');
@@ -77,7 +91,11 @@ describe('the audience picker', () => {
     expect(onValue).toHaveBeenLastCalledWith({ businessIds: ['B7', 'B1'], partnerIds: [] });
     expect(screen.getByText("Users of 2 businesses and their partners' users. Internal users see it too.")).toBeTruthy();
     const chips = screen.getByRole('list', { name: 'Chosen businesses and partners' });
-    expect(within(chips).getAllByRole('button').map((chip) => chip.getAttribute('aria-label'))).toEqual(['Alpine Books, business: remove', 'Alpha Retail, business: remove']);
+    expect(
+      within(chips)
+        .getAllByRole('button')
+        .map((chip) => chip.getAttribute('aria-label')),
+    ).toEqual(['Alpine Books, business: remove', 'Alpha Retail, business: remove']);
     // Backspace in the empty field removes the last chip; ← reaches the chips and Delete removes the focused one.
     await user.keyboard('{Backspace}');
     expect(onValue).toHaveBeenLastCalledWith({ businessIds: ['B7'], partnerIds: [] });
@@ -155,7 +173,9 @@ describe('the notification editor', () => {
     fakeApi(audienceAnswers);
     renderWithServices(<NewNotificationPane params={{}} search="" capability="New notification" />);
     const toolbar = await screen.findByRole('toolbar', { name: 'Formatting' });
-    const names = within(toolbar).getAllByRole('button').map((button) => [button.textContent ?? '', button.getAttribute('aria-label') ?? '']);
+    const names = within(toolbar)
+      .getAllByRole('button')
+      .map((button) => [button.textContent ?? '', button.getAttribute('aria-label') ?? '']);
     for (const [text = '', name = ''] of names) expect(name.toLowerCase().startsWith(text.toLowerCase())).toBe(true);
     expect(within(toolbar).getByRole('button', { name: 'H1, Heading 1' })).toBeTruthy();
     expect(within(toolbar).getByRole('button', { name: 'B, Bold' }).getAttribute('aria-keyshortcuts')).toBe('Control+B');
@@ -165,8 +185,17 @@ describe('the notification editor', () => {
     const api = fakeApi({
       ...audienceAnswers,
       '/notifications/NTF1': () => ({
-        reference: 'NTF1', title: 'Maintenance', status: 'draft', viewRestriction: 'allUsers', publishAtUtc: null, publishedUtc: null, lastEditedUtc: '2026-11-01T10:00:00.000Z',
-        audience: null, readCount: 0, content: JSON.stringify({ blocks: [{ type: 'paragraph', text: 'Sunday night.' }] }), version: 3,
+        reference: 'NTF1',
+        title: 'Maintenance',
+        status: 'draft',
+        viewRestriction: 'allUsers',
+        publishAtUtc: null,
+        publishedUtc: null,
+        lastEditedUtc: '2026-11-01T10:00:00.000Z',
+        audience: null,
+        readCount: 0,
+        content: JSON.stringify({ blocks: [{ type: 'paragraph', text: 'Sunday night.' }] }),
+        version: 3,
       }),
     });
     (api.put as Mock).mockImplementation(async () => undefined);
@@ -183,7 +212,10 @@ describe('the notification editor', () => {
     await user.type(within(publishAt).getByRole('textbox', { name: 'Date' }), '25/11/99999');
     await user.type(within(publishAt).getByRole('textbox', { name: 'Time' }), '14:30');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual(['The year must be 9999 or earlier.', 'Publish at: The year must be 9999 or earlier.']);
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      'The year must be 9999 or earlier.',
+      'Publish at: The year must be 9999 or earlier.',
+    ]);
     expect(api.put).not.toHaveBeenCalled();
     const date = within(publishAt).getByRole('textbox', { name: 'Date' });
     await user.clear(date);

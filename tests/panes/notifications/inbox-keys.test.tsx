@@ -20,8 +20,20 @@ vi.setConfig({ testTimeout: 20_000 });
 
 const inbox = (unread: Record<string, boolean>): UserNotificationList => ({
   results: [
-    { reference: 'NTF00002', title: 'New statement layout', publishedUtc: '2026-03-05T10:00:00.000Z', lastEditedUtc: '2026-03-05T10:00:00.000Z', unread: unread.NTF00002 ?? true },
-    { reference: 'NTF00001', title: 'Scheduled maintenance', publishedUtc: '2026-01-02T10:00:00.000Z', lastEditedUtc: '2026-01-02T10:00:00.000Z', unread: unread.NTF00001 ?? false },
+    {
+      reference: 'NTF00002',
+      title: 'New statement layout',
+      publishedUtc: '2026-03-05T10:00:00.000Z',
+      lastEditedUtc: '2026-03-05T10:00:00.000Z',
+      unread: unread.NTF00002 ?? true,
+    },
+    {
+      reference: 'NTF00001',
+      title: 'Scheduled maintenance',
+      publishedUtc: '2026-01-02T10:00:00.000Z',
+      lastEditedUtc: '2026-01-02T10:00:00.000Z',
+      unread: unread.NTF00001 ?? false,
+    },
   ],
   numberOfResults: 2,
 });
@@ -29,7 +41,14 @@ const inbox = (unread: Record<string, boolean>): UserNotificationList => ({
 function render(node: React.ReactNode, path: string) {
   const location = memoryLocation({ path, record: true });
   const paneId = workspaceStore.panes[0]?.id ?? '';
-  renderWithServices(<PaneScopeContext value={{ paneId }}><Router hook={location.hook} searchHook={location.searchHook}>{node}</Router></PaneScopeContext>, createServices());
+  renderWithServices(
+    <PaneScopeContext value={{ paneId }}>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        {node}
+      </Router>
+    </PaneScopeContext>,
+    createServices(),
+  );
   return location;
 }
 
@@ -54,8 +73,15 @@ describe('the inbox by keyboard', () => {
 
   it('offers u only where a pane declares it, and it marks the focused row, keeping focus on the row', async () => {
     expect(toggleNotificationReadCommand.shortcut).toBe('u');
-    expect(isAvailable(toggleNotificationReadCommand, baseContext({ permissions: ['Portal.Notifications.Read'], focusedPane: { id: 'p', capabilities: ['toggleRead'] } }))).toBe(true);
-    expect(isAvailable(toggleNotificationReadCommand, baseContext({ permissions: ['Portal.Notifications.Read'], focusedPane: { id: 'p', capabilities: [] } }))).toBe(false);
+    expect(
+      isAvailable(
+        toggleNotificationReadCommand,
+        baseContext({ permissions: ['Portal.Notifications.Read'], focusedPane: { id: 'p', capabilities: ['toggleRead'] } }),
+      ),
+    ).toBe(true);
+    expect(
+      isAvailable(toggleNotificationReadCommand, baseContext({ permissions: ['Portal.Notifications.Read'], focusedPane: { id: 'p', capabilities: [] } })),
+    ).toBe(false);
     let state: Record<string, boolean> = {};
     const api = fakeApi({ '/user/notifications': () => inbox(state) });
     (api.put as Mock).mockImplementation(async (path: string, body: { read: boolean }) => {
@@ -81,7 +107,13 @@ describe('the inbox by keyboard', () => {
 
   it('goes back from an open notification with Escape, to the inbox with its row focused', async () => {
     fakeApi({
-      '/user/notifications/NTF00001': () => ({ reference: 'NTF00001', title: 'Scheduled maintenance', content: JSON.stringify({ blocks: [{ type: 'paragraph', text: 'Sunday night.' }] }), publishedUtc: '2026-01-02T10:00:00.000Z', lastEditedUtc: '2026-01-02T10:00:00.000Z' }),
+      '/user/notifications/NTF00001': () => ({
+        reference: 'NTF00001',
+        title: 'Scheduled maintenance',
+        content: JSON.stringify({ blocks: [{ type: 'paragraph', text: 'Sunday night.' }] }),
+        publishedUtc: '2026-01-02T10:00:00.000Z',
+        lastEditedUtc: '2026-01-02T10:00:00.000Z',
+      }),
       '/user/notifications': () => inbox({}),
     });
     inboxFocus.page = '?pagenumber=1&pagesize=25';

@@ -10,11 +10,22 @@ const script = '<script>alert(1)</script>';
 
 describe('the notification renderer', () => {
   it('renders the editor’s formatting as elements and hostile text as text', () => {
-    const blocks = parseNotificationContent(JSON.stringify({ blocks: [
-      { type: 'heading', level: 1, inlines: [{ text: `Heads up ${script}` }] },
-      { type: 'text', inlines: [{ text: 'Fees ', bold: true }, { text: 'change', italic: true }, { text: ' — guide', href: 'https://example.com/guide' }] },
-      { type: 'richList', ordered: true, items: [[{ text: '<img src=x onerror=alert(1)>' }], [{ text: 'two' }]] },
-    ] }));
+    const blocks = parseNotificationContent(
+      JSON.stringify({
+        blocks: [
+          { type: 'heading', level: 1, inlines: [{ text: `Heads up ${script}` }] },
+          {
+            type: 'text',
+            inlines: [
+              { text: 'Fees ', bold: true },
+              { text: 'change', italic: true },
+              { text: ' — guide', href: 'https://example.com/guide' },
+            ],
+          },
+          { type: 'richList', ordered: true, items: [[{ text: '<img src=x onerror=alert(1)>' }], [{ text: 'two' }]] },
+        ],
+      }),
+    );
     const { container } = render(<NotificationContentView blocks={blocks} />);
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(`Heads up ${script}`);
     expect(container.querySelector('strong')?.textContent).toBe('Fees ');
@@ -22,7 +33,11 @@ describe('the notification renderer', () => {
     const link = screen.getByRole('link', { name: '— guide' });
     expect(link.getAttribute('href')).toBe('https://example.com/guide');
     expect(link.getAttribute('rel')).toBe('noopener noreferrer nofollow');
-    expect(within(container.querySelector('ol') as HTMLElement).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['<img src=x onerror=alert(1)>', 'two']);
+    expect(
+      within(container.querySelector('ol') as HTMLElement)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['<img src=x onerror=alert(1)>', 'two']);
     expect(container.querySelector('script, img, iframe, [onerror]')).toBeNull();
   });
 

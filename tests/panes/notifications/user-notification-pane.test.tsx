@@ -19,11 +19,13 @@ const image = '<img src=x onerror=alert(1)>';
 const hostile = (): UserNotificationDetail => ({
   reference: 'NTF00005',
   title: `Security notice ${script}`,
-  content: JSON.stringify({ blocks: [
-    { type: 'paragraph', text: `Never share your password. ${image} Our staff will never ask for it.` },
-    { type: 'list', items: [script, image] },
-    { type: 'paragraph', text: script },
-  ] }),
+  content: JSON.stringify({
+    blocks: [
+      { type: 'paragraph', text: `Never share your password. ${image} Our staff will never ask for it.` },
+      { type: 'list', items: [script, image] },
+      { type: 'paragraph', text: script },
+    ],
+  }),
   publishedUtc: '2026-03-05T10:00:00.000Z',
   lastEditedUtc: '2026-03-05T10:00:00.000Z',
 });
@@ -42,7 +44,11 @@ describe('one notification', () => {
     expect(heading.textContent).toBe(`Security notice ${script}`);
     expect(screen.getByText(`Never share your password. ${image} Our staff will never ask for it.`).tagName).toBe('P');
     const list = screen.getByRole('list');
-    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual([script, image]);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([script, image]);
     expect(screen.getAllByText(script).length).toBeGreaterThanOrEqual(2);
     expect(container.querySelector('img, script, iframe, object')).toBeNull();
     expect(container.querySelector('[onerror]')).toBeNull();
@@ -71,7 +77,11 @@ describe('one notification', () => {
 
   it('says when the notification is not there', async () => {
     const { ApiError } = await import('../../../src/api/api-error.ts');
-    fakeApi({ '/user/notifications/NTF404': () => { throw new ApiError({ status: 404, messages: ['The requested record was not found.'], kind: 'http', handled: true }); } });
+    fakeApi({
+      '/user/notifications/NTF404': () => {
+        throw new ApiError({ status: 404, messages: ['The requested record was not found.'], kind: 'http', handled: true });
+      },
+    });
     renderWithServices(<UserNotificationPane params={{ reference: 'NTF404' }} search="" capability="Notification" />);
     expect((await screen.findByRole('alert')).textContent).toBe('The requested record was not found.');
   });
@@ -86,8 +96,20 @@ describe('the notifications list', () => {
   it('lists titles as links with the published date and an unread marker', async () => {
     const answer: UserNotificationList = {
       results: [
-        { reference: 'NTF00005', title: `Security notice ${script}`, publishedUtc: '2026-03-05T10:00:00.000Z', lastEditedUtc: '2026-03-05T10:00:00.000Z', unread: true },
-        { reference: 'NTF00001', title: 'Scheduled maintenance', publishedUtc: '2026-01-02T10:00:00.000Z', lastEditedUtc: '2026-01-02T10:00:00.000Z', unread: false },
+        {
+          reference: 'NTF00005',
+          title: `Security notice ${script}`,
+          publishedUtc: '2026-03-05T10:00:00.000Z',
+          lastEditedUtc: '2026-03-05T10:00:00.000Z',
+          unread: true,
+        },
+        {
+          reference: 'NTF00001',
+          title: 'Scheduled maintenance',
+          publishedUtc: '2026-01-02T10:00:00.000Z',
+          lastEditedUtc: '2026-01-02T10:00:00.000Z',
+          unread: false,
+        },
       ],
       numberOfResults: 2,
     };
@@ -97,12 +119,23 @@ describe('the notifications list', () => {
     const link = within(table).getByRole('link', { name: `Security notice ${script}` });
     expect(link.getAttribute('href')).toBe('/notifications/NTF00005');
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([['5 March 2026', 'Unread', 'Mark as read'], ['2 January 2026', 'Read', 'Mark as unread']]);
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
+      ['5 March 2026', 'Unread', 'Mark as read'],
+      ['2 January 2026', 'Read', 'Mark as unread'],
+    ]);
     expect(container.querySelector('script, img')).toBeNull();
   });
 
   const page = (unread: boolean): UserNotificationList => ({
-    results: [{ reference: 'NTF00001', title: 'Scheduled maintenance', publishedUtc: '2026-01-02T10:00:00.000Z', lastEditedUtc: '2026-01-02T10:00:00.000Z', unread }],
+    results: [
+      { reference: 'NTF00001', title: 'Scheduled maintenance', publishedUtc: '2026-01-02T10:00:00.000Z', lastEditedUtc: '2026-01-02T10:00:00.000Z', unread },
+    ],
     numberOfResults: 21,
   });
 
@@ -113,7 +146,10 @@ describe('the notifications list', () => {
       // The unread one is on another page: the bell's count enables the button all the same.
       '/user/notifications/status': () => ({ totalUnreadCount: marked ? 0 : 1, passwordExpiresInXDays: null, latestUnread: null }),
     });
-    (api.put as ReturnType<typeof vi.fn>).mockImplementation(async () => { marked = true; return undefined; });
+    (api.put as ReturnType<typeof vi.fn>).mockImplementation(async () => {
+      marked = true;
+      return undefined;
+    });
     renderWithServices(<UserNotificationsPane params={{}} search="" capability="Notifications" />);
     await screen.findByRole('table', { name: 'Notifications' });
     const button = screen.getByRole('button', { name: 'Mark all as read' });

@@ -18,10 +18,21 @@ function SearchAware() {
 
 const hostileHtml = '<p>Pay now</p><script>parent.alert(1)</script><img src=x onerror="parent.alert(2)">';
 const message: OutboxMessage = {
-  id: 'EM1', recipient: 'jo@example.com', subject: 'Your payment link', template: 'paymentLink', status: 'deliveredLocally', attempts: 1,
-  createdAt: '2026-11-25T10:00:00.000Z', sentAt: '2026-11-25T10:00:02.000Z', html: hostileHtml, text: 'Pay now: https://portal.test/pay/PJ1',
-  providerMessageId: '<EM1@portal.test>', lastError: null, nextAttemptAt: '2026-11-25T10:00:00.000Z',
-  fromName: 'Harbour & Finch via Payments portal', replyTo: 'help@harbour.example',
+  id: 'EM1',
+  recipient: 'jo@example.com',
+  subject: 'Your payment link',
+  template: 'paymentLink',
+  status: 'deliveredLocally',
+  attempts: 1,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  sentAt: '2026-11-25T10:00:02.000Z',
+  html: hostileHtml,
+  text: 'Pay now: https://portal.test/pay/PJ1',
+  providerMessageId: '<EM1@portal.test>',
+  lastError: null,
+  nextAttemptAt: '2026-11-25T10:00:00.000Z',
+  fromName: 'Harbour & Finch via Payments portal',
+  replyTo: 'help@harbour.example',
 };
 
 describe('the outbox panes', () => {
@@ -31,7 +42,12 @@ describe('the outbox panes', () => {
   });
 
   it('reads page, size, status and search from the link, ignoring what is not valid', () => {
-    expect(outboxViewOf('?pagenumber=3&pagesize=50&status=failed&search=%20Jo%40ex%20')).toEqual({ pageNumber: 3, pageSize: 50, status: 'failed', search: 'Jo@ex' });
+    expect(outboxViewOf('?pagenumber=3&pagesize=50&status=failed&search=%20Jo%40ex%20')).toEqual({
+      pageNumber: 3,
+      pageSize: 50,
+      status: 'failed',
+      search: 'Jo@ex',
+    });
     expect(outboxViewOf('?pagenumber=-1&pagesize=7&status=lost')).toEqual({ pageNumber: 1, pageSize: 25, status: null, search: '' });
     expect(outboxViewOf(`?search=${'x'.repeat(150)}`).search).toHaveLength(100);
   });
@@ -42,7 +58,9 @@ describe('the outbox panes', () => {
     const paneId = workspaceStore.panes[0]?.id ?? '';
     renderWithServices(
       <PaneScopeContext value={{ paneId }}>
-        <Router hook={location.hook} searchHook={location.searchHook}><SearchAware /></Router>
+        <Router hook={location.hook} searchHook={location.searchHook}>
+          <SearchAware />
+        </Router>
       </PaneScopeContext>,
       createServices(),
     );
@@ -51,13 +69,19 @@ describe('the outbox panes', () => {
     const field = within(form).getByRole('searchbox', { name: 'Search recipient or subject' });
     // Typing alone asks nothing of the server.
     await user.type(field, ' 100%_off ');
-    const searched = () => api.get.mock.calls.filter(([path, options]) => path === '/outbox' && (options as { query?: Record<string, unknown> }).query?.searchterm !== undefined);
+    const searched = () =>
+      api.get.mock.calls.filter(([path, options]) => path === '/outbox' && (options as { query?: Record<string, unknown> }).query?.searchterm !== undefined);
     expect(searched()).toEqual([]);
     await user.keyboard('{Enter}');
     await waitFor(() => expect(location.history?.at(-1)).toBe('/outbox?pagenumber=1&pagesize=25&status=failed&search=100%25_off'));
-    await waitFor(() => expect(api.get).toHaveBeenCalledWith('/outbox', expect.objectContaining({
-      query: expect.objectContaining({ status: '[eq]failed', searchterm: '[eq]100%_off', pagenumber: '1' }),
-    })));
+    await waitFor(() =>
+      expect(api.get).toHaveBeenCalledWith(
+        '/outbox',
+        expect.objectContaining({
+          query: expect.objectContaining({ status: '[eq]failed', searchterm: '[eq]100%_off', pagenumber: '1' }),
+        }),
+      ),
+    );
     expect(field).toHaveProperty('value', '100%_off');
     // Going back to an address without a search empties the field.
     location.navigate('/outbox?status=failed');

@@ -26,13 +26,32 @@ vi.setConfig({ testTimeout: 20_000 });
 const editor = ['Mapi.Partner.Read', 'Mapi.CommissionPlans.Update'];
 
 const scheduled: CommissionPlanDetail = {
-  commissionPlanId: 'CP-P1-3', partnerId: 'P1', partnerName: 'Northwind Partners', name: 'Launch share 2027', validFrom: '2027-01-01', validTo: null,
-  status: 'Scheduled', version: 2, editable: true,
-  rules: [{
-    ruleId: 'CP-P1-3-R10', priority: 10, description: 'Any fee: 25%', volumeFromMinor: 0, volumeToMinor: null, percentageBasisPoints: 2500, fixedMinor: 0,
-    channel: null, currency: null, paymentMethod: null, cardType: null,
-  }],
-  months: [], totals: [],
+  commissionPlanId: 'CP-P1-3',
+  partnerId: 'P1',
+  partnerName: 'Northwind Partners',
+  name: 'Launch share 2027',
+  validFrom: '2027-01-01',
+  validTo: null,
+  status: 'Scheduled',
+  version: 2,
+  editable: true,
+  rules: [
+    {
+      ruleId: 'CP-P1-3-R10',
+      priority: 10,
+      description: 'Any fee: 25%',
+      volumeFromMinor: 0,
+      volumeToMinor: null,
+      percentageBasisPoints: 2500,
+      fixedMinor: 0,
+      channel: null,
+      currency: null,
+      paymentMethod: null,
+      cardType: null,
+    },
+  ],
+  months: [],
+  totals: [],
 };
 
 function renderPane(node: ReactNode, path: string) {
@@ -41,7 +60,9 @@ function renderPane(node: ReactNode, path: string) {
   const location = memoryLocation({ path, record: true });
   renderWithServices(
     <PaneScopeContext value={{ paneId: 'pane-test' }}>
-      <Router hook={location.hook} searchHook={location.searchHook}>{node}</Router>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        {node}
+      </Router>
     </PaneScopeContext>,
   );
   return { location, user: userEvent.setup() };
@@ -56,7 +77,10 @@ describe('a new commission plan', () => {
     signIn({ permissions: editor, paths: ['/partners/P1/commissions/new'] });
     const api = fakeApi();
     const post = vi.mocked(api.post).mockImplementation(async () => scheduled as never);
-    const { location, user } = renderPane(<NewCommissionPlanPane params={{ partnerId: 'P1' }} search="" capability="New commission plan" />, '/partners/P1/commissions/new');
+    const { location, user } = renderPane(
+      <NewCommissionPlanPane params={{ partnerId: 'P1' }} search="" capability="New commission plan" />,
+      '/partners/P1/commissions/new',
+    );
     const form = await screen.findByRole('form', { name: 'New commission plan' });
     expect(within(form).getByLabelText(/^Valid from/)).toHaveProperty('value', firstOfNextMonth(new Date()));
 
@@ -79,11 +103,17 @@ describe('a new commission plan', () => {
     await user.click(within(form).getByRole('button', { name: 'Create plan' }));
 
     await waitFor(() => expect(post).toHaveBeenCalledTimes(1));
-    const [path, body] = post.mock.calls[0] as unknown as [string, Record<string, unknown> & { rules: { priority: number; percentageBasisPoints: number; channel: string | null }[] }];
+    const [path, body] = post.mock.calls[0] as unknown as [
+      string,
+      Record<string, unknown> & { rules: { priority: number; percentageBasisPoints: number; channel: string | null }[] },
+    ];
     expect(path).toBe('/partners/P1/commission-plans');
     expect(body).not.toHaveProperty('version');
     expect(body).toMatchObject({ name: 'Launch share 2027', validFrom: firstOfNextMonth(new Date()), validTo: null });
-    expect(body.rules.map((rule) => [rule.priority, rule.percentageBasisPoints, rule.channel])).toEqual([[10, 2500, null], [20, 0, 'Moto']]);
+    expect(body.rules.map((rule) => [rule.priority, rule.percentageBasisPoints, rule.channel])).toEqual([
+      [10, 2500, null],
+      [20, 0, 'Moto'],
+    ]);
     await waitFor(() => expect(location.history?.at(-1)).toBe('/partners/P1/commissions/CP-P1-3'));
   });
 });
@@ -95,11 +125,15 @@ describe('deleting a commission plan', () => {
     signIn({ permissions: editor, paths: ['/partners/P1/commissions/CP-P1-3'] });
     const api = fakeApi({ '/partners/P1/commission-plans/CP-P1-3': () => scheduled });
     const remove = vi.mocked(api.delete);
-    const { location, user } = renderPane(<CommissionPlanPane params={{ partnerId: 'P1', commissionPlanId: 'CP-P1-3' }} search="" capability="Commission plan" />, '/partners/P1/commissions/CP-P1-3');
+    const { location, user } = renderPane(
+      <CommissionPlanPane params={{ partnerId: 'P1', commissionPlanId: 'CP-P1-3' }} search="" capability="Commission plan" />,
+      '/partners/P1/commissions/CP-P1-3',
+    );
     expect(await screen.findByRole('heading', { name: 'Launch share 2027', level: 1 }, { timeout: 15_000 })).toBeTruthy();
     await waitFor(() => expect(workspaceStore.panes[0]?.capabilities).toContain('delete'));
     const ctx = baseContext({
-      permissions: editor, route: { id: 'partnerCommission', pattern: null, path: '/partners/P1/commissions/CP-P1-3' },
+      permissions: editor,
+      route: { id: 'partnerCommission', pattern: null, path: '/partners/P1/commissions/CP-P1-3' },
       focusedPane: { id: 'pane-test', capabilities: [...(workspaceStore.panes[0]?.capabilities ?? [])] },
     });
     expect(isAvailable(deleteCommissionPlanCommand, ctx)).toBe(true);
@@ -122,7 +156,10 @@ describe('deleting a commission plan', () => {
   it('offers no deletion of a plan that has started, nor to those who may not change it', async () => {
     signIn({ permissions: editor, paths: ['/partners/P1/commissions/CP-P1-3'] });
     fakeApi({ '/partners/P1/commission-plans/CP-P1-3': () => ({ ...scheduled, status: 'Active', validFrom: '2026-01-01' }) });
-    renderPane(<CommissionPlanPane params={{ partnerId: 'P1', commissionPlanId: 'CP-P1-3' }} search="" capability="Commission plan" />, '/partners/P1/commissions/CP-P1-3');
+    renderPane(
+      <CommissionPlanPane params={{ partnerId: 'P1', commissionPlanId: 'CP-P1-3' }} search="" capability="Commission plan" />,
+      '/partners/P1/commissions/CP-P1-3',
+    );
     expect(await screen.findByRole('button', { name: 'Edit plan' }, { timeout: 15_000 })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Delete plan' })).toBeNull();
     expect(workspaceStore.panes[0]?.capabilities).not.toContain('delete');
@@ -130,9 +167,12 @@ describe('deleting a commission plan', () => {
 });
 
 describe('the create and delete commands', () => {
-  const on = (id: string, path: string, permissions: string[], capabilities: string[] = []) => baseContext({
-    permissions, route: { id, pattern: null, path }, focusedPane: { id: 'pane-1', capabilities: capabilities as unknown as readonly PaneCapability[] },
-  });
+  const on = (id: string, path: string, permissions: string[], capabilities: string[] = []) =>
+    baseContext({
+      permissions,
+      route: { id, pattern: null, path },
+      focusedPane: { id: 'pane-1', capabilities: capabilities as unknown as readonly PaneCapability[] },
+    });
 
   it('are registered with the partners area', () => {
     expect(partnerCommands).toContain(newCommissionPlanCommand);
@@ -144,8 +184,18 @@ describe('the create and delete commands', () => {
     ['new plan without the permission', newCommissionPlanCommand, on('partnerDetail', '/partners/P1', ['Mapi.Partner.Read']), false],
     ['new plan elsewhere', newCommissionPlanCommand, on('partnerDeclines', '/partners/P1/declines', editor), false],
     ['delete a plan that offers it', deleteCommissionPlanCommand, on('partnerCommission', '/partners/P1/commissions/CP1', editor, ['edit', 'delete']), true],
-    ['delete a plan that does not (started, or editing)', deleteCommissionPlanCommand, on('partnerCommission', '/partners/P1/commissions/CP1', editor, ['edit']), false],
-    ['delete without the permission', deleteCommissionPlanCommand, on('partnerCommission', '/partners/P1/commissions/CP1', ['Mapi.Partner.Read'], ['delete']), false],
+    [
+      'delete a plan that does not (started, or editing)',
+      deleteCommissionPlanCommand,
+      on('partnerCommission', '/partners/P1/commissions/CP1', editor, ['edit']),
+      false,
+    ],
+    [
+      'delete without the permission',
+      deleteCommissionPlanCommand,
+      on('partnerCommission', '/partners/P1/commissions/CP1', ['Mapi.Partner.Read'], ['delete']),
+      false,
+    ],
   ])('%s', (_label, command, ctx, expected) => {
     expect(isAvailable(command, ctx)).toBe(expected);
   });

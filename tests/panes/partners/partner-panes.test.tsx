@@ -19,23 +19,51 @@ import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/supp
 vi.setConfig({ testTimeout: 20_000 });
 
 const rule = (overrides: Partial<CommissionRule>): CommissionRule => ({
-  ruleId: 'R', priority: 10, description: 'Rule', volumeFromMinor: 0, volumeToMinor: null, percentageBasisPoints: 0, fixedMinor: 0,
-  channel: null, currency: null, paymentMethod: null, cardType: null, ...overrides,
+  ruleId: 'R',
+  priority: 10,
+  description: 'Rule',
+  volumeFromMinor: 0,
+  volumeToMinor: null,
+  percentageBasisPoints: 0,
+  fixedMinor: 0,
+  channel: null,
+  currency: null,
+  paymentMethod: null,
+  cardType: null,
+  ...overrides,
 });
 
 const plan: CommissionPlanDetail = {
-  commissionPlanId: 'CP-P1', partnerId: 'P1', partnerName: 'Northwind Partners', name: 'Tiered revenue share', validFrom: '2026-01-01', validTo: null,
-  status: 'Active', version: 1, editable: false,
+  commissionPlanId: 'CP-P1',
+  partnerId: 'P1',
+  partnerName: 'Northwind Partners',
+  name: 'Tiered revenue share',
+  validFrom: '2026-01-01',
+  validTo: null,
+  status: 'Active',
+  version: 1,
+  editable: false,
   rules: [
     rule({ ruleId: 'R5', priority: 5, description: 'MOTO orders', channel: 'Moto', percentageBasisPoints: 1200 }),
-    rule({ ruleId: 'R30', priority: 30, description: 'GBP from £250,000', currency: 'GBP', volumeFromMinor: 25_000_000, percentageBasisPoints: 3000, fixedMinor: 2 }),
+    rule({
+      ruleId: 'R30',
+      priority: 30,
+      description: 'GBP from £250,000',
+      currency: 'GBP',
+      volumeFromMinor: 25_000_000,
+      percentageBasisPoints: 3000,
+      fixedMinor: 2,
+    }),
     rule({ ruleId: 'R80', priority: 80, description: 'Any other fee', percentageBasisPoints: 1500 }),
   ],
   months: [
     { month: '2026-10', currency: 'GBP', volumeMinor: 30_000_000, feesMinor: 612_345, transactionCount: 4_210, unmatchedCount: 0, commissionMinor: 183_704 },
     { month: '2026-10', currency: 'EUR', volumeMinor: 1_000_000, feesMinor: 20_000, transactionCount: 300, unmatchedCount: 3, commissionMinor: 3_000 },
   ],
-  totals: [{ currency: 'EUR', feesMinor: 20_000, commissionMinor: 3_000 }, { currency: 'GBP', feesMinor: 612_345, commissionMinor: 183_704 }],
+  totals: [
+    { currency: 'EUR', feesMinor: 20_000, commissionMinor: 3_000 },
+    { currency: 'GBP', feesMinor: 612_345, commissionMinor: 183_704 },
+  ],
 };
 
 describe('the commission plan screen', () => {
@@ -105,12 +133,18 @@ describe('the commission plan screen', () => {
     expect(within(added).getByText('Reads: GBP, Visa; any volume; 20% of the fee')).toBeTruthy();
     await user.click(within(form).getByRole('button', { name: 'Save plan' }));
     expect(put).toHaveBeenCalledTimes(1);
-    const [path, body] = put.mock.calls[0] as unknown as [string, { version: number; name: string; rules: { priority: number; percentageBasisPoints: number; currency: string | null; cardType: string | null }[] }];
+    const [path, body] = put.mock.calls[0] as unknown as [
+      string,
+      { version: number; name: string; rules: { priority: number; percentageBasisPoints: number; currency: string | null; cardType: string | null }[] },
+    ];
     expect(path).toBe('/partners/P1/commission-plans/CP-P1');
     expect(body.version).toBe(1);
     expect(body.name).toBe('Tiered revenue share 2027');
     expect(body.rules.map((entry) => [entry.priority, entry.percentageBasisPoints, entry.currency, entry.cardType])).toEqual([
-      [5, 1250, null, null], [30, 3000, 'GBP', null], [90, 1500, null, null], [100, 2000, 'GBP', 'Visa'],
+      [5, 1250, null, null],
+      [30, 3000, 'GBP', null],
+      [90, 1500, null, null],
+      [100, 2000, 'GBP', 'Visa'],
     ]);
     expect(await screen.findByRole('heading', { name: 'Tiered revenue share 2027', level: 1 })).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'Edit commission plan' })).toBeNull();
@@ -127,7 +161,9 @@ describe('the commission plan screen', () => {
   it('says so when the plan is out of reach or does not exist', async () => {
     signIn({ permissions: ['Mapi.Partner.Read'], paths: ['/partners/P2/commissions/CP-P2'] });
     fakeApi({
-      '/partners/P2/commission-plans/CP-P2': () => { throw new ApiError({ status: 404, messages: ['The requested record was not found.'], kind: 'http', handled: false }); },
+      '/partners/P2/commission-plans/CP-P2': () => {
+        throw new ApiError({ status: 404, messages: ['The requested record was not found.'], kind: 'http', handled: false });
+      },
     });
     renderWithServices(<CommissionPlanPane params={{ partnerId: 'P2', commissionPlanId: 'CP-P2' }} search="" capability="Commission plan" />);
     expect((await screen.findByRole('alert', {})).textContent).toBe('The requested record was not found.');
@@ -140,14 +176,52 @@ describe('the partner detail', () => {
   it('lists the plans, the businesses in the partner frame and the users linking to the partner user routes', async () => {
     signIn({ permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read', 'Mapi.Users.Read'], paths: ['/partners/P1'] });
     const detail: PartnerDetail = {
-      partnerId: 'P1', partnerName: 'Northwind Partners', createDateTimeUtc: '2024-01-01T00:00:00.000Z', businessCount: 2, liveBusinessCount: 2, merchantCount: 3,
-      currencies: ['EUR', 'GBP'], commissionPlans: [{ commissionPlanId: 'CP-P1', partnerId: 'P1', name: 'Tiered revenue share', validFrom: '2026-01-01', validTo: null, status: 'Active', ruleCount: 3 }],
+      partnerId: 'P1',
+      partnerName: 'Northwind Partners',
+      createDateTimeUtc: '2024-01-01T00:00:00.000Z',
+      businessCount: 2,
+      liveBusinessCount: 2,
+      merchantCount: 3,
+      currencies: ['EUR', 'GBP'],
+      commissionPlans: [
+        { commissionPlanId: 'CP-P1', partnerId: 'P1', name: 'Tiered revenue share', validFrom: '2026-01-01', validTo: null, status: 'Active', ruleCount: 3 },
+      ],
     };
     fakeApi({
       '/partners/P1': () => detail,
-      '/partners/P1/businesses': () => ({ results: [{ businessId: 'B1', businessName: 'Alpha Trading Ltd', businessUrl: null, camAutoRemittance: true, live: true, partnerId: 'P1', partnerName: 'Northwind Partners' }], numberOfResults: 1 }),
+      '/partners/P1/businesses': () => ({
+        results: [
+          {
+            businessId: 'B1',
+            businessName: 'Alpha Trading Ltd',
+            businessUrl: null,
+            camAutoRemittance: true,
+            live: true,
+            partnerId: 'P1',
+            partnerName: 'Northwind Partners',
+          },
+        ],
+        numberOfResults: 1,
+      }),
       '/user/partner/P1/permissions': () => ({ permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read', 'Mapi.Users.Read'] }),
-      '/partners/P1/users': () => ({ results: [{ userId: 'U7', email: 'james@northwind.example', givenName: 'James', familyName: 'Thornton', status: 'active', internal: false, roles: ['Owner'], businessNames: [], lockoutEndDateUtc: null, lastSignInUtc: null, createdUtc: '2026-01-01T00:00:00.000Z' }], numberOfResults: 1 }),
+      '/partners/P1/users': () => ({
+        results: [
+          {
+            userId: 'U7',
+            email: 'james@northwind.example',
+            givenName: 'James',
+            familyName: 'Thornton',
+            status: 'active',
+            internal: false,
+            roles: ['Owner'],
+            businessNames: [],
+            lockoutEndDateUtc: null,
+            lastSignInUtc: null,
+            createdUtc: '2026-01-01T00:00:00.000Z',
+          },
+        ],
+        numberOfResults: 1,
+      }),
     });
     renderWithServices(<PartnerDetailPane params={{ partnerId: 'P1' }} search="" capability="Partner detail" />);
     expect(await screen.findByRole('heading', { name: 'Northwind Partners', level: 1 })).toBeTruthy();
@@ -163,10 +237,34 @@ describe("the partner's frame", () => {
   beforeEach(() => resetStores());
 
   const business = (partnerId: string) => ({
-    businessId: 'B1', businessName: 'Alpha Trading Ltd', businessUrl: null, camAutoRemittance: true, live: true, partnerId, partnerName: 'Northwind Partners',
-    version: 1, createDateTimeUtc: '2026-01-01T10:00:00.000Z', editable: false, recentActivity: [],
+    businessId: 'B1',
+    businessName: 'Alpha Trading Ltd',
+    businessUrl: null,
+    camAutoRemittance: true,
+    live: true,
+    partnerId,
+    partnerName: 'Northwind Partners',
+    version: 1,
+    createDateTimeUtc: '2026-01-01T10:00:00.000Z',
+    editable: false,
+    recentActivity: [],
   });
-  const merchants = () => ({ results: [{ merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: null, supportUrl: null, supportEmail: null, grossSettlement: false, currencies: ['GBP'], live: true }], numberOfResults: 1 });
+  const merchants = () => ({
+    results: [
+      {
+        merchantId: 'M1',
+        merchantName: 'Alpha Online',
+        businessId: 'B1',
+        merchantUrl: null,
+        supportUrl: null,
+        supportEmail: null,
+        grossSettlement: false,
+        currencies: ['GBP'],
+        live: true,
+      },
+    ],
+    numberOfResults: 1,
+  });
 
   it("shows the partner's business with its merchants opening under the same frame", async () => {
     signIn({ permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read', 'Mapi.Merchant.Read'], paths: ['/partners/P1/business/B1'] });
@@ -190,7 +288,12 @@ describe('partner helpers', () => {
   it.each([
     [rule({}), 'Any volume', 'No commission', 'All transactions'],
     [rule({ currency: 'GBP', volumeToMinor: 5_000_000, percentageBasisPoints: 2000 }), 'Below £50,000.00', '20% of the fee', 'GBP'],
-    [rule({ currency: 'EUR', volumeFromMinor: 100, volumeToMinor: 200, fixedMinor: 3, paymentMethod: 'ideal' }), '€1.00 to below €2.00', '€0.03 a transaction', 'EUR, iDEAL'],
+    [
+      rule({ currency: 'EUR', volumeFromMinor: 100, volumeToMinor: 200, fixedMinor: 3, paymentMethod: 'ideal' }),
+      '€1.00 to below €2.00',
+      '€0.03 a transaction',
+      'EUR, iDEAL',
+    ],
     [rule({ percentageBasisPoints: 1250, cardType: 'Visa', channel: 'Acquiring' }), 'Any volume', '12.5% of the fee', 'Acquiring, Visa'],
   ])('describes a rule (%#)', (terms, band, earning, conditions) => {
     expect(describeBand(terms)).toBe(band);
@@ -205,16 +308,33 @@ describe('partner helpers', () => {
     expect(partnerBusinessOfPath('/partners/P1/business/B2/merchant/M3')).toEqual({ partnerId: 'P1', businessId: 'B2' });
     expect(partnerBusinessOfPath('/business/B2')).toBeNull();
     expect(declinesViewOf('', '2026-11-25')).toEqual({ startDate: '2026-10-27', endDate: '2026-11-25', currency: null });
-    expect(declinesViewOf('?startDate=2026-11-10&endDate=2026-11-01&currency=EUR', '2026-11-25')).toEqual({ startDate: '2026-10-27', endDate: '2026-11-25', currency: 'EUR' });
+    expect(declinesViewOf('?startDate=2026-11-10&endDate=2026-11-01&currency=EUR', '2026-11-25')).toEqual({
+      startDate: '2026-10-27',
+      endDate: '2026-11-25',
+      currency: 'EUR',
+    });
     const drill = new URL(declinedTransactionsPath('P1', 'B1', 'GBP', '2026-11-01', '2026-11-05'), 'http://x');
     expect(drill.pathname).toBe('/partners/P1/business/B1/transactions');
-    expect(Object.fromEntries(drill.searchParams)).toEqual({ status: '[eq]declined[and][eq]failed', kind: '[eq]payment', currency: '[eq]GBP', date: '[gte]2026-11-01T00:00:00[and][lte]2026-11-05T23:59:59' });
+    expect(Object.fromEntries(drill.searchParams)).toEqual({
+      status: '[eq]declined[and][eq]failed',
+      kind: '[eq]payment',
+      currency: '[eq]GBP',
+      date: '[gte]2026-11-01T00:00:00[and][lte]2026-11-05T23:59:59',
+    });
   });
 });
 
 describe('commission plan edits', () => {
   it.each([
-    ['12.5', 1250], ['0', 0], ['100', 10_000], ['0.05', 5], ['7.', Number.NaN], ['1.234', Number.NaN], ['-1', Number.NaN], ['ten', Number.NaN], ['', Number.NaN],
+    ['12.5', 1250],
+    ['0', 0],
+    ['100', 10_000],
+    ['0.05', 5],
+    ['7.', Number.NaN],
+    ['1.234', Number.NaN],
+    ['-1', Number.NaN],
+    ['ten', Number.NaN],
+    ['', Number.NaN],
   ])('reads %j per cent as %d basis points', (text, basisPoints) => {
     expect(basisPointsOfPercent(text)).toBe(basisPoints);
   });
@@ -222,7 +342,9 @@ describe('commission plan edits', () => {
   it('turns a draft back into the plan it came from, and a new rule goes below the others', () => {
     const draft = planDraftOf(plan);
     expect(planEditOf(draft)).toEqual({
-      name: plan.name, validFrom: plan.validFrom, validTo: null,
+      name: plan.name,
+      validFrom: plan.validFrom,
+      validTo: null,
       rules: plan.rules.map(({ ruleId: _id, ...terms }) => terms),
     });
     expect(newRuleDraft(draft.rules).priority).toBe('90');
@@ -234,4 +356,3 @@ describe('commission plan edits', () => {
     });
   });
 });
-

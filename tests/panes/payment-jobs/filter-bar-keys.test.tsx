@@ -18,13 +18,36 @@ import { TransactionsPane } from '../../../panes/transactions/transactions-pane.
 import { createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const job = (reference: string): PaymentJobListItem => ({
-  reference, orderNumber: `ORD-${reference}`, createDateTimeUtc: '2026-11-01T10:00:00.000Z', expirationDateTimeUtc: null, paidDateTimeUtc: null,
-  status: 'paid', amount: 12.5, currency: 'GBP', configurationId: 'C1', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online',
-  customer: 'Ada Shopper', emailAddress: 'ada@example.test', paymentMethod: 'card',
+  reference,
+  orderNumber: `ORD-${reference}`,
+  createDateTimeUtc: '2026-11-01T10:00:00.000Z',
+  expirationDateTimeUtc: null,
+  paidDateTimeUtc: null,
+  status: 'paid',
+  amount: 12.5,
+  currency: 'GBP',
+  configurationId: 'C1',
+  businessId: 'B1',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  customer: 'Ada Shopper',
+  emailAddress: 'ada@example.test',
+  paymentMethod: 'card',
 });
 const transaction = (reference: string): TransactionListItem => ({
-  reference, kind: 'payment', date: '2026-11-01T10:00:00.000Z', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online',
-  amount: 10, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: `PJ-${reference}`,
+  reference,
+  kind: 'payment',
+  date: '2026-11-01T10:00:00.000Z',
+  businessId: 'B1',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  amount: 10,
+  currency: 'GBP',
+  status: 'paid',
+  paymentMethod: 'card',
+  channel: 'Gateway',
+  ewalletType: null,
+  paymentJobReference: `PJ-${reference}`,
 });
 const jobsPath = '/businesses/B1/merchants/M1/payment-jobs';
 
@@ -43,7 +66,9 @@ function renderInPane(screenUnderTest: React.ReactNode, path: string) {
   const location = memoryLocation({ path, record: true });
   renderWithServices(
     <PaneScopeContext value={{ paneId: workspaceStore.panes[0]?.id ?? '' }}>
-      <Router hook={location.hook} searchHook={location.searchHook}>{screenUnderTest}</Router>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        {screenUnderTest}
+      </Router>
     </PaneScopeContext>,
     createServices(),
   );
@@ -65,7 +90,11 @@ describe('the payment jobs filter bar by keyboard', () => {
     const search = screen.getByRole('searchbox', { name: 'Search reference, order number or customer email' }) as HTMLInputElement;
     await user.click(search);
     await user.type(search, 'pj0002{Enter}');
-    await waitFor(() => expect(api.get.mock.calls.some(([path, options]) => path === jobsPath && (options as { query: Record<string, string> }).query.reference === '[eq]PJ0002')).toBe(true));
+    await waitFor(() =>
+      expect(
+        api.get.mock.calls.some(([path, options]) => path === jobsPath && (options as { query: Record<string, string> }).query.reference === '[eq]PJ0002'),
+      ).toBe(true),
+    );
     // j typed in the field is text, not a row move
     expect(search.value).toBe('pj0002');
 
@@ -90,7 +119,9 @@ describe('the payment jobs filter bar by keyboard', () => {
     await waitFor(() => expect(location.history?.at(-1)).toBe('/configurations/C1/payments/PJ0002'));
   });
 
-  it('j and k move the cursor from the bar’s buttons (Enter stays the button’s); Shift+F shows the filters and focuses the first', { timeout: 120_000 }, async () => {
+  it('j and k move the cursor from the bar’s buttons (Enter stays the button’s); Shift+F shows the filters and focuses the first', {
+    timeout: 120_000,
+  }, async () => {
     fakeApi({ [jobsPath]: () => ({ results: [job('PJ0001'), job('PJ0002')], numberOfResults: 2 }) });
     const { user } = renderInPane(<JobsPane />, '/payment-jobs');
     await screen.findByRole('rowheader', { name: 'PJ0002' }, { timeout: 60_000 });
@@ -122,7 +153,13 @@ describe('the transactions filter bar by keyboard', () => {
   });
 
   it('Shift+F shows the filters and focuses the first; Escape leaves an empty search for the list', { timeout: 120_000 }, async () => {
-    fakeApi({ '/businesses/B1/merchants/M1/transactions': () => ({ results: [transaction('TX0001'), transaction('TX0002')], numberOfResults: 2, numberOfResultsIsEstimate: false }) });
+    fakeApi({
+      '/businesses/B1/merchants/M1/transactions': () => ({
+        results: [transaction('TX0001'), transaction('TX0002')],
+        numberOfResults: 2,
+        numberOfResultsIsEstimate: false,
+      }),
+    });
     const { user } = renderInPane(<TransactionsScreen />, '/transactions');
     await screen.findByRole('rowheader', { name: 'TX0002' }, { timeout: 60_000 });
     rowOf('TX0002')?.focus();

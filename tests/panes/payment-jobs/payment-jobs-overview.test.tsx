@@ -16,9 +16,22 @@ const businessContext: ContextSelections = { business: { id: 'B1', title: 'Alpha
 const partnerContext: ContextSelections = { partner: { id: 'P1', title: 'Northwind Partners' } } as ContextSelections;
 
 const row = (reference: string, overrides: Partial<PaymentJobListItem> = {}): PaymentJobListItem => ({
-  reference, orderNumber: `ORD-${reference}`, createDateTimeUtc: '2026-11-01T10:00:00.000Z', expirationDateTimeUtc: null, paidDateTimeUtc: null,
-  status: 'pending', amount: 12.5, currency: 'GBP', configurationId: 'C2', businessId: 'B1', merchantId: 'M2', merchantName: 'Alpha Stores',
-  customer: 'Ada Shopper', emailAddress: 'ada@example.test', paymentMethod: 'card', ...overrides,
+  reference,
+  orderNumber: `ORD-${reference}`,
+  createDateTimeUtc: '2026-11-01T10:00:00.000Z',
+  expirationDateTimeUtc: null,
+  paidDateTimeUtc: null,
+  status: 'pending',
+  amount: 12.5,
+  currency: 'GBP',
+  configurationId: 'C2',
+  businessId: 'B1',
+  merchantId: 'M2',
+  merchantName: 'Alpha Stores',
+  customer: 'Ada Shopper',
+  emailAddress: 'ada@example.test',
+  paymentMethod: 'card',
+  ...overrides,
 });
 
 type ListCall = [string, { query: Record<string, string> }];
@@ -29,7 +42,12 @@ describe('the payment jobs overview of a context', () => {
 
   it("lists a business's jobs without forcing a configuration, and each status tab asks for its jobs", { timeout: 180_000 }, async () => {
     signIn({ permissions: ['Portal.PaymentJobs.Read'], context: businessContext, paths: ['/payment-jobs'] });
-    const api = fakeApi({ '/businesses/B1/payment-jobs': () => ({ results: [row('PJ0001'), row('PJ0002', { configurationId: 'C9', merchantName: 'Alpha Online' })], numberOfResults: 2 }) });
+    const api = fakeApi({
+      '/businesses/B1/payment-jobs': () => ({
+        results: [row('PJ0001'), row('PJ0002', { configurationId: 'C9', merchantName: 'Alpha Online' })],
+        numberOfResults: 2,
+      }),
+    });
     renderWithServices(<PaymentJobsPane params={{}} search={`tab=${encodeURIComponent('[eq]open')}`} capability="Payment jobs overview" />);
     await screen.findByRole('rowheader', { name: 'PJ0002' }, { timeout: 90_000 });
     expect(screen.getByRole('heading', { level: 1, name: 'Payment jobs' })).toBeTruthy();
@@ -37,9 +55,17 @@ describe('the payment jobs overview of a context', () => {
     expect(first?.[1].query.tab).toBe('[eq]open');
     expect(first?.[1].query).not.toHaveProperty('configurationid');
     // The detail of a job lives under its own configuration.
-    expect(within(screen.getByRole('grid', { name: 'Payment jobs' })).getByRole('link', { name: 'PJ0002' }).getAttribute('href')).toBe('/configurations/C9/payments/PJ0002');
+    expect(
+      within(screen.getByRole('grid', { name: 'Payment jobs' }))
+        .getByRole('link', { name: 'PJ0002' })
+        .getAttribute('href'),
+    ).toBe('/configurations/C9/payments/PJ0002');
     const tabs = screen.getByRole('group', { name: 'Payment job status' });
-    expect(within(tabs).getAllByRole('button').map((button) => button.textContent)).toEqual(['All', 'Open', 'Authorised, not captured', 'Paid', 'Refunded', 'Failed']);
+    expect(
+      within(tabs)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['All', 'Open', 'Authorised, not captured', 'Paid', 'Refunded', 'Failed']);
     expect(within(tabs).getByRole('button', { name: 'Open' }).getAttribute('aria-pressed')).toBe('true');
   });
 
@@ -54,11 +80,33 @@ describe('the payment jobs overview of a context', () => {
     const user = userEvent.setup();
     signIn({ permissions: ['Portal.PaymentJobs.Read'], context: merchantContext, paths: ['/payment-jobs'] });
     const api = fakeApi({
-      '/businesses/B1/merchants/M1/payment-jobs': () => ({ results: [row('PJ0001', { status: 'pending' }), row('PJ0002', { status: 'reserved' })], numberOfResults: 2 }),
-      '/businesses/B1/merchants/M1/configurations': () => ({ results: [
-        { configurationId: 'C1', tradeName: 'Webshop', description: '', switches: { virtualTerminalMenuEnabled: true }, version: 1, enabledPaymentMethods: [], hostedPageCount: 0 },
-        { configurationId: 'C2', tradeName: 'Phone orders', description: '', switches: { virtualTerminalMenuEnabled: true }, version: 1, enabledPaymentMethods: [], hostedPageCount: 0 },
-      ], numberOfResults: 2 }),
+      '/businesses/B1/merchants/M1/payment-jobs': () => ({
+        results: [row('PJ0001', { status: 'pending' }), row('PJ0002', { status: 'reserved' })],
+        numberOfResults: 2,
+      }),
+      '/businesses/B1/merchants/M1/configurations': () => ({
+        results: [
+          {
+            configurationId: 'C1',
+            tradeName: 'Webshop',
+            description: '',
+            switches: { virtualTerminalMenuEnabled: true },
+            version: 1,
+            enabledPaymentMethods: [],
+            hostedPageCount: 0,
+          },
+          {
+            configurationId: 'C2',
+            tradeName: 'Phone orders',
+            description: '',
+            switches: { virtualTerminalMenuEnabled: true },
+            version: 1,
+            enabledPaymentMethods: [],
+            hostedPageCount: 0,
+          },
+        ],
+        numberOfResults: 2,
+      }),
     });
     renderWithServices(<PaymentJobsPane params={{}} search={`configurationid=${encodeURIComponent('[eq]C2')}`} capability="Payment jobs overview" />);
     const grid = await screen.findByRole('grid', { name: 'Payment jobs' }, { timeout: 90_000 });
@@ -68,7 +116,7 @@ describe('the payment jobs overview of a context', () => {
     expect(within(grid).getByText('Waiting for the shopper')).toBeTruthy();
     expect(within(grid).getByText('Authorised, not captured')).toBeTruthy();
     // The filter panel: the configuration list and the same words for the statuses.
-    const configuration = await screen.findByRole('combobox', { name: /Configuration/ }) as HTMLSelectElement;
+    const configuration = (await screen.findByRole('combobox', { name: /Configuration/ })) as HTMLSelectElement;
     await waitFor(() => expect(within(configuration).getByRole('option', { name: 'Phone orders (C2)' })).toBeTruthy());
     expect(configuration.value).toBe('C2');
     await user.click(screen.getByRole('button', { name: /^Status: / }));
@@ -77,7 +125,13 @@ describe('the payment jobs overview of a context', () => {
   });
 
   it('shows the same label on the detail’s chip as on the list’s', () => {
-    render(<><StatusChip status="pending" /><StatusChip kind="refund" status="completed" /><StatusChip kind="chargeback" status="paid" /></>);
+    render(
+      <>
+        <StatusChip status="pending" />
+        <StatusChip kind="refund" status="completed" />
+        <StatusChip kind="chargeback" status="paid" />
+      </>,
+    );
     expect(screen.getByText(statusLabelOf('payment', 'pending'))).toBeTruthy();
     expect(screen.getByText('Refunded')).toBeTruthy();
     expect(screen.getByText('Charged back')).toBeTruthy();

@@ -9,9 +9,22 @@ import { PaymentJobsPane, searchFilters } from '../../../panes/payment-jobs/paym
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const row = (reference: string, overrides: Partial<PaymentJobListItem> = {}): PaymentJobListItem => ({
-  reference, orderNumber: `ORD-${reference}`, createDateTimeUtc: '2026-11-01T10:00:00.000Z', expirationDateTimeUtc: null, paidDateTimeUtc: null,
-  status: 'paid', amount: 12.5, currency: 'GBP', configurationId: 'C1', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online',
-  customer: 'Ada Shopper', emailAddress: 'ada@example.test', paymentMethod: 'card', ...overrides,
+  reference,
+  orderNumber: `ORD-${reference}`,
+  createDateTimeUtc: '2026-11-01T10:00:00.000Z',
+  expirationDateTimeUtc: null,
+  paidDateTimeUtc: null,
+  status: 'paid',
+  amount: 12.5,
+  currency: 'GBP',
+  configurationId: 'C1',
+  businessId: 'B1',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  customer: 'Ada Shopper',
+  emailAddress: 'ada@example.test',
+  paymentMethod: 'card',
+  ...overrides,
 });
 
 describe('searchFilters', () => {
@@ -33,8 +46,12 @@ describe('the payment jobs overview', () => {
 
   it('lists the configuration’s jobs with the filters of its URL', { timeout: 180_000 }, async () => {
     signIn({ permissions: ['Portal.PaymentJobs.Read'], context: merchantContext, paths: ['/configurations/C1/payments'] });
-    const api = fakeApi({ '/businesses/B1/merchants/M1/payment-jobs': () => ({ results: [row('PJ0001'), row('PJ0002', { status: 'pending', amount: 99 })], numberOfResults: 2 }) });
-    renderWithServices(<PaymentJobsPane params={{ configurationId: 'C1' }} search={`status=${encodeURIComponent('[eq]paid')}`} capability="Payment jobs overview" />);
+    const api = fakeApi({
+      '/businesses/B1/merchants/M1/payment-jobs': () => ({ results: [row('PJ0001'), row('PJ0002', { status: 'pending', amount: 99 })], numberOfResults: 2 }),
+    });
+    renderWithServices(
+      <PaymentJobsPane params={{ configurationId: 'C1' }} search={`status=${encodeURIComponent('[eq]paid')}`} capability="Payment jobs overview" />,
+    );
     await screen.findByRole('rowheader', { name: 'PJ0002' }, { timeout: 90_000 });
     const grid = screen.getByRole('grid', { name: 'Payment jobs' });
     expect(within(grid).getByRole('gridcell', { name: '£99.00' })).toBeTruthy();
@@ -44,7 +61,13 @@ describe('the payment jobs overview', () => {
   });
   it('says the total is about N when the server counted no further than its cap, and the export dialog says so too', { timeout: 180_000 }, async () => {
     signIn({ permissions: ['Portal.PaymentJobs.Read', 'Portal.Reports.Create'], context: merchantContext, paths: ['/configurations/C1/payments'] });
-    fakeApi({ '/businesses/B1/merchants/M1/payment-jobs': () => ({ results: [row('PJ0001'), row('PJ0002')], numberOfResults: 158_707, numberOfResultsIsEstimate: true }) });
+    fakeApi({
+      '/businesses/B1/merchants/M1/payment-jobs': () => ({
+        results: [row('PJ0001'), row('PJ0002')],
+        numberOfResults: 158_707,
+        numberOfResultsIsEstimate: true,
+      }),
+    });
     renderWithServices(<PaymentJobsPane params={{ configurationId: 'C1' }} search="" capability="Payment jobs overview" />);
     await screen.findByRole('rowheader', { name: 'PJ0002' }, { timeout: 90_000 });
     expect(screen.getByText('1–2 of about 158,707')).toBeTruthy();
@@ -58,8 +81,20 @@ describe('the payment jobs overview', () => {
     const api = fakeApi({ '/businesses/B1/merchants/M1/payment-jobs': () => ({ results: [row('PJ0001'), row('PJ0002'), row('PJ0003')], numberOfResults: 3 }) });
     const post = vi.mocked(api.post);
     const job: BulkJob = {
-      id: 'BLK00000000000000AC', area: 'payment-jobs', action: 'export', status: 'queued', cancelRequested: false, totalItems: 0, processedItems: 0,
-      succeededItems: 0, failedItems: 0, createdAt: '2026-11-25T10:00:00.000Z', finishedAt: null, reportId: null, resultFileName: null, error: null,
+      id: 'BLK00000000000000AC',
+      area: 'payment-jobs',
+      action: 'export',
+      status: 'queued',
+      cancelRequested: false,
+      totalItems: 0,
+      processedItems: 0,
+      succeededItems: 0,
+      failedItems: 0,
+      createdAt: '2026-11-25T10:00:00.000Z',
+      finishedAt: null,
+      reportId: null,
+      resultFileName: null,
+      error: null,
     };
     post.mockImplementation(async () => ({ job }) as never);
     const user = userEvent.setup();
@@ -71,7 +106,11 @@ describe('the payment jobs overview', () => {
     expect(within(dialog).getByText('1 payment job will be exported, the one you selected.')).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(post).toHaveBeenCalledTimes(1));
-    expect(post.mock.calls[0]?.[1]).toMatchObject({ area: 'payment-jobs', action: 'export', selection: { allMatching: false, includedIds: ['PJ0002'], excludedIds: [] } });
+    expect(post.mock.calls[0]?.[1]).toMatchObject({
+      area: 'payment-jobs',
+      action: 'export',
+      selection: { allMatching: false, includedIds: ['PJ0002'], excludedIds: [] },
+    });
 
     await user.click(within(screen.getByRole('region', { name: 'Selection' })).getByRole('button', { name: 'Clear selection' }));
     await user.click(screen.getByRole('button', { name: 'Export' }));

@@ -8,17 +8,46 @@ import type { PaymentDetail } from '../../../src/contract/payment-job-schemas.ts
 import { normaliseAmountText, parseAmountInput, RefundDialog } from '../../../panes/payment-jobs/payment-action-dialogs.tsx';
 
 const payment = (overrides: Partial<PaymentDetail> = {}): PaymentDetail => ({
-  paymentId: 'TX0001', status: 'paid', paymentMethod: 'card', channel: 'Gateway', maskedCardNumber: '411111******1111', currency: 'EUR',
-  amount: 105.45, authorised: 105.45, captured: 105.45, refunded: 49.81, refundPending: 0, chargedBack: 0, refundable: 55.64, capturable: 0,
-  createDateTimeUtc: '2026-11-01T10:00:00.000Z', originatingIpAddress: null, declineReason: null, traceReference: 'TR0001',
-  steps: [], captures: [], refunds: [], attributes: {}, actions: { capture: false, refund: true, void: false }, ...overrides,
+  paymentId: 'TX0001',
+  status: 'paid',
+  paymentMethod: 'card',
+  channel: 'Gateway',
+  maskedCardNumber: '411111******1111',
+  currency: 'EUR',
+  amount: 105.45,
+  authorised: 105.45,
+  captured: 105.45,
+  refunded: 49.81,
+  refundPending: 0,
+  chargedBack: 0,
+  refundable: 55.64,
+  capturable: 0,
+  createDateTimeUtc: '2026-11-01T10:00:00.000Z',
+  originatingIpAddress: null,
+  declineReason: null,
+  traceReference: 'TR0001',
+  steps: [],
+  captures: [],
+  refunds: [],
+  attributes: {},
+  actions: { capture: false, refund: true, void: false },
+  ...overrides,
 });
 
 describe('parseAmountInput', () => {
   const max = 100_000_00;
   it.each([
-    ['10', 'EUR', 10], ['10,5', 'EUR', 10.5], ['10,50', 'EUR', 10.5], ['10.5', 'EUR', 10.5], ['1,234.56', 'EUR', 1234.56], ['1.234,56', 'EUR', 1234.56],
-    ['1 234,56', 'EUR', 1234.56], ['1,234', 'EUR', 1234], ['1,250', 'JPY', 1250], ['0,01', 'GBP', 0.01], [' 12.00 ', 'GBP', 12],
+    ['10', 'EUR', 10],
+    ['10,5', 'EUR', 10.5],
+    ['10,50', 'EUR', 10.5],
+    ['10.5', 'EUR', 10.5],
+    ['1,234.56', 'EUR', 1234.56],
+    ['1.234,56', 'EUR', 1234.56],
+    ['1 234,56', 'EUR', 1234.56],
+    ['1,234', 'EUR', 1234],
+    ['1,250', 'JPY', 1250],
+    ['0,01', 'GBP', 0.01],
+    [' 12.00 ', 'GBP', 12],
   ])('reads %s (%s) as %d', (text, currency, amount) => {
     expect(parseAmountInput(text, currency, max, 'refunded')).toEqual({ amount });
   });
@@ -62,7 +91,7 @@ describe('the refund dialog', () => {
   it('says what is wrong with a currency sign or a minus', { timeout: 180_000 }, async () => {
     const user = userEvent.setup();
     render(<RefundDialog open payment={payment()} onClose={() => undefined} onSubmit={async () => undefined} />);
-    const amount = await screen.findByLabelText('Amount (EUR)') as HTMLInputElement;
+    const amount = (await screen.findByLabelText('Amount (EUR)')) as HTMLInputElement;
     await user.clear(amount);
     await user.type(amount, '€10');
     expect(screen.getByText("Enter the amount as a number only, without '€': it is in EUR.")).toBeTruthy();

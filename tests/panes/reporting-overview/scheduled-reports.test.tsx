@@ -16,9 +16,27 @@ import { InternalAccountsPane } from '../../../panes/reporting/account-panes.tsx
 import { baseContext, createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const schedule = (extra: Partial<ReportSchedule>): ReportSchedule => ({
-  id: 'SCH0000000000000001', reportType: 'tradingAccount', fileType: 'pdf', context: { level: 'merchant', businessId: 'B1', merchantId: 'M1', title: 'Alpha Online (Alpha Trading Ltd)' },
-  accountNumber: '3M1070216', frequency: 'monthly', weekday: null, dayOfMonth: 1, hour: 6, timeZone: 'Europe/London', description: 'Monthly on day 1 at 06:00 (Europe/London)',
-  emailWhenReady: true, paused: false, nextRunAt: '2026-12-01T06:00:00.000Z', lastRunAt: null, lastOutcome: null, lastError: null, lastReportId: null, mayRunNow: true, version: 3, createdAt: '2026-11-01T10:00:00.000Z',
+  id: 'SCH0000000000000001',
+  reportType: 'tradingAccount',
+  fileType: 'pdf',
+  context: { level: 'merchant', businessId: 'B1', merchantId: 'M1', title: 'Alpha Online (Alpha Trading Ltd)' },
+  accountNumber: '3M1070216',
+  frequency: 'monthly',
+  weekday: null,
+  dayOfMonth: 1,
+  hour: 6,
+  timeZone: 'Europe/London',
+  description: 'Monthly on day 1 at 06:00 (Europe/London)',
+  emailWhenReady: true,
+  paused: false,
+  nextRunAt: '2026-12-01T06:00:00.000Z',
+  lastRunAt: null,
+  lastOutcome: null,
+  lastError: null,
+  lastReportId: null,
+  mayRunNow: true,
+  version: 3,
+  createdAt: '2026-11-01T10:00:00.000Z',
   ...extra,
 });
 
@@ -28,12 +46,21 @@ describe('scheduled statements in My report queue', () => {
     signIn({ permissions: ['Portal.Reports.Create'] });
   });
 
-  it('lists each schedule with its timing, next run and a failed last run\'s reason; pauses with the version and deletes', async () => {
+  it("lists each schedule with its timing, next run and a failed last run's reason; pauses with the version and deletes", async () => {
     const api = fakeApi({
       '/report-schedules': () => ({
         results: [
           schedule({}),
-          schedule({ id: 'SCH0000000000000002', reportType: 'costs', fileType: 'xml', paused: true, nextRunAt: null, lastRunAt: '2026-11-01T06:00:00.000Z', lastOutcome: 'failed', lastError: 'You do not have the correct permissions.' }),
+          schedule({
+            id: 'SCH0000000000000002',
+            reportType: 'costs',
+            fileType: 'xml',
+            paused: true,
+            nextRunAt: null,
+            lastRunAt: '2026-11-01T06:00:00.000Z',
+            lastOutcome: 'failed',
+            lastError: 'You do not have the correct permissions.',
+          }),
         ],
         numberOfResults: 2,
       }),
@@ -50,9 +77,13 @@ describe('scheduled statements in My report queue', () => {
     const user = userEvent.setup();
     (api.patch as unknown as Mock).mockImplementation(async () => schedule({ paused: true, version: 4 }));
     await user.click(screen.getByRole('button', { name: 'Pause Trading account 3M1070216' }));
-    await waitFor(() => expect((api.patch as unknown as Mock).mock.calls[0]?.slice(0, 2)).toEqual(['/report-schedules/SCH0000000000000001', { paused: true, version: 3 }]));
+    await waitFor(() =>
+      expect((api.patch as unknown as Mock).mock.calls[0]?.slice(0, 2)).toEqual(['/report-schedules/SCH0000000000000001', { paused: true, version: 3 }]),
+    );
     await user.click(screen.getByRole('button', { name: 'Resume Costs 3M1070216' }));
-    await waitFor(() => expect((api.patch as unknown as Mock).mock.calls[1]?.slice(0, 2)).toEqual(['/report-schedules/SCH0000000000000002', { paused: false, version: 3 }]));
+    await waitFor(() =>
+      expect((api.patch as unknown as Mock).mock.calls[1]?.slice(0, 2)).toEqual(['/report-schedules/SCH0000000000000002', { paused: false, version: 3 }]),
+    );
     await user.click(screen.getByRole('button', { name: 'Delete schedule Costs 3M1070216' }));
     await waitFor(() => expect((api.delete as unknown as Mock).mock.calls[0]?.[0]).toBe('/report-schedules/SCH0000000000000002'));
   }, 30_000);
@@ -99,12 +130,33 @@ describe('the report an email linked to', () => {
   it('shows the linked report above the queue with its download, whichever page it is on', async () => {
     const { ReportQueuePane } = await import('../../../panes/reporting-overview/report-queue-pane.tsx');
     const linked = {
-      id: 'RPT00AB', reportType: 'tradingAccount', fileType: 'pdf', status: 'generated', state: 'generated', context: { level: 'merchant', businessId: 'B1', merchantId: 'M1', title: 'Alpha Online', timeZone: 'Europe/London' },
-      filters: { accountNumber: '3M1070216' }, ordering: null, columns: [], startDate: null, endDate: null, totalRows: 2, processedRows: 2, attempts: 1,
-      queuedAt: '2026-11-01T06:00:00.000Z', generatedAt: '2026-11-01T06:01:00.000Z', expirationDateTime: '2099-01-01T00:00:00.000Z', deletedAt: null,
-      fileName: 'tradingAccount-2026-11-01-RPT00AB.pdf', fileSize: 2048, error: null,
+      id: 'RPT00AB',
+      reportType: 'tradingAccount',
+      fileType: 'pdf',
+      status: 'generated',
+      state: 'generated',
+      context: { level: 'merchant', businessId: 'B1', merchantId: 'M1', title: 'Alpha Online', timeZone: 'Europe/London' },
+      filters: { accountNumber: '3M1070216' },
+      ordering: null,
+      columns: [],
+      startDate: null,
+      endDate: null,
+      totalRows: 2,
+      processedRows: 2,
+      attempts: 1,
+      queuedAt: '2026-11-01T06:00:00.000Z',
+      generatedAt: '2026-11-01T06:01:00.000Z',
+      expirationDateTime: '2099-01-01T00:00:00.000Z',
+      deletedAt: null,
+      fileName: 'tradingAccount-2026-11-01-RPT00AB.pdf',
+      fileSize: 2048,
+      error: null,
     };
-    const api = fakeApi({ '/reports': () => ({ results: [], numberOfResults: 0 }), '/reports/RPT00AB': () => linked, '/report-schedules': () => ({ results: [], numberOfResults: 0 }) });
+    const api = fakeApi({
+      '/reports': () => ({ results: [], numberOfResults: 0 }),
+      '/reports/RPT00AB': () => linked,
+      '/report-schedules': () => ({ results: [], numberOfResults: 0 }),
+    });
     renderWithServices(<ReportQueuePane params={{}} search="?report=RPT00AB" capability="Report queue" />, createServices());
     const section = await screen.findByRole('region', { name: 'The report you followed' });
     await waitFor(() => expect(section.textContent).toContain('Ready'), { timeout: 10_000 });
@@ -128,18 +180,30 @@ describe('Run now on a schedule', () => {
   });
 
   const answerOf = (of: ReportSchedule, reportId: string): ReportScheduleRun => ({
-    scheduleId: of.id, reportId, periodFirstDay: '2026-11-01', periodLastDay: '2026-11-30', schedule: { ...of, lastRunAt: '2026-12-02T09:00:00.000Z', lastOutcome: 'queued', lastReportId: reportId },
+    scheduleId: of.id,
+    reportId,
+    periodFirstDay: '2026-11-01',
+    periodLastDay: '2026-11-30',
+    schedule: { ...of, lastRunAt: '2026-12-02T09:00:00.000Z', lastOutcome: 'queued', lastReportId: reportId },
   });
   const statement = schedule({});
   const refused = schedule({ id: 'SCH0000000000000002', reportType: 'costs', mayRunNow: false });
 
   function setup() {
-    const api = fakeApi({ '/reports': () => ({ results: [], numberOfResults: 0 }), '/report-schedules': () => ({ results: [statement, refused], numberOfResults: 2 }) });
+    const api = fakeApi({
+      '/reports': () => ({ results: [], numberOfResults: 0 }),
+      '/report-schedules': () => ({ results: [statement, refused], numberOfResults: 2 }),
+    });
     const post = api.post as unknown as Mock;
     let serial = 0;
     post.mockImplementation(async () => answerOf(statement, `RPT00000000000000A${++serial}`));
     const paneId = workspaceStore.panes[0]?.id ?? '';
-    renderWithServices(<PaneScopeContext value={{ paneId }}><QueuePane /></PaneScopeContext>, createServices());
+    renderWithServices(
+      <PaneScopeContext value={{ paneId }}>
+        <QueuePane />
+      </PaneScopeContext>,
+      createServices(),
+    );
     return { post, paneId, user: userEvent.setup() };
   }
   const capabilitiesOf = (paneId: string) => workspaceStore.panes.find((pane) => pane.id === paneId)?.capabilities ?? [];
@@ -154,10 +218,15 @@ describe('Run now on a schedule', () => {
     const [path, body, options] = post.mock.calls[0] as [string, unknown, { headers: Record<string, string> }];
     expect([path, body]).toEqual(['/report-schedules/SCH0000000000000001/runs', undefined]);
     expect(options.headers['Idempotency-Key']).toMatch(/^[\x21-\x7e]{8,}$/);
-    await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain(
-      'Trading account 3M1070216 for 1 November 2026 to 30 November 2026 is queued. The file appears in My report queue when it is ready, and you get an email then.',
-    ));
-    expect(toastStore.toasts.find((toast) => toast.message.includes('is queued'))?.link).toEqual({ href: '/reporting-overview?report=RPT00000000000000A1', label: 'Open the queued report' });
+    await waitFor(() =>
+      expect(toastStore.toasts.map((toast) => toast.message)).toContain(
+        'Trading account 3M1070216 for 1 November 2026 to 30 November 2026 is queued. The file appears in My report queue when it is ready, and you get an email then.',
+      ),
+    );
+    expect(toastStore.toasts.find((toast) => toast.message.includes('is queued'))?.link).toEqual({
+      href: '/reporting-overview?report=RPT00000000000000A1',
+      label: 'Open the queued report',
+    });
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Run now Trading account 3M1070216' }));
     // A second run is a new request: a new key.
     await user.click(screen.getByRole('button', { name: 'Run now Trading account 3M1070216' }));
@@ -168,7 +237,9 @@ describe('Run now on a schedule', () => {
 
   it('a failed run keeps its key, so pressing again cannot queue a second one if the first went through', async () => {
     const { post, user } = setup();
-    post.mockImplementationOnce(async () => { throw new Error('network'); });
+    post.mockImplementationOnce(async () => {
+      throw new Error('network');
+    });
     await user.click(await screen.findByRole('button', { name: 'Run now Trading account 3M1070216' }));
     await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain('The schedule could not be run now.'));
     await user.click(screen.getByRole('button', { name: 'Run now Trading account 3M1070216' }));
@@ -195,10 +266,13 @@ describe('Run now on a schedule', () => {
   }, 30_000);
 
   it('is offered on My report queue only with the capability, the permission and no field or overlay in the way', () => {
-    const on = (extra: Parameters<typeof baseContext>[0]) => baseContext({
-      permissions: ['Portal.Reports.Create'], route: { id: 'reportQueue', pattern: '/reporting-overview', path: '/reporting-overview' },
-      focusedPane: { id: 'pane-1', capabilities: ['runSchedule'] }, ...extra,
-    });
+    const on = (extra: Parameters<typeof baseContext>[0]) =>
+      baseContext({
+        permissions: ['Portal.Reports.Create'],
+        route: { id: 'reportQueue', pattern: '/reporting-overview', path: '/reporting-overview' },
+        focusedPane: { id: 'pane-1', capabilities: ['runSchedule'] },
+        ...extra,
+      });
     expect(isAvailable(runScheduleNowCommand, on({}))).toBe(true);
     expect(isAvailable(runScheduleNowCommand, on({ focusedPane: { id: 'pane-1', capabilities: [] } }))).toBe(false);
     expect(isAvailable(runScheduleNowCommand, on({ permissions: [] }))).toBe(false);

@@ -17,11 +17,22 @@ import { createServices, fakeApi, renderWithServices, resetStores, signIn } from
 vi.setConfig({ testTimeout: 20_000 });
 
 const row = (overrides: Partial<BeneficiaryApproval>): BeneficiaryApproval => ({
-  beneficiaryId: 'BEN1', name: 'Thornbury Joinery Ltd', kind: 'company', businessId: '100002', businessName: 'Okafor Bakes', createdUtc: '2026-11-21T10:00:00.000Z',
-  createdBy: 'Samuel Okafor', ageDays: 9, openAlerts: 0, status: 'Referred', changedByCaller: false, ...overrides,
+  beneficiaryId: 'BEN1',
+  name: 'Thornbury Joinery Ltd',
+  kind: 'company',
+  businessId: '100002',
+  businessName: 'Okafor Bakes',
+  createdUtc: '2026-11-21T10:00:00.000Z',
+  createdBy: 'Samuel Okafor',
+  ageDays: 9,
+  openAlerts: 0,
+  status: 'Referred',
+  changedByCaller: false,
+  ...overrides,
 });
 const answer = (results: BeneficiaryApproval[]): BeneficiaryApprovalList => ({
-  results, numberOfResults: results.length,
+  results,
+  numberOfResults: results.length,
   businesses: [
     { businessId: '100001', businessName: 'Harbour & Finch', pending: 3 },
     { businessId: '100002', businessName: 'Okafor Bakes', pending: 1 },
@@ -54,18 +65,22 @@ describe('the beneficiary approval queue', () => {
 
   it('lists pending beneficiaries across businesses, longest waiting first, with what each waits for', async () => {
     const api = fakeApi({
-      '/beneficiary-approvals': () => answer([
-        row({}),
-        row({ beneficiaryId: 'BEN2', name: 'Golden Harbor Trading LLC', businessId: '100001', businessName: 'Harbour & Finch', ageDays: 2, openAlerts: 1 }),
-        row({ beneficiaryId: 'BEN3', name: 'Amelia Hartley', businessId: '100001', businessName: 'Harbour & Finch', ageDays: 0, changedByCaller: true }),
-      ]),
+      '/beneficiary-approvals': () =>
+        answer([
+          row({}),
+          row({ beneficiaryId: 'BEN2', name: 'Golden Harbor Trading LLC', businessId: '100001', businessName: 'Harbour & Finch', ageDays: 2, openAlerts: 1 }),
+          row({ beneficiaryId: 'BEN3', name: 'Amelia Hartley', businessId: '100001', businessName: 'Harbour & Finch', ageDays: 0, changedByCaller: true }),
+        ]),
     });
     renderQueue('/beneficiary-approvals');
     const grid = await screen.findByRole('grid', { name: 'Beneficiaries awaiting approval' }, { timeout: 15_000 });
     const link = await within(grid).findByRole('link', { name: 'Thornbury Joinery Ltd' }, { timeout: 15_000 });
     expect(link.getAttribute('href')).toBe('/business/100002/beneficiaries/BEN1');
-    const headers = within(grid).getAllByRole('columnheader').map((header) => header.textContent?.replace(/[↑↓↕]/g, '').trim());
-    const cellsOf = (name: string) => [...(within(grid).getByRole('rowheader', { name }).closest('tr') as HTMLElement).querySelectorAll('th, td')].map((cell) => cell.textContent);
+    const headers = within(grid)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent?.replace(/[↑↓↕]/g, '').trim());
+    const cellsOf = (name: string) =>
+      [...(within(grid).getByRole('rowheader', { name }).closest('tr') as HTMLElement).querySelectorAll('th, td')].map((cell) => cell.textContent);
     const first = cellsOf('Thornbury Joinery Ltd');
     expect(first[headers.indexOf('Business')]).toBe('Okafor Bakes (100002)');
     expect(first[headers.indexOf('Waiting')]).toBe('9 days');
@@ -76,7 +91,9 @@ describe('the beneficiary approval queue', () => {
     expect(cellsOf('Amelia Hartley')[headers.indexOf('Status')]).toBe('Awaiting approval by someone else');
     expect(cellsOf('Amelia Hartley')[headers.indexOf('Waiting')]).toBe('Less than a day');
     // The default view asks for the longest waiting first.
-    expect(api.get.mock.calls.find(([path]) => path === '/beneficiary-approvals')?.[1]).toMatchObject({ query: { pagenumber: '1', pagesize: '25', sort: '-age' } });
+    expect(api.get.mock.calls.find(([path]) => path === '/beneficiary-approvals')?.[1]).toMatchObject({
+      query: { pagenumber: '1', pagesize: '25', sort: '-age' },
+    });
   });
 
   it('reads its filters from the address and writes the business picked by name back to it', async () => {
@@ -103,7 +120,10 @@ describe('the beneficiary approval queue', () => {
   });
 
   it('sorts by business from its header, and Enter on a row opens the beneficiary route', async () => {
-    fakeApi({ '/beneficiary-approvals': () => answer([row({}), row({ beneficiaryId: 'BEN2', name: 'Lakeland Canvas Co', businessId: '100003', businessName: 'Fellside Outdoor' })]) });
+    fakeApi({
+      '/beneficiary-approvals': () =>
+        answer([row({}), row({ beneficiaryId: 'BEN2', name: 'Lakeland Canvas Co', businessId: '100003', businessName: 'Fellside Outdoor' })]),
+    });
     const { location, user } = renderQueue('/beneficiary-approvals');
     const grid = await screen.findByRole('grid', { name: 'Beneficiaries awaiting approval' }, { timeout: 15_000 });
     await within(grid).findByRole('rowheader', { name: 'Lakeland Canvas Co' }, { timeout: 15_000 });
@@ -127,7 +147,12 @@ describe('the beneficiary approval queue', () => {
   it('keeps what a link says that is valid and drops the rest', () => {
     expect(approvalQueueViewOf('')).toEqual({ pageNumber: 1, pageSize: 25, sort: { field: 'age', descending: true }, filters: {} });
     const view = approvalQueueViewOf('?businessid=%5Beq%5DB1%5Band%5D%5Beq%5DB3&agedays=%5Beq%5D3&sort=-business&pagesize=50&openalerts=%5Beq%5Dtrue&bogus=1');
-    expect(view).toEqual({ pageNumber: 1, pageSize: 50, sort: { field: 'business', descending: true }, filters: { businessid: '[eq]B1[and][eq]B3', openalerts: '[eq]true' } });
+    expect(view).toEqual({
+      pageNumber: 1,
+      pageSize: 50,
+      sort: { field: 'business', descending: true },
+      filters: { businessid: '[eq]B1[and][eq]B3', openalerts: '[eq]true' },
+    });
     expect(approvalQueueViewOf('?sort=name').sort).toEqual({ field: 'age', descending: true });
     expect(businessIdsOf(view.filters.businessid)).toEqual(['B1', 'B3']);
     expect(approvalQueueParams(view)).toEqual({ businessid: '[eq]B1[and][eq]B3', openalerts: '[eq]true', sort: '-business', pagesize: '50' });

@@ -18,7 +18,14 @@ function Sensitive({ call }: { call: () => Promise<string> }) {
   const [result, setResult] = useState('nothing yet');
   return (
     <div>
-      <button type="button" onClick={() => { stepUp.run(call).then(setResult, () => setResult('refused')); }}>Reveal</button>
+      <button
+        type="button"
+        onClick={() => {
+          stepUp.run(call).then(setResult, () => setResult('refused'));
+        }}
+      >
+        Reveal
+      </button>
       <output aria-label="Result">{result}</output>
       {stepUp.dialog}
     </div>
@@ -59,7 +66,7 @@ describe('the step-up dialog', () => {
     await waitFor(() => expect(dialog.isConnected).toBe(false));
     expect(post).toHaveBeenLastCalledWith('/user/step-up', { password: 'portal-demo' }, { handleErrors: false });
     expect(call).toHaveBeenCalledTimes(2);
-    expect((screen.getByRole('status', { name: 'Result' })).textContent).toContain('4111 1111 1111 1111');
+    expect(screen.getByRole('status', { name: 'Result' }).textContent).toContain('4111 1111 1111 1111');
   });
 
   it('asks for the authenticator code too when the user has a second factor', async () => {
@@ -74,7 +81,7 @@ describe('the step-up dialog', () => {
     await user.type(screen.getByLabelText('Password'), 'portal-demo');
     expect((screen.getByRole('button', { name: 'Confirm' }) as HTMLButtonElement).disabled).toBe(true);
     await user.type(screen.getByLabelText('Code from your authenticator app'), '123456{Enter}');
-    await waitFor(() => expect((screen.getByRole('status', { name: 'Result' })).textContent).toContain('done'));
+    await waitFor(() => expect(screen.getByRole('status', { name: 'Result' }).textContent).toContain('done'));
     expect(post).toHaveBeenCalledWith('/user/step-up', { password: 'portal-demo', code: '123456' }, { handleErrors: false });
   });
 
@@ -88,7 +95,7 @@ describe('the step-up dialog', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Password')));
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect((screen.getByRole('status', { name: 'Result' })).textContent).toContain('refused');
+    expect(screen.getByRole('status', { name: 'Result' }).textContent).toContain('refused');
     expect(api.post).not.toHaveBeenCalled();
     expect(call).toHaveBeenCalledTimes(1);
   });
@@ -98,7 +105,7 @@ describe('the step-up dialog', () => {
     const call = vi.fn<() => Promise<string>>().mockRejectedValue(refusal('You do not have the correct permissions.'));
     renderWithServices(<Sensitive call={call} />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Reveal' }));
-    await waitFor(() => expect((screen.getByRole('status', { name: 'Result' })).textContent).toContain('refused'));
+    await waitFor(() => expect(screen.getByRole('status', { name: 'Result' }).textContent).toContain('refused'));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(toastStore.toasts.map((toast) => toast.message)).toContain('You do not have the correct permissions.');
   });

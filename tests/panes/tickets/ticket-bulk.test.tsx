@@ -9,13 +9,35 @@ import { TicketsPane } from '../../../panes/tickets/tickets-pane.tsx';
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const row = (ticketId: string): TicketListItem => ({
-  ticketId, businessId: 'B1', businessName: 'Alpha Trading', merchantId: 'M1', merchantName: 'Alpha Online', type: 'bug', status: 'Open', priority: 'High',
-  subject: `Subject ${ticketId}`, createdUtc: '2026-11-01T10:00:00.000Z', lastUpdatedUtc: '2026-11-02T10:00:00.000Z',
-  createdBy: { userId: 'user-9', name: 'Olive Owner' }, assignee: null,
+  ticketId,
+  businessId: 'B1',
+  businessName: 'Alpha Trading',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  type: 'bug',
+  status: 'Open',
+  priority: 'High',
+  subject: `Subject ${ticketId}`,
+  createdUtc: '2026-11-01T10:00:00.000Z',
+  lastUpdatedUtc: '2026-11-02T10:00:00.000Z',
+  createdBy: { userId: 'user-9', name: 'Olive Owner' },
+  assignee: null,
 });
 const job: BulkJob = {
-  id: 'BLK00000000000000CC', area: 'tickets', action: 'assignee', status: 'queued', cancelRequested: false, totalItems: 42, processedItems: 0,
-  succeededItems: 0, failedItems: 0, createdAt: '2026-11-25T10:00:00.000Z', finishedAt: null, reportId: null, resultFileName: null, error: null,
+  id: 'BLK00000000000000CC',
+  area: 'tickets',
+  action: 'assignee',
+  status: 'queued',
+  cancelRequested: false,
+  totalItems: 42,
+  processedItems: 0,
+  succeededItems: 0,
+  failedItems: 0,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  finishedAt: null,
+  reportId: null,
+  resultFileName: null,
+  error: null,
 };
 const tickets = '/businesses/B1/merchants/M1/tickets';
 const staff = ['Portal.Tickets.Read', 'Portal.Tickets.Create', 'Portal.Tickets.Read.Internal'];
@@ -46,8 +68,11 @@ describe('bulk actions on tickets', () => {
     const [path, body, options] = (api.post as Mock).mock.calls[0] as [string, Record<string, unknown>, { headers: Record<string, string> }];
     expect(path).toBe('/bulk-jobs');
     expect(body).toEqual({
-      area: 'tickets', action: 'assignee', context: { level: 'merchant', businessId: 'B1', merchantId: 'M1' },
-      selection: { allMatching: true, filters: { status: '[eq]Open' }, includedIds: [], excludedIds: [] }, params: { assigneeId: 'user-7' },
+      area: 'tickets',
+      action: 'assignee',
+      context: { level: 'merchant', businessId: 'B1', merchantId: 'M1' },
+      selection: { allMatching: true, filters: { status: '[eq]Open' }, includedIds: [], excludedIds: [] },
+      params: { assigneeId: 'user-7' },
     });
     expect(options.headers['Idempotency-Key']).toMatch(/.{8,}/);
     expect(screen.queryByRole('dialog', { name: 'Change assignee' })).toBeNull();

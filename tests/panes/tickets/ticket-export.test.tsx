@@ -10,13 +10,35 @@ import { toastStore } from '../../../src/state/toast-store.ts';
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const row = (ticketId: string): TicketListItem => ({
-  ticketId, businessId: 'B1', businessName: 'Alpha Trading', merchantId: 'M1', merchantName: 'Alpha Online', type: 'bug', status: 'Open', priority: 'High',
-  subject: `Subject ${ticketId}`, createdUtc: '2026-11-01T10:00:00.000Z', lastUpdatedUtc: '2026-11-02T10:00:00.000Z',
-  createdBy: { userId: 'user-9', name: 'Olive Owner' }, assignee: null,
+  ticketId,
+  businessId: 'B1',
+  businessName: 'Alpha Trading',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  type: 'bug',
+  status: 'Open',
+  priority: 'High',
+  subject: `Subject ${ticketId}`,
+  createdUtc: '2026-11-01T10:00:00.000Z',
+  lastUpdatedUtc: '2026-11-02T10:00:00.000Z',
+  createdBy: { userId: 'user-9', name: 'Olive Owner' },
+  assignee: null,
 });
 const job: BulkJob = {
-  id: 'BLK00000000000000EE', area: 'tickets', action: 'export', status: 'queued', cancelRequested: false, totalItems: 1, processedItems: 0,
-  succeededItems: 0, failedItems: 0, createdAt: '2026-11-25T10:00:00.000Z', finishedAt: null, reportId: null, resultFileName: null, error: null,
+  id: 'BLK00000000000000EE',
+  area: 'tickets',
+  action: 'export',
+  status: 'queued',
+  cancelRequested: false,
+  totalItems: 1,
+  processedItems: 0,
+  succeededItems: 0,
+  failedItems: 0,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  finishedAt: null,
+  reportId: null,
+  resultFileName: null,
+  error: null,
 };
 const tickets = '/businesses/B1/merchants/M1/tickets';
 const requester = ['Portal.Tickets.Read', 'Portal.Tickets.Create', 'Portal.Reports.Create'];
@@ -24,7 +46,7 @@ const requester = ['Portal.Tickets.Read', 'Portal.Tickets.Create', 'Portal.Repor
 describe('export of tickets', () => {
   beforeEach(() => resetStores());
 
-  it('maps the visible columns to the export\'s, Business bringing the merchant along', () => {
+  it("maps the visible columns to the export's, Business bringing the merchant along", () => {
     expect(visibleTicketExportColumns(['ticketId', 'business', 'status', 'unknown'])).toEqual(['ticketId', 'business', 'merchant', 'status']);
   });
 
@@ -40,16 +62,25 @@ describe('export of tickets', () => {
     expect(within(dialog).getByRole('status').textContent).toBe('1 ticket will be exported, the one you selected.');
     await userEvent.click(within(dialog).getByRole('radio', { name: /CSV/ }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Export' }));
-    const [path, body, options] = (api.post as Mock).mock.calls[0] as [string, { params: { columns: string[] } } & Record<string, unknown>, { headers: Record<string, string> }];
+    const [path, body, options] = (api.post as Mock).mock.calls[0] as [
+      string,
+      { params: { columns: string[] } } & Record<string, unknown>,
+      { headers: Record<string, string> },
+    ];
     expect(path).toBe('/bulk-jobs');
     expect(body).toMatchObject({
-      area: 'tickets', action: 'export', context: { level: 'merchant', businessId: 'B1', merchantId: 'M1' },
-      selection: { allMatching: false, filters: { status: '[eq]Open' }, includedIds: ['TCK2'], excludedIds: [] }, params: { fileType: 'csv' },
+      area: 'tickets',
+      action: 'export',
+      context: { level: 'merchant', businessId: 'B1', merchantId: 'M1' },
+      selection: { allMatching: false, filters: { status: '[eq]Open' }, includedIds: ['TCK2'], excludedIds: [] },
+      params: { fileType: 'csv' },
     });
     expect(body.params.columns).toContain('ticketId');
     expect(body.params.columns).not.toContain('lastComment');
     expect(options.headers['Idempotency-Key']).toMatch(/.{8,}/);
-    await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain('The export is being made: it will wait for you in My report queue.'));
+    await waitFor(() =>
+      expect(toastStore.toasts.map((toast) => toast.message)).toContain('The export is being made: it will wait for you in My report queue.'),
+    );
     expect(screen.queryByRole('dialog', { name: 'Export tickets' })).toBeNull();
   }, 40_000);
 

@@ -16,21 +16,51 @@ vi.setConfig({ testTimeout: 20_000 });
 const longName = 'quarterly-settlement-report-november.pdf';
 
 const ticket = (overrides: Partial<TicketDetail> = {}): TicketDetail => ({
-  ticketId: 'TCK1', businessId: 'B1', businessName: 'Alpha Trading', merchantId: null, merchantName: null, type: 'bug', status: 'Open',
-  priority: 'High', subject: 'Export fails', description: 'The export stops at 10%.', createdUtc: '2026-11-01T10:00:00.000Z',
-  lastUpdatedUtc: '2026-11-02T10:00:00.000Z', createdBy: { userId: 'user-9', name: 'Olive Owner' }, assignee: null, version: 3,
-  linkedTransactionReference: 'TX0001', linkedPaymentJobReference: null,
-  attachments: [{
-    ticketAttachmentId: 'TCA1', ticketCommentId: null, filename: longName, mimeType: 'application/pdf', size: 2048,
-    uploadedBy: { userId: 'user-9', name: 'Olive Owner' }, createdUtc: '2026-11-01T10:00:00.000Z', removable: true,
-  }],
-  allAttachments: [], commentCount: 2,
+  ticketId: 'TCK1',
+  businessId: 'B1',
+  businessName: 'Alpha Trading',
+  merchantId: null,
+  merchantName: null,
+  type: 'bug',
+  status: 'Open',
+  priority: 'High',
+  subject: 'Export fails',
+  description: 'The export stops at 10%.',
+  createdUtc: '2026-11-01T10:00:00.000Z',
+  lastUpdatedUtc: '2026-11-02T10:00:00.000Z',
+  createdBy: { userId: 'user-9', name: 'Olive Owner' },
+  assignee: null,
+  version: 3,
+  linkedTransactionReference: 'TX0001',
+  linkedPaymentJobReference: null,
+  attachments: [
+    {
+      ticketAttachmentId: 'TCA1',
+      ticketCommentId: null,
+      filename: longName,
+      mimeType: 'application/pdf',
+      size: 2048,
+      uploadedBy: { userId: 'user-9', name: 'Olive Owner' },
+      createdUtc: '2026-11-01T10:00:00.000Z',
+      removable: true,
+    },
+  ],
+  allAttachments: [],
+  commentCount: 2,
   ...overrides,
 });
 
 const comment = (id: string, text: string, overrides: Partial<TicketComment> = {}): TicketComment => ({
-  ticketCommentId: id, ticketId: 'TCK1', text, internal: false, author: { userId: 'user-9', name: 'Olive Owner', staff: false },
-  createdUtc: '2026-11-02T10:00:00.000Z', lastUpdatedUtc: '2026-11-02T10:00:00.000Z', version: 1, attachments: [], editable: false,
+  ticketCommentId: id,
+  ticketId: 'TCK1',
+  text,
+  internal: false,
+  author: { userId: 'user-9', name: 'Olive Owner', staff: false },
+  createdUtc: '2026-11-02T10:00:00.000Z',
+  lastUpdatedUtc: '2026-11-02T10:00:00.000Z',
+  version: 1,
+  attachments: [],
+  editable: false,
   ...overrides,
 });
 
@@ -59,16 +89,27 @@ describe('the ticket conversation', () => {
   });
 
   it('sends an internal note with Ctrl+Enter for staff, and marks internal notes', async () => {
-    signIn({ permissions: ['Portal.Tickets.Read', 'Portal.Tickets.Create', 'Portal.Tickets.Read.Internal'], context: merchantContext, paths: ['/tickets/TCK1'] });
+    signIn({
+      permissions: ['Portal.Tickets.Read', 'Portal.Tickets.Create', 'Portal.Tickets.Read.Internal'],
+      context: merchantContext,
+      paths: ['/tickets/TCK1'],
+    });
     const api = fakeApi({
       '/tickets/TCK1': () => ticket(),
-      '/tickets/TCK1/comments': () => ({ results: [comment('C1', 'Cache issue', { internal: true, author: { userId: 'user-1', name: 'Ada Lovelace', staff: true } })], numberOfResults: 1, hasOlder: false }),
+      '/tickets/TCK1/comments': () => ({
+        results: [comment('C1', 'Cache issue', { internal: true, author: { userId: 'user-1', name: 'Ada Lovelace', staff: true } })],
+        numberOfResults: 1,
+        hasOlder: false,
+      }),
       '/ticket-assignees': () => ({ results: [{ userId: 'user-1', name: 'Ada Lovelace' }] }),
     });
     api.post = (async () => ({ ticketCommentId: 'C9' })) as never;
     const posted: unknown[] = [];
     const post = api.post;
-    api.post = (async (path: string, body: unknown) => { posted.push([path, body]); return post(path, body); }) as never;
+    api.post = (async (path: string, body: unknown) => {
+      posted.push([path, body]);
+      return post(path, body);
+    }) as never;
     render();
     expect(await screen.findByRole('article', { name: 'Internal note by Ada Lovelace' })).toBeTruthy();
     const user = userEvent.setup();
@@ -84,9 +125,10 @@ describe('the ticket conversation', () => {
     signIn({ permissions: ['Portal.Tickets.Read'], context: merchantContext, paths: ['/tickets/TCK1'] });
     const api = fakeApi({
       '/tickets/TCK1': () => ticket(),
-      '/tickets/TCK1/comments': (options) => ((options as { query?: { before?: string } }).query?.before === 'C21'
-        ? { results: [comment('C1', 'Oldest reply')], numberOfResults: 21, hasOlder: false }
-        : { results: [comment('C21', 'Newest reply')], numberOfResults: 21, hasOlder: true }),
+      '/tickets/TCK1/comments': (options) =>
+        (options as { query?: { before?: string } }).query?.before === 'C21'
+          ? { results: [comment('C1', 'Oldest reply')], numberOfResults: 21, hasOlder: false }
+          : { results: [comment('C21', 'Newest reply')], numberOfResults: 21, hasOlder: true },
     });
     render();
     const user = userEvent.setup();
@@ -102,7 +144,9 @@ describe('the ticket conversation', () => {
     signIn({ permissions: ['Portal.Tickets.Read', 'Portal.Tickets.Create'], context: merchantContext, paths: ['/tickets/TCK1'] });
     const api = fakeApi({ '/tickets/TCK1': () => ticket(), '/tickets/TCK1/comments': () => ({ results: [], numberOfResults: 0, hasOlder: false }) });
     const deleted: string[] = [];
-    api.delete = (async (path: string) => { deleted.push(path); }) as never;
+    api.delete = (async (path: string) => {
+      deleted.push(path);
+    }) as never;
     render();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: `Remove ${longName}` }));
@@ -116,15 +160,24 @@ describe('the ticket conversation', () => {
 
   it('edits one’s own comment in place (Ctrl+Enter saves with its version) and deletes a comment after asking', async () => {
     signIn({ permissions: ['Portal.Tickets.Read', 'Portal.Tickets.Create'], context: merchantContext, paths: ['/tickets/TCK1'] });
-    let comments = [comment('C1', 'Their reply', { author: { userId: 'user-1', name: 'Ada Lovelace', staff: true } }), comment('C2', 'My reply wiht a typo', { editable: true, version: 2 })];
-    const api = fakeApi({ '/tickets/TCK1': () => ticket(), '/tickets/TCK1/comments': () => ({ results: comments, numberOfResults: comments.length, hasOlder: false }) });
+    let comments = [
+      comment('C1', 'Their reply', { author: { userId: 'user-1', name: 'Ada Lovelace', staff: true } }),
+      comment('C2', 'My reply wiht a typo', { editable: true, version: 2 }),
+    ];
+    const api = fakeApi({
+      '/tickets/TCK1': () => ticket(),
+      '/tickets/TCK1/comments': () => ({ results: comments, numberOfResults: comments.length, hasOlder: false }),
+    });
     const put = api.put as unknown as ReturnType<typeof vi.fn>;
     put.mockImplementation(async (_path: string, body: { text: string }) => {
       comments = [comments[0]!, comment('C2', body.text, { editable: true, version: 3 })];
       return comments[1];
     });
     const deleted: string[] = [];
-    api.delete = (async (path: string) => { deleted.push(path); comments = [comments[0]!]; }) as never;
+    api.delete = (async (path: string) => {
+      deleted.push(path);
+      comments = [comments[0]!];
+    }) as never;
     render();
     const user = userEvent.setup();
     const theirs = await screen.findByRole('article', { name: 'Comment by Ada Lovelace' });
@@ -153,7 +206,15 @@ describe('the ticket conversation', () => {
     signIn({ permissions: ['Portal.Tickets.Read', 'Portal.Tickets.Create'], context: merchantContext, paths: ['/tickets/TCK1'] });
     const api = fakeApi({
       '/tickets/TCK1': () => ticket(),
-      '/tickets/TCK1/comments': () => ({ results: [comment('C1', 'Older of mine', { editable: true }), comment('C2', 'Latest of mine', { editable: true }), comment('C3', 'Support answer', { author: { userId: 'user-1', name: 'Ada Lovelace', staff: true } })], numberOfResults: 3, hasOlder: false }),
+      '/tickets/TCK1/comments': () => ({
+        results: [
+          comment('C1', 'Older of mine', { editable: true }),
+          comment('C2', 'Latest of mine', { editable: true }),
+          comment('C3', 'Support answer', { author: { userId: 'user-1', name: 'Ada Lovelace', staff: true } }),
+        ],
+        numberOfResults: 3,
+        hasOlder: false,
+      }),
     });
     render();
     await screen.findByText('Support answer', undefined);
@@ -198,7 +259,10 @@ describe('the new ticket form', () => {
     signIn({ permissions: ['Portal.Tickets.Create'], context: merchantContext, paths: ['/tickets/add?type=bug'] });
     const api = fakeApi();
     const posted: unknown[] = [];
-    api.post = (async (path: string, body: unknown) => { posted.push([path, body]); return { ticketId: 'TCKNEW' }; }) as never;
+    api.post = (async (path: string, body: unknown) => {
+      posted.push([path, body]);
+      return { ticketId: 'TCKNEW' };
+    }) as never;
     renderWithServices(<NewTicketPane params={{}} search="?type=bug&transaction=TX0001" capability="New support ticket" />);
     expect((screen.getByRole('combobox', { name: 'Type' }) as HTMLSelectElement).value).toBe('bug');
     const user = userEvent.setup();
@@ -209,9 +273,20 @@ describe('the new ticket form', () => {
     await user.type(screen.getByRole('textbox', { name: /Subject/ }), 'Refund button missing');
     await user.type(screen.getByRole('textbox', { name: /Description/ }), 'On captured payments');
     await user.keyboard('{Control>}{Enter}{/Control}');
-    await waitFor(() => expect(posted).toEqual([['/businesses/B1/merchants/M1/tickets', {
-      type: 'bug', priority: 'Medium', subject: 'Refund button missing', description: 'On captured payments', linkedTransactionReference: 'TX0001',
-    }]]));
+    await waitFor(() =>
+      expect(posted).toEqual([
+        [
+          '/businesses/B1/merchants/M1/tickets',
+          {
+            type: 'bug',
+            priority: 'Medium',
+            subject: 'Refund button missing',
+            description: 'On captured payments',
+            linkedTransactionReference: 'TX0001',
+          },
+        ],
+      ]),
+    );
   });
 
   it('asks for a business context first', () => {

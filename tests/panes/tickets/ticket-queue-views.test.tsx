@@ -9,9 +9,20 @@ import { TicketsPane, rememberedTicketScope } from '../../../panes/tickets/ticke
 import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const row = (ticketId: string, updatedByRequester = false): TicketListItem => ({
-  ticketId, businessId: 'B1', businessName: 'Alpha Trading', merchantId: 'M1', merchantName: 'Alpha Online', type: 'bug', status: 'Open', priority: 'High',
-  subject: `Subject ${ticketId}`, createdUtc: '2026-11-01T10:00:00.000Z', lastUpdatedUtc: '2026-11-02T10:00:00.000Z',
-  createdBy: { userId: 'user-9', name: 'Olive Owner' }, assignee: null, updatedByRequester,
+  ticketId,
+  businessId: 'B1',
+  businessName: 'Alpha Trading',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  type: 'bug',
+  status: 'Open',
+  priority: 'High',
+  subject: `Subject ${ticketId}`,
+  createdUtc: '2026-11-01T10:00:00.000Z',
+  lastUpdatedUtc: '2026-11-02T10:00:00.000Z',
+  createdBy: { userId: 'user-9', name: 'Olive Owner' },
+  assignee: null,
+  updatedByRequester,
 });
 const merchantTickets = '/businesses/B1/merchants/M1/tickets';
 const staff = ['Portal.Tickets.Read', 'Portal.Tickets.Create', 'Portal.Tickets.Read.Internal'];
@@ -30,7 +41,11 @@ describe('the queue views of the tickets overview', () => {
     fakeApi({ [merchantTickets]: () => ({ results: [row('TCK00001'), row('TCK00002', true)], numberOfResults: 2 }) });
     renderWithServices(<TicketsPane params={{}} search="" capability="Support tickets" />);
     const views = screen.getByRole('group', { name: 'Queue views' });
-    expect(within(views).getAllByRole('button').map((button) => button.textContent)).toEqual(['All tickets', 'Open', 'Updated by requester', 'Mine', 'Unassigned']);
+    expect(
+      within(views)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['All tickets', 'Open', 'Updated by requester', 'Mine', 'Unassigned']);
     expect(within(views).getByRole('button', { name: 'All tickets' }).getAttribute('aria-pressed')).toBe('true');
 
     // The flag: only on the row the requester updated, named so.
@@ -51,7 +66,13 @@ describe('the queue views of the tickets overview', () => {
   it('marks the view the URL shows, keeping the search beside it', () => {
     signIn({ permissions: staff, context: merchantContext, paths: ['/tickets'] });
     fakeApi({ [merchantTickets]: () => ({ results: [], numberOfResults: 0 }) });
-    renderWithServices(<TicketsPane params={{}} search={`status=${encodeURIComponent('[eq]Open')}&searchterm=${encodeURIComponent('[eq]refund')}`} capability="Support tickets" />);
+    renderWithServices(
+      <TicketsPane
+        params={{}}
+        search={`status=${encodeURIComponent('[eq]Open')}&searchterm=${encodeURIComponent('[eq]refund')}`}
+        capability="Support tickets"
+      />,
+    );
     const views = screen.getByRole('group', { name: 'Queue views' });
     expect(within(views).getByRole('button', { name: 'Open' }).getAttribute('aria-pressed')).toBe('true');
     expect(within(views).getByRole('button', { name: 'All tickets' }).getAttribute('aria-pressed')).toBe('false');
@@ -61,7 +82,11 @@ describe('the queue views of the tickets overview', () => {
     signIn({ permissions: requester, context: merchantContext, paths: ['/tickets'] });
     fakeApi({ [merchantTickets]: () => ({ results: [], numberOfResults: 0 }) });
     renderWithServices(<TicketsPane params={{}} search="" capability="Support tickets" />);
-    expect(within(screen.getByRole('group', { name: 'Queue views' })).getAllByRole('button').map((button) => button.textContent)).toEqual(['All tickets', 'Open']);
+    expect(
+      within(screen.getByRole('group', { name: 'Queue views' }))
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['All tickets', 'Open']);
     expect(screen.queryByRole('group', { name: 'Which tickets' })).toBeNull();
   });
 

@@ -11,13 +11,40 @@ import { describeFilters, ReportQueuePane } from '../../../panes/reporting-overv
 import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const detail = (overrides: Partial<TransactionDetail> = {}): TransactionDetail => ({
-  reference: 'TX0001', kind: 'payment', date: '2026-11-01T10:00:00.000Z', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online',
-  amount: 12.5, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: 'PJ0001',
-  businessName: 'Alpha Trading', partnerId: null, configurationId: 'C1', parentReference: null, maskedCardNumber: '411111******1111',
-  declineReason: null, customerEmail: 'ada@example.test', originatingIpAddress: null,
+  reference: 'TX0001',
+  kind: 'payment',
+  date: '2026-11-01T10:00:00.000Z',
+  businessId: 'B1',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  amount: 12.5,
+  currency: 'GBP',
+  status: 'paid',
+  paymentMethod: 'card',
+  channel: 'Gateway',
+  ewalletType: null,
+  paymentJobReference: 'PJ0001',
+  businessName: 'Alpha Trading',
+  partnerId: null,
+  configurationId: 'C1',
+  parentReference: null,
+  maskedCardNumber: '411111******1111',
+  declineReason: null,
+  customerEmail: 'ada@example.test',
+  originatingIpAddress: null,
   paymentMethods: [{ paymentMethod: 'card', ewalletType: null, maskedCardNumber: '411111******1111' }],
-  paymentJob: { reference: 'PJ0001', orderNumber: 'ORD-1', status: 'paid', createDateTimeUtc: '2026-11-01T09:59:00.000Z', amount: 12.5, currency: 'GBP', configurationId: 'C1' },
-  linkedTransactions: [{ reference: 'TX0002', kind: 'refund', relation: 'child', date: '2026-11-02T10:00:00.000Z', amount: 5, currency: 'GBP', status: 'paid' }],
+  paymentJob: {
+    reference: 'PJ0001',
+    orderNumber: 'ORD-1',
+    status: 'paid',
+    createDateTimeUtc: '2026-11-01T09:59:00.000Z',
+    amount: 12.5,
+    currency: 'GBP',
+    configurationId: 'C1',
+  },
+  linkedTransactions: [
+    { reference: 'TX0002', kind: 'refund', relation: 'child', date: '2026-11-02T10:00:00.000Z', amount: 5, currency: 'GBP', status: 'paid' },
+  ],
   cardNumberRevealable: false,
   ...overrides,
 });
@@ -42,7 +69,10 @@ describe('the transaction detail', () => {
   });
 
   it('reveals the full card number on request where allowed, and hides it again', async () => {
-    const api = fakeApi({ '/transactions/TX0001': () => detail({ cardNumberRevealable: true }), '/transactions/TX0001/cardNumber': () => ({ cardNumber: '4111111111111111' }) });
+    const api = fakeApi({
+      '/transactions/TX0001': () => detail({ cardNumberRevealable: true }),
+      '/transactions/TX0001/cardNumber': () => ({ cardNumber: '4111111111111111' }),
+    });
     renderWithServices(<TransactionDetailPane params={{ transactionReference: 'TX0001' }} search="" capability="Transaction detail" />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Reveal card number' }));
@@ -55,18 +85,38 @@ describe('the transaction detail', () => {
 
   it('says when the transaction is not there', async () => {
     const { ApiError } = await import('../../../src/api/api-error.ts');
-    fakeApi({ '/transactions/TX0404': () => { throw new ApiError({ status: 404, messages: ['The requested record was not found.'], kind: 'http', handled: true }); } });
+    fakeApi({
+      '/transactions/TX0404': () => {
+        throw new ApiError({ status: 404, messages: ['The requested record was not found.'], kind: 'http', handled: true });
+      },
+    });
     renderWithServices(<TransactionDetailPane params={{ transactionReference: 'TX0404' }} search="" capability="Transaction detail" />);
     expect((await screen.findByRole('alert')).textContent).toBe('The requested record was not found.');
   });
 });
 
 const report = (overrides: Partial<QueuedReport>): QueuedReport => ({
-  id: 'RPT01', reportType: 'transactions', fileType: 'csv', status: 'queued', state: 'queued',
+  id: 'RPT01',
+  reportType: 'transactions',
+  fileType: 'csv',
+  status: 'queued',
+  state: 'queued',
   context: { level: 'business', businessId: 'B1', title: 'Alpha Trading', timeZone: 'Europe/London' },
-  filters: {}, ordering: { OrderingField: 'date', OrderingDirection: 'Descending' }, columns: ['date', 'reference'],
-  startDate: null, endDate: null, totalRows: 1000, processedRows: 0, attempts: 0, queuedAt: '2026-11-21T10:00:00.000Z',
-  generatedAt: null, expirationDateTime: null, deletedAt: null, fileName: null, fileSize: null, error: null,
+  filters: {},
+  ordering: { OrderingField: 'date', OrderingDirection: 'Descending' },
+  columns: ['date', 'reference'],
+  startDate: null,
+  endDate: null,
+  totalRows: 1000,
+  processedRows: 0,
+  attempts: 0,
+  queuedAt: '2026-11-21T10:00:00.000Z',
+  generatedAt: null,
+  expirationDateTime: null,
+  deletedAt: null,
+  fileName: null,
+  fileSize: null,
+  error: null,
   ...overrides,
 });
 
@@ -77,8 +127,25 @@ describe('my report queue', () => {
   });
 
   const reports = [
-    report({ id: 'RPT01', status: 'generating', state: 'generating', processedRows: 250, attempts: 1, filters: { status: '[eq]paid[and][eq]declined', channel: '[eq]chp' } }),
-    report({ id: 'RPT02', status: 'generated', state: 'generated', fileType: 'xlsx', processedRows: 1000, generatedAt: '2026-11-21T10:01:00.000Z', expirationDateTime: '2026-12-05T10:01:00.000Z', fileName: 'transactions-2026-11-21-RPT02.xlsx', fileSize: 20480 }),
+    report({
+      id: 'RPT01',
+      status: 'generating',
+      state: 'generating',
+      processedRows: 250,
+      attempts: 1,
+      filters: { status: '[eq]paid[and][eq]declined', channel: '[eq]chp' },
+    }),
+    report({
+      id: 'RPT02',
+      status: 'generated',
+      state: 'generated',
+      fileType: 'xlsx',
+      processedRows: 1000,
+      generatedAt: '2026-11-21T10:01:00.000Z',
+      expirationDateTime: '2026-12-05T10:01:00.000Z',
+      fileName: 'transactions-2026-11-21-RPT02.xlsx',
+      fileSize: 20480,
+    }),
     report({ id: 'RPT03', status: 'generated', state: 'expired', generatedAt: '2026-10-01T10:00:00.000Z', expirationDateTime: '2026-10-15T10:00:00.000Z' }),
     report({ id: 'RPT04', status: 'failed', state: 'failed', error: 'The report could not be generated after 3 attempts.' }),
     report({ id: 'RPT05' }),
@@ -125,7 +192,11 @@ describe('my report queue', () => {
     await waitFor(() => expect(post).toHaveBeenCalledWith('/reports/RPT05/cancel', undefined, undefined));
     await user.click(within(card(2)).getByRole('button', { name: 'Delete Transactions CSV RPT03' }));
     await waitFor(() => expect(del).toHaveBeenCalledWith('/reports/RPT03', undefined));
-    await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toEqual(expect.arrayContaining(['The report has been queued again.', 'The report has been cancelled.', 'The report has been deleted.'])));
+    await waitFor(() =>
+      expect(toastStore.toasts.map((toast) => toast.message)).toEqual(
+        expect.arrayContaining(['The report has been queued again.', 'The report has been cancelled.', 'The report has been deleted.']),
+      ),
+    );
   });
 
   it('downloads under the report’s own name', async () => {
@@ -136,7 +207,9 @@ describe('my report queue', () => {
     URL.createObjectURL = vi.fn(() => 'blob:report');
     URL.revokeObjectURL = vi.fn();
     const clicked: string[] = [];
-    HTMLAnchorElement.prototype.click = function click(this: HTMLAnchorElement) { clicked.push(this.download); };
+    HTMLAnchorElement.prototype.click = function click(this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    };
     await user.click(within(card(1)).getByRole('button', { name: /Download/ }));
     await waitFor(() => expect(clicked).toEqual(['transactions-2026-11-21-RPT02.xlsx']));
     expect(api.get).toHaveBeenCalledWith('/reports/RPT02/download', expect.objectContaining({ responseType: 'blob' }));
@@ -145,11 +218,15 @@ describe('my report queue', () => {
   it('moves with j / k and downloads a ready report with Enter', async () => {
     const { api, user } = setup();
     await queue();
-    (api.get as unknown as Mock).mockImplementation(async (path: string) => (path === '/reports' ? { results: reports, numberOfResults: reports.length } : new Blob(['x'])));
+    (api.get as unknown as Mock).mockImplementation(async (path: string) =>
+      path === '/reports' ? { results: reports, numberOfResults: reports.length } : new Blob(['x']),
+    );
     URL.createObjectURL = vi.fn(() => 'blob:report');
     URL.revokeObjectURL = vi.fn();
     const clicked: string[] = [];
-    HTMLAnchorElement.prototype.click = function click(this: HTMLAnchorElement) { clicked.push(this.download); };
+    HTMLAnchorElement.prototype.click = function click(this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    };
     card(0).focus();
     await user.keyboard('j');
     await waitFor(() => expect(document.activeElement).toBe(card(1)));
@@ -169,8 +246,11 @@ describe('my report queue', () => {
   });
 
   it('describes filters in words', () => {
-    expect(describeFilters({ date: '[gte]2026-10-01T00:00:00[and][lte]2026-10-31T23:59:59', amount: '[gte]10', searchterm: '[eq]ada' }, '2026-11-19'))
-      .toEqual(['Date: Last month', 'Amount: from 10', 'Search: “ada”']);
+    expect(describeFilters({ date: '[gte]2026-10-01T00:00:00[and][lte]2026-10-31T23:59:59', amount: '[gte]10', searchterm: '[eq]ada' }, '2026-11-19')).toEqual([
+      'Date: Last month',
+      'Amount: from 10',
+      'Search: “ada”',
+    ]);
     // A bulk export of picked rows (server/reports/area-exports.ts) says how many, not which.
     expect(describeFilters({ 'selection.included': '["TCK1","TCK2"]' }, '2026-11-19')).toEqual(['Selected rows: 2']);
     expect(describeFilters({ status: '[eq]paid', 'selection.excluded': '["TX1"]' }, '2026-11-19')).toEqual(['Status: Paid', 'Rows left out: 1']);

@@ -20,8 +20,20 @@ import { TransactionsPane } from '../../../panes/transactions/transactions-pane.
 import { createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const item = (reference: string, amount: number, extra: Partial<TransactionListItem> = {}): TransactionListItem => ({
-  reference, kind: 'payment', date: '2026-11-01T10:00:00.000Z', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online',
-  amount, currency: 'EUR', status: 'paid', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: `PJ-${reference}`, ...extra,
+  reference,
+  kind: 'payment',
+  date: '2026-11-01T10:00:00.000Z',
+  businessId: 'B1',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  amount,
+  currency: 'EUR',
+  status: 'paid',
+  paymentMethod: 'card',
+  channel: 'Gateway',
+  ewalletType: null,
+  paymentJobReference: `PJ-${reference}`,
+  ...extra,
 });
 const listPath = '/businesses/B1/merchants/M1/transactions';
 const page = [
@@ -32,8 +44,20 @@ const page = [
   item('TXCHARGE1', 45, { kind: 'chargeback' }),
 ];
 const presetOf = (id: string, name: string, filters: Record<string, string>, extra: Partial<StoredPreset> = {}): StoredPreset => ({
-  id, page: 'transactions', name, filters, relativeDate: null, sharing: 'personal', businessId: null, role: null, isDefault: false,
-  ownerName: 'Pat Test', editable: true, version: 1, updatedUtc: '2026-11-01T10:00:00.000Z', ...extra,
+  id,
+  page: 'transactions',
+  name,
+  filters,
+  relativeDate: null,
+  sharing: 'personal',
+  businessId: null,
+  role: null,
+  isDefault: false,
+  ownerName: 'Pat Test',
+  editable: true,
+  version: 1,
+  updatedUtc: '2026-11-01T10:00:00.000Z',
+  ...extra,
 });
 
 function Pane() {
@@ -47,15 +71,30 @@ function setup(presets: StoredPreset[] = [], path = '/transactions') {
   const api = fakeApi({
     [listPath]: () => ({ results: page, numberOfResults: page.length, numberOfResultsIsEstimate: false }),
     '/filter-presets': () => ({ results: presets }),
-    [`${listPath}/totals`]: () => ({ currency: 'EUR', volume: 18_500, salesCount: 3, refunds: 8_000, refundsCount: 2, chargebacks: 0, chargebacksCount: 0, revenue: 10_500, unsuccessfulVolume: 5_500, unsuccessfulCount: 2 }),
+    [`${listPath}/totals`]: () => ({
+      currency: 'EUR',
+      volume: 18_500,
+      salesCount: 3,
+      refunds: 8_000,
+      refundsCount: 2,
+      chargebacks: 0,
+      chargebacksCount: 0,
+      revenue: 10_500,
+      unsuccessfulVolume: 5_500,
+      unsuccessfulCount: 2,
+    }),
   });
   const post = api.post as unknown as Mock;
-  post.mockImplementation(async (_path: string, body: { name: string; filters: Record<string, string>; relativeDate: null }) => presetOf('FPNEW', body.name, body.filters, { relativeDate: body.relativeDate }));
+  post.mockImplementation(async (_path: string, body: { name: string; filters: Record<string, string>; relativeDate: null }) =>
+    presetOf('FPNEW', body.name, body.filters, { relativeDate: body.relativeDate }),
+  );
   const location = memoryLocation({ path, record: true });
   const paneId = workspaceStore.panes[0]?.id ?? '';
   renderWithServices(
     <PaneScopeContext value={{ paneId }}>
-      <Router hook={location.hook} searchHook={location.searchHook}><Pane /></Router>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        <Pane />
+      </Router>
     </PaneScopeContext>,
     createServices(),
   );
@@ -106,7 +145,9 @@ describe('money on the transactions overview', () => {
     await user.keyboard('{Enter}');
     await waitFor(() => expect(lastQuery()).toMatchObject({ kind: '[eq]refund[and][eq]capture', currency: '[eq]eur' }));
     // One currency: the totals line, counted as the dashboard counts.
-    expect((await screen.findByLabelText(/Totals of these filters/)).textContent).toBe('Volume €185.00 · Refunds -€80.00 · Revenue €105.00 · Unsuccessful €55.00');
+    expect((await screen.findByLabelText(/Totals of these filters/)).textContent).toBe(
+      'Volume €185.00 · Refunds -€80.00 · Revenue €105.00 · Unsuccessful €55.00',
+    );
   });
 
   it('filters by amount without a currency in each row’s own currency, and says so', async () => {
@@ -147,9 +188,14 @@ describe('money on the transactions overview', () => {
     expect(screen.getByRole('button', { name: 'Remove preset Refunds last month' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Refunds last month' }));
     const { start, end } = datePresetRange('lastMonth', calendarDate(new Date()));
-    await waitFor(() => expect(lastQuery()).toMatchObject({
-      kind: '[eq]refund', currency: '[eq]EUR', amount: '[gte]50', date: `[gte]${start}T00:00:00[and][lte]${end}T23:59:59`,
-    }));
+    await waitFor(() =>
+      expect(lastQuery()).toMatchObject({
+        kind: '[eq]refund',
+        currency: '[eq]EUR',
+        amount: '[gte]50',
+        date: `[gte]${start}T00:00:00[and][lte]${end}T23:59:59`,
+      }),
+    );
   });
 
   it('saves a date range that is a dropdown preset as relative, and can share it with the business', async () => {
@@ -160,9 +206,18 @@ describe('money on the transactions overview', () => {
     await user.type(screen.getByLabelText('Save current filters as'), 'Refunds, last month');
     await user.click(screen.getByRole('checkbox', { name: /Share with everyone on this business/ }));
     await user.click(screen.getByRole('button', { name: 'Save preset' }));
-    await waitFor(() => expect(post).toHaveBeenCalledWith('/businesses/B1/filter-presets', {
-      page: 'transactions', name: 'Refunds, last month', filters: { kind: '[eq]refund' }, relativeDate: 'lastMonth',
-    }, undefined));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith(
+        '/businesses/B1/filter-presets',
+        {
+          page: 'transactions',
+          name: 'Refunds, last month',
+          filters: { kind: '[eq]refund' },
+          relativeDate: 'lastMonth',
+        },
+        undefined,
+      ),
+    );
   });
 });
 
@@ -173,17 +228,32 @@ describe('money on the transaction detail', () => {
   });
 
   const detail = (extra: Partial<TransactionDetail>): TransactionDetail => ({
-    ...item('TX0001', 12.5), businessName: 'Alpha Trading', partnerId: null, configurationId: 'C1', parentReference: null, maskedCardNumber: null,
-    declineReason: null, customerEmail: null, originatingIpAddress: null, paymentMethods: [], paymentJob: null, linkedTransactions: [], cardNumberRevealable: false, ...extra,
+    ...item('TX0001', 12.5),
+    businessName: 'Alpha Trading',
+    partnerId: null,
+    configurationId: 'C1',
+    parentReference: null,
+    maskedCardNumber: null,
+    declineReason: null,
+    customerEmail: null,
+    originatingIpAddress: null,
+    paymentMethods: [],
+    paymentJob: null,
+    linkedTransactions: [],
+    cardNumberRevealable: false,
+    ...extra,
   });
 
   it('reads a refund as a refund, negative, and a partly refunded payment as such', async () => {
     fakeApi({
       '/transactions/TXR1': () => detail({ reference: 'TXR1', kind: 'refund', amount: 5, parentReference: 'TX0001' }),
-      '/transactions/TX0001': () => detail({
-        refundedAmount: 5,
-        linkedTransactions: [{ reference: 'TXR1', kind: 'refund', relation: 'child', date: '2026-11-02T10:00:00.000Z', amount: 5, currency: 'EUR', status: 'paid' }],
-      }),
+      '/transactions/TX0001': () =>
+        detail({
+          refundedAmount: 5,
+          linkedTransactions: [
+            { reference: 'TXR1', kind: 'refund', relation: 'child', date: '2026-11-02T10:00:00.000Z', amount: 5, currency: 'EUR', status: 'paid' },
+          ],
+        }),
     });
     const view = renderWithServices(<TransactionDetailPane params={{ transactionReference: 'TXR1' }} search="" capability="Transaction" />);
     expect(await screen.findByRole('heading', { name: 'Refund TXR1', level: 1 })).toBeTruthy();

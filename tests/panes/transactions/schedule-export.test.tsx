@@ -22,17 +22,47 @@ import { describeScheduleCoverage } from '../../../panes/reporting/schedule-dial
 import { baseContext, createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const item = (reference: string): TransactionListItem => ({
-  reference, kind: 'payment', date: '2026-11-01T10:00:00.000Z', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online',
-  amount: 12.5, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: `PJ-${reference}`,
+  reference,
+  kind: 'payment',
+  date: '2026-11-01T10:00:00.000Z',
+  businessId: 'B1',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  amount: 12.5,
+  currency: 'GBP',
+  status: 'paid',
+  paymentMethod: 'card',
+  channel: 'Gateway',
+  ewalletType: null,
+  paymentJobReference: `PJ-${reference}`,
 });
 const listPath = '/businesses/B1/merchants/M1/transactions';
 const exportPermissions = ['Mapi.Transactions.Read', 'Mapi.Transaction.Read', 'Portal.Reports.Create'];
 
 const schedule = (extra: Partial<ReportSchedule>): ReportSchedule => ({
-  id: 'SCH0000000000000009', reportType: 'transactions', fileType: 'xlsx', context: { level: 'merchant', businessId: 'B1', merchantId: 'M1', title: 'Alpha Online (Alpha Trading)' },
-  accountNumber: '', columns: ['date', 'reference'], filters: { status: '[eq]paid' }, frequency: 'daily', weekday: null, dayOfMonth: null, hour: 6, timeZone: 'Europe/London',
-  description: 'Transactions, status paid, daily at 06:00 (Europe/London), previous day', emailWhenReady: true, paused: false, nextRunAt: '2026-11-27T06:00:00.000Z',
-  lastRunAt: null, lastOutcome: null, lastError: null, lastReportId: null, mayRunNow: true, version: 1, createdAt: '2026-11-26T10:00:00.000Z',
+  id: 'SCH0000000000000009',
+  reportType: 'transactions',
+  fileType: 'xlsx',
+  context: { level: 'merchant', businessId: 'B1', merchantId: 'M1', title: 'Alpha Online (Alpha Trading)' },
+  accountNumber: '',
+  columns: ['date', 'reference'],
+  filters: { status: '[eq]paid' },
+  frequency: 'daily',
+  weekday: null,
+  dayOfMonth: null,
+  hour: 6,
+  timeZone: 'Europe/London',
+  description: 'Transactions, status paid, daily at 06:00 (Europe/London), previous day',
+  emailWhenReady: true,
+  paused: false,
+  nextRunAt: '2026-11-27T06:00:00.000Z',
+  lastRunAt: null,
+  lastOutcome: null,
+  lastError: null,
+  lastReportId: null,
+  mayRunNow: true,
+  version: 1,
+  createdAt: '2026-11-26T10:00:00.000Z',
   ...extra,
 });
 
@@ -46,11 +76,30 @@ function Pane({ params }: { params: Record<string, string> }) {
 /** The reads the dialog makes to say whose transactions a schedule covers. */
 const scopeAnswers: Record<string, () => unknown> = {
   '/businesses/B1/merchants/M1': () => ({
-    merchantId: 'M1', merchantName: 'Alpha Online', businessId: 'B1', merchantUrl: null, supportUrl: null, supportEmail: null, grossSettlement: false, currencies: ['GBP'], live: true,
-    version: 1, businessName: 'Alpha Trading', createDateTimeUtc: '2026-01-01T00:00:00.000Z', configurations: [], editable: false,
+    merchantId: 'M1',
+    merchantName: 'Alpha Online',
+    businessId: 'B1',
+    merchantUrl: null,
+    supportUrl: null,
+    supportEmail: null,
+    grossSettlement: false,
+    currencies: ['GBP'],
+    live: true,
+    version: 1,
+    businessName: 'Alpha Trading',
+    createDateTimeUtc: '2026-01-01T00:00:00.000Z',
+    configurations: [],
+    editable: false,
   }),
   '/partners/P1': () => ({
-    partnerId: 'P1', partnerName: 'Northwind Partners', createDateTimeUtc: '2026-01-01T00:00:00.000Z', businessCount: 9, liveBusinessCount: 8, merchantCount: 14, currencies: ['GBP'], commissionPlans: [],
+    partnerId: 'P1',
+    partnerName: 'Northwind Partners',
+    createDateTimeUtc: '2026-01-01T00:00:00.000Z',
+    businessCount: 9,
+    liveBusinessCount: 8,
+    merchantCount: 14,
+    currencies: ['GBP'],
+    commissionPlans: [],
   }),
 };
 
@@ -62,7 +111,9 @@ function setup(path: string, params: Record<string, string> = {}, list = listPat
   const paneId = workspaceStore.panes[0]?.id ?? '';
   renderWithServices(
     <PaneScopeContext value={{ paneId }}>
-      <Router hook={location.hook} searchHook={location.searchHook}><Pane params={params} /></Router>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        <Pane params={params} />
+      </Router>
     </PaneScopeContext>,
     createServices(),
   );
@@ -75,13 +126,15 @@ describe('scheduling the transactions export', () => {
     signIn({ permissions: exportPermissions, context: merchantContext, paths: ['/transactions'] });
   });
 
-  it('schedules the view\'s filters without its date range, its visible columns and its sort, weekly as Excel, and says what each run covers', async () => {
-    const { post, user } = setup('/transactions?status=%5Beq%5Dpaid&date=%5Bgte%5D2026-11-01T00%3A00%3A00%5Band%5D%5Blte%5D2026-11-07T23%3A59%3A59&OrderingField=amount&OrderingDirection=Ascending');
+  it("schedules the view's filters without its date range, its visible columns and its sort, weekly as Excel, and says what each run covers", async () => {
+    const { post, user } = setup(
+      '/transactions?status=%5Beq%5Dpaid&date=%5Bgte%5D2026-11-01T00%3A00%3A00%5Band%5D%5Blte%5D2026-11-07T23%3A59%3A59&OrderingField=amount&OrderingDirection=Ascending',
+    );
     await screen.findByRole('rowheader', { name: 'TX0001' });
     await user.click(screen.getByRole('button', { name: 'Schedule this export…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Schedule this export' });
     expect(dialog.textContent).toContain('Each run exports the transactions of the previous day (midnight to midnight)');
-    expect(dialog.textContent).toContain('each run\'s period replaces it');
+    expect(dialog.textContent).toContain("each run's period replaces it");
     await waitFor(() => expect(dialog.textContent).toContain('Transactions of Alpha Online with status paid.'));
     expect(dialog.textContent).toContain('Rows: sorted by amount, lowest first.');
     expect(dialog.textContent).toMatch(/This view's date range \(.+\) is not part of the schedule/);
@@ -93,19 +146,34 @@ describe('scheduling the transactions export', () => {
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Weekday' }), 'Monday');
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'At' }), '07:00');
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Time zone' }), 'Europe/London');
-    within(dialog).getByRole('checkbox', { name: /Email me when it is ready/ }).focus();
+    within(dialog)
+      .getByRole('checkbox', { name: /Email me when it is ready/ })
+      .focus();
     await user.keyboard(' ');
     await user.click(within(dialog).getByRole('button', { name: 'Schedule' }));
-    await waitFor(() => expect(post.mock.calls[0]?.slice(0, 2)).toEqual(['/report-schedules', {
-      reportType: 'transactions', businessId: 'B1', merchantId: 'M1', fileType: 'xlsx', filters: { status: '[eq]paid' },
-      columns: ['date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType', 'kind'],
-      ordering: { OrderingField: 'amount', OrderingDirection: 'Ascending' },
-      frequency: 'weekly', weekday: 1, hour: 7, timeZone: 'Europe/London', emailWhenReady: false,
-    }]));
+    await waitFor(() =>
+      expect(post.mock.calls[0]?.slice(0, 2)).toEqual([
+        '/report-schedules',
+        {
+          reportType: 'transactions',
+          businessId: 'B1',
+          merchantId: 'M1',
+          fileType: 'xlsx',
+          filters: { status: '[eq]paid' },
+          columns: ['date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType', 'kind'],
+          ordering: { OrderingField: 'amount', OrderingDirection: 'Ascending' },
+          frequency: 'weekly',
+          weekday: 1,
+          hour: 7,
+          timeZone: 'Europe/London',
+          emailWhenReady: false,
+        },
+      ]),
+    );
     await waitFor(() => expect(toastStore.toasts.some((toast) => toast.message.includes('Transactions, status paid, daily at 06:00'))).toBe(true));
   }, 30_000);
 
-  it('schedules a partner\'s export over all its businesses from the partner\'s transactions', async () => {
+  it("schedules a partner's export over all its businesses from the partner's transactions", async () => {
     const { post, user } = setup('/partners/P1/transactions', { partnerId: 'P1' }, '/partners/P1/transactions');
     await screen.findByRole('rowheader', { name: 'TX0001' });
     await user.click(screen.getByRole('button', { name: 'Schedule this export…' }));
@@ -118,10 +186,12 @@ describe('scheduling the transactions export', () => {
     expect(post.mock.calls[0]?.[1]).not.toHaveProperty('businessId');
   }, 30_000);
 
-  it('shows the server\'s refusal in the dialog', async () => {
+  it("shows the server's refusal in the dialog", async () => {
     const { post, user } = setup('/transactions');
     const { ApiError } = await import('../../../src/api/api-error.ts');
-    post.mockImplementation(async () => { throw new ApiError({ status: 403, messages: ['You do not have the correct permissions.'], kind: 'http', handled: true }); });
+    post.mockImplementation(async () => {
+      throw new ApiError({ status: 403, messages: ['You do not have the correct permissions.'], kind: 'http', handled: true });
+    });
     await screen.findByRole('rowheader', { name: 'TX0001' });
     await user.click(screen.getByRole('button', { name: 'Schedule this export…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Schedule this export' });
@@ -129,7 +199,7 @@ describe('scheduling the transactions export', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toContain('You do not have the correct permissions.');
   }, 30_000);
 
-  it('is not offered without the export\'s permissions', async () => {
+  it("is not offered without the export's permissions", async () => {
     resetStores();
     signIn({ permissions: ['Mapi.Transactions.Read'], context: merchantContext, paths: ['/transactions'] });
     setup('/transactions');
@@ -139,9 +209,12 @@ describe('scheduling the transactions export', () => {
 });
 
 describe('the schedule command', () => {
-  const on = (routeId: string, capabilities: string[], permissions: string[]) => baseContext({
-    permissions, route: { id: routeId, pattern: `/${routeId}`, path: `/${routeId}` }, focusedPane: { id: 'p1', capabilities: capabilities as never },
-  });
+  const on = (routeId: string, capabilities: string[], permissions: string[]) =>
+    baseContext({
+      permissions,
+      route: { id: routeId, pattern: `/${routeId}`, path: `/${routeId}` },
+      focusedPane: { id: 'p1', capabilities: capabilities as never },
+    });
 
   it.each([
     ['transactions', ['schedule'], ['Mapi.Transactions.Read', 'Portal.Reports.Create'], true],
@@ -184,12 +257,22 @@ describe('what a scheduled export covers, in words', () => {
   it.each([
     [{}, 'partner', { level: 'partner', name: 'Northwind Partners', businessCount: 9 }, 'All transactions of the 9 businesses of Northwind Partners.'],
     [{}, 'partner', { level: 'partner', name: 'Solo Partners', businessCount: 1 }, 'All transactions of the 1 business of Solo Partners.'],
-    [{ status: '[eq]paid' }, 'partner', { level: 'partner', name: 'Northwind Partners', businessCount: 9 }, 'Transactions of the 9 businesses of Northwind Partners with status paid.'],
+    [
+      { status: '[eq]paid' },
+      'partner',
+      { level: 'partner', name: 'Northwind Partners', businessCount: 9 },
+      'Transactions of the 9 businesses of Northwind Partners with status paid.',
+    ],
     // Still loading, or the partner not readable: no count, never a bare 'all transactions'.
     [{}, 'partner', null, 'All transactions of every business of this partner.'],
     [{}, 'business', { level: 'business', name: 'Alpha Trading Ltd', merchantCount: 3 }, 'All transactions of the 3 merchants of Alpha Trading Ltd.'],
     [{}, 'business', { level: 'business', name: 'Alpha Trading Ltd', merchantCount: 1 }, 'All transactions of Alpha Trading Ltd (its one merchant).'],
-    [{ currency: '[eq]GBP' }, 'business', { level: 'business', name: null, merchantCount: null }, 'Transactions of every merchant of this business with currency GBP.'],
+    [
+      { currency: '[eq]GBP' },
+      'business',
+      { level: 'business', name: null, merchantCount: null },
+      'Transactions of every merchant of this business with currency GBP.',
+    ],
     [{}, 'merchant', { level: 'merchant', name: 'Alpha Online' }, 'All transactions of Alpha Online.'],
     [{}, 'merchant', null, 'All transactions of this merchant.'],
   ] as const)('%j in a %s scope (%j): %s', (filters, level, scope, expected) => {

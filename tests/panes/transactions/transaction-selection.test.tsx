@@ -17,13 +17,36 @@ import { TransactionsPane, transactionBulkContext } from '../../../panes/transac
 import { createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const item = (reference: string): TransactionListItem => ({
-  reference, kind: 'payment', date: '2026-11-01T10:00:00.000Z', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online',
-  amount: 10, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: `PJ-${reference}`,
+  reference,
+  kind: 'payment',
+  date: '2026-11-01T10:00:00.000Z',
+  businessId: 'B1',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  amount: 10,
+  currency: 'GBP',
+  status: 'paid',
+  paymentMethod: 'card',
+  channel: 'Gateway',
+  ewalletType: null,
+  paymentJobReference: `PJ-${reference}`,
 });
 const listPath = '/businesses/B1/merchants/M1/transactions';
 const job: BulkJob = {
-  id: 'BLK00000000000000AB', area: 'transactions', action: 'export', status: 'queued', cancelRequested: false, totalItems: 0, processedItems: 0,
-  succeededItems: 0, failedItems: 0, createdAt: '2026-11-25T10:00:00.000Z', finishedAt: null, reportId: null, resultFileName: null, error: null,
+  id: 'BLK00000000000000AB',
+  area: 'transactions',
+  action: 'export',
+  status: 'queued',
+  cancelRequested: false,
+  totalItems: 0,
+  processedItems: 0,
+  succeededItems: 0,
+  failedItems: 0,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  finishedAt: null,
+  reportId: null,
+  resultFileName: null,
+  error: null,
 };
 
 function Pane() {
@@ -34,14 +57,18 @@ function Pane() {
 }
 
 function setup() {
-  const api = fakeApi({ [listPath]: () => ({ results: [item('TX0001'), item('TX0002'), item('TX0003')], numberOfResults: 40, numberOfResultsIsEstimate: false }) });
+  const api = fakeApi({
+    [listPath]: () => ({ results: [item('TX0001'), item('TX0002'), item('TX0003')], numberOfResults: 40, numberOfResultsIsEstimate: false }),
+  });
   const post = api.post as unknown as Mock;
   post.mockImplementation(async (path: string) => (path === '/bulk-jobs' ? { job } : { reportId: 'RPT01', totalRows: 40 }));
   const location = memoryLocation({ path: '/transactions', record: true });
   const paneId = workspaceStore.panes[0]?.id ?? '';
   renderWithServices(
     <PaneScopeContext value={{ paneId }}>
-      <Router hook={location.hook} searchHook={location.searchHook}><Pane /></Router>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        <Pane />
+      </Router>
     </PaneScopeContext>,
     createServices(),
   );
@@ -75,8 +102,11 @@ describe('the transactions overview’s selection', () => {
     const [path, body, options] = post.mock.calls[0] as [string, Record<string, unknown>, { headers: Record<string, string> }];
     expect(path).toBe('/bulk-jobs');
     expect(body).toMatchObject({
-      area: 'transactions', action: 'export', context: { level: 'merchant', businessId: 'B1', merchantId: 'M1' },
-      selection: { allMatching: false, filters: {}, includedIds: ['TX0002'], excludedIds: [] }, params: { fileType: 'csv' },
+      area: 'transactions',
+      action: 'export',
+      context: { level: 'merchant', businessId: 'B1', merchantId: 'M1' },
+      selection: { allMatching: false, filters: {}, includedIds: ['TX0002'], excludedIds: [] },
+      params: { fileType: 'csv' },
     });
     expect(options.headers['Idempotency-Key']).toMatch(/.{8,}/);
     await waitFor(() => expect(toastStore.toasts.at(-1)).toMatchObject({ message: 'Your report has been queued.', link: { href: '/reporting-overview' } }));

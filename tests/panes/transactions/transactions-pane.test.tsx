@@ -17,8 +17,19 @@ import { TransactionsPane } from '../../../panes/transactions/transactions-pane.
 import { createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const item = (reference: string, amount: number, status = 'paid'): TransactionListItem => ({
-  reference, kind: 'payment', date: '2026-11-01T10:00:00.000Z', businessId: 'B1', merchantId: 'M1', merchantName: 'Alpha Online',
-  amount, currency: 'GBP', status, paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: `PJ-${reference}`,
+  reference,
+  kind: 'payment',
+  date: '2026-11-01T10:00:00.000Z',
+  businessId: 'B1',
+  merchantId: 'M1',
+  merchantName: 'Alpha Online',
+  amount,
+  currency: 'GBP',
+  status,
+  paymentMethod: 'card',
+  channel: 'Gateway',
+  ewalletType: null,
+  paymentJobReference: `PJ-${reference}`,
   maskedCardNumber: '411111******1111',
 });
 const listPath = '/businesses/B1/merchants/M1/transactions';
@@ -38,7 +49,11 @@ function setup(options: { fail?: boolean; path?: string } = {}) {
       return { results: page, numberOfResults: 3, numberOfResultsIsEstimate: false };
     },
     // The context-free list (scope=all, as the palette's preview looked).
-    '/transactions': () => ({ results: [{ ...item('TX9Z0001', 150), currency: 'EUR', maskedCardNumber: '510510******5100' }], numberOfResults: 1, numberOfResultsIsEstimate: false }),
+    '/transactions': () => ({
+      results: [{ ...item('TX9Z0001', 150), currency: 'EUR', maskedCardNumber: '510510******5100' }],
+      numberOfResults: 1,
+      numberOfResultsIsEstimate: false,
+    }),
   });
   const post = api.post as unknown as Mock;
   const put = api.put as unknown as Mock;
@@ -49,7 +64,9 @@ function setup(options: { fail?: boolean; path?: string } = {}) {
   const paneId = workspaceStore.panes[0]?.id ?? '';
   const view = renderWithServices(
     <PaneScopeContext value={{ paneId }}>
-      <Router hook={location.hook} searchHook={location.searchHook}><Pane /></Router>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        <Pane />
+      </Router>
     </PaneScopeContext>,
     services,
   );
@@ -58,8 +75,20 @@ function setup(options: { fail?: boolean; path?: string } = {}) {
 }
 
 const presetOf = (id: string, name: string, filters: Record<string, string>, extra: Partial<StoredPreset> = {}): StoredPreset => ({
-  id, page: 'transactions', name, filters, relativeDate: null, sharing: 'personal', businessId: null, role: null, isDefault: false,
-  ownerName: 'Pat Test', editable: true, version: 1, updatedUtc: '2026-11-01T10:00:00.000Z', ...extra,
+  id,
+  page: 'transactions',
+  name,
+  filters,
+  relativeDate: null,
+  sharing: 'personal',
+  businessId: null,
+  role: null,
+  isDefault: false,
+  ownerName: 'Pat Test',
+  editable: true,
+  version: 1,
+  updatedUtc: '2026-11-01T10:00:00.000Z',
+  ...extra,
 });
 
 const rowOf = (reference: string) => screen.getByRole('rowheader', { name: reference }).closest('tr') as HTMLElement;
@@ -75,7 +104,11 @@ describe('the transactions overview', () => {
     await screen.findByRole('rowheader', { name: 'TX0001' });
     expect(lastQuery()).toEqual({ pagenumber: '1', pagesize: '25', OrderingField: 'date', OrderingDirection: 'Descending' });
     const grid = screen.getByRole('grid', { name: 'Transactions' });
-    expect(within(grid).getAllByRole('columnheader').map((header) => header.textContent?.replace(/[↑↓↕]/g, ''))).toEqual(
+    expect(
+      within(grid)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent?.replace(/[↑↓↕]/g, '')),
+    ).toEqual(
       // The selection's checkbox column first, then the overview's own.
       ['Selected', 'Date', 'Reference', 'Merchant', 'Amount', 'Currency', 'Status', 'Payment method', 'Channel', 'E-wallet', 'Type'],
     );
@@ -140,7 +173,9 @@ describe('the transactions overview', () => {
       stored.push(preset);
       return preset;
     });
-    (api.delete as Mock).mockImplementation(async () => { stored.length = 0; });
+    (api.delete as Mock).mockImplementation(async () => {
+      stored.length = 0;
+    });
     await screen.findByRole('rowheader', { name: 'TX0001' });
     await user.click(screen.getByRole('button', { name: 'Filters' }));
     await user.click(screen.getByRole('button', { name: /^Channel:/ }));
@@ -148,8 +183,16 @@ describe('the transactions overview', () => {
     await user.keyboard('{Enter}');
     await user.click(screen.getByRole('button', { name: 'Presets' }));
     await user.type(screen.getByLabelText('Save current filters as'), 'Card present{Enter}');
-    await waitFor(() => expect(post).toHaveBeenCalledWith('/filter-presets', { page: 'transactions', name: 'Card present', filters: { channel: '[eq]chp' }, relativeDate: null }, undefined));
-    await waitFor(() => expect(toastStore.toasts.map((toast) => [toast.kind, toast.message])).toContainEqual(['success', "Filter preset 'Card present' saved."]));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith(
+        '/filter-presets',
+        { page: 'transactions', name: 'Card present', filters: { channel: '[eq]chp' }, relativeDate: null },
+        undefined,
+      ),
+    );
+    await waitFor(() =>
+      expect(toastStore.toasts.map((toast) => [toast.kind, toast.message])).toContainEqual(['success', "Filter preset 'Card present' saved."]),
+    );
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     await user.click(screen.getByRole('button', { name: 'Presets' }));
@@ -183,15 +226,26 @@ describe('the transactions overview', () => {
     expect(within(dialog).getByRole('status').textContent).toBe('3 transactions will be exported, every one that matches the filters.');
     await user.click(within(dialog).getByRole('radio', { name: 'CSV, comma separated (.csv)' }));
     await user.click(within(dialog).getByRole('button', { name: 'Export' }));
-    await waitFor(() => expect(post).toHaveBeenCalledWith(`${listPath}/full/reports`, {
-      fileType: 'csv',
-      columns: ['date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType', 'kind'],
-      filters: {},
-      ordering: { OrderingField: 'date', OrderingDirection: 'Descending' },
-    }, undefined));
-    await waitFor(() => expect(toastStore.toasts.at(-1)).toMatchObject({
-      kind: 'info', message: 'Your report has been queued.', durationMs: 7500, link: { href: '/reporting-overview' },
-    }));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith(
+        `${listPath}/full/reports`,
+        {
+          fileType: 'csv',
+          columns: ['date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType', 'kind'],
+          filters: {},
+          ordering: { OrderingField: 'date', OrderingDirection: 'Descending' },
+        },
+        undefined,
+      ),
+    );
+    await waitFor(() =>
+      expect(toastStore.toasts.at(-1)).toMatchObject({
+        kind: 'info',
+        message: 'Your report has been queued.',
+        durationMs: 7500,
+        link: { href: '/reporting-overview' },
+      }),
+    );
     expect(screen.queryByRole('dialog', { name: 'Export transactions' })).toBeNull();
   });
 

@@ -17,7 +17,9 @@ describe('the new password fields', { timeout: 30_000 }, () => {
     expect(await screen.findByText('The password needs at least 12 characters.', {}, { timeout: 20_000 })).toBeTruthy();
     expect(screen.getByText('Not accepted yet')).toBeTruthy();
     expect(screen.queryByText(/^(Strong|Very strong)$/)).toBeNull();
-    expect(Number(screen.getByRole('meter', { name: 'Password strength' }).getAttribute('aria-valuenow') ?? screen.getByRole('meter').getAttribute('value'))).toBeLessThanOrEqual(1);
+    expect(
+      Number(screen.getByRole('meter', { name: 'Password strength' }).getAttribute('aria-valuenow') ?? screen.getByRole('meter').getAttribute('value')),
+    ).toBeLessThanOrEqual(1);
   });
 
   it("show the estimator's word for an accepted password", async () => {

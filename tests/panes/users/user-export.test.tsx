@@ -10,12 +10,33 @@ import { toastStore } from '../../../src/state/toast-store.ts';
 import { fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const listItem = (userId: string, email: string): UserListItem => ({
-  userId, email, givenName: 'Ada', familyName: 'Lovelace', status: 'active', internal: false, roles: ['Finance'],
-  businessNames: ['Alpha Trading'], lockoutEndDateUtc: null, lastSignInUtc: null, createdUtc: '2026-01-01T10:00:00.000Z',
+  userId,
+  email,
+  givenName: 'Ada',
+  familyName: 'Lovelace',
+  status: 'active',
+  internal: false,
+  roles: ['Finance'],
+  businessNames: ['Alpha Trading'],
+  lockoutEndDateUtc: null,
+  lastSignInUtc: null,
+  createdUtc: '2026-01-01T10:00:00.000Z',
 });
 const job: BulkJob = {
-  id: 'BLK00000000000000FF', area: 'users', action: 'export', status: 'queued', cancelRequested: false, totalItems: 2, processedItems: 0,
-  succeededItems: 0, failedItems: 0, createdAt: '2026-11-25T10:00:00.000Z', finishedAt: null, reportId: null, resultFileName: null, error: null,
+  id: 'BLK00000000000000FF',
+  area: 'users',
+  action: 'export',
+  status: 'queued',
+  cancelRequested: false,
+  totalItems: 2,
+  processedItems: 0,
+  succeededItems: 0,
+  failedItems: 0,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  finishedAt: null,
+  reportId: null,
+  resultFileName: null,
+  error: null,
 };
 
 describe('export of users', () => {
@@ -23,7 +44,9 @@ describe('export of users', () => {
 
   it('exports the picked users, and every matching user from the header', async () => {
     signIn({ permissions: ['Mapi.Users.Read', 'Portal.Reports.Create'], paths: ['/users'] });
-    const api = fakeApi({ '/user/users': () => ({ results: [listItem('USR1', 'ada@alpha.example'), listItem('USR2', 'bob@alpha.example')], numberOfResults: 12 }) });
+    const api = fakeApi({
+      '/user/users': () => ({ results: [listItem('USR1', 'ada@alpha.example'), listItem('USR2', 'bob@alpha.example')], numberOfResults: 12 }),
+    });
     (api.post as Mock).mockResolvedValue({ job });
     renderWithServices(<UsersPane params={{}} search={`role=${encodeURIComponent('[eq]Finance')}`} capability="Users overview" />);
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Select bob@alpha.example' }, { timeout: 15_000 }));
@@ -34,11 +57,15 @@ describe('export of users', () => {
     const [path, body] = (api.post as Mock).mock.calls[0] as [string, Record<string, unknown>];
     expect(path).toBe('/bulk-jobs');
     expect(body).toEqual({
-      area: 'users', action: 'export', context: { level: 'all' },
+      area: 'users',
+      action: 'export',
+      context: { level: 'all' },
       selection: { allMatching: false, filters: { role: '[eq]Finance' }, includedIds: ['USR2'], excludedIds: [] },
       params: { fileType: 'xlsx', columns: ['name', 'email', 'status', 'roles', 'businesses', 'lastSignIn', 'created'] },
     });
-    await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain('The export is being made: it will wait for you in My report queue.'));
+    await waitFor(() =>
+      expect(toastStore.toasts.map((toast) => toast.message)).toContain('The export is being made: it will wait for you in My report queue.'),
+    );
     await userEvent.click(within(screen.getByRole('region', { name: 'Selection' })).getByRole('button', { name: 'Clear selection' }));
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
     dialog = await screen.findByRole('dialog', { name: 'Export users' });

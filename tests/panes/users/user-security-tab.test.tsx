@@ -13,10 +13,27 @@ import { UserDetailPane } from '../../../panes/users/user-detail-pane.tsx';
 import { createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const detail = (overrides: Partial<UserDetail> = {}): UserDetail => ({
-  userId: 'USR00042', email: 'ada@alpha.example', givenName: 'Ada', familyName: 'Lovelace', phoneNumber: null, language: 'en-GB', status: 'active',
-  internal: false, version: 3, lockoutEndDateUtc: null, passwordExpiresUtc: '2027-01-01T10:00:00.000Z', lastSignInUtc: null, createdUtc: '2026-01-01T10:00:00.000Z',
+  userId: 'USR00042',
+  email: 'ada@alpha.example',
+  givenName: 'Ada',
+  familyName: 'Lovelace',
+  phoneNumber: null,
+  language: 'en-GB',
+  status: 'active',
+  internal: false,
+  version: 3,
+  lockoutEndDateUtc: null,
+  passwordExpiresUtc: '2027-01-01T10:00:00.000Z',
+  lastSignInUtc: null,
+  createdUtc: '2026-01-01T10:00:00.000Z',
   invitation: null,
-  policyStructure: { portalPolicy: { roles: [], partnerPolicy: null, businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Finance'], merchantPolicies: [] }] } },
+  policyStructure: {
+    portalPolicy: {
+      roles: [],
+      partnerPolicy: null,
+      businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Finance'], merchantPolicies: [] }],
+    },
+  },
   allowed: { update: true, lock: true, delete: false, resetPassword: true, resetSecondFactor: false },
   secondFactor: 'off',
   ...overrides,
@@ -24,22 +41,31 @@ const detail = (overrides: Partial<UserDetail> = {}): UserDetail => ({
 
 type TrailEvent = { event: string; dateTimeUtc: string; actor: string; clientAddress: string | null; reason?: string | null };
 const event = (name: string, minute: number, extra: Partial<TrailEvent> = {}): TrailEvent => ({
-  event: name, dateTimeUtc: `2026-11-20T10:${String(minute).padStart(2, '0')}:00.000Z`, actor: 'Tess Admin', clientAddress: null, ...extra,
+  event: name,
+  dateTimeUtc: `2026-11-20T10:${String(minute).padStart(2, '0')}:00.000Z`,
+  actor: 'Tess Admin',
+  clientAddress: null,
+  ...extra,
 });
 
 function renderDetail() {
   const location = memoryLocation({ path: '/users/USR00042', record: true });
   renderWithServices(
     <PaneScopeContext value={{ paneId: workspaceStore.panes[0]?.id ?? '' }}>
-      <Router hook={location.hook} searchHook={location.searchHook}><UserDetailPane params={{ userId: 'USR00042' }} search="" capability="User detail" /></Router>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        <UserDetailPane params={{ userId: 'USR00042' }} search="" capability="User detail" />
+      </Router>
     </PaneScopeContext>,
     createServices(),
   );
   return userEvent.setup();
 }
 
-const trailRows = () => within(screen.getByRole('region', { name: 'Recent audit events' })).queryAllByRole('row').slice(1)
-  .map((row) => within(row).getAllByRole('cell')[1]?.textContent);
+const trailRows = () =>
+  within(screen.getByRole('region', { name: 'Recent audit events' }))
+    .queryAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[1]?.textContent);
 
 describe('the Sign-in and security tab', () => {
   beforeEach(() => {
@@ -52,9 +78,7 @@ describe('the Sign-in and security tab', () => {
     let trail: TrailEvent[] = [event('SignInSucceeded', 0, { actor: 'Ada Lovelace', clientAddress: '198.51.100.4' })];
     const api = fakeApi({ '/users/USR00042': () => current, '/users/USR00042/audit-events': () => ({ results: trail }) });
     (api.put as unknown as Mock).mockImplementation(async (_path: string, body: { locked: boolean }) => {
-      current = body.locked
-        ? detail({ status: 'locked', version: 4, lockoutEndDateUtc: '9999-12-31T00:00:00.000Z' })
-        : detail({ version: 5 });
+      current = body.locked ? detail({ status: 'locked', version: 4, lockoutEndDateUtc: '9999-12-31T00:00:00.000Z' }) : detail({ version: 5 });
       trail = [event(body.locked ? 'UserLocked' : 'UserUnlocked', body.locked ? 1 : 3), ...trail];
       return current;
     });

@@ -22,15 +22,42 @@ import { UsersPane } from '../../../panes/users/users-pane.tsx';
 import { baseContext, createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const listItem = (overrides: Partial<UserListItem>): UserListItem => ({
-  userId: 'USR1', email: 'ada@alpha.example', givenName: 'Ada', familyName: 'Lovelace', status: 'active', internal: false, roles: ['Finance'],
-  businessNames: ['Alpha Trading'], lockoutEndDateUtc: null, lastSignInUtc: '2026-11-20T10:00:00.000Z', createdUtc: '2026-01-01T10:00:00.000Z', ...overrides,
+  userId: 'USR1',
+  email: 'ada@alpha.example',
+  givenName: 'Ada',
+  familyName: 'Lovelace',
+  status: 'active',
+  internal: false,
+  roles: ['Finance'],
+  businessNames: ['Alpha Trading'],
+  lockoutEndDateUtc: null,
+  lastSignInUtc: '2026-11-20T10:00:00.000Z',
+  createdUtc: '2026-01-01T10:00:00.000Z',
+  ...overrides,
 });
 
 const detail = (overrides: Partial<UserDetail> = {}): UserDetail => ({
-  userId: 'USR1', email: 'ada@alpha.example', givenName: 'Ada', familyName: 'Lovelace', phoneNumber: null, language: 'en-GB', status: 'active',
-  internal: false, version: 3, lockoutEndDateUtc: null, passwordExpiresUtc: '2027-01-01T10:00:00.000Z', lastSignInUtc: null, createdUtc: '2026-01-01T10:00:00.000Z',
+  userId: 'USR1',
+  email: 'ada@alpha.example',
+  givenName: 'Ada',
+  familyName: 'Lovelace',
+  phoneNumber: null,
+  language: 'en-GB',
+  status: 'active',
+  internal: false,
+  version: 3,
+  lockoutEndDateUtc: null,
+  passwordExpiresUtc: '2027-01-01T10:00:00.000Z',
+  lastSignInUtc: null,
+  createdUtc: '2026-01-01T10:00:00.000Z',
   invitation: null,
-  policyStructure: { portalPolicy: { roles: [], partnerPolicy: null, businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Finance', 'Sales'], merchantPolicies: [] }] } },
+  policyStructure: {
+    portalPolicy: {
+      roles: [],
+      partnerPolicy: null,
+      businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Finance', 'Sales'], merchantPolicies: [] }],
+    },
+  },
   allowed: { update: true, lock: true, delete: true, resetPassword: true, resetSecondFactor: false },
   secondFactor: 'off',
   ...overrides,
@@ -41,7 +68,9 @@ function renderPane(node: React.ReactNode, path: string) {
   const paneId = workspaceStore.panes[0]?.id ?? '';
   renderWithServices(
     <PaneScopeContext value={{ paneId }}>
-      <Router hook={location.hook} searchHook={location.searchHook}>{node}</Router>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        {node}
+      </Router>
     </PaneScopeContext>,
     createServices(),
   );
@@ -59,7 +88,12 @@ describe('the users overview', () => {
   });
 
   it('lists users with the spec’s list convention and puts filters in the address', async () => {
-    const api = fakeApi({ '/user/users': () => ({ results: [listItem({}), listItem({ userId: 'USR2', email: 'bob@alpha.example', givenName: 'Bob', familyName: 'Brown', status: 'locked' })], numberOfResults: 2 }) });
+    const api = fakeApi({
+      '/user/users': () => ({
+        results: [listItem({}), listItem({ userId: 'USR2', email: 'bob@alpha.example', givenName: 'Bob', familyName: 'Brown', status: 'locked' })],
+        numberOfResults: 2,
+      }),
+    });
     const { location, user } = renderPane(<SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />, '/users');
     await screen.findByRole('rowheader', { name: 'Ada Lovelace' });
     const lastQuery = () => (api.get.mock.calls.filter(([path]) => path === '/user/users').at(-1)![1] as { query: Record<string, string> }).query;
@@ -76,7 +110,10 @@ describe('the users overview', () => {
     const api = fakeApi({ '/user/users': () => ({ results: [listItem({})], numberOfResults: 1 }) });
     const put = api.put as unknown as Mock;
     put.mockImplementation(async (_path: string, body: unknown) => ({ key: 'usersFilterPresets', value: (body as { value: string }).value }));
-    const { user } = renderPane(<SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />, '/users?status=%5Beq%5Dlocked');
+    const { user } = renderPane(
+      <SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />,
+      '/users?status=%5Beq%5Dlocked',
+    );
     await screen.findByRole('rowheader', { name: 'Ada Lovelace' });
     await user.click(screen.getByRole('button', { name: 'Presets' }));
     await user.type(screen.getByLabelText('Save current filters as'), 'Locked people{Enter}');
@@ -126,14 +163,22 @@ describe('the user detail', () => {
     await user.click(within(dialog).getByRole('checkbox', { name: /cannot be registered again/ }));
     expect(confirm.disabled).toBe(false);
     await user.click(confirm);
-    await waitFor(() => expect(api.request).toHaveBeenCalledWith('/users/USR1', { method: 'DELETE', body: { version: 3, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true }, handleErrors: expect.any(Function) }));
+    await waitFor(() =>
+      expect(api.request).toHaveBeenCalledWith('/users/USR1', {
+        method: 'DELETE',
+        body: { version: 3, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true },
+        handleErrors: expect.any(Function),
+      }),
+    );
   });
 
   it('asks for the password again (step-up) when the server wants it, then deletes', async () => {
     const { ApiError } = await import('../../../src/api/api-error.ts');
     const { stepUpMessages } = await import('../../../src/contract/step-up.ts');
     const api = fakeApi({ '/users/USR1': () => detail() });
-    (api.request as unknown as Mock).mockRejectedValueOnce(new ApiError({ status: 403, messages: [stepUpMessages.passwordRequired], kind: 'http', handled: false }));
+    (api.request as unknown as Mock).mockRejectedValueOnce(
+      new ApiError({ status: 403, messages: [stepUpMessages.passwordRequired], kind: 'http', handled: false }),
+    );
     const { user } = renderPane(<UserDetailPane params={{ userId: 'USR1' }} search="" capability="User detail" />, '/users/USR1');
     await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 });
     await user.click(screen.getByRole('tab', { name: 'Sign-in and security' }));
@@ -185,11 +230,31 @@ describe('adding users', () => {
 
   it('asks for a business and a role in each, as the server does', () => {
     expect(accessProblems({ rootRoles: [], businesses: [] })).toEqual(['A user needs at least one business.']);
-    expect(accessProblems({ rootRoles: [], businesses: [{ businessId: 'B1', businessName: 'Alpha', roles: [], merchants: [{ merchantId: 'M1', merchantName: 'Shop', roles: [] }] }] }))
-      .toEqual(['Alpha needs at least one business or merchant role.']);
-    const access = { rootRoles: [], businesses: [{ businessId: 'B1', businessName: 'Alpha', roles: [], merchants: [{ merchantId: 'M1', merchantName: 'Shop', roles: ['VirtualTerminal'] }, { merchantId: 'M2', merchantName: 'Other', roles: [] }] }] };
+    expect(
+      accessProblems({
+        rootRoles: [],
+        businesses: [{ businessId: 'B1', businessName: 'Alpha', roles: [], merchants: [{ merchantId: 'M1', merchantName: 'Shop', roles: [] }] }],
+      }),
+    ).toEqual(['Alpha needs at least one business or merchant role.']);
+    const access = {
+      rootRoles: [],
+      businesses: [
+        {
+          businessId: 'B1',
+          businessName: 'Alpha',
+          roles: [],
+          merchants: [
+            { merchantId: 'M1', merchantName: 'Shop', roles: ['VirtualTerminal'] },
+            { merchantId: 'M2', merchantName: 'Other', roles: [] },
+          ],
+        },
+      ],
+    };
     expect(accessProblems(access)).toEqual([]);
-    expect(policyOfAccess(access)).toEqual({ roles: [], businessPolicies: [{ businessId: 'B1', roles: [], merchantPolicies: [{ merchantId: 'M1', roles: ['VirtualTerminal'] }] }] });
+    expect(policyOfAccess(access)).toEqual({
+      roles: [],
+      businessPolicies: [{ businessId: 'B1', roles: [], merchantPolicies: [{ merchantId: 'M1', roles: ['VirtualTerminal'] }] }],
+    });
   });
 });
 
@@ -206,7 +271,12 @@ describe('the invitation page', () => {
   it('sets name and password, then shows the success message', async () => {
     fetchMock.mockImplementation(async (url: string, init?: RequestInit) => {
       if (url.startsWith('/api/public/user-invites/accept')) {
-        expect(JSON.parse(String(init?.body))).toEqual({ inviteId: 'secret-link-value', givenName: 'Nia', familyName: 'Jones', password: 'Violet-harbour-kettle-93' });
+        expect(JSON.parse(String(init?.body))).toEqual({
+          inviteId: 'secret-link-value',
+          givenName: 'Nia',
+          familyName: 'Jones',
+          password: 'Violet-harbour-kettle-93',
+        });
         return json(200, { message: 'Your account is ready. We have sent you a welcome email; signing you in now.' });
       }
       // The secret is looked up in a POST body, never in the path (a path is written to the request log).
@@ -232,13 +302,19 @@ describe('the invitation page', () => {
   });
 
   it('says the link has expired, in the spec’s words', async () => {
-    fetchMock.mockImplementation(async () => json(410, { errorReport: { errors: [{ message: 'Oops that link has expired.', translatedMessage: 'Oops that link has expired.' }] } }));
+    fetchMock.mockImplementation(async () =>
+      json(410, { errorReport: { errors: [{ message: 'Oops that link has expired.', translatedMessage: 'Oops that link has expired.' }] } }),
+    );
     renderPane(<UserInvitePage params={{}} search="?InviteId=used" capability="Invitation" />, '/user-invite');
     expect((await screen.findByRole('alert')).textContent).toBe('Oops that link has expired.');
   });
 
   it('says submission went wrong when the server fails', async () => {
-    fetchMock.mockImplementation(async (url: string) => (url.endsWith('/accept') ? json(500, {}) : json(200, { email: 'nia@alpha.example', givenName: 'Nia', familyName: 'Jones', expiresUtc: '2026-12-01T10:00:00.000Z' })));
+    fetchMock.mockImplementation(async (url: string) =>
+      url.endsWith('/accept')
+        ? json(500, {})
+        : json(200, { email: 'nia@alpha.example', givenName: 'Nia', familyName: 'Jones', expiresUtc: '2026-12-01T10:00:00.000Z' }),
+    );
     renderPane(<UserInvitePage params={{}} search="?InviteId=x" capability="Invitation" />, '/user-invite');
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Password'), 'Violet-harbour-kettle-93');
@@ -257,9 +333,15 @@ describe('two-factor set-up on the profile', () => {
   it('asks for the password, shows the QR code and key, then the ten recovery codes once', async () => {
     const codes = Array.from({ length: 10 }, (_, n) => `abcde-${String(n).padStart(5, '0')}`);
     const api = fakeApi({ '/user/second-factor': () => ({ status: 'off', recoveryCodesLeft: 0 }) });
-    (api.post as unknown as Mock).mockImplementation(async (path: string) => (path.endsWith('/confirm')
-      ? { recoveryCodes: codes }
-      : { otpauthUri: 'otpauth://totp/Payments%20portal:ada?secret=JBSWY3DPEHPK3PXP', secret: 'JBSWY3DPEHPK3PXP', qrCodeDataUrl: 'data:image/png;base64,AAAA' }));
+    (api.post as unknown as Mock).mockImplementation(async (path: string) =>
+      path.endsWith('/confirm')
+        ? { recoveryCodes: codes }
+        : {
+            otpauthUri: 'otpauth://totp/Payments%20portal:ada?secret=JBSWY3DPEHPK3PXP',
+            secret: 'JBSWY3DPEHPK3PXP',
+            qrCodeDataUrl: 'data:image/png;base64,AAAA',
+          },
+    );
     const { user } = renderPane(<SecondFactorSection />, '/profile');
     await user.type(await screen.findByLabelText('Your password'), 'my password');
     await user.click(screen.getByRole('button', { name: 'Set up two-factor sign-in' }));
@@ -314,19 +396,35 @@ describe('changing one’s email address on the profile', () => {
     expect((send as HTMLButtonElement).disabled).toBe(true);
     await user.type(screen.getByLabelText('Password to confirm the change'), 'my password');
     await user.click(send);
-    await waitFor(() => expect(api.patch).toHaveBeenCalledWith('/users', { version: 4, email: 'ada.new@demo.test', currentPassword: 'my password' }, undefined));
+    await waitFor(() =>
+      expect(api.patch).toHaveBeenCalledWith('/users', { version: 4, email: 'ada.new@demo.test', currentPassword: 'my password' }, undefined),
+    );
   });
 });
 
 describe('the add users form', () => {
   beforeEach(() => {
     resetStores();
-    signIn({ permissions: ['Mapi.Users.Read', 'Mapi.Users.Create'], paths: ['/users/add'], policy: { roles: [], partnerPolicy: null, businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Owner'], merchantPolicies: [] }] } });
+    signIn({
+      permissions: ['Mapi.Users.Read', 'Mapi.Users.Create'],
+      paths: ['/users/add'],
+      policy: {
+        roles: [],
+        partnerPolicy: null,
+        businessPolicies: [{ businessId: 'B1', businessName: 'Alpha Trading', roles: ['Owner'], merchantPolicies: [] }],
+      },
+    });
   });
 
   it('keeps focus on the rows as they are added and removed, never on the page’s body', { timeout: 90_000 }, async () => {
     fakeApi({
-      '/context/businesses': () => ({ data: [{ businessId: 'B1', businessName: 'Alpha Trading', camAutoRemittance: true }, { businessId: 'B2', businessName: 'Beta Goods', camAutoRemittance: true }], totalCount: 2 }),
+      '/context/businesses': () => ({
+        data: [
+          { businessId: 'B1', businessName: 'Alpha Trading', camAutoRemittance: true },
+          { businessId: 'B2', businessName: 'Beta Goods', camAutoRemittance: true },
+        ],
+        totalCount: 2,
+      }),
       '/context/businesses/B1/merchants': () => ({ data: [], totalCount: 0 }),
       '/context/businesses/B2/merchants': () => ({ data: [], totalCount: 0 }),
     });
@@ -355,7 +453,12 @@ describe('the add users form', () => {
       '/context/businesses': () => ({ data: [{ businessId: 'B1', businessName: 'Alpha Trading', camAutoRemittance: true }], totalCount: 1 }),
       '/context/businesses/B1/merchants': () => ({ data: [], totalCount: 0 }),
     });
-    (api.post as unknown as Mock).mockImplementation(async () => ({ users: [{ userId: 'USR7', email: 'a@alpha.example' }, { userId: 'USR8', email: 'b@alpha.example' }] }));
+    (api.post as unknown as Mock).mockImplementation(async () => ({
+      users: [
+        { userId: 'USR7', email: 'a@alpha.example' },
+        { userId: 'USR8', email: 'b@alpha.example' },
+      ],
+    }));
     const { user, location } = renderPane(<UserAddPane params={{}} search="" capability="New user" />, '/users/add');
     await user.type(screen.getByRole('textbox', { name: 'Email addresses' }), 'a@alpha.example, b@alpha.example');
     await user.click(screen.getByRole('button', { name: 'Send 2 invitations' }));
@@ -369,10 +472,16 @@ describe('the add users form', () => {
     await user.keyboard('{Enter}');
     await user.click(within(await screen.findByRole('group', { name: 'Role groups for Alpha Trading' })).getByRole('button', { name: 'Finance and sales' }));
     await user.click(screen.getByRole('button', { name: 'Send 2 invitations' }));
-    await waitFor(() => expect(api.post).toHaveBeenCalledWith('/users', {
-      emails: ['a@alpha.example', 'b@alpha.example'],
-      policy: { roles: [], businessPolicies: [{ businessId: 'B1', roles: ['Finance', 'Sales'], merchantPolicies: [] }] },
-    }, undefined));
+    await waitFor(() =>
+      expect(api.post).toHaveBeenCalledWith(
+        '/users',
+        {
+          emails: ['a@alpha.example', 'b@alpha.example'],
+          policy: { roles: [], businessPolicies: [{ businessId: 'B1', roles: ['Finance', 'Sales'], merchantPolicies: [] }] },
+        },
+        undefined,
+      ),
+    );
     await waitFor(() => expect(location.history?.at(-1)).toBe('/users'));
   });
 });

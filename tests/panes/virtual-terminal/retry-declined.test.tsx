@@ -14,12 +14,29 @@ import { baseContext, fakeApi, merchantContext, renderWithServices, resetStores,
 
 const base = '/businesses/B1/merchants/M1/configurations/C1/virtual-terminal';
 const settings: VirtualTerminalSettings = {
-  configurationId: 'C1', defaultCurrency: 'GBP', orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 3,
-  defaultOrderLineType: 'physicalItem', askShippingAddress: false, version: 4, currencies: ['GBP'], virtualTerminalMenuEnabled: true,
+  configurationId: 'C1',
+  defaultCurrency: 'GBP',
+  orderConfirmationEmails: false,
+  savedCardsAllowed: true,
+  savedCardLimit: 3,
+  defaultOrderLineType: 'physicalItem',
+  askShippingAddress: false,
+  version: 4,
+  currencies: ['GBP'],
+  virtualTerminalMenuEnabled: true,
 };
 const answer = (result: 'paid' | 'declined', transactionReference: string, attempt?: number) => ({
-  result, declineReason: result === 'declined' ? 'Insufficient funds' : null, paymentJobReference: 'PJ00000001', transactionReference, amount: 12.5, currency: 'GBP',
-  maskedCardNumber: '400000******9995', savedCardId: null, confirmationEmailQueued: false, message: result, ...(attempt ? { attempt } : {}),
+  result,
+  declineReason: result === 'declined' ? 'Insufficient funds' : null,
+  paymentJobReference: 'PJ00000001',
+  transactionReference,
+  amount: 12.5,
+  currency: 'GBP',
+  maskedCardNumber: '400000******9995',
+  savedCardId: null,
+  confirmationEmailQueued: false,
+  message: result,
+  ...(attempt ? { attempt } : {}),
 });
 
 async function fillOrder(user: ReturnType<typeof userEvent.setup>) {
@@ -92,9 +109,15 @@ describe('another attempt at a declined order', () => {
   });
 
   it('charges a changed order as a new order', async () => {
-    const api = fakeApi({ [`${base}/settings`]: () => settings, '/enumerations/countries': () => ({ results: [{ code: 'GB', name: 'United Kingdom' }], numberOfResults: 1 }) });
+    const api = fakeApi({
+      [`${base}/settings`]: () => settings,
+      '/enumerations/countries': () => ({ results: [{ code: 'GB', name: 'United Kingdom' }], numberOfResults: 1 }),
+    });
     const paths: string[] = [];
-    api.post = (async (path: string) => { paths.push(path); return answer('declined', `TX${paths.length}`); }) as never;
+    api.post = (async (path: string) => {
+      paths.push(path);
+      return answer('declined', `TX${paths.length}`);
+    }) as never;
     renderWithServices(<VirtualTerminalPane params={{ configurationId: 'C1' }} search="" capability="Virtual terminal order entry" />);
     const user = userEvent.setup();
     await screen.findByRole('textbox', { name: 'Merchant reference' }, { timeout: 15_000 });
@@ -115,7 +138,10 @@ describe('another attempt at a declined order', () => {
     [tryAnotherCardCommand, ['retryDeclined'], true],
     [tryAnotherCardCommand, ['submitOrder'], false],
   ] as const)('offers %s where the screen answers it', (command, capabilities, expected) => {
-    const ctx: CommandContext = baseContext({ permissions: ['Portal.Moto.Create'], focusedPane: { id: 'pane-1', capabilities: capabilities as unknown as readonly PaneCapability[] } });
+    const ctx: CommandContext = baseContext({
+      permissions: ['Portal.Moto.Create'],
+      focusedPane: { id: 'pane-1', capabilities: capabilities as unknown as readonly PaneCapability[] },
+    });
     expect(isAvailable(command, ctx)).toBe(expected);
   });
 });

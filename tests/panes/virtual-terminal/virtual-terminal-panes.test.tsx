@@ -13,14 +13,36 @@ import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } fro
 
 const base = '/businesses/B1/merchants/M1/configurations/C1/virtual-terminal';
 const settings = (overrides: Partial<VirtualTerminalSettings> = {}): VirtualTerminalSettings => ({
-  configurationId: 'C1', defaultCurrency: 'GBP', orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 3,
-  defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 4, currencies: ['GBP', 'JPY'], virtualTerminalMenuEnabled: true, ...overrides,
+  configurationId: 'C1',
+  defaultCurrency: 'GBP',
+  orderConfirmationEmails: false,
+  savedCardsAllowed: true,
+  savedCardLimit: 3,
+  defaultOrderLineType: 'physicalItem',
+  askShippingAddress: true,
+  version: 4,
+  currencies: ['GBP', 'JPY'],
+  virtualTerminalMenuEnabled: true,
+  ...overrides,
 });
 const answers = (overrides: Partial<VirtualTerminalSettings> = {}) => ({
   [`${base}/settings`]: () => settings(overrides),
   // as the server answers them: { results, numberOfResults }
-  '/enumerations/countries': () => ({ results: [{ code: 'GB', name: 'United Kingdom' }, { code: 'NL', name: 'Netherlands' }], numberOfResults: 2 }),
-  '/enumerations/order-line-types': () => ({ results: [{ value: 'physicalItem', name: 'Physical item' }, { value: 'discount', name: 'Discount' }, { value: 'shippingCost', name: 'Shipping cost' }], numberOfResults: 3 }),
+  '/enumerations/countries': () => ({
+    results: [
+      { code: 'GB', name: 'United Kingdom' },
+      { code: 'NL', name: 'Netherlands' },
+    ],
+    numberOfResults: 2,
+  }),
+  '/enumerations/order-line-types': () => ({
+    results: [
+      { value: 'physicalItem', name: 'Physical item' },
+      { value: 'discount', name: 'Discount' },
+      { value: 'shippingCost', name: 'Shipping cost' },
+    ],
+    numberOfResults: 3,
+  }),
 });
 const render = () => renderWithServices(<VirtualTerminalPane params={{ configurationId: 'C1' }} search="" capability="Virtual terminal order entry" />);
 
@@ -48,7 +70,17 @@ describe('the virtual terminal order form', () => {
     render();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: /^Charge/ }));
-    for (const message of ['Merchant reference is required', 'Last name or organisation is required', 'Country is required', 'Description is required', 'Enter a price', 'Card number is required', 'Expiry date is required', 'CVC is 3 or 4 digits', 'Name on card is required']) {
+    for (const message of [
+      'Merchant reference is required',
+      'Last name or organisation is required',
+      'Country is required',
+      'Description is required',
+      'Enter a price',
+      'Card number is required',
+      'Expiry date is required',
+      'CVC is 3 or 4 digits',
+      'Name on card is required',
+    ]) {
       expect(screen.getByText(message)).toBeTruthy();
     }
     expect(api.post).not.toHaveBeenCalled();
@@ -134,7 +166,18 @@ describe('the virtual terminal order form', () => {
     const posted: [string, unknown, unknown][] = [];
     api.post = (async (path: string, body: unknown, options: unknown) => {
       posted.push([path, body, options]);
-      return { result: 'declined', declineReason: 'Insufficient funds', paymentJobReference: 'PJ00000001', transactionReference: 'TX00000001', amount: 12.5, currency: 'GBP', maskedCardNumber: '411111******1111', savedCardId: null, confirmationEmailQueued: false, message: 'Declined: Insufficient funds.' };
+      return {
+        result: 'declined',
+        declineReason: 'Insufficient funds',
+        paymentJobReference: 'PJ00000001',
+        transactionReference: 'TX00000001',
+        amount: 12.5,
+        currency: 'GBP',
+        maskedCardNumber: '411111******1111',
+        savedCardId: null,
+        confirmationEmailQueued: false,
+        message: 'Declined: Insufficient funds.',
+      };
     }) as never;
     render();
     const user = userEvent.setup();
@@ -146,7 +189,12 @@ describe('the virtual terminal order form', () => {
     await waitFor(() => expect(posted).toHaveLength(1));
     const [path, body, options] = posted[0] as [string, Record<string, unknown>, { headers: Record<string, string> }];
     expect(path).toBe(`${base}/orders`);
-    expect(body).toMatchObject({ merchantReference: 'PHONE-42', currency: 'GBP', orderLines: [{ type: 'physicalItem', description: 'Teapot', quantity: 1, unitPrice: 12.5, priceIncludesVat: true, vatPercentage: 20 }], card: { cardNumber: '4111111111111111', expiry: '12/30', cvc: '123' } });
+    expect(body).toMatchObject({
+      merchantReference: 'PHONE-42',
+      currency: 'GBP',
+      orderLines: [{ type: 'physicalItem', description: 'Teapot', quantity: 1, unitPrice: 12.5, priceIncludesVat: true, vatPercentage: 20 }],
+      card: { cardNumber: '4111111111111111', expiry: '12/30', cvc: '123' },
+    });
     expect(options.headers['Idempotency-Key']).toBeTruthy();
     const result = (await screen.findByRole('heading', { name: 'Declined' })).closest('section') as HTMLElement;
     expect(within(result).getByRole('heading', { name: 'Declined' })).toBeTruthy();
@@ -164,7 +212,16 @@ describe('the virtual terminal order form', () => {
     signIn({ permissions: ['Portal.Moto.Create', 'Portal.PaymentJobs.Read'], context: merchantContext, paths: ['/configurations/C1/virtual-terminal'] });
     const api = fakeApi(answers());
     api.post = (async () => ({
-      result: 'paid', declineReason: null, paymentJobReference: 'PJ3', transactionReference: 'TX3', amount: 12.5, currency: 'GBP', maskedCardNumber: '411111******1111', savedCardId: null, confirmationEmailQueued: false, message: 'paid',
+      result: 'paid',
+      declineReason: null,
+      paymentJobReference: 'PJ3',
+      transactionReference: 'TX3',
+      amount: 12.5,
+      currency: 'GBP',
+      maskedCardNumber: '411111******1111',
+      savedCardId: null,
+      confirmationEmailQueued: false,
+      message: 'paid',
     })) as never;
     render();
     const user = userEvent.setup();
@@ -199,8 +256,25 @@ describe('the virtual terminal order form', () => {
     const bodies: Record<string, unknown>[] = [];
     api.post = (async (_path: string, body: Record<string, unknown>) => {
       bodies.push(body);
-      if (!body.confirmDuplicate) throw new ApiError({ status: 409, messages: ['An order with merchant reference PHONE-42 was taken at 2026-11-25 10:00 UTC (paid). Confirm to charge again.'], kind: 'http', handled: false });
-      return { result: 'paid', declineReason: null, paymentJobReference: 'PJ2', transactionReference: 'TX2', amount: 12.5, currency: 'GBP', maskedCardNumber: '411111******1111', savedCardId: null, confirmationEmailQueued: false, message: 'paid' };
+      if (!body.confirmDuplicate)
+        throw new ApiError({
+          status: 409,
+          messages: ['An order with merchant reference PHONE-42 was taken at 2026-11-25 10:00 UTC (paid). Confirm to charge again.'],
+          kind: 'http',
+          handled: false,
+        });
+      return {
+        result: 'paid',
+        declineReason: null,
+        paymentJobReference: 'PJ2',
+        transactionReference: 'TX2',
+        amount: 12.5,
+        currency: 'GBP',
+        maskedCardNumber: '411111******1111',
+        savedCardId: null,
+        confirmationEmailQueued: false,
+        message: 'paid',
+      };
     }) as never;
     render();
     const user = userEvent.setup();
@@ -226,7 +300,11 @@ it('says so, and offers no form, when the configuration switches the terminal of
 
 it('offers the merchant’s configurations that take telephone orders when this one does not, each applying itself as the context', async () => {
   resetStores();
-  signIn({ permissions: ['Portal.Moto.Create'], context: merchantContext, paths: ['/configurations/C1/virtual-terminal', '/configurations/C2/virtual-terminal'] });
+  signIn({
+    permissions: ['Portal.Moto.Create'],
+    context: merchantContext,
+    paths: ['/configurations/C1/virtual-terminal', '/configurations/C2/virtual-terminal'],
+  });
   fakeApi({
     ...answers({ virtualTerminalMenuEnabled: false }),
     '/context/businesses/B1/merchants/M1/configurations': () => ({
@@ -253,10 +331,17 @@ describe('the virtual terminal settings', () => {
   beforeEach(() => resetStores());
 
   it('saves with the version read, and is read only without Portal.Settings.Update', async () => {
-    signIn({ permissions: ['Portal.Settings.Read', 'Portal.Settings.Update'], context: merchantContext, paths: ['/configurations/C1/virtual-terminal/settings'] });
+    signIn({
+      permissions: ['Portal.Settings.Read', 'Portal.Settings.Update'],
+      context: merchantContext,
+      paths: ['/configurations/C1/virtual-terminal/settings'],
+    });
     const api = fakeApi({ [`${base}/settings`]: () => settings() });
     const puts: unknown[] = [];
-    api.put = (async (path: string, body: unknown) => { puts.push([path, body]); return settings({ savedCardLimit: 7, version: 5 }); }) as never;
+    api.put = (async (path: string, body: unknown) => {
+      puts.push([path, body]);
+      return settings({ savedCardLimit: 7, version: 5 });
+    }) as never;
     renderWithServices(<VirtualTerminalSettingsPane params={{ configurationId: 'C1' }} search="" capability="Virtual terminal settings" />);
     const user = userEvent.setup();
     const limit = await screen.findByRole('spinbutton', { name: 'Saved card limit per customer' });
@@ -264,7 +349,22 @@ describe('the virtual terminal settings', () => {
     expect(screen.getByText('Saved card limit is a whole number from 1 to 20')).toBeTruthy();
     await user.type(limit, '7');
     await user.keyboard('{Control>}{Enter}{/Control}');
-    await waitFor(() => expect(puts).toEqual([[`${base}/settings`, { defaultCurrency: 'GBP', orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 7, defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 4 }]]));
+    await waitFor(() =>
+      expect(puts).toEqual([
+        [
+          `${base}/settings`,
+          {
+            defaultCurrency: 'GBP',
+            orderConfirmationEmails: false,
+            savedCardsAllowed: true,
+            savedCardLimit: 7,
+            defaultOrderLineType: 'physicalItem',
+            askShippingAddress: true,
+            version: 4,
+          },
+        ],
+      ]),
+    );
   });
 
   it('shows the settings read only without Portal.Settings.Update', async () => {

@@ -5,7 +5,9 @@ import { createAdmissionGate, GateRefused } from '../../../server/api/admission-
 
 function deferred() {
   let resolve!: () => void;
-  const promise = new Promise<void>((done) => { resolve = done; });
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
   return { promise, resolve };
 }
 
@@ -17,11 +19,13 @@ describe('admission gate', () => {
     const gate = createAdmissionGate({ concurrent: 2, maxQueued: 100 });
     const started: number[] = [];
     const finish = Array.from({ length: 6 }, deferred);
-    const runs = finish.map((done, index) => gate.run(undefined, async () => {
-      started.push(index);
-      await done.promise;
-      return index;
-    }));
+    const runs = finish.map((done, index) =>
+      gate.run(undefined, async () => {
+        started.push(index);
+        await done.promise;
+        return index;
+      }),
+    );
     await Promise.resolve();
     expect(started).toEqual([0, 1]);
     expect(gate.load()).toEqual({ running: 2, queued: 4 });
@@ -43,10 +47,17 @@ describe('admission gate', () => {
     const gate = createAdmissionGate({ concurrent: 1, maxQueued: 100 });
     const order: string[] = [];
     const first = deferred();
-    const a = gate.run(undefined, async () => { order.push('a'); await first.promise; });
-    const b = gate.run(undefined, async () => { order.push('b'); });
+    const a = gate.run(undefined, async () => {
+      order.push('a');
+      await first.promise;
+    });
+    const b = gate.run(undefined, async () => {
+      order.push('b');
+    });
     first.resolve();
-    const c = gate.run(undefined, async () => { order.push('c'); });
+    const c = gate.run(undefined, async () => {
+      order.push('c');
+    });
     await Promise.all([a, b, c]);
     expect(order).toEqual(['a', 'b', 'c']);
   });
@@ -54,8 +65,12 @@ describe('admission gate', () => {
   it('lets the event loop turn between two admissions (I/O is read while a queue drains)', async () => {
     const gate = createAdmissionGate({ concurrent: 1, maxQueued: 100 });
     const order: string[] = [];
-    const first = gate.run(undefined, async () => { order.push('first'); });
-    const second = gate.run(undefined, async () => { order.push('second'); });
+    const first = gate.run(undefined, async () => {
+      order.push('first');
+    });
+    const second = gate.run(undefined, async () => {
+      order.push('second');
+    });
     setImmediate(() => order.push('event loop'));
     await Promise.all([first, second]);
     expect(order).toEqual(['first', 'event loop', 'second']);
@@ -65,10 +80,17 @@ describe('admission gate', () => {
     const gate = createAdmissionGate({ concurrent: 1, maxQueued: 100 });
     const hold = deferred();
     const ran: string[] = [];
-    const first = gate.run(undefined, async () => { ran.push('first'); await hold.promise; });
+    const first = gate.run(undefined, async () => {
+      ran.push('first');
+      await hold.promise;
+    });
     const gone = new AbortController();
-    const abandoned = gate.run(gone.signal, async () => { ran.push('abandoned'); });
-    const next = gate.run(undefined, async () => { ran.push('next'); });
+    const abandoned = gate.run(gone.signal, async () => {
+      ran.push('abandoned');
+    });
+    const next = gate.run(undefined, async () => {
+      ran.push('next');
+    });
     expect(gate.load().queued).toBe(2);
     gone.abort(new Error('client closed'));
     await expect(abandoned).rejects.toThrow('client closed');
@@ -81,7 +103,11 @@ describe('admission gate', () => {
   it('never starts work for an already aborted signal', async () => {
     const gate = createAdmissionGate({ concurrent: 4, maxQueued: 100 });
     let ran = false;
-    await expect(gate.run(AbortSignal.abort(new Error('gone')), async () => { ran = true; })).rejects.toThrow('gone');
+    await expect(
+      gate.run(AbortSignal.abort(new Error('gone')), async () => {
+        ran = true;
+      }),
+    ).rejects.toThrow('gone');
     expect(ran).toBe(false);
     expect(gate.load()).toEqual({ running: 0, queued: 0 });
   });
@@ -89,7 +115,10 @@ describe('admission gate', () => {
   it('refuses when the queue is full and releases the place when work fails', async () => {
     const gate = createAdmissionGate({ concurrent: 1, maxQueued: 1 });
     const hold = deferred();
-    const first = gate.run(undefined, async () => { await hold.promise; throw new Error('boom'); });
+    const first = gate.run(undefined, async () => {
+      await hold.promise;
+      throw new Error('boom');
+    });
     const second = gate.run(undefined, async () => 'second');
     await expect(gate.run(undefined, async () => 'third')).rejects.toBeInstanceOf(GateRefused);
     hold.resolve();

@@ -62,7 +62,16 @@ describe('admission gate in the app', () => {
     const refused = responses.filter((response) => response.status === 503);
     expect(refused).toHaveLength(2);
     expect(refused[0]?.headers.get('retry-after')).toBe('2');
-    expect(await refused[0]?.json()).toEqual({ errorReport: { errors: [{ message: 'The service is temporarily unavailable. Please try again shortly.', translatedMessage: 'The service is temporarily unavailable. Please try again shortly.' }] } });
+    expect(await refused[0]?.json()).toEqual({
+      errorReport: {
+        errors: [
+          {
+            message: 'The service is temporarily unavailable. Please try again shortly.',
+            translatedMessage: 'The service is temporarily unavailable. Please try again shortly.',
+          },
+        ],
+      },
+    });
   });
 
   it('takes users in turn: a burst of one user delays the request of another by one turn, not by the whole burst', async () => {

@@ -39,11 +39,12 @@ function createAppWithSignIns(database: Database) {
       throw new Error('bad token');
     },
   });
-  const request = (token: string, method: string, path: string, body?: unknown) => app.request(`/api/portal${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const request = (token: string, method: string, path: string, body?: unknown) =>
+    app.request(`/api/portal${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   return {
     call: (userId: string, method: string, path: string, body?: unknown) => request(`user.${userId}`, method, path, body),
     callWithTwoFactor: (userId: string, method: string, path: string, body?: unknown) => request(`otp.${userId}`, method, path, body),
@@ -52,8 +53,22 @@ function createAppWithSignIns(database: Database) {
 
 const { users } = fixture;
 const b3 = '/businesses/B3/beneficiaries';
-const company = { kind: 'company', companyName: 'Kiln House Ceramics', nameOnBankAccount: 'Kiln House Ceramics', iban: 'GB82 WEST 1234 5698 7654 32', bic: 'NWBKGB2L' };
-const sanctioned = { kind: 'person', firstName: 'Vadim', lastName: 'Zolotarev', dateOfBirth: '1968-03-14', nameOnBankAccount: 'V Zolotarev', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' };
+const company = {
+  kind: 'company',
+  companyName: 'Kiln House Ceramics',
+  nameOnBankAccount: 'Kiln House Ceramics',
+  iban: 'GB82 WEST 1234 5698 7654 32',
+  bic: 'NWBKGB2L',
+};
+const sanctioned = {
+  kind: 'person',
+  firstName: 'Vadim',
+  lastName: 'Zolotarev',
+  dateOfBirth: '1968-03-14',
+  nameOnBankAccount: 'V Zolotarev',
+  iban: 'DE89370400440532013000',
+  bic: 'COBADEFFXXX',
+};
 
 describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
   let database: Database;
@@ -68,7 +83,8 @@ describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
   });
   afterAll(async () => database?.close());
 
-  const messages = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+  const messages = async (response: Response) =>
+    ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
   const create = async (userId: string, body: unknown, path = b3) => {
     const response = await call(userId, 'POST', path, body);
     expect(response.status, await response.clone().text()).toBe(201);
@@ -77,7 +93,14 @@ describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
 
   it('creates a clean beneficiary as Referred without alerts; its creator cannot approve it, a second owner can', async () => {
     const created = await create(users.owner, company);
-    expect(created).toMatchObject({ status: 'Referred', iban: 'GB82WEST12345698765432', alerts: [], approvable: false, approvalRefusal: fourEyesMessage, version: 1 });
+    expect(created).toMatchObject({
+      status: 'Referred',
+      iban: 'GB82WEST12345698765432',
+      alerts: [],
+      approvable: false,
+      approvalRefusal: fourEyesMessage,
+      version: 1,
+    });
     const refused = await call(users.owner, 'PUT', `${b3}/${created.beneficiaryId}/status`, { status: 'Approved' });
     expect(refused.status).toBe(422);
     expect(await messages(refused)).toEqual([fourEyesMessage]);
@@ -92,7 +115,12 @@ describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
 
   it('sends a changed beneficiary back to Referred; the changer cannot approve it; a stale change is a 409', async () => {
     const created = await create(users.owner, { ...company, companyName: 'Oak & Ash Joinery', nameOnBankAccount: 'Oak and Ash Joinery' });
-    const changed = await call(riskUsers.secondOwner, 'PUT', `${b3}/${created.beneficiaryId}`, { ...company, companyName: 'Oak & Ash Joinery Ltd', nameOnBankAccount: 'Oak and Ash Joinery', version: 1 });
+    const changed = await call(riskUsers.secondOwner, 'PUT', `${b3}/${created.beneficiaryId}`, {
+      ...company,
+      companyName: 'Oak & Ash Joinery Ltd',
+      nameOnBankAccount: 'Oak and Ash Joinery',
+      version: 1,
+    });
     expect(changed.status).toBe(200);
     expect(beneficiary.assert(await changed.json())).toMatchObject({ status: 'Referred', version: 2, approvable: false });
     expect((await callWithTwoFactor(riskUsers.secondOwner, 'PUT', `${b3}/${created.beneficiaryId}/status`, { status: 'Approved' })).status).toBe(422);
@@ -119,7 +147,11 @@ describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
     expect((await call(riskUsers.risk, 'PUT', path, { decision: 'dismissed', reason: 'Passport shows a different person', version: 2 })).status).toBe(409);
     const resolved = await call(riskUsers.risk, 'PUT', path, { decision: 'dismissed', reason: 'Passport shows a different person', version: 1 });
     expect(resolved.status).toBe(200);
-    expect(beneficiary.assert(await resolved.json()).alerts[0]).toMatchObject({ status: 'dismissed', reason: 'Passport shows a different person', resolvedBy: 'u-risk Test' });
+    expect(beneficiary.assert(await resolved.json()).alerts[0]).toMatchObject({
+      status: 'dismissed',
+      reason: 'Passport shows a different person',
+      resolvedBy: 'u-risk Test',
+    });
     expect((await call(riskUsers.risk, 'PUT', path, { decision: 'confirmed', reason: 'Changed my mind', version: 2 })).status).toBe(422);
     const [event] = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'ScreeningAlertResolved'));
     expect(event?.metaData).toMatchObject({ decision: 'dismissed', reason: 'Passport shows a different person', entryId: 'SL0001' });
@@ -130,7 +162,11 @@ describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
     const created = await create(users.owner, { ...company, companyName: 'Golden Harbor Trading LLC', nameOnBankAccount: 'Golden Harbor Trading' });
     const [alert] = created.alerts;
     expect(alert?.entryId).toBe('SL0101');
-    const confirmed = await call(riskUsers.risk, 'PUT', `${b3}/${created.beneficiaryId}/alerts/${alert?.alertId}`, { decision: 'confirmed', reason: 'Same registered address as the listed company', version: 1 });
+    const confirmed = await call(riskUsers.risk, 'PUT', `${b3}/${created.beneficiaryId}/alerts/${alert?.alertId}`, {
+      decision: 'confirmed',
+      reason: 'Same registered address as the listed company',
+      version: 1,
+    });
     expect(beneficiary.assert(await confirmed.json())).toMatchObject({ status: 'Rejected' });
     expect((await callWithTwoFactor(users.admin, 'PUT', `${b3}/${created.beneficiaryId}/status`, { status: 'Approved' })).status).toBe(422);
   });
@@ -138,7 +174,16 @@ describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
   it('screens on every change: renaming a clean beneficiary to a listed name raises an alert', async () => {
     const created = await create(users.owner, { ...company, companyName: 'Fellside Tents', nameOnBankAccount: 'Fellside Tents' });
     expect(created.alerts).toEqual([]);
-    const changed = beneficiary.assert(await (await call(users.owner, 'PUT', `${b3}/${created.beneficiaryId}`, { ...company, companyName: 'Aegean Star Shipping', nameOnBankAccount: 'Aegean Star Shipping SA', version: 1 })).json());
+    const changed = beneficiary.assert(
+      await (
+        await call(users.owner, 'PUT', `${b3}/${created.beneficiaryId}`, {
+          ...company,
+          companyName: 'Aegean Star Shipping',
+          nameOnBankAccount: 'Aegean Star Shipping SA',
+          version: 1,
+        })
+      ).json(),
+    );
     expect(changed.alerts.map((alert) => alert.entryId)).toEqual(['SL0104']);
   });
 
@@ -156,7 +201,7 @@ describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
     expect((await messages(response)).join(' ')).toContain(words);
   });
 
-  it('lists a business\'s beneficiaries with filters; 404 across tenants; 403 without the permission', async () => {
+  it("lists a business's beneficiaries with filters; 404 across tenants; 403 without the permission", async () => {
     const list = beneficiaryList.assert(await (await call(users.owner, 'GET', `${b3}?status=[eq]Rejected`)).json());
     expect(list.results.map((row) => row.name)).toEqual(['Golden Harbor Trading LLC']);
     const all = beneficiaryList.assert(await (await call(users.readonly, 'GET', `${b3}?sort=name`)).json());
@@ -190,7 +235,7 @@ describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
   });
 
   it('changes the match sensitivity with a version, audited; higher sensitivity raises more alerts', async () => {
-    const current = await (await call(riskUsers.risk, 'GET', '/screening/settings')).json() as { sensitivity: string; version: number };
+    const current = (await (await call(riskUsers.risk, 'GET', '/screening/settings')).json()) as { sensitivity: string; version: number };
     expect(current).toMatchObject({ sensitivity: 'medium', version: 0 });
     expect((await call(users.owner, 'PUT', '/screening/settings', { sensitivity: 'high', version: 0 })).status).toBe(403);
     expect((await call(riskUsers.risk, 'PUT', '/screening/settings', { sensitivity: 'extreme', version: 0 })).status).toBe(400);
@@ -203,7 +248,10 @@ describe.each(databaseKinds)('beneficiaries on %s', (kind) => {
     expect((await call(riskUsers.risk, 'PUT', '/screening/settings', { sensitivity: 'high', version: 1 })).status).toBe(200);
     expect((await create(users.owner, near)).alerts).toHaveLength(1);
     const events = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'ScreeningSettingsChanged'));
-    expect(events.map((event) => event.metaData)).toEqual([{ from: 'medium', to: 'low' }, { from: 'low', to: 'high' }]);
+    expect(events.map((event) => event.metaData)).toEqual([
+      { from: 'medium', to: 'low' },
+      { from: 'low', to: 'high' },
+    ]);
   });
 });
 
@@ -224,18 +272,31 @@ describe.each(databaseKinds)('four eyes that are two people on %s', (kind) => {
     await db.insert(schema.users).values(Object.values(alt).map(user));
     await db.insert(schema.userRoles).values(Object.values(alt).map((userId) => ({ userId, role: 'Owner', level: 'business' as const, businessId: 'B3' })));
     const invitation = (id: string, userId: string, sent: number) => ({
-      id, userId, tokenHash: `hash-${id}`, invitedBy: users.owner, createdAt: new Date(start.getTime() - sent), expiresAt: new Date(start.getTime() - sent + 7 * day), acceptedAt: new Date(start.getTime() - sent + hour),
+      id,
+      userId,
+      tokenHash: `hash-${id}`,
+      invitedBy: users.owner,
+      createdAt: new Date(start.getTime() - sent),
+      expiresAt: new Date(start.getTime() - sent + 7 * day),
+      acceptedAt: new Date(start.getTime() - sent + hour),
     });
     await db.insert(schema.userInvitations).values([invitation('INV-ALT', alt.invited, 2 * day), invitation('INV-EST', alt.established, 30 * day)]);
     await db.insert(schema.auditEvents).values({
-      userId: users.owner, event: 'UserAccessGranted', dateTimeUtc: new Date(start.getTime() - day), businessId: 'B3', metaData: { targetUserId: alt.granted, roles: ['Owner@B3'] },
+      userId: users.owner,
+      event: 'UserAccessGranted',
+      dateTimeUtc: new Date(start.getTime() - day),
+      businessId: 'B3',
+      metaData: { targetUserId: alt.granted, roles: ['Owner@B3'] },
     });
     ({ call, callWithTwoFactor } = createAppWithSignIns(database));
   });
-  beforeEach(() => { clock.at = start; });
+  beforeEach(() => {
+    clock.at = start;
+  });
   afterAll(async () => database?.close());
 
-  const messages = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+  const messages = async (response: Response) =>
+    ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
   const create = async (userId: string, name: string) => {
     const response = await call(userId, 'POST', b3, { ...company, companyName: name, nameOnBankAccount: name });
     expect(response.status, await response.clone().text()).toBe(201);
@@ -243,8 +304,10 @@ describe.each(databaseKinds)('four eyes that are two people on %s', (kind) => {
     expect(created.alerts).toEqual([]);
     return created;
   };
-  const approvalEmails = async (name: string) => (await database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.template, 'beneficiaryApproved')))
-    .filter((email) => email.subject === `Beneficiary approved: ${name}`);
+  const approvalEmails = async (name: string) =>
+    (await database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.template, 'beneficiaryApproved'))).filter(
+      (email) => email.subject === `Beneficiary approved: ${name}`,
+    );
 
   it('approving needs a sign-in with two-factor: 403 saying so, nothing changes, and the detail says why', async () => {
     const created = await create(users.owner, 'Hawthorn Dairy');
@@ -258,14 +321,20 @@ describe.each(databaseKinds)('four eyes that are two people on %s', (kind) => {
     expect(await approvalEmails('Hawthorn Dairy')).toEqual([]);
     // Rejecting asks for no second factor: it pays no one.
     expect((await call(riskUsers.secondOwner, 'PUT', `${path}/status`, { status: 'Rejected', version: 1 })).status).toBe(200);
-    expect(beneficiary.assert(await (await callWithTwoFactor(riskUsers.secondOwner, 'GET', path)).json())).toMatchObject({ approvable: true, approvalRefusal: null });
+    expect(beneficiary.assert(await (await callWithTwoFactor(riskUsers.secondOwner, 'GET', path)).json())).toMatchObject({
+      approvable: true,
+      approvalRefusal: null,
+    });
     expect((await callWithTwoFactor(riskUsers.secondOwner, 'PUT', `${path}/status`, { status: 'Approved', version: 2 })).status).toBe(200);
   });
 
   it('refuses a second approver whom the creator invited in the last 7 days, even signed in with two-factor', async () => {
     const created = await create(users.owner, 'Thistle Mill');
     const path = `${b3}/${created.beneficiaryId}`;
-    expect(beneficiary.assert(await (await callWithTwoFactor(alt.invited, 'GET', path)).json())).toMatchObject({ approvable: false, approvalRefusal: independentApproverMessage });
+    expect(beneficiary.assert(await (await callWithTwoFactor(alt.invited, 'GET', path)).json())).toMatchObject({
+      approvable: false,
+      approvalRefusal: independentApproverMessage,
+    });
     const refused = await callWithTwoFactor(alt.invited, 'PUT', `${path}/status`, { status: 'Approved', version: 1 });
     expect(refused.status).toBe(403);
     expect(await messages(refused)).toEqual([independentApproverMessage]);
@@ -289,7 +358,12 @@ describe.each(databaseKinds)('four eyes that are two people on %s', (kind) => {
 
   it('refuses an approver whom the last changer (not only the creator) invited in the last 7 days', async () => {
     const created = await create(riskUsers.secondOwner, 'Rowan Yard');
-    const changed = await call(users.owner, 'PUT', `${b3}/${created.beneficiaryId}`, { ...company, companyName: 'Rowan Yard Ltd', nameOnBankAccount: 'Rowan Yard', version: 1 });
+    const changed = await call(users.owner, 'PUT', `${b3}/${created.beneficiaryId}`, {
+      ...company,
+      companyName: 'Rowan Yard Ltd',
+      nameOnBankAccount: 'Rowan Yard',
+      version: 1,
+    });
     expect(changed.status).toBe(200);
     const refused = await callWithTwoFactor(alt.invited, 'PUT', `${b3}/${created.beneficiaryId}/status`, { status: 'Approved', version: 2 });
     expect(refused.status).toBe(403);
@@ -298,17 +372,21 @@ describe.each(databaseKinds)('four eyes that are two people on %s', (kind) => {
 
   it('tells every owner of the business by email when a beneficiary is approved, naming the approver; audited', async () => {
     const created = await create(users.owner, 'Juniper Looms');
-    expect((await callWithTwoFactor(riskUsers.secondOwner, 'PUT', `${b3}/${created.beneficiaryId}/status`, { status: 'Approved', version: 1 })).status).toBe(200);
+    expect((await callWithTwoFactor(riskUsers.secondOwner, 'PUT', `${b3}/${created.beneficiaryId}/status`, { status: 'Approved', version: 1 })).status).toBe(
+      200,
+    );
     const emails = await approvalEmails('Juniper Looms');
-    expect(emails.map((email) => email.recipient).sort()).toEqual([
-      'owner2@fixture.test', 'owner@fixture.test', `${alt.established}@fixture.test`, `${alt.granted}@fixture.test`, `${alt.invited}@fixture.test`,
-    ].sort());
+    expect(emails.map((email) => email.recipient).sort()).toEqual(
+      ['owner2@fixture.test', 'owner@fixture.test', `${alt.established}@fixture.test`, `${alt.granted}@fixture.test`, `${alt.invited}@fixture.test`].sort(),
+    );
     for (const email of emails) {
       expect(email.text).toContain('u-owner2 Test approved Juniper Looms (account ending 5432)');
       expect(email.text).toContain('It was set up by u-owner Test.');
       expect(email.text).toContain(`/business/B3/beneficiaries/${created.beneficiaryId}`);
     }
-    const [event] = await database.db.select().from(schema.auditEvents)
+    const [event] = await database.db
+      .select()
+      .from(schema.auditEvents)
       .where(and(eq(schema.auditEvents.event, 'BeneficiaryStatusChanged'), eq(schema.auditEvents.userId, riskUsers.secondOwner)))
       .then((rows) => rows.filter((row) => (row.metaData as { beneficiaryId?: string }).beneficiaryId === created.beneficiaryId));
     expect(event?.metaData).toMatchObject({ from: 'Referred', to: 'Approved', ownersTold: 5 });
@@ -317,13 +395,26 @@ describe.each(databaseKinds)('four eyes that are two people on %s', (kind) => {
   it('records who changed what: the approver and the rejecter are the last changer with their own time; a change of details the changer', async () => {
     const created = await create(users.owner, 'Sloe Press');
     const path = `${b3}/${created.beneficiaryId}`;
-    expect(created).toMatchObject({ createdBy: 'u-owner Test', lastChangedBy: 'u-owner Test', lastUpdatedUtc: start.toISOString(), statusChangedBy: null, statusChangedUtc: null });
+    expect(created).toMatchObject({
+      createdBy: 'u-owner Test',
+      lastChangedBy: 'u-owner Test',
+      lastUpdatedUtc: start.toISOString(),
+      statusChangedBy: null,
+      statusChangedUtc: null,
+    });
     const approvedAt = new Date(start.getTime() + 2 * hour);
     clock.at = approvedAt;
-    const approved = beneficiary.assert(await (await callWithTwoFactor(riskUsers.secondOwner, 'PUT', `${path}/status`, { status: 'Approved', version: 1 })).json());
+    const approved = beneficiary.assert(
+      await (await callWithTwoFactor(riskUsers.secondOwner, 'PUT', `${path}/status`, { status: 'Approved', version: 1 })).json(),
+    );
     const expectedAfterApproval = {
-      status: 'Approved', createdBy: 'u-owner Test', createdUtc: start.toISOString(),
-      lastChangedBy: 'u-owner2 Test', lastUpdatedUtc: approvedAt.toISOString(), statusChangedBy: 'u-owner2 Test', statusChangedUtc: approvedAt.toISOString(),
+      status: 'Approved',
+      createdBy: 'u-owner Test',
+      createdUtc: start.toISOString(),
+      lastChangedBy: 'u-owner2 Test',
+      lastUpdatedUtc: approvedAt.toISOString(),
+      statusChangedBy: 'u-owner2 Test',
+      statusChangedUtc: approvedAt.toISOString(),
     };
     expect(approved).toMatchObject(expectedAfterApproval);
     clock.at = new Date(start.getTime() + 3 * hour);
@@ -331,13 +422,27 @@ describe.each(databaseKinds)('four eyes that are two people on %s', (kind) => {
 
     const changedAt = new Date(start.getTime() + 4 * hour);
     clock.at = changedAt;
-    const changed = beneficiary.assert(await (await call(users.owner, 'PUT', path, { ...company, companyName: 'Sloe Press Ltd', nameOnBankAccount: 'Sloe Press', version: 2 })).json());
-    expect(changed).toMatchObject({ status: 'Referred', lastChangedBy: 'u-owner Test', lastUpdatedUtc: changedAt.toISOString(), statusChangedBy: null, statusChangedUtc: null });
+    const changed = beneficiary.assert(
+      await (await call(users.owner, 'PUT', path, { ...company, companyName: 'Sloe Press Ltd', nameOnBankAccount: 'Sloe Press', version: 2 })).json(),
+    );
+    expect(changed).toMatchObject({
+      status: 'Referred',
+      lastChangedBy: 'u-owner Test',
+      lastUpdatedUtc: changedAt.toISOString(),
+      statusChangedBy: null,
+      statusChangedUtc: null,
+    });
 
     const rejectedAt = new Date(start.getTime() + 5 * hour);
     clock.at = rejectedAt;
     const rejected = beneficiary.assert(await (await call(riskUsers.risk, 'PUT', `${path}/status`, { status: 'Rejected', version: 3 })).json());
-    expect(rejected).toMatchObject({ status: 'Rejected', lastChangedBy: 'u-risk Test', lastUpdatedUtc: rejectedAt.toISOString(), statusChangedBy: 'u-risk Test', statusChangedUtc: rejectedAt.toISOString() });
+    expect(rejected).toMatchObject({
+      status: 'Rejected',
+      lastChangedBy: 'u-risk Test',
+      lastUpdatedUtc: rejectedAt.toISOString(),
+      statusChangedBy: 'u-risk Test',
+      statusChangedUtc: rejectedAt.toISOString(),
+    });
   });
 
   it('records the risk analyst who confirms a true match as the last changer of the beneficiary it rejects', async () => {
@@ -346,7 +451,21 @@ describe.each(databaseKinds)('four eyes that are two people on %s', (kind) => {
     const [alert] = created.alerts;
     const confirmedAt = new Date(start.getTime() + hour);
     clock.at = confirmedAt;
-    const confirmed = beneficiary.assert(await (await call(riskUsers.risk, 'PUT', `${b3}/${created.beneficiaryId}/alerts/${alert?.alertId}`, { decision: 'confirmed', reason: 'Same person: passport and date of birth', version: 1 })).json());
-    expect(confirmed).toMatchObject({ status: 'Rejected', lastChangedBy: 'u-risk Test', lastUpdatedUtc: confirmedAt.toISOString(), statusChangedBy: 'u-risk Test', statusChangedUtc: confirmedAt.toISOString() });
+    const confirmed = beneficiary.assert(
+      await (
+        await call(riskUsers.risk, 'PUT', `${b3}/${created.beneficiaryId}/alerts/${alert?.alertId}`, {
+          decision: 'confirmed',
+          reason: 'Same person: passport and date of birth',
+          version: 1,
+        })
+      ).json(),
+    );
+    expect(confirmed).toMatchObject({
+      status: 'Rejected',
+      lastChangedBy: 'u-risk Test',
+      lastUpdatedUtc: confirmedAt.toISOString(),
+      statusChangedBy: 'u-risk Test',
+      statusChangedUtc: confirmedAt.toISOString(),
+    });
   });
 });

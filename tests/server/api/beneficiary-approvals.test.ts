@@ -32,18 +32,27 @@ function createAppWithSignIns(database: Database) {
       throw new Error('bad token');
     },
   });
-  const request = (token: string, method: string, path: string, body?: unknown) => app.request(`/api/portal${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'time-zone': 'Europe/London', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const request = (token: string, method: string, path: string, body?: unknown) =>
+    app.request(`/api/portal${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'time-zone': 'Europe/London', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   return {
     call: (userId: string, method: string, path: string, body?: unknown) => request(`user.${userId}`, method, path, body),
     callWithTwoFactor: (userId: string, method: string, path: string, body?: unknown) => request(`otp.${userId}`, method, path, body),
   };
 }
 
-type Pending = { id: string; businessId: string; name: string; daysAgo: number; status?: 'Referred' | 'Approved' | 'Rejected'; createdBy?: string; openAlert?: boolean };
+type Pending = {
+  id: string;
+  businessId: string;
+  name: string;
+  daysAgo: number;
+  status?: 'Referred' | 'Approved' | 'Rejected';
+  createdBy?: string;
+  openAlert?: boolean;
+};
 /** B1 and B2 (partner P1), B3 (owner's): pending ones of several ages, one with an open alert, decided ones that never show. */
 const seeded: Pending[] = [
   { id: 'BENQ1', businessId: 'B1', name: 'Alder Supplies', daysAgo: 40, createdBy: users.partner },
@@ -59,11 +68,30 @@ async function insertQueue(database: Database): Promise<void> {
   for (const row of seeded) {
     const at = new Date(clock.at.getTime() - row.daysAgo * day);
     await database.db.insert(schema.beneficiaries).values({
-      id: row.id, businessId: row.businessId, kind: 'company', companyName: row.name, nameOnBankAccount: row.name, iban: 'GB82WEST12345698765432', bic: 'NWBKGB2L',
-      status: row.status ?? 'Referred', createdBy: row.createdBy ?? users.owner, lastChangedBy: row.createdBy ?? users.owner, createdUtc: at, lastUpdatedUtc: at,
+      id: row.id,
+      businessId: row.businessId,
+      kind: 'company',
+      companyName: row.name,
+      nameOnBankAccount: row.name,
+      iban: 'GB82WEST12345698765432',
+      bic: 'NWBKGB2L',
+      status: row.status ?? 'Referred',
+      createdBy: row.createdBy ?? users.owner,
+      lastChangedBy: row.createdBy ?? users.owner,
+      createdUtc: at,
+      lastUpdatedUtc: at,
     });
     if (row.openAlert) {
-      await database.db.insert(schema.screeningAlerts).values({ id: `SA${row.id}`, beneficiaryId: row.id, businessId: row.businessId, entryId: 'SL0001', score: 900, matchedName: row.name, screenedName: row.name, status: 'open' });
+      await database.db.insert(schema.screeningAlerts).values({
+        id: `SA${row.id}`,
+        beneficiaryId: row.id,
+        businessId: row.businessId,
+        entryId: 'SL0001',
+        score: 900,
+        matchedName: row.name,
+        screenedName: row.name,
+        status: 'open',
+      });
     }
   }
 }
@@ -95,8 +123,17 @@ describe.each(databaseKinds)('beneficiary approval queue on %s', (kind) => {
     expect(list.numberOfResults).toBe(5);
     expect(new Set(list.results.map((row) => row.businessId))).toEqual(new Set(['B1', 'B2', 'B3']));
     expect(list.results[0]).toEqual({
-      beneficiaryId: 'BENQ1', name: 'Alder Supplies', kind: 'company', businessId: 'B1', businessName: 'Alpha Trading Ltd',
-      createdUtc: new Date(clock.at.getTime() - 40 * day).toISOString(), createdBy: `${users.partner} Test`, ageDays: 40, openAlerts: 0, status: 'Referred', changedByCaller: false,
+      beneficiaryId: 'BENQ1',
+      name: 'Alder Supplies',
+      kind: 'company',
+      businessId: 'B1',
+      businessName: 'Alpha Trading Ltd',
+      createdUtc: new Date(clock.at.getTime() - 40 * day).toISOString(),
+      createdBy: `${users.partner} Test`,
+      ageDays: 40,
+      openAlerts: 0,
+      status: 'Referred',
+      changedByCaller: false,
     });
     expect(list.results.find((row) => row.beneficiaryId === 'BENQ4')?.openAlerts).toBe(1);
     expect(list.results.find((row) => row.beneficiaryId === 'BENQ5')?.ageDays).toBe(0);

@@ -9,30 +9,70 @@ import type { DbWriter } from '../../../server/db/client.ts';
 export const billingUsers = { financeAdmin: 'u-billing' } as const;
 export const billedMonth = '2026-10';
 
-export type LedgerSale = { reference: string; businessId: string; merchantId: string; currency: string; paymentMethod: string; amountMinor: number; feeMinor: number; at: Date; grossSettlement?: boolean };
+export type LedgerSale = {
+  reference: string;
+  businessId: string;
+  merchantId: string;
+  currency: string;
+  paymentMethod: string;
+  amountMinor: number;
+  feeMinor: number;
+  at: Date;
+  grossSettlement?: boolean;
+};
 
 /** A paid payment's transactions row, sale posting and fee posting (as server/ledger/post-transactions.ts writes them). */
 export async function insertLedgerSales(writer: DbWriter, sales: readonly LedgerSale[]): Promise<void> {
   if (sales.length === 0) return;
-  await writer.insert(schema.transactions).values(sales.map((sale) => ({
-    reference: sale.reference, kind: 'payment' as const, businessId: sale.businessId, merchantId: sale.merchantId, configurationId: `C-${sale.merchantId}`,
-    paymentJobReference: `PJ-${sale.reference}`, createdAt: sale.at, amountMinor: sale.amountMinor, currency: sale.currency, status: 'paid',
-    paymentMethod: sale.paymentMethod, channel: 'Gateway',
-  })));
+  await writer.insert(schema.transactions).values(
+    sales.map((sale) => ({
+      reference: sale.reference,
+      kind: 'payment' as const,
+      businessId: sale.businessId,
+      merchantId: sale.merchantId,
+      configurationId: `C-${sale.merchantId}`,
+      paymentJobReference: `PJ-${sale.reference}`,
+      createdAt: sale.at,
+      amountMinor: sale.amountMinor,
+      currency: sale.currency,
+      status: 'paid',
+      paymentMethod: sale.paymentMethod,
+      channel: 'Gateway',
+    })),
+  );
   const drafts: PostingDraft[] = sales.flatMap((sale) => {
     const accountNumber = merchantAccountNumber(sale.merchantId, sale.currency);
-    const base = { transactionReference: sale.reference, businessId: sale.businessId, merchantId: sale.merchantId, currency: sale.currency, accountNumber, valueAt: sale.at };
+    const base = {
+      transactionReference: sale.reference,
+      businessId: sale.businessId,
+      merchantId: sale.merchantId,
+      currency: sale.currency,
+      accountNumber,
+      valueAt: sale.at,
+    };
     const zero = { salesCount: 0, salesMinor: 0, refundsMinor: 0, reversalsMinor: 0, feesMinor: 0 };
     const trading = groupAccountId(accountNumber, 'trading');
-    const postings: PostingDraft[] = [{
-      ...base, id: `sale:${sale.reference}`, category: 'sale',
-      entries: [{ accountId: providerAccountId('clearing', sale.currency), amountMinor: -sale.amountMinor, category: 'sale' }, { accountId: trading, amountMinor: sale.amountMinor, category: 'sale' }],
-      batchDelta: { ...zero, salesCount: 1, salesMinor: sale.amountMinor },
-    }];
+    const postings: PostingDraft[] = [
+      {
+        ...base,
+        id: `sale:${sale.reference}`,
+        category: 'sale',
+        entries: [
+          { accountId: providerAccountId('clearing', sale.currency), amountMinor: -sale.amountMinor, category: 'sale' },
+          { accountId: trading, amountMinor: sale.amountMinor, category: 'sale' },
+        ],
+        batchDelta: { ...zero, salesCount: 1, salesMinor: sale.amountMinor },
+      },
+    ];
     if (sale.feeMinor !== 0) {
       postings.push({
-        ...base, id: `fee:${sale.reference}`, category: 'fee',
-        entries: [{ accountId: sale.grossSettlement ? groupAccountId(accountNumber, 'invoice') : trading, amountMinor: -sale.feeMinor, category: 'fee' }, { accountId: groupAccountId(accountNumber, 'costs'), amountMinor: sale.feeMinor, category: 'fee' }],
+        ...base,
+        id: `fee:${sale.reference}`,
+        category: 'fee',
+        entries: [
+          { accountId: sale.grossSettlement ? groupAccountId(accountNumber, 'invoice') : trading, amountMinor: -sale.feeMinor, category: 'fee' },
+          { accountId: groupAccountId(accountNumber, 'costs'), amountMinor: sale.feeMinor, category: 'fee' },
+        ],
         batchDelta: { ...zero, feesMinor: sale.feeMinor },
       });
     }
@@ -51,10 +91,26 @@ const oct = (day: number, hour = 12) => new Date(Date.UTC(2026, 9, day, hour));
  */
 export async function insertBillingFixture(database: Database): Promise<void> {
   const { db } = database;
-  await db.insert(schema.users).values({ id: billingUsers.financeAdmin, email: 'billing@fixture.test', givenName: 'Bill', familyName: 'Test', passwordHash: 'scrypt$1$1$1$x$y', internal: true });
+  await db.insert(schema.users).values({
+    id: billingUsers.financeAdmin,
+    email: 'billing@fixture.test',
+    givenName: 'Bill',
+    familyName: 'Test',
+    passwordHash: 'scrypt$1$1$1$x$y',
+    internal: true,
+  });
   await db.insert(schema.userRoles).values({ userId: billingUsers.financeAdmin, role: 'FinanceAdmin', level: 'root' });
-  const sale = (reference: string, businessId: string, merchantId: string, currency: string, paymentMethod: string, amountMinor: number, feeMinor: number, at: Date, grossSettlement = false): LedgerSale =>
-    ({ reference, businessId, merchantId, currency, paymentMethod, amountMinor, feeMinor, at, grossSettlement });
+  const sale = (
+    reference: string,
+    businessId: string,
+    merchantId: string,
+    currency: string,
+    paymentMethod: string,
+    amountMinor: number,
+    feeMinor: number,
+    at: Date,
+    grossSettlement = false,
+  ): LedgerSale => ({ reference, businessId, merchantId, currency, paymentMethod, amountMinor, feeMinor, at, grossSettlement });
   await insertLedgerSales(db, [
     sale('BT1A01', 'B1', 'M1a', 'GBP', 'card', 10_000, 215, oct(2)),
     sale('BT1A02', 'B1', 'M1a', 'GBP', 'card', 10_000, 215, oct(9)),
@@ -66,5 +122,12 @@ export async function insertBillingFixture(database: Database): Promise<void> {
     sale('BT3A02', 'B3', 'M3a', 'GBP', 'card', 1_000, 44, oct(4)),
     sale('BT2A01', 'B2', 'M2a', 'EUR', 'card', 4_000, 101, oct(5)),
   ]);
-  await db.insert(schema.pricingPlans).values({ merchantId: 'M3a', businessId: 'B3', currency: 'GBP', name: 'Small business', monthlyMinimumMinor: 2_500, validFrom: new Date('2026-01-01T00:00:00Z') });
+  await db.insert(schema.pricingPlans).values({
+    merchantId: 'M3a',
+    businessId: 'B3',
+    currency: 'GBP',
+    name: 'Small business',
+    monthlyMinimumMinor: 2_500,
+    validFrom: new Date('2026-01-01T00:00:00Z'),
+  });
 }

@@ -28,7 +28,9 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
     await insertBillingFixture(database);
     // Beta's web shop settles net: its €1.01 of fees were deducted from its payouts, so only a €5.00 minimum's top-up
     // (€3.99) is invoiced.
-    await database.db.insert(schema.pricingPlans).values({ merchantId: 'M2a', businessId: 'B2', currency: 'EUR', name: 'Web', monthlyMinimumMinor: 500, validFrom: new Date('2026-01-01T00:00:00Z') });
+    await database.db
+      .insert(schema.pricingPlans)
+      .values({ merchantId: 'M2a', businessId: 'B2', currency: 'EUR', name: 'Web', monthlyMinimumMinor: 500, validFrom: new Date('2026-01-01T00:00:00Z') });
     filesRoot = await mkdtemp(join(tmpdir(), 'billing-files-'));
     ({ call } = createTestApp(database, { files: createFolderStore(filesRoot) }));
   });
@@ -44,9 +46,13 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
     expect(response.status).toBe(200);
     const preview = billingPreview.assert(await response.json());
     expect(preview.alreadyRun).toBe(false);
-    expect(preview.invoices.map((invoice) => [invoice.businessId, invoice.currency, invoice.feesMinor, invoice.minimumTopUpMinor, invoice.totalMinor])).toEqual([
-      ['B1', 'GBP', 63, 0, 63], ['B2', 'EUR', 0, 399, 399], ['B3', 'GBP', 0, 2_412, 2_412],
-    ]);
+    expect(preview.invoices.map((invoice) => [invoice.businessId, invoice.currency, invoice.feesMinor, invoice.minimumTopUpMinor, invoice.totalMinor])).toEqual(
+      [
+        ['B1', 'GBP', 63, 0, 63],
+        ['B2', 'EUR', 0, 399, 399],
+        ['B3', 'GBP', 0, 2_412, 2_412],
+      ],
+    );
     // Alpha Online (M1a) settles net: its fees were deducted from its payouts and are not invoiced again.
     const alpha = preview.invoices[0];
     expect(alpha?.lines.map((line) => [line.merchantId, line.paymentMethod, line.transactionCount, line.volumeMinor, line.feesMinor])).toEqual([
@@ -84,12 +90,14 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
   it('creates the invoices with gapless numbers, once: a second run of the month is refused with 409', async () => {
     const response = await call(admin, 'POST', '/billing/runs', { month: billedMonth });
     expect(response.status).toBe(201);
-    const run = await response.json() as { runId: string; invoiceNumbers: string[]; invoiceCount: number };
+    const run = (await response.json()) as { runId: string; invoiceNumbers: string[]; invoiceCount: number };
     expect(run.invoiceNumbers).toEqual([number(1), number(2), number(3)]);
     const again = await call(admin, 'POST', '/billing/runs', { month: billedMonth });
     expect(again.status).toBe(409);
-    const report = await again.json() as { errorReport: { errors: { message: string }[] } };
-    expect(report.errorReport.errors[0]?.message).toBe('Invoices for October 2026 have already been created. A month is billed once; correct an invoice with a credit note.');
+    const report = (await again.json()) as { errorReport: { errors: { message: string }[] } };
+    expect(report.errorReport.errors[0]?.message).toBe(
+      'Invoices for October 2026 have already been created. A month is billed once; correct an invoice with a credit note.',
+    );
     const runs = billingRunList.assert(await (await call(admin, 'GET', '/billing/runs')).json());
     expect(runs.results).toEqual([expect.objectContaining({ month: billedMonth, invoiceCount: 3, createdBy: 'Bill Test' })]);
     const preview = billingPreview.assert(await (await call(admin, 'POST', '/billing/runs/preview', { month: billedMonth })).json());
@@ -119,7 +127,10 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
   it('derives overdue from the due date, and marks paid with a version (409 when stale, 422 when already paid)', async () => {
     const [alpha] = (await invoicesOf('?business=[eq]B1')).results;
     if (!alpha) throw new Error('no invoice');
-    await database.db.update(schema.invoices).set({ dueUtc: new Date(Date.now() - 86_400_000) }).where(eq(schema.invoices.id, alpha.invoiceId));
+    await database.db
+      .update(schema.invoices)
+      .set({ dueUtc: new Date(Date.now() - 86_400_000) })
+      .where(eq(schema.invoices.id, alpha.invoiceId));
     expect((await invoicesOf('?status=[eq]overdue')).results.map((invoice) => invoice.invoiceId)).toEqual([alpha.invoiceId]);
     expect((await call(admin, 'PUT', `/billing/invoices/${alpha.invoiceId}/status`, { status: 'paid', version: 7 })).status).toBe(409);
     expect((await call(admin, 'PUT', `/billing/invoices/${alpha.invoiceId}/status`, { status: 'issued', version: 1 })).status).toBe(400);
@@ -136,10 +147,20 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
   it('corrects by credit note: a negative invoice referencing the original, numbered in its own series, never more than is left', async () => {
     const [gamma] = (await invoicesOf('?business=[eq]B3')).results;
     if (!gamma) throw new Error('no invoice');
-    const first = await call(admin, 'POST', `/billing/invoices/${gamma.invoiceId}/credit-notes`, { reason: 'Minimum waived for the first year', amountMinor: 2_000 });
+    const first = await call(admin, 'POST', `/billing/invoices/${gamma.invoiceId}/credit-notes`, {
+      reason: 'Minimum waived for the first year',
+      amountMinor: 2_000,
+    });
     expect(first.status).toBe(201);
     const note = invoiceDetail.assert(await first.json());
-    expect(note).toMatchObject({ kind: 'creditNote', number: number(1, 'CN'), totalMinor: -2_000, creditedInvoiceId: gamma.invoiceId, creditedInvoiceNumber: gamma.number, status: 'issued' });
+    expect(note).toMatchObject({
+      kind: 'creditNote',
+      number: number(1, 'CN'),
+      totalMinor: -2_000,
+      creditedInvoiceId: gamma.invoiceId,
+      creditedInvoiceNumber: gamma.number,
+      status: 'issued',
+    });
     expect((await call(admin, 'POST', `/billing/invoices/${gamma.invoiceId}/credit-notes`, { reason: 'Too much', amountMinor: 413 })).status).toBe(422);
     expect((await call(admin, 'POST', `/billing/invoices/${note.invoiceId}/credit-notes`, { reason: 'Credit of a credit' })).status).toBe(422);
     expect((await call(admin, 'PUT', `/billing/invoices/${note.invoiceId}/status`, { status: 'paid', version: 1 })).status).toBe(422);
@@ -153,7 +174,7 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
     expect((await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'CreditNoteIssued'))).length).toBe(2);
   });
 
-  it('serves each invoice as a PDF from the file store, to finance admins and to the business\'s owner and finance users', async () => {
+  it("serves each invoice as a PDF from the file store, to finance admins and to the business's owner and finance users", async () => {
     const [gamma] = (await invoicesOf('?business=[eq]B3&kind=[eq]invoice')).results;
     const [beta] = (await invoicesOf('?business=[eq]B2')).results;
     if (!gamma || !beta) throw new Error('no invoice');
@@ -161,10 +182,18 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
     expect(internal.status).toBe(200);
     expect(internal.headers.get('content-type')).toBe('application/pdf');
     expect(internal.headers.get('content-disposition')).toContain(`${gamma.number}.pdf`);
-    expect(Buffer.from(await internal.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      Buffer.from(await internal.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
     const owner = await call(users.owner, 'GET', `/businesses/B3/invoices/${gamma.invoiceId}/pdf`);
     expect(owner.status).toBe(200);
-    expect(Buffer.from(await owner.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('%PDF');
+    expect(
+      Buffer.from(await owner.arrayBuffer())
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('%PDF');
     const finance = await call(users.finance, 'GET', `/businesses/B2/invoices/${beta.invoiceId}/pdf`);
     expect(finance.status).toBe(200);
     await finance.arrayBuffer();
@@ -188,8 +217,15 @@ describe.each(databaseKinds)('billing on %s', (kind) => {
   });
 
   it('never changes an issued invoice: lines and totals stay as issued after paying and crediting', async () => {
-    const rows = await database.db.select().from(schema.invoices).where(and(eq(schema.invoices.kind, 'invoice')));
-    expect(rows.map((row) => [row.businessId, row.totalMinor, row.feesMinor + row.minimumTopUpMinor]).sort()).toEqual([['B1', 63, 63], ['B2', 399, 399], ['B3', 2_412, 2_412]]);
+    const rows = await database.db
+      .select()
+      .from(schema.invoices)
+      .where(and(eq(schema.invoices.kind, 'invoice')));
+    expect(rows.map((row) => [row.businessId, row.totalMinor, row.feesMinor + row.minimumTopUpMinor]).sort()).toEqual([
+      ['B1', 63, 63],
+      ['B2', 399, 399],
+      ['B3', 2_412, 2_412],
+    ]);
   });
 });
 
@@ -202,8 +238,26 @@ describe.each(databaseKinds)('billing runs started together on %s', (kind) => {
     await insertFixtureWorld(database);
     await insertBillingFixture(database);
     await insertLedgerSales(database.db, [
-      { reference: 'BS1A01', businessId: 'B1', merchantId: 'M1a', currency: 'GBP', paymentMethod: 'card', amountMinor: 10_000, feeMinor: 215, at: new Date('2026-09-10T10:00:00Z') },
-      { reference: 'BS2A01', businessId: 'B2', merchantId: 'M2a', currency: 'EUR', paymentMethod: 'ideal', amountMinor: 3_000, feeMinor: 82, at: new Date('2026-09-11T10:00:00Z') },
+      {
+        reference: 'BS1A01',
+        businessId: 'B1',
+        merchantId: 'M1a',
+        currency: 'GBP',
+        paymentMethod: 'card',
+        amountMinor: 10_000,
+        feeMinor: 215,
+        at: new Date('2026-09-10T10:00:00Z'),
+      },
+      {
+        reference: 'BS2A01',
+        businessId: 'B2',
+        merchantId: 'M2a',
+        currency: 'EUR',
+        paymentMethod: 'ideal',
+        amountMinor: 3_000,
+        feeMinor: 82,
+        at: new Date('2026-09-11T10:00:00Z'),
+      },
     ]);
     filesRoot = await mkdtemp(join(tmpdir(), 'billing-files-'));
     ({ call } = createTestApp(database, { files: createFolderStore(filesRoot) }));

@@ -28,7 +28,11 @@ describe.each(databaseKinds)('businesses and merchants on %s', (kind) => {
   }
   async function status(userId: string, method: string, path: string, body?: unknown) {
     const response = await call(userId, method, path, body);
-    return { status: response.status, messages: response.status >= 400 ? ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((e) => e.message) : [] };
+    return {
+      status: response.status,
+      messages:
+        response.status >= 400 ? ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((e) => e.message) : [],
+    };
   }
 
   describe('GET /businesses', () => {
@@ -37,7 +41,13 @@ describe.each(databaseKinds)('businesses and merchants on %s', (kind) => {
       expect(body.numberOfResults).toBe(4);
       expect(body.results.map((row) => row.businessId)).toEqual(['B1', 'B2', 'B4', 'B3']);
       expect(body.results[0]).toEqual({
-        businessId: 'B1', businessName: 'Alpha Trading Ltd', businessUrl: null, camAutoRemittance: true, live: true, partnerId: 'P1', partnerName: 'Northwind Partners',
+        businessId: 'B1',
+        businessName: 'Alpha Trading Ltd',
+        businessUrl: null,
+        camAutoRemittance: true,
+        live: true,
+        partnerId: 'P1',
+        partnerName: 'Northwind Partners',
       });
     });
 
@@ -103,8 +113,12 @@ describe.each(databaseKinds)('businesses and merchants on %s', (kind) => {
   describe('merchants', () => {
     it('lists the merchants of a business, and only the own ones for a merchant-level role', async () => {
       expect(merchantList.assert(await ok(users.partner, '/businesses/B1/merchants')).results.map((row) => row.merchantId)).toEqual(['M1a', 'M1b']);
-      expect(merchantList.assert(await ok(configurationUsers.merchantFinance, '/businesses/B3/merchants')).results.map((row) => row.merchantId)).toEqual(['M3a']);
-      expect(merchantList.assert(await ok(users.admin, `/businesses/B3/merchants${q({ name: '[eq]bakery' })}`)).results.map((row) => row.merchantId)).toEqual(['M3b']);
+      expect(merchantList.assert(await ok(configurationUsers.merchantFinance, '/businesses/B3/merchants')).results.map((row) => row.merchantId)).toEqual([
+        'M3a',
+      ]);
+      expect(merchantList.assert(await ok(users.admin, `/businesses/B3/merchants${q({ name: '[eq]bakery' })}`)).results.map((row) => row.merchantId)).toEqual([
+        'M3b',
+      ]);
     });
 
     it('refuses other tenants (404) and a merchant role without the permission (403)', async () => {
@@ -114,7 +128,13 @@ describe.each(databaseKinds)('businesses and merchants on %s', (kind) => {
 
     it('answers the merchant detail with its configurations', async () => {
       const detail = merchantDetail.assert(await ok(users.partner, '/businesses/B1/merchants/M1a'));
-      expect(detail).toMatchObject({ merchantId: 'M1a', merchantName: 'Alpha Online', businessName: 'Alpha Trading Ltd', currencies: ['GBP', 'EUR'], version: 1 });
+      expect(detail).toMatchObject({
+        merchantId: 'M1a',
+        merchantName: 'Alpha Online',
+        businessName: 'Alpha Trading Ltd',
+        currencies: ['GBP', 'EUR'],
+        version: 1,
+      });
       expect(detail.configurations).toEqual([{ configurationId: 'C-M1a', tradeName: 'M1a shop' }]);
       expect((await status(configurationUsers.merchantFinance, 'GET', '/businesses/B3/merchants/M3a')).status).toBe(200);
       expect((await status(configurationUsers.merchantFinance, 'GET', '/businesses/B3/merchants/M3b')).status).toBe(404);
@@ -125,7 +145,11 @@ describe.each(databaseKinds)('businesses and merchants on %s', (kind) => {
   describe('editing', () => {
     it('lets Customer service change a business with the version it read, audited; a stale version is a 409', async () => {
       const before = businessDetail.assert(await ok(configurationUsers.service, '/businesses/B2'));
-      const saved = await call(configurationUsers.service, 'PUT', '/businesses/B2', { businessName: ' Beta Retail Group Ltd ', businessUrl: 'https://beta.example', version: before.version });
+      const saved = await call(configurationUsers.service, 'PUT', '/businesses/B2', {
+        businessName: ' Beta Retail Group Ltd ',
+        businessUrl: 'https://beta.example',
+        version: before.version,
+      });
       expect(saved.status, await saved.clone().text()).toBe(200);
       const after = businessDetail.assert(await saved.json());
       expect(after).toMatchObject({ businessName: 'Beta Retail Group Ltd', businessUrl: 'https://beta.example', version: before.version + 1 });
@@ -153,28 +177,60 @@ describe.each(databaseKinds)('businesses and merchants on %s', (kind) => {
 
     it('edits a merchant with its own version', async () => {
       const saved = await call(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M1b', {
-        merchantName: 'Alpha High Street', merchantUrl: 'https://alpha.example/shop', supportUrl: 'https://alpha.example/help', version: 1,
+        merchantName: 'Alpha High Street',
+        merchantUrl: 'https://alpha.example/shop',
+        supportUrl: 'https://alpha.example/help',
+        version: 1,
       });
       expect(saved.status).toBe(200);
       expect(merchantDetail.assert(await saved.json())).toMatchObject({ merchantName: 'Alpha High Street', version: 2 });
-      expect((await status(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M1b', { merchantName: 'Again', merchantUrl: null, supportUrl: null, version: 1 })).status).toBe(409);
-      expect((await status(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M2a', { merchantName: 'Wrong business', merchantUrl: null, supportUrl: null, version: 1 })).status).toBe(404);
+      expect(
+        (
+          await status(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M1b', {
+            merchantName: 'Again',
+            merchantUrl: null,
+            supportUrl: null,
+            version: 1,
+          })
+        ).status,
+      ).toBe(409);
+      expect(
+        (
+          await status(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M2a', {
+            merchantName: 'Wrong business',
+            merchantUrl: null,
+            supportUrl: null,
+            version: 1,
+          })
+        ).status,
+      ).toBe(404);
       const [audit] = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'MerchantUpdated'));
       expect(audit).toMatchObject({ businessId: 'B1', merchantId: 'M1b', userId: configurationUsers.implementations });
     });
 
     it("keeps a merchant's support email, refuses one that is not an address, and leaves it alone when not sent", async () => {
       const bad = await call(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M1b', {
-        merchantName: 'Alpha High Street', merchantUrl: null, supportUrl: null, supportEmail: 'help at alpha', version: 2,
+        merchantName: 'Alpha High Street',
+        merchantUrl: null,
+        supportUrl: null,
+        supportEmail: 'help at alpha',
+        version: 2,
       });
       expect(bad.status).toBe(400);
       expect(JSON.stringify(await bad.json())).toContain('Support email must be an email address');
       const saved = await call(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M1b', {
-        merchantName: 'Alpha High Street', merchantUrl: null, supportUrl: null, supportEmail: ' help@alpha.example ', version: 2,
+        merchantName: 'Alpha High Street',
+        merchantUrl: null,
+        supportUrl: null,
+        supportEmail: ' help@alpha.example ',
+        version: 2,
       });
       expect(merchantDetail.assert(await saved.json())).toMatchObject({ supportEmail: 'help@alpha.example', version: 3 });
       const untouched = await call(configurationUsers.implementations, 'PUT', '/businesses/B1/merchants/M1b', {
-        merchantName: 'Alpha Shop', merchantUrl: null, supportUrl: null, version: 3,
+        merchantName: 'Alpha Shop',
+        merchantUrl: null,
+        supportUrl: null,
+        version: 3,
       });
       expect(merchantDetail.assert(await untouched.json())).toMatchObject({ merchantName: 'Alpha Shop', supportEmail: 'help@alpha.example', version: 4 });
     });

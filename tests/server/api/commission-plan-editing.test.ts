@@ -15,8 +15,17 @@ const financeAdmin = 'u-finance-admin';
 const planPath = `/partners/P1/commission-plans/${partnerPlanIds.p1}`;
 
 const rule = (priority: number, description: string, terms: Partial<CommissionRuleBody> = {}): CommissionRuleBody => ({
-  priority, description, volumeFromMinor: 0, volumeToMinor: null, percentageBasisPoints: 0, fixedMinor: 0,
-  channel: null, currency: null, paymentMethod: null, cardType: null, ...terms,
+  priority,
+  description,
+  volumeFromMinor: 0,
+  volumeToMinor: null,
+  percentageBasisPoints: 0,
+  fixedMinor: 0,
+  channel: null,
+  currency: null,
+  paymentMethod: null,
+  cardType: null,
+  ...terms,
 });
 
 describe.each(databaseKinds)('editing a commission plan on %s', (kind) => {
@@ -28,7 +37,12 @@ describe.each(databaseKinds)('editing a commission plan on %s', (kind) => {
     await insertCommissionPlans(database);
     await insertPartnerPayments(database, partnerPayments);
     await database.db.insert(schema.users).values({
-      id: financeAdmin, email: 'finance-admin@fixture.test', givenName: 'Fin', familyName: 'Admin', passwordHash: 'scrypt$1$1$1$x$y', internal: true,
+      id: financeAdmin,
+      email: 'finance-admin@fixture.test',
+      givenName: 'Fin',
+      familyName: 'Admin',
+      passwordHash: 'scrypt$1$1$1$x$y',
+      internal: true,
       passwordExpiresUtc: new Date(Date.now() + 30 * 86_400_000),
     });
     await database.db.insert(schema.userRoles).values({ userId: financeAdmin, role: 'FinanceAdmin', level: 'root' });
@@ -37,9 +51,14 @@ describe.each(databaseKinds)('editing a commission plan on %s', (kind) => {
   afterAll(async () => database?.close());
 
   const read = async (user: string) => commissionPlanDetail.assert(await (await call(user, 'GET', planPath)).json());
-  const messages = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+  const messages = async (response: Response) =>
+    ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
   const bodyFrom = (plan: Awaited<ReturnType<typeof read>>, rules: CommissionRuleBody[]) => ({
-    version: plan.version, name: plan.name, validFrom: plan.validFrom, validTo: plan.validTo, rules,
+    version: plan.version,
+    name: plan.name,
+    validFrom: plan.validFrom,
+    validTo: plan.validTo,
+    rules,
   });
 
   it('tells each caller whether they may change the plan', async () => {
@@ -80,12 +99,27 @@ describe.each(databaseKinds)('editing a commission plan on %s', (kind) => {
     expect(await bad({ ...bodyFrom(plan, [good]), name: '  ' })).toEqual(['Name is required']);
     expect(await bad({ ...bodyFrom(plan, [good]), validFrom: '2026-02-30' })).toEqual(['Valid from is invalid']);
     expect(await bad({ ...bodyFrom(plan, [good]), validTo: '2000-01-01' })).toEqual([`Valid to should be above ${plan.validFrom}`]);
-    expect(await bad(bodyFrom(plan, [good, rule(10, 'Another', { percentageBasisPoints: 100 })]))).toEqual(['Rule 1: Priority is not unique', 'Rule 2: Priority is not unique']);
-    expect(await bad(bodyFrom(plan, [rule(10, '', { percentageBasisPoints: 10_001, fixedMinor: -1 })]))).toEqual([
-      'Rule 1: Description is required', 'Rule 1: Percentage of the fee should be between 0 and 100', 'Rule 1: Fixed amount should be between 0 and 100000',
+    expect(await bad(bodyFrom(plan, [good, rule(10, 'Another', { percentageBasisPoints: 100 })]))).toEqual([
+      'Rule 1: Priority is not unique',
+      'Rule 2: Priority is not unique',
     ]);
-    expect(await bad(bodyFrom(plan, [rule(10, 'Band', { volumeFromMinor: 5000, volumeToMinor: 5000, currency: 'gbp', paymentMethod: 'cheque', channel: 'Fax', cardType: 'Diners' })]))).toEqual([
-      'Rule 1: Volume to should be above 5000', 'Rule 1: Channel is invalid', 'Rule 1: Currency is invalid', 'Rule 1: Payment method is invalid', 'Rule 1: Card type is invalid',
+    expect(await bad(bodyFrom(plan, [rule(10, '', { percentageBasisPoints: 10_001, fixedMinor: -1 })]))).toEqual([
+      'Rule 1: Description is required',
+      'Rule 1: Percentage of the fee should be between 0 and 100',
+      'Rule 1: Fixed amount should be between 0 and 100000',
+    ]);
+    expect(
+      await bad(
+        bodyFrom(plan, [
+          rule(10, 'Band', { volumeFromMinor: 5000, volumeToMinor: 5000, currency: 'gbp', paymentMethod: 'cheque', channel: 'Fax', cardType: 'Diners' }),
+        ]),
+      ),
+    ).toEqual([
+      'Rule 1: Volume to should be above 5000',
+      'Rule 1: Channel is invalid',
+      'Rule 1: Currency is invalid',
+      'Rule 1: Payment method is invalid',
+      'Rule 1: Card type is invalid',
     ]);
     expect(await snapshot(database)).toBe(before);
   });
@@ -95,7 +129,13 @@ describe.each(databaseKinds)('editing a commission plan on %s', (kind) => {
     const earnedBefore = plan.totals.find((total) => total.currency === 'GBP')?.commissionMinor;
     const rules = [
       rule(5, 'MOTO: 10% of the fee', { channel: 'Moto', percentageBasisPoints: 1000 }),
-      rule(20, 'GBP cards, Visa: 50% of the fee plus 1p', { currency: 'GBP', paymentMethod: 'card', cardType: 'Visa', percentageBasisPoints: 5000, fixedMinor: 1 }),
+      rule(20, 'GBP cards, Visa: 50% of the fee plus 1p', {
+        currency: 'GBP',
+        paymentMethod: 'card',
+        cardType: 'Visa',
+        percentageBasisPoints: 5000,
+        fixedMinor: 1,
+      }),
       rule(90, 'Any other fee: 15%', { percentageBasisPoints: 1500 }),
     ];
     const response = await call(financeAdmin, 'PUT', planPath, { ...bodyFrom(plan, rules), name: 'Visa push 2026' });
@@ -103,7 +143,9 @@ describe.each(databaseKinds)('editing a commission plan on %s', (kind) => {
     const saved = commissionPlanDetail.assert(await response.json());
     expect(saved).toMatchObject({ name: 'Visa push 2026', version: plan.version + 1, editable: true });
     expect(saved.rules.map((entry) => [entry.priority, entry.description, entry.percentageBasisPoints, entry.fixedMinor, entry.cardType])).toEqual([
-      [5, 'MOTO: 10% of the fee', 1000, 0, null], [20, 'GBP cards, Visa: 50% of the fee plus 1p', 5000, 1, 'Visa'], [90, 'Any other fee: 15%', 1500, 0, null],
+      [5, 'MOTO: 10% of the fee', 1000, 0, null],
+      [20, 'GBP cards, Visa: 50% of the fee plus 1p', 5000, 1, 'Visa'],
+      [90, 'Any other fee: 15%', 1500, 0, null],
     ]);
     // The rules the ledger's fees are matched to are the new ones: the month's GBP commission changes.
     expect(saved.totals.find((total) => total.currency === 'GBP')?.commissionMinor).not.toBe(earnedBefore);
@@ -111,7 +153,13 @@ describe.each(databaseKinds)('editing a commission plan on %s', (kind) => {
 
     const [audit] = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'CommissionPlanUpdated'));
     expect(audit).toMatchObject({ userId: financeAdmin });
-    const meta = audit?.metaData as { partnerId: string; commissionPlanId: string; version: number; before: { name: string; rules: unknown[] }; after: { name: string; rules: unknown[] } };
+    const meta = audit?.metaData as {
+      partnerId: string;
+      commissionPlanId: string;
+      version: number;
+      before: { name: string; rules: unknown[] };
+      after: { name: string; rules: unknown[] };
+    };
     expect(meta).toMatchObject({ partnerId: 'P1', commissionPlanId: partnerPlanIds.p1, version: plan.version + 1 });
     expect(meta.before.name).toBe(plan.name);
     expect(meta.before.rules).toHaveLength(plan.rules.length);
@@ -126,14 +174,26 @@ describe.each(databaseKinds)('editing a commission plan on %s', (kind) => {
   });
 
   it('does not change a plan that has ended', async () => {
-    await database.db.insert(schema.commissionPlans).values({ id: 'CP-P1-OLD', partnerId: 'P1', name: 'Introductory', validFrom: '2024-01-01', validTo: '2024-12-31' });
-    await database.db.insert(schema.commissionRules).values({ id: 'CP-P1-OLD-R10', planId: 'CP-P1-OLD', priority: 10, description: 'Any fee: 20%', percentageBasisPoints: 2000 });
+    await database.db
+      .insert(schema.commissionPlans)
+      .values({ id: 'CP-P1-OLD', partnerId: 'P1', name: 'Introductory', validFrom: '2024-01-01', validTo: '2024-12-31' });
+    await database.db
+      .insert(schema.commissionRules)
+      .values({ id: 'CP-P1-OLD-R10', planId: 'CP-P1-OLD', priority: 10, description: 'Any fee: 20%', percentageBasisPoints: 2000 });
     const ended = commissionPlanDetail.assert(await (await call(financeAdmin, 'GET', '/partners/P1/commission-plans/CP-P1-OLD')).json());
     expect(ended).toMatchObject({ status: 'Ended', editable: false });
-    const response = await call(financeAdmin, 'PUT', '/partners/P1/commission-plans/CP-P1-OLD', bodyFrom(ended, [rule(10, 'Any fee: 90%', { percentageBasisPoints: 9000 })]));
+    const response = await call(
+      financeAdmin,
+      'PUT',
+      '/partners/P1/commission-plans/CP-P1-OLD',
+      bodyFrom(ended, [rule(10, 'Any fee: 90%', { percentageBasisPoints: 9000 })]),
+    );
     expect(response.status).toBe(400);
     expect(await messages(response)).toEqual(['This commission plan has ended and cannot be changed.']);
-    const [kept] = await database.db.select().from(schema.commissionRules).where(and(eq(schema.commissionRules.planId, 'CP-P1-OLD'), eq(schema.commissionRules.priority, 10)));
+    const [kept] = await database.db
+      .select()
+      .from(schema.commissionRules)
+      .where(and(eq(schema.commissionRules.planId, 'CP-P1-OLD'), eq(schema.commissionRules.priority, 10)));
     expect(kept?.percentageBasisPoints).toBe(2000);
   });
 });

@@ -16,16 +16,30 @@ const financeAdmin = 'u-finance-admin';
 const plansPath = '/partners/P1/commission-plans';
 
 const rule = (priority: number, description: string, terms: Partial<CommissionRuleBody> = {}): CommissionRuleBody => ({
-  priority, description, volumeFromMinor: 0, volumeToMinor: null, percentageBasisPoints: 0, fixedMinor: 0,
-  channel: null, currency: null, paymentMethod: null, cardType: null, ...terms,
+  priority,
+  description,
+  volumeFromMinor: 0,
+  volumeToMinor: null,
+  percentageBasisPoints: 0,
+  fixedMinor: 0,
+  channel: null,
+  currency: null,
+  paymentMethod: null,
+  cardType: null,
+  ...terms,
 });
 
 /** A UTC date 'YYYY-MM-DD' this many days from today. */
 const daysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 const newPlan = (overrides: Record<string, unknown> = {}) => ({
-  name: '  Launch share 2027  ', validFrom: daysFromToday(40), validTo: null,
-  rules: [rule(10, 'GBP: 25% of the fee', { currency: 'GBP', percentageBasisPoints: 2500 }), rule(20, 'Any other fee: 10% plus 1p', { percentageBasisPoints: 1000, fixedMinor: 1 })],
+  name: '  Launch share 2027  ',
+  validFrom: daysFromToday(40),
+  validTo: null,
+  rules: [
+    rule(10, 'GBP: 25% of the fee', { currency: 'GBP', percentageBasisPoints: 2500 }),
+    rule(20, 'Any other fee: 10% plus 1p', { percentageBasisPoints: 1000, fixedMinor: 1 }),
+  ],
   ...overrides,
 });
 
@@ -37,7 +51,12 @@ describe.each(databaseKinds)('creating and deleting commission plans on %s', (ki
     await insertFixtureWorld(database);
     await insertCommissionPlans(database);
     await database.db.insert(schema.users).values({
-      id: financeAdmin, email: 'finance-admin@fixture.test', givenName: 'Fin', familyName: 'Admin', passwordHash: 'scrypt$1$1$1$x$y', internal: true,
+      id: financeAdmin,
+      email: 'finance-admin@fixture.test',
+      givenName: 'Fin',
+      familyName: 'Admin',
+      passwordHash: 'scrypt$1$1$1$x$y',
+      internal: true,
       passwordExpiresUtc: new Date(Date.now() + 30 * 86_400_000),
     });
     await database.db.insert(schema.userRoles).values({ userId: financeAdmin, role: 'FinanceAdmin', level: 'root' });
@@ -45,21 +64,34 @@ describe.each(databaseKinds)('creating and deleting commission plans on %s', (ki
   });
   afterAll(async () => database?.close());
 
-  const messages = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+  const messages = async (response: Response) =>
+    ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
   const auditsOf = (event: string) => database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, event));
 
   it('creates a plan with the next id of the partner, answers it as GET does and audits it', async () => {
     const response = await call(financeAdmin, 'POST', plansPath, newPlan());
     expect(response.status, await response.clone().text()).toBe(201);
     const created = commissionPlanDetail.assert(await response.json());
-    expect(created).toMatchObject({ commissionPlanId: 'CP-P1-1', partnerId: 'P1', name: 'Launch share 2027', status: 'Scheduled', version: 1, editable: true, months: [] });
+    expect(created).toMatchObject({
+      commissionPlanId: 'CP-P1-1',
+      partnerId: 'P1',
+      name: 'Launch share 2027',
+      status: 'Scheduled',
+      version: 1,
+      editable: true,
+      months: [],
+    });
     expect(created.rules.map((entry) => [entry.priority, entry.description, entry.percentageBasisPoints, entry.fixedMinor, entry.currency])).toEqual([
-      [10, 'GBP: 25% of the fee', 2500, 0, 'GBP'], [20, 'Any other fee: 10% plus 1p', 1000, 1, null],
+      [10, 'GBP: 25% of the fee', 2500, 0, 'GBP'],
+      [20, 'Any other fee: 10% plus 1p', 1000, 1, null],
     ]);
     const read = commissionPlanDetail.assert(await (await call(users.partner, 'GET', `${plansPath}/CP-P1-1`)).json());
     expect(read).toMatchObject({ ...created, editable: false });
     const [audit] = await auditsOf('CommissionPlanCreated');
-    expect(audit).toMatchObject({ userId: financeAdmin, metaData: { partnerId: 'P1', commissionPlanId: 'CP-P1-1', version: 1, plan: { name: 'Launch share 2027', validTo: null } } });
+    expect(audit).toMatchObject({
+      userId: financeAdmin,
+      metaData: { partnerId: 'P1', commissionPlanId: 'CP-P1-1', version: 1, plan: { name: 'Launch share 2027', validTo: null } },
+    });
     expect((audit!.metaData as { plan: { rules: unknown[] } }).plan.rules).toHaveLength(2);
 
     // The next plan takes the next number; the partner's list holds both.
@@ -76,7 +108,8 @@ describe.each(databaseKinds)('creating and deleting commission plans on %s', (ki
     expect((await call(users.readonly, 'POST', plansPath, newPlan())).status).toBe(403);
     // P1's partner user is another partner's user for P2.
     expect((await call(users.partner, 'POST', '/partners/P2/commission-plans', newPlan())).status).toBe(404);
-    for (const user of [users.owner, users.finance, users.merchantOnly, users.nobody]) expect((await call(user, 'POST', plansPath, newPlan())).status).toBe(404);
+    for (const user of [users.owner, users.finance, users.merchantOnly, users.nobody])
+      expect((await call(user, 'POST', plansPath, newPlan())).status).toBe(404);
     expect((await call(null, 'POST', plansPath, newPlan())).status).toBe(401);
     expect((await call(financeAdmin, 'POST', '/partners/P9/commission-plans', newPlan())).status).toBe(404);
     expect(await snapshot(database)).toBe(before);
@@ -101,7 +134,8 @@ describe.each(databaseKinds)('creating and deleting commission plans on %s', (ki
     expect(await bad(newPlan({ validFrom: '2030-01-01', validTo: '2029-12-31' }))).toEqual(['Valid to should be above 2030-01-01']);
     expect(await bad(newPlan({ rules: [rule(10, 'One'), rule(10, 'Two')] }))).toEqual(['Rule 1: Priority is not unique', 'Rule 2: Priority is not unique']);
     expect(await bad(newPlan({ rules: [rule(10, 'Band', { percentageBasisPoints: 10_001, currency: 'gbp' })] }))).toEqual([
-      'Rule 1: Percentage of the fee should be between 0 and 100', 'Rule 1: Currency is invalid',
+      'Rule 1: Percentage of the fee should be between 0 and 100',
+      'Rule 1: Currency is invalid',
     ]);
     expect(await snapshot(database)).toBe(before);
   });
@@ -123,7 +157,9 @@ describe.each(databaseKinds)('creating and deleting commission plans on %s', (ki
     expect(response.status).toBe(204);
     expect((await call(financeAdmin, 'GET', path)).status).toBe(404);
     expect(await database.db.select().from(schema.commissionRules).where(eq(schema.commissionRules.planId, created.commissionPlanId))).toEqual([]);
-    const deleted = (await auditsOf('CommissionPlanDeleted')).find((row) => (row.metaData as { commissionPlanId: string }).commissionPlanId === created.commissionPlanId);
+    const deleted = (await auditsOf('CommissionPlanDeleted')).find(
+      (row) => (row.metaData as { commissionPlanId: string }).commissionPlanId === created.commissionPlanId,
+    );
     expect(deleted).toMatchObject({ userId: financeAdmin, metaData: { partnerId: 'P1', version: 1, plan: { name: 'To be deleted' } } });
     expect((await call(financeAdmin, 'DELETE', `${path}?version=${created.version}`)).status).toBe(404);
 
@@ -134,7 +170,9 @@ describe.each(databaseKinds)('creating and deleting commission plans on %s', (ki
   });
 
   it('refuses to delete a plan that has started or ended, keeping it', async () => {
-    await database.db.insert(schema.commissionPlans).values({ id: 'CP-P1-OLD', partnerId: 'P1', name: 'Introductory', validFrom: '2024-01-01', validTo: '2024-12-31' });
+    await database.db
+      .insert(schema.commissionPlans)
+      .values({ id: 'CP-P1-OLD', partnerId: 'P1', name: 'Introductory', validFrom: '2024-01-01', validTo: '2024-12-31' });
     const refusal = 'This commission plan has started and cannot be deleted; end it by setting its last day instead.';
     for (const planId of [partnerPlanIds.p1, 'CP-P1-OLD']) {
       const response = await call(financeAdmin, 'DELETE', `${plansPath}/${planId}?version=1`);

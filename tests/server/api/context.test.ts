@@ -27,15 +27,20 @@ const fillers = Array.from({ length: 12 }, (_, index) => ({
  */
 async function insertContextWorld(database: Database): Promise<void> {
   const { db } = database;
-  await db.insert(schema.partners).values([{ id: 'P1', name: 'Northwind Partners' }, { id: 'P2', name: 'Southwind Partners' }]);
-  await db.insert(schema.businesses).values([
-    { id: 'B-ALPHA', name: 'Alpha Trading', partnerId: 'P1' },
-    { id: 'B-BETA', name: 'Beta Retail', partnerId: 'P1', camAutoRemittance: false },
-    { id: 'B-GAMMA', name: 'Gamma Foods' },
-    { id: 'B-DELTA', name: 'Delta Dormant', partnerId: 'P1', live: false },
-    { id: 'B-OMEGA', name: 'Omega 100% Pure_Juice', partnerId: 'P2' },
-    ...fillers,
+  await db.insert(schema.partners).values([
+    { id: 'P1', name: 'Northwind Partners' },
+    { id: 'P2', name: 'Southwind Partners' },
   ]);
+  await db
+    .insert(schema.businesses)
+    .values([
+      { id: 'B-ALPHA', name: 'Alpha Trading', partnerId: 'P1' },
+      { id: 'B-BETA', name: 'Beta Retail', partnerId: 'P1', camAutoRemittance: false },
+      { id: 'B-GAMMA', name: 'Gamma Foods' },
+      { id: 'B-DELTA', name: 'Delta Dormant', partnerId: 'P1', live: false },
+      { id: 'B-OMEGA', name: 'Omega 100% Pure_Juice', partnerId: 'P2' },
+      ...fillers,
+    ]);
   await db.insert(schema.merchants).values([
     { id: 'M-A1', businessId: 'B-ALPHA', name: 'Alpha Online', currencies: ['GBP', 'EUR'] },
     { id: 'M-A2', businessId: 'B-ALPHA', name: 'Alpha Stores', currencies: ['GBP'], grossSettlement: true },
@@ -47,13 +52,34 @@ async function insertContextWorld(database: Database): Promise<void> {
     { id: 'M-O1', businessId: 'B-OMEGA', name: 'Omega Juice Bar', currencies: ['EUR'] },
   ]);
   await db.insert(schema.configurations).values([
-    { id: 'C-A1-Z', merchantId: 'M-A1', businessId: 'B-ALPHA', tradeName: 'Zeta checkout', description: 'web shop', switches: { virtualTerminalMenuEnabled: true } },
-    { id: 'C-A1-A', merchantId: 'M-A1', businessId: 'B-ALPHA', tradeName: 'Alpha checkout', description: 'phone orders', switches: { virtualTerminalMenuEnabled: false } },
+    {
+      id: 'C-A1-Z',
+      merchantId: 'M-A1',
+      businessId: 'B-ALPHA',
+      tradeName: 'Zeta checkout',
+      description: 'web shop',
+      switches: { virtualTerminalMenuEnabled: true },
+    },
+    {
+      id: 'C-A1-A',
+      merchantId: 'M-A1',
+      businessId: 'B-ALPHA',
+      tradeName: 'Alpha checkout',
+      description: 'phone orders',
+      switches: { virtualTerminalMenuEnabled: false },
+    },
     { id: 'C-B1', merchantId: 'M-B1', businessId: 'B-BETA', tradeName: 'Beta web', switches: { virtualTerminalMenuEnabled: true } },
   ]);
-  await db.insert(schema.users).values(Object.values(users).map((id) => ({
-    id, email: `${id}@context.test`, givenName: id, familyName: 'Test', passwordHash: 'scrypt$1$1$1$x$y', internal: id === users.internal,
-  })));
+  await db.insert(schema.users).values(
+    Object.values(users).map((id) => ({
+      id,
+      email: `${id}@context.test`,
+      givenName: id,
+      familyName: 'Test',
+      passwordHash: 'scrypt$1$1$1$x$y',
+      internal: id === users.internal,
+    })),
+  );
   await db.insert(schema.userRoles).values([
     { userId: users.internal, role: 'InternalReadOnly', level: 'root' },
     { userId: users.partner, role: 'Owner', level: 'partner', partnerId: 'P1' },
@@ -85,7 +111,7 @@ describe.each(databaseKinds)('context selection endpoints on %s', (kind) => {
 
   async function get<T = Json>(userId: string, path: string, status = 200): Promise<T> {
     const response = await call(userId, 'GET', path);
-    const body = await response.json() as T;
+    const body = (await response.json()) as T;
     expect(response.status, `${path} → ${JSON.stringify(body)}`).toBe(status);
     return body;
   }
@@ -99,7 +125,12 @@ describe.each(databaseKinds)('context selection endpoints on %s', (kind) => {
       expect(page.totalCount).toBe(17);
       expect(page.data.map((row) => row.businessName)).toEqual([...page.data.map((row) => row.businessName)].sort((a, b) => a.localeCompare(b)));
       expect(new Set(businessIds(page))).toEqual(new Set(allBusinessIds));
-      expect(page.data.find((row) => row.businessId === 'B-BETA')).toEqual({ businessId: 'B-BETA', businessName: 'Beta Retail', camAutoRemittance: false, live: true });
+      expect(page.data.find((row) => row.businessId === 'B-BETA')).toEqual({
+        businessId: 'B-BETA',
+        businessName: 'Beta Retail',
+        camAutoRemittance: false,
+        live: true,
+      });
     });
     it('pages by pagenumber and pagesize, keeping totalCount', async () => {
       const first = await get<Page<BusinessRow>>(users.internal, '/context/businesses?pagenumber=1&pagesize=10');
@@ -127,7 +158,8 @@ describe.each(databaseKinds)('context selection endpoints on %s', (kind) => {
     });
     it('lists an owner the owned business only', async () => {
       expect(await get(users.owner, '/context/businesses')).toEqual({
-        data: [{ businessId: 'B-GAMMA', businessName: 'Gamma Foods', camAutoRemittance: true, live: true }], totalCount: 1,
+        data: [{ businessId: 'B-GAMMA', businessName: 'Gamma Foods', camAutoRemittance: true, live: true }],
+        totalCount: 1,
       });
     });
     it('lists a single-merchant user the business of that merchant', async () => {
@@ -168,18 +200,37 @@ describe.each(databaseKinds)('context selection endpoints on %s', (kind) => {
       const outside = await get(users.owner, '/context/businesses/B-ALPHA/merchants', 404);
       const missing = await get(users.owner, '/context/businesses/B-NONE/merchants', 404);
       expect(outside).toEqual(missing);
-      expect(outside).toEqual({ errorReport: { errors: [{ message: 'The requested record was not found.', translatedMessage: 'The requested record was not found.' }] } });
+      expect(outside).toEqual({
+        errorReport: { errors: [{ message: 'The requested record was not found.', translatedMessage: 'The requested record was not found.' }] },
+      });
     });
   });
 
   describe('single look-ups', () => {
     it('answers a reachable business with id, name, its flags and the time zone its money periods are cut in', async () => {
-      expect(await get(users.owner, '/context/businesses/B-GAMMA')).toEqual({ id: 'B-GAMMA', name: 'Gamma Foods', live: true, camAutoRemittance: true, partnerId: null, timeZone: 'Europe/London' });
-      expect(await get(users.partner, '/context/businesses/B-BETA')).toMatchObject({ id: 'B-BETA', name: 'Beta Retail', camAutoRemittance: false, partnerId: 'P1' });
+      expect(await get(users.owner, '/context/businesses/B-GAMMA')).toEqual({
+        id: 'B-GAMMA',
+        name: 'Gamma Foods',
+        live: true,
+        camAutoRemittance: true,
+        partnerId: null,
+        timeZone: 'Europe/London',
+      });
+      expect(await get(users.partner, '/context/businesses/B-BETA')).toMatchObject({
+        id: 'B-BETA',
+        name: 'Beta Retail',
+        camAutoRemittance: false,
+        partnerId: 'P1',
+      });
     });
     it('answers a reachable merchant with id, name and its flags', async () => {
       expect(await get(users.policyOnly, '/context/businesses/B-ALPHA/merchants/M-A2')).toEqual({
-        id: 'M-A2', name: 'Alpha Stores', businessId: 'B-ALPHA', live: true, grossSettlement: true, currencies: ['GBP'],
+        id: 'M-A2',
+        name: 'Alpha Stores',
+        businessId: 'B-ALPHA',
+        live: true,
+        grossSettlement: true,
+        currencies: ['GBP'],
       });
     });
     it('lets a merchant-role-only user look up the business of their merchant but not its other merchants', async () => {
@@ -290,7 +341,8 @@ describe.each(databaseKinds)('context selection endpoints on %s', (kind) => {
         `/context/businesses/${businessId}/merchants`,
         `/context/businesses/${businessId}/merchants/${merchantId}`,
         `/context/businesses/${businessId}/merchants/${merchantId}/configurations`,
-      ]) await get(userId, path, 404);
+      ])
+        await get(userId, path, 404);
       expect(businessIds(await get(userId, '/context/businesses?pagesize=100'))).not.toContain(businessId);
       const found = await get<Page<SearchRow>>(userId, `/context/search?searchterm=${encodeURIComponent(businessId.toLowerCase())}&pagesize=100`);
       expect(found.data.filter((row) => row.businessId === businessId)).toEqual([]);
@@ -330,7 +382,11 @@ describe.each(databaseKinds)('context selection endpoints on %s', (kind) => {
       ['/context/search?searchterm=alpha&pagesize=5', 'pagesize'],
     ])('%s → 400 naming %s', rejects);
     it('names every wrong parameter at once', async () => {
-      const body = await get<{ errorReport: { errors: { message: string }[] } }>(users.internal, '/context/businesses?pagesize=7&pagenumber=0&liveonly=maybe', 400);
+      const body = await get<{ errorReport: { errors: { message: string }[] } }>(
+        users.internal,
+        '/context/businesses?pagesize=7&pagenumber=0&liveonly=maybe',
+        400,
+      );
       expect(body.errorReport.errors).toHaveLength(3);
     });
     it('accepts parameter names in any case and a term of exactly 100 characters', async () => {

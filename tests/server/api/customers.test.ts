@@ -22,9 +22,10 @@ describe.each(databaseKinds)('customers on %s', (kind) => {
   });
   afterAll(async () => database?.close());
 
-  const errors = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+  const errors = async (response: Response) =>
+    ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
 
-  it('lists a merchant\'s customers by name, with search and paging', async () => {
+  it("lists a merchant's customers by name, with search and paging", async () => {
     const response = await call(users.owner, 'GET', m3a);
     expect(response.status).toBe(200);
     const body = customerList.assert(await response.json());
@@ -35,8 +36,10 @@ describe.each(databaseKinds)('customers on %s', (kind) => {
     expect(searched.results.map((row) => row.customerId)).toEqual(['CUS3A1']);
     // What the search field promises ('Reference, name or email'): words of the name in any order and part-typed,
     // and any fragment of the email or the reference.
-    const find = async (term: string) => customerList.assert(await (await call(users.owner, 'GET', `${m3a}?searchterm=${encodeURIComponent(`[eq]${term}`)}`)).json())
-      .results.map((row) => row.customerId);
+    const find = async (term: string) =>
+      customerList
+        .assert(await (await call(users.owner, 'GET', `${m3a}?searchterm=${encodeURIComponent(`[eq]${term}`)}`)).json())
+        .results.map((row) => row.customerId);
     expect(await find('Ada L')).toEqual(['CUS3A1']);
     expect(await find('lovelace ada')).toEqual(['CUS3A1']);
     expect(await find('example.te')).toEqual(['CUS3A2', 'CUS3A1']);
@@ -49,16 +52,28 @@ describe.each(databaseKinds)('customers on %s', (kind) => {
     expect(sorted.results.map((row) => row.customerId)).toEqual(['CUS3A2', 'CUS3A1']);
   });
 
-  it('lists the customers across a business\'s or a partner\'s merchants, each row naming its merchant', async () => {
-    await database.db.insert(schema.customers).values({ id: 'CUS3B1', businessId: 'B3', merchantId: 'M3b', reference: 'C-301', firstName: 'Ann', lastName: 'Abbott', createdUtc: new Date('2026-04-01T10:00:00Z') });
+  it("lists the customers across a business's or a partner's merchants, each row naming its merchant", async () => {
+    await database.db.insert(schema.customers).values({
+      id: 'CUS3B1',
+      businessId: 'B3',
+      merchantId: 'M3b',
+      reference: 'C-301',
+      firstName: 'Ann',
+      lastName: 'Abbott',
+      createdUtc: new Date('2026-04-01T10:00:00Z'),
+    });
     try {
       const business = customerList.assert(await (await call(users.owner, 'GET', '/businesses/B3/customers')).json());
       expect(business.results.map((row) => [row.customerId, row.merchantId, row.merchantName])).toEqual([
-        ['CUS3B1', 'M3b', 'Gamma Bakery'], ['CUS3A2', 'M3a', 'Gamma Deli'], ['CUS3A1', 'M3a', 'Gamma Deli'],
+        ['CUS3B1', 'M3b', 'Gamma Bakery'],
+        ['CUS3A2', 'M3a', 'Gamma Deli'],
+        ['CUS3A1', 'M3a', 'Gamma Deli'],
       ]);
       expect(business.results[0]).toMatchObject({ businessId: 'B3' });
       expect(business.numberOfResults).toBe(3);
-      const searched = customerList.assert(await (await call(users.owner, 'GET', `/businesses/B3/customers?searchterm=${encodeURIComponent('[eq]ann')}&sort=-created`)).json());
+      const searched = customerList.assert(
+        await (await call(users.owner, 'GET', `/businesses/B3/customers?searchterm=${encodeURIComponent('[eq]ann')}&sort=-created`)).json(),
+      );
       expect(searched.results.map((row) => row.customerId)).toEqual(['CUS3B1']);
       // The merchant's own list names no merchant (it is the addressed one).
       const merchant = customerList.assert(await (await call(users.owner, 'GET', m3a)).json());
@@ -120,14 +135,19 @@ describe.each(databaseKinds)('customers on %s', (kind) => {
     expect((await call(users.finance, 'GET', '/businesses/B2/merchants/M2a/customers')).status).toBe(403);
     // A virtual terminal user reads its merchant's customers but changes none.
     expect((await call(users.merchantOnly, 'GET', '/businesses/B1/merchants/M1b/customers')).status).toBe(200);
-    expect((await call(users.merchantOnly, 'POST', '/businesses/B1/merchants/M1b/customers', { reference: 'X', firstName: 'A', lastName: 'B' })).status).toBe(403);
+    expect((await call(users.merchantOnly, 'POST', '/businesses/B1/merchants/M1b/customers', { reference: 'X', firstName: 'A', lastName: 'B' })).status).toBe(
+      403,
+    );
     expect((await call(users.readonly, 'DELETE', `${m3a}/CUS3A2`)).status).toBe(403);
     expect((await call(null, 'GET', m3a)).status).toBe(401);
   });
 
   it('creates, updates with a version and answers 409 on a stale one; every write audited', async () => {
     const created = await call(users.owner, 'POST', m3a, {
-      reference: 'C-100', firstName: 'Dora', lastName: 'Diaz', emailAddress: 'dora@example.test',
+      reference: 'C-100',
+      firstName: 'Dora',
+      lastName: 'Diaz',
+      emailAddress: 'dora@example.test',
       billingAddress: { addressLine1: '1 High Street', city: 'York', countryIso3166Alpha2: 'GB', phoneNumber1: '+44 1904 000000', phoneNumber1Type: 'Fixed' },
     });
     expect(created.status).toBe(201);
@@ -162,7 +182,11 @@ describe.each(databaseKinds)('customers on %s', (kind) => {
     const before = (await database.db.select().from(schema.customers)).length;
     const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const response = await call(users.owner, 'POST', m3a, {
-      reference: 'C-200', firstName: ' ', lastName: 'Zed', dateOfBirth: tomorrow, billingAddress: { countryIso3166Alpha2: 'XX', city: 'York' },
+      reference: 'C-200',
+      firstName: ' ',
+      lastName: 'Zed',
+      dateOfBirth: tomorrow,
+      billingAddress: { countryIso3166Alpha2: 'XX', city: 'York' },
     });
     expect(response.status).toBe(400);
     expect(await errors(response)).toEqual(['First name is required', 'Date of birth is in the future', 'Country is invalid']);
@@ -179,7 +203,10 @@ describe.each(databaseKinds)('customers on %s', (kind) => {
     expect((await call(users.owner, 'DELETE', `${m3a}/CUS3A1/data/CD3A1CARD`)).status).toBe(204);
     expect((await database.db.select().from(schema.cardVault).where(eq(schema.cardVault.token, token))).length).toBe(0);
     expect((await call(users.owner, 'DELETE', `${m3a}/CUS3A1/data/CD3A1CARD`)).status).toBe(404);
-    const [event] = await database.db.select().from(schema.auditEvents).where(and(eq(schema.auditEvents.event, 'CustomerDataErased'), eq(schema.auditEvents.merchantId, 'M3a')));
+    const [event] = await database.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.event, 'CustomerDataErased'), eq(schema.auditEvents.merchantId, 'M3a')));
     expect(event?.metaData).toMatchObject({ customerId: 'CUS3A1', dataId: 'CD3A1CARD', kind: 'savedCard', savedCardsErased: 1 });
   });
 

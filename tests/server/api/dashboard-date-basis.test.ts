@@ -39,12 +39,34 @@ describe.each(databaseKinds)('dashboard by payment date and by activity date on 
   /** An authorisation of M3a made last week (reserved, not captured). */
   async function authorisation(job: string, payment: string, amountMinor: number) {
     await database.db.insert(schema.paymentJobs).values({
-      reference: job, businessId: 'B3', partnerId: null, merchantId: 'M3a', configurationId: 'C-M3a', createDateTimeUtc: at(lastWeek, '09:00:00'),
-      expirationDateTimeUtc: null, orderNumber: `ORD-${job}`, amountMinor, currency: 'GBP', status: 'reserved', order: {},
+      reference: job,
+      businessId: 'B3',
+      partnerId: null,
+      merchantId: 'M3a',
+      configurationId: 'C-M3a',
+      createDateTimeUtc: at(lastWeek, '09:00:00'),
+      expirationDateTimeUtc: null,
+      orderNumber: `ORD-${job}`,
+      amountMinor,
+      currency: 'GBP',
+      status: 'reserved',
+      order: {},
     });
     await database.db.insert(schema.transactions).values({
-      reference: payment, kind: 'payment', parentReference: null, partnerId: null, businessId: 'B3', merchantId: 'M3a', configurationId: 'C-M3a',
-      paymentJobReference: job, createdAt: at(lastWeek, '09:00:00'), amountMinor, currency: 'GBP', status: 'reserved', paymentMethod: 'card', channel: 'Gateway',
+      reference: payment,
+      kind: 'payment',
+      parentReference: null,
+      partnerId: null,
+      businessId: 'B3',
+      merchantId: 'M3a',
+      configurationId: 'C-M3a',
+      paymentJobReference: job,
+      createdAt: at(lastWeek, '09:00:00'),
+      amountMinor,
+      currency: 'GBP',
+      status: 'reserved',
+      paymentMethod: 'card',
+      channel: 'Gateway',
     });
   }
   const act = async (job: string, payment: string, action: string, body: Record<string, unknown>) => {
@@ -52,13 +74,19 @@ describe.each(databaseKinds)('dashboard by payment date and by activity date on 
     expect(detail.status).toBe(200);
     const { version } = paymentJobDetail.assert(await detail.json());
     const response = await call(users.owner, 'POST', `/businesses/B3/payment-jobs/${job}/payments/${payment}/actions/${action}`, { ...body, version });
-    const answer = await response.json() as { refundId?: string };
+    const answer = (await response.json()) as { refundId?: string };
     expect(response.status, JSON.stringify(answer)).toBeLessThan(300);
     return answer;
   };
   /** One day's figures (sum of its hours) in a view. */
   async function day(date: string, dateBasis?: 'paymentDate' | 'activityDate') {
-    const response = await call(users.owner, 'POST', `${M3a}/dashboard`, { dateRange: { startDate: date, endDate: date }, interval: 'day', ...(dateBasis ? { dateBasis } : {}) }, utc);
+    const response = await call(
+      users.owner,
+      'POST',
+      `${M3a}/dashboard`,
+      { dateRange: { startDate: date, endDate: date }, interval: 'day', ...(dateBasis ? { dateBasis } : {}) },
+      utc,
+    );
     expect(response.status, await response.clone().text()).toBe(200);
     const body = dashboardResponseSchema.assert(await response.json()) as DashboardResponse;
     expect(body.dateBasis).toBe(dateBasis ?? 'paymentDate');
@@ -96,13 +124,24 @@ describe.each(databaseKinds)('dashboard by payment date and by activity date on 
     await authorisation('PJDB0002', 'TXDB0002', 4000);
     clockAt(at(lastWeek, '15:00:00'));
     await act('PJDB0002', 'TXDB0002', 'capture', { amount: 40 });
-    expect(await database.db.transaction((tx) => recordChargeback(tx, 'TXDB0002', { amountMinor: 1500, reason: 'Fraud' }, at(chargebackDay, '08:00:00')))).not.toBeNull();
+    expect(
+      await database.db.transaction((tx) => recordChargeback(tx, 'TXDB0002', { amountMinor: 1500, reason: 'Fraud' }, at(chargebackDay, '08:00:00'))),
+    ).not.toBeNull();
     expect(await day(chargebackDay, 'activityDate')).toEqual({ volume: 0, revenue: -1500, salesCount: 0 });
     expect(await day(chargebackDay, 'paymentDate')).toEqual({ volume: 0, revenue: 0, salesCount: 0 });
     const period = async (dateBasis: 'paymentDate' | 'activityDate') => {
-      const response = await call(users.owner, 'POST', `${M3a}/dashboard`, { dateRange: { startDate: '2026-11-01', endDate: '2026-11-30' }, interval: 'custom', dateBasis }, utc);
+      const response = await call(
+        users.owner,
+        'POST',
+        `${M3a}/dashboard`,
+        { dateRange: { startDate: '2026-11-01', endDate: '2026-11-30' }, interval: 'custom', dateBasis },
+        utc,
+      );
       const body = dashboardResponseSchema.assert(await response.json());
-      return body.datapoints.reduce((total, point) => ({ volume: total.volume + point.volume, revenue: total.revenue + point.revenue, salesCount: total.salesCount + point.salesCount }), { volume: 0, revenue: 0, salesCount: 0 });
+      return body.datapoints.reduce(
+        (total, point) => ({ volume: total.volume + point.volume, revenue: total.revenue + point.revenue, salesCount: total.salesCount + point.salesCount }),
+        { volume: 0, revenue: 0, salesCount: 0 },
+      );
     };
     // £60 + £40 captured, £10 refunded, £15 charged back, two sales.
     expect(await period('paymentDate')).toEqual({ volume: 10_000, revenue: 7500, salesCount: 2 });
@@ -113,7 +152,13 @@ describe.each(databaseKinds)('dashboard by payment date and by activity date on 
     const ok = await call(users.admin, 'GET', `/partners/P1/dashboard?startDate=${today}&endDate=${today}&interval=day&dateBasis=activityDate`, undefined, utc);
     expect(ok.status, await ok.clone().text()).toBe(200);
     expect(dashboardResponseSchema.assert(await ok.json()).dateBasis).toBe('activityDate');
-    const bad = await call(users.owner, 'POST', `${M3a}/dashboard`, { dateRange: { startDate: today, endDate: today }, interval: 'day', dateBasis: 'refundDate' }, utc);
+    const bad = await call(
+      users.owner,
+      'POST',
+      `${M3a}/dashboard`,
+      { dateRange: { startDate: today, endDate: today }, interval: 'day', dateBasis: 'refundDate' },
+      utc,
+    );
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await bad.json())).toContain('dateBasis');
     const badQuery = await call(users.admin, 'GET', `/partners/P1/dashboard?startDate=${today}&endDate=${today}&interval=day&dateBasis=`, undefined, utc);

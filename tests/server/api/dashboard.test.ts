@@ -14,11 +14,31 @@ const london = { 'time-zone': 'Europe/London' };
 
 const merchantOf = { M1a: ['B1', 'P1'], M1b: ['B1', 'P1'], M2a: ['B2', 'P1'], M3a: ['B3', null] } as const;
 
-function payment(reference: string, merchantId: keyof typeof merchantOf, createdAt: string, amountMinor: number, status = 'paid', currency = 'GBP', declineReason: string | null = null): NewTransactionRow {
+function payment(
+  reference: string,
+  merchantId: keyof typeof merchantOf,
+  createdAt: string,
+  amountMinor: number,
+  status = 'paid',
+  currency = 'GBP',
+  declineReason: string | null = null,
+): NewTransactionRow {
   const [businessId, partnerId] = merchantOf[merchantId];
   return {
-    reference, kind: 'payment', businessId, partnerId, merchantId, configurationId: `C-${merchantId}`, paymentJobReference: `PJ-${reference}`,
-    createdAt: new Date(createdAt), amountMinor, currency, status, paymentMethod: 'card', channel: 'Gateway', declineReason,
+    reference,
+    kind: 'payment',
+    businessId,
+    partnerId,
+    merchantId,
+    configurationId: `C-${merchantId}`,
+    paymentJobReference: `PJ-${reference}`,
+    createdAt: new Date(createdAt),
+    amountMinor,
+    currency,
+    status,
+    paymentMethod: 'card',
+    channel: 'Gateway',
+    declineReason,
   };
 }
 
@@ -72,11 +92,33 @@ describe.each(databaseKinds)('dashboard API on %s', (kind) => {
 
   it('answers a London day in 23 hourly buckets across the change to summer time', async () => {
     const result = await dashboard('/businesses/B1/merchants/M1a', day('2026-03-29'));
-    expect(result).toMatchObject({ startDate: '2026-03-29', endDate: '2026-03-29', interval: 'day', timeZone: 'Europe/London', currency: 'GBP', currencies: ['EUR', 'GBP'], bucket: { unit: 'hour', step: 1 } });
+    expect(result).toMatchObject({
+      startDate: '2026-03-29',
+      endDate: '2026-03-29',
+      interval: 'day',
+      timeZone: 'Europe/London',
+      currency: 'GBP',
+      currencies: ['EUR', 'GBP'],
+      bucket: { unit: 'hour', step: 1 },
+    });
     expect(result.datapoints).toHaveLength(23);
-    expect(result.datapoints[0]).toEqual({ startDate: '2026-03-29T00:00:00+00:00', endDate: '2026-03-29T02:00:00+01:00', volume: 1000, revenue: 1000, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 1 });
+    expect(result.datapoints[0]).toEqual({
+      startDate: '2026-03-29T00:00:00+00:00',
+      endDate: '2026-03-29T02:00:00+01:00',
+      volume: 1000,
+      revenue: 1000,
+      unsuccessfulVolume: 0,
+      unsuccessfulRevenue: 0,
+      salesCount: 1,
+    });
     expect(result.datapoints[1]).toMatchObject({ startDate: '2026-03-29T02:00:00+01:00', volume: 2000, revenue: 1700, salesCount: 1 });
-    expect(result.datapoints[22]).toMatchObject({ startDate: '2026-03-29T23:00:00+01:00', endDate: '2026-03-30T00:00:00+01:00', volume: 0, unsuccessfulVolume: 500, unsuccessfulRevenue: 500 });
+    expect(result.datapoints[22]).toMatchObject({
+      startDate: '2026-03-29T23:00:00+01:00',
+      endDate: '2026-03-30T00:00:00+01:00',
+      volume: 0,
+      unsuccessfulVolume: 500,
+      unsuccessfulRevenue: 500,
+    });
     expect(result.datapoints.reduce((sum, point) => sum + point.volume, 0)).toBe(3000);
   });
 
@@ -103,7 +145,13 @@ describe.each(databaseKinds)('dashboard API on %s', (kind) => {
     const partner = await dashboard('/partners/P1', { ...day('2026-03-29'), currency: 'EUR' });
     expect(partner).toMatchObject({ currency: 'EUR', currencies: ['EUR', 'GBP'] });
     expect(partner.datapoints[12]).toMatchObject({ volume: 999 + 4200, salesCount: 2 });
-    const response = await call(users.partner, 'GET', '/partners/P1/dashboard?startdate=2026-03-29&endDate=2026-03-29&interval=day&currency=EUR', undefined, london);
+    const response = await call(
+      users.partner,
+      'GET',
+      '/partners/P1/dashboard?startdate=2026-03-29&endDate=2026-03-29&interval=day&currency=EUR',
+      undefined,
+      london,
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(partner);
   });
@@ -116,10 +164,21 @@ describe.each(databaseKinds)('dashboard API on %s', (kind) => {
   it('gives a week from Monday in days, a month in days and a year in months', async () => {
     const week = await dashboard('/businesses/B1/merchants/M1a', { interval: 'week', dateRange: { startDate: '2026-03-25', endDate: '2026-03-25' } });
     expect(week).toMatchObject({ startDate: '2026-03-23', endDate: '2026-03-29', bucket: { unit: 'day', step: 1 } });
-    expect(week.datapoints.map((point) => point.startDate.slice(0, 10))).toEqual(['2026-03-23', '2026-03-24', '2026-03-25', '2026-03-26', '2026-03-27', '2026-03-28', '2026-03-29']);
+    expect(week.datapoints.map((point) => point.startDate.slice(0, 10))).toEqual([
+      '2026-03-23',
+      '2026-03-24',
+      '2026-03-25',
+      '2026-03-26',
+      '2026-03-27',
+      '2026-03-28',
+      '2026-03-29',
+    ]);
     expect(week.datapoints[6]).toMatchObject({ volume: 3000, unsuccessfulVolume: 500 });
 
-    const month = await dashboard('/businesses/B1/merchants/M1a', { interval: 'month', dateRange: { startDate: '2026-03-01', endDate: '2026-03-31T23:59:59' } });
+    const month = await dashboard('/businesses/B1/merchants/M1a', {
+      interval: 'month',
+      dateRange: { startDate: '2026-03-01', endDate: '2026-03-31T23:59:59' },
+    });
     expect(month.datapoints).toHaveLength(31);
     expect(month.datapoints[11]).toMatchObject({ startDate: '2026-03-12T00:00:00+00:00', volume: 100, salesCount: 1 });
     expect(month.datapoints[29]).toMatchObject({ startDate: '2026-03-30T00:00:00+01:00', volume: 700 });
@@ -128,7 +187,14 @@ describe.each(databaseKinds)('dashboard API on %s', (kind) => {
     expect(year).toMatchObject({ bucket: { unit: 'month', step: 1 } });
     expect(year.datapoints).toHaveLength(12);
     // March: 1000 + 2000 + 100 (paid later) + 700 (30 March in London), less the 300 refund; 500 + 300 + 200 unsuccessful.
-    expect(year.datapoints[2]).toMatchObject({ startDate: '2026-03-01T00:00:00+00:00', endDate: '2026-04-01T00:00:00+01:00', volume: 3800, revenue: 3500, unsuccessfulVolume: 1000, salesCount: 4 });
+    expect(year.datapoints[2]).toMatchObject({
+      startDate: '2026-03-01T00:00:00+00:00',
+      endDate: '2026-04-01T00:00:00+01:00',
+      volume: 3800,
+      revenue: 3500,
+      unsuccessfulVolume: 1000,
+      salesCount: 4,
+    });
     expect(year.datapoints[3]).toMatchObject({ volume: 0 });
     expect(year.datapoints[10]).toMatchObject({ volume: 1250 });
   });
@@ -143,30 +209,62 @@ describe.each(databaseKinds)('dashboard API on %s', (kind) => {
   });
 
   it('lists the top decline reasons of a period', async () => {
-    const response = await call(users.admin, 'POST', '/businesses/B1/merchants/M1a/dashboard/declines', { currency: 'GBP', dateRange: { startDate: '2026-03-01', endDate: '2026-03-31' } }, london);
+    const response = await call(
+      users.admin,
+      'POST',
+      '/businesses/B1/merchants/M1a/dashboard/declines',
+      { currency: 'GBP', dateRange: { startDate: '2026-03-01', endDate: '2026-03-31' } },
+      london,
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as DeclinesResponse;
     expect(declinesResponseSchema(body)).not.toBeInstanceOf(Error);
     expect(body).toEqual({
-      startDate: '2026-03-01', endDate: '2026-03-31', currency: 'GBP', totalCount: 3, totalAmount: 1000,
-      reasons: [{ reason: 'Insufficient funds', count: 2, amount: 700 }, { reason: 'Issuer unavailable', count: 1, amount: 300 }],
+      startDate: '2026-03-01',
+      endDate: '2026-03-31',
+      currency: 'GBP',
+      totalCount: 3,
+      totalAmount: 1000,
+      reasons: [
+        { reason: 'Insufficient funds', count: 2, amount: 700 },
+        { reason: 'Issuer unavailable', count: 1, amount: 300 },
+      ],
     });
-    const single = await call(users.partner, 'POST', '/partners/P1/dashboard/declines', { currency: 'GBP', dateRange: { startDate: '2026-03-29', endDate: '2026-03-29' } }, london);
+    const single = await call(
+      users.partner,
+      'POST',
+      '/partners/P1/dashboard/declines',
+      { currency: 'GBP', dateRange: { startDate: '2026-03-29', endDate: '2026-03-29' } },
+      london,
+    );
     expect(((await single.json()) as DeclinesResponse).reasons).toEqual([{ reason: 'Insufficient funds', count: 1, amount: 500 }]);
   });
 
   describe('access', () => {
     const body = day('2026-03-29');
     it.each([
-      [users.partner, '/partners/P1', 200], [users.partner, '/businesses/B1', 200], [users.partner, '/businesses/B2/merchants/M2a', 200],
-      [users.partner, '/partners/P2', 404], [users.partner, '/businesses/B3', 404],
-      [users.owner, '/businesses/B3', 200], [users.owner, '/businesses/B3/merchants/M3b', 200], [users.owner, '/businesses/B1', 404], [users.owner, '/partners/P1', 404],
-      [users.finance, '/businesses/B2', 200], [users.finance, '/businesses/B1/merchants/M1a', 404],
-      [users.readonly, '/businesses/B4', 200], [users.readonly, '/partners/P2', 200],
+      [users.partner, '/partners/P1', 200],
+      [users.partner, '/businesses/B1', 200],
+      [users.partner, '/businesses/B2/merchants/M2a', 200],
+      [users.partner, '/partners/P2', 404],
+      [users.partner, '/businesses/B3', 404],
+      [users.owner, '/businesses/B3', 200],
+      [users.owner, '/businesses/B3/merchants/M3b', 200],
+      [users.owner, '/businesses/B1', 404],
+      [users.owner, '/partners/P1', 404],
+      [users.finance, '/businesses/B2', 200],
+      [users.finance, '/businesses/B1/merchants/M1a', 404],
+      [users.readonly, '/businesses/B4', 200],
+      [users.readonly, '/partners/P2', 200],
       // A virtual-terminal role sees its merchant but not its statistics; at business level it holds nothing.
-      [users.merchantOnly, '/businesses/B1/merchants/M1b', 403], [users.merchantOnly, '/businesses/B1', 403], [users.merchantOnly, '/businesses/B1/merchants/M1a', 404],
+      [users.merchantOnly, '/businesses/B1/merchants/M1b', 403],
+      [users.merchantOnly, '/businesses/B1', 403],
+      [users.merchantOnly, '/businesses/B1/merchants/M1a', 404],
       [users.nobody, '/businesses/B1', 404],
-      [users.admin, '/businesses/NOPE', 404], [users.admin, '/businesses/B1/merchants/M3a', 404], [users.admin, `/businesses/${'x'.repeat(65)}`, 404], [users.admin, '/partners/NOPE', 404],
+      [users.admin, '/businesses/NOPE', 404],
+      [users.admin, '/businesses/B1/merchants/M3a', 404],
+      [users.admin, `/businesses/${'x'.repeat(65)}`, 404],
+      [users.admin, '/partners/NOPE', 404],
     ])('%s POST %s/dashboard → %i', async (userId, path, status) => {
       const response = await call(userId, 'POST', `${path}/dashboard`, body, london);
       expect(response.status).toBe(status);

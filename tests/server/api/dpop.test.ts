@@ -47,22 +47,27 @@ describe('DPoP proof check', () => {
     await expect(check(await proof({ jwk: privateJwk }))).rejects.toThrow('The DPoP proof must carry a public key.');
     await expect(check(await proof({ payload: { jti: '' } }))).rejects.toThrow('The DPoP proof has no identifier.');
     await expect(check(await proof({ payload: { ath: undefined } }))).rejects.toThrow('The DPoP proof was made for another access token.');
-    await expect(check(await proof({ payload: { htu: 'https://elsewhere.example/api/portal/transactions' } }))).rejects.toThrow('The DPoP proof was made for another address.');
+    await expect(check(await proof({ payload: { htu: 'https://elsewhere.example/api/portal/transactions' } }))).rejects.toThrow(
+      'The DPoP proof was made for another address.',
+    );
     await expect(check(undefined)).rejects.toThrow('A DPoP proof is required for this access token.');
     await expect(check('not-a-jwt')).rejects.toThrow('The DPoP proof is malformed.');
     // A symmetric "proof" proves no key.
-    const hmac = await new SignJWT({ htm: 'GET', htu: url, ath, jti: 'x' }).setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: publicJwk } as never)
-      .setIssuedAt().sign(new TextEncoder().encode('a shared secret of thirty-two bytes!'));
+    const hmac = await new SignJWT({ htm: 'GET', htu: url, ath, jti: 'x' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: publicJwk } as never)
+      .setIssuedAt()
+      .sign(new TextEncoder().encode('a shared secret of thirty-two bytes!'));
     await expect(check(hmac)).rejects.toThrow(DpopError);
   });
 
   it('refuses a proof signed by another key than the token names', async () => {
     const verify = createDpopVerifier();
-    await expect(verify({ method: 'GET', url, accessToken: token, proof: await proof(), jkt: 'another-thumbprint' }))
-      .rejects.toThrow('The DPoP proof is signed by another key than the access token is bound to.');
+    await expect(verify({ method: 'GET', url, accessToken: token, proof: await proof(), jkt: 'another-thumbprint' })).rejects.toThrow(
+      'The DPoP proof is signed by another key than the access token is bound to.',
+    );
   });
 
-  it('reads the Authorization header\'s scheme', () => {
+  it("reads the Authorization header's scheme", () => {
     expect(parseAuthorization('DPoP a.b.c')).toEqual({ scheme: 'DPoP', token: 'a.b.c' });
     expect(parseAuthorization('dpop a.b.c')).toEqual({ scheme: 'DPoP', token: 'a.b.c' });
     expect(parseAuthorization('Bearer a.b.c')).toEqual({ scheme: 'Bearer', token: 'a.b.c' });

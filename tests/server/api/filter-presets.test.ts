@@ -7,7 +7,12 @@ import type { Database } from '../../../server/db/client.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 
 const { users } = fixture;
-const lastMonthEuros = { page: 'transactions', name: 'Refunds over €50, last month', filters: { kind: '[eq]refund', currency: '[eq]EUR', amount: '[gte]50' }, relativeDate: 'lastMonth' };
+const lastMonthEuros = {
+  page: 'transactions',
+  name: 'Refunds over €50, last month',
+  filters: { kind: '[eq]refund', currency: '[eq]EUR', amount: '[gte]50' },
+  relativeDate: 'lastMonth',
+};
 
 describe.each(databaseKinds)('filter presets on %s', (kind) => {
   let database: Database;
@@ -30,8 +35,11 @@ describe.each(databaseKinds)('filter presets on %s', (kind) => {
     return storedPresetList.assert(await response.json()).results;
   }
   const update = (preset: StoredPreset, changes: Partial<StoredPreset> = {}) => ({
-    name: changes.name ?? preset.name, filters: changes.filters ?? preset.filters, relativeDate: changes.relativeDate ?? preset.relativeDate,
-    ...(changes.isDefault === undefined ? {} : { isDefault: changes.isDefault }), version: changes.version ?? preset.version,
+    name: changes.name ?? preset.name,
+    filters: changes.filters ?? preset.filters,
+    relativeDate: changes.relativeDate ?? preset.relativeDate,
+    ...(changes.isDefault === undefined ? {} : { isDefault: changes.isDefault }),
+    version: changes.version ?? preset.version,
   });
 
   it('keeps a personal preset to its owner, its date relative', async () => {
@@ -67,7 +75,9 @@ describe.each(databaseKinds)('filter presets on %s', (kind) => {
     expect((await call(users.finance, 'PUT', `/filter-presets/${shared.id}`, update(shared, { name: 'Stale' }))).status).toBe(409);
     expect((await call(users.admin, 'PUT', `/filter-presets/${shared.id}`, update(changed, { name: 'Checked by admin' }))).status).toBe(200);
     const events = await database.query<{ event: string; business_id: string | null }>(
-      `SELECT event, business_id FROM audit_events WHERE meta_data->>'presetId' = $1 ORDER BY id`, [shared.id]);
+      `SELECT event, business_id FROM audit_events WHERE meta_data->>'presetId' = $1 ORDER BY id`,
+      [shared.id],
+    );
     expect(events.map((event) => event.event)).toEqual(['FilterPresetCreated', 'FilterPresetChanged', 'FilterPresetChanged']);
     expect(events.every((event) => event.business_id === 'B2')).toBe(true);
     expect((await call(users.finance, 'DELETE', `/filter-presets/${shared.id}?version=2`)).status).toBe(409);
@@ -93,7 +103,11 @@ describe.each(databaseKinds)('filter presets on %s', (kind) => {
     expect((await call(users.readonly, 'POST', '/filter-presets', { ...lastMonthEuros, sharing: 'role', role: 'RiskAnalyst' })).status).toBe(403);
     expect((await call(users.readonly, 'POST', '/filter-presets', { ...lastMonthEuros, sharing: 'role', role: 'Owner' })).status).toBe(400);
     const forRole = await created(users.readonly, '/filter-presets', { ...lastMonthEuros, sharing: 'role', role: 'InternalReadOnly' });
-    expect((await listed(users.admin, 'page=transactions')).find((entry) => entry.id === forRole.id)).toMatchObject({ sharing: 'role', role: 'InternalReadOnly', editable: true });
+    expect((await listed(users.admin, 'page=transactions')).find((entry) => entry.id === forRole.id)).toMatchObject({
+      sharing: 'role',
+      role: 'InternalReadOnly',
+      editable: true,
+    });
     expect((await listed(users.partner, 'page=transactions')).map((entry) => entry.id)).not.toContain(forRole.id);
     expect((await call(users.partner, 'PUT', `/filter-presets/${forRole.id}`, update(forRole))).status).toBe(404);
   });

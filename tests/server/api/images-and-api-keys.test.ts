@@ -19,10 +19,16 @@ const configurationPath = '/businesses/B1/merchants/M1a/configurations/C-M1a';
 
 /** A JPEG with EXIF orientation 6 (lying on its side) and a camera make in its metadata. */
 async function phoneJpeg(width = 40, height = 20): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#3366cc' } }).jpeg()
-    .withExif({ IFD0: { Make: 'SecretCam', Model: 'Leaky 1' } }).withMetadata({ orientation: 6 }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: '#3366cc' } })
+    .jpeg()
+    .withExif({ IFD0: { Make: 'SecretCam', Model: 'Leaky 1' } })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
 }
-const png = () => sharp({ create: { width: 30, height: 10, channels: 4, background: '#ff000080' } }).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 30, height: 10, channels: 4, background: '#ff000080' } })
+    .png()
+    .toBuffer();
 
 describe.each(databaseKinds)('images and API keys on %s', (kind) => {
   let database: Database;
@@ -42,10 +48,12 @@ describe.each(databaseKinds)('images and API keys on %s', (kind) => {
 
   async function refused(userId: string, method: string, path: string, body?: unknown) {
     const response = await call(userId, method, path, body);
-    const messages = response.status >= 400 ? ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((e) => e.message) : [];
+    const messages =
+      response.status >= 400 ? ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((e) => e.message) : [];
     return { status: response.status, messages };
   }
-  const upload = (userId: string, path: string, bytes: Buffer, mimeType = 'image/jpeg') => call(userId, 'POST', `${path}/images`, { data: bytes.toString('base64'), mimeType });
+  const upload = (userId: string, path: string, bytes: Buffer, mimeType = 'image/jpeg') =>
+    call(userId, 'POST', `${path}/images`, { data: bytes.toString('base64'), mimeType });
 
   describe('images', () => {
     it('stores a JPEG upright without its metadata and serves it publicly with a long cache lifetime', async () => {
@@ -70,13 +78,22 @@ describe.each(databaseKinds)('images and API keys on %s', (kind) => {
 
     it('takes the type from the bytes: a renamed executable or text is refused, a PNG labelled JPEG too', async () => {
       const executable = Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff', 'latin1'), Buffer.alloc(200, 1)]);
-      expect(await refused(developer, 'POST', `${configurationPath}/images`, { data: executable.toString('base64'), mimeType: 'image/png' }))
-        .toEqual({ status: 400, messages: ['Invalid file type, allowed: .jpg, .jpeg, .png'] });
+      expect(await refused(developer, 'POST', `${configurationPath}/images`, { data: executable.toString('base64'), mimeType: 'image/png' })).toEqual({
+        status: 400,
+        messages: ['Invalid file type, allowed: .jpg, .jpeg, .png'],
+      });
       const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(200)]);
       expect((await refused(developer, 'POST', `${configurationPath}/images`, { data: elf.toString('base64'), mimeType: 'image/jpeg' })).status).toBe(400);
-      expect((await refused(developer, 'POST', `${configurationPath}/images`, { data: Buffer.from('hello, world').toString('base64'), mimeType: 'image/png' })).status).toBe(400);
-      expect((await refused(developer, 'POST', `${configurationPath}/images`, { data: (await png()).toString('base64'), mimeType: 'image/jpeg' })).status).toBe(400);
-      expect((await refused(developer, 'POST', `${configurationPath}/images`, { data: (await png()).toString('base64'), mimeType: 'image/gif' })).status).toBe(400);
+      expect(
+        (await refused(developer, 'POST', `${configurationPath}/images`, { data: Buffer.from('hello, world').toString('base64'), mimeType: 'image/png' }))
+          .status,
+      ).toBe(400);
+      expect((await refused(developer, 'POST', `${configurationPath}/images`, { data: (await png()).toString('base64'), mimeType: 'image/jpeg' })).status).toBe(
+        400,
+      );
+      expect((await refused(developer, 'POST', `${configurationPath}/images`, { data: (await png()).toString('base64'), mimeType: 'image/gif' })).status).toBe(
+        400,
+      );
       expect((await refused(developer, 'POST', `${configurationPath}/images`, { data: '!!!not base64!!!', mimeType: 'image/png' })).status).toBe(400);
     });
 
@@ -87,11 +104,13 @@ describe.each(databaseKinds)('images and API keys on %s', (kind) => {
       const accepted = await upload(developer, configurationPath, atLimit, 'image/png');
       expect(accepted.status, await accepted.clone().text()).toBe(201);
       const over = Buffer.concat([atLimit, Buffer.alloc(1)]);
-      expect(await refused(developer, 'POST', `${configurationPath}/images`, { data: over.toString('base64'), mimeType: 'image/png' }))
-        .toEqual({ status: 400, messages: ['The file exceeded the maximum file size of 5 MB'] });
+      expect(await refused(developer, 'POST', `${configurationPath}/images`, { data: over.toString('base64'), mimeType: 'image/png' })).toEqual({
+        status: 400,
+        messages: ['The file exceeded the maximum file size of 5 MB'],
+      });
     });
 
-    it('deletes only its own owner\'s image, then serves 404', async () => {
+    it("deletes only its own owner's image, then serves 404", async () => {
       const answer = imageUploadAnswer.assert(await (await upload(developer, configurationPath, await png(), 'image/png')).json());
       expect((await refused(developer, 'DELETE', `/businesses/B1/merchants/M1b/images/${answer.imageReference}`)).status).toBe(404);
       expect((await refused(users.owner, 'DELETE', `${configurationPath}/images/${answer.imageReference}`)).status).toBe(404);
@@ -144,7 +163,9 @@ describe.each(databaseKinds)('images and API keys on %s', (kind) => {
       // Between the steps both keys work.
       expect(await verifyApiKey(database, created.secret)).not.toBeNull();
       expect(await verifyApiKey(database, replacement.secret)).not.toBeNull();
-      const completed = apiKeyReplacementCompleted.assert(await (await call(implementations, 'POST', `${base}/replacement/complete`, { oldKeyStops: '1h' })).json());
+      const completed = apiKeyReplacementCompleted.assert(
+        await (await call(implementations, 'POST', `${base}/replacement/complete`, { oldKeyStops: '1h' })).json(),
+      );
       expect(completed.replacement.replacesId).toBeNull();
       const stops = Date.parse(completed.replaced.expiresAt ?? '');
       expect(Math.abs(stops - (Date.now() + 3_600_000))).toBeLessThan(60_000);
@@ -158,7 +179,9 @@ describe.each(databaseKinds)('images and API keys on %s', (kind) => {
 
     it('stops the old key at once with now, and revokes at any time', async () => {
       await grantStepUp(database, users.admin);
-      const created = apiKeyCreated.assert(await (await call(users.admin, 'POST', `${configurationPath}/api-keys`, { name: 'POS', description: '', expiresAt: null })).json());
+      const created = apiKeyCreated.assert(
+        await (await call(users.admin, 'POST', `${configurationPath}/api-keys`, { name: 'POS', description: '', expiresAt: null })).json(),
+      );
       const base = `${configurationPath}/api-keys/${created.apiKey.id}`;
       const replacement = apiKeyCreated.assert(await (await call(users.admin, 'POST', `${base}/replacement`)).json());
       await call(users.admin, 'POST', `${base}/replacement/complete`, { oldKeyStops: 'now' });
@@ -172,12 +195,19 @@ describe.each(databaseKinds)('images and API keys on %s', (kind) => {
     });
 
     it('validates names and expiry dates', async () => {
-      expect(await refused(implementations, 'POST', `${configurationPath}/api-keys`, { name: '', description: '', expiresAt: null }))
-        .toEqual({ status: 400, messages: ['Name is required'] });
-      expect(await refused(implementations, 'POST', `${configurationPath}/api-keys`, { name: 'Old', description: '', expiresAt: '2001-01-01T00:00:00Z' }))
-        .toEqual({ status: 400, messages: ['Expiry date is in the past'] });
-      expect((await refused(implementations, 'POST', `${configurationPath}/api-keys`, { name: 'x'.repeat(61), description: '', expiresAt: null })).status).toBe(400);
-      expect((await refused(implementations, 'POST', `${configurationPath}/api-keys/KEY0000000000000000/replacement/complete`, { oldKeyStops: '2w' })).status).toBe(400);
+      expect(await refused(implementations, 'POST', `${configurationPath}/api-keys`, { name: '', description: '', expiresAt: null })).toEqual({
+        status: 400,
+        messages: ['Name is required'],
+      });
+      expect(
+        await refused(implementations, 'POST', `${configurationPath}/api-keys`, { name: 'Old', description: '', expiresAt: '2001-01-01T00:00:00Z' }),
+      ).toEqual({ status: 400, messages: ['Expiry date is in the past'] });
+      expect((await refused(implementations, 'POST', `${configurationPath}/api-keys`, { name: 'x'.repeat(61), description: '', expiresAt: null })).status).toBe(
+        400,
+      );
+      expect(
+        (await refused(implementations, 'POST', `${configurationPath}/api-keys/KEY0000000000000000/replacement/complete`, { oldKeyStops: '2w' })).status,
+      ).toBe(400);
       expect((await refused(implementations, 'DELETE', `${configurationPath}/api-keys/KEY0000000000000000`)).status).toBe(404);
     });
 

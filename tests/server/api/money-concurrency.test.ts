@@ -48,12 +48,34 @@ describe.runIf(databaseKinds.includes('postgres'))('money under concurrency on P
     const job = `PJC${String(jobs).padStart(4, '0')}`;
     const payment = `TXC${String(jobs).padStart(4, '0')}`;
     await database.db.insert(schema.paymentJobs).values({
-      reference: job, businessId: 'B3', partnerId: null, merchantId: 'M3a', configurationId: 'C-M3a', createDateTimeUtc: at('09:00:00'),
-      expirationDateTimeUtc: null, orderNumber: `ORD-${job}`, amountMinor, currency: 'GBP', status: 'reserved', order: {},
+      reference: job,
+      businessId: 'B3',
+      partnerId: null,
+      merchantId: 'M3a',
+      configurationId: 'C-M3a',
+      createDateTimeUtc: at('09:00:00'),
+      expirationDateTimeUtc: null,
+      orderNumber: `ORD-${job}`,
+      amountMinor,
+      currency: 'GBP',
+      status: 'reserved',
+      order: {},
     });
     await database.db.insert(schema.transactions).values({
-      reference: payment, kind: 'payment', parentReference: null, partnerId: null, businessId: 'B3', merchantId: 'M3a', configurationId: 'C-M3a',
-      paymentJobReference: job, createdAt: at('09:00:00'), amountMinor, currency: 'GBP', status: 'reserved', paymentMethod: 'card', channel: 'Gateway',
+      reference: payment,
+      kind: 'payment',
+      parentReference: null,
+      partnerId: null,
+      businessId: 'B3',
+      merchantId: 'M3a',
+      configurationId: 'C-M3a',
+      paymentJobReference: job,
+      createdAt: at('09:00:00'),
+      amountMinor,
+      currency: 'GBP',
+      status: 'reserved',
+      paymentMethod: 'card',
+      channel: 'Gateway',
     });
     return { job, payment };
   }
@@ -64,7 +86,7 @@ describe.runIf(databaseKinds.includes('postgres'))('money under concurrency on P
   };
   const act = async (target: { job: string; payment: string }, action: string, body: Record<string, unknown>) => {
     const response = await call(users.owner, 'POST', `${B3}/payment-jobs/${target.job}/payments/${target.payment}/actions/${action}`, body);
-    return { status: response.status, body: await response.json() as { refundId?: string; message?: string } };
+    return { status: response.status, body: (await response.json()) as { refundId?: string; message?: string } };
   };
   async function captured(amountMinor: number) {
     const target = await authorisation(amountMinor);
@@ -87,14 +109,18 @@ describe.runIf(databaseKinds.includes('postgres'))('money under concurrency on P
             WHERE (t.reference = p.reference OR t.parent_reference = p.reference) AND e.account_id = $2 AND e.category = 'sale')::text AS sales,
          (SELECT coalesce(-sum(e.amount_minor), 0) FROM ledger_entries e JOIN transactions t ON t.reference = e.transaction_reference
             WHERE t.parent_reference = p.reference AND e.account_id = $2 AND e.category = 'refund')::text AS refunds
-       FROM transactions p WHERE p.reference = $1`, [payment, `${account}:trading`]);
+       FROM transactions p WHERE p.reference = $1`,
+      [payment, `${account}:trading`],
+    );
     if (!row) throw new Error(`no payment ${payment}`);
     return { status: row.status, captured: Number(row.captured), refunded: Number(row.refunded), sales: Number(row.sales), refunds: Number(row.refunds) };
   }
 
   /** The ledger's invariants over the whole database. */
   async function expectLedgerInvariants() {
-    const unbalanced = await database.query(`SELECT posting_id, sum(amount_minor)::text AS total FROM ledger_entries GROUP BY posting_id HAVING sum(amount_minor) <> 0`);
+    const unbalanced = await database.query(
+      `SELECT posting_id, sum(amount_minor)::text AS total FROM ledger_entries GROUP BY posting_id HAVING sum(amount_minor) <> 0`,
+    );
     expect(unbalanced).toEqual([]);
     const trial = await database.query(`SELECT currency, sum(amount_minor)::text AS total FROM ledger_entries GROUP BY currency HAVING sum(amount_minor) <> 0`);
     expect(trial).toEqual([]);
@@ -106,7 +132,8 @@ describe.runIf(databaseKinds.includes('postgres'))('money under concurrency on P
       WHERE b.status = 'Closed' GROUP BY b.id HAVING sum(e.amount_minor) <> 0`);
     expect(leftOver).toEqual([]);
     // A batch's refund total is the refunds posted into it.
-    const refundTotals = await database.query(`SELECT b.id, b.refunds_minor::text AS kept, coalesce(sum(-e.amount_minor), 0)::text AS posted FROM settlement_batches b
+    const refundTotals =
+      await database.query(`SELECT b.id, b.refunds_minor::text AS kept, coalesce(sum(-e.amount_minor), 0)::text AS posted FROM settlement_batches b
         LEFT JOIN ledger_entries e ON e.batch_id = b.id AND e.account_id = b.account_number || ':trading' AND e.category = 'refund'
       GROUP BY b.id, b.refunds_minor HAVING b.refunds_minor <> coalesce(sum(-e.amount_minor), 0)`);
     expect(refundTotals).toEqual([]);
@@ -139,7 +166,7 @@ describe.runIf(databaseKinds.includes('postgres'))('money under concurrency on P
       }
       const money = await ledgerAndPayment(target.payment);
       expect(money.refunded).toBeLessThanOrEqual(money.captured);
-      expect(money.refunded).toBe(3000 + within.reduce((sum, answer, index) => sum + (answer.status === 201 ? [1000, 500][index] ?? 0 : 0), 0));
+      expect(money.refunded).toBe(3000 + within.reduce((sum, answer, index) => sum + (answer.status === 201 ? ([1000, 500][index] ?? 0) : 0), 0));
       expect(money).toMatchObject({ captured: 5000, sales: 5000, refunds: money.refunded });
     }
     await expectLedgerInvariants();
@@ -166,9 +193,10 @@ describe.runIf(databaseKinds.includes('postgres'))('money under concurrency on P
         expect(money).toEqual({ status: 'cancelled', captured: 0, refunded: 0, sales: 0, refunds: 0 });
       }
       // The loser, retried on the winner's version, is refused: a voided payment cannot be captured, a captured one not voided.
-      const retry = capture.status === 201
-        ? await act(target, 'void', { version: await version(target.job) })
-        : await act(target, 'capture', { amount: 49.08, version: await version(target.job) });
+      const retry =
+        capture.status === 201
+          ? await act(target, 'void', { version: await version(target.job) })
+          : await act(target, 'capture', { amount: 49.08, version: await version(target.job) });
       expect(retry.status).toBe(400);
       expect(await ledgerAndPayment(target.payment)).toEqual(money);
     }
@@ -186,8 +214,14 @@ describe.runIf(databaseKinds.includes('postgres'))('money under concurrency on P
     afterEach(async () => blocker.end());
 
     /** Backends of this database waiting for a lock (not the blocker). */
-    const waiting = async () => Number((await database.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0]?.n ?? 0);
+    const waiting = async () =>
+      Number(
+        (
+          await database.query<{ n: string }>(
+            `SELECT count(*)::text AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        )[0]?.n ?? 0,
+      );
     async function until(condition: () => Promise<boolean>, what: string) {
       for (let attempt = 0; attempt < 400; attempt += 1) {
         if (await condition()) return;
@@ -222,7 +256,9 @@ describe.runIf(databaseKinds.includes('postgres'))('money under concurrency on P
       expect(await cutting).toBeGreaterThan(0);
       const money = await ledgerAndPayment(payment);
       expect(money).toMatchObject({ captured: 5000, refunded: 1234, sales: 5000, refunds: 1234 });
-      const [batch] = await database.query<{ status: string; net: string }>(`SELECT status, net_minor::text AS net FROM settlement_batches WHERE id = $1`, [`B${account}-${batchDay.replaceAll('-', '')}`]);
+      const [batch] = await database.query<{ status: string; net: string }>(`SELECT status, net_minor::text AS net FROM settlement_batches WHERE id = $1`, [
+        `B${account}-${batchDay.replaceAll('-', '')}`,
+      ]);
       expect(batch?.status).toBe('Closed');
       await expectLedgerInvariants();
     });
@@ -238,7 +274,14 @@ describe.runIf(databaseKinds.includes('postgres'))('money under concurrency on P
       // The refund's clock still says the batch's day (its request began before midnight).
       const refunding = complete(refundId, new Date(`${batchDay}T23:59:59Z`));
       let refunded = false;
-      void refunding.then(() => { refunded = true; }, () => { refunded = true; });
+      void refunding.then(
+        () => {
+          refunded = true;
+        },
+        () => {
+          refunded = true;
+        },
+      );
       await until(async () => refunded || (await waiting()) === 2, 'the refund to finish or wait for the cut-off');
       await blocker.query('COMMIT');
       expect(await cutting).toBeGreaterThan(0);
@@ -246,7 +289,10 @@ describe.runIf(databaseKinds.includes('postgres'))('money under concurrency on P
       const money = await ledgerAndPayment(payment);
       expect(money).toMatchObject({ captured: 5000, refunded: 1234, sales: 5000, refunds: 1234 });
       // The refund is in a batch still open, to be paid out at the next cut-off.
-      const [posted] = await database.query<{ status: string }>(`SELECT b.status FROM ledger_postings p JOIN settlement_batches b ON b.id = p.batch_id WHERE p.id = $1`, [`refund:${refundId}`]);
+      const [posted] = await database.query<{ status: string }>(
+        `SELECT b.status FROM ledger_postings p JOIN settlement_batches b ON b.id = p.batch_id WHERE p.id = $1`,
+        [`refund:${refundId}`],
+      );
       expect(posted?.status).toBe('Open');
       await expectLedgerInvariants();
       expect(await cutOff(new Date(`${nextDay(nextDay(batchDay))}T00:00:30Z`))).toBeGreaterThan(0);

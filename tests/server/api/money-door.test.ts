@@ -17,7 +17,9 @@ const { users } = fixture;
 const gatewayKey = 'pk_live_door-test-key-valid-0123456789';
 const vtBase = '/businesses/B1/merchants/M1b/configurations/C-M1b/virtual-terminal';
 const form = (fields: Record<string, string>) => ({
-  method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(),
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
 });
 // Expiry years far enough ahead for any date the suite runs on (TEST_CLOCK included).
 const shopperCard = (cardNumber: string) => ({ cardholderName: 'Ada Lovelace', cardNumber, expiry: '12/49', cvc: '123', paymentMethod: 'card' });
@@ -39,30 +41,44 @@ describe.each(databaseKinds)('one door for money on %s', (kind) => {
     database = await createTestDatabase(kind);
     await insertFixtureWorld(database);
     await database.db.insert(schema.apiKeys).values({
-      id: 'KEY0000000000000D01', configurationId: 'C-M3a', businessId: 'B3', merchantId: 'M3a', name: 'Shop', prefix: gatewayKey.slice(0, 14), keyHash: hashApiKey(gatewayKey), createdBy: users.owner,
+      id: 'KEY0000000000000D01',
+      configurationId: 'C-M3a',
+      businessId: 'B3',
+      merchantId: 'M3a',
+      name: 'Shop',
+      prefix: gatewayKey.slice(0, 14),
+      keyHash: hashApiKey(gatewayKey),
+      createdBy: users.owner,
     });
     // The shopper page takes cards for the gateway key's configuration.
-    await database.db.insert(schema.configurationPaymentMethods).values({ configurationId: 'C-M3a', paymentMethod: 'card', enabled: true, displayName: 'Card', currencies: [] });
+    await database.db
+      .insert(schema.configurationPaymentMethods)
+      .values({ configurationId: 'C-M3a', paymentMethod: 'card', enabled: true, displayName: 'Card', currencies: [] });
     ({ app, call } = createTestApp(database));
   });
   afterAll(async () => database?.close());
 
   const createGatewayJob = async (merchantReference: string) => {
     const response = await app.request('/api/gateway/payment-jobs', {
-      method: 'POST', headers: { authorization: `Bearer ${gatewayKey}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${gatewayKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ merchantReference, currency: 'GBP', amount: 42.5, emailAddress: 'web@example.test' }),
     });
     expect(response.status).toBe(201);
-    return await response.json() as { reference: string; status: string; amount: number; currency: string; merchantReference: string; paymentUrl: string };
+    return (await response.json()) as { reference: string; status: string; amount: number; currency: string; merchantReference: string; paymentUrl: string };
   };
   const jobRow = async (reference: string) => (await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, reference)))[0];
   const salesOfM3a = async () => {
     const [row] = await database.query<{ count: string | number | null; revenue: string | number | null }>(
-      `SELECT sum(sales_count) AS count, sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = 'M3a'`);
+      `SELECT sum(sales_count) AS count, sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = 'M3a'`,
+    );
     return { count: Number(row?.count ?? 0), revenue: Number(row?.revenue ?? 0) };
   };
-  const jobEvents = async (reference: string) => database.db.select().from(schema.portalEvents)
-    .where(and(eq(schema.portalEvents.kind, 'record'), eq(schema.portalEvents.resource, 'paymentJob'), eq(schema.portalEvents.resourceId, reference)));
+  const jobEvents = async (reference: string) =>
+    database.db
+      .select()
+      .from(schema.portalEvents)
+      .where(and(eq(schema.portalEvents.kind, 'record'), eq(schema.portalEvents.resource, 'paymentJob'), eq(schema.portalEvents.resourceId, reference)));
 
   it('writes a gateway job through the door: version moved on, audited, and open panes told', async () => {
     const body = await createGatewayJob('DOOR-GW-1');
@@ -74,11 +90,17 @@ describe.each(databaseKinds)('one door for money on %s', (kind) => {
     const audits = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'GatewayPaymentJobCreated'));
     const audit = audits.find((event) => (event.metaData as Record<string, unknown>).paymentJobReference === body.reference);
     expect(audit).toMatchObject({ userId: 'apikey:KEY0000000000000D01', businessId: 'B3', merchantId: 'M3a' });
-    expect(audit?.metaData).toMatchObject({ apiKeyId: 'KEY0000000000000D01', configurationId: 'C-M3a', amount: 42.5, currency: 'GBP', merchantReference: 'DOOR-GW-1' });
+    expect(audit?.metaData).toMatchObject({
+      apiKeyId: 'KEY0000000000000D01',
+      configurationId: 'C-M3a',
+      amount: 42.5,
+      currency: 'GBP',
+      merchantReference: 'DOOR-GW-1',
+    });
     expect(await jobEvents(body.reference)).toMatchObject([{ businessId: 'B3', merchantId: 'M3a' }]);
   });
 
-  it("pays a gateway job on the shopper page through the door: version, step, statistics, ledger, audit and live event", async () => {
+  it('pays a gateway job on the shopper page through the door: version, step, statistics, ledger, audit and live event', async () => {
     const { reference } = await createGatewayJob('DOOR-GW-2');
     const versionBefore = (await jobRow(reference))?.version ?? 0;
     const eventsBefore = (await jobEvents(reference)).length;
@@ -91,11 +113,21 @@ describe.each(databaseKinds)('one door for money on %s', (kind) => {
     expect(job?.version).toBe(versionBefore + 1);
     const [payment, ...others] = await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, reference));
     expect(others).toEqual([]);
-    expect(payment).toMatchObject({ kind: 'payment', status: 'paid', amountMinor: 4250, currency: 'GBP', cardMasked: '424242******4242', paymentMethod: 'card' });
+    expect(payment).toMatchObject({
+      kind: 'payment',
+      status: 'paid',
+      amountMinor: 4250,
+      currency: 'GBP',
+      cardMasked: '424242******4242',
+      paymentMethod: 'card',
+    });
     const steps = await database.db.select().from(schema.paymentSteps).where(eq(schema.paymentSteps.paymentJobReference, reference));
     expect(steps).toMatchObject([{ paymentId: payment?.reference, step: 'authorisedAndCaptured', amountMinor: 4250 }]);
     expect(await salesOfM3a()).toEqual({ count: salesBefore.count + 1, revenue: salesBefore.revenue + 4250 });
-    const postings = await database.db.select().from(schema.ledgerPostings).where(eq(schema.ledgerPostings.transactionReference, payment?.reference ?? ''));
+    const postings = await database.db
+      .select()
+      .from(schema.ledgerPostings)
+      .where(eq(schema.ledgerPostings.transactionReference, payment?.reference ?? ''));
     expect(postings.length).toBeGreaterThan(0);
     expect((await jobEvents(reference)).length).toBe(eventsBefore + 1);
     const audits = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'PaymentJobPaidByShopper'));
@@ -105,7 +137,7 @@ describe.each(databaseKinds)('one door for money on %s', (kind) => {
     // The Portal API's detail shows the payment's steps and the job's new version.
     const detail = await call(users.admin, 'GET', `/businesses/B3/merchants/M3a/payment-jobs/${reference}`);
     expect(detail.status).toBe(200);
-    const read = await detail.json() as { version: number; payments: { steps: { step: string }[] }[] };
+    const read = (await detail.json()) as { version: number; payments: { steps: { step: string }[] }[] };
     expect(read.version).toBe(versionBefore + 1);
     expect(read.payments[0]?.steps.map((step) => step.step)).toContain('authorisedAndCaptured');
   });
@@ -114,8 +146,19 @@ describe.each(databaseKinds)('one door for money on %s', (kind) => {
     const { reference } = await createGatewayJob('DOOR-GW-3');
     const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, reference));
     await database.db.insert(schema.transactions).values({
-      reference: 'TXDOORPEND1', kind: 'payment', businessId: 'B3', merchantId: 'M3a', partnerId: job?.partnerId ?? null, configurationId: 'C-M3a', paymentJobReference: reference,
-      createdAt: job?.createDateTimeUtc ?? new Date(0), amountMinor: 4250, currency: 'GBP', status: 'pending', paymentMethod: 'card', channel: 'Gateway',
+      reference: 'TXDOORPEND1',
+      kind: 'payment',
+      businessId: 'B3',
+      merchantId: 'M3a',
+      partnerId: job?.partnerId ?? null,
+      configurationId: 'C-M3a',
+      paymentJobReference: reference,
+      createdAt: job?.createDateTimeUtc ?? new Date(0),
+      amountMinor: 4250,
+      currency: 'GBP',
+      status: 'pending',
+      paymentMethod: 'card',
+      channel: 'Gateway',
     });
     const versionBefore = job?.version ?? 0;
     expect((await app.request(`/pay/${reference}`, form(shopperCard('5555 5555 5555 4444')))).status).toBe(200);

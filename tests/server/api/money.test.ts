@@ -20,8 +20,21 @@ const london = { 'time-zone': 'Europe/London' };
 
 function row(reference: string, merchantId: 'M1a' | 'M1b', createdAt: string, amountMinor: number, extra: Partial<NewTransactionRow> = {}): NewTransactionRow {
   return {
-    reference, kind: 'payment', businessId: 'B1', partnerId: 'P1', merchantId, configurationId: `C-${merchantId}`, paymentJobReference: `PJ-${reference}`,
-    createdAt: new Date(createdAt), amountMinor, currency: 'EUR', status: 'paid', paymentMethod: 'card', channel: 'Gateway', declineReason: null, ...extra,
+    reference,
+    kind: 'payment',
+    businessId: 'B1',
+    partnerId: 'P1',
+    merchantId,
+    configurationId: `C-${merchantId}`,
+    paymentJobReference: `PJ-${reference}`,
+    createdAt: new Date(createdAt),
+    amountMinor,
+    currency: 'EUR',
+    status: 'paid',
+    paymentMethod: 'card',
+    channel: 'Gateway',
+    declineReason: null,
+    ...extra,
   };
 }
 
@@ -67,7 +80,9 @@ describe.each(databaseKinds)('money that reads right on %s', (kind) => {
   const messagesOf = (body: Record<string, unknown>) => (body.errorReport as { errors: { message: string }[] }).errors.map((error) => error.message);
 
   it('answers what a payment’s paid refunds came to, so it reads Refunded or Partially refunded', async () => {
-    const { body } = await get(`/businesses/B1/transactions${q({ currency: '[eq]EUR', date: '[gte]2026-03-01[and][lte]2026-03-31', kind: '[eq]payment', pagesize: '50' })}`);
+    const { body } = await get(
+      `/businesses/B1/transactions${q({ currency: '[eq]EUR', date: '[gte]2026-03-01[and][lte]2026-03-31', kind: '[eq]payment', pagesize: '50' })}`,
+    );
     const list = transactionList.assert(body);
     const status = (reference: string) => {
       const item = list.results.find((candidate) => candidate.reference === reference);
@@ -113,7 +128,9 @@ describe.each(databaseKinds)('money that reads right on %s', (kind) => {
 
     it('sorts by amount grouped by currency when none or several are chosen, by amount alone within one', async () => {
       for (const direction of ['Ascending', 'Descending']) {
-        const { results } = transactionList.assert((await get(`/transactions${q({ OrderingField: 'amount', OrderingDirection: direction, pagesize: '100' })}`)).body);
+        const { results } = transactionList.assert(
+          (await get(`/transactions${q({ OrderingField: 'amount', OrderingDirection: direction, pagesize: '100' })}`)).body,
+        );
         const currencies = results.map((item) => item.currency);
         expect(currencies).toEqual([...currencies].sort()); // one block per currency, in code order
         for (const currency of new Set(currencies)) {
@@ -121,7 +138,9 @@ describe.each(databaseKinds)('money that reads right on %s', (kind) => {
           expect(amounts).toEqual([...amounts].sort((a, b) => (direction === 'Ascending' ? a - b : b - a)));
         }
       }
-      const euros = transactionList.assert((await get(`/transactions${q({ OrderingField: 'amount', OrderingDirection: 'Descending', currency: '[eq]EUR', pagesize: '100' })}`)).body);
+      const euros = transactionList.assert(
+        (await get(`/transactions${q({ OrderingField: 'amount', OrderingDirection: 'Descending', currency: '[eq]EUR', pagesize: '100' })}`)).body,
+      );
       const amounts = euros.results.map((item) => item.amount);
       expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
     });
@@ -132,7 +151,8 @@ describe.each(databaseKinds)('money that reads right on %s', (kind) => {
       const response = await call(users.admin, 'POST', `${path}/dashboard`, body, london);
       expect(response.status).toBe(200);
       const answer = (await response.json()) as DashboardResponse;
-      const sum = (measure: 'volume' | 'revenue' | 'unsuccessfulVolume' | 'salesCount') => answer.datapoints.reduce((total, point) => total + point[measure], 0);
+      const sum = (measure: 'volume' | 'revenue' | 'unsuccessfulVolume' | 'salesCount') =>
+        answer.datapoints.reduce((total, point) => total + point[measure], 0);
       return { volume: sum('volume'), revenue: sum('revenue'), unsuccessfulVolume: sum('unsuccessfulVolume'), salesCount: sum('salesCount') };
     }
     async function overviewTotals(path: string, filters: Record<string, string>) {
@@ -149,13 +169,24 @@ describe.each(databaseKinds)('money that reads right on %s', (kind) => {
     ])('add up to the same figures for %s, %s %s to %s', async (path, interval, startDate, endDate) => {
       const dashboard = await dashboardTotals(path, { interval, dateRange: { startDate, endDate }, currency: 'EUR' });
       const overview = await overviewTotals(path, { currency: '[eq]EUR', date: `[gte]${startDate}T00:00:00[and][lte]${endDate}T23:59:59` });
-      expect({ volume: overview.volume, revenue: overview.revenue, unsuccessfulVolume: overview.unsuccessfulVolume, salesCount: overview.salesCount }).toEqual(dashboard);
+      expect({ volume: overview.volume, revenue: overview.revenue, unsuccessfulVolume: overview.unsuccessfulVolume, salesCount: overview.salesCount }).toEqual(
+        dashboard,
+      );
     });
 
     it('states March’s figures as the definitions say: refunds netted on the payment’s date', async () => {
       const overview = await overviewTotals('/businesses/B1', { currency: '[eq]EUR', date: '[gte]2026-03-01T00:00:00[and][lte]2026-03-31T23:59:59' });
       expect(overview).toEqual({
-        currency: 'EUR', volume: 18_500, salesCount: 3, refunds: 8_000, refundsCount: 2, chargebacks: 0, chargebacksCount: 0, revenue: 10_500, unsuccessfulVolume: 5_500, unsuccessfulCount: 2,
+        currency: 'EUR',
+        volume: 18_500,
+        salesCount: 3,
+        refunds: 8_000,
+        refundsCount: 2,
+        chargebacks: 0,
+        chargebacksCount: 0,
+        revenue: 10_500,
+        unsuccessfulVolume: 5_500,
+        unsuccessfulCount: 2,
       });
     });
 

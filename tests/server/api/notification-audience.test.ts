@@ -21,7 +21,10 @@ describe.each(databaseKinds)('notification audience on %s', (kind) => {
     expect((await candidates('term=b3')).map((candidate) => candidate.id)).toEqual(['B3']);
   });
   it('names the ids a notification stores', async () => {
-    expect((await candidates('ids=B2,P2,NOPE')).map((candidate) => `${candidate.kind}:${candidate.id}:${candidate.name}`)).toEqual(['partner:P2:Southwind Partners', 'business:B2:Beta Retail Ltd']);
+    expect((await candidates('ids=B2,P2,NOPE')).map((candidate) => `${candidate.kind}:${candidate.id}:${candidate.name}`)).toEqual([
+      'partner:P2:Southwind Partners',
+      'business:B2:Beta Retail Ltd',
+    ]);
   });
   it('answers nothing for an empty term and takes wildcards literally', async () => {
     expect(await candidates('term=')).toEqual([]);
@@ -29,7 +32,8 @@ describe.each(databaseKinds)('notification audience on %s', (kind) => {
     expect(await candidates('term=_')).toEqual([]);
   });
   it('lets only root authors in', async () => {
-    for (const user of [users.owner, users.partner, users.readonly]) expect((await harness.call(user, 'GET', '/notifications/audience?term=alpha')).status).toBe(403);
+    for (const user of [users.owner, users.partner, users.readonly])
+      expect((await harness.call(user, 'GET', '/notifications/audience?term=alpha')).status).toBe(403);
   });
   it('refuses unknown and oversized parameters', async () => {
     expect((await harness.call(users.admin, 'GET', '/notifications/audience?term=a&drop=1')).status).toBe(400);

@@ -8,23 +8,41 @@ import { databaseKinds, fixture, useFixtureApp } from '../support.ts';
 
 const { users } = fixture;
 
-const content = (text: string) => JSON.stringify({ blocks: [
-  { type: 'heading', level: 1, inlines: [{ text: 'Heads up' }] },
-  { type: 'text', inlines: [{ text: text, bold: true }, { text: ' see ', italic: true }, { text: 'the guide', href: 'https://example.com/guide' }] },
-  { type: 'richList', ordered: true, items: [[{ text: 'one' }], [{ text: 'two' }]] },
-] });
+const content = (text: string) =>
+  JSON.stringify({
+    blocks: [
+      { type: 'heading', level: 1, inlines: [{ text: 'Heads up' }] },
+      {
+        type: 'text',
+        inlines: [
+          { text: text, bold: true },
+          { text: ' see ', italic: true },
+          { text: 'the guide', href: 'https://example.com/guide' },
+        ],
+      },
+      { type: 'richList', ordered: true, items: [[{ text: 'one' }], [{ text: 'two' }]] },
+    ],
+  });
 
 describe.each(databaseKinds)('notifications authoring on %s', (kind) => {
   const harness = useFixtureApp(kind);
-  const body = (overrides: Record<string, unknown> = {}) => ({ title: 'New fees', content: content('Fees change.'), viewRestriction: 'allUsers', status: 'draft', ...overrides });
+  const body = (overrides: Record<string, unknown> = {}) => ({
+    title: 'New fees',
+    content: content('Fees change.'),
+    viewRestriction: 'allUsers',
+    status: 'draft',
+    ...overrides,
+  });
   const create = async (overrides: Record<string, unknown> = {}) => {
     const response = await harness.call(users.admin, 'POST', '/notifications', body(overrides));
     expect(response.status, await response.clone().text()).toBe(201);
     return ((await response.json()) as { reference: string }).reference;
   };
   const read = async (reference: string) => authoredNotification.assert(await (await harness.call(users.admin, 'GET', `/notifications/${reference}`)).json());
-  const inbox = async (userId: string) => ((await (await harness.call(userId, 'GET', '/user/notifications?pagesize=100')).json()) as { results: { reference: string; unread: boolean }[] }).results;
-  const unread = async (userId: string) => ((await (await harness.call(userId, 'GET', '/user/notifications/status')).json()) as { totalUnreadCount: number }).totalUnreadCount;
+  const inbox = async (userId: string) =>
+    ((await (await harness.call(userId, 'GET', '/user/notifications?pagesize=100')).json()) as { results: { reference: string; unread: boolean }[] }).results;
+  const unread = async (userId: string) =>
+    ((await (await harness.call(userId, 'GET', '/user/notifications/status')).json()) as { totalUnreadCount: number }).totalUnreadCount;
 
   it('lets only root authors in: 403 for everyone else on every call', async () => {
     const reference = await create();
@@ -39,7 +57,15 @@ describe.each(databaseKinds)('notifications authoring on %s', (kind) => {
 
   it('creates a draft nobody reads, lists every status to authors, and audits it', async () => {
     const reference = await create();
-    expect(await read(reference)).toMatchObject({ reference, title: 'New fees', status: 'draft', publishedUtc: null, version: 1, audience: null, readCount: 0 });
+    expect(await read(reference)).toMatchObject({
+      reference,
+      title: 'New fees',
+      status: 'draft',
+      publishedUtc: null,
+      version: 1,
+      audience: null,
+      readCount: 0,
+    });
     const list = authoredNotificationList.assert(await (await harness.call(users.admin, 'GET', '/notifications?status=[eq]draft&pagesize=100')).json());
     expect(list.results.map((row) => row.reference)).toContain(reference);
     expect(list.results.every((row) => row.status === 'draft')).toBe(true);

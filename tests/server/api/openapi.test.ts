@@ -14,7 +14,10 @@ const publicUrl = 'https://portal.example.test';
 
 /** Every $ref in a JSON value. */
 function refsOf(value: unknown, found: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((item) => { refsOf(item, found); });
+  if (Array.isArray(value))
+    value.forEach((item) => {
+      refsOf(item, found);
+    });
   else if (value && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
       if (key === '$ref' && typeof inner === 'string') found.push(inner);
@@ -26,7 +29,13 @@ function refsOf(value: unknown, found: string[] = []): string[] {
 
 function resolve(document: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) return undefined;
-  return ref.slice(2).split('/').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+      document,
+    );
 }
 
 describe('the generator', () => {
@@ -46,7 +55,10 @@ describe('the generator', () => {
     const schema = toJsonSchema(inviteUsersBody) as { properties: { emails: { items: { type: string } } } };
     expect(schema.properties.emails.items.type).toBe('string');
     expect(toJsonSchema(type({ amount: 'number.integer >= 1', '+': 'reject' }))).toEqual({
-      type: 'object', properties: { amount: { type: 'integer', minimum: 1 } }, required: ['amount'], additionalProperties: false,
+      type: 'object',
+      properties: { amount: { type: 'integer', minimum: 1 } },
+      required: ['amount'],
+      additionalProperties: false,
     });
   });
 
@@ -54,7 +66,11 @@ describe('the generator', () => {
     const document = buildOpenApiDocument({ publicUrl });
     const post = document.paths['/businesses/{businessId}/beneficiaries']?.post;
     expect(post?.requestBody?.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/beneficiaryBody' });
-    expect(document.components.schemas.beneficiaryBody).toMatchObject({ type: 'object', additionalProperties: false, required: expect.arrayContaining(['iban', 'bic', 'kind']) });
+    expect(document.components.schemas.beneficiaryBody).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: expect.arrayContaining(['iban', 'bic', 'kind']),
+    });
     expect(post?.responses['201']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/beneficiary' } } } });
   });
 });
@@ -70,9 +86,13 @@ describe('the Portal API document', () => {
     await insertFixtureWorld(database);
     harness = createTestApp(database);
     document = buildOpenApiDocument({ publicUrl });
-    routes = [...new Set(harness.app.routes
-      .filter((route) => route.path.startsWith('/api/portal/') && route.method !== 'ALL' && !route.path.endsWith('*'))
-      .map((route) => `${route.method} ${route.path}`))];
+    routes = [
+      ...new Set(
+        harness.app.routes
+          .filter((route) => route.path.startsWith('/api/portal/') && route.method !== 'ALL' && !route.path.endsWith('*'))
+          .map((route) => `${route.method} ${route.path}`),
+      ),
+    ];
   }, 120_000);
   afterAll(async () => database?.close());
 
@@ -94,7 +114,10 @@ describe('the Portal API document', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.servers).toEqual([{ url: `${publicUrl}/api/portal`, description: 'This portal' }]);
     expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(document.components.securitySchemes.oidc).toMatchObject({ type: 'openIdConnect', openIdConnectUrl: `${publicUrl}/connect/.well-known/openid-configuration` });
+    expect(document.components.securitySchemes.oidc).toMatchObject({
+      type: 'openIdConnect',
+      openIdConnectUrl: `${publicUrl}/connect/.well-known/openid-configuration`,
+    });
     const tagNames = new Set(document.tags.map((tag) => tag.name));
     for (const [path, item] of Object.entries(document.paths)) {
       for (const operation of Object.values(item)) for (const tag of operation.tags) expect(tagNames.has(tag), `${path} tag ${tag}`).toBe(true);
@@ -133,7 +156,9 @@ describe('the Portal API document', () => {
         const refusals = Object.keys(operation.responses).filter((status) => status.startsWith('4'));
         expect(refusals, `${method} ${path}`).toContain('400');
         for (const status of refusals) {
-          const response = resolve(document, String((operation.responses[status] as { $ref: string }).$ref)) as { content: Record<string, { schema: unknown }> };
+          const response = resolve(document, String((operation.responses[status] as { $ref: string }).$ref)) as {
+            content: Record<string, { schema: unknown }>;
+          };
           expect(response.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/errorReportSchema' });
         }
         const successes = Object.keys(operation.responses).filter((status) => status.startsWith('2'));

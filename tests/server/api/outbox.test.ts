@@ -5,7 +5,11 @@ import { queueEmail } from '../../../server/mail/outbox.ts';
 import { databaseKinds, fixture, useFixtureApp } from '../support.ts';
 
 const content = (subject: string) => ({
-  template: 'test', subject, heading: subject, paragraphs: ['<b>not markup</b>'], action: { label: 'Open', url: 'https://portal.test/x' },
+  template: 'test',
+  subject,
+  heading: subject,
+  paragraphs: ['<b>not markup</b>'],
+  action: { label: 'Open', url: 'https://portal.test/x' },
 });
 
 for (const kind of databaseKinds) {
@@ -23,9 +27,13 @@ for (const kind of databaseKinds) {
       expect(page.results.map((row) => row.id)).toEqual([second.id, first.id]);
       expect(page.results[0]).toMatchObject({ subject: 'Second message', status: 'queued' });
 
-      const byRecipient = (await (await harness.call(fixture.users.admin, 'GET', `/outbox?recipient=${encodeURIComponent('[eq]jo@example.COM')}`)).json()) as { results: { id: string }[] };
+      const byRecipient = (await (await harness.call(fixture.users.admin, 'GET', `/outbox?recipient=${encodeURIComponent('[eq]jo@example.COM')}`)).json()) as {
+        results: { id: string }[];
+      };
       expect(byRecipient.results.map((row) => row.id)).toEqual([first.id]);
-      const byTemplate = (await (await harness.call(fixture.users.admin, 'GET', '/outbox?template=[eq]other&status=[eq]queued')).json()) as { results: { id: string }[] };
+      const byTemplate = (await (await harness.call(fixture.users.admin, 'GET', '/outbox?template=[eq]other&status=[eq]queued')).json()) as {
+        results: { id: string }[];
+      };
       expect(byTemplate.results.map((row) => row.id)).toEqual([second.id]);
 
       const one = await harness.call(fixture.users.admin, 'GET', `/outbox/${first.id}`);

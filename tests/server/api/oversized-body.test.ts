@@ -43,7 +43,9 @@ describe('an oversized body over a real connection', () => {
       expect(oversized.status).toBe(413);
       expect(oversized.headers.get('connection')).toBe('close');
       expect(await oversized.json()).toEqual({
-        errorReport: { errors: [{ message: 'The request body may have 1048576 bytes maximum.', translatedMessage: 'The request body may have 1048576 bytes maximum.' }] },
+        errorReport: {
+          errors: [{ message: 'The request body may have 1048576 bytes maximum.', translatedMessage: 'The request body may have 1048576 bytes maximum.' }],
+        },
       });
 
       const next = await fetch(`${base}/user/permissions`, { headers });

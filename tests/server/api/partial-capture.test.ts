@@ -18,18 +18,50 @@ const rate = { percentageBasisPoints: 140, fixedMinor: 20 };
 async function insertAuthorisations(database: Database): Promise<void> {
   const { db } = database;
   const jobs: [string, string, string, number, string][] = [
-    ['PJ32A', 'M3a', 'reserved', 4908, 'GBP'], ['PJ32B', 'M3a', 'reserved', 4908, 'GBP'], ['PJ32C', 'M3a', 'reserved', 4908, 'GBP'],
-    ['PJ32D', 'M3a', 'paid', 5000, 'GBP'], ['PJ32K', 'M3b', 'paid', 5000, 'JPY'],
+    ['PJ32A', 'M3a', 'reserved', 4908, 'GBP'],
+    ['PJ32B', 'M3a', 'reserved', 4908, 'GBP'],
+    ['PJ32C', 'M3a', 'reserved', 4908, 'GBP'],
+    ['PJ32D', 'M3a', 'paid', 5000, 'GBP'],
+    ['PJ32K', 'M3b', 'paid', 5000, 'JPY'],
   ];
-  await db.insert(schema.paymentJobs).values(jobs.map(([reference, merchantId, status, amountMinor, currency]) => ({
-    reference, businessId: 'B3', partnerId: null, merchantId, configurationId: `C-${merchantId}`, createDateTimeUtc: created, expirationDateTimeUtc: null,
-    orderNumber: `ORD-${reference}`, amountMinor, currency, status, order: { billingIdentity: { emailAddress: 'shopper@example.test' } },
-  })));
+  await db.insert(schema.paymentJobs).values(
+    jobs.map(([reference, merchantId, status, amountMinor, currency]) => ({
+      reference,
+      businessId: 'B3',
+      partnerId: null,
+      merchantId,
+      configurationId: `C-${merchantId}`,
+      createDateTimeUtc: created,
+      expirationDateTimeUtc: null,
+      orderNumber: `ORD-${reference}`,
+      amountMinor,
+      currency,
+      status,
+      order: { billingIdentity: { emailAddress: 'shopper@example.test' } },
+    })),
+  );
   await db.insert(schema.pricingPlanRates).values({ merchantId: 'M3a', currency: 'GBP', paymentMethod: 'card', ...rate });
-  await insertTransactions(db, jobs.map(([reference, merchantId, status, amountMinor, currency]) => ({
-    reference: `TX${reference.slice(2)}`, kind: 'payment' as const, parentReference: null, partnerId: null, businessId: 'B3', merchantId, configurationId: `C-${merchantId}`,
-    paymentJobReference: reference, createdAt: created, amountMinor, currency, status, paymentMethod: 'card', channel: 'Gateway', cardMasked: '411111******1111', customerEmail: 'shopper@example.test',
-  })));
+  await insertTransactions(
+    db,
+    jobs.map(([reference, merchantId, status, amountMinor, currency]) => ({
+      reference: `TX${reference.slice(2)}`,
+      kind: 'payment' as const,
+      parentReference: null,
+      partnerId: null,
+      businessId: 'B3',
+      merchantId,
+      configurationId: `C-${merchantId}`,
+      paymentJobReference: reference,
+      createdAt: created,
+      amountMinor,
+      currency,
+      status,
+      paymentMethod: 'card',
+      channel: 'Gateway',
+      cardMasked: '411111******1111',
+      customerEmail: 'shopper@example.test',
+    })),
+  );
 }
 
 describe.each(databaseKinds)('partial captures and amounts below one minor unit on %s', (kind) => {
@@ -50,7 +82,7 @@ describe.each(databaseKinds)('partial captures and amounts below one minor unit 
   };
   const act = async (job: string, action: string, body: Record<string, unknown>) => {
     const response = await call(users.owner, 'POST', `${B3}/payment-jobs/${job}/payments/TX${job.slice(2)}/actions/${action}`, body);
-    return { status: response.status, body: await response.json() as { message?: string; errorReport?: { errors: { message: string }[] } } };
+    return { status: response.status, body: (await response.json()) as { message?: string; errorReport?: { errors: { message: string }[] } } };
   };
   const errorsOf = (answer: { body: { errorReport?: { errors: { message: string }[] } } }) => answer.body.errorReport?.errors.map((error) => error.message);
   /** What the ledger credited the trading account for a payment (sale entries of it and its captures) and charged as fees. */
@@ -58,9 +90,19 @@ describe.each(databaseKinds)('partial captures and amounts below one minor unit 
     const rows = await database.query<{ posting_id: string; category: string; amount: string }>(
       `SELECT e.posting_id, e.category, e.amount_minor::text AS amount FROM ledger_entries e JOIN transactions t ON t.reference = e.transaction_reference
         WHERE (t.reference = $1 OR t.parent_reference = $1) AND ((e.category = 'sale' AND e.account_id LIKE '%:trading') OR (e.category = 'fee' AND e.account_id LIKE '%:costs'))
-        ORDER BY e.posting_id`, [paymentId]);
+        ORDER BY e.posting_id`,
+      [paymentId],
+    );
     const sum = (category: string) => rows.filter((row) => row.category === category).reduce((total, row) => total + Number(row.amount), 0);
-    return { sales: rows.filter((row) => row.category === 'sale').map((row) => Number(row.amount)).sort((a, b) => a - b), sale: sum('sale'), fee: sum('fee'), postings: rows.map((row) => row.posting_id) };
+    return {
+      sales: rows
+        .filter((row) => row.category === 'sale')
+        .map((row) => Number(row.amount))
+        .sort((a, b) => a - b),
+      sale: sum('sale'),
+      fee: sum('fee'),
+      postings: rows.map((row) => row.posting_id),
+    };
   };
 
   it('credits £0.01 for a £0.01 capture of £49.08, keeps the rest capturable, and credits each later capture as its own sale', async () => {
@@ -116,9 +158,14 @@ describe.each(databaseKinds)('partial captures and amounts below one minor unit 
     ['refund', 'PJ32K', 10.5, 'Amount has more decimals than JPY allows (0).'],
   ] as const)('refuses a %s of %s of %s with a 400 that says why, and changes nothing', async (action, job, amount, message) => {
     const before = await detail(job);
-    const counts = async () => (await database.query<{ children: number; emails: number }>(
-      `SELECT (SELECT count(*)::int FROM transactions WHERE parent_reference = $1) AS children,
-        (SELECT count(*)::int FROM outbound_emails WHERE template = 'refundConfirmation') AS emails`, [`TX${job.slice(2)}`]))[0];
+    const counts = async () =>
+      (
+        await database.query<{ children: number; emails: number }>(
+          `SELECT (SELECT count(*)::int FROM transactions WHERE parent_reference = $1) AS children,
+        (SELECT count(*)::int FROM outbound_emails WHERE template = 'refundConfirmation') AS emails`,
+          [`TX${job.slice(2)}`],
+        )
+      )[0];
     const was = await counts();
     const answer = await act(job, action, { amount, version: before.version, ...(action === 'refund' ? { reason: 'goodwill', notifyCustomer: true } : {}) });
     expect(answer.status).toBe(400);

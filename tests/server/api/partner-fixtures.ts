@@ -12,21 +12,52 @@ export const paymentDay = (now = new Date()) => new Date(lastMonthStart(now).get
 
 export const partnerPlanIds = { p1: 'CP-P1', p2: 'CP-P2' } as const;
 
-export type FixturePayment = { reference: string; merchantId: 'M1a' | 'M1b' | 'M2a'; amountMinor: number; currency: string; paymentMethod: string; cardMasked: string | null; moto?: boolean; status?: string; declineReason?: string };
+export type FixturePayment = {
+  reference: string;
+  merchantId: 'M1a' | 'M1b' | 'M2a';
+  amountMinor: number;
+  currency: string;
+  paymentMethod: string;
+  cardMasked: string | null;
+  moto?: boolean;
+  status?: string;
+  declineReason?: string;
+};
 
 /** Inserts payments (with their jobs) and writes their statistics and ledger postings as the payments module would. */
 export async function insertPartnerPayments(database: Database, payments: readonly FixturePayment[], at = paymentDay()): Promise<void> {
   const { db } = database;
   const businessOf = { M1a: 'B1', M1b: 'B1', M2a: 'B2' } as const;
-  await db.insert(schema.paymentJobs).values(payments.map((payment) => ({
-    reference: `PJ-${payment.reference}`, partnerId: 'P1', businessId: businessOf[payment.merchantId], merchantId: payment.merchantId,
-    configurationId: `C-${payment.merchantId}`, createDateTimeUtc: at, orderNumber: `ORD-${payment.reference}`, amountMinor: payment.amountMinor,
-    currency: payment.currency, status: payment.status ?? 'paid', order: payment.moto ? { channel: 'moto' } : {},
-  })));
+  await db.insert(schema.paymentJobs).values(
+    payments.map((payment) => ({
+      reference: `PJ-${payment.reference}`,
+      partnerId: 'P1',
+      businessId: businessOf[payment.merchantId],
+      merchantId: payment.merchantId,
+      configurationId: `C-${payment.merchantId}`,
+      createDateTimeUtc: at,
+      orderNumber: `ORD-${payment.reference}`,
+      amountMinor: payment.amountMinor,
+      currency: payment.currency,
+      status: payment.status ?? 'paid',
+      order: payment.moto ? { channel: 'moto' } : {},
+    })),
+  );
   const rows: NewTransactionRow[] = payments.map((payment) => ({
-    reference: payment.reference, kind: 'payment', businessId: businessOf[payment.merchantId], merchantId: payment.merchantId, partnerId: 'P1',
-    configurationId: `C-${payment.merchantId}`, paymentJobReference: `PJ-${payment.reference}`, createdAt: at, amountMinor: payment.amountMinor,
-    currency: payment.currency, status: payment.status ?? 'paid', paymentMethod: payment.paymentMethod, channel: 'Gateway', cardMasked: payment.cardMasked,
+    reference: payment.reference,
+    kind: 'payment',
+    businessId: businessOf[payment.merchantId],
+    merchantId: payment.merchantId,
+    partnerId: 'P1',
+    configurationId: `C-${payment.merchantId}`,
+    paymentJobReference: `PJ-${payment.reference}`,
+    createdAt: at,
+    amountMinor: payment.amountMinor,
+    currency: payment.currency,
+    status: payment.status ?? 'paid',
+    paymentMethod: payment.paymentMethod,
+    channel: 'Gateway',
+    cardMasked: payment.cardMasked,
     declineReason: payment.declineReason ?? null,
   }));
   await db.transaction(async (tx) => {
@@ -44,12 +75,47 @@ export async function insertCommissionPlans(database: Database, now = new Date()
     { id: partnerPlanIds.p1, partnerId: 'P1', name: 'Tiered revenue share', validFrom, validTo: null },
     { id: partnerPlanIds.p2, partnerId: 'P2', name: 'Southwind share', validFrom, validTo: null },
   ]);
-  const base = { volumeFromMinor: 0, volumeToMinor: null, percentageBasisPoints: 0, fixedMinor: 0, channel: null, currency: null, paymentMethod: null, cardType: null };
+  const base = {
+    volumeFromMinor: 0,
+    volumeToMinor: null,
+    percentageBasisPoints: 0,
+    fixedMinor: 0,
+    channel: null,
+    currency: null,
+    paymentMethod: null,
+    cardType: null,
+  };
   await database.db.insert(schema.commissionRules).values([
     { ...base, id: 'R5', planId: partnerPlanIds.p1, priority: 5, description: 'MOTO: 10% of the fee', channel: 'Moto', percentageBasisPoints: 1000 },
-    { ...base, id: 'R10', planId: partnerPlanIds.p1, priority: 10, description: 'Amex: 10% of the fee', cardType: 'American Express', percentageBasisPoints: 1000 },
-    { ...base, id: 'R20', planId: partnerPlanIds.p1, priority: 20, description: 'GBP, £10,000 a month and over: 30%', currency: 'GBP', volumeFromMinor: 1_000_000, percentageBasisPoints: 3000 },
-    { ...base, id: 'R30', planId: partnerPlanIds.p1, priority: 30, description: 'GBP: 20% plus 1p', currency: 'GBP', percentageBasisPoints: 2000, fixedMinor: 1 },
+    {
+      ...base,
+      id: 'R10',
+      planId: partnerPlanIds.p1,
+      priority: 10,
+      description: 'Amex: 10% of the fee',
+      cardType: 'American Express',
+      percentageBasisPoints: 1000,
+    },
+    {
+      ...base,
+      id: 'R20',
+      planId: partnerPlanIds.p1,
+      priority: 20,
+      description: 'GBP, £10,000 a month and over: 30%',
+      currency: 'GBP',
+      volumeFromMinor: 1_000_000,
+      percentageBasisPoints: 3000,
+    },
+    {
+      ...base,
+      id: 'R30',
+      planId: partnerPlanIds.p1,
+      priority: 30,
+      description: 'GBP: 20% plus 1p',
+      currency: 'GBP',
+      percentageBasisPoints: 2000,
+      fixedMinor: 1,
+    },
     { ...base, id: 'R40', planId: partnerPlanIds.p1, priority: 40, description: 'Any other fee: 15%', percentageBasisPoints: 1500 },
     { ...base, id: 'R90', planId: partnerPlanIds.p2, priority: 10, description: 'Any fee: 20%', percentageBasisPoints: 2000 },
   ]);
@@ -66,6 +132,24 @@ export const partnerPayments: readonly FixturePayment[] = [
   { reference: 'TXP0003', merchantId: 'M1b', amountMinor: 5000, currency: 'GBP', paymentMethod: 'card', cardMasked: '378282*****0005' },
   { reference: 'TXP0004', merchantId: 'M2a', amountMinor: 3333, currency: 'EUR', paymentMethod: 'ideal', cardMasked: null },
   { reference: 'TXP0005', merchantId: 'M1a', amountMinor: 4000, currency: 'GBP', paymentMethod: 'card', cardMasked: '401288******1881', moto: true },
-  { reference: 'TXP0006', merchantId: 'M1a', amountMinor: 1500, currency: 'GBP', paymentMethod: 'card', cardMasked: '400000******0002', status: 'declined', declineReason: 'Insufficient funds' },
-  { reference: 'TXP0007', merchantId: 'M2a', amountMinor: 900, currency: 'GBP', paymentMethod: 'card', cardMasked: '400000******0002', status: 'declined', declineReason: 'Do not honour' },
+  {
+    reference: 'TXP0006',
+    merchantId: 'M1a',
+    amountMinor: 1500,
+    currency: 'GBP',
+    paymentMethod: 'card',
+    cardMasked: '400000******0002',
+    status: 'declined',
+    declineReason: 'Insufficient funds',
+  },
+  {
+    reference: 'TXP0007',
+    merchantId: 'M2a',
+    amountMinor: 900,
+    currency: 'GBP',
+    paymentMethod: 'card',
+    cardMasked: '400000******0002',
+    status: 'declined',
+    declineReason: 'Do not honour',
+  },
 ];

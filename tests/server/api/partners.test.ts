@@ -27,7 +27,8 @@ describe.each(databaseKinds)('partners on %s', (kind) => {
   afterAll(async () => database?.close());
 
   const json = async (response: Response) => response.json() as Promise<unknown>;
-  const messages = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+  const messages = async (response: Response) =>
+    ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
 
   it('lists every partner for internal users, with counts, filters and sorts by the list convention', async () => {
     const all = partnerList.assert(await json(await call(users.readonly, 'GET', '/partners')));
@@ -103,7 +104,10 @@ describe.each(databaseKinds)('partners on %s', (kind) => {
       { month, currency: 'EUR', volumeMinor: 3333, feesMinor: 88, transactionCount: 1, unmatchedCount: 0, commissionMinor: 13 },
       { month, currency: 'GBP', volumeMinor: 21599, feesMinor: 215 + 74 + 120 + 101, transactionCount: 4, unmatchedCount: 0, commissionMinor: 82 },
     ]);
-    expect(plan.totals).toEqual([{ currency: 'EUR', feesMinor: 88, commissionMinor: 13 }, { currency: 'GBP', feesMinor: 510, commissionMinor: 82 }]);
+    expect(plan.totals).toEqual([
+      { currency: 'EUR', feesMinor: 88, commissionMinor: 13 },
+      { currency: 'GBP', feesMinor: 510, commissionMinor: 82 },
+    ]);
     // P2's plan sees none of P1's fees.
     const other = commissionPlanDetail.assert(await json(await call(users.admin, 'GET', `/partners/P2/commission-plans/${partnerPlanIds.p2}`)));
     expect(other.months).toEqual([]);
@@ -119,7 +123,10 @@ describe.each(databaseKinds)('partners on %s', (kind) => {
     }
     const gbp = await commissionOfTransactions(database.db, 'P1', rules, lastMonthStart(), 'GBP');
     expect(Object.fromEntries(gbp.map((share) => [share.reference, [share.ruleId, share.commissionMinor]]))).toEqual({
-      TXP0001: ['R30', 44], TXP0002: ['R30', 16], TXP0003: ['R10', 12], TXP0005: ['R5', 10],
+      TXP0001: ['R30', 44],
+      TXP0002: ['R30', 16],
+      TXP0003: ['R10', 12],
+      TXP0005: ['R5', 10],
     });
   });
 
@@ -134,7 +141,12 @@ describe.each(databaseKinds)('partners on %s', (kind) => {
       { businessId: 'B1', businessName: 'Alpha Trading Ltd', totalCount: 1, totalAmount: 1500, topReason: 'Insufficient funds' },
       { businessId: 'B2', businessName: 'Beta Retail Ltd', totalCount: 1, totalAmount: 900, topReason: 'Do not honour' },
     ]);
-    for (const bad of [{}, { currency: 'pounds', dateRange: body.dateRange }, { ...body, extra: 1 }, { currency: 'GBP', dateRange: { startDate: day, endDate: '2000-01-01' } }]) {
+    for (const bad of [
+      {},
+      { currency: 'pounds', dateRange: body.dateRange },
+      { ...body, extra: 1 },
+      { currency: 'GBP', dateRange: { startDate: day, endDate: '2000-01-01' } },
+    ]) {
       expect((await call(users.partner, 'POST', '/partners/P1/declines', bad)).status).toBe(400);
     }
     expect((await call(users.partner, 'POST', '/partners/P1/declines', 'not json', { 'content-type': 'application/json' })).status).toBe(400);

@@ -23,33 +23,75 @@ async function insertOverviewFixtures(database: Database): Promise<void> {
   const job = (reference: string, merchantId: string, status: string, expiresInMs: number | null = null) => {
     const businessId = `B${merchantId.slice(1, 2)}`;
     return {
-      reference, businessId, partnerId: businessId === 'B3' ? null : 'P1', merchantId, configurationId: `C-${merchantId}`, createDateTimeUtc: created,
-      expirationDateTimeUtc: expiresInMs === null ? null : new Date(now().getTime() + expiresInMs), orderNumber: `ORD-${reference}`, amountMinor: 10_545,
-      currency: 'GBP', status, order: {},
+      reference,
+      businessId,
+      partnerId: businessId === 'B3' ? null : 'P1',
+      merchantId,
+      configurationId: `C-${merchantId}`,
+      createDateTimeUtc: created,
+      expirationDateTimeUtc: expiresInMs === null ? null : new Date(now().getTime() + expiresInMs),
+      orderNumber: `ORD-${reference}`,
+      amountMinor: 10_545,
+      currency: 'GBP',
+      status,
+      order: {},
     };
   };
-  await db.insert(schema.paymentJobs).values([
-    job('PJOVOPEN1', 'M3a', 'pending', 7 * day), job('PJOVOPEN2', 'M3b', 'verified'), job('PJOVLATE1', 'M3a', 'pending', -day),
-    job('PJOVAUTH1', 'M3a', 'reserved'), job('PJOVPAID1', 'M3a', 'paid'), job('PJOVPAID2', 'M3b', 'paid'), job('PJOVREFD1', 'M3a', 'paid'),
-    job('PJOVFAIL1', 'M3a', 'declined'), job('PJOVGONE1', 'M3a', 'cancelled'),
-    job('PJOVB1OPN', 'M1a', 'pending', 7 * day), job('PJOVB2OPN', 'M2a', 'pending', 7 * day),
-  ]);
-  const row = (reference: string, kind: 'payment' | 'refund', jobReference: string, merchantId: string, status: string, parentReference: string | null = null, amountMinor = 10_545) => {
+  await db
+    .insert(schema.paymentJobs)
+    .values([
+      job('PJOVOPEN1', 'M3a', 'pending', 7 * day),
+      job('PJOVOPEN2', 'M3b', 'verified'),
+      job('PJOVLATE1', 'M3a', 'pending', -day),
+      job('PJOVAUTH1', 'M3a', 'reserved'),
+      job('PJOVPAID1', 'M3a', 'paid'),
+      job('PJOVPAID2', 'M3b', 'paid'),
+      job('PJOVREFD1', 'M3a', 'paid'),
+      job('PJOVFAIL1', 'M3a', 'declined'),
+      job('PJOVGONE1', 'M3a', 'cancelled'),
+      job('PJOVB1OPN', 'M1a', 'pending', 7 * day),
+      job('PJOVB2OPN', 'M2a', 'pending', 7 * day),
+    ]);
+  const row = (
+    reference: string,
+    kind: 'payment' | 'refund',
+    jobReference: string,
+    merchantId: string,
+    status: string,
+    parentReference: string | null = null,
+    amountMinor = 10_545,
+  ) => {
     const businessId = `B${merchantId.slice(1, 2)}`;
     return {
-      reference, kind, parentReference, partnerId: businessId === 'B3' ? null : 'P1', businessId, merchantId, configurationId: `C-${merchantId}`,
-      paymentJobReference: jobReference, createdAt: created, amountMinor, currency: 'GBP', status, paymentMethod: 'card', channel: 'Gateway',
-      cardMasked: '411111******1111', customerEmail: 'shopper@example.test',
+      reference,
+      kind,
+      parentReference,
+      partnerId: businessId === 'B3' ? null : 'P1',
+      businessId,
+      merchantId,
+      configurationId: `C-${merchantId}`,
+      paymentJobReference: jobReference,
+      createdAt: created,
+      amountMinor,
+      currency: 'GBP',
+      status,
+      paymentMethod: 'card',
+      channel: 'Gateway',
+      cardMasked: '411111******1111',
+      customerEmail: 'shopper@example.test',
     };
   };
   await insertTransactions(db, [
-    row('TXOVPAID1', 'payment', 'PJOVPAID1', 'M3a', 'paid'), row('TXOVPAID2', 'payment', 'PJOVPAID2', 'M3b', 'paid'),
-    row('TXOVREFD1', 'payment', 'PJOVREFD1', 'M3a', 'paid'), row('TXOVAUTH1', 'payment', 'PJOVAUTH1', 'M3a', 'reserved'),
+    row('TXOVPAID1', 'payment', 'PJOVPAID1', 'M3a', 'paid'),
+    row('TXOVPAID2', 'payment', 'PJOVPAID2', 'M3b', 'paid'),
+    row('TXOVREFD1', 'payment', 'PJOVREFD1', 'M3a', 'paid'),
+    row('TXOVAUTH1', 'payment', 'PJOVAUTH1', 'M3a', 'reserved'),
     row('TXOVFAIL1', 'payment', 'PJOVFAIL1', 'M3a', 'declined'),
   ]);
   // A completed refund makes PJOVREFD1 refunded; one still in progress leaves PJOVPAID2 paid.
   await insertTransactions(db, [
-    row('RFOVREFD1', 'refund', 'PJOVREFD1', 'M3a', 'paid', 'TXOVREFD1', 1000), row('RFOVPAID2', 'refund', 'PJOVPAID2', 'M3b', 'pending', 'TXOVPAID2', 500),
+    row('RFOVREFD1', 'refund', 'PJOVREFD1', 'M3a', 'paid', 'TXOVREFD1', 1000),
+    row('RFOVPAID2', 'refund', 'PJOVPAID2', 'M3b', 'pending', 'TXOVPAID2', 500),
   ]);
 }
 
@@ -69,7 +111,10 @@ describe.each(databaseKinds)('the payment jobs overview and trace on %s', (kind)
     expect(response.status, await response.clone().text()).toBe(200);
     const list = paymentJobList.assert(await response.json());
     expect(list.numberOfResults).toBe(list.results.length);
-    return list.results.map((job) => job.reference).filter((reference) => reference.startsWith('PJOV')).sort();
+    return list.results
+      .map((job) => job.reference)
+      .filter((reference) => reference.startsWith('PJOV'))
+      .sort();
   };
 
   it("lists the business's jobs across its merchants and configurations, and no other business's", async () => {
@@ -91,7 +136,9 @@ describe.each(databaseKinds)('the payment jobs overview and trace on %s', (kind)
   });
 
   it('takes each tab’s jobs: open, authorised and not captured, paid, refunded, failed; no job in two', async () => {
-    const tabs = Object.fromEntries(await Promise.all(paymentJobTabs.map(async (tab) => [tab, await references(users.owner, '/businesses/B3', { tab: `[eq]${tab}` })] as const)));
+    const tabs = Object.fromEntries(
+      await Promise.all(paymentJobTabs.map(async (tab) => [tab, await references(users.owner, '/businesses/B3', { tab: `[eq]${tab}` })] as const)),
+    );
     expect(tabs).toEqual({
       // PJOVLATE1 is still 'pending' but past its expiry: the shopper can no longer pay it.
       open: ['PJOVOPEN1', 'PJOVOPEN2'],
@@ -104,7 +151,10 @@ describe.each(databaseKinds)('the payment jobs overview and trace on %s', (kind)
     const seen = Object.values(tabs).flat();
     expect(new Set(seen).size).toBe(seen.length);
     // Several tabs at once: any of their jobs; with the configuration filter too.
-    expect(await references(users.owner, '/businesses/B3', { tab: '[eq]open[and][eq]failed', configurationid: '[eq]C-M3a' })).toEqual(['PJOVFAIL1', 'PJOVOPEN1']);
+    expect(await references(users.owner, '/businesses/B3', { tab: '[eq]open[and][eq]failed', configurationid: '[eq]C-M3a' })).toEqual([
+      'PJOVFAIL1',
+      'PJOVOPEN1',
+    ]);
   });
 
   it('refuses a tab that does not exist with a 400 naming it', async () => {
@@ -117,7 +167,11 @@ describe.each(databaseKinds)('the payment jobs overview and trace on %s', (kind)
     // A refund asked for through the API (the owner may refund), then processed and completed by the acquirer, then a
     // chargeback of the rest.
     const payment = 'TXOVPAID1';
-    const asked = await call(users.owner, 'POST', '/businesses/B3/payment-jobs/PJOVPAID1/payments/TXOVPAID1/actions/refund', { amount: 20, reason: 'requestedByCustomer', version: 1 });
+    const asked = await call(users.owner, 'POST', '/businesses/B3/payment-jobs/PJOVPAID1/payments/TXOVPAID1/actions/refund', {
+      amount: 20,
+      reason: 'requestedByCustomer',
+      version: 1,
+    });
     expect(asked.status, await asked.clone().text()).toBe(201);
     const { refundId } = (await asked.json()) as { refundId: string };
     const [refund] = await database.db.select().from(schema.transactions).where(eq(schema.transactions.reference, refundId));
@@ -125,7 +179,11 @@ describe.each(databaseKinds)('the payment jobs overview and trace on %s', (kind)
     // The acquirer answers within the same second: the steps are closer together than a request's latency.
     await database.db.transaction((tx) => advanceRefund(tx, refundId, 'processing', new Date(requested.getTime() + 200)));
     await database.db.transaction((tx) => advanceRefund(tx, refundId, 'completed', new Date(requested.getTime() + 400)));
-    expect(await database.db.transaction((tx) => recordChargeback(tx, payment, { reason: 'Goods or services not provided' }, new Date(requested.getTime() + 86_400_000)))).not.toBeNull();
+    expect(
+      await database.db.transaction((tx) =>
+        recordChargeback(tx, payment, { reason: 'Goods or services not provided' }, new Date(requested.getTime() + 86_400_000)),
+      ),
+    ).not.toBeNull();
 
     const response = await call(users.owner, 'GET', '/businesses/B3/traces/TROVPAID1?advanced=true');
     expect(response.status, await response.clone().text()).toBe(200);
@@ -139,7 +197,9 @@ describe.each(databaseKinds)('the payment jobs overview and trace on %s', (kind)
       'Refund answered: Refunded',
       'Chargeback answered: Charged back (Goods or services not provided)',
     ]);
-    expect(trace.traceSequences.filter((sequence) => sequence.direction === 'outbound').map((sequence) => sequence.message)).toContain(`Refund request sent (${refundId})`);
+    expect(trace.traceSequences.filter((sequence) => sequence.direction === 'outbound').map((sequence) => sequence.message)).toContain(
+      `Refund request sent (${refundId})`,
+    );
     for (const sequence of trace.traceSequences) expect(sequence.durationMs ?? 0, `sequence ${sequence.sequence}`).toBeGreaterThanOrEqual(0);
     const times = trace.traceSequences.map((sequence) => Date.parse(sequence.timestampUtc));
     expect(times).toEqual([...times].sort((a, b) => a - b));

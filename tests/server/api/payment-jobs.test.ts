@@ -26,33 +26,94 @@ async function insertPaymentFixtures(database: Database): Promise<void> {
   const { db } = database;
   const created = new Date('2026-11-10T09:00:00Z');
   const job = (reference: string, merchantId: string, status: string, amountMinor: number, currency = 'GBP', businessId = 'B3') => ({
-    reference, businessId, partnerId: businessId === 'B1' ? 'P1' : null, merchantId, configurationId: `C-${merchantId}`, createDateTimeUtc: created,
-    expirationDateTimeUtc: new Date(Date.now() + 7 * 86_400_000), orderNumber: `ORD-${reference}`, amountMinor, currency, status,
+    reference,
+    businessId,
+    partnerId: businessId === 'B1' ? 'P1' : null,
+    merchantId,
+    configurationId: `C-${merchantId}`,
+    createDateTimeUtc: created,
+    expirationDateTimeUtc: new Date(Date.now() + 7 * 86_400_000),
+    orderNumber: `ORD-${reference}`,
+    amountMinor,
+    currency,
+    status,
     order: {
       billingIdentity: { emailAddress: 'shopper@example.test', dateOfBirth: '1980-04-02' },
-      billingAddress: { firstName: 'Ada', lastName: 'Shopper', addressLine1: '1 High Street', zipCode: 'AB1 2CD', city: 'Leeds', countryIso3166Alpha2: 'GB', phoneNumber1: '+441130000000', phoneNumber1Type: 'Unknown' },
-      orderLines: [{ type: 'physicalItem', description: 'Teapot', quantity: 2, unitPriceInclVat: amountMinor / 2, unitPriceExclVat: Math.round(amountMinor / 2 / 1.2), vatPercentage: 20 }],
+      billingAddress: {
+        firstName: 'Ada',
+        lastName: 'Shopper',
+        addressLine1: '1 High Street',
+        zipCode: 'AB1 2CD',
+        city: 'Leeds',
+        countryIso3166Alpha2: 'GB',
+        phoneNumber1: '+441130000000',
+        phoneNumber1Type: 'Unknown',
+      },
+      orderLines: [
+        {
+          type: 'physicalItem',
+          description: 'Teapot',
+          quantity: 2,
+          unitPriceInclVat: amountMinor / 2,
+          unitPriceExclVat: Math.round(amountMinor / 2 / 1.2),
+          vatPercentage: 20,
+        },
+      ],
     },
   });
-  await db.insert(schema.paymentJobs).values([
-    job('PJ3R0001', 'M3a', 'reserved', 4000), job('PJ3R0002', 'M3a', 'reserved', 6000), job('PJ3P0001', 'M3a', 'pending', 2500),
-    job('PJ3K0001', 'M3b', 'paid', 5000, 'JPY'), job('PJ3C0001', 'M3a', 'paid', 10_000), job('PJ1R0001', 'M1a', 'reserved', 3000, 'GBP', 'B1'),
-    job('PJ3E0001', 'M3a', 'pending', 1800), job('PJ3B0001', 'M3a', 'paid', 8000),
-  ]);
-  const payment = (reference: string, job: string, merchantId: string, status: string, amountMinor: number, currency = 'GBP', businessId = 'B3', partnerId: string | null = null) => ({
-    reference, kind: 'payment' as const, parentReference: null, partnerId, businessId, merchantId, configurationId: `C-${merchantId}`, paymentJobReference: job,
-    createdAt: created, amountMinor, currency, status, paymentMethod: 'card', channel: 'Gateway', cardMasked: '411111******1111', customerEmail: 'shopper@example.test',
+  await db
+    .insert(schema.paymentJobs)
+    .values([
+      job('PJ3R0001', 'M3a', 'reserved', 4000),
+      job('PJ3R0002', 'M3a', 'reserved', 6000),
+      job('PJ3P0001', 'M3a', 'pending', 2500),
+      job('PJ3K0001', 'M3b', 'paid', 5000, 'JPY'),
+      job('PJ3C0001', 'M3a', 'paid', 10_000),
+      job('PJ1R0001', 'M1a', 'reserved', 3000, 'GBP', 'B1'),
+      job('PJ3E0001', 'M3a', 'pending', 1800),
+      job('PJ3B0001', 'M3a', 'paid', 8000),
+    ]);
+  const payment = (
+    reference: string,
+    job: string,
+    merchantId: string,
+    status: string,
+    amountMinor: number,
+    currency = 'GBP',
+    businessId = 'B3',
+    partnerId: string | null = null,
+  ) => ({
+    reference,
+    kind: 'payment' as const,
+    parentReference: null,
+    partnerId,
+    businessId,
+    merchantId,
+    configurationId: `C-${merchantId}`,
+    paymentJobReference: job,
+    createdAt: created,
+    amountMinor,
+    currency,
+    status,
+    paymentMethod: 'card',
+    channel: 'Gateway',
+    cardMasked: '411111******1111',
+    customerEmail: 'shopper@example.test',
   });
   await insertTransactions(db, [
-    payment('TX3R0001', 'PJ3R0001', 'M3a', 'reserved', 4000), payment('TX3R0002', 'PJ3R0002', 'M3a', 'reserved', 6000),
-    payment('TX3P0001', 'PJ3P0001', 'M3a', 'pending', 2500), payment('TX3K0001', 'PJ3K0001', 'M3b', 'paid', 5000, 'JPY'),
-    payment('TX3C0001', 'PJ3C0001', 'M3a', 'paid', 10_000), payment('TX1R0001', 'PJ1R0001', 'M1a', 'reserved', 3000, 'GBP', 'B1', 'P1'),
-    payment('TX3E0001', 'PJ3E0001', 'M3a', 'pending', 1800), payment('TX3B0001', 'PJ3B0001', 'M3a', 'paid', 8000),
+    payment('TX3R0001', 'PJ3R0001', 'M3a', 'reserved', 4000),
+    payment('TX3R0002', 'PJ3R0002', 'M3a', 'reserved', 6000),
+    payment('TX3P0001', 'PJ3P0001', 'M3a', 'pending', 2500),
+    payment('TX3K0001', 'PJ3K0001', 'M3b', 'paid', 5000, 'JPY'),
+    payment('TX3C0001', 'PJ3C0001', 'M3a', 'paid', 10_000),
+    payment('TX1R0001', 'PJ1R0001', 'M1a', 'reserved', 3000, 'GBP', 'B1', 'P1'),
+    payment('TX3E0001', 'PJ3E0001', 'M3a', 'pending', 1800),
+    payment('TX3B0001', 'PJ3B0001', 'M3a', 'paid', 8000),
   ]);
 }
 
 async function difference(database: Database, left: string, right: string): Promise<unknown[]> {
-  return [...await database.query(`(${left}) EXCEPT ALL (${right})`), ...await database.query(`(${right}) EXCEPT ALL (${left})`)];
+  return [...(await database.query(`(${left}) EXCEPT ALL (${right})`)), ...(await database.query(`(${right}) EXCEPT ALL (${left})`))];
 }
 
 describe.each(databaseKinds)('payment jobs on %s', (kind) => {
@@ -71,25 +132,41 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
   });
   afterAll(async () => database?.close());
 
-  const errors = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+  const errors = async (response: Response) =>
+    ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
   const detail = async (reference: string, userId: string = users.owner, prefix = B3) => {
     const response = await call(userId, 'GET', `${prefix}/payment-jobs/${reference}`);
     expect(response.status, await response.clone().text()).toBe(200);
     return paymentJobDetail.assert(await response.json());
   };
-  const act = (userId: string, path: string, body: unknown, headers: Record<string, string> = {}) => call(userId, 'POST', `${B3}/payment-jobs/${path}`, body, headers);
-  const statsMatchRaw = async () => expect(await difference(database, `SELECT ${keyed} FROM transaction_stats`, `SELECT ${keyed} FROM (${statsAggregationSql}) s`)).toEqual([]);
+  const act = (userId: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    call(userId, 'POST', `${B3}/payment-jobs/${path}`, body, headers);
+  const statsMatchRaw = async () =>
+    expect(await difference(database, `SELECT ${keyed} FROM transaction_stats`, `SELECT ${keyed} FROM (${statsAggregationSql}) s`)).toEqual([]);
 
   describe('reading', () => {
     it('lists a business newest first with the list convention, filtered and sorted', async () => {
-      const response = await call(users.owner, 'GET', `${B3}/payment-jobs?OrderingField=amount&OrderingDirection=Descending&status=${encodeURIComponent('[eq]reserved')}`);
+      const response = await call(
+        users.owner,
+        'GET',
+        `${B3}/payment-jobs?OrderingField=amount&OrderingDirection=Descending&status=${encodeURIComponent('[eq]reserved')}`,
+      );
       expect(response.status, await response.clone().text()).toBe(200);
       const list = paymentJobList.assert(await response.json());
       expect(list.results.map((row) => row.reference)).toEqual(['PJ3R0002', 'PJ3R0001']);
       expect(list.numberOfResults).toBe(2);
       expect(list.numberOfResultsIsEstimate).toBe(false);
-      expect(list.results[0]).toMatchObject({ amount: 60, currency: 'GBP', customer: 'Ada Shopper', emailAddress: 'shopper@example.test', paymentMethod: 'card', merchantName: 'Gamma Deli' });
-      const byEmail = paymentJobList.assert(await (await call(users.owner, 'GET', `${B3}/payment-jobs?email=${encodeURIComponent('[eq]SHOPPER@')}&amount=${encodeURIComponent('[gte]50')}`)).json());
+      expect(list.results[0]).toMatchObject({
+        amount: 60,
+        currency: 'GBP',
+        customer: 'Ada Shopper',
+        emailAddress: 'shopper@example.test',
+        paymentMethod: 'card',
+        merchantName: 'Gamma Deli',
+      });
+      const byEmail = paymentJobList.assert(
+        await (await call(users.owner, 'GET', `${B3}/payment-jobs?email=${encodeURIComponent('[eq]SHOPPER@')}&amount=${encodeURIComponent('[gte]50')}`)).json(),
+      );
       expect(byEmail.results.map((row) => row.reference).sort()).toEqual(['PJ3B0001', 'PJ3C0001', 'PJ3K0001', 'PJ3R0002']);
     });
 
@@ -101,8 +178,19 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
 
     it('shows a job with its payments, amounts, order totals that add up, and what is possible', async () => {
       const job = await detail('PJ3R0001');
-      expect(job).toMatchObject({ status: 'reserved', version: 1, amounts: { authorised: 40, captured: 0, refunded: 0, remaining: 0 }, actions: { cancel: true } });
-      expect(job.payments[0]).toMatchObject({ paymentId: 'TX3R0001', capturable: 40, refundable: 0, actions: { capture: true, refund: false, void: true }, traceReference: 'TR3R0001' });
+      expect(job).toMatchObject({
+        status: 'reserved',
+        version: 1,
+        amounts: { authorised: 40, captured: 0, refunded: 0, remaining: 0 },
+        actions: { cancel: true },
+      });
+      expect(job.payments[0]).toMatchObject({
+        paymentId: 'TX3R0001',
+        capturable: 40,
+        refundable: 0,
+        actions: { capture: true, refund: false, void: true },
+        traceReference: 'TR3R0001',
+      });
       expect(job.order.totals.inclVat).toBe(40);
       expect(job.order.totals.exclVat + job.order.totals.vat).toBeCloseTo(job.order.totals.inclVat, 6);
       expect(JSON.stringify(job)).not.toMatch(/4111111111111111/);
@@ -148,11 +236,18 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
 
     it('posts the capture to the settlement ledger in the same transaction: balanced entries (sale and fee)', async () => {
       // The capture is what posts (its sale and the fee on what it captured); the payment turning paid adds nothing.
-      const captured = ['TX3R0002', ...(await database.query<{ reference: string }>("SELECT reference FROM transactions WHERE parent_reference = 'TX3R0002' AND kind = 'capture'")).map((row) => row.reference)];
+      const captured = [
+        'TX3R0002',
+        ...(await database.query<{ reference: string }>("SELECT reference FROM transactions WHERE parent_reference = 'TX3R0002' AND kind = 'capture'")).map(
+          (row) => row.reference,
+        ),
+      ];
       expect(captured).toHaveLength(2);
       const postings = await database.query<{ id: string; total: string; entries: number }>(
         `SELECT p.id, sum(e.amount_minor)::text AS total, count(e.id)::int AS entries FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id
-          WHERE p.transaction_reference = ANY($1) GROUP BY p.id`, [captured]);
+          WHERE p.transaction_reference = ANY($1) GROUP BY p.id`,
+        [captured],
+      );
       expect(postings.length).toBeGreaterThan(0);
       for (const posting of postings) {
         expect(posting.total, posting.id).toBe('0');
@@ -162,7 +257,12 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
 
     it('refunds part of a payment, refuses an over-refund with what is possible, and audits both', async () => {
       const job = await detail('PJ3C0001');
-      const refund = await act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', { amount: 87.5, reason: 'requestedByCustomer', version: job.version, notifyCustomer: true });
+      const refund = await act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', {
+        amount: 87.5,
+        reason: 'requestedByCustomer',
+        version: job.version,
+        notifyCustomer: true,
+      });
       expect(refund.status, await refund.clone().text()).toBe(201);
       const after = await detail('PJ3C0001');
       expect(after.payments[0]).toMatchObject({ refundable: 12.5, refundPending: 87.5 });
@@ -170,7 +270,9 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       const over = await act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', { amount: 20, reason: 'duplicate', version: after.version });
       expect(over.status).toBe(400);
       expect(await errors(over)).toEqual(['At most £12.50 can still be refunded (£87.50 is held by refunds in progress).']);
-      const outbox = await database.query<{ recipient: string; template: string }>(`SELECT recipient, template FROM outbound_emails WHERE template = 'refundConfirmation'`);
+      const outbox = await database.query<{ recipient: string; template: string }>(
+        `SELECT recipient, template FROM outbound_emails WHERE template = 'refundConfirmation'`,
+      );
       expect(outbox).toEqual([{ recipient: 'shopper@example.test', template: 'refundConfirmation' }]);
       const audit = auditEventList.assert(await (await call(users.owner, 'GET', `${B3}/audit-events?paymentJobReference=PJ3C0001`)).json());
       expect(audit.data.map((event) => event.event)).toEqual(['RefundFailed', 'RefundSuccessful']);
@@ -187,7 +289,12 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       expect(await errors(other)).toEqual(["A refund for the reason 'Other' needs a note."]);
       const huge = await act(users.owner, 'PJ3K0001/payments/TX3K0001/actions/refund', { amount: 1_000_000_000, reason: 'goodwill', version: job.version });
       expect(huge.status).toBe(400);
-      const ok = await act(users.owner, 'PJ3K0001/payments/TX3K0001/actions/refund', { amount: 1000, reason: 'other', note: 'Chipped lid', version: job.version });
+      const ok = await act(users.owner, 'PJ3K0001/payments/TX3K0001/actions/refund', {
+        amount: 1000,
+        reason: 'other',
+        note: 'Chipped lid',
+        version: job.version,
+      });
       expect(ok.status).toBe(201);
     });
 
@@ -224,7 +331,10 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       const job = await detail('PJ3C0001');
       const headers = { 'idempotency-key': `refund-${kind}-1` };
       const body = { amount: 2.5, reason: 'goodwill', version: job.version };
-      const [first, second] = [await act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', body, headers), await act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', body, headers)];
+      const [first, second] = [
+        await act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', body, headers),
+        await act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', body, headers),
+      ];
       expect(first.status, await first.clone().text()).toBe(201);
       expect(second.status).toBe(201);
       expect(await second.json()).toEqual(await first.json());
@@ -232,23 +342,29 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       expect(after.payments[0]?.refunds.filter((refund) => refund.amount === 2.5)).toHaveLength(1);
       const other = await act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', { ...body, amount: 3 }, headers);
       expect(other.status).toBe(422);
-      expect((await call(users.owner, 'POST', `${B3}/payment-jobs/PJ3C0001/payments/TX3C0001/actions/refund`, body, { 'idempotency-key': 'has space' })).status).toBe(400);
+      expect(
+        (await call(users.owner, 'POST', `${B3}/payment-jobs/PJ3C0001/payments/TX3C0001/actions/refund`, body, { 'idempotency-key': 'has space' })).status,
+      ).toBe(400);
     });
 
     it('lets exactly one of two concurrent refunds through when together they exceed what is refundable', async () => {
       const job = await detail('PJ3C0001');
       const refundable = job.payments[0]?.refundable ?? 0;
       expect(refundable).toBeGreaterThan(1);
-      const amount = Math.round((refundable * 0.7) * 100) / 100;
+      const amount = Math.round(refundable * 0.7 * 100) / 100;
       // Through the domain without versions, so only the row lock stands between the two.
-      const attempt = () => runPaymentAction(database, { actor: { userId: users.owner }, fingerprint: Math.random() },
-        (tx, at) => refundPayment(tx, { userId: users.owner }, { reference: 'PJ3C0001' }, { paymentId: 'TX3C0001', amount, reason: 'duplicate', version: null }, at));
+      const attempt = () =>
+        runPaymentAction(database, { actor: { userId: users.owner }, fingerprint: Math.random() }, (tx, at) =>
+          refundPayment(tx, { userId: users.owner }, { reference: 'PJ3C0001' }, { paymentId: 'TX3C0001', amount, reason: 'duplicate', version: null }, at),
+        );
       const outcomes = await Promise.all([attempt(), attempt()]);
       expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([201, 400]);
       // And through the API with the same version: one wins, the other is stale or refused.
       const fresh = await detail('PJ3C0001');
       const rest = fresh.payments[0]?.refundable ?? 0;
-      const responses = await Promise.all([1, 2].map(() => act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', { amount: rest, reason: 'duplicate', version: fresh.version })));
+      const responses = await Promise.all(
+        [1, 2].map(() => act(users.owner, 'PJ3C0001/payments/TX3C0001/actions/refund', { amount: rest, reason: 'duplicate', version: fresh.version })),
+      );
       expect(responses.map((response) => response.status).filter((status) => status === 201)).toHaveLength(1);
       expect((await detail('PJ3C0001')).payments[0]?.refundable).toBe(0);
       await statsMatchRaw();
@@ -263,13 +379,16 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       const again = await detail('PJ3K0001');
       const refund = await act(users.owner, 'PJ3K0001/payments/TX3K0001/actions/refund', { amount: 500, reason: 'goodwill', version: again.version });
       const { refundId } = paymentActionAnswer.assert(await refund.json());
-      const revenue = async () => Number((await database.query<{ revenue: string }>(`SELECT sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = 'M3b'`))[0]?.revenue);
+      const revenue = async () =>
+        Number((await database.query<{ revenue: string }>(`SELECT sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = 'M3b'`))[0]?.revenue);
       const revenueBefore = await revenue();
       await database.db.transaction(async (tx) => expect(await advanceRefund(tx, refundId ?? '', 'processing', new Date())).toBe(true));
       const processing = await detail('PJ3K0001');
       const refused = await act(users.owner, `PJ3K0001/payments/TX3K0001/refunds/${refundId}/actions/cancel`, { version: processing.version });
       expect(refused.status).toBe(400);
-      expect(await errors(refused)).toEqual(['This refund can no longer be cancelled: it is already being processed by the acquirer. Only a refund still requested can be.']);
+      expect(await errors(refused)).toEqual([
+        'This refund can no longer be cancelled: it is already being processed by the acquirer. Only a refund still requested can be.',
+      ]);
       await database.db.transaction(async (tx) => expect(await advanceRefund(tx, refundId ?? '', 'completed', new Date())).toBe(true));
       expect(await revenue()).toBe(revenueBefore - 500);
       expect((await detail('PJ3K0001')).amounts.refunded).toBe(500);
@@ -292,7 +411,9 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       expect(job.actions).toEqual({ cancel: true, mailPaymentLink: true, expireLink: true });
       const link = await act(users.owner, 'PJ3P0001/payments/TX3P0001/actions/mail-payment-link', { emailAddress: 'ada@example.test' });
       expect(link.status, await link.clone().text()).toBe(200);
-      const [mail] = await database.query<{ text: string }>(`SELECT text FROM outbound_emails WHERE template = 'paymentLink' AND recipient = 'ada@example.test'`);
+      const [mail] = await database.query<{ text: string }>(
+        `SELECT text FROM outbound_emails WHERE template = 'paymentLink' AND recipient = 'ada@example.test'`,
+      );
       expect(mail?.text).toContain('/pay/PJ3P0001');
       const unticked = await act(users.owner, 'PJ3P0001/actions/cancel', { confirmed: false, version: job.version });
       expect(await errors(unticked)).toEqual(['Tick the confirmation to cancel this payment job: cancelling is permanent.']);
@@ -321,25 +442,36 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       expect(after).toMatchObject({ status: 'expired', actions: { cancel: false, mailPaymentLink: false, expireLink: false } });
       expect(new Date(after.expirationDateTimeUtc ?? '').getTime()).toBeLessThanOrEqual(Date.now());
       expect(after.payments[0]?.status).toBe('expired');
-      const [audit] = await database.query<{ event: string; user_id: string }>(`SELECT event, user_id FROM audit_events WHERE meta_data->>'paymentJobReference' = 'PJ3E0001' ORDER BY id DESC LIMIT 1`);
+      const [audit] = await database.query<{ event: string; user_id: string }>(
+        `SELECT event, user_id FROM audit_events WHERE meta_data->>'paymentJobReference' = 'PJ3E0001' ORDER BY id DESC LIMIT 1`,
+      );
       expect(audit).toEqual({ event: 'PaymentLinkExpired', user_id: users.owner });
       const revenueAfter = await database.query<{ revenue: string | null }>(`SELECT sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = 'M3a'`);
       expect(revenueAfter).toEqual(revenueBefore);
       await statsMatchRaw();
-      expect(await errors(await act(users.owner, 'PJ3E0001/actions/expire', { version: after.version }))).toEqual(['Only an open payment link can be expired; this job is expired already.']);
+      expect(await errors(await act(users.owner, 'PJ3E0001/actions/expire', { version: after.version }))).toEqual([
+        'Only an open payment link can be expired; this job is expired already.',
+      ]);
       const paid = await detail('PJ3K0001');
-      expect(await errors(await act(users.owner, 'PJ3K0001/actions/expire', { version: paid.version }))).toEqual(['Only an open payment link can be expired; this job is paid already.']);
+      expect(await errors(await act(users.owner, 'PJ3K0001/actions/expire', { version: paid.version }))).toEqual([
+        'Only an open payment link can be expired; this job is paid already.',
+      ]);
     });
   });
 
   describe('chargebacks', () => {
-    const revenueOf = async (merchantId: string) => Number((await database.query<{ revenue: string }>(`SELECT sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = $1`, [merchantId]))[0]?.revenue);
+    const revenueOf = async (merchantId: string) =>
+      Number(
+        (await database.query<{ revenue: string }>(`SELECT sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = $1`, [merchantId]))[0]?.revenue,
+      );
 
     it('posts a chargeback to the transactions, the statistics and the ledger, and shows it on the job as a negative reversal', async () => {
       const before = await detail('PJ3B0001');
       const revenueBefore = await revenueOf('M3a');
       const at = new Date('2026-11-20T12:00:00Z');
-      const chargebackId = await database.db.transaction((tx) => recordChargeback(tx, 'TX3B0001', { amountMinor: 3000, reason: 'Fraud: card not present' }, at));
+      const chargebackId = await database.db.transaction((tx) =>
+        recordChargeback(tx, 'TX3B0001', { amountMinor: 3000, reason: 'Fraud: card not present' }, at),
+      );
       expect(chargebackId).toMatch(/^TX/);
       // The revenue of the payment's bucket falls by the chargeback; the statistics still equal the raw aggregation.
       expect(await revenueOf('M3a')).toBe(revenueBefore - 3000);
@@ -348,14 +480,28 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
       const job = await detail('PJ3B0001');
       expect(job.version).toBe(before.version + 1);
       expect(job.amounts).toEqual({ authorised: 80, captured: 80, refunded: 0, chargedBack: 30, remaining: 50 });
-      expect(job.reversals).toEqual([{ reversalId: chargebackId, paymentId: 'TX3B0001', amount: -30, currency: 'GBP', reason: 'Fraud: card not present', status: 'paid', dateTimeUtc: at.toISOString() }]);
+      expect(job.reversals).toEqual([
+        {
+          reversalId: chargebackId,
+          paymentId: 'TX3B0001',
+          amount: -30,
+          currency: 'GBP',
+          reason: 'Fraud: card not present',
+          status: 'paid',
+          dateTimeUtc: at.toISOString(),
+        },
+      ]);
       expect(job.payments[0]).toMatchObject({ chargedBack: 30, refundable: 50, actions: { refund: true } });
       expect(job.payments[0]?.steps.find((step) => step.step === 'chargedBack')).toMatchObject({ amount: -30, detail: 'Fraud: card not present' });
 
       // The transactions overview lists it as a chargeback of the payment; its totals take it off the revenue.
       const list = transactionList.assert(await (await call(users.owner, 'GET', `${B3}/transactions?kind=${encodeURIComponent('[eq]chargeback')}`)).json());
       expect(list.results.map((row) => [row.reference, row.kind, row.amount, row.paymentJobReference])).toEqual([[chargebackId, 'chargeback', 30, 'PJ3B0001']]);
-      const totalsResponse = await call(users.owner, 'GET', `${B3}/transactions/totals?currency=${encodeURIComponent('[eq]GBP')}&merchantid=${encodeURIComponent('[eq]M3a')}`);
+      const totalsResponse = await call(
+        users.owner,
+        'GET',
+        `${B3}/transactions/totals?currency=${encodeURIComponent('[eq]GBP')}&merchantid=${encodeURIComponent('[eq]M3a')}`,
+      );
       expect(totalsResponse.status, await totalsResponse.clone().text()).toBe(200);
       const totals = transactionTotals.assert(await totalsResponse.json());
       expect(totals.chargebacks).toBe(3000);
@@ -364,7 +510,9 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
 
       // The ledger posts it as a reversal whose entries balance; the audit trail records it.
       const postings = await database.query<{ id: string; category: string; total: string }>(
-        `SELECT p.id, p.category, sum(e.amount_minor)::text AS total FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id WHERE p.transaction_reference = $1 GROUP BY p.id, p.category`, [chargebackId]);
+        `SELECT p.id, p.category, sum(e.amount_minor)::text AS total FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id WHERE p.transaction_reference = $1 GROUP BY p.id, p.category`,
+        [chargebackId],
+      );
       expect(postings).toEqual([{ id: `chargeback:${chargebackId}`, category: 'reversal', total: '0' }]);
       const audit = auditEventList.assert(await (await call(users.owner, 'GET', `${B3}/audit-events?paymentJobReference=PJ3B0001`)).json());
       expect(audit.data[0]).toMatchObject({ event: 'ChargebackReceived', metaData: { amount: 30, reason: 'Fraud: card not present', chargebackId } });
@@ -406,37 +554,61 @@ describe.each(databaseKinds)('payment jobs on %s', (kind) => {
 
   it('keeps the statistics equal to the raw aggregation after random actions', async () => {
     const references = ['PJ3C0001', 'PJ3K0001', 'PJ3R0002'];
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.record({ job: fc.constantFrom(...references), action: fc.constantFrom('refund', 'process', 'complete', 'fail', 'cancel', 'chargeback'), share: fc.integer({ min: 1, max: 60 }) }), { minLength: 1, maxLength: 8 }),
-      async (steps) => {
-        for (const step of steps) {
-          const job = await detail(step.job);
-          const payment = job.payments[0];
-          if (!payment) continue;
-          if (step.action === 'refund' && payment.refundable > 0) {
-            const decimals = payment.currency === 'JPY' ? 0 : 2;
-            const amount = Math.max(10 ** -decimals, Number((payment.refundable * step.share / 100).toFixed(decimals)));
-            await act(users.owner, `${step.job}/payments/${payment.paymentId}/actions/refund`, { amount, reason: 'goodwill', version: job.version });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            job: fc.constantFrom(...references),
+            action: fc.constantFrom('refund', 'process', 'complete', 'fail', 'cancel', 'chargeback'),
+            share: fc.integer({ min: 1, max: 60 }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        async (steps) => {
+          for (const step of steps) {
+            const job = await detail(step.job);
+            const payment = job.payments[0];
+            if (!payment) continue;
+            if (step.action === 'refund' && payment.refundable > 0) {
+              const decimals = payment.currency === 'JPY' ? 0 : 2;
+              const amount = Math.max(10 ** -decimals, Number(((payment.refundable * step.share) / 100).toFixed(decimals)));
+              await act(users.owner, `${step.job}/payments/${payment.paymentId}/actions/refund`, { amount, reason: 'goodwill', version: job.version });
+            }
+            if (step.action === 'chargeback' && payment.refundable > 0) {
+              const heldMinor = Math.round(payment.refundable * (payment.currency === 'JPY' ? 1 : 100));
+              const amountMinor = Math.max(1, Math.floor((heldMinor * step.share) / 100));
+              expect(
+                await database.db.transaction((tx) => recordChargeback(tx, payment.paymentId, { amountMinor, reason: 'Credit not processed' }, new Date())),
+              ).not.toBeNull();
+              continue;
+            }
+            const target = payment.refunds.find((refund) =>
+              step.action === 'process' || step.action === 'cancel' ? refund.status === 'requested' : refund.status === 'processing',
+            );
+            if (!target) continue;
+            if (step.action === 'cancel')
+              await act(users.owner, `${step.job}/payments/${payment.paymentId}/refunds/${target.refundId}/actions/cancel`, { version: job.version });
+            if (step.action === 'process') await database.db.transaction((tx) => advanceRefund(tx, target.refundId, 'processing', new Date()));
+            if (step.action === 'complete' || step.action === 'fail')
+              await database.db.transaction((tx) =>
+                advanceRefund(
+                  tx,
+                  target.refundId,
+                  step.action === 'complete' ? 'completed' : 'failed',
+                  new Date(),
+                  step.action === 'fail' ? 'Refused by the issuer' : undefined,
+                ),
+              );
           }
-          if (step.action === 'chargeback' && payment.refundable > 0) {
-            const heldMinor = Math.round(payment.refundable * (payment.currency === 'JPY' ? 1 : 100));
-            const amountMinor = Math.max(1, Math.floor(heldMinor * step.share / 100));
-            expect(await database.db.transaction((tx) => recordChargeback(tx, payment.paymentId, { amountMinor, reason: 'Credit not processed' }, new Date()))).not.toBeNull();
-            continue;
+          await statsMatchRaw();
+          for (const reference of references) {
+            const { payments } = await detail(reference);
+            for (const payment of payments) expect(payment.refunded + payment.refundPending + payment.chargedBack).toBeLessThanOrEqual(payment.captured + 1e-9);
           }
-          const target = payment.refunds.find((refund) => (step.action === 'process' || step.action === 'cancel' ? refund.status === 'requested' : refund.status === 'processing'));
-          if (!target) continue;
-          if (step.action === 'cancel') await act(users.owner, `${step.job}/payments/${payment.paymentId}/refunds/${target.refundId}/actions/cancel`, { version: job.version });
-          if (step.action === 'process') await database.db.transaction((tx) => advanceRefund(tx, target.refundId, 'processing', new Date()));
-          if (step.action === 'complete' || step.action === 'fail') await database.db.transaction((tx) => advanceRefund(tx, target.refundId, step.action === 'complete' ? 'completed' : 'failed', new Date(), step.action === 'fail' ? 'Refused by the issuer' : undefined));
-        }
-        await statsMatchRaw();
-        for (const reference of references) {
-          const { payments } = await detail(reference);
-          for (const payment of payments) expect(payment.refunded + payment.refundPending + payment.chargedBack).toBeLessThanOrEqual(payment.captured + 1e-9);
-        }
-      },
-    ), { numRuns: 6 });
+        },
+      ),
+      { numRuns: 6 },
+    );
   });
 });
 
@@ -456,15 +628,20 @@ describe.each(databaseKinds)('totals of long payment job lists on %s', (kind) =>
   });
   afterAll(async () => database?.close());
 
-  it('gives the planner\'s estimate, flagged, above the exact-count limit and exact totals at or below it', async () => {
+  it("gives the planner's estimate, flagged, above the exact-count limit and exact totals at or below it", async () => {
     const response = await call(users.admin, 'GET', '/businesses/B4/payment-jobs');
     expect(response.status, await response.clone().text()).toBe(200);
     const big = paymentJobList.assert(await response.json());
     expect(big.numberOfResultsIsEstimate).toBe(true);
     expect(big.numberOfResults).toBeGreaterThan(exactCountLimit);
     // The page does not wait for the count: newest first, as ever.
-    expect(big.results.map((row) => row.reference).slice(0, 2)).toEqual([`PJBULK${String(exactCountLimit + 500).padStart(6, '0')}`, `PJBULK${String(exactCountLimit + 499).padStart(6, '0')}`]);
-    const small = paymentJobList.assert(await (await call(users.admin, 'GET', `/businesses/B4/payment-jobs?status=${encodeURIComponent('[eq]reserved')}`)).json());
+    expect(big.results.map((row) => row.reference).slice(0, 2)).toEqual([
+      `PJBULK${String(exactCountLimit + 500).padStart(6, '0')}`,
+      `PJBULK${String(exactCountLimit + 499).padStart(6, '0')}`,
+    ]);
+    const small = paymentJobList.assert(
+      await (await call(users.admin, 'GET', `/businesses/B4/payment-jobs?status=${encodeURIComponent('[eq]reserved')}`)).json(),
+    );
     expect(small).toMatchObject({ numberOfResults: 40, numberOfResultsIsEstimate: false });
     expect(small.results).toHaveLength(25);
   });

@@ -12,9 +12,39 @@ describe.each(databaseKinds)('record context look-up on %s', (kind) => {
 
   beforeAll(async () => {
     await harness.database.db.insert(schema.tickets).values([
-      { id: 'TKRC3A01', businessId: 'B3', merchantId: 'M3a', createdBy: users.owner, type: 'general', status: 'Open', priority: 'Low', subject: 'Merchant ticket', description: 'x' },
-      { id: 'TKRC3B00', businessId: 'B3', merchantId: null, createdBy: users.owner, type: 'general', status: 'Open', priority: 'Low', subject: 'Business ticket', description: 'x' },
-      { id: 'TKRC1B01', businessId: 'B1', merchantId: 'M1b', createdBy: users.partner, type: 'general', status: 'Open', priority: 'Low', subject: 'Partner ticket', description: 'x' },
+      {
+        id: 'TKRC3A01',
+        businessId: 'B3',
+        merchantId: 'M3a',
+        createdBy: users.owner,
+        type: 'general',
+        status: 'Open',
+        priority: 'Low',
+        subject: 'Merchant ticket',
+        description: 'x',
+      },
+      {
+        id: 'TKRC3B00',
+        businessId: 'B3',
+        merchantId: null,
+        createdBy: users.owner,
+        type: 'general',
+        status: 'Open',
+        priority: 'Low',
+        subject: 'Business ticket',
+        description: 'x',
+      },
+      {
+        id: 'TKRC1B01',
+        businessId: 'B1',
+        merchantId: 'M1b',
+        createdBy: users.partner,
+        type: 'general',
+        status: 'Open',
+        priority: 'Low',
+        subject: 'Partner ticket',
+        description: 'x',
+      },
     ]);
   });
 
@@ -68,7 +98,10 @@ describe.each(databaseKinds)('record context look-up on %s', (kind) => {
   });
 
   it('resolves a ticket to its merchant, or to its business when it has none', async () => {
-    expect((await get(users.owner, '/context/records/tickets/TKRC3A01')).body).toEqual({ business: { id: 'B3', title: 'Gamma Foods plc' }, merchant: { id: 'M3a', title: 'Gamma Deli' } });
+    expect((await get(users.owner, '/context/records/tickets/TKRC3A01')).body).toEqual({
+      business: { id: 'B3', title: 'Gamma Foods plc' },
+      merchant: { id: 'M3a', title: 'Gamma Deli' },
+    });
     expect((await get(users.owner, '/context/records/tickets/TKRC3B00')).body).toEqual({ business: { id: 'B3', title: 'Gamma Foods plc' } });
     expect((await get(users.partner, '/context/records/tickets/TKRC1B01')).status).toBe(200);
     expect((await get(users.owner, '/context/records/tickets/TKRC1B01')).status).toBe(404);

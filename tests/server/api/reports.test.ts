@@ -47,9 +47,18 @@ describe.each(combinations)('my report queue on $kind with files in $backend', (
     expect(list.numberOfResults).toBe(2);
     expect(list.results.map((report) => report.id)).toEqual([second.reportId, first.reportId]);
     expect(list.results[1]).toMatchObject({
-      status: 'queued', state: 'queued', reportType: 'transactions', fileType: 'csv', totalRows: 5, processedRows: 0,
-      filters: { status: '[eq]paid' }, columns: ['reference'], ordering: { OrderingField: 'date', OrderingDirection: 'Descending' },
-      context: { level: 'business', businessId: 'B1', title: 'Alpha Trading Ltd' }, generatedAt: null, fileName: null,
+      status: 'queued',
+      state: 'queued',
+      reportType: 'transactions',
+      fileType: 'csv',
+      totalRows: 5,
+      processedRows: 0,
+      filters: { status: '[eq]paid' },
+      columns: ['reference'],
+      ordering: { OrderingField: 'date', OrderingDirection: 'Descending' },
+      context: { level: 'business', businessId: 'B1', title: 'Alpha Trading Ltd' },
+      generatedAt: null,
+      fileName: null,
     });
     const paged = queuedReportList.assert((await get(users.partner, '/reports?pagesize=10&pagenumber=2')).body);
     expect(paged).toEqual({ results: [], numberOfResults: 2 });
@@ -59,7 +68,13 @@ describe.each(combinations)('my report queue on $kind with files in $backend', (
   it('answers 404 for another user’s report, on every path, changing nothing', async () => {
     const { reportId } = await queueExport(call, users.owner, '/businesses/B3/transactions/full/reports', {});
     const before = await snapshot(database);
-    for (const [method, path] of [['GET', ''], ['GET', '/download'], ['DELETE', ''], ['POST', '/retry'], ['POST', '/cancel']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['GET', '/download'],
+      ['DELETE', ''],
+      ['POST', '/retry'],
+      ['POST', '/cancel'],
+    ] as const) {
       expect((await call(users.partner, method, `/reports/${reportId}${path}`)).status).toBe(404);
     }
     expect((await call(users.partner, 'GET', '/reports/RPT0000')).status).toBe(404);
@@ -88,7 +103,9 @@ describe.each(combinations)('my report queue on $kind with files in $backend', (
 
   it('refuses the download (403) once the caller has lost access to the report’s context, and allows it again with access back', async () => {
     const leaver = `u-leaver-${kind}-${backend}`;
-    await database.db.insert(schema.users).values({ id: leaver, email: `${leaver}@example.com`, givenName: 'Lee', familyName: 'Ver', passwordHash: 'scrypt$1$1$1$x$y' });
+    await database.db
+      .insert(schema.users)
+      .values({ id: leaver, email: `${leaver}@example.com`, givenName: 'Lee', familyName: 'Ver', passwordHash: 'scrypt$1$1$1$x$y' });
     const [role] = await database.db.insert(schema.userRoles).values({ userId: leaver, role: 'Finance', level: 'business', businessId: 'B2' }).returning();
     const { reportId } = await queueExport(call, leaver, '/businesses/B2/transactions/full/reports', { columns: ['reference'] });
     while ((await reportRow(database, reportId)).status !== 'generated') await generateNext();
@@ -105,13 +122,18 @@ describe.each(combinations)('my report queue on $kind with files in $backend', (
 
   it('caps one user’s waiting reports: a burst of 25 queues 20 and refuses 5 with 429 saying how many wait', async () => {
     const flooder = `u-flood-${kind}-${backend}`;
-    await database.db.insert(schema.users).values({ id: flooder, email: `${flooder}@example.com`, givenName: 'Flo', familyName: 'Od', passwordHash: 'scrypt$1$1$1$x$y' });
+    await database.db
+      .insert(schema.users)
+      .values({ id: flooder, email: `${flooder}@example.com`, givenName: 'Flo', familyName: 'Od', passwordHash: 'scrypt$1$1$1$x$y' });
     await database.db.insert(schema.userRoles).values({ userId: flooder, role: 'Finance', level: 'business', businessId: 'B2' });
     // In bursts of 5 at once (more would meet the per-user limit of requests in progress first).
     const answers: Response[] = [];
     for (let burst = 0; burst < (maxWaitingReportsPerUser + 5) / 5; burst += 1) {
-      answers.push(...await Promise.all(Array.from({ length: 5 }, () =>
-        call(flooder, 'POST', '/businesses/B2/transactions/full/reports', { fileType: 'csv', columns: ['reference'] }))));
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 5 }, () => call(flooder, 'POST', '/businesses/B2/transactions/full/reports', { fileType: 'csv', columns: ['reference'] })),
+        )),
+      );
     }
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 202)).toHaveLength(maxWaitingReportsPerUser);
@@ -124,7 +146,10 @@ describe.each(combinations)('my report queue on $kind with files in $backend', (
     // Fair between users: another user's one export, queued after the flood, is generated second, not 21st.
     const other = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', {});
     await database.query("UPDATE queued_reports SET status = 'cancelled' WHERE status = 'queued' AND user_id NOT IN ($1, $2)", [flooder, users.finance]);
-    await database.query("UPDATE queued_reports SET status = 'cancelled' WHERE status = 'queued' AND user_id = $1 AND id <> $2", [users.finance, other.reportId]);
+    await database.query("UPDATE queued_reports SET status = 'cancelled' WHERE status = 'queued' AND user_id = $1 AND id <> $2", [
+      users.finance,
+      other.reportId,
+    ]);
     const order: string[] = [];
     for (let step = 0; step < 3; step += 1) {
       const before = await database.query<{ id: string }>("SELECT id FROM queued_reports WHERE status = 'generated'");
@@ -139,7 +164,10 @@ describe.each(combinations)('my report queue on $kind with files in $backend', (
   it('answers 410 once a report has expired, and Expired shows', async () => {
     const { reportId } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', {});
     while ((await reportRow(database, reportId)).status !== 'generated') await generateNext();
-    await database.db.update(schema.queuedReports).set({ expirationDateTime: new Date(Date.now() - 60_000) }).where(eq(schema.queuedReports.id, reportId));
+    await database.db
+      .update(schema.queuedReports)
+      .set({ expirationDateTime: new Date(Date.now() - 60_000) })
+      .where(eq(schema.queuedReports.id, reportId));
     expect(queuedReport.assert((await get(users.finance, `/reports/${reportId}`)).body).state).toBe('expired');
     const response = await call(users.finance, 'GET', `/reports/${reportId}/download`);
     expect(response.status).toBe(410);
@@ -173,7 +201,9 @@ describe.each(combinations)('my report queue on $kind with files in $backend', (
   it('retries a failed report, and only a failed one', async () => {
     const { reportId } = await queueExport(call, users.owner, '/businesses/B3/transactions/full/reports', {});
     expect((await call(users.owner, 'POST', `/reports/${reportId}/retry`)).status).toBe(400);
-    await database.db.update(schema.queuedReports).set({ status: 'failed', attempts: 3, error: 'The report could not be generated after 3 attempts.' })
+    await database.db
+      .update(schema.queuedReports)
+      .set({ status: 'failed', attempts: 3, error: 'The report could not be generated after 3 attempts.' })
       .where(eq(schema.queuedReports.id, reportId));
     const response = await call(users.owner, 'POST', `/reports/${reportId}/retry`);
     expect(response.status).toBe(200);

@@ -31,17 +31,41 @@ describe.each(databaseKinds)('invoice look-up on %s', (kind) => {
 
   beforeAll(async () => {
     const { db } = harness.database;
-    await db.insert(schema.users).values({ id: financeAdmin, email: 'invoice-search@fixture.test', givenName: 'Fin', familyName: 'Admin', passwordHash: 'scrypt$1$1$1$x$y', internal: true });
+    await db.insert(schema.users).values({
+      id: financeAdmin,
+      email: 'invoice-search@fixture.test',
+      givenName: 'Fin',
+      familyName: 'Admin',
+      passwordHash: 'scrypt$1$1$1$x$y',
+      internal: true,
+    });
     await db.insert(schema.userRoles).values({ userId: financeAdmin, role: 'FinanceAdmin', level: 'root' });
     const issued = new Date(Date.UTC(2026, 10, 2, 9));
     const invoice = (id: string, number: string, businessId: string, totalMinor: number, extra: Partial<typeof schema.invoices.$inferInsert> = {}) => ({
-      id, number, kind: 'invoice' as const, month: '2026-10', businessId, currency: 'GBP', status: 'issued' as const, issuedUtc: issued,
-      dueUtc: new Date(Date.UTC(2026, 10, 16, 9)), feesMinor: totalMinor, minimumTopUpMinor: 0, totalMinor, lines: [], createdBy: financeAdmin, ...extra,
+      id,
+      number,
+      kind: 'invoice' as const,
+      month: '2026-10',
+      businessId,
+      currency: 'GBP',
+      status: 'issued' as const,
+      issuedUtc: issued,
+      dueUtc: new Date(Date.UTC(2026, 10, 16, 9)),
+      feesMinor: totalMinor,
+      minimumTopUpMinor: 0,
+      totalMinor,
+      lines: [],
+      createdBy: financeAdmin,
+      ...extra,
     });
     await db.insert(schema.invoices).values([
       invoice('INV-search-b3', 'INV-2026-000104', 'B3', 4_300),
       invoice('INV-search-b1', 'INV-2026-000105', 'B1', 9_900),
-      invoice('CN-search-b3', 'CN-2026-000104', 'B3', -1_000, { kind: 'creditNote', creditedInvoiceId: 'INV-search-b3', issuedUtc: new Date(Date.UTC(2026, 10, 5, 9)) }),
+      invoice('CN-search-b3', 'CN-2026-000104', 'B3', -1_000, {
+        kind: 'creditNote',
+        creditedInvoiceId: 'INV-search-b3',
+        issuedUtc: new Date(Date.UTC(2026, 10, 5, 9)),
+      }),
     ]);
   });
 
@@ -55,7 +79,13 @@ describe.each(databaseKinds)('invoice look-up on %s', (kind) => {
   it('finds an invoice by its full number for a finance admin, opening the invoice, context-free', async () => {
     const [result, ...rest] = await search(financeAdmin, 'INV-2026-000104');
     expect(rest).toEqual([]);
-    expect(result).toMatchObject({ kind: 'invoice', id: 'INV-search-b3', title: 'Invoice INV-2026-000104', path: '/billing/invoices/INV-search-b3', context: {} });
+    expect(result).toMatchObject({
+      kind: 'invoice',
+      id: 'INV-search-b3',
+      title: 'Invoice INV-2026-000104',
+      path: '/billing/invoices/INV-search-b3',
+      context: {},
+    });
   });
   it('finds by a prefix of the number, case-insensitively', async () => {
     expect((await search(financeAdmin, 'inv-2026-00010')).map((result) => result.id).sort()).toEqual(['INV-search-b1', 'INV-search-b3']);

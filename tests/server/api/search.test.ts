@@ -17,7 +17,12 @@ describe.each(databaseKinds)('palette record look-up on %s', (kind) => {
 
   it('finds a transaction by reference, case-insensitively, with its path and context', async () => {
     const [result] = await search(users.owner, 'tx3a0001');
-    expect(result).toMatchObject({ kind: 'transaction', id: 'TX3A0001', path: '/transactions/TX3A0001', context: { business: { id: 'B3' }, merchant: { id: 'M3a' } } });
+    expect(result).toMatchObject({
+      kind: 'transaction',
+      id: 'TX3A0001',
+      path: '/transactions/TX3A0001',
+      context: { business: { id: 'B3' }, merchant: { id: 'M3a' } },
+    });
   });
   it('finds a payment job by reference', async () => {
     expect((await search(users.owner, 'PJ3A0001')).map((result) => result.kind)).toEqual(['paymentJob']);
@@ -39,7 +44,10 @@ describe.each(databaseKinds)('palette record look-up on %s', (kind) => {
     expect(await search(users.admin, '%')).toEqual([]);
     expect(await search(users.admin, '_')).toEqual([]);
   });
-  it.each([['an empty term', ''], ['a term over 200 characters', 'x'.repeat(201)]])('refuses %s with 400', async (_name, term) => {
+  it.each([
+    ['an empty term', ''],
+    ['a term over 200 characters', 'x'.repeat(201)],
+  ])('refuses %s with 400', async (_name, term) => {
     const response = await harness.call(users.owner, 'GET', `/search?term=${term}`);
     expect(response.status).toBe(400);
     expect(await response.json()).toHaveProperty('errorReport.errors.0.message');
@@ -52,12 +60,48 @@ describe.each(databaseKinds)('palette record look-up on %s', (kind) => {
     beforeAll(async () => {
       const { db } = harness.database;
       await db.insert(schema.customers).values([
-        { id: 'CU3A7781', businessId: 'B3', merchantId: 'M3a', reference: 'DELI-0042', firstName: 'Joanna', lastName: 'Wren', emailAddress: 'jo.wren@example.test' },
-        { id: 'CU1A7781', businessId: 'B1', merchantId: 'M1a', reference: 'ALPHA-0042', firstName: 'Joanna', lastName: 'Wrenfield', emailAddress: 'jo.field@example.test' },
+        {
+          id: 'CU3A7781',
+          businessId: 'B3',
+          merchantId: 'M3a',
+          reference: 'DELI-0042',
+          firstName: 'Joanna',
+          lastName: 'Wren',
+          emailAddress: 'jo.wren@example.test',
+        },
+        {
+          id: 'CU1A7781',
+          businessId: 'B1',
+          merchantId: 'M1a',
+          reference: 'ALPHA-0042',
+          firstName: 'Joanna',
+          lastName: 'Wrenfield',
+          emailAddress: 'jo.field@example.test',
+        },
       ]);
       await db.insert(schema.tickets).values([
-        { id: 'TK3A5501', businessId: 'B3', merchantId: 'M3a', createdBy: fixture.users.owner, type: 'general', status: 'Open', priority: 'Low', subject: 'Refund not arriving', description: 'x' },
-        { id: 'TK1A5501', businessId: 'B1', merchantId: 'M1a', createdBy: fixture.users.partner, type: 'general', status: 'Open', priority: 'Low', subject: 'Refund not arriving', description: 'x' },
+        {
+          id: 'TK3A5501',
+          businessId: 'B3',
+          merchantId: 'M3a',
+          createdBy: fixture.users.owner,
+          type: 'general',
+          status: 'Open',
+          priority: 'Low',
+          subject: 'Refund not arriving',
+          description: 'x',
+        },
+        {
+          id: 'TK1A5501',
+          businessId: 'B1',
+          merchantId: 'M1a',
+          createdBy: fixture.users.partner,
+          type: 'general',
+          status: 'Open',
+          priority: 'Low',
+          subject: 'Refund not arriving',
+          description: 'x',
+        },
       ]);
     });
     const ids = async (userId: string, term: string) => (await search(userId, term)).map((result) => `${result.kind}:${result.id}`);
@@ -97,7 +141,14 @@ describe.each(databaseKinds)('palette record look-up on %s', (kind) => {
       expect(await ids(users.admin, 'TX1A status:paid')).toEqual(['transaction:TX1A0001']);
     });
     it('answers a field query the same when the date walk is bounded to the newest rows (the matches are sorted past it)', async () => {
-      const terms = [[users.owner, 'status:paid currency:gbp'], [users.owner, 'amount:>12.5'], [users.owner, 'amount:>=12.5 date:2026-11-01'], [users.admin, 'status:paid'], [users.admin, 'method:card'], [users.admin, 'status:declined']] as const;
+      const terms = [
+        [users.owner, 'status:paid currency:gbp'],
+        [users.owner, 'amount:>12.5'],
+        [users.owner, 'amount:>=12.5 date:2026-11-01'],
+        [users.admin, 'status:paid'],
+        [users.admin, 'method:card'],
+        [users.admin, 'status:declined'],
+      ] as const;
       const unbounded = await Promise.all(terms.map(([userId, term]) => ids(userId, term)));
       const saved = fieldWalk.rows;
       try {
@@ -114,8 +165,14 @@ describe.each(databaseKinds)('palette record look-up on %s', (kind) => {
       expect(await ids(users.owner, 'colour:red TX3A')).toEqual(['transaction:TX3A0001']);
     });
     it.each([
-      ['a reference prefix', 'TX1A'], ['a payment job prefix', 'PJ1A'], ['an order number', 'ORD-PJ1'], ['a customer id', 'CU1A'],
-      ['a customer name', 'wrenfield'], ['a ticket id', 'TK1A'], ['a merchant name', 'alpha'], ['a field query', 'status:paid currency:GBP merchant:alpha'],
+      ['a reference prefix', 'TX1A'],
+      ['a payment job prefix', 'PJ1A'],
+      ['an order number', 'ORD-PJ1'],
+      ['a customer id', 'CU1A'],
+      ['a customer name', 'wrenfield'],
+      ['a ticket id', 'TK1A'],
+      ['a merchant name', 'alpha'],
+      ['a field query', 'status:paid currency:GBP merchant:alpha'],
       ['a business id', 'B1'],
     ])('never suggests another tenant’s record: %s', async (_name, term) => {
       for (const userId of [users.owner, users.finance]) {
@@ -138,12 +195,25 @@ describe.each(databaseKinds)('palette record look-up on %s', (kind) => {
   it('answers any text up to the limit without a 5xx (hostile terms, half-typed field syntax)', async () => {
     const text = fc.oneof(
       fc.string({ minLength: 1, maxLength: 200 }),
-      fc.constantFrom("' OR 1=1 --", 'amount:>1e309', 'date:2026-13-45..', 'status:"', 'merchant:"%_\\', 'email:%@', 'in:payments order:%', 'TX%_', '\u0000abc'),
+      fc.constantFrom(
+        "' OR 1=1 --",
+        'amount:>1e309',
+        'date:2026-13-45..',
+        'status:"',
+        'merchant:"%_\\',
+        'email:%@',
+        'in:payments order:%',
+        'TX%_',
+        '\u0000abc',
+      ),
     );
-    await fc.assert(fc.asyncProperty(text, async (term) => {
-      const response = await harness.call(users.partner, 'GET', `/search?term=${encodeURIComponent(term)}`);
-      expect([200, 400]).toContain(response.status);
-      await response.arrayBuffer();
-    }), { numRuns: 60, seed: 23 });
+    await fc.assert(
+      fc.asyncProperty(text, async (term) => {
+        const response = await harness.call(users.partner, 'GET', `/search?term=${encodeURIComponent(term)}`);
+        expect([200, 400]).toContain(response.status);
+        await response.arrayBuffer();
+      }),
+      { numRuns: 60, seed: 23 },
+    );
   });
 });

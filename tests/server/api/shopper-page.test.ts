@@ -8,7 +8,9 @@ import { createTestApp, createTestDatabase, databaseKinds, insertFixtureWorld } 
 
 const inAWeek = () => new Date(Date.now() + 7 * 86_400_000);
 const form = (fields: Record<string, string>) => ({
-  method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(),
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
 });
 const goodCard = { cardholderName: 'Ada Lovelace', cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123', paymentMethod: 'card' };
 
@@ -20,37 +22,82 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
     await insertFixtureWorld(database);
     ({ app } = createTestApp(database));
     const job = (reference: string, overrides: Partial<typeof schema.paymentJobs.$inferInsert> = {}) => ({
-      reference, businessId: 'B1', merchantId: 'M1a', partnerId: 'P1', configurationId: 'C-M1a', createDateTimeUtc: new Date(), expirationDateTimeUtc: inAWeek(),
-      orderNumber: `ORD-${reference}`, amountMinor: 4250, currency: 'GBP', status: 'pending',
-      order: { orderLines: [{ type: 'physicalItem', description: 'Linen <cushion> cover', quantity: 2, unitPriceInclVat: 1750 }, { type: 'shippingCost', description: 'Standard delivery', quantity: 1, unitPriceInclVat: 750 }] },
+      reference,
+      businessId: 'B1',
+      merchantId: 'M1a',
+      partnerId: 'P1',
+      configurationId: 'C-M1a',
+      createDateTimeUtc: new Date(),
+      expirationDateTimeUtc: inAWeek(),
+      orderNumber: `ORD-${reference}`,
+      amountMinor: 4250,
+      currency: 'GBP',
+      status: 'pending',
+      order: {
+        orderLines: [
+          { type: 'physicalItem', description: 'Linen <cushion> cover', quantity: 2, unitPriceInclVat: 1750 },
+          { type: 'shippingCost', description: 'Standard delivery', quantity: 1, unitPriceInclVat: 750 },
+        ],
+      },
       ...overrides,
     });
-    await database.db.insert(schema.paymentJobs).values([
-      job('PJOPEN0001'), job('PJOPEN0002'), job('PJPEND0001'),
-      job('PJEXPD0001', { expirationDateTimeUtc: new Date(Date.now() - 60_000) }), job('PJCANC0001', { status: 'cancelled' }),
-    ]);
+    await database.db
+      .insert(schema.paymentJobs)
+      .values([
+        job('PJOPEN0001'),
+        job('PJOPEN0002'),
+        job('PJPEND0001'),
+        job('PJEXPD0001', { expirationDateTimeUtc: new Date(Date.now() - 60_000) }),
+        job('PJCANC0001', { status: 'cancelled' }),
+      ]);
     await database.db.insert(schema.transactions).values({
-      reference: 'TXPEND0001', kind: 'payment', businessId: 'B1', merchantId: 'M1a', partnerId: 'P1', configurationId: 'C-M1a', paymentJobReference: 'PJPEND0001',
-      createdAt: new Date(), amountMinor: 4250, currency: 'GBP', status: 'pending', paymentMethod: 'card', channel: 'Gateway',
+      reference: 'TXPEND0001',
+      kind: 'payment',
+      businessId: 'B1',
+      merchantId: 'M1a',
+      partnerId: 'P1',
+      configurationId: 'C-M1a',
+      paymentJobReference: 'PJPEND0001',
+      createdAt: new Date(),
+      amountMinor: 4250,
+      currency: 'GBP',
+      status: 'pending',
+      paymentMethod: 'card',
+      channel: 'Gateway',
     });
     // C-M1a takes cards and iDEAL (which this page cannot take); C-M1b has its card setting switched off; M2a's
     // card setting takes EUR only, between 10 and 100.
     const method = (configurationId: string, paymentMethod: string, overrides: Partial<typeof schema.configurationPaymentMethods.$inferInsert> = {}) => ({
-      configurationId, paymentMethod, enabled: true, displayName: paymentMethod === 'card' ? 'Debit or credit card' : 'iDEAL', currencies: ['GBP', 'EUR'], ...overrides,
+      configurationId,
+      paymentMethod,
+      enabled: true,
+      displayName: paymentMethod === 'card' ? 'Debit or credit card' : 'iDEAL',
+      currencies: ['GBP', 'EUR'],
+      ...overrides,
     });
-    await database.db.insert(schema.configurationPaymentMethods).values([
-      method('C-M1a', 'card'), method('C-M1a', 'ideal', { currencies: ['EUR'] }),
-      method('C-M1b', 'card', { enabled: false }), method('C-M1b', 'ideal'),
-      method('C-M2a', 'card', { currencies: ['EUR'], minimumAmountMilli: 10_000, maximumAmountMilli: 100_000 }),
-    ]);
-    await database.db.insert(schema.paymentJobs).values([
-      job('PJOFFC0001', { merchantId: 'M1b', configurationId: 'C-M1b' }),
-      job('PJGBPC0001', { businessId: 'B2', merchantId: 'M2a', partnerId: null, configurationId: 'C-M2a' }),
-      job('PJEURL0001', { businessId: 'B2', merchantId: 'M2a', partnerId: null, configurationId: 'C-M2a', currency: 'EUR', amountMinor: 200_000 }),
-      job('PJEURC0001', { businessId: 'B2', merchantId: 'M2a', partnerId: null, configurationId: 'C-M2a', currency: 'EUR', amountMinor: 5_000 }),
-    ]);
+    await database.db
+      .insert(schema.configurationPaymentMethods)
+      .values([
+        method('C-M1a', 'card'),
+        method('C-M1a', 'ideal', { currencies: ['EUR'] }),
+        method('C-M1b', 'card', { enabled: false }),
+        method('C-M1b', 'ideal'),
+        method('C-M2a', 'card', { currencies: ['EUR'], minimumAmountMilli: 10_000, maximumAmountMilli: 100_000 }),
+      ]);
+    await database.db
+      .insert(schema.paymentJobs)
+      .values([
+        job('PJOFFC0001', { merchantId: 'M1b', configurationId: 'C-M1b' }),
+        job('PJGBPC0001', { businessId: 'B2', merchantId: 'M2a', partnerId: null, configurationId: 'C-M2a' }),
+        job('PJEURL0001', { businessId: 'B2', merchantId: 'M2a', partnerId: null, configurationId: 'C-M2a', currency: 'EUR', amountMinor: 200_000 }),
+        job('PJEURC0001', { businessId: 'B2', merchantId: 'M2a', partnerId: null, configurationId: 'C-M2a', currency: 'EUR', amountMinor: 5_000 }),
+      ]);
     await database.db.insert(schema.hostedPages).values({
-      reference: 'HPPFIXTURE01', configurationId: 'C-M1a', businessId: 'B1', merchantId: 'M1a', name: 'Checkout',
+      reference: 'HPPFIXTURE01',
+      configurationId: 'C-M1a',
+      businessId: 'B1',
+      merchantId: 'M1a',
+      name: 'Checkout',
       design: { ...defaultHostedPageDesign, texts: { ...defaultHostedPageDesign.texts, title: 'Pay Alpha Online', footer: 'Thanks & see you soon' } },
     });
   });
@@ -97,7 +144,7 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
   it.each([
     ['PJOFFC0001', 'Card payments are not switched on for this shop.'],
     ['PJGBPC0001', 'Debit or credit card payments are not accepted in GBP by this shop.'],
-    ['PJEURL0001', 'The amount is above this shop\'s maximum for Debit or credit card payments.'],
+    ['PJEURL0001', "The amount is above this shop's maximum for Debit or credit card payments."],
   ])('says plainly that %s cannot be paid here, shows no card form, and refuses a post', async (reference, reason) => {
     const response = await app.request(`/pay/${reference}`);
     expect(response.status).toBe(200);
@@ -124,7 +171,10 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
   });
 
   it('pays with a test card: job and payment paid, statistics and audit written, the card only masked', async () => {
-    const statsBefore = await database.db.select({ sales: sql<number>`coalesce(sum(${schema.transactionStats.salesCount}), 0)::int` }).from(schema.transactionStats).where(eq(schema.transactionStats.merchantId, 'M1a'));
+    const statsBefore = await database.db
+      .select({ sales: sql<number>`coalesce(sum(${schema.transactionStats.salesCount}), 0)::int` })
+      .from(schema.transactionStats)
+      .where(eq(schema.transactionStats.merchantId, 'M1a'));
     const response = await app.request('/pay/PJOPEN0001', form(goodCard));
     expect(response.status).toBe(200);
     const html = await response.text();
@@ -138,7 +188,10 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
     expect(payments[0]).toMatchObject({ status: 'paid', kind: 'payment', amountMinor: 4250, currency: 'GBP', cardMasked: '424242******4242' });
     expect(payments[0]?.cardToken).toMatch(/^CV/);
     expect(JSON.stringify(payments)).not.toContain('4242424242424242');
-    const statsAfter = await database.db.select({ sales: sql<number>`coalesce(sum(${schema.transactionStats.salesCount}), 0)::int` }).from(schema.transactionStats).where(eq(schema.transactionStats.merchantId, 'M1a'));
+    const statsAfter = await database.db
+      .select({ sales: sql<number>`coalesce(sum(${schema.transactionStats.salesCount}), 0)::int` })
+      .from(schema.transactionStats)
+      .where(eq(schema.transactionStats.merchantId, 'M1a'));
     expect((statsAfter[0]?.sales ?? 0) - (statsBefore[0]?.sales ?? 0)).toBe(1);
     const audits = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'PaymentJobPaidByShopper'));
     expect(audits).toHaveLength(1);
@@ -152,18 +205,29 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
 
   it("sends the shopper a receipt from the merchant, with the order, to the order's email or where the link was mailed", async () => {
     await database.db.update(schema.merchants).set({ supportEmail: 'help@alpha.example' }).where(eq(schema.merchants.id, 'M1a'));
-    await database.db.update(schema.paymentJobs).set({
-      order: {
-        billingIdentity: { emailAddress: 'ada@example.test' },
-        orderLines: [{ type: 'physicalItem', description: 'Linen cover', quantity: 2, unitPriceInclVat: 1750, unitPriceExclVat: 1458, vatPercentage: 20 }, { type: 'shippingCost', description: 'Delivery', quantity: 1, unitPriceInclVat: 750, unitPriceExclVat: 750, vatPercentage: 0 }],
-      },
-    }).where(eq(schema.paymentJobs.reference, 'PJOPEN0002'));
+    await database.db
+      .update(schema.paymentJobs)
+      .set({
+        order: {
+          billingIdentity: { emailAddress: 'ada@example.test' },
+          orderLines: [
+            { type: 'physicalItem', description: 'Linen cover', quantity: 2, unitPriceInclVat: 1750, unitPriceExclVat: 1458, vatPercentage: 20 },
+            { type: 'shippingCost', description: 'Delivery', quantity: 1, unitPriceInclVat: 750, unitPriceExclVat: 750, vatPercentage: 0 },
+          ],
+        },
+      })
+      .where(eq(schema.paymentJobs.reference, 'PJOPEN0002'));
     expect((await app.request('/pay/PJOPEN0002', form(goodCard))).status).toBe(200);
     const [configuration] = await database.db.select().from(schema.configurations).where(eq(schema.configurations.id, 'C-M1a'));
     const trade = configuration?.tradeName ?? 'missing';
     const receipts = await database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.template, 'shopperReceipt'));
     expect(receipts).toHaveLength(1);
-    expect(receipts[0]).toMatchObject({ recipient: 'ada@example.test', subject: `${trade}: receipt for order ORD-PJOPEN0002`, senderName: trade, replyTo: 'help@alpha.example' });
+    expect(receipts[0]).toMatchObject({
+      recipient: 'ada@example.test',
+      subject: `${trade}: receipt for order ORD-PJOPEN0002`,
+      senderName: trade,
+      replyTo: 'help@alpha.example',
+    });
     expect(receipts[0]?.text).toContain('2 × Linen cover: £35.00');
     expect(receipts[0]?.text).toContain('Total excl. VAT: £36.66');
     expect(receipts[0]?.text).toContain('VAT 20%: £5.84');
@@ -171,11 +235,25 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
     expect(receipts[0]?.text).not.toContain('4242424242424242');
     // No email on the order: the receipt goes where the payment link was mailed (the job's PaymentLinkMailed event).
     await database.db.insert(schema.paymentJobs).values({
-      reference: 'PJLINK0001', businessId: 'B1', merchantId: 'M1b', partnerId: 'P1', configurationId: 'C-M1a', createDateTimeUtc: new Date(), expirationDateTimeUtc: inAWeek(),
-      orderNumber: 'ORD-PJLINK0001', amountMinor: 1200, currency: 'GBP', status: 'pending', order: {},
+      reference: 'PJLINK0001',
+      businessId: 'B1',
+      merchantId: 'M1b',
+      partnerId: 'P1',
+      configurationId: 'C-M1a',
+      createDateTimeUtc: new Date(),
+      expirationDateTimeUtc: inAWeek(),
+      orderNumber: 'ORD-PJLINK0001',
+      amountMinor: 1200,
+      currency: 'GBP',
+      status: 'pending',
+      order: {},
     });
     await database.db.insert(schema.auditEvents).values({
-      userId: 'U-AGENT', event: 'PaymentLinkMailed', dateTimeUtc: new Date(), businessId: 'B1', merchantId: 'M1b',
+      userId: 'U-AGENT',
+      event: 'PaymentLinkMailed',
+      dateTimeUtc: new Date(),
+      businessId: 'B1',
+      merchantId: 'M1b',
       metaData: { paymentJobReference: 'PJLINK0001', emailAddress: 'linked@example.test', outcome: 'queued' },
     });
     expect((await app.request('/pay/PJLINK0001', form(goodCard))).status).toBe(200);
@@ -184,7 +262,7 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
     expect(linked?.text).toContain('Replies to this address are not read');
   });
 
-  it('pays the job\'s pending payment instead of adding one', async () => {
+  it("pays the job's pending payment instead of adding one", async () => {
     expect((await app.request('/pay/PJPEND0001', form({ ...goodCard, cardNumber: '5555555555554444' }))).status).toBe(200);
     const payments = await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, 'PJPEND0001'));
     expect(payments.map((row) => [row.reference, row.status])).toEqual([['TXPEND0001', 'paid']]);
@@ -203,7 +281,7 @@ describe.each(databaseKinds)('the shopper page on %s', (kind) => {
   });
 
   // Runs after the audit count above: it pays one more job.
-  it('takes a card within the card setting\'s currency and limits', async () => {
+  it("takes a card within the card setting's currency and limits", async () => {
     expect((await app.request('/pay/PJEURC0001')).status).toBe(200);
     expect((await app.request('/pay/PJEURC0001', form(goodCard))).status).toBe(200);
   });

@@ -13,7 +13,9 @@ import { createTestApp, createTestDatabase, databaseKinds, insertFixtureWorld } 
 /** What the node server passes to the app: the client's address is read from the request's socket. */
 const from = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
 const form = (fields: Record<string, string>) => ({
-  method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(),
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
 });
 
 describe.each(databaseKinds)('probing the shopper page on %s', (kind) => {
@@ -24,8 +26,18 @@ describe.each(databaseKinds)('probing the shopper page on %s', (kind) => {
     await insertFixtureWorld(database);
     ({ app } = createTestApp(database));
     await database.db.insert(schema.paymentJobs).values({
-      reference: 'PJPROBE0001', businessId: 'B1', merchantId: 'M1a', partnerId: 'P1', configurationId: 'C-M1a', createDateTimeUtc: new Date('2026-11-10T09:00:00Z'),
-      expirationDateTimeUtc: new Date('2099-01-01T00:00:00Z'), orderNumber: 'ORD-PROBE', amountMinor: 4250, currency: 'GBP', status: 'pending', order: {},
+      reference: 'PJPROBE0001',
+      businessId: 'B1',
+      merchantId: 'M1a',
+      partnerId: 'P1',
+      configurationId: 'C-M1a',
+      createDateTimeUtc: new Date('2026-11-10T09:00:00Z'),
+      expirationDateTimeUtc: new Date('2099-01-01T00:00:00Z'),
+      orderNumber: 'ORD-PROBE',
+      amountMinor: 4250,
+      currency: 'GBP',
+      status: 'pending',
+      order: {},
     });
   });
   afterAll(async () => database?.close());
@@ -48,7 +60,9 @@ describe.each(databaseKinds)('probing the shopper page on %s', (kind) => {
     expect(refused.headers.get('content-security-policy')).toContain("default-src 'none'");
     // A known reference is refused alike from that address (else the answer would tell which references exist) ...
     expect((await app.request('/pay/PJPROBE0001', {}, prober)).status).toBe(429);
-    expect((await app.request('/pay/PJPROBE0001', form({ cardholderName: 'A B', cardNumber: '4111 1111 1111 1111', expiry: '12/39', cvc: '123' }), prober)).status).toBe(429);
+    expect(
+      (await app.request('/pay/PJPROBE0001', form({ cardholderName: 'A B', cardNumber: '4111 1111 1111 1111', expiry: '12/39', cvc: '123' }), prober)).status,
+    ).toBe(429);
     // ... and opens as ever from another.
     expect((await app.request('/pay/PJPROBE0001', {}, from('198.51.100.20'))).status).toBe(200);
     expect((await app.request('/pay/PJNOTHERE01', {}, from('198.51.100.20'))).status).toBe(404);

@@ -22,16 +22,19 @@ describe.each(databaseKinds)('step-up on %s', (kind) => {
   let database: Database;
   let call: ReturnType<typeof createTestApp>['call'];
 
-  const messagesOf = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+  const messagesOf = async (response: Response) =>
+    ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
   const stepUp = (userId: string, body: unknown) => call(userId, 'POST', '/user/step-up', body, { 'user-agent': 'Vitest/4' });
-  const events = async (event: string, userId: string) => (await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, event))).filter((row) => row.userId === userId);
+  const events = async (event: string, userId: string) =>
+    (await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, event))).filter((row) => row.userId === userId);
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     await insertFixtureWorld(database);
     await insertConfigurationUsers(database);
     const passwordHash = await hashPassword(password);
-    for (const id of [users.admin, configurationUsers.implementations, users.readonly]) await database.db.update(schema.users).set({ passwordHash }).where(eq(schema.users.id, id));
+    for (const id of [users.admin, configurationUsers.implementations, users.readonly])
+      await database.db.update(schema.users).set({ passwordHash }).where(eq(schema.users.id, id));
     ({ call } = createTestApp(database));
   });
   afterAll(async () => database?.close());
@@ -50,7 +53,11 @@ describe.each(databaseKinds)('step-up on %s', (kind) => {
     expect(await messagesOf(response)).toEqual([stepUpMessages.wrongPassword]);
     const [row] = await database.db.select().from(schema.users).where(eq(schema.users.id, users.admin));
     expect(row!.failedSignIns).toBe(1);
-    expect((await events('StepUpFailed', users.admin)).at(-1)!.metaData).toMatchObject({ targetUserId: users.admin, userAgent: 'Vitest/4', reason: 'wrongPassword' });
+    expect((await events('StepUpFailed', users.admin)).at(-1)!.metaData).toMatchObject({
+      targetUserId: users.admin,
+      userAgent: 'Vitest/4',
+      reason: 'wrongPassword',
+    });
     expect((await call(users.admin, 'GET', reveal)).status).toBe(403);
   });
 
@@ -59,7 +66,11 @@ describe.each(databaseKinds)('step-up on %s', (kind) => {
     expect(response.status).toBe(200);
     const { validUntilUtc } = (await response.json()) as { validUntilUtc: string };
     expect(new Date(validUntilUtc).getTime() - Date.now()).toBeGreaterThan(4.9 * 60_000);
-    expect((await events('StepUpSucceeded', users.admin)).at(-1)!.metaData).toMatchObject({ targetUserId: users.admin, userAgent: 'Vitest/4', clientAddress: expect.any(String) });
+    expect((await events('StepUpSucceeded', users.admin)).at(-1)!.metaData).toMatchObject({
+      targetUserId: users.admin,
+      userAgent: 'Vitest/4',
+      clientAddress: expect.any(String),
+    });
     const revealed = await call(users.admin, 'GET', reveal);
     expect(revealed.status).toBe(200);
     expect(await revealed.json()).toEqual({ cardNumber: '4111111111111111' });
@@ -67,7 +78,10 @@ describe.each(databaseKinds)('step-up on %s', (kind) => {
     const [row] = await database.db.select().from(schema.users).where(eq(schema.users.id, users.admin));
     expect(row!.failedSignIns).toBe(0);
     // 5 minutes later the grant has ended.
-    await database.db.update(schema.stepUpGrants).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(schema.stepUpGrants.userId, users.admin));
+    await database.db
+      .update(schema.stepUpGrants)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.stepUpGrants.userId, users.admin));
     expect((await call(users.admin, 'GET', reveal)).status).toBe(403);
   });
 
@@ -118,7 +132,10 @@ describe.each(databaseKinds)('step-up on %s', (kind) => {
 
   it('wrong current passwords of a password change count towards the lockout too (no oracle for a borrowed session)', async () => {
     const userId = users.partner;
-    await database.db.update(schema.users).set({ passwordHash: await hashPassword(password) }).where(eq(schema.users.id, userId));
+    await database.db
+      .update(schema.users)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(eq(schema.users.id, userId));
     for (let attempt = 0; attempt < lockoutThreshold; attempt += 1) {
       const response = await call(userId, 'PUT', '/user/password', { currentPassword: `guess ${attempt}`, newPassword: 'a much longer new passphrase' });
       expect(response.status).toBe(400);

@@ -38,8 +38,10 @@ describe.each(databaseKinds)('the ticket queue on %s', (kind) => {
     return ticketList.assert(await response.json());
   };
   const inbox = async (userId: string): Promise<Inbox> => (await (await call(userId, 'GET', '/user/notifications?pageSize=100')).json()) as Inbox;
-  const unread = async (userId: string) => ((await (await call(userId, 'GET', '/user/notifications/status')).json()) as { totalUnreadCount: number }).totalUnreadCount;
-  const titlesAbout = async (userId: string, ticketId: string) => (await inbox(userId)).results.filter((row) => row.title.includes(ticketId)).map((row) => row.title);
+  const unread = async (userId: string) =>
+    ((await (await call(userId, 'GET', '/user/notifications/status')).json()) as { totalUnreadCount: number }).totalUnreadCount;
+  const titlesAbout = async (userId: string, ticketId: string) =>
+    (await inbox(userId)).results.filter((row) => row.title.includes(ticketId)).map((row) => row.title);
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -58,7 +60,10 @@ describe.each(databaseKinds)('the ticket queue on %s', (kind) => {
       await reply(staff.service, ticketId, 'We are checking the payout.');
       const after = await detail(staff.service, ticketId);
       expect(after).toMatchObject({ status: 'OnHold', assignee: { userId: staff.service }, version: 2, updatedByRequester: false });
-      const [audited] = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'TicketCommentCreated'))
+      const [audited] = await database.db
+        .select()
+        .from(schema.auditEvents)
+        .where(eq(schema.auditEvents.event, 'TicketCommentCreated'))
         .then((rows) => rows.filter((row) => (row.metaData as { ticketId?: string }).ticketId === ticketId));
       expect(audited?.metaData).toMatchObject({ changes: { status: { from: 'Open', to: 'OnHold' }, assigneeId: { from: null, to: staff.service } } });
     });
@@ -83,7 +88,13 @@ describe.each(databaseKinds)('the ticket queue on %s', (kind) => {
       await reply(staff.service, ticketId, 'Fixed, closing.');
       const closing = await detail(staff.service, ticketId);
       const closed = await call(staff.service, 'PUT', `/tickets/${ticketId}`, {
-        type: closing.type, priority: closing.priority, status: 'Closed', subject: closing.subject, description: closing.description, assigneeId: staff.service, version: closing.version,
+        type: closing.type,
+        priority: closing.priority,
+        status: 'Closed',
+        subject: closing.subject,
+        description: closing.description,
+        assigneeId: staff.service,
+        version: closing.version,
       });
       expect(closed.status).toBe(200);
       await reply(users.owner, ticketId, 'It is broken again.');
@@ -195,16 +206,25 @@ describe.each(databaseKinds)('the ticket queue on %s', (kind) => {
       expect((await call(users.owner, 'PUT', `/user/notifications/${note?.reference}/read-state`, { read: true })).status).toBe(404);
       // Mark all as read touches only what the caller reads.
       expect((await call(users.owner, 'PUT', '/user/notifications/read-state', { read: true })).status).toBe(204);
-      const reads = await database.db.select().from(schema.notificationReads)
+      const reads = await database.db
+        .select()
+        .from(schema.notificationReads)
         .where(and(eq(schema.notificationReads.userId, users.owner), eq(schema.notificationReads.reference, note?.reference ?? '')));
       expect(reads).toEqual([]);
     });
 
     it('announces each reply’s notification on the live events stream (the bell re-reads its count)', async () => {
       const ticketId = await create(users.owner, '/businesses/B3/tickets', 'Bell live');
-      const [last] = await database.db.select({ id: schema.portalEvents.id }).from(schema.portalEvents).orderBy(schema.portalEvents.id).then((rows) => rows.slice(-1));
+      const [last] = await database.db
+        .select({ id: schema.portalEvents.id })
+        .from(schema.portalEvents)
+        .orderBy(schema.portalEvents.id)
+        .then((rows) => rows.slice(-1));
       await reply(users.owner, ticketId, 'Ping.');
-      const events = await database.db.select().from(schema.portalEvents).where(gt(schema.portalEvents.id, last?.id ?? 0));
+      const events = await database.db
+        .select()
+        .from(schema.portalEvents)
+        .where(gt(schema.portalEvents.id, last?.id ?? 0));
       expect(events.map((event) => event.kind)).toContain('notifications');
     });
 
@@ -222,11 +242,25 @@ describe.each(databaseKinds)('the ticket queue on %s', (kind) => {
       expect(first).toMatch(/^TCK\d{5}$/);
       const next = `TCK${String(Number(first.slice(3)) + 1).padStart(5, '0')}`;
       // A row written another way holds the next number: creation skips it.
-      await database.db.insert(schema.tickets).values({ id: next, businessId: 'B3', merchantId: null, createdBy: users.owner, type: 'general', status: 'Open', priority: 'Unknown', subject: 'imported', description: 'd' });
+      await database.db.insert(schema.tickets).values({
+        id: next,
+        businessId: 'B3',
+        merchantId: null,
+        createdBy: users.owner,
+        type: 'general',
+        status: 'Open',
+        priority: 'Unknown',
+        subject: 'imported',
+        description: 'd',
+      });
       // Twelve at once, from two tenants (each user may have ten requests in flight).
-      const created = await Promise.all(Array.from({ length: 12 }, (_, index) => (index % 2 === 0
-        ? create(users.owner, '/businesses/B3/tickets', `Concurrent ${index}`)
-        : create(users.finance, '/businesses/B2/tickets', `Concurrent ${index}`))));
+      const created = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          index % 2 === 0
+            ? create(users.owner, '/businesses/B3/tickets', `Concurrent ${index}`)
+            : create(users.finance, '/businesses/B2/tickets', `Concurrent ${index}`),
+        ),
+      );
       expect(new Set(created).size).toBe(12);
       expect(created).not.toContain(next);
       for (const id of created) {

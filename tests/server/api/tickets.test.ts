@@ -51,7 +51,7 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
     return ((await response.json()) as { ticketCommentId: string }).ticketCommentId;
   };
   const outbox = async () => database.db.select().from(schema.outboundEmails);
-  const auditOf = async (event: string) => (await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, event)));
+  const auditOf = async (event: string) => await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, event));
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -69,21 +69,55 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
 
   describe('creating and reading', () => {
     it('creates a ticket in a business and answers its id; the requester reads it, Open with priority Unknown', async () => {
-      const ticketId = await create(users.owner, '/businesses/B3/tickets', { type: 'bug', subject: '  Export fails  ', description: 'The export stops at 10%.' });
+      const ticketId = await create(users.owner, '/businesses/B3/tickets', {
+        type: 'bug',
+        subject: '  Export fails  ',
+        description: 'The export stops at 10%.',
+      });
       expect(ticketId).toMatch(/^TCK\d{5,}$/);
       const ticket = await detail(users.owner, `/businesses/B3/tickets/${ticketId}`);
       expect(ticket).toMatchObject({
-        ticketId, businessId: 'B3', merchantId: null, type: 'bug', status: 'Open', priority: 'Unknown', subject: 'Export fails',
-        description: 'The export stops at 10%.', createdBy: { userId: users.owner, name: 'u-owner Test' }, assignee: null, version: 1,
-        attachments: [], allAttachments: [], commentCount: 0,
+        ticketId,
+        businessId: 'B3',
+        merchantId: null,
+        type: 'bug',
+        status: 'Open',
+        priority: 'Unknown',
+        subject: 'Export fails',
+        description: 'The export stops at 10%.',
+        createdBy: { userId: users.owner, name: 'u-owner Test' },
+        assignee: null,
+        version: 1,
+        attachments: [],
+        allAttachments: [],
+        commentCount: 0,
       });
-      expect(await auditOf('TicketCreated')).toEqual(expect.arrayContaining([expect.objectContaining({ userId: users.owner, businessId: 'B3', metaData: expect.objectContaining({ ticketId }) })]));
+      expect(await auditOf('TicketCreated')).toEqual(
+        expect.arrayContaining([expect.objectContaining({ userId: users.owner, businessId: 'B3', metaData: expect.objectContaining({ ticketId }) })]),
+      );
     });
 
     it('creates a merchant ticket linked to a transaction of that merchant, and refuses another tenant’s transaction', async () => {
-      const ticketId = await create(users.owner, '/businesses/B3/merchants/M3a/tickets', { type: 'dispute', priority: 'High', subject: 'Chargeback', description: 'See the payment.', linkedTransactionReference: 'TX3A0001', linkedPaymentJobReference: 'PJ3A0001' });
-      expect(await detail(users.owner, `/businesses/B3/merchants/M3a/tickets/${ticketId}`)).toMatchObject({ merchantId: 'M3a', merchantName: 'Gamma Deli', linkedTransactionReference: 'TX3A0001', linkedPaymentJobReference: 'PJ3A0001' });
-      const foreign = await call(users.owner, 'POST', '/businesses/B3/merchants/M3a/tickets', { type: 'dispute', subject: 'x', description: 'y', linkedTransactionReference: 'TX1A0001' });
+      const ticketId = await create(users.owner, '/businesses/B3/merchants/M3a/tickets', {
+        type: 'dispute',
+        priority: 'High',
+        subject: 'Chargeback',
+        description: 'See the payment.',
+        linkedTransactionReference: 'TX3A0001',
+        linkedPaymentJobReference: 'PJ3A0001',
+      });
+      expect(await detail(users.owner, `/businesses/B3/merchants/M3a/tickets/${ticketId}`)).toMatchObject({
+        merchantId: 'M3a',
+        merchantName: 'Gamma Deli',
+        linkedTransactionReference: 'TX3A0001',
+        linkedPaymentJobReference: 'PJ3A0001',
+      });
+      const foreign = await call(users.owner, 'POST', '/businesses/B3/merchants/M3a/tickets', {
+        type: 'dispute',
+        subject: 'x',
+        description: 'y',
+        linkedTransactionReference: 'TX1A0001',
+      });
       expect(foreign.status).toBe(400);
     });
 
@@ -100,7 +134,9 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
 
     it('refuses a role without ticket permissions (403) and a business out of reach (404)', async () => {
       expect((await call(users.merchantOnly, 'GET', '/businesses/B1/merchants/M1b/tickets')).status).toBe(403);
-      expect((await call(users.merchantOnly, 'POST', '/businesses/B1/merchants/M1b/tickets', { type: 'bug', subject: 'x', description: 'y' })).status).toBe(403);
+      expect((await call(users.merchantOnly, 'POST', '/businesses/B1/merchants/M1b/tickets', { type: 'bug', subject: 'x', description: 'y' })).status).toBe(
+        403,
+      );
       expect((await call(users.owner, 'GET', '/businesses/B1/tickets')).status).toBe(404);
       expect((await call(users.owner, 'POST', '/businesses/B1/tickets', { type: 'bug', subject: 'x', description: 'y' })).status).toBe(404);
       expect((await call(users.nobody, 'GET', '/tickets')).status).toBe(403);
@@ -125,7 +161,12 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
     beforeAll(async () => {
       ids = [
         await create(users.finance, '/businesses/B2/tickets', { type: 'bug', priority: 'Low', subject: 'Beta bug', description: 'd' }),
-        await create(users.finance, '/businesses/B2/merchants/M2a/tickets', { type: 'featureRequest', priority: 'High', subject: 'Beta wish', description: 'd' }),
+        await create(users.finance, '/businesses/B2/merchants/M2a/tickets', {
+          type: 'featureRequest',
+          priority: 'High',
+          subject: 'Beta wish',
+          description: 'd',
+        }),
         await create(users.finance, '/businesses/B2/tickets', { type: 'informationRequest', priority: 'Medium', subject: 'Beta question', description: 'd' }),
       ];
     });
@@ -151,7 +192,8 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
 
     it('filters on status, type, priority, assignee and dates, and sorts by priority', async () => {
       const q = (params: Record<string, string>) => `/businesses/B2/tickets?${new URLSearchParams(params).toString()}`;
-      const idsOf = async (params: Record<string, string>) => ticketList.assert(await (await call(users.finance, 'GET', q(params))).json()).results.map((row) => row.ticketId);
+      const idsOf = async (params: Record<string, string>) =>
+        ticketList.assert(await (await call(users.finance, 'GET', q(params))).json()).results.map((row) => row.ticketId);
       expect(await idsOf({ type: '[eq]bug' })).toEqual([ids[0]]);
       expect(await idsOf({ priority: '[eq]high' })).toEqual([ids[1]]);
       expect((await idsOf({ status: '[eq]Open' })).length).toBe(3);
@@ -172,16 +214,32 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
     it('lets staff change status, priority and assignee, with 409 on a stale version, and mails requester and assignee', async () => {
       const path = `/businesses/B3/tickets/${await create(users.owner, '/businesses/B3/tickets', { type: 'general', subject: 'Bank account change', description: 'New account' })}`;
       const before = await detail(users.admin, path);
-      const body = { type: before.type, priority: 'High', status: 'InProgress', subject: before.subject, description: before.description, assigneeId: configurationUsers.service, version: before.version };
+      const body = {
+        type: before.type,
+        priority: 'High',
+        status: 'InProgress',
+        subject: before.subject,
+        description: before.description,
+        assigneeId: configurationUsers.service,
+        version: before.version,
+      };
       const mailsBefore = (await outbox()).length;
       const updated = await call(users.admin, 'PUT', path, body);
       expect(updated.status, await updated.clone().text()).toBe(200);
-      expect(ticketDetail.assert(await updated.json())).toMatchObject({ status: 'InProgress', priority: 'High', assignee: { userId: configurationUsers.service }, version: 2 });
+      expect(ticketDetail.assert(await updated.json())).toMatchObject({
+        status: 'InProgress',
+        priority: 'High',
+        assignee: { userId: configurationUsers.service },
+        version: 2,
+      });
       const stale = await call(users.admin, 'PUT', path, { ...body, status: 'OnHold' });
       expect(stale.status).toBe(409);
       expect((await detail(users.admin, path)).status).toBe('InProgress');
       const mails = (await outbox()).slice(mailsBefore);
-      expect(mails.map((mail) => [mail.recipient, mail.template]).sort()).toEqual([['owner@fixture.test', 'ticketUpdate'], ['service@fixture.test', 'ticketAssigned']]);
+      expect(mails.map((mail) => [mail.recipient, mail.template]).sort()).toEqual([
+        ['owner@fixture.test', 'ticketUpdate'],
+        ['service@fixture.test', 'ticketAssigned'],
+      ]);
       expect(mails.find((mail) => mail.template === 'ticketUpdate')?.text).toContain('In progress');
       expect((await auditOf('TicketUpdated')).at(-1)?.metaData).toMatchObject({ changes: { status: { from: 'Open', to: 'InProgress' } } });
     });
@@ -189,7 +247,15 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
     it('refuses a requester changing the assignee or the workflow, but lets them edit what they wrote and close it', async () => {
       const path = `/businesses/B3/tickets/${await create(users.owner, '/businesses/B3/tickets', { type: 'general', subject: 'Typo', description: 'Frist' })}`;
       const ticket = await detail(users.owner, path);
-      const base = { type: ticket.type, priority: ticket.priority, status: ticket.status, subject: ticket.subject, description: ticket.description, assigneeId: null, version: ticket.version };
+      const base = {
+        type: ticket.type,
+        priority: ticket.priority,
+        status: ticket.status,
+        subject: ticket.subject,
+        description: ticket.description,
+        assigneeId: null,
+        version: ticket.version,
+      };
       expect((await call(users.owner, 'PUT', path, { ...base, status: 'InProgress' })).status).toBe(403);
       expect((await call(users.owner, 'PUT', path, { ...base, assigneeId: users.admin })).status).toBe(403);
       const edited = await call(users.owner, 'PUT', path, { ...base, description: 'First', status: 'Closed' });
@@ -200,7 +266,15 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
     it('refuses an assignee who is not support staff, and a malformed update', async () => {
       const path = `/businesses/B3/tickets/${await create(users.owner, '/businesses/B3/tickets', { type: 'general', subject: 's', description: 'd' })}`;
       const ticket = await detail(users.admin, path);
-      const base = { type: ticket.type, priority: ticket.priority, status: ticket.status, subject: ticket.subject, description: ticket.description, assigneeId: null, version: ticket.version };
+      const base = {
+        type: ticket.type,
+        priority: ticket.priority,
+        status: ticket.status,
+        subject: ticket.subject,
+        description: ticket.description,
+        assigneeId: null,
+        version: ticket.version,
+      };
       expect((await call(users.admin, 'PUT', path, { ...base, assigneeId: users.owner })).status).toBe(400);
       expect((await call(users.admin, 'PUT', path, { ...base, version: 'one' })).status).toBe(400);
       expect((await call(users.admin, 'PUT', path, { ...base, status: 'Reopened' })).status).toBe(400);
@@ -233,7 +307,10 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
       const noteId = await comment(users.admin, path, 'Looks like the cache; do not tell them yet', true);
       const replyId = await comment(users.admin, path, 'We are looking into it.');
       const staffView = ticketCommentPage.assert(await (await call(users.admin, 'GET', `${path}/comments`)).json());
-      expect(staffView.results.map((row) => [row.ticketCommentId, row.internal])).toEqual([[noteId, true], [replyId, false]]);
+      expect(staffView.results.map((row) => [row.ticketCommentId, row.internal])).toEqual([
+        [noteId, true],
+        [replyId, false],
+      ]);
       const ownerView = ticketCommentPage.assert(await (await call(users.owner, 'GET', `${path}/comments`)).json());
       expect(ownerView.results.map((row) => row.ticketCommentId)).toEqual([replyId]);
       expect(ownerView.numberOfResults).toBe(1);
@@ -241,7 +318,10 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
       expect((await call(users.owner, 'GET', `${path}/comments/${noteId}`)).status).toBe(404);
       expect((await call(users.owner, 'DELETE', `${path}/comments/${noteId}`)).status).toBe(404);
       expect((await detail(users.owner, path)).commentCount).toBe(1);
-      expect(ticketComment.assert(await (await call(users.admin, 'GET', `${path}/comments/${noteId}`)).json())).toMatchObject({ internal: true, author: { staff: true } });
+      expect(ticketComment.assert(await (await call(users.admin, 'GET', `${path}/comments/${noteId}`)).json())).toMatchObject({
+        internal: true,
+        author: { staff: true },
+      });
       const mails = (await outbox()).slice(mailsBefore);
       expect(mails).toHaveLength(1);
       expect(mails[0]).toMatchObject({ recipient: 'owner@fixture.test', template: 'ticketUpdate' });
@@ -365,7 +445,11 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
     it('answers a request without the file field or not multipart with the spec’s message', async () => {
       const form = new FormData();
       form.append('other', 'x');
-      const missing = await app.request(`/api/portal${path}/attachments`, { method: 'POST', headers: { authorization: `Bearer ${tokenFor(users.owner)}` }, body: form });
+      const missing = await app.request(`/api/portal${path}/attachments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokenFor(users.owner)}` },
+        body: form,
+      });
       expect(missing.status).toBe(400);
       expect(await messagesOf(missing)).toEqual([uploadMessages.unreadable]);
       const json = await call(users.owner, 'POST', `${path}/attachments`, { file: 'x' });
@@ -373,7 +457,10 @@ describe.each(databaseKinds)('tickets on %s', (kind) => {
     });
 
     it('lets only the uploader or staff remove an attachment', async () => {
-      const staffFile = (await (await upload(users.admin, `${path}/attachments`, pngBytes, 'staff.png')).json()) as { ticketAttachmentId: string; removable: boolean };
+      const staffFile = (await (await upload(users.admin, `${path}/attachments`, pngBytes, 'staff.png')).json()) as {
+        ticketAttachmentId: string;
+        removable: boolean;
+      };
       const ownerView = await detail(users.owner, path);
       expect(ownerView.attachments.find((file) => file.ticketAttachmentId === staffFile.ticketAttachmentId)?.removable).toBe(false);
       expect((await call(users.owner, 'DELETE', `${path}/attachments/${staffFile.ticketAttachmentId}`)).status).toBe(403);

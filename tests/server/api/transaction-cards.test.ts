@@ -33,7 +33,9 @@ describe.each(databaseKinds)('finding a payment by its card on %s', (kind) => {
   async function search(userId: string, term: string) {
     const response = await call(userId, 'GET', `/search?term=${encodeURIComponent(term)}`);
     expect(response.status).toBe(200);
-    return ((await response.json()) as { results: { kind: string; id: string }[] }).results.filter((result) => result.kind === 'transaction').map((result) => result.id);
+    return ((await response.json()) as { results: { kind: string; id: string }[] }).results
+      .filter((result) => result.kind === 'transaction')
+      .map((result) => result.id);
   }
 
   describe('the overview’s card filters', () => {
@@ -44,12 +46,20 @@ describe.each(databaseKinds)('finding a payment by its card on %s', (kind) => {
     });
 
     it('filters by the first six, and by both with other filters', async () => {
-      expect(sorted((await list(users.partner, `/businesses/B1/transactions${q({ bin: '[eq]555555' })}`)).references))
-        .toEqual(['TX1A0003', 'TX1B0001', 'TX1C0001', 'TX1R0001']);
-      expect((await list(users.partner, `/businesses/B1/transactions${q({ bin: '[eq]555555', last4: '[eq]4444', kind: '[eq]payment', currency: '[eq]EUR' })}`)).references)
-        .toEqual(['TX1A0003']);
+      expect(sorted((await list(users.partner, `/businesses/B1/transactions${q({ bin: '[eq]555555' })}`)).references)).toEqual([
+        'TX1A0003',
+        'TX1B0001',
+        'TX1C0001',
+        'TX1R0001',
+      ]);
+      expect(
+        (await list(users.partner, `/businesses/B1/transactions${q({ bin: '[eq]555555', last4: '[eq]4444', kind: '[eq]payment', currency: '[eq]EUR' })}`))
+          .references,
+      ).toEqual(['TX1A0003']);
       // Several last fours are any of them.
-      expect(sorted((await list(users.admin, `/transactions${q({ last4: '[eq]1111[and][eq]4444', merchantid: '[eq]M3b' })}`)).references)).toEqual(['TX3B0002']);
+      expect(sorted((await list(users.admin, `/transactions${q({ last4: '[eq]1111[and][eq]4444', merchantid: '[eq]M3b' })}`)).references)).toEqual([
+        'TX3B0002',
+      ]);
       expect((await list(users.admin, `/transactions${q({ last4: '[eq]9999' })}`)).references).toEqual([]);
     });
 
@@ -60,12 +70,17 @@ describe.each(databaseKinds)('finding a payment by its card on %s', (kind) => {
     });
 
     it.each([
-      ['two digits', { last4: '[eq]11' }], ['a full card number', { last4: '[eq]4111111111111111' }], ['letters', { bin: '[eq]41111a' }],
-      ['five digits as the first six', { bin: '[eq]41111' }], ['a comparison', { last4: '[gte]1111' }],
+      ['two digits', { last4: '[eq]11' }],
+      ['a full card number', { last4: '[eq]4111111111111111' }],
+      ['letters', { bin: '[eq]41111a' }],
+      ['five digits as the first six', { bin: '[eq]41111' }],
+      ['a comparison', { last4: '[gte]1111' }],
     ])('refuses %s with a 400 naming the filter', async (_name, params) => {
       const response = await call(users.admin, 'GET', `/transactions${q(params as Record<string, string>)}`);
       expect(response.status).toBe(400);
-      const messages = ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message).join(' ');
+      const messages = ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors
+        .map((error) => error.message)
+        .join(' ');
       expect(messages).toMatch(/last4|bin/);
     });
 
@@ -113,8 +128,9 @@ describe.each(databaseKinds)('finding a payment by its card on %s', (kind) => {
     it('says what may still be refunded, as the payment job’s refund endpoint would take it', async () => {
       const offered = await detail(users.admin, 'TX1A0001');
       const job = await call(users.admin, 'GET', '/businesses/B1/merchants/M1a/payment-jobs/PJ1A0001');
-      const payment = ((await job.json()) as { payments: { paymentId: string; refundable: number; actions: { refund: boolean } }[] }).payments
-        .find((candidate) => candidate.paymentId === 'TX1A0001');
+      const payment = ((await job.json()) as { payments: { paymentId: string; refundable: number; actions: { refund: boolean } }[] }).payments.find(
+        (candidate) => candidate.paymentId === 'TX1A0001',
+      );
       expect(payment?.actions.refund).toBe(true);
       expect(offered.refundable).toBe(payment?.refundable);
       expect(offered.refundable).toBeGreaterThan(0);

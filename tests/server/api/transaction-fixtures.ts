@@ -5,8 +5,21 @@ import { vaultCard } from '../../../server/cards/card-vault.ts';
 import * as schema from '../../../server/db/schema.ts';
 import { testCardKeys } from '../support.ts';
 
-type Row = [reference: string, businessId: string, merchantId: string, partnerId: string | null, createdAt: string, amountMinor: number,
-  currency: string, status: string, paymentMethod: string, channel: string, kind: 'payment' | 'refund' | 'capture', parent: string | null, email: string | null];
+type Row = [
+  reference: string,
+  businessId: string,
+  merchantId: string,
+  partnerId: string | null,
+  createdAt: string,
+  amountMinor: number,
+  currency: string,
+  status: string,
+  paymentMethod: string,
+  channel: string,
+  kind: 'payment' | 'refund' | 'capture',
+  parent: string | null,
+  email: string | null,
+];
 
 /** B1 (partner P1): M1a 'Alpha Online', M1b 'Alpha Stores'; B2: M2a; B3: M3a 'Gamma Deli', M3b 'Gamma Bakery' (JPY). */
 export const extraTransactions: Row[] = [
@@ -33,14 +46,30 @@ export async function insertExtraTransactions(database: Database): Promise<void>
       cardTokens.set(merchantId, await vaultCard(database.db, testCardKeys, { merchantId, cardNumber: extraCardNumber }));
     }
   }
-  await database.db.insert(schema.transactions).values(extraTransactions.map(([reference, businessId, merchantId, partnerId, createdAt, amountMinor, currency, status, paymentMethod, channel, kind, parent, email]) => ({
-    reference, businessId, merchantId, partnerId, createdAt: new Date(createdAt), amountMinor, currency, status, paymentMethod, channel, kind,
-    parentReference: parent, customerEmail: email, configurationId: `C-${merchantId}`,
-    paymentJobReference: parent === 'TX1A0001' ? 'PJ1A0001' : `PJ-${reference}`,
-    cardMasked: paymentMethod === 'card' ? '555555******4444' : null,
-    cardToken: paymentMethod === 'card' ? cardTokens.get(merchantId) ?? null : null,
-    ewalletType: paymentMethod === 'applePay' ? 'applePay' : null,
-    declineReason: status === 'declined' ? 'Insufficient funds' : null,
-  })));
+  await database.db.insert(schema.transactions).values(
+    extraTransactions.map(
+      ([reference, businessId, merchantId, partnerId, createdAt, amountMinor, currency, status, paymentMethod, channel, kind, parent, email]) => ({
+        reference,
+        businessId,
+        merchantId,
+        partnerId,
+        createdAt: new Date(createdAt),
+        amountMinor,
+        currency,
+        status,
+        paymentMethod,
+        channel,
+        kind,
+        parentReference: parent,
+        customerEmail: email,
+        configurationId: `C-${merchantId}`,
+        paymentJobReference: parent === 'TX1A0001' ? 'PJ1A0001' : `PJ-${reference}`,
+        cardMasked: paymentMethod === 'card' ? '555555******4444' : null,
+        cardToken: paymentMethod === 'card' ? (cardTokens.get(merchantId) ?? null) : null,
+        ewalletType: paymentMethod === 'applePay' ? 'applePay' : null,
+        declineReason: status === 'declined' ? 'Insufficient funds' : null,
+      }),
+    ),
+  );
   await database.db.update(schema.transactions).set({ customerEmail: 'first@alpha.test' }).where(eq(schema.transactions.reference, 'TX1A0001'));
 }

@@ -44,8 +44,19 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
       expect(body.references).toEqual(b1ByDateDescending);
       expect(body).toMatchObject({ numberOfResults: 6, numberOfResultsIsEstimate: false });
       expect(body.results[0]).toEqual({
-        reference: 'TX1R0001', kind: 'refund', date: '2026-11-05T10:00:00.000Z', businessId: 'B1', merchantId: 'M1a', merchantName: 'Alpha Online',
-        amount: 5, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway', ewalletType: null, paymentJobReference: 'PJ1A0001',
+        reference: 'TX1R0001',
+        kind: 'refund',
+        date: '2026-11-05T10:00:00.000Z',
+        businessId: 'B1',
+        merchantId: 'M1a',
+        merchantName: 'Alpha Online',
+        amount: 5,
+        currency: 'GBP',
+        status: 'paid',
+        paymentMethod: 'card',
+        channel: 'Gateway',
+        ewalletType: null,
+        paymentJobReference: 'PJ1A0001',
         maskedCardNumber: '555555******4444',
       });
     });
@@ -66,7 +77,9 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
       ['merchant', 'Descending', ['TX1B0001', 'TX1R0001', 'TX1A0003', 'TX1A0002', 'TX1C0001', 'TX1A0001']],
       ['MERCHANT', 'Descending', ['TX1B0001', 'TX1R0001', 'TX1A0003', 'TX1A0002', 'TX1C0001', 'TX1A0001']],
     ])('sorts by %s %s', async (field, direction, expected) => {
-      expect((await list(users.partner, `/businesses/B1/transactions${q({ OrderingField: field, OrderingDirection: direction })}`)).references).toEqual(expected);
+      expect((await list(users.partner, `/businesses/B1/transactions${q({ OrderingField: field, OrderingDirection: direction })}`)).references).toEqual(
+        expected,
+      );
     });
 
     it('pages without gaps or overlaps, in every ordering', async () => {
@@ -97,7 +110,8 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
     });
 
     it('reads amounts in major units of the one chosen currency', async () => {
-      const all = async (amount: string, currency: string) => (await list(users.admin, `/transactions${q({ amount, currency: currency.startsWith('[') ? currency : `[eq]${currency}` })}`)).references.sort();
+      const all = async (amount: string, currency: string) =>
+        (await list(users.admin, `/transactions${q({ amount, currency: currency.startsWith('[') ? currency : `[eq]${currency}` })}`)).references.sort();
       expect(await all('[eq]12.5', 'GBP')).toEqual(['TX1A0001', 'TX1C0001', 'TX3A0001']);
       expect(await all('[eq]12.50', '[eq]gbp')).toEqual(['TX1A0001', 'TX1C0001', 'TX3A0001']);
       expect(await all('[eq]1250', 'JPY')).toEqual(['TX3B0001']);
@@ -150,7 +164,9 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
 
     it('refuses a repeated parameter and a page beyond the listing depth', async () => {
       expect(await refused(users.partner, '/businesses/B1/transactions?status=[eq]paid&status=[eq]failed', 400)).toEqual(["'status' may be given once"]);
-      expect((await refused(users.partner, `/businesses/B1/transactions${q({ pagenumber: '4001', pagesize: '25' })}`, 400))[0]).toContain('narrow the filters or export');
+      expect((await refused(users.partner, `/businesses/B1/transactions${q({ pagenumber: '4001', pagesize: '25' })}`, 400))[0]).toContain(
+        'narrow the filters or export',
+      );
     });
 
     it('stops the merchant sort, which walks every merchant, at row 5,000', async () => {
@@ -164,19 +180,52 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
 
     it('answers hostile query strings with 200 or a 400 naming the problem, never an error, changing nothing', async () => {
       const before = await snapshot(database);
-      const name = fc.oneof(fc.constantFrom('date', 'amount', 'status', 'channel', 'paymentmethod', 'currency', 'merchantid', 'searchterm', 'kind', 'pagenumber', 'pagesize', 'OrderingField', 'OrderingDirection', '__proto__', 'constructor'), fc.string({ maxLength: 12 }));
+      const name = fc.oneof(
+        fc.constantFrom(
+          'date',
+          'amount',
+          'status',
+          'channel',
+          'paymentmethod',
+          'currency',
+          'merchantid',
+          'searchterm',
+          'kind',
+          'pagenumber',
+          'pagesize',
+          'OrderingField',
+          'OrderingDirection',
+          '__proto__',
+          'constructor',
+        ),
+        fc.string({ maxLength: 12 }),
+      );
       const value = fc.oneof(
         fc.string({ maxLength: 60 }),
-        fc.constantFrom("[eq]'; DROP TABLE transactions; --", '[gte]9999999999999999999999999', '[lte]-1e309', '[eq]%_\\', '[eq]\u0000', '[gte]2026-02-30', '[eq]paid[and][eq]', 'x'.repeat(600), '[eq]ＴＸ', '[eq]😀'),
+        fc.constantFrom(
+          "[eq]'; DROP TABLE transactions; --",
+          '[gte]9999999999999999999999999',
+          '[lte]-1e309',
+          '[eq]%_\\',
+          '[eq]\u0000',
+          '[gte]2026-02-30',
+          '[eq]paid[and][eq]',
+          'x'.repeat(600),
+          '[eq]ＴＸ',
+          '[eq]😀',
+        ),
       );
-      await fc.assert(fc.asyncProperty(fc.dictionary(name, value, { maxKeys: 4 }), async (params) => {
-        const query = new URLSearchParams(params).toString();
-        const response = await call(users.partner, 'GET', `/businesses/B1/transactions?${query}`);
-        expect([200, 400]).toContain(response.status);
-        const body = (await response.json()) as { results?: { businessId: string }[]; errorReport?: { errors: { message: string }[] } };
-        if (response.status === 400) expect(body.errorReport?.errors.length).toBeGreaterThan(0);
-        else expect(body.results?.every((row) => row.businessId === 'B1')).toBe(true);
-      }), { numRuns: kind === 'pglite' ? 60 : 120 });
+      await fc.assert(
+        fc.asyncProperty(fc.dictionary(name, value, { maxKeys: 4 }), async (params) => {
+          const query = new URLSearchParams(params).toString();
+          const response = await call(users.partner, 'GET', `/businesses/B1/transactions?${query}`);
+          expect([200, 400]).toContain(response.status);
+          const body = (await response.json()) as { results?: { businessId: string }[]; errorReport?: { errors: { message: string }[] } };
+          if (response.status === 400) expect(body.errorReport?.errors.length).toBeGreaterThan(0);
+          else expect(body.results?.every((row) => row.businessId === 'B1')).toBe(true);
+        }),
+        { numRuns: kind === 'pglite' ? 60 : 120 },
+      );
       expect(await snapshot(database)).toBe(before);
     });
 
@@ -219,20 +268,27 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
       expect(response.status).toBe(200);
       const detail = transactionDetail.assert(await response.json());
       expect(detail).toMatchObject({
-        reference: 'TX1A0001', businessName: 'Alpha Trading Ltd', merchantName: 'Alpha Online', maskedCardNumber: '411111******1111',
+        reference: 'TX1A0001',
+        businessName: 'Alpha Trading Ltd',
+        merchantName: 'Alpha Online',
+        maskedCardNumber: '411111******1111',
         paymentMethods: [{ paymentMethod: 'card', ewalletType: null, maskedCardNumber: '411111******1111' }],
         paymentJob: { reference: 'PJ1A0001', orderNumber: 'ORD-PJ1A0001', amount: 12.5, currency: 'GBP' },
         cardNumberRevealable: false,
       });
       expect(detail.linkedTransactions.map((linked) => [linked.reference, linked.relation, linked.kind])).toEqual([
-        ['TX1C0001', 'child', 'capture'], ['TX1R0001', 'child', 'refund'],
+        ['TX1C0001', 'child', 'capture'],
+        ['TX1R0001', 'child', 'refund'],
       ]);
       expect(JSON.stringify(detail)).not.toContain('4111111111111111');
     });
 
     it('shows a refund with its parent and siblings', async () => {
       const detail = transactionDetail.assert(await (await call(users.admin, 'GET', '/transactions/TX1R0001')).json());
-      expect(detail.linkedTransactions.map((linked) => [linked.reference, linked.relation])).toEqual([['TX1A0001', 'parent'], ['TX1C0001', 'sibling']]);
+      expect(detail.linkedTransactions.map((linked) => [linked.reference, linked.relation])).toEqual([
+        ['TX1A0001', 'parent'],
+        ['TX1C0001', 'sibling'],
+      ]);
       expect(detail.cardNumberRevealable).toBe(true);
     });
 
@@ -250,7 +306,7 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
   });
 
   describe('the full card number', () => {
-    const reveals = async () => (await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'CardNumberRevealed')));
+    const reveals = async () => await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'CardNumberRevealed'));
 
     it('is refused without Mapi.Transaction.CardNumber.Read, and nothing is recorded', async () => {
       const before = await snapshot(database);
@@ -280,7 +336,9 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
     it('records nothing when the read fails inside the transaction', async () => {
       // The audit row and the read share one database transaction: a failure of either leaves neither.
       const before = (await reveals()).length;
-      await database.query(`CREATE OR REPLACE FUNCTION refuse_reveal() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'audit store unavailable'; END $$ LANGUAGE plpgsql`);
+      await database.query(
+        `CREATE OR REPLACE FUNCTION refuse_reveal() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'audit store unavailable'; END $$ LANGUAGE plpgsql`,
+      );
       await database.query('CREATE TRIGGER refuse_reveal BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_reveal()');
       try {
         const response = await call(users.admin, 'GET', '/transactions/TX3A0001/cardNumber');
@@ -293,7 +351,9 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
     });
     it(`allows at most ${revealsPerMinute} reveals a minute per user, answering 429 with Retry-After beyond, unrecorded`, async () => {
       const analyst = 'u-reveal-limit';
-      await database.db.insert(schema.users).values({ id: analyst, email: 'limit@example.com', givenName: 'Rae', familyName: 'Limit', passwordHash: 'scrypt$1$1$1$x$y', internal: true });
+      await database.db
+        .insert(schema.users)
+        .values({ id: analyst, email: 'limit@example.com', givenName: 'Rae', familyName: 'Limit', passwordHash: 'scrypt$1$1$1$x$y', internal: true });
       await database.db.insert(schema.userRoles).values({ userId: analyst, role: 'RiskAnalyst', level: 'root' });
       await grantStepUp(database, analyst);
       const mine = async () => (await reveals()).filter((event) => event.userId === analyst).length;
@@ -309,7 +369,12 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
   });
 
   describe('queueing an export', () => {
-    const body = { fileType: 'csv', columns: ['date', 'reference', 'amount'], filters: { status: '[eq]paid' }, ordering: { OrderingField: 'amount', OrderingDirection: 'Descending' } };
+    const body = {
+      fileType: 'csv',
+      columns: ['date', 'reference', 'amount'],
+      filters: { status: '[eq]paid' },
+      ordering: { OrderingField: 'amount', OrderingDirection: 'Descending' },
+    };
 
     it('queues the filtered view with its count, context and columns', async () => {
       const response = await call(users.partner, 'POST', '/businesses/B1/transactions/full/reports', body, { 'time-zone': 'Europe/London' });
@@ -318,15 +383,25 @@ describe.each(databaseKinds)('transactions on %s', (kind) => {
       expect(totalRows).toBe(5);
       const [row] = await database.db.select().from(schema.queuedReports).where(eq(schema.queuedReports.id, reportId));
       expect(row).toMatchObject({
-        userId: users.partner, reportType: 'transactions', fileType: 'csv', status: 'queued', totalRows: 5, processedRows: 0, attempts: 0,
-        filters: { status: '[eq]paid' }, ordering: { OrderingField: 'amount', OrderingDirection: 'Descending' }, columns: ['date', 'reference', 'amount'],
+        userId: users.partner,
+        reportType: 'transactions',
+        fileType: 'csv',
+        status: 'queued',
+        totalRows: 5,
+        processedRows: 0,
+        attempts: 0,
+        filters: { status: '[eq]paid' },
+        ordering: { OrderingField: 'amount', OrderingDirection: 'Descending' },
+        columns: ['date', 'reference', 'amount'],
         context: { level: 'business', businessId: 'B1', title: 'Alpha Trading Ltd', timeZone: 'Europe/London' },
       });
     });
 
     it('records the date range it was made for', async () => {
       const response = await call(users.partner, 'POST', '/partners/P1/transactions/full/reports', {
-        fileType: 'xlsx', columns: ['reference'], filters: { date: '[gte]2026-11-01T00:00:00[and][lte]2026-11-30T23:59:59' },
+        fileType: 'xlsx',
+        columns: ['reference'],
+        filters: { date: '[gte]2026-11-01T00:00:00[and][lte]2026-11-30T23:59:59' },
       });
       const { reportId, totalRows } = (await response.json()) as { reportId: string; totalRows: number };
       expect(totalRows).toBe(6);
@@ -380,11 +455,17 @@ describe.each(databaseKinds)('totals of long lists on %s', (kind) => {
   afterAll(async () => database?.close());
 
   it('gives an estimate, flagged, above the exact-count limit and exact figures below it', async () => {
-    const big = (await (await call(users.admin, 'GET', '/businesses/B4/transactions')).json()) as { numberOfResults: number; numberOfResultsIsEstimate: boolean; results: unknown[] };
+    const big = (await (await call(users.admin, 'GET', '/businesses/B4/transactions')).json()) as {
+      numberOfResults: number;
+      numberOfResultsIsEstimate: boolean;
+      results: unknown[];
+    };
     expect(big.numberOfResultsIsEstimate).toBe(true);
     expect(big.numberOfResults).toBeGreaterThan(exactCountLimit);
     expect(big.results).toHaveLength(25);
-    const small = (await (await call(users.admin, 'GET', `/businesses/B4/transactions?${new URLSearchParams({ amount: '[lte]1.5', currency: '[eq]USD' })}`)).json()) as { numberOfResults: number; numberOfResultsIsEstimate: boolean };
+    const small = (await (
+      await call(users.admin, 'GET', `/businesses/B4/transactions?${new URLSearchParams({ amount: '[lte]1.5', currency: '[eq]USD' })}`)
+    ).json()) as { numberOfResults: number; numberOfResultsIsEstimate: boolean };
     expect(small).toMatchObject({ numberOfResults: 50, numberOfResultsIsEstimate: false });
     const exact = (await (await call(users.admin, 'GET', '/businesses/B4/transactions/count')).json()) as { numberOfResults: number };
     expect(exact.numberOfResults).toBe(exactCountLimit + 500);
@@ -395,7 +476,12 @@ describe.each(databaseKinds)('totals of long lists on %s', (kind) => {
       for (const descending of [false, true]) {
         for (const offset of [0, 20]) {
           const request = {
-            scope, where: scopeWhere(scope), orderKeys: orderKeysOf(transactionResource, { field: 'merchant', descending }), sortField: 'merchant', limit: 10, offset,
+            scope,
+            where: scopeWhere(scope),
+            orderKeys: orderKeysOf(transactionResource, { field: 'merchant', descending }),
+            sortField: 'merchant',
+            limit: 10,
+            offset,
           };
           const walked = await pageOfTransactions(database.db, { ...request, plan: 'walk' });
           const sorted = await pageOfTransactions(database.db, { ...request, plan: 'sortMatches' });
@@ -406,8 +492,17 @@ describe.each(databaseKinds)('totals of long lists on %s', (kind) => {
     for (const field of ['date', 'amount', 'status', 'reference']) {
       for (const descending of [false, true]) {
         const scope: TransactionScope = { level: 'all' };
-        const request = { scope, where: scopeWhere(scope), orderKeys: orderKeysOf(transactionResource, { field, descending }), sortField: field, limit: 25, offset: 10 };
-        expect(await pageOfTransactions(database.db, { ...request, plan: 'sortMatches' })).toEqual(await pageOfTransactions(database.db, { ...request, plan: 'walk' }));
+        const request = {
+          scope,
+          where: scopeWhere(scope),
+          orderKeys: orderKeysOf(transactionResource, { field, descending }),
+          sortField: field,
+          limit: 25,
+          offset: 10,
+        };
+        expect(await pageOfTransactions(database.db, { ...request, plan: 'sortMatches' })).toEqual(
+          await pageOfTransactions(database.db, { ...request, plan: 'walk' }),
+        );
       }
     }
     const body = (await (await call(users.admin, 'GET', '/transactions?OrderingField=merchant&pagesize=10')).json()) as { results: { merchantName: string }[] };

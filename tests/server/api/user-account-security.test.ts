@@ -15,7 +15,14 @@ import { readConfig } from '../../../server/config.ts';
 import { confirmEmailChange, requestEmailChange, undoEmailChange } from '../../../server/users/email-change.ts';
 import { requestPasswordReset } from '../../../server/users/password-reset.ts';
 import {
-  answerSignInChallenge, checkSecondFactorCode, codeLockoutMinutes, confirmEnrolment, currentCode, issueSignInChallenge, startEnrolment, wrongCodesBeforeLock,
+  answerSignInChallenge,
+  checkSecondFactorCode,
+  codeLockoutMinutes,
+  confirmEnrolment,
+  currentCode,
+  issueSignInChallenge,
+  startEnrolment,
+  wrongCodesBeforeLock,
 } from '../../../server/users/second-factor.ts';
 import { databaseKinds, fixture, grantStepUp, testCardKeys, useFixtureApp } from '../support.ts';
 
@@ -53,11 +60,17 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
   }
 
   const userRow = async (id: string) => (await harness.database.db.select().from(schema.users).where(eq(schema.users.id, id)))[0];
-  const mailTo = (recipient: string) => harness.database.query<{ id: string; template: string; text: string; html: string; status: string }>(
-    'SELECT id, template, text, html, status FROM outbound_emails WHERE recipient = $1 ORDER BY created_at, id', [recipient]);
-  const auditRows = (event: string, targetUserId: string) => harness.database.query<{ meta_data: Record<string, unknown> }>(
-    `SELECT meta_data FROM audit_events WHERE event = $1 AND meta_data->>'targetUserId' = $2`, [event, targetUserId]);
-  const json = async <T,>(response: Response) => (await response.json()) as T;
+  const mailTo = (recipient: string) =>
+    harness.database.query<{ id: string; template: string; text: string; html: string; status: string }>(
+      'SELECT id, template, text, html, status FROM outbound_emails WHERE recipient = $1 ORDER BY created_at, id',
+      [recipient],
+    );
+  const auditRows = (event: string, targetUserId: string) =>
+    harness.database.query<{ meta_data: Record<string, unknown> }>(`SELECT meta_data FROM audit_events WHERE event = $1 AND meta_data->>'targetUserId' = $2`, [
+      event,
+      targetUserId,
+    ]);
+  const json = async <T>(response: Response) => (await response.json()) as T;
   const linkIn = (text: string, path: string) => {
     const found = new RegExp(`https?://[^\\s]+${path}\\?[^\\s]+`).exec(text)?.[0];
     return found ? new URL(found) : null;
@@ -73,7 +86,11 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
         const ticket = await issueSignInChallenge(harness.database.db, user.id, false, at(minute));
         for (let attempt = 0; attempt < 5; attempt += 1) {
           minute += 1;
-          const answer = await answerSignInChallenge(harness.database, testCardKeys, ticket, wrongCodeAt(user.secret, at(minute)), { publicUrl, source: unknownSource, now: at(minute) });
+          const answer = await answerSignInChallenge(harness.database, testCardKeys, ticket, wrongCodeAt(user.secret, at(minute)), {
+            publicUrl,
+            source: unknownSource,
+            now: at(minute),
+          });
           outcomes.push(answer.outcome === 'wrong' ? { outcome: answer.outcome, locked: answer.locked } : { outcome: answer.outcome });
         }
       }
@@ -90,17 +107,31 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
 
       // The right code on a third sign-in, while locked: refused like a wrong one.
       const third = await issueSignInChallenge(harness.database.db, user.id, false, at(minute + 5));
-      expect(await answerSignInChallenge(harness.database, testCardKeys, third, currentCode(user.secret, at(minute + 5).getTime()), { publicUrl, source: unknownSource, now: at(minute + 5) }))
-        .toEqual({ outcome: 'wrong', userId: user.id, locked: true });
+      expect(
+        await answerSignInChallenge(harness.database, testCardKeys, third, currentCode(user.secret, at(minute + 5).getTime()), {
+          publicUrl,
+          source: unknownSource,
+          now: at(minute + 5),
+        }),
+      ).toEqual({ outcome: 'wrong', userId: user.id, locked: true });
       // Once the lock has ended, the right code signs in.
       const later = at(minute + codeLockoutMinutes + 1);
       const fourth = await issueSignInChallenge(harness.database.db, user.id, false, later);
-      expect((await answerSignInChallenge(harness.database, testCardKeys, fourth, currentCode(user.secret, later.getTime()), { publicUrl, source: unknownSource, now: later })).outcome).toBe('passed');
+      expect(
+        (
+          await answerSignInChallenge(harness.database, testCardKeys, fourth, currentCode(user.secret, later.getTime()), {
+            publicUrl,
+            source: unknownSource,
+            now: later,
+          })
+        ).outcome,
+      ).toBe('passed');
     });
 
     it('a right code clears the count; a burst of wrong codes at once checks no more than ten and locks once', async () => {
       const user = await person('burst');
-      const check = (code: string, now: Date) => checkSecondFactorCode(harness.database, testCardKeys, user.id, code, { publicUrl, source: unknownSource, now });
+      const check = (code: string, now: Date) =>
+        checkSecondFactorCode(harness.database, testCardKeys, user.id, code, { publicUrl, source: unknownSource, now });
       for (let index = 0; index < wrongCodesBeforeLock - 1; index += 1) expect(await check(wrongCodeAt(user.secret, at(1)), at(1))).toBe('wrong');
       expect(await check(currentCode(user.secret, at(2).getTime()), at(2))).toBe('code');
       expect((await userRow(user.id))?.failedSecondFactorCodes).toBe(0);
@@ -108,7 +139,11 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
       expect((await userRow(user.id))?.lockoutEndDateUtc).toBeNull();
 
       const other = await person('burst');
-      const answers = await Promise.all(Array.from({ length: 15 }, () => checkSecondFactorCode(harness.database, testCardKeys, other.id, wrongCodeAt(other.secret, at(1)), { publicUrl, source: unknownSource, now: at(1) })));
+      const answers = await Promise.all(
+        Array.from({ length: 15 }, () =>
+          checkSecondFactorCode(harness.database, testCardKeys, other.id, wrongCodeAt(other.secret, at(1)), { publicUrl, source: unknownSource, now: at(1) }),
+        ),
+      );
       expect(answers.filter((answer) => answer === 'wrong')).toHaveLength(wrongCodesBeforeLock - 1);
       expect(answers.filter((answer) => answer === 'locked')).toHaveLength(15 - (wrongCodesBeforeLock - 1));
       expect(await auditRows('AccountLocked', other.id)).toHaveLength(1);
@@ -143,13 +178,16 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
     it('needs the current password as well as a code', async () => {
       const user = await person('removal');
       expect((await harness.call(user.id, 'POST', '/user/second-factor/removal', { code: user.recoveryCodes[0] })).status).toBe(400);
-      const wrongPassword = await harness.call(user.id, 'POST', '/user/second-factor/removal', { currentPassword: 'not-my-password', code: user.recoveryCodes[0] });
+      const wrongPassword = await harness.call(user.id, 'POST', '/user/second-factor/removal', {
+        currentPassword: 'not-my-password',
+        code: user.recoveryCodes[0],
+      });
       expect(wrongPassword.status).toBe(400);
       expect(JSON.stringify(await wrongPassword.json())).toContain('The current password is not correct.');
-      expect((await harness.database.db.select().from(schema.userSecondFactors).where(eq(schema.userSecondFactors.userId, user.id)))).toHaveLength(1);
+      expect(await harness.database.db.select().from(schema.userSecondFactors).where(eq(schema.userSecondFactors.userId, user.id))).toHaveLength(1);
       expect(await auditRows('SecondFactorRemovalFailed', user.id)).toHaveLength(1);
       expect((await harness.call(user.id, 'POST', '/user/second-factor/removal', { currentPassword: password, code: user.recoveryCodes[0] })).status).toBe(204);
-      expect((await harness.database.db.select().from(schema.userSecondFactors).where(eq(schema.userSecondFactors.userId, user.id)))).toHaveLength(0);
+      expect(await harness.database.db.select().from(schema.userSecondFactors).where(eq(schema.userSecondFactors.userId, user.id))).toHaveLength(0);
       expect(await auditRows('SecondFactorRemoved', user.id)).toHaveLength(1);
     });
   });
@@ -182,9 +220,14 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
     it('a reset asked for within a day of a change also goes to the old address; the undo link restores the address and voids the reset', async () => {
       const user = await person('reset', false);
       const newEmail = `moved.${serial}@thief.test`;
-      await harness.database.db.transaction(async (tx) => requestEmailChange(tx, publicUrl, { id: user.id, givenName: 'Reset', email: user.email }, newEmail, t0));
+      await harness.database.db.transaction(async (tx) =>
+        requestEmailChange(tx, publicUrl, { id: user.id, givenName: 'Reset', email: user.email }, newEmail, t0),
+      );
       const confirmToken = linkIn((await mailTo(newEmail))[0]?.text ?? '', '/connect/confirm-email')?.searchParams.get('token') ?? '';
-      const undoToken = linkIn((await mailTo(user.email)).find((mail) => mail.template === 'emailChangeRequested')?.text ?? '', '/connect/undo-email-change')?.searchParams.get('token') ?? '';
+      const undoToken =
+        linkIn((await mailTo(user.email)).find((mail) => mail.template === 'emailChangeRequested')?.text ?? '', '/connect/undo-email-change')?.searchParams.get(
+          'token',
+        ) ?? '';
       expect(await confirmEmailChange(harness.database, publicUrl, confirmToken, at(10))).toBe('changed');
       expect((await userRow(user.id))?.email).toBe(newEmail);
 
@@ -201,7 +244,9 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
 
       expect(await undoEmailChange(harness.database, publicUrl, undoToken, at(10 + 24 * 60 + 2))).toBe('undone');
       expect((await userRow(user.id))?.email).toBe(user.email);
-      const openResets = await harness.database.db.select().from(schema.passwordResets)
+      const openResets = await harness.database.db
+        .select()
+        .from(schema.passwordResets)
         .where(and(eq(schema.passwordResets.userId, user.id)));
       expect(openResets.length).toBe(2);
       expect(openResets.every((reset) => reset.usedAt !== null)).toBe(true);
@@ -214,14 +259,23 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
       const newEmail = `pending.${serial}@thief.test`;
       await harness.database.db.transaction(async (tx) => requestEmailChange(tx, publicUrl, { id: user.id, givenName: 'C', email: user.email }, newEmail, t0));
       const confirmToken = linkIn((await mailTo(newEmail))[0]?.text ?? '', '/connect/confirm-email')?.searchParams.get('token') ?? '';
-      const undoToken = linkIn((await mailTo(user.email)).find((mail) => mail.template === 'emailChangeRequested')?.text ?? '', '/connect/undo-email-change')?.searchParams.get('token') ?? '';
+      const undoToken =
+        linkIn((await mailTo(user.email)).find((mail) => mail.template === 'emailChangeRequested')?.text ?? '', '/connect/undo-email-change')?.searchParams.get(
+          'token',
+        ) ?? '';
       expect(await undoEmailChange(harness.database, publicUrl, undoToken, at(5))).toBe('undone');
       expect(await confirmEmailChange(harness.database, publicUrl, confirmToken, at(6))).toBe('expired');
       expect((await userRow(user.id))?.email).toBe(user.email);
 
       const second = await person('late', false);
-      await harness.database.db.transaction(async (tx) => requestEmailChange(tx, publicUrl, { id: second.id, givenName: 'L', email: second.email }, `late.${serial}@x.test`, t0));
-      const lateToken = linkIn((await mailTo(second.email)).find((mail) => mail.template === 'emailChangeRequested')?.text ?? '', '/connect/undo-email-change')?.searchParams.get('token') ?? '';
+      await harness.database.db.transaction(async (tx) =>
+        requestEmailChange(tx, publicUrl, { id: second.id, givenName: 'L', email: second.email }, `late.${serial}@x.test`, t0),
+      );
+      const lateToken =
+        linkIn(
+          (await mailTo(second.email)).find((mail) => mail.template === 'emailChangeRequested')?.text ?? '',
+          '/connect/undo-email-change',
+        )?.searchParams.get('token') ?? '';
       expect(await undoEmailChange(harness.database, publicUrl, lateToken, at(7 * 24 * 60 + 1))).toBe('expired');
     });
   });
@@ -231,19 +285,39 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
       const user = await person('outbox', false);
       expect(await requestPasswordReset(harness.database, publicUrl, user.email, '192.0.2.20', t0)).toBe('accepted');
       const invitee = `invitee.${serial}@outbox.test`;
-      expect((await harness.call(fixture.users.owner, 'POST', '/users', { emails: [invitee], policy: { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }] } })).status).toBe(201);
+      expect(
+        (
+          await harness.call(fixture.users.owner, 'POST', '/users', {
+            emails: [invitee],
+            policy: { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }] },
+          })
+        ).status,
+      ).toBe(201);
       const changeTo = `changed.${serial}@outbox.test`;
       await harness.database.db.transaction(async (tx) => requestEmailChange(tx, publicUrl, { id: user.id, givenName: 'O', email: user.email }, changeTo, t0));
       const waiting = [
         ...(await mailTo(user.email)).filter((mail) => mail.template === 'passwordReset' || mail.template === 'emailChangeRequested'),
-        ...(await mailTo(invitee)), ...(await mailTo(changeTo)),
+        ...(await mailTo(invitee)),
+        ...(await mailTo(changeTo)),
       ];
       expect(waiting.map((mail) => mail.template).sort()).toEqual(['emailChangeConfirmation', 'emailChangeRequested', 'passwordReset', 'userInvitation']);
       // Waiting to be sent: the links are there.
       for (const mail of waiting) expect(mail.text).toMatch(/[?&](token|InviteId)=[A-Za-z0-9_-]{30,}/);
-      await harness.database.db.insert(schema.outboundEmails).values({ id: `EMPLAIN${serial}`, recipient: user.email, subject: 's', template: 'userWelcome', html: '<a href="http://localhost/">x</a>', text: 'Sign in: http://localhost/' });
+      await harness.database.db.insert(schema.outboundEmails).values({
+        id: `EMPLAIN${serial}`,
+        recipient: user.email,
+        subject: 's',
+        template: 'userWelcome',
+        html: '<a href="http://localhost/">x</a>',
+        text: 'Sign in: http://localhost/',
+      });
 
-      const worker = startMailWorker({ database: harness.database, transport: openMailTransport({ smtpUrl: undefined, log: () => {} }), from: 'Portal <no-reply@portal.test>', pollMs: 60_000 });
+      const worker = startMailWorker({
+        database: harness.database,
+        transport: openMailTransport({ smtpUrl: undefined, log: () => {} }),
+        from: 'Portal <no-reply@portal.test>',
+        pollMs: 60_000,
+      });
       await worker.stop();
       await worker.drain();
 
@@ -260,7 +334,10 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
         expect(shown.status).toBe(200);
         expect(JSON.stringify(await shown.json())).not.toMatch(/(token|InviteId)=/);
       }
-      const [plain] = await harness.database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.id, `EMPLAIN${serial}`));
+      const [plain] = await harness.database.db
+        .select()
+        .from(schema.outboundEmails)
+        .where(eq(schema.outboundEmails.id, `EMPLAIN${serial}`));
       expect(plain?.text).toBe('Sign in: http://localhost/');
     });
   });
@@ -268,7 +345,14 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
   describe('invitation secrets stay out of request paths', () => {
     it('the invitation page asks with the secret in a POST body; the old GET path with the secret answers nothing', async () => {
       const invitee = `lookup.${++serial}@invite.test`;
-      expect((await harness.call(fixture.users.owner, 'POST', '/users', { emails: [invitee], policy: { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }] } })).status).toBe(201);
+      expect(
+        (
+          await harness.call(fixture.users.owner, 'POST', '/users', {
+            emails: [invitee],
+            policy: { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }] },
+          })
+        ).status,
+      ).toBe(201);
       const inviteId = linkIn((await mailTo(invitee))[0]?.text ?? '', '/user-invite')?.searchParams.get('InviteId') ?? '';
       const looked = await harness.call(null, 'POST', '/../public/user-invites/lookup', { inviteId });
       expect(looked.status).toBe(200);
@@ -308,8 +392,22 @@ describe.each(databaseKinds)('sign-in and the account on %s', (kind) => {
       expect(granted[0]?.text).toContain('Gamma Foods plc');
       expect(await auditRows('UserAccessGranted', fixture.users.finance)).toHaveLength(1);
       // The refusals of escalation stand before any email is looked at.
-      expect((await harness.call(fixture.users.owner, 'POST', '/users', { emails: ['admin@fixture.test'], policy: { roles: ['TechnicalAdmin'], businessPolicies: [] } })).status).toBe(403);
-      expect((await harness.call(fixture.users.owner, 'POST', '/users', { emails: ['finance@fixture.test'], policy: { roles: [], businessPolicies: [{ businessId: 'B2', roles: ['Owner'], merchantPolicies: [] }] } })).status).toBe(403);
+      expect(
+        (
+          await harness.call(fixture.users.owner, 'POST', '/users', {
+            emails: ['admin@fixture.test'],
+            policy: { roles: ['TechnicalAdmin'], businessPolicies: [] },
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await harness.call(fixture.users.owner, 'POST', '/users', {
+            emails: ['finance@fixture.test'],
+            policy: { roles: [], businessPolicies: [{ businessId: 'B2', roles: ['Owner'], merchantPolicies: [] }] },
+          })
+        ).status,
+      ).toBe(403);
     });
   });
 });

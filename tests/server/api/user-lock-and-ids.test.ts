@@ -37,7 +37,11 @@ function sseReader(response: Response) {
         const lines = buffer.slice(0, end).split('\n');
         buffer = buffer.slice(end + 2);
         if (lines.every((line) => line.startsWith(':'))) continue;
-        const field = (name: string) => lines.find((line) => line.startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? null;
+        const field = (name: string) =>
+          lines
+            .find((line) => line.startsWith(`${name}:`))
+            ?.slice(name.length + 1)
+            .trim() ?? null;
         return { id: field('id'), event: field('event') ?? 'message', data: field('data') ?? '' };
       }
       if (done) throw new Error('the stream ended');
@@ -57,13 +61,13 @@ describe.each(databaseKinds)('user ids and locks on %s', (kind) => {
   const harness = useFixtureApp(kind);
   let serial = 0;
   const freshEmail = (label: string) => `${label}.${kind}.${++serial}@lock.test`;
-  const json = async <T,>(response: Response) => (await response.json()) as T;
+  const json = async <T>(response: Response) => (await response.json()) as T;
 
   beforeAll(async () => {
     // Users written by the seed carry readable ids (USR90003 the highest here): new ones continue after them.
-    await harness.database.db.insert(schema.users).values([
-      { id: 'USR90003', email: 'seeded@lock.test', givenName: 'Sid', familyName: 'Seeded', passwordHash: await hashPassword(password) },
-    ]);
+    await harness.database.db
+      .insert(schema.users)
+      .values([{ id: 'USR90003', email: 'seeded@lock.test', givenName: 'Sid', familyName: 'Seeded', passwordHash: await hashPassword(password) }]);
     await harness.database.db.execute(sql`SELECT setval('user_number_seq', 90003, true)`);
   });
   afterAll(async () => eventBusOf(harness.database).close());
@@ -71,10 +75,15 @@ describe.each(databaseKinds)('user ids and locks on %s', (kind) => {
   /** A signed-up user of B3 (invited by the owner, then given a password), with a provider session row. */
   async function activeUser(label: string): Promise<{ userId: string; email: string }> {
     const email = freshEmail(label);
-    const response = await harness.call(users.owner, 'POST', '/users', { emails: [email], policy: { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }] } });
+    const response = await harness.call(users.owner, 'POST', '/users', {
+      emails: [email],
+      policy: { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }] },
+    });
     expect(response.status).toBe(201);
     const userId = (await json<{ users: { userId: string }[] }>(response)).users[0]?.userId ?? '';
-    await harness.database.db.update(schema.users).set({ status: 'active', givenName: 'Lee', familyName: 'Locked', passwordHash: await hashPassword(password) })
+    await harness.database.db
+      .update(schema.users)
+      .set({ status: 'active', givenName: 'Lee', familyName: 'Locked', passwordHash: await hashPassword(password) })
       .where(sql`${schema.users.id} = ${userId}`);
     await harness.database.db.insert(schema.oidcPayloads).values({ id: `sess-${userId}`, type: 'Session', payload: { accountId: userId } });
     return { userId, email };
@@ -89,11 +98,18 @@ describe.each(databaseKinds)('user ids and locks on %s', (kind) => {
     it('gives users invited at the same time distinct ids in the seed’s format, after the seed’s numbers', async () => {
       const emails = Array.from({ length: 12 }, (_, index) => freshEmail(`together-${index}`));
       // Six requests at once, two people each: every transaction draws its numbers while the others are open.
-      const answers = await Promise.all([0, 2, 4, 6, 8, 10].map((start) => harness.call(users.owner, 'POST', '/users', {
-        emails: emails.slice(start, start + 2), policy: { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }] },
-      })));
+      const answers = await Promise.all(
+        [0, 2, 4, 6, 8, 10].map((start) =>
+          harness.call(users.owner, 'POST', '/users', {
+            emails: emails.slice(start, start + 2),
+            policy: { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }] },
+          }),
+        ),
+      );
       expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201, 201]);
-      const ids = (await Promise.all(answers.map(async (answer) => (await json<{ users: { userId: string }[] }>(answer)).users.map((one) => one.userId)))).flat();
+      const ids = (
+        await Promise.all(answers.map(async (answer) => (await json<{ users: { userId: string }[] }>(answer)).users.map((one) => one.userId)))
+      ).flat();
       expect(ids).toHaveLength(12);
       expect(new Set(ids).size).toBe(12);
       for (const id of ids) expect(id).toMatch(/^USR\d{5}$/);
@@ -106,7 +122,9 @@ describe.each(databaseKinds)('user ids and locks on %s', (kind) => {
     it('skips a number a row already holds (written by an import or an old database)', async () => {
       const [{ n } = { n: '0' }] = await harness.database.query<{ n: string }>(`SELECT last_value AS n FROM user_number_seq`);
       const taken = `USR${String(Number(n) + 1).padStart(5, '0')}`;
-      await harness.database.db.insert(schema.users).values({ id: taken, email: freshEmail('imported'), givenName: 'Ima', familyName: 'Ported', passwordHash: '!' });
+      await harness.database.db
+        .insert(schema.users)
+        .values({ id: taken, email: freshEmail('imported'), givenName: 'Ima', familyName: 'Ported', passwordHash: '!' });
       const { userId } = await activeUser('after-import');
       expect(userId).toBe(`USR${String(Number(n) + 2).padStart(5, '0')}`);
     });
@@ -121,9 +139,15 @@ describe.each(databaseKinds)('user ids and locks on %s', (kind) => {
       expect((await harness.call(userId, 'GET', '/events')).status).toBe(401);
       const accounts = await createAccounts(harness.database);
       // The right password, refused while locked.
-      expect(await accounts.signIn(email, password, { source: { address: '203.0.113.7', userAgent: 'vitest' } })).toEqual({ outcome: 'invalid', reason: 'locked', userId });
+      expect(await accounts.signIn(email, password, { source: { address: '203.0.113.7', userAgent: 'vitest' } })).toEqual({
+        outcome: 'invalid',
+        reason: 'locked',
+        userId,
+      });
       for (const reader of [users.admin, users.owner]) {
-        const trail = await json<{ results: { event: string; reason?: string | null; clientAddress?: string | null }[] }>(await harness.call(reader, 'GET', `/users/${userId}/audit-events`));
+        const trail = await json<{ results: { event: string; reason?: string | null; clientAddress?: string | null }[] }>(
+          await harness.call(reader, 'GET', `/users/${userId}/audit-events`),
+        );
         expect(trail.results[0]).toMatchObject({ event: 'SignInFailed', reason: 'locked', clientAddress: '203.0.113.7' });
         expect(trail.results.map((one) => one.event)).toContain('UserLocked');
       }
@@ -151,7 +175,10 @@ describe.each(databaseKinds)('user ids and locks on %s', (kind) => {
       await expect(bystander.next(1500)).rejects.toThrow('nothing in time');
       await bystander.cancel();
       // An unlock is no sign-out: the user signs in again and their stream opens as before.
-      const unlocked = await harness.call(users.admin, 'PUT', `/users/${userId}/login`, { version: (await detailOf(users.admin, userId)).version, locked: false });
+      const unlocked = await harness.call(users.admin, 'PUT', `/users/${userId}/login`, {
+        version: (await detailOf(users.admin, userId)).version,
+        locked: false,
+      });
       expect(unlocked.status).toBe(200);
       const again = await open(userId);
       await expect(again.next(1000)).rejects.toThrow('nothing in time');

@@ -5,7 +5,10 @@ import { databaseKinds, fixture, useFixtureApp } from '../support.ts';
 
 const { users } = fixture;
 
-type ListAnswer = { results: { reference: string; title: string; publishedUtc: string | null; lastEditedUtc: string | null; unread: boolean }[]; numberOfResults: number };
+type ListAnswer = {
+  results: { reference: string; title: string; publishedUtc: string | null; lastEditedUtc: string | null; unread: boolean }[];
+  numberOfResults: number;
+};
 
 describe.each(databaseKinds)('the user’s notifications on %s', (kind) => {
   const harness = useFixtureApp(kind);
@@ -24,7 +27,13 @@ describe.each(databaseKinds)('the user’s notifications on %s', (kind) => {
     const answer = await list(users.owner);
     expect(answer.results.map((row) => row.reference)).toEqual(['N1']);
     expect(answer.numberOfResults).toBe(1);
-    expect(answer.results[0]).toEqual({ reference: 'N1', title: 'Maintenance window', publishedUtc: '2026-01-01T00:00:00.000Z', lastEditedUtc: expect.any(String), unread: true });
+    expect(answer.results[0]).toEqual({
+      reference: 'N1',
+      title: 'Maintenance window',
+      publishedUtc: '2026-01-01T00:00:00.000Z',
+      lastEditedUtc: expect.any(String),
+      unread: true,
+    });
   });
 
   it('lists internal-only notifications to an internal user too, newest first, never a draft', async () => {
@@ -53,7 +62,13 @@ describe.each(databaseKinds)('the user’s notifications on %s', (kind) => {
     const otherBefore = await unreadCount(users.merchantOnly);
     const response = await harness.call(users.finance, 'GET', '/user/notifications/N1');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ reference: 'N1', title: 'Maintenance window', content: '{}', publishedUtc: '2026-01-01T00:00:00.000Z', lastEditedUtc: expect.any(String) });
+    expect(await response.json()).toEqual({
+      reference: 'N1',
+      title: 'Maintenance window',
+      content: '{}',
+      publishedUtc: '2026-01-01T00:00:00.000Z',
+      lastEditedUtc: expect.any(String),
+    });
     expect(await unreadCount(users.finance)).toBe(before - 1);
     expect((await list(users.finance)).results.find((row) => row.reference === 'N1')?.unread).toBe(false);
     // Opening it again changes nothing.

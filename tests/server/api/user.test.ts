@@ -41,24 +41,42 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
     });
     it('gives a partner user the partner policy', async () => {
       const body = await json(await harness.call(users.partner, 'GET', '/user/policy-structure'));
-      expect(body).toEqual({ portalPolicy: { roles: [], partnerPolicy: { partnerId: 'P1', partnerName: 'Northwind Partners', roles: ['Owner'] }, businessPolicies: [] } });
+      expect(body).toEqual({
+        portalPolicy: { roles: [], partnerPolicy: { partnerId: 'P1', partnerName: 'Northwind Partners', roles: ['Owner'] }, businessPolicies: [] },
+      });
     });
     it('gives an owner a business policy with roles', async () => {
       const body = await json(await harness.call(users.owner, 'GET', '/user/policy-structure'));
-      expect(body).toEqual({ portalPolicy: { roles: [], partnerPolicy: null, businessPolicies: [{ businessId: 'B3', businessName: 'Gamma Foods plc', roles: ['Owner'], merchantPolicies: [] }] } });
+      expect(body).toEqual({
+        portalPolicy: {
+          roles: [],
+          partnerPolicy: null,
+          businessPolicies: [{ businessId: 'B3', businessName: 'Gamma Foods plc', roles: ['Owner'], merchantPolicies: [] }],
+        },
+      });
     });
     it('gives a merchant-only user a business policy without roles holding the merchant policy', async () => {
       const body = await json(await harness.call(users.merchantOnly, 'GET', '/user/policy-structure'));
-      expect(body).toEqual({ portalPolicy: { roles: [], partnerPolicy: null, businessPolicies: [{
-        businessId: 'B1', businessName: 'Alpha Trading Ltd', roles: [],
-        merchantPolicies: [{ businessId: 'B1', merchantId: 'M1b', merchantName: 'Alpha Stores', roles: ['VirtualTerminal'] }],
-      }] } });
+      expect(body).toEqual({
+        portalPolicy: {
+          roles: [],
+          partnerPolicy: null,
+          businessPolicies: [
+            {
+              businessId: 'B1',
+              businessName: 'Alpha Trading Ltd',
+              roles: [],
+              merchantPolicies: [{ businessId: 'B1', merchantId: 'M1b', merchantName: 'Alpha Stores', roles: ['VirtualTerminal'] }],
+            },
+          ],
+        },
+      });
     });
   });
 
   describe('permissions per context', () => {
     it('lists all of a user’s permissions', async () => {
-      const { permissions } = await json(await harness.call(users.finance, 'GET', '/user/permissions')) as { permissions: string[] };
+      const { permissions } = (await json(await harness.call(users.finance, 'GET', '/user/permissions'))) as { permissions: string[] };
       expect(permissions).toContain('Mapi.Transactions.Read');
       expect(permissions).not.toContain('Billing.Invoices.Create');
     });
@@ -102,7 +120,7 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
       expect(body).toEqual({ results: [{ businessId: 'B3', businessName: 'Gamma Foods plc', roles: ['Owner'] }], numberOfResults: 1 });
     });
     it('lists a partner’s businesses as its contexts', async () => {
-      const body = await json(await harness.call(users.partner, 'GET', '/user/contexts')) as { businesses: { businessId: string }[] };
+      const body = (await json(await harness.call(users.partner, 'GET', '/user/contexts'))) as { businesses: { businessId: string }[] };
       expect(body.businesses.map((business) => business.businessId)).toEqual(['B1', 'B2']);
     });
   });
@@ -168,7 +186,11 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
       // Eight at a time (under the per-user cap of requests in progress): the limit holds under concurrent writers.
       const statuses: number[] = [];
       for (let start = 0; start < keys.length; start += 8) {
-        statuses.push(...await Promise.all(keys.slice(start, start + 8).map(async (key) => (await harness.call(user, 'PUT', `/user-settings/${key}`, { value: '1' })).status)));
+        statuses.push(
+          ...(await Promise.all(
+            keys.slice(start, start + 8).map(async (key) => (await harness.call(user, 'PUT', `/user-settings/${key}`, { value: '1' })).status),
+          )),
+        );
       }
       expect(statuses.filter((status) => status === 200)).toHaveLength(room);
       expect(statuses.filter((status) => status === 400)).toHaveLength(5);
@@ -188,12 +210,14 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
 
   describe('enumerations', () => {
     it.each(['countries', 'currencies', 'order-line-types', 'payment-methods', 'payment-statuses', 'ticket-types'])('serves %s', async (name) => {
-      const body = await json(await harness.call(users.merchantOnly, 'GET', `/enumerations/${name}`)) as { results: unknown[]; numberOfResults: number };
+      const body = (await json(await harness.call(users.merchantOnly, 'GET', `/enumerations/${name}`))) as { results: unknown[]; numberOfResults: number };
       expect(body.numberOfResults).toBeGreaterThan(4);
       expect(body.results).toHaveLength(body.numberOfResults);
     });
     it('names currencies in en-GB with their decimals', async () => {
-      const body = await json(await harness.call(users.owner, 'GET', '/enumerations/currencies')) as { results: { alpha3Code: string; name: string; decimals: number }[] };
+      const body = (await json(await harness.call(users.owner, 'GET', '/enumerations/currencies'))) as {
+        results: { alpha3Code: string; name: string; decimals: number }[];
+      };
       expect(body.results.find((currency) => currency.alpha3Code === 'GBP')).toEqual({ alpha3Code: 'GBP', name: 'British Pound', decimals: 2 });
       expect(body.results.find((currency) => currency.alpha3Code === 'JPY')?.decimals).toBe(0);
     });
@@ -203,13 +227,20 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
   });
 
   describe('audit events', () => {
-    const event = { event: 'RecordPrinted', dateTimeUtc: '2026-11-20T10:00:00Z', businessId: 'B3', merchantId: 'M3a', metaData: { transactionReference: 'TX3A0001' } };
+    const event = {
+      event: 'RecordPrinted',
+      dateTimeUtc: '2026-11-20T10:00:00Z',
+      businessId: 'B3',
+      merchantId: 'M3a',
+      metaData: { transactionReference: 'TX3A0001' },
+    };
     it('records a client-reported event in a reachable context, at the server’s time, marked as client-reported', async () => {
       const before = Date.now();
       const response = await harness.call(users.owner, 'POST', '/audit-events', { ...event, dateTimeUtc: '2030-01-01T00:00:00Z' });
       expect(response.status).toBe(201);
       const rows = await harness.database.query<{ event: string; user_id: string; source: string; date_time_utc: Date; meta_data: Record<string, unknown> }>(
-        "SELECT event, user_id, source, date_time_utc, meta_data FROM audit_events WHERE business_id = 'B3' AND event = 'RecordPrinted'");
+        "SELECT event, user_id, source, date_time_utc, meta_data FROM audit_events WHERE business_id = 'B3' AND event = 'RecordPrinted'",
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ event: 'RecordPrinted', user_id: users.owner, source: 'client' });
       expect(rows[0]?.meta_data).toEqual({ transactionReference: 'TX3A0001', clientDateTimeUtc: '2030-01-01T00:00:00Z' });
@@ -245,7 +276,9 @@ describe.each(databaseKinds)('platform endpoints on %s', (kind) => {
     it('keeps audit rows append-only: the database refuses to update or delete one', async () => {
       await expect(harness.database.query("UPDATE audit_events SET event = 'Nothing' WHERE business_id = 'B3'")).rejects.toThrow(/append-only/);
       await expect(harness.database.query("DELETE FROM audit_events WHERE business_id = 'B3'")).rejects.toThrow(/append-only/);
-      const [row] = await harness.database.query<{ count: number }>("SELECT count(*)::int AS count FROM audit_events WHERE business_id = 'B3' AND event = 'RecordPrinted'");
+      const [row] = await harness.database.query<{ count: number }>(
+        "SELECT count(*)::int AS count FROM audit_events WHERE business_id = 'B3' AND event = 'RecordPrinted'",
+      );
       expect(row?.count).toBe(1);
     });
   });

@@ -14,15 +14,28 @@ const twoBusinesses = 'u-two';
 const strongPassword = 'Violet-harbour-kettle-93';
 
 type Detail = {
-  userId: string; email: string; version: number; status: string; givenName: string; lockoutEndDateUtc: string | null;
-  policyStructure: { portalPolicy: { roles: string[]; partnerPolicy: { partnerId: string; roles: string[] } | null; businessPolicies: { businessId: string; roles: string[]; merchantPolicies: { merchantId: string; roles: string[] }[] }[] } };
+  userId: string;
+  email: string;
+  version: number;
+  status: string;
+  givenName: string;
+  lockoutEndDateUtc: string | null;
+  policyStructure: {
+    portalPolicy: {
+      roles: string[];
+      partnerPolicy: { partnerId: string; roles: string[] } | null;
+      businessPolicies: { businessId: string; roles: string[]; merchantPolicies: { merchantId: string; roles: string[] }[] }[];
+    };
+  };
   allowed: Record<string, boolean>;
   invitation: { state: string } | null;
 };
 type ListAnswer = { results: { userId: string; email: string; roles: string[]; status: string; internal: boolean }[]; numberOfResults: number };
 
-const policy = (businessId: string, roles: string[], merchantPolicies: { merchantId: string; roles: string[] }[] = []) =>
-  ({ roles: [], businessPolicies: [{ businessId, roles, merchantPolicies }] });
+const policy = (businessId: string, roles: string[], merchantPolicies: { merchantId: string; roles: string[] }[] = []) => ({
+  roles: [],
+  businessPolicies: [{ businessId, roles, merchantPolicies }],
+});
 
 describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
   const harness = useFixtureApp(kind);
@@ -45,21 +58,26 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
     ]);
   });
 
-  const json = async <T,>(response: Response) => (await response.json()) as T;
-  const get = async <T,>(userId: string, path: string) => {
+  const json = async <T>(response: Response) => (await response.json()) as T;
+  const get = async <T>(userId: string, path: string) => {
     const response = await harness.call(userId, 'GET', path);
     expect(response.status, `GET ${path} as ${userId}`).toBe(200);
     return json<T>(response);
   };
-  const messages = async (response: Response) => (await json<{ errorReport: { errors: { message: string }[] } }>(response)).errorReport.errors.map((error) => error.message);
+  const messages = async (response: Response) =>
+    (await json<{ errorReport: { errors: { message: string }[] } }>(response)).errorReport.errors.map((error) => error.message);
   const auditCount = async (event: string, targetUserId?: string) => {
     const rows = await harness.database.query<{ n: string }>(
-      `SELECT count(*) AS n FROM audit_events WHERE event = $1 AND ($2::text IS NULL OR meta_data->>'targetUserId' = $2)`, [event, targetUserId ?? null]);
+      `SELECT count(*) AS n FROM audit_events WHERE event = $1 AND ($2::text IS NULL OR meta_data->>'targetUserId' = $2)`,
+      [event, targetUserId ?? null],
+    );
     return Number(rows[0]?.n ?? 0);
   };
   const lastEmailTo = async (recipient: string) => {
     const rows = await harness.database.query<{ subject: string; text: string; template: string }>(
-      'SELECT subject, text, template FROM outbound_emails WHERE recipient = $1 ORDER BY created_at DESC, id DESC LIMIT 1', [recipient]);
+      'SELECT subject, text, template FROM outbound_emails WHERE recipient = $1 ORDER BY created_at DESC, id DESC LIMIT 1',
+      [recipient],
+    );
     return rows[0];
   };
   const linkParameter = (text: string, path: string, name: string) => {
@@ -194,7 +212,9 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
     it('grants merchant roles under a business', async () => {
       const userId = await invited(ownerB1, freshEmail('m'), policy('B1', [], [{ merchantId: 'M1a', roles: ['VirtualTerminal'] }]));
       const detail = await get<Detail>(users.admin, `/users/${userId}`);
-      expect(detail.policyStructure.portalPolicy.businessPolicies[0]?.merchantPolicies).toEqual([expect.objectContaining({ merchantId: 'M1a', roles: ['VirtualTerminal'] })]);
+      expect(detail.policyStructure.portalPolicy.businessPolicies[0]?.merchantPolicies).toEqual([
+        expect.objectContaining({ merchantId: 'M1a', roles: ['VirtualTerminal'] }),
+      ]);
     });
 
     it('names what is missing: a business, or a role in a business', async () => {
@@ -217,7 +237,9 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
       const before = await auditCount('UserAdministrationRefused');
       expect((await invite(users.owner, { emails: [freshEmail('x')], policy: policy('B2', ['Finance']) })).status).toBe(403);
       expect((await invite(users.owner, { emails: [freshEmail('x')], policy: { roles: ['TechnicalAdmin'], businessPolicies: [] } })).status).toBe(403);
-      expect((await invite(users.owner, { emails: [freshEmail('x')], policy: policy('B3', [], [{ merchantId: 'M1a', roles: ['Finance'] }]) })).status).toBe(403);
+      expect((await invite(users.owner, { emails: [freshEmail('x')], policy: policy('B3', [], [{ merchantId: 'M1a', roles: ['Finance'] }]) })).status).toBe(
+        403,
+      );
       expect((await invite(users.owner, { emails: [freshEmail('x')], policy: policy('NOPE', ['Finance']) })).status).toBe(403);
       expect(await auditCount('UserAdministrationRefused')).toBe(before + 4);
     });
@@ -232,7 +254,14 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
 
     it('lets a technical admin invite internal users; internal and external access do not mix', async () => {
       expect((await invite(users.admin, { emails: [freshEmail('int')], policy: { roles: ['CustomerService'], businessPolicies: [] } })).status).toBe(201);
-      expect((await invite(users.admin, { emails: [freshEmail('mix')], policy: { roles: ['RiskAnalyst'], businessPolicies: [{ businessId: 'B1', roles: ['Finance'], merchantPolicies: [] }] } })).status).toBe(400);
+      expect(
+        (
+          await invite(users.admin, {
+            emails: [freshEmail('mix')],
+            policy: { roles: ['RiskAnalyst'], businessPolicies: [{ businessId: 'B1', roles: ['Finance'], merchantPolicies: [] }] },
+          })
+        ).status,
+      ).toBe(400);
     });
 
     it('refuses callers without the permission, existing emails, repeated emails and malformed bodies', async () => {
@@ -307,27 +336,51 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
       const userId = await accepted(freshEmail('upd'));
       const before = await get<Detail>(users.owner, `/users/${userId}`);
       const response = await harness.call(users.owner, 'PUT', `/users/${userId}`, {
-        version: before.version, givenName: 'Renamed', familyName: 'Person', policy: policy('B3', ['Sales'], [{ merchantId: 'M3b', roles: ['Finance'] }]),
+        version: before.version,
+        givenName: 'Renamed',
+        familyName: 'Person',
+        policy: policy('B3', ['Sales'], [{ merchantId: 'M3b', roles: ['Finance'] }]),
       });
       expect(response.status).toBe(200);
       const after = await json<Detail>(response);
       expect(after.version).toBe(before.version + 1);
       expect(after.givenName).toBe('Renamed');
-      expect(after.policyStructure.portalPolicy.businessPolicies[0]).toMatchObject({ roles: ['Sales'], merchantPolicies: [{ merchantId: 'M3b', roles: ['Finance'] }] });
-      const stale = await harness.call(users.owner, 'PUT', `/users/${userId}`, { version: before.version, givenName: 'X', familyName: 'Y', policy: policy('B3', ['Sales']) });
+      expect(after.policyStructure.portalPolicy.businessPolicies[0]).toMatchObject({
+        roles: ['Sales'],
+        merchantPolicies: [{ merchantId: 'M3b', roles: ['Finance'] }],
+      });
+      const stale = await harness.call(users.owner, 'PUT', `/users/${userId}`, {
+        version: before.version,
+        givenName: 'X',
+        familyName: 'Y',
+        policy: policy('B3', ['Sales']),
+      });
       expect(stale.status).toBe(409);
       expect(await auditCount('UserUpdated', userId)).toBe(1);
     });
 
     it('keeps the parts of a policy an owner cannot see, and refuses their writes outside their business', async () => {
       const detail = await get<Detail>(users.owner, `/users/${twoBusinesses}`);
-      const ok = await harness.call(users.owner, 'PUT', `/users/${twoBusinesses}`, { version: detail.version, givenName: 'Tara', familyName: 'Two', policy: policy('B3', ['Finance', 'Sales']) });
+      const ok = await harness.call(users.owner, 'PUT', `/users/${twoBusinesses}`, {
+        version: detail.version,
+        givenName: 'Tara',
+        familyName: 'Two',
+        policy: policy('B3', ['Finance', 'Sales']),
+      });
       expect(ok.status).toBe(200);
       const whole = await get<Detail>(users.admin, `/users/${twoBusinesses}`);
       expect(whole.policyStructure.portalPolicy.businessPolicies.find((business) => business.businessId === 'B1')?.roles).toEqual(['Sales']);
       const outside = await harness.call(users.owner, 'PUT', `/users/${twoBusinesses}`, {
-        version: whole.version, givenName: 'Tara', familyName: 'Two',
-        policy: { roles: [], businessPolicies: [{ businessId: 'B3', roles: ['Finance'], merchantPolicies: [] }, { businessId: 'B1', roles: ['Owner'], merchantPolicies: [] }] },
+        version: whole.version,
+        givenName: 'Tara',
+        familyName: 'Two',
+        policy: {
+          roles: [],
+          businessPolicies: [
+            { businessId: 'B3', roles: ['Finance'], merchantPolicies: [] },
+            { businessId: 'B1', roles: ['Owner'], merchantPolicies: [] },
+          ],
+        },
       });
       expect(outside.status).toBe(403);
       expect((await get<Detail>(users.admin, `/users/${twoBusinesses}`)).version).toBe(whole.version);
@@ -335,24 +388,65 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
 
     it('refuses an owner’s write to another tenant’s user with 404, and audits it', async () => {
       const before = await auditCount('UserAdministrationRefused', users.finance);
-      const response = await harness.call(users.owner, 'PUT', `/users/${users.finance}`, { version: 1, givenName: 'Hijack', familyName: 'Attempt', policy: policy('B3', ['Owner']) });
+      const response = await harness.call(users.owner, 'PUT', `/users/${users.finance}`, {
+        version: 1,
+        givenName: 'Hijack',
+        familyName: 'Attempt',
+        policy: policy('B3', ['Owner']),
+      });
       expect(response.status).toBe(404);
       expect(await auditCount('UserAdministrationRefused', users.finance)).toBe(before + 1);
     });
 
     it('refuses changing one’s own access, customer service editing an internal user, and a reader editing anyone', async () => {
       const self = await get<Detail>(users.owner, `/users/${users.owner}`);
-      expect((await harness.call(users.owner, 'PUT', `/users/${users.owner}`, { version: self.version, givenName: 'Me', familyName: 'Me', policy: policy('B3', ['Owner']) })).status).toBe(403);
+      expect(
+        (
+          await harness.call(users.owner, 'PUT', `/users/${users.owner}`, {
+            version: self.version,
+            givenName: 'Me',
+            familyName: 'Me',
+            policy: policy('B3', ['Owner']),
+          })
+        ).status,
+      ).toBe(403);
       const admin = await get<Detail>(service, `/users/${users.admin}`);
-      expect((await harness.call(service, 'PUT', `/users/${users.admin}`, { version: admin.version, givenName: 'A', familyName: 'B', policy: { roles: ['TechnicalAdmin'], businessPolicies: [] } })).status).toBe(403);
-      expect((await harness.call(users.readonly, 'PUT', `/users/${users.finance}`, { version: 1, givenName: 'A', familyName: 'B', policy: policy('B2', ['Finance']) })).status).toBe(403);
+      expect(
+        (
+          await harness.call(service, 'PUT', `/users/${users.admin}`, {
+            version: admin.version,
+            givenName: 'A',
+            familyName: 'B',
+            policy: { roles: ['TechnicalAdmin'], businessPolicies: [] },
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await harness.call(users.readonly, 'PUT', `/users/${users.finance}`, {
+            version: 1,
+            givenName: 'A',
+            familyName: 'B',
+            policy: policy('B2', ['Finance']),
+          })
+        ).status,
+      ).toBe(403);
     });
 
     it('ends the user’s sessions when a role is taken away', async () => {
       const userId = await accepted(freshEmail('revoke'), users.owner, policy('B3', ['Finance', 'Sales']));
       await harness.database.db.insert(schema.oidcPayloads).values({ id: `sess-${userId}`, type: 'Session', payload: { accountId: userId } });
       const detail = await get<Detail>(users.owner, `/users/${userId}`);
-      expect((await harness.call(users.owner, 'PUT', `/users/${userId}`, { version: detail.version, givenName: 'New', familyName: 'Person', policy: policy('B3', ['Finance']) })).status).toBe(200);
+      expect(
+        (
+          await harness.call(users.owner, 'PUT', `/users/${userId}`, {
+            version: detail.version,
+            givenName: 'New',
+            familyName: 'Person',
+            policy: policy('B3', ['Finance']),
+          })
+        ).status,
+      ).toBe(200);
       expect(await harness.database.query('SELECT 1 FROM oidc_payloads WHERE id = $1', [`sess-${userId}`])).toEqual([]);
     });
   });
@@ -383,7 +477,15 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
     it('refuses an owner locking a user who also works for another business, and a lock in the past', async () => {
       const detail = await get<Detail>(users.admin, `/users/${twoBusinesses}`);
       expect((await harness.call(users.owner, 'PUT', `/users/${twoBusinesses}/login`, { version: detail.version, locked: true })).status).toBe(403);
-      expect((await harness.call(users.admin, 'PUT', `/users/${twoBusinesses}/login`, { version: detail.version, locked: true, lockoutEndDateUtc: '2020-01-01T00:00:00Z' })).status).toBe(400);
+      expect(
+        (
+          await harness.call(users.admin, 'PUT', `/users/${twoBusinesses}/login`, {
+            version: detail.version,
+            locked: true,
+            lockoutEndDateUtc: '2020-01-01T00:00:00Z',
+          })
+        ).status,
+      ).toBe(400);
       expect((await harness.call(users.owner, 'PUT', `/users/${users.finance}/login`, { version: 1, locked: true })).status).toBe(404);
     });
   });
@@ -393,16 +495,28 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
       const email = freshEmail('del');
       const userId = await accepted(email);
       const detail = await get<Detail>(users.owner, `/users/${userId}`);
-      const half = await harness.call(users.owner, 'DELETE', `/users/${userId}`, { version: detail.version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: false });
+      const half = await harness.call(users.owner, 'DELETE', `/users/${userId}`, {
+        version: detail.version,
+        acknowledgeAccessLoss: true,
+        acknowledgeEmailBlocked: false,
+      });
       expect(half.status).toBe(400);
       expect(await auditCount('UserDeletionFailed', userId)).toBe(1);
       // Both acknowledged, but no recent step-up: 403 asking for the password, nothing deleted.
-      const unconfirmed = await harness.call(users.owner, 'DELETE', `/users/${userId}`, { version: detail.version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true });
+      const unconfirmed = await harness.call(users.owner, 'DELETE', `/users/${userId}`, {
+        version: detail.version,
+        acknowledgeAccessLoss: true,
+        acknowledgeEmailBlocked: true,
+      });
       expect(unconfirmed.status).toBe(403);
       expect(JSON.stringify(await unconfirmed.json())).toContain(stepUpMessages.passwordRequired);
       expect((await harness.call(users.admin, 'GET', `/users/${userId}`)).status).toBe(200);
       await grantStepUp(harness.database, users.owner);
-      const done = await harness.call(users.owner, 'DELETE', `/users/${userId}`, { version: detail.version, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true });
+      const done = await harness.call(users.owner, 'DELETE', `/users/${userId}`, {
+        version: detail.version,
+        acknowledgeAccessLoss: true,
+        acknowledgeEmailBlocked: true,
+      });
       expect(done.status).toBe(204);
       expect(await auditCount('UserDeletionSuccessful', userId)).toBe(1);
       expect((await harness.call(users.admin, 'GET', `/users/${userId}`)).status).toBe(404);
@@ -496,7 +610,9 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
     it('PUT /user/password needs the current password and a strong new one', async () => {
       expect((await harness.call(ownerB1, 'PUT', '/user/password', { currentPassword: 'wrong', newPassword: 'Another-quiet-lantern-58' })).status).toBe(400);
       expect((await harness.call(ownerB1, 'PUT', '/user/password', { currentPassword: strongPassword, newPassword: 'abc' })).status).toBe(400);
-      expect((await harness.call(ownerB1, 'PUT', '/user/password', { currentPassword: strongPassword, newPassword: 'Another-quiet-lantern-58' })).status).toBe(204);
+      expect((await harness.call(ownerB1, 'PUT', '/user/password', { currentPassword: strongPassword, newPassword: 'Another-quiet-lantern-58' })).status).toBe(
+        204,
+      );
       expect(await auditCount('PasswordChanged', ownerB1)).toBe(1);
     });
   });
@@ -533,7 +649,9 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
     const userId = await accepted(freshEmail('trail'));
     const detail = await get<Detail>(users.owner, `/users/${userId}`);
     await harness.call(users.owner, 'PUT', `/users/${userId}/login`, { version: detail.version, locked: true });
-    await harness.database.db.insert(schema.auditEvents).values({ userId: users.admin, event: 'UserUpdated', dateTimeUtc: new Date(), businessId: 'B2', metaData: { targetUserId: userId } });
+    await harness.database.db
+      .insert(schema.auditEvents)
+      .values({ userId: users.admin, event: 'UserUpdated', dateTimeUtc: new Date(), businessId: 'B2', metaData: { targetUserId: userId } });
     const asOwner = await get<{ results: { event: string; actor: string }[] }>(users.owner, `/users/${userId}/audit-events`);
     expect(asOwner.results.map((event) => event.event)).toEqual(['UserLocked', 'InvitationAccepted', 'UserInvited']);
     expect(asOwner.results[0]?.actor).toBe('u-owner Test');
@@ -559,10 +677,15 @@ describe.each(databaseKinds)('users, roles and identity on %s', (kind) => {
 
   it('answers hostile input on the public calls with a 4xx and an errorReport, never a 5xx', async () => {
     const bodies: [string, string][] = [
-      ['not json', 'application/json'], ['[]', 'application/json'], ['null', 'application/json'], ['{"inviteId":"\\u0000"}', 'application/json'],
+      ['not json', 'application/json'],
+      ['[]', 'application/json'],
+      ['null', 'application/json'],
+      ['{"inviteId":"\\u0000"}', 'application/json'],
       [JSON.stringify({ inviteId: 'x'.repeat(5000), givenName: 'a', familyName: 'b', password: 'c' }), 'application/json'],
-      [JSON.stringify({ token: "' OR 1=1 --", password: 'x' }), 'application/json'], [JSON.stringify({ email: 'a@b.c' }), 'text/plain'],
-      [JSON.stringify({ email: '<script>@x' }), 'application/json'], [JSON.stringify({ email: 42 }), 'application/json'],
+      [JSON.stringify({ token: "' OR 1=1 --", password: 'x' }), 'application/json'],
+      [JSON.stringify({ email: 'a@b.c' }), 'text/plain'],
+      [JSON.stringify({ email: '<script>@x' }), 'application/json'],
+      [JSON.stringify({ email: 42 }), 'application/json'],
     ];
     for (const path of ['/user-invites/accept', '/password-reset-requests', '/password-resets']) {
       for (const [body, type] of bodies) {

@@ -18,7 +18,15 @@ const vtBase = '/businesses/B1/merchants/M1b/configurations/C-M1b/virtual-termin
 const ownerBase = '/businesses/B3/merchants/M3a/configurations/C-M3a/virtual-terminal';
 const gatewayKey = 'pk_live_vt-test-key-valid-0123456789';
 const revokedKey = 'pk_live_vt-test-key-revoked-0123456789';
-const fullNumbers = ['4111111111111111', '5555555555554444', '4000000000009995', '4000000000003220', '4242424242424242', '2223003122003222', '2223003100000018'];
+const fullNumbers = [
+  '4111111111111111',
+  '5555555555554444',
+  '4000000000009995',
+  '4000000000003220',
+  '4242424242424242',
+  '2223003122003222',
+  '2223003100000018',
+];
 
 async function insertVirtualTerminalFixtures(database: Database): Promise<void> {
   const { db } = database;
@@ -27,8 +35,27 @@ async function insertVirtualTerminalFixtures(database: Database): Promise<void> 
     { id: 'CUS3A9', businessId: 'B3', merchantId: 'M3a', reference: 'VT-901', firstName: 'Otto', lastName: 'Owner' },
   ]);
   await db.insert(schema.apiKeys).values([
-    { id: 'KEY00000000000000A1', configurationId: 'C-M3a', businessId: 'B3', merchantId: 'M3a', name: 'Shop', prefix: gatewayKey.slice(0, 14), keyHash: hashApiKey(gatewayKey), createdBy: users.owner },
-    { id: 'KEY00000000000000A2', configurationId: 'C-M3a', businessId: 'B3', merchantId: 'M3a', name: 'Old', prefix: revokedKey.slice(0, 14), keyHash: hashApiKey(revokedKey), createdBy: users.owner, revokedAt: new Date('2026-01-01') },
+    {
+      id: 'KEY00000000000000A1',
+      configurationId: 'C-M3a',
+      businessId: 'B3',
+      merchantId: 'M3a',
+      name: 'Shop',
+      prefix: gatewayKey.slice(0, 14),
+      keyHash: hashApiKey(gatewayKey),
+      createdBy: users.owner,
+    },
+    {
+      id: 'KEY00000000000000A2',
+      configurationId: 'C-M3a',
+      businessId: 'B3',
+      merchantId: 'M3a',
+      name: 'Old',
+      prefix: revokedKey.slice(0, 14),
+      keyHash: hashApiKey(revokedKey),
+      createdBy: users.owner,
+      revokedAt: new Date('2026-01-01'),
+    },
   ]);
 }
 
@@ -37,7 +64,17 @@ const order = (overrides: Record<string, unknown> = {}) => ({
   merchantReference: `ORDER-${++counter}-${Date.now()}`,
   currency: 'GBP',
   billingIdentity: { emailAddress: 'buyer@example.test', dateOfBirth: '1984-02-29' },
-  billingAddress: { title: 'Ms.', firstName: 'Ada', lastName: 'Buyer', addressLine1: '1 High Street', zipCode: 'LS1 1AA', city: 'Leeds', countryIso3166Alpha2: 'GB', phoneNumber1: '+44 7700 900123', phoneNumber1Type: 'Mobile' },
+  billingAddress: {
+    title: 'Ms.',
+    firstName: 'Ada',
+    lastName: 'Buyer',
+    addressLine1: '1 High Street',
+    zipCode: 'LS1 1AA',
+    city: 'Leeds',
+    countryIso3166Alpha2: 'GB',
+    phoneNumber1: '+44 7700 900123',
+    phoneNumber1Type: 'Mobile',
+  },
   orderLines: [
     { type: 'physicalItem', description: 'Teapot', quantity: 2, unitPrice: 12.5, priceIncludesVat: true, vatPercentage: 20 },
     { type: 'shippingCost', description: 'Delivery', quantity: 1, unitPrice: 3.99, priceIncludesVat: true, vatPercentage: 20 },
@@ -74,15 +111,23 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     const body = await json(response);
     expect(virtualTerminalOrderAnswer.allows(body)).toBe(true);
     expect(body).toMatchObject({ result: 'paid', declineReason: null, amount: 28.99, currency: 'GBP', maskedCardNumber: '411111******1111' });
-    const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, String(body.paymentJobReference)));
+    const [job] = await database.db
+      .select()
+      .from(schema.paymentJobs)
+      .where(eq(schema.paymentJobs.reference, String(body.paymentJobReference)));
     expect(job).toMatchObject({ status: 'paid', amountMinor: 2899, orderNumber: 'PHONE-0001', merchantId: 'M1b', configurationId: 'C-M1b', partnerId: 'P1' });
-    const [payment] = await database.db.select().from(schema.transactions).where(eq(schema.transactions.reference, String(body.transactionReference)));
+    const [payment] = await database.db
+      .select()
+      .from(schema.transactions)
+      .where(eq(schema.transactions.reference, String(body.transactionReference)));
     expect(payment).toMatchObject({ status: 'paid', amountMinor: 2899, cardMasked: '411111******1111', paymentJobReference: job?.reference });
     expect(payment?.cardToken).toMatch(/^CV/);
     const after = await database.query<{ revenue: string | null }>(`SELECT sum(revenue) AS revenue FROM transaction_stats WHERE merchant_id = 'M1b'`);
     expect(Number(after[0]?.revenue ?? 0) - Number(before[0]?.revenue ?? 0)).toBe(2899);
     const audits = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'VirtualTerminalOrderSuccessful'));
-    expect(audits.some((event) => (event.metaData as Record<string, unknown>).paymentJobReference === job?.reference && event.userId === users.merchantOnly)).toBe(true);
+    expect(
+      audits.some((event) => (event.metaData as Record<string, unknown>).paymentJobReference === job?.reference && event.userId === users.merchantOnly),
+    ).toBe(true);
     // VAT adds up: the detail's totals are the sum of its lines.
     const lines = (job!.order as { orderLines: { unitPriceInclVat: number; unitPriceExclVat: number; quantity: number }[] }).orderLines;
     expect(lines.reduce((sum, line) => sum + line.unitPriceInclVat * line.quantity, 0)).toBe(2899);
@@ -94,21 +139,35 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
   });
 
   it('declines the published declining cards with their reason and records the failed payment', async () => {
-    const insufficient = await json(await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '4000 0000 0000 9995', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })));
+    const insufficient = await json(
+      await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '4000 0000 0000 9995', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })),
+    );
     expect(insufficient).toMatchObject({ result: 'declined', declineReason: 'Insufficient funds' });
-    const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, String(insufficient.paymentJobReference)));
+    const [job] = await database.db
+      .select()
+      .from(schema.paymentJobs)
+      .where(eq(schema.paymentJobs.reference, String(insufficient.paymentJobReference)));
     expect(job?.status).toBe('declined');
-    const [payment] = await database.db.select().from(schema.transactions).where(eq(schema.transactions.reference, String(insufficient.transactionReference)));
+    const [payment] = await database.db
+      .select()
+      .from(schema.transactions)
+      .where(eq(schema.transactions.reference, String(insufficient.transactionReference)));
     expect(payment).toMatchObject({ status: 'declined', declineReason: 'Insufficient funds' });
     const failed = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.event, 'VirtualTerminalOrderFailed'));
     expect(failed.some((event) => (event.metaData as Record<string, unknown>).paymentJobReference === job?.reference)).toBe(true);
-    const threeDs = await json(await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '4000000000003220', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })));
+    const threeDs = await json(
+      await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '4000000000003220', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })),
+    );
     expect(threeDs.result).toBe('declined');
     expect(String(threeDs.declineReason)).toMatch(/3-D Secure/);
     // Any other valid number is not the demo acquirer's, but for the 2-series test range 2223 00 it approves.
-    const unknown = await json(await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '4000 0000 0000 0044', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })));
+    const unknown = await json(
+      await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '4000 0000 0000 0044', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })),
+    );
     expect(unknown).toMatchObject({ result: 'declined', declineReason: unknownCardDeclineReason });
-    const twoSeries = await json(await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '2223 0031 2200 3222', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })));
+    const twoSeries = await json(
+      await post(users.merchantOnly, vtBase, order({ card: { cardNumber: '2223 0031 2200 3222', expiry: '12/30', cvc: '123', cardholderName: 'A B' } })),
+    );
     expect(twoSeries).toMatchObject({ result: 'paid', declineReason: null, maskedCardNumber: '222300******3222' });
   });
 
@@ -121,7 +180,10 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     const againBody = await json(again);
     expect(againBody.duplicateOf).toBe(firstBody.paymentJobReference);
     expect(messages(againBody)[0]).toMatch(/DUP-1.*Confirm to charge again/);
-    const jobs = await database.db.select().from(schema.paymentJobs).where(and(eq(schema.paymentJobs.merchantId, 'M1b'), eq(schema.paymentJobs.orderNumber, 'DUP-1')));
+    const jobs = await database.db
+      .select()
+      .from(schema.paymentJobs)
+      .where(and(eq(schema.paymentJobs.merchantId, 'M1b'), eq(schema.paymentJobs.orderNumber, 'DUP-1')));
     expect(jobs).toHaveLength(1);
     const confirmed = await post(users.merchantOnly, vtBase, order({ merchantReference: 'DUP-1', confirmDuplicate: true }));
     expect(confirmed.status).toBe(201);
@@ -138,9 +200,14 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
       expect(again.status, variant).toBe(409);
       expect((await json(again)).duplicateOf).toBe(firstBody.paymentJobReference);
     }
-    const charged = await database.db.select().from(schema.transactions).where(and(eq(schema.transactions.merchantId, 'M1b'), eq(schema.transactions.paymentJobReference, String(firstBody.paymentJobReference))));
+    const charged = await database.db
+      .select()
+      .from(schema.transactions)
+      .where(and(eq(schema.transactions.merchantId, 'M1b'), eq(schema.transactions.paymentJobReference, String(firstBody.paymentJobReference))));
     expect(charged).toHaveLength(1);
-    const jobs = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM payment_jobs WHERE merchant_id = 'M1b' AND lower(order_number) = 'sec-vt-1'`);
+    const jobs = await database.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM payment_jobs WHERE merchant_id = 'M1b' AND lower(order_number) = 'sec-vt-1'`,
+    );
     expect(jobs[0]?.n).toBe(1);
   });
 
@@ -165,7 +232,8 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     }
     // The same through the gateway base, which the virtual terminal's screen uses.
     const viaGateway = await app.request(`/api/gateway${vtBase}/orders`, {
-      method: 'POST', headers: { authorization: `Bearer ${tokenFor(users.merchantOnly)}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokenFor(users.merchantOnly)}`, 'content-type': 'application/json' },
       body: JSON.stringify(order({ card: { ...card, cardNumber: '2223009876543214x' } })),
     });
     expect(viaGateway.status).toBe(400);
@@ -182,7 +250,19 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     // the vt user's merchant, another merchant of the same business
     expect((await post(users.merchantOnly, '/businesses/B1/merchants/M1a/configurations/C-M1a/virtual-terminal', order())).status).toBe(404);
     expect((await call(users.readonly, 'GET', `${vtBase}/settings`)).status).toBe(200);
-    expect((await call(users.merchantOnly, 'PUT', `${vtBase}/settings`, { defaultCurrency: null, orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 5, defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 1 })).status).toBe(403);
+    expect(
+      (
+        await call(users.merchantOnly, 'PUT', `${vtBase}/settings`, {
+          defaultCurrency: null,
+          orderConfirmationEmails: false,
+          savedCardsAllowed: true,
+          savedCardLimit: 5,
+          defaultOrderLineType: 'physicalItem',
+          askShippingAddress: true,
+          version: 1,
+        })
+      ).status,
+    ).toBe(403);
     expect((await call(null, 'POST', `${vtBase}/orders`, order())).status).toBe(401);
   });
 
@@ -206,11 +286,28 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
       [order({ billingIdentity: { dateOfBirth: '1985-02-29' } }), /not a real date/],
       [order({ billingAddress: { title: 'Sir', lastName: 'X', countryIso3166Alpha2: 'GB' } }), /title/],
       [order({ billingAddress: { lastName: 'X', countryIso3166Alpha2: 'GB', phoneNumber1Type: 'Satellite' } }), /phoneNumber1Type/],
-      [order({ orderLines: [{ type: 'physicalItem', description: 'Pen', quantity: 1, unitPrice: 1.005, priceIncludesVat: true, vatPercentage: 20 }] }), /decimals/],
+      [
+        order({ orderLines: [{ type: 'physicalItem', description: 'Pen', quantity: 1, unitPrice: 1.005, priceIncludesVat: true, vatPercentage: 20 }] }),
+        /decimals/,
+      ],
       // Below one minor unit: never rounded away to a free line.
-      [order({ orderLines: [{ type: 'physicalItem', description: 'Pen', quantity: 1, unitPrice: 2, priceIncludesVat: true, vatPercentage: 20 }, { type: 'physicalItem', description: 'Dust', quantity: 1, unitPrice: 1e-9, priceIncludesVat: true, vatPercentage: 20 }] }), /Line 2: the unit price has more decimals/],
-      [order({ orderLines: [{ type: 'physicalItem', description: 'Pen', quantity: 1.5, unitPrice: 1, priceIncludesVat: true, vatPercentage: 20 }] }), /quantity/],
-      [order({ orderLines: [{ type: 'discount', description: 'All of it', quantity: 1, unitPrice: 10, priceIncludesVat: true, vatPercentage: 0 }] }), /more than zero/],
+      [
+        order({
+          orderLines: [
+            { type: 'physicalItem', description: 'Pen', quantity: 1, unitPrice: 2, priceIncludesVat: true, vatPercentage: 20 },
+            { type: 'physicalItem', description: 'Dust', quantity: 1, unitPrice: 1e-9, priceIncludesVat: true, vatPercentage: 20 },
+          ],
+        }),
+        /Line 2: the unit price has more decimals/,
+      ],
+      [
+        order({ orderLines: [{ type: 'physicalItem', description: 'Pen', quantity: 1.5, unitPrice: 1, priceIncludesVat: true, vatPercentage: 20 }] }),
+        /quantity/,
+      ],
+      [
+        order({ orderLines: [{ type: 'discount', description: 'All of it', quantity: 1, unitPrice: 10, priceIncludesVat: true, vatPercentage: 0 }] }),
+        /more than zero/,
+      ],
       [order({ card: null }), /card/],
       [order({ surprise: true }), /surprise/],
       // Saving a new customer's card stores the customer: they need a last name or an organisation.
@@ -242,15 +339,28 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     const settings = await json(await call(users.owner, 'GET', `${ownerBase}/settings`));
     expect(virtualTerminalSettingsAnswer.allows(settings)).toBe(true);
     expect(settings).toMatchObject({ currencies: ['GBP'], savedCardLimit: 5, orderConfirmationEmails: false, virtualTerminalMenuEnabled: true });
-    expect(await json(await call(users.owner, 'GET', '/businesses/B3/merchants/M3b/configurations/C-M3b/virtual-terminal/settings'))).toMatchObject({ virtualTerminalMenuEnabled: false, currencies: ['JPY'] });
-    const change = { defaultCurrency: 'GBP', orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 1, defaultOrderLineType: 'digitalItem', askShippingAddress: false, version: settings.version };
+    expect(await json(await call(users.owner, 'GET', '/businesses/B3/merchants/M3b/configurations/C-M3b/virtual-terminal/settings'))).toMatchObject({
+      virtualTerminalMenuEnabled: false,
+      currencies: ['JPY'],
+    });
+    const change = {
+      defaultCurrency: 'GBP',
+      orderConfirmationEmails: false,
+      savedCardsAllowed: true,
+      savedCardLimit: 1,
+      defaultOrderLineType: 'digitalItem',
+      askShippingAddress: false,
+      version: settings.version,
+    };
     const saved = await call(users.owner, 'PUT', `${ownerBase}/settings`, change);
     expect(saved.status).toBe(200);
     expect(await json(saved)).toMatchObject({ savedCardLimit: 1, defaultOrderLineType: 'digitalItem', version: Number(settings.version) + 1 });
     const stale = await call(users.owner, 'PUT', `${ownerBase}/settings`, { ...change, savedCardLimit: 3 });
     expect(stale.status).toBe(409);
     expect(messages(await json(stale))).toEqual(['Someone updated this view']);
-    expect((await call(users.owner, 'PUT', `${ownerBase}/settings`, { ...change, defaultCurrency: 'USD', version: Number(settings.version) + 1 })).status).toBe(400);
+    expect((await call(users.owner, 'PUT', `${ownerBase}/settings`, { ...change, defaultCurrency: 'USD', version: Number(settings.version) + 1 })).status).toBe(
+      400,
+    );
     expect((await call(users.owner, 'PUT', `${ownerBase}/settings`, { ...change, savedCardLimit: 0, version: Number(settings.version) + 1 })).status).toBe(400);
     const [row] = await database.db.select().from(schema.virtualTerminalSettings).where(eq(schema.virtualTerminalSettings.configurationId, 'C-M3a'));
     expect(row?.savedCardLimit).toBe(1);
@@ -263,8 +373,15 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(first.savedCardId).toMatch(/^SC/);
     const list = await json(await call(users.owner, 'GET', `${ownerBase}/customers/CUS3A9/saved-cards`));
     expect(savedCardList.allows(list)).toBe(true);
-    expect(list).toMatchObject({ savedCardLimit: 1, results: [{ maskedCardNumber: '411111******1111', expiryMonth: 12, expiryYear: 2030, cardholderName: 'Ada Buyer' }] });
-    const full = await post(users.owner, ownerBase, order({ customerId: 'CUS3A9', saveCard: true, card: { cardNumber: '5555 5555 5555 4444', expiry: '11/29', cvc: '321', cardholderName: 'Otto' } }));
+    expect(list).toMatchObject({
+      savedCardLimit: 1,
+      results: [{ maskedCardNumber: '411111******1111', expiryMonth: 12, expiryYear: 2030, cardholderName: 'Ada Buyer' }],
+    });
+    const full = await post(
+      users.owner,
+      ownerBase,
+      order({ customerId: 'CUS3A9', saveCard: true, card: { cardNumber: '5555 5555 5555 4444', expiry: '11/29', cvc: '321', cardholderName: 'Otto' } }),
+    );
     expect(full.status).toBe(400);
     expect(messages(await json(full))).toEqual([savedCardLimitMessage]);
     const withSaved = await json(await post(users.owner, ownerBase, order({ customerId: 'CUS3A9', card: null, savedCardId: first.savedCardId })));
@@ -278,7 +395,7 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(deleted).toHaveLength(1);
   });
 
-  it("stores a new customer with the card when saving a card without a chosen customer, and the next order pays with it", async () => {
+  it('stores a new customer with the card when saving a card without a chosen customer, and the next order pays with it', async () => {
     const before = await database.db.select().from(schema.customers).where(eq(schema.customers.merchantId, 'M3a'));
     const first = await json(await post(users.owner, ownerBase, order({ merchantReference: 'NEWCUST-1', saveCard: true })));
     expect(first).toMatchObject({ result: 'paid', customerCreated: true });
@@ -288,15 +405,33 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     const stored = after.find((row) => row.id === first.customerId);
     expect(stored).toMatchObject({ businessId: 'B3', firstName: 'Ada', lastName: 'Buyer', emailAddress: 'buyer@example.test', dateOfBirth: '1984-02-29' });
     expect(stored?.billingAddress).toMatchObject({ city: 'Leeds', zipCode: 'LS1 1AA' });
-    const [audit] = await database.db.select().from(schema.auditEvents).where(sql`${schema.auditEvents.event} = 'CustomerCreated' AND ${schema.auditEvents.metaData}->>'customerId' = ${String(first.customerId)}`);
+    const [audit] = await database.db
+      .select()
+      .from(schema.auditEvents)
+      .where(sql`${schema.auditEvents.event} = 'CustomerCreated' AND ${schema.auditEvents.metaData}->>'customerId' = ${String(first.customerId)}`);
     expect(audit).toMatchObject({ userId: users.owner, merchantId: 'M3a' });
     // The job remembers its customer; the second order is for the stored customer, with the saved card.
-    const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, String(first.paymentJobReference)));
+    const [job] = await database.db
+      .select()
+      .from(schema.paymentJobs)
+      .where(eq(schema.paymentJobs.reference, String(first.paymentJobReference)));
     expect((job!.order as { customerId?: string }).customerId).toBe(first.customerId);
-    const second = await json(await post(users.owner, ownerBase, order({ merchantReference: 'NEWCUST-2', customerId: first.customerId, card: null, savedCardId: first.savedCardId })));
+    const second = await json(
+      await post(users.owner, ownerBase, order({ merchantReference: 'NEWCUST-2', customerId: first.customerId, card: null, savedCardId: first.savedCardId })),
+    );
     expect(second).toMatchObject({ result: 'paid', maskedCardNumber: '411111******1111', customerId: first.customerId, customerCreated: false });
     // A declined card stores nobody; a customer without a last name or organisation cannot be stored.
-    const declined = await json(await post(users.owner, ownerBase, order({ merchantReference: 'NEWCUST-3', saveCard: true, card: { cardNumber: '4000 0000 0000 9995', expiry: '12/30', cvc: '123', cardholderName: 'Ada Buyer' } })));
+    const declined = await json(
+      await post(
+        users.owner,
+        ownerBase,
+        order({
+          merchantReference: 'NEWCUST-3',
+          saveCard: true,
+          card: { cardNumber: '4000 0000 0000 9995', expiry: '12/30', cvc: '123', cardholderName: 'Ada Buyer' },
+        }),
+      ),
+    );
     expect(declined).toMatchObject({ result: 'declined', customerCreated: false, customerId: null });
     expect(await database.db.select().from(schema.customers).where(eq(schema.customers.merchantId, 'M3a'))).toHaveLength(before.length + 1);
   });
@@ -305,7 +440,11 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     // As server/seed/seed-risk.ts saves a customer's card: sealed in the vault, the customer's row holding the token.
     const cardToken = await vaultCard(database.db, testCardKeys, { merchantId: 'M3a', cardNumber: '2223003100000018' });
     await database.db.insert(schema.customerData).values({
-      id: 'SCRANGE0001', customerId: 'CUS3A9', merchantId: 'M3a', kind: 'savedCard', createdUtc: new Date(),
+      id: 'SCRANGE0001',
+      customerId: 'CUS3A9',
+      merchantId: 'M3a',
+      kind: 'savedCard',
+      createdUtc: new Date(),
       value: { cardToken, maskedCardNumber: '222300******0018', expiryMonth: 9, expiryYear: 2031, cardholderName: 'Seeded Card' },
     });
     const paid = await json(await post(users.owner, ownerBase, order({ customerId: 'CUS3A9', card: null, savedCardId: 'SCRANGE0001' })));
@@ -315,13 +454,25 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
 
   it('with confirmation emails on, needs a valid email and queues the confirmation', async () => {
     const settings = await json(await call(users.owner, 'GET', `${ownerBase}/settings`));
-    expect((await call(users.owner, 'PUT', `${ownerBase}/settings`, {
-      defaultCurrency: null, orderConfirmationEmails: true, savedCardsAllowed: true, savedCardLimit: 5, defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: settings.version,
-    })).status).toBe(200);
+    expect(
+      (
+        await call(users.owner, 'PUT', `${ownerBase}/settings`, {
+          defaultCurrency: null,
+          orderConfirmationEmails: true,
+          savedCardsAllowed: true,
+          savedCardLimit: 5,
+          defaultOrderLineType: 'physicalItem',
+          askShippingAddress: true,
+          version: settings.version,
+        })
+      ).status,
+    ).toBe(200);
     const missing = await post(users.owner, ownerBase, order({ billingIdentity: { emailAddress: null } }));
     expect(missing.status).toBe(400);
     expect(messages(await json(missing))).toEqual([emailRequiredMessage]);
-    const paid = await json(await post(users.owner, ownerBase, order({ merchantReference: 'MAIL-1', billingIdentity: { emailAddress: 'confirm@example.test' } })));
+    const paid = await json(
+      await post(users.owner, ownerBase, order({ merchantReference: 'MAIL-1', billingIdentity: { emailAddress: 'confirm@example.test' } })),
+    );
     expect(paid).toMatchObject({ result: 'paid', confirmationEmailQueued: true });
     const mails = await database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.recipient, 'confirm@example.test'));
     expect(mails).toHaveLength(1);
@@ -341,15 +492,29 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(refused.status).toBe(400);
     expect(messages(await json(refused)).join(' ')).toMatch(/carries no card/);
     expect((await post(users.merchantOnly, vtBase, order({ card: null, paymentLink: { validityHours: 721 } }))).status).toBe(400);
-    expect((await post(users.merchantOnly, vtBase, order({ card: null, billingIdentity: { emailAddress: null }, paymentLink: { validityHours: 48 } }))).status).toBe(400);
-    const response = await post(users.merchantOnly, vtBase, order({ merchantReference: 'LINK-1', card: null, billingIdentity: { emailAddress: 'link@example.test' }, paymentLink: { validityHours: 48 } }));
+    expect(
+      (await post(users.merchantOnly, vtBase, order({ card: null, billingIdentity: { emailAddress: null }, paymentLink: { validityHours: 48 } }))).status,
+    ).toBe(400);
+    const response = await post(
+      users.merchantOnly,
+      vtBase,
+      order({ merchantReference: 'LINK-1', card: null, billingIdentity: { emailAddress: 'link@example.test' }, paymentLink: { validityHours: 48 } }),
+    );
     expect(response.status).toBe(201);
     const body = await json(response);
     expect(body).toMatchObject({ result: 'linkSent', transactionReference: null, amount: 28.99, maskedCardNumber: null });
-    const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, String(body.paymentJobReference)));
+    const [job] = await database.db
+      .select()
+      .from(schema.paymentJobs)
+      .where(eq(schema.paymentJobs.reference, String(body.paymentJobReference)));
     expect(job?.status).toBe('pending');
     expect(Math.round(((job?.expirationDateTimeUtc?.getTime() ?? 0) - (job?.createDateTimeUtc.getTime() ?? 0)) / 3_600_000)).toBe(48);
-    expect(await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, String(body.paymentJobReference)))).toHaveLength(0);
+    expect(
+      await database.db
+        .select()
+        .from(schema.transactions)
+        .where(eq(schema.transactions.paymentJobReference, String(body.paymentJobReference))),
+    ).toHaveLength(0);
     const [mail] = await database.db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.recipient, 'link@example.test'));
     expect(mail?.text).toContain(`/pay/${String(body.paymentJobReference)}`);
     const [configuration] = await database.db.select().from(schema.configurations).where(eq(schema.configurations.id, 'C-M1b'));
@@ -360,10 +525,12 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
   });
 
   describe('gateway API', () => {
-    const gateway = (key: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => app.request(`/api/gateway${path}`, {
-      method, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
+    const gateway = (key: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      app.request(`/api/gateway${path}`, {
+        method,
+        headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
     const job = { merchantReference: 'WEB-1', currency: 'GBP', amount: 25, emailAddress: 'web@example.test' };
 
     it('creates and reads a payment job with a valid key, idempotently', async () => {
@@ -373,14 +540,17 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
       expect(body).toMatchObject({ status: 'pending', amount: 25, currency: 'GBP', merchantReference: 'WEB-1' });
       expect(String(body.paymentUrl)).toMatch(/\/pay\/PJ/);
       expect(await json(await gateway(gatewayKey, 'POST', '/payment-jobs', job, { 'idempotency-key': 'gw-1' }))).toEqual(body);
-      const [row] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, String(body.reference)));
+      const [row] = await database.db
+        .select()
+        .from(schema.paymentJobs)
+        .where(eq(schema.paymentJobs.reference, String(body.reference)));
       expect(row).toMatchObject({ merchantId: 'M3a', configurationId: 'C-M3a', amountMinor: 2500, status: 'pending' });
       const read = await gateway(gatewayKey, 'GET', `/payment-jobs/${String(body.reference)}`);
       expect(read.status).toBe(200);
       expect(await json(read)).toMatchObject({ reference: body.reference, status: 'pending', payments: [] });
     });
 
-    it('refuses a revoked, unknown or missing key (401) and another configuration\'s job (404)', async () => {
+    it("refuses a revoked, unknown or missing key (401) and another configuration's job (404)", async () => {
       for (const key of [revokedKey, 'pk_live_unknown-key-000000000000', 'not-a-key', null]) {
         const response = await gateway(key, 'POST', '/payment-jobs', job);
         expect(response.status).toBe(401);
@@ -398,7 +568,10 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
       expect(created.status).toBe(201);
       const body = await json(created);
       expect(body).toMatchObject({ result: 'paid', maskedCardNumber: '411111******1111' });
-      const [job] = await database.db.select().from(schema.paymentJobs).where(eq(schema.paymentJobs.reference, String(body.paymentJobReference)));
+      const [job] = await database.db
+        .select()
+        .from(schema.paymentJobs)
+        .where(eq(schema.paymentJobs.reference, String(body.paymentJobReference)));
       expect(job).toMatchObject({ orderNumber: 'GATEWAY-VT-1', merchantId: 'M1b' });
       // The same checks as on the Portal API: permission, tenant, the configuration's switch; no token, no order.
       expect((await signedIn(users.readonly, 'POST', `${vtBase}/orders`, order())).status).toBe(403);
@@ -419,9 +592,16 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
 
     it('answers malformed requests with 4xx errors carrying message and translatedMessage', async () => {
       const cases: [unknown, number][] = [
-        [{ ...job, amount: -1 }, 400], [{ ...job, amount: 1.234 }, 400], [{ ...job, currency: 'USD' }, 400], [{ ...job, extra: 1 }, 400],
-        [{ ...job, emailAddress: 'nope' }, 400], ['{bad', 400],
-        [{ ...job, amount: 10, orderLines: [{ type: 'physicalItem', description: 'X', quantity: 1, unitPrice: 9, priceIncludesVat: true, vatPercentage: 0 }] }, 400],
+        [{ ...job, amount: -1 }, 400],
+        [{ ...job, amount: 1.234 }, 400],
+        [{ ...job, currency: 'USD' }, 400],
+        [{ ...job, extra: 1 }, 400],
+        [{ ...job, emailAddress: 'nope' }, 400],
+        ['{bad', 400],
+        [
+          { ...job, amount: 10, orderLines: [{ type: 'physicalItem', description: 'X', quantity: 1, unitPrice: 9, priceIncludesVat: true, vatPercentage: 0 }] },
+          400,
+        ],
       ];
       for (const [body, status] of cases) {
         const response = await gateway(gatewayKey, 'POST', '/payment-jobs', body);
@@ -444,7 +624,13 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     // 'Try again': the card the decline used (its vault token), declined again: attempt 2 on the same job.
     const again = await json(await attempt({ sameCard: true }));
     expect(virtualTerminalOrderAnswer.allows(again)).toBe(true);
-    expect(again).toMatchObject({ result: 'declined', declineReason: 'Insufficient funds', paymentJobReference: jobReference, attempt: 2, maskedCardNumber: '400000******9995' });
+    expect(again).toMatchObject({
+      result: 'declined',
+      declineReason: 'Insufficient funds',
+      paymentJobReference: jobReference,
+      attempt: 2,
+      maskedCardNumber: '400000******9995',
+    });
     expect(again.transactionReference).not.toBe(first.transactionReference);
 
     // 'Try another card' with an Idempotency-Key: paid once, the same answer to the same request, 422 to another.
@@ -452,7 +638,14 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     const paidResponse = await attempt(another, { 'Idempotency-Key': 'retry-0001-a' });
     expect(paidResponse.status).toBe(201);
     const paid = await json(paidResponse);
-    expect(paid).toMatchObject({ result: 'paid', declineReason: null, paymentJobReference: jobReference, attempt: 3, amount: 28.99, maskedCardNumber: '411111******1111' });
+    expect(paid).toMatchObject({
+      result: 'paid',
+      declineReason: null,
+      paymentJobReference: jobReference,
+      attempt: 3,
+      amount: 28.99,
+      maskedCardNumber: '411111******1111',
+    });
     const replay = await attempt(another, { 'Idempotency-Key': 'retry-0001-a' });
     expect(replay.status).toBe(201);
     expect(await json(replay)).toEqual(paid);
@@ -463,27 +656,47 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     expect(messages(await json(late)).join(' ')).toContain('is paid already');
 
     // One job, its three payments (declined, declined, paid), paid at the last; the job's detail and traces show each.
-    const jobs = await database.db.select().from(schema.paymentJobs).where(and(eq(schema.paymentJobs.merchantId, 'M3a'), eq(schema.paymentJobs.orderNumber, 'RETRY-0001')));
+    const jobs = await database.db
+      .select()
+      .from(schema.paymentJobs)
+      .where(and(eq(schema.paymentJobs.merchantId, 'M3a'), eq(schema.paymentJobs.orderNumber, 'RETRY-0001')));
     expect(jobs.map((job) => [job.reference, job.status, job.paidDateTimeUtc !== null])).toEqual([[jobReference, 'paid', true]]);
-    const payments = await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, jobReference)).orderBy(schema.transactions.createdAt, schema.transactions.reference);
+    const payments = await database.db
+      .select()
+      .from(schema.transactions)
+      .where(eq(schema.transactions.paymentJobReference, jobReference))
+      .orderBy(schema.transactions.createdAt, schema.transactions.reference);
     expect(payments.map((payment) => payment.status).sort()).toEqual(['declined', 'declined', 'paid']);
-    expect(new Set(payments.map((payment) => payment.reference))).toEqual(new Set([first.transactionReference, again.transactionReference, paid.transactionReference]));
+    expect(new Set(payments.map((payment) => payment.reference))).toEqual(
+      new Set([first.transactionReference, again.transactionReference, paid.transactionReference]),
+    );
     const detail = await json(await call(users.owner, 'GET', `/businesses/B3/merchants/M3a/payment-jobs/${jobReference}`));
     expect((detail.payments as unknown[]).length).toBe(3);
     for (const payment of [first, paid]) {
       const trace = await call(users.owner, 'GET', `/businesses/B3/merchants/M3a/traces/${String(payment.transactionReference).replace(/^TX/, 'TR')}`);
       expect(trace.status).toBe(200);
     }
-    const events = await database.db.select().from(schema.auditEvents)
-      .where(and(eq(schema.auditEvents.merchantId, 'M3a'), sql`${schema.auditEvents.metaData}->>'paymentJobReference' = ${jobReference}`)).orderBy(schema.auditEvents.id);
+    const events = await database.db
+      .select()
+      .from(schema.auditEvents)
+      .where(and(eq(schema.auditEvents.merchantId, 'M3a'), sql`${schema.auditEvents.metaData}->>'paymentJobReference' = ${jobReference}`))
+      .orderBy(schema.auditEvents.id);
     expect(events.map((event) => [event.event, (event.metaData as { attempt?: number }).attempt ?? 1, event.userId])).toEqual([
-      ['VirtualTerminalOrderFailed', 1, users.owner], ['VirtualTerminalOrderFailed', 2, users.owner], ['VirtualTerminalOrderSuccessful', 3, users.owner],
+      ['VirtualTerminalOrderFailed', 1, users.owner],
+      ['VirtualTerminalOrderFailed', 2, users.owner],
+      ['VirtualTerminalOrderSuccessful', 3, users.owner],
     ]);
     expect(events[1]?.metaData).toMatchObject({ retryOf: first.transactionReference, card: 'same' });
   });
 
-  it('refuses an attempt at another tenant\'s, a paid or a non-telephone job, without the permission, and malformed ones', async () => {
-    const declined = await json(await post(users.owner, ownerBase, order({ merchantReference: 'RETRY-0002', card: { cardNumber: '4000 0000 0000 0002', expiry: '12/30', cvc: '123', cardholderName: 'Ada Buyer' } })));
+  it("refuses an attempt at another tenant's, a paid or a non-telephone job, without the permission, and malformed ones", async () => {
+    const declined = await json(
+      await post(
+        users.owner,
+        ownerBase,
+        order({ merchantReference: 'RETRY-0002', card: { cardNumber: '4000 0000 0000 0002', expiry: '12/30', cvc: '123', cardholderName: 'Ada Buyer' } }),
+      ),
+    );
     const path = `${ownerBase}/orders/${String(declined.paymentJobReference)}/attempts`;
     // vt@ works for M1b: B3's order is not there, addressed under B3 or under its own terminal.
     expect((await call(users.merchantOnly, 'POST', path, { sameCard: true })).status).toBe(404);
@@ -492,13 +705,22 @@ describe.each(databaseKinds)('virtual terminal on %s', (kind) => {
     // The fixture's paid gateway job of C-M3a is not a declined telephone order.
     expect((await call(users.owner, 'POST', `${ownerBase}/orders/PJ3A0001/attempts`, { sameCard: true })).status).toBe(409);
     expect((await call(users.owner, 'POST', `${ownerBase}/orders/NOPE0001/attempts`, { sameCard: true })).status).toBe(404);
-    for (const body of [{}, { sameCard: true, savedCardId: 'CD1' }, { sameCard: false }, { sameCard: true, colour: 'red' }, { card: { cardNumber: '4111 1111 1111 1112', expiry: '12/30', cvc: '123', cardholderName: 'A' } }]) {
+    for (const body of [
+      {},
+      { sameCard: true, savedCardId: 'CD1' },
+      { sameCard: false },
+      { sameCard: true, colour: 'red' },
+      { card: { cardNumber: '4111 1111 1111 1112', expiry: '12/30', cvc: '123', cardholderName: 'A' } },
+    ]) {
       const response = await call(users.owner, 'POST', path, body);
       expect(response.status).toBe(400);
       expect(messages(await json(response)).length).toBeGreaterThan(0);
     }
     // Nothing of that was charged: the job still has its one declined payment.
-    const payments = await database.db.select().from(schema.transactions).where(eq(schema.transactions.paymentJobReference, String(declined.paymentJobReference)));
+    const payments = await database.db
+      .select()
+      .from(schema.transactions)
+      .where(eq(schema.transactions.paymentJobReference, String(declined.paymentJobReference)));
     expect(payments.map((payment) => payment.status)).toEqual(['declined']);
   });
 

@@ -15,9 +15,17 @@ const day = 86_400_000;
 
 describe('watch list signal rules', () => {
   const asOf = new Date('2026-11-20T00:00:00Z');
-  const days = (count: number, make: (index: number) => Partial<DailySignals>): DailySignals[] => Array.from({ length: count }, (_, index) => ({
-    day: new Date(asOf.getTime() - (count - 1 - index) * day), payments: 10, paid: 9, declined: 1, smallDeclines: 0, refunds: 0, paidMilli: 90_000, ...make(index),
-  }));
+  const days = (count: number, make: (index: number) => Partial<DailySignals>): DailySignals[] =>
+    Array.from({ length: count }, (_, index) => ({
+      day: new Date(asOf.getTime() - (count - 1 - index) * day),
+      payments: 10,
+      paid: 9,
+      declined: 1,
+      smallDeclines: 0,
+      refunds: 0,
+      paidMilli: 90_000,
+      ...make(index),
+    }));
 
   it.each([
     ['a steady merchant', days(37, () => ({})), []],
@@ -26,7 +34,11 @@ describe('watch list signal rules', () => {
     ['volume tripling this week', days(37, (index) => (index >= 30 ? { payments: 40, paid: 36, declined: 4 } : {})), ['volumeChange']],
     ['volume collapsing this week', days(37, (index) => (index >= 30 ? { payments: 2, paid: 2, declined: 0 } : {})), ['volumeChange']],
     ['card testing today', days(37, (index) => (index === 36 ? { payments: 30, declined: 21, smallDeclines: 20 } : {})), ['declineSpike', 'cardTesting']],
-    ['small declines that are not most declines', days(37, (index) => (index === 36 ? { payments: 80, paid: 30, declined: 50, smallDeclines: 16 } : {})), ['declineSpike']],
+    [
+      'small declines that are not most declines',
+      days(37, (index) => (index === 36 ? { payments: 80, paid: 30, declined: 50, smallDeclines: 16 } : {})),
+      ['declineSpike'],
+    ],
     ['too few payments to judge', days(37, () => ({ payments: 0, paid: 0, declined: 0, refunds: 0 })), []],
   ])('%s', (_name, rows, expected) => {
     const signals = signalsAsOf(rows, asOf);
@@ -38,7 +50,12 @@ describe('watch list signal rules', () => {
     expect(scoreOf([{ signal: 'refundRatio', value: 0.12, threshold: 0.12 }])).toBe(25);
     expect(scoreOf([{ signal: 'refundRatio', value: 0.6, threshold: 0.12 }])).toBe(50);
     expect(scoreOf([{ signal: 'volumeChange', value: 1 / 6, threshold: 3 }])).toBe(40);
-    expect(scoreOf([{ signal: 'cardTesting', value: 60, threshold: 15 }, { signal: 'declineSpike', value: 9, threshold: 2 }])).toBe(100);
+    expect(
+      scoreOf([
+        { signal: 'cardTesting', value: 60, threshold: 15 },
+        { signal: 'declineSpike', value: 9, threshold: 2 },
+      ]),
+    ).toBe(100);
   });
 });
 
@@ -72,14 +89,26 @@ describe.each(databaseKinds)('account watch list on %s', (kind) => {
 
   it('refreshes incrementally: only the days since the last refresh are recomputed', async () => {
     const old = new Date(Math.floor(now.getTime() / day) * day - 40 * day);
-    await database.db.update(schema.merchantRiskSignalsDaily).set({ payments: 999 }).where(and(eq(schema.merchantRiskSignalsDaily.merchantId, 'M1a'), eq(schema.merchantRiskSignalsDaily.day, old)));
+    await database.db
+      .update(schema.merchantRiskSignalsDaily)
+      .set({ payments: 999 })
+      .where(and(eq(schema.merchantRiskSignalsDaily.merchantId, 'M1a'), eq(schema.merchantRiskSignalsDaily.day, old)));
     expect(await refreshWatchList(database.db, new Date(now.getTime() + 60_000))).toBe(true);
-    const [kept] = await database.db.select().from(schema.merchantRiskSignalsDaily).where(and(eq(schema.merchantRiskSignalsDaily.merchantId, 'M1a'), eq(schema.merchantRiskSignalsDaily.day, old)));
+    const [kept] = await database.db
+      .select()
+      .from(schema.merchantRiskSignalsDaily)
+      .where(and(eq(schema.merchantRiskSignalsDaily.merchantId, 'M1a'), eq(schema.merchantRiskSignalsDaily.day, old)));
     expect(kept?.payments).toBe(999);
     const today = new Date(Math.floor(now.getTime() / day) * day);
-    const [fresh] = await database.db.select().from(schema.merchantRiskSignalsDaily).where(and(eq(schema.merchantRiskSignalsDaily.merchantId, 'M1a'), eq(schema.merchantRiskSignalsDaily.day, today)));
+    const [fresh] = await database.db
+      .select()
+      .from(schema.merchantRiskSignalsDaily)
+      .where(and(eq(schema.merchantRiskSignalsDaily.merchantId, 'M1a'), eq(schema.merchantRiskSignalsDaily.day, today)));
     expect(fresh).toMatchObject({ payments: 20, declined: 20, smallDeclines: 20 });
-    await database.db.update(schema.merchantRiskSignalsDaily).set({ payments: 4 }).where(and(eq(schema.merchantRiskSignalsDaily.merchantId, 'M1a'), eq(schema.merchantRiskSignalsDaily.day, old)));
+    await database.db
+      .update(schema.merchantRiskSignalsDaily)
+      .set({ payments: 4 })
+      .where(and(eq(schema.merchantRiskSignalsDaily.merchantId, 'M1a'), eq(schema.merchantRiskSignalsDaily.day, old)));
   });
 
   it('acknowledges and puts on monitoring with a version (409 when stale), adds notes; all audited', async () => {
@@ -98,10 +127,14 @@ describe.each(databaseKinds)('account watch list on %s', (kind) => {
     expect(events.map((event) => event.event).sort()).toEqual(['WatchListNoteAdded', 'WatchListStatusChanged']);
     // A later refresh keeps the analyst's status.
     await refreshWatchList(database.db, new Date(now.getTime() + 120_000));
-    expect(watchListList.assert(await (await call(riskUsers.risk, 'GET', '/account-watch-list?status=[eq]acknowledged')).json()).results.map((entry) => entry.merchantId)).toEqual(['M1a']);
+    expect(
+      watchListList
+        .assert(await (await call(riskUsers.risk, 'GET', '/account-watch-list?status=[eq]acknowledged')).json())
+        .results.map((entry) => entry.merchantId),
+    ).toEqual(['M1a']);
   });
 
-  it('escalates an entry to an informationRequest ticket in the merchant\'s business, linked and audited; once only', async () => {
+  it("escalates an entry to an informationRequest ticket in the merchant's business, linked and audited; once only", async () => {
     const before = watchListEntryDetail.assert(await (await call(riskUsers.risk, 'GET', '/account-watch-list/M1a')).json());
     expect(before.ticketId).toBeNull();
     expect((await call(users.readonly, 'POST', '/account-watch-list/M1a/ticket', { version: before.version })).status).toBe(403);
@@ -115,7 +148,14 @@ describe.each(databaseKinds)('account watch list on %s', (kind) => {
     const answer = watchEscalation.assert(await escalated.json());
     expect(answer.entry).toMatchObject({ ticketId: answer.ticketId, version: before.version + 1 });
     const [ticket] = await database.db.select().from(schema.tickets).where(eq(schema.tickets.id, answer.ticketId));
-    expect(ticket).toMatchObject({ businessId: 'B1', merchantId: 'M1a', type: 'informationRequest', status: 'Open', priority: 'High', createdBy: riskUsers.risk });
+    expect(ticket).toMatchObject({
+      businessId: 'B1',
+      merchantId: 'M1a',
+      type: 'informationRequest',
+      status: 'Open',
+      priority: 'High',
+      createdBy: riskUsers.risk,
+    });
     expect(ticket?.subject).toBe(`Risk review: Alpha Online (M1a), watch list score ${before.score}`);
     expect(ticket?.description).toContain(`risk score of ${before.score} out of 100`);
     expect(ticket?.description).toContain('Card testing (many small declines)');
@@ -128,7 +168,9 @@ describe.each(databaseKinds)('account watch list on %s', (kind) => {
     expect(again.status).toBe(409);
     expect(await again.text()).toContain(answer.ticketId);
     const events = await database.db.select().from(schema.auditEvents).where(eq(schema.auditEvents.merchantId, 'M1a'));
-    expect(events.filter((event) => event.event === 'WatchListEscalated').map((event) => event.metaData)).toEqual([{ ticketId: answer.ticketId, score: before.score }]);
+    expect(events.filter((event) => event.event === 'WatchListEscalated').map((event) => event.metaData)).toEqual([
+      { ticketId: answer.ticketId, score: before.score },
+    ]);
     expect(events.filter((event) => event.event === 'TicketCreated')).toHaveLength(1);
     // A later refresh keeps the link.
     await refreshWatchList(database.db, new Date(now.getTime() + 180_000));

@@ -108,10 +108,15 @@ describe('loadCardKeys', () => {
   it('takes previous keys (the current one dropped from them) and refuses a bad one', () => {
     const current = randomBytes(32);
     const old = randomBytes(32);
-    const loaded = loadCardKeys({ cardDataKey: current.toString('base64'), previousKeys: [old.toString('base64'), current.toString('base64')], dataDir: freshDir() });
+    const loaded = loadCardKeys({
+      cardDataKey: current.toString('base64'),
+      previousKeys: [old.toString('base64'), current.toString('base64')],
+      dataDir: freshDir(),
+    });
     expect(loaded.keys.previous.map((key) => key.id)).toEqual([cardKeysFrom(old).current.id]);
-    expect(() => loadCardKeys({ cardDataKey: current.toString('base64'), previousKeys: ['short'], dataDir: freshDir() }))
-      .toThrow(/CARD_DATA_PREVIOUS_KEYS \(key 1\) must be the base64/);
+    expect(() => loadCardKeys({ cardDataKey: current.toString('base64'), previousKeys: ['short'], dataDir: freshDir() })).toThrow(
+      /CARD_DATA_PREVIOUS_KEYS \(key 1\) must be the base64/,
+    );
   });
 });
 
@@ -131,7 +136,8 @@ describe('the server start', () => {
     const dataDir = freshDir();
     const started = spawnSync(process.execPath, [resolve(import.meta.dirname, '../../../server/main.ts')], {
       env: { ...process.env, CARD_DATA_KEY: randomBytes(24).toString('base64'), DATA_DIR: dataDir, PORT: '3432', DATABASE_URL: '' },
-      encoding: 'utf8', timeout: 60_000,
+      encoding: 'utf8',
+      timeout: 60_000,
     });
     expect(started.status).toBe(1);
     expect(started.stdout).toMatch(/cannot start: CARD_DATA_KEY must be the base64 of exactly 32 random bytes .*decodes to 24 bytes/);

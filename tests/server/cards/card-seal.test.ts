@@ -61,7 +61,9 @@ describe('sealCardNumber and openCardNumber', () => {
 
   it('refuses a value whose key id is not configured, or names another key', () => {
     const sealed = sealCardNumber(keys, token, cardNumber);
-    expect(() => openCardNumber(keys, { token, keyId: '0123456789abcdef', sealed: sealed.sealed })).toThrow(/neither CARD_DATA_KEY nor one of CARD_DATA_PREVIOUS_KEYS/);
+    expect(() => openCardNumber(keys, { token, keyId: '0123456789abcdef', sealed: sealed.sealed })).toThrow(
+      /neither CARD_DATA_KEY nor one of CARD_DATA_PREVIOUS_KEYS/,
+    );
     // Both keys configured, the row claims the other one: it does not open under it.
     const both = cardKeysFrom(keyA, [keyB]);
     const other = both.previous[0]?.id ?? '';

@@ -60,8 +60,9 @@ describe.each(databaseKinds)('card vault on %s', (kind) => {
     const newKey = randomBytes(32);
     const unknownKey = randomBytes(32);
     const before = cardKeysFrom(oldKey);
-    const tokens = await Promise.all(['4012888888881881', '2223003122003222', '5105105105105100'].map((cardNumber) =>
-      vaultCard(database.db, before, { merchantId: 'M3b', cardNumber })));
+    const tokens = await Promise.all(
+      ['4012888888881881', '2223003122003222', '5105105105105100'].map((cardNumber) => vaultCard(database.db, before, { merchantId: 'M3b', cardNumber })),
+    );
     const lost = await vaultCard(database.db, cardKeysFrom(unknownKey), { merchantId: 'M3b', cardNumber: '6011111111111117' });
     const rotated = cardKeysFrom(newKey, [oldKey]);
     const keysOf = async () => new Map((await vaultRows('M3b')).map((row) => [row.token, row.keyId]));
@@ -103,16 +104,30 @@ describe.each(databaseKinds)('sealing clear card numbers of older data on %s', (
     await insertFixtureWorld(database);
     // The fixture's own rows become legacy rows too, and many more to need several batches.
     await database.db.update(t).set({ legacyCardNumber: fixtureCardNumber, cardToken: null });
-    await database.db.insert(t).values([
-      ...legacy.map(({ cardNumber, ...row }) => ({ ...row, legacyCardNumber: cardNumber, cardMasked: null as string | null })),
-      ...Array.from({ length: 120 }, (_, index) => ({
-        reference: `TXM${String(index).padStart(4, '0')}`, merchantId: 'M2a', businessId: 'B2', partnerId: 'P1', legacyCardNumber: index % 2 ? '5105105105105100' : '5200828282828210',
-        cardMasked: index % 2 ? '510510******5100' : '520082******8210',
+    await database.db.insert(t).values(
+      [
+        ...legacy.map(({ cardNumber, ...row }) => ({ ...row, legacyCardNumber: cardNumber, cardMasked: null as string | null })),
+        ...Array.from({ length: 120 }, (_, index) => ({
+          reference: `TXM${String(index).padStart(4, '0')}`,
+          merchantId: 'M2a',
+          businessId: 'B2',
+          partnerId: 'P1',
+          legacyCardNumber: index % 2 ? '5105105105105100' : '5200828282828210',
+          cardMasked: index % 2 ? '510510******5100' : '520082******8210',
+        })),
+      ].map((row) => ({
+        ...row,
+        kind: 'payment' as const,
+        configurationId: `C-${row.merchantId}`,
+        paymentJobReference: `PJ-${row.reference}`,
+        createdAt: new Date('2026-11-10T10:00:00Z'),
+        amountMinor: 100,
+        currency: 'GBP',
+        status: 'paid',
+        paymentMethod: 'card',
+        channel: 'Gateway',
       })),
-    ].map((row) => ({
-      ...row, kind: 'payment' as const, configurationId: `C-${row.merchantId}`, paymentJobReference: `PJ-${row.reference}`,
-      createdAt: new Date('2026-11-10T10:00:00Z'), amountMinor: 100, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway',
-    })));
+    );
   });
   afterAll(async () => database?.close());
 
@@ -130,12 +145,19 @@ describe.each(databaseKinds)('sealing clear card numbers of older data on %s', (
     // One vault row per card and merchant: M1a and M1b share a number but not a row; 2 cards at M2a.
     const vault = await database.query<{ merchant_id: string; masked: string }>(`SELECT merchant_id, masked FROM card_vault ORDER BY merchant_id, masked`);
     expect(vault).toEqual([
-      { merchant_id: 'M1a', masked: '400005******5556' }, { merchant_id: 'M1a', masked: '411111******1111' },
-      { merchant_id: 'M1b', masked: '400005******5556' }, { merchant_id: 'M2a', masked: '510510******5100' },
-      { merchant_id: 'M2a', masked: '520082******8210' }, { merchant_id: 'M3a', masked: '356600******0505' }, { merchant_id: 'M3a', masked: '411111******1111' },
+      { merchant_id: 'M1a', masked: '400005******5556' },
+      { merchant_id: 'M1a', masked: '411111******1111' },
+      { merchant_id: 'M1b', masked: '400005******5556' },
+      { merchant_id: 'M2a', masked: '510510******5100' },
+      { merchant_id: 'M2a', masked: '520082******8210' },
+      { merchant_id: 'M3a', masked: '356600******0505' },
+      { merchant_id: 'M3a', masked: '411111******1111' },
     ]);
-    const [l1, l2, l3] = await Promise.all(['TXL0001', 'TXL0002', 'TXL0003'].map(async (reference) =>
-      (await database.db.select({ cardToken: t.cardToken, cardMasked: t.cardMasked }).from(t).where(eq(t.reference, reference)))[0]));
+    const [l1, l2, l3] = await Promise.all(
+      ['TXL0001', 'TXL0002', 'TXL0003'].map(
+        async (reference) => (await database.db.select({ cardToken: t.cardToken, cardMasked: t.cardMasked }).from(t).where(eq(t.reference, reference)))[0],
+      ),
+    );
     expect(l1?.cardToken).toBe(l2?.cardToken);
     expect(l3?.cardToken).not.toBe(l1?.cardToken);
     // A row that had no mask gets one.

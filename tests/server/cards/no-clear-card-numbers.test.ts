@@ -47,8 +47,9 @@ describe.each(databaseKinds)('full card numbers on %s', (kind) => {
 
   it('stores no card number in clear: the card_number column is empty and no row of any table holds one', async () => {
     expect(await database.query(`SELECT reference FROM transactions WHERE card_number IS NOT NULL`)).toEqual([]);
-    const tables = (await database.query<{ name: string }>(
-      `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)).map((row) => row.name);
+    const tables = (
+      await database.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)
+    ).map((row) => row.name);
     expect(tables).toContain('card_vault');
     const pattern = seedTestCards.join('|');
     for (const table of tables) {
@@ -63,7 +64,8 @@ describe.each(databaseKinds)('full card numbers on %s', (kind) => {
   it('sends none in any answer, log line or export file; only the audited reveal', async () => {
     const console_ = [
       ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
-        vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')))),
+        vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
+      ),
       // The server's structured log (server/log.ts) writes through process.stdout.
       vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
         logged.push(String(chunk));
@@ -79,8 +81,11 @@ describe.each(databaseKinds)('full card numbers on %s', (kind) => {
     };
     try {
       const cardPayments = await database.query<{ reference: string; business_id: string; merchant_id: string }>(
-        `SELECT reference, business_id, merchant_id FROM transactions WHERE payment_method = 'card' ORDER BY reference LIMIT 6`);
-      const [child] = await database.query<{ reference: string }>(`SELECT reference FROM transactions WHERE kind <> 'payment' AND card_token IS NOT NULL LIMIT 1`);
+        `SELECT reference, business_id, merchant_id FROM transactions WHERE payment_method = 'card' ORDER BY reference LIMIT 6`,
+      );
+      const [child] = await database.query<{ reference: string }>(
+        `SELECT reference FROM transactions WHERE kind <> 'payment' AND card_token IS NOT NULL LIMIT 1`,
+      );
       const sample = [...cardPayments, ...(child ? [{ reference: child.reference, business_id: '', merchant_id: '' }] : [])];
       expect(sample.length).toBe(7);
 
@@ -88,7 +93,7 @@ describe.each(databaseKinds)('full card numbers on %s', (kind) => {
       await send('/transactions?pagesize=100&paymentmethod=[eq]card');
       await send('/transactions/count?paymentmethod=[eq]card');
       for (const { reference, business_id: businessId, merchant_id: merchantId } of sample) {
-        const detail = await send(`/transactions/${reference}`) as { maskedCardNumber: string | null; cardNumberRevealable: boolean };
+        const detail = (await send(`/transactions/${reference}`)) as { maskedCardNumber: string | null; cardNumberRevealable: boolean };
         // The detail does carry card data, masked: a leak would have been seen here.
         expect(detail.maskedCardNumber).toMatch(/^\d{6}\*+\d{4}$/);
         expect(detail.cardNumberRevealable).toBe(true);
@@ -98,7 +103,7 @@ describe.each(databaseKinds)('full card numbers on %s', (kind) => {
       }
 
       // An export of every column, written by the report worker; the queue's answers too.
-      const queued = await send('/transactions/full/reports', 'POST', { fileType: 'csv', columns: [...transactionColumns] }) as { reportId: string };
+      const queued = (await send('/transactions/full/reports', 'POST', { fileType: 'csv', columns: [...transactionColumns] })) as { reportId: string };
       expect(await runNextReport({ database, files, nodeId: 'leak-check', log: (line) => logged.push(line) })).toBe('generated');
       await send(`/reports/${queued.reportId}`);
       const [report] = await database.query<{ file_path: string }>(`SELECT file_path FROM queued_reports WHERE id = $1`, [queued.reportId]);
@@ -120,11 +125,14 @@ describe.each(databaseKinds)('full card numbers on %s', (kind) => {
       const reference = sample[0]?.reference ?? '';
       const revealed = await call(admin, 'GET', `/transactions/${reference}/cardNumber`);
       expect(revealed.status).toBe(200);
-      const { cardNumber } = await revealed.json() as { cardNumber: string };
+      const { cardNumber } = (await revealed.json()) as { cardNumber: string };
       expect(seedTestCards).toContain(cardNumber);
       const [masked] = await database.query<{ card_masked: string }>(`SELECT card_masked FROM transactions WHERE reference = $1`, [reference]);
       expect(`${cardNumber.slice(0, 6)}${'*'.repeat(cardNumber.length - 10)}${cardNumber.slice(-4)}`).toBe(masked?.card_masked);
-      const audited = await database.query(`SELECT 1 FROM audit_events WHERE event = 'CardNumberRevealed' AND user_id = $1 AND meta_data ->> 'transactionReference' = $2`, [admin, reference]);
+      const audited = await database.query(
+        `SELECT 1 FROM audit_events WHERE event = 'CardNumberRevealed' AND user_id = $1 AND meta_data ->> 'transactionReference' = $2`,
+        [admin, reference],
+      );
       expect(audited).toHaveLength(1);
       expect(logged.flatMap(fullNumbersIn)).toEqual([]);
     } finally {

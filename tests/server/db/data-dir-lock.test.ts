@@ -12,7 +12,13 @@ async function otherProcess() {
   const child = spawn(process.execPath, ['-e', 'setTimeout(() => undefined, 60_000)'], { stdio: 'ignore' });
   await new Promise((ready) => child.once('spawn', ready));
   const exited = new Promise((done) => child.once('exit', done));
-  return { pid: child.pid as number, end: async () => { child.kill('SIGKILL'); await exited; } };
+  return {
+    pid: child.pid as number,
+    end: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
 }
 
 describe('the embedded data directory lock', () => {

@@ -18,22 +18,23 @@ describe.skipIf(!adminUrl)('startup lock on PostgreSQL', () => {
     const opened: Database[] = [];
     const events: string[] = [];
     try {
-      const node = (id: string) => openDatabase({
-        url: url.toString(),
-        poolSize: 3,
-        log: (line) => events.push(`${id}: ${line}`),
-        afterMigrate: async (database) => {
-          const [row] = await database.query<{ n: number | string }>('SELECT count(*) AS n FROM partners');
-          if (Number(row?.n) > 0) return;
-          events.push(`${id}: seeding`);
-          // Slow enough that the other nodes arrive while the lock is held.
-          await new Promise((done) => setTimeout(done, 300));
-          await database.query("INSERT INTO partners (id, name) VALUES ('P-seed', 'Seeded once')");
-        },
-      }).then((database) => {
-        opened.push(database);
-        return database;
-      });
+      const node = (id: string) =>
+        openDatabase({
+          url: url.toString(),
+          poolSize: 3,
+          log: (line) => events.push(`${id}: ${line}`),
+          afterMigrate: async (database) => {
+            const [row] = await database.query<{ n: number | string }>('SELECT count(*) AS n FROM partners');
+            if (Number(row?.n) > 0) return;
+            events.push(`${id}: seeding`);
+            // Slow enough that the other nodes arrive while the lock is held.
+            await new Promise((done) => setTimeout(done, 300));
+            await database.query("INSERT INTO partners (id, name) VALUES ('P-seed', 'Seeded once')");
+          },
+        }).then((database) => {
+          opened.push(database);
+          return database;
+        });
       await Promise.all([node('a'), node('b'), node('c')]);
       expect(events.filter((event) => event.endsWith(': seeding'))).toHaveLength(1);
       expect(events.filter((event) => event.includes('waiting for it')).length).toBeGreaterThanOrEqual(1);

@@ -29,8 +29,15 @@ function sseReader(response: Response) {
         const chunk = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const lines = chunk.split('\n');
-        if (lines.every((line) => line.startsWith(':'))) { comments += 1; continue; }
-        const field = (name: string) => lines.find((line) => line.startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? null;
+        if (lines.every((line) => line.startsWith(':'))) {
+          comments += 1;
+          continue;
+        }
+        const field = (name: string) =>
+          lines
+            .find((line) => line.startsWith(`${name}:`))
+            ?.slice(name.length + 1)
+            .trim() ?? null;
         return { id: field('id'), event: field('event') ?? 'message', data: field('data') ?? '', at: performance.now() };
       }
       const left = deadline - Date.now();
@@ -44,7 +51,12 @@ function sseReader(response: Response) {
   return { next, comments: () => comments, cancel: () => reader.cancel().catch(() => undefined) };
 }
 
-const published = (title: string) => ({ title, content: JSON.stringify({ blocks: [{ type: 'paragraph', text: title }] }), viewRestriction: 'allUsers', status: 'published' });
+const published = (title: string) => ({
+  title,
+  content: JSON.stringify({ blocks: [{ type: 'paragraph', text: title }] }),
+  viewRestriction: 'allUsers',
+  status: 'published',
+});
 
 describe.each(databaseKinds)('the events stream on %s', (kind) => {
   let database: Database;
@@ -141,8 +153,19 @@ describe.each(databaseKinds)('the events stream on %s', (kind) => {
 
 describe('who may be told of a record', () => {
   const principal = (patch: Partial<Principal>): Principal => ({
-    userId: 'u', email: 'u@test', givenName: 'U', familyName: 'T', internal: false, passwordExpiresUtc: null, grants: [], rootRoles: [],
-    partnerIds: [], partnerBusinessIds: [], businessIds: [], merchantIds: [], ...patch,
+    userId: 'u',
+    email: 'u@test',
+    givenName: 'U',
+    familyName: 'T',
+    internal: false,
+    passwordExpiresUtc: null,
+    grants: [],
+    rootRoles: [],
+    partnerIds: [],
+    partnerBusinessIds: [],
+    businessIds: [],
+    merchantIds: [],
+    ...patch,
   });
   const record = (patch: Partial<PortalEvent>): PortalEvent => ({ id: 1, kind: 'record', resource: 'ticket', resourceId: 'T1', ...patch });
   it('internal staff: everything; others: their businesses and merchants; a user event: that user', () => {
@@ -217,7 +240,9 @@ describe.runIf(databaseKinds.includes('postgres'))('the events stream across two
       fromAnswer.push(Math.max(0, event.at - answered));
     }
     const percentile = (values: number[], q: number) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
-    console.log(`events across two nodes over ${fromRequest.length} publications: from the publishing request p50 ${percentile(fromRequest, 0.5).toFixed(1)} ms, p99 ${percentile(fromRequest, 0.99).toFixed(1)} ms; after its answer p50 ${percentile(fromAnswer, 0.5).toFixed(1)} ms, p99 ${percentile(fromAnswer, 0.99).toFixed(1)} ms`);
+    console.log(
+      `events across two nodes over ${fromRequest.length} publications: from the publishing request p50 ${percentile(fromRequest, 0.5).toFixed(1)} ms, p99 ${percentile(fromRequest, 0.99).toFixed(1)} ms; after its answer p50 ${percentile(fromAnswer, 0.5).toFixed(1)} ms, p99 ${percentile(fromAnswer, 0.99).toFixed(1)} ms`,
+    );
     expect(percentile(fromRequest, 0.99)).toBeLessThan(5000);
     await stream.cancel();
   }, 120_000);

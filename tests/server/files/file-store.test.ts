@@ -19,7 +19,8 @@ function s3StoreOf(server: S3TestServer): FileStore {
   return createS3Store({
     bucket: server.bucket,
     clientConfig: {
-      endpoint: server.endpoint, region: server.env.AWS_REGION,
+      endpoint: server.endpoint,
+      region: server.env.AWS_REGION,
       credentials: { accessKeyId: server.env.AWS_ACCESS_KEY_ID, secretAccessKey: server.env.AWS_SECRET_ACCESS_KEY },
     },
   });
@@ -98,13 +99,17 @@ describe.each(backends)('the FileStore contract on the $name back end', (backend
     // Stamped by the clock of the file system (or S3 server), which TEST_CLOCK does not move.
     const before = systemNow().getTime();
     const { size } = await store.put('reports/RPT1-1.csv', streamOf(text), {
-      contentType: 'text/csv; charset=utf-8', metadata: { 'report-id': 'RPT1', 'file-name': 'Relevé d’août.csv', odd: '100% "quoted"; yes' },
+      contentType: 'text/csv; charset=utf-8',
+      metadata: { 'report-id': 'RPT1', 'file-name': 'Relevé d’août.csv', odd: '100% "quoted"; yes' },
     });
     expect(size).toBe(Buffer.byteLength(text));
     const file = await store.get('reports/RPT1-1.csv');
     expect(file).not.toBeNull();
-    expect({ size: file!.size, contentType: file!.contentType, metadata: file!.metadata })
-      .toEqual({ size, contentType: 'text/csv; charset=utf-8', metadata: { 'report-id': 'RPT1', 'file-name': 'Relevé d’août.csv', odd: '100% "quoted"; yes' } });
+    expect({ size: file!.size, contentType: file!.contentType, metadata: file!.metadata }).toEqual({
+      size,
+      contentType: 'text/csv; charset=utf-8',
+      metadata: { 'report-id': 'RPT1', 'file-name': 'Relevé d’août.csv', odd: '100% "quoted"; yes' },
+    });
     expect((await bytesOf(file!.stream)).toString('utf8')).toBe(text);
     const head = await store.head('reports/RPT1-1.csv');
     expect(head).toMatchObject({ size, contentType: 'text/csv; charset=utf-8', metadata: { 'report-id': 'RPT1' } });
@@ -163,16 +168,33 @@ describe.each(backends)('the FileStore contract on the $name back end', (backend
   });
 
   it('stores nothing when the stream breaks midway, even past the first part', async () => {
-    for (const [key, failAfter] of [['broken/small.bin', 100_000], ['broken/large.bin', 12 * 1024 * 1024]] as const) {
-      await expect(store.put(key, generated(20 * 1024 * 1024, key, failAfter), { contentType: 'application/octet-stream' })).rejects.toThrow('the source broke');
+    for (const [key, failAfter] of [
+      ['broken/small.bin', 100_000],
+      ['broken/large.bin', 12 * 1024 * 1024],
+    ] as const) {
+      await expect(store.put(key, generated(20 * 1024 * 1024, key, failAfter), { contentType: 'application/octet-stream' })).rejects.toThrow(
+        'the source broke',
+      );
       expect(await store.head(key)).toBeNull();
     }
     expect(await keysOf(store, 'broken/')).toEqual([]);
   });
 
   it.each([
-    '', '../escape.txt', 'reports/../../escape.txt', '/etc/passwd', 'reports//double.csv', 'reports/', '.meta/reports/RPT1-1.csv.json',
-    '.incoming/x', 'reports/./RPT1-1.csv', 'a\\b', 'nul\u0000.csv', 'space name.csv', 'relevé.csv', 'x'.repeat(513),
+    '',
+    '../escape.txt',
+    'reports/../../escape.txt',
+    '/etc/passwd',
+    'reports//double.csv',
+    'reports/',
+    '.meta/reports/RPT1-1.csv.json',
+    '.incoming/x',
+    'reports/./RPT1-1.csv',
+    'a\\b',
+    'nul\u0000.csv',
+    'space name.csv',
+    'relevé.csv',
+    'x'.repeat(513),
   ])('refuses the key %j on every call', async (key) => {
     await expect(store.put(key, streamOf('escape'), { contentType: 'text/plain' })).rejects.toBeInstanceOf(InvalidFileKey);
     await expect(store.get(key)).rejects.toBeInstanceOf(InvalidFileKey);
@@ -182,7 +204,9 @@ describe.each(backends)('the FileStore contract on the $name back end', (backend
 
   it('refuses a prefix that could escape, and metadata names S3 would not keep', async () => {
     expect(() => store.list('../')).toThrow(InvalidFileKey);
-    await expect(store.put('meta/bad.txt', streamOf('x'), { contentType: 'text/plain', metadata: { 'Upper_Case': 'x' } })).rejects.toThrow('invalid metadata name');
+    await expect(store.put('meta/bad.txt', streamOf('x'), { contentType: 'text/plain', metadata: { Upper_Case: 'x' } })).rejects.toThrow(
+      'invalid metadata name',
+    );
   });
 });
 
@@ -205,7 +229,8 @@ describe('the folder back end on disk', () => {
     const put = store.put('reports/RPT5-1.csv', body, { contentType: 'text/csv' });
     put.catch(() => undefined);
     body.write('half a file');
-    for (let i = 0; i < 100 && !(existsSync(join(root, '.incoming')) && readdirSync(join(root, '.incoming')).length > 0); i += 1) await new Promise((done) => setTimeout(done, 10));
+    for (let i = 0; i < 100 && !(existsSync(join(root, '.incoming')) && readdirSync(join(root, '.incoming')).length > 0); i += 1)
+      await new Promise((done) => setTimeout(done, 10));
     expect(readdirSync(join(root, '.incoming'))).toHaveLength(1);
     await store.delete('reports/RPT5-1.csv');
     expect(readdirSync(join(root, '.incoming'))).toEqual([]);

@@ -30,15 +30,49 @@ describe('the record files sweeper', () => {
 
   const put = (key: string) => files.put(key, Readable.from([Buffer.from(`bytes of ${key}`)]), { contentType: 'application/octet-stream' });
   const image = (reference: string, configurationId: string | null) => ({
-    reference, businessId: 'B1', merchantId: 'M1a', configurationId, mimeType: 'image/png', width: 1, height: 1, byteSize: 1,
-    filePath: `images/${reference}`, createdBy: fixture.users.admin,
+    reference,
+    businessId: 'B1',
+    merchantId: 'M1a',
+    configurationId,
+    mimeType: 'image/png',
+    width: 1,
+    height: 1,
+    byteSize: 1,
+    filePath: `images/${reference}`,
+    createdBy: fixture.users.admin,
   });
 
   it('removes what no record names any more, past the grace period, and keeps the rest', async () => {
     await database.db.insert(schema.images).values([image('IMGKEPT', 'C-M1a'), image('IMGBUSINESS', null), image('IMGGONECONFIG', 'C-DELETED')]);
-    await database.db.insert(schema.tickets).values({ id: 'TCKSWEEP', businessId: 'B1', merchantId: 'M1a', createdBy: fixture.users.admin, type: 'general', status: 'Open', priority: 'Low', subject: 's', description: 'd' });
-    await database.db.insert(schema.ticketAttachments).values({ id: 'TCAKEPT', ticketId: 'TCKSWEEP', fileName: 'a.pdf', mimeType: 'application/pdf', size: 10, storageKey: 'tickets/TCKSWEEP/TCAKEPT', uploadedBy: fixture.users.admin });
-    for (const key of ['images/IMGKEPT', 'images/IMGBUSINESS', 'images/IMGGONECONFIG', 'images/IMGNOROW', 'tickets/TCKSWEEP/TCAKEPT', 'tickets/TCKDELETED/TCAGONE']) await put(key);
+    await database.db.insert(schema.tickets).values({
+      id: 'TCKSWEEP',
+      businessId: 'B1',
+      merchantId: 'M1a',
+      createdBy: fixture.users.admin,
+      type: 'general',
+      status: 'Open',
+      priority: 'Low',
+      subject: 's',
+      description: 'd',
+    });
+    await database.db.insert(schema.ticketAttachments).values({
+      id: 'TCAKEPT',
+      ticketId: 'TCKSWEEP',
+      fileName: 'a.pdf',
+      mimeType: 'application/pdf',
+      size: 10,
+      storageKey: 'tickets/TCKSWEEP/TCAKEPT',
+      uploadedBy: fixture.users.admin,
+    });
+    for (const key of [
+      'images/IMGKEPT',
+      'images/IMGBUSINESS',
+      'images/IMGGONECONFIG',
+      'images/IMGNOROW',
+      'tickets/TCKSWEEP/TCAKEPT',
+      'tickets/TCKDELETED/TCAGONE',
+    ])
+      await put(key);
 
     // Within the grace period nothing unnamed is touched (a node may be between its put and its commit).
     const early = await sweepRecordFiles({ database, files, graceMs: 60_000 });

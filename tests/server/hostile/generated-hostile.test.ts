@@ -13,12 +13,33 @@ import { dereference, invalidValues, malformedBodies, sample, seededRandom, type
 
 /** Records of the fixture world each path parameter names, so a request gets past the look-up to the validation. */
 const knownIds: Record<string, string> = {
-  businessId: 'B3', merchantId: 'M3a', partnerId: 'P1', key: 'SomeSetting', name: 'countries', configurationId: 'C-M3a',
-  userId: 'u-admin', ticketId: 'TCKGENERATED', commentId: 'TCCGENERATED', attachmentId: 'TCAGENERATED',
-  paymentMethod: 'card', reference: 'HPPFIXTURE', keyId: 'KEY0000000000000000', imageReference: 'IMG00000000000000000000000000000000',
-  paymentJobReference: 'PJ3A0001', paymentId: 'TX3A0001', traceReference: 'TR3A0001', refundId: 'TX3A0001',
-  accountNumber: m3aGbp, batchId: `B${m3aGbp}-20261001`, kind: 'trading',
-  customerId: 'CUS3A1', dataId: 'CD3A1CONSENT', beneficiaryId: 'BENFIX1', alertId: 'SAFIX1', savedCardId: 'SCGENERATED', id: 'RPTNONE',
+  businessId: 'B3',
+  merchantId: 'M3a',
+  partnerId: 'P1',
+  key: 'SomeSetting',
+  name: 'countries',
+  configurationId: 'C-M3a',
+  userId: 'u-admin',
+  ticketId: 'TCKGENERATED',
+  commentId: 'TCCGENERATED',
+  attachmentId: 'TCAGENERATED',
+  paymentMethod: 'card',
+  reference: 'HPPFIXTURE',
+  keyId: 'KEY0000000000000000',
+  imageReference: 'IMG00000000000000000000000000000000',
+  paymentJobReference: 'PJ3A0001',
+  paymentId: 'TX3A0001',
+  traceReference: 'TR3A0001',
+  refundId: 'TX3A0001',
+  accountNumber: m3aGbp,
+  batchId: `B${m3aGbp}-20261001`,
+  kind: 'trading',
+  customerId: 'CUS3A1',
+  dataId: 'CD3A1CONSENT',
+  beneficiaryId: 'BENFIX1',
+  alertId: 'SAFIX1',
+  savedCardId: 'SCGENERATED',
+  id: 'RPTNONE',
 };
 const hostilePathValues = ['-1', 'x'.repeat(300), '__proto__', 'constructor', '..', '🙂'];
 /**
@@ -46,34 +67,46 @@ function casesOf(document: OpenApiDocument, random: () => number): Case[] {
       const base = { operation: operation.operationId, method };
       const jsonBody = operation.requestBody?.content['application/json']?.schema;
       if (jsonBody) {
-        for (const mutation of sample(malformedBodies(document, jsonBody), perOperation.bodies, random)) cases.push({ ...base, path, body: mutation.value, mustRefuse: true, label: mutation.label });
+        for (const mutation of sample(malformedBodies(document, jsonBody), perOperation.bodies, random))
+          cases.push({ ...base, path, body: mutation.value, mustRefuse: true, label: mutation.label });
       }
       // Parameters outside their schema. Writes get them only with their (valid-looking) body refused anyway.
       const parameterMutations: (Mutation & { name: string })[] = [];
       for (const parameter of operation.parameters.filter((candidate) => candidate.in === 'query')) {
         const schema = dereference(document, parameter.schema);
-        for (const mutation of invalidValues(document, schema).filter((candidate) => typeof candidate.value === 'string')) parameterMutations.push({ ...mutation, name: parameter.name });
+        for (const mutation of invalidValues(document, schema).filter((candidate) => typeof candidate.value === 'string'))
+          parameterMutations.push({ ...mutation, name: parameter.name });
         if (typeof schema.pattern === 'string') parameterMutations.push({ name: parameter.name, label: 'not matching its pattern', value: 'not/matching!' });
       }
-      parameterMutations.push({ name: '__proto__', label: 'prototype key', value: '1' }, { name: 'constructor[prototype][isAdmin]', label: 'prototype key', value: 'true' });
+      parameterMutations.push(
+        { name: '__proto__', label: 'prototype key', value: '1' },
+        { name: 'constructor[prototype][isAdmin]', label: 'prototype key', value: 'true' },
+      );
       for (const mutation of sample(parameterMutations, perOperation.parameters, random)) {
         const query = new URLSearchParams({ [mutation.name]: String(mutation.value) }).toString();
         // A declared parameter's invalid value is refused; an undeclared key is only never a 5xx (some lists ignore extras).
         const declared = operation.parameters.some((parameter) => parameter.name === mutation.name);
         if (method === 'GET') cases.push({ ...base, path, query, mustRefuse: declared, label: `${mutation.name}: ${mutation.label}` });
-        else if (jsonBody) cases.push({ ...base, path, query, body: '{not json', mustRefuse: true, label: `${mutation.name}: ${mutation.label} (with a broken body)` });
+        else if (jsonBody)
+          cases.push({ ...base, path, query, body: '{not json', mustRefuse: true, label: `${mutation.name}: ${mutation.label} (with a broken body)` });
       }
       // Hostile path values: a record nobody has, or a value outside the parameter's enum.
       const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
       for (const parameter of sample(pathParameters, perOperation.paths, random)) {
         const enumerated = Array.isArray(dereference(document, parameter.schema).enum);
-        const value = enumerated ? 'NotOneOfThem' : hostilePathValues[Math.floor(random() * hostilePathValues.length)] ?? '-1';
+        const value = enumerated ? 'NotOneOfThem' : (hostilePathValues[Math.floor(random() * hostilePathValues.length)] ?? '-1');
         // '..' is resolved by the URL before the server sees it: a bodiless write would address a real sibling record
         // (DELETE …/comments/../attachments/A deletes the ticket's attachment A), which is not hostile input, only a change.
         if (value === '..' && !jsonBody && method !== 'GET') continue;
-        const hostilePath = fill(template, (name) => (name === parameter.name ? value : knownIds[name] ?? 'x'));
+        const hostilePath = fill(template, (name) => (name === parameter.name ? value : (knownIds[name] ?? 'x')));
         // Writes without a body (DELETE of a setting that is not set answers 204) are only never a 5xx.
-        cases.push({ ...base, path: hostilePath, body: jsonBody ? {} : undefined, mustRefuse: enumerated || Boolean(jsonBody), label: `path ${parameter.name}=${value.slice(0, 20)}` });
+        cases.push({
+          ...base,
+          path: hostilePath,
+          body: jsonBody ? {} : undefined,
+          mustRefuse: enumerated || Boolean(jsonBody),
+          label: `path ${parameter.name}=${value.slice(0, 20)}`,
+        });
       }
     }
   }
@@ -91,7 +124,9 @@ describe('hostile input generated from the OpenAPI document (PGlite)', () => {
     await insertFixtureWorld(database);
     await database.query(`INSERT INTO tickets (id, business_id, merchant_id, created_by, type, status, priority, subject, description)
       VALUES ('TCKGENERATED', 'B3', 'M3a', '${fixture.users.owner}', 'dispute', 'Open', 'High', 'Generated hostile input target', 'Every operation of it is attacked')`);
-    await database.query(`INSERT INTO ticket_comments (id, ticket_id, author_id, text) VALUES ('TCCGENERATED', 'TCKGENERATED', '${fixture.users.owner}', 'A comment')`);
+    await database.query(
+      `INSERT INTO ticket_comments (id, ticket_id, author_id, text) VALUES ('TCCGENERATED', 'TCKGENERATED', '${fixture.users.owner}', 'A comment')`,
+    );
     await database.query(`INSERT INTO ticket_attachments (id, ticket_id, comment_id, file_name, mime_type, size, storage_key, uploaded_by)
       VALUES ('TCAGENERATED', 'TCKGENERATED', NULL, 'evidence.pdf', 'application/pdf', 10, 'tickets/TCKGENERATED/TCAGENERATED', '${fixture.users.owner}')`);
     await insertLedgerFixture(database);
@@ -109,10 +144,18 @@ describe('hostile input generated from the OpenAPI document (PGlite)', () => {
   it('derives malformed bodies from the schema (one broken rule each)', () => {
     const body = document.paths['/businesses/{businessId}/beneficiaries']?.post?.requestBody?.content['application/json']?.schema;
     const labels = malformedBodies(document, body).map((mutation) => mutation.label);
-    expect(labels).toEqual(expect.arrayContaining([
-      'missing required iban', 'kind: unknown enum value', 'kind: wrong type number', 'iban: string over maxLength 50',
-      'companyName: wrong type number', 'unknown key', 'prototype pollution __proto__', 'prototype pollution constructor',
-    ]));
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        'missing required iban',
+        'kind: unknown enum value',
+        'kind: wrong type number',
+        'iban: string over maxLength 50',
+        'companyName: wrong type number',
+        'unknown key',
+        'prototype pollution __proto__',
+        'prototype pollution constructor',
+      ]),
+    );
     expect(labels).not.toContain('companyName: wrong type null');
   });
 

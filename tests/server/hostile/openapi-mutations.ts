@@ -27,7 +27,10 @@ export function sample<T>(items: readonly T[], count: number, random: () => numb
 export function dereference(document: unknown, schema: unknown): Json {
   let current = schema as Json;
   for (let depth = 0; typeof current?.$ref === 'string' && depth < 10; depth += 1) {
-    current = (current.$ref as string).slice(2).split('/').reduce<unknown>((node, part) => (node as Json)[part], document) as Json;
+    current = (current.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((node, part) => (node as Json)[part], document) as Json;
   }
   return current ?? {};
 }
@@ -52,13 +55,21 @@ function acceptedTypes(document: unknown, raw: unknown): Set<string> {
   return types;
 }
 
-const wrongValues: [string, unknown][] = [['string', 'not-the-right-type'], ['number', 123456], ['boolean', true], ['object', { nested: 1 }], ['array', [1, 2]], ['null', null]];
+const wrongValues: [string, unknown][] = [
+  ['string', 'not-the-right-type'],
+  ['number', 123456],
+  ['boolean', true],
+  ['object', { nested: 1 }],
+  ['array', [1, 2]],
+  ['null', null],
+];
 
 /** A value of the schema's kind that is as plausible as can be: the base each mutation changes one thing of. */
 export function plausibleValue(document: unknown, raw: unknown, depth = 0): unknown {
   const schema = dereference(document, raw);
   if (depth > 6) return null;
-  if (Array.isArray(schema.anyOf)) return plausibleValue(document, (schema.anyOf as unknown[]).find((branch) => dereference(document, branch).type !== 'null') ?? schema.anyOf[0], depth + 1);
+  if (Array.isArray(schema.anyOf))
+    return plausibleValue(document, (schema.anyOf as unknown[]).find((branch) => dereference(document, branch).type !== 'null') ?? schema.anyOf[0], depth + 1);
   if (Array.isArray(schema.enum)) return schema.enum[0];
   if ('const' in schema) return schema.const;
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
@@ -80,14 +91,21 @@ export function invalidValues(document: unknown, raw: unknown): Mutation[] {
   const accepted = acceptedTypes(document, schema);
   const mutations: Mutation[] = [];
   if (!accepted.has('any')) {
-    for (const [type, value] of wrongValues) if (!accepted.has(type) && !(type === 'number' && accepted.has('integer'))) mutations.push({ label: `wrong type ${type}`, value });
+    for (const [type, value] of wrongValues)
+      if (!accepted.has(type) && !(type === 'number' && accepted.has('integer'))) mutations.push({ label: `wrong type ${type}`, value });
   }
-  if (Array.isArray(schema.enum) && schema.enum.every((value) => typeof value === 'string')) mutations.push({ label: 'unknown enum value', value: 'NotOneOfThem' });
+  if (Array.isArray(schema.enum) && schema.enum.every((value) => typeof value === 'string'))
+    mutations.push({ label: 'unknown enum value', value: 'NotOneOfThem' });
   if (typeof schema.maxLength === 'number') mutations.push({ label: `string over maxLength ${schema.maxLength}`, value: 'x'.repeat(schema.maxLength + 1) });
-  if (typeof schema.minimum === 'number') mutations.push({ label: `number under minimum ${schema.minimum}`, value: schema.minimum >= 0 ? -1 : schema.minimum - 1e6 });
+  if (typeof schema.minimum === 'number')
+    mutations.push({ label: `number under minimum ${schema.minimum}`, value: schema.minimum >= 0 ? -1 : schema.minimum - 1e6 });
   if (typeof schema.maximum === 'number') mutations.push({ label: `number over maximum ${schema.maximum}`, value: 1e300 });
   if (schema.type === 'integer') mutations.push({ label: 'fraction for an integer', value: 1.5 });
-  if (typeof schema.maxItems === 'number') mutations.push({ label: `array over maxItems ${schema.maxItems}`, value: Array.from({ length: schema.maxItems + 1 }, () => plausibleValue(document, schema.items)) });
+  if (typeof schema.maxItems === 'number')
+    mutations.push({
+      label: `array over maxItems ${schema.maxItems}`,
+      value: Array.from({ length: schema.maxItems + 1 }, () => plausibleValue(document, schema.items)),
+    });
   return mutations;
 }
 
@@ -103,12 +121,16 @@ export function malformedBodies(document: unknown, raw: unknown): Mutation[] {
     mutations.push({ label: `missing required ${name}`, value: rest });
   }
   for (const [name, property] of Object.entries(properties)) {
-    for (const { label, value } of invalidValues(document, property)) mutations.push({ label: `${name}: ${label}`, value: { ...(base as Json), [name]: value } });
+    for (const { label, value } of invalidValues(document, property))
+      mutations.push({ label: `${name}: ${label}`, value: { ...(base as Json), [name]: value } });
   }
   if (schema.additionalProperties === false) {
     mutations.push({ label: 'unknown key', value: { ...(base as Json), notAProperty: 1 } });
     // JSON.parse makes "__proto__" an own key: it must be refused as unknown, never merged into a prototype.
-    mutations.push({ label: 'prototype pollution __proto__', value: `{${JSON.stringify(base).slice(1, -1)}${Object.keys(base).length ? ',' : ''}"__proto__":{"isAdmin":true}}` });
+    mutations.push({
+      label: 'prototype pollution __proto__',
+      value: `{${JSON.stringify(base).slice(1, -1)}${Object.keys(base).length ? ',' : ''}"__proto__":{"isAdmin":true}}`,
+    });
     mutations.push({ label: 'prototype pollution constructor', value: { ...(base as Json), constructor: { prototype: { isAdmin: true } } } });
   }
   return mutations;

@@ -64,9 +64,16 @@ async function signIn(key: DpopKey, options: { bindCode?: boolean } = {}) {
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint!);
   for (const [name, value] of Object.entries({
-    client_id: 'portal', redirect_uri: redirectUri, response_type: 'code', scope: 'openid profile identity portal offline_access',
-    resource: apiAudience, state, code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
-  })) url.searchParams.set(name, value);
+    client_id: 'portal',
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'openid profile identity portal offline_access',
+    resource: apiAudience,
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: 'S256',
+  }))
+    url.searchParams.set(name, value);
   if (options.bindCode !== false) url.searchParams.set('dpop_jkt', await oauth.DPoP(client, key.keyPair).calculateThumbprint());
   const page = await browser.follow(url.href);
   const { location } = await browser.follow(page.url, { method: 'POST', body: new URLSearchParams({ email: 'dpop@example.com', password: 'portal-demo' }) });
@@ -76,14 +83,17 @@ async function signIn(key: DpopKey, options: { bindCode?: boolean } = {}) {
 
 async function exchange(params: URLSearchParams, codeVerifier: string, key: DpopKey | null) {
   const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, redirectUri, codeVerifier, {
-    ...insecure, additionalParameters: { resource: apiAudience }, ...(key ? { DPoP: oauth.DPoP(client, key.keyPair) } : {}),
+    ...insecure,
+    additionalParameters: { resource: apiAudience },
+    ...(key ? { DPoP: oauth.DPoP(client, key.keyPair) } : {}),
   });
   return oauth.processAuthorizationCodeResponse(as, client, response);
 }
 
 async function refresh(refreshToken: string, key: DpopKey | null) {
   const response = await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, {
-    ...insecure, ...(key ? { DPoP: oauth.DPoP(client, key.keyPair) } : {}),
+    ...insecure,
+    ...(key ? { DPoP: oauth.DPoP(client, key.keyPair) } : {}),
   });
   return oauth.processRefreshTokenResponse(as, client, response);
 }
@@ -109,7 +119,9 @@ beforeAll(async () => {
   redirectUri = `${publicUrl}/sign-in`;
   identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer: `${publicUrl}/connect`, apiAudience });
   apiListener = getRequestListener(createApp({ database, cardKeys: testCardKeys, verifyAccessToken: identity.verifyAccessToken, publicUrl }).fetch);
-  await database.db.insert(users).values({ id: 'u-dpop', email: 'dpop@example.com', givenName: 'Dee', familyName: 'Pop', passwordHash: await hashPassword('portal-demo') });
+  await database.db
+    .insert(users)
+    .values({ id: 'u-dpop', email: 'dpop@example.com', givenName: 'Dee', familyName: 'Pop', passwordHash: await hashPassword('portal-demo') });
   const issuerUrl = new URL(`${publicUrl}/connect`);
   as = await oauth.processDiscoveryResponse(issuerUrl, await oauth.discoveryRequest(issuerUrl, insecure));
 }, 60_000);
@@ -146,7 +158,7 @@ describe('DPoP-bound tokens', () => {
     expect((await info.json()).sub).toBe('u-dpop');
   });
 
-  it('a stolen access token without the key is refused: as bearer, without a proof, with the thief\'s own key, or with a proof made for another call', async () => {
+  it("a stolen access token without the key is refused: as bearer, without a proof, with the thief's own key, or with a proof made for another call", async () => {
     const key = await newDpopKey();
     const { params, codeVerifier } = await signIn(key);
     const { access_token: stolen } = await exchange(params, codeVerifier, key);

@@ -35,7 +35,11 @@ let apiListener: ReturnType<typeof getRequestListener>;
 
 async function addUser(id: string, email: string, password = 'portal-demo') {
   await database.db.insert(users).values({
-    id, email, givenName: 'Dana', familyName: 'Demo', passwordHash: await hashPassword(password),
+    id,
+    email,
+    givenName: 'Dana',
+    familyName: 'Demo',
+    passwordHash: await hashPassword(password),
   });
 }
 
@@ -48,7 +52,10 @@ class Browser {
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (init.body) headers['content-type'] = 'application/x-www-form-urlencoded';
     const response = await fetch(url, {
-      method: init.method ?? 'GET', headers, body: init.body?.toString(), redirect: 'manual',
+      method: init.method ?? 'GET',
+      headers,
+      body: init.body?.toString(),
+      redirect: 'manual',
     });
     for (const line of response.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';');
@@ -117,10 +124,10 @@ async function signIn(email: string, password = 'portal-demo') {
   expect(location).toBeDefined();
   expect(location!.startsWith(redirectUri)).toBe(true);
   const params = oauth.validateAuthResponse(as, client, new URL(location!), started.state);
-  const response = await oauth.authorizationCodeGrantRequest(
-    as, client, clientAuth, params, redirectUri, started.codeVerifier,
-    { ...insecure, additionalParameters: { resource: apiAudience } },
-  );
+  const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, redirectUri, started.codeVerifier, {
+    ...insecure,
+    additionalParameters: { resource: apiAudience },
+  });
   return { browser, tokens: await oauth.processAuthorizationCodeResponse(as, client, response) };
 }
 
@@ -137,11 +144,13 @@ beforeAll(async () => {
   database = await createTestDatabase('pglite');
   // As main.ts: the client's address resolved first (this test's client is its own trusted proxy, so a burst can
   // come from many addresses through X-Forwarded-For).
-  server = createServer(withClientAddress((req, res) => {
-    const path = req.url ?? '/';
-    if (path.startsWith('/connect') || path.startsWith('/.well-known/')) identity.handle(req, res);
-    else void apiListener(req, res);
-  }, parseTrustedProxies('loopback')));
+  server = createServer(
+    withClientAddress((req, res) => {
+      const path = req.url ?? '/';
+      if (path.startsWith('/connect') || path.startsWith('/.well-known/')) identity.handle(req, res);
+      else void apiListener(req, res);
+    }, parseTrustedProxies('loopback')),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   issuer = `${publicUrl}/connect`;
@@ -237,9 +246,7 @@ describe('authorization code flow', () => {
     expect(idClaims.email).toBe('demo@example.com');
     expect(idClaims.name).toBe('Dana Demo');
 
-    const userinfo = await oauth.processUserInfoResponse(
-      as, client, 'u-demo', await oauth.userInfoRequest(as, client, tokens.access_token, insecure),
-    );
+    const userinfo = await oauth.processUserInfoResponse(as, client, 'u-demo', await oauth.userInfoRequest(as, client, tokens.access_token, insecure));
     expect(userinfo).toMatchObject({ sub: 'u-demo', email: 'demo@example.com', given_name: 'Dana', family_name: 'Demo' });
 
     firstRefreshToken = tokens.refresh_token!;
@@ -289,9 +296,7 @@ describe('authorization code flow', () => {
     const { location } = await browser.follow(again.url);
     expect(location?.startsWith(redirectUri)).toBe(true);
     const params = oauth.validateAuthResponse(as, client, new URL(location!), again.state);
-    const response = await oauth.authorizationCodeGrantRequest(
-      as, client, clientAuth, params, redirectUri, again.codeVerifier, insecure,
-    );
+    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, redirectUri, again.codeVerifier, insecure);
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
     expect(tokens.refresh_token).toBeTypeOf('string');
     expect((await identity.verifyAccessToken(tokens.access_token)).userId).toBe('u-demo');
@@ -339,11 +344,14 @@ describe('sessions that end', () => {
   it('access tokens name their grant', async () => {
     const { tokens } = await signIn('demo@example.com');
     const verified = await identity.verifyAccessToken(tokens.access_token);
-    const [grant] = await database.db.select().from(oidcPayloads).where(and(eq(oidcPayloads.type, 'Grant'), eq(oidcPayloads.id, verified.grantId)));
+    const [grant] = await database.db
+      .select()
+      .from(oidcPayloads)
+      .where(and(eq(oidcPayloads.type, 'Grant'), eq(oidcPayloads.id, verified.grantId)));
     expect(grant).toBeDefined();
   });
 
-  it('a signed-out session\'s access token stops working within seconds', async () => {
+  it("a signed-out session's access token stops working within seconds", async () => {
     const { browser, tokens } = await signIn('demo@example.com');
     expect((await callApi(tokens.access_token)).status).toBe(200);
     await endSession(browser, tokens.id_token!);
@@ -362,7 +370,10 @@ describe('sessions that end', () => {
 
   it('revoking the refresh token (the inactivity sign-out) ends the provider session: the next sign-in asks for the password', async () => {
     const { browser, tokens } = await signIn('demo@example.com');
-    const revoked = await oauth.revocationRequest(as, client, clientAuth, tokens.refresh_token!, { ...insecure, additionalParameters: { token_type_hint: 'refresh_token' } });
+    const revoked = await oauth.revocationRequest(as, client, clientAuth, tokens.refresh_token!, {
+      ...insecure,
+      additionalParameters: { token_type_hint: 'refresh_token' },
+    });
     await oauth.processRevocationResponse(revoked);
     const again = await authorizeUrl();
     const { location, url } = await browser.follow(again.url);
@@ -374,12 +385,15 @@ describe('sessions that end', () => {
     await addUser('u-locked-out', 'locked-out@example.com');
     const { tokens } = await signIn('locked-out@example.com');
     expect((await callApi(tokens.access_token)).status).toBe(200);
-    await database.db.update(users).set({ lockoutEndDateUtc: new Date(Date.now() + 15 * 60_000) }).where(eq(users.id, 'u-locked-out'));
+    await database.db
+      .update(users)
+      .set({ lockoutEndDateUtc: new Date(Date.now() + 15 * 60_000) })
+      .where(eq(users.id, 'u-locked-out'));
     expect((await callApi(tokens.access_token)).status, 'the principal of a locked account is refused').toBe(401);
     await expectInvalidGrant(refresh(tokens.refresh_token!));
   });
 
-  it('revoking an account\'s access (lock, deletion, lost roles) ends its sessions: nothing comes back after an unlock', async () => {
+  it("revoking an account's access (lock, deletion, lost roles) ends its sessions: nothing comes back after an unlock", async () => {
     await addUser('u-revoked', 'revoked@example.com');
     const { browser, tokens } = await signIn('revoked@example.com');
     expect(await revokeAccountAccess(database.db, 'u-revoked')).toBeGreaterThan(0);
@@ -394,7 +408,9 @@ describe('sessions that end', () => {
 
 describe('wrong credentials and lockout', () => {
   // Each test starts with empty throttle windows (they all come from this one address).
-  beforeEach(async () => { await database.db.delete(signInAttempts); });
+  beforeEach(async () => {
+    await database.db.delete(signInAttempts);
+  });
 
   it('shows the error for a wrong password, keeping the email', async () => {
     await addUser('u-wrong', 'wrong@example.com');
@@ -467,7 +483,9 @@ describe('wrong credentials and lockout', () => {
     const browser = new Browser();
     const { interactionUrl } = await openSignIn(browser);
     const passwords = [...Array.from({ length: 20 }, (_, index) => `wrong-${index}`), 'portal-demo'];
-    const answers = await Promise.all(passwords.map((password, index) => submit(browser, interactionUrl, 'burst@example.com', password, { 'x-forwarded-for': `192.0.2.${index + 1}` })));
+    const answers = await Promise.all(
+      passwords.map((password, index) => submit(browser, interactionUrl, 'burst@example.com', password, { 'x-forwarded-for': `192.0.2.${index + 1}` })),
+    );
     expect(answers.every((answer) => answer.location === undefined)).toBe(true);
     const alerts = await Promise.all(answers.map(async (answer) => alertText(await answer.response.text())));
     // Past 10 attempts on one email the throttle answers before any password is checked; the rest are plain failures.
@@ -475,15 +493,25 @@ describe('wrong credentials and lockout', () => {
     expect(alerts.filter((alert) => alert === invalidMessage).length).toBeGreaterThanOrEqual(lockoutThreshold);
     const [row] = await database.db.select().from(users).where(eq(users.id, 'u-burst'));
     expect(row!.lockoutEndDateUtc!.getTime()).toBeGreaterThan(Date.now());
-    const locks = await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'AccountLocked'), eq(auditEvents.userId, 'u-burst')));
+    const locks = await database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'AccountLocked'), eq(auditEvents.userId, 'u-burst')));
     expect(locks).toHaveLength(1);
   });
 
   it('answers an unknown email, a wrong password and a locked account alike, in similar time', async () => {
     await addUser('u-timing', 'timing@example.com');
-    await database.db.update(users).set({ lockoutEndDateUtc: new Date(Date.now() + 10 * 60_000) }).where(eq(users.id, 'u-lock'));
+    await database.db
+      .update(users)
+      .set({ lockoutEndDateUtc: new Date(Date.now() + 10 * 60_000) })
+      .where(eq(users.id, 'u-lock'));
     const browser = new Browser();
-    const cases = { unknown: ['nobody-at-all@example.com', 'portal-demo'], wrong: ['timing@example.com', 'not-it'], locked: ['lock@example.com', 'portal-demo'] } as const;
+    const cases = {
+      unknown: ['nobody-at-all@example.com', 'portal-demo'],
+      wrong: ['timing@example.com', 'not-it'],
+      locked: ['lock@example.com', 'portal-demo'],
+    } as const;
     const runs: Record<string, { ms: number; alert: string | null | undefined; status: number }[]> = { unknown: [], wrong: [], locked: [] };
     // The cases take turns (so a busy moment of the machine falls on all of them), each attempt on a new page (a
     // page's fourth attempt is slowed on purpose: growingDelayMs); only the post is timed.
@@ -527,7 +555,8 @@ describe('wrong credentials and lockout', () => {
   it('throttles one address after 20 failures in 15 minutes whatever the emails, saying when to try again', async () => {
     const browser = new Browser();
     // A sprayer takes a new sign-in page for every guess (one page takes at most attemptsPerInteraction).
-    for (let index = 0; index < failuresPerAddress; index += 1) await submit(browser, (await openSignIn(browser)).interactionUrl, `spray-${index}@example.com`, 'Summer2026!');
+    for (let index = 0; index < failuresPerAddress; index += 1)
+      await submit(browser, (await openSignIn(browser)).interactionUrl, `spray-${index}@example.com`, 'Summer2026!');
     const { interactionUrl } = await openSignIn(browser);
     const { response } = await submit(browser, interactionUrl, 'demo@example.com', 'portal-demo');
     expect(response.status).toBe(429);
@@ -562,15 +591,30 @@ describe('wrong credentials and lockout', () => {
   });
 
   it('records sign-in, failure, lockout and sign-out in the audit trail with the address and user agent', async () => {
-    const signedOutBefore = (await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'SignedOut'), eq(auditEvents.userId, 'u-demo')))).length;
+    const signedOutBefore = (
+      await database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.event, 'SignedOut'), eq(auditEvents.userId, 'u-demo')))
+    ).length;
     const { tokens, browser } = await signIn('demo@example.com');
     const events = await database.db.select().from(auditEvents).where(eq(auditEvents.userId, 'u-demo'));
     const succeeded = events.filter((event) => event.event === 'SignInSucceeded').at(-1);
-    expect(succeeded?.metaData).toMatchObject({ targetUserId: 'u-demo', clientAddress: expect.stringMatching(/127\.0\.0\.1|::1/), userAgent: expect.any(String) });
-    const failed = await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'SignInFailed'), eq(auditEvents.userId, 'anonymous')));
+    expect(succeeded?.metaData).toMatchObject({
+      targetUserId: 'u-demo',
+      clientAddress: expect.stringMatching(/127\.0\.0\.1|::1/),
+      userAgent: expect.any(String),
+    });
+    const failed = await database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'SignInFailed'), eq(auditEvents.userId, 'anonymous')));
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]!.metaData).toMatchObject({ reason: 'unknownAccount', email: expect.any(String) });
-    const locked = await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'AccountLocked'), eq(auditEvents.userId, 'u-lock')));
+    const locked = await database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'AccountLocked'), eq(auditEvents.userId, 'u-lock')));
     expect(locked).toHaveLength(1);
     // Sign-out at the end-session endpoint.
     const endSession = new URL(as.end_session_endpoint!);
@@ -581,7 +625,10 @@ describe('wrong credentials and lockout', () => {
     expect(form).not.toBeNull();
     expect((await browser.request(form![1]!, { method: 'POST', body: new URLSearchParams({ xsrf: form![2]!, logout: 'yes' }) })).status).toBe(303);
     await vi.waitFor(async () => {
-      const signedOut = await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'SignedOut'), eq(auditEvents.userId, 'u-demo')));
+      const signedOut = await database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.event, 'SignedOut'), eq(auditEvents.userId, 'u-demo')));
       expect(signedOut).toHaveLength(signedOutBefore + 1);
       expect(signedOut.at(-1)!.metaData).toMatchObject({ targetUserId: 'u-demo', clientAddress: expect.any(String) });
     });
@@ -601,7 +648,10 @@ describe('provider state', () => {
     await sessions.upsert('s-expired', { uid: 'uid-expired', accountId: 'u-demo' }, 60);
     expect(await sessions.find('s-expired')).toMatchObject({ accountId: 'u-demo' });
     expect(await sessions.findByUid('uid-expired')).toMatchObject({ accountId: 'u-demo' });
-    await database.db.update(oidcPayloads).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oidcPayloads.id, 's-expired'));
+    await database.db
+      .update(oidcPayloads)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oidcPayloads.id, 's-expired'));
     expect(await sessions.find('s-expired')).toBeUndefined();
     expect(await sessions.findByUid('uid-expired')).toBeUndefined();
     await purgeExpiredPayloads(database);
@@ -613,7 +663,10 @@ describe('provider state', () => {
     const sessions = new Adapter('Session');
     await sessions.upsert('s-old', { accountId: 'u-demo' }, 60);
     await sessions.upsert('s-live', { accountId: 'u-demo' }, 60);
-    await database.db.update(oidcPayloads).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oidcPayloads.id, 's-old'));
+    await database.db
+      .update(oidcPayloads)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oidcPayloads.id, 's-old'));
     const lines: string[] = [];
     const purge = startPayloadPurge(database, { intervalMs: 50, log: (line) => lines.push(line) });
     try {
@@ -621,13 +674,23 @@ describe('provider state', () => {
       expect(await database.db.select().from(oidcPayloads).where(eq(oidcPayloads.id, 's-old'))).toHaveLength(0);
       expect(await sessions.find('s-live')).toMatchObject({ accountId: 'u-demo' });
       // Expires later: the interval takes it too.
-      await database.db.update(oidcPayloads).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oidcPayloads.id, 's-live'));
+      await database.db
+        .update(oidcPayloads)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(oidcPayloads.id, 's-live'));
       await vi.waitFor(() => expect(lines.filter((line) => line.startsWith('purged')).length).toBeGreaterThanOrEqual(2));
       expect(await database.db.select().from(oidcPayloads).where(eq(oidcPayloads.id, 's-live'))).toHaveLength(0);
     } finally {
       purge.stop();
     }
-    const broken = { ...database, db: { delete: () => { throw new Error('database is down'); } } } as unknown as typeof database;
+    const broken = {
+      ...database,
+      db: {
+        delete: () => {
+          throw new Error('database is down');
+        },
+      },
+    } as unknown as typeof database;
     const failures: string[] = [];
     startPayloadPurge(broken, { intervalMs: 60_000, log: (line) => failures.push(line) }).stop();
     await vi.waitFor(() => expect(failures).toEqual(['purging expired identity records failed: database is down']));

@@ -32,12 +32,15 @@ describe.each(databaseKinds)('sign-in security on %s', (kind) => {
     [node1, node2] = await Promise.all([createAccounts(database, 'https://portal.example'), createAccounts(database, 'https://portal.example')]);
   });
   afterAll(async () => database?.close());
-  beforeEach(async () => { await database.db.delete(signInAttempts); });
+  beforeEach(async () => {
+    await database.db.delete(signInAttempts);
+  });
 
   it('20 wrong passwords at once (from 20 addresses, on two nodes): the account locks once, with one email and one audit row', async () => {
     await addUser('u-race');
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, index) =>
-      (index % 2 ? node1 : node2).signIn('u-race@example.com', `wrong-${index}`, { source: from(`10.0.0.${index}`) })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => (index % 2 ? node1 : node2).signIn('u-race@example.com', `wrong-${index}`, { source: from(`10.0.0.${index}`) })),
+    );
     // Past 10 on one email the throttle answers first; of the others no more than the threshold were checked as wrong
     // passwords: the rest were refused as locked.
     expect(answers.every((answer) => answer.outcome === 'invalid' || answer.outcome === 'throttled')).toBe(true);
@@ -47,7 +50,10 @@ describe.each(databaseKinds)('sign-in security on %s', (kind) => {
     expect(answers.filter((answer) => answer.outcome === 'invalid' && answer.reason === 'locked').length).toBeGreaterThan(0);
     const row = await userRow('u-race');
     expect(row.lockoutEndDateUtc!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
-    const locks = await database.db.select().from(auditEvents).where(and(eq(auditEvents.event, 'AccountLocked'), eq(auditEvents.userId, 'u-race')));
+    const locks = await database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.event, 'AccountLocked'), eq(auditEvents.userId, 'u-race')));
     expect(locks).toHaveLength(1);
     const mail = await database.db.select().from(outboundEmails).where(eq(outboundEmails.recipient, 'u-race@example.com'));
     expect(mail).toHaveLength(1);
@@ -55,7 +61,11 @@ describe.each(databaseKinds)('sign-in security on %s', (kind) => {
     expect(mail[0]!.text).toContain('https://portal.example/connect/forgot-password');
     // Locked: the right password is refused, with the same answer as any failure (the email's window emptied first).
     await database.db.delete(signInAttempts);
-    expect(await node1.signIn('u-race@example.com', password, { source: from('10.1.0.1') })).toEqual({ outcome: 'invalid', reason: 'locked', userId: 'u-race' });
+    expect(await node1.signIn('u-race@example.com', password, { source: from('10.1.0.1') })).toEqual({
+      outcome: 'invalid',
+      reason: 'locked',
+      userId: 'u-race',
+    });
   });
 
   it('the right password in a burst of wrong ones never clears a lock set while it was checked', async () => {
@@ -77,7 +87,10 @@ describe.each(databaseKinds)('sign-in security on %s', (kind) => {
 
   it('failures age out after the lockout window: four old failures and a new one do not lock', async () => {
     await addUser('u-age');
-    await database.db.update(users).set({ failedSignIns: lockoutThreshold - 1, lastFailedSignInUtc: new Date(Date.now() - 16 * 60_000) }).where(eq(users.id, 'u-age'));
+    await database.db
+      .update(users)
+      .set({ failedSignIns: lockoutThreshold - 1, lastFailedSignInUtc: new Date(Date.now() - 16 * 60_000) })
+      .where(eq(users.id, 'u-age'));
     expect(await node1.signIn('u-age@example.com', 'wrong', { source: from('10.3.0.1') })).toMatchObject({ outcome: 'invalid', reason: 'wrongPassword' });
     const row = await userRow('u-age');
     expect(row.failedSignIns).toBe(1);
@@ -105,18 +118,29 @@ describe.each(databaseKinds)('sign-in security on %s', (kind) => {
 
   it('one sign-in page (interaction), on any node: waits grow after the third attempt, and the eleventh is refused unchecked', async () => {
     const waits: number[] = [];
-    const wait = async (ms: number) => { waits.push(ms); };
+    const wait = async (ms: number) => {
+      waits.push(ms);
+    };
     for (let index = 0; index < attemptsPerInteraction; index += 1) {
-      const answer = await (index % 2 ? node1 : node2).signIn(`page-${index}@example.com`, 'guess', { source: from(`192.0.2.${index + 1}`), interactionId: 'page-one', wait });
+      const answer = await (index % 2 ? node1 : node2).signIn(`page-${index}@example.com`, 'guess', {
+        source: from(`192.0.2.${index + 1}`),
+        interactionId: 'page-one',
+        wait,
+      });
       expect(answer).toMatchObject({ outcome: 'invalid', reason: 'unknownAccount' });
     }
     expect(waits).toEqual([500, 1000, 2000, 4000, 4000, 4000, 4000]);
     await addUser('u-page');
-    expect(await node1.signIn('u-page@example.com', password, { source: from('192.0.2.77'), interactionId: 'page-one', wait })).toEqual({ outcome: 'interactionSpent' });
+    expect(await node1.signIn('u-page@example.com', password, { source: from('192.0.2.77'), interactionId: 'page-one', wait })).toEqual({
+      outcome: 'interactionSpent',
+    });
     expect((await userRow('u-page')).failedSignIns).toBe(0);
     // Another page is not slowed by this one's failures.
     waits.length = 0;
-    expect(await node2.signIn('u-page@example.com', password, { source: from('192.0.2.77'), interactionId: 'page-two', wait })).toMatchObject({ outcome: 'success', userId: 'u-page' });
+    expect(await node2.signIn('u-page@example.com', password, { source: from('192.0.2.77'), interactionId: 'page-two', wait })).toMatchObject({
+      outcome: 'success',
+      userId: 'u-page',
+    });
     expect(waits).toEqual([]);
     expect([0, 1, 2, 3, 4, 5, 9].map(growingDelayMs)).toEqual([0, 0, 0, 500, 1000, 2000, 4000]);
   });
@@ -138,8 +162,14 @@ describe.each(databaseKinds)('sign-in security on %s', (kind) => {
     await node1.signIn('u-audit@example.com', 'nope', { source: { address: '192.0.2.50', userAgent: 'Firefox/140' } });
     await node1.signIn('nobody-here@example.com', 'nope', { source: { address: '192.0.2.50', userAgent: 'Firefox/140' } });
     const failed = await database.db.select().from(auditEvents).where(eq(auditEvents.event, 'SignInFailed'));
-    expect(failed.find((event) => event.userId === 'u-audit')!.metaData).toEqual({ targetUserId: 'u-audit', clientAddress: '192.0.2.50', userAgent: 'Firefox/140', reason: 'wrongPassword' });
-    expect(failed.find((event) => event.userId === 'anonymous' && (event.metaData as { email?: string }).email === 'nobody-here@example.com')!.metaData)
-      .toMatchObject({ clientAddress: '192.0.2.50', reason: 'unknownAccount' });
+    expect(failed.find((event) => event.userId === 'u-audit')!.metaData).toEqual({
+      targetUserId: 'u-audit',
+      clientAddress: '192.0.2.50',
+      userAgent: 'Firefox/140',
+      reason: 'wrongPassword',
+    });
+    expect(
+      failed.find((event) => event.userId === 'anonymous' && (event.metaData as { email?: string }).email === 'nobody-here@example.com')!.metaData,
+    ).toMatchObject({ clientAddress: '192.0.2.50', reason: 'unknownAccount' });
   });
 });

@@ -51,7 +51,9 @@ describe('the sign-in page behind a proxy', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
-    server = createServer((req: IncomingMessage, res: ServerResponse) => withClientAddress((request, response) => identity.handle(request, response), trusted)(req, res));
+    server = createServer((req: IncomingMessage, res: ServerResponse) =>
+      withClientAddress((request, response) => identity.handle(request, response), trusted)(req, res),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     identity = await createIdentity({ database, publicUrl, clientId: 'portal', issuer: `${publicUrl}/connect`, apiAudience: `${publicUrl}/api/portal` });
@@ -68,22 +70,38 @@ describe('the sign-in page behind a proxy', () => {
   async function openPage() {
     const url = new URL(`${publicUrl}/connect/authorize`);
     for (const [name, value] of Object.entries({
-      client_id: 'portal', redirect_uri: `${publicUrl}/sign-in`, response_type: 'code', scope: 'openid portal', state: 'state-1',
-      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()), code_challenge_method: 'S256',
-    })) url.searchParams.set(name, value);
+      client_id: 'portal',
+      redirect_uri: `${publicUrl}/sign-in`,
+      response_type: 'code',
+      scope: 'openid portal',
+      state: 'state-1',
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      code_challenge_method: 'S256',
+    }))
+      url.searchParams.set(name, value);
     const answer = await fetch(url, { redirect: 'manual' });
-    const cookie = answer.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const cookie = answer.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
     return { action: new URL(answer.headers.get('location')!, publicUrl).href, cookie };
   }
 
-  const attempt = (page: { action: string; cookie: string }, forwardedFor: string, index: number) => fetch(page.action, {
-    method: 'POST', redirect: 'manual',
-    headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
-    body: new URLSearchParams({ email: `nobody-${index}@example.com`, password: 'wrong' }).toString(),
-  });
+  const attempt = (page: { action: string; cookie: string }, forwardedFor: string, index: number) =>
+    fetch(page.action, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
+      body: new URLSearchParams({ email: `nobody-${index}@example.com`, password: 'wrong' }).toString(),
+    });
 
-  const failuresFrom = async (address: string) => (await database.db.select({ count: sql<number>`count(*)::int` }).from(auditEvents)
-    .where(and(eq(auditEvents.event, 'SignInFailed'), sql`${auditEvents.metaData}->>'clientAddress' = ${address}`)))[0]!.count;
+  const failuresFrom = async (address: string) =>
+    (
+      await database.db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(auditEvents)
+        .where(and(eq(auditEvents.event, 'SignInFailed'), sql`${auditEvents.metaData}->>'clientAddress' = ${address}`))
+    )[0]!.count;
 
   it('with the peer trusted, the throttle counts the forwarded client: one client is stopped, another behind the same proxy is not', async () => {
     trusted = parseTrustedProxies('127.0.0.1');

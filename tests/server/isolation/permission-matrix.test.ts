@@ -36,14 +36,24 @@ function ruleOf({ method, path }: Route): Rule {
   const p = path;
   // 'Run now' is the owner's (404 for anyone else) and checks the report's permissions in the schedule's context as
   // making it does: tests/server/reports/schedule-run-now.test.ts.
-  if (p === '/report-schedules/:id/runs') return { kind: 'own', reason: 'the caller’s own schedule, with its report’s permissions checked as when it was made' };
-  if (/^\/user-settings\/|^\/user\/|^\/filter-presets|^\/reports\/|^\/bulk-jobs\/:jobId|^\/report-schedules\/:id/.test(p) || (method === 'PATCH' && p === '/users')) return { kind: 'own', reason: 'the caller’s own settings, presets, account, queued reports and jobs' };
+  if (p === '/report-schedules/:id/runs')
+    return { kind: 'own', reason: 'the caller’s own schedule, with its report’s permissions checked as when it was made' };
+  if (
+    /^\/user-settings\/|^\/user\/|^\/filter-presets|^\/reports\/|^\/bulk-jobs\/:jobId|^\/report-schedules\/:id/.test(p) ||
+    (method === 'PATCH' && p === '/users')
+  )
+    return { kind: 'own', reason: 'the caller’s own settings, presets, account, queued reports and jobs' };
   if (p === '/businesses/:businessId/filter-presets') return { kind: 'own', reason: 'the caller’s own presets' };
-  if (p === '/report-schedules' || p === '/bulk-jobs') return { kind: 'notCovered', reason: 'the context is in the body and checked by area; probed per context by the tenant-isolation matrix' };
+  if (p === '/report-schedules' || p === '/bulk-jobs')
+    return { kind: 'notCovered', reason: 'the context is in the body and checked by area; probed per context by the tenant-isolation matrix' };
   if (p === '/audit-events') return needs('context', 'Mapi.Transaction.Read');
-  if (p === '/tickets' || p === '/partners/:partnerId/tickets') return { kind: 'notCovered', reason: 'a ticket is created in a business or merchant only: 400 for everyone' };
+  if (p === '/tickets' || p === '/partners/:partnerId/tickets')
+    return { kind: 'notCovered', reason: 'a ticket is created in a business or merchant only: 400 for everyone' };
   if (/\/dashboard(\/declines|\/breakdown)?$/.test(p) || p === '/partners/:partnerId/declines') return needs('context', 'Mapi.MerchantDashboardReport.Read');
-  if (p.endsWith('/transactions/full/reports')) return p === '/transactions/full/reports' ? { kind: 'notCovered', reason: 'context-free export: the caller’s granted scope decides, probed by the isolation matrix' } : needs('context', 'Mapi.Transactions.Read', 'Portal.Reports.Create');
+  if (p.endsWith('/transactions/full/reports'))
+    return p === '/transactions/full/reports'
+      ? { kind: 'notCovered', reason: 'context-free export: the caller’s granted scope decides, probed by the isolation matrix' }
+      : needs('context', 'Mapi.Transactions.Read', 'Portal.Reports.Create');
   // Payment actions: the payment must be in a state allowing the action (capture: authorised…): see stateBound.
   if (p.endsWith('/actions/capture')) return needs('context', 'Portal.Payments.Capture');
   if (p.endsWith('/actions/refund') || p.endsWith('/refunds/:refundId/actions/cancel')) return needs('context', 'Portal.Payments.Refund');
@@ -68,11 +78,13 @@ function ruleOf({ method, path }: Route): Rule {
   if (p.includes('/virtual-terminal/settings')) return needs('context', 'Portal.Settings.Update');
   if (p.includes('/virtual-terminal/')) return needs('context', 'Portal.Moto.Create');
   if (p.includes('/configurations') || p.includes('/hosted-pages') || p.includes('/images')) return needs('context', 'Mapi.Configurations.Update');
-  if (p.includes('/merchant-accountgroups/')) return needs('context', 'Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create', ...(p.includes('/costs/') ? ['Mapi.GatewayFees.Read' as const] : []));
+  if (p.includes('/merchant-accountgroups/'))
+    return needs('context', 'Mapi.MerchantAccountGroups.Read', 'Portal.Reports.Create', ...(p.includes('/costs/') ? ['Mapi.GatewayFees.Read' as const] : []));
   if (p.endsWith('/remittance')) return needs('context', 'Mapi.BagsExternal.Read', 'Portal.Settings.Update');
   if (p.includes('/business-accountgroups/')) return needs('context', 'Mapi.BagsExternal.Read', 'Portal.Reports.Create');
   if (p.includes('/customers')) return needs('context', 'Mapi.Customers.Update');
-  if (p === '/businesses/:businessId/beneficiaries' || p === '/businesses/:businessId/beneficiaries/:beneficiaryId') return needs('context', 'Mapi.Beneficiary.Create');
+  if (p === '/businesses/:businessId/beneficiaries' || p === '/businesses/:businessId/beneficiaries/:beneficiaryId')
+    return needs('context', 'Mapi.Beneficiary.Create');
   if (p.endsWith('/beneficiaries/:beneficiaryId/status')) return needs('context', 'Mapi.Beneficiary.Approve');
   if (p.includes('/alerts/')) return needs('context', 'Mapi.Screening.Resolve');
   if (p === '/screening/settings') return needs('root', 'Mapi.Screening.Resolve');
@@ -104,7 +116,8 @@ const stateBound: Record<string, string> = {
   'saved-cards': 'the saved card belongs to one customer and goes with the first delete',
   ticket: 'an entry is escalated once',
 };
-const stateBoundReason = (route: Route) => stateBound[route.path.split('/').at(-1)?.replace(/^:.*/, '') ?? ''] ?? stateBound[route.path.split('/').at(-2) ?? ''];
+const stateBoundReason = (route: Route) =>
+  stateBound[route.path.split('/').at(-1)?.replace(/^:.*/, '') ?? ''] ?? stateBound[route.path.split('/').at(-2) ?? ''];
 
 type Account = { email: string; userId: string; principal: Principal };
 type Home = { partnerId: string | null; businessId: string; merchantId: string; viaPartner: boolean };
@@ -120,12 +133,24 @@ function bodyOf(route: Route, records: Records): unknown {
   if (route.method === 'DELETE' && p === '/users/:userId') return { version: 1, acknowledgeAccessLoss: true, acknowledgeEmailBlocked: true };
   if (route.method === 'DELETE') return undefined;
   if (p.endsWith('/full/reports')) return { fileType: 'csv', columns: ['reference'] };
-  if (p.endsWith('/dashboard/declines') || p === '/partners/:partnerId/declines') return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
+  if (p.endsWith('/dashboard/declines') || p === '/partners/:partnerId/declines')
+    return { currency: 'GBP', dateRange: { startDate: lastMonth, endDate: today } };
   if (p.endsWith('/dashboard/breakdown')) return { by: 'merchant', dateRange: { startDate: lastMonth, endDate: today } };
   if (p.endsWith('/dashboard')) return { interval: 'month', dateRange: { startDate: '2026-11-01', endDate: today } };
-  if (p === '/audit-events') return { event: 'RecordPrinted', dateTimeUtc: '2026-11-30T10:00:00.000Z', businessId: records.businessId, merchantId: records.merchantId };
-  if (p === '/users') return { emails: [`matrix.${++serial}@matrix.test`], policy: { roles: [], businessPolicies: [{ businessId: records.businessId, roles: ['Finance'], merchantPolicies: [] }] } };
-  if (p === '/users/:userId') return { version: 1, givenName: 'Matrix', familyName: 'Probe', policy: { roles: [], businessPolicies: [{ businessId: records.businessId, roles: ['Sales'], merchantPolicies: [] }] } };
+  if (p === '/audit-events')
+    return { event: 'RecordPrinted', dateTimeUtc: '2026-11-30T10:00:00.000Z', businessId: records.businessId, merchantId: records.merchantId };
+  if (p === '/users')
+    return {
+      emails: [`matrix.${++serial}@matrix.test`],
+      policy: { roles: [], businessPolicies: [{ businessId: records.businessId, roles: ['Finance'], merchantPolicies: [] }] },
+    };
+  if (p === '/users/:userId')
+    return {
+      version: 1,
+      givenName: 'Matrix',
+      familyName: 'Probe',
+      policy: { roles: [], businessPolicies: [{ businessId: records.businessId, roles: ['Sales'], merchantPolicies: [] }] },
+    };
   if (p === '/users/:userId/login') return { version: 1, locked: true };
   if (p === '/partners/:partnerId/users') return { emails: [`matrix.${++serial}@matrix.test`], roles: ['Finance'] };
   if (p === '/partners/:partnerId/users/:userId') return { version: 1, roles: ['Finance'] };
@@ -133,16 +158,27 @@ function bodyOf(route: Route, records: Records): unknown {
   if (p.endsWith('/comments')) return { text: 'A matrix reply' };
   if (p.endsWith('/comments/:commentId')) return { text: 'A matrix edit', version: 1 };
   if (p.endsWith('/tickets')) return { type: 'general', subject: 'Matrix', description: 'A matrix ticket' };
-  if (p.endsWith('/tickets/:ticketId')) return { type: 'general', priority: 'High', status: 'Closed', subject: 'Matrix', description: 'x', assigneeId: null, version: 1 };
+  if (p.endsWith('/tickets/:ticketId'))
+    return { type: 'general', priority: 'High', status: 'Closed', subject: 'Matrix', description: 'x', assigneeId: null, version: 1 };
   if (p.endsWith('/images')) return { data: tinyPng, mimeType: 'image/png' };
   if (p.endsWith('/replacement/complete')) return { oldKeyStops: '7d' };
   if (p.endsWith('/replacement')) return undefined;
   if (p.endsWith('/api-keys')) return { name: 'Matrix', description: '', expiresAt: null };
   if (p.endsWith('/hosted-pages')) return { configurationId: records.configurationId, name: 'Matrix', design: defaultHostedPageDesign, version: 1 };
   if (p.endsWith('/hosted-pages/:reference')) return { name: 'Matrix', design: defaultHostedPageDesign, version: 1 };
-  if (p.includes('/:paymentMethod')) return { enabled: true, displayName: 'Card', threeDSecurePolicy: 'always', minimumAmount: null, maximumAmount: null, currencies: [records.currency], version: 1 };
+  if (p.includes('/:paymentMethod'))
+    return {
+      enabled: true,
+      displayName: 'Card',
+      threeDSecurePolicy: 'always',
+      minimumAmount: null,
+      maximumAmount: null,
+      currencies: [records.currency],
+      version: 1,
+    };
   if (p.endsWith('/configurations') && route.method === 'POST') return { tradeName: 'Matrix', description: '' };
-  if (p.endsWith('/configurations/:configurationId')) return { tradeName: 'Matrix', description: '', switches: { virtualTerminalMenuEnabled: true }, version: 1 };
+  if (p.endsWith('/configurations/:configurationId'))
+    return { tradeName: 'Matrix', description: '', switches: { virtualTerminalMenuEnabled: true }, version: 1 };
   if (p.endsWith('/merchants/:merchantId')) return { merchantName: 'Matrix', merchantUrl: null, supportUrl: null, version: 1 };
   if (p === '/businesses/:businessId') return { businessName: 'Matrix', businessUrl: null, version: 1 };
   if (p.endsWith('/actions/capture')) return { amount: 1, version: 1 };
@@ -154,7 +190,14 @@ function bodyOf(route: Route, records: Records): unknown {
   if (p.endsWith('/actions/mail-payment-link')) return { emailAddress: `matrix.${++serial}@example.test` };
   if (p.endsWith('/actions/expire')) return { version: 1 };
   if (p.endsWith('/reports')) return { fileType: 'csv' };
-  if (p.endsWith('/remittance')) return { frequency: 'weekly', dayOfPeriod: 5, startDate: today, beneficiary: { companyName: 'Matrix Ltd' }, version: records.remittanceVersion ? Number(records.remittanceVersion) : 1 };
+  if (p.endsWith('/remittance'))
+    return {
+      frequency: 'weekly',
+      dayOfPeriod: 5,
+      startDate: today,
+      beneficiary: { companyName: 'Matrix Ltd' },
+      version: records.remittanceVersion ? Number(records.remittanceVersion) : 1,
+    };
   if (p.endsWith('/customers')) return { reference: `MX-${++serial}`, firstName: 'Mat', lastName: 'Rix' };
   if (p.endsWith('/customers/:customerId')) return { reference: `MX-${++serial}`, firstName: 'Mat', lastName: 'Rix', version: 1 };
   const beneficiary = { kind: 'company', companyName: 'Matrix Ltd', nameOnBankAccount: 'Matrix Ltd', iban: 'GB82WEST12345698765432', bic: 'NWBKGB2L' };
@@ -167,21 +210,49 @@ function bodyOf(route: Route, records: Records): unknown {
   if (p.endsWith('/account-watch-list/:merchantId/notes')) return { text: 'Matrix probe' };
   if (p.endsWith('/account-watch-list/:merchantId/ticket')) return { version: 1 };
   if (p === '/notifications') return { title: 'Matrix', content: notificationContent, status: 'draft', viewRestriction: 'allUsers', publishAtUtc: null };
-  if (p === '/notifications/:reference') return { title: 'Matrix', content: notificationContent, status: 'draft', viewRestriction: 'allUsers', publishAtUtc: null, version: 1 };
+  if (p === '/notifications/:reference')
+    return { title: 'Matrix', content: notificationContent, status: 'draft', viewRestriction: 'allUsers', publishAtUtc: null, version: 1 };
   if (p.endsWith('/virtual-terminal/orders/:paymentJobReference/attempts')) return { sameCard: true };
   if (p.endsWith('/virtual-terminal/orders')) {
     return {
-      merchantReference: `MX-${++serial}`, currency: 'GBP', billingIdentity: { emailAddress: 'matrix@example.test' },
+      merchantReference: `MX-${++serial}`,
+      currency: 'GBP',
+      billingIdentity: { emailAddress: 'matrix@example.test' },
       billingAddress: { lastName: 'Matrix', countryIso3166Alpha2: 'GB' },
       orderLines: [{ type: 'physicalItem', description: 'Matrix', quantity: 1, unitPrice: 1, priceIncludesVat: true, vatPercentage: 20 }],
       card: { cardNumber: '4111111111111111', expiry: '12/39', cvc: '123', cardholderName: 'Matrix' },
     };
   }
-  if (p.endsWith('/virtual-terminal/settings')) return { defaultCurrency: null, orderConfirmationEmails: false, savedCardsAllowed: true, savedCardLimit: 5, defaultOrderLineType: 'physicalItem', askShippingAddress: true, version: 1 };
+  if (p.endsWith('/virtual-terminal/settings'))
+    return {
+      defaultCurrency: null,
+      orderConfirmationEmails: false,
+      savedCardsAllowed: true,
+      savedCardLimit: 5,
+      defaultOrderLineType: 'physicalItem',
+      askShippingAddress: true,
+      version: 1,
+    };
   if (p.startsWith('/partners/:partnerId/commission-plans')) {
     return {
-      ...(route.method === 'PUT' ? { version: 1 } : {}), name: `Matrix ${++serial}`, validFrom: '2099-01-01', validTo: null,
-      rules: [{ priority: 1, description: 'All', volumeFromMinor: 0, volumeToMinor: null, percentageBasisPoints: 100, fixedMinor: 0, channel: null, currency: null, paymentMethod: null, cardType: null }],
+      ...(route.method === 'PUT' ? { version: 1 } : {}),
+      name: `Matrix ${++serial}`,
+      validFrom: '2099-01-01',
+      validTo: null,
+      rules: [
+        {
+          priority: 1,
+          description: 'All',
+          volumeFromMinor: 0,
+          volumeToMinor: null,
+          percentageBasisPoints: 100,
+          fixedMinor: 0,
+          channel: null,
+          currency: null,
+          paymentMethod: null,
+          cardType: null,
+        },
+      ],
     };
   }
   if (p === '/billing/runs/preview' || p === '/billing/runs') return { month: '2026-01' };
@@ -207,7 +278,10 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
   async function cloneRow(table: string, key: string, from: string, overrides: Record<string, unknown>): Promise<void> {
     let types = columnTypes.get(table);
     if (!types) {
-      const rows = await database.query<{ column_name: string; data_type: string }>(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 AND table_schema = current_schema()`, [table]);
+      const rows = await database.query<{ column_name: string; data_type: string }>(
+        `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 AND table_schema = current_schema()`,
+        [table],
+      );
       types = new Map(rows.map((row) => [row.column_name, row.data_type]));
       columnTypes.set(table, types);
     }
@@ -220,7 +294,10 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
       const value = merged[column];
       return /json/.test(types.get(column) ?? '') && value !== null ? JSON.stringify(value) : value;
     });
-    await database.query(`INSERT INTO ${table} (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map((column, index) => `$${index + 1}${/json/.test(types.get(column) ?? '') ? '::jsonb' : ''}`).join(', ')})`, values);
+    await database.query(
+      `INSERT INTO ${table} (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map((column, index) => `$${index + 1}${/json/.test(types.get(column) ?? '') ? '::jsonb' : ''}`).join(', ')})`,
+      values,
+    );
   }
 
   beforeAll(async () => {
@@ -228,7 +305,9 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
     await seedDatabase(database, { transactions: 2000, cardKeys: testCardKeys, now: new Date('2026-11-30T12:00:00Z') });
     filesFolder = await mkdtemp(join(tmpdir(), 'permission-matrix-'));
     harness = createTestApp(database, { files: createFolderStore(filesFolder) });
-    const users = await database.query<{ id: string; email: string }>('SELECT id, email FROM users WHERE email = ANY($1)', [demoAccounts.map((account) => account.email)]);
+    const users = await database.query<{ id: string; email: string }>('SELECT id, email FROM users WHERE email = ANY($1)', [
+      demoAccounts.map((account) => account.email),
+    ]);
     accounts = [];
     for (const { email } of demoAccounts) {
       const userId = users.find((row) => row.email === email)?.id ?? '';
@@ -239,9 +318,15 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
       await grantStepUp(database, userId, 120);
     }
     // Each account's home: the business (or merchant) it holds a role in; internal accounts: the owner's business.
-    const merchantOf = async (businessId: string) => (await database.query<{ id: string }>(
-      `SELECT m.id FROM merchants m WHERE m.business_id = $1 ORDER BY (SELECT count(*) FROM payment_jobs j WHERE j.merchant_id = m.id) DESC, m.id LIMIT 1`, [businessId]))[0]?.id ?? '';
-    const partnerOf = async (businessId: string) => (await database.query<{ partner_id: string | null }>('SELECT partner_id FROM businesses WHERE id = $1', [businessId]))[0]?.partner_id ?? null;
+    const merchantOf = async (businessId: string) =>
+      (
+        await database.query<{ id: string }>(
+          `SELECT m.id FROM merchants m WHERE m.business_id = $1 ORDER BY (SELECT count(*) FROM payment_jobs j WHERE j.merchant_id = m.id) DESC, m.id LIMIT 1`,
+          [businessId],
+        )
+      )[0]?.id ?? '';
+    const partnerOf = async (businessId: string) =>
+      (await database.query<{ partner_id: string | null }>('SELECT partner_id FROM businesses WHERE id = $1', [businessId]))[0]?.partner_id ?? null;
     const ownerBusiness = accounts.find((account) => account.email === 'owner@demo.test')?.principal.businessIds[0] ?? '';
     const partnerAccount = accounts.find((account) => account.email === 'partner@demo.test');
     for (const account of accounts) {
@@ -256,13 +341,21 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
         const businessId = grant.businessId ?? '';
         homes.set(account.email, { partnerId: await partnerOf(businessId), businessId, merchantId: await merchantOf(businessId), viaPartner: false });
       } else {
-        homes.set(account.email, { partnerId: await partnerOf(grant.businessId ?? ''), businessId: grant.businessId ?? '', merchantId: grant.merchantId ?? '', viaPartner: false });
+        homes.set(account.email, {
+          partnerId: await partnerOf(grant.businessId ?? ''),
+          businessId: grant.businessId ?? '',
+          merchantId: grant.merchantId ?? '',
+          viaPartner: false,
+        });
       }
     }
     // The watch list's actions address an entry: the internal accounts' home merchant is put on the list.
     watchedMerchant = homes.get('admin@demo.test')?.merchantId ?? '';
-    await database.query(`INSERT INTO watch_list_entries (merchant_id, business_id, score, signals, trend, status, first_flagged_utc, last_computed_utc)
-      VALUES ($1, $2, 70, '[]'::jsonb, '[]'::jsonb, 'open', '2026-11-29T10:00:00Z', '2026-11-30T10:00:00Z') ON CONFLICT (merchant_id) DO NOTHING`, [watchedMerchant, ownerBusiness]);
+    await database.query(
+      `INSERT INTO watch_list_entries (merchant_id, business_id, score, signals, trend, status, first_flagged_utc, last_computed_utc)
+      VALUES ($1, $2, 70, '[]'::jsonb, '[]'::jsonb, 'open', '2026-11-29T10:00:00Z', '2026-11-30T10:00:00Z') ON CONFLICT (merchant_id) DO NOTHING`,
+      [watchedMerchant, ownerBusiness],
+    );
     const seen = new Set<string>();
     routes = harness.app.routes
       .filter((route) => route.path.startsWith('/api/portal/') && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method))
@@ -280,17 +373,29 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
     const m = home.merchantId;
     const p = route.path;
     const records: Records = { businessId: home.businessId, merchantId: m, partnerId: home.partnerId, paymentMethod: 'card', kind: 'trading' };
-    records.configurationId = await one(`SELECT c.id FROM configurations c WHERE c.merchant_id = $1 ORDER BY (c.switches->>'virtualTerminalMenuEnabled') = 'true' DESC, c.id LIMIT 1`, [m]);
+    records.configurationId = await one(
+      `SELECT c.id FROM configurations c WHERE c.merchant_id = $1 ORDER BY (c.switches->>'virtualTerminalMenuEnabled') = 'true' DESC, c.id LIMIT 1`,
+      [m],
+    );
     records.paymentJobReference = await one('SELECT reference AS id FROM payment_jobs WHERE merchant_id = $1 ORDER BY reference LIMIT 1', [m]);
-    records.paymentId = await one(`SELECT reference AS id FROM transactions WHERE payment_job_reference = $1 AND kind = 'payment' ORDER BY reference LIMIT 1`, [records.paymentJobReference]);
-    records.refundId = await one(`SELECT reference AS id FROM transactions WHERE payment_job_reference = $1 AND kind = 'refund' ORDER BY reference LIMIT 1`, [records.paymentJobReference]);
+    records.paymentId = await one(`SELECT reference AS id FROM transactions WHERE payment_job_reference = $1 AND kind = 'payment' ORDER BY reference LIMIT 1`, [
+      records.paymentJobReference,
+    ]);
+    records.refundId = await one(`SELECT reference AS id FROM transactions WHERE payment_job_reference = $1 AND kind = 'refund' ORDER BY reference LIMIT 1`, [
+      records.paymentJobReference,
+    ]);
     records.currency = await one('SELECT currencies[1] AS id FROM merchants WHERE id = $1', [m]);
     // A configuration's version guards every change to it, its hosted pages and settings: 1 for each call.
     await database.query('UPDATE configurations SET version = 1 WHERE merchant_id = $1', [m]);
     records.accountNumber = await one('SELECT account_number AS id FROM merchant_account_groups WHERE merchant_id = $1 ORDER BY account_number LIMIT 1', [m]);
-    records.batchId = await one('SELECT sb.id FROM settlement_batches sb JOIN merchant_account_groups g ON g.account_number = sb.account_number WHERE g.merchant_id = $1 ORDER BY sb.id LIMIT 1', [m]);
+    records.batchId = await one(
+      'SELECT sb.id FROM settlement_batches sb JOIN merchant_account_groups g ON g.account_number = sb.account_number WHERE g.merchant_id = $1 ORDER BY sb.id LIMIT 1',
+      [m],
+    );
     if (p.includes('/business-accountgroups/')) {
-      records.accountNumber = await one('SELECT account_number AS id FROM business_account_groups WHERE business_id = $1 ORDER BY account_number LIMIT 1', [home.businessId]);
+      records.accountNumber = await one('SELECT account_number AS id FROM business_account_groups WHERE business_id = $1 ORDER BY account_number LIMIT 1', [
+        home.businessId,
+      ]);
       records.remittanceVersion = await one('SELECT version::text AS id FROM remittance_settings WHERE account_number = $1', [records.accountNumber]);
     }
     records.invoiceId = await one('SELECT id FROM invoices ORDER BY id LIMIT 1', []);
@@ -306,22 +411,35 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
     if (p === '/businesses/:businessId') await database.query('UPDATE businesses SET version = 1 WHERE id = $1', [home.businessId]);
     if (p === '/businesses/:businessId/merchants/:merchantId') await database.query('UPDATE merchants SET version = 1 WHERE id = $1', [m]);
     // Fresh records, so no call finds the one before it removed or changed what it addresses.
-    if (p.includes(':configurationId') && /^\/businesses\/:businessId\/merchants\/:merchantId\/configurations\/:configurationId$/.test(p) && records.configurationId) {
+    if (
+      p.includes(':configurationId') &&
+      /^\/businesses\/:businessId\/merchants\/:merchantId\/configurations\/:configurationId$/.test(p) &&
+      records.configurationId
+    ) {
       const id = fresh('CFG');
       await cloneRow('configurations', 'id', records.configurationId, { id });
       records.configurationId = id;
     }
     if (p.includes(':ticketId')) {
       const ticketId = fresh('TCK');
-      await database.query(`INSERT INTO tickets (id, business_id, merchant_id, created_by, type, status, priority, subject, description, created_utc, last_updated_utc, version)
-        VALUES ($1, $2, $3, $4, 'general', 'Open', 'Low', 'Matrix', 'x', '2026-11-30T10:00:00Z', '2026-11-30T10:00:00Z', 1)`, [ticketId, home.businessId, p.includes(':merchantId') || home.viaPartner === false ? m : null, account.userId]);
+      await database.query(
+        `INSERT INTO tickets (id, business_id, merchant_id, created_by, type, status, priority, subject, description, created_utc, last_updated_utc, version)
+        VALUES ($1, $2, $3, $4, 'general', 'Open', 'Low', 'Matrix', 'x', '2026-11-30T10:00:00Z', '2026-11-30T10:00:00Z', 1)`,
+        [ticketId, home.businessId, p.includes(':merchantId') || home.viaPartner === false ? m : null, account.userId],
+      );
       const commentId = fresh('TCC');
-      await database.query(`INSERT INTO ticket_comments (id, ticket_id, author_id, text, internal, created_utc, last_updated_utc) VALUES ($1, $2, $3, 'mine', false, '2026-11-30T10:00:00Z', '2026-11-30T10:00:00Z')`, [commentId, ticketId, account.userId]);
+      await database.query(
+        `INSERT INTO ticket_comments (id, ticket_id, author_id, text, internal, created_utc, last_updated_utc) VALUES ($1, $2, $3, 'mine', false, '2026-11-30T10:00:00Z', '2026-11-30T10:00:00Z')`,
+        [commentId, ticketId, account.userId],
+      );
       records.ticketId = ticketId;
       records.commentId = commentId;
       records.attachmentId = fresh('TCA');
-      await database.query(`INSERT INTO ticket_attachments (id, ticket_id, comment_id, file_name, mime_type, size, storage_key, uploaded_by, created_utc)
-        VALUES ($1, $2, $3, 'a.pdf', 'application/pdf', 1, $4, $5, '2026-11-30T10:00:00Z')`, [records.attachmentId, ticketId, p.includes('/comments/') ? commentId : null, `tickets/${ticketId}/${records.attachmentId}`, account.userId]);
+      await database.query(
+        `INSERT INTO ticket_attachments (id, ticket_id, comment_id, file_name, mime_type, size, storage_key, uploaded_by, created_utc)
+        VALUES ($1, $2, $3, 'a.pdf', 'application/pdf', 1, $4, $5, '2026-11-30T10:00:00Z')`,
+        [records.attachmentId, ticketId, p.includes('/comments/') ? commentId : null, `tickets/${ticketId}/${records.attachmentId}`, account.userId],
+      );
     }
     if (p.includes(':reference') && p.includes('hosted-pages')) {
       const from = await one('SELECT reference AS id FROM hosted_pages WHERE merchant_id = $1 ORDER BY reference LIMIT 1', [m]);
@@ -332,20 +450,38 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
     }
     if (p.includes(':imageReference')) {
       records.imageReference = `IMG${randomBytes(16).toString('hex').toUpperCase()}`;
-      await database.query(`INSERT INTO images (reference, business_id, merchant_id, configuration_id, mime_type, width, height, byte_size, file_path, created_by)
-        VALUES ($1, $2, $3, $4, 'image/png', 1, 1, 1, $5, 'seed')`, [records.imageReference, home.businessId, p.includes(':merchantId') ? m : null, p.includes(':configurationId') ? records.configurationId : null, `images/${records.imageReference}`]);
+      await database.query(
+        `INSERT INTO images (reference, business_id, merchant_id, configuration_id, mime_type, width, height, byte_size, file_path, created_by)
+        VALUES ($1, $2, $3, $4, 'image/png', 1, 1, 1, $5, 'seed')`,
+        [
+          records.imageReference,
+          home.businessId,
+          p.includes(':merchantId') ? m : null,
+          p.includes(':configurationId') ? records.configurationId : null,
+          `images/${records.imageReference}`,
+        ],
+      );
     }
     if (p.includes(':keyId')) {
       records.keyId = `KEY${randomBytes(8).toString('hex').toUpperCase()}`;
-      await database.query(`INSERT INTO api_keys (id, configuration_id, business_id, merchant_id, name, description, prefix, key_hash, created_by, created_at)
-        VALUES ($1, $2, $3, $4, 'Matrix', '', 'pk_live_matrix', $5, 'seed', '2026-11-30T10:00:00Z')`, [records.keyId, records.configurationId, home.businessId, m, randomBytes(32).toString('hex')]);
+      await database.query(
+        `INSERT INTO api_keys (id, configuration_id, business_id, merchant_id, name, description, prefix, key_hash, created_by, created_at)
+        VALUES ($1, $2, $3, $4, 'Matrix', '', 'pk_live_matrix', $5, 'seed', '2026-11-30T10:00:00Z')`,
+        [records.keyId, records.configurationId, home.businessId, m, randomBytes(32).toString('hex')],
+      );
       if (p.endsWith('/replacement/complete')) {
-        await database.query(`INSERT INTO api_keys (id, configuration_id, business_id, merchant_id, name, description, prefix, key_hash, created_by, created_at, replaces_id)
-          VALUES ($1, $2, $3, $4, 'Matrix', '', 'pk_live_matrix', $5, 'seed', '2026-11-30T10:00:00Z', $6)`, [`KEY${randomBytes(8).toString('hex').toUpperCase()}`, records.configurationId, home.businessId, m, randomBytes(32).toString('hex'), records.keyId]);
+        await database.query(
+          `INSERT INTO api_keys (id, configuration_id, business_id, merchant_id, name, description, prefix, key_hash, created_by, created_at, replaces_id)
+          VALUES ($1, $2, $3, $4, 'Matrix', '', 'pk_live_matrix', $5, 'seed', '2026-11-30T10:00:00Z', $6)`,
+          [`KEY${randomBytes(8).toString('hex').toUpperCase()}`, records.configurationId, home.businessId, m, randomBytes(32).toString('hex'), records.keyId],
+        );
       }
     }
     if (p.includes(':customerId')) {
-      const from = await one(`SELECT c.id FROM customers c WHERE c.merchant_id = $1 ORDER BY (SELECT count(*) FROM customer_data d WHERE d.customer_id = c.id) DESC, c.id LIMIT 1`, [m]);
+      const from = await one(
+        `SELECT c.id FROM customers c WHERE c.merchant_id = $1 ORDER BY (SELECT count(*) FROM customer_data d WHERE d.customer_id = c.id) DESC, c.id LIMIT 1`,
+        [m],
+      );
       if (from) {
         records.customerId = fresh('CUS');
         await cloneRow('customers', 'id', from, { id: records.customerId, reference: `MX-${++serial}` });
@@ -360,11 +496,22 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
       const from = await one(`SELECT id FROM beneficiaries ORDER BY business_id = $1 DESC, id LIMIT 1`, [home.businessId]);
       if (from) {
         records.beneficiaryId = fresh('BEN');
-        await cloneRow('beneficiaries', 'id', from, { id: records.beneficiaryId, business_id: home.businessId, status: 'Pending', created_by: 'seed', last_changed_by: 'seed' });
+        await cloneRow('beneficiaries', 'id', from, {
+          id: records.beneficiaryId,
+          business_id: home.businessId,
+          status: 'Pending',
+          created_by: 'seed',
+          last_changed_by: 'seed',
+        });
         const alert = await one(`SELECT id FROM screening_alerts ORDER BY id LIMIT 1`, []);
         if (alert) {
           records.alertId = fresh('SA');
-          await cloneRow('screening_alerts', 'id', alert, { id: records.alertId, beneficiary_id: records.beneficiaryId, business_id: home.businessId, status: 'open' });
+          await cloneRow('screening_alerts', 'id', alert, {
+            id: records.alertId,
+            beneficiary_id: records.beneficiaryId,
+            business_id: home.businessId,
+            status: 'open',
+          });
         }
       }
     }
@@ -377,14 +524,28 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
     }
     if (p === '/notifications/:reference') {
       records.reference = fresh('N');
-      await database.query(`INSERT INTO notifications (reference, title, content, status, view_restriction) VALUES ($1, 'Matrix', '{"type":"doc","content":[]}', 'draft', 'allUsers')`, [records.reference]);
+      await database.query(
+        `INSERT INTO notifications (reference, title, content, status, view_restriction) VALUES ($1, 'Matrix', '{"type":"doc","content":[]}', 'draft', 'allUsers')`,
+        [records.reference],
+      );
     }
     if (p.includes(':userId')) {
       // A user holding one role in the home business (or, on a partner's users, in the partner) and nothing else.
       records.userId = fresh('USR');
-      await database.query(`INSERT INTO users (id, email, given_name, family_name, password_hash) VALUES ($1, $2, 'Matrix', 'User', 'scrypt$1$1$1$x$y')`, [records.userId, `${records.userId.toLowerCase()}@matrix.test`]);
-      if (p.startsWith('/partners/')) await database.query(`INSERT INTO user_roles (user_id, role, level, partner_id) VALUES ($1, 'Finance', 'partner', $2)`, [records.userId, home.partnerId]);
-      else await database.query(`INSERT INTO user_roles (user_id, role, level, business_id) VALUES ($1, 'Finance', 'business', $2)`, [records.userId, home.businessId]);
+      await database.query(`INSERT INTO users (id, email, given_name, family_name, password_hash) VALUES ($1, $2, 'Matrix', 'User', 'scrypt$1$1$1$x$y')`, [
+        records.userId,
+        `${records.userId.toLowerCase()}@matrix.test`,
+      ]);
+      if (p.startsWith('/partners/'))
+        await database.query(`INSERT INTO user_roles (user_id, role, level, partner_id) VALUES ($1, 'Finance', 'partner', $2)`, [
+          records.userId,
+          home.partnerId,
+        ]);
+      else
+        await database.query(`INSERT INTO user_roles (user_id, role, level, business_id) VALUES ($1, 'Finance', 'business', $2)`, [
+          records.userId,
+          home.businessId,
+        ]);
     }
     return records;
   }
@@ -398,21 +559,34 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
     });
     if (missing) return null;
     // A versioned DELETE names its version in the query (server/api/configurations.ts versionParam).
-    const versioned = ['/partners/:partnerId/commission-plans/:planId', '/businesses/:businessId/merchants/:merchantId/configurations/:configurationId', '/businesses/:businessId/merchants/:merchantId/hosted-pages/:reference'];
+    const versioned = [
+      '/partners/:partnerId/commission-plans/:planId',
+      '/businesses/:businessId/merchants/:merchantId/configurations/:configurationId',
+      '/businesses/:businessId/merchants/:merchantId/hosted-pages/:reference',
+    ];
     return route.method === 'DELETE' && versioned.includes(route.path) ? `${path}?version=1` : path;
   }
 
   function allowed(rule: Extract<Rule, { kind: 'permission' | 'rootRole' }>, account: Account, route: Route, home: Home): boolean {
     if (rule.kind === 'rootRole') return account.principal.rootRoles.includes(rule.role);
-    const granted = rule.scope === 'root' ? permissionsOfRoles(account.principal.rootRoles)
-      : route.path.startsWith('/partners/:partnerId') ? permissionsIn(account.principal, { partnerId: home.partnerId })
-        : permissionsIn(account.principal, { partnerId: home.partnerId, businessId: home.businessId, merchantId: route.path.includes(':merchantId') || route.path.includes('/configurations') || route.path.includes('/customers') ? home.merchantId : null });
+    const granted =
+      rule.scope === 'root'
+        ? permissionsOfRoles(account.principal.rootRoles)
+        : route.path.startsWith('/partners/:partnerId')
+          ? permissionsIn(account.principal, { partnerId: home.partnerId })
+          : permissionsIn(account.principal, {
+              partnerId: home.partnerId,
+              businessId: home.businessId,
+              merchantId:
+                route.path.includes(':merchantId') || route.path.includes('/configurations') || route.path.includes('/customers') ? home.merchantId : null,
+            });
     return rule.permissions.every((permission) => granted.has(permission));
   }
 
   /** Does the account read the addressed context at all? (A partner route needs the partner; a business route the business.) */
   function reads(account: Account, route: Route, home: Home): boolean {
-    if (route.path.startsWith('/partners/:partnerId')) return account.principal.rootRoles.length > 0 || (home.partnerId !== null && account.principal.partnerIds.includes(home.partnerId));
+    if (route.path.startsWith('/partners/:partnerId'))
+      return account.principal.rootRoles.length > 0 || (home.partnerId !== null && account.principal.partnerIds.includes(home.partnerId));
     return true;
   }
 
@@ -430,19 +604,33 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
     const stateBoundRoutes = new Set<string>();
     for (const route of routes) {
       const rule = ruleOf(route);
-      if (rule.kind === 'notCovered') { notCovered.push(`${route.method} ${route.path}: ${rule.reason}`); continue; }
-      if (rule.kind === 'own') { own.push(`${route.method} ${route.path}`); continue; }
+      if (rule.kind === 'notCovered') {
+        notCovered.push(`${route.method} ${route.path}: ${rule.reason}`);
+        continue;
+      }
+      if (rule.kind === 'own') {
+        own.push(`${route.method} ${route.path}`);
+        continue;
+      }
       for (const account of accounts) {
         const home = homes.get(account.email) as Home;
         if (!reads(account, route, home)) continue;
         const records = await recordsFor(route, account, home);
         const path = fill(route, records);
         // The home holds no such record (a business without a business account group): this account is not probed here.
-        if (!path) { unprobed.push(`${account.email} ${route.method} ${route.path}`); continue; }
+        if (!path) {
+          unprobed.push(`${account.email} ${route.method} ${route.path}`);
+          continue;
+        }
         const body = bodyOf(route, records);
-        const response = body === 'multipart'
-          ? await harness.app.request(`/api/portal${path}`, { method: 'POST', headers: { authorization: `Bearer ${tokenFor(account.userId)}` }, body: probeUpload() })
-          : await harness.call(account.userId, route.method, path, body, { 'time-zone': 'Europe/London' });
+        const response =
+          body === 'multipart'
+            ? await harness.app.request(`/api/portal${path}`, {
+                method: 'POST',
+                headers: { authorization: `Bearer ${tokenFor(account.userId)}` },
+                body: probeUpload(),
+              })
+            : await harness.call(account.userId, route.method, path, body, { 'time-zone': 'Europe/London' });
         const text = await response.text();
         probed += 1;
         covered.add(`${route.method} ${route.path}`);
@@ -452,25 +640,36 @@ describe.each(databaseKinds)('permission matrix over every write route (seeded d
         if (expected) {
           const reason = stateBoundReason(route);
           if (status >= 200 && status < 300) succeeded += 1;
-          else if (reason && (status === 400 || status === 409 || status === 410 || status === 422)) { stateRefusals += 1; stateBoundRoutes.add(`${route.method} ${route.path}`); }
-          else mismatches.push(`${account.email} ${route.method} ${path}: allowed by the policy but ${status} ${text.slice(0, 160)}`);
+          else if (reason && (status === 400 || status === 409 || status === 410 || status === 422)) {
+            stateRefusals += 1;
+            stateBoundRoutes.add(`${route.method} ${route.path}`);
+          } else mismatches.push(`${account.email} ${route.method} ${path}: allowed by the policy but ${status} ${text.slice(0, 160)}`);
         } else if (status === 403 || status === 404) refused += 1;
         else mismatches.push(`${account.email} ${route.method} ${path}: not allowed by the policy but ${status}`);
       }
     }
-    console.log(`permission matrix on ${kind}: ${covered.size} write routes × ${accounts.length} demo accounts (${new Set(accounts.flatMap((account) => account.principal.grants.map((grant) => grant.role))).size} roles): `
-      + `${probed} calls, ${succeeded} succeeded, ${stateRefusals} allowed but refused for the record's state, ${refused} refused (403/404); `
-      + `(on ${stateBoundRoutes.size} routes: ${[...stateBoundRoutes].join(', ')}); ${unprobed.length} account × route pairs without such a record at home; ${own.length} own-record routes; not covered (${notCovered.length}):\n  ${notCovered.join('\n  ')}`);
+    console.log(
+      `permission matrix on ${kind}: ${covered.size} write routes × ${accounts.length} demo accounts (${new Set(accounts.flatMap((account) => account.principal.grants.map((grant) => grant.role))).size} roles): ` +
+        `${probed} calls, ${succeeded} succeeded, ${stateRefusals} allowed but refused for the record's state, ${refused} refused (403/404); ` +
+        `(on ${stateBoundRoutes.size} routes: ${[...stateBoundRoutes].join(', ')}); ${unprobed.length} account × route pairs without such a record at home; ${own.length} own-record routes; not covered (${notCovered.length}):\n  ${notCovered.join('\n  ')}`,
+    );
     if (mismatches.length > 0) console.log(`permission matrix mismatches on ${kind}:\n${mismatches.join('\n')}`);
     expect(mismatches).toEqual([]);
     // Read only means no write anywhere: its only successes are exports and views asked for with a POST.
-    const readsOnly = (rule: Rule) => rule.kind === 'permission' && rule.permissions.every((permission) => permission.endsWith('.Read') || permission === 'Portal.Reports.Create');
-    expect(successes.filter(({ account, rule }) => account.email === 'readonly@demo.test' && !readsOnly(rule)).map(({ route }) => `${route.method} ${route.path}`)).toEqual([]);
+    const readsOnly = (rule: Rule) =>
+      rule.kind === 'permission' && rule.permissions.every((permission) => permission.endsWith('.Read') || permission === 'Portal.Reports.Create');
+    expect(
+      successes.filter(({ account, rule }) => account.email === 'readonly@demo.test' && !readsOnly(rule)).map(({ route }) => `${route.method} ${route.path}`),
+    ).toEqual([]);
     expect(successes.filter(({ account }) => account.email === 'readonly@demo.test').length).toBeGreaterThan(5);
     // The matrix is not vacuous: most routes ran, both ways.
     expect(covered.size).toBeGreaterThan(100);
     // Every route with a rule was probed by some account.
-    expect(routes.filter((route) => ['permission', 'rootRole'].includes(ruleOf(route).kind) && !covered.has(`${route.method} ${route.path}`)).map((route) => `${route.method} ${route.path}`)).toEqual([]);
+    expect(
+      routes
+        .filter((route) => ['permission', 'rootRole'].includes(ruleOf(route).kind) && !covered.has(`${route.method} ${route.path}`))
+        .map((route) => `${route.method} ${route.path}`),
+    ).toEqual([]);
     expect(succeeded).toBeGreaterThan(200);
     expect(refused).toBeGreaterThan(500);
     expect(notCovered.length).toBeLessThanOrEqual(6);

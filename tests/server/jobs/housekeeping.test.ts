@@ -19,17 +19,28 @@ describe('housekeeping on the demo world (PGlite)', () => {
   }, 300_000);
   afterAll(async () => database?.close());
 
-  const warnings = async () => (await database.query<{ n: number }>("SELECT count(*)::int AS n FROM outbound_emails WHERE template = 'apiKeyExpiring'"))[0]?.n ?? 0;
+  const warnings = async () =>
+    (await database.query<{ n: number }>("SELECT count(*)::int AS n FROM outbound_emails WHERE template = 'apiKeyExpiring'"))[0]?.n ?? 0;
 
   it('warns the owners of a key expiring within 7 days once, and refreshes the watch list', async () => {
-    const [due] = await database.query<{ n: number }>("SELECT count(*)::int AS n FROM api_keys WHERE revoked_at IS NULL AND expiry_warned_at IS NULL AND expires_at > $1::timestamptz AND expires_at <= $1::timestamptz + interval '7 days'", [new Date().toISOString()]);
+    const [due] = await database.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM api_keys WHERE revoked_at IS NULL AND expiry_warned_at IS NULL AND expires_at > $1::timestamptz AND expires_at <= $1::timestamptz + interval '7 days'",
+      [new Date().toISOString()],
+    );
     expect(due?.n).toBeGreaterThan(0);
     // The watch list's latest day of signals is recomputed by a round: take it away first.
-    const [latest] = await database.query<{ day: string | null; n: number }>('SELECT max(day)::text AS day, count(*) FILTER (WHERE day = (SELECT max(day) FROM merchant_risk_signals_daily))::int AS n FROM merchant_risk_signals_daily');
+    const [latest] = await database.query<{ day: string | null; n: number }>(
+      'SELECT max(day)::text AS day, count(*) FILTER (WHERE day = (SELECT max(day) FROM merchant_risk_signals_daily))::int AS n FROM merchant_risk_signals_daily',
+    );
     expect(latest?.n).toBeGreaterThan(0);
     await database.query('DELETE FROM merchant_risk_signals_daily WHERE day = $1::date', [latest?.day]);
     const lines: string[] = [];
-    const housekeeping = startHousekeeping(database, { publicUrl: 'https://portal.test', files: createFolderStore(await mkdtemp(join(tmpdir(), 'housekeeping-'))), intervalMs: 3_600_000, log: (line) => lines.push(line) });
+    const housekeeping = startHousekeeping(database, {
+      publicUrl: 'https://portal.test',
+      files: createFolderStore(await mkdtemp(join(tmpdir(), 'housekeeping-'))),
+      intervalMs: 3_600_000,
+      log: (line) => lines.push(line),
+    });
     try {
       expect(await warnings()).toBe(0);
       // Two rounds asked for at once are one round.

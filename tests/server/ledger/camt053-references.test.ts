@@ -21,7 +21,14 @@ const createdAt = new Date('2026-11-02T08:00:00Z');
 /** September: one hold. October: two holds (credits) and sixteen releases of September's daily holds (debits). */
 function reserveEntries(): (typeof schema.ledgerEntries.$inferInsert)[] {
   const entry = (postingId: string, amountMinor: number, valueAt: string) => ({
-    postingId, accountId, businessId: 'B3', merchantId: 'M3a', category: postingId.split(':')[0] ?? 'reserveHold', amountMinor, currency: 'GBP', valueAt: new Date(valueAt),
+    postingId,
+    accountId,
+    businessId: 'B3',
+    merchantId: 'M3a',
+    category: postingId.split(':')[0] ?? 'reserveHold',
+    amountMinor,
+    currency: 'GBP',
+    valueAt: new Date(valueAt),
   });
   const releases = Array.from({ length: 16 }, (_, index) => {
     const held = String(index + 1).padStart(2, '0');
@@ -37,7 +44,17 @@ function reserveEntries(): (typeof schema.ledgerEntries.$inferInsert)[] {
 
 async function statementXml(database: Database, period: { start: Date | null; end: Date | null }) {
   let xml = '';
-  for await (const chunk of camt053Statement(database.db, { accountId, accountNumber, kind: 'reserve', currency: 'GBP', holder: 'Gamma Deli', period, createdAt, batchSize: 5 })) xml += chunk;
+  for await (const chunk of camt053Statement(database.db, {
+    accountId,
+    accountNumber,
+    kind: 'reserve',
+    currency: 'GBP',
+    holder: 'Gamma Deli',
+    period,
+    createdAt,
+    batchSize: 5,
+  }))
+    xml += chunk;
   return xml;
 }
 const all = (xml: string, pattern: RegExp) => [...xml.matchAll(pattern)].map((match) => match[1] ?? '');
@@ -52,13 +69,20 @@ describe.each(databaseKinds)('camt.053 references, summary and sequence on %s', 
 
   it('gives every entry its own reference, and the whole posting id beside it', async () => {
     const xml = await statementXml(database, october);
-    expect((await validateXML({ xml: [{ fileName: 'statement.xml', contents: xml }], schema: [{ fileName: 'camt.053.001.08.xsd', contents: xsd }] })).errors.map((error) => error.message)).toEqual([]);
+    expect(
+      (await validateXML({ xml: [{ fileName: 'statement.xml', contents: xml }], schema: [{ fileName: 'camt.053.001.08.xsd', contents: xsd }] })).errors.map(
+        (error) => error.message,
+      ),
+    ).toEqual([]);
     const references = all(xml, /<NtryRef>([^<]*)<\/NtryRef>/g);
     expect(references).toHaveLength(18);
     expect(new Set(references).size).toBe(18);
     for (const reference of references) expect(reference.length).toBeLessThanOrEqual(35);
     // Each entry leads back to its posting and its ledger entry.
-    const rows = await database.query<{ id: string; posting_id: string }>(`SELECT id::text, posting_id FROM ledger_entries WHERE account_id = $1 AND value_at >= '2026-10-01' ORDER BY value_at, id`, [accountId]);
+    const rows = await database.query<{ id: string; posting_id: string }>(
+      `SELECT id::text, posting_id FROM ledger_entries WHERE account_id = $1 AND value_at >= '2026-10-01' ORDER BY value_at, id`,
+      [accountId],
+    );
     expect(all(xml, /<AddtlNtryInf>([^<]*)<\/AddtlNtryInf>/g)).toEqual(rows.map((row) => row.posting_id));
     expect(all(xml, /<AcctSvcrRef>([^<]*)<\/AcctSvcrRef>/g)).toEqual(rows.map((row) => row.id));
     expect(references).toEqual(rows.map((row) => camtEntryReference(row.posting_id, Number(row.id))));
@@ -80,18 +104,23 @@ describe.each(databaseKinds)('camt.053 references, summary and sequence on %s', 
     const debitsMinor = Array.from({ length: 16 }, (_, index) => 1000 + index).reduce((sum, amount) => sum + amount, 0);
     const creditsMinor = 2500 + 777;
     const money = (minor: number) => (minor / 100).toFixed(2);
-    expect(xml).toContain(`<TxsSummry><TtlNtries><NbOfNtries>18</NbOfNtries><Sum>${money(creditsMinor + debitsMinor)}</Sum>`
-      + `<TtlNetNtry><Amt>${money(debitsMinor - creditsMinor)}</Amt><CdtDbtInd>DBIT</CdtDbtInd></TtlNetNtry></TtlNtries>`
-      + `<TtlCdtNtries><NbOfNtries>2</NbOfNtries><Sum>${money(creditsMinor)}</Sum></TtlCdtNtries>`
-      + `<TtlDbtNtries><NbOfNtries>16</NbOfNtries><Sum>${money(debitsMinor)}</Sum></TtlDbtNtries></TxsSummry>`);
+    expect(xml).toContain(
+      `<TxsSummry><TtlNtries><NbOfNtries>18</NbOfNtries><Sum>${money(creditsMinor + debitsMinor)}</Sum>` +
+        `<TtlNetNtry><Amt>${money(debitsMinor - creditsMinor)}</Amt><CdtDbtInd>DBIT</CdtDbtInd></TtlNetNtry></TtlNtries>` +
+        `<TtlCdtNtries><NbOfNtries>2</NbOfNtries><Sum>${money(creditsMinor)}</Sum></TtlCdtNtries>` +
+        `<TtlDbtNtries><NbOfNtries>16</NbOfNtries><Sum>${money(debitsMinor)}</Sum></TtlDbtNtries></TxsSummry>`,
+    );
     // Opening 50.00 (September's hold) + credits − debits = closing.
     expect(xml).toContain(`<Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="GBP">50.00</Amt><CdtDbtInd>CRDT</CdtDbtInd>`);
     const closing = 5000 + creditsMinor - debitsMinor;
-    expect(xml).toContain(`<Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="GBP">${money(Math.abs(closing))}</Amt><CdtDbtInd>${closing < 0 ? 'DBIT' : 'CRDT'}</CdtDbtInd>`);
+    expect(xml).toContain(
+      `<Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="GBP">${money(Math.abs(closing))}</Amt><CdtDbtInd>${closing < 0 ? 'DBIT' : 'CRDT'}</CdtDbtInd>`,
+    );
   });
 
-  it('numbers the statements month by month from the account\'s first', async () => {
-    const sequence = async (start: string, end: string) => /<ElctrncSeqNb>(\d+)<\/ElctrncSeqNb>/.exec(await statementXml(database, { start: new Date(start), end: new Date(end) }))?.[1];
+  it("numbers the statements month by month from the account's first", async () => {
+    const sequence = async (start: string, end: string) =>
+      /<ElctrncSeqNb>(\d+)<\/ElctrncSeqNb>/.exec(await statementXml(database, { start: new Date(start), end: new Date(end) }))?.[1];
     expect(await sequence('2026-09-01T00:00:00Z', '2026-09-30T23:59:59.999Z')).toBe('1');
     expect(await sequence('2026-10-01T00:00:00Z', '2026-10-31T23:59:59.999Z')).toBe('2');
     // November has no entries yet: still the next number, so a statement missing in between shows as a gap.
@@ -100,7 +129,7 @@ describe.each(databaseKinds)('camt.053 references, summary and sequence on %s', 
     expect(await sequence('2026-09-30T23:00:00Z', '2026-10-31T23:59:59.999Z')).toBe('2');
   });
 
-  it('numbers by the period\'s middle, and an account without entries starts at one', () => {
+  it("numbers by the period's middle, and an account without entries starts at one", () => {
     const first = new Date('2025-12-15T10:00:00Z');
     expect(camtSequenceNumber({ start: new Date('2026-01-31T23:00:00Z'), end: new Date('2026-02-28T22:59:59Z') }, createdAt, first)).toBe(3);
     expect(camtSequenceNumber({ start: new Date('2026-02-01T05:00:00Z'), end: new Date('2026-03-01T04:59:59Z') }, createdAt, first)).toBe(3);

@@ -52,7 +52,14 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('void' as const), of }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('refund' as const), of, share, over: sometimes }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('cancelRefund' as const), of }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('settleRefund' as const), of, outcome: fc.constantFrom('completed' as const, 'completed' as const, 'failed' as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('settleRefund' as const),
+      of,
+      outcome: fc.constantFrom('completed' as const, 'completed' as const, 'failed' as const),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('chargeback' as const), of, share }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('wait' as const), hours: fc.integer({ min: 1, max: 40 }) }) },
   { weight: 1, arbitrary: fc.constant({ op: 'cutOff' as const }) },
@@ -96,23 +103,34 @@ describe.skipIf(Boolean(process.env.TEST_CLOCK)).each(databaseKinds)('money thro
       runs += 1;
       const run = runs;
       let clock = start.getTime();
-      const tick = (ms: number) => { clock += ms; vi.setSystemTime(clock); };
+      const tick = (ms: number) => {
+        clock += ms;
+        vi.setSystemTime(clock);
+      };
       tick(0);
       // A fresh merchant of B3 (whose owner acts through the API), with its own pricing plan and settlement.
       const merchantId = `MQ${kind === 'pglite' ? 'L' : 'P'}${run}`;
       const { currency } = setup;
       const accountNumber = merchantAccountNumber(merchantId, currency);
       const trading = groupAccountId(accountNumber, 'trading');
-      await database.db.insert(schema.merchants).values({ id: merchantId, businessId: 'B3', name: `Property ${run}`, currencies: [currency], grossSettlement: setup.gross });
-      await database.db.insert(schema.configurations).values({ id: `C-${merchantId}`, merchantId, businessId: 'B3', tradeName: `${merchantId} shop`, switches: { virtualTerminalMenuEnabled: false } });
+      await database.db
+        .insert(schema.merchants)
+        .values({ id: merchantId, businessId: 'B3', name: `Property ${run}`, currencies: [currency], grossSettlement: setup.gross });
+      await database.db
+        .insert(schema.configurations)
+        .values({ id: `C-${merchantId}`, merchantId, businessId: 'B3', tradeName: `${merchantId} shop`, switches: { virtualTerminalMenuEnabled: false } });
       await database.db.insert(schema.pricingPlanRates).values({ merchantId, currency, paymentMethod: 'card', ...setup.rate });
       const payments: ModelPayment[] = [];
       const major = (minor: number) => (currency === 'JPY' ? minor : minor / 100);
       const pick = (index: number) => (payments.length === 0 ? undefined : payments[index % payments.length]);
-      const versionOf = async (job: string) => (await database.query<{ version: number }>('SELECT version FROM payment_jobs WHERE reference = $1', [job]))[0]?.version ?? 1;
+      const versionOf = async (job: string) =>
+        (await database.query<{ version: number }>('SELECT version FROM payment_jobs WHERE reference = $1', [job]))[0]?.version ?? 1;
       const act = async (payment: ModelPayment, action: string, body: Record<string, unknown>) => {
-        const response = await call(users.owner, 'POST', `/businesses/B3/payment-jobs/${payment.job}/payments/${payment.id}/${action}`, { ...body, version: await versionOf(payment.job) });
-        return { status: response.status, body: await response.json() as { refundId?: string; errorReport?: unknown } };
+        const response = await call(users.owner, 'POST', `/businesses/B3/payment-jobs/${payment.job}/payments/${payment.id}/${action}`, {
+          ...body,
+          version: await versionOf(payment.job),
+        });
+        return { status: response.status, body: (await response.json()) as { refundId?: string; errorReport?: unknown } };
       };
 
       for (const step of commands) {
@@ -126,12 +144,34 @@ describe.skipIf(Boolean(process.env.TEST_CLOCK)).each(databaseKinds)('money thro
             const job = `PJQ${merchantId}X${n}`;
             const id = `TXQ${merchantId}X${n}`;
             await database.db.insert(schema.paymentJobs).values({
-              reference: job, businessId: 'B3', partnerId: null, merchantId, configurationId: `C-${merchantId}`, createDateTimeUtc: now,
-              expirationDateTimeUtc: null, orderNumber: `ORD-${job}`, amountMinor: step.amount, currency, status: 'reserved', order: {},
+              reference: job,
+              businessId: 'B3',
+              partnerId: null,
+              merchantId,
+              configurationId: `C-${merchantId}`,
+              createDateTimeUtc: now,
+              expirationDateTimeUtc: null,
+              orderNumber: `ORD-${job}`,
+              amountMinor: step.amount,
+              currency,
+              status: 'reserved',
+              order: {},
             });
             await database.db.insert(schema.transactions).values({
-              reference: id, kind: 'payment', parentReference: null, partnerId: null, businessId: 'B3', merchantId, configurationId: `C-${merchantId}`,
-              paymentJobReference: job, createdAt: now, amountMinor: step.amount, currency, status: 'reserved', paymentMethod: 'card', channel: 'Gateway',
+              reference: id,
+              kind: 'payment',
+              parentReference: null,
+              partnerId: null,
+              businessId: 'B3',
+              merchantId,
+              configurationId: `C-${merchantId}`,
+              paymentJobReference: job,
+              createdAt: now,
+              amountMinor: step.amount,
+              currency,
+              status: 'reserved',
+              paymentMethod: 'card',
+              channel: 'Gateway',
             });
             payments.push({ job, id, authorised: step.amount, captures: [], released: false, refunds: [], chargedBack: 0 });
             break;
@@ -140,7 +180,7 @@ describe.skipIf(Boolean(process.env.TEST_CLOCK)).each(databaseKinds)('money thro
             const payment = pick(step.of);
             if (!payment) break;
             const capturable = capturableOf(payment);
-            const amount = step.over ? capturable + 1 : Math.max(1, Math.floor(capturable * step.share / 100));
+            const amount = step.over ? capturable + 1 : Math.max(1, Math.floor((capturable * step.share) / 100));
             const answer = await act(payment, 'actions/capture', { amount: major(amount) });
             const allowed = capturable > 0 && amount <= capturable;
             expect(answer.status, `${context} ${JSON.stringify(answer.body)}`).toBe(allowed ? 201 : 400);
@@ -160,7 +200,7 @@ describe.skipIf(Boolean(process.env.TEST_CLOCK)).each(databaseKinds)('money thro
             const payment = pick(step.of);
             if (!payment) break;
             const refundable = refundableOf(payment);
-            const amount = step.over ? refundable + 1 : Math.max(1, Math.floor(refundable * step.share / 100));
+            const amount = step.over ? refundable + 1 : Math.max(1, Math.floor((refundable * step.share) / 100));
             const answer = await act(payment, 'actions/refund', { amount: major(amount), reason: 'goodwill' });
             const allowed = refundable > 0 && amount <= refundable && liveRefunds(payment) < 10;
             expect(answer.status, `${context} ${JSON.stringify(answer.body)}`).toBe(allowed ? 201 : 400);
@@ -193,7 +233,7 @@ describe.skipIf(Boolean(process.env.TEST_CLOCK)).each(databaseKinds)('money thro
             const payment = pick(step.of);
             if (!payment) break;
             const held = refundableOf(payment);
-            const amount = Math.max(1, Math.floor(held * step.share / 100));
+            const amount = Math.max(1, Math.floor((held * step.share) / 100));
             const chargeback = await database.db.transaction((tx) => recordChargeback(tx, payment.id, { amountMinor: amount, reason: 'Fraud' }, now));
             if (held > 0) {
               expect(chargeback, context).not.toBeNull();
@@ -217,12 +257,18 @@ describe.skipIf(Boolean(process.env.TEST_CLOCK)).each(databaseKinds)('money thro
 
       /** Ledger = payments for every payment of the run, balanced postings, zero trial balance, a continuous statement. */
       async function expectInvariants(context: string) {
-        const ledger = new Map((await database.query<{ payment: string; net: string | null; fee: string | null }>(
-          `SELECT coalesce(t.parent_reference, t.reference) AS payment,
+        const ledger = new Map(
+          (
+            await database.query<{ payment: string; net: string | null; fee: string | null }>(
+              `SELECT coalesce(t.parent_reference, t.reference) AS payment,
               sum(e.amount_minor) FILTER (WHERE e.account_id = $2 AND e.category IN ('sale', 'refund', 'reversal'))::text AS net,
               sum(e.amount_minor) FILTER (WHERE e.account_id LIKE '%:costs' AND e.category = 'fee')::text AS fee
             FROM ledger_entries e JOIN transactions t ON t.reference = e.transaction_reference
-            WHERE t.merchant_id = $1 GROUP BY 1`, [merchantId, trading])).map((row) => [row.payment, { net: Number(row.net ?? 0), fee: Number(row.fee ?? 0) }]));
+            WHERE t.merchant_id = $1 GROUP BY 1`,
+              [merchantId, trading],
+            )
+          ).map((row) => [row.payment, { net: Number(row.net ?? 0), fee: Number(row.fee ?? 0) }]),
+        );
         for (const payment of payments) {
           const expected = {
             net: capturedOf(payment) - refundedOf(payment) - payment.chargedBack,
@@ -234,12 +280,20 @@ describe.skipIf(Boolean(process.env.TEST_CLOCK)).each(databaseKinds)('money thro
           `WITH mine AS (SELECT id FROM ledger_postings WHERE merchant_id = $1),
             postings AS (SELECT e.posting_id, e.currency, sum(e.amount_minor) AS total FROM ledger_entries e WHERE e.posting_id IN (SELECT id FROM mine) GROUP BY 1, 2)
           SELECT (SELECT string_agg(posting_id, ', ') FROM postings WHERE total <> 0) AS unbalanced,
-            (SELECT string_agg(currency || ' ' || total, ', ') FROM (SELECT currency, sum(total) AS total FROM postings GROUP BY 1) c WHERE total <> 0) AS trial`, [merchantId]);
+            (SELECT string_agg(currency || ' ' || total, ', ') FROM (SELECT currency, sum(total) AS total FROM postings GROUP BY 1) c WHERE total <> 0) AS trial`,
+          [merchantId],
+        );
         expect(balance, context).toEqual({ unbalanced: null, trial: null });
         // Every day checkpoint is the sum of its entries (the statement reads them).
         expect(await dailyBalanceDiscrepancies(database.db), context).toEqual([]);
         // The trading account's statement of the run so far: its closing balance is its opening plus its movements.
-        const statement = await readStatement(database.db, { accountId: trading, period: { start, end: null }, sort: { field: 'date', descending: false }, limit: 500, offset: 0 });
+        const statement = await readStatement(database.db, {
+          accountId: trading,
+          period: { start, end: null },
+          sort: { field: 'date', descending: false },
+          limit: 500,
+          offset: 0,
+        });
         expect(statement.openingBalanceMinor, context).toBe(0);
         expect(statement.closingBalanceMinor, context).toBe(statement.totals.reduce((sum, row) => sum + row.amountMinor, 0));
         expect(statement.movements.at(-1)?.runningBalanceMinor ?? 0, context).toBe(statement.closingBalanceMinor);
@@ -250,10 +304,24 @@ describe.skipIf(Boolean(process.env.TEST_CLOCK)).each(databaseKinds)('money thro
         for (const kind of ['trading', 'costs', 'reserve', 'invoice'] as const) {
           const accountId = groupAccountId(accountNumber, kind);
           const split = new Date(Math.floor((start.getTime() + clock) / 2));
-          const first = await readStatement(database.db, { accountId, period: { start, end: new Date(split.getTime() - 1) }, sort: { field: 'date', descending: false }, limit: 500, offset: 0 });
-          const rest = await readStatement(database.db, { accountId, period: { start: split, end: null }, sort: { field: 'date', descending: false }, limit: 500, offset: 0 });
+          const first = await readStatement(database.db, {
+            accountId,
+            period: { start, end: new Date(split.getTime() - 1) },
+            sort: { field: 'date', descending: false },
+            limit: 500,
+            offset: 0,
+          });
+          const rest = await readStatement(database.db, {
+            accountId,
+            period: { start: split, end: null },
+            sort: { field: 'date', descending: false },
+            limit: 500,
+            offset: 0,
+          });
           for (const statement of [first, rest]) {
-            expect(statement.closingBalanceMinor, context).toBe(statement.openingBalanceMinor + statement.totals.reduce((sum, row) => sum + row.amountMinor, 0));
+            expect(statement.closingBalanceMinor, context).toBe(
+              statement.openingBalanceMinor + statement.totals.reduce((sum, row) => sum + row.amountMinor, 0),
+            );
           }
           expect(rest.openingBalanceMinor, `${context} ${kind}`).toBe(first.closingBalanceMinor);
         }
@@ -262,22 +330,31 @@ describe.skipIf(Boolean(process.env.TEST_CLOCK)).each(databaseKinds)('money thro
       /** The month's invoice lines of the merchant charge its invoice-account fees only; a deducted fee is never invoiced. */
       async function expectInvoicesNeverRepeatDeductedFees(context: string) {
         const drafts = await draftInvoices(database.db, '2026-11');
-        const invoiced = drafts.flatMap((draft) => draft.lines).filter((line) => line.merchantId === merchantId).reduce((sum, line) => sum + line.feesMinor, 0);
+        const invoiced = drafts
+          .flatMap((draft) => draft.lines)
+          .filter((line) => line.merchantId === merchantId)
+          .reduce((sum, line) => sum + line.feesMinor, 0);
         const [fees] = await database.query<{ deducted: string | null; onInvoice: string | null }>(
           `SELECT (-sum(amount_minor) FILTER (WHERE account_id = $1))::text AS deducted, (-sum(amount_minor) FILTER (WHERE account_id = $2))::text AS "onInvoice"
-            FROM ledger_entries WHERE category = 'fee' AND posting_id LIKE 'fee:%' AND merchant_id = $3`, [trading, groupAccountId(accountNumber, 'invoice'), merchantId]);
+            FROM ledger_entries WHERE category = 'fee' AND posting_id LIKE 'fee:%' AND merchant_id = $3`,
+          [trading, groupAccountId(accountNumber, 'invoice'), merchantId],
+        );
         const deducted = Number(fees?.deducted ?? 0);
         const onInvoice = Number(fees?.onInvoice ?? 0);
         // The invoice charges exactly the fees put on the invoice account; a net-settled merchant's fees were deducted
         // from its payouts and are never invoiced; a gross-settled merchant has nothing deducted.
-        expect({ invoiced, deductedAndInvoiced: setup.gross ? 0 : Math.min(deducted, invoiced) }, context).toEqual({ invoiced: onInvoice, deductedAndInvoiced: 0 });
+        expect({ invoiced, deductedAndInvoiced: setup.gross ? 0 : Math.min(deducted, invoiced) }, context).toEqual({
+          invoiced: onInvoice,
+          deductedAndInvoiced: 0,
+        });
         if (setup.gross) expect(deducted, context).toBe(0);
         else expect({ invoiced, onInvoice }, context).toEqual({ invoiced: 0, onInvoice: 0 });
         // The whole ledger (every run's merchant, the business accounts the cut-offs paid into) every 25 runs and at the end.
         if (run % 25 !== 0 && run !== runsOf[kind]) return;
         const [whole] = await database.query<{ unbalanced: string | number; trial: string | null }>(
           `SELECT (SELECT count(*) FROM (SELECT posting_id FROM ledger_entries GROUP BY 1 HAVING sum(amount_minor) <> 0) u) AS unbalanced,
-            (SELECT string_agg(currency || ' ' || total, ', ') FROM (SELECT currency, sum(amount_minor) AS total FROM ledger_entries GROUP BY 1) c WHERE total <> 0) AS trial`);
+            (SELECT string_agg(currency || ' ' || total, ', ') FROM (SELECT currency, sum(amount_minor) AS total FROM ledger_entries GROUP BY 1) c WHERE total <> 0) AS trial`,
+        );
         expect({ unbalanced: Number(whole?.unbalanced), trial: whole?.trial ?? null }, context).toEqual({ unbalanced: 0, trial: null });
       }
     });

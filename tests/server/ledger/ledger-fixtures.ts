@@ -16,9 +16,30 @@ export const m2aEur = merchantAccountNumber('M2a', 'EUR');
 export const m3aGbp = merchantAccountNumber('M3a', 'GBP');
 export const b2Eur = businessAccountNumber('B2', 'EUR');
 
-const row = (reference: string, merchantId: string, businessId: string, partnerId: string | null, at: string, amountMinor: number, extra: Partial<NewTransactionRow> = {}): NewTransactionRow => ({
-  reference, kind: 'payment', parentReference: null, partnerId, businessId, merchantId, configurationId: `C-${merchantId}`, paymentJobReference: `PJ${reference}`,
-  createdAt: new Date(at), amountMinor, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway', ...extra,
+const row = (
+  reference: string,
+  merchantId: string,
+  businessId: string,
+  partnerId: string | null,
+  at: string,
+  amountMinor: number,
+  extra: Partial<NewTransactionRow> = {},
+): NewTransactionRow => ({
+  reference,
+  kind: 'payment',
+  parentReference: null,
+  partnerId,
+  businessId,
+  merchantId,
+  configurationId: `C-${merchantId}`,
+  paymentJobReference: `PJ${reference}`,
+  createdAt: new Date(at),
+  amountMinor,
+  currency: 'GBP',
+  status: 'paid',
+  paymentMethod: 'card',
+  channel: 'Gateway',
+  ...extra,
 });
 
 export const ledgerTransactions: NewTransactionRow[] = [
@@ -35,11 +56,16 @@ export const ledgerTransactions: NewTransactionRow[] = [
 export async function insertLedgerFixture(database: Database): Promise<void> {
   await database.db.transaction(async (tx) => {
     await ensureMerchantAccountGroups(tx, [
-      { businessId: 'B1', merchantId: 'M1a', currency: 'GBP' }, { businessId: 'B1', merchantId: 'M1a', currency: 'EUR' },
-      { businessId: 'B1', merchantId: 'M1b', currency: 'GBP' }, { businessId: 'B2', merchantId: 'M2a', currency: 'EUR' },
+      { businessId: 'B1', merchantId: 'M1a', currency: 'GBP' },
+      { businessId: 'B1', merchantId: 'M1a', currency: 'EUR' },
+      { businessId: 'B1', merchantId: 'M1b', currency: 'GBP' },
+      { businessId: 'B2', merchantId: 'M2a', currency: 'EUR' },
       { businessId: 'B3', merchantId: 'M3a', currency: 'GBP' },
     ]);
-    await tx.update(schema.merchantAccountGroups).set({ reserveBasisPoints: 1000, reserveDays: 10 }).where(sqlEq(schema.merchantAccountGroups.accountNumber, m1aGbp));
+    await tx
+      .update(schema.merchantAccountGroups)
+      .set({ reserveBasisPoints: 1000, reserveDays: 10 })
+      .where(sqlEq(schema.merchantAccountGroups.accountNumber, m1aGbp));
     await tx.insert(schema.pricingPlans).values([
       { merchantId: 'M1a', businessId: 'B1', currency: 'GBP', name: 'Growth', monthlyMinimumMinor: 0, validFrom: new Date('2026-01-01T00:00:00Z') },
       { merchantId: 'M1b', businessId: 'B1', currency: 'GBP', name: 'Standard', monthlyMinimumMinor: 0, validFrom: new Date('2026-01-01T00:00:00Z') },
@@ -49,7 +75,11 @@ export async function insertLedgerFixture(database: Database): Promise<void> {
       { merchantId: 'M1b', currency: 'GBP', paymentMethod: 'card', percentageBasisPoints: 100, fixedMinor: 10 },
     ]);
     await insertTransactions(tx, ledgerTransactions);
-    await postTransactionChanges(tx, ledgerTransactions.map((transaction) => ({ before: null, after: toStatsTransaction(transaction) })), { now: new Date('2026-10-02T15:00:00Z') });
+    await postTransactionChanges(
+      tx,
+      ledgerTransactions.map((transaction) => ({ before: null, after: toStatsTransaction(transaction) })),
+      { now: new Date('2026-10-02T15:00:00Z') },
+    );
   });
   // TXL4 is paid the next morning: its sale lands in that day's batch.
   await database.db.transaction(async (tx) => {
@@ -61,8 +91,15 @@ export async function insertLedgerFixture(database: Database): Promise<void> {
   await database.db.transaction(async (tx) => {
     await closeDueBatches(tx, ledgerNow);
     await tx.insert(schema.remittanceSettings).values({
-      accountNumber: b2Eur, businessId: 'B2', frequency: 'weekly', dayOfPeriod: 5, startDate: '2026-10-01', nextPaymentDate: '2026-10-01', nextScheduleDate: '2026-10-01',
-      beneficiary: { companyName: 'Beta Retail Ltd' }, ibanMasked: 'GB** **** **** **** 4321',
+      accountNumber: b2Eur,
+      businessId: 'B2',
+      frequency: 'weekly',
+      dayOfPeriod: 5,
+      startDate: '2026-10-01',
+      nextPaymentDate: '2026-10-01',
+      nextScheduleDate: '2026-10-01',
+      beneficiary: { companyName: 'Beta Retail Ltd' },
+      ibanMasked: 'GB** **** **** **** 4321',
     });
     await payBusinessRemittances(tx, ledgerNow);
   });

@@ -39,8 +39,10 @@ describe('ledger reports (PGlite, folder store)', () => {
     await store?.close();
   });
 
-  it('a CSV statement opens and closes with the API\'s balances, and each row carries the running balance', async () => {
-    const api = accountStatement.assert(await (await call(users.partner, 'GET', `${base}/statements/trading?date=${encodeURIComponent(october)}&pagesize=100`)).json());
+  it("a CSV statement opens and closes with the API's balances, and each row carries the running balance", async () => {
+    const api = accountStatement.assert(
+      await (await call(users.partner, 'GET', `${base}/statements/trading?date=${encodeURIComponent(october)}&pagesize=100`)).json(),
+    );
     const rows = await csvRows(store.files, await generate({ fileType: 'csv', filters: { date: october } }));
     // Times in the business's zone (B1: Europe/London), whatever zone the request came from.
     expect(rows[0]).toEqual(['Date (Europe/London)', 'Category', 'Transaction', 'Batch', 'Amount (GBP)', 'Balance (GBP)']);
@@ -61,7 +63,7 @@ describe('ledger reports (PGlite, folder store)', () => {
   it('an XLSX batch overview and a transfers CSV', async () => {
     const key = await generate({ fileType: 'xlsx' }, `${base}/batches/reports`);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await storedBytes(store.files, key) as unknown as ArrayBuffer);
+    await workbook.xlsx.load((await storedBytes(store.files, key)) as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet('Batches');
     expect(sheet?.getRow(1).values).toEqual(expect.arrayContaining(['Net', 'Payout']));
     expect(sheet?.rowCount).toBe(5);
@@ -72,7 +74,7 @@ describe('ledger reports (PGlite, folder store)', () => {
   it('a report the user may no longer read fails instead of leaking', async () => {
     const response = await call(users.partner, 'POST', `${base}/costs/reports`, { fileType: 'csv' });
     const { reportId } = (await response.json()) as { reportId: string };
-    await database.query("DELETE FROM user_roles WHERE user_id = $1", [users.partner]);
+    await database.query('DELETE FROM user_roles WHERE user_id = $1', [users.partner]);
     expect(await runNextReport({ database, files: store.files, nodeId: 'node-l', log: () => undefined })).toBe('failed');
     expect((await reportRow(database, reportId)).error).toBe('You do not have the correct permissions.');
   });

@@ -37,18 +37,27 @@ describe.each(databaseKinds)('monthly minimums posted for a plan starting mid-mo
     await database.db.transaction(async (tx) => {
       await ensureMerchantAccountGroups(tx, [{ businessId: 'B1', merchantId: 'M1a', currency: 'GBP' }]);
       // No fees at all: the top-up is the minimum in force. 21 to 31 October is 11 of 31 days: 3,100 × 11 / 31 = 1,100.
-      await tx.insert(schema.pricingPlans).values({ merchantId: 'M1a', businessId: 'B1', currency: 'GBP', name: 'Growth', monthlyMinimumMinor: 3_100, validFrom: new Date('2026-10-21T15:00:00Z') });
+      await tx.insert(schema.pricingPlans).values({
+        merchantId: 'M1a',
+        businessId: 'B1',
+        currency: 'GBP',
+        name: 'Growth',
+        monthlyMinimumMinor: 3_100,
+        validFrom: new Date('2026-10-21T15:00:00Z'),
+      });
     });
   });
   afterAll(async () => database?.close());
 
-  it('the billing preview and the ledger posting owe the first month\'s share, later months the whole minimum', async () => {
+  it("the billing preview and the ledger posting owe the first month's share, later months the whole minimum", async () => {
     const preview = await draftInvoices(database.db, '2026-10');
     expect(preview.map((invoice) => [invoice.businessId, invoice.currency, invoice.minimumTopUpMinor])).toEqual([['B1', 'GBP', 1_100]]);
 
     await database.db.transaction((tx) => postMonthlyMinimums(tx, new Date('2026-12-05T00:00:00Z')));
-    const posted = await database.db.select({ postingId: schema.ledgerEntries.postingId, amount: schema.ledgerEntries.amountMinor, valueAt: schema.ledgerEntries.valueAt })
-      .from(schema.ledgerEntries).where(and(eq(schema.ledgerEntries.accountId, `${account}:costs`), like(schema.ledgerEntries.postingId, 'minimumFee:%')))
+    const posted = await database.db
+      .select({ postingId: schema.ledgerEntries.postingId, amount: schema.ledgerEntries.amountMinor, valueAt: schema.ledgerEntries.valueAt })
+      .from(schema.ledgerEntries)
+      .where(and(eq(schema.ledgerEntries.accountId, `${account}:costs`), like(schema.ledgerEntries.postingId, 'minimumFee:%')))
       .orderBy(schema.ledgerEntries.postingId);
     expect(posted.map((row) => [row.postingId, row.amount, row.valueAt.toISOString()])).toEqual([
       [`minimumFee:${account}:202610`, 1_100, '2026-11-01T00:00:00.000Z'],

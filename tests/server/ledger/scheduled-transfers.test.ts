@@ -28,7 +28,16 @@ const secondCutOff = new Date('2026-11-12T00:05:00Z');
 
 async function camt(database: Database, createdAt: Date) {
   let xml = '';
-  for await (const chunk of camt053Statement(database.db, { accountId: remittance, accountNumber, kind: 'remittance', currency: 'GBP', holder: 'Gamma Deli', period: november, createdAt })) xml += chunk;
+  for await (const chunk of camt053Statement(database.db, {
+    accountId: remittance,
+    accountNumber,
+    kind: 'remittance',
+    currency: 'GBP',
+    holder: 'Gamma Deli',
+    period: november,
+    createdAt,
+  }))
+    xml += chunk;
   return xml;
 }
 const balanceIn = (xml: string, code: 'OPBD' | 'CLBD') => {
@@ -41,10 +50,30 @@ describe.each(databaseKinds)('transfers booked when they happen on %s', (kind) =
   beforeAll(async () => {
     database = await createTestDatabase(kind);
     await insertFixtureWorld(database);
-    await database.db.transaction((tx) => postTransactionChanges(tx, [{
-      before: null,
-      after: { reference: 'TXS1', kind: 'payment', parentReference: null, status: 'paid', amountMinor: 48_599, currency: 'GBP', createdAt: saleAt, merchantId: 'M3a', businessId: 'B3', partnerId: null, declineReason: null },
-    }], { now: saleAt }));
+    await database.db.transaction((tx) =>
+      postTransactionChanges(
+        tx,
+        [
+          {
+            before: null,
+            after: {
+              reference: 'TXS1',
+              kind: 'payment',
+              parentReference: null,
+              status: 'paid',
+              amountMinor: 48_599,
+              currency: 'GBP',
+              createdAt: saleAt,
+              merchantId: 'M3a',
+              businessId: 'B3',
+              partnerId: null,
+              declineReason: null,
+            },
+          },
+        ],
+        { now: saleAt },
+      ),
+    );
     await database.db.transaction((tx) => closeDueBatches(tx, firstCutOff));
   });
   afterAll(async () => database?.close());
@@ -52,18 +81,31 @@ describe.each(databaseKinds)('transfers booked when they happen on %s', (kind) =
   it('books nothing ahead of the cut-off: the transfer is scheduled, not posted', async () => {
     const ahead = await database.query(`SELECT posting_id, value_at FROM ledger_entries WHERE value_at > $1`, [firstCutOff]);
     expect(ahead).toEqual([]);
-    const transfers = await database.query<{ transfer_date: Date; amount_minor: string }>(`SELECT transfer_date, amount_minor::text FROM ledger_transfers WHERE account_number = $1`, [accountNumber]);
+    const transfers = await database.query<{ transfer_date: Date; amount_minor: string }>(
+      `SELECT transfer_date, amount_minor::text FROM ledger_transfers WHERE account_number = $1`,
+      [accountNumber],
+    );
     expect(transfers).toHaveLength(1);
     expect(new Date(transfers[0]?.transfer_date ?? 0).toISOString()).toBe(transferDay.toISOString());
   });
 
-  it('closes the remittance account\'s month at its balance, the scheduled transfer pending in camt.053', async () => {
+  it("closes the remittance account's month at its balance, the scheduled transfer pending in camt.053", async () => {
     const balance = await balanceOf(database.db, remittance);
     expect(balance).toBeGreaterThan(0);
-    const statement = await readStatement(database.db, { accountId: remittance, period: november, sort: { field: 'date', descending: false }, limit: 100, offset: 0 });
+    const statement = await readStatement(database.db, {
+      accountId: remittance,
+      period: november,
+      sort: { field: 'date', descending: false },
+      limit: 100,
+      offset: 0,
+    });
     expect(statement.closingBalanceMinor).toBe(balance);
     const xml = await camt(database, new Date('2026-11-11T08:00:00Z'));
-    expect((await validateXML({ xml: [{ fileName: 'statement.xml', contents: xml }], schema: [{ fileName: 'camt.053.001.08.xsd', contents: xsd }] })).errors.map((error) => error.message)).toEqual([]);
+    expect(
+      (await validateXML({ xml: [{ fileName: 'statement.xml', contents: xml }], schema: [{ fileName: 'camt.053.001.08.xsd', contents: xsd }] })).errors.map(
+        (error) => error.message,
+      ),
+    ).toEqual([]);
     expect(balanceIn(xml, 'CLBD')).toBe(balance);
     const entries = [...xml.matchAll(/<Ntry>(.*?)<\/Ntry>/g)].map((match) => match[1] ?? '');
     const booked = entries.filter((entry) => entry.includes('<Sts><Cd>BOOK</Cd></Sts>'));
@@ -82,7 +124,9 @@ describe.each(databaseKinds)('transfers booked when they happen on %s', (kind) =
 
   it('books the transfer at the first cut-off on its day, and then the month closes at zero with nothing pending', async () => {
     await database.db.transaction((tx) => closeDueBatches(tx, secondCutOff));
-    const [transfer] = await database.query<{ value_at: Date }>(`SELECT value_at FROM ledger_postings WHERE category = 'transfer' AND id LIKE $1`, [`transfer:B${accountNumber}-%`]);
+    const [transfer] = await database.query<{ value_at: Date }>(`SELECT value_at FROM ledger_postings WHERE category = 'transfer' AND id LIKE $1`, [
+      `transfer:B${accountNumber}-%`,
+    ]);
     expect(new Date(transfer?.value_at ?? 0).toISOString()).toBe(transferDay.toISOString());
     expect(await balanceOf(database.db, remittance)).toBe(0);
     const xml = await camt(database, new Date('2026-11-12T08:00:00Z'));

@@ -31,17 +31,47 @@ const base = `/businesses/B1/merchants/M1a/merchant-accountgroups/${m1aGbp}`;
 const businessBase = `/businesses/B2/business-accountgroups/${b2Eur}`;
 const cutOff = new Date('2026-10-20T12:00:00Z');
 
-const tx = (reference: string, merchantId: string, businessId: string, at: string, amountMinor: number, extra: Partial<NewTransactionRow> = {}): NewTransactionRow => ({
-  reference, kind: 'payment', parentReference: null, partnerId: 'P1', businessId, merchantId, configurationId: `C-${merchantId}`, paymentJobReference: `PJ${reference}`,
-  createdAt: new Date(at), amountMinor, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway', ...extra,
+const tx = (
+  reference: string,
+  merchantId: string,
+  businessId: string,
+  at: string,
+  amountMinor: number,
+  extra: Partial<NewTransactionRow> = {},
+): NewTransactionRow => ({
+  reference,
+  kind: 'payment',
+  parentReference: null,
+  partnerId: 'P1',
+  businessId,
+  merchantId,
+  configurationId: `C-${merchantId}`,
+  paymentJobReference: `PJ${reference}`,
+  createdAt: new Date(at),
+  amountMinor,
+  currency: 'GBP',
+  status: 'paid',
+  paymentMethod: 'card',
+  channel: 'Gateway',
+  ...extra,
 });
 
 // M1a (GBP, net settlement, 10% reserve): a day with two sales, a refund of one, and a chargeback of the other.
 const settled: NewTransactionRow[] = [
   tx('TXS1', 'M1a', 'B1', '2026-10-14T09:00:00Z', 20_000, { cardMasked: '411111******1111' }),
   tx('TXS2', 'M1a', 'B1', '2026-10-14T10:00:00Z', 12_345, { cardMasked: '550000******0004' }),
-  tx('TXS3', 'M1a', 'B1', '2026-10-14T11:00:00Z', 5_000, { kind: 'refund', parentReference: 'TXS1', paymentJobReference: 'PJTXS1', cardMasked: '411111******1111' }),
-  tx('TXS4', 'M1a', 'B1', '2026-10-14T12:00:00Z', 7_000, { kind: 'chargeback', parentReference: 'TXS2', paymentJobReference: 'PJTXS2', cardMasked: '550000******0004' }),
+  tx('TXS3', 'M1a', 'B1', '2026-10-14T11:00:00Z', 5_000, {
+    kind: 'refund',
+    parentReference: 'TXS1',
+    paymentJobReference: 'PJTXS1',
+    cardMasked: '411111******1111',
+  }),
+  tx('TXS4', 'M1a', 'B1', '2026-10-14T12:00:00Z', 7_000, {
+    kind: 'chargeback',
+    parentReference: 'TXS2',
+    paymentJobReference: 'PJTXS2',
+    cardMasked: '550000******0004',
+  }),
   tx('TXS5', 'M1a', 'B1', '2026-10-07T12:00:00Z', 3_000, { paymentMethod: 'ideal' }),
   // M2a (B2: automatic remittance off) pays into the business account on two days before its weekly transfer.
   tx('TXE1', 'M2a', 'B2', '2026-10-05T10:00:00Z', 40_000, { currency: 'EUR' }),
@@ -51,22 +81,59 @@ const disputeReason = 'Goods or services not provided';
 
 async function insertScenario(database: Database): Promise<void> {
   await database.db.transaction(async (writer) => {
-    await ensureMerchantAccountGroups(writer, [{ businessId: 'B1', merchantId: 'M1a', currency: 'GBP' }, { businessId: 'B2', merchantId: 'M2a', currency: 'EUR' }]);
-    await writer.update(schema.merchantAccountGroups).set({ reserveBasisPoints: 1000, reserveDays: 90 }).where(eq(schema.merchantAccountGroups.accountNumber, m1aGbp));
-    await writer.insert(schema.pricingPlanRates).values({ merchantId: 'M1a', currency: 'GBP', paymentMethod: 'card', percentageBasisPoints: 140, fixedMinor: 20 });
-    await writer.insert(schema.paymentJobs).values(['TXS1', 'TXS2'].map((reference) => ({
-      reference: `PJ${reference}`, partnerId: 'P1', businessId: 'B1', merchantId: 'M1a', configurationId: 'C-M1a', createDateTimeUtc: new Date('2026-10-14T09:00:00Z'),
-      orderNumber: `ORD-${reference}`, amountMinor: 1, currency: 'GBP', status: 'paid', order: {},
-    })));
-    await writer.insert(schema.paymentSteps).values({ paymentId: 'TXS2', paymentJobReference: 'PJTXS2', step: 'chargedBack', amountMinor: 7_000, detail: disputeReason, dateTimeUtc: new Date('2026-10-14T12:00:00Z') });
+    await ensureMerchantAccountGroups(writer, [
+      { businessId: 'B1', merchantId: 'M1a', currency: 'GBP' },
+      { businessId: 'B2', merchantId: 'M2a', currency: 'EUR' },
+    ]);
+    await writer
+      .update(schema.merchantAccountGroups)
+      .set({ reserveBasisPoints: 1000, reserveDays: 90 })
+      .where(eq(schema.merchantAccountGroups.accountNumber, m1aGbp));
+    await writer
+      .insert(schema.pricingPlanRates)
+      .values({ merchantId: 'M1a', currency: 'GBP', paymentMethod: 'card', percentageBasisPoints: 140, fixedMinor: 20 });
+    await writer.insert(schema.paymentJobs).values(
+      ['TXS1', 'TXS2'].map((reference) => ({
+        reference: `PJ${reference}`,
+        partnerId: 'P1',
+        businessId: 'B1',
+        merchantId: 'M1a',
+        configurationId: 'C-M1a',
+        createDateTimeUtc: new Date('2026-10-14T09:00:00Z'),
+        orderNumber: `ORD-${reference}`,
+        amountMinor: 1,
+        currency: 'GBP',
+        status: 'paid',
+        order: {},
+      })),
+    );
+    await writer.insert(schema.paymentSteps).values({
+      paymentId: 'TXS2',
+      paymentJobReference: 'PJTXS2',
+      step: 'chargedBack',
+      amountMinor: 7_000,
+      detail: disputeReason,
+      dateTimeUtc: new Date('2026-10-14T12:00:00Z'),
+    });
     await insertTransactions(writer, settled);
-    await postTransactionChanges(writer, settled.map((row) => ({ before: null, after: toStatsTransaction(row) })), { now: new Date('2026-10-14T12:00:00Z') });
+    await postTransactionChanges(
+      writer,
+      settled.map((row) => ({ before: null, after: toStatsTransaction(row) })),
+      { now: new Date('2026-10-14T12:00:00Z') },
+    );
   });
   await database.db.transaction(async (writer) => {
     await closeDueBatches(writer, cutOff);
     await writer.insert(schema.remittanceSettings).values({
-      accountNumber: b2Eur, businessId: 'B2', frequency: 'weekly', dayOfPeriod: 5, startDate: '2026-10-01', nextPaymentDate: '2026-10-01', nextScheduleDate: '2026-10-01',
-      beneficiary: { companyName: 'Beta Retail Ltd' }, ibanMasked: 'GB** **** **** **** 4321',
+      accountNumber: b2Eur,
+      businessId: 'B2',
+      frequency: 'weekly',
+      dayOfPeriod: 5,
+      startDate: '2026-10-01',
+      nextPaymentDate: '2026-10-01',
+      nextScheduleDate: '2026-10-01',
+      beneficiary: { companyName: 'Beta Retail Ltd' },
+      ibanMasked: 'GB** **** **** **** 4321',
     });
     await payBusinessRemittances(writer, cutOff);
   });
@@ -96,7 +163,10 @@ describe.each(databaseKinds)('settlement details and payout reconciliation on %s
     await insertScenario(database);
     store = await openTestFileStore('folder');
     ({ call } = createTestApp(database, { files: store.files }));
-    const [sale] = await database.db.select({ batchId: schema.ledgerPostings.batchId }).from(schema.ledgerPostings).where(eq(schema.ledgerPostings.id, 'sale:TXS1'));
+    const [sale] = await database.db
+      .select({ batchId: schema.ledgerPostings.batchId })
+      .from(schema.ledgerPostings)
+      .where(eq(schema.ledgerPostings.id, 'sale:TXS1'));
     batchId = sale?.batchId ?? '';
   }, 120_000);
   afterAll(async () => {
@@ -104,7 +174,7 @@ describe.each(databaseKinds)('settlement details and payout reconciliation on %s
     await store?.close();
   });
 
-  it('a batch\'s settlement details: one row per transaction, summing to the batch\'s gross, fee and net', async () => {
+  it("a batch's settlement details: one row per transaction, summing to the batch's gross, fee and net", async () => {
     const batchResponse = await call(users.partner, 'GET', `${base}/batches/${batchId}`);
     expect(batchResponse.status).toBe(200);
     const batch = settlementBatchDetail.assert(await batchResponse.json());
@@ -116,8 +186,22 @@ describe.each(databaseKinds)('settlement details and payout reconciliation on %s
     // Booked in the requester's zone, as every ledger report.
     expect(header[1]).toMatch(/^Booked \(.+\)$/);
     expect(header.filter((_, index) => index !== 1)).toEqual([
-      'Batch', 'Type', 'Transaction', 'Payment job', 'Merchant reference', 'Payment method', 'Card brand', 'Card number (masked)',
-      'Original payment', 'Dispute', 'Dispute reason', 'Currency', 'Gross (GBP)', 'Fee (GBP)', 'Net (GBP)', 'Payout',
+      'Batch',
+      'Type',
+      'Transaction',
+      'Payment job',
+      'Merchant reference',
+      'Payment method',
+      'Card brand',
+      'Card number (masked)',
+      'Original payment',
+      'Dispute',
+      'Dispute reason',
+      'Currency',
+      'Gross (GBP)',
+      'Fee (GBP)',
+      'Net (GBP)',
+      'Payout',
     ]);
     const column = (name: string) => header.indexOf(name);
     // Four transactions and the batch's reserve hold.
@@ -169,10 +253,11 @@ describe.each(databaseKinds)('settlement details and payout reconciliation on %s
   it('the same report as XLSX holds the same rows; it is named by its batch', async () => {
     const { key, row } = await queue(`${base}/batches/${batchId}/settlement-details/reports`, { fileType: 'xlsx' });
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await storedBytes(store.files, key) as unknown as ArrayBuffer);
+    await workbook.xlsx.load((await storedBytes(store.files, key)) as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0];
     expect(sheet?.name).toBe('Settlement details');
-    const values = (index: number) => ((sheet?.getRow(index).values ?? []) as unknown[]).slice(1).map((value) => (value === null || value === undefined ? '' : String(value)));
+    const values = (index: number) =>
+      ((sheet?.getRow(index).values ?? []) as unknown[]).slice(1).map((value) => (value === null || value === undefined ? '' : String(value)));
     expect(values(1)[3]).toBe('Transaction');
     expect([2, 3, 4, 5].map((index) => values(index)[3])).toEqual(['TXS1', 'TXS2', 'TXS3', 'TXS4']);
     const response = await call(users.partner, 'GET', `/reports/${row.id}`);
@@ -180,7 +265,7 @@ describe.each(databaseKinds)('settlement details and payout reconciliation on %s
     expect(((await response.json()) as { fileName: string }).fileName).toBe(`settlement-details-${batchId}.xlsx`);
   });
 
-  it('a month\'s settlement details cover every batch of the month and add up to the batch overview', async () => {
+  it("a month's settlement details cover every batch of the month and add up to the batch overview", async () => {
     const date = encodeDateRange({ start: '2026-10-01', end: '2026-10-31' }) ?? '';
     const listResponse = await call(users.partner, 'GET', `${base}/batches?pagesize=100`);
     expect(listResponse.status).toBe(200);
@@ -189,9 +274,18 @@ describe.each(databaseKinds)('settlement details and payout reconciliation on %s
     const { key } = await queue(`${base}/settlement-details/reports`, { fileType: 'csv', filters: { date } });
     const [header = [], ...rows] = await csvRows(store.files, key);
     const column = (name: string) => header.indexOf(name);
-    expect(new Set(rows.map((cells) => cells[column('Batch')]))).toEqual(new Set(batches.filter((batch) => batch.salesCount > 0 || batch.refundsAmount !== 0 || batch.reversalsAmount !== 0).map((batch) => batch.batchId)));
-    expect(rows.map((cells) => cells[column('Transaction')]).filter(Boolean).sort()).toEqual(['TXS1', 'TXS2', 'TXS3', 'TXS4', 'TXS5']);
-    expect(sum(rows.map((cells) => cells[column('Gross (GBP)')] ?? '0'))).toBe(Math.round(batches.reduce((total, batch) => total + batch.salesAmount - batch.refundsAmount - batch.reversalsAmount, 0) * 100));
+    expect(new Set(rows.map((cells) => cells[column('Batch')]))).toEqual(
+      new Set(batches.filter((batch) => batch.salesCount > 0 || batch.refundsAmount !== 0 || batch.reversalsAmount !== 0).map((batch) => batch.batchId)),
+    );
+    expect(
+      rows
+        .map((cells) => cells[column('Transaction')])
+        .filter(Boolean)
+        .sort(),
+    ).toEqual(['TXS1', 'TXS2', 'TXS3', 'TXS4', 'TXS5']);
+    expect(sum(rows.map((cells) => cells[column('Gross (GBP)')] ?? '0'))).toBe(
+      Math.round(batches.reduce((total, batch) => total + batch.salesAmount - batch.refundsAmount - batch.reversalsAmount, 0) * 100),
+    );
     expect(sum(rows.map((cells) => cells[column('Fee (GBP)')] ?? '0'))).toBe(Math.round(batches.reduce((total, batch) => total + batch.feesAmount, 0) * 100));
     expect(sum(rows.map((cells) => cells[column('Net (GBP)')] ?? '0'))).toBe(Math.round(batches.reduce((total, batch) => total + batch.netAmount, 0) * 100));
   });
@@ -200,14 +294,19 @@ describe.each(databaseKinds)('settlement details and payout reconciliation on %s
     const pdf = await call(users.partner, 'POST', `${base}/batches/${batchId}/settlement-details/reports`, { fileType: 'pdf' });
     expect(pdf.status).toBe(400);
     expect(await pdf.text()).toContain('Settlement details are offered as CSV or XLSX.');
-    const long = await call(users.partner, 'POST', `${base}/settlement-details/reports`, { fileType: 'csv', filters: { date: encodeDateRange({ start: '2026-08-01', end: '2026-10-31' }) ?? '' } });
+    const long = await call(users.partner, 'POST', `${base}/settlement-details/reports`, {
+      fileType: 'csv',
+      filters: { date: encodeDateRange({ start: '2026-08-01', end: '2026-10-31' }) ?? '' },
+    });
     expect(long.status).toBe(400);
     expect(await long.text()).toContain('choose a month');
   });
 
-  it('another business\'s account groups, batches and transfers answer 404; a read-only role reads but queues only as its permissions allow', async () => {
+  it("another business's account groups, batches and transfers answer 404; a read-only role reads but queues only as its permissions allow", async () => {
     for (const [method, path] of [
-      ['POST', `${base}/batches/${batchId}/settlement-details/reports`], ['POST', `${base}/settlement-details/reports`], ['GET', `${businessBase}/transfers`],
+      ['POST', `${base}/batches/${batchId}/settlement-details/reports`],
+      ['POST', `${base}/settlement-details/reports`],
+      ['GET', `${businessBase}/transfers`],
     ] as const) {
       const response = await call(users.owner, method, path, method === 'POST' ? { fileType: 'csv' } : undefined);
       expect(response.status, `${method} ${path}`).toBe(404);
@@ -251,7 +350,7 @@ describe.each(databaseKinds)('settlement details and payout reconciliation on %s
     expect(transfers.some((transfer) => transfer.amount === 0)).toBe(false);
   });
 
-  it('the business statement\'s camt.053 carries each transfer\'s remittance text, and still validates', async () => {
+  it("the business statement's camt.053 carries each transfer's remittance text, and still validates", async () => {
     const transfers = ledgerTransferList.assert(await (await call(users.finance, 'GET', `${businessBase}/transfers`)).json()).results;
     const response = await call(users.finance, 'GET', `${businessBase}/statement/camt053`);
     expect(response.status).toBe(200);
@@ -272,17 +371,31 @@ describe.each(databaseKinds)('settlement details and payout reconciliation on %s
     expect((await call(users.partner, 'GET', `${businessBase}/transfers/not-a-transfer`)).status).toBe(404);
     // Internal read-only staff read it; nothing changes it.
     expect((await call(users.readonly, 'GET', path)).status).toBe(200);
-    for (const method of ['POST', 'PUT', 'DELETE'] as const) expect([404, 405]).toContain((await call(users.finance, method, path, method === 'DELETE' ? undefined : {})).status);
+    for (const method of ['POST', 'PUT', 'DELETE'] as const)
+      expect([404, 405]).toContain((await call(users.finance, method, path, method === 'DELETE' ? undefined : {})).status);
   });
 });
 
 describe('settlement detail cells', () => {
   const row = {
-    batchId: 'B1', valueAt: new Date('2026-10-14T09:00:00Z'), type: 'Sale', transactionReference: 'T1', paymentJobReference: 'PJ1', merchantReference: 'ORD-1',
-    paymentMethod: 'card', cardBrand: 'Visa', cardMasked: '411111******1111', originalPayment: null, disputeId: null, disputeReason: null,
-    grossMinor: 150_000, feeMinor: 2_870, netMinor: 147_130, payout: null,
+    batchId: 'B1',
+    valueAt: new Date('2026-10-14T09:00:00Z'),
+    type: 'Sale',
+    transactionReference: 'T1',
+    paymentJobReference: 'PJ1',
+    merchantReference: 'ORD-1',
+    paymentMethod: 'card',
+    cardBrand: 'Visa',
+    cardMasked: '411111******1111',
+    originalPayment: null,
+    disputeId: null,
+    disputeReason: null,
+    grossMinor: 150_000,
+    feeMinor: 2_870,
+    netMinor: 147_130,
+    payout: null,
   };
-  it('write money by the currency\'s decimals: yen has none, dinars three', () => {
+  it("write money by the currency's decimals: yen has none, dinars three", () => {
     expect(settlementDetailCells(row, 'JPY', 'UTC').slice(13, 16)).toEqual(['150000', '2870', '147130']);
     expect(settlementDetailCells(row, 'GBP', 'UTC').slice(13, 16)).toEqual(['1500.00', '28.70', '1471.30']);
     expect(settlementDetailCells(row, 'KWD', 'UTC').slice(13, 16)).toEqual(['150.000', '2.870', '147.130']);

@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { localDateTime, localDay, zonedClock } from '../../../server/ledger/periods.ts';
 
 const zones = ['Europe/London', 'Asia/Tokyo', 'Australia/Lord_Howe', 'America/Santiago', 'Asia/Kathmandu', 'America/St_Johns', 'UTC'];
-const windows = ['2026-03-29T00:00:00Z', '2026-10-25T00:00:00Z', '2026-04-04T12:00:00Z', '2026-09-05T12:00:00Z', '2026-10-03T12:00:00Z', '2026-11-01T00:00:00Z'];
+const windows = [
+  '2026-03-29T00:00:00Z',
+  '2026-10-25T00:00:00Z',
+  '2026-04-04T12:00:00Z',
+  '2026-09-05T12:00:00Z',
+  '2026-10-03T12:00:00Z',
+  '2026-11-01T00:00:00Z',
+];
 
 describe('zonedClock', () => {
   it.each(zones)('gives the day and local date-time localDay and localDateTime give, in %s', (zone) => {

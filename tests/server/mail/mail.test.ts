@@ -65,10 +65,12 @@ for (const kind of databaseKinds) {
     const rowOf = async (id: string) => (await database.db.select().from(outboundEmails).where(eq(outboundEmails.id, id)))[0];
 
     it('queues nothing when the sender’s transaction rolls back, and one row when it commits', async () => {
-      await expect(database.db.transaction(async (tx) => {
-        await queueEmail(tx, 'jo@example.com', content('R1'));
-        throw new Error('the change failed');
-      })).rejects.toThrow('the change failed');
+      await expect(
+        database.db.transaction(async (tx) => {
+          await queueEmail(tx, 'jo@example.com', content('R1'));
+          throw new Error('the change failed');
+        }),
+      ).rejects.toThrow('the change failed');
       expect(await database.db.select().from(outboundEmails).where(eq(outboundEmails.subject, 'Your payment link R1'))).toHaveLength(0);
       const { id } = await database.db.transaction((tx) => queueEmail(tx, 'jo@example.com', content('C1')));
       expect((await rowOf(id))?.status).toBe('queued');
@@ -129,7 +131,10 @@ for (const kind of databaseKinds) {
       expect((row?.nextAttemptAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(20_000);
       // Not due yet: nothing is sent.
       expect(smtp.received.some((mail) => mail.raw.includes('Your payment link F1'))).toBe(false);
-      await database.db.update(outboundEmails).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(outboundEmails.id, id));
+      await database.db
+        .update(outboundEmails)
+        .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+        .where(eq(outboundEmails.id, id));
       await worker.drain();
       expect(await rowOf(id)).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
       expect(smtp.received.filter((mail) => mail.raw.includes('Your payment link F1'))).toHaveLength(1);
@@ -137,12 +142,22 @@ for (const kind of databaseKinds) {
     });
 
     it(`gives up after ${maxMailAttempts} attempts and says why`, async () => {
-      const failing = { kind: 'smtp' as const, describe: 'refuses', close: () => {}, deliver: async () => { throw new Error('connection refused'); } };
+      const failing = {
+        kind: 'smtp' as const,
+        describe: 'refuses',
+        close: () => {},
+        deliver: async () => {
+          throw new Error('connection refused');
+        },
+      };
       const worker = startMailWorker({ database, transport: failing, from, pollMs: 60_000 });
       await worker.stop();
       const { id } = await queueEmail(database.db, 'never@example.com', content('G1'));
       for (let attempt = 1; attempt <= maxMailAttempts; attempt += 1) {
-        await database.db.update(outboundEmails).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(outboundEmails.id, id));
+        await database.db
+          .update(outboundEmails)
+          .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+          .where(eq(outboundEmails.id, id));
         await worker.drain();
       }
       expect(await rowOf(id)).toMatchObject({ status: 'failed', attempts: maxMailAttempts, lastError: 'connection refused' });
@@ -152,12 +167,18 @@ for (const kind of databaseKinds) {
       const transport = openMailTransport({ smtpUrl: smtp.url, log: () => {} });
       const { id } = await queueEmail(database.db, 'crash@example.com', content('K1'));
       // The dead node had claimed it: sending, leased to it for another minute.
-      await database.db.update(outboundEmails).set({ status: 'sending', attempts: 1, lockedBy: 'dead-node', lockedUntil: new Date(Date.now() + 60_000) }).where(eq(outboundEmails.id, id));
+      await database.db
+        .update(outboundEmails)
+        .set({ status: 'sending', attempts: 1, lockedBy: 'dead-node', lockedUntil: new Date(Date.now() + 60_000) })
+        .where(eq(outboundEmails.id, id));
       const other = startMailWorker({ database, transport, from, pollMs: 60_000, nodeId: 'other-node' });
       await other.stop();
       await other.drain();
       expect((await rowOf(id))?.status).toBe('sending');
-      await database.db.update(outboundEmails).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(outboundEmails.id, id));
+      await database.db
+        .update(outboundEmails)
+        .set({ lockedUntil: new Date(Date.now() - 1000) })
+        .where(eq(outboundEmails.id, id));
       await other.drain();
       expect(await rowOf(id)).toMatchObject({ status: 'sent', attempts: 2 });
       expect(smtp.received.filter((mail) => mail.raw.includes('Your payment link K1'))).toHaveLength(1);
@@ -173,7 +194,9 @@ for (const kind of databaseKinds) {
       await Promise.all([a.drain(), b.drain()]);
       for (const { id } of ids) expect((await rowOf(id))?.status).toBe('sent');
       for (let index = 0; index < 12; index += 1) {
-        expect(smtp.received.filter((mail) => mail.raw.includes(`Your payment link M${index}\r`) || mail.raw.includes(`Your payment link M${index}\n`))).toHaveLength(1);
+        expect(
+          smtp.received.filter((mail) => mail.raw.includes(`Your payment link M${index}\r`) || mail.raw.includes(`Your payment link M${index}\n`)),
+        ).toHaveLength(1);
       }
       transport.close();
     });

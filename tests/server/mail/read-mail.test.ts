@@ -13,7 +13,11 @@ async function compose(options: { subject: string; text: string; html: string })
 describe('reading a message as a mail client does', () => {
   it('decodes a long link split by quoted-printable soft breaks, an “=” in it, and a non-ASCII subject', async () => {
     const link = `https://portal.test/user-invite?InviteId=${'a1-_'.repeat(30)}&x=y`;
-    const raw = await compose({ subject: 'Réinitialiser — your password', text: `Hello Zoë,\n\nCreate your account: ${link}\n\n— Payments portal`, html: `<p>Hello <a href="${link}">there</a></p>` });
+    const raw = await compose({
+      subject: 'Réinitialiser — your password',
+      text: `Hello Zoë,\n\nCreate your account: ${link}\n\n— Payments portal`,
+      html: `<p>Hello <a href="${link}">there</a></p>`,
+    });
     // The raw message really is encoded: otherwise this test would prove nothing.
     expect(raw).toMatch(/Content-Transfer-Encoding: quoted-printable/);
     expect(raw).toContain('=3D');

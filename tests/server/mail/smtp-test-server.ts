@@ -50,7 +50,9 @@ export async function startSmtpTestServer(options: { onMessage?: (mail: Received
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    refuseNext: (count) => { refusals = count; },
+    refuseNext: (count) => {
+      refusals = count;
+    },
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }

@@ -14,8 +14,13 @@ const month = lastMonthStart().toISOString().slice(0, 7);
 
 // Enough GBP card payments to page through, with amounts whose fees leave remainders to allocate.
 const more: FixturePayment[] = Array.from({ length: 27 }, (_, index) => ({
-  reference: `TXQ${String(index + 1).padStart(4, '0')}`, merchantId: index % 3 === 0 ? 'M1b' : 'M1a', amountMinor: 1_003 + index * 377, currency: 'GBP',
-  paymentMethod: 'card', cardMasked: index % 4 === 0 ? '555555******4444' : '411111******1111', moto: index % 5 === 0,
+  reference: `TXQ${String(index + 1).padStart(4, '0')}`,
+  merchantId: index % 3 === 0 ? 'M1b' : 'M1a',
+  amountMinor: 1_003 + index * 377,
+  currency: 'GBP',
+  paymentMethod: 'card',
+  cardMasked: index % 4 === 0 ? '555555******4444' : '411111******1111',
+  moto: index % 5 === 0,
 }));
 
 describe.each(databaseKinds)('commission per transaction on %s', (kind) => {
@@ -49,7 +54,7 @@ describe.each(databaseKinds)('commission per transaction on %s', (kind) => {
     return { rows, total, totals };
   };
 
-  it('pages through one month and currency to exactly the plan\'s monthly row', async () => {
+  it("pages through one month and currency to exactly the plan's monthly row", async () => {
     const [gbp] = (await monthRows()).filter((row) => row.currency === 'GBP');
     expect(gbp).toBeDefined();
     const { rows, total, totals } = await allPages('&currency=GBP', 10);
@@ -59,7 +64,15 @@ describe.each(databaseKinds)('commission per transaction on %s', (kind) => {
     expect(rows.every((row) => row.currency === 'GBP')).toBe(true);
     expect(rows.reduce((sum, row) => sum + row.commissionMinor, 0)).toBe(gbp?.commissionMinor);
     expect(rows.reduce((sum, row) => sum + row.feeMinor, 0)).toBe(gbp?.feesMinor);
-    expect(totals).toEqual([{ currency: 'GBP', volumeMinor: gbp?.volumeMinor, feesMinor: gbp?.feesMinor, transactionCount: gbp?.transactionCount, commissionMinor: gbp?.commissionMinor }]);
+    expect(totals).toEqual([
+      {
+        currency: 'GBP',
+        volumeMinor: gbp?.volumeMinor,
+        feesMinor: gbp?.feesMinor,
+        transactionCount: gbp?.transactionCount,
+        commissionMinor: gbp?.commissionMinor,
+      },
+    ]);
     // Each row names the rule it earned under; a MOTO payment earns under the MOTO rule.
     const moto = rows.find((row) => row.reference === 'TXP0005');
     expect(moto).toMatchObject({ channel: 'Moto', ruleId: 'R5', ruleDescription: 'MOTO: 10% of the fee', businessId: 'B1', merchantId: 'M1a' });
@@ -74,7 +87,10 @@ describe.each(databaseKinds)('commission per transaction on %s', (kind) => {
     const { rows, totals } = await allPages('', 100);
     for (const row of months) {
       const own = rows.filter((entry) => entry.currency === row.currency);
-      expect(own.reduce((sum, entry) => sum + entry.commissionMinor, 0), row.currency).toBe(row.commissionMinor);
+      expect(
+        own.reduce((sum, entry) => sum + entry.commissionMinor, 0),
+        row.currency,
+      ).toBe(row.commissionMinor);
       expect(own).toHaveLength(row.transactionCount);
       expect(totals.find((entry) => entry.currency === row.currency)?.commissionMinor).toBe(row.commissionMinor);
     }
@@ -91,7 +107,7 @@ describe.each(databaseKinds)('commission per transaction on %s', (kind) => {
     for (const fragment of ['month', 'currency', 'pagesize', 'colour']) expect(text).toContain(fragment);
   });
 
-  it('is the partner\'s own: another partner, its plan, or a business user answers 404; internal read-only staff read it; it has no write', async () => {
+  it("is the partner's own: another partner, its plan, or a business user answers 404; internal read-only staff read it; it has no write", async () => {
     expect((await call(users.partner, 'GET', `/partners/P2/commission-plans/${partnerPlanIds.p2}/transactions?month=${month}`)).status).toBe(404);
     expect((await call(users.partner, 'GET', `/partners/P1/commission-plans/${partnerPlanIds.p2}/transactions?month=${month}`)).status).toBe(404);
     expect((await call(users.owner, 'GET', `${plan}/transactions?month=${month}`)).status).toBe(404);

@@ -29,14 +29,16 @@ afterEach(async () => {
 });
 
 async function serve(logger: ReturnType<typeof createLogger>): Promise<string> {
-  server = createServer(withRequestLog((request, response) => {
-    // A line written deep inside the handling, after an await, by a logger that knows nothing of the request.
-    void Promise.resolve().then(() => {
-      logger.info({ component: 'handler' }, 'working');
-      response.writeHead(request.url?.startsWith('/fail') ? 500 : 200, { 'content-type': 'text/plain', 'content-length': '2' });
-      response.end('ok');
-    });
-  }, logger));
+  server = createServer(
+    withRequestLog((request, response) => {
+      // A line written deep inside the handling, after an await, by a logger that knows nothing of the request.
+      void Promise.resolve().then(() => {
+        logger.info({ component: 'handler' }, 'working');
+        response.writeHead(request.url?.startsWith('/fail') ? 500 : 200, { 'content-type': 'text/plain', 'content-length': '2' });
+        response.end('ok');
+      });
+    }, logger),
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

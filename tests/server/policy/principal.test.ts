@@ -13,9 +13,14 @@ describe.each(databaseKinds)('principal on %s', (kind) => {
   it('reads grants, partner reach and the user in one go', async () => {
     const partner = await loadPrincipal(harness.database, users.partner);
     expect(partner).toMatchObject({
-      userId: users.partner, email: 'partner@fixture.test', internal: false, rootRoles: [], partnerIds: ['P1'],
+      userId: users.partner,
+      email: 'partner@fixture.test',
+      internal: false,
+      rootRoles: [],
+      partnerIds: ['P1'],
       grants: [{ role: 'Owner', level: 'partner', partnerId: 'P1', businessId: null, merchantId: null }],
-      businessIds: [], merchantIds: [],
+      businessIds: [],
+      merchantIds: [],
     });
     expect([...(partner?.partnerBusinessIds ?? [])].sort()).toEqual(['B1', 'B2']);
     expect(partner?.passwordExpiresUtc).toBeInstanceOf(Date);
@@ -31,7 +36,10 @@ describe.each(databaseKinds)('principal on %s', (kind) => {
     expect((await read()).status).toBe(404);
     const [grant] = await db.insert(schema.userRoles).values({ userId: users.nobody, role: 'Owner', level: 'business', businessId: 'B3' }).returning();
     expect((await read()).status).toBe(200);
-    await db.update(schema.userRoles).set({ businessId: 'B2' }).where(eq(schema.userRoles.id, grant?.id ?? 0));
+    await db
+      .update(schema.userRoles)
+      .set({ businessId: 'B2' })
+      .where(eq(schema.userRoles.id, grant?.id ?? 0));
     expect((await read()).status).toBe(404);
     await db.delete(schema.userRoles).where(eq(schema.userRoles.userId, users.nobody));
     expect((await harness.call(users.nobody, 'GET', '/businesses/B2/transactions?pagesize=10')).status).toBe(404);

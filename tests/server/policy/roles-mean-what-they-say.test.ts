@@ -25,16 +25,47 @@ describe.each(databaseKinds)('roles that mean what they say on %s', (kind) => {
     // A ticket of B3 raised by its owner, with an internal note and a comment of the read-only user (as if written
     // before read-only stopped writing), each with a file.
     await db.insert(schema.tickets).values({
-      id: 'TCKRO0000000000001', businessId: 'B3', merchantId: null, createdBy: users.owner, type: 'general', status: 'Open', priority: 'Low',
-      subject: 'Read only probe', description: 'x', createdUtc: at, lastUpdatedUtc: at, version: 1, assigneeId: null,
+      id: 'TCKRO0000000000001',
+      businessId: 'B3',
+      merchantId: null,
+      createdBy: users.owner,
+      type: 'general',
+      status: 'Open',
+      priority: 'Low',
+      subject: 'Read only probe',
+      description: 'x',
+      createdUtc: at,
+      lastUpdatedUtc: at,
+      version: 1,
+      assigneeId: null,
     });
     await db.insert(schema.ticketComments).values([
       { id: 'TCCRONOTE', ticketId: 'TCKRO0000000000001', authorId: users.admin, text: 'Staff only', internal: true, createdUtc: at, lastUpdatedUtc: at },
       { id: 'TCCROOWN', ticketId: 'TCKRO0000000000001', authorId: users.readonly, text: 'Mine', internal: false, createdUtc: at, lastUpdatedUtc: at },
     ]);
     await db.insert(schema.ticketAttachments).values([
-      { id: 'TCAROTICKET', ticketId: 'TCKRO0000000000001', commentId: null, fileName: 'a.pdf', mimeType: 'application/pdf', size: 1, storageKey: 'tickets/x/a', uploadedBy: users.readonly, createdUtc: at },
-      { id: 'TCAROCOMMENT', ticketId: 'TCKRO0000000000001', commentId: 'TCCROOWN', fileName: 'b.pdf', mimeType: 'application/pdf', size: 1, storageKey: 'tickets/x/b', uploadedBy: users.readonly, createdUtc: at },
+      {
+        id: 'TCAROTICKET',
+        ticketId: 'TCKRO0000000000001',
+        commentId: null,
+        fileName: 'a.pdf',
+        mimeType: 'application/pdf',
+        size: 1,
+        storageKey: 'tickets/x/a',
+        uploadedBy: users.readonly,
+        createdUtc: at,
+      },
+      {
+        id: 'TCAROCOMMENT',
+        ticketId: 'TCKRO0000000000001',
+        commentId: 'TCCROOWN',
+        fileName: 'b.pdf',
+        mimeType: 'application/pdf',
+        size: 1,
+        storageKey: 'tickets/x/b',
+        uploadedBy: users.readonly,
+        createdUtc: at,
+      },
     ]);
   });
   afterAll(async () => database?.close());
@@ -58,12 +89,24 @@ describe.each(databaseKinds)('roles that mean what they say on %s', (kind) => {
         body.append('file', new Blob([Buffer.from('%PDF-1.4\n%%EOF\n')], { type: 'application/pdf' }), 'probe.pdf');
         return body;
       };
-      const upload = (path: string) => harness.app.request(`/api/portal${path}`, { method: 'POST', headers: { authorization: `Bearer ${tokenFor(users.readonly)}` }, body: form() });
+      const upload = (path: string) =>
+        harness.app.request(`/api/portal${path}`, { method: 'POST', headers: { authorization: `Bearer ${tokenFor(users.readonly)}` }, body: form() });
       for (const prefix of [base, '/tickets/TCKRO0000000000001']) {
         const attempts: [string, Response][] = [
           ['internal note', await harness.call(users.readonly, 'POST', `${prefix}/comments`, { text: 'A note', internal: true })],
           ['public reply', await harness.call(users.readonly, 'POST', `${prefix}/comments`, { text: 'A reply' })],
-          ['priority', await harness.call(users.readonly, 'PUT', prefix, { type: 'general', priority: 'High', status: 'Open', subject: 'Read only probe', description: 'x', assigneeId: null, version: 1 })],
+          [
+            'priority',
+            await harness.call(users.readonly, 'PUT', prefix, {
+              type: 'general',
+              priority: 'High',
+              status: 'Open',
+              subject: 'Read only probe',
+              description: 'x',
+              assigneeId: null,
+              version: 1,
+            }),
+          ],
           ['edit own comment', await harness.call(users.readonly, 'PUT', `${prefix}/comments/TCCROOWN`, { text: 'Edited', version: 1 })],
           ['delete own comment', await harness.call(users.readonly, 'DELETE', `${prefix}/comments/TCCROOWN`)],
           ['delete a note', await harness.call(users.readonly, 'DELETE', `${prefix}/comments/TCCRONOTE`)],
@@ -78,8 +121,9 @@ describe.each(databaseKinds)('roles that mean what they say on %s', (kind) => {
       expect((await harness.call(users.readonly, 'POST', '/businesses/B3/tickets', { type: 'general', subject: 'New', description: 'x' })).status).toBe(403);
       const [ticket] = await database.db.select().from(schema.tickets).where(eq(schema.tickets.id, 'TCKRO0000000000001'));
       expect(ticket).toMatchObject({ priority: 'Low', version: 1 });
-      expect((await database.db.select().from(schema.ticketComments).where(eq(schema.ticketComments.ticketId, 'TCKRO0000000000001'))).map((row) => row.id).sort())
-        .toEqual(['TCCRONOTE', 'TCCROOWN']);
+      expect(
+        (await database.db.select().from(schema.ticketComments).where(eq(schema.ticketComments.ticketId, 'TCKRO0000000000001'))).map((row) => row.id).sort(),
+      ).toEqual(['TCCRONOTE', 'TCCROOWN']);
       expect(await database.db.select().from(schema.ticketAttachments).where(eq(schema.ticketAttachments.ticketId, 'TCKRO0000000000001'))).toHaveLength(2);
     });
 
@@ -88,7 +132,12 @@ describe.each(databaseKinds)('roles that mean what they say on %s', (kind) => {
       const { results } = (await assignees.json()) as { results: { userId: string }[] };
       expect(results.map((row) => row.userId)).toContain(users.admin);
       expect(results.map((row) => row.userId)).not.toContain(users.readonly);
-      const assigned = await harness.call(users.admin, 'POST', '/businesses/B3/tickets', { type: 'general', subject: 'Assign', description: 'x', assigneeId: users.readonly });
+      const assigned = await harness.call(users.admin, 'POST', '/businesses/B3/tickets', {
+        type: 'general',
+        subject: 'Assign',
+        description: 'x',
+        assigneeId: users.readonly,
+      });
       expect(assigned.status).toBe(400);
     });
 
@@ -105,7 +154,11 @@ describe.each(databaseKinds)('roles that mean what they say on %s', (kind) => {
     const newKey = { name: 'Shop', description: '', expiresAt: null };
 
     it('lets an Owner and an External developer manage their own merchants’ keys, after a step-up', async () => {
-      for (const [userId, businessId, merchantId] of [[users.owner, 'B3', 'M3a'], [developer, 'B1', 'M1a'], [implementations, 'B3', 'M3b']] as const) {
+      for (const [userId, businessId, merchantId] of [
+        [users.owner, 'B3', 'M3a'],
+        [developer, 'B1', 'M1a'],
+        [implementations, 'B3', 'M3b'],
+      ] as const) {
         expect((await harness.call(userId, 'GET', keys(businessId, merchantId))).status, userId).toBe(200);
         const withoutStepUp = await harness.call(userId, 'POST', keys(businessId, merchantId), newKey);
         expect(withoutStepUp.status, userId).toBe(403);

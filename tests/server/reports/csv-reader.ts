@@ -10,10 +10,16 @@ export function parseCsv(text: string): string[][] {
   for (let index = 0; index < text.length; index += 1) {
     const char = text[index];
     if (quoted) {
-      if (char === '"' && text[index + 1] === '"') { field += '"'; index += 1; } else if (char === '"') quoted = false;
+      if (char === '"' && text[index + 1] === '"') {
+        field += '"';
+        index += 1;
+      } else if (char === '"') quoted = false;
       else field += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') { record.push(field); field = ''; } else if (char === '\r' && text[index + 1] === '\n') {
+    else if (char === ',') {
+      record.push(field);
+      field = '';
+    } else if (char === '\r' && text[index + 1] === '\n') {
       record.push(field);
       records.push(record);
       record = [];

@@ -18,12 +18,40 @@ import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtur
 import { openTestFileStore, queueExport, reportRow, storedBytes, type Caller, type TestFileStore } from './report-support.ts';
 
 const everyColumn = [
-  'date', 'reference', 'merchant', 'amount', 'currency', 'status', 'paymentMethod', 'channel', 'ewalletType',
-  'kind', 'paymentJobReference', 'parentReference', 'business', 'merchantId', 'customerEmail', 'maskedCardNumber', 'declineReason',
+  'date',
+  'reference',
+  'merchant',
+  'amount',
+  'currency',
+  'status',
+  'paymentMethod',
+  'channel',
+  'ewalletType',
+  'kind',
+  'paymentJobReference',
+  'parentReference',
+  'business',
+  'merchantId',
+  'customerEmail',
+  'maskedCardNumber',
+  'declineReason',
 ];
 
-type Golden = [reference: string, kind: string, parent: string | null, createdAt: string, amountMinor: number, currency: string, status: string,
-  method: string, channel: string, ewallet: string | null, card: string | null, decline: string | null, email: string | null];
+type Golden = [
+  reference: string,
+  kind: string,
+  parent: string | null,
+  createdAt: string,
+  amountMinor: number,
+  currency: string,
+  status: string,
+  method: string,
+  channel: string,
+  ewallet: string | null,
+  card: string | null,
+  decline: string | null,
+  email: string | null,
+];
 
 const goldenRows: Golden[] = [
   // Europe/London: 01:30 BST, then 01:30 GMT an hour later (the clocks went back at 01:00 UTC).
@@ -34,7 +62,21 @@ const goldenRows: Golden[] = [
   ['TXGOLD03', 'payment', null, '2026-03-29 00:59:59.999999+00', 125000, 'JPY', 'paid', 'ewallet', 'Hosted', 'PayPay', null, null, null],
   ['TXGOLD03R', 'refund', 'TXGOLD03', '2026-03-30 12:00:00+00', 125000, 'JPY', 'paid', 'ewallet', 'Hosted', 'PayPay', null, null, null],
   // 01:00 UTC on 29 March: 02:00 BST, the first second after the clocks went forward.
-  ['TXGOLD04', 'payment', null, '2026-03-29 01:00:00+00', 1234, 'BHD', 'declined', 'card', 'Gateway', null, '400000******0002', 'Declined, "insufficient funds"\nretry later', '=HYPERLINK("x")'],
+  [
+    'TXGOLD04',
+    'payment',
+    null,
+    '2026-03-29 01:00:00+00',
+    1234,
+    'BHD',
+    'declined',
+    'card',
+    'Gateway',
+    null,
+    '400000******0002',
+    'Declined, "insufficient funds"\nretry later',
+    '=HYPERLINK("x")',
+  ],
   ['TXGOLD05', 'payment', null, '2026-06-30 23:00:00.000001+00', 5, 'EUR', 'paid', 'card', 'VirtualTerminal', null, null, '', '+44 20 7946 0000'],
   ['TXGOLD06', 'payment', null, '2026-06-30 23:00:00.000002+00', 0, 'EUR', 'failed', 'card', 'Gateway', null, null, 'Crème brûlée\r\n-1', '@me'],
   ['TXGOLD07', 'capture', 'TXGOLD05', '2026-07-01 00:00:00+00', 5, 'EUR', 'paid', 'card', 'Gateway', null, null, null, null],
@@ -47,8 +89,11 @@ async function insertGoldenRows(database: Database): Promise<void> {
     const p = (offset: number) => `$${index * row.length + offset}`;
     return `(${p(1)}, ${p(2)}, ${p(3)}, 'B2', 'M2a', 'P1', 'C-M2a', 'PJGOLD${index}', ${p(4)}::timestamptz, ${p(5)}::int, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)}, ${p(12)}, ${p(13)})`;
   });
-  await database.query(`INSERT INTO transactions (reference, kind, parent_reference, business_id, merchant_id, partner_id, configuration_id, payment_job_reference,
-    created_at, amount_minor, currency, status, payment_method, channel, ewallet_type, card_masked, decline_reason, customer_email) VALUES ${rows.join(', ')}`, values);
+  await database.query(
+    `INSERT INTO transactions (reference, kind, parent_reference, business_id, merchant_id, partner_id, configuration_id, payment_job_reference,
+    created_at, amount_minor, currency, status, payment_method, channel, ewallet_type, card_masked, decline_reason, customer_email) VALUES ${rows.join(', ')}`,
+    values,
+  );
 }
 
 // Made by the export before it was made fast; a change to them is a change to what every user downloads.
@@ -63,12 +108,17 @@ async function workbookView(bytes: Buffer): Promise<SheetView[]> {
   await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   return workbook.worksheets.map((sheet) => {
     const cells: CellView[] = [];
-    sheet.eachRow({ includeEmpty: true }, (row) => row.eachCell({ includeEmpty: true }, (cell) => {
-      cells.push({
-        address: cell.address, type: cell.type, value: cell.value instanceof Date ? cell.value.toISOString() : cell.value,
-        numFmt: cell.numFmt, bold: cell.font?.bold === true,
-      });
-    }));
+    sheet.eachRow({ includeEmpty: true }, (row) =>
+      row.eachCell({ includeEmpty: true }, (cell) => {
+        cells.push({
+          address: cell.address,
+          type: cell.type,
+          value: cell.value instanceof Date ? cell.value.toISOString() : cell.value,
+          numFmt: cell.numFmt,
+          bold: cell.font?.bold === true,
+        });
+      }),
+    );
     return { name: sheet.name, columns: (sheet.columns ?? []).map((column) => ({ width: column.width })), frozen: sheet.views[0], cells };
   });
 }
@@ -101,9 +151,18 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
   });
 
   const generate = async (fileType: 'csv' | 'xlsx') => {
-    const { reportId, totalRows } = await queueExport(call, fixture.users.admin, '/transactions/full/reports', {
-      fileType, columns: everyColumn, filters: { searchterm: '[eq]TXGOLD' }, ordering: { OrderingField: 'date', OrderingDirection: 'Ascending' },
-    }, { 'time-zone': 'Europe/London' });
+    const { reportId, totalRows } = await queueExport(
+      call,
+      fixture.users.admin,
+      '/transactions/full/reports',
+      {
+        fileType,
+        columns: everyColumn,
+        filters: { searchterm: '[eq]TXGOLD' },
+        ordering: { OrderingField: 'date', OrderingDirection: 'Ascending' },
+      },
+      { 'time-zone': 'Europe/London' },
+    );
     expect(totalRows).toBe(goldenRows.length);
     expect(await runNextReport({ database, files: store.files, nodeId: 'golden', batchSize: 2, log: () => undefined }), 'generated').toBe('generated');
     return storedBytes(store.files, (await reportRow(database, reportId)).filePath!);
@@ -126,7 +185,9 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
     // After the first batch the leading key is bounded too (an index condition), not only the keyset's OR.
     for (const text of batches.slice(1)) expect(text).toMatch(/"transactions"\."created_at" >= \$\d+::timestamptz/);
     // No refund sub-query per row: one statement per batch that has payments in it.
-    expect(captured.filter((text) => /"refunds"\."parent_reference" = "transactions"\."reference"|parent_reference = "transactions"\."reference"/i.test(text))).toEqual([]);
+    expect(
+      captured.filter((text) => /"refunds"\."parent_reference" = "transactions"\."reference"|parent_reference = "transactions"\."reference"/i.test(text)),
+    ).toEqual([]);
     expect(captured.filter((text) => /from "transactions" "refunds"/i.test(text)).length).toBeGreaterThan(0);
   });
 
@@ -152,13 +213,21 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
   // The database's lines and the row-by-row path's (a zone the database is not given, such as '+03:00') agree in
   // zones with half hours, quarter hours and daylight saving on either side of the year, in every sort.
   it.each([
-    ['Europe/London', 'date', false], ['America/St_Johns', 'date', true], ['Asia/Kathmandu', 'amount', true], ['Pacific/Chatham', 'status', false],
-    ['Australia/Lord_Howe', 'reference', true], ['UTC', 'merchant', false],
+    ['Europe/London', 'date', false],
+    ['America/St_Johns', 'date', true],
+    ['Asia/Kathmandu', 'amount', true],
+    ['Pacific/Chatham', 'status', false],
+    ['Australia/Lord_Howe', 'reference', true],
+    ['UTC', 'merchant', false],
   ] as const)('writes the same lines in SQL as row by row in %s, sorted by %s', async (timeZone, field, descending) => {
     expect(await databaseTimeZone(database, timeZone)).toBe(timeZone);
     const query = {
-      scope: { level: 'all' as const }, filters: { searchterm: [{ operator: 'eq' as const, value: 'TXGOLD' }] }, sort: { field, descending }, timeZone,
-      asOf: new Date(Date.UTC(2030, 0, 1)), batchSize: 3,
+      scope: { level: 'all' as const },
+      filters: { searchterm: [{ operator: 'eq' as const, value: 'TXGOLD' }] },
+      sort: { field, descending },
+      timeZone,
+      asOf: new Date(Date.UTC(2030, 0, 1)),
+      batchSize: 3,
     };
     const columns = everyColumn as TransactionColumn[];
     const kinds = exportColumnSpecs(columns, timeZone).map((spec) => spec.kind);

@@ -19,8 +19,20 @@ const openBatchId = `B${m1aGbp}-20261020`;
 
 // A sale on the fixture's "today" (20 October): its batch is still open.
 const openSale: NewTransactionRow = {
-  reference: 'TXOPEN1', kind: 'payment', parentReference: null, partnerId: 'P1', businessId: 'B1', merchantId: 'M1a', configurationId: 'C-M1a', paymentJobReference: 'PJTXOPEN1',
-  createdAt: new Date('2026-10-20T09:00:00Z'), amountMinor: 32_374, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway',
+  reference: 'TXOPEN1',
+  kind: 'payment',
+  parentReference: null,
+  partnerId: 'P1',
+  businessId: 'B1',
+  merchantId: 'M1a',
+  configurationId: 'C-M1a',
+  paymentJobReference: 'PJTXOPEN1',
+  createdAt: new Date('2026-10-20T09:00:00Z'),
+  amountMinor: 32_374,
+  currency: 'GBP',
+  status: 'paid',
+  paymentMethod: 'card',
+  channel: 'Gateway',
 };
 
 describe('ledger report files (PGlite, folder store)', () => {
@@ -59,7 +71,7 @@ describe('ledger report files (PGlite, folder store)', () => {
     return settlementBatchList.assert(await response.json()).results;
   };
 
-  it('the batch overview CSV gives every batch the API\'s net, an open one labelled as not yet paid out', async () => {
+  it("the batch overview CSV gives every batch the API's net, an open one labelled as not yet paid out", async () => {
     const batches = await apiBatches();
     const open = batches.find((batch) => batch.batchId === openBatchId);
     expect(open?.status).toBe('Open');
@@ -85,15 +97,17 @@ describe('ledger report files (PGlite, folder store)', () => {
     const batches = await apiBatches();
     const open = batches.find((batch) => batch.batchId === openBatchId);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await storedBytes(store.files, (await generate(`${base}/batches/reports`, { fileType: 'xlsx' })).key) as unknown as ArrayBuffer);
+    await workbook.xlsx.load((await storedBytes(store.files, (await generate(`${base}/batches/reports`, { fileType: 'xlsx' })).key)) as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet('Batches');
     const header = (sheet?.getRow(1).values ?? []) as unknown[];
-    const row = [...Array(sheet?.rowCount ?? 0).keys()].map((index) => sheet?.getRow(index + 1)).find((candidate) => candidate?.getCell(1).value === openBatchId);
+    const row = [...Array(sheet?.rowCount ?? 0).keys()]
+      .map((index) => sheet?.getRow(index + 1))
+      .find((candidate) => candidate?.getCell(1).value === openBatchId);
     expect(row?.getCell(header.indexOf('Net')).value).toBe(open?.netAmount);
     expect(row?.getCell(header.indexOf('Payout')).value).toBe('Net so far (not yet paid out)');
   });
 
-  it('an open batch\'s own file ends with its net so far, as the API states it', async () => {
+  it("an open batch's own file ends with its net so far, as the API states it", async () => {
     const open = (await apiBatches()).find((batch) => batch.batchId === openBatchId);
     const rows = await csvRows(store.files, (await generate(`${base}/batches/${openBatchId}/reports`, { fileType: 'csv' })).key);
     expect(rows.at(-1)).toEqual(['', 'Net so far (not yet paid out)', '', openBatchId, (open?.netAmount ?? 0).toFixed(2), '']);
@@ -102,9 +116,13 @@ describe('ledger report files (PGlite, folder store)', () => {
     expect(closedRows.at(-1)).toEqual(['', 'Net paid out', '', closed?.batchId, (closed?.netAmount ?? 0).toFixed(2), '']);
   });
 
-  it('a statement downloads under its account and period, in the report\'s zone', async () => {
+  it("a statement downloads under its account and period, in the report's zone", async () => {
     const london = { 'Time-Zone': 'Europe/London' };
-    const { reportId } = await generate(`${base}/statements/trading/reports`, { fileType: 'csv', filters: { date: '[gte]2026-10-01[and][lte]2026-10-31' } }, london);
+    const { reportId } = await generate(
+      `${base}/statements/trading/reports`,
+      { fileType: 'csv', filters: { date: '[gte]2026-10-01[and][lte]2026-10-31' } },
+      london,
+    );
     const name = `trading-account-${m1aGbp}-2026-10.csv`;
     const view = (await (await call(users.partner, 'GET', `/reports/${reportId}`)).json()) as { fileName: string };
     expect(view.fileName).toBe(name);
@@ -113,7 +131,9 @@ describe('ledger report files (PGlite, folder store)', () => {
     expect(download.headers.get('content-disposition')).toBe(`attachment; filename="${name}"`);
 
     const part = await generate(`${base}/statements/reserve/reports`, { fileType: 'pdf', filters: { date: '[gte]2026-10-02[and][lte]2026-10-15' } });
-    expect(((await (await call(users.partner, 'GET', `/reports/${part.reportId}`)).json()) as { fileName: string }).fileName).toBe(`reserve-${m1aGbp}-2026-10-02-to-2026-10-15.pdf`);
+    expect(((await (await call(users.partner, 'GET', `/reports/${part.reportId}`)).json()) as { fileName: string }).fileName).toBe(
+      `reserve-${m1aGbp}-2026-10-02-to-2026-10-15.pdf`,
+    );
   });
 
   it('a camt.053 statement downloads under its account and period too', async () => {

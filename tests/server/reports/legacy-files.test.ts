@@ -35,10 +35,17 @@ describe.each(fileBackends)('report files of an older data directory, moved into
     const content = '\uFEFFReference\r\nTX3A0001\r\n';
     writeFileSync(join(legacyDir, `${reportId}-1.csv`), content);
     for (const id of [reportId, missingId]) {
-      await database.db.update(schema.queuedReports).set({
-        status: 'generated', attempts: 1, generatedAt: new Date(), expirationDateTime: new Date(Date.now() + 86_400_000),
-        filePath: `${id}-1.csv`, fileSize: Buffer.byteLength(content),
-      }).where(eq(schema.queuedReports.id, id));
+      await database.db
+        .update(schema.queuedReports)
+        .set({
+          status: 'generated',
+          attempts: 1,
+          generatedAt: new Date(),
+          expirationDateTime: new Date(Date.now() + 86_400_000),
+          filePath: `${id}-1.csv`,
+          fileSize: Buffer.byteLength(content),
+        })
+        .where(eq(schema.queuedReports.id, id));
     }
 
     expect(await moveLegacyReportFiles({ database, files: store.files, legacyDir })).toBe(1);

@@ -6,7 +6,14 @@ import { periodName, reportDownloadName } from '../../../server/reports/naming.t
 describe('report download names', () => {
   const queuedAt = new Date('2026-11-20T23:30:00Z');
   const report = (reportType: string, filters: Record<string, string>, startDate: Date | null, endDate: Date | null, timeZone = 'UTC') => ({
-    id: 'RPT1', reportType, fileType: 'csv', queuedAt, context: { level: 'merchant', businessId: 'B1', merchantId: 'M1a', title: 'x', timeZone }, filters, startDate, endDate,
+    id: 'RPT1',
+    reportType,
+    fileType: 'csv',
+    queuedAt,
+    context: { level: 'merchant', businessId: 'B1', merchantId: 'M1a', title: 'x', timeZone },
+    filters,
+    startDate,
+    endDate,
   });
 
   it('names a period by its month, its day or its two ends, in the given zone', () => {
@@ -22,11 +29,17 @@ describe('report download names', () => {
   });
 
   it('ledger reports by account and period, a batch by its id, other reports as before', () => {
-    expect(reportDownloadName(report('settlementBatchOverview', { accountNumber: '3M1a070215' }, new Date('2026-10-01T00:00:00Z'), new Date('2026-10-31T23:59:59.999Z'))))
-      .toBe('settlement-batch-overview-3M1a070215-2026-10.csv');
-    expect(reportDownloadName(report('batchDetail', { accountNumber: '3M1a070215', batchId: 'B3M1a070215-20261001' }, null, null))).toBe('batch-detail-B3M1a070215-20261001.csv');
-    expect(reportDownloadName(report('businessAccount', { accountNumber: '5B2051522' }, new Date('2026-10-01T00:00:00Z'), new Date('2026-10-31T23:59:59.999Z'))))
-      .toBe('business-account-5B2051522-2026-10.csv');
+    expect(
+      reportDownloadName(
+        report('settlementBatchOverview', { accountNumber: '3M1a070215' }, new Date('2026-10-01T00:00:00Z'), new Date('2026-10-31T23:59:59.999Z')),
+      ),
+    ).toBe('settlement-batch-overview-3M1a070215-2026-10.csv');
+    expect(reportDownloadName(report('batchDetail', { accountNumber: '3M1a070215', batchId: 'B3M1a070215-20261001' }, null, null))).toBe(
+      'batch-detail-B3M1a070215-20261001.csv',
+    );
+    expect(
+      reportDownloadName(report('businessAccount', { accountNumber: '5B2051522' }, new Date('2026-10-01T00:00:00Z'), new Date('2026-10-31T23:59:59.999Z'))),
+    ).toBe('business-account-5B2051522-2026-10.csv');
     // Nothing of a filter reaches the name but letters, digits and '-'.
     expect(reportDownloadName(report('tradingAccount', { accountNumber: '../3M1a"\r\n' }, null, null))).toBe('trading-account-3M1a-until-2026-11-20.csv');
     expect(reportDownloadName(report('transactions', {}, null, null))).toBe('transactions-2026-11-20-RPT1.csv');

@@ -34,8 +34,23 @@ async function pdfOf(rowCount: number): Promise<Buffer> {
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const columns: ReportColumnSpec[] = [{ header: 'Date (UTC)', kind: 'datetime' }, { header: 'Category', kind: 'text' }, { header: 'Amount (GBP)', kind: 'decimal' }];
-  const writer = await openPdfWriter(stream, columns, { title: 'Trading account statement', holder: 'Alpha Web (Alpha Trading Ltd)', accountNumber: '3M1a070215', currency: 'GBP', period: '1 October 2026 to 31 October 2026 (UTC)' }, new Date('2026-11-01T08:00:00Z'));
+  const columns: ReportColumnSpec[] = [
+    { header: 'Date (UTC)', kind: 'datetime' },
+    { header: 'Category', kind: 'text' },
+    { header: 'Amount (GBP)', kind: 'decimal' },
+  ];
+  const writer = await openPdfWriter(
+    stream,
+    columns,
+    {
+      title: 'Trading account statement',
+      holder: 'Alpha Web (Alpha Trading Ltd)',
+      accountNumber: '3M1a070215',
+      currency: 'GBP',
+      period: '1 October 2026 to 31 October 2026 (UTC)',
+    },
+    new Date('2026-11-01T08:00:00Z'),
+  );
   for (let index = 0; index < rowCount; index += 1) await writer.write(['2026-10-01 10:00:00', `Sale ${index + 1}`, '12.50']);
   writer.setSummary({ heading: 'Totals', lines: [['Closing balance', '1.00 GBP']] });
   await writer.finish();

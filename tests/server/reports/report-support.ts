@@ -30,7 +30,11 @@ export async function openTestFileStore(backend: FileBackend): Promise<TestFileS
   const s3 = await startS3TestServer();
   const files = createS3Store({
     bucket: s3.bucket,
-    clientConfig: { endpoint: s3.endpoint, region: s3.env.AWS_REGION, credentials: { accessKeyId: s3.env.AWS_ACCESS_KEY_ID, secretAccessKey: s3.env.AWS_SECRET_ACCESS_KEY } },
+    clientConfig: {
+      endpoint: s3.endpoint,
+      region: s3.env.AWS_REGION,
+      credentials: { accessKeyId: s3.env.AWS_ACCESS_KEY_ID, secretAccessKey: s3.env.AWS_SECRET_ACCESS_KEY },
+    },
   });
   return { files, root: null, s3, close: s3.close };
 }
@@ -61,7 +65,11 @@ export async function storedBytes(files: FileStore, key: string): Promise<Buffer
 export async function csvRows(files: FileStore, key: string): Promise<string[][]> {
   const text = (await storedBytes(files, key)).toString('utf8');
   expect(text.charCodeAt(0)).toBe(0xfeff);
-  return text.slice(1).split('\r\n').filter((line) => line !== '').map((line) => line.split(','));
+  return text
+    .slice(1)
+    .split('\r\n')
+    .filter((line) => line !== '')
+    .map((line) => line.split(','));
 }
 
 /** Report files in the store (keys under reports/), sorted. */

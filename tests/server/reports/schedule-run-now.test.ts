@@ -16,10 +16,38 @@ import { openTestFileStore, reportRow, type TestFileStore } from './report-suppo
 
 const { users } = fixture;
 const daily = { frequency: 'daily', hour: 6, timeZone: 'Europe/London', emailWhenReady: true } as const;
-const paidOfB1 = { reportType: 'transactions', fileType: 'xlsx', businessId: 'B1', columns: ['reference', 'amount'], filters: { status: '[eq]paid' }, ...daily } as const;
-const tradingOfM1a = { reportType: 'tradingAccount', fileType: 'csv', businessId: 'B1', merchantId: 'M1a', accountNumber: m1aGbp, frequency: 'monthly', dayOfMonth: 1, hour: 6, timeZone: 'Europe/London', emailWhenReady: false } as const;
-const timingOf = (schedule: { frequency: 'daily' | 'weekly' | 'monthly'; weekday: number | null; dayOfMonth: number | null; hour: number; timeZone: string }) => ({
-  frequency: schedule.frequency, weekday: schedule.weekday, dayOfMonth: schedule.dayOfMonth, hour: schedule.hour, timeZone: schedule.timeZone,
+const paidOfB1 = {
+  reportType: 'transactions',
+  fileType: 'xlsx',
+  businessId: 'B1',
+  columns: ['reference', 'amount'],
+  filters: { status: '[eq]paid' },
+  ...daily,
+} as const;
+const tradingOfM1a = {
+  reportType: 'tradingAccount',
+  fileType: 'csv',
+  businessId: 'B1',
+  merchantId: 'M1a',
+  accountNumber: m1aGbp,
+  frequency: 'monthly',
+  dayOfMonth: 1,
+  hour: 6,
+  timeZone: 'Europe/London',
+  emailWhenReady: false,
+} as const;
+const timingOf = (schedule: {
+  frequency: 'daily' | 'weekly' | 'monthly';
+  weekday: number | null;
+  dayOfMonth: number | null;
+  hour: number;
+  timeZone: string;
+}) => ({
+  frequency: schedule.frequency,
+  weekday: schedule.weekday,
+  dayOfMonth: schedule.dayOfMonth,
+  hour: schedule.hour,
+  timeZone: schedule.timeZone,
 });
 
 describe.each(databaseKinds)('running a schedule now on %s', (kind) => {
@@ -43,12 +71,16 @@ describe.each(databaseKinds)('running a schedule now on %s', (kind) => {
     expect(response.status, await response.clone().text()).toBe(201);
     return reportSchedule.assert(await response.json());
   };
-  const runNow = (userId: string, id: string, key?: string) => call(userId, 'POST', `/report-schedules/${id}/runs`, undefined, key === undefined ? {} : { 'Idempotency-Key': key });
-  const runsOf = (id: string) => database.query<{ report_id: string; due_at: Date; attempt: number; request_key: string | null; status: string }>(
-    'SELECT report_id, due_at, attempt, request_key, status FROM report_schedule_runs WHERE schedule_id = $1 ORDER BY created_at, report_id', [id]);
+  const runNow = (userId: string, id: string, key?: string) =>
+    call(userId, 'POST', `/report-schedules/${id}/runs`, undefined, key === undefined ? {} : { 'Idempotency-Key': key });
+  const runsOf = (id: string) =>
+    database.query<{ report_id: string; due_at: Date; attempt: number; request_key: string | null; status: string }>(
+      'SELECT report_id, due_at, attempt, request_key, status FROM report_schedule_runs WHERE schedule_id = $1 ORDER BY created_at, report_id',
+      [id],
+    );
   const clearQueue = () => database.query("UPDATE queued_reports SET status = 'cancelled' WHERE status IN ('queued', 'generating')");
 
-  it('queues one run of the period just ended with the schedule\'s filters, columns and file type; the next run stays; audited', async () => {
+  it("queues one run of the period just ended with the schedule's filters, columns and file type; the next run stays; audited", async () => {
     const schedule = await create(users.partner, paidOfB1);
     const response = await runNow(users.partner, schedule.id, 'run-now-1');
     expect(response.status, await response.clone().text()).toBe(202);
@@ -60,15 +92,29 @@ describe.each(databaseKinds)('running a schedule now on %s', (kind) => {
     expect([run.periodFirstDay, run.periodLastDay]).toEqual([period.firstDay, period.lastDay]);
     const report = await reportRow(database, run.reportId);
     expect(report).toMatchObject({
-      userId: users.partner, reportType: 'transactions', fileType: 'xlsx', status: 'queued', columns: ['reference', 'amount'],
-      filters: { status: '[eq]paid', date: runDateFilter(period) }, context: { level: 'business', businessId: 'B1', timeZone: 'Europe/London' },
+      userId: users.partner,
+      reportType: 'transactions',
+      fileType: 'xlsx',
+      status: 'queued',
+      columns: ['reference', 'amount'],
+      filters: { status: '[eq]paid', date: runDateFilter(period) },
+      context: { level: 'business', businessId: 'B1', timeZone: 'Europe/London' },
     });
     expect([report.startDate?.toISOString(), report.endDate?.toISOString()]).toEqual([period.start.toISOString(), period.end.toISOString()]);
     // The schedule's own timing is untouched; its last run is this one.
-    expect(run.schedule).toMatchObject({ id: schedule.id, nextRunAt: schedule.nextRunAt, lastOutcome: 'queued', lastReportId: run.reportId, mayRunNow: true, version: schedule.version });
+    expect(run.schedule).toMatchObject({
+      id: schedule.id,
+      nextRunAt: schedule.nextRunAt,
+      lastOutcome: 'queued',
+      lastReportId: run.reportId,
+      mayRunNow: true,
+      version: schedule.version,
+    });
     expect(run.schedule.lastRunAt).toBe(new Date(row?.due_at ?? 0).toISOString());
     const [event] = await database.query<{ business_id: string | null; meta_data: Record<string, unknown> }>(
-      "SELECT business_id, meta_data FROM audit_events WHERE event = 'ReportScheduleRunRequested' AND meta_data->>'scheduleId' = $1", [schedule.id]);
+      "SELECT business_id, meta_data FROM audit_events WHERE event = 'ReportScheduleRunRequested' AND meta_data->>'scheduleId' = $1",
+      [schedule.id],
+    );
     expect(event).toEqual({ business_id: 'B1', meta_data: { scheduleId: schedule.id, reportId: run.reportId, reportType: 'transactions' } });
     // Delivered as a timed run: generated by the worker, then the follow-up emails the link into the report queue.
     expect(await runNextReport({ database, files: store.files, nodeId: 'node-r', log: () => undefined })).toBe('generated');
@@ -77,8 +123,9 @@ describe.each(databaseKinds)('running a schedule now on %s', (kind) => {
     expect(mail?.text).toContain(`${publicUrl}/reporting-overview?report=${run.reportId}`);
     expect(mail?.text).toContain(period.firstDay);
     expect((await runsOf(schedule.id)).map((one) => one.status)).toEqual(['generated']);
-    expect(reportScheduleList.assert(await (await call(users.partner, 'GET', '/report-schedules')).json()).results.find((one) => one.id === schedule.id))
-      .toMatchObject({ lastOutcome: 'generated', mayRunNow: true });
+    expect(
+      reportScheduleList.assert(await (await call(users.partner, 'GET', '/report-schedules')).json()).results.find((one) => one.id === schedule.id),
+    ).toMatchObject({ lastOutcome: 'generated', mayRunNow: true });
     expect((await call(users.partner, 'DELETE', `/report-schedules/${schedule.id}`)).status).toBe(204);
   });
 
@@ -121,7 +168,10 @@ describe.each(databaseKinds)('running a schedule now on %s', (kind) => {
     const period = runPeriod(timingOf(schedule), new Date(row?.due_at ?? 0));
     expect(run.periodFirstDay.slice(8)).toBe('01');
     expect(await reportRow(database, run.reportId)).toMatchObject({
-      reportType: 'tradingAccount', fileType: 'csv', status: 'queued', filters: { accountNumber: m1aGbp, kind: 'trading', scheduleId: schedule.id },
+      reportType: 'tradingAccount',
+      fileType: 'csv',
+      status: 'queued',
+      filters: { accountNumber: m1aGbp, kind: 'trading', scheduleId: schedule.id },
       context: { level: 'merchant', businessId: 'B1', merchantId: 'M1a' },
     });
     expect(run.periodLastDay).toBe(period.lastDay);
@@ -129,13 +179,14 @@ describe.each(databaseKinds)('running a schedule now on %s', (kind) => {
     await clearQueue();
   });
 
-  it('answers 404 to anyone but the owner and for unknown ids; 403 once the owner lost the report\'s permissions, then not offered', async () => {
+  it("answers 404 to anyone but the owner and for unknown ids; 403 once the owner lost the report's permissions, then not offered", async () => {
     const schedule = await create(users.partner, paidOfB1);
     for (const other of [users.owner, users.finance, users.merchantOnly, users.nobody]) {
       const response = await runNow(other, schedule.id, `intruder-${other}`);
       expect(response.status, other).toBe(404);
     }
-    for (const id of ['SCH0000000000000000', 'nope', schedule.id.toLowerCase(), `${schedule.id}0`]) expect((await runNow(users.partner, id)).status, id).toBe(404);
+    for (const id of ['SCH0000000000000000', 'nope', schedule.id.toLowerCase(), `${schedule.id}0`])
+      expect((await runNow(users.partner, id)).status, id).toBe(404);
     expect(await runsOf(schedule.id)).toHaveLength(0);
 
     const roles = await database.db.select().from(schema.userRoles);
@@ -144,19 +195,29 @@ describe.each(databaseKinds)('running a schedule now on %s', (kind) => {
       const refused = await runNow(users.partner, schedule.id, 'after-loss');
       expect([403, 404]).toContain(refused.status);
       expect(await runsOf(schedule.id)).toHaveLength(0);
-      const listed = reportScheduleList.assert(await (await call(users.partner, 'GET', '/report-schedules')).json()).results.find((one) => one.id === schedule.id);
+      const listed = reportScheduleList
+        .assert(await (await call(users.partner, 'GET', '/report-schedules')).json())
+        .results.find((one) => one.id === schedule.id);
       expect(listed?.mayRunNow).toBe(false);
     } finally {
-      await database.db.insert(schema.userRoles).values(roles.filter((role) => role.userId === users.partner)).onConflictDoNothing();
+      await database.db
+        .insert(schema.userRoles)
+        .values(roles.filter((role) => role.userId === users.partner))
+        .onConflictDoNothing();
     }
-    const listed = reportScheduleList.assert(await (await call(users.partner, 'GET', '/report-schedules')).json()).results.find((one) => one.id === schedule.id);
+    const listed = reportScheduleList
+      .assert(await (await call(users.partner, 'GET', '/report-schedules')).json())
+      .results.find((one) => one.id === schedule.id);
     expect(listed?.mayRunNow).toBe(true);
-    const [count] = await database.query<{ n: string }>("SELECT count(*) AS n FROM audit_events WHERE event = 'ReportScheduleRunRequested' AND meta_data->>'scheduleId' = $1", [schedule.id]);
+    const [count] = await database.query<{ n: string }>(
+      "SELECT count(*) AS n FROM audit_events WHERE event = 'ReportScheduleRunRequested' AND meta_data->>'scheduleId' = $1",
+      [schedule.id],
+    );
     expect(Number(count?.n)).toBe(0);
     expect((await call(users.partner, 'DELETE', `/report-schedules/${schedule.id}`)).status).toBe(204);
   });
 
-  it('refuses with 429 while the owner\'s report queue is full, queueing nothing', async () => {
+  it("refuses with 429 while the owner's report queue is full, queueing nothing", async () => {
     const schedule = await create(users.partner, paidOfB1);
     await clearQueue();
     for (let index = 0; index < maxWaitingReportsPerUser; index += 1) expect((await runNow(users.partner, schedule.id)).status).toBe(202);

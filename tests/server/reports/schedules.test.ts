@@ -13,19 +13,32 @@ import { b2Eur, insertLedgerFixture, m1aGbp, m1bGbp } from '../ledger/ledger-fix
 import { openTestFileStore, reportRow, type TestFileStore } from './report-support.ts';
 
 const { users } = fixture;
-const messages = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+const messages = async (response: Response) =>
+  ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
 const monthly = { frequency: 'monthly', dayOfMonth: 1, hour: 6, timeZone: 'Europe/London', emailWhenReady: true } as const;
 const trading = { reportType: 'tradingAccount', fileType: 'csv', businessId: 'B1', merchantId: 'M1a', accountNumber: m1aGbp, ...monthly } as const;
 
 describe('schedule timing', () => {
-  const timing = (extra: Partial<ScheduleTiming>): ScheduleTiming => ({ frequency: 'daily', weekday: null, dayOfMonth: null, hour: 6, timeZone: 'Europe/London', ...extra });
+  const timing = (extra: Partial<ScheduleTiming>): ScheduleTiming => ({
+    frequency: 'daily',
+    weekday: null,
+    dayOfMonth: null,
+    hour: 6,
+    timeZone: 'Europe/London',
+    ...extra,
+  });
 
   it('daily: the next 06:00 of the zone, in summer and winter time, and the day before', () => {
     expect(nextRunAfter(timing({}), new Date('2026-07-10T04:59:00Z')).toISOString()).toBe('2026-07-10T05:00:00.000Z');
     expect(nextRunAfter(timing({}), new Date('2026-07-10T05:00:00Z')).toISOString()).toBe('2026-07-11T05:00:00.000Z');
     expect(nextRunAfter(timing({}), new Date('2026-12-10T07:00:00Z')).toISOString()).toBe('2026-12-11T06:00:00.000Z');
     const period = runPeriod(timing({}), new Date('2026-07-11T05:00:00Z'));
-    expect([period.firstDay, period.lastDay, period.start.toISOString(), period.end.toISOString()]).toEqual(['2026-07-10', '2026-07-10', '2026-07-09T23:00:00.000Z', '2026-07-10T22:59:59.999Z']);
+    expect([period.firstDay, period.lastDay, period.start.toISOString(), period.end.toISOString()]).toEqual([
+      '2026-07-10',
+      '2026-07-10',
+      '2026-07-09T23:00:00.000Z',
+      '2026-07-10T22:59:59.999Z',
+    ]);
   });
 
   it('weekly on a weekday covers the seven days before; other zones have their own midnight', () => {
@@ -37,7 +50,7 @@ describe('schedule timing', () => {
     expect(describeTiming(friday)).toBe('Weekly on Friday at 09:00 (Asia/Tokyo)');
   });
 
-  it('monthly on day 31 runs on a shorter month\'s last day, and covers the month before', () => {
+  it("monthly on day 31 runs on a shorter month's last day, and covers the month before", () => {
     const last = timing({ frequency: 'monthly', dayOfMonth: 31, timeZone: 'UTC', hour: 0 });
     expect(nextRunAfter(last, new Date('2027-02-01T00:00:00Z')).toISOString()).toBe('2027-02-28T00:00:00.000Z');
     const first = runPeriod(timing({ frequency: 'monthly', dayOfMonth: 1, timeZone: 'UTC' }), new Date('2027-03-01T06:00:00Z'));
@@ -67,11 +80,20 @@ describe.each(databaseKinds)('scheduled statements on %s', (kind) => {
     const created = await create(users.partner, trading);
     expect(created.status, await created.clone().text()).toBe(201);
     const schedule = reportSchedule.assert(await created.json());
-    expect(schedule).toMatchObject({ reportType: 'tradingAccount', accountNumber: m1aGbp, description: 'Monthly on day 1 at 06:00 (Europe/London)', paused: false, version: 1, lastOutcome: null });
+    expect(schedule).toMatchObject({
+      reportType: 'tradingAccount',
+      accountNumber: m1aGbp,
+      description: 'Monthly on day 1 at 06:00 (Europe/London)',
+      paused: false,
+      version: 1,
+      lastOutcome: null,
+    });
     expect(Date.parse(schedule.nextRunAt ?? '')).toBeGreaterThan(Date.now());
     const list = reportScheduleList.assert(await (await call(users.partner, 'GET', '/report-schedules')).json());
     expect(list.results.map((row) => row.id)).toContain(schedule.id);
-    expect(reportScheduleList.assert(await (await call(users.finance, 'GET', '/report-schedules')).json()).results.map((row) => row.id)).not.toContain(schedule.id);
+    expect(reportScheduleList.assert(await (await call(users.finance, 'GET', '/report-schedules')).json()).results.map((row) => row.id)).not.toContain(
+      schedule.id,
+    );
 
     const paused = await call(users.partner, 'PATCH', `/report-schedules/${schedule.id}`, { paused: true, version: 1 });
     expect(paused.status).toBe(200);
@@ -97,7 +119,9 @@ describe.each(databaseKinds)('scheduled statements on %s', (kind) => {
     const noMerchant = await create(users.partner, { ...trading, merchantId: undefined });
     expect(noMerchant.status).toBe(400);
     expect(await messages(noMerchant)).toEqual(['Invalid parameters: businessId and merchantId are required.']);
-    expect(await messages(await create(users.partner, { ...trading, reportType: 'transfers', fileType: 'xml' }))).toEqual(['camt.053 XML is offered for account statements only.']);
+    expect(await messages(await create(users.partner, { ...trading, reportType: 'transfers', fileType: 'xml' }))).toEqual([
+      'camt.053 XML is offered for account statements only.',
+    ]);
     expect((await create(users.partner, { ...trading, frequency: 'weekly', dayOfMonth: undefined })).status).toBe(400);
     expect((await create(users.partner, { ...trading, timeZone: 'Mars/Olympus' })).status).toBe(400);
     expect((await create(users.partner, { ...trading, hour: 24 })).status).toBe(400);
@@ -108,13 +132,15 @@ describe.each(databaseKinds)('scheduled statements on %s', (kind) => {
     expect(business.status, await business.clone().text()).toBe(201);
   });
 
-  it('a due run queues the month that ended into the owner\'s queue; when generated, an email links to it (never the file)', async () => {
+  it("a due run queues the month that ended into the owner's queue; when generated, an email links to it (never the file)", async () => {
     const schedule = reportSchedule.assert(await (await create(users.partner, trading)).json());
     const due = new Date('2026-11-01T06:00:00Z');
     await database.query('UPDATE report_schedules SET next_run_at = $1 WHERE id = $2', [due, schedule.id]);
     const round = await runSchedules(database, { publicUrl, now: new Date('2026-11-01T06:00:30Z') });
     expect(round.queued).toBe(1);
-    const [run] = await database.query<{ report_id: string; attempt: number }>('SELECT report_id, attempt FROM report_schedule_runs WHERE schedule_id = $1', [schedule.id]);
+    const [run] = await database.query<{ report_id: string; attempt: number }>('SELECT report_id, attempt FROM report_schedule_runs WHERE schedule_id = $1', [
+      schedule.id,
+    ]);
     const report = await reportRow(database, run?.report_id ?? '');
     expect(report).toMatchObject({ userId: users.partner, reportType: 'tradingAccount', fileType: 'csv', status: 'queued' });
     expect([report.startDate?.toISOString(), report.endDate?.toISOString()]).toEqual(['2026-09-30T23:00:00.000Z', '2026-10-31T23:59:59.999Z']); // London: summer time until 25 October
@@ -127,13 +153,17 @@ describe.each(databaseKinds)('scheduled statements on %s', (kind) => {
     // Followed up later that morning: December's run is not due yet, whatever day the suite runs on.
     const later = new Date('2026-11-01T09:00:00Z');
     expect((await runSchedules(database, { publicUrl, now: later })).notified).toBe(1);
-    const mails = await database.query<{ recipient: string; subject: string; text: string; html: string }>("SELECT recipient, subject, text, html FROM outbound_emails WHERE template = 'scheduledReportReady'");
+    const mails = await database.query<{ recipient: string; subject: string; text: string; html: string }>(
+      "SELECT recipient, subject, text, html FROM outbound_emails WHERE template = 'scheduledReportReady'",
+    );
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe(`Your scheduled report is ready: Trading account ${m1aGbp}`);
     expect(mails[0]?.text).toContain(`${publicUrl}/reporting-overview?report=${run?.report_id}`);
     expect(mails[0]?.text).toContain('2026-10-01 to 2026-10-31');
     expect(`${mails[0]?.text}${mails[0]?.html}`).not.toMatch(/\/download|reports\/RPT[0-9A-F]+-/);
-    const listed = reportScheduleList.assert(await (await call(users.partner, 'GET', '/report-schedules')).json()).results.find((row) => row.id === schedule.id);
+    const listed = reportScheduleList
+      .assert(await (await call(users.partner, 'GET', '/report-schedules')).json())
+      .results.find((row) => row.id === schedule.id);
     expect(listed).toMatchObject({ lastOutcome: 'generated', lastReportId: run?.report_id, lastRunAt: due.toISOString() });
     // Followed once: a second round sends nothing.
     expect((await runSchedules(database, { publicUrl, now: later })).notified).toBe(0);
@@ -145,7 +175,9 @@ describe.each(databaseKinds)('scheduled statements on %s', (kind) => {
     await database.query('UPDATE report_schedules SET next_run_at = $1 WHERE id = $2', [new Date('2026-11-10T06:00:00Z'), schedule.id]);
     expect((await runSchedules(database, { publicUrl, now })).queued).toBe(1);
     const fail = async () => {
-      const [open] = await database.query<{ report_id: string }>("SELECT report_id FROM report_schedule_runs WHERE schedule_id = $1 AND status = 'queued'", [schedule.id]);
+      const [open] = await database.query<{ report_id: string }>("SELECT report_id FROM report_schedule_runs WHERE schedule_id = $1 AND status = 'queued'", [
+        schedule.id,
+      ]);
       // As the worker leaves a report whose three attempts failed.
       await database.query("UPDATE queued_reports SET status = 'failed', attempts = 3, error = 'The store is unreachable.' WHERE id = $1", [open?.report_id]);
       return open?.report_id;
@@ -155,9 +187,17 @@ describe.each(databaseKinds)('scheduled statements on %s', (kind) => {
     const second = await fail();
     expect(second).not.toBe(first);
     expect((await runSchedules(database, { publicUrl, now })).failed).toBe(1);
-    const runs = await database.query<{ attempt: number; status: string }>('SELECT attempt, status FROM report_schedule_runs WHERE schedule_id = $1 ORDER BY attempt', [schedule.id]);
-    expect(runs.map((row) => [row.attempt, row.status])).toEqual([[1, 'retried'], [2, 'failed']]);
-    const listed = reportScheduleList.assert(await (await call(users.partner, 'GET', '/report-schedules')).json()).results.find((row) => row.id === schedule.id);
+    const runs = await database.query<{ attempt: number; status: string }>(
+      'SELECT attempt, status FROM report_schedule_runs WHERE schedule_id = $1 ORDER BY attempt',
+      [schedule.id],
+    );
+    expect(runs.map((row) => [row.attempt, row.status])).toEqual([
+      [1, 'retried'],
+      [2, 'failed'],
+    ]);
+    const listed = reportScheduleList
+      .assert(await (await call(users.partner, 'GET', '/report-schedules')).json())
+      .results.find((row) => row.id === schedule.id);
     expect(listed).toMatchObject({ lastOutcome: 'failed', lastError: 'The store is unreachable.' });
     const mails = await database.query<{ text: string }>("SELECT text FROM outbound_emails WHERE template = 'scheduledReportFailed'");
     expect(mails).toHaveLength(1);

@@ -13,10 +13,16 @@ import { extraCardNumber, insertExtraTransactions } from '../api/transaction-fix
 import { csvRows, openTestFileStore, reportRow, type TestFileStore } from './report-support.ts';
 
 const { users } = fixture;
-const messages = async (response: Response) => ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
+const messages = async (response: Response) =>
+  ((await response.json()) as { errorReport: { errors: { message: string }[] } }).errorReport.errors.map((error) => error.message);
 const daily = { frequency: 'daily', hour: 6, timeZone: 'Europe/London', emailWhenReady: true } as const;
 const paidOfB1 = {
-  reportType: 'transactions', fileType: 'csv', businessId: 'B1', columns: ['reference', 'amount', 'status', 'maskedCardNumber'], filters: { status: '[eq]paid' }, ...daily,
+  reportType: 'transactions',
+  fileType: 'csv',
+  businessId: 'B1',
+  columns: ['reference', 'amount', 'status', 'maskedCardNumber'],
+  filters: { status: '[eq]paid' },
+  ...daily,
 } as const;
 
 /** Rows around 3 November 2026 (London is on UTC then): inside and outside the day, the filters and the business. */
@@ -37,10 +43,24 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
     database = await createTestDatabase(kind);
     await insertFixtureWorld(database);
     await insertExtraTransactions(database);
-    await database.db.insert(schema.transactions).values(periodRows.map(([reference, businessId, merchantId, createdAt, status]) => ({
-      reference, businessId, merchantId, partnerId: 'P1', createdAt: new Date(createdAt), amountMinor: 1234, currency: 'GBP', status, paymentMethod: 'card',
-      channel: 'Gateway', kind: 'payment' as const, configurationId: `C-${merchantId}`, paymentJobReference: `PJ-${reference}`, cardMasked: '555555******4444',
-    })));
+    await database.db.insert(schema.transactions).values(
+      periodRows.map(([reference, businessId, merchantId, createdAt, status]) => ({
+        reference,
+        businessId,
+        merchantId,
+        partnerId: 'P1',
+        createdAt: new Date(createdAt),
+        amountMinor: 1234,
+        currency: 'GBP',
+        status,
+        paymentMethod: 'card',
+        channel: 'Gateway',
+        kind: 'payment' as const,
+        configurationId: `C-${merchantId}`,
+        paymentJobReference: `PJ-${reference}`,
+        cardMasked: '555555******4444',
+      })),
+    );
     store = await openTestFileStore('folder');
     ({ call } = createTestApp(database, { files: store.files }));
   });
@@ -56,17 +76,36 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
     expect(created.status, await created.clone().text()).toBe(201);
     const schedule = reportSchedule.assert(await created.json());
     expect(schedule).toMatchObject({
-      reportType: 'transactions', fileType: 'csv', accountNumber: '', columns: paidOfB1.columns, filters: { status: '[eq]paid' },
+      reportType: 'transactions',
+      fileType: 'csv',
+      accountNumber: '',
+      columns: paidOfB1.columns,
+      filters: { status: '[eq]paid' },
       context: { level: 'business', businessId: 'B1', title: 'Alpha Trading Ltd' },
       description: 'Transactions, status paid, daily at 06:00 (Europe/London), previous day',
     });
-    const merchant = reportSchedule.assert(await (await create(users.partner, {
-      ...paidOfB1, merchantId: 'M1a', fileType: 'xlsx', filters: { currency: '[eq]GBP', amount: '[gte]10' }, frequency: 'weekly', weekday: 1,
-    })).json());
-    expect(merchant).toMatchObject({ context: { level: 'merchant', merchantId: 'M1a' }, description: 'Transactions, amount at least 10, currency GBP, weekly on Monday at 06:00 (Europe/London), previous 7 days' });
+    const merchant = reportSchedule.assert(
+      await (
+        await create(users.partner, {
+          ...paidOfB1,
+          merchantId: 'M1a',
+          fileType: 'xlsx',
+          filters: { currency: '[eq]GBP', amount: '[gte]10' },
+          frequency: 'weekly',
+          weekday: 1,
+        })
+      ).json(),
+    );
+    expect(merchant).toMatchObject({
+      context: { level: 'merchant', merchantId: 'M1a' },
+      description: 'Transactions, amount at least 10, currency GBP, weekly on Monday at 06:00 (Europe/London), previous 7 days',
+    });
     const list = reportScheduleList.assert(await (await call(users.partner, 'GET', '/report-schedules')).json());
     expect(list.results.map((row) => row.id)).toEqual(expect.arrayContaining([schedule.id, merchant.id]));
-    const [event] = await database.query<{ meta_data: Record<string, unknown> }>("SELECT meta_data FROM audit_events WHERE event = 'ReportScheduleCreated' AND meta_data->>'scheduleId' = $1", [schedule.id]);
+    const [event] = await database.query<{ meta_data: Record<string, unknown> }>(
+      "SELECT meta_data FROM audit_events WHERE event = 'ReportScheduleCreated' AND meta_data->>'scheduleId' = $1",
+      [schedule.id],
+    );
     expect(event?.meta_data).toMatchObject({ reportType: 'transactions', filters: { status: '[eq]paid' }, columns: paidOfB1.columns });
     for (const id of [schedule.id, merchant.id]) expect((await call(users.partner, 'DELETE', `/report-schedules/${id}`)).status).toBe(204);
   });
@@ -102,13 +141,16 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
     expect(await count()).toBe(before);
   });
 
-  it('keeps the view\'s sort: described in words, and each run\'s file in that order', async () => {
+  it("keeps the view's sort: described in words, and each run's file in that order", async () => {
     const byReference = { ...paidOfB1, ordering: { OrderingField: 'Reference', OrderingDirection: 'Descending' } };
     const schedule = reportSchedule.assert(await (await create(users.partner, byReference)).json());
     // Kept as the field's declared name, and said in the description.
     expect(schedule.ordering).toEqual({ OrderingField: 'reference', OrderingDirection: 'Descending' });
     expect(schedule.description).toBe('Transactions, status paid, sorted by reference, Z to A, daily at 06:00 (Europe/London), previous day');
-    const [event] = await database.query<{ meta_data: Record<string, unknown> }>("SELECT meta_data FROM audit_events WHERE event = 'ReportScheduleCreated' AND meta_data->>'scheduleId' = $1", [schedule.id]);
+    const [event] = await database.query<{ meta_data: Record<string, unknown> }>(
+      "SELECT meta_data FROM audit_events WHERE event = 'ReportScheduleCreated' AND meta_data->>'scheduleId' = $1",
+      [schedule.id],
+    );
     expect(event?.meta_data).toMatchObject({ ordering: { OrderingField: 'reference', OrderingDirection: 'Descending' } });
     await dueNow(schedule.id, new Date('2026-11-04T06:00:00Z'));
     expect((await runSchedules(database, { publicUrl, now: new Date('2026-11-04T06:00:30Z') })).queued).toBe(1);
@@ -121,13 +163,16 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
     expect((await call(users.partner, 'DELETE', `/report-schedules/${schedule.id}`)).status).toBe(204);
   });
 
-  it('schedules a partner\'s export over all its businesses; refuses a body that names no context or two, and another partner', async () => {
+  it("schedules a partner's export over all its businesses; refuses a body that names no context or two, and another partner", async () => {
     const ofP1 = { ...paidOfB1, businessId: undefined, partnerId: 'P1', ordering: { OrderingField: 'reference', OrderingDirection: 'Ascending' } };
     const created = await create(users.partner, ofP1);
     expect(created.status, await created.clone().text()).toBe(201);
     const schedule = reportSchedule.assert(await created.json());
     expect(schedule.context).toEqual({ level: 'partner', partnerId: 'P1', title: 'Northwind Partners' });
-    const [event] = await database.query<{ business_id: string | null; meta_data: Record<string, unknown> }>("SELECT business_id, meta_data FROM audit_events WHERE event = 'ReportScheduleCreated' AND meta_data->>'scheduleId' = $1", [schedule.id]);
+    const [event] = await database.query<{ business_id: string | null; meta_data: Record<string, unknown> }>(
+      "SELECT business_id, meta_data FROM audit_events WHERE event = 'ReportScheduleCreated' AND meta_data->>'scheduleId' = $1",
+      [schedule.id],
+    );
     expect(event).toMatchObject({ business_id: null, meta_data: { context: { level: 'partner', partnerId: 'P1' } } });
     await dueNow(schedule.id, new Date('2026-11-04T06:00:00Z'));
     expect((await runSchedules(database, { publicUrl, now: new Date('2026-11-04T06:00:30Z') })).queued).toBe(1);
@@ -156,7 +201,7 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
     expect(await count()).toBe(before);
   });
 
-  it('refuses another tenant\'s business or merchant with 404 and a caller without the export\'s permissions with 403', async () => {
+  it("refuses another tenant's business or merchant with 404 and a caller without the export's permissions with 403", async () => {
     expect((await create(users.owner, paidOfB1)).status).toBe(404);
     expect((await create(users.finance, { ...paidOfB1, merchantId: 'M1a' })).status).toBe(404);
     expect((await create(users.partner, { ...paidOfB1, businessId: 'B3' })).status).toBe(404);
@@ -165,7 +210,7 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
     expect((await create(users.nobody, paidOfB1)).status).toBe(404);
   });
 
-  it('a due run exports exactly the previous local day\'s matching rows, masked, through the export\'s code; emailed as a link', async () => {
+  it("a due run exports exactly the previous local day's matching rows, masked, through the export's code; emailed as a link", async () => {
     const schedule = reportSchedule.assert(await (await create(users.partner, paidOfB1)).json());
     const due = new Date('2026-11-04T06:00:00Z');
     await dueNow(schedule.id, due);
@@ -173,7 +218,11 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
     const [run] = await database.query<{ report_id: string }>('SELECT report_id FROM report_schedule_runs WHERE schedule_id = $1', [schedule.id]);
     const report = await reportRow(database, run?.report_id ?? '');
     expect(report).toMatchObject({
-      userId: users.partner, reportType: 'transactions', fileType: 'csv', status: 'queued', columns: paidOfB1.columns,
+      userId: users.partner,
+      reportType: 'transactions',
+      fileType: 'csv',
+      status: 'queued',
+      columns: paidOfB1.columns,
       filters: { status: '[eq]paid', date: '[gte]2026-11-03T00:00:00[and][lte]2026-11-03T23:59:59' },
       context: { level: 'business', businessId: 'B1', timeZone: 'Europe/London' },
     });
@@ -186,7 +235,9 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
     expect(rows[2]).toEqual(['TXS00001', '12.34', 'paid', '555555******4444']);
     expect(JSON.stringify(rows)).not.toContain(extraCardNumber);
     expect((await runSchedules(database, { publicUrl, now: new Date('2026-11-04T06:10:00Z') })).notified).toBe(1);
-    const [mail] = await database.query<{ subject: string; text: string }>("SELECT subject, text FROM outbound_emails WHERE template = 'scheduledReportReady' ORDER BY id DESC LIMIT 1");
+    const [mail] = await database.query<{ subject: string; text: string }>(
+      "SELECT subject, text FROM outbound_emails WHERE template = 'scheduledReportReady' ORDER BY id DESC LIMIT 1",
+    );
     expect(mail?.subject).toBe('Your scheduled report is ready: Transactions');
     expect(mail?.text).toContain('for 2026-11-03 (Europe/London)');
     expect(mail?.text).toContain(`${publicUrl}/reporting-overview?report=${report.id}`);
@@ -201,21 +252,30 @@ describe.each(databaseKinds)('scheduled transactions exports on %s', (kind) => {
       await dueNow(schedule.id, new Date('2026-11-04T06:00:00Z'));
       const round = await runSchedules(database, { publicUrl, now: new Date('2026-11-04T06:00:30Z') });
       expect(round).toMatchObject({ queued: 1, retried: 0, failed: 1 });
-      const runs = await database.query<{ report_id: string; status: string }>('SELECT report_id, status FROM report_schedule_runs WHERE schedule_id = $1', [schedule.id]);
+      const runs = await database.query<{ report_id: string; status: string }>('SELECT report_id, status FROM report_schedule_runs WHERE schedule_id = $1', [
+        schedule.id,
+      ]);
       expect(runs.map((row) => row.status)).toEqual(['failed']);
       const report = await reportRow(database, runs[0]?.report_id ?? '');
       expect(report).toMatchObject({ status: 'failed', filePath: null });
       expect(report.error).toContain('You no longer have access to the transactions of Beta Retail Ltd');
       expect(await runNextReport({ database, files: store.files, nodeId: 'node-t', log: () => undefined })).toBe('idle');
-      const listed = reportScheduleList.assert(await (await call(users.finance, 'GET', '/report-schedules')).json()).results.find((row) => row.id === schedule.id);
+      const listed = reportScheduleList
+        .assert(await (await call(users.finance, 'GET', '/report-schedules')).json())
+        .results.find((row) => row.id === schedule.id);
       expect(listed).toMatchObject({ lastOutcome: 'failed', lastError: report.error });
       // The email says the run was refused, not tried: no 'after N tries', and what to do about it.
-      const [mail] = await database.query<{ text: string }>("SELECT text FROM outbound_emails WHERE template = 'scheduledReportFailed' ORDER BY id DESC LIMIT 1");
+      const [mail] = await database.query<{ text: string }>(
+        "SELECT text FROM outbound_emails WHERE template = 'scheduledReportFailed' ORDER BY id DESC LIMIT 1",
+      );
       expect(mail?.text).toContain('Transactions (Beta Retail Ltd) for 2026-11-03 (Europe/London) was not run: You no longer have access');
       expect(mail?.text).not.toContain('tries');
       expect(mail?.text).toContain('each run checks your access again');
     } finally {
-      await database.db.insert(schema.userRoles).values(roles.filter((role) => role.userId === users.finance)).onConflictDoNothing();
+      await database.db
+        .insert(schema.userRoles)
+        .values(roles.filter((role) => role.userId === users.finance))
+        .onConflictDoNothing();
     }
   });
 });

@@ -10,7 +10,18 @@ import { sweepReportFiles } from '../../../server/reports/file-sweeper.ts';
 import { reportHousekeeping, runNextReport, startReportWorker } from '../../../server/reports/worker.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 import { insertExtraTransactions } from '../api/transaction-fixtures.ts';
-import { csvRows, fileBackends, incompletePuts, openTestFileStore, queueExport, reportRow, storedBytes, storedReportKeys, type Caller, type TestFileStore } from './report-support.ts';
+import {
+  csvRows,
+  fileBackends,
+  incompletePuts,
+  openTestFileStore,
+  queueExport,
+  reportRow,
+  storedBytes,
+  storedReportKeys,
+  type Caller,
+  type TestFileStore,
+} from './report-support.ts';
 
 const { users } = fixture;
 
@@ -40,16 +51,26 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
   });
 
   it('writes the filtered rows in keyset batches, with the zone in the date header and formulas neutralised', async () => {
-    const { reportId, totalRows } = await queueExport(call, users.partner, '/businesses/B1/transactions/full/reports', {
-      columns: ['date', 'reference', 'merchant', 'amount', 'currency', 'customerEmail'],
-      filters: { kind: '[eq]payment' },
-      ordering: { OrderingField: 'date', OrderingDirection: 'Ascending' },
-    }, { 'time-zone': 'Europe/London' });
+    const { reportId, totalRows } = await queueExport(
+      call,
+      users.partner,
+      '/businesses/B1/transactions/full/reports',
+      {
+        columns: ['date', 'reference', 'merchant', 'amount', 'currency', 'customerEmail'],
+        filters: { kind: '[eq]payment' },
+        ordering: { OrderingField: 'date', OrderingDirection: 'Ascending' },
+      },
+      { 'time-zone': 'Europe/London' },
+    );
     expect(totalRows).toBe(4);
     expect(await run()).toBe('generated');
     const row = await reportRow(database, reportId);
     expect(row).toMatchObject({ status: 'generated', attempts: 1, processedRows: 4, totalRows: 4, lockedBy: null, filePath: `reports/${reportId}-1.csv` });
-    expect(await store.files.head(row.filePath!)).toMatchObject({ size: row.fileSize, contentType: 'text/csv; charset=utf-8', metadata: { 'report-id': reportId, attempt: '1' } });
+    expect(await store.files.head(row.filePath!)).toMatchObject({
+      size: row.fileSize,
+      contentType: 'text/csv; charset=utf-8',
+      metadata: { 'report-id': reportId, attempt: '1' },
+    });
     expect(row.expirationDateTime!.getTime() - row.generatedAt!.getTime()).toBe(14 * 24 * 3600 * 1000);
     expect(await csvRows(store.files, row.filePath!)).toEqual([
       ['Date (Europe/London)', 'Reference', 'Merchant', 'Amount', 'Currency', 'Customer email'],
@@ -68,7 +89,9 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
       expect(await run({ batchSize: 3 })).toBe('generated');
       const row = await reportRow(database, reportId);
       const exported = (await csvRows(store.files, row.filePath!)).slice(1).map(([reference]) => reference);
-      const listed = (await (await call(users.admin, 'GET', `/transactions?${new URLSearchParams({ ...ordering, pagesize: '100' })}`)).json()) as { results: { reference: string }[] };
+      const listed = (await (await call(users.admin, 'GET', `/transactions?${new URLSearchParams({ ...ordering, pagesize: '100' })}`)).json()) as {
+        results: { reference: string }[];
+      };
       expect(exported).toEqual(listed.results.map((result) => result.reference));
     }
   });
@@ -78,7 +101,9 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
       amount_minor, currency, status, payment_method, channel)
       SELECT 'TXMICRO' || i, 'payment', 'B2', 'M2a', 'P1', 'C-M2a', 'PJMICRO', timestamptz '2026-10-01 12:00:00.000001+00' + i * interval '1 microsecond',
         100, 'EUR', 'paid', 'card', 'Gateway' FROM generate_series(1, 5) AS i`);
-    const { reportId, totalRows } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', { filters: { searchterm: '[eq]TXMICRO' } });
+    const { reportId, totalRows } = await queueExport(call, users.finance, '/businesses/B2/transactions/full/reports', {
+      filters: { searchterm: '[eq]TXMICRO' },
+    });
     expect(await run({ batchSize: 2 })).toBe('generated');
     const references = (await csvRows(store.files, (await reportRow(database, reportId)).filePath!)).slice(1).map(([reference]) => reference);
     expect(references).toEqual(['TXMICRO5', 'TXMICRO4', 'TXMICRO3', 'TXMICRO2', 'TXMICRO1']);
@@ -87,20 +112,41 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
 
   it('writes an XLSX workbook', async () => {
     const { reportId } = await queueExport(call, users.owner, '/businesses/B3/transactions/full/reports', {
-      fileType: 'xlsx', columns: ['reference', 'amount', 'currency'], ordering: { OrderingField: 'reference', OrderingDirection: 'Ascending' },
+      fileType: 'xlsx',
+      columns: ['reference', 'amount', 'currency'],
+      ordering: { OrderingField: 'reference', OrderingDirection: 'Ascending' },
     });
     expect(await run()).toBe('generated');
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await storedBytes(store.files, (await reportRow(database, reportId)).filePath!) as unknown as ArrayBuffer);
-    const values = workbook.getWorksheet('Transactions')!.getSheetValues().slice(1).map((cells) => (cells as unknown[]).slice(1));
-    expect(values).toEqual([['Reference', 'Amount', 'Currency'], ['TX3A0001', 12.5, 'GBP'], ['TX3B0001', 1250, 'JPY'], ['TX3B0002', 125, 'JPY']]);
+    await workbook.xlsx.load((await storedBytes(store.files, (await reportRow(database, reportId)).filePath!)) as unknown as ArrayBuffer);
+    const values = workbook
+      .getWorksheet('Transactions')!
+      .getSheetValues()
+      .slice(1)
+      .map((cells) => (cells as unknown[]).slice(1));
+    expect(values).toEqual([
+      ['Reference', 'Amount', 'Currency'],
+      ['TX3A0001', 12.5, 'GBP'],
+      ['TX3B0001', 1250, 'JPY'],
+      ['TX3B0002', 125, 'JPY'],
+    ]);
   });
 
   it('leaves out rows created after the report was queued', async () => {
     const { reportId, totalRows } = await queueExport(call, users.owner, '/businesses/B3/transactions/full/reports', {});
     await database.db.insert(schema.transactions).values({
-      reference: 'TX3LATE01', kind: 'payment', businessId: 'B3', merchantId: 'M3a', configurationId: 'C-M3a', paymentJobReference: 'PJ-LATE',
-      createdAt: new Date(Date.now() + 60_000), amountMinor: 100, currency: 'GBP', status: 'paid', paymentMethod: 'card', channel: 'Gateway',
+      reference: 'TX3LATE01',
+      kind: 'payment',
+      businessId: 'B3',
+      merchantId: 'M3a',
+      configurationId: 'C-M3a',
+      paymentJobReference: 'PJ-LATE',
+      createdAt: new Date(Date.now() + 60_000),
+      amountMinor: 100,
+      currency: 'GBP',
+      status: 'paid',
+      paymentMethod: 'card',
+      channel: 'Gateway',
     });
     expect(await run()).toBe('generated');
     const row = await reportRow(database, reportId);
@@ -146,9 +192,19 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
   it('sends a job back to the queue when the store refuses its file, leaving nothing stored', async () => {
     const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
     const before = await storedReportKeys(store.files);
-    const refusing: FileStore = { ...store.files, put: async () => { throw new Error('the store is unreachable'); } };
+    const refusing: FileStore = {
+      ...store.files,
+      put: async () => {
+        throw new Error('the store is unreachable');
+      },
+    };
     expect(await run({ files: refusing, batchSize: 1 })).toBe('retrying');
-    expect(await reportRow(database, reportId)).toMatchObject({ status: 'queued', attempts: 1, filePath: null, error: 'The report could not be generated; it will be tried again.' });
+    expect(await reportRow(database, reportId)).toMatchObject({
+      status: 'queued',
+      attempts: 1,
+      filePath: null,
+      error: 'The report could not be generated; it will be tried again.',
+    });
     expect(await storedReportKeys(store.files)).toEqual(before);
     expect(await run()).toBe('generated');
     expect(await reportRow(database, reportId)).toMatchObject({ status: 'generated', attempts: 2, filePath: `reports/${reportId}-2.csv` });
@@ -156,7 +212,9 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
 
   it('gives up on a job whose lease lapsed after its last attempt', async () => {
     const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
-    await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 3, lockedBy: 'dead-node', lockedUntil: new Date(Date.now() - 60_000) })
+    await database.db
+      .update(schema.queuedReports)
+      .set({ status: 'generating', attempts: 3, lockedBy: 'dead-node', lockedUntil: new Date(Date.now() - 60_000) })
       .where(eq(schema.queuedReports.id, reportId));
     expect(await run()).toBe('gaveUp');
     expect(await reportRow(database, reportId)).toMatchObject({ status: 'failed', error: 'The report could not be generated after 3 attempts.' });
@@ -166,7 +224,9 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
     const { reportId } = await queueExport(call, users.admin, '/transactions/full/reports', {});
     const busy = await acquirePresence(database, 'busy-node', () => undefined);
     try {
-      await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: busy.nodeId, lockedUntil: new Date(Date.now() + 60_000) })
+      await database.db
+        .update(schema.queuedReports)
+        .set({ status: 'generating', attempts: 1, lockedBy: busy.nodeId, lockedUntil: new Date(Date.now() + 60_000) })
         .where(eq(schema.queuedReports.id, reportId));
       expect(await run()).toBe('idle');
     } finally {
@@ -179,10 +239,17 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
     const { reportId, totalRows } = await queueExport(call, users.admin, '/transactions/full/reports', {});
     // The dead node stored its file but died before its commit.
     await store.files.put(`reports/${reportId}-1.csv`, Readable.from(['half a report']), { contentType: 'text/csv' });
-    await database.db.update(schema.queuedReports).set({ status: 'generating', attempts: 1, lockedBy: 'dead-node', lockedUntil: new Date(Date.now() + 60_000) })
+    await database.db
+      .update(schema.queuedReports)
+      .set({ status: 'generating', attempts: 1, lockedBy: 'dead-node', lockedUntil: new Date(Date.now() + 60_000) })
       .where(eq(schema.queuedReports.id, reportId));
     expect(await run()).toBe('generated');
-    expect(await reportRow(database, reportId)).toMatchObject({ status: 'generated', attempts: 2, processedRows: totalRows, filePath: `reports/${reportId}-2.csv` });
+    expect(await reportRow(database, reportId)).toMatchObject({
+      status: 'generated',
+      attempts: 2,
+      processedRows: totalRows,
+      filePath: `reports/${reportId}-2.csv`,
+    });
     expect((await storedReportKeys(store.files)).filter((key) => key.includes(reportId))).toEqual([`reports/${reportId}-2.csv`]);
     expect(incompletePuts(store)).toEqual([]);
   });
@@ -194,13 +261,20 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
     expect(await run()).toBe('generated');
     const key = (await reportRow(database, reportId)).filePath!;
     const kept = (await reportRow(database, keptId)).filePath!;
-    await database.db.update(schema.queuedReports).set({ expirationDateTime: new Date(Date.now() - 1000) }).where(eq(schema.queuedReports.id, reportId));
+    await database.db
+      .update(schema.queuedReports)
+      .set({ expirationDateTime: new Date(Date.now() - 1000) })
+      .where(eq(schema.queuedReports.id, reportId));
     await store.files.put('reports/RPT00000000000000AA-1.csv', Readable.from(['orphan']), { contentType: 'text/csv' });
     // A file's age is told by the clock that stamped it (a folder's mtime, S3's LastModified), which TEST_CLOCK does
     // not move: the rounds below judge files at times counted from the orphan's stamp.
     const stamped = (await store.files.head('reports/RPT00000000000000AA-1.csv'))!.lastModified.getTime();
     // Orphans are judged by age: 'now' an hour ahead makes the one above old, and a grace of two hours keeps it.
-    expect(await reportHousekeeping({ database, files: store.files, orphanGraceMs: 2 * 3_600_000, filesNow: new Date(stamped) })).toEqual({ expired: expect.any(Number), orphans: 0, incomplete: 0 });
+    expect(await reportHousekeeping({ database, files: store.files, orphanGraceMs: 2 * 3_600_000, filesNow: new Date(stamped) })).toEqual({
+      expired: expect.any(Number),
+      orphans: 0,
+      incomplete: 0,
+    });
     expect(await store.files.head(key)).toBeNull();
     expect((await reportRow(database, reportId)).filePath).toBeNull();
     expect(await store.files.head('reports/RPT00000000000000AA-1.csv')).not.toBeNull();
@@ -209,8 +283,10 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
     expect(await store.files.head('reports/RPT00000000000000AA-1.csv')).toBeNull();
     expect(await store.files.head(kept)).not.toBeNull();
     // Again, and from two nodes at once: nothing more to do, nothing broken.
-    expect(await Promise.all([1, 2].map(() => sweepReportFiles({ database, files: store.files, filesNow: new Date(stamped + 3_600_000) }))))
-      .toEqual([{ expired: 0, orphans: 0, incomplete: 0 }, { expired: 0, orphans: 0, incomplete: 0 }]);
+    expect(await Promise.all([1, 2].map(() => sweepReportFiles({ database, files: store.files, filesNow: new Date(stamped + 3_600_000) })))).toEqual([
+      { expired: 0, orphans: 0, incomplete: 0 },
+      { expired: 0, orphans: 0, incomplete: 0 },
+    ]);
     expect(await store.files.head(kept)).not.toBeNull();
   });
 

@@ -10,33 +10,56 @@ import { parseCsv } from './csv-reader.ts';
 
 describe('CSV', () => {
   it.each([
-    ['plain', 'plain'], ['a,b', '"a,b"'], ['say "hi"', '"say ""hi"""'], ['two\nlines', '"two\nlines"'], ['cr\r', '"cr\r"'], ['', ''],
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\r', '"cr\r"'],
+    ['', ''],
   ])('quotes %j as %j (RFC 4180)', (value, quoted) => {
     expect(csvQuote(value)).toBe(quoted);
   });
 
   it.each([
-    ['=1+1', "'=1+1"], ['+44 20 7946 0000', "'+44 20 7946 0000"], ['-2+3', "'-2+3"], ['@SUM(A1)', "'@SUM(A1)"], ['\tx', "'\tx"], ['\rx', "'\rx"],
-    ['a=b', 'a=b'], ['Alpha Online', 'Alpha Online'], ['', ''],
+    ['=1+1', "'=1+1"],
+    ['+44 20 7946 0000', "'+44 20 7946 0000"],
+    ['-2+3', "'-2+3"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\tx', "'\tx"],
+    ['\rx', "'\rx"],
+    ['a=b', 'a=b'],
+    ['Alpha Online', 'Alpha Online'],
+    ['', ''],
   ])('neutralises formula triggers: %j → %j', (value, safe) => {
     expect(neutraliseFormula(value)).toBe(safe);
   });
 
   it('neutralises text cells only: amounts and dates are ours and stay numbers', () => {
-    expect(csvLine(['=HYPERLINK("http://x")', '-12.50', '2026-11-01 10:00:00', null], ['text', 'decimal', 'datetime', 'text']))
-      .toBe(`"'=HYPERLINK(""http://x"")",-12.50,2026-11-01 10:00:00,\r\n`);
+    expect(csvLine(['=HYPERLINK("http://x")', '-12.50', '2026-11-01 10:00:00', null], ['text', 'decimal', 'datetime', 'text'])).toBe(
+      `"'=HYPERLINK(""http://x"")",-12.50,2026-11-01 10:00:00,\r\n`,
+    );
   });
 
   it('reads back every text exactly, neutralised or not', () => {
-    fc.assert(fc.property(fc.array(fc.string({ maxLength: 20 }), { minLength: 1, maxLength: 5 }), (cells) => {
-      const parsed = parseCsv(csvLine(cells, cells.map(() => 'text')));
-      expect(parsed).toEqual([cells.map(neutraliseFormula)]);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 20 }), { minLength: 1, maxLength: 5 }), (cells) => {
+        const parsed = parseCsv(
+          csvLine(
+            cells,
+            cells.map(() => 'text'),
+          ),
+        );
+        expect(parsed).toEqual([cells.map(neutraliseFormula)]);
+      }),
+    );
   });
 
   it('writes UTF-8 with a byte-order mark and CRLF lines', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'csv-')), 'out.csv');
-    const writer = await openCsvWriter(createWriteStream(path), [{ header: 'Name', kind: 'text' }, { header: 'Amount', kind: 'decimal' }]);
+    const writer = await openCsvWriter(createWriteStream(path), [
+      { header: 'Name', kind: 'text' },
+      { header: 'Amount', kind: 'decimal' },
+    ]);
     await writer.write(['Crème brûlée, “fancy”', '3.50']);
     await writer.write(['=cmd', '0.00']);
     await writer.finish();
@@ -47,7 +70,16 @@ describe('CSV', () => {
 });
 
 describe('wall clock of one export', () => {
-  const zones = ['Europe/London', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham', 'UTC', 'Africa/Casablanca'];
+  const zones = [
+    'Europe/London',
+    'America/New_York',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'America/St_Johns',
+    'Pacific/Chatham',
+    'UTC',
+    'Africa/Casablanca',
+  ];
 
   it.each(zones)('reads %s as wallClock does, across its clock changes and at any millisecond', (zone) => {
     const clock = wallClockFormatter(zone);
@@ -73,33 +105,60 @@ describe('wall clock of one export', () => {
     for (const iso of ['1969-12-31T23:59:59.999Z', '1847-11-30T12:00:00Z']) expect(clock(new Date(iso))).toBe(wallClock(new Date(iso), 'Europe/London'));
   });
 
-  it('reads PostgreSQL\'s text of a timestamp as the text read by Date reads', () => {
+  it("reads PostgreSQL's text of a timestamp as the text read by Date reads", () => {
     // Offsets as a session's TimeZone writes them, fractions of every length, both clock changes, and shapes only Date reads.
     const texts = [
-      '2026-10-25 00:30:00+00', '2026-10-25 01:30:00.999999+00', '2026-03-29 00:59:59.999999+00', '2026-03-29 01:00:00+00', '2026-06-30 23:00:00.000001+00',
-      '2026-06-30 23:00:00.5+00', '2026-01-01 05:30:00+05:30', '2025-12-31 19:00:00.12-05', '2026-07-01 01:00:00+01', '1970-01-01 00:00:00+00',
-      '1969-12-31 23:59:59.5+00', '1847-11-30 12:00:00+00', '9999-12-31 23:59:59+00', '2026-10-25 02:00:00+01:00',
+      '2026-10-25 00:30:00+00',
+      '2026-10-25 01:30:00.999999+00',
+      '2026-03-29 00:59:59.999999+00',
+      '2026-03-29 01:00:00+00',
+      '2026-06-30 23:00:00.000001+00',
+      '2026-06-30 23:00:00.5+00',
+      '2026-01-01 05:30:00+05:30',
+      '2025-12-31 19:00:00.12-05',
+      '2026-07-01 01:00:00+01',
+      '1970-01-01 00:00:00+00',
+      '1969-12-31 23:59:59.5+00',
+      '1847-11-30 12:00:00+00',
+      '9999-12-31 23:59:59+00',
+      '2026-10-25 02:00:00+01:00',
     ];
     for (const zone of ['Europe/London', 'Asia/Kathmandu', 'UTC']) {
       const clock = wallClockOfTextFormatter(zone);
       for (const text of texts) expect(clock(text), `${text} in ${zone}`).toBe(wallClock(new Date(text), zone));
     }
     // Any instant of 2026–2027, to the microsecond, at a few offsets.
-    fc.assert(fc.property(fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2028, 0, 1) }), fc.integer({ min: 0, max: 999_999 }), fc.constantFrom(0, 60, -300, 330, 345),
-      (ms, micros, offsetMinutes) => {
-        const local = new Date(ms + offsetMinutes * 60_000).toISOString();
-        const sign = offsetMinutes < 0 ? '-' : '+';
-        const offset = `${sign}${String(Math.floor(Math.abs(offsetMinutes) / 60)).padStart(2, '0')}${Math.abs(offsetMinutes) % 60 ? `:${String(Math.abs(offsetMinutes) % 60).padStart(2, '0')}` : ''}`;
-        const text = `${local.slice(0, 10)} ${local.slice(11, 19)}.${String(micros).padStart(6, '0')}${offset}`;
-        expect(wallClockOfTextFormatter('Europe/London')(text)).toBe(wallClock(new Date(text), 'Europe/London'));
-      }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2028, 0, 1) }),
+        fc.integer({ min: 0, max: 999_999 }),
+        fc.constantFrom(0, 60, -300, 330, 345),
+        (ms, micros, offsetMinutes) => {
+          const local = new Date(ms + offsetMinutes * 60_000).toISOString();
+          const sign = offsetMinutes < 0 ? '-' : '+';
+          const offset = `${sign}${String(Math.floor(Math.abs(offsetMinutes) / 60)).padStart(2, '0')}${Math.abs(offsetMinutes) % 60 ? `:${String(Math.abs(offsetMinutes) % 60).padStart(2, '0')}` : ''}`;
+          const text = `${local.slice(0, 10)} ${local.slice(11, 19)}.${String(micros).padStart(6, '0')}${offset}`;
+          expect(wallClockOfTextFormatter('Europe/London')(text)).toBe(wallClock(new Date(text), 'Europe/London'));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 
 describe('a batch of rows', () => {
   it('is the same CSV as its rows written one by one', async () => {
-    const columns: ReportColumnSpec[] = [{ header: 'Name', kind: 'text' }, { header: 'Amount', kind: 'decimal' }, { header: 'At', kind: 'datetime' }];
-    const rows = [['=cmd', '-1.00', '2026-01-01 00:00:00'], ['a,"b"\nc', '0.00', null], [null, null, null], ['', '1', '']];
+    const columns: ReportColumnSpec[] = [
+      { header: 'Name', kind: 'text' },
+      { header: 'Amount', kind: 'decimal' },
+      { header: 'At', kind: 'datetime' },
+    ];
+    const rows = [
+      ['=cmd', '-1.00', '2026-01-01 00:00:00'],
+      ['a,"b"\nc', '0.00', null],
+      [null, null, null],
+      ['', '1', ''],
+    ];
     const folder = mkdtempSync(join(tmpdir(), 'csv-'));
     const one = await openCsvWriter(createWriteStream(join(folder, 'one.csv')), columns);
     for (const row of rows) await one.write(row);
@@ -108,13 +167,17 @@ describe('a batch of rows', () => {
     await batch.writeBatch?.(rows);
     await batch.finish();
     expect(readFileSync(join(folder, 'batch.csv')).equals(readFileSync(join(folder, 'one.csv')))).toBe(true);
-    expect(readFileSync(join(folder, 'batch.csv'), 'utf8')).toBe('\uFEFFName,Amount,At\r\n\'=cmd,-1.00,2026-01-01 00:00:00\r\n"a,""b""\nc",0.00,\r\n,,\r\n,1,\r\n');
+    expect(readFileSync(join(folder, 'batch.csv'), 'utf8')).toBe(
+      '\uFEFFName,Amount,At\r\n\'=cmd,-1.00,2026-01-01 00:00:00\r\n"a,""b""\nc",0.00,\r\n,,\r\n,1,\r\n',
+    );
   });
 });
 
 describe('XLSX', () => {
   const columns: ReportColumnSpec[] = [
-    { header: 'Date (Europe/London)', kind: 'datetime' }, { header: 'Reference', kind: 'text' }, { header: 'Amount', kind: 'decimal' },
+    { header: 'Date (Europe/London)', kind: 'datetime' },
+    { header: 'Reference', kind: 'text' },
+    { header: 'Amount', kind: 'decimal' },
   ];
 
   it('writes typed cells: dates as dates, amounts as numbers, text as text (never a formula)', async () => {
@@ -144,14 +207,25 @@ describe('XLSX', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(path);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Transactions', 'Transactions 2', 'Transactions 3']);
-    const references = workbook.worksheets.flatMap((sheet) => sheet.getSheetValues().slice(2).map((values) => (values as unknown[])[2]));
+    const references = workbook.worksheets.flatMap((sheet) =>
+      sheet
+        .getSheetValues()
+        .slice(2)
+        .map((values) => (values as unknown[])[2]),
+    );
     expect(references).toEqual(['TX1', 'TX2', 'TX3', 'TX4', 'TX5']);
   });
 });
 
 describe('cell values', () => {
   it.each([
-    [1250, 2, '12.50'], [5, 2, '0.05'], [0, 2, '0.00'], [-1250, 2, '-12.50'], [1250, 0, '1250'], [1234, 3, '1.234'], [9_007_199_254_740_991, 2, '90071992547409.91'],
+    [1250, 2, '12.50'],
+    [5, 2, '0.05'],
+    [0, 2, '0.00'],
+    [-1250, 2, '-12.50'],
+    [1250, 0, '1250'],
+    [1234, 3, '1.234'],
+    [9_007_199_254_740_991, 2, '90071992547409.91'],
   ])('%d minor units at exponent %d read %s', (minor, exponent, decimal) => {
     expect(minorUnitsToDecimal(minor, exponent)).toBe(decimal);
   });

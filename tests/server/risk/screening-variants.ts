@@ -14,7 +14,15 @@ const companies = screeningList.filter((entry) => entry.kind === 'company');
 const withoutTitle = (name: string) => name.replace(/^(Baroness|Sir) /, '');
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every code point from U+0000 up to the end of Latin Extended-B
 const latinOnly = (name: string) => !/[^\u0000-\u024f]/.test(name);
-const ascii = (name: string) => name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/ø/g, 'o').replace(/Ø/g, 'O').replace(/æ/g, 'ae').replace(/ə/g, 'a').replace(/ı/g, 'i');
+const ascii = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ø/g, 'o')
+    .replace(/Ø/g, 'O')
+    .replace(/æ/g, 'ae')
+    .replace(/ə/g, 'a')
+    .replace(/ı/g, 'i');
 
 function parts(entry: ListEntry): { given: string; middle: string[]; family: string } {
   const tokens = withoutTitle(entry.name).split(' ');
@@ -23,25 +31,46 @@ function parts(entry: ListEntry): { given: string; middle: string[]; family: str
 
 /** Another romanisation of the same sounds: German (w, sch, j, s), French/English (ou, i, ch) and loose (x, f, h). */
 const transliterations: ((name: string) => string)[] = [
-  (name) => name.replace(/v/g, 'w').replace(/V/g, 'W').replace(/sh/g, 'sch').replace(/y(?=[aeiou])/g, 'j').replace(/Y(?=[aeiou])/g, 'J').replace(/^Z|(?<= )Z/g, 'S'),
-  (name) => name.replace(/(?<=[^aeiou ])u/g, 'ou').replace(/y(?![aeiou])/g, 'i').replace(/kh/g, 'ch').replace(/ya/g, 'ia'),
+  (name) =>
+    name
+      .replace(/v/g, 'w')
+      .replace(/V/g, 'W')
+      .replace(/sh/g, 'sch')
+      .replace(/y(?=[aeiou])/g, 'j')
+      .replace(/Y(?=[aeiou])/g, 'J')
+      .replace(/^Z|(?<= )Z/g, 'S'),
+  (name) =>
+    name
+      .replace(/(?<=[^aeiou ])u/g, 'ou')
+      .replace(/y(?![aeiou])/g, 'i')
+      .replace(/kh/g, 'ch')
+      .replace(/ya/g, 'ia'),
   (name) => name.replace(/ks/g, 'x').replace(/ph/g, 'f').replace(/kh/g, 'h').replace(/ei/g, 'ey').replace(/ee/g, 'i').replace(/dd/g, 'd').replace(/ss/g, 's'),
 ];
 
 /** Digits and signs typed for letters, more of them as `level` grows (0: vowels a and o; 1: also e, i, s; 2: also l, t, b). */
 function leet(name: string, level: number): string {
-  const maps: Record<string, string>[] = [{ a: '4', o: '0' }, { a: '4', o: '0', e: '3', i: '1', s: '5' }, { a: '@', o: '0', e: '3', i: '1', s: '$', l: '1', t: '7', b: '8' }];
+  const maps: Record<string, string>[] = [
+    { a: '4', o: '0' },
+    { a: '4', o: '0', e: '3', i: '1', s: '5' },
+    { a: '@', o: '0', e: '3', i: '1', s: '$', l: '1', t: '7', b: '8' },
+  ];
   const map = maps[level] ?? {};
   // Only some letters change, as typed: every second candidate letter of each word, starting with the first.
-  return name.split(' ').map((word) => {
-    let seen = 0;
-    return [...word].map((char) => {
-      const swap = map[char.toLowerCase()];
-      if (!swap) return char;
-      seen += 1;
-      return seen % 2 === 1 ? swap : char;
-    }).join('');
-  }).join(' ');
+  return name
+    .split(' ')
+    .map((word) => {
+      let seen = 0;
+      return [...word]
+        .map((char) => {
+          const swap = map[char.toLowerCase()];
+          if (!swap) return char;
+          seen += 1;
+          return seen % 2 === 1 ? swap : char;
+        })
+        .join('');
+    })
+    .join(' ');
 }
 
 /** Deterministic misspellings of the longest word: a dropped letter, two swapped, one doubled, a vowel changed. */
@@ -50,12 +79,13 @@ export function misspell(name: string, variant: number): string {
   const longest = tokens.reduce((best, token, index) => (token.length > (tokens[best]?.length ?? 0) ? index : best), 0);
   const word = tokens[longest] ?? '';
   const at = Math.max(1, Math.floor(word.length / 2));
-  const changed = [
-    word.slice(0, at) + word.slice(at + 1),
-    word.slice(0, at) + (word[at + 1] ?? '') + (word[at] ?? '') + word.slice(at + 2),
-    word.slice(0, at) + (word[at] ?? '') + word.slice(at),
-    word.slice(0, at) + ((word[at] ?? 'a') === 'e' ? 'a' : 'e') + word.slice(at + 1),
-  ][variant % 4] ?? word;
+  const changed =
+    [
+      word.slice(0, at) + word.slice(at + 1),
+      word.slice(0, at) + (word[at + 1] ?? '') + (word[at] ?? '') + word.slice(at + 2),
+      word.slice(0, at) + (word[at] ?? '') + word.slice(at),
+      word.slice(0, at) + ((word[at] ?? 'a') === 'e' ? 'a' : 'e') + word.slice(at + 1),
+    ][variant % 4] ?? word;
   tokens[longest] = changed;
   return tokens.join(' ');
 }
@@ -85,7 +115,9 @@ export function positives(): Labelled[] {
     const firstLast = `${given} ${family}`;
     const add = (how: string, name: string, dateOfBirth: string | null = dob) => out.push({ name, dateOfBirth, expected: entry.id, how });
     for (const alias of entry.aliases) add(latinOnly(alias) ? 'listed alias' : 'other script', alias);
-    transliterations.forEach((rewrite, index) => { add(`transliteration ${index + 1}`, ascii(rewrite(firstLast))); });
+    transliterations.forEach((rewrite, index) => {
+      add(`transliteration ${index + 1}`, ascii(rewrite(firstLast)));
+    });
     add('no accents, capitals', ascii(withoutTitle(entry.name)).toUpperCase());
     add('spacing: hyphens as spaces, run together', `${given}${family.replace(/-/g, '')}`);
     add('spacing: hyphens removed', withoutTitle(entry.name).replace(/-/g, ' ').replace(/ +/g, '  '));
@@ -105,10 +137,15 @@ export function positives(): Labelled[] {
     const add = (how: string, name: string) => out.push({ name, dateOfBirth: null, expected: entry.id, how });
     for (const alias of entry.aliases) add(latinOnly(alias) ? 'listed alias' : 'other script', alias);
     const bare = ascii(entry.name);
-    transliterations.forEach((rewrite, index) => { add(`transliteration ${index + 1}`, rewrite(bare)); });
+    transliterations.forEach((rewrite, index) => {
+      add(`transliteration ${index + 1}`, rewrite(bare));
+    });
     add('no accents, capitals', bare.toUpperCase());
     add('spacing: run together', bare.replace(/ (?=\S+$)/, '').replace(/ /, ''));
-    add('legal form changed', /\b(Ltd|LLC|SA|JSC|SAS|Co Ltd|d\.o\.o\.)$/.test(bare) ? bare.replace(/\b(Co Ltd|Ltd|LLC|SA|JSC|SAS|d\.o\.o\.)$/, 'Limited') : `${bare} Ltd`);
+    add(
+      'legal form changed',
+      /\b(Ltd|LLC|SA|JSC|SAS|Co Ltd|d\.o\.o\.)$/.test(bare) ? bare.replace(/\b(Co Ltd|Ltd|LLC|SA|JSC|SAS|d\.o\.o\.)$/, 'Limited') : `${bare} Ltd`,
+    );
     for (const level of [0, 1, 2]) add(`digits for letters ${level + 1}`, leet(bare, level));
     for (const variant of [0, 1, 2]) add(`misspelt ${variant + 1}`, misspell(bare, variant));
   }
@@ -116,21 +153,120 @@ export function positives(): Labelled[] {
 }
 
 const givenNames = [
-  'James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Susan', 'Richard',
-  'Jessica', 'Thomas', 'Sarah', 'Mohammed', 'Fatima', 'Wei', 'Olga', 'Sergei', 'Natalia', 'Ahmed', 'Aisha', 'Giorgos', 'Maria', 'Pedro',
-  'Lucia', 'Hiroshi', 'Yuki', 'Chinedu', 'Ngozi', 'Anders', 'Ingrid', 'Pavel', 'Katarzyna', 'Mehmet', 'Ayse', 'Rahul', 'Priya',
+  'James',
+  'Mary',
+  'John',
+  'Patricia',
+  'Robert',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'David',
+  'Elizabeth',
+  'William',
+  'Susan',
+  'Richard',
+  'Jessica',
+  'Thomas',
+  'Sarah',
+  'Mohammed',
+  'Fatima',
+  'Wei',
+  'Olga',
+  'Sergei',
+  'Natalia',
+  'Ahmed',
+  'Aisha',
+  'Giorgos',
+  'Maria',
+  'Pedro',
+  'Lucia',
+  'Hiroshi',
+  'Yuki',
+  'Chinedu',
+  'Ngozi',
+  'Anders',
+  'Ingrid',
+  'Pavel',
+  'Katarzyna',
+  'Mehmet',
+  'Ayse',
+  'Rahul',
+  'Priya',
 ];
 const familyNames = [
-  'Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Wright', 'Garcia', 'Müller', 'Martin', 'Rossi',
-  'Novak', 'Kowalski', 'Ivanov', 'Khan', 'Nguyen', 'Silva', 'Petrov', 'Sokolova', 'Haddad', 'Yilmaz', 'Papadopoulos', 'Fernandez',
-  'Tanaka', 'Okafor', 'Andersen', 'Horvat', 'Kuznetsov', 'Rahman', 'Lindqvist', 'Dubois', 'Moreau', 'Schmidt', 'Chen', 'Lee', 'Park', 'Sharma',
+  'Smith',
+  'Jones',
+  'Taylor',
+  'Brown',
+  'Williams',
+  'Wilson',
+  'Johnson',
+  'Davies',
+  'Patel',
+  'Wright',
+  'Garcia',
+  'Müller',
+  'Martin',
+  'Rossi',
+  'Novak',
+  'Kowalski',
+  'Ivanov',
+  'Khan',
+  'Nguyen',
+  'Silva',
+  'Petrov',
+  'Sokolova',
+  'Haddad',
+  'Yilmaz',
+  'Papadopoulos',
+  'Fernandez',
+  'Tanaka',
+  'Okafor',
+  'Andersen',
+  'Horvat',
+  'Kuznetsov',
+  'Rahman',
+  'Lindqvist',
+  'Dubois',
+  'Moreau',
+  'Schmidt',
+  'Chen',
+  'Lee',
+  'Park',
+  'Sharma',
 ];
 const companyNames = [
-  'Smith & Sons Ltd', 'Northern Logistics Ltd', 'Harbour Trading Ltd', 'Golden Gate Foods LLC', 'Blue Sky Travel', 'Green Valley Farms',
-  'Star Shipping Ltd', 'Pacific Electronics Ltd', 'Crescent Bakery', 'Ridge Mining Supplies', 'Kiln House Ceramics', 'Weaver & Loom Textiles Ltd',
-  'Millstone Flour Company', 'Fellside Tents GmbH', 'Oak & Ash Joinery', 'Silver Birch Consulting', 'Red Kite Media', 'Aegean Olive Oil Co',
-  'Baltic Amber Imports', 'Lotus Garden Restaurant', 'Eastern Star Cleaning', 'Harbour View Dental', 'Mendip Stone Supplies', 'Atlas Freight Forwarding',
-  'Cedar Tree Builders', 'Blue Harbour Seafood', 'Golden Wheat Bakery', 'Northern Star Security', 'Kestrel Accountancy', 'Zenith Petroleum Services',
+  'Smith & Sons Ltd',
+  'Northern Logistics Ltd',
+  'Harbour Trading Ltd',
+  'Golden Gate Foods LLC',
+  'Blue Sky Travel',
+  'Green Valley Farms',
+  'Star Shipping Ltd',
+  'Pacific Electronics Ltd',
+  'Crescent Bakery',
+  'Ridge Mining Supplies',
+  'Kiln House Ceramics',
+  'Weaver & Loom Textiles Ltd',
+  'Millstone Flour Company',
+  'Fellside Tents GmbH',
+  'Oak & Ash Joinery',
+  'Silver Birch Consulting',
+  'Red Kite Media',
+  'Aegean Olive Oil Co',
+  'Baltic Amber Imports',
+  'Lotus Garden Restaurant',
+  'Eastern Star Cleaning',
+  'Harbour View Dental',
+  'Mendip Stone Supplies',
+  'Atlas Freight Forwarding',
+  'Cedar Tree Builders',
+  'Blue Harbour Seafood',
+  'Golden Wheat Bakery',
+  'Northern Star Security',
+  'Kestrel Accountancy',
+  'Zenith Petroleum Services',
 ];
 
 /** A spread of dates from 1940 to 2005 that is not any listed date. */
@@ -156,7 +292,12 @@ export function negatives(): Labelled[] {
   for (const [index, entry] of persons.entries()) {
     const { family } = parts(entry);
     const given = givenNames[(index * 7) % givenNames.length] ?? 'Anna';
-    out.push({ name: `${given} ${family}`, dateOfBirth: otherDate(1000 + index), expected: null, how: 'relative: same family name, other given name and date' });
+    out.push({
+      name: `${given} ${family}`,
+      dateOfBirth: otherDate(1000 + index),
+      expected: null,
+      how: 'relative: same family name, other given name and date',
+    });
   }
   for (const name of companyNames) out.push({ name, dateOfBirth: null, expected: null, how: 'other company' });
   return out;

@@ -4,7 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { screeningList } from '../../../server/risk/screening-list.ts';
 import {
-  dateOfBirthSignal, jaroWinkler, nameReadings, nameScore, normaliseName, screen, screeningSensitivities, sensitivityThresholds, withDateOfBirth,
+  dateOfBirthSignal,
+  jaroWinkler,
+  nameReadings,
+  nameScore,
+  normaliseName,
+  screen,
+  screeningSensitivities,
+  sensitivityThresholds,
+  withDateOfBirth,
   type ScreeningSensitivity,
 } from '../../../server/risk/screening.ts';
 import { measure, misspell, negatives, positives } from './screening-variants.ts';
@@ -28,17 +36,74 @@ function probes(): Probe[] {
   return out;
 }
 
-const commonGiven = ['James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Susan', 'Richard', 'Jessica', 'Thomas', 'Sarah', 'Mohammed', 'Fatima', 'Wei', 'Olga'];
-const commonFamily = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Wright', 'Garcia', 'Müller', 'Martin', 'Rossi', 'Novak', 'Kowalski', 'Ivanov', 'Khan', 'Nguyen', 'Silva'];
-const commonCompanies = ['Smith & Sons Ltd', 'Northern Logistics Ltd', 'Harbour Trading Ltd', 'Golden Gate Foods LLC', 'Blue Sky Travel', 'Green Valley Farms', 'Star Shipping Ltd', 'Pacific Electronics Ltd', 'Crescent Bakery', 'Ridge Mining Supplies'];
+const commonGiven = [
+  'James',
+  'Mary',
+  'John',
+  'Patricia',
+  'Robert',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'David',
+  'Elizabeth',
+  'William',
+  'Susan',
+  'Richard',
+  'Jessica',
+  'Thomas',
+  'Sarah',
+  'Mohammed',
+  'Fatima',
+  'Wei',
+  'Olga',
+];
+const commonFamily = [
+  'Smith',
+  'Jones',
+  'Taylor',
+  'Brown',
+  'Williams',
+  'Wilson',
+  'Johnson',
+  'Davies',
+  'Patel',
+  'Wright',
+  'Garcia',
+  'Müller',
+  'Martin',
+  'Rossi',
+  'Novak',
+  'Kowalski',
+  'Ivanov',
+  'Khan',
+  'Nguyen',
+  'Silva',
+];
+const commonCompanies = [
+  'Smith & Sons Ltd',
+  'Northern Logistics Ltd',
+  'Harbour Trading Ltd',
+  'Golden Gate Foods LLC',
+  'Blue Sky Travel',
+  'Green Valley Farms',
+  'Star Shipping Ltd',
+  'Pacific Electronics Ltd',
+  'Crescent Bakery',
+  'Ridge Mining Supplies',
+];
 
 function commonNames(): { name: string; dateOfBirth: string | null }[] {
   const out: { name: string; dateOfBirth: string | null }[] = [];
   let n = 0;
-  for (const given of commonGiven) for (const family of commonFamily) {
-    n += 1;
-    out.push({ name: `${given} ${family}`, dateOfBirth: `${1950 + (n % 50)}-${String(1 + (n % 12)).padStart(2, '0')}-${String(1 + (n % 28)).padStart(2, '0')}` });
-  }
+  for (const given of commonGiven)
+    for (const family of commonFamily) {
+      n += 1;
+      out.push({
+        name: `${given} ${family}`,
+        dateOfBirth: `${1950 + (n % 50)}-${String(1 + (n % 12)).padStart(2, '0')}-${String(1 + (n % 28)).padStart(2, '0')}`,
+      });
+    }
   for (const company of commonCompanies) out.push({ name: company, dateOfBirth: null });
   return out;
 }
@@ -77,7 +142,7 @@ describe('name normalisation and scores', () => {
     ['a year later', '1969-03-14', 'near'],
     ['a year earlier', '1967-03-14', 'near'],
     ['day and month swapped', '1968-12-03', 'near', '1968-03-12'],
-    ['the year\'s last digits swapped', '1986-03-14', 'near'],
+    ["the year's last digits swapped", '1986-03-14', 'near'],
     ['three years off', '1971-06-02', 'fewYears'],
     ['the same day and month a decade off', '1958-03-14', 'fewYears'],
     ['twenty years off', '1988-09-30', 'far'],
@@ -106,7 +171,12 @@ describe('name normalisation and scores', () => {
   });
 
   it('reads a 1 among letters as an i or as an l, word by word', () => {
-    expect(nameReadings('Ph1lippa Hart1ey')).toEqual([['filipa', 'hartiey'], ['filipa', 'hartley'], ['flipa', 'hartiey'], ['flipa', 'hartley']]);
+    expect(nameReadings('Ph1lippa Hart1ey')).toEqual([
+      ['filipa', 'hartiey'],
+      ['filipa', 'hartley'],
+      ['flipa', 'hartiey'],
+      ['flipa', 'hartley'],
+    ]);
     expect(nameScore('Ph1lippa Hart1ey', 'Philippa Hartley')).toBe(1);
     expect(nameScore('Abdu1rahman A1-Qarni', 'Abdulrahman Saeed Al-Qarni')).toBe(nameScore('Abdulrahman Al-Qarni', 'Abdulrahman Saeed Al-Qarni'));
     expect(nameReadings('Vadim Zolotaryov')).toHaveLength(1);
@@ -136,7 +206,7 @@ describe('the reported misses', () => {
   });
 
   // Digits typed for letters scored under the default threshold with the listed date of birth.
-  it('alerts on \'V4dim Z0lotaryov\' with the listed date of birth at the default sensitivity', () => {
+  it("alerts on 'V4dim Z0lotaryov' with the listed date of birth at the default sensitivity", () => {
     expect(found(['V4dim Z0lotaryov'], '1968-03-14', 'medium')).toEqual(['SL0001']);
     expect(found(['V4dim Z0lotaryov'], '1968-03-14', 'low')).toEqual(['SL0001']);
     expect(found(['K1m S0ng-Ch0l'], '1971-03-01', 'low')).toEqual(['SL0014']);
@@ -145,16 +215,30 @@ describe('the reported misses', () => {
 
 describe('the labelled set of variants and other names', () => {
   const levels = screeningSensitivities;
-  const measured = measure(screen, levels.map((sensitivity) => sensitivityThresholds[sensitivity]));
+  const measured = measure(
+    screen,
+    levels.map((sensitivity) => sensitivityThresholds[sensitivity]),
+  );
   const at = (sensitivity: ScreeningSensitivity) => measured.byThreshold[levels.indexOf(sensitivity)] ?? { recall: 0, falsePositiveRate: 1, missedByHow: {} };
   const missed = (sensitivity: ScreeningSensitivity, how: string) =>
-    Object.entries(at(sensitivity).missedByHow).filter(([kind]) => kind.startsWith(how)).reduce((sum, [, count]) => sum + count, 0);
+    Object.entries(at(sensitivity).missedByHow)
+      .filter(([kind]) => kind.startsWith(how))
+      .reduce((sum, [, count]) => sum + count, 0);
 
-  it('is large and labelled: at least 500 variants of the list\'s entries, every entry varied, and other names', () => {
+  it("is large and labelled: at least 500 variants of the list's entries, every entry varied, and other names", () => {
     const wanted = positives();
     expect(wanted.length).toBeGreaterThanOrEqual(500);
     expect(new Set(wanted.map((probe) => probe.expected))).toEqual(new Set(screeningList.map((entry) => entry.id)));
-    for (const how of ['transliteration', 'spacing', 'initials', 'digits for letters', 'reordered', 'date of birth a day', 'date of birth a month', 'date of birth a year']) {
+    for (const how of [
+      'transliteration',
+      'spacing',
+      'initials',
+      'digits for letters',
+      'reordered',
+      'date of birth a day',
+      'date of birth a month',
+      'date of birth a year',
+    ]) {
       expect(wanted.filter((probe) => probe.how.startsWith(how)).length, how).toBeGreaterThanOrEqual(10);
     }
     expect(negatives().length).toBeGreaterThanOrEqual(500);
@@ -162,8 +246,17 @@ describe('the labelled set of variants and other names', () => {
   });
 
   it('holds recall and false positives per sensitivity to what was measured', () => {
-    console.log(`screening over ${measured.positives} variants and ${measured.negatives} other names:`, JSON.stringify(Object.fromEntries(levels.map((level) =>
-      [level, { threshold: sensitivityThresholds[level], recall: at(level).recall.toFixed(3), falsePositiveRate: at(level).falsePositiveRate.toFixed(4) }]))));
+    console.log(
+      `screening over ${measured.positives} variants and ${measured.negatives} other names:`,
+      JSON.stringify(
+        Object.fromEntries(
+          levels.map((level) => [
+            level,
+            { threshold: sensitivityThresholds[level], recall: at(level).recall.toFixed(3), falsePositiveRate: at(level).falsePositiveRate.toFixed(4) },
+          ]),
+        ),
+      ),
+    );
     // Measured: recall 0.938 / 0.984 / 0.999, false positives 2, 3 and 5 of 599 (low / medium / high).
     expect(at('low').recall).toBeGreaterThanOrEqual(0.93);
     expect(at('medium').recall).toBeGreaterThanOrEqual(0.98);
@@ -185,7 +278,9 @@ describe('screening quality on the seeded list', () => {
   const figures: Record<ScreeningSensitivity, { recall: number; falsePositiveRate: number }> = {} as never;
   for (const sensitivity of ['low', 'medium', 'high'] as const) {
     const threshold = sensitivityThresholds[sensitivity];
-    const found = all.filter((probe) => screen({ names: [probe.name], dateOfBirth: probe.dateOfBirth }, entries, threshold).some((match) => match.entryId === probe.expected));
+    const found = all.filter((probe) =>
+      screen({ names: [probe.name], dateOfBirth: probe.dateOfBirth }, entries, threshold).some((match) => match.entryId === probe.expected),
+    );
     const common = commonNames();
     const falsePositives = common.filter((subject) => screen({ names: [subject.name], dateOfBirth: subject.dateOfBirth }, entries, threshold).length > 0);
     figures[sensitivity] = { recall: found.length / all.length, falsePositiveRate: falsePositives.length / common.length };
@@ -211,6 +306,8 @@ describe('screening quality on the seeded list', () => {
     expect(screen({ names: ['Kim Song Chol'], dateOfBirth: '1971-03-01' }, entries, threshold).map((match) => match.entryId)).toEqual(['SL0014']);
     expect(screen({ names: ['Kim Song Chol'], dateOfBirth: '1995-08-20' }, entries, threshold)).toEqual([]);
     // The date is one signal: at the high setting the very same name is still worth a look.
-    expect(screen({ names: ['Kim Song Chol'], dateOfBirth: '1995-08-20' }, entries, sensitivityThresholds.high).map((match) => match.entryId)).toEqual(['SL0014']);
+    expect(screen({ names: ['Kim Song Chol'], dateOfBirth: '1995-08-20' }, entries, sensitivityThresholds.high).map((match) => match.entryId)).toEqual([
+      'SL0014',
+    ]);
   });
 });

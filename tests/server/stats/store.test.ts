@@ -3,7 +3,14 @@
 // equal the same sums taken straight from the transactions.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addLocalDays, bucketPlan, periodContaining, startOfLocalDate, type DashboardInterval, type DashboardPeriod } from '../../../src/contract/dashboard-intervals.ts';
+import {
+  addLocalDays,
+  bucketPlan,
+  periodContaining,
+  startOfLocalDate,
+  type DashboardInterval,
+  type DashboardPeriod,
+} from '../../../src/contract/dashboard-intervals.ts';
 import type { Database } from '../../../server/db/client.ts';
 import { statsAggregationSql, statsInsertSql } from '../../../server/seed/seed.ts';
 import { createRandom } from '../../../server/seed/seed-random.ts';
@@ -16,10 +23,7 @@ const measures = 'volume, revenue, unsuccessful_volume, unsuccessful_revenue, sa
 const keyed = `merchant_id, business_id, coalesce(partner_id, '-') AS partner_id, currency, bucket_start, ${measures}`;
 
 async function difference(database: Database, left: string, right: string): Promise<unknown[]> {
-  return [
-    ...await database.query(`(${left}) EXCEPT ALL (${right})`),
-    ...await database.query(`(${right}) EXCEPT ALL (${left})`),
-  ];
+  return [...(await database.query(`(${left}) EXCEPT ALL (${right})`)), ...(await database.query(`(${right}) EXCEPT ALL (${left})`))];
 }
 
 const rollUpSql = (unit: 'hour' | 'day') => `SELECT merchant_id, min(business_id) AS business_id, coalesce(min(partner_id), '-') AS partner_id, currency,
@@ -31,7 +35,8 @@ const rawDeclinesSql = `SELECT merchant_id, currency, date_trunc('day', created_
   FROM transactions WHERE kind = 'payment' AND status IN ('declined', 'failed') AND decline_reason IS NOT NULL GROUP BY 1, 2, 3, 4`;
 const storedDeclinesSql = `SELECT merchant_id, currency, bucket_start, reason, decline_count, amount FROM transaction_declines_daily WHERE decline_count <> 0 OR amount <> 0`;
 
-const scopeColumn = (scope: StatsScope) => ('merchantId' in scope ? ['merchant_id', scope.merchantId] : 'businessId' in scope ? ['business_id', scope.businessId] : ['partner_id', scope.partnerId]);
+const scopeColumn = (scope: StatsScope) =>
+  'merchantId' in scope ? ['merchant_id', scope.merchantId] : 'businessId' in scope ? ['business_id', scope.businessId] : ['partner_id', scope.partnerId];
 
 /** The measures of [start, end) straight from the transactions, by the seed's own aggregation. */
 async function rawSums(database: Database, scope: StatsScope, currency: string, start: Date, end: Date) {
@@ -43,8 +48,11 @@ async function rawSums(database: Database, scope: StatsScope, currency: string, 
     [id, currency, start.toISOString(), end.toISOString()],
   );
   return {
-    volume: Number(row?.volume), revenue: Number(row?.revenue), unsuccessfulVolume: Number(row?.unsuccessful_volume),
-    unsuccessfulRevenue: Number(row?.unsuccessful_revenue), salesCount: Number(row?.sales_count),
+    volume: Number(row?.volume),
+    revenue: Number(row?.revenue),
+    unsuccessfulVolume: Number(row?.unsuccessful_volume),
+    unsuccessfulRevenue: Number(row?.unsuccessful_revenue),
+    salesCount: Number(row?.sales_count),
   };
 }
 
@@ -57,7 +65,8 @@ async function rawDeclines(database: Database, scope: StatsScope, currency: stri
      GROUP BY 1`,
     [id, currency, start.toISOString(), end.toISOString()],
   );
-  return rows.map((row) => ({ reason: row.reason, count: Number(row.n), amount: Number(row.amount) }))
+  return rows
+    .map((row) => ({ reason: row.reason, count: Number(row.n), amount: Number(row.amount) }))
     .sort((a, b) => b.count - a.count || b.amount - a.amount || a.reason.localeCompare(b.reason, 'en-GB'));
 }
 
@@ -101,13 +110,32 @@ describe.each(databaseKinds)('statistics store on %s', (kind) => {
   it('keeps the activity view (each transaction at its own time) equal to its raw aggregation, and its hours and days rolled up', async () => {
     // Buckets whose measures all cancelled out are left out of both sides (the bulk build makes none).
     const nonZero = `(volume <> 0 OR revenue <> 0 OR unsuccessful_volume <> 0 OR unsuccessful_revenue <> 0 OR sales_count <> 0)`;
-    expect(await difference(database, `SELECT ${keyed} FROM transaction_activity_stats WHERE ${nonZero}`, `SELECT ${keyed} FROM (${activityAggregationSql}) s WHERE ${nonZero}`)).toEqual([]);
+    expect(
+      await difference(
+        database,
+        `SELECT ${keyed} FROM transaction_activity_stats WHERE ${nonZero}`,
+        `SELECT ${keyed} FROM (${activityAggregationSql}) s WHERE ${nonZero}`,
+      ),
+    ).toEqual([]);
     const rolledColumns = `merchant_id, business_id, partner_id, currency, bucket_start, ${measures}`;
     const activityRollUp = (unit: 'hour' | 'day') => rollUpSql(unit).replace('FROM transaction_stats', 'FROM transaction_activity_stats');
-    expect(await difference(database, `SELECT ${keyed} FROM transaction_activity_stats_hourly WHERE ${nonZero}`, `SELECT * FROM (${activityRollUp('hour')}) r(${rolledColumns}) WHERE ${nonZero}`)).toEqual([]);
-    expect(await difference(database, `SELECT ${keyed} FROM transaction_activity_stats_daily WHERE ${nonZero}`, `SELECT * FROM (${activityRollUp('day')}) r(${rolledColumns}) WHERE ${nonZero}`)).toEqual([]);
+    expect(
+      await difference(
+        database,
+        `SELECT ${keyed} FROM transaction_activity_stats_hourly WHERE ${nonZero}`,
+        `SELECT * FROM (${activityRollUp('hour')}) r(${rolledColumns}) WHERE ${nonZero}`,
+      ),
+    ).toEqual([]);
+    expect(
+      await difference(
+        database,
+        `SELECT ${keyed} FROM transaction_activity_stats_daily WHERE ${nonZero}`,
+        `SELECT * FROM (${activityRollUp('day')}) r(${rolledColumns}) WHERE ${nonZero}`,
+      ),
+    ).toEqual([]);
     // Both views count the same money, only on other days.
-    const totals = async (table: string) => database.query(`SELECT merchant_id, currency, sum(volume)::bigint AS volume, sum(revenue)::bigint AS revenue, sum(sales_count)::bigint AS sales
+    const totals = async (table: string) =>
+      database.query(`SELECT merchant_id, currency, sum(volume)::bigint AS volume, sum(revenue)::bigint AS revenue, sum(sales_count)::bigint AS sales
       FROM ${table} GROUP BY 1, 2 HAVING sum(volume) <> 0 OR sum(revenue) <> 0 OR sum(sales_count) <> 0 ORDER BY 1, 2`);
     expect(await totals('transaction_activity_stats_daily')).toEqual(await totals('transaction_stats_daily'));
   });
@@ -129,7 +157,10 @@ describe.each(databaseKinds)('statistics store on %s', (kind) => {
     const zones = ['UTC', 'Europe/London', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/New_York', 'Australia/Adelaide'];
     const intervals: DashboardInterval[] = ['day', 'week', 'month', 'year', 'custom'];
     const scopes: StatsScope[] = [
-      ...fixtureMerchants.map(({ merchantId }) => ({ merchantId })), { businessId: 'B1' }, { businessId: 'B3' }, { partnerId: 'P1' },
+      ...fixtureMerchants.map(({ merchantId }) => ({ merchantId })),
+      { businessId: 'B1' },
+      { businessId: 'B3' },
+      { partnerId: 'P1' },
     ];
     let checkedBuckets = 0;
     let nonEmpty = 0;
@@ -137,9 +168,8 @@ describe.each(databaseKinds)('statistics store on %s', (kind) => {
       const zone = random.pick(zones);
       const interval = random.pick(intervals);
       const anchor = addLocalDays('2026-01-01', random.int(-5, 370));
-      const period: DashboardPeriod = interval === 'custom'
-        ? { interval, startDate: anchor, endDate: addLocalDays(anchor, random.int(0, 120)) }
-        : periodContaining(interval, anchor);
+      const period: DashboardPeriod =
+        interval === 'custom' ? { interval, startDate: anchor, endDate: addLocalDays(anchor, random.int(0, 120)) } : periodContaining(interval, anchor);
       const scope = random.pick(scopes);
       const currency = random.pick(['GBP', 'EUR', 'JPY']);
       const { buckets } = bucketPlan(period, zone);

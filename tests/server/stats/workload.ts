@@ -16,7 +16,14 @@ export const fixtureMerchants = [
   { merchantId: 'M3b', businessId: 'B3', partnerId: null, currencies: ['JPY'] },
 ] as const;
 
-const statuses = [['paid', 8], ['declined', 2], ['failed', 1], ['cancelled', 1], ['expired', 1], ['pending', 2]] as const;
+const statuses = [
+  ['paid', 8],
+  ['declined', 2],
+  ['failed', 1],
+  ['cancelled', 1],
+  ['expired', 1],
+  ['pending', 2],
+] as const;
 const reasons = ['Insufficient funds', 'Do not honour', 'Suspected fraud', 'Issuer unavailable'];
 
 /**
@@ -47,9 +54,20 @@ function paymentRow(random: Random, from: Date, to: Date): NewTransactionRow {
   const status = random.weighted(statuses);
   const reference = nextReference('TXW');
   return {
-    reference, kind: 'payment', parentReference: null, partnerId: merchant.partnerId, businessId: merchant.businessId, merchantId: merchant.merchantId,
-    configurationId: `C-${merchant.merchantId}`, paymentJobReference: `PJ-${reference}`, createdAt: randomInstant(random, from, to),
-    amountMinor: currency === 'JPY' ? random.int(1, 500) * 10 : random.int(1, 50_000), currency, status, paymentMethod: 'card', channel: 'Gateway',
+    reference,
+    kind: 'payment',
+    parentReference: null,
+    partnerId: merchant.partnerId,
+    businessId: merchant.businessId,
+    merchantId: merchant.merchantId,
+    configurationId: `C-${merchant.merchantId}`,
+    paymentJobReference: `PJ-${reference}`,
+    createdAt: randomInstant(random, from, to),
+    amountMinor: currency === 'JPY' ? random.int(1, 500) * 10 : random.int(1, 50_000),
+    currency,
+    status,
+    paymentMethod: 'card',
+    channel: 'Gateway',
     declineReason: status === 'declined' || status === 'failed' ? random.pick(reasons) : null,
   };
 }
@@ -69,14 +87,33 @@ export async function runWorkload(database: Database, options: WorkloadOptions):
           // Now and then a payment and its immediate refund in one insert.
           if (rows[0]!.status === 'paid' && batchRandom.chance(0.1)) {
             const payment = rows[0]!;
-            rows.push({ ...payment, reference: nextReference('TXR'), kind: 'refund', parentReference: payment.reference, status: 'paid', amountMinor: Math.max(1, Math.floor(payment.amountMinor / 2)), createdAt: new Date(payment.createdAt.getTime() + 3_600_000), declineReason: null });
+            rows.push({
+              ...payment,
+              reference: nextReference('TXR'),
+              kind: 'refund',
+              parentReference: payment.reference,
+              status: 'paid',
+              amountMinor: Math.max(1, Math.floor(payment.amountMinor / 2)),
+              createdAt: new Date(payment.createdAt.getTime() + 3_600_000),
+              declineReason: null,
+            });
           }
           await insertTransactions(tx, rows);
-          for (const row of rows) known.push({ reference: row.reference, kind: row.kind as 'payment' | 'refund', status: row.status, createdAt: row.createdAt, amountMinor: row.amountMinor });
+          for (const row of rows)
+            known.push({
+              reference: row.reference,
+              kind: row.kind as 'payment' | 'refund',
+              status: row.status,
+              createdAt: row.createdAt,
+              amountMinor: row.amountMinor,
+            });
         } else if (choice < 0.75) {
           const target = batchRandom.pick(known.filter((entry) => entry.kind === 'payment'));
           const status = batchRandom.weighted(statuses);
-          const updated = await updateTransaction(tx, target.reference, { status, declineReason: status === 'declined' || status === 'failed' ? batchRandom.pick(reasons) : null });
+          const updated = await updateTransaction(tx, target.reference, {
+            status,
+            declineReason: status === 'declined' || status === 'failed' ? batchRandom.pick(reasons) : null,
+          });
           if (updated) target.status = status;
         } else if (choice < 0.9 && paid.length > 0) {
           const payment = batchRandom.pick(paid);
@@ -84,9 +121,14 @@ export async function runWorkload(database: Database, options: WorkloadOptions):
           if (!parent) continue;
           const kind = batchRandom.chance(0.8) ? 'refund' : 'capture';
           const row: NewTransactionRow = {
-            ...parent, reference: nextReference(kind === 'refund' ? 'TXR' : 'TXC'), kind, parentReference: parent.reference,
-            status: batchRandom.chance(0.7) ? 'paid' : 'pending', amountMinor: Math.max(1, Math.floor(parent.amountMinor * batchRandom.int(10, 100) / 100)),
-            createdAt: new Date(parent.createdAt.getTime() + batchRandom.int(60, 40 * 86_400) * 1000), declineReason: null,
+            ...parent,
+            reference: nextReference(kind === 'refund' ? 'TXR' : 'TXC'),
+            kind,
+            parentReference: parent.reference,
+            status: batchRandom.chance(0.7) ? 'paid' : 'pending',
+            amountMinor: Math.max(1, Math.floor((parent.amountMinor * batchRandom.int(10, 100)) / 100)),
+            createdAt: new Date(parent.createdAt.getTime() + batchRandom.int(60, 40 * 86_400) * 1000),
+            declineReason: null,
           };
           await insertTransactions(tx, [row]);
           if (kind === 'refund') known.push({ reference: row.reference, kind, status: row.status, createdAt: row.createdAt, amountMinor: row.amountMinor });

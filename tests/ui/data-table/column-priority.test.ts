@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { type DataTableColumn, fitColumns } from '../../../src/ui/data-table/data-table.tsx';
 
 type Row = Record<string, string>;
-const column = (id: string, width: string, extra: Partial<DataTableColumn<Row>> = {}): DataTableColumn<Row> => ({ id, header: id, width, cell: (row) => row[id], ...extra });
+const column = (id: string, width: string, extra: Partial<DataTableColumn<Row>> = {}): DataTableColumn<Row> => ({
+  id,
+  header: id,
+  width,
+  cell: (row) => row[id],
+  ...extra,
+});
 // The transactions overview's shape: the amount and the status sit right of less important columns.
 const columns = [
   column('date', 'minmax(10.5rem, 1fr)'),

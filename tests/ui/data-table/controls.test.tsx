@@ -20,8 +20,15 @@ describe('calendar arithmetic', () => {
   });
 
   it.each([
-    ['ArrowRight', false, '2026-11-20'], ['ArrowLeft', false, '2026-11-18'], ['ArrowDown', false, '2026-11-26'], ['ArrowUp', false, '2026-11-12'],
-    ['PageDown', false, '2026-12-19'], ['PageUp', true, '2025-11-19'], ['Home', false, '2026-11-16'], ['End', false, '2026-11-22'], ['x', false, null],
+    ['ArrowRight', false, '2026-11-20'],
+    ['ArrowLeft', false, '2026-11-18'],
+    ['ArrowDown', false, '2026-11-26'],
+    ['ArrowUp', false, '2026-11-12'],
+    ['PageDown', false, '2026-12-19'],
+    ['PageUp', true, '2025-11-19'],
+    ['Home', false, '2026-11-16'],
+    ['End', false, '2026-11-22'],
+    ['x', false, null],
   ])('%s (shift %s) moves from Thursday 19 November 2026 to %s', (key, shift, expected) => {
     expect(moveByKey('2026-11-19', key, shift, 1)).toBe(expected);
   });
@@ -58,7 +65,9 @@ function OpenerHarness() {
   const [range, setRange] = useState<DateRangeValue>({ start: null, end: null });
   return (
     <>
-      <button type="button" onClick={() => setOpen(true)}>Dates</button>
+      <button type="button" onClick={() => setOpen(true)}>
+        Dates
+      </button>
       <DateRangePicker
         open={open}
         title="Transaction dates"
@@ -92,7 +101,11 @@ describe('the date range dialog', () => {
     await waitFor(() => expect(document.activeElement).toBe(opener));
     await user.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Transaction dates' });
-    expect(within(dialog).getAllByRole('grid').map((grid) => attribute(grid, 'aria-label'))).toEqual(['September 2026', 'October 2026']);
+    expect(
+      within(dialog)
+        .getAllByRole('grid')
+        .map((grid) => attribute(grid, 'aria-label')),
+    ).toEqual(['September 2026', 'October 2026']);
   });
 
   it('applies a preset at once', async () => {
@@ -150,7 +163,18 @@ describe('the date presets, in the listbox pattern', () => {
   ] as const;
   function renderPresets(value: DateRangeValue, onApply: (range: DateRangeValue) => void) {
     render(
-      <DateRangePicker open title="Transaction dates" value={value} presets={presets} min="2021-11-19" max="2026-11-19" weekStartsOn={1} columns={2} onApply={onApply} onClose={() => undefined} />,
+      <DateRangePicker
+        open
+        title="Transaction dates"
+        value={value}
+        presets={presets}
+        min="2021-11-19"
+        max="2026-11-19"
+        weekStartsOn={1}
+        columns={2}
+        onApply={onApply}
+        onClose={() => undefined}
+      />,
     );
   }
 
@@ -190,7 +214,11 @@ describe('the date presets, in the listbox pattern', () => {
 });
 
 describe('the column chooser', () => {
-  const columns = [{ id: 'date', label: 'Date' }, { id: 'reference', label: 'Reference' }, { id: 'amount', label: 'Amount' }];
+  const columns = [
+    { id: 'date', label: 'Date' },
+    { id: 'reference', label: 'Reference' },
+    { id: 'amount', label: 'Amount' },
+  ];
 
   it('moves a column', () => {
     expect(moveColumn(['a', 'b', 'c'], 'c', -1)).toEqual(['a', 'c', 'b']);
@@ -199,7 +227,17 @@ describe('the column chooser', () => {
 
   it('shows, hides and reorders columns, keeping one visible', async () => {
     const onChange = vi.fn();
-    render(<ColumnChooser open onClose={vi.fn()} columns={columns} order={['date', 'reference', 'amount']} visible={['date']} onChange={onChange} onReset={vi.fn()} />);
+    render(
+      <ColumnChooser
+        open
+        onClose={vi.fn()}
+        columns={columns}
+        order={['date', 'reference', 'amount']}
+        visible={['date']}
+        onChange={onChange}
+        onReset={vi.fn()}
+      />,
+    );
     const dialog = screen.getByRole('dialog', { name: 'Columns' });
     expect((within(dialog).getByRole('checkbox', { name: 'Date' }) as HTMLInputElement).disabled).toBe(true);
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Amount' }));
@@ -241,7 +279,16 @@ describe('filter presets', () => {
   it('saves with Ctrl+Enter from any control of its form, the share tick included', async () => {
     const user = userEvent.setup();
     const onSave = vi.fn();
-    render(<FilterPresets presets={[]} nameProblem={(name) => (name.trim() ? undefined : 'Name is required')} onApply={vi.fn()} onRemove={vi.fn()} onSave={onSave} shareLabel="Share with Alpha Trading" />);
+    render(
+      <FilterPresets
+        presets={[]}
+        nameProblem={(name) => (name.trim() ? undefined : 'Name is required')}
+        onApply={vi.fn()}
+        onRemove={vi.fn()}
+        onSave={onSave}
+        shareLabel="Share with Alpha Trading"
+      />,
+    );
     await user.click(screen.getByRole('button', { name: 'Presets' }));
     await user.type(screen.getByLabelText('Save current filters as'), 'Refunds');
     await user.click(screen.getByRole('checkbox', { name: 'Share with Alpha Trading' }));
@@ -259,7 +306,11 @@ describe('filter presets', () => {
   it('moves between the saved presets with the arrows, from a preset or its remove button', async () => {
     const user = userEvent.setup();
     const onApply = vi.fn();
-    const presets = [{ identifier: 'p1', name: 'Declined this month' }, { identifier: 'p2', name: 'Refunds' }, { identifier: 'p3', name: 'Large payments' }];
+    const presets = [
+      { identifier: 'p1', name: 'Declined this month' },
+      { identifier: 'p2', name: 'Refunds' },
+      { identifier: 'p3', name: 'Large payments' },
+    ];
     render(<FilterPresets presets={presets} nameProblem={() => undefined} onApply={onApply} onRemove={vi.fn()} onSave={vi.fn()} />);
     await user.click(screen.getByRole('button', { name: 'Presets' }));
     screen.getByRole('button', { name: 'Declined this month' }).focus();
@@ -277,7 +328,15 @@ describe('filter presets', () => {
   it('applies and removes presets', async () => {
     const onApply = vi.fn();
     const onRemove = vi.fn();
-    render(<FilterPresets presets={[{ identifier: 'p1', name: 'Declined this month' }]} nameProblem={() => undefined} onApply={onApply} onRemove={onRemove} onSave={vi.fn()} />);
+    render(
+      <FilterPresets
+        presets={[{ identifier: 'p1', name: 'Declined this month' }]}
+        nameProblem={() => undefined}
+        onApply={onApply}
+        onRemove={onRemove}
+        onSave={vi.fn()}
+      />,
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Presets' }));
     await userEvent.click(screen.getByRole('button', { name: 'Remove preset Declined this month' }));
     expect(onRemove).toHaveBeenCalledWith('p1');
@@ -305,7 +364,17 @@ describe('filter fields', () => {
 
   it('chooses several values', async () => {
     const onChange = vi.fn();
-    render(<ChoiceFilter label="Status" options={[{ value: 'paid', label: 'Paid' }, { value: 'declined', label: 'Declined' }]} selected={['paid']} onChange={onChange} />);
+    render(
+      <ChoiceFilter
+        label="Status"
+        options={[
+          { value: 'paid', label: 'Paid' },
+          { value: 'declined', label: 'Declined' },
+        ]}
+        selected={['paid']}
+        onChange={onChange}
+      />,
+    );
     await userEvent.click(screen.getByRole('button', { name: /^Status:/ }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Declined' }));
     expect(onChange).not.toHaveBeenCalled(); // a tick is a draft: nothing applies before Apply
@@ -324,10 +393,32 @@ describe('filter fields', () => {
 describe('the export dialog', () => {
   it('says how many rows and which columns, and exports the choice', async () => {
     const onExport = vi.fn();
-    const { rerender } = render(<ExportDialog open onClose={vi.fn()} rowCount={null} visibleColumns={['Date', 'Amount']} allColumns={['Date', 'Amount', 'Customer email']} noun="transactions" busy={false} onExport={onExport} />);
+    const { rerender } = render(
+      <ExportDialog
+        open
+        onClose={vi.fn()}
+        rowCount={null}
+        visibleColumns={['Date', 'Amount']}
+        allColumns={['Date', 'Amount', 'Customer email']}
+        noun="transactions"
+        busy={false}
+        onExport={onExport}
+      />,
+    );
     const dialog = screen.getByRole('dialog', { name: 'Export transactions' });
     expect(within(dialog).getByRole('status').textContent).toBe('Counting the transactions…');
-    rerender(<ExportDialog open onClose={vi.fn()} rowCount={1234567} visibleColumns={['Date', 'Amount']} allColumns={['Date', 'Amount', 'Customer email']} noun="transactions" busy={false} onExport={onExport} />);
+    rerender(
+      <ExportDialog
+        open
+        onClose={vi.fn()}
+        rowCount={1234567}
+        visibleColumns={['Date', 'Amount']}
+        allColumns={['Date', 'Amount', 'Customer email']}
+        noun="transactions"
+        busy={false}
+        onExport={onExport}
+      />,
+    );
     expect(within(dialog).getByRole('status').textContent).toBe('1,234,567 transactions will be exported, every one that matches the filters.');
     expect(within(dialog).getByText('Date, Amount')).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('radio', { name: 'CSV, comma separated (.csv)' }));
@@ -338,13 +429,19 @@ describe('the export dialog', () => {
   });
 
   it('has nothing to export when nothing matches', () => {
-    render(<ExportDialog open onClose={vi.fn()} rowCount={0} visibleColumns={['Date']} allColumns={['Date']} noun="transactions" busy={false} onExport={vi.fn()} />);
+    render(
+      <ExportDialog open onClose={vi.fn()} rowCount={0} visibleColumns={['Date']} allColumns={['Date']} noun="transactions" busy={false} onExport={vi.fn()} />,
+    );
     expect((screen.getByRole('button', { name: 'Export' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
 
 describe('a choice filter in the listbox pattern', () => {
-  const options = [{ value: 'paid', label: 'Paid' }, { value: 'declined', label: 'Declined' }, { value: 'refunded', label: 'Refunded' }];
+  const options = [
+    { value: 'paid', label: 'Paid' },
+    { value: 'declined', label: 'Declined' },
+    { value: 'refunded', label: 'Refunded' },
+  ];
 
   it('opens on the first ticked value; arrows move, Space ticks a draft, Enter applies the draft', async () => {
     const user = userEvent.setup();

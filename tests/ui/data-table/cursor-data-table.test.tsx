@@ -25,7 +25,11 @@ function table(handle: RefObject<RowCursorHandle | null>, resetKey: string, coun
   );
 }
 
-const selected = () => screen.getAllByRole('row').filter((row) => row.getAttribute('aria-selected') === 'true').map((row) => row.textContent);
+const selected = () =>
+  screen
+    .getAllByRole('row')
+    .filter((row) => row.getAttribute('aria-selected') === 'true')
+    .map((row) => row.textContent);
 
 describe('CursorDataTable', () => {
   it('keeps the cursor itself: the handle moves it (kept on the page) and says where it is', async () => {
@@ -55,7 +59,12 @@ describe('CursorDataTable', () => {
 
   it('does not take back focus that moved on before the cursor row could take it (a pane opened beside)', async () => {
     const handle = createRef<RowCursorHandle>();
-    render(<>{table(handle, 'page 1')}<button type="button">Elsewhere</button></>);
+    render(
+      <>
+        {table(handle, 'page 1')}
+        <button type="button">Elsewhere</button>
+      </>,
+    );
     screen.getAllByRole('row')[1]?.focus();
     await userEvent.keyboard('j');
     // Before the next frame, something else takes the keyboard.

@@ -13,7 +13,17 @@ const columns: DataTableColumn<Row>[] = [
 ];
 const rows = (count: number): Row[] => Array.from({ length: count }, (_, index) => ({ id: `TX${String(index + 1).padStart(5, '0')}`, amount: index }));
 
-function Harness({ count = 5, onOpen = vi.fn(), status = 'ready' as const, onSort = vi.fn() }: { count?: number; onOpen?: (row: Row, options: { beside: boolean }) => void; status?: 'ready' | 'loading' | 'error'; onSort?: (sort: DataTableSort) => void }) {
+function Harness({
+  count = 5,
+  onOpen = vi.fn(),
+  status = 'ready' as const,
+  onSort = vi.fn(),
+}: {
+  count?: number;
+  onOpen?: (row: Row, options: { beside: boolean }) => void;
+  status?: 'ready' | 'loading' | 'error';
+  onSort?: (sort: DataTableSort) => void;
+}) {
   const [cursor, setCursor] = useState(0);
   const [sort, setSort] = useState<DataTableSort>({ field: 'reference', descending: false });
   return (
@@ -26,7 +36,10 @@ function Harness({ count = 5, onOpen = vi.fn(), status = 'ready' as const, onSor
       emptyMessage="Nothing here."
       errorMessage="Could not load."
       sort={sort}
-      onSortChange={(next) => { setSort(next); onSort(next); }}
+      onSortChange={(next) => {
+        setSort(next);
+        onSort(next);
+      }}
       cursor={cursor}
       onCursorChange={setCursor}
       onOpen={onOpen}
@@ -57,30 +70,62 @@ describe('DataTable', () => {
   it('is a grid named by its caption, with column headers and a row header per row', () => {
     render(<Harness />);
     const grid = screen.getByRole('grid', { name: 'Transactions' });
-    expect(within(grid).getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Reference↑', 'Amount↕']);
-    expect(within(grid).getAllByRole('rowheader').map((cell) => cell.textContent)).toEqual(['TX00001', 'TX00002', 'TX00003', 'TX00004', 'TX00005']);
+    expect(
+      within(grid)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Reference↑', 'Amount↕']);
+    expect(
+      within(grid)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['TX00001', 'TX00002', 'TX00003', 'TX00004', 'TX00005']);
     expect(grid.getAttribute('aria-rowcount')).toBe('6');
   });
 
-  it('wraps the text of a wrap column onto a second line, and is never narrower than its columns\' minimums', () => {
+  it("wraps the text of a wrap column onto a second line, and is never narrower than its columns' minimums", () => {
     const wrapped: DataTableColumn<Row>[] = [
       { id: 'id', header: 'Reference', cell: (row) => row.id, width: '8rem' },
       { id: 'merchant', header: 'Merchant', cell: () => 'Meadowbank Veterinary Practice Glasgow', width: 'minmax(12rem, 3fr)', wrap: true },
     ];
     const { container } = render(
-      <DataTable caption="Transactions" columns={wrapped} rows={rows(2)} rowKey={(row) => row.id} status="ready" emptyMessage="Nothing here." cursor={0} onCursorChange={vi.fn()} onOpen={vi.fn()} />,
+      <DataTable
+        caption="Transactions"
+        columns={wrapped}
+        rows={rows(2)}
+        rowKey={(row) => row.id}
+        status="ready"
+        emptyMessage="Nothing here."
+        cursor={0}
+        onCursorChange={vi.fn()}
+        onOpen={vi.fn()}
+      />,
     );
     const grid = screen.getByRole('grid', { name: 'Transactions' });
     const merchantCells = within(grid).getAllByRole('gridcell');
     expect(merchantCells.map((cell) => cell.classList.contains('data-table-wrap'))).toEqual([true, true]);
-    expect(within(grid).getAllByRole('rowheader').some((cell) => cell.classList.contains('data-table-wrap'))).toBe(false);
+    expect(
+      within(grid)
+        .getAllByRole('rowheader')
+        .some((cell) => cell.classList.contains('data-table-wrap')),
+    ).toBe(false);
     // 8rem + 12rem: the grid's min-width (not its max-content width, which would widen the flexible column).
     expect((container.querySelector('.data-table') as HTMLElement).style.getPropertyValue('--data-table-min-width')).toBe('320px');
   });
 
   it('keeps the previous rows while the next view loads, marked busy (status updating)', () => {
     const table = (status: 'updating' | 'ready') => (
-      <DataTable caption="Transactions" columns={columns} rows={rows(3)} rowKey={(row) => row.id} status={status} emptyMessage="Nothing here." cursor={0} onCursorChange={vi.fn()} onOpen={vi.fn()} />
+      <DataTable
+        caption="Transactions"
+        columns={columns}
+        rows={rows(3)}
+        rowKey={(row) => row.id}
+        status={status}
+        emptyMessage="Nothing here."
+        cursor={0}
+        onCursorChange={vi.fn()}
+        onOpen={vi.fn()}
+      />
     );
     const { rerender } = render(table('updating'));
     const grid = screen.getByRole('grid', { name: 'Transactions' });
@@ -151,7 +196,12 @@ describe('DataTable', () => {
     act(() => (screen.getByRole('rowheader', { name: 'TX00001' }).closest('tr') as HTMLElement).focus());
     await userEvent.keyboard('{ArrowDown}');
     expect(screen.getByRole('rowheader', { name: 'TX00002' }).closest('tr')?.getAttribute('aria-selected')).toBe('true');
-    expect(amountCell.mock.calls.slice(rendered).map(([row]) => row.id).sort()).toEqual(['TX00001', 'TX00002']);
+    expect(
+      amountCell.mock.calls
+        .slice(rendered)
+        .map(([row]) => row.id)
+        .sort(),
+    ).toEqual(['TX00001', 'TX00002']);
     // No row carries a position of its own (a per-row transform made every new row a new style to resolve).
     for (const row of screen.getAllByRole('row').slice(1)) expect(row.getAttribute('style')).toBeNull();
   });
@@ -183,7 +233,12 @@ describe('DataTable', () => {
 
 describe('paging', () => {
   it.each([
-    [1, 10, [1, 2, 3]], [2, 10, [1, 2, 3]], [5, 10, [4, 5, 6]], [10, 10, [8, 9, 10]], [1, 1, [1]], [2, 2, [1, 2]],
+    [1, 10, [1, 2, 3]],
+    [2, 10, [1, 2, 3]],
+    [5, 10, [4, 5, 6]],
+    [10, 10, [8, 9, 10]],
+    [1, 1, [1]],
+    [2, 2, [1, 2]],
   ])('on page %d of %d shows %j', (current, pages, shown) => {
     expect(visiblePages(current, pages)).toEqual(shown);
   });
@@ -200,9 +255,24 @@ describe('paging', () => {
   it('offers previous, three pages, next and the page sizes', async () => {
     const onPageChange = vi.fn();
     const onPageSizeChange = vi.fn();
-    render(<Pagination label="Transaction pages" pageNumber={4} pageSize={25} pageSizes={[10, 25, 50, 100]} rowsOnPage={25} total={1000} onPageChange={onPageChange} onPageSizeChange={onPageSizeChange} />);
+    render(
+      <Pagination
+        label="Transaction pages"
+        pageNumber={4}
+        pageSize={25}
+        pageSizes={[10, 25, 50, 100]}
+        rowsOnPage={25}
+        total={1000}
+        onPageChange={onPageChange}
+        onPageSizeChange={onPageSizeChange}
+      />,
+    );
     const nav = screen.getByRole('navigation', { name: 'Transaction pages' });
-    expect(within(nav).getAllByRole('button', { name: /^Page/ }).map((button) => button.textContent)).toEqual(['3', '4', '5']);
+    expect(
+      within(nav)
+        .getAllByRole('button', { name: /^Page/ })
+        .map((button) => button.textContent),
+    ).toEqual(['3', '4', '5']);
     expect(within(nav).getByRole('button', { name: 'Page 4' }).getAttribute('aria-current')).toBe('page');
     await userEvent.click(within(nav).getByRole('button', { name: 'Next page' }));
     expect(onPageChange).toHaveBeenLastCalledWith(5);
@@ -214,7 +284,19 @@ describe('paging', () => {
   });
 
   it('keeps next open while an estimated total is not reached', () => {
-    render(<Pagination label="Pages" pageNumber={1} pageSize={25} pageSizes={[25]} rowsOnPage={25} total={10_001} totalIsEstimate onPageChange={vi.fn()} onPageSizeChange={vi.fn()} />);
+    render(
+      <Pagination
+        label="Pages"
+        pageNumber={1}
+        pageSize={25}
+        pageSizes={[25]}
+        rowsOnPage={25}
+        total={10_001}
+        totalIsEstimate
+        onPageChange={vi.fn()}
+        onPageSizeChange={vi.fn()}
+      />,
+    );
     expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(false);
     expect((screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText('1–25 of about 10,001')).toBeTruthy();
@@ -226,13 +308,20 @@ describe('DataTable while flinging', () => {
     const { container } = render(<Harness count={2_000} />);
     const scroller = container.querySelector('.data-table-scroll') as HTMLElement;
     let top = 0;
-    Object.defineProperty(scroller, 'scrollTop', { configurable: true, get: () => top, set: (value: number) => { top = value; } });
+    Object.defineProperty(scroller, 'scrollTop', {
+      configurable: true,
+      get: () => top,
+      set: (value: number) => {
+        top = value;
+      },
+    });
     const grid = screen.getByRole('grid', { name: 'Transactions' });
     const placeholders = () => grid.querySelectorAll('tr[aria-busy="true"]').length;
-    const scrollTo = (value: number) => act(() => {
-      top = value;
-      scroller.dispatchEvent(new Event('scroll'));
-    });
+    const scrollTo = (value: number) =>
+      act(() => {
+        top = value;
+        scroller.dispatchEvent(new Event('scroll'));
+      });
     // One jump: drawn in full.
     scrollTo(4_000);
     expect(placeholders()).toBe(0);

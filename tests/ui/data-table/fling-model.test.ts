@@ -16,14 +16,22 @@ function scroll(windows: { start: number; at: number }[], keep?: string, size = 
 
 describe('planWindow', () => {
   it('draws a single jump in full, however far (End, a deep link)', () => {
-    const [first, jump] = scroll([{ start: 0, at: 0 }, { start: 9_970, at: 500 }]);
+    const [first, jump] = scroll([
+      { start: 0, at: 0 },
+      { start: 9_970, at: 500 },
+    ]);
     expect(first?.placeholders.size).toBe(0);
     expect(jump?.placeholders.size).toBe(0);
     expect(jump?.jump).toBe(true);
   });
 
   it('draws rows new to the window as placeholders from the second jump of a fling on, and keeps rows already drawn', () => {
-    const [, first, second, third] = scroll([{ start: 0, at: 0 }, { start: 22, at: 1_000 }, { start: 44, at: 1_020 }, { start: 66, at: 1_040 }]);
+    const [, first, second, third] = scroll([
+      { start: 0, at: 0 },
+      { start: 22, at: 1_000 },
+      { start: 44, at: 1_020 },
+      { start: 66, at: 1_040 },
+    ]);
     expect(first?.placeholders.size).toBe(0);
     // The second window, rows 44–73: 44–51 were drawn in full by the first and stay so; 52–73 are new.
     expect([...(second?.placeholders ?? [])]).toEqual(keys(52, 22));
@@ -32,7 +40,10 @@ describe('planWindow', () => {
   });
 
   it('does not count the first window drawn as a jump', () => {
-    const [first, scrolled] = scroll([{ start: 0, at: 0 }, { start: 40, at: 10 }]);
+    const [first, scrolled] = scroll([
+      { start: 0, at: 0 },
+      { start: 40, at: 10 },
+    ]);
     expect(first?.jump).toBe(false);
     expect(scrolled?.placeholders.size).toBe(0);
   });
@@ -61,7 +72,14 @@ describe('planWindow', () => {
   });
 
   it('always draws the cursor row in full (focus goes to it)', () => {
-    const [, , second] = scroll([{ start: 0, at: 0 }, { start: 30, at: 10 }, { start: 60, at: 20 }], 'R70');
+    const [, , second] = scroll(
+      [
+        { start: 0, at: 0 },
+        { start: 30, at: 10 },
+        { start: 60, at: 20 },
+      ],
+      'R70',
+    );
     expect(second?.placeholders.has('R70')).toBe(false);
     expect(second?.placeholders.has('R71')).toBe(true);
   });

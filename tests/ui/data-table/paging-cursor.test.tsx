@@ -16,17 +16,35 @@ type Row = { id: string };
 const columns: DataTableColumn<Row>[] = [{ id: 'id', header: 'Reference', cell: (row) => row.id }];
 const pageSize = 3;
 const total = 7;
-const pageRows = (page: number): Row[] => Array.from({ length: Math.min(pageSize, total - (page - 1) * pageSize) }, (_, index) => ({ id: `TX${(page - 1) * pageSize + index + 1}` }));
+const pageRows = (page: number): Row[] =>
+  Array.from({ length: Math.min(pageSize, total - (page - 1) * pageSize) }, (_, index) => ({ id: `TX${(page - 1) * pageSize + index + 1}` }));
 
 function List({ handle = createRef<RowCursorHandle>(), startPage = 1 }: { handle?: React.RefObject<RowCursorHandle | null>; startPage?: number }) {
   const [page, setPage] = useState(startPage);
   const rows = pageRows(page);
   return (
     <>
-      <CursorDataTable<Row> cursorHandle={handle} resetKey={`page ${page}`} caption="Transactions" columns={columns} rows={rows} rowKey={(row) => row.id}
-        status="ready" emptyMessage="None." onOpen={vi.fn()} />
-      <Pagination label="Transaction pages" pageNumber={page} pageSize={pageSize} pageSizes={[pageSize]} rowsOnPage={rows.length} total={total}
-        onPageChange={setPage} onPageSizeChange={vi.fn()} />
+      <CursorDataTable<Row>
+        cursorHandle={handle}
+        resetKey={`page ${page}`}
+        caption="Transactions"
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => row.id}
+        status="ready"
+        emptyMessage="None."
+        onOpen={vi.fn()}
+      />
+      <Pagination
+        label="Transaction pages"
+        pageNumber={page}
+        pageSize={pageSize}
+        pageSizes={[pageSize]}
+        rowsOnPage={rows.length}
+        total={total}
+        onPageChange={setPage}
+        onPageSizeChange={vi.fn()}
+      />
     </>
   );
 }
@@ -78,10 +96,14 @@ describe('paging from the row cursor', () => {
     act(() => handle.current?.move(1));
     act(() => handle.current?.move(1));
     expect(rangeShown()).toBe('4–6 of 7');
-    act(() => { expect(turnPage('pane-c', 1)).toBe(true); });
+    act(() => {
+      expect(turnPage('pane-c', 1)).toBe(true);
+    });
     expect(rangeShown()).toBe('7–7 of 7');
     expect(turnPage('pane-c', 1)).toBe(false);
-    act(() => { turnPage('pane-c', -1); });
+    act(() => {
+      turnPage('pane-c', -1);
+    });
     expect(rangeShown()).toBe('4–6 of 7');
   });
 

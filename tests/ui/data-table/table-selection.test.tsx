@@ -9,7 +9,15 @@ import { CursorDataTable, type RowCursorHandle } from '../../../src/ui/data-tabl
 import type { DataTableColumn, DataTableSort } from '../../../src/ui/data-table/data-table.tsx';
 import { SelectionBar } from '../../../src/ui/data-table/selection-bar.tsx';
 import {
-  emptySelection, isRowSelected, selectAllMatching, selectedCount, selectionRequest, selectRange, setRows, toggleRow, type RowSelection,
+  emptySelection,
+  isRowSelected,
+  selectAllMatching,
+  selectedCount,
+  selectionRequest,
+  selectRange,
+  setRows,
+  toggleRow,
+  type RowSelection,
 } from '../../../src/ui/data-table/selection-model.ts';
 
 type Row = { id: string; amount: number };
@@ -25,18 +33,41 @@ function Harness({ onSelection }: { onSelection?: (selection: RowSelection) => v
   const [sort, setSort] = useState<DataTableSort>({ field: 'id', descending: false });
   const [selection, setSelection] = useState<RowSelection>(emptySelection);
   const cursor = useRef<RowCursorHandle>(null);
-  const sorted = [...all].sort((a, b) => (sort.field === 'amount' ? a.amount - b.amount || a.id.localeCompare(b.id) : a.id.localeCompare(b.id)) * (sort.descending ? -1 : 1));
+  const sorted = [...all].sort(
+    (a, b) => (sort.field === 'amount' ? a.amount - b.amount || a.id.localeCompare(b.id) : a.id.localeCompare(b.id)) * (sort.descending ? -1 : 1),
+  );
   const rows = sorted.slice((page - 1) * 10, page * 10);
-  const change = (next: RowSelection) => { setSelection(next); onSelection?.(next); };
+  const change = (next: RowSelection) => {
+    setSelection(next);
+    onSelection?.(next);
+  };
   return (
     <>
-      <SelectionBar selection={selection} total={all.length} noun="payment jobs" onSelectAllMatching={() => change(selectAllMatching())} onClear={() => change(emptySelection)} />
+      <SelectionBar
+        selection={selection}
+        total={all.length}
+        noun="payment jobs"
+        onSelectAllMatching={() => change(selectAllMatching())}
+        onClear={() => change(emptySelection)}
+      />
       <CursorDataTable<Row>
-        cursorHandle={cursor} resetKey={`${page}|${sort.field}|${sort.descending}`} caption="Jobs" columns={columns} rows={rows} rowKey={(row) => row.id}
-        status="ready" emptyMessage="None" sort={sort} onSortChange={setSort} onOpen={() => undefined} totalRows={all.length}
+        cursorHandle={cursor}
+        resetKey={`${page}|${sort.field}|${sort.descending}`}
+        caption="Jobs"
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => row.id}
+        status="ready"
+        emptyMessage="None"
+        sort={sort}
+        onSortChange={setSort}
+        onOpen={() => undefined}
+        totalRows={all.length}
         selection={{ value: selection, onChange: change, rowLabel: (key) => `Select ${key}` }}
       />
-      <button type="button" onClick={() => setPage(page === 1 ? 2 : 1)}>Other page</button>
+      <button type="button" onClick={() => setPage(page === 1 ? 2 : 1)}>
+        Other page
+      </button>
     </>
   );
 }
@@ -55,7 +86,12 @@ describe('the selection model', () => {
     expect(isRowSelected(everything, 'C')).toBe(false);
     expect(isRowSelected(everything, 'Z')).toBe(true);
     expect(selectedCount(everything, 12_408)).toBe(12_407);
-    expect(selectionRequest(everything, { status: '[eq]pending' })).toEqual({ allMatching: true, filters: { status: '[eq]pending' }, includedIds: [], excludedIds: ['C'] });
+    expect(selectionRequest(everything, { status: '[eq]pending' })).toEqual({
+      allMatching: true,
+      filters: { status: '[eq]pending' },
+      includedIds: [],
+      excludedIds: ['C'],
+    });
     expect(selectionRequest(selection, {})).toEqual({ allMatching: false, filters: {}, includedIds: ['B'], excludedIds: [] });
   });
 
@@ -102,7 +138,13 @@ describe('selection in the table', () => {
 
   it('keeps the selection across another page and another sort', async () => {
     let latest: RowSelection = emptySelection;
-    render(<Harness onSelection={(selection) => { latest = selection; }} />);
+    render(
+      <Harness
+        onSelection={(selection) => {
+          latest = selection;
+        }}
+      />,
+    );
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select PJ0003' }));
     expect(rowOf('PJ0003').getAttribute('aria-selected')).toBe('true');
     await userEvent.click(screen.getByRole('button', { name: 'Other page' }));
