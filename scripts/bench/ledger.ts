@@ -32,23 +32,34 @@ export type LedgerBenchOptions = {
 const root = resolve(import.meta.dirname, '../..');
 
 /** What a seed's output says of its times: the whole seed, and each ledger phase in the order it ran. */
-export type SeedTimes = { totalSeconds: number | null; transactions: number | null; ledgerSeconds: number | null; phases: { phase: string; seconds: number }[] };
+export type SeedTimes = {
+  /** from start to end, opening and migrating the database included */
+  totalSeconds: number | null;
+  /** the seeding itself */
+  seedSeconds: number | null;
+  transactions: number | null;
+  ledgerSeconds: number | null;
+  phases: { phase: string; seconds: number }[];
+};
 
 /**
  * Reads the seed's '[seed] …' lines: 'seeded N transactions in X s', 'done in X s' (with opening and migrating),
  * 'ledger: X s in all' and every 'ledger: <phase>: X s' (the cut-off's own as 'ledger: cut-off <step>: X s').
  */
 export function parseSeedOutput(output: string): SeedTimes {
-  const times: SeedTimes = { totalSeconds: null, transactions: null, ledgerSeconds: null, phases: [] };
+  const times: SeedTimes = { totalSeconds: null, seedSeconds: null, transactions: null, ledgerSeconds: null, phases: [] };
   for (const raw of output.split('\n')) {
     const line = raw.replace(/^\[seed\] /, '').trim();
-    let match: RegExpExecArray | null;
-    if ((match = /^done in ([\d.]+) s$/.exec(line))) times.totalSeconds = Number(match[1]);
-    else if ((match = /^seeded ([\d,]+) transactions in ([\d.]+) s$/.exec(line))) {
-      times.transactions = Number((match[1] ?? '').replaceAll(',', ''));
-      times.totalSeconds ??= Number(match[2]);
-    } else if ((match = /^ledger: ([\d.]+) s in all$/.exec(line))) times.ledgerSeconds = Number(match[1]);
-    else if ((match = /^ledger: (.+): ([\d.]+) s$/.exec(line))) times.phases.push({ phase: match[1] ?? '', seconds: Number(match[2]) });
+    const done = /^done in ([\d.]+) s$/.exec(line);
+    const seeded = /^seeded ([\d,]+) transactions in ([\d.]+) s$/.exec(line);
+    const ledger = /^ledger: ([\d.]+) s in all$/.exec(line);
+    const phase = /^ledger: (.+): ([\d.]+) s$/.exec(line);
+    if (done) times.totalSeconds = Number(done[1]);
+    else if (seeded) {
+      times.transactions = Number((seeded[1] ?? '').replaceAll(',', ''));
+      times.seedSeconds = Number(seeded[2]);
+    } else if (ledger) times.ledgerSeconds = Number(ledger[1]);
+    else if (phase) times.phases.push({ phase: phase[1] ?? '', seconds: Number(phase[2]) });
   }
   return times;
 }
@@ -67,7 +78,9 @@ async function admin(url: string, text: string, values: unknown[] = []): Promise
 function runSeed(env: Record<string, string>, transactions: number | null): Promise<string> {
   return new Promise<string>((done, fail) => {
     const child = spawn(process.execPath, [join(root, 'server/seed/seed-cli.ts'), ...(transactions === null ? [] : ['--transactions', String(transactions)])], {
-      cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
     child.stdout.setEncoding('utf8');
@@ -88,7 +101,8 @@ function seedTable(times: SeedTimes, note: string): string[] {
     '',
     '| seed phase | time |',
     '| --- | --- |',
-    `| the whole seed, ${times.transactions === null ? '?' : times.transactions.toLocaleString('en-GB')} transactions with the ledger | ${seconds(times.totalSeconds)} |`,
+    `| the whole seed, ${times.transactions === null ? '?' : times.transactions.toLocaleString('en-GB')} transactions with the ledger (opening and migrating the database included) | ${seconds(times.totalSeconds)} |`,
+    `| seeding alone | ${seconds(times.seedSeconds)} |`,
     `| the ledger, in all | ${seconds(times.ledgerSeconds)} |`,
     ...times.phases.map((phase) => `| ledger: ${phase.phase} | ${seconds(phase.seconds)} |`),
   ];
@@ -118,7 +132,12 @@ function keptSeedTimes(logFile: string, fresh: string | null): { times: SeedTime
 
 async function measureOn(database: Database, options: LedgerBenchOptions, lines: string[]): Promise<void> {
   const log = options.log ?? ((line: string) => console.log(line));
-  lines.push(`Load before the statement figures (1/5/15 min): ${loadavg().map((value) => value.toFixed(2)).join(' / ')}.`, '');
+  lines.push(
+    `Load before the statement figures (1/5/15 min): ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' / ')}.`,
+    '',
+  );
   const figures = await statementFigures(database, { calls: options.calls ?? 30, log });
   lines.push(...figuresTable(figures));
 }
@@ -137,7 +156,10 @@ export async function benchLedger(options: LedgerBenchOptions): Promise<string> 
       databaseUrl.pathname = `/${options.database}`;
       const exists = (await admin(serverUrl, 'SELECT 1 FROM pg_database WHERE datname = $1', [options.database])).rowCount !== 0;
       if (!exists) await admin(serverUrl, `CREATE DATABASE ${options.database}`);
-      const seeded = await admin(databaseUrl.toString(), 'SELECT count(*)::int AS count FROM transactions').then((result) => Number(result.rows[0]?.count), () => 0);
+      const seeded = await admin(databaseUrl.toString(), 'SELECT count(*)::int AS count FROM transactions').then(
+        (result) => Number(result.rows[0]?.count),
+        () => 0,
+      );
       let output: string | null = null;
       if (seeded === 0) {
         log(`seeding ${options.transactions.toLocaleString('en-GB')} transactions with the ledger into ${options.database}…`);
@@ -146,7 +168,10 @@ export async function benchLedger(options: LedgerBenchOptions): Promise<string> 
         log(`database ${options.database} holds ${seeded.toLocaleString('en-GB')} transactions (kept as it is)`);
       }
       const seed = keptSeedTimes(resolve(root, `.bench/${options.database}.seed.log`), output);
-      lines.push(...(seed ? seedTable(seed.times, seed.note) : [`Seed: reused (${seeded.toLocaleString('en-GB')} transactions), its times unknown (no kept output).`]), '');
+      lines.push(
+        ...(seed ? seedTable(seed.times, seed.note) : [`Seed: reused (${seeded.toLocaleString('en-GB')} transactions), its times unknown (no kept output).`]),
+        '',
+      );
       const database = await openDatabase({ url: databaseUrl.toString() });
       try {
         await measureOn(database, options, lines);

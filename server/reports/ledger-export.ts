@@ -6,7 +6,14 @@ import { and, asc, eq, gt, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import {
-  accountKindLabels, camtOnlyForStatementsMessage, entryCategories, entryCategoryLabels, ledgerReportTypes, type EntryCategory, type LedgerReportType, type StatementAccountKind,
+  accountKindLabels,
+  camtOnlyForStatementsMessage,
+  entryCategories,
+  entryCategoryLabels,
+  ledgerReportTypes,
+  type EntryCategory,
+  type LedgerReportType,
+  type StatementAccountKind,
 } from '../../src/contract/ledger.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { ReportContext } from '../../src/contract/report-schemas.ts';
@@ -39,7 +46,13 @@ export type LedgerReport = {
 };
 
 const kindOfReport: Partial<Record<LedgerReportType, StatementAccountKind>> = {
-  tradingAccount: 'trading', reserve: 'reserve', security: 'security', remittance: 'remittance', invoice: 'invoice', costs: 'costs', businessAccount: 'business',
+  tradingAccount: 'trading',
+  reserve: 'reserve',
+  security: 'security',
+  remittance: 'remittance',
+  invoice: 'invoice',
+  costs: 'costs',
+  businessAccount: 'business',
 };
 
 const day = (instant: Date | null, timeZone: string) => (instant ? format(new TZDate(instant.getTime(), timeZone), 'd MMMM yyyy') : null);
@@ -62,17 +75,30 @@ async function ledgerReportAccess(database: Database, principal: Principal, repo
   const kind = kindOfReport[reportType];
   const needed: PermissionName[] = context.level === 'business' ? ['Mapi.BagsExternal.Read'] : ['Mapi.MerchantAccountGroups.Read'];
   if (kind === 'costs') needed.push('Mapi.GatewayFees.Read');
-  const resolved = await resolveContext(database, principal, context.businessId ?? '', context.level === 'merchant' ? context.merchantId ?? '' : undefined);
+  const resolved = await resolveContext(database, principal, context.businessId ?? '', context.level === 'merchant' ? (context.merchantId ?? '') : undefined);
   if (!resolved || needed.some((permission) => !resolved.permissions.has(permission))) return 'You do not have the correct permissions.';
   if (context.level === 'business') {
-    const [group] = await db.select().from(businessAccountGroups).where(and(eq(businessAccountGroups.accountNumber, accountNumber), eq(businessAccountGroups.businessId, resolved.business.id)));
+    const [group] = await db
+      .select()
+      .from(businessAccountGroups)
+      .where(and(eq(businessAccountGroups.accountNumber, accountNumber), eq(businessAccountGroups.businessId, resolved.business.id)));
     if (!group) return 'The account group no longer exists.';
     return { accountNumber, currency: group.currency, holder: resolved.business.name, kind, grossSettlement: false };
   }
-  const [group] = await db.select().from(merchantAccountGroups).where(and(eq(merchantAccountGroups.accountNumber, accountNumber), eq(merchantAccountGroups.merchantId, resolved.merchant?.id ?? '')));
+  const [group] = await db
+    .select()
+    .from(merchantAccountGroups)
+    .where(and(eq(merchantAccountGroups.accountNumber, accountNumber), eq(merchantAccountGroups.merchantId, resolved.merchant?.id ?? '')));
   if (!group) return 'The account group no longer exists.';
-  if (kind === 'invoice' && !(await invoiceAccountInUse(db, resolved.merchant?.grossSettlement ?? false, group.accountNumber))) return 'The merchant\'s invoice account is not in use.';
-  return { accountNumber, currency: group.currency, holder: `${resolved.merchant?.name ?? ''} (${resolved.business.name})`, kind, grossSettlement: resolved.merchant?.grossSettlement ?? false };
+  if (kind === 'invoice' && !(await invoiceAccountInUse(db, resolved.merchant?.grossSettlement ?? false, group.accountNumber)))
+    return "The merchant's invoice account is not in use.";
+  return {
+    accountNumber,
+    currency: group.currency,
+    holder: `${resolved.merchant?.name ?? ''} (${resolved.business.name})`,
+    kind,
+    grossSettlement: resolved.merchant?.grossSettlement ?? false,
+  };
 }
 
 /**
@@ -84,8 +110,13 @@ export async function openCamtReport(database: Database, principal: Principal, r
   if (typeof access === 'string') return access;
   if (!access.kind) return camtOnlyForStatementsMessage;
   return camt053Statement(database.db, {
-    accountId: groupAccountId(access.accountNumber, access.kind), accountNumber: access.accountNumber, kind: access.kind, currency: access.currency,
-    holder: access.holder, period: { start: report.startDate, end: report.endDate }, createdAt: report.queuedAt,
+    accountId: groupAccountId(access.accountNumber, access.kind),
+    accountNumber: access.accountNumber,
+    kind: access.kind,
+    currency: access.currency,
+    holder: access.holder,
+    period: { start: report.startDate, end: report.endDate },
+    createdAt: report.queuedAt,
   });
 }
 
@@ -103,22 +134,41 @@ export async function openLedgerReport(database: Database, principal: Principal,
   const money = (minor: number) => minorUnitsToDecimal(minor, exponent);
   const start = report.startDate;
   const end = report.endDate;
-  const heading = (title: string, lines: string[] = []): PdfHeading => ({ title, holder, accountNumber, currency, period: periodText(start, end, timeZone), lines });
+  const heading = (title: string, lines: string[] = []): PdfHeading => ({
+    title,
+    holder,
+    accountNumber,
+    currency,
+    period: periodText(start, end, timeZone),
+    lines,
+  });
   if (reportType === 'settlementDetails') {
-    return openSettlementDetails(db, { accountNumber, currency, fileType: report.fileType, filters, start, end, timeZone, batchSize }, heading('Settlement details'));
+    return openSettlementDetails(
+      db,
+      { accountNumber, currency, fileType: report.fileType, filters, start, end, timeZone, batchSize },
+      heading('Settlement details'),
+    );
   }
 
   if (kind || reportType === 'batchDetail') {
     const accountId = groupAccountId(accountNumber, kind ?? 'trading');
-    const batchId = reportType === 'batchDetail' ? filters.batchId ?? '' : null;
-    const categories = (filters.category ?? '').split('[and]').map((part) => part.replace(/^\[eq\]/, '')).filter((value): value is EntryCategory => (entryCategories as readonly string[]).includes(value));
-    const statement = batchId === null
-      ? await readStatement(db, { accountId, period: { start, end }, sort: { field: 'date', descending: false }, limit: 1, offset: 0 })
-      : null;
+    const batchId = reportType === 'batchDetail' ? (filters.batchId ?? '') : null;
+    const categories = (filters.category ?? '')
+      .split('[and]')
+      .map((part) => part.replace(/^\[eq\]/, ''))
+      .filter((value): value is EntryCategory => (entryCategories as readonly string[]).includes(value));
+    const statement =
+      batchId === null ? await readStatement(db, { accountId, period: { start, end }, sort: { field: 'date', descending: false }, limit: 1, offset: 0 }) : null;
     const opening = statement?.openingBalanceMinor ?? 0;
     const title = batchId ? `Batch ${batchId}` : `${accountKindLabels[kind ?? 'trading']} statement`;
     // A batch's file ends with its net as the API answers it (batchNetMinor): paid out, or so far and not yet paid out.
-    const [batch] = batchId === null ? [] : await db.select().from(settlementBatches).where(and(eq(settlementBatches.id, batchId), eq(settlementBatches.accountNumber, accountNumber)));
+    const [batch] =
+      batchId === null
+        ? []
+        : await db
+            .select()
+            .from(settlementBatches)
+            .where(and(eq(settlementBatches.id, batchId), eq(settlementBatches.accountNumber, accountNumber)));
     const batchNet = batch ? { label: netLabel(batch.status), minor: batchNetMinor(batch, grossSettlement) } : null;
     const columns: ReportColumnSpec[] = [
       { header: `Date (${timeZone})`, kind: 'datetime', width: 20 },
@@ -140,19 +190,43 @@ export async function openLedgerReport(database: Database, principal: Principal,
     async function* batches(): AsyncGenerator<ReportRow[]> {
       yield [[null, 'Opening balance', null, null, null, money(opening)]];
       let after: { valueAt: string; id: number } | null = null;
+      // Keyset on the row (value_at, id): read on from the last entry through the account's index.
       for (;;) {
-        const rows: { id: number; valueAt: Date; valueAtExact: string; category: string; amountMinor: number; transactionReference: string | null; batchId: string | null }[] = await db.select({
-          id: ledgerEntries.id, valueAt: ledgerEntries.valueAt, valueAtExact: sql<string>`${ledgerEntries.valueAt}::text`, category: ledgerEntries.category,
-          amountMinor: ledgerEntries.amountMinor, transactionReference: ledgerEntries.transactionReference, batchId: ledgerEntries.batchId,
-        }).from(ledgerEntries)
-          .where(and(where, after ? or(gt(ledgerEntries.valueAt, sql`${after.valueAt}::timestamptz`), and(eq(ledgerEntries.valueAt, sql`${after.valueAt}::timestamptz`), gt(ledgerEntries.id, after.id))) : undefined))
-          .orderBy(asc(ledgerEntries.valueAt), asc(ledgerEntries.id)).limit(batchSize);
+        const rows: {
+          id: number;
+          valueAt: Date;
+          valueAtExact: string;
+          category: string;
+          amountMinor: number;
+          transactionReference: string | null;
+          batchId: string | null;
+        }[] = await db
+          .select({
+            id: ledgerEntries.id,
+            valueAt: ledgerEntries.valueAt,
+            valueAtExact: sql<string>`${ledgerEntries.valueAt}::text`,
+            category: ledgerEntries.category,
+            amountMinor: ledgerEntries.amountMinor,
+            transactionReference: ledgerEntries.transactionReference,
+            batchId: ledgerEntries.batchId,
+          })
+          .from(ledgerEntries)
+          .where(and(where, after ? sql`(${ledgerEntries.valueAt}, ${ledgerEntries.id}) > (${after.valueAt}::timestamptz, ${after.id}::bigint)` : undefined))
+          .orderBy(asc(ledgerEntries.valueAt), asc(ledgerEntries.id))
+          .limit(batchSize);
         const out: ReportRow[] = [];
         for (const row of rows) {
           running += Number(row.amountMinor);
           totals.set(row.category, (totals.get(row.category) ?? 0) + Number(row.amountMinor));
           if (categories.length > 0 && !categories.includes(row.category as EntryCategory)) continue;
-          out.push([wallClock(row.valueAt, timeZone), entryCategoryLabels[row.category as EntryCategory] ?? row.category, row.transactionReference, row.batchId, money(Number(row.amountMinor)), money(running)]);
+          out.push([
+            wallClock(row.valueAt, timeZone),
+            entryCategoryLabels[row.category as EntryCategory] ?? row.category,
+            row.transactionReference,
+            row.batchId,
+            money(Number(row.amountMinor)),
+            money(running),
+          ]);
         }
         closing = running;
         if (out.length > 0) yield out;
@@ -166,13 +240,22 @@ export async function openLedgerReport(database: Database, principal: Principal,
     return {
       columns,
       sheetName: batchId ? 'Batch' : 'Statement',
-      heading: heading(title, batchNet ? [`Status: ${batch?.status ?? ''}`, `${batchNet.label}: ${money(batchNet.minor)} ${currency}`] : batchId ? [] : [`Opening balance: ${money(opening)} ${currency}`]),
+      heading: heading(
+        title,
+        batchNet
+          ? [`Status: ${batch?.status ?? ''}`, `${batchNet.label}: ${money(batchNet.minor)} ${currency}`]
+          : batchId
+            ? []
+            : [`Opening balance: ${money(opening)} ${currency}`],
+      ),
       batches: batches(),
       summary: () => ({
         heading: 'Totals',
         lines: [
           ['Opening balance', `${money(opening)} ${currency}`],
-          ...entryCategories.filter((category) => totals.has(category)).map((category) => [entryCategoryLabels[category], `${money(totals.get(category) ?? 0)} ${currency}`] as const),
+          ...entryCategories
+            .filter((category) => totals.has(category))
+            .map((category) => [entryCategoryLabels[category], `${money(totals.get(category) ?? 0)} ${currency}`] as const),
           ['Closing balance', `${money(closing)} ${currency}`],
           ...(batchNet ? [[batchNet.label, `${money(batchNet.minor)} ${currency}`] as const] : []),
         ],
@@ -192,15 +275,33 @@ export async function openLedgerReport(database: Database, principal: Principal,
     async function* batches(): AsyncGenerator<ReportRow[]> {
       let after: Date | null = null;
       for (;;) {
-        const rows: (typeof settlementBatches.$inferSelect)[] = await db.select().from(settlementBatches).where(and(where, after ? gt(settlementBatches.batchStart, after) : undefined))
-          .orderBy(asc(settlementBatches.batchStart)).limit(batchSize);
+        const rows: (typeof settlementBatches.$inferSelect)[] = await db
+          .select()
+          .from(settlementBatches)
+          .where(and(where, after ? gt(settlementBatches.batchStart, after) : undefined))
+          .orderBy(asc(settlementBatches.batchStart))
+          .limit(batchSize);
         if (rows.length > 0) {
           yield rows.map((row) => {
             // The net as the API states it: an open batch's is the net so far, labelled as not yet paid out.
             const net = batchNetMinor(row, grossSettlement);
-            sums.sales += row.salesMinor; sums.fees += row.feesMinor;
-            if (row.status === 'Closed') sums.net += net; else sums.openNet += net;
-            return [row.id, format(new TZDate(row.batchStart.getTime(), 'UTC'), 'yyyy-MM-dd'), row.status, String(row.salesCount), money(row.salesMinor), money(row.refundsMinor), money(row.reversalsMinor), money(row.feesMinor), money(row.reserveMinor), money(net), netLabel(row.status)];
+            sums.sales += row.salesMinor;
+            sums.fees += row.feesMinor;
+            if (row.status === 'Closed') sums.net += net;
+            else sums.openNet += net;
+            return [
+              row.id,
+              format(new TZDate(row.batchStart.getTime(), 'UTC'), 'yyyy-MM-dd'),
+              row.status,
+              String(row.salesCount),
+              money(row.salesMinor),
+              money(row.refundsMinor),
+              money(row.reversalsMinor),
+              money(row.feesMinor),
+              money(row.reserveMinor),
+              money(net),
+              netLabel(row.status),
+            ];
           });
         }
         const last = rows[rows.length - 1];
@@ -210,7 +311,9 @@ export async function openLedgerReport(database: Database, principal: Principal,
     }
     return {
       columns: ['Batch', 'Date (UTC)', 'Status', 'Sales count', 'Sales', 'Refunds', 'Reversals', 'Fees', 'Reserve', 'Net', 'Payout'].map((header, index) => ({
-        header, kind: index >= 4 && index <= 9 ? 'decimal' as const : 'text' as const, width: index === 0 ? 26 : index === 10 ? 26 : 12,
+        header,
+        kind: index >= 4 && index <= 9 ? ('decimal' as const) : ('text' as const),
+        width: index === 0 ? 26 : index === 10 ? 26 : 12,
       })),
       sheetName: 'Batches',
       heading: heading('Settlement batch overview'),
@@ -218,7 +321,9 @@ export async function openLedgerReport(database: Database, principal: Principal,
       summary: () => ({
         heading: 'Totals',
         lines: [
-          ['Sales', `${money(sums.sales)} ${currency}`], ['Fees', `${money(sums.fees)} ${currency}`], ['Net paid out (closed batches)', `${money(sums.net)} ${currency}`],
+          ['Sales', `${money(sums.sales)} ${currency}`],
+          ['Fees', `${money(sums.fees)} ${currency}`],
+          ['Net paid out (closed batches)', `${money(sums.net)} ${currency}`],
           ['Net so far, not yet paid out (open batches)', `${money(sums.openNet)} ${currency}`],
         ],
       }),
@@ -226,18 +331,39 @@ export async function openLedgerReport(database: Database, principal: Principal,
   }
 
   // transfers
-  const where = and(eq(ledgerTransfers.accountNumber, accountNumber), start ? gte(ledgerTransfers.transferDate, start) : undefined, end ? lte(ledgerTransfers.transferDate, end) : undefined);
+  const where = and(
+    eq(ledgerTransfers.accountNumber, accountNumber),
+    start ? gte(ledgerTransfers.transferDate, start) : undefined,
+    end ? lte(ledgerTransfers.transferDate, end) : undefined,
+  );
   let total = 0;
   async function* transferBatches(): AsyncGenerator<ReportRow[]> {
     let after: { at: Date; id: string } | null = null;
     for (;;) {
-      const rows: (typeof ledgerTransfers.$inferSelect)[] = await db.select().from(ledgerTransfers)
-        .where(and(where, after ? or(gt(ledgerTransfers.transferDate, after.at), and(eq(ledgerTransfers.transferDate, after.at), gt(ledgerTransfers.id, after.id))) : undefined))
-        .orderBy(asc(ledgerTransfers.transferDate), asc(ledgerTransfers.id)).limit(batchSize);
+      const rows: (typeof ledgerTransfers.$inferSelect)[] = await db
+        .select()
+        .from(ledgerTransfers)
+        .where(
+          and(
+            where,
+            after
+              ? or(gt(ledgerTransfers.transferDate, after.at), and(eq(ledgerTransfers.transferDate, after.at), gt(ledgerTransfers.id, after.id)))
+              : undefined,
+          ),
+        )
+        .orderBy(asc(ledgerTransfers.transferDate), asc(ledgerTransfers.id))
+        .limit(batchSize);
       if (rows.length > 0) {
         yield rows.map((row) => {
           total += row.amountMinor;
-          return [row.id, wallClock(row.transferDate, timeZone), money(row.amountMinor), money(row.saleAmountMinor), wallClock(row.maturityDate, timeZone), row.batchId];
+          return [
+            row.id,
+            wallClock(row.transferDate, timeZone),
+            money(row.amountMinor),
+            money(row.saleAmountMinor),
+            wallClock(row.maturityDate, timeZone),
+            row.batchId,
+          ];
         });
       }
       const last = rows[rows.length - 1];
@@ -247,9 +373,12 @@ export async function openLedgerReport(database: Database, principal: Principal,
   }
   return {
     columns: [
-      { header: 'Transfer', kind: 'text', width: 26 }, { header: `Transfer date (${timeZone})`, kind: 'datetime', width: 20 },
-      { header: `Amount (${currency})`, kind: 'decimal', width: 14 }, { header: `Sale amount (${currency})`, kind: 'decimal', width: 14 },
-      { header: `Maturity date (${timeZone})`, kind: 'datetime', width: 20 }, { header: 'Batch', kind: 'text', width: 26 },
+      { header: 'Transfer', kind: 'text', width: 26 },
+      { header: `Transfer date (${timeZone})`, kind: 'datetime', width: 20 },
+      { header: `Amount (${currency})`, kind: 'decimal', width: 14 },
+      { header: `Sale amount (${currency})`, kind: 'decimal', width: 14 },
+      { header: `Maturity date (${timeZone})`, kind: 'datetime', width: 20 },
+      { header: 'Batch', kind: 'text', width: 26 },
     ],
     sheetName: 'Transfers',
     heading: heading('Transfers'),
