@@ -2,6 +2,9 @@
 // .bench/results.md). Not part of npm test. Sections: --only api,browser,lighthouse,hostedpage,export,ledger (default all), search (opt-in); --pglite-dir, --skip-pglite, --skip-postgres,
 // --transactions N (default 2,000,000), --load-seconds N (default 30; 0 skips the load rows), --cases TEXT (only the API/raw
 // cases whose name contains it, e.g. 'payment job'), --database NAME (the PostgreSQL database, default portal_bench).
+// With load rows, the api section also runs each load row's raw twin (the call's statements replayed at the same
+// concurrency; --skip-raw-load leaves them out) and, on PostgreSQL, one node against --nodes N (default 3; 1 skips)
+// real server processes behind the round-robin proxy (--nodes-port N, default 3330: the proxy; the nodes the next ports).
 // export: transactions exports with every column, queued → generated through a real server process, CSV and XLSX, on
 // PostgreSQL (--export-transactions N, default 1,000,000, in its own kept database portal_bench_export) and on PGlite
 // (the demo world's partner export, about 80,000 rows, kept in .bench/pglite-export), rows/s and the server's peak
@@ -24,11 +27,15 @@ import { ensurePostgres } from './postgres.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
-const option = (name: string) => { const index = args.indexOf(name); return index >= 0 ? args[index + 1] : undefined; };
+const option = (name: string) => {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+};
 const only = new Set((option('--only') ?? 'api,browser,lighthouse,hostedpage,export,ledger').split(','));
 const transactions = Number(option('--transactions') ?? 2_000_000);
 const loadSeconds = Number(option('--load-seconds') ?? 30);
 const caseFilter = option('--cases');
+const apiLoad = { rawLoad: !args.includes('--skip-raw-load'), nodes: Number(option('--nodes') ?? 3), nodesPort: Number(option('--nodes-port') ?? 3330) };
 const benchDatabase = option('--database') ?? 'portal_bench';
 if (!/^[a-z_][a-z0-9_]*$/.test(benchDatabase)) throw new Error('--database: lower-case letters, digits and _ only');
 const sections: string[] = [];
@@ -69,12 +76,22 @@ if (only.has('api')) {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [benchDatabase]);
     if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${benchDatabase}`);
     await admin.end();
-    await measured(() => benchApi({ kind: 'postgres', url: url.toString(), transactions, loadSeconds, iterations: 200, cases: caseFilter }));
+    await measured(() => benchApi({ kind: 'postgres', url: url.toString(), transactions, loadSeconds, iterations: 200, cases: caseFilter, ...apiLoad }));
   } else {
     sections.push('### API on PostgreSQL\n\nNo PostgreSQL server reachable: skipped.');
   }
   if (!args.includes('--skip-pglite')) {
-    await measured(() => benchApi({ kind: 'pglite', dataDir: option('--pglite-dir') ?? resolve(root, '.bench/pglite'), transactions, loadSeconds, iterations: 200, cases: caseFilter }));
+    await measured(() =>
+      benchApi({
+        kind: 'pglite',
+        dataDir: option('--pglite-dir') ?? resolve(root, '.bench/pglite'),
+        transactions,
+        loadSeconds,
+        iterations: 200,
+        cases: caseFilter,
+        ...apiLoad,
+      }),
+    );
   }
 }
 
@@ -93,20 +110,31 @@ if (only.has('search')) {
 
 if (only.has('export')) {
   const exportTransactions = Number(option('--export-transactions') ?? 1_000_000);
-  await measured(() => benchExport({
-    transactions: exportTransactions, backends: ['folder'], fileTypes: ['csv', 'xlsx'], port: Number(option('--export-port') ?? 3310),
-    database: `portal_bench_export${exportTransactions === 1_000_000 ? '' : `_${exportTransactions}`}`, beforeRoot: option('--export-before'),
-    postgres: !args.includes('--skip-postgres'), pglite: !args.includes('--skip-pglite'), pgliteDir: resolve(root, '.bench/pglite-export'),
-  }));
+  await measured(() =>
+    benchExport({
+      transactions: exportTransactions,
+      backends: ['folder'],
+      fileTypes: ['csv', 'xlsx'],
+      port: Number(option('--export-port') ?? 3310),
+      database: `portal_bench_export${exportTransactions === 1_000_000 ? '' : `_${exportTransactions}`}`,
+      beforeRoot: option('--export-before'),
+      postgres: !args.includes('--skip-postgres'),
+      pglite: !args.includes('--skip-pglite'),
+      pgliteDir: resolve(root, '.bench/pglite-export'),
+    }),
+  );
 }
 
 if (only.has('ledger')) {
   const ledgerTransactions = Number(option('--ledger-transactions') ?? 2_000_000);
-  await measured(() => benchLedger({
-    transactions: ledgerTransactions,
-    database: option('--ledger-database') ?? `portal_bench_ledger${ledgerTransactions === 2_000_000 ? '' : `_${ledgerTransactions}`}`,
-    postgres: !args.includes('--skip-postgres'), pgliteDir: args.includes('--skip-pglite') ? undefined : resolve(root, '.bench/pglite-ledger'),
-  }));
+  await measured(() =>
+    benchLedger({
+      transactions: ledgerTransactions,
+      database: option('--ledger-database') ?? `portal_bench_ledger${ledgerTransactions === 2_000_000 ? '' : `_${ledgerTransactions}`}`,
+      postgres: !args.includes('--skip-postgres'),
+      pgliteDir: args.includes('--skip-pglite') ? undefined : resolve(root, '.bench/pglite-ledger'),
+    }),
+  );
 }
 
 const header = `## Benchmarks — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;

@@ -21,7 +21,7 @@ export async function buildHarness(): Promise<Server> {
   await build({ root: join(root, 'scripts/bench/harness'), logLevel: 'warn', build: { outDir: harnessOut, emptyOutDir: true }, base: './' });
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
   const server = createServer((request, response) => {
-    const path = join(harnessOut, (request.url ?? '/').split('?')[0] === '/' ? 'index.html' : (request.url ?? '').split('?')[0] ?? '');
+    const path = join(harnessOut, (request.url ?? '/').split('?')[0] === '/' ? 'index.html' : ((request.url ?? '').split('?')[0] ?? ''));
     if (!existsSync(path)) return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(readFileSync(path));
   });
@@ -42,15 +42,19 @@ export async function paletteLatency(page: Page, runs: number): Promise<number[]
     store.__paletteTimer = true;
     // A shown option: the portal's palette stays rendered, hidden, while closed.
     const shown = () => document.querySelector('[cmdk-item]')?.checkVisibility({ visibilityProperty: true }) ?? false;
-    window.addEventListener('keydown', (event) => {
-      if (event.key !== 'k' || !event.ctrlKey) return;
-      const started = event.timeStamp;
-      store.__paletteOpened = new Promise((done) => {
-        // Checked in each animation frame; a task queued in the frame that first shows an option runs once it is painted.
-        const check = () => (shown() ? setTimeout(() => done(performance.now() - started), 0) : requestAnimationFrame(check));
-        requestAnimationFrame(check);
-      });
-    }, { capture: true });
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key !== 'k' || !event.ctrlKey) return;
+        const started = event.timeStamp;
+        store.__paletteOpened = new Promise((done) => {
+          // Checked in each animation frame; a task queued in the frame that first shows an option runs once it is painted.
+          const check = () => (shown() ? setTimeout(() => done(performance.now() - started), 0) : requestAnimationFrame(check));
+          requestAnimationFrame(check);
+        });
+      },
+      { capture: true },
+    );
   });
   const samples: number[] = [];
   for (let run = 0; run < runs; run += 1) {
@@ -69,12 +73,13 @@ async function paletteLatencyScripted(page: Page, runs: number): Promise<number[
   return page.evaluate(async (count) => {
     // Called in the animation frame that first shows an option: a task queued there runs once that frame is painted.
     const afterThisFrame = () => new Promise<void>((done) => setTimeout(done, 0));
-    const waitFor = (present: boolean) => new Promise<void>((done) => {
-      // A shown option: the portal's palette stays rendered, hidden, while closed.
-      const shown = () => document.querySelector('[cmdk-item]')?.checkVisibility({ visibilityProperty: true }) ?? false;
-      const check = () => (shown() === present ? done() : requestAnimationFrame(check));
-      check();
-    });
+    const waitFor = (present: boolean) =>
+      new Promise<void>((done) => {
+        // A shown option: the portal's palette stays rendered, hidden, while closed.
+        const shown = () => document.querySelector('[cmdk-item]')?.checkVisibility({ visibilityProperty: true }) ?? false;
+        const check = () => (shown() === present ? done() : requestAnimationFrame(check));
+        check();
+      });
     const samples: number[] = [];
     for (let run = 0; run < count; run += 1) {
       const target = document.activeElement ?? document.body;
@@ -105,7 +110,8 @@ async function observeLongTasks(page: Page): Promise<void> {
       }
     }).observe({ type: 'longtask' });
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as PerformanceEventTiming[]) if (entry.interactionId) store.__events.push({ id: entry.interactionId, duration: entry.duration });
+      for (const entry of list.getEntries() as PerformanceEventTiming[])
+        if (entry.interactionId) store.__events.push({ id: entry.interactionId, duration: entry.duration });
     }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
   });
 }
@@ -152,7 +158,8 @@ export async function benchBrowser(): Promise<string> {
     let scripts: { path: string; startedAt: number }[] = [];
     const counting = (response: import('@playwright/test').Response) => {
       const url = new URL(response.url());
-      if (response.request().resourceType() === 'script' && url.origin === server.url) scripts.push({ path: url.pathname, startedAt: response.request().timing().startTime });
+      if (response.request().resourceType() === 'script' && url.origin === server.url)
+        scripts.push({ path: url.pathname, startedAt: response.request().timing().startTime });
     };
     const usable = async (target: Page) => {
       await target.waitForFunction(() => (window as unknown as { __usableAt?: number }).__usableAt !== undefined, undefined, { timeout: 60_000 });
@@ -203,11 +210,11 @@ export async function benchBrowser(): Promise<string> {
     const bareScripted: number[] = [];
     for (let round = 0; round < 4; round += 1) {
       await page.bringToFront();
-      portal.push(...await paletteLatency(page, 25));
-      portalScripted.push(...await paletteLatencyScripted(page, 25));
+      portal.push(...(await paletteLatency(page, 25)));
+      portalScripted.push(...(await paletteLatencyScripted(page, 25)));
       await barePage.bringToFront();
-      bare.push(...await paletteLatency(barePage, 25));
-      bareScripted.push(...await paletteLatencyScripted(barePage, 25));
+      bare.push(...(await paletteLatency(barePage, 25)));
+      bareScripted.push(...(await paletteLatencyScripted(barePage, 25)));
     }
 
     // Longest task while scrolling 10,000 rows of the portal's DataTable.
@@ -256,19 +263,56 @@ export async function benchBrowser(): Promise<string> {
     }
     for (let step = 0; step < 10; step += 1) await page.keyboard.press(step < 5 ? 'j' : 'k');
     const events = await page.evaluate(() => (window as unknown as { __events: { id: number; duration: number }[] }).__events);
-    const perInteraction = [...events.reduce((worst, event) => worst.set(event.id, Math.max(worst.get(event.id) ?? 0, event.duration)), new Map<number, number>()).values()];
+    const perInteraction = [
+      ...events.reduce((worst, event) => worst.set(event.id, Math.max(worst.get(event.id) ?? 0, event.duration)), new Map<number, number>()).values(),
+    ];
 
     const max = (values: number[]) => (values.length ? Math.max(...values) : 0);
-    lines.push(markdownTable(['measure', 'figure', 'goal'], [
-      ['JavaScript before the dashboard is usable, reload of a signed-in session (gzip)', `${warm.kb.toFixed(1)} KB in ${warm.files} files`, '≤ 150 KB'],
-      ['JavaScript before the dashboard is usable, first visit through the sign-in page (gzip)', `${cold.kb.toFixed(1)} KB in ${cold.files} files`, '≤ 150 KB'],
-      ['palette: Ctrl+K pressed (keydown timestamp) → options painted, portal (all registered commands), p50 / p95', `${ms(percentile(portal, 50))} / ${ms(percentile(portal, 95))}`, 'p95 ≤ bare palette'],
-      ['palette: Ctrl+K pressed (keydown timestamp) → options painted, bare cmdk with 50 items, p50 / p95', `${ms(percentile(bare, 50))} / ${ms(percentile(bare, 95))}`, '—'],
-      ['palette: Ctrl+K dispatched from script → options painted, portal / bare, p95 (not a user\'s key: see browser.ts)', `${ms(percentile(portalScripted, 95))} / ${ms(percentile(bareScripted, 95))}`, '—'],
-      [`longest main-thread task scrolling 10,000 rows (${renderedRows} rows in the DOM at a time; rows a fling brings are placeholders until the window is still for ${settleMs} ms)`, scrollTasks.length ? `${ms(max(scrollTasks))} (${scrollTasks.length} tasks over 50 ms: ${scrollPhases.join(', ')})` : 'none over 50 ms', 'none over 50 ms'],
-      ['longest main-thread task switching panes (20 switches)', switchTasks.length ? `${ms(max(switchTasks))} (${switchTasks.length} tasks over 50 ms)` : 'none over 50 ms', 'none over 50 ms'],
-      ['interaction to next paint over a scripted keyboard session (worst, p98)', perInteraction.length ? `${ms(max(perInteraction))}, ${ms(percentile(perInteraction, 98))} (${perInteraction.length} interactions ≥ 16 ms)` : 'every interaction under 16 ms', '≤ 200 ms'],
-    ]));
+    lines.push(
+      markdownTable(
+        ['measure', 'figure', 'goal'],
+        [
+          ['JavaScript before the dashboard is usable, reload of a signed-in session (gzip)', `${warm.kb.toFixed(1)} KB in ${warm.files} files`, '≤ 150 KB'],
+          [
+            'JavaScript before the dashboard is usable, first visit through the sign-in page (gzip)',
+            `${cold.kb.toFixed(1)} KB in ${cold.files} files`,
+            '≤ 150 KB',
+          ],
+          [
+            'palette: Ctrl+K pressed (keydown timestamp) → options painted, portal (all registered commands), p50 / p95',
+            `${ms(percentile(portal, 50))} / ${ms(percentile(portal, 95))}`,
+            'p95 ≤ bare palette',
+          ],
+          [
+            'palette: Ctrl+K pressed (keydown timestamp) → options painted, bare cmdk with 50 items, p50 / p95',
+            `${ms(percentile(bare, 50))} / ${ms(percentile(bare, 95))}`,
+            '—',
+          ],
+          [
+            "palette: Ctrl+K dispatched from script → options painted, portal / bare, p95 (not a user's key: see browser.ts)",
+            `${ms(percentile(portalScripted, 95))} / ${ms(percentile(bareScripted, 95))}`,
+            '—',
+          ],
+          [
+            `longest main-thread task scrolling 10,000 rows (${renderedRows} rows in the DOM at a time; rows a fling brings are placeholders until the window is still for ${settleMs} ms)`,
+            scrollTasks.length ? `${ms(max(scrollTasks))} (${scrollTasks.length} tasks over 50 ms: ${scrollPhases.join(', ')})` : 'none over 50 ms',
+            'none over 50 ms',
+          ],
+          [
+            'longest main-thread task switching panes (20 switches)',
+            switchTasks.length ? `${ms(max(switchTasks))} (${switchTasks.length} tasks over 50 ms)` : 'none over 50 ms',
+            'none over 50 ms',
+          ],
+          [
+            'interaction to next paint over a scripted keyboard session (worst, p98)',
+            perInteraction.length
+              ? `${ms(max(perInteraction))}, ${ms(percentile(perInteraction, 98))} (${perInteraction.length} interactions ≥ 16 ms)`
+              : 'every interaction under 16 ms',
+            '≤ 200 ms',
+          ],
+        ],
+      ),
+    );
   } finally {
     await browser.close();
     await server.stop();

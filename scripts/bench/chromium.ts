@@ -3,7 +3,15 @@
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { findChromium } from '../find-chromium.ts';
 
-export const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const chromeArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: findChromium(), args: chromeArgs });

@@ -72,9 +72,17 @@ function peakWatch(pid: number): { stop: () => number } {
     // 5: reset the peak resident set (VmHWM) to the current one (Linux 4.0+, the process's owner).
     writeFileSync(`/proc/${pid}/clear_refs`, '5');
     resettable = true;
-  } catch { /* sampled instead */ }
+  } catch {
+    /* sampled instead */
+  }
   let sampled = memoryKb(pid, 'VmRSS');
-  const timer = setInterval(() => { try { sampled = Math.max(sampled, memoryKb(pid, 'VmRSS')); } catch { /* exited */ } }, 50);
+  const timer = setInterval(() => {
+    try {
+      sampled = Math.max(sampled, memoryKb(pid, 'VmRSS'));
+    } catch {
+      /* exited */
+    }
+  }, 50);
   return {
     stop: () => {
       clearInterval(timer);
@@ -84,20 +92,35 @@ function peakWatch(pid: number): { stop: () => number } {
 }
 
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
-const load = () => loadavg().map((value) => value.toFixed(2)).join(' / ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
 
 async function seedPostgres(databaseUrl: string, transactions: number, log: (line: string) => void): Promise<void> {
   const started = Date.now();
   await new Promise<void>((done, fail) => {
     const child = spawn(process.execPath, [join(root, 'server/seed/seed-cli.ts'), '--transactions', String(transactions), '--no-ledger'], {
-      cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'inherit', 'inherit'],
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'inherit', 'inherit'],
     });
     child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`seed exited with ${code}`))));
   });
   log(`seeded ${transactions.toLocaleString('en-GB')} transactions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
-type Case = { database: 'PostgreSQL' | 'PGlite'; backend: Backend; fileType: FileType; code: 'before' | 'after'; codeRoot: string; env: Record<string, string>; user: string; prefix: string; dataDir?: string };
+type Case = {
+  database: 'PostgreSQL' | 'PGlite';
+  backend: Backend;
+  fileType: FileType;
+  code: 'before' | 'after';
+  codeRoot: string;
+  env: Record<string, string>;
+  user: string;
+  prefix: string;
+  dataDir?: string;
+};
 
 async function runCase(options: ExportBenchOptions, item: Case): Promise<string> {
   let s3: S3TestServer | null = null;
@@ -108,11 +131,16 @@ async function runCase(options: ExportBenchOptions, item: Case): Promise<string>
     server = await startServer({ port: options.port, dataDir, root: item.codeRoot, timeoutMs: 900_000, env: { ...item.env, ...(s3?.env ?? {}) } });
     const pid = server.child.pid ?? 0;
     const { accessToken } = await signIn(server.url, item.user);
-    const call = (method: string, path: string, body?: unknown) => fetch(`${server!.url}/api/portal${path}`, {
-      method,
-      headers: { authorization: `Bearer ${accessToken}`, 'time-zone': 'Europe/London', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${server!.url}/api/portal${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          'time-zone': 'Europe/London',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     // Settle: the first start's housekeeping and the sign-in are over before idle is read.
     await new Promise((done) => setTimeout(done, 1500));
     const idle = memoryKb(pid, 'VmRSS');
@@ -142,9 +170,11 @@ async function runCase(options: ExportBenchOptions, item: Case): Promise<string>
     if (bytes !== Number(download.headers.get('content-length')) || bytes !== report.fileSize) {
       throw new Error(`download of ${bytes} bytes; Content-Length ${download.headers.get('content-length')}, file ${report.fileSize}`);
     }
-    return `| ${item.database} | ${item.fileType.toUpperCase()} | ${item.backend} | ${item.code} | ${totalRows.toLocaleString('en-GB')} | ${seconds.toFixed(1)} s | `
-      + `${Math.round(totalRows / seconds).toLocaleString('en-GB')} | ${(bytes / 1024 / 1024).toFixed(0)} MB | ${(bytes / 1024 / 1024 / downloadSeconds).toFixed(0)} MB/s | `
-      + `${mb(idle)} | +${mb(Math.max(0, exportPeak - idle))} | +${mb(Math.max(0, downloadPeak - idle))} | ${loadBefore} |`;
+    return (
+      `| ${item.database} | ${item.fileType.toUpperCase()} | ${item.backend} | ${item.code} | ${totalRows.toLocaleString('en-GB')} | ${seconds.toFixed(1)} s | ` +
+      `${Math.round(totalRows / seconds).toLocaleString('en-GB')} | ${(bytes / 1024 / 1024).toFixed(0)} MB | ${(bytes / 1024 / 1024 / downloadSeconds).toFixed(0)} MB/s | ` +
+      `${mb(idle)} | +${mb(Math.max(0, exportPeak - idle))} | +${mb(Math.max(0, downloadPeak - idle))} | ${loadBefore} |`
+    );
   } finally {
     await server?.stop();
     await s3?.close();
@@ -163,7 +193,10 @@ export async function benchExport(options: ExportBenchOptions): Promise<string> 
     ...(options.beforeRoot ? [{ code: 'before' as const, codeRoot: resolve(options.beforeRoot) }] : []),
     { code: 'after' as const, codeRoot: root },
   ].filter((side) => !options.only || side.code === options.only);
-  const record = (line: string) => { lines.push(line); log(line); };
+  const record = (line: string) => {
+    lines.push(line);
+    log(line);
+  };
   let dropDatabase: (() => Promise<unknown>) | null = null;
   try {
     if (options.postgres) {
@@ -178,13 +211,26 @@ export async function benchExport(options: ExportBenchOptions): Promise<string> 
         const exists = (await admin(serverUrl, `SELECT 1 FROM pg_database WHERE datname = '${name}'`)).rowCount !== 0;
         if (!exists) await admin(serverUrl, `CREATE DATABASE ${name}`);
         if (!options.database) dropDatabase = () => admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        const seeded = await admin(databaseUrl.toString(), 'SELECT count(*)::int AS count FROM transactions').then((result) => Number(result.rows[0]?.count), () => 0);
+        const seeded = await admin(databaseUrl.toString(), 'SELECT count(*)::int AS count FROM transactions').then(
+          (result) => Number(result.rows[0]?.count),
+          () => 0,
+        );
         if (seeded === 0) await seedPostgres(databaseUrl.toString(), options.transactions, log);
         else if (seeded !== options.transactions) log(`database ${name} holds ${seeded.toLocaleString('en-GB')} transactions (kept as it is)`);
         for (const backend of options.backends) {
           for (const fileType of options.fileTypes) {
             for (const code of codes) {
-              record(await runCase(options, { database: 'PostgreSQL', backend, fileType, ...code, env: { DATABASE_URL: databaseUrl.toString() }, user: 'admin@demo.test', prefix: '' }));
+              record(
+                await runCase(options, {
+                  database: 'PostgreSQL',
+                  backend,
+                  fileType,
+                  ...code,
+                  env: { DATABASE_URL: databaseUrl.toString() },
+                  user: 'admin@demo.test',
+                  prefix: '',
+                }),
+              );
             }
           }
         }
@@ -196,10 +242,18 @@ export async function benchExport(options: ExportBenchOptions): Promise<string> 
       if (!existsSync(join(options.pgliteDir, 'PG_VERSION'))) log(`seeding the demo world into ${options.pgliteDir} (once; a few minutes)…`);
       for (const fileType of options.fileTypes) {
         for (const code of codes) {
-          record(await runCase(options, {
-            database: 'PGlite', backend: 'folder', fileType, ...code, env: { SEED_TRANSACTIONS: '200000', DATABASE_URL: '' }, user: 'partner@demo.test',
-            prefix: '/partners/PRT0001', dataDir: options.pgliteDir,
-          }));
+          record(
+            await runCase(options, {
+              database: 'PGlite',
+              backend: 'folder',
+              fileType,
+              ...code,
+              env: { SEED_TRANSACTIONS: '200000', DATABASE_URL: '' },
+              user: 'partner@demo.test',
+              prefix: '/partners/PRT0001',
+              dataDir: options.pgliteDir,
+            }),
+          );
         }
       }
     }
@@ -222,7 +276,7 @@ if (import.meta.main) {
     port: Number(option('port', '3310')),
     database: flag('database') ? option('database', '') : undefined,
     beforeRoot: flag('before-root') ? option('before-root', '') : undefined,
-    only: flag('only') ? option('only', 'after') as 'before' | 'after' : undefined,
+    only: flag('only') ? (option('only', 'after') as 'before' | 'after') : undefined,
     postgres: !flag('skip-postgres'),
     pglite: flag('pglite'),
     pgliteDir: option('pglite-dir', resolve(root, '.bench/pglite-export')),

@@ -18,7 +18,13 @@ try {
     const chunks: TraceEvent[] = [];
     const collect = (event: { value: object[] }) => chunks.push(...(event.value as TraceEvent[]));
     cdp.on('Tracing.dataCollected', collect);
-    await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', '__metadata'], enableSampling: false } });
+    await cdp.send('Tracing.start', {
+      transferMode: 'ReportEvents',
+      traceConfig: {
+        includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', '__metadata'],
+        enableSampling: false,
+      },
+    });
     await page.reload();
     await page.getByRole('table').first().waitFor();
     await page.waitForTimeout(2_000);
@@ -26,18 +32,37 @@ try {
     await cdp.send('Tracing.end');
     await done;
     cdp.off('Tracing.dataCollected', collect);
-    const mainThread = chunks.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain' && chunks.some((other) => other.pid === event.pid && other.name === 'ProfileChunk'));
+    const mainThread = chunks.find(
+      (event) =>
+        event.name === 'thread_name' &&
+        event.args?.name === 'CrRendererMain' &&
+        chunks.some((other) => other.pid === event.pid && other.name === 'ProfileChunk'),
+    );
     if (!mainThread) throw new Error('no renderer main thread with a profile in the trace');
     const main = chunks.filter((event) => event.pid === mainThread.pid && event.tid === mainThread.tid && event.ph === 'X');
     const tasks = main.filter((event) => event.name === 'RunTask').sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
-    console.log(`run ${run + 1}: longest tasks ${tasks.slice(0, 5).map((task) => ms((task.dur ?? 0) / 1000)).join(', ')}`);
+    console.log(
+      `run ${run + 1}: longest tasks ${tasks
+        .slice(0, 5)
+        .map((task) => ms((task.dur ?? 0) / 1000))
+        .join(', ')}`,
+    );
     // The old document's unload (the reload itself) is not the new screen's work.
-    const unload = (task: TraceEvent) => main.some((event) => event.name === 'V8.InvokeApiInterruptCallbacks' && event.ts >= task.ts && event.ts < task.ts + (task.dur ?? 0) && (event.dur ?? 0) > (task.dur ?? 0) / 2);
+    const unload = (task: TraceEvent) =>
+      main.some(
+        (event) =>
+          event.name === 'V8.InvokeApiInterruptCallbacks' &&
+          event.ts >= task.ts &&
+          event.ts < task.ts + (task.dur ?? 0) &&
+          (event.dur ?? 0) > (task.dur ?? 0) / 2,
+      );
     for (const longest of tasks.filter((task) => !unload(task)).slice(0, 2)) {
       console.log(` ${ms((longest.dur ?? 0) / 1000)}:`);
       console.log(`  events: ${formatTimes(eventsInside(main, longest), 8)}`);
       // Self time per function inside the task, from the sampled profile of the renderer.
-      const functions = selfTimeByFunction(chunks, { pid: mainThread.pid, from: longest.ts, to: longest.ts + (longest.dur ?? 0) }).filter(([name]) => !/^\((idle|program)\)/.test(name));
+      const functions = selfTimeByFunction(chunks, { pid: mainThread.pid, from: longest.ts, to: longest.ts + (longest.dur ?? 0) }).filter(
+        ([name]) => !/^\((idle|program)\)/.test(name),
+      );
       console.log(`  self time: ${formatTimes(functions, 14, '; ')}`);
     }
   }

@@ -23,7 +23,11 @@ async function openEditor(page: Page, serverUrl: string): Promise<void> {
   await page.getByLabel('Email').fill('developer@demo.test');
   await page.getByLabel('Password').fill('portal-demo');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('listbox', { name: /Merchants/ }).getByRole('option').first().dblclick();
+  await page
+    .getByRole('listbox', { name: /Merchants/ })
+    .getByRole('option')
+    .first()
+    .dblclick();
   const row = page.getByRole('grid', { name: 'Configurations' }).locator('tbody tr[data-index]').first();
   await row.waitFor();
   await row.focus();
@@ -41,20 +45,24 @@ async function keystrokeLatencies(page: Page, count: number): Promise<number[]> 
     const store = window as unknown as { __previewShown?: Promise<number>; __previewTimer?: boolean };
     if (store.__previewTimer) return;
     store.__previewTimer = true;
-    window.addEventListener('keydown', (event) => {
-      const input = event.target as HTMLInputElement;
-      if (!(input instanceof HTMLInputElement)) return;
-      const started = event.timeStamp;
-      store.__previewShown = new Promise((done) => {
-        // The input's value is the key's result once the key's task has run: the first frame after it compares.
-        const check = () => {
-          const heading = (document.querySelector(selector) as HTMLIFrameElement | null)?.contentDocument?.querySelector('h1')?.textContent;
-          if (heading === input.value) setTimeout(() => done(performance.now() - started), 0);
-          else requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      });
-    }, { capture: true });
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        const input = event.target as HTMLInputElement;
+        if (!(input instanceof HTMLInputElement)) return;
+        const started = event.timeStamp;
+        store.__previewShown = new Promise((done) => {
+          // The input's value is the key's result once the key's task has run: the first frame after it compares.
+          const check = () => {
+            const heading = (document.querySelector(selector) as HTMLIFrameElement | null)?.contentDocument?.querySelector('h1')?.textContent;
+            if (heading === input.value) setTimeout(() => done(performance.now() - started), 0);
+            else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        });
+      },
+      { capture: true },
+    );
   }, previewFrame);
   const samples: number[] = [];
   const text = 'Pay Brightwater Digital securely today';
@@ -77,7 +85,7 @@ async function photoLikeJpeg(seed: number): Promise<Buffer> {
   const width = 4000;
   const height = 3000;
   const raw = Buffer.alloc(width * height * 3);
-  let state = seed * 2_654_435_761 >>> 0;
+  let state = (seed * 2_654_435_761) >>> 0;
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
       state = (state * 1_664_525 + 1_013_904_223) >>> 0;
@@ -88,7 +96,9 @@ async function photoLikeJpeg(seed: number): Promise<Buffer> {
       raw[offset + 2] = Math.max(0, Math.min(255, 130 + 80 * Math.sin((x + y) / 530) + grain));
     }
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 type PipelineRun = { total: number; upload: number; bytes: number };
@@ -100,25 +110,31 @@ async function imagePipelineRun(page: Page, jpeg: Buffer): Promise<PipelineRun> 
     const before = (document.querySelector('img[alt="Current logo"]') as HTMLImageElement | null)?.src ?? null;
     performance.clearResourceTimings();
     store.__logoShown = new Promise((done) => {
-      input.addEventListener('change', (event) => {
-        const started = event.timeStamp;
-        // Done when the form's logo and the preview's logo both show the new image, decoded and painted.
-        const check = () => {
-          const logo = document.querySelector('img[alt="Current logo"]') as HTMLImageElement | null;
-          const frame = document.querySelector('iframe[title^="Preview of the payment page"]') as HTMLIFrameElement | null;
-          const previewLogo = frame?.contentDocument?.querySelector('img.hpp-logo') as HTMLImageElement | null | undefined;
-          if (logo && logo.src !== before && logo.complete && logo.naturalWidth > 0 && previewLogo?.complete && previewLogo.naturalWidth > 0) {
-            setTimeout(() => done(performance.now() - started), 0);
-          } else requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      }, { once: true, capture: true });
+      input.addEventListener(
+        'change',
+        (event) => {
+          const started = event.timeStamp;
+          // Done when the form's logo and the preview's logo both show the new image, decoded and painted.
+          const check = () => {
+            const logo = document.querySelector('img[alt="Current logo"]') as HTMLImageElement | null;
+            const frame = document.querySelector('iframe[title^="Preview of the payment page"]') as HTMLIFrameElement | null;
+            const previewLogo = frame?.contentDocument?.querySelector('img.hpp-logo') as HTMLImageElement | null | undefined;
+            if (logo && logo.src !== before && logo.complete && logo.naturalWidth > 0 && previewLogo?.complete && previewLogo.naturalWidth > 0) {
+              setTimeout(() => done(performance.now() - started), 0);
+            } else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        },
+        { once: true, capture: true },
+      );
     });
   });
   await page.getByLabel(/Upload a logo/).setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: jpeg });
   const total = await page.evaluate(() => (window as unknown as { __logoShown: Promise<number> }).__logoShown);
   const upload = await page.evaluate(() => {
-    const entry = performance.getEntriesByType('resource').find((item) => /\/images$/.test(new URL(item.name).pathname)) as PerformanceResourceTiming | undefined;
+    const entry = performance.getEntriesByType('resource').find((item) => /\/images$/.test(new URL(item.name).pathname)) as
+      | PerformanceResourceTiming
+      | undefined;
     return entry ? entry.responseEnd - entry.startTime : Number.NaN;
   });
   return { total, upload, bytes: jpeg.length };
@@ -147,17 +163,21 @@ export async function benchHostedPage(options: { keystrokes?: number; images?: n
       '',
       `Keystroke to preview: ${latencies.length} keys pressed in the Title field (after 10 warm-up keys), each timed from its keydown to the end of the frame whose preview shows the new title.`,
       '',
-      markdownTable(['Measure', 'p50', 'p95', 'max'], [
-        ['Keystroke to preview', ms(percentile(latencies, 50)), ms(percentile(latencies, 95)), ms(Math.max(...latencies))],
-      ]),
+      markdownTable(
+        ['Measure', 'p50', 'p95', 'max'],
+        [['Keystroke to preview', ms(percentile(latencies, 50)), ms(percentile(latencies, 95)), ms(Math.max(...latencies))]],
+      ),
       '',
       `Image pipeline: ${runs.length} photo-like 4,000 × 3,000 JPEGs (${sizes.join(', ')}), each from the file input's change to the new logo painted in the form and the preview (all but the first also delete the previous image).`,
       '',
-      markdownTable(['Measure', 'p50', 'max'], [
-        ['Whole pipeline', ms(percentile(totals, 50)), ms(Math.max(...totals))],
-        ['of which the upload call (transfer and the server\'s checks)', ms(percentile(uploads, 50)), ms(Math.max(...uploads))],
-        ['of which the browser (validate, decode, resize, encode, delete the old, redraw)', ms(percentile(rest, 50)), ms(Math.max(...rest))],
-      ]),
+      markdownTable(
+        ['Measure', 'p50', 'max'],
+        [
+          ['Whole pipeline', ms(percentile(totals, 50)), ms(Math.max(...totals))],
+          ["of which the upload call (transfer and the server's checks)", ms(percentile(uploads, 50)), ms(Math.max(...uploads))],
+          ['of which the browser (validate, decode, resize, encode, delete the old, redraw)', ms(percentile(rest, 50)), ms(Math.max(...rest))],
+        ],
+      ),
     ].join('\n');
   } finally {
     await browser.close();
@@ -167,10 +187,17 @@ export async function benchHostedPage(options: { keystrokes?: number; images?: n
 
 if (import.meta.main) {
   const args = process.argv.slice(2);
-  const option = (name: string) => { const index = args.indexOf(name); return index >= 0 ? Number(args[index + 1]) : undefined; };
+  const option = (name: string) => {
+    const index = args.indexOf(name);
+    return index >= 0 ? Number(args[index + 1]) : undefined;
+  };
   const keystrokes = option('--keystrokes');
   const images = option('--images');
-  console.log(await benchHostedPage({
-    ...(keystrokes ? { keystrokes } : {}), ...(images ? { images } : {}), build: !args.includes('--no-build'),
-  }));
+  console.log(
+    await benchHostedPage({
+      ...(keystrokes ? { keystrokes } : {}),
+      ...(images ? { images } : {}),
+      build: !args.includes('--no-build'),
+    }),
+  );
 }

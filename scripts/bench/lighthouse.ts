@@ -19,19 +19,37 @@ export async function benchLighthouse(): Promise<string> {
   const server = await startServer({ port: Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 3650) });
   const chrome = await chromeLauncher.launch({
     chromePath,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const rows: (string | number)[][] = [];
   try {
     const audit = async (name: string, path: string) => {
-      const result = await lighthouse(`${server.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true }, desktopConfig);
+      const result = await lighthouse(
+        `${server.url}${path}`,
+        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true },
+        desktopConfig,
+      );
       const categories = result?.lhr.categories;
       // BENCH_LIGHTHOUSE_TRACES=dir keeps each audit's trace (DevTools' Performance panel opens it).
       const traces = process.env.BENCH_LIGHTHOUSE_TRACES;
       const artifacts = result?.artifacts as { Trace?: unknown } | undefined;
       if (traces && artifacts?.Trace) writeFileSync(join(traces, `${name}.trace.json`), JSON.stringify(artifacts.Trace));
       const score = (value: number | null | undefined) => (value == null ? 'n/a' : Math.round(value * 100));
-      rows.push([name, result?.lhr.finalDisplayedUrl.replace(server.url, '') ?? path, score(categories?.performance?.score), score(categories?.accessibility?.score)]);
+      rows.push([
+        name,
+        result?.lhr.finalDisplayedUrl.replace(server.url, '') ?? path,
+        score(categories?.performance?.score),
+        score(categories?.accessibility?.score),
+      ]);
       if (process.env.BENCH_VERBOSE) {
         // What the performance score is made of: each metric's value and its own score.
         const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
@@ -39,7 +57,9 @@ export async function benchLighthouse(): Promise<string> {
         console.log(`[lighthouse] ${name}: ${metrics.map((id) => `${id} ${audits[id]?.displayValue ?? 'n/a'} (${score(audits[id]?.score)})`).join(', ')}`);
         // The long tasks behind the blocking time: where each started, how long it ran, whose script it was.
         const longTasks = (audits['long-tasks']?.details as { items?: { url?: string; startTime?: number; duration?: number }[] } | undefined)?.items ?? [];
-        console.log(`[lighthouse] ${name} long tasks: ${longTasks.map((task) => `${Math.round(task.startTime ?? 0)} ms +${Math.round(task.duration ?? 0)} ms ${(task.url ?? '').replace(server.url, '')}`).join('; ') || 'none'}`);
+        console.log(
+          `[lighthouse] ${name} long tasks: ${longTasks.map((task) => `${Math.round(task.startTime ?? 0)} ms +${Math.round(task.duration ?? 0)} ms ${(task.url ?? '').replace(server.url, '')}`).join('; ') || 'none'}`,
+        );
       }
     };
     await audit('sign-in', '/dashboard');

@@ -55,24 +55,27 @@ try {
     const real: Record<string, number[]> = { portal: [], bare: [] };
     for (let round = 0; round < 6; round += 1) {
       await page.bringToFront();
-      real.portal?.push(...await paletteLatency(page, 25));
+      real.portal?.push(...(await paletteLatency(page, 25)));
       await bare.bringToFront();
-      real.bare?.push(...await paletteLatency(bare, 25));
+      real.bare?.push(...(await paletteLatency(bare, 25)));
     }
-    for (const [name, samples] of Object.entries(real)) console.log(`${name} (real input): p50 ${percentile(samples, 50).toFixed(2)} p95 ${percentile(samples, 95).toFixed(2)} ms`);
+    for (const [name, samples] of Object.entries(real))
+      console.log(`${name} (real input): p50 ${percentile(samples, 50).toFixed(2)} p95 ${percentile(samples, 95).toFixed(2)} ms`);
   }
   const results: Record<string, { script: number; layout: number; late: boolean }[]> = { portal: [], bare: [] };
   for (let round = 0; round < 6; round += 1) {
     await page.bringToFront();
-    results.portal?.push(...await work(page, 25));
+    results.portal?.push(...(await work(page, 25)));
     await bare.bringToFront();
-    results.bare?.push(...await work(bare, 25));
+    results.bare?.push(...(await work(bare, 25)));
   }
   for (const [name, samples] of Object.entries(results)) {
     const script = samples.map((s) => s.script);
     const layout = samples.map((s) => s.layout);
     const both = samples.map((s) => s.script + s.layout);
-    console.log(`${name}: script p50 ${percentile(script, 50).toFixed(2)} p95 ${percentile(script, 95).toFixed(2)}; style+layout p50 ${percentile(layout, 50).toFixed(2)} p95 ${percentile(layout, 95).toFixed(2)}; both p50 ${percentile(both, 50).toFixed(2)} p95 ${percentile(both, 95).toFixed(2)} ms; shown only after a later task in ${samples.filter((s) => s.late).length} of ${samples.length}`);
+    console.log(
+      `${name}: script p50 ${percentile(script, 50).toFixed(2)} p95 ${percentile(script, 95).toFixed(2)}; style+layout p50 ${percentile(layout, 50).toFixed(2)} p95 ${percentile(layout, 95).toFixed(2)}; both p50 ${percentile(both, 50).toFixed(2)} p95 ${percentile(both, 95).toFixed(2)} ms; shown only after a later task in ${samples.filter((s) => s.late).length} of ${samples.length}`,
+    );
   }
 } finally {
   await browser.close();

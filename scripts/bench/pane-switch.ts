@@ -27,13 +27,25 @@ try {
   await page.keyboard.press('t');
   await page.getByRole('region', { name: /^Transactions \(pane 2 of 2\)/ }).waitFor();
   await page.waitForTimeout(1_000);
-  if (rowKeys) await page.getByRole('region', { name: /^Transactions \(pane 2 of 2\)/ }).locator('tbody tr[data-index="0"]').focus();
+  if (rowKeys)
+    await page
+      .getByRole('region', { name: /^Transactions \(pane 2 of 2\)/ })
+      .locator('tbody tr[data-index="0"]')
+      .focus();
   const cdp = await page.context().newCDPSession(page);
   for (let run = 0; run < runs; run += 1) {
     const chunks: TraceEvent[] = [];
     const collect = (event: { value: object[] }) => chunks.push(...(event.value as TraceEvent[]));
     cdp.on('Tracing.dataCollected', collect);
-    await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: profiling ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'] : ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'], enableSampling: false } });
+    await cdp.send('Tracing.start', {
+      transferMode: 'ReportEvents',
+      traceConfig: {
+        includedCategories: profiling
+          ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler']
+          : ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
+        enableSampling: false,
+      },
+    });
     for (let step = 0; step < 20; step += 1) {
       if (rowKeys) {
         await page.keyboard.press(step < 10 ? 'j' : 'k');
@@ -58,10 +70,18 @@ try {
     if (!keydown) throw new Error('no keydown in the trace');
     const main = chunks.filter((event) => event.tid === keydown.tid && event.ph === 'X');
     const tasks = main.filter((event) => event.name === 'RunTask').sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
-    const keydowns = main.filter((event) => event.name === 'EventDispatch' && (event.args?.data as { type?: string } | undefined)?.type === 'keydown').map((event) => (event.dur ?? 0) / 1000).sort((a, b) => b - a);
+    const keydowns = main
+      .filter((event) => event.name === 'EventDispatch' && (event.args?.data as { type?: string } | undefined)?.type === 'keydown')
+      .map((event) => (event.dur ?? 0) / 1000)
+      .sort((a, b) => b - a);
     // Switching panes and the palette press Control with each key: the 20 longest keydowns are the actions'.
     const actionKeydowns = keydowns.slice(0, 20);
-    console.log(`run ${run + 1}: action keydown p50 ${ms(actionKeydowns[Math.floor(actionKeydowns.length / 2)] ?? 0)}, max ${ms(actionKeydowns[0] ?? 0)}, main-thread task time in all ${ms(tasks.reduce((sum, task) => sum + (task.dur ?? 0), 0) / 1000)}, longest tasks ${tasks.slice(0, 5).map((task) => ms((task.dur ?? 0) / 1000)).join(', ')}`);
+    console.log(
+      `run ${run + 1}: action keydown p50 ${ms(actionKeydowns[Math.floor(actionKeydowns.length / 2)] ?? 0)}, max ${ms(actionKeydowns[0] ?? 0)}, main-thread task time in all ${ms(tasks.reduce((sum, task) => sum + (task.dur ?? 0), 0) / 1000)}, longest tasks ${tasks
+        .slice(0, 5)
+        .map((task) => ms((task.dur ?? 0) / 1000))
+        .join(', ')}`,
+    );
     for (const task of tasks.slice(0, 2)) console.log(`  ${ms((task.dur ?? 0) / 1000)}: ${formatTimes(eventsInside(main, task), 8)}`);
     if (!profiling) continue;
     // Self time per function from the sampled profile over the whole run.

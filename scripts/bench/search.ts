@@ -17,7 +17,9 @@ export async function benchSearch(options: SearchBenchOptions): Promise<string> 
   const captured: string[] = [];
   let capturing = false;
   const database: Database = await openDatabase({
-    url: options.url, dataDir: options.dataDir, poolSize: 10,
+    url: options.url,
+    dataDir: options.dataDir,
+    poolSize: 10,
     onQuery: (text, params) => {
       if (capturing) captured.push(`${text}\u0000${JSON.stringify(params)}`);
     },
@@ -25,17 +27,28 @@ export async function benchSearch(options: SearchBenchOptions): Promise<string> 
   const { keys: cardKeys } = loadCardKeys({ cardDataKey: process.env.CARD_DATA_KEY, dataDir: options.dataDir ?? resolve(import.meta.dirname, '../../.bench') });
   if (!(await isSeeded(database))) {
     console.log(`[bench] seeding ${options.kind} with ${options.transactions.toLocaleString('en-GB')} transactions (once)…`);
-    await seedDatabase(database, { transactions: options.transactions, ledger: options.transactions < 1_000_000, log: (line) => console.log(`[seed] ${line}`), cardKeys });
+    await seedDatabase(database, {
+      transactions: options.transactions,
+      ledger: options.transactions < 1_000_000,
+      log: (line) => console.log(`[seed] ${line}`),
+      cardKeys,
+    });
   }
   const [{ count } = { count: 0 }] = await database.query<{ count: number }>('SELECT count(*)::int AS count FROM transactions');
   // Bench-only token check (the app in-process, like the API tests): the time measured is the search's, not the sign-in's.
   const app = createApp({ database, cardKeys, verifyAccessToken: async (token) => ({ userId: token, scopes: ['portal'] }) });
 
-  const [admin] = await database.query<{ id: string }>(`SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id WHERE r.level = 'root' AND r.role = 'TechnicalAdmin' LIMIT 1`);
+  const [admin] = await database.query<{ id: string }>(
+    `SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id WHERE r.level = 'root' AND r.role = 'TechnicalAdmin' LIMIT 1`,
+  );
   const [busiest] = await database.query<{ business_id: string; reference: string; email: string | null }>(
-    `SELECT business_id, max(reference) AS reference, max(customer_email) AS email FROM transactions GROUP BY business_id ORDER BY count(*) DESC LIMIT 1`);
+    `SELECT business_id, max(reference) AS reference, max(customer_email) AS email FROM transactions GROUP BY business_id ORDER BY count(*) DESC LIMIT 1`,
+  );
   if (!admin || !busiest) throw new Error('no seeded users or transactions to measure');
-  const [owner] = await database.query<{ id: string }>(`SELECT user_id AS id FROM user_roles WHERE level = 'business' AND business_id = $1 ORDER BY role LIMIT 1`, [busiest.business_id]);
+  const [owner] = await database.query<{ id: string }>(
+    `SELECT user_id AS id FROM user_roles WHERE level = 'business' AND business_id = $1 ORDER BY role LIMIT 1`,
+    [busiest.business_id],
+  );
   const [job] = await database.query<{ order_number: string }>('SELECT order_number FROM payment_jobs WHERE business_id = $1 LIMIT 1', [busiest.business_id]);
   const reference = busiest.reference;
   const cases = [
@@ -65,14 +78,18 @@ export async function benchSearch(options: SearchBenchOptions): Promise<string> 
   // first case timed carried the warm-up of all of them.
   for (const user of benchUsers) {
     for (const benchCase of cases) {
-      const response = await app.request(`/api/portal/search?term=${encodeURIComponent(benchCase.term)}`, { headers: { authorization: `Bearer ${user.id}`, 'time-zone': 'Europe/London' } });
+      const response = await app.request(`/api/portal/search?term=${encodeURIComponent(benchCase.term)}`, {
+        headers: { authorization: `Bearer ${user.id}`, 'time-zone': 'Europe/London' },
+      });
       await response.arrayBuffer();
     }
   }
   for (const user of benchUsers) {
     for (const benchCase of cases) {
       const call = async () => {
-        const response = await app.request(`/api/portal/search?term=${encodeURIComponent(benchCase.term)}`, { headers: { authorization: `Bearer ${user.id}`, 'time-zone': 'Europe/London' } });
+        const response = await app.request(`/api/portal/search?term=${encodeURIComponent(benchCase.term)}`, {
+          headers: { authorization: `Bearer ${user.id}`, 'time-zone': 'Europe/London' },
+        });
         if (response.status !== 200) throw new Error(`${benchCase.name}: ${response.status} ${await response.text()}`);
         return ((await response.json()) as { results: unknown[] }).results.length;
       };
@@ -116,7 +133,11 @@ if (import.meta.main) {
   const postgres = option('--postgres');
   const transactions = Number(option('--transactions') ?? 200_000);
   const iterations = Number(option('--iterations') ?? 100);
-  console.log(await benchSearch(postgres
-    ? { kind: 'postgres', url: postgres, transactions, iterations }
-    : { kind: 'pglite', dataDir: option('--pglite-dir') ?? resolve(import.meta.dirname, '../../.bench/pglite-search'), transactions, iterations }));
+  console.log(
+    await benchSearch(
+      postgres
+        ? { kind: 'postgres', url: postgres, transactions, iterations }
+        : { kind: 'pglite', dataDir: option('--pglite-dir') ?? resolve(import.meta.dirname, '../../.bench/pglite-search'), transactions, iterations },
+    ),
+  );
 }

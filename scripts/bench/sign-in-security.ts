@@ -19,7 +19,10 @@ import { startRoundRobinProxy } from '../round-robin-proxy.ts';
 import { startServer, type ServerProcess } from '../server-process.ts';
 
 const args = process.argv.slice(2);
-const option = (name: string) => { const index = args.indexOf(name); return index >= 0 ? args[index + 1] : undefined; };
+const option = (name: string) => {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+};
 const port = Number(option('--port') ?? 3118);
 const rounds = Number(option('--rounds') ?? 5);
 const floodSize = 150;
@@ -44,9 +47,15 @@ async function attackerPage(url: string) {
   const jar = new CookieJar({ 'x-forwarded-for': attackerAddress });
   const authorize = new URL(`${url}/connect/authorize`);
   for (const [name, value] of Object.entries({
-    client_id: 'portal', redirect_uri: `${url}/sign-in`, response_type: 'code', scope: 'openid portal', state: 'flood',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
-  })) authorize.searchParams.set(name, value);
+    client_id: 'portal',
+    redirect_uri: `${url}/sign-in`,
+    response_type: 'code',
+    scope: 'openid portal',
+    state: 'flood',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }))
+    authorize.searchParams.set(name, value);
   let current = authorize.href;
   let response = await jar.fetch(current);
   for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops += 1) {
@@ -66,11 +75,16 @@ async function flood(url: string) {
   const page = await attackerPage(url);
   const statuses = new Map<number, number>();
   const started = performance.now();
-  const burst = Promise.all(Array.from({ length: floodSize }, async (_, index) => {
-    const response = await page.jar.fetch(page.action, { method: 'POST', body: new URLSearchParams({ email: `nobody-${index}-${randomBytes(3).toString('hex')}@example.com`, password: 'guess' }) });
-    await response.arrayBuffer();
-    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-  })).then(() => performance.now() - started);
+  const burst = Promise.all(
+    Array.from({ length: floodSize }, async (_, index) => {
+      const response = await page.jar.fetch(page.action, {
+        method: 'POST',
+        body: new URLSearchParams({ email: `nobody-${index}-${randomBytes(3).toString('hex')}@example.com`, password: 'guess' }),
+      });
+      await response.arrayBuffer();
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    }),
+  ).then(() => performance.now() - started);
   // The real user signs in while the burst is in flight (the first attempt starts with it).
   const during: number[] = [];
   const real = (async () => {
@@ -82,7 +96,9 @@ async function flood(url: string) {
 
 async function floodSection(label: string, root: string | undefined) {
   const server = await startServer({
-    port, root, dataDir: mkdtempSync(join(tmpdir(), 'portal-bench-signin-')),
+    port,
+    root,
+    dataDir: mkdtempSync(join(tmpdir(), 'portal-bench-signin-')),
     env: { SEED_TRANSACTIONS: '2000', TRUSTED_PROXIES: 'loopback', LOG_LEVEL: 'warn' },
   });
   try {
@@ -90,7 +106,9 @@ async function floodSection(label: string, root: string | undefined) {
     console.log(`\n## ${label}`);
     console.log(`real user's sign-in alone: median ${fmt(median(result.alone))} (${result.alone.map(fmt).join(', ')})`);
     // Only the first of these starts with the burst; the later ones show how soon things are back to normal.
-    console.log(`real user's sign-in started with the ${floodSize}-post flood: ${fmt(result.during[0] ?? NaN)}; the next ${rounds - 1} right after it: ${result.during.slice(1).map(fmt).join(', ')}`);
+    console.log(
+      `real user's sign-in started with the ${floodSize}-post flood: ${fmt(result.during[0] ?? NaN)}; the next ${rounds - 1} right after it: ${result.during.slice(1).map(fmt).join(', ')}`,
+    );
     console.log(`the flood: ${result.statuses.map(([status, count]) => `${count} × ${status}`).join(', ')}, all answered in ${fmt(result.burstMs)}`);
   } finally {
     await server.stop();
@@ -114,8 +132,20 @@ async function revocationSection() {
   try {
     const url = new URL(adminUrl);
     url.pathname = `/${database}`;
-    const env = { DATABASE_URL: url.toString(), PUBLIC_URL: proxy.url, SEED_TRANSACTIONS: '2000', CARD_DATA_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn' };
-    nodes.push(...await Promise.all([port + 28_063, port + 28_064].map((nodePort) => startServer({ port: nodePort, dataDir: mkdtempSync(join(tmpdir(), `portal-bench-node-${nodePort}-`)), env }))));
+    const env = {
+      DATABASE_URL: url.toString(),
+      PUBLIC_URL: proxy.url,
+      SEED_TRANSACTIONS: '2000',
+      CARD_DATA_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'warn',
+    };
+    nodes.push(
+      ...(await Promise.all(
+        [port + 28_063, port + 28_064].map((nodePort) =>
+          startServer({ port: nodePort, dataDir: mkdtempSync(join(tmpdir(), `portal-bench-node-${nodePort}-`)), env }),
+        ),
+      )),
+    );
     const [nodeA, nodeB] = nodes as [ServerProcess, ServerProcess];
     const times: number[] = [];
     for (let round = 0; round < rounds; round += 1) {
@@ -123,7 +153,8 @@ async function revocationSection() {
       const call = () => fetch(`${nodeB.url}/api/portal/user/permissions`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
       if ((await call()).status !== 200) throw new Error('node B refused a fresh token');
       const revoked = await fetch(`${nodeA.url}/connect/revocation`, {
-        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ token: tokens.refreshToken ?? '', token_type_hint: 'refresh_token', client_id: 'portal' }).toString(),
       });
       if (revoked.status !== 200) throw new Error(`revocation answered ${revoked.status}`);

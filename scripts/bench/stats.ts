@@ -10,7 +10,12 @@ export function percentile(samples: readonly number[], p: number): number {
  * Two measurements taken in alternation, one sample of each per round (after the same warm-up), so both see the
  * same machine: on a shared machine, load drifts over the seconds a block of samples takes.
  */
-export async function timeAlternately(first: () => Promise<unknown>, second: () => Promise<unknown>, iterations: number, warmup = 10): Promise<[number[], number[]]> {
+export async function timeAlternately(
+  first: () => Promise<unknown>,
+  second: () => Promise<unknown>,
+  iterations: number,
+  warmup = 10,
+): Promise<[number[], number[]]> {
   for (let index = 0; index < warmup; index += 1) {
     await first();
     await second();

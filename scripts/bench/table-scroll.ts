@@ -21,7 +21,10 @@ const tracePath = traceIndex >= 0 ? args[traceIndex + 1] : undefined;
 const cpuMode = args.includes('--cpu');
 type TraceEvent = { name: string; ph: string; tid: number; ts: number; dur?: number; tdur?: number; args?: { data?: { type?: string } } };
 const phases: Record<string, string[]> = {
-  script: ['FunctionCall', 'EventDispatch'], style: ['UpdateLayoutTree'], layout: ['Layout'], paint: ['PrePaint', 'Paint', 'Layerize'],
+  script: ['FunctionCall', 'EventDispatch'],
+  style: ['UpdateLayoutTree'],
+  layout: ['Layout'],
+  paint: ['PrePaint', 'Paint', 'Layerize'],
 };
 /** Main-thread CPU per step of a phase: the PageDown phase per key, the wheel phase (with its fill-in) per wheel. */
 function cpuPerStep(events: TraceEvent[], from: string, to: string, steps: number): Record<string, number> {
@@ -83,7 +86,10 @@ try {
     const chunks: TraceEvent[] = [];
     if (tracing) {
       cdp.on('Tracing.dataCollected', (event) => chunks.push(...(event.value as unknown as TraceEvent[])));
-      const categories = run === 0 && tracePath ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-v8.cpu_profiler'] : ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'];
+      const categories =
+        run === 0 && tracePath
+          ? ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-v8.cpu_profiler']
+          : ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'];
       await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: categories, enableSampling: false } });
     }
     await page.evaluate(() => {
@@ -98,10 +104,11 @@ try {
         }
       }).observe({ type: 'longtask' });
     });
-    const phase = (name: string) => page.evaluate((value) => {
-      (window as unknown as { __phase: string }).__phase = value;
-      performance.mark(`phase:${value}`);
-    }, name);
+    const phase = (name: string) =>
+      page.evaluate((value) => {
+        (window as unknown as { __phase: string }).__phase = value;
+        performance.mark(`phase:${value}`);
+      }, name);
     await cdp.send('Performance.enable');
     const before = await cdp.send('Performance.getMetrics');
     // The bench's script: 40 PageDown from the cursor row, 150 wheels of 900 px 16 ms apart and the fill-in
@@ -140,7 +147,17 @@ try {
     longest[variant]?.push(tasks.length ? Math.max(...tasks) : 0);
     counts[variant]?.push(over.length);
     perFrame[variant]?.push((delta('TaskDuration') * 1000) / 150);
-    console.log(`${variants.length > 1 ? `variant ${variant} ` : ''}run ${Math.floor(run / variants.length) + 1}: longest ${ms(longest[variant]?.at(-1) ?? 0)}, ${over.length} tasks over 50 ms (${tasks.map((task, index) => `${Math.round(task)} in ${taskPhases[index]}`).join(', ')}); ${renderedRows} rows in DOM; script ${ms(delta('ScriptDuration') * 1000)}, layout ${ms(delta('LayoutDuration') * 1000)} in ${delta('LayoutCount')}, style ${ms(delta('RecalcStyleDuration') * 1000)}, task ${ms(delta('TaskDuration') * 1000)}; scrollTop at end ${scrollTop}${cpuMode ? `; CPU per PageDown ${Object.entries(perKey).map(([phase, value]) => `${phase} ${value.toFixed(1)}`).join(', ')} ms; CPU per wheel ${Object.entries(cpu).map(([phase, value]) => `${phase} ${value.toFixed(1)}`).join(', ')} ms` : ''}`);
+    console.log(
+      `${variants.length > 1 ? `variant ${variant} ` : ''}run ${Math.floor(run / variants.length) + 1}: longest ${ms(longest[variant]?.at(-1) ?? 0)}, ${over.length} tasks over 50 ms (${tasks.map((task, index) => `${Math.round(task)} in ${taskPhases[index]}`).join(', ')}); ${renderedRows} rows in DOM; script ${ms(delta('ScriptDuration') * 1000)}, layout ${ms(delta('LayoutDuration') * 1000)} in ${delta('LayoutCount')}, style ${ms(delta('RecalcStyleDuration') * 1000)}, task ${ms(delta('TaskDuration') * 1000)}; scrollTop at end ${scrollTop}${
+        cpuMode
+          ? `; CPU per PageDown ${Object.entries(perKey)
+              .map(([phase, value]) => `${phase} ${value.toFixed(1)}`)
+              .join(', ')} ms; CPU per wheel ${Object.entries(cpu)
+              .map(([phase, value]) => `${phase} ${value.toFixed(1)}`)
+              .join(', ')} ms`
+          : ''
+      }`,
+    );
     await page.close();
   }
 } finally {
@@ -149,5 +166,27 @@ try {
 }
 variants.forEach((variant, index) => {
   const longestOf = longest[index] ?? [];
-  console.log(`${variants.length > 1 ? `${variant}: ` : ''}longest task over ${runs} runs: p50 ${ms(percentile(longestOf, 50))}, max ${ms(Math.max(...longestOf))}; tasks over 50 ms per run: ${(counts[index] ?? []).join(', ')}; main-thread task time per wheel p50 ${ms(percentile(perFrame[index] ?? [], 50))}${cpuMode ? `; CPU per PageDown p50 ${Object.keys(keySamples[index]?.[0] ?? {}).map((phase) => `${phase} ${percentile((keySamples[index] ?? []).map((sample) => sample[phase] ?? 0), 50).toFixed(1)}`).join(', ')} ms; CPU per wheel p50 ${Object.keys(cpuSamples[index]?.[0] ?? {}).map((phase) => `${phase} ${percentile((cpuSamples[index] ?? []).map((sample) => sample[phase] ?? 0), 50).toFixed(1)}`).join(', ')} ms` : ''}`);
+  console.log(
+    `${variants.length > 1 ? `${variant}: ` : ''}longest task over ${runs} runs: p50 ${ms(percentile(longestOf, 50))}, max ${ms(Math.max(...longestOf))}; tasks over 50 ms per run: ${(counts[index] ?? []).join(', ')}; main-thread task time per wheel p50 ${ms(percentile(perFrame[index] ?? [], 50))}${
+      cpuMode
+        ? `; CPU per PageDown p50 ${Object.keys(keySamples[index]?.[0] ?? {})
+            .map(
+              (phase) =>
+                `${phase} ${percentile(
+                  (keySamples[index] ?? []).map((sample) => sample[phase] ?? 0),
+                  50,
+                ).toFixed(1)}`,
+            )
+            .join(', ')} ms; CPU per wheel p50 ${Object.keys(cpuSamples[index]?.[0] ?? {})
+            .map(
+              (phase) =>
+                `${phase} ${percentile(
+                  (cpuSamples[index] ?? []).map((sample) => sample[phase] ?? 0),
+                  50,
+                ).toFixed(1)}`,
+            )
+            .join(', ')} ms`
+        : ''
+    }`,
+  );
 });

@@ -40,14 +40,20 @@ export function selfTimeByFunction(events: readonly TraceEvent[], window: { pid?
   const nodes = new Map<string, string>();
   const clocks = new Map<number, number>();
   const self = new Map<string, number>();
-  const profileEvents = events.filter((event) => (event.name === 'Profile' || event.name === 'ProfileChunk') && (window.pid === undefined || event.pid === window.pid));
+  const profileEvents = events.filter(
+    (event) => (event.name === 'Profile' || event.name === 'ProfileChunk') && (window.pid === undefined || event.pid === window.pid),
+  );
   for (const event of profileEvents.sort((a, b) => a.ts - b.ts)) {
     if (event.name === 'Profile') {
       clocks.set(event.pid, event.args?.data?.startTime ?? clocks.get(event.pid) ?? 0);
       continue;
     }
     const profile = event.args?.data?.cpuProfile;
-    for (const node of profile?.nodes ?? []) nodes.set(`${event.pid}:${node.id}`, `${node.callFrame?.functionName || '(anonymous)'} ${node.callFrame?.url?.split('/').pop() ?? ''}:${node.callFrame?.lineNumber ?? ''}`);
+    for (const node of profile?.nodes ?? [])
+      nodes.set(
+        `${event.pid}:${node.id}`,
+        `${node.callFrame?.functionName || '(anonymous)'} ${node.callFrame?.url?.split('/').pop() ?? ''}:${node.callFrame?.lineNumber ?? ''}`,
+      );
     (profile?.samples ?? []).forEach((sample, index) => {
       const delta = event.args?.data?.timeDeltas?.[index] ?? 0;
       const clock = (clocks.get(event.pid) ?? 0) + delta;
@@ -62,5 +68,8 @@ export function selfTimeByFunction(events: readonly TraceEvent[], window: { pid?
 
 /** The first `count` entries as "name 12.3" (µs shown as ms), joined by `separator`. */
 export function formatTimes(entries: readonly [string, number][], count: number, separator = ', '): string {
-  return entries.slice(0, count).map(([name, time]) => `${name} ${(time / 1000).toFixed(1)}`).join(separator);
+  return entries
+    .slice(0, count)
+    .map(([name, time]) => `${name} ${(time / 1000).toFixed(1)}`)
+    .join(separator);
 }

@@ -33,7 +33,15 @@ app.use('*', async (c, next) => {
   await next();
 });
 // The overview never opens a card: a throwaway key will do.
-app.route('/', transactionRoutes({ database, cardKeys: cardKeysFrom(randomBytes(32)), files: createFolderStore(join(tmpdir(), 'bench-files')), publicUrl: 'http://localhost:3000' }));
+app.route(
+  '/',
+  transactionRoutes({
+    database,
+    cardKeys: cardKeysFrom(randomBytes(32)),
+    files: createFolderStore(join(tmpdir(), 'bench-files')),
+    publicUrl: 'http://localhost:3000',
+  }),
+);
 
 /** The largest and smallest business and merchant, and the largest partner, by transactions. */
 async function extreme(column: 'business_id' | 'merchant_id' | 'partner_id', order: 'DESC' | 'ASC') {
@@ -44,10 +52,16 @@ async function extreme(column: 'business_id' | 'merchant_id' | 'partner_id', ord
   return row;
 }
 const [bigBusiness, smallBusiness, bigMerchant, smallMerchant, bigPartner] = await Promise.all([
-  extreme('business_id', 'DESC'), extreme('business_id', 'ASC'), extreme('merchant_id', 'DESC'), extreme('merchant_id', 'ASC'), extreme('partner_id', 'DESC'),
+  extreme('business_id', 'DESC'),
+  extreme('business_id', 'ASC'),
+  extreme('merchant_id', 'DESC'),
+  extreme('merchant_id', 'ASC'),
+  extreme('partner_id', 'DESC'),
 ]);
 const [newest] = await database.query<{ day: string }>(`SELECT to_char(max(created_at) AT TIME ZONE 'Europe/London', 'YYYY-MM-DD') AS day FROM transactions`);
-const [sample] = await database.query<{ reference: string; email: string }>(`SELECT reference, customer_email AS email FROM transactions WHERE customer_email IS NOT NULL LIMIT 1 OFFSET 1000`);
+const [sample] = await database.query<{ reference: string; email: string }>(
+  `SELECT reference, customer_email AS email FROM transactions WHERE customer_email IS NOT NULL LIMIT 1 OFFSET 1000`,
+);
 const day = newest?.day ?? '2026-11-20';
 const month = day.slice(0, 7);
 
@@ -105,9 +119,32 @@ for (const [scopeName, prefix] of Object.entries(scopes)) {
 
 const times = results.map((result) => result.ms);
 const within = (limit: number) => `${results.filter((result) => result.ms <= limit).length} / ${results.length}`;
-console.log(`\n${markdownTable(['cases', 'p50', 'p90', 'p95', 'p99', 'max', '≤ 25 ms', '≤ 50 ms', '≤ 100 ms', '≤ 200 ms'], [[
-  results.length, ms(percentile(times, 50)), ms(percentile(times, 90)), ms(percentile(times, 95)), ms(percentile(times, 99)), ms(Math.max(...times)),
-  within(25), within(50), within(100), within(200),
-]])}`);
-console.log(`\nslowest:\n${markdownTable(['case', 'median', 'total'], [...results].sort((a, b) => b.ms - a.ms).slice(0, 15).map((result) => [result.label, ms(result.ms), result.total]))}`);
+console.log(
+  `\n${markdownTable(
+    ['cases', 'p50', 'p90', 'p95', 'p99', 'max', '≤ 25 ms', '≤ 50 ms', '≤ 100 ms', '≤ 200 ms'],
+    [
+      [
+        results.length,
+        ms(percentile(times, 50)),
+        ms(percentile(times, 90)),
+        ms(percentile(times, 95)),
+        ms(percentile(times, 99)),
+        ms(Math.max(...times)),
+        within(25),
+        within(50),
+        within(100),
+        within(200),
+      ],
+    ],
+  )}`,
+);
+console.log(
+  `\nslowest:\n${markdownTable(
+    ['case', 'median', 'total'],
+    [...results]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 15)
+      .map((result) => [result.label, ms(result.ms), result.total]),
+  )}`,
+);
 await database.close();

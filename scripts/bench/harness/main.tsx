@@ -28,7 +28,11 @@ function BarePalette() {
     <Command label="Bare palette">
       <Command.Input autoFocus placeholder="Type a command" />
       <Command.List>
-        {Array.from({ length: 50 }, (_, index) => index).map((number) => <Command.Item key={number} value={`Command ${number}`}>Command {number}</Command.Item>)}
+        {Array.from({ length: 50 }, (_, index) => index).map((number) => (
+          <Command.Item key={number} value={`Command ${number}`}>
+            Command {number}
+          </Command.Item>
+        ))}
       </Command.List>
     </Command>
   );
