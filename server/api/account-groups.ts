@@ -58,9 +58,9 @@ import { ledgerReportBody, remittanceUpdateBody, type Remittance, type TransferD
 import type { ParsedListQuery } from '../../src/contract/list-query.ts';
 import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { toMajorUnits } from '../../src/contract/transactions.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { Db } from '../db/client.ts';
 import {
-  auditEvents,
   businessAccountGroups,
   type businesses,
   ledgerAccounts,
@@ -789,20 +789,19 @@ export function accountGroupRoutes({ database }: Deps) {
         if (!exists) throw notFound();
         throw conflict();
       }
-      await tx.insert(auditEvents).values({
-        userId: c.get('principal').userId,
-        event: 'RemittanceSettingsChanged',
-        dateTimeUtc: new Date(),
-        businessId: business.id,
-        merchantId: null,
-        metaData: {
+      await recordAudit(
+        tx,
+        c.get('principal'),
+        'RemittanceSettingsChanged',
+        { businessId: business.id, merchantId: null },
+        {
           accountNumber: group.accountNumber,
           frequency: schedule.frequency,
           dayOfPeriod: schedule.dayOfPeriod,
           startDate: body.startDate,
           version: updated.version,
         },
-      });
+      );
     });
     return c.json(await remittanceOut(group));
   });

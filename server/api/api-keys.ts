@@ -26,7 +26,7 @@ import { apiKeys, configurations, merchants, userRoles, users } from '../db/sche
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
 import { resolveContext } from '../policy/principal.ts';
-import { recordAudit } from './audit-trail.ts';
+import { recordAudit } from '../audit/record.ts';
 import { idParam } from './businesses.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { badRequest, notFound } from '../http/errors.ts';

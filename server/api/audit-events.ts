@@ -5,7 +5,7 @@
 // user changes, sign-ins) are not accepted here. Audit rows are append-only: the database refuses UPDATE and DELETE.
 import { Hono } from 'hono';
 import { auditEventBody, clientAuditEvents } from '../../src/contract/audit-events.ts';
-import { auditEvents } from '../db/schema.ts';
+import { recordAudit } from '../audit/record.ts';
 import { permissionsIn, resolveContext } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -27,19 +27,15 @@ export function auditEventRoutes({ database }: Deps) {
       granted = resolved.permissions;
     }
     requirePermission(granted, clientAuditEvents[body.event]);
-    const [row] = await database.db
-      .insert(auditEvents)
-      .values({
-        userId: principal.userId,
-        event: body.event,
-        dateTimeUtc: new Date(),
-        businessId: body.businessId ?? null,
-        merchantId: body.merchantId ?? null,
-        metaData: { ...(body.metaData ?? {}), clientDateTimeUtc: body.dateTimeUtc },
-        source: 'client',
-      })
-      .returning({ id: auditEvents.id });
-    return c.json({ id: String(row?.id) }, 201);
+    const id = await recordAudit(
+      database.db,
+      principal,
+      body.event,
+      { businessId: body.businessId ?? null, merchantId: body.merchantId ?? null },
+      { ...(body.metaData ?? {}), clientDateTimeUtc: body.dateTimeUtc },
+      { source: 'client' },
+    );
+    return c.json({ id: String(id) }, 201);
   });
   return routes;
 }

@@ -44,6 +44,7 @@ import {
 import type { Beneficiary, BeneficiaryListItem, ScreeningAlert } from '../../src/contract/beneficiary-schemas.ts';
 import { bicProblem, ibanProblem, normaliseIban } from '../../src/contract/iban.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { Db, DbWriter } from '../db/client.ts';
 import { now } from '../clock.ts';
 import {
@@ -215,7 +216,7 @@ export function beneficiaryRoutes({ database, publicUrl }: Deps) {
   }
 
   const audit = (tx: DbWriter, c: Context<AppEnv>, event: string, businessId: string | null, metaData: Record<string, unknown>) =>
-    tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: now(), businessId, metaData });
+    recordAudit(tx, c.get('principal'), event, { businessId, merchantId: null }, metaData, { at: now() });
 
   async function blockingAlerts(reader: DbWriter, id: string): Promise<number> {
     const [row] = await reader

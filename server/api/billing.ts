@@ -37,11 +37,12 @@ import {
 import { billingMonthBody, creditNoteBody, invoiceStatusBody, type Invoice, type InvoiceListItem } from '../../src/contract/billing-schemas.ts';
 import type { FilterClause, ListQuerySpec } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
+import { recordAudit } from '../audit/record.ts';
 import { draftInvoices, issueBillingRun, newBillingId, takeNumbers } from '../billing/billing-run.ts';
 import { ensureInvoicePdf, invoicePdfName, type InvoiceDocument } from '../billing/invoice-pdf.ts';
 import { creditNotePostingId, invoicePaymentPostingId, postCreditNote, postInvoicePayment } from '../ledger/invoice-postings.ts';
 import { monthEnvelope } from '../ledger/periods.ts';
-import { auditEvents, billingRuns, businesses, invoices, users } from '../db/schema.ts';
+import { billingRuns, businesses, invoices, users } from '../db/schema.ts';
 import { contentDisposition } from '../files/content-disposition.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
@@ -221,7 +222,7 @@ export function billingRoutes({ database, files }: Deps) {
   }
 
   const audit = (tx: DbWriter, c: Context<AppEnv>, event: string, businessId: string | null, metaData: Record<string, unknown>) =>
-    tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), businessId, merchantId: null, metaData });
+    recordAudit(tx, c.get('principal'), event, { businessId, merchantId: null }, metaData);
 
   // ── runs ──
   routes.get('/billing/runs', async (c) => {

@@ -28,7 +28,7 @@ import { auditEvents, businesses, configurations, merchants, partners, users } f
 import { recordEvent } from '../events/event-bus.ts';
 import { resolveContext, type Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
-import { recordAudit } from './audit-trail.ts';
+import { recordAudit } from '../audit/record.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import {

@@ -55,7 +55,7 @@ import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Db } from '../db/client.ts';
 import { configurationPaymentMethods, configurations, hostedPages, images, paymentJobs } from '../db/schema.ts';
 import { resolveContext } from '../policy/principal.ts';
-import { recordAudit, type AuditPlace } from './audit-trail.ts';
+import { recordAudit, type AuditPlace } from '../audit/record.ts';
 import type { Principal } from '../policy/principal.ts';
 import { recordEvent } from '../events/event-bus.ts';
 import { idParam } from './businesses.ts';

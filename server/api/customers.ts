@@ -30,7 +30,8 @@ import type { Customer, CustomerBody, CustomerDataItem, CustomerListItem } from 
 import { countryCodes } from '../../src/contract/enumerations.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
-import { auditEvents, businesses, cardVault, customerData, customers, merchants, type CustomerAddress } from '../db/schema.ts';
+import { recordAudit } from '../audit/record.ts';
+import { businesses, cardVault, customerData, customers, merchants, type CustomerAddress } from '../db/schema.ts';
 import { resolveContext, resolvePartner } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
@@ -227,7 +228,7 @@ export function customerRoutes({ database }: Deps) {
   }
 
   const audit = (tx: DbWriter, c: Context<AppEnv>, event: string, scope: { businessId: string; merchantId: string }, metaData: Record<string, unknown>) =>
-    tx.insert(auditEvents).values({ userId: c.get('principal').userId, event, dateTimeUtc: new Date(), ...scope, metaData });
+    recordAudit(tx, c.get('principal'), event, { businessId: scope.businessId, merchantId: scope.merchantId }, metaData);
 
   /** One page of the list within a condition on the customers (their merchant, business or partner's businesses). */
   async function listPage(c: Context<AppEnv>, scope: SQL, withMerchantName: boolean) {

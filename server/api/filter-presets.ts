@@ -18,7 +18,8 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { businessPresetBody, personalPresetBody, presetPagePattern, presetUpdateBody, type StoredPreset } from '../../src/contract/filter-presets.ts';
-import { auditEvents, filterPresets, users } from '../db/schema.ts';
+import { recordAudit } from '../audit/record.ts';
+import { filterPresets, users } from '../db/schema.ts';
 import { isInternal, resolveContext, type Principal } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody } from '../http/env.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
@@ -100,13 +101,13 @@ export function filterPresetRoutes({ database }: Deps) {
   }
 
   const audit = (tx: DbWriter, principal: Principal, event: string, row: Pick<Row, 'id' | 'page' | 'name' | 'sharing' | 'businessId' | 'role' | 'version'>) =>
-    tx.insert(auditEvents).values({
-      userId: principal.userId,
+    recordAudit(
+      tx,
+      principal,
       event,
-      dateTimeUtc: new Date(),
-      businessId: row.businessId,
-      metaData: { presetId: row.id, page: row.page, name: row.name, sharing: row.sharing, role: row.role, version: row.version },
-    });
+      { businessId: row.businessId, merchantId: null },
+      { presetId: row.id, page: row.page, name: row.name, sharing: row.sharing, role: row.role, version: row.version },
+    );
 
   /** One default per page and business: setting one clears the others (same transaction). */
   async function clearDefault(tx: DbWriter, page: string, businessId: string, except: string | null) {

@@ -24,7 +24,7 @@ import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { configurations, images } from '../db/schema.ts';
 import { resolveContext } from '../policy/principal.ts';
-import { recordAudit } from './audit-trail.ts';
+import { recordAudit } from '../audit/record.ts';
 import { idParam } from './businesses.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { badRequest, notFound } from '../http/errors.ts';

@@ -37,8 +37,9 @@ import {
   type NotificationBody,
 } from '../../src/contract/notification-schemas.ts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { recordAudit } from '../audit/record.ts';
 import type { Db } from '../db/client.ts';
-import { auditEvents, businesses, notificationReads, notifications, partners } from '../db/schema.ts';
+import { businesses, notificationReads, notifications, partners } from '../db/schema.ts';
 import type { Principal } from '../policy/principal.ts';
 import type { AppEnv, Deps } from '../http/env.ts';
 import { readBody } from '../http/env.ts';
@@ -128,7 +129,7 @@ export function notificationRoutes({ database }: Deps) {
   }
 
   const audit = (tx: Db, principal: Principal, event: string, metaData: Record<string, unknown>) =>
-    tx.insert(auditEvents).values({ userId: principal.userId, event, dateTimeUtc: new Date(), metaData });
+    recordAudit(tx, principal, event, { businessId: null, merchantId: null }, metaData);
 
   const columnsOf = (body: NotificationBody, publishAt: Date | null, principal: Principal) => ({
     title: body.title,

@@ -57,7 +57,7 @@ import { defaultPageSize, pageSizes } from '../../src/contract/list-query.ts';
 import type { CommissionTransactionList } from '../../src/contract/partner-schemas.ts';
 import type { CommissionRuleTerms } from '../partners/commission.ts';
 import { isInternal, permissionsIn, resolvePartner } from '../policy/principal.ts';
-import { recordAudit } from './audit-trail.ts';
+import { recordAudit } from '../audit/record.ts';
 import { versionParam } from './configurations.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
 import { declineReasons } from '../stats/read-stats.ts';

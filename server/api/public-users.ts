@@ -17,8 +17,9 @@ import { Hono, type Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { acceptInvitationBody, invitationLookupBody, passwordResetBody, passwordResetRequestBody } from '../../src/contract/user-schemas.ts';
 import { userMessages } from '../../src/contract/users.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { Database } from '../db/client.ts';
-import { auditEvents, userInvitations, users } from '../db/schema.ts';
+import { userInvitations, users } from '../db/schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { checkNewPassword } from '../users/password-rules.ts';
 import {
@@ -108,12 +109,14 @@ export function publicUserRoutes({ database, publicUrl }: { database: Database; 
         })
         .where(eq(users.id, found.user.id));
       await queueWelcomeEmail(tx, publicUrl, found.user.email, body.givenName);
-      await tx.insert(auditEvents).values({
-        userId: found.user.id,
-        event: 'InvitationAccepted',
-        dateTimeUtc: now,
-        metaData: { targetUserId: found.user.id, invitationId: found.invitation.id },
-      });
+      await recordAudit(
+        tx,
+        { userId: found.user.id },
+        'InvitationAccepted',
+        { businessId: null, merchantId: null },
+        { targetUserId: found.user.id, invitationId: found.invitation.id },
+        { at: now },
+      );
     });
     // The portal signs the invitee in next (an ordinary sign-in whose interaction page takes this in place of the
     // password just chosen): HttpOnly, only sent to the provider's interaction pages, gone in minutes and single use.

@@ -27,7 +27,7 @@ import { runPeriod } from '../../src/contract/report-schedules.ts';
 import { now } from '../clock.ts';
 import type { Principal } from '../policy/principal.ts';
 import { lastReportsOf, runScheduleNow, scheduleBodyOf, scheduleTarget, timingOf, toReportSchedule, type ScheduleRow } from '../reports/schedules.ts';
-import { recordAudit } from './audit-trail.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { AppEnv, Deps } from '../http/env.ts';
 import { readBody } from '../http/env.ts';
 import { idempotencyKeyOf } from '../http/idempotency-key.ts';
@@ -161,8 +161,9 @@ export function reportScheduleRoutes({ database }: Deps) {
     const run = await runScheduleNow(database, row.id, principal.userId, {
       at: now(),
       requestKey,
-      audit: (tx, schedule, reportId) =>
-        recordAudit(tx, principal, 'ReportScheduleRunRequested', place(schedule), { scheduleId: schedule.id, reportId, reportType: schedule.reportType }),
+      audit: async (tx, schedule, reportId) => {
+        await recordAudit(tx, principal, 'ReportScheduleRunRequested', place(schedule), { scheduleId: schedule.id, reportId, reportType: schedule.reportType });
+      },
     });
     if (!run) throw notFound();
     const [current] = await db.select().from(s).where(eq(s.id, row.id));

@@ -55,6 +55,7 @@ import { transactionExportBody } from '../../src/contract/transaction-schemas.ts
 import { maxExportFilters, toMajorUnits, transactionListSpec } from '../../src/contract/transactions.ts';
 import type { TransactionDetail } from '../../src/contract/transaction-schemas.ts';
 import { encodeOrdering, type ParsedListQuery } from '../../src/contract/list-query.ts';
+import { recordAudit } from '../audit/record.ts';
 import { openVaultedCard } from '../cards/card-vault.ts';
 import { paymentActionsOf, refundableMinor } from '../../src/contract/payment-jobs.ts';
 import { loadJobState } from '../payments/payment-state.ts';
@@ -363,14 +364,13 @@ export function transactionRoutes({ database, cardKeys }: Deps) {
         if (!row) throw notFound();
         const revealed = row.cardToken === null ? null : await openVaultedCard(tx, cardKeys, row.cardToken);
         if (revealed === null) throw new ApiError(404, 'No card number is on file for this transaction.');
-        await tx.insert(auditEvents).values({
-          userId: principal.userId,
-          event: 'CardNumberRevealed',
-          dateTimeUtc: new Date(),
-          businessId: row.businessId,
-          merchantId: row.merchantId,
-          metaData: { transactionReference: found.reference },
-        });
+        await recordAudit(
+          tx,
+          principal,
+          'CardNumberRevealed',
+          { businessId: row.businessId, merchantId: row.merchantId },
+          { transactionReference: found.reference },
+        );
         return revealed;
       });
       c.header('Cache-Control', 'no-store');

@@ -19,8 +19,9 @@ import { Hono, type Context } from 'hono';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { virtualTerminalAttemptBody, virtualTerminalOrderBody, virtualTerminalSettingsBody } from '../../src/contract/virtual-terminal-schemas.ts';
 import { cardDigits } from '../../src/contract/virtual-terminal.ts';
+import { recordAudit } from '../audit/record.ts';
 import { cardFingerprints } from '../cards/card-seal.ts';
-import { auditEvents, cardVault, configurations, customerData, customers, transactions, virtualTerminalSettings } from '../db/schema.ts';
+import { cardVault, configurations, customerData, customers, transactions, virtualTerminalSettings } from '../db/schema.ts';
 import { assertPaymentLinkMailAllowed, PaymentLinkMailLimited } from '../payments/payment-link-limits.ts';
 import { type ActionOutcome, runPaymentAction } from '../payments/payment-operations.ts';
 import { createVirtualTerminalOrder, loadVirtualTerminalSettings, retryDeclinedOrder, savedCardsOf } from '../payments/virtual-terminal.ts';
@@ -86,14 +87,13 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
         .insert(virtualTerminalSettings)
         .values({ configurationId: scope.configurationId, ...values, updatedAt: new Date() })
         .onConflictDoUpdate({ target: virtualTerminalSettings.configurationId, set: { ...values, updatedAt: new Date() } });
-      await tx.insert(auditEvents).values({
-        userId: c.get('principal').userId,
-        event: 'VirtualTerminalSettingsUpdated',
-        dateTimeUtc: new Date(),
-        businessId: scope.businessId,
-        merchantId: scope.merchantId,
-        metaData: { configurationId: scope.configurationId, version: bumped.version, ...values },
-      });
+      await recordAudit(
+        tx,
+        c.get('principal'),
+        'VirtualTerminalSettingsUpdated',
+        { businessId: scope.businessId, merchantId: scope.merchantId },
+        { configurationId: scope.configurationId, version: bumped.version, ...values },
+      );
       return loadVirtualTerminalSettings(tx, scope);
     });
     return c.json(settings);
@@ -178,14 +178,13 @@ export function virtualTerminalRoutes({ database, cardKeys, publicUrl }: Deps) {
         if (!used) await tx.delete(cardVault).where(and(eq(cardVault.token, token), eq(cardVault.merchantId, scope.merchantId)));
       }
       await tx.delete(customerData).where(eq(customerData.id, savedCardId));
-      await tx.insert(auditEvents).values({
-        userId: c.get('principal').userId,
-        event: 'SavedCardDeleted',
-        dateTimeUtc: new Date(),
-        businessId: scope.businessId,
-        merchantId: scope.merchantId,
-        metaData: { customerId: customer.id, savedCardId, maskedCardNumber: item.value.maskedCardNumber ?? null },
-      });
+      await recordAudit(
+        tx,
+        c.get('principal'),
+        'SavedCardDeleted',
+        { businessId: scope.businessId, merchantId: scope.merchantId },
+        { customerId: customer.id, savedCardId, maskedCardNumber: item.value.maskedCardNumber ?? null },
+      );
     });
     return c.body(null, 204);
   });

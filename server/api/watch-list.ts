@@ -18,7 +18,8 @@ import { watchEscalateBody, watchNoteBody, watchStatusBody } from '../../src/con
 import { watchEntryStatusLabels, watchListSpec, watchSignalText, type WatchSignal } from '../../src/contract/watch-list.ts';
 import type { WatchListEntry } from '../../src/contract/watch-list-schemas.ts';
 import type { TicketType } from '../../src/contract/tickets.ts';
-import { auditEvents, businesses, merchants, tickets, users, watchListEntries, watchListNotes } from '../db/schema.ts';
+import { recordAudit } from '../audit/record.ts';
+import { businesses, merchants, tickets, users, watchListEntries, watchListNotes } from '../db/schema.ts';
 import { recordEvent } from '../events/event-bus.ts';
 import type { Principal } from '../policy/principal.ts';
 import { permissionsOfRoles } from '../policy/role-permissions.ts';
@@ -120,14 +121,7 @@ export function watchListRoutes({ database }: Deps) {
   }
 
   const audit = (tx: DbWriter, c: Context<AppEnv>, event: string, row: EntryRow, metaData: Record<string, unknown>) =>
-    tx.insert(auditEvents).values({
-      userId: c.get('principal').userId,
-      event,
-      dateTimeUtc: new Date(),
-      businessId: row.entry.businessId,
-      merchantId: row.entry.merchantId,
-      metaData,
-    });
+    recordAudit(tx, c.get('principal'), event, { businessId: row.entry.businessId, merchantId: row.entry.merchantId }, metaData);
 
   routes.get('/account-watch-list', async (c) => {
     requireRoot(c.get('principal'), 'Mapi.AccountWatchList.Read');
@@ -252,14 +246,14 @@ export function watchListRoutes({ database }: Deps) {
         assigneeId: null,
       };
       await tx.insert(tickets).values(ticket);
-      await tx.insert(auditEvents).values({
-        userId: principal.userId,
-        event: 'TicketCreated',
-        dateTimeUtc: now,
-        businessId: ticket.businessId,
-        merchantId: ticket.merchantId,
-        metaData: { ticketId, type: ticket.type, watchList: true },
-      });
+      await recordAudit(
+        tx,
+        principal,
+        'TicketCreated',
+        { businessId: ticket.businessId, merchantId: ticket.merchantId },
+        { ticketId, type: ticket.type, watchList: true },
+        { at: now },
+      );
       await recordEvent(tx, 'record', { resource: 'ticket', resourceId: ticketId, businessId: ticket.businessId, merchantId: ticket.merchantId });
       await audit(tx, c, 'WatchListEscalated', row, { ticketId, score: row.entry.score });
       return saved;

@@ -7,8 +7,9 @@ import type { BulkContext } from '../../src/contract/bulk-jobs.ts';
 import { paymentJobColumns } from '../../src/contract/payment-jobs.ts';
 import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { defaultTransactionColumns, transactionColumns } from '../../src/contract/transactions.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { Database, Db } from '../db/client.ts';
-import { auditEvents, businesses, type bulkJobs, merchants, partners, queuedReports } from '../db/schema.ts';
+import { businesses, type bulkJobs, merchants, partners, queuedReports } from '../db/schema.ts';
 import { insertQueuedReport } from '../reports/queue.ts';
 import type { Principal } from '../policy/principal.ts';
 import { SelectionRefused, type BulkScope } from '../reports/selection.ts';
@@ -78,14 +79,13 @@ export async function exportReportOf(
       });
       // Tickets and users carry people's words and addresses: who took which out is audited with the report.
       if (job.area === 'tickets' || job.area === 'users') {
-        await tx.insert(auditEvents).values({
-          userId: principal.userId,
-          event: 'RecordsExported',
-          dateTimeUtc: new Date(),
-          businessId: 'businessId' in scope ? scope.businessId : null,
-          merchantId: 'merchantId' in scope ? scope.merchantId : null,
-          metaData: { area: job.area, reportId, bulkJobId: job.id, context: reportContext.level, filters, rows: job.totalItems },
-        });
+        await recordAudit(
+          tx,
+          principal,
+          'RecordsExported',
+          { businessId: 'businessId' in scope ? scope.businessId : null, merchantId: 'merchantId' in scope ? scope.merchantId : null },
+          { area: job.area, reportId, bulkJobId: job.id, context: reportContext.level, filters, rows: job.totalItems },
+        );
       }
     });
   } catch (error) {

@@ -2,8 +2,9 @@
 // per email, counted in the database so that every node agrees; the audit events of sign-in (with the client's
 // address and user agent); and the email that tells an account's holder it was locked.
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { recordAudit } from '../audit/record.ts';
 import type { Db } from '../db/client.ts';
-import { auditEvents, signInAttempts, stepUpGrants } from '../db/schema.ts';
+import { signInAttempts, stepUpGrants } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 
@@ -111,19 +112,18 @@ export async function recordSignInEvent(
   source: AttemptSource,
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  await db.insert(auditEvents).values({
-    userId: who.userId ?? 'anonymous',
+  await recordAudit(
+    db,
+    { userId: who.userId ?? 'anonymous' },
     event,
-    dateTimeUtc: new Date(),
-    businessId: null,
-    merchantId: null,
-    metaData: {
+    { businessId: null, merchantId: null },
+    {
       ...(who.userId ? { targetUserId: who.userId } : { email: (who.emailKey ?? '').slice(0, 120) }),
       clientAddress: source.address,
       userAgent: source.userAgent,
       ...extra,
     },
-  });
+  );
 }
 
 const londonDateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/London' });

@@ -22,8 +22,9 @@ import {
   type RefundStatus,
 } from '../../src/contract/payment-jobs.ts';
 import { currencyExponent } from '../../src/contract/transactions.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { Database, DbWriter } from '../db/client.ts';
-import { auditEvents, paymentIdempotencyKeys, paymentJobs, paymentRefunds, paymentSteps, transactions, type PaymentStepRecord } from '../db/schema.ts';
+import { paymentIdempotencyKeys, paymentJobs, paymentRefunds, paymentSteps, transactions, type PaymentStepRecord } from '../db/schema.ts';
 import { portalLink } from '../mail/compose.ts';
 import { merchantSenderOf } from '../mail/merchant-sender.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
@@ -121,14 +122,7 @@ export async function commitPaymentChange(tx: DbWriter, change: PaymentChange): 
 }
 
 async function audit(tx: DbWriter, job: JobState['job'], actor: Actor, event: DoorAuditEvent, metaData: Record<string, unknown>, at: Date): Promise<void> {
-  await tx.insert(auditEvents).values({
-    userId: actor.userId,
-    event,
-    dateTimeUtc: at,
-    businessId: job.businessId,
-    merchantId: job.merchantId,
-    metaData: { paymentJobReference: job.reference, ...metaData },
-  });
+  await recordAudit(tx, actor, event, { businessId: job.businessId, merchantId: job.merchantId }, { paymentJobReference: job.reference, ...metaData }, { at });
 }
 
 /** A refused action: its failed audit event (committed with the transaction) and a 400 that says why. */

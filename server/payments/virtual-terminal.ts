@@ -24,11 +24,11 @@ import {
   type VirtualTerminalSettings,
 } from '../../src/contract/virtual-terminal.ts';
 import type { VirtualTerminalAttemptBody, VirtualTerminalOrderBody } from '../../src/contract/virtual-terminal-schemas.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { CardKeys } from '../cards/card-keys.ts';
 import { maskCardNumber } from '../cards/card-seal.ts';
 import { vaultCard } from '../cards/card-vault.ts';
 import {
-  auditEvents,
   cardVault,
   configurationPaymentMethods,
   configurations,
@@ -747,14 +747,14 @@ async function storeOrderCustomer(
     })
     .returning();
   if (!stored) throw new Error('storeOrderCustomer: the customer was not written');
-  await tx.insert(auditEvents).values({
-    userId: actor.userId,
-    event: 'CustomerCreated',
-    dateTimeUtc: at,
-    businessId: scope.businessId,
-    merchantId: scope.merchantId,
-    metaData: { customerId: stored.id, reference: stored.reference, source: 'virtualTerminalOrder', merchantReference: body.merchantReference.trim() },
-  });
+  await recordAudit(
+    tx,
+    actor,
+    'CustomerCreated',
+    { businessId: scope.businessId, merchantId: scope.merchantId },
+    { customerId: stored.id, reference: stored.reference, source: 'virtualTerminalOrder', merchantReference: body.merchantReference.trim() },
+    { at },
+  );
   return stored;
 }
 

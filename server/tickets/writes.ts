@@ -5,8 +5,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { TicketUpdateBody } from '../../src/contract/ticket-schemas.ts';
 import { ticketStatusLabels, type TicketStatus } from '../../src/contract/tickets.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { Db } from '../db/client.ts';
-import { auditEvents, tickets, userRoles, users } from '../db/schema.ts';
+import { tickets, userRoles, users } from '../db/schema.ts';
 import { recordEvent } from '../events/event-bus.ts';
 import { badRequest, conflict, forbidden } from '../http/errors.ts';
 import { portalLink } from '../mail/compose.ts';
@@ -47,9 +48,7 @@ export function ticketWrites(publicUrl: string) {
     ticket: { businessId: string; merchantId: string | null },
     metaData: Record<string, unknown>,
   ) {
-    await tx
-      .insert(auditEvents)
-      .values({ userId: principal.userId, event, dateTimeUtc: new Date(), businessId: ticket.businessId, merchantId: ticket.merchantId, metaData });
+    await recordAudit(tx, principal, event, { businessId: ticket.businessId, merchantId: ticket.merchantId }, metaData);
     const internalOnly = metaData.internal === true;
     await recordEvent(tx, 'record', {
       resource: 'ticket',

@@ -7,8 +7,9 @@
 // link ends, and pending changes are cancelled. A password reset asked for within a day of a change also goes to the
 // address it replaced (issuePasswordReset in invitations.ts).
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { recordAudit } from '../audit/record.ts';
 import type { Database, Db } from '../db/client.ts';
-import { auditEvents, deletedUserEmails, emailChanges, passwordResets, users } from '../db/schema.ts';
+import { deletedUserEmails, emailChanges, passwordResets, users } from '../db/schema.ts';
 import { revokeAccountAccess } from '../identity/adapter.ts';
 import { portalLink } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
@@ -93,9 +94,14 @@ export async function confirmEmailChange(database: Database, publicUrl: string, 
       .set({ email: change.newEmail, version: sql`${users.version} + 1` })
       .where(eq(users.id, user.id));
     await revokeAccountAccess(tx, user.id);
-    await tx
-      .insert(auditEvents)
-      .values({ userId: user.id, event: 'EmailChanged', dateTimeUtc: now, metaData: { targetUserId: user.id, from: user.email, to: change.newEmail } });
+    await recordAudit(
+      tx,
+      { userId: user.id },
+      'EmailChanged',
+      { businessId: null, merchantId: null },
+      { targetUserId: user.id, from: user.email, to: change.newEmail },
+      { at: now },
+    );
     await queueEmail(tx, user.email, {
       template: 'emailChanged',
       subject: 'Your payments portal email address was changed',
@@ -149,12 +155,14 @@ export async function undoEmailChange(database: Database, publicUrl: string, sec
       .set({ usedAt: now })
       .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
     await revokeAccountAccess(tx, user.id);
-    await tx.insert(auditEvents).values({
-      userId: user.id,
-      event: 'EmailChangeUndone',
-      dateTimeUtc: now,
-      metaData: { targetUserId: user.id, changeId: change.id, restored: oldEmail, ...(reverted ? { from: user.email } : { cancelled: change.newEmail }) },
-    });
+    await recordAudit(
+      tx,
+      { userId: user.id },
+      'EmailChangeUndone',
+      { businessId: null, merchantId: null },
+      { targetUserId: user.id, changeId: change.id, restored: oldEmail, ...(reverted ? { from: user.email } : { cancelled: change.newEmail }) },
+      { at: now },
+    );
     await queueEmail(tx, oldEmail, {
       template: 'emailChangeUndone',
       subject: 'The change of your payments portal email address was undone',

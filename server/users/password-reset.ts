@@ -3,8 +3,9 @@
 // Links carry a secret whose SHA-256 alone is stored; each is single use and lives 15 minutes.
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import { passwordResetValidityMinutes } from '../../src/contract/users.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { Database } from '../db/client.ts';
-import { auditEvents, passwordResets, users } from '../db/schema.ts';
+import { passwordResets, users } from '../db/schema.ts';
 import { revokeAccountAccess } from '../identity/adapter.ts';
 import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { isPlausibleEmailAddress } from '../mail/outbox.ts';
@@ -84,7 +85,7 @@ export async function completePasswordReset(database: Database, secret: string, 
       .set({ passwordHash, passwordExpiresUtc: passwordExpiryFrom(now), failedSignIns: 0, version: sql`${users.version} + 1` })
       .where(eq(users.id, found.user.id));
     await revokeAccountAccess(tx, found.user.id);
-    await tx.insert(auditEvents).values({ userId: found.user.id, event, dateTimeUtc: now, metaData: { targetUserId: found.user.id } });
+    await recordAudit(tx, { userId: found.user.id }, event, { businessId: null, merchantId: null }, { targetUserId: found.user.id }, { at: now });
     return { outcome: 'done', userId: found.user.id } as const;
   });
 }

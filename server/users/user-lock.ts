@@ -1,8 +1,9 @@
 // A user's lock, as PUT /users/{userId}/login and the bulk lock (server/bulk/areas.ts) make it, and the audit event
 // of every user administration write.
 import { and, eq, sql } from 'drizzle-orm';
+import { recordAudit } from '../audit/record.ts';
 import type { Db } from '../db/client.ts';
-import { auditEvents, users } from '../db/schema.ts';
+import { users } from '../db/schema.ts';
 import { recordEvent } from '../events/event-bus.ts';
 import { conflict } from '../http/errors.ts';
 import { revokeAccountAccess } from '../identity/adapter.ts';
@@ -19,14 +20,7 @@ export async function auditUserEvent(
   target: { userId: string; businessId?: string | null },
   metaData: Record<string, unknown> = {},
 ) {
-  await writer.insert(auditEvents).values({
-    userId: principal.userId,
-    event,
-    dateTimeUtc: new Date(),
-    businessId: target.businessId ?? null,
-    merchantId: null,
-    metaData: { targetUserId: target.userId, ...metaData },
-  });
+  await recordAudit(writer, principal, event, { businessId: target.businessId ?? null, merchantId: null }, { targetUserId: target.userId, ...metaData });
 }
 
 export const businessOfTarget = (target: Target) => target.grants.find((grant) => grant.businessId)?.businessId ?? null;
