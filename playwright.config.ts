@@ -1,6 +1,7 @@
 // Browser journeys against the real server (started by scripts/e2e.ts, or any running portal at BASE_URL)
 // in Debian's Chromium. No device presets: they pull a different browser.
 import { defineConfig } from '@playwright/test';
+import { chromeArgs } from './scripts/find-chromium.ts';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -20,15 +21,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: chromeArgs,
     },
   },
 });

@@ -1,17 +1,7 @@
 // The bench's Chromium: Debian's (or another found one), headless, with what this closed network needs (no
 // background networking), and a page of the built portal signed in the way a person signs in.
 import { type Browser, chromium, type Page } from '@playwright/test';
-import { findChromium } from '../find-chromium.ts';
-
-export const chromeArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { chromeArgs, findChromium } from '../find-chromium.ts';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: findChromium(), args: chromeArgs });

@@ -6,6 +6,7 @@ import { and, asc, eq, gt, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import {
+  statementAccountKindOfReport,
   accountKindLabels,
   camtOnlyForStatementsMessage,
   entryCategories,
@@ -45,16 +46,6 @@ export type LedgerReport = {
   summary: () => PdfSummary | null;
 };
 
-const kindOfReport: Partial<Record<LedgerReportType, StatementAccountKind>> = {
-  tradingAccount: 'trading',
-  reserve: 'reserve',
-  security: 'security',
-  remittance: 'remittance',
-  invoice: 'invoice',
-  costs: 'costs',
-  businessAccount: 'business',
-};
-
 const day = (instant: Date | null, timeZone: string) => (instant ? format(new TZDate(instant.getTime(), timeZone), 'd MMMM yyyy') : null);
 
 function periodText(start: Date | null, end: Date | null, timeZone: string): string {
@@ -72,7 +63,7 @@ async function ledgerReportAccess(database: Database, principal: Principal, repo
   const filters = report.filters as Record<string, string>;
   const reportType = report.reportType as LedgerReportType;
   const accountNumber = filters.accountNumber ?? '';
-  const kind = kindOfReport[reportType];
+  const kind = statementAccountKindOfReport[reportType];
   const needed: PermissionName[] = context.level === 'business' ? ['Mapi.BagsExternal.Read'] : ['Mapi.MerchantAccountGroups.Read'];
   if (kind === 'costs') needed.push('Mapi.GatewayFees.Read');
   const resolved = await resolveContext(database, principal, context.businessId ?? '', context.level === 'merchant' ? (context.merchantId ?? '') : undefined);

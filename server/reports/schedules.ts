@@ -22,13 +22,7 @@
 // a retry cannot restore a grant), and the worker checks Mapi.Transactions.Read once more when it generates.
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
-import {
-  accountNumberPattern,
-  camtOnlyForStatementsMessage,
-  statementReportTypes,
-  type LedgerReportType,
-  type StatementAccountKind,
-} from '../../src/contract/ledger.ts';
+import { accountNumberPattern, camtOnlyForStatementsMessage, statementAccountKindOfReport, statementReportTypes } from '../../src/contract/ledger.ts';
 import { encodeOrdering } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {
@@ -67,16 +61,6 @@ export type ScheduleRow = typeof reportSchedules.$inferSelect;
 type ScheduleContext =
   | { level: 'business' | 'merchant'; businessId: string; merchantId?: string; title: string }
   | { level: 'partner'; partnerId: string; title: string };
-
-const kindOfReport: Partial<Record<LedgerReportType, StatementAccountKind>> = {
-  tradingAccount: 'trading',
-  reserve: 'reserve',
-  security: 'security',
-  remittance: 'remittance',
-  invoice: 'invoice',
-  costs: 'costs',
-  businessAccount: 'business',
-};
 
 export const timingOf = (row: Pick<ScheduleRow, 'frequency' | 'weekday' | 'dayOfMonth' | 'hour' | 'timeZone'>): ScheduleTiming => ({
   frequency: row.frequency,
@@ -157,7 +141,7 @@ async function statementTarget(
   body: StatementScheduleBody,
 ): Promise<{ context: ScheduleContext; filters: Record<string, string> }> {
   const { db } = database;
-  const kind = kindOfReport[body.reportType];
+  const kind = statementAccountKindOfReport[body.reportType];
   if (body.fileType === 'xml' && !(statementReportTypes as readonly string[]).includes(body.reportType)) throw badRequest(camtOnlyForStatementsMessage);
   if (!accountNumberPattern.test(body.accountNumber)) throw notFound();
   const business = kind === 'business';

@@ -66,6 +66,16 @@ export const ledgerReportTypes = {
   settlementDetails: 'Settlement details',
 } as const;
 export type LedgerReportType = keyof typeof ledgerReportTypes;
+/** The account kind each statement report type reads (the other report types are not one account's statement). */
+export const statementAccountKindOfReport: Partial<Record<LedgerReportType, StatementAccountKind>> = {
+  tradingAccount: 'trading',
+  reserve: 'reserve',
+  security: 'security',
+  remittance: 'remittance',
+  invoice: 'invoice',
+  costs: 'costs',
+  businessAccount: 'business',
+};
 export const ledgerReportFileTypes = ['csv', 'xlsx', 'pdf', 'xml'] as const;
 /** Report types that are an account statement: only these are also offered as ISO 20022 camt.053 XML ('xml'). */
 export const statementReportTypes = [
