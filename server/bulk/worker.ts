@@ -25,6 +25,7 @@ import type { FileStore } from '../files/file-store.ts';
 import { noPermissionMessage } from '../http/errors.ts';
 import { loadPrincipal } from '../policy/principal.ts';
 import { acquirePresence, presenceLockClass, type Presence } from '../reports/presence.ts';
+import { type ColumnKind, csvLine } from '../reports/writers.ts';
 import { areaRunner, readPermission, type BulkParams } from './areas.ts';
 import { scopeOf, SelectionRefused, type StoredSelection } from '../reports/selection.ts';
 import { exportReportOf } from './exports.ts';
@@ -123,8 +124,8 @@ async function finish(db: Db, lease: Lease, patch: Partial<typeof b.$inferInsert
   return rows.length > 0;
 }
 
-const csvCell = (value: string) =>
-  /[",\r\n]/.test(value) || /^[=+\-@\t\r]/.test(value) ? `"${(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"` : value;
+/** The result file's three columns are all text: written by the report files' CSV rules (formulas neutralised). */
+const resultKinds: ColumnKind[] = ['text', 'text', 'text'];
 
 /** The result file's text: one line per failed item with its reason (formula-looking text neutralised for spreadsheets). */
 export async function bulkResultCsv(db: Db, jobId: string): Promise<string> {
@@ -133,8 +134,7 @@ export async function bulkResultCsv(db: Db, jobId: string): Promise<string> {
     .from(bulkJobItems)
     .where(and(eq(bulkJobItems.jobId, jobId), eq(bulkJobItems.outcome, 'failed')))
     .orderBy(asc(bulkJobItems.itemId));
-  const lines = ['item,outcome,reason', ...failed.map((row) => [csvCell(row.itemId), 'failed', csvCell(row.reason ?? '')].join(','))];
-  return `${lines.join('\r\n')}\r\n`;
+  return `item,outcome,reason\r\n${failed.map((row) => csvLine([row.itemId, 'failed', row.reason ?? ''], resultKinds)).join('')}`;
 }
 
 async function storeResult(settings: Settings, job: BulkJobRow): Promise<string> {
