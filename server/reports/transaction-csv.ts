@@ -4,12 +4,11 @@
 // it there; at a million rows that was most of an export's time and memory. The golden files
 // (tests/server/reports/export-golden.test.ts) hold both paths to the same bytes.
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { moneyBackKinds, threeDecimalCurrencies, zeroDecimalCurrencies, type TransactionColumn } from '../../src/contract/transactions.ts';
 import type { Database } from '../db/client.ts';
 import { businesses, merchants, transactions } from '../db/schema.ts';
 import { keysetAfter, orderByOf, type OrderKey } from '../http/list-sql.ts';
-import { transactionExportWalks, type ExportQuery } from './transaction-export.ts';
+import { keyCursor, transactionExportWalks, type ExportQuery } from './transaction-export.ts';
 
 const t = transactions;
 
@@ -125,14 +124,6 @@ const rowFields = {
   c_decline_reason: sql`${t.declineReason}::text`,
 };
 
-/** A key's value of the row a batch ended on, back as the key column's type. */
-function cursorOf(expression: AnyPgColumn | SQL, value: string): unknown {
-  if (expression === t.createdAt) return sql`${value}::timestamptz`;
-  if (expression === t.amountMilli) return sql`${value}::bigint`;
-  if (expression === t.reference || expression === t.status || expression === t.currency) return value;
-  throw new Error('export keyset: a key without a cursor value');
-}
-
 /**
  * The zone's name when the database can write wall clocks in it exactly as the JavaScript path does: an IANA name
  * the runtime knows (not an offset such as '+03:00', which PostgreSQL would read as a POSIX zone, west positive)
@@ -162,7 +153,7 @@ function rowsAfter(
   const continuation = after
     ? keysetAfter(
         keys,
-        keys.map((key, index) => cursorOf(key.expression, after[index] as string)),
+        keys.map((key, index) => keyCursor(key.expression, after[index] as string)),
       )
     : undefined;
   return database.db

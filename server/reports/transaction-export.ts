@@ -290,14 +290,28 @@ export function exportCellsOf(columns: readonly TransactionColumn[], timeZone: s
   };
 }
 
+/** A key's value (its text, as a batch reads it) back as the key column's type, to continue a keyset from. */
+export function keyCursor(expression: AnyPgColumn | SQL, value: string): unknown {
+  if (expression === t.createdAt) return sql`${value}::timestamptz`;
+  if (expression === t.amountMilli) return sql`${value}::bigint`;
+  if (expression === t.reference || expression === t.status || expression === t.currency) return value;
+  throw new Error('export keyset: a key without a cursor value');
+}
+
+/** Where each key column sits in a row of a batch. */
+const keyFields = new Map<AnyPgColumn | SQL, number>([
+  [t.createdAt, at.createdAt],
+  [t.reference, at.reference],
+  [t.amountMilli, at.amountMilli],
+  [t.status, at.status],
+  [t.currency, at.currency],
+]);
+
 /** The cursor value of a key column for the row a batch ended on. */
 function cursorValue(expression: AnyPgColumn | SQL, row: ExportRow): unknown {
-  if (expression === t.createdAt) return sql`${text(row, at.createdAt)}::timestamptz`;
-  if (expression === t.reference) return text(row, at.reference);
-  if (expression === t.amountMilli) return sql`${text(row, at.amountMilli)}::bigint`;
-  if (expression === t.status) return text(row, at.status);
-  if (expression === t.currency) return text(row, at.currency);
-  throw new Error('export keyset: a key without a cursor value');
+  const index = keyFields.get(expression);
+  if (index === undefined) throw new Error('export keyset: a key without a cursor value');
+  return keyCursor(expression, text(row, index));
 }
 
 export type ExportQuery = {
