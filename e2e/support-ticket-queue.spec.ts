@@ -100,6 +100,8 @@ test('a merchant’s reply flags the ticket in the staff queue and rings the age
   await service.locator('body').focus();
   await serviceKeys.sequence('v u');
   await expect(service.getByRole('button', { name: 'Unassigned', pressed: true })).toBeVisible();
+  // The rows of the Unassigned view, not the previous view's kept on screen while they load.
+  await expect(service.getByRole('grid', { name: 'Support tickets' })).not.toHaveAttribute('aria-busy', 'true', { timeout: 15_000 });
   await expect(service.getByRole('rowheader', { name: ticketId })).toBeVisible({ timeout: 15_000 });
   expect(await seriousViolations(service)).toEqual([]);
   const serviceUnread = unreadOf(service);
