@@ -1,7 +1,8 @@
 // Filter presets kept as a user setting (<page>FilterPresets): apply, remove and save, each saying what happened.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
-import { filterPresetsOf, filterPresetsSettingKey, presetNameProblem, removePreset, savePreset } from '../../src/contract/filters.ts';
+import { presetNameProblem } from '../../src/contract/filter-presets.ts';
+import { filterPresetsOf, filterPresetsSettingKey, removePreset, savePreset } from '../../src/contract/user-setting-presets.ts';
 import { showToast } from '../../src/state/toast-store.ts';
 import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
 

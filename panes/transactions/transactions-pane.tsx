@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { createPreset, filterPresetQueries, removePresetRecord, updatePreset } from '../../src/api/filter-preset-queries.ts';
-import { describePreset, presetFiltersFor, type StoredPreset } from '../../src/contract/filter-presets.ts';
+import { describePreset, presetFiltersFor, presetNameProblem, type StoredPreset } from '../../src/contract/filter-presets.ts';
 import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
 import { describeScheduleOrdering } from '../../src/contract/report-schedules.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
@@ -29,7 +29,6 @@ import {
   encodeAnyOf,
   encodeDateRange,
   encodeSearchTerm,
-  presetNameProblem,
   presetOfRange,
 } from '../../src/contract/filters.ts';
 import { encodeFilter, encodeOrdering, parseFilter } from '../../src/contract/list-query.ts';

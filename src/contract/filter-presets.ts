@@ -112,3 +112,11 @@ export function describePreset(
   }
   return parts.length > 0 ? parts.join(' · ') : 'No filters';
 }
+
+/** A preset name's problem as the save form says it, or nothing. */
+export function presetNameProblem(name: string): string | undefined {
+  const trimmed = name.trim();
+  if (trimmed === '') return 'Name is required';
+  if (trimmed.length > maxStoredPresetNameLength) return `Name may have ${maxStoredPresetNameLength} characters maximum`;
+  return undefined;
+}

@@ -271,12 +271,8 @@ export function filterInstant(value: string, bound: 'start' | 'end', timeZone: s
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Filter presets (user setting {page}FilterPresets) and column choices (user setting {page}Columns)
+// Column choices (user setting {page}Columns)
 
-export type FilterPreset = { identifier: string; name: string; filters: Record<string, string> };
-export const maxFilterPresets = 50;
-export const maxPresetNameLength = 50;
-export const filterPresetsSettingKey = (page: string) => `${page}FilterPresets`;
 export const columnsSettingKey = (page: string) => `${page}Columns`;
 
 function parseJson(json: string | null | undefined): unknown {
@@ -287,49 +283,6 @@ function parseJson(json: string | null | undefined): unknown {
     return null;
   }
 }
-
-/** Tolerant read of stored JSON text: anything that is not a well-formed preset is dropped, never thrown. */
-export const parseFilterPresets = (json: string | null | undefined): FilterPreset[] => filterPresetsOf(parseJson(json));
-
-/** The same for a value already parsed (user settings arrive parsed). */
-export function filterPresetsOf(value: unknown): FilterPreset[] {
-  if (!Array.isArray(value)) return [];
-  const presets: FilterPreset[] = [];
-  for (const entry of value as unknown[]) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { identifier, name, filters } = entry as Record<string, unknown>;
-    if (typeof identifier !== 'string' || typeof name !== 'string' || name.trim() === '') continue;
-    if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) continue;
-    const cleanFilters: Record<string, string> = {};
-    for (const [key, filter] of Object.entries(filters as Record<string, unknown>)) if (typeof filter === 'string' && filter !== '') cleanFilters[key] = filter;
-    presets.push({ identifier, name: name.slice(0, maxPresetNameLength), filters: cleanFilters });
-  }
-  return presets.slice(0, maxFilterPresets);
-}
-
-export const serialiseFilterPresets = (presets: readonly FilterPreset[]) => JSON.stringify(presets);
-
-export function presetNameProblem(name: string): string | undefined {
-  const trimmed = name.trim();
-  if (trimmed === '') return 'Name is required';
-  if (trimmed.length > maxPresetNameLength) return `Name may have ${maxPresetNameLength} characters maximum`;
-  return undefined;
-}
-
-/** Saving under an existing name (any case) replaces that preset and keeps its identifier; new ones go last. */
-export function savePreset(
-  presets: readonly FilterPreset[],
-  input: { name: string; filters: Record<string, string> },
-  newIdentifier: string,
-): { presets: FilterPreset[]; preset: FilterPreset } {
-  const name = input.name.trim();
-  const existing = presets.find((preset) => preset.name.toLowerCase() === name.toLowerCase());
-  const preset: FilterPreset = { identifier: existing?.identifier ?? newIdentifier, name, filters: compactFilters(input.filters) };
-  const next = existing ? presets.map((candidate) => (candidate === existing ? preset : candidate)) : [...presets, preset];
-  return { presets: next.slice(-maxFilterPresets), preset };
-}
-
-export const removePreset = (presets: readonly FilterPreset[], identifier: string) => presets.filter((preset) => preset.identifier !== identifier);
 
 export type ColumnChoice = { order: string[]; hidden: string[] };
 
