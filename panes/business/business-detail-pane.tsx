@@ -2,7 +2,7 @@
 // from the audit events, and for internal users allowed to, an edit form (Shift+E) under the version rule: a
 // stale save answers 409, the shell asks 'Someone updated this view' (Stay keeps these edits and shows what the
 // other side saved; Discard changes reloads).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { isApiError } from '../../src/api/api-error.ts';
 import { businessQueries, saveBusiness } from '../../src/api/configuration-queries.ts';
@@ -18,6 +18,7 @@ import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { Tabs } from '../../src/ui/tabs.tsx';
 import { BeneficiariesTab } from './list-tabs.tsx';
 import { useRowCursor } from '../overview/row-cursor.ts';
+import { useVersionedSave } from '../record/versioned-save.ts';
 import { useVersionedDraft, VersionedEditForm } from '../../src/ui/record-changed.tsx';
 import '../../src/ui/data-table/data-table.css';
 import '../../src/ui/form-field.css';
@@ -36,7 +37,6 @@ const draftOf = (detail: BusinessDetail): Draft => ({ businessName: detail.busin
 
 export function BusinessDetailPane({ params }: PaneProps) {
   const businessId = params.businessId ?? '';
-  const queryClient = useQueryClient();
   const detail = useQuery(businessQueries.detail(businessId));
   const merchants = useQuery(businessQueries.merchants(businessId, { pagesize: '100' }));
   const ids = { title: useId(), merchants: useId(), activity: useId(), edit: useId() };
@@ -66,28 +66,11 @@ export function BusinessDetailPane({ params }: PaneProps) {
     ...merchantCursor.rowHandlers(!editing && tab === 0),
   });
 
-  const save = useMutation({
-    mutationFn: (values: { draft: Draft; version: number }) =>
-      saveBusiness(businessId, {
-        businessName: values.draft.businessName,
-        businessUrl: values.draft.businessUrl.trim() || null,
-        version: values.version,
-      }),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(businessQueries.detail(businessId).queryKey, saved);
-      editor.stop();
-      showToast({ kind: 'success', message: 'Business details saved.' });
-    },
-    onError: async (error) => {
-      if (!isApiError(error)) return;
-      if (error.kind === 'conflictKept') {
-        // Stay: keep the edits, load the other side's version to compare (a second save overwrites it knowingly).
-        const fresh = await queryClient.fetchQuery({ ...businessQueries.detail(businessId), staleTime: 0 });
-        editor.conflictKept(fresh);
-      } else if (error.kind === 'conflictDiscarded') {
-        editor.stop();
-      }
-    },
+  const save = useVersionedSave({
+    editor,
+    record: businessQueries.detail(businessId),
+    save: (edited: Draft, version) => saveBusiness(businessId, { businessName: edited.businessName, businessUrl: edited.businessUrl.trim() || null, version }),
+    onSaved: () => showToast({ kind: 'success', message: 'Business details saved.' }),
   });
 
   if (detail.isPending)

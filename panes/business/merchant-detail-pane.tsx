@@ -1,7 +1,7 @@
 // One merchant: its details, its configurations, and (for internal users allowed to) an edit form (Shift+E) under
 // the version rule. 'Switch context to this merchant' is a command (commands/configurations/); the button here
 // follows the same link. Account groups come from the settlement ledger (panes/reporting), each a link to its accounts.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
@@ -19,6 +19,7 @@ import { TextField } from '../../src/ui/form-field.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { Tabs } from '../../src/ui/tabs.tsx';
 import { CustomersTab } from './list-tabs.tsx';
+import { useVersionedSave } from '../record/versioned-save.ts';
 import { useVersionedDraft, VersionedEditForm } from '../../src/ui/record-changed.tsx';
 import '../../src/ui/form-field.css';
 import '../configurations/configurations.css';
@@ -76,7 +77,6 @@ export function MerchantDetailPane({ params }: PaneProps) {
   // 0: the merchant's accounts; 1: its stored customers (their list screen, loaded on first open)
   const [tab, setTab] = useState(0);
   const [location, navigate] = useLocation();
-  const queryClient = useQueryClient();
   const { applied } = useSnapshot(contextStore);
   const detail = useQuery(businessQueries.merchant(businessId, merchantId));
   const ids = { title: useId(), configurations: useId(), accounts: useId(), edit: useId() };
@@ -95,21 +95,11 @@ export function MerchantDetailPane({ params }: PaneProps) {
     ...(editing ? { save: () => editForm.current?.requestSubmit() } : {}),
   });
 
-  const save = useMutation({
-    mutationFn: (values: { draft: Draft; version: number }) => saveMerchant(businessId, merchantId, { ...editOf(values.draft), version: values.version }),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(businessQueries.merchant(businessId, merchantId).queryKey, saved);
-      editor.stop();
-      showToast({ kind: 'success', message: 'Merchant details saved.' });
-    },
-    onError: async (error) => {
-      if (!isApiError(error)) return;
-      if (error.kind === 'conflictKept')
-        editor.conflictKept(await queryClient.fetchQuery({ ...businessQueries.merchant(businessId, merchantId), staleTime: 0 }));
-      else if (error.kind === 'conflictDiscarded') {
-        editor.stop();
-      }
-    },
+  const save = useVersionedSave({
+    editor,
+    record: businessQueries.merchant(businessId, merchantId),
+    save: (edited: Draft, version) => saveMerchant(businessId, merchantId, { ...editOf(edited), version }),
+    onSaved: () => showToast({ kind: 'success', message: 'Merchant details saved.' }),
   });
 
   if (detail.isPending)

@@ -4,13 +4,13 @@
 // version rule (a stale save answers 409 and the shell asks 'Someone updated this view'); leaving asks first.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { isApiError } from '../../src/api/api-error.ts';
 import { useLocation } from 'wouter';
 import { userQueries } from '../../src/api/user-queries.ts';
 import { customerDataKindLabels } from '../../src/contract/customers.ts';
 import type { Customer, CustomerDataItem } from '../../src/contract/customer-schemas.ts';
 import { formatDate, formatDateTime } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, useLeaveFormGuard, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
+import { useVersionedSave } from '../record/versioned-save.ts';
 import { RecordChangedNotice, useVersionedDraft } from '../../src/ui/record-changed.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
@@ -78,24 +78,16 @@ export function CustomerDetailPane({ params }: PaneProps) {
   const editor = useVersionedDraft(customer, customerDraftOf);
   useLeaveFormGuard(editor.dirty);
   const firstField = useRef<HTMLInputElement>(null);
-  const save = useMutation({
-    mutationFn: (values: { draft: NonNullable<typeof editor.draft>; version: number }) => {
+  const save = useVersionedSave({
+    editor,
+    record: customerQueries.detail(businessId, merchantId, customerId),
+    save: (edited: NonNullable<typeof editor.draft>, version) => {
       if (!customer) throw new Error('no customer to save');
-      return updateCustomer(businessId, merchantId, customerId, { ...customerBodyOf(values.draft, customer), version: values.version });
+      return updateCustomer(businessId, merchantId, customerId, { ...customerBodyOf(edited, customer), version });
     },
-    onSuccess: async (saved) => {
-      queryClient.setQueryData(customerQueries.detail(businessId, merchantId, customerId).queryKey, saved);
-      editor.stop();
+    onSaved: async () => {
       await queryClient.invalidateQueries({ queryKey: [...customerQueries.all, 'list'] });
       showToast({ kind: 'success', message: 'Customer saved.' });
-    },
-    onError: async (error) => {
-      if (!isApiError(error)) return;
-      if (error.kind === 'conflictKept') {
-        editor.conflictKept(await queryClient.fetchQuery({ ...customerQueries.detail(businessId, merchantId, customerId), staleTime: 0 }));
-      } else if (error.kind === 'conflictDiscarded') {
-        editor.stop();
-      }
     },
   });
   const startEditing = () => {

@@ -13,6 +13,7 @@ import { formatMinorUnits } from '../../src/format/money.ts';
 import { type PaneProps, useLeaveFormGuard, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
+import { useVersionedSave } from '../record/versioned-save.ts';
 import { useVersionedDraft, VersionedEditForm } from '../../src/ui/record-changed.tsx';
 import { Skeleton } from '../../src/ui/skeleton.tsx';
 import { describeBand, describeConditions, describeEarning, formatMonth } from './commission-format.ts';
@@ -53,23 +54,13 @@ export function CommissionPlanPane({ params }: PaneProps) {
       ? { save: () => editForm.current?.requestSubmit(), newItem: () => setDraft({ ...draft, rules: [...draft.rules, newRuleDraft(draft.rules)] }) }
       : {}),
   });
-  const save = useMutation({
-    mutationFn: (values: { draft: NonNullable<typeof draft>; version: number }) =>
-      saveCommissionPlan(partnerId, planId, { ...planEditOf(values.draft), version: values.version }),
-    onSuccess: async (saved) => {
-      queryClient.setQueryData(partnerQueries.commissionPlan(partnerId, planId).queryKey, saved);
-      editor.stop();
+  const save = useVersionedSave({
+    editor,
+    record: partnerQueries.commissionPlan(partnerId, planId),
+    save: (edited: NonNullable<typeof draft>, version) => saveCommissionPlan(partnerId, planId, { ...planEditOf(edited), version }),
+    onSaved: async () => {
       await queryClient.invalidateQueries({ queryKey: partnerQueries.detail(partnerId).queryKey });
       showToast({ kind: 'success', message: 'Commission plan saved.' });
-    },
-    onError: async (error) => {
-      if (!isApiError(error)) return;
-      if (error.kind === 'conflictKept') {
-        const fresh = await queryClient.fetchQuery({ ...partnerQueries.commissionPlan(partnerId, planId), staleTime: 0 });
-        editor.conflictKept(fresh);
-      } else if (error.kind === 'conflictDiscarded') {
-        editor.stop();
-      }
     },
   });
 
