@@ -5,20 +5,14 @@
 // palette the business, the merchant, the pricing plan and the merchant accounts), with the first record of each list
 // opened. Each screen is scanned once its figures have arrived; a serious or critical violation
 // fails the journey with the screen's address and the rule.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { mod, signIn } from './support.ts';
+import { mod, seriousViolations, signIn } from './support.ts';
 
-/** The screen's serious and critical violations, each as 'path rule: element'. */
+/** The screen's serious and critical violations, each as 'path rule: help (elements)', once its heading is shown. */
 async function violationsOf(page: Page): Promise<string[]> {
   await expect(page.locator('main h1, [role="main"] h1').first()).toBeVisible();
-  // Lists and figures load after the heading: scanned once nothing on the screen says it is busy.
-  await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0, undefined, { timeout: 10_000 }).catch(() => undefined);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const path = new URL(page.url()).pathname;
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${path} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  // Lists and figures load after the heading: seriousViolations scans once nothing on the screen says it is busy.
+  return seriousViolations(page);
 }
 
 /** Opens the first record the list links to, if it has one, and scans it too. */

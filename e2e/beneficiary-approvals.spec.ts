@@ -6,23 +6,15 @@
 //
 // The seed gives risk@demo.test no second factor (the other journeys sign in with the password alone), so this
 // journey turns one on for it first, as a script would through the API, and an administrator resets it afterwards.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { signIn as oidcSignIn } from '../scripts/oidc-sign-in.ts';
-import { demoPassword, mod } from './support.ts';
+import { demoPassword, mod, seriousViolations } from './support.ts';
 
 const origin = process.env.BASE_URL ?? 'http://localhost:3100';
 const api = (path: string) => `${origin}/api/portal${path}`;
 /** The seeded beneficiary awaiting approval that solo@demo.test set up in their own business: risk@ may approve it. */
 const beneficiaryName = 'Thornbury Joinery Ltd';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** The user id a JWT access token is for (its subject). */
 const subjectOf = (accessToken: string) => (JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub: string }).sub;

@@ -3,18 +3,8 @@
 // through the invoice's own credit note dialog (from the palette) when the invoice has none yet. The filters of the
 // invoice list apply on Enter in their fields. axe finds nothing serious or critical on the screens passed. The keys
 // pressed and the seconds taken are logged.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { mod, signIn } from './support.ts';
-
-async function noSeriousViolations(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
-}
+import { mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 /** The keyboard, counting what the person presses (a typed text counts a key per character). */
 function countedKeyboard(page: Page) {
@@ -44,7 +34,7 @@ test('billing@demo.test finds an invoice by its number from the palette and read
   // The seed leaves one invoice unpaid and overdue: its number is what the desk is asked about.
   const number = (await invoices.getByRole('rowheader').first().textContent())?.trim() ?? '';
   expect(number).toMatch(/^INV-\d{4}-\d{6}$/);
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   const keyboard = countedKeyboard(page);
   const started = performance.now();
@@ -56,7 +46,7 @@ test('billing@demo.test finds an invoice by its number from the palette and read
   const found = page.getByRole('group', { name: 'Invoices' }).getByRole('option', { name: new RegExp(`Invoice ${number}`) });
   await expect(found).toBeVisible({ timeout: 15_000 });
   await expect(found).toHaveAttribute('aria-selected', 'true');
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await keyboard.press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: `Invoice ${number}` })).toBeVisible({ timeout: 15_000 });
   await expect(page).toHaveURL(/\/billing\/invoices\/INV[0-9A-Za-z]+$/);
@@ -73,7 +63,7 @@ test('billing@demo.test finds an invoice by its number from the palette and read
     const dialog = page.getByRole('dialog', { name: `Issue a credit note for ${number}` });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('textbox', { name: 'Reason' })).toBeFocused();
-    await noSeriousViolations(page);
+    await expectNoSeriousViolations(page);
     await keyboard.type('Goodwill: duplicate fee');
     await keyboard.press('Tab');
     await keyboard.type('1.00');
@@ -100,7 +90,7 @@ test('billing@demo.test finds an invoice by its number from the palette and read
   expect(credited).toBeLessThan(0);
   expect(minorOf((await balance.textContent()) ?? '')).toBe(total + credited);
   await expect(page.getByRole('heading', { level: 2, name: 'Credit notes' })).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   // The short number as printed (the sequence with its zeros) finds it too, beside any credit note of that sequence.
   const short = number.slice(-6);
@@ -119,7 +109,7 @@ test('billing@demo.test finds an invoice by its number from the palette and read
   await keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`number=${number}`));
   await expect(invoices.getByRole('rowheader')).toHaveText([number]);
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   const seconds = (performance.now() - started) / 1000;
   console.log(

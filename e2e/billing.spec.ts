@@ -2,14 +2,8 @@
 // runs billing for last month from the palette (preview, then 'Create invoices' after confirming), opens an invoice
 // from the table and downloads its PDF. The seed bills the two months before last, so last month is open to run.
 // axe finds nothing serious or critical on the screens.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { mod, signIn } from './support.ts';
-
-async function noSeriousViolations(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
-}
+import { expect, test } from '@playwright/test';
+import { mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 const lastMonth = () => {
   const now = new Date();
@@ -20,7 +14,7 @@ test('billing@demo.test runs billing for last month and downloads an invoice PDF
   await signIn(page, 'billing@demo.test', '/billing', 'keyboard');
   const invoices = page.getByRole('grid', { name: 'Invoices' });
   await expect(invoices.getByRole('rowheader').first()).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   await page.keyboard.press(`${mod}+k`);
   await page.getByRole('combobox', { name: 'Command palette' }).fill('run billing');
@@ -38,7 +32,7 @@ test('billing@demo.test runs billing for last month and downloads an invoice PDF
     ((await preview.getAttribute('aria-label')) ?? (await preview.locator('caption').textContent()) ?? '').match(/Preview: (\d+)/)?.[1] ?? '0',
   );
   expect(draftCount).toBeGreaterThan(0);
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   await page.getByRole('button', { name: 'Create invoices' }).focus();
   await page.keyboard.press('Enter');
@@ -58,7 +52,7 @@ test('billing@demo.test runs billing for last month and downloads an invoice PDF
   await expect(page).toHaveURL(/\/billing\/invoices\/INV[0-9A-F]+$/);
   await expect(page.getByRole('heading', { level: 1, name: /^Invoice INV-\d{4}-\d{6}$/ })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Invoice lines' })).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   const downloading = page.waitForEvent('download');
   await page.keyboard.press('Shift+I');

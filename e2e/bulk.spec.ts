@@ -3,9 +3,8 @@
 // server job behind the confirmation tick, and watches its progress in the bulk job pane opened beside until it
 // has finished; the overview then has no reserved job left. Axe finds nothing serious on the overview with its
 // selection bar nor on the bulk job pane.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support.ts';
+import { expectNoSeriousViolations, signIn } from './support.ts';
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Payment jobs' });
 const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
@@ -28,18 +27,7 @@ async function signInToMerchant(page: Page, email: string, merchant: RegExp): Pr
 }
 
 /** The filter panel's choice buttons (filter-fields.tsx, not this journey's) carry a known label-content-name-mismatch. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).exclude('.filter-panel').analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes
-          .map((node) => node.target.join(' '))
-          .slice(0, 3)
-          .join(', ')})`,
-    );
-}
+const outsideFilterPanel = { exclude: '.filter-panel' };
 
 test('owner@demo.test selects every reserved (authorised, not captured) payment job of a filtered view and cancels them, watching progress', async ({
   page,
@@ -67,7 +55,7 @@ test('owner@demo.test selects every reserved (authorised, not captured) payment 
     await expect(bar.getByRole('status')).toHaveText(`All ${matching.toLocaleString('en-GB')} matching selected`);
   }
   expect(matching).toBeGreaterThan(0);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page, outsideFilterPanel);
 
   await bar.getByRole('button', { name: 'Cancel payment jobs…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Cancel payment jobs' });
@@ -89,7 +77,7 @@ test('owner@demo.test selects every reserved (authorised, not captured) payment 
     ),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Download result' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page, outsideFilterPanel);
 
   // No reserved job is left in the view (the pending ones stay for the payment jobs journey, which shares the server).
   await page.goto(`${overview}?status=${encodeURIComponent('[eq]reserved')}`);

@@ -4,21 +4,10 @@
 // removal run from the palette; then the merchant's shop makes a payment job for that configuration and a shopper
 // (JavaScript off) opens its link, sees that design and pays with a test card; two browser contexts edit the same
 // configuration and the second gets the 409 dialog. axe scans of the editor and the shopper's pages.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { signIn as oidcSignIn } from '../scripts/oidc-sign-in.ts';
-import { demoPassword, mod, signIn } from './support.ts';
-
-/** The preview frame holds the shopper page's markup, which the shopper journey scans on its own page. */
-async function seriousViolations(page: Page, exclude?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page });
-  if (exclude) builder.exclude(exclude);
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+import { demoPassword, expectNoSeriousViolations, mod, signIn } from './support.ts';
 
 /** Signs the developer in and applies the first merchant of their business, landing on /configurations. */
 async function developerOnConfigurations(page: Page): Promise<void> {
@@ -172,7 +161,8 @@ test("developer@demo.test changes a hosted page's colours and logo and sees the 
 
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Hosted page saved.')).toBeVisible();
-  expect(await seriousViolations(page, 'iframe[title^="Preview of the payment page"]')).toEqual([]);
+  // The preview frame holds the shopper page's markup, which the shopper journey scans on its own page.
+  await expectNoSeriousViolations(page, { exclude: 'iframe[title^="Preview of the payment page"]' });
 
   // A shopper opens the payment link: the page wears the design just saved and takes a test card.
   const link = await paymentLinkFor(browser as Browser, { businessId, merchantId, configurationId });
@@ -185,14 +175,14 @@ test("developer@demo.test changes a hosted page's colours and logo and sees the 
   expect(await scanner.locator('img.hpp-logo').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(800);
   await expect(scanner.getByRole('radio')).toHaveCount(1);
   await expect(scanner.getByRole('radio', { name: /card/i })).toBeChecked();
-  expect(await seriousViolations(scanner)).toEqual([]);
+  await expectNoSeriousViolations(scanner);
   await scanner.getByLabel('Name on card').fill('Ada Lovelace');
   await scanner.getByLabel('Card number').fill('4000 0000 0000 0002');
   await scanner.getByLabel('Expiry date (MM/YY)').fill('12/39');
   await scanner.getByLabel('Security code').fill('123');
   await scanner.getByRole('button', { name: /^Pay/ }).click();
   await expect(scanner.getByRole('alert')).toContainText('The card was declined');
-  expect(await seriousViolations(scanner)).toEqual([]);
+  await expectNoSeriousViolations(scanner);
 
   // ... and paid by a shopper whose browser runs no JavaScript at all: the form posts, the server answers.
   const shopper = await (browser as Browser).newContext({ locale: 'en-GB', javaScriptEnabled: false });
@@ -210,7 +200,7 @@ test("developer@demo.test changes a hosted page's colours and logo and sees the 
   await shopper.close();
   await scanner.goto(link);
   await expect(scanner.getByRole('heading', { name: 'This payment is complete' })).toBeVisible();
-  expect(await seriousViolations(scanner)).toEqual([]);
+  await expectNoSeriousViolations(scanner);
   await scanning.close();
 });
 

@@ -2,17 +2,8 @@
 // intervals from the keyboard only, comparing with a year earlier, and the empty-data toast for a merchant
 // without payments (owner@demo.test's 'Harbour & Finch Homeware Manchester', named in the seed summary), and an
 // axe scan of the drawn dashboard.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, mod } from './support.ts';
-
-/** axe's serious and critical findings on the page as it is now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+import { signIn, mod, expectNoSeriousViolations } from './support.ts';
 
 /**
  * owner@demo.test's business has five merchants: choose one on the context page and apply it. `beforeApply`
@@ -129,7 +120,7 @@ test('the dashboard has no serious or critical accessibility violations, chart d
   // The chart image holds nothing focusable; the library's attribution is a link beside it, not a tab stop.
   await expect(chart.locator('a, button, input, select, textarea, [tabindex]')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Charting by TradingView' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   await page.getByRole('button', { name: 'Show table' }).click();
   await page.getByRole('checkbox', { name: 'Compare with a year earlier' }).check();
@@ -141,7 +132,7 @@ test('the dashboard has no serious or critical accessibility violations, chart d
       .first(),
   ).toBeVisible();
   await expect(statisticsTable(page)).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 });
 
 test('the breakdown under the chart: by status, axe clean, Enter on a row opens its transactions', async ({ page }) => {
@@ -152,7 +143,7 @@ test('the breakdown under the chart: by status, axe clean, Enter on a row opens 
   const byStatus = page.getByRole('grid', { name: /^GBP payments by status/ });
   const paid = byStatus.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'paid' }) });
   await expect(paid).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
   await paid.focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/transactions\?.*status=%5Beq%5Dpaid/);

@@ -3,22 +3,14 @@
 // status badges are never cut, every control is the portal's own (no bare native select or input), radios sit left
 // of their labels with a round focus ring, and with four panes the breadcrumbs neither overlap nor hide the pane's
 // title or buttons. Each screen is also scanned by axe.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { signIn } from './support.ts';
+import { signIn, expectNoSeriousViolations, seriousViolations } from './support.ts';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
 async function settled(page: Page): Promise<void> {
   await expect(page.locator('main h1, [role="main"] h1').first()).toBeVisible();
   await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0, undefined, { timeout: 15_000 });
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${new URL(page.url()).pathname} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 /**
@@ -223,5 +215,5 @@ test('with four panes the breadcrumbs do not overlap and each pane header keeps 
     }),
   );
   expect(problems).toEqual([]);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 });

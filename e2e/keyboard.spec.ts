@@ -3,21 +3,13 @@
 // list and j / k step through its records; Ctrl+Enter submits a dialog's form; two tabs share their activity and
 // their context, and sign out together; the side menu collapses with Ctrl+B for the session; a filter's values and the
 // date presets are listboxes (arrows, Space, Enter); axe finds nothing serious on the way.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { mod, signIn } from './support.ts';
+import { mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Transactions' });
 const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
 const pages = (page: Page) => page.getByRole('navigation', { name: 'Transaction pages' });
 const reference = async (page: Page, index: number) => ((await rows(page).nth(index).getByRole('rowheader').textContent()) ?? '').trim();
-
-async function noSeriousViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual(
-    [],
-  );
-}
 
 /** A transaction's or a refund's heading (a refund reads as a refund; which the newest rows are depends on the hour). */
 const recordHeading = (page: Page, reference: string) => page.getByRole('heading', { name: new RegExp(`^(Transaction|Refund) ${reference}$`) });
@@ -57,7 +49,7 @@ test('Back, Esc and j / k on a record keep the list and its cursor row, by keybo
   await expect(recordHeading(page, fourth)).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(rows(page).nth(3)).toBeFocused();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 });
 
 test('j past the last row turns the page, k before the first turns it back; ] and [ turn pages', async ({ page }) => {
@@ -87,7 +79,7 @@ test('j past the last row turns the page, k before the first turns it back; ] an
   await expect(help.getByText('Next row', { exact: true })).toBeVisible();
   await expect(help.getByText('Next page', { exact: true })).toBeVisible();
   await expect(help.getByText('Last row; on the last row, the next page')).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await page.keyboard.press('Escape');
 });
 
@@ -118,7 +110,7 @@ test('the side menu collapses with Ctrl+B for the session, keeping the focus; `[
   expect((await menu.boundingBox())?.width ?? 999).toBeLessThan(60);
   // Nothing scrolls sideways with the rail either.
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   // A reload keeps it collapsed (the tab's session).
   await page.reload();
@@ -178,7 +170,7 @@ test('Escape clears the search, then leaves it for the list; j / k work from the
   await page.keyboard.press('q');
   await expect(page).toHaveURL(/\/reporting-overview/);
   await expect.poll(() => page.evaluate(() => document.activeElement !== document.body)).toBe(true);
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 });
 
 test("a filter's values and the date presets are listboxes: arrows move, Space ticks, Enter applies; Ctrl+Enter applies the dates", async ({ page }) => {
@@ -213,7 +205,7 @@ test("a filter's values and the date presets are listboxes: arrows move, Space t
   await page.keyboard.press('Space');
   await expect(dates).toBeVisible();
   await expect(dates.getByLabel('From')).not.toHaveValue('');
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await page.keyboard.press('Control+Enter');
   await expect(dates).toBeHidden();
   await expect(page).toHaveURL(/date=%5Bgte%5D/);

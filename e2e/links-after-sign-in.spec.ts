@@ -1,23 +1,13 @@
 // Links opened signed out, keyboard only: a four-pane link comes back whole after sign-in and the context step (it
 // was wrapped twice, '/context?route=/context?route=…', and landed on the dashboard), and a link to one record opens
 // that record in its own context without the picker. axe on each screen; keystrokes and seconds are logged.
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { mod, signIn } from './support.ts';
+import { mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 const owner = 'owner@demo.test';
 // Sign-in, the context step and four panes loading: more than the default 90 s on a loaded machine.
 test.describe.configure({ timeout: 240_000 });
 const appliedContext = (page: Page) => page.getByLabel('Applied context');
-
-/** The screen's serious and critical axe violations, once nothing on it says it is busy. */
-async function violationsOf(page: Page): Promise<string[]> {
-  await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0, undefined, { timeout: 10_000 }).catch(() => undefined);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${new URL(page.url()).pathname} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** Counts the keys a journey presses (typing the credentials aside). */
 function keyCounter(page: Page) {
@@ -68,7 +58,7 @@ test('a four-pane link opened signed out comes back whole after sign-in and the 
   const merchants = page.getByRole('listbox', { name: /Merchants/ });
   await expect(merchants).toBeVisible();
   await expect(page.getByRole('searchbox', { name: 'Search businesses and merchants' })).toBeFocused();
-  expect(await violationsOf(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   await keys.press('ArrowDown');
   await expect(merchants).toBeFocused();
@@ -116,7 +106,7 @@ test('a four-pane link opened signed out comes back whole after sign-in and the 
   const longest = cells.reduce((best, text) => (text.trim().length > best.length ? text.trim() : best), '');
   expect(longest.length).toBeGreaterThan(0);
   await expect(transactions.getByRole('row', { name: new RegExp(longest.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first()).toBeVisible();
-  expect(await violationsOf(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 });
 
 test('a link to one record opens it after sign-in, without the context picker', async ({ page, browser }) => {
@@ -138,7 +128,7 @@ test('a link to one record opens it after sign-in, without the context picker', 
   const seconds = (performance.now() - started) / 1000;
   expect(await page.evaluate(() => (window as unknown as { contextPanelSeen?: boolean }).contextPanelSeen ?? false)).toBe(false);
   console.log(`[links] record link after sign-in: 0 keys after the credentials, ${seconds.toFixed(1)} s from opening the link`);
-  expect(await violationsOf(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // A record that is not the owner's: nothing is applied from it, the picker asks as before.
   await page.goto('/context?route=%2Ftransactions%2FTXNOTANYONES0');

@@ -1,9 +1,8 @@
 // Money that reads right and presets that stay true (shared presets), in Chromium against the
 // real server: the keyboard-only journey 'last month's refunded EUR transactions over €50, exported' (keystrokes
 // counted), and a preset one user of a business shares and another uses.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support.ts';
+import { signIn, expectNoSeriousViolations } from './support.ts';
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Transactions' });
 const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
@@ -40,13 +39,6 @@ function keyboard(page: Page) {
       return count;
     },
   };
-}
-
-async function axeClean(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual(
-    [],
-  );
 }
 
 test("keyboard only: last month's refunded EUR transactions over €50, exported", async ({ page }) => {
@@ -100,7 +92,7 @@ test("keyboard only: last month's refunded EUR transactions over €50, exported
     expect(amount).toMatch(/^-€/);
     expect(Number(amount.replace(/[^\d.]/g, ''))).toBeGreaterThanOrEqual(50);
   }
-  await axeClean(page);
+  await expectNoSeriousViolations(page);
 
   // Shift+X: export every matching row.
   await keys.press('Shift+X');
@@ -159,7 +151,7 @@ test('a preset shared with the business is used, read-only, by another user of i
   await expect(shared).toContainText('Shared with the business by Olivia Bennett (read-only)');
   await expect(shared).toContainText('Type: Refund');
   await expect(partner.getByRole('button', { name: 'Remove preset Team: refunds' })).toHaveCount(0);
-  await axeClean(partner);
+  await expectNoSeriousViolations(partner);
   await partner.getByRole('button', { name: 'Team: refunds' }).focus();
   await partner.keyboard.press('Enter');
   await expect(partner).toHaveURL(/kind=%5Beq%5Drefund/);

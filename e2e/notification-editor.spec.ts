@@ -3,18 +3,8 @@
 // see it, sets 'Publish at' with the portal's date and time entry (dd/mm/yyyy, 24-hour, ↑ steps 5 minutes) after a
 // year beyond 9999 is refused, and saves with Ctrl+Enter. axe finds nothing serious or critical on the editor. The
 // keys pressed and the seconds taken are logged.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { mod, signIn } from './support.ts';
-
-async function noSeriousViolations(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
-}
+import { mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 function countedKeyboard(page: Page) {
   let keys = 0;
@@ -93,7 +83,7 @@ test('service@demo.test schedules a notification for one business picked by name
   await keyboard.press('ArrowUp');
   await expect(publishAt.getByRole('textbox', { name: 'Time' })).toHaveValue('09:00');
   await expect(publishAt.getByRole('alert')).toHaveCount(0);
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   await keyboard.press(`${mod}+Enter`);
   await expect(page.getByText("'Bank holiday payouts' is saved.")).toBeVisible({ timeout: 15_000 });
@@ -102,7 +92,7 @@ test('service@demo.test schedules a notification for one business picked by name
   await expect(page.getByRole('button', { name: 'Little Wren Bakery Ltd, business: remove' })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('group', { name: 'Publish at (optional; your time zone)' }).getByRole('textbox', { name: 'Date' })).toHaveValue('26/12/2030');
   await expect(page.getByRole('group', { name: 'Publish at (optional; your time zone)' }).getByRole('textbox', { name: 'Time' })).toHaveValue('09:00');
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   console.log(`notification editor: scheduled for one business in ${keyboard.count} keys, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 });

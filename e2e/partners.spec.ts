@@ -4,14 +4,8 @@
 // axe finds nothing serious or critical on the screens. A finance admin creates a commission plan from the palette,
 // changes it with Shift+E and deletes it again (a plan that has not started), keyboard only. The partner schedules
 // its transactions export over all its businesses, keeping the view's filter and sort, and deletes the schedule again.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { mod, signIn } from './support.ts';
-
-async function noSeriousViolations(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
-}
+import { mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 async function runCommand(page: Page, typed: string, option: RegExp): Promise<void> {
   await page.keyboard.press(`${mod}+k`);
@@ -44,7 +38,7 @@ test('partner@demo.test opens its commission plan and a business in its frame, b
   await expect(page.getByRole('link', { name: 'Tiered revenue share' })).toBeVisible();
   const businesses = page.getByRole('grid', { name: 'Businesses of the partner' });
   await expect(businesses.locator('tbody tr').first()).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   // The commission plan, from the palette.
   await runCommand(page, 'commission plan', /^Open commission plan/);
@@ -55,7 +49,7 @@ test('partner@demo.test opens its commission plan and a business in its frame, b
   await expect(rules.getByRole('cell', { name: 'MOTO (mail and telephone order)' })).toBeVisible();
   const months = page.getByRole('table', { name: /Commission earned per month/ });
   await expect(months.locator('tbody tr').first()).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   // Back to the partner, then the first business in the partner's frame: j puts the cursor on it, Enter opens it.
   await page.goBack();
@@ -67,14 +61,14 @@ test('partner@demo.test opens its commission plan and a business in its frame, b
   await expect(page.getByRole('navigation', { name: 'Partner frame' })).toBeVisible();
   const merchants = page.getByRole('grid', { name: 'Merchants' });
   await expect(merchants.locator('tbody tr').first()).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   // A merchant opens in the same frame.
   await page.keyboard.press('j');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/partners\/PRT0001\/business\/[^/]+\/merchant\/[^/]+$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 });
 
 test("partner@demo.test schedules the export of all its businesses' transactions with the view's filter and sort, by keyboard", async ({ page }) => {
@@ -93,7 +87,7 @@ test("partner@demo.test schedules the export of all its businesses' transactions
   // Whose transactions: every business of the partner, counted and named.
   await expect(dialog).toContainText(/Transactions of the \d+ businesses of Northbridge Payments Partners Ltd with status paid\./);
   await expect(dialog).toContainText('Rows: sorted by amount, highest first.');
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await page.keyboard.press(`${mod}+Enter`);
   await expect(dialog).toBeHidden();
   const description = 'Transactions, status paid, sorted by amount, highest first, daily at 06:00';
@@ -103,7 +97,7 @@ test("partner@demo.test schedules the export of all its businesses' transactions
   await page.goto('/reporting-overview');
   const row = page.getByRole('row').filter({ hasText: description });
   await expect(row).toContainText('Northbridge Payments Partners Ltd');
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await row.getByRole('button', { name: /^Delete schedule/ }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByText('The schedule has been deleted.').first()).toBeVisible();
@@ -132,13 +126,13 @@ test('billing@demo.test creates a commission plan from the palette, edits it and
   await rule.getByRole('textbox', { name: 'Percentage of the fee (%)' }).focus();
   await page.keyboard.press(`${mod}+a`);
   await page.keyboard.type('20');
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await page.keyboard.press(`${mod}+s`);
   await expect(page).toHaveURL(/\/partners\/PRT0001\/commissions\/CP-PRT0001-\d+$/);
   const created = page.url();
   await expect(page.getByRole('heading', { name: 'Launch share (journey)', level: 1 })).toBeVisible();
   await expect(page.getByText('Scheduled', { exact: true })).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   // Shift+E edits it; Ctrl/Cmd+S saves under the plan's version.
   await page.keyboard.press('Shift+E');
@@ -153,7 +147,7 @@ test('billing@demo.test creates a commission plan from the palette, edits it and
   await runCommand(page, 'delete this commission plan', /^Delete this commission plan/);
   const confirm = page.getByRole('alertdialog', { name: 'Delete this commission plan?' });
   await expect(confirm).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await confirm.getByRole('button', { name: 'Delete' }).focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/partners\/PRT0001$/);

@@ -2,19 +2,11 @@
 // their business (no merchant), opens the business's payment jobs (g j), the Open tab (t o), narrows them to the last
 // seven days in the date dialog, opens the newest and cancels it, with an axe scan of every screen on the way. The
 // keystrokes and the seconds from the applied context to the cancelled job are counted and printed.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { mod, signIn } from './support.ts';
+import { mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Payment jobs' });
 const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help}`);
-}
 
 /** dd/mm/yyyy digits as typed into an en-GB date field, `days` before the browser's today. */
 async function typedDate(page: Page, daysAgo: number): Promise<string> {
@@ -47,7 +39,7 @@ test('owner@demo.test finds the last week’s open payment jobs across the busin
   await signIn(page, 'owner@demo.test', '/dashboard', 'keyboard');
   await expect(page).toHaveURL(/\/context\?route=%2Fdashboard/);
   await expect(page.getByRole('listbox', { name: /Merchants/ })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
   const started = Date.now();
   // The owner's one business is chosen already; applying it without a merchant gives the business as the context.
   await press(`${mod}+Enter`);
@@ -60,7 +52,7 @@ test('owner@demo.test finds the last week’s open payment jobs across the busin
   await expect(page).toHaveURL(/\/payment-jobs(\?|$)/);
   await expect(page.getByRole('heading', { level: 1, name: 'Payment jobs' })).toBeVisible();
   await expect(rows(page).first()).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // t o: the Open tab (jobs the shopper can still pay).
   await press('t');
@@ -75,7 +67,7 @@ test('owner@demo.test finds the last week’s open payment jobs across the busin
   await press('Shift+D');
   const dates = page.getByRole('dialog', { name: 'Payment job dates' });
   await expect(dates).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
   await tabTo(dates.getByLabel('From'));
   await type(await typedDate(page, 7));
   await tabTo(dates.getByLabel('To'));
@@ -87,19 +79,19 @@ test('owner@demo.test finds the last week’s open payment jobs across the busin
   await expect(rows(page).first()).toBeVisible();
   await expect(grid(page).getByText('Waiting for the shopper').first()).toBeVisible();
   await expect(grid(page).getByText(/^(Paid|Authorised, not captured|Cancelled|Expired)$/)).toHaveCount(0);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // Enter opens the cursor row (the newest open job); Shift+K asks for the tick, Space ticks it, Enter cancels.
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: /^Payment job PJ/ })).toBeVisible();
   await expect(page.locator('.payment-job-title .status-chip')).toHaveText('Waiting for the shopper');
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await press('Shift+K');
   const cancel = page.getByRole('dialog', { name: 'Cancel payment job' });
   await expect(cancel.getByRole('checkbox')).toBeFocused();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
   await press('Space');
   await press('Enter');
   await expect(page.getByText(/^Payment job PJ\w+ cancelled\./)).toBeVisible();

@@ -1,9 +1,8 @@
 // Payment jobs journeys against the real server in Chromium: the owner refunds part of a payment and cancels an
 // open job with the keyboard only (registry shortcuts, keyboard dialogs), with an axe scan of the detail; a user
 // without payment permissions (external developer) is offered no action.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support.ts';
+import { signIn, expectNoSeriousViolations } from './support.ts';
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Payment jobs' });
 const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
@@ -41,13 +40,6 @@ async function openJobs(page: Page, status: string): Promise<void> {
   await expect(rows(page).first()).toBeVisible();
 }
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help}`);
-}
-
 test('owner@demo.test refunds part of a payment and cancels an open job, keyboard only', async ({ page }) => {
   await signInToMerchant(page, 'owner@demo.test', /Harbour & Finch Homeware Online/);
 
@@ -62,7 +54,7 @@ test('owner@demo.test refunds part of a payment and cancels an open job, keyboar
     else await page.goBack();
   }
   expect(opened).toBe(true);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   await blur(page);
   await page.keyboard.press('Shift+R');
@@ -106,5 +98,5 @@ test('developer@demo.test (no payment permissions) is offered no action', async 
   await blur(page);
   await page.keyboard.press('Shift+R');
   await expect(page.getByRole('dialog', { name: 'Refund payment' })).toHaveCount(0);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 });

@@ -2,16 +2,8 @@
 // a merchant, filters last month, downloads the statement as PDF and as CSV from the report queue, and the CSV closes
 // at the balance the screen shows. axe scan of the statement.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support.ts';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+import { signIn, expectNoSeriousViolations } from './support.ts';
 
 async function press(page: Page, locator: ReturnType<Page['getByRole']>, key = 'Enter'): Promise<void> {
   await locator.focus();
@@ -47,7 +39,7 @@ test('finance@demo.test reconciles last month of the trading account with its PD
   await expect(page.getByRole('grid', { name: 'Trading account movements' })).not.toHaveAttribute('aria-busy', 'true');
   await expect(page.getByTestId('closing-balance')).not.toHaveText('…');
   const closing = asDecimal((await page.getByTestId('closing-balance').textContent()) ?? '');
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // Shift+X: 'Download statement', PDF first, then CSV.
   for (const type of ['PDF', 'CSV'] as const) {

@@ -2,14 +2,8 @@
 // sanctions alert from the alert queue and acknowledges a watch list entry (when the seed flags one); owner@demo.test
 // erases a customer, and adds one and changes it.
 // axe finds nothing serious or critical on the screens.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { mod, signIn } from './support.ts';
-
-async function noSeriousViolations(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
-}
+import { expect, test } from '@playwright/test';
+import { mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 test('risk@demo.test dismisses a sanctions alert from the alert queue, by keyboard', async ({ page }) => {
   await signIn(page, 'risk@demo.test', '/transactions', 'keyboard');
@@ -21,7 +15,7 @@ test('risk@demo.test dismisses a sanctions alert from the alert queue, by keyboa
   await expect(page).toHaveURL(/\/screening-alerts$/);
   const alerts = page.getByRole('grid', { name: 'Screening alerts' });
   await expect(alerts.getByRole('rowheader', { name: 'Vadim Zolotarev' })).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 
   // The newest open alert: j puts the cursor on it, Enter opens its beneficiary.
   await page.keyboard.press('j');
@@ -43,7 +37,7 @@ test('risk@demo.test dismisses a sanctions alert from the alert queue, by keyboa
   await page.keyboard.press('Enter');
   await expect(page.getByText('Alert dismissed as a false positive.')).toBeVisible();
   await expect(page.getByRole('cell', { name: /Passport and address show a different person/ })).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 });
 
 // The e2e server seeds 50,000 transactions (scripts/e2e.ts), enough for five merchants to cross the thresholds'
@@ -59,7 +53,7 @@ test('risk@demo.test acknowledges a watch list entry from the palette, by keyboa
   await expect(page).toHaveURL(/\/account-watch-list$/);
   const grid = page.getByRole('grid', { name: 'Account watch list' });
   await expect(grid.locator('tbody tr').first()).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await expect(grid.getByText('No merchant crosses the thresholds.')).toHaveCount(0);
   await page.keyboard.press('j');
   await page.keyboard.press('Enter');
@@ -68,14 +62,14 @@ test('risk@demo.test acknowledges a watch list entry from the palette, by keyboa
   await page.keyboard.press('Shift+A');
   await expect(page.getByText('Watch list entry acknowledged.')).toBeVisible();
   await expect(page.getByText(/^Acknowledged by Tomasz Nowak/)).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
 });
 
 test('owner@demo.test erases a customer after confirming, by keyboard', async ({ page }) => {
   await signIn(page, 'owner@demo.test', '/business/100001/merchants/200001/customers', 'keyboard');
   const grid = page.getByRole('grid', { name: 'Customers' });
   await expect(grid.locator('tbody tr').first()).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await page.keyboard.press('j');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/customers\/CUS\d+$/);
@@ -83,7 +77,7 @@ test('owner@demo.test erases a customer after confirming, by keyboard', async ({
   await expect(heading).toBeVisible();
   const erasedUrl = page.url();
   await expect(page.getByRole('table', { name: 'Stored data' })).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await page.keyboard.press('Shift+Backspace');
   const confirm = page.getByRole('alertdialog', { name: 'Erase this customer?' });
   await expect(confirm).toBeVisible();
@@ -114,7 +108,7 @@ test('owner@demo.test adds a customer and changes it, by keyboard', async ({ pag
   await page.keyboard.press(`${mod}+Enter`);
   await expect(add.getByText('First name is required')).toBeVisible();
   await expect(add.getByText('Date of birth is in the future')).toBeVisible();
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await add.getByLabel('First name').fill('Grace');
   await add.getByLabel('Date of birth').fill('1986-12-09');
   await add.getByLabel('City').fill('Arlington');
@@ -129,7 +123,7 @@ test('owner@demo.test adds a customer and changes it, by keyboard', async ({ pag
   await expect(edit).toBeVisible();
   await expect(edit.getByLabel('Last name')).toHaveValue('Hopper');
   await edit.getByLabel('Last name').fill('Hopper-King');
-  await noSeriousViolations(page);
+  await expectNoSeriousViolations(page);
   await page.keyboard.press(`${mod}+Enter`);
   await expect(page.getByText('Customer saved.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Grace Hopper-King', level: 1 })).toBeVisible();

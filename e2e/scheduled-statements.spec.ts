@@ -3,16 +3,8 @@
 // (leaving nothing behind for other journeys), queues the statement as camt.053 XML and downloads it from the queue,
 // closing at the balance the screen shows. An internal user reads the provider's internal accounts. axe on each screen.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support.ts';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+import { expect, test } from '@playwright/test';
+import { signIn, expectNoSeriousViolations } from './support.ts';
 
 /** '£1,234.56' or '-£12.00' → 1234.56 / -12 */
 const amountOf = (text: string) => Number(`${text.includes('-') || text.includes('−') ? '-' : ''}${text.replace(/[^\d.]/g, '')}`);
@@ -34,7 +26,7 @@ test('finance@demo.test schedules the trading statement, manages the schedule an
   await dialog.getByRole('combobox', { name: 'Weekday' }).selectOption('Friday');
   await dialog.getByRole('combobox', { name: 'At', exact: true }).selectOption('07:00');
   await dialog.getByRole('combobox', { name: 'Time zone' }).selectOption('Europe/London');
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
   await dialog.getByRole('button', { name: 'Schedule' }).click();
   await expect(page.getByText('Scheduled: Weekly on Friday at 07:00 (Europe/London).', { exact: false }).first()).toBeVisible();
 
@@ -59,7 +51,7 @@ test('finance@demo.test schedules the trading statement, manages the schedule an
     .filter({ hasText: `Trading account ${accountNumber}` })
     .filter({ hasText: 'Weekly on Friday at 07:00' });
   await expect(row).toHaveCount(1);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
   // Run now by keyboard: Shift+R on the schedule's row queues one run of the period just ended; a toast says where the
   // file will be, focus stays on the schedule's Run now, and the report is in the queue above.
   await row.getByRole('button', { name: `Pause Trading account ${accountNumber}` }).focus();
@@ -67,7 +59,7 @@ test('finance@demo.test schedules the trading statement, manages the schedule an
   await expect(page.getByText(/is queued\. The file appears in My report queue when it is ready/).first()).toBeVisible();
   await expect(row.getByRole('button', { name: `Run now Trading account ${accountNumber}` })).toBeFocused();
   await expect(page.getByRole('row').filter({ hasText: 'Trading account · PDF' }).first()).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
   await row.getByRole('button', { name: `Pause Trading account ${accountNumber}` }).click();
   await expect(row.getByText('Paused')).toBeVisible();
   await row.getByRole('button', { name: `Delete schedule Trading account ${accountNumber}` }).click();
@@ -93,5 +85,5 @@ test("an internal user reads the provider's internal accounts", async ({ page })
   const table = page.getByRole('table', { name: 'Internal accounts and balances' });
   await expect(table).toBeVisible();
   await expect(table.getByRole('rowheader', { name: 'GBP' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 });

@@ -1,9 +1,8 @@
 // Browser-side defences against the real server in Chromium: a strict Content-Security-Policy with no inline
 // script, tokens kept out of localStorage and bound to a non-extractable DPoP key, and hostile notification text
 // rendered as text (no dialog, no image).
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
-import { demoPassword, signIn } from './support.ts';
+import { expect, test } from '@playwright/test';
+import { demoPassword, signIn, expectNoSeriousViolations } from './support.ts';
 
 const script = '<script>alert(1)</script>';
 const image = '<img src=x onerror=alert(1)>';
@@ -108,13 +107,6 @@ test('a notification with hostile text shows it as text: no dialog, no image', a
   expect(dialogs).toEqual([]);
 });
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
 test('risk@demo.test reveals a full card number after entering the password again (step-up), by keyboard, axe clean', async ({ page }) => {
   // Card payments: the channel Chp is only ever a card's; payments only (the newest card row may be a refund).
   await signIn(page, 'risk@demo.test', '/transactions?channel=%5Beq%5Dchp&kind=%5Beq%5Dpayment', 'keyboard');
@@ -134,7 +126,7 @@ test('risk@demo.test reveals a full card number after entering the password agai
   const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('Password')).toBeFocused();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // A wrong password is said in the dialog, which stays; the right one reveals the number.
   await page.keyboard.type('not my password');
@@ -145,7 +137,7 @@ test('risk@demo.test reveals a full card number after entering the password agai
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
   await expect(cardNumber).toHaveText(/^\d{15,19}$/);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // Within the next minutes no second password: hide, reveal again at once.
   await page.getByRole('button', { name: 'Hide card number' }).click();

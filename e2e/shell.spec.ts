@@ -2,9 +2,8 @@
 // menus and the palette follow the role, panes open side by side from the keyboard alone and survive a
 // reload, the guard refuses what a role may not open, sign-out ends at the signed-out page, and the shell
 // passes an axe scan.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { chooseContextIfAsked, signIn as signInThroughProvider } from './support.ts';
+import { chooseContextIfAsked, expectNoSeriousViolations, signIn as signInThroughProvider } from './support.ts';
 
 async function signIn(page: Page, email: string, path = '/dashboard'): Promise<void> {
   await signInThroughProvider(page, email, path);
@@ -165,13 +164,9 @@ test('the shell has no serious or critical accessibility violations', async ({ p
   await signIn(page, 'owner@demo.test', '/transactions');
   await expect(page.getByRole('region', { name: /^Transactions/ })).toBeVisible();
   await page.getByRole('button', { name: 'Reporting' }).click();
-  const shell = await new AxeBuilder({ page }).analyze();
-  const serious = shell.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   await page.keyboard.press('Control+k');
   await expect(page.getByRole('combobox', { name: 'Command palette' })).toBeFocused();
-  const palette = await new AxeBuilder({ page }).analyze();
-  const paletteSerious = palette.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(paletteSerious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  await expectNoSeriousViolations(page, { label: 'palette' });
 });

@@ -2,21 +2,11 @@
 // only, against the real server: the palette's preview and the list it opens agree (filters and scope), the list has
 // the card filter applied, and the transaction offers the payment job's refund (Shift+R). Axe on every screen passed;
 // keystrokes and seconds are counted and printed.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { mod, signIn } from './support.ts';
+import { mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Transactions' });
 const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
-
-async function axeClean(page: Page, screen: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${screen}: ${violation.id} ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
-}
 
 /** Every key the journey presses goes through here, so the count is the journey's. */
 function keyboard(page: Page) {
@@ -41,7 +31,7 @@ test('service@demo.test finds yesterday’s payments of a card by its last four 
   test.setTimeout(300_000);
   await signIn(page, 'service@demo.test', '/transactions', 'keyboard');
   await expect(rows(page).first()).toBeVisible();
-  await axeClean(page, 'transactions');
+  await expectNoSeriousViolations(page, { label: 'transactions' });
   const keys = keyboard(page);
   const started = Date.now();
 
@@ -71,7 +61,7 @@ test('service@demo.test finds yesterday’s payments of a card by its last four 
   // The preview: yesterday's paid payments of that card, across every merchant (service sees them all).
   await expect(found.getByRole('option').first()).toContainText(/paid/);
   await expect(page.getByRole('group', { name: 'Overview' }).getByRole('option')).toHaveAttribute('aria-selected', 'true');
-  await axeClean(page, 'palette');
+  await expectNoSeriousViolations(page, { label: 'palette' });
 
   // Enter opens the list with exactly the preview's filters and scope.
   await keys.press('Enter');
@@ -80,7 +70,7 @@ test('service@demo.test finds yesterday’s payments of a card by its last four 
   await expect(page).toHaveURL(/status=%5Beq%5Dpaid/);
   await expect(rows(page).first()).toBeVisible();
   await expect(page.getByRole('searchbox', { name: 'Card: last four or first six digits' })).toHaveValue(lastFour);
-  await axeClean(page, 'filtered transactions');
+  await expectNoSeriousViolations(page, { label: 'filtered transactions' });
 
   // A row opens a payment with Enter; one with something left to refund offers 'Refund…' (Shift+R).
   const total = await rows(page).count();
@@ -105,7 +95,7 @@ test('service@demo.test finds yesterday’s payments of a card by its last four 
   }
   expect(offered).toBe(true);
   await expect(page.getByLabel('Card number')).toContainText(lastFour);
-  await axeClean(page, 'transaction');
+  await expectNoSeriousViolations(page, { label: 'transaction' });
 
   // Shift+R: the payment job's own refund dialog, for this payment, its amount what is left to refund.
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -114,13 +104,13 @@ test('service@demo.test finds yesterday’s payments of a card by its last four 
   const amount = refund.getByLabel(/^Amount/);
   await expect(amount).toBeFocused();
   expect(Number(await amount.inputValue())).toBeGreaterThan(0);
-  await axeClean(page, 'refund dialog');
+  await expectNoSeriousViolations(page, { label: 'refund dialog' });
   await keys.press('Enter');
   await expect(page.getByText(/^Refund of .+ requested/)).toBeVisible();
   await expect(refund).toBeHidden();
   // The whole amount is on its way back: the detail, read again, offers no further refund.
   await expect(page.getByRole('button', { name: 'Refund…' })).toHaveCount(0);
-  await axeClean(page, 'transaction after the refund');
+  await expectNoSeriousViolations(page, { label: 'transaction after the refund' });
 
   const seconds = (Date.now() - started) / 1000;
   console.log(`[support-find-card] last four ${lastFour}: ${keys.count} keystrokes, ${seconds.toFixed(1)} s from the palette to the refund requested`);

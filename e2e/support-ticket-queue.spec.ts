@@ -3,16 +3,8 @@
 // puts it On hold, assigned to them, and rings the owner's bell; the owner replies, which reopens the ticket, flags
 // it in the queue ('v r': Updated by requester) and rings the agent's bell. The emailed link opens the ticket at once.
 // Keystrokes and seconds of each side are counted and printed. axe on every screen.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { demoPassword, emailTo, mod } from './support.ts';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+import { demoPassword, emailTo, mod, expectNoSeriousViolations } from './support.ts';
 
 /** A person at a keyboard: every key pressed and character typed is counted. */
 function keyboardOf(page: Page) {
@@ -72,7 +64,7 @@ test('a merchant’s reply flags the ticket in the staff queue and rings the age
     await ownerKeys.press('Control+Enter');
   }
   await expect(heading).toBeVisible({ timeout: 30_000 });
-  expect(await seriousViolations(owner)).toEqual([]);
+  await expectNoSeriousViolations(owner);
   await owner.getByRole('textbox', { name: /Subject/ }).focus();
   await ownerKeys.type(subject);
   await ownerKeys.press('Tab');
@@ -84,7 +76,7 @@ test('a merchant’s reply flags the ticket in the staff queue and rings the age
   const ticketPath = new URL(owner.url()).pathname;
   const ticketId = ticketPath.split('/').at(-1) ?? '';
   await expect(owner.getByRole('heading', { name: subject, level: 1 })).toBeVisible();
-  expect(await seriousViolations(owner)).toEqual([]);
+  await expectNoSeriousViolations(owner);
   const ownerUnread = unreadOf(owner);
   await expect(owner.getByRole('link', { name: /^Notifications, / })).toBeVisible();
   const ownerBefore = await ownerUnread();
@@ -103,7 +95,7 @@ test('a merchant’s reply flags the ticket in the staff queue and rings the age
   // The rows of the Unassigned view, not the previous view's kept on screen while they load.
   await expect(service.getByRole('grid', { name: 'Support tickets' })).not.toHaveAttribute('aria-busy', 'true', { timeout: 15_000 });
   await expect(service.getByRole('rowheader', { name: ticketId })).toBeVisible({ timeout: 15_000 });
-  expect(await seriousViolations(service)).toEqual([]);
+  await expectNoSeriousViolations(service);
   const serviceUnread = unreadOf(service);
   const serviceBefore = await serviceUnread();
 
@@ -115,7 +107,7 @@ test('a merchant’s reply flags the ticket in the staff queue and rings the age
   await serviceKeys.press(`${mod}+Enter`);
   await expect(service.getByRole('article', { name: /^Comment by/ }).last()).toContainText('late refund');
   await expect(service.getByText('On hold').first()).toBeVisible();
-  expect(await seriousViolations(service)).toEqual([]);
+  await expectNoSeriousViolations(service);
   const replied = Date.now();
   await expect.poll(ownerUnread, { timeout: 10_000, intervals: [200] }).toBe(ownerBefore + 1);
   const ownerBellMs = Date.now() - replied;
@@ -146,7 +138,7 @@ test('a merchant’s reply flags the ticket in the staff queue and rings the age
   const row = service.getByRole('row').filter({ has: service.getByRole('rowheader', { name: ticketId }) });
   await expect(row).toContainText('Updated by requester', { timeout: 15_000 });
   await expect(row).toContainText('Open');
-  expect(await seriousViolations(service)).toEqual([]);
+  await expectNoSeriousViolations(service);
   const serviceSeconds = (Date.now() - serviceStarted) / 1000;
 
   // The emailed link opens the ticket itself, in a fresh browser, without the context picker.
@@ -158,7 +150,7 @@ test('a merchant’s reply flags the ticket in the staff queue and rings the age
   await signInByKeyboard(reader, keyboardOf(reader), 'owner@demo.test', `${link?.pathname ?? ticketPath}`);
   await expect(reader.getByRole('heading', { name: subject, level: 1 })).toBeVisible({ timeout: 30_000 });
   await expect(reader.getByRole('listbox', { name: /^(Merchants|Businesses)/ })).toHaveCount(0);
-  expect(await seriousViolations(reader)).toEqual([]);
+  await expectNoSeriousViolations(reader);
 
   console.log(
     `merchant: ${ownerKeys.count()} keystrokes, ${ownerSeconds.toFixed(1)} s (sign-in to reply); agent: ${serviceKeys.count()} keystrokes, ${serviceSeconds.toFixed(1)} s; merchant's bell ${ownerBellMs} ms after the staff reply, agent's bell ${serviceBellMs} ms after the merchant's`,

@@ -1,6 +1,7 @@
-// Shared by the browser journeys: signing in through the provider's form as a person would.
+// Shared by the browser journeys: signing in through the provider's form as a person would, and scanning a screen with axe.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { headerOf, linkTo, plainTextOf } from '../tests/server/mail/read-mail.ts';
 
@@ -89,4 +90,30 @@ export async function chooseContextIfAsked(page: Page): Promise<void> {
   await apply.focus();
   await page.keyboard.press('Enter');
   await expect(page).not.toHaveURL(/\/context/);
+}
+
+type AxeScan = {
+  /** selectors of parts of the page left out of the scan (each excluded on its own) */ exclude?: string | string[];
+  /** names the screen in the findings; the page's path when absent */ label?: string;
+};
+
+/**
+ * axe's serious and critical findings on the page, one line each: '<label or path> <rule>: <help> (<elements>)'.
+ * Lists and figures load after the screen is shown, so the scan waits (up to 10 s, then scans anyway) until nothing on
+ * the page says it is busy: a scan of the settled screen.
+ */
+export async function seriousViolations(page: Page, { exclude = [], label }: AxeScan = {}): Promise<string[]> {
+  await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"]').length === 0, undefined, { timeout: 10_000 }).catch(() => undefined);
+  const builder = new AxeBuilder({ page });
+  for (const selector of typeof exclude === 'string' ? [exclude] : exclude) builder.exclude(selector);
+  const { violations } = await builder.analyze();
+  const where = label ?? new URL(page.url()).pathname;
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${where} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}
+
+/** Fails the journey on any serious or critical axe finding on the page (see seriousViolations). */
+export async function expectNoSeriousViolations(page: Page, scan?: AxeScan): Promise<void> {
+  expect(await seriousViolations(page, scan)).toEqual([]);
 }

@@ -1,20 +1,12 @@
 // Support journeys against the real server in Chromium: owner@demo.test reports a bug with a screenshot,
 // service@demo.test answers with an internal note and a public reply, and the owner sees only the reply; then
 // service@demo.test publishes a notification and the owner's bell, open in another browser, shows it within 5 s.
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { mod, signIn } from './support.ts';
+import { mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 /** A real 1×1 PNG: the server reads the type from these bytes. */
 const screenshot = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** Signs in on `path`; if the portal asks for a context first, applies the first one offered; waits for `ready`. */
 async function signInWithContext(page: Page, email: string, path: string, ready: (page: Page) => Locator): Promise<void> {
@@ -44,7 +36,7 @@ test('owner reports a bug with a screenshot; service answers with an internal no
   const ticketPath = new URL(owner.url()).pathname;
   await expect(owner.getByRole('heading', { name: 'Refund button missing on captured payments', level: 1 })).toBeVisible();
   await expect(owner.getByRole('button', { name: /^Download refund-button-screenshot\.png/ })).toBeVisible();
-  expect(await seriousViolations(owner)).toEqual([]);
+  await expectNoSeriousViolations(owner);
 
   const serviceContext = await browser.newContext();
   const service = await serviceContext.newPage();
@@ -117,7 +109,7 @@ test('owner selects all matching tickets and exports them: the report waits in M
   await expect(dialog.getByRole('status')).toHaveText('1 ticket will be exported, every one that matches the filters.');
   await dialog.getByRole('radio', { name: /CSV/ }).check();
   await dialog.getByRole('radio', { name: /^All \d+ columns/ }).check();
-  expect(await seriousViolations(owner)).toEqual([]);
+  await expectNoSeriousViolations(owner);
   await dialog.getByRole('button', { name: 'Export' }).click();
   await expect(dialog).toBeHidden();
   await expect(owner.getByText('The export is being made: it will wait for you in My report queue.').first()).toBeVisible();

@@ -1,9 +1,8 @@
 // Transactions journeys against the real server in Chromium, by keyboard: filter and sort, save and re-apply a
 // preset, export and download from the report queue, open two transactions side by side.
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support.ts';
+import { expectNoSeriousViolations, signIn } from './support.ts';
 
 const grid = (page: Page) => page.getByRole('grid', { name: 'Transactions' });
 const rows = (page: Page) => grid(page).locator('tbody tr[data-index]');
@@ -102,10 +101,7 @@ test('admin@demo.test exports a filtered view and downloads it from the report q
   await expect(report).toContainText('Status: Paid');
   await expect(report.getByText('Ready')).toBeVisible({ timeout: 60_000 });
   // The queue is a dense table, and axe finds nothing serious in it.
-  const serious = (await new AxeBuilder({ page }).analyze()).violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   const download = page.waitForEvent('download');
   await report.getByRole('button', { name: /Download/ }).focus();

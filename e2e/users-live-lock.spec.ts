@@ -3,9 +3,8 @@
 // next call: sign it out through the live events stream." admin@demo.test locks readonly@demo.test while that user's
 // page is open in a browser of its own: that page goes to the signed-out page at once, saying why; the admin's tab
 // shows the lock, then (after Unlock, which also gives the account back to the other journeys) the refused sign-in.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { demoPassword, signIn } from './support.ts';
+import { demoPassword, expectNoSeriousViolations, signIn } from './support.ts';
 
 test('admin@demo.test locks a user whose page is open elsewhere: that page signs out at once; the tab shows the lock and the refused sign-in', async ({
   page,
@@ -40,8 +39,7 @@ test('admin@demo.test locks a user whose page is open elsewhere: that page signs
     console.log(`live sign-out: the locked user's tab reached /signed-out ${signedOutAfterMs.toFixed(0)} ms after the lock was confirmed`);
     expect(signedOutAfterMs).toBeLessThan(10_000);
     await expect(lockedPage.getByRole('alert')).toHaveText('Your account has been locked, so you have been signed out. Ask your administrator to unlock it.');
-    const { violations } = await new AxeBuilder({ page: lockedPage }).analyze();
-    expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+    await expectNoSeriousViolations(lockedPage);
 
     // The admin's tab shows the lock without being reloaded.
     await expect(page.getByText('Hannah Price can no longer sign in; their sessions have ended.')).toBeVisible();

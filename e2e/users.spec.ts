@@ -5,17 +5,9 @@
 // emailed link ('Forgot your password?'), turns on two-factor sign-in from /profile and is asked for a code at the
 // next sign-in. axe scans of the overview, the add form, the user detail, the invitation page, the reset request and
 // the profile.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { demoPassword, emailTo, signIn } from './support.ts';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+import { demoPassword, emailTo, signIn, expectNoSeriousViolations } from './support.ts';
 
 test('owner@demo.test invites a new finance user by keyboard; the invitee accepts from the email and sees only that business', async ({ page, browser }) => {
   // Two people, five axe scans and two emails through SMTP: more than the default 90 s on a busy machine.
@@ -25,7 +17,7 @@ test('owner@demo.test invites a new finance user by keyboard; the invitee accept
   await expect(grid.getByRole('rowheader').first()).toBeVisible();
   // Only the owner's business: no internal users.
   await expect(grid.getByRole('rowheader', { name: 'Priya Shah' })).toHaveCount(0);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   await page.locator('body').focus();
   await page.keyboard.press('Shift+N');
@@ -43,7 +35,7 @@ test('owner@demo.test invites a new finance user by keyboard; the invitee accept
   await page.keyboard.press('Enter');
   await expect(roleGroups.getByRole('button', { name: 'Finance', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('checkbox', { name: /^Finance at Harbour & Finch/ })).toBeChecked();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
   await page.getByRole('button', { name: 'Send invitation' }).focus();
   await page.keyboard.press('Enter');
 
@@ -53,7 +45,7 @@ test('owner@demo.test invites a new finance user by keyboard; the invitee accept
   await expect(page.getByText('Invited', { exact: true })).toBeVisible();
   await page.getByRole('tab', { name: 'Sign-in and security' }).click();
   await expect(page.getByText(/Invitation pending: sent/)).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // The invitee, in a browser of their own, follows the link in the email that reached the SMTP server.
   const invitation = await emailTo(email);
@@ -76,7 +68,7 @@ test('owner@demo.test invites a new finance user by keyboard; the invitee accept
   const chosen = 'Quartz-heron-lantern-73';
   await inviteePage.getByLabel('Password', { exact: true }).fill(chosen);
   await inviteePage.getByLabel('Repeat the password').fill(chosen);
-  expect(await seriousViolations(inviteePage)).toEqual([]);
+  await expectNoSeriousViolations(inviteePage);
   await inviteePage.getByRole('button', { name: 'Create account' }).press('Enter');
   // Signed in straight away: no sign-in page, no password asked again.
   await inviteePage.waitForURL((url) => !['/user-invite', '/sign-in'].includes(url.pathname) && !url.pathname.startsWith('/connect'), { timeout: 30_000 });
@@ -134,7 +126,7 @@ test('admin@demo.test unlocks a locked user', async ({ page }) => {
   await expect(page.getByText(`${name} can sign in again.`)).toBeVisible();
   await expect(page.getByText('Active', { exact: true })).toBeVisible();
   await expect(page.getByText(/^Locked until /)).toHaveCount(0);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 });
 
 test('expiring@demo.test forgets the password, chooses a new one from the emailed link, then turns on two-factor sign-in', async ({ page, browser }) => {
@@ -148,7 +140,7 @@ test('expiring@demo.test forgets the password, chooses a new one from the emaile
   await expect(page.getByRole('status')).toHaveText(
     'If an account exists for this email address, we have sent it a link to reset the password. The link is valid for 15 minutes.',
   );
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   const mail = await emailTo('expiring@demo.test', 'Reset your payments portal password');
   const link = mail.link('/connect/reset-password');
@@ -181,7 +173,7 @@ test('expiring@demo.test forgets the password, chooses a new one from the emaile
   await section.getByLabel('Code from the app').fill(authenticator.generate());
   await section.getByRole('button', { name: 'Turn on' }).click();
   await expect(page.getByRole('region', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // In another browser the password alone no longer opens the portal: the provider asks for a code.
   const elsewhere = await browser.newContext();

@@ -2,16 +2,8 @@
 // again' (declined again), then 'Try another card' and pays; the order stays ONE payment job whose Payments tab
 // lists the three attempts. axe finds nothing serious or critical on the declined and paid result panels.
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { chooseContextIfAsked, mod, signIn } from './support.ts';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+import { chooseContextIfAsked, mod, signIn, expectNoSeriousViolations } from './support.ts';
 
 /** Focus a field the way Tab reaches it, then type into it. */
 async function typeInto(page: Page, label: string, text: string): Promise<void> {
@@ -64,7 +56,7 @@ test('vt@demo.test tries a declined order again on the same payment job, then wi
   expect(jobReference).toMatch(/^PJ/);
   const attempts = [await transactionOf(page)];
   await expect(page.getByRole('button', { name: 'Charge again' })).toHaveCount(0);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // 'Try again': the same card, declined again, on the same job.
   await press(page, 'Try again');
@@ -84,7 +76,7 @@ test('vt@demo.test tries a declined order again on the same payment job, then wi
   await expect(page.locator('.vt-result a').first()).toHaveText(jobReference);
   attempts.push(await transactionOf(page));
   expect(new Set(attempts).size).toBe(3);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // One payment job: its Payments tab lists the three attempts (opened beside: the order form stays).
   await press(page, 'Open payment job beside');

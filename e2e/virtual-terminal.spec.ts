@@ -4,16 +4,8 @@
 // terminal that takes orders after signing in, and the palette's command opens one even from the web shop's
 // configuration (the one the context takes for the merchant, terminal off).
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { chooseContextIfAsked, signIn } from './support.ts';
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
+import { chooseContextIfAsked, signIn, expectNoSeriousViolations } from './support.ts';
 
 /** Keys the agent presses (characters typed and keys pressed; moving focus to a field counts as one Tab). */
 let keystrokes = 0;
@@ -83,7 +75,7 @@ test('vt@demo.test takes a two-line order with a new card, then one with the sav
   await typeInto(page, 'CVC', '123');
   await typeInto(page, 'Name on card', 'A Shopper');
   await pressOn(page, 'Save card for this customer', 'Space', 'checkbox');
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
   await page.keyboard.press('Control+Enter');
   await expect(page.getByRole('heading', { name: 'Paid: £34.95' })).toBeVisible();
   const seconds = (performance.now() - started) / 1000;
@@ -100,7 +92,7 @@ test('vt@demo.test takes a two-line order with a new card, then one with the sav
   await typeInto(page, 'Line 1 unit price', '12.00');
   await page.keyboard.press('Control+Enter');
   await expect(page.getByRole('heading', { name: 'Paid: £12.00' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // Both are in the payment jobs overview.
   await page.goto(`/configurations/${configurationId}/payments`);
@@ -121,7 +113,7 @@ test('vt@demo.test lands on a terminal that takes orders, and the palette opens 
   await expect(page.getByLabel('Merchant reference')).toBeVisible();
   await expect(page.getByText('You do not have the correct permissions.')).toHaveCount(0);
   const landedOn = new URL(page.url()).pathname;
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousViolations(page);
 
   // The merchant applied again as a saved context would: the context takes its first configuration by name, the web shop.
   type Applied = {
