@@ -51,6 +51,8 @@ import { apiKeyRoutes } from './api/api-keys.ts';
 import { shopperPageRoutes } from './api/shopper-page.ts';
 import { accountGroupRoutes } from './api/account-groups.ts';
 import { customerRoutes } from './api/customers.ts';
+import { contextLists } from './api/context-lists.ts';
+import { contextListRoutes } from './http/context-list.ts';
 import { gatewayRoutes } from './api/gateway.ts';
 import { virtualTerminalRoutes } from './api/virtual-terminal.ts';
 import { billingRoutes } from './api/billing.ts';
@@ -344,6 +346,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   api.route('/', apiKeyRoutes(deps));
   api.route('/', accountGroupRoutes(deps));
   api.route('/', customerRoutes(deps));
+  api.route('/', contextListRoutes(deps.database, contextLists));
   api.route('/', beneficiaryRoutes(deps));
   api.route('/', beneficiaryApprovalRoutes(deps));
   api.route('/', watchListRoutes(deps));

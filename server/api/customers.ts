@@ -26,26 +26,24 @@ import { and, asc, count, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { customerBody, customerUpdateBody, type CustomerAddressBody } from '../../src/contract/customer-schemas.ts';
 import { checkCustomerEdit, customerListSpec } from '../../src/contract/customers.ts';
-import type { Customer, CustomerBody, CustomerDataItem, CustomerListItem } from '../../src/contract/customer-schemas.ts';
+import {
+  customerList as customerListSchema,
+  type Customer,
+  type CustomerBody,
+  type CustomerDataItem,
+  type CustomerListItem,
+} from '../../src/contract/customer-schemas.ts';
 import { countryCodes } from '../../src/contract/enumerations.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { recordAudit } from '../audit/record.ts';
 import { businesses, cardVault, customerData, customers, merchants, type CustomerAddress } from '../db/schema.ts';
-import { resolveContext, resolvePartner } from '../policy/principal.ts';
+import { resolveContext } from '../policy/principal.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
-import {
-  assertResourceMatchesSpec,
-  filterCondition,
-  likeLiteral,
-  orderByOf,
-  orderKeysOf,
-  parseListRequest,
-  singleValuedQuery,
-  type ListResource,
-} from '../http/list-sql.ts';
+import { assertResourceMatchesSpec, likeLiteral, type ListResource } from '../http/list-sql.ts';
 import type { DbWriter } from '../db/client.ts';
+import type { ContextList } from '../http/context-list.ts';
 
 const c$ = customers;
 
@@ -127,6 +125,45 @@ function toCustomer(row: CustomerRow, savedCards: number): Customer {
     savedCards,
   };
 }
+
+/**
+ * The customers list under a merchant, across a business's merchants, or across a partner's businesses' merchants
+ * (each row then names its merchant): its calls come from this declaration (server/http/context-list.ts).
+ */
+export const customerList: ContextList<CustomerListItem> = {
+  path: 'customers',
+  contexts: ['merchant', 'business', 'partner'],
+  permission: 'Mapi.Customers.Read',
+  resource: customerResource,
+  defaultSort: { field: 'name', descending: false },
+  within: (scope, db) =>
+    scope.kind === 'merchant'
+      ? eq(c$.merchantId, scope.merchantId)
+      : scope.kind === 'business'
+        ? eq(c$.businessId, scope.businessId)
+        : inArray(c$.businessId, db.select({ id: businesses.id }).from(businesses).where(eq(businesses.partnerId, scope.partnerId))),
+  rows: async (db, page) => {
+    const rows = await db
+      .select({ customer: c$, merchantName: merchants.name })
+      .from(c$)
+      .innerJoin(merchants, eq(merchants.id, c$.merchantId))
+      .where(page.where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset);
+    return rows.map((row) => toListItem(row.customer, page.scope.kind === 'merchant' ? undefined : row.merchantName));
+  },
+  count: async (db, where) => Number((await db.select({ value: count() }).from(c$).where(where))[0]?.value ?? 0),
+  openApi: {
+    tag: 'Customers',
+    summaries: {
+      merchant: 'Stored customers of a merchant',
+      business: "Stored customers across a business's merchants",
+      partner: "Stored customers across a partner's merchants",
+    },
+    response: customerListSchema,
+  },
+};
 
 /** What a data item is, in a line: never a card number or token. */
 export function describeDataItem(kind: string, value: Record<string, unknown>): string {
@@ -229,52 +266,6 @@ export function customerRoutes({ database }: Deps) {
 
   const audit = (tx: DbWriter, c: Context<AppEnv>, event: string, scope: { businessId: string; merchantId: string }, metaData: Record<string, unknown>) =>
     recordAudit(tx, c.get('principal'), event, { businessId: scope.businessId, merchantId: scope.merchantId }, metaData);
-
-  /** One page of the list within a condition on the customers (their merchant, business or partner's businesses). */
-  async function listPage(c: Context<AppEnv>, scope: SQL, withMerchantName: boolean) {
-    const query = parseListRequest(singleValuedQuery(c), customerListSpec);
-    const sort = query.sort[0] ?? { field: 'name', descending: false };
-    const where = and(scope, filterCondition(customerResource, query.filters, c.get('timeZone')));
-    const [rows, [total]] = await Promise.all([
-      db
-        .select({ customer: c$, merchantName: merchants.name })
-        .from(c$)
-        .innerJoin(merchants, eq(merchants.id, c$.merchantId))
-        .where(where)
-        .orderBy(...orderByOf(orderKeysOf(customerResource, sort)))
-        .limit(query.pageSize)
-        .offset((query.pageNumber - 1) * query.pageSize),
-      db.select({ value: count() }).from(c$).where(where),
-    ]);
-    return c.json({
-      results: rows.map((row) => toListItem(row.customer, withMerchantName ? row.merchantName : undefined)),
-      numberOfResults: Number(total?.value ?? 0),
-    });
-  }
-
-  routes.get(prefix, async (c) => {
-    const { merchantId } = await merchantOf(c, 'Mapi.Customers.Read');
-    return listPage(c, eq(c$.merchantId, merchantId), false);
-  });
-
-  routes.get('/businesses/:businessId/customers', async (c) => {
-    const businessId = c.req.param('businessId') ?? '';
-    if (!idPattern.test(businessId)) throw notFound();
-    const resolved = await resolveContext(database, c.get('principal'), businessId);
-    if (!resolved) throw notFound();
-    requirePermission(resolved.permissions, 'Mapi.Customers.Read');
-    return listPage(c, eq(c$.businessId, resolved.business.id), true);
-  });
-
-  routes.get('/partners/:partnerId/customers', async (c) => {
-    const partnerId = c.req.param('partnerId') ?? '';
-    if (!idPattern.test(partnerId)) throw notFound();
-    const resolved = await resolvePartner(database, c.get('principal'), partnerId);
-    if (!resolved) throw notFound();
-    requirePermission(resolved.permissions, 'Mapi.Customers.Read');
-    const partnerBusinesses = db.select({ id: businesses.id }).from(businesses).where(eq(businesses.partnerId, resolved.partner.id));
-    return listPage(c, inArray(c$.businessId, partnerBusinesses), true);
-  });
 
   routes.get(`${prefix}/:customerId`, async (c) => {
     const { merchantId } = await merchantOf(c, 'Mapi.Customers.Read');

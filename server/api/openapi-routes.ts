@@ -14,7 +14,6 @@ import * as configurationSchemas from '../../src/contract/configuration-schemas.
 import { businessListSpec, configurationListSpec, merchantListSpec } from '../../src/contract/configurations.ts';
 import * as contextResponses from '../../src/contract/context-responses.ts';
 import * as customerSchemas from '../../src/contract/customer-schemas.ts';
-import { customerListSpec } from '../../src/contract/customers.ts';
 import * as dashboard from '../../src/contract/dashboard.ts';
 import * as auditEvents from '../../src/contract/audit-events.ts';
 import * as errors from '../../src/contract/errors.ts';
@@ -46,7 +45,9 @@ import { userListSpec } from '../../src/contract/users.ts';
 import * as virtualTerminalSchemas from '../../src/contract/virtual-terminal-schemas.ts';
 import * as watchListSchemas from '../../src/contract/watch-list-schemas.ts';
 import { watchListSpec } from '../../src/contract/watch-list.ts';
+import { contextListPath } from '../http/context-list.ts';
 import { runListSpec } from './billing.ts';
+import { contextLists } from './context-lists.ts';
 import { auditQuery } from './payment-jobs.ts';
 import { merchantQuery, searchQuery } from './search.ts';
 import { settingBody } from './user-settings.ts';
@@ -1247,31 +1248,22 @@ add(
 // Customers (customers.ts), beneficiaries and screening (beneficiaries.ts), watch list (watch-list.ts)
 const customers = `${merchant}/customers`;
 const beneficiaries = `${business}/beneficiaries`;
+// The lists declared once under each context they serve (context-lists.ts).
 add(
-  {
-    method: 'GET',
-    path: customers,
-    tag: tags.customers,
-    summary: 'Stored customers of a merchant',
-    query: customerListSpec,
-    response: customerSchemas.customerList,
-  },
-  {
-    method: 'GET',
-    path: `${business}/customers`,
-    tag: tags.customers,
-    summary: "Stored customers across a business's merchants",
-    query: customerListSpec,
-    response: customerSchemas.customerList,
-  },
-  {
-    method: 'GET',
-    path: `${partner}/customers`,
-    tag: tags.customers,
-    summary: "Stored customers across a partner's merchants",
-    query: customerListSpec,
-    response: customerSchemas.customerList,
-  },
+  ...contextLists.flatMap((list) =>
+    list.contexts.map(
+      (kind): Operation => ({
+        method: 'GET',
+        path: contextListPath(kind, list.path),
+        tag: list.openApi.tag,
+        summary: list.openApi.summaries[kind],
+        query: list.resource.spec,
+        response: list.openApi.response,
+      }),
+    ),
+  ),
+);
+add(
   { method: 'GET', path: `${customers}/:customerId`, tag: tags.customers, summary: 'One customer', response: customerSchemas.customer },
   {
     method: 'POST',
