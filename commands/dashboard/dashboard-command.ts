@@ -1,13 +1,7 @@
 // What every dashboard command shares: it is offered while the focused pane shows the dashboard and the
 // caller may read its statistics, and it acts by rewriting the pane's address (the view lives there).
-import {
-  browserTimeZone,
-  changeDashboardPath,
-  dashboardPath,
-  localDateOf,
-  readDashboardSearch,
-  type DashboardSettings,
-} from '../../src/contract/dashboard-intervals.ts';
+import { calendarDate } from '../../src/contract/calendar-date.ts';
+import { browserTimeZone, changeDashboardPath, dashboardPath, readDashboardSearch, type DashboardSettings } from '../../src/contract/dashboard-intervals.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { CommandContext, CommandServices } from '../command.ts';
 
@@ -34,7 +28,7 @@ export function shownSettings(ctx: CommandContext): DashboardSettings | null {
 }
 
 export function today(): string {
-  return localDateOf(Date.now(), browserTimeZone());
+  return calendarDate(Date.now(), browserTimeZone());
 }
 
 /** Applies a change to the focused dashboard's view, replacing its address. */

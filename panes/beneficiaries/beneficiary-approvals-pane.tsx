@@ -8,18 +8,9 @@ import { useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { beneficiaryApprovalListSpec } from '../../src/contract/beneficiaries.ts';
 import type { BeneficiaryApproval } from '../../src/contract/beneficiary-schemas.ts';
-import {
-  calendarDate,
-  compactFilters,
-  datePresetIds,
-  datePresetLabels,
-  datePresetRange,
-  decodeDateRange,
-  encodeDateRange,
-  listStateFromParams,
-  pickerBounds,
-  weekStartsOn,
-} from '../../src/contract/filters.ts';
+import { calendarDate, weekStartsOn } from '../../src/contract/calendar-date.ts';
+import { datePresetIds, datePresetLabels, datePresetRange, decodeDateRange, encodeDateRange, pickerBounds } from '../../src/contract/date-range-filter.ts';
+import { compactFilters, listStateFromParams } from '../../src/contract/list-state.ts';
 import { defaultPageSize, encodeFilter, encodeSort, pageSizes, parseFilter, parseListQuery, type SortKey } from '../../src/contract/list-query.ts';
 import { formatDateTime, formatShortDate } from '../../src/format/dates.ts';
 import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';

@@ -2,30 +2,22 @@
 // custom range from five years ago to today. A preset shows that period with its own interval; a range
 // switches the dashboard to the custom interval.
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
-import {
-  addLocalDays,
-  daysInRange,
-  isLocalDate,
-  maxCustomRangeDays,
-  periodContaining,
-  shiftPeriod,
-  type DashboardPeriod,
-  type LocalDate,
-} from '../../src/contract/dashboard-intervals.ts';
+import { addDays, daysInRange, isIsoDate, type IsoDate } from '../../src/contract/calendar-date.ts';
+import { maxCustomRangeDays, periodContaining, shiftPeriod, type DashboardPeriod } from '../../src/contract/dashboard-intervals.ts';
 import { DeferredModal as Modal } from '../../src/ui/deferred-modal.tsx';
 import { rovingTarget } from '../../src/ui/roving-focus.ts';
 import { formatLocalDate } from './dashboard-format.ts';
 
 export type DateRangeDialogProps = {
   open: boolean;
-  today: LocalDate;
+  today: IsoDate;
   initial: DashboardPeriod | null;
   onChoosePeriod: (period: DashboardPeriod) => void;
-  onChooseRange: (startDate: LocalDate, endDate: LocalDate) => void;
+  onChooseRange: (startDate: IsoDate, endDate: IsoDate) => void;
   onClose: () => void;
 };
 
-type Preset = { label: string; period: (today: LocalDate) => DashboardPeriod };
+type Preset = { label: string; period: (today: IsoDate) => DashboardPeriod };
 const presets: readonly Preset[] = [
   { label: 'Today', period: (today) => periodContaining('day', today) },
   { label: 'Yesterday', period: (today) => shiftPeriod(periodContaining('day', today), -1) },
@@ -38,13 +30,13 @@ const presets: readonly Preset[] = [
 ];
 
 /** The spec's date picker reaches back five years. */
-export const earliestSelectable = (today: LocalDate): LocalDate => `${Number(today.slice(0, 4)) - 5}${today.slice(4)}`.replace(/-02-29$/, '-02-28');
+export const earliestSelectable = (today: IsoDate): IsoDate => `${Number(today.slice(0, 4)) - 5}${today.slice(4)}`.replace(/-02-29$/, '-02-28');
 
-export function rangeProblem(startDate: string, endDate: string, today: LocalDate): string | null {
-  if (!isLocalDate(startDate)) return 'From is required';
-  if (!isLocalDate(endDate)) return 'To is required';
+export function rangeProblem(startDate: string, endDate: string, today: IsoDate): string | null {
+  if (!isIsoDate(startDate)) return 'From is required';
+  if (!isIsoDate(endDate)) return 'To is required';
   const earliest = earliestSelectable(today);
-  if (startDate < earliest || endDate < earliest) return `Dates should be after ${formatLocalDate(addLocalDays(earliest, -1))}`;
+  if (startDate < earliest || endDate < earliest) return `Dates should be after ${formatLocalDate(addDays(earliest, -1))}`;
   if (startDate > today || endDate > today) return 'Dates may not be in the future';
   if (endDate < startDate) return 'To should be on or after From';
   if (daysInRange(startDate, endDate) > maxCustomRangeDays) return `A range may span ${maxCustomRangeDays} days maximum`;
@@ -52,7 +44,7 @@ export function rangeProblem(startDate: string, endDate: string, today: LocalDat
 }
 
 export function DateRangeDialog({ open, today, initial, onChoosePeriod, onChooseRange, onClose }: DateRangeDialogProps) {
-  const [startDate, setStartDate] = useState(initial?.startDate ?? addLocalDays(today, -29));
+  const [startDate, setStartDate] = useState(initial?.startDate ?? addDays(today, -29));
   const [endDate, setEndDate] = useState(initial?.endDate && initial.endDate <= today ? initial.endDate : today);
   const [submitted, setSubmitted] = useState(false);
   const fromId = useId();

@@ -6,6 +6,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { lazy, Suspense, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
+import { calendarDate } from '../../src/contract/calendar-date.ts';
 import {
   browserTimeZone,
   canStepForward,
@@ -23,7 +24,6 @@ import {
   dateBasisLabels,
   defaultDateBasis,
   type DashboardDateBasis,
-  localDateOf,
   measureLabels,
   periodsToPrefetch,
   readDashboardSearch,
@@ -98,7 +98,7 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
   const granted = session.permissions[permissionScope(selections).key];
   const [, navigate] = useLocation();
   const timeZone = browserTimeZone();
-  const today = localDateOf(Date.now(), timeZone);
+  const today = calendarDate(Date.now(), timeZone);
   const settings = useMemo(() => readDashboardSearch(search, today), [search, today]);
   const { view } = settings;
   const [dateDialogOpen, setDateDialogOpen] = useState(false);

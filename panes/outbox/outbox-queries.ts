@@ -2,7 +2,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
-import { encodeSearchTerm } from '../../src/contract/filters.ts';
+import { encodeSearchTerm } from '../../src/contract/list-state.ts';
 
 export const outboxQueries = {
   all: ['outbox'] as const,

@@ -1,14 +1,6 @@
 // An overview's date filter: the range in words for its button, and the picker with the spec's presets and bounds.
-import {
-  calendarDate,
-  type DateRange,
-  datePresetIds,
-  datePresetLabels,
-  datePresetRange,
-  pickerBounds,
-  presetOfRange,
-  weekStartsOn,
-} from '../../src/contract/filters.ts';
+import { calendarDate, weekStartsOn } from '../../src/contract/calendar-date.ts';
+import { type DateRange, datePresetIds, datePresetLabels, datePresetRange, pickerBounds, presetOfRange } from '../../src/contract/date-range-filter.ts';
 import { formatShortDate } from '../../src/format/dates.ts';
 import { DateRangePicker } from '../../src/ui/data-table/date-range-picker.tsx';
 

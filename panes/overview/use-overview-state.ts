@@ -7,16 +7,8 @@ import { type QueryKey, type UseQueryOptions, type UseQueryResult, useQuery, use
 import { type RefObject, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { saveUserSetting, userSettingQueries } from '../../src/api/user-setting-queries.ts';
-import {
-  changeListState,
-  columnChoice,
-  columnChoiceOf,
-  columnsSettingKey,
-  compactFilters,
-  type ListState,
-  listStateFromParams,
-  listStateToParams,
-} from '../../src/contract/filters.ts';
+import { changeListState, compactFilters, type ListState, listStateFromParams, listStateToParams } from '../../src/contract/list-state.ts';
+import { columnChoice, columnChoiceOf, columnsSettingKey } from '../../src/contract/column-choice.ts';
 import { type ListQuerySpec, pageSizes } from '../../src/contract/list-query.ts';
 import type { PaneRequestHandlers } from '../../src/state/pane-scope.tsx';
 import type { ColumnChooserProps } from '../../src/ui/data-table/column-chooser.tsx';

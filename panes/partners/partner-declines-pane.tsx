@@ -5,7 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isApiError } from '../../src/api/api-error.ts';
-import { addLocalDays, browserTimeZone, isLocalDate, localDateOf } from '../../src/contract/dashboard-intervals.ts';
+import { addDays, isIsoDate, calendarDate } from '../../src/contract/calendar-date.ts';
+import { browserTimeZone } from '../../src/contract/dashboard-intervals.ts';
 import type { PartnerDeclineBusiness } from '../../src/contract/partner-schemas.ts';
 import { formatMinorUnits } from '../../src/format/money.ts';
 import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
@@ -36,15 +37,15 @@ export function declinesViewOf(search: string, today: string): { startDate: stri
   const query = new URLSearchParams(search);
   const startDate = query.get('startDate') ?? '';
   const endDate = query.get('endDate') ?? '';
-  const valid = isLocalDate(startDate) && isLocalDate(endDate) && startDate <= endDate;
+  const valid = isIsoDate(startDate) && isIsoDate(endDate) && startDate <= endDate;
   const currency = /^[A-Z]{3}$/.test(query.get('currency') ?? '') ? query.get('currency') : null;
-  return { startDate: valid ? startDate : addLocalDays(today, -(defaultDeclineDays - 1)), endDate: valid ? endDate : today, currency };
+  return { startDate: valid ? startDate : addDays(today, -(defaultDeclineDays - 1)), endDate: valid ? endDate : today, currency };
 }
 
 export function PartnerDeclinesPane({ params, search }: PaneProps) {
   const partnerId = params.partnerId ?? '';
   const [, navigate] = useLocation();
-  const today = localDateOf(Date.now(), browserTimeZone());
+  const today = calendarDate(Date.now(), browserTimeZone());
   const view = declinesViewOf(search, today);
   const partner = useQuery(partnerQueries.detail(partnerId));
   const currencies = partner.data?.currencies ?? [];

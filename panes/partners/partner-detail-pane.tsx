@@ -8,7 +8,8 @@ import { isApiError } from '../../src/api/api-error.ts';
 import { userQueries } from '../../src/api/user-queries.ts';
 import { validate } from '../../src/api/validate.ts';
 import type { BusinessListItem } from '../../src/contract/configuration-schemas.ts';
-import { browserTimeZone, localDateOf, periodContaining } from '../../src/contract/dashboard-intervals.ts';
+import { calendarDate } from '../../src/contract/calendar-date.ts';
+import { browserTimeZone, periodContaining } from '../../src/contract/dashboard-intervals.ts';
 import type { CommissionPlanListItem } from '../../src/contract/partner-schemas.ts';
 import { formatDate } from '../../src/format/dates.ts';
 import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
@@ -44,7 +45,7 @@ const planStatusTone: Record<CommissionPlanListItem['status'], string> = { Activ
 
 function PartnerStatistics({ partnerId, currencies }: { partnerId: string; currencies: readonly string[] }) {
   const timeZone = browserTimeZone();
-  const period = periodContaining('year', localDateOf(Date.now(), timeZone));
+  const period = periodContaining('year', calendarDate(Date.now(), timeZone));
   const [currency, setCurrency] = useState<string | null>(null);
   const statistics = useQuery(dashboardQueries.statistics(partnerPath(partnerId), period, currency));
   const response = statistics.data;

@@ -4,7 +4,7 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
-import { listRequestParams, type ListState } from '../../src/contract/filters.ts';
+import { listRequestParams, type ListState } from '../../src/contract/list-state.ts';
 
 export const paymentJobQueries = {
   all: ['paymentJobs'] as const,

@@ -9,7 +9,8 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
-import { decodeAnyOf, decodeDateRange, encodeAnyOf, encodeDateRange } from '../../src/contract/filters.ts';
+import { decodeDateRange, encodeDateRange } from '../../src/contract/date-range-filter.ts';
+import { decodeAnyOf, encodeAnyOf } from '../../src/contract/list-state.ts';
 import { paymentJobListSpec, paymentJobTabs, type PaymentJobTab } from '../../src/contract/payment-jobs.ts';
 import type { PaymentJobListItem } from '../../src/contract/payment-job-schemas.ts';
 import { paymentJobTabLabels, paymentStatusOptions } from '../../src/contract/payment-job-labels.ts';
@@ -43,7 +44,7 @@ import {
 import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
 import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import { OverviewDatePicker } from '../overview/overview-dates.tsx';
-import { SettingFilterPresets } from '../overview/setting-presets.tsx';
+import { DatabaseFilterPresets } from '../overview/database-presets.tsx';
 import { useOverviewState } from '../overview/use-overview-state.ts';
 import { paymentJobQueries } from './payment-job-queries.ts';
 import '../../src/ui/data-table/data-table.css';
@@ -118,7 +119,7 @@ export const paymentJobColumnsList: readonly DataTableColumn<PaymentJobListItem>
 ];
 const columnIds = paymentJobColumnsList.map((column) => column.id);
 const defaultVisibleColumns = columnIds.slice(0, 9);
-/** The page name of user settings: paymentJobsFilterPresets, paymentJobsColumns. */
+/** The page name of its filter presets and user settings (paymentJobsColumns). */
 export const paymentJobsPage = 'paymentJobs';
 
 export function PaymentJobsPane({ params, search }: PaneProps) {
@@ -254,7 +255,13 @@ export function PaymentJobsPane({ params, search }: PaneProps) {
           {lockedConfiguration !== null ? <span className="field-hint"> of configuration {lockedConfiguration}</span> : null}
         </h1>
         <div className="payment-jobs-tools">
-          <SettingFilterPresets page={paymentJobsPage} filters={state.filters} onApply={overview.showFilters} />
+          <DatabaseFilterPresets
+            page={paymentJobsPage}
+            businessId={applied.business?.id ?? null}
+            filters={state.filters}
+            onApply={overview.showFilters}
+            defaultApplies={Object.keys(state.filters).length === 0}
+          />
           <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>
             Columns
           </button>

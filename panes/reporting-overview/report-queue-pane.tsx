@@ -4,7 +4,10 @@
 // the row cursor, Enter downloads a ready report. The list refreshes itself while work is in progress.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
-import { datePresetLabels, decodeAmount, decodeAnyOf, decodeDateRange, decodeSearchTerm, calendarDate, presetOfRange } from '../../src/contract/filters.ts';
+import { calendarDate } from '../../src/contract/calendar-date.ts';
+import { datePresetLabels, decodeDateRange, presetOfRange } from '../../src/contract/date-range-filter.ts';
+import { decodeAmount } from '../../src/contract/amount-filter.ts';
+import { decodeAnyOf, decodeSearchTerm } from '../../src/contract/list-state.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';
 import { reportProgress, reportStateLabels, reportTypeLabels } from '../../src/contract/reports.ts';

@@ -7,21 +7,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { ContextSelections } from '../../src/contract/context.ts';
-import {
-  calendarDate,
-  changeListState,
-  compactFilters,
-  datePresetIds,
-  datePresetLabels,
-  datePresetRange,
-  decodeDateRange,
-  encodeDateRange,
-  type ListState,
-  listStateFromParams,
-  listStateToParams,
-  pickerBounds,
-  weekStartsOn,
-} from '../../src/contract/filters.ts';
+import { calendarDate, weekStartsOn } from '../../src/contract/calendar-date.ts';
+import { datePresetIds, datePresetLabels, datePresetRange, decodeDateRange, encodeDateRange, pickerBounds } from '../../src/contract/date-range-filter.ts';
+import { changeListState, compactFilters, type ListState, listStateFromParams, listStateToParams } from '../../src/contract/list-state.ts';
 import type { SettlementBatch } from '../../src/contract/ledger-schemas.ts';
 import { batchListSpec, batchStatuses } from '../../src/contract/ledger.ts';
 import { pageSizes } from '../../src/contract/list-query.ts';

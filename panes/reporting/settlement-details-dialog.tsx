@@ -2,7 +2,8 @@
 // month, queued in the report queue like every ledger report (the file appears in My report queue). Offered on the
 // batch report (a month of the account group) and on a batch (that batch). Shift+G or the palette opens it.
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { addDays, encodeDateRange } from '../../src/contract/filters.ts';
+import { addDays } from '../../src/contract/calendar-date.ts';
+import { encodeDateRange } from '../../src/contract/date-range-filter.ts';
 import { Modal } from '../../src/ui/modal.tsx';
 import { FileTypeChoice } from './download-dialog.tsx';
 

@@ -7,23 +7,17 @@ import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { ContextSelections } from '../../src/contract/context.ts';
+import { calendarDate, weekStartsOn } from '../../src/contract/calendar-date.ts';
+import { datePresetIds, datePresetLabels, datePresetRange, decodeDateRange, encodeDateRange, pickerBounds } from '../../src/contract/date-range-filter.ts';
 import {
-  calendarDate,
   changeListState,
   compactFilters,
-  datePresetIds,
-  datePresetLabels,
-  datePresetRange,
   decodeAnyOf,
-  decodeDateRange,
   encodeAnyOf,
-  encodeDateRange,
   type ListState,
   listStateFromParams,
   listStateToParams,
-  pickerBounds,
-  weekStartsOn,
-} from '../../src/contract/filters.ts';
+} from '../../src/contract/list-state.ts';
 import type { StatementMovement } from '../../src/contract/ledger-schemas.ts';
 import {
   accountKindLabels,

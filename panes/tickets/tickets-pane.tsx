@@ -6,16 +6,9 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import type { ContextSelections } from '../../src/contract/context.ts';
-import {
-  calendarDate,
-  compactFilters,
-  decodeAnyOf,
-  decodeDateRange,
-  decodeSearchTerm,
-  encodeAnyOf,
-  encodeDateRange,
-  encodeSearchTerm,
-} from '../../src/contract/filters.ts';
+import { calendarDate } from '../../src/contract/calendar-date.ts';
+import { decodeDateRange, encodeDateRange } from '../../src/contract/date-range-filter.ts';
+import { compactFilters, decodeAnyOf, decodeSearchTerm, encodeAnyOf, encodeSearchTerm } from '../../src/contract/list-state.ts';
 import {
   staffQueueViews,
   ticketExportColumnLabels,
@@ -61,14 +54,14 @@ import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
 import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
 import { ExportDialog, type ExportChoice } from '../../src/ui/data-table/export-dialog.tsx';
 import { dateRangeSummary, OverviewDatePicker } from '../overview/overview-dates.tsx';
-import { SettingFilterPresets } from '../overview/setting-presets.tsx';
+import { DatabaseFilterPresets } from '../overview/database-presets.tsx';
 import { useOverviewState } from '../overview/use-overview-state.ts';
 import '../../src/ui/data-table/data-table.css';
 import '../../src/ui/form-field.css';
 import '../../src/ui/data-table/overview.css';
 import './tickets.css';
 
-/** The page name of user settings: ticketsFilterPresets, ticketsColumns. */
+/** The page name of its filter presets and user settings (ticketsColumns). */
 export const ticketsPage = 'tickets';
 
 const statusOptions = ticketStatuses.map((value) => ({ value, label: ticketStatusLabels[value] }));
@@ -257,10 +250,12 @@ export function TicketsPane({ search }: PaneProps) {
               </button>
             </div>
           ) : null}
-          <SettingFilterPresets
+          <DatabaseFilterPresets
             page={ticketsPage}
+            businessId={everyBusiness ? null : ((applied as ContextSelections).business?.id ?? null)}
             filters={compactFilters({ ...state.filters, searchterm: encodeSearchTerm(searchDraft) })}
             onApply={overview.showFilters}
+            defaultApplies={Object.keys(state.filters).length === 0}
           />
           <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>
             Columns

@@ -3,7 +3,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
-import { listRequestParams, type ListState } from '../../src/contract/filters.ts';
+import { listRequestParams, type ListState } from '../../src/contract/list-state.ts';
 import type { TransactionExportBody } from '../../src/contract/transaction-schemas.ts';
 
 /**

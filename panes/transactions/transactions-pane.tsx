@@ -6,31 +6,15 @@
 // its scope (scope=all: everything the user may see), an amount without a currency compared in each row's own
 // currency, and a note naming whatever the query could not use.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { createPreset, filterPresetQueries, removePresetRecord, updatePreset } from '../../src/api/filter-preset-queries.ts';
-import { describePreset, presetFiltersFor, presetNameProblem, type StoredPreset } from '../../src/contract/filter-presets.ts';
-import { roleLabels, type RoleName } from '../../src/contract/permissions.ts';
 import { describeScheduleOrdering } from '../../src/contract/report-schedules.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { channels, paymentMethods, paymentStatuses } from '../../src/contract/enumerations.ts';
-import {
-  amountProblems,
-  calendarDate,
-  compactFilters,
-  datePresetLabels,
-  datePresetRange,
-  dateRangeProblem,
-  decodeAmount,
-  decodeAnyOf,
-  decodeDateRange,
-  decodeSearchTerm,
-  encodeAmount,
-  encodeAnyOf,
-  encodeDateRange,
-  encodeSearchTerm,
-  presetOfRange,
-} from '../../src/contract/filters.ts';
+import { calendarDate } from '../../src/contract/calendar-date.ts';
+import { dateRangeProblem, decodeDateRange, encodeDateRange } from '../../src/contract/date-range-filter.ts';
+import { amountProblems, decodeAmount, encodeAmount } from '../../src/contract/amount-filter.ts';
+import { compactFilters, decodeAnyOf, decodeSearchTerm, encodeAnyOf, encodeSearchTerm } from '../../src/contract/list-state.ts';
 import { encodeFilter, encodeOrdering, parseFilter } from '../../src/contract/list-query.ts';
 import { messages } from '../../src/contract/messages.ts';
 import {
@@ -59,7 +43,6 @@ import { openBeside } from '../../src/state/workspace-store.ts';
 import { ColumnChooser } from '../../src/ui/data-table/column-chooser.tsx';
 import { ExportDialog } from '../../src/ui/data-table/export-dialog.tsx';
 import { AmountField, type AmountValue, ChoiceFilter, DateRangeButton, SearchField, searchFieldKeyDown } from '../../src/ui/data-table/filter-fields.tsx';
-import { FilterPresets } from '../../src/ui/data-table/filter-presets.tsx';
 import { useDebouncedApply, useFilterDraft } from '../../src/ui/data-table/filter-draft.ts';
 import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
 import { transactionListColumnIds, transactionListColumns } from './transaction-columns.tsx';
@@ -67,6 +50,7 @@ import { queueTransactionExport, transactionQueries } from './transaction-querie
 import { bulkActionIndex, type BulkAction, type BulkContext, type BulkJob } from '../../src/contract/bulk-jobs.ts';
 import { SelectionBar } from '../../src/ui/data-table/selection-bar.tsx';
 import { emptySelection, pickedRows, selectAllMatching, selectedCount, selectionRequest, type RowSelection } from '../../src/ui/data-table/selection-model.ts';
+import { DatabaseFilterPresets } from '../overview/database-presets.tsx';
 import { dateRangeSummary, OverviewDatePicker } from '../overview/overview-dates.tsx';
 import { useOverviewState } from '../overview/use-overview-state.ts';
 import { bulkContextOf, startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
@@ -78,7 +62,7 @@ import './transactions.css';
 /** The filters the Filters panel holds (its button counts them). */
 const filterPanelKeys = ['kind', 'currency', 'status', 'channel', 'paymentmethod', 'amount'] as const;
 
-/** The page name of user settings: transactionsFilterPresets, transactionsColumns. */
+/** The page name of its filter presets and user settings (transactionsColumns). */
 export const transactionsPage = 'transactions';
 
 export function contextPrefixOf(params: Readonly<Record<string, string | undefined>>, applied: ContextSelections): string {
@@ -143,13 +127,6 @@ function describeFilter(name: string, value: string, today: string): string | un
   if (name === 'searchterm') return `Search: “${decodeSearchTerm(value)}”`;
   if (name === 'last4') return `Card: ${maskedCardFilter(undefined, firstValue(value))}`;
   if (name === 'bin') return `Card: ${maskedCardFilter(firstValue(value), undefined)}`;
-  return undefined;
-}
-
-function presetBadge(preset: StoredPreset): string | undefined {
-  if (preset.sharing === 'business')
-    return preset.isDefault ? 'Default, shared with the business' : `Shared with the business by ${preset.ownerName}${preset.editable ? '' : ' (read-only)'}`;
-  if (preset.sharing === 'role') return `Shared with ${roleLabels[preset.role as RoleName] ?? preset.role}${preset.editable ? '' : ' (read-only)'}`;
   return undefined;
 }
 
@@ -242,59 +219,13 @@ export function TransactionsPane({ params, search }: PaneProps) {
   const range = decodeDateRange(state.filters.date);
   const formProblem = !amountValid ? 'Correct the amount first.' : (cardProblem ?? dateRangeProblem(range));
 
-  // Presets, saved in the database: mine, my roles', and those shared with the business (read-only unless mine or
-  // I administer it). A date that is one of the dropdown's presets is saved as that preset, so 'last month' stays
-  // last month; applying resolves it against today.
+  // Presets, saved in the database (<DatabaseFilterPresets>): mine, my roles', and those shared with the business of
+  // the route or the applied context. Applying one also shows its search in the field.
   const businessId = params.partnerId && !params.businessId ? null : (params.businessId ?? (applied as ContextSelections).business?.id ?? null);
-  const presetQuery = useQuery(filterPresetQueries.page(transactionsPage, businessId));
-  const presets = presetQuery.data?.results ?? [];
-  const resolveRelative = (preset: Parameters<typeof datePresetRange>[0]) => encodeDateRange(datePresetRange(preset, today));
-  const presetEntries = presets.map((preset) => ({
-    identifier: preset.id,
-    name: preset.name,
-    summary: describePreset(
-      preset,
-      (name, value) => describeFilter(name, value, today),
-      (relative) => datePresetLabels[relative],
-    ),
-    badge: presetBadge(preset),
-    removable: preset.editable,
-  }));
-  const refreshPresets = () => queryClient.invalidateQueries({ queryKey: filterPresetQueries.all });
-  const storePreset = useMutation({
-    mutationFn: async ({ name, shared }: { name: string; shared: boolean }) => {
-      const relativeDate = presetOfRange(range, today);
-      const filters = compactFilters({ ...draftFilters, date: relativeDate ? undefined : draftFilters.date });
-      const input = { name, filters, relativeDate };
-      const sharing = shared && businessId ? 'business' : 'personal';
-      const existing = presets.find((preset) => preset.editable && preset.sharing === sharing && preset.name.toLowerCase() === name.toLowerCase());
-      return existing ? updatePreset(existing, input) : createPreset(transactionsPage, input, sharing === 'business' && businessId ? { businessId } : null);
-    },
-    onSuccess: (preset) => {
-      void refreshPresets();
-      showToast({ kind: 'success', message: `Filter preset '${preset.name}' saved.` });
-    },
-  });
-  const dropPreset = useMutation({
-    mutationFn: (preset: StoredPreset) => removePresetRecord(preset),
-    onSuccess: (_nothing, preset) => {
-      void refreshPresets();
-      showToast({ kind: 'success', message: `Filter preset '${preset.name}' removed.` });
-    },
-  });
-  const applyPreset = (preset: StoredPreset, options: { replace?: boolean } = {}) => {
-    setSearchDraft(decodeSearchTerm(preset.filters.searchterm));
-    overview.showFilters(presetFiltersFor(preset, resolveRelative), options);
+  const applyPresetFilters = (filters: Record<string, string>, options: { replace?: boolean }) => {
+    setSearchDraft(decodeSearchTerm(filters.searchterm));
+    overview.showFilters(filters, options);
   };
-  // The business's default preset applies when the overview opens without filters of its own (once).
-  const defaultApplied = useRef(false);
-  const defaultPreset = presets.find((preset) => preset.isDefault && preset.sharing === 'business');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the presets first load; the filters and applyPreset are read as they are then
-  useEffect(() => {
-    if (defaultApplied.current || !presetQuery.isSuccess) return;
-    defaultApplied.current = true;
-    if (defaultPreset && Object.keys(state.filters).length === 0) applyPreset(defaultPreset, { replace: true });
-  }, [presetQuery.isSuccess]);
 
   // Dialogs and panels.
   const [filtersOpen, setFiltersOpen] = useState(filterPanelKeys.some((key) => state.filters[key]));
@@ -413,22 +344,15 @@ export function TransactionsPane({ params, search }: PaneProps) {
       <header className="overview-header">
         <h1>Transactions</h1>
         <div className="overview-tools">
-          <FilterPresets
-            presets={presetEntries}
+          <DatabaseFilterPresets
+            page={transactionsPage}
+            businessId={businessId}
+            filters={draftFilters}
+            onApply={applyPresetFilters}
+            defaultApplies={Object.keys(state.filters).length === 0}
             saveBlockedBy={formProblem}
-            nameProblem={presetNameProblem}
-            shareLabel={businessId ? 'Share with everyone on this business (read-only to them)' : undefined}
-            onApply={(identifier) => {
-              const preset = presets.find((candidate) => candidate.id === identifier);
-              if (!preset) return;
-              applyPreset(preset);
-              showToast({ kind: 'success', message: `Filter preset '${preset.name}' applied.` });
-            }}
-            onRemove={(identifier) => {
-              const preset = presets.find((candidate) => candidate.id === identifier);
-              if (preset) dropPreset.mutate(preset);
-            }}
-            onSave={(name, { shared }) => storePreset.mutate({ name, shared })}
+            describeFilter={(name, value) => describeFilter(name, value, today)}
+            relativeDates={{ today }}
           />
           <button type="button" className="button" onClick={() => overview.setColumnsOpen(true)}>
             Columns

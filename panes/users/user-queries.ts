@@ -3,7 +3,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
-import type { ListState } from '../../src/contract/filters.ts';
+import type { ListState } from '../../src/contract/list-state.ts';
 import { encodeSort } from '../../src/contract/list-query.ts';
 import type { PolicyInput } from '../../src/contract/user-schemas.ts';
 

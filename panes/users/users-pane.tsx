@@ -7,7 +7,7 @@ import { useLocation } from 'wouter';
 import type { ContextSelections } from '../../src/contract/context.ts';
 import { contextStore } from '../../src/state/context-store.ts';
 import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
-import { compactFilters } from '../../src/contract/filters.ts';
+import { compactFilters } from '../../src/contract/list-state.ts';
 import { roleLabels, roleNames, type RoleName } from '../../src/contract/permissions.ts';
 import type { UserListItem } from '../../src/contract/user-schemas.ts';
 import { statusLabels, userExportColumnLabels, userExportColumns, userListUrlSpec, userStatuses, type UserExportColumn } from '../../src/contract/users.ts';
@@ -32,7 +32,7 @@ import {
 } from '../../src/ui/data-table/selection-model.ts';
 import { BulkActionDialog } from '../bulk-jobs/bulk-action-dialog.tsx';
 import { startBulkJob } from '../bulk-jobs/bulk-job-queries.ts';
-import { SettingFilterPresets } from '../overview/setting-presets.tsx';
+import { DatabaseFilterPresets } from '../overview/database-presets.tsx';
 import { useOverviewState } from '../overview/use-overview-state.ts';
 import '../../src/ui/data-table/data-table.css';
 import './users.css';
@@ -193,7 +193,13 @@ export function UsersPane({ params, search }: PaneProps) {
       <header className="users-header">
         <h1>{title}</h1>
         <div className="users-tools">
-          <SettingFilterPresets page="users" filters={compactFilters({ ...state.filters, ...typedFilters })} onApply={overview.showFilters} />
+          <DatabaseFilterPresets
+            page="users"
+            businessId={partnerId ? null : ((applied as ContextSelections).business?.id ?? null)}
+            filters={compactFilters({ ...state.filters, ...typedFilters })}
+            onApply={overview.showFilters}
+            defaultApplies={Object.keys(state.filters).length === 0}
+          />
           <button type="button" className="button" onClick={openExport}>
             Export
           </button>

@@ -135,7 +135,6 @@ export const customerList: ContextList<CustomerListItem> = {
   contexts: ['merchant', 'business', 'partner'],
   permission: 'Mapi.Customers.Read',
   resource: customerResource,
-  defaultSort: { field: 'name', descending: false },
   within: (scope, db) =>
     scope.kind === 'merchant'
       ? eq(c$.merchantId, scope.merchantId)

@@ -21,15 +21,8 @@
 import { type } from 'arktype';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import {
-  addLocalDays,
-  bucketPlan,
-  defaultDateBasis,
-  normalisePeriod,
-  formatInstant,
-  startOfLocalDate,
-  type DashboardPeriod,
-} from '../../src/contract/dashboard-intervals.ts';
+import { addDays, formatInstant, startOfLocalDate } from '../../src/contract/calendar-date.ts';
+import { bucketPlan, defaultDateBasis, normalisePeriod, type DashboardPeriod } from '../../src/contract/dashboard-intervals.ts';
 import {
   breakdownRequestSchema,
   dashboardRequestSchema,
@@ -154,7 +147,7 @@ export function dashboardRoutes({ database }: Deps) {
     const period = periodOrBadRequest('custom', request.dateRange.startDate, request.dateRange.endDate);
     const timeZone = c.get('timeZone');
     const start = startOfLocalDate(period.startDate, timeZone);
-    const end = startOfLocalDate(addLocalDays(period.endDate, 1), timeZone);
+    const end = startOfLocalDate(addDays(period.endDate, 1), timeZone);
     const reasons = await declineReasons(database.db, scope, request.currency, start, end);
     const body: DeclinesResponse = {
       startDate: period.startDate,
@@ -174,7 +167,7 @@ export function dashboardRoutes({ database }: Deps) {
     const timeZone = c.get('timeZone');
     const currency = request.currency ?? (currencies.includes(defaultCurrency) ? defaultCurrency : (currencies[0] ?? defaultCurrency));
     const start = startOfLocalDate(period.startDate, timeZone);
-    const end = startOfLocalDate(addLocalDays(period.endDate, 1), timeZone);
+    const end = startOfLocalDate(addDays(period.endDate, 1), timeZone);
     const body: BreakdownResponse = {
       startDate: period.startDate,
       endDate: period.endDate,

@@ -20,7 +20,8 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import type { BusinessListItem } from '../../src/contract/configuration-schemas.ts';
-import { addLocalDays, normalisePeriod, startOfLocalDate } from '../../src/contract/dashboard-intervals.ts';
+import { addDays, startOfLocalDate } from '../../src/contract/calendar-date.ts';
+import { normalisePeriod } from '../../src/contract/dashboard-intervals.ts';
 import { maxDeclineReasons } from '../../src/contract/dashboard.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';
 import type {
@@ -552,7 +553,7 @@ export function partnerRoutes({ database }: Deps) {
     const { period } = normalised;
     const timeZone = c.get('timeZone');
     const start = startOfLocalDate(period.startDate, timeZone);
-    const end = startOfLocalDate(addLocalDays(period.endDate, 1), timeZone);
+    const end = startOfLocalDate(addDays(period.endDate, 1), timeZone);
     const reasons = await declineReasons(db, { partnerId: partner.id }, request.currency, start, end);
     const partnerBusinesses = await db
       .select({ id: businesses.id, name: businesses.name })

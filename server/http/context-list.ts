@@ -11,7 +11,6 @@
 import type { Type } from 'arktype';
 import { and, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import type { SortKey } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { Database, Db } from '../db/client.ts';
 import { resolveContext, resolvePartner } from '../policy/principal.ts';
@@ -35,9 +34,8 @@ export type ContextList<Row> = {
   path: string;
   contexts: readonly ListContextKind[];
   permission: PermissionName;
-  /** the filters and sorts the list accepts, each mapped to SQL (checked against its spec at start) */
+  /** the filters and sorts the list accepts, each mapped to SQL (checked against its spec at start; its spec's default sort applies) */
   resource: ListResource;
-  defaultSort: SortKey;
   /** the rows a context holds, as a condition on the list's table */
   within: (scope: ListScope, db: Db) => SQL;
   /** one page of rows, as the answer shows them */
@@ -89,13 +87,12 @@ export function contextListRoutes(database: Database, lists: readonly ContextLis
       routes.get(contextListPath(kind, list.path), async (c) => {
         const scope = await resolveListScope(database, c, kind, list.permission);
         const query = parseListRequest(singleValuedQuery(c), list.resource.spec);
-        const sort = query.sort[0] ?? list.defaultSort;
         const where = and(list.within(scope, db), filterCondition(list.resource, query.filters, c.get('timeZone')));
         const [results, numberOfResults] = await Promise.all([
           list.rows(db, {
             scope,
             where,
-            orderBy: orderByOf(orderKeysOf(list.resource, sort)),
+            orderBy: query.sort.flatMap((key) => orderByOf(orderKeysOf(list.resource, key))),
             limit: query.pageSize,
             offset: (query.pageNumber - 1) * query.pageSize,
           }),

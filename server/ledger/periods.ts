@@ -6,7 +6,7 @@
 // The SQL helpers cut the same periods in the database (AT TIME ZONE with the same IANA name).
 import { TZDate, tzOffset } from '@date-fns/tz';
 import { sql } from 'drizzle-orm';
-import { calendarDate } from '../../src/contract/filters.ts';
+import { calendarDate } from '../../src/contract/calendar-date.ts';
 import { businesses } from '../db/schema.ts';
 import type { DbWriter } from '../db/client.ts';
 

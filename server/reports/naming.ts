@@ -10,7 +10,7 @@
 //
 // The period's days are those of the report's zone (its context's time zone), as the file's own heading states them.
 // Other reports keep their type, queued day and id (transactions-2026-11-21-RPT….csv).
-import { calendarDate } from '../../src/contract/filters.ts';
+import { calendarDate } from '../../src/contract/calendar-date.ts';
 import { ledgerReportTypes } from '../../src/contract/ledger.ts';
 
 export type NamedReport = {

@@ -2,7 +2,7 @@
 // their roles', and the business's shared ones), and the writes. Answers are checked against the contract.
 import { queryOptions } from '@tanstack/react-query';
 import type { StoredPreset } from '../contract/filter-presets.ts';
-import type { DatePresetId } from '../contract/filters.ts';
+import type { DatePresetId } from '../contract/date-range-filter.ts';
 import { api } from './api-client.ts';
 import { validate } from './validate.ts';
 

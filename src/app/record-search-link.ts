@@ -1,10 +1,13 @@
 // A field query as a link to the overview it describes: the transactions overview (or, with in:payments, the payment
 // jobs of the configuration in context) with the same URL filter parameters its own filter bar writes
-// (src/contract/filters.ts), so the link is shareable and the overview shows the filters as applied. The link opens
-// the list with exactly what the preview used: the preview looks across everything the user may see, so the list
-// does too (scope=all, whatever context is applied), an amount without a currency compares each row in its own
-// currency in both, and what the query could not use travels along (unused=…) for the list to say so.
-import { compactFilters, encodeAmount, encodeAnyOf, encodeDateRange, encodeSearchTerm } from '../contract/filters.ts';
+// (src/contract/date-range-filter.ts, amount-filter.ts, list-state.ts), so the link is shareable and the overview shows
+// the filters as applied. The link opens the list with exactly what the preview used: the preview looks across
+// everything the user may see, so the list does too (scope=all, whatever context is applied), an amount without a
+// currency compares each row in its own currency in both, and what the query could not use travels along (unused=…)
+// for the list to say so.
+import { encodeDateRange } from '../contract/date-range-filter.ts';
+import { encodeAmount } from '../contract/amount-filter.ts';
+import { compactFilters, encodeAnyOf, encodeSearchTerm } from '../contract/list-state.ts';
 import { encodeFilter } from '../contract/list-query.ts';
 import { amountClauseBounds, dateClauseRange, type FieldClause, fieldQueryWords, fieldsOf, type SearchQuery, wordsOf } from '../contract/search-query.ts';
 import { searchScopeParameter, unusedSearchParameter } from '../contract/transactions.ts';

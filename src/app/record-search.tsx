@@ -11,7 +11,7 @@ import { Command } from 'cmdk';
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { looksLikeRecordQuery, searchQueries } from '../api/search-queries.ts';
-import { calendarDate } from '../contract/filters.ts';
+import { calendarDate } from '../contract/calendar-date.ts';
 import type { RecordSearchResult } from '../contract/shell-responses.ts';
 import { isFieldQuery, overviewLink } from './record-search-link.ts';
 import { completionsFor, fieldQueryWords, fieldsOf, formatClause, parseQuery, unusedWordsMessage } from '../contract/search-query.ts';

@@ -1,9 +1,8 @@
 // Dashboard periods and buckets: pure calendar maths shared by the server (what to sum) and the client (what to ask
 // for, what to pre-fetch, how the interval selector moves). Periods are calendar dates in the caller's time zone
-// ('YYYY-MM-DD', both ends inclusive); buckets are instants [start, end) so a day is the user's day, DST included.
-// No schema library here: the client loads this eagerly.
-import { TZDate, tzOffset } from '@date-fns/tz';
-import { addDays, addMonths, addWeeks, addYears, endOfMonth, endOfWeek, startOfMonth, startOfWeek } from 'date-fns';
+// ('YYYY-MM-DD', both ends inclusive; the date arithmetic is calendar-date.ts); buckets are instants [start, end) so
+// a day is the user's day, DST included. No schema library here: the client loads this eagerly.
+import { addDays, addMonths, daysInRange, endOfMonth, isIsoDate, type IsoDate, startOfLocalDate, startOfMonth, startOfWeek } from './calendar-date.ts';
 
 export const dashboardIntervals = ['day', 'week', 'month', 'year', 'custom'] as const;
 export type DashboardInterval = (typeof dashboardIntervals)[number];
@@ -29,97 +28,22 @@ export const prefetchedPeriods = 15;
 export const maxCustomRangeDays = 1830;
 export const earliestDashboardDate = '2000-01-01';
 export const latestDashboardDate = '2099-12-31';
-/** Monday, as in the spec's date picker (week starts on day 2). */
-const weekStartsOn = 1;
 
-/** A calendar date in the caller's time zone, 'YYYY-MM-DD'. */
-export type LocalDate = string;
-export type DashboardPeriod = { interval: DashboardInterval; startDate: LocalDate; endDate: LocalDate };
+export type DashboardPeriod = { interval: DashboardInterval; startDate: IsoDate; endDate: IsoDate };
 export type Bucket = { start: Date; end: Date };
 export type BucketPlan = { unit: BucketUnit; step: number; buckets: Bucket[] };
 
-const localDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** The date at UTC midnight, used only for calendar arithmetic (no time zone can shift it). */
-function calendar(date: LocalDate): TZDate {
-  return new TZDate(...partsOf(date), 'UTC');
-}
-
-const pad = (value: number, length = 2) => String(value).padStart(length, '0');
-
-function toLocalDate(date: Date): LocalDate {
-  const tzDate = date instanceof TZDate ? date : new TZDate(date.getTime(), 'UTC');
-  return `${pad(tzDate.getFullYear(), 4)}-${pad(tzDate.getMonth() + 1)}-${pad(tzDate.getDate())}`;
-}
-
-// The hot path (a dashboard answer's buckets) does its calendar arithmetic on UTC day numbers: a TZDate costs tens
-// of microseconds an operation (every one goes through Intl), and the bucket plan of a year took a fifth of the
-// dashboard's CPU time on the embedded database.
-
-/** Year, month (0–11) and day of a 'YYYY-MM-DD' date. */
-function partsOf(date: LocalDate): [number, number, number] {
-  const match = localDatePattern.exec(date);
-  if (!match) throw new RangeError(`'${date}' is not a YYYY-MM-DD date`);
-  return [Number(match[1]), Number(match[2]) - 1, Number(match[3])];
-}
-
-function localDateOfUtcDay(ms: number): LocalDate {
-  const date = new Date(ms);
-  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
-}
-
-export function isLocalDate(value: string): boolean {
-  if (!localDatePattern.test(value)) return false;
-  return localDateOfUtcDay(Date.UTC(...partsOf(value))) === value;
-}
-
-export function addLocalDays(date: LocalDate, days: number): LocalDate {
-  const [year, month, day] = partsOf(date);
-  return localDateOfUtcDay(Date.UTC(year, month, day + days));
-}
-
-/** Months later (or earlier), the day kept or, past the end of the target month, its last day (as date-fns does). */
-export function addLocalMonths(date: LocalDate, months: number): LocalDate {
-  const [year, month, day] = partsOf(date);
-  const lastDay = new Date(Date.UTC(year, month + months + 1, 0)).getUTCDate();
-  return localDateOfUtcDay(Date.UTC(year, month + months, Math.min(day, lastDay)));
-}
-
-/** Whole days from start to end, both counted. */
-export function daysInRange(startDate: LocalDate, endDate: LocalDate): number {
-  return Math.round((Date.UTC(...partsOf(endDate)) - Date.UTC(...partsOf(startDate))) / 86_400_000) + 1;
-}
-
-/** The calendar date of an instant in a time zone. */
-export function localDateOf(instant: Date | number, timeZone: string): LocalDate {
-  return toLocalDate(new TZDate(typeof instant === 'number' ? instant : instant.getTime(), timeZone));
-}
-
-/** The instant a local calendar date begins in a time zone (the first valid moment when midnight is skipped). */
-export function startOfLocalDate(date: LocalDate, timeZone: string): Date {
-  const [year, month, day] = partsOf(date);
-  return new Date(new TZDate(year, month, day, timeZone).getTime());
-}
-
-/** An instant as ISO 8601 with the zone's offset at that instant: '2026-03-29T02:00:00+01:00'. */
-export function formatInstant(instant: Date, timeZone: string): string {
-  const offset = tzOffset(timeZone, instant);
-  const shifted = new Date(instant.getTime() + offset * 60_000).toISOString().slice(0, 19);
-  const sign = offset < 0 ? '-' : '+';
-  const absolute = Math.abs(offset);
-  return `${shifted}${sign}${String(Math.floor(absolute / 60)).padStart(2, '0')}:${String(absolute % 60).padStart(2, '0')}`;
-}
-
 /** The day, week (Monday to Sunday), month or year that holds a date. */
-export function periodContaining(interval: FixedInterval, date: LocalDate): DashboardPeriod {
-  const day = calendar(date);
+export function periodContaining(interval: FixedInterval, date: IsoDate): DashboardPeriod {
   switch (interval) {
     case 'day':
       return { interval, startDate: date, endDate: date };
-    case 'week':
-      return { interval, startDate: toLocalDate(startOfWeek(day, { weekStartsOn })), endDate: toLocalDate(endOfWeek(day, { weekStartsOn })) };
+    case 'week': {
+      const startDate = startOfWeek(date);
+      return { interval, startDate, endDate: addDays(startDate, 6) };
+    }
     case 'month':
-      return { interval, startDate: toLocalDate(startOfMonth(day)), endDate: toLocalDate(endOfMonth(day)) };
+      return { interval, startDate: startOfMonth(date), endDate: endOfMonth(date) };
     case 'year':
       return { interval, startDate: `${date.slice(0, 4)}-01-01`, endDate: `${date.slice(0, 4)}-12-31` };
   }
@@ -127,19 +51,19 @@ export function periodContaining(interval: FixedInterval, date: LocalDate): Dash
 
 /** The period `steps` periods later (negative: earlier). A custom range moves by its own length. */
 export function shiftPeriod(period: DashboardPeriod, steps: number): DashboardPeriod {
-  const start = calendar(period.startDate);
+  const start = period.startDate;
   switch (period.interval) {
     case 'day':
-      return periodContaining('day', toLocalDate(addDays(start, steps)));
+      return periodContaining('day', addDays(start, steps));
     case 'week':
-      return periodContaining('week', toLocalDate(addWeeks(start, steps)));
+      return periodContaining('week', addDays(start, 7 * steps));
     case 'month':
-      return periodContaining('month', toLocalDate(addMonths(start, steps)));
+      return periodContaining('month', addMonths(start, steps));
     case 'year':
-      return periodContaining('year', toLocalDate(addYears(start, steps)));
+      return periodContaining('year', addMonths(start, 12 * steps));
     case 'custom': {
       const length = daysInRange(period.startDate, period.endDate);
-      return { interval: 'custom', startDate: addLocalDays(period.startDate, steps * length), endDate: addLocalDays(period.endDate, steps * length) };
+      return { interval: 'custom', startDate: addDays(period.startDate, steps * length), endDate: addDays(period.endDate, steps * length) };
     }
   }
 }
@@ -153,15 +77,15 @@ export function comparePeriod(period: DashboardPeriod): DashboardPeriod {
   if (period.interval === 'custom') {
     return {
       interval: 'custom',
-      startDate: toLocalDate(addYears(calendar(period.startDate), -1)),
-      endDate: toLocalDate(addYears(calendar(period.endDate), -1)),
+      startDate: addMonths(period.startDate, -12),
+      endDate: addMonths(period.endDate, -12),
     };
   }
-  return periodContaining(period.interval, toLocalDate(addYears(calendar(period.startDate), -1)));
+  return periodContaining(period.interval, addMonths(period.startDate, -12));
 }
 
 /** Days per bucket of a custom range: 1, growing so that no more than 31 buckets are needed. */
-export function customStep(startDate: LocalDate, endDate: LocalDate): number {
+export function customStep(startDate: IsoDate, endDate: IsoDate): number {
   return Math.max(1, Math.ceil(daysInRange(startDate, endDate) / maxDashboardBuckets));
 }
 
@@ -172,7 +96,7 @@ export function customStep(startDate: LocalDate, endDate: LocalDate): number {
 export function bucketPlan(period: DashboardPeriod, timeZone: string): BucketPlan {
   const unit = bucketUnitOf[period.interval];
   const periodStart = startOfLocalDate(period.startDate, timeZone);
-  const periodEnd = startOfLocalDate(addLocalDays(period.endDate, 1), timeZone);
+  const periodEnd = startOfLocalDate(addDays(period.endDate, 1), timeZone);
   const buckets: Bucket[] = [];
   if (unit === 'hour') {
     for (let start = periodStart.getTime(); start < periodEnd.getTime(); start += 3_600_000) {
@@ -181,7 +105,7 @@ export function bucketPlan(period: DashboardPeriod, timeZone: string): BucketPla
     return { unit, step: 1, buckets };
   }
   const step = period.interval === 'custom' ? customStep(period.startDate, period.endDate) : 1;
-  const next = unit === 'month' ? (date: LocalDate) => addLocalMonths(date, step) : (date: LocalDate) => addLocalDays(date, step);
+  const next = unit === 'month' ? (date: IsoDate) => addMonths(date, step) : (date: IsoDate) => addDays(date, step);
   for (let date = period.startDate; date <= period.endDate; date = next(date)) {
     const start = startOfLocalDate(date, timeZone);
     const following = next(date);
@@ -199,15 +123,15 @@ export type PeriodProblem = string;
  */
 export function normalisePeriod(
   interval: DashboardInterval,
-  startDate: LocalDate,
-  endDate: LocalDate,
+  startDate: IsoDate,
+  endDate: IsoDate,
 ): { period: DashboardPeriod } | { problems: PeriodProblem[] } {
   const problems: PeriodProblem[] = [];
   for (const [name, value] of [
     ['startDate', startDate],
     ['endDate', endDate],
   ] as const) {
-    if (!isLocalDate(value)) problems.push(`dateRange.${name} '${value.slice(0, 40)}' is not a date`);
+    if (!isIsoDate(value)) problems.push(`dateRange.${name} '${value.slice(0, 40)}' is not a date`);
     else if (value < earliestDashboardDate || value > latestDashboardDate)
       problems.push(`dateRange.${name} should be between ${earliestDashboardDate} and ${latestDashboardDate}`);
   }
@@ -249,18 +173,18 @@ export const compareModesOf = (interval: DashboardInterval): CompareWith[] =>
 
 export const defaultInterval: FixedInterval = 'month';
 
-export function initialView(today: LocalDate, interval: FixedInterval = defaultInterval): DashboardView {
+export function initialView(today: IsoDate, interval: FixedInterval = defaultInterval): DashboardView {
   return { interval, period: periodContaining(interval, today), compare: false, chartType: 'bar' };
 }
 
 /** Changing the interval resets compare, sets the chart to bar and clears custom dates; fixed intervals show the current period. */
-export function selectInterval(view: DashboardView, interval: DashboardInterval, today: LocalDate): DashboardView {
+export function selectInterval(view: DashboardView, interval: DashboardInterval, today: IsoDate): DashboardView {
   if (interval === view.interval && interval !== 'custom') return view;
   return { interval, period: interval === 'custom' ? null : periodContaining(interval, today), compare: false, chartType: 'bar' };
 }
 
 /** Choosing a custom range switches to the custom interval and a line chart. */
-export function selectCustomRange(view: DashboardView, startDate: LocalDate, endDate: LocalDate): DashboardView {
+export function selectCustomRange(view: DashboardView, startDate: IsoDate, endDate: IsoDate): DashboardView {
   const [from, to] = startDate <= endDate ? [startDate, endDate] : [endDate, startDate];
   return { ...view, interval: 'custom', period: { interval: 'custom', startDate: from, endDate: to }, chartType: 'line' };
 }
@@ -272,7 +196,7 @@ export function stepView(view: DashboardView, direction: -1 | 1): DashboardView 
 }
 
 /** The next period starts after today: there is nothing to show there yet. */
-export function canStepForward(view: DashboardView, today: LocalDate): boolean {
+export function canStepForward(view: DashboardView, today: IsoDate): boolean {
   return view.period !== null && shiftPeriod(view.period, 1).startDate <= today;
 }
 
@@ -285,7 +209,7 @@ export function comparedPeriod(view: DashboardView): DashboardPeriod | null {
   if (!view.compare || !view.period) return null;
   const mode = view.compareWith ?? 'year';
   if (mode === 'previous') return shiftPeriod(view.period, -1);
-  if (mode === 'week' && view.period.interval === 'day') return periodContaining('day', toLocalDate(addDays(calendar(view.period.startDate), -7)));
+  if (mode === 'week' && view.period.interval === 'day') return periodContaining('day', addDays(view.period.startDate, -7));
   if (mode === 'week' && view.period.interval === 'week') return shiftPeriod(view.period, -1);
   return comparePeriod(view.period);
 }
@@ -397,7 +321,7 @@ function compareOf(value: string | null, interval: DashboardInterval): { compare
 }
 
 /** Reads a dashboard query string; anything missing or malformed falls back to the current period. */
-export function readDashboardSearch(search: string, today: LocalDate): DashboardSettings {
+export function readDashboardSearch(search: string, today: IsoDate): DashboardSettings {
   const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
   const intervalParam = params.get('interval');
   const interval: DashboardInterval = isInterval(intervalParam) ? intervalParam : defaultInterval;
@@ -405,10 +329,10 @@ export function readDashboardSearch(search: string, today: LocalDate): Dashboard
   const to = params.get('to');
   let period: DashboardPeriod | null;
   if (interval === 'custom') {
-    const valid = from !== null && to !== null && isLocalDate(from) && isLocalDate(to) && from <= to && daysInRange(from, to) <= maxCustomRangeDays;
+    const valid = from !== null && to !== null && isIsoDate(from) && isIsoDate(to) && from <= to && daysInRange(from, to) <= maxCustomRangeDays;
     period = valid ? { interval, startDate: from, endDate: to } : null;
   } else {
-    period = periodContaining(interval, from !== null && isLocalDate(from) ? from : today);
+    period = periodContaining(interval, from !== null && isIsoDate(from) ? from : today);
   }
   const chartParam = params.get('chart');
   const base = { interval, period };
@@ -445,7 +369,7 @@ export function dashboardSearch(settings: DashboardSettings): string {
 }
 
 /** The dashboard path after a change, from the path it is at now (a pane path with its query). */
-export function changeDashboardPath(path: string, today: LocalDate, change: (settings: DashboardSettings) => DashboardSettings): string {
+export function changeDashboardPath(path: string, today: IsoDate, change: (settings: DashboardSettings) => DashboardSettings): string {
   const index = path.indexOf('?');
   const settings = readDashboardSearch(index === -1 ? '' : path.slice(index), today);
   return `${dashboardPath}${dashboardSearch(change(settings))}`;

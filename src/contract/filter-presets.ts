@@ -12,7 +12,7 @@
 // A date range that is one of the date dropdown's presets is stored as that preset ('lastMonth'), never as the
 // dates it meant the day it was saved: 'last month' stays last month.
 import { type } from 'arktype';
-import { datePresetIds, type DatePresetId } from './filters.ts';
+import { datePresetIds, type DatePresetId } from './date-range-filter.ts';
 import { roleKinds, roleNames, type RoleName } from './permissions.ts';
 
 export const presetSharings = ['personal', 'business', 'role'] as const;

@@ -5,7 +5,7 @@
 // exports the period that just ended in place of any date range of the view it was made from.
 // Pure rules shared by server and client; schemas in report-schedule-schemas.ts.
 import { TZDate } from '@date-fns/tz';
-import { addDays, addMonths, calendarDate, isoWeekday, type IsoDate } from './filters.ts';
+import { addDays, addMonths, calendarDate, isoWeekday, type IsoDate } from './calendar-date.ts';
 import { ledgerReportTypes, type LedgerReportType } from './ledger.ts';
 import { parseListQuery, type Ordering } from './list-query.ts';
 import { transactionListSpec } from './transactions.ts';

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { TZDate } from '@date-fns/tz';
-import { addDays, addMonths, differenceInCalendarDays } from 'date-fns';
+import { addDays as dateFnsAddDays, addMonths as dateFnsAddMonths, addWeeks, addYears, endOfMonth, endOfWeek, startOfMonth, startOfWeek } from 'date-fns';
+import { addDays, calendarDate, formatInstant, startOfLocalDate } from '../../src/contract/calendar-date.ts';
 import {
-  addLocalDays,
-  addLocalMonths,
   bucketPlan,
   canStepForward,
   changeDashboardPath,
@@ -13,11 +12,7 @@ import {
   comparePeriod,
   comparedPeriod,
   customStep,
-  daysInRange,
-  formatInstant,
   initialView,
-  isLocalDate,
-  localDateOf,
   maxCustomRangeDays,
   maxDashboardBuckets,
   normalisePeriod,
@@ -27,79 +22,13 @@ import {
   selectInterval,
   setCompare,
   shiftPeriod,
-  startOfLocalDate,
   stepView,
   type DashboardPeriod,
+  type FixedInterval,
 } from '../../src/contract/dashboard-intervals.ts';
 
 const iso = (date: Date) => date.toISOString();
 const hours = (bucket: { start: Date; end: Date }) => (bucket.end.getTime() - bucket.start.getTime()) / 3_600_000;
-
-describe('calendar arithmetic on UTC day numbers', () => {
-  // The reference: date-fns on a TZDate in UTC, what these functions did before they went without TZDate.
-  const utc = (date: string) => new TZDate(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 'UTC');
-  const text = (date: Date) => {
-    const zoned = new TZDate(date.getTime(), 'UTC');
-    return `${String(zoned.getFullYear()).padStart(4, '0')}-${String(zoned.getMonth() + 1).padStart(2, '0')}-${String(zoned.getDate()).padStart(2, '0')}`;
-  };
-  const anyDate = fc
-    .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true })
-    .map((date) => date.toISOString().slice(0, 10));
-
-  it('keeps the day, or the last day of a shorter month, when adding months', () => {
-    expect(addLocalMonths('2026-01-31', 1)).toBe('2026-02-28');
-    expect(addLocalMonths('2024-01-31', 1)).toBe('2024-02-29');
-    expect(addLocalMonths('2026-03-31', -1)).toBe('2026-02-28');
-    expect(addLocalMonths('2026-11-15', 3)).toBe('2027-02-15');
-    expect(addLocalMonths('2026-01-01', -13)).toBe('2024-12-01');
-  });
-
-  it('agrees with date-fns for days, months and day counts over 1970–2199', () => {
-    fc.assert(
-      fc.property(anyDate, anyDate, fc.integer({ min: -800, max: 800 }), fc.integer({ min: -40, max: 40 }), (start, end, days, months) => {
-        expect(addLocalDays(start, days)).toBe(text(addDays(utc(start), days)));
-        expect(addLocalMonths(start, months)).toBe(text(addMonths(utc(start), months)));
-        expect(daysInRange(start, end)).toBe(differenceInCalendarDays(utc(end), utc(start)) + 1);
-        expect(isLocalDate(start)).toBe(true);
-      }),
-      { numRuns: 2000 },
-    );
-  });
-});
-
-describe('local dates', () => {
-  it.each([
-    ['2026-02-28', true],
-    ['2024-02-29', true],
-    ['2026-02-29', false],
-    ['2026-13-01', false],
-    ['2026-1-01', false],
-    ['26-01-01', false],
-  ])('%s is a date: %s', (value, valid) => {
-    expect(isLocalDate(value)).toBe(valid);
-  });
-
-  it('counts days and moves across month and year ends', () => {
-    expect(daysInRange('2026-01-01', '2026-12-31')).toBe(365);
-    expect(daysInRange('2024-01-01', '2024-12-31')).toBe(366);
-    expect(addLocalDays('2026-12-31', 1)).toBe('2027-01-01');
-    expect(addLocalDays('2024-03-01', -1)).toBe('2024-02-29');
-  });
-
-  it('gives the local date of an instant in a zone', () => {
-    expect(localDateOf(new Date('2026-06-30T23:30:00Z'), 'Europe/London')).toBe('2026-07-01');
-    expect(localDateOf(new Date('2026-06-30T23:30:00Z'), 'UTC')).toBe('2026-06-30');
-    expect(localDateOf(new Date('2026-06-30T18:29:00Z'), 'Asia/Kolkata')).toBe('2026-06-30');
-    expect(localDateOf(new Date('2026-06-30T18:30:00Z'), 'Asia/Kolkata')).toBe('2026-07-01');
-  });
-
-  it('formats instants with the offset of their zone', () => {
-    expect(formatInstant(new Date('2026-03-29T01:00:00Z'), 'Europe/London')).toBe('2026-03-29T02:00:00+01:00');
-    expect(formatInstant(new Date('2026-01-01T00:00:00Z'), 'Europe/London')).toBe('2026-01-01T00:00:00+00:00');
-    expect(formatInstant(new Date('2025-12-31T18:15:00Z'), 'Asia/Kathmandu')).toBe('2026-01-01T00:00:00+05:45');
-    expect(formatInstant(new Date('2026-01-01T05:00:00Z'), 'America/New_York')).toBe('2026-01-01T00:00:00-05:00');
-  });
-});
 
 describe('periods', () => {
   it.each([
@@ -109,6 +38,33 @@ describe('periods', () => {
     ['2026-01-01', '2025-12-29', '2026-01-04'], // a week across the year end
   ])('the week of %s runs Monday %s to Sunday %s', (date, start, end) => {
     expect(periodContaining('week', date)).toEqual({ interval: 'week', startDate: start, endDate: end });
+  });
+
+  it('agrees with the date-fns periods it was first written with, over 1970–2199', () => {
+    // The reference: periodContaining, shiftPeriod and comparePeriod as they were on date-fns and a TZDate in UTC.
+    const utc = (date: string) => new TZDate(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 'UTC');
+    const text = (date: Date) => new TZDate(date.getTime(), 'UTC').toISOString().slice(0, 10);
+    const containing = (interval: FixedInterval, date: string): DashboardPeriod => {
+      const day = utc(date);
+      if (interval === 'week') return { interval, startDate: text(startOfWeek(day, { weekStartsOn: 1 })), endDate: text(endOfWeek(day, { weekStartsOn: 1 })) };
+      if (interval === 'month') return { interval, startDate: text(startOfMonth(day)), endDate: text(endOfMonth(day)) };
+      if (interval === 'year') return { interval, startDate: `${date.slice(0, 4)}-01-01`, endDate: `${date.slice(0, 4)}-12-31` };
+      return { interval, startDate: date, endDate: date };
+    };
+    const step = { day: dateFnsAddDays, week: addWeeks, month: dateFnsAddMonths, year: addYears } as const;
+    const anyDate = fc
+      .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((date) => date.toISOString().slice(0, 10));
+    const anyInterval = fc.constantFrom<FixedInterval>('day', 'week', 'month', 'year');
+    fc.assert(
+      fc.property(anyDate, anyInterval, fc.integer({ min: -60, max: 60 }), (date, interval, steps) => {
+        const period = periodContaining(interval, date);
+        expect(period).toEqual(containing(interval, date));
+        expect(shiftPeriod(period, steps)).toEqual(containing(interval, text(step[interval](utc(period.startDate), steps))));
+        if (interval !== 'week') expect(comparePeriod(period)).toEqual(containing(interval, text(addYears(utc(period.startDate), -1))));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('gives whole days, months and years', () => {
@@ -197,7 +153,7 @@ describe('buckets', () => {
     const plan = bucketPlan(periodContaining('week', '2026-03-25'), 'Europe/London');
     expect(plan).toMatchObject({ unit: 'day', step: 1 });
     expect(plan.buckets.map(hours)).toEqual([24, 24, 24, 24, 24, 24, 23]);
-    expect(plan.buckets.map((bucket) => localDateOf(bucket.start, 'Europe/London'))).toEqual([
+    expect(plan.buckets.map((bucket) => calendarDate(bucket.start, 'Europe/London'))).toEqual([
       '2026-03-23',
       '2026-03-24',
       '2026-03-25',
@@ -242,7 +198,7 @@ describe('buckets', () => {
     [366, 12, 31],
     [1830, 60, 31],
   ])('a custom range of %i days has a step of %i days and %i buckets', (days, step, count) => {
-    const period: DashboardPeriod = { interval: 'custom', startDate: '2024-01-01', endDate: addLocalDays('2024-01-01', days - 1) };
+    const period: DashboardPeriod = { interval: 'custom', startDate: '2024-01-01', endDate: addDays('2024-01-01', days - 1) };
     expect(customStep(period.startDate, period.endDate)).toBe(step);
     const plan = bucketPlan(period, 'Europe/London');
     expect(plan).toMatchObject({ unit: 'day', step });
@@ -253,13 +209,13 @@ describe('buckets', () => {
     const zones = ['UTC', 'Europe/London', 'Asia/Kolkata', 'America/Santiago', 'Australia/Lord_Howe', 'Pacific/Chatham'];
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 365 * 20 }), fc.integer({ min: 1, max: maxCustomRangeDays }), fc.constantFrom(...zones), (offset, days, zone) => {
-        const startDate = addLocalDays('2004-01-01', offset);
-        const period: DashboardPeriod = { interval: 'custom', startDate, endDate: addLocalDays(startDate, days - 1) };
+        const startDate = addDays('2004-01-01', offset);
+        const period: DashboardPeriod = { interval: 'custom', startDate, endDate: addDays(startDate, days - 1) };
         const { buckets, step } = bucketPlan(period, zone);
         expect(buckets.length).toBeLessThanOrEqual(maxDashboardBuckets);
         expect(buckets.length).toBe(Math.ceil(days / step));
         expect(buckets[0]!.start.getTime()).toBe(startOfLocalDate(startDate, zone).getTime());
-        expect(buckets.at(-1)!.end.getTime()).toBe(startOfLocalDate(addLocalDays(period.endDate, 1), zone).getTime());
+        expect(buckets.at(-1)!.end.getTime()).toBe(startOfLocalDate(addDays(period.endDate, 1), zone).getTime());
         buckets.slice(1).forEach((bucket, index) => {
           expect(bucket.start.getTime()).toBe(buckets[index]!.end.getTime());
         });

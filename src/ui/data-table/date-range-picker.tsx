@@ -27,7 +27,11 @@ export type DateRangePickerProps = {
   onClose: () => void;
 };
 
-const narrowQuery = '(max-width: 575.98px)';
+/** Under this viewport width the picker shows one month, else two. */
+const pickerOneColumnBelowPx = 576;
+export const pickerColumns = (viewportWidth: number): 1 | 2 => (viewportWidth < pickerOneColumnBelowPx ? 1 : 2);
+/** The same width as a media query: narrower than pickerOneColumnBelowPx. */
+const narrowQuery = `(max-width: ${pickerOneColumnBelowPx - 0.02}px)`;
 
 function useMonthColumns(forced?: 1 | 2): 1 | 2 {
   // One query list for the component's life: a new one each render made the effect below subscribe again each time.

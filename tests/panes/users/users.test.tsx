@@ -8,8 +8,10 @@ import { Router, useSearch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { isAvailable } from '../../../commands/registry.ts';
 import { userCommands } from '../../../commands/users/user-commands.ts';
+import type { StoredPreset } from '../../../src/contract/filter-presets.ts';
 import type { UserDetail, UserListItem } from '../../../src/contract/user-schemas.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
+import { toastStore } from '../../../src/state/toast-store.ts';
 import { userActionStore } from '../../../src/state/user-action-store.ts';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';
 import { accessProblems, policyOfAccess } from '../../../panes/users/access-matrix.tsx';
@@ -19,7 +21,7 @@ import { UserInvitePage } from '../../../panes/users/user-invite-page.tsx';
 import { SecondFactorSection } from '../../../panes/users/second-factor-section.tsx';
 import { ProfilePane } from '../../../panes/users/profile-pane.tsx';
 import { UsersPane } from '../../../panes/users/users-pane.tsx';
-import { baseContext, createServices, fakeApi, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+import { baseContext, createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const listItem = (overrides: Partial<UserListItem>): UserListItem => ({
   userId: 'USR1',
@@ -106,21 +108,53 @@ describe('the users overview', () => {
     expect(screen.getByRole('link', { name: /Add user/ }).getAttribute('href')).toBe('/users/add');
   });
 
-  it('saves the current filters as a preset in the user’s settings', async () => {
-    const api = fakeApi({ '/user/users': () => ({ results: [listItem({})], numberOfResults: 1 }) });
-    const put = api.put as unknown as Mock;
-    put.mockImplementation(async (_path: string, body: unknown) => ({ key: 'usersFilterPresets', value: (body as { value: string }).value }));
-    const { user } = renderPane(
+  it('saves the current filters as a preset in the database, and applies it', async () => {
+    signIn({ permissions: ['Mapi.Users.Read', 'Mapi.Users.Create'], context: merchantContext, paths: ['/users'] });
+    const stored: StoredPreset[] = [];
+    const api = fakeApi({ '/user/users': () => ({ results: [listItem({})], numberOfResults: 1 }), '/filter-presets': () => ({ results: [...stored] }) });
+    const post = api.post as unknown as Mock;
+    post.mockImplementation(async (_path: string, body: { page: string; name: string; filters: Record<string, string> }) => {
+      const preset: StoredPreset = {
+        id: `FP${stored.length}`,
+        page: body.page,
+        name: body.name,
+        filters: body.filters,
+        relativeDate: null,
+        sharing: 'personal',
+        businessId: null,
+        role: null,
+        isDefault: false,
+        ownerName: 'Ada Lovelace',
+        editable: true,
+        version: 1,
+        updatedUtc: '2026-11-01T10:00:00.000Z',
+      };
+      stored.push(preset);
+      return preset;
+    });
+    const { user, location } = renderPane(
       <SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />,
       '/users?status=%5Beq%5Dlocked',
     );
     await screen.findByRole('rowheader', { name: 'Ada Lovelace' });
+    await waitFor(() => expect(api.get).toHaveBeenCalledWith('/filter-presets', expect.objectContaining({ query: { page: 'users', businessId: 'B1' } })));
     await user.click(screen.getByRole('button', { name: 'Presets' }));
     await user.type(screen.getByLabelText('Save current filters as'), 'Locked people{Enter}');
-    await waitFor(() => expect(put).toHaveBeenCalled());
-    const [path, body] = put.mock.calls.at(-1) as [string, { value: string }];
-    expect(path).toBe('/user-settings/usersFilterPresets');
-    expect(JSON.parse(body.value)).toEqual([{ identifier: expect.any(String), name: 'Locked people', filters: { status: '[eq]locked' } }]);
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith(
+        '/filter-presets',
+        { page: 'users', name: 'Locked people', filters: { status: '[eq]locked' }, relativeDate: null },
+        undefined,
+      ),
+    );
+    await waitFor(() => expect(toastStore.toasts.map((toast) => toast.message)).toContain("Filter preset 'Locked people' saved."));
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'active');
+    await waitFor(() => expect(location.history?.at(-1)).toContain('status=%5Beq%5Dactive'));
+    await user.click(screen.getByRole('button', { name: 'Presets' }));
+    await user.click(await screen.findByRole('button', { name: 'Locked people' }));
+    await waitFor(() => expect(location.history?.at(-1)).toContain('status=%5Beq%5Dlocked'));
+    expect(toastStore.toasts.map((toast) => toast.message)).toContain("Filter preset 'Locked people' applied.");
   });
 });
 

@@ -112,6 +112,19 @@ describe.each(databaseKinds)('filter presets on %s', (kind) => {
     expect((await call(users.partner, 'PUT', `/filter-presets/${forRole.id}`, update(forRole))).status).toBe(404);
   });
 
+  it('serves the other overviews in the contexts they run in: tickets without a business, users and payment jobs with one', async () => {
+    const ticketsPreset = { page: 'tickets', name: 'Unassigned', filters: { assignee: '[eq]none' } };
+    // Staff open tickets before choosing a business: their own presets, no business.
+    const staffs = await created(users.readonly, '/filter-presets', ticketsPreset);
+    expect((await listed(users.readonly, 'page=tickets')).map((entry) => entry.id)).toEqual([staffs.id]);
+    // A business's users and payment jobs: shared with it, seen by whoever reaches it, a merchant-level user included.
+    const usersPreset = await created(users.finance, '/businesses/B2/filter-presets', { page: 'users', name: 'Locked', filters: { status: '[eq]locked' } });
+    expect((await listed(users.partner, 'page=users&businessId=B2')).map((entry) => entry.id)).toEqual([usersPreset.id]);
+    const jobsPreset = await created(users.partner, '/businesses/B1/filter-presets', { page: 'paymentJobs', name: 'Paid', filters: { tab: '[eq]paid' } });
+    expect((await listed(users.merchantOnly, 'page=paymentJobs&businessId=B1')).find((entry) => entry.id === jobsPreset.id)).toMatchObject({ editable: false });
+    expect((await listed(users.merchantOnly, 'page=tickets&businessId=B1')).map((entry) => entry.id)).toEqual([]);
+  });
+
   it.each([
     [{ ...lastMonthEuros, page: '../etc' }],
     [{ ...lastMonthEuros, name: '   ' }],

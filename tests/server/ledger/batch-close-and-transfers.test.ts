@@ -8,7 +8,7 @@ import * as schema from '../../../server/db/schema.ts';
 import { closeDueBatches, payBusinessRemittances } from '../../../server/ledger/close-batches.ts';
 import { ensureMerchantAccountGroups, postTransactionChanges } from '../../../server/ledger/post-transactions.ts';
 import { toStatsTransaction, type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
-import { calendarDate } from '../../../src/contract/filters.ts';
+import { calendarDate } from '../../../src/contract/calendar-date.ts';
 import { ledgerTransferList } from '../../../src/contract/ledger-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';
 import { insertTransactions } from '../transaction-writers.ts';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueBillingRun } from '../../../server/billing/billing-run.ts';
 import type { Database } from '../../../server/db/client.ts';
 import * as schema from '../../../server/db/schema.ts';
-import { calendarDate } from '../../../src/contract/filters.ts';
+import { calendarDate } from '../../../src/contract/calendar-date.ts';
 import { createTestDatabase, insertFixtureWorld } from '../support.ts';
 import { insertLedgerSales, type LedgerSale } from '../api/billing-fixtures.ts';
 

@@ -16,7 +16,7 @@ import { maskCardText, settlementDetailCells } from '../../../server/reports/set
 import { runNextReport } from '../../../server/reports/worker.ts';
 import { permissionsOfRoles } from '../../../server/policy/role-permissions.ts';
 import { toStatsTransaction, type NewTransactionRow } from '../../../server/stats/record-transaction.ts';
-import { encodeDateRange } from '../../../src/contract/filters.ts';
+import { encodeDateRange } from '../../../src/contract/date-range-filter.ts';
 import { businessAccountNumber, merchantAccountNumber } from '../../../src/contract/ledger.ts';
 import { ledgerTransferList, settlementBatchDetail, settlementBatchList, transferDetail } from '../../../src/contract/ledger-schemas.ts';
 import { createTestApp, createTestDatabase, databaseKinds, fixture, insertFixtureWorld } from '../support.ts';

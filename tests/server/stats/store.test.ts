@@ -3,14 +3,8 @@
 // equal the same sums taken straight from the transactions.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addLocalDays,
-  bucketPlan,
-  periodContaining,
-  startOfLocalDate,
-  type DashboardInterval,
-  type DashboardPeriod,
-} from '../../../src/contract/dashboard-intervals.ts';
+import { addDays, startOfLocalDate } from '../../../src/contract/calendar-date.ts';
+import { bucketPlan, periodContaining, type DashboardInterval, type DashboardPeriod } from '../../../src/contract/dashboard-intervals.ts';
 import type { Database } from '../../../server/db/client.ts';
 import { statsAggregationSql, statsInsertSql } from '../../../server/seed/seed.ts';
 import { createRandom } from '../../../server/seed/seed-random.ts';
@@ -167,9 +161,9 @@ describe.each(databaseKinds)('statistics store on %s', (kind) => {
     for (let run = 0; run < 30; run += 1) {
       const zone = random.pick(zones);
       const interval = random.pick(intervals);
-      const anchor = addLocalDays('2026-01-01', random.int(-5, 370));
+      const anchor = addDays('2026-01-01', random.int(-5, 370));
       const period: DashboardPeriod =
-        interval === 'custom' ? { interval, startDate: anchor, endDate: addLocalDays(anchor, random.int(0, 120)) } : periodContaining(interval, anchor);
+        interval === 'custom' ? { interval, startDate: anchor, endDate: addDays(anchor, random.int(0, 120)) } : periodContaining(interval, anchor);
       const scope = random.pick(scopes);
       const currency = random.pick(['GBP', 'EUR', 'JPY']);
       const { buckets } = bucketPlan(period, zone);
@@ -180,7 +174,7 @@ describe.each(databaseKinds)('statistics store on %s', (kind) => {
       nonEmpty += sums.filter((sum) => sum.volume !== 0 || sum.unsuccessfulVolume !== 0).length;
 
       const start = startOfLocalDate(period.startDate, zone);
-      const end = startOfLocalDate(addLocalDays(period.endDate, 1), zone);
+      const end = startOfLocalDate(addDays(period.endDate, 1), zone);
       expect(await declineReasons(database.db, scope, currency, start, end)).toEqual(await rawDeclines(database, scope, currency, start, end));
     }
     expect(checkedBuckets).toBeGreaterThan(300);
