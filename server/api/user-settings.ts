@@ -1,4 +1,4 @@
-// Per-user settings (filter presets, context favourites and recents, column choices): JSON text values.
+// Per-user settings (context favourites and recents, column choices): JSON text values. Filter presets live in the database (filter-presets.ts).
 //
 // | method | path                | answer                                                                            |
 // |--------|---------------------|-----------------------------------------------------------------------------------|

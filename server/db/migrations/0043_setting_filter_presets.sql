@@ -1,7 +1,8 @@
 -- The tickets, users and payment jobs overviews keep their filter presets in filter_presets, as the transactions
 -- overview does. Each user's presets of those pages, kept until now in the user settings ticketsFilterPresets,
 -- usersFilterPresets and paymentJobsFilterPresets (JSON lists of { identifier, name, filters }), become their personal
--- presets of the page (tickets, users, paymentJobs), and the settings go. As the overviews read those settings,
+-- presets of the page (tickets, users, paymentJobs), and the settings go. So do the transactionsFilterPresets the
+-- transactions overview kept before its presets moved (left behind by that move, unread since). As the overviews read those settings,
 -- entries that are not presets are dropped and so are filters that are not text; names are trimmed to the stored
 -- presets' 50 characters, the last of two presets of the same name (any case) is kept, and a preset of the same name
 -- the user already keeps in the database stays as it is. A setting that is not JSON is removed with nothing copied.
@@ -11,7 +12,7 @@ DECLARE
   presets jsonb;
 BEGIN
   FOR stored IN
-    SELECT user_id, key, value FROM user_settings WHERE key IN ('ticketsFilterPresets', 'usersFilterPresets', 'paymentJobsFilterPresets')
+    SELECT user_id, key, value FROM user_settings WHERE key IN ('ticketsFilterPresets', 'usersFilterPresets', 'paymentJobsFilterPresets', 'transactionsFilterPresets')
   LOOP
     BEGIN
       presets := stored.value::jsonb;
@@ -58,6 +59,6 @@ BEGIN
       );
     END IF;
   END LOOP;
-  DELETE FROM user_settings WHERE key IN ('ticketsFilterPresets', 'usersFilterPresets', 'paymentJobsFilterPresets');
+  DELETE FROM user_settings WHERE key IN ('ticketsFilterPresets', 'usersFilterPresets', 'paymentJobsFilterPresets', 'transactionsFilterPresets');
 END
 $$;

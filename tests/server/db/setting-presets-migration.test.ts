@@ -40,6 +40,8 @@ describe.each(databaseKinds)('the setting presets migration on %s', (kind) => {
       ]),
       setting(users.owner, 'usersFilterPresets', '"not a list"'),
       setting(users.partner, 'ticketsFilterPresets', '{not JSON'),
+      // Left behind when the transactions overview's presets moved to the database.
+      setting(users.owner, 'transactionsFilterPresets', [{ identifier: 't', name: 'Refunds', filters: { type: '[eq]refund' } }]),
     ]);
     // A preset the owner already keeps in the database under one of the names: it stays as it is.
     await database.db
@@ -70,6 +72,7 @@ describe.each(databaseKinds)('the setting presets migration on %s', (kind) => {
       [false, 'Cards'],
       [true, 'PAID'],
     ]);
+    expect((await listed(users.owner, 'transactions')).map((preset) => [preset.name, preset.filters])).toEqual([['Refunds', { type: '[eq]refund' }]]);
     expect(await listed(users.owner, 'users')).toEqual([]);
     expect(await listed(users.partner, 'tickets')).toEqual([]);
     // Nobody else sees them.
@@ -84,7 +87,7 @@ describe.each(databaseKinds)('the setting presets migration on %s', (kind) => {
     expect(storedPreset.assert(await response.json())).toMatchObject({ name: 'Locked', version: 2 });
   });
 
-  it('removes the three settings, read or not, and keeps the others', async () => {
+  it('removes the four settings, read or not, and keeps the others', async () => {
     const left = await database.query<{ user_id: string; key: string }>('SELECT user_id, key FROM user_settings ORDER BY user_id, key');
     expect(left).toEqual([{ user_id: users.finance, key: 'transactionsColumns' }]);
   });
