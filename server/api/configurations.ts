@@ -32,7 +32,9 @@ import {
   hostedPageCreateBody,
   hostedPageUpdateBody,
   paymentMethodUpdateBody,
+  configurationList as configurationListSchema,
   type ConfigurationDetail,
+  type ConfigurationListItem,
   type HostedPageAnswer,
   type PaymentMethodAnswer,
   type PaymentMethodSettings,
@@ -61,7 +63,8 @@ import { recordEvent } from '../events/event-bus.ts';
 import { idParam } from './businesses.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
-import { filterCondition, likeLiteral, orderByOf, orderKeysOf, parseListRequest, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
+import type { ContextList } from '../http/context-list.ts';
+import { likeLiteral, singleValuedQuery, type ListResource } from '../http/list-sql.ts';
 import { assertResourceMatchesSpec } from '../http/list-sql.ts';
 
 const merchantPath = '/businesses/:businessId/merchants/:merchantId';
@@ -169,6 +172,51 @@ async function auditConfiguration(
   });
 }
 
+/** A merchant's configurations (its calls come from this declaration, server/http/context-list.ts). */
+export const configurationList: ContextList<ConfigurationListItem> = {
+  path: 'configurations',
+  contexts: ['merchant'],
+  permission: 'Mapi.Configurations.Read',
+  resource: configurationResource,
+  within: (scope) => (scope.kind === 'merchant' ? eq(configurations.merchantId, scope.merchantId) : sql`false`),
+  rows: async (db, page) => {
+    const rows = await db
+      .select()
+      .from(configurations)
+      .where(page.where)
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
+      .offset(page.offset);
+    const ids = rows.map((row) => row.id);
+    const enabled =
+      ids.length === 0
+        ? []
+        : await db
+            .select({ configurationId: configurationPaymentMethods.configurationId, paymentMethod: configurationPaymentMethods.paymentMethod })
+            .from(configurationPaymentMethods)
+            .where(and(inArray(configurationPaymentMethods.configurationId, ids), eq(configurationPaymentMethods.enabled, true)));
+    const pageCounts =
+      ids.length === 0
+        ? []
+        : await db
+            .select({ configurationId: hostedPages.configurationId, value: count() })
+            .from(hostedPages)
+            .where(inArray(hostedPages.configurationId, ids))
+            .groupBy(hostedPages.configurationId);
+    return rows.map((row) => ({
+      configurationId: row.id,
+      tradeName: row.tradeName,
+      description: row.description,
+      switches: switchesOf(row),
+      version: row.version,
+      enabledPaymentMethods: paymentMethods.filter((method) => enabled.some((entry) => entry.configurationId === row.id && entry.paymentMethod === method)),
+      hostedPageCount: pageCounts.find((entry) => entry.configurationId === row.id)?.value ?? 0,
+    }));
+  },
+  count: async (db, where) => (await db.select({ value: count() }).from(configurations).where(where))[0]?.value ?? 0,
+  openApi: { tag: 'Configurations', summaries: { merchant: 'Configurations of a merchant' }, response: configurationListSchema },
+};
+
 export function configurationRoutes({ database }: Deps) {
   const routes = new Hono<AppEnv>();
   const { db } = database;
@@ -214,48 +262,6 @@ export function configurationRoutes({ database }: Deps) {
   }
 
   // ── configurations ──
-  routes.get(`${merchantPath}/configurations`, async (c) => {
-    const { merchant } = await reachMerchant(c, 'Mapi.Configurations.Read');
-    const query = parseListRequest(singleValuedQuery(c), configurationListSpec);
-    const where = and(eq(configurations.merchantId, merchant.id), filterCondition(configurationResource, query.filters, c.get('timeZone')));
-    const [total] = await db.select({ value: count() }).from(configurations).where(where);
-    const rows = await db
-      .select()
-      .from(configurations)
-      .where(where)
-      .orderBy(...query.sort.flatMap((key) => orderByOf(orderKeysOf(configurationResource, key))))
-      .limit(query.pageSize)
-      .offset((query.pageNumber - 1) * query.pageSize);
-    const ids = rows.map((row) => row.id);
-    const enabled =
-      ids.length === 0
-        ? []
-        : await db
-            .select({ configurationId: configurationPaymentMethods.configurationId, paymentMethod: configurationPaymentMethods.paymentMethod })
-            .from(configurationPaymentMethods)
-            .where(and(inArray(configurationPaymentMethods.configurationId, ids), eq(configurationPaymentMethods.enabled, true)));
-    const pageCounts =
-      ids.length === 0
-        ? []
-        : await db
-            .select({ configurationId: hostedPages.configurationId, value: count() })
-            .from(hostedPages)
-            .where(inArray(hostedPages.configurationId, ids))
-            .groupBy(hostedPages.configurationId);
-    return c.json({
-      results: rows.map((row) => ({
-        configurationId: row.id,
-        tradeName: row.tradeName,
-        description: row.description,
-        switches: switchesOf(row),
-        version: row.version,
-        enabledPaymentMethods: paymentMethods.filter((method) => enabled.some((entry) => entry.configurationId === row.id && entry.paymentMethod === method)),
-        hostedPageCount: pageCounts.find((entry) => entry.configurationId === row.id)?.value ?? 0,
-      })),
-      numberOfResults: total?.value ?? 0,
-    });
-  });
-
   routes.post(`${merchantPath}/configurations`, async (c) => {
     const { business, merchant } = await reachMerchant(c, 'Mapi.Configurations.Update');
     const body = await readBody(c, configurationCreateBody);

@@ -2,6 +2,7 @@
 // (server/app.ts) and the OpenAPI table describes them (openapi-routes.ts) from this one list. A new overview's list
 // is its declaration beside its area's routes, and a line here.
 import type { ContextList } from '../http/context-list.ts';
+import { configurationList } from './configurations.ts';
 import { customerList } from './customers.ts';
 
-export const contextLists: readonly ContextList<unknown>[] = [customerList];
+export const contextLists: readonly ContextList<unknown>[] = [customerList, configurationList];

@@ -11,7 +11,7 @@ import * as bulkJobSchemas from '../../src/contract/bulk-job-schemas.ts';
 import * as beneficiarySchemas from '../../src/contract/beneficiary-schemas.ts';
 import { beneficiaryApprovalListSpec, beneficiaryListSpec, screeningAlertListSpec } from '../../src/contract/beneficiaries.ts';
 import * as configurationSchemas from '../../src/contract/configuration-schemas.ts';
-import { businessListSpec, configurationListSpec, merchantListSpec } from '../../src/contract/configurations.ts';
+import { businessListSpec, merchantListSpec } from '../../src/contract/configurations.ts';
 import * as contextResponses from '../../src/contract/context-responses.ts';
 import * as customerSchemas from '../../src/contract/customer-schemas.ts';
 import * as dashboard from '../../src/contract/dashboard.ts';
@@ -868,14 +868,6 @@ add(
     response: configurationSchemas.merchantDetail,
   },
   {
-    method: 'GET',
-    path: `${merchant}/configurations`,
-    tag: tags.configurations,
-    summary: 'Configurations of a merchant',
-    query: configurationListSpec,
-    response: configurationSchemas.configurationList,
-  },
-  {
     method: 'POST',
     path: `${merchant}/configurations`,
     tag: tags.configurations,
@@ -1256,7 +1248,7 @@ add(
         method: 'GET',
         path: contextListPath(kind, list.path),
         tag: list.openApi.tag,
-        summary: list.openApi.summaries[kind],
+        summary: list.openApi.summaries[kind] ?? list.path,
         query: list.resource.spec,
         response: list.openApi.response,
       }),

@@ -44,7 +44,7 @@ export type ContextList<Row> = {
   count: (db: Db, where: SQL | undefined) => Promise<number>;
   /** for the OpenAPI document: its tag, a summary per context, the answer's contract schema */
   // biome-ignore lint/suspicious/noExplicitAny: any contract schema, whatever it infers
-  openApi: { tag: string; summaries: Record<ListContextKind, string>; response: Type<any, any> };
+  openApi: { tag: string; summaries: Partial<Record<ListContextKind, string>>; response: Type<any, any> };
 };
 
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -83,6 +83,8 @@ export function contextListRoutes(database: Database, lists: readonly ContextLis
   const { db } = database;
   const routes = new Hono<AppEnv>();
   for (const list of lists) {
+    const unsummarised = list.contexts.filter((kind) => !list.openApi.summaries[kind]);
+    if (unsummarised.length > 0) throw new Error(`the ${list.path} list has no OpenAPI summary under ${unsummarised.join(', ')}`);
     for (const kind of list.contexts) {
       routes.get(contextListPath(kind, list.path), async (c) => {
         const scope = await resolveListScope(database, c, kind, list.permission);
