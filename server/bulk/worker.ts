@@ -1,4 +1,4 @@
-// The bulk job worker: any node runs one; each claims one job at a time (server/bulk/queue.ts is the same lease
+// The bulk job worker: any node runs one; each claims one job at a time (server/jobs/claim.ts: the same lease
 // pattern as the report queue and the mail worker).
 //
 // claim      SELECT … FOR UPDATE SKIP LOCKED of the oldest queued job, or a running one whose node died (its presence
@@ -30,6 +30,7 @@ import { areaRunner, readPermission, type BulkParams } from './areas.ts';
 import { scopeOf, SelectionRefused, type StoredSelection } from '../reports/selection.ts';
 import { exportReportOf } from './exports.ts';
 import { sqlNow } from '../clock.ts';
+import { claimNext as claimNextJob } from '../jobs/claim.ts';
 
 export type BulkJobRow = typeof bulkJobs.$inferSelect;
 type Lease = { id: string; nodeId: string; attempt: number };
@@ -83,35 +84,28 @@ async function announce(database: Database): Promise<void> {
 type Claim = { job: BulkJobRow; lease: Lease } | null;
 
 async function claimNext(db: Db, nodeId: string, leaseMs: number): Promise<Claim> {
-  return db.transaction(async (tx) => {
-    const [candidate] = await tx
-      .select({ id: b.id, status: b.status, attempts: b.attempts })
-      .from(b)
-      .where(or(eq(b.status, 'queued'), and(eq(b.status, 'running'), or(lt(b.lockedUntil, sqlNow()), holderGone))))
-      .orderBy(asc(b.createdAt), asc(b.id))
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!candidate) return null;
-    if (candidate.status === 'running' && candidate.attempts >= maxBulkAttempts) {
-      await tx
-        .update(b)
-        .set({
-          status: 'failed',
-          lockedBy: null,
-          lockedUntil: null,
-          finishedAt: sqlNow(),
-          error: `The job could not finish after ${maxBulkAttempts} attempts.`,
-        })
-        .where(eq(b.id, candidate.id));
-      return null;
-    }
-    const [job] = await tx
-      .update(b)
-      .set({ status: 'running', attempts: sql`${b.attempts} + 1`, lockedBy: nodeId, lockedUntil: leaseUntil(leaseMs) })
-      .where(eq(b.id, candidate.id))
-      .returning();
-    return job ? { job, lease: { id: job.id, nodeId, attempt: job.attempts } } : null;
+  const claim = await claimNextJob({
+    db,
+    table: b,
+    columns: { id: b.id, status: b.status, attempts: b.attempts },
+    where: or(eq(b.status, 'queued'), and(eq(b.status, 'running'), or(lt(b.lockedUntil, sqlNow()), holderGone))),
+    order: [asc(b.createdAt), asc(b.id)],
+    giveUp: (candidate) =>
+      candidate.status === 'running' && candidate.attempts >= maxBulkAttempts
+        ? {
+            status: 'failed',
+            lockedBy: null,
+            lockedUntil: null,
+            finishedAt: sqlNow(),
+            error: `The job could not finish after ${maxBulkAttempts} attempts.`,
+          }
+        : null,
+    status: 'running',
+    lease: { owner: nodeId, until: () => leaseUntil(leaseMs) },
   });
+  if (claim.kind !== 'claimed') return null;
+  const job = claim.row;
+  return { job, lease: { id: job.id, nodeId, attempt: job.attempts } };
 }
 
 /** Ends the job under its lease with the result file already stored; false when the lease is gone. */

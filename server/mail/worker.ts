@@ -16,6 +16,7 @@ import { outboundEmails } from '../db/schema.ts';
 import { fromNameOf } from './compose.ts';
 import type { MailTransport } from './transport.ts';
 import { sqlNow } from '../clock.ts';
+import { claimNext as claimNextJob } from '../jobs/claim.ts';
 
 export const maxMailAttempts = 8;
 const o = outboundEmails;
@@ -41,27 +42,16 @@ export function mailBackoffMs(failedAttempts: number): number {
 type Claimed = typeof outboundEmails.$inferSelect;
 
 async function claimNext(database: Database, nodeId: string, leaseMs: number): Promise<Claimed | null> {
-  return database.db.transaction(async (tx) => {
-    const [candidate] = await tx
-      .select({ id: o.id })
-      .from(o)
-      .where(or(and(eq(o.status, 'queued'), lte(o.nextAttemptAt, sqlNow())), and(eq(o.status, 'sending'), lt(o.lockedUntil, sqlNow()))))
-      .orderBy(asc(o.nextAttemptAt), asc(o.id))
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!candidate) return null;
-    const [claimed] = await tx
-      .update(o)
-      .set({
-        status: 'sending',
-        attempts: sql`${o.attempts} + 1`,
-        lockedBy: nodeId,
-        lockedUntil: sqlNow(leaseMs),
-      })
-      .where(eq(o.id, candidate.id))
-      .returning();
-    return claimed ?? null;
+  const claim = await claimNextJob({
+    db: database.db,
+    table: o,
+    columns: { id: o.id },
+    where: or(and(eq(o.status, 'queued'), lte(o.nextAttemptAt, sqlNow())), and(eq(o.status, 'sending'), lt(o.lockedUntil, sqlNow()))),
+    order: [asc(o.nextAttemptAt), asc(o.id)],
+    status: 'sending',
+    lease: { owner: nodeId, until: () => sqlNow(leaseMs) },
   });
+  return claim.kind === 'claimed' ? claim.row : null;
 }
 
 /**

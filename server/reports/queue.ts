@@ -13,6 +13,7 @@ import { ApiError } from '../http/errors.ts';
 import { reportDownloadName } from './naming.ts';
 import { presenceLockClass } from './presence.ts';
 import { now, sqlNow } from '../clock.ts';
+import { claimNext } from '../jobs/claim.ts';
 
 export type ReportRow = typeof queuedReports.$inferSelect;
 export type Lease = { id: string; nodeId: string; attempt: number };
@@ -42,50 +43,32 @@ export type ClaimResult =
  * others would take its job from it at once.
  */
 export async function claimNextReport(db: Db, nodeId: string, leaseMs: number): Promise<ClaimResult> {
-  return db.transaction(async (tx) => {
-    const [candidate] = await tx
-      .select({ id: r.id, status: r.status, attempts: r.attempts, lockedBy: r.lockedBy })
-      .from(r)
-      .where(and(isNull(r.deletedAt), or(eq(r.status, 'queued'), and(eq(r.status, 'generating'), or(lt(r.lockedUntil, sqlNow()), holderGone)))))
-      // Fair between users: the user served least recently goes first (a user with a job generating now
-      // was served now), then the oldest job. One user's 20 queued exports no longer hold another's single one.
-      .orderBy(
-        sql`coalesce((SELECT max(CASE WHEN g.status = 'generating' THEN ${sqlNow()} ELSE g.generated_at END) FROM queued_reports g WHERE g.user_id = ${r.userId}), '-infinity'::timestamptz)`,
-        asc(r.queuedAt),
-        asc(r.id),
-      )
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!candidate) return { kind: 'none' } as const;
-    if (candidate.status === 'generating' && candidate.attempts >= maxReportAttempts) {
-      await tx
-        .update(r)
-        .set({
-          status: 'failed',
-          lockedBy: null,
-          lockedUntil: null,
-          error: `The report could not be generated after ${maxReportAttempts} attempts.`,
-        })
-        .where(eq(r.id, candidate.id));
-      return { kind: 'gaveUp', id: candidate.id } as const;
-    }
-    const [report] = await tx
-      .update(r)
-      .set({
-        status: 'generating',
-        attempts: sql`${r.attempts} + 1`,
-        lockedBy: nodeId,
-        lockedUntil: leaseUntil(leaseMs),
-        processedRows: 0,
-        error: null,
-      })
-      .where(eq(r.id, candidate.id))
-      .returning();
-    if (!report) return { kind: 'none' } as const;
-    await recordEvent(tx, 'record', { resource: 'report', resourceId: String(report.id), userId: report.userId });
-    const reclaimedFrom = candidate.status === 'generating' ? candidate.lockedBy : null;
-    return { kind: 'claimed', report, lease: { id: report.id, nodeId, attempt: report.attempts }, reclaimedFrom } as const;
+  const claim = await claimNext({
+    db,
+    table: r,
+    columns: { id: r.id, status: r.status, attempts: r.attempts, lockedBy: r.lockedBy },
+    where: and(isNull(r.deletedAt), or(eq(r.status, 'queued'), and(eq(r.status, 'generating'), or(lt(r.lockedUntil, sqlNow()), holderGone)))),
+    // Fair between users: the user served least recently goes first (a user with a job generating now
+    // was served now), then the oldest job. One user's 20 queued exports no longer hold another's single one.
+    order: [
+      sql`coalesce((SELECT max(CASE WHEN g.status = 'generating' THEN ${sqlNow()} ELSE g.generated_at END) FROM queued_reports g WHERE g.user_id = ${r.userId}), '-infinity'::timestamptz)`,
+      asc(r.queuedAt),
+      asc(r.id),
+    ],
+    giveUp: (candidate) =>
+      candidate.status === 'generating' && candidate.attempts >= maxReportAttempts
+        ? { status: 'failed', lockedBy: null, lockedUntil: null, error: `The report could not be generated after ${maxReportAttempts} attempts.` }
+        : null,
+    status: 'generating',
+    lease: { owner: nodeId, until: () => leaseUntil(leaseMs) },
+    reset: { processedRows: 0, error: null },
+    claimed: (tx, report) => recordEvent(tx, 'record', { resource: 'report', resourceId: String(report.id), userId: report.userId }),
   });
+  if (claim.kind === 'none') return { kind: 'none' };
+  if (claim.kind === 'gaveUp') return { kind: 'gaveUp', id: claim.candidate.id };
+  const { row: report, candidate } = claim;
+  const reclaimedFrom = candidate.status === 'generating' ? candidate.lockedBy : null;
+  return { kind: 'claimed', report, lease: { id: report.id, nodeId, attempt: report.attempts }, reclaimedFrom };
 }
 
 /** Extends the lease and records progress; false when the job is no longer ours (reclaimed, deleted). */

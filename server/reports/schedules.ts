@@ -21,7 +21,7 @@
 // context) is checked again before a run is queued: without it the run is recorded failed with the reason (no retry:
 // a retry cannot restore a grant), and the worker checks Mapi.Transactions.Read once more when it generates.
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm';
 import { accountNumberPattern, camtOnlyForStatementsMessage, statementAccountKindOfReport, statementReportTypes } from '../../src/contract/ledger.ts';
 import { encodeOrdering } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
@@ -46,6 +46,7 @@ import { maxExportFilters, transactionListSpec } from '../../src/contract/transa
 import type { Database, Db } from '../db/client.ts';
 import { businessAccountGroups, merchantAccountGroups, queuedReports, reportScheduleRuns, reportSchedules, users } from '../db/schema.ts';
 import { recordEvent } from '../events/event-bus.ts';
+import { lockClaimable } from '../jobs/claim.ts';
 import { invoiceAccountInUse } from '../ledger/statement.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
@@ -352,13 +353,14 @@ export async function runSchedules(database: Database, options: { publicUrl: str
   const round: ScheduleRound = { queued: 0, notified: 0, retried: 0, failed: 0 };
   for (;;) {
     const queued = await db.transaction(async (tx) => {
-      const due = await tx
-        .select()
-        .from(reportSchedules)
-        .where(and(eq(reportSchedules.paused, false), lte(reportSchedules.nextRunAt, now)))
-        .orderBy(asc(reportSchedules.nextRunAt))
-        .limit(batch)
-        .for('update', { skipLocked: true });
+      // No lease: a due schedule is locked (skipping those other nodes hold), run and moved on in this one transaction.
+      const due = await lockClaimable(tx, {
+        table: reportSchedules,
+        columns: getTableColumns(reportSchedules),
+        where: and(eq(reportSchedules.paused, false), lte(reportSchedules.nextRunAt, now)),
+        order: [asc(reportSchedules.nextRunAt)],
+        limit: batch,
+      });
       for (const schedule of due) {
         // The latest run that has come (runs missed while nothing ran are not made up), then the next after now.
         let dueAt = schedule.nextRunAt;
@@ -376,6 +378,7 @@ export async function runSchedules(database: Database, options: { publicUrl: str
   }
   for (;;) {
     const followed = await db.transaction(async (tx) => {
+      // Not lockClaimable: a join of four tables that locks only the run rows (of: …), which a one-table claim cannot say.
       const finished = await tx
         .select({ run: reportScheduleRuns, report: queuedReports, schedule: reportSchedules, email: users.email, givenName: users.givenName })
         .from(reportScheduleRuns)
