@@ -7,8 +7,17 @@ import http from 'node:http';
 
 const setting = process.env.TEST_CLOCK;
 
+// The web project runs its files one after another in the same worker (isolate: false), each running this file again:
+// every file's clock starts at the setting as in a fresh worker, moved from the real Date and the real writeHead kept
+// by the first run, not from the previous file's moved ones.
+const kept = globalThis as typeof globalThis & {
+  realDateBeforeTestClock?: DateConstructor;
+  realWriteHeadBeforeTestClock?: typeof http.ServerResponse.prototype.writeHead;
+};
+
 if (setting) {
-  const RealDate = Date;
+  kept.realDateBeforeTestClock ??= Date;
+  const RealDate = kept.realDateBeforeTestClock;
   const target = RealDate.parse(setting);
   if (Number.isNaN(target)) throw new Error(`TEST_CLOCK is not a date: ${setting}`);
   const offset = target - RealDate.now();
@@ -22,7 +31,8 @@ if (setting) {
   // Node's HTTP servers stamp responses with the real time (internal code keeps the original Date). A client that
   // corrects its clock by that header (the AWS SDK against the in-process S3 server) would then disagree with the
   // server's own checks: the test process's servers tell the moved time too.
-  const writeHead = http.ServerResponse.prototype.writeHead;
+  kept.realWriteHeadBeforeTestClock ??= http.ServerResponse.prototype.writeHead;
+  const writeHead = kept.realWriteHeadBeforeTestClock;
   http.ServerResponse.prototype.writeHead = function writeHeadWithMovedDate(this: http.ServerResponse, ...args: unknown[]) {
     if (this.sendDate && !this.headersSent && !this.hasHeader('date')) this.setHeader('Date', new Date().toUTCString());
     return (writeHead as (...rest: unknown[]) => http.ServerResponse).apply(this, args);

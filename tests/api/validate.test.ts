@@ -1,7 +1,7 @@
 // Response validation: strict by default; during the first load answers are handed on at once and checked when
 // the first screen has settled, a mismatch then reported through the drift handler; nothing goes unchecked. The
 // checking runs in a worker where there is one, else here; a worker that fails hands its checks back.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SchemaName } from '../../src/api/contract-schemas.ts';
 import { answer } from '../../src/api/validation-worker.ts';
 
@@ -21,6 +21,11 @@ beforeEach(async () => {
   module = await import('../../src/api/validate.ts');
   module.setSchemaChecker(amountChecker);
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+// The module last imported keeps the stand-in checker: the next file of this worker (the web project shares modules
+// between files) imports its own.
+afterAll(() => {
+  vi.resetModules();
 });
 
 describe('validate', () => {

@@ -85,7 +85,9 @@ describe('choosing the virtual terminal’s configuration', { timeout: 30_000 },
     renderWithServices(<Harness />);
     const before = currentLayout();
     await runFromPalette(user);
-    await screen.findByRole('dialog', { name: 'Which virtual terminal?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Which virtual terminal?' });
+    // Escape is the dialog's once it has the keyboard (its first configuration, focused when the list is there).
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Which virtual terminal?' })).toBeNull());
     expect(currentLayout()).toEqual(before);

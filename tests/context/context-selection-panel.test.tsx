@@ -123,7 +123,7 @@ describe('ContextSelectionPanel', () => {
 
   it('searches 400 ms after typing, cancels the earlier search, shows a flat list and the tree again when cleared', async () => {
     const { user, data, searches } = setup();
-    const input = screen.getByRole('searchbox', { name: 'Search businesses and merchants' });
+    const input = await screen.findByRole('searchbox', { name: 'Search businesses and merchants' });
     await user.type(input, 'alp');
     await user.keyboard('{Enter}');
     await user.type(input, 'ha');
@@ -143,7 +143,7 @@ describe('ContextSelectionPanel', () => {
       searches.push({ term, signal });
       return new Promise(() => undefined);
     });
-    const input = screen.getByRole('searchbox', { name: 'Search businesses and merchants' });
+    const input = await screen.findByRole('searchbox', { name: 'Search businesses and merchants' });
     await user.type(input, 'gamma{Enter}');
     await user.type(input, 'x{Enter}');
     await waitFor(() => expect(searches).toHaveLength(2));
@@ -153,7 +153,7 @@ describe('ContextSelectionPanel', () => {
 
   it("says 'no context for {search term}' when nothing matches, and asks for 3 characters", async () => {
     const { user } = setup();
-    const input = screen.getByRole('searchbox', { name: 'Search businesses and merchants' });
+    const input = await screen.findByRole('searchbox', { name: 'Search businesses and merchants' });
     await user.type(input, 'zz{Enter}');
     expect(await screen.findByText('Type at least 3 characters to search.')).toBeTruthy();
     await user.type(input, 'z{Enter}');
@@ -162,7 +162,7 @@ describe('ContextSelectionPanel', () => {
 
   it("shows 'no recent selections found' and 'no favorites found' when the lists are empty", async () => {
     const { user } = setup();
-    await user.click(screen.getByRole('tab', { name: 'Recent' }));
+    await user.click(await screen.findByRole('tab', { name: 'Recent' }));
     expect(await screen.findByText('no recent selections found')).toBeTruthy();
     await user.click(screen.getByRole('tab', { name: 'Favorites' }));
     expect(await screen.findByText('no favorites found')).toBeTruthy();
@@ -183,7 +183,8 @@ describe('ContextSelectionPanel', () => {
     const { user, navigate, data } = setup({
       settings: { ContextRecent: [{ businessId: 'B1', businessName: 'Old name', merchantId: 'M2', merchantName: 'Old stores' }] },
     });
-    await user.click(screen.getByRole('tab', { name: 'Recent' }));
+    // The panel's tabs come after its first answers (at once only when an earlier test already loaded them).
+    await user.click(await screen.findByRole('tab', { name: 'Recent' }));
     const option = await screen.findByRole('option', { name: /Old name › Old stores/ });
     await user.dblClick(option);
     await waitFor(() => expect(navigate).toHaveBeenCalled());
@@ -195,7 +196,7 @@ describe('ContextSelectionPanel', () => {
 
   it('offers Cancel only when the panel may be closed', async () => {
     const dialog = setup();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Cancel' }));
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Cancel' }));
     expect(dialog.onClose).toHaveBeenCalled();
     dialog.unmount();
     setup({ mode: 'page' });

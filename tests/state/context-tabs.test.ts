@@ -10,8 +10,11 @@ const merchant = {
 
 describe('context shared by tabs', () => {
   const channels: BroadcastChannel[] = [];
-  afterEach(() => {
+  afterEach(async () => {
     for (const channel of channels.splice(0)) channel.close();
+    // The store of this test stays open on the channel with its context: the next tab (test) or file of this worker
+    // must not be answered with it.
+    await import('../../src/state/context-store.ts').then(({ clearContext }) => clearContext());
     sessionStorage.clear();
     localStorage.clear();
   });
@@ -38,7 +41,9 @@ describe('context shared by tabs', () => {
     channels.push(otherTab);
     const heard: unknown[] = [];
     otherTab.onmessage = ({ data }) => heard.push(data);
-    applyContext(merchant);
+    // A copy: the store takes the object it is given into its state (valtio proxies its nested objects in place), and
+    // `merchant` must stay a plain object that the next test can post.
+    applyContext(structuredClone(merchant));
     await vi.waitFor(() => expect(heard).toContainEqual({ applied: merchant }));
     heard.length = 0;
     otherTab.postMessage({});

@@ -145,6 +145,8 @@ describe('the billing screen', { timeout: 20_000 }, () => {
     await waitFor(() => expect(location.history?.at(-1)).toBe('/billing?number=INV-2026-000002'));
     // Statuses: the choice list, ticked by Space and applied by Enter, sent as one filter.
     await user.click(screen.getByRole('button', { name: 'Status: Any' }));
+    // The list takes the keyboard on the next frame: the keys are for it.
+    await waitFor(() => expect(document.activeElement?.closest('.choice-list')).toBeTruthy());
     await user.keyboard(' {ArrowDown} {Enter}');
     await waitFor(() => expect(location.history?.at(-1)).toBe('/billing?status=issued%2Coverdue&number=INV-2026-000002'));
     await waitFor(() =>

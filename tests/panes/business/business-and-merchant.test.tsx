@@ -44,6 +44,12 @@ const merchant = (overrides: Partial<MerchantDetail> = {}): MerchantDetail => ({
   ...overrides,
 });
 
+/** Opens the edit form; it puts the keyboard in its first field on the next frame, so typing starts once it has. */
+async function startEditing(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(await screen.findByRole('button', { name: 'Edit details' }));
+  await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: /^Business name/ })));
+}
+
 describe('the business detail', () => {
   beforeEach(() => resetStores());
 
@@ -88,7 +94,7 @@ describe('the business detail', () => {
     });
     renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Edit details' }));
+    await startEditing(user);
     const name = screen.getByRole('textbox', { name: /^Business name/ });
     await user.clear(name);
     await user.type(screen.getByRole('textbox', { name: /^Business URL/ }), 'ftp://nope');
@@ -121,7 +127,7 @@ describe('a live refresh while editing', () => {
     });
     const { services } = renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Edit details' }));
+    await startEditing(user);
     const name = screen.getByRole('textbox', { name: /^Business name/ });
     await user.clear(name);
     await user.type(name, 'Alpha Trading plc');
@@ -145,7 +151,7 @@ describe('a live refresh while editing', () => {
     fakeApi({ '/businesses/B1': () => current, '/businesses/B1/merchants': () => ({ results: [], numberOfResults: 0 }) });
     const { services } = renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Edit details' }));
+    await startEditing(user);
     await user.type(screen.getByRole('textbox', { name: /^Business URL/ }), 'https://alpha.example');
     current = business({ businessName: 'Alpha Group Ltd', version: 3 });
     await services.queryClient.invalidateQueries({ queryKey: ['businesses'] });
@@ -163,7 +169,7 @@ describe('a live refresh while editing', () => {
     put.mockResolvedValueOnce(business({ businessName: 'Alpha Trading plc', version: 4 }));
     const { services } = renderWithServices(<BusinessDetailPane params={{ businessId: 'B1' }} search="" capability="Business detail" />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Edit details' }));
+    await startEditing(user);
     const name = screen.getByRole('textbox', { name: /^Business name/ });
     await user.clear(name);
     await user.type(name, 'Alpha Trading plc');

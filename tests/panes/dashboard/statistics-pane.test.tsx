@@ -518,6 +518,8 @@ describe('the breakdown under the chart', { timeout: 30_000 }, () => {
   it('is asked for once the figures show, for the period and currency, and sorts by a chosen column', async () => {
     const { calls } = renderPane();
     const table = await screen.findByRole('grid', { name: /GBP payments by merchant/ });
+    // The table can show before its request has gone out (the request starts as it mounts).
+    await waitFor(() => expect(calls.some((call) => call.path.endsWith('/dashboard/breakdown'))).toBe(true));
     const breakdownCalls = calls.filter((call) => call.path.endsWith('/dashboard/breakdown'));
     expect(breakdownCalls[0]?.body).toEqual({ by: 'merchant', currency: 'GBP', dateRange: { startDate: '2026-03-01', endDate: '2026-03-31' } });
     // Lazily: only after the statistics were asked for (and answered).

@@ -222,6 +222,8 @@ describe('the beneficiary screens', () => {
     renderWithServices(<BeneficiariesPane params={{ businessId: 'B1' }} search="" capability="Beneficiaries" />);
     await userEvent.click(await screen.findByRole('button', { name: 'New beneficiary' }));
     const dialog = await screen.findByRole('dialog', { name: 'New beneficiary' });
+    // The dialog places the focus on its first field on the next frame: typing starts once it has.
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
     await userEvent.type(within(dialog).getByLabelText('Company name'), 'Kiln House Ceramics');
     await userEvent.type(within(dialog).getByLabelText('Name on the bank account'), 'Kiln House Ceramics');
     await userEvent.type(within(dialog).getByLabelText('IBAN'), 'GB82 WEST 1234 5698 7654 33');
