@@ -11,6 +11,7 @@ import type { Customer, CustomerDataItem } from '../../src/contract/customer-sch
 import { formatDate, formatDateTime } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, useLeaveFormGuard, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { useVersionedSave } from '../record/versioned-save.ts';
+import { contextListKey } from '../../src/api/context-list-queries.ts';
 import { RecordChangedNotice, useVersionedDraft } from '../../src/ui/record-changed.tsx';
 import { showToast } from '../../src/state/toast-store.ts';
 import { ConfirmDialog } from '../../src/ui/confirm-dialog.tsx';
@@ -61,7 +62,7 @@ export function CustomerDetailPane({ params }: PaneProps) {
       setConfirm(null);
       if (target.kind === 'customer') {
         queryClient.removeQueries({ queryKey: customerQueries.detail(businessId, merchantId, customerId).queryKey });
-        await queryClient.invalidateQueries({ queryKey: [...customerQueries.all, 'list'] });
+        await queryClient.invalidateQueries({ queryKey: contextListKey('customers') });
         showToast({ kind: 'success', message: 'The customer and all their data were erased.' });
         navigate(`/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/customers`);
       } else {
@@ -86,7 +87,7 @@ export function CustomerDetailPane({ params }: PaneProps) {
       return updateCustomer(businessId, merchantId, customerId, { ...customerBodyOf(edited, customer), version });
     },
     onSaved: async () => {
-      await queryClient.invalidateQueries({ queryKey: [...customerQueries.all, 'list'] });
+      await queryClient.invalidateQueries({ queryKey: contextListKey('customers') });
       showToast({ kind: 'success', message: 'Customer saved.' });
     },
   });

@@ -1,6 +1,6 @@
-// A merchant's customers (query factory and actions), answers validated in the worker; the list also across a
-// business's or a partner's merchants.
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+// A merchant's customers (query factory and actions), answers validated in the worker. The list (also across a
+// business's or a partner's merchants) is a declared context list: contextListQuery('customers', …).
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../src/api/api-client.ts';
 import { validate } from '../../src/api/validate.ts';
 import type { CustomerBody } from '../../src/contract/customer-schemas.ts';
@@ -8,40 +8,8 @@ import type { CustomerBody } from '../../src/contract/customer-schemas.ts';
 export const customersBase = (businessId: string, merchantId: string) =>
   `/businesses/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/customers`;
 
-/** Whose customers a list shows: one merchant's, or every merchant's of a business or of a partner. */
-export type CustomerListScope =
-  | { level: 'merchant'; businessId: string; merchantId: string }
-  | { level: 'business'; businessId: string }
-  | { level: 'partner'; partnerId: string };
-
-/** The Portal API path of a scope's list. */
-export function customerListPath(scope: CustomerListScope): string {
-  switch (scope.level) {
-    case 'merchant':
-      return customersBase(scope.businessId, scope.merchantId);
-    case 'business':
-      return `/businesses/${encodeURIComponent(scope.businessId)}/customers`;
-    case 'partner':
-      return `/partners/${encodeURIComponent(scope.partnerId)}/customers`;
-  }
-}
-
 export const customerQueries = {
   all: ['customers'] as const,
-  list: (scope: CustomerListScope, pageNumber: number, pageSize: number, searchTerm: string) =>
-    queryOptions({
-      queryKey: [...customerQueries.all, 'list', customerListPath(scope), { pageNumber, pageSize, searchTerm }] as const,
-      queryFn: async ({ signal }) =>
-        validate(
-          'customerList',
-          await api.get<unknown>(customerListPath(scope), {
-            query: { pagenumber: String(pageNumber), pagesize: String(pageSize), ...(searchTerm ? { searchterm: `[eq]${searchTerm}` } : {}) },
-            signal,
-          }),
-        ),
-      placeholderData: keepPreviousData,
-      staleTime: 10_000,
-    }),
   detail: (businessId: string, merchantId: string, customerId: string) =>
     queryOptions({
       queryKey: [...customerQueries.all, 'detail', businessId, merchantId, customerId] as const,

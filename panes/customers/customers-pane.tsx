@@ -14,7 +14,8 @@ import { formatDate } from '../../src/format/dates.ts';
 import { type PaneProps, type PaneRequestHandlers, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import type { DataTableColumn } from '../../src/ui/data-table/data-table.tsx';
 import { OverviewTable } from '../../src/ui/data-table/overview-table.tsx';
-import { createCustomer, customerQueries, type CustomerListScope } from './customer-queries.ts';
+import { contextListKey, contextListQuery, type ListScope, listScopeOf } from '../../src/api/context-list-queries.ts';
+import { createCustomer } from './customer-queries.ts';
 import { customerBodyOf, customerDraftProblems, CustomerFormDialog, emptyCustomerDraft, type CustomerDraft } from './customer-form.tsx';
 import { tableStatusOf } from '../../src/ui/data-table/table-status.ts';
 import { useRowCursor } from '../overview/row-cursor.ts';
@@ -25,16 +26,9 @@ import '../watch-list/watch-list.css';
 export const customerPath = (businessId: string, merchantId: string, customerId: string) =>
   `/business/${encodeURIComponent(businessId)}/merchants/${encodeURIComponent(merchantId)}/customers/${encodeURIComponent(customerId)}`;
 
-/** The list's scope from the route's parameters: a partner's, a business's or one merchant's customers. */
-export function customerListScopeOf(params: Readonly<Record<string, string | undefined>>): CustomerListScope {
-  if (params.partnerId) return { level: 'partner', partnerId: params.partnerId };
-  if (params.merchantId) return { level: 'merchant', businessId: params.businessId ?? '', merchantId: params.merchantId };
-  return { level: 'business', businessId: params.businessId ?? '' };
-}
-
 const e = encodeURIComponent;
 /** The pane's own path for a scope (the route table's customers, businessCustomers and partnerCustomers rows). */
-const listRoutePath = (scope: CustomerListScope) =>
+const listRoutePath = (scope: ListScope) =>
   scope.level === 'partner'
     ? `/partners/${e(scope.partnerId)}/customers`
     : scope.level === 'business'
@@ -42,7 +36,7 @@ const listRoutePath = (scope: CustomerListScope) =>
       : `/business/${e(scope.businessId)}/merchants/${e(scope.merchantId)}/customers`;
 
 export function CustomersPane({ params, search }: PaneProps) {
-  const listScope = customerListScopeOf(params);
+  const listScope = listScopeOf(params);
   const spansMerchants = listScope.level !== 'merchant';
   const businessId = params.businessId ?? '';
   const merchantId = params.merchantId ?? '';
@@ -52,7 +46,13 @@ export function CustomersPane({ params, search }: PaneProps) {
   const searchTerm = (query.get('search') ?? '').slice(0, 100);
   const [draft, setDraft] = useState(searchTerm);
   const [, navigate] = useLocation();
-  const list = useQuery(customerQueries.list(listScope, pageNumber, pageSize, searchTerm));
+  const list = useQuery(
+    contextListQuery('customers', 'customerList', listScope, {
+      pagenumber: String(pageNumber),
+      pagesize: String(pageSize),
+      ...(searchTerm ? { searchterm: `[eq]${searchTerm}` } : {}),
+    }),
+  );
   const rows = useMemo(() => (list.isError ? [] : (list.data?.results ?? [])), [list.isError, list.data]);
   const searchField = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
@@ -73,7 +73,7 @@ export function CustomersPane({ params, search }: PaneProps) {
     mutationFn: (next: CustomerDraft) => createCustomer(businessId, merchantId, customerBodyOf(next)),
     onSuccess: async (created) => {
       setNewCustomer(null);
-      await queryClient.invalidateQueries({ queryKey: [...customerQueries.all, 'list'] });
+      await queryClient.invalidateQueries({ queryKey: contextListKey('customers') });
       showToast({ kind: 'success', message: `Customer ${created.reference} added.` });
       navigate(customerPath(businessId, merchantId, created.customerId));
     },

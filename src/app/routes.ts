@@ -55,7 +55,6 @@ import type { ContextKey, RouteCommandBehaviour } from '../../commands/navigatio
 import { goToVirtualTerminal } from '../../commands/virtual-terminal/go-to-virtual-terminal.ts';
 import type { PermissionName } from '../contract/permissions.ts';
 import type { PaneProps } from '../state/pane-scope.tsx';
-import type { AreaPaneName } from './area-panes.ts';
 
 export type Layout = 'default' | 'editor' | 'simple';
 
@@ -127,62 +126,74 @@ export type RouteDefinition = {
 
 /**
  * Every screen but the first ones (dashboard, sign-in, context, not-found) loads through area-panes.ts: the entry
- * holds a name per screen instead of its import and the list of chunks it preloads, and area-panes.ts (requested
- * with the first such screen, or once the first screen has settled) holds the imports.
+ * holds the module (and, where it is not the file's name, the export) of each screen instead of its import and the list of chunks it preloads, and
+ * area-panes.ts (requested with the first such screen, or once the first screen has settled) finds the module by its
+ * file name: 'customers/customers-pane' is panes/customers/customers-pane.tsx. A new screen is its pane file and its
+ * row here; tests/app/area-panes.test.ts loads every one named.
  */
-const areaPane = (name: AreaPaneName) => lazy(() => import('./area-panes.ts').then((module) => module.loadAreaPane(name)));
+export const areaPaneModules: { module: string; name: string }[] = [];
+/** The component a module exports under its file's name, unless named: 'customers/customers-pane' → CustomersPane. */
+const exportNameOf = (module: string) =>
+  (module.split('/').at(-1) ?? '')
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+function areaPane(module: string, name = exportNameOf(module)) {
+  areaPaneModules.push({ module, name });
+  return lazy(() => import('./area-panes.ts').then((loaded) => loaded.loadAreaPane(module, name)));
+}
 const dashboardPane = lazy(() => import('../../panes/dashboard/statistics-pane.tsx').then((module) => ({ default: module.StatisticsDashboardPane })));
-const transactionsPane = areaPane('transactionsPane');
-const transactionDetailPane = areaPane('transactionDetailPane');
-const userNotificationsPane = areaPane('userNotificationsPane');
-const userNotificationPane = areaPane('userNotificationPane');
-const reportQueuePane = areaPane('reportQueuePane');
-const outboxPane = areaPane('outboxPane');
-const outboxMessagePane = areaPane('outboxMessagePane');
-const ticketsPane = areaPane('ticketsPane');
-const newTicketPane = areaPane('newTicketPane');
-const ticketDetailPane = areaPane('ticketDetailPane');
-const businessDetailPane = areaPane('businessDetailPane');
-const merchantDetailPane = areaPane('merchantDetailPane');
-const configurationsPane = areaPane('configurationsPane');
-const configurationDetailPane = areaPane('configurationDetailPane');
-const hostedPageEditorPane = areaPane('hostedPageEditorPane');
-const paymentJobsPane = areaPane('paymentJobsPane');
-const paymentJobDetailPane = areaPane('paymentJobDetailPane');
-const paymentTracePane = areaPane('paymentTracePane');
-const usersPane = areaPane('usersPane');
-const userDetailPane = areaPane('userDetailPane');
-const userAddPane = areaPane('userAddPane');
-const profilePane = areaPane('profilePane');
-const userInvitePage = areaPane('userInvitePage');
-const newNotificationPane = areaPane('newNotificationPane');
-const editNotificationPane = areaPane('editNotificationPane');
-const virtualTerminalPane = areaPane('virtualTerminalPane');
-const virtualTerminalSettingsPane = areaPane('virtualTerminalSettingsPane');
-const bulkJobPane = areaPane('bulkJobPane');
+const transactionsPane = areaPane('transactions/transactions-pane');
+const transactionDetailPane = areaPane('transactions/transaction-detail-pane');
+const userNotificationsPane = areaPane('notifications/user-notifications-pane');
+const userNotificationPane = areaPane('notifications/user-notification-pane');
+const reportQueuePane = areaPane('reporting-overview/report-queue-pane');
+const outboxPane = areaPane('outbox/outbox-pane');
+const outboxMessagePane = areaPane('outbox/outbox-message-pane');
+const ticketsPane = areaPane('tickets/tickets-pane');
+const newTicketPane = areaPane('tickets/new-ticket-pane');
+const ticketDetailPane = areaPane('tickets/ticket-detail-pane');
+const businessDetailPane = areaPane('business/business-detail-pane');
+const merchantDetailPane = areaPane('business/merchant-detail-pane');
+const configurationsPane = areaPane('configurations/configurations-pane');
+const configurationDetailPane = areaPane('configurations/configuration-detail-pane');
+const hostedPageEditorPane = areaPane('configurations/hosted-page-editor-pane');
+const paymentJobsPane = areaPane('payment-jobs/payment-jobs-pane');
+const paymentJobDetailPane = areaPane('payment-jobs/payment-job-detail-pane');
+const paymentTracePane = areaPane('payment-jobs/payment-trace-pane');
+const usersPane = areaPane('users/users-pane');
+const userDetailPane = areaPane('users/user-detail-pane');
+const userAddPane = areaPane('users/user-add-pane');
+const profilePane = areaPane('users/profile-pane');
+const userInvitePage = areaPane('./user-invite-route');
+const newNotificationPane = areaPane('notifications/notification-editor-pane', 'NewNotificationPane');
+const editNotificationPane = areaPane('notifications/notification-editor-pane', 'EditNotificationPane');
+const virtualTerminalPane = areaPane('virtual-terminal/virtual-terminal-pane');
+const virtualTerminalSettingsPane = areaPane('virtual-terminal/virtual-terminal-settings-pane');
+const bulkJobPane = areaPane('bulk-jobs/bulk-job-pane');
 const notFoundPane = lazy(() => import('../../panes/not-found/not-found-pane.tsx').then((module) => ({ default: module.NotFoundPane })));
-const statementPane = areaPane('statementPane');
-const batchReportPane = areaPane('batchReportPane');
-const batchDetailPane = areaPane('batchDetailPane');
-const pricingPlanPane = areaPane('pricingPlanPane');
-const internalAccountsPane = areaPane('internalAccountsPane');
-const merchantAccountsPane = areaPane('merchantAccountsPane');
-const merchantAccountDetailPane = areaPane('merchantAccountDetailPane');
-const businessAccountsPane = areaPane('businessAccountsPane');
-const businessAccountDetailPane = areaPane('businessAccountDetailPane');
-const transferDetailPane = areaPane('transferDetailPane');
-const watchListPane = areaPane('watchListPane');
-const watchEntryPane = areaPane('watchEntryPane');
-const beneficiariesPane = areaPane('beneficiariesPane');
-const beneficiaryDetailPane = areaPane('beneficiaryDetailPane');
-const screeningAlertsPane = areaPane('screeningAlertsPane');
-const beneficiaryApprovalsPane = areaPane('beneficiaryApprovalsPane');
-const customersPane = areaPane('customersPane');
-const customerDetailPane = areaPane('customerDetailPane');
-const billingPane = areaPane('billingPane');
-const invoiceDetailPane = areaPane('invoiceDetailPane');
-const businessInvoicesPane = areaPane('businessInvoicesPane');
-const apiReferencePane = areaPane('apiReferencePane');
+const statementPane = areaPane('reporting/statement-pane');
+const batchReportPane = areaPane('reporting/batch-report-pane');
+const batchDetailPane = areaPane('reporting/batch-report-pane', 'BatchDetailPane');
+const pricingPlanPane = areaPane('reporting/account-panes', 'PricingPlanPane');
+const internalAccountsPane = areaPane('reporting/account-panes', 'InternalAccountsPane');
+const merchantAccountsPane = areaPane('reporting/account-panes', 'MerchantAccountsPane');
+const merchantAccountDetailPane = areaPane('reporting/account-panes', 'MerchantAccountDetailPane');
+const businessAccountsPane = areaPane('reporting/account-panes', 'BusinessAccountsPane');
+const businessAccountDetailPane = areaPane('reporting/account-panes', 'BusinessAccountDetailPane');
+const transferDetailPane = areaPane('reporting/transfer-detail-pane');
+const watchListPane = areaPane('watch-list/watch-list-pane');
+const watchEntryPane = areaPane('watch-list/watch-entry-pane');
+const beneficiariesPane = areaPane('beneficiaries/beneficiaries-pane');
+const beneficiaryDetailPane = areaPane('beneficiaries/beneficiary-detail-pane');
+const screeningAlertsPane = areaPane('beneficiaries/screening-alerts-pane');
+const beneficiaryApprovalsPane = areaPane('beneficiaries/beneficiary-approvals-pane');
+const customersPane = areaPane('customers/customers-pane');
+const customerDetailPane = areaPane('customers/customer-detail-pane');
+const billingPane = areaPane('billing/billing-pane');
+const invoiceDetailPane = areaPane('billing/invoice-detail-pane');
+const businessInvoicesPane = areaPane('billing/business-invoices-pane');
+const apiReferencePane = areaPane('api-reference/api-reference-pane');
 const contextPane = lazy(() => import('../context/context-page.tsx').then((module) => ({ default: module.ContextPage })));
 const contextApplyPane = lazy(() => import('../context/context-apply-page.tsx').then((module) => ({ default: module.ContextApplyPage })));
 const rootPane = lazy(() => import('./root-route.tsx').then((module) => ({ default: module.RootRoute })));
@@ -611,7 +622,7 @@ export const routes: readonly RouteDefinition[] = [
     pattern: '/partners',
     capability: 'Partners overview',
     title: () => 'Partners',
-    pane: areaPane('partnersPane'),
+    pane: areaPane('partners/partners-pane'),
     permissions: ['Mapi.Partners.Read'],
     layout: 'default',
     menu: { section: 'partners', index: 1, label: 'Partners' },
@@ -622,7 +633,7 @@ export const routes: readonly RouteDefinition[] = [
     pattern: '/partners/:partnerId',
     capability: 'Partner detail',
     title: ({ partnerId }) => `Partner ${partnerId ?? ''}`,
-    pane: areaPane('partnerDetailPane'),
+    pane: areaPane('partners/partner-detail-pane'),
     permissions: ['Mapi.Partner.Read'],
     layout: 'default',
     contextParams: { partnerId: 'partner' },
@@ -651,7 +662,7 @@ export const routes: readonly RouteDefinition[] = [
     pattern: '/partners/:partnerId/commissions/new',
     capability: 'New commission plan',
     title: () => 'New commission plan',
-    pane: areaPane('newCommissionPlanPane'),
+    pane: areaPane('partners/new-commission-plan-pane'),
     permissions: ['Mapi.Partner.Read', 'Mapi.CommissionPlans.Update'],
     layout: 'default',
   },
@@ -660,7 +671,7 @@ export const routes: readonly RouteDefinition[] = [
     pattern: '/partners/:partnerId/commissions/:commissionPlanId/transactions/:month',
     capability: 'Commission per transaction',
     title: ({ month }) => `Commission per transaction ${month ?? ''}`,
-    pane: areaPane('commissionTransactionsPane'),
+    pane: areaPane('partners/commission-transactions-pane'),
     permissions: ['Mapi.Partner.Read'],
     layout: 'default',
   },
@@ -669,7 +680,7 @@ export const routes: readonly RouteDefinition[] = [
     pattern: '/partners/:partnerId/commissions/:commissionPlanId',
     capability: 'Commission plan',
     title: ({ commissionPlanId }) => `Commission plan ${commissionPlanId ?? ''}`,
-    pane: areaPane('commissionPlanPane'),
+    pane: areaPane('partners/commission-plan-pane'),
     permissions: ['Mapi.Partner.Read'],
     layout: 'default',
   },
@@ -678,7 +689,7 @@ export const routes: readonly RouteDefinition[] = [
     pattern: '/partners/:partnerId/declines',
     capability: 'Partner declines',
     title: () => 'Declines',
-    pane: areaPane('partnerDeclinesPane'),
+    pane: areaPane('partners/partner-declines-pane'),
     permissions: ['Mapi.Partner.Read'],
     layout: 'default',
   },
@@ -696,7 +707,7 @@ export const routes: readonly RouteDefinition[] = [
     pattern: '/partners/:partnerId/business/:businessId',
     capability: "Partner's business",
     title: ({ businessId }) => `Business ${businessId ?? ''}`,
-    pane: areaPane('partnerBusinessPane'),
+    pane: areaPane('partners/partner-frame-panes', 'PartnerBusinessPane'),
     permissions: ['Mapi.Partner.Read', 'Mapi.Business.Read'],
     layout: 'default',
   },
@@ -705,7 +716,7 @@ export const routes: readonly RouteDefinition[] = [
     pattern: '/partners/:partnerId/business/:businessId/merchant/:merchantId',
     capability: "Partner's merchant",
     title: ({ merchantId }) => `Merchant ${merchantId ?? ''}`,
-    pane: areaPane('partnerMerchantPane'),
+    pane: areaPane('partners/partner-frame-panes', 'PartnerMerchantPane'),
     permissions: ['Mapi.Partner.Read', 'Mapi.Merchant.Read'],
     layout: 'default',
   },

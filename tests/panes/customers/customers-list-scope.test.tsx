@@ -7,8 +7,8 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { isAvailable } from '../../../commands/registry.ts';
-import { CustomersPane, customerListScopeOf } from '../../../panes/customers/customers-pane.tsx';
-import { customerListPath } from '../../../panes/customers/customer-queries.ts';
+import { CustomersPane } from '../../../panes/customers/customers-pane.tsx';
+import { contextListPath, listScopeOf } from '../../../src/api/context-list-queries.ts';
 import type { CustomerListItem } from '../../../src/contract/customer-schemas.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { workspaceStore } from '../../../src/state/workspace-store.ts';
@@ -109,7 +109,7 @@ describe('customers across merchants', () => {
     [{ businessId: 'B3' }, '/businesses/B3/customers'],
     [{ businessId: 'B3', merchantId: 'M3a' }, '/businesses/B3/merchants/M3a/customers'],
   ])('scope of %o reads %s', (params, path) => {
-    expect(customerListPath(customerListScopeOf(params))).toBe(path);
+    expect(contextListPath(listScopeOf(params), 'customers')).toBe(path);
   });
 
   it('offers the business and partner lists in the palette from the applied context', () => {
