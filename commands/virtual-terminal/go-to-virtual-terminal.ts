@@ -1,14 +1,8 @@
 // 'Go to virtual terminal' (palette, g v): the terminal of a configuration whose terminal is on. The applied
 // configuration when its terminal is on; else among the merchant's: exactly one opens, several ask which (a
-// dialog listing them by name), none is said plainly. Never a configuration with the terminal switched off.
-import {
-  appliedTerminalConfiguration,
-  noTerminalSentence,
-  terminalChoice,
-  terminalConfigurations,
-  terminalPath,
-  withTerminalConfiguration,
-} from '../../src/api/terminal-configurations.ts';
+// dialog listing them by name), none is said plainly. Never a configuration with the terminal switched off. The
+// choosing (src/api/terminal-configurations.ts, with the answer checks it needs) loads when the command runs: the
+// route table, in the first screen's script, carries only this file.
 import { contextStore } from '../../src/state/context-store.ts';
 import { askTerminalConfiguration, type TerminalConfiguration } from '../../src/state/terminal-chooser-store.ts';
 import type { CommandContext, CommandServices } from '../command.ts';
@@ -21,11 +15,12 @@ export function canGoToVirtualTerminal(ctx: CommandContext): boolean {
 }
 
 /** Opens the terminal of `configuration`, making it the context's configuration first when it is another. */
-export function openTerminalOf(
+export async function openTerminalOf(
   services: Pick<CommandServices, 'navigate' | 'state'>,
   configuration: TerminalConfiguration,
   beside: boolean,
-): Promise<unknown> | undefined {
+): Promise<unknown> {
+  const { terminalPath, withTerminalConfiguration } = await import('../../src/api/terminal-configurations.ts');
   const applied = contextStore.applied;
   if (applied.configuration?.id !== configuration.configurationId) services.state.applyContext(withTerminalConfiguration(applied, configuration));
   return services.navigate(terminalPath(configuration.configurationId), { beside });
@@ -35,6 +30,9 @@ export const goToVirtualTerminal: RouteCommandBehaviour = {
   when: canGoToVirtualTerminal,
   run: async (services, args) => {
     const beside = args.beside === true;
+    const { appliedTerminalConfiguration, noTerminalSentence, terminalChoice, terminalConfigurations } = await import(
+      '../../src/api/terminal-configurations.ts'
+    );
     const applied = contextStore.applied;
     const current = appliedTerminalConfiguration(applied);
     if (current) return openTerminalOf(services, current, beside);

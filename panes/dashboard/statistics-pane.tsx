@@ -3,7 +3,7 @@
 // period's totals and the top decline reasons. The view lives in the pane's address (/dashboard?interval=…), so
 // the palette's dashboard commands, the back button and a shared link all show the same thing.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import { calendarDate } from '../../src/contract/calendar-date.ts';
@@ -40,16 +40,9 @@ import {
   type DashboardSettings,
 } from '../../src/contract/dashboard-intervals.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
-import {
-  appliedTerminalConfiguration,
-  noTerminalSentence,
-  terminalConfigurationQueries,
-  terminalPath,
-  withTerminalConfiguration,
-} from '../../src/api/terminal-configurations.ts';
 import type { DashboardResponse } from '../../src/contract/dashboard.ts';
 import { messages } from '../../src/contract/messages.ts';
-import { applyContext, contextPath, contextStore } from '../../src/state/context-store.ts';
+import { contextPath, contextStore } from '../../src/state/context-store.ts';
 import { type PaneProps, usePaneCapabilities } from '../../src/state/pane-scope.tsx';
 import { permissionScope, sessionStore } from '../../src/state/session-store.ts';
 import { showToast } from '../../src/state/toast-store.ts';
@@ -74,6 +67,7 @@ const BreakdownTable = lazy(() => import('./breakdown-table.tsx').then((module) 
 // So are the decline reasons below them (from the first figures on, kept while later periods load) and the date
 // control (Shift+D), fetched in an idle moment once the figures are shown so that it opens at once.
 const loadDateRangeDialog = () => import('./date-range-dialog.tsx');
+const TerminalLanding = lazy(() => import('./terminal-landing.tsx').then((module) => ({ default: module.TerminalLanding })));
 const DeclinesPanel = lazy(() => import('./declines-panel.tsx').then((module) => ({ default: module.DeclinesPanel })));
 const DateRangeDialog = lazy(() => loadDateRangeDialog().then((module) => ({ default: module.DateRangeDialog })));
 
@@ -103,26 +97,8 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
   const { view } = settings;
   const [dateDialogOpen, setDateDialogOpen] = useState(false);
   // Someone who may take telephone orders but not read statistics (a virtual terminal user) lands on a terminal they
-  // can use, not on a screen that only says what they may not do: the applied configuration's when its terminal is
-  // on, else the merchant's first configuration with it on (made the context's configuration).
+  // can use (terminal-landing.tsx, loaded only for them), not on a screen that only says what they may not do.
   const terminalUser = granted !== undefined && !granted.includes(dashboardPermission) && granted.includes('Portal.Moto.Create');
-  const appliedTerminal = terminalUser ? appliedTerminalConfiguration(selections) : null;
-  const merchantKey = { businessId: selections.business?.id ?? '', merchantId: selections.merchant?.id ?? '' };
-  const terminals = useQuery({
-    ...terminalConfigurationQueries.enabled(merchantKey.businessId, merchantKey.merchantId),
-    enabled: terminalUser && appliedTerminal === null && merchantKey.businessId !== '' && merchantKey.merchantId !== '',
-  });
-  const landing = appliedTerminal ?? (terminalUser ? (terminals.data?.[0] ?? null) : null);
-  const landingId = landing?.configurationId;
-  // Once per configuration to land on (the landing object itself is new on each render).
-  const land = useEffectEvent(() => {
-    if (!landing) return;
-    if (contextStore.applied.configuration?.id !== landing.configurationId) applyContext(withTerminalConfiguration(contextStore.applied, landing));
-    navigate(terminalPath(landing.configurationId), { replace: true });
-  });
-  useEffect(() => {
-    if (landingId !== undefined) land();
-  }, [landingId]);
   // The address a custom interval without dates asked for them at and the user declined: do not ask again there.
   const [declinedAt, setDeclinedAt] = useState<string | null>(null);
   const [tableVisible, setTableVisible] = useState(false);
@@ -150,26 +126,17 @@ export function StatisticsDashboardPane({ search }: PaneProps) {
         <Skeleton lines={6} label="Loading the dashboard" />
       </div>
     );
-  if (!granted.includes(dashboardPermission) && terminalUser) {
-    if (landing || terminals.fetchStatus === 'fetching')
-      return (
-        <div className="pane-content">
-          <h1>Dashboard</h1>
-          <Skeleton lines={6} label="Opening the virtual terminal" />
-        </div>
-      );
-    return (
+  if (terminalUser) {
+    const opening = (
       <div className="pane-content">
         <h1>Dashboard</h1>
-        <p className="pane-lead">You are working in {contextLabel(selections)}.</p>
-        <p className="pane-notice" role="note">
-          {!selections.merchant?.id
-            ? 'Choose a merchant as your context to take telephone orders on its virtual terminal.'
-            : terminals.isError
-              ? 'The configurations of this merchant could not be loaded.'
-              : `${noTerminalSentence(selections.merchant.title || selections.merchant.id)} Ask an administrator to switch it on for the configuration that takes telephone orders.`}
-        </p>
+        <Skeleton lines={6} label="Opening the virtual terminal" />
       </div>
+    );
+    return (
+      <Suspense fallback={opening}>
+        <TerminalLanding selections={selections} contextLabel={contextLabel(selections)} opening={opening} />
+      </Suspense>
     );
   }
   if (!granted.includes(dashboardPermission)) {
