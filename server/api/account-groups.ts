@@ -33,7 +33,8 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import { addDays, calendarDate, filterInstant } from '../../src/contract/calendar-date.ts';
+import { addDays, calendarDate } from '../../src/contract/calendar-date.ts';
+import { filterInstant } from '../../src/contract/zoned-time.ts';
 import { encodeDateRange } from '../../src/contract/date-range-filter.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import {

@@ -21,8 +21,10 @@
 import { type } from 'arktype';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import { addDays, formatInstant, startOfLocalDate } from '../../src/contract/calendar-date.ts';
-import { bucketPlan, defaultDateBasis, normalisePeriod, type DashboardPeriod } from '../../src/contract/dashboard-intervals.ts';
+import { addDays } from '../../src/contract/calendar-date.ts';
+import { formatInstant, startOfLocalDate } from '../../src/contract/zoned-time.ts';
+import { defaultDateBasis, normalisePeriod, type DashboardPeriod } from '../../src/contract/dashboard-intervals.ts';
+import { bucketPlan } from '../../src/contract/dashboard-buckets.ts';
 import {
   breakdownRequestSchema,
   dashboardRequestSchema,

@@ -20,7 +20,8 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import type { BusinessListItem } from '../../src/contract/configuration-schemas.ts';
-import { addDays, startOfLocalDate } from '../../src/contract/calendar-date.ts';
+import { addDays } from '../../src/contract/calendar-date.ts';
+import { startOfLocalDate } from '../../src/contract/zoned-time.ts';
 import { normalisePeriod } from '../../src/contract/dashboard-intervals.ts';
 import { maxDeclineReasons } from '../../src/contract/dashboard.ts';
 import type { FilterClause } from '../../src/contract/list-query.ts';

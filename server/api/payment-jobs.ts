@@ -24,7 +24,7 @@
 import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { type } from 'arktype';
-import { filterInstant } from '../../src/contract/calendar-date.ts';
+import { filterInstant } from '../../src/contract/zoned-time.ts';
 import {
   cancelJobBody,
   cancelRefundBody,

@@ -24,7 +24,8 @@ import { and, asc, desc, eq, gte, inArray, or, type SQL, sql } from 'drizzle-orm
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { Hono } from 'hono';
 import { invoiceKindLabels, invoiceNumberQuery, monthLabel } from '../../src/contract/billing.ts';
-import { calendarDate, filterInstant } from '../../src/contract/calendar-date.ts';
+import { calendarDate } from '../../src/contract/calendar-date.ts';
+import { filterInstant } from '../../src/contract/zoned-time.ts';
 import { takesMoneyBack, threeDecimalCurrencies, zeroDecimalCurrencies } from '../../src/contract/transactions.ts';
 import { amountClauseBounds, dateClauseRange, type FieldClause, fieldsOf, parseQuery, type SearchField, wordsOf } from '../../src/contract/search-query.ts';
 import type { Db } from '../db/client.ts';

@@ -48,7 +48,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, lte, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import { filterInstant } from '../../src/contract/calendar-date.ts';
+import { filterInstant } from '../../src/contract/zoned-time.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import type { ReportContext } from '../../src/contract/report-schemas.ts';
 import { transactionExportBody } from '../../src/contract/transaction-schemas.ts';

@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, is, lt, lte, notInArray, or, sql, SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Context } from 'hono';
-import { filterInstant } from '../../src/contract/calendar-date.ts';
+import { filterInstant } from '../../src/contract/zoned-time.ts';
 import { parseListQuery, type FilterClause, type ListQuerySpec, type ParsedListQuery, type SortKey } from '../../src/contract/list-query.ts';
 import type { AppEnv } from './env.ts';
 import { badRequest } from './errors.ts';

@@ -1,7 +1,7 @@
 // Reading the ledger: balances, statements (opening balance, movements with a running balance, closing balance,
 // totals per category) and the period a list's date filter stands for. Shared by the API and the report files.
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { filterInstant } from '../../src/contract/calendar-date.ts';
+import { filterInstant } from '../../src/contract/zoned-time.ts';
 import type { FilterClause, SortKey } from '../../src/contract/list-query.ts';
 import type { EntryCategory } from '../../src/contract/ledger.ts';
 import type { Db } from '../db/client.ts';

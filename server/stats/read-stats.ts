@@ -4,7 +4,7 @@
 // a business costs a few thousand daily rows and a handful of hourly ones, whatever the caller's time zone.
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Bucket } from '../../src/contract/dashboard-intervals.ts';
+import type { Bucket } from '../../src/contract/dashboard-buckets.ts';
 import type { DeclineReason } from '../../src/contract/dashboard.ts';
 import { transactionDeclinesDaily, transactions } from '../db/schema.ts';
 import { unsuccessfulStatuses, type DateBasis, type StatsMeasures } from './definition.ts';

@@ -1,8 +1,8 @@
-// Dashboard periods and buckets: pure calendar maths shared by the server (what to sum) and the client (what to ask
+// Dashboard periods (their buckets as instants: dashboard-buckets.ts, the server's): pure calendar maths shared by the server (what to sum) and the client (what to ask
 // for, what to pre-fetch, how the interval selector moves). Periods are calendar dates in the caller's time zone
 // ('YYYY-MM-DD', both ends inclusive; the date arithmetic is calendar-date.ts); buckets are instants [start, end) so
 // a day is the user's day, DST included. No schema library here: the client loads this eagerly.
-import { addDays, addMonths, daysInRange, endOfMonth, isIsoDate, type IsoDate, startOfLocalDate, startOfMonth, startOfWeek } from './calendar-date.ts';
+import { addDays, addMonths, daysInRange, endOfMonth, isIsoDate, type IsoDate, startOfMonth, startOfWeek } from './calendar-date.ts';
 
 export const dashboardIntervals = ['day', 'week', 'month', 'year', 'custom'] as const;
 export type DashboardInterval = (typeof dashboardIntervals)[number];
@@ -30,8 +30,6 @@ export const earliestDashboardDate = '2000-01-01';
 export const latestDashboardDate = '2099-12-31';
 
 export type DashboardPeriod = { interval: DashboardInterval; startDate: IsoDate; endDate: IsoDate };
-export type Bucket = { start: Date; end: Date };
-export type BucketPlan = { unit: BucketUnit; step: number; buckets: Bucket[] };
 
 /** The day, week (Monday to Sunday), month or year that holds a date. */
 export function periodContaining(interval: FixedInterval, date: IsoDate): DashboardPeriod {
@@ -87,32 +85,6 @@ export function comparePeriod(period: DashboardPeriod): DashboardPeriod {
 /** Days per bucket of a custom range: 1, growing so that no more than 31 buckets are needed. */
 export function customStep(startDate: IsoDate, endDate: IsoDate): number {
   return Math.max(1, Math.ceil(daysInRange(startDate, endDate) / maxDashboardBuckets));
-}
-
-/**
- * The buckets of a period in a time zone. Hours are real hours from local midnight, so a day has 23 or 25 of them
- * when the clocks change; days and months start at local midnight; the last bucket ends with the period.
- */
-export function bucketPlan(period: DashboardPeriod, timeZone: string): BucketPlan {
-  const unit = bucketUnitOf[period.interval];
-  const periodStart = startOfLocalDate(period.startDate, timeZone);
-  const periodEnd = startOfLocalDate(addDays(period.endDate, 1), timeZone);
-  const buckets: Bucket[] = [];
-  if (unit === 'hour') {
-    for (let start = periodStart.getTime(); start < periodEnd.getTime(); start += 3_600_000) {
-      buckets.push({ start: new Date(start), end: new Date(Math.min(start + 3_600_000, periodEnd.getTime())) });
-    }
-    return { unit, step: 1, buckets };
-  }
-  const step = period.interval === 'custom' ? customStep(period.startDate, period.endDate) : 1;
-  const next = unit === 'month' ? (date: IsoDate) => addMonths(date, step) : (date: IsoDate) => addDays(date, step);
-  for (let date = period.startDate; date <= period.endDate; date = next(date)) {
-    const start = startOfLocalDate(date, timeZone);
-    const following = next(date);
-    const end = following > period.endDate ? periodEnd : startOfLocalDate(following, timeZone);
-    buckets.push({ start, end });
-  }
-  return { unit, step, buckets };
 }
 
 export type PeriodProblem = string;

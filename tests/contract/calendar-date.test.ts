@@ -2,7 +2,8 @@ import { TZDate } from '@date-fns/tz';
 import { addDays as dateFnsAddDays, addMonths as dateFnsAddMonths, differenceInCalendarDays } from 'date-fns';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, addMonths, calendarDate, daysInRange, filterInstant, formatInstant, isIsoDate, isoWeekday } from '../../src/contract/calendar-date.ts';
+import { addDays, addMonths, calendarDate, daysInRange, isIsoDate, isoWeekday } from '../../src/contract/calendar-date.ts';
+import { filterInstant, formatInstant } from '../../src/contract/zoned-time.ts';
 
 describe('calendar arithmetic on UTC day numbers', () => {
   // The reference: date-fns on a TZDate in UTC, what these functions did before they went without TZDate.
@@ -60,6 +61,28 @@ describe('local dates', () => {
     expect(calendarDate(new Date('2026-06-30T23:30:00Z'), 'UTC')).toBe('2026-06-30');
     expect(calendarDate(new Date('2026-06-30T18:29:00Z'), 'Asia/Kolkata')).toBe('2026-06-30');
     expect(calendarDate(new Date('2026-06-30T18:30:00Z'), 'Asia/Kolkata')).toBe('2026-07-01');
+  });
+
+  it('gives the same date as the zone library did, in any zone at any instant (Intl, no library)', () => {
+    const zones = [
+      'UTC',
+      'Europe/London',
+      'America/New_York',
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'Pacific/Chatham',
+      'Pacific/Kiritimati',
+      'America/St_Johns',
+      'Australia/Lord_Howe',
+    ];
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2200, 0, 1) }), fc.constantFrom(...zones), (time, zone) => {
+        const zoned = new TZDate(time, zone);
+        const expected = `${String(zoned.getFullYear()).padStart(4, '0')}-${String(zoned.getMonth() + 1).padStart(2, '0')}-${String(zoned.getDate()).padStart(2, '0')}`;
+        expect(calendarDate(time, zone)).toBe(expected);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('formats instants with the offset of their zone', () => {

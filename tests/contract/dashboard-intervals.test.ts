@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { TZDate } from '@date-fns/tz';
 import { addDays as dateFnsAddDays, addMonths as dateFnsAddMonths, addWeeks, addYears, endOfMonth, endOfWeek, startOfMonth, startOfWeek } from 'date-fns';
-import { addDays, calendarDate, formatInstant, startOfLocalDate } from '../../src/contract/calendar-date.ts';
+import { addDays, calendarDate } from '../../src/contract/calendar-date.ts';
+import { formatInstant, startOfLocalDate } from '../../src/contract/zoned-time.ts';
 import {
-  bucketPlan,
   canStepForward,
   changeDashboardPath,
   dashboardSearch,
@@ -26,6 +26,7 @@ import {
   type DashboardPeriod,
   type FixedInterval,
 } from '../../src/contract/dashboard-intervals.ts';
+import { bucketPlan } from '../../src/contract/dashboard-buckets.ts';
 
 const iso = (date: Date) => date.toISOString();
 const hours = (bucket: { start: Date; end: Date }) => (bucket.end.getTime() - bucket.start.getTime()) / 3_600_000;

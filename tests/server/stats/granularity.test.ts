@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bucketPlan, periodContaining } from '../../../src/contract/dashboard-intervals.ts';
+import { periodContaining } from '../../../src/contract/dashboard-intervals.ts';
+import { bucketPlan } from '../../../src/contract/dashboard-buckets.ts';
 import { decompose, granularityMs, type Piece } from '../../../server/stats/granularity.ts';
 
 const at = (text: string) => new Date(text);

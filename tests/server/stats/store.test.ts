@@ -3,8 +3,10 @@
 // equal the same sums taken straight from the transactions.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, startOfLocalDate } from '../../../src/contract/calendar-date.ts';
-import { bucketPlan, periodContaining, type DashboardInterval, type DashboardPeriod } from '../../../src/contract/dashboard-intervals.ts';
+import { addDays } from '../../../src/contract/calendar-date.ts';
+import { startOfLocalDate } from '../../../src/contract/zoned-time.ts';
+import { periodContaining, type DashboardInterval, type DashboardPeriod } from '../../../src/contract/dashboard-intervals.ts';
+import { bucketPlan } from '../../../src/contract/dashboard-buckets.ts';
 import type { Database } from '../../../server/db/client.ts';
 import { statsAggregationSql, statsInsertSql } from '../../../server/seed/seed.ts';
 import { createRandom } from '../../../server/seed/seed-random.ts';
