@@ -9,9 +9,9 @@ import { sessionStore } from '../state/session-store.ts';
 import { showToast } from '../state/toast-store.ts';
 import { resolveApplyRequest } from './context-apply.ts';
 import { contextPagePath } from './context-apply-url.ts';
-import { contextItemOf } from './context-flow.ts';
+import { contextItemOf } from './context-rules.ts';
 import { contextMessages } from './context-messages.ts';
-import { rememberRecent, useContextPanelServices } from './use-context-flow.ts';
+import { rememberRecent, useContextPanelServices } from './context-services.ts';
 import './context-selection-panel.css';
 
 /** A pane gets its own query as `search`; outside the workspace the browser's is read. */

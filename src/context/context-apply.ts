@@ -7,7 +7,7 @@ import type { ContextSelections } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
 import { queryParams, readApplyQuery } from './context-apply-url.ts';
 import type { ContextDataSource } from './context-data.ts';
-import { isValidSelection } from './context-flow.ts';
+import { isValidSelection } from './context-rules.ts';
 import { contextMessages } from './context-messages.ts';
 
 export type ResolvedApply = { ok: true; route: string; selections: ContextSelections; remember: boolean } | { ok: false; route: string; message: string };

@@ -13,10 +13,10 @@ import type { AuthorizationPolicy, BusinessPolicy } from '../contract/policy.ts'
 import { sessionStore } from '../state/session-store.ts';
 import { contextApplyPath, queryParams, safeRoute } from './context-apply-url.ts';
 import type { ContextDataSource } from './context-data.ts';
-import { contextPageSize } from './context-flow.ts';
+import { contextPageSize } from './context-rules.ts';
 import { contextMessages } from './context-messages.ts';
 import { recordContextLink } from './record-links.ts';
-import { useContextPanelServices } from './use-context-flow.ts';
+import { useContextPanelServices } from './context-services.ts';
 
 const ContextSelectionPanel = lazy(() => import('./context-selection-panel.tsx').then((module) => ({ default: module.ContextSelectionPanel })));
 

@@ -18,21 +18,19 @@ import {
   awaitingForcedPath,
   canApply,
   canGoBack,
-  contextPageSize,
-  hasRoles,
-  isFavorite,
   minSearchTermLength,
   panelKeyAction,
   searchActive,
-  toggleFavorite,
   type Column,
   type ContextTab,
   type FlowEvent,
   type FlowState,
   type SearchResult,
 } from './context-flow.ts';
+import { contextPageSize, hasRoles, isFavorite, toggleFavorite } from './context-rules.ts';
 import { contextItemLabel, contextMessages as text, noContextFor, pageStatus, searchTooShort } from './context-messages.ts';
-import { contextItemsKey, useContextFlow, useContextPanelServices, type ContextItemKey } from './use-context-flow.ts';
+import { contextItemsKey, type ContextItemKey, useContextPanelServices } from './context-services.ts';
+import { useContextFlow } from './use-context-flow.ts';
 import './context-selection-panel.css';
 
 export type ContextSelectionPanelProps = {

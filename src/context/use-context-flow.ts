@@ -1,58 +1,15 @@
 // Runs the context flow in React: the state machine's state, and its effects carried out against the data
 // source (calls, the 400 ms search timer, aborting earlier searches, recent list, closing, navigating).
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { navigate as browserNavigate } from 'wouter/use-browser-location';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError } from '../api/api-error.ts';
-import { userSettingQueries } from '../api/user-setting-queries.ts';
-import { contextRecentLimit } from '../contract/context-checks.ts';
-import type { ContextItem, ContextSelections } from '../contract/context.ts';
+import type { ContextSelections } from '../contract/context.ts';
 import type { AuthorizationPolicy } from '../contract/policy.ts';
 import { contextApplyPath } from './context-apply-url.ts';
-import {
-  createContextDataSource,
-  type favoritesSettingKey,
-  recentSettingKey,
-  rememberBusiness,
-  rememberMerchant,
-  type ContextDataSource,
-} from './context-data.ts';
-import { addRecent, open, reduce, type Effect, type FlowEvent, type FlowState, type Transition } from './context-flow.ts';
+import { rememberBusiness, rememberMerchant } from './context-data.ts';
+import { open, reduce, type Effect, type FlowEvent, type FlowState, type Transition } from './context-flow.ts';
+import { rememberRecent, useContextPanelServices } from './context-services.ts';
 import { contextMessages } from './context-messages.ts';
-
-export type ContextPanelServices = {
-  data: ContextDataSource;
-  navigate: (to: string, options: { replace: boolean }) => void;
-};
-
-let defaultServices: ContextPanelServices | null = null;
-
-/** The app's services: the shared Portal API client and the browser location wouter listens to. */
-function appServices(): ContextPanelServices {
-  defaultServices ??= { data: createContextDataSource(), navigate: (to, options) => browserNavigate(to, options) };
-  return defaultServices;
-}
-
-export const ContextPanelServicesContext = createContext<ContextPanelServices | null>(null);
-
-export function useContextPanelServices(): ContextPanelServices {
-  return useContext(ContextPanelServicesContext) ?? appServices();
-}
-
-export type ContextItemKey = typeof favoritesSettingKey | typeof recentSettingKey;
-
-/** The query key shared with every other reader of the setting (the palette's saved-context commands). */
-export const contextItemsKey = (key: ContextItemKey) => userSettingQueries.detail(key).queryKey;
-
-/** Adds an applied context to the recent list (newest first, capped, de-duplicated) and saves it. */
-export async function rememberRecent(data: ContextDataSource, queryClient: ReturnType<typeof useQueryClient>, item: ContextItem): Promise<void> {
-  const current = await queryClient
-    .fetchQuery({ queryKey: contextItemsKey(recentSettingKey), queryFn: () => data.readItems(recentSettingKey), staleTime: 60_000 })
-    .catch(() => [] as ContextItem[]);
-  const next = addRecent(Array.isArray(current) ? (current as ContextItem[]) : [], item, contextRecentLimit);
-  queryClient.setQueryData(contextItemsKey(recentSettingKey), next);
-  await data.writeItems(recentSettingKey, next);
-}
 
 /** The panel's own look-up cache learns what the lists said, so /context/apply needs no call to trust the titles. */
 function rememberSelections(selections: ContextSelections): void {

@@ -3,24 +3,21 @@ import { describe, expect, it } from 'vitest';
 import type { AuthorizationPolicy } from '../../src/contract/policy.ts';
 import { contextRecentLimit } from '../../src/contract/context-checks.ts';
 import {
-  addRecent,
   awaitingForcedPath,
   canApply,
   canGoBack,
-  contextPageSize,
-  isValidSelection,
   open,
   panelKeyAction,
   reduce,
   reduceAll,
   searchActive,
   searchDebounceMs,
-  toggleFavorite,
   type BusinessOption,
   type FlowEvent,
   type MerchantOption,
   type Transition,
 } from '../../src/context/context-flow.ts';
+import { addRecent, contextPageSize, isValidSelection, toggleFavorite } from '../../src/context/context-rules.ts';
 
 const internal: AuthorizationPolicy = { roles: ['TechnicalAdmin'], partnerPolicy: null, businessPolicies: [] };
 const partner: AuthorizationPolicy = {

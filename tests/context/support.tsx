@@ -8,7 +8,7 @@ import type { ContextItem } from '../../src/contract/context.ts';
 import type { AuthorizationPolicy } from '../../src/contract/policy.ts';
 import type { ContextDataSource } from '../../src/context/context-data.ts';
 import type { BusinessOption, ConfigurationOption, MerchantOption, SearchResult } from '../../src/context/context-flow.ts';
-import { ContextPanelServicesContext, type ContextPanelServices } from '../../src/context/use-context-flow.ts';
+import { ContextPanelServicesContext, type ContextPanelServices } from '../../src/context/context-services.ts';
 import { clearContext } from '../../src/state/context-store.ts';
 import { clearSessionProfile, setProfile } from '../../src/state/session-store.ts';
 
