@@ -6,7 +6,8 @@
 // The SQL helpers cut the same periods in the database (AT TIME ZONE with the same IANA name).
 import { TZDate, tzOffset } from '@date-fns/tz';
 import { sql } from 'drizzle-orm';
-import { calendarDate } from '../../src/contract/calendar-date.ts';
+import { addDays, addMonths, calendarDate } from '../../src/contract/calendar-date.ts';
+import { startOfLocalDate } from '../../src/contract/zoned-time.ts';
 import { businesses } from '../db/schema.ts';
 import type { DbWriter } from '../db/client.ts';
 
@@ -26,11 +27,6 @@ const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 const monthPattern = /^(\d{4})-(\d{2})$/;
 const pad = (value: number) => String(value).padStart(2, '0');
 
-/** The instant a local calendar day (year, month 1–12, day; overflow rolls over) begins in a zone. */
-function localMidnight(year: number, month: number, day: number, zone: string): Date {
-  return new Date(new TZDate(year, month - 1, day, 0, 0, 0, 0, zone).getTime());
-}
-
 /** The business day ('YYYY-MM-DD') an instant falls on. */
 export const localDay = (instant: Date, zone: string): string => calendarDate(instant, zone);
 
@@ -41,8 +37,7 @@ export const localMonth = (instant: Date, zone: string): string => calendarDate(
 export function dayBounds(date: string, zone: string): Instants {
   const match = datePattern.exec(date);
   if (!match) throw new RangeError(`'${date}' is not YYYY-MM-DD`);
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  return { start: localMidnight(year, month, day, zone), end: localMidnight(year, month, day + 1, zone) };
+  return { start: startOfLocalDate(date, zone), end: startOfLocalDate(addDays(date, 1), zone) };
 }
 
 /** [start, end) of the business day an instant falls on. */
@@ -55,8 +50,7 @@ export const dayOf = (instant: Date, zone: string): Instants & { date: string } 
 export function monthBoundsIn(month: string, zone: string): Instants {
   const match = monthPattern.exec(month);
   if (!match) throw new RangeError(`'${month}' is not YYYY-MM`);
-  const [year, monthNumber] = [Number(match[1]), Number(match[2])];
-  return { start: localMidnight(year, monthNumber, 1, zone), end: localMidnight(year, monthNumber + 1, 1, zone) };
+  return { start: startOfLocalDate(`${month}-01`, zone), end: startOfLocalDate(addMonths(`${month}-01`, 1), zone) };
 }
 
 /** [start, end) of the business month an instant falls in. */
@@ -69,8 +63,7 @@ export const monthOf = (instant: Date, zone: string): Instants & { month: string
 export function addMonthsTo(month: string, months: number): string {
   const match = monthPattern.exec(month);
   if (!match) throw new RangeError(`'${month}' is not YYYY-MM`);
-  const at = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1 + months, 1));
-  return at.toISOString().slice(0, 7);
+  return addMonths(`${month}-01`, months).slice(0, 7);
 }
 
 /** The UTC instants that hold every zone's version of a month: its UTC bounds widened by widestOffsetMs. */
