@@ -3,7 +3,9 @@
 // databases and performance.now() keep real time, so leases and timeouts behave as they do in production. npm test
 // runs the files that decide by time a second time under such dates (scripts/test-all.ts), so a test that passes
 // only on the day it was written fails there.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { afterAll, expect, vi } from 'vitest';
 
 const setting = process.env.TEST_CLOCK;
 
@@ -37,4 +39,16 @@ if (setting) {
     if (this.sendDate && !this.headersSent && !this.hasHeader('date')) this.setHeader('Date', new Date().toUTCString());
     return (writeHead as (...rest: unknown[]) => http.ServerResponse).apply(this, args);
   } as typeof writeHead;
+}
+
+// The server project also runs its files one after another in the same module graph (isolate: false). A file that
+// replaces a module with vi.mock (the application's clock, server/clock.ts) must build its own graph, or it would get
+// the app already imported with the real module; and the files after it must build theirs again, or they would get
+// the mocked one. Such a file starts and ends with a fresh graph.
+const testPath = expect.getState().testPath ?? '';
+if (/\/tests\/(server|contract)\//.test(testPath) && /\bvi\.(mock|doMock)\(/.test(readFileSync(testPath, 'utf8'))) {
+  vi.resetModules();
+  afterAll(() => {
+    vi.resetModules();
+  });
 }
