@@ -38,12 +38,11 @@ import type { FilterClause } from '../../src/contract/list-query.ts';
 import type { PermissionName } from '../../src/contract/permissions.ts';
 import { recordAudit } from '../audit/record.ts';
 import { businesses, cardVault, customerData, customers, merchants, type CustomerAddress } from '../db/schema.ts';
-import { resolveContext } from '../policy/principal.ts';
-import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
+import { type AppEnv, type Deps, readBody } from '../http/env.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { assertResourceMatchesSpec, likeLiteral, type ListResource } from '../http/list-sql.ts';
 import type { DbWriter } from '../db/client.ts';
-import type { ContextList } from '../http/context-list.ts';
+import { type ContextList, resolveContextScope } from '../http/context-list.ts';
 
 const c$ = customers;
 
@@ -235,15 +234,7 @@ export function customerRoutes({ database }: Deps) {
   const routes = new Hono<AppEnv>();
   const prefix = '/businesses/:businessId/merchants/:merchantId/customers';
 
-  async function merchantOf(c: Context<AppEnv>, permission: PermissionName) {
-    const businessId = c.req.param('businessId') ?? '';
-    const merchantId = c.req.param('merchantId') ?? '';
-    if (!idPattern.test(businessId) || !idPattern.test(merchantId)) throw notFound();
-    const resolved = await resolveContext(database, c.get('principal'), businessId, merchantId);
-    if (!resolved?.merchant) throw notFound();
-    requirePermission(resolved.permissions, permission);
-    return { businessId: resolved.business.id, merchantId: resolved.merchant.id };
-  }
+  const merchantOf = (c: Context<AppEnv>, permission: PermissionName) => resolveContextScope(database, c, 'merchant', permission);
 
   async function findCustomer(reader: DbWriter, merchantId: string, id: string): Promise<CustomerRow> {
     if (!idPattern.test(id)) throw notFound();
@@ -287,7 +278,8 @@ export function customerRoutes({ database }: Deps) {
         .insert(c$)
         .values({
           id: newCustomerId(),
-          ...scope,
+          businessId: scope.businessId,
+          merchantId: scope.merchantId,
           reference: body.reference,
           title: body.title ?? null,
           firstName: body.firstName,

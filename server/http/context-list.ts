@@ -56,8 +56,20 @@ export function contextListPath(kind: ListContextKind, path: string): string {
   return `/partners/:partnerId/${path}`;
 }
 
-/** The context of a call, resolved for the caller: 404 when it is not theirs to see, 403 without the permission. */
-export async function resolveListScope(database: Database, c: Context<AppEnv>, kind: ListContextKind, permission: PermissionName): Promise<ListScope> {
+/**
+ * The context of a call (its route's businessId, merchantId or partnerId), resolved for the caller: 404 when it is not
+ * theirs to see, 403 without the permission. A declared list's calls and a record's under a context both ask here.
+ */
+export async function resolveContextScope<K extends ListContextKind>(
+  database: Database,
+  c: Context<AppEnv>,
+  kind: K,
+  permission: PermissionName,
+): Promise<Extract<ListScope, { kind: K }>> {
+  return (await resolveScope(database, c, kind, permission)) as Extract<ListScope, { kind: K }>;
+}
+
+async function resolveScope(database: Database, c: Context<AppEnv>, kind: ListContextKind, permission: PermissionName): Promise<ListScope> {
   const principal = c.get('principal');
   if (kind === 'partner') {
     const partnerId = c.req.param('partnerId') ?? '';
@@ -87,7 +99,7 @@ export function contextListRoutes(database: Database, lists: readonly ContextLis
     if (unsummarised.length > 0) throw new Error(`the ${list.path} list has no OpenAPI summary under ${unsummarised.join(', ')}`);
     for (const kind of list.contexts) {
       routes.get(contextListPath(kind, list.path), async (c) => {
-        const scope = await resolveListScope(database, c, kind, list.permission);
+        const scope = await resolveContextScope(database, c, kind, list.permission);
         const query = parseListRequest(singleValuedQuery(c), list.resource.spec);
         const where = and(list.within(scope, db), filterCondition(list.resource, query.filters, c.get('timeZone')));
         const [results, numberOfResults] = await Promise.all([
