@@ -3,7 +3,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { vi } from 'vitest';
+import { type Mock, vi } from 'vitest';
 import type { CommandContext, CommandServices } from '../../commands/command.ts';
 import type { CommandRegistry } from '../../commands/registry.ts';
 import { configureApi } from '../../src/api/api-client.ts';
@@ -16,6 +16,7 @@ import { credentialsStore } from '../../src/auth/credentials-store.ts';
 import { defaultInactivityTimings } from '../../src/auth/inactivity.ts';
 import type { Session } from '../../src/auth/session.ts';
 import type { ContextSelections } from '../../src/contract/context.ts';
+import type { StoredPreset } from '../../src/contract/filter-presets.ts';
 import type { AuthorizationPolicy } from '../../src/contract/policy.ts';
 import { contextStore } from '../../src/state/context-store.ts';
 import { paletteStore } from '../../src/state/palette-store.ts';
@@ -126,6 +127,44 @@ export function fakeApi(answers: Record<string, (options: unknown) => unknown> =
   };
   configureApi(api as unknown as PortalApi);
   return api as unknown as PortalApi & { get: ReturnType<typeof vi.fn> };
+}
+
+/**
+ * The filter-preset routes as the overviews use them, on a fake API: a POST saves a preset (shared with the business when
+ * posted under /businesses/…, else personal), GET /filter-presets lists what was saved (`list` is its answer), a DELETE
+ * removes them. `stored` is what was saved.
+ */
+export function fakePresetStore(ownerName = 'Pat Test') {
+  const stored: StoredPreset[] = [];
+  return {
+    stored,
+    list: () => ({ results: [...stored] }),
+    attach(api: PortalApi) {
+      (api.post as unknown as Mock).mockImplementation(async (path: string, body: { page: string; name: string; filters: Record<string, string> }) => {
+        const shared = path.startsWith('/businesses/');
+        const preset: StoredPreset = {
+          id: `FP${stored.length}`,
+          page: body.page,
+          name: body.name,
+          filters: body.filters,
+          relativeDate: null,
+          sharing: shared ? 'business' : 'personal',
+          businessId: shared ? (path.split('/')[2] ?? null) : null,
+          role: null,
+          isDefault: false,
+          ownerName,
+          editable: true,
+          version: 1,
+          updatedUtc: '2026-11-01T10:00:00.000Z',
+        };
+        stored.push(preset);
+        return preset;
+      });
+      (api.delete as unknown as Mock).mockImplementation(async () => {
+        stored.length = 0;
+      });
+    },
+  };
 }
 
 export function createServices(options: { registry?: CommandRegistry; session?: Session; commandServices?: CommandServices } = {}): AppServices {

@@ -5,11 +5,10 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, type Mock } from 'vitest';
 import { Router, useSearch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import type { StoredPreset } from '../../../src/contract/filter-presets.ts';
 import type { PaymentJobListItem } from '../../../src/contract/payment-job-schemas.ts';
 import { toastStore } from '../../../src/state/toast-store.ts';
 import { PaymentJobsPane } from '../../../panes/payment-jobs/payment-jobs-pane.tsx';
-import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+import { fakeApi, fakePresetStore, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const row: PaymentJobListItem = {
   reference: 'PJ0001',
@@ -38,34 +37,13 @@ describe('the payment jobs overview’s filter presets', () => {
 
   it('saves, applies and removes a preset in the database, with success messages', { timeout: 180_000 }, async () => {
     signIn({ permissions: ['Portal.PaymentJobs.Read'], context: merchantContext, paths: ['/payment-jobs'] });
-    const stored: StoredPreset[] = [];
+    const presets = fakePresetStore();
     const api = fakeApi({
       '/businesses/B1/merchants/M1/payment-jobs': () => ({ results: [row], numberOfResults: 1 }),
-      '/filter-presets': () => ({ results: [...stored] }),
+      '/filter-presets': presets.list,
     });
+    presets.attach(api);
     const post = api.post as unknown as Mock;
-    post.mockImplementation(async (_path: string, body: { page: string; name: string; filters: Record<string, string> }) => {
-      const preset: StoredPreset = {
-        id: `FP${stored.length}`,
-        page: body.page,
-        name: body.name,
-        filters: body.filters,
-        relativeDate: null,
-        sharing: 'personal',
-        businessId: null,
-        role: null,
-        isDefault: false,
-        ownerName: 'Pat Test',
-        editable: true,
-        version: 1,
-        updatedUtc: '2026-11-01T10:00:00.000Z',
-      };
-      stored.push(preset);
-      return preset;
-    });
-    (api.delete as Mock).mockImplementation(async () => {
-      stored.length = 0;
-    });
     const location = memoryLocation({ path: `/payment-jobs?tab=${encodeURIComponent('[eq]paid')}`, record: true });
     renderWithServices(
       <Router hook={location.hook} searchHook={location.searchHook}>

@@ -5,11 +5,10 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, type Mock } from 'vitest';
 import { Router, useSearch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import type { StoredPreset } from '../../../src/contract/filter-presets.ts';
 import type { TicketListItem } from '../../../src/contract/ticket-schemas.ts';
 import { toastStore } from '../../../src/state/toast-store.ts';
 import { TicketsPane } from '../../../panes/tickets/tickets-pane.tsx';
-import { fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+import { fakeApi, fakePresetStore, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const row: TicketListItem = {
   ticketId: 'TCK00001',
@@ -40,31 +39,13 @@ describe('the tickets overview’s filter presets', () => {
 
   it('saves the filters as a preset shared with the business, and applies it', async () => {
     signIn({ permissions: ['Portal.Tickets.Read', 'Portal.Tickets.Create'], context: merchantContext, paths: ['/tickets'] });
-    const stored: StoredPreset[] = [];
+    const presets = fakePresetStore();
     const api = fakeApi({
       '/businesses/B1/merchants/M1/tickets': () => ({ results: [row], numberOfResults: 1 }),
-      '/filter-presets': () => ({ results: [...stored] }),
+      '/filter-presets': presets.list,
     });
+    presets.attach(api);
     const post = api.post as unknown as Mock;
-    post.mockImplementation(async (path: string, body: { page: string; name: string; filters: Record<string, string> }) => {
-      const preset: StoredPreset = {
-        id: `FP${stored.length}`,
-        page: body.page,
-        name: body.name,
-        filters: body.filters,
-        relativeDate: null,
-        sharing: path.startsWith('/businesses/') ? 'business' : 'personal',
-        businessId: path.startsWith('/businesses/') ? 'B1' : null,
-        role: null,
-        isDefault: false,
-        ownerName: 'Pat Test',
-        editable: true,
-        version: 1,
-        updatedUtc: '2026-11-01T10:00:00.000Z',
-      };
-      stored.push(preset);
-      return preset;
-    });
     const location = memoryLocation({ path: `/tickets?status=${encodeURIComponent('[eq]open')}`, record: true });
     renderWithServices(
       <Router hook={location.hook} searchHook={location.searchHook}>

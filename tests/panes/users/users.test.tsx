@@ -8,7 +8,6 @@ import { Router, useSearch } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { isAvailable } from '../../../commands/registry.ts';
 import { userCommands } from '../../../commands/users/user-commands.ts';
-import type { StoredPreset } from '../../../src/contract/filter-presets.ts';
 import type { UserDetail, UserListItem } from '../../../src/contract/user-schemas.ts';
 import { PaneScopeContext } from '../../../src/state/pane-scope.tsx';
 import { toastStore } from '../../../src/state/toast-store.ts';
@@ -21,7 +20,7 @@ import { UserInvitePage } from '../../../panes/users/user-invite-page.tsx';
 import { SecondFactorSection } from '../../../panes/users/second-factor-section.tsx';
 import { ProfilePane } from '../../../panes/users/profile-pane.tsx';
 import { UsersPane } from '../../../panes/users/users-pane.tsx';
-import { baseContext, createServices, fakeApi, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
+import { baseContext, createServices, fakeApi, fakePresetStore, merchantContext, renderWithServices, resetStores, signIn } from '../../app/support.tsx';
 
 const listItem = (overrides: Partial<UserListItem>): UserListItem => ({
   userId: 'USR1',
@@ -110,28 +109,10 @@ describe('the users overview', () => {
 
   it('saves the current filters as a preset in the database, and applies it', async () => {
     signIn({ permissions: ['Mapi.Users.Read', 'Mapi.Users.Create'], context: merchantContext, paths: ['/users'] });
-    const stored: StoredPreset[] = [];
-    const api = fakeApi({ '/user/users': () => ({ results: [listItem({})], numberOfResults: 1 }), '/filter-presets': () => ({ results: [...stored] }) });
+    const presets = fakePresetStore('Ada Lovelace');
+    const api = fakeApi({ '/user/users': () => ({ results: [listItem({})], numberOfResults: 1 }), '/filter-presets': presets.list });
+    presets.attach(api);
     const post = api.post as unknown as Mock;
-    post.mockImplementation(async (_path: string, body: { page: string; name: string; filters: Record<string, string> }) => {
-      const preset: StoredPreset = {
-        id: `FP${stored.length}`,
-        page: body.page,
-        name: body.name,
-        filters: body.filters,
-        relativeDate: null,
-        sharing: 'personal',
-        businessId: null,
-        role: null,
-        isDefault: false,
-        ownerName: 'Ada Lovelace',
-        editable: true,
-        version: 1,
-        updatedUtc: '2026-11-01T10:00:00.000Z',
-      };
-      stored.push(preset);
-      return preset;
-    });
     const { user, location } = renderPane(
       <SearchAware render={(search) => <UsersPane params={{}} search={search} capability="Users overview" />} />,
       '/users?status=%5Beq%5Dlocked',
