@@ -1414,7 +1414,10 @@ add(
     path: '/events',
     tag: tags.events,
     summary: 'Server-sent events of changes the caller may see',
-    query: [{ name: 'lastEventId', schema: type(/^\d{1,15}$/) }],
+    query: [
+      { name: 'lastEventId', schema: type(/^\d{1,15}$/) },
+      { name: 'replayMs', schema: type(/^\d{1,6}$/) },
+    ],
     response: 'event-stream',
   },
   {

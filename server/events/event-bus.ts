@@ -4,10 +4,11 @@
 // is handed to this process's streams once the transaction has committed. Rows are kept so a stream that resumes
 // with Last-Event-ID gets what it missed, from whichever node it reconnects to.
 import { EventEmitter } from 'node:events';
-import { and, asc, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, gt, lt, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database, Db } from '../db/client.ts';
 import { portalEvents } from '../db/schema.ts';
+import { now } from '../clock.ts';
 import { logger } from '../log.ts';
 
 /**
@@ -108,6 +109,8 @@ export type EventBus = {
   subscribe: (listener: (event: PortalEvent) => void) => () => void;
   /** events after a given id, oldest first (Last-Event-ID) */
   since: (id: number) => Promise<PortalEvent[]>;
+  /** a first connection's catch-up: the events recorded in the last `ms` (at most maxReplay, the newest), oldest first */
+  recent: (ms: number) => Promise<PortalEvent[]>;
   listeners: () => number;
   close: () => Promise<void>;
 };
@@ -139,22 +142,36 @@ function createEventBus(database: Database): EventBus {
     }
     emitter.emit('event', event);
   };
+  const columns = {
+    id: portalEvents.id,
+    kind: portalEvents.kind,
+    resource: portalEvents.resource,
+    resourceId: portalEvents.resourceId,
+    businessId: portalEvents.businessId,
+    merchantId: portalEvents.merchantId,
+    userId: portalEvents.userId,
+  };
   const since = async (id: number) => {
     const rows = await database.db
-      .select({
-        id: portalEvents.id,
-        kind: portalEvents.kind,
-        resource: portalEvents.resource,
-        resourceId: portalEvents.resourceId,
-        businessId: portalEvents.businessId,
-        merchantId: portalEvents.merchantId,
-        userId: portalEvents.userId,
-      })
+      .select(columns)
       .from(portalEvents)
       .where(and(gt(portalEvents.id, id)))
       .orderBy(asc(portalEvents.id))
       .limit(maxReplay);
     return rows.map(toEvent);
+  };
+  // The newest maxReplay rows by the primary key (a bounded index walk however large the table), then the window.
+  const recent = async (ms: number) => {
+    const rows = await database.db
+      .select({ ...columns, createdUtc: portalEvents.createdUtc })
+      .from(portalEvents)
+      .orderBy(desc(portalEvents.id))
+      .limit(maxReplay);
+    const from = now().getTime() - ms;
+    return rows
+      .filter((row) => row.createdUtc.getTime() >= from)
+      .reverse()
+      .map(toEvent);
   };
 
   // PGlite: while streams are open, new rows are looked for every pollMs (from the newest id when polling began).
@@ -246,6 +263,7 @@ function createEventBus(database: Database): EventBus {
       };
     },
     since,
+    recent,
     listeners: () => emitter.listenerCount('event'),
     close: async () => {
       emitter.removeAllListeners();

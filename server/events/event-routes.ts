@@ -11,6 +11,9 @@
 // | account locked  | `event: account-locked` `data: {}`: only to the locked user's own streams, which then end   |
 // |                 | (the tab signs out at once rather than at its next call)                                |
 // | resume          | Last-Event-ID (header, or ?lastEventId=): the events after it are sent first               |
+// | catch up        | ?replayMs=: a stream with no event id yet (the tab's first, or one dropped before any event) |
+// |                 | is first sent the events of the last replayMs (at most 5 minutes): what changed between the |
+// |                 | tab's loading its data and its stream opening                                            |
 // | across nodes    | PostgreSQL LISTEN/NOTIFY (event-bus.ts); PGlite: within the process                       |
 // | end             | the client goes (abort), or maxStreamMs passes (the client reconnects with Last-Event-ID,  |
 // |                 | and a token that has expired meanwhile is refused then)                                  |
@@ -38,6 +41,8 @@ function payloadOf(event: PortalEvent): string {
 }
 
 export const heartbeatMs = 15_000;
+/** The longest catch-up a first connection may ask for (?replayMs=); a tab away longer refreshes what it shows. */
+export const maxReplayMs = 5 * 60_000;
 export const maxStreamMs = 15 * 60_000;
 
 export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number; maxStreamMs?: number; principalMaxAgeMs?: number } = {}) {
@@ -47,6 +52,9 @@ export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number;
     const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     if (raw !== undefined && !/^\d{1,15}$/.test(raw)) throw badRequest('Last-Event-ID must be the id of an event.');
     const lastEventId = raw === undefined ? null : Number(raw);
+    const rawReplay = c.req.query('replayMs');
+    if (rawReplay !== undefined && !/^\d{1,6}$/.test(rawReplay)) throw badRequest(`replayMs must be a number of milliseconds up to ${maxReplayMs}.`);
+    const replayMs = rawReplay === undefined ? 0 : Math.min(Number(rawReplay), maxReplayMs);
     c.header('X-Accel-Buffering', 'no');
     let principal = c.get('principal');
     let principalReadAt = Date.now();
@@ -79,13 +87,12 @@ export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number;
       try {
         let sentUpTo = lastEventId ?? 0;
         await stream.writeSSE({ event: 'ready', data: '{}', retry: 3000 });
-        if (lastEventId !== null) {
-          for (const event of await bus.since(lastEventId)) {
-            sentUpTo = Math.max(sentUpTo, event.id);
-            // A stream that could resume belongs to an account that works now: an earlier lock has been lifted.
-            if (event.kind === 'account-locked') continue;
-            if (mayBeTold(principal, event)) await stream.writeSSE({ id: String(event.id), event: event.kind, data: payloadOf(event) });
-          }
+        const missed = lastEventId !== null ? await bus.since(lastEventId) : replayMs > 0 ? await bus.recent(replayMs) : [];
+        for (const event of missed) {
+          sentUpTo = Math.max(sentUpTo, event.id);
+          // A stream that could resume belongs to an account that works now: an earlier lock has been lifted.
+          if (event.kind === 'account-locked') continue;
+          if (mayBeTold(principal, event)) await stream.writeSSE({ id: String(event.id), event: event.kind, data: payloadOf(event) });
         }
         const heartbeat = setInterval(() => {
           void stream.write(': heartbeat\n\n').catch(() => undefined);

@@ -2,7 +2,9 @@
 // cannot send the bearer token. An event names what to refresh ('notifications': the bell, the inbox, authors'
 // lists; 'record': one record that changed, told only to tabs whose user may read it; 'account-locked': this user's
 // account was locked and its sessions ended, so the tab signs out now); the stream resumes with Last-Event-ID after a
-// drop and reconnects with a growing pause (1 s to 30 s).
+// drop and reconnects with a growing pause (1 s to 30 s). A stream with no event id yet (the tab's first: it opens
+// once the first screen has settled, after that screen loaded its data) asks for the events of the time it was not
+// listening (?replayMs=), so a change made meanwhile is not missed.
 import type { QueryClient } from '@tanstack/react-query';
 import { authorizationHeaders } from '../api/dpop.ts';
 import type { Session } from '../auth/session.ts';
@@ -80,6 +82,19 @@ export function applyLiveEvent(event: LiveEvent, queryClient: QueryClient, targe
   for (const queryKey of refreshes[event.event] ?? []) void queryClient.invalidateQueries({ queryKey });
 }
 
+/** The longest catch-up the server sends (server/events/event-routes.ts maxReplayMs), and the margin for clocks. */
+const maxReplayMs = 5 * 60_000;
+const replayMarginMs = 2000;
+
+/**
+ * How far back a stream with no event id asks to be caught up: from when the tab last listened (0: since the page
+ * began loading) to now, with a margin; null when that is longer than the server replays (refresh instead).
+ */
+export function replayWindow(listenedAt: number, at: number): number | null {
+  const window = Math.ceil(at - listenedAt) + replayMarginMs;
+  return window > maxReplayMs ? null : window;
+}
+
 /**
  * Opens the stream and keeps it open until the returned stop is called. The shell starts it once the first screen has
  * settled (a chunk of its own: the first load does not carry it).
@@ -89,14 +104,20 @@ export function startLiveEvents(session: Pick<Session, 'getAccessToken' | 'signO
   let controller: AbortController | null = null;
   let lastEventId: string | null = null;
   let pause = 1000;
+  /** when the stream was last seen open (performance.now(); 0: the page's start, before its data was loaded) */
+  let listenedAt = 0;
   const run = async () => {
     while (!stopped) {
       controller = new AbortController();
       try {
         const token = await session.getAccessToken();
-        const response = await fetch('/api/portal/events', {
+        const window = lastEventId ? null : replayWindow(listenedAt, performance.now());
+        // Away longer than the server replays, with nothing to resume from: what is open refreshes.
+        if (!lastEventId && window === null) for (const queryKey of Object.values(recordRefreshes).flat()) void queryClient.invalidateQueries({ queryKey });
+        const path = window === null ? '/api/portal/events' : `/api/portal/events?replayMs=${window}`;
+        const response = await fetch(path, {
           headers: {
-            ...(await authorizationHeaders('GET', '/api/portal/events', token)),
+            ...(await authorizationHeaders('GET', path, token)),
             Accept: 'text/event-stream',
             ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
           },
@@ -110,6 +131,7 @@ export function startLiveEvents(session: Pick<Session, 'getAccessToken' | 'signO
           const { done, value } = await reader.read();
           if (done) break;
           pause = 1000;
+          listenedAt = performance.now();
           const parsed = parseEventStream(buffer + decoder.decode(value, { stream: true }));
           buffer = parsed.rest;
           for (const event of parsed.events) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryClient } from '@tanstack/react-query';
-import { applyLiveEvent, parseEventStream, recordChangedEvent, type RecordChanged } from '../../src/app/live-events.ts';
+import { applyLiveEvent, parseEventStream, recordChangedEvent, replayWindow, type RecordChanged } from '../../src/app/live-events.ts';
 
 describe('the events stream parser', () => {
   it('returns complete events, skips heartbeats and keeps the unfinished rest', () => {
@@ -38,5 +38,16 @@ describe('a record event', () => {
     expect(told).toHaveLength(1);
     applyLiveEvent({ id: '10', event: 'notifications', data: '{}' }, queryClient, target);
     expect(invalidated).toEqual([['notifications']]);
+  });
+});
+
+describe('the catch-up of a stream with no event id', () => {
+  it('asks for the time since the tab last listened, with a margin, and refreshes instead past five minutes', () => {
+    // the first stream: from the page's start (its data was loaded before the stream opened)
+    expect(replayWindow(0, 3200.4)).toBe(5201);
+    // dropped before any event: from when it was last seen open
+    expect(replayWindow(60_000, 61_000)).toBe(3000);
+    expect(replayWindow(0, 298_000)).toBe(300_000);
+    expect(replayWindow(0, 298_001)).toBeNull();
   });
 });

@@ -5,6 +5,8 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../../server/http/env.ts';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
+import { now } from '../../../server/clock.ts';
+import { portalEvents } from '../../../server/db/schema.ts';
 import { eventBusOf, listening, recordEvent, type PortalEvent } from '../../../server/events/event-bus.ts';
 import { eventRoutes, mayBeTold } from '../../../server/events/event-routes.ts';
 import type { Principal } from '../../../server/policy/principal.ts';
@@ -71,8 +73,8 @@ describe.each(databaseKinds)('the events stream on %s', (kind) => {
     await database?.close();
   });
 
-  const open = async (userId: string, headers: Record<string, string> = {}) => {
-    const response = await harness.call(userId, 'GET', '/events', undefined, headers);
+  const open = async (userId: string, headers: Record<string, string> = {}, query = '') => {
+    const response = await harness.call(userId, 'GET', `/events${query}`, undefined, headers);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const stream = sseReader(response);
@@ -84,6 +86,7 @@ describe.each(databaseKinds)('the events stream on %s', (kind) => {
   it('needs a bearer token', async () => {
     expect((await harness.call(null, 'GET', '/events')).status).toBe(401);
     expect((await harness.call(users.owner, 'GET', '/events', undefined, { 'last-event-id': 'abc' })).status).toBe(400);
+    for (const replayMs of ['abc', '-1', '1234567', '1e3']) expect((await harness.call(users.owner, 'GET', `/events?replayMs=${replayMs}`)).status).toBe(400);
   });
 
   it('tells every open tab of a publication, and nothing of drafts', async () => {
@@ -148,6 +151,37 @@ describe.each(databaseKinds)('the events stream on %s', (kind) => {
     const resumed = await open(users.owner, { 'last-event-id': seen.id ?? '' });
     expect(await resumed.next()).toMatchObject({ event: 'record', data: JSON.stringify({ resource: 'ticket', id: 'T-B3' }) });
     await resumed.cancel();
+  });
+
+  it('catches a first stream up with what changed in the last replayMs, of what its user may read', async () => {
+    // Recorded before the stream opens (between a tab's loading its data and its stream connecting): one ten minutes
+    // old, two just now, one of them in another business.
+    await database.db.insert(portalEvents).values({
+      kind: 'record',
+      resource: 'ticket',
+      resourceId: 'T-OLD-B3',
+      businessId: 'B3',
+      createdUtc: new Date(now().getTime() - 10 * 60_000),
+    });
+    await database.db.transaction((tx) => recordEvent(tx, 'record', { resource: 'ticket', resourceId: 'T-NEW-B1', businessId: 'B1', merchantId: null }));
+    await database.db.transaction((tx) => recordEvent(tx, 'record', { resource: 'ticket', resourceId: 'T-NEW-B3', businessId: 'B3', merchantId: null }));
+    const drain = async (stream: Awaited<ReturnType<typeof open>>) => {
+      const seen: string[] = [];
+      for (;;) {
+        try {
+          seen.push((await stream.next(700)).data);
+        } catch {
+          await stream.cancel();
+          return seen;
+        }
+      }
+    };
+    const caughtUp = await drain(await open(users.owner, {}, '?replayMs=60000'));
+    expect(caughtUp).toContain(JSON.stringify({ resource: 'ticket', id: 'T-NEW-B3' }));
+    expect(caughtUp).not.toContain(JSON.stringify({ resource: 'ticket', id: 'T-NEW-B1' }));
+    expect(caughtUp).not.toContain(JSON.stringify({ resource: 'ticket', id: 'T-OLD-B3' }));
+    // Without it a stream starts from now.
+    expect(await drain(await open(users.owner))).toEqual([]);
   });
 });
 
