@@ -172,6 +172,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   if (options.publicUrl?.startsWith('https://')) {
     app.use('*', async (c, next) => {
+      // Before: an answer written straight to the connection (http/file-body.ts) takes the headers set so far; after:
+      // a handler's own Response does not.
+      c.header('Strict-Transport-Security', strictTransportSecurity);
       await next();
       c.header('Strict-Transport-Security', strictTransportSecurity);
     });

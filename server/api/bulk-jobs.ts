@@ -13,7 +13,7 @@
 // without the overview's read permission → 403. Each item is checked again when the job acts on it (its permission
 // where the item lives, its state), so a selection never acts on what the user may not.
 import { createHash, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { createBulkJobBody } from '../../src/contract/bulk-job-schemas.ts';
@@ -32,6 +32,7 @@ import { grantedScope } from '../transactions/scope.ts';
 import { bulkResultCsv } from '../bulk/worker.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { fileBody } from '../http/file-body.ts';
 import { sqlNow } from '../clock.ts';
 
 const b = bulkJobs;
@@ -222,7 +223,7 @@ export function bulkJobRoutes({ database, files, publicUrl }: Deps) {
     // The stored file; should it be gone (a job cancelled before it started, a store restored), the same lines are
     // made again from the item rows, which are what the file was made from.
     if (!file) return c.body(await bulkResultCsv(db, row.id), 200, headers);
-    return c.body(Readable.toWeb(file.stream) as ReadableStream, 200, { ...headers, 'Content-Length': String(file.size) });
+    return fileBody(c, file, headers);
   });
 
   return routes;

@@ -17,7 +17,7 @@
 // Statuses: queued → generating (processedRows of totalRows) → generated | failed | cancelled; a generated report
 // expires 14 days after generation. Exports are queued by the resource that owns the rows
 // (POST {context}/transactions/full/reports).
-import { Readable } from 'node:stream';
+
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { reportState } from '../../src/contract/reports.ts';
@@ -29,6 +29,7 @@ import { downloadName, reportContentTypes, reportReadPermission, toQueuedReport,
 import { scopeOfReportContext } from '../transactions/scope.ts';
 import type { AppEnv, Deps } from '../http/env.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../http/errors.ts';
+import { fileBody } from '../http/file-body.ts';
 import { parseListRequest, singleValuedQuery } from '../http/list-sql.ts';
 
 const r = queuedReports;
@@ -86,10 +87,9 @@ export function reportRoutes({ database, files }: Deps) {
       throw error;
     });
     if (!file) throw new ApiError(410, 'The report file is no longer available.');
-    // Streamed from the store as it is read: a 1,000,000-row file never sits in memory.
-    return c.body(Readable.toWeb(file.stream) as ReadableStream, 200, {
+    // Written from the store as it is read (http/file-body.ts): a 1,000,000-row file never sits in memory.
+    return fileBody(c, file, {
       'Content-Type': reportContentTypes[row.fileType] ?? file.contentType,
-      'Content-Length': String(file.size),
       'Content-Disposition': contentDisposition(downloadName(row)),
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',

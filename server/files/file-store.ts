@@ -19,6 +19,7 @@
 // starting with '.', at most 512 characters. The same rules hold on both back ends so a key that works on one works
 // on the other, and none can leave the folder store's root. Metadata keys are [a-z0-9-] (S3 lowercases them);
 // values are any text (stored percent-encoded where S3 needs ASCII), at most 2 KB together.
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
 export type FileMetadata = Record<string, string>;
@@ -27,7 +28,11 @@ export type PutOptions = { contentType: string; metadata?: FileMetadata };
 
 export type StoredFileInfo = { size: number; contentType: string; metadata: FileMetadata; lastModified: Date };
 
-export type StoredFile = StoredFileInfo & { stream: Readable };
+/**
+ * A kept file, to read as a stream; one on this node's disk also gives its open handle (read by position: downloads
+ * reuse their buffers, server/http/file-body.ts). Whoever takes it destroys the stream at the end, which closes both.
+ */
+export type StoredFile = StoredFileInfo & { stream: Readable; handle?: FileHandle };
 
 export type ListedFile = { key: string; size: number; lastModified: Date };
 

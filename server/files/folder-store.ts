@@ -106,7 +106,7 @@ export function createFolderStore(rootDir: string): FileStore {
         return null;
       }
       const sidecar = await readSidecar(key);
-      return { size: info.size, lastModified: info.mtime, ...sidecar, stream: handle.createReadStream({ highWaterMark: 256 * 1024 }) };
+      return { size: info.size, lastModified: info.mtime, ...sidecar, handle, stream: handle.createReadStream({ highWaterMark: 256 * 1024 }) };
     } catch (error) {
       await handle.close();
       throw error;
