@@ -319,7 +319,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
     for await (const batch of rowBatches) {
       if (!Array.isArray(batch)) {
         if (!writer.writeText) throw new Error('CSV text for a writer that takes rows');
-        await writer.writeText(batch.text);
+        for (const chunk of batch.chunks) await writer.writeText(chunk);
         processedRows += batch.rows;
       } else {
         if (writer.writeBatch) await writer.writeBatch(batch);

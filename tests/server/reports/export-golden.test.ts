@@ -237,7 +237,7 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
     let inSql = '';
     let rows = 0;
     for await (const batch of transactionCsvBatches(database, query, columns, timeZone)) {
-      inSql += batch.text;
+      inSql += batch.chunks.join('');
       rows += batch.rows;
     }
     expect(rows).toBe(goldenRows.length);
