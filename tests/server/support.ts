@@ -7,6 +7,7 @@ import { createApp, type AppOptions } from '../../server/app.ts';
 import { cardKeysFrom } from '../../server/cards/card-keys.ts';
 import { vaultCard } from '../../server/cards/card-vault.ts';
 import { openDatabase, type Database, type OpenOptions } from '../../server/db/client.ts';
+import { eventBusOf } from '../../server/events/event-bus.ts';
 import * as schema from '../../server/db/schema.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -19,10 +20,28 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
-/** A fresh, migrated database; close() also drops the PostgreSQL scratch database. */
+/**
+ * The database with a close that first stops its events bus: an events stream a test left open would otherwise keep
+ * polling the closed database (a warning every half second for the rest of the worker's files).
+ */
+function closingItsEvents(database: Database, afterClose: () => Promise<void> = async () => undefined): Database {
+  const closing: Database = {
+    ...database,
+    close: async () => {
+      await eventBusOf(closing)
+        .close()
+        .catch(() => undefined);
+      await database.close();
+      await afterClose();
+    },
+  };
+  return closing;
+}
+
+/** A fresh, migrated database; close() also stops its events bus and drops the PostgreSQL scratch database. */
 export async function createTestDatabase(kind: DatabaseKind, options: Pick<OpenOptions, 'onQuery'> = {}): Promise<Database> {
   // Copies of the run's migrated template (tests/global-setup.ts); the migrations then find nothing to do.
-  if (kind === 'pglite') return openDatabase({ ...options, pgliteTemplate: inject('pgliteTemplate') });
+  if (kind === 'pglite') return closingItsEvents(await openDatabase({ ...options, pgliteTemplate: inject('pgliteTemplate') }));
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `portal_test_${randomBytes(6).toString('hex')}`;
@@ -32,16 +51,12 @@ export async function createTestDatabase(kind: DatabaseKind, options: Pick<OpenO
   await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const database = await openDatabase({ ...options, url: withDatabase(adminUrl, name), poolSize: 5 });
-  return {
-    ...database,
-    close: async () => {
-      await database.close();
-      const dropper = new pg.Client({ connectionString: adminUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
-    },
-  };
+  return closingItsEvents(database, async () => {
+    const dropper = new pg.Client({ connectionString: adminUrl });
+    await dropper.connect();
+    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await dropper.end();
+  });
 }
 
 export const tokenFor = (userId: string) => `user.${userId}`;
