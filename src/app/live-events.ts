@@ -91,8 +91,8 @@ const replayMarginMs = 2000;
  * began loading) to now, with a margin; null when that is longer than the server replays (refresh instead).
  */
 export function replayWindow(listenedAt: number, at: number): number | null {
-  const window = Math.ceil(at - listenedAt) + replayMarginMs;
-  return window > maxReplayMs ? null : window;
+  const replayMs = Math.ceil(at - listenedAt) + replayMarginMs;
+  return replayMs > maxReplayMs ? null : replayMs;
 }
 
 /**
@@ -111,10 +111,10 @@ export function startLiveEvents(session: Pick<Session, 'getAccessToken' | 'signO
       controller = new AbortController();
       try {
         const token = await session.getAccessToken();
-        const window = lastEventId ? null : replayWindow(listenedAt, performance.now());
+        const replayMs = lastEventId ? null : replayWindow(listenedAt, performance.now());
         // Away longer than the server replays, with nothing to resume from: what is open refreshes.
-        if (!lastEventId && window === null) for (const queryKey of Object.values(recordRefreshes).flat()) void queryClient.invalidateQueries({ queryKey });
-        const path = window === null ? '/api/portal/events' : `/api/portal/events?replayMs=${window}`;
+        if (!lastEventId && replayMs === null) for (const queryKey of Object.values(recordRefreshes).flat()) void queryClient.invalidateQueries({ queryKey });
+        const path = replayMs === null ? '/api/portal/events' : `/api/portal/events?replayMs=${replayMs}`;
         const response = await fetch(path, {
           headers: {
             ...(await authorizationHeaders('GET', path, token)),
