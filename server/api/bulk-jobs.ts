@@ -13,7 +13,6 @@
 // without the overview's read permission → 403. Each item is checked again when the job acts on it (its permission
 // where the item lives, its state), so a selection never acts on what the user may not.
 import { createHash, randomBytes } from 'node:crypto';
-
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { createBulkJobBody } from '../../src/contract/bulk-job-schemas.ts';

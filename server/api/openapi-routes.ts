@@ -7,6 +7,7 @@ import type { Type } from 'arktype';
 import { type } from 'arktype';
 import * as billingSchemas from '../../src/contract/billing-schemas.ts';
 import { businessInvoiceListSpec, invoiceListSpec } from '../../src/contract/billing.ts';
+import { eventIdPattern, replayMsPattern } from '../../src/contract/live-events.ts';
 import * as bulkJobSchemas from '../../src/contract/bulk-job-schemas.ts';
 import * as beneficiarySchemas from '../../src/contract/beneficiary-schemas.ts';
 import { beneficiaryApprovalListSpec, beneficiaryListSpec, screeningAlertListSpec } from '../../src/contract/beneficiaries.ts';
@@ -1415,8 +1416,8 @@ add(
     tag: tags.events,
     summary: 'Server-sent events of changes the caller may see',
     query: [
-      { name: 'lastEventId', schema: type(/^\d{1,15}$/) },
-      { name: 'replayMs', schema: type(/^\d{1,6}$/) },
+      { name: 'lastEventId', schema: type(eventIdPattern) },
+      { name: 'replayMs', schema: type(replayMsPattern) },
     ],
     response: 'event-stream',
   },

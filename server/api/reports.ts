@@ -17,7 +17,6 @@
 // Statuses: queued → generating (processedRows of totalRows) → generated | failed | cancelled; a generated report
 // expires 14 days after generation. Exports are queued by the resource that owns the rows
 // (POST {context}/transactions/full/reports).
-
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { reportState } from '../../src/contract/reports.ts';

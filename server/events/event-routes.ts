@@ -18,6 +18,7 @@
 // | end             | the client goes (abort), or maxStreamMs passes (the client reconnects with Last-Event-ID,  |
 // |                 | and a token that has expired meanwhile is refused then)                                  |
 import { Hono } from 'hono';
+import { eventIdPattern, maxReplayMs, replayMsPattern } from '../../src/contract/live-events.ts';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv, Deps } from '../http/env.ts';
 import { badRequest } from '../http/errors.ts';
@@ -41,8 +42,6 @@ function payloadOf(event: PortalEvent): string {
 }
 
 export const heartbeatMs = 15_000;
-/** The longest catch-up a first connection may ask for (?replayMs=); a tab away longer refreshes what it shows. */
-export const maxReplayMs = 5 * 60_000;
 export const maxStreamMs = 15 * 60_000;
 
 export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number; maxStreamMs?: number; principalMaxAgeMs?: number } = {}) {
@@ -50,10 +49,10 @@ export function eventRoutes({ database }: Deps, options: { heartbeatMs?: number;
   const bus = eventBusOf(database);
   routes.get('/events', async (c) => {
     const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
-    if (raw !== undefined && !/^\d{1,15}$/.test(raw)) throw badRequest('Last-Event-ID must be the id of an event.');
+    if (raw !== undefined && !eventIdPattern.test(raw)) throw badRequest('Last-Event-ID must be the id of an event.');
     const lastEventId = raw === undefined ? null : Number(raw);
     const rawReplay = c.req.query('replayMs');
-    if (rawReplay !== undefined && !/^\d{1,6}$/.test(rawReplay)) throw badRequest(`replayMs must be a number of milliseconds up to ${maxReplayMs}.`);
+    if (rawReplay !== undefined && !replayMsPattern.test(rawReplay)) throw badRequest(`replayMs must be a number of milliseconds up to ${maxReplayMs}.`);
     const replayMs = rawReplay === undefined ? 0 : Math.min(Number(rawReplay), maxReplayMs);
     c.header('X-Accel-Buffering', 'no');
     let principal = c.get('principal');

@@ -7,6 +7,7 @@
 // listening (?replayMs=), so a change made meanwhile is not missed.
 import type { QueryClient } from '@tanstack/react-query';
 import { authorizationHeaders } from '../api/dpop.ts';
+import { maxReplayMs } from '../contract/live-events.ts';
 import type { Session } from '../auth/session.ts';
 
 export type LiveEvent = { id: string | null; event: string; data: string };
@@ -82,8 +83,7 @@ export function applyLiveEvent(event: LiveEvent, queryClient: QueryClient, targe
   for (const queryKey of refreshes[event.event] ?? []) void queryClient.invalidateQueries({ queryKey });
 }
 
-/** The longest catch-up the server sends (server/events/event-routes.ts maxReplayMs), and the margin for clocks. */
-const maxReplayMs = 5 * 60_000;
+/** The margin for clocks on a catch-up's window. */
 const replayMarginMs = 2000;
 
 /**
