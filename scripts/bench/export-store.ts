@@ -12,7 +12,8 @@
 // about 80,000 rows), CSV and XLSX.
 // Memory: the server process's resident set when idle just before queueing (VmRSS), and its peak (VmHWM, reset
 // through /proc/<pid>/clear_refs when the kernel allows, else sampled every 50 ms) during the export and during the
-// download, as MB above that idle figure.
+// download, as MB above that idle figure. Responsiveness: the round trips of the status polls (every 100 ms) while the
+// export runs, which wait whenever the export holds the server's thread.
 // --before-root PATH runs every case on another checkout too (a copy of the code before a change), in the same run,
 // alternating, so the before and after figures come from the same machine under the same load.
 import { spawn } from 'node:child_process';
@@ -91,6 +92,13 @@ function peakWatch(pid: number): { stop: () => number } {
   };
 }
 
+/** p50 / p95 / max of the polls' milliseconds, and how many. */
+function pollFigures(polls: number[]): string {
+  const sorted = [...polls].sort((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? NaN;
+  return `${at(0.5).toFixed(0)} / ${at(0.95).toFixed(0)} / ${(sorted.at(-1) ?? NaN).toFixed(0)} ms (${sorted.length})`;
+}
+
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 const load = () =>
   loadavg()
@@ -151,8 +159,12 @@ async function runCase(options: ExportBenchOptions, item: Case): Promise<string>
     if (queued.status !== 202) throw new Error(`queueing answered ${queued.status}: ${await queued.text()}`);
     const { reportId, totalRows } = (await queued.json()) as { reportId: string; totalRows: number };
     let report: { status: string; processedRows: number; fileSize: number | null; error: string | null };
+    // How long the polls took while the export ran: what any other call waited, when the export held the server's thread.
+    const polls: number[] = [];
     for (;;) {
+      const asked = performance.now();
       report = (await (await call('GET', `/reports/${reportId}`)).json()) as typeof report;
+      polls.push(performance.now() - asked);
       if (report.status === 'generated' || report.status === 'failed') break;
       await new Promise((done) => setTimeout(done, 100));
     }
@@ -175,7 +187,8 @@ async function runCase(options: ExportBenchOptions, item: Case): Promise<string>
     return (
       `| ${item.database} | ${item.fileType.toUpperCase()} | ${item.backend} | ${item.code} | ${totalRows.toLocaleString('en-GB')} | ${seconds.toFixed(1)} s | ` +
       `${Math.round(totalRows / seconds).toLocaleString('en-GB')} | ${(bytes / 1024 / 1024).toFixed(0)} MB | ${(bytes / 1024 / 1024 / downloadSeconds).toFixed(0)} MB/s | ` +
-      `${mb(idle)} | +${mb(Math.max(0, exportPeak - idle))} | +${mb(Math.max(0, downloadPeak - idle))} (+${mb(Math.max(0, downloadStart - idle))} at its start) | ${loadBefore} |`
+      `${mb(idle)} | +${mb(Math.max(0, exportPeak - idle))} | +${mb(Math.max(0, downloadPeak - idle))} (+${mb(Math.max(0, downloadStart - idle))} at its start) | ` +
+      `${pollFigures(polls)} | ${loadBefore} |`
     );
   } finally {
     await server?.stop();
@@ -188,8 +201,8 @@ export async function benchExport(options: ExportBenchOptions): Promise<string> 
   const lines = [
     '### Exports (transactions, every column, queued → generated, through a real server process)',
     '',
-    '| database | file | store | code | rows | export | rows/s | file | download | server RSS idle | peak during export | peak during download | load (1/5/15 min) |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| database | file | store | code | rows | export | rows/s | file | download | server RSS idle | peak during export | peak during download | a poll during the export: p50 / p95 / max | load (1/5/15 min) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const codes: { code: 'before' | 'after'; codeRoot: string }[] = [
     ...(options.beforeRoot ? [{ code: 'before' as const, codeRoot: resolve(options.beforeRoot) }] : []),

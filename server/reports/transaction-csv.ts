@@ -13,11 +13,12 @@ import { keyCursor, transactionExportWalks, type ExportQuery } from './transacti
 const t = transactions;
 
 /**
- * A batch of CSV lines: their text, in pieces of about chunkChars, and how many rows. Pieces rather than one text: a
- * batch's 2 MB text would live in V8's old space until a full collection, and a hundred of them raised the server's
- * memory by tens of MB during an export; pieces this small are collected young, as soon as the file has them.
+ * A batch as text: CSV lines, or rows of cells for the XLSX writer (cell-text.ts), in pieces of about chunkChars
+ * (each holding whole rows), and how many rows. Pieces rather than one text: a batch's 2 MB text would live in V8's
+ * old space until a full collection, and a hundred of them raised the server's memory by tens of MB during an
+ * export; pieces this small are collected young, as soon as the file has them.
  */
-export type CsvTextBatch = { chunks: string[]; rows: number };
+export type TextBatch = { format: 'csv' | 'cells'; chunks: string[]; rows: number };
 
 const chunkChars = 32 * 1024;
 
@@ -81,13 +82,33 @@ function cellOf(column: TransactionColumn, zone: string, text: (value: string) =
  * careful way, which is right for every row.
  */
 function lineOf(columns: readonly TransactionColumn[], zone: string): string {
-  const texts = columns
-    .filter((column) => column !== 'date' && column !== 'amount')
-    .map((column) => (column === 'status' ? 'p.c_status' : `p.${textColumns[column]}`));
+  const texts = textValuesOf(columns);
   const line = (text: (value: string) => string) => `${columns.map((column) => cellOf(column, zone, text)).join(` || ',' || `)} || chr(13) || chr(10)`;
   const plain = line((value) => `coalesce(${value}, '')`);
   if (texts.length === 0) return plain;
   return `case when concat_ws(chr(31), ${texts.join(', ')}) ~ '[",\\r\\n]|(^|\\x1f)[=+@\\t-]' then ${line(textCell)} else ${plain} end`;
+}
+
+/** The SQL of the text columns' values in a row (status as stored: displayStatusOf only ever writes a word). */
+function textValuesOf(columns: readonly TransactionColumn[]): string[] {
+  return columns
+    .filter((column) => column !== 'date' && column !== 'amount')
+    .map((column) => (column === 'status' ? 'p.c_status' : `p.${textColumns[column]}`));
+}
+
+/**
+ * A row as cell text (cell-text.ts): the cells as exportCellsOf gives them, unneutralised (the XLSX writer types
+ * text cells as text), a null as the escape character alone. As in lineOf, one regular expression over the row's
+ * text values sends the rare row holding an escape or separator character the careful way.
+ */
+function cellsOf(columns: readonly TransactionColumn[], zone: string): string {
+  const texts = textValuesOf(columns);
+  const row = (text: (value: string) => string) => `${columns.map((column) => cellOf(column, zone, text)).join(' || chr(31) || ')} || chr(30)`;
+  const plain = row((value) => `coalesce(${value}, chr(27))`);
+  if (texts.length === 0) return plain;
+  const escaped = (value: string) =>
+    `coalesce(replace(replace(replace(${value}, chr(27), chr(27) || chr(27)), chr(31), chr(27) || 'u'), chr(30), chr(27) || 'r'), chr(27))`;
+  return `case when concat_ws(chr(2), ${texts.join(', ')}) ~ '[\\x1b\\x1e\\x1f]' then ${row(escaped)} else ${plain} end`;
 }
 
 /** The batch's text columns by export column (everything but date, amount and status). */
@@ -194,7 +215,7 @@ async function boundaryAfter(
 }
 
 /**
- * The CSV lines of up to `limit` rows after `after`, in order, one text. A paid payment's paid refunds are summed by
+ * The lines (CSV, or rows of cell text) of up to `limit` rows after `after`, in order. A paid payment's paid refunds are summed by
  * the parent index beside its row (the status column needs them); the lines come back in the walk's order, which
  * the sub-query's ORDER BY … LIMIT gives and the outer ORDER BY (on the same key columns) keeps.
  */
@@ -205,8 +226,9 @@ async function linesAfter(
   after: string[] | null,
   limit: number,
   columns: readonly TransactionColumn[],
-  zone: string,
-): Promise<CsvTextBatch> {
+  format: TextBatch['format'],
+  line: string,
+): Promise<TextBatch> {
   const orderFields = Object.fromEntries(keys.map((key, index) => [`o${index}`, sql`${key.expression}`.as(`o${index}`)]));
   const rows = rowsAfter(database, where, keys, after, { ...lineFields, ...orderFields }, limit);
   const order = keys.map((key, index) => `p.o${index} ${key.descending ? 'desc' : 'asc'}`).join(', ');
@@ -214,7 +236,7 @@ async function linesAfter(
     ? ` left join lateral (select sum("refunds"."amount_minor") as refunded from "transactions" "refunds" where p.c_kind = 'payment' and p.c_status = 'paid'` +
       ` and "refunds"."parent_reference" = p.c_reference and "refunds"."kind" = 'refund' and "refunds"."status" = 'paid') rf on true`
     : '';
-  const text = `select ${lineOf(columns, zone)} from (${rows.sql}) p${refunds} order by ${order}`;
+  const text = `select ${line} from (${rows.sql}) p${refunds} order by ${order}`;
   // A line a row: one value each (a single text of the batch would be one message the driver reassembles as it grows).
   const lines = await database.query<[string]>(text, rows.params, { rowMode: 'array' });
   const chunks: string[] = [];
@@ -227,7 +249,7 @@ async function linesAfter(
     }
   }
   if (chunk !== '') chunks.push(chunk);
-  return { chunks, rows: lines.length };
+  return { format, chunks, rows: lines.length };
 }
 
 /** Batches formatted side by side: the database's two cores each format one while the file takes the last. */
@@ -238,27 +260,37 @@ const batchesInFlight = 2;
  * `columns` in order; `zone` must come from databaseTimeZone. Each walk (transactionExportWalks) is cut into batches
  * by boundaryAfter, one step ahead, and up to batchesInFlight batches are formatted at once and given back in order.
  */
-export async function* transactionCsvBatches(
+export function transactionCsvBatches(database: Database, query: ExportQuery, columns: readonly TransactionColumn[], zone: string): AsyncGenerator<TextBatch> {
+  return textBatches(database, query, columns, 'csv', lineOf(columns, zone));
+}
+
+/** The same rows as cell text (cell-text.ts) for the XLSX writer's thread: exportCellsOf's cells, written by the database. */
+export function transactionCellBatches(database: Database, query: ExportQuery, columns: readonly TransactionColumn[], zone: string): AsyncGenerator<TextBatch> {
+  return textBatches(database, query, columns, 'cells', cellsOf(columns, zone));
+}
+
+async function* textBatches(
   database: Database,
   query: ExportQuery,
   columns: readonly TransactionColumn[],
-  zone: string,
-): AsyncGenerator<CsvTextBatch> {
+  format: TextBatch['format'],
+  line: string,
+): AsyncGenerator<TextBatch> {
   const limit = query.batchSize;
   for (const { where, keys } of await transactionExportWalks(database, query)) {
-    const pending: Promise<CsvTextBatch>[] = [];
+    const pending: Promise<TextBatch>[] = [];
     let after: string[] | null = null;
     let cut = false;
     while (!cut || pending.length > 0) {
       while (!cut && pending.length < batchesInFlight) {
-        const batch = linesAfter(database, where, keys, after, limit, columns, zone);
+        const batch = linesAfter(database, where, keys, after, limit, columns, format, line);
         // A walk stopped early (the export cancelled or failed) leaves these unread, and their failure unheard.
         batch.catch(() => undefined);
         pending.push(batch);
         after = await boundaryAfter(database, where, keys, after, limit);
         if (after === null) cut = true;
       }
-      const batch = await (pending.shift() as Promise<CsvTextBatch>);
+      const batch = await (pending.shift() as Promise<TextBatch>);
       if (batch.rows > 0) yield batch;
     }
   }

@@ -46,8 +46,9 @@ import {
 import { sweepReportFiles } from './file-sweeper.ts';
 import { acquirePresence, type Presence } from './presence.ts';
 import { exportCellsOf, exportColumnSpecs, transactionExportBatches } from './transaction-export.ts';
-import { databaseTimeZone, transactionCsvBatches, type CsvTextBatch } from './transaction-csv.ts';
-import { openCsvWriter, openXlsxWriter, type ReportRow as FileRow, type ReportWriter } from './writers.ts';
+import { databaseTimeZone, transactionCellBatches, transactionCsvBatches, type TextBatch } from './transaction-csv.ts';
+import { openCsvWriter, type ReportRow as FileRow, type ReportWriter } from './writers.ts';
+import { openXlsxThreadWriter } from './xlsx-remote.ts';
 import { isLedgerReportType, openCamtReport, openLedgerReport } from './ledger-export.ts';
 import { camt053Errors, camtValidationLimitBytes } from '../ledger/camt053-validate.ts';
 import { paymentJobColumns, type PaymentJobColumn } from '../../src/contract/payment-jobs.ts';
@@ -200,7 +201,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
     const principal = await loadPrincipal(database, report.userId);
     if (!principal) throw new ReportRefused('The user who queued the report no longer exists.');
     const context = report.context as ReportContext;
-    let rowBatches: AsyncIterable<FileRow[] | CsvTextBatch>;
+    let rowBatches: AsyncIterable<FileRow[] | TextBatch>;
     let openWriter: (output: PassThrough) => Promise<ReportWriter>;
     let ledgerSummary: (() => PdfSummary | null) | null = null;
     if (ledger && report.fileType === 'xml') {
@@ -222,7 +223,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
           ? openPdfWriter(output, opened.columns, opened.heading, new Date())
           : report.fileType === 'csv'
             ? openCsvWriter(output, opened.columns)
-            : openXlsxWriter(output, opened.columns, opened.sheetName);
+            : openXlsxThreadWriter(output, opened.columns, opened.sheetName);
     } else if (report.reportType === 'tickets' || report.reportType === 'users') {
       // Tickets and users selected in their overviews and exported as a bulk action (area-exports.ts):
       // the context re-resolved with the user's access now, each row checked as the list call checks it.
@@ -236,13 +237,13 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
         if (scoped.scope.level === 'all') throw new ReportRefused(noPermissionMessage);
         const columns = chosenColumns(ticketExportColumns, report.columns);
         const specs = ticketExportSpecs(columns, context.timeZone);
-        openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxWriter(output, specs, 'Tickets'));
+        openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxThreadWriter(output, specs, 'Tickets'));
         rowBatches = refusalsAsReport(ticketExportBatches(db, { ...common, scope: ticketScopeOf(scoped.scope), columns }));
       } else {
         if (scoped.scope.level !== 'all' && scoped.scope.level !== 'partner') throw new ReportRefused(noPermissionMessage);
         const columns = chosenColumns(userExportColumns, report.columns);
         const specs = userExportSpecs(columns, context.timeZone);
-        openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxWriter(output, specs, 'Users'));
+        openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxThreadWriter(output, specs, 'Users'));
         rowBatches = refusalsAsReport(
           userExportBatches(db, { ...common, partnerId: scoped.scope.level === 'partner' ? scoped.scope.partnerId : undefined, columns }),
         );
@@ -259,7 +260,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
       const columns = report.columns.filter((column): column is PaymentJobColumn => (paymentJobColumns as readonly string[]).includes(column));
       if (columns.length === 0) throw new ReportRefused('The report has no columns.');
       const specs = paymentJobExportSpecs(columns, context.timeZone);
-      openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxWriter(output, specs, 'Payment jobs'));
+      openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxThreadWriter(output, specs, 'Payment jobs'));
       rowBatches = paymentJobExportBatches(db, {
         scope: scoped.scope,
         filters: report.filters as Record<string, string>,
@@ -284,7 +285,7 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
       const columns = report.columns.filter((column): column is TransactionColumn => (transactionColumns as readonly string[]).includes(column));
       if (columns.length === 0) throw new ReportRefused('The report has no columns.');
       const specs = exportColumnSpecs(columns, context.timeZone);
-      openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxWriter(output, specs, 'Transactions'));
+      openWriter = (output) => (report.fileType === 'csv' ? openCsvWriter(output, specs) : openXlsxThreadWriter(output, specs, 'Transactions'));
       const exportQuery = {
         scope,
         filters: parsed.query.filters,
@@ -294,10 +295,11 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
         batchSize: settings.batchSize,
         picks,
       };
-      // CSV in a zone the database writes as we do: the database formats the lines (transaction-csv.ts).
-      const zone = report.fileType === 'csv' ? await databaseTimeZone(database, context.timeZone) : null;
+      // In a zone the database writes as we do, the database formats the CSV lines, or the XLSX cells as text for the
+      // workbook's thread (transaction-csv.ts).
+      const zone = await databaseTimeZone(database, context.timeZone);
       if (zone) {
-        rowBatches = transactionCsvBatches(database, exportQuery, columns, zone);
+        rowBatches = (report.fileType === 'csv' ? transactionCsvBatches : transactionCellBatches)(database, exportQuery, columns, zone);
       } else {
         const cellsOf = exportCellsOf(columns, context.timeZone);
         rowBatches = (async function* cells() {
@@ -318,8 +320,13 @@ async function generate(settings: Settings, presence: Presence, report: ReportRo
     let processedRows = 0;
     for await (const batch of rowBatches) {
       if (!Array.isArray(batch)) {
-        if (!writer.writeText) throw new Error('CSV text for a writer that takes rows');
-        for (const chunk of batch.chunks) await writer.writeText(chunk);
+        if (batch.format === 'cells') {
+          if (!writer.writeCells) throw new Error('Cell text for a writer that takes rows');
+          await writer.writeCells(batch.chunks);
+        } else {
+          if (!writer.writeText) throw new Error('CSV text for a writer that takes rows');
+          for (const chunk of batch.chunks) await writer.writeText(chunk);
+        }
         processedRows += batch.rows;
       } else {
         if (writer.writeBatch) await writer.writeBatch(batch);

@@ -3,7 +3,9 @@
 // they are committed). Neither holds the file in memory.
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
+import { rowsOfCellText } from './cell-text.ts';
 
 /**
  * text: anything a person or another system typed (neutralised in CSV); decimal: '12.50' made by us from
@@ -22,6 +24,8 @@ export type ReportWriter = {
   writeBatch?: (rows: readonly ReportRow[]) => Promise<void>;
   /** CSV only: lines already formatted by csvLine's rules (the database wrote them: transaction-csv.ts), as they are. */
   writeText?: (text: string) => Promise<void>;
+  /** XLSX only: a batch's rows as cell text (cell-text.ts), pieces of whole rows. */
+  writeCells?: (chunks: string[]) => Promise<void>;
   /** Writes the end of the file and ends the stream; resolves once the stream has taken every byte. */
   finish: () => Promise<void>;
   /** Stops without finishing: the stream is destroyed, so whatever reads it stores nothing. */
@@ -176,7 +180,7 @@ export async function openXlsxWriter(
   options: { rowsPerSheet?: number } = {},
 ): Promise<ReportWriter> {
   const rowsPerSheet = options.rowsPerSheet ?? xlsxRowsPerSheet;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: xlsxZipLevel } } });
+  const workbook = new WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: xlsxZipLevel } } });
   const sharedStyle = styleCache();
   const count = columns.length;
   const kinds = columns.map((column) => column.kind);
@@ -251,6 +255,11 @@ export async function openXlsxWriter(
     },
     writeBatch: async (rows) => {
       for (const row of rows) writeRow(row);
+      await zipCaughtUp();
+    },
+    // A piece at a time (a few hundred rows), so each row's cells die young.
+    writeCells: async (chunks) => {
+      for (const chunk of chunks) for (const row of rowsOfCellText([chunk], count)) writeRow(row);
       await zipCaughtUp();
     },
     finish: async () => {

@@ -10,7 +10,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/client.ts';
 import { runNextReport } from '../../../server/reports/worker.ts';
-import { databaseTimeZone, transactionCsvBatches } from '../../../server/reports/transaction-csv.ts';
+import { rowsOfCellText } from '../../../server/reports/cell-text.ts';
+import { databaseTimeZone, transactionCellBatches, transactionCsvBatches } from '../../../server/reports/transaction-csv.ts';
 import { exportCellsOf, exportColumnSpecs, transactionExportBatches } from '../../../server/reports/transaction-export.ts';
 import { csvLine } from '../../../server/reports/writers.ts';
 import type { TransactionColumn } from '../../../src/contract/transactions.ts';
@@ -150,7 +151,7 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
     await store?.close();
   });
 
-  const generate = async (fileType: 'csv' | 'xlsx') => {
+  const generate = async (fileType: 'csv' | 'xlsx', timeZone = 'Europe/London') => {
     const { reportId, totalRows } = await queueExport(
       call,
       fixture.users.admin,
@@ -161,7 +162,7 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
         filters: { searchterm: '[eq]TXGOLD' },
         ordering: { OrderingField: 'date', OrderingDirection: 'Ascending' },
       },
-      { 'time-zone': 'Europe/London' },
+      { 'time-zone': timeZone },
     );
     expect(totalRows).toBe(goldenRows.length);
     expect(await runNextReport({ database, files: store.files, nodeId: 'golden', batchSize: 2, log: () => undefined }), 'generated').toBe('generated');
@@ -174,9 +175,10 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
     expect(bytes.equals(expectedCsv)).toBe(true);
   });
 
-  it('reads each batch from where the last ended, with the refunds of a batch in one statement (xlsx)', async () => {
+  // The row-by-row path: a zone the database is not given (an offset) has each value read into JavaScript.
+  it('reads each batch from where the last ended, with the refunds of a batch in one statement (row by row)', async () => {
     statements = [];
-    await generate('xlsx');
+    await generate('xlsx', '+03:00');
     const captured = statements;
     statements = null;
     const batches = captured.filter((text) => /from "transactions" inner join "merchants"/i.test(text) && /limit \$\d+\) "batch"/i.test(text));
@@ -242,6 +244,63 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
     }
     expect(rows).toBe(goldenRows.length);
     expect(inSql).toBe(rowByRow);
+  });
+
+  // XLSX: the database writes each batch's cells as text (cell-text.ts) for the workbook's thread; they must read back
+  // as the row-by-row path's cells, nulls and empty texts apart, whatever characters a person typed.
+  it.each([
+    ['Europe/London', 'date', false],
+    ['America/St_Johns', 'amount', true],
+    ['Asia/Kathmandu', 'status', false],
+    ['UTC', 'reference', true],
+  ] as const)('writes the same cells in SQL as row by row in %s, sorted by %s', async (timeZone, field, descending) => {
+    const query = {
+      scope: { level: 'all' as const },
+      filters: { searchterm: [{ operator: 'eq' as const, value: 'TXGOLD' }] },
+      sort: { field, descending },
+      timeZone,
+      asOf: new Date(Date.UTC(2030, 0, 1)),
+      batchSize: 3,
+    };
+    const columns = everyColumn as TransactionColumn[];
+    const cellsOf = exportCellsOf(columns, timeZone);
+    const rowByRow: unknown[] = [];
+    for await (const batch of transactionExportBatches(database, query)) for (const row of batch) rowByRow.push(cellsOf(row));
+    const inSql: unknown[] = [];
+    let rows = 0;
+    for await (const batch of transactionCellBatches(database, query, columns, timeZone)) {
+      expect(batch.format).toBe('cells');
+      inSql.push(...rowsOfCellText(batch.chunks, columns.length));
+      rows += batch.rows;
+    }
+    expect(rows).toBe(goldenRows.length);
+    expect(inSql).toEqual(rowByRow);
+    expect(inSql.flat()).toContain(null);
+    expect(inSql.flat()).toContain('');
+  });
+
+  it('gives back text holding the cell text’s own separators and escape as it was typed', async () => {
+    const typed = ['\u001b', 'a\u001fb\u001ec', '\u001b\u001bu', 'end\u001b', '\u001bu', '\u001br'];
+    await database.query(
+      `INSERT INTO transactions (reference, kind, business_id, merchant_id, partner_id, configuration_id, payment_job_reference,
+      created_at, amount_minor, currency, status, payment_method, channel, decline_reason, customer_email)
+      SELECT 'TXCELLS' || n, 'payment', 'B2', 'M2a', 'P1', 'C-M2a', 'PJCELLS', '2026-05-01 10:00:00+00'::timestamptz + n * interval '1 second',
+      100, 'EUR', 'declined', 'card', 'Gateway', ($1::text[])[n], CASE WHEN n = 1 THEN '' ELSE ($1::text[])[n] END
+      FROM generate_series(1, 6) AS n`,
+      [typed],
+    );
+    const query = {
+      scope: { level: 'all' as const },
+      filters: { searchterm: [{ operator: 'eq' as const, value: 'TXCELLS' }] },
+      sort: { field: 'date' as const, descending: false },
+      timeZone: 'UTC',
+      asOf: new Date(Date.UTC(2030, 0, 1)),
+      batchSize: 4,
+    };
+    const columns: TransactionColumn[] = ['reference', 'declineReason', 'customerEmail', 'parentReference'];
+    const read: unknown[] = [];
+    for await (const batch of transactionCellBatches(database, query, columns, 'UTC')) read.push(...rowsOfCellText(batch.chunks, columns.length));
+    expect(read).toEqual(typed.map((text, index) => [`TXCELLS${index + 1}`, text, index === 0 ? '' : text, null]));
   });
 
   it('leaves an offset or an unknown zone to the row-by-row path', async () => {

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { minorUnitsToDecimal, wallClock, wallClockFormatter, wallClockOfTextFormatter } from '../../../server/reports/transaction-export.ts';
 import { csvLine, csvQuote, neutraliseFormula, openCsvWriter, openXlsxWriter, type ReportColumnSpec } from '../../../server/reports/writers.ts';
+import { openXlsxThreadWriter } from '../../../server/reports/xlsx-remote.ts';
 import { parseCsv } from './csv-reader.ts';
 
 describe('CSV', () => {
@@ -173,7 +174,10 @@ describe('a batch of rows', () => {
   });
 });
 
-describe('XLSX', () => {
+describe.each([
+  ['on the calling thread', openXlsxWriter],
+  ['on its own thread', openXlsxThreadWriter],
+])('XLSX written %s', (_where, openWriter) => {
   const columns: ReportColumnSpec[] = [
     { header: 'Date (Europe/London)', kind: 'datetime' },
     { header: 'Reference', kind: 'text' },
@@ -182,7 +186,7 @@ describe('XLSX', () => {
 
   it('writes typed cells: dates as dates, amounts as numbers, text as text (never a formula)', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'xlsx-')), 'out.xlsx');
-    const writer = await openXlsxWriter(createWriteStream(path), columns, 'Transactions');
+    const writer = await openWriter(createWriteStream(path), columns, 'Transactions');
     await writer.write(['2026-11-01 10:30:00', '=1+1', '12.50']);
     await writer.write(['2026-11-02 00:00:00', 'TX2', '1250']);
     await writer.finish();
@@ -201,7 +205,7 @@ describe('XLSX', () => {
 
   it('continues on a new sheet when one is full, never dropping rows', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'xlsx-')), 'out.xlsx');
-    const writer = await openXlsxWriter(createWriteStream(path), columns, 'Transactions', { rowsPerSheet: 2 });
+    const writer = await openWriter(createWriteStream(path), columns, 'Transactions', { rowsPerSheet: 2 });
     for (let i = 1; i <= 5; i += 1) await writer.write(['2026-11-01 10:30:00', `TX${i}`, '1.00']);
     await writer.finish();
     const workbook = new ExcelJS.Workbook();
@@ -214,6 +218,75 @@ describe('XLSX', () => {
         .map((values) => (values as unknown[])[2]),
     );
     expect(references).toEqual(['TX1', 'TX2', 'TX3', 'TX4', 'TX5']);
+  });
+});
+
+describe('XLSX on its own thread', () => {
+  const columns: ReportColumnSpec[] = [
+    { header: 'Date (UTC)', kind: 'datetime' },
+    { header: 'Reference', kind: 'text' },
+    { header: 'Amount', kind: 'decimal' },
+    { header: 'Note', kind: 'text' },
+  ];
+  const rowAt = (index: number): (string | null)[] => [
+    `2026-${String((index % 12) + 1).padStart(2, '0')}-${String((index % 28) + 1).padStart(2, '0')} 0${index % 10}:15:00`,
+    index % 7 === 0 ? `=HYPERLINK("x${index}")` : `TX${index}`,
+    index % 3 === 0 ? `${index}` : `${index}.${String(index % 100).padStart(2, '0')}`,
+    index % 5 === 0 ? null : `note ${index} <&> "é"`,
+  ];
+  const cellsOf = async (path: string) => {
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(path);
+    return workbook.worksheets.flatMap((sheet) => {
+      const rows: unknown[][] = [];
+      sheet.eachRow({ includeEmpty: true }, (row) => {
+        rows.push(columns.map((_, index) => [row.getCell(index + 1).value, row.getCell(index + 1).numFmt]));
+      });
+      return [sheet.name, ...rows];
+    });
+  };
+
+  it('writes the same cells as the writer on the calling thread, batch after batch and across sheets', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'xlsx-'));
+    const rows = Array.from({ length: 12_345 }, (_, index) => rowAt(index));
+    for (const [name, open] of [
+      ['here.xlsx', openXlsxWriter],
+      ['thread.xlsx', openXlsxThreadWriter],
+    ] as const) {
+      const writer = await open(createWriteStream(join(folder, name)), columns, 'Transactions', { rowsPerSheet: 10_000 });
+      for (let start = 0; start < rows.length; start += 5_000) await writer.writeBatch?.(rows.slice(start, start + 5_000));
+      await writer.write(rowAt(99_999));
+      await writer.finish();
+    }
+    const here = await cellsOf(join(folder, 'here.xlsx'));
+    expect(here.length).toBe(2 + 2 + 12_346);
+    expect(here.filter((entry) => typeof entry === 'string')).toEqual(['Transactions', 'Transactions 2']);
+    expect(await cellsOf(join(folder, 'thread.xlsx'))).toEqual(here);
+  });
+
+  it('fails the batch, not the process, when the file’s stream breaks, and ends its thread', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'xlsx-'));
+    const stream = createWriteStream(join(folder, 'broken.xlsx'));
+    const writer = await openXlsxThreadWriter(stream, columns, 'Transactions');
+    stream.destroy(new Error('the store went away'));
+    const rows = Array.from({ length: 5_000 }, (_, index) => rowAt(index));
+    await expect(
+      (async () => {
+        for (let batch = 0; batch < 20; batch += 1) await writer.writeBatch?.(rows);
+        await writer.finish();
+      })(),
+    ).rejects.toThrow('the store went away');
+    await writer.abort();
+  });
+
+  it('stops at once when aborted: the stream is destroyed and nothing more is written', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'xlsx-'));
+    const stream = createWriteStream(join(folder, 'aborted.xlsx'));
+    const writer = await openXlsxThreadWriter(stream, columns, 'Transactions');
+    await writer.writeBatch?.([rowAt(1), rowAt(2)]);
+    await writer.abort();
+    expect(stream.destroyed).toBe(true);
+    await expect(writer.writeBatch?.([rowAt(3)])).rejects.toThrow();
   });
 });
 
