@@ -90,6 +90,7 @@ import { remittanceText } from '../ledger/remittance-text.ts';
 import { type AppEnv, type Deps, readBody, requirePermission } from '../http/env.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { parseListRequest, singleValuedQuery } from '../http/list-sql.ts';
+import { reportQueued } from '../reports/wake.ts';
 
 export const merchantIdsRequiredMessage = 'Invalid parameters: businessId and merchantId are required.';
 export const businessIdRequiredMessage = 'Business ID is required.';
@@ -277,6 +278,7 @@ export function accountGroupRoutes({ database }: Deps) {
       totalRows,
       queuedAt: new Date(),
     });
+    reportQueued();
     return c.json({ reportId, totalRows }, 202);
   }
 

@@ -14,6 +14,7 @@ import { reportDownloadName } from './naming.ts';
 import { presenceLockClass } from './presence.ts';
 import { now, sqlNow } from '../clock.ts';
 import { claimNext } from '../jobs/claim.ts';
+import { reportQueued } from './wake.ts';
 
 export type ReportRow = typeof queuedReports.$inferSelect;
 export type Lease = { id: string; nodeId: string; attempt: number };
@@ -227,6 +228,7 @@ export async function insertQueuedReport(db: Db, report: typeof queuedReports.$i
     await assertReportQueueRoom(tx, report.userId);
     await tx.insert(r).values(report);
   });
+  reportQueued();
 }
 
 /** Inside the caller's transaction: 429 when the user already has maxWaitingReportsPerUser waiting (their row stays locked till it ends). */

@@ -50,6 +50,7 @@ import { lockClaimable } from '../jobs/claim.ts';
 import { invoiceAccountInUse } from '../ledger/statement.ts';
 import { portalLink } from '../mail/compose.ts';
 import { isPlausibleEmailAddress, queueEmail } from '../mail/outbox.ts';
+import { reportQueued } from './wake.ts';
 import { assertReportQueueRoom } from './queue.ts';
 import { loadPrincipal, resolveContext, resolvePartner, type Principal } from '../policy/principal.ts';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
@@ -321,7 +322,7 @@ export async function runScheduleNow(
   userId: string,
   options: { at: Date; requestKey: string | null; audit: (tx: Db, schedule: ScheduleRow, reportId: string) => Promise<void> },
 ): Promise<ManualRun | null> {
-  return database.db.transaction(async (tx) => {
+  const run = await database.db.transaction(async (tx) => {
     const [schedule] = await tx
       .select()
       .from(reportSchedules)
@@ -341,6 +342,8 @@ export async function runScheduleNow(
     await options.audit(tx, schedule, reportId);
     return { reportId, dueAt: options.at, repeated: false };
   });
+  if (run && !run.repeated) reportQueued();
+  return run;
 }
 
 export type ScheduleRound = { queued: number; notified: number; retried: number; failed: number };
@@ -374,6 +377,7 @@ export async function runSchedules(database: Database, options: { publicUrl: str
       return due.length;
     });
     round.queued += queued;
+    if (queued > 0) reportQueued();
     if (queued < batch) break;
   }
   for (;;) {

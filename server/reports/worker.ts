@@ -48,6 +48,7 @@ import { acquirePresence, type Presence } from './presence.ts';
 import { exportCellsOf, exportColumnSpecs, transactionExportBatches } from './transaction-export.ts';
 import { databaseTimeZone, transactionCellBatches, transactionCsvBatches, type TextBatch } from './transaction-csv.ts';
 import { openCsvWriter, type ReportRow as FileRow, type ReportWriter } from './writers.ts';
+import { onReportQueued } from './wake.ts';
 import { openXlsxThreadWriter } from './xlsx-remote.ts';
 import { isLedgerReportType, openCamtReport, openLedgerReport } from './ledger-export.ts';
 import { camt053Errors, camtValidationLimitBytes } from '../ledger/camt053-validate.ts';
@@ -404,8 +405,15 @@ export function startReportWorker(options: ReportWorkerOptions): ReportWorker {
   const settings = settingsOf(options);
   let stopping = false;
   let wake: (() => void) | null = null;
+  // A report queued on this node while the loop was busy: it looks again at once instead of sleeping.
+  let queuedMeanwhile = false;
   const sleep = (ms: number) =>
     new Promise<void>((done) => {
+      if (queuedMeanwhile) {
+        queuedMeanwhile = false;
+        done();
+        return;
+      }
       const timer = setTimeout(() => {
         wake = null;
         done();
@@ -416,6 +424,10 @@ export function startReportWorker(options: ReportWorkerOptions): ReportWorker {
         done();
       };
     });
+  const stopListening = onReportQueued(() => {
+    if (wake) wake();
+    else queuedMeanwhile = true;
+  });
   const housekeeping = async () => {
     try {
       const removed = await reportHousekeeping(settings);
@@ -430,6 +442,7 @@ export function startReportWorker(options: ReportWorkerOptions): ReportWorker {
     let lastHousekeeping = Date.now();
     while (!stopping) {
       let outcome: RunOutcome = 'idle';
+      queuedMeanwhile = false;
       try {
         presence ??= await acquirePresence(settings.database, settings.nodeId, settings.log);
         outcome = await runNextWith(settings, presence, () => stopping);
@@ -442,6 +455,7 @@ export function startReportWorker(options: ReportWorkerOptions): ReportWorker {
       }
       if (outcome === 'idle' && !stopping) await sleep(settings.pollMs);
     }
+    stopListening();
     await (presence as Presence | null)?.release();
   })();
   return {

@@ -290,6 +290,25 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
     expect(await store.files.head(kept)).not.toBeNull();
   });
 
+  // The worker polls once an hour here: only the wake of a report queued on its node can start the second export.
+  it('starts a report queued on its own node at once, not at its next poll', async () => {
+    const worker = startReportWorker({ database, files: store.files, nodeId: 'node-wake', pollMs: 3_600_000, batchSize: 50, log: () => undefined });
+    const generated = async (reportId: string) => {
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline && (await reportRow(database, reportId)).status !== 'generated') await new Promise((done) => setTimeout(done, 20));
+      return (await reportRow(database, reportId)).status;
+    };
+    try {
+      const first = (await queueExport(call, users.admin, '/transactions/full/reports', {})).reportId;
+      expect(await generated(first)).toBe('generated');
+      // The loop has found the queue empty and sleeps (or is about to): the next export wakes it.
+      const second = (await queueExport(call, users.admin, '/transactions/full/reports', {})).reportId;
+      expect(await generated(second)).toBe('generated');
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('shares the queue between workers: every job generated exactly once', async () => {
     const ids = [];
     for (let i = 0; i < 4; i += 1) ids.push((await queueExport(call, users.admin, '/transactions/full/reports', {})).reportId);
