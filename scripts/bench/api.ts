@@ -99,6 +99,12 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
     poolSize: serverPoolSize,
     onQuery: (text, params, queryOptions) => capture?.push({ text, params, options: queryOptions }),
   });
+  // Statements sent through the raw query, outside the ORM (the dashboard's sums, among others), are a call's too.
+  const rawQuery = database.query;
+  database.query = ((text: string, params?: unknown[], queryOptions?: QueryOptions) => {
+    capture?.push({ text, params: params ?? [], options: queryOptions ?? {} });
+    return rawQuery(text, params, queryOptions);
+  }) as Database['query'];
   // The bench's data set outlives a run, so its card key does too: the server's key for the PGlite folder, else .bench's.
   const loadedKeys = loadCardKeys({ cardDataKey: process.env.CARD_DATA_KEY, dataDir: options.dataDir ?? resolve(import.meta.dirname, '../../.bench') });
   const cardKeys = loadedKeys.keys;

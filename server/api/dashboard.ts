@@ -34,7 +34,7 @@ import {
   type DashboardResponse,
   type DeclinesResponse,
 } from '../../src/contract/dashboard.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Db } from '../db/client.ts';
 import { businesses, merchants } from '../db/schema.ts';
 import { resolveContext, resolvePartner } from '../policy/principal.ts';
 import { breakdownOf } from '../stats/breakdown.ts';
@@ -56,12 +56,30 @@ function idParam(c: Context<AppEnv>, name: string): string {
 
 const sortedUnique = (values: readonly string[]) => [...new Set(values)].sort();
 
-async function currenciesWhere(database: Database, condition: SQL): Promise<string[]> {
-  const rows = await database.db
-    .selectDistinct({ currency: sql<string>`unnest(${merchants.currencies})` })
-    .from(merchants)
-    .innerJoin(businesses, eq(businesses.id, merchants.businessId))
-    .where(condition);
+/** The currencies a business's or a partner's merchants take: built once per database, prepared on each connection once. */
+function currencyLookups(db: Db) {
+  const currenciesWhere = (condition: SQL, name: string) =>
+    db
+      .selectDistinct({ currency: sql<string>`unnest(${merchants.currencies})` })
+      .from(merchants)
+      .innerJoin(businesses, eq(businesses.id, merchants.businessId))
+      .where(condition)
+      .prepare(name);
+  return {
+    business: currenciesWhere(eq(merchants.businessId, sql.placeholder('id')), 'business_currencies'),
+    partner: currenciesWhere(eq(businesses.partnerId, sql.placeholder('id')), 'partner_currencies'),
+  };
+}
+
+const preparedCurrencyLookups = new WeakMap<Db, ReturnType<typeof currencyLookups>>();
+
+async function currenciesOf(database: Database, level: 'business' | 'partner', id: string): Promise<string[]> {
+  let prepared = preparedCurrencyLookups.get(database.db);
+  if (!prepared) {
+    prepared = currencyLookups(database.db);
+    preparedCurrencyLookups.set(database.db, prepared);
+  }
+  const rows = await prepared[level].execute({ id });
   return sortedUnique(rows.map((row) => row.currency));
 }
 
@@ -73,7 +91,7 @@ async function resolveScope(c: Context<AppEnv>, database: Database): Promise<Res
     const resolved = await resolvePartner(database, principal, idParam(c, 'partnerId'));
     if (!resolved) throw notFound();
     requirePermission(resolved.permissions, permission);
-    return { scope: { partnerId: resolved.partner.id }, currencies: await currenciesWhere(database, eq(businesses.partnerId, resolved.partner.id)) };
+    return { scope: { partnerId: resolved.partner.id }, currencies: await currenciesOf(database, 'partner', resolved.partner.id) };
   }
   const businessId = idParam(c, 'businessId');
   const merchantId = c.req.param('merchantId') === undefined ? undefined : idParam(c, 'merchantId');
@@ -81,7 +99,7 @@ async function resolveScope(c: Context<AppEnv>, database: Database): Promise<Res
   if (!resolved) throw notFound();
   requirePermission(resolved.permissions, permission);
   if (resolved.merchant) return { scope: { merchantId: resolved.merchant.id }, currencies: sortedUnique(resolved.merchant.currencies) };
-  return { scope: { businessId: resolved.business.id }, currencies: await currenciesWhere(database, eq(merchants.businessId, resolved.business.id)) };
+  return { scope: { businessId: resolved.business.id }, currencies: await currenciesOf(database, 'business', resolved.business.id) };
 }
 
 function periodOrBadRequest(interval: DashboardPeriod['interval'], startDate: string, endDate: string): DashboardPeriod {
@@ -124,7 +142,7 @@ export function dashboardRoutes({ database }: Deps) {
     const currency = request.currency ?? (currencies.includes(defaultCurrency) ? defaultCurrency : (currencies[0] ?? defaultCurrency));
     const plan = bucketPlan(period, timeZone);
     const dateBasis = request.dateBasis ?? defaultDateBasis;
-    const sums = await sumPerBucket(database.db, scope, currency, plan.buckets, dateBasis);
+    const sums = await sumPerBucket(database, scope, currency, plan.buckets, dateBasis);
     const body: DashboardResponse = {
       startDate: period.startDate,
       endDate: period.endDate,

@@ -169,7 +169,7 @@ describe.each(databaseKinds)('statistics store on %s', (kind) => {
       const scope = random.pick(scopes);
       const currency = random.pick(['GBP', 'EUR', 'JPY']);
       const { buckets } = bucketPlan(period, zone);
-      const sums = await sumPerBucket(database.db, scope, currency, buckets);
+      const sums = await sumPerBucket(database, scope, currency, buckets);
       const expected = await Promise.all(buckets.map((bucket) => rawSums(database, scope, currency, bucket.start, bucket.end)));
       expect({ zone, period, scope, currency, sums }).toEqual({ zone, period, scope, currency, sums: expected });
       checkedBuckets += buckets.length;
