@@ -57,6 +57,14 @@ const recordRefreshes: Record<string, readonly (readonly unknown[])[]> = {
   user: [['users']],
 };
 
+/**
+ * Every query a live event can refresh, once each: what a tab refreshes when it has been away longer than the server
+ * replays and has no event id to resume from (the bell and bulk jobs included).
+ */
+export const everyRefreshedKey: readonly (readonly unknown[])[] = [
+  ...new Map([...Object.values(recordRefreshes), ...Object.values(refreshes)].flat().map((key) => [JSON.stringify(key), key] as const)).values(),
+];
+
 export type RecordChanged = { resource: string; id: string };
 /** Dispatched on window for each changed record, after its queries were told to refresh (forms listen: 'This record changed'). */
 export const recordChangedEvent = 'portal:record-changed';
@@ -113,7 +121,7 @@ export function startLiveEvents(session: Pick<Session, 'getAccessToken' | 'signO
         const token = await session.getAccessToken();
         const replayMs = lastEventId ? null : replayWindow(listenedAt, performance.now());
         // Away longer than the server replays, with nothing to resume from: what is open refreshes.
-        if (!lastEventId && replayMs === null) for (const queryKey of Object.values(recordRefreshes).flat()) void queryClient.invalidateQueries({ queryKey });
+        if (!lastEventId && replayMs === null) for (const queryKey of everyRefreshedKey) void queryClient.invalidateQueries({ queryKey });
         const path = replayMs === null ? '/api/portal/events' : `/api/portal/events?replayMs=${replayMs}`;
         const response = await fetch(path, {
           headers: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryClient } from '@tanstack/react-query';
-import { applyLiveEvent, parseEventStream, recordChangedEvent, replayWindow, type RecordChanged } from '../../src/app/live-events.ts';
+import { applyLiveEvent, everyRefreshedKey, parseEventStream, recordChangedEvent, replayWindow, type RecordChanged } from '../../src/app/live-events.ts';
 
 describe('the events stream parser', () => {
   it('returns complete events, skips heartbeats and keeps the unfinished rest', () => {
@@ -49,5 +49,13 @@ describe('the catch-up of a stream with no event id', () => {
     expect(replayWindow(60_000, 61_000)).toBe(3000);
     expect(replayWindow(0, 298_000)).toBe(300_000);
     expect(replayWindow(0, 298_001)).toBeNull();
+  });
+
+  it('refreshes, when it cannot be caught up, every query an event could have refreshed, each once', () => {
+    const keys = everyRefreshedKey.map((key) => JSON.stringify(key));
+    expect(keys).toEqual([...new Set(keys)]);
+    for (const key of [['notifications'], ['bulk-jobs'], ['paymentJobs'], ['transactions'], ['dashboard'], ['businesses'], ['configurations'], ['reports']]) {
+      expect(keys).toContain(JSON.stringify(key));
+    }
   });
 });
