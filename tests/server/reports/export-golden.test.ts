@@ -126,6 +126,22 @@ async function workbookView(bytes: Buffer): Promise<SheetView[]> {
 
 const expectedXlsx = JSON.parse(readFileSync(join(goldenFolder, 'transactions-export.xlsx.json'), 'utf8')) as SheetView[];
 
+/** An export's query over every row whose reference holds `search`, in `timeZone`, sorted by `field`. */
+const walkQuery = (
+  search: string,
+  timeZone: string,
+  field: 'date' | 'amount' | 'status' | 'reference' | 'merchant',
+  descending: boolean,
+  batchSize: number,
+) => ({
+  scope: { level: 'all' as const },
+  filters: { searchterm: [{ operator: 'eq' as const, value: search }] },
+  sort: { field, descending },
+  timeZone,
+  asOf: new Date(Date.UTC(2030, 0, 1)),
+  batchSize,
+});
+
 describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
   let database: Database;
   let call: Caller;
@@ -223,14 +239,7 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
     ['UTC', 'merchant', false],
   ] as const)('writes the same lines in SQL as row by row in %s, sorted by %s', async (timeZone, field, descending) => {
     expect(await databaseTimeZone(database, timeZone)).toBe(timeZone);
-    const query = {
-      scope: { level: 'all' as const },
-      filters: { searchterm: [{ operator: 'eq' as const, value: 'TXGOLD' }] },
-      sort: { field, descending },
-      timeZone,
-      asOf: new Date(Date.UTC(2030, 0, 1)),
-      batchSize: 3,
-    };
+    const query = walkQuery('TXGOLD', timeZone, field, descending, 3);
     const columns = everyColumn as TransactionColumn[];
     const kinds = exportColumnSpecs(columns, timeZone).map((spec) => spec.kind);
     const cellsOf = exportCellsOf(columns, timeZone);
@@ -254,14 +263,7 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
     ['Asia/Kathmandu', 'status', false],
     ['UTC', 'reference', true],
   ] as const)('writes the same cells in SQL as row by row in %s, sorted by %s', async (timeZone, field, descending) => {
-    const query = {
-      scope: { level: 'all' as const },
-      filters: { searchterm: [{ operator: 'eq' as const, value: 'TXGOLD' }] },
-      sort: { field, descending },
-      timeZone,
-      asOf: new Date(Date.UTC(2030, 0, 1)),
-      batchSize: 3,
-    };
+    const query = walkQuery('TXGOLD', timeZone, field, descending, 3);
     const columns = everyColumn as TransactionColumn[];
     const cellsOf = exportCellsOf(columns, timeZone);
     const rowByRow: unknown[] = [];
@@ -289,14 +291,7 @@ describe.each(databaseKinds)('the golden transactions export on %s', (kind) => {
       FROM generate_series(1, 6) AS n`,
       [typed],
     );
-    const query = {
-      scope: { level: 'all' as const },
-      filters: { searchterm: [{ operator: 'eq' as const, value: 'TXCELLS' }] },
-      sort: { field: 'date' as const, descending: false },
-      timeZone: 'UTC',
-      asOf: new Date(Date.UTC(2030, 0, 1)),
-      batchSize: 4,
-    };
+    const query = walkQuery('TXCELLS', 'UTC', 'date', false, 4);
     const columns: TransactionColumn[] = ['reference', 'declineReason', 'customerEmail', 'parentReference'];
     const read: unknown[] = [];
     for await (const batch of transactionCellBatches(database, query, columns, 'UTC')) read.push(...rowsOfCellText(batch.chunks, columns.length));
