@@ -313,6 +313,10 @@ describe('filter presets', () => {
     ];
     render(<FilterPresets presets={presets} nameProblem={() => undefined} onApply={onApply} onRemove={vi.fn()} onSave={vi.fn()} />);
     await user.click(screen.getByRole('button', { name: 'Presets' }));
+    // The popover moves focus into itself once it has opened (floating-ui, after a frame): only then is a preset focused,
+    // or that first focus would land after it and the arrows would start elsewhere (the test failed 1 run in 3).
+    const popover = screen.getByRole('dialog', { name: 'Filter presets' });
+    await waitFor(() => expect(popover.contains(document.activeElement)).toBe(true));
     screen.getByRole('button', { name: 'Declined this month' }).focus();
     await user.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Refunds' }));
