@@ -6,12 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { createApp, defaultPerUserInFlight } from '../../server/app.ts';
-import { loadCardKeys } from '../../server/cards/card-keys.ts';
 import { openDatabase, type Database, type QueryOptions } from '../../server/db/client.ts';
-import { isSeeded, seedDatabase } from '../../server/seed/seed.ts';
+import { ensureBenchData } from './bench-data.ts';
 import { createIdentity } from '../../server/sign-in/router.ts';
 import { signIn } from '../oidc-sign-in.ts';
 import { benchNodes } from './api-nodes.ts';
@@ -105,19 +103,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
     capture?.push({ text, params: params ?? [], options: queryOptions ?? {} });
     return rawQuery(text, params, queryOptions);
   }) as Database['query'];
-  // The bench's data set outlives a run, so its card key does too: the server's key for the PGlite folder, else .bench's.
-  const loadedKeys = loadCardKeys({ cardDataKey: process.env.CARD_DATA_KEY, dataDir: options.dataDir ?? resolve(import.meta.dirname, '../../.bench') });
-  const cardKeys = loadedKeys.keys;
-  if (!(await isSeeded(database))) {
-    console.log(`[bench] seeding ${options.kind} with ${options.transactions.toLocaleString('en-GB')} transactions (once)…`);
-    await seedDatabase(database, {
-      transactions: options.transactions,
-      ledger: options.transactions < 1_000_000,
-      log: (line) => console.log(`[seed] ${line}`),
-      cardKeys,
-    });
-  }
-  const [{ count } = { count: 0 }] = await database.query<{ count: number }>('SELECT count(*)::int AS count FROM transactions');
+  const { cardKeys, keyPath, described } = await ensureBenchData(database, options);
 
   // A real server: identity provider, verifier, HTTP. Only the port differs from npm start.
   const server = createServer();
@@ -298,7 +284,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
   let nodes = '';
   const listCase = loadCases[0];
   if (options.kind === 'postgres' && options.url && options.loadSeconds > 0 && options.nodes >= 2 && listCase) {
-    const cardDataKey = process.env.CARD_DATA_KEY || (loadedKeys.path ? readFileSync(loadedKeys.path, 'utf8').trim() : '');
+    const cardDataKey = process.env.CARD_DATA_KEY || (keyPath ? readFileSync(keyPath, 'utf8').trim() : '');
     nodes = `\n\n${await benchNodes({
       databaseUrl: options.url,
       cardDataKey,
@@ -310,7 +296,7 @@ export async function benchApi(options: ApiBenchOptions): Promise<string> {
       port: options.nodesPort,
     })}`;
   }
-  return `### API on ${options.kind} (${count.toLocaleString('en-GB')} transactions)\n\n${overhead}\n\n${loadNote}\n\n${load}${nodes}`;
+  return `### API on ${options.kind} (${described})\n\n${overhead}\n\n${loadNote}\n\n${load}${nodes}`;
 }
 
 /**

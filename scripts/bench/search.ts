@@ -6,9 +6,8 @@
 // or as the 'search' section of scripts/bench.ts.
 import { resolve } from 'node:path';
 import { createApp } from '../../server/app.ts';
-import { loadCardKeys } from '../../server/cards/card-keys.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
-import { isSeeded, seedDatabase } from '../../server/seed/seed.ts';
+import { ensureBenchData } from './bench-data.ts';
 import { markdownTable, ms, percentile } from './stats.ts';
 
 export type SearchBenchOptions = { kind: 'pglite' | 'postgres'; url?: string; dataDir?: string; transactions: number; iterations: number };
@@ -24,17 +23,7 @@ export async function benchSearch(options: SearchBenchOptions): Promise<string> 
       if (capturing) captured.push(`${text}\u0000${JSON.stringify(params)}`);
     },
   });
-  const { keys: cardKeys } = loadCardKeys({ cardDataKey: process.env.CARD_DATA_KEY, dataDir: options.dataDir ?? resolve(import.meta.dirname, '../../.bench') });
-  if (!(await isSeeded(database))) {
-    console.log(`[bench] seeding ${options.kind} with ${options.transactions.toLocaleString('en-GB')} transactions (once)…`);
-    await seedDatabase(database, {
-      transactions: options.transactions,
-      ledger: options.transactions < 1_000_000,
-      log: (line) => console.log(`[seed] ${line}`),
-      cardKeys,
-    });
-  }
-  const [{ count } = { count: 0 }] = await database.query<{ count: number }>('SELECT count(*)::int AS count FROM transactions');
+  const { cardKeys, described } = await ensureBenchData(database, options);
   // Bench-only token check (the app in-process, like the API tests): the time measured is the search's, not the sign-in's.
   const app = createApp({ database, cardKeys, verifyAccessToken: async (token) => ({ userId: token, scopes: ['portal'] }) });
 
@@ -121,7 +110,7 @@ export async function benchSearch(options: SearchBenchOptions): Promise<string> 
   }
   await database.close();
   const table = markdownTable(['as', 'search', 'results', 'p50', 'p95', 'p95 ≤ 50 ms'], rows);
-  return `### Record search on ${options.kind} (${count.toLocaleString('en-GB')} transactions, ${options.iterations} calls each, in-process)\n\n${table}${plans.length > 0 ? `\n\nPlans of the prefix statements (EXPLAIN):\n\n${plans.join('\n')}` : ''}`;
+  return `### Record search on ${options.kind} (${described}, ${options.iterations} calls each, in-process)\n\n${table}${plans.length > 0 ? `\n\nPlans of the prefix statements (EXPLAIN):\n\n${plans.join('\n')}` : ''}`;
 }
 
 if (import.meta.main) {
