@@ -17,6 +17,50 @@ const threadLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 }
 /** Rows the single-row write gathers before it sends them (the export loop sends whole batches). */
 const gatheredRows = 1000;
 
+/**
+ * The most text one message to the thread carries (characters of cell values or cell text): a batch is sent in parts
+ * of about this size, so the thread's heap holds one part, whatever the rows' widths. A batch of 10,000 rows of 17
+ * columns of 200 characters (34 MB in one message) ran the thread out of heap; a transactions batch of 10,000 rows
+ * with every column is about 2 MB, one message as before.
+ */
+const messageChars = 4_000_000;
+
+/** Rows in parts of about messageChars characters (at least one row each). */
+function rowParts(rows: readonly ReportRow[]): ReportRow[][] {
+  const parts: ReportRow[][] = [];
+  let part: ReportRow[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    for (const cell of row) chars += cell?.length ?? 0;
+    part.push(row);
+    if (chars >= messageChars) {
+      parts.push(part);
+      part = [];
+      chars = 0;
+    }
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
+/** Pieces of cell text in groups of about messageChars characters (at least one piece each). */
+function chunkParts(chunks: readonly string[]): string[][] {
+  const parts: string[][] = [];
+  let part: string[] = [];
+  let chars = 0;
+  for (const chunk of chunks) {
+    part.push(chunk);
+    chars += chunk.length;
+    if (chars >= messageChars) {
+      parts.push(part);
+      part = [];
+      chars = 0;
+    }
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
 export async function openXlsxThreadWriter(
   stream: Writable,
   columns: readonly ReportColumnSpec[],
@@ -85,11 +129,11 @@ export async function openXlsxThreadWriter(
     },
     writeBatch: async (rows) => {
       await sendGathered();
-      await send({ op: 'rows', rows: rows as ReportRow[] });
+      for (const part of rowParts(rows)) await send({ op: 'rows', rows: part });
     },
     writeCells: async (chunks) => {
       await sendGathered();
-      await send({ op: 'cells', chunks });
+      for (const part of chunkParts(chunks)) await send({ op: 'cells', chunks: part });
     },
     finish: async () => {
       try {

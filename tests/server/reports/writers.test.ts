@@ -264,6 +264,27 @@ describe('XLSX on its own thread', () => {
     expect(await cellsOf(join(folder, 'thread.xlsx'))).toEqual(here);
   });
 
+  // The thread's heap is 48 MB: a batch of about 60 MB of text (long values in every column) goes over in parts.
+  it('writes a batch far larger than its thread’s heap, given as rows or as cell text', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'xlsx-'));
+    const long = (index: number, column: number) => `${String(index).padStart(6, '0')}-${column}-${'y'.repeat(5_000)}`;
+    const rows = Array.from({ length: 4_000 }, (_, index): (string | null)[] => ['2026-11-01 10:30:00', long(index, 1), '1.00', long(index, 3)]);
+    const asRows = await openXlsxThreadWriter(createWriteStream(join(folder, 'rows.xlsx')), columns, 'Transactions');
+    await asRows.writeBatch?.([...rows, ...rows, ...rows]);
+    await asRows.finish();
+    const cellText = rows.map((row) => `${row.join('\u001f')}\u001e`);
+    const asCells = await openXlsxThreadWriter(createWriteStream(join(folder, 'cells.xlsx')), columns, 'Transactions');
+    await asCells.writeCells?.([...cellText, ...cellText, ...cellText]);
+    await asCells.finish();
+    for (const name of ['rows.xlsx', 'cells.xlsx']) {
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.readFile(join(folder, name));
+      const sheet = workbook.getWorksheet('Transactions');
+      expect(sheet?.rowCount).toBe(1 + 12_000);
+      expect(sheet?.getRow(12_001).getCell(2).value).toBe(long(3_999, 1));
+    }
+  });
+
   it('fails the batch, not the process, when the file’s stream breaks, and ends its thread', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'xlsx-'));
     const stream = createWriteStream(join(folder, 'broken.xlsx'));
