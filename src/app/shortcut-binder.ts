@@ -9,7 +9,7 @@ import type { CommandServices } from '../../commands/command.ts';
 import type { CommandRegistry } from '../../commands/registry.ts';
 import { recordRecentCommand } from '../state/palette-store.ts';
 import { sessionStore } from '../state/session-store.ts';
-import { isTypingTarget } from './command-context.ts';
+import { isControlTarget, isTypingTarget } from './command-context.ts';
 import { keepFocusAfter } from './focus-keeper.ts';
 
 export const sequenceTimeoutMs = 2000;
@@ -57,7 +57,10 @@ export function createShortcutHandler(
   });
 }
 
-/** A key that ran nothing, pressed this long before the areas' commands arrived, runs the command it is bound to then. */
+/**
+ * A key that ran nothing, pressed this long before the areas' commands arrived, runs the command it is bound to then
+ * (not one a focused control or field took: Enter on a dialog's button once opened the first row of the table below).
+ */
 export const lateKeyMs = 1000;
 
 /**
@@ -88,7 +91,7 @@ export function useShortcutBinder(registry: CommandRegistry, services: CommandSe
       if (performance.now() - pending.at < sequenceTimeoutMs) runShortcut(registry, services, pending.shortcut);
     });
     let handler = createShortcutHandler(registry, services, gate, unavailable);
-    let recent: { event: KeyboardEvent; at: number; ran: boolean }[] = [];
+    let recent: { event: KeyboardEvent; at: number; late: boolean }[] = [];
     const forget = (now: number) => {
       recent = recent.filter((key) => now - key.at < sequenceTimeoutMs);
     };
@@ -99,9 +102,15 @@ export function useShortcutBinder(registry: CommandRegistry, services: CommandSe
       const modifier = modifierKeys.has(event.key);
       if (!modifier) waiting = null;
       handler(event);
+      const target = event.target instanceof Element ? event.target : null;
       const ran = event.defaultPrevented;
-      recent.push({ event, at: now, ran });
-      if (!ran && !modifier && !isTypingTarget(event.target instanceof Element ? event.target : null)) unbound.current?.();
+      // A key that a focused field typed, or that a focused control acted on (Enter or Space on a dialog's button),
+      // was handled there: it is never run again as a shortcut when the areas' commands arrive, whatever has the
+      // focus by then. A j on a focused row link still is (the link does nothing with it).
+      const activation = event.key === 'Enter' || event.key === ' ';
+      const late = !ran && !isTypingTarget(target) && !(activation && isControlTarget(target));
+      recent.push({ event, at: now, late });
+      if (!ran && !modifier && !isTypingTarget(target)) unbound.current?.();
     };
     window.addEventListener('keydown', listener);
     const unsubscribe = registry.subscribe(() => {
@@ -111,7 +120,7 @@ export function useShortcutBinder(registry: CommandRegistry, services: CommandSe
       const last = recent.at(-1);
       try {
         for (const key of recent) {
-          gate.muted = !(key === last && !key.ran && now - key.at < lateKeyMs);
+          gate.muted = !(key === last && key.late && now - key.at < lateKeyMs);
           handler(key.event);
         }
       } finally {

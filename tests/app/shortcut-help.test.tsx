@@ -234,6 +234,29 @@ describe("the shortcut binder while the areas' commands arrive", () => {
     expect(unbound).toHaveBeenCalledTimes(1);
   });
 
+  // Enter on a dialog's button applies the dialog; the dialog closes, and Enter must not then open a table's row too.
+  it('does not run Enter that a focused button took, when its command arrives within the second; a letter it still runs', async () => {
+    const late = vi.fn();
+    const letter = vi.fn();
+    const services = createServices({ registry: createAppRegistry(undefined, []) });
+    renderWithServices(<Binder onUnbound={() => undefined} />, services);
+    const button = document.createElement('button');
+    document.body.append(button);
+    button.focus();
+    fireEvent.keyDown(button, { key: 'Enter', code: 'Enter' });
+    button.remove();
+    act(() => services.registry.registerAll([sequenceCommand('test.late', 'Enter', late)]));
+    expect(late).not.toHaveBeenCalled();
+    const link = document.createElement('a');
+    link.href = '/transactions/TX1';
+    document.body.append(link);
+    link.focus();
+    fireEvent.keyDown(link, { key: 'y', code: 'KeyY' });
+    link.remove();
+    act(() => services.registry.registerAll([sequenceCommand('test.letter', 'y', letter)]));
+    expect(letter).toHaveBeenCalledTimes(1);
+  });
+
   it('does not run an unbound key once another key followed it', async () => {
     const late = vi.fn();
     const services = createServices({ registry: createAppRegistry(undefined, []) });
