@@ -25,14 +25,14 @@ const gatheredRows = 1000;
  */
 const messageChars = 4_000_000;
 
-/** Rows in parts of about messageChars characters (at least one row each). */
-function rowParts(rows: readonly ReportRow[]): ReportRow[][] {
-  const parts: ReportRow[][] = [];
-  let part: ReportRow[] = [];
+/** Items in parts of about messageChars characters by `sizeOf` (at least one item each). */
+function partsOf<Item>(items: readonly Item[], sizeOf: (item: Item) => number): Item[][] {
+  const parts: Item[][] = [];
+  let part: Item[] = [];
   let chars = 0;
-  for (const row of rows) {
-    for (const cell of row) chars += cell?.length ?? 0;
-    part.push(row);
+  for (const item of items) {
+    part.push(item);
+    chars += sizeOf(item);
     if (chars >= messageChars) {
       parts.push(part);
       part = [];
@@ -43,23 +43,11 @@ function rowParts(rows: readonly ReportRow[]): ReportRow[][] {
   return parts;
 }
 
-/** Pieces of cell text in groups of about messageChars characters (at least one piece each). */
-function chunkParts(chunks: readonly string[]): string[][] {
-  const parts: string[][] = [];
-  let part: string[] = [];
+const rowChars = (row: ReportRow) => {
   let chars = 0;
-  for (const chunk of chunks) {
-    part.push(chunk);
-    chars += chunk.length;
-    if (chars >= messageChars) {
-      parts.push(part);
-      part = [];
-      chars = 0;
-    }
-  }
-  if (part.length > 0) parts.push(part);
-  return parts;
-}
+  for (const cell of row) chars += cell?.length ?? 0;
+  return chars;
+};
 
 export async function openXlsxThreadWriter(
   stream: Writable,
@@ -129,11 +117,11 @@ export async function openXlsxThreadWriter(
     },
     writeBatch: async (rows) => {
       await sendGathered();
-      for (const part of rowParts(rows)) await send({ op: 'rows', rows: part });
+      for (const part of partsOf(rows, rowChars)) await send({ op: 'rows', rows: part });
     },
     writeCells: async (chunks) => {
       await sendGathered();
-      for (const part of chunkParts(chunks)) await send({ op: 'cells', chunks: part });
+      for (const part of partsOf(chunks, (chunk) => chunk.length)) await send({ op: 'cells', chunks: part });
     },
     finish: async () => {
       try {
