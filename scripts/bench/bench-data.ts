@@ -9,7 +9,7 @@ import { isSeeded, seedDatabase } from '../../server/seed/seed.ts';
 type LoadedKeys = ReturnType<typeof loadCardKeys>;
 
 /** keyPath: the file the card key came from (none when CARD_DATA_KEY gave it), for other processes to read. */
-export type BenchData = { cardKeys: LoadedKeys['keys']; keyPath: LoadedKeys['path']; transactions: number; described: string };
+export type BenchData = { cardKeys: LoadedKeys['keys']; keyPath: LoadedKeys['path']; described: string };
 
 export async function ensureBenchData(database: Database, options: { kind: string; transactions: number; dataDir?: string | undefined }): Promise<BenchData> {
   // The data set outlives a run, so its card key does too: the server's key for the PGlite folder, else .bench's.
@@ -30,5 +30,5 @@ export async function ensureBenchData(database: Database, options: { kind: strin
     entries > 0
       ? `${transactions.toLocaleString('en-GB')} transactions, ${entries.toLocaleString('en-GB')} ledger entries`
       : `${transactions.toLocaleString('en-GB')} transactions, no ledger: seeded before the benchmarks ran with it; drop the database to measure with it`;
-  return { cardKeys, keyPath, transactions, described };
+  return { cardKeys, keyPath, described };
 }

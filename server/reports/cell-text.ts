@@ -10,9 +10,9 @@
 /** A row's cells, as the report writers take them (writers.ts CellRow). */
 type CellRow = (string | null)[];
 
-export const cellSeparator = '\u001f';
-export const rowEnd = '\u001e';
-export const escapeCharacter = '\u001b';
+const cellSeparator = '\u001f';
+const rowEnd = '\u001e';
+const escapeCharacter = '\u001b';
 
 /** A value that held the escape character or a separator (rare: read character by character). */
 function unescaped(cell: string): string {

@@ -101,6 +101,9 @@ export async function openCsvWriter(stream: Writable, columns: readonly ReportCo
   };
 }
 
+/** The XLSX writer: it always takes whole batches, as rows or as cell text. */
+export type XlsxWriter = ReportWriter & Required<Pick<ReportWriter, 'writeBatch' | 'writeCells'>>;
+
 /** Excel holds 1,048,576 rows a sheet; longer reports continue on 'Transactions 2', 3… with the header repeated. */
 export const xlsxRowsPerSheet = 1_048_575;
 
@@ -178,7 +181,7 @@ export async function openXlsxWriter(
   columns: readonly ReportColumnSpec[],
   sheetName: string,
   options: { rowsPerSheet?: number } = {},
-): Promise<ReportWriter> {
+): Promise<XlsxWriter> {
   const rowsPerSheet = options.rowsPerSheet ?? xlsxRowsPerSheet;
   const workbook = new WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: xlsxZipLevel } } });
   const sharedStyle = styleCache();
@@ -248,7 +251,7 @@ export async function openXlsxWriter(
     });
     if (stream.destroyed) throw stream.errored ?? new Error('The report file stream closed before the workbook was written.');
   };
-  const writer: ReportWriter = {
+  const writer: XlsxWriter = {
     write: async (row) => {
       writeRow(row);
       if (rowsInSheet % 1000 === 0) await zipCaughtUp();

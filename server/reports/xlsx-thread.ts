@@ -6,7 +6,7 @@
 // bytes that come back. Messages: see XlsxRequest and XlsxAnswer.
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openXlsxWriter, type ReportColumnSpec, type ReportRow, type ReportWriter } from './writers.ts';
+import { openXlsxWriter, type ReportColumnSpec, type ReportRow, type XlsxWriter } from './writers.ts';
 
 export type XlsxThreadOptions = { columns: ReportColumnSpec[]; sheetName: string; rowsPerSheet: number | undefined };
 
@@ -35,19 +35,14 @@ if (port) {
       done();
     },
   });
-  const opened: Promise<ReportWriter> = openXlsxWriter(output, options.columns, options.sheetName, { rowsPerSheet: options.rowsPerSheet });
+  const opened: Promise<XlsxWriter> = openXlsxWriter(output, options.columns, options.sheetName, { rowsPerSheet: options.rowsPerSheet });
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (request: XlsxRequest) => {
     queue = queue.then(async () => {
       try {
         const writer = await opened;
-        if (request.op === 'cells') {
-          if (!writer.writeCells) throw new Error('The workbook writer takes no cell text.');
-          await writer.writeCells(request.chunks);
-          answer({ op: 'written' });
-        } else if (request.op === 'rows') {
-          if (writer.writeBatch) await writer.writeBatch(request.rows);
-          else for (const row of request.rows) await writer.write(row);
+        if (request.op !== 'finish') {
+          await (request.op === 'cells' ? writer.writeCells(request.chunks) : writer.writeBatch(request.rows));
           answer({ op: 'written' });
         } else {
           await writer.finish();

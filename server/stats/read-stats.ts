@@ -8,7 +8,7 @@ import type { Bucket } from '../../src/contract/dashboard-buckets.ts';
 import type { DeclineReason } from '../../src/contract/dashboard.ts';
 import { transactionDeclinesDaily, transactions } from '../db/schema.ts';
 import { unsuccessfulStatuses, type DateBasis, type StatsMeasures } from './definition.ts';
-import { ceilTo, decompose, floorTo, granularities, statsTablesOf, type Piece } from './granularity.ts';
+import { ceilTo, decompose, floorTo, granularities, statsTablesOf, type Granularity, type Piece } from './granularity.ts';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, DbWriter } from '../db/client.ts';
 
@@ -30,30 +30,42 @@ async function rowsOf(reader: DbWriter, query: SQL): Promise<Row[]> {
 const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 const emptyMeasures = (): StatsMeasures => ({ volume: 0, revenue: 0, unsuccessfulVolume: 0, unsuccessfulRevenue: 0, salesCount: 0 });
 
+/**
+ * The buckets' pieces (whole UTC days, hours and quarter hours), by granularity, as three array literals each: the
+ * bucket's index and each piece's ends. Array parameters (text, so both drivers pass them as they are): a year's
+ * dozens of pieces were three parameters and an SQL fragment each, and building that statement cost more than the
+ * database took to run it.
+ */
+function piecesByGranularity(buckets: readonly Bucket[]): { granularity: Granularity; idx: string; lo: string; hi: string }[] {
+  const pieces = buckets.flatMap((bucket, index) => decompose(bucket.start, bucket.end).map((piece) => ({ ...piece, index })));
+  return granularities.flatMap((granularity) => {
+    const ranges = pieces.filter((piece: Piece) => piece.granularity === granularity);
+    if (ranges.length === 0) return [];
+    return [
+      {
+        granularity,
+        idx: `{${ranges.map((range) => range.index).join(',')}}`,
+        lo: `{${ranges.map((range) => range.from.toISOString()).join(',')}}`,
+        hi: `{${ranges.map((range) => range.to.toISOString()).join(',')}}`,
+      },
+    ];
+  });
+}
+
 /** The statement that sums every bucket's pieces (exported for EXPLAIN in the measurements), from the view's tables. */
 export function perBucketQuery(scope: StatsScope, currency: string, buckets: readonly Bucket[], basis: DateBasis = 'paymentDate'): SQL | null {
-  const pieces = buckets.flatMap((bucket, index) => decompose(bucket.start, bucket.end).map((piece) => ({ ...piece, index })));
-  const parts: SQL[] = [];
-  for (const granularity of granularities) {
-    const ranges = pieces.filter((piece: Piece) => piece.granularity === granularity);
-    if (ranges.length === 0) continue;
+  const parts = piecesByGranularity(buckets).map(({ granularity, idx, lo, hi }) => {
     const table = statsTablesOf(basis)[granularity];
-    // The pieces as three array parameters (an array literal each, so both drivers pass them as text): a year's
-    // dozens of pieces were three parameters and an SQL fragment each, and building that statement cost more than the
-    // database took to run it.
-    const idx = `{${ranges.map((range) => range.index).join(',')}}`;
-    const lo = `{${ranges.map((range) => range.from.toISOString()).join(',')}}`;
-    const hi = `{${ranges.map((range) => range.to.toISOString()).join(',')}}`;
     // LATERAL: one index range scan per piece (scope, currency, bucket_start between its ends), nothing more read.
-    parts.push(sql`SELECT r.idx, s.volume, s.revenue, s.unsuccessful_volume, s.unsuccessful_revenue, s.sales_count
+    return sql`SELECT r.idx, s.volume, s.revenue, s.unsuccessful_volume, s.unsuccessful_revenue, s.sales_count
       FROM unnest(${idx}::int[], ${lo}::timestamptz[], ${hi}::timestamptz[]) AS r(idx, lo, hi)
       CROSS JOIN LATERAL (
         SELECT sum(${table.volume}) AS volume, sum(${table.revenue}) AS revenue, sum(${table.unsuccessfulVolume}) AS unsuccessful_volume,
           sum(${table.unsuccessfulRevenue}) AS unsuccessful_revenue, sum(${table.salesCount}) AS sales_count
         FROM ${table}
         WHERE ${scopeCondition(table, scope)} AND ${table.currency} = ${currency} AND ${table.bucketStart} >= r.lo AND ${table.bucketStart} < r.hi
-      ) AS s`);
-  }
+      ) AS s`;
+  });
   return parts.length === 0 ? null : sql.join(parts, sql` UNION ALL `);
 }
 
@@ -72,25 +84,12 @@ export function perBucketStatement(
   buckets: readonly Bucket[],
   basis: DateBasis = 'paymentDate',
 ): { text: string; params: unknown[] } | null {
-  const pieces = buckets.flatMap((bucket, index) => decompose(bucket.start, bucket.end).map((piece) => ({ ...piece, index })));
+  const pieces = piecesByGranularity(buckets);
+  if (pieces.length === 0) return null;
   const scopeId = 'merchantId' in scope ? scope.merchantId : 'businessId' in scope ? scope.businessId : scope.partnerId;
-  const params: unknown[] = [];
-  const present: string[] = [];
   // The parameters in the order perBucketQuery writes them: each granularity's three arrays, its scope, its currency.
-  for (const granularity of granularities) {
-    const ranges = pieces.filter((piece: Piece) => piece.granularity === granularity);
-    if (ranges.length === 0) continue;
-    present.push(granularity);
-    params.push(
-      `{${ranges.map((range) => range.index).join(',')}}`,
-      `{${ranges.map((range) => range.from.toISOString()).join(',')}}`,
-      `{${ranges.map((range) => range.to.toISOString()).join(',')}}`,
-      scopeId,
-      currency,
-    );
-  }
-  if (present.length === 0) return null;
-  const key = `${basis} ${Object.keys(scope)[0]} ${present.join(',')}`;
+  const params = pieces.flatMap(({ idx, lo, hi }) => [idx, lo, hi, scopeId, currency]);
+  const key = `${basis} ${Object.keys(scope)[0]} ${pieces.map((piece) => piece.granularity).join(',')}`;
   let text = perBucketTexts.get(key);
   if (text === undefined) {
     const built = dialect.sqlToQuery(perBucketQuery(scope, currency, buckets, basis) as SQL);

@@ -53,6 +53,18 @@ export async function reportRow(database: Database, id: string) {
   return row;
 }
 
+/**
+ * The reports' rows once every one is generated, or after `looks` looks 20 ms apart (about 30 s) if not: counted,
+ * not read off the clock.
+ */
+export async function rowsOnceGenerated(database: Database, ids: readonly string[], looks = 1500) {
+  for (let look = 0; ; look += 1) {
+    const rows = await Promise.all(ids.map((id) => reportRow(database, id)));
+    if (look >= looks || rows.every((row) => row.status === 'generated')) return rows;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
 export async function storedBytes(files: FileStore, key: string): Promise<Buffer> {
   const file = await files.get(key);
   if (!file) throw new Error(`no stored file ${key}`);

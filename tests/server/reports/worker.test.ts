@@ -17,6 +17,7 @@ import {
   openTestFileStore,
   queueExport,
   reportRow,
+  rowsOnceGenerated,
   storedBytes,
   storedReportKeys,
   type Caller,
@@ -293,11 +294,7 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
   // The worker polls once an hour here: only the wake of a report queued on its node can start the second export.
   it('starts a report queued on its own node at once, not at its next poll', async () => {
     const worker = startReportWorker({ database, files: store.files, nodeId: 'node-wake', pollMs: 3_600_000, batchSize: 50, log: () => undefined });
-    const generated = async (reportId: string) => {
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline && (await reportRow(database, reportId)).status !== 'generated') await new Promise((done) => setTimeout(done, 20));
-      return (await reportRow(database, reportId)).status;
-    };
+    const generated = async (reportId: string) => (await rowsOnceGenerated(database, [reportId]))[0]?.status;
     try {
       const first = (await queueExport(call, users.admin, '/transactions/full/reports', {})).reportId;
       expect(await generated(first)).toBe('generated');
@@ -313,12 +310,7 @@ describe.each(combinations)('the report worker on $kind with files in $backend',
     const ids = [];
     for (let i = 0; i < 4; i += 1) ids.push((await queueExport(call, users.admin, '/transactions/full/reports', {})).reportId);
     const workers = [1, 2].map((n) => startReportWorker({ database, files: store.files, nodeId: `node-${n}`, pollMs: 10, batchSize: 1, log: () => undefined }));
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const rows = await Promise.all(ids.map((id) => reportRow(database, id)));
-      if (rows.every((row) => row.status === 'generated')) break;
-      await new Promise((done) => setTimeout(done, 50));
-    }
+    await rowsOnceGenerated(database, ids);
     await Promise.all(workers.map((worker) => worker.stop()));
     const rows = await Promise.all(ids.map((id) => reportRow(database, id)));
     expect(rows.map((row) => [row.status, row.attempts])).toEqual(ids.map(() => ['generated', 1]));
